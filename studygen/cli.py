@@ -1,0 +1,80 @@
+"""Command line: ``studygen render|check|lint|collect``.
+
+Subcommands are imported only when invoked (Polygraphy-style lazy loading), so
+``studygen --help`` imports neither pandas nor torch. Every
+:class:`~studygen.errors.StudygenError` ends as one line on stderr and its exit
+code; anything else is an internal error (exit 2, one line; set
+``STUDYGEN_DEBUG=1`` for the traceback).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from . import __version__
+from .errors import EXIT_USAGE, StudygenError
+
+# name -> (module, attribute, short help); help is here so --help needs no import
+COMMANDS = {
+    "render": ("studygen.commands.render", "render_command", "Render family READMEs (and figures) from their records."),
+    "check": ("studygen.commands.check", "check_command", "Check studies: stale README, invalid records, claims against data."),
+    "lint": ("studygen.commands.lint", "lint_command", "Check any Markdown document against its own tables."),
+    "collect": ("studygen.commands.collect", "collect_group", "Turn measurements (trtexec, profiler, COCO, GPU runs) into records."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module_name, attribute, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module_name), attribute)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="studygen")
+def cli():
+    """studygen: inference study READMEs generated from measurement records and checked against them."""
+
+
+def main(argv=None) -> None:
+    """Console entry point: run the CLI, map errors to one line and an exit code."""
+    try:
+        cli.main(args=argv, prog_name="studygen", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(EXIT_USAGE)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except StudygenError as exc:
+        click.echo(f"studygen: {exc.line()}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("studygen: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the one place internal errors are caught
+        if os.environ.get("STUDYGEN_DEBUG"):
+            raise
+        click.echo(f"studygen: internal error: {type(exc).__name__}: {exc} (set STUDYGEN_DEBUG=1 for the traceback)", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+if __name__ == "__main__":
+    main()

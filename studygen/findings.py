@@ -1,0 +1,158 @@
+"""Findings: what lint and check report, and the three output formats.
+
+A finding names a code (SG1xx for Markdown lint, SG2xx for study checks), a
+severity, a file and a place (a line, or a JSON pointer and its line), a
+message naming the figures and rows, and a hint. ``text`` prints
+``path:line: CODE message``; ``json`` prints a list of objects; ``github``
+prints GitHub Actions workflow commands (``::error file=…,line=…::…``,
+see docs.github.com "Workflow commands for GitHub Actions").
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, replace
+from typing import Iterable
+
+ERROR = "error"
+WARNING = "warning"
+NOTICE = "notice"  # a waived finding: printed, never fails the run
+
+SEVERITIES = (ERROR, WARNING, NOTICE)
+
+# Default severity of every code; a check may not use a code missing here.
+CODES: dict[str, tuple[str, str]] = {
+    "SG101": (ERROR, "range coverage"),
+    "SG102": (ERROR, "statistic order"),
+    "SG103": (ERROR, "derived figure"),
+    "SG104": (ERROR, "Markdown structure"),
+    "SG105": (WARNING, "noise wording"),
+    "SG106": (WARNING, "unmeasured stated as result"),
+    "SG201": (ERROR, "stale README or figure"),
+    "SG202": (ERROR, "invalid record"),
+    "SG203": (ERROR, "same measurement disagrees across jobs"),
+    "SG204": (ERROR, "noise verdict without repeats"),
+    "SG205": (ERROR, "dataset"),
+    "SG206": (ERROR, "unmeasured configuration stated"),
+    "SG207": (ERROR, "unexplained cross-version or cross-GPU anomaly"),
+    "SG208": (WARNING, "precision inversion"),
+    "SG209": (ERROR, "provenance"),
+    "SG210": (WARNING, "kernel-time coverage"),
+    "SG211": (ERROR, "literal figure in template"),
+    "SG212": (ERROR, "incomparable timings"),
+    "SG213": (WARNING, "unstable measurement"),
+    "SG214": (ERROR, "quality from random weights"),
+    "SG215": (ERROR, "FP8 latency without real-FP8 evidence"),
+    "SG216": (ERROR, "waiver matches no finding"),
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem found in a document or a study.
+
+    ``line`` is 1-based (0 when the place has no line); ``pointer`` is a JSON
+    pointer (RFC 6901) into a record when the finding is about one; ``key`` is
+    the measurement key it concerns, used by waivers.
+    """
+
+    code: str
+    message: str
+    file: str
+    line: int = 0
+    severity: str = ""
+    hint: str = ""
+    pointer: str | None = None
+    key: str | None = None
+    waived_reason: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"unknown finding code {self.code}")
+        if not self.severity:
+            object.__setattr__(self, "severity", CODES[self.code][0])
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {self.severity}")
+
+    def waived(self, reason: str) -> "Finding":
+        """The same finding demoted to a notice, carrying the waiver's reason."""
+        return replace(self, severity=NOTICE, waived_reason=reason)
+
+    @property
+    def place(self) -> str:
+        """``file:line`` (or ``file:pointer`` when no line is known)."""
+        if self.line:
+            return f"{self.file}:{self.line}"
+        if self.pointer is not None:
+            return f"{self.file}:{self.pointer}"
+        return self.file
+
+
+def sort_key(finding: Finding) -> tuple:
+    return (finding.file, finding.line, finding.code, finding.pointer or "", finding.message)
+
+
+def has_errors(findings: Iterable[Finding]) -> bool:
+    """True when any finding is error-level (the run exits 1)."""
+    return any(f.severity == ERROR for f in findings)
+
+
+def summary_line(findings: list[Finding]) -> str:
+    counts = {s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES}
+    parts = [f"{counts[ERROR]} error(s)", f"{counts[WARNING]} warning(s)"]
+    if counts[NOTICE]:
+        parts.append(f"{counts[NOTICE]} waived")
+    return ", ".join(parts)
+
+
+def format_text(findings: list[Finding]) -> str:
+    """One finding a line (``path:line: CODE message``), then a summary line."""
+    lines = []
+    for f in sorted(findings, key=sort_key):
+        severity = "" if f.severity == ERROR else f" [{f.severity}]"
+        where = f" ({f.pointer})" if f.pointer and f.line else ""
+        message = f.message
+        if f.waived_reason:
+            message += f" [waived: {f.waived_reason}]"
+        lines.append(f"{f.place}: {f.code}{severity} {message}{where}")
+        if f.hint and f.severity != NOTICE:
+            lines.append(f"    hint: {f.hint}")
+    lines.append(summary_line(findings))
+    return "\n".join(lines)
+
+
+def format_json(findings: list[Finding]) -> str:
+    """A JSON list of findings, each with every field of :class:`Finding`."""
+    return json.dumps([asdict(f) for f in sorted(findings, key=sort_key)], indent=2)
+
+
+def _escape_github_data(text: str) -> str:
+    # Workflow command escaping, as in @actions/core's escapeData.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_github_property(text: str) -> str:
+    return _escape_github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(findings: list[Finding]) -> str:
+    """GitHub Actions workflow commands, one per finding, then the summary."""
+    lines = []
+    for f in sorted(findings, key=sort_key):
+        props = [f"file={_escape_github_property(f.file)}"]
+        if f.line:
+            props.append(f"line={f.line}")
+        props.append(f"title={_escape_github_property(f.code)}")
+        message = f"{f.code} {f.message}"
+        if f.pointer:
+            message += f" ({f.pointer})"
+        if f.hint and f.severity != NOTICE:
+            message += f"\nhint: {f.hint}"
+        if f.waived_reason:
+            message += f"\nwaived: {f.waived_reason}"
+        lines.append(f"::{f.severity} {','.join(props)}::{_escape_github_data(message)}")
+    lines.append(summary_line(findings))
+    return "\n".join(lines)
+
+
+FORMATTERS = {"text": format_text, "json": format_json, "github": format_github}

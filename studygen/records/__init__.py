@@ -1,0 +1,1 @@
+"""Records: schema-checked JSON run records, dataset definitions and study files."""

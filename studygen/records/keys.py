@@ -1,0 +1,50 @@
+"""Measurement keys and the flattened figure table.
+
+A **measurement key** identifies what a figure measures, independently of
+which job measured it: family, checkpoint revision, variant and recipe,
+metric and statistic, shape, batch, GPU, the software versions that matter
+for its backend, and dataset. Two jobs reporting the same key measured the
+same thing (SG203 compares them). The **configuration key** drops GPU and
+software versions, so the same metric of the same configuration can be
+compared across GPUs and TensorRT versions (SG207).
+"""
+
+from __future__ import annotations
+
+# Software versions that change what a backend measures.
+BACKEND_SOFTWARE = {
+    "tensorrt": ("tensorrt", "cuda"),
+    "pytorch": ("torch", "cuda", "transformers", "modelopt"),
+    "onnxruntime": ("onnxruntime", "cuda"),
+}
+QUALITY_SOFTWARE = ("torch", "transformers", "modelopt", "tensorrt")
+
+FIELDS = (
+    "family", "revision", "variant", "recipe", "kind", "metric", "statistic", "group",
+    "shape", "batch", "backend", "mode", "gpu", "software", "dataset",
+)
+CONFIG_FIELDS = tuple(f for f in FIELDS if f not in ("gpu", "software"))
+
+
+def software_signature(provenance: dict, backend: str | None, kind: str) -> str:
+    """``tensorrt=11.4.0.106`` style signature of the versions that matter."""
+    versions = provenance.get("software") or {}
+    names = BACKEND_SOFTWARE.get(backend or "", QUALITY_SOFTWARE)
+    return ",".join(f"{n}={versions[n]}" for n in names if versions.get(n))
+
+
+def key_string(row: dict, fields=FIELDS) -> str:
+    """A readable key such as
+    ``deformable_detr|83ecd26|fp16|latency|gpu_compute|median||800x800|b1|tensorrt|engine|NVIDIA B200|tensorrt=11.4.0.106|``.
+    Empty parts stay empty so that positions keep their meaning."""
+    parts = []
+    for name in fields:
+        value = row.get(name)
+        if value is None or value != value:  # None or NaN
+            value = ""
+        if name == "batch" and value != "":
+            value = f"b{int(value)}"
+        if name == "revision" and value:
+            value = str(value)[:7]
+        parts.append(str(value))
+    return "|".join(parts)

@@ -1,0 +1,164 @@
+"""Load run records, dataset definitions and study files, validated.
+
+Every failure is a :class:`RecordError` naming the file and the place
+(``line N`` for malformed JSON or YAML, a JSON pointer for schema errors).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError, RecordError
+from .jsonpos import line_of_pointer
+from .migrate import migrate
+from .schemas import validate_document
+
+MAX_INPUT_BYTES = 500 * 1024 * 1024  # larger inputs are refused (ingest issue: 500 MB within 4 GB)
+
+
+@dataclass
+class Record:
+    """A validated run record: ``data`` is the JSON object, ``text`` its source."""
+
+    path: Path
+    display_path: str
+    data: dict
+    text: str
+
+    @property
+    def job_id(self) -> str:
+        return self.data["job_id"]
+
+    @property
+    def provenance(self) -> dict:
+        return self.data["provenance"]
+
+    @property
+    def results(self) -> list[dict]:
+        return self.data["results"]
+
+    def line_of(self, pointer: str) -> int:
+        """Line of ``pointer`` in this record's file (1-based)."""
+        return line_of_pointer(self.text, pointer)
+
+
+@dataclass
+class Dataset:
+    """A validated dataset definition."""
+
+    path: Path
+    display_path: str
+    data: dict
+    text: str = field(repr=False, default="")
+
+    @property
+    def dataset_id(self) -> str:
+        return self.data["dataset_id"]
+
+    def line_of(self, pointer: str) -> int:
+        return line_of_pointer(self.text, pointer)
+
+
+def read_text(path: Path, display: str | None = None) -> str:
+    """The file's text as UTF-8. Raises InputError (one line) when the file is
+    missing, a folder, empty, larger than 500 MB, binary or not UTF-8."""
+    display = display or str(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise InputError("no such file", path=display) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=display) from None
+    if path.is_dir():
+        raise InputError("is a folder, not a file", path=display)
+    if size > MAX_INPUT_BYTES:
+        raise InputError(f"file is {size} bytes; the limit is {MAX_INPUT_BYTES} bytes (500 MiB)", path=display)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=display) from None
+    if not raw.strip():
+        raise InputError("file is empty", path=display)
+    if b"\x00" in raw[:8192]:
+        raise InputError("binary file (NUL bytes), not text", path=display)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", path=display) from None
+
+
+def parse_json(text: str, display: str):
+    """``json.loads`` with errors as ``file:line N: malformed JSON: …``; a
+    value such as NaN or Infinity (not JSON) is refused too."""
+
+    def refuse_constant(name):
+        raise ValueError(f"{name} is not valid JSON")
+
+    try:
+        return json.loads(text, parse_constant=refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, where=f"line {exc.lineno}") from None
+    except ValueError as exc:
+        raise RecordError(f"malformed JSON: {exc}", path=display) from None
+
+
+def load_record(path: Path, display: str | None = None) -> Record:
+    """Read, migrate and validate one run record.
+
+    Raises RecordError (malformed JSON, schema violation with JSON pointer,
+    unknown schema_version) or InputError (unreadable file).
+    """
+    display = display or str(path)
+    text = read_text(path, display)
+    document = migrate(parse_json(text, display), path=display)
+    validate_document("run", document, path=display, text=text)
+    return Record(path=path, display_path=display, data=document, text=text)
+
+
+def load_dataset(path: Path, display: str | None = None) -> Dataset:
+    """Read and validate one dataset definition; also checks that the file
+    name is ``<dataset_id>.json`` and that a listed id set matches its count
+    and sha256 (see :func:`image_ids_sha256`)."""
+    display = display or str(path)
+    text = read_text(path, display)
+    document = parse_json(text, display)
+    if isinstance(document, dict) and document.get("schema_version") != 1:
+        raise RecordError("this studygen needs schema_version 1 for dataset definitions", path=display, where="/schema_version")
+    validate_document("dataset", document, path=display, text=text)
+    if path.stem != document["dataset_id"]:
+        raise RecordError(f"dataset_id '{document['dataset_id']}' differs from the file name '{path.name}'", path=display, where="/dataset_id")
+    ids = document.get("image_ids")
+    if ids is not None:
+        if len(ids) != document["count"]:
+            raise RecordError(f"count {document['count']} but {len(ids)} image ids listed", path=display, where="/count")
+        digest = image_ids_sha256(ids)
+        if digest != document["image_ids_sha256"]:
+            raise RecordError(f"image_ids_sha256 does not match the listed ids (computed {digest})", path=display, where="/image_ids_sha256")
+    return Dataset(path=path, display_path=display, data=document, text=text)
+
+
+def image_ids_sha256(image_ids) -> str:
+    """sha256 (hex) of the sorted image ids, one per line, UTF-8, with a
+    trailing newline. Integer ids sort numerically, strings lexically."""
+    import hashlib
+
+    ordered = sorted(image_ids, key=lambda v: (isinstance(v, str), v))
+    payload = "".join(f"{v}\n" for v in ordered).encode("utf-8")
+    return hashlib.sha256(payload).hexdigest()
+
+
+def load_yaml(path: Path, display: str | None = None):
+    """PyYAML ``safe_load`` with errors as ``file:line N: …``."""
+    import yaml
+
+    display = display or str(path)
+    text = read_text(path, display)
+    try:
+        return yaml.safe_load(text), text
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise RecordError(f"malformed YAML: {problem}", path=display, where=where) from None

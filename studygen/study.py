@@ -1,0 +1,314 @@
+"""A study: its study file, its run records and dataset definitions, loaded.
+
+Flow: ``records`` (validated JSON) → :class:`Study` (this module, with the
+flattened figure table) → ``render`` and ``checks``. Loading never raises on
+a bad record: the problem is kept in :attr:`Study.problems` so ``check`` can
+report it as SG202 while ``render`` refuses to run.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import RecordError, StudygenError, UsageError
+from .records.keys import CONFIG_FIELDS, FIELDS, key_string, software_signature
+from .records.load import Dataset, Record, load_dataset, load_record, load_yaml
+from .records.schemas import validate_document
+
+FAMILY_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+STUDY_FILE = "study.yaml"
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The project root: the nearest folder at or above ``start`` (default:
+    the working directory) that holds ``families/``. Raises UsageError."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "families").is_dir():
+            return folder
+    raise UsageError(f"no project root: no folder holding families/ at or above {here} (use --root DIR)")
+
+
+def validate_family_name(name: str) -> str:
+    """Family names are letters, digits, ``_`` and ``-`` (they become paths)."""
+    if not FAMILY_NAME.match(name or ""):
+        raise UsageError(f"invalid family name {name!r}: use letters, digits, '_' and '-'")
+    return name
+
+
+def family_dirs(root: Path) -> list[Path]:
+    """Every ``families/<f>/`` holding a study file, sorted by name."""
+    return sorted(p.parent for p in (root / "families").glob(f"*/{STUDY_FILE}"))
+
+
+def resolve_targets(root: Path, targets: tuple[str, ...] | list[str]) -> list[Path]:
+    """Study folders for command-line targets: family names or paths to a
+    folder holding a study file. No targets: every family. Raises UsageError
+    for an unknown family or a path without a study file."""
+    if not targets:
+        dirs = family_dirs(root)
+        if not dirs:
+            raise UsageError(f"no families/*/{STUDY_FILE} under {root}")
+        return dirs
+    resolved = []
+    for target in targets:
+        as_path = Path(target)
+        if ("/" in target or as_path.is_dir()) and (as_path / STUDY_FILE).is_file():
+            resolved.append(as_path.resolve())
+            continue
+        if "/" in target or target.startswith("."):
+            raise UsageError(f"{target}: no {STUDY_FILE} in that folder")
+        validate_family_name(target)
+        candidate = root / "families" / target
+        if not (candidate / STUDY_FILE).is_file():
+            known = ", ".join(p.name for p in family_dirs(root)) or "none"
+            raise UsageError(f"unknown family '{target}' (known: {known})")
+        resolved.append(candidate)
+    return resolved
+
+
+def display(path: Path, root: Path) -> str:
+    """``path`` relative to the project root when inside it (for messages)."""
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class Problem:
+    """A file that failed to load: reported by check as SG202."""
+
+    path: str
+    message: str
+    pointer: str | None = None
+    line: int = 0
+
+
+@dataclass
+class Study:
+    """A loaded study. ``spec`` is the validated study file."""
+
+    root: Path
+    study_dir: Path
+    spec: dict
+    spec_text: str
+    records: list[Record] = field(default_factory=list)
+    datasets: dict[str, Dataset] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def family(self) -> str:
+        return self.spec["family"]
+
+    @property
+    def study_path(self) -> Path:
+        return self.study_dir / STUDY_FILE
+
+    @property
+    def readme_path(self) -> Path:
+        return self.study_dir / "README.md"
+
+    @property
+    def figures_dir(self) -> Path:
+        return self.study_dir / "figures"
+
+    @property
+    def measurements_dir(self) -> Path:
+        rel = self.spec.get("measurements") or f"measurements/{self.family}"
+        return self.root / rel
+
+    def rel(self, path: Path) -> str:
+        return display(path, self.root)
+
+    @property
+    def variants(self) -> dict[str, dict]:
+        return {v["name"]: v for v in self.spec["variants"]}
+
+    def variant_precision(self, variant: str) -> str | None:
+        return self.variants.get(variant, {}).get("precision")
+
+    def variant_label(self, variant: str) -> str:
+        return self.variants.get(variant, {}).get("label", variant)
+
+    @functools.cached_property
+    def rows(self) -> list[dict]:
+        """Every figure of every record as one flat row (see :func:`flatten_record`)."""
+        rows = []
+        for record in self.records:
+            rows.extend(flatten_record(record, self))
+        return rows
+
+    @functools.cached_property
+    def frame(self):
+        """:attr:`rows` as a pandas DataFrame (imported lazily)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows, columns=ROW_COLUMNS)
+
+
+ROW_COLUMNS = (
+    "job_id", "record", "pointer", *FIELDS, "precision", "value", "value_min", "value_max",
+    "range_over", "unit", "approximate", "weights", "transcribed", "timing_method",
+    "repeats", "samples", "cv", "unstable", "unstable_reason", "reference_variant", "note", "key", "config_key",
+)
+
+
+def _base_row(record: Record, study: "Study", index: int, result: dict) -> dict:
+    provenance = record.provenance
+    variant = result["variant"]
+    variant_spec = study.variants.get(variant, {})
+    method = result.get("method") or {}
+    timing_method = ",".join(
+        f"{name}={method[name]}" for name in ("cuda_graph", "data_transfers", "spin_wait") if name in method)
+    distribution = result.get("distribution") or {}
+    return {
+        "job_id": record.job_id,
+        "record": record.display_path,
+        "pointer": f"/results/{index}",
+        "family": record.data["family"],
+        "revision": provenance["checkpoint"].get("revision"),
+        "variant": variant,
+        "recipe": variant_spec.get("recipe"),
+        "precision": variant_spec.get("precision"),
+        "kind": result["kind"],
+        "metric": None,
+        "statistic": None,
+        "group": None,
+        "shape": result.get("shape"),
+        "batch": result.get("batch"),
+        "backend": result.get("backend"),
+        "mode": result.get("mode"),
+        "gpu": provenance.get("gpu"),
+        "software": software_signature(provenance, result.get("backend"), result["kind"]),
+        "dataset": result.get("dataset"),
+        "value": None, "value_min": None, "value_max": None, "range_over": None,
+        "unit": None,
+        "approximate": bool(result.get("approximate", False)),
+        "weights": provenance["checkpoint"].get("weights"),
+        "transcribed": "source" in provenance,
+        "timing_method": timing_method,
+        "repeats": distribution.get("repeats"),
+        "samples": distribution.get("samples"),
+        "cv": distribution.get("cv"),
+        "unstable": bool(result.get("unstable", False)),
+        "unstable_reason": result.get("unstable_reason"),
+        "reference_variant": result.get("reference_variant"),
+        "note": result.get("note"),
+    }
+
+
+def _with_value(row: dict, holder: dict, name: str, unit: str, pointer: str) -> dict:
+    """Fill value (or range) from ``holder[name]`` or ``holder[name + '_range']``."""
+    row = dict(row)
+    row["unit"] = unit
+    if name in holder:
+        row["value"] = holder[name]
+        row["pointer"] = f"{pointer}/{name}"
+    elif f"{name}_range" in holder:
+        rng = holder[f"{name}_range"]
+        row.update(value_min=rng["min"], value_max=rng["max"], range_over=rng["over"])
+        row["pointer"] = f"{pointer}/{name}_range"
+    return row
+
+
+def flatten_record(record: Record, study: "Study") -> list[dict]:
+    """One row per figure: latency (ms), plan size (MiB), COCO statistic,
+    agreement metric, kernel time per group (ms) and share (%), kernel-time
+    difference (ms), module counts. Ranges over unlisted rows keep
+    ``value_min``/``value_max`` and leave ``value`` empty."""
+    rows = []
+    for index, result in enumerate(record.results):
+        base = _base_row(record, study, index, result)
+        pointer = f"/results/{index}"
+        kind = result["kind"]
+        if kind == "latency":
+            rows.append(_with_value({**base, "metric": result["timing"], "statistic": result["statistic"]},
+                                    result, "value_ms", "ms", pointer))
+        elif kind == "plan_size":
+            if "value_bytes" in result:
+                row = _with_value({**base, "metric": "plan_size"}, result, "value_bytes", "MiB", pointer)
+                row["value"] = result["value_bytes"] / 2**20
+            else:
+                row = _with_value({**base, "metric": "plan_size"}, result, "value_mib", "MiB", pointer)
+            rows.append(row)
+        elif kind == "coco_ap":
+            rows.append(_with_value({**base, "metric": "coco", "statistic": result["statistic"]},
+                                    result, "value", "AP", pointer))
+        elif kind == "coco_ap_delta":
+            rows.append(_with_value({**base, "metric": "coco_delta", "statistic": result["statistic"]},
+                                    result, "delta_points", "points", pointer))
+        elif kind == "agreement":
+            row = {**base, "metric": result["metric"]}
+            row = _with_value(row, {"value": result["value"]} if "value" in result else
+                              {"value_range": result["value_range"]}, "value", "", pointer)
+            row["pointer"] = pointer + ("/value" if "value" in result else "/value_range")
+            rows.append(row)
+        elif kind == "kernel_time":
+            for g_index, group in enumerate(result["groups"]):
+                gp = f"{pointer}/groups/{g_index}"
+                g_row = {**base, "metric": "kernel_time", "group": group["group"]}
+                if "time_ms" in group or "time_ms_range" in group:
+                    rows.append(_with_value(g_row, group, "time_ms", "ms", gp))
+                if "share_percent_range" in group:
+                    rows.append(_with_value({**g_row, "metric": "kernel_share"}, group, "share_percent", "%", gp))
+            if "profiled_total_ms" in result or "profiled_total_ms_range" in result:
+                rows.append(_with_value({**base, "metric": "kernel_time", "group": "total"},
+                                        result, "profiled_total_ms", "ms", pointer))
+        elif kind == "kernel_time_delta":
+            rows.append(_with_value({**base, "metric": "kernel_time_delta", "group": result["group"]},
+                                    result, "delta_ms", "ms", pointer))
+        elif kind == "quantization":
+            rows.append({**base, "metric": "quantized_modules", "value": result["quantized_modules"], "unit": "modules",
+                         "pointer": f"{pointer}/quantized_modules"})
+        elif kind == "not_measured":
+            rows.append({**base, "metric": result["metric"], "note": result["reason"], "statistic": "not_measured"})
+    for row in rows:
+        row["key"] = key_string(row, FIELDS)
+        row["config_key"] = key_string(row, CONFIG_FIELDS)
+    return rows
+
+
+def load_study(study_dir: Path, root: Path) -> Study:
+    """Load ``study_dir/study.yaml`` and the records it names.
+
+    Raises RecordError when the study file itself is unreadable or invalid
+    (nothing can be checked without it). Bad records and dataset files are
+    kept as :class:`Problem` entries; a study with no record at all is a
+    problem too.
+    """
+    study_path = study_dir / STUDY_FILE
+    rel = display(study_path, root)
+    spec, text = load_yaml(study_path, rel)
+    if not isinstance(spec, dict):
+        raise RecordError("study file must be a YAML mapping", path=rel, where="/")
+    validate_document("study", spec, path=rel, text=None)
+    if spec["family"] != study_dir.name and study_dir.parent == root / "families":
+        raise RecordError(f"family '{spec['family']}' differs from its folder name '{study_dir.name}'", path=rel, where="/family")
+    study = Study(root=root, study_dir=study_dir, spec=spec, spec_text=text)
+    records_dir = study.measurements_dir
+    record_paths = sorted(records_dir.glob("*.json")) if records_dir.is_dir() else []
+    for path in record_paths:
+        shown = display(path, root)
+        try:
+            study.records.append(load_record(path, shown))
+        except StudygenError as exc:
+            study.problems.append(Problem(shown, exc.message, getattr(exc, "pointer", None) or exc.where,
+                                          getattr(exc, "line", 0)))
+    for path in sorted((records_dir / "datasets").glob("*.json")) if records_dir.is_dir() else []:
+        shown = display(path, root)
+        try:
+            dataset = load_dataset(path, shown)
+            study.datasets[dataset.dataset_id] = dataset
+        except StudygenError as exc:
+            study.problems.append(Problem(shown, exc.message, getattr(exc, "pointer", None) or exc.where,
+                                          getattr(exc, "line", 0)))
+    if not record_paths:
+        study.problems.append(Problem(rel, f"no records: {display(records_dir, root)}/ holds no *.json run record"))
+    for record in study.records:
+        if record.data["family"] != study.family:
+            study.problems.append(Problem(record.display_path, f"family '{record.data['family']}' but the study is '{study.family}'", "/family", record.line_of("/family")))
+    return study
