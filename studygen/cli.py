@@ -51,29 +51,35 @@ def cli():
     """studygen: inference study READMEs generated from measurement records and checked against them."""
 
 
-def main(argv=None) -> None:
-    """Console entry point: run the CLI, map errors to one line and an exit code."""
+def run(argv=None) -> int:
+    """Run the CLI with ``argv``; return the exit code. Errors become one line on stderr."""
     try:
-        cli.main(args=argv, prog_name="studygen", standalone_mode=False)
+        result = cli.main(args=argv, prog_name="studygen", standalone_mode=False)
+        return result if isinstance(result, int) else 0
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
     except click.ClickException as exc:
         exc.show()
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except StudygenError as exc:
         click.echo(f"studygen: {exc.line()}", err=True)
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except KeyboardInterrupt:
         click.echo("studygen: interrupted", err=True)
-        sys.exit(130)
+        return 130
     except Exception as exc:  # noqa: BLE001 - the one place internal errors are caught
         if os.environ.get("STUDYGEN_DEBUG"):
             raise
         click.echo(f"studygen: internal error: {type(exc).__name__}: {exc} (set STUDYGEN_DEBUG=1 for the traceback)", err=True)
-        sys.exit(EXIT_USAGE)
+        return EXIT_USAGE
+
+
+def main(argv=None) -> None:
+    """Console entry point."""
+    sys.exit(run(argv))
 
 
 if __name__ == "__main__":

@@ -64,6 +64,7 @@ class Finding:
     hint: str = ""
     pointer: str | None = None
     key: str | None = None
+    detail: str = field(default="", compare=False)
     waived_reason: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -117,6 +118,8 @@ def format_text(findings: list[Finding]) -> str:
         lines.append(f"{f.place}: {f.code}{severity} {message}{where}")
         if f.hint and f.severity != NOTICE:
             lines.append(f"    hint: {f.hint}")
+        if f.detail and f.severity != NOTICE:
+            lines.extend("    " + line for line in f.detail.splitlines())
     lines.append(summary_line(findings))
     return "\n".join(lines)
 

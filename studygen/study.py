@@ -16,6 +16,7 @@ from pathlib import Path
 from .errors import RecordError, StudygenError, UsageError
 from .records.keys import CONFIG_FIELDS, FIELDS, key_string, software_signature
 from .records.load import Dataset, Record, load_dataset, load_record, load_yaml
+from .records.numbers import source_decimals
 from .records.schemas import validate_document
 
 FAMILY_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -151,9 +152,9 @@ class Study:
 
 
 ROW_COLUMNS = (
-    "job_id", "record", "pointer", *FIELDS, "precision", "value", "value_min", "value_max",
+    "job_id", "record", "pointer", *FIELDS, "precision", "value", "decimals", "value_min", "value_max",
     "range_over", "unit", "approximate", "weights", "transcribed", "timing_method",
-    "repeats", "samples", "cv", "unstable", "unstable_reason", "reference_variant", "note", "key", "config_key",
+    "repeats", "samples", "cv", "unstable", "unstable_reason", "reference_variant", "note", "tensorrt", "key", "config_key",
 )
 
 
@@ -183,9 +184,10 @@ def _base_row(record: Record, study: "Study", index: int, result: dict) -> dict:
         "backend": result.get("backend"),
         "mode": result.get("mode"),
         "gpu": provenance.get("gpu"),
+        "tensorrt": (provenance.get("software") or {}).get("tensorrt"),
         "software": software_signature(provenance, result.get("backend"), result["kind"]),
         "dataset": result.get("dataset"),
-        "value": None, "value_min": None, "value_max": None, "range_over": None,
+        "value": None, "decimals": None, "value_min": None, "value_max": None, "range_over": None,
         "unit": None,
         "approximate": bool(result.get("approximate", False)),
         "weights": provenance["checkpoint"].get("weights"),
@@ -207,6 +209,7 @@ def _with_value(row: dict, holder: dict, name: str, unit: str, pointer: str) -> 
     row["unit"] = unit
     if name in holder:
         row["value"] = holder[name]
+        row["decimals"] = source_decimals(holder[name])
         row["pointer"] = f"{pointer}/{name}"
     elif f"{name}_range" in holder:
         rng = holder[f"{name}_range"]
@@ -272,6 +275,17 @@ def flatten_record(record: Record, study: "Study") -> list[dict]:
     return rows
 
 
+def _problem(shown: str, exc: StudygenError) -> Problem:
+    """A load error as a Problem: pointer and line when the error has them."""
+    where = exc.where or ""
+    if where.startswith("line "):
+        return Problem(shown, exc.message, None, int(where.split()[1]))
+    pointer = getattr(exc, "pointer", None)
+    if pointer is None and where.startswith("/"):
+        pointer = where
+    return Problem(shown, exc.message, pointer, getattr(exc, "line", 0))
+
+
 def load_study(study_dir: Path, root: Path) -> Study:
     """Load ``study_dir/study.yaml`` and the records it names.
 
@@ -296,16 +310,14 @@ def load_study(study_dir: Path, root: Path) -> Study:
         try:
             study.records.append(load_record(path, shown))
         except StudygenError as exc:
-            study.problems.append(Problem(shown, exc.message, getattr(exc, "pointer", None) or exc.where,
-                                          getattr(exc, "line", 0)))
+            study.problems.append(_problem(shown, exc))
     for path in sorted((records_dir / "datasets").glob("*.json")) if records_dir.is_dir() else []:
         shown = display(path, root)
         try:
             dataset = load_dataset(path, shown)
             study.datasets[dataset.dataset_id] = dataset
         except StudygenError as exc:
-            study.problems.append(Problem(shown, exc.message, getattr(exc, "pointer", None) or exc.where,
-                                          getattr(exc, "line", 0)))
+            study.problems.append(_problem(shown, exc))
     if not record_paths:
         study.problems.append(Problem(rel, f"no records: {display(records_dir, root)}/ holds no *.json run record"))
     for record in study.records:

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..errors import InputError, RecordError
 from .jsonpos import line_of_pointer
 from .migrate import migrate
+from .numbers import SourceFloat
 from .schemas import validate_document
 
 MAX_INPUT_BYTES = 500 * 1024 * 1024  # larger inputs are refused (ingest issue: 500 MB within 4 GB)
@@ -97,7 +98,7 @@ def parse_json(text: str, display: str):
         raise ValueError(f"{name} is not valid JSON")
 
     try:
-        return json.loads(text, parse_constant=refuse_constant)
+        return json.loads(text, parse_constant=refuse_constant, parse_float=SourceFloat)
     except json.JSONDecodeError as exc:
         raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, where=f"line {exc.lineno}") from None
     except ValueError as exc:

@@ -47,7 +47,8 @@ def schema_errors(kind: str, document) -> list[tuple[str, str]]:
         if error.context:
             best = _best_error(error.context) or error
         found.append((pointer_from_path(best.absolute_path), best.message))
-    return sorted(set(found))
+    # "Unevaluated properties" is a consequence of a failed branch: report the cause first.
+    return sorted(set(found), key=lambda e: (e[1].startswith("Unevaluated properties"), e[0], e[1]))
 
 
 def validate_document(kind: str, document, *, path: str, text: str | None = None) -> None:

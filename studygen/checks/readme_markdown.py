@@ -1,0 +1,32 @@
+"""SG101–SG106 on the committed README: the lint checks (table vs prose,
+structure) run on every family README, plus SG104 when mdformat would change
+the README (not idempotent).
+
+Case: the seed README passed its own Markdown checks yet its summary range
+left out a table row; check lints every generated README so that a template
+that writes such a range fails too.
+"""
+
+from __future__ import annotations
+
+from ..findings import Finding
+
+
+def check(study) -> list[Finding]:
+    from ..lint import lint_text, mdformat_idempotency_finding
+    from ..records.load import read_text
+    from ..errors import StudygenError
+
+    path = study.readme_path
+    if not path.exists():
+        return []  # SG201 reports the missing README
+    shown = study.rel(path)
+    try:
+        text = read_text(path, shown)
+    except StudygenError as exc:
+        return [Finding("SG104", exc.message, shown)]
+    findings = list(lint_text(text, shown))
+    idempotency = mdformat_idempotency_finding(text, shown)
+    if idempotency is not None:
+        findings.append(idempotency)
+    return findings

@@ -1,0 +1,47 @@
+"""SG201 stale output: the committed README (or a figure) differs from what
+``studygen render`` makes from the records now.
+
+Case: a hand edit of a generated README, or a record changed without
+re-rendering; the finding carries a unified diff of the README.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from ..errors import StudygenError
+from ..findings import Finding
+
+
+def check(study) -> list[Finding]:
+    from ..render.engine import render_study
+
+    if study.problems:
+        return []  # SG202 already reports why the study cannot be rendered
+    try:
+        rendered = render_study(study)
+    except StudygenError as exc:
+        return [Finding("SG201", f"cannot render: {exc.line()}", study.rel(study.study_path),
+                        hint="fix the template or study file, then run studygen render")]
+    findings = []
+    for path, data in rendered.files.items():
+        shown = study.rel(path)
+        if not path.exists():
+            findings.append(Finding("SG201", "missing: studygen render has not written it", shown,
+                                    hint=f"run studygen render {study.family}"))
+            continue
+        current = path.read_bytes()
+        if current == data:
+            continue
+        if path.suffix == ".md":
+            old = current.decode("utf-8", errors="replace").splitlines(keepends=True)
+            new = data.decode("utf-8").splitlines(keepends=True)
+            diff = list(difflib.unified_diff(old, new, fromfile=f"{shown} (committed)", tofile=f"{shown} (rendered)", n=1))
+            first_line = next((i + 1 for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)) + 1)
+            findings.append(Finding("SG201", "README is stale: it differs from what the records render to", shown,
+                                    line=first_line, hint=f"run studygen render {study.family} (never edit it by hand)",
+                                    detail="".join(diff).rstrip("\n")))
+        else:
+            findings.append(Finding("SG201", "figure is stale: its bytes differ from what the records render to", shown,
+                                    hint=f"run studygen render {study.family}"))
+    return findings

@@ -1,0 +1,67 @@
+"""``studygen render [FAMILY...]``: write each family's README (and figures) from its records."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from .common import resolve_root, root_option
+
+
+@dataclass
+class RenderOptions:
+    """Options of ``studygen render``."""
+
+    families: tuple[str, ...] = ()  # FAMILY... (names or study folders); none: every family
+    root: Path | None = None  # --root DIR
+    pr_body: str | None = None  # --pr-body FAMILY: print the pull request text instead of writing
+
+
+def run_render(options: RenderOptions) -> list[Path]:
+    """Render the chosen studies; return the files whose bytes changed.
+
+    Raises RecordError when a study has an invalid record or no records (the
+    first problem is named), TemplateError for template failures, UsageError
+    for an unknown family. Nothing is written for a study that fails.
+    """
+    from ..errors import RecordError
+    from ..render.engine import render_study, write_rendered
+    from ..study import load_study, resolve_targets
+
+    root = resolve_root(options.root)
+    outputs = []
+    # Render every study before writing any, so a failure leaves all files as they were.
+    for study_dir in resolve_targets(root, options.families):
+        study = load_study(study_dir, root)
+        if study.problems:
+            problem = study.problems[0]
+            raise RecordError(problem.message, path=problem.path,
+                              where=problem.pointer or (f"line {problem.line}" if problem.line else None))
+        outputs.append(render_study(study))
+    changed = []
+    for rendered in outputs:
+        changed.extend(write_rendered(rendered))
+    return changed
+
+
+@click.command("render")
+@click.argument("families", nargs=-1)
+@root_option
+@click.option("--pr-body", "pr_body", metavar="FAMILY", default=None,
+              help="Print the pull request description (results table, decision, not-measured list) for FAMILY.")
+def render_command(families, root, pr_body):
+    """Render families/<f>/README.md from records (default: every family)."""
+    options = RenderOptions(families=tuple(families), root=root, pr_body=pr_body)
+    if options.pr_body:
+        from ..render.pr_body import run_pr_body
+
+        click.echo(run_pr_body(options), nl=False)
+        return
+    changed = run_render(options)
+    for path in changed:
+        click.echo(f"wrote {path}")
+    if not changed:
+        click.echo("up to date", err=True)

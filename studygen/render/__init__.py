@@ -1,0 +1,1 @@
+"""Render: records → figures → Markdown (Jinja, sandboxed) → mdformat → README."""

@@ -1,0 +1,41 @@
+"""Escaping and labels for strings placed in Markdown tables and prose."""
+
+from __future__ import annotations
+
+import html
+import re
+
+_GPU_PREFIX = re.compile(r"^NVIDIA\s+")
+
+
+def escape_cell(text) -> str:
+    """A record string made safe for one GFM table cell: HTML escaped, pipes and
+    backticks backslash-escaped, newlines folded to spaces."""
+    value = html.escape(str(text), quote=False)
+    value = re.sub(r"[\r\n]+", " ", value)
+    return value.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
+
+
+def escape_inline(text) -> str:
+    """A record string made safe for Markdown prose (one line, no HTML, no code spans)."""
+    value = html.escape(str(text), quote=False)
+    value = re.sub(r"[\r\n]+", " ", value)
+    return value.replace("`", "\\`").replace("*", "\\*").replace("_", "\\_")
+
+
+def gpu_label(gpu) -> str:
+    """``NVIDIA B200`` → ``B200``; None → ``not stated``."""
+    return _GPU_PREFIX.sub("", gpu) if gpu else "not stated"
+
+
+def short_version(version) -> str:
+    """``11.4.0.106`` → ``11.4`` (major.minor, as the field names releases)."""
+    if not version:
+        return "not stated"
+    parts = str(version).split(".")
+    return ".".join(parts[:2])
+
+
+def shape_label(shape) -> str:
+    """``800x1067`` → ``800 x 1067`` (height x width)."""
+    return shape.replace("x", " x ") if shape else "any"

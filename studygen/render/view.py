@@ -1,0 +1,478 @@
+"""What a template sees: a read-only view of a study with helpers that compute
+every figure from records.
+
+Templates hold no literal figures (SG211): they ask this view for figures,
+ranges, ratios, tables and hedged wording. Each helper's output says what it
+covers: a range spans every row it was given and prints any restriction the
+template applied ("on TensorRT 11.4 only"), so no range can silently drop a row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import TemplateError
+from ..records.numbers import format_number
+from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
+
+# Filters that define *what* is measured; any other filter narrows the rows and
+# is printed as a restriction by the range helper.
+QUANTITY_FILTERS = {"kind", "metric", "statistic", "group", "variant", "unit", "reference_variant"}
+DEFAULT_DECIMALS = {"ratio": 2, "percent": 0, "ap_delta_points": 2, "ms": 3}  # derived figures only
+UNIT_SUFFIX = {"ms": " ms", "MiB": " MiB", "%": "%", "points": " points", "AP": "", "": "", "modules": ""}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure from a record row (a value, or a range over unlisted rows)."""
+
+    row: dict
+
+    @property
+    def value(self):
+        return self.row["value"]
+
+    @property
+    def is_range(self) -> bool:
+        return self.row["value"] is None and self.row["value_min"] is not None
+
+    @property
+    def low(self):
+        return self.row["value_min"] if self.is_range else self.row["value"]
+
+    @property
+    def high(self):
+        return self.row["value_max"] if self.is_range else self.row["value"]
+
+    @property
+    def unit(self) -> str:
+        return self.row["unit"] or ""
+
+    def number(self) -> str:
+        """The figure without unit: ``5.850`` or ``0.19 to 0.21``."""
+        prefix = "about " if self.row.get("approximate") else ""
+        if self.is_range:
+            return f"{prefix}{format_number(self.low)} to {format_number(self.high)}"
+        return prefix + format_number(self.value)
+
+    def __str__(self) -> str:
+        return self.number() + UNIT_SUFFIX.get(self.unit, f" {self.unit}")
+
+    def __getattr__(self, name):
+        try:
+            return self.row[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class FigureSet:
+    """Rows selected by filters, with the restriction text the filters imply."""
+
+    def __init__(self, view: "StudyView", rows: list[dict], filters: dict):
+        self.view = view
+        self.rows = rows
+        self.filters = filters
+
+    def __iter__(self):
+        return (Figure(r) for r in self.rows)
+
+    def __len__(self):
+        return len(self.rows)
+
+    def restriction(self) -> str:
+        """``on TensorRT 11.4 only`` style text for the narrowing filters, or ''."""
+        words = []
+        for name, value in self.filters.items():
+            if name in QUANTITY_FILTERS or value is None:
+                continue
+            values = value if isinstance(value, (list, tuple, set)) else [value]
+            if name == "tensorrt":
+                words.append("on TensorRT " + " and ".join(short_version(v) for v in values))
+            elif name == "gpu":
+                words.append("on " + " and ".join(gpu_label(v) for v in values))
+            elif name == "shape":
+                words.append("at " + " and ".join(shape_label(v) for v in values))
+            elif name == "job_id":
+                words.append("in job " + " and ".join(values))
+            else:
+                words.append(f"{name} " + " and ".join(str(v) for v in values))
+        return (", ".join(words) + " only") if words else ""
+
+
+def _matches(row: dict, filters: dict) -> bool:
+    for name, wanted in filters.items():
+        if wanted is None:
+            continue
+        value = row.get(name)
+        if name == "tensorrt" and value and not isinstance(wanted, (list, tuple, set)):
+            if short_version(value) == str(wanted) or value == wanted:
+                continue
+            return False
+        if isinstance(wanted, (list, tuple, set)):
+            if value not in wanted and not (name == "tensorrt" and short_version(value) in wanted):
+                return False
+        elif value != wanted:
+            return False
+    return True
+
+
+INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
+                 "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set", "variant": "Variant"}
+
+
+def _index_label(name: str, value) -> str:
+    if name == "gpu":
+        return gpu_label(value)
+    if name == "tensorrt":
+        return short_version(value)
+    if name == "shape":
+        return shape_label(value)
+    return escape_cell("" if value is None else value)
+
+
+class TableMixin:
+    """Table helpers of :class:`StudyView` (Markdown via tabulate, GFM pipes)."""
+
+    def spread(self, figure: Figure) -> str:
+        """Job-to-job spread of the same measurement key, or '' when only one
+        job reports it: ``2 jobs: 0.4639 to 0.4644``."""
+        same = [r for r in self._study.rows if r["key"] == figure.row["key"] and r["value"] is not None]
+        jobs = {r["job_id"] for r in same}
+        if len(jobs) < 2:
+            return ""
+        values = [r["value"] for r in same]
+        low, high = min(values), max(values)
+        return f"{len(jobs)} jobs: {format_number(low)} to {format_number(high)}"
+
+    def with_spread(self, figure: Figure) -> str:
+        """The figure, with its job-to-job spread next to it when there is one."""
+        spread = self.spread(figure)
+        return f"{figure.number()} ({spread})" if spread else figure.number()
+
+    def table(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, value_header="{label}",
+              derived=(), **filters) -> str:
+        """A Markdown table: one row per distinct ``index`` tuple, one column per
+        variant (figures with their job-to-job spread), then derived columns.
+
+        ``derived`` items are ``(kind, a, b, header)`` with kind ``ratio``
+        (a / b), ``reduction_percent`` ((a - b) / a in %) or ``delta_points``
+        (b - a in AP points). Raises TemplateError when two rows of the chosen
+        jobs fall in one cell (pick ``jobs`` or add an index field).
+        """
+        from tabulate import tabulate
+
+        selected = self.figures(variant=list(variants), job_id=jobs, **filters)
+        grid: dict[tuple, dict[str, Figure]] = {}
+        for figure in selected:
+            row_key = tuple(figure.row[name] for name in index)
+            cell = grid.setdefault(row_key, {})
+            if figure.variant in cell:
+                raise TemplateError(
+                    f"table: two figures for {dict(zip(index, row_key))} variant {figure.variant} "
+                    f"(jobs {cell[figure.variant].job_id} and {figure.job_id}); restrict jobs or add an index field")
+            cell[figure.variant] = figure
+        if jobs:
+            order = {job: i for i, job in enumerate(jobs)}
+            keys = sorted(grid, key=lambda k: min(order[f.job_id] for f in grid[k].values()))
+        else:
+            keys = list(grid)
+        headers = [INDEX_HEADERS.get(name, name) for name in index]
+        headers += [value_header.format(label=self.label(v)) for v in variants]
+        headers += [header for (_, _, _, header) in derived]
+        body = []
+        for row_key in keys:
+            cells = grid[row_key]
+            line = [_index_label(name, value) for name, value in zip(index, row_key)]
+            line += [self.with_spread(cells[v]) if v in cells else "not measured" for v in variants]
+            for kind, a, b, _ in derived:
+                if a in cells and b in cells:
+                    line.append(getattr(self, kind)(cells[a], cells[b]))
+                else:
+                    line.append("n/a")
+            body.append(line)
+        return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
+
+
+
+class SectionsMixin:
+    """Derived spans, datasets, provenance, side findings and known gaps."""
+
+    def pairs(self, a_variant: str, b_variant: str, match=("job_id", "shape"), **filters) -> list[tuple[Figure, Figure]]:
+        """``(a, b)`` figure pairs with equal ``match`` fields (same job and shape by default)."""
+        a_rows = {tuple(f.row[m] for m in match): f for f in self.figures(variant=a_variant, **filters)}
+        pairs = []
+        for f in self.figures(variant=b_variant, **filters):
+            key = tuple(f.row[m] for m in match)
+            if key in a_rows and a_rows[key].value is not None and f.value is not None:
+                pairs.append((a_rows[key], f))
+        return pairs
+
+    def ratio_span(self, a_variant: str, b_variant: str, **filters) -> str:
+        """Range of a/b over every matching pair, e.g. ``0.97x`` or ``0.97x to 1.01x``."""
+        pairs = self.pairs(a_variant, b_variant, **filters)
+        values = [a.value / b.value for a, b in pairs]
+        return self.derived_span(values, "ratio", "x", FigureSet(self, [], filters).restriction())
+
+    def reduction_span(self, a_variant: str, b_variant: str, **filters) -> str:
+        """Range of (a - b) / a in % over every matching pair."""
+        pairs = self.pairs(a_variant, b_variant, **filters)
+        values = [100 * (a.value - b.value) / a.value for a, b in pairs]
+        return self.derived_span(values, "percent", "%", FigureSet(self, [], filters).restriction())
+
+    def delta_points_span(self, a_variant: str, b_variant: str, **filters) -> str:
+        """Range of b - a in AP points over every matching pair (same job)."""
+        pairs = self.pairs(a_variant, b_variant, match=("job_id",), **filters)
+        values = [100 * (b.value - a.value) for a, b in pairs]
+        return self.derived_span(values, "ap_delta_points", " points", FigureSet(self, [], filters).restriction())
+
+    # ---- datasets and provenance --------------------------------------------
+    def datasets(self) -> list[dict]:
+        """Dataset definitions, sorted by id (each a dict with ``dataset_id``, ``count``, …)."""
+        return [self._study.datasets[k].data for k in sorted(self._study.datasets)]
+
+    def dataset_table(self) -> str:
+        from tabulate import tabulate
+
+        body = []
+        for d in self.datasets():
+            ids = "listed, sha256 " + d["image_ids_sha256"][:12] if "image_ids_sha256" in d else "not published"
+            body.append([escape_cell(d["dataset_id"]), escape_cell(d["role"]), str(d["count"]),
+                         escape_cell(d["source"]), escape_cell(d["selection"]), ids])
+        return tabulate(body, headers=["Image set", "Role", "Images", "Source", "Selection", "Image ids"],
+                        tablefmt="github", disable_numparse=True)
+
+    def provenance_table(self) -> str:
+        """One row per job: GPU, software versions, checkpoint weights, where its figures come from."""
+        from tabulate import tabulate
+
+        body = []
+        for record in self._study.records:
+            p = record.provenance
+            software = ", ".join(f"{k} {v}" for k, v in sorted((p.get("software") or {}).items()) if v)
+            origin = "transcribed: " + p["source"]["citation"] if "source" in p else \
+                f"collected by {p['collector']['name']} {p['collector']['version']}"
+            body.append([escape_cell(record.job_id), escape_cell(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
+                         escape_cell(p["checkpoint"]["weights"]), escape_cell(origin)])
+        return tabulate(body, headers=["Job", "GPU", "Software", "Weights", "Figures"], tablefmt="github", disable_numparse=True)
+
+    def record_notes(self) -> list[tuple[str, str]]:
+        """``(job_id, note)`` for every note in every record, in record order."""
+        notes = []
+        for record in self._study.records:
+            for note in record.data.get("notes", []) + record.provenance.get("notes", []):
+                notes.append((record.job_id, note))
+        return notes
+
+    # ---- side findings and known gaps ---------------------------------------
+    def precision_inversions(self) -> list[str]:
+        """Sentences for each lower-precision variant slower than a higher one (SG208's data)."""
+        from ..checks.sg208_precision_inversion import precision_inversions
+
+        lines = []
+        for low, high in precision_inversions(self._study):
+            lines.append(
+                f"{self.label(low['variant'])} is slower than {self.label(high['variant'])} on "
+                f"{gpu_label(low['gpu'])} with TensorRT {short_version(low['tensorrt'])} at {shape_label(low['shape'])}: "
+                f"{format_number(low['value'])} ms against {format_number(high['value'])} ms "
+                f"({_jobs_phrase(low, high)})."
+                if low["backend"] == "tensorrt" else
+                f"{self.label(low['variant'])} is slower than {self.label(high['variant'])} on {gpu_label(low['gpu'])} "
+                f"at {shape_label(low['shape'])} ({low['mode']}): {format_number(low['value'])} ms against "
+                f"{format_number(high['value'])} ms.")
+        return lines
+
+    def repeated_measurements(self) -> str:
+        """Table of every measurement key reported by two or more jobs, with each job's value and the spread."""
+        from tabulate import tabulate
+
+        by_key: dict[str, list[dict]] = {}
+        for row in self._study.rows:
+            if row["value"] is not None:
+                by_key.setdefault(row["key"], []).append(row)
+        body = []
+        for key, rows in by_key.items():
+            jobs = sorted({r["job_id"] for r in rows})
+            if len(jobs) < 2:
+                continue
+            first = rows[0]
+            what = f"{self.label(first['variant'])} {first['statistic'] or first['metric']}"
+            values = [r["value"] for r in rows]
+            spread = max(values) - min(values)
+            decimals = max((r["decimals"] or 0) for r in rows)
+            body.append([escape_cell(what), escape_cell(gpu_label(first["gpu"])), escape_cell(short_version(first["tensorrt"])),
+                         "; ".join(f"{escape_cell(r['job_id'])}: {format_number(r['value'])}" for r in rows),
+                         format_number(spread, decimals)])
+        if not body:
+            return ""
+        return tabulate(body, headers=["Measurement", "GPU", "TensorRT", "Value per job", "Spread"],
+                        tablefmt="github", disable_numparse=True)
+
+    def known_gaps(self) -> list[str]:
+        """Everything the README must admit by itself: waivers and explanations
+        with their reasons, image sets whose ids were not published, unstable
+        timings, configurations not measured."""
+        gaps = []
+        for d in self.datasets():
+            if "ids_not_published" in d:
+                gaps.append(f"Image set {d['dataset_id']} ({d['count']} images): {d['ids_not_published']}.")
+        for row in self._study.rows:
+            if row["unstable"]:
+                gaps.append(f"Unstable timing in job {row['job_id']} ({self.label(row['variant'])}, "
+                            f"{shape_label(row['shape'])}): {row['unstable_reason'] or 'flagged unstable'}.")
+        for w in self.spec.get("waivers", []):
+            target = w.get("key") or w.get("match") or f"README line {w.get('line')}"
+            gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")
+        for e in self.spec.get("explanations", []):
+            target = e.get("key") or e.get("match") or "study"
+            gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
+        return [escape_inline(g) for g in gaps]
+
+
+class StudyView(TableMixin, SectionsMixin):
+    """The object templates receive as ``study``."""
+
+    def __init__(self, study):
+        self._study = study
+        self.spec = study.spec
+        self.family = study.family
+        self.title = study.spec["title"]
+        self.decision = study.spec["decision"]
+        self.model = study.spec["model"]
+
+    # ---- selection -------------------------------------------------------
+    def figures(self, **filters) -> FigureSet:
+        """Rows whose fields equal the filters (a list means any of)."""
+        rows = [r for r in self._study.rows if _matches(r, filters)]
+        return FigureSet(self, rows, filters)
+
+    def one(self, **filters) -> Figure:
+        """Exactly one figure; a TemplateError names the filters otherwise."""
+        found = self.figures(**filters)
+        if len(found) != 1:
+            raise TemplateError(f"expected one figure for {filters}, found {len(found)}")
+        return next(iter(found))
+
+    def jobs(self) -> list[str]:
+        return [r.job_id for r in self._study.records]
+
+    # ---- computed figures ------------------------------------------------
+    def decimals(self, name: str) -> int:
+        return self.spec.get("precision", {}).get(name, DEFAULT_DECIMALS.get(name, 2))
+
+    def ratio(self, numerator: Figure, denominator: Figure) -> str:
+        """``numerator / denominator`` printed with the study's ``ratio`` precision, suffixed x."""
+        return format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x"
+
+    def reduction_percent(self, before: Figure, after: Figure) -> str:
+        """``(before - after) / before`` in %, with the study's ``percent`` precision."""
+        return format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%"
+
+    def delta_points(self, before: Figure, after: Figure) -> str:
+        """AP difference ``after - before`` in points (1 point = 0.01 AP), signed."""
+        return format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True)
+
+    def span(self, figure_set: FigureSet, unit: str | None = None, *, fmt=None) -> str:
+        """A range over **every** row of ``figure_set`` (ranges over unlisted rows
+        count with both ends), e.g. ``0.19 to 0.409 ms``; the restriction the
+        template applied is printed after it. ``fmt`` maps a row to a number
+        for derived values (then printed with its own precision)."""
+        if not len(figure_set):
+            raise TemplateError(f"range over no rows: {figure_set.filters}")
+        lows, highs = [], []
+        for figure in figure_set:
+            lows.append(figure.low)
+            highs.append(figure.high)
+        low, high = min(lows), max(highs)
+        unit = unit if unit is not None else next(iter(figure_set)).unit
+        suffix = UNIT_SUFFIX.get(unit, f" {unit}")
+        text = format_number(low) + suffix if low == high else f"{format_number(low)} to {format_number(high)}{suffix}"
+        restriction = figure_set.restriction()
+        return f"{text} ({restriction})" if restriction else text
+
+    def derived_span(self, values: list[float], decimals_name: str, suffix: str = "", restriction: str = "") -> str:
+        """A range over computed values (ratios, reductions), all rows included."""
+        if not values:
+            raise TemplateError("range over no values")
+        d = self.decimals(decimals_name)
+        low, high = format_number(min(values), d), format_number(max(values), d)
+        if low == high:
+            text = f"{low}{suffix}"
+        elif suffix in ("x", "%"):
+            text = f"{low}{suffix} to {high}{suffix}"
+        else:
+            text = f"{low} to {high}{suffix}"
+        return f"{text} ({restriction})" if restriction else text
+
+    # ---- wording ---------------------------------------------------------
+    def expectation(self, config: str) -> str:
+        """Hedged wording for a configuration the study declares not measured:
+        ``NVFP4 was not measured (not tried); expected: …, because …``."""
+        for entry in self.spec.get("not_measured", []):
+            if entry["config"] == config or config in entry.get("aliases", []):
+                text = f"{entry['config']} was not measured ({entry['reason']})"
+                if entry.get("expectation"):
+                    text += f"; expected, not measured: {entry['expectation']}"
+                    if entry.get("because"):
+                        text += f", because {entry['because']}"
+                return text + "."
+        raise TemplateError(f"expectation({config!r}): not listed under not_measured in the study file")
+
+    def not_measured(self) -> list[dict]:
+        return list(self.spec.get("not_measured", []))
+
+    def label(self, variant: str) -> str:
+        return self._study.variant_label(variant)
+
+    def gpu(self, value) -> str:
+        return gpu_label(value)
+
+    def version(self, value) -> str:
+        return short_version(value)
+
+    def shape(self, value) -> str:
+        return shape_label(value)
+
+    def escape(self, text) -> str:
+        return escape_inline(text)
+
+    def cell(self, text) -> str:
+        return escape_cell(text)
+
+
+
+
+def _jobs_phrase(*rows) -> str:
+    jobs = list(dict.fromkeys(r["job_id"] for r in rows))
+    return ("job " if len(jobs) == 1 else "jobs ") + " and ".join(jobs)
+
+
+def _list_table_cell(view, figure: "Figure", column: str) -> str:
+    row = figure.row
+    if column == "value":
+        return view.with_spread(figure) if not figure.is_range else f"{figure.number()} (range over rows not listed)"
+    if column == "variant":
+        return escape_cell(view.label(row["variant"]))
+    return _index_label(column, row[column])
+
+
+def list_table(view, figure_set: "FigureSet", columns=("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value"),
+               value_header: str = "Value") -> str:
+    """One table row per figure of ``figure_set`` (every row, in record order)."""
+    from tabulate import tabulate
+
+    headers = [value_header if c == "value" else INDEX_HEADERS.get(c, c) for c in columns]
+    body = [[_list_table_cell(view, f, c) for c in columns] for f in figure_set]
+    return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
+
+
+def _saving_values(view, group: str, a_variant: str, b_variant: str, **filters) -> list[float]:
+    """Savings a - b (ms) from per-row pairs, plus both ends of stated difference ranges."""
+    values = [a.value - b.value for a, b in view.pairs(a_variant, b_variant, metric="kernel_time", group=group, **filters)]
+    for delta in view.figures(kind="kernel_time_delta", group=group, variant=b_variant, reference_variant=a_variant, **filters):
+        values.extend([-delta.low, -delta.high])
+    return values
+
+
+StudyView.list_table = list_table
+StudyView.saving_span = lambda self, group, a, b, **filters: self.derived_span(
+    _saving_values(self, group, a, b, **filters), "ms", " ms", FigureSet(self, [], filters).restriction())

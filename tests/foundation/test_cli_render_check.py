@@ -1,0 +1,160 @@
+"""render and check on a copy of the shipped study: exit codes, exact messages, nothing half-written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from studygen.records.load import load_record
+from studygen.records.migrate import migrate
+
+RECORD = "measurements/deformable_detr/b200-trt11.4.json"
+README = "families/deformable_detr/README.md"
+
+
+def _edit_record(project, mutate):
+    path = project / RECORD
+    data = json.loads(path.read_text())
+    mutate(data)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def test_render_is_byte_identical_to_committed_and_idempotent(project, run_cli):
+    committed = (project / README).read_bytes()
+    first = run_cli("render", "--root", project)
+    assert first.exit_code == 0, first.err
+    assert (project / README).read_bytes() == committed
+    second = run_cli("render", "--root", project)
+    assert second.exit_code == 0 and second.out == ""
+    assert (project / README).read_bytes() == committed
+
+
+def test_wrong_type_is_sg202_with_file_pointer_and_line(project, run_cli):
+    _edit_record(project, lambda d: d["results"][3].__setitem__("value_ms", "fast"))
+    result = run_cli("check", "deformable_detr", "--root", project)
+    assert result.exit_code == 1
+    lines = [l for l in result.out.splitlines() if "SG202" in l]
+    assert len(lines) == 1
+    text = (project / RECORD).read_text().splitlines()
+    line_no = next(i + 1 for i, l in enumerate(text) if '"fast"' in l)
+    assert lines[0] == (f"{RECORD}:{line_no}: SG202 'fast' is not of type 'number' (/results/3/value_ms)")
+
+
+def test_render_refuses_invalid_record_and_writes_nothing(project, run_cli):
+    before = (project / README).read_bytes()
+    _edit_record(project, lambda d: d["results"][3].__setitem__("value_ms", "fast"))
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 2
+    assert result.err == f"studygen: {RECORD}:/results/3/value_ms: 'fast' is not of type 'number'\n"
+    assert (project / README).read_bytes() == before
+
+
+def test_hand_edit_of_readme_is_sg201_with_diff(project, run_cli):
+    path = project / README
+    text = path.read_text()
+    path.write_text(text.replace("| B200 | 11.4     | 800 x 800  | 5.889  |", "| B200 | 11.4     | 800 x 800  | 5.123  |"))
+    result = run_cli("check", "--root", project)
+    assert result.exit_code == 1
+    assert f"{README}:" in result.out and "SG201 README is stale" in result.out
+    assert "-| B200 | 11.4     | 800 x 800  | 5.123  |" in result.out
+    assert "+| B200 | 11.4     | 800 x 800  | 5.889  |" in result.out
+
+
+def test_changed_record_makes_readme_stale(project, run_cli):
+    _edit_record(project, lambda d: d["results"][0].__setitem__("value_ms", 5.901))
+    result = run_cli("check", "--root", project)
+    assert result.exit_code == 1
+    assert "+| B200 | 11.4     | 800 x 800  | 5.901  |" in result.out
+
+
+def test_malformed_json_names_file_and_line(project, run_cli):
+    (project / RECORD).write_text('{\n  "schema_version": 1,\n  "job_id": \n}\n')
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 2
+    assert result.err.startswith(f"studygen: {RECORD}:line 4: malformed JSON: Expecting value (column 1)")
+    check = run_cli("check", "--root", project)
+    assert f"{RECORD}:4: SG202 malformed JSON: Expecting value" in check.out
+
+
+def test_missing_required_field(project, run_cli):
+    _edit_record(project, lambda d: d.pop("job_id"))
+    result = run_cli("check", "--root", project)
+    assert result.exit_code == 1
+    assert f"{RECORD}:1: SG202 'job_id' is a required property" in result.out
+
+
+def test_family_without_records(project, run_cli):
+    for path in (project / "measurements" / "deformable_detr").glob("*.json"):
+        path.unlink()
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 2
+    assert result.err == ("studygen: families/deformable_detr/study.yaml: no records: "
+                          "measurements/deformable_detr/ holds no *.json run record\n")
+
+
+def test_unknown_family_is_usage_error(project, run_cli):
+    for command in ("render", "check"):
+        result = run_cli(command, "no_such_family", "--root", project)
+        assert result.exit_code == 2
+        assert result.err == "studygen: unknown family 'no_such_family' (known: deformable_detr)\n"
+
+
+def test_invalid_family_name(project, run_cli):
+    result = run_cli("render", "../etc", "--root", project)
+    assert result.exit_code == 2
+    assert "no study.yaml in that folder" in result.err
+
+
+def test_template_error_names_template_line(project, run_cli):
+    template = project / "templates" / "deformable_detr.md.j2"
+    lines = template.read_text().splitlines()
+    lines.insert(4, "{{ study.no_such_helper() }}")
+    template.write_text("\n".join(lines) + "\n")
+    before = (project / README).read_bytes()
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 1
+    assert result.err.startswith("studygen: ")
+    assert "deformable_detr.md.j2:line 5: undefined name in template" in result.err
+    assert "no_such_helper" in result.err
+    assert (project / README).read_bytes() == before
+
+
+def test_template_syntax_error(project, run_cli):
+    template = project / "templates" / "deformable_detr.md.j2"
+    template.write_text(template.read_text() + "\n{% for x in %}\n")
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 1
+    assert "template syntax error" in result.err and "deformable_detr.md.j2:line" in result.err
+
+
+def test_root_is_found_by_walking_up(project, monkeypatch, run_cli):
+    monkeypatch.chdir(project / "measurements" / "deformable_detr")
+    assert run_cli("render").exit_code == 0
+
+
+def test_newer_schema_version_is_refused(project, run_cli):
+    _edit_record(project, lambda d: d.__setitem__("schema_version", 7))
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 2
+    assert "schema_version 7 is newer than this studygen reads (1)" in result.err
+
+
+def test_migration_from_version_0(tmp_path):
+    old = {"schema_version": 0, "job_id": "j", "family": "f", "gpu": "NVIDIA H200",
+           "software": {"torch": "2.11.0"}, "checkpoint": {"id": "m", "weights": "random-init", "seed": 0},
+           "collector": {"name": "x", "version": "0"}, "measurements": []}
+    migrated = migrate(old, path="r.json")
+    assert migrated["schema_version"] == 1
+    assert migrated["provenance"]["gpu"] == "NVIDIA H200"
+    assert migrated["results"] == [] and "measurements" not in migrated
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(old))
+    assert load_record(path).provenance["software"] == {"torch": "2.11.0"}
+
+
+def test_help_imports_no_heavy_module():
+    code = ("import sys; from studygen.cli import run; run(['--help']); "
+            "print(sorted(m for m in ('pandas', 'torch', 'transformers', 'jinja2', 'jsonschema') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().endswith("[]")
