@@ -154,7 +154,7 @@ class Study:
 ROW_COLUMNS = (
     "job_id", "record", "pointer", *FIELDS, "precision", "value", "decimals", "value_min", "value_max",
     "range_over", "unit", "approximate", "weights", "transcribed", "timing_method",
-    "repeats", "samples", "cv", "unstable", "unstable_reason", "reference_variant", "note", "tensorrt", "key", "config_key",
+    "repeats", "repeat_medians_ms", "samples", "cv", "unstable", "unstable_reason", "reference_variant", "note", "tensorrt", "key", "config_key",
 )
 
 
@@ -194,6 +194,7 @@ def _base_row(record: Record, study: "Study", index: int, result: dict) -> dict:
         "transcribed": "source" in provenance,
         "timing_method": timing_method,
         "repeats": distribution.get("repeats"),
+        "repeat_medians_ms": distribution.get("repeat_medians_ms"),
         "samples": distribution.get("samples"),
         "cv": distribution.get("cv"),
         "unstable": bool(result.get("unstable", False)),

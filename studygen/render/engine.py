@@ -80,7 +80,11 @@ def make_environment(search_path: list[Path]):
     )
 
 
-def render_markdown(study, template_name: str | None = None, extra_context: dict | None = None) -> str:
+PR_BODY_BLOCKS = ("summary", "results", "not_measured")
+
+
+def render_markdown(study, template_name: str | None = None, extra_context: dict | None = None,
+                    blocks: tuple[str, ...] | None = None) -> str:
     """The study's README text (formatted), without writing anything.
 
     Raises TemplateError (file and line) for a missing template, a syntax
@@ -101,7 +105,15 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
     context.update(extra_context or {})
     try:
         template = env.get_template(template_name)
-        text = template.render(**context)
+        if blocks is None:
+            text = template.render(**context)
+        else:
+            # Same template, same context: the pull request text cannot disagree with the README.
+            missing = [b for b in blocks if b not in template.blocks]
+            if missing:
+                raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
+            jinja_context = template.new_context(context)
+            text = "\n\n".join("".join(template.blocks[b](jinja_context)) for b in blocks)
     except jinja2.TemplateNotFound as exc:
         raise TemplateError(f"template '{exc.name}' not found in {', '.join(study.rel(p) for p in template_dirs(study))}",
                             path=study.rel(study.study_path), where="/template") from None
@@ -114,9 +126,16 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
 
 def render_study(study) -> Rendered:
     """Everything a study renders to (README, and figures where the study has them)."""
+    from .figures import render_figures
+
     rendered = Rendered(study.study_dir)
-    readme = render_markdown(study)
+    figures = render_figures(study)
+    readme = render_markdown(study, extra_context={"figures": {
+        name: fig.markdown(study.study_dir) for name, fig in figures.items()}})
     rendered.files[study.readme_path] = readme.encode("utf-8")
+    for fig in figures.values():
+        if fig.svg is not None:
+            rendered.files[fig.path] = fig.svg
     return rendered
 
 

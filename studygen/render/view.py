@@ -85,18 +85,23 @@ class FigureSet:
         for name, value in self.filters.items():
             if name in QUANTITY_FILTERS or value is None:
                 continue
-            values = value if isinstance(value, (list, tuple, set)) else [value]
+            values = list(value) if isinstance(value, (list, tuple, set)) else [value]
             if name == "tensorrt":
-                words.append("on TensorRT " + " and ".join(short_version(v) for v in values))
+                words.append("on TensorRT " + _and([short_version(v) for v in values]))
             elif name == "gpu":
-                words.append("on " + " and ".join(gpu_label(v) for v in values))
+                words.append("on " + _and([gpu_label(v) for v in values]))
             elif name == "shape":
-                words.append("at " + " and ".join(shape_label(v) for v in values))
+                words.append("at " + _and([shape_label(v) for v in values]))
             elif name == "job_id":
-                words.append("in job " + " and ".join(values))
+                words.append(("in job " if len(values) == 1 else "in jobs ") + _and(values))
             else:
-                words.append(f"{name} " + " and ".join(str(v) for v in values))
+                words.append(f"{name} " + _and([str(v) for v in values]))
         return (", ".join(words) + " only") if words else ""
+
+
+def _and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _matches(row: dict, filters: dict) -> bool:
@@ -224,6 +229,21 @@ class SectionsMixin:
         pairs = self.pairs(a_variant, b_variant, match=("job_id",), **filters)
         values = [100 * (b.value - a.value) for a, b in pairs]
         return self.derived_span(values, "ap_delta_points", " points", FigureSet(self, [], filters).restriction())
+
+    def saving_span(self, group: str, a_variant: str, b_variant: str, **filters) -> str:
+        """Range of kernel-time savings a - b (ms) for ``group`` over every row
+        pair and every stated difference range."""
+        return self.derived_span(_saving_values(self, group, a_variant, b_variant, **filters), "ms", " ms",
+                                 FigureSet(self, [], filters).restriction())
+
+    def list_table(self, figure_set: "FigureSet", columns=("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value"),
+                   value_header: str = "Value") -> str:
+        """One table row per figure of ``figure_set`` (every row, in record order)."""
+        from tabulate import tabulate
+
+        headers = [value_header if c == "value" else INDEX_HEADERS.get(c, c) for c in columns]
+        body = [[_list_table_cell(self, f, c) for c in columns] for f in figure_set]
+        return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
 
     # ---- datasets and provenance --------------------------------------------
     def datasets(self) -> list[dict]:
@@ -371,11 +391,10 @@ class StudyView(TableMixin, SectionsMixin):
         """AP difference ``after - before`` in points (1 point = 0.01 AP), signed."""
         return format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True)
 
-    def span(self, figure_set: FigureSet, unit: str | None = None, *, fmt=None) -> str:
+    def span(self, figure_set: FigureSet, unit: str | None = None) -> str:
         """A range over **every** row of ``figure_set`` (ranges over unlisted rows
         count with both ends), e.g. ``0.19 to 0.409 ms``; the restriction the
-        template applied is printed after it. ``fmt`` maps a row to a number
-        for derived values (then printed with its own precision)."""
+        template applied is printed after it."""
         if not len(figure_set):
             raise TemplateError(f"range over no rows: {figure_set.filters}")
         lows, highs = [], []
@@ -455,16 +474,6 @@ def _list_table_cell(view, figure: "Figure", column: str) -> str:
     return _index_label(column, row[column])
 
 
-def list_table(view, figure_set: "FigureSet", columns=("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value"),
-               value_header: str = "Value") -> str:
-    """One table row per figure of ``figure_set`` (every row, in record order)."""
-    from tabulate import tabulate
-
-    headers = [value_header if c == "value" else INDEX_HEADERS.get(c, c) for c in columns]
-    body = [[_list_table_cell(view, f, c) for c in columns] for f in figure_set]
-    return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
-
-
 def _saving_values(view, group: str, a_variant: str, b_variant: str, **filters) -> list[float]:
     """Savings a - b (ms) from per-row pairs, plus both ends of stated difference ranges."""
     values = [a.value - b.value for a, b in view.pairs(a_variant, b_variant, metric="kernel_time", group=group, **filters)]
@@ -472,7 +481,3 @@ def _saving_values(view, group: str, a_variant: str, b_variant: str, **filters) 
         values.extend([-delta.low, -delta.high])
     return values
 
-
-StudyView.list_table = list_table
-StudyView.saving_span = lambda self, group, a, b, **filters: self.derived_span(
-    _saving_values(self, group, a, b, **filters), "ms", " ms", FigureSet(self, [], filters).restriction())

@@ -1,0 +1,74 @@
+"""Figures (deterministic SVG, embedded with alt text, stale ones reported) and --pr-body."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.conftest import REPO
+
+README = "families/deformable_detr/README.md"
+LATENCY_SVG = "families/deformable_detr/figures/latency.svg"
+
+
+def test_figures_render_identically_twice(project, run_cli):
+    committed = (REPO / LATENCY_SVG).read_bytes()
+    assert run_cli("render", "--root", project).exit_code == 0
+    first = (project / LATENCY_SVG).read_bytes()
+    (project / LATENCY_SVG).unlink()
+    assert run_cli("render", "--root", project).exit_code == 0
+    assert (project / LATENCY_SVG).read_bytes() == first == committed
+    assert b"<dc:date>" not in first  # no date in the metadata
+
+
+def test_figure_is_embedded_with_alt_text_and_omission_is_explained():
+    text = (REPO / README).read_text()
+    assert "![Latency per variant at 800 x 800, 800 x 1067: 5.764 to 15.230 ms over 14 results](figures/latency.svg)" in text
+    assert "Figure omitted: no record lists kernel time for two or more groups of one profiled run" in text
+
+
+def test_changed_record_makes_figure_stale(project, run_cli):
+    path = project / "measurements/deformable_detr/b300-trt11.4.json"
+    data = json.loads(path.read_text())
+    data["results"][0]["value_ms"] = 6.5
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    result = run_cli("check", "--root", project)
+    assert result.exit_code == 1
+    assert f"{LATENCY_SVG}: SG201 figure is stale: its bytes differ from what the records render to" in result.out
+
+
+def test_deleted_figure_is_reported_missing(project, run_cli):
+    (project / LATENCY_SVG).unlink()
+    result = run_cli("check", "--root", project)
+    assert f"{LATENCY_SVG}: SG201 missing: studygen render has not written it" in result.out
+
+
+def _tables(markdown: str) -> list[str]:
+    return re.findall(r"(?:^\|.*\|\n)+", markdown, flags=re.M)
+
+
+def test_pr_body_has_the_readme_figures(project, run_cli):
+    result = run_cli("render", "--pr-body", "deformable_detr", "--root", project)
+    assert result.exit_code == 0, result.err
+    body = result.out
+    readme = (REPO / README).read_text()
+    tables = _tables(body)
+    assert len(tables) == 3  # latency, plan size, COCO AP
+    for table in tables:
+        assert table in readme
+    for figure in ("5.889", "5.850", "14.747", "15.230", "83.0", "75.8", "0.4644", "0.4625", "1.01x", "0.97x"):
+        assert figure in body
+    assert "## Summary and decision" in body and "## Not measured" in body
+    assert "NVFP4 was not measured (not tried); expected, not measured" in body
+    assert "](families/deformable_detr/figures/latency.svg)" in body
+    # the decision is the study file's, word for word
+    assert "FP8 is not shipped for this family" in body
+
+
+def test_pr_body_needs_the_blocks(project, run_cli):
+    template = project / "templates" / "deformable_detr.md.j2"
+    template.write_text(template.read_text().replace("{% block results %}", "").replace(
+        "{% endblock %}\n### Agreement", "\n### Agreement"))
+    result = run_cli("render", "--pr-body", "deformable_detr", "--root", project)
+    assert result.exit_code == 1
+    assert "template has no block results (needed for --pr-body)" in result.err
