@@ -106,6 +106,12 @@ def summary_line(findings: list[Finding]) -> str:
     return ", ".join(parts)
 
 
+def _one_line(text: str) -> str:
+    """Line breaks shown as ``\\n``/``\\r``: a record string quoted in a message
+    (a GPU name, a group) cannot split a finding over two lines."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def format_text(findings: list[Finding]) -> str:
     """One finding a line (``path:line: CODE message``), then a summary line."""
     lines = []
@@ -115,9 +121,9 @@ def format_text(findings: list[Finding]) -> str:
         message = f.message
         if f.waived_reason:
             message += f" [waived: {f.waived_reason}]"
-        lines.append(f"{f.place}: {f.code}{severity} {message}{where}")
+        lines.append(_one_line(f"{f.place}: {f.code}{severity} {message}{where}"))
         if f.hint and f.severity != NOTICE:
-            lines.append(f"    hint: {f.hint}")
+            lines.append(f"    hint: {_one_line(f.hint)}")
         if f.detail and f.severity != NOTICE:
             lines.extend("    " + line for line in f.detail.splitlines())
     lines.append(summary_line(findings))

@@ -18,7 +18,9 @@ from .errors import UsageError
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically (temp file + fsync + rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # The writer's pid is in the name, so a later write can tell a temp file
+    # left by a killed process (removable) from one being written now.
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
         # mkstemp makes 0600 files; give the result the target's mode, or the umask's default.
         if path.exists():
@@ -33,12 +35,74 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, path)
+        _fsync_folder(path.parent)
     except BaseException:
         try:
             os.unlink(tmp_name)
         except FileNotFoundError:
             pass
         raise
+
+
+def _fsync_folder(folder: Path) -> None:
+    """fsync a folder so a rename in it survives a crash (POSIX; a no-op where
+    folders cannot be opened, as on Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's live process
+    except (OSError, OverflowError):
+        return False
+    return True
+
+
+def stale_temp_files(path: Path) -> list[Path]:
+    """Temp files that :func:`atomic_write_bytes` of ``path`` left behind when
+    its process was killed: ``.<name>.<pid>.<random>.tmp`` next to ``path``
+    whose pid is no live process. Temp files of live writers are not listed."""
+    import glob
+    import re
+
+    pattern = re.compile(rf"^\.{re.escape(path.name)}\.(\d+)\.[A-Za-z0-9_]+\.tmp$")
+    stale = []
+    try:
+        candidates = sorted(path.parent.glob(f".{glob.escape(path.name)}.*.tmp"))
+    except OSError:
+        return []
+    for candidate in candidates:
+        match = pattern.match(candidate.name)
+        if match and candidate.is_file() and not _process_alive(int(match.group(1))):
+            stale.append(candidate)
+    return stale
+
+
+def remove_stale_temp_files(path: Path) -> list[Path]:
+    """Remove :func:`stale_temp_files` of ``path``; return what was removed."""
+    removed = []
+    for candidate in stale_temp_files(path):
+        try:
+            candidate.unlink()
+            removed.append(candidate)
+        except FileNotFoundError:
+            pass
+    return removed
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -284,7 +284,7 @@ def _problem(shown: str, exc: StudygenError) -> Problem:
     pointer = getattr(exc, "pointer", None)
     if pointer is None and where.startswith("/"):
         pointer = where
-    return Problem(shown, exc.message, pointer, getattr(exc, "line", 0))
+    return Problem(shown, exc.message, pointer, getattr(exc, "line_number", 0))
 
 
 def load_study(study_dir: Path, root: Path) -> Study:
@@ -306,6 +306,12 @@ def load_study(study_dir: Path, root: Path) -> Study:
     study = Study(root=root, study_dir=study_dir, spec=spec, spec_text=text)
     records_dir = study.measurements_dir
     record_paths = sorted(records_dir.glob("*.json")) if records_dir.is_dir() else []
+    for extra in spec.get("extra_measurements", []):  # more record folders (a test case adding rows to shared records)
+        extra_dir = root / extra
+        if not extra_dir.is_dir():
+            study.problems.append(Problem(rel, f"extra_measurements: {extra}/ is not a folder", "/extra_measurements"))
+            continue
+        record_paths += sorted(extra_dir.glob("*.json"))
     for path in record_paths:
         shown = display(path, root)
         try:

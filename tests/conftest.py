@@ -47,3 +47,19 @@ def copy_project(dest: Path, families=("deformable_detr",)) -> Path:
 def project(tmp_path) -> Path:
     """A writable copy of the deformable_detr study (run commands with --root)."""
     return copy_project(tmp_path / "project")
+
+
+# Hypothesis profiles for the property tests (tests/robustness/test_properties.py).
+# "ci" (the default) keeps the whole property file to a few hundred examples;
+# "long" (pytest --hypothesis-profile=long) runs at least 1000 examples per test.
+# Registered here, not in tests/robustness/, because the hypothesis plugin
+# loads --hypothesis-profile before conftest files below tests/ are imported.
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # hypothesis is in the dev extra
+    settings = None
+if settings is not None:
+    _SLOW_IS_FINE = [HealthCheck.too_slow, HealthCheck.data_too_large]
+    settings.register_profile("ci", max_examples=50, deadline=None, suppress_health_check=_SLOW_IS_FINE)
+    settings.register_profile("long", max_examples=1000, deadline=None, suppress_health_check=_SLOW_IS_FINE)
+    settings.load_profile("ci")

@@ -14,15 +14,16 @@ from ..findings import Finding
 
 
 def check(study) -> list[Finding]:
-    from ..render.engine import render_study
+    from .base import rendered_study
 
     if study.problems:
         return []  # SG202 already reports why the study cannot be rendered
-    try:
-        rendered = render_study(study)
-    except StudygenError as exc:
+    state = rendered_study(study)  # one render shared with the text checks (SG204-SG206, SG212, SG213)
+    if state.error is not None:
+        exc: StudygenError = state.error
         return [Finding("SG201", f"cannot render: {exc.line()}", study.rel(study.study_path),
                         hint="fix the template or study file, then run studygen render")]
+    rendered = state.rendered
     findings = []
     for path, data in rendered.files.items():
         shown = study.rel(path)

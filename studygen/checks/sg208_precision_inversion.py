@@ -29,12 +29,18 @@ def precision_inversions(study) -> list[tuple[dict, dict]]:
         groups.setdefault(tuple(row[f] for f in SAME_CONFIG), []).append(row)
     pairs = []
     for rows in groups.values():
-        for a, b in combinations(rows, 2):
-            low, high = (a, b) if PRECISION_BITS[a["precision"]] < PRECISION_BITS[b["precision"]] else (b, a)
-            if PRECISION_BITS[low["precision"]] == PRECISION_BITS[high["precision"]]:
-                continue
-            if low["value"] > high["value"]:
-                pairs.append((low, high))
+        by_bits: dict[int, list[dict]] = {}
+        for row in rows:
+            by_bits.setdefault(PRECISION_BITS[row["precision"]], []).append(row)
+        # Each higher-precision bucket sorted by latency: only the rows faster than a
+        # lower-precision row are visited, so the cost follows the inversions found.
+        for low_bits, high_bits in combinations(sorted(by_bits), 2):
+            faster_first = sorted(by_bits[high_bits], key=lambda r: r["value"])
+            for low in by_bits[low_bits]:
+                for high in faster_first:
+                    if high["value"] >= low["value"]:
+                        break
+                    pairs.append((low, high))
     return sorted(pairs, key=lambda p: (p[0]["gpu"] or "", p[0]["software"], p[0]["shape"] or "", p[0]["variant"], p[1]["variant"]))
 
 

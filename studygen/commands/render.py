@@ -25,9 +25,12 @@ def run_render(options: RenderOptions) -> list[Path]:
 
     Raises RecordError when a study has an invalid record or no records (the
     first problem is named), TemplateError for template failures, UsageError
-    for an unknown family. Nothing is written for a study that fails.
+    for an unknown family or an output outside the project root (a study
+    folder elsewhere, or a symbolic link out). Nothing is written when any
+    study fails.
     """
     from ..errors import RecordError
+    from ..fsutil import ensure_inside
     from ..render.engine import render_study, write_rendered
     from ..study import load_study, resolve_targets
 
@@ -41,6 +44,11 @@ def run_render(options: RenderOptions) -> list[Path]:
             raise RecordError(problem.message, path=problem.path,
                               where=problem.pointer or (f"line {problem.line}" if problem.line else None))
         outputs.append(render_study(study))
+    # Render writes only inside the project root: a STUDY_DIR named on the
+    # command line, or a symbolic link, may point elsewhere (it may be read, not written).
+    for rendered in outputs:
+        for path in rendered.files:
+            ensure_inside(path, root)
     changed = []
     for rendered in outputs:
         changed.extend(write_rendered(rendered))

@@ -113,7 +113,13 @@ def load_record(path: Path, display: str | None = None) -> Record:
     """
     display = display or str(path)
     text = read_text(path, display)
-    document = migrate(parse_json(text, display), path=display)
+    try:
+        document = migrate(parse_json(text, display), path=display)
+    except RecordError as exc:
+        if exc.where and exc.where.startswith("/"):
+            exc.pointer = exc.where
+            exc.line_number = line_of_pointer(text, exc.where)
+        raise
     validate_document("run", document, path=display, text=text)
     return Record(path=path, display_path=display, data=document, text=text)
 

@@ -10,7 +10,7 @@ the study file instead).
 from __future__ import annotations
 
 import math
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 
 class SourceFloat(float):
@@ -53,7 +53,9 @@ def format_number(value, decimals: int | None = None, *, sign: bool = False) -> 
         return ("+" if sign and value > 0 else "") + text
     quantum = Decimal(1).scaleb(-decimals)
     exact = Decimal(value.source) if isinstance(value, SourceFloat) else Decimal(repr(value))
-    rounded = exact.quantize(quantum, rounding="ROUND_HALF_UP")
+    with localcontext() as context:  # enough digits for any float (1e300 with 3 decimals), not the default 28
+        context.prec = max(28, exact.adjusted() + decimals + 2)
+        rounded = exact.quantize(quantum, rounding="ROUND_HALF_UP")
     if rounded == 0:
         rounded = abs(rounded)  # no "-0.00"
     text = f"{rounded:f}"

@@ -42,13 +42,23 @@ def template_dirs(study) -> list[Path]:
     return [study.study_dir, study.root / "templates"]
 
 
-def _template_error(exc: Exception, template_name: str) -> TemplateError:
-    """A TemplateError naming the template file and line of ``exc``."""
+def _one_line(text: str) -> str:
+    """``text`` with every run of whitespace (newlines included) folded to one space."""
+    return " ".join(str(text).split())
+
+
+def _template_error(exc: Exception, template_name: str, study=None) -> TemplateError:
+    """A TemplateError naming the template file (relative to the project root
+    when ``study`` is given) and the template line of ``exc``, on one line."""
     import jinja2
+
+    def shown(name) -> str:
+        name = str(name)
+        return study.rel(Path(name)) if study is not None and Path(name).is_absolute() else name
 
     if isinstance(exc, jinja2.TemplateSyntaxError):
         name = exc.filename or exc.name or template_name
-        return TemplateError(f"template syntax error: {exc.message}", path=str(name), where=f"line {exc.lineno}")
+        return TemplateError(f"template syntax error: {_one_line(exc.message)}", path=shown(name), where=f"line {exc.lineno}")
     where, name = None, template_name
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>":
@@ -59,8 +69,33 @@ def _template_error(exc: Exception, template_name: str) -> TemplateError:
         kind = "template refused by the sandbox"
     elif isinstance(exc, jinja2.UndefinedError):
         kind = "undefined name in template"
-    message = exc.message if isinstance(exc, TemplateError) else str(exc)
-    return TemplateError(f"{kind}: {message}", path=str(name), where=where)
+    if isinstance(exc, jinja2.TemplateNotFound):
+        # {% include/import/extends %} of a name outside the template folders (or absent):
+        # the loader refuses absolute paths and '..', so no other file can be read.
+        folders = ", ".join(study.rel(p) for p in template_dirs(study)) if study is not None else "the template folders"
+        message = f"template '{exc.name}' not found in {folders} (templates may include only files there)"
+    else:
+        message = exc.message if isinstance(exc, TemplateError) else str(exc)
+    return TemplateError(f"{kind}: {_one_line(message)}", path=shown(name), where=where)
+
+
+def _confined_loader(search_path: list[Path]):
+    """A ``FileSystemLoader`` that also refuses a template file whose real path
+    (symbolic links followed) lies outside ``search_path``: Jinja's loader
+    already refuses absolute names and '..', this closes the symlink way out."""
+    import jinja2
+
+    folders = [p.resolve() for p in search_path]
+
+    class ConfinedFileSystemLoader(jinja2.FileSystemLoader):
+        def get_source(self, environment, template):
+            source, filename, uptodate = super().get_source(environment, template)
+            real = Path(filename).resolve()
+            if not any(real.is_relative_to(folder) for folder in folders):
+                raise jinja2.TemplateNotFound(template)
+            return source, filename, uptodate
+
+    return ConfinedFileSystemLoader([str(p) for p in search_path])
 
 
 def make_environment(search_path: list[Path]):
@@ -71,7 +106,7 @@ def make_environment(search_path: list[Path]):
     from jinja2.sandbox import SandboxedEnvironment
 
     return SandboxedEnvironment(
-        loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+        loader=_confined_loader(search_path),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -105,6 +140,12 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
     context.update(extra_context or {})
     try:
         template = env.get_template(template_name)
+    except jinja2.TemplateNotFound as exc:
+        raise TemplateError(f"template '{exc.name}' not found in {', '.join(study.rel(p) for p in template_dirs(study))}",
+                            path=study.rel(study.study_path), where="/template") from None
+    except Exception as exc:  # noqa: BLE001 - a syntax error in the template file
+        raise _template_error(exc, template_name, study) from None
+    try:
         if blocks is None:
             text = template.render(**context)
         else:
@@ -114,13 +155,8 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
                 raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
             jinja_context = template.new_context(context)
             text = "\n\n".join("".join(template.blocks[b](jinja_context)) for b in blocks)
-    except jinja2.TemplateNotFound as exc:
-        raise TemplateError(f"template '{exc.name}' not found in {', '.join(study.rel(p) for p in template_dirs(study))}",
-                            path=study.rel(study.study_path), where="/template") from None
-    except TemplateError as exc:
-        raise _template_error(exc, template_name) from None
     except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's error
-        raise _template_error(exc, template_name) from None
+        raise _template_error(exc, template_name, study) from None
     return format_markdown(text)
 
 
@@ -141,13 +177,15 @@ def render_study(study) -> Rendered:
 
 def write_rendered(rendered: Rendered) -> list[Path]:
     """Write each file atomically (figures first, README last); return the
-    paths whose bytes changed."""
-    from ..fsutil import atomic_write_bytes
+    paths whose bytes changed. Temp files that a killed render left next to
+    these files are removed first (see :func:`studygen.fsutil.stale_temp_files`)."""
+    from ..fsutil import atomic_write_bytes, remove_stale_temp_files
 
     changed = []
     ordered = sorted(rendered.files, key=lambda p: p.name == "README.md")
     for path in ordered:
         data = rendered.files[path]
+        remove_stale_temp_files(path)
         if path.exists() and path.read_bytes() == data:
             continue
         atomic_write_bytes(path, data)

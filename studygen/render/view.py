@@ -9,6 +9,8 @@ template applied ("on TensorRT 11.4 only"), so no range can silently drop a row.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from ..errors import TemplateError
@@ -20,6 +22,81 @@ from .text import escape_cell, escape_inline, gpu_label, shape_label, short_vers
 QUANTITY_FILTERS = {"kind", "metric", "statistic", "group", "variant", "unit", "reference_variant"}
 DEFAULT_DECIMALS = {"ratio": 2, "percent": 0, "ap_delta_points": 2, "ms": 3}  # derived figures only
 UNIT_SUFFIX = {"ms": " ms", "MiB": " MiB", "%": "%", "points": " points", "AP": "", "": "", "modules": ""}
+
+
+# ---- what the helpers printed ---------------------------------------------------
+# Checks need to tell text a helper computed from records from text a person
+# wrote (SG204 verdicts, SG206 hedged wording, SG205 counts, SG212/SG213 rows
+# behind a range). While a ``recording()`` block is active, every helper call
+# appends what it returned, with the rows it used, to the block's list.
+
+@dataclass(frozen=True, eq=False)
+class Produced:
+    """One helper output: ``kind`` (figure, ratio, range, table, verdict,
+    no_verdict, ap_difference, expectation, gap, side_finding, dataset),
+    the text it returned, the figure rows it was computed from, and for tables
+    the header cells (to find the table in the formatted README)."""
+
+    kind: str
+    text: str
+    rows: tuple = ()
+    headers: tuple = ()
+    within: tuple = ()  # header cells of the table this output is a cell of
+
+
+_PRODUCED: ContextVar[list | None] = ContextVar("studygen_produced", default=None)
+_WITHIN: ContextVar[tuple] = ContextVar("studygen_within_table", default=())
+
+
+@contextmanager
+def _cells_of(headers):
+    """Mark helper outputs made while building a table as cells of that table."""
+    token = _WITHIN.set(tuple(headers))
+    try:
+        yield
+    finally:
+        _WITHIN.reset(token)
+
+
+@contextmanager
+def recording():
+    """Collect :class:`Produced` entries of every helper call made inside the block."""
+    log: list[Produced] = []
+    token = _PRODUCED.set(log)
+    try:
+        yield log
+    finally:
+        _PRODUCED.reset(token)
+
+
+def _emit(kind: str, text: str, rows=(), headers=()) -> str:
+    """Return ``text`` unchanged, noting it as helper output when recording."""
+    log = _PRODUCED.get()
+    if log is not None:
+        log.append(Produced(kind, str(text), tuple(rows), tuple(headers), () if headers else _WITHIN.get()))
+    return text
+
+
+def record_of(study, display_path: str):
+    """The study's record shown as ``display_path`` (an index kept on the study: checks ask per row)."""
+    index = study.__dict__.get("_records_by_path")
+    if index is None or len(index) != len(study.records):
+        index = {record.display_path: record for record in study.records}
+        study.__dict__["_records_by_path"] = index
+    return index[display_path]
+
+
+def row_result(study, row: dict) -> dict:
+    """The record result a flattened row comes from (``/results/<i>`` of its record)."""
+    return record_of(study, row["record"]).results[int(row["pointer"].split("/")[2])]
+
+
+def repeat_medians(study, row: dict) -> list[float]:
+    """Per-repeat medians (ms) of a latency row, ``[]`` when its record has none."""
+    if row["kind"] != "latency" or row["value"] is None:
+        return []
+    distribution = row_result(study, row).get("distribution") or {}
+    return list(distribution.get("repeat_medians_ms") or [])
 
 
 @dataclass(frozen=True)
@@ -52,11 +129,11 @@ class Figure:
         """The figure without unit: ``5.850`` or ``0.19 to 0.21``."""
         prefix = "about " if self.row.get("approximate") else ""
         if self.is_range:
-            return f"{prefix}{format_number(self.low)} to {format_number(self.high)}"
-        return prefix + format_number(self.value)
+            return _emit("figure", f"{prefix}{format_number(self.low)} to {format_number(self.high)}", [self.row])
+        return _emit("figure", prefix + format_number(self.value), [self.row])
 
     def __str__(self) -> str:
-        return self.number() + UNIT_SUFFIX.get(self.unit, f" {self.unit}")
+        return _emit("figure", self.number() + UNIT_SUFFIX.get(self.unit, f" {self.unit}"), [self.row])
 
     def __getattr__(self, name):
         try:
@@ -126,12 +203,13 @@ INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "jo
 
 
 def _index_label(name: str, value) -> str:
+    """A table cell for an index field; record strings (GPU names, versions) are escaped."""
     if name == "gpu":
-        return gpu_label(value)
+        return escape_cell(gpu_label(value))
     if name == "tensorrt":
-        return short_version(value)
+        return escape_cell(short_version(value))
     if name == "shape":
-        return shape_label(value)
+        return escape_cell(shape_label(value))
     return escape_cell("" if value is None else value)
 
 
@@ -152,7 +230,8 @@ class TableMixin:
     def with_spread(self, figure: Figure) -> str:
         """The figure, with its job-to-job spread next to it when there is one."""
         spread = self.spread(figure)
-        return f"{figure.number()} ({spread})" if spread else figure.number()
+        same = [r for r in self._study.rows if r["key"] == figure.row["key"]] if spread else [figure.row]
+        return _emit("figure", f"{figure.number()} ({spread})" if spread else figure.number(), same)
 
     def table(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, value_header="{label}",
               derived=(), **filters) -> str:
@@ -182,20 +261,22 @@ class TableMixin:
         else:
             keys = list(grid)
         headers = [INDEX_HEADERS.get(name, name) for name in index]
-        headers += [value_header.format(label=self.label(v)) for v in variants]
+        headers += [value_header.format(label=escape_cell(self.label(v))) for v in variants]
         headers += [header for (_, _, _, header) in derived]
         body = []
-        for row_key in keys:
-            cells = grid[row_key]
-            line = [_index_label(name, value) for name, value in zip(index, row_key)]
-            line += [self.with_spread(cells[v]) if v in cells else "not measured" for v in variants]
-            for kind, a, b, _ in derived:
-                if a in cells and b in cells:
-                    line.append(getattr(self, kind)(cells[a], cells[b]))
-                else:
-                    line.append("n/a")
-            body.append(line)
-        return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
+        with _cells_of(headers):
+            for row_key in keys:
+                cells = grid[row_key]
+                line = [_index_label(name, value) for name, value in zip(index, row_key)]
+                line += [self.with_spread(cells[v]) if v in cells else "not measured" for v in variants]
+                for kind, a, b, _ in derived:
+                    if a in cells and b in cells:
+                        line.append(getattr(self, kind)(cells[a], cells[b]))
+                    else:
+                        line.append("n/a")
+                body.append(line)
+        return _emit("table", tabulate(body, headers=headers, tablefmt="github", disable_numparse=True),
+                     [f.row for f in selected], headers)
 
 
 
@@ -216,25 +297,26 @@ class SectionsMixin:
         """Range of a/b over every matching pair, e.g. ``0.97x`` or ``0.97x to 1.01x``."""
         pairs = self.pairs(a_variant, b_variant, **filters)
         values = [a.value / b.value for a, b in pairs]
-        return self.derived_span(values, "ratio", "x", FigureSet(self, [], filters).restriction())
+        return self.derived_span(values, "ratio", "x", FigureSet(self, [], filters).restriction(), rows=_pair_rows(pairs))
 
     def reduction_span(self, a_variant: str, b_variant: str, **filters) -> str:
         """Range of (a - b) / a in % over every matching pair."""
         pairs = self.pairs(a_variant, b_variant, **filters)
         values = [100 * (a.value - b.value) / a.value for a, b in pairs]
-        return self.derived_span(values, "percent", "%", FigureSet(self, [], filters).restriction())
+        return self.derived_span(values, "percent", "%", FigureSet(self, [], filters).restriction(), rows=_pair_rows(pairs))
 
     def delta_points_span(self, a_variant: str, b_variant: str, **filters) -> str:
         """Range of b - a in AP points over every matching pair (same job)."""
         pairs = self.pairs(a_variant, b_variant, match=("job_id",), **filters)
         values = [100 * (b.value - a.value) for a, b in pairs]
-        return self.derived_span(values, "ap_delta_points", " points", FigureSet(self, [], filters).restriction())
+        return self.derived_span(values, "ap_delta_points", " points", FigureSet(self, [], filters).restriction(),
+                                 rows=_pair_rows(pairs))
 
     def saving_span(self, group: str, a_variant: str, b_variant: str, **filters) -> str:
         """Range of kernel-time savings a - b (ms) for ``group`` over every row
         pair and every stated difference range."""
-        return self.derived_span(_saving_values(self, group, a_variant, b_variant, **filters), "ms", " ms",
-                                 FigureSet(self, [], filters).restriction())
+        values, rows = _saving_values(self, group, a_variant, b_variant, **filters)
+        return self.derived_span(values, "ms", " ms", FigureSet(self, [], filters).restriction(), rows=rows)
 
     def list_table(self, figure_set: "FigureSet", columns=("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value"),
                    value_header: str = "Value") -> str:
@@ -242,8 +324,10 @@ class SectionsMixin:
         from tabulate import tabulate
 
         headers = [value_header if c == "value" else INDEX_HEADERS.get(c, c) for c in columns]
-        body = [[_list_table_cell(self, f, c) for c in columns] for f in figure_set]
-        return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
+        with _cells_of(headers):
+            body = [[_list_table_cell(self, f, c) for c in columns] for f in figure_set]
+        return _emit("table", tabulate(body, headers=headers, tablefmt="github", disable_numparse=True),
+                     figure_set.rows, headers)
 
     # ---- datasets and provenance --------------------------------------------
     def datasets(self) -> list[dict]:
@@ -258,8 +342,8 @@ class SectionsMixin:
             ids = "listed, sha256 " + d["image_ids_sha256"][:12] if "image_ids_sha256" in d else "not published"
             body.append([escape_cell(d["dataset_id"]), escape_cell(d["role"]), str(d["count"]),
                          escape_cell(d["source"]), escape_cell(d["selection"]), ids])
-        return tabulate(body, headers=["Image set", "Role", "Images", "Source", "Selection", "Image ids"],
-                        tablefmt="github", disable_numparse=True)
+        headers = ["Image set", "Role", "Images", "Source", "Selection", "Image ids"]
+        return _emit("dataset", tabulate(body, headers=headers, tablefmt="github", disable_numparse=True), (), headers)
 
     def provenance_table(self) -> str:
         """One row per job: GPU, software versions, checkpoint weights, where its figures come from."""
@@ -273,7 +357,8 @@ class SectionsMixin:
                 f"collected by {p['collector']['name']} {p['collector']['version']}"
             body.append([escape_cell(record.job_id), escape_cell(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
                          escape_cell(p["checkpoint"]["weights"]), escape_cell(origin)])
-        return tabulate(body, headers=["Job", "GPU", "Software", "Weights", "Figures"], tablefmt="github", disable_numparse=True)
+        headers = ["Job", "GPU", "Software", "Weights", "Figures"]
+        return _emit("table", tabulate(body, headers=headers, tablefmt="github", disable_numparse=True), (), headers)
 
     def record_notes(self) -> list[tuple[str, str]]:
         """``(job_id, note)`` for every note in every record, in record order."""
@@ -299,6 +384,7 @@ class SectionsMixin:
                 f"{self.label(low['variant'])} is slower than {self.label(high['variant'])} on {gpu_label(low['gpu'])} "
                 f"at {shape_label(low['shape'])} ({low['mode']}): {format_number(low['value'])} ms against "
                 f"{format_number(high['value'])} ms.")
+            _emit("side_finding", lines[-1], [low, high])
         return lines
 
     def repeated_measurements(self) -> str:
@@ -324,8 +410,23 @@ class SectionsMixin:
                          format_number(spread, decimals)])
         if not body:
             return ""
-        return tabulate(body, headers=["Measurement", "GPU", "TensorRT", "Value per job", "Spread"],
-                        tablefmt="github", disable_numparse=True)
+        headers = ["Measurement", "GPU", "TensorRT", "Value per job", "Spread"]
+        return _emit("table", tabulate(body, headers=headers, tablefmt="github", disable_numparse=True),
+                     [r for rows in by_key.values() if len({x["job_id"] for x in rows}) > 1 for r in rows], headers)
+
+    def describe_key(self, key: str) -> str:
+        """A measurement key in words: ``fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400``
+        (variant label, what is measured, shape, GPU, versions, dataset; empty parts left out)."""
+        from ..records.keys import FIELDS
+
+        parts = dict(zip(FIELDS, key.split("|")))
+        if len(parts) != len(FIELDS):
+            return key
+        measured = parts["statistic"] if parts["statistic"] not in ("", "unspecified") else parts["kind"].replace("_", " ")
+        what = " ".join(p for p in (self.label(parts["variant"]) if parts["variant"] else "", measured, parts["group"]) if p)
+        where = [shape_label(parts["shape"]) if parts["shape"] else "", gpu_label(parts["gpu"]) if parts["gpu"] else "",
+                 parts["software"], parts["dataset"]]
+        return ", ".join(p for p in (what, *where) if p)
 
     def known_gaps(self) -> list[str]:
         """Everything the README must admit by itself: waivers and explanations
@@ -340,12 +441,12 @@ class SectionsMixin:
                 gaps.append(f"Unstable timing in job {row['job_id']} ({self.label(row['variant'])}, "
                             f"{shape_label(row['shape'])}): {row['unstable_reason'] or 'flagged unstable'}.")
         for w in self.spec.get("waivers", []):
-            target = w.get("key") or w.get("match") or f"README line {w.get('line')}"
+            target = self.describe_key(w["key"]) if w.get("key") else w.get("match") or f"README line {w.get('line')}"
             gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")
         for e in self.spec.get("explanations", []):
-            target = e.get("key") or e.get("match") or "study"
+            target = self.describe_key(e["key"]) if e.get("key") else e.get("match") or "study"
             gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
-        return [escape_inline(g) for g in gaps]
+        return [_emit("gap", escape_inline(g)) for g in gaps]
 
 
 class StudyView(TableMixin, SectionsMixin):
@@ -381,15 +482,18 @@ class StudyView(TableMixin, SectionsMixin):
 
     def ratio(self, numerator: Figure, denominator: Figure) -> str:
         """``numerator / denominator`` printed with the study's ``ratio`` precision, suffixed x."""
-        return format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x"
+        return _emit("ratio", format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x",
+                     [numerator.row, denominator.row])
 
     def reduction_percent(self, before: Figure, after: Figure) -> str:
         """``(before - after) / before`` in %, with the study's ``percent`` precision."""
-        return format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%"
+        return _emit("ratio", format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%",
+                     [before.row, after.row])
 
     def delta_points(self, before: Figure, after: Figure) -> str:
         """AP difference ``after - before`` in points (1 point = 0.01 AP), signed."""
-        return format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True)
+        return _emit("ratio", format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True),
+                     [before.row, after.row])
 
     def span(self, figure_set: FigureSet, unit: str | None = None) -> str:
         """A range over **every** row of ``figure_set`` (ranges over unlisted rows
@@ -406,10 +510,12 @@ class StudyView(TableMixin, SectionsMixin):
         suffix = UNIT_SUFFIX.get(unit, f" {unit}")
         text = format_number(low) + suffix if low == high else f"{format_number(low)} to {format_number(high)}{suffix}"
         restriction = figure_set.restriction()
-        return f"{text} ({restriction})" if restriction else text
+        return _emit("range", f"{text} ({restriction})" if restriction else text, figure_set.rows)
 
-    def derived_span(self, values: list[float], decimals_name: str, suffix: str = "", restriction: str = "") -> str:
-        """A range over computed values (ratios, reductions), all rows included."""
+    def derived_span(self, values: list[float], decimals_name: str, suffix: str = "", restriction: str = "",
+                     rows=()) -> str:
+        """A range over computed values (ratios, reductions), all rows included;
+        ``rows`` are the figure rows the values come from (recorded for checks)."""
         if not values:
             raise TemplateError("range over no values")
         d = self.decimals(decimals_name)
@@ -420,7 +526,95 @@ class StudyView(TableMixin, SectionsMixin):
             text = f"{low}{suffix} to {high}{suffix}"
         else:
             text = f"{low} to {high}{suffix}"
-        return f"{text} ({restriction})" if restriction else text
+        return _emit("range", f"{text} ({restriction})" if restriction else text, rows)
+
+    # ---- verdicts computed from repeats and per-image results (see stats.py) ----
+    def _bootstrap_setting(self, name: str, default):
+        return (self.spec.get("bootstrap") or {}).get(name, default)
+
+    def noise_verdict(self, a_variant: str, b_variant: str, **filters) -> str:
+        """Whether ``b_variant``'s latency differs from ``a_variant``'s beyond
+        run-to-run noise, computed from per-repeat medians (at least 3 repeats
+        a side, ``distribution.repeat_medians_ms``): prints the difference of
+        medians (ms), each side's repeat spread, and a seeded percentile
+        bootstrap interval of the median difference (see
+        :func:`studygen.render.stats.median_difference`), then the verdict
+        "within run-to-run noise" or "beyond run-to-run noise". With fewer
+        repeats it prints that no verdict can be given, never a verdict.
+        ``filters`` must select exactly one latency figure per variant
+        (TemplateError otherwise)."""
+        from .stats import MIN_REPEATS, median_difference
+
+        a = self.one(kind="latency", variant=a_variant, **filters)
+        b = self.one(kind="latency", variant=b_variant, **filters)
+        a_repeats = repeat_medians(self._study, a.row)
+        b_repeats = repeat_medians(self._study, b.row)
+        where = FigureSet(self, [], filters).restriction()
+        where = f" ({where})" if where else ""
+        la, lb = self.label(a_variant), self.label(b_variant)
+        if len(a_repeats) < MIN_REPEATS or len(b_repeats) < MIN_REPEATS:
+            return _emit("no_verdict",
+                         f"no noise verdict for {lb} against {la}{where}: {len(a_repeats)} and {len(b_repeats)} "
+                         f"repeat medians recorded, at least {MIN_REPEATS} a side are needed", [a.row, b.row])
+        result = median_difference(a_repeats, b_repeats, resamples=self._bootstrap_setting("resamples", 10000),
+                                   seed=self._bootstrap_setting("seed", 0))
+        d = self.decimals("ms")
+        ms = lambda v, sign=False: format_number(v, d, sign=sign)  # noqa: E731 - local shorthand
+        text = (f"{lb} minus {la}{where}: {ms(result.difference_ms, True)} ms (median of repeat medians; "
+                f"{la} {ms(result.spread_a[0])} to {ms(result.spread_a[1])} ms over {result.repeats_a} repeats, "
+                f"{lb} {ms(result.spread_b[0])} to {ms(result.spread_b[1])} ms over {result.repeats_b} repeats); "
+                f"{round(100 * result.confidence)}% bootstrap interval of the median difference "
+                f"{ms(result.low_ms, True)} to {ms(result.high_ms, True)} ms ({result.resamples} resamples, "
+                f"seed {result.seed}): {result.verdict}")
+        return _emit("verdict", text, [a.row, b.row])
+
+    def ap_difference(self, a_variant: str, b_variant: str, **filters) -> str:
+        """AP of ``b_variant`` minus ``a_variant`` in points, from one COCO AP
+        figure each (``filters`` must select exactly one per variant), with the
+        job-to-job spread of each figure when other jobs report it and, where
+        both results name per-image results (``per_image``, a
+        ``studygen-per-image-ap`` file relative to the record), a seeded paired
+        per-image bootstrap interval (:func:`studygen.render.stats.ap_difference`)."""
+        from .stats import PerImageAP, ap_difference
+
+        filters.setdefault("statistic", "AP")
+        a = self.one(kind="coco_ap", variant=a_variant, **filters)
+        b = self.one(kind="coco_ap", variant=b_variant, **filters)
+        d = self.decimals("ap_delta_points")
+        la, lb = self.label(a_variant), self.label(b_variant)
+        text = (f"{lb} minus {la}: {format_number(100 * (b.value - a.value), d, sign=True)} points "
+                f"({la} {self.with_spread(a)}, {lb} {self.with_spread(b)})")
+        paths = [row_result(self._study, f.row).get("per_image") for f in (a, b)]
+        if all(paths):
+            try:
+                per_image = [PerImageAP(self._per_image(f.row, path)) for f, path in zip((a, b), paths)]
+                result = ap_difference(*per_image, resamples=self._bootstrap_setting("ap_resamples", 1000),
+                                       seed=self._bootstrap_setting("seed", 0))
+            except ValueError as exc:
+                raise TemplateError(f"ap_difference({a_variant!r}, {b_variant!r}): {exc}") from None
+            text += (f"; {round(100 * result.confidence)}% per-image bootstrap interval "
+                     f"{format_number(100 * result.low, d, sign=True)} to {format_number(100 * result.high, d, sign=True)} "
+                     f"points ({result.resamples} resamples of {result.images} images, seed {result.seed})")
+        else:
+            text += "; no per-image results, so no bootstrap interval"
+        return _emit("ap_difference", text, [a.row, b.row])
+
+    def _per_image(self, row: dict, path: str) -> dict:
+        """The per-image results file named by a result, relative to its record (read once per render)."""
+        import json
+
+        from ..records.load import read_text
+
+        cache = self.__dict__.setdefault("_per_image_cache", {})
+        record = record_of(self._study, row["record"])
+        full = (record.path.parent / path).resolve()
+        if full not in cache:
+            shown = self._study.rel(full)
+            try:
+                cache[full] = json.loads(read_text(full, shown))
+            except json.JSONDecodeError as exc:
+                raise TemplateError(f"per-image results {shown}: malformed JSON at line {exc.lineno}") from None
+        return cache[full]
 
     # ---- wording ---------------------------------------------------------
     def expectation(self, config: str) -> str:
@@ -433,7 +627,7 @@ class StudyView(TableMixin, SectionsMixin):
                     text += f"; expected, not measured: {entry['expectation']}"
                     if entry.get("because"):
                         text += f", because {entry['because']}"
-                return text + "."
+                return _emit("expectation", text + ".")
         raise TemplateError(f"expectation({config!r}): not listed under not_measured in the study file")
 
     def not_measured(self) -> list[dict]:
@@ -474,10 +668,19 @@ def _list_table_cell(view, figure: "Figure", column: str) -> str:
     return _index_label(column, row[column])
 
 
-def _saving_values(view, group: str, a_variant: str, b_variant: str, **filters) -> list[float]:
-    """Savings a - b (ms) from per-row pairs, plus both ends of stated difference ranges."""
-    values = [a.value - b.value for a, b in view.pairs(a_variant, b_variant, metric="kernel_time", group=group, **filters)]
+def _saving_values(view, group: str, a_variant: str, b_variant: str, **filters) -> tuple[list[float], list[dict]]:
+    """Savings a - b (ms) from per-row pairs, plus both ends of stated difference
+    ranges; and the rows they come from."""
+    pairs = view.pairs(a_variant, b_variant, metric="kernel_time", group=group, **filters)
+    values = [a.value - b.value for a, b in pairs]
+    rows = _pair_rows(pairs)
     for delta in view.figures(kind="kernel_time_delta", group=group, variant=b_variant, reference_variant=a_variant, **filters):
         values.extend([-delta.low, -delta.high])
-    return values
+        rows.append(delta.row)
+    return values, rows
+
+
+def _pair_rows(pairs) -> list[dict]:
+    """The rows of ``(a, b)`` figure pairs, flattened."""
+    return [f.row for pair in pairs for f in pair]
 

@@ -1,0 +1,223 @@
+"""Scale benchmark: how long ``studygen check`` takes on many records.
+
+Generates N families x M run records in a temporary folder (synthetic: every
+record carries ``"synthetic": true`` and a collector named
+``studygen-benchmark``; the figures in them are random numbers, never
+measurements), a dataset definition and a minimal template per family,
+renders them, then times ``studygen check`` in a subprocess (wall time, best
+and median of ``--repeat`` runs) at 10,000 and 20,000 records, and
+``studygen --help``. Prints the figures against the targets of issue 7:
+
+- 10,000 records checked in <= 5 s on the 2-core development machine;
+- doubling the records costs at most 2.2x the time;
+- ``studygen --help`` in <= 0.3 s (lazy imports).
+
+Usage: ``python benchmarks/check_scale.py [--families N] [--records-per-family M ...] [--repeat R] [--keep DIR]``.
+Times are printed, never asserted (tests assert no wall times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TARGET_10K_S = 5.0
+TARGET_DOUBLING = 2.2
+TARGET_HELP_S = 0.3
+
+GPUS = ["NVIDIA B200", "NVIDIA H100 80GB HBM3", "NVIDIA H200", "NVIDIA L40S"]
+TENSORRT = ["10.8.0.43", "10.9.0.34", "10.13.3.9", "11.1.0.10", "11.4.0.106"]
+SHAPES = ["640x640", "800x800"]
+DATASET_ID = "synthetic-val-500"
+
+TEMPLATE = """\
+{{ generated_note }}
+
+# {{ study.title }}
+
+{{ study.decision.summary }}
+
+fp16 latency over every job: {{ study.span(study.figures(kind="latency", variant="fp16")) }}.
+"""
+
+
+def study_yaml(family: str) -> str:
+    return f"""\
+schema_version: 1
+family: {family}
+title: "{family}: synthetic benchmark study"
+template: {family}.md.j2
+model:
+  id: example/synthetic-detector
+  revision: 0123456789abcdef0123456789abcdef01234567
+  weights: pretrained
+variants:
+  - name: fp16
+    precision: fp16
+    label: fp16
+  - name: fp8
+    precision: fp8
+    label: FP8
+decision:
+  shipped: false
+  summary: Synthetic records for the scale benchmark; nothing here is a measurement.
+"""
+
+
+def dataset() -> dict:
+    return {"schema_version": 1, "dataset_id": DATASET_ID, "source": "synthetic (benchmark)", "split": "validation",
+            "role": "evaluation", "selection": "none: the benchmark generates its records", "count": 500,
+            "ids_not_published": "synthetic benchmark data: there are no images"}
+
+
+def record(family: str, index: int, rng: random.Random) -> dict:
+    """One synthetic run record: latency (fp16, FP8 at one shape), plan size and COCO AP of both variants."""
+    gpu = GPUS[index % len(GPUS)]
+    tensorrt = TENSORRT[(index // len(GPUS)) % len(TENSORRT)]
+    shape = SHAPES[(index // (len(GPUS) * len(TENSORRT))) % len(SHAPES)]
+    batch = 1 + index // (len(GPUS) * len(TENSORRT) * len(SHAPES))  # every record its own configuration
+    fp16_ms = round(rng.uniform(2.0, 20.0), 3)
+    fp8_ms = round(fp16_ms * rng.uniform(0.8, 1.05), 3)
+    fp16_ap = round(rng.uniform(0.40, 0.50), 4)
+    common = {"shape": shape, "batch": batch, "backend": "tensorrt", "mode": "engine"}
+    method = {"timer": "trtexec", "cuda_graph": False, "data_transfers": False, "spin_wait": True}
+
+    def latency(variant, value_ms):
+        return {"kind": "latency", "variant": variant, **common, "timing": "gpu_compute", "statistic": "median",
+                "value_ms": value_ms, "method": method}
+
+    return {
+        "schema_version": 1,
+        "job_id": f"job-{index:05d}",
+        "family": family,
+        "synthetic": True,
+        "description": "Synthetic record for the scale benchmark (random figures, not a measurement).",
+        "provenance": {
+            "gpu": gpu,
+            "driver": "570.86.15",
+            "software": {"tensorrt": tensorrt, "cuda": "12.8"},
+            "checkpoint": {"id": "example/synthetic-detector", "revision": "0123456789abcdef0123456789abcdef01234567",
+                           "weights": "pretrained"},
+            "repository_commit": "0123abcd",
+            "collected_at": "2025-01-01T00:00:00Z",
+            "collector": {"name": "studygen-benchmark", "version": "1"},
+        },
+        "results": [
+            latency("fp16", fp16_ms),
+            latency("fp8", fp8_ms),
+            {"kind": "plan_size", "variant": "fp16", **common, "value_bytes": rng.randint(60, 90) * 2**20},
+            {"kind": "plan_size", "variant": "fp8", **common, "value_bytes": rng.randint(40, 60) * 2**20},
+            {"kind": "coco_ap", "variant": "fp16", **common, "statistic": "AP", "value": fp16_ap, "dataset": DATASET_ID},
+            {"kind": "coco_ap", "variant": "fp8", **common, "statistic": "AP",
+             "value": round(fp16_ap - rng.uniform(0, 0.01), 4), "dataset": DATASET_ID},
+        ],
+    }
+
+
+def generate(root: Path, families: int, per_family: int, seed: int = 0) -> int:
+    """Write the project under ``root``; return the number of records."""
+    rng = random.Random(seed)
+    (root / "templates").mkdir(parents=True, exist_ok=True)
+    for f in range(families):
+        family = f"synthetic_{f:03d}"
+        (root / "families" / family).mkdir(parents=True)
+        (root / "families" / family / "study.yaml").write_text(study_yaml(family), encoding="utf-8")
+        (root / "templates" / f"{family}.md.j2").write_text(TEMPLATE, encoding="utf-8")
+        records = root / "measurements" / family
+        (records / "datasets").mkdir(parents=True)
+        (records / "datasets" / f"{DATASET_ID}.json").write_text(json.dumps(dataset(), indent=2) + "\n")
+        for i in range(per_family):
+            document = record(family, i, rng)
+            (records / f"{document['job_id']}.json").write_text(json.dumps(document, indent=2) + "\n")
+    return families * per_family
+
+
+def studygen(*argv, cwd: Path = REPO) -> tuple[float, subprocess.CompletedProcess]:
+    """``python -m studygen ARGV`` in a subprocess; (wall seconds, result)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "studygen", *map(str, argv)], cwd=cwd, env=env,
+                          capture_output=True, text=True)
+    return time.perf_counter() - started, done
+
+
+def time_check(root: Path, repeat: int) -> tuple[list[float], str]:
+    times, summary = [], ""
+    for _ in range(repeat):
+        seconds, done = studygen("check", "--root", root)
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"check failed (exit {done.returncode}): {done.stderr.strip()}")
+        times.append(seconds)
+        summary = done.stdout.strip().splitlines()[-1]
+    return times, summary
+
+
+def bench_size(families: int, per_family: int, repeat: int, keep: Path | None) -> dict:
+    with tempfile.TemporaryDirectory(prefix="studygen-scale-") as tmp:
+        root = (keep / f"{families}x{per_family}") if keep else Path(tmp)
+        root.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        count = generate(root, families, per_family)
+        generate_s = time.perf_counter() - started
+        render_s, done = studygen("render", "--root", root)
+        if done.returncode != 0:
+            raise SystemExit(f"render failed (exit {done.returncode}): {done.stderr.strip()}")
+        times, summary = time_check(root, repeat)
+    return {"records": count, "families": families, "per_family": per_family, "generate_s": generate_s,
+            "render_s": render_s, "check_s": times, "summary": summary}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--families", type=int, default=20, help="families per run (default 20)")
+    parser.add_argument("--records-per-family", type=int, nargs="+", default=[500, 1000],
+                        help="records per family for each run (default 500 1000: 10,000 and 20,000 records)")
+    parser.add_argument("--repeat", type=int, default=3, help="check runs per size (default 3)")
+    parser.add_argument("--keep", type=Path, default=None, help="write the projects here and keep them")
+    args = parser.parse_args(argv)
+
+    help_times = []
+    for _ in range(5):
+        seconds, done = studygen("--help")
+        assert done.returncode == 0, done.stderr
+        help_times.append(seconds)
+    python_times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        python_times.append(time.perf_counter() - started)
+
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    results = []
+    for per_family in args.records_per_family:
+        result = bench_size(args.families, per_family, args.repeat, args.keep)
+        results.append(result)
+        times = result["check_s"]
+        print(f"{result['records']:>6} records ({result['families']} families x {per_family}): "
+              f"check best {min(times):.2f} s, median {statistics.median(times):.2f} s over {len(times)} runs "
+              f"[generate {result['generate_s']:.1f} s, render {result['render_s']:.1f} s; check said: {result['summary']}]")
+    print(f"studygen --help: best {min(help_times):.3f} s, median {statistics.median(help_times):.3f} s "
+          f"(python -c pass: {min(python_times):.3f} s)  target <= {TARGET_HELP_S} s: "
+          f"{'met' if min(help_times) <= TARGET_HELP_S else 'MISSED'}")
+    for result in results:
+        if result["records"] == 10_000:
+            best = min(result["check_s"])
+            print(f"10,000 records: {best:.2f} s  target <= {TARGET_10K_S} s: {'met' if best <= TARGET_10K_S else 'MISSED'}")
+    for small, large in zip(results, results[1:]):
+        if large["records"] == 2 * small["records"]:
+            ratio = min(large["check_s"]) / min(small["check_s"])
+            print(f"doubling {small['records']} -> {large['records']} records: {ratio:.2f}x the time  "
+                  f"target <= {TARGET_DOUBLING}x: {'met' if ratio <= TARGET_DOUBLING else 'MISSED'}")
+
+
+if __name__ == "__main__":
+    main()

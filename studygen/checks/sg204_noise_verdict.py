@@ -1,0 +1,71 @@
+"""SG204 noise and significance: a verdict such as "within run-to-run noise",
+"not significant" or "no change" written by hand instead of computed.
+
+A verdict may only come from ``study.noise_verdict(a, b, ...)``, which needs
+at least 3 repeat medians a side in the records and prints the spread and
+the test (a seeded bootstrap interval of the median difference) next to its
+verdict. The check scans every README line (as render makes it) for verdict
+wording (:data:`VERDICT`); a phrase counts as computed only when it lies inside
+text that ``noise_verdict`` printed during that render (see
+:mod:`studygen.checks.text`). Any other verdict is an error at its README
+line; the message quotes the sentence, names its figures and says whether the
+records hold repeated timings at all.
+
+Case (seed): "FP8 saves 0.04 to 0.11 ms of GEMM time, which is within the
+run-to-run noise" with no repeated run behind it: every latency and kernel
+time of the seed is a single figure per job.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from .base import readme_finding, readme_text
+from .text import numbers_in, quote, sentence_at
+
+VERDICT = re.compile(r"""\b(?:
+      (?:within|inside|in|below|under|beyond|above)\s+(?:the\s+)?(?:run-to-run\s+|repeat-to-repeat\s+|measurement\s+|timing\s+)?noise(?:\s+(?:floor|level))?
+    | not\s+(?:statistically\s+)?significant(?:ly)?
+    | (?:statistically\s+)?insignificant
+    | statistically\s+significant
+    | no\s+(?:significant\s+|measurable\s+|real\s+|meaningful\s+)?(?:change|difference)
+    | indistinguishable
+    )\b""", re.I | re.X)
+
+
+def repeated_rows(study) -> list[dict]:
+    """Latency rows whose record holds at least 3 per-repeat medians."""
+    from ..render.stats import MIN_REPEATS
+    from ..render.view import repeat_medians
+
+    return [row for row in study.rows if len(repeat_medians(study, row)) >= MIN_REPEATS]
+
+
+def check(study) -> list[Finding]:
+    text = readme_text(study)
+    if text is None:
+        return []  # SG201/SG202 say why there is no README to read
+    findings = []
+    repeats = None
+    for index, line in text.prose_lines():
+        for match in VERDICT.finditer(line):
+            if text.covered(index, match.start(), match.end(), kinds={"verdict"}):
+                continue
+            if repeats is None:
+                repeats = repeated_rows(study)
+            sentence = sentence_at(line, match.start(), match.end())
+            figures = numbers_in(sentence)
+            about = f" about {', '.join(figures)}" if figures else ""
+            if repeats:
+                basis = (f"the records hold repeat medians for {len(repeats)} latency figure(s): "
+                         "print the verdict with study.noise_verdict(...)")
+            else:
+                basis = "no record holds repeated timings (at least 3 repeat medians a side) to support it"
+            findings.append(readme_finding(
+                study, "SG204", index + 1,
+                f"verdict {quote(match.group(0))}{about} is written by hand, not computed: {basis}; "
+                f"sentence: {quote(sentence)}",
+                hint="remove the verdict, or collect repeated runs and use study.noise_verdict(a, b, ...), "
+                     "which prints the spread and the bootstrap interval behind it"))
+    return findings

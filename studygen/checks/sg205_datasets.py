@@ -1,0 +1,235 @@
+"""SG205 datasets: every quality figure names a defined image set, calibration
+and evaluation sets are disjoint, one comparison uses one evaluation set, and
+every image count agrees with its definition.
+
+Rules, in order:
+
+1. A quality result (COCO AP, AP difference, agreement) without ``dataset``,
+   or naming a dataset id with no definition under ``datasets/`` → error at
+   the result's pointer.
+2. Each calibration set (``role: calibration``) against each evaluation set:
+   disjoint when both list image ids and they share none (a shared id is an
+   error naming the count and one id); else when either names the other in
+   ``disjoint_from`` (declared by their selection rules); else a warning that
+   disjointness is unverified.
+3. Quality figures of one job and statistic on different evaluation sets,
+   or a helper output of the README (range, ratio, table, AP difference)
+   built from quality figures of different evaluation sets → error, unless a
+   table shows its image-set column or the study file explains it.
+4. Image counts: an ``images`` field of a result must equal its dataset's
+   count; an evaluation definition that no result names, while quality results
+   exist, is an error (two definitions for one study's quality figures: which
+   images were used?); a count written by hand in the README ("800 images",
+   "400 held out") must be the count of a set the results use. Counts inside
+   helper output (the dataset table, known gaps) come from the definitions
+   and are not read.
+5. A definition whose ids were not published → warning; the README's known
+   gaps state it by themselves (``StudyView.known_gaps``).
+
+Case (seed): the AP figures are on "400 held-out images" while the same study
+describes its quality set as "800 images at a fixed stride"; both are
+definitions in ``measurements/deformable_detr/datasets/``, the results name the
+400-image set, and no image id list was published.
+"""
+
+from __future__ import annotations
+
+from ..findings import WARNING, Finding
+from ..records.numbers import format_number
+from .base import readme_finding, readme_text, row_finding
+from .text import IMAGE_COUNT, quote, sentence_at
+
+QUALITY_KINDS = ("coco_ap", "coco_ap_delta", "agreement")
+
+
+def _dataset_finding(study, dataset_id: str, message: str, pointer: str = "/dataset_id", **extra) -> Finding:
+    dataset = study.datasets[dataset_id]
+    return Finding("SG205", message, dataset.display_path, line=dataset.line_of(pointer), pointer=pointer, **extra)
+
+
+def named_datasets(study) -> list[Finding]:
+    """Rule 1: quality results name a defined dataset."""
+    findings = []
+    for row in study.rows:
+        if row["kind"] not in QUALITY_KINDS:
+            continue
+        if not row["dataset"]:
+            findings.append(row_finding(study, "SG205", row,
+                                        f"{row['kind']} result of {row['variant']} in job {row['job_id']} names no dataset",
+                                        hint="add \"dataset\": the id of a definition under datasets/"))
+        elif row["dataset"] not in study.datasets:
+            known = ", ".join(sorted(study.datasets)) or "none"
+            findings.append(row_finding(study, "SG205", row,
+                                        f"{row['kind']} result of {row['variant']} in job {row['job_id']} names dataset "
+                                        f"'{row['dataset']}', which has no definition (defined: {known})",
+                                        hint="add measurements/<family>/datasets/<id>.json"))
+    return findings
+
+
+def _ids(dataset) -> set | None:
+    ids = dataset.data.get("image_ids")
+    return set(ids) if ids is not None else None
+
+
+def disjointness(study) -> list[Finding]:
+    """Rule 2: calibration vs evaluation sets."""
+    findings = []
+    by_role = {role: sorted(i for i, d in study.datasets.items() if d.data["role"] == role)
+               for role in ("calibration", "evaluation")}
+    for calib_id in by_role["calibration"]:
+        calib = study.datasets[calib_id]
+        for eval_id in by_role["evaluation"]:
+            evaluation = study.datasets[eval_id]
+            calib_ids, eval_ids = _ids(calib), _ids(evaluation)
+            if calib_ids is not None and eval_ids is not None:
+                shared = calib_ids & eval_ids
+                if shared:
+                    example = sorted(shared, key=lambda v: (isinstance(v, str), v))[0]
+                    findings.append(_dataset_finding(
+                        study, eval_id, f"evaluation set {eval_id} ({evaluation.data['count']} images) shares "
+                        f"{len(shared)} image id(s) with calibration set {calib_id} ({calib.data['count']} images), "
+                        f"for example {example}", pointer="/image_ids",
+                        hint="evaluate on images the calibration never saw"))
+                continue
+            declared = eval_id in calib.data.get("disjoint_from", []) or calib_id in evaluation.data.get("disjoint_from", [])
+            if not declared:
+                findings.append(_dataset_finding(
+                    study, eval_id, f"disjointness of evaluation set {eval_id} ({evaluation.data['count']} images) and "
+                    f"calibration set {calib_id} ({calib.data['count']} images) is unverified: no id lists and no "
+                    f"disjoint_from declaration", severity=WARNING,
+                    hint="publish the image ids, or declare disjoint_from with the selection rule that makes them disjoint"))
+    return findings
+
+
+def mixed_comparisons(study) -> list[Finding]:
+    """Rule 3: one comparison, one evaluation set — within a job, and in every
+    helper output (range, ratio, table, AP difference) of the README."""
+    findings = []
+    groups: dict[tuple, dict[str, dict]] = {}
+    for row in study.rows:
+        if row["kind"] in QUALITY_KINDS and row["dataset"] and row["value"] is not None:
+            groups.setdefault((row["job_id"], row["kind"], row["statistic"] or row["metric"]), {}).setdefault(row["dataset"], row)
+    for (job, kind, statistic), by_dataset in sorted(groups.items(), key=lambda item: str(item[0])):
+        if len(by_dataset) < 2:
+            continue
+        rows = [by_dataset[d] for d in sorted(by_dataset)]
+        findings.append(row_finding(
+            study, "SG205", rows[-1],
+            f"{statistic} figures of job {job} are on different evaluation sets: {_listed(rows)}",
+            hint="compare figures on one image set, or explain the mix in the study file (explanations: SG205)"))
+    return findings + _mixed_in_readme(study)
+
+
+def _listed(rows: list[dict]) -> str:
+    return "; ".join(f"{r['variant']} {format_number(r['value'])} on {r['dataset']} (job {r['job_id']})" for r in rows)
+
+
+def _mixed_in_readme(study) -> list[Finding]:
+    """Helper outputs whose quality figures come from different evaluation sets,
+    unless the table shows an image-set column (then it says so)."""
+    from .base import rendered_study
+
+    text = readme_text(study)
+    if text is None:
+        return []
+    findings, seen = [], set()
+    for item in rendered_study(study).produced:
+        if item.within or "Image set" in item.headers:
+            continue
+        rows = [r for r in item.rows if r["kind"] in QUALITY_KINDS and r["dataset"] and r["value"] is not None]
+        by_dataset = {}
+        for row in rows:
+            by_dataset.setdefault(row["dataset"], row)
+        if len(by_dataset) < 2:
+            continue
+        line = text.locate(item)
+        if (line, item.text) in seen:
+            continue
+        seen.add((line, item.text))
+        findings.append(readme_finding(
+            study, "SG205", line,
+            f"{item.kind} compares quality figures on different evaluation sets without saying so: "
+            f"{_listed([by_dataset[d] for d in sorted(by_dataset)])}",
+            hint="compare on one image set, or show the image set (index=(..., 'dataset') in study.table)"))
+    return findings
+
+
+def counts(study) -> list[Finding]:
+    """Rule 4: counts in records, unused evaluation definitions, counts written in the README."""
+    findings = []
+    used = {row["dataset"] for row in study.rows if row["kind"] in QUALITY_KINDS and row["dataset"] in study.datasets}
+    used |= {recipe.get("calibration_set") for recipe in (study.spec.get("recipes") or {}).values()}
+    used.discard(None)
+    for row in study.rows:
+        if row["kind"] != "agreement" or row["dataset"] not in study.datasets:
+            continue
+        images = _result_field(study, row, "images")
+        expected = study.datasets[row["dataset"]].data["count"]
+        if images is not None and images != expected:
+            findings.append(row_finding(study, "SG205", row,
+                                        f"{row['metric']} of {row['variant']} in job {row['job_id']} states {images} images, "
+                                        f"but dataset {row['dataset']} has {expected}"))
+    evaluation_used = sorted(d for d in used if d in study.datasets and study.datasets[d].data["role"] == "evaluation")
+    if evaluation_used:
+        named = ", ".join(f"{d} ({study.datasets[d].data['count']} images)" for d in evaluation_used)
+        for dataset_id in sorted(study.datasets):
+            dataset = study.datasets[dataset_id]
+            if dataset.data["role"] == "evaluation" and dataset_id not in used:
+                findings.append(_dataset_finding(
+                    study, dataset_id, f"evaluation set {dataset_id} ({dataset.data['count']} images) is defined but no "
+                    f"result names it, while the quality results name {named}: which images were evaluated is ambiguous",
+                    hint="remove the definition, or explain how the two image sets relate (explanations: SG205)"))
+    findings.extend(_readme_counts(study, used))
+    return findings
+
+
+def _result_field(study, row: dict, name: str):
+    from ..render.view import row_result
+
+    return row_result(study, row).get(name)
+
+
+def _readme_counts(study, used: set) -> list[Finding]:
+    text = readme_text(study)
+    if text is None:
+        return []
+    used_counts = {study.datasets[d].data["count"]: d for d in sorted(used) if d in study.datasets}
+    by_count: dict[int, list[str]] = {}
+    for dataset_id in sorted(study.datasets):
+        by_count.setdefault(study.datasets[dataset_id].data["count"], []).append(dataset_id)
+    findings = []
+    for index, line in text.prose_lines():
+        for match in IMAGE_COUNT.finditer(line):
+            if text.covered(index, match.start(), match.end()):
+                continue  # printed by a helper from the definitions
+            stated = int(match.group(1).replace(",", ""))
+            if stated in used_counts:
+                continue
+            sentence = quote(sentence_at(line, match.start(), match.end()))
+            used_text = ", ".join(f"{d} ({c} images, {study.datasets[d].data['role']})"
+                                  for c, d in sorted(used_counts.items())) or "none"
+            if stated in by_count:
+                message = (f"README states {stated} images ({quote(match.group(0))}), the count of "
+                           f"{', '.join(by_count[stated])}, which no result uses; the figures use {used_text}: {sentence}")
+            else:
+                message = (f"README states {stated} images ({quote(match.group(0))}), but no dataset definition has "
+                           f"{stated} images (the figures use {used_text}): {sentence}")
+            findings.append(readme_finding(study, "SG205", index + 1, message,
+                                           hint="print image sets with study.dataset_table(); state only counts of the sets the figures use"))
+    return findings
+
+
+def unpublished_ids(study) -> list[Finding]:
+    """Rule 5: definitions without published ids (warning; known gaps list them)."""
+    return [
+        _dataset_finding(study, dataset_id,
+                         f"image ids of {dataset_id} ({study.datasets[dataset_id].data['count']} images) were not published: "
+                         f"{study.datasets[dataset_id].data['ids_not_published']}", pointer="/ids_not_published",
+                         severity=WARNING, hint="the README lists it under known gaps")
+        for dataset_id in sorted(study.datasets) if "ids_not_published" in study.datasets[dataset_id].data
+    ]
+
+
+def check(study) -> list[Finding]:
+    return (named_datasets(study) + disjointness(study) + mixed_comparisons(study) + counts(study)
+            + unpublished_ids(study))

@@ -1,0 +1,94 @@
+"""SG206 unmeasured configurations: a configuration the study file lists
+under ``not_measured`` (with its ``aliases``) may appear only through
+``study.expectation(config)``, which prints hedged wording ("X was not
+measured (reason); expected, not measured: …, because …").
+
+Errors:
+
+- records: a result (other than ``kind: not_measured``) of a variant whose
+  name, label or precision is the configuration or an alias — a figure of
+  something the study says it never measured;
+- README: a mention of the configuration or an alias (whole words, any case)
+  anywhere outside text that ``expectation`` printed in the same render —
+  a table cell or header, a sentence that states it as a result, a range
+  that includes it (see :mod:`studygen.checks.text` for how helper text is
+  recognised).
+
+Case (seed): "NVFP4 was not tried: FP8 already gives no speedup on these
+linears" states an unmeasured configuration as a conclusion.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from .base import readme_finding, readme_text, row_finding
+from .text import numbers_in, quote, sentence_at
+
+
+def names(entry: dict) -> list[str]:
+    """The configuration and its aliases, longest first (so 'NVFP4 linears' wins over 'NVFP4')."""
+    return sorted({entry["config"], *entry.get("aliases", [])}, key=len, reverse=True)
+
+
+def mention_pattern(entry: dict) -> re.Pattern:
+    alternatives = "|".join(re.escape(name) for name in names(entry))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.I)
+
+
+def record_findings(study, entries: list[dict]) -> list[Finding]:
+    findings = []
+    for entry in entries:
+        wanted = {n.lower() for n in names(entry)}
+        for row in study.rows:
+            if row["statistic"] == "not_measured":
+                continue
+            variant = study.variants.get(row["variant"], {})
+            labels = {row["variant"].lower(), str(variant.get("label", "")).lower(), str(variant.get("precision", "")).lower()}
+            if labels & wanted:
+                figure = row["value"] if row["value"] is not None else f"{row['value_min']} to {row['value_max']}"
+                findings.append(row_finding(
+                    study, "SG206", row,
+                    f"job {row['job_id']} reports {row['kind']} {figure} for {row['variant']}, but the study file lists "
+                    f"{entry['config']} as not measured ({entry['reason']})",
+                    hint="remove the figure, or remove the configuration from not_measured"))
+    return findings
+
+
+def readme_findings(study, entries: list[dict]) -> list[Finding]:
+    text = readme_text(study)
+    if text is None:
+        return []
+    findings = []
+    patterns = [(entry, mention_pattern(entry)) for entry in entries]
+    for index, line in text.prose_lines():
+        for entry, pattern in patterns:
+            sentences_seen = set()
+            for match in pattern.finditer(line):
+                if text.covered(index, match.start(), match.end(), kinds={"expectation"}):
+                    continue
+                in_table = line.startswith("|")
+                if in_table and sentences_seen:
+                    continue  # one finding per table row
+                span = sentence_at(line, match.start(), match.end())
+                if span in sentences_seen:
+                    continue  # one finding per sentence
+                sentences_seen.add(span)
+                sentence = line if in_table else sentence_at(line, match.start(), match.end())
+                figures = numbers_in(sentence)
+                shown = f" with figures {', '.join(figures)}" if figures else ""
+                where = "a table row" if in_table else "hand-written text"
+                findings.append(readme_finding(
+                    study, "SG206", index + 1,
+                    f"{entry['config']} is declared not measured ({entry['reason']}) but {where} names it{shown}: "
+                    f"{quote(sentence)}",
+                    hint=f"state it only through study.expectation({entry['config']!r}), which prints hedged wording"))
+    return findings
+
+
+def check(study) -> list[Finding]:
+    entries = list(study.spec.get("not_measured") or [])
+    if not entries:
+        return []
+    return record_findings(study, entries) + readme_findings(study, entries)

@@ -1,0 +1,128 @@
+"""SG207 cross-version and cross-GPU anomaly: the same metric of the same
+configuration differing by a factor of at least ``anomaly_factor`` (study
+file, default 1.5) between GPUs or software versions, with no explanation
+entry (``explanations:`` with code SG207) in the study file.
+
+Same configuration = same configuration key (the measurement key without GPU
+and software versions, :mod:`studygen.records.keys`). Two comparisons:
+
+1. Listed figures: per configuration, the figures are grouped by platform
+   (GPU and software signature); the platform medians are compared, largest
+   over smallest.
+2. A listed figure against a stated range: a source may give a range over
+   rows it does not list (``value_min``/``value_max`` with ``range_over``).
+   A listed figure of the same quantity (same configuration fields except
+   shape, where the range gives none, since it spans every shape) on another
+   platform is compared with the range: an anomaly when the figure is at
+   least ``factor`` times the range's maximum, or at most its minimum divided
+   by ``factor``.
+
+Zero and negative figures (counts, differences) are not compared by ratio.
+The finding sits on the listed figure's record pointer and carries its
+measurement key, so an explanation entry can name it.
+
+Case (seed): fp16 GEMM time 0.409 ms on B200 with TensorRT 11.1 at 800 x 1067,
+against 0.19 to 0.21 ms stated over the other rows (about 2x); the source
+does not say why.
+"""
+
+from __future__ import annotations
+
+from statistics import median
+
+from ..findings import Finding
+from ..records.keys import CONFIG_FIELDS
+from ..records.numbers import format_number
+from .base import row_finding
+
+DEFAULT_FACTOR = 1.5
+RANGE_FIELDS = tuple(f for f in CONFIG_FIELDS if f != "shape")
+
+
+def _platform(row: dict) -> tuple[str, str]:
+    return (row["gpu"] or "", row["software"] or "")
+
+
+def _platform_text(row: dict) -> str:
+    gpu = row["gpu"] or "GPU not stated"
+    software = row["software"] or "versions not stated"
+    return f"{gpu}, {software}"
+
+
+def _what(study, row: dict) -> str:
+    parts = [study.variant_label(row["variant"]), row["kind"].replace("_", " ")]
+    if row.get("group"):
+        parts.append(row["group"])
+    if row.get("statistic") and row["statistic"] not in ("unspecified",):
+        parts.append(row["statistic"])
+    shape = f" at {row['shape']}" if row.get("shape") else ""
+    return " ".join(parts) + shape
+
+
+def _unit(row: dict) -> str:
+    return f" {row['unit']}" if row.get("unit") and row["unit"] != "AP" else ""
+
+
+def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
+    """Comparison 1; also the ids of rows already reported."""
+    groups: dict[str, dict[tuple, list[dict]]] = {}
+    for row in study.rows:
+        if row["value"] is None or row["statistic"] == "not_measured" or row["value"] <= 0:
+            continue
+        groups.setdefault(row["config_key"], {}).setdefault(_platform(row), []).append(row)
+    findings, reported = [], set()
+    for platforms in groups.values():
+        if len(platforms) < 2:
+            continue
+        medians = {p: median(r["value"] for r in rows) for p, rows in platforms.items()}
+        high_p = max(medians, key=lambda p: medians[p])
+        low_p = min(medians, key=lambda p: medians[p])
+        ratio = medians[high_p] / medians[low_p]
+        if ratio < factor:
+            continue
+        high_row, low_row = platforms[high_p][0], platforms[low_p][0]
+        others = "; ".join(f"{format_number(rows[0]['value'])}{_unit(rows[0])} on {_platform_text(rows[0])} (job {rows[0]['job_id']})"
+                           for p, rows in sorted(platforms.items()) if p != high_p)
+        findings.append(row_finding(
+            study, "SG207", high_row,
+            f"{_what(study, high_row)}: {format_number(high_row['value'])}{_unit(high_row)} on {_platform_text(high_row)} "
+            f"(job {high_row['job_id']}) is {format_number(ratio, 2)}x the lowest platform "
+            f"({format_number(medians[low_p])}{_unit(low_row)} on {_platform_text(low_row)}), at or above the anomaly factor "
+            f"{format_number(factor, 2)}, with no explanation; other platforms: {others}",
+            hint="add an explanation (code SG207, key or match) to the study file, or re-measure"))
+        reported.update(id(r) for r in platforms[high_p])
+    return findings, reported
+
+
+def range_anomalies(study, factor: float, reported: set[int]) -> list[Finding]:
+    """Comparison 2: listed figures against ranges stated over unlisted rows."""
+    ranges = [r for r in study.rows if r["value"] is None and r["value_min"] is not None and r["value_min"] > 0]
+    findings = []
+    for stated in ranges:
+        for row in study.rows:
+            if (row["value"] is None or row["value"] <= 0 or id(row) in reported
+                    or _platform(row) == _platform(stated)
+                    or any(row[f] != stated[f] for f in RANGE_FIELDS)
+                    or (stated["shape"] and row["shape"] != stated["shape"])):
+                continue
+            if row["value"] >= factor * stated["value_max"]:
+                ratio, side = row["value"] / stated["value_max"], "above"
+            elif row["value"] * factor <= stated["value_min"]:
+                ratio, side = stated["value_min"] / row["value"], "below"
+            else:
+                continue
+            findings.append(row_finding(
+                study, "SG207", row,
+                f"{_what(study, row)}: {format_number(row['value'])}{_unit(row)} on {_platform_text(row)} "
+                f"(job {row['job_id']}) is {format_number(ratio, 2)}x {side} the {format_number(stated['value_min'])} to "
+                f"{format_number(stated['value_max'])}{_unit(stated)} stated over the other rows (job {stated['job_id']}: "
+                f"{stated['range_over']}), at or above the anomaly factor {format_number(factor, 2)}, with no explanation",
+                hint="add an explanation (code SG207, key or match) to the study file, or re-measure"))
+            reported.add(id(row))
+    return findings
+
+
+def check(study) -> list[Finding]:
+    factor = float(study.spec.get("anomaly_factor", DEFAULT_FACTOR))
+    findings, reported = listed_anomalies(study, factor)
+    return findings + range_anomalies(study, factor, reported)

@@ -1,0 +1,78 @@
+"""SG209 provenance: a record whose figures cannot be traced to a machine,
+software, model and code, or to a publication.
+
+- A collected record (``provenance.collector``) must name the GPU, the
+  version of the software its results' backends run on (``tensorrt`` for
+  TensorRT results, ``torch`` for PyTorch, ``onnxruntime``; at least one
+  version for results without a backend), the checkpoint revision (or, for
+  ``random-init`` weights, the seed that made them) and the repository commit.
+- A transcribed record (``provenance.source``) must carry a citation that is
+  more than whitespace.
+
+Each missing field is one error at its JSON pointer (or its parent's, when
+the field is absent). Case (seed): every seed figure is transcribed and cites
+the pull request; a collected record without ``repository_commit`` could not
+be re-run from the commit that measured it.
+"""
+
+from __future__ import annotations
+
+from ..findings import Finding
+
+BACKEND_VERSION = {"tensorrt": "tensorrt", "pytorch": "torch", "onnxruntime": "onnxruntime"}
+
+
+def _finding(record, pointer: str, message: str, hint: str) -> Finding:
+    return Finding("SG209", f"job {record.job_id}: {message}", record.display_path, line=record.line_of(pointer),
+                   pointer=pointer, hint=hint)
+
+
+def collected(record) -> list[Finding]:
+    provenance = record.provenance
+    software = provenance.get("software") or {}
+    checkpoint = provenance["checkpoint"]
+    findings = []
+    if not provenance.get("gpu"):
+        findings.append(_finding(record, "/provenance/gpu", "collected record names no GPU",
+                                 "record the measuring GPU model (studygen collect env)"))
+    needed = sorted({BACKEND_VERSION[r["backend"]] for r in record.results if r.get("backend") in BACKEND_VERSION})
+    for name in needed:
+        if not software.get(name):
+            findings.append(_finding(record, f"/provenance/software/{name}",
+                                     f"collected record has no {name} version, yet its results ran on it",
+                                     "record the software versions of the measuring machine"))
+    if not needed and not any(software.values()):
+        findings.append(_finding(record, "/provenance/software", "collected record names no software version",
+                                 "record the software versions of the measuring machine"))
+    if checkpoint.get("weights") == "random-init":
+        if checkpoint.get("seed") is None:
+            findings.append(_finding(record, "/provenance/checkpoint/seed",
+                                     "random-init checkpoint without the seed that made its weights",
+                                     "record the seed (and config) of the random weights"))
+    elif not checkpoint.get("revision"):
+        findings.append(_finding(record, "/provenance/checkpoint/revision",
+                                 f"checkpoint {checkpoint.get('id')} has no revision",
+                                 "record the checkpoint revision (commit hash) that was measured"))
+    if not provenance.get("repository_commit"):
+        findings.append(_finding(record, "/provenance/repository_commit", "collected record has no repository commit",
+                                 "record the commit of the code that measured it"))
+    return findings
+
+
+def transcribed(record) -> list[Finding]:
+    source = record.provenance["source"]
+    if not str(source.get("citation", "")).strip():
+        return [_finding(record, "/provenance/source/citation", "transcribed record cites no source",
+                         "cite the publication the figures come from")]
+    return []
+
+
+def check(study) -> list[Finding]:
+    findings = []
+    for record in study.records:
+        provenance = record.provenance
+        if "collector" in provenance:
+            findings.extend(collected(record))
+        elif "source" in provenance:
+            findings.extend(transcribed(record))
+    return findings

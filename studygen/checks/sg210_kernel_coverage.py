@@ -1,0 +1,70 @@
+"""SG210 kernel-time coverage (warning): kernel groups of a profile that do
+not add up to its profiled total within 2 %, or an unclassified share above
+10 %.
+
+For each ``kind: kernel_time`` result that lists a ``profiled_total_ms`` and
+a time for every group: the sum of group times plus ``unclassified_ms`` (when
+the record keeps it apart) must be within 2 % of the total. The unclassified
+share is ``unclassified_share``, else ``unclassified_ms`` over the total, else
+the time of a group named ``other`` or ``unclassified`` over the total.
+Results that give ranges over unlisted rows, or no total, cannot be summed
+and are skipped.
+
+Case (seed): the source gives its kernel groups only as ranges over rows it
+does not list, so no sum can be checked; a collected profile whose grouping
+rules miss the deformable-attention kernels would leave them unclassified.
+"""
+
+from __future__ import annotations
+
+from ..findings import Finding
+from ..records.numbers import format_number
+
+SUM_TOLERANCE = 0.02
+UNCLASSIFIED_LIMIT = 0.10
+UNCLASSIFIED_GROUPS = ("other", "unclassified")
+
+
+def _finding(record, pointer: str, message: str, hint: str) -> Finding:
+    return Finding("SG210", message, record.display_path, line=record.line_of(pointer), pointer=pointer, hint=hint)
+
+
+def check_result(record, index: int, result: dict) -> list[Finding]:
+    total = result.get("profiled_total_ms")
+    groups = result["groups"]
+    if not total or any("time_ms" not in g for g in groups):
+        return []
+    pointer = f"/results/{index}"
+    where = f"job {record.job_id}, {result['variant']}" + (f" at {result['shape']}" if result.get("shape") else "")
+    findings = []
+    unclassified_ms = result.get("unclassified_ms")
+    summed = sum(g["time_ms"] for g in groups) + (unclassified_ms or 0.0)
+    if abs(summed - total) > SUM_TOLERANCE * total:
+        findings.append(_finding(
+            record, f"{pointer}/profiled_total_ms",
+            f"kernel groups of {where} sum to {format_number(summed, 3)} ms, "
+            f"{format_number(100 * (summed - total) / total, 1, sign=True)}% off the profiled total "
+            f"{format_number(total)} ms (limit {format_number(100 * SUM_TOLERANCE, 0)}%)",
+            "group every kernel (add an 'other' group) or fix the total"))
+    share = result.get("unclassified_share")
+    if share is None and unclassified_ms is not None:
+        share = unclassified_ms / total
+    if share is None:
+        other = [g["time_ms"] for g in groups if g["group"].lower() in UNCLASSIFIED_GROUPS]
+        share = sum(other) / total if other else None
+    if share is not None and share > UNCLASSIFIED_LIMIT:
+        findings.append(_finding(
+            record, pointer,
+            f"{format_number(100 * share, 1)}% of the profiled {format_number(total)} ms of {where} is unclassified "
+            f"(limit {format_number(100 * UNCLASSIFIED_LIMIT, 0)}%)",
+            "add grouping rules (kernel_groups in the study file) for the kernels left over"))
+    return findings
+
+
+def check(study) -> list[Finding]:
+    findings = []
+    for record in study.records:
+        for index, result in enumerate(record.results):
+            if result["kind"] == "kernel_time":
+                findings.extend(check_result(record, index, result))
+    return findings

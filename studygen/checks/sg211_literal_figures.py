@@ -1,0 +1,173 @@
+"""SG211 literal figures: a template that prints a number in prose that no
+expression computed from records.
+
+The template (and every template it includes, imports or extends) is split
+by Jinja's own lexer: ``data`` tokens are the text a person wrote, printed as
+it stands; ``{{ … }}`` expressions are computed (a print of a bare string
+literal, ``{{ "0.21 ms" }}``, counts as written text). Each number in written
+text (:data:`studygen.checks.text.NUMBER`: digits not glued to a word on
+their left, so ``fp16``, ``B200``, ``SG211`` and ``#2119`` are names) is an
+error at its template line, one finding per line naming every number, except:
+
+- headings (a line starting with ``#``);
+- versions: three or more dotted parts (``11.4.0.106``), or a number right
+  after a software name or ``v``/``version`` (``TensorRT 11.4``, ``CUDA 13``);
+- dates: ISO dates (``2025-06-01``) and a year after a month name;
+- counts of list items: an ordered-list marker (``1.``), or a number on a
+  line ending in ``:`` that equals the count of the literal list items that
+  follow it;
+- code spans, fenced code, HTML comments, Jinja comments, link targets and URLs.
+
+Case (seed): the pull request's summary hand-wrote "the GEMMs take 0.19 to
+0.21 ms" and "FP8 saves 0.04 to 0.11 ms", figures its own table contradicted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from .text import NUMBER
+
+SOFTWARE_BEFORE = re.compile(
+    r"(?:tensorrt|trt|cuda|cudnn|torch|pytorch|python|transformers|modelopt|onnxruntime|timm|driver|version|release|"
+    r"studygen|numpy|pandas|jinja2?|mdformat|pycocotools|v)\s*$", re.I)
+MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+DATES = re.compile(rf"\b\d{{4}}-\d{{2}}(?:-\d{{2}})?\b|\b{MONTHS}\s+(?:\d{{1,2}},?\s+)?\d{{4}}\b|\b\d{{1,2}}\s+{MONTHS}\s+\d{{4}}\b", re.I)
+VERSION = re.compile(r"\b\d+(?:\.\d+){2,}\b")
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+LINK_TARGET = re.compile(r"\]\([^)]*\)|<?https?://\S+")
+ORDERED_MARKER = re.compile(r"^(\s*)\d+[.)](?=\s)")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def template_sources(study) -> list[tuple[str, str]]:
+    """``(display path, source)`` of the study's template and every template
+    it references (include, import, extends), each once. Raises TemplateError
+    like render does when one is missing."""
+    import jinja2
+    from jinja2 import meta
+
+    from ..errors import TemplateError
+    from ..render.engine import make_environment, template_dirs
+
+    env = make_environment(template_dirs(study))
+    pending, seen, sources = [study.spec["template"]], set(), []
+    while pending:
+        name = pending.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            source, filename, _ = env.loader.get_source(env, name)
+            ast = env.parse(source)
+        except jinja2.TemplateNotFound:
+            raise TemplateError(f"template '{name}' not found", path=study.rel(study.study_path), where="/template") from None
+        except jinja2.TemplateSyntaxError as exc:
+            raise TemplateError(f"template syntax error: {exc.message}", path=name, where=f"line {exc.lineno}") from None
+        from pathlib import Path
+
+        sources.append((study.rel(Path(filename)), source))
+        pending.extend(ref for ref in meta.find_referenced_templates(ast) if isinstance(ref, str))
+    return sources
+
+
+def written_text(env, source: str) -> list[tuple[int, str]]:
+    """``(line, text)`` pieces of ``source`` that print as written: data
+    tokens, and string literals printed alone (``{{ "…" }}``)."""
+    pieces: list[tuple[int, str]] = []
+    tokens = [t for t in env.lex(source) if t[1] != "whitespace"]
+    for i, (lineno, kind, value) in enumerate(tokens):
+        if kind == "data":
+            for offset, part in enumerate(value.split("\n")):
+                if part:
+                    pieces.append((lineno + offset, part))
+        elif (kind == "string" and 0 < i < len(tokens) - 1 and tokens[i - 1][1] == "variable_begin"
+              and (tokens[i + 1][1] == "variable_end" or tokens[i + 1][2] == "|")):
+            pieces.append((lineno, value[1:-1]))
+    return pieces
+
+
+def _skipped_lines(source_lines: list[str]) -> set[int]:
+    """1-based lines inside fenced code blocks."""
+    skipped, in_fence = set(), False
+    for number, line in enumerate(source_lines, 1):
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+            skipped.add(number)
+        elif in_fence:
+            skipped.add(number)
+    return skipped
+
+
+def _list_count_after(source_lines: list[str], number: int) -> int:
+    """Count of literal list items right after line ``number`` (1-based)."""
+    count, index = 0, number
+    while index < len(source_lines) and not source_lines[index].strip():
+        index += 1
+    while index < len(source_lines) and LIST_ITEM.match(source_lines[index]):
+        count += 1
+        index += 1
+    return count
+
+
+def literal_numbers(line_text: str, full_line: str, source_lines: list[str], number: int) -> list[str]:
+    """Numbers of one written piece that are figures (exceptions removed)."""
+    if full_line.lstrip().startswith("#"):
+        return []
+    text = HTML_COMMENT.sub(" ", line_text)
+    text = CODE_SPAN.sub(" ", text)
+    text = LINK_TARGET.sub(" ", text)
+    text = DATES.sub(" ", text)
+    text = VERSION.sub(" ", text)
+    if full_line.startswith(line_text):  # the piece starts the line: a leading "1." is a list marker
+        text = ORDERED_MARKER.sub(r"\1", text, count=1)
+    found = []
+    for match in NUMBER.finditer(text):
+        if SOFTWARE_BEFORE.search(text[: match.start()]):
+            continue
+        value = match.group(0)
+        if full_line.rstrip().endswith(":") and value.isdigit() and int(value) == _list_count_after(source_lines, number):
+            continue
+        found.append(value)
+    return found
+
+
+def check(study) -> list[Finding]:
+    from ..errors import StudygenError
+    from ..render.engine import make_environment, template_dirs
+
+    try:
+        sources = template_sources(study)
+    except StudygenError:
+        return []  # SG201 reports a template that cannot render
+    env = make_environment(template_dirs(study))
+    findings = []
+    for shown, source in sources:
+        source_lines = source.split("\n")
+        fenced = _skipped_lines(source_lines)
+        in_comment = False
+        by_line: dict[int, list[str]] = {}
+        for number, piece in written_text(env, source):
+            if number in fenced:
+                continue
+            # Multi-line HTML comments: skip everything from <!-- to -->.
+            if in_comment:
+                if "-->" in piece:
+                    in_comment = False
+                    piece = piece.split("-->", 1)[1]
+                else:
+                    continue
+            if "<!--" in piece and "-->" not in piece.split("<!--", 1)[1]:
+                in_comment = True
+                piece = piece.split("<!--", 1)[0]
+            numbers = literal_numbers(piece, source_lines[number - 1], source_lines, number)
+            if numbers:
+                by_line.setdefault(number, []).extend(numbers)
+        for number, numbers in sorted(by_line.items()):
+            findings.append(Finding(
+                "SG211", f"template prints literal figure(s) {', '.join(numbers)} in prose; figures must come from "
+                f"records through the view's helpers: {source_lines[number - 1].strip()[:120]!r}", shown, line=number,
+                hint="print figures with study.one(...), study.span(...), study.table(...) and friends"))
+    return findings

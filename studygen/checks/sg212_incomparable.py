@@ -1,0 +1,103 @@
+"""SG212 incomparable timings: latencies measured differently placed in one
+ratio, range or table column by a render helper.
+
+Each latency row gets a timing signature: backend and mode (eager vs
+``torch.compile``), what was timed (GPU compute time, host latency, …) and
+the effective method flags — CUDA graphs, data transfers, spin-wait. A flag
+the record leaves unset takes the default of the TensorRT version that
+measured it: TensorRT 11 turned CUDA graphs, spin-wait and no data transfers
+on by default, TensorRT 10 and older had them off, so the same trtexec
+command measures different things across versions. Outside TensorRT an unset
+flag stays unknown. The rows behind every helper output are known (render
+records them, :mod:`studygen.checks.text`): a range, ratio, verdict or side
+finding whose latency rows carry more than one signature, or a table column
+(one variant) that does, is an error at the README line of that output. An
+explanation entry (code SG212) in the study file is how a study says so.
+
+Case (fixtures): trtexec 10.16 logs measured with and without
+``--noDataTransfers``; a TensorRT 11 run with default flags against a
+TensorRT 10 run with the same command line.
+"""
+
+from __future__ import annotations
+
+from ..findings import Finding
+from ..records.numbers import format_number
+from .base import readme_finding, readme_text
+
+CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
+# (flag, TensorRT 11+ default, TensorRT <= 10 default)
+TRT_DEFAULTS = (("cuda_graph", True, False), ("data_transfers", False, True), ("spin_wait", True, False))
+
+
+def _trt_major(row: dict) -> int | None:
+    version = row.get("tensorrt")
+    try:
+        return int(str(version).split(".")[0]) if version else None
+    except ValueError:
+        return None
+
+
+def timing_signature(study, row: dict) -> tuple:
+    """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait)`` with TensorRT defaults applied."""
+    from ..render.view import row_result
+
+    method = row_result(study, row).get("method") or {}
+    major = _trt_major(row) if row["backend"] == "tensorrt" else None
+    flags = []
+    for name, trt11, trt10 in TRT_DEFAULTS:
+        value = method.get(name)
+        if value is None and major is not None:
+            value = trt11 if major >= 11 else trt10
+        flags.append(value)
+    return (row["backend"], row["mode"], row["metric"], *flags)
+
+
+def describe(signature: tuple) -> str:
+    backend, mode, timing, cuda_graph, transfers, spin = signature
+    flag = lambda name, value: f"{name} {'unknown' if value is None else ('on' if value else 'off')}"  # noqa: E731
+    return (f"{backend or 'backend not stated'} {mode or ''}, {timing or 'timing not stated'}, "
+            f"{flag('CUDA graphs', cuda_graph)}, {flag('data transfers', transfers)}, {flag('spin-wait', spin)}")
+
+
+def _columns(item) -> list[list[dict]]:
+    """Row sets that must be comparable: one per variant for tables, all rows otherwise."""
+    rows = [r for r in item.rows if r["kind"] == "latency" and r["value"] is not None]
+    if item.kind != "table":
+        return [rows]
+    by_variant: dict[str, list[dict]] = {}
+    for row in rows:
+        by_variant.setdefault(row["variant"], []).append(row)
+    return list(by_variant.values())
+
+
+def check(study) -> list[Finding]:
+    text = readme_text(study)
+    if text is None:
+        return []
+    from .base import rendered_study
+
+    findings, seen = [], set()
+    for item in rendered_study(study).produced:
+        if item.kind not in CHECKED_KINDS:
+            continue
+        for rows in _columns(item):
+            signatures: dict[tuple, dict] = {}
+            for row in rows:
+                signatures.setdefault(timing_signature(study, row), row)
+            if len(signatures) < 2:
+                continue
+            line = text.locate(item)
+            marker = (line, tuple(sorted(id(r) for r in signatures.values())))
+            if marker in seen:
+                continue
+            seen.add(marker)
+            listed = "; ".join(
+                f"{format_number(r['value'])} ms ({r['variant']}, job {r['job_id']}{', ' + r['shape'] if r['shape'] else ''}): "
+                f"{describe(sig)}" for sig, r in signatures.items())
+            what = "table column" if item.kind == "table" else item.kind.replace("_", " ")
+            findings.append(readme_finding(
+                study, "SG212", line,
+                f"{what} puts latencies measured differently together: {listed}",
+                hint="compare only timings taken the same way, or explain the mix in the study file (explanations: SG212)"))
+    return findings

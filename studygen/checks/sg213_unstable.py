@@ -1,0 +1,47 @@
+"""SG213 unstable measurement (warning): a ratio, verdict, range or side
+finding built on a timing that its record flags unstable (``unstable: true``,
+for example from trtexec's coefficient-of-variation warning).
+
+The rows behind each helper output are recorded at render time
+(:mod:`studygen.checks.text`); every output of those kinds whose rows include
+an unstable timing is one warning at its README line, naming the figure and
+the reason its record gives. A table that merely shows the figure is not
+flagged: the README's known gaps list every unstable timing by itself.
+
+Case (fixture): ``trt8.6_unstable-gpu-compute.log``, where trtexec reports
+GPU compute time with a coefficient of variation of 44 %.
+"""
+
+from __future__ import annotations
+
+from ..findings import Finding
+from ..records.numbers import format_number
+from .base import readme_finding, readme_text, rendered_study
+
+CHECKED_KINDS = ("range", "ratio", "verdict", "side_finding")
+
+
+def check(study) -> list[Finding]:
+    text = readme_text(study)
+    if text is None:
+        return []
+    findings, seen = [], set()
+    for item in rendered_study(study).produced:
+        if item.kind not in CHECKED_KINDS:
+            continue
+        unstable = [r for r in item.rows if r["unstable"]]
+        if not unstable:
+            continue
+        line = text.locate(item)
+        marker = (line, item.kind, item.text)
+        if marker in seen:
+            continue
+        seen.add(marker)
+        listed = "; ".join(
+            f"{format_number(r['value'])} {r['unit'] or ''} ({r['variant']}, job {r['job_id']}): "
+            f"{r['unstable_reason'] or 'flagged unstable'}" for r in unstable if r["value"] is not None)
+        findings.append(readme_finding(
+            study, "SG213", line,
+            f"{item.kind.replace('_', ' ')} \"{item.text[:80]}\" is built on an unstable timing: {listed}",
+            hint="re-measure until the timing is stable (lock clocks, more iterations), then render again"))
+    return findings

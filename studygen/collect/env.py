@@ -1,0 +1,163 @@
+"""The provenance block of this machine: GPUs and driver, CUDA, Python,
+the versions of torch, transformers, ModelOpt and TensorRT, the repository
+commit and whether the tree is dirty.
+
+Everything optional is looked up lazily and may be missing: NVML
+(nvidia-ml-py) without a GPU or driver, torch not installed, no git. A
+missing tool is reported in ``notes`` and its field set to null; nothing
+here raises for it. Versions come from installed package metadata
+(``importlib.metadata``), so ``studygen collect env`` imports torch only for
+``torch.version.cuda`` and only when asked to (``with_torch``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import platform
+import socket
+import subprocess
+from pathlib import Path
+
+# provenance.software name -> distribution names to try, in order
+PACKAGES = {
+    "torch": ("torch",),
+    "transformers": ("transformers",),
+    "modelopt": ("nvidia-modelopt", "nvidia_modelopt"),
+    "tensorrt": ("tensorrt", "tensorrt-cu12", "tensorrt-cu13", "tensorrt_cu12", "tensorrt_cu13"),
+    "timm": ("timm",),
+    "onnxruntime": ("onnxruntime", "onnxruntime-gpu"),
+    "pycocotools": ("pycocotools",),
+}
+
+
+def package_version(names: tuple[str, ...]) -> str | None:
+    """The installed version of the first distribution found, else None."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    for name in names:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            continue
+    return None
+
+
+def nvml_gpus() -> tuple[list[str], str | None, str | None]:
+    """``(gpu names, driver version, problem)`` through NVML (nvidia-ml-py).
+    ``problem`` says why no GPU could be listed (not installed, no driver)."""
+    try:
+        import pynvml
+    except ImportError:
+        return [], None, "nvidia-ml-py is not installed"
+    try:
+        pynvml.nvmlInit()
+    except Exception as exc:  # NVMLError_LibraryNotFound, DriverNotLoaded, …
+        return [], None, f"NVML unavailable ({exc})"
+    try:
+        driver = pynvml.nvmlSystemGetDriverVersion()
+        names = []
+        for index in range(pynvml.nvmlDeviceGetCount()):
+            name = pynvml.nvmlDeviceGetName(pynvml.nvmlDeviceGetHandleByIndex(index))
+            names.append(name.decode() if isinstance(name, bytes) else name)
+        driver = driver.decode() if isinstance(driver, bytes) else driver
+        return names, driver, None
+    except Exception as exc:
+        return [], None, f"NVML query failed ({exc})"
+    finally:
+        try:
+            pynvml.nvmlShutdown()
+        except Exception:
+            pass
+
+
+def torch_cuda() -> tuple[str | None, list[str], str | None]:
+    """``(CUDA version torch was built with, GPU names torch sees, problem)``."""
+    try:
+        import torch
+    except Exception as exc:  # ImportError, or a broken install
+        return None, [], f"torch not importable ({type(exc).__name__})"
+    names = []
+    try:
+        if torch.cuda.is_available():
+            names = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+    except Exception as exc:
+        return torch.version.cuda, [], f"torch.cuda failed ({exc})"
+    return torch.version.cuda, names, None
+
+
+def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
+    """``(commit, dirty, problem)`` of the git work tree at ``root``."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        if commit.returncode != 0:
+            return None, None, f"not a git work tree with a commit ({commit.stderr.strip().splitlines()[0] if commit.stderr.strip() else 'git rev-parse failed'})"
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                capture_output=True, text=True, timeout=30)
+    except FileNotFoundError:
+        return None, None, "git is not installed"
+    except subprocess.TimeoutExpired:
+        return None, None, "git timed out"
+    return commit.stdout.strip(), bool(status.stdout.strip()), None
+
+
+def gpu_fields(names: list[str]) -> dict:
+    """``gpu`` (the model; distinct models joined by ' + ') and ``gpu_count``."""
+    if not names:
+        return {"gpu": None, "gpu_count": 0}
+    distinct = sorted(set(names))
+    return {"gpu": distinct[0] if len(distinct) == 1 else " + ".join(distinct), "gpu_count": len(names)}
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 to the second."""
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def collect_env(root: Path | None = None, *, with_torch: bool = True) -> dict:
+    """This machine's provenance block (schema ``provenance`` fields).
+
+    Keys: gpu, gpu_count, driver, software {python, cuda, torch,
+    transformers, modelopt, tensorrt, timm, onnxruntime, pycocotools},
+    repository_commit, repository_dirty (git at ``root``, default the working
+    directory), collected_at, notes (what was missing and why). Never
+    raises for a missing optional tool.
+    """
+    notes: list[str] = []
+    names, driver, problem = nvml_gpus()
+    cuda = None
+    if with_torch:
+        cuda, torch_names, torch_problem = torch_cuda()
+        if not names and torch_names:
+            names = torch_names
+        if torch_problem:
+            notes.append(torch_problem)
+    if problem:
+        notes.append(f"GPUs and driver: {problem}")
+    if not names:
+        notes.append("no GPU found on this machine")
+    software = {"python": platform.python_version(), "cuda": cuda}
+    for field_name, distributions in PACKAGES.items():
+        found = package_version(distributions)
+        software[field_name] = found
+        if found is None and field_name in ("torch", "transformers", "modelopt", "tensorrt"):
+            notes.append(f"{field_name}: not installed")
+    if not with_torch:
+        software.pop("cuda")
+    commit, dirty, git_problem = git_state(root or Path.cwd())
+    if git_problem:
+        notes.append(f"repository: {git_problem}")
+    block = {**gpu_fields(names), "driver": driver, "software": software,
+             "repository_commit": commit, "repository_dirty": dirty, "collected_at": now_iso()}
+    if notes:
+        block["notes"] = notes
+    return block
+
+
+def conversion_machine() -> dict:
+    """The light description of the machine converting files into a record
+    (``provenance.conversion_machine``): hostname, GPUs via NVML when present,
+    Python and studygen's evaluators; no torch import."""
+    names, driver, _ = nvml_gpus()
+    block = {**gpu_fields(names), "driver": driver, "hostname": socket.gethostname(),
+             "software": {"python": platform.python_version()}}
+    return block

@@ -1,0 +1,178 @@
+"""Reading collector inputs: size, emptiness, binary and UTF-8 guards, gzip,
+JSON (one value or several concatenated), figures as their source printed them.
+
+Every failure is one :class:`~studygen.errors.InputError` line naming the file
+and the place (``line N``, or a JSON pointer).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from ..errors import InputError
+from ..records.load import MAX_INPUT_BYTES, read_text
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def display_of(path: Path) -> str:
+    """``path`` as the user should see it: relative to the working directory
+    when inside it, else as given."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
+
+
+def read_input_text(path: Path, display: str | None = None) -> str:
+    """The text of ``path`` (plain or gzip-compressed, by its magic bytes).
+
+    Raises InputError for a missing, empty, binary or non-UTF-8 file, or one
+    whose (decompressed) size exceeds 500 MiB (:data:`MAX_INPUT_BYTES`), so a
+    500 MB input stays well within 4 GB of memory once parsed.
+    """
+    display = display or display_of(path)
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(2)
+    except FileNotFoundError:
+        raise InputError("no such file", path=display) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", path=display) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=display) from None
+    if magic != GZIP_MAGIC:
+        return read_text(path, display)
+    return _read_gzip_text(path, display)
+
+
+def _read_gzip_text(path: Path, display: str) -> str:
+    import gzip
+    import zlib
+
+    size = path.stat().st_size
+    if size > MAX_INPUT_BYTES:
+        raise InputError(f"file is {size} bytes; the limit is {MAX_INPUT_BYTES} bytes (500 MiB)", path=display)
+    too_big = InputError(f"decompresses to more than {MAX_INPUT_BYTES} bytes (500 MiB), the limit", path=display)
+    with path.open("rb") as handle:
+        handle.seek(max(size - 4, 0))
+        # ISIZE, the gzip trailer: uncompressed size mod 2**32 (RFC 1952); refuse early when it says so
+        if int.from_bytes(handle.read(4), "little") > MAX_INPUT_BYTES:
+            raise too_big
+    raw = bytearray()
+    try:
+        with gzip.open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                raw += chunk
+                if len(raw) > MAX_INPUT_BYTES:
+                    raise too_big
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"damaged gzip file: {exc}", path=display) from None
+    if not raw.strip():
+        raise InputError("file is empty (after gzip decompression)", path=display)
+    if b"\x00" in raw[:8192]:
+        raise InputError("binary content (NUL bytes) inside the gzip file, not text", path=display)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start} after decompression)", path=display) from None
+
+
+def _refuse_constant(name):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return line, col
+
+
+def json_error(text: str, pos: int, message: str, display: str) -> InputError:
+    """A malformed-JSON InputError naming the line and column of ``pos``;
+    says the file is cut short when the error is at its end."""
+    line, col = _line_col(text, pos)
+    if pos >= len(text.rstrip()) or message.startswith("Unterminated string"):
+        message += ": the file ends inside a JSON value (truncated?)"
+    return InputError(f"malformed JSON: {message} (column {col})", path=display, where=f"line {line}")
+
+
+def decoder() -> json.JSONDecoder:
+    """A JSON decoder that refuses NaN and Infinity (not JSON)."""
+    return json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str):
+    """``raw_decode`` at ``pos`` with errors as InputError (line, column)."""
+    try:
+        return json_decoder.raw_decode(text, pos)
+    except json.JSONDecodeError as exc:
+        raise json_error(text, exc.pos, exc.msg, display) from None
+    except ValueError as exc:
+        raise InputError(f"malformed JSON: {exc}", path=display, where=f"line {_line_col(text, pos)[0]}") from None
+
+
+def skip_space(text: str, pos: int) -> int:
+    """The first position at or after ``pos`` that is not JSON whitespace."""
+    end = len(text)
+    while pos < end and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
+    """Every JSON value in ``text``, in order, with the line it starts on.
+
+    trtexec writes one array per run and people concatenate the files of
+    several runs (``cat times_*.json``), so a file may hold several values
+    back to back. Raises InputError naming the line for malformed or
+    truncated JSON, or NaN/Infinity (not JSON).
+    """
+    json_decoder = decoder()
+    values = []
+    pos = 1 if text.startswith("\ufeff") else 0
+    while True:
+        pos = skip_space(text, pos)
+        if pos >= len(text):
+            break
+        start_line = _line_col(text, pos)[0]
+        value, pos = decode_at(json_decoder, text, pos, display)
+        values.append((value, start_line))
+    if not values:
+        raise InputError("file is empty", path=display)
+    return values
+
+
+def load_json_values(path: Path, display: str | None = None) -> list[tuple[object, int]]:
+    """:func:`parse_json_values` of the file's text (plain or gzip)."""
+    display = display or display_of(path)
+    return parse_json_values(read_input_text(path, display), display)
+
+
+def figure(text: str) -> float | int:
+    """A figure as its source printed it: ``"0"`` → ``0`` (int), ``"0.0361328"``
+    → ``0.0361328`` (float); raises ValueError for anything else or a
+    non-finite value."""
+    if text.isdigit():
+        return int(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"not a finite number: {text}")
+    return value
+
+
+def significant(value: float, digits: int = 12) -> float:
+    """``value`` rounded to ``digits`` significant digits: removes binary
+    noise from computed figures (a median of two values, a mean) without
+    touching the digits their inputs carry."""
+    if value == 0 or not math.isfinite(value):
+        return value
+    places = digits - int(math.floor(math.log10(abs(value)))) - 1
+    return round(value, places)
+
+
+def is_number(value) -> bool:
+    """True for an int or float that is not a bool."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

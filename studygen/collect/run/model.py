@@ -1,0 +1,96 @@
+"""Build the model a study names, without fetching anything from a hub.
+
+Two ways, chosen by the study file's ``model.weights``:
+
+* ``pretrained``: ``model.hf_class.from_pretrained(model.local_dir, local_files_only=True)``;
+  the folder must exist (relative paths are read from the project root).
+* ``random-init``: ``transformers.AutoConfig.for_model(**model.config)`` (the
+  mapping must carry ``model_type``), ``torch.manual_seed(model.seed)``, then
+  ``hf_class(config)``. A timm backbone is created with
+  ``use_pretrained_backbone=False`` forced, so no backbone weights are fetched.
+
+The returned module is fp32, on the CPU, in eval mode; every variant is a copy
+of it, so all variants share the same weights.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...errors import InputError, RecordError
+
+
+def build_model(model_spec: dict, *, root: Path, study_path: str):
+    """``(module, checkpoint)``: the fp32 eval-mode model and the record's
+    ``provenance.checkpoint`` block (id, revision, weights, seed, local_dir, config).
+
+    Raises RecordError for a study model entry that cannot be built (unknown
+    class, missing seed or config) and InputError for a missing checkpoint folder.
+    """
+    import torch
+    import transformers
+
+    class_name = model_spec.get("hf_class")
+    model_class = getattr(transformers, class_name or "", None)
+    if model_class is None:
+        raise RecordError(f"transformers has no class {class_name!r}", path=study_path, where="/model/hf_class")
+    weights = model_spec.get("weights", "pretrained")
+    checkpoint = {"id": model_spec["id"], "revision": model_spec.get("revision"), "weights": weights}
+    if weights == "pretrained":
+        local_dir = model_spec.get("local_dir")
+        if not local_dir:
+            raise RecordError("pretrained weights need model.local_dir (nothing is fetched from a hub)",
+                              path=study_path, where="/model/local_dir")
+        folder = Path(local_dir) if Path(local_dir).is_absolute() else root / local_dir
+        if not (folder / "config.json").is_file():
+            raise InputError(f"checkpoint folder has no config.json: {folder}")
+        model = model_class.from_pretrained(str(folder), local_files_only=True, dtype=torch.float32)
+        checkpoint.update(local_dir=str(local_dir), seed=None)
+    else:
+        seed = model_spec.get("seed")
+        if seed is None:
+            raise RecordError("random-init weights need model.seed", path=study_path, where="/model/seed")
+        config = random_init_config(model_spec.get("config") or {}, study_path)
+        torch.manual_seed(int(seed))
+        model = model_class(config)
+        checkpoint.update(seed=int(seed), local_dir=None, config=dict(model_spec.get("config") or {}))
+    model = model.float().eval()
+    for parameter in model.parameters():
+        parameter.requires_grad_(False)
+    return model, checkpoint
+
+
+def random_init_config(overrides: dict, study_path: str):
+    """A transformers config from the study's ``model.config`` mapping (``model_type`` required).
+    Nested ``backbone_config`` mappings become config objects too; pretrained backbone
+    weights are switched off."""
+    import transformers
+
+    overrides = dict(overrides)
+    model_type = overrides.pop("model_type", None)
+    if not model_type:
+        raise RecordError("random-init needs model.config.model_type (e.g. deformable_detr)",
+                          path=study_path, where="/model/config")
+    backbone = overrides.get("backbone_config")
+    if isinstance(backbone, dict):
+        backbone = dict(backbone)
+        backbone_type = backbone.pop("model_type", None)
+        if not backbone_type:
+            raise RecordError("model.config.backbone_config needs a model_type", path=study_path,
+                              where="/model/config/backbone_config")
+        if "use_pretrained_backbone" in transformers.AutoConfig.for_model(backbone_type).to_dict():
+            backbone["use_pretrained_backbone"] = False
+        overrides["backbone_config"] = transformers.AutoConfig.for_model(backbone_type, **backbone)
+    overrides["use_pretrained_backbone"] = False
+    try:
+        return transformers.AutoConfig.for_model(model_type, **overrides)
+    except (ValueError, TypeError) as exc:
+        raise RecordError(f"cannot build a {model_type} config: {exc}", path=study_path, where="/model/config") from None
+
+
+def count_modules(model, type_name: str = "Linear") -> int:
+    """How many submodules are ``torch.nn.<type_name>`` instances (ModelOpt's quantized subclasses included)."""
+    import torch
+
+    cls = getattr(torch.nn, type_name)
+    return sum(isinstance(m, cls) for m in model.modules())

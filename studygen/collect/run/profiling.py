@@ -1,0 +1,117 @@
+"""Kernel time per group from ``torch.profiler``, and the FP8 evidence.
+
+A profiled run is separate from the timed run (the profiler adds overhead):
+after W warm-up forwards, P forwards run under ``torch.profiler.profile`` with
+CPU and CUDA activities. Every device event (kernels, memcpy, memset) is summed
+per name over the P forwards and divided by P, so times are **ms per forward**;
+the names are grouped by the study's kernel-group rules
+(:mod:`studygen.collect.kernel_groups`, shared with ``collect torch-profile``).
+
+FP8 evidence: the kernels whose names match the study's FP8 GEMM pattern
+(cuBLASLt ``nvjet_sm90_qq…``: both operands FP8), each flagged when the
+profiler linked it to an ``aten::_scaled_mm`` call, with time per forward and
+calls; the other kernels launched under ``aten::_scaled_mm`` (the fused FP8
+input cast, workspace memsets) listed apart; and the number of
+fake-quantization kernel launches (ModelOpt's ``fake_e4m3fy`` and kin) per forward.
+
+Without CUDA (CPU tests) there are no device events; the CPU operators' self
+time is grouped instead and the record's ``profiler`` field says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..kernel_groups import KernelItem, group_times, groups_for_record, rules_from_study
+
+
+@dataclass
+class Profile:
+    """Per-forward device time by kernel name (``items``), the profiler's
+    description, kernels launched by ``aten::_scaled_mm``, and the iteration count."""
+
+    items: list[KernelItem]
+    profiler: str
+    scaled_mm_kernels: set
+    iterations: int
+
+
+def profile_forwards(call, *, iterations: int, warmup: int, cuda: bool) -> Profile:
+    """Profile ``iterations`` calls of ``call(i)`` after ``warmup`` unprofiled ones."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    for i in range(warmup):
+        call(i)
+    if cuda:
+        torch.cuda.synchronize()
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+    with profile(activities=activities) as prof:
+        for i in range(iterations):
+            call(i)
+        if cuda:
+            torch.cuda.synchronize()
+    events = prof.events()
+    totals_us: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = defaultdict(int)
+    scaled_mm: set = set()
+    if cuda:
+        device_type = torch.autograd.DeviceType.CUDA
+        for event in events:
+            if event.device_type == device_type:
+                totals_us[event.name] += event.time_range.elapsed_us()
+                counts[event.name] += 1
+            elif event.name == "aten::_scaled_mm":
+                scaled_mm.update(kernel.name for kernel in getattr(event, "kernels", []))
+        described = "torch.profiler (Kineto/CUPTI): device kernels, memcpy and memset, ms per forward"
+    else:
+        for entry in prof.key_averages():
+            if entry.self_cpu_time_total > 0:
+                totals_us[entry.key] += entry.self_cpu_time_total
+                counts[entry.key] += entry.count
+        described = "torch.profiler without CUDA: CPU operator self time, ms per forward (no GPU kernels)"
+    items = []
+    for name, total in totals_us.items():
+        calls = counts[name] // iterations if counts[name] % iterations == 0 else None
+        items.append(KernelItem(name=name, time_ms=round(total / 1000.0 / iterations, 6), calls=calls))
+    items.sort(key=lambda item: -item.time_ms)
+    return Profile(items=items, profiler=described, scaled_mm_kernels=scaled_mm, iterations=iterations)
+
+
+def kernel_time_result(profile: Profile, spec: dict | None, study_path: str) -> dict:
+    """The ``kernel_time`` result body (groups, total, unclassified) for ``profile``."""
+    grouped = group_times(profile.items, rules_from_study(spec, study_path))
+    return {
+        "groups": groups_for_record(grouped),
+        "profiled_total_ms": round(grouped.total_ms, 6),
+        "unclassified_ms": round(grouped.unclassified_ms, 6),
+        "unclassified_share": round(grouped.unclassified_share, 6),
+        "iterations": profile.iterations,
+        "profiler": profile.profiler,
+        "rows_listed": True,
+    }
+
+
+def fp8_evidence(profile: Profile, gemm_pattern: str, fake_pattern: str) -> dict:
+    """``{"kernels": [{name, time_ms, calls}], "fake_quant_kernels": n, ...}``:
+    FP8 GEMM kernels (launched by ``aten::_scaled_mm`` or named by ``gemm_pattern``)
+    with ms per forward, and fake-quantization kernel launches per forward."""
+    gemm = re.compile(gemm_pattern, re.IGNORECASE)
+    fake = re.compile(fake_pattern, re.IGNORECASE)
+    kernels, companions, fake_calls, fake_ms = [], [], 0, 0.0
+    for item in profile.items:
+        entry = {"name": item.name, "time_ms": round(item.time_ms, 6)}
+        if item.calls is not None:
+            entry["calls"] = item.calls
+        if fake.search(item.name):
+            fake_calls += item.calls if item.calls is not None else 1
+            fake_ms += item.time_ms
+        elif gemm.search(item.name):
+            kernels.append({**entry, "launched_by_scaled_mm": item.name in profile.scaled_mm_kernels})
+        elif item.name in profile.scaled_mm_kernels:
+            # launched under aten::_scaled_mm but not a GEMM: the fused FP8 input cast, a workspace memset
+            companions.append(entry)
+    return {"kernels": kernels, "fake_quant_kernels": fake_calls, "fake_quant_ms": round(fake_ms, 6),
+            "gemm_kernel_pattern": gemm_pattern, "scaled_mm_companion_kernels": companions}

@@ -1,0 +1,213 @@
+"""What ``collect run`` measures, read from the study file.
+
+The study file (``families/<f>/study.yaml``, validated against
+schemas/study.schema.json by :func:`studygen.study.load_study`) names the
+model, the variants with their precision and recipe, and under ``run`` the
+shapes, modes, iteration counts and image sets. This module turns that into a
+:class:`RunPlan`: the grid of :class:`Cell` (mode, shape HxW, variant) to time,
+split by ``--shard K/N``. Nothing here imports torch.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...errors import RecordError, UsageError
+
+SHAPE = re.compile(r"^([1-9][0-9]*)x([1-9][0-9]*)$")
+MODES = ("eager", "compile")
+PRECISIONS = ("fp32", "fp16", "bf16", "fp8")
+
+DEFAULT_RUN = {
+    "shapes": ["800x800"],
+    "modes": ["eager"],
+    "batch": 1,
+    "warmup_iterations": 10,
+    "iterations": 50,
+    "repeats": 5,
+    "profile_iterations": 5,
+    "compile_backend": "inductor",
+    "compile_mode": "default",
+    # Kernel names that prove an FP8 GEMM ran (cuBLASLt nvjet "qq" = both operands FP8 on Hopper;
+    # CUTLASS and xmma kernels carry e4m3 in their names) and those of ModelOpt's fake quantization.
+    "fp8_gemm_kernel_pattern": r"e4m3|e5m2|f8f8|nvjet\w*_qq|fp8_gemm",
+    "fake_quant_kernel_pattern": r"fake_e4m3fy|fake_quant|fake_tensor_quant",
+    "unstable_cv": 0.05,
+}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One timing cell: ``mode`` (eager|compile), ``shape`` ``HxW`` in pixels, ``variant`` name."""
+
+    mode: str
+    shape: str
+    variant: str
+
+    @property
+    def height_width(self) -> tuple[int, int]:
+        return parse_shape(self.shape)
+
+
+@dataclass
+class RunPlan:
+    """Everything a run needs from the study file, resolved.
+
+    ``cells`` is this shard's part of the grid in order (mode, shape, variant
+    as the study lists them); ``settings`` the ``run`` block with defaults
+    filled in; ``variants`` maps name → study variant entry; ``recipes`` the
+    study's recipes; ``agreement`` the thresholds and reference variant.
+    """
+
+    family: str
+    model: dict
+    variants: dict[str, dict]
+    recipes: dict[str, dict]
+    settings: dict
+    agreement: dict
+    cells: list[Cell]
+    shard: tuple[int, int] = (1, 1)
+    kernel_groups: list | None = None
+    all_cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def reference_variant(self) -> str:
+        return self.agreement["reference_variant"]
+
+    @property
+    def agreement_shape(self) -> str:
+        return self.agreement.get("shape") or self.settings["shapes"][0]
+
+    def precision(self, variant: str) -> str:
+        return self.variants[variant]["precision"]
+
+    def recipe(self, variant: str) -> dict | None:
+        name = self.variants[variant].get("recipe")
+        return self.recipes.get(name) if name else None
+
+    def groups(self) -> list[tuple[str, str, list[str]]]:
+        """This shard's cells grouped for interleaving: ``[(mode, shape, [variant, ...])]``."""
+        out: list[tuple[str, str, list[str]]] = []
+        for cell in self.cells:
+            if out and out[-1][0] == cell.mode and out[-1][1] == cell.shape:
+                out[-1][2].append(cell.variant)
+            else:
+                out.append((cell.mode, cell.shape, [cell.variant]))
+        return out
+
+    def variants_in_shard(self) -> list[str]:
+        """Variants that this shard times, plus the reference when agreement is computed here."""
+        names = [c.variant for c in self.cells]
+        if self.agreement_variants():
+            names.append(self.reference_variant)
+        return [v for v in self.variants if v in names]
+
+    def agreement_variants(self) -> list[str]:
+        """Non-reference variants whose agreement this shard computes: those
+        whose eager cell at the agreement shape belongs to it (so each
+        agreement figure is computed by exactly one shard)."""
+        return [c.variant for c in self.cells
+                if c.mode == "eager" and c.shape == self.agreement_shape and c.variant != self.reference_variant]
+
+
+def parse_shape(shape: str) -> tuple[int, int]:
+    """``'800x1067'`` → ``(800, 1067)`` (height, width in pixels). Raises UsageError."""
+    match = SHAPE.match(shape or "")
+    if not match:
+        raise UsageError(f"invalid shape {shape!r}: write HxW in pixels, e.g. 800x1067")
+    return int(match.group(1)), int(match.group(2))
+
+
+def parse_shard(text: str | None) -> tuple[int, int]:
+    """``'2/4'`` → ``(2, 4)``; ``None`` → ``(1, 1)``. K is 1-based. Raises UsageError."""
+    if not text:
+        return 1, 1
+    match = re.match(r"^([1-9][0-9]*)/([1-9][0-9]*)$", text)
+    if not match or int(match.group(1)) > int(match.group(2)):
+        raise UsageError(f"invalid --shard {text!r}: write K/N with 1 <= K <= N, e.g. 2/4")
+    return int(match.group(1)), int(match.group(2))
+
+
+def shard_cells(cells: list[Cell], shard: tuple[int, int]) -> list[Cell]:
+    """Shard K of N: the K-th of N contiguous, near-equal slices of ``cells``.
+
+    Contiguous slices keep the variants of one (mode, shape) together where the
+    split allows, so they can still be interleaved. Sizes differ by at most one;
+    a shard may be empty when N exceeds the number of cells.
+    """
+    index, count = shard
+    total = len(cells)
+    start = (index - 1) * total // count
+    stop = index * total // count
+    return cells[start:stop]
+
+
+def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None, shapes: list[str] | None = None,
+               modes: list[str] | None = None, shard: tuple[int, int] = (1, 1)) -> RunPlan:
+    """The run plan for a validated study mapping ``spec``.
+
+    ``variants``/``shapes``/``modes`` restrict the grid (each must be one the
+    study declares). Compiled cells are limited to ``run.compile_variants`` and
+    ``run.compile_shapes`` when the study gives them. Raises RecordError
+    (pointer into the study file) for a variant whose precision this backend
+    cannot run or an invalid shape, UsageError for an unknown selection.
+    """
+    run = {**DEFAULT_RUN, **(spec.get("run") or {})}
+    declared = {v["name"]: v for v in spec["variants"]}
+    for index, entry in enumerate(spec["variants"]):
+        if entry["precision"] not in PRECISIONS:
+            raise RecordError(f"precision {entry['precision']!r} is not supported by collect run "
+                              f"(supported: {', '.join(PRECISIONS)})", path=study_path, where=f"/variants/{index}/precision")
+        if entry["precision"] == "fp8":
+            recipe = entry.get("recipe")
+            if not recipe or recipe not in (spec.get("recipes") or {}):
+                raise RecordError(f"FP8 variant {entry['name']!r} needs a recipe defined under recipes",
+                                  path=study_path, where=f"/variants/{index}/recipe")
+            if not (spec["recipes"][recipe].get("quantize")):
+                raise RecordError(f"recipe {recipe!r} lists no module patterns under quantize",
+                                  path=study_path, where=f"/recipes/{recipe}")
+    for index, shape in enumerate(run["shapes"]):
+        if not SHAPE.match(str(shape)):
+            raise RecordError(f"invalid shape {shape!r}: write HxW in pixels", path=study_path, where=f"/run/shapes/{index}")
+    for index, mode in enumerate(run["modes"]):
+        if mode not in MODES:
+            raise RecordError(f"unknown mode {mode!r} (eager or compile)", path=study_path, where=f"/run/modes/{index}")
+
+    agreement = dict(spec.get("agreement") or {})
+    agreement.setdefault("reference_variant", next((v for v, e in declared.items() if e["precision"] == "fp32"), None))
+    if agreement["reference_variant"] not in declared:
+        raise RecordError(f"agreement reference variant {agreement['reference_variant']!r} is not a declared variant",
+                          path=study_path, where="/agreement/reference_variant")
+    agreement.setdefault("score_threshold", 0.0)
+    agreement.setdefault("iou_threshold", 0.5)
+
+    chosen_variants = _select(variants, list(declared), "variant")
+    chosen_shapes = _select(shapes, [str(s) for s in run["shapes"]], "shape")
+    chosen_modes = _select(modes, list(run["modes"]), "mode")
+    compile_variants = run.get("compile_variants") or list(declared)
+    compile_shapes = [str(s) for s in (run.get("compile_shapes") or run["shapes"])]
+
+    all_cells = []
+    for mode in run["modes"]:
+        for shape in (str(s) for s in run["shapes"]):
+            for name in declared:
+                if mode == "compile" and (name not in compile_variants or shape not in compile_shapes):
+                    continue
+                all_cells.append(Cell(mode, shape, name))
+    selected = [c for c in all_cells
+                if c.mode in chosen_modes and c.shape in chosen_shapes and c.variant in chosen_variants]
+    return RunPlan(
+        family=spec["family"], model=spec["model"], variants=declared, recipes=spec.get("recipes") or {},
+        settings=run, agreement=agreement, cells=shard_cells(selected, shard), shard=shard,
+        kernel_groups=spec.get("kernel_groups"), all_cells=all_cells,
+    )
+
+
+def _select(chosen: list[str] | None, declared: list[str], what: str) -> list[str]:
+    if not chosen:
+        return declared
+    unknown = [c for c in chosen if c not in declared]
+    if unknown:
+        raise UsageError(f"unknown {what} {', '.join(map(repr, unknown))}: the study declares {', '.join(declared)}")
+    return chosen

@@ -1,0 +1,273 @@
+"""Write or extend ``DIR/<family>/<job_id>.json`` with collected results.
+
+Rules (ingest issue): the document is validated against
+``schemas/run_record.schema.json`` **before** anything is written; the write
+is atomic (:func:`studygen.fsutil.atomic_write_text`); a result whose
+measurement key (:mod:`studygen.records.keys`) is already in the record, or
+twice among the new results, is a :class:`ConflictError` naming both and
+nothing is written — a result is never overwritten. Provenance of an existing
+record is kept; a new value for a field it leaves empty is filled in, and a
+different value for a field it states (another GPU, another TensorRT) is a
+conflict: one job is one measuring machine and one software stack.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ConflictError, UsageError
+from ..fsutil import atomic_write_text, dump_json, ensure_inside
+from ..records.keys import FIELDS, key_string, software_signature
+from ..records.load import load_record
+from ..records.schemas import CURRENT_SCHEMA_VERSION, validate_document
+from ..study import validate_family_name
+
+JOB_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+
+# Provenance fields a collector may fill in; checked for conflicts on extend.
+SCALAR_PROVENANCE = ("gpu", "gpu_count", "driver", "dataset_revision", "repository_commit", "repository_dirty")
+# Key in provenance["checkpoint"] listing fields filled by default, not given.
+DEFAULTED = "_defaulted"
+
+
+@dataclass
+class NewResult:
+    """A result to add, with ``origin`` (file and line or pointer it was read
+    from) for messages; the origin is not stored unless the result carries a
+    ``source_locator`` itself."""
+
+    result: dict
+    origin: str
+
+
+@dataclass
+class WriteOutcome:
+    """What :func:`write_results` did: the record path, whether it was
+    created, and how many results were added."""
+
+    path: Path
+    display: str
+    created: bool
+    added: int
+    notes: list[str] = field(default_factory=list)
+
+
+def validate_job_id(job_id: str) -> str:
+    """Job ids become file names: letters, digits, ``.``, ``_``, ``-``, not
+    starting with ``.``/``-``. Raises UsageError."""
+    import re
+
+    if not re.match(JOB_ID_PATTERN, job_id or ""):
+        raise UsageError(f"invalid job id {job_id!r}: use letters, digits, '.', '_' and '-' (not first)")
+    return job_id
+
+
+def metric_of(result: dict) -> tuple[str | None, str | None, str | None]:
+    """``(metric, statistic, group)`` of a result, as study.flatten_record
+    names them (latency: timing and statistic; COCO: ``coco`` and the
+    statistic; kernel time: ``kernel_time`` for the whole result)."""
+    kind = result["kind"]
+    if kind == "latency":
+        return result.get("timing"), result.get("statistic"), None
+    if kind == "coco_ap":
+        return "coco", result.get("statistic"), None
+    if kind == "coco_ap_delta":
+        return "coco_delta", result.get("statistic"), None
+    if kind == "agreement":
+        return result.get("metric"), None, None
+    if kind == "kernel_time_delta":
+        return "kernel_time_delta", None, result.get("group")
+    if kind == "quantization":
+        return "quantized_modules", None, None
+    if kind == "not_measured":
+        return result.get("metric"), "not_measured", None
+    return kind, None, None  # plan_size, kernel_time, engine_layers
+
+
+def measurement_key(family: str, provenance: dict, result: dict) -> str:
+    """The measurement key of ``result`` in a record of ``family`` with
+    ``provenance`` (fields of :data:`studygen.records.keys.FIELDS`; the recipe
+    is the variant's, so the variant name stands for it here)."""
+    metric, statistic, group = metric_of(result)
+    row = {
+        "family": family,
+        "revision": (provenance.get("checkpoint") or {}).get("revision"),
+        "variant": result.get("variant"),
+        "recipe": None,
+        "kind": result["kind"],
+        "metric": metric,
+        "statistic": statistic,
+        "group": group,
+        "shape": result.get("shape"),
+        "batch": result.get("batch"),
+        "backend": result.get("backend"),
+        "mode": result.get("mode"),
+        "gpu": provenance.get("gpu"),
+        "software": software_signature(provenance, result.get("backend"), result["kind"]),
+        "dataset": result.get("dataset"),
+    }
+    return key_string(row, FIELDS)
+
+
+def describe(result: dict) -> str:
+    """A short human description: ``latency gpu_compute median, variant fp16, batch 1, 800x800``."""
+    metric, statistic, group = metric_of(result)
+    parts = [" ".join(str(p) for p in (result["kind"] if metric != result["kind"] else None, metric, statistic, group) if p)]
+    parts.append(f"variant {result.get('variant')}")
+    if result.get("batch") is not None:
+        parts.append(f"batch {result['batch']}")
+    if result.get("shape"):
+        parts.append(result["shape"])
+    if result.get("dataset"):
+        parts.append(f"dataset {result['dataset']}")
+    return ", ".join(parts)
+
+
+def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict, list[str]]:
+    """``existing`` provenance with ``incoming``'s values filled in where it
+    has none. Raises ConflictError when both state different values for the
+    measuring GPU, driver, a software version or the checkpoint, or when the
+    record cites a publication (``source``): collected results go in their
+    own job. Returns the merged block and notes on what was filled in."""
+    if "source" in existing:
+        raise ConflictError("this record transcribes a publication (provenance.source); "
+                            "collected results go in a record of their own (use another --job)", path=display,
+                            where="/provenance/source")
+    merged = copy.deepcopy(existing)
+    notes: list[str] = []
+    for name in SCALAR_PROVENANCE:
+        new = incoming.get(name)
+        if new is None:
+            continue
+        old = merged.get(name)
+        if old is None:
+            merged[name] = new
+            notes.append(f"provenance.{name} filled in: {new}")
+        elif old != new:
+            raise ConflictError(f"the record says {name} {old!r}, the new input says {new!r}: "
+                                "one job is one measuring machine; use another --job", path=display,
+                                where=f"/provenance/{name}")
+    software = merged.setdefault("software", {})
+    for name, new in (incoming.get("software") or {}).items():
+        old = software.get(name)
+        if name not in software or (old is None and new is not None):
+            software[name] = new
+        elif new is not None and old != new:
+            raise ConflictError(f"the record says {name} {old}, the new input says {new}; use another --job",
+                                path=display, where=f"/provenance/software/{name}")
+    old_ckpt, new_ckpt = merged.get("checkpoint") or {}, incoming.get("checkpoint") or {}
+    defaulted = new_ckpt.get(DEFAULTED, [])
+    for name in ("id", "revision", "weights"):
+        if name not in new_ckpt or name in defaulted:
+            continue
+        old, new = old_ckpt.get(name), new_ckpt.get(name)
+        if old in (None, "unknown") and new is not None:
+            old_ckpt[name] = new
+        elif new is not None and old != new:
+            raise ConflictError(f"the record says checkpoint {name} {old!r}, the command line says {new!r}",
+                                path=display, where=f"/provenance/checkpoint/{name}")
+    if "conversion_machine" in incoming and "conversion_machine" not in merged:
+        merged["conversion_machine"] = incoming["conversion_machine"]
+    collector = incoming.get("collector")
+    if collector and merged.get("collector", {}).get("name") != collector.get("name"):
+        merged.setdefault("notes", []).append(f"also collected by {collector['name']} {collector.get('version', '')}".strip())
+    for note in incoming.get("notes") or []:
+        if note not in merged.setdefault("notes", []):
+            merged["notes"].append(note)
+    return merged, notes
+
+
+def clean_provenance(provenance: dict) -> dict:
+    """Drop the private :data:`DEFAULTED` marker (checkpoint fields the user
+    did not give, which never conflict with a record's)."""
+    provenance = copy.deepcopy(provenance)
+    (provenance.get("checkpoint") or {}).pop(DEFAULTED, None)
+    return provenance
+
+
+def record_path(measurements_dir: Path, family: str, job_id: str) -> Path:
+    """``measurements_dir/<family>/<job_id>.json``, refused (UsageError) when
+    it would lie outside ``measurements_dir``."""
+    validate_family_name(family)
+    validate_job_id(job_id)
+    path = measurements_dir / family / f"{job_id}.json"
+    ensure_inside(path, measurements_dir)
+    return path
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def build_document(path: Path, family: str, job_id: str, provenance: dict, new_results: list[NewResult],
+                   *, description: str | None = None) -> tuple[dict, bool, list[str]]:
+    """The record to write: the existing one extended, or a new one.
+
+    Raises ConflictError (duplicate measurement key, provenance disagreement),
+    RecordError (the existing file or the new document fails the schema).
+    Returns ``(document, created, notes)``.
+    """
+    display = display_path(path)
+    if path.exists():
+        record = load_record(path, display)
+        document = copy.deepcopy(record.data)
+        if document["family"] != family:
+            raise ConflictError(f"the record's family is {document['family']!r}, not {family!r}", path=display, where="/family")
+        if document["job_id"] != job_id:
+            raise ConflictError(f"the record's job_id is {document['job_id']!r}, not {job_id!r}", path=display, where="/job_id")
+        merged, notes = merge_provenance(document["provenance"], provenance, display)
+        document["provenance"] = clean_provenance(merged)
+        created = False
+    else:
+        document = {"schema_version": CURRENT_SCHEMA_VERSION, "job_id": job_id, "family": family}
+        if description:
+            document["description"] = description
+        document["provenance"] = clean_provenance(provenance)
+        document["results"] = []
+        created, notes = True, []
+    keys: dict[str, str] = {}
+    for index, result in enumerate(document["results"]):
+        keys.setdefault(measurement_key(family, document["provenance"], result), f"{display}:/results/{index}")
+    for new in new_results:
+        key = measurement_key(family, document["provenance"], new.result)
+        if key in keys:
+            raise ConflictError(
+                f"{describe(new.result)} from {new.origin} is already recorded at {keys[key]}; "
+                "a result is never overwritten (use another --job, --variant, --shape or --batch); nothing written",
+                path=display)
+        keys[key] = new.origin
+        document["results"].append(new.result)
+    return document, created, notes
+
+
+def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
+                  new_results: list[NewResult], *, description: str | None = None,
+                  extra_files: list[tuple[Path, str]] = ()) -> WriteOutcome:
+    """Validate, then atomically write or extend the record of ``job_id``.
+
+    ``provenance`` is the block a new record gets (gpu, software, checkpoint,
+    collector, …); for an existing record it is merged (see
+    :func:`merge_provenance`). ``extra_files`` (path, text), e.g. a new
+    dataset definition the caller has validated, are written atomically just
+    before the record, once everything has been checked. Raises UsageError
+    (bad family or job id, a path outside ``measurements_dir``),
+    ConflictError, RecordError. Nothing is written when anything is raised.
+    """
+    if not new_results:
+        raise UsageError("nothing to record: the inputs gave no result")
+    path = record_path(measurements_dir, family, job_id)
+    document, created, notes = build_document(path, family, job_id, provenance, new_results, description=description)
+    text = dump_json(document)
+    validate_document("run", document, path=display_path(path), text=text)
+    for extra_path, _ in extra_files:
+        ensure_inside(extra_path, measurements_dir)
+    for extra_path, extra_text in extra_files:
+        atomic_write_text(extra_path, extra_text)
+    atomic_write_text(path, text)
+    return WriteOutcome(path=path, display=display_path(path), created=created, added=len(new_results), notes=notes)

@@ -1,0 +1,328 @@
+"""Figures in text: numbers with units, shapes, versions, ranges.
+
+A *figure* is a number as printed (``0.409``, ``8%``, ``1.01x``, ``83.0 MiB``)
+with its unit and its printed decimals; the decimals give the rounding a
+check must allow (a value printed ``0.19`` stands for 0.185 to 0.195).
+Units understood: ms, s, us, ns, %, x, MiB, GiB, KiB, MB, GB, KB, tokens/s,
+images/s, AP, AP50, AP75 (aliases such as ``µs``, ``×``, ``img/s`` map onto
+these). ``800 x 1067`` is a shape and ``11.4.0.106`` a version, never figures;
+``B200`` or ``fp16`` hold no figure.
+
+A *range* is two figures joined by ``to``, ``-``, ``–`` or
+``between … and …`` (``0.19 to 0.21 ms``, ``1.15x-1.2x``, ``8% to 9%``,
+``between 2.1 and 9.7 ms``); ``from A to B`` is a change, not a range, unless
+a verb such as "ranges" or "varies" introduces it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+UNITS: dict[str, str] = {
+    "ms": "ms", "msec": "ms", "milliseconds": "ms", "millisecond": "ms",
+    "s": "s", "sec": "s", "secs": "s", "seconds": "s", "second": "s",
+    "us": "us", "µs": "us", "μs": "us", "microseconds": "us",
+    "ns": "ns",
+    "%": "%", "percent": "%",
+    "x": "x", "×": "x",
+    "MiB": "MiB", "GiB": "GiB", "KiB": "KiB", "MB": "MB", "GB": "GB", "KB": "KB", "kB": "KB",
+    "tokens/s": "tokens/s", "token/s": "tokens/s", "tok/s": "tokens/s",
+    "images/s": "images/s", "image/s": "images/s", "img/s": "images/s", "imgs/s": "images/s",
+    "AP": "AP", "mAP": "AP", "AP50": "AP50", "AP75": "AP75",
+}
+RATIO_UNITS = frozenset({"x", "%"})
+
+_UNIT_ALTERNATIVES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
+
+# One pass finds every number-like token; shapes and versions come first so
+# that "800 x 1067" and "11.4.0.106" are never read as figures.
+_TOKEN_RE = re.compile(
+    # the leading lookahead lets the engine skip quickly to candidate characters
+    r"(?=[-+−v\d])(?:"
+    r"(?P<shape>(?<![\w.])\d+(?:[ \t]*[x×][ \t]*\d+)+(?![\w.]))"
+    r"|(?P<version>(?<![\w.])v?\d+\.\d+\.\d+(?:\.\d+)*(?!\w))"
+    r"|(?P<num>(?<![\w.])(?:[-+−](?=\d))?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)"
+    r"(?:[ \u00a0\u2009\u202f]?(?P<unit>" + _UNIT_ALTERNATIVES + r"))?(?!\w)"
+    r")"
+)
+_QUICK_DIGIT_RE = re.compile(r"\d")
+# "AP 0.4644", "AP of 0.4644", "AP stays at 0.512", "AP50 reaches 0.701"
+_AP_PREFIX_RE = re.compile(r"\b(m?AP(?:50|75)?)(?:\s+(?:stays|stay|drops|drop|falls|rises|reaches|reach|goes|ranges|is|was|of|at|to|from|between|=|:)){0,3}\s*$")
+_SPREAD_BEFORE_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")
+
+_RANGE_GAP_RE = re.compile(r"\s*(?:to|–|—|-|‒|\.\.\.?|…)\s*")
+_AND_GAP_RE = re.compile(r"\s*and\s*")
+_BETWEEN_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
+_FROM_RE = re.compile(r"\bfrom\s*$", re.IGNORECASE)
+_RANGE_VERB_RE = re.compile(r"\b(?:ranges?|ranging|range|var(?:y|ies|ied|ying)|spans?|spanning|spread)\b[^,;.]{0,40}\bfrom\s*$", re.IGNORECASE)
+
+# Words that make a range a range of differences (savings, overheads).
+_DIFFERENCE_BEFORE_RE = re.compile(
+    r"\b(?:save[sd]?|saving|savings|cuts?|reduc\w*|gains?|shaves?|trims?|adds?|added|costs?|lowers?|improv\w*|"
+    r"frees?|freed|reclaims?|releases?|speeds?\s+up|slows?\s+down|shortens?|lengthens?|by)\b(?:\s+(?:about|roughly|only|around|some|up\s+to))?"
+    r"(?:\s+between)?\s*$",
+    re.IGNORECASE,
+)
+_DIFFERENCE_AFTER_RE = re.compile(
+    r"\s*(?:of\s+\w+\s+)?(?:faster|slower|less|more|lower|higher|shorter|longer|smaller|larger|bigger|quicker|"
+    r"better|worse|reduction|improvement|saving|savings|overhead|increase|decrease|difference|gain|penalty|drop|"
+    r"speedup|speed-up|slowdown)\b",
+    re.IGNORECASE,
+)
+
+
+class Figure(NamedTuple):
+    """A number as printed: ``value``, its ``text``, printed ``decimals``,
+    normalised ``unit`` (None when unstated) and its offsets in the text."""
+
+    value: float
+    text: str
+    decimals: int
+    unit: str | None
+    start: int
+    end: int
+
+    @property
+    def half_step(self) -> float:
+        """Half a unit of the last printed digit: the rounding allowance."""
+        return 0.5 * 10.0 ** (-self.decimals)
+
+    def shown(self) -> str:
+        """The figure with its unit, as a message prints it (``0.409 ms``, ``8%``, ``1.01x``)."""
+        return with_unit(self.text, self.unit)
+
+
+class Token(NamedTuple):
+    """A number-like token: ``kind`` is ``num``, ``shape`` or ``version``."""
+
+    kind: str
+    figure: Figure | None
+    start: int
+    end: int
+    text: str
+
+
+class Range(NamedTuple):
+    """Two figures printed as a range (``lo`` <= ``hi`` after ordering).
+
+    ``kind`` is ``range`` or ``change`` (``from A to B``); ``difference`` is
+    True when the words around say it is a saving, overhead or gap
+    ("saves 0.04 to 0.11 ms", "0.1 to 0.2 ms faster")."""
+
+    lo: Figure
+    hi: Figure
+    unit: str | None
+    kind: str
+    difference: bool
+    start: int
+    end: int
+    source: str
+
+    @property
+    def text(self) -> str:
+        """The range as the document prints it (``0.19 to 0.21 ms``)."""
+        return self.source
+
+
+def with_unit(number_text: str, unit: str | None) -> str:
+    """``0.409`` + ``ms`` -> ``0.409 ms``; ``8`` + ``%`` -> ``8%``; ``1.01`` + ``x`` -> ``1.01x``."""
+    if not unit:
+        return number_text
+    if unit in ("%", "x"):
+        return f"{number_text}{unit}"
+    if unit.startswith("AP"):
+        return f"{unit} {number_text}"
+    return f"{number_text} {unit}"
+
+
+def format_number(value: float, decimals: int) -> str:
+    """``value`` printed with ``decimals`` digits (no ``-0.000``)."""
+    text = f"{value:.{max(decimals, 0)}f}"
+    if text.lstrip("-").strip("0.") == "":
+        text = text.lstrip("-")
+    return text
+
+
+def _number(text: str) -> tuple[float, int]:
+    cleaned = text.replace(",", "").replace("−", "-")
+    decimals = len(cleaned.split(".", 1)[1]) if "." in cleaned else 0
+    return float(cleaned), decimals
+
+
+def tokenize(text: str) -> list[Token]:
+    """Every number-like token of ``text`` in order: figures (with unit,
+    including an ``AP`` written before the number), shapes and versions.
+    A number after ``±`` is a spread, not a figure, and is left out."""
+    if not _QUICK_DIGIT_RE.search(text):
+        return []
+    tokens = []
+    # The prefix and spread tests only run where their markers occur at all.
+    has_spread = "±" in text or "+/-" in text or "+-" in text
+    has_ap = "AP" in text
+    for match in _TOKEN_RE.finditer(text):
+        start, end = match.span()
+        if match.group("shape") is not None:
+            tokens.append(Token("shape", None, start, end, match.group()))
+            continue
+        if match.group("version") is not None:
+            tokens.append(Token("version", None, start, end, match.group()))
+            continue
+        number_text = match.group("num")
+        if has_spread and start and _SPREAD_BEFORE_RE.search(text, max(0, start - 6), start):
+            # "5.3 ± 0.2 ms": the unit after the spread belongs to the figure before it
+            unit_text = match.group("unit")
+            if unit_text and tokens and tokens[-1].figure is not None and tokens[-1].figure.unit is None:
+                tokens[-1] = tokens[-1]._replace(figure=tokens[-1].figure._replace(unit=UNITS[unit_text]))
+            continue
+        value, decimals = _number(number_text)
+        unit_text = match.group("unit")
+        unit = UNITS[unit_text] if unit_text else None
+        if unit is None and has_ap and start:
+            prefix = _AP_PREFIX_RE.search(text, max(0, start - 32), start)
+            if prefix:
+                unit = UNITS[prefix.group(1)]
+        figure = Figure(value, number_text.replace("−", "-"), decimals, unit, start, end)
+        tokens.append(Token("num", figure, start, end, match.group()))
+    return tokens
+
+
+def figures_of(text: str) -> list[Figure]:
+    """The figures of ``text`` (shapes and versions left out)."""
+    return [t.figure for t in tokenize(text) if t.figure is not None]
+
+
+def find_ranges(text: str, tokens: list[Token]) -> list[Range]:
+    """Ranges and changes among consecutive figure tokens of ``text``.
+
+    Both ends must agree on the unit when both state one; the range takes
+    the unit stated. Changes (``from A to B``) are returned with kind
+    ``change``; checks of coverage use kind ``range`` only."""
+    ranges = []
+    index = 0
+    while index + 1 < len(tokens):
+        first, second = tokens[index], tokens[index + 1]
+        if first.figure is None or second.figure is None:
+            index += 1
+            continue
+        gap_start, gap_end = first.end, second.start
+        before_start = max(0, first.start - 60)
+        between = _BETWEEN_RE.search(text, before_start, first.start)
+        if between:
+            joined = _AND_GAP_RE.fullmatch(text, gap_start, gap_end) or _RANGE_GAP_RE.fullmatch(text, gap_start, gap_end)
+        else:
+            joined = _RANGE_GAP_RE.fullmatch(text, gap_start, gap_end)
+        lo, hi = first.figure, second.figure
+        if not joined or (lo.unit and hi.unit and lo.unit != hi.unit):
+            index += 1
+            continue
+        unit = hi.unit or lo.unit
+        kind = "range"
+        if not between and _FROM_RE.search(text, before_start, first.start) and not _RANGE_VERB_RE.search(text, max(0, first.start - 80), first.start):
+            kind = "change"
+        if lo.value > hi.value and kind == "range":
+            lo, hi = hi, lo
+        start = between.start() if between else first.start
+        difference = bool(
+            _DIFFERENCE_BEFORE_RE.search(text, max(0, start - 50), start)
+            or _DIFFERENCE_AFTER_RE.match(text, second.end)
+        )
+        source = text[start:second.end]
+        ranges.append(Range(lo, hi, unit, kind, difference, first.start, second.end, source))
+        index += 2
+    return ranges
+
+
+def covers(lo: Figure, hi: Figure, value: float) -> bool:
+    """True when ``value`` lies in the range as printed: from ``lo`` minus
+    half its last digit to ``hi`` plus half its last digit."""
+    return lo.value - lo.half_step - 1e-9 <= value <= hi.value + hi.half_step + 1e-9
+
+
+def rounds_to(value: float, figure: Figure) -> bool:
+    """True when ``value`` printed at ``figure``'s decimals gives ``figure``."""
+    return abs(value - figure.value) <= figure.half_step + 1e-9 * max(1.0, abs(value))
+
+
+def rounding_keys(value: float, decimals: int) -> tuple[int, ...]:
+    """Integer keys of ``value`` rounded to ``decimals`` (both neighbours when
+    it sits exactly halfway), for indexing figures by their printed value."""
+    scaled = value * 10**decimals
+    low = math.floor(scaled + 0.5 - 1e-7)
+    high = math.floor(scaled + 0.5 + 1e-7)
+    return (low,) if low == high else (low, high)
+
+
+def interval(figure: Figure) -> tuple[float, float]:
+    """The values ``figure`` can stand for given its printed digits."""
+    return figure.value - figure.half_step, figure.value + figure.half_step
+
+
+# Statistics a header or a sentence can name, and their order (percentiles
+# by their level; mean only between min and max).
+_STAT_RE = re.compile(
+    r"(?<![\w.])(min(?:imum)?|max(?:imum)?|median|med|mean|avg|average|p\d{1,2}(?:\.\d+)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)\s+percentile)(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def statistic_of(word: str) -> str | None:
+    """Normalised statistic name: ``min``, ``max``, ``mean``, ``p50`` (median),
+    ``p90`` … or None."""
+    word = word.lower()
+    if word.startswith("min"):
+        return "min"
+    if word.startswith("max"):
+        return "max"
+    if word in ("median", "med"):
+        return "p50"
+    if word in ("mean", "avg", "average"):
+        return "mean"
+    if word.startswith("p") and word[1:].replace(".", "", 1).isdigit():
+        return "p" + word[1:]
+    match = re.match(r"(\d{1,2}(?:\.\d+)?)", word)
+    if match and "percentile" in word:
+        return "p" + match.group(1)
+    return None
+
+
+@lru_cache(maxsize=8192)
+def statistics_in(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(statistic, start, end) for each statistic word in ``text``, in order."""
+    found = []
+    for match in _STAT_RE.finditer(text):
+        name = statistic_of(match.group(0))
+        if name:
+            found.append((name, match.start(), match.end()))
+    return tuple(found)
+
+
+def statistic_rank(name: str) -> float | None:
+    """Order of a statistic: min 0, pNN NN, max 100; None for mean."""
+    if name == "min":
+        return 0.0
+    if name == "max":
+        return 100.0
+    if name.startswith("p"):
+        return float(name[1:])
+    return None
+
+
+def out_of_order(low_name: str, low: Figure, high_name: str, high: Figure) -> bool:
+    """True when ``low_name`` must not exceed ``high_name`` (min <= median,
+    mean <= max, p50 <= p90 <= p95 <= p99) and ``low`` exceeds ``high`` by
+    more than the rounding of both printed figures."""
+    low_rank, high_rank = statistic_rank(low_name), statistic_rank(high_name)
+    if low_rank is None and high_rank is None:
+        return False
+    if low_rank is None:  # mean vs something: only max bounds it from above
+        if high_rank != 100.0:
+            return False
+    elif high_rank is None:  # something vs mean: only min bounds it from below
+        if low_rank != 0.0:
+            return False
+    elif low_rank >= high_rank:
+        return False
+    return low.value - low.half_step > high.value + high.half_step + 1e-12

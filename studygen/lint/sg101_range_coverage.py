@@ -1,0 +1,481 @@
+"""SG101 range coverage: a prose range that summarises a table column must
+cover every value in it.
+
+A range in prose (``GEMMs take 0.19 to 0.21 ms``) *summarises* a column of
+the same unit when
+
+- both printed endpoints are found in the column (a value that rounds to
+  the endpoint at its printed digits), or
+- the column's header shares a word with the sentence ("GEMM"; in another
+  section, a word naming the quantity, not a variant such as fp16), or is
+  the table's only column of that unit, and one endpoint is found in it or
+  (same section only) the range bounds most of its values.
+
+The range *covers* a value when the value lies between the endpoints, each
+widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
+0.215).
+
+- The words around the range that name row labels ("on TensorRT 11.4",
+  "at 800 x 800", "for fp16 and INT8", "except B200"), or the sentence's
+  opening phrase ("On TensorRT 11.4, …"), restrict it to those rows; a
+  header part that tells sub-columns apart ("at 800 x 1067" for ``fp16 ms
+  800x800 / 800x1067``) restricts it to that sub-column.
+- A range of differences ("FP8 saves 0.04 to 0.11 ms", "0.1 to 0.2 ms
+  faster") is checked against per-row differences of two columns of one
+  table (the two figures of a ``0.409 → 0.073`` cell, or two columns whose
+  headers differ in a word or two such as fp16 / FP8); a ``%`` or ``x``
+  range worded as a difference, when no ``%``/``x`` column fits, against
+  per-row relative differences or ratios.
+- Precision first: a column the range fits clears it when that column is
+  as plausible a summary (both endpoints found, a shared header word) as
+  the best column it does not fit; otherwise the finding names the most
+  plausible column and every row the range leaves out, with its value.
+
+Columns are looked at nearest first (the sentence's own section), and the
+search stops at a column the range fits at the top plausibility, so a long
+document costs little per range.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..findings import Finding
+from .document import Block, Document, Row, Sentence, Series, Table
+from .figures import RATIO_UNITS, Figure, Range, covers, format_number, rounding_keys, with_unit
+
+CODE = "SG101"
+MAX_ROWS_NAMED = 8
+
+# Units that name a quantity by themselves (ms or x could be anything).
+_SPECIFIC_UNITS = frozenset({"tokens/s", "images/s", "AP", "AP50", "AP75", "MiB", "GiB", "KiB", "MB", "GB", "KB"})
+# A header naming a difference column may stand for a range of differences.
+_DIFFERENCE_HEADER_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "gain", "reduction", "overhead", "change", "gap", "speedup", "slowdown"})
+
+
+@dataclass
+class Entry:
+    """One value a range is compared with: the row, the value and how to
+    print it (``0.409 ms`` or ``0.409 - 0.073 = 0.336 ms``)."""
+
+    row: Row
+    value: float
+    shown: str
+    decimals: int
+
+
+@dataclass
+class Candidate:
+    """A column (or pair of columns) a range may summarise, and the verdict.
+
+    ``values`` are what the range is compared with; the printable
+    :class:`Entry` list is made only for a candidate that is reported."""
+
+    description: str
+    table: Table
+    values: list[float]
+    make_entries: Callable[[], list[Entry]]
+    strong: bool
+    overlap: bool
+    found: int
+    inside: int
+    distance: int
+    same_section: bool
+    reportable: bool = True
+
+    @property
+    def covered(self) -> bool:
+        return self.inside == len(self.values)
+
+    @property
+    def tier(self) -> tuple[bool, bool]:
+        """How plausible it is that the range summarises this column."""
+        return (self.strong, self.overlap)
+
+    @property
+    def conclusive(self) -> bool:
+        """Covered at the top tier: no other column can outweigh it."""
+        return self.covered and self.strong and self.overlap
+
+    def rank(self) -> tuple:
+        return (self.strong, self.overlap, self.same_section, self.found, self.inside / len(self.values), -self.distance)
+
+
+class _ValueIndex:
+    """Series of one unit indexed by their values rounded to given decimals,
+    so a range finds the columns holding its endpoints without scanning."""
+
+    def __init__(self, document: Document):
+        self.document = document
+        self._maps: dict[tuple[str, int], dict[int, list[Series]]] = {}
+        self.difference_units: set[str | None] = set()  # units of series whose header names a difference
+
+    def holding(self, unit: str, figure: Figure) -> list[Series]:
+        key = (unit, figure.decimals)
+        mapping = self._maps.get(key)
+        if mapping is None:
+            mapping = {}
+            for series in self.document.series_by_unit.get(unit, ()):
+                for value in series.values:
+                    if value is None:
+                        continue
+                    for k in rounding_keys(value.value, figure.decimals):
+                        bucket = mapping.setdefault(k, [])
+                        if not bucket or bucket[-1] is not series:
+                            bucket.append(series)
+            self._maps[key] = mapping
+        return mapping.get(rounding_keys(figure.value, figure.decimals)[0], [])
+
+
+def check(document: Document) -> list[Finding]:
+    """SG101 findings of ``document``: one per prose range that leaves out
+    rows of the column it summarises."""
+    if not document.tables:
+        return []
+    index = _ValueIndex(document)
+    index.difference_units = {s.unit for t in document.tables for s in t.series if _DIFFERENCE_HEADER_WORDS & s.keywords}
+    findings = []
+    for block in document.prose:
+        if not block.has_digits:
+            continue
+        for sentence in block.sentences:
+            for rng in sentence.ranges:
+                if rng.kind != "range" or rng.unit is None:
+                    continue
+                finding = _check_range(document, index, block, sentence, rng)
+                if finding is not None:
+                    findings.append(finding)
+    return findings
+
+
+def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
+    candidates: list[Candidate] = []
+    if rng.difference and rng.unit not in RATIO_UNITS:
+        if rng.unit in index.difference_units:
+            plain = (s for s in _plain_sources(document, index, block, sentence, rng) if _DIFFERENCE_HEADER_WORDS & s.keywords)
+            if _scan_series(plain, block, sentence, rng, candidates):
+                return None
+        if _scan_pairs(document, block, sentence, rng, candidates, relative=False):
+            return None
+    else:
+        if _scan_series(_plain_sources(document, index, block, sentence, rng), block, sentence, rng, candidates):
+            return None
+        if not any(c.reportable for c in candidates) and rng.unit in RATIO_UNITS and rng.difference:
+            if _scan_pairs(document, block, sentence, rng, candidates, relative=True):
+                return None
+    return _verdict(document, sentence, rng, candidates)
+
+
+def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: list[Candidate]) -> Finding | None:
+    """The finding for the best uncovered candidate, unless a covered one is
+    as plausible (same tier: both endpoints found, a shared header word)."""
+    uncovered = [c for c in candidates if not c.covered and c.reportable]
+    if not uncovered:
+        return None
+    best = max(uncovered, key=Candidate.rank)
+    if any(c.covered and c.tier >= best.tier for c in candidates):
+        return None
+    return _finding(document, sentence, rng, best)
+
+
+# --- plain columns -----------------------------------------------------------
+
+
+def _nearest(block: Block):
+    """Sort key: series of tables nearest the block first."""
+    return lambda s: (abs(s.table.order - block.order), s.table.order, s.column, s.sub)
+
+
+def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range):
+    """Series that may hold the range, nearest first: every series of the
+    unit in the block's section, then series elsewhere holding both
+    endpoints, or one endpoint and a header word of the sentence (computed
+    only when the section holds no covered candidate)."""
+    unit = rng.unit
+    # A section is short: its series in document order are near enough (the
+    # rank, not this order, decides which one a finding names).
+    yield from document.series_by_section.get((block.section, unit), ())
+    at_lo = index.holding(unit, rng.lo)
+    at_hi = index.holding(unit, rng.hi)
+    hi_ids = {id(s) for s in at_hi}
+    chosen: dict[int, Series] = {}
+    words = sentence.measure
+    for series in at_lo:
+        if series.table.section != block.section and (id(series) in hi_ids or series.measure & words):
+            chosen[id(series)] = series
+    for series in at_hi:
+        if series.table.section != block.section and series.measure & words:
+            chosen[id(series)] = series
+    yield from sorted(chosen.values(), key=_nearest(block))
+
+
+def _series_excluded(series: Series, view) -> bool:
+    """True when the clause names a sibling sub-column's header part
+    ("at 800 x 1067") but not this one's."""
+    if not series.varying or series.varying.startswith("#"):
+        return False
+    if view.mention(series.varying) == 1:
+        return False
+    for sibling in series.table.series:
+        if sibling.column == series.column and sibling is not series and sibling.varying and view.mention(sibling.varying) == 1:
+            return True
+    return False
+
+
+def _series_entries(series: Series, row_indexes: list[int]) -> Callable[[], list[Entry]]:
+    def make() -> list[Entry]:
+        rows = series.table.rows
+        return [
+            Entry(rows[i], f.value, with_unit(f.text, series.unit), f.decimals)
+            for i in row_indexes
+            for f in (series.values[i],)
+        ]
+
+    return make
+
+
+def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate]) -> bool:
+    """Evaluate plain series into ``candidates``; True as soon as one is
+    :attr:`Candidate.conclusive`."""
+    view = sentence.clause_view(rng.start, rng.end - rng.start)
+    words = sentence.measure
+    restrictions: dict[int, list[int] | None] = {}
+    # A series whose values all lie outside the range, endpoints included,
+    # can neither hold an endpoint nor sit inside it: skip it unread.
+    low_edge = rng.lo.value - rng.lo.half_step - 1e-9
+    high_edge = rng.hi.value + rng.hi.half_step + 1e-9
+    for series in sources:
+        smallest, largest = series.bounds
+        if largest < low_edge or smallest > high_edge:
+            continue
+        table = series.table
+        key = id(table)
+        if key not in restrictions:
+            restrictions[key] = table.restrict(view)
+        rows = restrictions[key]
+        if rows is None or _series_excluded(series, view):
+            continue
+        if rows is table.all_rows:
+            present, values = series.present_indexes, series.present_values
+        else:
+            column = series.values
+            present = [i for i in rows if column[i] is not None]
+            values = [column[i].value for i in present]
+        same_section = table.section == block.section
+        # Within the section a variant name ("fp16 latency") is enough to tie
+        # a sentence to a column; across sections only a quantity word is.
+        if same_section:
+            overlap = bool(series.quantity & sentence.keywords) or series.sole_of_unit
+        else:
+            overlap = bool(series.measure & words) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
+        candidate = _evaluate(
+            f"'{series.header}'", table, values, _series_entries(series, present), rng,
+            overlap, abs(table.order - block.order), same_section,
+        )
+        if candidate is None:
+            continue
+        candidates.append(candidate)
+        if candidate.conclusive:
+            return True
+    return False
+
+
+def _evaluate(description: str, table: Table, values: list[float], make_entries, rng: Range, overlap: bool, distance: int, same_section: bool) -> Candidate | None:
+    """A :class:`Candidate` when the range summarises these values (see
+    the module docstring), else None."""
+    if len(values) < 2:
+        return None
+    # covers() and rounds_to() inlined: this loop runs for every candidate row.
+    lo, hi = rng.lo, rng.hi
+    lo_value, hi_value = lo.value, hi.value
+    lo_tolerance = lo.half_step + 1e-9
+    hi_tolerance = hi.half_step + 1e-9
+    low_bound = lo_value - lo_tolerance
+    high_bound = hi_value + hi_tolerance
+    inside = 0
+    found_lo = found_hi = False
+    for value in values:
+        if low_bound <= value <= high_bound:
+            inside += 1
+            # an endpoint can only be found among values inside the range
+            if not found_lo and value - lo_value <= lo_tolerance:
+                found_lo = True
+            if not found_hi and hi_value - value <= hi_tolerance:
+                found_hi = True
+    strong = found_lo and found_hi
+    found = found_lo + found_hi
+    # Another section's column is reported only with a shared header word as
+    # well (in a long document two endpoints turn up somewhere by
+    # coincidence); without one it can still show that the range fits.
+    reportable = True
+    if same_section:
+        if not strong and not (overlap and (found or inside * 2 > len(values))):
+            return None
+    elif not (overlap and found):
+        if not (strong and inside == len(values)):
+            return None
+        reportable = False
+    return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section, reportable)
+
+
+# --- pairs of columns ----------------------------------------------------------
+
+
+def _pair_tables(document: Document, block: Block, sentence: Sentence):
+    """Tables of the block's section, nearest first, then tables elsewhere
+    whose headers share a word with the sentence (yielded lazily: a covered
+    candidate in the section ends the search)."""
+    local = sorted(document.tables_by_section.get(block.section, []), key=lambda t: (abs(t.order - block.order), t.order))
+    yield from local
+    others: dict[int, Table] = {}
+    for word in sentence.measure:
+        for table in document.tables_by_keyword.get(word, ()):
+            if table.section != block.section:
+                others[id(table)] = table
+    yield from sorted(others.values(), key=lambda t: (abs(t.order - block.order), t.order))
+
+
+def _pairs(table: Table, unit: str) -> list[tuple[Series, Series]]:
+    """Column pairs of one unit that a difference can compare: the figures of
+    one ``a → b`` cell, or columns whose headers differ in a word or two."""
+    cached = table.pair_cache.get(unit)
+    if cached is not None:
+        return cached
+    pairs = _find_pairs(table, unit)
+    table.pair_cache[unit] = pairs
+    return pairs
+
+
+def _find_pairs(table: Table, unit: str) -> list[tuple[Series, Series]]:
+    same_unit = [s for s in table.series if s.unit == unit and s.stat in (None, "p50")]
+    pairs = []
+    for i, first in enumerate(same_unit):
+        for second in same_unit[i + 1:]:
+            if first.column == second.column:
+                if first.parts == 2:
+                    pairs.append((first, second))
+                continue
+            if first.parts > 1 and second.parts > 1 and first.sub != second.sub:
+                continue
+            shared = first.keywords & second.keywords
+            if shared and len(first.keywords ^ second.keywords) <= 4:
+                pairs.append((first, second))
+    return pairs
+
+
+def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate], relative: bool) -> bool:
+    """Evaluate per-row differences (or relative differences / ratios) of
+    column pairs into ``candidates``; True as soon as one is conclusive."""
+    view = sentence.clause_view(rng.start, rng.end - rng.start)
+    words = sentence.measure
+    for table in _pair_tables(document, block, sentence):
+        units = table.pair_units
+        if rng.unit not in RATIO_UNITS:
+            units = units & {rng.unit}
+        if not units:
+            continue
+        rows = table.restrict(view)
+        if rows is None:
+            continue
+        distance = abs(table.order - block.order)
+        same_section = table.section == block.section
+        for unit in sorted(units):
+            for first, second in _pairs(table, unit):
+                if same_section:
+                    overlap = bool((first.quantity | second.quantity) & sentence.keywords)
+                else:
+                    overlap = bool((first.measure | second.measure) & words)
+                reading = _pair_reading(first, second, rows, rng, relative)
+                if reading is None:
+                    continue
+                description, values, make_entries = reading
+                candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section)
+                if candidate is None:
+                    continue
+                candidates.append(candidate)
+                if candidate.conclusive:
+                    return True
+    return False
+
+
+def _pair_reading(first: Series, second: Series, rows: list[int], rng: Range, relative: bool):
+    """(description, values, entry maker) of the reading of the pair that
+    puts most rows inside the range: ``a - b`` or ``b - a``; for relative
+    ranges ``(a - b) / a`` or ``(a - b) / b`` in %, both signs, or ``a / b``
+    and ``b / a`` in x. None when fewer than two rows hold both figures."""
+    pairs = [(i, first.values[i], second.values[i]) for i in rows if first.values[i] is not None and second.values[i] is not None]
+    if len(pairs) < 2:
+        return None
+    names = f"'{first.header}' and '{second.header}'"
+    readings = []  # (description, values, formula)
+    if not relative:
+        readings.append((f"a difference of {names}", [a.value - b.value for _, a, b in pairs], "a-b"))
+        readings.append((f"a difference of {names}", [b.value - a.value for _, a, b in pairs], "b-a"))
+    elif rng.unit == "%":
+        if all(a.value for _, a, _ in pairs):
+            change = [(a.value - b.value) / a.value * 100.0 for _, a, b in pairs]
+            readings.append((f"a relative difference of {names}", change, "(a-b)/a"))
+            readings.append((f"a relative difference of {names}", [-v for v in change], "(b-a)/a"))
+        if all(b.value for _, _, b in pairs):
+            change = [(a.value - b.value) / b.value * 100.0 for _, a, b in pairs]
+            readings.append((f"a relative difference of {names}", change, "(a-b)/b"))
+            readings.append((f"a relative difference of {names}", [-v for v in change], "(b-a)/b"))
+    else:
+        if all(b.value for _, _, b in pairs):
+            readings.append((f"a ratio of {names}", [a.value / b.value for _, a, b in pairs], "a/b"))
+        if all(a.value for _, a, _ in pairs):
+            readings.append((f"a ratio of {names}", [b.value / a.value for _, a, b in pairs], "b/a"))
+    if not readings:
+        return None
+    low_edge = rng.lo.value - rng.lo.half_step - 1e-9
+    high_edge = rng.hi.value + rng.hi.half_step + 1e-9
+    description, values, formula = max(readings, key=lambda r: sum(1 for v in r[1] if low_edge <= v <= high_edge))
+    table = first.table
+    shown_decimals = max(rng.lo.decimals, rng.hi.decimals) + 1
+
+    def make() -> list[Entry]:
+        entries = []
+        for (i, a, b), value in zip(pairs, values):
+            if formula in ("a-b", "b-a"):
+                x, y = (a, b) if formula == "a-b" else (b, a)
+                decimals = max(a.decimals, b.decimals)
+                shown = f"{x.text} - {y.text} = {with_unit(format_number(value, decimals), rng.unit)}"
+            elif formula in ("a/b", "b/a"):
+                x, y = (a, b) if formula == "a/b" else (b, a)
+                decimals = shown_decimals
+                shown = f"{x.text} / {y.text} = {format_number(value, decimals)}x"
+            else:
+                x, y = (a, b) if formula.startswith("(a") else (b, a)
+                base = a if formula.endswith("/a") else b
+                decimals = shown_decimals
+                shown = f"({x.text} - {y.text}) / {base.text} = {format_number(value, decimals)}%"
+            entries.append(Entry(table.rows[i], value, shown, decimals))
+        return entries
+
+    return description, values, make
+
+
+# --- the finding -------------------------------------------------------------------
+
+
+def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate) -> Finding:
+    entries = best.make_entries()
+    left_out = [e for e in entries if not covers(rng.lo, rng.hi, e.value)]
+    named = ", ".join(f"'{e.row.label or f'line {e.row.line}'}' ({e.shown})" for e in left_out[:MAX_ROWS_NAMED])
+    if len(left_out) > MAX_ROWS_NAMED:
+        named += f" and {len(left_out) - MAX_ROWS_NAMED} more"
+    rows_word = "row" if len(left_out) == 1 else f"{len(left_out)} rows:"
+    message = f"range {rng.text} leaves out {rows_word} {named} of {best.description} in the table at line {best.table.line}"
+    low = min(entries, key=lambda e: e.value)
+    high = max(entries, key=lambda e: e.value)
+    low_text = format_number(low.value, low.decimals)
+    high_text = with_unit(format_number(high.value, high.decimals), rng.unit)
+    hint = (
+        f"widen the range to {low_text} to {high_text} to cover every row, "
+        "or name the rows it covers in the same clause (for example 'on TensorRT 11.4' or 'at 800 x 800') so only those are compared"
+    )
+    return Finding(CODE, message, document.path, sentence.line_at(rng.start), hint=hint)
+
+
+__all__ = ["check", "CODE"]

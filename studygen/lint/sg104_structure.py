@@ -1,0 +1,88 @@
+"""SG104 Markdown structure: what renders differently from what was written.
+
+- A table body row whose raw source line holds more or fewer cells than the
+  header. markdown-it-py (like GitHub) pads short rows with empty cells and
+  drops extra ones, so the parsed table cannot show it; the row's
+  ``token.map`` leads to its raw line, whose cells are counted the GFM way
+  (split at pipes not escaped with a backslash; a leading and a trailing
+  pipe open and close the row; a pipe inside inline code still splits).
+- A header and delimiter row whose cell counts differ: GFM then renders no
+  table at all, only a paragraph of pipes.
+- A fenced code block that is never closed: it swallows the rest of its
+  container (usually the whole document).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from .document import Document
+
+CODE = "SG104"
+
+_QUOTE_PREFIX_RE = re.compile(r"^\s*(?:>\s?)+")
+_DELIMITER_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def raw_cell_count(line: str) -> int:
+    """Cells of a raw table row as GFM splits it (``| a | b \\| c |`` -> 2)."""
+    line = _QUOTE_PREFIX_RE.sub("", line) if ">" in line[:8] else line
+    line = line.strip()
+    escaped = line.count("\\|")
+    pipes = line.count("|") - escaped
+    if line.startswith("|"):
+        pipes -= 1
+    if line.endswith("|") and not line.endswith("\\|") and len(line) > 1:
+        pipes -= 1
+    return pipes + 1
+
+
+def check(document: Document) -> list[Finding]:
+    """SG104 findings: row cell counts, broken delimiter rows, unclosed fences."""
+    findings = []
+    lines = document.lines
+    for table in document.tables:
+        expected = len(table.headers)
+        for start in table.row_source_lines:
+            if start >= len(lines):
+                continue
+            got = raw_cell_count(lines[start])
+            if got != expected:
+                what = "more" if got > expected else "fewer"
+                findings.append(Finding(
+                    CODE,
+                    f"table row has {got} cells but its header (line {table.line}) has {expected}: "
+                    f"{what} cells than columns, which the table silently {'drops' if got > expected else 'pads with empty cells'}",
+                    document.path,
+                    start + 1,
+                    hint=f"give every row of this table exactly {expected} cells; escape a pipe inside a cell as \\|",
+                ))
+    for start, end in document.paragraph_lines:
+        if end - start < 2:
+            continue
+        header, delimiter = lines[start], lines[start + 1]
+        if "|" not in header or "|" not in delimiter and "-" not in delimiter or not _DELIMITER_RE.match(_QUOTE_PREFIX_RE.sub("", delimiter)):
+            continue
+        header_cells = raw_cell_count(header)
+        delimiter_cells = raw_cell_count(delimiter)
+        if header_cells != delimiter_cells and delimiter.count("|") >= 1:
+            findings.append(Finding(
+                CODE,
+                f"table header has {header_cells} cells but its delimiter row (line {start + 2}) has {delimiter_cells}: "
+                "no table is rendered, only a paragraph of pipes",
+                document.path,
+                start + 1,
+                hint="give the delimiter row one '---' cell per header cell",
+            ))
+    for fence in document.fences:
+        if not fence.closed:
+            findings.append(Finding(
+                CODE,
+                f"code fence {fence.markup} opened at line {fence.line} is never closed: "
+                f"everything after it, to line {fence.end_line}, renders as code",
+                document.path,
+                fence.line,
+                hint=f"close the block with a line holding {fence.markup}",
+            ))
+    return findings

@@ -1,0 +1,236 @@
+"""SG106 unmeasured stated as result: a configuration the document itself
+says was not tried, measured or run, given an outcome elsewhere without
+hedging.
+
+**Declarations** the check reads:
+
+- "NVFP4 was not tried", "FP8 convolutions were not measured",
+  "GB300 has not been benchmarked";
+- "we did not measure NVFP4", "didn't try int8";
+- "Not measured: B300 with TensorRT 11.1, GB300, H100" (a list);
+- "NVFP4 (not measured)";
+- list items under a heading such as "Not measured", "What was not tried",
+  "Untested";
+- a table row with a cell "not measured" / "not run" / "not tried" (its
+  row labels name the configuration).
+
+A configuration is the set of its words (``b300``, ``tensorrt``, ``11.1``);
+another sentence *mentions* it when it holds all of them. A mention *states
+an outcome* when it holds an outcome word (faster, slower, speedup, gain,
+pays, helps, improves, drops, saves, "no speedup" …) or a figure with a
+unit, and it is *hedged* by words such as expected, likely, may, would,
+could, if, when, "not measured"; sentences under a heading such as "When
+to revisit", "Not measured", "Known gaps" or "Future work" state
+conditions, not results. A table row naming the configuration with a
+figure in it states an outcome too. Each unhedged outcome is a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..findings import Finding
+from .document import Block, Document
+from .text import STOPWORDS, label_tokens, normalize, stem
+
+CODE = "SG106"
+
+_NOT = r"(?:not|never)"
+_DONE = r"(?:tried|measured|run|tested|benchmarked|evaluated|profiled|built|timed|attempted|explored|quantized)"
+_DECLARED_SUBJECT_RE = re.compile(
+    r"(?P<subject>[^.;:,()\n]{1,80}?)\s+(?:was|were|is|are|has|have)\s+" + _NOT + r"\s+(?:been\s+|yet\s+been\s+)?" + _DONE + r"\b",
+    re.IGNORECASE,
+)
+_DECLARED_OBJECT_RE = re.compile(
+    r"\b(?:did\s+not|didn't|have\s+not|haven't|has\s+not|hasn't|could\s+not|couldn't|was\s+not\s+able\s+to)\s+"
+    r"(?:yet\s+)?(?:try|measure|run|test|benchmark|evaluate|profile|time|build)\s+(?P<object>[^.;:()\n]{1,80})",
+    re.IGNORECASE,
+)
+_DECLARED_LIST_RE = re.compile(
+    r"(?:^|[.;]\s+|\n)\s*(?:" + _NOT + r"\s+|un)(?:tried|measured|run|tested|benchmarked|evaluated|profiled)(?:\s+\w+){0,3}\s*[:—–]\s*(?P<list>[^\n]+)",
+    re.IGNORECASE,
+)
+_DECLARED_PAREN_RE = re.compile(
+    r"(?P<subject>[\w.+-]+(?:\s+[\w.+-]+){0,4})\s*\(\s*(?:" + _NOT + r"\s+|un)(?:tried|measured|run|tested|benchmarked)\s*\)",
+    re.IGNORECASE,
+)
+_DECLARED_HEADING_RE = re.compile(
+    r"\b(?:" + _NOT + r"\s+(?:yet\s+)?(?:tried|measured|run|tested|benchmarked|covered)|untested|unmeasured|not\s+part\s+of\s+the\s+study)\b",
+    re.IGNORECASE,
+)
+_DECLARED_CELL_RE = re.compile(r"^\s*(?:" + _NOT + r"\s+(?:tried|measured|run|tested|benchmarked)|untested|unmeasured)\b", re.IGNORECASE)
+
+OUTCOME_RE = re.compile(
+    r"\b(?:faster|slower|speedups?|speed-ups?|slowdowns?|gains?|gained|pays?(?:\s+off)?|paid\s+off|helps?|helped|hurts?|"
+    r"improves?|improved|improvements?|degrades?|degraded|regress\w*|drops?|dropped|loses|lost|saves?|saved|"
+    r"costs?|better|worse|outperforms?|underperforms?|beats?|breaks|broke|fails?|failed|works|worked|matches|"
+    r"no\s+(?:speedup|speed-up|gain|benefit|improvement|difference|change|effect)|"
+    r"(?:does|did|do)\s*(?:not|n't)\s+(?:pay|help|improve|matter|work)|(?:cannot|can't|won't)\s+(?:help|improve|pay))\b",
+    re.IGNORECASE,
+)
+HEDGE_RE = re.compile(
+    r"\b(?:expect\w*|likely|unlikely|probabl\w*|may|might|could|would|should|presumabl\w*|estimat\w*|predict\w*|"
+    r"assum\w*|projected|unknown|untested|unmeasured|unverified|if|whether|when|once|until|unless|possibly|perhaps|"
+    r"hypothe\w*|guess\w*|"
+    r"believe|think|suspect\w*|suggests?|speculat\w*|remains?\s+to\s+be|tbd|open\s+question|"
+    + _NOT + r"\s+(?:been\s+)?(?:tried|measured|run|tested|benchmarked|evaluated|verified|known))\b",
+    re.IGNORECASE,
+)
+# Sections whose sentences are conditions or plans, not results.
+HEDGED_HEADING_RE = re.compile(
+    r"\b(?:revisit|future|next\s+steps?|open\s+questions?|to\s*do|todo|ideas?|outlook|plans?|expectations?|"
+    r"hypothes\w+|not\s+measured|not\s+tried|untested|limitations?|known\s+gaps?|caveats?|when\s+to)\b",
+    re.IGNORECASE,
+)
+_FIGURE_WITH_UNIT_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|%|x|MiB|GB|tokens/s|images/s)(?!\w)")
+_PAREN_RE = re.compile(r"\([^()]*\)")
+_ITEM_SPLIT_RE = re.compile(r",\s+|;\s+|\s+and\s+|\s+or\s+")
+_GENERIC = frozenset({"config", "configuration", "option", "path", "variant", "setting", "case", "mode", "yet", "either", "also", "here", "which", "that", "this", "these"})
+
+
+@dataclass
+class Unmeasured:
+    """A configuration declared unmeasured: its text, its words, the line
+    of the declaration, the block it sits in (None for a table row) and the
+    row's line when a table row declares it."""
+
+    text: str
+    terms: frozenset[str]
+    line: int
+    block: Block | None
+    row_line: int = 0
+
+
+def item_terms(text: str) -> frozenset[str]:
+    """The words that name a configuration (``'B300 with TensorRT 11.1'`` ->
+    ``{'b300', 'tensorrt', '11.1'}``); stop words and generic words left out."""
+    terms = set()
+    for token in label_tokens(normalize(_PAREN_RE.sub(" ", text))):
+        if token in STOPWORDS or token in _GENERIC or len(token) < 2:
+            continue
+        terms.add(stem(token))
+    return frozenset(terms)
+
+
+def _subject_words(subject: str) -> str:
+    words = subject.split()[-6:]
+    while words and words[0].lower() in STOPWORDS:
+        words = words[1:]
+    return " ".join(words)
+
+
+_OBJECT_STOP = frozenset("on at in for because since as so but to from here there these this those yet either when if".split())
+
+
+def _object_words(text: str) -> str:
+    """The configuration an object phrase names: its words up to the first
+    preposition or conjunction ("INT8 on these engines" -> "INT8")."""
+    words = []
+    for word in text.split()[:6]:
+        if words and word.lower() in _OBJECT_STOP:
+            break
+        words.append(word)
+    return " ".join(words)
+
+
+def _declarations(document: Document) -> list[Unmeasured]:
+    found: list[Unmeasured] = []
+
+    def add(text: str, line: int, block: Block | None, row_line: int = 0):
+        terms = item_terms(text)
+        if terms and len(terms) <= 6:
+            found.append(Unmeasured(text.strip(), terms, line, block, row_line))
+
+    for block in document.blocks:
+        text = block.text
+        if block.kind == "heading":
+            continue
+        lowered = text.lower()
+        if not ("not" in lowered or "never" in lowered or "n't" in lowered or "untried" in lowered or "untested" in lowered
+                or "unmeasured" in lowered or "unrun" in lowered) and not (block.in_list and _DECLARED_HEADING_RE.search(block.heading or "")):
+            continue
+        if block.in_list and _DECLARED_HEADING_RE.search(block.heading or ""):
+            item = re.split(r"\s*[:—–(]\s*|\s+-\s+", text, maxsplit=1)[0]
+            add(item, block.line, block)
+        for match in _DECLARED_SUBJECT_RE.finditer(text):
+            add(_subject_words(match.group("subject")), block.line_at(match.start()), block)
+        for match in _DECLARED_OBJECT_RE.finditer(text):
+            add(_object_words(match.group("object")), block.line_at(match.start()), block)
+        for match in _DECLARED_PAREN_RE.finditer(text):
+            add(_subject_words(match.group("subject")), block.line_at(match.start()), block)
+        for match in _DECLARED_LIST_RE.finditer(text):
+            listed = _PAREN_RE.sub(" ", match.group("list"))
+            for item in _ITEM_SPLIT_RE.split(listed.rstrip(". ")):
+                add(item, block.line_at(match.start("list")), block)
+    lowered = document.lowered
+    declared_cells = any(word in lowered for word in ("not measured", "not run", "not tried", "not tested", "not benchmarked", "never ", "untested", "unmeasured"))
+    for table in document.tables if declared_cells else ():
+        for row in table.rows:
+            if any(cell[:1] in "nNuU" and _DECLARED_CELL_RE.match(cell) for cell in row.cells) and row.label:
+                add(row.label, row.line, None, row.line)
+    return found
+
+
+def check(document: Document) -> list[Finding]:
+    """SG106 findings: one per unhedged outcome of a declared-unmeasured configuration."""
+    declared = _declarations(document)
+    if not declared:
+        return []
+    findings = []
+    reported: set[tuple[int, str]] = set()
+    for block in document.prose:
+        if HEDGED_HEADING_RE.search(block.heading or ""):
+            continue
+        for sentence in block.sentences:
+            sentence_text = sentence.text
+            tokens = sentence.view.token_set
+            for item in declared:
+                if not item.terms <= tokens:
+                    continue
+                if item.block is block and item.line == sentence.line_at(sentence.start) or _declares(sentence_text):
+                    continue
+                if block.in_list and item.block is not None and item.block.heading == block.heading and _DECLARED_HEADING_RE.search(block.heading or ""):
+                    continue
+                if not (OUTCOME_RE.search(sentence_text) or _FIGURE_WITH_UNIT_RE.search(sentence_text)):
+                    continue
+                if HEDGE_RE.search(sentence_text):
+                    continue
+                line = sentence.line_at(sentence.start)
+                if (line, item.text) in reported:
+                    continue
+                reported.add((line, item.text))
+                findings.append(_finding(document, item, line, f"line {line} states an outcome for it: '{_clip(sentence_text)}'"))
+    for table in document.tables:
+        for row in table.rows:
+            tokens = set(label_tokens(normalize(row.label)))
+            tokens |= {stem(t) for t in tokens}
+            for item in declared:
+                if item.row_line == row.line or not item.terms <= tokens:
+                    continue
+                values = [s.values[row.index] for s in table.series if s.values[row.index] is not None]
+                if not values or any(_DECLARED_CELL_RE.match(c) for c in row.cells):
+                    continue
+                shown = ", ".join(f"'{s.header}' {s.values[row.index].text}" for s in table.series if s.values[row.index] is not None)
+                findings.append(_finding(document, item, row.line, f"{row.name()} (line {row.line}) gives it figures: {_clip(shown)}"))
+    return findings
+
+
+def _declares(text: str) -> bool:
+    return bool(_DECLARED_SUBJECT_RE.search(text) or _DECLARED_OBJECT_RE.search(text) or _DECLARED_LIST_RE.search(text) or _DECLARED_PAREN_RE.search(text))
+
+
+def _clip(text: str, limit: int = 100) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _finding(document: Document, item: Unmeasured, line: int, what: str) -> Finding:
+    return Finding(
+        CODE,
+        f"'{item.text}' is declared not measured (line {item.line}) but {what}",
+        document.path,
+        line,
+        hint="word it as an expectation with its reason (for example 'not measured; expected to …, because …'), "
+        "or measure it and remove it from the not-measured list",
+    )

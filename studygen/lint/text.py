@@ -1,0 +1,176 @@
+"""Words, normalised labels and sentences of Markdown prose.
+
+Helpers shared by the lint checks: :func:`keywords` (stemmed content words,
+for "same quantity" tests), :func:`normalize` (label text compared across
+prose and tables: ``800 x 1067`` == ``800x1067``, ``TRT`` == ``TensorRT``),
+:func:`label_tokens` (the ordered word tokens of normalised text) and
+:func:`split_sentences`, :func:`figure_scope` and :func:`opening_phrase`
+(which words of a sentence scope a figure).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+STOPWORDS = frozenset(
+    """a an the of on at in for to from by with and or but not no nor is are was were be been being it its
+    this that these those as than then so such per vs versus into over under all each every any both only
+    also about around roughly approximately nearly almost up down out off we our they their there here
+    which who what when where while whereas if else has have had do does did can could may might will would
+    should shall must one two three four five six seven eight nine ten table row rows column columns value
+    values figure figures""".split()
+)
+
+# Unit words never count as a quantity keyword (the unit is compared on its own).
+UNIT_WORDS = frozenset(
+    "ms s sec secs seconds us ns x mib gib kib mb gb kb tokens images img imgs tok fps percent".split()
+)
+
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_+]*")
+_SPACE_RE = re.compile(r"\s+")
+_SHAPE_WORD_RE = re.compile(r"\d+(?:\s*[x×]\s*\d+)+")
+_SHAPE_RE = re.compile(r"(\d)\s*[x×]\s*(?=\d)")
+_MARKUP_RE = re.compile(r"[*_`~]")
+_LABEL_TOKEN_RE = re.compile(r"[a-z0-9µμ][a-z0-9µμ.+_-]*")
+_SYNONYMS = {"trt": "tensorrt"}
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Lower-case ``word`` with a plural ``s``/``es``/``ies`` stripped
+    (``GEMMs`` -> ``gemm``, ``latencies`` -> ``latency``)."""
+    word = word.lower()
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def keywords(text: str) -> frozenset[str]:
+    """Stemmed content words of ``text``: stop words, unit words and words
+    without letters left out. ``'GEMM ms fp16'`` -> ``{'gemm', 'fp16'}``."""
+    found = set()
+    if "x" in text or "×" in text:
+        text = _SHAPE_WORD_RE.sub(" ", text)
+    for word in _WORD_RE.findall(text):
+        lowered = word.lower()
+        if lowered in STOPWORDS or lowered in UNIT_WORDS or len(lowered) < 2:
+            continue
+        found.add(stem(lowered))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=8192)
+def cached_keywords(text: str) -> frozenset[str]:
+    """:func:`keywords` for texts that repeat (table headers)."""
+    return keywords(text)
+
+
+@lru_cache(maxsize=65536)
+def normalize(text: str) -> str:
+    """Label text in one spelling: lower case, Markdown emphasis removed,
+    shapes written ``800x1067``, ``×`` as ``x``, ``trt`` as ``tensorrt``,
+    single spaces."""
+    text = text.replace("×", "x").lower()
+    if "*" in text or "_" in text or "`" in text or "~" in text:
+        text = _MARKUP_RE.sub("", text)
+    if "x" in text:
+        text = _SHAPE_RE.sub(r"\1x", text)
+    text = " ".join(text.split())
+    if "trt" in text:
+        text = re.sub(r"\btrt\b", "tensorrt", text)
+    return text
+
+
+@lru_cache(maxsize=65536)
+def label_tokens(normalized_text: str) -> tuple[str, ...]:
+    """Word tokens of normalised text, trailing dots dropped
+    (``'on tensorrt 11.4.'`` -> ``['on', 'tensorrt', '11.4']``)."""
+    tokens = []
+    for token in _LABEL_TOKEN_RE.findall(normalized_text):
+        token = token.rstrip(".-")
+        if token:
+            tokens.append(_SYNONYMS.get(token, token))
+    return tuple(tokens)
+
+
+# A sentence ends at . ! ? followed by white space, except after abbreviations.
+_SENTENCE_END_RE = re.compile(r"[.!?]+(?=\s)")
+_ABBREVIATIONS = ("vs", "e.g", "i.e", "cf", "approx", "etc", "fig", "no", "al", "resp", "incl", "ca")
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of the sentences of a paragraph's plain text."""
+    spans = []
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(text):
+        before = text[max(start, match.start() - 7):match.start()].lower()
+        word = before.rsplit(None, 1)[-1] if before.strip() else ""
+        if word.lstrip("(") in _ABBREVIATIONS:
+            continue
+        spans.append((start, match.end()))
+        start = match.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return [(s + (len(text[s:e]) - len(text[s:e].lstrip())), e) for s, e in spans if text[s:e].strip()]
+
+
+# "and" before a digit joins a range ("between 2.1 and 9.7 ms"), not clauses
+_SEGMENT_SPLIT_RE = re.compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+(?![-−+]?\d)")
+_OPENING_RE = re.compile(
+    r"^\W*(?:on|at|for|with|in|under|using|across|from|except|excluding|besides|apart\s+from|other\s+than)\s", re.IGNORECASE
+)
+
+
+_FORWARD_STOP_RE = re.compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+")
+_LAST_WORD_RE = re.compile(r"(\S+)\s*$")
+
+
+def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
+    """(start, end) of the words that scope a figure at ``start:end`` of a
+    sentence: back to the nearest comma, semicolon, colon or
+    ``and``/``but``/``while``/``whereas``; forward to the nearest comma,
+    semicolon, colon or conjunction, where an ``and`` that joins two labels
+    ("for fp16 and INT8", "on TensorRT 11.4 and 11.1": the word before it
+    holds a digit) does not end the scope."""
+    scope_start = 0
+    for match in _SEGMENT_SPLIT_RE.finditer(text, 0, start):
+        scope_start = match.end()
+    scope_end = len(text)
+    for match in _FORWARD_STOP_RE.finditer(text, end):
+        if match.group().strip() in (",", ";", ":"):
+            scope_end = match.start()
+            break
+        before = _LAST_WORD_RE.search(text, 0, match.start())
+        if before and any(ch.isdigit() for ch in before.group(1)):
+            continue
+        scope_end = match.start()
+        break
+    return scope_start, scope_end
+
+
+def opening_phrase(text: str) -> str:
+    """The sentence's opening restriction phrase ("On TensorRT 11.4, …",
+    "At 800 x 1067 on B200 the …", "Except on H100, …"): its first six
+    words when it opens with a preposition or an exclusion, else ""."""
+    if not _OPENING_RE.match(text):
+        return ""
+    end = len(text)
+    for stop in (",", ";", ":"):
+        position = text.find(stop)
+        if position != -1:
+            end = min(end, position)
+    return " ".join(text[:end].split()[:6])
+
+
+_VARIANT_WORD_RE = re.compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
+
+
+@lru_cache(maxsize=8192)
+def measure_words(words: frozenset[str]) -> frozenset[str]:
+    """Keywords that say what is measured: precision and variant names
+    (``fp16``, ``fp8``, ``int8``, ``nvfp4``) left out, since a sentence about
+    FP8 latency and a column of FP8 AP share "fp8" but not a quantity."""
+    return frozenset(w for w in words if not _VARIANT_WORD_RE.match(w))

@@ -1,0 +1,248 @@
+"""Statistics behind verdicts: repeat-to-repeat noise of timings and per-image
+bootstrap intervals of COCO AP differences. numpy only (seeded, so a render
+prints the same interval every time).
+
+Noise (SG204): a verdict such as "within run-to-run noise" is computed from
+the per-repeat medians of two timings (``distribution.repeat_medians_ms`` in
+a latency result), at least :data:`MIN_REPEATS` a side, by a percentile
+bootstrap of the difference of medians: resample each side's repeat medians
+with replacement, take ``median(b*) - median(a*)``, and read the 2.5 and 97.5
+percentiles (Efron and Tibshirani, *An Introduction to the Bootstrap*, 1993,
+ch. 13). The difference is "within run-to-run noise" when that interval holds 0.
+
+AP (SG203): per-image results (see :func:`per_image_from_cocoeval`) let the
+COCO AP of a resampled image list be recomputed exactly as pycocotools'
+``COCOeval.accumulate`` + ``summarize`` would (AP at IoU 0.50:0.95, area all,
+100 detections); a paired bootstrap over images gives an interval of the AP
+difference of two variants evaluated on the same images.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MIN_REPEATS = 3
+DEFAULT_SEED = 0
+DEFAULT_RESAMPLES = 10000
+DEFAULT_AP_RESAMPLES = 1000
+CONFIDENCE = 0.95
+PER_IMAGE_FORMAT = "studygen-per-image-ap"
+
+NOISE_VERDICT = "within run-to-run noise"
+BEYOND_NOISE = "beyond run-to-run noise"
+
+
+@dataclass(frozen=True)
+class MedianDifference:
+    """Bootstrap comparison of two timings' repeat medians (ms).
+
+    ``difference_ms`` is ``median(b) - median(a)``; ``low_ms``/``high_ms`` the
+    percentile interval at ``confidence``; ``spread_a``/``spread_b`` the
+    (min, max) of each side's repeat medians.
+    """
+
+    difference_ms: float
+    low_ms: float
+    high_ms: float
+    repeats_a: int
+    repeats_b: int
+    spread_a: tuple[float, float]
+    spread_b: tuple[float, float]
+    resamples: int
+    seed: int
+    confidence: float
+
+    @property
+    def within_noise(self) -> bool:
+        """True when the interval holds 0: no difference beyond repeat-to-repeat noise."""
+        return self.low_ms <= 0.0 <= self.high_ms
+
+    @property
+    def verdict(self) -> str:
+        return NOISE_VERDICT if self.within_noise else BEYOND_NOISE
+
+
+def median_difference(a_ms, b_ms, *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+                      confidence: float = CONFIDENCE) -> MedianDifference:
+    """Percentile bootstrap of ``median(b) - median(a)`` over repeat medians (ms).
+
+    ``a_ms``, ``b_ms``: per-repeat medians, at least :data:`MIN_REPEATS` each.
+    Raises ValueError with fewer repeats or non-finite values.
+    """
+    import numpy as np
+
+    a = np.asarray(a_ms, dtype=float)
+    b = np.asarray(b_ms, dtype=float)
+    if a.size < MIN_REPEATS or b.size < MIN_REPEATS:
+        raise ValueError(f"a noise verdict needs at least {MIN_REPEATS} repeats a side (got {a.size} and {b.size})")
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError("repeat medians must be finite")
+    rng = np.random.default_rng(seed)
+    a_star = np.median(a[rng.integers(0, a.size, size=(resamples, a.size))], axis=1)
+    b_star = np.median(b[rng.integers(0, b.size, size=(resamples, b.size))], axis=1)
+    tail = 100 * (1 - confidence) / 2
+    low, high = np.percentile(b_star - a_star, [tail, 100 - tail])
+    return MedianDifference(
+        difference_ms=float(np.median(b) - np.median(a)), low_ms=float(low), high_ms=float(high),
+        repeats_a=int(a.size), repeats_b=int(b.size),
+        spread_a=(float(a.min()), float(a.max())), spread_b=(float(b.min()), float(b.max())),
+        resamples=resamples, seed=seed, confidence=confidence)
+
+
+# ---- COCO AP from per-image results -------------------------------------------
+
+def per_image_from_cocoeval(coco_eval) -> dict:
+    """Per-image results of a pycocotools ``COCOeval`` after ``evaluate()``
+    (bbox, default parameters), as a JSON-ready dict::
+
+        {"format": "studygen-per-image-ap", "version": 1,
+         "iou_thresholds": [0.5, ..., 0.95], "max_dets": 100,
+         "images": [{"image_id": 139, "categories": [
+             {"category_id": 1, "num_gt": 3, "scores": [0.9, ...],
+              "matched": [[1, 0, ...] per IoU threshold],
+              "ignored": [[0, 0, ...] per IoU threshold]}]}]}
+
+    Only area "all" at the largest ``maxDets`` is kept (what COCO's AP uses);
+    ``num_gt`` counts ground truth that is not ignored (not crowd);
+    ``matched``/``ignored`` are 0/1 per IoU threshold and detection, in score
+    order, from ``evalImgs`` (``dtMatches`` > 0, ``dtIgnore``).
+    """
+    params = coco_eval.params
+    area_all = list(params.areaRng[0])
+    max_det = params.maxDets[-1]
+    plain = lambda v: v.item() if hasattr(v, "item") else v  # noqa: E731 - numpy scalars (evaluate() makes imgIds np.unique)
+    images: dict[int, list[dict]] = {plain(image_id): [] for image_id in params.imgIds}
+    for entry in coco_eval.evalImgs:
+        if entry is None or list(entry["aRng"]) != area_all or entry["maxDet"] != max_det:
+            continue
+        gt_ignore = [int(v) for v in entry["gtIgnore"]]
+        images[plain(entry["image_id"])].append({
+            "category_id": int(entry["category_id"]),
+            "num_gt": sum(1 for v in gt_ignore if not v),
+            "scores": [float(s) for s in entry["dtScores"]],
+            "matched": [[int(m > 0) for m in row] for row in entry["dtMatches"]],
+            "ignored": [[int(bool(v)) for v in row] for row in entry["dtIgnore"]],
+        })
+    return {
+        "format": PER_IMAGE_FORMAT, "version": 1,
+        "iou_thresholds": [float(t) for t in params.iouThrs], "max_dets": int(max_det),
+        "images": [{"image_id": image_id, "categories": images[image_id]} for image_id in sorted(images)],
+    }
+
+
+class PerImageAP:
+    """Per-image results packed per category, for fast AP of resampled image lists.
+
+    ``data``: the dict of :func:`per_image_from_cocoeval`. Raises ValueError
+    when it is not that format.
+    """
+
+    def __init__(self, data: dict):
+        import numpy as np
+
+        if not isinstance(data, dict) or data.get("format") != PER_IMAGE_FORMAT or data.get("version") != 1:
+            raise ValueError(f"not a {PER_IMAGE_FORMAT} version 1 document")
+        self.iou_count = len(data["iou_thresholds"])
+        self.max_dets = int(data["max_dets"])
+        self.image_ids = [image["image_id"] for image in data["images"]]
+        n_images = len(self.image_ids)
+        per_category: dict[int, dict[int, dict]] = {}
+        for index, image in enumerate(data["images"]):
+            for cat in image["categories"]:
+                per_category.setdefault(cat["category_id"], {})[index] = cat
+        self.categories = []
+        for category_id in sorted(per_category):
+            by_image = per_category[category_id]
+            starts = np.zeros(n_images, dtype=np.int64)
+            lengths = np.zeros(n_images, dtype=np.int64)
+            num_gt = np.zeros(n_images, dtype=np.int64)
+            scores, matched, ignored = [], [], []
+            offset = 0
+            for index in range(n_images):
+                cat = by_image.get(index)
+                starts[index] = offset
+                if cat is None:
+                    continue
+                count = min(len(cat["scores"]), self.max_dets)
+                lengths[index] = count
+                num_gt[index] = cat["num_gt"]
+                offset += count
+                scores.extend(cat["scores"][:count])
+                listed = len(cat["scores"])
+                matched.append(np.asarray(cat["matched"], dtype=bool).reshape(self.iou_count, listed)[:, :count])
+                ignored.append(np.asarray(cat["ignored"], dtype=bool).reshape(self.iou_count, listed)[:, :count])
+            self.categories.append((
+                starts, lengths, num_gt, np.asarray(scores, dtype=float),
+                np.concatenate(matched, axis=1) if matched else np.zeros((self.iou_count, 0), bool),
+                np.concatenate(ignored, axis=1) if ignored else np.zeros((self.iou_count, 0), bool),
+            ))
+
+    def ap(self, counts=None) -> float:
+        """COCO AP (IoU 0.50:0.95, area all, ``max_dets``) of the image list
+        where image ``i`` appears ``counts[i]`` times (default: once each),
+        in image-id order. -1.0 when no category has ground truth (as
+        pycocotools prints)."""
+        import numpy as np
+
+        n_images = len(self.image_ids)
+        counts = np.ones(n_images, dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
+        sequence = np.repeat(np.arange(n_images), counts)
+        recall_thresholds = np.linspace(0.0, 1.0, 101)
+        per_category = []
+        for starts, lengths, num_gt, scores, matched, ignored in self.categories:
+            npig = int(num_gt[sequence].sum())
+            if npig == 0:
+                continue  # pycocotools leaves the category at -1: not averaged
+            seq_lengths = lengths[sequence]
+            total = int(seq_lengths.sum())
+            index = np.repeat(starts[sequence] - np.cumsum(seq_lengths) + seq_lengths, seq_lengths) + np.arange(total)
+            order = np.argsort(-scores[index], kind="mergesort")
+            dtm = matched[:, index][:, order]
+            dtig = ignored[:, index][:, order]
+            tp_sum = np.cumsum(dtm & ~dtig, axis=1).astype(float)
+            fp_sum = np.cumsum(~dtm & ~dtig, axis=1).astype(float)
+            q = np.zeros((self.iou_count, recall_thresholds.size))
+            for t in range(self.iou_count):
+                tp, fp = tp_sum[t], fp_sum[t]
+                if tp.size == 0:
+                    continue
+                recall = tp / npig
+                precision = tp / (fp + tp + np.spacing(1))
+                precision = np.maximum.accumulate(precision[::-1])[::-1]  # interpolated: best precision to the right
+                at = np.searchsorted(recall, recall_thresholds, side="left")
+                q[t] = np.where(at < tp.size, precision[np.minimum(at, tp.size - 1)], 0.0)
+            per_category.append(q.mean())
+        return float(np.mean(per_category)) if per_category else -1.0
+
+
+@dataclass(frozen=True)
+class APDifference:
+    """Paired per-image bootstrap of ``AP(b) - AP(a)`` (AP units, not points)."""
+
+    difference: float
+    low: float
+    high: float
+    images: int
+    resamples: int
+    seed: int
+    confidence: float
+
+
+def ap_difference(a: PerImageAP, b: PerImageAP, *, resamples: int = DEFAULT_AP_RESAMPLES, seed: int = DEFAULT_SEED,
+                  confidence: float = CONFIDENCE) -> APDifference:
+    """Paired percentile bootstrap over images of ``AP(b) - AP(a)``: each
+    resample draws ``n`` images with replacement and recomputes both APs on
+    that same image list. Raises ValueError when the two hold different images."""
+    import numpy as np
+
+    if a.image_ids != b.image_ids:
+        raise ValueError(f"per-image results cover different images ({len(a.image_ids)} and {len(b.image_ids)} images)")
+    n_images = len(a.image_ids)
+    rng = np.random.default_rng(seed)
+    diffs = np.empty(resamples)
+    for i in range(resamples):
+        counts = np.bincount(rng.integers(0, n_images, size=n_images), minlength=n_images)
+        diffs[i] = b.ap(counts) - a.ap(counts)
+    tail = 100 * (1 - confidence) / 2
+    low, high = np.percentile(diffs, [tail, 100 - tail])
+    return APDifference(b.ap() - a.ap(), float(low), float(high), n_images, resamples, seed, confidence)

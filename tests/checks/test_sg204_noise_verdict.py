@@ -1,0 +1,102 @@
+"""SG204: verdicts only from study.noise_verdict over >= 3 repeats a side; the helper's
+verdict and interval on repeat sets of known separation."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from studygen.checks import sg204_noise_verdict
+from studygen.findings import ERROR
+from studygen.render.stats import median_difference
+
+from .studies import codes, latency, line_of, load, readme_lines, record
+
+HEADER = "{{ generated_note }}\n\n# {{ study.title }}\n\n"
+VERDICT_CALL = "Verdict: {{ study.noise_verdict('fp16', 'fp8', shape='800x800') }}.\n"
+
+# Five repeat medians a side (ms). Overlapping: FP8 within 0.03 ms of fp16. Separated: FP8 about 0.5 ms faster.
+FP16 = [5.00, 5.02, 4.98, 5.01, 4.99]
+FP8_OVERLAPPING = [5.01, 4.99, 5.03, 4.98, 5.00]
+FP8_SEPARATED = [4.50, 4.52, 4.49, 4.51, 4.48]
+
+
+def project(tmp_path, template, fp16_repeats=FP16, fp8_repeats=FP8_OVERLAPPING):
+    results = [latency("fp16", float(np.median(fp16_repeats)), repeats=fp16_repeats),
+               latency("fp8", float(np.median(fp8_repeats)), repeats=fp8_repeats)]
+    return load(tmp_path, records=[record("job", results)], template=template)
+
+
+def interval(line: str) -> tuple[float, float]:
+    match = re.search(r"bootstrap interval of the median difference ([-+]?[\d.]+) to ([-+]?[\d.]+) ms", line)
+    assert match, line
+    return float(match.group(1)), float(match.group(2))
+
+
+def test_overlapping_repeats_are_within_noise(tmp_path):
+    study = project(tmp_path, HEADER + VERDICT_CALL)
+    line = next(line for line in readme_lines(study) if line.startswith("Verdict:"))
+    assert line.endswith(": within run-to-run noise.")
+    assert "FP8 minus fp16 (at 800 x 800 only): 0.000 ms (median of repeat medians" in line  # medians 5.00 and 5.00
+    assert "fp16 4.980 to 5.020 ms over 5 repeats, FP8 4.980 to 5.030 ms over 5 repeats" in line
+    assert "(10000 resamples, seed 0)" in line
+    low, high = interval(line)
+    assert low < 0 < high
+    # Medians of resamples lie between the extremes: the interval can never leave [min(b)-max(a), max(b)-min(a)].
+    assert low >= 4.98 - 5.02 - 1e-9 and high <= 5.03 - 4.98 + 1e-9
+    expected = median_difference(FP16, FP8_OVERLAPPING)
+    assert (low, high) == (round(expected.low_ms, 3), round(expected.high_ms, 3))
+    assert sg204_noise_verdict.check(study) == []  # the verdict comes from the helper
+
+
+def test_separated_repeats_are_beyond_noise(tmp_path):
+    study = project(tmp_path, HEADER + VERDICT_CALL, fp8_repeats=FP8_SEPARATED)
+    line = next(line for line in readme_lines(study) if line.startswith("Verdict:"))
+    assert "FP8 minus fp16 (at 800 x 800 only): -0.500 ms" in line  # medians 4.50 and 5.00
+    assert line.endswith(": beyond run-to-run noise.")
+    low, high = interval(line)
+    assert -0.54 <= low <= high < 0  # bounded by 4.48 - 5.02 and 4.52 - 4.98
+    assert high <= -0.46
+    assert sg204_noise_verdict.check(study) == []
+
+
+def test_fewer_than_three_repeats_give_no_verdict(tmp_path):
+    study = project(tmp_path, HEADER + VERDICT_CALL, fp16_repeats=[5.0, 5.1], fp8_repeats=[4.9, 5.0])
+    line = next(line for line in readme_lines(study) if line.startswith("Verdict:"))
+    assert "no noise verdict for FP8 against fp16 (at 800 x 800 only): 2 and 2 repeat medians recorded, " \
+           "at least 3 a side are needed" in line
+    assert "within" not in line and "beyond" not in line
+    assert sg204_noise_verdict.check(study) == []
+
+
+def test_hand_written_verdict_without_repeats_is_an_error(tmp_path):
+    template = HEADER + "FP8 saves 0.04 to 0.11 ms of GEMM time, which is within the run-to-run noise.\n"
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template)
+    findings = codes(sg204_noise_verdict.check(study), "SG204")
+    assert len(findings) == 1
+    finding = findings[0]
+    assert finding.severity == ERROR and finding.file == "families/toy/README.md"
+    assert finding.line == line_of(study, "within the run-to-run noise")
+    assert '"within the run-to-run noise" about 0.04, 0.11' in finding.message
+    assert "no record holds repeated timings" in finding.message
+
+
+def test_hand_written_verdict_with_repeats_still_needs_the_helper(tmp_path):
+    template = HEADER + "The difference is not significant.\n\nCopied: FP8 minus fp16: 0.000 ms: within run-to-run noise.\n"
+    study = project(tmp_path, template)
+    findings = codes(sg204_noise_verdict.check(study), "SG204")
+    assert [f.line for f in findings] == [line_of(study, "not significant"), line_of(study, "Copied:")]
+    assert all("the records hold repeat medians for 2 latency figure(s)" in f.message for f in findings)
+    assert '"not significant"' in findings[0].message
+
+
+def test_verdict_in_the_study_file_summary_is_hand_written_too(tmp_path):
+    from .studies import spec
+
+    template = HEADER + "{{ study.decision.summary }}\n\n" + VERDICT_CALL
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.0, repeats=FP16), latency("fp8", 5.0, repeats=FP8_OVERLAPPING)])],
+                 template=template, study=spec(decision={"shipped": False, "summary": "FP8 makes no difference."}))
+    findings = codes(sg204_noise_verdict.check(study), "SG204")
+    assert [f.line for f in findings] == [line_of(study, "FP8 makes no difference.")]
+    assert '"no difference"' in findings[0].message

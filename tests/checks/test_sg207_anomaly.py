@@ -1,0 +1,62 @@
+"""SG207: the same configuration differing by >= the anomaly factor across GPUs or versions."""
+
+from __future__ import annotations
+
+from studygen.checks import run_checks, sg207_anomaly
+from studygen.findings import ERROR, NOTICE
+
+from .studies import codes, collected_provenance, kernel_time, load, record, spec
+
+GEMM = "GEMM/MatMul"
+
+
+def versions(tmp_path, trt11_1_ms=0.409, **study_overrides):
+    records = [
+        record("b200-11.4", [kernel_time("fp16", {GEMM: 0.21})], collected_provenance("NVIDIA B200", "11.4.0.106")),
+        record("b300-11.4", [kernel_time("fp16", {GEMM: 0.20})], collected_provenance("NVIDIA B300", "11.4.0.106")),
+        record("b200-11.1", [kernel_time("fp16", {GEMM: trt11_1_ms})], collected_provenance("NVIDIA B200", "11.1.0.106")),
+    ]
+    return load(tmp_path, records=records, study=spec(**study_overrides))
+
+
+def test_listed_rows_across_versions(tmp_path):
+    study = versions(tmp_path)
+    findings = codes(sg207_anomaly.check(study), "SG207")
+    assert len(findings) == 1
+    finding = findings[0]
+    assert finding.severity == ERROR and finding.file == "measurements/toy/b200-11.1.json"
+    assert finding.pointer == "/results/0/groups/0/time_ms"
+    text = (tmp_path / "measurements/toy/b200-11.1.json").read_text().splitlines()
+    assert '"time_ms": 0.409' in text[finding.line - 1]
+    assert "0.409 ms on NVIDIA B200, tensorrt=11.1.0.106,cuda=13.0 (job b200-11.1) is 2.05x the lowest platform (0.2 ms" in finding.message
+    assert "0.21 ms on NVIDIA B200, tensorrt=11.4.0.106,cuda=13.0 (job b200-11.4)" in finding.message
+
+
+def test_below_the_factor_passes_and_the_factor_is_configurable(tmp_path):
+    assert sg207_anomaly.check(versions(tmp_path / "a", trt11_1_ms=0.29)) == []  # 1.45x
+    strict = versions(tmp_path / "b", trt11_1_ms=0.29, anomaly_factor=1.4)
+    assert "1.45x" in codes(sg207_anomaly.check(strict), "SG207")[0].message
+
+
+def test_listed_row_against_a_range_over_unlisted_rows(tmp_path):
+    summary = {"kind": "kernel_time", "variant": "fp16", "batch": 1, "backend": "tensorrt", "mode": "engine",
+               "rows_listed": False,
+               "groups": [{"group": GEMM, "time_ms_range": {"min": 0.19, "max": 0.21, "over": "the other rows"}}]}
+    records = [
+        record("summary", [summary], collected_provenance(None, None)),
+        record("b200-11.1", [kernel_time("fp16", {GEMM: 0.409})], collected_provenance("NVIDIA B200", "11.1.0.106")),
+    ]
+    study = load(tmp_path, records=records)
+    finding = codes(sg207_anomaly.check(study), "SG207")[0]
+    assert finding.file == "measurements/toy/b200-11.1.json"
+    assert "0.409 ms on NVIDIA B200" in finding.message
+    assert "1.95x above the 0.19 to 0.21 ms stated over the other rows (job summary: the other rows)" in finding.message
+
+
+def test_an_explanation_turns_it_into_a_notice(tmp_path):
+    study = versions(tmp_path)
+    key = sg207_anomaly.check(study)[0].key
+    explained = versions(tmp_path / "explained", explanations=[
+        {"code": "SG207", "key": key, "text": "TensorRT 11.1 attributes more kernels to the GEMM group."}])
+    finding = next(f for f in run_checks(explained) if f.code == "SG207")
+    assert finding.severity == NOTICE and "explained: TensorRT 11.1 attributes" in finding.waived_reason

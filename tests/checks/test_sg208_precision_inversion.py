@@ -1,0 +1,31 @@
+"""SG208 (warning): a lower-precision variant slower than a higher one at the same shape."""
+
+from __future__ import annotations
+
+from studygen.checks import sg208_precision_inversion
+from studygen.findings import WARNING
+
+from .studies import codes, collected_provenance, latency, load, readme_lines, record
+
+
+def test_fp16_slower_than_fp32_is_a_warning_and_a_side_finding(tmp_path):
+    template = ("{{ generated_note }}\n\n# {{ study.title }}\n\n## Side findings\n\n"
+                "{% for line in study.precision_inversions() %}\n- {{ line }}\n{% endfor %}\n")
+    records = [record("job", [latency("fp32", 13.99, "800x1067"), latency("fp16", 14.747, "800x1067"),
+                              latency("fp16", 5.889), latency("fp32", 9.5)])]
+    study = load(tmp_path, records=records, template=template)
+    findings = codes(sg208_precision_inversion.check(study), "SG208")
+    assert len(findings) == 1
+    finding = findings[0]
+    assert finding.severity == WARNING and finding.pointer == "/results/1/value_ms"
+    assert "fp16 (14.747 ms, job job) is slower than fp32 (13.99 ms, job job)" in finding.message and "800x1067" in finding.message
+    assert ("- fp16 is slower than fp32 on H200 with TensorRT 11.4 at 800 x 1067: 14.747 ms against 13.99 ms (job job)."
+            in readme_lines(study))
+
+
+def test_other_gpu_or_faster_lower_precision_passes(tmp_path):
+    records = [record("a", [latency("fp32", 13.99, "800x1067")], collected_provenance("NVIDIA B200")),
+               record("b", [latency("fp16", 14.747, "800x1067")], collected_provenance("NVIDIA B300")),
+               record("c", [latency("fp32", 9.5), latency("fp16", 5.889)])]
+    study = load(tmp_path, records=records)
+    assert sg208_precision_inversion.check(study) == []

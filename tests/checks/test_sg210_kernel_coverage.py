@@ -1,0 +1,34 @@
+"""SG210 (warning): kernel groups against the profiled total; unclassified share."""
+
+from __future__ import annotations
+
+from studygen.checks import sg210_kernel_coverage
+from studygen.findings import WARNING
+
+from .studies import kernel_time, load, record
+
+GROUPS = {"GEMM/MatMul": 0.2, "GridSample": 9.7, "normalization and elementwise": 5.5}  # 15.4 ms
+
+
+def test_groups_summing_to_the_total_pass(tmp_path):
+    study = load(tmp_path, records=[record("job", [kernel_time("fp16", GROUPS, total=15.6)])])  # 1.3 % off
+    assert sg210_kernel_coverage.check(study) == []
+
+
+def test_groups_short_of_the_total(tmp_path):
+    study = load(tmp_path, records=[record("job", [kernel_time("fp16", GROUPS, total=16.2)])])  # 4.9 % short
+    findings = sg210_kernel_coverage.check(study)
+    assert len(findings) == 1
+    finding = findings[0]
+    assert finding.code == "SG210" and finding.severity == WARNING and finding.pointer == "/results/0/profiled_total_ms"
+    assert "sum to 15.400 ms, -4.9% off the profiled total 16.2 ms (limit 2%)" in finding.message
+
+
+def test_unclassified_share_above_ten_percent(tmp_path):
+    groups = dict(GROUPS, other=2.0)  # 2.0 of 17.4 ms: 11.5 %
+    study = load(tmp_path, records=[record("job", [kernel_time("fp16", groups, total=17.4)])])
+    findings = sg210_kernel_coverage.check(study)
+    assert [f.pointer for f in findings] == ["/results/0"]
+    assert "11.5% of the profiled 17.4 ms of job job, fp16 at 800x1067 is unclassified (limit 10%)" in findings[0].message
+    kept_apart = load(tmp_path / "b", records=[record("job", [kernel_time("fp16", GROUPS, total=16.0, unclassified_ms=0.6)])])
+    assert sg210_kernel_coverage.check(kept_apart) == []  # 0.6 of 16.0 ms: 3.75 %, and the sum matches

@@ -1,0 +1,71 @@
+"""SG211: literal figures in template prose (headings, versions, dates, list counts excepted)."""
+
+from __future__ import annotations
+
+from studygen.checks import sg211_literal_figures
+from studygen.findings import ERROR
+
+from .studies import latency, load, record
+
+RECORDS = [record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])]
+
+ALLOWED = """\
+{{ generated_note }}
+{# a Jinja comment with 0.19 ms #}
+
+# {{ study.title }} (2 variants)
+
+## Results for 800 x 800
+
+Measured with TensorRT 11.4 and CUDA 13 on 2025-06-01, in June 2025, with studygen v0.1.0 at commit `a1b2c3 0.21`.
+<!-- a note with 3.5 ms -->
+fp16, FP8 and bf16 on B200 and H100 (SG211, issue #2119), see [the log](https://example.org/run/42).
+
+The 3 gaps below:
+
+- first
+- second
+- third
+
+1. one
+2. two
+
+```
+trtexec --iterations=100
+```
+
+Latency: {{ study.span(study.figures(kind="latency")) }}.
+"""
+
+
+def test_computed_figures_and_exceptions_pass(tmp_path):
+    study = load(tmp_path, records=RECORDS, template=ALLOWED)
+    assert sg211_literal_figures.check(study) == []
+
+
+def test_literal_figures_are_errors_at_their_template_line(tmp_path):
+    template = ALLOWED + (
+        "\nThe GEMMs take 0.19 to 0.21 ms, a 2x gap.\n"
+        "Quality on 400 images.\n"
+        "Printed as a string: {{ \"0.04 ms\" }}.\n"
+        "The 2 items below:\n\n- only one\n")
+    study = load(tmp_path, records=RECORDS, template=template)
+    findings = sg211_literal_figures.check(study)
+    lines = template.split("\n")
+    expected = {
+        lines.index("The GEMMs take 0.19 to 0.21 ms, a 2x gap.") + 1: "0.19, 0.21, 2",
+        lines.index("Quality on 400 images.") + 1: "400",
+        lines.index('Printed as a string: {{ "0.04 ms" }}.') + 1: "0.04",
+        lines.index("The 2 items below:") + 1: "2",
+    }
+    assert {f.line: f.message.split(" in prose")[0].removeprefix("template prints literal figure(s) ") for f in findings} == expected
+    assert all(f.code == "SG211" and f.severity == ERROR and f.file == "templates/toy.md.j2" for f in findings)
+
+
+def test_included_templates_are_read_too(tmp_path):
+    template = "{{ generated_note }}\n\n# {{ study.title }}\n\n{% include 'part.md.j2' %}\n"
+    study = load(tmp_path, records=RECORDS, template=template,
+                 extra_files={"templates/part.md.j2": "FP8 saves 0.04 ms.\n"})
+    findings = sg211_literal_figures.check(study)
+    assert [(f.file, f.line) for f in findings] == [("templates/part.md.j2", 1)]
+    assert "0.04" in findings[0].message

@@ -1,0 +1,130 @@
+"""``studygen collect env``: this machine's provenance block, printed and merged.
+
+This machine has no GPU and no TensorRT: those must be reported as missing,
+not crash and not be invented.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import platform
+import socket
+import subprocess
+
+from studygen.collect.env import collect_env, git_state
+from tests.collect.conftest import TRTEXEC
+from tests.conftest import REPO
+
+
+def installed(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def head_commit(repo):
+    """The HEAD commit read from .git files (not through git)."""
+    git = repo / ".git"
+    head = (git / "HEAD").read_text().strip()
+    if not head.startswith("ref: "):
+        return head
+    ref = head[5:]
+    loose = git / ref
+    if loose.exists():
+        return loose.read_text().strip()
+    for line in (git / "packed-refs").read_text().splitlines():
+        if line.endswith(" " + ref):
+            return line.split()[0]
+    raise AssertionError("no HEAD")
+
+
+def test_env_block_on_this_machine(workdir):
+    block = collect_env(workdir, with_torch=False)
+    assert block["software"]["python"] == platform.python_version()
+    assert block["software"]["torch"] == installed("torch")
+    assert block["software"]["transformers"] == installed("transformers")
+    assert block["software"]["modelopt"] == installed("nvidia-modelopt")
+    assert block["software"]["tensorrt"] is None  # not installable here: known absent
+    assert "tensorrt: not installed" in block["notes"]
+    # no GPU: NVML (nvidia-ml-py is installed) cannot load its library
+    assert block["gpu"] is None and block["gpu_count"] == 0 and block["driver"] is None
+    assert any(note.startswith("GPUs and driver: NVML unavailable") for note in block["notes"])
+    # workdir is no git work tree
+    assert block["repository_commit"] is None and block["repository_dirty"] is None
+    assert any(note.startswith("repository: not a git work tree") for note in block["notes"])
+
+
+def test_git_commit_and_dirty_flag_of_the_project():
+    commit, dirty, problem = git_state(REPO)
+    assert problem is None
+    assert commit == head_commit(REPO)
+    changed = subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=REPO).returncode != 0
+    assert dirty is changed
+
+
+def test_env_with_torch_reports_its_cuda(workdir):
+    import torch
+
+    block = collect_env(workdir, with_torch=True)
+    assert block["software"]["cuda"] == torch.version.cuda  # None for this CPU build
+    assert block["gpu"] is None
+
+
+def test_env_prints_json(run_cli, workdir):
+    done = run_cli("collect", "env", "--no-torch")
+    assert done.exit_code == 0, done.err
+    block = json.loads(done.out)
+    assert block["software"]["python"] == platform.python_version()
+    assert "cuda" not in block["software"]  # not asked to import torch
+
+
+def test_env_merge_needs_role_and_both_ids(run_cli, workdir):
+    done = run_cli("collect", "env", "--family", "demo", "--no-torch")
+    assert done.exit_code == 2 and "give both --family and --job" in done.err
+    done = run_cli("collect", "env", "--family", "demo", "--job", "j", "--no-torch")
+    assert done.exit_code == 2 and "give --role measuring" in done.err
+    assert not (workdir / "measurements").exists()
+
+
+def test_env_merge_as_measuring_machine_into_a_new_record(run_cli, workdir):
+    done = run_cli("collect", "env", "--family", "demo", "--job", "gpu-node", "--role", "measuring", "--no-torch",
+                   "--measurements", workdir / "measurements")
+    assert done.exit_code == 0, done.err
+    record = json.loads((workdir / "measurements" / "demo" / "gpu-node.json").read_text())
+    provenance = record["provenance"]
+    assert record["results"] == []
+    assert provenance["collector"]["name"] == "studygen collect env"
+    assert provenance["software"]["python"] == platform.python_version()
+    assert provenance["software"]["tensorrt"] is None
+    assert "env: tensorrt: not installed" in provenance["notes"]
+
+
+def test_env_merge_refuses_another_measuring_machine(run_cli, workdir):
+    measurements = workdir / "measurements"
+    first = run_cli("collect", "trtexec", "--family", "demo", "--job", "h100", "--log",
+                    TRTEXEC / "trt10.16_build-and-run.log", "--measurements", measurements)
+    assert first.exit_code == 0, first.err
+    path = measurements / "demo" / "h100.json"
+    before = path.read_bytes()
+    done = run_cli("collect", "env", "--family", "demo", "--job", "h100", "--role", "measuring", "--no-torch",
+                   "--measurements", measurements)
+    # the log measured on an H100; this machine has no GPU (gpu_count 0): not the measuring machine
+    assert done.exit_code == 2
+    assert "h100.json:/provenance/gpu: the record was measured on NVIDIA H100 PCIe; this machine has no GPU" in done.err
+    assert path.read_bytes() == before
+
+
+def test_env_merge_as_conversion_machine_fills_in(run_cli, workdir):
+    measurements = workdir / "measurements"
+    run_cli("collect", "trtexec", "--family", "demo", "--job", "h100", "--log", TRTEXEC / "trt10.16_build-and-run.log",
+            "--measurements", measurements)
+    done = run_cli("collect", "env", "--family", "demo", "--job", "h100", "--role", "conversion", "--no-torch",
+                   "--measurements", measurements)
+    assert done.exit_code == 0, done.err
+    provenance = json.loads((measurements / "demo" / "h100.json").read_text())["provenance"]
+    machine = provenance["conversion_machine"]
+    assert machine["hostname"] == socket.gethostname()
+    assert machine["software"]["pycocotools"] == installed("pycocotools")
+    assert provenance["gpu"] == "NVIDIA H100 PCIe"  # the measuring GPU is untouched

@@ -1,0 +1,66 @@
+"""Ordered regex → group rules (studygen.collect.kernel_groups)."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.collect.kernel_groups import KernelItem, compile_rules, default_rules, group_times, rules_from_study
+from studygen.errors import RecordError
+
+
+@pytest.mark.parametrize("name, group, matched", [
+    # TensorRT layer names (ONNX paths, fused with " + ")
+    ("/model/model/backbone/conv_encoder/model/layer1/0/conv1/Conv + onnx::Mul_4144 + /bn1/Mul + onnx::Add", "Conv", True),
+    ("/model/model/backbone/conv_encoder/model/position_embedding/MatMul", "GEMM/MatMul", True),
+    ("/model/model/encoder/layers.0/self_attn/Softmax", "normalization and elementwise", True),
+    ("Reformatting CopyNode for Output Tensor 0 to /model/model/encoder/layers.0/self_attn/Softmax", "other", True),
+    ("reshape_before_/model/model/encoder/layers.0/fc1/MatMul", "other", True),
+    ("/model/model/encoder/layers.0/self_attn/input_quantizer/QuantizeLinear", "Quantize/Dequantize", True),
+    ("PWN(/model/model/decoder/0/Add_1)", "normalization and elementwise", True),
+    ("node_linear_myl5_2", "GEMM/MatMul", True),
+    ("fc1000", "GEMM/MatMul", True),
+    ("res2a_branch2a + res2a_branch2a_relu", "other", False),  # names no operation
+    # CUDA kernel names
+    ("sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw", "Conv", True),
+    ("nvjet_sm90_qqtst_128x128_64x4_1x2_h_bz_coopA_NTN", "GEMM/MatMul", True),
+    ("ampere_sgemm_32x32_sliced1x4_tn", "GEMM/MatMul", True),
+    ("void at::native::grid_sampler_2d_kernel<float, long>(long, at::cuda::detail::TensorInfo<float, long>)", "GridSample", True),
+    ("void at::native::distribution_elementwise_grid_stride_kernel<float, 4>", "normalization and elementwise", True),
+    ("triton_poi_fused__to_copy_fake_e4m3fy_0", "Quantize/Dequantize", True),
+    ("void at::native::vectorized_layer_norm_kernel<float, float>", "normalization and elementwise", True),
+    ("void at::native::max_pool_forward_nchw<float, float>", "other", True),
+    ("Memcpy HtoD (Pageable -> Device)", "other", True),
+])
+def test_default_rules(name, group, matched):
+    assert default_rules().classify(name) == (group, matched)
+
+
+def test_first_match_wins_and_fallback_is_last():
+    rules = compile_rules([("gemm", "A"), ("fp8.*gemm", "B"), ("copy", "other")])
+    assert rules.classify("fp8_gemm") == ("A", True)
+    assert rules.group_order == ["A", "B", "other"]
+
+
+def test_detail_text_classifies_a_name_no_rule_names():
+    rules = default_rules()
+    grouped = group_times([KernelItem("__mye59_0_myl0_0", 0.5, detail="CaskConvolution sm80_xmma_fprop"),
+                           KernelItem("__mye60_0_myl0_0", 0.25)], rules)
+    assert grouped.groups == {"Conv": 0.5, "other": 0.25}
+    assert grouped.unclassified_ms == 0.25 and grouped.unclassified_names == ["__mye60_0_myl0_0"]
+    assert grouped.unclassified_share == 0.25 / 0.75
+
+
+def test_sums_without_binary_noise():
+    grouped = group_times([KernelItem("a_gemm", 0.1), KernelItem("b_gemm", 0.2)], default_rules())
+    assert grouped.groups["GEMM/MatMul"] == 0.3  # not 0.30000000000000004
+
+
+def test_study_rules_and_errors():
+    assert rules_from_study(None).source == "default"
+    assert rules_from_study({"kernel_groups": []}).source == "default"
+    rules = rules_from_study({"kernel_groups": [{"pattern": "(?-i:GEMM)", "group": "big gemm"}]}, "s.yaml")
+    assert rules.classify("GEMM_kernel") == ("big gemm", True)
+    assert rules.classify("gemm_kernel") == ("other", False)
+    with pytest.raises(RecordError) as raised:
+        rules_from_study({"kernel_groups": [{"pattern": "ok", "group": "A"}, {"pattern": "[", "group": "B"}]}, "s.yaml")
+    assert raised.value.line() .startswith("s.yaml:/kernel_groups/1/pattern: invalid regular expression '['")

@@ -1,0 +1,87 @@
+"""Typed tables and prose from one markdown-it-py parse (studygen.lint.document)."""
+
+from __future__ import annotations
+
+from studygen.lint.document import parse_document
+
+SEED_TABLE = """Batch 1, x is fp16 time over FP8 time:
+
+| GPU | TensorRT | fp16 ms 800x800 / 800x1067 | FP8 ms | x | plan MiB fp16 to FP8 | AP fp16 / FP8 | note |
+|:----|--------:|:---:|---|---|---|---|---|
+| B200 | 11.4 | 5.889 / 14.747 | 5.850 / 15.230 | 1.01 / 0.97 | 83.0 to 75.8 | 0.4644 / 0.4625 | `--fp16 \\| --best` |
+| B300 | 11.4 | 5.816 / 14.487 | 5.764 / 14.861 | 1.01 / 0.97 | 84.9 to 78.0 | 0.4641 / 0.4619 | |
+| B200 | 11.1 | 5.889 / 14.766 | 5.841 / 15.223 | 1.01 / 0.97 | 82.8 to 76.3 | 0.4636 / 0.4620 | |
+"""
+
+
+def _series(table):
+    return {s.header: s for s in table.series}
+
+
+def test_seed_results_table_is_typed():
+    document = parse_document(SEED_TABLE, "x.md")
+    (table,) = document.tables
+    assert table.line == 3
+    assert [row.line for row in table.rows] == [5, 6, 7]
+    assert table.label_columns == [0, 1]
+    assert [row.label for row in table.rows] == ["B200 / 11.4", "B300 / 11.4", "B200 / 11.1"]
+    series = _series(table)
+    # a multi-figure column becomes one series per figure, with the header split
+    assert [v.text for v in series["fp16 ms 800x1067"].values] == ["14.747", "14.487", "14.766"]
+    assert series["fp16 ms 800x1067"].unit == "ms" and series["fp16 ms 800x1067"].varying == "800x1067"
+    # a sibling's split names the parts of a header that does not split ("FP8 ms", "x")
+    assert [v.text for v in series["FP8 ms 800x800"].values] == ["5.850", "5.764", "5.841"]
+    assert series["x 800x1067"].unit == "x"
+    # "83.0 to 75.8" under "plan MiB fp16 to FP8": two series in MiB
+    assert [v.value for v in series["plan MiB FP8"].values] == [75.8, 78.0, 76.3]
+    assert series["plan MiB fp16"].unit == "MiB"
+    assert series["AP FP8"].unit == "AP" and series["AP FP8"].values[0].text == "0.4625"
+    # the note column (inline code with an escaped pipe) is neither a label nor a figure
+    assert table.rows[0].cells[7] == "--fp16 | --best"
+    assert all(s.column != 7 for s in table.series)
+
+
+def test_statistics_units_from_cells_and_context():
+    text = """### Latency (ms)
+
+| GPU | median | p99 | min / max | share |
+|---|---|---|---|---|
+| B200 | 5.889 | 6.02 | 5.84 / 6.4 | 12% |
+| B300 | 5.816 | 5.97 | 5.80 / 6.1 | 9% |
+"""
+    (table,) = parse_document(text, "x.md").tables
+    series = _series(table)
+    assert series["median"].stat == "p50" and series["median"].unit == "ms"
+    assert series["p99"].stat == "p99"
+    assert series["min"].stat == "min" and series["max"].stat == "max"
+    assert series["share"].unit == "%"
+
+
+def test_prose_blocks_keep_lines_and_sentences():
+    text = "# Title\n\nFirst sentence, 0.19 to 0.21 ms.\nSecond line: `code` and [a link](https://x.org/2119) 8% to 9%.\n\n- item with 1.01x\n"
+    document = parse_document(text, "x.md")
+    paragraph = document.prose[0]
+    assert paragraph.line == 3
+    sentences = paragraph.sentences
+    assert [s.line_at(s.start) for s in sentences] == [3, 4]
+    assert [r.text for r in sentences[1].ranges] == ["8% to 9%"]
+    assert "https" not in paragraph.text  # link targets are not prose
+    assert document.prose[1].in_list
+
+
+def test_restriction_views():
+    text = """On TensorRT 11.4 at 800 x 800 the GEMMs take 0.19 to 0.21 ms, except on B300.
+
+| GPU | TensorRT | shape | GEMM ms |
+|---|---|---|---|
+| B200 | 11.4 | 800 x 800 | 0.19 |
+| B300 | 11.4 | 800 x 800 | 0.25 |
+| B200 | 11.1 | 800 x 800 | 0.21 |
+| B200 | 11.4 | 800 x 1067 | 0.21 |
+"""
+    document = parse_document(text, "x.md")
+    sentence = document.prose[0].sentences[0]
+    view = sentence.clause_view(sentence.ranges[0].start)
+    assert document.tables[0].restrict(view) == [0, 1]
+    # the exclusion sits in the sentence as a whole
+    assert document.tables[0].restrict(sentence.view) == [0]

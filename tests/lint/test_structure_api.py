@@ -1,0 +1,44 @@
+"""SG104 through the API that `studygen check` calls."""
+
+from __future__ import annotations
+
+from studygen.lint import lint_text, mdformat_idempotency_finding, structure_findings
+from studygen.lint.sg104_structure import raw_cell_count
+
+TABLE = """# T
+
+| a | b |
+|---|---|
+| 1 | 2 |
+| 3 | 4 | 5 |
+| 6 |
+"""
+
+
+def test_structure_findings_reads_raw_rows():
+    findings = structure_findings(TABLE, "README.md")
+    assert [(f.code, f.line) for f in findings] == [("SG104", 6), ("SG104", 7)]
+    assert "3 cells" in findings[0].message and "has 2" in findings[0].message
+    assert "1 cells" in findings[1].message
+
+
+def test_structure_findings_is_only_sg104():
+    text = TABLE + "\nThe GEMMs take 5 to 6 ms, which is within noise.\n\n| x | ms |\n|---|---|\n| a | 1 |\n| b | 9 |\n"
+    assert {f.code for f in lint_text(text, "r.md")} > {"SG104"}
+    assert {f.code for f in structure_findings(text, "r.md")} == {"SG104"}
+
+
+def test_raw_cell_count():
+    assert raw_cell_count("| a | b \\| c |") == 2
+    assert raw_cell_count("a | b") == 2
+    assert raw_cell_count("> | a | b | c |") == 3
+    assert raw_cell_count("| `x|y` | z |") == 3  # GFM: a pipe in code still splits unless escaped
+
+
+def test_mdformat_idempotency():
+    clean = "# Title\n\n| a   | b   |\n| --- | --- |\n| 1   | 2   |\n"
+    assert mdformat_idempotency_finding(clean, "README.md") is None
+    messy = "# Title\n\n* item\n\n|a|b|\n|-|-|\n|1|2|\n"
+    finding = mdformat_idempotency_finding(messy, "README.md")
+    assert finding is not None and finding.code == "SG104" and finding.line == 3
+    assert "'* item'" in finding.message and "'- item'" in finding.message

@@ -1,0 +1,75 @@
+"""The compiled yes/no check that speeds up run-record validation
+(studygen.records.schemas.fast_run_check) never accepts a record that
+jsonschema refuses, and accepts the valid records we generate, so errors
+(always worded by jsonschema) and verdicts are those of the schema."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from studygen.records import schemas
+from studygen.records.load import parse_json
+from tests.conftest import REPO
+from tests.robustness import strategies as gen
+
+
+def _as_loaded(document):
+    """The document as load_record sees it (floats as SourceFloat)."""
+    return parse_json(json.dumps(document), "generated.json")
+
+
+def _full_errors(document) -> list:
+    return list(schemas.validator("run").iter_errors(document))
+
+
+def test_fast_check_is_available():
+    assert schemas.fast_run_check() is not None
+
+
+def test_fast_check_accepts_every_shipped_record():
+    accepts = schemas.fast_run_check()
+    paths = sorted((REPO / "measurements").glob("*/*.json"))
+    assert paths
+    for path in paths:
+        document = parse_json(path.read_text(encoding="utf-8"), str(path))
+        assert accepts(document) == (not _full_errors(document)), path
+
+
+@given(record=gen.run_records("tiny"))
+def test_fast_check_accepts_valid_records(record):
+    document = _as_loaded(record)
+    assert not _full_errors(document)
+    assert schemas.fast_run_check()(document)
+
+
+@given(data=st.data())
+def test_fast_check_never_accepts_what_jsonschema_refuses(data):
+    mutated, how = gen.mutate(data, data.draw(gen.run_records("tiny"), label="record"))
+    document = _as_loaded(mutated)
+    if schemas.fast_run_check()(document):
+        assert not _full_errors(document), how
+
+
+@given(data=st.data())
+def test_schema_errors_are_the_same_with_the_fast_check(data):
+    mutated, _ = gen.mutate(data, data.draw(gen.run_records("tiny"), label="record"))
+    document = _as_loaded(mutated)
+    saved = schemas._run_validations
+    try:
+        schemas._run_validations = 0  # jsonschema alone
+        without = schemas.schema_errors("run", document)
+        schemas._run_validations = schemas.FAST_CHECK_AFTER  # the compiled check first
+        with_fast = schemas.schema_errors("run", document)
+    finally:
+        schemas._run_validations = saved
+    assert with_fast == without
+
+
+def test_rewrite_refuses_a_schema_of_another_shape():
+    schema = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
+    assert schemas.fast_run_schema(schema) is not None
+    schema["$defs"]["result"]["allOf"][0]["then"]["properties"] = {}
+    assert schemas.fast_run_schema(schema) is None

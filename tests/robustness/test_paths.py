@@ -1,0 +1,146 @@
+"""Family names are validated; render writes only inside the project root;
+study folders and documents named on the command line may live anywhere
+(they are read, never written)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from studygen.errors import UsageError
+from studygen.study import validate_family_name
+from tests.robustness.snapshot import snapshot
+from tests.robustness.tiny import make_tiny_project, study_spec
+
+import yaml
+
+
+@pytest.mark.parametrize("name", ["deformable_detr", "rt-detr", "YOLO11", "a", "x_1-2"])
+def test_valid_family_names(name):
+    assert validate_family_name(name) == name
+
+
+@pytest.mark.parametrize("name", ["", "with space", "semi;colon", "dollar$", "star*", "ümlaut", "tab\tname",
+                                  "new\nline", "dot.name", "back\\slash", "nul\x00"])
+def test_invalid_family_names_are_refused(name):
+    with pytest.raises(UsageError, match="invalid family name .*: use letters, digits, '_' and '-'"):
+        validate_family_name(name)
+
+
+@pytest.fixture
+def tiny(tmp_path, run_cli):
+    root = make_tiny_project(tmp_path / "project")
+    assert run_cli("render", "--root", root).exit_code == 0
+    return root
+
+
+@pytest.mark.parametrize("name", ["bad name", "semi;colon", "star*", "ümlaut"])
+@pytest.mark.parametrize("command", ["render", "check"])
+def test_cli_refuses_invalid_family_names(command, name, tiny, run_cli):
+    before = snapshot(tiny)
+    result = run_cli(command, name, "--root", tiny)
+    assert result.exit_code == 2
+    assert result.out == ""
+    assert result.err == f"studygen: invalid family name {name!r}: use letters, digits, '_' and '-'\n"
+    assert snapshot(tiny) == before
+
+
+@pytest.mark.parametrize("target", ["../etc", "..", "./nowhere", "/etc"])
+def test_cli_refuses_paths_without_a_study_file(target, tiny, run_cli):
+    result = run_cli("render", target, "--root", tiny)
+    assert result.exit_code == 2
+    assert result.err == f"studygen: {target}: no study.yaml in that folder\n"
+
+
+def test_study_file_with_a_path_as_family_is_a_schema_finding(tiny, run_cli):
+    study = tiny / "families" / "tiny" / "study.yaml"
+    spec = study_spec()
+    spec["family"] = "../../outside"
+    study.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    before = snapshot(tiny)
+    result = run_cli("render", "--root", tiny)
+    assert result.exit_code == 2
+    assert result.err == "studygen: families/tiny/study.yaml:/family: '../../outside' does not match '^[A-Za-z0-9_-]+$'\n"
+    assert snapshot(tiny) == before
+
+
+def test_render_refuses_a_study_folder_outside_the_root(tmp_path, tiny, run_cli):
+    outside = tmp_path / "elsewhere" / "tiny"
+    shutil.copytree(tiny / "families" / "tiny", outside)
+    (outside / "README.md").unlink()
+    shutil.rmtree(outside / "figures")
+    before_root, before_outside = snapshot(tiny), snapshot(outside)
+    result = run_cli("render", outside, "--root", tiny)
+    assert result.exit_code == 2
+    assert result.err.startswith(f"studygen: refusing to write {outside}/")
+    assert result.err.rstrip("\n").endswith(f": outside {tiny}")
+    assert result.err.count("\n") == 1
+    assert snapshot(tiny) == before_root and snapshot(outside) == before_outside
+
+
+def test_check_reads_a_study_folder_outside_the_root(tmp_path, tiny, run_cli):
+    import json
+
+    outside = tmp_path / "elsewhere" / "tiny"
+    shutil.copytree(tiny / "families" / "tiny", outside)
+    before = snapshot(outside)
+    result = run_cli("check", outside, "--root", tiny, "--format", "json")
+    assert result.err == ""
+    findings = json.loads(result.out.rsplit("]", 1)[0] + "]")
+    # Its README names the study file by a path outside the root, so it is
+    # stale against its copy; check says so and writes nothing there.
+    stale = [f for f in findings if f["code"] == "SG201"]
+    assert [f["file"] for f in stale] == [str(outside / "README.md")]
+    assert result.exit_code == 1
+    assert snapshot(outside) == before
+
+
+def test_render_refuses_a_family_folder_linked_outside_the_root(tmp_path, tiny, run_cli):
+    outside = tmp_path / "linked-target"
+    shutil.move(tiny / "families" / "tiny", outside)
+    (tiny / "families" / "tiny").symlink_to(outside, target_is_directory=True)
+    (outside / "README.md").write_text("old\n", encoding="utf-8")
+    before = snapshot(outside)
+    result = run_cli("render", "--root", tiny)
+    assert result.exit_code == 2
+    assert result.err.startswith("studygen: refusing to write ")
+    assert snapshot(outside) == before
+
+
+def test_render_refuses_a_readme_linked_outside_the_root(tmp_path, tiny, run_cli):
+    target = tmp_path / "victim.md"
+    target.write_text("not studygen's file\n", encoding="utf-8")
+    readme = tiny / "families" / "tiny" / "README.md"
+    readme.unlink()
+    readme.symlink_to(target)
+    result = run_cli("render", "--root", tiny)
+    assert result.exit_code == 2
+    assert result.err.startswith(f"studygen: refusing to write {readme}: outside {tiny}")
+    assert target.read_text(encoding="utf-8") == "not studygen's file\n"
+    assert readme.is_symlink()
+
+
+def test_render_refuses_a_figures_folder_linked_outside_the_root(tmp_path, tiny, run_cli):
+    figures = tiny / "families" / "tiny" / "figures"
+    assert any(figures.iterdir()), "the tiny study draws at least one figure"
+    outside = tmp_path / "figures-elsewhere"
+    outside.mkdir()
+    shutil.rmtree(figures)
+    figures.symlink_to(outside, target_is_directory=True)
+    before = snapshot(tiny)
+    result = run_cli("render", "--root", tiny)
+    assert result.exit_code == 2
+    assert result.err.startswith("studygen: refusing to write ")
+    assert list(outside.iterdir()) == []
+    assert snapshot(tiny) == before
+
+
+def test_lint_reads_a_document_anywhere(tmp_path, run_cli):
+    pytest.importorskip("studygen.lint")
+    document = tmp_path / "outside" / "notes.md"
+    document.parent.mkdir()
+    document.write_text("# Notes\n\n| GPU | ms |\n| --- | --- |\n| H100 | 2.5 |\n", encoding="utf-8")
+    result = run_cli("lint", document)
+    assert result.exit_code == 0, result.out + result.err
+    assert list(document.parent.iterdir()) == [document]
