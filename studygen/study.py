@@ -152,7 +152,7 @@ class Study:
 
 
 ROW_COLUMNS = (
-    "job_id", "record", "pointer", *FIELDS, "precision", "value", "decimals", "value_min", "value_max",
+    "job_id", "record", "pointer", *FIELDS, "precision", "value", "decimals", "display_decimals", "value_min", "value_max",
     "range_over", "unit", "approximate", "weights", "transcribed", "timing_method",
     "repeats", "repeat_medians_ms", "samples", "cv", "unstable", "unstable_reason", "reference_variant", "note", "tensorrt", "key", "config_key",
 )
@@ -187,7 +187,7 @@ def _base_row(record: Record, study: "Study", index: int, result: dict) -> dict:
         "tensorrt": (provenance.get("software") or {}).get("tensorrt"),
         "software": software_signature(provenance, result.get("backend"), result["kind"]),
         "dataset": result.get("dataset"),
-        "value": None, "decimals": None, "value_min": None, "value_max": None, "range_over": None,
+        "value": None, "decimals": None, "display_decimals": None, "value_min": None, "value_max": None, "range_over": None,
         "unit": None,
         "approximate": bool(result.get("approximate", False)),
         "weights": provenance["checkpoint"].get("weights"),
@@ -217,6 +217,11 @@ def _with_value(row: dict, holder: dict, name: str, unit: str, pointer: str) -> 
         row.update(value_min=rng["min"], value_max=rng["max"], range_over=rng["over"])
         row["pointer"] = f"{pointer}/{name}_range"
     return row
+
+
+# study file ``precision`` keys that set how source figures of each result kind print
+PRINTING_KEYS = {"latency": "latency_ms", "kernel_time": "kernel_ms", "kernel_time_delta": "kernel_ms",
+                 "plan_size": "plan_mib", "coco_ap": "coco", "agreement": "agreement"}
 
 
 def flatten_record(record: Record, study: "Study") -> list[dict]:
@@ -270,7 +275,9 @@ def flatten_record(record: Record, study: "Study") -> list[dict]:
                          "pointer": f"{pointer}/quantized_modules"})
         elif kind == "not_measured":
             rows.append({**base, "metric": result["metric"], "note": result["reason"], "statistic": "not_measured"})
+    printing = study.spec.get("precision", {})
     for row in rows:
+        row["display_decimals"] = printing.get(PRINTING_KEYS.get(row["kind"], ""))
         row["key"] = key_string(row, FIELDS)
         row["config_key"] = key_string(row, CONFIG_FIELDS)
     return rows

@@ -19,29 +19,74 @@ class CheckOptions:
     output_format: str = "text"  # --format text|json|github
 
 
+# Studies are checked in parallel processes when there are at least this many
+# run records in all (below it, starting processes costs more than it saves).
+PARALLEL_MIN_RECORDS = 500
+
+
+def check_study(study_dir: Path, root: Path) -> list:
+    """Findings of every registered check over one study; a study file that
+    cannot be loaded is one SG202 finding."""
+    from ..checks import run_checks
+    from ..errors import StudygenError
+    from ..findings import Finding
+    from ..study import load_study
+
+    try:
+        study = load_study(study_dir, root)
+    except StudygenError as exc:
+        line = int(exc.where.split()[1]) if exc.where and exc.where.startswith("line ") else 0
+        return [Finding("SG202", exc.message, exc.path or str(study_dir), line=line,
+                        pointer=exc.where if exc.where and exc.where.startswith("/") else None)]
+    return run_checks(study)
+
+
+def worker_count(root: Path, study_dirs: list[Path]) -> int:
+    """Processes to check ``study_dirs`` with: 1 for one study or few records;
+    else one per available core (at most one per study). ``STUDYGEN_JOBS=N``
+    sets it (1: no extra process)."""
+    import os
+
+    wanted = os.environ.get("STUDYGEN_JOBS", "")
+    if wanted.isdigit() and int(wanted) >= 1:
+        return min(int(wanted), len(study_dirs))
+    if len(study_dirs) < 2:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if cores < 2:
+        return 1
+    records = 0
+    for study_dir in study_dirs:  # measurements/<family>/ by default; a count to decide, not to check
+        folder = root / "measurements" / study_dir.name
+        records += sum(1 for _ in folder.glob("*.json")) if folder.is_dir() else 0
+    return min(cores, len(study_dirs)) if records >= PARALLEL_MIN_RECORDS else 1
+
+
 def run_check(options: CheckOptions) -> list:
-    """Findings of every registered check over the chosen studies.
+    """Findings of every registered check over the chosen studies, in study
+    order (studies run in parallel processes on large projects, see
+    :func:`worker_count`; the findings are the same).
 
     Raises UsageError for an unknown family or path; a study file that cannot
     be loaded is reported as an SG202 finding.
     """
-    from ..checks import run_checks
-    from ..errors import StudygenError
-    from ..findings import Finding
-    from ..study import load_study, resolve_targets
+    from ..study import resolve_targets
 
     root = resolve_root(options.root)
-    findings = []
-    for study_dir in resolve_targets(root, options.targets):
-        try:
-            study = load_study(study_dir, root)
-        except StudygenError as exc:
-            line = int(exc.where.split()[1]) if exc.where and exc.where.startswith("line ") else 0
-            findings.append(Finding("SG202", exc.message, exc.path or str(study_dir), line=line,
-                                    pointer=exc.where if exc.where and exc.where.startswith("/") else None))
-            continue
-        findings.extend(run_checks(study))
-    return findings
+    study_dirs = resolve_targets(root, options.targets)
+    workers = worker_count(root, study_dirs)
+    if workers == 1:
+        per_study = [check_study(study_dir, root) for study_dir in study_dirs]
+    else:
+        import multiprocessing
+        import sys
+        from concurrent.futures import ProcessPoolExecutor
+
+        # fork where it is safe and cheap (Linux: workers inherit the imports); spawn elsewhere
+        method = "fork" if sys.platform == "linux" else "spawn"
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+            per_study = list(pool.map(check_study, study_dirs, [root] * len(study_dirs)))
+    return [finding for findings in per_study for finding in findings]
 
 
 @click.command("check")

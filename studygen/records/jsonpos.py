@@ -61,7 +61,8 @@ def _child_start(text: str, pos: int, token: str) -> int | None:
                 return None
 
 
-            key = json.loads(key_match.group())
+            raw_key = key_match.group()
+            key = raw_key[1:-1] if "\\" not in raw_key else json.loads(raw_key)
             pos = _skip_ws(text, key_match.end())
             pos = _skip_ws(text, pos + 1)  # the colon
             if key == token:
@@ -87,19 +88,10 @@ def _child_start(text: str, pos: int, token: str) -> int | None:
     return None
 
 
+_DECODER = json.JSONDecoder()
+
+
 def _value_end(text: str, pos: int) -> int:
-    ch = text[pos]
-    if ch == '"':
-        return _STRING.match(text, pos).end()
-    if ch in "{[":
-        close = "}" if ch == "{" else "]"
-        pos = _skip_ws(text, pos + 1)
-        while text[pos] != close:
-            if ch == "{":
-                pos = _skip_ws(text, _STRING.match(text, pos).end())
-                pos = _skip_ws(text, pos + 1)
-            pos = _skip_ws(text, _value_end(text, pos))
-            if text[pos] == ",":
-                pos = _skip_ws(text, pos + 1)
-        return pos + 1
-    return _SCALAR.match(text, pos).end()
+    """Index just past the JSON value starting at ``pos`` (the json module's C
+    scanner does the skipping: a record's line lookups scan it many times)."""
+    return _DECODER.raw_decode(text, pos)[1]

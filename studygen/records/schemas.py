@@ -44,55 +44,77 @@ FAST_CHECK_AFTER = 16
 _run_validations = 0
 
 
-def fast_run_schema(schema: dict) -> dict | None:
-    """The run-record schema rewritten for a compiler without Draft 2020-12's
-    ``unevaluatedProperties``: each result kind's ``then`` branch also limits
-    the result's keys to the common properties plus that kind's properties.
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
-    For every document the rewritten schema is at least as strict as the
-    original (the keys it allows are a subset of those the original counts as
-    evaluated), so "valid" from it implies "valid" from jsonschema; a document
-    it refuses is validated again by jsonschema, which gives the errors. None
-    when the schema no longer has the shape this relies on.
+
+def fast_run_schemas(schema: dict) -> tuple[dict, dict[str, dict]] | None:
+    """The run-record schema split for a compiler without Draft 2020-12's
+    ``unevaluatedProperties``: an envelope (the record, results unchecked) and
+    one schema per result kind (the common result properties, that kind's
+    definition, and its keys limited to the properties of both).
+
+    A result of kind K is valid under the original schema exactly when the
+    common part and K's definition hold and every key is evaluated; the keys
+    allowed here are a subset of those evaluated, so a record accepted here is
+    valid under the original (a record refused here goes to jsonschema, which
+    words the errors). None when the schema no longer has this shape.
     """
     import copy
 
-    fast = copy.deepcopy(schema)
-    result = fast.get("$defs", {}).get("result")
+    defs = copy.deepcopy(schema.get("$defs", {}))
+    result = defs.get("result")
     if not isinstance(result, dict) or result.get("unevaluatedProperties") is not False:
         return None
-    del result["unevaluatedProperties"]
-    common = set(result.get("properties", {}))
+    common = {k: v for k, v in result.items() if k not in ("allOf", "unevaluatedProperties")}
+    defs["result"] = {}  # results are checked one by one, each against its kind
+    per_kind = {}
     for branch in result.get("allOf", []):
-        then = branch.get("then", {})
-        ref = then.get("$ref", "")
-        if set(branch) != {"if", "then"} or set(then) != {"$ref"} or not ref.startswith("#/$defs/"):
+        kind = branch.get("if", {}).get("properties", {}).get("kind", {}).get("const")
+        ref = branch.get("then", {}).get("$ref", "")
+        if (set(branch) != {"if", "then"} or set(branch["then"]) != {"$ref"} or not isinstance(kind, str)
+                or not ref.startswith("#/$defs/") or ref.rsplit("/", 1)[1] not in defs or kind in per_kind):
             return None
-        allowed = common | set(fast["$defs"][ref.rsplit("/", 1)[1]].get("properties", {}))
-        branch["then"] = {"allOf": [{"$ref": ref}, {"propertyNames": {"enum": sorted(allowed)}}]}
-    if "unevaluatedProperties" in json.dumps(fast):
+        allowed = set(common.get("properties", {})) | set(defs[ref.rsplit("/", 1)[1]].get("properties", {}))
+        per_kind[kind] = {"$schema": DRAFT_07, "$defs": defs, "allOf": [common, {"$ref": ref}],
+                          "propertyNames": {"enum": sorted(allowed)}}
+    if set(per_kind) != set(common.get("properties", {}).get("kind", {}).get("enum", [])):
         return None
-    fast["$schema"] = "http://json-schema.org/draft-07/schema#"
-    return fast
+    envelope = copy.deepcopy(schema)
+    envelope["$defs"]["result"] = {}
+    envelope["$schema"] = DRAFT_07
+    if "unevaluatedProperties" in json.dumps([envelope, per_kind]):
+        return None
+    return envelope, per_kind
 
 
 @functools.cache
 def fast_run_check():
     """A compiled (fastjsonschema) function that returns True for a run record
     the schema accepts, False for one it may refuse; None when fastjsonschema
-    is missing or the schema cannot be rewritten (then jsonschema does all)."""
+    is missing or the schema cannot be split (then jsonschema does all).
+    Each result is checked against its own kind only (see :func:`fast_run_schemas`)."""
     try:
         import fastjsonschema
     except ImportError:
         return None
-    schema = fast_run_schema(json.loads((SCHEMA_DIR / SCHEMA_FILES["run"]).read_text(encoding="utf-8")))
-    if schema is None:
+    split = fast_run_schemas(json.loads((SCHEMA_DIR / SCHEMA_FILES["run"]).read_text(encoding="utf-8")))
+    if split is None:
         return None
-    compiled = fastjsonschema.compile(schema, use_formats=False)
+    envelope, per_kind = split
+    check_envelope = fastjsonschema.compile(envelope, use_formats=False)
+    check_result = {kind: fastjsonschema.compile(s, use_formats=False) for kind, s in per_kind.items()}
 
     def accepts(document) -> bool:
         try:
-            compiled(document)
+            check_envelope(document)
+            results = document.get("results") if isinstance(document, dict) else None
+            if not isinstance(results, list):
+                return False
+            for result in results:
+                kind = result.get("kind") if isinstance(result, dict) else None
+                if not isinstance(kind, str) or kind not in check_result:
+                    return False
+                check_result[kind](result)
         except fastjsonschema.JsonSchemaException:
             return False
         return True

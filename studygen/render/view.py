@@ -99,6 +99,12 @@ def repeat_medians(study, row: dict) -> list[float]:
     return list(distribution.get("repeat_medians_ms") or [])
 
 
+def fmt(value, row: dict) -> str:
+    """A source figure as printed: the study file's per-metric precision when it
+    sets one (``precision: {latency_ms: 3}``), else the digits the source carries."""
+    return format_number(value, row.get("display_decimals"))
+
+
 @dataclass(frozen=True)
 class Figure:
     """One figure from a record row (a value, or a range over unlisted rows)."""
@@ -129,8 +135,8 @@ class Figure:
         """The figure without unit: ``5.850`` or ``0.19 to 0.21``."""
         prefix = "about " if self.row.get("approximate") else ""
         if self.is_range:
-            return _emit("figure", f"{prefix}{format_number(self.low)} to {format_number(self.high)}", [self.row])
-        return _emit("figure", prefix + format_number(self.value), [self.row])
+            return _emit("figure", f"{prefix}{fmt(self.low, self.row)} to {fmt(self.high, self.row)}", [self.row])
+        return _emit("figure", prefix + fmt(self.value, self.row), [self.row])
 
     def __str__(self) -> str:
         return _emit("figure", self.number() + UNIT_SUFFIX.get(self.unit, f" {self.unit}"), [self.row])
@@ -223,9 +229,9 @@ class TableMixin:
         jobs = {r["job_id"] for r in same}
         if len(jobs) < 2:
             return ""
-        values = [r["value"] for r in same]
-        low, high = min(values), max(values)
-        return f"{len(jobs)} jobs: {format_number(low)} to {format_number(high)}"
+        low = min(same, key=lambda r: r["value"])
+        high = max(same, key=lambda r: r["value"])
+        return f"{len(jobs)} jobs: {fmt(low['value'], low)} to {fmt(high['value'], high)}"
 
     def with_spread(self, figure: Figure) -> str:
         """The figure, with its job-to-job spread next to it when there is one."""
@@ -378,12 +384,12 @@ class SectionsMixin:
             lines.append(
                 f"{self.label(low['variant'])} is slower than {self.label(high['variant'])} on "
                 f"{gpu_label(low['gpu'])} with TensorRT {short_version(low['tensorrt'])} at {shape_label(low['shape'])}: "
-                f"{format_number(low['value'])} ms against {format_number(high['value'])} ms "
+                f"{fmt(low['value'], low)} ms against {fmt(high['value'], high)} ms "
                 f"({_jobs_phrase(low, high)})."
                 if low["backend"] == "tensorrt" else
                 f"{self.label(low['variant'])} is slower than {self.label(high['variant'])} on {gpu_label(low['gpu'])} "
-                f"at {shape_label(low['shape'])} ({low['mode']}): {format_number(low['value'])} ms against "
-                f"{format_number(high['value'])} ms.")
+                f"at {shape_label(low['shape'])} ({low['mode']}): {fmt(low['value'], low)} ms against "
+                f"{fmt(high['value'], high)} ms.")
             _emit("side_finding", lines[-1], [low, high])
         return lines
 
@@ -406,7 +412,7 @@ class SectionsMixin:
             spread = max(values) - min(values)
             decimals = max((r["decimals"] or 0) for r in rows)
             body.append([escape_cell(what), escape_cell(gpu_label(first["gpu"])), escape_cell(short_version(first["tensorrt"])),
-                         "; ".join(f"{escape_cell(r['job_id'])}: {format_number(r['value'])}" for r in rows),
+                         "; ".join(f"{escape_cell(r['job_id'])}: {fmt(r['value'], r)}" for r in rows),
                          format_number(spread, decimals)])
         if not body:
             return ""
@@ -477,6 +483,11 @@ class StudyView(TableMixin, SectionsMixin):
         return [r.job_id for r in self._study.records]
 
     # ---- computed figures ------------------------------------------------
+    def percent(self, fraction) -> str:
+        """A fraction (such as a coefficient of variation, std / mean) as a
+        percentage with the study's ``cv_percent`` precision (default 1)."""
+        return format_number(100 * fraction, self.spec.get("precision", {}).get("cv_percent", 1)) + "%"
+
     def decimals(self, name: str) -> int:
         return self.spec.get("precision", {}).get(name, DEFAULT_DECIMALS.get(name, 2))
 
@@ -501,14 +512,12 @@ class StudyView(TableMixin, SectionsMixin):
         template applied is printed after it."""
         if not len(figure_set):
             raise TemplateError(f"range over no rows: {figure_set.filters}")
-        lows, highs = [], []
-        for figure in figure_set:
-            lows.append(figure.low)
-            highs.append(figure.high)
-        low, high = min(lows), max(highs)
+        low_fig = min(figure_set, key=lambda f: f.low)
+        high_fig = max(figure_set, key=lambda f: f.high)
+        low, high = fmt(low_fig.low, low_fig.row), fmt(high_fig.high, high_fig.row)
         unit = unit if unit is not None else next(iter(figure_set)).unit
         suffix = UNIT_SUFFIX.get(unit, f" {unit}")
-        text = format_number(low) + suffix if low == high else f"{format_number(low)} to {format_number(high)}{suffix}"
+        text = low + suffix if low == high else f"{low} to {high}{suffix}"
         restriction = figure_set.restriction()
         return _emit("range", f"{text} ({restriction})" if restriction else text, figure_set.rows)
 

@@ -68,8 +68,28 @@ def test_schema_errors_are_the_same_with_the_fast_check(data):
     assert with_fast == without
 
 
-def test_rewrite_refuses_a_schema_of_another_shape():
+def test_split_refuses_a_schema_of_another_shape():
     schema = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
-    assert schemas.fast_run_schema(schema) is not None
-    schema["$defs"]["result"]["allOf"][0]["then"]["properties"] = {}
-    assert schemas.fast_run_schema(schema) is None
+    envelope, per_kind = schemas.fast_run_schemas(schema)
+    assert set(per_kind) == set(schema["$defs"]["result"]["properties"]["kind"]["enum"])
+    assert envelope["$defs"]["result"] == {}
+    changed = json.loads(json.dumps(schema))
+    changed["$defs"]["result"]["allOf"][0]["then"]["properties"] = {}  # a then-branch with more than a $ref
+    assert schemas.fast_run_schemas(changed) is None
+    changed = json.loads(json.dumps(schema))
+    changed["$defs"]["result"]["allOf"].pop()  # a kind without a branch
+    assert schemas.fast_run_schemas(changed) is None
+    changed = json.loads(json.dumps(schema))
+    branches = changed["$defs"]["result"]["allOf"]
+    branches.append({"if": branches[0]["if"], "then": {"$ref": "#/$defs/plan_size"}})  # two branches for one kind
+    assert schemas.fast_run_schemas(changed) is None
+
+
+def test_result_keys_are_limited_to_the_kind():
+    accepts = schemas.fast_run_check()
+    record = json.loads((REPO / "measurements" / "deformable_detr" / "b200-trt11.4.json").read_text(encoding="utf-8"))
+    assert accepts(record)
+    plan = next(r for r in record["results"] if r["kind"] == "plan_size")
+    plan["timing"] = "gpu_compute"  # a latency field on a plan size: unevaluated, so invalid
+    assert _full_errors(record)
+    assert not accepts(record)

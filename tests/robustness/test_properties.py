@@ -100,16 +100,6 @@ def run_captured(*argv) -> Result:
     return Result(code, out.getvalue(), err.getvalue())
 
 
-# Open internal errors found by these properties in modules other helpers own,
-# as (exception type, file, function) of the innermost studygen frame. An
-# internal error at one of these places is tolerated here and pinned by a
-# strict xfail in test_known_bugs.py; anything else fails with its place.
-KNOWN_INTERNAL_ERRORS: set[tuple[str, str, str]] = {
-    ("ZeroDivisionError", "studygen/lint/sg103_derived_figures.py", "<lambda>"),
-    ("ValueError", "studygen/lint/document.py", "bounds"),
-}
-
-
 def internal_error_place(*argv) -> tuple[str, str, str] | None:
     """Run ``studygen ARGV`` again with STUDYGEN_DEBUG=1 (the CLI re-raises);
     the exception type, file and function of the innermost studygen frame."""
@@ -118,6 +108,7 @@ def internal_error_place(*argv) -> tuple[str, str, str] | None:
 
     from studygen.cli import run
 
+    saved = os.environ.get("STUDYGEN_DEBUG")
     os.environ["STUDYGEN_DEBUG"] = "1"
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
@@ -128,19 +119,19 @@ def internal_error_place(*argv) -> tuple[str, str, str] | None:
         frame = frames[-1]
         return type(exc).__name__, "studygen/" + frame.filename.rsplit("/studygen/", 1)[1], frame.name
     finally:
-        del os.environ["STUDYGEN_DEBUG"]
+        if saved is None:
+            del os.environ["STUDYGEN_DEBUG"]
+        else:
+            os.environ["STUDYGEN_DEBUG"] = saved
     return None
 
 
 def run_clean(*argv, output_format: str | None = "text") -> Result:
-    """``studygen ARGV``, asserted clean (see :func:`assert_clean`); an internal
-    error names its place, and a known open one ends the example here."""
+    """``studygen ARGV``, asserted clean (see :func:`assert_clean`); an
+    internal error fails with the place it was raised at."""
     result = run_captured(*argv)
     if "internal error" in result.err:
-        place = internal_error_place(*argv)
-        if place in KNOWN_INTERNAL_ERRORS:
-            return result
-        raise AssertionError(f"{result.err.strip()} at {place}")
+        raise AssertionError(f"{result.err.strip()} at {internal_error_place(*argv)}")
     assert_clean(result, output_format)
     return result
 
@@ -155,12 +146,12 @@ def assert_clean(result: Result, output_format: str | None = "text") -> None:
     assert "internal error" not in result.err, result.err
     assert result.exit_code in (0, 1, 2), result
     assert result.err.count("\n") <= 1, result.err
-    if result.exit_code != 0:
-        assert result.err.count("\n") == 1 and result.err.startswith("studygen: ") or output_format is not None, result.err
     if output_format is None:
         assert all(line.startswith("wrote ") for line in result.out.splitlines()), result.out
         if result.exit_code == 0:
             assert result.err in ("", "up to date\n"), result.err
+        else:
+            assert result.err.count("\n") == 1 and result.err.startswith("studygen: "), result.err
         return
     if result.exit_code == 2:
         assert result.out == ""
@@ -212,7 +203,7 @@ def _write_record(project: Path, document) -> Path:
 
 def _json_findings(project: Path) -> list[dict]:
     result = run_clean("check", "--root", project, "--format", "json", output_format="json")
-    return json.loads(result.out) if result.exit_code in (0, 1) and "internal error" not in result.err else []
+    return json.loads(result.out) if result.exit_code in (0, 1) else []
 
 
 @given(record=gen.run_records(FAMILY), baseline=st.booleans(), output_format=FORMATS)
@@ -292,8 +283,6 @@ def test_generated_markdown_lints_cleanly(documents, document, output_format):
     path = documents / "doc.md"
     path.write_text(document, encoding="utf-8")
     result = run_clean("lint", path, "--format", output_format, output_format=output_format)
-    if "internal error" in result.err:
-        return  # a known open bug (KNOWN_INTERNAL_ERRORS)
     if not document.strip():
         assert result.err == f"studygen: {path}: file is empty\n"
     elif "\x00" in document:
@@ -307,5 +296,5 @@ def test_junk_markdown_ends_cleanly(documents, payload):
     path = documents / "junk.md"
     path.write_bytes(payload)
     result = run_clean("lint", path)
-    if result.exit_code == 2 and "internal error" not in result.err:
+    if result.exit_code == 2:
         assert result.err.startswith(f"studygen: {path}: ")  # the one line names the file

@@ -125,6 +125,18 @@ def run_studygen(*argv) -> tuple[int, str]:
     return code, buffer.getvalue()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_torch_thread():
+    """The tiny model's operators are too small to gain from threads; on a shared 2-core machine
+    one thread is faster and steadier."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 @pytest.fixture(scope="session")
 def full_run(tmp_path_factory):
     """One full run of the tiny study (every variant, both shapes, eager and compile) shared by the tests."""

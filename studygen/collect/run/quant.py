@@ -155,9 +155,11 @@ def compress_fp8(model) -> None:
     is imported, so it is imported here. Without it every RealQuantLinear finds no
     backend and falls back to fake quantization (seen on an H200).
     """
-    import modelopt.torch.quantization as mtq
-    import modelopt.torch.quantization.backends.fp8_per_tensor_gemm  # noqa: F401 - registers the FP8 GEMM backend
+    import importlib
 
+    import modelopt.torch.quantization as mtq
+
+    importlib.import_module("modelopt.torch.quantization.backends.fp8_per_tensor_gemm")  # registers the backend
     mtq.compress(model)
 
 

@@ -42,8 +42,8 @@ class RunRecord:
         self.display = display
         if path.exists():
             if not resume:
-                raise ConflictError(f"record already exists (use --resume to add the missing results, "
-                                    f"or another --job)", path=display)
+                raise ConflictError("record already exists (use --resume to add the missing results, "
+                                    "or another --job)", path=display)
             existing = load_record(path, display).data
             _check_resume(existing["provenance"], provenance, display)
             self.data = existing

@@ -173,8 +173,6 @@ class ApContext:
 
 
 def _measure(plan, spec, study_path, record, base_model, calibration, agreement_set, device, progress, ap):
-    import torch
-
     agreement_height, agreement_width = parse_shape(plan.agreement_shape)
     # on --resume, build only the variants that still have something to measure
     pending_cells = [c for c in plan.cells if not record.has("latency", c.variant, c.shape, c.mode, "median")]
@@ -443,8 +441,6 @@ def _prepare_fp8_compile(variant: Variant, base_model, photo, height, width, dev
     model whose recipe Linears call ModelOpt's FP8 GEMM with the weights and scales ``mtq.compress``
     produced (:func:`~studygen.collect.run.quant.transplant_fp8`). Its logits are compared with
     ModelOpt's own real path on one image before it is used."""
-    import torch
-
     from .quant import transplant_fp8
 
     if variant.compile_model is not None:

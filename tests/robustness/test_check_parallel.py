@@ -1,0 +1,50 @@
+"""check gives the same findings, in the same order, whether its studies run
+in one process or in several (STUDYGEN_JOBS; large projects go parallel)."""
+
+from __future__ import annotations
+
+import json
+
+from studygen.commands.check import PARALLEL_MIN_RECORDS, worker_count
+from tests.conftest import copy_project
+from tests.robustness.tiny import make_tiny_project, run_record
+
+
+def _project(tmp_path):
+    root = copy_project(tmp_path / "project")
+    make_tiny_project(root, family="tiny")
+    make_tiny_project(root, family="tiny_b", records=[run_record("tiny_b", note="a | b")])
+    broken = root / "families" / "tiny_c"
+    broken.mkdir()
+    (broken / "study.yaml").write_text("schema_version: 1\nfamily: [not, a, name]\n", encoding="utf-8")
+    return root
+
+
+def test_parallel_check_equals_serial_check(tmp_path, run_cli, monkeypatch):
+    root = _project(tmp_path)
+    assert run_cli("render", "tiny", "tiny_b", "deformable_detr", "--root", root).exit_code == 0
+    (root / "families" / "tiny" / "README.md").write_text("hand edit\n", encoding="utf-8")  # an SG201 too
+    outputs = {}
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("STUDYGEN_JOBS", jobs)
+        result = run_cli("check", "--root", root, "--format", "json")
+        assert result.exit_code == 1 and result.err == ""
+        outputs[jobs] = result.out
+    assert outputs["1"] == outputs["2"]
+    codes = {f["code"] for f in json.loads(outputs["2"])}
+    assert {"SG201", "SG202"} <= codes
+    assert any(f["file"] == "families/tiny_c/study.yaml" for f in json.loads(outputs["2"]))
+
+
+def test_worker_count(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    dirs = sorted(p for p in (root / "families").iterdir())
+    monkeypatch.delenv("STUDYGEN_JOBS", raising=False)
+    assert worker_count(root, dirs[:1]) == 1
+    assert worker_count(root, dirs) == 1  # a handful of records: one process
+    for i in range(PARALLEL_MIN_RECORDS):
+        (root / "measurements" / "tiny" / f"r{i}.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert worker_count(root, dirs) == 2
+    monkeypatch.setenv("STUDYGEN_JOBS", "1")
+    assert worker_count(root, dirs) == 1
