@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 
 from ..errors import InputError
-from ..records.load import MAX_INPUT_BYTES, read_text
+from ..records.load import MAX_INPUT_BYTES, decode_text, read_text
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -70,14 +70,7 @@ def _read_gzip_text(path: Path, display: str) -> str:
                     raise too_big
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"damaged gzip file: {exc}", path=display) from None
-    if not raw.strip():
-        raise InputError("file is empty (after gzip decompression)", path=display)
-    if b"\x00" in raw[:8192]:
-        raise InputError("binary content (NUL bytes) inside the gzip file, not text", path=display)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start} after decompression)", path=display) from None
+    return decode_text(bytes(raw), display, " after gzip decompression")
 
 
 def _refuse_constant(name):

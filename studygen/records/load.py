@@ -80,14 +80,22 @@ def read_text(path: Path, display: str | None = None) -> str:
         raw = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=display) from None
+    return decode_text(raw, display)
+
+
+def decode_text(raw: bytes, display: str, where: str = "") -> str:
+    """``raw`` as UTF-8 text; InputError when it is empty, binary (NUL bytes
+    in the first 8 KiB) or not UTF-8. ``where`` qualifies the messages (for
+    example " after gzip decompression")."""
     if not raw.strip():
-        raise InputError("file is empty", path=display)
+        raise InputError(f"file is empty{where}", path=display)
     if b"\x00" in raw[:8192]:
-        raise InputError("binary file (NUL bytes), not text", path=display)
+        what = "binary content" if where else "binary file"
+        raise InputError(f"{what} (NUL bytes){where}, not text", path=display)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", path=display) from None
+        raise InputError(f"not UTF-8 text (byte {exc.start}{where})", path=display) from None
 
 
 def parse_json(text: str, display: str):
