@@ -334,7 +334,31 @@ def load_study(study_dir: Path, root: Path) -> Study:
             study.problems.append(_problem(shown, exc))
     if not record_paths:
         study.problems.append(Problem(rel, f"no records: {display(records_dir, root)}/ holds no *.json run record"))
+    study.problems.extend(record_consistency_problems(study))
+    return study
+
+
+def record_consistency_problems(study: Study) -> list[Problem]:
+    """What a record may not say although its schema allows it: another
+    family, a job id other than its file name (so two files cannot claim one
+    job), a variant the study file does not declare."""
+    problems = []
+    declared = set(study.variants)
     for record in study.records:
         if record.data["family"] != study.family:
-            study.problems.append(Problem(record.display_path, f"family '{record.data['family']}' but the study is '{study.family}'", "/family", record.line_of("/family")))
-    return study
+            problems.append(Problem(record.display_path, f"family '{record.data['family']}' but the study is '{study.family}'",
+                                    "/family", record.line_of("/family")))
+        if record.job_id != record.path.stem:
+            problems.append(Problem(record.display_path, f"job_id '{record.job_id}' differs from the file name '{record.path.name}'",
+                                    "/job_id", record.line_of("/job_id")))
+        for index, result in enumerate(record.results):
+            names = [("variant", result["variant"])]
+            if result.get("reference_variant"):
+                names.append(("reference_variant", result["reference_variant"]))
+            for field_name, variant in names:
+                if variant not in declared:
+                    pointer = f"/results/{index}/{field_name}"
+                    problems.append(Problem(record.display_path,
+                                            f"variant '{variant}' is not declared in {study.rel(study.study_path)} "
+                                            f"(declared: {', '.join(sorted(declared))})", pointer, record.line_of(pointer)))
+    return problems

@@ -31,7 +31,12 @@ def check(study) -> list[Finding]:
             findings.append(Finding("SG201", "missing: studygen render has not written it", shown,
                                     hint=f"run studygen render {study.family}"))
             continue
-        current = path.read_bytes()
+        try:
+            current = path.read_bytes()
+        except OSError as exc:
+            findings.append(Finding("SG201", f"cannot be read: {exc.strerror or exc}", shown,
+                                    hint="remove what stands in its place, then run studygen render"))
+            continue
         if current == data:
             continue
         if path.suffix == ".md":

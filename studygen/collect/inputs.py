@@ -58,18 +58,26 @@ def _read_gzip_text(path: Path, display: str) -> str:
     too_big = InputError(f"decompresses to more than {MAX_INPUT_BYTES} bytes (500 MiB), the limit", path=display)
     with path.open("rb") as handle:
         handle.seek(max(size - 4, 0))
-        # ISIZE, the gzip trailer: uncompressed size mod 2**32 (RFC 1952); refuse early when it says so
-        if int.from_bytes(handle.read(4), "little") > MAX_INPUT_BYTES:
-            raise too_big
+        # ISIZE, the gzip trailer: uncompressed size mod 2**32 (RFC 1952). A cut or damaged file ends in
+        # arbitrary bytes, so a large ISIZE is only a hint: decompress without keeping the output and refuse
+        # as too big only when the data agrees (a damaged file ends in the "damaged gzip" error instead).
+        claims_too_big = int.from_bytes(handle.read(4), "little") > MAX_INPUT_BYTES
     raw = bytearray()
+    produced = 0
     try:
         with gzip.open(path, "rb") as handle:
             while chunk := handle.read(1 << 20):
-                raw += chunk
-                if len(raw) > MAX_INPUT_BYTES:
+                produced += len(chunk)
+                if produced > MAX_INPUT_BYTES:
                     raise too_big
+                if not claims_too_big:
+                    raw += chunk
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(f"damaged gzip file: {exc}", path=display) from None
+    if claims_too_big:
+        # complete and intact, yet its trailer disagrees with its size: only a damaged file does that
+        raise InputError(f"damaged gzip file: its trailer says more than {MAX_INPUT_BYTES} bytes, "
+                         f"it decompresses to {produced}", path=display)
     return decode_text(bytes(raw), display, " after gzip decompression")
 
 
@@ -92,19 +100,65 @@ def json_error(text: str, pos: int, message: str, display: str) -> InputError:
     return InputError(f"malformed JSON: {message} (column {col})", path=display, where=f"line {line}")
 
 
+class _FiniteFloats:
+    """``parse_float`` hook: Python's float() of the JSON text, remembering
+    whether any was out of range (``1e400`` parses as inf, ``-1e400`` as -inf)."""
+
+    def __init__(self):
+        self.overflowed = False
+
+    def __call__(self, text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            self.overflowed = True
+        return value
+
+
 def decoder() -> json.JSONDecoder:
-    """A JSON decoder that refuses NaN and Infinity (not JSON)."""
-    return json.JSONDecoder(parse_constant=_refuse_constant)
+    """A JSON decoder that refuses NaN and Infinity (not JSON); numbers out
+    of float range are flagged for :func:`decode_at` to refuse."""
+    return json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_FiniteFloats())
 
 
-def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str):
-    """``raw_decode`` at ``pos`` with errors as InputError (line, column)."""
+def non_finite_pointer(value, pointer: str = "") -> str | None:
+    """The JSON pointer (RFC 6901) of the first non-finite float in
+    ``value``, or None."""
+    stack = [(value, pointer)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return where
+        elif isinstance(item, dict):
+            stack.extend((v, f"{where}/{_escape(str(k))}") for k, v in reversed(list(item.items())))
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}/{i}") for i, v in reversed(list(enumerate(item))))
+    return None
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str, pointer: str | None = ""):
+    """``raw_decode`` at ``pos`` with errors as InputError (line, column).
+    A number out of float range (``1e400``) is refused naming its JSON
+    pointer, ``pointer`` being that of the value decoded here (None: the
+    caller checks with :func:`non_finite_pointer` itself)."""
+    hook = json_decoder.parse_float
+    if isinstance(hook, _FiniteFloats):
+        hook.overflowed = False
     try:
-        return json_decoder.raw_decode(text, pos)
+        value, end = json_decoder.raw_decode(text, pos)
     except json.JSONDecodeError as exc:
         raise json_error(text, exc.pos, exc.msg, display) from None
     except ValueError as exc:
         raise InputError(f"malformed JSON: {exc}", path=display, where=f"line {_line_col(text, pos)[0]}") from None
+    if pointer is not None and isinstance(hook, _FiniteFloats) and hook.overflowed:
+        where = non_finite_pointer(value, pointer)
+        raise InputError("number out of range: it is not a finite double (e.g. 1e400 overflows to infinity)",
+                         path=display, where=where if where else f"line {_line_col(text, pos)[0]}")
+    return value, end
 
 
 def skip_space(text: str, pos: int) -> int:
@@ -125,16 +179,24 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
     """
     json_decoder = decoder()
     values = []
+    overflowed = False
     pos = 1 if text.startswith("\ufeff") else 0
     while True:
         pos = skip_space(text, pos)
         if pos >= len(text):
             break
         start_line = _line_col(text, pos)[0]
-        value, pos = decode_at(json_decoder, text, pos, display)
+        value, pos = decode_at(json_decoder, text, pos, display, pointer=None)
         values.append((value, start_line))
+        overflowed = overflowed or json_decoder.parse_float.overflowed
     if not values:
         raise InputError("file is empty", path=display)
+    for index, (value, _) in enumerate(values if overflowed else []):
+        # pointers as the collectors name them: /<index> only in a file of several values
+        where = non_finite_pointer(value, f"/{index}" if len(values) > 1 else "")
+        if where is not None:
+            raise InputError("number out of range: it is not a finite double (e.g. 1e400 overflows to infinity)",
+                             path=display, where=where or "/")
     return values
 
 

@@ -98,10 +98,10 @@ def scan_events(text: str, display: str, on_event) -> tuple[dict, str]:
                 raise json_error(text, pos, "Expecting a key and ':'", display)
             pos = skip_space(text, pos + 1)
             if key == "traceEvents" and text.startswith("[", pos):
-                pos = _scan_array(text, pos, json_decoder, on_event, display)
+                pos = _scan_array(text, pos, json_decoder, on_event, display, "/traceEvents")
                 found = True
             else:
-                top[key], pos = decode_at(json_decoder, text, pos, display)
+                top[key], pos = decode_at(json_decoder, text, pos, display, pointer="/" + key.replace("~", "~0").replace("/", "~1"))
             pos = skip_space(text, pos)
             if text.startswith(",", pos):
                 pos = skip_space(text, pos + 1)
@@ -117,13 +117,13 @@ def scan_events(text: str, display: str, on_event) -> tuple[dict, str]:
     return top, "/traceEvents"
 
 
-def _scan_array(text: str, pos: int, json_decoder, on_event, display: str) -> int:
+def _scan_array(text: str, pos: int, json_decoder, on_event, display: str, pointer: str = "") -> int:
     pos = skip_space(text, pos + 1)
     if text.startswith("]", pos):
         return pos + 1
     index = 0
     while True:
-        value, pos = decode_at(json_decoder, text, pos, display)
+        value, pos = decode_at(json_decoder, text, pos, display, pointer=f"{pointer}/{index}")
         on_event(index, value)
         index += 1
         pos = skip_space(text, pos)

@@ -481,11 +481,18 @@ def parse_times(path: Path, display: str | None = None) -> list[TimesRun]:
                 number = item.get(key) if isinstance(item, dict) else None
                 if not is_number(number):
                     raise InputError(f"{key} is missing or not a number", path=display, where=f"{pointer}/{position}/{key}")
+                if number < 0:
+                    # a duration in ms: checked here so the message names this file, not the record built from it
+                    raise InputError(f"{key} is {number}: a duration cannot be negative", path=display,
+                                     where=f"{pointer}/{position}/{key}")
                 timings[timing].append(number)
             if enqueue is not None:
                 start, end = item.get("startEnqMs"), item.get("endEnqMs")
                 if not (is_number(start) and is_number(end)):
                     raise InputError("startEnqMs/endEnqMs missing or not numbers", path=display, where=f"{pointer}/{position}")
+                if end < start:
+                    raise InputError(f"endEnqMs {end} is before startEnqMs {start}", path=display,
+                                     where=f"{pointer}/{position}/endEnqMs")
                 enqueue.append(end - start)
         if enqueue is not None:
             timings["enqueue"] = enqueue
@@ -571,9 +578,12 @@ def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
             median = row.get("medianMs")
             if median is None:
                 has_median = False
-            elif not is_number(median):
-                raise InputError("medianMs is not a number", path=display, where=f"{pointer}/{position}/medianMs")
+            elif not is_number(median) or median < 0:
+                raise InputError("medianMs is not a non-negative number", path=display,
+                                 where=f"{pointer}/{position}/medianMs")
             total = row.get("timeMs", 0)
+            if is_number(total) and total < 0:
+                raise InputError("timeMs is negative", path=display, where=f"{pointer}/{position}/timeMs")
             rows.append((row["name"], average, median, total if is_number(total) else 0))
         if not rows:
             raise InputError("the profile lists no layer", path=display, where=f"line {line}")

@@ -17,7 +17,7 @@ import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ConflictError, UsageError
+from ..errors import ConflictError, InputError, UsageError
 from ..fsutil import atomic_write_text, dump_json, ensure_inside
 from ..records.keys import FIELDS, key_string, software_signature
 from ..records.load import load_record
@@ -267,7 +267,43 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     validate_document("run", document, path=display_path(path), text=text)
     for extra_path, _ in extra_files:
         ensure_inside(extra_path, measurements_dir)
-    for extra_path, extra_text in extra_files:
-        atomic_write_text(extra_path, extra_text)
-    atomic_write_text(path, text)
+    write_files([*extra_files, (path, text)])
     return WriteOutcome(path=path, display=display_path(path), created=created, added=len(new_results), notes=notes)
+
+
+def os_error(exc: OSError, action: str, fallback: Path) -> InputError:
+    """An OSError as one InputError line naming the path and the OS's reason,
+    e.g. ``measurements/demo: cannot create the folder: File exists``."""
+    where = Path(exc.filename) if exc.filename else fallback
+    reason = exc.strerror or type(exc).__name__
+    return InputError(f"cannot {action}: {reason}", path=display_path(where))
+
+
+def write_files(files: list[tuple[Path, str]]) -> None:
+    """Write each ``(path, text)`` atomically, in order, creating folders
+    first. Raises InputError naming the path and the OS's reason when a
+    folder cannot be created or a file cannot be written (a folder that is
+    a file, a read-only or virtual file system); files this call created
+    before the failure are removed again, so nothing is half-written."""
+    for path, _ in files:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise os_error(exc, "create the folder", path.parent) from None
+        if not path.parent.is_dir():
+            raise InputError("cannot create the folder: not a folder", path=display_path(path.parent))
+    created: list[Path] = []
+    try:
+        for path, text in files:
+            existed = path.exists()
+            try:
+                atomic_write_text(path, text)
+            except OSError as exc:
+                # exc.filename may be the temporary file; name the target
+                raise InputError(f"cannot write: {exc.strerror or type(exc).__name__}", path=display_path(path)) from None
+            if not existed:
+                created.append(path)
+    except InputError:
+        for path in created:
+            path.unlink(missing_ok=True)
+        raise

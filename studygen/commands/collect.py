@@ -153,11 +153,16 @@ def load_study_spec(family: str, study_file: Path | None) -> tuple[dict | None, 
     return spec, shown
 
 
-def resolve_variant(variant: str | None, spec: dict | None, study_display: str | None) -> str:
+def resolve_variant(variant: str | None, spec: dict | None, study_display: str | None,
+                    notes: list[str] | None = None) -> str:
     """The variant: checked against the study's variants when there is a
     study file (its only variant is the default), else as given, else
-    ``unnamed``."""
+    ``unnamed`` (with a note appended to ``notes``, as for a defaulted
+    ``--weights``)."""
     if spec is None:
+        if variant is None and notes is not None:
+            notes.append(f"--variant not given and no study file names one: results recorded as variant "
+                         f"{DEFAULT_VARIANT!r} (the default)")
         return variant or DEFAULT_VARIANT
     names = [v["name"] for v in spec.get("variants", [])]
     if variant is None:
@@ -271,17 +276,48 @@ def report(outcome) -> None:
         click.echo(f"  note: {note}")
 
 
+def check_family_known(family: str, measurements_dir: Path | None, study_file: Path | None) -> None:
+    """Inside a project, a record of a family without
+    ``families/<family>/study.yaml`` belongs to no study and ``studygen
+    check`` would never see it: refuse (UsageError, naming the known
+    families), unless ``--study`` is given or ``--measurements`` points
+    outside the project (a record kept apart from any study)."""
+    from .. import study as study_module
+
+    root = project_root()
+    if study_file is not None or root is None:
+        return
+    if (root / "families" / family / study_module.STUDY_FILE).is_file():
+        return
+    if measurements_dir is not None:
+        try:
+            measurements_dir.resolve().relative_to(root.resolve())
+        except (ValueError, OSError):
+            return  # outside the project: not part of any study
+    families_dir = root / "families"
+    known = sorted(d.name for d in families_dir.iterdir() if (d / study_module.STUDY_FILE).is_file()) \
+        if families_dir.is_dir() else []
+    raise UsageError(f"unknown --family {family!r}: the project has no families/{family}/{study_module.STUDY_FILE} "
+                     f"(known families: {', '.join(known) or 'none'}); give --measurements outside the project "
+                     "for a record that belongs to no study")
+
+
 def prepare(family: str, job_id: str, variant: str | None, shape: str | None, measurements_dir: Path | None,
             study_file: Path | None):
-    """Check the common options; return (measurements dir, study spec, study display, variant)."""
+    """Check the common options; return (measurements dir, study spec,
+    study display, variant, notes for the record's provenance). Raises
+    UsageError (bad option, unknown family), RecordError (bad study file)."""
     from ..collect.writer import validate_job_id
     from ..study import validate_family_name
 
     validate_family_name(family)
     validate_job_id(job_id)
     check_shape(shape)
+    check_family_known(family, measurements_dir, study_file)
     spec, study_display = load_study_spec(family, study_file)
-    return resolve_measurements(measurements_dir), spec, study_display, resolve_variant(variant, spec, study_display)
+    notes: list[str] = []
+    variant = resolve_variant(variant, spec, study_display, notes)
+    return resolve_measurements(measurements_dir), spec, study_display, variant, notes
 
 
 def kernel_rules(spec: dict | None, study_display: str | None):
@@ -313,10 +349,12 @@ def trtexec_command(ctx, log_path, times_path, profile_path, layer_info_path, pl
 
     if not any((log_path, times_path, profile_path, layer_info_path, plan_path)):
         raise UsageError("give at least one of --log, --times, --profile, --layer-info, --plan")
-    measurements, spec, study_display, variant = prepare(family, job_id, variant, shape, measurements_dir, study_file)
+    measurements, spec, study_display, variant, notes = prepare(family, job_id, variant, shape, measurements_dir,
+                                                                study_file)
     inputs = trtexec.read_inputs(log_path, times_path, profile_path, layer_info_path, plan_path)
     results = trtexec.build_results(inputs, kernel_rules(spec, study_display), variant=variant, shape=shape, batch=batch)
-    gpu, version, notes = trtexec.log_provenance(inputs.log)
+    gpu, version, log_notes = trtexec.log_provenance(inputs.log)
+    notes = log_notes + notes
     if inputs.log is None:
         notes.append("no trtexec log given: the measuring GPU and TensorRT version come from options only")
     provenance = provenance_block(ctx, "studygen collect trtexec", gpu=gpu, software={"tensorrt": version},
@@ -342,11 +380,13 @@ def torch_profile_command(ctx, trace_path, mode, family, job_id, variant, shape,
     from ..collect import torch_profile
     from ..collect.writer import write_results
 
-    measurements, spec, study_display, variant = prepare(family, job_id, variant, shape, measurements_dir, study_file)
+    measurements, spec, study_display, variant, variant_notes = prepare(family, job_id, variant, shape,
+                                                                        measurements_dir, study_file)
     trace = torch_profile.parse_trace(trace_path)
     results = torch_profile.build_results(trace, kernel_rules(spec, study_display), variant=variant, shape=shape,
                                           batch=batch, mode=mode)
     notes = [] if trace.gpu else [f"{Path(trace.display).name} has no deviceProperties name for the kernels' device"]
+    notes += variant_notes
     provenance = provenance_block(ctx, "studygen collect torch-profile", gpu=trace.gpu, software={}, options=options,
                                   notes=notes, source_names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)
     report(write_results(measurements, family, job_id, provenance, results))
@@ -386,7 +426,8 @@ def coco_command(ctx, annotations_path, detections_path, dataset_id, backend, sp
     from ..fsutil import dump_json, ensure_inside
     from ..records.schemas import validate_document
 
-    measurements, spec, study_display, variant = prepare(family, job_id, variant, shape, measurements_dir, study_file)
+    measurements, spec, study_display, variant, variant_notes = prepare(family, job_id, variant, shape,
+                                                                        measurements_dir, study_file)
     validate_job_id(dataset_id)  # same id rules: it becomes a file name
     gt = coco.load_ground_truth(annotations_path)
     detections_display = display_of(detections_path)
@@ -407,6 +448,7 @@ def coco_command(ctx, annotations_path, detections_path, dataset_id, backend, sp
                                  inference_backend=inference, mode=mode, origin=detections_display)
     if not detections:
         notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
+    notes += variant_notes
     software = {backend: coco.backend_version(backend)}
     provenance = provenance_block(ctx, "studygen collect coco", gpu=None, software=software, options=options,
                                   notes=notes, source_names_gpu=False)
@@ -451,16 +493,16 @@ def env_command(family, job_id, role, measurements_dir, no_torch):
 
 
 def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Path):
-    """Merge an env block into a record (created when missing, with no
-    results). ``measuring``: provenance fields the record leaves empty are
+    """Merge an env block into an existing record (a missing record is a
+    UsageError: a record holds results, so collect them first). ``measuring``: provenance fields the record leaves empty are
     filled; ``conversion``: the same for ``provenance.conversion_machine``.
     A value that differs from one the record states is a ConflictError
     (nothing is overwritten)."""
     import socket
 
-    from ..collect.writer import WriteOutcome, build_document, display_path, record_path, validate_job_id
+    from ..collect.writer import WriteOutcome, build_document, display_path, record_path, validate_job_id, write_files
     from ..errors import ConflictError
-    from ..fsutil import atomic_write_text, dump_json
+    from ..fsutil import dump_json
     from ..records.schemas import validate_document
     from ..study import validate_family_name
 
@@ -468,6 +510,9 @@ def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Pa
     validate_job_id(job_id)
     path = record_path(measurements, family, job_id)
     display = display_path(path)
+    if not path.is_file():
+        raise UsageError(f"no such record {display}: collect results into --job {job_id} first "
+                         "(a record without results is not written)")
     software = dict(block["software"])
     collector = {"name": "studygen collect env", "version": __version__}
     if role == "measuring":
@@ -507,5 +552,5 @@ def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Pa
                                     where=f"/provenance/conversion_machine/{name}")
     text = dump_json(document)
     validate_document("run", document, path=display, text=text)
-    atomic_write_text(path, text)
+    write_files([(path, text)])
     return WriteOutcome(path=path, display=display, created=created, added=0, notes=notes)

@@ -29,7 +29,7 @@ def run_render(options: RenderOptions) -> list[Path]:
     folder elsewhere, or a symbolic link out). Nothing is written when any
     study fails.
     """
-    from ..errors import RecordError
+    from ..errors import InputError, RecordError
     from ..fsutil import ensure_inside
     from ..render.engine import render_study, write_rendered
     from ..study import load_study, resolve_targets
@@ -51,7 +51,11 @@ def run_render(options: RenderOptions) -> list[Path]:
             ensure_inside(path, root)
     changed = []
     for rendered in outputs:
-        changed.extend(write_rendered(rendered))
+        try:
+            changed.extend(write_rendered(rendered))
+        except OSError as exc:
+            # a README that is a folder, a figures/ that is a file, a read-only tree, a full disk
+            raise InputError(f"cannot write: {exc.strerror or exc}", path=str(exc.filename or rendered.study_dir)) from None
     return changed
 
 

@@ -7,6 +7,7 @@ Every failure is a :class:`RecordError` naming the file and the place
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,18 +99,64 @@ def decode_text(raw: bytes, display: str, where: str = "") -> str:
         raise InputError(f"not UTF-8 text (byte {exc.start}{where})", path=display) from None
 
 
+class _JSONRefusal(ValueError):
+    """A JSON value that parses but must not be read as a figure; ``literal`` locates it."""
+
+    def __init__(self, message: str, literal: str):
+        super().__init__(message)
+        self.literal = literal
+
+
+def _line_of_literal(text: str, literal: str, occurrence: int = 1) -> int | None:
+    """Line of the ``occurrence``-th appearance of ``literal`` in ``text`` (1-based)."""
+    position = -1
+    for _ in range(occurrence):
+        position = text.find(literal, position + 1)
+        if position < 0:
+            return None
+    return text.count("\n", 0, position) + 1
+
+
+def _finite_float(literal: str) -> SourceFloat:
+    value = SourceFloat(literal)
+    if not math.isfinite(value):
+        raise _JSONRefusal(f"number {literal} is out of range (not a finite double)", literal)
+    return value
+
+
+def _refuse_constant(name: str):
+    raise _JSONRefusal(f"{name} is not valid JSON", name)
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    seen: dict[str, object] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _JSONRefusal(f"duplicate key {key!r} (the last would silently win)", f'"{key}"')
+        seen[key] = value
+    return seen
+
+
 def parse_json(text: str, display: str):
-    """``json.loads`` with errors as ``file:line N: malformed JSON: …``; a
-    value such as NaN or Infinity (not JSON) is refused too."""
+    """``json.loads`` with errors as ``file:line N: malformed JSON: …``.
 
-    def refuse_constant(name):
-        raise ValueError(f"{name} is not valid JSON")
-
+    Refused as well, since each would become a wrong figure silently: NaN and
+    Infinity (not JSON), numbers beyond a double's range (``1e400`` would read
+    as infinity), duplicate keys (the last would win), nesting too deep to
+    parse. Floats keep their source digits (:class:`SourceFloat`).
+    """
     try:
-        return json.loads(text, parse_constant=refuse_constant, parse_float=SourceFloat)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float,
+                          object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, where=f"line {exc.lineno}") from None
-    except ValueError as exc:
+    except _JSONRefusal as exc:
+        occurrence = 2 if str(exc).startswith("duplicate key") else 1
+        line = _line_of_literal(text, exc.literal, occurrence)
+        raise RecordError(f"malformed JSON: {exc}", path=display, where=f"line {line}" if line else None) from None
+    except RecursionError:
+        raise RecordError("malformed JSON: nested too deeply to read", path=display) from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
         raise RecordError(f"malformed JSON: {exc}", path=display) from None
 
 

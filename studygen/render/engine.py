@@ -98,14 +98,47 @@ def _confined_loader(search_path: list[Path]):
     return ConfinedFileSystemLoader([str(p) for p in search_path])
 
 
+# Jinja's sandbox stops a template reaching Python internals, not one
+# exhausting memory or time; these limits refuse the two one-line bombs
+# ('x' * 10**10, 10 ** 10 ** 10). The loop bomb is refused by jinja2's MAX_RANGE.
+MAX_REPEAT_ITEMS = 10_000_000  # characters or items a template's '*' may make
+MAX_POWER_BITS = 100_000  # bits of an integer a template's '**' may make (~30,000 digits)
+
+
+def refuse_huge_result(operator: str, left, right) -> None:
+    """Raise jinja2's SecurityError when ``left <operator> right`` in a
+    template would repeat a string or list past :data:`MAX_REPEAT_ITEMS` or
+    raise an integer past :data:`MAX_POWER_BITS`."""
+    from jinja2.exceptions import SecurityError
+
+    def is_int(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if operator == "*":
+        for sequence, times in ((left, right), (right, left)):
+            if isinstance(sequence, (str, bytes, list, tuple)) and is_int(times) and len(sequence) * times > MAX_REPEAT_ITEMS:
+                raise SecurityError(f"'*' would make {len(sequence) * times} items; a template may make at most {MAX_REPEAT_ITEMS}")
+    elif operator == "**" and is_int(left) and is_int(right) and abs(left) > 1 and right > 0:
+        bits = right * abs(left).bit_length()
+        if bits > MAX_POWER_BITS:
+            raise SecurityError(f"'**' would make an integer of about {bits} bits; a template may make at most {MAX_POWER_BITS}")
+
+
 def make_environment(search_path: list[Path]):
     """The sandboxed Jinja environment: StrictUndefined, no autoescape
     (Markdown, not HTML: record strings are escaped by the table helpers),
-    keep trailing newline."""
+    keep trailing newline; '*' and '**' limited (:func:`refuse_huge_result`)."""
     import jinja2
     from jinja2.sandbox import SandboxedEnvironment
 
-    return SandboxedEnvironment(
+    class StudySandbox(SandboxedEnvironment):
+        intercepted_binops = frozenset({"*", "**"})  # also keeps them out of compile-time constant folding
+
+        def call_binop(self, context, operator, left, right):
+            refuse_huge_result(operator, left, right)
+            return super().call_binop(context, operator, left, right)
+
+    return StudySandbox(
         loader=_confined_loader(search_path),
         undefined=jinja2.StrictUndefined,
         autoescape=False,

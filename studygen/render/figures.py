@@ -29,6 +29,7 @@ RC = {
     "axes.grid": True,
     "grid.alpha": 0.3,
     "figure.dpi": 100,
+    "text.parse_math": False,  # a "$" in a GPU name or variant label is text, not mathtext
 }
 METADATA = {"Date": None, "Creator": "studygen", "Format": None, "Type": None}
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")

@@ -159,6 +159,11 @@ class FigureSet:
     def __iter__(self):
         return (Figure(r) for r in self.rows)
 
+    def __str__(self) -> str:
+        # An object repr would put a memory address in the README (never byte-identical).
+        raise TemplateError("a set of figures cannot be printed as it is: use study.span, study.table or "
+                            "study.list_table, or loop over it")
+
     def __len__(self):
         return len(self.rows)
 
@@ -468,7 +473,15 @@ class StudyView(TableMixin, SectionsMixin):
 
     # ---- selection -------------------------------------------------------
     def figures(self, **filters) -> FigureSet:
-        """Rows whose fields equal the filters (a list means any of)."""
+        """Rows whose fields equal the filters (a list means any of). Raises
+        TemplateError for a filter that names no row field (a typo would
+        otherwise select nothing, or everything)."""
+        from ..study import ROW_COLUMNS
+
+        unknown = sorted(set(filters) - set(ROW_COLUMNS))
+        if unknown:
+            raise TemplateError(f"unknown filter {', '.join(unknown)}; filters are row fields such as "
+                                "kind, metric, variant, shape, gpu, tensorrt, job_id, group, mode")
         rows = [r for r in self._study.rows if _matches(r, filters)]
         return FigureSet(self, rows, filters)
 
@@ -628,10 +641,10 @@ class StudyView(TableMixin, SectionsMixin):
     # ---- wording ---------------------------------------------------------
     def expectation(self, config: str) -> str:
         """Hedged wording for a configuration the study declares not measured:
-        ``NVFP4 was not measured (not tried); expected: …, because …``."""
+        ``Not measured: NVFP4 (not tried); expected, not measured: …, because …``."""
         for entry in self.spec.get("not_measured", []):
             if entry["config"] == config or config in entry.get("aliases", []):
-                text = f"{entry['config']} was not measured ({entry['reason']})"
+                text = f"Not measured: {entry['config']} ({entry['reason']})"
                 if entry.get("expectation"):
                     text += f"; expected, not measured: {entry['expectation']}"
                     if entry.get("because"):

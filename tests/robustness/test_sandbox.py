@@ -35,6 +35,10 @@ CASES = {
     "extends absolute file": ("{% extends '/etc/passwd' %}", f"template '/etc/passwd' {NOT_FOUND}"),
     "open builtin": ("{{ open('/etc/passwd').read() }}", "undefined name in template: 'open' is undefined"),
     "huge range": ("{{ range(10**9) | list | length }}", "The sandbox blocks ranges larger than MAX_RANGE"),
+    "string repeat bomb": ("{{ 'x' * 10000000000 }}",
+                           "template refused by the sandbox: '*' would make 10000000000 items; a template may make at most"),
+    "list repeat bomb": ("{{ ([0] * 1000) * 1000000 }}", "template refused by the sandbox: '*' would make 1000000000 items"),
+    "power bomb": ("{{ 10 ** (10 ** 10) }}", "template refused by the sandbox: '**' would make an integer of about"),
 }
 
 
@@ -117,3 +121,12 @@ def test_recursive_macro_is_a_template_error(rendered_tiny, run_cli):
     result = run_cli("render", "--root", rendered_tiny)
     assert result.exit_code == 1
     assert result.err.startswith(f"studygen: {TEMPLATE_FILE}:line {HOSTILE_LINE}: template error: maximum recursion depth")
+
+
+def test_modest_arithmetic_still_works(rendered_tiny, run_cli):
+    line = "{{ '=' * 3 }} {{ 2 ** 10 }} {{ ([1] * 2) | length }} {{ 3 * 4 }}"
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template(line), encoding="utf-8")
+    result = run_cli("render", "--root", rendered_tiny)
+    assert result.exit_code == 0, result.err
+    readme = (rendered_tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
+    assert "=== 1024 2 12" in readme.replace("\\", "")  # mdformat may escape the '='

@@ -1,0 +1,94 @@
+"""Records and templates that parse but must not become figures: refused with one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+RECORD = "measurements/deformable_detr/b200-trt11.4.json"
+README = "families/deformable_detr/README.md"
+
+
+def _replace(project, relative, old, new, count=1):
+    path = project / relative
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, count))
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('"value_ms": 5.889', '"value_ms": 1e400', "malformed JSON: number 1e400 is out of range (not a finite double)"),
+    ('"value_ms": 5.889', '"value_ms": NaN', "malformed JSON: NaN is not valid JSON"),
+    ('"value_ms": 5.889', '"value_ms": 5.889, "value_ms": 99.0', "malformed JSON: duplicate key 'value_ms' (the last would silently win)"),
+])
+def test_values_that_would_become_wrong_figures(project, run_cli, old, new, message):
+    _replace(project, RECORD, old, new)
+    line = next(i + 1 for i, l in enumerate((project / RECORD).read_text().splitlines()) if new.split(",")[-1].strip() in l)
+    render = run_cli("render", "--root", project)
+    assert render.exit_code == 2
+    assert render.err == f"studygen: {RECORD}:line {line}: {message}\n"
+    check = run_cli("check", "--root", project)
+    assert check.exit_code == 1
+    assert f"{RECORD}:{line}: SG202 {message}" in check.out
+
+
+def test_deep_nesting_is_refused_not_a_crash(project, run_cli):
+    _replace(project, RECORD, '"notes": [', '"deep": ' + "[" * 100000 + "]" * 100000 + ', "notes": [')
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 2
+    assert result.err == f"studygen: {RECORD}: malformed JSON: nested too deeply to read\n"
+
+
+def test_undeclared_variant_is_sg202(project, run_cli):
+    _replace(project, "measurements/deformable_detr/pytorch-fp32-reference.json", '"variant": "fp32"', '"variant": "int4"')
+    result = run_cli("check", "--root", project)
+    assert result.exit_code == 1
+    assert ("measurements/deformable_detr/pytorch-fp32-reference.json:33: SG202 variant 'int4' is not declared in "
+            "families/deformable_detr/study.yaml (declared: fp16, fp32, fp8-recipe72, fp8-recipe72-heads) (/results/0/variant)"
+            ) in result.out
+
+
+def test_job_id_must_match_file_name(project, run_cli):
+    shutil.copy(project / RECORD, project / "measurements/deformable_detr/copy.json")
+    result = run_cli("check", "--root", project)
+    assert result.exit_code == 1
+    assert ("measurements/deformable_detr/copy.json:3: SG202 job_id 'b200-trt11.4' differs from the file name 'copy.json' (/job_id)"
+            in result.out)
+
+
+def test_printing_a_figure_set_is_a_template_error(project, run_cli):
+    _replace(project, "templates/deformable_detr.md.j2", "{{ study.decision.summary }}",
+             "{{ study.decision.summary }} {{ study.figures(kind='latency') }}")
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 1
+    assert "a set of figures cannot be printed as it is" in result.err
+
+
+def test_unknown_filter_is_a_template_error(project, run_cli):
+    _replace(project, "templates/deformable_detr.md.j2", "{{ study.decision.summary }}",
+             "{{ study.span(study.figures(kind='latency', varaint='fp16')) }}")
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 1
+    assert "unknown filter varaint" in result.err and ":line " in result.err
+
+
+def test_readme_that_is_a_folder(project, run_cli):
+    (project / README).unlink()
+    (project / README).mkdir()
+    render = run_cli("render", "--root", project)
+    assert render.exit_code == 2
+    assert render.err.startswith("studygen: ") and "cannot write: Is a directory" in render.err
+    check = run_cli("check", "--root", project)
+    assert check.exit_code == 1
+    assert f"{README}: SG201 cannot be read: Is a directory" in check.out
+
+
+def test_dollar_signs_in_a_gpu_name_are_text(project, run_cli):
+    path = project / "measurements/deformable_detr/b300-trt11.4.json"
+    data = json.loads(path.read_text())
+    data["provenance"]["gpu"] = "NVIDIA $\\frac{x$ B300"
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    assert run_cli("render", "--root", project).exit_code == 0
+    assert "$\\\\frac{x$ B300" in (project / README).read_text() or "frac{x" in (project / README).read_text()
