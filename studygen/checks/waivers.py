@@ -61,6 +61,9 @@ def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
                 break
         result.append(finding)
     study_file = study.rel(study.study_path)
+    if study.problems:
+        # With a record unreadable most checks could not run: an unmatched waiver proves nothing then.
+        return result
     for section, index, entry, _ in entries:
         if (section, index) not in used:
             target = entry.get("key") or entry.get("match") or f"line {entry.get('line')}"

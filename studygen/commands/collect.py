@@ -484,12 +484,31 @@ def env_command(family, job_id, role, measurements_dir, no_torch):
         raise UsageError("give both --family and --job to merge into a record, or neither to print")
     if family is not None and role is None:
         raise UsageError("give --role measuring (this machine measured the job) or --role conversion")
+    measurements = resolve_measurements(measurements_dir)
+    if family is not None:
+        existing_record(measurements, family, job_id)  # refuse before printing anything
     root = project_root()
     block = collect_env(root, with_torch=not no_torch)
     click.echo(json.dumps(block, indent=2))
     if family is None:
         return
-    report(merge_env(block, family, job_id, role, resolve_measurements(measurements_dir)))
+    report(merge_env(block, family, job_id, role, measurements))
+
+
+def existing_record(measurements: Path, family: str, job_id: str) -> Path:
+    """``measurements/<family>/<job_id>.json``; UsageError when it does not
+    exist (``collect env`` completes a record, it never starts one: a
+    record without results is not written)."""
+    from ..collect.writer import display_path, record_path, validate_job_id
+    from ..study import validate_family_name
+
+    validate_family_name(family)
+    validate_job_id(job_id)
+    path = record_path(measurements, family, job_id)
+    if not path.is_file():
+        raise UsageError(f"no such record {display_path(path)}: collect results into --job {job_id} first "
+                         "(a record without results is not written)")
+    return path
 
 
 def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Path):
@@ -500,19 +519,13 @@ def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Pa
     (nothing is overwritten)."""
     import socket
 
-    from ..collect.writer import WriteOutcome, build_document, display_path, record_path, validate_job_id, write_files
+    from ..collect.writer import WriteOutcome, build_document, display_path, write_files
     from ..errors import ConflictError
     from ..fsutil import dump_json
     from ..records.schemas import validate_document
-    from ..study import validate_family_name
 
-    validate_family_name(family)
-    validate_job_id(job_id)
-    path = record_path(measurements, family, job_id)
+    path = existing_record(measurements, family, job_id)
     display = display_path(path)
-    if not path.is_file():
-        raise UsageError(f"no such record {display}: collect results into --job {job_id} first "
-                         "(a record without results is not written)")
     software = dict(block["software"])
     collector = {"name": "studygen collect env", "version": __version__}
     if role == "measuring":

@@ -6,7 +6,8 @@ Example (one H200, the eager part of the grid)::
         --job h200-eager --modes eager --commit "$(git rev-parse HEAD)"
 
 Exit codes: 0 when the record was written; 2 for a bad option, a bad study
-file or dataset definition, or an existing record without ``--resume``.
+file or dataset definition, an existing record without ``--resume``, no
+CUDA device without ``--cpu``, or a failed ModelOpt calibration.
 """
 
 from __future__ import annotations
@@ -53,8 +54,12 @@ def _study_dir(study: Path):
 @click.option("--merge-ap", "merge_ap", type=click.IntRange(min=1), default=None,
               help="Evaluate COCO AP once over the detections of N shards of --job (writes <job>-ap.json).")
 @click.option("--quiet", is_flag=True, help="No progress bars or log lines.")
+@click.option("--cpu", "cpu", is_flag=True,
+              help="Run on the CPU (test configs only: latency is end-to-end wall time, not GPU compute). "
+                   "Without it, a machine with no CUDA device is refused.")
 @root_option
-def run_command(study, job, variants, shapes, modes, shard, resume, measurements, commit, dirty, merge_ap, quiet, root):
+def run_command(study, job, variants, shapes, modes, shard, resume, measurements, commit, dirty, merge_ap, quiet, cpu,
+                root):
     """Measure a study's variants (latency, kernel time per group, agreement) with PyTorch and write its record."""
     from ..collect.run.runner import RunOptions, command_line, run_study
     from ..collect.run.spec import parse_shape, parse_shard
@@ -71,6 +76,6 @@ def run_command(study, job, variants, shapes, modes, shard, resume, measurements
                          shapes=shape_list, modes=_split(modes), shard=parse_shard(shard), resume=resume,
                          measurements=measurements.resolve() if measurements else None, commit=commit, dirty=dirty,
                          command=command_line(click.get_current_context().params), quiet=quiet,
-                         merge_ap=merge_ap)
+                         merge_ap=merge_ap, cpu=cpu)
     record = run_study(options)
     click.echo(f"wrote {record.display}: {len(record.results)} results")

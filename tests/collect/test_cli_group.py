@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -63,13 +64,15 @@ def test_console_entry_point_success_and_failure(workdir):
 
 
 def test_default_measurements_folder_is_under_the_project_root(workdir, run_cli):
-    (workdir / "families").mkdir()
+    # a family of the project (families/<family>/study.yaml): an unknown one is refused inside a project
+    shutil.copytree(REPO / "families" / "deformable_detr", workdir / "families" / "deformable_detr")
     nested = workdir / "families" / "somewhere"
     nested.mkdir()
     os.chdir(nested)
-    done = run_cli("collect", "trtexec", "--family", "demo", "--job", "j", "--log", TRTEXEC / "trt8.6_unstable-gpu-compute.log")
+    done = run_cli("collect", "trtexec", "--family", "deformable_detr", "--job", "j", "--variant", "fp16", "--log",
+                   TRTEXEC / "trt8.6_unstable-gpu-compute.log")
     assert done.exit_code == 0, done.err
-    assert (workdir / "measurements" / "demo" / "j.json").exists()
+    assert (workdir / "measurements" / "deformable_detr" / "j.json").exists()
 
 
 def test_unknown_option_is_a_usage_error(run_cli, workdir):

@@ -88,14 +88,20 @@ def test_env_merge_needs_role_and_both_ids(run_cli, workdir):
     assert not (workdir / "measurements").exists()
 
 
-def test_env_merge_as_measuring_machine_into_a_new_record(run_cli, workdir):
+def test_env_merge_as_measuring_machine_into_a_record_without_a_gpu(run_cli, workdir):
+    # a record whose input names no GPU and no TensorRT (a plan file only): env fills in this machine
+    (workdir / "model.plan").write_bytes(b"\0" * 1234)
+    first = run_cli("collect", "trtexec", "--family", "demo", "--job", "gpu-node", "--variant", "v", "--plan",
+                    workdir / "model.plan", "--measurements", workdir / "measurements")
+    assert first.exit_code == 0, first.err
     done = run_cli("collect", "env", "--family", "demo", "--job", "gpu-node", "--role", "measuring", "--no-torch",
                    "--measurements", workdir / "measurements")
     assert done.exit_code == 0, done.err
     record = json.loads((workdir / "measurements" / "demo" / "gpu-node.json").read_text())
     provenance = record["provenance"]
-    assert record["results"] == []
-    assert provenance["collector"]["name"] == "studygen collect env"
+    assert [r["value_bytes"] for r in record["results"]] == [1234]
+    assert provenance["collector"]["name"] == "studygen collect trtexec"
+    assert any(n.startswith("also collected by studygen collect env") for n in provenance["notes"])
     assert provenance["software"]["python"] == platform.python_version()
     assert provenance["software"]["tensorrt"] is None
     assert "env: tensorrt: not installed" in provenance["notes"]

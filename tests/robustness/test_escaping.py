@@ -78,8 +78,6 @@ def test_no_html_reaches_the_rendered_page(readme):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
-@pytest.mark.xfail(strict=True, reason="studygen/render/figures.py passes record strings to matplotlib "
-                   "mathtext: a '$' pair in a GPU name raises ValueError (internal error)")
 def test_dollar_signs_in_a_gpu_name_render(tmp_path, run_cli):
     record = run_record()
     record["provenance"]["gpu"] = "NVIDIA $\\frac{x$ H100"

@@ -112,12 +112,14 @@ def tiny_project(tmp_path) -> Path:
 
 
 def run_studygen(*argv) -> tuple[int, str]:
-    """``studygen`` in-process; returns (exit code, stderr+stdout text)."""
+    """``studygen`` in-process; returns (exit code, stderr+stdout text). ``collect run`` gets ``--cpu``."""
     import contextlib
     import io
 
     from studygen.cli import run
 
+    if argv[:2] == ("collect", "run"):
+        argv = (*argv, "--cpu")  # the tiny test studies run on this CPU-only machine, explicitly
     buffer = io.StringIO()
     with warnings.catch_warnings(), contextlib.redirect_stderr(buffer), contextlib.redirect_stdout(buffer):
         warnings.simplefilter("ignore")

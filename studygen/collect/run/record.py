@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ... import __version__
 from ...errors import ConflictError, UsageError
-from ...fsutil import dump_json, atomic_write_text
+from ...fsutil import dump_json
+from ..writer import write_files
 from ...records.load import load_record
 from ...records.schemas import validate_document
 
@@ -84,16 +85,19 @@ class RunRecord:
             present.add(result_key(result))
         candidate = {**self.data, "results": [*self.results, *results]}
         validate_document("run", candidate, path=self.display)
-        atomic_write_text(self.path, dump_json(candidate))
+        write_files([(self.path, dump_json(candidate))])
         self.data = candidate
 
     def set_wall_time(self, seconds: float) -> None:
-        """Add this invocation's wall time (s) to ``provenance.run_wall_s`` and write the record."""
+        """Add this invocation's wall time (s) to ``provenance.run_wall_s`` and write the record;
+        a record that holds no result yet is not written (a failed first step leaves no file)."""
+        if not self.results:
+            return
         provenance = dict(self.data["provenance"])
         provenance["run_wall_s"] = round(provenance.get("run_wall_s", 0.0) + seconds, 3)
         candidate = {**self.data, "provenance": provenance}
         validate_document("run", candidate, path=self.display)
-        atomic_write_text(self.path, dump_json(candidate))
+        write_files([(self.path, dump_json(candidate))])
         self.data = candidate
 
 

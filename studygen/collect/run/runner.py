@@ -56,6 +56,7 @@ class RunOptions:
     command: str = ""
     quiet: bool = False
     merge_ap: int | None = None
+    cpu: bool = False  # measure on the CPU (test configs); else a CUDA device is required
 
 
 @dataclass
@@ -96,6 +97,7 @@ def run_study(options: RunOptions):
                       default_shape=plan.agreement_shape)
     if options.merge_ap:
         return _merge_ap(options, study, plan, coco, study_path)
+    device = _device(options.cpu, study_path)
     progress = Progress(quiet=options.quiet)
     if not plan.cells:
         progress.log(f"shard {plan.shard[0]}/{plan.shard[1]} holds no cells of the grid; nothing to measure")
@@ -106,8 +108,6 @@ def run_study(options: RunOptions):
     from .model import build_model
     from .record import RunRecord, collect_provenance
 
-    cuda = torch.cuda.is_available()
-    device = torch.device("cuda" if cuda else "cpu")
     base_model, checkpoint = build_model(plan.model, root=options.root, study_path=study_path)
     provenance = collect_provenance(root=options.root, checkpoint=checkpoint, commit=options.commit, dirty=options.dirty,
                                     command=options.command, dataset_revision=agreement_set[2])
@@ -211,6 +211,38 @@ def _measure(plan, spec, study_path, record, base_model, calibration, agreement_
         _time_group(plan, spec, study_path, record, variants, mode, shape, names, agreement_set, device, progress)
 
 
+def _device(cpu: bool, study_path: str):
+    """The torch device to measure on: the CPU when asked (``--cpu``), else
+    CUDA. Raises UsageError when no CUDA device exists and ``--cpu`` is not
+    given: a study times GPU compute, and CPU wall times are no substitute."""
+    import torch
+
+    if cpu:
+        return torch.device("cpu")
+    if not torch.cuda.is_available():
+        raise UsageError(f"no CUDA device on this machine: {study_path} is timed on a GPU; "
+                         "give --cpu to run it on the CPU (test configs only)")
+    return torch.device("cuda")
+
+
+def _calibrate(name: str, recipe_name: str, calibrate):
+    """``calibrate()`` (ModelOpt quantization and calibration of variant
+    ``name``) with any exception it raises turned into one StudygenError line
+    naming the stage and the variant (ModelOpt reports a NaN amax, for one, as
+    a bare AssertionError)."""
+    from ...errors import StudygenError
+
+    try:
+        return calibrate()
+    except StudygenError:
+        raise
+    except Exception as exc:  # noqa: BLE001 -- any failure inside ModelOpt ends the run in one line
+        first_line = (str(exc).strip().splitlines() or [""])[0]
+        reason = f"{type(exc).__name__}: {first_line}" if first_line else type(exc).__name__
+        raise StudygenError(f"variant {name}: FP8 quantization with ModelOpt (recipe {recipe_name}, calibration) "
+                            f"failed: {reason}") from None
+
+
 def _build_variant(plan, name, base_model, calibration, agreement_hw, device, record, progress) -> Variant:
     import torch
 
@@ -224,7 +256,8 @@ def _build_variant(plan, name, base_model, calibration, agreement_hw, device, re
         recipe_name = plan.variants[name]["recipe"]
         batches = [to_pixel_values(photo, *agreement_hw).to(device=device, dtype=dtype) for photo in calibration[1]]
         began = time.perf_counter()
-        variant.quant = quantize_fp8(model, recipe_name, plan.recipes[recipe_name], batches)
+        variant.quant = _calibrate(name, recipe_name,
+                                   lambda: quantize_fp8(model, recipe_name, plan.recipes[recipe_name], batches))
         quant = variant.quant
         progress.log(f"{name}: {len(quant.quantized)} of {quant.total_linears} Linears in FP8; "
                      f"{len(quant.disabled_outside_recipe)} quantizers outside the recipe disabled; "
