@@ -158,3 +158,18 @@ def test_help_imports_no_heavy_module():
             "print(sorted(m for m in ('pandas', 'torch', 'transformers', 'jinja2', 'jsonschema') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().endswith("[]")
+
+
+def test_table_row_with_a_missing_cell_is_sg104(project, run_cli):
+    path = project / README
+    lines = path.read_text().splitlines()
+    index = next(i for i, l in enumerate(lines) if l.startswith("| B300 | 11.4     | 800 x 800  |"))
+    lines[index] = "| B300 | 11.4     | 800 x 800  | 5.816  | 5.764            |"
+    path.write_text("\n".join(lines) + "\n")
+    result = run_cli("check", "--root", project)
+    assert result.exit_code == 1
+    sg104 = [l for l in result.out.splitlines() if " SG104 " in l]
+    cells = [l for l in sg104 if "has 5 cells but its header (line 65) has 6" in l]
+    assert len(cells) == 1 and cells[0].startswith(f"{README}:{index + 1}: SG104 ")
+    # mdformat would pad the row: the README is not formatter-stable either
+    assert any(l.startswith(f"{README}:{index + 1}: SG104 mdformat (gfm, wrap keep) rewrites") for l in sg104)
