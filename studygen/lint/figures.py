@@ -249,7 +249,16 @@ def rounds_to(value: float, figure: Figure) -> bool:
 def rounding_keys(value: float, decimals: int) -> tuple[int, ...]:
     """Integer keys of ``value`` rounded to ``decimals`` (both neighbours when
     it sits exactly halfway), for indexing figures by their printed value."""
-    scaled = value * 10**decimals
+    try:
+        scaled = value * 10**decimals
+    except OverflowError:
+        # hundreds of printed decimals (a denormal such as 5e-324 written out): exact decimal arithmetic
+        from decimal import Decimal
+
+        exact = Decimal(repr(value)).scaleb(decimals)
+        low = math.floor(exact + Decimal("0.5") - Decimal("1e-7"))
+        high = math.floor(exact + Decimal("0.5") + Decimal("1e-7"))
+        return (low,) if low == high else (low, high)
     low = math.floor(scaled + 0.5 - 1e-7)
     high = math.floor(scaled + 0.5 + 1e-7)
     return (low,) if low == high else (low, high)

@@ -51,3 +51,11 @@ def test_crlf_line_numbers_match_lf():
     text = "# T\r\n\r\nThe GEMMs take 0.19 to 0.21 ms.\r\n\r\n| GPU | GEMM ms |\r\n|---|---|\r\n| B200 | 0.19 |\r\n| B300 | 0.409 |\r\n"
     findings = lint_text(text, "crlf.md")
     assert [(f.code, f.line) for f in findings] == [("SG101", 3)]
+
+
+def test_rounding_keys_of_a_figure_with_hundreds_of_decimals():
+    """Found by the long hypothesis run: a record value of 5e-324 printed in full overflowed float arithmetic."""
+    from studygen.lint.figures import rounding_keys
+
+    assert rounding_keys(5e-324, 324) == (5,)
+    assert rounding_keys(5.85, 2) == (585,)
