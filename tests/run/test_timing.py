@@ -62,3 +62,41 @@ def test_variants_are_interleaved_round_robin_with_rotation():
     assert all([x[1] for x in b] == [0, 0, 1] for b in blocks)
     assert {name: [len(r) for r in reps] for name, reps in times.items()} == {"a": [2, 2, 2], "b": [2, 2, 2], "c": [2, 2, 2]}
     assert all(t >= 0 for reps in times.values() for r in reps for t in r)
+
+
+def test_timer_refuses_an_unknown_host_sync():
+    with pytest.raises(ValueError, match="host_sync must be one of per_repeat, per_forward"):
+        Timer(cuda=False, host_sync="never")
+
+
+def test_host_clock_series_times_each_call():
+    # 3 calls of a known sleep: each sample holds its own call, in order
+    import time
+
+    delays_s = [0.002, 0.010, 0.004]
+    samples = Timer(cuda=False).series(lambda i: time.sleep(delays_s[i]), 3)
+    assert len(samples) == 3
+    assert [s >= d * 1000.0 for s, d in zip(samples, delays_s)] == [True, True, True]
+    assert samples[1] > samples[0] and samples[1] > samples[2]
+
+
+def test_a_latency_claims_cuda_graphs_only_when_inductor_replayed_every_graph():
+    from types import SimpleNamespace
+
+    from studygen.collect.run.runner import _cuda_graph_report, _latency_result
+
+    summary = summarize([[10.0, 10.1], [10.0, 10.2], [10.1, 10.1]], warmup=1)
+    settings = {"batch": 1, "compile_backend": "inductor", "compile_mode": "reduce-overhead"}
+    plan = SimpleNamespace(settings=settings)
+    timer = Timer(cuda=False)
+
+    def method_and_compile(report):
+        result = _latency_result(plan, "fp16", "800x800", "compile", summary, timer, "set", 12.5, report)
+        return result["method"]["cuda_graph"], result["compile"]
+
+    assert method_and_compile({"skipped_graphs": 0}) == (
+        True, {"backend": "inductor", "mode": "reduce-overhead", "dynamic": False, "cudagraph_skipped_graphs": 0})
+    assert method_and_compile({"skipped_graphs": 2})[0] is False
+    assert method_and_compile(None)[0] is False
+    # the default mode launches kernel by kernel: no report, no CUDA graphs claimed
+    assert _cuda_graph_report(0, {"compile_backend": "inductor", "compile_mode": "default"}) is None

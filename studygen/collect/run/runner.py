@@ -506,7 +506,7 @@ def _time_group(plan, spec, study_path, record, variants, mode, shape, names, ag
     height, width = parse_shape(shape)
     cuda = device.type == "cuda"
     todo = [n for n in names if not record.has("latency", n, shape, mode, "median")]
-    calls, compile_s = {}, {}
+    calls, compile_s, graphs = {}, {}, {}
     for name in todo:
         variant = variants[name]
         if variant.precision == "fp8" and not variant.real_path.complete:
@@ -517,6 +517,7 @@ def _time_group(plan, spec, study_path, record, variants, mode, shape, names, ag
         forward = variant.model
         if mode == "compile":
             began = time.perf_counter()
+            skips_before = _cudagraph_skips()
             try:
                 forward = _compiled(variant, settings)
                 for pixel_values in inputs:  # compile, then see every input once before timing
@@ -530,13 +531,15 @@ def _time_group(plan, spec, study_path, record, variants, mode, shape, names, ag
                                          f"torch.compile failed: {type(exc).__name__}: {str(exc)[:300]}"))
                 continue
             compile_s[name] = time.perf_counter() - began
-            progress.log(f"{name} {shape}: compiled in {compile_s[name]:.1f} s")
-        calls[name] = (lambda i, f=forward, xs=inputs: f(pixel_values=xs[i % len(xs)]))
+            graphs[name] = _cuda_graph_report(skips_before, settings)
+            progress.log(f"{name} {shape}: compiled in {compile_s[name]:.1f} s"
+                         + (f"; CUDA graphs: {graphs[name]}" if graphs[name] else ""))
+        calls[name] = _forward_call(forward, inputs, cuda_graphs=mode == "compile" and _uses_cuda_graphs(settings))
     if not calls:
         return
     repeats, iterations, warmup = settings["repeats"], settings["iterations"], settings["warmup_iterations"]
     task = progress.task(f"time {mode} {shape}", repeats * len(calls))
-    timer = Timer(cuda)
+    timer = Timer(cuda, settings["host_sync"])
     times = time_interleaved(calls, repeats=repeats, iterations=iterations, warmup=warmup, timer=timer,
                              on_step=lambda r, n: progress.advance(task))
     profile_task = progress.task(f"profile {mode} {shape}", len(calls))
@@ -545,7 +548,8 @@ def _time_group(plan, spec, study_path, record, variants, mode, shape, names, ag
         summary = summarize(times[name], warmup=warmup, unstable_cv=settings["unstable_cv"])
         profile = profile_forwards(call, iterations=settings["profile_iterations"], warmup=2, cuda=cuda)
         progress.advance(profile_task)
-        latency = _latency_result(plan, name, shape, mode, summary, timer, agreement_set[0], compile_s.get(name))
+        latency = _latency_result(plan, name, shape, mode, summary, timer, agreement_set[0], compile_s.get(name),
+                                  graphs.get(name))
         if mode == "compile" and variant.compile_note:
             latency["note"] = variant.compile_note
         results = []
@@ -587,19 +591,63 @@ def _compiled(variant: Variant, settings: dict):
     return variant.compiled[key]
 
 
+def _uses_cuda_graphs(settings: dict) -> bool:
+    """Inductor's reduce-overhead and max-autotune modes replay CUDA graphs (cudagraph trees)."""
+    return settings["compile_backend"] == "inductor" and settings["compile_mode"] in ("reduce-overhead", "max-autotune")
+
+
+def _cudagraph_skips() -> int:
+    """Inductor's count of compiled graphs it ran without CUDA graphs (``counters["inductor"]["cudagraph_skips"]``)."""
+    from torch._dynamo.utils import counters
+
+    return int(counters["inductor"]["cudagraph_skips"])
+
+
+def _cuda_graph_report(skips_before: int, settings: dict) -> dict | None:
+    """``{"skipped_graphs": n}`` for a compile mode that uses CUDA graphs, else None.
+
+    Inductor skips CUDA graphs for a compiled graph it cannot capture (CPU tensors,
+    mutated inputs...) and runs it launch by launch; n counts those graphs, so the
+    record says whether the timed forward replayed graphs throughout.
+    """
+    if not _uses_cuda_graphs(settings):
+        return None
+    return {"skipped_graphs": _cudagraph_skips() - skips_before}
+
+
+def _forward_call(forward, inputs: list, cuda_graphs: bool):
+    """``call(i)``: one forward on ``inputs[i % len(inputs)]`` (pixel values, 1x3xHxW).
+
+    With CUDA graphs each call starts a new cudagraph-tree step, so a replay may
+    reuse the memory of the previous forward's outputs (which nothing holds).
+    """
+    if not cuda_graphs:
+        return lambda i: forward(pixel_values=inputs[i % len(inputs)])
+    import torch
+
+    def call(i):
+        torch.compiler.cudagraph_mark_step_begin()
+        return forward(pixel_values=inputs[i % len(inputs)])
+
+    return call
+
+
 def _not_measured(variant: str, shape: str, mode: str, metric: str, reason: str) -> dict:
     return {"kind": "not_measured", "variant": variant, "shape": shape, "mode": mode, "backend": "pytorch",
             "metric": metric, "reason": reason}
 
 
-def _latency_result(plan, name, shape, mode, summary, timer, dataset_id, compile_seconds) -> dict:
+def _latency_result(plan, name, shape, mode, summary, timer, dataset_id, compile_seconds, cuda_graphs=None) -> dict:
     settings = plan.settings
+    # CUDA graphs only where inductor replayed them for every graph of the forward
+    replayed_graphs = bool(cuda_graphs) and cuda_graphs["skipped_graphs"] == 0
     result = {
         "kind": "latency", "variant": name, "shape": shape, "batch": settings["batch"], "backend": "pytorch",
         "mode": mode, "timing": "gpu_compute" if timer.cuda else "end_to_end", "statistic": "median",
         "value_ms": summary.median_ms, "statistics_ms": summary.statistics_ms, "distribution": summary.distribution,
-        "method": {"timer": timer.name, "cuda_graph": False, "data_transfers": False, "separate_profile_run": True,
-                   "interleaved": True},
+        "method": {"timer": timer.name, "cuda_graph": replayed_graphs, "data_transfers": False,
+                   "separate_profile_run": True, "interleaved": True,
+                   **({"host_sync": timer.host_sync} if timer.cuda else {})},
         "dataset": dataset_id,
         "unstable": summary.unstable,
     }
@@ -607,7 +655,8 @@ def _latency_result(plan, name, shape, mode, summary, timer, dataset_id, compile
         result["unstable_reason"] = summary.unstable_reason
     if compile_seconds is not None:
         result["compile_s"] = round(compile_seconds, 3)
-        result["compile"] = {"backend": settings["compile_backend"], "mode": settings["compile_mode"], "dynamic": False}
+        result["compile"] = {"backend": settings["compile_backend"], "mode": settings["compile_mode"], "dynamic": False,
+                             **({"cudagraph_skipped_graphs": cuda_graphs["skipped_graphs"]} if cuda_graphs else {})}
     return result
 
 

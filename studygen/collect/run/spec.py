@@ -29,6 +29,7 @@ DEFAULT_RUN = {
     "profile_iterations": 5,
     "compile_backend": "inductor",
     "compile_mode": "default",
+    "host_sync": "per_repeat",
     # Kernel names that prove an FP8 GEMM ran (cuBLASLt nvjet "qq" = both operands FP8 on Hopper;
     # CUTLASS and xmma kernels carry e4m3 in their names) and those of ModelOpt's fake quantization.
     "fp8_gemm_kernel_pattern": r"e4m3|e5m2|f8f8|nvjet\w*_qq|fp8_gemm",

@@ -2,12 +2,19 @@
 
 Method (:func:`time_interleaved`): for each of R repeats, every variant in
 turn (round-robin, the starting variant rotated by one each repeat so none is
-always first) runs W warm-up forwards, then N timed forwards. One forward is
-timed by a pair of CUDA events recorded on the current stream around the call,
-and the stream is synchronized after each, so a sample is the device time of
-one batch of requests from the first launch to the last kernel's end (launch
-gaps included when the host is slower than the GPU). Without CUDA (tests) the
-host clock (``time.perf_counter``) times the call instead, and the record says so.
+always first) runs W warm-up forwards, the stream is synchronized, then N
+timed forwards run back to back. With ``host_sync="per_repeat"`` (the
+default) a CUDA event is recorded on the current stream before the first
+forward and after each one, and the host synchronizes once, after the last:
+sample i is the device time between the events around forward i. The host
+may run ahead of the GPU, so when the GPU is the bottleneck a sample is the
+GPU time of one forward; when the host is (many small launches), it is the
+host's time per forward, as a server issuing requests back to back sees it.
+With ``host_sync="per_forward"`` the host waits for each forward's end event
+before launching the next, so every sample also holds the launch latency and
+host jitter of an idle GPU (the method of the first measured study, whose
+samples varied 6 to 10 % in compiled mode). Without CUDA (tests) the host
+clock (``time.perf_counter``) times each call and the record says so.
 
 Statistics (:func:`summarize`): per-repeat medians; over all N x R samples the
 median, p90, p99 (numpy's default linear interpolation), mean, standard
@@ -96,34 +103,62 @@ def _r(value: float) -> float:
     return round(float(value), 6)
 
 
-class Timer:
-    """Times one call: CUDA events on the current stream when ``cuda``, else ``time.perf_counter``."""
+HOST_SYNC = ("per_repeat", "per_forward")
 
-    def __init__(self, cuda: bool):
+
+class Timer:
+    """Times forwards: CUDA events on the current stream when ``cuda``, else ``time.perf_counter``.
+
+    ``host_sync`` is ``"per_repeat"`` (events between back-to-back forwards, one
+    synchronization after the last) or ``"per_forward"`` (the host waits for each
+    forward). Raises ValueError for any other value.
+    """
+
+    def __init__(self, cuda: bool, host_sync: str = "per_repeat"):
+        if host_sync not in HOST_SYNC:
+            raise ValueError(f"host_sync must be one of {', '.join(HOST_SYNC)}, not {host_sync!r}")
         self.cuda = cuda
+        self.host_sync = host_sync
         self.name = "cuda-events" if cuda else "perf-counter"
 
     def __call__(self, fn) -> float:
-        """Run ``fn()`` once; its time in ms."""
-        if self.cuda:
-            import torch
+        """Run ``fn()`` once, waiting for its end; its time in ms."""
+        return self.series(lambda i: fn(), 1)[0]
 
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            return float(start.elapsed_time(end))
-        began = time.perf_counter()
-        fn()
-        return (time.perf_counter() - began) * 1000.0
+    def series(self, call, iterations: int) -> list[float]:
+        """Run ``call(i)`` for i in 0..iterations-1; each forward's time in ms (length ``iterations``)."""
+        if not self.cuda:
+            times = []
+            for i in range(iterations):
+                began = time.perf_counter()
+                call(i)
+                times.append((time.perf_counter() - began) * 1000.0)
+            return times
+        import torch
+
+        events = [torch.cuda.Event(enable_timing=True) for _ in range(iterations + 1)]
+        if self.host_sync == "per_forward":
+            times = []
+            for i in range(iterations):
+                events[i].record()
+                call(i)
+                events[i + 1].record()
+                events[i + 1].synchronize()
+                times.append(float(events[i].elapsed_time(events[i + 1])))
+            return times
+        events[0].record()
+        for i in range(iterations):
+            call(i)
+            events[i + 1].record()
+        events[-1].synchronize()
+        return [float(events[i].elapsed_time(events[i + 1])) for i in range(iterations)]
 
 
 def time_interleaved(calls: dict, *, repeats: int, iterations: int, warmup: int, timer: Timer,
                      on_step=None) -> dict[str, list[list[float]]]:
     """Time each ``calls[variant](i)`` (i = iteration index, so inputs can rotate)
-    round-robin within each repeat; returns ``{variant: [[ms, ...] per repeat]}``.
+    round-robin within each repeat; returns ``{variant: [[ms, ...] per repeat]}``
+    (R lists of N samples each).
 
     ``on_step(repeat, variant)`` is called after each variant's block (progress).
     """
@@ -138,8 +173,8 @@ def time_interleaved(calls: dict, *, repeats: int, iterations: int, warmup: int,
             if timer.cuda:
                 import torch
 
-                torch.cuda.synchronize()
-            times[name].append([timer(lambda i=i: call(i)) for i in range(iterations)])
+                torch.cuda.synchronize()  # the warm-up's queued work stays out of the first sample
+            times[name].append(timer.series(call, iterations))
             if on_step:
                 on_step(repeat, name)
     return times
