@@ -2,16 +2,16 @@
 
 Method (:func:`time_interleaved`): for each of R repeats, every variant in
 turn (round-robin, the starting variant rotated by one each repeat so none is
-always first) runs W warm-up forwards, the stream is synchronized, then N
-timed forwards run back to back. With ``host_sync="per_repeat"`` (the
-default) a CUDA event is recorded on the current stream before the first
-forward and after each one, and the host synchronizes once, after the last:
+always first) runs W warm-up forwards, then N timed forwards back to back.
+With ``host_sync="per_repeat"`` (the default) a CUDA event is recorded on the
+current stream after the warm-up (queued behind it, no host wait) and after
+each timed forward, and the host synchronizes once, after the last:
 sample i is the device time between the events around forward i. The host
 may run ahead of the GPU, so when the GPU is the bottleneck a sample is the
 GPU time of one forward; when the host is (many small launches), it is the
 host's time per forward, as a server issuing requests back to back sees it.
 With ``host_sync="per_forward"`` the host waits for each forward's end event
-before launching the next, so every sample also holds the launch latency and
+(and the warm-up's end) before launching the next, so every sample also holds the launch latency and
 host jitter of an idle GPU (the method of the first measured study, whose
 samples varied 6 to 10 % in compiled mode). Without CUDA (tests) the host
 clock (``time.perf_counter``) times each call and the record says so.
@@ -170,10 +170,12 @@ def time_interleaved(calls: dict, *, repeats: int, iterations: int, warmup: int,
             call = calls[name]
             for i in range(warmup):
                 call(i)
-            if timer.cuda:
+            if timer.cuda and timer.host_sync == "per_forward":
                 import torch
 
-                torch.cuda.synchronize()  # the warm-up's queued work stays out of the first sample
+                torch.cuda.synchronize()  # every forward starts on an idle GPU
+            # per_repeat: no wait here. The first event is queued behind the warm-up, so the
+            # warm-up stays out of the first sample and that sample is not an idle GPU's launch latency.
             times[name].append(timer.series(call, iterations))
             if on_step:
                 on_step(repeat, name)
