@@ -83,6 +83,21 @@ def mdformat_idempotency_finding(text: str, path: str) -> Finding | None:
     formatted = mdformat.text(text, extensions=MDFORMAT_EXTENSIONS, options=MDFORMAT_OPTIONS)
     if formatted == text:
         return None
+    if "\r" in text:
+        # mdformat writes LF; a CRLF file (an editor or git's autocrlf) differs on every line
+        first_cr = text[: text.index("\r")].count("\n") + 1
+        unified = text.replace("\r\n", "\n").replace("\r", "\n")
+        if mdformat.text(unified, extensions=MDFORMAT_EXTENSIONS, options=MDFORMAT_OPTIONS) == unified:
+            return Finding(
+                "SG104", f"line {first_cr} ends in a carriage return (CRLF or CR line endings); "
+                "the renderer writes LF line endings, and the text is otherwise as it writes it",
+                path, first_cr,
+                hint="convert the file to LF line endings (e.g. `git config core.autocrlf input`, or a "
+                     "`*.md text eol=lf` line in .gitattributes)")
+    crlf_note = ""
+    if "\r" in text:
+        crlf_note = "; the file also has CR line endings, which the renderer does not write"
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     original_lines = text.split("\n")
     formatted_lines = formatted.split("\n")
     line = 1
@@ -96,7 +111,8 @@ def mdformat_idempotency_finding(text: str, path: str) -> Finding | None:
     want = formatted_lines[line - 1] if line - 1 < len(formatted_lines) else ""
     return Finding(
         "SG104",
-        f"mdformat (gfm, wrap keep) rewrites this document from line {line}: {_clip(got)!r} becomes {_clip(want)!r}",
+        f"mdformat (gfm, wrap keep) rewrites this document from line {line}: {_clip(got)!r} becomes {_clip(want)!r}"
+        + crlf_note,
         path,
         line,
         hint="re-render the file, or run mdformat with the renderer's options on it, so that the committed text is what the renderer writes",

@@ -42,3 +42,19 @@ def test_mdformat_idempotency():
     finding = mdformat_idempotency_finding(messy, "README.md")
     assert finding is not None and finding.code == "SG104" and finding.line == 3
     assert "'* item'" in finding.message and "'- item'" in finding.message
+
+
+def test_crlf_line_endings_are_named_as_such():
+    clean = "# Title\n\n| a   | b   |\n| --- | --- |\n| 1   | 2   |\n"
+    finding = mdformat_idempotency_finding(clean.replace("\n", "\r\n"), "README.md")
+    assert (finding.code, finding.line) == ("SG104", 1)
+    assert finding.message.startswith("line 1 ends in a carriage return (CRLF or CR line endings)")
+    # LF up to line 3, then CRLF: the first CR is named
+    mixed = "# Title\n\n| a   | b   |\r\n| --- | --- |\r\n| 1   | 2   |\r\n"
+    assert mdformat_idempotency_finding(mixed, "README.md").line == 3
+    # CRLF plus a real formatting change: the general message, since LF alone would not make it clean
+    messy = "# Title\r\n\r\n* item\r\n"
+    assert mdformat_idempotency_finding(messy, "README.md").message.startswith("mdformat (gfm, wrap keep) rewrites")
+    assert mdformat_idempotency_finding(messy, "README.md").line == 3
+    assert mdformat_idempotency_finding(messy, "README.md").message.endswith(
+        "'* item' becomes '- item'; the file also has CR line endings, which the renderer does not write")
