@@ -6,9 +6,13 @@ never a traceback. ``cli.main`` maps each class to its exit code.
 
 from __future__ import annotations
 
+import re
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+
+_LINE = re.compile(r"line (\d+)")
 
 
 class StudygenError(Exception):
@@ -23,12 +27,18 @@ class StudygenError(Exception):
         super().__init__(self.line())
 
     def line(self) -> str:
-        """The error as ``path:where: message`` (parts present only when known)."""
+        """The error as ``path:where: message`` (parts present only when known).
+
+        A place given as ``line N`` prints as ``path:N:``, as findings and
+        compilers print it (editors and CI annotations jump to it); any other
+        place (a JSON pointer, ``run 2 (line 5)``) prints as given.
+        """
         prefix = ""
         if self.path:
             prefix = f"{self.path}:"
             if self.where:
-                prefix += f"{self.where}:"
+                number = _LINE.fullmatch(self.where)
+                prefix += f"{number.group(1) if number else self.where}:"
             prefix += " "
         return f"{prefix}{self.message}"
 

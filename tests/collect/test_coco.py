@@ -264,7 +264,7 @@ def test_same_statistic_twice_is_a_conflict(collect, workdir):
 
 
 @pytest.mark.parametrize("content, message", [
-    ('{"images": []', "gt.json:line 1: malformed JSON"),
+    ('{"images": []', "gt.json:1: malformed JSON"),
     ('{"images": [], "annotations": [], "categories": []}', "gt.json:/images: the annotations list no image"),
     ('{"annotations": [], "categories": []}', 'gt.json:/images: no "images" list'),
 ])
@@ -297,7 +297,7 @@ def test_ground_truth_annotation_fields(collect, workdir, annotation, message):
     ('[{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3], "score": 0.5}]', "dt.json:/0/bbox: bbox must be 4 numbers"),
     ('[{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}]', "dt.json:/0: detection without score"),
     ('{"annotations": []}', "dt.json: expected a JSON array of detections"),
-    ('[{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.5}', "dt.json:line 1: malformed JSON"),
+    ('[{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.5}', "dt.json:1: malformed JSON"),
 ])
 def test_bad_detections(collect, workdir, content, message):
     gt = ground_truth(workdir, [box(1, 10, 10, 50, 50)])

@@ -28,7 +28,7 @@ def test_values_that_would_become_wrong_figures(project, run_cli, old, new, mess
     line = next(i + 1 for i, l in enumerate((project / RECORD).read_text().splitlines()) if new.split(",")[-1].strip() in l)
     render = run_cli("render", "--root", project)
     assert render.exit_code == 2
-    assert render.err == f"studygen: {RECORD}:line {line}: {message}\n"
+    assert render.err == f"studygen: {RECORD}:{line}: {message}\n"
     check = run_cli("check", "--root", project)
     assert check.exit_code == 1
     assert f"{RECORD}:{line}: SG202 {message}" in check.out
@@ -71,7 +71,9 @@ def test_unknown_filter_is_a_template_error(project, run_cli):
              "{{ study.span(study.figures(kind='latency', varaint='fp16')) }}")
     result = run_cli("render", "--root", project)
     assert result.exit_code == 1
-    assert "unknown filter varaint" in result.err and ":line " in result.err
+    assert "unknown filter varaint" in result.err
+    assert result.err.startswith("studygen: templates/deformable_detr.md.j2:"), result.err
+    assert result.err.split(":")[2].isdigit(), result.err  # the template line
 
 
 def test_readme_that_is_a_folder(project, run_cli):

@@ -66,7 +66,7 @@ def test_hostile_template_fails_with_one_line_naming_template_line(case, rendere
     assert result.exit_code == 1
     assert result.out == ""
     assert result.err.count("\n") == 1, result.err
-    assert result.err.startswith(f"studygen: {TEMPLATE_FILE}:line {HOSTILE_LINE}: "), result.err
+    assert result.err.startswith(f"studygen: {TEMPLATE_FILE}:{HOSTILE_LINE}: "), result.err
     assert expected in result.err
     assert "internal error" not in result.err and "Traceback" not in result.err
     assert snapshot(rendered_tiny) == before  # nothing written, no temp file left
@@ -78,7 +78,7 @@ def test_check_reports_hostile_template_as_sg201_with_its_line(rendered_tiny, ru
     result = run_cli("check", "--root", rendered_tiny)
     assert result.exit_code == 1
     assert result.err == ""
-    expected = (f"families/tiny/study.yaml: SG201 cannot render: {TEMPLATE_FILE}:line {HOSTILE_LINE}: "
+    expected = (f"families/tiny/study.yaml: SG201 cannot render: {TEMPLATE_FILE}:{HOSTILE_LINE}: "
                 "template refused by the sandbox: access to attribute '__init__' of 'type' object is unsafe.")
     assert expected in result.out.splitlines()
 
@@ -88,7 +88,7 @@ def test_error_inside_included_template_names_that_file_and_line(rendered_tiny, 
     (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template("{% include 'part.md.j2' %}"), encoding="utf-8")
     result = run_cli("render", "--root", rendered_tiny)
     assert result.exit_code == 1
-    assert result.err == ("studygen: templates/part.md.j2:line 3: template refused by the sandbox: "
+    assert result.err == ("studygen: templates/part.md.j2:3: template refused by the sandbox: "
                           "access to attribute '__class__' of 'list' object is unsafe.\n")
 
 
@@ -97,7 +97,7 @@ def test_syntax_error_in_included_template_names_that_file_and_line(rendered_tin
     (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template("{% include 'part.md.j2' %}"), encoding="utf-8")
     result = run_cli("render", "--root", rendered_tiny)
     assert result.exit_code == 1
-    assert result.err.startswith("studygen: templates/part.md.j2:line 2: template syntax error: ")
+    assert result.err.startswith("studygen: templates/part.md.j2:2: template syntax error: ")
     assert result.err.count("\n") == 1
 
 
@@ -110,7 +110,7 @@ def test_symlinked_template_cannot_read_a_file_outside_the_template_folders(tmp_
     before = snapshot(rendered_tiny)
     result = run_cli("render", "--root", rendered_tiny)
     assert result.exit_code == 1
-    assert result.err == f"studygen: {TEMPLATE_FILE}:line {HOSTILE_LINE}: template error: template 'link.md.j2' {NOT_FOUND}\n"
+    assert result.err == f"studygen: {TEMPLATE_FILE}:{HOSTILE_LINE}: template error: template 'link.md.j2' {NOT_FOUND}\n"
     assert "SECRET" not in result.out + result.err
     assert snapshot(rendered_tiny) == before
 
@@ -120,7 +120,7 @@ def test_recursive_macro_is_a_template_error(rendered_tiny, run_cli):
     (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template(line), encoding="utf-8")
     result = run_cli("render", "--root", rendered_tiny)
     assert result.exit_code == 1
-    assert result.err.startswith(f"studygen: {TEMPLATE_FILE}:line {HOSTILE_LINE}: template error: maximum recursion depth")
+    assert result.err.startswith(f"studygen: {TEMPLATE_FILE}:{HOSTILE_LINE}: template error: maximum recursion depth")
 
 
 def test_modest_arithmetic_still_works(rendered_tiny, run_cli):
