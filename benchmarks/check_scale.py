@@ -2,11 +2,22 @@
 
 Generates N families x M run records in a temporary folder (synthetic: every
 record carries ``"synthetic": true`` and a collector named
-``studygen-benchmark``; the figures in them are random numbers, never
+``studygen-benchmark``; the figures in them are generated, never
 measurements), a dataset definition and a minimal template per family,
 renders them, then times ``studygen check`` in a subprocess (wall time, best
 and median of ``--repeat`` runs) at 10,000 and 20,000 records, and
-``studygen --help``. Prints the figures against the targets of issue 7:
+``studygen --help``; it also prints where one study's check time goes.
+
+The records look like a large real project's, so that check does the work it
+does there, not the work of reporting thousands of findings: shaped like
+``studygen collect trtexec`` output (summary statistics, FP8 GEMM kernel
+evidence), latency following each platform's relative speed and the batch
+with 1 % noise, FP8 faster than fp16. The deliberate findings: one dataset
+without published image ids per family (SG205 warning) and one FP8 engine
+slower than fp16 per 500 records (SG208 warning, and SG207 where it also
+stands out against the other platforms).
+
+Prints the figures against the targets of issue 7:
 
 - 10,000 records checked in <= 5 s on the 2-core development machine;
 - doubling the records costs at most 2.2x the time;
@@ -34,10 +45,19 @@ TARGET_10K_S = 5.0
 TARGET_DOUBLING = 2.2
 TARGET_HELP_S = 0.3
 
-GPUS = ["NVIDIA B200", "NVIDIA H100 80GB HBM3", "NVIDIA H200", "NVIDIA L40S"]
-TENSORRT = ["10.8.0.43", "10.9.0.34", "10.13.3.9", "11.1.0.10", "11.4.0.106"]
-SHAPES = ["640x640", "800x800"]
+# Platforms of the synthetic jobs, with a relative speed each, so that one
+# configuration's latency differs across GPUs and TensorRT versions by less than
+# the anomaly factor (1.5), as it does between neighbouring datacenter GPUs; a
+# uniformly random latency per job would make every record an SG207 anomaly.
+GPUS = {"NVIDIA B300": 0.92, "NVIDIA B200": 1.0, "NVIDIA H200": 1.1, "NVIDIA H100 80GB HBM3": 1.15}
+TENSORRT = {"10.8.0.43": 1.04, "10.9.0.34": 1.03, "10.13.3.9": 1.01, "11.1.0.10": 1.0, "11.4.0.106": 0.98}
+SHAPES = {"640x640": 6.0, "800x800": 9.4}  # fp16 batch-1 GPU compute time, ms
 DATASET_ID = "synthetic-val-500"
+# Every this many records of a family, one record's FP8 engine is slower than its
+# fp16 engine: a deliberate SG208 warning, as real projects have a few.
+INVERSION_EVERY = 500
+FP8_GEMM_KERNELS = ("sm100_xmma_gemm_e4m3e4m3_e4m3f32_f32_tn_n_tilesize128x128x64_stage4_warpsize2x2x1_tensor",
+                    "sm100_xmma_gemm_e4m3e4m3_f16f32_f32_tn_n_tilesize64x128x64_stage6_warpsize2x2x1_tensor")
 
 TEMPLATE = """\
 {{ generated_note }}
@@ -79,28 +99,52 @@ def dataset() -> dict:
             "ids_not_published": "synthetic benchmark data: there are no images"}
 
 
+def _latency_statistics(median_ms: float, rng: random.Random) -> dict:
+    """trtexec-style summary statistics (ms) around ``median_ms``: a tight body, a longer tail."""
+    return {"min": round(median_ms * rng.uniform(0.96, 0.99), 5), "max": round(median_ms * rng.uniform(1.05, 1.15), 5),
+            "mean": round(median_ms * rng.uniform(1.0, 1.01), 5), "median": median_ms,
+            "p90": round(median_ms * rng.uniform(1.01, 1.03), 5), "p99": round(median_ms * rng.uniform(1.03, 1.06), 5)}
+
+
 def record(family: str, index: int, rng: random.Random) -> dict:
-    """One synthetic run record: latency (fp16, FP8 at one shape), plan size and COCO AP of both variants."""
-    gpu = GPUS[index % len(GPUS)]
-    tensorrt = TENSORRT[(index // len(GPUS)) % len(TENSORRT)]
-    shape = SHAPES[(index // (len(GPUS) * len(TENSORRT))) % len(SHAPES)]
-    batch = 1 + index // (len(GPUS) * len(TENSORRT) * len(SHAPES))  # every record its own configuration
-    fp16_ms = round(rng.uniform(2.0, 20.0), 3)
-    fp8_ms = round(fp16_ms * rng.uniform(0.8, 1.05), 3)
-    fp16_ap = round(rng.uniform(0.40, 0.50), 4)
+    """One synthetic run record shaped like ``studygen collect trtexec`` output:
+    latency (fp16 and FP8, with summary statistics and FP8 GEMM kernel
+    evidence), plan size and COCO AP of both variants, at one GPU, TensorRT
+    version, shape and batch. Latency follows the platform's relative speed
+    and the batch, with 1 % noise; FP8 takes 69 to 71 % of fp16's time except
+    in one deliberate inversion per ``INVERSION_EVERY`` records."""
+    gpus, versions, shapes = list(GPUS), list(TENSORRT), list(SHAPES)
+    gpu = gpus[index % len(gpus)]
+    tensorrt = versions[(index // len(gpus)) % len(versions)]
+    shape = shapes[(index // (len(gpus) * len(versions))) % len(shapes)]
+    batch = 1 + index // (len(gpus) * len(versions) * len(shapes))  # every record its own configuration
+    fp16_ms = round(SHAPES[shape] * (0.3 + 0.7 * batch) * GPUS[gpu] * TENSORRT[tensorrt] * rng.uniform(0.99, 1.01), 5)
+    inverted = index % INVERSION_EVERY == INVERSION_EVERY - 1
+    fp8_ms = round(fp16_ms * (rng.uniform(1.02, 1.06) if inverted else 0.7 * rng.uniform(0.98, 1.02)), 5)
+    fp16_ap = round(0.445 + rng.uniform(-0.002, 0.002), 4)
     common = {"shape": shape, "batch": batch, "backend": "tensorrt", "mode": "engine"}
-    method = {"timer": "trtexec", "cuda_graph": False, "data_transfers": False, "spin_wait": True}
+    method = {"timer": "trtexec", "cuda_graph": False, "data_transfers": False, "spin_wait": True,
+              "separate_profile_run": True}
+    plan_scale = 1 + (TENSORRT[tensorrt] - 1) / 2  # newer TensorRT, slightly smaller plans
 
     def latency(variant, value_ms):
-        return {"kind": "latency", "variant": variant, **common, "timing": "gpu_compute", "statistic": "median",
-                "value_ms": value_ms, "method": method}
+        result = {"kind": "latency", "variant": variant, **common, "timing": "gpu_compute", "statistic": "median",
+                  "value_ms": value_ms, "statistics_ms": _latency_statistics(value_ms, rng), "method": method,
+                  "distribution": {"samples": 200 + 10 * batch, "warmup_iterations": 20},
+                  "source_locator": f"{variant}-b{batch}-{shape}.log:{rng.randint(90, 140)}"}
+        if variant == "fp8":
+            share = rng.uniform(0.25, 0.35)
+            result["fp8_evidence"] = {"kernels": [{"name": name, "time_ms": round(value_ms * share * part, 5), "calls": 36}
+                                                  for name, part in zip(FP8_GEMM_KERNELS, (0.7, 0.3))],
+                                      "fake_quant_kernels": 0}
+        return result
 
     return {
         "schema_version": 1,
         "job_id": f"job-{index:05d}",
         "family": family,
         "synthetic": True,
-        "description": "Synthetic record for the scale benchmark (random figures, not a measurement).",
+        "description": "Synthetic record for the scale benchmark (generated figures, not a measurement).",
         "provenance": {
             "gpu": gpu,
             "driver": "570.86.15",
@@ -114,11 +158,13 @@ def record(family: str, index: int, rng: random.Random) -> dict:
         "results": [
             latency("fp16", fp16_ms),
             latency("fp8", fp8_ms),
-            {"kind": "plan_size", "variant": "fp16", **common, "value_bytes": rng.randint(60, 90) * 2**20},
-            {"kind": "plan_size", "variant": "fp8", **common, "value_bytes": rng.randint(40, 60) * 2**20},
+            {"kind": "plan_size", "variant": "fp16", **common,
+             "value_bytes": int(86 * 2**20 * plan_scale) + rng.randint(0, 2**16)},
+            {"kind": "plan_size", "variant": "fp8", **common,
+             "value_bytes": int(53 * 2**20 * plan_scale) + rng.randint(0, 2**16)},
             {"kind": "coco_ap", "variant": "fp16", **common, "statistic": "AP", "value": fp16_ap, "dataset": DATASET_ID},
             {"kind": "coco_ap", "variant": "fp8", **common, "statistic": "AP",
-             "value": round(fp16_ap - rng.uniform(0, 0.01), 4), "dataset": DATASET_ID},
+             "value": round(fp16_ap - rng.uniform(0.002, 0.008), 4), "dataset": DATASET_ID},
         ],
     }
 
@@ -161,6 +207,53 @@ def time_check(root: Path, repeat: int) -> tuple[list[float], str]:
     return times, summary
 
 
+# Where one study's check time goes, measured in one process over the first
+# families (CPU-bound; the check command spreads studies over the cores).
+PHASES_SCRIPT = """
+import json, sys, time
+from pathlib import Path
+from studygen.checks import run_checks
+from studygen.commands.check import fewer_collections
+from studygen.render import figures
+from studygen.study import family_dirs, load_study
+
+root = Path(sys.argv[1])
+spent = {"load": 0.0, "figures": 0.0, "checks": 0.0}
+draw = figures.render_figures
+def timed_figures(study):
+    started = time.perf_counter()
+    try:
+        return draw(study)
+    finally:
+        spent["figures"] += time.perf_counter() - started
+figures.render_figures = timed_figures
+dirs = family_dirs(root)[: int(sys.argv[2])]
+load_study(dirs[0], root); draw(load_study(dirs[0], root))  # imports and font cache, as a worker's first study pays
+for study_dir in dirs:
+    with fewer_collections():
+        started = time.perf_counter()
+        study = load_study(study_dir, root)
+        study.rows
+        spent["load"] += time.perf_counter() - started
+        started = time.perf_counter()
+        run_checks(study)
+        spent["checks"] += time.perf_counter() - started
+spent["checks"] -= spent["figures"]
+print(json.dumps({k: v / len(dirs) for k, v in spent.items()}))
+"""
+
+
+def phase_times(root: Path, families: int = 3) -> dict:
+    """Seconds per study, in one process: load (read, parse, validate, flatten),
+    figures (matplotlib SVG for SG201), the other checks (README render and text checks)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", PHASES_SCRIPT, str(root), str(families)], cwd=REPO, env=env,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"phase timing failed: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
 def bench_size(families: int, per_family: int, repeat: int, keep: Path | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="studygen-scale-") as tmp:
         root = (keep / f"{families}x{per_family}") if keep else Path(tmp)
@@ -172,8 +265,9 @@ def bench_size(families: int, per_family: int, repeat: int, keep: Path | None) -
         if done.returncode != 0:
             raise SystemExit(f"render failed (exit {done.returncode}): {done.stderr.strip()}")
         times, summary = time_check(root, repeat)
+        phases = phase_times(root)
     return {"records": count, "families": families, "per_family": per_family, "generate_s": generate_s,
-            "render_s": render_s, "check_s": times, "summary": summary}
+            "render_s": render_s, "check_s": times, "summary": summary, "phases": phases}
 
 
 def main(argv=None) -> None:
@@ -205,6 +299,9 @@ def main(argv=None) -> None:
         print(f"{result['records']:>6} records ({result['families']} families x {per_family}): "
               f"check best {min(times):.2f} s, median {statistics.median(times):.2f} s over {len(times)} runs "
               f"[generate {result['generate_s']:.1f} s, render {result['render_s']:.1f} s; check said: {result['summary']}]")
+        phases = result["phases"]
+        print(f"       per study in one process: load {phases['load']:.2f} s, figures {phases['figures']:.2f} s, "
+              f"other checks {phases['checks']:.2f} s")
     print(f"studygen --help: best {min(help_times):.3f} s, median {statistics.median(help_times):.3f} s "
           f"(python -c pass: {min(python_times):.3f} s)  target <= {TARGET_HELP_S} s: "
           f"{'met' if min(help_times) <= TARGET_HELP_S else 'MISSED'}")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import RecordError, StudygenError, UsageError
-from .records.keys import CONFIG_FIELDS, FIELDS, key_string, software_signature
+from .records.keys import FIELDS, measurement_and_config_keys, software_signature
 from .records.load import Dataset, Record, load_dataset, load_record, load_yaml
 from .records.numbers import source_decimals
 from .records.schemas import validate_document
@@ -77,6 +77,24 @@ def display(path: Path, root: Path) -> str:
         return str(path.resolve().relative_to(root.resolve()))
     except ValueError:
         return str(path)
+
+
+def folder_display(folder: Path, root: Path):
+    """A function giving :func:`display` of files directly in ``folder``, with
+    the folder and the root resolved once rather than per file (a study may
+    hold thousands of records). A file that is a symbolic link, or a folder
+    outside the root, takes :func:`display` itself."""
+    try:
+        shown_folder = folder.resolve().relative_to(root.resolve())
+    except (OSError, ValueError):
+        shown_folder = None
+
+    def shown(path: Path) -> str:
+        if shown_folder is None or path.parent != folder or path.is_symlink():
+            return display(path, root)
+        return str(shown_folder / path.name)
+
+    return shown
 
 
 @dataclass
@@ -164,7 +182,7 @@ def _base_row(record: Record, study: "Study", index: int, result: dict) -> dict:
     variant_spec = study.variants.get(variant, {})
     method = result.get("method") or {}
     timing_method = ",".join(
-        f"{name}={method[name]}" for name in ("cuda_graph", "data_transfers", "spin_wait") if name in method)
+        f"{name}={method[name]}" for name in ("cuda_graph", "data_transfers", "spin_wait", "host_sync") if name in method)
     distribution = result.get("distribution") or {}
     return {
         "job_id": record.job_id,
@@ -278,8 +296,7 @@ def flatten_record(record: Record, study: "Study") -> list[dict]:
     printing = study.spec.get("precision", {})
     for row in rows:
         row["display_decimals"] = printing.get(PRINTING_KEYS.get(row["kind"], ""))
-        row["key"] = key_string(row, FIELDS)
-        row["config_key"] = key_string(row, CONFIG_FIELDS)
+        row["key"], row["config_key"] = measurement_and_config_keys(row)
     return rows
 
 
@@ -312,15 +329,17 @@ def load_study(study_dir: Path, root: Path) -> Study:
         raise RecordError(f"family '{spec['family']}' differs from its folder name '{study_dir.name}'", path=rel, where="/family")
     study = Study(root=root, study_dir=study_dir, spec=spec, spec_text=text)
     records_dir = study.measurements_dir
+    shown_in = {records_dir: folder_display(records_dir, root)}
     record_paths = sorted(records_dir.glob("*.json")) if records_dir.is_dir() else []
     for extra in spec.get("extra_measurements", []):  # more record folders (a test case adding rows to shared records)
         extra_dir = root / extra
         if not extra_dir.is_dir():
             study.problems.append(Problem(rel, f"extra_measurements: {extra}/ is not a folder", "/extra_measurements"))
             continue
+        shown_in.setdefault(extra_dir, folder_display(extra_dir, root))
         record_paths += sorted(extra_dir.glob("*.json"))
     for path in record_paths:
-        shown = display(path, root)
+        shown = shown_in[path.parent](path)
         try:
             study.records.append(load_record(path, shown))
         except StudygenError as exc:

@@ -2,7 +2,10 @@
 ``studygen render`` makes from the records now.
 
 Case: a hand edit of a generated README, or a record changed without
-re-rendering; the finding carries a unified diff of the README.
+re-rendering; the finding carries a unified diff of the README. A figure is
+current when its stamp names the digest of what it is drawn from now and its
+drawing hashes to the stamped digest (no redraw); otherwise it is drawn and
+compared byte for byte.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ def check(study) -> list[Finding]:
                         hint="fix the template or study file, then run studygen render")]
     rendered = state.rendered
     findings = []
-    for path, data in rendered.files.items():
+    for path in rendered.paths():
         shown = study.rel(path)
         if not path.exists():
             findings.append(Finding("SG201", "missing: studygen render has not written it", shown,
@@ -37,9 +40,10 @@ def check(study) -> list[Finding]:
             findings.append(Finding("SG201", f"cannot be read: {exc.strerror or exc}", shown,
                                     hint="remove what stands in its place, then run studygen render"))
             continue
-        if current == data:
+        if rendered.is_current(path, current):
             continue
         if path.suffix == ".md":
+            data = rendered.data(path)
             old = current.decode("utf-8", errors="replace").splitlines(keepends=True)
             new = data.decode("utf-8").splitlines(keepends=True)
             diff = list(difflib.unified_diff(old, new, fromfile=f"{shown} (committed)", tofile=f"{shown} (rendered)", n=1))

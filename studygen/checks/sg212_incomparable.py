@@ -3,7 +3,8 @@ ratio, range or table column by a render helper.
 
 Each latency row gets a timing signature: backend and mode (eager vs
 ``torch.compile``), what was timed (GPU compute time, host latency, …) and
-the effective method flags — CUDA graphs, data transfers, spin-wait. A flag
+the effective method flags — CUDA graphs, data transfers, spin-wait, and
+for ``collect run`` whether the host waited for each forward. A flag
 the record leaves unset takes the default of the TensorRT version that
 measured it: TensorRT 11 turned CUDA graphs, spin-wait and no data transfers
 on by default, TensorRT 10 and older had them off, so the same trtexec
@@ -39,7 +40,7 @@ def _trt_major(row: dict) -> int | None:
 
 
 def timing_signature(study, row: dict) -> tuple:
-    """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait)`` with TensorRT defaults applied."""
+    """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)`` with TensorRT defaults applied."""
     from ..render.view import row_result
 
     method = row_result(study, row).get("method") or {}
@@ -50,14 +51,17 @@ def timing_signature(study, row: dict) -> tuple:
         if value is None and major is not None:
             value = trt11 if major >= 11 else trt10
         flags.append(value)
-    return (row["backend"], row["mode"], row["metric"], *flags)
+    # collect run: whether the host waited for each forward (idle-GPU latency) or queued them back to back
+    return (row["backend"], row["mode"], row["metric"], *flags, method.get("host_sync"))
 
 
 def describe(signature: tuple) -> str:
-    backend, mode, timing, cuda_graph, transfers, spin = signature
+    backend, mode, timing, cuda_graph, transfers, spin, host_sync = signature
     flag = lambda name, value: f"{name} {'unknown' if value is None else ('on' if value else 'off')}"  # noqa: E731
+    waits = {"per_forward": ", host waits for each forward", "per_repeat": ", forwards queued back to back"}
     return (f"{backend or 'backend not stated'} {mode or ''}, {timing or 'timing not stated'}, "
-            f"{flag('CUDA graphs', cuda_graph)}, {flag('data transfers', transfers)}, {flag('spin-wait', spin)}")
+            f"{flag('CUDA graphs', cuda_graph)}, {flag('data transfers', transfers)}, {flag('spin-wait', spin)}"
+            f"{waits.get(host_sync, '')}")
 
 
 def _columns(item) -> list[list[dict]]:

@@ -47,7 +47,7 @@ def run_render(options: RenderOptions) -> list[Path]:
     # Render writes only inside the project root: a STUDY_DIR named on the
     # command line, or a symbolic link, may point elsewhere (it may be read, not written).
     for rendered in outputs:
-        for path in rendered.files:
+        for path in rendered.paths():
             ensure_inside(path, root)
     changed = []
     for rendered in outputs:

@@ -113,6 +113,33 @@ def item_terms(text: str) -> frozenset[str]:
     return frozenset(terms)
 
 
+_QUALIFIER_WORD_RE = re.compile(r"^[a-z][a-z.\-]*$")  # lowercase, no digit: 'compiled', 'torch.compile', 'of'
+
+
+def _has_digit(word: str) -> bool:
+    return any(ch.isdigit() for ch in word)
+
+
+def list_items(listed: str) -> list[str]:
+    """The items of a declared list, split at commas, semicolons, 'and', 'or'.
+
+    A leading qualifier of the first item carries over to later one-word items
+    of the same kind (both with digits, or both without): "compiled fp32 and
+    bf16" -> "compiled fp32", "compiled bf16" (bf16 alone was measured, eager);
+    "B300 with TensorRT 11.1, GB300, H100" keeps GB300 and H100 whole (its
+    first words are not a lowercase qualifier).
+    """
+    items = [item.strip() for item in _ITEM_SPLIT_RE.split(listed) if item.strip()]
+    first = items[0].split() if items else []
+    qualifier, head = first[:-1], first[-1:]
+    if not qualifier or not all(_QUALIFIER_WORD_RE.match(word) for word in qualifier):
+        return items
+    later = items[1:]
+    if later and all(len(item.split()) == 1 and _has_digit(item) == _has_digit(head[0]) for item in later):
+        return [items[0]] + [" ".join(qualifier + [item]) for item in later]
+    return items
+
+
 def _subject_words(subject: str) -> str:
     words = subject.split()[-6:]
     while words and words[0].lower() in STOPWORDS:
@@ -161,7 +188,7 @@ def _declarations(document: Document) -> list[Unmeasured]:
             add(_subject_words(match.group("subject")), block.line_at(match.start()), block)
         for match in _DECLARED_LIST_RE.finditer(text):
             listed = _PAREN_RE.sub(" ", match.group("list"))
-            for item in _ITEM_SPLIT_RE.split(listed.rstrip(". ")):
+            for item in list_items(listed.rstrip(". ")):
                 add(item, block.line_at(match.start("list")), block)
     lowered = document.lowered
     declared_cells = any(word in lowered for word in ("not measured", "not run", "not tried", "not tested", "not benchmarked", "never ", "untested", "unmeasured"))

@@ -33,18 +33,25 @@ def software_signature(provenance: dict, backend: str | None, kind: str) -> str:
     return ",".join(f"{n}={versions[n]}" for n in names if versions.get(n))
 
 
+def _key_part(name: str, value) -> str:
+    if value is None or value != value:  # None or NaN
+        return ""
+    if name == "batch" and value != "":
+        return f"b{int(value)}"
+    if name == "revision" and value:
+        return str(value)[:7]
+    return str(value)
+
+
 def key_string(row: dict, fields=FIELDS) -> str:
     """A readable key such as
     ``deformable_detr|83ecd26|fp16|latency|gpu_compute|median||800x800|b1|tensorrt|engine|NVIDIA B200|tensorrt=11.4.0.106|``.
     Empty parts stay empty so that positions keep their meaning."""
-    parts = []
-    for name in fields:
-        value = row.get(name)
-        if value is None or value != value:  # None or NaN
-            value = ""
-        if name == "batch" and value != "":
-            value = f"b{int(value)}"
-        if name == "revision" and value:
-            value = str(value)[:7]
-        parts.append(str(value))
-    return "|".join(parts)
+    return "|".join([_key_part(name, row.get(name)) for name in fields])
+
+
+def measurement_and_config_keys(row: dict) -> tuple[str, str]:
+    """``(key_string(row, FIELDS), key_string(row, CONFIG_FIELDS))`` with each
+    part made once (the flattened table asks for both on every row)."""
+    parts = {name: _key_part(name, row.get(name)) for name in FIELDS}
+    return "|".join([parts[n] for n in FIELDS]), "|".join([parts[n] for n in CONFIG_FIELDS])

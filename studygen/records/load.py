@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,13 +70,14 @@ def read_text(path: Path, display: str | None = None) -> str:
     missing, a folder, empty, larger than 500 MB, binary or not UTF-8."""
     display = display or str(path)
     try:
-        size = path.stat().st_size
+        status = path.stat()
     except FileNotFoundError:
         raise InputError("no such file", path=display) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=display) from None
-    if path.is_dir():
+    if stat.S_ISDIR(status.st_mode):  # what path.is_dir() tests, without a second stat
         raise InputError("is a folder, not a file", path=display)
+    size = status.st_size
     if size > MAX_INPUT_BYTES:
         raise InputError(f"file is {size} bytes; the limit is {MAX_INPUT_BYTES} bytes (500 MiB)", path=display)
     try:
@@ -129,12 +132,30 @@ def _refuse_constant(name: str):
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    document = dict(pairs)  # C speed; a shorter dict than the pair list means a key came twice
+    if len(document) == len(pairs):
+        return document
     seen: dict[str, object] = {}
     for key, value in pairs:
         if key in seen:
             raise _JSONRefusal(f"duplicate key {key!r} (the last would silently win)", f'"{key}"')
         seen[key] = value
     return seen
+
+
+# A JSON number reads as infinity only when it is at least ~1.8e308: with no
+# run of 100 digits (integer part below 1e100) and no positive exponent of 3
+# digits after a digit (at most e99) it stays below 1e199, so a text without
+# either needs no per-float finiteness test. A match (inside a string too)
+# only means the test runs.
+_MAYBE_OUT_OF_RANGE = re.compile(r"\d{100}|\d[eE]\+?\d{3}")
+
+
+# json.loads with hooks builds a new decoder per call; these two are made once.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=SourceFloat,
+                            object_pairs_hook=_no_duplicate_keys)
+_CHECKING_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,
+                                     object_pairs_hook=_no_duplicate_keys)
 
 
 def parse_json(text: str, display: str):
@@ -145,9 +166,11 @@ def parse_json(text: str, display: str):
     as infinity), duplicate keys (the last would win), nesting too deep to
     parse. Floats keep their source digits (:class:`SourceFloat`).
     """
+    decoder = _CHECKING_DECODER if _MAYBE_OUT_OF_RANGE.search(text) else _DECODER
     try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float,
-                          object_pairs_hook=_no_duplicate_keys)
+        if text.startswith("\ufeff"):  # as json.loads words it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        return decoder.decode(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, where=f"line {exc.lineno}") from None
     except _JSONRefusal as exc:

@@ -126,13 +126,15 @@ def schema_errors(kind: str, document) -> list[tuple[str, str]]:
     """All schema violations of ``document`` as ``(json_pointer, message)``,
     sorted by pointer; the most relevant error of each ``oneOf``/``if`` branch.
 
-    Run records past the first :data:`FAST_CHECK_AFTER` in a process are first
-    checked by the compiled :func:`fast_run_check`; only those it does not
-    accept go through jsonschema (which alone words the errors)."""
+    Run records past the first :data:`FAST_CHECK_AFTER` in a process (or all,
+    once :func:`fast_run_check` is compiled: ``check`` compiles it before
+    starting worker processes) are first checked by the compiled
+    :func:`fast_run_check`; only those it does not accept go through
+    jsonschema (which alone words the errors)."""
     global _run_validations
     if kind == "run":
         _run_validations += 1
-        if _run_validations > FAST_CHECK_AFTER:
+        if _run_validations > FAST_CHECK_AFTER or fast_run_check.cache_info().currsize:
             accepts = fast_run_check()
             if accepts is not None and accepts(document):
                 return []

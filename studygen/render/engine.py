@@ -28,14 +28,31 @@ def format_markdown(text: str) -> str:
 
 @dataclass
 class Rendered:
-    """What one study renders to: path → bytes (README first, then figures)."""
+    """What one study renders to: the README (path → bytes) and its figures
+    (path → :class:`studygen.render.figures.FigureOutput`, drawn on demand)."""
 
     study_dir: Path
     files: dict[Path, bytes] = field(default_factory=dict)
+    figures: dict = field(default_factory=dict)
 
     @property
     def readme(self) -> str:
         return self.files[self.study_dir / "README.md"].decode("utf-8")
+
+    def paths(self) -> list[Path]:
+        """Every output path, figures first (render writes the README last)."""
+        return [*self.figures, *self.files]
+
+    def data(self, path: Path) -> bytes:
+        """The bytes render writes to ``path`` (a figure is drawn if it was not yet)."""
+        return self.figures[path].svg if path in self.figures else self.files[path]
+
+    def is_current(self, path: Path, committed: bytes) -> bool:
+        """True when ``committed`` is what render writes to ``path``; a figure
+        is compared through its stamp first (see FigureOutput.is_current)."""
+        if path in self.figures:
+            return self.figures[path].is_current(committed)
+        return committed == self.files[path]
 
 
 def template_dirs(study) -> list[Path]:
@@ -100,7 +117,7 @@ def _confined_loader(search_path: list[Path]):
 
 # Jinja's sandbox stops a template reaching Python internals, not one
 # exhausting memory or time; these limits refuse the two one-line bombs
-# ('x' * 10**10, 10 ** 10 ** 10). The loop bomb is refused by jinja2's MAX_RANGE.
+# ('x' * 10**10, 10 ** (10 ** 10)). The loop bomb is refused by jinja2's MAX_RANGE.
 MAX_REPEAT_ITEMS = 10_000_000  # characters or items a template's '*' may make
 MAX_POWER_BITS = 100_000  # bits of an integer a template's '**' may make (~30,000 digits)
 
@@ -203,8 +220,8 @@ def render_study(study) -> Rendered:
         name: fig.markdown(study.study_dir) for name, fig in figures.items()}})
     rendered.files[study.readme_path] = readme.encode("utf-8")
     for fig in figures.values():
-        if fig.svg is not None:
-            rendered.files[fig.path] = fig.svg
+        if fig.present:
+            rendered.figures[fig.path] = fig
     return rendered
 
 
@@ -215,12 +232,10 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     from ..fsutil import atomic_write_bytes, remove_stale_temp_files
 
     changed = []
-    ordered = sorted(rendered.files, key=lambda p: p.name == "README.md")
-    for path in ordered:
-        data = rendered.files[path]
+    for path in rendered.paths():
         remove_stale_temp_files(path)
-        if path.exists() and path.read_bytes() == data:
+        if path.exists() and rendered.is_current(path, path.read_bytes()):
             continue
-        atomic_write_bytes(path, data)
+        atomic_write_bytes(path, rendered.data(path))
         changed.append(path)
     return changed

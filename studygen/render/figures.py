@@ -14,9 +14,13 @@ metadata, text drawn as paths.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import io
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ..records.numbers import format_number
 from .text import gpu_label, shape_label, short_version
@@ -35,22 +39,108 @@ METADATA = {"Date": None, "Creator": "studygen", "Format": None, "Type": None}
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
 
 
+STAMP_PREFIX = b"<!-- studygen figure: inputs sha256:"
+
+
 @dataclass
 class FigureOutput:
-    """One figure: where it goes, its SVG bytes (None when omitted), alt text or the reason it is omitted."""
+    """One figure: where it goes, alt text or the reason it is omitted, the
+    digest of what it is drawn from, and how to draw it.
+
+    Drawing is deferred: ``check`` compares the committed file's stamp with
+    :attr:`inputs_sha256` and draws only when they differ (a figure costs
+    ~0.5 s of matplotlib; a 20-family project would spend most of its check
+    redrawing figures that are current). The idea is cog's output checksum.
+    """
 
     name: str
     path: Path
-    svg: bytes | None
     alt: str
     omitted_because: str = ""
+    inputs_sha256: str | None = None
+    draw: Callable[[], bytes] | None = None
+    _svg: bytes | None = field(default=None, repr=False)
+
+    @property
+    def present(self) -> bool:
+        return self.draw is not None
+
+    def drawing(self) -> bytes:
+        """The figure as matplotlib writes it (SVG bytes, no stamp); drawn once."""
+        if self._svg is None:
+            self._svg = self.draw()
+        return self._svg
+
+    @property
+    def svg(self) -> bytes | None:
+        """The file's bytes: the drawing with the stamp line after the XML
+        declaration (``<!-- studygen figure: inputs sha256:I drawing sha256:D -->``,
+        I = :attr:`inputs_sha256`, D = sha256 of the drawing); None when omitted."""
+        if not self.present:
+            return None
+        return stamp(self.drawing(), self.inputs_sha256)
+
+    def is_current(self, committed: bytes) -> bool:
+        """True when ``committed`` (a file's bytes) is what this figure renders to.
+
+        Without drawing when its stamp names these inputs and its drawing hashes
+        to the stamped digest (so a hand edit of the SVG is still caught);
+        otherwise by drawing and comparing bytes.
+        """
+        if not self.present:
+            return False
+        stamped = read_stamp(committed)
+        if stamped is not None and stamped[0] == self.inputs_sha256:
+            return hashlib.sha256(stamped[2]).hexdigest() == stamped[1]
+        return committed == self.svg
 
     def markdown(self, readme_dir: Path) -> str:
         """The README's embed (relative path, alt text) or the omission sentence."""
-        if self.svg is None:
+        if not self.present:
             return f"Figure omitted: {self.omitted_because}."
         rel = self.path.relative_to(readme_dir).as_posix()
         return f"![{self.alt}]({rel})"
+
+
+def stamp(drawing: bytes, inputs_sha256: str) -> bytes:
+    """``drawing`` (an SVG from matplotlib, whose first line is the XML
+    declaration) with the stamp line inserted after that first line."""
+    head, _, rest = drawing.partition(b"\n")
+    line = STAMP_PREFIX + f"{inputs_sha256} drawing sha256:{hashlib.sha256(drawing).hexdigest()} -->".encode()
+    return head + b"\n" + line + b"\n" + rest
+
+
+def read_stamp(data: bytes) -> tuple[str, str, bytes] | None:
+    """``(inputs sha256, drawing sha256, drawing bytes)`` of a stamped figure
+    file, or None when its second line is no stamp."""
+    head, _, rest = data.partition(b"\n")
+    line, _, body = rest.partition(b"\n")
+    if not line.startswith(STAMP_PREFIX) or not line.endswith(b" -->"):
+        return None
+    fields = line[len(STAMP_PREFIX):-len(b" -->")].split(b" drawing sha256:")
+    if len(fields) != 2:
+        return None
+    return fields[0].decode("ascii", "replace"), fields[1].decode("ascii", "replace"), head + b"\n" + body
+
+
+def inputs_digest(name: str, inputs) -> str:
+    """sha256 over the figure's name, the data it is drawn from (JSON, floats
+    as repr), matplotlib's version and the source of the modules that draw it:
+    a change to any of them makes a committed figure's stamp stale."""
+    import matplotlib
+
+    payload = json.dumps([name, inputs, matplotlib.__version__, _code_sha256()], sort_keys=True, ensure_ascii=True,
+                         separators=(",", ":"))
+    return hashlib.sha256(payload.encode("ascii")).hexdigest()
+
+
+@functools.cache
+def _code_sha256() -> str:
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for module in (here / "figures.py", here / "text.py"):  # drawing, and the labels it prints
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
 
 
 def _svg_bytes(fig) -> bytes:
@@ -59,73 +149,119 @@ def _svg_bytes(fig) -> bytes:
     return buffer.getvalue()
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters (a carriage return or tab from a hand-edited
+    record) as spaces: the figure's font has no glyph for them. Newlines stay."""
+    return "".join(" " if (ord(ch) < 32 and ch != "\n") or ord(ch) == 127 else ch for ch in text)
+
+
 def _job_label(row: dict) -> str:
     parts = [gpu_label(row["gpu"])]
     if row["tensorrt"]:
         parts.append(f"TensorRT {short_version(row['tensorrt'])}")
     if row["mode"] and row["backend"] == "pytorch":
         parts.append(row["mode"])
-    return " ".join(parts)
+    return printable(" ".join(parts)).replace("\n", " ")
+
+
+def _same_look_runs(picked: list[tuple[str, dict]], x: int) -> list[list[tuple[float, str, dict]]]:
+    """``picked`` (``(job label, row)`` of one panel and variant, sorted by
+    job label) as runs of consecutive rows drawn alike (same job label, so
+    same colour, and repeats or not), each row with its x position:
+    ``(x, label, row)``. Offsets: 0.12 between neighbouring rows (less when
+    more than six share the slot, so all stay within 0.4 of ``x``), centred on ``x``."""
+    runs: list[list[tuple[float, str, dict]]] = []
+    previous = None
+    step = min(0.12, 0.8 / len(picked))  # many jobs: squeeze them into the variant's slot, never past it
+    for k, (label, row) in enumerate(picked):
+        position = x + (k - (len(picked) - 1) / 2) * step
+        look = (label, bool(row["repeat_medians_ms"]))
+        if look == previous:
+            runs[-1].append((position, label, row))
+        else:
+            runs.append([(position, label, row)])
+        previous = look
+    return runs
+
+
+def _draw_run(ax, run: list[tuple[float, str, dict]], color: str) -> None:
+    """One run of alike rows (see :func:`_same_look_runs`) in one call per
+    artist kind rather than one per row: the same marks in the same order
+    (matplotlib draws points before lines whatever the call order), and a
+    figure of thousands of jobs costs dozens of artists, not thousands.
+    With repeats: every repeat median a point, a line over their span and a
+    bar at the overall median; without: one point per row."""
+    if not run[0][2]["repeat_medians_ms"]:
+        ax.scatter([position for position, _, _ in run], [row["value"] for _, _, row in run], s=22, color=color,
+                   marker="o")
+        return
+    xs = [position for position, _, row in run for _ in row["repeat_medians_ms"]]
+    ax.scatter(xs, [ms for _, _, row in run for ms in row["repeat_medians_ms"]], s=10, color=color, alpha=0.6,
+               linewidths=0)
+    positions = [position for position, _, _ in run]
+    ax.vlines(positions, [min(row["repeat_medians_ms"]) for _, _, row in run],
+              [max(row["repeat_medians_ms"]) for _, _, row in run], color=color, linewidth=0.8)
+    ax.hlines([row["value"] for _, _, row in run], [p - 0.05 for p in positions], [p + 0.05 for p in positions],
+              color=color, linewidth=2)
 
 
 def latency_figure(study) -> FigureOutput:
     """Latency (ms) per variant, one panel per shape HxW."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     path = study.figures_dir / "latency.svg"
     rows = [r for r in study.rows if r["kind"] == "latency" and r["value"] is not None and r["shape"]]
     if not rows:
-        return FigureOutput("latency", path, None, "", "the records hold no latency with a shape")
+        return FigureOutput("latency", path, "", "the records hold no latency with a shape")
     shapes = sorted({r["shape"] for r in rows}, key=lambda s: tuple(int(v) for v in s.split("x")))
-    variants = [v for v in study.variants if any(r["variant"] == v for r in rows)]
-    series = sorted({_job_label(r) for r in rows})
-    colors = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(series)}
-    with matplotlib.rc_context(RC):
-        fig, axes = plt.subplots(1, len(shapes), figsize=(3.2 * len(shapes) + 1.5, 3.4), squeeze=False,
-                                 layout="constrained")
-        for panel, (ax, shape) in enumerate(zip(axes[0], shapes)):
-            shown = [v for v in variants if any(r["shape"] == shape and r["variant"] == v for r in rows)]
-            for x, variant in enumerate(shown):
-                picked = [r for r in rows if r["shape"] == shape and r["variant"] == variant]
-                for k, row in enumerate(sorted(picked, key=_job_label)):
-                    offset = (k - (len(picked) - 1) / 2) * 0.12
-                    color = colors[_job_label(row)]
-                    repeats = row["repeat_medians_ms"] or []
-                    if repeats:
-                        ax.scatter([x + offset] * len(repeats), repeats, s=10, color=color, alpha=0.6, linewidths=0)
-                        ax.vlines(x + offset, min(repeats), max(repeats), color=color, linewidth=0.8)
-                        ax.hlines(row["value"], x + offset - 0.05, x + offset + 0.05, color=color, linewidth=2)
-                    else:
-                        ax.scatter([x + offset], [row["value"]], s=22, color=color, marker="o")
-            ax.set_xticks(range(len(shown)), [study.variant_label(v) for v in shown], rotation=20, ha="right")
-            ax.set_xlim(-0.5, len(shown) - 0.5)
-            ax.set_title(shape_label(shape))
-            if panel == 0:
-                ax.set_ylabel("latency (ms)")
-        handles = [plt.Line2D([], [], color=colors[s], marker="o", linestyle="", label=s) for s in series]
-        fig.legend(handles=handles, loc="outside right center", frameon=False)
-        has_repeats = any(r["repeat_medians_ms"] for r in rows)
-        fig.suptitle("Latency per variant and shape" + (" (points: repeat medians; bar: overall median)" if has_repeats
-                                                         else " (one point per job)"))
-        svg = _svg_bytes(fig)
-        plt.close(fig)
+    panels: dict[tuple[str, str], list[tuple[str, dict]]] = {}  # (shape, variant) -> (job label, row), in row order
+    for row in rows:
+        panels.setdefault((row["shape"], row["variant"]), []).append((_job_label(row), row))
+    present = {variant for _, variant in panels}
+    variants = [v for v in study.variants if v in present]
+    labels = {v: printable(study.variant_label(v)).replace("\n", " ") for v in variants}
+    inputs = {"points": [[shape, variant, label, row["value"], row["repeat_medians_ms"] or []]
+                         for (shape, variant), picked in panels.items() for label, row in picked],
+              "variants": [[v, labels[v]] for v in variants]}
+
+    def draw() -> bytes:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        series = sorted({label for picked in panels.values() for label, _ in picked})
+        colors = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(series)}
+        with matplotlib.rc_context(RC):
+            fig, axes = plt.subplots(1, len(shapes), figsize=(3.2 * len(shapes) + 1.5, 3.4), squeeze=False,
+                                     layout="constrained")
+            for panel, (ax, shape) in enumerate(zip(axes[0], shapes)):
+                shown = [v for v in variants if (shape, v) in panels]
+                for x, variant in enumerate(shown):
+                    picked = sorted(panels[shape, variant], key=lambda labelled: labelled[0])
+                    for run in _same_look_runs(picked, x):
+                        _draw_run(ax, run, colors[run[0][1]])
+                ax.set_xticks(range(len(shown)), [labels[v] for v in shown], rotation=20, ha="right")
+                ax.set_xlim(-0.5, len(shown) - 0.5)
+                ax.set_title(shape_label(shape))
+                if panel == 0:
+                    ax.set_ylabel("latency (ms)")
+            handles = [plt.Line2D([], [], color=colors[s], marker="o", linestyle="", label=s) for s in series]
+            fig.legend(handles=handles, loc="outside right center", frameon=False)
+            has_repeats = any(r["repeat_medians_ms"] for r in rows)
+            fig.suptitle("Latency per variant and shape" + (" (points: repeat medians; bar: overall median)"
+                                                             if has_repeats else " (one point per job)"))
+            svg = _svg_bytes(fig)
+            plt.close(fig)
+        return svg
+
     low = min(r["value"] for r in rows)
     high = max(r["value"] for r in rows)
     alt = (f"Latency per variant at {', '.join(shape_label(s) for s in shapes)}: "
            f"{format_number(low)} to {format_number(high)} ms over {len(rows)} results")
-    return FigureOutput("latency", path, svg, alt)
+    return FigureOutput("latency", path, alt, inputs_sha256=inputs_digest("latency", inputs), draw=draw)
 
 
 def kernel_figure(study) -> FigureOutput:
     """Kernel time per group (ms), stacked bars per variant, one bar group per (job, shape)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     path = study.figures_dir / "kernel_time.svg"
     bars = []  # (label, {group: ms})
     for record in study.records:
@@ -134,31 +270,42 @@ def kernel_figure(study) -> FigureOutput:
                 continue
             timed = {g["group"]: g["time_ms"] for g in result["groups"] if "time_ms" in g}
             if len(timed) >= 2:
-                label = f"{record.job_id}\n{study.variant_label(result['variant'])} {shape_label(result.get('shape'))}"
+                variant = printable(study.variant_label(result["variant"])).replace("\n", " ")
+                label = f"{record.job_id}\n{variant} {shape_label(result.get('shape'))}"
                 if result.get("mode"):
-                    label += f" {result['mode']}"
-                bars.append((label, timed))
+                    label += f" {printable(result['mode'])}"
+                bars.append((label, {printable(group): ms for group, ms in timed.items()}))
     if not bars:
-        return FigureOutput("kernel_time", path, None, "",
+        return FigureOutput("kernel_time", path, "",
                             "no record lists kernel time for two or more groups of one profiled run "
                             "(ranges over rows the source does not list cannot be stacked)")
     groups = sorted({g for _, timed in bars for g in timed})
-    colors = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
-    with matplotlib.rc_context(RC):
-        fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(bars) + 2.5), 3.6), layout="constrained")
-        bottoms = [0.0] * len(bars)
-        for group in groups:
-            heights = [timed.get(group, 0.0) for _, timed in bars]
-            ax.bar(range(len(bars)), heights, bottom=bottoms, color=colors[group], label=group, width=0.6)
-            bottoms = [b + h for b, h in zip(bottoms, heights)]
-        ax.set_xticks(range(len(bars)), [label for label, _ in bars], rotation=30, ha="right", fontsize=7)
-        ax.set_ylabel("kernel time (ms)")
-        ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
-        ax.set_title("Kernel time per group")
-        svg = _svg_bytes(fig)
-        plt.close(fig)
+
+    def draw() -> bytes:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        colors = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
+        with matplotlib.rc_context(RC):
+            fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(bars) + 2.5), 3.6), layout="constrained")
+            bottoms = [0.0] * len(bars)
+            for group in groups:
+                heights = [timed.get(group, 0.0) for _, timed in bars]
+                ax.bar(range(len(bars)), heights, bottom=bottoms, color=colors[group], label=group, width=0.6)
+                bottoms = [b + h for b, h in zip(bottoms, heights)]
+            ax.set_xticks(range(len(bars)), [label for label, _ in bars], rotation=30, ha="right", fontsize=7)
+            ax.set_ylabel("kernel time (ms)")
+            ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+            ax.set_title("Kernel time per group")
+            svg = _svg_bytes(fig)
+            plt.close(fig)
+        return svg
+
     alt = f"Kernel time per group, stacked per variant, for {len(bars)} profiled runs; groups: {', '.join(groups)}"
-    return FigureOutput("kernel_time", path, svg, alt)
+    inputs = [[label, sorted(timed.items())] for label, timed in bars]
+    return FigureOutput("kernel_time", path, alt, inputs_sha256=inputs_digest("kernel_time", inputs), draw=draw)
 
 
 FIGURES = {"latency": latency_figure, "kernel_time": kernel_figure}

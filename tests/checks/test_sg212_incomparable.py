@@ -47,3 +47,21 @@ def test_gpu_compute_and_host_latency_in_one_table_column(tmp_path):
     assert findings[0].line == line_of(study, "| Job")
     assert "table column puts latencies measured differently together" in findings[0].message
     assert "5.889 ms (fp16, job a, 800x800)" in findings[0].message and "host_latency" in findings[0].message
+
+
+def test_host_waiting_per_forward_against_back_to_back_forwards(tmp_path):
+    def eager(job, value_ms, host_sync):
+        method = {"timer": "cuda-events", "cuda_graph": False, "data_transfers": False, "host_sync": host_sync}
+        return record(job, [latency("fp16", value_ms, backend="pytorch", mode="eager", method=method)])
+
+    template = HEADER + RANGE
+    mixed = load(tmp_path / "mixed", records=[eager("a", 23.5, "per_forward"), eager("b", 20.6, "per_repeat")],
+                 template=template)
+    findings = sg212_incomparable.check(mixed)
+    assert len(findings) == 1
+    assert ("23.5 ms (fp16, job a, 800x800): pytorch eager, gpu_compute, CUDA graphs off, data transfers off, "
+            "spin-wait unknown, host waits for each forward") in findings[0].message
+    assert "20.6 ms (fp16, job b, 800x800)" in findings[0].message and "forwards queued back to back" in findings[0].message
+    same = load(tmp_path / "same", records=[eager("a", 23.5, "per_repeat"), eager("b", 20.6, "per_repeat")],
+                template=template)
+    assert sg212_incomparable.check(same) == []

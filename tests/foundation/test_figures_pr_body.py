@@ -37,6 +37,40 @@ def test_changed_record_makes_figure_stale(project, run_cli):
     assert f"{LATENCY_SVG}: SG201 figure is stale: its bytes differ from what the records render to" in result.out
 
 
+def test_current_figure_is_checked_without_drawing(project, run_cli, monkeypatch):
+    from studygen.render import figures
+
+    def no_drawing(fig):
+        raise AssertionError("check drew a figure whose stamp is current")
+
+    monkeypatch.setattr(figures, "_svg_bytes", no_drawing)
+    result = run_cli("check", "--root", project, "deformable_detr")
+    assert "SG201" not in result.out, result.out
+    stamp = (project / LATENCY_SVG).read_bytes().split(b"\n")[1]
+    assert re.fullmatch(rb"<!-- studygen figure: inputs sha256:[0-9a-f]{64} drawing sha256:[0-9a-f]{64} -->", stamp)
+
+
+def test_hand_edited_figure_with_its_stamp_kept_is_stale(project, run_cli):
+    path = project / LATENCY_SVG
+    data = path.read_bytes()
+    assert b"#1f77b4" in data
+    path.write_bytes(data.replace(b"#1f77b4", b"#000000"))  # recolour, stamp untouched
+    result = run_cli("check", "--root", project, "deformable_detr")
+    assert f"{LATENCY_SVG}: SG201 figure is stale" in result.out
+
+
+def test_figure_with_a_forged_inputs_digest_is_drawn_and_compared(project, run_cli):
+    from studygen.render.figures import read_stamp, stamp
+
+    path = project / LATENCY_SVG
+    inputs, _, drawing = read_stamp(path.read_bytes())
+    path.write_bytes(stamp(drawing, "0" * 64))  # a stamp for other inputs: drawn again and compared
+    result = run_cli("check", "--root", project, "deformable_detr")
+    assert f"{LATENCY_SVG}: SG201 figure is stale" in result.out
+    assert run_cli("render", "--root", project, "deformable_detr").exit_code == 0
+    assert read_stamp(path.read_bytes())[0] == inputs
+
+
 def test_deleted_figure_is_reported_missing(project, run_cli):
     (project / LATENCY_SVG).unlink()
     result = run_cli("check", "--root", project)
