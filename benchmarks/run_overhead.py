@@ -10,6 +10,8 @@ Reads the run records ``studygen collect run`` wrote (default:
   work between kernels (large in eager mode);
 * **repeat-to-repeat CV** per mode: std/mean of the per-repeat medians
   (``distribution.repeat_cv``), and the CV over all samples (``distribution.cv``);
+* **job-to-job spread** where two jobs measured the same cell (in compiled
+  mode, two compilations): (max - min) / mean of their medians;
 * **device time** of the study: the sum of ``provenance.run_wall_s`` (wall time
   of each ``collect run`` invocation, seconds) over the records.
 
@@ -64,6 +66,26 @@ def overhead_rows(records) -> list[dict]:
     return rows
 
 
+def job_to_job_lines(rows: list[dict]) -> list[str]:
+    """One line per (mode, shape, variant) that two or more jobs measured: the
+    spread of their medians, (max - min) / mean, against the widest
+    repeat-to-repeat CV inside those jobs. In compiled mode each job is its own
+    compilation, so this is the compile-to-compile spread."""
+    by_cell: dict[tuple, list[dict]] = {}
+    for row in rows:
+        by_cell.setdefault((row["mode"], row["shape"], row["variant"]), []).append(row)
+    lines = []
+    for (mode, shape, variant), cell in sorted(by_cell.items()):
+        if len({row["job"] for row in cell}) < 2:
+            continue
+        medians = [row["median_ms"] for row in cell]
+        spread = (max(medians) - min(medians)) / statistics.fmean(medians)
+        lines.append(f"job to job, {mode} {shape} {variant}: medians {min(medians):.3f} to {max(medians):.3f} ms over "
+                     f"{len(cell)} jobs, spread {spread * 100:.2f} % (widest repeat CV inside a job "
+                     f"{max(row['repeat_cv'] for row in cell) * 100:.2f} %)")
+    return lines
+
+
 def main(argv: list[str]) -> int:
     folder = Path(argv[0]) if argv else DEFAULT_DIR
     records = load_records(folder)
@@ -92,6 +114,8 @@ def main(argv: list[str]) -> int:
         if mode == "compile":
             met = max(repeat_cvs) <= COMPILED_CV_TARGET
             line += f"; target repeat CV <= {COMPILED_CV_TARGET * 100:.0f} %: {'met' if met else 'NOT met'}"
+        print(line)
+    for line in job_to_job_lines(rows):
         print(line)
     total_s = sum(r.provenance.get("run_wall_s") or 0.0 for r in records)
     per_job = ", ".join(f"{r.job_id} {r.provenance.get('run_wall_s', 0.0):.0f} s" for r in records)

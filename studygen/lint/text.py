@@ -128,18 +128,25 @@ _FORWARD_STOP_RE = re.compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+")
 _LAST_WORD_RE = re.compile(r"(\S+)\s*$")
 
 
+_TRAILING_PAREN_RE = re.compile(r"(?:\s*(?:ms|s|us|%|x|MiB|GB|points?))?\s*\([^()]*\)")
+
+
 def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
     """(start, end) of the words that scope a figure at ``start:end`` of a
     sentence: back to the nearest comma, semicolon, colon or
     ``and``/``but``/``while``/``whereas``; forward to the nearest comma,
     semicolon, colon or conjunction, where an ``and`` that joins two labels
     ("for fp16 and INT8", "on TensorRT 11.4 and 11.1": the word before it
-    holds a digit) does not end the scope."""
+    holds a digit) does not end the scope. A parenthesis that follows the
+    figure (after its unit) belongs to the scope whole."""
     scope_start = 0
     for match in _SEGMENT_SPLIT_RE.finditer(text, 0, start):
         scope_start = match.end()
     scope_end = len(text)
-    for match in _FORWARD_STOP_RE.finditer(text, end):
+    # a parenthesis right after the figure is its restriction, commas and all:
+    # "8.377 to 8.664 ms (mode compile, at 800 x 800 only)", as render prints it
+    trailing = _TRAILING_PAREN_RE.match(text, end)
+    for match in _FORWARD_STOP_RE.finditer(text, trailing.end() if trailing else end):
         if match.group().strip() in (",", ";", ":"):
             scope_end = match.start()
             break
