@@ -79,3 +79,16 @@ def readme_finding(study, code: str, line: int, message: str, hint: str = "", **
     """A finding about a README line (lines of the README as render makes it;
     SG201 keeps the committed README equal to it)."""
     return Finding(code, message, study.rel(study.readme_path), line=line, hint=hint, **extra)
+
+
+def produced_outputs(study, kinds=None):
+    """``(item, readme)`` for each render helper output of the study's README
+    (of ``kinds`` only, when given): ``item`` a :class:`studygen.render.view.Produced`,
+    ``readme`` the :class:`studygen.checks.text.ReadmeText` that locates it.
+    Yields nothing when the study cannot render."""
+    readme = readme_text(study)
+    if readme is None:
+        return
+    for item in rendered_study(study).produced:
+        if kinds is None or item.kind in kinds:
+            yield item, readme

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from ..findings import WARNING, Finding
 from ..records.numbers import format_number
-from .base import readme_finding, readme_text, row_finding
+from .base import produced_outputs, readme_finding, readme_text, row_finding
 from .text import IMAGE_COUNT, quote, sentence_at
 
 QUALITY_KINDS = ("coco_ap", "coco_ap_delta", "agreement")
@@ -127,13 +127,8 @@ def _listed(rows: list[dict]) -> str:
 def _mixed_in_readme(study) -> list[Finding]:
     """Helper outputs whose quality figures come from different evaluation sets,
     unless the table shows an image-set column (then it says so)."""
-    from .base import rendered_study
-
-    text = readme_text(study)
-    if text is None:
-        return []
     findings, seen = [], set()
-    for item in rendered_study(study).produced:
+    for item, text in produced_outputs(study):
         if item.within or "Image set" in item.headers:
             continue
         rows = [r for r in item.rows if r["kind"] in QUALITY_KINDS and r["dataset"] and r["value"] is not None]

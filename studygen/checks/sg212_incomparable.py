@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..records.numbers import format_number
-from .base import readme_finding, readme_text
+from .base import produced_outputs, readme_finding
 
 CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
@@ -76,15 +76,8 @@ def _columns(item) -> list[list[dict]]:
 
 
 def check(study) -> list[Finding]:
-    text = readme_text(study)
-    if text is None:
-        return []
-    from .base import rendered_study
-
     findings, seen = [], set()
-    for item in rendered_study(study).produced:
-        if item.kind not in CHECKED_KINDS:
-            continue
+    for item, text in produced_outputs(study, CHECKED_KINDS):
         for rows in _columns(item):
             signatures: dict[tuple, dict] = {}
             for row in rows:

@@ -16,19 +16,14 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..records.numbers import format_number
-from .base import readme_finding, readme_text, rendered_study
+from .base import produced_outputs, readme_finding
 
 CHECKED_KINDS = ("range", "ratio", "verdict", "side_finding")
 
 
 def check(study) -> list[Finding]:
-    text = readme_text(study)
-    if text is None:
-        return []
     findings, seen = [], set()
-    for item in rendered_study(study).produced:
-        if item.kind not in CHECKED_KINDS:
-            continue
+    for item, text in produced_outputs(study, CHECKED_KINDS):
         unstable = [r for r in item.rows if r["unstable"]]
         if not unstable:
             continue

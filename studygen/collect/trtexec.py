@@ -445,6 +445,17 @@ class TimesRun:
         return len(next(iter(self.timings.values())))
 
 
+def _json_arrays(path: Path, display: str, what: str):
+    """``(index, array, line, pointer)`` for each JSON value of a trtexec export (one,
+    or several concatenated by a wrapper script; pointer ``/i`` then, else "").
+    Raises InputError at the value's line when one is not a non-empty array."""
+    values = load_json_values(path, display)
+    for index, (value, line) in enumerate(values):
+        if not isinstance(value, list) or not value:
+            raise InputError(f"expected a non-empty JSON array of {what}", path=display, where=f"line {line}")
+        yield index, value, line, (f"/{index}" if len(values) > 1 else "")
+
+
 def parse_times(path: Path, display: str | None = None) -> list[TimesRun]:
     """Parse a ``--exportTimes`` file (one array or several concatenated).
 
@@ -455,13 +466,8 @@ def parse_times(path: Path, display: str | None = None) -> list[TimesRun]:
     malformed JSON, an unknown key set or a non-numeric timing.
     """
     display = display or display_of(path)
-    values = load_json_values(path, display)
     runs = []
-    for index, (value, line) in enumerate(values):
-        pointer = f"/{index}" if len(values) > 1 else ""
-        if not isinstance(value, list) or not value:
-            raise InputError("expected a non-empty JSON array of per-iteration timings (trtexec --exportTimes)",
-                             path=display, where=f"line {line}")
+    for index, value, line, pointer in _json_arrays(path, display, "per-iteration timings (trtexec --exportTimes)"):
         first = value[0]
         if not isinstance(first, dict):
             raise InputError("expected objects with latencyMs, computeMs, …", path=display, where=f"{pointer}/0")
@@ -552,13 +558,8 @@ def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
     leading ``{"count": N}`` is optional; rows need ``name`` and
     ``averageMs`` (``medianMs`` is absent in older files). Raises InputError."""
     display = display or display_of(path)
-    values = load_json_values(path, display)
     runs = []
-    for index, (value, line) in enumerate(values):
-        pointer = f"/{index}" if len(values) > 1 else ""
-        if not isinstance(value, list) or not value:
-            raise InputError("expected a non-empty JSON array of layer timings (trtexec --exportProfile)",
-                             path=display, where=f"line {line}")
+    for index, value, line, pointer in _json_arrays(path, display, "layer timings (trtexec --exportProfile)"):
         iterations = None
         items = value
         if isinstance(value[0], dict) and "count" in value[0] and "name" not in value[0]:
