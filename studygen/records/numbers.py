@@ -46,6 +46,9 @@ def format_number(value, decimals: int | None = None, *, sign: bool = False) -> 
     so 0.125 with 2 digits prints 0.13 as a reader expects."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
+    if isinstance(value, float) and math.isinf(value):
+        # a ratio over a subnormal denominator (2e-313 ms) overflows; say so rather than fail
+        return ("+inf" if sign else "inf") if value > 0 else "-inf"
     if decimals is None:
         decimals = source_decimals(value)
     if decimals is None:

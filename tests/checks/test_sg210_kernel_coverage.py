@@ -32,3 +32,20 @@ def test_unclassified_share_above_ten_percent(tmp_path):
     assert "11.5% of the profiled 17.4 ms of job job, fp16 at 800x1067 is unclassified (limit 10%)" in findings[0].message
     kept_apart = load(tmp_path / "b", records=[record("job", [kernel_time("fp16", GROUPS, total=16.0, unclassified_ms=0.6)])])
     assert sg210_kernel_coverage.check(kept_apart) == []  # 0.6 of 16.0 ms: 3.75 %, and the sum matches
+
+
+def test_a_subnormal_profiled_total_is_a_finding_not_a_crash(tmp_path):
+    # found by the long hypothesis run: 1 ms over a 2.2e-313 ms total overflows to infinity
+    total_ms = 2.2250738585e-313
+    study = load(tmp_path, records=[record("job", [kernel_time("fp16", {"GEMM/MatMul": 0.0}, total=total_ms,
+                                                               unclassified_ms=1)])])
+    messages = [f.message for f in sg210_kernel_coverage.check(study)]
+    assert any("+inf% off the profiled total" in m for m in messages), messages
+    assert any(m.startswith("inf% of the profiled") for m in messages), messages
+
+
+def test_format_number_names_infinity():
+    from studygen.records.numbers import format_number
+
+    assert (format_number(float("inf"), 1), format_number(float("inf"), 1, sign=True),
+            format_number(float("-inf"), 3)) == ("inf", "+inf", "-inf")
