@@ -16,7 +16,7 @@ import sys
 import click
 
 from . import __version__
-from .errors import EXIT_USAGE, StudygenError
+from .errors import EXIT_INTERRUPTED, EXIT_USAGE, StudygenError
 
 # name -> (module, attribute, short help); help is here so --help needs no import
 COMMANDS = {
@@ -56,9 +56,9 @@ def run(argv=None) -> int:
     try:
         result = cli.main(args=argv, prog_name="studygen", standalone_mode=False)
         return result if isinstance(result, int) else 0
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        return EXIT_USAGE
+    except click.exceptions.Abort:  # click's form of KeyboardInterrupt (Ctrl-C, SIGINT)
+        click.echo("studygen: interrupted", err=True)
+        return EXIT_INTERRUPTED
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
@@ -69,7 +69,7 @@ def run(argv=None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         click.echo("studygen: interrupted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one place internal errors are caught
         if os.environ.get("STUDYGEN_DEBUG"):
             raise

@@ -11,6 +11,7 @@ import re
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
 _LINE = re.compile(r"line (\d+)")
 

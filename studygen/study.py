@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import RecordError, StudygenError, UsageError
 from .records.keys import FIELDS, measurement_and_config_keys, software_signature
-from .records.load import Dataset, Record, load_dataset, load_record, load_yaml
+from .records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
 from .records.numbers import source_decimals
 from .records.schemas import validate_document
 
@@ -60,6 +60,8 @@ def resolve_targets(root: Path, targets: tuple[str, ...] | list[str]) -> list[Pa
         if ("/" in target or as_path.is_dir()) and (as_path / STUDY_FILE).is_file():
             resolved.append(as_path.resolve())
             continue
+        if ("/" in target or target.startswith(".")) and not as_path.exists():
+            raise UsageError(f"{target}: no such folder")
         if "/" in target or target.startswith("."):
             raise UsageError(f"{target}: no {STUDY_FILE} in that folder")
         validate_family_name(target)
@@ -68,7 +70,7 @@ def resolve_targets(root: Path, targets: tuple[str, ...] | list[str]) -> list[Pa
             known = ", ".join(p.name for p in family_dirs(root)) or "none"
             raise UsageError(f"unknown family '{target}' (known: {known})")
         resolved.append(candidate)
-    return resolved
+    return list(dict.fromkeys(resolved))  # "check X X" checks X once
 
 
 def display(path: Path, root: Path) -> str:
@@ -324,37 +326,74 @@ def load_study(study_dir: Path, root: Path) -> Study:
     spec, text = load_yaml(study_path, rel)
     if not isinstance(spec, dict):
         raise RecordError("study file must be a YAML mapping", path=rel, where="/")
-    validate_document("study", spec, path=rel, text=None)
-    if spec["family"] != study_dir.name and study_dir.parent == root / "families":
-        raise RecordError(f"family '{spec['family']}' differs from its folder name '{study_dir.name}'", path=rel, where="/family")
+    try:
+        validate_document("study", spec, path=rel, text=None)
+        if spec["family"] != study_dir.name and study_dir.parent == root / "families":
+            raise RecordError(f"family '{spec['family']}' differs from its folder name '{study_dir.name}'",
+                              path=rel, where="/family")
+    except RecordError as exc:
+        raise _at_yaml_line(exc, text) from None
     study = Study(root=root, study_dir=study_dir, spec=spec, spec_text=text)
     records_dir = study.measurements_dir
     shown_in = {records_dir: folder_display(records_dir, root)}
-    record_paths = sorted(records_dir.glob("*.json")) if records_dir.is_dir() else []
+    record_paths = _json_files(records_dir, root, study.problems)
     for extra in spec.get("extra_measurements", []):  # more record folders (a test case adding rows to shared records)
         extra_dir = root / extra
-        if not extra_dir.is_dir():
+        if not _is_folder(extra_dir):
             study.problems.append(Problem(rel, f"extra_measurements: {extra}/ is not a folder", "/extra_measurements"))
             continue
         shown_in.setdefault(extra_dir, folder_display(extra_dir, root))
-        record_paths += sorted(extra_dir.glob("*.json"))
+        record_paths += _json_files(extra_dir, root, study.problems)
     for path in record_paths:
         shown = shown_in[path.parent](path)
         try:
             study.records.append(load_record(path, shown))
         except StudygenError as exc:
             study.problems.append(_problem(shown, exc))
-    for path in sorted((records_dir / "datasets").glob("*.json")) if records_dir.is_dir() else []:
+    for path in _json_files(records_dir / "datasets", root, study.problems):
         shown = display(path, root)
         try:
             dataset = load_dataset(path, shown)
             study.datasets[dataset.dataset_id] = dataset
         except StudygenError as exc:
             study.problems.append(_problem(shown, exc))
-    if not record_paths:
+    if not record_paths and not study.problems:
         study.problems.append(Problem(rel, f"no records: {display(records_dir, root)}/ holds no *.json run record"))
     study.problems.extend(record_consistency_problems(study))
     return study
+
+
+def _at_yaml_line(exc: RecordError, text: str) -> RecordError:
+    """``exc`` (placed by a JSON pointer into the study file) placed at the YAML
+    line of that node instead, the pointer kept in the message; as it was when
+    the node has no line (a missing key)."""
+    if not (exc.where or "").startswith("/"):
+        return exc
+    steps = [int(part) if part.isdigit() else part.replace("~1", "/").replace("~0", "~")
+             for part in exc.where.split("/")[1:] if part]
+    line = yaml_line(text, *steps)
+    if not line:
+        return exc
+    return RecordError(f"{exc.message} ({exc.where})", path=exc.path, where=f"line {line}")
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a parent without search permission
+        return False
+
+
+def _json_files(folder: Path, root: Path, problems: list) -> list[Path]:
+    """The ``*.json`` files directly in ``folder``, sorted; none when it does not
+    exist. A folder that exists but cannot be listed is a problem (SG202)."""
+    try:
+        if not folder.is_dir():
+            return []
+        return sorted(folder.glob("*.json"))
+    except OSError as exc:
+        problems.append(Problem(display(folder, root), f"cannot list the folder: {exc.strerror or exc}"))
+        return []
 
 
 def record_consistency_problems(study: Study) -> list[Problem]:

@@ -10,26 +10,7 @@ waivers cannot pile up.
 from __future__ import annotations
 
 from ..findings import Finding
-
-
-def yaml_line(text: str, *path) -> int:
-    """1-based line of the YAML node at ``path`` (keys and indexes) in ``text``; 0 if absent."""
-    import yaml
-
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return 0
-    for step in path:
-        if node is None:
-            return 0
-        if isinstance(node, yaml.MappingNode):
-            node = next((v for k, v in node.value if k.value == step), None)
-        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-            node = node.value[step]
-        else:
-            return 0
-    return node.start_mark.line + 1 if node is not None else 0
+from ..records.load import yaml_line
 
 
 def matches(entry: dict, finding: Finding) -> bool:

@@ -68,12 +68,20 @@ def render_command(families, root, pr_body):
     """Render families/<f>/README.md from records (default: every family)."""
     options = RenderOptions(families=tuple(families), root=root, pr_body=pr_body)
     if options.pr_body:
+        from ..errors import UsageError
         from ..render.pr_body import run_pr_body
+
+        if options.families:
+            raise UsageError(f"--pr-body prints one family's text; drop {' '.join(options.families)} "
+                             "(or render them without --pr-body)")
 
         click.echo(run_pr_body(options), nl=False)
         return
+    from ..study import display
+
     changed = run_render(options)
+    root = resolve_root(options.root)
     for path in changed:
-        click.echo(f"wrote {path}")
+        click.echo(f"wrote {display(path, root)}")
     if not changed:
         click.echo("up to date", err=True)

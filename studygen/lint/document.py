@@ -675,8 +675,12 @@ def _inline_text(inline) -> str:
     parts = []
     for child in children:
         kind = child.type
-        if kind in ("text", "code_inline", "image"):
+        if kind in ("text", "code_inline"):
             parts.append(child.content)
+        elif kind == "image":
+            # alt text describes a picture (render writes it from the figure's data), it is not
+            # a claim about the document's tables: a space keeps the words on either side apart
+            parts.append(" ")
         elif kind in ("softbreak", "hardbreak"):
             parts.append("\n")
     return "".join(parts)

@@ -71,7 +71,7 @@ OUTCOME_RE = re.compile(
 )
 HEDGE_RE = re.compile(
     r"\b(?:expect\w*|likely|unlikely|probabl\w*|may|might|could|would|should|presumabl\w*|estimat\w*|predict\w*|"
-    r"assum\w*|projected|unknown|untested|unmeasured|unverified|if|whether|when|once|until|unless|possibly|perhaps|"
+    r"assum\w*|projected|unknown|untested|untried|unmeasured|unverified|if|whether|when|once|until|unless|possibly|perhaps|"
     r"hypothe\w*|guess\w*|"
     r"believe|think|suspect\w*|suggests?|speculat\w*|remains?\s+to\s+be|tbd|open\s+question|"
     + _NOT + r"\s+(?:been\s+)?(?:tried|measured|run|tested|benchmarked|evaluated|verified|known))\b",

@@ -20,6 +20,9 @@ from .numbers import SourceFloat
 from .schemas import validate_document
 
 MAX_INPUT_BYTES = 500 * 1024 * 1024  # larger inputs are refused (ingest issue: 500 MB within 4 GB)
+# A record, dataset definition or study file holds summaries, not raw timings: a few hundred KiB
+# at most. Larger ones are refused before render turns them into a README nobody can read.
+MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 
 
 @dataclass
@@ -65,9 +68,10 @@ class Dataset:
         return line_of_pointer(self.text, pointer)
 
 
-def read_text(path: Path, display: str | None = None) -> str:
+def read_text(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYTES) -> str:
     """The file's text as UTF-8. Raises InputError (one line) when the file is
-    missing, a folder, empty, larger than 500 MB, binary or not UTF-8."""
+    missing, a folder or another non-regular file, empty, larger than ``limit``
+    bytes (default 500 MiB), binary or not UTF-8."""
     display = display or str(path)
     try:
         status = path.stat()
@@ -77,9 +81,11 @@ def read_text(path: Path, display: str | None = None) -> str:
         raise InputError(f"cannot read: {exc.strerror}", path=display) from None
     if stat.S_ISDIR(status.st_mode):  # what path.is_dir() tests, without a second stat
         raise InputError("is a folder, not a file", path=display)
+    if not stat.S_ISREG(status.st_mode):  # reading a FIFO would wait for a writer forever
+        raise InputError("not a regular file (a FIFO, socket or device)", path=display)
     size = status.st_size
-    if size > MAX_INPUT_BYTES:
-        raise InputError(f"file is {size} bytes; the limit is {MAX_INPUT_BYTES} bytes (500 MiB)", path=display)
+    if size > limit:
+        raise InputError(f"file is {size} bytes; the limit is {limit} bytes ({limit // 2**20} MiB)", path=display)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -190,7 +196,7 @@ def load_record(path: Path, display: str | None = None) -> Record:
     unknown schema_version) or InputError (unreadable file).
     """
     display = display or str(path)
-    text = read_text(path, display)
+    text = read_text(path, display, MAX_DOCUMENT_BYTES)
     try:
         document = migrate(parse_json(text, display), path=display)
     except RecordError as exc:
@@ -207,7 +213,7 @@ def load_dataset(path: Path, display: str | None = None) -> Dataset:
     name is ``<dataset_id>.json`` and that a listed id set matches its count
     and sha256 (see :func:`image_ids_sha256`)."""
     display = display or str(path)
-    text = read_text(path, display)
+    text = read_text(path, display, MAX_DOCUMENT_BYTES)
     document = parse_json(text, display)
     if isinstance(document, dict) and document.get("schema_version") != 1:
         raise RecordError("this studygen needs schema_version 1 for dataset definitions", path=display, where="/schema_version")
@@ -239,7 +245,7 @@ def load_yaml(path: Path, display: str | None = None):
     import yaml
 
     display = display or str(path)
-    text = read_text(path, display)
+    text = read_text(path, display, MAX_DOCUMENT_BYTES)
     try:
         return yaml.safe_load(text), text
     except yaml.YAMLError as exc:
@@ -247,3 +253,23 @@ def load_yaml(path: Path, display: str | None = None):
         where = f"line {mark.line + 1}" if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise RecordError(f"malformed YAML: {problem}", path=display, where=where) from None
+
+
+def yaml_line(text: str, *path) -> int:
+    """1-based line of the YAML node at ``path`` (keys and indexes) in ``text``; 0 if absent."""
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return 0
+    for step in path:
+        if node is None:
+            return 0
+        if isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if k.value == step), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            node = node.value[step]
+        else:
+            return 0
+    return node.start_mark.line + 1 if node is not None else 0

@@ -9,6 +9,8 @@ to run and stable under mdformat.
 
 from __future__ import annotations
 
+import os
+
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,12 +49,13 @@ class Rendered:
         """The bytes render writes to ``path`` (a figure is drawn if it was not yet)."""
         return self.figures[path].svg if path in self.figures else self.files[path]
 
-    def is_current(self, path: Path, committed: bytes) -> bool:
+    def is_current(self, path: Path, committed: bytes, strict: bool = False) -> bool:
         """True when ``committed`` is what render writes to ``path``; a figure
-        is compared through its stamp first (see FigureOutput.is_current)."""
-        if path in self.figures:
+        is compared through its stamp first (see FigureOutput.is_current),
+        or drawn and compared byte for byte when ``strict``."""
+        if path in self.figures and not strict:
             return self.figures[path].is_current(committed)
-        return committed == self.files[path]
+        return committed == self.data(path)
 
 
 def template_dirs(study) -> list[Path]:
@@ -231,11 +234,24 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     these files are removed first (see :func:`studygen.fsutil.stale_temp_files`)."""
     from ..fsutil import atomic_write_bytes, remove_stale_temp_files
 
-    changed = []
+    from ..errors import InputError
+
+    stale = []
     for path in rendered.paths():
         remove_stale_temp_files(path)
-        if path.exists() and rendered.is_current(path, path.read_bytes()):
+        # render draws every figure: a stamp forged by hand is replaced, never trusted here
+        if path.exists() and rendered.is_current(path, path.read_bytes(), strict=True):
             continue
-        atomic_write_bytes(path, rendered.data(path))
+        stale.append(path)
+    for path in stale:  # refuse before writing anything, so a read-only folder leaves the set as it was
+        folder = next((p for p in (path.parent, *path.parent.parents) if p.exists()), None)
+        if folder is not None and not os.access(folder, os.W_OK | os.X_OK):
+            raise InputError(f"cannot write: {folder} is not writable", path=str(path))
+    changed = []
+    for path in stale:
+        try:
+            atomic_write_bytes(path, rendered.data(path))
+        except OSError as exc:  # a full disk, a README that is a folder: name the target, not the temp file
+            raise InputError(f"cannot write: {exc.strerror or exc}", path=str(path)) from None
         changed.append(path)
     return changed

@@ -94,3 +94,34 @@ def test_dollar_signs_in_a_gpu_name_are_text(project, run_cli):
     path.write_text(json.dumps(data, indent=2) + "\n")
     assert run_cli("render", "--root", project).exit_code == 0
     assert "$\\\\frac{x$ B300" in (project / README).read_text() or "frac{x" in (project / README).read_text()
+
+
+def test_a_truncated_dataset_definition_is_one_finding(project, run_cli):
+    # the trial found 1 SG202 and 14 knock-on SG205 "has no definition" for the results naming it
+    path = project / "measurements/deformable_detr/datasets/coco2017-val-heldout-400.json"
+    path.write_text(path.read_text()[:40])
+    result = run_cli("check", "--root", project, "--format", "json")
+    findings = [f for f in json.loads(result.out) if f["severity"] == "error"]
+    assert [(f["code"], f["file"]) for f in findings] == [
+        ("SG202", "measurements/deformable_detr/datasets/coco2017-val-heldout-400.json")]
+
+
+def test_a_fifo_named_like_a_record_is_refused_not_waited_on(project, run_cli):
+    import os
+
+    os.mkfifo(project / "measurements/deformable_detr/pipe.json")
+    result = run_cli("check", "--root", project, "--format", "json")
+    problems = [f for f in json.loads(result.out) if f["code"] == "SG202"]
+    assert [(f["file"], f["message"]) for f in problems] == [
+        ("measurements/deformable_detr/pipe.json", "not a regular file (a FIFO, socket or device)")]
+
+
+def test_a_record_above_the_document_limit_is_refused(project, run_cli):
+    path = project / RECORD
+    data = json.loads(path.read_text())
+    data["description"] = "x" * (16 * 2**20)
+    path.write_text(json.dumps(data))
+    result = run_cli("check", "--root", project, "--format", "json")
+    problems = [f for f in json.loads(result.out) if f["code"] == "SG202"]
+    assert len(problems) == 1 and problems[0]["file"] == RECORD
+    assert problems[0]["message"].endswith("bytes; the limit is 16777216 bytes (16 MiB)")

@@ -105,7 +105,17 @@ def test_unknown_family_is_usage_error(project, run_cli):
 def test_invalid_family_name(project, run_cli):
     result = run_cli("render", "../etc", "--root", project)
     assert result.exit_code == 2
-    assert "no study.yaml in that folder" in result.err
+    assert result.err in ("studygen: ../etc: no study.yaml in that folder\n", "studygen: ../etc: no such folder\n")
+    result = run_cli("check", "/nonexistent/dir", "--root", project)
+    assert (result.exit_code, result.err) == (2, "studygen: /nonexistent/dir: no such folder\n")
+    result = run_cli("check", str(project / "families"), "--root", project)
+    assert (result.exit_code, result.err) == (2, f"studygen: {project / 'families'}: no study.yaml in that folder\n")
+
+
+def test_a_family_named_twice_is_checked_once(project, run_cli):
+    once = run_cli("check", "deformable_detr", "--root", project)
+    twice = run_cli("check", "deformable_detr", "deformable_detr", "--root", project)
+    assert twice.out == once.out and twice.exit_code == once.exit_code == 0
 
 
 def test_template_error_names_template_line(project, run_cli):

@@ -106,3 +106,27 @@ def test_pr_body_needs_the_blocks(project, run_cli):
     result = run_cli("render", "--pr-body", "deformable_detr", "--root", project)
     assert result.exit_code == 1
     assert "template has no block results (needed for --pr-body)" in result.err
+
+
+def test_a_restamped_hand_edit_passes_check_but_render_replaces_it(project, run_cli):
+    # the stamp is a checksum against accidents (as cog's): a forger who recomputes it passes check,
+    # and render, which always draws, puts the real figure back
+    import hashlib
+
+    from studygen.render.figures import read_stamp, stamp
+
+    path = project / LATENCY_SVG
+    committed = path.read_bytes()
+    inputs, _, drawing = read_stamp(committed)
+    path.write_bytes(stamp(drawing.replace(b"#1f77b4", b"#000000"), inputs))
+    assert hashlib.sha256(read_stamp(path.read_bytes())[2]).hexdigest() == read_stamp(path.read_bytes())[1]
+    assert "SG201" not in run_cli("check", "--root", project, "deformable_detr").out
+    assert run_cli("render", "--root", project, "deformable_detr").exit_code == 0
+    assert path.read_bytes() == committed
+
+
+def test_pr_body_refuses_extra_families(project, run_cli):
+    result = run_cli("render", "--pr-body", "deformable_detr", "other", "--root", project)
+    assert (result.exit_code, result.out) == (2, "")
+    assert result.err == ("studygen: --pr-body prints one family's text; drop other "
+                          "(or render them without --pr-body)\n")

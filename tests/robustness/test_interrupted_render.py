@@ -180,3 +180,23 @@ def test_kill_at_fractions_of_the_render_time(states, run_cli):
         proc.wait()
         _assert_whole_files(root, old, new)
     _assert_next_render_completes(root, new, run_cli)
+
+
+def test_ctrl_c_exits_130_with_one_line_and_leaves_whole_files(states, run_cli):
+    """SIGINT (Ctrl-C) while the figure's temp file exists: the temp file is
+    removed on the way out, the outputs stay whole, exit 130 with one line."""
+    root, old, new = states
+    _reset_to_old(root, old)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.Popen(_render_cmd(root, slow_fsync=True), cwd=REPO, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not _temp_files(root) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    # click ends the terminal's "^C" line first (an empty line), then our one line
+    assert (proc.returncode, err.lstrip("\n")) == (130, "studygen: interrupted\n")
+    assert _temp_files(root) == []
+    assert _assert_whole_files(root, old, new) == {OUTPUTS[0]: "old", OUTPUTS[1]: "old"}
+    _assert_next_render_completes(root, new, run_cli)

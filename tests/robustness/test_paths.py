@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shutil
 
+from pathlib import Path
+
 import pytest
 
 from studygen.errors import UsageError
@@ -50,7 +52,8 @@ def test_cli_refuses_invalid_family_names(command, name, tiny, run_cli):
 def test_cli_refuses_paths_without_a_study_file(target, tiny, run_cli):
     result = run_cli("render", target, "--root", tiny)
     assert result.exit_code == 2
-    assert result.err == f"studygen: {target}: no study.yaml in that folder\n"
+    why = "no study.yaml in that folder" if Path(target).exists() else "no such folder"
+    assert result.err == f"studygen: {target}: {why}\n"
 
 
 def test_study_file_with_a_path_as_family_is_a_schema_finding(tiny, run_cli):
@@ -61,7 +64,9 @@ def test_study_file_with_a_path_as_family_is_a_schema_finding(tiny, run_cli):
     before = snapshot(tiny)
     result = run_cli("render", "--root", tiny)
     assert result.exit_code == 2
-    assert result.err == "studygen: families/tiny/study.yaml:/family: '../../outside' does not match '^[A-Za-z0-9_-]+$'\n"
+    line = next(i for i, text in enumerate(study.read_text().splitlines(), start=1) if text.startswith("family:"))
+    assert result.err == (f"studygen: families/tiny/study.yaml:{line}: '../../outside' does not match "
+                          "'^[A-Za-z0-9_-]+$' (/family)\n")
     assert snapshot(tiny) == before
 
 
