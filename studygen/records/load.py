@@ -175,7 +175,8 @@ def parse_json(text: str, display: str):
     decoder = _CHECKING_DECODER if _MAYBE_OUT_OF_RANGE.search(text) else _DECODER
     try:
         if text.startswith("\ufeff"):  # as json.loads words it
-            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+            raise json.JSONDecodeError("the file starts with a byte order mark (U+FEFF); save it as UTF-8 without one",
+                                       text, 0)
         return decoder.decode(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, where=f"line {exc.lineno}") from None
@@ -186,7 +187,10 @@ def parse_json(text: str, display: str):
     except RecursionError:
         raise RecordError("malformed JSON: nested too deeply to read", path=display) from None
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
-        raise RecordError(f"malformed JSON: {exc}", path=display) from None
+        reason = str(exc)
+        if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
+            reason = "an integer with more than 4300 digits (no measurement has that many)"
+        raise RecordError(f"malformed JSON: {reason}", path=display) from None
 
 
 def load_record(path: Path, display: str | None = None) -> Record:

@@ -125,3 +125,18 @@ def test_a_record_above_the_document_limit_is_refused(project, run_cli):
     problems = [f for f in json.loads(result.out) if f["code"] == "SG202"]
     assert len(problems) == 1 and problems[0]["file"] == RECORD
     assert problems[0]["message"].endswith("bytes; the limit is 16777216 bytes (16 MiB)")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('\ufeff{"schema_version": 1}', "1: malformed JSON: the file starts with a byte order mark (U+FEFF); "
+                                    "save it as UTF-8 without one (column 1)"),
+    ('{"schema_version": ' + "9" * 5000 + "}",
+     " malformed JSON: an integer with more than 4300 digits (no measurement has that many)"),
+])
+def test_json_refusals_speak_of_the_file_not_of_python(text, message):
+    from studygen.errors import RecordError
+    from studygen.records.load import parse_json
+
+    with pytest.raises(RecordError) as refused:
+        parse_json(text, "r.json")
+    assert refused.value.line() == "r.json:" + message
