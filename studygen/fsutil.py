@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -110,9 +111,42 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def dump_json(document) -> str:
-    """The canonical record layout: 2-space indent, key order kept, final newline."""
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+def dump_json(document, *, indent: int | str | None = 2) -> str:
+    """The canonical record layout: 2-space indent, key order kept, final newline.
+
+    A :class:`~studygen.records.numbers.SourceFloat` (a figure read from a
+    record) is written as the text it was read from (``1.50000`` stays
+    ``1.50000``; json.dumps would print ``1.5``); other floats as json.dumps
+    prints them. ``indent`` as for json.dumps (None: one line).
+    """
+    import secrets
+
+    from .records.numbers import SourceFloat
+
+    sources: list[str] = []
+    # json.dumps cannot emit raw number text: a figure whose source differs from
+    # repr() goes in as a unique string placeholder, replaced after encoding.
+    nonce = secrets.token_hex(8)
+
+    def marked(value):
+        if isinstance(value, SourceFloat):
+            if value.source == float.__repr__(value):
+                return value
+            sources.append(value.source)
+            return f"\u0000{nonce}:{len(sources) - 1}"
+        if isinstance(value, dict):
+            items = {key: marked(item) for key, item in value.items()}
+            return value if all(items[key] is item for key, item in value.items()) else items
+        if isinstance(value, (list, tuple)):
+            items = [marked(item) for item in value]
+            return value if all(new is old for new, old in zip(items, value)) else items
+        return value
+
+    text = json.dumps(marked(document), indent=indent, ensure_ascii=False)
+    if sources:
+        # ensure_ascii=False still escapes NUL, so no string of the record can look like a placeholder
+        text = re.sub(rf'"\\u0000{nonce}:(\d+)"', lambda match: sources[int(match.group(1))], text)
+    return text + "\n"
 
 
 def ensure_inside(path: Path, *allowed: Path) -> Path:

@@ -267,9 +267,18 @@ def _evaluate_faster(gt: GroundTruth, detections: list[dict]):
     return evaluator.stats[:12]
 
 
+def no_detections_warning(display: str) -> str:
+    """The warning for an empty detections list (``[]``), naming the file: the
+    evaluation is recorded (a model that detects nothing has AP 0, a
+    measurement), but a reader should know the zeros come from no input."""
+    return f"{display}: no detections: AP and AP50 are 0 by construction"
+
+
 def build_results(stats: dict[str, float], *, variant: str, dataset: str, backend: str, shape: str | None,
-                  batch: int | None, inference_backend: str | None, mode: str | None, origin: str) -> list[NewResult]:
-    """One ``coco_ap`` result per statistic."""
+                  batch: int | None, inference_backend: str | None, mode: str | None, origin: str,
+                  note: str | None = None) -> list[NewResult]:
+    """One ``coco_ap`` result per statistic, each with ``note`` when given
+    (e.g. :func:`no_detections_warning` for an empty detections file)."""
     evaluator = f"{backend} {backend_version(backend)} COCOeval bbox"
     out = []
     for name in STAT_NAMES:
@@ -283,6 +292,8 @@ def build_results(stats: dict[str, float], *, variant: str, dataset: str, backen
         if mode:
             result["mode"] = mode
         result.update(dataset=dataset, statistic=name, value=stats[name], evaluator=evaluator)
+        if note:
+            result["note"] = note
         out.append(NewResult(result, f"{origin} ({name})"))
     return out
 

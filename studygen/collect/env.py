@@ -86,18 +86,32 @@ def torch_cuda() -> tuple[str | None, list[str], str | None]:
 
 
 def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
-    """``(commit, dirty, problem)`` of the git work tree at ``root``."""
+    """``(commit, dirty, problem)`` of the git work tree at ``root``.
+
+    Dirty means ``git status --porcelain`` lists anything: a tracked change
+    (staged or not) or an untracked file that is not ignored (a new record
+    is part of what the commit does not hold). Untracked files are listed
+    whatever ``status.showUntrackedFiles`` says. ``dirty`` is None, with the
+    problem, when git status fails."""
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
         if commit.returncode != 0:
-            return None, None, f"not a git work tree with a commit ({commit.stderr.strip().splitlines()[0] if commit.stderr.strip() else 'git rev-parse failed'})"
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+            return None, None, f"not a git work tree with a commit ({first_line(commit.stderr, 'git rev-parse failed')})"
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=normal"], cwd=root,
                                 capture_output=True, text=True, timeout=30)
     except FileNotFoundError:
         return None, None, "git is not installed"
     except subprocess.TimeoutExpired:
         return None, None, "git timed out"
+    if status.returncode != 0:
+        return commit.stdout.strip(), None, f"git status failed, dirty state unknown " \
+                                           f"({first_line(status.stderr, f'exit status {status.returncode}')})"
     return commit.stdout.strip(), bool(status.stdout.strip()), None
+
+
+def first_line(text: str, fallback: str) -> str:
+    """The first line of a tool's stderr, or ``fallback`` when it is empty."""
+    return text.strip().splitlines()[0] if text.strip() else fallback
 
 
 def gpu_fields(names: list[str]) -> dict:

@@ -2,7 +2,9 @@
 
 Rules (ingest issue): the document is validated against
 ``schemas/run_record.schema.json`` **before** anything is written; the write
-is atomic (:func:`studygen.fsutil.atomic_write_text`); a result whose
+is atomic (:func:`studygen.fsutil.atomic_write_text`); an existing record
+keeps its text byte for byte (figures their digits, CRLF stays CRLF) and
+gets only the new results and filled-in fields (:class:`Draft`); a result whose
 measurement key (:mod:`studygen.records.keys`) is already in the record, or
 twice among the new results, is a :class:`ConflictError` naming both and
 nothing is written — a result is never overwritten. Provenance of an existing
@@ -171,10 +173,11 @@ def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict
     if "conversion_machine" in incoming and "conversion_machine" not in merged:
         merged["conversion_machine"] = incoming["conversion_machine"]
     collector = incoming.get("collector")
+    also = []
     if collector and merged.get("collector", {}).get("name") != collector.get("name"):
-        merged.setdefault("notes", []).append(f"also collected by {collector['name']} {collector.get('version', '')}".strip())
-    for note in incoming.get("notes") or []:
-        if note not in merged.setdefault("notes", []):
+        also.append(f"also collected by {collector['name']} {collector.get('version', '')}".strip())
+    for note in [*also, *(incoming.get("notes") or [])]:
+        if note not in merged.setdefault("notes", []):  # a second extension repeats no note
             merged["notes"].append(note)
     return merged, notes
 
@@ -205,17 +208,51 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+@dataclass
+class Draft:
+    """A record about to be written: ``document``, whether it is ``created``,
+    ``notes`` on what was filled in, and the existing file's text
+    (``original``, None for a new record)."""
+
+    document: dict
+    created: bool
+    notes: list[str]
+    original: str | None = None
+
+    def text(self) -> str:
+        """The file's new text: a new record in the canonical layout
+        (:func:`studygen.fsutil.dump_json`); an existing one with its text
+        kept byte for byte and only the new values added
+        (:func:`studygen.collect.jsonedit.extend_json_text`)."""
+        if self.original is None:
+            return dump_json(self.document)
+        return record_text(self.original, self.document)
+
+
+def record_text(original: str, document: dict) -> str:
+    """``original`` (a record's text) extended to hold ``document``: what the
+    file holds keeps its bytes (figures their digits, CRLF stays CRLF); new
+    results and filled-in fields are added in the file's style."""
+    from ..records.load import parse_json
+    from .jsonedit import extend_json_text
+
+    # the document as the text says it, before any schema migration on load
+    return extend_json_text(original, parse_json(original, "record"), document)
+
+
 def build_document(path: Path, family: str, job_id: str, provenance: dict, new_results: list[NewResult],
-                   *, description: str | None = None) -> tuple[dict, bool, list[str]]:
+                   *, description: str | None = None) -> Draft:
     """The record to write: the existing one extended, or a new one.
 
     Raises ConflictError (duplicate measurement key, provenance disagreement),
     RecordError (the existing file or the new document fails the schema).
-    Returns ``(document, created, notes)``.
+    Returns a :class:`Draft` (document, created, notes, original text).
     """
     display = display_path(path)
+    original = None
     if path.exists():
         record = load_record(path, display)
+        original = record.text
         document = copy.deepcopy(record.data)
         if document["family"] != family:
             raise ConflictError(f"the record's family is {document['family']!r}, not {family!r}", path=display, where="/family")
@@ -243,7 +280,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
                 path=display)
         keys[key] = new.origin
         document["results"].append(new.result)
-    return document, created, notes
+    return Draft(document, created, notes, original)
 
 
 def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
@@ -262,13 +299,14 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     if not new_results:
         raise UsageError("nothing to record: the inputs gave no result")
     path = record_path(measurements_dir, family, job_id)
-    document, created, notes = build_document(path, family, job_id, provenance, new_results, description=description)
-    text = dump_json(document)
-    validate_document("run", document, path=display_path(path), text=text)
+    draft = build_document(path, family, job_id, provenance, new_results, description=description)
+    text = draft.text()
+    validate_document("run", draft.document, path=display_path(path), text=text)
     for extra_path, _ in extra_files:
         ensure_inside(extra_path, measurements_dir)
     write_files([*extra_files, (path, text)])
-    return WriteOutcome(path=path, display=display_path(path), created=created, added=len(new_results), notes=notes)
+    return WriteOutcome(path=path, display=display_path(path), created=draft.created, added=len(new_results),
+                        notes=draft.notes)
 
 
 def os_error(exc: OSError, action: str, fallback: Path) -> InputError:

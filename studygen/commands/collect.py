@@ -24,7 +24,7 @@ import click
 from .. import __version__
 from ..errors import UsageError
 
-SHAPE = re.compile(r"^[0-9]+x[0-9]+$")
+SHAPE = re.compile(r"^[1-9][0-9]*x[1-9][0-9]*$")  # HxW, as studygen.collect.run.spec.SHAPE
 DEFAULT_VARIANT = "unnamed"
 LAZY_SUBCOMMANDS = {
     "run": ("studygen.commands.collect_run", "run_command",
@@ -174,9 +174,12 @@ def resolve_variant(variant: str | None, spec: dict | None, study_display: str |
     return variant
 
 
-def check_shape(shape: str | None) -> str | None:
+def check_shape(shape: str | None, option: str = "--shape") -> str | None:
+    """``shape`` when it is ``HxW``: height and width in pixels, whole numbers
+    above 0 without leading zeros (``800x1067``); None stays None. Raises
+    UsageError naming ``option`` otherwise (``0x0`` is no input an engine runs on)."""
     if shape is not None and not SHAPE.match(shape):
-        raise UsageError(f"invalid --shape {shape!r}: use HxW in pixels, e.g. 800x1067")
+        raise UsageError(f"invalid {option} {shape!r}: use HxW in pixels, each a whole number above 0, e.g. 800x1067")
     return shape
 
 
@@ -444,8 +447,10 @@ def coco_command(ctx, annotations_path, detections_path, dataset_id, backend, sp
         validate_document("dataset", definition, path=display_of(dataset_path), text=text)
         extra_files.append((dataset_path, text))
     stats = coco.evaluate(gt, detections, backend)
+    # an empty list is a measurement (nothing detected: AP 0), recorded, but never silently
+    empty_warning = None if detections else coco.no_detections_warning(detections_display)
     results = coco.build_results(stats, variant=variant, dataset=dataset_id, backend=backend, shape=shape, batch=batch,
-                                 inference_backend=inference, mode=mode, origin=detections_display)
+                                 inference_backend=inference, mode=mode, origin=detections_display, note=empty_warning)
     if not detections:
         notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
     notes += variant_notes
@@ -459,6 +464,8 @@ def coco_command(ctx, annotations_path, detections_path, dataset_id, backend, sp
     else:
         click.echo(f"verified {display_of(dataset_path)}: {len(gt.images)} images match")
     click.echo("  " + ", ".join(f"{name} {stats[name]:.4f}" for name in coco.STAT_NAMES))
+    if empty_warning:
+        click.echo(f"studygen: warning: {empty_warning}", err=True)
 
 
 # --- env -----------------------------------------------------------------------
@@ -521,7 +528,6 @@ def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Pa
 
     from ..collect.writer import WriteOutcome, build_document, display_path, write_files
     from ..errors import ConflictError
-    from ..fsutil import dump_json
     from ..records.schemas import validate_document
 
     path = existing_record(measurements, family, job_id)
@@ -534,9 +540,9 @@ def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Pa
                         collector=collector)
         if block.get("notes"):
             incoming["notes"] = [f"env: {n}" for n in block["notes"]]
-        document, created, notes = build_document(path, family, job_id, incoming, [])
-        measured_on = document["provenance"].get("gpu")
-        if not created and measured_on is not None and block.get("gpu") != measured_on:
+        draft = build_document(path, family, job_id, incoming, [])
+        measured_on = draft.document["provenance"].get("gpu")
+        if not draft.created and measured_on is not None and block.get("gpu") != measured_on:
             # here a missing GPU is known, not unknown: this machine did not measure the job
             raise ConflictError(f"the record was measured on {measured_on}; this machine has "
                                 f"{block.get('gpu') or 'no GPU'}: one job is one measuring machine",
@@ -545,8 +551,8 @@ def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Pa
         machine = {"gpu": block.get("gpu"), "gpu_count": block.get("gpu_count", 0), "driver": block.get("driver"),
                    "hostname": socket.gethostname(), "software": software}
         incoming = {"gpu": None, "software": {}, "checkpoint": checkpoint_block(None, None), "collector": collector}
-        document, created, notes = build_document(path, family, job_id, incoming, [])
-        existing = document["provenance"].setdefault("conversion_machine", {})
+        draft = build_document(path, family, job_id, incoming, [])
+        existing = draft.document["provenance"].setdefault("conversion_machine", {})
         for name, value in machine.items():
             if name == "software":
                 have = existing.setdefault("software", {})
@@ -563,7 +569,7 @@ def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Pa
                 raise ConflictError(f"the record's conversion machine has {name} {existing[name]!r}, this machine "
                                     f"{value!r}; nothing overwritten", path=display,
                                     where=f"/provenance/conversion_machine/{name}")
-    text = dump_json(document)
-    validate_document("run", document, path=display, text=text)
+    text = draft.text()  # the record's text kept, the new fields added
+    validate_document("run", draft.document, path=display, text=text)
     write_files([(path, text)])
-    return WriteOutcome(path=path, display=display, created=created, added=0, notes=notes)
+    return WriteOutcome(path=path, display=display, created=draft.created, added=0, notes=draft.notes)

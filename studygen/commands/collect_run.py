@@ -71,7 +71,10 @@ def run_command(study, job, variants, shapes, modes, shard, resume, measurements
     project_root = resolve_root(root)
     shape_list = _split(shapes)
     for shape in shape_list or []:
-        parse_shape(shape)
+        try:
+            parse_shape(shape)
+        except UsageError as exc:
+            raise UsageError(f"--shapes: {exc.message}") from None
     options = RunOptions(root=project_root, study_dir=_study_dir(study), job=job, variants=_split(variants),
                          shapes=shape_list, modes=_split(modes), shard=parse_shard(shard), resume=resume,
                          measurements=measurements.resolve() if measurements else None, commit=commit, dirty=dirty,

@@ -140,3 +140,11 @@ def test_json_refusals_speak_of_the_file_not_of_python(text, message):
     with pytest.raises(RecordError) as refused:
         parse_json(text, "r.json")
     assert refused.value.line() == "r.json:" + message
+
+
+def test_a_zero_shape_in_a_record_is_sg202(project, run_cli):
+    _replace(project, RECORD, '"shape": "800x800"', '"shape": "0x800"')
+    result = run_cli("check", "--root", project, "--format", "json")
+    problems = [f for f in json.loads(result.out) if f["code"] == "SG202"]
+    assert len(problems) == 1 and problems[0]["file"] == RECORD
+    assert problems[0]["message"] == "'0x800' does not match '^[1-9][0-9]*x[1-9][0-9]*$'"

@@ -29,7 +29,7 @@ non_negative = st.one_of(
 positive = st.one_of(st.integers(1, 10**9), st.floats(1e-9, 1e6, allow_nan=False, allow_infinity=False))
 any_number = st.one_of(st.integers(-(10**12), 10**12), finite)
 unit_interval = st.floats(-1, 1, allow_nan=False, allow_infinity=False)
-shape = st.builds(lambda h, w: f"{h}x{w}", st.integers(0, 5000), st.integers(0, 5000))
+shape = st.builds(lambda h, w: f"{h}x{w}", st.integers(1, 5000), st.integers(1, 5000))
 version = st.one_of(st.none(), st.from_regex(r"[0-9]{1,2}(\.[0-9]{1,3}){0,3}", fullmatch=True), text)
 gpu = st.one_of(st.none(), st.sampled_from(["NVIDIA B200", "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB"]), text)
 COCO_STATS = ["AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl"]

@@ -170,7 +170,8 @@ def test_an_interrupted_run_keeps_its_results_and_resume_finishes_it(tmp_path, m
 @pytest.mark.parametrize("extra, message", [
     (("--variants", "int4"), "unknown variant 'int4'"),
     (("--shard", "3/2"), "invalid --shard '3/2'"),
-    (("--shapes", "64by96"), "invalid shape '64by96'"),
+    (("--shapes", "64by96"), "studygen: --shapes: invalid shape '64by96'"),
+    (("--shapes", "0x0"), "studygen: --shapes: invalid shape '0x0'"),
     (("--job", "../escape"), "invalid --job"),
 ])
 def test_bad_options_are_one_line_and_write_nothing(tiny_project, extra, message):

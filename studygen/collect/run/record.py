@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import platform
-import subprocess
 from pathlib import Path
 
 from ... import __version__
 from ...errors import ConflictError, UsageError
 from ...fsutil import dump_json
+from ..jsonedit import extend_json_text
 from ..writer import write_files
-from ...records.load import load_record
+from ...records.load import load_record, parse_json
 from ...records.schemas import validate_document
 
 # provenance fields that must agree for a resumed record
@@ -41,13 +41,18 @@ class RunRecord:
                  description: str | None = None, resume: bool = False):
         self.path = path
         self.display = display
+        # a resumed record's text as last written and the document it holds: what it
+        # already holds keeps its bytes (figures their digits, CRLF), new results are added
+        self.text: str | None = None
+        self.written: dict | None = None
         if path.exists():
             if not resume:
                 raise ConflictError("record already exists (use --resume to add the missing results, "
                                     "or another --job)", path=display)
-            existing = load_record(path, display).data
-            _check_resume(existing["provenance"], provenance, display)
-            self.data = existing
+            record = load_record(path, display)
+            _check_resume(record.data["provenance"], provenance, display)
+            self.data = record.data
+            self.text, self.written = record.text, parse_json(record.text, display)
         else:
             self.data = {"schema_version": 1, "job_id": job_id, "family": family}
             if description:
@@ -85,8 +90,7 @@ class RunRecord:
             present.add(result_key(result))
         candidate = {**self.data, "results": [*self.results, *results]}
         validate_document("run", candidate, path=self.display)
-        write_files([(self.path, dump_json(candidate))])
-        self.data = candidate
+        self._write(candidate)
 
     def set_wall_time(self, seconds: float) -> None:
         """Add this invocation's wall time (s) to ``provenance.run_wall_s`` and write the record;
@@ -97,7 +101,17 @@ class RunRecord:
         provenance["run_wall_s"] = round(provenance.get("run_wall_s", 0.0) + seconds, 3)
         candidate = {**self.data, "provenance": provenance}
         validate_document("run", candidate, path=self.display)
-        write_files([(self.path, dump_json(candidate))])
+        self._write(candidate)
+
+    def _write(self, candidate: dict) -> None:
+        """Write ``candidate`` atomically: a new record in the canonical layout,
+        a resumed one as its text extended (:func:`studygen.collect.jsonedit.extend_json_text`)."""
+        if self.text is None:
+            write_files([(self.path, dump_json(candidate))])
+        else:
+            text = extend_json_text(self.text, self.written, candidate)
+            write_files([(self.path, text)])
+            self.text, self.written = text, candidate
         self.data = candidate
 
 
@@ -173,11 +187,10 @@ def _driver_version() -> str | None:
 
 
 def _git_commit(root: Path) -> tuple[str | None, bool | None]:
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
-        if head.returncode != 0:
-            return None, None
-        status = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=30)
-        return head.stdout.strip(), bool(status.stdout.strip()) if status.returncode == 0 else None
-    except (OSError, subprocess.SubprocessError):
-        return None, None
+    """``(commit, dirty)`` of the work tree at ``root`` (see
+    :func:`studygen.collect.env.git_state`: untracked, not ignored files make
+    it dirty); None where git cannot tell."""
+    from ..env import git_state
+
+    commit, dirty, _ = git_state(root)
+    return commit, dirty

@@ -168,9 +168,15 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
             if not (spec["recipes"][recipe].get("quantize")):
                 raise RecordError(f"recipe {recipe!r} lists no module patterns under quantize",
                                   path=study_path, where=f"/recipes/{recipe}")
-    for index, shape in enumerate(run["shapes"]):
-        if not SHAPE.match(str(shape)):
-            raise RecordError(f"invalid shape {shape!r}: write HxW in pixels", path=study_path, where=f"/run/shapes/{index}")
+    for field_name in ("shapes", "compile_shapes"):
+        for index, shape in enumerate(run.get(field_name) or []):
+            if not SHAPE.match(str(shape)):
+                raise RecordError(f"invalid shape {shape!r}: write HxW in pixels, each a whole number above 0",
+                                  path=study_path, where=f"/run/{field_name}/{index}")
+    agreement_shape = (spec.get("agreement") or {}).get("shape")
+    if agreement_shape is not None and not SHAPE.match(str(agreement_shape)):
+        raise RecordError(f"invalid shape {agreement_shape!r}: write HxW in pixels, each a whole number above 0",
+                          path=study_path, where="/agreement/shape")
     for index, mode in enumerate(run["modes"]):
         if mode not in MODES:
             raise RecordError(f"unknown mode {mode!r} (eager or compile)", path=study_path, where=f"/run/modes/{index}")
