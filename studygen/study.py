@@ -332,7 +332,7 @@ def load_study(study_dir: Path, root: Path) -> Study:
             raise RecordError(f"family '{spec['family']}' differs from its folder name '{study_dir.name}'",
                               path=rel, where="/family")
     except RecordError as exc:
-        raise _at_yaml_line(exc, text) from None
+        raise at_yaml_line(exc, text) from None
     study = Study(root=root, study_dir=study_dir, spec=spec, spec_text=text)
     records_dir = study.measurements_dir
     shown_in = {records_dir: folder_display(records_dir, root)}
@@ -363,7 +363,7 @@ def load_study(study_dir: Path, root: Path) -> Study:
     return study
 
 
-def _at_yaml_line(exc: RecordError, text: str) -> RecordError:
+def at_yaml_line(exc: RecordError, text: str) -> RecordError:
     """``exc`` (placed by a JSON pointer into the study file) placed at the YAML
     line of that node instead, the pointer kept in the message; as it was when
     the node has no line (a missing key)."""

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import RecordError, UsageError
-from ...study import display, load_study
+from ...study import at_yaml_line, display, load_study
 from . import agreement as agree
 from .images import load_image_set, to_pixel_values
 from .spec import RunPlan, build_plan, parse_shape
@@ -89,6 +89,15 @@ def run_study(options: RunOptions):
     started = time.perf_counter()
     study = load_study(options.study_dir, options.root)
     study_path = display(study.study_path, options.root)
+    try:
+        return _run_loaded(options, study, study_path, started)
+    except RecordError as exc:
+        if exc.path != study_path:
+            raise
+        raise at_yaml_line(exc, study.spec_text) from None  # the study file's line, as check prints it
+
+
+def _run_loaded(options: RunOptions, study, study_path: str, started: float):
     plan = build_plan(study.spec, study_path=study_path, variants=options.variants, shapes=options.shapes,
                       modes=options.modes, shard=options.shard)
     from .coco_ap import coco_setup
