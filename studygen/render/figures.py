@@ -155,13 +155,18 @@ def printable(text: str) -> str:
     return "".join(" " if (ord(ch) < 32 and ch != "\n") or ord(ch) == 127 else ch for ch in text)
 
 
+def one_line(text: str) -> str:
+    """:func:`printable` on one line (a label under a tick or in the legend)."""
+    return printable(text).replace("\n", " ")
+
+
 def _job_label(row: dict) -> str:
     parts = [gpu_label(row["gpu"])]
     if row["tensorrt"]:
         parts.append(f"TensorRT {short_version(row['tensorrt'])}")
     if row["mode"] and row["backend"] == "pytorch":
         parts.append(row["mode"])
-    return printable(" ".join(parts)).replace("\n", " ")
+    return one_line(" ".join(parts))
 
 
 def _same_look_runs(picked: list[tuple[str, dict]], x: int) -> list[list[tuple[float, str, dict]]]:
@@ -217,7 +222,7 @@ def latency_figure(study) -> FigureOutput:
         panels.setdefault((row["shape"], row["variant"]), []).append((_job_label(row), row))
     present = {variant for _, variant in panels}
     variants = [v for v in study.variants if v in present]
-    labels = {v: printable(study.variant_label(v)).replace("\n", " ") for v in variants}
+    labels = {v: one_line(study.variant_label(v)) for v in variants}
     inputs = {"points": [[shape, variant, label, row["value"], row["repeat_medians_ms"] or []]
                          for (shape, variant), picked in panels.items() for label, row in picked],
               "variants": [[v, labels[v]] for v in variants]}
@@ -270,7 +275,7 @@ def kernel_figure(study) -> FigureOutput:
                 continue
             timed = {g["group"]: g["time_ms"] for g in result["groups"] if "time_ms" in g}
             if len(timed) >= 2:
-                variant = printable(study.variant_label(result["variant"])).replace("\n", " ")
+                variant = one_line(study.variant_label(result["variant"]))
                 label = f"{record.job_id}\n{variant} {shape_label(result.get('shape'))}"
                 if result.get("mode"):
                     label += f" {printable(result['mode'])}"

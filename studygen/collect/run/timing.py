@@ -121,10 +121,6 @@ class Timer:
         self.host_sync = host_sync
         self.name = "cuda-events" if cuda else "perf-counter"
 
-    def __call__(self, fn) -> float:
-        """Run ``fn()`` once, waiting for its end; its time in ms."""
-        return self.series(lambda i: fn(), 1)[0]
-
     def series(self, call, iterations: int) -> list[float]:
         """Run ``call(i)`` for i in 0..iterations-1; each forward's time in ms (length ``iterations``)."""
         if not self.cuda:
