@@ -121,7 +121,7 @@ def dump_json(document, *, indent: int | str | None = 2) -> str:
     """
     import secrets
 
-    from .records.numbers import SourceFloat
+    from .numbers import SourceFloat
 
     sources: list[str] = []
     # json.dumps cannot emit raw number text: a figure whose source differs from

@@ -16,7 +16,7 @@ from pathlib import Path
 from .errors import RecordError, StudygenError, UsageError
 from .records.keys import FIELDS, measurement_and_config_keys, software_signature
 from .records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
-from .records.numbers import source_decimals
+from .numbers import source_decimals
 from .records.schemas import validate_document
 
 FAMILY_NAME = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -14,7 +14,7 @@ from ..findings import Finding
 
 def check(study) -> list[Finding]:
     from ..lint import lint_text, mdformat_idempotency_finding
-    from ..records.load import read_text
+    from ..textio import read_text
     from ..errors import StudygenError
 
     path = study.readme_path

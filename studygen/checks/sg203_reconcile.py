@@ -22,7 +22,7 @@ than the 0.0012 spread of the FP8 figure between the two jobs.
 from __future__ import annotations
 
 from ..findings import Finding
-from ..records.numbers import format_number
+from ..numbers import format_number
 from .base import row_finding
 
 # Fields that, besides variant and job, make two rows of one job comparable as variants.

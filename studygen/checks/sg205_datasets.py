@@ -37,7 +37,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..findings import WARNING, Finding
-from ..records.numbers import format_number
+from ..numbers import format_number
 from .base import produced_outputs, readme_finding, readme_text, row_finding
 from .text import IMAGE_COUNT, quote, sentence_at
 

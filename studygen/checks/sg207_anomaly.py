@@ -32,7 +32,7 @@ from statistics import median
 
 from ..findings import Finding
 from ..records.keys import CONFIG_FIELDS
-from ..records.numbers import format_number
+from ..numbers import format_number
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5

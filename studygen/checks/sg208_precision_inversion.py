@@ -12,7 +12,7 @@ from itertools import combinations
 
 from ..findings import Finding
 from .base import row_finding
-from ..records.numbers import format_number
+from ..numbers import format_number
 
 # Bits per value: a variant with fewer bits is expected to be at least as fast.
 PRECISION_BITS = {"fp32": 32, "tf32": 19, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nvfp4": 4, "int4": 4}

@@ -18,7 +18,7 @@ rules miss the deformable-attention kernels would leave them unclassified.
 from __future__ import annotations
 
 from ..findings import Finding
-from ..records.numbers import format_number
+from ..numbers import format_number
 
 SUM_TOLERANCE = 0.02
 UNCLASSIFIED_LIMIT = 0.10

@@ -23,7 +23,7 @@ TensorRT 10 run with the same command line.
 from __future__ import annotations
 
 from ..findings import Finding
-from ..records.numbers import format_number
+from ..numbers import format_number
 from .base import produced_outputs, readme_finding
 
 CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")

@@ -15,7 +15,7 @@ GPU compute time with a coefficient of variation of 44 %.
 from __future__ import annotations
 
 from ..findings import Finding
-from ..records.numbers import format_number
+from ..numbers import format_number
 from .base import produced_outputs, readme_finding
 
 CHECKED_KINDS = ("range", "ratio", "verdict", "side_finding")

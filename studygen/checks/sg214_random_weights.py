@@ -14,7 +14,7 @@ the GPU machine; it reports speed and kernel time, never AP.
 from __future__ import annotations
 
 from ..findings import Finding
-from ..records.numbers import format_number
+from ..numbers import format_number
 from .base import row_finding
 
 QUALITY_KINDS = ("coco_ap", "coco_ap_delta")

@@ -16,7 +16,7 @@ kernel names; on the GPU machine a whole-model "FP8" run still showed
 from __future__ import annotations
 
 from ..findings import Finding
-from ..records.numbers import format_number
+from ..numbers import format_number
 from .base import row_finding
 
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, UsageError
-from ..records.load import image_ids_sha256, load_dataset
+from ..records.load import load_dataset
+from ..digests import image_ids_sha256
 from .inputs import display_of, is_number, load_json_values
 from .writer import NewResult
 

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 
 from ..errors import InputError
-from ..records.load import MAX_INPUT_BYTES, decode_text, read_text
+from ..textio import MAX_INPUT_BYTES, decode_text, read_text
 
 GZIP_MAGIC = b"\x1f\x8b"
 

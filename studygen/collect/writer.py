@@ -233,7 +233,7 @@ def record_text(original: str, document: dict) -> str:
     """``original`` (a record's text) extended to hold ``document``: what the
     file holds keeps its bytes (figures their digits, CRLF stays CRLF); new
     results and filled-in fields are added in the file's style."""
-    from ..records.load import parse_json
+    from ..textio import parse_json
     from .jsonedit import extend_json_text
 
     # the document as the text says it, before any schema migration on load

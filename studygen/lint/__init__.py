@@ -152,7 +152,7 @@ def lint_paths(paths: Iterable[str | Path]) -> list[Finding]:
     folder named. Raises InputError (one line naming the file) for a missing,
     empty, binary, non-UTF-8 or oversized file (guards of
     studygen.records.load.read_text); nothing is linted then."""
-    from ..records.load import read_text
+    from ..textio import read_text
 
     documents = [(display, read_text(path, display)) for path, display in markdown_files(paths)]
     findings: list[Finding] = []

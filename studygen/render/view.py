@@ -14,7 +14,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from ..errors import TemplateError
-from ..records.numbers import format_number
+from ..numbers import format_number
 from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 
 # Filters that define *what* is measured; any other filter narrows the rows and
@@ -625,7 +625,7 @@ class StudyView(TableMixin, SectionsMixin):
         """The per-image results file named by a result, relative to its record (read once per render)."""
         import json
 
-        from ..records.load import read_text
+        from ..textio import read_text
 
         cache = self.__dict__.setdefault("_per_image_cache", {})
         record = record_of(self._study, row["record"])

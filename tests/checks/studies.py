@@ -101,7 +101,7 @@ def kernel_time(variant: str, groups: dict[str, float], shape: str = "800x1067",
 
 def dataset(dataset_id: str, role: str, count: int, *, ids=None, disjoint_from=(), **extra) -> dict:
     """A dataset definition; ``ids`` lists image ids (count and sha256 follow), else ids are unpublished."""
-    from studygen.records.load import image_ids_sha256
+    from studygen.digests import image_ids_sha256
 
     doc = {"schema_version": 1, "dataset_id": dataset_id, "source": "toy images", "split": "val", "role": role,
            "selection": f"{count} toy images", "count": count, "disjoint_from": list(disjoint_from)}

@@ -45,7 +45,7 @@ def test_a_subnormal_profiled_total_is_a_finding_not_a_crash(tmp_path):
 
 
 def test_format_number_names_infinity():
-    from studygen.records.numbers import format_number
+    from studygen.numbers import format_number
 
     assert (format_number(float("inf"), 1), format_number(float("inf"), 1, sign=True),
             format_number(float("-inf"), 3)) == ("inf", "+inf", "-inf")

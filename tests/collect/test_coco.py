@@ -9,7 +9,7 @@ import random
 import pytest
 
 from studygen.collect import coco
-from studygen.records.load import image_ids_sha256
+from studygen.digests import image_ids_sha256
 
 STATS = ("AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl")
 

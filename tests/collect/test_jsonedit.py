@@ -10,8 +10,8 @@ from hypothesis import given, strategies as st
 
 from studygen.collect.jsonedit import extend_json_text
 from studygen.fsutil import dump_json
-from studygen.records.load import parse_json
-from studygen.records.numbers import SourceFloat
+from studygen.textio import parse_json
+from studygen.numbers import SourceFloat
 from tests.collect.conftest import TRTEXEC
 
 

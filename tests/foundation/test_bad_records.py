@@ -135,7 +135,7 @@ def test_a_record_above_the_document_limit_is_refused(project, run_cli):
 ])
 def test_json_refusals_speak_of_the_file_not_of_python(text, message):
     from studygen.errors import RecordError
-    from studygen.records.load import parse_json
+    from studygen.textio import parse_json
 
     with pytest.raises(RecordError) as refused:
         parse_json(text, "r.json")

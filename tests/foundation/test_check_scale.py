@@ -18,8 +18,8 @@ import pytest
 
 from studygen.commands.check import CheckOptions, fewer_collections, run_check
 from studygen.errors import RecordError
-from studygen.records.load import parse_json
-from studygen.records.numbers import SourceFloat
+from studygen.textio import parse_json
+from studygen.numbers import SourceFloat
 from studygen.study import display, folder_display, load_study
 from tests.conftest import REPO
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from studygen.records import schemas
-from studygen.records.load import parse_json
+from studygen.textio import parse_json
 from tests.conftest import REPO
 from tests.robustness import strategies as gen
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputError, RecordError
-from ...records.load import image_ids_sha256
+from ...digests import image_ids_sha256
 
 SOURCE = "skimage.data"
 IMAGENET_MEAN = (0.485, 0.456, 0.406)

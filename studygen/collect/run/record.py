@@ -20,7 +20,8 @@ from ...errors import ConflictError, UsageError
 from ...fsutil import dump_json
 from ..jsonedit import extend_json_text
 from ..writer import write_files
-from ...records.load import load_record, parse_json
+from ...records.load import load_record
+from ...textio import parse_json
 from ...records.schemas import validate_document
 
 # provenance fields that must agree for a resumed record

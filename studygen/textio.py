@@ -1,0 +1,149 @@
+"""Reading input text safely: size and file-type guards, UTF-8 decoding, and a
+JSON parser that refuses what would silently become a wrong figure.
+
+Used by every layer that reads a file a user names (collectors, records, lint),
+so it sits in the core below them. Every failure is one
+:class:`~studygen.errors.InputError` or :class:`~studygen.errors.RecordError`
+naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import stat
+from pathlib import Path
+
+from .errors import InputError, RecordError
+from .numbers import SourceFloat
+
+MAX_INPUT_BYTES = 500 * 1024 * 1024  # larger inputs are refused (ingest issue: 500 MB within 4 GB)
+# A record, dataset definition or study file holds summaries, not raw timings: a few hundred KiB
+# at most. Larger ones are refused before render turns them into a README nobody can read.
+MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
+
+
+def read_text(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYTES) -> str:
+    """The file's text as UTF-8. Raises InputError (one line) when the file is
+    missing, a folder or another non-regular file, empty, larger than ``limit``
+    bytes (default 500 MiB), binary or not UTF-8."""
+    display = display or str(path)
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        raise InputError("no such file", path=display) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=display) from None
+    if stat.S_ISDIR(status.st_mode):  # what path.is_dir() tests, without a second stat
+        raise InputError("is a folder, not a file", path=display)
+    if not stat.S_ISREG(status.st_mode):  # reading a FIFO would wait for a writer forever
+        raise InputError("not a regular file (a FIFO, socket or device)", path=display)
+    size = status.st_size
+    if size > limit:
+        raise InputError(f"file is {size} bytes; the limit is {limit} bytes ({limit // 2**20} MiB)", path=display)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=display) from None
+    return decode_text(raw, display)
+
+
+def decode_text(raw: bytes, display: str, where: str = "") -> str:
+    """``raw`` as UTF-8 text; InputError when it is empty, binary (NUL bytes
+    in the first 8 KiB) or not UTF-8. ``where`` qualifies the messages (for
+    example " after gzip decompression")."""
+    if not raw.strip():
+        raise InputError(f"file is empty{where}", path=display)
+    if b"\x00" in raw[:8192]:
+        what = "binary content" if where else "binary file"
+        raise InputError(f"{what} (NUL bytes){where}, not text", path=display)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start}{where})", path=display) from None
+
+
+class _JSONRefusal(ValueError):
+    """A JSON value that parses but must not be read as a figure; ``literal`` locates it."""
+
+    def __init__(self, message: str, literal: str):
+        super().__init__(message)
+        self.literal = literal
+
+
+def _line_of_literal(text: str, literal: str, occurrence: int = 1) -> int | None:
+    """Line of the ``occurrence``-th appearance of ``literal`` in ``text`` (1-based)."""
+    position = -1
+    for _ in range(occurrence):
+        position = text.find(literal, position + 1)
+        if position < 0:
+            return None
+    return text.count("\n", 0, position) + 1
+
+
+def _finite_float(literal: str) -> SourceFloat:
+    value = SourceFloat(literal)
+    if not math.isfinite(value):
+        raise _JSONRefusal(f"number {literal} is out of range (not a finite double)", literal)
+    return value
+
+
+def _refuse_constant(name: str):
+    raise _JSONRefusal(f"{name} is not valid JSON", name)
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    document = dict(pairs)  # C speed; a shorter dict than the pair list means a key came twice
+    if len(document) == len(pairs):
+        return document
+    seen: dict[str, object] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _JSONRefusal(f"duplicate key {key!r} (the last would silently win)", f'"{key}"')
+        seen[key] = value
+    return seen
+
+
+# A JSON number reads as infinity only when it is at least ~1.8e308: with no
+# run of 100 digits (integer part below 1e100) and no positive exponent of 3
+# digits after a digit (at most e99) it stays below 1e199, so a text without
+# either needs no per-float finiteness test. A match (inside a string too)
+# only means the test runs.
+_MAYBE_OUT_OF_RANGE = re.compile(r"\d{100}|\d[eE]\+?\d{3}")
+
+
+# json.loads with hooks builds a new decoder per call; these two are made once.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=SourceFloat,
+                            object_pairs_hook=_no_duplicate_keys)
+_CHECKING_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,
+                                     object_pairs_hook=_no_duplicate_keys)
+
+
+def parse_json(text: str, display: str):
+    """``json.loads`` with errors as ``file:line N: malformed JSON: …``.
+
+    Refused as well, since each would become a wrong figure silently: NaN and
+    Infinity (not JSON), numbers beyond a double's range (``1e400`` would read
+    as infinity), duplicate keys (the last would win), nesting too deep to
+    parse. Floats keep their source digits (:class:`SourceFloat`).
+    """
+    decoder = _CHECKING_DECODER if _MAYBE_OUT_OF_RANGE.search(text) else _DECODER
+    try:
+        if text.startswith("\ufeff"):  # as json.loads words it
+            raise json.JSONDecodeError("the file starts with a byte order mark (U+FEFF); save it as UTF-8 without one",
+                                       text, 0)
+        return decoder.decode(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, where=f"line {exc.lineno}") from None
+    except _JSONRefusal as exc:
+        occurrence = 2 if str(exc).startswith("duplicate key") else 1
+        line = _line_of_literal(text, exc.literal, occurrence)
+        raise RecordError(f"malformed JSON: {exc}", path=display, where=f"line {line}" if line else None) from None
+    except RecursionError:
+        raise RecordError("malformed JSON: nested too deeply to read", path=display) from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
+        reason = str(exc)
+        if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
+            reason = "an integer with more than 4300 digits (no measurement has that many)"
+        raise RecordError(f"malformed JSON: {reason}", path=display) from None

@@ -1,0 +1,175 @@
+"""The package's layers import downward only, with no circle, and stay small.
+
+Layers, lowest first (a module may import its own layer and the layers
+below it): core → collectors → records → study → lint | render → checks →
+commands → cli. Lint and render sit side by side and import neither each
+other nor anything above them. Every import counts, inside functions too,
+and so do the check modules the rule table names (the registry imports them
+by name). Package-internal and standard-library imports stay at module top;
+only third-party libraries (heavy ones: torch, pandas, matplotlib, ...) are
+imported lazily, inside the function that needs them.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "studygen"
+
+CORE = {"studygen", "studygen.errors", "studygen.place", "studygen.rules", "studygen.findings", "studygen.fsutil",
+        "studygen.numbers", "studygen.textio", "studygen.digests", "studygen.result_kinds", "studygen.locks"}
+LAYERS = (  # (layer, rank, module-name prefix); the longest matching prefix wins
+    ("collectors", 1, "studygen.collect"),
+    ("records", 2, "studygen.records"),
+    ("study", 3, "studygen.study"),
+    ("lint", 4, "studygen.lint"),
+    ("render", 4, "studygen.render"),
+    ("checks", 5, "studygen.checks"),
+    ("commands", 6, "studygen.commands"),
+    ("cli", 7, "studygen.cli"),
+    ("cli", 7, "studygen.__main__"),
+)
+MAX_MODULE_LINES = 600
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def layer_of(name: str) -> tuple[str, int]:
+    if name in CORE:
+        return "core", 0
+    best = None
+    for layer, rank, prefix in LAYERS:
+        if (name == prefix or name.startswith(prefix + ".")) and (best is None or len(prefix) > len(best[2])):
+            best = (layer, rank, prefix)
+    if best is None:
+        raise AssertionError(f"{name} is in no layer: add it to CORE or LAYERS in tests/test_layers.py")
+    return best[0], best[1]
+
+
+def _resolve(current: str, is_package: bool, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = current.split(".") if is_package else current.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> list[tuple[str, int, bool]]:
+    """``(imported module, line, inside a function)`` for every import in the module."""
+    tree = ast.parse(path.read_text("utf-8"))
+    is_package = path.name == "__init__.py"
+    found = []
+
+    def visit(node, in_function: bool):
+        for child in ast.iter_child_nodes(node):
+            nested = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            if isinstance(child, ast.Import):
+                for alias in child.names:
+                    found.append((alias.name, child.lineno, in_function))
+            elif isinstance(child, ast.ImportFrom):
+                target = _resolve(name, is_package, child)
+                found.append((target, child.lineno, in_function))
+                for alias in child.names:  # "from . import sg201_stale" imports a module
+                    if f"{target}.{alias.name}" in known:
+                        found.append((f"{target}.{alias.name}", child.lineno, in_function))
+            visit(child, nested)
+
+    visit(tree, False)
+    return found
+
+
+def internal_graph() -> dict[str, set[str]]:
+    mods = modules()
+    known = set(mods)
+    graph = {name: set() for name in mods}
+    for name, path in mods.items():
+        for target, _, _ in imports_of(name, path, known):
+            if target in known and target != name:
+                graph[name].add(target)
+    try:
+        from studygen.rules import RULES
+    except ImportError:
+        RULES = ()
+    for rule in RULES:  # the registries import the modules the rule table names
+        registry = "studygen.lint" if rule.module.startswith("studygen.lint.") else "studygen.checks"
+        if rule.module in known:
+            graph[registry].add(rule.module)
+    return graph
+
+
+def test_every_import_goes_down_the_layers():
+    mods = modules()
+    known = set(mods)
+    wrong = []
+    for name, path in mods.items():
+        layer, rank = layer_of(name)
+        for target, line, _ in imports_of(name, path, known):
+            if not target.startswith("studygen") or target not in known:
+                continue
+            target_layer, target_rank = layer_of(target)
+            if target_layer != layer and target_rank >= rank:
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {layer} imports {target} ({target_layer})")
+    assert not wrong, "imports going up or sideways:\n" + "\n".join(wrong)
+
+
+def test_no_import_circle():
+    graph = internal_graph()
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+
+    def strongconnect(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph[node]:
+            if target not in index:
+                strongconnect(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            strongconnect(node)
+    assert not circles, f"import circles: {circles}"
+
+
+def test_only_third_party_libraries_are_imported_lazily():
+    mods = modules()
+    known = set(mods)
+    lazy = []
+    for name, path in mods.items():
+        if name == "studygen.cli":
+            continue  # the command table imports each command when it is invoked
+        for target, line, in_function in imports_of(name, path, known):
+            top = target.split(".")[0]
+            if in_function and (top == "studygen" or top in sys.stdlib_module_names or top == "__future__"):
+                lazy.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {target}")
+    assert not lazy, "package or standard-library imports inside functions:\n" + "\n".join(lazy)
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_module_is_under_600_lines(path):
+    lines = path.read_text("utf-8").count("\n")
+    assert lines <= MAX_MODULE_LINES, f"{path.relative_to(PACKAGE.parent)} has {lines} lines"
