@@ -43,7 +43,7 @@ def ingest(log: Path | None, times: Path | None, measurements: Path, job: str) -
     """The collect trtexec pipeline without click: returns the results written."""
     from studygen.collect import trtexec
     from studygen.collect.kernel_groups import default_rules
-    from studygen.collect.writer import write_results
+    from studygen.records.write import write_results
 
     inputs = trtexec.read_inputs(log, times, None, None, None)
     results = trtexec.build_results(inputs, default_rules(), variant="fp32", shape=None, batch=None)

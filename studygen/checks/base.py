@@ -7,12 +7,7 @@ from ..findings import Finding
 
 def record_line(study, record_path: str, pointer: str) -> int:
     """Line of ``pointer`` in the record shown as ``record_path`` (0 if unknown)."""
-    from ..render.view import record_of
-
-    try:
-        return record_of(study, record_path).line_of(pointer)
-    except KeyError:
-        return 0
+    return study.line_of_row({"record": record_path, "pointer": pointer})
 
 
 def row_finding(study, code: str, row: dict, message: str, hint: str = "", **extra) -> Finding:

@@ -37,9 +37,8 @@ VERDICT = re.compile(r"""\b(?:
 def repeated_rows(study) -> list[dict]:
     """Latency rows whose record holds at least 3 per-repeat medians."""
     from ..render.stats import MIN_REPEATS
-    from ..render.view import repeat_medians
 
-    return [row for row in study.rows if len(repeat_medians(study, row)) >= MIN_REPEATS]
+    return [row for row in study.rows if len(study.repeat_medians(row)) >= MIN_REPEATS]
 
 
 def check(study) -> list[Finding]:

@@ -184,9 +184,7 @@ def counts(study) -> list[Finding]:
 
 
 def _result_field(study, row: dict, name: str):
-    from ..render.view import row_result
-
-    return row_result(study, row).get(name)
+    return study.result_of(row).get(name)
 
 
 def _readme_counts(study, used: set) -> list[Finding]:

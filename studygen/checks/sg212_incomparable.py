@@ -41,9 +41,7 @@ def _trt_major(row: dict) -> int | None:
 
 def timing_signature(study, row: dict) -> tuple:
     """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)`` with TensorRT defaults applied."""
-    from ..render.view import row_result
-
-    method = row_result(study, row).get("method") or {}
+    method = study.result_of(row).get("method") or {}
     major = _trt_major(row) if row["backend"] == "tensorrt" else None
     flags = []
     for name, trt11, trt10 in TRT_DEFAULTS:

@@ -34,13 +34,11 @@ def evidence_problem(result: dict) -> str | None:
 
 
 def check(study) -> list[Finding]:
-    from ..render.view import row_result
-
     findings = []
     for row in study.rows:
         if row["kind"] != "latency" or row["precision"] != "fp8" or row["value"] is None:
             continue
-        problem = evidence_problem(row_result(study, row))
+        problem = evidence_problem(study.result_of(row))
         if problem:
             shape = f" at {row['shape']}" if row["shape"] else ""
             findings.append(row_finding(

@@ -28,7 +28,7 @@ from ..errors import InputError, UsageError
 from ..records.load import load_dataset
 from ..digests import image_ids_sha256
 from .inputs import display_of, is_number, load_json_values
-from .writer import NewResult
+from .result import NewResult
 
 STAT_NAMES = ("AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl")
 BACKENDS = ("pycocotools", "faster-coco-eval")

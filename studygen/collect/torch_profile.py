@@ -27,7 +27,7 @@ from pathlib import Path
 from ..errors import InputError
 from .inputs import decode_at, decoder, display_of, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
-from .writer import NewResult
+from .result import NewResult
 
 STEP_NAME = re.compile(r"^ProfilerStep#(\d+)$")
 US_PER_MS = 1000.0

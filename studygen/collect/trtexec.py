@@ -43,7 +43,7 @@ from pathlib import Path
 from ..errors import InputError, UsageError
 from .inputs import display_of, figure, is_number, load_json_values, read_input_text, significant
 from .kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
-from .writer import NewResult
+from .result import NewResult
 
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$")

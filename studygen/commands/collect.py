@@ -197,7 +197,7 @@ def checkpoint_block(checkpoint: str | None, weights: str | None) -> dict:
     """``{id, revision, weights}`` from the options; fields not given are
     defaults (id ``unknown``, revision null, weights ``pretrained``) and are
     marked so they never conflict with an existing record."""
-    from ..collect.writer import DEFAULTED
+    from ..records.write import DEFAULTED
 
     block, defaulted = {}, []
     if checkpoint:
@@ -246,7 +246,7 @@ def provenance_block(ctx: click.Context, collector: str, *, gpu: str | None, sof
     are refused), the checkpoint options, the collector and this machine as
     the conversion machine."""
     from ..collect.env import conversion_machine, now_iso
-    from ..collect.writer import DEFAULTED
+    from ..records.write import DEFAULTED
 
     option_gpu = options.get("gpu")
     if option_gpu and gpu and option_gpu != gpu and source_names_gpu:
@@ -310,7 +310,7 @@ def prepare(family: str, job_id: str, variant: str | None, shape: str | None, me
     """Check the common options; return (measurements dir, study spec,
     study display, variant, notes for the record's provenance). Raises
     UsageError (bad option, unknown family), RecordError (bad study file)."""
-    from ..collect.writer import validate_job_id
+    from ..records.write import validate_job_id
     from ..study import validate_family_name
 
     validate_family_name(family)
@@ -348,7 +348,7 @@ def trtexec_command(ctx, log_path, times_path, profile_path, layer_info_path, pl
     by its batch. The measuring GPU and TensorRT version come from the log.
     """
     from ..collect import trtexec
-    from ..collect.writer import write_results
+    from ..records.write import write_results
 
     if not any((log_path, times_path, profile_path, layer_info_path, plan_path)):
         raise UsageError("give at least one of --log, --times, --profile, --layer-info, --plan")
@@ -381,7 +381,7 @@ def torch_profile_command(ctx, trace_path, mode, family, job_id, variant, shape,
     result is the mean per iteration, each iteration listed.
     """
     from ..collect import torch_profile
-    from ..collect.writer import write_results
+    from ..records.write import write_results
 
     measurements, spec, study_display, variant, variant_notes = prepare(family, job_id, variant, shape,
                                                                         measurements_dir, study_file)
@@ -425,7 +425,7 @@ def coco_command(ctx, annotations_path, detections_path, dataset_id, backend, sp
     """
     from ..collect import coco
     from ..collect.inputs import display_of
-    from ..collect.writer import validate_job_id, write_results
+    from ..records.write import validate_job_id, write_results
     from ..fsutil import dump_json, ensure_inside
     from ..records.schemas import validate_document
 
@@ -506,7 +506,7 @@ def existing_record(measurements: Path, family: str, job_id: str) -> Path:
     """``measurements/<family>/<job_id>.json``; UsageError when it does not
     exist (``collect env`` completes a record, it never starts one: a
     record without results is not written)."""
-    from ..collect.writer import display_path, record_path, validate_job_id
+    from ..records.write import display_path, record_path, validate_job_id
     from ..study import validate_family_name
 
     validate_family_name(family)
@@ -526,7 +526,7 @@ def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Pa
     (nothing is overwritten)."""
     import socket
 
-    from ..collect.writer import WriteOutcome, build_document, display_path, write_files
+    from ..records.write import WriteOutcome, build_document, display_path, write_files
     from ..errors import ConflictError
     from ..records.schemas import validate_document
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..errors import TemplateError
 from ..numbers import format_number
+from ..study.analyses import precision_inversions
 from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 
 # Filters that define *what* is measured; any other filter narrows the rows and
@@ -75,28 +76,6 @@ def _emit(kind: str, text: str, rows=(), headers=()) -> str:
     if log is not None:
         log.append(Produced(kind, str(text), tuple(rows), tuple(headers), () if headers else _WITHIN.get()))
     return text
-
-
-def record_of(study, display_path: str):
-    """The study's record shown as ``display_path`` (an index kept on the study: checks ask per row)."""
-    index = study.__dict__.get("_records_by_path")
-    if index is None or len(index) != len(study.records):
-        index = {record.display_path: record for record in study.records}
-        study.__dict__["_records_by_path"] = index
-    return index[display_path]
-
-
-def row_result(study, row: dict) -> dict:
-    """The record result a flattened row comes from (``/results/<i>`` of its record)."""
-    return record_of(study, row["record"]).results[int(row["pointer"].split("/")[2])]
-
-
-def repeat_medians(study, row: dict) -> list[float]:
-    """Per-repeat medians (ms) of a latency row, ``[]`` when its record has none."""
-    if row["kind"] != "latency" or row["value"] is None:
-        return []
-    distribution = row_result(study, row).get("distribution") or {}
-    return list(distribution.get("repeat_medians_ms") or [])
 
 
 def fmt(value, row: dict) -> str:
@@ -382,8 +361,6 @@ class SectionsMixin:
     # ---- side findings and known gaps ---------------------------------------
     def precision_inversions(self) -> list[str]:
         """Sentences for each lower-precision variant slower than a higher one (SG208's data)."""
-        from ..checks.sg208_precision_inversion import precision_inversions
-
         lines = []
         for low, high in precision_inversions(self._study):
             lines.append(
@@ -569,8 +546,8 @@ class StudyView(TableMixin, SectionsMixin):
 
         a = self.one(kind="latency", variant=a_variant, **filters)
         b = self.one(kind="latency", variant=b_variant, **filters)
-        a_repeats = repeat_medians(self._study, a.row)
-        b_repeats = repeat_medians(self._study, b.row)
+        a_repeats = self._study.repeat_medians(a.row)
+        b_repeats = self._study.repeat_medians(b.row)
         where = FigureSet(self, [], filters).restriction()
         where = f" ({where})" if where else ""
         la, lb = self.label(a_variant), self.label(b_variant)
@@ -606,7 +583,7 @@ class StudyView(TableMixin, SectionsMixin):
         la, lb = self.label(a_variant), self.label(b_variant)
         text = (f"{lb} minus {la}: {format_number(100 * (b.value - a.value), d, sign=True)} points "
                 f"({la} {self.with_spread(a)}, {lb} {self.with_spread(b)})")
-        paths = [row_result(self._study, f.row).get("per_image") for f in (a, b)]
+        paths = [self._study.result_of(f.row).get("per_image") for f in (a, b)]
         if all(paths):
             try:
                 per_image = [PerImageAP(self._per_image(f.row, path)) for f, path in zip((a, b), paths)]
@@ -628,7 +605,7 @@ class StudyView(TableMixin, SectionsMixin):
         from ..textio import read_text
 
         cache = self.__dict__.setdefault("_per_image_cache", {})
-        record = record_of(self._study, row["record"])
+        record = self._study.record_at(row["record"])
         full = (record.path.parent / path).resolve()
         if full not in cache:
             shown = self._study.rel(full)

@@ -8,7 +8,7 @@ import json
 
 from hypothesis import given, strategies as st
 
-from studygen.collect.jsonedit import extend_json_text
+from studygen.records.jsonedit import extend_json_text
 from studygen.fsutil import dump_json
 from studygen.textio import parse_json
 from studygen.numbers import SourceFloat

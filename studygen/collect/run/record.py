@@ -18,8 +18,8 @@ from pathlib import Path
 from ... import __version__
 from ...errors import ConflictError, UsageError
 from ...fsutil import dump_json
-from ..jsonedit import extend_json_text
-from ..writer import write_files
+from ...records.jsonedit import extend_json_text
+from ...records.write import write_files
 from ...records.load import load_record
 from ...textio import parse_json
 from ...records.schemas import validate_document

@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import RecordError, StudygenError, UsageError
-from .records.keys import FIELDS, measurement_and_config_keys, software_signature
-from .records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
-from .numbers import source_decimals
-from .records.schemas import validate_document
+from ..errors import RecordError, StudygenError, UsageError
+from ..records.keys import FIELDS, measurement_and_config_keys, software_signature
+from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
+from ..numbers import source_decimals
+from ..records.schemas import validate_document
+from ..records.write import validate_family_name
 
-FAMILY_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 STUDY_FILE = "study.yaml"
 
 
@@ -31,13 +31,6 @@ def find_root(start: Path | None = None) -> Path:
         if (folder / "families").is_dir():
             return folder
     raise UsageError(f"no project root: no folder holding families/ at or above {here} (use --root DIR)")
-
-
-def validate_family_name(name: str) -> str:
-    """Family names are letters, digits, ``_`` and ``-`` (they become paths)."""
-    if not FAMILY_NAME.match(name or ""):
-        raise UsageError(f"invalid family name {name!r}: use letters, digits, '_' and '-'")
-    return name
 
 
 def family_dirs(root: Path) -> list[Path]:
@@ -154,6 +147,33 @@ class Study:
 
     def variant_label(self, variant: str) -> str:
         return self.variants.get(variant, {}).get("label", variant)
+
+    # ---- lookups of a row's sources (render and checks ask these per row) ----
+    def record_at(self, display_path: str) -> Record:
+        """The record shown as ``display_path``. Raises KeyError when the study has none."""
+        index = self.__dict__.get("_records_by_path")
+        if index is None or len(index) != len(self.records):
+            index = {record.display_path: record for record in self.records}
+            self.__dict__["_records_by_path"] = index
+        return index[display_path]
+
+    def result_of(self, row: dict) -> dict:
+        """The record result a flattened row comes from (``/results/<i>`` of its record)."""
+        return self.record_at(row["record"]).results[int(row["pointer"].split("/")[2])]
+
+    def repeat_medians(self, row: dict) -> list[float]:
+        """Per-repeat medians (ms) of a latency row, ``[]`` when its record has none."""
+        if row["kind"] != "latency" or row["value"] is None:
+            return []
+        distribution = self.result_of(row).get("distribution") or {}
+        return list(distribution.get("repeat_medians_ms") or [])
+
+    def line_of_row(self, row: dict) -> int:
+        """Line of a row's pointer in its record file (0 when the record is unknown)."""
+        try:
+            return self.record_at(row["record"]).line_of(row["pointer"])
+        except KeyError:
+            return 0
 
     @functools.cached_property
     def rows(self) -> list[dict]:

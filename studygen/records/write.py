@@ -16,32 +16,24 @@ conflict: one job is one measuring machine and one software stack.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..collect.result import NewResult
 from ..errors import ConflictError, InputError, UsageError
 from ..fsutil import atomic_write_text, dump_json, ensure_inside
-from ..records.keys import FIELDS, key_string, software_signature
-from ..records.load import load_record
-from ..records.schemas import CURRENT_SCHEMA_VERSION, validate_document
-from ..study import validate_family_name
+from .keys import FIELDS, key_string, software_signature
+from .load import load_record
+from .schemas import CURRENT_SCHEMA_VERSION, validate_document
 
 JOB_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+FAMILY_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 # Provenance fields a collector may fill in; checked for conflicts on extend.
 SCALAR_PROVENANCE = ("gpu", "gpu_count", "driver", "dataset_revision", "repository_commit", "repository_dirty")
 # Key in provenance["checkpoint"] listing fields filled by default, not given.
 DEFAULTED = "_defaulted"
-
-
-@dataclass
-class NewResult:
-    """A result to add, with ``origin`` (file and line or pointer it was read
-    from) for messages; the origin is not stored unless the result carries a
-    ``source_locator`` itself."""
-
-    result: dict
-    origin: str
 
 
 @dataclass
@@ -56,11 +48,16 @@ class WriteOutcome:
     notes: list[str] = field(default_factory=list)
 
 
+def validate_family_name(name: str) -> str:
+    """Family names are letters, digits, ``_`` and ``-`` (they become paths). Raises UsageError."""
+    if not FAMILY_NAME.match(name or ""):
+        raise UsageError(f"invalid family name {name!r}: use letters, digits, '_' and '-'")
+    return name
+
+
 def validate_job_id(job_id: str) -> str:
     """Job ids become file names: letters, digits, ``.``, ``_``, ``-``, not
     starting with ``.``/``-``. Raises UsageError."""
-    import re
-
     if not re.match(JOB_ID_PATTERN, job_id or ""):
         raise UsageError(f"invalid job id {job_id!r}: use letters, digits, '.', '_' and '-' (not first)")
     return job_id
