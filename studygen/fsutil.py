@@ -16,6 +16,33 @@ from pathlib import Path
 from .errors import UsageError
 
 
+def shown_path(path: Path, base: Path | None = None) -> str:
+    """``path`` as messages and READMEs show it: relative to ``base`` (default:
+    the working directory) when it lies inside it, else as given."""
+    try:
+        return str(path.resolve().relative_to((base or Path.cwd()).resolve()))
+    except (ValueError, OSError):
+        return str(path)
+
+
+def shown_paths_in(folder: Path, base: Path):
+    """A function giving :func:`shown_path` of files directly in ``folder``
+    relative to ``base``, with the folder resolved once rather than per file
+    (a study may hold thousands of records). A file that is a symbolic link,
+    or a folder outside ``base``, takes :func:`shown_path` itself."""
+    try:
+        shown_folder = folder.resolve().relative_to(base.resolve())
+    except (OSError, ValueError):
+        shown_folder = None
+
+    def shown(path: Path) -> str:
+        if shown_folder is None or path.parent != folder or path.is_symlink():
+            return shown_path(path, base)
+        return str(shown_folder / path.name)
+
+    return shown
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically (temp file + fsync + rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -24,10 +24,11 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..fsutil import shown_path
 from ..errors import InputError, UsageError
 from ..records.load import load_dataset
 from ..digests import image_ids_sha256
-from .inputs import display_of, is_number, load_json_values
+from .inputs import is_number, load_json_values
 from .result import NewResult
 
 STAT_NAMES = ("AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl")
@@ -64,7 +65,7 @@ def load_ground_truth(path: Path, display: str | None = None) -> GroundTruth:
     """Read a COCO annotations file (``images``, ``annotations``,
     ``categories``). Raises InputError with a JSON pointer for a missing list,
     an image without an id, an annotation without a 4-number bbox or an area."""
-    display = display or display_of(path)
+    display = display or shown_path(path)
     document = _load_single(path, display)
     if not isinstance(document, dict):
         raise InputError("expected a COCO annotations object with images, annotations, categories", path=display)
@@ -108,7 +109,7 @@ def load_ground_truth(path: Path, display: str | None = None) -> GroundTruth:
 def load_detections(path: Path, display: str | None = None) -> list[dict]:
     """Read a COCO results file: a JSON array of ``{image_id, category_id,
     bbox: [x, y, w, h], score}``. Raises InputError with a JSON pointer."""
-    display = display or display_of(path)
+    display = display or shown_path(path)
     document = _load_single(path, display)
     if not isinstance(document, list):
         raise InputError("expected a JSON array of detections {image_id, category_id, bbox, score} (COCO results format)",

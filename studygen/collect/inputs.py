@@ -12,18 +12,10 @@ import math
 from pathlib import Path
 
 from ..errors import InputError
+from ..fsutil import shown_path
 from ..textio import MAX_INPUT_BYTES, decode_text, read_text
 
 GZIP_MAGIC = b"\x1f\x8b"
-
-
-def display_of(path: Path) -> str:
-    """``path`` as the user should see it: relative to the working directory
-    when inside it, else as given."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
-        return str(path)
 
 
 def read_input_text(path: Path, display: str | None = None) -> str:
@@ -33,7 +25,7 @@ def read_input_text(path: Path, display: str | None = None) -> str:
     whose (decompressed) size exceeds 500 MiB (:data:`MAX_INPUT_BYTES`), so a
     500 MB input stays well within 4 GB of memory once parsed.
     """
-    display = display or display_of(path)
+    display = display or shown_path(path)
     try:
         with path.open("rb") as handle:
             magic = handle.read(2)
@@ -202,7 +194,7 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
 
 def load_json_values(path: Path, display: str | None = None) -> list[tuple[object, int]]:
     """:func:`parse_json_values` of the file's text (plain or gzip)."""
-    display = display or display_of(path)
+    display = display or shown_path(path)
     return parse_json_values(read_input_text(path, display), display)
 
 

@@ -24,8 +24,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..fsutil import shown_path
 from ..errors import InputError
-from .inputs import decode_at, decoder, display_of, is_number, json_error, read_input_text, significant, skip_space
+from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
 from .result import NewResult
 
@@ -162,7 +163,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     kernel event with a missing or negative ``dur``, and a trace with no GPU
     kernel events (naming why: CPU only, CUPTI counters, …).
     """
-    display = display or display_of(path)
+    display = display or shown_path(path)
     text = read_input_text(path, display)
     pointer_base = "" if text.lstrip("\ufeff \t\r\n").startswith("[") else "/traceEvents"
     categories: collections.Counter = collections.Counter()

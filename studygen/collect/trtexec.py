@@ -40,8 +40,9 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..fsutil import shown_path
 from ..errors import InputError, UsageError
-from .inputs import display_of, figure, is_number, load_json_values, read_input_text, significant
+from .inputs import figure, is_number, load_json_values, read_input_text, significant
 from .kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
 from .result import NewResult
 
@@ -228,7 +229,7 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
     incomplete. A last line without a newline is dropped, since it may be
     half-written (unless it is the ``&&&& PASSED`` line).
     """
-    display = display or display_of(path)
+    display = display or shown_path(path)
     text = read_input_text(path, display)
     if _is_json(text):
         if '"Layers"' in text[:200]:
@@ -465,7 +466,7 @@ def parse_times(path: Path, display: str | None = None) -> list[TimesRun]:
     endEnqMs − startEnqMs (trtexec's own definition). Raises InputError for
     malformed JSON, an unknown key set or a non-numeric timing.
     """
-    display = display or display_of(path)
+    display = display or shown_path(path)
     runs = []
     for index, value, line, pointer in _json_arrays(path, display, "per-iteration timings (trtexec --exportTimes)"):
         first = value[0]
@@ -557,7 +558,7 @@ def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
     """Parse ``--exportProfile`` (one array or several concatenated). The
     leading ``{"count": N}`` is optional; rows need ``name`` and
     ``averageMs`` (``medianMs`` is absent in older files). Raises InputError."""
-    display = display or display_of(path)
+    display = display or shown_path(path)
     runs = []
     for index, value, line, pointer in _json_arrays(path, display, "layer timings (trtexec --exportProfile)"):
         iterations = None
@@ -616,7 +617,7 @@ class LayerInfo:
 
 def parse_layer_info(path: Path, display: str | None = None) -> LayerInfo:
     """Parse ``--exportLayerInfo`` output (plain name list or detailed). Raises InputError."""
-    display = display or display_of(path)
+    display = display or shown_path(path)
     values = load_json_values(path, display)
     if len(values) != 1:
         raise InputError(f"holds {len(values)} JSON values; expected one layer-info object", path=display)
@@ -645,7 +646,7 @@ def parse_layer_info(path: Path, display: str | None = None) -> LayerInfo:
 def plan_size_bytes(path: Path, display: str | None = None) -> int:
     """Size of an engine plan file in bytes (the file is not read). Raises
     InputError for a missing, empty or folder path."""
-    display = display or display_of(path)
+    display = display or shown_path(path)
     if not path.exists():
         raise InputError("no such file", path=display)
     if path.is_dir():
@@ -920,15 +921,15 @@ def read_inputs(log: Path | None, times: Path | None, profile: Path | None, laye
     if log is not None:
         inputs.log = parse_log(log)
     if times is not None:
-        inputs.times_display = display_of(times)
+        inputs.times_display = shown_path(times)
         inputs.times = parse_times(times, inputs.times_display)
     if profile is not None:
-        inputs.profile_display = display_of(profile)
+        inputs.profile_display = shown_path(profile)
         inputs.profile = parse_profile(profile, inputs.profile_display)
     if layer_info is not None:
-        inputs.layer_info_display = display_of(layer_info)
+        inputs.layer_info_display = shown_path(layer_info)
         inputs.layer_info = parse_layer_info(layer_info, inputs.layer_info_display)
     if plan is not None:
-        inputs.plan_display = display_of(plan)
+        inputs.plan_display = shown_path(plan)
         inputs.plan_bytes = plan_size_bytes(plan, inputs.plan_display)
     return inputs

@@ -139,9 +139,9 @@ def load_study_spec(family: str, study_file: Path | None) -> tuple[dict | None, 
         study_file = root / "families" / family / study_module.STUDY_FILE
         if not study_file.is_file():
             return None, None
-    from ..collect.inputs import display_of
+    from ..fsutil import shown_path
 
-    shown = display_of(study_file)
+    shown = shown_path(study_file)
     spec, _ = load_yaml(study_file, shown)
     if not isinstance(spec, dict):
         from ..errors import RecordError
@@ -424,7 +424,7 @@ def coco_command(ctx, annotations_path, detections_path, dataset_id, backend, sp
     x1,y1,x2,y2 boxes passed as x,y,w,h.
     """
     from ..collect import coco
-    from ..collect.inputs import display_of
+    from ..fsutil import shown_path
     from ..records.write import validate_job_id, write_results
     from ..fsutil import dump_json, ensure_inside
     from ..records.schemas import validate_document
@@ -433,18 +433,18 @@ def coco_command(ctx, annotations_path, detections_path, dataset_id, backend, sp
                                                                         measurements_dir, study_file)
     validate_job_id(dataset_id)  # same id rules: it becomes a file name
     gt = coco.load_ground_truth(annotations_path)
-    detections_display = display_of(detections_path)
+    detections_display = shown_path(detections_path)
     detections = coco.load_detections(detections_path, detections_display)
     coco.check_detections(gt, detections, detections_display)
     dataset_path = measurements / family / "datasets" / f"{dataset_id}.json"
     ensure_inside(dataset_path, measurements)
     extra_files, notes = [], []
     if dataset_path.exists():
-        notes += coco.verify_dataset(dataset_path, display_of(dataset_path), gt)
+        notes += coco.verify_dataset(dataset_path, shown_path(dataset_path), gt)
     else:
         definition = coco.dataset_definition(dataset_id, gt, split=split, source=dataset_source, role=role)
         text = dump_json(definition)
-        validate_document("dataset", definition, path=display_of(dataset_path), text=text)
+        validate_document("dataset", definition, path=shown_path(dataset_path), text=text)
         extra_files.append((dataset_path, text))
     stats = coco.evaluate(gt, detections, backend)
     # an empty list is a measurement (nothing detected: AP 0), recorded, but never silently
@@ -460,9 +460,9 @@ def coco_command(ctx, annotations_path, detections_path, dataset_id, backend, sp
     outcome = write_results(measurements, family, job_id, provenance, results, extra_files=extra_files)
     report(outcome)
     if extra_files:
-        click.echo(f"wrote {display_of(dataset_path)}: dataset {dataset_id}, {len(gt.images)} images")
+        click.echo(f"wrote {shown_path(dataset_path)}: dataset {dataset_id}, {len(gt.images)} images")
     else:
-        click.echo(f"verified {display_of(dataset_path)}: {len(gt.images)} images match")
+        click.echo(f"verified {shown_path(dataset_path)}: {len(gt.images)} images match")
     click.echo("  " + ", ".join(f"{name} {stats[name]:.4f}" for name in coco.STAT_NAMES))
     if empty_warning:
         click.echo(f"studygen: warning: {empty_warning}", err=True)
@@ -506,14 +506,15 @@ def existing_record(measurements: Path, family: str, job_id: str) -> Path:
     """``measurements/<family>/<job_id>.json``; UsageError when it does not
     exist (``collect env`` completes a record, it never starts one: a
     record without results is not written)."""
-    from ..records.write import display_path, record_path, validate_job_id
+    from ..records.write import record_path, validate_job_id
+    from ..fsutil import shown_path
     from ..study import validate_family_name
 
     validate_family_name(family)
     validate_job_id(job_id)
     path = record_path(measurements, family, job_id)
     if not path.is_file():
-        raise UsageError(f"no such record {display_path(path)}: collect results into --job {job_id} first "
+        raise UsageError(f"no such record {shown_path(path)}: collect results into --job {job_id} first "
                          "(a record without results is not written)")
     return path
 
@@ -526,12 +527,13 @@ def merge_env(block: dict, family: str, job_id: str, role: str, measurements: Pa
     (nothing is overwritten)."""
     import socket
 
-    from ..records.write import WriteOutcome, build_document, display_path, write_files
+    from ..records.write import WriteOutcome, build_document, write_files
+    from ..fsutil import shown_path
     from ..errors import ConflictError
     from ..records.schemas import validate_document
 
     path = existing_record(measurements, family, job_id)
-    display = display_path(path)
+    display = shown_path(path)
     software = dict(block["software"])
     collector = {"name": "studygen collect env", "version": __version__}
     if role == "measuring":

@@ -77,11 +77,11 @@ def render_command(families, root, pr_body):
 
         click.echo(run_pr_body(options), nl=False)
         return
-    from ..study import display
+    from ..fsutil import shown_path
 
     changed = run_render(options)
     root = resolve_root(options.root)
     for path in changed:
-        click.echo(f"wrote {display(path, root)}")
+        click.echo(f"wrote {shown_path(path, root)}")
     if not changed:
         click.echo("up to date", err=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..collect.result import NewResult
 from ..errors import ConflictError, InputError, UsageError
-from ..fsutil import atomic_write_text, dump_json, ensure_inside
+from ..fsutil import atomic_write_text, dump_json, ensure_inside, shown_path
 from .keys import FIELDS, key_string, software_signature
 from .load import load_record
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
@@ -197,14 +197,6 @@ def record_path(measurements_dir: Path, family: str, job_id: str) -> Path:
     return path
 
 
-def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 @dataclass
 class Draft:
     """A record about to be written: ``document``, whether it is ``created``,
@@ -245,7 +237,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
     RecordError (the existing file or the new document fails the schema).
     Returns a :class:`Draft` (document, created, notes, original text).
     """
-    display = display_path(path)
+    display = shown_path(path)
     original = None
     if path.exists():
         record = load_record(path, display)
@@ -298,11 +290,11 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     path = record_path(measurements_dir, family, job_id)
     draft = build_document(path, family, job_id, provenance, new_results, description=description)
     text = draft.text()
-    validate_document("run", draft.document, path=display_path(path), text=text)
+    validate_document("run", draft.document, path=shown_path(path), text=text)
     for extra_path, _ in extra_files:
         ensure_inside(extra_path, measurements_dir)
     write_files([*extra_files, (path, text)])
-    return WriteOutcome(path=path, display=display_path(path), created=draft.created, added=len(new_results),
+    return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=len(new_results),
                         notes=draft.notes)
 
 
@@ -311,7 +303,7 @@ def os_error(exc: OSError, action: str, fallback: Path) -> InputError:
     e.g. ``measurements/demo: cannot create the folder: File exists``."""
     where = Path(exc.filename) if exc.filename else fallback
     reason = exc.strerror or type(exc).__name__
-    return InputError(f"cannot {action}: {reason}", path=display_path(where))
+    return InputError(f"cannot {action}: {reason}", path=shown_path(where))
 
 
 def write_files(files: list[tuple[Path, str]]) -> None:
@@ -326,7 +318,7 @@ def write_files(files: list[tuple[Path, str]]) -> None:
         except OSError as exc:
             raise os_error(exc, "create the folder", path.parent) from None
         if not path.parent.is_dir():
-            raise InputError("cannot create the folder: not a folder", path=display_path(path.parent))
+            raise InputError("cannot create the folder: not a folder", path=shown_path(path.parent))
     created: list[Path] = []
     try:
         for path, text in files:
@@ -335,7 +327,7 @@ def write_files(files: list[tuple[Path, str]]) -> None:
                 atomic_write_text(path, text)
             except OSError as exc:
                 # exc.filename may be the temporary file; name the target
-                raise InputError(f"cannot write: {exc.strerror or type(exc).__name__}", path=display_path(path)) from None
+                raise InputError(f"cannot write: {exc.strerror or type(exc).__name__}", path=shown_path(path)) from None
             if not existed:
                 created.append(path)
     except InputError:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import RecordError, StudygenError, UsageError
+from ..fsutil import shown_path, shown_paths_in
 from ..records.keys import FIELDS, measurement_and_config_keys, software_signature
 from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
 from ..numbers import source_decimals
@@ -66,32 +67,6 @@ def resolve_targets(root: Path, targets: tuple[str, ...] | list[str]) -> list[Pa
     return list(dict.fromkeys(resolved))  # "check X X" checks X once
 
 
-def display(path: Path, root: Path) -> str:
-    """``path`` relative to the project root when inside it (for messages)."""
-    try:
-        return str(path.resolve().relative_to(root.resolve()))
-    except ValueError:
-        return str(path)
-
-
-def folder_display(folder: Path, root: Path):
-    """A function giving :func:`display` of files directly in ``folder``, with
-    the folder and the root resolved once rather than per file (a study may
-    hold thousands of records). A file that is a symbolic link, or a folder
-    outside the root, takes :func:`display` itself."""
-    try:
-        shown_folder = folder.resolve().relative_to(root.resolve())
-    except (OSError, ValueError):
-        shown_folder = None
-
-    def shown(path: Path) -> str:
-        if shown_folder is None or path.parent != folder or path.is_symlink():
-            return display(path, root)
-        return str(shown_folder / path.name)
-
-    return shown
-
-
 @dataclass
 class Problem:
     """A file that failed to load: reported by check as SG202."""
@@ -136,7 +111,7 @@ class Study:
         return self.root / rel
 
     def rel(self, path: Path) -> str:
-        return display(path, self.root)
+        return shown_path(path, self.root)
 
     @property
     def variants(self) -> dict[str, dict]:
@@ -342,7 +317,7 @@ def load_study(study_dir: Path, root: Path) -> Study:
     problem too.
     """
     study_path = study_dir / STUDY_FILE
-    rel = display(study_path, root)
+    rel = shown_path(study_path, root)
     spec, text = load_yaml(study_path, rel)
     if not isinstance(spec, dict):
         raise RecordError("study file must be a YAML mapping", path=rel, where="/")
@@ -355,14 +330,14 @@ def load_study(study_dir: Path, root: Path) -> Study:
         raise at_yaml_line(exc, text) from None
     study = Study(root=root, study_dir=study_dir, spec=spec, spec_text=text)
     records_dir = study.measurements_dir
-    shown_in = {records_dir: folder_display(records_dir, root)}
+    shown_in = {records_dir: shown_paths_in(records_dir, root)}
     record_paths = _json_files(records_dir, root, study.problems)
     for extra in spec.get("extra_measurements", []):  # more record folders (a test case adding rows to shared records)
         extra_dir = root / extra
         if not _is_folder(extra_dir):
             study.problems.append(Problem(rel, f"extra_measurements: {extra}/ is not a folder", "/extra_measurements"))
             continue
-        shown_in.setdefault(extra_dir, folder_display(extra_dir, root))
+        shown_in.setdefault(extra_dir, shown_paths_in(extra_dir, root))
         record_paths += _json_files(extra_dir, root, study.problems)
     for path in record_paths:
         shown = shown_in[path.parent](path)
@@ -371,14 +346,14 @@ def load_study(study_dir: Path, root: Path) -> Study:
         except StudygenError as exc:
             study.problems.append(_problem(shown, exc))
     for path in _json_files(records_dir / "datasets", root, study.problems):
-        shown = display(path, root)
+        shown = shown_path(path, root)
         try:
             dataset = load_dataset(path, shown)
             study.datasets[dataset.dataset_id] = dataset
         except StudygenError as exc:
             study.problems.append(_problem(shown, exc))
     if not record_paths and not study.problems:
-        study.problems.append(Problem(rel, f"no records: {display(records_dir, root)}/ holds no *.json run record"))
+        study.problems.append(Problem(rel, f"no records: {shown_path(records_dir, root)}/ holds no *.json run record"))
     study.problems.extend(record_consistency_problems(study))
     return study
 
@@ -412,7 +387,7 @@ def _json_files(folder: Path, root: Path, problems: list) -> list[Path]:
             return []
         return sorted(folder.glob("*.json"))
     except OSError as exc:
-        problems.append(Problem(display(folder, root), f"cannot list the folder: {exc.strerror or exc}"))
+        problems.append(Problem(shown_path(folder, root), f"cannot list the folder: {exc.strerror or exc}"))
         return []
 
 

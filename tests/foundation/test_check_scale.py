@@ -20,7 +20,8 @@ from studygen.commands.check import CheckOptions, fewer_collections, run_check
 from studygen.errors import RecordError
 from studygen.textio import parse_json
 from studygen.numbers import SourceFloat
-from studygen.study import display, folder_display, load_study
+from studygen.fsutil import shown_path, shown_paths_in
+from studygen.study import load_study
 from tests.conftest import REPO
 
 
@@ -116,7 +117,7 @@ def test_parse_json_still_refuses_what_reads_as_infinity():
         parse_json('{"a": {"b": 1, "c": 2, "b": 3}}', "x.json")
 
 
-def test_folder_display_equals_display(tmp_path):
+def test_shown_paths_in_equals_shown_path(tmp_path):
     root = tmp_path / "project"
     records = root / "measurements" / "toy"
     records.mkdir(parents=True)
@@ -126,11 +127,11 @@ def test_folder_display_equals_display(tmp_path):
     (elsewhere / "real.json").write_text("{}")
     os.symlink(elsewhere / "real.json", records / "linked.json")
     for folder in (records, root / "measurements" / ".." / "measurements" / "toy", elsewhere):
-        shown = folder_display(folder, root)
+        shown = shown_paths_in(folder, root)
         for path in sorted(folder.glob("*.json")):
-            assert shown(path) == display(path, root)
-    assert folder_display(records, root)(records / "job-1.json") == "measurements/toy/job-1.json"
-    assert folder_display(records, root)(records / "linked.json") == str(records / "linked.json")  # outside the root
+            assert shown(path) == shown_path(path, root)
+    assert shown_paths_in(records, root)(records / "job-1.json") == "measurements/toy/job-1.json"
+    assert shown_paths_in(records, root)(records / "linked.json") == str(records / "linked.json")  # outside the root
 
 
 def test_fewer_collections_restores_the_threshold():

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import RecordError, UsageError
-from ...study import at_yaml_line, display, load_study
+from ...fsutil import shown_path
+from ...study import at_yaml_line, load_study
 from . import agreement as agree
 from .images import load_image_set, to_pixel_values
 from .spec import RunPlan, build_plan, parse_shape
@@ -88,7 +89,7 @@ def run_study(options: RunOptions):
     """
     started = time.perf_counter()
     study = load_study(options.study_dir, options.root)
-    study_path = display(study.study_path, options.root)
+    study_path = shown_path(study.study_path, options.root)
     try:
         return _run_loaded(options, study, study_path, started)
     except RecordError as exc:
@@ -123,7 +124,7 @@ def _run_loaded(options: RunOptions, study, study_path: str, started: float):
     measurements = options.measurements or study.measurements_dir
     job_id = job_id_for(options.job, plan.shard)
     path = measurements / f"{job_id}.json"
-    record = RunRecord(path, display(path, options.root), job_id=job_id, family=plan.family, provenance=provenance,
+    record = RunRecord(path, shown_path(path, options.root), job_id=job_id, family=plan.family, provenance=provenance,
                        description=study.spec.get("title"), resume=options.resume)
     progress.log(f"record {record.display}: {len(plan.cells)} cells on {provenance['gpu'] or 'CPU'}")
     ap = ApContext(setup=coco, measurements=measurements, job=options.job, shard=plan.shard,
@@ -144,14 +145,14 @@ def _image_sets(study, plan: RunPlan, study_path: str):
         dataset_id = plan.settings.get(key)
         if not dataset_id:
             raise RecordError(f"run.{key} is not set: name a dataset definition under "
-                              f"{display(study.measurements_dir, study.root)}/datasets/", path=study_path, where="/run")
+                              f"{shown_path(study.measurements_dir, study.root)}/datasets/", path=study_path, where="/run")
         dataset = study.datasets.get(dataset_id)
         if dataset is None:
             problem = next((p for p in study.problems if p.path.endswith(f"/{dataset_id}.json")), None)
             if problem:
                 raise RecordError(problem.message, path=problem.path, where=problem.pointer)
             raise RecordError(f"run.{key} names {dataset_id!r}, but no dataset definition "
-                              f"{display(study.measurements_dir, study.root)}/datasets/{dataset_id}.json exists",
+                              f"{shown_path(study.measurements_dir, study.root)}/datasets/{dataset_id}.json exists",
                               path=study_path, where=f"/run/{key}")
         photos = load_image_set(dataset.data, dataset.display_path)
         sets.append((dataset_id, photos, dataset.data.get("revision")))
@@ -354,7 +355,7 @@ def _coco_ap(ap: ApContext, pending: list[str], record, variants, device, progre
     if not pending:
         return
     setup = ap.setup
-    gt = load_ground_truth(setup.annotations, display(setup.annotations, ap.root))
+    gt = load_ground_truth(setup.annotations, shown_path(setup.annotations, ap.root))
     _dataset_for_ap(ap, gt)
     ids = shard_ids(sorted_image_ids(gt), ap.shard)
     height, width = parse_shape(setup.shape)
@@ -366,7 +367,7 @@ def _coco_ap(ap: ApContext, pending: list[str], record, variants, device, progre
         path = detections_path(ap.measurements, ap.job, name, ap.shard)
         write_detections(path, found)
         progress.advance(task)
-        shown = display(path, ap.root)
+        shown = shown_path(path, ap.root)
         note = (f"{dropped} detections named no category of the annotations and were dropped; " if dropped else "") + \
             ("FP8 by ModelOpt fake quantization (mtq.quantize)" if variant.precision == "fp8" else "")
         if ap.shard != (1, 1):
@@ -402,7 +403,7 @@ def _dataset_for_ap(ap: ApContext, gt) -> None:
 
     path = ap.measurements / "datasets" / f"{ap.setup.dataset_id}.json"
     if path.is_file():
-        verify_dataset(path, display(path, ap.root), gt)
+        verify_dataset(path, shown_path(path, ap.root), gt)
         return
     from ...fsutil import atomic_write_text
 
@@ -426,25 +427,25 @@ def _merge_ap(options: RunOptions, study, plan, coco, study_path):
     for index in range(1, count + 1):
         path = measurements / f"{job_id_for(options.job, (index, count))}.json"
         if not path.is_file():
-            raise UsageError(f"--merge-ap {count}: no record of shard {index}/{count} ({display(path, options.root)})")
-        shard_records.append(load_record(path, display(path, options.root)))
+            raise UsageError(f"--merge-ap {count}: no record of shard {index}/{count} ({shown_path(path, options.root)})")
+        shard_records.append(load_record(path, shown_path(path, options.root)))
     first = shard_records[0].provenance
     for other in shard_records[1:]:
         if other.provenance.get("gpu") != first.get("gpu") or other.provenance.get("software") != first.get("software"):
             raise UsageError(f"--merge-ap: shard records differ in GPU or software ({other.display_path}); "
                              "AP over them would mix measurements")
-    gt = load_ground_truth(coco.annotations, display(coco.annotations, options.root))
+    gt = load_ground_truth(coco.annotations, shown_path(coco.annotations, options.root))
     job_id = f"{options.job}-ap"
     path = measurements / f"{job_id}.json"
     provenance = {**first, "notes": [*(first.get("notes") or []),
                                      f"COCO AP merged from the detections of {count} shards of job {options.job}"]}
-    record = RunRecord(path, display(path, options.root), job_id=job_id, family=plan.family, provenance=provenance,
+    record = RunRecord(path, shown_path(path, options.root), job_id=job_id, family=plan.family, provenance=provenance,
                        description=study.spec.get("title"), resume=options.resume)
     for name in options.variants or list(plan.variants):
         if record.has("coco_ap", name, coco.shape, "eager", "AP"):
             continue
         merged, paths = merge_shards(measurements, options.job, name, count)
-        shown = ", ".join(display(p, options.root) for p in paths)
+        shown = ", ".join(shown_path(p, options.root) for p in paths)
         record.add(*_evaluate_ap(gt, merged, name, coco, shown, None))
     return record
 
