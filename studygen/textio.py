@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import stat
 from pathlib import Path
 
@@ -105,19 +104,11 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     return seen
 
 
-# A JSON number reads as infinity only when it is at least ~1.8e308: with no
-# run of 100 digits (integer part below 1e100) and no positive exponent of 3
-# digits after a digit (at most e99) it stays below 1e199, so a text without
-# either needs no per-float finiteness test. A match (inside a string too)
-# only means the test runs.
-_MAYBE_OUT_OF_RANGE = re.compile(r"\d{100}|\d[eE]\+?\d{3}")
-
-
-# json.loads with hooks builds a new decoder per call; these two are made once.
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=SourceFloat,
+# Made once: json.loads with hooks would build a new decoder per call. Every float
+# passes the finiteness test as it is made (a pre-scan of the text for long
+# exponents cost five times the parse itself).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,
                             object_pairs_hook=_no_duplicate_keys)
-_CHECKING_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,
-                                     object_pairs_hook=_no_duplicate_keys)
 
 
 def parse_json(text: str, display: str):
@@ -128,12 +119,11 @@ def parse_json(text: str, display: str):
     as infinity), duplicate keys (the last would win), nesting too deep to
     parse. Floats keep their source digits (:class:`SourceFloat`).
     """
-    decoder = _CHECKING_DECODER if _MAYBE_OUT_OF_RANGE.search(text) else _DECODER
     try:
         if text.startswith("\ufeff"):  # as json.loads words it
             raise json.JSONDecodeError("the file starts with a byte order mark (U+FEFF); save it as UTF-8 without one",
                                        text, 0)
-        return decoder.decode(text)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, where=f"line {exc.lineno}") from None
     except _JSONRefusal as exc:
