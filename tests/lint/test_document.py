@@ -1,8 +1,8 @@
-"""Typed tables and prose from one markdown-it-py parse (studygen.lint.document)."""
+"""Typed tables and prose from one markdown-it-py parse (studygen.lint.parse into studygen.lint.document)."""
 
 from __future__ import annotations
 
-from studygen.lint.document import parse_document
+from studygen.lint.parse import parse_document
 
 SEED_TABLE = """Batch 1, x is fp16 time over FP8 time:
 
