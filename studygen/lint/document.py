@@ -22,34 +22,12 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate
 
 from .figures import RATIO_UNITS, Figure, Range, Token, find_ranges, statistic_of, tokenize
 from .restriction import TextView, is_single_token, restricted_rows
 from .text import figure_scope, keywords, label_tokens, measure_words, normalize, opening_phrase, split_sentences, stem
-
-
-class cached:
-    """A property computed on first access and then stored on the instance
-    (functools.cached_property without its per-access lock, which Python
-    3.11 takes on every first access; the model is never shared between
-    threads)."""
-
-    def __init__(self, function):
-        self.function = function
-        self.name = function.__name__
-        self.__doc__ = function.__doc__
-
-    def __set_name__(self, owner, name):
-        self.name = name
-
-    def __get__(self, instance, owner=None):
-        if instance is None:
-            return self
-        value = self.function(instance)
-        instance.__dict__[self.name] = value
-        return value
 
 
 # What an empty table cell holds ("-", "n/a", "tbd" …); compared in lower case.
@@ -108,34 +86,34 @@ class Series:
     keywords: frozenset[str]
     values: list[Figure | None]
 
-    @cached
+    @cached_property
     def present_indexes(self) -> list[int]:
         """Indexes of the rows holding a value."""
         return [i for i, v in enumerate(self.values) if v is not None]
 
-    @cached
+    @cached_property
     def present_values(self) -> list[float]:
         """The values of :attr:`present_indexes`."""
         return [self.values[i].value for i in self.present_indexes]
 
-    @cached
+    @cached_property
     def bounds(self) -> tuple[float, float]:
         """(smallest, largest) value of the series."""
         present = [v.value for v in self.values if v is not None]
         return min(present), max(present)
 
-    @cached
+    @cached_property
     def quantity(self) -> frozenset[str]:
         """Header keywords without statistic names (what is measured)."""
         return _quantity_words(self.keywords)
 
-    @cached
+    @cached_property
     def measure(self) -> frozenset[str]:
         """Header keywords that name the quantity: no statistic, no variant
         name (see :func:`studygen.lint.text.measure_words`)."""
         return measure_words(self.quantity)
 
-    @cached
+    @cached_property
     def sole_of_unit(self) -> bool:
         """True when no other series of its table has its unit: the unit
         itself then names the quantity (an "images/s" or "AP" column)."""
@@ -160,12 +138,12 @@ class Table:
     numeric_labels: dict[int, str] = field(default_factory=dict)  # column -> header word before its numbers
     pair_cache: dict = field(default_factory=dict)  # unit -> column pairs (SG101)
 
-    @cached
+    @cached_property
     def unit_counts(self) -> Counter:
         """Unit -> how many series of this table have it."""
         return Counter(s.unit for s in self.series)
 
-    @cached
+    @cached_property
     def pair_units(self) -> frozenset[str]:
         """Units of this table's series that a difference can compare (not x or %)."""
         return frozenset(s.unit for s in self.series if s.unit and s.unit not in RATIO_UNITS)
@@ -182,7 +160,7 @@ class Table:
         view.restrictions[key] = rows
         return rows
 
-    @cached
+    @cached_property
     def terms(self) -> set[str]:
         """Every word of the table's labels, headers and caption (and their
         stems): a text naming none of them is not about this table."""
@@ -201,11 +179,11 @@ class Table:
         """0-based source line of each body row (from its ``token.map``)."""
         return [row.line - 1 for row in self.rows]
 
-    @cached
+    @cached_property
     def all_rows(self) -> list[int]:
         return list(range(len(self.rows)))
 
-    @cached
+    @cached_property
     def label_words(self) -> tuple[frozenset[str], bool]:
         """(header words of numeric label columns, whether a label value has several words)."""
         multiword = any(not is_single_token(v) for values in self.label_values.values() for v in values)
@@ -231,16 +209,16 @@ class Sentence:
         """Source line of block-text ``offset``."""
         return self.block.line_at(offset)
 
-    @cached
+    @cached_property
     def keywords(self) -> frozenset[str]:
         return keywords(self.text)
 
-    @cached
+    @cached_property
     def measure(self) -> frozenset[str]:
         """Keywords naming quantities (variant names left out)."""
         return measure_words(self.keywords)
 
-    @cached
+    @cached_property
     def view(self) -> TextView:
         document = self.block.document
         return TextView(self.text, document.label_vocab, document.multiword_labels)
@@ -268,7 +246,7 @@ class Sentence:
             return opening
         return own
 
-    @cached
+    @cached_property
     def opening_view(self) -> "TextView | None":
         opening = opening_phrase(self.text)
         return TextView(opening, self.block.document.label_vocab) if opening else None
@@ -300,12 +278,12 @@ class Block:
         """Source line of ``offset`` in :attr:`text`."""
         return self.line + self.text.count("\n", 0, offset)
 
-    @cached
+    @cached_property
     def has_digits(self) -> bool:
         """Whether the text holds any digit (no figure, no range otherwise)."""
         return _DIGIT_RE.search(self.text) is not None
 
-    @cached
+    @cached_property
     def sentences(self) -> list[Sentence]:
         """The block's sentences, each with its figure tokens and ranges."""
         tokens = tokenize(self.text)
@@ -345,12 +323,12 @@ class Document:
     numeric_header_words: frozenset[str] = frozenset()
     header_parts: frozenset[str] = frozenset()  # varying parts of split headers ("fp8", "800x1067")
 
-    @cached
+    @cached_property
     def prose(self) -> list[Block]:
         """Paragraph blocks (headings left out)."""
         return [b for b in self.blocks if b.kind == "paragraph"]
 
-    @cached
+    @cached_property
     def series_by_section(self) -> dict[tuple[int, str | None], list[Series]]:
         """(section, unit) -> series of the tables in that section."""
         grouped: dict[tuple[int, str | None], list[Series]] = {}
@@ -359,12 +337,12 @@ class Document:
                 grouped.setdefault((table.section, series.unit), []).append(series)
         return grouped
 
-    @cached
+    @cached_property
     def lowered(self) -> str:
         """The source text in lower case (for substring prefilters)."""
         return self.text.lower()
 
-    @cached
+    @cached_property
     def _line_starts(self) -> list[int]:
         return [0, *accumulate(len(line) + 1 for line in self.lines[:-1])]
 
@@ -372,7 +350,7 @@ class Document:
         """1-based line of a character offset into :attr:`text`."""
         return bisect_right(self._line_starts, offset)
 
-    @cached
+    @cached_property
     def _table_at(self) -> dict[int, Table]:
         return {t.order: t for t in self.tables}
 
@@ -380,14 +358,14 @@ class Document:
         """The tables at these block positions (a table and a block share one order)."""
         return [self._table_at[o] for o in orders if o in self._table_at]
 
-    @cached
+    @cached_property
     def tables_by_section(self) -> dict[int, list[Table]]:
         grouped: dict[int, list[Table]] = {}
         for table in self.tables:
             grouped.setdefault(table.section, []).append(table)
         return grouped
 
-    @cached
+    @cached_property
     def tables_by_keyword(self) -> dict[str, list[Table]]:
         """Header keyword -> tables with a series whose header holds it."""
         grouped: dict[str, list[Table]] = {}
@@ -399,7 +377,7 @@ class Document:
                 grouped.setdefault(word, []).append(table)
         return grouped
 
-    @cached
+    @cached_property
     def series_by_unit(self) -> dict[str | None, list[Series]]:
         grouped: dict[str | None, list[Series]] = {}
         for table in self.tables:
