@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from .document import EMPTY_CELLS, Document, Series, Table
+from .document import Document, Series, Table, is_empty_cell
 from .figures import UNITS, Figure, statistics_in, tokenize
 from .restriction import is_single_token
 from .text import cached_keywords, label_tokens, normalize
@@ -95,7 +95,7 @@ def _parsed_cell(text: str) -> tuple[tuple[Figure, ...] | None, bool]:
     """(figures when the cell is numeric else None, whether it holds
     anything): :func:`_cell_figures`, cached, since label cells ("B200",
     "11.4", "800 x 800") repeat on every row."""
-    if len(text) < 5 and text.lower() in EMPTY_CELLS:
+    if is_empty_cell(text):
         return _EMPTY
     figures, numeric = _cell_figures(text)
     return (tuple(figures) if numeric else None), True
@@ -203,7 +203,7 @@ def _label_rows(table: Table, label_texts: dict[int, list[str]]) -> None:
         values: dict[str, list[int]] = {}
         numbers = counted = 0
         for row_index, text in enumerate(texts):
-            if not text or len(text) < 5 and text.lower() in EMPTY_CELLS:
+            if is_empty_cell(text):
                 continue
             value = normalize(text)
             values.setdefault(value, []).append(row_index)

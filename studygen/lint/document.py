@@ -34,6 +34,11 @@ from .text import figure_scope, keywords, label_tokens, measure_words, normalize
 EMPTY_CELLS = frozenset({"", "-", "–", "—", "n/a", "na", "n.a.", "?", "tbd", "…", "..."})
 
 
+def is_empty_cell(text: str) -> bool:
+    """True when a cell's text says it holds nothing (``""``, ``-``, ``n/a``, ``TBD`` …)."""
+    return len(text) < 5 and text.lower() in EMPTY_CELLS
+
+
 class Row:
     """A table body row: ``line`` is its 1-based source line; ``cells`` the
     plain text of each header column (markdown-it's padded view);
@@ -54,7 +59,7 @@ class Row:
         if self._label is None:
             columns = self.table.label_columns if self.table is not None else ()
             self._label = " / ".join(
-                t for t in (self.cells[c] for c in columns) if t and not (len(t) < 5 and t.lower() in EMPTY_CELLS)
+                t for t in (self.cells[c] for c in columns) if not is_empty_cell(t)
             )
         return self._label
 
