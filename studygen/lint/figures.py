@@ -91,10 +91,6 @@ class Figure(NamedTuple):
         """Half a unit of the last printed digit: the rounding allowance."""
         return 0.5 * 10.0 ** (-self.decimals)
 
-    def shown(self) -> str:
-        """The figure with its unit, as a message prints it (``0.409 ms``, ``8%``, ``1.01x``)."""
-        return with_unit(self.text, self.unit)
-
 
 class Token(NamedTuple):
     """A number-like token: ``kind`` is ``num``, ``shape`` or ``version``."""
