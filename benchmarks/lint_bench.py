@@ -6,7 +6,7 @@ same process. Lint includes its own markdown-it-py parse (same rules, same
 default garbage collection as the reference parse), so the target leaves
 lint half a parse for typing tables and running SG101..SG106; lint pauses
 the cyclic collector only while it builds its model and runs the checks
-(studygen.lint.document.collector_paused says why). The ratio is taken
+(studygen.lint.parse.collector_paused says why). The ratio is taken
 from CPU time of this process; wall time is printed too.
 
 The document is generated here with a seeded RNG: sections that look like a

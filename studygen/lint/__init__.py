@@ -3,7 +3,7 @@
 Each check is a pure function ``Document -> list[Finding]`` in its own
 module, registered in :data:`CHECKS` (adding a check = one module + one
 line). The document is parsed once by markdown-it-py
-(:func:`studygen.lint.document.parse_document`) and every check reads the
+(:func:`studygen.lint.parse.parse_document`) and every check reads the
 same typed tables and prose.
 
 Public API (also used by ``studygen check``):
@@ -23,6 +23,8 @@ from typing import Iterable
 
 from ..errors import InputError
 from ..findings import Finding, sort_key
+from ..textio import read_text
+from .parse import build_document, collector_paused, markdown_parser, normalize_newlines, parse_document
 
 # (code, module, function): each function takes a parsed Document.
 CHECKS: list[tuple[str, str, str]] = [
@@ -54,8 +56,6 @@ def lint_text(text: str, path: str) -> list[Finding]:
 
     ``path`` appears in the findings only (nothing is read). Severities:
     SG101-SG104 error, SG105-SG106 warning (see studygen.findings.CODES)."""
-    from .document import build_document, collector_paused, markdown_parser, normalize_newlines
-
     source = normalize_newlines(text)
     tokens = markdown_parser().parse(source)
     with collector_paused():
@@ -68,8 +68,6 @@ def structure_findings(text: str, path: str) -> list[Finding]:
     """SG104 findings only: a table row whose cell count (read from its raw
     source line) differs from its header's, a delimiter row that does not
     match its header (so no table is rendered), an unclosed code fence."""
-    from .document import parse_document
-
     return run_checks(parse_document(text, path), {"SG104"})
 
 
@@ -152,8 +150,6 @@ def lint_paths(paths: Iterable[str | Path]) -> list[Finding]:
     folder named. Raises InputError (one line naming the file) for a missing,
     empty, binary, non-UTF-8 or oversized file (guards of
     studygen.records.load.read_text); nothing is linted then."""
-    from ..textio import read_text
-
     documents = [(display, read_text(path, display)) for path, display in markdown_files(paths)]
     findings: list[Finding] = []
     for display, text in documents:

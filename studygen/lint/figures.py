@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -90,10 +91,6 @@ class Figure(NamedTuple):
         """Half a unit of the last printed digit: the rounding allowance."""
         return 0.5 * 10.0 ** (-self.decimals)
 
-    def shown(self) -> str:
-        """The figure with its unit, as a message prints it (``0.409 ms``, ``8%``, ``1.01x``)."""
-        return with_unit(self.text, self.unit)
-
 
 class Token(NamedTuple):
     """A number-like token: ``kind`` is ``num``, ``shape`` or ``version``."""
@@ -136,14 +133,6 @@ def with_unit(number_text: str, unit: str | None) -> str:
     if unit.startswith("AP"):
         return f"{unit} {number_text}"
     return f"{number_text} {unit}"
-
-
-def format_number(value: float, decimals: int) -> str:
-    """``value`` printed with ``decimals`` digits (no ``-0.000``)."""
-    text = f"{value:.{max(decimals, 0)}f}"
-    if text.lstrip("-").strip("0.") == "":
-        text = text.lstrip("-")
-    return text
 
 
 def _number(text: str) -> tuple[float, int]:
@@ -253,8 +242,6 @@ def rounding_keys(value: float, decimals: int) -> tuple[int, ...]:
         scaled = value * 10**decimals
     except OverflowError:
         # hundreds of printed decimals (a denormal such as 5e-324 written out): exact decimal arithmetic
-        from decimal import Decimal
-
         exact = Decimal(repr(value)).scaleb(decimals)
         low = math.floor(exact + Decimal("0.5") - Decimal("1e-7"))
         high = math.floor(exact + Decimal("0.5") + Decimal("1e-7"))

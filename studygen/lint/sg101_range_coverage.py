@@ -42,8 +42,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..findings import Finding
+from ..numbers import format_number
 from .document import Block, Document, Row, Sentence, Series, Table
-from .figures import RATIO_UNITS, Figure, Range, covers, format_number, rounding_keys, with_unit
+from .figures import RATIO_UNITS, Figure, Range, covers, rounding_keys, with_unit
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8

@@ -25,8 +25,9 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from ..numbers import format_number
 from .document import Document, Series, Table
-from .figures import RATIO_UNITS, Figure, format_number, interval, with_unit
+from .figures import RATIO_UNITS, Figure, interval, with_unit
 
 CODE = "SG103"
 

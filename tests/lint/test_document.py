@@ -1,8 +1,9 @@
-"""Typed tables and prose from one markdown-it-py parse (studygen.lint.document)."""
+"""Typed tables and prose from one markdown-it-py parse (studygen.lint.parse into studygen.lint.document)."""
 
 from __future__ import annotations
 
-from studygen.lint.document import parse_document
+from studygen.lint.document import Document
+from studygen.lint.parse import _read_table, _read_table_tokens, markdown_parser, parse_document
 
 SEED_TABLE = """Batch 1, x is fp16 time over FP8 time:
 
@@ -85,3 +86,28 @@ def test_restriction_views():
     assert document.tables[0].restrict(view) == [0, 1]
     # the exclusion sits in the sentence as a whole
     assert document.tables[0].restrict(sentence.view) == [0]
+
+
+def _table_shape(table):
+    return (
+        table.line, table.end_line, table.headers, [(r.index, r.line, r.cells, r.label) for r in table.rows],
+        table.label_columns, [(s.header, s.unit, s.stat, [v and v.text for v in s.values]) for s in table.series],
+    )
+
+
+def test_token_by_token_table_reader_agrees_with_the_positional_one():
+    """The fallback reader (for a token layout other than markdown-it-py's
+    fixed one) gives the same table: same cells (inline markup, escaped
+    pipes, padded and truncated rows), lines, labels and series."""
+    text = SEED_TABLE + "\n| GPU | ms |\n|---|---|\n| **H200** | 2.5 | extra |\n| H100 |\n\n| only | header |\n|---|---|\n"
+    tokens = markdown_parser().parse(text)
+    starts = [i for i, t in enumerate(tokens) if t.type == "table_open"]
+    assert len(starts) == 3
+    fast, slow = Document("x.md", text, text.split("\n")), Document("x.md", text, text.split("\n"))
+    for order, start in enumerate(starts):
+        after_fast = _read_table(tokens, start, fast, order, 0, "")
+        after_slow = _read_table_tokens(tokens, start, slow, order, 0, "")
+        assert after_fast == after_slow and tokens[after_fast - 1].type == "table_close"
+    assert [_table_shape(t) for t in fast.tables] == [_table_shape(t) for t in slow.tables]
+    assert fast.tables[1].rows[0].cells == ["H200", "2.5"] and fast.tables[1].rows[1].cells == ["H100", ""]
+    assert fast.tables[2].rows == [] and fast.tables[2].headers == ["only", "header"]

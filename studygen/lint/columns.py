@@ -1,0 +1,333 @@
+"""Column typing: which columns of a table are row labels, and which hold
+figures, with what unit, statistic and header words.
+
+:func:`type_columns` reads each column of a :class:`~studygen.lint.document.Table`
+once (markdown-it pads every row to the header's cells):
+
+- a column is a **label column** (GPU, TensorRT, shape …) when its header
+  names a label (:data:`_LABEL_HEADER_RE`) and no unit, or when at most half
+  of its non-empty cells are numeric, and its cells are short (notes and
+  commands are neither labels nor figures);
+- any other column becomes one :class:`~studygen.lint.document.Series` per
+  figure position of its cells (``5.889 / 14.747`` under ``fp16 ms 800x800 /
+  800x1067`` gives ``fp16 ms 800x800`` and ``fp16 ms 800x1067``), with the
+  unit its header names (:func:`header_unit`), else the unit its cells
+  print, else the one the table's heading or caption gives
+  (:func:`context_unit`); cells of another unit than the series' are left
+  out of it.
+
+:func:`add_label_vocabulary` then gathers the labels of all tables, the
+words prose is matched against when it names rows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+from .document import Document, Series, Table, is_empty_cell
+from .figures import UNITS, Figure, statistics_in, tokenize
+from .restriction import is_single_token
+from .text import cached_keywords, label_tokens, normalize
+
+# A header that names a label column (GPU, TensorRT version, shape, recipe …).
+_LABEL_HEADER_RE = re.compile(
+    r"^\W*(?:gpus?|device|tensorrt|trt|version|software|shape|shapes|resolution|input|batch|model|models|"
+    r"variant|variants|precision|dtype|recipe|config|configuration|part|parts|group|groups|kernel|kernels|"
+    r"name|job|jobs|engine|backend|framework|layer|layers|component|setting|settings|dataset|run|stage|mode|"
+    r"method|item|case|step|family|checkpoint|revision|commit|date|notes?|comment|source|what|where|"
+    r"statistic|stat|metric|quantity)\b",
+    re.IGNORECASE,
+)
+_HEADER_UNIT_RE = re.compile(
+    r"(?<![\w/'])(" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("second", "seconds", "sec", "secs", "s"))
+    + r"|s(?=\)|\]|$))(?![\w/])"
+)
+# A header split into the parts of a multi-figure cell: "fp16 ms 800x800 / 800x1067",
+# "plan MiB fp16 to FP8", "GEMM ms fp16 → FP8", "min / max ms", "median (min–max)".
+_HEADER_SPLIT_RE = re.compile(r"\s*/\s*(?!s\b)|\s+to\s+|\s*(?:→|->|=>)\s*|\s+vs\.?\s+|\s*[–—]\s*")
+_RESIDUE_RE = re.compile(
+    r"[\s/|(),;:±~≈→<>=+*\-–—\[\]]+|\b(?:to|vs|and|of|or|from|about)\b|\b(?:"
+    + "|".join(re.escape(u) for u in UNITS if u[0].isalpha())
+    + r")\b"
+)
+_LETTER_RE = re.compile(r"[A-Za-z]")
+_PLAIN_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?")
+_PLAIN_PAIR_RE = re.compile(r"(-?\d+(?:\.\d+)?) ?(?:/|→|->|to) ?(-?\d+(?:\.\d+)?)")
+_ANNOTATION_RE = re.compile(r"^(.*?\S)\s*\(([^()]*[A-Za-z][^()]*)\)$")
+_CONTEXT_UNIT_RE = re.compile(
+    r"\((?:in\s+)?(" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True)) + r")\)"
+    r"|\b(?:in|times\s+in|latency\s+in)\s+(ms|us|µs|MiB|GiB|MB|GB|seconds)\b"
+)
+_TEXT_HEADER_RE = re.compile(
+    r"^\W*(?:notes?|comments?|remarks?|source|sources|details?|description|why|explanation|reason|command|link|links|see|evidence)\b",
+    re.IGNORECASE,
+)
+_MAX_LABEL_WORDS = 5
+_RANGE_HEADER_RE = re.compile(r"\brange\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def context_unit(context: str) -> str | None:
+    """The one unit a table's heading or caption gives for all its figures
+    ("Latency (ms)", "times in ms"), or None when it gives none or several."""
+    found = {UNITS.get(a or b, "s" if (a or b) == "seconds" else None) for a, b in _CONTEXT_UNIT_RE.findall(context)}
+    found.discard(None)
+    return found.pop() if len(found) == 1 else None
+
+
+@lru_cache(maxsize=8192)
+def header_unit(header: str) -> str | None:
+    """The unit a header names (``GEMM ms fp16`` -> ``ms``, ``plan MiB`` ->
+    ``MiB``, ``speedup (x)`` -> ``x``, ``AP fp16 / FP8`` -> ``AP``), or None."""
+    match = _HEADER_UNIT_RE.search(header.replace("×", "x"))
+    if not match:
+        return None
+    return UNITS.get(match.group(1))
+
+
+_EMPTY = (None, False)
+
+
+@lru_cache(maxsize=4096)
+def _parsed_cell(text: str) -> tuple[tuple[Figure, ...] | None, bool]:
+    """(figures when the cell is numeric else None, whether it holds
+    anything): :func:`_cell_figures`, cached, since label cells ("B200",
+    "11.4", "800 x 800") repeat on every row."""
+    if is_empty_cell(text):
+        return _EMPTY
+    figures, numeric = _cell_figures(text)
+    return (tuple(figures) if numeric else None), True
+
+
+def _plain_figure(text: str, start: int) -> Figure:
+    dot = text.find(".")
+    decimals = len(text) - dot - 1 if dot != -1 else 0
+    return Figure(float(text), text, decimals, None, start, start + len(text))
+
+
+def _cell_figures(text: str) -> tuple[list[Figure], bool]:
+    """(figures, numeric) of a cell: numeric when nothing but figures,
+    separators and unit words is left once the figures are taken out. A
+    trailing note in parentheses with words in it (``0.4644 (2 jobs: 0.4639
+    to 0.4644)``) is left out; one of figures only (``5.3 (5.1–5.9)``) is kept."""
+    # Fast paths for the common cells: "5.889", "0.409 → 0.073", "5.889 / 14.747".
+    if _PLAIN_NUMBER_RE.fullmatch(text):
+        return [_plain_figure(text, 0)], True
+    pair = _PLAIN_PAIR_RE.fullmatch(text)
+    if pair:
+        return [_plain_figure(pair.group(1), pair.start(1)), _plain_figure(pair.group(2), pair.start(2))], True
+    if text.endswith(")"):
+        annotated = _ANNOTATION_RE.match(text)
+        if annotated:
+            figures, numeric = _cell_figures_plain(annotated.group(1))
+            if numeric:
+                return figures, True
+    return _cell_figures_plain(text)
+
+
+def _cell_figures_plain(text: str) -> tuple[list[Figure], bool]:
+    tokens = tokenize(text)
+    figures = [t.figure for t in tokens if t.figure is not None]
+    if not figures:
+        return figures, False
+    pieces = []
+    cursor = 0
+    for token in tokens:
+        pieces.append(text[cursor:token.start])
+        cursor = token.end
+    pieces.append(text[cursor:])
+    residue = "".join(pieces)
+    if residue.strip() and _LETTER_RE.search(_RESIDUE_RE.sub(" ", residue)):
+        return figures, False
+    return figures, True
+
+
+def type_columns(table: Table) -> None:
+    """Split the table's columns into label columns and numeric series."""
+    numeric_columns: list[tuple[int, list, int]] = []
+    label_texts: dict[int, list[str]] = {}
+    # markdown-it pads every row to the header's cells: transpose once
+    columns = list(zip(*[row.cells for row in table.rows])) if table.rows else [()] * len(table.headers)
+    for column, header in enumerate(table.headers):
+        unit = header_unit(header)
+        texts = columns[column]
+        cells = list(map(_parsed_cell, texts))
+        nonempty = len(cells) - cells.count(_EMPTY)
+        if nonempty == 0:
+            continue
+        parsed = [cell[0] for cell in cells]
+        numeric = len(parsed) - parsed.count(None)
+        if (unit is None and _is_label_header(header)) or numeric * 2 <= nonempty:
+            if not _is_text_header(header) and _short_cells(texts):
+                table.label_columns.append(column)
+                label_texts[column] = texts
+            continue
+        lengths = {len(f) for f in parsed if f}
+        if len(lengths) == 1:
+            parts = lengths.pop()
+        else:
+            parts = Counter(len(f) for f in parsed if f).most_common(1)[0][0]
+        numeric_columns.append((column, parsed, parts))
+    _label_rows(table, label_texts)
+    split_labels: dict[int, list[str]] = {}
+    for column, parsed, parts in numeric_columns:
+        if parts > 1:
+            headers = _split_header(table.headers[column], parts)
+            if headers is not None:
+                split_labels.setdefault(parts, [varying for _, varying in headers])
+    default_unit = context_unit(table.context) if table.context else None
+    for column, parsed, parts in numeric_columns:
+        _add_series(table, column, parsed, parts, split_labels.get(parts), default_unit)
+
+
+@lru_cache(maxsize=4096)
+def _is_label_header(header: str) -> bool:
+    return _LABEL_HEADER_RE.match(header) is not None
+
+
+@lru_cache(maxsize=4096)
+def _is_text_header(header: str) -> bool:
+    return _TEXT_HEADER_RE.match(header) is not None
+
+
+def _short_cells(texts) -> bool:
+    """True when the cells are short enough to be row labels (not notes)."""
+    return any(texts) and max(text.count(" ") for text in texts) < _MAX_LABEL_WORDS
+
+
+def _label_rows(table: Table, label_texts: dict[int, list[str]]) -> None:
+    """Label values per label column and each row's label (``B200 / 11.1 / 800 x 1067``)."""
+    for column, texts in label_texts.items():
+        values: dict[str, list[int]] = {}
+        numbers = counted = 0
+        for row_index, text in enumerate(texts):
+            if is_empty_cell(text):
+                continue
+            value = normalize(text)
+            values.setdefault(value, []).append(row_index)
+            counted += 1
+            if value.replace(".", "").isdigit():
+                numbers += 1
+        table.label_values[column] = values
+        if values and numbers == counted:
+            header_tokens = label_tokens(normalize(table.headers[column]))
+            if header_tokens:
+                table.numeric_labels[column] = header_tokens[0]
+
+
+def _split_header(header: str, parts: int) -> list[tuple[str, str]] | None:
+    """(display header, varying part) per figure position, when the header
+    splits into ``parts`` pieces; shared words are borrowed from the longest
+    piece (``fp16 ms 800x800 / 800x1067`` -> ``fp16 ms 800x800``,
+    ``fp16 ms 800x1067``; ``min / max ms`` -> ``min ms``, ``max ms``)."""
+    pieces = [p.strip() for p in _HEADER_SPLIT_RE.split(header)]
+    if len(pieces) != parts or not all(pieces):
+        return None
+    words = [p.split() for p in pieces]
+    first, last = len(words[0]), len(words[-1])
+    result = []
+    if first >= last:
+        shared = words[0][: first - min(len(w) for w in words[1:])] if parts > 1 else []
+        for i, piece_words in enumerate(words):
+            own = piece_words[len(shared):] if i == 0 else piece_words
+            full = piece_words if i == 0 else shared + piece_words
+            result.append((" ".join(full), normalize(" ".join(own))))
+    else:
+        keep = last - min(len(w) for w in words[:-1])
+        shared = words[-1][len(words[-1]) - keep:]
+        for i, piece_words in enumerate(words):
+            own = piece_words[: len(piece_words) - keep] if i == len(words) - 1 else piece_words
+            full = piece_words if i == len(words) - 1 else piece_words + shared
+            result.append((" ".join(full), normalize(" ".join(own))))
+    return result
+
+
+@lru_cache(maxsize=8192)
+def _series_specs(header: str, parts: int, sibling_labels: tuple[str, ...] | None) -> tuple[tuple, ...]:
+    """(display header, varying part, header unit, statistic, keywords) per
+    figure position of a column; cached, since generated documents repeat
+    their headers table after table."""
+    unit = header_unit(header)
+    split = _split_header(header, parts) if parts > 1 else None
+    stats = [s[0] for s in statistics_in(header)]
+    if parts == 2 and len(stats) != 2 and _RANGE_HEADER_RE.search(header):
+        stats = ["min", "max"]
+    specs = []
+    for sub in range(parts):
+        if split is not None:
+            display, varying = split[sub]
+        elif parts > 1:
+            varying = sibling_labels[sub] if sibling_labels else f"#{sub + 1}"
+            display = f"{header} {varying}" if sibling_labels else f"{header} (figure {sub + 1} of {parts})"
+        else:
+            display, varying = header, ""
+        part_unit = header_unit(display) if split is not None else unit
+        if part_unit is None:
+            part_unit = unit
+        if split is not None:
+            stat_names = [s[0] for s in statistics_in(display)]
+            stat = stat_names[0] if len(set(stat_names)) == 1 else None
+        elif len(stats) == parts:
+            stat = stats[sub]
+        else:
+            stat = stats[0] if parts == 1 and len(set(stats)) == 1 else None
+        if stat and parts > 1 and split is None:
+            display = f"{header}, {'median' if stat == 'p50' else stat}"
+        specs.append((display, varying, part_unit, stat, cached_keywords(display)))
+    return tuple(specs)
+
+
+def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_labels: list[str] | None, default_unit: str | None) -> None:
+    header = table.headers[column] or f"column {column + 1}"
+    specs = _series_specs(header, parts, tuple(sibling_labels) if sibling_labels else None)
+    unit = header_unit(header)
+    for sub, (display, varying, part_unit, stat, words) in enumerate(specs):
+        if parts == 1:
+            values = [(f[0] if len(f) == 1 else _one_of_unit(f, unit)) if f else None for f in parsed]
+        else:
+            values = [f[sub] if f and len(f) == parts else None for f in parsed]
+        units_seen = {v.unit for v in values if v is not None}
+        units_seen.discard(None)
+        if units_seen:
+            cell_units = Counter(v.unit for v in values if v is not None and v.unit)
+            if part_unit is None:
+                part_unit = cell_units.most_common(1)[0][0]
+            if units_seen != {part_unit}:
+                values = [v if v is None or v.unit in (None, part_unit) else None for v in values]
+        if part_unit is None:
+            part_unit = default_unit
+        if any(v is not None for v in values):
+            table.series.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values))
+
+
+def _one_of_unit(figures, unit: str | None) -> Figure | None:
+    """The one figure of ``unit`` in a cell holding several ("5.889 ms (1.01x)")."""
+    chosen = [f for f in figures if f.unit == unit] if unit else []
+    return chosen[0] if len(chosen) == 1 else None
+
+
+def add_label_vocabulary(document: Document) -> None:
+    """The document's label vocabulary: one-word labels, labels of several
+    words, and the header words that introduce numeric labels."""
+    vocab = set()
+    multiword = set()
+    numeric_words = set()
+    for table in document.tables:
+        for column, values in table.label_values.items():
+            if column in table.numeric_labels:
+                numeric_words.add(table.numeric_labels[column])
+                continue
+            for value in values:
+                if is_single_token(value):
+                    vocab.add(value)
+                else:
+                    multiword.add(value)
+    document.label_vocab = frozenset(vocab)
+    document.multiword_labels = frozenset(multiword)
+    document.header_parts = frozenset(
+        part for table in document.tables for series in table.series
+        for part in label_tokens(series.varying) if series.varying and not series.varying.startswith("#")
+    )
+    document.numeric_header_words = frozenset(numeric_words)

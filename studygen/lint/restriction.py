@@ -1,0 +1,126 @@
+"""Which rows of a table a clause of prose is about.
+
+A clause names rows by their labels ("on TensorRT 11.4", "at 800 x 800",
+"for fp16 and INT8") and leaves rows out by naming them after an exclusion
+word ("except B200", "other than H200"). :class:`TextView` prepares a clause
+for those tests once (normalised text, its tokens and their stems, the words
+after exclusion words); :func:`restricted_rows` reads a table's label values
+against it. SG101 compares a range with only the rows its clause names, and
+SG106 reads a sentence's tokens through the same view.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .text import label_tokens, normalize, stem
+
+_EXCLUDE_WORDS = frozenset({"except", "excluding", "exclude", "besides", "without"})
+_EXCLUSION_RE = re.compile(r"except|exclud|besides|without|other than|apart from")
+
+
+@lru_cache(maxsize=16384)
+def is_single_token(value: str) -> bool:
+    """True when the normalised label ``value`` is one token as it stands (``b200``,
+    ``11.4``), so a text names it by that token; labels of several words
+    (``fp16 dequantize``) are searched for as a phrase."""
+    tokens = label_tokens(value)
+    return len(tokens) == 1 and tokens[0] == value
+
+
+class TextView:
+    """A clause or sentence prepared for restriction tests: normalised text,
+    its tokens (and their stems), the positions after exclusion words."""
+
+    __slots__ = ("normalized", "tokens", "token_set", "excluded", "vocab_mentions", "restrictions", "_followers", "multiword_possible")
+
+    def __init__(self, text: str, vocab: frozenset[str], multiword_labels: frozenset[str] = frozenset()):
+        self.normalized = normalize(text)
+        self.tokens = label_tokens(self.normalized)
+        token_set = set(self.tokens)
+        token_set.update(map(stem, self.tokens))
+        self.token_set = token_set
+        excluded = set()
+        self.restrictions: dict[int, list[int] | None] = {}
+        self._followers: dict[str, list[str]] = {}
+        scan = _EXCLUSION_RE.search(self.normalized) is not None
+        for index, token in enumerate(self.tokens if scan else ()):
+            if token in _EXCLUDE_WORDS or (token == "than" and index and self.tokens[index - 1] == "other") or (
+                token == "from" and index and self.tokens[index - 1] == "apart"
+            ):
+                excluded.update(self.tokens[index + 1:index + 6])
+        self.excluded = excluded
+        self.vocab_mentions = frozenset(token_set & vocab) if vocab else frozenset()
+        # a label of several words ("fp16 Dequantize") may be named without any one-word label
+        self.multiword_possible = bool(multiword_labels) and any(label in self.normalized for label in multiword_labels)
+
+    def mention(self, value: str) -> int:
+        """1 when the text names label ``value``, -1 when it names it after
+        "except"/"excluding", 0 when it does not name it."""
+        if is_single_token(value):
+            if value in self.token_set or stem(value) in self.token_set:
+                return -1 if value in self.excluded else 1
+            return 0
+        match = re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w])", self.normalized)
+        if not match:
+            return 0
+        first = label_tokens(value)
+        return -1 if first and first[0] in self.excluded else 1
+
+    def numeric_mention(self, header_word: str, value: str) -> int:
+        """Like :meth:`mention` for a numeric label (``11.4`` under ``TensorRT``,
+        ``1`` under ``batch``): it counts only within four words after the
+        column's header word (``on TensorRT 11.4 and 11.1``); a version
+        ``11.4.0.106`` is named by ``11.4``."""
+        followers = self._followers.get(header_word)
+        if followers is None:
+            tokens = self.tokens
+            followers = []
+            if header_word in self.token_set:
+                for index, token in enumerate(tokens):
+                    if token == header_word:
+                        followers.extend(tokens[index + 1:index + 5])
+            self._followers[header_word] = followers
+        for follower in followers:
+            if follower == value or value.startswith(follower + ".") and follower[:1].isdigit():
+                return -1 if follower in self.excluded else 1
+        return 0
+
+
+def restricted_rows(table, view: TextView) -> list[int] | None:
+    """Row indexes of ``table`` that ``view``'s restriction phrases leave (see
+    :meth:`studygen.lint.document.Table.restrict`, which caches this per
+    view): ``table.all_rows`` itself when the view names none of the table's
+    labels, None when it names labels of other tables only."""
+    mentioned_vocab = view.vocab_mentions
+    if mentioned_vocab and not (mentioned_vocab & table.terms):
+        return None
+    numeric_words, multiword = table.label_words
+    if not mentioned_vocab and not view.excluded and not multiword and not (numeric_words & view.token_set):
+        return table.all_rows  # the text names none of this table's labels
+    include: dict[int, set[str]] = {}
+    exclude: dict[int, set[str]] = {}
+    for column, values in table.label_values.items():
+        header_word = table.numeric_labels.get(column)
+        for value in values:
+            if header_word is not None:
+                state = view.numeric_mention(header_word, value)
+            else:
+                state = view.mention(value)
+            if state == 1:
+                include.setdefault(column, set()).add(value)
+            elif state == -1:
+                exclude.setdefault(column, set()).add(value)
+    if not include and not exclude:
+        return table.all_rows
+    kept = set(range(len(table.rows)))
+    for column, wanted in include.items():
+        rows = set()
+        for value in wanted:
+            rows.update(table.label_values[column][value])
+        kept &= rows
+    for column, unwanted in exclude.items():
+        for value in unwanted:
+            kept.difference_update(table.label_values[column][value])
+    return sorted(kept)

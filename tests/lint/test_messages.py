@@ -1,0 +1,14 @@
+"""Figures that lint recomputes are printed by studygen.numbers.format_number,
+the formatter render prints README figures with."""
+
+from __future__ import annotations
+
+from studygen.lint import lint_text
+
+
+def test_recomputed_ratio_rounds_a_tie_half_up_as_render_does():
+    # 1.0 / 8.0 is exactly 0.125: half up gives 0.13 (the reader's rounding and render's);
+    # float formatting would print 0.12 (round half to even on the binary value)
+    (finding,) = lint_text("FP8 takes 1.0 ms against 8.0 ms for fp16, a 0.10x ratio.\n", "x.md")
+    assert (finding.code, finding.line) == ("SG103", 1)
+    assert finding.message == "0.10x does not follow from 1.0 and 8.0 ms: 1.0 / 8.0 = 0.13x or 8.0 / 1.0 = 8.00x"
