@@ -34,7 +34,6 @@ from .sg104_structure import mdformat_idempotency_finding
 # module's ``check(document)`` takes a parsed Document.
 CHECKS: list[tuple[str, object]] = [(rule.code, importlib.import_module(rule.module))
                                     for rule in rules_in("studygen.lint")]
-CODES = frozenset(code for code, _ in CHECKS)
 
 
 def run_checks(document, codes: set[str] | frozenset[str] | None = None) -> list[Finding]:

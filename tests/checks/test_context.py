@@ -1,0 +1,67 @@
+"""CheckContext: one render of a study shared by every check of a run, read
+through cached properties; nothing is written onto the study."""
+
+from __future__ import annotations
+
+import json
+
+from studygen.checks import CheckContext, run_checks
+from studygen.checks.text import ReadmeText
+from studygen.errors import TemplateError
+from studygen.study import load_study
+
+from .studies import latency, load, record, write_project
+
+TEMPLATE = """\
+{{ generated_note }}
+
+# {{ study.title }}
+
+fp16 takes {{ study.one(kind="latency", variant="fp16") }}.
+"""
+
+
+def test_the_render_is_made_once_and_read_through_the_context(tmp_path):
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    context = CheckContext(study)
+    rendered = context.rendered
+    assert rendered is context.rendered and context.render_error is None
+    assert "fp16 takes 5.889 ms." in rendered.readme.splitlines()
+    assert isinstance(context.readme_text, ReadmeText) and context.readme_text is context.readme_text
+    assert "5.889 ms" in [item.text for item in context.produced]
+    assert {row["pointer"] for item in context.produced for row in item.rows} == {"/results/0/value_ms"}
+    outputs = list(context.produced_outputs())
+    assert [item for item, _ in outputs] == context.produced
+    item, readme = next((item, readme) for item, readme in outputs if item.text == "5.889 ms")
+    assert readme is context.readme_text and readme.locate(item) == rendered.readme.splitlines().index("fp16 takes 5.889 ms.") + 1
+    assert list(context.produced_outputs(kinds=("table",))) == []
+
+
+def test_checks_write_nothing_onto_the_study(tmp_path):
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    before = set(study.__dict__)
+    run_checks(study)
+    assert {name for name in set(study.__dict__) - before if not name.startswith("_records_by_path")} <= {"rows"}
+
+
+def test_a_study_with_problems_is_not_rendered(tmp_path):
+    study_dir = write_project(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    path = tmp_path / "measurements" / "toy" / "job.json"
+    document = json.loads(path.read_text())
+    document["results"][0]["value_ms"] = "fast"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    study = load_study(study_dir, tmp_path)
+    context = CheckContext(study)
+    assert context.readme_text is None and list(context.produced_outputs()) == []
+    assert "_render" not in context.__dict__  # readme_text did not render a study with an invalid record
+
+
+def test_a_template_that_fails_is_the_render_error(tmp_path):
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template="{{ study.no_such_helper() }}\n")
+    context = CheckContext(study)
+    assert isinstance(context.render_error, TemplateError)
+    assert context.render_error.line().startswith("templates/toy.md.j2:1: ")
+    assert (context.rendered, context.produced, context.readme_text) == (None, [], None)
+    (finding,) = [f for f in run_checks(study) if f.code == "SG201"]
+    assert finding.message == f"cannot render: {context.render_error.line()}"
+    assert finding.file == "families/toy/study.yaml"
