@@ -58,11 +58,14 @@ class _DeferredInterrupt:
     never raises KeyboardInterrupt) it does nothing."""
 
     def __init__(self):
-        self.arrived: list[int] = []
+        self.arrived = False
         try:
-            self.previous = signal.signal(signal.SIGINT, lambda signum, frame: self.arrived.append(signum))
+            self.previous = signal.signal(signal.SIGINT, self._note)
         except ValueError:  # not the main thread
             self.previous = None
+
+    def _note(self, signum, frame) -> None:
+        self.arrived = True
 
     def release(self) -> None:
         """Put the original handler back, then run it for a SIGINT that came meanwhile."""

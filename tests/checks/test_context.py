@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 
 from studygen.checks import CheckContext, run_checks
+from studygen.checks.base import readme_finding, row_finding
 from studygen.checks.text import ReadmeText
 from studygen.errors import TemplateError
+from studygen.findings import WARNING, Finding
 from studygen.study import load_study
 
 from .studies import latency, load, record, write_project
@@ -65,3 +67,15 @@ def test_a_template_that_fails_is_the_render_error(tmp_path):
     (finding,) = [f for f in run_checks(study) if f.code == "SG201"]
     assert finding.message == f"cannot render: {context.render_error.line()}"
     assert finding.file == "families/toy/study.yaml"
+
+
+def test_findings_at_a_readme_line_and_at_a_row(tmp_path):
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    assert readme_finding(study, "SG204", 7, "verdict") == Finding("SG204", "verdict", "families/toy/README.md", line=7)
+    shown = readme_finding(study, "SG213", 3, "unstable", hint="re-measure", severity=WARNING)
+    assert (shown.hint, shown.severity) == ("re-measure", WARNING)
+    (row,) = study.rows
+    found = row_finding(study, "SG214", row, "random", hint="drop it")
+    assert found == Finding("SG214", "random", "measurements/toy/job.json", line=study.line_of_row(row),
+                            hint="drop it", pointer="/results/0/value_ms", key=row["key"])
+    assert found.line > 1

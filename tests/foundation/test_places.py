@@ -66,8 +66,9 @@ def test_one_conversion_from_error_to_finding():
     finding = error_finding("SG202", RecordError("bad", path="r.json", line=9, pointer="/job_id"), hint="fix it")
     assert (finding.code, finding.message, finding.place, finding.hint) == ("SG202", "bad", Place("r.json", 9, "/job_id"), "fix it")
     # a line only stays a line only; a file comes from ``path`` when the error names none
-    assert error_finding("SG202", RecordError("bad", path="s.yaml", line=3)).place == Place("s.yaml", 3, None)
+    assert error_finding("SG202", RecordError("bad", path="s.yaml", line=3)) == Finding("SG202", "bad", "s.yaml", line=3)
     assert error_finding("SG202", RecordError("bad"), path="families/x").place == Place("families/x")
+    assert error_finding("SG202", RecordError("bad")) == Finding("SG202", "bad", "")
     assert error_finding("SG202", RecordError("bad", path="s.yaml"), path="families/x").file == "s.yaml"
     problem = Problem.at("d.json", "count 3 but 2 image ids listed", "/count")
     assert error_finding("SG202", problem).place == Place("d.json", 0, "/count")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -14,6 +16,8 @@ import time
 import pytest
 
 from studygen import fsutil
+
+from tests.conftest import REPO
 
 
 def _ctrl_c() -> None:
@@ -47,6 +51,9 @@ def test_ctrl_c_right_after_mkstemp_leaves_no_temp_file(target, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         fsutil.atomic_write_bytes(target, b"new\n")
     assert len(made) == 1 and not os.path.exists(made[0])
+    # next to the target, named so that a later write can tell whose it was
+    assert os.path.dirname(made[0]) == str(target.parent)
+    assert os.path.basename(made[0]).startswith(f".README.md.{os.getpid()}.") and made[0].endswith(".tmp")
     assert _leftovers(target) == []
     assert target.read_bytes() == b"old\n"
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -82,6 +89,44 @@ def test_a_write_keeps_the_handler_and_the_mode(target):
     assert target.read_bytes() == b"new\n" and _leftovers(target) == []
     assert target.stat().st_mode & 0o777 == 0o640
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_new_file_takes_the_umask_mode_in_new_folders(tmp_path):
+    path = tmp_path / "families" / "new" / "figures" / "chart.svg"
+    umask = os.umask(0o027)
+    try:
+        fsutil.atomic_write_bytes(path, b"<svg/>\n")
+    finally:
+        os.umask(umask)
+    assert path.read_bytes() == b"<svg/>\n"
+    assert path.stat().st_mode & 0o777 == 0o640  # 0o666 without the umask's bits, not mkstemp's 0o600
+    assert _leftovers(path) == []
+
+
+def test_a_default_sigint_still_ends_the_process():
+    """With SIGINT at the operating system's default (no Python handler), a
+    Ctrl-C held back during mkstemp still ends the process, by the signal."""
+    code = (
+        "import os, signal, sys, tempfile, time\n"
+        "from pathlib import Path\n"
+        "from studygen import fsutil\n"
+        "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+        "real = tempfile.mkstemp\n"
+        "def mkstemp(*a, **k):\n"
+        "    made = real(*a, **k)\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(0.05)\n"
+        "    print('still alive after mkstemp', flush=True)\n"
+        "    return made\n"
+        "tempfile.mkstemp = mkstemp\n"
+        "fsutil.atomic_write_bytes(Path(sys.argv[1]) / 'out.md', b'x')\n"
+        "print('written', flush=True)\n"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run([sys.executable, "-c", code, folder], env=dict(os.environ, PYTHONPATH=str(REPO)),
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == -signal.SIGINT, done
+    assert done.stdout == "still alive after mkstemp\n"  # held back during mkstemp, delivered right after
 
 
 def test_a_custom_handler_runs_once_for_a_deferred_signal(target, monkeypatch):
