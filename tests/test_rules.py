@@ -12,7 +12,6 @@ import ast
 import importlib
 import re
 import sys
-from pathlib import Path
 
 from studygen import checks, lint
 from studygen.findings import CODES, Finding
