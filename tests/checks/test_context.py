@@ -72,10 +72,23 @@ def test_a_template_that_fails_is_the_render_error(tmp_path):
 def test_findings_at_a_readme_line_and_at_a_row(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
     assert readme_finding(study, "SG204", 7, "verdict") == Finding("SG204", "verdict", "families/toy/README.md", line=7)
-    shown = readme_finding(study, "SG213", 3, "unstable", hint="re-measure", severity=WARNING)
-    assert (shown.hint, shown.severity) == ("re-measure", WARNING)
+    shown = readme_finding(study, "SG204", 3, "verdict", hint="compute it", severity=WARNING)
+    assert (shown.hint, shown.severity) == ("compute it", WARNING)
     (row,) = study.rows
     found = row_finding(study, "SG214", row, "random", hint="drop it")
     assert found == Finding("SG214", "random", "measurements/toy/job.json", line=study.line_of_row(row),
                             hint="drop it", pointer="/results/0/value_ms", key=row["key"])
     assert found.line > 1
+    plain = row_finding(study, "SG214", row, "random", severity=WARNING)
+    assert (plain.hint, plain.severity) == ("", WARNING)
+
+
+def test_an_invalid_record_is_one_sg202_finding_with_the_hint(tmp_path):
+    study_dir = write_project(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    path = tmp_path / "measurements" / "toy" / "job.json"
+    path.write_text(path.read_text().replace('"value_ms": 5.889', '"value_ms": "fast"'), encoding="utf-8")
+    findings = [f for f in run_checks(load_study(study_dir, tmp_path)) if f.code == "SG202"]
+    line = next(i + 1 for i, text in enumerate(path.read_text().splitlines()) if '"fast"' in text)
+    assert findings == [Finding("SG202", "'fast' is not of type 'number'", "measurements/toy/job.json", line=line,
+                                pointer="/results/0/value_ms",
+                                hint="fix the file so it validates against schemas/ (see docs/study-guide.md)")]

@@ -53,6 +53,7 @@ def test_finding_place_and_every_output_form():
     assert str(finding.place) == "r.json:12"
     assert str(Finding("SG202", "m", "r.json", pointer="/count").place) == "r.json:/count"
     assert str(Finding("SG202", "m", "r.json").place) == "r.json"
+    assert str(Place()) == "" and str(Place(line=3, pointer="/a")) == ""
     assert format_text([finding]).splitlines()[0] == "r.json:12: SG202 'fast' is not of type 'number' (/results/3/value_ms)"
     assert format_github([finding]).splitlines()[0] == (
         "::error file=r.json,line=12,title=SG202::SG202 'fast' is not of type 'number' (/results/3/value_ms)")

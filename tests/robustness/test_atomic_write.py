@@ -93,13 +93,13 @@ def test_a_write_keeps_the_handler_and_the_mode(target):
 
 def test_a_new_file_takes_the_umask_mode_in_new_folders(tmp_path):
     path = tmp_path / "families" / "new" / "figures" / "chart.svg"
-    umask = os.umask(0o027)
+    umask = os.umask(0o022)
     try:
         fsutil.atomic_write_bytes(path, b"<svg/>\n")
     finally:
         os.umask(umask)
     assert path.read_bytes() == b"<svg/>\n"
-    assert path.stat().st_mode & 0o777 == 0o640  # 0o666 without the umask's bits, not mkstemp's 0o600
+    assert path.stat().st_mode & 0o777 == 0o644  # 0o666 without the umask's bits, not mkstemp's 0o600
     assert _leftovers(path) == []
 
 
@@ -162,3 +162,22 @@ def test_a_write_off_the_main_thread(target):
     thread.start()
     thread.join()
     assert errors == [] and target.read_bytes() == b"from a thread\n" and _leftovers(target) == []
+
+
+def test_stale_temp_files_are_those_of_dead_writers(target):
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)  # that process has ended
+    names = {
+        "dead": f".README.md.{dead_pid}.abc_12.tmp",
+        "alive": f".README.md.{os.getpid()}.def34.tmp",  # this process: a write in progress
+        "other": f".OTHER.md.{dead_pid}.abc12.tmp",
+        "no_pid": ".README.md.x1.abc12.tmp",
+    }
+    for name in names.values():
+        (target.parent / name).write_bytes(b"part")
+    (target.parent / f".README.md.{dead_pid}.folder.tmp").mkdir()  # not a file: left alone
+    assert fsutil.stale_temp_files(target) == [target.parent / names["dead"]]
+    assert fsutil.remove_stale_temp_files(target) == [target.parent / names["dead"]]
+    assert not (target.parent / names["dead"]).exists()
+    assert all((target.parent / names[key]).exists() for key in ("alive", "other", "no_pid"))
+    assert fsutil.remove_stale_temp_files(target) == []
