@@ -24,7 +24,7 @@ def check(context) -> list[Finding]:
     try:
         text = read_text(path, shown)
     except StudygenError as exc:
-        return [error_finding(STRUCTURE_CODE, exc, path=shown)]
+        return [error_finding(STRUCTURE_CODE, exc)]  # read_text names the file as shown
     findings = list(lint_text(text, shown))
     idempotency = mdformat_idempotency_finding(text, shown)
     if idempotency is not None:
