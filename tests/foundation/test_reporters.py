@@ -79,7 +79,23 @@ def test_summary_and_exit_status():
 
 
 def test_waived_keeps_the_finding_and_the_reason():
-    assert (WAIVED.severity, WAIVED.waived_reason, WAIVED.code, WAIVED.line) == (NOTICE, "two jobs, no repeats", "SG203", 12)
+    waived = SLOW.waived("expected on this GPU")
+    assert (waived.severity, waived.waived_reason) == (NOTICE, "expected on this GPU")
+    assert (waived.code, waived.message, waived.place, waived.hint) == (SLOW.code, SLOW.message, SLOW.place, SLOW.hint)
+
+
+def test_one_place_two_pointers_sort_by_pointer_then_message():
+    # same file, line and code: the pointer decides (none first), then the message
+    a = Finding("SG203", "b disagrees", "r.json", line=5, pointer="/results/0/value_ms")
+    b = Finding("SG203", "a disagrees", "r.json", line=5, pointer="/results/0")
+    c = Finding("SG203", "c disagrees", "r.json", line=5)
+    d = Finding("SG203", "0 disagrees", "r.json", line=5, pointer="/results/0")
+    assert format_text([a, b, c, d]).splitlines()[:4] == [
+        "r.json:5: SG203 c disagrees",
+        "r.json:5: SG203 0 disagrees (/results/0)",
+        "r.json:5: SG203 a disagrees (/results/0)",
+        "r.json:5: SG203 b disagrees (/results/0/value_ms)",
+    ]
 
 
 def test_unknown_code_or_severity_is_refused():
