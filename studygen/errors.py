@@ -1,47 +1,84 @@
 """Exception hierarchy mapped to exit codes (after cogapp/errors.py).
 
 Every error the user can cause ends in one line naming the file and the place,
-never a traceback. ``cli.main`` maps each class to its exit code.
+never a traceback. ``cli.main`` maps each class to its exit code. The place is
+a :class:`~studygen.place.Place` (file, line, JSON pointer), the same type
+load problems and findings carry.
 """
 
 from __future__ import annotations
 
 import re
 
+from .place import Place
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
-_LINE = re.compile(r"line (\d+)")
+# The two forms of the old ``where=`` argument (see StudygenError).
+_WHERE_LINE = re.compile(r"line ([1-9][0-9]*)")
+
+
+def _place_of_where(where: str) -> tuple[int, str | None]:
+    """``(line, pointer)`` of a ``where=`` argument: ``"line N"`` or a JSON pointer."""
+    number = _WHERE_LINE.fullmatch(where)
+    if number:
+        return int(number.group(1)), None
+    if where.startswith("/"):
+        return 0, where
+    raise ValueError(f"where={where!r}: give line=N or pointer='/…' (a place is never free text)")
 
 
 class StudygenError(Exception):
-    """Base class: a clean one-line error. ``exit_code`` says how the CLI exits."""
+    """Base class: a clean one-line error. ``exit_code`` says how the CLI exits.
+
+    The place is given as ``place=`` or as its parts ``path=``, ``line=``
+    (1-based) and ``pointer=`` (a JSON pointer); ``where=`` is the older form
+    of the last two (``"line N"`` or a pointer), still accepted from callers
+    not yet moved to ``line=``/``pointer=``.
+    """
 
     exit_code = EXIT_USAGE
 
-    def __init__(self, message: str, *, path: str | None = None, where: str | None = None):
+    def __init__(self, message: str, *, path: str | None = None, line: int = 0, pointer: str | None = None,
+                 place: Place | None = None, where: str | None = None):
+        if where:
+            line, pointer = _place_of_where(where)
         self.message = message
-        self.path = path
-        self.where = where
+        self.place = place if place is not None else Place(path or "", line, pointer)
         super().__init__(self.line())
 
-    def line(self) -> str:
-        """The error as ``path:where: message`` (parts present only when known).
+    @property
+    def path(self) -> str | None:
+        """The file the error is about (as shown to the user), None when it names none."""
+        return self.place.path or None
 
-        A place given as ``line N`` prints as ``path:N:``, as findings and
-        compilers print it (editors and CI annotations jump to it); any other
-        place (a JSON pointer, ``run 2 (line 5)``) prints as given.
+    @property
+    def where(self) -> str | None:
+        """The place inside the file as the error prints it (the pointer, else
+        ``line N``); None when the error names neither."""
+        if self.place.pointer:
+            return self.place.pointer
+        return f"line {self.place.line}" if self.place.line else None
+
+    def line(self) -> str:
+        """The error as ``path:place: message`` (parts present only when known).
+
+        The place prints as the JSON pointer when the error has one (a pointer
+        says which field is wrong, its line only where it sits), else as the
+        line number, as compilers print it (editors and CI annotations jump to
+        ``path:N:``).
         """
-        prefix = ""
-        if self.path:
-            prefix = f"{self.path}:"
-            if self.where:
-                number = _LINE.fullmatch(self.where)
-                prefix += f"{number.group(1) if number else self.where}:"
-            prefix += " "
-        return f"{prefix}{self.message}"
+        place = self.place
+        if not place.path:
+            return self.message
+        if place.pointer:
+            return f"{place.path}:{place.pointer}: {self.message}"
+        if place.line:
+            return f"{place.path}:{place.line}: {self.message}"
+        return f"{place.path}: {self.message}"
 
 
 class UsageError(StudygenError):

@@ -14,46 +14,26 @@ import json
 from dataclasses import asdict, dataclass, field, replace
 from typing import Iterable
 
-ERROR = "error"
-WARNING = "warning"
+from .place import Place
+from .rules import ERROR, RULES, WARNING
+
 NOTICE = "notice"  # a waived finding: printed, never fails the run
 
 SEVERITIES = (ERROR, WARNING, NOTICE)
 
-# Default severity of every code; a check may not use a code missing here.
-CODES: dict[str, tuple[str, str]] = {
-    "SG101": (ERROR, "range coverage"),
-    "SG102": (ERROR, "statistic order"),
-    "SG103": (ERROR, "derived figure"),
-    "SG104": (ERROR, "Markdown structure"),
-    "SG105": (WARNING, "noise wording"),
-    "SG106": (WARNING, "unmeasured stated as result"),
-    "SG201": (ERROR, "stale README or figure"),
-    "SG202": (ERROR, "invalid record"),
-    "SG203": (ERROR, "same measurement disagrees across jobs"),
-    "SG204": (ERROR, "noise verdict without repeats"),
-    "SG205": (ERROR, "dataset"),
-    "SG206": (ERROR, "unmeasured configuration stated"),
-    "SG207": (ERROR, "unexplained cross-version or cross-GPU anomaly"),
-    "SG208": (WARNING, "precision inversion"),
-    "SG209": (ERROR, "provenance"),
-    "SG210": (WARNING, "kernel-time coverage"),
-    "SG211": (ERROR, "literal figure in template"),
-    "SG212": (ERROR, "incomparable timings"),
-    "SG213": (WARNING, "unstable measurement"),
-    "SG214": (ERROR, "quality from random weights"),
-    "SG215": (ERROR, "FP8 latency without real-FP8 evidence"),
-    "SG216": (ERROR, "waiver matches no finding"),
-}
+# Default severity and name of every code (from the rule table); a check may not use a code missing here.
+CODES: dict[str, tuple[str, str]] = {rule.code: (rule.severity, rule.name) for rule in RULES}
 
 
 @dataclass(frozen=True)
 class Finding:
     """One problem found in a document or a study.
 
-    ``line`` is 1-based (0 when the place has no line); ``pointer`` is a JSON
-    pointer (RFC 6901) into a record when the finding is about one; ``key`` is
-    the measurement key it concerns, used by waivers.
+    ``file``, ``line`` (1-based, 0 when the place has no line) and ``pointer``
+    (a JSON pointer, RFC 6901, into a record when the finding is about one)
+    are the parts of its :attr:`place`, kept as fields because they are the
+    keys of the JSON output; ``key`` is the measurement key it concerns, used
+    by waivers.
     """
 
     code: str
@@ -79,14 +59,25 @@ class Finding:
         """The same finding demoted to a notice, carrying the waiver's reason."""
         return replace(self, severity=NOTICE, waived_reason=reason)
 
+    @classmethod
+    def at(cls, place: Place, code: str, message: str, **fields) -> "Finding":
+        """A finding at ``place``; ``fields`` as for the constructor (hint, key, …)."""
+        return cls(code, message, place.path, line=place.line, pointer=place.pointer, **fields)
+
     @property
-    def place(self) -> str:
-        """``file:line`` (or ``file:pointer`` when no line is known)."""
-        if self.line:
-            return f"{self.file}:{self.line}"
-        if self.pointer is not None:
-            return f"{self.file}:{self.pointer}"
-        return self.file
+    def place(self) -> Place:
+        """Where the finding is; prints as ``file:line`` (``file:pointer`` when no line is known)."""
+        return Place(self.file, self.line, self.pointer)
+
+
+def error_finding(code: str, error, *, hint: str = "", path: str = "") -> Finding:
+    """The finding that reports ``error`` under ``code``: its message at its
+    place. ``error`` is a :class:`~studygen.errors.StudygenError` or anything
+    else with ``message`` and ``place`` (a load problem,
+    :class:`studygen.study.Problem`); ``path`` names the file when the error
+    names none. A place given only as a line or only as a pointer stays so."""
+    place = error.place if error.place.path or not path else replace(error.place, path=path)
+    return Finding.at(place, code, error.message, hint=hint)
 
 
 def sort_key(finding: Finding) -> tuple:

@@ -7,13 +7,17 @@ sees the old file or the new one, never a part.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
+import secrets
+import signal
 import tempfile
 from pathlib import Path
 
 from .errors import UsageError
+from .numbers import SourceFloat
 
 
 def shown_path(path: Path, base: Path | None = None) -> str:
@@ -43,13 +47,58 @@ def shown_paths_in(folder: Path, base: Path):
     return shown
 
 
+class _DeferredInterrupt:
+    """SIGINT held back while a temp file is created and named: its handler is
+    swapped for one that only notes the signal, and the original runs (Python's
+    default raises KeyboardInterrupt) when :meth:`release` puts it back.
+
+    Not a signal mask: a process-directed SIGINT (Ctrl-C) goes to any thread
+    that does not block it (numpy's BLAS threads do not), and Python then runs
+    its handler in the main thread anyway. Off the main thread (where Python
+    never raises KeyboardInterrupt) it does nothing."""
+
+    def __init__(self):
+        self.arrived = False
+        try:
+            self.previous = signal.signal(signal.SIGINT, self._note)
+        except ValueError:  # not the main thread
+            self.previous = None
+
+    def _note(self, signum, frame) -> None:
+        self.arrived = True
+
+    def release(self) -> None:
+        """Put the original handler back, then run it for a SIGINT that came meanwhile."""
+        previous, self.previous = self.previous, None
+        if previous is None:
+            return
+        signal.signal(signal.SIGINT, previous)
+        if self.arrived:
+            if callable(previous):
+                previous(signal.SIGINT, None)
+            elif previous == signal.SIG_DFL:
+                signal.raise_signal(signal.SIGINT)
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically (temp file + fsync + rename)."""
+    """Replace ``path`` with ``data`` atomically (temp file + fsync + rename).
+
+    An interrupt (Ctrl-C, SIGINT) at any point leaves ``path`` old or new and
+    no temp file: SIGINT is held back while the temp file is created and
+    named, so its KeyboardInterrupt comes inside the ``try`` that removes the
+    file. A SIGKILL can still leave a temp file; the next write of ``path``
+    removes it (:func:`remove_stale_temp_files`). Raises OSError as the file
+    system does."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    # The writer's pid is in the name, so a later write can tell a temp file
-    # left by a killed process (removable) from one being written now.
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+    tmp_name = None
+    # Without it, a SIGINT between mkstemp's open() and the assignment of its
+    # result raised KeyboardInterrupt with the file made but not yet named.
+    interrupt = _DeferredInterrupt()
     try:
+        # The writer's pid is in the name, so a later write can tell a temp file
+        # left by a killed process (removable) from one being written now.
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+        interrupt.release()  # a SIGINT that came meanwhile raises here, inside the try
         # mkstemp makes 0600 files; give the result the target's mode, or the umask's default.
         if path.exists():
             mode = path.stat().st_mode & 0o777
@@ -66,9 +115,12 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         _fsync_folder(path.parent)
     except BaseException:
         try:
-            os.unlink(tmp_name)
+            if tmp_name is not None:
+                os.unlink(tmp_name)
         except FileNotFoundError:
             pass
+        finally:
+            interrupt.release()  # when mkstemp itself failed
         raise
 
 
@@ -105,9 +157,6 @@ def stale_temp_files(path: Path) -> list[Path]:
     """Temp files that :func:`atomic_write_bytes` of ``path`` left behind when
     its process was killed: ``.<name>.<pid>.<random>.tmp`` next to ``path``
     whose pid is no live process. Temp files of live writers are not listed."""
-    import glob
-    import re
-
     pattern = re.compile(rf"^\.{re.escape(path.name)}\.(\d+)\.[A-Za-z0-9_]+\.tmp$")
     stale = []
     try:
@@ -146,10 +195,6 @@ def dump_json(document, *, indent: int | str | None = 2) -> str:
     ``1.50000``; json.dumps would print ``1.5``); other floats as json.dumps
     prints them. ``indent`` as for json.dumps (None: one line).
     """
-    import secrets
-
-    from .numbers import SourceFloat
-
     sources: list[str] = []
     # json.dumps cannot emit raw number text: a figure whose source differs from
     # repr() goes in as a unique string placeholder, replaced after encoding.

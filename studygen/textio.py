@@ -112,7 +112,7 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite
 
 
 def parse_json(text: str, display: str):
-    """``json.loads`` with errors as ``file:line N: malformed JSON: …``.
+    """``json.loads`` with errors as ``file:N: malformed JSON: …``.
 
     Refused as well, since each would become a wrong figure silently: NaN and
     Infinity (not JSON), numbers beyond a double's range (``1e400`` would read
@@ -125,11 +125,11 @@ def parse_json(text: str, display: str):
                                        text, 0)
         return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, where=f"line {exc.lineno}") from None
+        raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, line=exc.lineno) from None
     except _JSONRefusal as exc:
         occurrence = 2 if str(exc).startswith("duplicate key") else 1
         line = _line_of_literal(text, exc.literal, occurrence)
-        raise RecordError(f"malformed JSON: {exc}", path=display, where=f"line {line}" if line else None) from None
+        raise RecordError(f"malformed JSON: {exc}", path=display, line=line or 0) from None
     except RecursionError:
         raise RecordError("malformed JSON: nested too deeply to read", path=display) from None
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit

@@ -1,8 +1,78 @@
-"""Helpers shared by checks: findings located in records."""
+"""What the checks of one run share: the :class:`CheckContext` (the study and
+the README as render makes it now), and findings located in records and in
+that README."""
 
 from __future__ import annotations
 
+import functools
+
+from ..errors import StudygenError
 from ..findings import Finding
+from ..render.engine import Rendered, render_study
+from ..render.view import recording
+from .text import ReadmeText
+
+
+class CheckContext:
+    """One study as every check of a run reads it (each check is a pure
+    function ``check(context) -> list[Finding]``).
+
+    ``study`` is the loaded :class:`studygen.study.Study`. The properties
+    below render the study once, on first use, and keep the result for the
+    other checks (render is the costly step): ``rendered`` (what render
+    writes, None when it fails), ``render_error`` (the TemplateError or other
+    StudygenError it failed with, SG201 reports it), ``produced`` (every
+    render helper output of that render, :class:`studygen.render.view.Produced`)
+    and ``readme_text`` (the README as a :class:`studygen.checks.text.ReadmeText`).
+    """
+
+    def __init__(self, study):
+        self.study = study
+
+    @functools.cached_property
+    def _render(self) -> tuple[Rendered | None, list, StudygenError | None]:
+        try:
+            with recording() as produced:
+                rendered = render_study(self.study)
+        except StudygenError as exc:
+            return None, [], exc
+        return rendered, list(produced), None
+
+    @property
+    def rendered(self) -> Rendered | None:
+        """What ``studygen render`` writes now (README and figures); None when it cannot render."""
+        return self._render[0]
+
+    @property
+    def render_error(self) -> StudygenError | None:
+        """Why the study cannot render (template or study file), None when it can."""
+        return self._render[2]
+
+    @property
+    def produced(self) -> list:
+        """The render helper outputs of the README (``[]`` when it cannot render)."""
+        return self._render[1]
+
+    @functools.cached_property
+    def readme_text(self) -> ReadmeText | None:
+        """The README as render makes it now, with the spans each helper
+        printed; None when the study cannot render or has invalid records
+        (SG201 and SG202 say why)."""
+        if self.study.problems or self.rendered is None:
+            return None
+        return ReadmeText(self.rendered.readme, self.produced)
+
+    def produced_outputs(self, kinds=None):
+        """``(item, readme)`` for each render helper output of the README (of
+        ``kinds`` only, when given): ``item`` a :class:`studygen.render.view.Produced`,
+        ``readme`` the :attr:`readme_text` that locates it. Yields nothing
+        when the study cannot render."""
+        readme = self.readme_text
+        if readme is None:
+            return
+        for item in self.produced:
+            if kinds is None or item.kind in kinds:
+                yield item, readme
 
 
 def record_line(study, record_path: str, pointer: str) -> int:
@@ -16,74 +86,7 @@ def row_finding(study, code: str, row: dict, message: str, hint: str = "", **ext
                    pointer=row["pointer"], key=row["key"], hint=hint, **extra)
 
 
-# ---- the README as render makes it now, with what each helper printed ------------
-
-class RenderedStudy:
-    """One render of a study, shared by every check of a run (render is the
-    costly step): ``rendered`` (path → bytes) and ``produced`` (the helper
-    outputs, :class:`studygen.render.view.Produced`), or ``error`` when the
-    template or study file cannot render (SG201 reports it)."""
-
-    def __init__(self, rendered=None, produced=(), error=None):
-        self.rendered = rendered
-        self.produced = list(produced)
-        self.error = error
-
-    @property
-    def readme(self) -> str | None:
-        return None if self.rendered is None else self.rendered.readme
-
-
-def rendered_study(study) -> RenderedStudy:
-    """Render ``study`` once (helper outputs recorded) and keep it on the
-    study object for the other checks of the same run."""
-    from ..errors import StudygenError
-    from ..render.engine import render_study
-    from ..render.view import recording
-
-    cached = study.__dict__.get("_checks_rendered")
-    if cached is None:
-        try:
-            with recording() as produced:
-                rendered = render_study(study)
-            cached = RenderedStudy(rendered, produced)
-        except StudygenError as exc:
-            cached = RenderedStudy(error=exc)
-        study.__dict__["_checks_rendered"] = cached
-    return cached
-
-
-def readme_text(study):
-    """The README as render makes it now, as a :class:`studygen.checks.text.ReadmeText`,
-    or None when the study cannot render (or has invalid records: SG202)."""
-    from .text import ReadmeText
-
-    if study.problems:
-        return None
-    state = rendered_study(study)
-    if state.readme is None:
-        return None
-    cached = study.__dict__.get("_checks_readme_text")
-    if cached is None:
-        cached = ReadmeText(state.readme, state.produced)
-        study.__dict__["_checks_readme_text"] = cached
-    return cached
-
-
 def readme_finding(study, code: str, line: int, message: str, hint: str = "", **extra) -> Finding:
     """A finding about a README line (lines of the README as render makes it;
     SG201 keeps the committed README equal to it)."""
     return Finding(code, message, study.rel(study.readme_path), line=line, hint=hint, **extra)
-
-
-def produced_outputs(study, kinds=None):
-    """``(item, readme)`` for each render helper output of the study's README
-    (of ``kinds`` only, when given): ``item`` a :class:`studygen.render.view.Produced`,
-    ``readme`` the :class:`studygen.checks.text.ReadmeText` that locates it.
-    Yields nothing when the study cannot render."""
-    readme = readme_text(study)
-    if readme is None:
-        return
-    for item in rendered_study(study).produced:
-        if kinds is None or item.kind in kinds:
-            yield item, readme

@@ -1,6 +1,6 @@
 """SG101–SG106 on the committed README: the lint checks (table vs prose,
 structure) run on every family README, plus SG104 when mdformat would change
-the README (not idempotent).
+the README (not idempotent) or the README cannot be read as text.
 
 Case: the seed README passed its own Markdown checks yet its summary range
 left out a table row; check lints every generated README so that a template
@@ -9,14 +9,14 @@ that writes such a range fails too.
 
 from __future__ import annotations
 
-from ..findings import Finding
+from ..errors import StudygenError
+from ..findings import Finding, error_finding
+from ..lint import STRUCTURE_CODE, lint_text, mdformat_idempotency_finding
+from ..textio import read_text
 
 
-def check(study) -> list[Finding]:
-    from ..lint import lint_text, mdformat_idempotency_finding
-    from ..textio import read_text
-    from ..errors import StudygenError
-
+def check(context) -> list[Finding]:
+    study = context.study
     path = study.readme_path
     if not path.exists():
         return []  # SG201 reports the missing README
@@ -24,7 +24,7 @@ def check(study) -> list[Finding]:
     try:
         text = read_text(path, shown)
     except StudygenError as exc:
-        return [Finding("SG104", exc.message, shown)]
+        return [error_finding(STRUCTURE_CODE, exc)]  # read_text names the file as shown
     findings = list(lint_text(text, shown))
     idempotency = mdformat_idempotency_finding(text, shown)
     if idempotency is not None:

@@ -12,21 +12,19 @@ from __future__ import annotations
 
 import difflib
 
-from ..errors import StudygenError
 from ..findings import Finding
 
 
-def check(study) -> list[Finding]:
-    from .base import rendered_study
-
+def check(context) -> list[Finding]:
+    study = context.study
     if study.problems:
         return []  # SG202 already reports why the study cannot be rendered
-    state = rendered_study(study)  # one render shared with the text checks (SG204-SG206, SG212, SG213)
-    if state.error is not None:
-        exc: StudygenError = state.error
-        return [Finding("SG201", f"cannot render: {exc.line()}", study.rel(study.study_path),
+    # one render shared with the text checks (SG204-SG206, SG212, SG213) through the context
+    if context.render_error is not None:
+        # at the study file (the template error's own file and line are quoted: the template is named there)
+        return [Finding("SG201", f"cannot render: {context.render_error.line()}", study.rel(study.study_path),
                         hint="fix the template or study file, then run studygen render")]
-    rendered = state.rendered
+    rendered = context.rendered
     findings = []
     for path in rendered.paths():
         shown = study.rel(path)

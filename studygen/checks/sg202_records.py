@@ -1,6 +1,7 @@
 """SG202 invalid record: a run record, dataset definition or the study's
 records folder that fails to load (malformed JSON, schema violation with its
-JSON pointer, unknown schema version, no records at all).
+JSON pointer, unknown schema version, no records at all), or a study file
+that cannot be loaded at all.
 
 Case: a hand-edited record with ``"value_ms": "fast"`` must be caught before
 anything is rendered from it.
@@ -8,13 +9,19 @@ anything is rendered from it.
 
 from __future__ import annotations
 
-from ..findings import Finding
+from ..errors import StudygenError
+from ..findings import Finding, error_finding
+
+CODE = "SG202"
+HINT = "fix the file so it validates against schemas/ (see docs/study-guide.md)"
 
 
-def check(study) -> list[Finding]:
-    return [
-        Finding("SG202", problem.message, problem.path, line=problem.line,
-                pointer=problem.pointer if problem.pointer and problem.pointer.startswith("/") else None,
-                hint="fix the file so it validates against schemas/ (see docs/study-guide.md)")
-        for problem in study.problems
-    ]
+def check(context) -> list[Finding]:
+    return [error_finding(CODE, problem, hint=HINT) for problem in context.study.problems]
+
+
+def unloadable_study(error: StudygenError, study_file: str) -> list[Finding]:
+    """The finding of a study file that cannot be loaded (nothing else of the
+    study can be checked then): the error at its place, in ``study_file``
+    when the error names no file."""
+    return [error_finding(CODE, error, path=study_file)]

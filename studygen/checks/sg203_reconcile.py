@@ -131,5 +131,6 @@ def differences_below_spread(study) -> list[Finding]:
     return findings
 
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     return disagreements(study) + differences_below_spread(study)

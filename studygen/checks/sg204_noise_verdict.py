@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
-from .base import readme_finding, readme_text
+from ..render.stats import MIN_REPEATS
+from .base import readme_finding
 from .text import numbers_in, quote, sentence_at
 
 VERDICT = re.compile(r"""\b(?:
@@ -36,13 +37,12 @@ VERDICT = re.compile(r"""\b(?:
 
 def repeated_rows(study) -> list[dict]:
     """Latency rows whose record holds at least 3 per-repeat medians."""
-    from ..render.stats import MIN_REPEATS
-
     return [row for row in study.rows if len(study.repeat_medians(row)) >= MIN_REPEATS]
 
 
-def check(study) -> list[Finding]:
-    text = readme_text(study)
+def check(context) -> list[Finding]:
+    study = context.study
+    text = context.readme_text
     if text is None:
         return []  # SG201/SG202 say why there is no README to read
     findings = []

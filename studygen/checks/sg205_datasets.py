@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ..findings import WARNING, Finding
 from ..numbers import format_number
-from .base import produced_outputs, readme_finding, readme_text, row_finding
+from .base import readme_finding, row_finding
 from .text import IMAGE_COUNT, quote, sentence_at
 
 QUALITY_KINDS = ("coco_ap", "coco_ap_delta", "agreement")
@@ -106,9 +106,10 @@ def disjointness(study) -> list[Finding]:
     return findings
 
 
-def mixed_comparisons(study) -> list[Finding]:
+def mixed_comparisons(context) -> list[Finding]:
     """Rule 3: one comparison, one evaluation set — within a job, and in every
     helper output (range, ratio, table, AP difference) of the README."""
+    study = context.study
     findings = []
     groups: dict[tuple, dict[str, dict]] = {}
     for row in study.rows:
@@ -122,18 +123,19 @@ def mixed_comparisons(study) -> list[Finding]:
             study, "SG205", rows[-1],
             f"{statistic} figures of job {job} are on different evaluation sets: {_listed(rows)}",
             hint="compare figures on one image set, or explain the mix in the study file (explanations: SG205)"))
-    return findings + _mixed_in_readme(study)
+    return findings + _mixed_in_readme(context)
 
 
 def _listed(rows: list[dict]) -> str:
     return "; ".join(f"{r['variant']} {format_number(r['value'])} on {r['dataset']} (job {r['job_id']})" for r in rows)
 
 
-def _mixed_in_readme(study) -> list[Finding]:
+def _mixed_in_readme(context) -> list[Finding]:
     """Helper outputs whose quality figures come from different evaluation sets,
     unless the table shows an image-set column (then it says so)."""
     findings, seen = [], set()
-    for item, text in produced_outputs(study):
+    study = context.study
+    for item, text in context.produced_outputs():
         if item.within or "Image set" in item.headers:
             continue
         rows = [r for r in item.rows if r["kind"] in QUALITY_KINDS and r["dataset"] and r["value"] is not None]
@@ -154,8 +156,9 @@ def _mixed_in_readme(study) -> list[Finding]:
     return findings
 
 
-def counts(study) -> list[Finding]:
+def counts(context) -> list[Finding]:
     """Rule 4: counts in records, unused evaluation definitions, counts written in the README."""
+    study = context.study
     findings = []
     used = {row["dataset"] for row in study.rows if row["kind"] in QUALITY_KINDS and row["dataset"] in study.datasets}
     used |= {recipe.get("calibration_set") for recipe in (study.spec.get("recipes") or {}).values()}
@@ -179,7 +182,7 @@ def counts(study) -> list[Finding]:
                     study, dataset_id, f"evaluation set {dataset_id} ({dataset.data['count']} images) is defined but no "
                     f"result names it, while the quality results name {named}: which images were evaluated is ambiguous",
                     hint="remove the definition, or explain how the two image sets relate (explanations: SG205)"))
-    findings.extend(_readme_counts(study, used))
+    findings.extend(_readme_counts(context, used))
     return findings
 
 
@@ -187,8 +190,9 @@ def _result_field(study, row: dict, name: str):
     return study.result_of(row).get(name)
 
 
-def _readme_counts(study, used: set) -> list[Finding]:
-    text = readme_text(study)
+def _readme_counts(context, used: set) -> list[Finding]:
+    study = context.study
+    text = context.readme_text
     if text is None:
         return []
     used_counts = {study.datasets[d].data["count"]: d for d in sorted(used) if d in study.datasets}
@@ -228,6 +232,7 @@ def unpublished_ids(study) -> list[Finding]:
     ]
 
 
-def check(study) -> list[Finding]:
-    return (named_datasets(study) + disjointness(study) + mixed_comparisons(study) + counts(study)
+def check(context) -> list[Finding]:
+    study = context.study
+    return (named_datasets(study) + disjointness(study) + mixed_comparisons(context) + counts(context)
             + unpublished_ids(study))

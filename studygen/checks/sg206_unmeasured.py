@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
-from .base import readme_finding, readme_text, row_finding
+from .base import readme_finding, row_finding
 from .text import numbers_in, quote, sentence_at
 
 
@@ -56,8 +56,9 @@ def record_findings(study, entries: list[dict]) -> list[Finding]:
     return findings
 
 
-def readme_findings(study, entries: list[dict]) -> list[Finding]:
-    text = readme_text(study)
+def readme_findings(context, entries: list[dict]) -> list[Finding]:
+    study = context.study
+    text = context.readme_text
     if text is None:
         return []
     findings = []
@@ -87,8 +88,9 @@ def readme_findings(study, entries: list[dict]) -> list[Finding]:
     return findings
 
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     entries = list(study.spec.get("not_measured") or [])
     if not entries:
         return []
-    return record_findings(study, entries) + readme_findings(study, entries)
+    return record_findings(study, entries) + readme_findings(context, entries)

@@ -122,7 +122,8 @@ def range_anomalies(study, factor: float, reported: set[int]) -> list[Finding]:
     return findings
 
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     factor = float(study.spec.get("anomaly_factor", DEFAULT_FACTOR))
     findings, reported = listed_anomalies(study, factor)
     return findings + range_anomalies(study, factor, reported)

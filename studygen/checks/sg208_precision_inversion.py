@@ -13,7 +13,8 @@ from .base import row_finding
 from ..numbers import format_number
 from ..study.analyses import precision_inversions
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     findings = []
     for low, high in precision_inversions(study):
         where = f"{low['gpu'] or 'GPU not stated'}, {low['software'] or 'versions not stated'}, {low['shape']}"

@@ -67,7 +67,8 @@ def transcribed(record) -> list[Finding]:
     return []
 
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     findings = []
     for record in study.records:
         provenance = record.provenance

@@ -61,7 +61,8 @@ def check_result(record, index: int, result: dict) -> list[Finding]:
     return findings
 
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     findings = []
     for record in study.records:
         for index, result in enumerate(record.results):

@@ -25,8 +25,11 @@ Case (seed): the pull request's summary hand-wrote "the GEMMs take 0.19 to
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+from ..errors import StudygenError, TemplateError
 from ..findings import Finding
+from ..render.engine import make_environment, template_dirs
 from .text import NUMBER
 
 SOFTWARE_BEFORE = re.compile(
@@ -49,9 +52,6 @@ def template_sources(study) -> list[tuple[str, str]]:
     import jinja2
     from jinja2 import meta
 
-    from ..errors import TemplateError
-    from ..render.engine import make_environment, template_dirs
-
     env = make_environment(template_dirs(study))
     pending, seen, sources = [study.spec["template"]], set(), []
     while pending:
@@ -63,11 +63,9 @@ def template_sources(study) -> list[tuple[str, str]]:
             source, filename, _ = env.loader.get_source(env, name)
             ast = env.parse(source)
         except jinja2.TemplateNotFound:
-            raise TemplateError(f"template '{name}' not found", path=study.rel(study.study_path), where="/template") from None
+            raise TemplateError(f"template '{name}' not found", path=study.rel(study.study_path), pointer="/template") from None
         except jinja2.TemplateSyntaxError as exc:
-            raise TemplateError(f"template syntax error: {exc.message}", path=name, where=f"line {exc.lineno}") from None
-        from pathlib import Path
-
+            raise TemplateError(f"template syntax error: {exc.message}", path=name, line=exc.lineno or 0) from None
         sources.append((study.rel(Path(filename)), source))
         pending.extend(ref for ref in meta.find_referenced_templates(ast) if isinstance(ref, str))
     return sources
@@ -134,10 +132,8 @@ def literal_numbers(line_text: str, full_line: str, source_lines: list[str], num
     return found
 
 
-def check(study) -> list[Finding]:
-    from ..errors import StudygenError
-    from ..render.engine import make_environment, template_dirs
-
+def check(context) -> list[Finding]:
+    study = context.study
     try:
         sources = template_sources(study)
     except StudygenError:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..numbers import format_number
-from .base import produced_outputs, readme_finding
+from .base import readme_finding
 
 CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
@@ -73,9 +73,10 @@ def _columns(item) -> list[list[dict]]:
     return list(by_variant.values())
 
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     findings, seen = [], set()
-    for item, text in produced_outputs(study, CHECKED_KINDS):
+    for item, text in context.produced_outputs(CHECKED_KINDS):
         for rows in _columns(item):
             signatures: dict[tuple, dict] = {}
             for row in rows:

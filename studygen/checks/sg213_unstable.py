@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..numbers import format_number
-from .base import produced_outputs, readme_finding
+from .base import readme_finding
 
 CHECKED_KINDS = ("range", "ratio", "verdict", "side_finding")
 
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     findings, seen = [], set()
-    for item, text in produced_outputs(study, CHECKED_KINDS):
+    for item, text in context.produced_outputs(CHECKED_KINDS):
         unstable = [r for r in item.rows if r["unstable"]]
         if not unstable:
             continue

@@ -20,7 +20,8 @@ from .base import row_finding
 QUALITY_KINDS = ("coco_ap", "coco_ap_delta")
 
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     findings = []
     for row in study.rows:
         if row["kind"] in QUALITY_KINDS and row["weights"] == "random-init":

@@ -33,7 +33,8 @@ def evidence_problem(result: dict) -> str | None:
     return None
 
 
-def check(study) -> list[Finding]:
+def check(context) -> list[Finding]:
+    study = context.study
     findings = []
     for row in study.rows:
         if row["kind"] != "latency" or row["precision"] != "fp8" or row["value"] is None:

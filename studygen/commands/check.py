@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import gc
+import multiprocessing
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from ..checks import run_checks
+from ..checks.sg202_records import unloadable_study
+from ..errors import StudygenError
+from ..findings import FORMATTERS, has_errors
+from ..records.schemas import fast_run_check
+from ..study import load_study, resolve_targets
 from .common import format_option, resolve_root, root_option
 
 
@@ -34,8 +45,6 @@ def fewer_collections(first_generation: int = 50_000):
     about 20 objects and 30 numbers), all kept; at the default threshold the
     collector rescans them again and again (~20 % of a large study's load
     time). Nothing is skipped: collections still run, less often."""
-    import gc
-
     threshold = gc.get_threshold()
     gc.set_threshold(max(first_generation, threshold[0]), *threshold[1:])
     try:
@@ -47,18 +56,11 @@ def fewer_collections(first_generation: int = 50_000):
 def check_study(study_dir: Path, root: Path) -> list:
     """Findings of every registered check over one study; a study file that
     cannot be loaded is one SG202 finding."""
-    from ..checks import run_checks
-    from ..errors import StudygenError
-    from ..findings import Finding
-    from ..study import load_study
-
     with fewer_collections():
         try:
             study = load_study(study_dir, root)
         except StudygenError as exc:
-            line = int(exc.where.split()[1]) if exc.where and exc.where.startswith("line ") else 0
-            return [Finding("SG202", exc.message, exc.path or str(study_dir), line=line,
-                            pointer=exc.where if exc.where and exc.where.startswith("/") else None)]
+            return unloadable_study(exc, str(study_dir))
         return run_checks(study)
 
 
@@ -66,8 +68,6 @@ def worker_count(root: Path, study_dirs: list[Path]) -> int:
     """Processes to check ``study_dirs`` with: 1 for one study or few records;
     else one per available core (at most one per study). ``STUDYGEN_JOBS=N``
     sets it (1: no extra process)."""
-    import os
-
     wanted = os.environ.get("STUDYGEN_JOBS", "")
     if wanted.isdigit() and int(wanted) >= 1:
         return min(int(wanted), len(study_dirs))
@@ -91,23 +91,15 @@ def run_check(options: CheckOptions) -> list:
     Raises UsageError for an unknown family or path; a study file that cannot
     be loaded is reported as an SG202 finding.
     """
-    from ..study import resolve_targets
-
     root = resolve_root(options.root)
     study_dirs = resolve_targets(root, options.targets)
     workers = worker_count(root, study_dirs)
     if workers == 1:
         per_study = [check_study(study_dir, root) for study_dir in study_dirs]
     else:
-        import multiprocessing
-        import sys
-        from concurrent.futures import ProcessPoolExecutor
-
         # fork where it is safe and cheap (Linux: workers inherit the imports); spawn elsewhere
         method = "fork" if sys.platform == "linux" else "spawn"
         if method == "fork":  # compile the run-record check once here, not once per worker
-            from ..records.schemas import fast_run_check
-
             fast_run_check()
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
             per_study = list(pool.map(check_study, study_dirs, [root] * len(study_dirs)))
@@ -121,8 +113,6 @@ def run_check(options: CheckOptions) -> list:
 @click.pass_context
 def check_command(ctx, targets, root, output_format):
     """Check studies (default: every family); exit 1 on any error-level finding."""
-    from ..findings import FORMATTERS, has_errors
-
     findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format))
     click.echo(FORMATTERS[output_format](findings))
     ctx.exit(1 if has_errors(findings) else 0)

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import click
 
+from ..errors import UsageError
+from ..study import find_root
+
 FORMATS = ("text", "json", "github")
 
 root_option = click.option(
@@ -18,9 +21,6 @@ format_option = click.option(
 
 def resolve_root(root: Path | None) -> Path:
     """``--root`` (must hold families/) or the folder found by walking up."""
-    from ..errors import UsageError
-    from ..study import find_root
-
     if root is None:
         return find_root()
     if not (root / "families").is_dir():

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 
 import click
 
+from ..errors import UsageError
+from ..findings import FORMATTERS, has_errors
+from ..lint import lint_paths
+from ..rules import help_line, rules_in
 from .common import format_option
 
 
@@ -23,28 +27,23 @@ def run_lint(options: LintOptions) -> list:
     Raises UsageError when no path is given, InputError for a missing,
     empty, binary or non-UTF-8 file or a folder without ``*.md`` files
     (nothing is linted then)."""
-    from ..errors import UsageError
-    from ..lint import lint_paths
-
     if not options.paths:
         raise UsageError("lint needs at least one PATH (a .md file or a folder of them)")
     return lint_paths(options.paths)
 
 
-@click.command("lint")
+LINT_HELP = f"""Check Markdown files (or folders of *.md) against their own tables.
+
+Exit 0 when no error-level finding, 1 when any, 2 on a usage error or
+unreadable input. {help_line(rules_in("studygen.lint"))}
+"""
+
+
+@click.command("lint", help=LINT_HELP)
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @format_option
 @click.pass_context
 def lint_command(ctx, paths, output_format):
-    """Check Markdown files (or folders of *.md) against their own tables.
-
-    Exit 0 when no error-level finding, 1 when any, 2 on a usage error or
-    unreadable input. Codes: SG101 range coverage, SG102 statistic order,
-    SG103 derived figures, SG104 structure (errors); SG105 noise wording,
-    SG106 unmeasured stated as result (warnings).
-    """
-    from ..findings import FORMATTERS, has_errors
-
     findings = run_lint(LintOptions(paths=tuple(paths), output_format=output_format))
     click.echo(FORMATTERS[output_format](findings))
     ctx.exit(1 if has_errors(findings) else 0)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+from ..errors import InputError, UsageError
+from ..fsutil import ensure_inside, shown_path
+from ..render.engine import render_study, write_rendered
+from ..render.pr_body import pr_body
+from ..study import load_study, resolve_targets
 from .common import resolve_root, root_option
 
 
@@ -29,20 +33,13 @@ def run_render(options: RenderOptions) -> list[Path]:
     folder elsewhere, or a symbolic link out). Nothing is written when any
     study fails.
     """
-    from ..errors import InputError, RecordError
-    from ..fsutil import ensure_inside
-    from ..render.engine import render_study, write_rendered
-    from ..study import load_study, resolve_targets
-
     root = resolve_root(options.root)
     outputs = []
     # Render every study before writing any, so a failure leaves all files as they were.
     for study_dir in resolve_targets(root, options.families):
         study = load_study(study_dir, root)
         if study.problems:
-            problem = study.problems[0]
-            raise RecordError(problem.message, path=problem.path,
-                              where=problem.pointer or (f"line {problem.line}" if problem.line else None))
+            raise study.problems[0].error()
         outputs.append(render_study(study))
     # Render writes only inside the project root: a STUDY_DIR named on the
     # command line, or a symbolic link, may point elsewhere (it may be read, not written).
@@ -59,6 +56,20 @@ def run_render(options: RenderOptions) -> list[Path]:
     return changed
 
 
+def run_pr_body(options: RenderOptions) -> str:
+    """The pull request text of the one family named by ``options.pr_body``.
+
+    Raises RecordError when the study has an invalid record (the first
+    problem is named), TemplateError for template failures (or a template
+    without the blocks the text is made of), UsageError for an unknown family."""
+    root = resolve_root(options.root)
+    (study_dir,) = resolve_targets(root, [options.pr_body])
+    study = load_study(study_dir, root)
+    if study.problems:
+        raise study.problems[0].error()
+    return pr_body(study)
+
+
 @click.command("render")
 @click.argument("families", nargs=-1)
 @root_option
@@ -68,17 +79,12 @@ def render_command(families, root, pr_body):
     """Render families/<f>/README.md from records (default: every family)."""
     options = RenderOptions(families=tuple(families), root=root, pr_body=pr_body)
     if options.pr_body:
-        from ..errors import UsageError
-        from ..render.pr_body import run_pr_body
-
         if options.families:
             raise UsageError(f"--pr-body prints one family's text; drop {' '.join(options.families)} "
                              "(or render them without --pr-body)")
 
         click.echo(run_pr_body(options), nl=False)
         return
-    from ..fsutil import shown_path
-
     changed = run_render(options)
     root = resolve_root(options.root)
     for path in changed:

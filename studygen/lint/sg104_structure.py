@@ -86,3 +86,60 @@ def check(document: Document) -> list[Finding]:
                 hint=f"close the block with a line holding {fence.markup}",
             ))
     return findings
+
+
+# ---- the committed text against the renderer's formatting (``studygen check``) ----
+
+# The exact call the renderer formats READMEs with (mdformat + mdformat-gfm).
+MDFORMAT_EXTENSIONS = {"gfm"}
+MDFORMAT_OPTIONS = {"wrap": "keep", "number": False}
+
+
+def mdformat_idempotency_finding(text: str, path: str) -> Finding | None:
+    """SG104 when ``mdformat.text(text, extensions={"gfm"},
+    options={"wrap": "keep", "number": False})`` (the renderer's call)
+    changes ``text``; the finding's line is the first line that differs.
+    None when mdformat leaves the text as it is."""
+    import mdformat
+
+    formatted = mdformat.text(text, extensions=MDFORMAT_EXTENSIONS, options=MDFORMAT_OPTIONS)
+    if formatted == text:
+        return None
+    if "\r" in text:
+        # mdformat writes LF; a CRLF file (an editor or git's autocrlf) differs on every line
+        first_cr = text[: text.index("\r")].count("\n") + 1
+        unified = text.replace("\r\n", "\n").replace("\r", "\n")
+        if mdformat.text(unified, extensions=MDFORMAT_EXTENSIONS, options=MDFORMAT_OPTIONS) == unified:
+            return Finding(
+                CODE, f"line {first_cr} ends in a carriage return (CRLF or CR line endings); "
+                "the renderer writes LF line endings, and the text is otherwise as it writes it",
+                path, first_cr,
+                hint="convert the file to LF line endings (e.g. `git config core.autocrlf input`, or a "
+                     "`*.md text eol=lf` line in .gitattributes)")
+    crlf_note = ""
+    if "\r" in text:
+        crlf_note = "; the file also has CR line endings, which the renderer does not write"
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    original_lines = text.split("\n")
+    formatted_lines = formatted.split("\n")
+    line = 1
+    for line, (before, after) in enumerate(zip(original_lines, formatted_lines), start=1):
+        if before != after:
+            break
+    else:
+        line = min(len(original_lines), len(formatted_lines)) + 1
+        line = min(line, max(len(original_lines), 1))
+    got = original_lines[line - 1] if line - 1 < len(original_lines) else ""
+    want = formatted_lines[line - 1] if line - 1 < len(formatted_lines) else ""
+    return Finding(
+        CODE,
+        f"mdformat (gfm, wrap keep) rewrites this document from line {line}: {_clip(got)!r} becomes {_clip(want)!r}"
+        + crlf_note,
+        path,
+        line,
+        hint="re-render the file, or run mdformat with the renderer's options on it, so that the committed text is what the renderer writes",
+    )
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

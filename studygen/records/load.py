@@ -1,7 +1,8 @@
 """Load run records, dataset definitions and study files, validated.
 
 Every failure is a :class:`RecordError` naming the file and the place
-(``line N`` for malformed JSON or YAML, a JSON pointer for schema errors).
+(a line for malformed JSON or YAML; a JSON pointer, and its line where the
+text is at hand, for schema errors).
 """
 
 from __future__ import annotations
@@ -68,13 +69,11 @@ def load_record(path: Path, display: str | None = None) -> Record:
     """
     display = display or str(path)
     text = read_text(path, display, MAX_DOCUMENT_BYTES)
+    document = parse_json(text, display)
     try:
-        document = migrate(parse_json(text, display), path=display)
-    except RecordError as exc:
-        if exc.where and exc.where.startswith("/"):
-            exc.pointer = exc.where
-            exc.line_number = line_of_pointer(text, exc.where)
-        raise
+        document = migrate(document, path=display)
+    except RecordError as exc:  # placed by a pointer into the document: add its line
+        raise RecordError(exc.message, place=exc.place.at_line(line_of_pointer(text, exc.place.pointer))) from None
     validate_document("run", document, path=display, text=text)
     return Record(path=path, display_path=display, data=document, text=text)
 
@@ -87,22 +86,22 @@ def load_dataset(path: Path, display: str | None = None) -> Dataset:
     text = read_text(path, display, MAX_DOCUMENT_BYTES)
     document = parse_json(text, display)
     if isinstance(document, dict) and document.get("schema_version") != 1:
-        raise RecordError("this studygen needs schema_version 1 for dataset definitions", path=display, where="/schema_version")
+        raise RecordError("this studygen needs schema_version 1 for dataset definitions", path=display, pointer="/schema_version")
     validate_document("dataset", document, path=display, text=text)
     if path.stem != document["dataset_id"]:
-        raise RecordError(f"dataset_id '{document['dataset_id']}' differs from the file name '{path.name}'", path=display, where="/dataset_id")
+        raise RecordError(f"dataset_id '{document['dataset_id']}' differs from the file name '{path.name}'", path=display, pointer="/dataset_id")
     ids = document.get("image_ids")
     if ids is not None:
         if len(ids) != document["count"]:
-            raise RecordError(f"count {document['count']} but {len(ids)} image ids listed", path=display, where="/count")
+            raise RecordError(f"count {document['count']} but {len(ids)} image ids listed", path=display, pointer="/count")
         digest = image_ids_sha256(ids)
         if digest != document["image_ids_sha256"]:
-            raise RecordError(f"image_ids_sha256 does not match the listed ids (computed {digest})", path=display, where="/image_ids_sha256")
+            raise RecordError(f"image_ids_sha256 does not match the listed ids (computed {digest})", path=display, pointer="/image_ids_sha256")
     return Dataset(path=path, display_path=display, data=document, text=text)
 
 
 def load_yaml(path: Path, display: str | None = None):
-    """PyYAML ``safe_load`` with errors as ``file:line N: …``."""
+    """PyYAML ``safe_load`` with errors as ``file:N: malformed YAML: …``."""
     import yaml
 
     display = display or str(path)
@@ -110,10 +109,10 @@ def load_yaml(path: Path, display: str | None = None):
     try:
         return yaml.safe_load(text), text
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else None
+        mark = getattr(exc, "problem_mark", None)  # PyYAML's MarkedYAMLError has one, YAMLError not
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise RecordError(f"malformed YAML: {problem}", path=display, where=where) from None
+        raise RecordError(f"malformed YAML: {problem}", path=display,
+                          line=mark.line + 1 if mark is not None else 0) from None
 
 
 def yaml_line(text: str, *path) -> int:

@@ -41,22 +41,22 @@ def migrate(document, *, path: str):
     than this studygen, or has no migration path.
     """
     if not isinstance(document, dict):
-        raise RecordError("top level must be a JSON object", path=path, where="/")
+        raise RecordError("top level must be a JSON object", path=path, pointer="/")
     version = document.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise RecordError(
             f"schema_version is missing or not an integer; this studygen needs schema_version {CURRENT_SCHEMA_VERSION}",
-            path=path, where="/schema_version")
+            path=path, pointer="/schema_version")
     if version > CURRENT_SCHEMA_VERSION:
         raise RecordError(
             f"schema_version {version} is newer than this studygen reads ({CURRENT_SCHEMA_VERSION}); upgrade studygen",
-            path=path, where="/schema_version")
+            path=path, pointer="/schema_version")
     while version < CURRENT_SCHEMA_VERSION:
         step = MIGRATIONS.get(version)
         if step is None:
             raise RecordError(
                 f"schema_version {version} cannot be migrated; this studygen needs schema_version {CURRENT_SCHEMA_VERSION}",
-                path=path, where="/schema_version")
+                path=path, pointer="/schema_version")
         document = step(document)
         version = document["schema_version"]
     return document

@@ -7,6 +7,7 @@ pointer and its line, e.g.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from pathlib import Path
@@ -59,8 +60,6 @@ def fast_run_schemas(schema: dict) -> tuple[dict, dict[str, dict]] | None:
     valid under the original (a record refused here goes to jsonschema, which
     words the errors). None when the schema no longer has this shape.
     """
-    import copy
-
     defs = copy.deepcopy(schema.get("$defs", {}))
     result = defs.get("result")
     if not isinstance(result, dict) or result.get("unevaluatedProperties") is not False:
@@ -155,10 +154,5 @@ def validate_document(kind: str, document, *, path: str, text: str | None = None
     if not errors:
         return
     pointer, message = errors[0]
-    where = pointer or "/"
     line = line_of_pointer(text, pointer) if text is not None else 0
-    err = RecordError(message, path=path, where=where)
-    # not ``err.line``: that would shadow StudygenError.line(), which the CLI calls
-    err.line_number = line
-    err.pointer = pointer
-    raise err
+    raise RecordError(message, path=path, line=line, pointer=pointer or "/")

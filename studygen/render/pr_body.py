@@ -4,31 +4,16 @@ measured), so the two cannot disagree."""
 
 from __future__ import annotations
 
+from .engine import PR_BODY_BLOCKS, render_markdown
+from .figures import render_figures
+
 
 def pr_body(study) -> str:
     """Markdown for the pull request: the template's ``summary``, ``results``
     and ``not_measured`` blocks, with figures embedded as in the README.
     Raises TemplateError when the template lacks one of those blocks."""
-    from .engine import PR_BODY_BLOCKS, render_markdown
-    from .figures import render_figures
-
     # Paths from the repository root: a pull request page has no README folder to be relative to.
     figures = {name: fig.markdown(study.root) for name, fig in render_figures(study).items()}
     body = render_markdown(study, extra_context={"figures": figures}, blocks=PR_BODY_BLOCKS)
     header = f"Study: `{study.rel(study.study_path)}`; records: `{study.rel(study.measurements_dir)}/`.\n\n"
     return header + body
-
-
-def run_pr_body(options) -> str:
-    """Load the one family named by ``options.pr_body`` and return its PR text."""
-    from ..commands.common import resolve_root
-    from ..errors import RecordError
-    from ..study import load_study, resolve_targets
-
-    root = resolve_root(options.root)
-    (study_dir,) = resolve_targets(root, [options.pr_body])
-    study = load_study(study_dir, root)
-    if study.problems:
-        problem = study.problems[0]
-        raise RecordError(problem.message, path=problem.path, where=problem.pointer)
-    return pr_body(study)

@@ -9,12 +9,12 @@ report it as SG202 while ``render`` refuses to run.
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import RecordError, StudygenError, UsageError
 from ..fsutil import shown_path, shown_paths_in
+from ..place import Place
 from ..records.keys import FIELDS, measurement_and_config_keys, software_signature
 from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
 from ..numbers import source_decimals
@@ -67,14 +67,43 @@ def resolve_targets(root: Path, targets: tuple[str, ...] | list[str]) -> list[Pa
     return list(dict.fromkeys(resolved))  # "check X X" checks X once
 
 
-@dataclass
+@dataclass(frozen=True)
 class Problem:
-    """A file that failed to load: reported by check as SG202."""
+    """A file that failed to load, at a :class:`~studygen.place.Place`:
+    reported by check as SG202, refused by render (:meth:`error`)."""
 
-    path: str
+    place: Place
     message: str
-    pointer: str | None = None
-    line: int = 0
+
+    @classmethod
+    def at(cls, path: str, message: str, pointer: str | None = None, line: int = 0) -> "Problem":
+        return cls(Place(path, line, pointer), message)
+
+    @classmethod
+    def of_error(cls, error: StudygenError, shown: str) -> "Problem":
+        """The problem an error met while loading the file shown as ``shown``
+        reports, at the error's place. A pointer to the whole document (``/``)
+        is dropped: the line (1) says as much."""
+        place = replace(error.place, path=shown)
+        if place.pointer == "/":
+            place = replace(place, pointer=None)
+        return cls(place, error.message)
+
+    def error(self) -> RecordError:
+        """The problem as the error render and collect raise (one line naming the place)."""
+        return RecordError(self.message, place=self.place)
+
+    @property
+    def path(self) -> str:
+        return self.place.path
+
+    @property
+    def pointer(self) -> str | None:
+        return self.place.pointer
+
+    @property
+    def line(self) -> int:
+        return self.place.line
 
 
 @dataclass
@@ -297,17 +326,6 @@ def flatten_record(record: Record, study: "Study") -> list[dict]:
     return rows
 
 
-def _problem(shown: str, exc: StudygenError) -> Problem:
-    """A load error as a Problem: pointer and line when the error has them."""
-    where = exc.where or ""
-    if where.startswith("line "):
-        return Problem(shown, exc.message, None, int(where.split()[1]))
-    pointer = getattr(exc, "pointer", None)
-    if pointer is None and where.startswith("/"):
-        pointer = where
-    return Problem(shown, exc.message, pointer, getattr(exc, "line_number", 0))
-
-
 def load_study(study_dir: Path, root: Path) -> Study:
     """Load ``study_dir/study.yaml`` and the records it names.
 
@@ -320,12 +338,12 @@ def load_study(study_dir: Path, root: Path) -> Study:
     rel = shown_path(study_path, root)
     spec, text = load_yaml(study_path, rel)
     if not isinstance(spec, dict):
-        raise RecordError("study file must be a YAML mapping", path=rel, where="/")
+        raise RecordError("study file must be a YAML mapping", path=rel, pointer="/")
     try:
         validate_document("study", spec, path=rel, text=None)
         if spec["family"] != study_dir.name and study_dir.parent == root / "families":
             raise RecordError(f"family '{spec['family']}' differs from its folder name '{study_dir.name}'",
-                              path=rel, where="/family")
+                              path=rel, pointer="/family")
     except RecordError as exc:
         raise at_yaml_line(exc, text) from None
     study = Study(root=root, study_dir=study_dir, spec=spec, spec_text=text)
@@ -335,7 +353,7 @@ def load_study(study_dir: Path, root: Path) -> Study:
     for extra in spec.get("extra_measurements", []):  # more record folders (a test case adding rows to shared records)
         extra_dir = root / extra
         if not _is_folder(extra_dir):
-            study.problems.append(Problem(rel, f"extra_measurements: {extra}/ is not a folder", "/extra_measurements"))
+            study.problems.append(Problem.at(rel, f"extra_measurements: {extra}/ is not a folder", "/extra_measurements"))
             continue
         shown_in.setdefault(extra_dir, shown_paths_in(extra_dir, root))
         record_paths += _json_files(extra_dir, root, study.problems)
@@ -344,16 +362,16 @@ def load_study(study_dir: Path, root: Path) -> Study:
         try:
             study.records.append(load_record(path, shown))
         except StudygenError as exc:
-            study.problems.append(_problem(shown, exc))
+            study.problems.append(Problem.of_error(exc, shown))
     for path in _json_files(records_dir / "datasets", root, study.problems):
         shown = shown_path(path, root)
         try:
             dataset = load_dataset(path, shown)
             study.datasets[dataset.dataset_id] = dataset
         except StudygenError as exc:
-            study.problems.append(_problem(shown, exc))
+            study.problems.append(Problem.of_error(exc, shown))
     if not record_paths and not study.problems:
-        study.problems.append(Problem(rel, f"no records: {shown_path(records_dir, root)}/ holds no *.json run record"))
+        study.problems.append(Problem.at(rel, f"no records: {shown_path(records_dir, root)}/ holds no *.json run record"))
     study.problems.extend(record_consistency_problems(study))
     return study
 
@@ -362,14 +380,15 @@ def at_yaml_line(exc: RecordError, text: str) -> RecordError:
     """``exc`` (placed by a JSON pointer into the study file) placed at the YAML
     line of that node instead, the pointer kept in the message; as it was when
     the node has no line (a missing key)."""
-    if not (exc.where or "").startswith("/"):
+    pointer = exc.place.pointer
+    if not pointer:
         return exc
     steps = [int(part) if part.isdigit() else part.replace("~1", "/").replace("~0", "~")
-             for part in exc.where.split("/")[1:] if part]
+             for part in pointer.split("/")[1:] if part]
     line = yaml_line(text, *steps)
     if not line:
         return exc
-    return RecordError(f"{exc.message} ({exc.where})", path=exc.path, where=f"line {line}")
+    return RecordError(f"{exc.message} ({pointer})", place=Place(exc.place.path, line))
 
 
 def _is_folder(path: Path) -> bool:
@@ -387,7 +406,7 @@ def _json_files(folder: Path, root: Path, problems: list) -> list[Path]:
             return []
         return sorted(folder.glob("*.json"))
     except OSError as exc:
-        problems.append(Problem(shown_path(folder, root), f"cannot list the folder: {exc.strerror or exc}"))
+        problems.append(Problem.at(shown_path(folder, root), f"cannot list the folder: {exc.strerror or exc}"))
         return []
 
 
@@ -399,10 +418,10 @@ def record_consistency_problems(study: Study) -> list[Problem]:
     declared = set(study.variants)
     for record in study.records:
         if record.data["family"] != study.family:
-            problems.append(Problem(record.display_path, f"family '{record.data['family']}' but the study is '{study.family}'",
+            problems.append(Problem.at(record.display_path, f"family '{record.data['family']}' but the study is '{study.family}'",
                                     "/family", record.line_of("/family")))
         if record.job_id != record.path.stem:
-            problems.append(Problem(record.display_path, f"job_id '{record.job_id}' differs from the file name '{record.path.name}'",
+            problems.append(Problem.at(record.display_path, f"job_id '{record.job_id}' differs from the file name '{record.path.name}'",
                                     "/job_id", record.line_of("/job_id")))
         for index, result in enumerate(record.results):
             names = [("variant", result["variant"])]
@@ -411,7 +430,7 @@ def record_consistency_problems(study: Study) -> list[Problem]:
             for field_name, variant in names:
                 if variant not in declared:
                     pointer = f"/results/{index}/{field_name}"
-                    problems.append(Problem(record.display_path,
+                    problems.append(Problem.at(record.display_path,
                                             f"variant '{variant}' is not declared in {study.rel(study.study_path)} "
                                             f"(declared: {', '.join(sorted(declared))})", pointer, record.line_of(pointer)))
     return problems

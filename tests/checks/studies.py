@@ -153,11 +153,11 @@ def load(root: Path, **kwargs):
 
 def readme_lines(study) -> list[str]:
     """The README as render makes it now (the text the checks read), as lines."""
-    from studygen.checks.base import rendered_study
+    from studygen.checks import CheckContext
 
-    state = rendered_study(study)
-    assert state.error is None, state.error
-    return state.readme.splitlines()
+    context = CheckContext(study)
+    assert context.render_error is None, context.render_error
+    return context.rendered.readme.splitlines()
 
 
 def line_of(study, needle: str) -> int:

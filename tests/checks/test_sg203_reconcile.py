@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from studygen.checks import sg203_reconcile
+from studygen.checks import CheckContext, sg203_reconcile
 from studygen.findings import ERROR
 
 from .studies import coco_ap, codes, latency, load, readme_lines, record, spec
@@ -24,7 +24,7 @@ def seed_like(tmp_path, tolerances=TOLERANCES, per_part=PER_PART, template=None)
 
 def test_same_key_beyond_tolerance_is_an_error_naming_both_jobs(tmp_path):
     study = seed_like(tmp_path)
-    findings = codes(sg203_reconcile.check(study), "SG203")
+    findings = codes(sg203_reconcile.check(CheckContext(study)), "SG203")
     across = [f for f in findings if "disagrees across jobs" in f.message]
     assert len(across) == 2
     fp16 = next(f for f in across if f.message.startswith("same measurement disagrees across jobs: fp16"))
@@ -42,7 +42,7 @@ def test_same_key_beyond_tolerance_is_an_error_naming_both_jobs(tmp_path):
 
 def test_difference_inside_the_spread_is_an_error(tmp_path):
     study = seed_like(tmp_path)
-    below = [f for f in sg203_reconcile.check(study) if "smaller than the job-to-job spread" in f.message]
+    below = [f for f in sg203_reconcile.check(CheckContext(study)) if "smaller than the job-to-job spread" in f.message]
     # per-part job: 0.4637 - 0.4639 = -0.0002, inside the FP8 spread 0.4625..0.4637 (0.0012);
     # main job: 0.4625 - 0.4644 = -0.0019, outside it, so not reported.
     assert len(below) == 1
@@ -54,9 +54,9 @@ def test_difference_inside_the_spread_is_an_error(tmp_path):
 
 def test_within_tolerance_and_single_jobs_pass(tmp_path):
     study = seed_like(tmp_path, tolerances={"coco": 0.002})
-    assert [f for f in sg203_reconcile.check(study) if "disagrees" in f.message] == []
+    assert [f for f in sg203_reconcile.check(CheckContext(study)) if "disagrees" in f.message] == []
     single = load(tmp_path / "single", records=[record("main", MAIN)], study=spec(tolerances=TOLERANCES))
-    assert sg203_reconcile.check(single) == []
+    assert sg203_reconcile.check(CheckContext(single)) == []
 
 
 def test_tolerance_lookup_by_metric_kind_and_unit(tmp_path):
@@ -64,9 +64,9 @@ def test_tolerance_lookup_by_metric_kind_and_unit(tmp_path):
     rows_b = [latency("fp16", 5.920), latency("fp8", 5.790)]
     records = [record("a", rows_a), record("b", rows_b)]
     loose = load(tmp_path / "loose", records=records, study=spec(tolerances={"latency_ms": 0.1}))
-    assert [f for f in sg203_reconcile.check(loose) if "disagrees" in f.message] == []
+    assert [f for f in sg203_reconcile.check(CheckContext(loose)) if "disagrees" in f.message] == []
     strict = load(tmp_path / "strict", records=records, study=spec(tolerances={"latency": 0.01}))
-    messages = [f.message for f in sg203_reconcile.check(strict) if "disagrees" in f.message]
+    messages = [f.message for f in sg203_reconcile.check(CheckContext(strict)) if "disagrees" in f.message]
     # json.dumps writes 5.92 for 5.920: figures print with the digits their record carries.
     assert any("5.889 in job a; 5.92 in job b" in m and "spread 0.031" in m and "tolerance 0.010" in m for m in messages)
     assert any("5.85 in job a; 5.79 in job b" in m and "spread 0.06" in m for m in messages)

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from studygen.checks import sg204_noise_verdict
+from studygen.checks import CheckContext, sg204_noise_verdict
 from studygen.findings import ERROR
 from studygen.render.stats import median_difference
 
@@ -47,7 +47,7 @@ def test_overlapping_repeats_are_within_noise(tmp_path):
     assert low >= 4.98 - 5.02 - 1e-9 and high <= 5.03 - 4.98 + 1e-9
     expected = median_difference(FP16, FP8_OVERLAPPING)
     assert (low, high) == (round(expected.low_ms, 3), round(expected.high_ms, 3))
-    assert sg204_noise_verdict.check(study) == []  # the verdict comes from the helper
+    assert sg204_noise_verdict.check(CheckContext(study)) == []  # the verdict comes from the helper
 
 
 def test_separated_repeats_are_beyond_noise(tmp_path):
@@ -58,7 +58,7 @@ def test_separated_repeats_are_beyond_noise(tmp_path):
     low, high = interval(line)
     assert -0.54 <= low <= high < 0  # bounded by 4.48 - 5.02 and 4.52 - 4.98
     assert high <= -0.46
-    assert sg204_noise_verdict.check(study) == []
+    assert sg204_noise_verdict.check(CheckContext(study)) == []
 
 
 def test_fewer_than_three_repeats_give_no_verdict(tmp_path):
@@ -67,13 +67,13 @@ def test_fewer_than_three_repeats_give_no_verdict(tmp_path):
     assert "no noise verdict for FP8 against fp16 (at 800 x 800 only): 2 and 2 repeat medians recorded, " \
            "at least 3 a side are needed" in line
     assert "within" not in line and "beyond" not in line
-    assert sg204_noise_verdict.check(study) == []
+    assert sg204_noise_verdict.check(CheckContext(study)) == []
 
 
 def test_hand_written_verdict_without_repeats_is_an_error(tmp_path):
     template = HEADER + "FP8 saves 0.04 to 0.11 ms of GEMM time, which is within the run-to-run noise.\n"
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template)
-    findings = codes(sg204_noise_verdict.check(study), "SG204")
+    findings = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
     assert len(findings) == 1
     finding = findings[0]
     assert finding.severity == ERROR and finding.file == "families/toy/README.md"
@@ -85,7 +85,7 @@ def test_hand_written_verdict_without_repeats_is_an_error(tmp_path):
 def test_hand_written_verdict_with_repeats_still_needs_the_helper(tmp_path):
     template = HEADER + "The difference is not significant.\n\nCopied: FP8 minus fp16: 0.000 ms: within run-to-run noise.\n"
     study = project(tmp_path, template)
-    findings = codes(sg204_noise_verdict.check(study), "SG204")
+    findings = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
     assert [f.line for f in findings] == [line_of(study, "not significant"), line_of(study, "Copied:")]
     assert all("the records hold repeat medians for 2 latency figure(s)" in f.message for f in findings)
     assert '"not significant"' in findings[0].message
@@ -97,6 +97,6 @@ def test_verdict_in_the_study_file_summary_is_hand_written_too(tmp_path):
     template = HEADER + "{{ study.decision.summary }}\n\n" + VERDICT_CALL
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.0, repeats=FP16), latency("fp8", 5.0, repeats=FP8_OVERLAPPING)])],
                  template=template, study=spec(decision={"shipped": False, "summary": "FP8 makes no difference."}))
-    findings = codes(sg204_noise_verdict.check(study), "SG204")
+    findings = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
     assert [f.line for f in findings] == [line_of(study, "FP8 makes no difference.")]
     assert '"no difference"' in findings[0].message

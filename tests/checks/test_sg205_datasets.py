@@ -3,7 +3,7 @@ comparison, counts against definitions, unpublished ids."""
 
 from __future__ import annotations
 
-from studygen.checks import sg205_datasets
+from studygen.checks import CheckContext, sg205_datasets
 from studygen.findings import ERROR, WARNING
 
 from .studies import (DEFAULT_DATASETS, coco_ap, codes, dataset, line_of, load, readme_lines, record)
@@ -15,12 +15,12 @@ GOOD = [record("job", [coco_ap("fp16", 0.4644), coco_ap("fp8", 0.4625)])]
 def test_clean_study_has_no_finding(tmp_path):
     template = HEADER + "{{ study.dataset_table() }}\n\nQuality on {{ study.one(kind='coco_ap', variant='fp16').dataset }}.\n"
     study = load(tmp_path, records=GOOD, template=template)
-    assert sg205_datasets.check(study) == []
+    assert sg205_datasets.check(CheckContext(study)) == []
 
 
 def test_quality_result_naming_an_undefined_dataset(tmp_path):
     study = load(tmp_path, records=[record("job", [coco_ap("fp16", 0.4644), coco_ap("fp8", 0.4625, dataset="val-9")])])
-    finding = next(f for f in sg205_datasets.check(study) if "val-9" in f.message)
+    finding = next(f for f in sg205_datasets.check(CheckContext(study)) if "val-9" in f.message)
     assert finding.severity == ERROR and finding.file == "measurements/toy/job.json" and finding.pointer == "/results/1/value"
     assert "names dataset 'val-9', which has no definition (defined: calib-4, val-8)" in finding.message
 
@@ -28,7 +28,7 @@ def test_quality_result_naming_an_undefined_dataset(tmp_path):
 def test_shared_ids_between_calibration_and_evaluation(tmp_path):
     datasets = {"calib-4": dataset("calib-4", "calibration", 4, ids=[1, 2, 3, 12]), "val-8": DEFAULT_DATASETS["val-8"]}
     study = load(tmp_path, records=GOOD, datasets=datasets)
-    finding = next(f for f in sg205_datasets.check(study) if "shares" in f.message)
+    finding = next(f for f in sg205_datasets.check(CheckContext(study)) if "shares" in f.message)
     assert finding.severity == ERROR and finding.file == "measurements/toy/datasets/val-8.json"
     assert finding.pointer == "/image_ids" and finding.line > 0
     assert "shares 1 image id(s) with calibration set calib-4 (4 images), for example 12" in finding.message
@@ -37,19 +37,19 @@ def test_shared_ids_between_calibration_and_evaluation(tmp_path):
 def test_disjointness_declared_or_unverified(tmp_path):
     unverified = {"calib-4": dataset("calib-4", "calibration", 4), "val-8": dataset("val-8", "evaluation", 8)}
     study = load(tmp_path / "a", records=GOOD, datasets=unverified)
-    found = [f for f in sg205_datasets.check(study) if "unverified" in f.message]
+    found = [f for f in sg205_datasets.check(CheckContext(study)) if "unverified" in f.message]
     assert len(found) == 1 and found[0].severity == WARNING
     assert "evaluation set val-8 (8 images) and calibration set calib-4 (4 images) is unverified" in found[0].message
     declared = {"calib-4": dataset("calib-4", "calibration", 4, disjoint_from=["val-8"]), "val-8": dataset("val-8", "evaluation", 8)}
     study = load(tmp_path / "b", records=GOOD, datasets=declared)
-    assert [f for f in sg205_datasets.check(study) if "unverified" in f.message] == []
+    assert [f for f in sg205_datasets.check(CheckContext(study)) if "unverified" in f.message] == []
 
 
 def test_unpublished_ids_are_a_warning_and_a_known_gap(tmp_path):
     datasets = {"calib-4": dataset("calib-4", "calibration", 4, disjoint_from=["val-8"]), "val-8": dataset("val-8", "evaluation", 8)}
     template = HEADER + "## Known gaps\n\n{% for gap in study.known_gaps() %}\n- {{ gap }}\n{% endfor %}\n"
     study = load(tmp_path, records=GOOD, datasets=datasets, template=template)
-    found = [f for f in sg205_datasets.check(study) if "were not published" in f.message]
+    found = [f for f in sg205_datasets.check(CheckContext(study)) if "were not published" in f.message]
     assert [(f.file, f.pointer, f.severity) for f in found] == [
         ("measurements/toy/datasets/calib-4.json", "/ids_not_published", WARNING),
         ("measurements/toy/datasets/val-8.json", "/ids_not_published", WARNING)]
@@ -60,7 +60,7 @@ def test_comparison_across_evaluation_sets(tmp_path):
     datasets = dict(DEFAULT_DATASETS, **{"val-16": dataset("val-16", "evaluation", 16, ids=range(21, 37))})
     study = load(tmp_path, records=[record("job", [coco_ap("fp16", 0.4644), coco_ap("fp8", 0.4625, dataset="val-16")])],
                  datasets=datasets)
-    finding = next(f for f in sg205_datasets.check(study) if "different evaluation sets" in f.message)
+    finding = next(f for f in sg205_datasets.check(CheckContext(study)) if "different evaluation sets" in f.message)
     assert finding.pointer.startswith("/results/")
     assert "fp16 0.4644 on val-8 (job job)" in finding.message and "fp8 0.4625 on val-16 (job job)" in finding.message
 
@@ -69,7 +69,7 @@ def test_unused_evaluation_definition_beside_the_used_one(tmp_path):
     """The seed's case: AP on the 400-image set, a second definition of 800 images at a stride."""
     datasets = dict(DEFAULT_DATASETS, **{"stride-16": dataset("stride-16", "evaluation", 16, ids=range(21, 37))})
     study = load(tmp_path, records=GOOD, datasets=datasets)
-    finding = next(f for f in sg205_datasets.check(study) if "no result names it" in f.message)
+    finding = next(f for f in sg205_datasets.check(CheckContext(study)) if "no result names it" in f.message)
     assert finding.file == "measurements/toy/datasets/stride-16.json" and finding.pointer == "/dataset_id"
     assert "evaluation set stride-16 (16 images) is defined but no result names it, while the quality results name val-8 (8 images)" \
         in finding.message
@@ -80,7 +80,7 @@ def test_hand_written_count_must_match_a_used_definition(tmp_path):
     template = (HEADER + "Quality was evaluated on 8 held-out images (16 images at a fixed stride).\n\n"
                 "A second run used 30 images.\n\n{{ study.dataset_table() }}\n")
     study = load(tmp_path, records=GOOD, datasets=datasets, template=template)
-    readme = [f for f in codes(sg205_datasets.check(study), "SG205") if f.file == "families/toy/README.md"]
+    readme = [f for f in codes(sg205_datasets.check(CheckContext(study)), "SG205") if f.file == "families/toy/README.md"]
     assert [f.line for f in readme] == [line_of(study, "fixed stride"), line_of(study, "30 images")]
     assert 'README states 16 images ("16 images"), the count of stride-16, which no result uses' in readme[0].message
     assert "val-8 (8 images, evaluation)" in readme[0].message
@@ -92,7 +92,7 @@ def test_record_image_count_against_its_definition(tmp_path):
     agreement = {"kind": "agreement", "variant": "fp8", "reference_variant": "fp16", "metric": "nonfinite_count",
                  "value": 0, "images": 400, "dataset": "val-8", "backend": "tensorrt", "mode": "engine"}
     study = load(tmp_path, records=[record("job", [coco_ap("fp16", 0.4644), coco_ap("fp8", 0.4625), agreement])])
-    finding = next(f for f in sg205_datasets.check(study) if "states 400 images" in f.message)
+    finding = next(f for f in sg205_datasets.check(CheckContext(study)) if "states 400 images" in f.message)
     assert finding.pointer == "/results/2/value" and "dataset val-8 has 8" in finding.message
 
 
@@ -101,10 +101,10 @@ def test_table_mixing_evaluation_sets_must_show_them(tmp_path):
     records = [record("a", [coco_ap("fp16", 0.4644)]), record("b", [coco_ap("fp16", 0.4702, dataset="val-16")])]
     hidden = HEADER + "{{ study.table(index=('job_id',), variants=('fp16',), kind='coco_ap') }}\n"
     study = load(tmp_path / "hidden", records=records, datasets=datasets, template=hidden)
-    (finding,) = [f for f in sg205_datasets.check(study) if f.file == "families/toy/README.md"]
+    (finding,) = [f for f in sg205_datasets.check(CheckContext(study)) if f.file == "families/toy/README.md"]
     assert finding.line == line_of(study, "| Job")
     assert "table compares quality figures on different evaluation sets without saying so: " \
            "fp16 0.4702 on val-16 (job b); fp16 0.4644 on val-8 (job a)" in finding.message
     shown = HEADER + "{{ study.table(index=('job_id', 'dataset'), variants=('fp16',), kind='coco_ap') }}\n"
     study = load(tmp_path / "shown", records=records, datasets=datasets, template=shown)
-    assert [f for f in sg205_datasets.check(study) if f.file == "families/toy/README.md"] == []
+    assert [f for f in sg205_datasets.check(CheckContext(study)) if f.file == "families/toy/README.md"] == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.checks import sg206_unmeasured
+from studygen.checks import CheckContext, sg206_unmeasured
 from studygen.findings import ERROR
 
 from .studies import codes, latency, line_of, load, readme_lines, record, spec
@@ -19,14 +19,14 @@ def test_expectation_helper_is_the_only_way(tmp_path):
     study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=NOT_MEASURED))
     assert ("- Not measured: NVFP4 (not tried); expected, not measured: no latency gain from the linears alone, "
             "because the linears are a small share of engine time.") in readme_lines(study)
-    assert sg206_unmeasured.check(study) == []
+    assert sg206_unmeasured.check(CheckContext(study)) == []
 
 
 def test_conclusion_about_an_unmeasured_configuration_is_an_error(tmp_path):
     template = (HEADER + "- {{ study.expectation('NVFP4') }}\n\n"
                 "NVFP4 was not tried: FP8 already gives no speedup (1.01x), so nvfp4 would not either.\n")
     study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=NOT_MEASURED))
-    findings = codes(sg206_unmeasured.check(study), "SG206")
+    findings = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
     assert len(findings) == 1  # one per sentence, the expectation line passes
     finding = findings[0]
     assert finding.severity == ERROR and finding.file == "families/toy/README.md"
@@ -37,7 +37,7 @@ def test_conclusion_about_an_unmeasured_configuration_is_an_error(tmp_path):
 def test_table_cell_naming_it_is_an_error(tmp_path):
     template = HEADER + "| Variant | ms |\n| --- | --- |\n| NVFP4 | 4.1 |\n"
     study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=NOT_MEASURED))
-    finding = codes(sg206_unmeasured.check(study), "SG206")[0]
+    finding = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")[0]
     assert finding.line == line_of(study, "| NVFP4")
     assert "a table row names it with figures 4.1" in finding.message
 
@@ -46,6 +46,6 @@ def test_a_figure_recorded_for_it_is_an_error(tmp_path):
     variants = spec()["variants"] + [{"name": "nvfp4", "precision": "nvfp4", "label": "NVFP4"}]
     records = [record("job", [latency("fp16", 5.889), latency("nvfp4", 5.701)])]
     study = load(tmp_path, records=records, study=spec(variants=variants, not_measured=NOT_MEASURED))
-    finding = codes(sg206_unmeasured.check(study), "SG206")[0]
+    finding = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")[0]
     assert finding.file == "measurements/toy/job.json" and finding.pointer == "/results/1/value_ms"
     assert "job job reports latency 5.701 for nvfp4, but the study file lists NVFP4 as not measured (not tried)" in finding.message

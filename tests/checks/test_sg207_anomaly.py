@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.checks import run_checks, sg207_anomaly
+from studygen.checks import CheckContext, run_checks, sg207_anomaly
 from studygen.findings import ERROR, NOTICE
 
 from .studies import codes, collected_provenance, kernel_time, load, record, spec
@@ -21,7 +21,7 @@ def versions(tmp_path, trt11_1_ms=0.409, **study_overrides):
 
 def test_listed_rows_across_versions(tmp_path):
     study = versions(tmp_path)
-    findings = codes(sg207_anomaly.check(study), "SG207")
+    findings = codes(sg207_anomaly.check(CheckContext(study)), "SG207")
     assert len(findings) == 1
     finding = findings[0]
     assert finding.severity == ERROR and finding.file == "measurements/toy/b200-11.1.json"
@@ -33,9 +33,9 @@ def test_listed_rows_across_versions(tmp_path):
 
 
 def test_below_the_factor_passes_and_the_factor_is_configurable(tmp_path):
-    assert sg207_anomaly.check(versions(tmp_path / "a", trt11_1_ms=0.29)) == []  # 1.45x
+    assert sg207_anomaly.check(CheckContext(versions(tmp_path / "a", trt11_1_ms=0.29))) == []  # 1.45x
     strict = versions(tmp_path / "b", trt11_1_ms=0.29, anomaly_factor=1.4)
-    assert "1.45x" in codes(sg207_anomaly.check(strict), "SG207")[0].message
+    assert "1.45x" in codes(sg207_anomaly.check(CheckContext(strict)), "SG207")[0].message
 
 
 def test_listed_row_against_a_range_over_unlisted_rows(tmp_path):
@@ -47,7 +47,7 @@ def test_listed_row_against_a_range_over_unlisted_rows(tmp_path):
         record("b200-11.1", [kernel_time("fp16", {GEMM: 0.409})], collected_provenance("NVIDIA B200", "11.1.0.106")),
     ]
     study = load(tmp_path, records=records)
-    finding = codes(sg207_anomaly.check(study), "SG207")[0]
+    finding = codes(sg207_anomaly.check(CheckContext(study)), "SG207")[0]
     assert finding.file == "measurements/toy/b200-11.1.json"
     assert "0.409 ms on NVIDIA B200" in finding.message
     assert "1.95x above the 0.19 to 0.21 ms stated over the other rows (job summary: the other rows)" in finding.message
@@ -55,7 +55,7 @@ def test_listed_row_against_a_range_over_unlisted_rows(tmp_path):
 
 def test_an_explanation_turns_it_into_a_notice(tmp_path):
     study = versions(tmp_path)
-    key = sg207_anomaly.check(study)[0].key
+    key = sg207_anomaly.check(CheckContext(study))[0].key
     explained = versions(tmp_path / "explained", explanations=[
         {"code": "SG207", "key": key, "text": "TensorRT 11.1 attributes more kernels to the GEMM group."}])
     finding = next(f for f in run_checks(explained) if f.code == "SG207")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.checks import sg208_precision_inversion
+from studygen.checks import CheckContext, sg208_precision_inversion
 from studygen.findings import WARNING
 
 from .studies import codes, collected_provenance, latency, load, readme_lines, record
@@ -14,7 +14,7 @@ def test_fp16_slower_than_fp32_is_a_warning_and_a_side_finding(tmp_path):
     records = [record("job", [latency("fp32", 13.99, "800x1067"), latency("fp16", 14.747, "800x1067"),
                               latency("fp16", 5.889), latency("fp32", 9.5)])]
     study = load(tmp_path, records=records, template=template)
-    findings = codes(sg208_precision_inversion.check(study), "SG208")
+    findings = codes(sg208_precision_inversion.check(CheckContext(study)), "SG208")
     assert len(findings) == 1
     finding = findings[0]
     assert finding.severity == WARNING and finding.pointer == "/results/1/value_ms"
@@ -28,4 +28,4 @@ def test_other_gpu_or_faster_lower_precision_passes(tmp_path):
                record("b", [latency("fp16", 14.747, "800x1067")], collected_provenance("NVIDIA B300")),
                record("c", [latency("fp32", 9.5), latency("fp16", 5.889)])]
     study = load(tmp_path, records=records)
-    assert sg208_precision_inversion.check(study) == []
+    assert sg208_precision_inversion.check(CheckContext(study)) == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.checks import sg209_provenance
+from studygen.checks import CheckContext, sg209_provenance
 from studygen.findings import ERROR
 
 from .studies import collected_provenance, latency, load, record
@@ -10,14 +10,14 @@ from .studies import collected_provenance, latency, load, record
 
 def test_complete_collected_record_passes(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])])
-    assert sg209_provenance.check(study) == []
+    assert sg209_provenance.check(CheckContext(study)) == []
 
 
 def test_missing_gpu_version_revision_and_commit(tmp_path):
     provenance = collected_provenance(gpu=None, tensorrt=None, repository_commit=None)
     provenance["checkpoint"] = {"id": "example/toy-detector", "revision": None, "weights": "pretrained"}
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)], provenance)])
-    findings = sg209_provenance.check(study)
+    findings = sg209_provenance.check(CheckContext(study))
     assert [(f.code, f.severity, f.pointer) for f in findings] == [
         ("SG209", ERROR, "/provenance/gpu"),
         ("SG209", ERROR, "/provenance/software/tensorrt"),
@@ -34,17 +34,17 @@ def test_random_init_needs_its_seed(tmp_path):
     provenance = collected_provenance()
     provenance["checkpoint"] = {"id": "example/toy-detector", "revision": None, "weights": "random-init", "seed": None}
     study = load(tmp_path / "a", records=[record("job", [latency("fp16", 5.889)], provenance)])
-    findings = sg209_provenance.check(study)
+    findings = sg209_provenance.check(CheckContext(study))
     assert [f.pointer for f in findings] == ["/provenance/checkpoint/seed"]
     provenance["checkpoint"]["seed"] = 0
-    assert sg209_provenance.check(load(tmp_path / "b", records=[record("job", [latency("fp16", 5.889)], provenance)])) == []
+    assert sg209_provenance.check(CheckContext(load(tmp_path / "b", records=[record("job", [latency("fp16", 5.889)], provenance)]))) == []
 
 
 def test_transcribed_record_needs_a_citation(tmp_path):
     source = {"gpu": None, "software": {}, "checkpoint": {"id": "example/toy-detector", "weights": "pretrained"},
               "source": {"citation": "   "}}
     study = load(tmp_path / "a", records=[record("job", [latency("fp16", 5.889)], source)])
-    findings = sg209_provenance.check(study)
+    findings = sg209_provenance.check(CheckContext(study))
     assert [(f.pointer, f.message) for f in findings] == [("/provenance/source/citation", "job job: transcribed record cites no source")]
     source["source"]["citation"] = "Toy paper, table 2"
-    assert sg209_provenance.check(load(tmp_path / "b", records=[record("job", [latency("fp16", 5.889)], source)])) == []
+    assert sg209_provenance.check(CheckContext(load(tmp_path / "b", records=[record("job", [latency("fp16", 5.889)], source)]))) == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.checks import sg210_kernel_coverage
+from studygen.checks import CheckContext, sg210_kernel_coverage
 from studygen.findings import WARNING
 
 from .studies import kernel_time, load, record
@@ -12,12 +12,12 @@ GROUPS = {"GEMM/MatMul": 0.2, "GridSample": 9.7, "normalization and elementwise"
 
 def test_groups_summing_to_the_total_pass(tmp_path):
     study = load(tmp_path, records=[record("job", [kernel_time("fp16", GROUPS, total=15.6)])])  # 1.3 % off
-    assert sg210_kernel_coverage.check(study) == []
+    assert sg210_kernel_coverage.check(CheckContext(study)) == []
 
 
 def test_groups_short_of_the_total(tmp_path):
     study = load(tmp_path, records=[record("job", [kernel_time("fp16", GROUPS, total=16.2)])])  # 4.9 % short
-    findings = sg210_kernel_coverage.check(study)
+    findings = sg210_kernel_coverage.check(CheckContext(study))
     assert len(findings) == 1
     finding = findings[0]
     assert finding.code == "SG210" and finding.severity == WARNING and finding.pointer == "/results/0/profiled_total_ms"
@@ -27,11 +27,11 @@ def test_groups_short_of_the_total(tmp_path):
 def test_unclassified_share_above_ten_percent(tmp_path):
     groups = dict(GROUPS, other=2.0)  # 2.0 of 17.4 ms: 11.5 %
     study = load(tmp_path, records=[record("job", [kernel_time("fp16", groups, total=17.4)])])
-    findings = sg210_kernel_coverage.check(study)
+    findings = sg210_kernel_coverage.check(CheckContext(study))
     assert [f.pointer for f in findings] == ["/results/0"]
     assert "11.5% of the profiled 17.4 ms of job job, fp16 at 800x1067 is unclassified (limit 10%)" in findings[0].message
     kept_apart = load(tmp_path / "b", records=[record("job", [kernel_time("fp16", GROUPS, total=16.0, unclassified_ms=0.6)])])
-    assert sg210_kernel_coverage.check(kept_apart) == []  # 0.6 of 16.0 ms: 3.75 %, and the sum matches
+    assert sg210_kernel_coverage.check(CheckContext(kept_apart)) == []  # 0.6 of 16.0 ms: 3.75 %, and the sum matches
 
 
 def test_a_subnormal_profiled_total_is_a_finding_not_a_crash(tmp_path):
@@ -39,7 +39,7 @@ def test_a_subnormal_profiled_total_is_a_finding_not_a_crash(tmp_path):
     total_ms = 2.2250738585e-313
     study = load(tmp_path, records=[record("job", [kernel_time("fp16", {"GEMM/MatMul": 0.0}, total=total_ms,
                                                                unclassified_ms=1)])])
-    messages = [f.message for f in sg210_kernel_coverage.check(study)]
+    messages = [f.message for f in sg210_kernel_coverage.check(CheckContext(study))]
     assert any("+inf% off the profiled total" in m for m in messages), messages
     assert any(m.startswith("inf% of the profiled") for m in messages), messages
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.checks import sg211_literal_figures
+from studygen.checks import CheckContext, sg211_literal_figures
 from studygen.findings import ERROR
 
 from .studies import latency, load, record
@@ -40,7 +40,7 @@ Latency: {{ study.span(study.figures(kind="latency")) }}.
 
 def test_computed_figures_and_exceptions_pass(tmp_path):
     study = load(tmp_path, records=RECORDS, template=ALLOWED)
-    assert sg211_literal_figures.check(study) == []
+    assert sg211_literal_figures.check(CheckContext(study)) == []
 
 
 def test_literal_figures_are_errors_at_their_template_line(tmp_path):
@@ -50,7 +50,7 @@ def test_literal_figures_are_errors_at_their_template_line(tmp_path):
         "Printed as a string: {{ \"0.04 ms\" }}.\n"
         "The 2 items below:\n\n- only one\n")
     study = load(tmp_path, records=RECORDS, template=template)
-    findings = sg211_literal_figures.check(study)
+    findings = sg211_literal_figures.check(CheckContext(study))
     lines = template.split("\n")
     expected = {
         lines.index("The GEMMs take 0.19 to 0.21 ms, a 2x gap.") + 1: "0.19, 0.21, 2",
@@ -66,6 +66,6 @@ def test_included_templates_are_read_too(tmp_path):
     template = "{{ generated_note }}\n\n# {{ study.title }}\n\n{% include 'part.md.j2' %}\n"
     study = load(tmp_path, records=RECORDS, template=template,
                  extra_files={"templates/part.md.j2": "FP8 saves 0.04 ms.\n"})
-    findings = sg211_literal_figures.check(study)
+    findings = sg211_literal_figures.check(CheckContext(study))
     assert [(f.file, f.line) for f in findings] == [("templates/part.md.j2", 1)]
     assert "0.04" in findings[0].message

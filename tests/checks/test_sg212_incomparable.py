@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.checks import sg212_incomparable
+from studygen.checks import CheckContext, sg212_incomparable
 from studygen.findings import ERROR
 
 from .studies import collected_provenance, latency, line_of, load, record
@@ -21,7 +21,7 @@ def two_versions(tmp_path, method_10=None, method_11=None, template=HEADER + RAN
 
 def test_trt10_flags_against_trt11_defaults_in_one_range(tmp_path):
     study = two_versions(tmp_path)
-    findings = sg212_incomparable.check(study)
+    findings = sg212_incomparable.check(CheckContext(study))
     assert len(findings) == 1
     finding = findings[0]
     assert finding.code == "SG212" and finding.severity == ERROR
@@ -34,7 +34,7 @@ def test_trt10_flags_against_trt11_defaults_in_one_range(tmp_path):
 def test_same_effective_method_passes(tmp_path):
     trt11_defaults = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True}
     study = two_versions(tmp_path, method_10=trt11_defaults)
-    assert sg212_incomparable.check(study) == []
+    assert sg212_incomparable.check(CheckContext(study)) == []
 
 
 def test_gpu_compute_and_host_latency_in_one_table_column(tmp_path):
@@ -42,7 +42,7 @@ def test_gpu_compute_and_host_latency_in_one_table_column(tmp_path):
                record("b", [latency("fp16", 6.4, timing="host_latency"), latency("fp8", 5.86)], collected_provenance("NVIDIA B200"))]
     template = HEADER + "{{ study.table(index=('job_id',), variants=('fp16', 'fp8'), kind='latency') }}\n"
     study = load(tmp_path, records=records, template=template)
-    findings = sg212_incomparable.check(study)
+    findings = sg212_incomparable.check(CheckContext(study))
     assert len(findings) == 1
     assert findings[0].line == line_of(study, "| Job")
     assert "table column puts latencies measured differently together" in findings[0].message
@@ -57,11 +57,11 @@ def test_host_waiting_per_forward_against_back_to_back_forwards(tmp_path):
     template = HEADER + RANGE
     mixed = load(tmp_path / "mixed", records=[eager("a", 23.5, "per_forward"), eager("b", 20.6, "per_repeat")],
                  template=template)
-    findings = sg212_incomparable.check(mixed)
+    findings = sg212_incomparable.check(CheckContext(mixed))
     assert len(findings) == 1
     assert ("23.5 ms (fp16, job a, 800x800): pytorch eager, gpu_compute, CUDA graphs off, data transfers off, "
             "spin-wait unknown, host waits for each forward") in findings[0].message
     assert "20.6 ms (fp16, job b, 800x800)" in findings[0].message and "forwards queued back to back" in findings[0].message
     same = load(tmp_path / "same", records=[eager("a", 23.5, "per_repeat"), eager("b", 20.6, "per_repeat")],
                 template=template)
-    assert sg212_incomparable.check(same) == []
+    assert sg212_incomparable.check(CheckContext(same)) == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.checks import sg213_unstable
+from studygen.checks import CheckContext, sg213_unstable
 from studygen.findings import WARNING
 
 from .studies import latency, line_of, load, record
@@ -16,7 +16,7 @@ def test_ratio_on_an_unstable_timing_warns(tmp_path):
     results = [latency("fp16", 5.889, unstable=True, unstable_reason="GPU compute time is unstable, CV 44%"),
                latency("fp8", 5.85)]
     study = load(tmp_path, records=[record("job", results)], template=TEMPLATE)
-    findings = sg213_unstable.check(study)
+    findings = sg213_unstable.check(CheckContext(study))
     assert len(findings) == 1  # the ratio; the table that only shows the figure is not flagged
     finding = findings[0]
     assert finding.code == "SG213" and finding.severity == WARNING
@@ -27,4 +27,4 @@ def test_ratio_on_an_unstable_timing_warns(tmp_path):
 
 def test_stable_timings_pass(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.85)])], template=TEMPLATE)
-    assert sg213_unstable.check(study) == []
+    assert sg213_unstable.check(CheckContext(study)) == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.checks import sg214_random_weights, sg215_fp8_evidence
+from studygen.checks import CheckContext, sg214_random_weights, sg215_fp8_evidence
 from studygen.findings import ERROR
 
 from .studies import coco_ap, collected_provenance, latency, load, record
@@ -13,7 +13,7 @@ RANDOM["checkpoint"] = {"id": "SenseTime/deformable-detr", "revision": None, "we
 
 def test_ap_from_random_weights_is_an_error(tmp_path):
     study = load(tmp_path, records=[record("job", [coco_ap("fp16", 0.0012)], RANDOM)])
-    findings = sg214_random_weights.check(study)
+    findings = sg214_random_weights.check(CheckContext(study))
     assert [(f.code, f.severity, f.pointer) for f in findings] == [("SG214", ERROR, "/results/0/value")]
     assert "coco_ap AP 0.0012 of fp16 in job job comes from random-init weights" in findings[0].message
 
@@ -21,8 +21,8 @@ def test_ap_from_random_weights_is_an_error(tmp_path):
 def test_agreement_on_random_weights_and_ap_on_pretrained_pass(tmp_path):
     agreement = {"kind": "agreement", "variant": "fp8", "reference_variant": "fp16", "metric": "logit_correlation",
                  "value": 0.9991, "dataset": "val-8", "backend": "pytorch", "mode": "eager"}
-    assert sg214_random_weights.check(load(tmp_path / "a", records=[record("job", [agreement], RANDOM)])) == []
-    assert sg214_random_weights.check(load(tmp_path / "b", records=[record("job", [coco_ap("fp16", 0.4644)])])) == []
+    assert sg214_random_weights.check(CheckContext(load(tmp_path / "a", records=[record("job", [agreement], RANDOM)]))) == []
+    assert sg214_random_weights.check(CheckContext(load(tmp_path / "b", records=[record("job", [coco_ap("fp16", 0.4644)])]))) == []
 
 
 def test_fp8_latency_without_evidence_is_refused(tmp_path):
@@ -31,7 +31,7 @@ def test_fp8_latency_without_evidence_is_refused(tmp_path):
     fake = latency("fp8", 63.0, shape="800x1067",
                    fp8_evidence={"kernels": [{"name": "nvjet_sm90_qqtst_128x256", "time_ms": 0.4}], "fake_quant_kernels": 145})
     study = load(tmp_path, records=[record("job", results + [fake])])
-    findings = sg215_fp8_evidence.check(study)
+    findings = sg215_fp8_evidence.check(CheckContext(study))
     assert [(f.code, f.severity, f.pointer) for f in findings] == [("SG215", ERROR, "/results/1/value_ms"),
                                                                      ("SG215", ERROR, "/results/2/value_ms")]
     assert "FP8 latency 14.2 ms of fp8 at 800x800 in job job" in findings[0].message and "no fp8_evidence" in findings[0].message
@@ -40,4 +40,4 @@ def test_fp8_latency_without_evidence_is_refused(tmp_path):
 
 def test_fp8_latency_with_kernel_evidence_passes(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 15.1), latency("fp8", 14.2)])])
-    assert sg215_fp8_evidence.check(study) == []
+    assert sg215_fp8_evidence.check(CheckContext(study)) == []

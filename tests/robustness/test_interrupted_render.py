@@ -12,6 +12,11 @@ the record restored) and kills it:
 - when a temp file first appears, at full speed (the window is short; the
   invariant must hold whether or not the kill lands in it);
 - at fixed fractions of an uninterrupted render's wall time.
+
+Ctrl-C (SIGINT) is sent by the render process to itself at fixed points of
+the figure's write (right after ``tempfile.mkstemp`` made the temp file, and
+while the temp file is fsynced), so each case lands where it is meant to,
+every run: the render exits 130 with one line, and leaves no temp file.
 """
 
 from __future__ import annotations
@@ -182,21 +187,48 @@ def test_kill_at_fractions_of_the_render_time(states, run_cli):
     _assert_next_render_completes(root, new, run_cli)
 
 
-def test_ctrl_c_exits_130_with_one_line_and_leaves_whole_files(states, run_cli):
+# Ctrl-C at a fixed point of the figure's atomic write, sent by the render process
+# to itself. "mkstemp": right after the temp file exists, before its name is
+# returned (the old race: KeyboardInterrupt there left the temp file); the sleep
+# is where Python runs the signal handler when SIGINT is not blocked.
+# "fsync": while the temp file is being written out.
+CTRL_C_RENDER = (
+    "import os, runpy, signal, sys, tempfile, time\n"
+    "point = sys.argv.pop(1)\n"
+    "fired = []\n"
+    "def ctrl_c():\n"
+    "    if not fired:\n"
+    "        fired.append(1)\n"
+    "        os.kill(os.getpid(), signal.SIGINT)\n"
+    "        time.sleep(0.05)\n"
+    "real_mkstemp, real_fsync = tempfile.mkstemp, os.fsync\n"
+    "def mkstemp(*args, **kwargs):\n"
+    "    made = real_mkstemp(*args, **kwargs)\n"
+    "    if point == 'mkstemp' and kwargs.get('prefix', '').startswith('.latency.svg.'):\n"
+    "        ctrl_c()\n"
+    "    return made\n"
+    "def fsync(fd):\n"
+    "    if point == 'fsync' and os.path.basename(os.readlink(f'/proc/self/fd/{fd}')).startswith('.latency.svg.'):\n"
+    "        ctrl_c()\n"
+    "    return real_fsync(fd)\n"
+    "tempfile.mkstemp, os.fsync = mkstemp, fsync\n"
+    "sys.argv = ['studygen'] + sys.argv[1:]\n"
+    "runpy.run_module('studygen', run_name='__main__')\n"
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc/self/fd to name the file being fsynced")
+@pytest.mark.parametrize("point", ["mkstemp", "fsync"])
+def test_ctrl_c_exits_130_with_one_line_and_leaves_whole_files(states, run_cli, point):
     """SIGINT (Ctrl-C) while the figure's temp file exists: the temp file is
     removed on the way out, the outputs stay whole, exit 130 with one line."""
     root, old, new = states
     _reset_to_old(root, old)
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.Popen(_render_cmd(root, slow_fsync=True), cwd=REPO, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not _temp_files(root) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.001)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    done = subprocess.run([sys.executable, "-c", CTRL_C_RENDER, point, "render", "--root", str(root)], cwd=REPO,
+                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=120)
     # click ends the terminal's "^C" line first (an empty line), then our one line
-    assert (proc.returncode, err.lstrip("\n")) == (130, "studygen: interrupted\n")
+    assert (done.returncode, done.stderr.lstrip("\n")) == (130, "studygen: interrupted\n")
     assert _temp_files(root) == []
     assert _assert_whole_files(root, old, new) == {OUTPUTS[0]: "old", OUTPUTS[1]: "old"}
     _assert_next_render_completes(root, new, run_cli)

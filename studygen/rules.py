@@ -1,0 +1,111 @@
+"""The rule table: every finding code, declared once (after ruff and markdownlint).
+
+One :class:`Rule` per code gives its default severity, its short name, the
+module that implements it and a one-line summary of what it catches. Read
+from here: the default severities (:data:`studygen.findings.CODES`), the lint
+registry (:mod:`studygen.lint`, SG1xx), the check registry
+(:mod:`studygen.checks`, SG2xx), the ``studygen lint --help`` text and the
+README's finding-code table (``python -m studygen.rules`` prints it;
+``tests/test_rules.py`` keeps the README equal to it).
+
+Adding a check is one new module (with a ``check`` function) plus one line
+here; the registries import every module this table names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One finding code: ``severity`` is the default (``error`` fails the run,
+    ``warning`` is printed); ``module`` the dotted name of the module whose
+    ``check`` reports it; ``summary`` one line saying what it catches."""
+
+    code: str
+    severity: str
+    name: str
+    module: str
+    summary: str
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("SG101", ERROR, "range coverage", "studygen.lint.sg101_range_coverage",
+         "a prose range that summarises a table column leaves out one of its values"),
+    Rule("SG102", ERROR, "statistic order", "studygen.lint.sg102_statistic_order",
+         "statistics of one row out of order (min <= median <= max, p50 <= p90 <= p99)"),
+    Rule("SG103", ERROR, "derived figure", "studygen.lint.sg103_derived_figures",
+         "a ratio, speedup, reduction or percentage that its own figures do not give"),
+    Rule("SG104", ERROR, "Markdown structure", "studygen.lint.sg104_structure",
+         "a table row with the wrong cell count, an unclosed fence, text mdformat would rewrite"),
+    Rule("SG105", WARNING, "noise wording", "studygen.lint.sg105_noise_wording",
+         '"within noise" or "not significant" with no spread, repeat count or test nearby'),
+    Rule("SG106", WARNING, "unmeasured stated as result", "studygen.lint.sg106_unmeasured",
+         "a configuration the document says was not measured, given an outcome elsewhere"),
+    Rule("SG201", ERROR, "stale README or figure", "studygen.checks.sg201_stale",
+         "the committed README or a figure differs from what the records render to"),
+    Rule("SG202", ERROR, "invalid record", "studygen.checks.sg202_records",
+         "a record, dataset definition or study file that fails to load or validate"),
+    Rule("SG203", ERROR, "same measurement disagrees across jobs", "studygen.checks.sg203_reconcile",
+         "one measurement with two values from two jobs, or a difference inside their spread"),
+    Rule("SG204", ERROR, "noise verdict without repeats", "studygen.checks.sg204_noise_verdict",
+         "a noise or significance verdict written by hand instead of computed from repeats"),
+    Rule("SG205", ERROR, "dataset", "studygen.checks.sg205_datasets",
+         "a quality figure on an undefined, overlapping, mixed or miscounted image set"),
+    Rule("SG206", ERROR, "unmeasured configuration stated", "studygen.checks.sg206_unmeasured",
+         "a configuration the study file lists as not measured, reported or stated anyway"),
+    Rule("SG207", ERROR, "unexplained cross-version or cross-GPU anomaly", "studygen.checks.sg207_anomaly",
+         "one configuration differing by the anomaly factor across GPUs or versions, unexplained"),
+    Rule("SG208", WARNING, "precision inversion", "studygen.checks.sg208_precision_inversion",
+         "a lower-precision variant slower than a higher-precision one on the same platform"),
+    Rule("SG209", ERROR, "provenance", "studygen.checks.sg209_provenance",
+         "a record that names no GPU, software version, checkpoint revision, commit or citation"),
+    Rule("SG210", WARNING, "kernel-time coverage", "studygen.checks.sg210_kernel_coverage",
+         "kernel groups that miss the profiled total by 2 %, or leave over 10 % unclassified"),
+    Rule("SG211", ERROR, "literal figure in template", "studygen.checks.sg211_literal_figures",
+         "a template that prints a number no expression computed from records"),
+    Rule("SG212", ERROR, "incomparable timings", "studygen.checks.sg212_incomparable",
+         "latencies measured differently in one ratio, range or table column"),
+    Rule("SG213", WARNING, "unstable measurement", "studygen.checks.sg213_unstable",
+         "a ratio, verdict, range or side finding built on a timing flagged unstable"),
+    Rule("SG214", ERROR, "quality from random weights", "studygen.checks.sg214_random_weights",
+         "a COCO AP figure from random-init weights"),
+    Rule("SG215", ERROR, "FP8 latency without real-FP8 evidence", "studygen.checks.sg215_fp8_evidence",
+         "an FP8 latency without the FP8 GEMM kernels of a profile behind it"),
+    Rule("SG216", ERROR, "waiver matches no finding", "studygen.checks.waivers",
+         "a waiver or explanation in the study file that matches no finding"),
+)
+
+BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+
+
+def rules_in(package: str) -> tuple[Rule, ...]:
+    """The rules implemented under ``package`` (``studygen.lint``,
+    ``studygen.checks``), in table order."""
+    return tuple(rule for rule in RULES if rule.module.startswith(package + "."))
+
+
+def help_line(rules: tuple[Rule, ...]) -> str:
+    """``Codes: SG101 range coverage, … (errors); SG105 noise wording, … (warnings).``
+    for ``--help`` texts: each severity's codes in table order."""
+    parts = []
+    for severity, plural in ((ERROR, "errors"), (WARNING, "warnings")):
+        named = [f"{rule.code} {rule.name}" for rule in rules if rule.severity == severity]
+        if named:
+            parts.append(f"{', '.join(named)} ({plural})")
+    return f"Codes: {'; '.join(parts)}."
+
+
+def markdown_table() -> str:
+    """The README's finding-code table (a GFM table, one row per rule)."""
+    lines = ["| code | severity | name | catches |", "| --- | --- | --- | --- |"]
+    lines += [f"| {rule.code} | {rule.severity} | {rule.name} | {rule.summary} |" for rule in RULES]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # python -m studygen.rules: the table to paste into the README
+    print(markdown_table(), end="")

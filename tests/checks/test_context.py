@@ -1,0 +1,94 @@
+"""CheckContext: one render of a study shared by every check of a run, read
+through cached properties; nothing is written onto the study."""
+
+from __future__ import annotations
+
+import json
+
+from studygen.checks import CheckContext, run_checks
+from studygen.checks.base import readme_finding, row_finding
+from studygen.checks.text import ReadmeText
+from studygen.errors import TemplateError
+from studygen.findings import WARNING, Finding
+from studygen.study import load_study
+
+from .studies import latency, load, record, write_project
+
+TEMPLATE = """\
+{{ generated_note }}
+
+# {{ study.title }}
+
+fp16 takes {{ study.one(kind="latency", variant="fp16") }}.
+"""
+
+
+def test_the_render_is_made_once_and_read_through_the_context(tmp_path):
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    context = CheckContext(study)
+    rendered = context.rendered
+    assert rendered is context.rendered and context.render_error is None
+    assert "fp16 takes 5.889 ms." in rendered.readme.splitlines()
+    assert isinstance(context.readme_text, ReadmeText) and context.readme_text is context.readme_text
+    assert "5.889 ms" in [item.text for item in context.produced]
+    assert {row["pointer"] for item in context.produced for row in item.rows} == {"/results/0/value_ms"}
+    outputs = list(context.produced_outputs())
+    assert [item for item, _ in outputs] == context.produced
+    item, readme = next((item, readme) for item, readme in outputs if item.text == "5.889 ms")
+    assert readme is context.readme_text and readme.locate(item) == rendered.readme.splitlines().index("fp16 takes 5.889 ms.") + 1
+    assert list(context.produced_outputs(kinds=("table",))) == []
+
+
+def test_checks_write_nothing_onto_the_study(tmp_path):
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    before = set(study.__dict__)
+    run_checks(study)
+    assert {name for name in set(study.__dict__) - before if not name.startswith("_records_by_path")} <= {"rows"}
+
+
+def test_a_study_with_problems_is_not_rendered(tmp_path):
+    study_dir = write_project(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    path = tmp_path / "measurements" / "toy" / "job.json"
+    document = json.loads(path.read_text())
+    document["results"][0]["value_ms"] = "fast"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    study = load_study(study_dir, tmp_path)
+    context = CheckContext(study)
+    assert context.readme_text is None and list(context.produced_outputs()) == []
+    assert "_render" not in context.__dict__  # readme_text did not render a study with an invalid record
+
+
+def test_a_template_that_fails_is_the_render_error(tmp_path):
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template="{{ study.no_such_helper() }}\n")
+    context = CheckContext(study)
+    assert isinstance(context.render_error, TemplateError)
+    assert context.render_error.line().startswith("templates/toy.md.j2:1: ")
+    assert (context.rendered, context.produced, context.readme_text) == (None, [], None)
+    (finding,) = [f for f in run_checks(study) if f.code == "SG201"]
+    assert finding.message == f"cannot render: {context.render_error.line()}"
+    assert finding.file == "families/toy/study.yaml"
+
+
+def test_findings_at_a_readme_line_and_at_a_row(tmp_path):
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    assert readme_finding(study, "SG204", 7, "verdict") == Finding("SG204", "verdict", "families/toy/README.md", line=7)
+    shown = readme_finding(study, "SG204", 3, "verdict", hint="compute it", severity=WARNING)
+    assert (shown.hint, shown.severity) == ("compute it", WARNING)
+    (row,) = study.rows
+    found = row_finding(study, "SG214", row, "random", hint="drop it")
+    assert found == Finding("SG214", "random", "measurements/toy/job.json", line=study.line_of_row(row),
+                            hint="drop it", pointer="/results/0/value_ms", key=row["key"])
+    assert found.line > 1
+    plain = row_finding(study, "SG214", row, "random", severity=WARNING)
+    assert (plain.hint, plain.severity) == ("", WARNING)
+
+
+def test_an_invalid_record_is_one_sg202_finding_with_the_hint(tmp_path):
+    study_dir = write_project(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=TEMPLATE)
+    path = tmp_path / "measurements" / "toy" / "job.json"
+    path.write_text(path.read_text().replace('"value_ms": 5.889', '"value_ms": "fast"'), encoding="utf-8")
+    findings = [f for f in run_checks(load_study(study_dir, tmp_path)) if f.code == "SG202"]
+    line = next(i + 1 for i, text in enumerate(path.read_text().splitlines()) if '"fast"' in text)
+    assert findings == [Finding("SG202", "'fast' is not of type 'number'", "measurements/toy/job.json", line=line,
+                                pointer="/results/0/value_ms",
+                                hint="fix the file so it validates against schemas/ (see docs/study-guide.md)")]
