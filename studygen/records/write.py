@@ -23,6 +23,7 @@ from pathlib import Path
 from ..collect.result import NewResult
 from ..errors import ConflictError, InputError, UsageError
 from ..fsutil import atomic_write_text, dump_json, ensure_inside, shown_path
+from ..result_kinds import IDENTITY_FIELDS, metric_of, result_identity
 from .keys import FIELDS, key_string, software_signature
 from .load import load_record
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
@@ -63,50 +64,18 @@ def validate_job_id(job_id: str) -> str:
     return job_id
 
 
-def metric_of(result: dict) -> tuple[str | None, str | None, str | None]:
-    """``(metric, statistic, group)`` of a result, as study.flatten_record
-    names them (latency: timing and statistic; COCO: ``coco`` and the
-    statistic; kernel time: ``kernel_time`` for the whole result)."""
-    kind = result["kind"]
-    if kind == "latency":
-        return result.get("timing"), result.get("statistic"), None
-    if kind == "coco_ap":
-        return "coco", result.get("statistic"), None
-    if kind == "coco_ap_delta":
-        return "coco_delta", result.get("statistic"), None
-    if kind == "agreement":
-        return result.get("metric"), None, None
-    if kind == "kernel_time_delta":
-        return "kernel_time_delta", None, result.get("group")
-    if kind == "quantization":
-        return "quantized_modules", None, None
-    if kind == "not_measured":
-        return result.get("metric"), "not_measured", None
-    return kind, None, None  # plan_size, kernel_time, engine_layers
-
-
 def measurement_key(family: str, provenance: dict, result: dict) -> str:
     """The measurement key of ``result`` in a record of ``family`` with
-    ``provenance`` (fields of :data:`studygen.records.keys.FIELDS`; the recipe
-    is the variant's, so the variant name stands for it here)."""
-    metric, statistic, group = metric_of(result)
-    row = {
-        "family": family,
-        "revision": (provenance.get("checkpoint") or {}).get("revision"),
-        "variant": result.get("variant"),
-        "recipe": None,
-        "kind": result["kind"],
-        "metric": metric,
-        "statistic": statistic,
-        "group": group,
-        "shape": result.get("shape"),
-        "batch": result.get("batch"),
-        "backend": result.get("backend"),
-        "mode": result.get("mode"),
-        "gpu": provenance.get("gpu"),
-        "software": software_signature(provenance, result.get("backend"), result["kind"]),
-        "dataset": result.get("dataset"),
-    }
+    ``provenance`` (fields of :data:`studygen.records.keys.FIELDS`): the
+    result's identity (:func:`studygen.result_kinds.result_identity`: kind,
+    metric, statistic, group, variant, shape, batch, backend, mode, dataset)
+    with the checkpoint revision, the GPU and the software versions of its
+    backend. The recipe is the variant's, so the variant name stands for it
+    here."""
+    row = dict(zip(IDENTITY_FIELDS, result_identity(result)))
+    row.update(family=family, revision=(provenance.get("checkpoint") or {}).get("revision"), recipe=None,
+               gpu=provenance.get("gpu"),
+               software=software_signature(provenance, result.get("backend"), result["kind"]))
     return key_string(row, FIELDS)
 
 
