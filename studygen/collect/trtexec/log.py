@@ -276,8 +276,6 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
 def _is_json(text: str) -> bool:
     """True when ``text`` starts with a whole JSON object or array (log
     lines start with "[date] [I]", which is no JSON)."""
-    import json
-
     stripped = text.lstrip()
     if stripped[:1] not in ("{", "["):
         return False
