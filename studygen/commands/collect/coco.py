@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import click
 
@@ -14,15 +15,16 @@ from ...fsutil import shown_path
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
 from ...records.write import WriteOutcome, write_results
 from .ingest import SourceProvenance, prepare, provenance_block, report
-from .options import IngestOptions, click_options, command_line, flag, flag_values
+from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
 @dataclass
-class CocoOptions:
+class CocoOptions(SubcommandOptions):
     """Options of ``studygen collect coco``: ground truth, detections, the
     dataset id, the evaluator, what a new dataset definition says, what
     produced the detections, and the :class:`IngestOptions`."""
 
+    subcommand: ClassVar[str] = "coco"
     ingest: IngestOptions
     annotations_path: Path = field(metadata=flag(
         "--annotations", required=True, type=click.Path(path_type=Path), help="COCO ground-truth annotations JSON."))
@@ -50,13 +52,6 @@ class CocoOptions:
     def __post_init__(self):
         self.annotations_path = Path(self.annotations_path)
         self.detections_path = Path(self.detections_path)
-
-    @classmethod
-    def from_params(cls, params: dict) -> "CocoOptions":
-        return cls(ingest=IngestOptions.from_params(params), **flag_values(cls, params))
-
-    def command_line(self) -> str:
-        return command_line("coco", self, self.ingest)
 
 
 @dataclass

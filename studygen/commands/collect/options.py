@@ -16,6 +16,7 @@ import re
 import shlex
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import ClassVar
 
 import click
 
@@ -175,3 +176,20 @@ def checkpoint_block(checkpoint: str | None, weights: str | None) -> dict:
         defaulted.append("weights")
     block[DEFAULTED] = defaulted
     return block
+
+
+class SubcommandOptions:
+    """What the options class of an ingest subcommand adds to its dataclass
+    (its own flagged fields and ``ingest``, the :class:`IngestOptions`):
+    building it from click's parameters and the command line it stands for
+    (own flags first, as ``--help`` lists them)."""
+
+    subcommand: ClassVar[str]
+    ingest: IngestOptions
+
+    @classmethod
+    def from_params(cls, params: dict):
+        return cls(ingest=IngestOptions.from_params(params), **flag_values(cls, params))
+
+    def command_line(self) -> str:
+        return command_line(self.subcommand, self, self.ingest)

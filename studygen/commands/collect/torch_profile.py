@@ -5,20 +5,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import click
 
 from ...collect import torch_profile
 from ...records.write import WriteOutcome, write_results
 from .ingest import SourceProvenance, prepare, provenance_block, report
-from .options import IngestOptions, click_options, command_line, flag, flag_values
+from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
 @dataclass
-class TorchProfileOptions:
+class TorchProfileOptions(SubcommandOptions):
     """Options of ``studygen collect torch-profile``: the trace, the PyTorch
     mode it was recorded in, and the :class:`IngestOptions`."""
 
+    subcommand: ClassVar[str] = "torch-profile"
     ingest: IngestOptions
     trace_path: Path = field(metadata=flag(
         "--trace", required=True, type=click.Path(path_type=Path),
@@ -28,13 +30,6 @@ class TorchProfileOptions:
 
     def __post_init__(self):
         self.trace_path = Path(self.trace_path)
-
-    @classmethod
-    def from_params(cls, params: dict) -> "TorchProfileOptions":
-        return cls(ingest=IngestOptions.from_params(params), **flag_values(cls, params))
-
-    def command_line(self) -> str:
-        return command_line("torch-profile", self, self.ingest)
 
 
 def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import click
 
@@ -12,16 +13,17 @@ from ...collect import trtexec
 from ...errors import UsageError
 from ...records.write import WriteOutcome, write_results
 from .ingest import SourceProvenance, prepare, provenance_block, report
-from .options import IngestOptions, click_options, command_line, flag, flag_values, optional_path
+from .options import IngestOptions, SubcommandOptions, click_options, flag, optional_path
 
 PATH = click.Path(path_type=Path)
 
 
 @dataclass
-class TrtexecOptions:
+class TrtexecOptions(SubcommandOptions):
     """Options of ``studygen collect trtexec``: the trtexec files (at least
     one) and the :class:`IngestOptions`."""
 
+    subcommand: ClassVar[str] = "trtexec"
     ingest: IngestOptions
     log_path: Path | None = field(default=None, metadata=flag("--log", type=PATH, help="trtexec console log."))
     times_path: Path | None = field(default=None, metadata=flag(
@@ -37,17 +39,11 @@ class TrtexecOptions:
         for name in ("log_path", "times_path", "profile_path", "layer_info_path", "plan_path"):
             setattr(self, name, optional_path(getattr(self, name)))
 
-    @classmethod
-    def from_params(cls, params: dict) -> "TrtexecOptions":
-        return cls(ingest=IngestOptions.from_params(params), **flag_values(cls, params))
 
     def validate(self) -> None:
         """At least one trtexec file. Raises UsageError."""
         if not any((self.log_path, self.times_path, self.profile_path, self.layer_info_path, self.plan_path)):
             raise UsageError("give at least one of --log, --times, --profile, --layer-info, --plan")
-
-    def command_line(self) -> str:
-        return command_line("trtexec", self, self.ingest)
 
 
 def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
