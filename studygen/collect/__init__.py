@@ -1,8 +1,8 @@
 """Collectors: turn measurement outputs into run-record results.
 
 Readers and result builders only; writing records is the records layer's
-(:mod:`studygen.records.write`). Modules (imported lazily by ``studygen
-collect``): :mod:`.trtexec` (console log, --exportTimes, --exportProfile,
+(:mod:`studygen.records.write`). Modules (used by the ``studygen collect``
+commands): :mod:`.trtexec` (console log, --exportTimes, --exportProfile,
 --exportLayerInfo, plan size; one result builder per kind),
 :mod:`.torch_profile` (Kineto Chrome traces), :mod:`.coco` (COCOeval bbox
 statistics, refusal rules, the dataset definition of an annotations file),

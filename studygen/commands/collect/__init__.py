@@ -4,7 +4,7 @@ provenance (``env``); ``run`` (measure a study on a GPU node) lives in
 ``studygen.commands.collect_run`` and is loaded only when invoked.
 
 One module per subcommand (:mod:`.trtexec`, :mod:`.torch_profile`,
-:mod:`.coco`, :mod:`.env`), each with an options dataclass whose fields
+:mod:`.coco`, :mod:`.env`, imported when invoked), each with an options dataclass whose fields
 carry their flags (:mod:`.options`) and a ``run_*`` function that the click
 command and Python callers share; :mod:`.ingest` holds the steps the ingest
 subcommands have in common.
@@ -24,14 +24,23 @@ import importlib.util
 import click
 
 from ...errors import UsageError
-from .coco import coco_command
-from .env import env_command
-from .torch_profile import torch_profile_command
-from .trtexec import trtexec_command
 
+# name -> (module, attribute, short help): each subcommand is imported when
+# invoked, so ``collect --help`` and one subcommand import only what they
+# need; the short help is here so --help imports none (a test keeps it equal
+# to each command's own). ``run`` needs torch: when its module is missing,
+# --help lists it as unavailable.
 LAZY_SUBCOMMANDS = {
+    "coco": ("studygen.commands.collect.coco", "coco_command",
+             "Evaluate detections with COCOeval (bbox) and record the 12 statistics."),
+    "env": ("studygen.commands.collect.env", "env_command",
+            "Print this machine's provenance block as JSON; with --family/--job/--role..."),
     "run": ("studygen.commands.collect_run", "run_command",
             "Measure a study's variants and shapes on this GPU machine (PyTorch backend)."),
+    "torch-profile": ("studygen.commands.collect.torch_profile", "torch_profile_command",
+                      "Ingest kernel time per group from a PyTorch profiler (Kineto) trace."),
+    "trtexec": ("studygen.commands.collect.trtexec", "trtexec_command",
+                "Ingest trtexec output: latency summary, per-iteration times, layer profile,..."),
 }
 
 
@@ -44,7 +53,7 @@ def _unavailable_command(name: str, reason: str) -> click.Command:
 
 
 class CollectGroup(click.Group):
-    """A click group whose ``run`` subcommand is imported on use; when its
+    """A click group whose subcommands are imported on use; when one's
     module is missing, ``--help`` lists it as unavailable instead of failing."""
 
     def list_commands(self, ctx):
@@ -80,7 +89,3 @@ class CollectGroup(click.Group):
 @click.group("collect", cls=CollectGroup)
 def collect_group():
     """Turn measurements (trtexec, profiler traces, COCO detections, GPU runs) into records."""
-
-
-for _command in (trtexec_command, torch_profile_command, coco_command, env_command):
-    collect_group.add_command(_command)
