@@ -3,6 +3,7 @@ light imports, and the console entry point run as a subprocess."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -82,8 +83,6 @@ def test_unknown_option_is_a_usage_error(run_cli, workdir):
 
 
 def test_the_short_help_in_the_table_is_each_commands_own():
-    import importlib
-
     for name, (module_name, attribute, short_help) in collect_module.LAZY_SUBCOMMANDS.items():
         if name == "run":
             continue  # its table entry words the GPU run for the list; the command's help says more
