@@ -22,6 +22,14 @@ TRT86_LOG = TRTEXEC / "trt8.6_unstable-gpu-compute.log"
 TRT7_LOG = TRTEXEC / "trt7_resnet50-int8_console.log"
 
 
+def refused(parse, path, content: str) -> InputError:
+    """The InputError ``parse`` raises for a file holding ``content`` (shown by its name)."""
+    path.write_text(content)
+    with pytest.raises(InputError) as raised:
+        parse(path, path.name)
+    return raised.value
+
+
 # --- version tags ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("tag, version", [
@@ -128,11 +136,8 @@ def test_profile_rows_as_the_file_states_them():
     ('{"count": 3}', "line 1", "expected a non-empty JSON array of layer timings (trtexec --exportProfile)"),
 ])
 def test_bad_profile_rows_are_refused_at_their_place(workdir, content, where, message):
-    path = workdir / "profile.json"
-    path.write_text(content)
-    with pytest.raises(InputError) as raised:
-        parse_profile(path, "profile.json")
-    assert (raised.value.path, raised.value.where, raised.value.message) == ("profile.json", where, message)
+    error = refused(parse_profile, workdir / "profile.json", content)
+    assert (error.path, error.where, error.message) == ("profile.json", where, message)
 
 
 def test_profile_rows_keep_medians_only_where_every_row_has_one(workdir):
@@ -178,11 +183,8 @@ def test_plain_layer_info_is_names_only():
     ('{"Layers": ["a"], "Bindings": ["x", 1]}', "/Bindings", "Bindings must be a list of names"),
 ])
 def test_bad_layer_info_is_refused_at_its_place(workdir, content, where, message):
-    path = workdir / "layers.json"
-    path.write_text(content)
-    with pytest.raises(InputError) as raised:
-        parse_layer_info(path, "layers.json")
-    assert (raised.value.path, raised.value.where, raised.value.message) == ("layers.json", where, message)
+    error = refused(parse_layer_info, workdir / "layers.json", content)
+    assert (error.path, error.where, error.message) == ("layers.json", where, message)
 
 
 def test_plan_size_is_the_files_size_in_bytes(workdir):
@@ -205,11 +207,8 @@ def test_plan_size_is_the_files_size_in_bytes(workdir):
      "/0/inMs", "inMs is -1: a duration cannot be negative"),
 ])
 def test_bad_times_are_refused_at_their_place(workdir, content, where, message):
-    path = workdir / "times.json"
-    path.write_text(content)
-    with pytest.raises(InputError) as raised:
-        parse_times(path, "times.json")
-    assert (raised.value.path, raised.value.where, raised.value.message) == ("times.json", where, message)
+    error = refused(parse_times, workdir / "times.json", content)
+    assert (error.path, error.where, error.message) == ("times.json", where, message)
 
 
 def test_times_of_tensorrt_7_keys_and_enqueue_from_82_timestamps(workdir):
