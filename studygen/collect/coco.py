@@ -22,11 +22,11 @@ import io
 import json
 import logging
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from ..fsutil import shown_path
 from ..errors import InputError, UsageError
-from ..records.load import load_dataset
 from ..digests import image_ids_sha256
 from .inputs import is_number, load_json_values
 from .result import NewResult
@@ -189,9 +189,7 @@ def check_detections(gt: GroundTruth, detections: list[dict], display: str) -> N
 
 
 def backend_version(backend: str) -> str:
-    """Installed version of the evaluator package."""
-    from importlib.metadata import PackageNotFoundError, version
-
+    """Installed version of the evaluator package. Raises UsageError when it is not installed."""
     try:
         return version(backend)
     except PackageNotFoundError:
@@ -302,7 +300,9 @@ def build_results(stats: dict[str, float], *, variant: str, dataset: str, backen
 
 def dataset_definition(dataset_id: str, gt: GroundTruth, *, split: str, source: str | None, role: str) -> dict:
     """A dataset definition (schemas/dataset.schema.json) for the images of
-    the annotations: count, the sorted ids and their sha256."""
+    the annotations: count, the sorted ids and their sha256. Built here,
+    checked and written (or an existing one verified) by
+    :mod:`studygen.records.datasets`."""
     ids = sorted(gt.image_ids, key=lambda v: (isinstance(v, str), v))
     return {
         "schema_version": 1,
@@ -315,23 +315,3 @@ def dataset_definition(dataset_id: str, gt: GroundTruth, *, split: str, source: 
         "image_ids": ids,
         "image_ids_sha256": image_ids_sha256(ids),
     }
-
-
-def verify_dataset(path: Path, display: str, gt: GroundTruth) -> list[str]:
-    """Check an existing dataset definition against the annotations' images
-    (count and sha256 of the sorted ids). Raises InputError when they
-    differ; returns notes (e.g. the definition publishes no ids)."""
-    dataset = load_dataset(path, display)
-    data = dataset.data
-    count = len(gt.images)
-    digest = image_ids_sha256(gt.image_ids)
-    if data["count"] != count:
-        raise InputError(f"dataset {data['dataset_id']} has {data['count']} images but {gt.display} lists {count}: "
-                         "evaluate on the defined images or give another --dataset", path=display, where="/count")
-    if "image_ids_sha256" in data:
-        if data["image_ids_sha256"] != digest:
-            raise InputError(f"dataset {data['dataset_id']} image_ids_sha256 {data['image_ids_sha256'][:12]}… differs from "
-                             f"the sha256 of {gt.display}'s image ids {digest[:12]}…: not the same images",
-                             path=display, where="/image_ids_sha256")
-        return []
-    return [f"dataset {data['dataset_id']} publishes no image ids; only the count ({count}) was checked"]

@@ -16,6 +16,7 @@ import datetime as _dt
 import platform
 import socket
 import subprocess
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 # provenance.software name -> distribution names to try, in order
@@ -32,8 +33,6 @@ PACKAGES = {
 
 def package_version(names: tuple[str, ...]) -> str | None:
     """The installed version of the first distribution found, else None."""
-    from importlib.metadata import PackageNotFoundError, version
-
     for name in names:
         try:
             return version(name)
@@ -175,3 +174,11 @@ def conversion_machine() -> dict:
     block = {**gpu_fields(names), "driver": driver, "hostname": socket.gethostname(),
              "software": {"python": platform.python_version()}}
     return block
+
+
+def as_conversion_machine(block: dict) -> dict:
+    """An env block (:func:`collect_env`) as ``provenance.conversion_machine``:
+    GPU model and count, driver, this machine's hostname and the software
+    versions of the block."""
+    return {"gpu": block.get("gpu"), "gpu_count": block.get("gpu_count", 0), "driver": block.get("driver"),
+            "hostname": socket.gethostname(), "software": dict(block["software"])}

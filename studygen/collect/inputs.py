@@ -7,8 +7,10 @@ and the place (``line N``, or a JSON pointer).
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
+import zlib
 from pathlib import Path
 
 from ..errors import InputError
@@ -41,9 +43,6 @@ def read_input_text(path: Path, display: str | None = None) -> str:
 
 
 def _read_gzip_text(path: Path, display: str) -> str:
-    import gzip
-    import zlib
-
     size = path.stat().st_size
     if size > MAX_INPUT_BYTES:
         raise InputError(f"file is {size} bytes; the limit is {MAX_INPUT_BYTES} bytes (500 MiB)", path=display)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ..errors import RecordError
 from ..fsutil import dump_json
 from ..numbers import SourceFloat
+from ..textio import parse_json
 
 _WS = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -201,8 +202,6 @@ def extend_json_text(text: str, old, new) -> str:
     Falls back to :func:`studygen.fsutil.dump_json` in the file's line
     ending should the edited text not read back as ``new`` (a safeguard:
     the result is always ``new``)."""
-    from ..textio import parse_json
-
     try:
         root = value_span(text, 0)
         editor = _Editor(text, indent_unit(text, root))

@@ -10,7 +10,8 @@ twice among the new results, is a :class:`ConflictError` naming both and
 nothing is written — a result is never overwritten. Provenance of an existing
 record is kept; a new value for a field it leaves empty is filled in, and a
 different value for a field it states (another GPU, another TensorRT) is a
-conflict: one job is one measuring machine and one software stack.
+conflict: one job is one measuring machine and one software stack (the
+merge rules: :mod:`studygen.records.provenance`).
 """
 
 from __future__ import annotations
@@ -20,20 +21,21 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..collect.env import as_conversion_machine
 from ..collect.result import NewResult
 from ..errors import ConflictError, InputError, UsageError
 from ..fsutil import atomic_write_text, dump_json, ensure_inside, shown_path
+from ..result_kinds import IDENTITY_FIELDS, metric_of, result_identity
+from ..textio import parse_json
+from .jsonedit import extend_json_text
 from .keys import FIELDS, key_string, software_signature
 from .load import load_record
+from .provenance import (check_measuring_machine, clean_provenance, defaulted_checkpoint, measuring_machine_block,
+                         merge_conversion_machine, merge_provenance)
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
 
 JOB_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 FAMILY_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
-
-# Provenance fields a collector may fill in; checked for conflicts on extend.
-SCALAR_PROVENANCE = ("gpu", "gpu_count", "driver", "dataset_revision", "repository_commit", "repository_dirty")
-# Key in provenance["checkpoint"] listing fields filled by default, not given.
-DEFAULTED = "_defaulted"
 
 
 @dataclass
@@ -63,50 +65,18 @@ def validate_job_id(job_id: str) -> str:
     return job_id
 
 
-def metric_of(result: dict) -> tuple[str | None, str | None, str | None]:
-    """``(metric, statistic, group)`` of a result, as study.flatten_record
-    names them (latency: timing and statistic; COCO: ``coco`` and the
-    statistic; kernel time: ``kernel_time`` for the whole result)."""
-    kind = result["kind"]
-    if kind == "latency":
-        return result.get("timing"), result.get("statistic"), None
-    if kind == "coco_ap":
-        return "coco", result.get("statistic"), None
-    if kind == "coco_ap_delta":
-        return "coco_delta", result.get("statistic"), None
-    if kind == "agreement":
-        return result.get("metric"), None, None
-    if kind == "kernel_time_delta":
-        return "kernel_time_delta", None, result.get("group")
-    if kind == "quantization":
-        return "quantized_modules", None, None
-    if kind == "not_measured":
-        return result.get("metric"), "not_measured", None
-    return kind, None, None  # plan_size, kernel_time, engine_layers
-
-
 def measurement_key(family: str, provenance: dict, result: dict) -> str:
     """The measurement key of ``result`` in a record of ``family`` with
-    ``provenance`` (fields of :data:`studygen.records.keys.FIELDS`; the recipe
-    is the variant's, so the variant name stands for it here)."""
-    metric, statistic, group = metric_of(result)
-    row = {
-        "family": family,
-        "revision": (provenance.get("checkpoint") or {}).get("revision"),
-        "variant": result.get("variant"),
-        "recipe": None,
-        "kind": result["kind"],
-        "metric": metric,
-        "statistic": statistic,
-        "group": group,
-        "shape": result.get("shape"),
-        "batch": result.get("batch"),
-        "backend": result.get("backend"),
-        "mode": result.get("mode"),
-        "gpu": provenance.get("gpu"),
-        "software": software_signature(provenance, result.get("backend"), result["kind"]),
-        "dataset": result.get("dataset"),
-    }
+    ``provenance`` (fields of :data:`studygen.records.keys.FIELDS`): the
+    result's identity (:func:`studygen.result_kinds.result_identity`: kind,
+    metric, statistic, group, variant, shape, batch, backend, mode, dataset)
+    with the checkpoint revision, the GPU and the software versions of its
+    backend. The recipe is the variant's, so the variant name stands for it
+    here."""
+    row = dict(zip(IDENTITY_FIELDS, result_identity(result)))
+    row.update(family=family, revision=(provenance.get("checkpoint") or {}).get("revision"), recipe=None,
+               gpu=provenance.get("gpu"),
+               software=software_signature(provenance, result.get("backend"), result["kind"]))
     return key_string(row, FIELDS)
 
 
@@ -122,69 +92,6 @@ def describe(result: dict) -> str:
     if result.get("dataset"):
         parts.append(f"dataset {result['dataset']}")
     return ", ".join(parts)
-
-
-def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict, list[str]]:
-    """``existing`` provenance with ``incoming``'s values filled in where it
-    has none. Raises ConflictError when both state different values for the
-    measuring GPU, driver, a software version or the checkpoint, or when the
-    record cites a publication (``source``): collected results go in their
-    own job. Returns the merged block and notes on what was filled in."""
-    if "source" in existing:
-        raise ConflictError("this record transcribes a publication (provenance.source); "
-                            "collected results go in a record of their own (use another --job)", path=display,
-                            where="/provenance/source")
-    merged = copy.deepcopy(existing)
-    notes: list[str] = []
-    for name in SCALAR_PROVENANCE:
-        new = incoming.get(name)
-        if new is None:
-            continue
-        old = merged.get(name)
-        if old is None:
-            merged[name] = new
-            notes.append(f"provenance.{name} filled in: {new}")
-        elif old != new:
-            raise ConflictError(f"the record says {name} {old!r}, the new input says {new!r}: "
-                                "one job is one measuring machine; use another --job", path=display,
-                                where=f"/provenance/{name}")
-    software = merged.setdefault("software", {})
-    for name, new in (incoming.get("software") or {}).items():
-        old = software.get(name)
-        if name not in software or (old is None and new is not None):
-            software[name] = new
-        elif new is not None and old != new:
-            raise ConflictError(f"the record says {name} {old}, the new input says {new}; use another --job",
-                                path=display, where=f"/provenance/software/{name}")
-    old_ckpt, new_ckpt = merged.get("checkpoint") or {}, incoming.get("checkpoint") or {}
-    defaulted = new_ckpt.get(DEFAULTED, [])
-    for name in ("id", "revision", "weights"):
-        if name not in new_ckpt or name in defaulted:
-            continue
-        old, new = old_ckpt.get(name), new_ckpt.get(name)
-        if old in (None, "unknown") and new is not None:
-            old_ckpt[name] = new
-        elif new is not None and old != new:
-            raise ConflictError(f"the record says checkpoint {name} {old!r}, the command line says {new!r}",
-                                path=display, where=f"/provenance/checkpoint/{name}")
-    if "conversion_machine" in incoming and "conversion_machine" not in merged:
-        merged["conversion_machine"] = incoming["conversion_machine"]
-    collector = incoming.get("collector")
-    also = []
-    if collector and merged.get("collector", {}).get("name") != collector.get("name"):
-        also.append(f"also collected by {collector['name']} {collector.get('version', '')}".strip())
-    for note in [*also, *(incoming.get("notes") or [])]:
-        if note not in merged.setdefault("notes", []):  # a second extension repeats no note
-            merged["notes"].append(note)
-    return merged, notes
-
-
-def clean_provenance(provenance: dict) -> dict:
-    """Drop the private :data:`DEFAULTED` marker (checkpoint fields the user
-    did not give, which never conflict with a record's)."""
-    provenance = copy.deepcopy(provenance)
-    (provenance.get("checkpoint") or {}).pop(DEFAULTED, None)
-    return provenance
 
 
 def record_path(measurements_dir: Path, family: str, job_id: str) -> Path:
@@ -212,7 +119,7 @@ class Draft:
         """The file's new text: a new record in the canonical layout
         (:func:`studygen.fsutil.dump_json`); an existing one with its text
         kept byte for byte and only the new values added
-        (:func:`studygen.collect.jsonedit.extend_json_text`)."""
+        (:func:`studygen.records.jsonedit.extend_json_text`)."""
         if self.original is None:
             return dump_json(self.document)
         return record_text(self.original, self.document)
@@ -222,9 +129,6 @@ def record_text(original: str, document: dict) -> str:
     """``original`` (a record's text) extended to hold ``document``: what the
     file holds keeps its bytes (figures their digits, CRLF stays CRLF); new
     results and filled-in fields are added in the file's style."""
-    from ..textio import parse_json
-    from .jsonedit import extend_json_text
-
     # the document as the text says it, before any schema migration on load
     return extend_json_text(original, parse_json(original, "record"), document)
 
@@ -279,7 +183,7 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
 
     ``provenance`` is the block a new record gets (gpu, software, checkpoint,
     collector, …); for an existing record it is merged (see
-    :func:`merge_provenance`). ``extra_files`` (path, text), e.g. a new
+    :func:`studygen.records.provenance.merge_provenance`). ``extra_files`` (path, text), e.g. a new
     dataset definition the caller has validated, are written atomically just
     before the record, once everything has been checked. Raises UsageError
     (bad family or job id, a path outside ``measurements_dir``),
@@ -289,13 +193,53 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
         raise UsageError("nothing to record: the inputs gave no result")
     path = record_path(measurements_dir, family, job_id)
     draft = build_document(path, family, job_id, provenance, new_results, description=description)
-    text = draft.text()
-    validate_document("run", draft.document, path=shown_path(path), text=text)
+    text = validated_text(path, draft)
     for extra_path, _ in extra_files:
         ensure_inside(extra_path, measurements_dir)
     write_files([*extra_files, (path, text)])
     return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=len(new_results),
                         notes=draft.notes)
+
+
+def validated_text(path: Path, draft: Draft) -> str:
+    """The text ``draft`` gives the record at ``path``, once its document has
+    passed the run-record schema (RecordError naming the pointer otherwise)."""
+    text = draft.text()
+    validate_document("run", draft.document, path=shown_path(path), text=text)
+    return text
+
+
+def existing_record_path(measurements_dir: Path, family: str, job_id: str) -> Path:
+    """``measurements_dir/<family>/<job_id>.json`` of a record that exists;
+    UsageError when it does not (``collect env`` completes a record, it
+    never starts one: a record without results is not written)."""
+    path = record_path(measurements_dir, family, job_id)
+    if not path.is_file():
+        raise UsageError(f"no such record {shown_path(path)}: collect results into --job {job_id} first "
+                         "(a record without results is not written)")
+    return path
+
+
+def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict, role: str,
+                  collector: dict) -> WriteOutcome:
+    """Merge a machine's env block (:func:`studygen.collect.env.collect_env`)
+    into the existing record of ``job_id`` and write it (its text kept, the
+    new fields added). ``role`` ``measuring``: provenance fields the record
+    leaves empty are filled, and a record measured on another GPU is
+    refused; ``conversion``: the same for ``provenance.conversion_machine``.
+    Raises UsageError (no such record), ConflictError (a value that differs
+    from one the record states; nothing is overwritten), RecordError."""
+    path = existing_record_path(measurements_dir, family, job_id)
+    display = shown_path(path)
+    if role == "measuring":
+        draft = build_document(path, family, job_id, measuring_machine_block(block, collector), [])
+        check_measuring_machine(draft.document["provenance"], block, display, created=draft.created)
+    else:
+        incoming = {"gpu": None, "software": {}, "checkpoint": defaulted_checkpoint(), "collector": collector}
+        draft = build_document(path, family, job_id, incoming, [])
+        merge_conversion_machine(draft.document["provenance"], as_conversion_machine(block), display)
+    write_files([(path, validated_text(path, draft))])
+    return WriteOutcome(path=path, display=display, created=draft.created, added=0, notes=draft.notes)
 
 
 def os_error(exc: OSError, action: str, fallback: Path) -> InputError:

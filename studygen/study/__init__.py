@@ -20,6 +20,7 @@ from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml
 from ..numbers import source_decimals
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
+from ..result_kinds import RESULT_KINDS, ResultKind, metric_of
 
 STUDY_FILE = "study.yaml"
 
@@ -263,67 +264,86 @@ def _with_value(row: dict, holder: dict, name: str, unit: str, pointer: str) -> 
     return row
 
 
-# study file ``precision`` keys that set how source figures of each result kind print
-PRINTING_KEYS = {"latency": "latency_ms", "kernel_time": "kernel_ms", "kernel_time_delta": "kernel_ms",
-                 "plan_size": "plan_mib", "coco_ap": "coco", "agreement": "agreement"}
-
-
 def flatten_record(record: Record, study: "Study") -> list[dict]:
     """One row per figure: latency (ms), plan size (MiB), COCO statistic,
     agreement metric, kernel time per group (ms) and share (%), kernel-time
-    difference (ms), module counts. Ranges over unlisted rows keep
-    ``value_min``/``value_max`` and leave ``value`` empty."""
+    difference (ms), module counts; a not-measured result is a row without
+    a value; engine layers give no row. Metric, statistic, group, unit,
+    value field and printing key come from the result kinds table
+    (:data:`studygen.result_kinds.RESULT_KINDS`). Ranges over unlisted rows
+    keep ``value_min``/``value_max`` and leave ``value`` empty."""
     rows = []
     for index, result in enumerate(record.results):
-        base = _base_row(record, study, index, result)
-        pointer = f"/results/{index}"
-        kind = result["kind"]
-        if kind == "latency":
-            rows.append(_with_value({**base, "metric": result["timing"], "statistic": result["statistic"]},
-                                    result, "value_ms", "ms", pointer))
-        elif kind == "plan_size":
-            if "value_bytes" in result:
-                row = _with_value({**base, "metric": "plan_size"}, result, "value_bytes", "MiB", pointer)
-                row["value"] = result["value_bytes"] / 2**20
-            else:
-                row = _with_value({**base, "metric": "plan_size"}, result, "value_mib", "MiB", pointer)
-            rows.append(row)
-        elif kind == "coco_ap":
-            rows.append(_with_value({**base, "metric": "coco", "statistic": result["statistic"]},
-                                    result, "value", "AP", pointer))
-        elif kind == "coco_ap_delta":
-            rows.append(_with_value({**base, "metric": "coco_delta", "statistic": result["statistic"]},
-                                    result, "delta_points", "points", pointer))
-        elif kind == "agreement":
-            row = {**base, "metric": result["metric"]}
-            row = _with_value(row, {"value": result["value"]} if "value" in result else
-                              {"value_range": result["value_range"]}, "value", "", pointer)
-            row["pointer"] = pointer + ("/value" if "value" in result else "/value_range")
-            rows.append(row)
-        elif kind == "kernel_time":
-            for g_index, group in enumerate(result["groups"]):
-                gp = f"{pointer}/groups/{g_index}"
-                g_row = {**base, "metric": "kernel_time", "group": group["group"]}
-                if "time_ms" in group or "time_ms_range" in group:
-                    rows.append(_with_value(g_row, group, "time_ms", "ms", gp))
-                if "share_percent_range" in group:
-                    rows.append(_with_value({**g_row, "metric": "kernel_share"}, group, "share_percent", "%", gp))
-            if "profiled_total_ms" in result or "profiled_total_ms_range" in result:
-                rows.append(_with_value({**base, "metric": "kernel_time", "group": "total"},
-                                        result, "profiled_total_ms", "ms", pointer))
-        elif kind == "kernel_time_delta":
-            rows.append(_with_value({**base, "metric": "kernel_time_delta", "group": result["group"]},
-                                    result, "delta_ms", "ms", pointer))
-        elif kind == "quantization":
-            rows.append({**base, "metric": "quantized_modules", "value": result["quantized_modules"], "unit": "modules",
-                         "pointer": f"{pointer}/quantized_modules"})
-        elif kind == "not_measured":
-            rows.append({**base, "metric": result["metric"], "note": result["reason"], "statistic": "not_measured"})
+        kind = RESULT_KINDS[result["kind"]]
+        metric, statistic, group = metric_of(result)
+        base = {**_base_row(record, study, index, result), "metric": metric, "statistic": statistic, "group": group}
+        rows.extend(ROWS_OF_KIND.get(kind.kind, _value_rows)(base, result, kind, f"/results/{index}"))
     printing = study.spec.get("precision", {})
     for row in rows:
-        row["display_decimals"] = printing.get(PRINTING_KEYS.get(row["kind"], ""))
+        printing_key = RESULT_KINDS[row["kind"]].printing_key
+        row["display_decimals"] = printing.get(printing_key) if printing_key else None
         row["key"], row["config_key"] = measurement_and_config_keys(row)
     return rows
+
+
+def _value_field(kind: ResultKind, holder: dict) -> str:
+    """The first of the kind's value fields that ``holder`` states (as itself
+    or as ``<field>_range``); the first field when it states none."""
+    for name in kind.value_fields:
+        if name in holder or f"{name}_range" in holder:
+            return name
+    return kind.value_fields[0]
+
+
+def _value_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
+    """The one row of a result holding one figure (or a range) in the unit of its kind."""
+    return [_with_value(base, result, _value_field(kind, result), kind.unit, pointer)]
+
+
+def _plan_size_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
+    """A plan size in MiB; a size given in bytes is converted (2**20 bytes a MiB)."""
+    name = _value_field(kind, result)
+    row = _with_value(base, result, name, kind.unit, pointer)
+    if name == "value_bytes" and "value_bytes" in result:
+        row["value"] = result["value_bytes"] / 2**20
+    return [row]
+
+
+def _kernel_time_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
+    """A row per group (time in ms, and share in % where the source gives a
+    range of it), then the profiled total as group ``total``."""
+    rows = []
+    for g_index, group in enumerate(result["groups"]):
+        gp = f"{pointer}/groups/{g_index}"
+        g_row = {**base, "group": group["group"]}
+        if "time_ms" in group or "time_ms_range" in group:
+            rows.append(_with_value(g_row, group, "time_ms", kind.unit, gp))
+        if "share_percent_range" in group:
+            rows.append(_with_value({**g_row, "metric": "kernel_share"}, group, "share_percent", "%", gp))
+    if "profiled_total_ms" in result or "profiled_total_ms_range" in result:
+        rows.append(_with_value({**base, "group": "total"}, result, "profiled_total_ms", kind.unit, pointer))
+    return rows
+
+
+def _count_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
+    """A count (quantized modules): a whole number, no decimals to keep."""
+    name = kind.value_fields[0]
+    return [{**base, "value": result[name], "unit": kind.unit, "pointer": f"{pointer}/{name}"}]
+
+
+def _not_measured_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
+    """A metric the study names but did not measure: no value, the reason as its note."""
+    return [{**base, "note": result["reason"]}]
+
+
+# Result kinds whose rows are not one figure in the kind's unit (the rest: _value_rows).
+ROWS_OF_KIND = {
+    "plan_size": _plan_size_rows,
+    "kernel_time": _kernel_time_rows,
+    "quantization": _count_rows,
+    "not_measured": _not_measured_rows,
+    "engine_layers": lambda base, result, kind, pointer: [],  # the layer list is no figure
+}
 
 
 def load_study(study_dir: Path, root: Path) -> Study:

@@ -25,16 +25,23 @@ def installed(name):
 
 
 def head_commit(repo):
-    """The HEAD commit read from .git files (not through git)."""
+    """The HEAD commit read from .git files (not through git). In a linked
+    worktree ``.git`` is a file naming the worktree's git folder
+    (``gitdir: …``), whose ``commondir`` holds the shared refs."""
     git = repo / ".git"
+    if git.is_file():
+        git = (repo / git.read_text().strip().removeprefix("gitdir: ")).resolve()
+    common = git
+    if (git / "commondir").is_file():
+        common = (git / (git / "commondir").read_text().strip()).resolve()
     head = (git / "HEAD").read_text().strip()
     if not head.startswith("ref: "):
         return head
     ref = head[5:]
-    loose = git / ref
+    loose = common / ref
     if loose.exists():
         return loose.read_text().strip()
-    for line in (git / "packed-refs").read_text().splitlines():
+    for line in (common / "packed-refs").read_text().splitlines():
         if line.endswith(" " + ref):
             return line.split()[0]
     raise AssertionError("no HEAD")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from studygen.collect.kernel_groups import KernelItem, compile_rules, default_rules, group_times, rules_from_study
+from studygen.collect.kernel_groups import (KernelItem, clean_sum, compile_rules, default_rules, group_times,
+                                           groups_for_record, rules_from_study)
 from studygen.errors import RecordError
 
 
@@ -64,3 +65,35 @@ def test_study_rules_and_errors():
     with pytest.raises(RecordError) as raised:
         rules_from_study({"kernel_groups": [{"pattern": "ok", "group": "A"}, {"pattern": "[", "group": "B"}]}, "s.yaml")
     assert raised.value.line() .startswith("s.yaml:/kernel_groups/1/pattern: invalid regular expression '['")
+
+
+def test_an_empty_group_name_is_refused_at_its_pointer():
+    with pytest.raises(RecordError) as raised:
+        rules_from_study({"kernel_groups": [{"pattern": "gemm", "group": "A"}, {"pattern": "conv", "group": ""}]},
+                         "s.yaml")
+    assert raised.value.line() == "s.yaml:/kernel_groups/1/group: empty group name"
+    rules = compile_rules([("gemm", "A")], "s.yaml")
+    assert [(rule.pattern, rule.group) for rule in rules.rules] == [("gemm", "A")] and rules.source == "s.yaml"
+
+
+def test_a_group_lists_its_20_largest_timed_kernels_and_counts_them_all():
+    # 25 GEMM kernels of 1 … 25 µs and one of zero time: the group's time is their sum, 0.325 ms;
+    # it lists the 20 largest, 25 µs down to 6 µs, and never the zero one
+    items = [KernelItem(f"gemm_{n:02d}", n / 1000, calls=n) for n in range(1, 26)] + [KernelItem("gemm_idle", 0.0)]
+    (row,) = groups_for_record(group_times(items, default_rules()))
+    assert row["group"] == "GEMM/MatMul" and row["time_ms"] == 0.325
+    assert [k["name"] for k in row["kernels"]] == [f"gemm_{n:02d}" for n in range(25, 5, -1)]
+    assert row["kernels"][0] == {"name": "gemm_25", "time_ms": 0.025, "calls": 25}
+    (idle,) = groups_for_record(group_times([KernelItem("gemm_idle", 0.0)], default_rules()))
+    assert idle == {"group": "GEMM/MatMul", "time_ms": 0.0}  # nothing timed to list
+
+
+@pytest.mark.parametrize("values, total", [
+    ([1.0000000000001], 1.0),  # the 14th significant digit is noise
+    ([1.00000000001], 1.00000000001),  # the 12th is kept
+    ([123.456789012345], 123.456789012),  # 12 significant digits, not 12 decimals
+    ([0.000123456789012345], 0.000123456789012),
+    ([0.1, -0.1], 0.0),
+])
+def test_sums_keep_twelve_significant_digits(values, total):
+    assert clean_sum(values) == total

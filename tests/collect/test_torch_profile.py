@@ -181,3 +181,27 @@ def test_kernel_event_without_duration(collect, workdir):
     done = collect("torch-profile", "--trace", path)
     assert done.exit_code == 2
     assert "nodur.json:/traceEvents/3: kernel event without a non-negative dur and a ts" in done.err
+
+
+def test_runtime_calls_without_kernels_are_named_as_such(collect, workdir):
+    # seven categories: the message names the six most common, most common first
+    events = [{"ph": "X", "cat": cat, "name": f"{cat} event", "ts": 10 * i, "dur": 1, "pid": 1, "tid": 1}
+              for i, (cat, count) in enumerate([("cuda_runtime", 7), ("cpu_op", 6), ("user_annotation", 5),
+                                                ("python_function", 4), ("gpu_memcpy", 3), ("ac2g", 2), ("Trace", 1)])
+              for _ in range(count)]
+    path = workdir / "runtime-only.json"
+    path.write_text(json.dumps({"traceEvents": events}))
+    done = collect("torch-profile", "--trace", path)
+    assert done.exit_code == 2
+    assert done.err == ("studygen: runtime-only.json: no GPU kernel events (\"cat\": \"kernel\"), so no kernel time: "
+                        "it holds CUDA runtime calls but no kernel activity; event categories: cuda_runtime 7, "
+                        "cpu_op 6, user_annotation 5, python_function 4, gpu_memcpy 3, ac2g 2\n")
+    assert not done.path.exists()
+
+
+def test_data_after_the_trace_is_refused_at_its_line(collect, workdir):
+    path = workdir / "trailing.json"
+    path.write_text(json.dumps(step_trace()) + "\n\n  ]\n")
+    done = collect("torch-profile", "--trace", path)
+    assert done.exit_code == 2
+    assert done.err == "studygen: trailing.json:3: malformed JSON: Extra data after the trace (column 3)\n"

@@ -399,11 +399,12 @@ def _evaluate_ap(gt, found, name, setup, shown, note) -> list[dict]:
 def _dataset_for_ap(ap: ApContext, gt) -> None:
     """Verify the AP dataset definition against the annotations, or write it when there is none."""
     from ...fsutil import dump_json
-    from ..coco import dataset_definition, verify_dataset
+    from ...records.datasets import verify_dataset
+    from ..coco import dataset_definition
 
     path = ap.measurements / "datasets" / f"{ap.setup.dataset_id}.json"
     if path.is_file():
-        verify_dataset(path, shown_path(path, ap.root), gt)
+        verify_dataset(path, shown_path(path, ap.root), gt.image_ids, gt.display)
         return
     from ...fsutil import atomic_write_text
 

@@ -1,0 +1,69 @@
+"""trtexec output → record results.
+
+Readers: :mod:`.log` (the console log: runs, performance summaries,
+settings, ``--dumpProfile`` tables; TensorRT 7 to 10.x) and :mod:`.exports`
+(``--exportTimes``, ``--exportProfile``, ``--exportLayerInfo``, the plan
+file's size). Result builders, one per result kind: :mod:`.latency`,
+:mod:`.kernel_time`, :mod:`.engine_layers`, :mod:`.plan_size`, sharing
+:mod:`.common`. Each module's docstring names the formats and versions it
+reads.
+
+Runs are never pooled: each run of a log (for example one per batch size)
+gives its own results, keyed by its batch; the arrays of a times or
+profile file are matched to the log's runs in order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...fsutil import shown_path
+from ..kernel_groups import KernelGroupRules
+from ..result import NewResult
+from .common import ResultLabels, TrtexecInputs
+from .engine_layers import engine_layers_results
+from .exports import parse_layer_info, parse_profile, parse_times, plan_size_bytes
+from .kernel_time import kernel_time_results
+from .latency import latency_results
+from .log import log_provenance, parse_log
+from .plan_size import plan_size_results
+
+__all__ = ["BUILDERS", "ResultLabels", "TrtexecInputs", "build_results", "log_provenance", "parse_layer_info",
+           "parse_log", "parse_profile", "parse_times", "plan_size_bytes", "read_inputs"]
+
+# One builder per result kind, in the order a record lists their results.
+BUILDERS = (latency_results, kernel_time_results, engine_layers_results, plan_size_results)
+
+
+def read_inputs(log: Path | None, times: Path | None, profile: Path | None, layer_info: Path | None,
+                plan: Path | None) -> TrtexecInputs:
+    """Parse every given file, in this order (InputError on the first bad one)."""
+    inputs = TrtexecInputs()
+    if log is not None:
+        inputs.log = parse_log(log)
+    if times is not None:
+        inputs.times_display = shown_path(times)
+        inputs.times = parse_times(times, inputs.times_display)
+    if profile is not None:
+        inputs.profile_display = shown_path(profile)
+        inputs.profile = parse_profile(profile, inputs.profile_display)
+    if layer_info is not None:
+        inputs.layer_info_display = shown_path(layer_info)
+        inputs.layer_info = parse_layer_info(layer_info, inputs.layer_info_display)
+    if plan is not None:
+        inputs.plan_display = shown_path(plan)
+        inputs.plan_bytes = plan_size_bytes(plan, inputs.plan_display)
+    return inputs
+
+
+def build_results(inputs: TrtexecInputs, rules: KernelGroupRules, *, variant: str, shape: str | None,
+                  batch: int | None) -> list[NewResult]:
+    """Results from every given trtexec input, builder by builder
+    (:data:`BUILDERS`): latency per timing and run (headline: median;
+    ``statistics_ms`` as printed), per-iteration distributions from
+    ``--times`` attached to the matching run and timing, kernel time per
+    group (``--profile``, else the log's ``--dumpProfile`` table), engine
+    layers, plan size (``--plan`` in bytes, else the log's ``Created engine
+    with size`` in MiB). Raises InputError / UsageError."""
+    labels = ResultLabels(variant=variant, shape=shape, batch=batch, rules=rules)
+    return [result for builder in BUILDERS for result in builder(inputs, labels)]

@@ -1,0 +1,117 @@
+"""What every trtexec result builder shares: the parsed inputs, the labels
+the command line gives the results, a result's common fields, its timing
+method and batch, and the matching of export arrays to the log's runs.
+
+Reads no file itself: it works on what :mod:`.log` (console log, any
+TensorRT version it reads) and :mod:`.exports` (``--exportTimes``,
+``--exportProfile``, ``--exportLayerInfo``, plan size) parsed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...errors import InputError, UsageError
+from ..kernel_groups import KernelGroupRules
+from .exports import LayerInfo, ProfileRun, TimesRun
+from .log import TrtexecLog, TrtexecRun, measured_settings
+
+
+@dataclass
+class TrtexecInputs:
+    """What ``collect trtexec`` was given (any may be None), each with the
+    path as messages show it (``*_display``)."""
+
+    log: TrtexecLog | None = None
+    times: list[TimesRun] | None = None
+    times_display: str | None = None
+    profile: list[ProfileRun] | None = None
+    profile_display: str | None = None
+    layer_info: LayerInfo | None = None
+    layer_info_display: str | None = None
+    plan_bytes: int | None = None
+    plan_display: str | None = None
+
+    @property
+    def runs(self) -> list[TrtexecRun]:
+        """The log's runs in order; none without a log."""
+        return self.log.runs if self.log else []
+
+
+@dataclass(frozen=True)
+class ResultLabels:
+    """What the command line says every result measures: the study's
+    ``variant``, the input ``shape`` HxW (None: not stated), the ``batch``
+    (None: the log's, or not stated), and the kernel-group ``rules`` that
+    group layer times."""
+
+    variant: str
+    shape: str | None
+    batch: int | None
+    rules: KernelGroupRules
+
+
+def base_result(labels: ResultLabels, batch: int | None) -> dict:
+    """The fields every trtexec result starts with, in record order: kind
+    (set by the builder), variant, shape and batch when known, backend
+    ``tensorrt``, mode ``engine``."""
+    result = {"kind": None, "variant": labels.variant}
+    if labels.shape:
+        result["shape"] = labels.shape
+    if batch is not None:
+        result["batch"] = batch
+    result["backend"] = "tensorrt"
+    result["mode"] = "engine"
+    return result
+
+
+def timing_method(run: TrtexecRun | None) -> dict:
+    """A latency result's ``method``: timer ``trtexec``, and from the run (when
+    there is one) CUDA graph, data transfers, spin-wait and separate profile
+    run (:func:`.log.measured_settings`; None where unknown), the command,
+    the flags that change what is measured, and the input shapes."""
+    method = {"timer": "trtexec"}
+    if run is None:
+        return method
+    settings = measured_settings(run)
+    method.update(cuda_graph=settings["cuda_graph"], data_transfers=settings["data_transfers"],
+                  spin_wait=settings["spin_wait"], separate_profile_run=settings["separate_profile_run"])
+    if run.command:
+        method["command"] = run.command
+    if run.flags:
+        method["flags"] = run.flags
+    if run.input_shapes:
+        method["input_shapes"] = run.input_shapes
+    return method
+
+
+def run_batch(run: TrtexecRun | None, batch_option: int | None, display: str) -> int | None:
+    """The run's batch: ``--batch=N`` / ``Batch: N`` from the log, else the
+    ``--batch`` option. UsageError when both are given and differ."""
+    log_batch = run.batch if run is not None else None
+    if log_batch is not None and batch_option is not None and log_batch != batch_option:
+        raise UsageError(f"--batch {batch_option} but {display} says batch {log_batch} for {run.label}")
+    return log_batch if log_batch is not None else batch_option
+
+
+def transfers_off(run: TrtexecRun | None) -> bool:
+    """True when the run measured without data transfers
+    (``--noDataTransfers``): its H2D and D2H timings are zeros by
+    construction, not latencies."""
+    return run is not None and measured_settings(run)["data_transfers"] is False
+
+
+def match_runs(count: int, log: TrtexecLog | None, what: str, display: str) -> list[TrtexecRun | None]:
+    """The log run for each of ``count`` arrays of a ``what`` export file, in
+    order; ``[None]`` for one array without a log. Raises InputError when
+    several arrays come without a log, or the counts differ."""
+    if log is None:
+        if count > 1:
+            raise InputError(f"holds {count} runs (concatenated arrays) but nothing tells them apart: give the --log "
+                             "that produced them, so each run gets its batch", path=display)
+        return [None]
+    runs = log.runs
+    if len(runs) != count:
+        raise InputError(f"holds {count} run(s) but the log {log.display} has {len(runs)}: the arrays of a {what} "
+                         "file are matched to the log's runs in order, so the counts must agree", path=display)
+    return list(runs)

@@ -1,0 +1,79 @@
+"""Kernel time per group from trtexec: one result per profiled run.
+
+Sources, in order of preference: ``--exportProfile`` arrays (any TensorRT
+version; ``averageMs`` is the mean per profiled iteration, see
+:mod:`.exports`), else the console log's ``--dumpProfile`` table (``===
+Profile (N iterations ) ===``, figures first and the layer name last, as
+TensorRT 10.16 prints it; ``Avg.(ms)`` per iteration, total from its
+``Total`` row; see :mod:`.log`). Layers are grouped by the study's
+kernel-group rules (:mod:`studygen.collect.kernel_groups`), a layer whose
+name matches no rule being tried again with its ``--exportLayerInfo``
+type, tactic and origin.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..inputs import significant
+from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
+from ..result import NewResult
+from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch
+
+EXPORT_PROFILER = "trtexec --exportProfile ({name}; averageMs: mean per iteration)"
+DUMP_PROFILER = "trtexec --dumpProfile (Avg.(ms): mean per iteration; total from its Total row)"
+
+
+def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResult]:
+    """Kernel time per group of each ``--profile`` array (matched to the
+    log's runs in order), or, without ``--profile``, of each log run that
+    printed a ``--dumpProfile`` table. Raises InputError (arrays that do not
+    match the log's runs) and UsageError (a ``--batch`` the log contradicts)."""
+    log = inputs.log
+    details = inputs.layer_info.details() if inputs.layer_info else {}
+    out: list[NewResult] = []
+    if inputs.profile is not None:
+        profile_name = Path(inputs.profile_display).name
+        matched = match_runs(len(inputs.profile), log, "profile", inputs.profile_display)
+        for profile_run, run in zip(inputs.profile, matched):
+            base = base_result(labels, run_batch(run, labels.batch, log.display if log else inputs.profile_display))
+            items = [KernelItem(name, average, None, details.get(name)) for name, average, _, _ in profile_run.rows]
+            result = kernel_time(items, labels.rules, base, iterations=profile_run.iterations,
+                                 profiler=EXPORT_PROFILER.format(name=profile_name))
+            result["source_locator"] = f"{profile_name}:line {profile_run.line}"
+            out.append(NewResult(result, f"{inputs.profile_display}:array {profile_run.index + 1}"))
+        return out
+    for run in inputs.runs:
+        if run.profile is None:
+            continue
+        base = base_result(labels, run_batch(run, labels.batch, log.display))
+        items = [KernelItem(name, avg, None, details.get(name)) for name, avg, _, _ in run.profile.rows]
+        result = kernel_time(items, labels.rules, base, iterations=run.profile.iterations,
+                             total_ms=run.profile.total_avg_ms, profiler=DUMP_PROFILER)
+        result["source_locator"] = f"{log.basename}:{run.profile.line}"
+        out.append(NewResult(result, f"{log.display}:line {run.profile.line}"))
+    return out
+
+
+def kernel_time(items: list[KernelItem], rules: KernelGroupRules, base: dict, *, iterations: int | None,
+                profiler: str, total_ms: float | None = None) -> dict:
+    """A ``kernel_time`` result of per-layer times (ms per iteration):
+    groups with their largest layers, the profiled total (``total_ms`` when
+    the source prints one, else the sum of the layers), the unclassified
+    time and its share of the total (0 for a zero total), and a note with
+    the layer counts."""
+    grouped = group_times(items, rules)
+    total = grouped.total_ms if total_ms is None else total_ms
+    result = dict(base, kind="kernel_time", groups=groups_for_record(grouped), profiled_total_ms=total,
+                  unclassified_ms=grouped.unclassified_ms,
+                  unclassified_share=significant(grouped.unclassified_ms / total) if total > 0 else 0.0,
+                  profiler=profiler, rows_listed=True)
+    if iterations is not None:
+        result["iterations"] = iterations
+    zero = sum(1 for i in items if i.time_ms == 0)
+    words = [f"{len(items)} layers ({zero} with zero time); groups by {rules.source} kernel_groups rules; "
+             "each group lists at most its 20 largest layers"]
+    if grouped.unclassified_names:
+        words.append(f"{len(grouped.unclassified_names)} layers matched no rule")
+    result["note"] = "; ".join(words)
+    return result

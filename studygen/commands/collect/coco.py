@@ -1,0 +1,121 @@
+"""``studygen collect coco``: COCOeval bbox statistics of a detections file
+against ground-truth annotations into a run record, with the dataset
+definition of the images written (new id) or verified (known id)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+import click
+
+from ...collect import coco
+from ...fsutil import shown_path
+from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
+from ...records.write import WriteOutcome, write_results
+from .ingest import SourceProvenance, prepare, provenance_block, report
+from .options import IngestOptions, SubcommandOptions, click_options, flag
+
+
+@dataclass
+class CocoOptions(SubcommandOptions):
+    """Options of ``studygen collect coco``: ground truth, detections, the
+    dataset id, the evaluator, what a new dataset definition says, what
+    produced the detections, and the :class:`IngestOptions`."""
+
+    subcommand: ClassVar[str] = "coco"
+    ingest: IngestOptions
+    annotations_path: Path = field(metadata=flag(
+        "--annotations", required=True, type=click.Path(path_type=Path), help="COCO ground-truth annotations JSON."))
+    detections_path: Path = field(metadata=flag(
+        "--detections", required=True, type=click.Path(path_type=Path),
+        help="Detections in the COCO results format (x, y, w, h in pixels)."))
+    dataset_id: str = field(metadata=flag(
+        "--dataset", required=True, help="Dataset id: DIR/FAMILY/datasets/ID.json is written, or verified when it exists."))
+    backend: str = field(default="pycocotools", metadata=flag(
+        "--backend", type=click.Choice(coco.BACKENDS), default="pycocotools", show_default=True,
+        help="COCOeval implementation."))
+    split: str = field(default="unspecified", metadata=flag(
+        "--split", default="unspecified", show_default=True, help="Split named in a new dataset definition."))
+    dataset_source: str | None = field(default=None, metadata=flag(
+        "--dataset-source", help="Where the images come from, for a new dataset definition."))
+    role: str = field(default="evaluation", metadata=flag(
+        "--role", type=click.Choice(["evaluation", "reference", "calibration"]), default="evaluation",
+        show_default=True, help="Role of a new dataset definition."))
+    inference: str | None = field(default=None, metadata=flag(
+        "--inference", type=click.Choice(["tensorrt", "pytorch", "onnxruntime", "other"]),
+        help="Backend that produced the detections."))
+    mode: str | None = field(default=None, metadata=flag(
+        "--mode", type=click.Choice(["engine", "eager", "compile"]), help="Mode that produced the detections."))
+
+    def __post_init__(self):
+        self.annotations_path = Path(self.annotations_path)
+        self.detections_path = Path(self.detections_path)
+
+
+@dataclass
+class CocoOutcome:
+    """What ``collect coco`` did: the record written, the dataset definition
+    written or verified (and its image count), the 12 statistics by name,
+    and the warning for an empty detections file (None otherwise)."""
+
+    record: WriteOutcome
+    dataset: DatasetUse
+    images: int
+    stats: dict[str, float]
+    empty_warning: str | None = None
+
+
+def run_coco(options: CocoOptions) -> CocoOutcome:
+    """Check the inputs (refusing those that would give a wrong AP), write
+    or verify the dataset definition, evaluate, and write or extend the
+    record with the definition. Raises UsageError, InputError, RecordError,
+    ConflictError; nothing is written when anything is raised."""
+    ingest = options.ingest
+    target = prepare(ingest)
+    validate_dataset_id(options.dataset_id)  # same id rules as a job: it becomes a file name
+    gt = coco.load_ground_truth(options.annotations_path)
+    detections_display = shown_path(options.detections_path)
+    detections = coco.load_detections(options.detections_path, detections_display)
+    coco.check_detections(gt, detections, detections_display)
+    dataset = use_dataset(target.measurements, ingest.family, options.dataset_id, gt.image_ids, gt.display,
+                          lambda: coco.dataset_definition(options.dataset_id, gt, split=options.split,
+                                                          source=options.dataset_source, role=options.role))
+    notes = list(dataset.notes)
+    stats = coco.evaluate(gt, detections, options.backend)
+    # an empty list is a measurement (nothing detected: AP 0), recorded, but never silently
+    empty_warning = None if detections else coco.no_detections_warning(detections_display)
+    results = coco.build_results(stats, variant=target.variant, dataset=options.dataset_id, backend=options.backend,
+                                 shape=ingest.shape, batch=ingest.batch, inference_backend=options.inference,
+                                 mode=options.mode, origin=detections_display, note=empty_warning)
+    if not detections:
+        notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
+    notes += target.notes
+    source = SourceProvenance(software={options.backend: coco.backend_version(options.backend)})
+    provenance = provenance_block(ingest, "studygen collect coco", options.command_line(), source, notes)
+    record = write_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
+                           extra_files=dataset.files())
+    return CocoOutcome(record, dataset, len(gt.images), stats, empty_warning)
+
+
+@click.command("coco")
+@click_options(CocoOptions)
+@click_options(IngestOptions)
+def coco_command(**params):
+    """Evaluate detections with COCOeval (bbox) and record the 12 statistics.
+
+    Refuses, before evaluating, detections whose image or category ids are
+    not in the annotations, boxes with negative size, normalized boxes and
+    x1,y1,x2,y2 boxes passed as x,y,w,h.
+    """
+    options = CocoOptions.from_params(params)
+    outcome = run_coco(options)
+    report(outcome.record)
+    if outcome.dataset.created:
+        click.echo(f"wrote {outcome.dataset.display}: dataset {options.dataset_id}, {outcome.images} images")
+    else:
+        click.echo(f"verified {outcome.dataset.display}: {outcome.images} images match")
+    click.echo("  " + ", ".join(f"{name} {outcome.stats[name]:.4f}" for name in coco.STAT_NAMES))
+    if outcome.empty_warning:
+        click.echo(f"studygen: warning: {outcome.empty_warning}", err=True)

@@ -1,0 +1,103 @@
+"""``studygen collect env``: print this machine's provenance block, or merge
+it into a record as its measuring or conversion machine."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from ... import __version__
+from ...collect.env import collect_env
+from ...errors import UsageError
+from ...records.write import WriteOutcome, existing_record_path, merge_machine
+from .ingest import project_root, report, resolve_measurements
+from .options import click_options, flag, flag_values, optional_path
+
+
+@dataclass
+class EnvOptions:
+    """Options of ``studygen collect env``. Rules between them: ``--family``
+    and ``--job`` together or not at all; with them, a ``--role``."""
+
+    family: str | None = field(default=None, metadata=flag(
+        "--family", help="With --job: merge the block into DIR/FAMILY/JOB.json."))
+    job_id: str | None = field(default=None, metadata=flag("--job", help="Job id of the record to merge into."))
+    role: str | None = field(default=None, metadata=flag(
+        "--role", type=click.Choice(["measuring", "conversion"]),
+        help="Merge as the measuring machine (provenance) or the conversion machine."))
+    measurements_dir: Path | None = field(default=None, metadata=flag(
+        "--measurements", type=click.Path(file_okay=False, path_type=Path),
+        help="Records folder (default: measurements/ under the project root, or ./measurements)."))
+    no_torch: bool = field(default=False, metadata=flag(
+        "--no-torch", is_flag=True, help="Do not import torch (no CUDA version from torch)."))
+
+    def __post_init__(self):
+        self.measurements_dir = optional_path(self.measurements_dir)
+
+    @classmethod
+    def from_params(cls, params: dict) -> "EnvOptions":
+        return cls(**flag_values(cls, params))
+
+    @property
+    def merges(self) -> bool:
+        """True when the block is merged into a record (``--family``/``--job`` given)."""
+        return self.family is not None
+
+    def validate(self) -> None:
+        """Raises UsageError for ``--family`` without ``--job`` (or the other
+        way round), or either without ``--role``."""
+        if (self.family is None) != (self.job_id is None):
+            raise UsageError("give both --family and --job to merge into a record, or neither to print")
+        if self.family is not None and self.role is None:
+            raise UsageError("give --role measuring (this machine measured the job) or --role conversion")
+
+
+@dataclass
+class EnvOutcome:
+    """The block of this machine, and the record it was merged into (None when only printed)."""
+
+    block: dict
+    record: WriteOutcome | None = None
+
+
+def env_block(options: EnvOptions) -> dict:
+    """This machine's provenance block (:func:`studygen.collect.env.collect_env`,
+    git state of the project root). When it is to be merged, the record
+    must exist: UsageError before anything is collected."""
+    options.validate()
+    if options.merges:
+        existing_record_path(resolve_measurements(options.measurements_dir), options.family, options.job_id)
+    return collect_env(project_root(), with_torch=not options.no_torch)
+
+
+def merge_env(options: EnvOptions, block: dict) -> WriteOutcome:
+    """Merge ``block`` into the record of ``--family``/``--job`` as its
+    ``--role`` machine (:func:`studygen.records.write.merge_machine`)."""
+    collector = {"name": "studygen collect env", "version": __version__}
+    return merge_machine(resolve_measurements(options.measurements_dir), options.family, options.job_id, block,
+                         options.role, collector)
+
+
+def run_env(options: EnvOptions) -> EnvOutcome:
+    """:func:`env_block`, then :func:`merge_env` when the options name a record."""
+    block = env_block(options)
+    return EnvOutcome(block, merge_env(options, block) if options.merges else None)
+
+
+@click.command("env")
+@click_options(EnvOptions)
+def env_command(**params):
+    """Print this machine's provenance block as JSON; with --family/--job/--role merge it into a record.
+
+    GPU names and driver through nvidia-ml-py when present, CUDA (torch),
+    Python, torch/transformers/ModelOpt/TensorRT versions when installed,
+    git commit and dirty flag. Missing tools are listed in notes.
+    """
+    options = EnvOptions.from_params(params)
+    block = env_block(options)
+    click.echo(json.dumps(block, indent=2))  # printed before the merge, which may refuse
+    if options.merges:
+        report(merge_env(options, block))

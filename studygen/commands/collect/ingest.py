@@ -1,0 +1,191 @@
+"""The steps every ingest subcommand shares, between its options and its
+collector: where the record goes and which study it belongs to, the variant,
+the kernel-group rules, the provenance block of a new record, and the line
+it prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from ... import __version__
+from ...collect.env import conversion_machine, now_iso
+from ...collect.kernel_groups import KernelGroupRules, rules_from_study
+from ...errors import RecordError, UsageError
+from ...fsutil import shown_path
+from ...records.load import load_yaml
+from ...records.provenance import DEFAULTED
+from ...records.schemas import validate_document
+from ...records.write import WriteOutcome
+from ...study import STUDY_FILE, find_root
+from .options import IngestOptions
+
+DEFAULT_VARIANT = "unnamed"
+
+
+@dataclass
+class IngestTarget:
+    """Where an ingest writes and under which study: the records folder
+    (``measurements``), the study file (``spec``, validated, and its display
+    path; None outside a study), the variant, and ``notes`` for the record's
+    provenance (e.g. a defaulted variant)."""
+
+    measurements: Path
+    spec: dict | None
+    study_display: str | None
+    variant: str
+    notes: list[str] = field(default_factory=list)
+
+    def kernel_rules(self) -> KernelGroupRules:
+        """The study file's kernel-group rules, or the defaults."""
+        return rules_from_study(self.spec, self.study_display or "study.yaml")
+
+
+def prepare(options: IngestOptions) -> IngestTarget:
+    """Check the common options and find the study: family and job ids, the
+    shape, the family known to the project, its study file, the variant.
+    Raises UsageError (bad option, unknown family or variant), RecordError
+    (bad study file)."""
+    options.validate()
+    check_family_known(options.family, options.measurements_dir, options.study_file)
+    spec, study_display = load_study_spec(options.family, options.study_file)
+    notes: list[str] = []
+    variant = resolve_variant(options.variant, spec, study_display, notes)
+    return IngestTarget(resolve_measurements(options.measurements_dir), spec, study_display, variant, notes)
+
+
+def project_root() -> Path | None:
+    """The project root (folder holding families/) at or above the cwd, or None."""
+    try:
+        return find_root()
+    except UsageError:
+        return None
+
+
+def resolve_measurements(measurements_dir: Path | None) -> Path:
+    """``--measurements`` or ``<root>/measurements`` or ``./measurements``."""
+    if measurements_dir is not None:
+        return measurements_dir
+    root = project_root()
+    return (root or Path.cwd()) / "measurements"
+
+
+def load_study_spec(family: str, study_file: Path | None) -> tuple[dict | None, str | None]:
+    """The study file for ``family`` (validated) and its display path, or
+    ``(None, None)`` when there is none. Raises RecordError when invalid,
+    UsageError when it is another family's."""
+    if study_file is None:
+        root = project_root()
+        if root is None:
+            return None, None
+        study_file = root / "families" / family / STUDY_FILE
+        if not study_file.is_file():
+            return None, None
+    shown = shown_path(study_file)
+    spec, _ = load_yaml(study_file, shown)
+    if not isinstance(spec, dict):
+        raise RecordError("study file must be a YAML mapping", path=shown, where="/")
+    validate_document("study", spec, path=shown)
+    if spec.get("family") != family:
+        raise UsageError(f"--family {family} but {shown} is the study of {spec.get('family')!r}")
+    return spec, shown
+
+
+def resolve_variant(variant: str | None, spec: dict | None, study_display: str | None,
+                    notes: list[str] | None = None) -> str:
+    """The variant: checked against the study's variants when there is a
+    study file (its only variant is the default), else as given, else
+    ``unnamed`` (with a note appended to ``notes``, as for a defaulted
+    ``--weights``). Raises UsageError."""
+    if spec is None:
+        if variant is None and notes is not None:
+            notes.append(f"--variant not given and no study file names one: results recorded as variant "
+                         f"{DEFAULT_VARIANT!r} (the default)")
+        return variant or DEFAULT_VARIANT
+    names = [v["name"] for v in spec.get("variants", [])]
+    if variant is None:
+        if len(names) == 1:
+            return names[0]
+        raise UsageError(f"give --variant: {study_display} defines {', '.join(names)}")
+    if variant not in names:
+        raise UsageError(f"unknown variant {variant!r}: {study_display} defines {', '.join(names)}")
+    return variant
+
+
+def check_family_known(family: str, measurements_dir: Path | None, study_file: Path | None) -> None:
+    """Inside a project, a record of a family without
+    ``families/<family>/study.yaml`` belongs to no study and ``studygen
+    check`` would never see it: refuse (UsageError, naming the known
+    families), unless ``--study`` is given or ``--measurements`` points
+    outside the project (a record kept apart from any study)."""
+    root = project_root()
+    if study_file is not None or root is None:
+        return
+    if (root / "families" / family / STUDY_FILE).is_file():
+        return
+    if measurements_dir is not None:
+        try:
+            measurements_dir.resolve().relative_to(root.resolve())
+        except (ValueError, OSError):
+            return  # outside the project: not part of any study
+    families_dir = root / "families"
+    known = sorted(d.name for d in families_dir.iterdir() if (d / STUDY_FILE).is_file()) \
+        if families_dir.is_dir() else []
+    raise UsageError(f"unknown --family {family!r}: the project has no families/{family}/{STUDY_FILE} "
+                     f"(known families: {', '.join(known) or 'none'}); give --measurements outside the project "
+                     "for a record that belongs to no study")
+
+
+@dataclass
+class SourceProvenance:
+    """What the input itself says about the measuring machine: the GPU
+    (``names_gpu``: whether the input names one at all, so a ``--gpu`` that
+    differs is a contradiction), its count, and software versions (None:
+    known absent or unknown)."""
+
+    gpu: str | None = None
+    names_gpu: bool = False
+    gpu_count: int | None = None
+    software: dict = field(default_factory=dict)
+
+
+def provenance_block(options: IngestOptions, collector: str, command: str, source: SourceProvenance,
+                     notes: list[str]) -> dict:
+    """The provenance a new record gets: the measuring GPU and software from
+    the source (options fill what it does not state; disagreeing options
+    are refused with UsageError), the checkpoint options, the collector
+    (``collector`` and ``command``, the studygen command line) and this
+    machine as the conversion machine."""
+    option_gpu = options.gpu
+    gpu = source.gpu
+    if option_gpu and gpu and option_gpu != gpu and source.names_gpu:
+        raise UsageError(f"--gpu {option_gpu!r} but the input names the GPU {gpu!r}")
+    software = dict(source.software)
+    for name, version in options.software_versions().items():
+        if software.get(name) not in (None, version):
+            raise UsageError(f"--software {name}={version} but the input says {name} {software[name]}")
+        software[name] = version
+    checkpoint = options.checkpoint_block()
+    block = {"gpu": gpu or option_gpu}
+    if source.gpu_count:
+        block["gpu_count"] = source.gpu_count
+    block.update(software=software, checkpoint=checkpoint, collected_at=now_iso(),
+                 collector={"name": collector, "version": __version__, "command": command},
+                 conversion_machine=conversion_machine())
+    notes = list(notes)
+    if "weights" in checkpoint.get(DEFAULTED, []):
+        notes.append("weights not given on the command line: recorded as pretrained (the default)")
+    if notes:
+        block["notes"] = notes
+    return block
+
+
+def report(outcome: WriteOutcome) -> None:
+    """One line on success (plus notes)."""
+    state = "new record" if outcome.created else "record extended"
+    click.echo(f"wrote {outcome.display}: {outcome.added} result(s) added ({state})")
+    for note in outcome.notes:
+        click.echo(f"  note: {note}")

@@ -1,0 +1,195 @@
+"""Options of the ``studygen collect`` ingest commands (cog-style: each
+field next to its flag, the rules between flags in one place).
+
+Every options class is a dataclass whose fields carry their flag in
+``metadata`` (:func:`flag`); :func:`click_options` turns the fields into
+click options in field order, :func:`flag_values` reads them back from
+click's parameters, and :func:`command_line` rebuilds the command a set of
+options stands for (recorded as ``provenance.collector.command``). So a
+Python caller builds the same options object the command line does, and
+both run through the same function (``run_trtexec(TrtexecOptions(...))``).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import ClassVar
+
+import click
+
+from ...errors import UsageError
+from ...records.provenance import CHECKPOINT_DEFAULTS, DEFAULTED
+from ...records.write import validate_family_name, validate_job_id
+
+SHAPE = re.compile(r"^[1-9][0-9]*x[1-9][0-9]*$")  # HxW, as studygen.collect.run.spec.SHAPE
+FLAG = "flag"
+
+
+def flag(*decls: str, **attrs) -> dict:
+    """Field metadata naming the click option that sets the field: its
+    option strings (``"--job"``) and click's keyword arguments (``help``,
+    ``type``, ``default``, ``required``, ``multiple``, ``is_flag``). The
+    field's name is the option's parameter name."""
+    return {FLAG: (decls, attrs)}
+
+
+def flagged(cls) -> list:
+    """The dataclass fields of ``cls`` that carry a flag, in order."""
+    return [f for f in fields(cls) if FLAG in f.metadata]
+
+
+def click_options(cls):
+    """A decorator adding the click option of every flagged field of ``cls``
+    (in field order, as ``--help`` lists them)."""
+    def decorate(func):
+        for item in reversed(flagged(cls)):
+            decls, attrs = item.metadata[FLAG]
+            func = click.option(*decls, item.name, **attrs)(func)
+        return func
+
+    return decorate
+
+
+def flag_values(cls, params: dict) -> dict:
+    """``{field: value}`` of the flagged fields of ``cls`` from click's ``params``."""
+    return {item.name: params[item.name] for item in flagged(cls)}
+
+
+def command_line(subcommand: str, *option_sets) -> str:
+    """``studygen collect SUBCOMMAND --flag value …`` for the given options
+    objects, in order: a flag set to its default (or not set) is left out,
+    a required one never; a repeated flag appears once per value."""
+    parts = ["studygen", "collect", subcommand]
+    for options in option_sets:
+        for item in flagged(type(options)):
+            decls, attrs = item.metadata[FLAG]
+            value = getattr(options, item.name)
+            if value in (None, False, (), attrs.get("default")) and not (attrs.get("required") and value):
+                continue
+            for one in (value if isinstance(value, tuple) else (value,)):
+                parts.extend([decls[0]] if one is True else [decls[0], str(one)])
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def optional_path(value) -> Path | None:
+    """``value`` as a Path (Python callers may pass a str); None stays None."""
+    return None if value is None else Path(value)
+
+
+@dataclass
+class IngestOptions:
+    """The options every ingest subcommand (trtexec, torch-profile, coco)
+    shares: where the record goes and what it measured."""
+
+    family: str = field(metadata=flag("--family", required=True, help="Model family (records go to DIR/FAMILY/)."))
+    job_id: str = field(metadata=flag("--job", required=True, help="Job id: the record is DIR/FAMILY/JOB.json."))
+    variant: str | None = field(default=None, metadata=flag(
+        "--variant", help="Variant name from the study file (precision and recipe)."))
+    shape: str | None = field(default=None, metadata=flag("--shape", help="Input shape HxW in pixels, e.g. 800x1067."))
+    batch: int | None = field(default=None, metadata=flag(
+        "--batch", type=click.IntRange(min=1), help="Batch size, when the input does not state it."))
+    measurements_dir: Path | None = field(default=None, metadata=flag(
+        "--measurements", type=click.Path(file_okay=False, path_type=Path),
+        help="Records folder (default: measurements/ under the project root, or ./measurements)."))
+    study_file: Path | None = field(default=None, metadata=flag(
+        "--study", type=click.Path(dir_okay=False, path_type=Path),
+        help="Study file (default: families/FAMILY/study.yaml under the project root, when present)."))
+    checkpoint: str | None = field(default=None, metadata=flag(
+        "--checkpoint", help="Checkpoint measured, ID or ID@REVISION (default: unknown)."))
+    weights: str | None = field(default=None, metadata=flag(
+        "--weights", type=click.Choice(["pretrained", "random-init"]),
+        help="Weights of the checkpoint (default for a new record: pretrained, noted as a default)."))
+    gpu: str | None = field(default=None, metadata=flag("--gpu", help="Measuring GPU model, when the input does not name it."))
+    software: tuple[str, ...] = field(default=(), metadata=flag(
+        "--software", multiple=True, metavar="NAME=VERSION",
+        help="A software version of the measuring machine (repeatable), when the input does not state it."))
+
+    def __post_init__(self):
+        self.measurements_dir = optional_path(self.measurements_dir)
+        self.study_file = optional_path(self.study_file)
+        self.software = tuple(self.software)
+
+    @classmethod
+    def from_params(cls, params: dict) -> "IngestOptions":
+        return cls(**flag_values(cls, params))
+
+    def validate(self) -> None:
+        """The rules on these flags alone: family and job ids that can be
+        file names, a shape HxW. Raises UsageError."""
+        validate_family_name(self.family)
+        validate_job_id(self.job_id)
+        check_shape(self.shape)
+
+    def software_versions(self) -> dict[str, str]:
+        """``--software NAME=VERSION …`` as ``{name: version}``. Raises UsageError."""
+        return parse_software(self.software)
+
+    def checkpoint_block(self) -> dict:
+        """``--checkpoint`` and ``--weights`` as a provenance checkpoint block (see :func:`checkpoint_block`)."""
+        return checkpoint_block(self.checkpoint, self.weights)
+
+
+def check_shape(shape: str | None, option: str = "--shape") -> str | None:
+    """``shape`` when it is ``HxW``: height and width in pixels, whole numbers
+    above 0 without leading zeros (``800x1067``); None stays None. Raises
+    UsageError naming ``option`` otherwise (``0x0`` is no input an engine runs on)."""
+    if shape is not None and not SHAPE.match(shape):
+        raise UsageError(f"invalid {option} {shape!r}: use HxW in pixels, each a whole number above 0, e.g. 800x1067")
+    return shape
+
+
+def parse_software(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``("tensorrt=10.16.1", …)`` → ``{"tensorrt": "10.16.1", …}``; UsageError for a pair without both parts."""
+    software = {}
+    for pair in pairs:
+        name, sep, version = pair.partition("=")
+        if not sep or not name or not version:
+            raise UsageError(f"invalid --software {pair!r}: use NAME=VERSION, e.g. tensorrt=10.16.1")
+        software[name.strip()] = version.strip()
+    return software
+
+
+def checkpoint_block(checkpoint: str | None, weights: str | None) -> dict:
+    """``{id, revision, weights}`` from the options; fields not given are
+    defaults (id ``unknown``, revision null, weights ``pretrained``) and are
+    marked so they never conflict with an existing record. Raises UsageError
+    for a checkpoint that is not ID or ID@REVISION."""
+    block, defaulted = {}, []
+    if checkpoint:
+        ident, sep, revision = checkpoint.partition("@")
+        if not ident or (sep and not revision):
+            raise UsageError(f"invalid --checkpoint {checkpoint!r}: use ID or ID@REVISION")
+        block["id"] = ident
+        block["revision"] = revision or None
+        if not sep:
+            defaulted.append("revision")
+    else:
+        block.update(id=CHECKPOINT_DEFAULTS["id"], revision=CHECKPOINT_DEFAULTS["revision"])
+        defaulted += ["id", "revision"]
+    if weights:
+        block["weights"] = weights
+    else:
+        block["weights"] = CHECKPOINT_DEFAULTS["weights"]
+        defaulted.append("weights")
+    block[DEFAULTED] = defaulted
+    return block
+
+
+class SubcommandOptions:
+    """What the options class of an ingest subcommand adds to its dataclass
+    (its own flagged fields and ``ingest``, the :class:`IngestOptions`):
+    building it from click's parameters and the command line it stands for
+    (own flags first, as ``--help`` lists them)."""
+
+    subcommand: ClassVar[str]
+    ingest: IngestOptions
+
+    @classmethod
+    def from_params(cls, params: dict):
+        return cls(ingest=IngestOptions.from_params(params), **flag_values(cls, params))
+
+    def command_line(self) -> str:
+        return command_line(self.subcommand, self, self.ingest)

@@ -1,0 +1,60 @@
+"""``studygen collect torch-profile``: kernel time per group from a PyTorch
+profiler (Kineto) Chrome trace into a run record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+import click
+
+from ...collect import torch_profile
+from ...records.write import WriteOutcome, write_results
+from .ingest import SourceProvenance, prepare, provenance_block, report
+from .options import IngestOptions, SubcommandOptions, click_options, flag
+
+
+@dataclass
+class TorchProfileOptions(SubcommandOptions):
+    """Options of ``studygen collect torch-profile``: the trace, the PyTorch
+    mode it was recorded in, and the :class:`IngestOptions`."""
+
+    subcommand: ClassVar[str] = "torch-profile"
+    ingest: IngestOptions
+    trace_path: Path = field(metadata=flag(
+        "--trace", required=True, type=click.Path(path_type=Path),
+        help="Chrome trace from torch.profiler (.json or .json.gz)."))
+    mode: str | None = field(default=None, metadata=flag(
+        "--mode", type=click.Choice(["eager", "compile"]), help="PyTorch mode the trace was recorded in."))
+
+    def __post_init__(self):
+        self.trace_path = Path(self.trace_path)
+
+
+def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
+    """Read the trace, build its kernel-time result and write or extend the
+    record. Raises UsageError, InputError, RecordError, ConflictError;
+    nothing is written when anything is raised."""
+    target = prepare(options.ingest)
+    trace = torch_profile.parse_trace(options.trace_path)
+    results = torch_profile.build_results(trace, target.kernel_rules(), variant=target.variant,
+                                          shape=options.ingest.shape, batch=options.ingest.batch, mode=options.mode)
+    notes = [] if trace.gpu else [f"{Path(trace.display).name} has no deviceProperties name for the kernels' device"]
+    notes += target.notes
+    source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)
+    provenance = provenance_block(options.ingest, "studygen collect torch-profile", options.command_line(), source,
+                                  notes)
+    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results)
+
+
+@click.command("torch-profile")
+@click_options(TorchProfileOptions)
+@click_options(IngestOptions)
+def torch_profile_command(**params):
+    """Ingest kernel time per group from a PyTorch profiler (Kineto) trace.
+
+    GPU kernel events only; ts/dur are µs. With ProfilerStep#N ranges the
+    result is the mean per iteration, each iteration listed.
+    """
+    report(run_torch_profile(TorchProfileOptions.from_params(params)))

@@ -1,0 +1,78 @@
+"""``studygen collect trtexec``: trtexec console log, --exportTimes,
+--exportProfile, --exportLayerInfo and plan size into a run record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+import click
+
+from ...collect import trtexec
+from ...errors import UsageError
+from ...records.write import WriteOutcome, write_results
+from .ingest import SourceProvenance, prepare, provenance_block, report
+from .options import IngestOptions, SubcommandOptions, click_options, flag, optional_path
+
+PATH = click.Path(path_type=Path)
+
+
+@dataclass
+class TrtexecOptions(SubcommandOptions):
+    """Options of ``studygen collect trtexec``: the trtexec files (at least
+    one) and the :class:`IngestOptions`."""
+
+    subcommand: ClassVar[str] = "trtexec"
+    ingest: IngestOptions
+    log_path: Path | None = field(default=None, metadata=flag("--log", type=PATH, help="trtexec console log."))
+    times_path: Path | None = field(default=None, metadata=flag(
+        "--times", type=PATH, help="--exportTimes JSON (arrays may be concatenated)."))
+    profile_path: Path | None = field(default=None, metadata=flag(
+        "--profile", type=PATH, help="--exportProfile JSON (arrays may be concatenated)."))
+    layer_info_path: Path | None = field(default=None, metadata=flag(
+        "--layer-info", type=PATH, help="--exportLayerInfo JSON."))
+    plan_path: Path | None = field(default=None, metadata=flag(
+        "--plan", type=PATH, help="Engine plan file (its size in bytes is recorded)."))
+
+    def __post_init__(self):
+        for name in ("log_path", "times_path", "profile_path", "layer_info_path", "plan_path"):
+            setattr(self, name, optional_path(getattr(self, name)))
+
+
+    def validate(self) -> None:
+        """At least one trtexec file. Raises UsageError."""
+        if not any((self.log_path, self.times_path, self.profile_path, self.layer_info_path, self.plan_path)):
+            raise UsageError("give at least one of --log, --times, --profile, --layer-info, --plan")
+
+
+def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
+    """Read the trtexec files, build their results and write or extend the
+    record. Raises UsageError, InputError, RecordError, ConflictError;
+    nothing is written when anything is raised."""
+    options.validate()
+    target = prepare(options.ingest)
+    inputs = trtexec.read_inputs(options.log_path, options.times_path, options.profile_path, options.layer_info_path,
+                                 options.plan_path)
+    results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
+                                    batch=options.ingest.batch)
+    gpu, version, log_notes = trtexec.log_provenance(inputs.log)
+    notes = log_notes + target.notes
+    if inputs.log is None:
+        notes.append("no trtexec log given: the measuring GPU and TensorRT version come from options only")
+    source = SourceProvenance(gpu=gpu, names_gpu=inputs.log is not None, software={"tensorrt": version})
+    provenance = provenance_block(options.ingest, "studygen collect trtexec", options.command_line(), source, notes)
+    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results)
+
+
+@click.command("trtexec")
+@click_options(TrtexecOptions)
+@click_options(IngestOptions)
+def trtexec_command(**params):
+    """Ingest trtexec output: latency summary, per-iteration times, layer profile, layer info, plan size.
+
+    Each run of a log (and each array of a concatenated times or profile
+    file, matched to the log's runs in order) gives its own results, keyed
+    by its batch. The measuring GPU and TensorRT version come from the log.
+    """
+    report(run_trtexec(TrtexecOptions.from_params(params)))

@@ -1,0 +1,146 @@
+"""Provenance blocks of run records, merged: one job is one measuring machine
+and one software stack.
+
+A collector hands a provenance block for the results it read (GPU,
+software versions, checkpoint, collector, conversion machine). A new record
+takes it as it is; an existing record keeps every value it states and gets
+only the fields it leaves empty (:func:`merge_provenance`), and a different
+value for a field it states is a :class:`~studygen.errors.ConflictError`.
+``studygen collect env`` merges this machine's block into a record, as its
+measuring machine (:func:`measuring_machine_block`,
+:func:`check_measuring_machine`) or its conversion machine
+(:func:`merge_conversion_machine`). Nothing here reads or writes a file.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ..errors import ConflictError
+
+# Provenance fields a collector may fill in; checked for conflicts on extend.
+SCALAR_PROVENANCE = ("gpu", "gpu_count", "driver", "dataset_revision", "repository_commit", "repository_dirty")
+# Key in provenance["checkpoint"] listing fields filled by default, not given.
+DEFAULTED = "_defaulted"
+# What a checkpoint field is when nobody said: the id unknown, no revision, pretrained weights.
+CHECKPOINT_DEFAULTS = {"id": "unknown", "revision": None, "weights": "pretrained"}
+# Fields of an env block (studygen.collect.env.collect_env) that describe the measuring machine.
+MEASURING_FIELDS = ("gpu", "gpu_count", "driver", "repository_commit", "repository_dirty")
+
+
+def defaulted_checkpoint() -> dict:
+    """A checkpoint block whose every field is a default (:data:`CHECKPOINT_DEFAULTS`),
+    marked so it never conflicts with a record's."""
+    return {**CHECKPOINT_DEFAULTS, DEFAULTED: list(CHECKPOINT_DEFAULTS)}
+
+
+def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict, list[str]]:
+    """``existing`` provenance with ``incoming``'s values filled in where it
+    has none. Raises ConflictError when both state different values for the
+    measuring GPU, driver, a software version or the checkpoint, or when the
+    record cites a publication (``source``): collected results go in their
+    own job. Returns the merged block and notes on what was filled in."""
+    if "source" in existing:
+        raise ConflictError("this record transcribes a publication (provenance.source); "
+                            "collected results go in a record of their own (use another --job)", path=display,
+                            where="/provenance/source")
+    merged = copy.deepcopy(existing)
+    notes: list[str] = []
+    for name in SCALAR_PROVENANCE:
+        new = incoming.get(name)
+        if new is None:
+            continue
+        old = merged.get(name)
+        if old is None:
+            merged[name] = new
+            notes.append(f"provenance.{name} filled in: {new}")
+        elif old != new:
+            raise ConflictError(f"the record says {name} {old!r}, the new input says {new!r}: "
+                                "one job is one measuring machine; use another --job", path=display,
+                                where=f"/provenance/{name}")
+    software = merged.setdefault("software", {})
+    for name, new in (incoming.get("software") or {}).items():
+        old = software.get(name)
+        if name not in software or (old is None and new is not None):
+            software[name] = new
+        elif new is not None and old != new:
+            raise ConflictError(f"the record says {name} {old}, the new input says {new}; use another --job",
+                                path=display, where=f"/provenance/software/{name}")
+    old_ckpt, new_ckpt = merged.get("checkpoint") or {}, incoming.get("checkpoint") or {}
+    defaulted = new_ckpt.get(DEFAULTED, [])
+    for name in ("id", "revision", "weights"):
+        if name not in new_ckpt or name in defaulted:
+            continue
+        old, new = old_ckpt.get(name), new_ckpt.get(name)
+        if old in (None, "unknown") and new is not None:
+            old_ckpt[name] = new
+        elif new is not None and old != new:
+            raise ConflictError(f"the record says checkpoint {name} {old!r}, the command line says {new!r}",
+                                path=display, where=f"/provenance/checkpoint/{name}")
+    if "conversion_machine" in incoming and "conversion_machine" not in merged:
+        merged["conversion_machine"] = incoming["conversion_machine"]
+    collector = incoming.get("collector")
+    also = []
+    if collector and merged.get("collector", {}).get("name") != collector.get("name"):
+        also.append(f"also collected by {collector['name']} {collector.get('version', '')}".strip())
+    for note in [*also, *(incoming.get("notes") or [])]:
+        if note not in merged.setdefault("notes", []):  # a second extension repeats no note
+            merged["notes"].append(note)
+    return merged, notes
+
+
+def clean_provenance(provenance: dict) -> dict:
+    """Drop the private :data:`DEFAULTED` marker (checkpoint fields the user
+    did not give, which never conflict with a record's)."""
+    provenance = copy.deepcopy(provenance)
+    (provenance.get("checkpoint") or {}).pop(DEFAULTED, None)
+    return provenance
+
+
+def measuring_machine_block(block: dict, collector: dict) -> dict:
+    """An env block (:func:`studygen.collect.env.collect_env`) as the
+    provenance of the machine that measured a record: GPU, driver, git
+    state, software, time, and its notes prefixed ``env:``; the checkpoint
+    left to the record (:func:`defaulted_checkpoint`)."""
+    incoming = {name: block.get(name) for name in MEASURING_FIELDS}
+    incoming.update(software=dict(block["software"]), collected_at=block["collected_at"],
+                    checkpoint=defaulted_checkpoint(), collector=collector)
+    if block.get("notes"):
+        incoming["notes"] = [f"env: {note}" for note in block["notes"]]
+    return incoming
+
+
+def check_measuring_machine(provenance: dict, block: dict, display: str, *, created: bool) -> None:
+    """Refuse (ConflictError at ``/provenance/gpu``) to take this machine as
+    the measuring machine of an existing record measured on another GPU.
+    Here a missing GPU is known, not unknown: a machine without one did not
+    measure a GPU job."""
+    measured_on = provenance.get("gpu")
+    if not created and measured_on is not None and block.get("gpu") != measured_on:
+        raise ConflictError(f"the record was measured on {measured_on}; this machine has "
+                            f"{block.get('gpu') or 'no GPU'}: one job is one measuring machine",
+                            path=display, where="/provenance/gpu")
+
+
+def merge_conversion_machine(provenance: dict, machine: dict, display: str) -> None:
+    """Fill ``provenance['conversion_machine']`` from ``machine`` (gpu,
+    gpu_count, driver, hostname, software) where it states nothing; a
+    different value for a field it states is a ConflictError naming its
+    pointer (nothing is overwritten). Edits ``provenance`` in place."""
+    existing = provenance.setdefault("conversion_machine", {})
+    for name, value in machine.items():
+        if name == "software":
+            have = existing.setdefault("software", {})
+            for package, version in value.items():
+                if have.get(package) is None:
+                    have[package] = version
+                elif version is not None and have[package] != version:
+                    raise ConflictError(f"the record's conversion machine has {package} {have[package]}, "
+                                        f"this machine {version}; nothing overwritten", path=display,
+                                        where=f"/provenance/conversion_machine/software/{package}")
+        elif existing.get(name) is None:
+            existing[name] = value
+        elif value is not None and existing[name] != value:
+            raise ConflictError(f"the record's conversion machine has {name} {existing[name]!r}, this machine "
+                                f"{value!r}; nothing overwritten", path=display,
+                                where=f"/provenance/conversion_machine/{name}")

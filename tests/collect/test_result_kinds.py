@@ -1,0 +1,127 @@
+"""The one table of result kinds: the schema's kinds, and the study's rows
+and the writer's measurement keys naming every kind alike.
+
+The record is built here, one result of every kind with figures of our own;
+the rows expected of it are written out by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from studygen.records.keys import FIELDS
+from studygen.records.load import load_record
+from studygen.records.write import measurement_key
+from studygen.result_kinds import RESULT_KINDS, metric_of, result_identity
+from studygen.study import Study, flatten_record
+from tests.conftest import REPO
+
+PROVENANCE = {"gpu": "NVIDIA L4", "software": {"tensorrt": "10.3.0", "torch": "2.5.1"},
+              "checkpoint": {"id": "demo/detector", "revision": "0123456789abcdef", "weights": "pretrained"},
+              "collector": {"name": "test", "version": "0"}}
+TRT = {"variant": "int8", "shape": "640x640", "batch": 2, "backend": "tensorrt", "mode": "engine"}
+RESULTS = [
+    {"kind": "latency", **TRT, "timing": "host_latency", "statistic": "p99", "value_ms": 4.125},
+    {"kind": "plan_size", **TRT, "value_bytes": 3 * 2**20},
+    {"kind": "coco_ap", **TRT, "dataset": "val-50", "statistic": "AP50", "value": 0.612},
+    {"kind": "coco_ap_delta", **TRT, "statistic": "AP", "reference_variant": "fp16", "delta_points": -0.8},
+    {"kind": "agreement", **TRT, "reference_variant": "fp16", "metric": "logit_correlation", "value": 0.9987},
+    {"kind": "kernel_time", **TRT, "groups": [{"group": "Conv", "time_ms": 1.5}, {"group": "other", "time_ms": 0.25}],
+     "profiled_total_ms": 1.75},
+    {"kind": "kernel_time_delta", **TRT, "reference_variant": "fp16", "group": "Conv", "delta_ms": -0.5},
+    {"kind": "quantization", "variant": "int8", "backend": "pytorch", "mode": "eager", "quantized_modules": 42},
+    {"kind": "not_measured", "variant": "int8", "metric": "gpu_compute", "reason": "no GPU of that kind at hand"},
+    {"kind": "engine_layers", **TRT, "layer_count": 2, "layers": [{"name": "conv1"}, {"name": "head"}]},
+]
+# (kind, metric, statistic, group, value, unit) of each row, in order
+EXPECTED_ROWS = [
+    ("latency", "host_latency", "p99", None, 4.125, "ms"),
+    ("plan_size", "plan_size", None, None, 3.0, "MiB"),
+    ("coco_ap", "coco", "AP50", None, 0.612, "AP"),
+    ("coco_ap_delta", "coco_delta", "AP", None, -0.8, "points"),
+    ("agreement", "logit_correlation", None, None, 0.9987, ""),
+    ("kernel_time", "kernel_time", None, "Conv", 1.5, "ms"),
+    ("kernel_time", "kernel_time", None, "other", 0.25, "ms"),
+    ("kernel_time", "kernel_time", None, "total", 1.75, "ms"),
+    ("kernel_time_delta", "kernel_time_delta", None, "Conv", -0.5, "ms"),
+    ("quantization", "quantized_modules", None, None, 42, "modules"),
+    ("not_measured", "gpu_compute", "not_measured", None, None, None),
+]
+PRECISION = {"latency_ms": 3, "plan_mib": 1, "coco": 3, "agreement": 4, "kernel_ms": 2}
+
+
+def test_the_table_holds_the_schemas_kinds():
+    schema = json.loads((REPO / "schemas" / "run_record.schema.json").read_text(encoding="utf-8"))
+    assert set(RESULT_KINDS) == set(schema["$defs"]["result"]["properties"]["kind"]["enum"])
+    assert all(name == kind.kind for name, kind in RESULT_KINDS.items())
+
+
+def test_the_built_record_has_a_result_of_every_kind():
+    assert set(r["kind"] for r in RESULTS) == set(RESULT_KINDS)
+
+
+@pytest.fixture
+def record(tmp_path) -> tuple:
+    document = {"schema_version": 1, "job_id": "l4-a", "family": "demo", "provenance": PROVENANCE, "results": RESULTS}
+    path = tmp_path / "l4-a.json"
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    loaded = load_record(path, "measurements/demo/l4-a.json")  # schema-valid, as any record the study reads
+    spec = {"family": "demo", "precision": PRECISION,
+            "variants": [{"name": "int8", "precision": "int8", "recipe": "ptq-entropy"}, {"name": "fp16"}]}
+    return loaded, Study(root=tmp_path, study_dir=tmp_path, spec=spec, spec_text="")
+
+
+def test_rows_name_metric_statistic_group_value_and_unit(record):
+    rows = flatten_record(*record)
+    assert [(r["kind"], r["metric"], r["statistic"], r["group"], r["value"], r["unit"]) for r in rows] == EXPECTED_ROWS
+    assert [r["pointer"] for r in rows] == [
+        "/results/0/value_ms", "/results/1/value_bytes", "/results/2/value", "/results/3/delta_points",
+        "/results/4/value", "/results/5/groups/0/time_ms", "/results/5/groups/1/time_ms", "/results/5/profiled_total_ms",
+        "/results/6/delta_ms", "/results/7/quantized_modules", "/results/8"]
+    assert rows[-1]["note"] == "no GPU of that kind at hand"
+
+
+def test_rows_print_with_the_precision_of_their_kind(record):
+    rows = flatten_record(*record)
+    assert [r["display_decimals"] for r in rows] == [3, 1, 3, None, 4, 2, 2, 2, 2, None, None]
+
+
+def key_parts(key: str) -> dict:
+    return dict(zip(FIELDS, key.split("|")))
+
+
+def test_rows_and_measurement_keys_agree_for_every_kind(record):
+    loaded, study = record
+    rows = flatten_record(loaded, study)
+    for index, result in enumerate(loaded.results):
+        written = key_parts(measurement_key("demo", loaded.provenance, result))
+        identity = dict(zip(("kind", "metric", "statistic", "group"), result_identity(result)))
+        assert identity == dict(zip(("kind", "metric", "statistic", "group"), (result["kind"], *metric_of(result))))
+        own_rows = [r for r in rows if r["pointer"].startswith(f"/results/{index}/") or r["pointer"] == f"/results/{index}"]
+        if result["kind"] == "engine_layers":
+            assert own_rows == [] and written["metric"] == "engine_layers"
+            continue
+        assert own_rows, result["kind"]
+        for row in own_rows:
+            read = key_parts(row["key"])
+            # the row's recipe is the study's; the writer lets the variant stand for it
+            for name in FIELDS:
+                if name == "recipe":
+                    assert read[name] == ("ptq-entropy" if result["variant"] == "int8" else "")
+                    assert written[name] == ""
+                elif name == "group" and result["kind"] == "kernel_time":
+                    # rows of a profile are its groups; the record's key is the whole profile's
+                    assert read[name] == row["group"] and written[name] == ""
+                else:
+                    assert read[name] == written[name], (result["kind"], name)
+
+
+def test_the_key_of_each_kind_names_its_metric(record):
+    loaded, _ = record
+    metrics = [key_parts(measurement_key("demo", loaded.provenance, r))["metric"] for r in loaded.results]
+    assert metrics == ["host_latency", "plan_size", "coco", "coco_delta", "logit_correlation", "kernel_time",
+                       "kernel_time_delta", "quantized_modules", "gpu_compute", "engine_layers"]
+    software = [key_parts(measurement_key("demo", loaded.provenance, r))["software"] for r in loaded.results]
+    assert software[0] == "tensorrt=10.3.0" and software[7] == "torch=2.5.1"  # the versions of each backend

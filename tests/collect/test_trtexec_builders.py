@@ -1,0 +1,126 @@
+"""The trtexec kernel-time builder on small inputs written here: the total a
+``--dumpProfile`` table prints, layer details that group a layer its name
+does not, batch labels without a log, and where a result came from."""
+
+from __future__ import annotations
+
+import json
+
+from tests.collect.conftest import TRTEXEC, gpu_groups
+
+# A --dumpProfile table as TensorRT 10.16 prints it, whose Total row (0.0100 ms a
+# query) is not the sum of its rows (0.0050 + 0.0049 = 0.0099): trtexec rounds each.
+DUMP_LOG = """\
+&&&& RUNNING TensorRT.trtexec [TensorRT v101601] [b11] # trtexec --loadEngine=a.plan --dumpProfile
+[07/07/2026-02:11:43] [I] === Profile (100 iterations ) ===
+[07/07/2026-02:11:43] [I]    Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer
+[07/07/2026-02:11:43] [I]        0.50       0.0050       0.0050      50.5   node_conv2d
+[07/07/2026-02:11:43] [I]        0.49       0.0049       0.0048      49.5   __mye7_0_myl0_0
+[07/07/2026-02:11:43] [I]        1.00       0.0100       0.0100     100.0   Total
+&&&& PASSED TensorRT.trtexec [TensorRT v101601] [b11] # trtexec --loadEngine=a.plan --dumpProfile
+"""
+LAYER_INFO = {"Layers": [{"Name": "node_conv2d", "LayerType": "CaskConvolution"},
+                         {"Name": "__mye7_0_myl0_0", "LayerType": "CaskConvolution", "TacticName": "sm80_xmma_fprop",
+                          "Metadata": "[ONNX Layer: node_conv2d_1]"}],
+              "Bindings": ["x", "y"]}
+
+
+def test_dump_profile_total_is_the_tables_total_row(collect, workdir):
+    log = workdir / "dump.log"
+    log.write_text(DUMP_LOG)
+    done = collect("trtexec", "--log", log)
+    assert done.exit_code == 0, done.err
+    (kernel,) = done.kind("kernel_time")
+    assert kernel["profiled_total_ms"] == 0.01  # the Total row, not 0.0099
+    assert gpu_groups(kernel) == {"Conv": 0.005, "other": 0.0049}
+    assert kernel["unclassified_ms"] == 0.0049 and kernel["unclassified_share"] == 0.49  # 0.0049 / 0.0100
+    assert kernel["iterations"] == 100 and kernel["source_locator"] == "dump.log:2"
+    assert kernel["profiler"] == "trtexec --dumpProfile (Avg.(ms): mean per iteration; total from its Total row)"
+    assert kernel["note"] == ("2 layers (0 with zero time); groups by default kernel_groups rules; each group lists "
+                              "at most its 20 largest layers; 1 layers matched no rule")
+
+
+def test_layer_details_group_a_layer_its_name_does_not(collect, workdir):
+    log = workdir / "dump.log"
+    log.write_text(DUMP_LOG)
+    info = workdir / "layers.json"
+    info.write_text(json.dumps(LAYER_INFO))
+    done = collect("trtexec", "--log", log, "--layer-info", info)
+    assert done.exit_code == 0, done.err
+    (kernel,) = done.kind("kernel_time")
+    # "__mye7_0_myl0_0" names no operation; its layer type CaskConvolution does
+    assert gpu_groups(kernel) == {"Conv": 0.0099} and kernel["unclassified_ms"] == 0.0
+    assert kernel["note"].endswith("each group lists at most its 20 largest layers")
+    (layers,) = done.kind("engine_layers")
+    assert (layers["layer_count"], layers["detailed"], layers["bindings"]) == (2, True, ["x", "y"])
+
+
+def test_profile_without_log_takes_the_batch_option_and_names_its_array(collect, workdir):
+    profile = workdir / "profile.json"
+    profile.write_text(json.dumps([{"count": 10}, {"name": "__mye1", "averageMs": 0.25, "timeMs": 2.5}]))
+    info = workdir / "layers.json"
+    info.write_text(json.dumps({"Layers": [{"Name": "__mye1", "LayerType": "gemm"}]}))
+    done = collect("trtexec", "--profile", profile, "--layer-info", info, "--batch", "4")
+    assert done.exit_code == 0, done.err
+    (kernel,) = done.kind("kernel_time")
+    assert (kernel["batch"], kernel["iterations"], gpu_groups(kernel)) == (4, 10, {"GEMM/MatMul": 0.25})
+    assert kernel["profiler"] == "trtexec --exportProfile (profile.json; averageMs: mean per iteration)"
+    again = collect("trtexec", "--profile", profile, "--batch", "4")
+    assert again.exit_code == 2
+    assert "kernel_time, variant unnamed, batch 4 from profile.json:array 1 is already recorded at" in again.err
+
+
+def test_dump_profile_result_names_its_line_in_a_conflict(collect, workdir):
+    log = workdir / "dump.log"
+    log.write_text(DUMP_LOG)
+    assert collect("trtexec", "--log", log).exit_code == 0
+    again = collect("trtexec", "--log", log)
+    assert again.exit_code == 2 and "kernel_time, variant unnamed from dump.log:line 2 is already recorded at" in again.err
+
+
+def test_a_dump_profile_of_a_log_run_is_labelled_with_its_batch(collect):
+    done = collect("trtexec", "--log", TRTEXEC / "trt10.16_dump-profile.log", "--batch", "3")
+    assert done.exit_code == 0, done.err
+    (kernel,) = done.kind("kernel_time")
+    assert kernel["batch"] == 3  # the log states no batch: the option labels the run
+
+
+def test_latency_method_as_the_log_prints_it(collect):
+    # "Data transfers: Disabled", "Spin-wait: Enabled", "CUDA Graph: Enabled", "Separate profiling: Enabled"
+    # (lines 61-65) and the command line of "&&&& RUNNING ... [TensorRT v8601]"
+    done = collect("trtexec", "--log", TRTEXEC / "trt8.6_resnet50-int8_separate-profile-run.log")
+    assert done.exit_code == 0, done.err
+    method = done.latency("gpu_compute", batch=1)["method"]
+    assert {name: method[name] for name in ("timer", "cuda_graph", "data_transfers", "spin_wait",
+                                             "separate_profile_run")} == {
+        "timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True,
+        "separate_profile_run": True}
+    assert method["flags"] == ["--noDataTransfers", "--useCudaGraph", "--separateProfileRun", "--useSpinWait"]
+    assert method["command"].startswith("trtexec --verbose --noDataTransfers") and "input_shapes" not in method
+
+
+def test_plan_size_from_the_log_is_labelled_and_located(collect):
+    done = collect("trtexec", "--log", TRTEXEC / "trt10.16_build-and-run.log", "--batch", "2")
+    assert done.exit_code == 0, done.err
+    (plan,) = done.kind("plan_size")
+    # "Created engine with size: 12.5744 MiB" (line 148); the log runs with explicit batch: the option labels it
+    assert (plan["value_mib"], plan["batch"], plan["source_locator"]) == (12.5744, 2, "trt10.16_build-and-run.log:148")
+    assert plan["note"] == "as trtexec printed it when building the engine (MiB); give --plan for the size in bytes"
+
+
+def test_plan_file_takes_the_batch_option(collect, workdir):
+    plan = workdir / "model.plan"
+    plan.write_bytes(b"\0" * 2048)
+    done = collect("trtexec", "--plan", plan, "--batch", "8")
+    assert done.exit_code == 0, done.err
+    assert [(r["value_bytes"], r["batch"], r["source_locator"]) for r in done.kind("plan_size")] == [
+        (2048, 8, "model.plan")]
+
+
+def test_times_notes_name_their_array(collect):
+    done = collect("trtexec", "--log", TRTEXEC / "trt7_resnet50-int8_console.log", "--times",
+                   TRTEXEC / "trt7_resnet50-int8_times-concatenated.json")
+    assert done.exit_code == 0, done.err
+    last = done.latency("host_latency", batch=128)
+    assert last["note"].startswith("distribution: 15 per-iteration timings of trt7_resnet50-int8_times-concatenated.json "
+                                   "(array 7, TensorRT 7 keys)")
