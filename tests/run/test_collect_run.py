@@ -142,7 +142,7 @@ def test_an_interrupted_run_keeps_its_results_and_resume_finishes_it(tmp_path, m
     root = make_tiny_project(tmp_path / "project")
     args = ("collect", "run", "--study", root / "families" / "tiny", "--job", "cut", "--root", root,
             "--variants", "fp32,fp16", "--modes", "eager", "--quiet")
-    original = runner._time_group
+    original = runner.time_group
     groups_done = []
 
     def interrupt_second_group(*a, **k):
@@ -151,14 +151,14 @@ def test_an_interrupted_run_keeps_its_results_and_resume_finishes_it(tmp_path, m
         groups_done.append(1)
         return original(*a, **k)
 
-    monkeypatch.setattr(runner, "_time_group", interrupt_second_group)
+    monkeypatch.setattr(runner, "time_group", interrupt_second_group)
     code, output = run_studygen(*args)
     assert code != 0  # click turns the interrupt into an abort
     path = root / "measurements" / "tiny" / "cut.json"
     kept = load_record(path)
     assert {(r["shape"], r["variant"]) for r in kept.results if r["kind"] == "latency"} == {
         ("64x96", "fp32"), ("64x96", "fp16")}
-    monkeypatch.setattr(runner, "_time_group", original)
+    monkeypatch.setattr(runner, "time_group", original)
     code, output = run_studygen(*args, "--resume")
     assert code == 0, output
     done = load_record(path)

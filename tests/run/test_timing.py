@@ -81,17 +81,17 @@ def test_host_clock_series_times_each_call():
 
 
 def test_a_latency_claims_cuda_graphs_only_when_inductor_replayed_every_graph():
-    from types import SimpleNamespace
-
-    from studygen.collect.run.runner import _cuda_graph_report, _latency_result
+    from studygen.collect.run.compiled import cuda_graph_report
+    from studygen.collect.run.latency_stage import CompileInfo, latency_result
+    from studygen.collect.run.spec import Cell
 
     summary = summarize([[10.0, 10.1], [10.0, 10.2], [10.1, 10.1]], warmup=1)
     settings = {"batch": 1, "compile_backend": "inductor", "compile_mode": "reduce-overhead"}
-    plan = SimpleNamespace(settings=settings)
     timer = Timer(cuda=False)
 
     def method_and_compile(report):
-        result = _latency_result(plan, "fp16", "800x800", "compile", summary, timer, "set", 12.5, report)
+        result = latency_result(Cell("compile", "800x800", "fp16"), settings, summary, timer, "set",
+                                CompileInfo(12.5, report))
         return result["method"]["cuda_graph"], result["compile"]
 
     assert method_and_compile({"skipped_graphs": 0}) == (
@@ -99,4 +99,4 @@ def test_a_latency_claims_cuda_graphs_only_when_inductor_replayed_every_graph():
     assert method_and_compile({"skipped_graphs": 2})[0] is False
     assert method_and_compile(None)[0] is False
     # the default mode launches kernel by kernel: no report, no CUDA graphs claimed
-    assert _cuda_graph_report(0, {"compile_backend": "inductor", "compile_mode": "default"}) is None
+    assert cuda_graph_report(0, {"compile_backend": "inductor", "compile_mode": "default"}) is None

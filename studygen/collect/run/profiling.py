@@ -24,7 +24,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..kernel_groups import KernelItem, group_times, groups_for_record, rules_from_study
+from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
 
 
 @dataclass
@@ -80,9 +80,10 @@ def profile_forwards(call, *, iterations: int, warmup: int, cuda: bool) -> Profi
     return Profile(items=items, profiler=described, scaled_mm_kernels=scaled_mm, iterations=iterations)
 
 
-def kernel_time_result(profile: Profile, spec: dict | None, study_path: str) -> dict:
-    """The ``kernel_time`` result body (groups, total, unclassified) for ``profile``."""
-    grouped = group_times(profile.items, rules_from_study(spec, study_path))
+def kernel_time_result(profile: Profile, rules: KernelGroupRules) -> dict:
+    """The ``kernel_time`` result body for ``profile``: its items grouped by
+    ``rules`` (groups with ms per forward and share, total, unclassified)."""
+    grouped = group_times(profile.items, rules)
     return {
         "groups": groups_for_record(grouped),
         "profiled_total_ms": round(grouped.total_ms, 6),

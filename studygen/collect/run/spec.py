@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...errors import RecordError, UsageError
+from ..kernel_groups import KernelGroupRules, default_rules, rules_from_study
 
 SHAPE = re.compile(r"^([1-9][0-9]*)x([1-9][0-9]*)$")
 MODES = ("eager", "compile")
@@ -58,7 +59,8 @@ class RunPlan:
     ``cells`` is this shard's part of the grid in order (mode, shape, variant
     as the study lists them); ``settings`` the ``run`` block with defaults
     filled in; ``variants`` maps name → study variant entry; ``recipes`` the
-    study's recipes; ``agreement`` the thresholds and reference variant.
+    study's recipes; ``agreement`` the thresholds and reference variant;
+    ``kernel_rules`` the study's kernel-group rules, compiled.
     """
 
     family: str
@@ -69,7 +71,7 @@ class RunPlan:
     agreement: dict
     cells: list[Cell]
     shard: tuple[int, int] = (1, 1)
-    kernel_groups: list | None = None
+    kernel_rules: KernelGroupRules = field(default_factory=default_rules)
     all_cells: list[Cell] = field(default_factory=list)
 
     @property
@@ -152,7 +154,8 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
     study declares). Compiled cells are limited to ``run.compile_variants`` and
     ``run.compile_shapes`` when the study gives them. Raises RecordError
     (pointer into the study file) for a variant whose precision this backend
-    cannot run or an invalid shape, UsageError for an unknown selection.
+    cannot run, an invalid shape or kernel-group pattern, UsageError for an
+    unknown selection.
     """
     run = {**DEFAULT_RUN, **(spec.get("run") or {})}
     declared = {v["name"]: v for v in spec["variants"]}
@@ -207,7 +210,7 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
     return RunPlan(
         family=spec["family"], model=spec["model"], variants=declared, recipes=spec.get("recipes") or {},
         settings=run, agreement=agreement, cells=shard_cells(selected, shard), shard=shard,
-        kernel_groups=spec.get("kernel_groups"), all_cells=all_cells,
+        kernel_rules=rules_from_study(spec, study_path), all_cells=all_cells,
     )
 
 
