@@ -208,3 +208,15 @@ def test_a_study_without_a_recipe_for_fp8_is_refused(tmp_path):
                 if "recipe: missing" in text)
     assert (code, output) == (2, f"studygen: families/tiny/study.yaml:{line}: FP8 variant 'fp8' needs a recipe "
                                  "defined under recipes (/variants/3/recipe)\n")
+
+
+def test_a_bad_kernel_group_pattern_is_refused_before_anything_is_measured(tmp_path):
+    study = TINY_STUDY.replace("run:\n", "kernel_groups:\n  - {pattern: \"gemm(\", group: GEMM}\nrun:\n")
+    root = make_tiny_project(tmp_path / "project", study)
+    code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "x",
+                                "--root", root, "--quiet")
+    line = next(i for i, text in enumerate(study.splitlines(), start=1) if "gemm(" in text)
+    assert code == 2 and output.startswith(f"studygen: families/tiny/study.yaml:{line}: invalid regular expression "
+                                           "'gemm(': missing ), unterminated subpattern"), output
+    assert output.endswith(" (/kernel_groups/0/pattern)\n") and "Traceback" not in output
+    assert list((root / "measurements" / "tiny").glob("*.json")) == []
