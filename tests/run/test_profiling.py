@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import math
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -11,8 +11,8 @@ from torch.autograd import DeviceType
 from torch.autograd.profiler_util import FunctionEvent
 
 from studygen.collect.kernel_groups import KernelItem, compile_rules
-from studygen.collect.run.profiling import (CPU_PROFILER, Profile, _device_tally, fp8_evidence, kernel_time_result,
-                                            per_forward_items, profile_forwards)
+from studygen.collect.run.profiling import (CPU_PROFILER, Profile, _cpu_tally, _device_tally, fp8_evidence,
+                                            kernel_time_result, per_forward_items, profile_forwards)
 from studygen.collect.run.spec import DEFAULT_RUN
 
 GEMM_PATTERN = DEFAULT_RUN["fp8_gemm_kernel_pattern"]
@@ -24,6 +24,20 @@ def test_items_are_time_and_calls_per_forward_largest_first():
     # 0.166667 ms (rounded to 1 ns) and no whole number of calls; 4.5 us over 3 -> 0.0015 ms, 1 call
     items = per_forward_items({"b": 500.0, "a": 3000.0, "c": 4.5}, {"a": 6, "b": 5, "c": 3}, 3)
     assert items == [KernelItem("a", 1.0, 2), KernelItem("b", 0.166667, None), KernelItem("c", 0.0015, 1)]
+    assert type(items[0].calls) is int  # the record says "calls": 2, not 2.0
+
+
+def averaged(key, count, self_us):
+    """A ``key_averages()`` row as torch.profiler gives it (FunctionEventAvg's fields read here)."""
+    return SimpleNamespace(key=key, count=count, self_cpu_time_total=self_us)
+
+
+def test_cpu_operators_without_self_time_are_left_out_and_split_rows_add_up():
+    # key_averages() keeps one row per name and device, so an operator may come in two rows
+    totals, counts, launched = _cpu_tally([averaged("aten::mm", 4, 30.0), averaged("aten::mm", 2, 10.0),
+                                           averaged("aten::linear", 4, 0.0), averaged("aten::t", 4, 0.5)])
+    assert (dict(totals), dict(counts), launched) == ({"aten::mm": 40.0, "aten::t": 0.5}, {"aten::mm": 6, "aten::t": 4},
+                                                      set())
 
 
 def cuda_event(name, start_us, end_us):
@@ -66,26 +80,27 @@ def test_cpu_profile_counts_each_operator_once_per_forward_after_the_warmup():
 
 def test_kernel_time_result_groups_the_items_by_the_rules():
     rules = compile_rules([("gemm|mm$", "GEMM/MatMul"), ("grid_sampler", "GridSample")], source="s.yaml")
-    profile = Profile(items=[KernelItem("aten::mm", 0.5, 2), KernelItem("grid_sampler_2d_kernel", 0.25, 1),
-                             KernelItem("sm90_gemm_bf16", 0.125, None), KernelItem("aten::add", 0.125, 3)],
+    profile = Profile(items=[KernelItem("aten::mm", 0.5000004, 2), KernelItem("grid_sampler_2d_kernel", 0.25, 1),
+                             KernelItem("sm90_gemm_bf16", 0.1250003, None), KernelItem("aten::add", 0.1250002, 3)],
                       profiler=CPU_PROFILER, scaled_mm_kernels=set(), iterations=5)
     result = kernel_time_result(profile, rules)
-    assert [(g["group"], g["time_ms"]) for g in result["groups"]] == [("GEMM/MatMul", 0.625), ("GridSample", 0.25),
-                                                                    ("other", 0.125)]
-    assert result["profiled_total_ms"] == 1.0 and result["unclassified_ms"] == 0.125
-    assert result["unclassified_share"] == 0.125
+    # GEMM 0.5000004 + 0.1250003; the add matches no rule
+    assert [(g["group"], g["time_ms"]) for g in result["groups"]] == [("GEMM/MatMul", 0.6250007), ("GridSample", 0.25),
+                                                                    ("other", 0.1250002)]
+    # total 1.0000009 and unclassified 0.1250002 at 1 ns: 1.000001 and 0.125; share 0.1250002 / 1.0000009
+    assert (result["profiled_total_ms"], result["unclassified_ms"], result["unclassified_share"]) == (1.000001, 0.125,
+                                                                                                      0.125)
     assert (result["iterations"], result["profiler"], result["rows_listed"]) == (5, CPU_PROFILER, True)
-    assert math.fsum(g["time_ms"] for g in result["groups"]) == result["profiled_total_ms"]
 
 
 def fp8_profile():
-    items = [KernelItem("nvjet_sm90_qqtst_128x256_64x4_2x1_v_bz_TNT", 0.4, 12),
-             KernelItem("sm90_xmma_gemm_E4M3F16_e4m3f32_f32_tn_n", 0.07, None),
+    items = [KernelItem("nvjet_sm90_qqtst_128x256_64x4_2x1_v_bz_TNT", 0.4000004, 12),
+             KernelItem("SM90_XMMA_GEMM_E4M3F16_E4M3F32_F32_TN_N", 0.07, None),
              KernelItem("triton_poi_fused_abs_amax_to_copy_0", 0.03, 12),
              KernelItem("Memset (Device)", 0.001, 12),
              KernelItem("ampere_fp16_s16816gemm_fp16_128x128", 0.9, 4),
-             KernelItem("fake_e4m3fy_kernel", 0.02, 3),
-             KernelItem("fake_quant_e4m3_per_tensor", 0.01, None)]
+             KernelItem("fake_e4m3fy_kernel", 0.0200004, 3),
+             KernelItem("FAKE_TENSOR_QUANT_E4M3", 0.01, None)]
     launched = {"nvjet_sm90_qqtst_128x256_64x4_2x1_v_bz_TNT", "triton_poi_fused_abs_amax_to_copy_0", "Memset (Device)"}
     return Profile(items=items, profiler="p", scaled_mm_kernels=launched, iterations=2)
 
@@ -94,12 +109,14 @@ def test_fp8_evidence_lists_fp8_gemms_their_companions_and_fake_quantization():
     evidence = fp8_evidence(fp8_profile(), GEMM_PATTERN, FAKE_PATTERN)
     assert evidence == {
         "kernels": [
+            # times at 1 ns
             {"name": "nvjet_sm90_qqtst_128x256_64x4_2x1_v_bz_TNT", "time_ms": 0.4, "calls": 12,
              "launched_by_scaled_mm": True},
             # matched by name (case does not matter), not linked to a _scaled_mm call, no whole calls per forward
-            {"name": "sm90_xmma_gemm_E4M3F16_e4m3f32_f32_tn_n", "time_ms": 0.07, "launched_by_scaled_mm": False},
+            {"name": "SM90_XMMA_GEMM_E4M3F16_E4M3F32_F32_TN_N", "time_ms": 0.07, "launched_by_scaled_mm": False},
         ],
-        # a fake-quantization kernel counts as such even when its name also says e4m3; one without calls counts once
+        # a fake-quantization kernel counts as such even when its name also says e4m3 (in any case);
+        # one without calls per forward counts once; 0.0200004 + 0.01 ms at 1 ns
         "fake_quant_kernels": 4, "fake_quant_ms": 0.03,
         "gemm_kernel_pattern": GEMM_PATTERN,
         "scaled_mm_companion_kernels": [{"name": "triton_poi_fused_abs_amax_to_copy_0", "time_ms": 0.03, "calls": 12},

@@ -135,8 +135,16 @@ def test_all_zero_samples_have_zero_cv_and_figures_are_rounded_to_a_nanosecond()
     assert (zeros.distribution["cv"], zeros.distribution["repeat_cv"], zeros.unstable) == (0.0, 0.0, False)
     fine = summarize([[0.1234567891, 0.1234567891]], warmup=0)
     assert fine.median_ms == 0.123457 and fine.distribution["mean_ms"] == 0.123457
-    with pytest.raises(ValueError, match="equal, non-zero length"):
+    with pytest.raises(ValueError, match=r"^summarize needs R >= 1 repeats of equal, non-zero length$"):
         summarize([[]], warmup=0)
+
+
+def test_figures_below_one_millisecond_keep_their_spread_and_the_median_interpolates():
+    # [0.2, 0.6]: mean 0.4, std 0.2, CV 0.5; repeat medians 0.2 and 0.6: repeat CV 0.5 too
+    small = summarize([[0.2], [0.6]], warmup=0)
+    assert (small.distribution["cv"], small.distribution["repeat_cv"]) == (0.5, 0.5)
+    # an even count: the median halfway between the middle samples
+    assert summarize([[1.0, 2.0, 3.0, 4.0]], warmup=0).median_ms == 2.5
 
 
 def test_progress_is_reported_after_each_block_and_per_forward_sync_runs_on_the_host_clock():

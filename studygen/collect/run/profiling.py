@@ -77,7 +77,7 @@ def _device_tally(events, device_type) -> tuple[dict[str, float], dict[str, int]
             totals_us[event.name] += event.time_range.elapsed_us()
             counts[event.name] += 1
         elif event.name == "aten::_scaled_mm":
-            scaled_mm.update(kernel.name for kernel in getattr(event, "kernels", []))
+            scaled_mm.update(kernel.name for kernel in event.kernels)
     return totals_us, counts, scaled_mm
 
 
