@@ -5,6 +5,13 @@ Example (one H200, the eager part of the grid)::
     studygen collect run --study families/deformable_detr_h200_torch/study.yaml \\
         --job h200-eager --modes eager --commit "$(git rev-parse HEAD)"
 
+The command loads the study (:func:`studygen.study.load_study`), resolves
+what the run needs as plain data (:class:`~studygen.collect.run.context.RunInputs`:
+the run plan, the image-set definitions, the COCO setup, the measurements
+folder) and hands the runner a record store
+(:class:`~studygen.records.run_record.RunRecordStore`) that persists each
+result; :func:`collect_run` is that path, callable from Python as from the CLI.
+
 Exit codes: 0 when the record was written; 2 for a bad option, a bad study
 file or dataset definition, an existing record without ``--resume``, no
 CUDA device without ``--cpu``, or a failed ModelOpt calibration.
@@ -13,11 +20,83 @@ CUDA device without ``--cpu``, or a failed ModelOpt calibration.
 from __future__ import annotations
 
 import re
+import shlex
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from .common import root_option
+from ..collect.run.ap_stage import merge_ap
+from ..collect.run.coco_ap import coco_setup
+from ..collect.run.context import ImageSetDefinition, RunInputs, RunOptions
+from ..collect.run.runner import run_study
+from ..collect.run.spec import build_plan, parse_shape, parse_shard
+from ..errors import RecordError, UsageError
+from ..fsutil import shown_path
+from ..records.load import load_dataset
+from ..records.run_record import RunRecord, RunRecordStore
+from ..study import STUDY_FILE, Study, at_yaml_line, load_study
+from .common import resolve_root, root_option
+
+JOB = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def collect_run(options: RunOptions) -> RunRecord:
+    """Measure the study in ``options.study_dir`` (or, with ``merge_ap``, merge
+    the AP of its shards) and return the record written.
+
+    Raises UsageError / RecordError / InputError for bad options or inputs
+    (before anything is written; an error inside the study file names its
+    line), ConflictError when the record exists without ``--resume``.
+    """
+    started = time.perf_counter()
+    study = load_study(options.study_dir, options.root)
+    study_path = shown_path(study.study_path, options.root)
+    try:
+        inputs = run_inputs(study, options, study_path)
+        store = RunRecordStore(root=options.root, measurements=inputs.measurements, family=inputs.plan.family,
+                               description=inputs.description, resume=options.resume)
+        if options.merge_ap:
+            return merge_ap(inputs, options, store)
+        inputs = replace(inputs, calibration_set=image_set(study, inputs, "calibration_set"),
+                         agreement_set=image_set(study, inputs, "agreement_set"))
+        return run_study(inputs, options, store, started=started)
+    except RecordError as exc:
+        if exc.path != study_path:
+            raise
+        raise at_yaml_line(exc, study.spec_text) from None  # the study file's line, as check prints it
+
+
+def run_inputs(study: Study, options: RunOptions, study_path: str) -> RunInputs:
+    """The run plan of ``study`` for ``options`` (selection, shard), its COCO
+    setup and measurements folder. Raises RecordError (pointer into the study
+    file) or UsageError (an unknown selection)."""
+    plan = build_plan(study.spec, study_path=study_path, variants=options.variants, shapes=options.shapes,
+                      modes=options.modes, shard=options.shard)
+    coco = coco_setup(study.spec.get("run") or {}, root=options.root, study_path=study_path,
+                      default_shape=plan.agreement_shape)
+    return RunInputs(plan=plan, study_path=study_path, measurements=options.measurements or study.measurements_dir,
+                     description=study.spec.get("title"), coco=coco)
+
+
+def image_set(study: Study, inputs: RunInputs, key: str) -> ImageSetDefinition:
+    """The dataset definition the study names under ``run.<key>``. Raises
+    RecordError when the key is unset, the definition is missing, or it
+    failed to load (its own file and place)."""
+    datasets = f"{shown_path(study.measurements_dir, study.root)}/datasets"
+    dataset_id = inputs.plan.settings.get(key)
+    if not dataset_id:
+        raise RecordError(f"run.{key} is not set: name a dataset definition under {datasets}/",
+                          path=inputs.study_path, where="/run")
+    dataset = study.datasets.get(dataset_id)
+    if dataset is None:
+        path = study.measurements_dir / "datasets" / f"{dataset_id}.json"
+        if path.is_file():  # present but refused by the study's loading: the same error, with its place
+            load_dataset(path, shown_path(path, study.root))
+        raise RecordError(f"run.{key} names {dataset_id!r}, but no dataset definition {datasets}/{dataset_id}.json "
+                          "exists", path=inputs.study_path, where=f"/run/{key}")
+    return ImageSetDefinition(dataset_id, dataset.display_path, dataset.data)
 
 
 def _split(values: tuple[str, ...]) -> list[str] | None:
@@ -26,14 +105,53 @@ def _split(values: tuple[str, ...]) -> list[str] | None:
     return items or None
 
 
-def _study_dir(study: Path):
-    from ..errors import UsageError
-    from ..study import STUDY_FILE
-
+def _study_dir(study: Path) -> Path:
     folder = study.parent if study.name == STUDY_FILE else study
     if not (folder / STUDY_FILE).is_file():
         raise UsageError(f"--study {study}: no {STUDY_FILE} there")
     return folder.resolve()
+
+
+def run_options(params: dict) -> RunOptions:
+    """:class:`RunOptions` from click's parsed ``params`` of ``collect run``.
+    Raises UsageError for an invalid --job, --root, --shapes, --study or --shard."""
+    job = params["job"]
+    if not JOB.match(job):
+        raise UsageError(f"invalid --job {job!r}: letters, digits, '.', '_' and '-', starting with a letter or digit")
+    project_root = resolve_root(params["root"])
+    shape_list = _split(params["shapes"])
+    for shape in shape_list or []:
+        try:
+            parse_shape(shape)
+        except UsageError as exc:
+            raise UsageError(f"--shapes: {exc.message}") from None
+    measurements = params["measurements"]
+    return RunOptions(root=project_root, study_dir=_study_dir(params["study"]), job=job,
+                      variants=_split(params["variants"]), shapes=shape_list, modes=_split(params["modes"]),
+                      shard=parse_shard(params["shard"]), resume=params["resume"],
+                      measurements=measurements.resolve() if measurements else None, commit=params["commit"],
+                      dirty=params["dirty"], command=command_line(params), quiet=params["quiet"],
+                      merge_ap=params["merge_ap"], cpu=params["cpu"])
+
+
+def command_line(params: dict) -> str:
+    """The ``studygen collect run`` command line of ``params`` (click's parsed options), shell-quoted,
+    for the record's ``collector.command``; options left at their defaults are left out."""
+    words = ["studygen", "collect", "run"]
+    for name, value in params.items():
+        if name == "dirty" and value is not None:
+            words.append("--dirty" if value else "--clean")
+            continue
+        if value in (None, False, ()) or name == "quiet":
+            continue
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif isinstance(value, tuple):
+            words += [flag, ",".join(value)]
+        else:
+            words += [flag, str(value)]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 @click.command("run")
@@ -58,27 +176,7 @@ def _study_dir(study: Path):
               help="Run on the CPU (test configs only: latency is end-to-end wall time, not GPU compute). "
                    "Without it, a machine with no CUDA device is refused.")
 @root_option
-def run_command(study, job, variants, shapes, modes, shard, resume, measurements, commit, dirty, merge_ap, quiet, cpu,
-                root):
+def run_command(**params):
     """Measure a study's variants (latency, kernel time per group, agreement) with PyTorch and write its record."""
-    from ..collect.run.runner import RunOptions, command_line, run_study
-    from ..collect.run.spec import parse_shape, parse_shard
-    from ..errors import UsageError
-    from .common import resolve_root
-
-    if not re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*$", job):
-        raise UsageError(f"invalid --job {job!r}: letters, digits, '.', '_' and '-', starting with a letter or digit")
-    project_root = resolve_root(root)
-    shape_list = _split(shapes)
-    for shape in shape_list or []:
-        try:
-            parse_shape(shape)
-        except UsageError as exc:
-            raise UsageError(f"--shapes: {exc.message}") from None
-    options = RunOptions(root=project_root, study_dir=_study_dir(study), job=job, variants=_split(variants),
-                         shapes=shape_list, modes=_split(modes), shard=parse_shard(shard), resume=resume,
-                         measurements=measurements.resolve() if measurements else None, commit=commit, dirty=dirty,
-                         command=command_line(click.get_current_context().params), quiet=quiet,
-                         merge_ap=merge_ap, cpu=cpu)
-    record = run_study(options)
+    record = collect_run(run_options(params))
     click.echo(f"wrote {record.display}: {len(record.results)} results")

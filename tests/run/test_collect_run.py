@@ -142,7 +142,7 @@ def test_an_interrupted_run_keeps_its_results_and_resume_finishes_it(tmp_path, m
     root = make_tiny_project(tmp_path / "project")
     args = ("collect", "run", "--study", root / "families" / "tiny", "--job", "cut", "--root", root,
             "--variants", "fp32,fp16", "--modes", "eager", "--quiet")
-    original = runner._time_group
+    original = runner.time_group
     groups_done = []
 
     def interrupt_second_group(*a, **k):
@@ -151,14 +151,14 @@ def test_an_interrupted_run_keeps_its_results_and_resume_finishes_it(tmp_path, m
         groups_done.append(1)
         return original(*a, **k)
 
-    monkeypatch.setattr(runner, "_time_group", interrupt_second_group)
+    monkeypatch.setattr(runner, "time_group", interrupt_second_group)
     code, output = run_studygen(*args)
     assert code != 0  # click turns the interrupt into an abort
     path = root / "measurements" / "tiny" / "cut.json"
     kept = load_record(path)
     assert {(r["shape"], r["variant"]) for r in kept.results if r["kind"] == "latency"} == {
         ("64x96", "fp32"), ("64x96", "fp16")}
-    monkeypatch.setattr(runner, "_time_group", original)
+    monkeypatch.setattr(runner, "time_group", original)
     code, output = run_studygen(*args, "--resume")
     assert code == 0, output
     done = load_record(path)
@@ -208,3 +208,15 @@ def test_a_study_without_a_recipe_for_fp8_is_refused(tmp_path):
                 if "recipe: missing" in text)
     assert (code, output) == (2, f"studygen: families/tiny/study.yaml:{line}: FP8 variant 'fp8' needs a recipe "
                                  "defined under recipes (/variants/3/recipe)\n")
+
+
+def test_a_bad_kernel_group_pattern_is_refused_before_anything_is_measured(tmp_path):
+    study = TINY_STUDY.replace("run:\n", "kernel_groups:\n  - {pattern: \"gemm(\", group: GEMM}\nrun:\n")
+    root = make_tiny_project(tmp_path / "project", study)
+    code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "x",
+                                "--root", root, "--quiet")
+    line = next(i for i, text in enumerate(study.splitlines(), start=1) if "gemm(" in text)
+    assert code == 2 and output.startswith(f"studygen: families/tiny/study.yaml:{line}: invalid regular expression "
+                                           "'gemm(': missing ), unterminated subpattern"), output
+    assert output.endswith(" (/kernel_groups/0/pattern)\n") and "Traceback" not in output
+    assert list((root / "measurements" / "tiny").glob("*.json")) == []

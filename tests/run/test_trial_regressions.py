@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from studygen.collect.run.runner import _calibrate
+from studygen.collect.run.variants import calibrate
 from studygen.errors import StudygenError
 
 
@@ -25,12 +25,12 @@ def test_no_cuda_without_cpu_option_is_refused_and_writes_nothing(tiny_project, 
 
 
 def test_calibration_failure_is_one_line_naming_stage_and_variant():
-    def calibrate():
+    def fails():
         # what ModelOpt raises for a NaN amax (modelopt/torch/quantization/nn/modules/tensor_quantizer.py)
         assert False, "detected nan values in amax"
 
     with pytest.raises(StudygenError) as raised:
-        _calibrate("fp8", "fp8-linears", calibrate)
+        calibrate("fp8", "fp8-linears", fails)
     assert raised.value.exit_code == 2
     assert raised.value.line() == ("variant fp8: FP8 quantization with ModelOpt (recipe fp8-linears, calibration) "
                                    "failed: AssertionError: detected nan values in amax")

@@ -31,6 +31,8 @@ from pathlib import Path
 
 from ...errors import InputError, RecordError, UsageError
 from ...fsutil import atomic_write_text
+from ..coco import load_detections
+from .images import Photo, to_pixel_values
 
 TOP_K = 100
 
@@ -85,8 +87,6 @@ def detect(model, ground_truth, image_ids: list, folder: Path, *, height: int, w
     import torch
     from PIL import Image
 
-    from .images import Photo, to_pixel_values
-
     files = {image["id"]: image.get("file_name") for image in ground_truth.document["images"]}
     categories = ground_truth.category_ids
     out, dropped = [], 0
@@ -131,8 +131,6 @@ def write_detections(path: Path, detections: list[dict]) -> None:
 def merge_shards(measurements: Path, job: str, variant: str, count: int) -> tuple[list[dict], list[Path]]:
     """All ``count`` shards of ``variant``'s detections, concatenated. Raises
     UsageError naming the first missing shard file."""
-    from ..coco import load_detections
-
     merged, paths = [], []
     for index in range(1, count + 1):
         path = detections_path(measurements, job, variant, (index, count))

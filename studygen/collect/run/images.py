@@ -133,24 +133,3 @@ def to_pixel_values(photo: Photo, height: int, width: int):
     mean = torch.tensor(IMAGENET_MEAN).view(1, 3, 1, 1)
     std = torch.tensor(IMAGENET_STD).view(1, 3, 1, 1)
     return ((tensor - mean) / std).contiguous()
-
-
-def refresh_definition(path: Path) -> bool:
-    """Rewrite the ``skimage.data`` dataset definition at ``path`` when this
-    machine's scikit-image ships different files for it (other sha256, sizes or
-    release); True when it was rewritten. For a measuring machine whose
-    scikit-image differs from the one the definition was written with: the
-    definition must describe the pixels actually measured."""
-    from ...fsutil import atomic_write_text, dump_json
-    from ...records.load import load_dataset
-
-    current = load_dataset(path).data
-    fresh = skimage_dataset_definition(current["dataset_id"], [str(n) for n in current["image_ids"]],
-                                       role=current["role"], selection=current["selection"])
-    for key in ("disjoint_from", "citation"):
-        if key in current:
-            fresh[key] = current[key]
-    if fresh == current:
-        return False
-    atomic_write_text(path, dump_json(fresh))
-    return True

@@ -24,7 +24,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..kernel_groups import KernelItem, group_times, groups_for_record, rules_from_study
+from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
 
 
 @dataclass
@@ -38,8 +38,13 @@ class Profile:
     iterations: int
 
 
+CUDA_PROFILER = "torch.profiler (Kineto/CUPTI): device kernels, memcpy and memset, ms per forward"
+CPU_PROFILER = "torch.profiler without CUDA: CPU operator self time, ms per forward (no GPU kernels)"
+
+
 def profile_forwards(call, *, iterations: int, warmup: int, cuda: bool) -> Profile:
-    """Profile ``iterations`` calls of ``call(i)`` after ``warmup`` unprofiled ones."""
+    """Profile ``iterations`` calls of ``call(i)`` after ``warmup`` unprofiled ones:
+    device events on CUDA, CPU operators' self time without it."""
     import torch
     from torch.profiler import ProfilerActivity, profile
 
@@ -53,36 +58,57 @@ def profile_forwards(call, *, iterations: int, warmup: int, cuda: bool) -> Profi
             call(i)
         if cuda:
             torch.cuda.synchronize()
-    events = prof.events()
+    if cuda:
+        totals_us, counts, scaled_mm = _device_tally(prof.events(), torch.autograd.DeviceType.CUDA)
+    else:
+        totals_us, counts, scaled_mm = _cpu_tally(prof.key_averages())
+    return Profile(items=per_forward_items(totals_us, counts, iterations),
+                   profiler=CUDA_PROFILER if cuda else CPU_PROFILER, scaled_mm_kernels=scaled_mm, iterations=iterations)
+
+
+def _device_tally(events, device_type) -> tuple[dict[str, float], dict[str, int], set]:
+    """``(total us by name, launches by name, kernels launched by aten::_scaled_mm)``
+    over the profiler's device events (kernels, memcpy, memset)."""
     totals_us: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     scaled_mm: set = set()
-    if cuda:
-        device_type = torch.autograd.DeviceType.CUDA
-        for event in events:
-            if event.device_type == device_type:
-                totals_us[event.name] += event.time_range.elapsed_us()
-                counts[event.name] += 1
-            elif event.name == "aten::_scaled_mm":
-                scaled_mm.update(kernel.name for kernel in getattr(event, "kernels", []))
-        described = "torch.profiler (Kineto/CUPTI): device kernels, memcpy and memset, ms per forward"
-    else:
-        for entry in prof.key_averages():
-            if entry.self_cpu_time_total > 0:
-                totals_us[entry.key] += entry.self_cpu_time_total
-                counts[entry.key] += entry.count
-        described = "torch.profiler without CUDA: CPU operator self time, ms per forward (no GPU kernels)"
+    for event in events:
+        if event.device_type == device_type:
+            totals_us[event.name] += event.time_range.elapsed_us()
+            counts[event.name] += 1
+        elif event.name == "aten::_scaled_mm":
+            scaled_mm.update(kernel.name for kernel in event.kernels)
+    return totals_us, counts, scaled_mm
+
+
+def _cpu_tally(averages) -> tuple[dict[str, float], dict[str, int], set]:
+    """``(self time us by operator, calls by operator, empty set)`` from ``key_averages()``,
+    operators without self time left out."""
+    totals_us: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = defaultdict(int)
+    for entry in averages:
+        if entry.self_cpu_time_total > 0:
+            totals_us[entry.key] += entry.self_cpu_time_total
+            counts[entry.key] += entry.count
+    return totals_us, counts, set()
+
+
+def per_forward_items(totals_us: dict[str, float], counts: dict[str, int], iterations: int) -> list[KernelItem]:
+    """Items with ``time_ms`` per forward (total us / 1000 / ``iterations``,
+    rounded to 1 ns) and ``calls`` per forward (None unless the count divides
+    evenly by ``iterations``), largest time first."""
     items = []
     for name, total in totals_us.items():
         calls = counts[name] // iterations if counts[name] % iterations == 0 else None
         items.append(KernelItem(name=name, time_ms=round(total / 1000.0 / iterations, 6), calls=calls))
     items.sort(key=lambda item: -item.time_ms)
-    return Profile(items=items, profiler=described, scaled_mm_kernels=scaled_mm, iterations=iterations)
+    return items
 
 
-def kernel_time_result(profile: Profile, spec: dict | None, study_path: str) -> dict:
-    """The ``kernel_time`` result body (groups, total, unclassified) for ``profile``."""
-    grouped = group_times(profile.items, rules_from_study(spec, study_path))
+def kernel_time_result(profile: Profile, rules: KernelGroupRules) -> dict:
+    """The ``kernel_time`` result body for ``profile``: its items grouped by
+    ``rules`` (groups with ms per forward and share, total, unclassified)."""
+    grouped = group_times(profile.items, rules)
     return {
         "groups": groups_for_record(grouped),
         "profiled_total_ms": round(grouped.total_ms, 6),

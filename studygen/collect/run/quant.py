@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+import importlib
 from dataclasses import dataclass, field
 
 QUANTIZER_ROLES = ("input_quantizer", "weight_quantizer")
@@ -155,8 +156,6 @@ def compress_fp8(model) -> None:
     is imported, so it is imported here. Without it every RealQuantLinear finds no
     backend and falls back to fake quantization (seen on an H200).
     """
-    import importlib
-
     import modelopt.torch.quantization as mtq
 
     importlib.import_module("modelopt.torch.quantization.backends.fp8_per_tensor_gemm")  # registers the backend

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...errors import RecordError, UsageError
+from ..kernel_groups import KernelGroupRules, default_rules, rules_from_study
 
 SHAPE = re.compile(r"^([1-9][0-9]*)x([1-9][0-9]*)$")
 MODES = ("eager", "compile")
@@ -58,7 +59,8 @@ class RunPlan:
     ``cells`` is this shard's part of the grid in order (mode, shape, variant
     as the study lists them); ``settings`` the ``run`` block with defaults
     filled in; ``variants`` maps name → study variant entry; ``recipes`` the
-    study's recipes; ``agreement`` the thresholds and reference variant.
+    study's recipes; ``agreement`` the thresholds and reference variant;
+    ``kernel_rules`` the study's kernel-group rules, compiled.
     """
 
     family: str
@@ -69,7 +71,7 @@ class RunPlan:
     agreement: dict
     cells: list[Cell]
     shard: tuple[int, int] = (1, 1)
-    kernel_groups: list | None = None
+    kernel_rules: KernelGroupRules = field(default_factory=default_rules)
     all_cells: list[Cell] = field(default_factory=list)
 
     @property
@@ -152,10 +154,29 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
     study declares). Compiled cells are limited to ``run.compile_variants`` and
     ``run.compile_shapes`` when the study gives them. Raises RecordError
     (pointer into the study file) for a variant whose precision this backend
-    cannot run or an invalid shape, UsageError for an unknown selection.
+    cannot run, an invalid shape or kernel-group pattern, UsageError for an
+    unknown selection.
     """
     run = {**DEFAULT_RUN, **(spec.get("run") or {})}
     declared = {v["name"]: v for v in spec["variants"]}
+    _check_variants(spec, study_path)
+    _check_shapes_and_modes(spec, run, study_path)
+    agreement = _agreement(spec, declared, study_path)
+    chosen_variants = _select(variants, list(declared), "variant")
+    chosen_shapes = _select(shapes, [str(s) for s in run["shapes"]], "shape")
+    chosen_modes = _select(modes, list(run["modes"]), "mode")
+    all_cells = _grid(run, list(declared))
+    selected = [c for c in all_cells
+                if c.mode in chosen_modes and c.shape in chosen_shapes and c.variant in chosen_variants]
+    return RunPlan(
+        family=spec["family"], model=spec["model"], variants=declared, recipes=spec.get("recipes") or {},
+        settings=run, agreement=agreement, cells=shard_cells(selected, shard), shard=shard,
+        kernel_rules=rules_from_study(spec, study_path), all_cells=all_cells,
+    )
+
+
+def _check_variants(spec: dict, study_path: str) -> None:
+    """Each variant's precision is one collect run measures; FP8 names a recipe that lists modules."""
     for index, entry in enumerate(spec["variants"]):
         if entry["precision"] not in PRECISIONS:
             raise RecordError(f"precision {entry['precision']!r} is not supported by collect run "
@@ -168,6 +189,10 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
             if not (spec["recipes"][recipe].get("quantize")):
                 raise RecordError(f"recipe {recipe!r} lists no module patterns under quantize",
                                   path=study_path, where=f"/recipes/{recipe}")
+
+
+def _check_shapes_and_modes(spec: dict, run: dict, study_path: str) -> None:
+    """Every shape is HxW with whole numbers above 0; every mode eager or compile."""
     for field_name in ("shapes", "compile_shapes"):
         for index, shape in enumerate(run.get(field_name) or []):
             if not SHAPE.match(str(shape)):
@@ -181,6 +206,10 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
         if mode not in MODES:
             raise RecordError(f"unknown mode {mode!r} (eager or compile)", path=study_path, where=f"/run/modes/{index}")
 
+
+def _agreement(spec: dict, declared: dict[str, dict], study_path: str) -> dict:
+    """The study's agreement block with defaults: the first fp32 variant as
+    reference, score threshold 0, IoU threshold 0.5."""
     agreement = dict(spec.get("agreement") or {})
     agreement.setdefault("reference_variant", next((v for v, e in declared.items() if e["precision"] == "fp32"), None))
     if agreement["reference_variant"] not in declared:
@@ -188,27 +217,22 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
                           path=study_path, where="/agreement/reference_variant")
     agreement.setdefault("score_threshold", 0.0)
     agreement.setdefault("iou_threshold", 0.5)
+    return agreement
 
-    chosen_variants = _select(variants, list(declared), "variant")
-    chosen_shapes = _select(shapes, [str(s) for s in run["shapes"]], "shape")
-    chosen_modes = _select(modes, list(run["modes"]), "mode")
-    compile_variants = run.get("compile_variants") or list(declared)
+
+def _grid(run: dict, variants: list[str]) -> list[Cell]:
+    """Every cell of the study in order (mode, shape, variant); compiled cells
+    only for ``run.compile_variants`` at ``run.compile_shapes`` when given."""
+    compile_variants = run.get("compile_variants") or variants
     compile_shapes = [str(s) for s in (run.get("compile_shapes") or run["shapes"])]
-
-    all_cells = []
+    cells = []
     for mode in run["modes"]:
         for shape in (str(s) for s in run["shapes"]):
-            for name in declared:
+            for name in variants:
                 if mode == "compile" and (name not in compile_variants or shape not in compile_shapes):
                     continue
-                all_cells.append(Cell(mode, shape, name))
-    selected = [c for c in all_cells
-                if c.mode in chosen_modes and c.shape in chosen_shapes and c.variant in chosen_variants]
-    return RunPlan(
-        family=spec["family"], model=spec["model"], variants=declared, recipes=spec.get("recipes") or {},
-        settings=run, agreement=agreement, cells=shard_cells(selected, shard), shard=shard,
-        kernel_groups=spec.get("kernel_groups"), all_cells=all_cells,
-    )
+                cells.append(Cell(mode, shape, name))
+    return cells
 
 
 def _select(chosen: list[str] | None, declared: list[str], what: str) -> list[str]:

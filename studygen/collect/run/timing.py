@@ -46,7 +46,7 @@ class Summary:
 def _percentile(values, q: float) -> float:
     import numpy as np
 
-    return float(np.percentile(np.asarray(values, dtype=float), q))
+    return float(np.percentile(values, q))
 
 
 def _std(values) -> float:
@@ -89,7 +89,7 @@ def summarize(repeats: list[list[float]], *, warmup: int, unstable_cv: float = 0
     if cv > unstable_cv:
         reasons.append(f"CV {cv * 100:.1f} % over all samples exceeds {unstable_cv * 100:g} %")
     spread = max(repeat_medians) - min(repeat_medians)
-    if len(repeats) > 1 and spread > max(repeat_iqr):
+    if spread > max(repeat_iqr):  # one repeat: no spread, never flagged
         reasons.append(f"repeat medians span {spread:.3f} ms, more than the widest within-repeat "
                        f"interquartile range ({max(repeat_iqr):.3f} ms)")
     statistics = {"min": _r(min(samples)), "max": _r(max(samples)), "mean": _r(mean), "median": _r(median),

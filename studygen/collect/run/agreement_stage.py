@@ -1,0 +1,82 @@
+"""The agreement stage of a run: each variant against the reference, eager, at the agreement shape.
+
+Every pending variant and the reference run the agreement set's photographs;
+the figures (:mod:`studygen.collect.run.agreement`) become ``agreement``
+results: logit correlation, non-finite count, precision and recall of matched
+detections. A figure that is undefined (no finite logits with variance, no
+detections) is a ``not_measured`` result saying why. FP8 is measured with
+ModelOpt's fake quantization, before compression, and its results say so.
+"""
+
+from __future__ import annotations
+
+from . import agreement as agree
+from .context import RunContext, Variant
+
+FAKE_FP8_NOTE = "FP8 by ModelOpt fake quantization (mtq.quantize): values rounded to FP8, computed in fp16"
+
+
+def measure_agreement(run: RunContext) -> None:
+    """Agreement results of every variant this shard owns and the record lacks (nothing when none)."""
+    plan = run.plan
+    names = [n for n in plan.agreement_variants() if n in run.variants and run.agreement_pending(n)]
+    if not names:
+        return
+    photos = run.agreement.photos
+    task = run.progress.task(f"agreement {plan.agreement_shape}", (len(names) + 1) * len(photos))
+
+    def outputs_of(variant: Variant) -> list:
+        height, width = run.agreement_hw
+        outputs = []
+        for photo in photos:
+            pixel_values = run.pixel_values(photo, height, width, variant.dtype)
+            outputs.append(agree.outputs_from_model(variant.model(pixel_values=pixel_values)))
+            run.progress.advance(task)
+        return outputs
+
+    reference = outputs_of(run.variants[plan.reference_variant])
+    for name in names:
+        results, summary = agreement_results(run, run.variants[name], reference, outputs_of(run.variants[name]))
+        run.sink.add(*results)
+        run.progress.log(summary)
+
+
+def agreement_results(run: RunContext, variant: Variant, reference: list, outputs: list) -> tuple[list[dict], str]:
+    """The four agreement results of ``variant`` (outputs per photo) against
+    ``reference``, and a one-line summary for the log."""
+    plan, thresholds = run.plan, run.plan.agreement
+    height, width = run.agreement_hw
+    base = {"kind": "agreement", "variant": variant.name, "reference_variant": plan.reference_variant,
+            "shape": plan.agreement_shape, "batch": 1, "backend": "pytorch", "mode": "eager",
+            "dataset": run.agreement.dataset_id, "images": len(outputs)}
+    note = FAKE_FP8_NOTE if variant.precision == "fp8" else None
+    correlation = agree.logit_correlation(reference, outputs)
+    results = [value_or_not_measured(base, "logit_correlation", correlation,
+                                     "no finite logits with non-zero variance in both outputs", note),
+               {**base, "metric": "nonfinite_count", "value": agree.nonfinite_count(outputs),
+                **({"note": note} if note else {})}]
+    matched = agree.precision_recall(reference, outputs, height=height, width=width,
+                                     score_threshold=thresholds["score_threshold"],
+                                     iou_threshold=thresholds["iou_threshold"], top_k=thresholds.get("top_k"))
+    extra = {"score_threshold": thresholds["score_threshold"], "iou_threshold": thresholds["iou_threshold"]}
+    for metric, denominator in (("precision", "variant_detections"), ("recall", "reference_detections")):
+        counted = denominator.replace("_", " ")
+        detail = f"{matched['matches']} matches of {matched[denominator]} {counted}"
+        results.append(value_or_not_measured(
+            {**base, **extra}, metric, matched[metric], f"no {counted} at score >= {thresholds['score_threshold']}",
+            "; ".join(filter(None, [note, detail]))))
+    summary = (f"{variant.name}: logit correlation {correlation}, non-finite {results[1]['value']}, "
+               f"precision {matched['precision']}, recall {matched['recall']}")
+    return results, summary
+
+
+def value_or_not_measured(base: dict, metric: str, value, reason: str, note: str | None) -> dict:
+    """``base`` with ``metric`` and ``value`` (rounded to 9 decimals) and the
+    ``note``; a ``not_measured`` result with ``reason`` when ``value`` is None."""
+    if value is None:
+        return {"kind": "not_measured", "variant": base["variant"], "metric": metric, "reason": reason,
+                "shape": base["shape"], "mode": base["mode"]}
+    out = {**base, "metric": metric, "value": round(float(value), 9)}
+    if note:
+        out["note"] = note
+    return out

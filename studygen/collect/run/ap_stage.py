@@ -1,0 +1,99 @@
+"""The COCO AP stage of a run, and ``--merge-ap`` over the shards of a job.
+
+Without COCO images in the study, each variant gets a ``not_measured``
+result saying why. With them, each pending variant detects on this shard's
+images (:func:`~studygen.collect.run.coco_ap.detect`) and its detections file
+is written; unsharded, AP is evaluated at once by the ingest path
+(:mod:`studygen.collect.coco`, pycocotools: 12 statistics); sharded, the
+record says AP waits for ``collect run --merge-ap N``, which evaluates it
+once over every shard's detections into ``<job>-ap.json``.
+"""
+
+from __future__ import annotations
+
+from ...errors import UsageError
+from ...fsutil import shown_path
+from ..coco import build_results, check_detections, evaluate, load_ground_truth
+from .coco_ap import (CocoSetup, detect, detections_path, merge_shards, shard_ids, sorted_image_ids,
+                      write_detections)
+from .context import RecordStore, ResultSink, RunContext, RunInputs, RunOptions
+from .spec import parse_shape
+
+
+def coco_not_configured(run: RunContext) -> None:
+    """A ``not_measured`` coco_ap result per variant of this shard that the record lacks."""
+    reason = ("the study gives no COCO image folder with annotations (run.coco_images, run.coco_annotations)"
+              + ("; the weights are random, so AP would not mean anything"
+                 if run.plan.model.get("weights") == "random-init" else ""))
+    for name in run.plan.variants_in_shard():
+        if not run.sink.has("coco_ap", name, metric="coco_ap"):
+            run.sink.add({"kind": "not_measured", "variant": name, "metric": "coco_ap", "reason": reason})
+
+
+def measure_ap(run: RunContext, pending: list[str]) -> None:
+    """Detections for each pending variant on this shard's images; unsharded, COCO AP at once;
+    sharded, a detections file per variant for ``--merge-ap``."""
+    if not pending:
+        return
+    ap = run.ap
+    setup = ap.setup
+    gt = load_ground_truth(setup.annotations, shown_path(setup.annotations, ap.root))
+    run.store.ensure_ap_dataset(setup.dataset_id, gt)
+    ids = shard_ids(sorted_image_ids(gt), ap.shard)
+    height, width = parse_shape(setup.shape)
+    task = run.progress.task(f"detections {setup.shape}", len(pending))
+    for name in pending:
+        variant = run.variants[name]
+        found, dropped = detect(variant.model, gt, ids, setup.images, height=height, width=width, device=run.device,
+                                dtype=variant.dtype)
+        path = detections_path(ap.measurements, ap.job, name, ap.shard)
+        write_detections(path, found)
+        run.progress.advance(task)
+        shown = shown_path(path, ap.root)
+        if ap.shard != (1, 1):
+            run.sink.add({"kind": "not_measured", "variant": name, "metric": "coco_ap", "shape": setup.shape,
+                          "mode": "eager", "reason": f"shard {ap.shard[0]}/{ap.shard[1]}: detections on {len(ids)} "
+                          f"images written to {shown}; AP is evaluated once over all shards (collect run --merge-ap "
+                          f"{ap.shard[1]})"})
+            continue
+        note = ((f"{dropped} detections named no category of the annotations and were dropped; " if dropped else "")
+                + ("FP8 by ModelOpt fake quantization (mtq.quantize)" if variant.precision == "fp8" else ""))
+        results = evaluate_ap(gt, found, name, setup, shown, note)
+        run.sink.add(*results)
+        run.progress.log(f"{name}: AP {results[0]['value']:.4f} on {len(ids)} images")
+
+
+def evaluate_ap(gt, found: list[dict], name: str, setup: CocoSetup, shown: str, note: str | None) -> list[dict]:
+    """The 12 ``coco_ap`` results of variant ``name`` for detections ``found``
+    (written to ``shown``), each naming its detections file and ``note``.
+    Raises InputError for detections the annotations refuse."""
+    check_detections(gt, found, shown)
+    stats = evaluate(gt, found)
+    results = [n.result for n in build_results(stats, variant=name, dataset=setup.dataset_id, backend="pycocotools",
+                                               shape=setup.shape, batch=1, inference_backend="pytorch", mode="eager",
+                                               origin=shown)]
+    for result in results:
+        result["detections"] = shown
+        if note:
+            result["note"] = note
+    return results
+
+
+def merge_ap(inputs: RunInputs, options: RunOptions, store: RecordStore) -> ResultSink:
+    """``--merge-ap N``: evaluate COCO AP once over the detections of all N shards of the job,
+    into ``<job>-ap.json`` (provenance from the shard records, which must agree).
+    Raises UsageError when the study gives no COCO setup or a shard is missing."""
+    coco = inputs.coco
+    if coco is None:
+        raise UsageError("--merge-ap: the study gives no COCO images and annotations (run.coco_images, run.coco_annotations)")
+    count = options.merge_ap
+    provenance = store.merged_shard_provenance(options.job, count)
+    gt = load_ground_truth(coco.annotations, shown_path(coco.annotations, options.root))
+    sink = store.open(f"{options.job}-ap", provenance)
+    for name in options.variants or list(inputs.plan.variants):
+        if sink.has("coco_ap", name, coco.shape, "eager", "AP"):
+            continue
+        merged, paths = merge_shards(inputs.measurements, options.job, name, count)
+        shown = ", ".join(shown_path(p, options.root) for p in paths)
+        sink.add(*evaluate_ap(gt, merged, name, coco, shown, None))
+    return sink

@@ -1,0 +1,230 @@
+"""A ``collect run`` in progress: its options, its inputs, where results go, and what it built.
+
+* :class:`RunOptions`: the command-line options (one field per flag of
+  :mod:`studygen.commands.collect_run`);
+* :class:`RunInputs`: what the command resolved from the study file, as plain
+  data (the run plan with its kernel-group rules, the image-set definitions,
+  the COCO setup, the measurements folder);
+* :class:`RecordStore` / :class:`ResultSink`: the records layer's side, made
+  by the command (``studygen.records.run_record``): a sink per record that
+  persists each result as it is measured and answers resume questions;
+* :class:`RunContext`: one run's state, handed to every stage instead of
+  long parameter lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Protocol
+
+from .coco_ap import CocoSetup, detections_path
+from .images import Photo, load_image_set, to_pixel_values
+from .progress import Progress
+from .quant import QuantReport, RealPathReport
+from .spec import Cell, RunPlan, parse_shape
+
+
+@dataclass
+class RunOptions:
+    """Command-line options of ``collect run`` (see :mod:`studygen.commands.collect_run`)."""
+
+    root: Path
+    study_dir: Path
+    job: str
+    variants: list[str] | None = None
+    shapes: list[str] | None = None
+    modes: list[str] | None = None
+    shard: tuple[int, int] = (1, 1)
+    resume: bool = False
+    measurements: Path | None = None
+    commit: str | None = None
+    dirty: bool | None = None
+    command: str = ""
+    quiet: bool = False
+    merge_ap: int | None = None
+    cpu: bool = False  # measure on the CPU (test configs); else a CUDA device is required
+
+
+def job_id_for(job: str, shard: tuple[int, int]) -> str:
+    """``job`` for an unsharded run, ``job-shardKofN`` for shard K of N."""
+    return job if shard == (1, 1) else f"{job}-shard{shard[0]}of{shard[1]}"
+
+
+@dataclass(frozen=True)
+class ImageSetDefinition:
+    """A validated dataset definition the study names (``run.calibration_set``,
+    ``run.agreement_set``): its id, display path and JSON document."""
+
+    dataset_id: str
+    display: str
+    definition: dict
+
+    @property
+    def revision(self) -> str | None:
+        return self.definition.get("revision")
+
+
+@dataclass(frozen=True)
+class ImageSet:
+    """An image set's photographs, loaded and checked against their sha256."""
+
+    dataset_id: str
+    photos: list[Photo]
+    revision: str | None
+
+    @classmethod
+    def load(cls, image_set: ImageSetDefinition) -> "ImageSet":
+        """Load the photographs (:func:`~studygen.collect.run.images.load_image_set`;
+        raises RecordError when a shipped file's sha256 differs)."""
+        photos = load_image_set(image_set.definition, image_set.display)
+        return cls(image_set.dataset_id, photos, image_set.revision)
+
+
+@dataclass(frozen=True)
+class RunInputs:
+    """What a run measures, resolved by the command from the study file.
+
+    ``study_path`` is the study file's display path (errors point into it);
+    ``measurements`` the records folder (``measurements/<family>/`` or
+    ``--measurements``); ``description`` the study's title for a new record;
+    ``coco`` None when the study gives no COCO images. The image sets are
+    None for ``--merge-ap``, which measures nothing.
+    """
+
+    plan: RunPlan
+    study_path: str
+    measurements: Path
+    description: str | None = None
+    coco: CocoSetup | None = None
+    calibration_set: ImageSetDefinition | None = None
+    agreement_set: ImageSetDefinition | None = None
+
+
+class ResultSink(Protocol):
+    """One record being written: each :meth:`add` persists at once (an
+    interrupted run keeps what it finished)."""
+
+    display: str
+
+    def has(self, kind: str, variant: str, shape: str | None = None, mode: str | None = None,
+            metric: str | None = None) -> bool:
+        """True when the record holds such a result, or a not_measured for it (resume)."""
+
+    def add(self, *results: dict) -> None:
+        """Persist ``results``; refuses one whose identity the record already holds."""
+
+    def set_wall_time(self, seconds: float) -> None:
+        """Add this invocation's wall time (s) to the record's provenance."""
+
+
+class RecordStore(Protocol):
+    """The records a job writes, as the command set them up (folder, family, ``--resume``)."""
+
+    def open(self, job_id: str, provenance: dict) -> ResultSink:
+        """The sink of record ``<job_id>.json``: new, or resumed when allowed."""
+
+    def ensure_ap_dataset(self, dataset_id: str, ground_truth) -> None:
+        """Verify the AP dataset definition against the annotations, or write it when there is none."""
+
+    def merged_shard_provenance(self, job: str, count: int) -> dict:
+        """The provenance the ``count`` shard records of ``job`` share (they must agree)."""
+
+
+@dataclass
+class Variant:
+    """A variant on the device: its eager ``model``, input ``dtype``, FP8 state."""
+
+    name: str
+    precision: str
+    model: object
+    dtype: object
+    real_path: RealPathReport | None = None  # FP8, after compression
+    quant: QuantReport | None = None  # FP8
+    compiled: dict = field(default_factory=dict)
+    compile_model: object = None  # FP8: the plain model with ModelOpt's FP8 GEMMs transplanted (compile mode)
+    compile_note: str | None = None
+
+    @property
+    def real_fp8_ready(self) -> bool:
+        """FP8 compressed onto ModelOpt's real FP8 path for every recipe module."""
+        return self.real_path is not None and self.real_path.complete
+
+
+@dataclass
+class ApContext:
+    """COCO AP settings of a run: the study's setup (None: no images), where detections go, this shard."""
+
+    setup: CocoSetup | None
+    measurements: Path
+    job: str
+    shard: tuple[int, int]
+    variants: list[str]
+    root: Path
+
+    def pending(self, sink: ResultSink) -> list[str]:
+        """Variants whose AP (or, for a shard, whose detections file) is still missing."""
+        if self.setup is None:
+            return []
+        if self.shard == (1, 1):
+            return [v for v in self.variants if not sink.has("coco_ap", v, self.setup.shape, "eager", "AP")]
+        return [v for v in self.variants
+                if not detections_path(self.measurements, self.job, v, self.shard).is_file()]
+
+
+@dataclass
+class RunContext:
+    """One run in progress, handed to every stage: what it measures (``inputs``),
+    how (``options``), on which ``device`` (a torch.device), where results go
+    (``sink``), the fp32 ``base_model`` every variant copies, the image sets,
+    and the variants built so far."""
+
+    inputs: RunInputs
+    options: RunOptions
+    device: object
+    progress: Progress
+    sink: ResultSink
+    store: RecordStore
+    base_model: object
+    calibration: ImageSet
+    agreement: ImageSet
+    variants: dict[str, Variant] = field(default_factory=dict)
+
+    @property
+    def plan(self) -> RunPlan:
+        return self.inputs.plan
+
+    @property
+    def settings(self) -> dict:
+        return self.inputs.plan.settings
+
+    @property
+    def cuda(self) -> bool:
+        return self.device.type == "cuda"
+
+    @property
+    def agreement_hw(self) -> tuple[int, int]:
+        """Height and width (pixels) of the agreement shape."""
+        return parse_shape(self.plan.agreement_shape)
+
+    @cached_property
+    def ap(self) -> ApContext:
+        return ApContext(setup=self.inputs.coco, measurements=self.inputs.measurements, job=self.options.job,
+                         shard=self.plan.shard, variants=self.options.variants or list(self.plan.variants),
+                         root=self.options.root)
+
+    def pixel_values(self, photo: Photo, height: int, width: int, dtype):
+        """``photo`` as model input on the run's device: ``(1, 3, height, width)`` in ``dtype``."""
+        return to_pixel_values(photo, height, width).to(device=self.device, dtype=dtype)
+
+    def inputs_at(self, height: int, width: int, dtype) -> list:
+        """The agreement set's photographs as model inputs at ``height x width`` (timing and profiling)."""
+        return [self.pixel_values(photo, height, width, dtype) for photo in self.agreement.photos]
+
+    def latency_pending(self, cell: Cell) -> bool:
+        """No latency (nor a not_measured for it) recorded yet for ``cell``."""
+        return not self.sink.has("latency", cell.variant, cell.shape, cell.mode, "median")
+
+    def agreement_pending(self, name: str) -> bool:
+        return not self.sink.has("agreement", name, self.plan.agreement_shape, "eager", "logit_correlation")

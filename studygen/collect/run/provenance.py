@@ -1,0 +1,70 @@
+"""The measuring machine's provenance for a ``collect run`` record.
+
+GPU model and count (torch.cuda), driver (NVML through
+:func:`studygen.collect.env.nvml_gpus`), versions of torch, CUDA,
+transformers, ModelOpt, timm and scikit-image (installed package metadata),
+the repository commit, the time collected (UTC) and the collector's own
+name, version and command line. A value that cannot be read is None, never
+guessed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import platform
+from pathlib import Path
+
+from ... import __version__
+from ..env import git_state, nvml_gpus, package_version
+
+# provenance.software name -> distribution names
+DISTRIBUTIONS = {"transformers": ("transformers",), "modelopt": ("nvidia-modelopt",),
+                 "timm": ("timm",), "scikit-image": ("scikit-image",)}
+
+
+def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, command: str, dataset_revision: str | None,
+                       dirty: bool | None = None) -> dict:
+    """The record's ``provenance`` block (schemas/run_record.schema.json).
+
+    ``commit`` and ``dirty`` when given (a checkout without .git), else
+    ``git rev-parse HEAD`` and ``git status`` in ``root``; ``checkpoint`` as
+    :func:`~studygen.collect.run.model.build_model` returns it.
+    """
+    import torch
+
+    gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+    software = {
+        "torch": torch.__version__, "cuda": torch.version.cuda,
+        "transformers": package_version(DISTRIBUTIONS["transformers"]),
+        "modelopt": package_version(DISTRIBUTIONS["modelopt"]), "timm": package_version(DISTRIBUTIONS["timm"]),
+        "python": platform.python_version(), "scikit-image": package_version(DISTRIBUTIONS["scikit-image"]),
+        "tensorrt": None,
+    }
+    if commit is None:
+        commit, dirty = git_commit(root)
+    provenance = {
+        "gpu": gpu,
+        "gpu_count": torch.cuda.device_count() if torch.cuda.is_available() else 0,
+        "driver": nvml_gpus()[1] if gpu else None,  # None when NVML is absent or fails
+        "software": software,
+        "checkpoint": checkpoint,
+        "dataset_revision": dataset_revision,
+        "repository_commit": commit,
+        "repository_dirty": dirty,
+        "collected_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        "collector": {"name": "studygen collect run", "version": __version__, "command": command},
+    }
+    if gpu:
+        provenance["notes"] = [f"torch.backends.cuda.matmul.allow_tf32={torch.backends.cuda.matmul.allow_tf32}, "
+                               f"torch.backends.cudnn.allow_tf32={torch.backends.cudnn.allow_tf32} (fp32 convolutions may use TF32)"]
+    else:
+        provenance["notes"] = ["no CUDA device: timed with the host clock, profiled CPU operators"]
+    return provenance
+
+
+def git_commit(root: Path) -> tuple[str | None, bool | None]:
+    """``(commit, dirty)`` of the work tree at ``root`` (see
+    :func:`studygen.collect.env.git_state`: untracked, not ignored files make
+    it dirty); None where git cannot tell."""
+    commit, dirty, _ = git_state(root)
+    return commit, dirty

@@ -1,0 +1,141 @@
+"""Kernel time per forward from torch.profiler, grouped by the study's rules, and the FP8 evidence
+(figures computed by hand from the events and items given)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+import torch
+from torch.autograd import DeviceType
+from torch.autograd.profiler_util import FunctionEvent
+
+from studygen.collect.kernel_groups import KernelItem, compile_rules
+from studygen.collect.run.profiling import (CPU_PROFILER, Profile, _cpu_tally, _device_tally, fp8_evidence,
+                                            kernel_time_result, per_forward_items, profile_forwards)
+from studygen.collect.run.spec import DEFAULT_RUN
+
+GEMM_PATTERN = DEFAULT_RUN["fp8_gemm_kernel_pattern"]
+FAKE_PATTERN = DEFAULT_RUN["fake_quant_kernel_pattern"]
+
+
+def test_items_are_time_and_calls_per_forward_largest_first():
+    # 3 forwards: 3000 us over 6 launches -> 1 ms and 2 calls per forward; 500 us over 5 launches ->
+    # 0.166667 ms (rounded to 1 ns) and no whole number of calls; 4.5 us over 3 -> 0.0015 ms, 1 call
+    items = per_forward_items({"b": 500.0, "a": 3000.0, "c": 4.5}, {"a": 6, "b": 5, "c": 3}, 3)
+    assert items == [KernelItem("a", 1.0, 2), KernelItem("b", 0.166667, None), KernelItem("c", 0.0015, 1)]
+    assert type(items[0].calls) is int  # the record says "calls": 2, not 2.0
+
+
+def averaged(key, count, self_us):
+    """A ``key_averages()`` row as torch.profiler gives it (FunctionEventAvg's fields read here)."""
+    return SimpleNamespace(key=key, count=count, self_cpu_time_total=self_us)
+
+
+def test_cpu_operators_without_self_time_are_left_out_and_split_rows_add_up():
+    # key_averages() keeps one row per name and device, so an operator may come in two rows
+    totals, counts, launched = _cpu_tally([averaged("aten::mm", 4, 30.0), averaged("aten::mm", 2, 10.0),
+                                           averaged("aten::linear", 4, 0.0), averaged("aten::t", 4, 0.5)])
+    assert (dict(totals), dict(counts), launched) == ({"aten::mm": 40.0, "aten::t": 0.5}, {"aten::mm": 6, "aten::t": 4},
+                                                      set())
+
+
+def cuda_event(name, start_us, end_us):
+    return FunctionEvent(id=start_us, name=name, thread=0, start_us=start_us, end_us=end_us,
+                         device_type=DeviceType.CUDA)
+
+
+def test_device_events_are_summed_per_name_and_scaled_mm_kernels_named():
+    scaled_mm = FunctionEvent(id=1, name="aten::_scaled_mm", thread=0, start_us=0, end_us=9)
+    scaled_mm.append_kernel("nvjet_sm90_qqtst_128x128", 0, 4)
+    scaled_mm.append_kernel("triton_poi_fused_abs_amax_to_copy_0", 0, 1)
+    other_cpu = FunctionEvent(id=2, name="aten::mm", thread=0, start_us=0, end_us=50)
+    other_cpu.append_kernel("ampere_sgemm_128x64_tn", 0, 30)
+    events = [scaled_mm, other_cpu, cuda_event("nvjet_sm90_qqtst_128x128", 100, 104),
+              cuda_event("nvjet_sm90_qqtst_128x128", 200, 206), cuda_event("Memset (Device)", 300, 301),
+              cuda_event("ampere_sgemm_128x64_tn", 400, 430)]
+    totals, counts, launched = _device_tally(events, DeviceType.CUDA)
+    assert dict(totals) == {"nvjet_sm90_qqtst_128x128": 10.0, "Memset (Device)": 1.0, "ampere_sgemm_128x64_tn": 30.0}
+    assert dict(counts) == {"nvjet_sm90_qqtst_128x128": 2, "Memset (Device)": 1, "ampere_sgemm_128x64_tn": 1}
+    # the CPU-side operators' own times are not device time; only _scaled_mm's kernels are named
+    assert launched == {"nvjet_sm90_qqtst_128x128", "triton_poi_fused_abs_amax_to_copy_0"}
+
+
+def test_cpu_profile_counts_each_operator_once_per_forward_after_the_warmup():
+    left, right = torch.ones(32, 48), torch.ones(48, 16)
+    calls = []
+
+    def forward(i):
+        calls.append(i)
+        return torch.mm(left, right)
+
+    profile = profile_forwards(forward, iterations=4, warmup=3, cuda=False)
+    assert calls == [0, 1, 2, 0, 1, 2, 3]  # warm-up indexes, then the profiled ones
+    assert profile.iterations == 4 and profile.profiler == CPU_PROFILER and profile.scaled_mm_kernels == set()
+    by_name = {item.name: item for item in profile.items}
+    assert by_name["aten::mm"].calls == 1 and by_name["aten::mm"].time_ms > 0
+    assert all(item.time_ms > 0 for item in profile.items)
+    assert [item.time_ms for item in profile.items] == sorted((item.time_ms for item in profile.items), reverse=True)
+
+
+def test_kernel_time_result_groups_the_items_by_the_rules():
+    rules = compile_rules([("gemm|mm$", "GEMM/MatMul"), ("grid_sampler", "GridSample")], source="s.yaml")
+    profile = Profile(items=[KernelItem("aten::mm", 0.5000004, 2), KernelItem("grid_sampler_2d_kernel", 0.25, 1),
+                             KernelItem("sm90_gemm_bf16", 0.1250003, None), KernelItem("aten::add", 0.1250002, 3)],
+                      profiler=CPU_PROFILER, scaled_mm_kernels=set(), iterations=5)
+    result = kernel_time_result(profile, rules)
+    # GEMM 0.5000004 + 0.1250003; the add matches no rule
+    assert [(g["group"], g["time_ms"]) for g in result["groups"]] == [("GEMM/MatMul", 0.6250007), ("GridSample", 0.25),
+                                                                    ("other", 0.1250002)]
+    # total 1.0000009 and unclassified 0.1250002 at 1 ns: 1.000001 and 0.125; share 0.1250002 / 1.0000009
+    assert (result["profiled_total_ms"], result["unclassified_ms"], result["unclassified_share"]) == (1.000001, 0.125,
+                                                                                                      0.125)
+    assert (result["iterations"], result["profiler"], result["rows_listed"]) == (5, CPU_PROFILER, True)
+
+
+def fp8_profile():
+    items = [KernelItem("nvjet_sm90_qqtst_128x256_64x4_2x1_v_bz_TNT", 0.4000004, 12),
+             KernelItem("SM90_XMMA_GEMM_E4M3F16_E4M3F32_F32_TN_N", 0.07, None),
+             KernelItem("triton_poi_fused_abs_amax_to_copy_0", 0.03, 12),
+             KernelItem("Memset (Device)", 0.001, 12),
+             KernelItem("ampere_fp16_s16816gemm_fp16_128x128", 0.9, 4),
+             KernelItem("fake_e4m3fy_kernel", 0.0200004, 3),
+             KernelItem("FAKE_TENSOR_QUANT_E4M3", 0.01, None)]
+    launched = {"nvjet_sm90_qqtst_128x256_64x4_2x1_v_bz_TNT", "triton_poi_fused_abs_amax_to_copy_0", "Memset (Device)"}
+    return Profile(items=items, profiler="p", scaled_mm_kernels=launched, iterations=2)
+
+
+def test_fp8_evidence_lists_fp8_gemms_their_companions_and_fake_quantization():
+    evidence = fp8_evidence(fp8_profile(), GEMM_PATTERN, FAKE_PATTERN)
+    assert evidence == {
+        "kernels": [
+            # times at 1 ns
+            {"name": "nvjet_sm90_qqtst_128x256_64x4_2x1_v_bz_TNT", "time_ms": 0.4, "calls": 12,
+             "launched_by_scaled_mm": True},
+            # matched by name (case does not matter), not linked to a _scaled_mm call, no whole calls per forward
+            {"name": "SM90_XMMA_GEMM_E4M3F16_E4M3F32_F32_TN_N", "time_ms": 0.07, "launched_by_scaled_mm": False},
+        ],
+        # a fake-quantization kernel counts as such even when its name also says e4m3 (in any case);
+        # one without calls per forward counts once; 0.0200004 + 0.01 ms at 1 ns
+        "fake_quant_kernels": 4, "fake_quant_ms": 0.03,
+        "gemm_kernel_pattern": GEMM_PATTERN,
+        "scaled_mm_companion_kernels": [{"name": "triton_poi_fused_abs_amax_to_copy_0", "time_ms": 0.03, "calls": 12},
+                                        {"name": "Memset (Device)", "time_ms": 0.001, "calls": 12}],
+    }
+
+
+def test_fp8_evidence_of_a_profile_without_fp8_is_empty():
+    profile = Profile(items=[KernelItem("ampere_fp16_s16816gemm_fp16_128x128", 0.9, 4)], profiler="p",
+                      scaled_mm_kernels=set(), iterations=1)
+    assert fp8_evidence(profile, GEMM_PATTERN, FAKE_PATTERN) == {
+        "kernels": [], "fake_quant_kernels": 0, "fake_quant_ms": 0.0, "gemm_kernel_pattern": GEMM_PATTERN,
+        "scaled_mm_companion_kernels": []}
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device (the GPU machine)")
+def test_cuda_profile_holds_the_matmul_kernel_once_per_forward():
+    left = torch.ones(256, 256, device="cuda", dtype=torch.float16)
+    profile = profile_forwards(lambda i: left @ left, iterations=3, warmup=2, cuda=True)
+    assert profile.profiler.startswith("torch.profiler (Kineto/CUPTI)")
+    gemms = [item for item in profile.items if "gemm" in item.name.lower() or "nvjet" in item.name.lower()]
+    assert gemms and all(item.calls == 1 and item.time_ms > 0 for item in gemms)

@@ -1,0 +1,133 @@
+"""The run record ``collect run`` writes (studygen.records.run_record): results of one record
+are unique by ``result_identity``, the identity ingest refuses duplicates by too, and a refused
+result leaves the file as it was."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from studygen.collect.result import NewResult
+from studygen.errors import ConflictError, UsageError
+from studygen.records.load import load_record
+from studygen.records.run_record import RunRecord, RunRecordStore
+from studygen.records.write import build_document
+from studygen.result_kinds import result_identity
+
+
+def pick(results, kind, **where):
+    return next(r for r in results if r["kind"] == kind and all(r.get(k) == v for k, v in where.items()))
+
+
+def candidates(results):
+    """``(case, new result, is a duplicate)`` against the tiny run's record."""
+    latency = pick(results, "latency", variant="fp32", shape="64x96", mode="eager")
+    kernel = pick(results, "kernel_time", variant="fp16", shape="96x64", mode="eager")
+    agreement = pick(results, "agreement", variant="bf16", metric="recall")
+    skipped = pick(results, "not_measured", variant="fp8", metric="coco_ap")
+    delta = {"kind": "kernel_time_delta", "variant": "fp16", "reference_variant": "fp32", "shape": "64x96",
+             "mode": "eager", "backend": "pytorch", "group": "GEMM/MatMul", "delta_ms": -0.5}
+    return [
+        ("the same latency with another figure", {**latency, "value_ms": latency["value_ms"] + 1.0}, True),
+        ("the same latency on another image set", {**latency, "dataset": "cal"}, False),
+        ("the same latency at batch 2", {**latency, "batch": 2}, False),
+        ("the p90 of the same cell", {**latency, "statistic": "p90"}, False),
+        ("host latency of the same cell", {**latency, "timing": "host_latency"}, False),
+        ("the kernel profile again", {**kernel, "profiled_total_ms": kernel["profiled_total_ms"] * 2}, True),
+        ("the recall again", {**agreement, "value": 0.25}, True),
+        ("the largest logit difference beside the recall",
+         {**agreement, "metric": "max_abs_diff", "value": 0.25}, False),
+        ("AP not measured again, for another reason", {**skipped, "reason": "another reason"}, True),
+        ("a refusal beside the measured latency",
+         {"kind": "not_measured", "variant": "fp32", "shape": "64x96", "mode": "eager", "backend": "pytorch",
+          "metric": "latency", "reason": "refused"}, False),
+        ("a kernel-time difference", delta, False),
+    ]
+
+
+@pytest.fixture(scope="module")
+def tiny_record(full_run):
+    _, path, _ = full_run
+    return load_record(path)
+
+
+@pytest.mark.parametrize("index", range(11))
+def test_collect_run_and_ingest_refuse_the_same_duplicates(tiny_record, tmp_path, index):
+    case, result, duplicate = candidates(tiny_record.results)[index]
+    path = tmp_path / "tiny" / "cpu.json"
+    path.parent.mkdir()
+    shutil.copyfile(tiny_record.path, path)
+    before = path.read_bytes()
+    identities = [result_identity(r) for r in tiny_record.results]
+    assert (result_identity(result) in identities) is duplicate, case
+    provenance = tiny_record.provenance
+
+    if duplicate:
+        with pytest.raises(ConflictError):
+            build_document(path, "tiny", "cpu", provenance, [NewResult(result, "test")])
+    else:
+        build_document(path, "tiny", "cpu", provenance, [NewResult(result, "test")])
+
+    record = RunRecord(path, "tiny/cpu.json", job_id="cpu", family="tiny", provenance=provenance, resume=True)
+    if duplicate:
+        index_held = identities.index(result_identity(result))
+        with pytest.raises(ConflictError) as refused:
+            record.add(result)
+        assert refused.value.line().startswith(f"tiny/cpu.json: a result with the identity of /results/{index_held} (")
+        assert refused.value.line().endswith(") is already in the record; not overwritten")
+        assert path.read_bytes() == before  # nothing written
+    else:
+        record.add(result)
+        assert load_record(path).results == [*tiny_record.results, result]
+
+
+def test_two_equal_results_in_one_call_are_refused_and_nothing_is_written(tiny_record, tmp_path):
+    path = tmp_path / "cpu.json"
+    shutil.copyfile(tiny_record.path, path)
+    before = path.read_bytes()
+    record = RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=tiny_record.provenance, resume=True)
+    delta = {"kind": "kernel_time_delta", "variant": "fp16", "reference_variant": "fp32", "group": "Conv",
+             "delta_ms": 0.1}
+    with pytest.raises(ConflictError, match=rf"identity of /results/{len(tiny_record.results)} \(kind kernel_time_delta"):
+        record.add(delta, {**delta, "delta_ms": 0.2})
+    assert path.read_bytes() == before
+
+
+def test_has_answers_resume_for_results_and_refusals(tiny_record, tmp_path):
+    path = tmp_path / "cpu.json"
+    shutil.copyfile(tiny_record.path, path)
+    record = RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=tiny_record.provenance, resume=True)
+    assert record.has("latency", "fp16", "96x64", "eager", "median")
+    assert not record.has("latency", "fp16", "96x64", "eager", "p90")
+    assert not record.has("latency", "fp16", "96x64", "compile", "median")  # fp16 compiles at 64x96 only
+    assert record.has("latency", "fp8", "64x96", "eager", "median")  # refused: a not_measured stands for it
+    assert record.has("agreement", "fp8", "64x96", "eager", "logit_correlation")
+    assert not record.has("agreement", "fp32", "64x96", "eager", "logit_correlation")  # the reference
+    assert record.has("coco_ap", "bf16", metric="coco_ap")
+    assert record.has("quantization", "fp8", "64x96")
+    assert not record.has("quantization", "fp16", "64x96")
+
+
+def test_a_record_of_another_gpu_or_torch_is_not_resumed(tiny_record, tmp_path):
+    path = tmp_path / "cpu.json"
+    shutil.copyfile(tiny_record.path, path)
+    other_gpu = {**tiny_record.provenance, "gpu": "NVIDIA H200"}
+    with pytest.raises(UsageError, match="cannot resume: the record was measured with gpu None, this machine has 'NVIDIA H200'"):
+        RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=other_gpu, resume=True)
+    other_torch = {**tiny_record.provenance, "software": {**tiny_record.provenance["software"], "torch": "2.0.0"}}
+    with pytest.raises(UsageError, match=r"cannot resume: the record was measured with torch '.+', this run has '2.0.0'"):
+        RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=other_torch, resume=True)
+    with pytest.raises(ConflictError, match="record already exists"):
+        RunRecordStore(root=tmp_path, measurements=tmp_path, family="tiny").open("cpu", tiny_record.provenance)
+
+
+def test_wall_time_adds_up_over_invocations_and_an_empty_record_is_not_written(tiny_record, tmp_path):
+    path = tmp_path / "cpu.json"
+    shutil.copyfile(tiny_record.path, path)
+    record = RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=tiny_record.provenance, resume=True)
+    record.set_wall_time(2.5)
+    assert load_record(path).provenance["run_wall_s"] == round(tiny_record.provenance["run_wall_s"] + 2.5, 3)
+    empty = RunRecordStore(root=tmp_path, measurements=tmp_path, family="tiny").open("new", {"gpu": None})
+    empty.set_wall_time(1.0)
+    assert not (tmp_path / "new.json").exists()
