@@ -1,4 +1,4 @@
-"""SVG figures drawn with matplotlib from what the records hold.
+"""SVG charts drawn with matplotlib from what the records hold.
 
 - ``latency``: latency per variant and shape. Where a result has repeats,
   every repeat's median is a point and the overall median a bar across them,
@@ -7,7 +7,7 @@
 - ``kernel_time``: kernel time per group as stacked bars per variant, for
   every (job, shape) whose record lists at least two groups with times.
 
-A figure whose data is absent is omitted and the README says why. Bytes are
+A chart whose data is absent is omitted and the README says why. Bytes are
 deterministic: pinned matplotlib, fixed ``svg.hashsalt``, no date in the
 metadata, text drawn as paths.
 """
@@ -44,14 +44,14 @@ STAMP_PREFIX = b"<!-- studygen figure: inputs sha256:"
 
 
 @dataclass
-class FigureOutput:
-    """One figure: where it goes, alt text or the reason it is omitted, the
+class Chart:
+    """One chart: where it goes, alt text or the reason it is omitted, the
     digest of what it is drawn from, and how to draw it.
 
     Drawing is deferred: ``check`` compares the committed file's stamp with
-    :attr:`inputs_sha256` and draws only when they differ (a figure costs
+    :attr:`inputs_sha256` and draws only when they differ (a chart costs
     ~0.5 s of matplotlib; a 20-family project would spend most of its check
-    redrawing figures that are current). The idea is cog's output checksum.
+    redrawing charts that are current). The idea is cog's output checksum.
     """
 
     name: str
@@ -67,7 +67,7 @@ class FigureOutput:
         return self.draw is not None
 
     def drawing(self) -> bytes:
-        """The figure as matplotlib writes it (SVG bytes, no stamp); drawn once."""
+        """The chart as matplotlib writes it (SVG bytes, no stamp); drawn once."""
         if self._svg is None:
             self._svg = self.draw()
         return self._svg
@@ -82,7 +82,7 @@ class FigureOutput:
         return stamp(self.drawing(), self.inputs_sha256)
 
     def is_current(self, committed: bytes) -> bool:
-        """True when ``committed`` (a file's bytes) is what this figure renders to.
+        """True when ``committed`` (a file's bytes) is what this chart renders to.
 
         Without drawing when its stamp names these inputs and its drawing hashes
         to the stamped digest (so a hand edit of the SVG is still caught);
@@ -112,7 +112,7 @@ def stamp(drawing: bytes, inputs_sha256: str) -> bytes:
 
 
 def read_stamp(data: bytes) -> tuple[str, str, bytes] | None:
-    """``(inputs sha256, drawing sha256, drawing bytes)`` of a stamped figure
+    """``(inputs sha256, drawing sha256, drawing bytes)`` of a stamped chart
     file, or None when its second line is no stamp."""
     head, _, rest = data.partition(b"\n")
     line, _, body = rest.partition(b"\n")
@@ -125,9 +125,9 @@ def read_stamp(data: bytes) -> tuple[str, str, bytes] | None:
 
 
 def inputs_digest(name: str, inputs) -> str:
-    """sha256 over the figure's name, the data it is drawn from (JSON, floats
+    """sha256 over the chart's name, the data it is drawn from (JSON, floats
     as repr), matplotlib's version and the source of the modules that draw it:
-    a change to any of them makes a committed figure's stamp stale."""
+    a change to any of them makes a committed chart's stamp stale."""
     import matplotlib
 
     payload = json.dumps([name, inputs, matplotlib.__version__, _code_sha256()], sort_keys=True, ensure_ascii=True,
@@ -139,11 +139,11 @@ def inputs_digest(name: str, inputs) -> str:
 def _code_sha256() -> str:
     """sha256 over what the drawing modules (this one, and text.py for the
     labels) do: their syntax trees without docstrings and import statements,
-    so moving an import or rewording a comment leaves committed figures
+    so moving an import or rewording a comment leaves committed charts
     current, while any change to the code that draws makes them stale."""
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for module in (here / "figures.py", here / "text.py"):
+    for module in (here / "charts.py", here / "text.py"):
         digest.update(ast.dump(_without_docs_and_imports(ast.parse(module.read_text("utf-8")))).encode("utf-8"))
     return digest.hexdigest()
 
@@ -169,7 +169,7 @@ def _svg_bytes(fig) -> bytes:
 
 def printable(text: str) -> str:
     """``text`` with control characters (a carriage return or tab from a hand-edited
-    record) as spaces: the figure's font has no glyph for them. Newlines stay."""
+    record) as spaces: the chart's font has no glyph for them. Newlines stay."""
     return "".join(" " if (ord(ch) < 32 and ch != "\n") or ord(ch) == 127 else ch for ch in text)
 
 
@@ -211,7 +211,7 @@ def _draw_run(ax, run: list[tuple[float, str, dict]], color: str) -> None:
     """One run of alike rows (see :func:`_same_look_runs`) in one call per
     artist kind rather than one per row: the same marks in the same order
     (matplotlib draws points before lines whatever the call order), and a
-    figure of thousands of jobs costs dozens of artists, not thousands.
+    chart of thousands of jobs costs dozens of artists, not thousands.
     With repeats: every repeat median a point, a line over their span and a
     bar at the overall median; without: one point per row."""
     if not run[0][2]["repeat_medians_ms"]:
@@ -228,12 +228,12 @@ def _draw_run(ax, run: list[tuple[float, str, dict]], color: str) -> None:
               color=color, linewidth=2)
 
 
-def latency_figure(study) -> FigureOutput:
+def latency_chart(study) -> Chart:
     """Latency (ms) per variant, one panel per shape HxW."""
     path = study.figures_dir / "latency.svg"
     rows = [r for r in study.rows if r["kind"] == "latency" and r["value"] is not None and r["shape"]]
     if not rows:
-        return FigureOutput("latency", path, "", "the records hold no latency with a shape")
+        return Chart("latency", path, "", "the records hold no latency with a shape")
     shapes = sorted({r["shape"] for r in rows}, key=lambda s: tuple(int(v) for v in s.split("x")))
     panels: dict[tuple[str, str], list[tuple[str, dict]]] = {}  # (shape, variant) -> (job label, row), in row order
     for row in rows:
@@ -280,10 +280,10 @@ def latency_figure(study) -> FigureOutput:
     high = max(r["value"] for r in rows)
     alt = (f"Latency per variant at {', '.join(shape_label(s) for s in shapes)}: "
            f"{format_number(low)} to {format_number(high)} ms over {len(rows)} results")
-    return FigureOutput("latency", path, alt, inputs_sha256=inputs_digest("latency", inputs), draw=draw)
+    return Chart("latency", path, alt, inputs_sha256=inputs_digest("latency", inputs), draw=draw)
 
 
-def kernel_figure(study) -> FigureOutput:
+def kernel_chart(study) -> Chart:
     """Kernel time per group (ms), stacked bars per variant, one bar group per (job, shape)."""
     path = study.figures_dir / "kernel_time.svg"
     bars = []  # (label, {group: ms})
@@ -299,7 +299,7 @@ def kernel_figure(study) -> FigureOutput:
                     label += f" {printable(result['mode'])}"
                 bars.append((label, {printable(group): ms for group, ms in timed.items()}))
     if not bars:
-        return FigureOutput("kernel_time", path, "",
+        return Chart("kernel_time", path, "",
                             "no record lists kernel time for two or more groups of one profiled run "
                             "(ranges over rows the source does not list cannot be stacked)")
     groups = sorted({g for _, timed in bars for g in timed})
@@ -328,12 +328,13 @@ def kernel_figure(study) -> FigureOutput:
 
     alt = f"Kernel time per group, stacked per variant, for {len(bars)} profiled runs; groups: {', '.join(groups)}"
     inputs = [[label, sorted(timed.items())] for label, timed in bars]
-    return FigureOutput("kernel_time", path, alt, inputs_sha256=inputs_digest("kernel_time", inputs), draw=draw)
+    return Chart("kernel_time", path, alt, inputs_sha256=inputs_digest("kernel_time", inputs), draw=draw)
 
 
-FIGURES = {"latency": latency_figure, "kernel_time": kernel_figure}
+CHARTS = {"latency": latency_chart, "kernel_time": kernel_chart}
 
 
-def render_figures(study) -> dict[str, FigureOutput]:
-    """Every figure of the study, by name."""
-    return {name: build(study) for name, build in FIGURES.items()}
+def render_charts(study) -> dict[str, Chart]:
+    """Every chart of the study, by name (``latency``, ``kernel_time``); an
+    omitted chart says why (:attr:`Chart.omitted_because`)."""
+    return {name: build(study) for name, build in CHARTS.items()}
