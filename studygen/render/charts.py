@@ -161,6 +161,17 @@ def _without_docs_and_imports(tree: ast.Module) -> ast.Module:
     return tree
 
 
+def _pyplot():
+    """``(matplotlib, matplotlib.pyplot)`` with the Agg backend, imported when a
+    chart is first drawn (pyplot costs ~0.3 s to import)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return matplotlib, plt
+
+
 def _svg_bytes(fig) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="svg", metadata=METADATA, bbox_inches="tight")
@@ -245,42 +256,44 @@ def latency_chart(study) -> Chart:
                          for (shape, variant), picked in panels.items() for label, row in picked],
               "variants": [[v, labels[v]] for v in variants]}
 
-    def draw() -> bytes:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        series = sorted({label for picked in panels.values() for label, _ in picked})
-        colors = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(series)}
-        with matplotlib.rc_context(RC):
-            fig, axes = plt.subplots(1, len(shapes), figsize=(3.2 * len(shapes) + 1.5, 3.4), squeeze=False,
-                                     layout="constrained")
-            for panel, (ax, shape) in enumerate(zip(axes[0], shapes)):
-                shown = [v for v in variants if (shape, v) in panels]
-                for x, variant in enumerate(shown):
-                    picked = sorted(panels[shape, variant], key=lambda labelled: labelled[0])
-                    for run in _same_look_runs(picked, x):
-                        _draw_run(ax, run, colors[run[0][1]])
-                ax.set_xticks(range(len(shown)), [labels[v] for v in shown], rotation=20, ha="right")
-                ax.set_xlim(-0.5, len(shown) - 0.5)
-                ax.set_title(shape_label(shape))
-                if panel == 0:
-                    ax.set_ylabel("latency (ms)")
-            handles = [plt.Line2D([], [], color=colors[s], marker="o", linestyle="", label=s) for s in series]
-            fig.legend(handles=handles, loc="outside right center", frameon=False)
-            has_repeats = any(r["repeat_medians_ms"] for r in rows)
-            fig.suptitle("Latency per variant and shape" + (" (points: repeat medians; bar: overall median)"
-                                                             if has_repeats else " (one point per job)"))
-            svg = _svg_bytes(fig)
-            plt.close(fig)
-        return svg
-
     low = min(r["value"] for r in rows)
     high = max(r["value"] for r in rows)
     alt = (f"Latency per variant at {', '.join(shape_label(s) for s in shapes)}: "
            f"{format_number(low)} to {format_number(high)} ms over {len(rows)} results")
-    return Chart("latency", path, alt, inputs_sha256=inputs_digest("latency", inputs), draw=draw)
+    return Chart("latency", path, alt, inputs_sha256=inputs_digest("latency", inputs),
+                 draw=functools.partial(_draw_latency, panels, shapes, variants, labels))
+
+
+def _draw_latency(panels: dict[tuple[str, str], list[tuple[str, dict]]], shapes: list[str], variants: list[str],
+                  labels: dict[str, str]) -> bytes:
+    """The latency chart's SVG: ``panels`` maps (shape, variant) to its
+    (job label, row) pairs; one panel per shape, variants in ``variants``
+    order under their ``labels``, one colour per job label."""
+    matplotlib, plt = _pyplot()
+    series = sorted({label for picked in panels.values() for label, _ in picked})
+    colors = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(series)}
+    with matplotlib.rc_context(RC):
+        fig, axes = plt.subplots(1, len(shapes), figsize=(3.2 * len(shapes) + 1.5, 3.4), squeeze=False,
+                                 layout="constrained")
+        for panel, (ax, shape) in enumerate(zip(axes[0], shapes)):
+            shown = [v for v in variants if (shape, v) in panels]
+            for x, variant in enumerate(shown):
+                picked = sorted(panels[shape, variant], key=lambda labelled: labelled[0])
+                for run in _same_look_runs(picked, x):
+                    _draw_run(ax, run, colors[run[0][1]])
+            ax.set_xticks(range(len(shown)), [labels[v] for v in shown], rotation=20, ha="right")
+            ax.set_xlim(-0.5, len(shown) - 0.5)
+            ax.set_title(shape_label(shape))
+            if panel == 0:
+                ax.set_ylabel("latency (ms)")
+        handles = [plt.Line2D([], [], color=colors[s], marker="o", linestyle="", label=s) for s in series]
+        fig.legend(handles=handles, loc="outside right center", frameon=False)
+        has_repeats = any(row["repeat_medians_ms"] for picked in panels.values() for _, row in picked)
+        fig.suptitle("Latency per variant and shape" + (" (points: repeat medians; bar: overall median)"
+                                                         if has_repeats else " (one point per job)"))
+        svg = _svg_bytes(fig)
+        plt.close(fig)
+    return svg
 
 
 def kernel_chart(study) -> Chart:
@@ -300,35 +313,35 @@ def kernel_chart(study) -> Chart:
                 bars.append((label, {printable(group): ms for group, ms in timed.items()}))
     if not bars:
         return Chart("kernel_time", path, "",
-                            "no record lists kernel time for two or more groups of one profiled run "
-                            "(ranges over rows the source does not list cannot be stacked)")
+                     "no record lists kernel time for two or more groups of one profiled run "
+                     "(ranges over rows the source does not list cannot be stacked)")
     groups = sorted({g for _, timed in bars for g in timed})
-
-    def draw() -> bytes:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        colors = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
-        with matplotlib.rc_context(RC):
-            fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(bars) + 2.5), 3.6), layout="constrained")
-            bottoms = [0.0] * len(bars)
-            for group in groups:
-                heights = [timed.get(group, 0.0) for _, timed in bars]
-                ax.bar(range(len(bars)), heights, bottom=bottoms, color=colors[group], label=group, width=0.6)
-                bottoms = [b + h for b, h in zip(bottoms, heights)]
-            ax.set_xticks(range(len(bars)), [label for label, _ in bars], rotation=30, ha="right", fontsize=7)
-            ax.set_ylabel("kernel time (ms)")
-            ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
-            ax.set_title("Kernel time per group")
-            svg = _svg_bytes(fig)
-            plt.close(fig)
-        return svg
 
     alt = f"Kernel time per group, stacked per variant, for {len(bars)} profiled runs; groups: {', '.join(groups)}"
     inputs = [[label, sorted(timed.items())] for label, timed in bars]
-    return Chart("kernel_time", path, alt, inputs_sha256=inputs_digest("kernel_time", inputs), draw=draw)
+    return Chart("kernel_time", path, alt, inputs_sha256=inputs_digest("kernel_time", inputs),
+                 draw=functools.partial(_draw_kernel_times, bars, groups))
+
+
+def _draw_kernel_times(bars: list[tuple[str, dict[str, float]]], groups: list[str]) -> bytes:
+    """The kernel-time chart's SVG: one stacked bar per ``(label, {group: ms})``
+    of ``bars``, groups stacked in ``groups`` order, one colour each."""
+    matplotlib, plt = _pyplot()
+    colors = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
+    with matplotlib.rc_context(RC):
+        fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(bars) + 2.5), 3.6), layout="constrained")
+        bottoms = [0.0] * len(bars)
+        for group in groups:
+            heights = [timed.get(group, 0.0) for _, timed in bars]
+            ax.bar(range(len(bars)), heights, bottom=bottoms, color=colors[group], label=group, width=0.6)
+            bottoms = [b + h for b, h in zip(bottoms, heights)]
+        ax.set_xticks(range(len(bars)), [label for label, _ in bars], rotation=30, ha="right", fontsize=7)
+        ax.set_ylabel("kernel time (ms)")
+        ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+        ax.set_title("Kernel time per group")
+        svg = _svg_bytes(fig)
+        plt.close(fig)
+    return svg
 
 
 CHARTS = {"latency": latency_chart, "kernel_time": kernel_chart}
