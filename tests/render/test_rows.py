@@ -92,8 +92,10 @@ def test_other_units_print_after_a_space(tmp_path):
 
 def test_a_row_set_does_not_print_as_it_is(detr):
     rows = detr.figures(kind="latency")
-    with pytest.raises(TemplateError, match="a set of figures cannot be printed as it is: use study.span"):
+    with pytest.raises(TemplateError) as raised:
         str(rows)
+    assert raised.value.message == ("a set of figures cannot be printed as it is: use study.span, study.table or "
+                                    "study.list_table, or loop over it")
     assert len(RowSet([], {})) == 0 and list(RowSet([], {})) == []
 
 
@@ -114,6 +116,12 @@ def test_labels_precisions_and_record_strings(detr):
     assert (detr.title, detr.family, detr.model["id"]) == (
         "Deformable DETR: FP8 on TensorRT, not shipped", "deformable_detr", "SenseTime/deformable-detr")
     assert detr.decision["shipped"] is False and detr.spec["template"] == "deformable_detr.md.j2"
+
+
+def test_percent_without_a_precision_section(tmp_path):
+    study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])]))
+    assert "precision" not in study.spec
+    assert study.percent(0.05) == "5.0%" and study.decimals("ratio") == 2
 
 
 def test_study_precision_overrides_derived_decimals(tmp_path):
