@@ -8,7 +8,7 @@ import pytest
 from studygen.errors import TemplateError
 from studygen.render.view import StudyView
 
-from ..checks.studies import DEFAULT_DATASETS, collected_provenance, dataset, latency, load, record, spec
+from ..checks.studies import DEFAULT_DATASETS, collected_provenance, dataset, kernel_time, latency, load, record, spec
 from .test_tables import cells
 from .views import DETR, places, printed, view_of
 
@@ -76,6 +76,16 @@ def test_repeated_measurements_list_each_job_and_the_spread(tmp_path):
     assert places(recorded[-1].rows) == [("a", "/results/0/value_ms"), ("b", "/results/0/value_ms")]
     single = StudyView(load(tmp_path / "single", records=[record("a", [latency("fp16", 5.0)])]))
     assert single.repeated_measurements() == ""
+
+
+def test_repeated_measurements_without_statistic_or_decimals(tmp_path):
+    # whole-number latencies carry no decimals: the spread 6 - 5 prints as 1; kernel times have no
+    # statistic, so the metric names the measurement
+    a = record("a", [latency("fp16", 5), kernel_time("fp16", {"GEMM/MatMul": 0.41})])
+    b = record("b", [latency("fp16", 6), kernel_time("fp16", {"GEMM/MatMul": 0.4})])
+    study = StudyView(load(tmp_path, records=[a, b]))
+    assert cells(study.repeated_measurements())[1:] == [["fp16 median", "H200", "11.4", "a: 5; b: 6", "1"],
+                                                       ["fp16 kernel_time", "H200", "11.4", "a: 0.41; b: 0.4", "0.01"]]
 
 
 def test_expectation_is_hedged_and_only_for_declared_configurations(tmp_path):

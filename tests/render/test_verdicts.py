@@ -85,9 +85,11 @@ def test_three_repeats_a_side_are_enough(tmp_path):
 
 
 def ap_rows(fp16: float, fp8: float) -> list[dict]:
-    """AP and AP50 of fp16 and FP8 (AP50 is another statistic, never picked by ap_difference)."""
+    """AP and AP50 of fp16 and FP8, and AP differences stated as such (neither picked by ap_difference)."""
     return [coco_ap("fp16", fp16), coco_ap("fp8", fp8),
-            coco_ap("fp16", 0.65, statistic="AP50"), coco_ap("fp8", 0.64, statistic="AP50")]
+            coco_ap("fp16", 0.65, statistic="AP50"), coco_ap("fp8", 0.64, statistic="AP50"),
+            {"kind": "coco_ap_delta", "variant": "fp8", "reference_variant": "fp16", "statistic": "AP", "delta_points": -0.2},
+            {"kind": "coco_ap_delta", "variant": "fp16", "reference_variant": "fp32", "statistic": "AP", "delta_points": -0.1}]
 
 
 def test_ap_difference_with_each_figures_spread_over_jobs(tmp_path):
@@ -101,6 +103,11 @@ def test_ap_difference_with_each_figures_spread_over_jobs(tmp_path):
     assert places(entry.rows) == [("main", "/results/0/value"), ("main", "/results/1/value")]
     with pytest.raises(TemplateError, match="found 2"):
         study.ap_difference("fp16", "fp8")  # two jobs report AP: the filters must pick one
+
+
+def test_ap_difference_sign_and_study_precision(tmp_path):
+    study = view(tmp_path, ap_rows(0.4625, 0.4644), study=spec(precision={"ap_delta_points": 1}))
+    assert study.ap_difference("fp16", "fp8").startswith("FP8 minus fp16: +0.2 points (fp16 0.4625, FP8 0.4644)")
 
 
 def test_ap_difference_of_another_statistic(tmp_path):
@@ -152,3 +159,32 @@ def test_per_image_files_are_read_once_per_view(tmp_path):
     assert "(100 resamples of 10 images, seed 2)" in first
     (tmp_path / "measurements/toy/per_image/fp8.json").write_text("not json")
     assert study.ap_difference("fp16", "fp8") == first
+
+
+def test_per_image_interval_with_default_settings_and_signs(tmp_path):
+    from studygen.render.stats import PerImageAP, ap_difference, per_image_from_cocoeval
+
+    from ..checks.coco_toy import evaluate, toy_coco
+
+    gt, dets = toy_coco(seed=1, n_images=8)
+    _, worse = toy_coco(seed=1, n_images=8, shift=12.0)
+    evals = {"fp16": evaluate(gt, worse), "fp8": evaluate(gt, dets)}  # FP8 the better one: a positive difference
+    files = {f"measurements/toy/per_image/{v}.json": json.dumps(per_image_from_cocoeval(e)) for v, e in evals.items()}
+    results = [coco_ap(v, round(float(e.stats[0]), 4), per_image=f"per_image/{v}.json") for v, e in evals.items()]
+    text = view(tmp_path, results, files=files).ap_difference("fp16", "fp8")
+    expected = ap_difference(*(PerImageAP(per_image_from_cocoeval(evals[v])) for v in ("fp16", "fp8")), resamples=1000, seed=0)
+    assert expected.low > 0
+    assert text.endswith(f"; 95% per-image bootstrap interval +{100 * expected.low:.2f} to +{100 * expected.high:.2f} "
+                         "points (1000 resamples of 8 images, seed 0)")
+
+
+def test_a_missing_per_image_file_is_named(tmp_path):
+    from studygen.errors import InputError
+
+    results = [coco_ap("fp16", 0.5, per_image="per_image/fp16.json"), coco_ap("fp8", 0.49, per_image="per_image/fp8.json")]
+    files = per_image_files(10, 10)
+    del files["measurements/toy/per_image/fp8.json"]
+    study = view(tmp_path, results, files=files)
+    with pytest.raises(InputError) as raised:
+        study.ap_difference("fp16", "fp8")
+    assert (raised.value.path, raised.value.message) == ("measurements/toy/per_image/fp8.json", "no such file")
