@@ -158,3 +158,36 @@ def test_spread_over_jobs(detr):
     # a measurement only one job reports has no spread
     alone = detr.one(kind="coco_ap", variant="fp16", job_id="b300-trt11.4")
     assert detr.spread(alone) == "" and detr.with_spread(alone) == "0.4641"
+
+
+def test_computed_figures_record_their_kind_and_rows(tmp_path):
+    from studygen.render.view import StudyView
+
+    from ..checks.studies import latency, load, record
+
+    study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0), latency("fp8", 4.0)])]))
+    fp16, fp8 = study.one(variant="fp16"), study.one(variant="fp8")
+    for helper, expected in ((study.ratio, "1.25x"), (study.reduction_percent, "20%"), (study.delta_points, "-100.00")):
+        text, (entry,) = printed(helper, fp16, fp8)
+        assert (text, entry.kind, entry.text) == (expected, "ratio", expected)
+        assert places(entry.rows) == [("job", "/results/0/value_ms"), ("job", "/results/1/value_ms")]
+
+
+def test_derived_spans_use_their_precision_and_restriction(tmp_path):
+    from studygen.render.view import StudyView
+
+    from ..checks.studies import coco_ap, latency, load, record, spec
+
+    # AP 0.40 and 0.50 in job a (FP8 at another shape: pairs of one job match by job alone): 10.0 points;
+    # latency 10.0 and 5.0 at 800x800: 50 % less, 10.0 and 8.0 at 800x1067: 20 % less
+    rows = [coco_ap("fp16", 0.40), coco_ap("fp8", 0.50, shape="800x1067"),
+            latency("fp16", 10.0), latency("fp8", 5.0), latency("fp16", 10.0, "800x1067"), latency("fp8", 8.0, "800x1067")]
+    study = StudyView(load(tmp_path, records=[record("a", rows)], study=spec(precision={"ap_delta_points": 1, "percent": 1})))
+    text, (entry,) = printed(study.delta_points_span, "fp16", "fp8", kind="coco_ap")
+    assert text == "10.0 points"
+    assert places(entry.rows) == [("a", "/results/0/value"), ("a", "/results/1/value")]
+    text, (entry,) = printed(study.reduction_span, "fp16", "fp8", kind="latency", shape="800x800")
+    assert text == "50.0% (at 800 x 800 only)"
+    assert places(entry.rows) == [("a", "/results/2/value_ms"), ("a", "/results/3/value_ms")]
+    assert study.reduction_span("fp16", "fp8", kind="latency") == "20.0% to 50.0%"
+    assert study.ratio_span("fp16", "fp8", kind="latency", job_id="a") == "1.25x to 2.00x (in job a only)"
