@@ -105,6 +105,13 @@ def test_expectation_is_hedged_and_only_for_declared_configurations(tmp_path):
     assert raised.value.message == "expectation('FP4'): not listed under not_measured in the study file"
 
 
+def test_a_study_without_not_measured_entries(tmp_path):
+    study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])]))
+    assert study.not_measured() == []
+    with pytest.raises(TemplateError, match="not listed under not_measured"):
+        study.expectation("NVFP4")
+
+
 def test_known_gaps_admit_waivers_explanations_unpublished_ids_and_unstable_timings(tmp_path):
     detr = view_of(DETR)
     key = detr.one(kind="coco_ap", variant="fp16", job_id="b200-trt11.4").key

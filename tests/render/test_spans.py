@@ -182,7 +182,8 @@ def test_derived_spans_use_their_precision_and_restriction(tmp_path):
     # latency 10.0 and 5.0 at 800x800: 50 % less, 10.0 and 8.0 at 800x1067: 20 % less
     rows = [coco_ap("fp16", 0.40), coco_ap("fp8", 0.50, shape="800x1067"),
             latency("fp16", 10.0), latency("fp8", 5.0), latency("fp16", 10.0, "800x1067"), latency("fp8", 8.0, "800x1067")]
-    study = StudyView(load(tmp_path, records=[record("a", rows)], study=spec(precision={"ap_delta_points": 1, "percent": 1})))
+    study = StudyView(load(tmp_path, records=[record("a", rows)],
+                           study=spec(precision={"ap_delta_points": 1, "percent": 1, "ratio": 3})))
     text, (entry,) = printed(study.delta_points_span, "fp16", "fp8", kind="coco_ap")
     assert text == "10.0 points"
     assert places(entry.rows) == [("a", "/results/0/value"), ("a", "/results/1/value")]
@@ -190,4 +191,39 @@ def test_derived_spans_use_their_precision_and_restriction(tmp_path):
     assert text == "50.0% (at 800 x 800 only)"
     assert places(entry.rows) == [("a", "/results/2/value_ms"), ("a", "/results/3/value_ms")]
     assert study.reduction_span("fp16", "fp8", kind="latency") == "20.0% to 50.0%"
-    assert study.ratio_span("fp16", "fp8", kind="latency", job_id="a") == "1.25x to 2.00x (in job a only)"
+    assert study.ratio_span("fp16", "fp8", kind="latency", job_id="a") == "1.250x to 2.000x (in job a only)"
+    ap16, ap8 = study.one(kind="coco_ap", variant="fp16"), study.one(kind="coco_ap", variant="fp8")
+    assert study.delta_points(ap16, ap8) == "+10.0"
+    assert study.derived_span([1.5, 2.25], "ratio") == "1.500 to 2.250"  # no suffix, no restriction by default
+
+
+def test_saving_span_takes_kernel_times_and_only_the_matching_stated_differences(tmp_path):
+    from studygen.render.view import StudyView
+
+    from ..checks.studies import load, record
+
+    def profile(variant, ms, shape):
+        return {"kind": "kernel_time", "variant": variant, "shape": shape, "batch": 1, "backend": "tensorrt",
+                "mode": "engine", "groups": [{"group": "GEMM/MatMul", "time_ms": ms}]}
+
+    def share(variant, shape):
+        # a share of engine time for the same group, job and shape: a row of the group that is no kernel time
+        return {"kind": "kernel_time", "variant": variant, "shape": shape, "batch": 1, "backend": "tensorrt",
+                "mode": "engine", "groups": [{"group": "GEMM/MatMul", "share_percent_range": {"min": 1, "max": 3,
+                                                                                             "over": "toy rows"}}]}
+
+    def stated(variant, reference, ms, shape):
+        return {"kind": "kernel_time_delta", "variant": variant, "reference_variant": reference, "group": "GEMM/MatMul",
+                "delta_ms": ms, "shape": shape, "backend": "tensorrt", "mode": "engine", "batch": 1}
+
+    rows = [profile("fp16", 0.40, "800x800"), profile("fp8", 0.30, "800x800"),
+            stated("fp8", "fp16", -0.05, "800x800"),  # counts: FP8 against fp16 at the shape asked for
+            stated("fp8", "fp16", -0.50, "800x1067"),  # another shape
+            stated("fp8", "fp32", -0.90, "800x800"),  # against another variant
+            stated("fp32", "fp16", 0.70, "800x800"),  # another variant against fp16
+            share("fp16", "800x800"), share("fp8", "800x800")]
+    study = StudyView(load(tmp_path, records=[record("a", rows)]))
+    text, (entry,) = printed(study.saving_span, "GEMM/MatMul", "fp16", "fp8", shape="800x800")
+    assert text == "0.050 to 0.100 ms (at 800 x 800 only)"  # 0.40 - 0.30 and -(-0.05)
+    assert places(entry.rows) == [("a", "/results/0/groups/0/time_ms"), ("a", "/results/1/groups/0/time_ms"),
+                                  ("a", "/results/2/delta_ms")]
