@@ -214,19 +214,19 @@ import json, sys, time
 from pathlib import Path
 from studygen.checks import run_checks
 from studygen.commands.check import fewer_collections
-from studygen.render import figures
+from studygen.render import charts
 from studygen.study import family_dirs, load_study
 
 root = Path(sys.argv[1])
-spent = {"load": 0.0, "figures": 0.0, "checks": 0.0}
-draw = figures.render_figures
-def timed_figures(study):
+spent = {"load": 0.0, "charts": 0.0, "checks": 0.0}
+draw = charts.render_charts
+def timed_charts(study):
     started = time.perf_counter()
     try:
         return draw(study)
     finally:
-        spent["figures"] += time.perf_counter() - started
-figures.render_figures = timed_figures
+        spent["charts"] += time.perf_counter() - started
+charts.render_charts = timed_charts
 dirs = family_dirs(root)[: int(sys.argv[2])]
 load_study(dirs[0], root); draw(load_study(dirs[0], root))  # imports and font cache, as a worker's first study pays
 for study_dir in dirs:
@@ -238,14 +238,14 @@ for study_dir in dirs:
         started = time.perf_counter()
         run_checks(study)
         spent["checks"] += time.perf_counter() - started
-spent["checks"] -= spent["figures"]
+spent["checks"] -= spent["charts"]
 print(json.dumps({k: v / len(dirs) for k, v in spent.items()}))
 """
 
 
 def phase_times(root: Path, families: int = 3) -> dict:
     """Seconds per study, in one process: load (read, parse, validate, flatten),
-    figures (matplotlib SVG for SG201), the other checks (README render and text checks)."""
+    charts (matplotlib SVG for SG201), the other checks (README render and text checks)."""
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-c", PHASES_SCRIPT, str(root), str(families)], cwd=REPO, env=env,
                           capture_output=True, text=True)
@@ -300,7 +300,7 @@ def main(argv=None) -> None:
               f"check best {min(times):.2f} s, median {statistics.median(times):.2f} s over {len(times)} runs "
               f"[generate {result['generate_s']:.1f} s, render {result['render_s']:.1f} s; check said: {result['summary']}]")
         phases = result["phases"]
-        print(f"       per study in one process: load {phases['load']:.2f} s, figures {phases['figures']:.2f} s, "
+        print(f"       per study in one process: load {phases['load']:.2f} s, charts {phases['charts']:.2f} s, "
               f"other checks {phases['checks']:.2f} s")
     print(f"studygen --help: best {min(help_times):.3f} s, median {statistics.median(help_times):.3f} s "
           f"(python -c pass: {min(python_times):.3f} s)  target <= {TARGET_HELP_S} s: "

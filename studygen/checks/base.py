@@ -9,7 +9,7 @@ import functools
 from ..errors import StudygenError
 from ..findings import Finding
 from ..render.engine import Rendered, render_study
-from ..render.view import recording
+from ..render.produced import recording
 from .text import ReadmeText
 
 
@@ -22,7 +22,7 @@ class CheckContext:
     other checks (render is the costly step): ``rendered`` (what render
     writes, None when it fails), ``render_error`` (the TemplateError or other
     StudygenError it failed with, SG201 reports it), ``produced`` (every
-    render helper output of that render, :class:`studygen.render.view.Produced`)
+    render helper output of that render, :class:`studygen.render.produced.Produced`)
     and ``readme_text`` (the README as a :class:`studygen.checks.text.ReadmeText`).
     """
 
@@ -64,7 +64,7 @@ class CheckContext:
 
     def produced_outputs(self, kinds=None):
         """``(item, readme)`` for each render helper output of the README (of
-        ``kinds`` only, when given): ``item`` a :class:`studygen.render.view.Produced`,
+        ``kinds`` only, when given): ``item`` a :class:`studygen.render.produced.Produced`,
         ``readme`` the :attr:`readme_text` that locates it. Yields nothing
         when the study cannot render."""
         readme = self.readme_text

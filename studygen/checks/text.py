@@ -2,7 +2,7 @@
 which a person wrote.
 
 How helper text is recognised: render runs with a recorder on
-(:func:`studygen.render.view.recording`), so every helper call — ranges,
+(:func:`studygen.render.produced.recording`), so every helper call — ranges,
 ratios, tables, ``noise_verdict``, ``expectation``, known gaps — leaves
 ``(kind, text, rows)``. :class:`ReadmeText` finds each recorded text in the
 README lines the same render produced (tables by their header row, then every

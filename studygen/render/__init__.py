@@ -1,1 +1,1 @@
-"""Render: records → figures → Markdown (Jinja, sandboxed) → mdformat → README."""
+"""Render: records → rows and charts → Markdown (Jinja, sandboxed) → mdformat → README."""

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import InputError, TemplateError
 from ..fsutil import atomic_write_bytes, remove_stale_temp_files
-from .figures import render_figures
+from .charts import render_charts
 from .view import StudyView
 
 MDFORMAT_OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
@@ -33,7 +33,7 @@ def format_markdown(text: str) -> str:
 @dataclass
 class Rendered:
     """What one study renders to: the README (path → bytes) and its figures
-    (path → :class:`studygen.render.figures.FigureOutput`, drawn on demand)."""
+    (path → :class:`studygen.render.charts.Chart`, drawn on demand)."""
 
     study_dir: Path
     files: dict[Path, bytes] = field(default_factory=dict)
@@ -53,7 +53,7 @@ class Rendered:
 
     def is_current(self, path: Path, committed: bytes, strict: bool = False) -> bool:
         """True when ``committed`` is what render writes to ``path``; a figure
-        is compared through its stamp first (see FigureOutput.is_current),
+        is compared through its stamp first (see Chart.is_current),
         or drawn and compared byte for byte when ``strict``."""
         if path in self.figures and not strict:
             return self.figures[path].is_current(committed)
@@ -216,7 +216,7 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
 def render_study(study) -> Rendered:
     """Everything a study renders to (README, and figures where the study has them)."""
     rendered = Rendered(study.study_dir)
-    figures = render_figures(study)
+    figures = render_charts(study)
     readme = render_markdown(study, extra_context={"figures": {
         name: fig.markdown(study.study_dir) for name, fig in figures.items()}})
     rendered.files[study.readme_path] = readme.encode("utf-8")

@@ -4,8 +4,8 @@ measured), so the two cannot disagree."""
 
 from __future__ import annotations
 
+from .charts import render_charts
 from .engine import PR_BODY_BLOCKS, render_markdown
-from .figures import render_figures
 
 
 def pr_body(study) -> str:
@@ -13,7 +13,7 @@ def pr_body(study) -> str:
     and ``not_measured`` blocks, with figures embedded as in the README.
     Raises TemplateError when the template lacks one of those blocks."""
     # Paths from the repository root: a pull request page has no README folder to be relative to.
-    figures = {name: fig.markdown(study.root) for name, fig in render_figures(study).items()}
+    figures = {name: fig.markdown(study.root) for name, fig in render_charts(study).items()}
     body = render_markdown(study, extra_context={"figures": figures}, blocks=PR_BODY_BLOCKS)
     header = f"Study: `{study.rel(study.study_path)}`; records: `{study.rel(study.measurements_dir)}/`.\n\n"
     return header + body

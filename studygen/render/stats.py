@@ -171,11 +171,9 @@ class PerImageAP:
                 listed = len(cat["scores"])
                 matched.append(np.asarray(cat["matched"], dtype=bool).reshape(self.iou_count, listed)[:, :count])
                 ignored.append(np.asarray(cat["ignored"], dtype=bool).reshape(self.iou_count, listed)[:, :count])
-            self.categories.append((
-                starts, lengths, num_gt, np.asarray(scores, dtype=float),
-                np.concatenate(matched, axis=1) if matched else np.zeros((self.iou_count, 0), bool),
-                np.concatenate(ignored, axis=1) if ignored else np.zeros((self.iou_count, 0), bool),
-            ))
+            # every category listed here is listed by some image, so matched and ignored hold an array each
+            self.categories.append((starts, lengths, num_gt, np.asarray(scores, dtype=float),
+                                    np.concatenate(matched, axis=1), np.concatenate(ignored, axis=1)))
 
     def ap(self, counts=None) -> float:
         """COCO AP (IoU 0.50:0.95, area all, ``max_dets``) of the image list

@@ -58,7 +58,7 @@ def test_job_id_must_match_file_name(project, run_cli):
             in result.out)
 
 
-def test_printing_a_figure_set_is_a_template_error(project, run_cli):
+def test_printing_a_row_set_is_a_template_error(project, run_cli):
     _replace(project, "templates/deformable_detr.md.j2", "{{ study.decision.summary }}",
              "{{ study.decision.summary }} {{ study.figures(kind='latency') }}")
     result = run_cli("render", "--root", project)

@@ -63,19 +63,19 @@ def test_synthetic_project_has_only_its_deliberate_findings(synthetic_project):
 
 def _latency_png(study, monkeypatch, one_call_per_row: bool) -> bytes:
     """The latency figure drawn to PNG (Agg), with alike jobs grouped or one call per job."""
-    from studygen.render import figures
+    from studygen.render import charts
 
     def png(fig) -> bytes:
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", bbox_inches="tight")
         return buffer.getvalue()
 
-    monkeypatch.setattr(figures, "_svg_bytes", png)
+    monkeypatch.setattr(charts, "_svg_bytes", png)
     if one_call_per_row:  # the drawing before grouping: every job its own scatter/vlines/hlines call
-        grouped = figures._same_look_runs
-        monkeypatch.setattr(figures, "_same_look_runs",
+        grouped = charts._same_look_runs
+        monkeypatch.setattr(charts, "_same_look_runs",
                             lambda picked, x: [[item] for run in grouped(picked, x) for item in run])
-    out = figures.latency_figure(study).drawing()
+    out = charts.latency_chart(study).drawing()
     monkeypatch.undo()
     return out
 
@@ -98,9 +98,9 @@ def test_grouped_latency_points_draw_the_same_pixels(synthetic_project, monkeypa
     assert grouped_pixels.shape == per_row_pixels.shape
     assert (grouped_pixels == per_row_pixels).all()
 
-    from studygen.render import figures
+    from studygen.render import charts
 
-    svg = figures.latency_figure(study).svg.decode()
+    svg = charts.latency_chart(study).svg.decode()
     latency_rows = sum(1 for r in study.rows if r["kind"] == "latency")
     assert svg.count('<g id="PathCollection_') < 0.75 * latency_rows  # fewer artists than jobs
 

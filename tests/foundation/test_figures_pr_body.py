@@ -38,12 +38,12 @@ def test_changed_record_makes_figure_stale(project, run_cli):
 
 
 def test_current_figure_is_checked_without_drawing(project, run_cli, monkeypatch):
-    from studygen.render import figures
+    from studygen.render import charts
 
     def no_drawing(fig):
         raise AssertionError("check drew a figure whose stamp is current")
 
-    monkeypatch.setattr(figures, "_svg_bytes", no_drawing)
+    monkeypatch.setattr(charts, "_svg_bytes", no_drawing)
     result = run_cli("check", "--root", project, "deformable_detr")
     assert "SG201" not in result.out, result.out
     stamp = (project / LATENCY_SVG).read_bytes().split(b"\n")[1]
@@ -60,7 +60,7 @@ def test_hand_edited_figure_with_its_stamp_kept_is_stale(project, run_cli):
 
 
 def test_figure_with_a_forged_inputs_digest_is_drawn_and_compared(project, run_cli):
-    from studygen.render.figures import read_stamp, stamp
+    from studygen.render.charts import read_stamp, stamp
 
     path = project / LATENCY_SVG
     inputs, _, drawing = read_stamp(path.read_bytes())
@@ -113,7 +113,7 @@ def test_a_restamped_hand_edit_passes_check_but_render_replaces_it(project, run_
     # and render, which always draws, puts the real figure back
     import hashlib
 
-    from studygen.render.figures import read_stamp, stamp
+    from studygen.render.charts import read_stamp, stamp
 
     path = project / LATENCY_SVG
     committed = path.read_bytes()

@@ -1,4 +1,4 @@
-"""SVG figures drawn with matplotlib from what the records hold.
+"""SVG charts drawn with matplotlib from what the records hold.
 
 - ``latency``: latency per variant and shape. Where a result has repeats,
   every repeat's median is a point and the overall median a bar across them,
@@ -7,7 +7,7 @@
 - ``kernel_time``: kernel time per group as stacked bars per variant, for
   every (job, shape) whose record lists at least two groups with times.
 
-A figure whose data is absent is omitted and the README says why. Bytes are
+A chart whose data is absent is omitted and the README says why. Bytes are
 deterministic: pinned matplotlib, fixed ``svg.hashsalt``, no date in the
 metadata, text drawn as paths.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import importlib.metadata
 import io
 import json
 from dataclasses import dataclass, field
@@ -44,14 +45,14 @@ STAMP_PREFIX = b"<!-- studygen figure: inputs sha256:"
 
 
 @dataclass
-class FigureOutput:
-    """One figure: where it goes, alt text or the reason it is omitted, the
+class Chart:
+    """One chart: where it goes, alt text or the reason it is omitted, the
     digest of what it is drawn from, and how to draw it.
 
     Drawing is deferred: ``check`` compares the committed file's stamp with
-    :attr:`inputs_sha256` and draws only when they differ (a figure costs
+    :attr:`inputs_sha256` and draws only when they differ (a chart costs
     ~0.5 s of matplotlib; a 20-family project would spend most of its check
-    redrawing figures that are current). The idea is cog's output checksum.
+    redrawing charts that are current). The idea is cog's output checksum.
     """
 
     name: str
@@ -67,7 +68,7 @@ class FigureOutput:
         return self.draw is not None
 
     def drawing(self) -> bytes:
-        """The figure as matplotlib writes it (SVG bytes, no stamp); drawn once."""
+        """The chart as matplotlib writes it (SVG bytes, no stamp); drawn once."""
         if self._svg is None:
             self._svg = self.draw()
         return self._svg
@@ -82,7 +83,7 @@ class FigureOutput:
         return stamp(self.drawing(), self.inputs_sha256)
 
     def is_current(self, committed: bytes) -> bool:
-        """True when ``committed`` (a file's bytes) is what this figure renders to.
+        """True when ``committed`` (a file's bytes) is what this chart renders to.
 
         Without drawing when its stamp names these inputs and its drawing hashes
         to the stamped digest (so a hand edit of the SVG is still caught);
@@ -112,7 +113,7 @@ def stamp(drawing: bytes, inputs_sha256: str) -> bytes:
 
 
 def read_stamp(data: bytes) -> tuple[str, str, bytes] | None:
-    """``(inputs sha256, drawing sha256, drawing bytes)`` of a stamped figure
+    """``(inputs sha256, drawing sha256, drawing bytes)`` of a stamped chart
     file, or None when its second line is no stamp."""
     head, _, rest = data.partition(b"\n")
     line, _, body = rest.partition(b"\n")
@@ -125,25 +126,32 @@ def read_stamp(data: bytes) -> tuple[str, str, bytes] | None:
 
 
 def inputs_digest(name: str, inputs) -> str:
-    """sha256 over the figure's name, the data it is drawn from (JSON, floats
+    """sha256 over the chart's name, the data it is drawn from (JSON, floats
     as repr), matplotlib's version and the source of the modules that draw it:
-    a change to any of them makes a committed figure's stamp stale."""
-    import matplotlib
-
-    payload = json.dumps([name, inputs, matplotlib.__version__, _code_sha256()], sort_keys=True, ensure_ascii=True,
+    a change to any of them makes a committed chart's stamp stale."""
+    payload = json.dumps([name, inputs, matplotlib_version(), _code_sha256()], sort_keys=True, ensure_ascii=True,
                          separators=(",", ":"))
     return hashlib.sha256(payload.encode("ascii")).hexdigest()
+
+
+@functools.cache
+def matplotlib_version() -> str:
+    """The installed matplotlib's version, as its package metadata states it
+    (equal to ``matplotlib.__version__``), read without importing matplotlib:
+    the import costs ~0.3 s, most of a fresh family's ``studygen check``.
+    Raises importlib.metadata.PackageNotFoundError when it is not installed."""
+    return importlib.metadata.version("matplotlib")
 
 
 @functools.cache
 def _code_sha256() -> str:
     """sha256 over what the drawing modules (this one, and text.py for the
     labels) do: their syntax trees without docstrings and import statements,
-    so moving an import or rewording a comment leaves committed figures
+    so moving an import or rewording a comment leaves committed charts
     current, while any change to the code that draws makes them stale."""
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for module in (here / "figures.py", here / "text.py"):
+    for module in (here / "charts.py", here / "text.py"):
         digest.update(ast.dump(_without_docs_and_imports(ast.parse(module.read_text("utf-8")))).encode("utf-8"))
     return digest.hexdigest()
 
@@ -161,6 +169,17 @@ def _without_docs_and_imports(tree: ast.Module) -> ast.Module:
     return tree
 
 
+def _pyplot():
+    """``(matplotlib, matplotlib.pyplot)`` with the Agg backend, imported when a
+    chart is first drawn (pyplot costs ~0.3 s to import)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return matplotlib, plt
+
+
 def _svg_bytes(fig) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="svg", metadata=METADATA, bbox_inches="tight")
@@ -169,7 +188,7 @@ def _svg_bytes(fig) -> bytes:
 
 def printable(text: str) -> str:
     """``text`` with control characters (a carriage return or tab from a hand-edited
-    record) as spaces: the figure's font has no glyph for them. Newlines stay."""
+    record) as spaces: the chart's font has no glyph for them. Newlines stay."""
     return "".join(" " if (ord(ch) < 32 and ch != "\n") or ord(ch) == 127 else ch for ch in text)
 
 
@@ -211,7 +230,7 @@ def _draw_run(ax, run: list[tuple[float, str, dict]], color: str) -> None:
     """One run of alike rows (see :func:`_same_look_runs`) in one call per
     artist kind rather than one per row: the same marks in the same order
     (matplotlib draws points before lines whatever the call order), and a
-    figure of thousands of jobs costs dozens of artists, not thousands.
+    chart of thousands of jobs costs dozens of artists, not thousands.
     With repeats: every repeat median a point, a line over their span and a
     bar at the overall median; without: one point per row."""
     if not run[0][2]["repeat_medians_ms"]:
@@ -228,12 +247,12 @@ def _draw_run(ax, run: list[tuple[float, str, dict]], color: str) -> None:
               color=color, linewidth=2)
 
 
-def latency_figure(study) -> FigureOutput:
+def latency_chart(study) -> Chart:
     """Latency (ms) per variant, one panel per shape HxW."""
     path = study.figures_dir / "latency.svg"
     rows = [r for r in study.rows if r["kind"] == "latency" and r["value"] is not None and r["shape"]]
     if not rows:
-        return FigureOutput("latency", path, "", "the records hold no latency with a shape")
+        return Chart("latency", path, "", "the records hold no latency with a shape")
     shapes = sorted({r["shape"] for r in rows}, key=lambda s: tuple(int(v) for v in s.split("x")))
     panels: dict[tuple[str, str], list[tuple[str, dict]]] = {}  # (shape, variant) -> (job label, row), in row order
     for row in rows:
@@ -245,45 +264,47 @@ def latency_figure(study) -> FigureOutput:
                          for (shape, variant), picked in panels.items() for label, row in picked],
               "variants": [[v, labels[v]] for v in variants]}
 
-    def draw() -> bytes:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        series = sorted({label for picked in panels.values() for label, _ in picked})
-        colors = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(series)}
-        with matplotlib.rc_context(RC):
-            fig, axes = plt.subplots(1, len(shapes), figsize=(3.2 * len(shapes) + 1.5, 3.4), squeeze=False,
-                                     layout="constrained")
-            for panel, (ax, shape) in enumerate(zip(axes[0], shapes)):
-                shown = [v for v in variants if (shape, v) in panels]
-                for x, variant in enumerate(shown):
-                    picked = sorted(panels[shape, variant], key=lambda labelled: labelled[0])
-                    for run in _same_look_runs(picked, x):
-                        _draw_run(ax, run, colors[run[0][1]])
-                ax.set_xticks(range(len(shown)), [labels[v] for v in shown], rotation=20, ha="right")
-                ax.set_xlim(-0.5, len(shown) - 0.5)
-                ax.set_title(shape_label(shape))
-                if panel == 0:
-                    ax.set_ylabel("latency (ms)")
-            handles = [plt.Line2D([], [], color=colors[s], marker="o", linestyle="", label=s) for s in series]
-            fig.legend(handles=handles, loc="outside right center", frameon=False)
-            has_repeats = any(r["repeat_medians_ms"] for r in rows)
-            fig.suptitle("Latency per variant and shape" + (" (points: repeat medians; bar: overall median)"
-                                                             if has_repeats else " (one point per job)"))
-            svg = _svg_bytes(fig)
-            plt.close(fig)
-        return svg
-
     low = min(r["value"] for r in rows)
     high = max(r["value"] for r in rows)
     alt = (f"Latency per variant at {', '.join(shape_label(s) for s in shapes)}: "
            f"{format_number(low)} to {format_number(high)} ms over {len(rows)} results")
-    return FigureOutput("latency", path, alt, inputs_sha256=inputs_digest("latency", inputs), draw=draw)
+    return Chart("latency", path, alt, inputs_sha256=inputs_digest("latency", inputs),
+                 draw=functools.partial(_draw_latency, panels, shapes, variants, labels))
 
 
-def kernel_figure(study) -> FigureOutput:
+def _draw_latency(panels: dict[tuple[str, str], list[tuple[str, dict]]], shapes: list[str], variants: list[str],
+                  labels: dict[str, str]) -> bytes:
+    """The latency chart's SVG: ``panels`` maps (shape, variant) to its
+    (job label, row) pairs; one panel per shape, variants in ``variants``
+    order under their ``labels``, one colour per job label."""
+    matplotlib, plt = _pyplot()
+    series = sorted({label for picked in panels.values() for label, _ in picked})
+    colors = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(series)}
+    with matplotlib.rc_context(RC):
+        fig, axes = plt.subplots(1, len(shapes), figsize=(3.2 * len(shapes) + 1.5, 3.4), squeeze=False,
+                                 layout="constrained")
+        for panel, (ax, shape) in enumerate(zip(axes[0], shapes)):
+            shown = [v for v in variants if (shape, v) in panels]
+            for x, variant in enumerate(shown):
+                picked = sorted(panels[shape, variant], key=lambda labelled: labelled[0])
+                for run in _same_look_runs(picked, x):
+                    _draw_run(ax, run, colors[run[0][1]])
+            ax.set_xticks(range(len(shown)), [labels[v] for v in shown], rotation=20, ha="right")
+            ax.set_xlim(-0.5, len(shown) - 0.5)
+            ax.set_title(shape_label(shape))
+            if panel == 0:
+                ax.set_ylabel("latency (ms)")
+        handles = [plt.Line2D([], [], color=colors[s], marker="o", linestyle="", label=s) for s in series]
+        fig.legend(handles=handles, loc="outside right center", frameon=False)
+        has_repeats = any(row["repeat_medians_ms"] for picked in panels.values() for _, row in picked)
+        fig.suptitle("Latency per variant and shape" + (" (points: repeat medians; bar: overall median)"
+                                                         if has_repeats else " (one point per job)"))
+        svg = _svg_bytes(fig)
+        plt.close(fig)
+    return svg
+
+
+def kernel_chart(study) -> Chart:
     """Kernel time per group (ms), stacked bars per variant, one bar group per (job, shape)."""
     path = study.figures_dir / "kernel_time.svg"
     bars = []  # (label, {group: ms})
@@ -299,41 +320,42 @@ def kernel_figure(study) -> FigureOutput:
                     label += f" {printable(result['mode'])}"
                 bars.append((label, {printable(group): ms for group, ms in timed.items()}))
     if not bars:
-        return FigureOutput("kernel_time", path, "",
-                            "no record lists kernel time for two or more groups of one profiled run "
-                            "(ranges over rows the source does not list cannot be stacked)")
+        return Chart("kernel_time", path, "",
+                     "no record lists kernel time for two or more groups of one profiled run "
+                     "(ranges over rows the source does not list cannot be stacked)")
     groups = sorted({g for _, timed in bars for g in timed})
-
-    def draw() -> bytes:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        colors = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
-        with matplotlib.rc_context(RC):
-            fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(bars) + 2.5), 3.6), layout="constrained")
-            bottoms = [0.0] * len(bars)
-            for group in groups:
-                heights = [timed.get(group, 0.0) for _, timed in bars]
-                ax.bar(range(len(bars)), heights, bottom=bottoms, color=colors[group], label=group, width=0.6)
-                bottoms = [b + h for b, h in zip(bottoms, heights)]
-            ax.set_xticks(range(len(bars)), [label for label, _ in bars], rotation=30, ha="right", fontsize=7)
-            ax.set_ylabel("kernel time (ms)")
-            ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
-            ax.set_title("Kernel time per group")
-            svg = _svg_bytes(fig)
-            plt.close(fig)
-        return svg
 
     alt = f"Kernel time per group, stacked per variant, for {len(bars)} profiled runs; groups: {', '.join(groups)}"
     inputs = [[label, sorted(timed.items())] for label, timed in bars]
-    return FigureOutput("kernel_time", path, alt, inputs_sha256=inputs_digest("kernel_time", inputs), draw=draw)
+    return Chart("kernel_time", path, alt, inputs_sha256=inputs_digest("kernel_time", inputs),
+                 draw=functools.partial(_draw_kernel_times, bars, groups))
 
 
-FIGURES = {"latency": latency_figure, "kernel_time": kernel_figure}
+def _draw_kernel_times(bars: list[tuple[str, dict[str, float]]], groups: list[str]) -> bytes:
+    """The kernel-time chart's SVG: one stacked bar per ``(label, {group: ms})``
+    of ``bars``, groups stacked in ``groups`` order, one colour each."""
+    matplotlib, plt = _pyplot()
+    colors = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
+    with matplotlib.rc_context(RC):
+        fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(bars) + 2.5), 3.6), layout="constrained")
+        bottoms = [0.0] * len(bars)
+        for group in groups:
+            heights = [timed.get(group, 0.0) for _, timed in bars]
+            ax.bar(range(len(bars)), heights, bottom=bottoms, color=colors[group], label=group, width=0.6)
+            bottoms = [b + h for b, h in zip(bottoms, heights)]
+        ax.set_xticks(range(len(bars)), [label for label, _ in bars], rotation=30, ha="right", fontsize=7)
+        ax.set_ylabel("kernel time (ms)")
+        ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+        ax.set_title("Kernel time per group")
+        svg = _svg_bytes(fig)
+        plt.close(fig)
+    return svg
 
 
-def render_figures(study) -> dict[str, FigureOutput]:
-    """Every figure of the study, by name."""
-    return {name: build(study) for name, build in FIGURES.items()}
+CHARTS = {"latency": latency_chart, "kernel_time": kernel_chart}
+
+
+def render_charts(study) -> dict[str, Chart]:
+    """Every chart of the study, by name (``latency``, ``kernel_time``); an
+    omitted chart says why (:attr:`Chart.omitted_because`)."""
+    return {name: build(study) for name, build in CHARTS.items()}

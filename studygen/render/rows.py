@@ -1,0 +1,193 @@
+"""Rows as templates see them, and how templates select them.
+
+A *row* is one flattened record result (``Study.rows``, a dict per result).
+Templates select rows by filters (``study.figures(kind="latency",
+tensorrt="11.4")``) and get a :class:`RowSet`; iterating it gives
+:class:`Row` objects, which print as the figure they hold. Filters that name
+*what* is measured select; any other filter narrows the rows, and the range
+helpers print it as a restriction ("on TensorRT 11.4 only").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import TemplateError
+from ..numbers import format_number
+from ..study import ROW_COLUMNS
+from .produced import emit
+from .text import gpu_label, shape_label, short_version
+
+# Filters that define *what* is measured; any other filter narrows the rows and
+# is printed as a restriction by the range helpers.
+QUANTITY_FILTERS = {"kind", "metric", "statistic", "group", "variant", "unit", "reference_variant"}
+DEFAULT_DECIMALS = {"ratio": 2, "percent": 0, "ap_delta_points": 2, "ms": 3}  # derived figures only
+UNIT_SUFFIX = {"ms": " ms", "MiB": " MiB", "%": "%", "points": " points", "AP": "", "": "", "modules": ""}
+
+
+def fmt(value, row: dict) -> str:
+    """A source figure as printed: the study file's per-metric precision when it
+    sets one (``precision: {latency_ms: 3}``), else the digits the source carries."""
+    return format_number(value, row.get("display_decimals"))
+
+
+def unit_suffix(unit: str) -> str:
+    """What follows a number of ``unit``: ``" ms"``, ``"%"``, nothing for AP."""
+    return UNIT_SUFFIX.get(unit, f" {unit}")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One record row as a template sees it: a value, or a range over rows the
+    source does not list (``value`` None, ``value_min``/``value_max`` set).
+    Any row field reads as an attribute (``row.shape``, ``row.job_id``)."""
+
+    fields: dict
+
+    @property
+    def value(self):
+        return self.fields["value"]
+
+    @property
+    def is_range(self) -> bool:
+        return self.fields["value"] is None and self.fields["value_min"] is not None
+
+    @property
+    def low(self):
+        return self.fields["value_min"] if self.is_range else self.fields["value"]
+
+    @property
+    def high(self):
+        return self.fields["value_max"] if self.is_range else self.fields["value"]
+
+    @property
+    def unit(self) -> str:
+        return self.fields["unit"] or ""
+
+    def number(self) -> str:
+        """The figure without unit: ``5.850`` or ``0.19 to 0.21``."""
+        prefix = "about " if self.fields.get("approximate") else ""
+        if self.is_range:
+            return emit("figure", f"{prefix}{fmt(self.low, self.fields)} to {fmt(self.high, self.fields)}", [self.fields])
+        return emit("figure", prefix + fmt(self.value, self.fields), [self.fields])
+
+    def __str__(self) -> str:
+        return emit("figure", self.number() + unit_suffix(self.unit), [self.fields])
+
+    def __getattr__(self, name):
+        try:
+            return self.fields[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class RowSet:
+    """Rows selected by filters, with the restriction text the filters imply."""
+
+    def __init__(self, rows: list[dict], filters: dict):
+        self.rows = rows
+        self.filters = filters
+
+    def __iter__(self):
+        return (Row(r) for r in self.rows)
+
+    def __str__(self) -> str:
+        # An object repr would put a memory address in the README (never byte-identical).
+        raise TemplateError("a set of figures cannot be printed as it is: use study.span, study.table or "
+                            "study.list_table, or loop over it")
+
+    def __len__(self):
+        return len(self.rows)
+
+    def restriction(self) -> str:
+        """``on TensorRT 11.4 only`` style text for the narrowing filters, or ''."""
+        return restriction_text(self.filters)
+
+
+def restriction_text(filters: dict) -> str:
+    """``on TensorRT 11.4 only`` style text for the filters in ``filters`` that
+    narrow rows (not :data:`QUANTITY_FILTERS`, not None), or ''."""
+    words = []
+    for name, value in filters.items():
+        if name in QUANTITY_FILTERS or value is None:
+            continue
+        values = list(value) if isinstance(value, (list, tuple, set)) else [value]
+        if name == "tensorrt":
+            words.append("on TensorRT " + and_list([short_version(v) for v in values]))
+        elif name == "gpu":
+            words.append("on " + and_list([gpu_label(v) for v in values]))
+        elif name == "shape":
+            words.append("at " + and_list([shape_label(v) for v in values]))
+        elif name == "job_id":
+            words.append(("in job " if len(values) == 1 else "in jobs ") + and_list(values))
+        else:
+            words.append(f"{name} " + and_list([str(v) for v in values]))
+    return (", ".join(words) + " only") if words else ""
+
+
+def and_list(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def matches(row: dict, filters: dict) -> bool:
+    """True when ``row`` has every filter's value (a list, tuple or set: any of
+    them; None: no condition). ``tensorrt`` also matches by major.minor
+    (``"11.4"`` selects ``11.4.0.106``)."""
+    for name, wanted in filters.items():
+        if wanted is None:
+            continue
+        value = row.get(name)
+        if name == "tensorrt" and value and not isinstance(wanted, (list, tuple, set)):
+            if short_version(value) == str(wanted) or value == wanted:
+                continue
+            return False
+        if isinstance(wanted, (list, tuple, set)):
+            if value not in wanted and not (name == "tensorrt" and short_version(value) in wanted):
+                return False
+        elif value != wanted:
+            return False
+    return True
+
+
+class ViewBase:
+    """What every group of the view's helpers stands on: the study and its
+    study file, row selection, variant labels and the study's precisions."""
+
+    def __init__(self, study):
+        self._study = study
+        self.spec = study.spec
+        self.family = study.family
+        self.title = study.spec["title"]
+        self.decision = study.spec["decision"]
+        self.model = study.spec["model"]
+
+    def figures(self, **filters) -> RowSet:
+        """Rows whose fields equal the filters (a list means any of). Raises
+        TemplateError for a filter that names no row field (a typo would
+        otherwise select nothing, or everything)."""
+        unknown = sorted(set(filters) - set(ROW_COLUMNS))
+        if unknown:
+            raise TemplateError(f"unknown filter {', '.join(unknown)}; filters are row fields such as "
+                                "kind, metric, variant, shape, gpu, tensorrt, job_id, group, mode")
+        return RowSet([r for r in self._study.rows if matches(r, filters)], filters)
+
+    def one(self, **filters) -> Row:
+        """Exactly one row; a TemplateError names the filters otherwise."""
+        found = self.figures(**filters)
+        if len(found) != 1:
+            raise TemplateError(f"expected one figure for {filters}, found {len(found)}")
+        return next(iter(found))
+
+    def jobs(self) -> list[str]:
+        """Job ids of the study's records, in record order."""
+        return [r.job_id for r in self._study.records]
+
+    def label(self, variant: str) -> str:
+        """The variant's label from the study file (its id when it has none)."""
+        return self._study.variant_label(variant)
+
+    def decimals(self, name: str) -> int:
+        """Decimals of a derived figure (``ratio``, ``percent``, ``ap_delta_points``,
+        ``ms``): the study file's ``precision`` entry, else the default."""
+        return self.spec.get("precision", {}).get(name, DEFAULT_DECIMALS.get(name, 2))

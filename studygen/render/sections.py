@@ -1,0 +1,158 @@
+"""README sections of the view that come from the study as a whole: image
+sets, provenance and record notes, side findings (precision inversions,
+measurements reported by several jobs), what was not measured, and the known
+gaps a README must admit by itself (waivers, explanations, unpublished image
+ids, unstable timings)."""
+
+from __future__ import annotations
+
+from ..errors import TemplateError
+from ..numbers import format_number
+from ..records.keys import FIELDS
+from ..study.analyses import precision_inversions
+from .produced import emit
+from .rows import ViewBase, fmt
+from .tables import markdown_table
+from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
+
+
+def jobs_phrase(*rows) -> str:
+    """``job a`` or ``jobs a and b`` for the distinct job ids of ``rows``, in order."""
+    jobs = list(dict.fromkeys(r["job_id"] for r in rows))
+    return ("job " if len(jobs) == 1 else "jobs ") + " and ".join(jobs)
+
+
+class SectionHelpers(ViewBase):
+    """Datasets, provenance, side findings, not measured and known gaps."""
+
+    # ---- datasets and provenance --------------------------------------------
+    def datasets(self) -> list[dict]:
+        """Dataset definitions, sorted by id (each a dict with ``dataset_id``, ``count``, …)."""
+        return [self._study.datasets[k].data for k in sorted(self._study.datasets)]
+
+    def dataset_table(self) -> str:
+        """One row per image set: id, role, image count, source, selection, and
+        whether its image ids are published (with the first 12 hex digits of their sha256)."""
+        body = []
+        for d in self.datasets():
+            ids = "listed, sha256 " + d["image_ids_sha256"][:12] if "image_ids_sha256" in d else "not published"
+            body.append([escape_cell(d["dataset_id"]), escape_cell(d["role"]), str(d["count"]),
+                         escape_cell(d["source"]), escape_cell(d["selection"]), ids])
+        headers = ["Image set", "Role", "Images", "Source", "Selection", "Image ids"]
+        return emit("dataset", markdown_table(body, headers), (), headers)
+
+    def provenance_table(self) -> str:
+        """One row per job: GPU, software versions, checkpoint weights, where its figures come from."""
+        body = []
+        for record in self._study.records:
+            p = record.provenance
+            software = ", ".join(f"{k} {v}" for k, v in sorted((p.get("software") or {}).items()) if v)
+            origin = "transcribed: " + p["source"]["citation"] if "source" in p else \
+                f"collected by {p['collector']['name']} {p['collector']['version']}"
+            body.append([escape_cell(record.job_id), escape_cell(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
+                         escape_cell(p["checkpoint"]["weights"]), escape_cell(origin)])
+        headers = ["Job", "GPU", "Software", "Weights", "Figures"]
+        return emit("table", markdown_table(body, headers), (), headers)
+
+    def record_notes(self) -> list[tuple[str, str]]:
+        """``(job_id, note)`` for every note in every record, in record order."""
+        notes = []
+        for record in self._study.records:
+            for note in record.data.get("notes", []) + record.provenance.get("notes", []):
+                notes.append((record.job_id, note))
+        return notes
+
+    # ---- side findings -------------------------------------------------------
+    def precision_inversions(self) -> list[str]:
+        """Sentences for each lower-precision variant slower than a higher one (SG208's data)."""
+        lines = []
+        for low, high in precision_inversions(self._study):
+            lines.append(self._inversion_sentence(low, high))
+            emit("side_finding", lines[-1], [low, high])
+        return lines
+
+    def _inversion_sentence(self, low: dict, high: dict) -> str:
+        """``low`` (a row of the lower-precision variant) is slower than ``high``:
+        on TensorRT with GPU, version, shape and jobs; on PyTorch with GPU, shape and mode."""
+        slower = f"{self.label(low['variant'])} is slower than {self.label(high['variant'])} on {gpu_label(low['gpu'])}"
+        if low["backend"] == "tensorrt":
+            return (f"{slower} with TensorRT {short_version(low['tensorrt'])} at {shape_label(low['shape'])}: "
+                    f"{fmt(low['value'], low)} ms against {fmt(high['value'], high)} ms ({jobs_phrase(low, high)}).")
+        return (f"{slower} at {shape_label(low['shape'])} ({low['mode']}): {fmt(low['value'], low)} ms against "
+                f"{fmt(high['value'], high)} ms.")
+
+    def repeated_measurements(self) -> str:
+        """Table of every measurement key reported by two or more jobs, with each
+        job's value and the spread (max - min, at the most decimals any of them
+        carries); '' when no key is reported twice."""
+        by_key: dict[str, list[dict]] = {}
+        for row in self._study.rows:
+            if row["value"] is not None:
+                by_key.setdefault(row["key"], []).append(row)
+        repeated = {key: rows for key, rows in by_key.items() if len({r["job_id"] for r in rows}) >= 2}
+        if not repeated:
+            return ""
+        body = [self._repeated_line(rows) for rows in repeated.values()]
+        headers = ["Measurement", "GPU", "TensorRT", "Value per job", "Spread"]
+        return emit("table", markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers)
+
+    def _repeated_line(self, rows: list[dict]) -> list[str]:
+        """One line of :meth:`repeated_measurements`: the rows of one key."""
+        first = rows[0]
+        what = f"{self.label(first['variant'])} {first['statistic'] or first['metric']}"
+        values = [r["value"] for r in rows]
+        decimals = max((r["decimals"] or 0) for r in rows)
+        return [escape_cell(what), escape_cell(gpu_label(first["gpu"])), escape_cell(short_version(first["tensorrt"])),
+                "; ".join(f"{escape_cell(r['job_id'])}: {fmt(r['value'], r)}" for r in rows),
+                format_number(max(values) - min(values), decimals)]
+
+    # ---- not measured and known gaps -----------------------------------------
+    def expectation(self, config: str) -> str:
+        """Hedged wording for a configuration the study declares not measured:
+        ``Not measured: NVFP4 (not tried); expected, not measured: …, because …``.
+        Raises TemplateError when ``config`` is not listed under ``not_measured``."""
+        for entry in self.spec.get("not_measured", []):
+            if entry["config"] == config or config in entry.get("aliases", []):
+                text = f"Not measured: {entry['config']} ({entry['reason']})"
+                if entry.get("expectation"):
+                    text += f"; expected, not measured: {entry['expectation']}"
+                    if entry.get("because"):
+                        text += f", because {entry['because']}"
+                return emit("expectation", text + ".")
+        raise TemplateError(f"expectation({config!r}): not listed under not_measured in the study file")
+
+    def not_measured(self) -> list[dict]:
+        """The study file's ``not_measured`` entries (``config``, ``reason``, …)."""
+        return list(self.spec.get("not_measured", []))
+
+    def describe_key(self, key: str) -> str:
+        """A measurement key in words: ``fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400``
+        (variant label, what is measured, shape, GPU, versions, dataset; empty parts left out)."""
+        parts = dict(zip(FIELDS, key.split("|")))
+        if len(parts) != len(FIELDS):
+            return key
+        measured = parts["statistic"] if parts["statistic"] not in ("", "unspecified") else parts["kind"].replace("_", " ")
+        what = " ".join(p for p in (self.label(parts["variant"]) if parts["variant"] else "", measured, parts["group"]) if p)
+        where = [shape_label(parts["shape"]) if parts["shape"] else "", gpu_label(parts["gpu"]) if parts["gpu"] else "",
+                 parts["software"], parts["dataset"]]
+        return ", ".join(p for p in (what, *where) if p)
+
+    def known_gaps(self) -> list[str]:
+        """Everything the README must admit by itself: waivers and explanations
+        with their reasons, image sets whose ids were not published, timings
+        flagged unstable (configurations not measured are :meth:`expectation`'s)."""
+        gaps = []
+        for d in self.datasets():
+            if "ids_not_published" in d:
+                gaps.append(f"Image set {d['dataset_id']} ({d['count']} images): {d['ids_not_published']}.")
+        for row in self._study.rows:
+            if row["unstable"]:
+                gaps.append(f"Unstable timing in job {row['job_id']} ({self.label(row['variant'])}, "
+                            f"{shape_label(row['shape'])}): {row['unstable_reason'] or 'flagged unstable'}.")
+        for w in self.spec.get("waivers", []):
+            target = self.describe_key(w["key"]) if w.get("key") else w.get("match") or f"README line {w.get('line')}"
+            gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")
+        for e in self.spec.get("explanations", []):
+            target = self.describe_key(e["key"]) if e.get("key") else e.get("match") or "study"
+            gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
+        return [emit("gap", escape_inline(g)) for g in gaps]

@@ -1,0 +1,149 @@
+"""Ranges and computed figures of the view.
+
+- Computed figures from two rows: ratio, reduction in %, AP difference in points.
+- Ranges over rows (:meth:`SpanHelpers.span`): every selected row counts (a
+  row that is itself a range over unlisted rows counts with both ends), and the
+  restriction the template applied is printed after the range, so no range can
+  silently drop a row.
+- Ranges over values computed from row pairs (ratios, reductions, AP
+  differences, kernel-time savings), with the pairs' rows recorded for checks.
+- Spread of one measurement over jobs (:meth:`SpanHelpers.spread`): the range
+  of the values that different jobs report under the same measurement key.
+"""
+
+from __future__ import annotations
+
+from ..errors import TemplateError
+from ..numbers import format_number
+from .produced import emit
+from .rows import Row, RowSet, ViewBase, fmt, restriction_text, unit_suffix
+
+
+def pair_rows(pairs) -> list[dict]:
+    """The row dicts of ``(a, b)`` row pairs, flattened: ``[a0, b0, a1, b1, ...]``."""
+    return [row.fields for pair in pairs for row in pair]
+
+
+class SpanHelpers(ViewBase):
+    """Computed figures, ranges and job-to-job spread (see the module docstring)."""
+
+    # ---- one computed figure from two rows ---------------------------------
+    def percent(self, fraction) -> str:
+        """A fraction (such as a coefficient of variation, std / mean) as a
+        percentage with the study's ``cv_percent`` precision (default 1)."""
+        return format_number(100 * fraction, self.spec.get("precision", {}).get("cv_percent", 1)) + "%"
+
+    def ratio(self, numerator: Row, denominator: Row) -> str:
+        """``numerator / denominator`` printed with the study's ``ratio`` precision, suffixed x."""
+        return emit("ratio", format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x",
+                    [numerator.fields, denominator.fields])
+
+    def reduction_percent(self, before: Row, after: Row) -> str:
+        """``(before - after) / before`` in %, with the study's ``percent`` precision."""
+        return emit("ratio", format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%",
+                    [before.fields, after.fields])
+
+    def delta_points(self, before: Row, after: Row) -> str:
+        """AP difference ``after - before`` in points (1 point = 0.01 AP), signed."""
+        return emit("ratio", format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True),
+                    [before.fields, after.fields])
+
+    # ---- ranges ------------------------------------------------------------
+    def span(self, row_set: RowSet, unit: str | None = None) -> str:
+        """A range over **every** row of ``row_set`` (ranges over unlisted rows
+        count with both ends), e.g. ``0.19 to 0.409 ms``; the restriction the
+        template applied is printed after it. ``unit`` overrides the first
+        row's unit. Raises TemplateError for an empty set."""
+        if not len(row_set):
+            raise TemplateError(f"range over no rows: {row_set.filters}")
+        lowest = min(row_set, key=lambda row: row.low)
+        highest = max(row_set, key=lambda row: row.high)
+        low, high = fmt(lowest.low, lowest.fields), fmt(highest.high, highest.fields)
+        suffix = unit_suffix(unit if unit is not None else next(iter(row_set)).unit)
+        text = low + suffix if low == high else f"{low} to {high}{suffix}"
+        where = row_set.restriction()
+        return emit("range", f"{text} ({where})" if where else text, row_set.rows)
+
+    def derived_span(self, values: list[float], decimals_name: str, suffix: str = "", restriction: str = "",
+                     rows=()) -> str:
+        """A range over computed values (ratios, reductions), all rows included,
+        printed with the study's ``decimals_name`` precision: ``0.97x to 1.01x``,
+        ``0.11 to 0.14 ms``; ``rows`` are the row dicts the values come from
+        (recorded for checks). Raises TemplateError when ``values`` is empty."""
+        if not values:
+            raise TemplateError("range over no values")
+        d = self.decimals(decimals_name)
+        low, high = format_number(min(values), d), format_number(max(values), d)
+        if low == high:
+            text = f"{low}{suffix}"
+        elif suffix in ("x", "%"):
+            text = f"{low}{suffix} to {high}{suffix}"
+        else:
+            text = f"{low} to {high}{suffix}"
+        return emit("range", f"{text} ({restriction})" if restriction else text, rows)
+
+    def pairs(self, a_variant: str, b_variant: str, match=("job_id", "shape"), **filters) -> list[tuple[Row, Row]]:
+        """``(a, b)`` row pairs with equal ``match`` fields (same job and shape
+        by default), both with a value, in the order of ``b_variant``'s rows."""
+        a_rows = {tuple(row.fields[m] for m in match): row for row in self.figures(variant=a_variant, **filters)}
+        pairs = []
+        for row in self.figures(variant=b_variant, **filters):
+            key = tuple(row.fields[m] for m in match)
+            if key in a_rows and a_rows[key].value is not None and row.value is not None:
+                pairs.append((a_rows[key], row))
+        return pairs
+
+    def ratio_span(self, a_variant: str, b_variant: str, **filters) -> str:
+        """Range of a/b over every matching pair, e.g. ``0.97x`` or ``0.97x to 1.01x``."""
+        pairs = self.pairs(a_variant, b_variant, **filters)
+        values = [a.value / b.value for a, b in pairs]
+        return self.derived_span(values, "ratio", "x", restriction_text(filters), rows=pair_rows(pairs))
+
+    def reduction_span(self, a_variant: str, b_variant: str, **filters) -> str:
+        """Range of (a - b) / a in % over every matching pair."""
+        pairs = self.pairs(a_variant, b_variant, **filters)
+        values = [100 * (a.value - b.value) / a.value for a, b in pairs]
+        return self.derived_span(values, "percent", "%", restriction_text(filters), rows=pair_rows(pairs))
+
+    def delta_points_span(self, a_variant: str, b_variant: str, **filters) -> str:
+        """Range of b - a in AP points over every matching pair (same job)."""
+        pairs = self.pairs(a_variant, b_variant, match=("job_id",), **filters)
+        values = [100 * (b.value - a.value) for a, b in pairs]
+        return self.derived_span(values, "ap_delta_points", " points", restriction_text(filters), rows=pair_rows(pairs))
+
+    def saving_span(self, group: str, a_variant: str, b_variant: str, **filters) -> str:
+        """Range of kernel-time savings a - b (ms) for ``group`` over every row
+        pair and every stated difference range."""
+        values, rows = self._saving_values(group, a_variant, b_variant, **filters)
+        return self.derived_span(values, "ms", " ms", restriction_text(filters), rows=rows)
+
+    def _saving_values(self, group: str, a_variant: str, b_variant: str, **filters) -> tuple[list[float], list[dict]]:
+        """Savings a - b (ms) from per-row pairs, plus both ends of stated
+        difference ranges (``kernel_time_delta`` rows, b - a, so negated);
+        and the row dicts they come from."""
+        pairs = self.pairs(a_variant, b_variant, metric="kernel_time", group=group, **filters)
+        values = [a.value - b.value for a, b in pairs]
+        rows = pair_rows(pairs)
+        for delta in self.figures(kind="kernel_time_delta", group=group, variant=b_variant, reference_variant=a_variant,
+                                  **filters):
+            values.extend([-delta.low, -delta.high])
+            rows.append(delta.fields)
+        return values, rows
+
+    # ---- spread of one measurement over jobs ---------------------------------
+    def spread(self, row: Row) -> str:
+        """Job-to-job spread of the same measurement key, or '' when only one
+        job reports it: ``2 jobs: 0.4639 to 0.4644``."""
+        same = [r for r in self._study.rows if r["key"] == row.fields["key"] and r["value"] is not None]
+        jobs = {r["job_id"] for r in same}
+        if len(jobs) < 2:
+            return ""
+        low = min(same, key=lambda r: r["value"])
+        high = max(same, key=lambda r: r["value"])
+        return f"{len(jobs)} jobs: {fmt(low['value'], low)} to {fmt(high['value'], high)}"
+
+    def with_spread(self, row: Row) -> str:
+        """The figure, with its job-to-job spread next to it when there is one."""
+        spread = self.spread(row)
+        same = [r for r in self._study.rows if r["key"] == row.fields["key"]] if spread else [row.fields]
+        return emit("figure", f"{row.number()} ({spread})" if spread else row.number(), same)

@@ -1,0 +1,149 @@
+"""Sections from the study as a whole: image sets, provenance, notes, side
+findings, not measured and known gaps."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.errors import TemplateError
+from studygen.render.view import StudyView
+
+from ..checks.studies import DEFAULT_DATASETS, collected_provenance, dataset, kernel_time, latency, load, record, spec
+from .test_tables import cells
+from .views import DETR, places, printed, view_of
+
+NVFP4 = {"config": "NVFP4", "aliases": ["nvfp4"], "reason": "not tried", "expectation": "no gain",
+         "because": "the linears are a small share"}
+
+
+def test_dataset_table_says_whether_ids_are_published(tmp_path):
+    datasets = {**DEFAULT_DATASETS, "held-2": dataset("held-2", "evaluation", 2)}
+    study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])], datasets=datasets))
+    text, recorded = printed(study.dataset_table)
+    sha = DEFAULT_DATASETS["calib-4"]["image_ids_sha256"][:12]
+    assert cells(text) == [["Image set", "Role", "Images", "Source", "Selection", "Image ids"],
+                           ["calib-4", "calibration", "4", "toy images", "4 toy images", f"listed, sha256 {sha}"],
+                           ["held-2", "evaluation", "2", "toy images", "2 toy images", "not published"],
+                           ["val-8", "evaluation", "8", "toy images", "8 toy images",
+                            "listed, sha256 " + DEFAULT_DATASETS["val-8"]["image_ids_sha256"][:12]]]
+    assert recorded[-1].kind == "dataset" and recorded[-1].headers[0] == "Image set"
+    assert [d["dataset_id"] for d in study.datasets()] == ["calib-4", "held-2", "val-8"]
+
+
+def test_provenance_table_says_where_figures_come_from(tmp_path):
+    plain = collected_provenance(software={})
+    study = StudyView(load(tmp_path, records=[record("a", [latency("fp16", 5.0)]), record("b", [latency("fp16", 5.1)], plain)]))
+    assert cells(study.provenance_table()) == [
+        ["Job", "GPU", "Software", "Weights", "Figures"],
+        ["a", "H200", "cuda 13.0, tensorrt 11.4.0.106, torch 2.11.0", "pretrained", "collected by studygen-test 0"],
+        ["b", "H200", "not stated", "pretrained", "collected by studygen-test 0"]]
+    detr = cells(view_of(DETR).provenance_table())
+    assert detr[4][0] == "b200-trt11.4" and detr[4][-1].startswith("transcribed: Pull request #2119")
+
+
+def test_record_notes_in_record_order(tmp_path):
+    first = record("a", [latency("fp16", 5.0)], collected_provenance(notes=["clocks locked"]), notes=["one", "two"])
+    study = StudyView(load(tmp_path, records=[first, record("b", [latency("fp16", 5.1)], notes=["three"])]))
+    assert study.record_notes() == [("a", "one"), ("a", "two"), ("a", "clocks locked"), ("b", "three")]
+
+
+def test_precision_inversions_are_sentences_with_their_rows(tmp_path):
+    rows = [latency("fp16", 5.0), latency("fp8", 5.5),
+            latency("fp16", 9.0, "800x1067", backend="pytorch", mode="eager"),
+            latency("fp8", 9.9, "800x1067", backend="pytorch", mode="eager")]
+    study = StudyView(load(tmp_path, records=[record("job", rows)]))
+    lines, recorded = printed(study.precision_inversions)
+    assert lines == ["FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800: 5.5 ms against 5.0 ms (job job).",
+                     "FP8 is slower than fp16 on H200 at 800 x 1067 (eager): 9.9 ms against 9.0 ms."]
+    assert [e.kind for e in recorded] == ["side_finding", "side_finding"]
+    assert [places(e.rows) for e in recorded] == [[("job", "/results/1/value_ms"), ("job", "/results/0/value_ms")],
+                                                 [("job", "/results/3/value_ms"), ("job", "/results/2/value_ms")]]
+
+
+def test_inversion_across_jobs_names_both(tmp_path):
+    study = StudyView(load(tmp_path, records=[record("a", [latency("fp16", 5.0)]), record("b", [latency("fp8", 5.5)])]))
+    assert study.precision_inversions() == [
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800: 5.5 ms against 5.0 ms (jobs b and a)."]
+
+
+def test_repeated_measurements_list_each_job_and_the_spread(tmp_path):
+    study = StudyView(load(tmp_path, records=[record("a", [latency("fp16", 5.02), latency("fp8", 4.0)]),
+                                              record("b", [latency("fp16", 5.1)])]))
+    text, recorded = printed(study.repeated_measurements)
+    # 5.1 - 5.02 = 0.08, printed with the most decimals either figure carries (2)
+    assert cells(text) == [["Measurement", "GPU", "TensorRT", "Value per job", "Spread"],
+                           ["fp16 median", "H200", "11.4", "a: 5.02; b: 5.1", "0.08"]]
+    assert places(recorded[-1].rows) == [("a", "/results/0/value_ms"), ("b", "/results/0/value_ms")]
+    single = StudyView(load(tmp_path / "single", records=[record("a", [latency("fp16", 5.0)])]))
+    assert single.repeated_measurements() == ""
+
+
+def test_repeated_measurements_without_statistic_or_decimals(tmp_path):
+    # whole-number latencies carry no decimals: the spread 6 - 5 prints as 1; kernel times have no
+    # statistic, so the metric names the measurement
+    a = record("a", [latency("fp16", 5), kernel_time("fp16", {"GEMM/MatMul": 0.41})])
+    b = record("b", [latency("fp16", 6), kernel_time("fp16", {"GEMM/MatMul": 0.4})])
+    study = StudyView(load(tmp_path, records=[a, b]))
+    assert cells(study.repeated_measurements())[1:] == [["fp16 median", "H200", "11.4", "a: 5; b: 6", "1"],
+                                                       ["fp16 kernel_time", "H200", "11.4", "a: 0.41; b: 0.4", "0.01"]]
+
+
+def test_expectation_is_hedged_and_only_for_declared_configurations(tmp_path):
+    bare = {"config": "INT8", "reason": "no calibrator"}
+    only_expected = {"config": "W4A16", "reason": "out of scope", "expectation": "smaller plan"}
+    study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])],
+                           study=spec(not_measured=[NVFP4, bare, only_expected])))
+    text, recorded = printed(study.expectation, "nvfp4")  # an alias names the entry
+    assert text == ("Not measured: NVFP4 (not tried); expected, not measured: no gain, because the linears are a "
+                    "small share.")
+    assert recorded[-1].kind == "expectation"
+    assert study.expectation("INT8") == "Not measured: INT8 (no calibrator)."
+    assert study.expectation("W4A16") == "Not measured: W4A16 (out of scope); expected, not measured: smaller plan."
+    assert [e["config"] for e in study.not_measured()] == ["NVFP4", "INT8", "W4A16"]
+    with pytest.raises(TemplateError) as raised:
+        study.expectation("FP4")
+    assert raised.value.message == "expectation('FP4'): not listed under not_measured in the study file"
+
+
+def test_a_study_without_not_measured_entries(tmp_path):
+    study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])]))
+    assert study.not_measured() == []
+    with pytest.raises(TemplateError, match="not listed under not_measured"):
+        study.expectation("NVFP4")
+
+
+def test_known_gaps_admit_waivers_explanations_unpublished_ids_and_unstable_timings(tmp_path):
+    detr = view_of(DETR)
+    key = detr.one(kind="coco_ap", variant="fp16", job_id="b200-trt11.4").key
+    rows = [latency("fp16", 5.0, unstable=True, unstable_reason="CV 7 % over all samples exceeds 5 %"),
+            latency("fp8", 4.0, unstable=True)]
+    waivers = [{"code": "SG203", "key": "toy|x", "reason": "two jobs differ, kept"},
+               {"code": "SG207", "match": "kernel time", "reason": "expected outlier"},
+               {"code": "SG101", "line": 7, "reason": "range over the rows shown"}]
+    explanations = [{"code": "SG208", "text": "FP8 casts cost more than they save."},
+                    {"code": "SG205", "match": "val-8", "text": "kept for a later study"}]
+    datasets = {**DEFAULT_DATASETS, "held-2": dataset("held-2", "evaluation", 2)}
+    study = StudyView(load(tmp_path, records=[record("job", rows)], datasets=datasets,
+                           study=spec(waivers=waivers, explanations=explanations)))
+    gaps, recorded = printed(study.known_gaps)
+    assert gaps == ["Image set held-2 (2 images): not published by the toy source.",
+                    "Unstable timing in job job (fp16, 800 x 800): CV 7 % over all samples exceeds 5 %.",
+                    "Unstable timing in job job (FP8, 800 x 800): flagged unstable.",
+                    "Waived SG203 (toy|x): two jobs differ, kept",
+                    "Waived SG207 (kernel time): expected outlier",
+                    "Waived SG101 (README line 7): range over the rows shown",
+                    "Explained SG208 (study): FP8 casts cost more than they save.",
+                    "Explained SG205 (val-8): kept for a later study"]
+    assert [e.kind for e in recorded] == ["gap"] * 8
+    # a measurement key in words (b200-trt11.4.json /results/6: fp16 AP on B200, TensorRT 11.4, held-out set)
+    assert detr.describe_key(key) == "fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400"
+
+
+def test_describe_key_words(tmp_path):
+    study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])]))
+    (row,) = study.figures()
+    assert study.describe_key(row.key) == "fp16 median, 800 x 800, H200, tensorrt=11.4.0.106,cuda=13.0"
+    unspecified = row.key.replace("|median|", "|unspecified|")
+    assert study.describe_key(unspecified) == "fp16 latency, 800 x 800, H200, tensorrt=11.4.0.106,cuda=13.0"
+    assert study.describe_key("not|a|key") == "not|a|key"
+    assert study.describe_key("|" * 14) == ""  # every part empty: nothing to say

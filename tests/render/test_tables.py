@@ -1,0 +1,90 @@
+"""Grid and list tables of the view, on toy records whose cells follow by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.errors import TemplateError
+from studygen.render.view import StudyView
+
+from ..checks.studies import collected_provenance, latency, load, record
+from .views import DETR, places, printed, view_of
+
+
+def cells(markdown: str) -> list[list[str]]:
+    """A GFM table's rows as stripped cell texts (header first, separator left out)."""
+    lines = markdown.splitlines()
+    assert set(lines[1]) <= {"|", "-", ":", " "}, lines[1]
+    return [[c.strip() for c in line.strip()[1:-1].split("|")] for line in lines[:1] + lines[2:]]
+
+
+@pytest.fixture
+def toy(tmp_path) -> StudyView:
+    # job a: fp16 and FP8 at 800x800, fp16 alone at 800x1067; job b: fp16 and FP8 at 800x800 on another GPU
+    a = record("a", [latency("fp16", 5.0), latency("fp8", 4.0), latency("fp16", 8.0, "800x1067")])
+    b = record("b", [latency("fp16", 5.5), latency("fp8", 4.4)], collected_provenance(gpu="NVIDIA B200"))
+    return StudyView(load(tmp_path, records=[a, b]))
+
+
+def test_grid_with_derived_columns_missing_cells_and_jobs_order(toy):
+    text, recorded = printed(toy.table, index=("job_id", "gpu", "shape"), variants=("fp16", "fp8"), jobs=["b", "a"],
+                             kind="latency", derived=[("ratio", "fp16", "fp8", "fp16 / FP8"),
+                                                      ("reduction_percent", "fp16", "fp8", "FP8 faster by")])
+    assert cells(text) == [
+        ["Job", "GPU", "Shape HxW", "fp16", "FP8", "fp16 / FP8", "FP8 faster by"],
+        ["b", "B200", "800 x 800", "5.5", "4.4", "1.25x", "20%"],  # 5.5 / 4.4; (5.5 - 4.4) / 5.5
+        ["a", "H200", "800 x 800", "5.0", "4.0", "1.25x", "20%"],
+        ["a", "H200", "800 x 1067", "8.0", "not measured", "n/a", "n/a"],
+    ]
+    table = recorded[-1]
+    assert table.kind == "table" and table.headers[0] == "Job" and table.within == ()
+    assert len(table.rows) == 5
+    # every cell a helper printed is marked as a cell of this table
+    inside = [e for e in recorded[:-1]]
+    assert inside and all(e.within == table.headers for e in inside)
+    assert {e.kind for e in inside} == {"figure", "ratio"}
+
+
+def test_grid_rows_come_in_record_order_without_jobs(toy):
+    text = toy.table(index=("shape",), variants=("fp8", "fp16"), kind="latency", jobs=["a"],
+                     value_header="{label} (ms)", derived=[("delta_points", "fp16", "fp8", "points")])
+    assert cells(text) == [["Shape HxW", "FP8 (ms)", "fp16 (ms)", "points"],
+                           ["800 x 800", "4.0", "5.0", "-100.00"],
+                           ["800 x 1067", "not measured", "8.0", "n/a"]]
+
+
+def test_two_rows_in_one_cell_is_a_template_error(toy):
+    with pytest.raises(TemplateError) as raised:
+        toy.table(index=("shape",), variants=("fp16",), kind="latency")
+    assert raised.value.message == ("table: two figures for {'shape': '800x800'} variant fp16 (jobs a and b); "
+                                    "restrict jobs or add an index field")
+
+
+def test_list_table_has_every_row_with_spread_and_ranges(toy):
+    detr = view_of(DETR)
+    text, recorded = printed(detr.list_table, detr.figures(kind="kernel_time", metric="kernel_time", group="GEMM/MatMul"),
+                             columns=("job_id", "shape", "variant", "value"), value_header="ms")
+    # b200-trt11.1.json /results/8 and /results/9 groups/0 = 0.409 and 0.073; the summary's fp16 range [0.19, 0.21]
+    assert cells(text) == [["Job", "Shape HxW", "Variant", "ms"],
+                           ["b200-trt11.1", "800 x 1067", "fp16", "0.409"],
+                           ["b200-trt11.1", "800 x 1067", "FP8 (72 linears)", "0.073"],
+                           ["trt-cross-job-summary", "any", "fp16", "0.19 to 0.21 (range over rows not listed)"]]
+    assert places(recorded[-1].rows) == [("b200-trt11.1", "/results/8/groups/0/time_ms"),
+                                         ("b200-trt11.1", "/results/9/groups/0/time_ms"),
+                                         ("trt-cross-job-summary", "/results/4/groups/0/time_ms_range")]
+    # a value reported by two jobs carries the spread (fp16 AP on B200 / TensorRT 11.4: 0.4644 and 0.4639)
+    ap = detr.list_table(detr.figures(kind="coco_ap", variant="fp16", tensorrt="11.4", gpu="NVIDIA B200"),
+                         columns=("job_id", "gpu", "tensorrt", "value"))
+    assert cells(ap)[1:] == [["b200-trt11.4-per-part", "B200", "11.4", "0.4639 (2 jobs: 0.4639 to 0.4644)"],
+                             ["b200-trt11.4", "B200", "11.4", "0.4644 (2 jobs: 0.4639 to 0.4644)"]]
+    default = cells(toy.list_table(toy.figures(job_id="b")))
+    assert default == [["Job", "GPU", "TensorRT", "Shape HxW", "Variant", "Kernel group", "Value"],
+                       ["b", "B200", "11.4", "800 x 800", "fp16", "", "5.5"],
+                       ["b", "B200", "11.4", "800 x 800", "FP8", "", "4.4"]]
+
+
+def test_record_strings_are_escaped_in_cells(tmp_path):
+    row = record("job", [latency("fp16", 5.0)], collected_provenance(gpu="NVIDIA <B200>|x`y"))
+    study = StudyView(load(tmp_path, records=[row]))
+    text = study.table(index=("gpu",), variants=("fp16",), kind="latency")
+    assert text.splitlines()[2] == "| &lt;B200&gt;\\|x\\`y | 5.0    |"
