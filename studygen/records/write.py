@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..collect.env import as_conversion_machine
 from ..collect.result import NewResult
 from ..errors import ConflictError, InputError, UsageError
-from ..fsutil import atomic_write_text, dump_json, ensure_inside, shown_path
+from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside, folder_lock, shown_path
 from ..result_kinds import IDENTITY_FIELDS, metric_of, result_identity
 from ..textio import parse_json
 from .jsonedit import extend_json_text
@@ -178,27 +179,59 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
 
 def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
                   new_results: list[NewResult], *, description: str | None = None,
-                  extra_files: list[tuple[Path, str]] = ()) -> WriteOutcome:
+                  extra_files: list[tuple[Path, str]] | Callable[[], list[tuple[Path, str]]] = (),
+                  lock_timeout_s: float = LOCK_TIMEOUT_S) -> WriteOutcome:
     """Validate, then atomically write or extend the record of ``job_id``.
 
     ``provenance`` is the block a new record gets (gpu, software, checkpoint,
     collector, …); for an existing record it is merged (see
     :func:`studygen.records.provenance.merge_provenance`). ``extra_files`` (path, text), e.g. a new
     dataset definition the caller has validated, are written atomically just
-    before the record, once everything has been checked. Raises UsageError
-    (bad family or job id, a path outside ``measurements_dir``),
-    ConflictError, RecordError. Nothing is written when anything is raised.
+    before the record, once everything has been checked; given as a callable
+    returning them, it is called again under the lock, so that a definition
+    another process wrote meanwhile is verified rather than replaced.
+
+    One writer at a time (:func:`write_checked`): concurrent collects into
+    one record each keep their results, or fail with a ConflictError naming
+    what the other one recorded first. Raises UsageError (bad family or job
+    id, a path outside ``measurements_dir``), ConflictError (also: the lock
+    not had within ``lock_timeout_s`` seconds), RecordError. Nothing is
+    written when anything is raised.
     """
     if not new_results:
         raise UsageError("nothing to record: the inputs gave no result")
     path = record_path(measurements_dir, family, job_id)
-    draft = build_document(path, family, job_id, provenance, new_results, description=description)
-    text = validated_text(path, draft)
-    for extra_path, _ in extra_files:
-        ensure_inside(extra_path, measurements_dir)
-    write_files([*extra_files, (path, text)])
+    drafts: list[Draft] = []
+
+    def attempt() -> list[tuple[Path, str]]:
+        draft = build_document(path, family, job_id, provenance, new_results, description=description)
+        text = validated_text(path, draft)
+        extra = list(extra_files() if callable(extra_files) else extra_files)
+        for extra_path, _ in extra:
+            ensure_inside(extra_path, measurements_dir)
+        drafts.append(draft)
+        return [*extra, (path, text)]
+
+    write_checked(path.parent, attempt, lock_timeout_s)
+    draft = drafts[-1]
     return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=len(new_results),
                         notes=draft.notes)
+
+
+def write_checked(folder: Path, attempt: Callable[[], list[tuple[Path, str]]],
+                  lock_timeout_s: float = LOCK_TIMEOUT_S) -> None:
+    """Read, check and write under the write lock of ``folder``
+    (:func:`studygen.fsutil.folder_lock`), one process at a time.
+
+    ``attempt()`` reads what it needs, raises on any refusal and returns the
+    ``(path, text)`` files to write. It runs twice: first without the lock,
+    so that every refusal comes before a folder is made, then under the lock,
+    where what it returns is written (:func:`write_files`): a record another
+    writer extended meanwhile is read again, so neither loses its results,
+    and a result the other one recorded first is a ConflictError."""
+    attempt()
+    with folder_lock(folder, lock_timeout_s):
+        write_files(attempt())
 
 
 def validated_text(path: Path, draft: Draft) -> str:
@@ -231,14 +264,21 @@ def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict,
     from one the record states; nothing is overwritten), RecordError."""
     path = existing_record_path(measurements_dir, family, job_id)
     display = shown_path(path)
-    if role == "measuring":
-        draft = build_document(path, family, job_id, measuring_machine_block(block, collector), [])
-        check_measuring_machine(draft.document["provenance"], block, display, created=draft.created)
-    else:
-        incoming = {"gpu": None, "software": {}, "checkpoint": defaulted_checkpoint(), "collector": collector}
-        draft = build_document(path, family, job_id, incoming, [])
-        merge_conversion_machine(draft.document["provenance"], as_conversion_machine(block), display)
-    write_files([(path, validated_text(path, draft))])
+    drafts: list[Draft] = []
+
+    def attempt() -> list[tuple[Path, str]]:
+        if role == "measuring":
+            draft = build_document(path, family, job_id, measuring_machine_block(block, collector), [])
+            check_measuring_machine(draft.document["provenance"], block, display, created=draft.created)
+        else:
+            incoming = {"gpu": None, "software": {}, "checkpoint": defaulted_checkpoint(), "collector": collector}
+            draft = build_document(path, family, job_id, incoming, [])
+            merge_conversion_machine(draft.document["provenance"], as_conversion_machine(block), display)
+        drafts.append(draft)
+        return [(path, validated_text(path, draft))]
+
+    write_checked(path.parent, attempt)
+    draft = drafts[-1]
     return WriteOutcome(path=path, display=display, created=draft.created, added=0, notes=draft.notes)
 
 

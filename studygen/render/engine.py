@@ -232,7 +232,7 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     these files are removed first (see :func:`studygen.fsutil.stale_temp_files`)."""
     stale = []
     for path in rendered.paths():
-        remove_stale_temp_files(path)
+        remove_stale_temp_files(path.parent)
         # render draws every figure: a stamp forged by hand is replaced, never trusted here
         if path.exists() and rendered.is_current(path, path.read_bytes(), strict=True):
             continue
