@@ -10,12 +10,14 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
+import sys
 import zlib
 from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import shown_path
-from ..textio import MAX_INPUT_BYTES, decode_text, read_text
+from ..textio import MAX_INPUT_BYTES, decode_text, document_problem, read_text, regular_file
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -28,6 +30,7 @@ def read_input_text(path: Path, display: str | None = None) -> str:
     500 MB input stays well within 4 GB of memory once parsed.
     """
     display = display or shown_path(path)
+    regular_file(path, display)  # a FIFO or device refused before the open below could wait on it
     try:
         with path.open("rb") as handle:
             magic = handle.read(2)
@@ -132,8 +135,8 @@ def _escape(key: str) -> str:
 
 
 def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str, pointer: str | None = ""):
-    """``raw_decode`` at ``pos`` with errors as InputError (line, column).
-    A number out of float range (``1e400``) is refused naming its JSON
+    """``raw_decode`` at ``pos`` with errors as InputError (line, column;
+    nesting too deep to parse names the line or ``pointer``). A number out of float range (``1e400``) is refused naming its JSON
     pointer, ``pointer`` being that of the value decoded here (None: the
     caller checks with :func:`non_finite_pointer` itself)."""
     hook = json_decoder.parse_float
@@ -143,6 +146,10 @@ def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str,
         value, end = json_decoder.raw_decode(text, pos)
     except json.JSONDecodeError as exc:
         raise json_error(text, exc.pos, exc.msg, display) from None
+    except RecursionError:  # Python's parser recurses per level: ~1000 levels deep it stops
+        raise InputError("malformed JSON: nested too deeply to read (arrays or objects about 1000 levels deep; "
+                         "no trtexec, profiler or COCO file nests more than 10)", path=display,
+                         where=pointer or f"line {_line_col(text, pos)[0]}") from None
     except ValueError as exc:
         raise InputError(f"malformed JSON: {exc}", path=display, where=f"line {_line_col(text, pos)[0]}") from None
     if pointer is not None and isinstance(hook, _FiniteFloats) and hook.overflowed:
@@ -182,6 +189,7 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
         overflowed = overflowed or json_decoder.parse_float.overflowed
     if not values:
         raise InputError("file is empty", path=display)
+    refuse_lone_surrogates(text, values, display)
     for index, (value, _) in enumerate(values if overflowed else []):
         # pointers as the collectors name them: /<index> only in a file of several values
         where = non_finite_pointer(value, f"/{index}" if len(values) > 1 else "")
@@ -189,6 +197,25 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
             raise InputError("number out of range: it is not a finite double (e.g. 1e400 overflows to infinity)",
                              path=display, where=where or "/")
     return values
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def refuse_lone_surrogates(text: str, values: list[tuple[object, int]], display: str) -> None:
+    """InputError naming the JSON pointer of a string (or key) that holds a
+    lone surrogate: JSON can spell one (``"\\ud800"``), Unicode has no such
+    character, and the record it would reach could not be written as UTF-8.
+    Only a text with such an escape is walked (:func:`studygen.textio.document_problem`)."""
+    if "\\u" not in text or not _SURROGATE_ESCAPE.search(text):
+        return
+    for index, (value, _) in enumerate(values):
+        problem = document_problem(value, limit=sys.maxsize)
+        if problem is not None:
+            pointer, reason = problem
+            # pointers as the collectors name them: /<index> only in a file of several values
+            where = (f"/{index}" if len(values) > 1 else "") + (pointer if pointer != "/" else "")
+            raise InputError(reason, path=display, where=where or "/")
 
 
 def load_json_values(path: Path, display: str | None = None) -> list[tuple[object, int]]:

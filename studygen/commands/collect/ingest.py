@@ -20,7 +20,7 @@ from ...records.load import load_yaml
 from ...records.provenance import DEFAULTED
 from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
-from ...study import STUDY_FILE, find_root
+from ...study import STUDY_FILE, find_root, refuse_special_study_file
 from .options import IngestOptions
 
 DEFAULT_VARIANT = "unnamed"
@@ -126,6 +126,7 @@ def check_family_known(family: str, measurements_dir: Path | None, study_file: P
         return
     if (root / "families" / family / STUDY_FILE).is_file():
         return
+    refuse_special_study_file(root / "families" / family / STUDY_FILE)  # a folder or a FIFO is no missing study
     if measurements_dir is not None:
         try:
             measurements_dir.resolve().relative_to(root.resolve())
