@@ -35,8 +35,11 @@ from .provenance import (check_measuring_machine, clean_provenance, defaulted_ch
                          merge_conversion_machine, merge_provenance)
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
 
-JOB_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
-FAMILY_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
+FAMILY_NAME = re.compile(r"[A-Za-z0-9_-]+")
+# Names become file names (<job>.json, and .<job>.json.<pid>.<random>.tmp while it is written): well
+# below the 255 bytes a file name may have, with room for what is added to it.
+MAX_NAME_LENGTH = 128
 
 
 @dataclass
@@ -51,18 +54,29 @@ class WriteOutcome:
     notes: list[str] = field(default_factory=list)
 
 
+def _check_length(what: str, name: str) -> None:
+    if len(name) > MAX_NAME_LENGTH:
+        raise UsageError(f"invalid {what} {name[:40]!r}… ({len(name)} characters): at most {MAX_NAME_LENGTH} "
+                         "(it becomes a file name)")
+
+
 def validate_family_name(name: str) -> str:
-    """Family names are letters, digits, ``_`` and ``-`` (they become paths). Raises UsageError."""
-    if not FAMILY_NAME.match(name or ""):
+    """Family names are letters, digits, ``_`` and ``-`` (they become
+    paths), the whole name (a trailing newline is no letter), at most
+    :data:`MAX_NAME_LENGTH` characters. Raises UsageError."""
+    if not FAMILY_NAME.fullmatch(name or ""):
         raise UsageError(f"invalid family name {name!r}: use letters, digits, '_' and '-'")
+    _check_length("family name", name)
     return name
 
 
-def validate_job_id(job_id: str) -> str:
+def validate_job_id(job_id: str, what: str = "job id") -> str:
     """Job ids become file names: letters, digits, ``.``, ``_``, ``-``, not
-    starting with ``.``/``-``. Raises UsageError."""
-    if not re.match(JOB_ID_PATTERN, job_id or ""):
-        raise UsageError(f"invalid job id {job_id!r}: use letters, digits, '.', '_' and '-' (not first)")
+    starting with ``.``/``-``, the whole id, at most :data:`MAX_NAME_LENGTH`
+    characters. ``what`` names the id in messages. Raises UsageError."""
+    if not re.fullmatch(JOB_ID_PATTERN, job_id or ""):
+        raise UsageError(f"invalid {what} {job_id!r}: use letters, digits, '.', '_' and '-' (not first)")
+    _check_length(what, job_id)
     return job_id
 
 
@@ -95,12 +109,13 @@ def describe(result: dict) -> str:
     return ", ".join(parts)
 
 
-def record_path(measurements_dir: Path, family: str, job_id: str) -> Path:
-    """``measurements_dir/<family>/<job_id>.json``, refused (UsageError) when
-    it would lie outside ``measurements_dir``."""
+def record_path(measurements_dir: Path, family: str, job_id: str, records_dir: Path | None = None) -> Path:
+    """``measurements_dir/<family>/<job_id>.json``, or ``records_dir/<job_id>.json``
+    when the family's records live elsewhere (a study file's ``measurements:``
+    folder); refused (UsageError) when it would lie outside ``measurements_dir``."""
     validate_family_name(family)
     validate_job_id(job_id)
-    path = measurements_dir / family / f"{job_id}.json"
+    path = (records_dir if records_dir is not None else measurements_dir / family) / f"{job_id}.json"
     ensure_inside(path, measurements_dir)
     return path
 
@@ -180,8 +195,10 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
 def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
                   new_results: list[NewResult], *, description: str | None = None,
                   extra_files: list[tuple[Path, str]] | Callable[[], list[tuple[Path, str]]] = (),
-                  lock_timeout_s: float = LOCK_TIMEOUT_S) -> WriteOutcome:
-    """Validate, then atomically write or extend the record of ``job_id``.
+                  lock_timeout_s: float = LOCK_TIMEOUT_S, records_dir: Path | None = None) -> WriteOutcome:
+    """Validate, then atomically write or extend the record of ``job_id``
+    (``measurements_dir/<family>/<job_id>.json``, or in ``records_dir``: see
+    :func:`record_path`).
 
     ``provenance`` is the block a new record gets (gpu, software, checkpoint,
     collector, …); for an existing record it is merged (see
@@ -200,7 +217,7 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     """
     if not new_results:
         raise UsageError("nothing to record: the inputs gave no result")
-    path = record_path(measurements_dir, family, job_id)
+    path = record_path(measurements_dir, family, job_id, records_dir)
     drafts: list[Draft] = []
 
     def attempt() -> list[tuple[Path, str]]:
@@ -248,11 +265,11 @@ def validated_text(path: Path, draft: Draft) -> str:
     return text
 
 
-def existing_record_path(measurements_dir: Path, family: str, job_id: str) -> Path:
+def existing_record_path(measurements_dir: Path, family: str, job_id: str, records_dir: Path | None = None) -> Path:
     """``measurements_dir/<family>/<job_id>.json`` of a record that exists;
     UsageError when it does not (``collect env`` completes a record, it
     never starts one: a record without results is not written)."""
-    path = record_path(measurements_dir, family, job_id)
+    path = record_path(measurements_dir, family, job_id, records_dir)
     if not path.is_file():
         raise UsageError(f"no such record {shown_path(path)}: collect results into --job {job_id} first "
                          "(a record without results is not written)")
@@ -260,7 +277,7 @@ def existing_record_path(measurements_dir: Path, family: str, job_id: str) -> Pa
 
 
 def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict, role: str,
-                  collector: dict) -> WriteOutcome:
+                  collector: dict, records_dir: Path | None = None) -> WriteOutcome:
     """Merge a machine's env block (:func:`studygen.collect.env.collect_env`)
     into the existing record of ``job_id`` and write it (its text kept, the
     new fields added). ``role`` ``measuring``: provenance fields the record
@@ -268,7 +285,7 @@ def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict,
     refused; ``conversion``: the same for ``provenance.conversion_machine``.
     Raises UsageError (no such record), ConflictError (a value that differs
     from one the record states; nothing is overwritten), RecordError."""
-    path = existing_record_path(measurements_dir, family, job_id)
+    path = existing_record_path(measurements_dir, family, job_id, records_dir)
     display = shown_path(path)
     drafts: list[Draft] = []
 

@@ -82,7 +82,8 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
     def dataset_use() -> DatasetUse:
         return use_dataset(target.measurements, ingest.family, options.dataset_id, gt.image_ids, gt.display,
                            lambda: coco.dataset_definition(options.dataset_id, gt, split=options.split,
-                                                           source=options.dataset_source, role=options.role))
+                                                           source=options.dataset_source, role=options.role),
+                           records_dir=target.records_dir)
 
     dataset = dataset_use()  # refused here, before the evaluation, when the images differ from the definition's
     notes = list(dataset.notes)
@@ -105,7 +106,7 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
         return uses[-1].files()
 
     record = write_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
-                           extra_files=dataset_files)
+                           extra_files=dataset_files, records_dir=target.records_dir)
     return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning)
 
 
