@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+from re import _parser  # Python's own parser of regular expressions (3.11+), for backtracking_risk
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -176,8 +177,6 @@ def backtracking_risk(pattern: str) -> str | None:
     tries every start), and more than :data:`MAX_DEGREE` is refused
     (``.*a.*b``: cubic). What passes costs at most about the square of the
     name's length."""
-    from re import _parser  # Python's own parser of regular expressions (3.11+)
-
     try:
         tree = _parser.parse(pattern, re.IGNORECASE)
     except re.error:
