@@ -1,21 +1,28 @@
 """Fill a study's Jinja template and format the result with mdformat.
 
-Templates run in Jinja's ``SandboxedEnvironment`` with ``StrictUndefined``:
-a template can call the view's helpers but not reach ``__class__``, import
-modules or open files, and an undefined name is an error, not an empty string.
-Output is formatted with mdformat (GFM tables) so it is byte-identical from run
-to run and stable under mdformat.
+Templates run in Jinja's ``ImmutableSandboxedEnvironment`` with
+``StrictUndefined``: a template can call the view's helpers but not reach
+``__class__``, import modules, open files or change a list or mapping it is
+given (the study file's spec, a record row: a template that appended a waiver
+made ``check`` pass a hand-edited README), and an undefined name is an error,
+not an empty string. Execution is bounded (:data:`MAX_TEMPLATE_STEPS` loop
+items and calls, :data:`MAX_OUTPUT_CHARS` of output) and an object's default
+repr (``<… object at 0x7f…>``, an address that differs from run to run) may not
+reach the output. Output is formatted with mdformat (GFM tables) so it is
+byte-identical from run to run and stable under mdformat.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, TemplateError
 from ..fsutil import atomic_write_bytes, remove_stale_temp_files
+from ..textio import MAX_DOCUMENT_BYTES
 from .charts import render_charts
 from .view import StudyView
 
@@ -87,7 +94,10 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
             line, name = frame.lineno or 0, frame.filename
             break
     kind = "template error"
-    if isinstance(exc, jinja2.exceptions.SecurityError):
+    if isinstance(exc, MemoryError):
+        kind, exc = "template ran out of memory", TemplateError(
+            "a value it builds is too large for this machine's memory")
+    elif isinstance(exc, jinja2.exceptions.SecurityError):
         kind = "template refused by the sandbox"
     elif isinstance(exc, jinja2.UndefinedError):
         kind = "undefined name in template"
@@ -146,21 +156,59 @@ def refuse_huge_result(operator: str, left, right) -> None:
             raise SecurityError(f"'**' would make an integer of about {bits} bits; a template may make at most {MAX_POWER_BITS}")
 
 
-def make_environment(search_path: list[Path]):
-    """The sandboxed Jinja environment: StrictUndefined, no autoescape
-    (Markdown, not HTML: record strings are escaped by the table helpers),
-    keep trailing newline; '*' and '**' limited (:func:`refuse_huge_result`)."""
-    import jinja2
-    from jinja2.sandbox import SandboxedEnvironment
+# A step is one loop item or one call. The shipped studies take a few hundred steps each; nested
+# range(100000) loops would take 10**10 (render and check hung). At about 2 * 10**6 steps a second, a
+# runaway template ends in well under a second.
+MAX_TEMPLATE_STEPS = 1_000_000
+MAX_OUTPUT_CHARS = MAX_DOCUMENT_BYTES  # a README past the size any loader of studygen reads is refused
+BUDGET_FILTER = "studygen_steps"  # wraps the iterable of every {% for %} (StudySandbox._parse)
+# An object's default repr, or a function's: its address differs from run to run.
+OBJECT_ADDRESS = re.compile(r" at 0x[0-9A-Fa-f]+>")
 
-    class StudySandbox(SandboxedEnvironment):
+
+def make_environment(search_path: list[Path]):
+    """The sandboxed Jinja environment: immutable (a template cannot change a
+    list, mapping or set it is given), StrictUndefined, no autoescape
+    (Markdown, not HTML: record strings are escaped by the view's helpers),
+    keep trailing newline; '*' and '**' limited (:func:`refuse_huge_result`);
+    every loop item and call counted against :data:`MAX_TEMPLATE_STEPS`
+    (``steps`` holds the count); no ``lipsum`` (random text: output would
+    differ from run to run)."""
+    import jinja2
+    from jinja2 import nodes
+    from jinja2.exceptions import SecurityError
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class StudySandbox(ImmutableSandboxedEnvironment):
         intercepted_binops = frozenset({"*", "**"})  # also keeps them out of compile-time constant folding
+        steps = 0
+
+        def step(self) -> None:
+            self.steps += 1
+            if self.steps > MAX_TEMPLATE_STEPS:
+                raise SecurityError(f"more than {MAX_TEMPLATE_STEPS} steps (loop items and calls): a loop that "
+                                    "does not end, or loops nested too deep")
+
+        def budgeted(self, iterable):
+            for item in iterable:
+                self.step()
+                yield item
+
+        def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - jinja2's signature
+            __self.step()
+            return super().call(__context, __obj, *args, **kwargs)
 
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)
             return super().call_binop(context, operator, left, right)
 
-    return StudySandbox(
+        def _parse(self, source, name, filename):
+            tree = super()._parse(source, name, filename)
+            for loop in tree.find_all(nodes.For):
+                loop.iter = nodes.Filter(loop.iter, BUDGET_FILTER, [], [], None, None, lineno=loop.lineno)
+            return tree
+
+    env = StudySandbox(
         loader=_confined_loader(search_path),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
@@ -168,6 +216,30 @@ def make_environment(search_path: list[Path]):
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters[BUDGET_FILTER] = env.budgeted
+    env.globals.pop("lipsum", None)
+    return env
+
+
+def bounded_output(chunks) -> str:
+    """The text of a template's output generator, refused past
+    :data:`MAX_OUTPUT_CHARS` or where a piece holds an object's default repr
+    (:data:`OBJECT_ADDRESS`). The refusal is thrown into the generator, so
+    that its traceback names the template line that made the piece."""
+    from jinja2.exceptions import SecurityError
+
+    parts, size = [], 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > MAX_OUTPUT_CHARS:
+            chunks.throw(SecurityError(f"output past {MAX_OUTPUT_CHARS} characters, more than a README may hold"))
+        address = OBJECT_ADDRESS.search(chunk)
+        if address:
+            shown = chunk[max(0, address.start() - 60):address.end()]
+            chunks.throw(SecurityError(f"prints an object, not a figure or text ({_one_line(shown)!r}): its "
+                                       "address differs from run to run"))
+        parts.append(chunk)
+    return "".join(parts)
 
 
 PR_BODY_BLOCKS = ("summary", "results", "not_measured")
@@ -200,14 +272,14 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
         raise _template_error(exc, template_name, study) from None
     try:
         if blocks is None:
-            text = template.render(**context)
+            text = bounded_output(template.generate(**context))
         else:
             # Same template, same context: the pull request text cannot disagree with the README.
             missing = [b for b in blocks if b not in template.blocks]
             if missing:
                 raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
             jinja_context = template.new_context(context)
-            text = "\n\n".join("".join(template.blocks[b](jinja_context)) for b in blocks)
+            text = "\n\n".join(bounded_output(template.blocks[b](jinja_context)) for b in blocks)
     except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's error
         raise _template_error(exc, template_name, study) from None
     return format_markdown(text)
