@@ -17,13 +17,14 @@ from __future__ import annotations
 import os
 import re
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InputError, TemplateError
 from ..fsutil import atomic_write_bytes, remove_stale_temp_files
 from ..textio import MAX_DOCUMENT_BYTES
 from .charts import render_charts
+from .prose import Markdown, escape_alt, escape_prose
 from .view import StudyView
 
 MDFORMAT_OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
@@ -196,7 +197,8 @@ def make_environment(search_path: list[Path]):
 
         def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - jinja2's signature
             __self.step()
-            return super().call(__context, __obj, *args, **kwargs)
+            result = super().call(__context, __obj, *args, **kwargs)
+            return trusted_result(__obj, result)
 
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)
@@ -215,17 +217,59 @@ def make_environment(search_path: list[Path]):
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=markdown_value,
     )
     env.filters[BUDGET_FILTER] = env.budgeted
     env.globals.pop("lipsum", None)
     return env
 
 
+# The view's helpers whose result is Markdown blocks they built, each record string in a cell escaped
+# (render/text.py escape_cell): a template's {{ }} passes their text through as it is. Every other
+# text is escaped for prose, also what a helper returns as it found it (study.label, study.gpu).
+MARKDOWN_HELPERS = frozenset({"table", "list_table", "dataset_table", "provenance_table", "repeated_measurements"})
+
+
+def trusted_result(function, result):
+    """``result`` of a call a template made, as :class:`~studygen.render.prose.Markdown`
+    when ``function`` is one of the view's :data:`MARKDOWN_HELPERS` (a
+    method of studygen's own objects) and the result is text; anything else
+    as it is."""
+    owner = getattr(function, "__self__", None)
+    if (isinstance(result, str) and getattr(function, "__name__", None) in MARKDOWN_HELPERS
+            and owner is not None and type(owner).__module__.startswith("studygen.")):
+        return Markdown(result)
+    return result
+
+
+def markdown_value(value):
+    """What ``{{ value }}`` puts in the Markdown (Jinja's ``finalize``): the
+    Markdown of a table helper, the generated note and figure links as they
+    are; any other text (a record or study file string, ``figure.job_id``,
+    ``study.decision.summary``, ``study.label(...)``, a filter's result, a
+    figure's formatted value, any other object as ``str()`` prints it)
+    escaped for prose (:func:`~studygen.render.prose.escape_prose`): a GPU name
+    ``"B200\\n\\n# x"`` cannot add a heading. Numbers and None as they are.
+    Raises jinja2's SecurityError for text holding an object's default repr
+    (:data:`OBJECT_ADDRESS`: ``'%s'|format(study)``), whose address would
+    make the output differ from run to run."""
+    if isinstance(value, Markdown) or value is None or isinstance(value, (int, float)):
+        return value
+    text = str(value)  # text, a figure, a list, a method or another object: as str() prints it
+    address = OBJECT_ADDRESS.search(text)
+    if address:
+        from jinja2.exceptions import SecurityError
+
+        shown = text[max(0, address.start() - 60):address.end()]
+        raise SecurityError(f"prints an object, not a figure or text ({_one_line(shown)!r}): its address differs "
+                            "from run to run")
+    return escape_prose(text)
+
+
 def bounded_output(chunks) -> str:
     """The text of a template's output generator, refused past
-    :data:`MAX_OUTPUT_CHARS` or where a piece holds an object's default repr
-    (:data:`OBJECT_ADDRESS`). The refusal is thrown into the generator, so
-    that its traceback names the template line that made the piece."""
+    :data:`MAX_OUTPUT_CHARS`. The refusal is thrown into the generator, so
+    that its traceback names the template line that made the last piece."""
     from jinja2.exceptions import SecurityError
 
     parts, size = [], 0
@@ -233,11 +277,6 @@ def bounded_output(chunks) -> str:
         size += len(chunk)
         if size > MAX_OUTPUT_CHARS:
             chunks.throw(SecurityError(f"output past {MAX_OUTPUT_CHARS} characters, more than a README may hold"))
-        address = OBJECT_ADDRESS.search(chunk)
-        if address:
-            shown = chunk[max(0, address.start() - 60):address.end()]
-            chunks.throw(SecurityError(f"prints an object, not a figure or text ({_one_line(shown)!r}): its "
-                                       "address differs from run to run"))
         parts.append(chunk)
     return "".join(parts)
 
@@ -259,8 +298,8 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
     view = StudyView(study)
     context = {
         "study": view,
-        "generated_note": GENERATED_NOTE.format(
-            family=study.family, records=study.rel(study.measurements_dir), study_file=study.rel(study.study_path)),
+        "generated_note": Markdown(GENERATED_NOTE.format(
+            family=study.family, records=study.rel(study.measurements_dir), study_file=study.rel(study.study_path))),
     }
     context.update(extra_context or {})
     try:
@@ -289,8 +328,10 @@ def render_study(study) -> Rendered:
     """Everything a study renders to (README, and figures where the study has them)."""
     rendered = Rendered(study.study_dir)
     figures = render_charts(study)
+    # alt text names groups and shapes from the records and study file: escaped like any such string
     readme = render_markdown(study, extra_context={"figures": {
-        name: fig.markdown(study.study_dir) for name, fig in figures.items()}})
+        name: Markdown(replace(fig, alt=escape_alt(fig.alt)).markdown(study.study_dir))
+        for name, fig in figures.items()}})
     rendered.files[study.readme_path] = readme.encode("utf-8")
     for fig in figures.values():
         if fig.present:
