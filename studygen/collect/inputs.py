@@ -108,10 +108,58 @@ class _FiniteFloats:
         return value
 
 
+class DuplicateKey(ValueError):
+    """A key written twice in one JSON object (:func:`decoder`'s hook)."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    """``dict(pairs)``, or DuplicateKey when a key comes twice: json keeps the
+    last silently, and a repeated ``"dur"`` or ``"computeMs"`` is a wrong figure."""
+    document = dict(pairs)  # C speed; a shorter dict than the pair list means a key came twice
+    if len(document) == len(pairs):
+        return document
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise DuplicateKey(key)
+        seen.add(key)
+    return document
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+
+
+def second_key_position(text: str, pos: int, key: str) -> int | None:
+    """Where ``key`` comes a second time in one object of the JSON value at
+    ``pos`` (a valid value but for that), or None. Walks strings and
+    brackets only: used on the error path, to name the line."""
+    objects: list[set | None] = []  # per open bracket: the keys seen (None for a list)
+    for token in _TOKEN.finditer(text, pos):
+        part = token.group()
+        if part in "{[":
+            objects.append(set() if part == "{" else None)
+        elif part in "}]":
+            objects.pop()
+            if not objects:
+                return None
+        elif objects and objects[-1] is not None and text.startswith(":", skip_space(text, token.end())):
+            name = json.loads(part)
+            if name == key and name in objects[-1]:
+                return token.start()
+            objects[-1].add(name)
+    return None
+
+
 def decoder() -> json.JSONDecoder:
-    """A JSON decoder that refuses NaN and Infinity (not JSON); numbers out
+    """A JSON decoder that refuses NaN and Infinity (not JSON) and a key
+    written twice in one object (:func:`refuse_duplicate_keys`); numbers out
     of float range are flagged for :func:`decode_at` to refuse."""
-    return json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_FiniteFloats())
+    return json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_FiniteFloats(),
+                            object_pairs_hook=refuse_duplicate_keys)
 
 
 def non_finite_pointer(value, pointer: str = "") -> str | None:
@@ -146,6 +194,10 @@ def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str,
         value, end = json_decoder.raw_decode(text, pos)
     except json.JSONDecodeError as exc:
         raise json_error(text, exc.pos, exc.msg, display) from None
+    except DuplicateKey as exc:
+        at = second_key_position(text, pos, exc.key)
+        raise InputError(f"malformed JSON: duplicate key {exc.key!r} in one object (the last would silently win)",
+                         path=display, where=f"line {_line_col(text, at if at is not None else pos)[0]}") from None
     except RecursionError:  # Python's parser recurses per level: ~1000 levels deep it stops
         raise InputError("malformed JSON: nested too deeply to read (arrays or objects about 1000 levels deep; "
                          "no trtexec, profiler or COCO file nests more than 10)", path=display,

@@ -240,3 +240,73 @@ def test_a_study_with_a_catastrophic_pattern_is_refused_by_collect_without_re2(t
                                "take very long on a long name"), done.err
     assert snapshot(root / "measurements") == {"tiny/datasets/tiny-val-8.json": (
         root / "measurements" / "tiny" / "datasets" / "tiny-val-8.json").read_bytes()}
+
+
+# ---- duplicate keys in collector inputs: json keeps the last one silently ----
+
+def _with_duplicate(source, key: str, value: str, *, first_value_only: bool = False) -> tuple[str, int]:
+    """``source``'s text with ``"key": value`` added right after the first
+    ``"key": …`` pair, and the line it is on."""
+    text = source if isinstance(source, str) else source.read_text(encoding="utf-8")
+    if first_value_only:
+        text = text[:text.index("]") + 1] + "\n"
+    at = text.index(f'"{key}"')
+    comma = text.index(",", at)
+    return text[:comma] + f', "{key}": {value}' + text[comma:], text[:comma].count("\n") + 1
+
+
+@pytest.mark.parametrize("option, fixture, key, value, first_only", [
+    ("--times", "trt7_resnet50-int8_times-concatenated.json", "computeMs", "999", True),
+    ("--profile", "trt8.6_resnet50-int8_profile.json", "averageMs", "999", False),
+    ("--layer-info", "trt8.6_resnet50-int8_layer-info-detailed.json", "Name", '"other"', False),
+])
+def test_a_key_repeated_in_a_trtexec_export_is_refused_at_its_line(tmp_path, run_cli, monkeypatch, option, fixture,
+                                                                   key, value, first_only):
+    monkeypatch.chdir(tmp_path)
+    text, line = _with_duplicate(FIXTURES / "trtexec" / fixture, key, value, first_value_only=first_only)
+    (tmp_path / "input.json").write_text(text, encoding="utf-8")
+    done = run_cli("collect", "trtexec", "--family", "demo", "--job", "j", "--measurements", "m", option, "input.json")
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == (f"studygen: input.json:{line}: malformed JSON: duplicate key {key!r} in one object (the last "
+                        "would silently win)\n")
+    assert not (tmp_path / "m").exists()
+
+
+def test_a_repeated_dur_or_trace_events_in_a_profiler_trace_is_refused(tmp_path, run_cli, monkeypatch):
+    import gzip
+
+    monkeypatch.chdir(tmp_path)
+    trace = gzip.decompress((FIXTURES / "torch_profiler" / "alexnet_kineto_trace.json.gz").read_bytes()).decode()
+    text, line = _with_duplicate(trace, "dur", "99999")
+    (tmp_path / "dur.json").write_text(text, encoding="utf-8")
+    at = trace.index('"traceEvents"')
+    (tmp_path / "events.json").write_text(trace[:at] + '"traceEvents": [], ' + trace[at:], encoding="utf-8")
+    for name, expected in (("dur.json", f"dur.json:{line}: malformed JSON: duplicate key 'dur' in one object"),
+                           ("events.json", "events.json:/traceEvents: malformed JSON: duplicate key 'traceEvents'")):
+        done = run_cli("collect", "torch-profile", "--family", "demo", "--job", "j", "--measurements", "m",
+                       "--trace", name)
+        assert (done.exit_code, done.out) == (2, "")
+        assert done.err == f"studygen: {expected} (the last would silently win)\n"
+    assert not (tmp_path / "m").exists()
+
+
+def test_a_repeated_key_in_coco_detections_is_refused(tmp_path, run_cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    gt = {"images": [{"id": 1, "width": 9, "height": 9}], "annotations": [], "categories": [{"id": 1, "name": "x"}]}
+    (tmp_path / "gt.json").write_text(json.dumps(gt), encoding="utf-8")
+    (tmp_path / "dt.json").write_text('[\n{"image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1],\n "score": 0.5, '
+                                      '"score": 0.9}\n]\n', encoding="utf-8")
+    done = run_cli("collect", "coco", "--family", "demo", "--job", "j", "--measurements", "m", "--dataset", "d",
+                   "--annotations", "gt.json", "--detections", "dt.json")
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == ("studygen: dt.json:3: malformed JSON: duplicate key 'score' in one object (the last would "
+                        "silently win)\n")
+
+
+def test_second_key_position_finds_the_repeat_in_its_own_object_only():
+    from studygen.collect.inputs import second_key_position
+
+    text = '{"a": {"k": 1}, "b": [{"k": "}{\\"k\\":"}, {"k": 2}], "c": {"x": 1, "k": 3, "k": 4}}'
+    assert second_key_position(text, 0, "k") == text.rindex('"k"')
+    assert second_key_position(text, 0, "x") is None
+    assert second_key_position('[{"k": 1}, {"k": 2}]', 0, "k") is None
