@@ -7,16 +7,23 @@ sees the old file or the new one, never a part.
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import re
 import secrets
 import signal
 import tempfile
+import threading
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import UsageError
+try:
+    import fcntl
+except ImportError:  # Windows: no flock
+    fcntl = None
+
+from .errors import ConflictError, InputError, UsageError
 from .numbers import SourceFloat
 
 
@@ -86,10 +93,11 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     An interrupt (Ctrl-C, SIGINT) at any point leaves ``path`` old or new and
     no temp file: SIGINT is held back while the temp file is created and
     named, so its KeyboardInterrupt comes inside the ``try`` that removes the
-    file. A SIGKILL can still leave a temp file; the next write of ``path``
-    removes it (:func:`remove_stale_temp_files`). Raises OSError as the file
-    system does."""
+    file. A SIGKILL can still leave a temp file; the next write in the same
+    folder removes it (:func:`remove_stale_temp_files`, called here first).
+    Raises OSError as the file system does."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temp_files(path.parent)
     tmp_name = None
     # Without it, a SIGINT between mkstemp's open() and the assignment of its
     # result raised KeyboardInterrupt with the file made but not yet named.
@@ -153,33 +161,149 @@ def _process_alive(pid: int) -> bool:
     return True
 
 
-def stale_temp_files(path: Path) -> list[Path]:
-    """Temp files that :func:`atomic_write_bytes` of ``path`` left behind when
-    its process was killed: ``.<name>.<pid>.<random>.tmp`` next to ``path``
-    whose pid is no live process. Temp files of live writers are not listed."""
-    pattern = re.compile(rf"^\.{re.escape(path.name)}\.(\d+)\.[A-Za-z0-9_]+\.tmp$")
+# ``.<target name>.<writer's pid>.<mkstemp's random part>.tmp``: what atomic_write_bytes makes
+# (the repository's .gitignore covers ``.*.tmp``, so a leftover never shows in git status).
+_TEMP_NAME = re.compile(r"^\.(.+)\.(\d+)\.[A-Za-z0-9_]+\.tmp$")
+
+
+def stale_temp_files(folder: Path) -> list[Path]:
+    """Temp files that :func:`atomic_write_bytes` left in ``folder`` when its
+    process was killed (SIGKILL, a power cut): ``.<name>.<pid>.<random>.tmp``
+    whose pid is no live process, for any target in the folder, sorted. Temp
+    files of live writers, folders and other files are not listed; a folder
+    that cannot be listed has none."""
     stale = []
     try:
-        candidates = sorted(path.parent.glob(f".{glob.escape(path.name)}.*.tmp"))
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
     except OSError:
         return []
-    for candidate in candidates:
-        match = pattern.match(candidate.name)
-        if match and candidate.is_file() and not _process_alive(int(match.group(1))):
-            stale.append(candidate)
+    for entry in entries:
+        match = _TEMP_NAME.match(entry.name)
+        try:
+            is_file = entry.is_file(follow_symlinks=False)
+        except OSError:
+            continue
+        if match and is_file and not _process_alive(int(match.group(2))):
+            stale.append(Path(folder) / entry.name)
     return stale
 
 
-def remove_stale_temp_files(path: Path) -> list[Path]:
-    """Remove :func:`stale_temp_files` of ``path``; return what was removed."""
+def remove_stale_temp_files(folder: Path) -> list[Path]:
+    """Remove :func:`stale_temp_files` of ``folder``; return what was removed.
+    Every :func:`atomic_write_bytes` calls it for the folder it writes in, so
+    the next writer of a folder clears what a killed one left there."""
     removed = []
-    for candidate in stale_temp_files(path):
+    for candidate in stale_temp_files(folder):
         try:
             candidate.unlink()
             removed.append(candidate)
-        except FileNotFoundError:
+        except OSError:  # gone meanwhile, or not ours to remove: leave it
             pass
     return removed
+
+
+LOCK_FILE = ".studygen.lock"  # exists while a writer holds it (and after a killed one, until the next)
+LOCK_TIMEOUT_S = 120.0  # how long a writer waits for another one before it gives up
+_LOCK_POLL_S = 0.02
+
+_THREAD_LOCKS: dict[str, threading.RLock] = {}  # lock file → the threads of this process take turns
+_HELD: dict[str, list[int]] = {}  # lock file → [descriptor, depth] while this process holds it
+_REGISTRY = threading.Lock()
+
+
+@contextmanager
+def folder_lock(folder: Path, timeout_s: float = LOCK_TIMEOUT_S, shown: str | None = None):
+    """Hold the write lock of ``folder`` for the ``with`` block, so that one
+    process at a time reads, checks and rewrites what the folder holds.
+
+    The lock is an exclusive ``flock`` of ``folder/.studygen.lock`` (POSIX;
+    over NFS Linux maps it to a byte-range lock): the kernel drops it when
+    its holder dies, even by SIGKILL. The holder removes the file before it
+    lets go, so the folder keeps no trace; a process that then gets the lock
+    of the removed file sees so and takes the new one (the usual unlink-safe
+    protocol). Re-entrant within a thread; the threads of one process take
+    turns. Creates ``folder`` when needed. Raises ConflictError when another
+    process holds the lock for ``timeout_s`` seconds, naming the folder
+    (``shown``, default :func:`shown_path`); InputError with the OS's reason
+    when the folder cannot be made or locked (a path part that is a file, a
+    read-only file system). Without ``fcntl`` (Windows) writers are not
+    serialized."""
+    folder = Path(folder)
+    shown = shown or shown_path(folder)
+    key = os.path.abspath(folder / LOCK_FILE)
+    with _REGISTRY:
+        turn = _THREAD_LOCKS.setdefault(key, threading.RLock())
+    deadline = time.monotonic() + timeout_s
+    if not turn.acquire(timeout=max(timeout_s, 0)):
+        raise _lock_timeout(timeout_s, shown)
+    try:
+        held = _HELD.get(key)
+        if held is not None:
+            held[1] += 1
+        else:
+            _HELD[key] = [_take_lock_file(folder, key, deadline, timeout_s, shown), 1]
+        try:
+            yield
+        finally:
+            held = _HELD[key]
+            held[1] -= 1
+            if held[1] == 0:
+                del _HELD[key]
+                _drop_lock_file(key, held[0])
+    finally:
+        turn.release()
+
+
+def _lock_timeout(timeout_s: float, shown: str) -> ConflictError:
+    return ConflictError(f"another studygen process has been writing here for {timeout_s:g} s (it holds "
+                         f"{LOCK_FILE}); nothing written: try again when it has finished", path=shown)
+
+
+def _take_lock_file(folder: Path, key: str, deadline: float, timeout_s: float, shown: str) -> int:
+    """The descriptor of ``key`` (the lock file), exclusively flocked, once
+    the path still names the locked file (its last holder may have removed
+    it meanwhile); -1 where there is no fcntl."""
+    if fcntl is None:
+        return -1
+    while True:
+        for action, make in (("create the folder", lambda: folder.mkdir(parents=True, exist_ok=True)),
+                             ("lock the folder for writing", lambda: os.open(key, os.O_RDWR | os.O_CREAT, 0o666))):
+            try:
+                fd = make()
+            except OSError as exc:
+                raise InputError(f"cannot {action}: {exc.strerror or type(exc).__name__}", path=shown) from None
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise _lock_timeout(timeout_s, shown) from None
+                    time.sleep(_LOCK_POLL_S)
+            try:
+                current = os.stat(key)
+            except FileNotFoundError:
+                current = None
+            opened = os.fstat(fd)
+            if current is not None and (current.st_dev, current.st_ino) == (opened.st_dev, opened.st_ino):
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # the file we waited on was removed by its holder: take the one at the path now
+
+
+def _drop_lock_file(key: str, fd: int) -> None:
+    """Remove the lock file while still holding it, then let go."""
+    if fd < 0:
+        return
+    try:
+        os.unlink(key)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

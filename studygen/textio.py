@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
 import stat
 from pathlib import Path
 
@@ -21,23 +23,46 @@ MAX_INPUT_BYTES = 500 * 1024 * 1024  # larger inputs are refused (ingest issue: 
 # A record, dataset definition or study file holds summaries, not raw timings: a few hundred KiB
 # at most. Larger ones are refused before render turns them into a README nobody can read.
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
+# Records nest about 6 levels (/results/0/groups/0/kernels/0), study files about 5; deeper is a
+# mistake or an attack (10,000 levels broke the parsers' recursion), refused with its place.
+MAX_NESTING = 100
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def read_text(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYTES) -> str:
-    """The file's text as UTF-8. Raises InputError (one line) when the file is
-    missing, a folder or another non-regular file, empty, larger than ``limit``
-    bytes (default 500 MiB), binary or not UTF-8."""
+def regular_file(path: Path, display: str | None = None, folder: str = "is a folder, not a file") -> os.stat_result:
+    """``path``'s status, once it is known to be a regular file (symbolic
+    links followed). Raises InputError, before anything opens the file, when
+    it is missing, unreadable, a folder (``folder`` words it) or a special
+    file: opening a FIFO waits for a writer forever, a device may never end
+    (``/dev/zero``), a socket cannot be opened."""
     display = display or str(path)
     try:
         status = path.stat()
     except FileNotFoundError:
         raise InputError("no such file", path=display) from None
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=display) from None
+        raise InputError(f"cannot read: {exc.strerror or type(exc).__name__}", path=display) from None
     if stat.S_ISDIR(status.st_mode):  # what path.is_dir() tests, without a second stat
-        raise InputError("is a folder, not a file", path=display)
-    if not stat.S_ISREG(status.st_mode):  # reading a FIFO would wait for a writer forever
-        raise InputError("not a regular file (a FIFO, socket or device)", path=display)
+        raise InputError(folder, path=display)
+    if not stat.S_ISREG(status.st_mode):
+        raise InputError(f"is {_special_kind(status.st_mode)}, not a regular file", path=display)
+    return status
+
+
+def _special_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def read_text(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYTES) -> str:
+    """The file's text as UTF-8. Raises InputError (one line) when the file is
+    missing, a folder or another non-regular file (:func:`regular_file`),
+    empty, larger than ``limit`` bytes (default 500 MiB), binary or not UTF-8."""
+    display = display or str(path)
+    status = regular_file(path, display)
     size = status.st_size
     if size > limit:
         raise InputError(f"file is {size} bytes; the limit is {limit} bytes ({limit // 2**20} MiB)", path=display)
@@ -111,19 +136,60 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite
                             object_pairs_hook=_no_duplicate_keys)
 
 
+def document_problem(value, limit: int = MAX_NESTING) -> tuple[str, str] | None:
+    """``(JSON pointer, reason)`` of the first place in a parsed document
+    (dicts, lists, strings, numbers) that no file of studygen may hold, or
+    None: lists or mappings nested deeper than ``limit`` (the pointer names
+    the container past the limit), or a string or key holding a lone
+    surrogate (``"\\ud800"`` in JSON or YAML: no Unicode character, it
+    cannot be written as UTF-8). Walks without recursion."""
+    stack = [(value, "", 0)]
+    while stack:
+        item, pointer, depth = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _SURROGATE.search(item):
+                return pointer or "/", _surrogate_reason(item)
+            continue
+        if isinstance(item, dict):
+            children = item.items()
+        elif isinstance(item, list):
+            children = enumerate(item)
+        else:
+            continue
+        if depth >= limit:
+            return pointer or "/", f"nested more than {limit} levels deep (lists or mappings); the limit is {limit}"
+        for key, child in reversed(list(children)):
+            where = f"{pointer}/{_pointer_part(key)}"
+            if isinstance(key, str) and not key.isascii() and _SURROGATE.search(key):
+                return where, _surrogate_reason(key)
+            stack.append((child, where, depth + 1))
+    return None
+
+
+def _surrogate_reason(text: str) -> str:
+    code = ord(_SURROGATE.search(text).group())
+    return f"a lone surrogate (\\u{code:04x}) in a string: not a Unicode character, so not writable as UTF-8"
+
+
+def _pointer_part(key) -> str:
+    # a key holding a lone surrogate is shown escaped, or the message itself could not be printed
+    return str(key).encode("utf-8", "backslashreplace").decode("utf-8").replace("~", "~0").replace("/", "~1")
+
+
 def parse_json(text: str, display: str):
     """``json.loads`` with errors as ``file:N: malformed JSON: …``.
 
     Refused as well, since each would become a wrong figure silently: NaN and
     Infinity (not JSON), numbers beyond a double's range (``1e400`` would read
-    as infinity), duplicate keys (the last would win), nesting too deep to
-    parse. Floats keep their source digits (:class:`SourceFloat`).
+    as infinity), duplicate keys (the last would win), nesting deeper than
+    :data:`MAX_NESTING` and lone surrogates (:func:`document_problem`, with
+    their pointer). Floats keep their source digits (:class:`SourceFloat`).
     """
     try:
         if text.startswith("\ufeff"):  # as json.loads words it
             raise json.JSONDecodeError("the file starts with a byte order mark (U+FEFF); save it as UTF-8 without one",
                                        text, 0)
-        return _DECODER.decode(text)
+        document = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, line=exc.lineno) from None
     except _JSONRefusal as exc:
@@ -131,9 +197,15 @@ def parse_json(text: str, display: str):
         line = _line_of_literal(text, exc.literal, occurrence)
         raise RecordError(f"malformed JSON: {exc}", path=display, line=line or 0) from None
     except RecursionError:
-        raise RecordError("malformed JSON: nested too deeply to read", path=display) from None
+        raise RecordError(f"malformed JSON: nested too deeply to read (the limit is {MAX_NESTING} levels)",
+                          path=display) from None
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
         reason = str(exc)
         if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
             reason = "an integer with more than 4300 digits (no measurement has that many)"
         raise RecordError(f"malformed JSON: {reason}", path=display) from None
+    problem = document_problem(document)
+    if problem is not None:
+        pointer, reason = problem
+        raise RecordError(reason, path=display, pointer=pointer)
+    return document

@@ -10,12 +10,14 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
+import sys
 import zlib
 from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import shown_path
-from ..textio import MAX_INPUT_BYTES, decode_text, read_text
+from ..textio import MAX_INPUT_BYTES, decode_text, document_problem, read_text, regular_file
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -28,6 +30,7 @@ def read_input_text(path: Path, display: str | None = None) -> str:
     500 MB input stays well within 4 GB of memory once parsed.
     """
     display = display or shown_path(path)
+    regular_file(path, display)  # a FIFO or device refused before the open below could wait on it
     try:
         with path.open("rb") as handle:
             magic = handle.read(2)
@@ -105,10 +108,58 @@ class _FiniteFloats:
         return value
 
 
+class DuplicateKey(ValueError):
+    """A key written twice in one JSON object (:func:`decoder`'s hook)."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    """``dict(pairs)``, or DuplicateKey when a key comes twice: json keeps the
+    last silently, and a repeated ``"dur"`` or ``"computeMs"`` is a wrong figure."""
+    document = dict(pairs)  # C speed; a shorter dict than the pair list means a key came twice
+    if len(document) == len(pairs):
+        return document
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise DuplicateKey(key)
+        seen.add(key)
+    return document
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+
+
+def second_key_position(text: str, pos: int, key: str) -> int | None:
+    """Where ``key`` comes a second time in one object of the JSON value at
+    ``pos`` (a valid value but for that), or None. Walks strings and
+    brackets only: used on the error path, to name the line."""
+    objects: list[set | None] = []  # per open bracket: the keys seen (None for a list)
+    for token in _TOKEN.finditer(text, pos):
+        part = token.group()
+        if part in "{[":
+            objects.append(set() if part == "{" else None)
+        elif part in "}]":
+            objects.pop()
+            if not objects:
+                return None
+        elif objects and objects[-1] is not None and text.startswith(":", skip_space(text, token.end())):
+            name = json.loads(part)
+            if name == key and name in objects[-1]:
+                return token.start()
+            objects[-1].add(name)
+    return None
+
+
 def decoder() -> json.JSONDecoder:
-    """A JSON decoder that refuses NaN and Infinity (not JSON); numbers out
+    """A JSON decoder that refuses NaN and Infinity (not JSON) and a key
+    written twice in one object (:func:`refuse_duplicate_keys`); numbers out
     of float range are flagged for :func:`decode_at` to refuse."""
-    return json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_FiniteFloats())
+    return json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_FiniteFloats(),
+                            object_pairs_hook=refuse_duplicate_keys)
 
 
 def non_finite_pointer(value, pointer: str = "") -> str | None:
@@ -132,8 +183,8 @@ def _escape(key: str) -> str:
 
 
 def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str, pointer: str | None = ""):
-    """``raw_decode`` at ``pos`` with errors as InputError (line, column).
-    A number out of float range (``1e400``) is refused naming its JSON
+    """``raw_decode`` at ``pos`` with errors as InputError (line, column;
+    nesting too deep to parse names the line or ``pointer``). A number out of float range (``1e400``) is refused naming its JSON
     pointer, ``pointer`` being that of the value decoded here (None: the
     caller checks with :func:`non_finite_pointer` itself)."""
     hook = json_decoder.parse_float
@@ -143,6 +194,14 @@ def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str,
         value, end = json_decoder.raw_decode(text, pos)
     except json.JSONDecodeError as exc:
         raise json_error(text, exc.pos, exc.msg, display) from None
+    except DuplicateKey as exc:
+        at = second_key_position(text, pos, exc.key)
+        raise InputError(f"malformed JSON: duplicate key {exc.key!r} in one object (the last would silently win)",
+                         path=display, where=f"line {_line_col(text, at if at is not None else pos)[0]}") from None
+    except RecursionError:  # Python's parser recurses per level: ~1000 levels deep it stops
+        raise InputError("malformed JSON: nested too deeply to read (arrays or objects about 1000 levels deep; "
+                         "no trtexec, profiler or COCO file nests more than 10)", path=display,
+                         where=pointer or f"line {_line_col(text, pos)[0]}") from None
     except ValueError as exc:
         raise InputError(f"malformed JSON: {exc}", path=display, where=f"line {_line_col(text, pos)[0]}") from None
     if pointer is not None and isinstance(hook, _FiniteFloats) and hook.overflowed:
@@ -182,6 +241,7 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
         overflowed = overflowed or json_decoder.parse_float.overflowed
     if not values:
         raise InputError("file is empty", path=display)
+    refuse_lone_surrogates(text, values, display)
     for index, (value, _) in enumerate(values if overflowed else []):
         # pointers as the collectors name them: /<index> only in a file of several values
         where = non_finite_pointer(value, f"/{index}" if len(values) > 1 else "")
@@ -189,6 +249,25 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
             raise InputError("number out of range: it is not a finite double (e.g. 1e400 overflows to infinity)",
                              path=display, where=where or "/")
     return values
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def refuse_lone_surrogates(text: str, values: list[tuple[object, int]], display: str) -> None:
+    """InputError naming the JSON pointer of a string (or key) that holds a
+    lone surrogate: JSON can spell one (``"\\ud800"``), Unicode has no such
+    character, and the record it would reach could not be written as UTF-8.
+    Only a text with such an escape is walked (:func:`studygen.textio.document_problem`)."""
+    if "\\u" not in text or not _SURROGATE_ESCAPE.search(text):
+        return
+    for index, (value, _) in enumerate(values):
+        problem = document_problem(value, limit=sys.maxsize)
+        if problem is not None:
+            pointer, reason = problem
+            # pointers as the collectors name them: /<index> only in a file of several values
+            where = (f"/{index}" if len(values) > 1 else "") + (pointer if pointer != "/" else "")
+            raise InputError(reason, path=display, where=where or "/")
 
 
 def load_json_values(path: Path, display: str | None = None) -> list[tuple[object, int]]:

@@ -10,6 +10,15 @@ much of the profile its rules do not explain (SG210).
 
 A study file may replace the default rules with its own list under
 ``kernel_groups`` (``[{pattern, group}, …]``, see schemas/study.schema.json).
+A pattern from a file must not hang a collect on a long name (``^(a+)+$``
+backtracks for ages on 40 letters and a ``b``), so every pattern is matched
+in linear time by RE2 (the ``google-re2`` package) where RE2 can run it; one
+RE2 cannot run (a lookaround such as ``(?<![a-z])``, a backreference) or every
+pattern where the package is missing goes to Python's ``re`` only after a
+static check of its parse tree (:func:`backtracking_risk`): no repeat of a
+group that itself repeats or alternates, and at most two unbounded repeats in
+a row counting the unanchored start, so the cost stays within the square of
+the name's length.
 The collectors (``collect trtexec``, ``collect torch-profile``) and ``collect
 run`` share this module, so the same rules group TensorRT layers and PyTorch
 kernels.
@@ -19,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+from re import _parser  # Python's own parser of regular expressions (3.11+), for backtracking_risk
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -56,11 +66,12 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule: ``pattern`` (as written) → ``group``."""
+    """One rule: ``pattern`` (as written) → ``group``; ``compiled`` has a
+    ``search(name)`` (an RE2 or a Python pattern, :func:`compile_pattern`)."""
 
     pattern: str
     group: str
-    compiled: re.Pattern = field(compare=False, repr=False)
+    compiled: object = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -90,19 +101,157 @@ class KernelGroupRules:
 
 
 def compile_rules(pairs: Iterable[tuple[str, str]], source: str = "default", pointer_base: str = "/kernel_groups") -> KernelGroupRules:
-    """Compile ``(pattern, group)`` pairs. Raises RecordError naming
-    ``source`` and ``/kernel_groups/N/pattern`` for an invalid expression."""
+    """Compile ``(pattern, group)`` pairs (:func:`compile_pattern`). Raises
+    RecordError naming ``source`` and ``/kernel_groups/N/pattern`` for an
+    invalid expression or one that could backtrack for ages."""
     rules = []
     for index, (pattern, group) in enumerate(pairs):
-        try:
-            compiled = re.compile(pattern, re.IGNORECASE)
-        except re.error as exc:
-            raise RecordError(f"invalid regular expression {pattern!r}: {exc}", path=source,
-                              where=f"{pointer_base}/{index}/pattern") from None
+        compiled = compile_pattern(pattern, source, f"{pointer_base}/{index}/pattern")
         if not group:
             raise RecordError("empty group name", path=source, where=f"{pointer_base}/{index}/group")
         rules.append(Rule(pattern, group, compiled))
     return KernelGroupRules(tuple(rules), source)
+
+
+# Repeats up to this many times count as bounded for backtracking_risk: `_?`, `\d{1,3}`.
+BOUNDED_REPEAT = 1
+MAX_DEGREE = 2  # unbounded repeats in a row (plus one for an unanchored start) a Python pattern may hold
+
+
+def compile_pattern(pattern: str, source: str, pointer: str):
+    """``pattern`` compiled for case-insensitive ``search``: by RE2 (linear
+    time in the name's length) when the ``google-re2`` package is installed
+    and RE2 accepts the pattern, else by Python's ``re`` once
+    :func:`backtracking_risk` finds no risk. Raises RecordError naming
+    ``source`` and ``pointer`` for an invalid expression (Python's message)
+    or a risky one."""
+    try:
+        python_pattern = re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise RecordError(f"invalid regular expression {pattern!r}: {exc}", path=source, where=pointer) from None
+    linear = _re2_pattern(pattern)
+    if linear is not None:
+        return linear
+    risk = backtracking_risk(pattern)
+    if risk is not None:
+        engine = "RE2 cannot run it (a lookaround or backreference)" if _re2() is not None else \
+            "the google-re2 package is not installed"
+        raise RecordError(f"regular expression {pattern!r} could take very long on a long name: {risk}; {engine}, "
+                          "so rewrite it without that", path=source, where=pointer)
+    return python_pattern
+
+
+def _re2():
+    """The ``re2`` module of google-re2, or None when it is not installed."""
+    try:
+        import re2
+    except ImportError:
+        return None
+    return re2
+
+
+def _re2_pattern(pattern: str):
+    """``pattern`` compiled by RE2 (case-insensitive, errors not logged), or
+    None when the package is missing or RE2 does not accept the pattern."""
+    re2 = _re2()
+    if re2 is None:
+        return None
+    options = re2.Options()
+    options.case_sensitive = False
+    options.log_errors = False  # RE2 would print its refusal on stderr
+    try:
+        return re2.compile(pattern, options)
+    except re2.error:
+        return None
+
+
+def backtracking_risk(pattern: str) -> str | None:
+    """Why Python's backtracking ``re`` could take very long to search a long
+    name with ``pattern`` (a valid expression), or None.
+
+    A static check of the parse tree, conservative: a repeat (``*``, ``+``,
+    ``{n,}``, ``{n,m}`` with m > 1) of a part that itself holds a repeat or an
+    alternation is refused (``(a+)+``, ``(a|ab)*``: exponential); otherwise
+    the unbounded repeats that can follow each other along one path are
+    counted, plus one when the pattern is not anchored at the start (search
+    tries every start), and more than :data:`MAX_DEGREE` is refused
+    (``.*a.*b``: cubic). What passes costs at most about the square of the
+    name's length."""
+    try:
+        tree = _parser.parse(pattern, re.IGNORECASE)
+    except re.error:
+        return None
+    nested = _nested_repeat(tree)
+    if nested:
+        return nested
+    degree = _degree(tree) + (0 if _anchored(tree) else 1)
+    if degree > MAX_DEGREE:
+        return (f"{degree - (0 if _anchored(tree) else 1)} unbounded repeats can follow each other"
+                f"{'' if _anchored(tree) else ' after an unanchored start'}, a cost growing with the name's "
+                f"length to the power {degree}")
+    return None
+
+
+_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+
+
+def _children(op_name: str, argument) -> list:
+    """The sub-patterns of one parsed item."""
+    if op_name in _REPEATS:
+        return [argument[2]]
+    if op_name == "SUBPATTERN":
+        return [argument[3]]
+    if op_name in ("ASSERT", "ASSERT_NOT"):
+        return [argument[1]]
+    if op_name == "BRANCH":
+        return list(argument[1])
+    if op_name == "GROUPREF_EXISTS":
+        return [part for part in argument[1:] if part is not None]
+    if op_name == "ATOMIC_GROUP":
+        return [argument]
+    return []
+
+
+def _repeats_or_alternates(tree) -> bool:
+    for op, argument in tree:
+        name = str(op)
+        if name == "BRANCH" or (name in _REPEATS and argument[1] > BOUNDED_REPEAT):
+            return True
+        if any(_repeats_or_alternates(child) for child in _children(name, argument)):
+            return True
+    return False
+
+
+def _nested_repeat(tree) -> str | None:
+    for op, argument in tree:
+        name = str(op)
+        if name in _REPEATS and argument[1] > BOUNDED_REPEAT and _repeats_or_alternates(argument[2]):
+            return "a repeated part that itself repeats or alternates (as in (a+)+ or (a|ab)*), exponential"
+        for child in _children(name, argument):
+            found = _nested_repeat(child)
+            if found:
+                return found
+    return None
+
+
+def _degree(tree) -> int:
+    """Unbounded repeats that can follow each other along one path of ``tree``."""
+    total = 0
+    for op, argument in tree:
+        name = str(op)
+        if name in _REPEATS:
+            total += (1 if argument[1] > BOUNDED_REPEAT else 0) + _degree(argument[2])
+        elif name == "BRANCH" or name == "GROUPREF_EXISTS":
+            total += max((_degree(child) for child in _children(name, argument)), default=0)
+        else:
+            total += sum(_degree(child) for child in _children(name, argument))
+    return total
+
+
+def _anchored(tree) -> bool:
+    """True when ``tree`` can match only at the start of the name."""
+    items = list(tree)
+    return bool(items) and str(items[0][0]) == "AT" and str(items[0][1]) in ("AT_BEGINNING", "AT_BEGINNING_STRING")
 
 
 def default_rules() -> KernelGroupRules:

@@ -98,6 +98,9 @@ def scan_events(text: str, display: str, on_event) -> tuple[dict, str]:
             if not isinstance(key, str) or not text.startswith(":", pos):
                 raise json_error(text, pos, "Expecting a key and ':'", display)
             pos = skip_space(text, pos + 1)
+            if key in top or (key == "traceEvents" and found):  # a second event list would count kernels twice
+                raise InputError(f"malformed JSON: duplicate key {key!r} (the last would silently win)", path=display,
+                                 where="/" + key.replace("~", "~0").replace("/", "~1"))
             if key == "traceEvents" and text.startswith("[", pos):
                 pos = _scan_array(text, pos, json_decoder, on_event, display, "/traceEvents")
                 found = True

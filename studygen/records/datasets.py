@@ -1,8 +1,8 @@
 """Dataset definitions (``schemas/dataset.schema.json``) as collectors use
 them: ``DIR/<family>/datasets/<id>.json`` names the image set a result was
 evaluated on. A new id gets a definition, schema-checked before anything is
-written (the caller writes it atomically with its record, see
-:func:`studygen.records.write.write_results`); an existing one is verified
+written (the caller writes it atomically with its record, under the records
+folder's lock, see :func:`studygen.records.write.write_results`); an existing one is verified
 against the images at hand (count, and sha256 of the sorted ids when it
 publishes them), so one id never names two image sets.
 """
@@ -44,27 +44,31 @@ class DatasetUse:
 
 def validate_dataset_id(dataset_id: str) -> str:
     """Dataset ids follow the job id rules (they become file names). Raises UsageError."""
-    return validate_job_id(dataset_id)
+    return validate_job_id(dataset_id, "dataset id")
 
 
-def dataset_path(measurements_dir: Path, family: str, dataset_id: str) -> Path:
-    """``measurements_dir/<family>/datasets/<id>.json``; UsageError when it
-    would lie outside ``measurements_dir``."""
-    path = measurements_dir / family / "datasets" / f"{dataset_id}.json"
+def dataset_path(measurements_dir: Path, family: str, dataset_id: str, records_dir: Path | None = None) -> Path:
+    """``measurements_dir/<family>/datasets/<id>.json`` (``records_dir/datasets/<id>.json``
+    when the family's records live there); UsageError when it would lie
+    outside ``measurements_dir``."""
+    path = (records_dir if records_dir is not None else measurements_dir / family) / "datasets" / f"{dataset_id}.json"
     ensure_inside(path, measurements_dir)
     return path
 
 
 def use_dataset(measurements_dir: Path, family: str, dataset_id: str, image_ids: Iterable, images_display: str,
-                new_definition: Callable[[], dict]) -> DatasetUse:
+                new_definition: Callable[[], dict], records_dir: Path | None = None) -> DatasetUse:
     """The definition of ``dataset_id`` for the images ``image_ids`` (listed
     by ``images_display``, e.g. an annotations file): an existing definition
     is verified (:func:`verify_dataset`); otherwise ``new_definition()`` is
     built and schema-checked, ready to be written. Raises InputError (the
     images differ from the definition's), RecordError (the existing or the
     new definition fails its schema), UsageError (a path outside
-    ``measurements_dir``). Writes nothing."""
-    path = dataset_path(measurements_dir, family, dataset_id)
+    ``measurements_dir``). Writes nothing: the caller writes a new
+    definition with its record (``write_results(extra_files=...)``), and
+    calls this again under the records folder's lock, so that a definition
+    another process wrote meanwhile is verified, not replaced."""
+    path = dataset_path(measurements_dir, family, dataset_id, records_dir)
     display = shown_path(path)
     if path.exists():
         return DatasetUse(path, display, notes=verify_dataset(path, display, image_ids, images_display))

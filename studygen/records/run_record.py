@@ -6,7 +6,12 @@ against schemas/run_record.schema.json and written atomically
 it finished and a reader never sees half a file. An existing record is never
 overwritten: without ``--resume`` it is an error; with it, results already
 present are skipped, provided the record was measured on the same GPU with the
-same software (a resumed record must keep one provenance). Results of one
+same software (a resumed record must keep one provenance). Each write runs
+under the records folder's lock (:func:`studygen.fsutil.folder_lock`) and
+first checks that the file still holds what this run last wrote or read: a
+record another process wrote or extended meanwhile (a second ``collect run``
+of the job, a ``collect trtexec --job`` of it) is a ConflictError, never
+overwritten. Results of one
 record are unique by :func:`studygen.result_kinds.result_identity`, the
 identity every writer of records refuses duplicates by.
 
@@ -23,7 +28,7 @@ from pathlib import Path
 
 from ..collect.run.context import job_id_for
 from ..errors import ConflictError, UsageError
-from ..fsutil import dump_json, shown_path
+from ..fsutil import dump_json, folder_lock, shown_path
 from ..result_kinds import IDENTITY_FIELDS, result_identity
 from ..textio import parse_json
 from .jsonedit import extend_json_text
@@ -53,6 +58,7 @@ class RunRecord:
         # already holds keeps its bytes (figures their digits, CRLF), new results are added
         self.text: str | None = None
         self.written: dict | None = None
+        self.on_disk: bytes | None = None  # the file's bytes as this run last read or wrote them (None: no file)
         if path.exists():
             if not resume:
                 raise ConflictError("record already exists (use --resume to add the missing results, "
@@ -61,6 +67,7 @@ class RunRecord:
             check_resume(record.data["provenance"], provenance, display)
             self.data = record.data
             self.text, self.written = record.text, parse_json(record.text, display)
+            self.on_disk = path.read_bytes()
         else:
             self.data = {"schema_version": 1, "job_id": job_id, "family": family}
             if description:
@@ -118,15 +125,32 @@ class RunRecord:
         self._write(candidate)
 
     def _write(self, candidate: dict) -> None:
-        """Write ``candidate`` atomically: a new record in the canonical layout,
-        a resumed one as its text extended (:func:`studygen.records.jsonedit.extend_json_text`)."""
-        if self.text is None:
-            write_files([(self.path, dump_json(candidate))])
-        else:
-            text = extend_json_text(self.text, self.written, candidate)
+        """Write ``candidate`` atomically, under the folder's lock: a new
+        record in the canonical layout, a resumed one as its text extended
+        (:func:`studygen.records.jsonedit.extend_json_text`). Raises
+        ConflictError, writing nothing, when the file is no longer what this
+        run last read or wrote (:meth:`_refuse_changed`)."""
+        text = dump_json(candidate) if self.text is None else extend_json_text(self.text, self.written, candidate)
+        with folder_lock(self.path.parent):
+            self._refuse_changed()
             write_files([(self.path, text)])
+        if self.text is not None:
             self.text, self.written = text, candidate
+        self.on_disk = text.encode("utf-8")
         self.data = candidate
+
+    def _refuse_changed(self) -> None:
+        try:
+            now = self.path.read_bytes()
+        except FileNotFoundError:
+            now = None
+        if now == self.on_disk:
+            return
+        what = "wrote" if self.on_disk is None else ("removed" if now is None else "changed")
+        raise ConflictError(f"another process {what} this record while this run was measuring; not overwritten, "
+                            f"and this run's {'new ' if self.on_disk is not None else ''}results are not recorded: "
+                            "run again with --resume once the other writer has finished, or use another --job",
+                            path=self.display)
 
 
 def describe_identity(identity: tuple) -> str:
@@ -169,7 +193,8 @@ class RunRecordStore:
         """Verify ``datasets/<dataset_id>.json`` against the annotations'
         images (InputError when they differ), or write it when there is none."""
         path = self.measurements / "datasets" / f"{dataset_id}.json"
-        ensure_coco_definition(path, shown_path(path, self.root), dataset_id, ground_truth)
+        with folder_lock(self.measurements):  # the lock ingest's collectors verify or write definitions under
+            ensure_coco_definition(path, shown_path(path, self.root), dataset_id, ground_truth)
 
     def merged_shard_provenance(self, job: str, count: int) -> dict:
         """The provenance of shard 1 of ``count`` of ``job``, with a note that

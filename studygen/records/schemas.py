@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import re
 from pathlib import Path
 
 from ..errors import RecordError
@@ -24,13 +25,36 @@ SCHEMA_FILES = {
 CURRENT_SCHEMA_VERSION = 1
 
 
+# An unescaped ``$``: JSON Schema patterns are ECMA-262 expressions, where ``$`` (no ``m`` flag) is the end of
+# the input; in Python's ``re`` it also matches before a final newline, so "x\n" would pass ``^[a-z]+$``.
+_DOLLAR = re.compile(r"(?<!\\)\$")
+
+
+@functools.cache
+def ecma_pattern(pattern: str) -> re.Pattern:
+    """``pattern`` (a schema's ``pattern`` keyword) compiled with ECMA-262's
+    ``$``: the end of the input only (``\\Z``), as fastjsonschema compiles it,
+    so both validators refuse a name with a trailing newline."""
+    return re.compile(_DOLLAR.sub(r"\\Z", pattern))
+
+
+def _pattern_keyword(validator, pattern, instance, schema):
+    import jsonschema.exceptions
+
+    if validator.is_type(instance, "string") and not ecma_pattern(pattern).search(instance):
+        yield jsonschema.exceptions.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 @functools.cache
 def validator(kind: str):
-    """A cached ``jsonschema.Draft202012Validator`` for ``run``, ``dataset`` or ``study``."""
+    """A cached Draft 2020-12 validator (jsonschema) for ``run``, ``dataset``
+    or ``study``, its ``pattern`` keyword matched as ECMA-262 reads it
+    (:func:`ecma_pattern`)."""
     import jsonschema
 
     schema = json.loads((SCHEMA_DIR / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    ecma = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern_keyword})
+    return ecma(schema)
 
 
 def _best_error(errors):

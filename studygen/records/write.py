@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..collect.env import as_conversion_machine
 from ..collect.result import NewResult
-from ..errors import ConflictError, InputError, UsageError
-from ..fsutil import atomic_write_text, dump_json, ensure_inside, shown_path
+from ..errors import ConflictError, InputError, RecordError, UsageError
+from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside, folder_lock, shown_path
 from ..result_kinds import IDENTITY_FIELDS, metric_of, result_identity
-from ..textio import parse_json
+from ..textio import document_problem, parse_json
 from .jsonedit import extend_json_text
 from .keys import FIELDS, key_string, software_signature
 from .load import load_record
@@ -34,8 +35,11 @@ from .provenance import (check_measuring_machine, clean_provenance, defaulted_ch
                          merge_conversion_machine, merge_provenance)
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
 
-JOB_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
-FAMILY_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
+FAMILY_NAME = re.compile(r"[A-Za-z0-9_-]+")
+# Names become file names (<job>.json, and .<job>.json.<pid>.<random>.tmp while it is written): well
+# below the 255 bytes a file name may have, with room for what is added to it.
+MAX_NAME_LENGTH = 128
 
 
 @dataclass
@@ -50,18 +54,29 @@ class WriteOutcome:
     notes: list[str] = field(default_factory=list)
 
 
+def _check_length(what: str, name: str) -> None:
+    if len(name) > MAX_NAME_LENGTH:
+        raise UsageError(f"invalid {what} {name[:40]!r}… ({len(name)} characters): at most {MAX_NAME_LENGTH} "
+                         "(it becomes a file name)")
+
+
 def validate_family_name(name: str) -> str:
-    """Family names are letters, digits, ``_`` and ``-`` (they become paths). Raises UsageError."""
-    if not FAMILY_NAME.match(name or ""):
+    """Family names are letters, digits, ``_`` and ``-`` (they become
+    paths), the whole name (a trailing newline is no letter), at most
+    :data:`MAX_NAME_LENGTH` characters. Raises UsageError."""
+    if not FAMILY_NAME.fullmatch(name or ""):
         raise UsageError(f"invalid family name {name!r}: use letters, digits, '_' and '-'")
+    _check_length("family name", name)
     return name
 
 
-def validate_job_id(job_id: str) -> str:
+def validate_job_id(job_id: str, what: str = "job id") -> str:
     """Job ids become file names: letters, digits, ``.``, ``_``, ``-``, not
-    starting with ``.``/``-``. Raises UsageError."""
-    if not re.match(JOB_ID_PATTERN, job_id or ""):
-        raise UsageError(f"invalid job id {job_id!r}: use letters, digits, '.', '_' and '-' (not first)")
+    starting with ``.``/``-``, the whole id, at most :data:`MAX_NAME_LENGTH`
+    characters. ``what`` names the id in messages. Raises UsageError."""
+    if not re.fullmatch(JOB_ID_PATTERN, job_id or ""):
+        raise UsageError(f"invalid {what} {job_id!r}: use letters, digits, '.', '_' and '-' (not first)")
+    _check_length(what, job_id)
     return job_id
 
 
@@ -94,12 +109,13 @@ def describe(result: dict) -> str:
     return ", ".join(parts)
 
 
-def record_path(measurements_dir: Path, family: str, job_id: str) -> Path:
-    """``measurements_dir/<family>/<job_id>.json``, refused (UsageError) when
-    it would lie outside ``measurements_dir``."""
+def record_path(measurements_dir: Path, family: str, job_id: str, records_dir: Path | None = None) -> Path:
+    """``measurements_dir/<family>/<job_id>.json``, or ``records_dir/<job_id>.json``
+    when the family's records live elsewhere (a study file's ``measurements:``
+    folder); refused (UsageError) when it would lie outside ``measurements_dir``."""
     validate_family_name(family)
     validate_job_id(job_id)
-    path = measurements_dir / family / f"{job_id}.json"
+    path = (records_dir if records_dir is not None else measurements_dir / family) / f"{job_id}.json"
     ensure_inside(path, measurements_dir)
     return path
 
@@ -178,42 +194,82 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
 
 def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
                   new_results: list[NewResult], *, description: str | None = None,
-                  extra_files: list[tuple[Path, str]] = ()) -> WriteOutcome:
-    """Validate, then atomically write or extend the record of ``job_id``.
+                  extra_files: list[tuple[Path, str]] | Callable[[], list[tuple[Path, str]]] = (),
+                  lock_timeout_s: float = LOCK_TIMEOUT_S, records_dir: Path | None = None) -> WriteOutcome:
+    """Validate, then atomically write or extend the record of ``job_id``
+    (``measurements_dir/<family>/<job_id>.json``, or in ``records_dir``: see
+    :func:`record_path`).
 
     ``provenance`` is the block a new record gets (gpu, software, checkpoint,
     collector, …); for an existing record it is merged (see
     :func:`studygen.records.provenance.merge_provenance`). ``extra_files`` (path, text), e.g. a new
     dataset definition the caller has validated, are written atomically just
-    before the record, once everything has been checked. Raises UsageError
-    (bad family or job id, a path outside ``measurements_dir``),
-    ConflictError, RecordError. Nothing is written when anything is raised.
+    before the record, once everything has been checked; given as a callable
+    returning them, it is called again under the lock, so that a definition
+    another process wrote meanwhile is verified rather than replaced.
+
+    One writer at a time (:func:`write_checked`): concurrent collects into
+    one record each keep their results, or fail with a ConflictError naming
+    what the other one recorded first. Raises UsageError (bad family or job
+    id, a path outside ``measurements_dir``), ConflictError (also: the lock
+    not had within ``lock_timeout_s`` seconds), RecordError. Nothing is
+    written when anything is raised.
     """
     if not new_results:
         raise UsageError("nothing to record: the inputs gave no result")
-    path = record_path(measurements_dir, family, job_id)
-    draft = build_document(path, family, job_id, provenance, new_results, description=description)
-    text = validated_text(path, draft)
-    for extra_path, _ in extra_files:
-        ensure_inside(extra_path, measurements_dir)
-    write_files([*extra_files, (path, text)])
+    path = record_path(measurements_dir, family, job_id, records_dir)
+    drafts: list[Draft] = []
+
+    def attempt() -> list[tuple[Path, str]]:
+        draft = build_document(path, family, job_id, provenance, new_results, description=description)
+        text = validated_text(path, draft)
+        extra = list(extra_files() if callable(extra_files) else extra_files)
+        for extra_path, _ in extra:
+            ensure_inside(extra_path, measurements_dir)
+        drafts.append(draft)
+        return [*extra, (path, text)]
+
+    write_checked(path.parent, attempt, lock_timeout_s)
+    draft = drafts[-1]
     return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=len(new_results),
                         notes=draft.notes)
 
 
+def write_checked(folder: Path, attempt: Callable[[], list[tuple[Path, str]]],
+                  lock_timeout_s: float = LOCK_TIMEOUT_S) -> None:
+    """Read, check and write under the write lock of ``folder``
+    (:func:`studygen.fsutil.folder_lock`), one process at a time.
+
+    ``attempt()`` reads what it needs, raises on any refusal and returns the
+    ``(path, text)`` files to write. It runs twice: first without the lock,
+    so that every refusal comes before a folder is made, then under the lock,
+    where what it returns is written (:func:`write_files`): a record another
+    writer extended meanwhile is read again, so neither loses its results,
+    and a result the other one recorded first is a ConflictError."""
+    attempt()
+    with folder_lock(folder, lock_timeout_s):
+        write_files(attempt())
+
+
 def validated_text(path: Path, draft: Draft) -> str:
     """The text ``draft`` gives the record at ``path``, once its document has
-    passed the run-record schema (RecordError naming the pointer otherwise)."""
+    passed the run-record schema and holds nothing a record may not
+    (:func:`studygen.textio.document_problem`: a lone surrogate from an input
+    that spelled one); RecordError naming the pointer otherwise."""
+    problem = document_problem(draft.document)
+    if problem is not None:
+        pointer, reason = problem
+        raise RecordError(f"cannot write: {reason} (it came from the inputs)", path=shown_path(path), pointer=pointer)
     text = draft.text()
     validate_document("run", draft.document, path=shown_path(path), text=text)
     return text
 
 
-def existing_record_path(measurements_dir: Path, family: str, job_id: str) -> Path:
+def existing_record_path(measurements_dir: Path, family: str, job_id: str, records_dir: Path | None = None) -> Path:
     """``measurements_dir/<family>/<job_id>.json`` of a record that exists;
     UsageError when it does not (``collect env`` completes a record, it
     never starts one: a record without results is not written)."""
-    path = record_path(measurements_dir, family, job_id)
+    path = record_path(measurements_dir, family, job_id, records_dir)
     if not path.is_file():
         raise UsageError(f"no such record {shown_path(path)}: collect results into --job {job_id} first "
                          "(a record without results is not written)")
@@ -221,7 +277,7 @@ def existing_record_path(measurements_dir: Path, family: str, job_id: str) -> Pa
 
 
 def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict, role: str,
-                  collector: dict) -> WriteOutcome:
+                  collector: dict, records_dir: Path | None = None) -> WriteOutcome:
     """Merge a machine's env block (:func:`studygen.collect.env.collect_env`)
     into the existing record of ``job_id`` and write it (its text kept, the
     new fields added). ``role`` ``measuring``: provenance fields the record
@@ -229,16 +285,23 @@ def merge_machine(measurements_dir: Path, family: str, job_id: str, block: dict,
     refused; ``conversion``: the same for ``provenance.conversion_machine``.
     Raises UsageError (no such record), ConflictError (a value that differs
     from one the record states; nothing is overwritten), RecordError."""
-    path = existing_record_path(measurements_dir, family, job_id)
+    path = existing_record_path(measurements_dir, family, job_id, records_dir)
     display = shown_path(path)
-    if role == "measuring":
-        draft = build_document(path, family, job_id, measuring_machine_block(block, collector), [])
-        check_measuring_machine(draft.document["provenance"], block, display, created=draft.created)
-    else:
-        incoming = {"gpu": None, "software": {}, "checkpoint": defaulted_checkpoint(), "collector": collector}
-        draft = build_document(path, family, job_id, incoming, [])
-        merge_conversion_machine(draft.document["provenance"], as_conversion_machine(block), display)
-    write_files([(path, validated_text(path, draft))])
+    drafts: list[Draft] = []
+
+    def attempt() -> list[tuple[Path, str]]:
+        if role == "measuring":
+            draft = build_document(path, family, job_id, measuring_machine_block(block, collector), [])
+            check_measuring_machine(draft.document["provenance"], block, display, created=draft.created)
+        else:
+            incoming = {"gpu": None, "software": {}, "checkpoint": defaulted_checkpoint(), "collector": collector}
+            draft = build_document(path, family, job_id, incoming, [])
+            merge_conversion_machine(draft.document["provenance"], as_conversion_machine(block), display)
+        drafts.append(draft)
+        return [(path, validated_text(path, draft))]
+
+    write_checked(path.parent, attempt)
+    draft = drafts[-1]
     return WriteOutcome(path=path, display=display, created=draft.created, added=0, notes=draft.notes)
 
 

@@ -1,22 +1,30 @@
 """Fill a study's Jinja template and format the result with mdformat.
 
-Templates run in Jinja's ``SandboxedEnvironment`` with ``StrictUndefined``:
-a template can call the view's helpers but not reach ``__class__``, import
-modules or open files, and an undefined name is an error, not an empty string.
-Output is formatted with mdformat (GFM tables) so it is byte-identical from run
-to run and stable under mdformat.
+Templates run in Jinja's ``ImmutableSandboxedEnvironment`` with
+``StrictUndefined``: a template can call the view's helpers but not reach
+``__class__``, import modules, open files or change a list or mapping it is
+given (the study file's spec, a record row: a template that appended a waiver
+made ``check`` pass a hand-edited README), and an undefined name is an error,
+not an empty string. Execution is bounded (:data:`MAX_TEMPLATE_STEPS` loop
+items and calls, :data:`MAX_OUTPUT_CHARS` of output) and an object's default
+repr (``<… object at 0x7f…>``, an address that differs from run to run) may not
+reach the output. Output is formatted with mdformat (GFM tables) so it is
+byte-identical from run to run and stable under mdformat.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InputError, TemplateError
 from ..fsutil import atomic_write_bytes, remove_stale_temp_files
+from ..textio import MAX_DOCUMENT_BYTES
 from .charts import render_charts
+from .prose import Markdown, escape_alt, escape_prose
 from .view import StudyView
 
 MDFORMAT_OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
@@ -87,7 +95,10 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
             line, name = frame.lineno or 0, frame.filename
             break
     kind = "template error"
-    if isinstance(exc, jinja2.exceptions.SecurityError):
+    if isinstance(exc, MemoryError):
+        kind, exc = "template ran out of memory", TemplateError(
+            "a value it builds is too large for this machine's memory")
+    elif isinstance(exc, jinja2.exceptions.SecurityError):
         kind = "template refused by the sandbox"
     elif isinstance(exc, jinja2.UndefinedError):
         kind = "undefined name in template"
@@ -146,28 +157,128 @@ def refuse_huge_result(operator: str, left, right) -> None:
             raise SecurityError(f"'**' would make an integer of about {bits} bits; a template may make at most {MAX_POWER_BITS}")
 
 
-def make_environment(search_path: list[Path]):
-    """The sandboxed Jinja environment: StrictUndefined, no autoescape
-    (Markdown, not HTML: record strings are escaped by the table helpers),
-    keep trailing newline; '*' and '**' limited (:func:`refuse_huge_result`)."""
-    import jinja2
-    from jinja2.sandbox import SandboxedEnvironment
+# A step is one loop item or one call. The shipped studies take a few hundred steps each; nested
+# range(100000) loops would take 10**10 (render and check hung). At about 2 * 10**6 steps a second, a
+# runaway template ends in well under a second.
+MAX_TEMPLATE_STEPS = 1_000_000
+MAX_OUTPUT_CHARS = MAX_DOCUMENT_BYTES  # a README past the size any loader of studygen reads is refused
+BUDGET_FILTER = "studygen_steps"  # wraps the iterable of every {% for %} (StudySandbox._parse)
+# An object's default repr, or a function's: its address differs from run to run.
+OBJECT_ADDRESS = re.compile(r" at 0x[0-9A-Fa-f]+>")
 
-    class StudySandbox(SandboxedEnvironment):
+
+def make_environment(search_path: list[Path]):
+    """The sandboxed Jinja environment: immutable (a template cannot change a
+    list, mapping or set it is given), StrictUndefined, no autoescape
+    (Markdown, not HTML: record strings are escaped by the view's helpers),
+    keep trailing newline; '*' and '**' limited (:func:`refuse_huge_result`);
+    every loop item and call counted against :data:`MAX_TEMPLATE_STEPS`
+    (``steps`` holds the count); no ``lipsum`` (random text: output would
+    differ from run to run)."""
+    import jinja2
+    from jinja2 import nodes
+    from jinja2.exceptions import SecurityError
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class StudySandbox(ImmutableSandboxedEnvironment):
         intercepted_binops = frozenset({"*", "**"})  # also keeps them out of compile-time constant folding
+        steps = 0
+
+        def step(self) -> None:
+            self.steps += 1
+            if self.steps > MAX_TEMPLATE_STEPS:
+                raise SecurityError(f"more than {MAX_TEMPLATE_STEPS} steps (loop items and calls): a loop that "
+                                    "does not end, or loops nested too deep")
+
+        def budgeted(self, iterable):
+            for item in iterable:
+                self.step()
+                yield item
+
+        def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - jinja2's signature
+            __self.step()
+            result = super().call(__context, __obj, *args, **kwargs)
+            return trusted_result(__obj, result)
 
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)
             return super().call_binop(context, operator, left, right)
 
-    return StudySandbox(
+        def _parse(self, source, name, filename):
+            tree = super()._parse(source, name, filename)
+            for loop in tree.find_all(nodes.For):
+                loop.iter = nodes.Filter(loop.iter, BUDGET_FILTER, [], [], None, None, lineno=loop.lineno)
+            return tree
+
+    env = StudySandbox(
         loader=_confined_loader(search_path),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=markdown_value,
     )
+    env.filters[BUDGET_FILTER] = env.budgeted
+    env.globals.pop("lipsum", None)
+    return env
+
+
+# The view's helpers whose result is Markdown blocks they built, each record string in a cell escaped
+# (render/text.py escape_cell): a template's {{ }} passes their text through as it is. Every other
+# text is escaped for prose, also what a helper returns as it found it (study.label, study.gpu).
+MARKDOWN_HELPERS = frozenset({"table", "list_table", "dataset_table", "provenance_table", "repeated_measurements"})
+
+
+def trusted_result(function, result):
+    """``result`` of a call a template made, as :class:`~studygen.render.prose.Markdown`
+    when ``function`` is one of the view's :data:`MARKDOWN_HELPERS` (a
+    method of studygen's own objects) and the result is text; anything else
+    as it is."""
+    owner = getattr(function, "__self__", None)
+    if (isinstance(result, str) and getattr(function, "__name__", None) in MARKDOWN_HELPERS
+            and owner is not None and type(owner).__module__.startswith("studygen.")):
+        return Markdown(result)
+    return result
+
+
+def markdown_value(value):
+    """What ``{{ value }}`` puts in the Markdown (Jinja's ``finalize``): the
+    Markdown of a table helper, the generated note and figure links as they
+    are; any other text (a record or study file string, ``figure.job_id``,
+    ``study.decision.summary``, ``study.label(...)``, a filter's result, a
+    figure's formatted value, any other object as ``str()`` prints it)
+    escaped for prose (:func:`~studygen.render.prose.escape_prose`): a GPU name
+    ``"B200\\n\\n# x"`` cannot add a heading. Numbers and None as they are.
+    Raises jinja2's SecurityError for text holding an object's default repr
+    (:data:`OBJECT_ADDRESS`: ``'%s'|format(study)``), whose address would
+    make the output differ from run to run."""
+    if isinstance(value, Markdown) or value is None or isinstance(value, (int, float)):
+        return value
+    text = str(value)  # text, a figure, a list, a method or another object: as str() prints it
+    address = OBJECT_ADDRESS.search(text)
+    if address:
+        from jinja2.exceptions import SecurityError
+
+        shown = text[max(0, address.start() - 60):address.end()]
+        raise SecurityError(f"prints an object, not a figure or text ({_one_line(shown)!r}): its address differs "
+                            "from run to run")
+    return escape_prose(text)
+
+
+def bounded_output(chunks) -> str:
+    """The text of a template's output generator, refused past
+    :data:`MAX_OUTPUT_CHARS`. The refusal is thrown into the generator, so
+    that its traceback names the template line that made the last piece."""
+    from jinja2.exceptions import SecurityError
+
+    parts, size = [], 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > MAX_OUTPUT_CHARS:
+            chunks.throw(SecurityError(f"output past {MAX_OUTPUT_CHARS} characters, more than a README may hold"))
+        parts.append(chunk)
+    return "".join(parts)
 
 
 PR_BODY_BLOCKS = ("summary", "results", "not_measured")
@@ -187,8 +298,8 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
     view = StudyView(study)
     context = {
         "study": view,
-        "generated_note": GENERATED_NOTE.format(
-            family=study.family, records=study.rel(study.measurements_dir), study_file=study.rel(study.study_path)),
+        "generated_note": Markdown(GENERATED_NOTE.format(
+            family=study.family, records=study.rel(study.measurements_dir), study_file=study.rel(study.study_path))),
     }
     context.update(extra_context or {})
     try:
@@ -200,14 +311,14 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
         raise _template_error(exc, template_name, study) from None
     try:
         if blocks is None:
-            text = template.render(**context)
+            text = bounded_output(template.generate(**context))
         else:
             # Same template, same context: the pull request text cannot disagree with the README.
             missing = [b for b in blocks if b not in template.blocks]
             if missing:
                 raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
             jinja_context = template.new_context(context)
-            text = "\n\n".join("".join(template.blocks[b](jinja_context)) for b in blocks)
+            text = "\n\n".join(bounded_output(template.blocks[b](jinja_context)) for b in blocks)
     except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's error
         raise _template_error(exc, template_name, study) from None
     return format_markdown(text)
@@ -217,8 +328,10 @@ def render_study(study) -> Rendered:
     """Everything a study renders to (README, and figures where the study has them)."""
     rendered = Rendered(study.study_dir)
     figures = render_charts(study)
+    # alt text names groups and shapes from the records and study file: escaped like any such string
     readme = render_markdown(study, extra_context={"figures": {
-        name: fig.markdown(study.study_dir) for name, fig in figures.items()}})
+        name: Markdown(replace(fig, alt=escape_alt(fig.alt)).markdown(study.study_dir))
+        for name, fig in figures.items()}})
     rendered.files[study.readme_path] = readme.encode("utf-8")
     for fig in figures.values():
         if fig.present:
@@ -232,7 +345,7 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     these files are removed first (see :func:`studygen.fsutil.stale_temp_files`)."""
     stale = []
     for path in rendered.paths():
-        remove_stale_temp_files(path)
+        remove_stale_temp_files(path.parent)
         # render draws every figure: a stamp forged by hand is replaced, never trusted here
         if path.exists() and rendered.is_current(path, path.read_bytes(), strict=True):
             continue

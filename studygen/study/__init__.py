@@ -9,6 +9,7 @@ report it as SG202 while ``render`` refuses to run.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from ..numbers import source_decimals
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
 from ..result_kinds import RESULT_KINDS, ResultKind, metric_of
+from ..textio import regular_file
 
 STUDY_FILE = "study.yaml"
 
@@ -58,14 +60,24 @@ def resolve_targets(root: Path, targets: tuple[str, ...] | list[str]) -> list[Pa
         if ("/" in target or target.startswith(".")) and not as_path.exists():
             raise UsageError(f"{target}: no such folder")
         if "/" in target or target.startswith("."):
+            refuse_special_study_file(as_path / STUDY_FILE, root)
             raise UsageError(f"{target}: no {STUDY_FILE} in that folder")
         validate_family_name(target)
         candidate = root / "families" / target
         if not (candidate / STUDY_FILE).is_file():
+            refuse_special_study_file(candidate / STUDY_FILE, root)
             known = ", ".join(p.name for p in family_dirs(root)) or "none"
             raise UsageError(f"unknown family '{target}' (known: {known})")
         resolved.append(candidate)
     return list(dict.fromkeys(resolved))  # "check X X" checks X once
+
+
+def refuse_special_study_file(path: Path, root: Path | None = None) -> None:
+    """InputError naming ``path`` when a study file is there but is no
+    regular file (a folder, a FIFO, a device; :func:`studygen.textio.regular_file`),
+    so that it is not mistaken for a family without a study file."""
+    if os.path.lexists(path):
+        regular_file(path, shown_path(path, root))
 
 
 @dataclass(frozen=True)

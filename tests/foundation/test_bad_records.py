@@ -38,7 +38,22 @@ def test_deep_nesting_is_refused_not_a_crash(project, run_cli):
     _replace(project, RECORD, '"notes": [', '"deep": ' + "[" * 100000 + "]" * 100000 + ', "notes": [')
     result = run_cli("render", "--root", project)
     assert result.exit_code == 2
-    assert result.err == f"studygen: {RECORD}: malformed JSON: nested too deeply to read\n"
+    assert result.err == f"studygen: {RECORD}: malformed JSON: nested too deeply to read (the limit is 100 levels)\n"
+
+
+def test_nesting_past_the_limit_that_python_can_parse_is_refused_at_its_pointer(project, run_cli):
+    # the record's object is level 1, so 100 lists in it reach level 101: they parse, but the schema
+    # checker and the writers recurse. Refused at the list on level 101
+    _replace(project, RECORD, '"notes": [', '"deep": ' + "[" * 100 + "]" * 100 + ', "notes": [')
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 2
+    pointer = "/deep" + "/0" * 99
+    assert result.err == (f"studygen: {RECORD}:{pointer}: nested more than 100 levels deep (lists or mappings); "
+                          "the limit is 100\n")
+    _replace(project, RECORD, "[" * 100 + "]" * 100, "[" * 99 + "]" * 99)  # level 100: only the schema refuses it
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 2 and "nested more than" not in result.err
+    assert result.err == f"studygen: {RECORD}:1: Additional properties are not allowed ('deep' was unexpected)\n"
 
 
 def test_undeclared_variant_is_sg202(project, run_cli):
@@ -113,7 +128,7 @@ def test_a_fifo_named_like_a_record_is_refused_not_waited_on(project, run_cli):
     result = run_cli("check", "--root", project, "--format", "json")
     problems = [f for f in json.loads(result.out) if f["code"] == "SG202"]
     assert [(f["file"], f["message"]) for f in problems] == [
-        ("measurements/deformable_detr/pipe.json", "not a regular file (a FIFO, socket or device)")]
+        ("measurements/deformable_detr/pipe.json", "is a FIFO (named pipe), not a regular file")]
 
 
 def test_a_record_above_the_document_limit_is_refused(project, run_cli):

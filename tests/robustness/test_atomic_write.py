@@ -164,20 +164,64 @@ def test_a_write_off_the_main_thread(target):
     assert errors == [] and target.read_bytes() == b"from a thread\n" and _leftovers(target) == []
 
 
-def test_stale_temp_files_are_those_of_dead_writers(target):
+def _dead_pid() -> int:
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead_pid = int(dead.stdout)  # that process has ended
+    return int(dead.stdout)  # that process has ended
+
+
+def test_stale_temp_files_are_those_of_dead_writers_of_any_file_in_the_folder(target):
+    dead_pid = _dead_pid()
     names = {
         "dead": f".README.md.{dead_pid}.abc_12.tmp",
         "alive": f".README.md.{os.getpid()}.def34.tmp",  # this process: a write in progress
-        "other": f".OTHER.md.{dead_pid}.abc12.tmp",
+        "other": f".OTHER.md.{dead_pid}.abc12.tmp",  # another target of the same folder
         "no_pid": ".README.md.x1.abc12.tmp",
+        "no_dot": f"README.md.{dead_pid}.abc12.tmp",  # not a name atomic_write_bytes makes
+        "other_suffix": f".README.md.{dead_pid}.abc12.tmpx",
     }
     for name in names.values():
         (target.parent / name).write_bytes(b"part")
     (target.parent / f".README.md.{dead_pid}.folder.tmp").mkdir()  # not a file: left alone
-    assert fsutil.stale_temp_files(target) == [target.parent / names["dead"]]
-    assert fsutil.remove_stale_temp_files(target) == [target.parent / names["dead"]]
-    assert not (target.parent / names["dead"]).exists()
-    assert all((target.parent / names[key]).exists() for key in ("alive", "other", "no_pid"))
-    assert fsutil.remove_stale_temp_files(target) == []
+    (target.parent / f".LINK.md.{dead_pid}.abc12.tmp").symlink_to(target)  # a link: left alone, and its target
+    stale = [target.parent / names[key] for key in ("other", "dead")]  # sorted by name
+    assert fsutil.stale_temp_files(target.parent) == stale
+    assert fsutil.remove_stale_temp_files(target.parent) == stale
+    assert not any(path.exists() for path in stale)
+    assert all((target.parent / names[key]).exists() for key in ("alive", "no_pid", "no_dot", "other_suffix"))
+    assert target.read_bytes() == b"old\n"
+    assert fsutil.remove_stale_temp_files(target.parent) == []
+    assert fsutil.stale_temp_files(target.parent / "no such folder") == []
+
+
+def test_the_next_write_in_the_folder_removes_what_a_killed_writer_left(target):
+    left = target.parent / f".figure.svg.{_dead_pid()}.k1ll3d_9.tmp"
+    left.write_bytes(b"<svg")
+    fsutil.atomic_write_bytes(target.parent / "other.md", b"x\n")  # another file of the same folder
+    assert not left.exists()
+    assert _leftovers(target) == ["other.md"]
+
+
+def test_kill_9_during_a_write_leaves_a_temp_file_git_ignores_and_the_next_collect_removes(tmp_path):
+    # a writer killed (SIGKILL: nothing of it runs) while its temp file exists, as a collect can be
+    folder = tmp_path / "m" / "demo"
+    writer = subprocess.Popen([sys.executable, "-c", (
+        "import os, sys, time\nfrom pathlib import Path\nfrom studygen import fsutil\n"
+        "def hang(fd):\n    print('temp file written', flush=True); time.sleep(120)\n"
+        "os.fsync = hang\nfsutil.atomic_write_bytes(Path(sys.argv[1]) / 'job.json', b'{')\n"), folder],
+        env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout.readline() == "temp file written\n"
+    finally:
+        writer.kill()
+        writer.wait()
+    (left,) = folder.iterdir()
+    assert left.name.startswith(f".job.json.{writer.pid}.") and left.name.endswith(".tmp")
+    ignored = subprocess.run(["git", "-C", str(REPO), "check-ignore", "--no-index", "-q",
+                              f"measurements/demo/{left.name}"])
+    assert ignored.returncode == 0  # git status does not show it
+    log = REPO.parent / "shared" / "fixtures" / "trtexec" / "trt10.16_build-and-run.log"
+    done = subprocess.run([sys.executable, "-m", "studygen", "collect", "trtexec", "--family", "demo", "--job", "other",
+                           "--measurements", "m", "--log", log], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["other.json"]

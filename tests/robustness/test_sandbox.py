@@ -1,11 +1,14 @@
-"""Templates run in Jinja's sandbox: reaching for ``__class__``, module
-globals, imports or files fails with one line naming the template file and
-line (exit 1), and nothing is written."""
+"""Templates run in Jinja's immutable sandbox: reaching for ``__class__``,
+module globals, imports or files, changing the study (its spec, its rows),
+running past the step budget or the output limit, or printing an object's
+repr fails with one line naming the template file and line (exit 1), and
+nothing is written."""
 
 from __future__ import annotations
 
 import pytest
 
+from studygen.render.engine import MAX_OUTPUT_CHARS, MAX_TEMPLATE_STEPS
 from tests.robustness.snapshot import snapshot
 from tests.robustness.tiny import TEMPLATE, make_tiny_project
 
@@ -24,7 +27,7 @@ CASES = {
     "template reference context": ("{{ self._TemplateReference__context }}",
                                    f"{REFUSED} '_TemplateReference__context' of 'TemplateReference' object"),
     "cycler globals": ("{{ cycler.__init__.__globals__.os }}", f"{REFUSED} '__init__' of 'type' object"),
-    "lipsum globals": ("{{ lipsum.__globals__['os'].popen('id').read() }}", f"{REFUSED} '__globals__' of 'function' object"),
+    "lipsum globals": ("{{ lipsum.__globals__['os'].popen('id').read() }}", "undefined name in template: 'lipsum' is undefined"),
     "method globals": ("{{ study.figures.__func__.__globals__ }}", f"{REFUSED} '__func__' of 'method' object"),
     "private view state": ("{{ study._study.root }}", f"{REFUSED} '_study' of 'StudyView' object"),
     "import module": ("{% import 'os' as os %}{{ os.system('id') }}", f"template 'os' {NOT_FOUND}"),
@@ -39,6 +42,34 @@ CASES = {
                            "template refused by the sandbox: '*' would make 10000000000 items; a template may make at most"),
     "list repeat bomb": ("{{ ([0] * 1000) * 1000000 }}", "template refused by the sandbox: '*' would make 1000000000 items"),
     "power bomb": ("{{ 10 ** (10 ** 10) }}", "template refused by the sandbox: '**' would make an integer of about"),
+    # the template cannot change what check compares the README with
+    "waiver appended": ("{% set _ = study.spec.setdefault('waivers', []).append({'code': 'SG201', 'match': '', "
+                        "'reason': 'x'}) %}", f"{REFUSED} 'setdefault' of 'dict' object is unsafe."),
+    "spec updated": ("{% set _ = study.spec.update({'title': 'x'}) %}", f"{REFUSED} 'update' of 'dict' object is unsafe."),
+    "decision popped": ("{{ study.decision.pop('summary') }}", f"{REFUSED} 'pop' of 'dict' object is unsafe."),
+    "row changed": ("{% for f in study.figures() %}{{ f.fields.update({'value': 1}) }}{% endfor %}",
+                    f"{REFUSED} 'update' of 'dict' object is unsafe."),
+    "list grown while iterated": ("{% set xs = [1] %}{% for x in xs %}{{ xs.append(x) }}{% endfor %}",
+                                  f"{REFUSED} 'append' of 'list' object is unsafe."),
+    # bounded execution
+    "nested loops": ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+                     f"template refused by the sandbox: more than {MAX_TEMPLATE_STEPS} steps (loop items and calls): "
+                     "a loop that does not end, or loops nested too deep"),
+    "calls in a loop": ("{% for i in range(100000) %}{% for j in range(100) %}{{ study.label('fp8') }}{% endfor %}"
+                        "{% endfor %}", f"more than {MAX_TEMPLATE_STEPS} steps"),
+    "output bomb": ("{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}",
+                    f"template refused by the sandbox: output past {MAX_OUTPUT_CHARS} characters, more than a README "
+                    "may hold"),
+    "memory": ("{{ ('x' * 10000000).replace('x', 'x' * 10000000) }}",
+               "template ran out of memory: a value it builds is too large for this machine's memory"),
+    # no printable repr: an address differs from run to run
+    "repr by format": ("{{ '%s'|format(study) }}", "template refused by the sandbox: prints an object, not a figure or "
+                       "text ('<studygen.render.view.StudyView object at 0x"),
+    "repr of a method": ("{{ study.table }}", "prints an object, not a figure or text ('TableHelpers.table of <studygen.render.view.StudyView object at 0x"),
+    "repr by string filter": ("{{ study|string }}", "prints an object, not a figure or text"),
+    "repr by pprint": ("{{ study|pprint }}", "prints an object, not a figure or text"),
+    "repr by concatenation": ("{{ 'view: ' ~ study }}", "prints an object, not a figure or text ('view: <studygen"),
+    "repr of a jinja object": ("{{ cycler(1, 2) }}", "prints an object, not a figure or text ('<jinja2.utils.Cycler"),
 }
 
 
@@ -130,3 +161,35 @@ def test_modest_arithmetic_still_works(rendered_tiny, run_cli):
     assert result.exit_code == 0, result.err
     readme = (rendered_tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
     assert "=== 1024 2 12" in readme.replace("\\", "")  # mdformat may escape the '='
+
+
+def test_a_template_that_changed_the_study_no_longer_makes_check_pass_a_hand_edited_readme(rendered_tiny, run_cli):
+    readme = rendered_tiny / "families" / "tiny" / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8").replace("FP8 is not shipped", "FP8 is shipped"),
+                      encoding="utf-8")
+    line, _ = CASES["waiver appended"]
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template(line), encoding="utf-8")
+    result = run_cli("check", "--root", rendered_tiny)
+    assert result.exit_code == 1
+    assert (f"families/tiny/study.yaml: SG201 cannot render: {TEMPLATE_FILE}:{HOSTILE_LINE}: template refused by the "
+            "sandbox: access to attribute 'setdefault' of 'dict' object is unsafe.") in result.out.splitlines()
+
+
+def test_loops_within_the_budget_run_and_count_every_item(rendered_tiny, run_cli):
+    # steps: 990 x 1000 inner items, 990 outer items, 991 range() calls and namespace(): under the budget
+    line = "{% set ns = namespace(n=0) %}{% for i in range(990) %}{% for j in range(1000) %}{% endfor %}" \
+           "{% set ns.n = ns.n + 1 %}{% endfor %}loops: {{ ns.n }}"
+    assert 990 * 1000 + 990 + 991 + 1 < MAX_TEMPLATE_STEPS
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template(line), encoding="utf-8")
+    result = run_cli("render", "--root", rendered_tiny)
+    assert result.exit_code == 0, result.err
+    assert "loops: 990" in (rendered_tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
+
+
+def test_loop_helpers_still_work_on_budgeted_loops(rendered_tiny, run_cli):
+    line = ("{% for x in ['a', 'b', 'c'] %}{{ loop.index }}/{{ loop.length }}{{ '.' if loop.last else ',' }}"
+            "{% else %}none{% endfor %} {% for x in [] %}x{% else %}empty{% endfor %}")
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template(line), encoding="utf-8")
+    result = run_cli("render", "--root", rendered_tiny)
+    assert result.exit_code == 0, result.err
+    assert "1/3,2/3,3/3. empty" in (rendered_tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")

@@ -131,3 +131,35 @@ def test_wall_time_adds_up_over_invocations_and_an_empty_record_is_not_written(t
     empty = RunRecordStore(root=tmp_path, measurements=tmp_path, family="tiny").open("new", {"gpu": None})
     empty.set_wall_time(1.0)
     assert not (tmp_path / "new.json").exists()
+
+
+def test_a_new_record_another_process_wrote_meanwhile_is_not_overwritten(tiny_record, tmp_path):
+    # a second `collect run` of the same new job: both saw no file when they opened it
+    path = tmp_path / "cpu.json"
+    record = RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=tiny_record.provenance)
+    shutil.copyfile(tiny_record.path, path)  # the other run wrote first
+    latency = pick(tiny_record.results, "latency", variant="fp32", shape="64x96", mode="eager")
+    with pytest.raises(ConflictError) as raised:
+        record.add(latency)
+    assert raised.value.line() == ("cpu.json: another process wrote this record while this run was measuring; not "
+                                   "overwritten, and this run's results are not recorded: run again with --resume "
+                                   "once the other writer has finished, or use another --job")
+    assert path.read_bytes() == tiny_record.path.read_bytes()
+
+
+def test_a_resumed_record_another_process_extended_meanwhile_is_not_overwritten(tiny_record, tmp_path):
+    path = tmp_path / "cpu.json"
+    shutil.copyfile(tiny_record.path, path)
+    mine = RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=tiny_record.provenance, resume=True)
+    other = RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=tiny_record.provenance, resume=True)
+    latency = pick(tiny_record.results, "latency", variant="fp32", shape="64x96", mode="eager")
+    other.add({**latency, "batch": 2})
+    extended = path.read_bytes()
+    with pytest.raises(ConflictError, match="^cpu.json: another process changed this record while this run was measuring; "
+                                            "not overwritten, and this run's new results are not recorded"):
+        mine.add({**latency, "batch": 4})
+    assert path.read_bytes() == extended
+    assert [r.get("batch") for r in load_record(path).results if r["kind"] == "latency"].count(2) == 1
+    other.add({**latency, "batch": 8})  # the writer that wrote last goes on
+    assert len(load_record(path).results) == len(tiny_record.results) + 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cpu.json"]  # the lock file removed again

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ...errors import InputError
 from ...fsutil import shown_path
+from ...textio import regular_file
 from ..inputs import is_number, load_json_values, significant
 
 TIMES_KEYS_82 = {"startEnqMs", "endEnqMs", "startH2dMs", "endH2dMs", "startComputeMs", "endComputeMs",
@@ -282,13 +283,9 @@ def parse_layer_info(path: Path, display: str | None = None) -> LayerInfo:
 
 def plan_size_bytes(path: Path, display: str | None = None) -> int:
     """Size of an engine plan file in bytes (the file is not read). Raises
-    InputError for a missing, empty or folder path."""
+    InputError for a missing, empty or folder path, or a special file (a FIFO, a device)."""
     display = display or shown_path(path)
-    if not path.exists():
-        raise InputError("no such file", path=display)
-    if path.is_dir():
-        raise InputError("is a folder, not an engine plan", path=display)
-    size = path.stat().st_size
+    size = regular_file(path, display, folder="is a folder, not an engine plan").st_size
     if size == 0:
         raise InputError("file is empty", path=display)
     return size

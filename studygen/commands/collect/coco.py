@@ -79,9 +79,13 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
     detections_display = shown_path(options.detections_path)
     detections = coco.load_detections(options.detections_path, detections_display)
     coco.check_detections(gt, detections, detections_display)
-    dataset = use_dataset(target.measurements, ingest.family, options.dataset_id, gt.image_ids, gt.display,
-                          lambda: coco.dataset_definition(options.dataset_id, gt, split=options.split,
-                                                          source=options.dataset_source, role=options.role))
+    def dataset_use() -> DatasetUse:
+        return use_dataset(target.measurements, ingest.family, options.dataset_id, gt.image_ids, gt.display,
+                           lambda: coco.dataset_definition(options.dataset_id, gt, split=options.split,
+                                                           source=options.dataset_source, role=options.role),
+                           records_dir=target.records_dir)
+
+    dataset = dataset_use()  # refused here, before the evaluation, when the images differ from the definition's
     notes = list(dataset.notes)
     stats = coco.evaluate(gt, detections, options.backend)
     # an empty list is a measurement (nothing detected: AP 0), recorded, but never silently
@@ -94,9 +98,16 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
     notes += target.notes
     source = SourceProvenance(software={options.backend: coco.backend_version(options.backend)})
     provenance = provenance_block(ingest, "studygen collect coco", options.command_line(), source, notes)
+    uses = [dataset]
+
+    def dataset_files() -> list[tuple[Path, str]]:
+        # again under the records folder's lock: another collect may have written the definition meanwhile
+        uses.append(dataset_use())
+        return uses[-1].files()
+
     record = write_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
-                           extra_files=dataset.files())
-    return CocoOutcome(record, dataset, len(gt.images), stats, empty_warning)
+                           extra_files=dataset_files, records_dir=target.records_dir)
+    return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning)
 
 
 @click.command("coco")

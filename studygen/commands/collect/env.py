@@ -13,7 +13,7 @@ from ... import __version__
 from ...collect.env import collect_env
 from ...errors import UsageError
 from ...records.write import WriteOutcome, existing_record_path, merge_machine
-from .ingest import project_root, report, resolve_measurements
+from .ingest import load_study_spec, project_root, records_place, report
 from .options import click_options, flag, flag_values, optional_path
 
 
@@ -69,16 +69,24 @@ def env_block(options: EnvOptions) -> dict:
     must exist: UsageError before anything is collected."""
     options.validate()
     if options.merges:
-        existing_record_path(resolve_measurements(options.measurements_dir), options.family, options.job_id)
+        measurements, records_dir = record_folders(options)
+        existing_record_path(measurements, options.family, options.job_id, records_dir)
     return collect_env(project_root(), with_torch=not options.no_torch)
+
+
+def record_folders(options: EnvOptions) -> tuple[Path, Path]:
+    """``(measurements, records_dir)`` of the record to merge into: where the
+    family's study reads its records (:func:`.ingest.records_place`)."""
+    spec, study_display = load_study_spec(options.family, None)
+    return records_place(options.family, options.measurements_dir, spec, study_display)
 
 
 def merge_env(options: EnvOptions, block: dict) -> WriteOutcome:
     """Merge ``block`` into the record of ``--family``/``--job`` as its
     ``--role`` machine (:func:`studygen.records.write.merge_machine`)."""
     collector = {"name": "studygen collect env", "version": __version__}
-    return merge_machine(resolve_measurements(options.measurements_dir), options.family, options.job_id, block,
-                         options.role, collector)
+    measurements, records_dir = record_folders(options)
+    return merge_machine(measurements, options.family, options.job_id, block, options.role, collector, records_dir)
 
 
 def run_env(options: EnvOptions) -> EnvOutcome:

@@ -20,7 +20,7 @@ from ...records.load import load_yaml
 from ...records.provenance import DEFAULTED
 from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
-from ...study import STUDY_FILE, find_root
+from ...study import STUDY_FILE, find_root, refuse_special_study_file
 from .options import IngestOptions
 
 DEFAULT_VARIANT = "unnamed"
@@ -28,16 +28,18 @@ DEFAULT_VARIANT = "unnamed"
 
 @dataclass
 class IngestTarget:
-    """Where an ingest writes and under which study: the records folder
-    (``measurements``), the study file (``spec``, validated, and its display
-    path; None outside a study), the variant, and ``notes`` for the record's
-    provenance (e.g. a defaulted variant)."""
+    """Where an ingest writes and under which study: the folder writes must
+    stay in (``measurements``) and the family's records folder in it
+    (``records_dir``: where the study reads them), the study file (``spec``,
+    validated, and its display path; None outside a study), the variant, and
+    ``notes`` for the record's provenance (e.g. a defaulted variant)."""
 
     measurements: Path
     spec: dict | None
     study_display: str | None
     variant: str
     notes: list[str] = field(default_factory=list)
+    records_dir: Path | None = None
 
     def kernel_rules(self) -> KernelGroupRules:
         """The study file's kernel-group rules, or the defaults."""
@@ -54,7 +56,8 @@ def prepare(options: IngestOptions) -> IngestTarget:
     spec, study_display = load_study_spec(options.family, options.study_file)
     notes: list[str] = []
     variant = resolve_variant(options.variant, spec, study_display, notes)
-    return IngestTarget(resolve_measurements(options.measurements_dir), spec, study_display, variant, notes)
+    measurements, records_dir = records_place(options.family, options.measurements_dir, spec, study_display)
+    return IngestTarget(measurements, spec, study_display, variant, notes, records_dir)
 
 
 def project_root() -> Path | None:
@@ -71,6 +74,35 @@ def resolve_measurements(measurements_dir: Path | None) -> Path:
         return measurements_dir
     root = project_root()
     return (root or Path.cwd()) / "measurements"
+
+
+def records_place(family: str, measurements_dir: Path | None, spec: dict | None,
+                  study_display: str | None) -> tuple[Path, Path]:
+    """``(measurements, records_dir)``: the folder a collect's writes must
+    stay in, and the family's records folder, where the study reads them.
+
+    Without ``--measurements``, the study file's ``measurements:`` folder
+    (relative to the project root, writes bounded by the root), else
+    ``<root>/measurements/<family>``. With it, ``DIR/<family>``; inside the
+    project, a DIR where the family's study does not read its records is
+    refused (UsageError), since ``render`` and ``check`` would never see
+    what is written there."""
+    root = project_root()
+    study_records = root / spec["measurements"] if root is not None and spec and spec.get("measurements") else None
+    if measurements_dir is None:
+        if study_records is not None:
+            return root, study_records
+        base = resolve_measurements(None)
+        return base, base / family
+    if spec is not None and root is not None:
+        target = measurements_dir / family
+        reads = study_records if study_records is not None else root / "measurements" / family
+        inside = (root.resolve() == target.resolve()) or root.resolve() in target.resolve().parents
+        if inside and target.resolve() != reads.resolve():
+            raise UsageError(f"--measurements {measurements_dir} writes {shown_path(target)}/, but {study_display} "
+                             f"reads the records of {family} from {shown_path(reads)}/: leave --measurements out, "
+                             "or give a folder outside the project for a record that belongs to no study")
+    return measurements_dir, measurements_dir / family
 
 
 def load_study_spec(family: str, study_file: Path | None) -> tuple[dict | None, str | None]:
@@ -126,6 +158,7 @@ def check_family_known(family: str, measurements_dir: Path | None, study_file: P
         return
     if (root / "families" / family / STUDY_FILE).is_file():
         return
+    refuse_special_study_file(root / "families" / family / STUDY_FILE)  # a folder or a FIFO is no missing study
     if measurements_dir is not None:
         try:
             measurements_dir.resolve().relative_to(root.resolve())

@@ -24,7 +24,7 @@ from ...errors import UsageError
 from ...records.provenance import CHECKPOINT_DEFAULTS, DEFAULTED
 from ...records.write import validate_family_name, validate_job_id
 
-SHAPE = re.compile(r"^[1-9][0-9]*x[1-9][0-9]*$")  # HxW, as studygen.collect.run.spec.SHAPE
+SHAPE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")  # HxW, as studygen.collect.run.spec.SHAPE; matched whole
 FLAG = "flag"
 
 
@@ -136,7 +136,7 @@ def check_shape(shape: str | None, option: str = "--shape") -> str | None:
     """``shape`` when it is ``HxW``: height and width in pixels, whole numbers
     above 0 without leading zeros (``800x1067``); None stays None. Raises
     UsageError naming ``option`` otherwise (``0x0`` is no input an engine runs on)."""
-    if shape is not None and not SHAPE.match(shape):
+    if shape is not None and not SHAPE.fullmatch(shape):
         raise UsageError(f"invalid {option} {shape!r}: use HxW in pixels, each a whole number above 0, e.g. 800x1067")
     return shape
 

@@ -45,7 +45,8 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
     source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)
     provenance = provenance_block(options.ingest, "studygen collect torch-profile", options.command_line(), source,
                                   notes)
-    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results)
+    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
+                         records_dir=target.records_dir)
 
 
 @click.command("torch-profile")

@@ -62,7 +62,8 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
         notes.append("no trtexec log given: the measuring GPU and TensorRT version come from options only")
     source = SourceProvenance(gpu=gpu, names_gpu=inputs.log is not None, software={"tensorrt": version})
     provenance = provenance_block(options.ingest, "studygen collect trtexec", options.command_line(), source, notes)
-    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results)
+    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
+                         records_dir=target.records_dir)
 
 
 @click.command("trtexec")

@@ -1,0 +1,274 @@
+"""Reliability benchmark (issue 16): parallel writers, hostile inputs, large inputs.
+
+Prints three tables, never asserts (tests assert outcomes, not times):
+
+1. **Parallel writers**: N ``studygen collect trtexec`` processes started at
+   once into one records folder (different shapes of one job; one key from
+   two logs; different jobs), with the results each record keeps against
+   those the processes said they added, and what the losers printed.
+2. **Hostile inputs**: each case run as its own ``studygen`` process in a
+   scratch project, with how it ended (exit code, the first line of stderr),
+   its wall time and peak memory. Every case must end with one line and exit
+   1 or 2 (a template or check finding) well inside its time cap.
+3. **Large inputs**: time and peak memory of lint on a large table, deeply
+   nested emphasis and a long paragraph, each under a memory cap
+   (``--memory-cap-gb``) and a time cap (``--time-cap-s``): a case past a cap
+   is printed as such (issue 16's targets: lint linear in time and under 1 GB
+   for 30 MB).
+
+Inputs: ``../shared/fixtures/trtexec`` (logs), everything else written here.
+Usage: ``python benchmarks/reliability.py [--writers 8] [--large-mb 30] [--time-cap-s 120] [--memory-cap-gb 4] [--skip-large]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO.parent / "shared" / "fixtures"
+LOG = FIXTURES / "trtexec" / "trt10.16_build-and-run.log"  # 6 results per shape
+OTHER_LOG = FIXTURES / "trtexec" / "trt10.16_no-data-transfers.log"  # 3 results
+sys.path.insert(0, str(REPO))
+
+from tests.robustness.tiny import TEMPLATE, make_tiny_project  # noqa: E402 - the scratch project of the tests
+
+
+TIME = Path("/usr/bin/time")  # GNU time: the peak resident memory of one process (%M, KiB)
+
+
+def studygen(*args, cwd: Path, timeout_s: float = 120, memory_cap: int | None = None) -> dict:
+    """Run ``studygen ARGS``; its exit code (or ``timeout``), stdout, stderr,
+    wall time (s) and peak resident memory (MiB, by GNU time; None without it)."""
+    def limit():
+        if memory_cap:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_cap, memory_cap))
+
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    with tempfile.NamedTemporaryFile("r", suffix=".peak") as peak_file:
+        wrapper = [str(TIME), "-q", "-f", "%M", "-o", peak_file.name] if TIME.exists() else []
+        start = time.perf_counter()
+        process = subprocess.Popen([*wrapper, sys.executable, "-m", "studygen", *map(str, args)], cwd=cwd, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limit)
+        try:
+            out, err = process.communicate(timeout=timeout_s)
+            code = process.returncode
+        except subprocess.TimeoutExpired:
+            process.kill()
+            out, err = process.communicate()
+            code = "timeout"
+        wall = time.perf_counter() - start
+        peak = peak_file.read().strip().splitlines()
+    peak_mib = int(peak[-1]) / 1024 if peak and peak[-1].isdigit() else None
+    return {"code": code, "out": out, "err": err, "wall_s": wall, "peak_mib": peak_mib}
+
+
+def mib(value) -> str:
+    return "n/a" if value is None else f"{value:.0f}"
+
+
+def start_collect(cwd: Path, *args) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "studygen", "collect", "trtexec", *map(str, args)], cwd=cwd,
+                            env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def parallel_writers(scratch: Path, writers: int) -> None:
+    print(f"## Parallel writers ({writers} processes started at once, one records folder)\n")
+    print("| case | exit codes | results said added | results kept | leftovers in the folder |")
+    print("| --- | --- | --- | --- | --- |")
+    cases = {
+        "different shapes, one job": [("shared", LOG, f"{100 * (i + 1)}x{100 * (i + 1)}") for i in range(writers)],
+        "one key, two logs": [("same", (LOG, OTHER_LOG)[i % 2], "640x640") for i in range(writers)],
+        "different jobs": [(f"job{i}", LOG, "640x640") for i in range(writers)],
+    }
+    for name, runs in cases.items():
+        folder = scratch / name.replace(" ", "_").replace(",", "")
+        folder.mkdir()
+        started = time.perf_counter()
+        processes = [start_collect(folder, "--family", "demo", "--job", job, "--measurements", "m", "--log", log,
+                                   "--shape", shape) for job, log, shape in runs]
+        ended = [(p, *p.communicate(timeout=300)) for p in processes]
+        wall = time.perf_counter() - started
+        codes = sorted(p.returncode for p, _, _ in ended)
+        said = sum(int(out.split(": ")[1].split()[0]) for _, out, _ in ended if out.startswith("wrote "))
+        records = sorted((folder / "m" / "demo").glob("*.json"))
+        kept = sum(len(json.loads(r.read_text(encoding="utf-8"))["results"]) for r in records)
+        left = sorted(p.name for p in (folder / "m" / "demo").iterdir() if p.suffix != ".json")
+        print(f"| {name} ({wall:.1f} s) | {codes} | {said} | {kept} | {left or 'none'} |")
+        losers = {err.strip() for p, _, err in ended if p.returncode}
+        for line in sorted(losers)[:1]:
+            print(f"|  a refused writer printed | `{line[:150]}…` | | | |")
+    print()
+
+
+def killed_writers(scratch: Path, kills: int = 40) -> None:
+    """Kill -9 collects at random moments; count temp files left and whether the next collect removes them."""
+    folder = scratch / "killed"
+    folder.mkdir()
+    left_after_kill = 0
+    for index in range(kills):
+        process = start_collect(folder, "--family", "demo", "--job", f"k{index}", "--measurements", "m", "--log", LOG)
+        time.sleep(0.3 + 0.1 * (index % 20))  # 0.3 to 2.2 s: before, while and after it writes
+        process.send_signal(signal.SIGKILL)
+        process.communicate()
+        records = folder / "m" / "demo"
+        left_after_kill += len([p for p in records.glob(".*.tmp")]) if records.exists() else 0
+    records = folder / "m" / "demo"
+    before = sorted(p.name for p in records.iterdir()) if records.exists() else []
+    done = studygen("collect", "trtexec", "--family", "demo", "--job", "after", "--measurements", "m", "--log", LOG,
+                    cwd=folder)
+    after = sorted(p.name for p in records.iterdir() if not p.name.endswith(".json"))
+    temp_before = [n for n in before if n.endswith(".tmp")]
+    print(f"## Killed writers\n\n{kills} collects killed by SIGKILL at 0.3 to 2.2 s: {left_after_kill} temp-file "
+          f"sightings after the kills, {len(temp_before)} temp files and "
+          f"{len([n for n in before if n.endswith('.json')])} whole records in the folder; the next collect "
+          f"exited {done['code']} and left {after or 'no temp or lock file'}.\n")
+
+
+def hostile_cases(scratch: Path) -> list[tuple[str, Path, list, dict]]:
+    """``(name, cwd, argv, options)`` of every hostile case, each in its own scratch project."""
+    cases = []
+
+    def project(name: str, template: str = TEMPLATE, study_extra: str = "", record_edit=None) -> Path:
+        root = make_tiny_project(scratch / "hostile" / name, template=template)
+        if study_extra:
+            study = root / "families" / "tiny" / "study.yaml"
+            study.write_text(study_extra + study.read_text(encoding="utf-8"), encoding="utf-8")
+        if record_edit:
+            record = root / "measurements" / "tiny" / "job-a.json"
+            record.write_text(record_edit(record.read_text(encoding="utf-8")), encoding="utf-8")
+        return root
+
+    def hostile_template(line: str) -> str:
+        lines = TEMPLATE.splitlines()
+        lines.insert(2, line)
+        return "\n".join(lines) + "\n"
+
+    fifo_dir = scratch / "hostile" / "fifo"
+    fifo_dir.mkdir(parents=True)
+    os.mkfifo(fifo_dir / "pipe")
+    for command, option in (("trtexec", "--log"), ("trtexec", "--times"), ("torch-profile", "--trace"),
+                            ("coco", "--annotations")):
+        extra = ["--dataset", "d", "--detections", "pipe"] if command == "coco" else []
+        cases.append((f"FIFO as collect {command} {option}", fifo_dir,
+                      ["collect", command, "--family", "d", "--job", "j", "--measurements", "m", option, "pipe", *extra], {}))
+    root = project("study-fifo")
+    (root / "families" / "tiny" / "study.yaml").unlink()
+    os.mkfifo(root / "families" / "tiny" / "study.yaml")
+    cases.append(("study.yaml is a FIFO", root, ["check", "tiny"], {}))
+    chain = "".join([f"a0: &a0 [{', '.join(['x'] * 10)}]\n"] + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n"
+                                                                   for i in range(1, 11)])
+    cases.append(("YAML alias chain (10**10 items)", project("yaml-aliases", study_extra=chain), ["check", "tiny"], {}))
+    cases.append(("YAML nested 10,000 deep", project("yaml-deep", study_extra="deep: " + "[" * 10000 + "]" * 10000 + "\n"),
+                  ["check", "tiny"], {}))
+    cases.append(("record JSON nested 10,000 deep",
+                  project("json-deep", record_edit=lambda t: t.replace('"results": [', '"deep": ' + "[" * 10000 + "]" * 10000
+                                                                       + ', "results": [', 1)), ["check", "tiny"], {}))
+    cases.append(("lone surrogate in a record", project("surrogate", record_edit=lambda t: t.replace(
+        '"NVIDIA H100 80GB HBM3"', '"NVIDIA \\ud800"')), ["render"], {}))
+    injected = project("injection", template=hostile_template("{% for f in study.figures() %}\n{{ f.gpu }}\n{% endfor %}"),
+                       record_edit=lambda t: t.replace('"NVIDIA H100 80GB HBM3"', '"B200\\n\\n# injected heading"'))
+    cases.append(("GPU name with a heading, placed in prose", injected, ["render"], {"headings": True}))
+    for name, line in (("template: nested range(100000) loops",
+                        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"),
+                       ("template: appends a waiver to the spec",
+                        "{% set _ = study.spec.setdefault('waivers', []).append({'code': 'SG201', 'match': '', 'reason': 'x'}) %}"),
+                       ("template: grows the list it iterates", "{% set xs = [1] %}{% for x in xs %}{{ xs.append(x) }}{% endfor %}"),
+                       ("template: prints an object", "{{ '%s'|format(study) }}"),
+                       ("template: 100 MB of output", "{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}"),
+                       ("template: a 10**14-character string", "{{ ('x' * 10000000).replace('x', 'x' * 10000000) }}")):
+        cases.append((name, project(name.split(": ")[1].replace(" ", "-").replace("*", "")[:30],
+                                    template=hostile_template(line)), ["render"], {}))
+    root = project("catastrophic-pattern", study_extra="kernel_groups:\n- pattern: '^(a+)+$'\n  group: A\n")
+    (root / "profile.json").write_text(json.dumps([{"count": 10}, {"name": "a" * 5000 + "!", "timeMs": 1.0,
+                                                    "averageMs": 0.1, "medianMs": 0.1, "percentage": 100.0}]))
+    cases.append(("kernel_groups '^(a+)+$' on a 5,001-character layer name", root,
+                  ["collect", "trtexec", "--family", "tiny", "--job", "j", "--variant", "fp16", "--profile", "profile.json"], {}))
+    names = scratch / "hostile" / "names"
+    names.mkdir()
+    cases.append(("a 300-character job id", names, ["collect", "trtexec", "--family", "d", "--job", "j" * 300,
+                                                    "--measurements", "m", "--log", LOG], {}))
+    cases.append(("a family name ending in a newline", names, ["collect", "trtexec", "--family", "d\n", "--job", "j",
+                                                               "--measurements", "m", "--log", LOG], {}))
+    return cases
+
+
+def hostile_inputs(scratch: Path, time_cap_s: float) -> None:
+    print("## Hostile inputs (each its own process)\n")
+    print("| case | exit | wall (s) | peak (MiB) | first line of stderr (or stdout) |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, cwd, argv, options in hostile_cases(scratch):
+        done = studygen(*argv, cwd=cwd, timeout_s=time_cap_s)
+        peak = mib(done["peak_mib"])
+        line = (done["err"].strip().splitlines() or done["out"].strip().splitlines() or [""])[0]
+        if options.get("headings"):
+            readme = (cwd / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
+            line = (f"rendered; headings in the README: "
+                    f"{[h for h in readme.splitlines() if h.startswith('#')]}")
+        line = line.replace(str(cwd) + "/", "").replace("|", "\\|")
+        print(f"| {name} | {done['code']} | {done['wall_s']:.2f} | {peak} | {line[:170]} |")
+    print()
+
+
+def large_inputs(scratch: Path, megabytes: int, time_cap_s: float, memory_cap_gb: float) -> None:
+    folder = scratch / "large"
+    folder.mkdir()
+    rows = ["| GPU | Shape HxW | fp16 (ms) | FP8 (ms) |", "| --- | --- | --- | --- |"]
+    size, index = 0, 0
+    while size < megabytes * 2**20:
+        row = f"| H{index % 300} | {index % 97 + 1}x{index % 89 + 1} | {1 + index % 1000 / 100:.2f} | {1 + index % 900 / 100:.2f} |"
+        rows.append(row)
+        size += len(row) + 1
+        index += 1
+    (folder / "table.md").write_text("# Latency\n\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    (folder / "emphasis.md").write_text("# E\n\n" + "*a " * (megabytes * 2**20 // 9) + "\n", encoding="utf-8")
+    for sentences in (4000, 16000):
+        text = " ".join(f"FP8 is {i % 7 + 1}.{i % 10} ms faster at {i % 97 + 1}x{i % 89 + 1}." for i in range(sentences))
+        (folder / f"sentences{sentences}.md").write_text("# S\n\n" + text + "\n", encoding="utf-8")
+    print(f"## Large inputs (caps: {time_cap_s:.0f} s, {memory_cap_gb:g} GB of address space)\n")
+    print("| input | size (MB) | exit | wall (s) | peak (MiB) | ended |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    cap = int(memory_cap_gb * 2**30)
+    for name in ("table.md", "emphasis.md", "sentences4000.md", "sentences16000.md"):
+        path = folder / name
+        done = studygen("lint", name, cwd=folder, timeout_s=time_cap_s, memory_cap=cap)
+        ended = ("past the time cap" if done["code"] == "timeout" else
+                 "out of memory (cap)" if "MemoryError" in done["err"] or "memory" in done["err"].lower() else
+                 (done["out"].strip().splitlines() or done["err"].strip().splitlines() or [""])[-1][:80])
+        print(f"| lint {name} | {path.stat().st_size / 1e6:.1f} | {done['code']} | {done['wall_s']:.1f} | "
+              f"{mib(done['peak_mib'])} | {ended} |")
+    print()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--writers", type=int, default=8)
+    parser.add_argument("--large-mb", type=int, default=30)
+    parser.add_argument("--time-cap-s", type=float, default=120)
+    parser.add_argument("--memory-cap-gb", type=float, default=4)
+    parser.add_argument("--skip-large", action="store_true")
+    args = parser.parse_args(argv)
+    scratch = Path(tempfile.mkdtemp(prefix="studygen-reliability-"))
+    try:
+        parallel_writers(scratch, args.writers)
+        killed_writers(scratch)
+        hostile_inputs(scratch, args.time_cap_s)
+        if not args.skip_large:
+            large_inputs(scratch, args.large_mb, args.time_cap_s, args.memory_cap_gb)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""Strings from records and study files placed in a README's prose, and the
+marker of Markdown that studygen's helpers built (tables, spans, links),
+which the template engine passes through as it is (render/engine.py).
+Tables escape their cells with :func:`studygen.render.text.escape_cell`."""
+
+from __future__ import annotations
+
+import html
+import re
+
+
+class Markdown(str):
+    """Text that studygen's own helpers built as Markdown (a table, a span of
+    figures, a figure's link), record strings in it already escaped: the
+    template engine passes it through as it is. Any operation on it (``+``,
+    a filter) gives a plain ``str`` again, which is escaped like a record
+    string (:func:`escape_prose`)."""
+
+    __slots__ = ()
+
+
+# C0 and C1 control characters but tab (a newline is folded, not escaped): a terminal escape
+# (\x1b[2J) or a NUL from a record never reaches the README or the terminal that shows it.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_LINE_BREAKS = re.compile(r"[ \t]*[\r\n\u2028\u2029\x85]+[ \t]*")
+# What makes a line a block when it starts it (CommonMark 0.31): an ATX heading, a quote, a
+# bullet or ordered list item, a thematic break or setext underline, a fence, a link reference
+# definition (a quote's ">" and an HTML block's "<" are entities already); escaped by a backslash before the
+# character that makes it. Anywhere in a line, "|" could make a table row.
+_BLOCK_STARTS = (
+    re.compile(r"^(#{1,6})(?=[ \t]|$)"),
+    re.compile(r"^([-+*])(?=[ \t]|$)"),
+    re.compile(r"^\d{1,9}([.)])(?=[ \t]|$)"),
+    re.compile(r"^([-*_=])[ \t]*(?:\1[ \t]*){2,}$|^(=)=*[ \t]*$"),
+    re.compile(r"^(`{3,}|~{3,})"),
+    re.compile(r"^(\[)[^\]]*\]:"),
+)
+
+
+def escape_prose(text) -> str:
+    """A string from a record or a study file made safe for Markdown prose,
+    wherever a template places it (a paragraph, a heading, a list item, alt
+    text), without changing how an ordinary string reads: line breaks folded
+    to one space (a string cannot end a paragraph, start a heading or a list
+    item), leading blanks dropped (four would start a code block), HTML's
+    ``<``, ``>`` and ``&`` as entities, control characters as ``\\uXXXX``,
+    ``|`` as ``\\|`` and a start that would make a block (``#``, ``>``,
+    ``-``, ``1.``, ``---``, a fence, ``[x]:``) backslash-escaped. Emphasis,
+    links and code spans in the text are left to the template's author
+    (inside a code span a backslash would show: CommonMark 0.31,
+    "Backslash escapes")."""
+    value = _LINE_BREAKS.sub(" ", str(text)).lstrip(" \t")
+    value = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
+    value = html.escape(value, quote=False).replace("|", "\\|")
+    for pattern in _BLOCK_STARTS:
+        match = pattern.match(value)
+        if match:
+            at = next(match.start(i) for i in range(1, (match.lastindex or 0) + 1) if match.group(i) is not None)
+            return value[:at] + "\\" + value[at:]
+    return value
+
+
+def escape_alt(text) -> str:
+    """:func:`escape_prose` for an image's alt text (``![alt](path)``), with
+    ``[``, ``]`` and ``\\`` backslash-escaped too, so that a group or label
+    name from a study file cannot close the alt text and add a link."""
+    value = re.sub(r"([\\[\]])", r"\\\1", str(text))
+    return escape_prose(value)

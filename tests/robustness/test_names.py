@@ -1,0 +1,125 @@
+"""Names become file names and paths: matched whole (a trailing newline is
+no letter, whatever ``$`` means in Python's ``re``), bounded in length (a
+clear error, not "File name too long"), and ``collect`` writes a family's
+records where its study reads them (the study file's ``measurements:``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from studygen.errors import UsageError
+from studygen.records.schemas import schema_errors
+from studygen.records.write import MAX_NAME_LENGTH, validate_family_name, validate_job_id
+from tests.collect.conftest import TRTEXEC
+from tests.robustness.snapshot import snapshot
+from tests.robustness.tiny import make_tiny_project, run_record, study_spec
+
+LOG = TRTEXEC / "trt10.16_build-and-run.log"  # 6 results
+
+
+@pytest.mark.parametrize("check, what", [(validate_family_name, "family name"), (validate_job_id, "job id")])
+def test_a_trailing_newline_is_no_part_of_a_name(check, what):
+    assert check("ok-1") == "ok-1"
+    with pytest.raises(UsageError) as raised:
+        check("ok-1\n")
+    assert raised.value.line() == f"invalid {what} 'ok-1\\n': use letters, digits, " + (
+        "'_' and '-'" if what == "family name" else "'.', '_' and '-' (not first)")
+
+
+@pytest.mark.parametrize("check, what", [(validate_family_name, "family name"), (validate_job_id, "job id")])
+def test_a_name_longer_than_the_limit_is_refused_by_its_length(check, what):
+    assert check("a" * MAX_NAME_LENGTH) == "a" * MAX_NAME_LENGTH
+    with pytest.raises(UsageError) as raised:
+        check("a" * (MAX_NAME_LENGTH + 1))
+    assert raised.value.line() == (f"invalid {what} {'a' * 40!r}… ({MAX_NAME_LENGTH + 1} characters): at most "
+                                   f"{MAX_NAME_LENGTH} (it becomes a file name)")
+
+
+@pytest.mark.parametrize("kind, pointer, document", [
+    ("study", "/family", {**study_spec(), "family": "tiny\n"}),
+    ("run", "/job_id", {**run_record(), "job_id": "job-a\n"}),
+    ("run", "/family", {**run_record(), "family": "tiny\n"}),
+])
+def test_schema_patterns_end_at_the_end_of_the_text_as_in_ecma_262(kind, pointer, document):
+    # jsonschema searches with Python's re, where `$` also matches before a final newline
+    errors = schema_errors(kind, document)
+    assert (pointer, f"{document[pointer[1:]]!r} does not match {'^[A-Za-z0-9_-]+$' if pointer == '/family' else '^[A-Za-z0-9][A-Za-z0-9._-]*$'!r}") in errors
+    fixed = {**document, pointer[1:]: document[pointer[1:]].rstrip("\n")}
+    assert schema_errors(kind, fixed) == []
+
+
+def test_a_shape_with_a_trailing_newline_is_refused(tmp_path, run_cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    done = run_cli("collect", "trtexec", "--family", "demo", "--job", "j", "--measurements", "m", "--log", LOG,
+                   "--shape", "640x640\n")
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == ("studygen: invalid --shape '640x640\\n': use HxW in pixels, each a whole number above 0, "
+                        "e.g. 800x1067\n")
+    assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize("option, value, what", [("--job", "j" * 300, "job id"), ("--family", "f" * 300, "family name"),
+                                                 ("--job", "j\n", "job id")])
+def test_collect_refuses_long_and_newline_names_before_writing(tmp_path, run_cli, monkeypatch, option, value, what):
+    monkeypatch.chdir(tmp_path)
+    names = {"--family": "demo", "--job": "j1", option: value}
+    done = run_cli("collect", "trtexec", "--family", names["--family"], "--job", names["--job"],
+                   "--measurements", "m", "--log", LOG)
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err.count("\n") == 1 and done.err.startswith(f"studygen: invalid {what} ")
+    assert "Traceback" not in done.err and "too long" not in done.err
+    assert not (tmp_path / "m").exists()
+
+
+def _project_reading_records_from(root, folder: str):
+    make_tiny_project(root, records=[])
+    study = root / "families" / "tiny" / "study.yaml"
+    study.write_text(yaml.safe_dump({**study_spec(), "measurements": folder}, sort_keys=False), encoding="utf-8")
+    return root
+
+
+def test_collect_writes_where_the_study_file_says_its_records_are(tmp_path, run_cli, monkeypatch):
+    root = _project_reading_records_from(tmp_path / "project", "data/tiny-records")
+    monkeypatch.chdir(root / "families" / "tiny")  # the project root is found above the working folder
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG)
+    assert done.exit_code == 0, done.err
+    assert done.out.splitlines()[0] == f"wrote {root}/data/tiny-records/j1.json: 6 result(s) added (new record)"
+    record = json.loads((root / "data" / "tiny-records" / "j1.json").read_text(encoding="utf-8"))
+    assert len(record["results"]) == 6
+    assert not (root / "measurements" / "tiny" / "j1.json").exists()
+
+
+def test_collect_refuses_a_measurements_folder_in_the_project_the_study_does_not_read(tmp_path, run_cli,
+                                                                                      monkeypatch):
+    root = _project_reading_records_from(tmp_path / "project", "data/tiny-records")
+    monkeypatch.chdir(root)
+    before = snapshot(root)
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG,
+                   "--measurements", "measurements")
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == ("studygen: --measurements measurements writes measurements/tiny/, but "
+                        "families/tiny/study.yaml reads the records of tiny from data/tiny-records/: leave "
+                        "--measurements out, or give a folder outside the project for a record that belongs to "
+                        "no study\n")
+    assert snapshot(root) == before
+    # the folder the study reads, named explicitly, is accepted
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG,
+                   "--measurements", "data")
+    assert done.exit_code == 2 and "reads the records of tiny from data/tiny-records/" in done.err
+    outside = tmp_path / "elsewhere"
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG,
+                   "--measurements", outside)
+    assert done.exit_code == 0, done.err
+    assert (outside / "tiny" / "j1.json").is_file()
+
+
+def test_a_study_measurements_folder_outside_the_project_is_refused(tmp_path, run_cli, monkeypatch):
+    root = _project_reading_records_from(tmp_path / "project", "../escape")
+    monkeypatch.chdir(root)
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG)
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == f"studygen: refusing to write {root}/../escape/j1.json: outside {root}\n"
+    assert not (tmp_path / "escape").exists()
