@@ -294,10 +294,20 @@ class Block:
         tokens = tokenize(self.text)
         ranges = find_ranges(self.text, tokens) if len(tokens) > 1 else []
         sentences = []
+        # tokens and ranges are in text order, as are the sentences: one pass over each
+        token_at = range_at = 0
         for start, end in split_sentences(self.text):
-            own_tokens = [t for t in tokens if start <= t.start < end]
-            own_ranges = [r for r in ranges if start <= r.start < end]
-            sentences.append(Sentence(self, start, end, own_tokens, own_ranges))
+            while token_at < len(tokens) and tokens[token_at].start < start:
+                token_at += 1
+            first_token = token_at
+            while token_at < len(tokens) and tokens[token_at].start < end:
+                token_at += 1
+            while range_at < len(ranges) and ranges[range_at].start < start:
+                range_at += 1
+            first_range = range_at
+            while range_at < len(ranges) and ranges[range_at].start < end:
+                range_at += 1
+            sentences.append(Sentence(self, start, end, tokens[first_token:token_at], ranges[first_range:range_at]))
         return sentences
 
 

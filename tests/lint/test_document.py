@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from studygen.lint.document import Document
-from studygen.lint.parse import _read_table, _read_table_tokens, markdown_parser, parse_document
+from studygen.lint.parse import inline_text, markdown_parser, parse_document
 
 SEED_TABLE = """Batch 1, x is fp16 time over FP8 time:
 
@@ -88,26 +87,44 @@ def test_restriction_views():
     assert document.tables[0].restrict(sentence.view) == [0]
 
 
-def _table_shape(table):
-    return (
-        table.line, table.end_line, table.headers, [(r.index, r.line, r.cells, r.label) for r in table.rows],
-        table.label_columns, [(s.header, s.unit, s.stat, [v and v.text for v in s.values]) for s in table.series],
+def _library_tables(text):
+    """(headers, [(line, cells)]) of every table as markdown-it-py's own GFM
+    table rule reads it, cell texts from the library's inline parse."""
+    tables = []
+    cells, rows, headers, line, inside = [], [], [], 0, False
+    for token in markdown_parser().parse(text):
+        if token.type == "table_open":
+            headers, rows, inside = [], [], True
+        elif token.type == "tr_open":
+            cells, line = [], token.map[0] + 1
+        elif token.type == "inline" and inside:
+            cells.append(inline_text(token.content).strip())
+        elif token.type == "tr_close":
+            if headers:
+                rows.append((line, cells))
+            else:
+                headers = cells
+        elif token.type == "table_close":
+            tables.append((headers, rows))
+            inside = False
+    return tables
+
+
+def test_compact_table_reader_agrees_with_the_library_rule():
+    """The compact body reader (one token for a table body) gives the cells
+    and lines markdown-it-py's own table rule gives: inline markup, escaped
+    pipes, padded and cut rows, a body ended by a blank line, a heading or a
+    blockquote, a table in a list item and in a blockquote."""
+    text = (
+        SEED_TABLE
+        + "\n| GPU | ms |\n|---|---|\n| **H200** | 2.5 | extra |\n| H100 |\n| `a \\| b` | [x](https://e.org) ![i](p.png) |\n# next\n"
+        + "\n| only | header |\n|---|---|\n"
+        + "\n| a | b |\n|:-:|--:|\n| 1 | 2 |\n> quoted\n"
+        + "\n- item\n\n  | a | b |\n  |---|---|\n  | 3 | 4 |\n"
+        + "\n> | q | r |\n> |---|---|\n> | 5 | 6 |\n"
     )
-
-
-def test_token_by_token_table_reader_agrees_with_the_positional_one():
-    """The fallback reader (for a token layout other than markdown-it-py's
-    fixed one) gives the same table: same cells (inline markup, escaped
-    pipes, padded and truncated rows), lines, labels and series."""
-    text = SEED_TABLE + "\n| GPU | ms |\n|---|---|\n| **H200** | 2.5 | extra |\n| H100 |\n\n| only | header |\n|---|---|\n"
-    tokens = markdown_parser().parse(text)
-    starts = [i for i, t in enumerate(tokens) if t.type == "table_open"]
-    assert len(starts) == 3
-    fast, slow = Document("x.md", text, text.split("\n")), Document("x.md", text, text.split("\n"))
-    for order, start in enumerate(starts):
-        after_fast = _read_table(tokens, start, fast, order, 0, "")
-        after_slow = _read_table_tokens(tokens, start, slow, order, 0, "")
-        assert after_fast == after_slow and tokens[after_fast - 1].type == "table_close"
-    assert [_table_shape(t) for t in fast.tables] == [_table_shape(t) for t in slow.tables]
-    assert fast.tables[1].rows[0].cells == ["H200", "2.5"] and fast.tables[1].rows[1].cells == ["H100", ""]
-    assert fast.tables[2].rows == [] and fast.tables[2].headers == ["only", "header"]
+    ours = [(t.headers, [(r.line, r.cells) for r in t.rows]) for t in parse_document(text, "x.md").tables]
+    assert ours == _library_tables(text)
+    assert len(ours) == 6
+    assert ours[1][1] == [(11, ["H200", "2.5"]), (12, ["H100", ""]), (13, ["a | b", "x"])]
+    assert ours[2] == (["only", "header"], [])
