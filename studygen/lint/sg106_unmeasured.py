@@ -265,7 +265,7 @@ def check(document: Document) -> list[Finding]:
                 if (line, item.text) in reported:
                     continue
                 reported.add((line, item.text))
-                findings.append(_finding(document, item, line, f"line {line} states an outcome for it: '{_clip(sentence_text)}'"))
+                findings.append(_finding(document, item, line, f"line {line} states an outcome for it: '{_outcome_quote(sentence_text, outcome)}'"))
     for table in document.tables:
         for row in table.rows:
             tokens = set(label_tokens(normalize(row.label)))
@@ -294,6 +294,17 @@ def _first_outcome(text: str) -> int | None:
 
 def _declares(text: str) -> bool:
     return bool(_DECLARED_SUBJECT_RE.search(text) or _DECLARED_OBJECT_RE.search(text) or _DECLARED_LIST_RE.search(text) or _DECLARED_PAREN_RE.search(text))
+
+
+def _outcome_quote(text: str, outcome: int, limit: int = 100) -> str:
+    """The sentence, or (when longer than ``limit``) its part from the start
+    of the clause holding the outcome at ``outcome``."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    ends = [text.rfind(mark, 0, outcome) + len(mark) for mark in (", ", "; ", ": ", "(", " — ") if text.rfind(mark, 0, outcome) != -1]
+    start = max(ends, default=0)
+    return ("…" if start else "") + _clip(text[start:], limit)
 
 
 def _clip(text: str, limit: int = 100) -> str:
