@@ -38,6 +38,7 @@ document costs little per range.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -45,6 +46,7 @@ from ..findings import Finding
 from ..numbers import format_number
 from .document import Block, Document, Row, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, covers, rounding_keys, with_unit
+from .text import normalize
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -84,6 +86,7 @@ class Candidate:
     distance: int
     same_section: bool
     reportable: bool = True
+    accounted: tuple = ()  # the sentence's other figures of the range's unit
 
     @property
     def covered(self) -> bool:
@@ -150,6 +153,25 @@ def check(document: Document) -> list[Finding]:
     return findings
 
 
+def _sibling_figures(sentence: Sentence, rng: Range) -> tuple[Figure, ...]:
+    """The sentence's other figures of the range's unit, and the endpoints
+    of its other ranges: a row the range leaves out is accounted for when
+    one of them prints its value ("mxfp8's 6.4% vs the other backends'
+    21-25%", "TP takes 1.55-1.57 ms versus EP 1.28-1.43 ms")."""
+    own = (rng.lo.start, rng.hi.start)
+    figures = []
+    in_ranges = set()
+    for other in sentence.ranges:
+        in_ranges.update((other.lo.start, other.hi.start))
+        if other is not rng and other.unit == rng.unit:
+            figures.extend((other.lo, other.hi))  # an endpoint without its own unit takes the range's
+    figures.extend(
+        token.figure for token in sentence.tokens
+        if token.figure is not None and token.figure.unit == rng.unit and token.start not in own and token.start not in in_ranges
+    )
+    return tuple(figures)
+
+
 def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
     candidates: list[Candidate] = []
     if rng.difference and rng.unit not in RATIO_UNITS:
@@ -177,6 +199,8 @@ def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: lis
     best = max(uncovered, key=Candidate.rank)
     if any(c.covered and c.tier >= best.tier for c in candidates):
         return None
+    if best.accounted and all(covers(rng.lo, rng.hi, e.value) or _accounted(e.value, best.accounted) for e in best.make_entries()):
+        return None  # every row the range leaves out, the sentence states with another figure
     return _finding(document, sentence, rng, best)
 
 
@@ -246,9 +270,11 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
     # can neither hold an endpoint nor sit inside it: skip it unread.
     low_edge = rng.lo.value - rng.lo.half_step - 1e-9
     high_edge = rng.hi.value + rng.hi.half_step + 1e-9
+    accounted = _sibling_figures(sentence, rng)
     for series in sources:
         smallest, largest = series.bounds
-        if largest < low_edge or smallest > high_edge:
+        one_side_ok = _one_side_possible(series, block, sentence)
+        if (largest < low_edge or smallest > high_edge) and not one_side_ok:
             continue
         table = series.table
         key = id(table)
@@ -257,11 +283,13 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
         rows = restrictions[key]
         if rows is None or _series_excluded(series, view):
             continue
-        if rows is table.all_rows:
+        column = series.values
+        restricted = rows is not table.all_rows or bool(series.varying and view.mention(series.varying) == 1)
+        baseline = _baseline_rows(series, rng, view)
+        if rows is table.all_rows and not baseline:
             present, values = series.present_indexes, series.present_values
         else:
-            column = series.values
-            present = [i for i in rows if column[i] is not None]
+            present = [i for i in rows if column[i] is not None and i not in baseline]
             values = [column[i].value for i in present]
         same_section = table.section == block.section
         # Within the section a variant name ("fp16 latency") is enough to tie
@@ -272,7 +300,7 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
             overlap = bool(series.measure & words) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
         candidate = _evaluate(
             f"'{series.header}'", table, values, _series_entries(series, present), rng,
-            overlap, abs(table.order - block.order), same_section,
+            overlap, abs(table.order - block.order), same_section, restricted, accounted, one_side_ok,
         )
         if candidate is None:
             continue
@@ -282,9 +310,14 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
     return False
 
 
-def _evaluate(description: str, table: Table, values: list[float], make_entries, rng: Range, overlap: bool, distance: int, same_section: bool) -> Candidate | None:
+def _evaluate(description: str, table: Table, values: list[float], make_entries, rng: Range, overlap: bool, distance: int,
+              same_section: bool, restricted: bool = False, accounted: tuple = (), one_side_ok: bool = False) -> Candidate | None:
     """A :class:`Candidate` when the range summarises these values (see
-    the module docstring), else None."""
+    the module docstring), else None. ``restricted``: the clause named the
+    rows (or the sub-column) the values come from; ``accounted``: the
+    sentence's other figures (a value one of them prints is accounted for);
+    ``one_side_ok``: the column may be read even when every value lies on
+    one side of the range (:func:`_one_side_possible`)."""
     if len(values) < 2:
         return None
     # covers() and rounds_to() inlined: this loop runs for every candidate row.
@@ -294,7 +327,8 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     hi_tolerance = hi.half_step + 1e-9
     low_bound = lo_value - lo_tolerance
     high_bound = hi_value + hi_tolerance
-    inside = 0
+    inside = explained = 0
+    below = above = 0
     found_lo = found_hi = False
     for value in values:
         if low_bound <= value <= high_bound:
@@ -304,20 +338,97 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
                 found_lo = True
             if not found_hi and hi_value - value <= hi_tolerance:
                 found_hi = True
+        elif accounted and _accounted(value, accounted):
+            explained += 1  # another figure of the sentence prints this row's value
+        elif value < low_bound:
+            below += 1
+        else:
+            above += 1
+    count = len(values)
     strong = found_lo and found_hi
     found = found_lo + found_hi
+    # Every value on one side of the range ("35-40% faster" over +33.9% and +33.8%): the
+    # range overstates or understates the whole column the words name.
+    one_side = one_side_ok and inside == 0 and explained == 0 and (below == count or above == count) and _near(values, rng)
     # Another section's column is reported only with a shared header word as
     # well (in a long document two endpoints turn up somewhere by
     # coincidence); without one it can still show that the range fits.
     reportable = True
     if same_section:
-        if not strong and not (overlap and (found or inside * 2 > len(values))):
+        if not strong and not (overlap and (found or inside * 2 > count or one_side)):
             return None
     elif not (overlap and found):
-        if not (strong and inside == len(values)):
+        if not (strong and inside == count):
             return None
         reportable = False
-    return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section, reportable)
+    # A range that leaves out most rows, none of them named by its words, is
+    # about a subset the words do not name ("1.6-1.9x at large token counts"):
+    # it cannot be read against the whole column.
+    stated = inside + explained
+    if stated < count and not restricted:
+        if not (stated * 2 > count or (stated * 2 == count and (strong or overlap)) or one_side):
+            reportable = False
+        elif not same_section and not (strong or (stated * 2 > count and overlap)):
+            reportable = False  # another section's column, rows not named: most of it, or both endpoints, in the range
+    return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section,
+                     reportable, accounted)
+
+
+def _near(values: list[float], rng: Range) -> bool:
+    """True when the range does not span zero and the value nearest to it
+    lies within half the nearest endpoint's size of it: a column of AP
+    values is not what a confidence interval of AP differences summarises."""
+    lo, hi = rng.lo.value, rng.hi.value
+    if lo <= 0 <= hi:
+        return False
+    nearest = min(values, key=lambda v: min(abs(v - lo), abs(v - hi)))
+    endpoint = lo if abs(nearest - lo) <= abs(nearest - hi) else hi
+    return abs(nearest - endpoint) <= 0.5 * abs(endpoint)
+
+
+def _accounted(value: float, figures) -> bool:
+    """True when ``value`` prints as one of ``figures`` at its digits."""
+    return any(abs(value - figure.value) <= figure.half_step + 1e-9 for figure in figures)
+
+
+def _one_side_possible(series: Series, block: Block, sentence: Sentence) -> bool:
+    """Whether a series entirely outside a range may still be its column:
+    only the one series of its unit in the sentence's own section, whose
+    header names a word of the sentence."""
+    same = block.document.series_by_section.get((block.section, series.unit), ())
+    return series.table.section == block.section and len(same) == 1 and bool(series.measure & sentence.measure)
+
+
+# A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).
+_BASELINE_WORD_RE = re.compile(r"\b(?:baseline|reference|ref|none|default|original|vanilla|stock|naive|unoptimi[sz]ed)\b")
+_REFERENCE_BEFORE = r"(?:of|vs\.?|versus|over|than|against|to|with|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+)?"
+
+
+def _baseline_rows(series: Series, rng: Range, view) -> set[int]:
+    """Rows of an ``x`` or ``%`` series that are the comparison's reference
+    (item 3): their value is the identity (1x; 100% or 0% for a percentage)
+    and their label says baseline / reference / none / default …, or the
+    clause names them as what is compared against ("0.40-0.55x of the
+    fp16 reference"). Empty when the range itself covers the identity."""
+    if series.unit not in RATIO_UNITS:
+        return set()
+    identities = (1.0,) if series.unit == "x" else (100.0, 0.0)
+    if any(covers(rng.lo, rng.hi, identity) for identity in identities):
+        return set()
+    rows = series.table.rows
+    found = set()
+    for index, figure in enumerate(series.values):
+        if figure is None or figure.value not in identities:
+            continue
+        label = normalize(rows[index].label)
+        if not label:
+            continue
+        if _BASELINE_WORD_RE.search(label) or any(
+            re.search(_REFERENCE_BEFORE + re.escape(normalize(part)) + r"(?![\w])", view.normalized)
+            for part in rows[index].label.split(" / ")
+        ):
+            found.add(index)
+    return found
 
 
 # --- pairs of columns ----------------------------------------------------------
@@ -374,14 +485,17 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
         units = table.pair_units
         if rng.unit not in RATIO_UNITS:
             units = units & {rng.unit}
+        elif table.unit_counts.get(None, 0) >= 2:
+            units = units | {None}  # a relative change compares figures of any one unit, stated or not
         if not units:
             continue
         rows = table.restrict(view)
         if rows is None:
             continue
+        restricted = rows is not table.all_rows
         distance = abs(table.order - block.order)
         same_section = table.section == block.section
-        for unit in sorted(units):
+        for unit in sorted(units, key=str):
             for first, second in _pairs(table, unit):
                 if same_section:
                     overlap = bool((first.quantity | second.quantity) & sentence.keywords)
@@ -391,7 +505,7 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
                 if reading is None:
                     continue
                 description, values, make_entries = reading
-                candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section)
+                candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section, restricted)
                 if candidate is None:
                     continue
                 candidates.append(candidate)
@@ -462,7 +576,7 @@ def _pair_reading(first: Series, second: Series, rows: list[int], rng: Range, re
 
 def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate) -> Finding:
     entries = best.make_entries()
-    left_out = [e for e in entries if not covers(rng.lo, rng.hi, e.value)]
+    left_out = [e for e in entries if not covers(rng.lo, rng.hi, e.value) and not _accounted(e.value, best.accounted)]
     named = ", ".join(f"'{e.row.label or f'line {e.row.line}'}' ({e.shown})" for e in left_out[:MAX_ROWS_NAMED])
     if len(left_out) > MAX_ROWS_NAMED:
         named += f" and {len(left_out) - MAX_ROWS_NAMED} more"

@@ -50,7 +50,8 @@ def stem(word: str) -> str:
 
 def keywords(text: str) -> frozenset[str]:
     """Stemmed content words of ``text``: stop words, unit words and words
-    without letters left out. ``'GEMM ms fp16'`` -> ``{'gemm', 'fp16'}``."""
+    without letters left out; a snake_case word also gives its parts.
+    ``'GEMM ms fp16'`` -> ``{'gemm', 'fp16'}``."""
     found = set()
     if "x" in text or "×" in text:
         text = _SHAPE_WORD_RE.sub(" ", text)
@@ -59,6 +60,11 @@ def keywords(text: str) -> frozenset[str]:
         if lowered in STOPWORDS or lowered in UNIT_WORDS or len(lowered) < 2:
             continue
         found.add(stem(lowered))
+        if "_" in lowered:
+            # snake_case names their words too: "e2e_latency_ms" is about latency
+            for part in lowered.split("_"):
+                if len(part) > 1 and part not in STOPWORDS and part not in UNIT_WORDS:
+                    found.add(stem(part))
     return frozenset(found)
 
 
