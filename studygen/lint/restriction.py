@@ -119,6 +119,8 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
     numeric_words, multiword = table.label_words
     parts_named = view.part_mentions and table.part_words & view.part_mentions
     numbers_named = (view.bare_numbers or view.number_spans) and table.numeric_labels
+    if numbers_named and not _holds_points(table, view):
+        return None  # "at 1024-8192": a sweep without a 1024 or an 8192 row is another one
     if not (mentioned_vocab or view.excluded or multiword or numeric_words & view.token_set or parts_named or numbers_named):
         return table.all_rows  # the text names none of this table's labels
     include: dict[int, set[str]] = {}
@@ -151,6 +153,25 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
         for value in unwanted:
             kept.difference_update(table.label_values[column][value])
     return sorted(kept)
+
+
+def _holds_points(table, view: TextView) -> bool:
+    """True when one numeric label column of ``table`` holds every point
+    the text names as a sweep point: both ends of each span ("at
+    1024-8192") and each single point ("at 8192")."""
+    wanted = {float(number) for number in view.bare_numbers}
+    for lo, hi in view.number_spans:
+        wanted.update((lo, hi))
+    for column in table.numeric_labels:
+        held = set()
+        for value in table.label_values.get(column, ()):
+            try:
+                held.add(float(value))
+            except ValueError:
+                pass
+        if wanted <= held:
+            return True
+    return False
 
 
 def _number_named(view: TextView, value: str) -> bool:

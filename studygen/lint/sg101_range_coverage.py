@@ -295,7 +295,9 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
         # Within the section a variant name ("fp16 latency") is enough to tie
         # a sentence to a column; across sections only a quantity word is.
         if same_section:
-            overlap = bool(series.quantity & sentence.keywords) or series.sole_of_unit
+            # the unit alone names the column only when no other table of the section has it
+            overlap = bool(series.quantity & sentence.keywords) or (
+                series.sole_of_unit and len(block.document.series_by_section.get((block.section, series.unit), ())) == 1)
         else:
             overlap = bool(series.measure & words) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
         candidate = _evaluate(

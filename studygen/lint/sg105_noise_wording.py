@@ -110,7 +110,7 @@ def _expected(text: str, offset: int) -> bool:
 def _finding(document: Document, phrase: str, line: int, where: str) -> Finding:
     return Finding(
         CODE,
-        f"'{phrase}' with no spread, repeat count or test stated in the same {where}",
+        f"'{' '.join(phrase.split())}' with no spread, repeat count or test stated in the same {where}",
         document.path,
         line,
         hint="state the spread (± std, min to max or a confidence interval), how many repeats it is over, "
