@@ -91,9 +91,15 @@ def header_unit(header: str) -> str | None:
     ``MiB``, ``speedup (x)`` -> ``x``, ``AP fp16 / FP8`` -> ``AP``), or None."""
     match = _HEADER_UNIT_RE.search(header.replace("×", "x"))
     if not match:
-        return None
+        # snake_case names end in their unit: "e2e_latency_ms", "plan_mib", "speedup_x", "saving_pct"
+        snake = _SNAKE_UNIT_RE.search(header)
+        return _SNAKE_UNITS.get(snake.group(1).lower()) if snake else None
     return UNITS.get(match.group(1))
 
+
+_SNAKE_UNITS = {"ms": "ms", "us": "us", "s": "s", "sec": "s", "ns": "ns", "pct": "%", "percent": "%", "x": "x",
+                "mib": "MiB", "gib": "GiB", "kib": "KiB", "mb": "MB", "gb": "GB", "kb": "KB"}
+_SNAKE_UNIT_RE = re.compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", re.IGNORECASE)
 
 _EMPTY = (None, False)
 
@@ -357,6 +363,7 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
     header = table.headers[column] or f"column {column + 1}"
     specs = _series_specs(header, parts, tuple(sibling_labels) if sibling_labels else None)
     unit = header_unit(header)
+    made = []
     for sub, (display, varying, part_unit, stat, words) in enumerate(specs):
         if parts == 1:
             values = [(f[0] if len(f) == 1 else _one_of_unit(f, unit)) if f else None for f in parsed]
@@ -375,7 +382,13 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
         if part_unit is None:
             part_unit = default_unit
         if any(v is not None for v in values):
-            table.series.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values))
+            made.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values))
+    if len(made) > 1 and not sibling_labels and all(s.varying.startswith("#") for s in made) and len({s.unit for s in made}) == len(made):
+        # "931.3 (1.61x)": the figures of a cell differ by unit, and the unit names each ('+combine', '+combine, x')
+        for position, series in enumerate(made):
+            series.header = header if position == 0 else f"{header}, {series.unit or 'figure ' + str(position + 1)}"
+            series.keywords = cached_keywords(series.header)
+    table.series.extend(made)
 
 
 def _one_of_unit(figures, unit: str | None) -> Figure | None:

@@ -191,6 +191,12 @@ class Table:
         return list(range(len(self.rows)))
 
     @cached_property
+    def heading_words(self) -> frozenset[str]:
+        """Quantity words of the heading above the table ("Time per token
+        (ms)" over columns named baseline and quantized)."""
+        return measure_words(keywords(self.context.split("\n", 1)[0])) if self.context else frozenset()
+
+    @cached_property
     def part_words(self) -> frozenset[str]:
         """Every label word of :attr:`label_parts`."""
         return frozenset(part for parts in self.label_parts.values() for part in parts)

@@ -21,7 +21,7 @@ _EXCLUDE_WORDS = frozenset({"except", "excluding", "exclude", "besides", "withou
 # followed by no unit names a row of a numeric label column (a sweep point) even without its header word
 _BARE_NUMBER_RE = re.compile(
     r"(?:\bat|@|\bthe|\bfor)\s*(\d+(?:\.\d+)?)(?:\s*(?:-|–|—|\.\.|to)\s*(\d+(?:\.\d+)?))?"
-    r"(?![\d.]|\s*(?:%|x\b|x\d|×|(?:ms|us|µs|ns|s|sec|secs|seconds)\b|[kmg]i?b\b|tokens?/s|/s))"
+    r"(?![\da-zµ_]|\.\d|\s*(?:%|x\b|x\d|×|(?:ms|us|µs|ns|s|sec|secs|seconds)\b|[kmg]i?b\b|tokens?/s|/s|(?:-|–|—|\.\.)\s*\d))"
 )
 _EXCLUSION_RE = re.compile(r"except|exclud|besides|without|other than|apart from")
 

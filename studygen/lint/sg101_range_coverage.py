@@ -68,6 +68,32 @@ class Entry:
     decimals: int
 
 
+@dataclass(frozen=True)
+class Siblings:
+    """The sentence's other figures of a range's unit (``figures``) and its
+    other ranges of that unit (``ranges``): what a row the range leaves out
+    may be stated by instead ("INT4's 9.8% against 1.1-1.6% for the 8-bit
+    recipes", "TP takes 1.55-1.57 ms versus EP 1.28-1.43 ms")."""
+
+    figures: tuple = ()
+    ranges: tuple = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.figures or self.ranges)
+
+    def unexplained(self, values: list[float]) -> list[float]:
+        """``values`` (left out by the range) that no sibling states: a value
+        a single figure prints, or a set that one sibling range covers with
+        one of its endpoints printed by a value of the set."""
+        rest = [v for v in values if not any(abs(v - f.value) <= f.half_step + 1e-9 for f in self.figures)]
+        for other in self.ranges:
+            if rest and all(covers(other.lo, other.hi, v) for v in rest) and any(
+                abs(v - end.value) <= end.half_step + 1e-9 for v in rest for end in (other.lo, other.hi)
+            ):
+                return []
+        return rest
+
+
 @dataclass
 class Candidate:
     """A column (or pair of columns) a range may summarise, and the verdict.
@@ -86,7 +112,7 @@ class Candidate:
     distance: int
     same_section: bool
     reportable: bool = True
-    accounted: tuple = ()  # the sentence's other figures of the range's unit
+    siblings: Siblings = Siblings()  # the sentence's other figures and ranges of the range's unit
 
     @property
     def covered(self) -> bool:
@@ -153,23 +179,18 @@ def check(document: Document) -> list[Finding]:
     return findings
 
 
-def _sibling_figures(sentence: Sentence, rng: Range) -> tuple[Figure, ...]:
-    """The sentence's other figures of the range's unit, and the endpoints
-    of its other ranges: a row the range leaves out is accounted for when
-    one of them prints its value ("mxfp8's 6.4% vs the other backends'
-    21-25%", "TP takes 1.55-1.57 ms versus EP 1.28-1.43 ms")."""
-    own = (rng.lo.start, rng.hi.start)
-    figures = []
+def _siblings(sentence: Sentence, rng: Range) -> Siblings:
     in_ranges = set()
+    ranges = []
     for other in sentence.ranges:
         in_ranges.update((other.lo.start, other.hi.start))
         if other is not rng and other.unit == rng.unit:
-            figures.extend((other.lo, other.hi))  # an endpoint without its own unit takes the range's
-    figures.extend(
+            ranges.append(other)
+    figures = tuple(
         token.figure for token in sentence.tokens
-        if token.figure is not None and token.figure.unit == rng.unit and token.start not in own and token.start not in in_ranges
+        if token.figure is not None and token.figure.unit == rng.unit and token.start not in in_ranges
     )
-    return tuple(figures)
+    return Siblings(figures, tuple(ranges))
 
 
 def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
@@ -199,7 +220,7 @@ def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: lis
     best = max(uncovered, key=Candidate.rank)
     if any(c.covered and c.tier >= best.tier for c in candidates):
         return None
-    if best.accounted and all(covers(rng.lo, rng.hi, e.value) or _accounted(e.value, best.accounted) for e in best.make_entries()):
+    if best.siblings and not best.siblings.unexplained([v for v in best.values if not covers(rng.lo, rng.hi, v)]):
         return None  # every row the range leaves out, the sentence states with another figure
     return _finding(document, sentence, rng, best)
 
@@ -270,7 +291,7 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
     # can neither hold an endpoint nor sit inside it: skip it unread.
     low_edge = rng.lo.value - rng.lo.half_step - 1e-9
     high_edge = rng.hi.value + rng.hi.half_step + 1e-9
-    accounted = _sibling_figures(sentence, rng)
+    siblings = _siblings(sentence, rng)
     for series in sources:
         smallest, largest = series.bounds
         one_side_ok = _one_side_possible(series, block, sentence)
@@ -300,9 +321,11 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
                 series.sole_of_unit and len(block.document.series_by_section.get((block.section, series.unit), ())) == 1)
         else:
             overlap = bool(series.measure & words) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
+        # the heading over the table may name the quantity its columns do not ("Time per token (ms)")
+        overlap = overlap or bool(table.heading_words & words)
         candidate = _evaluate(
             f"'{series.header}'", table, values, _series_entries(series, present), rng,
-            overlap, abs(table.order - block.order), same_section, restricted, accounted, one_side_ok,
+            overlap, abs(table.order - block.order), same_section, restricted, siblings, one_side_ok,
         )
         if candidate is None:
             continue
@@ -313,11 +336,11 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
 
 
 def _evaluate(description: str, table: Table, values: list[float], make_entries, rng: Range, overlap: bool, distance: int,
-              same_section: bool, restricted: bool = False, accounted: tuple = (), one_side_ok: bool = False) -> Candidate | None:
+              same_section: bool, restricted: bool = False, siblings: Siblings = Siblings(), one_side_ok: bool = False) -> Candidate | None:
     """A :class:`Candidate` when the range summarises these values (see
     the module docstring), else None. ``restricted``: the clause named the
-    rows (or the sub-column) the values come from; ``accounted``: the
-    sentence's other figures (a value one of them prints is accounted for);
+    rows (or the sub-column) the values come from; ``siblings``: the
+    sentence's other figures and ranges (what they state is accounted for);
     ``one_side_ok``: the column may be read even when every value lies on
     one side of the range (:func:`_one_side_possible`)."""
     if len(values) < 2:
@@ -340,12 +363,12 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
                 found_lo = True
             if not found_hi and hi_value - value <= hi_tolerance:
                 found_hi = True
-        elif accounted and _accounted(value, accounted):
-            explained += 1  # another figure of the sentence prints this row's value
         elif value < low_bound:
             below += 1
         else:
             above += 1
+    if siblings and inside < len(values):
+        explained = len(values) - inside - len(siblings.unexplained([v for v in values if not low_bound <= v <= high_bound]))
     count = len(values)
     strong = found_lo and found_hi
     found = found_lo + found_hi
@@ -373,7 +396,7 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
         elif not same_section and not (strong or (stated * 2 > count and overlap)):
             reportable = False  # another section's column, rows not named: most of it, or both endpoints, in the range
     return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section,
-                     reportable, accounted)
+                     reportable, siblings)
 
 
 def _near(values: list[float], rng: Range) -> bool:
@@ -386,11 +409,6 @@ def _near(values: list[float], rng: Range) -> bool:
     nearest = min(values, key=lambda v: min(abs(v - lo), abs(v - hi)))
     endpoint = lo if abs(nearest - lo) <= abs(nearest - hi) else hi
     return abs(nearest - endpoint) <= 0.5 * abs(endpoint)
-
-
-def _accounted(value: float, figures) -> bool:
-    """True when ``value`` prints as one of ``figures`` at its digits."""
-    return any(abs(value - figure.value) <= figure.half_step + 1e-9 for figure in figures)
 
 
 def _one_side_possible(series: Series, block: Block, sentence: Sentence) -> bool:
@@ -478,6 +496,20 @@ def _find_pairs(table: Table, unit: str) -> list[tuple[Series, Series]]:
     return pairs
 
 
+def _named_pairs(table: Table, unit: str | None, sentence: Sentence) -> list[tuple[Series, Series]]:
+    """Column pairs of one unit whose headers the sentence both names
+    ("split-K ... vs the plain kernel"), beyond :func:`_pairs`."""
+    words = sentence.keywords
+    named = [s for s in table.series if s.unit == unit and s.stat in (None, "p50") and s.quantity and s.quantity <= words | _FILLER]
+    known = {(id(a), id(b)) for a, b in _pairs(table, unit)}
+    return [(a, b) for i, a in enumerate(named) for b in named[i + 1:]
+            if a.column != b.column and (id(a), id(b)) not in known and (id(b), id(a)) not in known]
+
+
+# Words of a generated sub-column name ("figure 1 of 2"), not of its header.
+_FILLER = frozenset({"figure"})
+
+
 def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate], relative: bool) -> bool:
     """Evaluate per-row differences (or relative differences / ratios) of
     column pairs into ``candidates``; True as soon as one is conclusive."""
@@ -498,7 +530,7 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
         distance = abs(table.order - block.order)
         same_section = table.section == block.section
         for unit in sorted(units, key=str):
-            for first, second in _pairs(table, unit):
+            for first, second in _pairs(table, unit) + _named_pairs(table, unit, sentence):
                 if same_section:
                     overlap = bool((first.quantity | second.quantity) & sentence.keywords)
                 else:
@@ -578,7 +610,9 @@ def _pair_reading(first: Series, second: Series, rows: list[int], rng: Range, re
 
 def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate) -> Finding:
     entries = best.make_entries()
-    left_out = [e for e in entries if not covers(rng.lo, rng.hi, e.value) and not _accounted(e.value, best.accounted)]
+    outside = [e for e in entries if not covers(rng.lo, rng.hi, e.value)]
+    unexplained = best.siblings.unexplained([e.value for e in outside]) if best.siblings else [e.value for e in outside]
+    left_out = [e for e in outside if e.value in unexplained]
     named = ", ".join(f"'{e.row.label or f'line {e.row.line}'}' ({e.shown})" for e in left_out[:MAX_ROWS_NAMED])
     if len(left_out) > MAX_ROWS_NAMED:
         named += f" and {len(left_out) - MAX_ROWS_NAMED} more"

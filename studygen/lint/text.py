@@ -147,6 +147,8 @@ def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
     figure (after its unit) belongs to the scope whole."""
     scope_start = 0
     for match in _SEGMENT_SPLIT_RE.finditer(text, 0, start):
+        if match.group().strip() in ("and", "but", "while", "whereas") and _joins_labels(text, match):
+            continue  # "The INT8 and FP8 kernels": one subject of two labels
         scope_start = match.end()
     scope_end = len(text)
     # a parenthesis right after the figure is its restriction, commas and all:
@@ -162,6 +164,17 @@ def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
         scope_end = match.start()
         break
     return scope_start, scope_end
+
+
+_NEXT_WORD_RE = re.compile(r"\s*(\S+)")
+
+
+def _joins_labels(text: str, match) -> bool:
+    """True when the conjunction ``match`` stands between two words that
+    both hold a digit ("INT8 and FP8", "B200 and B300"): it joins labels."""
+    before = _LAST_WORD_RE.search(text, 0, match.start())
+    after = _NEXT_WORD_RE.match(text, match.end())
+    return bool(before and after and any(c.isdigit() for c in before.group(1)) and any(c.isdigit() for c in after.group(1)))
 
 
 def opening_phrase(text: str) -> str:

@@ -128,3 +128,35 @@ def test_compact_table_reader_agrees_with_the_library_rule():
     assert len(ours) == 6
     assert ours[1][1] == [(11, ["H200", "2.5"]), (12, ["H100", ""]), (13, ["a | b", "x"])]
     assert ours[2] == (["only", "header"], [])
+
+
+def test_column_typing_rules():
+    """Which columns label rows and which hold figures, with what unit."""
+    text = """| tokens | rank | Kernel interval union | model size | with draft | speedup | e2e_latency_ms | result | change |
+|---:|---:|---:|---|---:|---|---:|---|---|
+| 512 | 0 | 0.726 | 7B | 281 | 104.2 (0.97x) | 612 | 2x faster | 70% less memory than the eager run |
+| 2048 | 1 | 0.678 | 13B | 270 | 315.1 (1.11x) | 655 | 2.2x faster | 75% less |
+| 4096 | 0 | 4.827 | 34B | 268 | 620.3 (1.11x) | 731 | 1.9x faster | 60% less |
+| 8192 | 1 | 3.815 | 70B | 1.55x | 1330.1 (1.05x) | 700 | 1.8x faster | 50% less |
+"""
+    (table,) = parse_document(text, "x.md").tables
+    # a first column of sorted distinct integers keys the sweep; a few integers repeated label rows
+    assert table.label_columns == [0, 1, 3]
+    assert table.numeric_labels == {0: "tokens", 1: "rank"}
+    series = _series(table)
+    # a label word ("kernel") followed by a quantity: figures
+    assert series["Kernel interval union"].values[2].value == 4.827
+    # one x cell among throughputs does not make the column a ratio column
+    assert series["with draft"].unit is None
+    assert [v and v.value for v in series["with draft"].values] == [281, 270, 268, None]
+    # a figure in parentheses is a figure of the cell, named by its unit
+    assert series["speedup"].unit is None and series["speedup, x"].unit == "x"
+    assert [v.value for v in series["speedup, x"].values] == [0.97, 1.11, 1.11, 1.05]
+    # snake_case headers end in their unit
+    assert series["e2e_latency_ms"].unit == "ms"
+    # a figure and the direction it goes: "2x faster", "70% less" (a longer note is not a figure)
+    assert [v.value for v in series["result"].values] == [2, 2.2, 1.9, 1.8] and series["result"].unit == "x"
+    assert [v and v.value for v in series["change"].values] == [None, 75, 60, 50]
+    # label words that tell rows apart, for prose that names rows by them
+    words = parse_document("| configuration | ms |\n|---|---:|\n| deepep_decode | 1 |\n| none_prefill | 2 |\n| none_decode | 3 |\n", "x").tables[0]
+    assert words.label_parts[0]["decode"] == {0, 2} and words.label_parts[0]["none"] == {1, 2}
