@@ -383,11 +383,14 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
             part_unit = default_unit
         if any(v is not None for v in values):
             made.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values))
-    if len(made) > 1 and not sibling_labels and all(s.varying.startswith("#") for s in made) and len({s.unit for s in made}) == len(made):
-        # "931.3 (1.61x)": the figures of a cell differ by unit, and the unit names each ('+combine', '+combine, x')
+    own_split = parts > 1 and _split_header(header, parts) is not None
+    if len(made) > 1 and not own_split and len({s.unit for s in made}) == len(made):
+        # "931.3 (1.61x)": the figures of a cell differ by unit, and the unit names each ('+combine', '+combine, x');
+        # another column's split ("prefill / decode") does not name them
         for position, series in enumerate(made):
             series.header = header if position == 0 else f"{header}, {series.unit or 'figure ' + str(position + 1)}"
             series.keywords = cached_keywords(series.header)
+            series.varying = f"#{position + 1}"
     table.series.extend(made)
 
 

@@ -111,6 +111,15 @@ def _truncated(computed: tuple[float, float], derived: Figure) -> bool:
     return computed[0] < high - 1e-12 and low - 1e-12 <= computed[1]
 
 
+_COARSE = 0.1  # half a printed digit above this share of the value: too coarse to widen a fit
+
+
+def _coarse(figure: Figure) -> bool:
+    """True for a figure whose printed digits say little about its value
+    (small integers: a replica count of 1, a batch size of 2)."""
+    return figure.value == 0 or figure.half_step > _COARSE * abs(figure.value)
+
+
 def fits(formula: str, a: Figure, b: Figure, derived: Figure) -> bool | None:
     """True when ``derived`` is ``formula(a, b)`` to the printed digits (or
     truncated at them); None when the formula is undefined (a zero
@@ -118,8 +127,12 @@ def fits(formula: str, a: Figure, b: Figure, derived: Figure) -> bool | None:
     interval_of, point, _ = FORMULAS[formula]
     if b.value != 0 and (formula != "relative_first" or a.value != 0):
         # the printed operands give a value inside the derived figure's digits: fits
-        if abs(point(a.value, b.value) - derived.value) <= derived.half_step:
+        value = point(a.value, b.value)
+        if abs(value - derived.value) <= derived.half_step:
             return True
+        if _coarse(a) or _coarse(b):
+            # "1" stands for 0.5 to 1.5: its interval would fit almost anything; only its value counts
+            return _truncated((value, value), derived)
     computed = interval_of(a, b)
     if computed is None:
         return None

@@ -147,7 +147,8 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
     if not pairs:
         return []
     in_ranges = {r.lo.start for r in sentence.ranges} | {r.hi.start for r in sentence.ranges}
-    starts = [t.start for t in tokens]
+    # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
+    starts = [t.start for t in tokens if t.figure.unit is not None or t.figure.decimals]
     findings = []
     for token in tokens:
         derived = token.figure
