@@ -16,8 +16,8 @@ SG106 (lint) and SG204, SG205 and SG206 (check) read the same words.
   result ("should be within noise");
 - :func:`number_value` and :data:`NUMBER` (digits or number words),
   :func:`counts` ("N <noun>", "N-<noun>", "a thousand-image");
-- :func:`format_aliases`: ``int6`` for "six-bit integer", ``fp8`` for
-  "8-bit floating point".
+- :func:`format_mentions` / :func:`format_aliases`: ``int6`` for "six-bit
+  integer", ``fp8`` for "8-bit floating point".
 """
 
 from __future__ import annotations
@@ -205,11 +205,13 @@ _FORMAT_RE = re.compile(
 _KIND_PREFIX = {"integer": "int", "int": "int", "float": "fp", "fp": "fp", "normal": "nf", "nf": "nf", "microscaling": "mxfp", "mx": "mxfp"}
 
 
-def format_aliases(text: str) -> set[str]:
-    """Format names that ``text`` writes in words: ``int6`` for "a six-bit
-    integer format", ``fp8`` for "8-bit floating point", ``nf4`` for
-    "4-bit normal float", ``4-bit`` for a bare "four-bit"."""
-    found = set()
+def format_mentions(text: str) -> list[tuple[str, int, int]]:
+    """``(name, start, end)`` for each format ``text`` writes in words: two
+    names for "a six-bit integer format" (``int6`` and ``6-bit``), ``fp8``
+    and ``8-bit`` for "8-bit floating point", ``nf4`` for "4-bit normal
+    float", only ``4-bit`` for a bare "four-bit". Bit counts over 64 are no
+    format."""
+    found = []
     if "bit" not in text.lower():
         return found
     for match in _FORMAT_RE.finditer(text):
@@ -219,9 +221,15 @@ def format_aliases(text: str) -> set[str]:
         kind = (match.group("kind") or "").lower()
         if kind:
             prefix = _KIND_PREFIX.get(kind.split("-")[0].split()[0], "fp")
-            found.add(f"{prefix}{bits}")
-        found.add(f"{bits}-bit")
+            found.append((f"{prefix}{bits}", match.start(), match.end()))
+        found.append((f"{bits}-bit", match.start(), match.end()))
     return found
+
+
+def format_aliases(text: str) -> set[str]:
+    """The names of :func:`format_mentions` (``{"int6", "6-bit"}`` for "a
+    six-bit integer format")."""
+    return {name for name, _, _ in format_mentions(text)}
 
 
 def number_terms(text: str) -> set[str]:
