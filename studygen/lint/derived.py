@@ -182,13 +182,17 @@ class Fit:
         other = self.first.values[self.baseline if self.kind == "baseline" else row - 1]
         return (other, self.first.values[row]) if self.reversed else (self.first.values[row], other)
 
-    def described(self, table: Table) -> str:
-        """What the definition computes from, for a message."""
+    def described(self, table: Table, row_word: str = "row") -> str:
+        """What the definition computes from, for a message; ``row_word``:
+        what a row of ``table`` is to the reader ("column" for a transposed
+        view)."""
         if self.kind == "pair":
             return f"'{self.first.header}' and '{self.second.header}' give"
         if self.kind == "baseline":
-            return f"'{self.first.header}' against the baseline {table.rows[self.baseline].name()} gives"
-        return f"'{self.first.header}' against the row before gives"
+            label = table.rows[self.baseline].label
+            name = f"{row_word} '{label}'" if label else f"the {row_word} at line {table.rows[self.baseline].line}"
+            return f"'{self.first.header}' against the baseline {name} gives"
+        return f"'{self.first.header}' against the {row_word} before gives"
 
 
 def _score(formula, target: Series, pairs) -> tuple[list[int], list[int]] | None:

@@ -13,6 +13,12 @@ them; each row it does not fit is a finding that shows the recomputed value.
 No definition fitting is no finding (the column may compare with something
 the table does not hold). Truncated last digits fit.
 
+**Transposed tables.** A table whose first column names quantities and whose
+other columns are the variants (``| Speedup | 1.43x | 1.71x |``, item C) is
+read the other way round as well: each such row is a column of a transposed
+view, checked as above, and a finding sits on that row's line and names the
+variant by its column header.
+
 **Prose.** In one clause, a ratio or percentage next to two figures of one
 unit compared ("14.75 vs 13.99 ms, 1.05x", "drops from 0.4644 to 0.4625
 (-0.4%)", "climbs from the baseline of 2.2 req/s to 11.7 req/s (~5.4x)")
@@ -26,9 +32,11 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from .columns import type_columns
 from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, fits, formulas_for, operand_pools, ratio_header, recomputed
-from .document import Document, Table
+from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
+from .text import cached_keywords
 
 CODE = "SG103"
 
@@ -38,6 +46,9 @@ def check(document: Document) -> list[Finding]:
     findings: list[Finding] = []
     for table in document.tables:
         findings.extend(_table_findings(document, table))
+        transposed = _transposed(table)
+        if transposed is not None:
+            findings.extend(_table_findings(document, transposed, table))
     for block in document.prose:
         if not block.has_digits:
             continue
@@ -50,7 +61,34 @@ def check(document: Document) -> list[Finding]:
 # --- tables ---------------------------------------------------------------------
 
 
-def _table_findings(document: Document, table: Table) -> list[Finding]:
+_MIN_TRANSPOSED_COLUMNS = 3  # variants a transposed row needs before a formula can be told from chance
+
+
+def _names_derived(label: str) -> bool:
+    """True for a row label that names a ratio or a difference ("Speedup",
+    "Relative goodput", "Saving (ms)")."""
+    return ratio_header(label) or bool(DIFFERENCE_WORDS & cached_keywords(label))
+
+
+def _transposed(table: Table) -> Table | None:
+    """The table read the other way round (rows become columns), when its
+    first column labels quantities and one of them names a derived figure;
+    None otherwise. Row ``j`` of the view is column ``j + 1`` of ``table``."""
+    if len(table.headers) < _MIN_TRANSPOSED_COLUMNS + 1 or len(table.rows) < 2 or 0 not in table.label_columns:
+        return None
+    if any(column != 0 for column in table.label_columns) or not any(_names_derived(row.cells[0]) for row in table.rows):
+        return None
+    view = Table(table.order, table.section, table.line, table.end_line,
+                 [table.headers[0]] + [row.cells[0] for row in table.rows], [], table.context)
+    view.rows = [Row(column - 1, table.line, [table.headers[column]] + [row.cells[column] for row in table.rows], view)
+                 for column in range(1, len(table.headers))]
+    type_columns(view)
+    return view
+
+
+def _table_findings(document: Document, table: Table, original: Table | None = None) -> list[Finding]:
+    """Findings of ``table``'s derived columns; ``original``: the table that
+    ``table`` is the transposed view of (lines and names come from it)."""
     if len(table.rows) < 2 or len(table.series) < 2:
         return []
     operands = operand_pools(table)
@@ -68,13 +106,18 @@ def _table_findings(document: Document, table: Table) -> list[Finding]:
             row = table.rows[row_index]
             a, b = fit.operands(row_index)
             d = target.values[row_index]
+            if original is None:
+                where, line, others, row_word = row.name(), row.line, f"the column's other {matches} rows", "row"
+            else:
+                where, line = f"column '{row.cells[0]}'", original.rows[target.column - 1].line
+                others, row_word = f"the row's other {matches} columns", "column"
             findings.append(Finding(
                 CODE,
-                f"{row.name()}: '{target.header}' is {with_unit(d.text, target.unit)} but "
-                f"{fit.described(table)} {recomputed(fit.formula, a, b, d, target.unit)} "
-                f"(that formula fits the column's other {matches} rows)",
+                f"{where}: '{target.header}' is {with_unit(d.text, target.unit)} but "
+                f"{fit.described(table, row_word)} {recomputed(fit.formula, a, b, d, target.unit)} "
+                f"(that formula fits {others})",
                 document.path,
-                row.line,
+                line,
                 hint="recompute the figure from the row's own values, or say in the header what it is computed from",
             ))
     return findings
