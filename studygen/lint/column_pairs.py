@@ -44,7 +44,9 @@ def pair_tables(document: Document, block: Block, sentence: Sentence):
 
 def pairs(table: Table, unit: str) -> list[tuple[Series, Series]]:
     """Column pairs of one unit that a difference can compare: the figures of
-    one ``a → b`` cell, or columns whose headers differ in a word or two."""
+    one ``a → b`` cell, columns whose headers differ in a word or two, or
+    two columns each named by one word and their unit (``fp16 ms`` and
+    ``FP8 ms``)."""
     cached = table.pair_cache.get(unit)
     if cached is not None:
         return cached
@@ -66,6 +68,9 @@ def _find_pairs(table: Table, unit: str) -> list[tuple[Series, Series]]:
                 continue
             shared = first.keywords & second.keywords
             if shared and len(first.keywords ^ second.keywords) <= 4:
+                found.append((first, second))
+            elif len(first.keywords) == 1 and len(second.keywords) == 1:
+                # "fp16 ms" / "FP8 ms", "eager ms" / "compiled ms": one word each, the unit in common
                 found.append((first, second))
     return found
 

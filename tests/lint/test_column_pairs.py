@@ -34,3 +34,10 @@ def test_each_reading_prints_its_arithmetic(table, claim, shown, reading):
 def test_a_difference_range_prints_the_subtraction():
     (finding,) = lint_text("# Speed\n\n" + FP16_FIRST + "\nFP8 saves 4.0 to 5.0 ms against fp16.\n", "x.md")
     assert "leaves out row 'H100' (10.0 - 8.0 = 2.0 ms) of a difference of 'fp16 ms' and 'FP8 ms'" in finding.message
+
+
+def test_two_columns_named_by_one_word_and_their_unit_are_a_pair():
+    # "fp16 ms" and "FP8 ms" share only their unit; a saving range names neither column's quantity
+    (finding,) = lint_text("# Speed\n\n" + FP16_FIRST + "\nFP8 saves 4.0 to 5.0 ms.\n", "x.md")
+    assert "leaves out row 'H100' (10.0 - 8.0 = 2.0 ms) of a difference of 'fp16 ms' and 'FP8 ms'" in finding.message
+    assert lint_text("# Speed\n\n" + FP16_FIRST + "\nFP8 saves 2.0 to 5.0 ms.\n", "x.md") == []
