@@ -160,3 +160,39 @@ def test_column_typing_rules():
     # label words that tell rows apart, for prose that names rows by them
     words = parse_document("| configuration | ms |\n|---|---:|\n| deepep_decode | 1 |\n| none_prefill | 2 |\n| none_decode | 3 |\n", "x").tables[0]
     assert words.label_parts[0]["decode"] == {0, 2} and words.label_parts[0]["none"] == {1, 2}
+
+
+def test_cell_figures_keep_their_text_digits_and_offsets():
+    from studygen.lint.columns import _cell_figures
+
+    (figure,), numeric = _cell_figures("5.889")
+    assert numeric and figure == (5.889, "5.889", 3, None, 0, 5)
+    (figure,), _ = _cell_figures("42")
+    assert (figure.text, figure.decimals) == ("42", 0)
+    (first, second), numeric = _cell_figures("0.409 → 0.073")
+    assert numeric and (first.start, first.end, second.start, second.end) == (0, 5, 8, 13)
+    assert (second.text, second.decimals) == ("0.073", 3)
+    # one figure and the direction it goes (at most four words) is numeric; more words, or two figures, are a note
+    assert _cell_figures("2x faster")[1] and _cell_figures("70% less than stock kernels")[1]
+    assert not _cell_figures("70% less than the stock kernels")[1]
+    assert not _cell_figures("2x faster or 3x slower")[1]
+    assert not _cell_figures("3 runs on B200")[1]
+
+
+def test_numeric_labels_remember_the_header_word_before_them():
+    document = parse_document("| batch | ms |\n|---|---|\n| 1 | 5.1 |\n| 8 | 9.0 |\n| 16 | 14.2 |\n"
+                              "\n| | ms |\n|---|---|\n| 1 | 5.1 |\n| 8 | 9.0 |\n| 16 | 14.2 |\n", "x.md")
+    assert document.tables[0].numeric_labels == {0: "batch"}
+    assert document.tables[1].numeric_labels == {0: ""}
+
+
+def test_label_parts_split_shapes_written_with_a_times_sign():
+    document = parse_document("| shape | ms |\n|---|---|\n| 800×800 fp16 | 5.1 |\n| 800×1067 fp16 | 9.0 |\n| 800×800 fp8 | 4.9 |\n", "x.md")
+    parts = document.tables[0].label_parts[0]
+    assert parts["fp8"] == {2} and parts["800x1067"] == {1}
+
+
+def test_a_cell_of_several_figures_gives_the_series_unit_its_own_figure():
+    document = parse_document("| run | latency ms |\n|---|---|\n| a | 5.889 ms (1.01x) |\n| b | 5.850 ms (1.00x) |\n", "x.md")
+    latency = next(s for s in document.tables[0].series if s.unit == "ms")
+    assert [v.text for v in latency.values] == ["5.889", "5.850"]
