@@ -41,3 +41,8 @@ def test_two_columns_named_by_one_word_and_their_unit_are_a_pair():
     (finding,) = lint_text("# Speed\n\n" + FP16_FIRST + "\nFP8 saves 4.0 to 5.0 ms.\n", "x.md")
     assert "leaves out row 'H100' (10.0 - 8.0 = 2.0 ms) of a difference of 'fp16 ms' and 'FP8 ms'" in finding.message
     assert lint_text("# Speed\n\n" + FP16_FIRST + "\nFP8 saves 2.0 to 5.0 ms.\n", "x.md") == []
+
+
+def test_a_difference_in_the_other_column_order_prints_its_subtraction():
+    (finding,) = lint_text("# Speed\n\n" + FP8_FIRST + "\nFP8 saves 4.0 to 5.0 ms.\n", "x.md")
+    assert "leaves out row 'H100' (10.0 - 8.0 = 2.0 ms) of a difference of 'FP8 ms' and 'fp16 ms'" in finding.message

@@ -196,3 +196,13 @@ def test_a_cell_of_several_figures_gives_the_series_unit_its_own_figure():
     document = parse_document("| run | latency ms |\n|---|---|\n| a | 5.889 ms (1.01x) |\n| b | 5.850 ms (1.00x) |\n", "x.md")
     latency = next(s for s in document.tables[0].series if s.unit == "ms")
     assert [v.text for v in latency.values] == ["5.889", "5.850"]
+
+
+def test_half_numeric_cells_make_a_label_column_and_half_the_cells_give_a_unit():
+    # "tag": 2 numeric cells of 4 is a label column; "time": 1 cell of 4 prints ms (no unit),
+    # "wall": 2 of 4 print ms (the column's unit)
+    document = parse_document("| run | tag | time | wall |\n|---|---|---|---|\n| a | 12 | 5.1 ms | 5.1 ms |\n"
+                              "| b | fast | 5.2 | 5.2 ms |\n| c | 7 | 5.3 | 5.3 |\n| d | slow | 5.4 | 5.4 |\n", "x.md")
+    table = document.tables[0]
+    assert table.label_columns == [0, 1]
+    assert [(s.header, s.unit) for s in table.series] == [("time", None), ("wall", "ms")]

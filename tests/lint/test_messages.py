@@ -25,3 +25,10 @@ def test_a_bound_in_prose_is_checked_for_its_direction_only():
         "3.5x does not follow from 12.0 and 4.0 ms: 12.0 / 4.0 = 3.0x or 4.0 / 12.0 = 0.3x"]
     assert sg103("Compiled, it runs 2.5x faster (12.0 vs 4.0 ms).") == [
         "2.5x does not follow from 12.0 and 4.0 ms: 12.0 / 4.0 = 3.0x or 4.0 / 12.0 = 0.3x"]
+
+
+def test_a_percentage_in_prose_is_shown_against_its_first_formula_both_ways():
+    (finding,) = lint_text("With FP8, COCO AP drops from 0.4644 to 0.4625 (-2.0%), a small loss.\n", "x.md")
+    # (0.4644 - 0.4625) / 0.4644 = 0.41%, (0.4625 - 0.4644) / 0.4625 = -0.41%
+    assert finding.message == ("-2.0% does not follow from 0.4644 and AP 0.4625: (0.4644 - 0.4625) / 0.4644 = 0.4% "
+                               "or (0.4625 - 0.4644) / 0.4625 = -0.4%")
