@@ -7,7 +7,11 @@ the test (a seeded bootstrap interval of the median difference) next to its
 verdict. The check scans every README line (as render makes it) for verdict
 wording (:data:`VERDICT`); a phrase counts as computed only when it lies inside
 text that ``noise_verdict`` printed during that render (see
-:mod:`studygen.checks.text`). Any other verdict is an error at its README
+:mod:`studygen.checks.text`). The wording is the field's, shared with lint's
+SG105 (:data:`studygen.lint.vocabulary.NOISE_VERDICT_RE`: "lost in the
+scatter of the measurements", "cannot be separated from the variation
+between runs", "within error", "indistinguishable" …), plus the plain
+"no change", "no difference" and "statistically significant". Any other verdict is an error at its README
 line; the message quotes the sentence, names its figures and says whether the
 records hold repeated timings at all.
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from ..lint.vocabulary import NOISE_VERDICT_RE
 from ..render.stats import MIN_REPEATS
 from .base import readme_finding
 from .text import numbers_in, quote, sentence_at
@@ -33,6 +38,18 @@ VERDICT = re.compile(r"""\b(?:
     | no\s+(?:significant\s+|measurable\s+|real\s+|meaningful\s+)?(?:change|difference)
     | indistinguishable
     )\b""", re.I | re.X)
+
+
+def verdicts_in(line: str) -> list[re.Match]:
+    """Verdict phrases of ``line`` (:data:`VERDICT` and the shared
+    vocabulary's), in order; of two overlapping phrases the one starting
+    first (the longer at one start) is kept."""
+    found = sorted([*VERDICT.finditer(line), *NOISE_VERDICT_RE.finditer(line)], key=lambda m: (m.start(), -m.end()))
+    kept: list[re.Match] = []
+    for match in found:
+        if not kept or match.start() >= kept[-1].end():
+            kept.append(match)
+    return kept
 
 
 def repeated_rows(study) -> list[dict]:
@@ -48,7 +65,7 @@ def check(context) -> list[Finding]:
     findings = []
     repeats = None
     for index, line in text.prose_lines():
-        for match in VERDICT.finditer(line):
+        for match in verdicts_in(line):
             if text.covered(index, match.start(), match.end(), kinds={"verdict"}):
                 continue
             if repeats is None:

@@ -37,9 +37,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..findings import WARNING, Finding
+from ..lint import vocabulary
 from ..numbers import format_number
 from .base import readme_finding, row_finding
-from .text import IMAGE_COUNT, quote, sentence_at
+from .text import quote, sentence_at
+
+# What an image count counts: "800 images", "400 held out", "a thousand-image subset", "1000-image".
+IMAGE_NOUNS = r"images?|held[- ]out"
+
+
+def image_counts(line: str) -> list[tuple[int, int, int]]:
+    """``(count, start, end)`` of each image count of ``line``, in digits or
+    words, hyphenated or not (:func:`studygen.lint.vocabulary.counts`); "one
+    image" or "a single image" is an image, not a set, and is left out."""
+    return [found for found in vocabulary.counts(line, IMAGE_NOUNS) if found[0] > 1]
 
 QUALITY_KINDS = ("coco_ap", "coco_ap_delta", "agreement")
 
@@ -201,20 +212,20 @@ def _readme_counts(context, used: set) -> list[Finding]:
         by_count.setdefault(study.datasets[dataset_id].data["count"], []).append(dataset_id)
     findings = []
     for index, line in text.prose_lines():
-        for match in IMAGE_COUNT.finditer(line):
-            if text.covered(index, match.start(), match.end()):
+        for stated, start, end in image_counts(line):
+            if text.covered(index, start, end):
                 continue  # printed by a helper from the definitions
-            stated = int(match.group(1).replace(",", ""))
             if stated in used_counts:
                 continue
-            sentence = quote(sentence_at(line, match.start(), match.end()))
+            phrase = line[start:end]
+            sentence = quote(sentence_at(line, start, end))
             used_text = ", ".join(f"{d} ({c} images, {study.datasets[d].data['role']})"
                                   for c, d in sorted(used_counts.items())) or "none"
             if stated in by_count:
-                message = (f"README states {stated} images ({quote(match.group(0))}), the count of "
+                message = (f"README states {stated} images ({quote(phrase)}), the count of "
                            f"{', '.join(by_count[stated])}, which no result uses; the figures use {used_text}: {sentence}")
             else:
-                message = (f"README states {stated} images ({quote(match.group(0))}), but no dataset definition has "
+                message = (f"README states {stated} images ({quote(phrase)}), but no dataset definition has "
                            f"{stated} images (the figures use {used_text}): {sentence}")
             findings.append(readme_finding(study, "SG205", index + 1, message,
                                            hint="print image sets with study.dataset_table(); state only counts of the sets the figures use"))

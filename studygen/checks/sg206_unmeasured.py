@@ -8,7 +8,8 @@ Errors:
 - records: a result (other than ``kind: not_measured``) of a variant whose
   name, label or precision is the configuration or an alias — a figure of
   something the study says it never measured;
-- README: a mention of the configuration or an alias (whole words, any case)
+- README: a mention of the configuration or an alias (whole words, any case;
+  a format also written in words, "a four-bit integer format" for INT4)
   anywhere outside text that ``expectation`` printed in the same render —
   a table cell or header, a sentence that states it as a result, a range
   that includes it (see :mod:`studygen.checks.text` for how helper text is
@@ -23,6 +24,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from ..lint.vocabulary import format_mentions
 from .base import readme_finding, row_finding
 from .text import numbers_in, quote, sentence_at
 
@@ -35,6 +37,17 @@ def names(entry: dict) -> list[str]:
 def mention_pattern(entry: dict) -> re.Pattern:
     alternatives = "|".join(re.escape(name) for name in names(entry))
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.I)
+
+
+def mentions(line: str, entry: dict, pattern: re.Pattern) -> list[tuple[int, int]]:
+    """``(start, end)`` of each mention of the configuration in ``line``: its
+    names and aliases (``pattern``), and formats written in words whose name
+    is one of them ("a four-bit integer format" for INT4; shared vocabulary
+    :func:`studygen.lint.vocabulary.format_mentions`)."""
+    wanted = {name.lower() for name in names(entry)}
+    spans = [(m.start(), m.end()) for m in pattern.finditer(line)]
+    spans += [(start, end) for name, start, end in format_mentions(line) if name in wanted]
+    return sorted(set(spans))
 
 
 def record_findings(study, entries: list[dict]) -> list[Finding]:
@@ -66,17 +79,17 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
     for index, line in text.prose_lines():
         for entry, pattern in patterns:
             sentences_seen = set()
-            for match in pattern.finditer(line):
-                if text.covered(index, match.start(), match.end(), kinds={"expectation"}):
+            for start, end in mentions(line, entry, pattern):
+                if text.covered(index, start, end, kinds={"expectation"}):
                     continue
                 in_table = line.startswith("|")
                 if in_table and sentences_seen:
                     continue  # one finding per table row
-                span = sentence_at(line, match.start(), match.end())
+                span = sentence_at(line, start, end)
                 if span in sentences_seen:
                     continue  # one finding per sentence
                 sentences_seen.add(span)
-                sentence = line if in_table else sentence_at(line, match.start(), match.end())
+                sentence = line if in_table else sentence_at(line, start, end)
                 figures = numbers_in(sentence)
                 shown = f" with figures {', '.join(figures)}" if figures else ""
                 where = "a table row" if in_table else "hand-written text"

@@ -18,6 +18,13 @@ error at its template line, one finding per line naming every number, except:
   follow it;
 - code spans, fenced code, HTML comments, Jinja comments, link targets and URLs.
 
+A number literal inside a print expression is a figure too when the
+expression prints it: printed alone (``{{ 0.21 }}``), passed to a helper as
+a positional argument (``{{ study.percent(0.12) }}``, issue 12 item I) or
+given as an ``else`` value. A keyword argument (``decimals=3``, ``batch=1``),
+a subscript (``[0]``) and an operand of a comparison (``n == 0``) select or
+format; they print no figure of their own.
+
 Case (seed): the pull request's summary hand-wrote "the GEMMs take 0.19 to
 0.21 ms" and "FP8 saves 0.04 to 0.11 ms", figures its own table contradicted.
 """
@@ -85,6 +92,38 @@ def written_text(env, source: str) -> list[tuple[int, str]]:
               and (tokens[i + 1][1] == "variable_end" or tokens[i + 1][2] == "|")):
             pieces.append((lineno, value[1:-1]))
     return pieces
+
+
+# Tokens after which a number literal is printed as an argument or value, not a selector.
+_PRINTED_AFTER = {("variable_begin", "{{"), ("operator", "("), ("operator", ","), ("name", "else")}
+_COMPARISONS = {"==", "!=", "<", ">", "<=", ">="}
+
+
+def literal_arguments(env, source: str) -> list[tuple[int, str]]:
+    """``(line, number)`` of each number literal a print expression prints
+    (see the module docstring): ``{{ study.percent(0.12) }}`` gives
+    ``(line, "0.12")``, ``{{ study.one(batch=1) }}`` nothing."""
+    found: list[tuple[int, str]] = []
+    tokens = [t for t in env.lex(source) if t[1] != "whitespace"]
+    depth = 0  # inside a {{ ... }} block
+    brackets = 0  # open [ of a subscript
+    for i, (lineno, kind, value) in enumerate(tokens):
+        if kind == "variable_begin":
+            depth, brackets = 1, 0
+        elif kind == "variable_end":
+            depth = 0
+        elif depth and kind == "operator" and value in "[]":
+            brackets += 1 if value == "[" else -1
+        elif depth and kind in ("integer", "float") and not brackets:
+            before = i - 1
+            sign = "-" if tokens[before][1:] == ("operator", "-") else ""
+            if sign:
+                before -= 1
+            after = tokens[i + 1] if i + 1 < len(tokens) else (0, "", "")
+            if tokens[before][1:] in _PRINTED_AFTER and after[2] not in _COMPARISONS and after[2] != "=" \
+                    and tokens[before][2] not in _COMPARISONS:
+                found.append((lineno, sign + value))
+    return found
 
 
 def _skipped_lines(source_lines: list[str]) -> set[int]:
@@ -161,6 +200,9 @@ def check(context) -> list[Finding]:
             numbers = literal_numbers(piece, source_lines[number - 1], source_lines, number)
             if numbers:
                 by_line.setdefault(number, []).extend(numbers)
+        for number, literal in literal_arguments(env, source):
+            if number not in fenced:
+                by_line.setdefault(number, []).append(literal)
         for number, numbers in sorted(by_line.items()):
             findings.append(Finding(
                 "SG211", f"template prints literal figure(s) {', '.join(numbers)} in prose; figures must come from "

@@ -23,11 +23,6 @@ import re
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _SPACES = re.compile(r"\s+")
 
-# Stated image counts: "400 held-out images", "800 images at a fixed stride",
-# "400 held out", "256 COCO 2017 validation images" (a year inside is skipped).
-IMAGE_COUNT = re.compile(
-    r"(?<![\w.])(\d[\d,]*)\s+(?:(?:[A-Za-z][\w-]*|(?:19|20)\d\d)\s+){0,4}?(?:images?\b|held[- ]out\b)", re.I)
-
 # Numbers as prose figures: not glued to a word on the left (fp16, B200, SG211,
 # #2119 are names), decimals and thousands separators included.
 NUMBER = re.compile(r"(?<![\w.#/])(?<!\w-)\d+(?:[.,]\d+)*")

@@ -26,7 +26,7 @@ from ..errors import InputError
 from ..findings import Finding, sort_key
 from ..rules import rules_in
 from ..textio import read_text
-from .parse import build_document, collector_paused, markdown_parser, normalize_newlines, parse_document
+from .parse import collector_paused, parse_document
 from .sg104_structure import CODE as STRUCTURE_CODE
 from .sg104_structure import mdformat_idempotency_finding
 
@@ -50,11 +50,8 @@ def lint_text(text: str, path: str) -> list[Finding]:
 
     ``path`` appears in the findings only (nothing is read). Severities: as
     the rule table (:data:`studygen.rules.RULES`) gives them."""
-    source = normalize_newlines(text)
-    tokens = markdown_parser().parse(source)
+    document = parse_document(text, path)
     with collector_paused():
-        document = build_document(source, path, tokens)
-        del tokens
         return run_checks(document)
 
 

@@ -29,7 +29,7 @@ from functools import lru_cache
 from .document import Document, Series, Table, is_empty_cell
 from .figures import UNITS, Figure, statistics_in, tokenize
 from .restriction import is_single_token
-from .text import cached_keywords, label_tokens, normalize
+from .text import STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, stem
 
 # A header that names a label column (GPU, TensorRT version, shape, recipe …).
 _LABEL_HEADER_RE = re.compile(
@@ -65,6 +65,14 @@ _TEXT_HEADER_RE = re.compile(
     re.IGNORECASE,
 )
 _MAX_LABEL_WORDS = 5
+# A cell's figure followed by the direction it goes ("2x faster", "70% less").
+_COMPARATIVE_RE = re.compile(
+    r"^\s*(?:faster|slower|less|more|lower|higher|longer|shorter|smaller|larger|bigger|better|worse|fewer|cheaper|"
+    r"quicker|reduction|increase|decrease|improvement|speedup|speed-up|slowdown|gain|saved|saving|savings)\b",
+    re.IGNORECASE,
+)
+_MAX_COMPARATIVE_WORDS = 4
+_PLAIN_INT_RE = re.compile(r"\d+")
 _RANGE_HEADER_RE = re.compile(r"\brange\b", re.IGNORECASE)
 
 
@@ -83,9 +91,15 @@ def header_unit(header: str) -> str | None:
     ``MiB``, ``speedup (x)`` -> ``x``, ``AP fp16 / FP8`` -> ``AP``), or None."""
     match = _HEADER_UNIT_RE.search(header.replace("×", "x"))
     if not match:
-        return None
+        # snake_case names end in their unit: "e2e_latency_ms", "plan_mib", "speedup_x", "saving_pct"
+        snake = _SNAKE_UNIT_RE.search(header)
+        return _SNAKE_UNITS.get(snake.group(1).lower()) if snake else None
     return UNITS.get(match.group(1))
 
+
+_SNAKE_UNITS = {"ms": "ms", "us": "us", "s": "s", "sec": "s", "ns": "ns", "pct": "%", "percent": "%", "x": "x",
+                "mib": "MiB", "gib": "GiB", "kib": "KiB", "mb": "MB", "gb": "GB", "kb": "KB"}
+_SNAKE_UNIT_RE = re.compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", re.IGNORECASE)
 
 _EMPTY = (None, False)
 
@@ -120,7 +134,8 @@ def _cell_figures(text: str) -> tuple[list[Figure], bool]:
         return [_plain_figure(pair.group(1), pair.start(1)), _plain_figure(pair.group(2), pair.start(2))], True
     if text.endswith(")"):
         annotated = _ANNOTATION_RE.match(text)
-        if annotated:
+        # "(1.26x)" or "(+8%)" is a figure of the cell, "(2 jobs: ...)" a note on it
+        if annotated and not _cell_figures_plain(annotated.group(2))[1]:
             figures, numeric = _cell_figures_plain(annotated.group(1))
             if numeric:
                 return figures, True
@@ -140,6 +155,9 @@ def _cell_figures_plain(text: str) -> tuple[list[Figure], bool]:
     pieces.append(text[cursor:])
     residue = "".join(pieces)
     if residue.strip() and _LETTER_RE.search(_RESIDUE_RE.sub(" ", residue)):
+        # "2x faster", "70% less", "5.8x slower without warm-up": one figure and the direction it goes
+        if len(figures) == 1 and figures[0].unit and _COMPARATIVE_RE.match(residue) and len(residue.split()) <= _MAX_COMPARATIVE_WORDS:
+            return figures, True
         return figures, False
     return figures, True
 
@@ -159,7 +177,9 @@ def type_columns(table: Table) -> None:
             continue
         parsed = [cell[0] for cell in cells]
         numeric = len(parsed) - parsed.count(None)
-        if (unit is None and _is_label_header(header)) or numeric * 2 <= nonempty:
+        named_label = unit is None and _is_label_header(header) and not (numeric == nonempty and _names_a_quantity(header))
+        keyed = unit is None and (_is_key_column(texts) if column == 0 else _is_repeated_integers(texts))
+        if named_label or numeric * 2 <= nonempty or keyed:
             if not _is_text_header(header) and _short_cells(texts):
                 table.label_columns.append(column)
                 label_texts[column] = texts
@@ -180,6 +200,39 @@ def type_columns(table: Table) -> None:
     default_unit = context_unit(table.context) if table.context else None
     for column, parsed, parts in numeric_columns:
         _add_series(table, column, parsed, parts, split_labels.get(parts), default_unit)
+
+
+# Words after a label word that keep a header a label ("Batch size", "Model name", "TensorRT version").
+_LABEL_TAIL_WORDS = frozenset({"size", "sizes", "name", "names", "id", "ids", "version", "versions", "type", "types", "no", "number", "count"})
+
+
+@lru_cache(maxsize=4096)
+def _names_a_quantity(header: str) -> bool:
+    """True when a header that starts with a label word goes on to name a
+    quantity ("Kernel interval union", "Model load time"): two words or
+    more after the label word, not "size", "name", "version" …"""
+    words = re.findall(r"[A-Za-z]+", header)[1:]
+    return len([w for w in words if w.lower() not in _LABEL_TAIL_WORDS]) >= 2
+
+
+def _is_repeated_integers(texts) -> bool:
+    """True for a column of a few integers repeated down the rows (a rank,
+    a replica or GPU count: 0, 1, 0, 1), which labels rows."""
+    present = [text for text in texts if not is_empty_cell(text)]
+    if len(present) < 4 or not all(_PLAIN_INT_RE.fullmatch(text) for text in present):
+        return False
+    return len(set(present)) * 2 <= len(present)
+
+
+def _is_key_column(texts) -> bool:
+    """True for a first column of distinct integers in sorted order (batch
+    sizes, token counts, concurrency levels: the sweep a table is keyed by),
+    which labels rows rather than holding figures."""
+    present = [text for text in texts if not is_empty_cell(text)]
+    if len(present) < 3 or not all(_PLAIN_INT_RE.fullmatch(text) for text in present):
+        return False
+    values = [int(text) for text in present]
+    return len(set(values)) == len(values) and (values == sorted(values) or values == sorted(values, reverse=True))
 
 
 @lru_cache(maxsize=4096)
@@ -213,8 +266,35 @@ def _label_rows(table: Table, label_texts: dict[int, list[str]]) -> None:
         table.label_values[column] = values
         if values and numbers == counted:
             header_tokens = label_tokens(normalize(table.headers[column]))
-            if header_tokens:
-                table.numeric_labels[column] = header_tokens[0]
+            table.numeric_labels[column] = header_tokens[0] if header_tokens else ""
+        elif len(values) > 1:
+            parts = _label_parts(texts, set(values))
+            if parts:
+                table.label_parts[column] = parts
+
+
+_PART_SPLIT_RE = re.compile(r"[^a-z0-9µμ.+]+")
+
+
+def _label_parts(texts, values: set[str]) -> dict[str, set[int]]:
+    """Words of a label column's values that tell some rows from others
+    (in some values, not all): ``deepep_decode`` / ``none_prefill`` give
+    decode, prefill, deepep, none; ``First Inference (A)`` gives first,
+    inference. Numbers, stop words and unit words are left out."""
+    rows_of: dict[str, set[int]] = {}
+    labelled = 0
+    for row_index, text in enumerate(texts):
+        if is_empty_cell(text):
+            continue
+        labelled += 1
+        # the raw text: normalize() reads "_" as emphasis and would join "deepep_decode"
+        for part in _PART_SPLIT_RE.split(text.lower().replace("×", "x")):
+            part = part.strip(".")
+            if len(part) < 2 or part in STOPWORDS or part in UNIT_WORDS or not any(ch.isalpha() for ch in part):
+                continue
+            for word in {part, stem(part)}:
+                rows_of.setdefault(word, set()).add(row_index)
+    return {part: rows for part, rows in rows_of.items() if len(rows) < labelled and part not in values}
 
 
 def _split_header(header: str, parts: int) -> list[tuple[str, str]] | None:
@@ -283,6 +363,7 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
     header = table.headers[column] or f"column {column + 1}"
     specs = _series_specs(header, parts, tuple(sibling_labels) if sibling_labels else None)
     unit = header_unit(header)
+    made = []
     for sub, (display, varying, part_unit, stat, words) in enumerate(specs):
         if parts == 1:
             values = [(f[0] if len(f) == 1 else _one_of_unit(f, unit)) if f else None for f in parsed]
@@ -292,14 +373,25 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
         units_seen.discard(None)
         if units_seen:
             cell_units = Counter(v.unit for v in values if v is not None and v.unit)
-            if part_unit is None:
-                part_unit = cell_units.most_common(1)[0][0]
+            unit_of_most, with_unit = cell_units.most_common(1)[0]
+            # a unit printed in a minority of cells (an "Increase" row of x under throughputs) does not type the column
+            if part_unit is None and with_unit * 2 >= sum(1 for v in values if v is not None):
+                part_unit = unit_of_most
             if units_seen != {part_unit}:
                 values = [v if v is None or v.unit in (None, part_unit) else None for v in values]
         if part_unit is None:
             part_unit = default_unit
         if any(v is not None for v in values):
-            table.series.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values))
+            made.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values))
+    own_split = parts > 1 and _split_header(header, parts) is not None
+    if len(made) > 1 and not own_split and len({s.unit for s in made}) == len(made):
+        # "931.3 (1.61x)": the figures of a cell differ by unit, and the unit names each ('+combine', '+combine, x');
+        # another column's split ("prefill / decode") does not name them
+        for position, series in enumerate(made):
+            series.header = header if position == 0 else f"{header}, {series.unit or 'figure ' + str(position + 1)}"
+            series.keywords = cached_keywords(series.header)
+            series.varying = f"#{position + 1}"
+    table.series.extend(made)
 
 
 def _one_of_unit(figures, unit: str | None) -> Figure | None:
@@ -317,7 +409,8 @@ def add_label_vocabulary(document: Document) -> None:
     for table in document.tables:
         for column, values in table.label_values.items():
             if column in table.numeric_labels:
-                numeric_words.add(table.numeric_labels[column])
+                if table.numeric_labels[column]:
+                    numeric_words.add(table.numeric_labels[column])
                 continue
             for value in values:
                 if is_single_token(value):
@@ -325,6 +418,7 @@ def add_label_vocabulary(document: Document) -> None:
                 else:
                     multiword.add(value)
     document.label_vocab = frozenset(vocab)
+    document.label_parts = frozenset(part for table in document.tables for part in table.part_words)
     document.multiword_labels = frozenset(multiword)
     document.header_parts = frozenset(
         part for table in document.tables for series in table.series

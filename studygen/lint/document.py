@@ -141,6 +141,8 @@ class Table:
     # label column -> normalised value -> row indexes
     label_values: dict[int, dict[str, list[int]]] = field(default_factory=dict)
     numeric_labels: dict[int, str] = field(default_factory=dict)  # column -> header word before its numbers
+    # label column -> word of its labels -> rows whose label holds it ("decode" of "deepep_decode")
+    label_parts: dict[int, dict[str, set[int]]] = field(default_factory=dict)
     pair_cache: dict = field(default_factory=dict)  # unit -> column pairs (SG101)
 
     @cached_property
@@ -189,6 +191,17 @@ class Table:
         return list(range(len(self.rows)))
 
     @cached_property
+    def heading_words(self) -> frozenset[str]:
+        """Quantity words of the heading above the table ("Time per token
+        (ms)" over columns named baseline and quantized)."""
+        return measure_words(keywords(self.context.split("\n", 1)[0])) if self.context else frozenset()
+
+    @cached_property
+    def part_words(self) -> frozenset[str]:
+        """Every label word of :attr:`label_parts`."""
+        return frozenset(part for parts in self.label_parts.values() for part in parts)
+
+    @cached_property
     def label_words(self) -> tuple[frozenset[str], bool]:
         """(header words of numeric label columns, whether a label value has several words)."""
         multiword = any(not is_single_token(v) for values in self.label_values.values() for v in values)
@@ -226,7 +239,7 @@ class Sentence:
     @cached_property
     def view(self) -> TextView:
         document = self.block.document
-        return TextView(self.text, document.label_vocab, document.multiword_labels)
+        return TextView(self.text, document.label_vocab, document.multiword_labels, document.label_parts)
 
     def clause_view(self, offset: int, length: int = 0) -> TextView:
         """The view that scopes a figure at block-text ``offset`` (``length``
@@ -237,30 +250,36 @@ class Sentence:
         relative = offset - self.start
         document = self.block.document
         whole = self.view
-        if not (
-            whole.vocab_mentions or whole.excluded or whole.multiword_possible
-            or document.numeric_header_words & whole.token_set or document.header_parts & whole.token_set
-        ):
+        if not (_names_rows(whole, document) or whole.multiword_possible or document.header_parts & whole.token_set):
             return whole  # the sentence names no label and no header part at all
         start, end = figure_scope(self.text, relative, relative + max(length, 1))
         own = self._segment_view(start, end)
-        if own.vocab_mentions or own.excluded or document.numeric_header_words & own.token_set:
+        if _names_rows(own, document):
             return own
+        # inside a parenthesis the whole parenthesis scopes it: "(nvfp4 loses at 1024, 0.80-0.83x)"
+        opened = self.text.rfind("(", 0, relative)
+        if opened != -1 and self.text.rfind(")", opened, relative) == -1:
+            closed = self.text.find(")", relative)
+            inner = self._segment_view(opened + 1, closed if closed != -1 else len(self.text))
+            if _names_rows(inner, document):
+                return inner
         opening = self.opening_view
-        if opening is not None and (opening.vocab_mentions or document.numeric_header_words & opening.token_set):
+        if opening is not None and _names_rows(opening, document):
             return opening
         return own
 
     @cached_property
     def opening_view(self) -> "TextView | None":
         opening = opening_phrase(self.text)
-        return TextView(opening, self.block.document.label_vocab) if opening else None
+        document = self.block.document
+        return TextView(opening, document.label_vocab, parts=document.label_parts) if opening else None
 
     def _segment_view(self, start: int, end: int) -> TextView:
         views = self.__dict__.setdefault("_segment_views", {})
         view = views.get((start, end))
         if view is None:
-            view = views[(start, end)] = TextView(self.text[start:end], self.block.document.label_vocab)
+            document = self.block.document
+            view = views[(start, end)] = TextView(self.text[start:end], document.label_vocab, parts=document.label_parts)
         return view
 
 
@@ -294,10 +313,20 @@ class Block:
         tokens = tokenize(self.text)
         ranges = find_ranges(self.text, tokens) if len(tokens) > 1 else []
         sentences = []
+        # tokens and ranges are in text order, as are the sentences: one pass over each
+        token_at = range_at = 0
         for start, end in split_sentences(self.text):
-            own_tokens = [t for t in tokens if start <= t.start < end]
-            own_ranges = [r for r in ranges if start <= r.start < end]
-            sentences.append(Sentence(self, start, end, own_tokens, own_ranges))
+            while token_at < len(tokens) and tokens[token_at].start < start:
+                token_at += 1
+            first_token = token_at
+            while token_at < len(tokens) and tokens[token_at].start < end:
+                token_at += 1
+            while range_at < len(ranges) and ranges[range_at].start < start:
+                range_at += 1
+            first_range = range_at
+            while range_at < len(ranges) and ranges[range_at].start < end:
+                range_at += 1
+            sentences.append(Sentence(self, start, end, tokens[first_token:token_at], ranges[first_range:range_at]))
         return sentences
 
 
@@ -325,6 +354,7 @@ class Document:
     paragraph_lines: list[tuple[int, int]] = field(default_factory=list)
     label_vocab: frozenset[str] = frozenset()
     multiword_labels: frozenset[str] = frozenset()
+    label_parts: frozenset[str] = frozenset()  # words of labels that tell rows apart ("decode", "first")
     numeric_header_words: frozenset[str] = frozenset()
     header_parts: frozenset[str] = frozenset()  # varying parts of split headers ("fp8", "800x1067")
 
@@ -392,6 +422,14 @@ class Document:
 
 
 _DIGIT_RE = re.compile(r"\d")
+
+
+def _names_rows(view: TextView, document: "Document") -> bool:
+    """True when ``view`` names a label, a label word, a sweep point or an exclusion."""
+    return bool(
+        view.vocab_mentions or view.excluded or view.part_mentions or view.bare_numbers or view.number_spans
+        or document.numeric_header_words & view.token_set
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -45,7 +45,8 @@ _TOKEN_RE = re.compile(
     r"(?=[-+−v\d])(?:"
     r"(?P<shape>(?<![\w.])\d+(?:[ \t]*[x×][ \t]*\d+)+(?![\w.]))"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+\.\d+(?:\.\d+)*(?!\w))"
-    r"|(?P<num>(?<![\w.])(?:[-+−](?=\d))?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)"
+    # after ".." a number starts ("-12..-14%", "8..8192"); after any other dot it is a decimal's tail
+    r"|(?P<num>(?:(?<![\w.])|(?<=\.\.))(?:[-+−](?=\d))?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)"
     r"(?:[ \u00a0\u2009\u202f]?(?P<unit>" + _UNIT_ALTERNATIVES + r"))?(?!\w)"
     r")"
 )
@@ -70,7 +71,7 @@ _DIFFERENCE_BEFORE_RE = re.compile(
 _DIFFERENCE_AFTER_RE = re.compile(
     r"\s*(?:of\s+\w+\s+)?(?:faster|slower|less|more|lower|higher|shorter|longer|smaller|larger|bigger|quicker|"
     r"better|worse|reduction|improvement|saving|savings|overhead|increase|decrease|difference|gain|penalty|drop|"
-    r"speedup|speed-up|slowdown)\b",
+    r"speedup|speed-up|slowdown|vs\.?|versus|against|relative\s+to|compared\s+(?:to|with))(?!\w)",
     re.IGNORECASE,
 )
 

@@ -1,68 +1,184 @@
 """The token walk: one markdown-it-py parse of a document, read into the
 lint model (:mod:`studygen.lint.document`).
 
-:func:`parse_document` runs markdown-it-py once (CommonMark + GFM tables and
-strikethrough, :func:`markdown_parser`) and :func:`build_document` walks its
-tokens a single time:
+:func:`parse_document` runs markdown-it-py's block parser once (CommonMark +
+GFM tables and strikethrough, :func:`lint_parser`) and :func:`build_document`
+walks its tokens a single time:
 
 - **prose blocks** (paragraphs, list-item paragraphs, headings) keep their
   plain text (inline code and link text kept, markup dropped, image alt text
   left out) and the line of their first source line (``token.map``);
-- **tables** are read cell by cell (:func:`_read_table`) and typed by
+- **tables** are read cell by cell and typed by
   :func:`studygen.lint.columns.type_columns`; a table's context is the
   heading above it and a paragraph right before it (its caption);
 - **fences** keep their map and whether a closing fence ends them, so SG104
   can tell an unclosed code fence.
 
+Memory stays proportional to the text, not to markdown-it's token count
+(a 2 MB table is ~850k tokens, ~400 MB): the block parse keeps inline
+content unparsed, each block's inline markup is parsed on its own when the
+block holds markup characters at all (:func:`inline_text`, in pieces of at
+most :data:`INLINE_PIECE` characters), and a table body is read by
+:func:`compact_table`, markdown-it-py's own GFM table rule for the header
+and delimiter row with the body rows kept as one list of cell texts (split
+by the library's ``escapedSplit``) instead of three tokens per cell.
+
+mkdocs admonitions and content tabs (``!!! note``, ``??? tip``, ``=== "Tab"``)
+indent their content four spaces, which CommonMark reads as code;
+:func:`site_source` removes that indentation (line numbers unchanged), so
+tables and prose inside them are read as the site renders them.
+
 markdown-it pads or truncates table rows to the header's cell count; each
-row keeps the line of its ``token.map``, through which SG104 reads the raw
-source line.
+row keeps its source line, through which SG104 reads the raw line.
 """
 
 from __future__ import annotations
 
 import gc
+import re
 from contextlib import contextmanager
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import mdTrim
+from markdown_it.rules_block.table import MAX_AUTOCOMPLETED_CELLS, escapedSplit, getLine
+from markdown_it.rules_block.table import table as gfm_table
 
 from .columns import add_label_vocabulary, type_columns
 from .document import Block, Document, Fence, Row, Table
 
 _PARSER: MarkdownIt | None = None
+_LINT_PARSER: MarkdownIt | None = None
+
+# Longest run of text parsed as inline markup at once: the inline parse holds
+# ~300-500 bytes of tokens per source character, so a 10 MB paragraph of
+# nested emphasis parsed whole would hold gigabytes.
+INLINE_PIECE = 20_000
 
 
 def markdown_parser() -> MarkdownIt:
-    """The one markdown-it-py parser lint uses: CommonMark with the GFM table
-    and strikethrough rules (the same rules mdformat-gfm renders)."""
+    """markdown-it-py as the renderer's formatter reads Markdown: CommonMark
+    with the GFM table and strikethrough rules (what mdformat-gfm renders),
+    every token produced. Lint itself uses :func:`lint_parser`."""
     global _PARSER
     if _PARSER is None:
         _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
     return _PARSER
 
 
+def lint_parser() -> MarkdownIt:
+    """The parser lint uses: :func:`markdown_parser`'s rules, the block
+    structure only (inline content parsed per block by :func:`inline_text`)
+    and table bodies read by :func:`compact_table`."""
+    global _LINT_PARSER
+    if _LINT_PARSER is None:
+        parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+        parser.disable("inline")  # the core rule: block tokens keep their inline content unparsed
+        parser.block.ruler.at("table", compact_table, {"alt": ["paragraph", "reference"]})
+        _LINT_PARSER = parser
+    return _LINT_PARSER
+
+
+def compact_table(state, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it-py's GFM table rule with the body kept compact.
+
+    The header and delimiter row go through the library's own rule (same
+    acceptance, same header tokens); the body rows are read with the same
+    termination tests (a blank line, a line indented less, any rule that ends
+    a blockquote, an indented code line, the autocompleted-cell limit) and
+    pushed as one ``lint_tbody`` token whose ``meta["rows"]`` is a list of
+    ``(0-based line, cells)``, every row padded or cut to the header's cells
+    as markdown-it does."""
+    if silent:
+        return gfm_table(state, start_line, end_line, True)
+    if not gfm_table(state, start_line, min(end_line, start_line + 2), True):
+        return False
+    first = len(state.tokens)
+    gfm_table(state, start_line, start_line + 2, False)
+    close = state.tokens.pop()  # table_close: pushed again after the body
+    opening = state.tokens[first]
+    width = sum(1 for token in state.tokens[first:] if token.type == "th_open")
+    terminators = state.md.block.ruler.getRules("blockquote")
+    old_parent, state.parentType = state.parentType, "table"
+    rows = []
+    autocompleted = 0
+    line = start_line + 2
+    while line < end_line:
+        if state.sCount[line] < state.blkIndent or any(rule(state, line, end_line, True) for rule in terminators):
+            break
+        text = mdTrim(getLine(state, line))
+        if not text or state.is_code_block(line):
+            break
+        columns = escapedSplit(text)
+        if columns and columns[0] == "":
+            columns.pop(0)
+        if columns and columns[-1] == "":
+            columns.pop()
+        autocompleted += width - len(columns)
+        if autocompleted > MAX_AUTOCOMPLETED_CELLS:
+            break
+        cells = [mdTrim(column) for column in columns[:width]]
+        if len(cells) < width:
+            cells.extend([""] * (width - len(cells)))
+        rows.append((line, cells))
+        line += 1
+    state.parentType = old_parent
+    if rows:
+        body = state.push("lint_tbody", "tbody", 0)
+        body.map = [start_line + 2, line]
+        body.meta = {"rows": rows}
+    state.tokens.append(close)
+    opening.map = [start_line, line]
+    state.line = line
+    return True
+
+
 _MARKUP_CHARS = frozenset("`*_~[]<>&!\\")
 
 
-def _cell_text(inline) -> str:
-    """Plain text of a table cell: its source when it holds no inline
-    markup (the common case, no inline tree walk), else the inline text."""
-    content = inline.content
+def inline_text(content: str, env: dict | None = None) -> str:
+    """Plain text of inline Markdown ``content``: text, inline code and link
+    text kept, markup dropped, image alt text left out (a space instead),
+    soft and hard breaks as newlines. Content without markup characters is
+    its own text (line ends trimmed as the inline parser trims them);
+    content longer than :data:`INLINE_PIECE` is parsed in pieces cut at
+    line ends (or spaces), so emphasis that spans a cut reads as its
+    characters."""
     if _MARKUP_CHARS.isdisjoint(content):
-        return content
-    return _inline_text(inline).strip()
+        if "\n" not in content:
+            return content
+        return "\n".join(line.strip(" \t") for line in content.split("\n"))
+    parser = lint_parser()
+    env = {} if env is None else env
+    if len(content) <= INLINE_PIECE:
+        return _children_text(parser.inline.parse(content, parser, env, []))
+    return "".join(_children_text(parser.inline.parse(piece, parser, env, [])) for piece in _pieces(content))
 
 
-def _inline_text(inline) -> str:
-    children = inline.children
-    if not children:
-        return inline.content
+def _pieces(content: str):
+    """``content`` cut into pieces of at most :data:`INLINE_PIECE` characters
+    at line ends (the newline kept at the end of its piece) or, inside a
+    longer line, after a space."""
+    start = 0
+    length = len(content)
+    while start < length:
+        end = min(length, start + INLINE_PIECE)
+        if end < length:
+            cut = content.rfind("\n", start, end)
+            if cut == -1:
+                cut = content.rfind(" ", start, end)
+            if cut > start:
+                end = cut + 1
+        yield content[start:end]
+        start = end
+
+
+def _children_text(children) -> str:
     if len(children) == 1 and children[0].type == "text":
         return children[0].content
     parts = []
     for child in children:
         kind = child.type
-        if kind in ("text", "code_inline"):
+        if kind in ("text", "code_inline", "text_special"):
             parts.append(child.content)
         elif kind == "image":
             # alt text describes a picture (render writes it from the figure's data), it is not
@@ -78,12 +194,11 @@ def collector_paused():
     """Pause the cyclic garbage collector while the lint model is built and
     checked.
 
-    The token stream of a 1 MB document is ~300k live objects, and the model
-    built from it ~150k more; none of them is garbage before the checks end,
-    yet every collection the model's allocations trigger would rescan them
-    (a quarter to half of lint's own time in the benchmark). Collection
-    resumes on exit (if it was on), and what became garbage inside is
-    collected then as usual."""
+    The model of a 1 MB document is ~150k live objects; none of them is
+    garbage before the checks end, yet every collection the model's
+    allocations trigger would rescan them (a quarter to half of lint's own
+    time in the benchmark). Collection resumes on exit (if it was on), and
+    what became garbage inside is collected then as usual."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -98,19 +213,59 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
+# mkdocs-material / pymdownx: "!!! note", "??? tip", "???+ warning", '=== "Tab"'
+_CONTAINER_RE = re.compile(r'^ *(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+"[^"]*")?|===\+?[ \t]+"[^"]*")[ \t]*$')
+
+
+def site_source(text: str) -> str:
+    """``text`` with the content of mkdocs admonitions and content tabs
+    dedented by four spaces per level, as the site renders it (the marker
+    line itself kept, the line count unchanged). Text without a marker
+    is returned as it is."""
+    if "!!!" not in text and "???" not in text and "===" not in text:
+        return text
+    lines = text.split("\n")
+    levels: list[int] = []  # content indent of each open container
+    in_fence = ""
+    for index, line in enumerate(lines):
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if stripped:
+            while levels and indent < levels[-1]:
+                levels.pop()
+        removed = 4 * len(levels)
+        if removed and stripped:
+            lines[index] = line[removed:]
+        content_indent = indent - removed
+        if in_fence:
+            if stripped.startswith(in_fence):
+                in_fence = ""
+            continue
+        if stripped.startswith(("```", "~~~")):
+            in_fence = stripped[:3]
+            continue
+        if content_indent < 4 and _CONTAINER_RE.match(line[removed:] if removed else line):
+            levels.append(indent + 4)
+    return "\n".join(lines)
+
+
 def parse_document(text: str, path: str) -> Document:
     """Parse ``text`` once with markdown-it-py and build the lint model.
 
     ``path`` is used in messages only. Line numbers are 1-based and refer to
     ``text`` with CR LF read as LF (as markdown-it-py reads it)."""
-    source = normalize_newlines(text)
-    tokens = markdown_parser().parse(source)
+    source = site_source(normalize_newlines(text))
+    env: dict = {}
+    tokens = lint_parser().parse(source, env)
     with collector_paused():
-        return build_document(source, path, tokens)
+        return build_document(source, path, tokens, env)
 
 
-def build_document(source: str, path: str, tokens: list) -> Document:
-    """The lint model from markdown-it-py ``tokens`` of ``source`` (see :func:`parse_document`)."""
+def build_document(source: str, path: str, tokens: list, env: dict | None = None) -> Document:
+    """The lint model from :func:`lint_parser` ``tokens`` of ``source`` (see
+    :func:`parse_document`); ``env`` is the parse's environment (link
+    reference definitions)."""
+    env = {} if env is None else env
     document = Document(path=path, text=source, lines=source.split("\n"))
     heading = ""
     section = 0
@@ -128,7 +283,7 @@ def build_document(source: str, path: str, tokens: list) -> Document:
             is_heading = kind == "heading_open"
             if is_heading and int(token.tag[1]) <= 2:
                 section += 1
-            block_text = _inline_text(inline)
+            block_text = inline_text(inline.content, env)
             block = Block(document, order, section, "heading" if is_heading else "paragraph", start + 1, end, block_text, heading, list_depth > 0)
             if is_heading:
                 heading = block_text
@@ -144,7 +299,7 @@ def build_document(source: str, path: str, tokens: list) -> Document:
             context = heading
             if previous_paragraph is not None and previous_paragraph.end_line >= token.map[0] - 1:
                 context = f"{heading}\n{previous_paragraph.text}"
-            index = _read_table(tokens, index, document, order, section, context)
+            index = _read_table(tokens, index, document, order, section, context, env)
             order += 1
             previous_paragraph = None
             continue
@@ -171,83 +326,40 @@ def _fence_closed(lines: list[str], start: int, end: int, markup: str) -> bool:
     return closing.startswith(markup[0] * len(markup)) and not closing.strip(markup[0])
 
 
-def _read_table(tokens, index: int, document: Document, order: int, section: int, context: str) -> int:
-    """Read table tokens from ``table_open`` at ``index``; returns the index after ``table_close``.
-
-    markdown-it-py emits a fixed layout, every row padded to the header's n
-    cells: ``table_open thead_open tr_open (th_open inline th_close)×n
-    tr_close thead_close [tbody_open (tr_open (td_open inline td_close)×n
-    tr_close)… tbody_close] table_close``; cells are read by position, and
-    any other layout is read token by token."""
-    table_token = tokens[index]
-    width = 0
-    position = index + 3
-    while tokens[position].type == "th_open":
-        width += 1
-        position += 3
-    if width == 0 or tokens[position].type != "tr_close" or tokens[position + 1].type != "thead_close":
-        return _read_table_tokens(tokens, index, document, order, section, context)
-    headers = [_cell_text(token) for token in tokens[index + 4:index + 4 + 3 * width:3]]
-    rows: list[Row] = []
-    position += 2
-    if tokens[position].type == "tbody_open":
-        position += 1
-        step = 2 + 3 * width
-        markup = _MARKUP_CHARS
-        while tokens[position].type == "tr_open":
-            if tokens[position + step - 1].type != "tr_close":
-                return _read_table_tokens(tokens, index, document, order, section, context)
-            cells = [
-                content if markup.isdisjoint(content) else _inline_text(token).strip()
-                for token in tokens[position + 2:position + step - 1:3]
-                for content in (token.content,)
-            ]
-            rows.append(Row(len(rows), tokens[position].map[0] + 1, cells))
-            position += step
-        position += 1  # tbody_close
-    if tokens[position].type != "table_close":
-        return _read_table_tokens(tokens, index, document, order, section, context)
-    _add_table(document, Table(order, section, table_token.map[0] + 1, table_token.map[1], headers, rows, context))
-    return position + 1
+def _cell_text(content: str, env: dict) -> str:
+    """Plain text of a table cell: its content when it holds no inline
+    markup (the common case), else the inline parse's text."""
+    if _MARKUP_CHARS.isdisjoint(content):
+        return content
+    return inline_text(content, env).strip()
 
 
-def _add_table(document: Document, table: Table) -> None:
-    for row in table.rows:
-        row.table = table
-    type_columns(table)
-    document.tables.append(table)
-
-
-def _read_table_tokens(tokens, index: int, document: Document, order: int, section: int, context: str) -> int:
-    """Token-by-token reading of a table (the layout :func:`_read_table` expects did not hold)."""
+def _read_table(tokens, index: int, document: Document, order: int, section: int, context: str, env: dict) -> int:
+    """Read a :func:`compact_table` table from ``table_open`` at ``index``;
+    returns the index after ``table_close``."""
     table_token = tokens[index]
     headers: list[str] = []
     rows: list[Row] = []
-    cells: list[str] = []
-    in_head = False
-    row_map = (0, 0)
     index += 1
     while True:
         token = tokens[index]
         kind = token.type
         if kind == "inline":
-            cells.append(_inline_text(token).strip())
-        elif kind == "tr_open":
-            cells = []
-            row_map = tuple(token.map) if token.map else (0, 0)
-        elif kind == "tr_close":
-            if in_head:
-                headers = cells
-            else:
-                cells += [""] * (len(headers) - len(cells))
-                rows.append(Row(len(rows), row_map[0] + 1, cells[: len(headers)]))
-        elif kind == "thead_open":
-            in_head = True
-        elif kind == "thead_close":
-            in_head = False
+            headers.append(_cell_text(token.content, env))
+        elif kind == "lint_tbody":
+            markup = _MARKUP_CHARS
+            for line, cells in token.meta["rows"]:
+                for position, content in enumerate(cells):
+                    if not markup.isdisjoint(content):
+                        cells[position] = inline_text(content, env).strip()
+                rows.append(Row(len(rows), line + 1, cells))
         elif kind == "table_close":
             break
         index += 1
     start, end = table_token.map
-    _add_table(document, Table(order, section, start + 1, end, headers, rows, context))
+    table = Table(order, section, start + 1, end, headers, rows, context)
+    for row in rows:
+        row.table = table
+    type_columns(table)
+    document.tables.append(table)
     return index + 1

@@ -17,6 +17,12 @@ from functools import lru_cache
 from .text import label_tokens, normalize, stem
 
 _EXCLUDE_WORDS = frozenset({"except", "excluding", "exclude", "besides", "without"})
+# "at 8192", "@1024", "the 16384 point", "at 1024-8192": a number right after one of these words and
+# followed by no unit names a row of a numeric label column (a sweep point) even without its header word
+_BARE_NUMBER_RE = re.compile(
+    r"(?:\bat|@|\bthe|\bfor)\s*(\d+(?:\.\d+)?)(?:\s*(?:-|–|—|\.\.|to)\s*(\d+(?:\.\d+)?))?"
+    r"(?![\da-zµ_]|\.\d|\s*(?:%|x\b|x\d|×|(?:ms|us|µs|ns|s|sec|secs|seconds)\b|[kmg]i?b\b|tokens?/s|/s|(?:-|–|—|\.\.)\s*\d))"
+)
 _EXCLUSION_RE = re.compile(r"except|exclud|besides|without|other than|apart from")
 
 
@@ -33,9 +39,11 @@ class TextView:
     """A clause or sentence prepared for restriction tests: normalised text,
     its tokens (and their stems), the positions after exclusion words."""
 
-    __slots__ = ("normalized", "tokens", "token_set", "excluded", "vocab_mentions", "restrictions", "_followers", "multiword_possible")
+    __slots__ = ("normalized", "tokens", "token_set", "excluded", "vocab_mentions", "restrictions", "_followers", "multiword_possible",
+                 "part_mentions", "bare_numbers", "number_spans")
 
-    def __init__(self, text: str, vocab: frozenset[str], multiword_labels: frozenset[str] = frozenset()):
+    def __init__(self, text: str, vocab: frozenset[str], multiword_labels: frozenset[str] = frozenset(),
+                 parts: frozenset[str] = frozenset()):
         self.normalized = normalize(text)
         self.tokens = label_tokens(self.normalized)
         token_set = set(self.tokens)
@@ -54,6 +62,18 @@ class TextView:
         self.vocab_mentions = frozenset(token_set & vocab) if vocab else frozenset()
         # a label of several words ("fp16 Dequantize") may be named without any one-word label
         self.multiword_possible = bool(multiword_labels) and any(label in self.normalized for label in multiword_labels)
+        # words of labels ("decode" of "deepep_decode", "first" of "First Inference (A)")
+        self.part_mentions = frozenset(token_set & parts) if parts else frozenset()
+        # numbers named as a point of a sweep ("at 8192", "the 16384 point", "at 1024-8192")
+        numbers, spans = set(), []
+        if any(ch.isdigit() for ch in self.normalized):
+            for match in _BARE_NUMBER_RE.finditer(self.normalized):
+                if match.group(2) is None:
+                    numbers.add(match.group(1))
+                else:
+                    spans.append((float(match.group(1)), float(match.group(2))))
+        self.bare_numbers = frozenset(numbers)
+        self.number_spans = tuple(spans)
 
     def mention(self, value: str) -> int:
         """1 when the text names label ``value``, -1 when it names it after
@@ -97,7 +117,11 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
     if mentioned_vocab and not (mentioned_vocab & table.terms):
         return None
     numeric_words, multiword = table.label_words
-    if not mentioned_vocab and not view.excluded and not multiword and not (numeric_words & view.token_set):
+    parts_named = view.part_mentions and table.part_words & view.part_mentions
+    numbers_named = (view.bare_numbers or view.number_spans) and table.numeric_labels
+    if numbers_named and not _holds_points(table, view):
+        return None  # "at 1024-8192": a sweep without a 1024 or an 8192 row is another one
+    if not (mentioned_vocab or view.excluded or multiword or numeric_words & view.token_set or parts_named or numbers_named):
         return table.all_rows  # the text names none of this table's labels
     include: dict[int, set[str]] = {}
     exclude: dict[int, set[str]] = {}
@@ -106,15 +130,20 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
         for value in values:
             if header_word is not None:
                 state = view.numeric_mention(header_word, value)
+                if state == 0 and numbers_named and _number_named(view, value):
+                    state = 1
             else:
                 state = view.mention(value)
             if state == 1:
                 include.setdefault(column, set()).add(value)
             elif state == -1:
                 exclude.setdefault(column, set()).add(value)
-    if not include and not exclude:
+    by_parts = _rows_by_parts(table, view, include.keys() | exclude.keys()) if parts_named else {}
+    if not include and not exclude and not by_parts:
         return table.all_rows
     kept = set(range(len(table.rows)))
+    for rows in by_parts.values():
+        kept &= rows
     for column, wanted in include.items():
         rows = set()
         for value in wanted:
@@ -124,3 +153,55 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
         for value in unwanted:
             kept.difference_update(table.label_values[column][value])
     return sorted(kept)
+
+
+def _holds_points(table, view: TextView) -> bool:
+    """True when one numeric label column of ``table`` holds every point
+    the text names as a sweep point: both ends of each span ("at
+    1024-8192") and each single point ("at 8192")."""
+    wanted = {float(number) for number in view.bare_numbers}
+    for lo, hi in view.number_spans:
+        wanted.update((lo, hi))
+    for column in table.numeric_labels:
+        held = set()
+        for value in table.label_values.get(column, ()):
+            try:
+                held.add(float(value))
+            except ValueError:
+                pass
+        if wanted <= held:
+            return True
+    return False
+
+
+def _number_named(view: TextView, value: str) -> bool:
+    """True when ``view`` names the numeric label ``value`` as a sweep point
+    ("at 8192") or inside a named span ("at 1024-8192")."""
+    if value in view.bare_numbers:
+        return True
+    try:
+        number = float(value)
+    except ValueError:
+        return False
+    return any(min(lo, hi) <= number <= max(lo, hi) for lo, hi in view.number_spans)
+
+
+def _rows_by_parts(table, view: TextView, named_columns) -> dict[int, set[int]]:
+    """Per label column not named by a whole label: the rows whose label
+    holds the most of the label words the text names ("first inference"
+    names 'First Inference (A)' and 'First Inference (B)', not 'Subsequent
+    Inferences'; "decode" names 'deepep_decode' and 'none_decode')."""
+    chosen: dict[int, set[int]] = {}
+    for column, parts in table.label_parts.items():
+        if column in named_columns:
+            continue
+        named = [part for part in parts if part in view.part_mentions]
+        if not named:
+            continue
+        score: dict[int, int] = {}
+        for part in named:
+            for row in parts[part]:
+                score[row] = score.get(row, 0) + 1
+        best = max(score.values())
+        chosen[column] = {row for row, count in score.items() if count == best}
+    return chosen

@@ -38,13 +38,17 @@ document costs little per range.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
 from ..findings import Finding
 from ..numbers import format_number
-from .document import Block, Document, Row, Sentence, Series, Table
+from .claims import claims_of, overstated
+from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
+from .document import Block, Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, covers, rounding_keys, with_unit
+from .text import normalize
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -55,15 +59,30 @@ _SPECIFIC_UNITS = frozenset({"tokens/s", "images/s", "AP", "AP50", "AP75", "MiB"
 _DIFFERENCE_HEADER_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "gain", "reduction", "overhead", "change", "gap", "speedup", "slowdown"})
 
 
-@dataclass
-class Entry:
-    """One value a range is compared with: the row, the value and how to
-    print it (``0.409 ms`` or ``0.409 - 0.073 = 0.336 ms``)."""
+@dataclass(frozen=True)
+class Siblings:
+    """The sentence's other figures of a range's unit (``figures``) and its
+    other ranges of that unit (``ranges``): what a row the range leaves out
+    may be stated by instead ("INT4's 9.8% against 1.1-1.6% for the 8-bit
+    recipes", "TP takes 1.55-1.57 ms versus EP 1.28-1.43 ms")."""
 
-    row: Row
-    value: float
-    shown: str
-    decimals: int
+    figures: tuple = ()
+    ranges: tuple = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.figures or self.ranges)
+
+    def unexplained(self, values: list[float]) -> list[float]:
+        """``values`` (left out by the range) that no sibling states: a value
+        a single figure prints, or a set that one sibling range covers with
+        one of its endpoints printed by a value of the set."""
+        rest = [v for v in values if not any(abs(v - f.value) <= f.half_step + 1e-9 for f in self.figures)]
+        for other in self.ranges:
+            if rest and all(covers(other.lo, other.hi, v) for v in rest) and any(
+                abs(v - end.value) <= end.half_step + 1e-9 for v in rest for end in (other.lo, other.hi)
+            ):
+                return []
+        return rest
 
 
 @dataclass
@@ -84,6 +103,7 @@ class Candidate:
     distance: int
     same_section: bool
     reportable: bool = True
+    siblings: Siblings = Siblings()  # the sentence's other figures and ranges of the range's unit
 
     @property
     def covered(self) -> bool:
@@ -147,7 +167,30 @@ def check(document: Document) -> list[Finding]:
                 finding = _check_range(document, index, block, sentence, rng)
                 if finding is not None:
                     findings.append(finding)
+    # a headline claims as much as a paragraph ("... 2x faster with 80% less memory")
+    for block in document.blocks:
+        if block.kind not in ("paragraph", "heading") or not block.has_digits:
+            continue
+        for sentence in block.sentences:
+            for claim in claims_of(sentence):
+                over = overstated(document, block, sentence, claim)
+                if over is not None:
+                    findings.append(_claim_finding(document, sentence, claim, *over))
     return findings
+
+
+def _siblings(sentence: Sentence, rng: Range) -> Siblings:
+    in_ranges = set()
+    ranges = []
+    for other in sentence.ranges:
+        in_ranges.update((other.lo.start, other.hi.start))
+        if other is not rng and other.unit == rng.unit:
+            ranges.append(other)
+    figures = tuple(
+        token.figure for token in sentence.tokens
+        if token.figure is not None and token.figure.unit == rng.unit and token.start not in in_ranges
+    )
+    return Siblings(figures, tuple(ranges))
 
 
 def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
@@ -177,6 +220,8 @@ def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: lis
     best = max(uncovered, key=Candidate.rank)
     if any(c.covered and c.tier >= best.tier for c in candidates):
         return None
+    if best.siblings and not best.siblings.unexplained([v for v in best.values if not covers(rng.lo, rng.hi, v)]):
+        return None  # every row the range leaves out, the sentence states with another figure
     return _finding(document, sentence, rng, best)
 
 
@@ -246,9 +291,11 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
     # can neither hold an endpoint nor sit inside it: skip it unread.
     low_edge = rng.lo.value - rng.lo.half_step - 1e-9
     high_edge = rng.hi.value + rng.hi.half_step + 1e-9
+    siblings = _siblings(sentence, rng)
     for series in sources:
         smallest, largest = series.bounds
-        if largest < low_edge or smallest > high_edge:
+        one_side_ok = _one_side_possible(series, block, sentence)
+        if (largest < low_edge or smallest > high_edge) and not one_side_ok:
             continue
         table = series.table
         key = id(table)
@@ -257,22 +304,28 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
         rows = restrictions[key]
         if rows is None or _series_excluded(series, view):
             continue
-        if rows is table.all_rows:
+        column = series.values
+        restricted = rows is not table.all_rows or bool(series.varying and view.mention(series.varying) == 1)
+        baseline = _baseline_rows(series, rng, view)
+        if rows is table.all_rows and not baseline:
             present, values = series.present_indexes, series.present_values
         else:
-            column = series.values
-            present = [i for i in rows if column[i] is not None]
+            present = [i for i in rows if column[i] is not None and i not in baseline]
             values = [column[i].value for i in present]
         same_section = table.section == block.section
         # Within the section a variant name ("fp16 latency") is enough to tie
         # a sentence to a column; across sections only a quantity word is.
         if same_section:
-            overlap = bool(series.quantity & sentence.keywords) or series.sole_of_unit
+            # the unit alone names the column only when no other table of the section has it
+            overlap = bool(series.quantity & sentence.keywords) or (
+                series.sole_of_unit and len(block.document.series_by_section.get((block.section, series.unit), ())) == 1)
         else:
             overlap = bool(series.measure & words) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
+        # the heading over the table may name the quantity its columns do not ("Time per token (ms)")
+        overlap = overlap or bool(table.heading_words & words)
         candidate = _evaluate(
             f"'{series.header}'", table, values, _series_entries(series, present), rng,
-            overlap, abs(table.order - block.order), same_section,
+            overlap, abs(table.order - block.order), same_section, restricted, siblings, one_side_ok,
         )
         if candidate is None:
             continue
@@ -282,9 +335,14 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
     return False
 
 
-def _evaluate(description: str, table: Table, values: list[float], make_entries, rng: Range, overlap: bool, distance: int, same_section: bool) -> Candidate | None:
+def _evaluate(description: str, table: Table, values: list[float], make_entries, rng: Range, overlap: bool, distance: int,
+              same_section: bool, restricted: bool = False, siblings: Siblings = Siblings(), one_side_ok: bool = False) -> Candidate | None:
     """A :class:`Candidate` when the range summarises these values (see
-    the module docstring), else None."""
+    the module docstring), else None. ``restricted``: the clause named the
+    rows (or the sub-column) the values come from; ``siblings``: the
+    sentence's other figures and ranges (what they state is accounted for);
+    ``one_side_ok``: the column may be read even when every value lies on
+    one side of the range (:func:`_one_side_possible`)."""
     if len(values) < 2:
         return None
     # covers() and rounds_to() inlined: this loop runs for every candidate row.
@@ -294,7 +352,8 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     hi_tolerance = hi.half_step + 1e-9
     low_bound = lo_value - lo_tolerance
     high_bound = hi_value + hi_tolerance
-    inside = 0
+    inside = explained = 0
+    below = above = 0
     found_lo = found_hi = False
     for value in values:
         if low_bound <= value <= high_bound:
@@ -304,65 +363,92 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
                 found_lo = True
             if not found_hi and hi_value - value <= hi_tolerance:
                 found_hi = True
+        elif value < low_bound:
+            below += 1
+        else:
+            above += 1
+    if siblings and inside < len(values):
+        explained = len(values) - inside - len(siblings.unexplained([v for v in values if not low_bound <= v <= high_bound]))
+    count = len(values)
     strong = found_lo and found_hi
     found = found_lo + found_hi
+    # Every value on one side of the range ("35-40% faster" over +33.9% and +33.8%): the
+    # range overstates or understates the whole column the words name.
+    one_side = one_side_ok and inside == 0 and explained == 0 and (below == count or above == count) and _near(values, rng)
     # Another section's column is reported only with a shared header word as
     # well (in a long document two endpoints turn up somewhere by
     # coincidence); without one it can still show that the range fits.
     reportable = True
     if same_section:
-        if not strong and not (overlap and (found or inside * 2 > len(values))):
+        if not strong and not (overlap and (found or inside * 2 > count or one_side)):
             return None
     elif not (overlap and found):
-        if not (strong and inside == len(values)):
+        if not (strong and inside == count):
             return None
         reportable = False
-    return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section, reportable)
+    # A range that leaves out most rows, none of them named by its words, is
+    # about a subset the words do not name ("1.6-1.9x at large token counts"):
+    # it cannot be read against the whole column.
+    stated = inside + explained
+    if stated < count and not restricted:
+        if not (stated * 2 > count or (stated * 2 == count and (strong or overlap)) or one_side):
+            reportable = False
+        elif not same_section and not (strong or (stated * 2 > count and overlap)):
+            reportable = False  # another section's column, rows not named: most of it, or both endpoints, in the range
+    return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section,
+                     reportable, siblings)
 
 
-# --- pairs of columns ----------------------------------------------------------
+def _near(values: list[float], rng: Range) -> bool:
+    """True when the range does not span zero and the value nearest to it
+    lies within half the nearest endpoint's size of it: a column of AP
+    values is not what a confidence interval of AP differences summarises."""
+    lo, hi = rng.lo.value, rng.hi.value
+    if lo <= 0 <= hi:
+        return False
+    nearest = min(values, key=lambda v: min(abs(v - lo), abs(v - hi)))
+    endpoint = lo if abs(nearest - lo) <= abs(nearest - hi) else hi
+    return abs(nearest - endpoint) <= 0.5 * abs(endpoint)
 
 
-def _pair_tables(document: Document, block: Block, sentence: Sentence):
-    """Tables of the block's section, nearest first, then tables elsewhere
-    whose headers share a word with the sentence (yielded lazily: a covered
-    candidate in the section ends the search)."""
-    local = sorted(document.tables_by_section.get(block.section, []), key=lambda t: (abs(t.order - block.order), t.order))
-    yield from local
-    others: dict[int, Table] = {}
-    for word in sentence.measure:
-        for table in document.tables_by_keyword.get(word, ()):
-            if table.section != block.section:
-                others[id(table)] = table
-    yield from sorted(others.values(), key=lambda t: (abs(t.order - block.order), t.order))
+def _one_side_possible(series: Series, block: Block, sentence: Sentence) -> bool:
+    """Whether a series entirely outside a range may still be its column:
+    only the one series of its unit in the sentence's own section, whose
+    header names a word of the sentence."""
+    same = block.document.series_by_section.get((block.section, series.unit), ())
+    return series.table.section == block.section and len(same) == 1 and bool(series.measure & sentence.measure)
 
 
-def _pairs(table: Table, unit: str) -> list[tuple[Series, Series]]:
-    """Column pairs of one unit that a difference can compare: the figures of
-    one ``a → b`` cell, or columns whose headers differ in a word or two."""
-    cached = table.pair_cache.get(unit)
-    if cached is not None:
-        return cached
-    pairs = _find_pairs(table, unit)
-    table.pair_cache[unit] = pairs
-    return pairs
+# A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).
+_BASELINE_WORD_RE = re.compile(r"\b(?:baseline|reference|ref|none|default|original|vanilla|stock|naive|unoptimi[sz]ed)\b")
+_REFERENCE_BEFORE = r"(?:of|vs\.?|versus|over|than|against|to|with|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+)?"
 
 
-def _find_pairs(table: Table, unit: str) -> list[tuple[Series, Series]]:
-    same_unit = [s for s in table.series if s.unit == unit and s.stat in (None, "p50")]
-    pairs = []
-    for i, first in enumerate(same_unit):
-        for second in same_unit[i + 1:]:
-            if first.column == second.column:
-                if first.parts == 2:
-                    pairs.append((first, second))
-                continue
-            if first.parts > 1 and second.parts > 1 and first.sub != second.sub:
-                continue
-            shared = first.keywords & second.keywords
-            if shared and len(first.keywords ^ second.keywords) <= 4:
-                pairs.append((first, second))
-    return pairs
+def _baseline_rows(series: Series, rng: Range, view) -> set[int]:
+    """Rows of an ``x`` or ``%`` series that are the comparison's reference
+    (item 3): their value is the identity (1x; 100% or 0% for a percentage)
+    and their label says baseline / reference / none / default …, or the
+    clause names them as what is compared against ("0.40-0.55x of the
+    fp16 reference"). Empty when the range itself covers the identity."""
+    if series.unit not in RATIO_UNITS:
+        return set()
+    identities = (1.0,) if series.unit == "x" else (100.0, 0.0)
+    if any(covers(rng.lo, rng.hi, identity) for identity in identities):
+        return set()
+    rows = series.table.rows
+    found = set()
+    for index, figure in enumerate(series.values):
+        if figure is None or figure.value not in identities:
+            continue
+        label = normalize(rows[index].label)
+        if not label:
+            continue
+        if _BASELINE_WORD_RE.search(label) or any(
+            re.search(_REFERENCE_BEFORE + re.escape(normalize(part)) + r"(?![\w])", view.normalized)
+            for part in rows[index].label.split(" / ")
+        ):
+            found.add(index)
+    return found
 
 
 def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate], relative: bool) -> bool:
@@ -370,28 +456,31 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
     column pairs into ``candidates``; True as soon as one is conclusive."""
     view = sentence.clause_view(rng.start, rng.end - rng.start)
     words = sentence.measure
-    for table in _pair_tables(document, block, sentence):
+    for table in pair_tables(document, block, sentence):
         units = table.pair_units
         if rng.unit not in RATIO_UNITS:
             units = units & {rng.unit}
+        elif table.unit_counts.get(None, 0) >= 2:
+            units = units | {None}  # a relative change compares figures of any one unit, stated or not
         if not units:
             continue
         rows = table.restrict(view)
         if rows is None:
             continue
+        restricted = rows is not table.all_rows
         distance = abs(table.order - block.order)
         same_section = table.section == block.section
-        for unit in sorted(units):
-            for first, second in _pairs(table, unit):
+        for unit in sorted(units, key=str):
+            for first, second in pairs(table, unit) + named_pairs(table, unit, sentence):
                 if same_section:
                     overlap = bool((first.quantity | second.quantity) & sentence.keywords)
                 else:
                     overlap = bool((first.measure | second.measure) & words)
-                reading = _pair_reading(first, second, rows, rng, relative)
+                reading = pair_reading(first, second, rows, rng, relative)
                 if reading is None:
                     continue
                 description, values, make_entries = reading
-                candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section)
+                candidate = _evaluate(description, table, values, make_entries, rng, overlap, distance, same_section, restricted)
                 if candidate is None:
                     continue
                 candidates.append(candidate)
@@ -400,69 +489,14 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
     return False
 
 
-def _pair_reading(first: Series, second: Series, rows: list[int], rng: Range, relative: bool):
-    """(description, values, entry maker) of the reading of the pair that
-    puts most rows inside the range: ``a - b`` or ``b - a``; for relative
-    ranges ``(a - b) / a`` or ``(a - b) / b`` in %, both signs, or ``a / b``
-    and ``b / a`` in x. None when fewer than two rows hold both figures."""
-    pairs = [(i, first.values[i], second.values[i]) for i in rows if first.values[i] is not None and second.values[i] is not None]
-    if len(pairs) < 2:
-        return None
-    names = f"'{first.header}' and '{second.header}'"
-    readings = []  # (description, values, formula)
-    if not relative:
-        readings.append((f"a difference of {names}", [a.value - b.value for _, a, b in pairs], "a-b"))
-        readings.append((f"a difference of {names}", [b.value - a.value for _, a, b in pairs], "b-a"))
-    elif rng.unit == "%":
-        if all(a.value for _, a, _ in pairs):
-            change = [(a.value - b.value) / a.value * 100.0 for _, a, b in pairs]
-            readings.append((f"a relative difference of {names}", change, "(a-b)/a"))
-            readings.append((f"a relative difference of {names}", [-v for v in change], "(b-a)/a"))
-        if all(b.value for _, _, b in pairs):
-            change = [(a.value - b.value) / b.value * 100.0 for _, a, b in pairs]
-            readings.append((f"a relative difference of {names}", change, "(a-b)/b"))
-            readings.append((f"a relative difference of {names}", [-v for v in change], "(b-a)/b"))
-    else:
-        if all(b.value for _, _, b in pairs):
-            readings.append((f"a ratio of {names}", [a.value / b.value for _, a, b in pairs], "a/b"))
-        if all(a.value for _, a, _ in pairs):
-            readings.append((f"a ratio of {names}", [b.value / a.value for _, a, b in pairs], "b/a"))
-    if not readings:
-        return None
-    low_edge = rng.lo.value - rng.lo.half_step - 1e-9
-    high_edge = rng.hi.value + rng.hi.half_step + 1e-9
-    description, values, formula = max(readings, key=lambda r: sum(1 for v in r[1] if low_edge <= v <= high_edge))
-    table = first.table
-    shown_decimals = max(rng.lo.decimals, rng.hi.decimals) + 1
-
-    def make() -> list[Entry]:
-        entries = []
-        for (i, a, b), value in zip(pairs, values):
-            if formula in ("a-b", "b-a"):
-                x, y = (a, b) if formula == "a-b" else (b, a)
-                decimals = max(a.decimals, b.decimals)
-                shown = f"{x.text} - {y.text} = {with_unit(format_number(value, decimals), rng.unit)}"
-            elif formula in ("a/b", "b/a"):
-                x, y = (a, b) if formula == "a/b" else (b, a)
-                decimals = shown_decimals
-                shown = f"{x.text} / {y.text} = {format_number(value, decimals)}x"
-            else:
-                x, y = (a, b) if formula.startswith("(a") else (b, a)
-                base = a if formula.endswith("/a") else b
-                decimals = shown_decimals
-                shown = f"({x.text} - {y.text}) / {base.text} = {format_number(value, decimals)}%"
-            entries.append(Entry(table.rows[i], value, shown, decimals))
-        return entries
-
-    return description, values, make
-
-
 # --- the finding -------------------------------------------------------------------
 
 
 def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate) -> Finding:
     entries = best.make_entries()
-    left_out = [e for e in entries if not covers(rng.lo, rng.hi, e.value)]
+    outside = [e for e in entries if not covers(rng.lo, rng.hi, e.value)]
+    unexplained = best.siblings.unexplained([e.value for e in outside]) if best.siblings else [e.value for e in outside]
+    left_out = [e for e in outside if e.value in unexplained]
     named = ", ".join(f"'{e.row.label or f'line {e.row.line}'}' ({e.shown})" for e in left_out[:MAX_ROWS_NAMED])
     if len(left_out) > MAX_ROWS_NAMED:
         named += f" and {len(left_out) - MAX_ROWS_NAMED} more"
@@ -477,6 +511,16 @@ def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate
         "or name the rows it covers in the same clause (for example 'on TensorRT 11.4' or 'at 800 x 800') so only those are compared"
     )
     return Finding(CODE, message, document.path, sentence.line_at(rng.start), hint=hint)
+
+
+def _claim_finding(document: Document, sentence: Sentence, claim, series: Series, values: list[float]) -> Finding:
+    figure = claim.figure
+    largest = max(values)
+    shown = with_unit(format_number(largest, max(v.decimals for v in series.values if v is not None)), series.unit)
+    message = (f"'{with_unit(figure.text, figure.unit)} {claim.direction}' exceeds every row of '{series.header}' "
+               f"in the table at line {series.table.line} ({len(values)} rows, largest {shown})")
+    hint = f"state what the table measures (at most {shown}), or name the measurement the claim comes from"
+    return Finding(CODE, message, document.path, sentence.line_at(figure.start), hint=hint)
 
 
 __all__ = ["check", "CODE"]

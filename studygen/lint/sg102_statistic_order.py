@@ -8,8 +8,11 @@ from the parts of a header whose cells hold several figures
 rows name statistics (``| statistic | fp16 ms |`` with rows min, median, p99),
 and from prose lists ("median 5.3 ms, p90 5.5 ms and p99 5.9 ms",
 "min/median/max 5.1/5.3/5.9 ms"). Only statistics of the same quantity and
-unit are compared (``fp16 median`` is not compared with ``FP8 p99``), and a
-pair is out of order only beyond the rounding of both printed figures.
+unit are compared (``fp16 median`` is not compared with ``FP8 p99``; rows
+``mean latency`` and ``max abs error`` of one ``Metric | Value`` table are
+different quantities, ``Median E2EL`` and ``P99 TTFT`` too), a column of
+changes or ratios (``Change``, ``x``) holds no statistics, and a pair is
+out of order only beyond the rounding of both printed figures.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import re
 from ..findings import Finding
 from .document import Document, Series, Table
 from .figures import Figure, out_of_order, statistic_of, statistic_rank, statistics_in, with_unit
+from .text import keywords
 
 CODE = "SG102"
 
@@ -46,6 +50,20 @@ def check(document: Document) -> list[Finding]:
 
 def _name(stat: str) -> str:
     return "median" if stat == "p50" else stat
+
+
+# A column of changes or ratios ("Change", "Δ", "speedup", "vs fp16") holds no
+# statistics of one distribution, whatever its rows are called.
+_CHANGE_WORDS = frozenset({"change", "delta", "diff", "difference", "improvement", "speedup", "slowdown", "reduction", "gain",
+                           "saving", "saved", "ratio", "relative", "overhead", "increase", "decrease", "regression", "vs"})
+
+
+def _holds_statistics(series: Series) -> bool:
+    """False for a column of changes or ratios (unit ``x``, a header naming a
+    change, or a ``Δ``): its median row and p99 row need no order."""
+    if series.unit == "x" or "Δ" in series.header or "±" in series.header:
+        return False
+    return not (_CHANGE_WORDS & series.keywords)
 
 
 def _pairs_out_of_order(items: list[tuple[str, Figure, str]]):
@@ -132,20 +150,24 @@ def _statistic_rows(document: Document, table: Table) -> list[Finding]:
         if not any(statistics_in(text) for text in head):
             continue
         stats = {}
+        quantities = {}
         for row in table.rows:
             text = row.cells[column] if column < len(row.cells) else ""
             named = statistics_in(text)
-            if len(named) == 1 and len(text.split()) <= 3:
+            if len(named) == 1 and len(text.split()) <= 4:
                 stats[row.index] = named[0][0]
+                # what the statistic is of: "max abs error" -> {abs, error}, "P99 TTFT" -> {ttft}
+                quantities[row.index] = keywords(text[:named[0][1]] + " " + text[named[0][2]:])
         if len(set(stats.values())) < 2:
             continue
         others = [c for c in table.label_columns if c != column]
         grouped: dict[tuple, list[int]] = {}
         for row_index in stats:
             row = table.rows[row_index]
-            grouped.setdefault(tuple(row.cells[c] if c < len(row.cells) else "" for c in others), []).append(row_index)
+            key = tuple(row.cells[c] if c < len(row.cells) else "" for c in others)
+            grouped.setdefault((key, quantities[row_index]), []).append(row_index)
         for series in table.series:
-            if series.stat:
+            if series.stat or not _holds_statistics(series):
                 continue
             for row_indexes in grouped.values():
                 items = [(stats[i], series.values[i], str(i)) for i in row_indexes if series.values[i] is not None]

@@ -1,23 +1,30 @@
 """SG103 derived figures: a ratio, speedup, reduction or percentage must
 equal what the figures it is derived from give, to the printed digits.
 
-**Table columns.** A column in ``x`` or ``%``, or one whose header names a
-difference (saving, delta, reduction …), is matched against every formula
-over two other columns of one unit in the same row: ``a / b`` (x),
-``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in % (both ways round), and
-``a - b`` for a difference column. The formula that fits most rows is taken
-as the column's definition when it fits at least two rows and two thirds of
+**Table columns.** A column in ``x`` or ``%``, a unitless column whose header
+names a ratio ("speedup", "relative goodput"), or one whose header names a
+difference (saving, delta, reduction …) is matched against every definition
+:mod:`studygen.lint.derived` knows: a formula over two other columns of the
+row (``a / b``; ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in %; ``a - b``
+for a difference column), over one column against a baseline row (the row
+that prints 100% or 1x), or against the row before. The definition that fits
+most rows is the column's when it fits at least two rows and two thirds of
 them; each row it does not fit is a finding that shows the recomputed value.
-No formula fitting is no finding (the column may compare with something the
-table does not hold).
+No definition fitting is no finding (the column may compare with something
+the table does not hold). Truncated last digits fit.
+
+**Transposed tables.** A table whose first column names quantities and whose
+other columns are the variants (``| Speedup | 1.43x | 1.71x |``, item C) is
+read the other way round as well: each such row is a column of a transposed
+view, checked as above, and a finding sits on that row's line and names the
+variant by its column header.
 
 **Prose.** In one clause, a ratio or percentage next to two figures of one
 unit compared ("14.75 vs 13.99 ms, 1.05x", "drops from 0.4644 to 0.4625
-(-0.4%)") must fit one of the same formulas.
-
-*Fits to the printed digits*: every figure stands for an interval (``0.97``
-for 0.965 to 0.975); the formula's interval over its operands' intervals
-must meet the derived figure's interval.
+(-0.4%)", "climbs from the baseline of 2.2 req/s to 11.7 req/s (~5.4x)")
+must fit one of the same formulas over some pair of its sentence. A figure
+the sentence denies ("not linearly by 64x") is not checked; a bound
+("≥93%", "up to 30x") is checked for its direction only.
 """
 
 from __future__ import annotations
@@ -25,100 +32,13 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
-from ..numbers import format_number
-from .document import Document, Series, Table
-from .figures import RATIO_UNITS, Figure, interval, with_unit
+from .columns import type_columns
+from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, fits, formulas_for, operand_pools, ratio_header, recomputed
+from .document import Document, Row, Table
+from .figures import RATIO_UNITS, Figure, with_unit
+from .text import cached_keywords
 
 CODE = "SG103"
-
-_DERIVED_HEADER_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "reduction", "overhead", "gain", "change", "speedup", "ratio"})
-
-
-def _ratio_interval(a: Figure, b: Figure) -> tuple[float, float] | None:
-    a_lo, a_hi = interval(a)
-    b_lo, b_hi = interval(b)
-    if b_lo <= 0 <= b_hi:
-        return None
-    quotients = (a_lo / b_lo, a_lo / b_hi, a_hi / b_lo, a_hi / b_hi)
-    return min(quotients), max(quotients)
-
-
-def _ratio(a, b):
-    return _ratio_interval(a, b)
-
-
-def _relative_to_first(a, b):
-    # (a - b) / a * 100 = (1 - b / a) * 100
-    r = _ratio_interval(b, a)
-    return None if r is None else ((1 - r[1]) * 100, (1 - r[0]) * 100)
-
-
-def _relative_to_second(a, b):
-    # (a - b) / b * 100 = (a / b - 1) * 100
-    r = _ratio_interval(a, b)
-    return None if r is None else ((r[0] - 1) * 100, (r[1] - 1) * 100)
-
-
-def _percent_ratio(a, b):
-    r = _ratio_interval(a, b)
-    return None if r is None else (r[0] * 100, r[1] * 100)
-
-
-def _difference(a, b):
-    a_lo, a_hi = interval(a)
-    b_lo, b_hi = interval(b)
-    return a_lo - b_hi, a_hi - b_lo
-
-
-# name -> (interval function, point function, how to print it)
-FORMULAS = {
-    "ratio": (_ratio, lambda a, b: a / b, "{a} / {b}"),
-    "relative_first": (_relative_to_first, lambda a, b: (a - b) / a * 100, "({a} - {b}) / {a}"),
-    "relative_second": (_relative_to_second, lambda a, b: (a - b) / b * 100, "({a} - {b}) / {b}"),
-    "percent_ratio": (_percent_ratio, lambda a, b: a / b * 100, "{a} / {b}"),
-    "difference": (_difference, lambda a, b: a - b, "{a} - {b}"),
-}
-
-
-def formulas_for(unit: str | None, difference_header: bool) -> tuple[str, ...]:
-    """Formulas a derived figure of ``unit`` may follow."""
-    if unit == "x":
-        return ("ratio",)
-    if unit == "%":
-        return ("relative_first", "relative_second", "percent_ratio")
-    return ("difference",) if difference_header else ()
-
-
-def fits(formula: str, a: Figure, b: Figure, derived: Figure) -> bool | None:
-    """True when ``derived`` is ``formula(a, b)`` to the printed digits;
-    None when the formula is undefined (a zero denominator)."""
-    interval_of, point, _ = FORMULAS[formula]
-    if b.value != 0 and (formula != "relative_first" or a.value != 0):
-        # the printed operands give a value inside the derived figure's digits: fits
-        if abs(point(a.value, b.value) - derived.value) <= derived.half_step:
-            return True
-    computed = interval_of(a, b)
-    if computed is None:
-        return None
-    low, high = interval(derived)
-    return computed[0] <= high + 1e-12 and low - 1e-12 <= computed[1]
-
-
-def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> str:
-    """``formula(a, b)`` printed at ``derived``'s digits (more when those
-    would print the same text as ``derived``), with the arithmetic."""
-    _, point, pattern = FORMULAS[formula]
-    try:
-        value = point(a.value, b.value)
-    except ZeroDivisionError:
-        return f"{pattern.format(a=a.text, b=b.text)} is undefined"
-    decimals = derived.decimals
-    text = format_number(value, decimals)
-    while text == derived.text and decimals < derived.decimals + 3:
-        decimals += 1
-        text = format_number(value, decimals)
-    unit = unit or derived.unit
-    return f"{pattern.format(a=a.text, b=b.text)} = {with_unit(text, unit)}"
 
 
 def check(document: Document) -> list[Finding]:
@@ -126,6 +46,9 @@ def check(document: Document) -> list[Finding]:
     findings: list[Finding] = []
     for table in document.tables:
         findings.extend(_table_findings(document, table))
+        transposed = _transposed(table)
+        if transposed is not None:
+            findings.extend(_table_findings(document, transposed, table))
     for block in document.prose:
         if not block.has_digits:
             continue
@@ -138,90 +61,94 @@ def check(document: Document) -> list[Finding]:
 # --- tables ---------------------------------------------------------------------
 
 
-def _table_findings(document: Document, table: Table) -> list[Finding]:
-    if len(table.rows) < 2 or len(table.series) < 3:
+_MIN_TRANSPOSED_COLUMNS = 3  # variants a transposed row needs before a formula can be told from chance
+
+
+def _names_derived(label: str) -> bool:
+    """True for a row label that names a ratio or a difference ("Speedup",
+    "Relative goodput", "Saving (ms)")."""
+    return ratio_header(label) or bool(DIFFERENCE_WORDS & cached_keywords(label))
+
+
+def _transposed(table: Table) -> Table | None:
+    """The table read the other way round (rows become columns), when its
+    first column labels quantities and one of them names a derived figure;
+    None otherwise. Row ``j`` of the view is column ``j + 1`` of ``table``."""
+    if len(table.headers) < _MIN_TRANSPOSED_COLUMNS + 1 or len(table.rows) < 2 or 0 not in table.label_columns:
+        return None
+    if any(column != 0 for column in table.label_columns) or not any(_names_derived(row.cells[0]) for row in table.rows):
+        return None
+    view = Table(table.order, table.section, table.line, table.end_line,
+                 [table.headers[0]] + [row.cells[0] for row in table.rows], [], table.context)
+    view.rows = [Row(column - 1, table.line, [table.headers[column]] + [row.cells[column] for row in table.rows], view)
+                 for column in range(1, len(table.headers))]
+    type_columns(view)
+    return view
+
+
+def _table_findings(document: Document, table: Table, original: Table | None = None) -> list[Finding]:
+    """Findings of ``table``'s derived columns; ``original``: the table that
+    ``table`` is the transposed view of (lines and names come from it)."""
+    if len(table.rows) < 2 or len(table.series) < 2:
         return []
-    operands: dict[str | None, list[Series]] = {}
-    for series in table.series:
-        if series.unit not in RATIO_UNITS:
-            operands.setdefault(series.unit, []).append(series)
+    operands = operand_pools(table)
     findings = []
     for target in table.series:
-        difference_header = bool(_DERIVED_HEADER_WORDS & target.keywords)
-        formulas = formulas_for(target.unit, difference_header)
+        difference_header = bool(DIFFERENCE_WORDS & target.keywords)
+        formulas = formulas_for(target.unit, difference_header, ratio_header(target.header))
         if not formulas:
             continue
-        best = _best_fit(table, target, formulas, operands)
-        if best is None:
+        fit = best_fit(table, target, formulas, operands)
+        if fit is None:
             continue
-        formula, first, second, misses, matches = best
-        for row_index in misses:
+        matches = len(fit.matched)
+        for row_index in fit.missed:
             row = table.rows[row_index]
-            a, b, d = first.values[row_index], second.values[row_index], target.values[row_index]
+            a, b = fit.operands(row_index)
+            d = target.values[row_index]
+            if original is None:
+                where, line, others, row_word = row.name(), row.line, f"the column's other {matches} rows", "row"
+            else:
+                where, line = f"column '{row.cells[0]}'", original.rows[target.column - 1].line
+                others, row_word = f"the row's other {matches} columns", "column"
             findings.append(Finding(
                 CODE,
-                f"{row.name()}: '{target.header}' is {with_unit(d.text, target.unit)} but "
-                f"'{first.header}' and '{second.header}' give {recomputed(formula, a, b, d, target.unit)} "
-                f"(that formula fits the column's other {matches} rows)",
+                f"{where}: '{target.header}' is {with_unit(d.text, target.unit)} but "
+                f"{fit.described(table, row_word)} {recomputed(fit.formula, a, b, d, target.unit)} "
+                f"(that formula fits {others})",
                 document.path,
-                row.line,
+                line,
                 hint="recompute the figure from the row's own values, or say in the header what it is computed from",
             ))
     return findings
 
 
-def _best_fit(table: Table, target: Series, formulas, operands):
-    """(formula, a, b, rows it misses, rows it fits) of the best-fitting
-    definition of ``target``, or None when none fits enough rows."""
-    pools = [operands.get(target.unit, [])] if "difference" in formulas else [p for u, p in operands.items()]
-    best = None
-    best_key = None
-    target_rows = [i for i, v in enumerate(target.values) if v is not None]
-    for pool in pools:
-        for first in pool:
-            if first is target:
-                continue
-            for second in pool:
-                if second is first or second is target:
-                    continue
-                rows = [i for i in target_rows if first.values[i] is not None and second.values[i] is not None]
-                if len(rows) < 3:
-                    continue
-                for formula in formulas:
-                    matched, missed = [], []
-                    for i in rows:
-                        verdict = fits(formula, first.values[i], second.values[i], target.values[i])
-                        if verdict is None:
-                            break
-                        (matched if verdict else missed).append(i)
-                    else:
-                        if len(matched) < 2 or len(matched) * 3 < len(rows) * 2:
-                            continue
-                        aligned = (first.sub == second.sub == target.sub) + (first.varying == second.varying == target.varying)
-                        # prefer operands the header names ("Throughput Improvement" over throughputs)
-                        named = len(target.quantity & (first.quantity | second.quantity))
-                        key = (len(matched) / len(rows), aligned, named, len(matched))
-                        if best_key is None or key > best_key:
-                            best_key = key
-                            best = (formula, first, second, missed, len(matched))
-    return best
-
-
 # --- prose -------------------------------------------------------------------------
 
 _COMPARE_GAP_RE = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|→|->|over)\s*", re.IGNORECASE)
-
+# "from the Batch baseline of 2.2 req/s to 11.7 req/s", "from c=1 to c=64": a change with words around its figures
+_FROM_TO_GAP_RE = re.compile(r"\s*(?:[^\s\d,;:]+\s+)?to\s+(?:[a-z_]+\s*=\s*)?", re.IGNORECASE)
+_FROM_BEFORE_RE = re.compile(r"\bfrom\b[^,;:.()\d]{0,40}(?:[a-z_]+\s*=\s*)?$", re.IGNORECASE)
+# A new clause with figures of its own starts between a derived figure and a pair after it.
+_NEW_CLAUSE_RE = re.compile(r";|\b(?:and|while|whereas|but)\b", re.IGNORECASE)
+# "not ... by 64x", "rather than 2x": the figure is what the sentence denies.
+_NEGATION_RE = re.compile(r"\b(?:not|never|rather\s+than|instead\s+of|far\s+from|short\s+of)\b[^,;:]{0,30}$", re.IGNORECASE)
+# "≥93%", "up to 30x", "over 2x": a bound, checked for its direction only.
+_LOWER_BOUND_RE = re.compile(r"(?:≥|>=|>|\bat\s+least|\bover|\bmore\s+than|\babove|\bbeyond)\s*~?\s*$", re.IGNORECASE)
+_UPPER_BOUND_RE = re.compile(r"(?:≤|<=|<|\bat\s+most|\bup\s+to|\bless\s+than|\bbelow|\bunder)\s*~?\s*$", re.IGNORECASE)
 
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
 
 
 def _adjacent(text: str, starts: list[int], derived: Figure, a: Figure, b: Figure) -> bool:
     """True when ``derived`` sits right before or after the pair (a, b),
-    with no other figure and no sentence break between them."""
+    with no other figure and no sentence or clause break between them."""
     if derived.start >= b.end:
         gap_start, gap_end = b.end, derived.start
     elif derived.end <= a.start:
         gap_start, gap_end = derived.end, a.start
+        if _NEW_CLAUSE_RE.search(text, gap_start, gap_end):
+            return False  # "(~5.4x), and from 1.1 to 6.8": the pair after it belongs to the next clause
     else:
         return False
     if gap_end - gap_start > _MAX_GAP or ";" in text[gap_start:gap_end]:
@@ -229,21 +156,42 @@ def _adjacent(text: str, starts: list[int], derived: Figure, a: Figure, b: Figur
     return not any(gap_start < s < gap_end for s in starts)
 
 
-def _prose_findings(document: Document, sentence) -> list[Finding]:
-    text = sentence.block.text
-    tokens = [t for t in sentence.tokens if t.figure is not None]
-    pairs = []  # (first figure, second figure)
-    for rng in sentence.ranges:
-        if rng.kind == "change":
-            pairs.append((rng.lo, rng.hi))
+def _pairs(sentence, text: str, tokens) -> list[tuple[Figure, Figure]]:
+    """Pairs of figures the sentence compares: changes ("from A to B", also
+    with words around the figures) and "A vs B"."""
+    pairs = [(r.lo, r.hi) for r in sentence.ranges if r.kind == "change"]
     for first, second in zip(tokens, tokens[1:]):
         if _COMPARE_GAP_RE.fullmatch(text, first.end, second.start):
             pairs.append((first.figure, second.figure))
-    pairs = [(a, b) for a, b in pairs if a.unit not in RATIO_UNITS and b.unit not in RATIO_UNITS and (a.unit == b.unit or a.unit is None or b.unit is None)]
+        elif _FROM_TO_GAP_RE.fullmatch(text, first.end, second.start) and _FROM_BEFORE_RE.search(
+                text, max(sentence.start, first.start - 48), first.start):
+            pairs.append((first.figure, second.figure))
+    return [(a, b) for a, b in pairs if a.unit not in RATIO_UNITS and b.unit not in RATIO_UNITS
+            and (a.unit == b.unit or a.unit is None or b.unit is None)]
+
+
+def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> bool | None:
+    """Whether ``derived`` follows from (a, b): exactly (:func:`fits`), or
+    for a bound ("≥93%", "up to 30x") in its direction."""
+    if not bound:
+        return fits(formula, a, b, derived)
+    computed = FORMULAS[formula][0](a, b)
+    if computed is None:
+        return None
+    if bound == "lower":
+        return computed[1] >= derived.value - derived.half_step - 1e-12
+    return computed[0] <= derived.value + derived.half_step + 1e-12
+
+
+def _prose_findings(document: Document, sentence) -> list[Finding]:
+    text = sentence.block.text
+    tokens = [t for t in sentence.tokens if t.figure is not None]
+    pairs = _pairs(sentence, text, tokens)
     if not pairs:
         return []
     in_ranges = {r.lo.start for r in sentence.ranges} | {r.hi.start for r in sentence.ranges}
-    starts = [t.start for t in tokens]
+    # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
+    starts = [t.start for t in tokens if t.figure.unit is not None or t.figure.decimals]
     findings = []
     for token in tokens:
         derived = token.figure
@@ -252,8 +200,13 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
         near = [(a, b) for a, b in pairs if _adjacent(text, starts, derived, a, b)]
         if not near:
             continue
+        before = text[max(sentence.start, derived.start - 60):derived.start]
+        if _NEGATION_RE.search(before):
+            continue  # "not linearly by 64x": the sentence denies the figure
+        bound = "lower" if _LOWER_BOUND_RE.search(before) else "upper" if _UPPER_BOUND_RE.search(before) else ""
         formulas = formulas_for(derived.unit, False)
-        verdicts = [fits(f, x, y, derived) for a, b in near for f in formulas for x, y in ((a, b), (b, a))]
+        # any pair of the sentence the figure follows from clears it ("from c=1 to c=64 ... 64x")
+        verdicts = [_holds(f, x, y, derived, bound) for a, b in pairs for f in formulas for x, y in ((a, b), (b, a))]
         if any(verdicts) or all(v is None for v in verdicts):
             continue  # it fits, or no formula is defined over these figures
         a, b = min(near, key=lambda p: min(abs(p[0].start - derived.start), abs(p[1].end - derived.end)))
@@ -268,4 +221,4 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
     return findings
 
 
-__all__ = ["check", "fits", "formulas_for", "recomputed"]
+__all__ = ["check"]

@@ -1,11 +1,15 @@
 """SG104 Markdown structure: what renders differently from what was written.
 
 - A table body row whose raw source line holds more or fewer cells than the
-  header. markdown-it-py (like GitHub) pads short rows with empty cells and
-  drops extra ones, so the parsed table cannot show it; the row's
-  ``token.map`` leads to its raw line, whose cells are counted the GFM way
-  (split at pipes not escaped with a backslash; a leading and a trailing
-  pipe open and close the row; a pipe inside inline code still splits).
+  header, where that changes what is shown. markdown-it-py (like GitHub)
+  pads short rows with empty cells and drops extra ones, so the parsed table
+  cannot show it; the row's source line is split the GFM way (at pipes not
+  escaped with a backslash, markdown-it-py's own ``escapedSplit``; a leading
+  and a trailing pipe open and close the row; a pipe inside inline code
+  still splits). A row loses nothing when the cells it drops are empty (a
+  trailing ``||``), when it is short but ends in an empty cell (its author
+  left the last cells empty on purpose), or when it is empty altogether (a
+  spacer row): those rows are not reported.
 - A header and delimiter row whose cell counts differ: GFM then renders no
   table at all, only a paragraph of pipes.
 - A fenced code block that is never closed: it swallows the rest of its
@@ -15,6 +19,9 @@
 from __future__ import annotations
 
 import re
+
+from markdown_it.common.utils import mdTrim
+from markdown_it.rules_block.table import escapedSplit
 
 from ..findings import Finding
 from .document import Document
@@ -38,6 +45,31 @@ def raw_cell_count(line: str) -> int:
     return pipes + 1
 
 
+def raw_cells(line: str) -> list[str]:
+    """The cells of a raw table row as markdown-it-py splits it (trimmed;
+    the empty cells before a leading and after a trailing pipe dropped)."""
+    line = _QUOTE_PREFIX_RE.sub("", line) if ">" in line[:8] else line
+    cells = escapedSplit(mdTrim(line))
+    if cells and cells[0] == "":
+        cells.pop(0)
+    if cells and cells[-1] == "":
+        cells.pop()
+    return [mdTrim(cell) for cell in cells]
+
+
+def changes_what_is_shown(line: str, expected: int) -> bool:
+    """True when padding or cutting the raw row ``line`` to ``expected``
+    cells drops or may shift something written: extra cells that are not
+    empty, or a short row whose last cell holds text (see the module
+    docstring)."""
+    cells = raw_cells(line)
+    if not any(cells):
+        return False
+    if len(cells) > expected:
+        return any(cells[expected:])
+    return len(cells) < expected and cells[-1] != ""
+
+
 def check(document: Document) -> list[Finding]:
     """SG104 findings: row cell counts, broken delimiter rows, unclosed fences."""
     findings = []
@@ -48,7 +80,7 @@ def check(document: Document) -> list[Finding]:
             if start >= len(lines):
                 continue
             got = raw_cell_count(lines[start])
-            if got != expected:
+            if got != expected and changes_what_is_shown(lines[start], expected):
                 what = "more" if got > expected else "fewer"
                 findings.append(Finding(
                     CODE,

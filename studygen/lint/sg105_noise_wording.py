@@ -23,34 +23,14 @@ from bisect import bisect_left
 
 from ..findings import Finding
 from .document import Block, Document, Table
+from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation
 
 CODE = "SG105"
 
-VERDICT_RE = re.compile(
-    r"\b(?:within\s+(?:the\s+)?(?:(?:run-to-run|run\s+to\s+run|measurement|timing|statistical|random)\s+)?"
-    r"(?:noise|variance|variation|jitter|error\s+bars|margin\s+of\s+error)"
-    r"|in\s+the\s+noise|(?:is|are|was|were|just|only|mere(?:ly)?)\s+noise"
-    r"|(?:not|n't|no)\s+(?:statistically\s+)?significant(?:ly)?(?:\s+(?:different|difference|change|gain|speedup|slowdown|regression))?"
-    r"|(?:statistically\s+)?insignificant"
-    r"|no\s+(?:measurable|significant|meaningful|noticeable|detectable|real|observable|discernible)\s+"
-    r"(?:difference|change|gain|speedup|speed-up|slowdown|regression|effect|improvement|impact)"
-    r"|not\s+measurably\s+(?:different|faster|slower)"
-    r"|indistinguishable\s+from"
-    r"|(?:difference|change|gap)\s+is\s+negligible"
-    r")",
-    re.IGNORECASE,
-)
+VERDICT_RE = NOISE_VERDICT_RE
 
-_NUMBER_WORDS = r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)"
-EVIDENCE_RE = re.compile(
-    r"±|\+/-|\bstd\b|\bstdev\b|\bstd\.?\s*dev|standard\s+deviation|\bcv\b|coefficient\s+of\s+variation"
-    r"|\biqr\b|interquartile|\bspread\b|\bvariance\b|confidence\s+interval|\b\d{2}\s*%\s*ci\b"
-    r"|\bmin(?:imum)?\b[^.]{0,60}\bmax(?:imum)?\b|\bp(?:90|95|99)\b"
-    r"|\b" + _NUMBER_WORDS + r"\s+(?:\w+\s+)?(?:runs|repeats|repetitions|trials|iterations|seeds|samples|measurements|jobs|sessions|times)\b"
-    r"|\bn\s*=\s*\d+|\brepeated\s+" + _NUMBER_WORDS + r"\b"
-    r"|t-test|\bt\s+test|\bwelch|mann[-\s]whitney|wilcoxon|bootstrap|permutation\s+test|\bp-value|\bp\s*[<=>≤≥]\s*0?\.\d+|\banova\b|kolmogorov",
-    re.IGNORECASE,
-)
+# The clause a verdict sits in starts after the last of these before it.
+_CLAUSE_START_RE = re.compile(r"[.;:!?]\s|,\s+(?:but|while|whereas|yet|so)\s|\n\s*[-*]\s|—|\s–\s")
 
 
 def _table_text(table: Table) -> str:
@@ -65,17 +45,13 @@ def _neighbour_tables(document: Document, block: Block) -> list[Table]:
     return [t for t in document.tables_by_order(block.order - 1, block.order + 1)]
 
 
-# Every verdict phrase holds one of these stems: a plain substring search of
-# the lower-cased text finds the lines worth a closer look.
-_STEMS = ("nois", "significan", "measurabl", "meaningful", "noticeabl", "detectabl", "discernibl", "observabl",
-          "indistinguishabl", "negligibl", "real ")
 
 
 def _candidate_lines(document: Document) -> list[int]:
     """Sorted 1-based lines holding a verdict stem."""
     lowered = document.lowered
     found = set()
-    for stem in _STEMS:
+    for stem in NOISE_STEMS:
         position = lowered.find(stem)
         while position != -1:
             found.add(document.line_of_offset(position))
@@ -97,12 +73,12 @@ def check(document: Document) -> list[Finding]:
     for block in document.prose:
         if not _touches(lines, block.line, block.end_line):
             continue
-        matches = list(VERDICT_RE.finditer(block.text))
+        matches = [m for m in VERDICT_RE.finditer(block.text) if not _expected(block.text, m.start())]
         if not matches:
             continue
-        if EVIDENCE_RE.search(block.text):
+        if has_evidence(block.text):
             continue
-        if any(EVIDENCE_RE.search(_table_text(t)) for t in _neighbour_tables(document, block)):
+        if any(has_evidence(_table_text(t)) for t in _neighbour_tables(document, block)):
             continue
         for match in matches:
             findings.append(_finding(document, match.group(0), block.line_at(match.start()), "paragraph"))
@@ -112,18 +88,29 @@ def check(document: Document) -> list[Finding]:
         text = _table_text(table)
         if not VERDICT_RE.search(text):
             continue
-        verdicts = [(row.line, m.group(0)) for row in table.rows for cell in row.cells for m in [VERDICT_RE.search(cell)] if m]
-        if not verdicts or EVIDENCE_RE.search(text):
+        verdicts = [(row.line, m.group(0)) for row in table.rows for cell in row.cells for m in [VERDICT_RE.search(cell)]
+                    if m and not _expected(cell, m.start())]
+        if not verdicts or has_evidence(text):
             continue
         for line, phrase in verdicts:
             findings.append(_finding(document, phrase, line, "table"))
     return findings
 
 
+def _expected(text: str, offset: int) -> bool:
+    """True when the clause holding the verdict at ``offset`` states an
+    expectation or a plan ("should be within noise", "we expect no
+    significant change"), not a measured result."""
+    start = 0
+    for match in _CLAUSE_START_RE.finditer(text, 0, offset):
+        start = match.end()
+    return is_expectation(text[start:offset])
+
+
 def _finding(document: Document, phrase: str, line: int, where: str) -> Finding:
     return Finding(
         CODE,
-        f"'{phrase}' with no spread, repeat count or test stated in the same {where}",
+        f"'{' '.join(phrase.split())}' with no spread, repeat count or test stated in the same {where}",
         document.path,
         line,
         hint="state the spread (± std, min to max or a confidence interval), how many repeats it is over, "

@@ -1,6 +1,6 @@
 """SG106 unmeasured stated as result: a configuration the document itself
 says was not tried, measured or run, given an outcome elsewhere without
-hedging.
+hedging. The finding sits on the line of the sentence's first outcome.
 
 **Declarations** the check reads:
 
@@ -9,13 +9,20 @@ hedging.
 - "we did not measure NVFP4", "didn't try int8";
 - "Not measured: B300 with TensorRT 11.1, GB300, H100" (a list);
 - "NVFP4 (not measured)";
+- "Deferred: the DeepEP column, 2-node runs" (also skipped, pending, out
+  of scope, left for later, not yet run);
 - list items under a heading such as "Not measured", "What was not tried",
   "Untested";
 - a table row with a cell "not measured" / "not run" / "not tried" (its
   row labels name the configuration).
 
-A configuration is the set of its words (``b300``, ``tensorrt``, ``11.1``);
-another sentence *mentions* it when it holds all of them. A mention *states
+A configuration is the set of its words (``b300``, ``tensorrt``, ``11.1``;
+generic words such as "comparison" or "column" left out, a hyphenated name
+also read as its parts, formats and counts written in words read as their
+names: "a six-bit integer format" is ``int6``, "eight GPUs" is ``8 gpu``);
+another sentence *mentions* it when it holds all of them outside a
+condition ("revisit when an INT8 engine is built", "as soon as …",
+"provided …" name it without stating anything about it). A mention *states
 an outcome* when it holds an outcome word (faster, slower, speedup, gain,
 pays, helps, improves, drops, saves, "no speedup" …) or a figure with a
 unit, and it is *hedged* by words such as expected, likely, may, would,
@@ -33,6 +40,7 @@ from dataclasses import dataclass
 from ..findings import Finding
 from .document import Block, Document
 from .text import STOPWORDS, label_tokens, normalize, stem
+from .vocabulary import format_aliases, number_terms
 
 CODE = "SG106"
 
@@ -48,7 +56,8 @@ _DECLARED_OBJECT_RE = re.compile(
     re.IGNORECASE,
 )
 _DECLARED_LIST_RE = re.compile(
-    r"(?:^|[.;]\s+|\n)\s*(?:" + _NOT + r"\s+|un)(?:tried|measured|run|tested|benchmarked|evaluated|profiled)(?:\s+\w+){0,3}\s*[:—–]\s*(?P<list>[^\n]+)",
+    r"(?:^|[.;]\s+|\n|\()\s*(?:(?:" + _NOT + r"\s+(?:yet\s+)?|un)(?:tried|measured|run|tested|benchmarked|evaluated|profiled)"
+    r"|deferred|skipped|pending|postponed|out\s+of\s+scope|left\s+for\s+later)(?:\s+\w+){0,3}\s*[:—–]\s*(?P<list>(?:[^.;\n]|\.(?=\S)|\n(?!\s*\n))+)",
     re.IGNORECASE,
 )
 _DECLARED_PAREN_RE = re.compile(
@@ -83,10 +92,17 @@ HEDGED_HEADING_RE = re.compile(
     r"hypothes\w+|not\s+measured|not\s+tried|untested|limitations?|known\s+gaps?|caveats?|when\s+to)\b",
     re.IGNORECASE,
 )
-_FIGURE_WITH_UNIT_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|%|x|MiB|GB|tokens/s|images/s)(?!\w)")
+_FIGURE_WITH_UNIT_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|µs|%|x|×|MiB|GiB|MB|GB|tokens/s|tok/s|images/s|req/s)(?!\w)")
+# A condition names a configuration without stating anything about it.
+_CONDITION_RE = re.compile(
+    r"\b(?:if|when|whenever|once|until|unless|as\s+soon\s+as|provided(?:\s+that)?|in\s+case|revisit(?:ed|ing)?)\b[^,;:.()\n]*",
+    re.IGNORECASE,
+)
 _PAREN_RE = re.compile(r"\([^()]*\)")
 _ITEM_SPLIT_RE = re.compile(r",\s+|;\s+|\s+and\s+|\s+or\s+")
-_GENERIC = frozenset({"config", "configuration", "option", "path", "variant", "setting", "case", "mode", "yet", "either", "also", "here", "which", "that", "this", "these"})
+_GENERIC = frozenset({"config", "configuration", "option", "path", "variant", "setting", "case", "mode", "yet", "either", "also",
+                      "here", "which", "that", "this", "these", "comparison", "comparisons", "number", "numbers", "result",
+                      "results", "data", "sweep", "sweeps", "measurement", "measurements", "benchmark", "benchmarks"})
 
 
 @dataclass
@@ -106,11 +122,26 @@ def item_terms(text: str) -> frozenset[str]:
     """The words that name a configuration (``'B300 with TensorRT 11.1'`` ->
     ``{'b300', 'tensorrt', '11.1'}``); stop words and generic words left out."""
     terms = set()
-    for token in label_tokens(normalize(_PAREN_RE.sub(" ", text))):
+    for token in word_tokens(_PAREN_RE.sub(" ", text), parts=False):
         if token in STOPWORDS or token in _GENERIC or len(token) < 2:
             continue
         terms.add(stem(token))
     return frozenset(terms)
+
+
+def word_tokens(text: str, parts: bool = True) -> set[str]:
+    """Tokens of ``text`` as configurations are matched: normalised label
+    tokens, formats and counts written in words by their names ("six-bit
+    integer" -> ``int6``, "eight" -> ``8``) and, when ``parts``, each part of
+    a hyphenated name (``deepep-ll`` -> ``deepep``, ``ll``)."""
+    tokens = set(label_tokens(normalize(text)))
+    tokens |= format_aliases(text)
+    tokens |= number_terms(text)
+    if parts:
+        for token in list(tokens):
+            if "-" in token:
+                tokens.update(part for part in token.split("-") if part)
+    return tokens
 
 
 _QUALIFIER_WORD_RE = re.compile(r"^[a-z][a-z.\-]*$")  # lowercase, no digit: 'compiled', 'torch.compile', 'of'
@@ -161,6 +192,11 @@ def _object_words(text: str) -> str:
     return " ".join(words)
 
 
+# Every declaration holds one of these (a substring prefilter per block).
+_DECLARATION_WORDS = ("not", "never", "n't", "untried", "untested", "unmeasured", "unrun", "deferred", "skipped", "pending",
+                      "postponed", "out of scope", "left for later")
+
+
 def _declarations(document: Document) -> list[Unmeasured]:
     found: list[Unmeasured] = []
 
@@ -174,8 +210,7 @@ def _declarations(document: Document) -> list[Unmeasured]:
         if block.kind == "heading":
             continue
         lowered = text.lower()
-        if not ("not" in lowered or "never" in lowered or "n't" in lowered or "untried" in lowered or "untested" in lowered
-                or "unmeasured" in lowered or "unrun" in lowered) and not (block.in_list and _DECLARED_HEADING_RE.search(block.heading or "")):
+        if not any(word in lowered for word in _DECLARATION_WORDS) and not (block.in_list and _DECLARED_HEADING_RE.search(block.heading or "")):
             continue
         if block.in_list and _DECLARED_HEADING_RE.search(block.heading or ""):
             item = re.split(r"\s*[:—–(]\s*|\s+-\s+", text, maxsplit=1)[0]
@@ -211,23 +246,26 @@ def check(document: Document) -> list[Finding]:
             continue
         for sentence in block.sentences:
             sentence_text = sentence.text
-            tokens = sentence.view.token_set
+            tokens = None
             for item in declared:
+                if tokens is None:
+                    # the sentence without its conditions: a configuration named only there is not stated
+                    unconditioned = _CONDITION_RE.sub(lambda m: " " * len(m.group()), sentence_text)
+                    tokens = _stemmed(word_tokens(unconditioned))
                 if not item.terms <= tokens:
                     continue
                 if item.block is block and item.line == sentence.line_at(sentence.start) or _declares(sentence_text):
                     continue
                 if block.in_list and item.block is not None and item.block.heading == block.heading and _DECLARED_HEADING_RE.search(block.heading or ""):
                     continue
-                if not (OUTCOME_RE.search(sentence_text) or _FIGURE_WITH_UNIT_RE.search(sentence_text)):
+                outcome = _first_outcome(unconditioned)
+                if outcome is None or HEDGE_RE.search(sentence_text):
                     continue
-                if HEDGE_RE.search(sentence_text):
-                    continue
-                line = sentence.line_at(sentence.start)
+                line = sentence.line_at(sentence.start + outcome)
                 if (line, item.text) in reported:
                     continue
                 reported.add((line, item.text))
-                findings.append(_finding(document, item, line, f"line {line} states an outcome for it: '{_clip(sentence_text)}'"))
+                findings.append(_finding(document, item, line, f"line {line} states an outcome for it: '{_outcome_quote(sentence_text, outcome)}'"))
     for table in document.tables:
         for row in table.rows:
             tokens = set(label_tokens(normalize(row.label)))
@@ -243,8 +281,30 @@ def check(document: Document) -> list[Finding]:
     return findings
 
 
+def _stemmed(tokens: set[str]) -> set[str]:
+    return tokens | {stem(t) for t in tokens}
+
+
+def _first_outcome(text: str) -> int | None:
+    """Offset of the first outcome word or figure with a unit in ``text``
+    (the conditions already blanked, so offsets match the sentence)."""
+    found = [m.start() for m in (OUTCOME_RE.search(text), _FIGURE_WITH_UNIT_RE.search(text)) if m]
+    return min(found) if found else None
+
+
 def _declares(text: str) -> bool:
     return bool(_DECLARED_SUBJECT_RE.search(text) or _DECLARED_OBJECT_RE.search(text) or _DECLARED_LIST_RE.search(text) or _DECLARED_PAREN_RE.search(text))
+
+
+def _outcome_quote(text: str, outcome: int, limit: int = 100) -> str:
+    """The sentence, or (when longer than ``limit``) its part from the start
+    of the clause holding the outcome at ``outcome``."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    ends = [text.rfind(mark, 0, outcome) + len(mark) for mark in (", ", "; ", ": ", "(", " — ") if text.rfind(mark, 0, outcome) != -1]
+    start = max(ends, default=0)
+    return ("…" if start else "") + _clip(text[start:], limit)
 
 
 def _clip(text: str, limit: int = 100) -> str:

@@ -50,7 +50,8 @@ def stem(word: str) -> str:
 
 def keywords(text: str) -> frozenset[str]:
     """Stemmed content words of ``text``: stop words, unit words and words
-    without letters left out. ``'GEMM ms fp16'`` -> ``{'gemm', 'fp16'}``."""
+    without letters left out; a snake_case word also gives its parts.
+    ``'GEMM ms fp16'`` -> ``{'gemm', 'fp16'}``."""
     found = set()
     if "x" in text or "×" in text:
         text = _SHAPE_WORD_RE.sub(" ", text)
@@ -59,6 +60,11 @@ def keywords(text: str) -> frozenset[str]:
         if lowered in STOPWORDS or lowered in UNIT_WORDS or len(lowered) < 2:
             continue
         found.add(stem(lowered))
+        if "_" in lowered:
+            # snake_case names their words too: "e2e_latency_ms" is about latency
+            for part in lowered.split("_"):
+                if len(part) > 1 and part not in STOPWORDS and part not in UNIT_WORDS:
+                    found.add(stem(part))
     return frozenset(found)
 
 
@@ -141,6 +147,8 @@ def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
     figure (after its unit) belongs to the scope whole."""
     scope_start = 0
     for match in _SEGMENT_SPLIT_RE.finditer(text, 0, start):
+        if match.group().strip() in ("and", "but", "while", "whereas") and _joins_labels(text, match):
+            continue  # "The INT8 and FP8 kernels": one subject of two labels
         scope_start = match.end()
     scope_end = len(text)
     # a parenthesis right after the figure is its restriction, commas and all:
@@ -156,6 +164,17 @@ def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
         scope_end = match.start()
         break
     return scope_start, scope_end
+
+
+_NEXT_WORD_RE = re.compile(r"\s*(\S+)")
+
+
+def _joins_labels(text: str, match) -> bool:
+    """True when the conjunction ``match`` stands between two words that
+    both hold a digit ("INT8 and FP8", "B200 and B300"): it joins labels."""
+    before = _LAST_WORD_RE.search(text, 0, match.start())
+    after = _NEXT_WORD_RE.match(text, match.end())
+    return bool(before and after and any(c.isdigit() for c in before.group(1)) and any(c.isdigit() for c in after.group(1)))
 
 
 def opening_phrase(text: str) -> str:

@@ -100,3 +100,30 @@ def test_verdict_in_the_study_file_summary_is_hand_written_too(tmp_path):
     findings = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
     assert [f.line for f in findings] == [line_of(study, "FP8 makes no difference.")]
     assert '"no difference"' in findings[0].message
+
+
+def test_verdicts_in_other_words_are_hand_written_verdicts_too(tmp_path):
+    # the field's paraphrases (issue 12, item H): scatter, variation between runs, within error, indistinguishable
+    template = HEADER + (
+        "The 0.05 ms saving is lost in the scatter of the timings.\n\n"
+        "Graph capture cannot be separated from the variation between runs.\n\n"
+        "Both engines agree within error.\n\n"
+        "Plan sizes differ by 7% and latency by 0.6%, a gap that is indistinguishable here.\n\n"
+        "The scatter plot shows latency per shape.\n")
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template)
+    findings = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert [f.line for f in findings] == [line_of(study, "lost in the scatter"), line_of(study, "cannot be separated"),
+                                          line_of(study, "within error"), line_of(study, "indistinguishable")]
+    assert '"lost in the scatter"' in findings[0].message and "about 0.05" in findings[0].message
+    assert '"cannot be separated from the variation"' in findings[1].message
+    assert '"within error"' in findings[2].message
+    assert '"indistinguishable"' in findings[3].message and "about 7, 0.6" in findings[3].message
+
+
+def test_overlapping_phrases_give_one_verdict():
+    from studygen.checks.sg204_noise_verdict import verdicts_in
+
+    assert [m.group(0) for m in verdicts_in("it is not statistically significant, and within the run-to-run noise")] == [
+        "not statistically significant", "within the run-to-run noise"]
+    assert [m.group(0) for m in verdicts_in("no change; no measurable difference")] == ["no change", "no measurable difference"]
+    assert verdicts_in("a scatter plot of latency and its variation by shape") == []

@@ -108,3 +108,28 @@ def test_table_mixing_evaluation_sets_must_show_them(tmp_path):
     shown = HEADER + "{{ study.table(index=('job_id', 'dataset'), variants=('fp16',), kind='coco_ap') }}\n"
     study = load(tmp_path / "shown", records=records, datasets=datasets, template=shown)
     assert [f for f in sg205_datasets.check(CheckContext(study)) if f.file == "families/toy/README.md"] == []
+
+
+def test_counts_in_words_and_hyphenated_are_read(tmp_path):
+    # issue 12, item H: "a sixteen-image subset", "16-image", "thirty images"; "one image" is no set
+    datasets = dict(DEFAULT_DATASETS, **{"stride-16": dataset("stride-16", "evaluation", 16, ids=range(21, 37))})
+    template = (HEADER + "Quality was measured on a sixteen-image subset.\n\n"
+                "The 16-image set is the stride set.\n\n"
+                "A second pass used thirty images.\n\n"
+                "Eight held-out images make the evaluation set; one image per step is drawn.\n\n"
+                "{{ study.dataset_table() }}\n")
+    study = load(tmp_path, records=GOOD, datasets=datasets, template=template)
+    readme = [f for f in codes(sg205_datasets.check(CheckContext(study)), "SG205") if f.file == "families/toy/README.md"]
+    assert [f.line for f in readme] == [line_of(study, "sixteen-image"), line_of(study, "16-image"), line_of(study, "thirty images")]
+    assert 'README states 16 images ("sixteen-image"), the count of stride-16, which no result uses' in readme[0].message
+    assert 'README states 16 images ("16-image")' in readme[1].message
+    assert 'README states 30 images ("thirty images"), but no dataset definition has 30 images' in readme[2].message
+
+
+def test_image_counts_of_one_line():
+    from studygen.checks.sg205_datasets import image_counts
+
+    line = "AP on 400 held-out images, 1,000 images in all, a thousand-image pool, 256 COCO 2017 val images, a single image"
+    assert [count for count, _, _ in image_counts(line)] == [400, 1000, 1000, 256]
+    count, start, end = image_counts("see the 1000-image set")[0]
+    assert (count, "see the 1000-image set"[start:end]) == (1000, "1000-image")

@@ -49,3 +49,16 @@ def test_a_figure_recorded_for_it_is_an_error(tmp_path):
     finding = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")[0]
     assert finding.file == "measurements/toy/job.json" and finding.pointer == "/results/1/value_ms"
     assert "job job reports latency 5.701 for nvfp4, but the study file lists NVFP4 as not measured (not tried)" in finding.message
+
+
+def test_a_format_written_in_words_is_a_mention(tmp_path):
+    # issue 12, item H: "a four-bit integer format" names INT4; "four-bit weights" alone names no int4
+    not_measured = [{"config": "INT4", "aliases": ["int4"], "reason": "no calibration set",
+                     "expectation": "a larger AP loss", "because": "fewer levels"}]
+    template = (HEADER + "- {{ study.expectation('INT4') }}\n\n"
+                "A four-bit integer format loses 2 AP points here.\n\n"
+                "Four-bit weights need a calibration set first.\n")
+    study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=not_measured))
+    findings = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert [f.line for f in findings] == [line_of(study, "four-bit integer format")]
+    assert "INT4 is declared not measured (no calibration set) but hand-written text names it with figures 2" in findings[0].message

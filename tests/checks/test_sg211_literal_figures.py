@@ -69,3 +69,29 @@ def test_included_templates_are_read_too(tmp_path):
     findings = sg211_literal_figures.check(CheckContext(study))
     assert [(f.file, f.line) for f in findings] == [("templates/part.md.j2", 1)]
     assert "0.04" in findings[0].message
+
+
+def test_number_literals_printed_through_expressions_are_figures(tmp_path):
+    # issue 12, item I: a literal passed into a helper escapes the prose scan
+    template = ALLOWED + (
+        "\nFP8 saves {{ study.percent(0.12) }} of engine time.\n"
+        "Printed alone: {{ 0.21 }}, negative {{ study.percent(-0.05) }}.\n"
+        "Chosen: {{ 'none' if study.jobs() | length == 0 else 3.5 }}.\n"
+        "Selected: {{ study.one(kind='latency', variant='fp16').number() }} and {{ study.jobs()[0] }}.\n")
+    study = load(tmp_path, records=RECORDS, template=template)
+    lines = template.split("\n")
+    findings = sg211_literal_figures.check(CheckContext(study))
+    got = {f.line: f.message.split(" in prose")[0].removeprefix("template prints literal figure(s) ") for f in findings}
+    assert got == {
+        lines.index("FP8 saves {{ study.percent(0.12) }} of engine time.") + 1: "0.12",
+        lines.index("Printed alone: {{ 0.21 }}, negative {{ study.percent(-0.05) }}.") + 1: "0.21, -0.05",
+        lines.index("Chosen: {{ 'none' if study.jobs() | length == 0 else 3.5 }}.") + 1: "3.5",
+    }
+
+
+def test_literal_arguments_of_one_source():
+    import jinja2
+
+    env = jinja2.Environment()
+    source = "{{ f(1, k=2)[3] }}\n{{ g(x, 4.5) if n >= 6 else -7 }}\n{% if n == 8 %}{{ h(9) }}{% endif %}\n"
+    assert sg211_literal_figures.literal_arguments(env, source) == [(1, "1"), (2, "4.5"), (2, "-7"), (3, "9")]

@@ -1,0 +1,312 @@
+"""Derived figures: the formulas a ratio, percentage or difference may
+follow, whether a printed figure fits one to its printed digits, and which
+definition a table column of derived figures follows.
+
+*Fits to the printed digits*: every figure stands for an interval (``0.97``
+for 0.965 to 0.975); the formula's interval over its operands' intervals
+must meet the derived figure's interval. A derived figure whose last digit
+was truncated instead of rounded (``1.69x`` for 1.697) fits too: it is
+defensible either way, so it is never reported.
+
+A column's definition is found by trying, for every formula of its unit:
+
+- **two columns of the row** (``a / b``, ``(a - b) / a`` …): :func:`pair_fits`;
+- **one column against a baseline row** (a speed column in % of the
+  reference row, which prints 100%; a speedup column whose baseline row
+  prints 1x; a "% saved" column empty at its baseline): :func:`baseline_fits`;
+- **one column against the row before** (``8.6 (+299%)`` after ``2.2``, each
+  row one more optimisation than the last): :func:`previous_fits`.
+
+The definition that fits most rows is taken when it fits at least two rows
+and two thirds of the rows it applies to (see :func:`best_fit`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..numbers import format_number
+from .document import Series, Table
+from .figures import RATIO_UNITS, Figure, interval, with_unit
+
+
+def _ratio_interval(a: Figure, b: Figure) -> tuple[float, float] | None:
+    a_lo, a_hi = interval(a)
+    b_lo, b_hi = interval(b)
+    if b_lo <= 0 <= b_hi:
+        return None
+    quotients = (a_lo / b_lo, a_lo / b_hi, a_hi / b_lo, a_hi / b_hi)
+    return min(quotients), max(quotients)
+
+
+def _ratio(a, b):
+    return _ratio_interval(a, b)
+
+
+def _relative_to_first(a, b):
+    # (a - b) / a * 100 = (1 - b / a) * 100
+    r = _ratio_interval(b, a)
+    return None if r is None else ((1 - r[1]) * 100, (1 - r[0]) * 100)
+
+
+def _relative_to_second(a, b):
+    # (a - b) / b * 100 = (a / b - 1) * 100
+    r = _ratio_interval(a, b)
+    return None if r is None else ((r[0] - 1) * 100, (r[1] - 1) * 100)
+
+
+def _percent_ratio(a, b):
+    r = _ratio_interval(a, b)
+    return None if r is None else (r[0] * 100, r[1] * 100)
+
+
+def _difference(a, b):
+    a_lo, a_hi = interval(a)
+    b_lo, b_hi = interval(b)
+    return a_lo - b_hi, a_hi - b_lo
+
+
+# name -> (interval function, point function, how to print it)
+FORMULAS = {
+    "ratio": (_ratio, lambda a, b: a / b, "{a} / {b}"),
+    "relative_first": (_relative_to_first, lambda a, b: (a - b) / a * 100, "({a} - {b}) / {a}"),
+    "relative_second": (_relative_to_second, lambda a, b: (a - b) / b * 100, "({a} - {b}) / {b}"),
+    "percent_ratio": (_percent_ratio, lambda a, b: a / b * 100, "{a} / {b}"),
+    "difference": (_difference, lambda a, b: a - b, "{a} - {b}"),
+}
+
+# Header words of a column of differences ("saving ms", "delta") and of ratios
+# printed without an x ("speedup", "ratio", "relative throughput").
+DIFFERENCE_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "reduction", "overhead", "gain", "change"})
+RATIO_WORDS = frozenset({"speedup", "speed-up", "ratio", "relative", "times", "slowdown"})
+_RATIO_HEADER_RE = re.compile(r"\b(?:speed-?ups?|ratio|relative|x\s+faster|times\s+faster|slowdown)\b|×", re.IGNORECASE)
+
+
+def ratio_header(header: str) -> bool:
+    """True for a header that names a ratio without an ``x`` unit
+    ("speedup", "speed-up vs fp16", "relative goodput", "times faster")."""
+    return _RATIO_HEADER_RE.search(header) is not None
+
+
+def formulas_for(unit: str | None, difference_header: bool, ratio_named: bool = False) -> tuple[str, ...]:
+    """Formulas a derived figure of ``unit`` may follow: ratios for ``x``
+    (and for a unitless column whose header names a ratio), the relative
+    forms for ``%``, the difference for a column whose header names one."""
+    if unit == "x" or (unit is None and ratio_named):
+        return ("ratio",)
+    if unit == "%":
+        return ("relative_first", "relative_second", "percent_ratio")
+    return ("difference",) if difference_header else ()
+
+
+def _truncated(computed: tuple[float, float], derived: Figure) -> bool:
+    """True when ``derived`` is the computed interval cut (not rounded) at
+    its printed digits: 1.697 printed 1.69, -0.29 printed -0.2."""
+    step = 2 * derived.half_step
+    if derived.value >= 0:
+        low, high = derived.value, derived.value + step
+    else:
+        low, high = derived.value - step, derived.value
+    return computed[0] < high - 1e-12 and low - 1e-12 <= computed[1]
+
+
+_COARSE = 0.1  # half a printed digit above this share of the value: too coarse to widen a fit
+
+
+def _coarse(figure: Figure) -> bool:
+    """True for a figure whose printed digits say little about its value
+    (small integers: a replica count of 1, a batch size of 2)."""
+    return figure.value == 0 or figure.half_step > _COARSE * abs(figure.value)
+
+
+def fits(formula: str, a: Figure, b: Figure, derived: Figure) -> bool | None:
+    """True when ``derived`` is ``formula(a, b)`` to the printed digits (or
+    truncated at them); None when the formula is undefined (a zero
+    denominator)."""
+    interval_of, point, _ = FORMULAS[formula]
+    if b.value != 0 and (formula != "relative_first" or a.value != 0):
+        # the printed operands give a value inside the derived figure's digits: fits
+        value = point(a.value, b.value)
+        if abs(value - derived.value) <= derived.half_step:
+            return True
+        if _coarse(a) or _coarse(b):
+            # "1" stands for 0.5 to 1.5: its interval would fit almost anything; only its value counts
+            return _truncated((value, value), derived)
+    computed = interval_of(a, b)
+    if computed is None:
+        return None
+    low, high = interval(derived)
+    return (computed[0] <= high + 1e-12 and low - 1e-12 <= computed[1]) or _truncated(computed, derived)
+
+
+def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> str:
+    """``formula(a, b)`` printed at ``derived``'s digits (more when those
+    would print the same text as ``derived``), with the arithmetic."""
+    _, point, pattern = FORMULAS[formula]
+    try:
+        value = point(a.value, b.value)
+    except ZeroDivisionError:
+        return f"{pattern.format(a=a.text, b=b.text)} is undefined"
+    decimals = derived.decimals
+    text = format_number(value, decimals)
+    while text == derived.text and decimals < derived.decimals + 3:
+        decimals += 1
+        text = format_number(value, decimals)
+    unit = unit or derived.unit
+    return f"{pattern.format(a=a.text, b=b.text)} = {with_unit(text, unit)}"
+
+
+@dataclass
+class Fit:
+    """A definition of a derived column and how well it fits.
+
+    ``kind`` is ``pair`` (``first`` and ``second`` of the same row),
+    ``baseline`` (``first`` of the row against ``first`` of row
+    ``baseline``) or ``previous`` (``first`` of the row against the row
+    before); ``matched`` and ``missed`` are row indexes."""
+
+    kind: str
+    formula: str
+    first: Series
+    second: Series | None
+    baseline: int | None
+    matched: list[int]
+    missed: list[int]
+    reversed: bool = False  # a baseline fit computed as formula(baseline, row)
+
+    def operands(self, row: int) -> tuple[Figure, Figure]:
+        """(a, b) of ``row`` for this definition."""
+        if self.kind == "pair":
+            return self.first.values[row], self.second.values[row]
+        other = self.first.values[self.baseline if self.kind == "baseline" else row - 1]
+        return (other, self.first.values[row]) if self.reversed else (self.first.values[row], other)
+
+    def described(self, table: Table, row_word: str = "row") -> str:
+        """What the definition computes from, for a message; ``row_word``:
+        what a row of ``table`` is to the reader ("column" for a transposed
+        view)."""
+        if self.kind == "pair":
+            return f"'{self.first.header}' and '{self.second.header}' give"
+        if self.kind == "baseline":
+            label = table.rows[self.baseline].label
+            name = f"{row_word} '{label}'" if label else f"the {row_word} at line {table.rows[self.baseline].line}"
+            return f"'{self.first.header}' against the baseline {name} gives"
+        return f"'{self.first.header}' against the {row_word} before gives"
+
+
+def _score(formula, target: Series, pairs) -> tuple[list[int], list[int]] | None:
+    """(matched, missed) row indexes of ``formula`` over ``pairs`` of
+    (row, a, b); None when it is undefined on a row."""
+    matched, missed = [], []
+    for row, a, b in pairs:
+        verdict = fits(formula, a, b, target.values[row])
+        if verdict is None:
+            return None
+        (matched if verdict else missed).append(row)
+    return matched, missed
+
+
+def _enough(matched: list[int], rows: int) -> bool:
+    return len(matched) >= 2 and len(matched) * 3 >= rows * 2
+
+
+def pair_fits(target: Series, formulas, pool: list[Series]):
+    """Fits of ``target`` as a formula over two columns of ``pool`` in the same row."""
+    target_rows = [i for i, v in enumerate(target.values) if v is not None]
+    for first in pool:
+        if first is target:
+            continue
+        for second in pool:
+            if second is first or second is target:
+                continue
+            pairs = [(i, first.values[i], second.values[i]) for i in target_rows
+                     if first.values[i] is not None and second.values[i] is not None]
+            if len(pairs) < 3:
+                continue
+            for formula in formulas:
+                scored = _score(formula, target, pairs)
+                if scored and _enough(scored[0], len(pairs)):
+                    yield Fit("pair", formula, first, second, None, *scored)
+
+
+def _baseline_candidates(target: Series, operand: Series) -> list[int]:
+    """Rows that may be the reference of ``target``: where it prints the
+    identity (1x, 100%, 0%) or is empty while the operand is not."""
+    found = []
+    for index, (derived, figure) in enumerate(zip(target.values, operand.values)):
+        if figure is None or figure.value == 0:
+            continue
+        if derived is None or derived.value in (1.0, 100.0, 0.0):
+            found.append(index)
+    return found
+
+
+def baseline_fits(target: Series, formulas, pool: list[Series]):
+    """Fits of ``target`` as a formula of one column against its value in a
+    baseline row (the rows of the baseline itself left out of the count)."""
+    for first in pool:
+        if first is target:
+            continue
+        for baseline in _baseline_candidates(target, first)[:3]:
+            base = first.values[baseline]
+            pairs = [(i, first.values[i], base) for i, v in enumerate(target.values)
+                     if v is not None and i != baseline and first.values[i] is not None]
+            if len(pairs) < 2:
+                continue
+            for formula in formulas:
+                for ordered in (pairs, [(i, b, a) for i, a, b in pairs]):
+                    scored = _score(formula, target, ordered)
+                    if scored and _enough(scored[0], len(ordered)):
+                        yield Fit("baseline", formula, first, None, baseline, *scored, reversed=ordered is not pairs)
+
+
+def previous_fits(target: Series, formulas, pool: list[Series]):
+    """Fits of ``target`` as a formula of one column against the row before
+    (each row a step further than the last)."""
+    for first in pool:
+        if first is target:
+            continue
+        pairs = [(i, first.values[i], first.values[i - 1]) for i, v in enumerate(target.values)
+                 if v is not None and i > 0 and first.values[i] is not None and first.values[i - 1] is not None]
+        if len(pairs) < 2:
+            continue
+        for formula in formulas:
+            scored = _score(formula, target, pairs)
+            if scored and _enough(scored[0], len(pairs)):
+                yield Fit("previous", formula, first, None, None, *scored)
+
+
+def best_fit(table: Table, target: Series, formulas, operands: dict) -> Fit | None:
+    """The definition of ``target`` that fits most of its rows (see the
+    module docstring), or None when none fits enough of them. Among equal
+    fits: operands in the target's own column or sub-column, operands its
+    header names, a pair of columns before a baseline row before the row
+    before."""
+    if "difference" in formulas:
+        pool = list(operands.get(target.unit, []))
+    else:
+        pool = [s for unit, group in operands.items() for s in group]
+    best, best_key = None, None
+    kinds = {"pair": 2, "baseline": 1, "previous": 0}
+    for fit in (*pair_fits(target, formulas, pool), *baseline_fits(target, formulas, pool), *previous_fits(target, formulas, pool)):
+        rows = len(fit.matched) + len(fit.missed)
+        second = fit.second or fit.first
+        aligned = (fit.first.sub == second.sub == target.sub) + (fit.first.varying == second.varying == target.varying)
+        own_column = fit.first.column == target.column
+        # prefer operands the header names ("Throughput Improvement" over throughputs)
+        named = len(target.quantity & (fit.first.quantity | second.quantity))
+        key = (len(fit.matched) / rows, own_column, aligned, named, kinds[fit.kind], len(fit.matched))
+        if best_key is None or key > best_key:
+            best, best_key = fit, key
+    return best
+
+
+def operand_pools(table: Table) -> dict[str | None, list[Series]]:
+    """The table's series that a derived figure may be computed from, by
+    unit (no ``x`` or ``%`` series)."""
+    operands: dict[str | None, list[Series]] = {}
+    for series in table.series:
+        if series.unit not in RATIO_UNITS:
+            operands.setdefault(series.unit, []).append(series)
+    return operands

@@ -1,0 +1,72 @@
+"""SG101 single-figure claims ("3x faster", "60% less memory"): which columns
+state the same thing, the printed-digit edge, and which column a finding names."""
+
+from __future__ import annotations
+
+from studygen.lint import lint_text
+from studygen.lint.claims import cell_direction, claims_of
+from studygen.lint.parse import parse_document
+
+
+def _sg101(text: str) -> list:
+    return [f for f in lint_text(text, "x.md") if f.code == "SG101"]
+
+
+SPEED = """# Runs
+
+| job | speed |
+|---|---|
+| a | 1.90x faster |
+| b | {b} faster |
+| c | 2.00x faster |
+
+{claim}
+"""
+
+
+def test_a_claim_just_past_the_last_digit_of_the_top_row_is_reported():
+    # 2.5x stands for 2.45 to 2.55; a row of 2.44x (up to 2.445) does not reach it, 2.45x does
+    (finding,) = _sg101(SPEED.format(b="2.44x", claim="The new loader trains 2.5x faster."))
+    assert finding.line == 9
+    assert finding.message == "'2.5x faster' exceeds every row of 'speed' in the table at line 3 (3 rows, largest 2.44x)"
+    assert _sg101(SPEED.format(b="2.45x", claim="The new loader trains 2.5x faster.")) == []
+
+
+def test_cells_of_one_direction_must_be_most_of_the_column():
+    # one "faster" cell among three plain figures does not make it the claim's column
+    text = "| job | ratio |\n|---|---|\n| a | 1.2x faster |\n| b | 1.3x |\n| c | 1.1x |\n\nIt trains 4x faster.\n"
+    assert _sg101(text) == []
+    text = text.replace("| 1.3x |", "| 1.3x faster |")
+    (finding,) = _sg101(text)
+    assert "'4x faster' exceeds every row of 'ratio'" in finding.message
+
+
+def test_a_header_naming_the_claimed_quantity_states_it_without_direction_words():
+    text = "| job | memory saved |\n|---|---|\n| a | 41% |\n| b | 47% |\n\nPacking needs 60% less memory.\n"
+    (finding,) = _sg101(text)
+    assert "'60% less' exceeds every row of 'memory saved'" in finding.message and "largest 47%" in finding.message
+    # another quantity than the header's: not this column
+    assert _sg101(text.replace("less memory", "less disk")) == []
+
+
+def test_the_finding_names_the_first_of_equally_near_columns():
+    text = ("| job | A100 speed | H100 speed |\n|---|---|---|\n| a | 1.5x faster | 1.7x faster |\n"
+            "| b | 1.6x faster | 1.8x faster |\n\nIt trains 3x faster.\n")
+    (finding,) = _sg101(text)
+    assert "every row of 'A100 speed'" in finding.message and "largest 1.6x" in finding.message
+
+
+def test_the_nearer_table_is_named():
+    far = "| job | speed |\n|---|---|\n| a | 1.1x faster |\n| b | 1.2x faster |\n\n"
+    near = "| job | pace |\n|---|---|\n| a | 1.5x faster |\n| b | 1.6x faster |\n\n"
+    (finding,) = _sg101("# Far\n\n" + far + "## Near\n\n" + near + "It trains 3x faster.\n")
+    assert "every row of 'pace'" in finding.message
+
+
+def test_claims_of_a_sentence():
+    document = parse_document("It is 2x faster, up to 5x faster, ~3x faster, 10% lower cost and 4x.\n", "x.md")
+    (sentence,) = document.prose[0].sentences
+    assert [(c.figure.text, c.direction, c.quantity) for c in claims_of(sentence)] == [("2", "faster", ""), ("10", "lower", "cost")]
+    figure = parse_document("| a |\n|---|\n| 3x slower |\n", "y.md").tables[0].series[0].values[0]
+    assert cell_direction("3x slower", figure) == "slower"
+    assert cell_direction("3x", figure) == ""
