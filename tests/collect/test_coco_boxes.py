@@ -1,0 +1,263 @@
+"""The box-convention probe and the category and image mapping checks (issue
+13, COCO items 2 and 3), on detections built from ground truth of our own:
+the same boxes written in another convention, or with ids shifted, must be
+refused naming the reading that fits; correct boxes never."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from studygen.collect import coco_boxes, coco_detections, coco_truth
+from studygen.errors import InputError
+from tests.collect.coco_build import document, scattered_boxes, numbered, perfect, write
+
+IMAGES = (1, 2, 3, 4, 5, 6)
+SIZE = (640, 480)
+
+
+def setup(tmp_path, detections, boxes=None, images=IMAGES, categories=(1, 2, 3), size=SIZE, gt_doc=None):
+    doc = gt_doc or document(numbered(boxes or scattered_boxes(images, 4)), images=images, categories=categories, size=size)
+    gt = coco_truth.load_ground_truth(write(tmp_path / "gt.json", doc), "gt.json")
+    dets = detections(doc["annotations"]) if callable(detections) else detections
+    table = coco_detections.read_detections(write(tmp_path / "dt.json", dets), gt, "dt.json")
+    return gt, table
+
+
+def refused(gt, table, size=coco_boxes.PROBE_SIZE) -> str:
+    with pytest.raises(InputError) as caught:
+        coco_boxes.check_readings(gt, table, size)
+    text = str(caught.value)
+    assert "\n" not in text
+    return text
+
+
+def rewrite(convert):
+    def detections(annotations):
+        out = perfect(annotations, [round(0.9 - 0.01 * i, 3) for i in range(len(annotations))])
+        for d in out:
+            d["bbox"] = [round(v, 4) for v in convert(*d["bbox"])]
+        return out
+    return detections
+
+
+def test_correct_boxes_pass_and_match(tmp_path):
+    gt, table = setup(tmp_path, rewrite(lambda x, y, w, h: (x + 2, y - 1, w + 3, h)))
+    assert coco_boxes.check_readings(gt, table) == []
+    probe = coco_boxes.run_probe(gt, table)
+    assert probe.probed == 24 and probe.matches["x, y, w, h"] == 24
+    assert all(probe.matches[name] == 0 for name in coco_boxes.CONVENTIONS[1:])
+
+
+def test_xyxy_boxes_are_refused(tmp_path):
+    # before: the border rule saw none of these (all x2 < 640) and AP came out 0.0
+    gt, table = setup(tmp_path, rewrite(lambda x, y, w, h: (x, y, x + w, y + h)))
+    text = refused(gt, table)
+    assert text.startswith("dt.json:/0: refused before evaluating, rule box-convention: 24 of 24 detections of the 24 "
+                           "highest-scoring match a ground-truth box of their category (IoU >= 0.5) when read as x1, y1, "
+                           "x2, y2, 0 when read as x, y, w, h as COCOeval reads them; e.g. detection 0: ")
+    assert text.endswith("(convert to x, y, w, h: w = x2 - x1, h = y2 - y1)")
+
+
+def test_centre_boxes_are_refused(tmp_path):
+    gt, table = setup(tmp_path, rewrite(lambda x, y, w, h: (x + w / 2, y + h / 2, w, h)))
+    assert "when read as centre x, centre y, w, h, 0 when read as x, y, w, h" in refused(gt, table)
+
+
+def test_yolo_boxes_slightly_outside_the_unit_square_are_refused(tmp_path):
+    # normalised centre boxes, two of them moved just outside [0, 1] (those two then match nothing): before, the
+    # normalised rule wanted every value within [0, 1], so these were read as pixels and evaluated to AP 0
+    def yolo(annotations):
+        out = rewrite(lambda x, y, w, h: ((x + w / 2) / 640, (y + h / 2) / 480, w / 640, h / 480))(annotations)
+        out[0]["bbox"][0] = -0.012
+        out[1]["bbox"][1] = 1.03
+        return out
+    gt, table = setup(tmp_path, yolo)
+    text = refused(gt, table)
+    assert ("22 of 24 detections of the 24 highest-scoring match a ground-truth box of their category (IoU >= 0.5) when "
+            "read as centre x, centre y, w, h normalised to the image size (YOLO), 0 when read as x, y, w, h") in text
+    assert text.endswith("(scale to pixels by the image size, then x = cx - w/2, y = cy - h/2)")
+
+
+def test_normalised_boxes_without_image_sizes_use_the_ground_truth_extent(tmp_path):
+    # no width/height in the images: the extent of the ground-truth boxes (here up to 600 x 400) stands in
+    boxes = [(1, 0, 0, 300, 200), (1, 300, 200, 300, 200), (2, 100, 50, 200, 150), (2, 350, 250, 200, 120)]
+    doc = document(numbered(boxes), images=(1, 2))
+    for image in doc["images"]:
+        del image["width"], image["height"]
+    gt, table = setup(tmp_path, rewrite(lambda x, y, w, h: (x / 600, y / 400, w / 600, h / 400)), gt_doc=doc)
+    assert "when read as x, y, w, h normalised to the image size, 0 when read as x, y, w, h" in refused(gt, table)
+
+
+def test_normalised_boxes_that_match_nothing_are_refused_by_their_range(tmp_path):
+    # a weak model: normalised boxes nowhere near the ground truth, every coordinate within [-0.05, 1.05]
+    dets = [{"image_id": i, "category_id": 1, "bbox": [0.9, 0.9, 0.05, 0.05], "score": 0.5} for i in IMAGES]
+    gt, table = setup(tmp_path, dets)
+    text = refused(gt, table)
+    assert text.startswith("dt.json:/0: refused before evaluating, rule box-convention: 6 of 6 detections have every "
+                           "coordinate within [-0.05, 1.05] while the ground-truth boxes are in pixels: normalised boxes")
+
+
+def test_ground_truth_in_unit_coordinates_accepts_unit_detections(tmp_path):
+    # both normalised (a dataset annotated in relative units): x, y, w, h matches, nothing refused
+    boxes = [(i, 0.1 * k, 0.1, 0.08, 0.1) for i in (1, 2) for k in range(1, 5)]
+    doc = document([dict(a, area=a["bbox"][2] * a["bbox"][3]) for a in numbered(boxes)], images=(1, 2))
+    gt, table = setup(tmp_path, lambda anns: perfect(anns), gt_doc=doc)
+    assert coco_boxes.check_readings(gt, table) == []
+
+
+def test_boxes_past_the_border_like_the_ground_truth_pass(tmp_path):
+    # ground truth reaching 60 px past the right border (x + w = 700 > 640), detections the same:
+    # before: refused as xyxy-as-xywh (more than 10 % of boxes past the border by more than 5 %)
+    boxes = [(i, 540, 40 * k, 160, 35) for i in IMAGES for k in range(4)] + [(i, 20, 20, 50, 50) for i in IMAGES]
+    gt, table = setup(tmp_path, rewrite(lambda x, y, w, h: (x, y, w, h)), boxes=boxes)
+    assert coco_boxes.check_readings(gt, table) == []
+
+
+def test_boxes_at_the_origin_fit_two_readings_and_pass(tmp_path):
+    # boxes at (0, 0): x, y, w, h and x1, y1, x2, y2 coincide; nothing is far better than x, y, w, h
+    boxes = [(i, 0, 0, 100 + 10 * i, 80 + 5 * i) for i in IMAGES]
+    gt, table = setup(tmp_path, rewrite(lambda x, y, w, h: (x, y, w, h)), boxes=boxes)
+    probe = coco_boxes.run_probe(gt, table)
+    assert probe.matches["x, y, w, h"] == probe.matches["x1, y1, x2, y2"] == 6
+    assert coco_boxes.check_readings(gt, table) == []
+
+
+def test_the_probe_takes_the_highest_scores(tmp_path):
+    # 24 detections, probe of 10: the 10 highest-scoring (scores 0.9 ... 0.81), reported in file order
+    gt, table = setup(tmp_path, rewrite(lambda x, y, w, h: (x, y, w, h)))
+    assert coco_boxes.probe_sample(table, 10).tolist() == list(range(10))
+    reversed_scores = coco_detections.Detections("d", table.image, table.category, table.box, table.score[::-1].copy())
+    assert coco_boxes.probe_sample(reversed_scores, 10).tolist() == list(range(14, 24))
+
+
+def test_far_better_margins():
+    assert coco_boxes.far_better(20, 0, 100) and not coco_boxes.far_better(19, 0, 100)
+    assert coco_boxes.far_better(60, 30, 100) and not coco_boxes.far_better(59, 30, 100)
+    assert not coco_boxes.far_better(0, 0, 0) and not coco_boxes.far_better(45, 30, 50)
+
+
+# --- categories -----------------------------------------------------------------------------
+
+def shifted_categories(annotations):
+    out = perfect(annotations)
+    for d in out:
+        d["category_id"] = {1: 2, 2: 3, 3: 1}[d["category_id"]]
+    return out
+
+
+def three_category_boxes():
+    return [(image, x, y, w, h) for image, x, y, w, h in scattered_boxes(IMAGES, 4)]
+
+
+def three_category_doc():
+    anns = numbered(three_category_boxes())
+    for k, a in enumerate(anns):
+        a["category_id"] = 1 + k % 3
+    return document(anns, images=IMAGES, categories=(1, 2, 3))
+
+
+def test_shifted_category_ids_are_refused(tmp_path):
+    # every id exists among the categories, so the category-ids rule passes; before: AP 0.0
+    gt, table = setup(tmp_path, shifted_categories, gt_doc=three_category_doc())
+    text = refused(gt, table)
+    assert text.startswith("dt.json:/0: refused before evaluating, rule category-mapping: 24 of 24 detections of the 24 "
+                           "highest-scoring match (IoU >= 0.5) a ground-truth box of another category only, 0 one of "
+                           "their own; 16 of them on ground truth whose category id is theirs -1, e.g. category 2 on "
+                           "category 1")
+
+
+def test_no_detection_in_an_annotated_category_is_refused(tmp_path):
+    # detections of category 3 where only categories 1 and 2 are annotated, boxes elsewhere
+    doc = document(numbered(scattered_boxes(IMAGES, 4)), images=IMAGES)
+    dets = [{"image_id": i, "category_id": 3, "bbox": [600, 400, 30, 30], "score": 0.4} for i in IMAGES]
+    gt, table = setup(tmp_path, dets, gt_doc=doc)
+    assert refused(gt, table).startswith("dt.json:/0: refused before evaluating, rule category-mapping: 0 of 6 "
+                                         "detections name a category that has ground truth in their image")
+
+
+def test_more_other_category_matches_than_own_are_a_warning(tmp_path):
+    # the first 14 of 24 detections (categories 1, 2, 3 in turn) rotated 1→2, 2→3, 3→1, 10 right: 14 - 10 < 0.2 · 24,
+    # not far better: a warning with the figures. Of the 14, 5 + 5 sit on the id below theirs (2 on 1, 3 on 2)
+    def partly(annotations):
+        out = perfect(annotations)
+        for d in out[:14]:
+            d["category_id"] = {1: 2, 2: 3, 3: 1}[d["category_id"]]
+        return out
+    gt, table = setup(tmp_path, partly, gt_doc=three_category_doc())
+    assert coco_boxes.check_readings(gt, table) == [
+        "dt.json: 14 of the 24 highest-scoring detections match (IoU >= 0.5) a ground-truth box of another category only, "
+        "10 one of their own (10 of them on ground truth whose category id is theirs -1, e.g. category 2 on category 1); "
+        "check the category mapping"]
+
+
+def test_a_few_confused_categories_pass_silently(tmp_path):
+    # 6 of 24 detections on the box of another category (a model confusing classes): no warning
+    def confused(annotations):
+        out = perfect(annotations)
+        for d in out[:6]:
+            d["category_id"] = {1: 2, 2: 3, 3: 1}[d["category_id"]]
+        return out
+    gt, table = setup(tmp_path, confused, gt_doc=three_category_doc())
+    assert coco_boxes.check_readings(gt, table) == []
+
+
+# --- images ---------------------------------------------------------------------------------
+
+def test_image_ids_off_by_one_are_refused(tmp_path):
+    # image k's detections named k - 1 (image 1's dropped): every id exists, so the image-ids rule passes
+    def shifted(annotations):
+        return [dict(d, image_id=d["image_id"] - 1) for d in perfect(annotations) if d["image_id"] > 1]
+    gt, table = setup(tmp_path, shifted)
+    text = refused(gt, table)
+    assert text.startswith("dt.json:/0: refused before evaluating, rule image-mapping: 20 of 20 detections of the 20 "
+                           "highest-scoring match a ground-truth box of their category (IoU >= 0.5) in the image after "
+                           "theirs in the annotations’ image list, 0 in their own image")
+
+
+def test_image_ids_off_by_one_in_id_order(tmp_path):
+    # images listed 30, 10, 20 but detections shifted in id order (10 → named 20's neighbour): "in id order"
+    images = (30, 10, 20)
+    doc = document(numbered(scattered_boxes(images, 4)), images=images)
+    mapping = {20: 10, 30: 20}
+    dets = [dict(d, image_id=mapping[d["image_id"]]) for d in perfect(doc["annotations"]) if d["image_id"] in mapping]
+    gt, table = setup(tmp_path, dets, gt_doc=doc)
+    assert "in the image after theirs in id order, 0 in their own image" in refused(gt, table)
+
+
+def test_video_like_neighbours_are_not_refused(tmp_path):
+    # consecutive images with the same boxes (frames): the neighbour fits as well as the own image, no refusal
+    boxes = [(i, 100, 100, 80, 60) for i in IMAGES] + [(i, 300, 200, 50, 90) for i in IMAGES]
+    gt, table = setup(tmp_path, lambda anns: perfect(anns), boxes=boxes)
+    assert coco_boxes.check_readings(gt, table) == []
+
+
+def test_partial_coverage_is_a_warning_with_both_counts(tmp_path):
+    def first_four(annotations):
+        return [d for d in perfect(annotations) if d["image_id"] <= 4]
+    gt, table = setup(tmp_path, first_four)
+    assert coco_boxes.check_readings(gt, table) == [
+        "dt.json names 4 of the 6 annotated images; AP is over all 6 (the ground truth of the other 2 counts as missed)"]
+
+
+def test_unannotated_images_do_not_count_as_missing(tmp_path):
+    doc = document(numbered(scattered_boxes((1, 2), 3)), images=(1, 2, 3))
+    gt, table = setup(tmp_path, lambda anns: perfect(anns), gt_doc=doc)
+    assert coco_boxes.check_readings(gt, table) == []
+
+
+def test_iou_is_cocoevals():
+    a = np.array([[0, 0, 10, 10], [0, 0, 10, 10], [5, 5, 0, 4], [0, 0, 10, 10]], dtype=float)
+    b = np.array([[5, 0, 10, 10], [20, 20, 5, 5], [5, 5, 0, 4], [0, 0, -10, 10]], dtype=float)
+    assert coco_boxes.iou(a, b).tolist() == pytest.approx([50 / 150, 0.0, 0.0, 0.0])
+
+
+def test_readings_convert_each_convention():
+    box = np.array([[0.25, 0.5, 0.5, 0.25]])
+    size = np.array([[200.0, 100.0]])
+    got = {name: value[0].tolist() for name, value in coco_boxes.readings(box, size).items()}
+    assert got == {"x, y, w, h": [0.25, 0.5, 0.5, 0.25], "x1, y1, x2, y2": [0.25, 0.5, 0.25, -0.25],
+                   "centre x, centre y, w, h": [0.0, 0.375, 0.5, 0.25],
+                   "x, y, w, h normalised to the image size": [50, 50, 100, 25],
+                   "x1, y1, x2, y2 normalised to the image size": [50, 50, 50, -25],
+                   "centre x, centre y, w, h normalised to the image size (YOLO)": [0, 37.5, 100, 25]}
