@@ -17,7 +17,6 @@ hint when only the JSON type differs, e.g. ``"139"`` for ``139``),
 from __future__ import annotations
 
 import json
-import math
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..fsutil import shown_path
-from .coco_json import Elements, JsonText
+from .coco_json import Elements, JsonText, check_numbers, number_refusal, out_of_range
 from .coco_truth import GroundTruth
 from .inputs import is_number
 
@@ -76,15 +75,6 @@ def refusal(rule: str, what: str, count: int, total: int, index: int, example: s
     return InputError(message, path=display, where=f"/{index}")
 
 
-def _finite_number(value) -> bool:
-    if not is_number(value):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
-
-
 def check_detection(index: int, detection, display: str) -> None:
     """Refuse a detection that is not ``{image_id, category_id, bbox: 4 finite
     numbers, score: a finite number}`` (InputError at its JSON pointer)."""
@@ -95,10 +85,14 @@ def check_detection(index: int, detection, display: str) -> None:
         if name not in detection:
             raise InputError(f"detection without {name}", path=display, where=where)
     bbox = detection["bbox"]
-    if not (isinstance(bbox, list) and len(bbox) == 4 and all(_finite_number(v) for v in bbox)):
+    if not (isinstance(bbox, list) and len(bbox) == 4 and all(is_number(v) for v in bbox)):
         raise InputError("bbox must be 4 numbers [x, y, w, h]", path=display, where=f"{where}/bbox")
-    if not _finite_number(detection["score"]):
+    check_numbers(bbox, display, f"{where}/bbox")
+    score = detection["score"]
+    if not is_number(score):
         raise InputError("score must be a number", path=display, where=f"{where}/score")
+    if out_of_range(score):
+        raise number_refusal(display, f"{where}/score")
 
 
 def iter_detections(path: Path, display: str | None = None) -> Iterator[tuple[int, dict]]:
@@ -143,20 +137,44 @@ def read_detections(path: Path, gt: GroundTruth, display: str | None = None) -> 
     rules ``image-ids``, ``category-ids`` and ``negative-size`` in that order.
     """
     display = display or shown_path(path)
-    return detections_from(iter_detections(path, display), gt, display)
+    doc = JsonText.read(path, display)
+    pos = doc.start()
+    if doc.text[pos] != "[":
+        raise InputError("expected a JSON array of detections {image_id, category_id, bbox, score} (COCO results format)",
+                         path=display)
+    elements = Elements(doc, pos, "")
+    table = detections_from(elements, gt, display)
+    doc.finish(elements.end)
+    return table
 
 
-def detections_from(indexed: Iterable[tuple[int, dict]], gt: GroundTruth, display: str) -> Detections:
-    """Columns of ``(index, detection)`` pairs already checked by
-    :func:`check_detection` (a file's, or a model's output as dicts)."""
+_EXACT = frozenset((int, float))  # what JSON numbers parse to; anything else takes the careful path
+
+
+def detections_from(indexed: Iterable[tuple[int, object]], gt: GroundTruth, display: str) -> Detections:
+    """Columns of ``(index, detection)`` pairs (a file's elements, or a
+    model's output as dicts), each checked as :func:`check_detection` does."""
     columns = _Columns()
-    image_index, categories = gt.image_index, gt.category_ids
+    image_index, categories, used = gt.image_index, gt.category_ids, columns.categories_used
+    add_image, add_category = columns.image.append, columns.category.append
+    add_box, add_score = columns.box.extend, columns.score.append
     total = 0
     for index, detection in indexed:
         total += 1
-        image_id, category = detection["image_id"], detection["category_id"]
-        if not isinstance(category, (list, dict)):
-            columns.categories_used.add(category)
+        try:
+            image_id, category = detection["image_id"], detection["category_id"]
+            bbox, score = detection["bbox"], detection["score"]
+            x, y, w, h = bbox
+            exact = type(bbox) is list and type(score) in _EXACT and type(x) in _EXACT and type(y) in _EXACT \
+                and type(w) in _EXACT and type(h) in _EXACT and (x - x) + (y - y) + (w - w) + (h - h) + (score - score) == 0
+        except Exception:  # not an object, a field missing, a bbox of another length: worded by check_detection
+            exact = False
+        if not exact:
+            check_detection(index, detection, display)  # raises, or passes numbers of other types (numpy floats)
+            image_id, category, (x, y, w, h), score = (detection["image_id"], detection["category_id"],
+                                                       detection["bbox"], detection["score"])
+        if type(category) is int or type(category) is float:
+            used.add(category)
         image = None if isinstance(image_id, (bool, list, dict)) else image_index.get(image_id)
         if image is None:
             _remember(columns, columns.unknown_image, index, detection)
@@ -166,13 +184,16 @@ def detections_from(indexed: Iterable[tuple[int, dict]], gt: GroundTruth, displa
         if isinstance(category, (bool, list, dict)) or category not in categories:
             _remember(columns, columns.unknown_category, index, detection)
             continue
-        x, y, w, h = detection["bbox"]
         if w < 0 or h < 0:
             _remember(columns, columns.negative, index, detection)
-        columns.image.append(image)
-        columns.category.append(int(category))
-        columns.box.extend((x, y, w, h))
-        columns.score.append(detection["score"])
+        try:
+            add_box((x, y, w, h))
+            add_score(score)
+        except OverflowError:  # an integer beyond a double's range
+            check_detection(index, detection, display)
+            raise
+        add_image(image)
+        add_category(int(category))
     _refuse_rules(columns, gt, total, display)
     return Detections(display=display, image=np.frombuffer(columns.image, dtype=np.int64),
                       category=np.frombuffer(columns.category, dtype=np.int64),

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from .coco_detections import Detections
 from .coco_truth import GroundTruth
 
@@ -55,14 +55,17 @@ class Prepared:
 
     ``rank``: canonical rank of each image index (0-based; COCOeval id is
     rank + 1); ``gt_order`` / ``dt_order``: annotation and detection indices
-    in canonical order, detections beyond maxDets left out; ``notes``: lines
-    for the record (ties, maxDets).
+    in canonical order (category, image rank, then score and box), detections
+    beyond maxDets left out; ``notes``: lines for the record (ties, maxDets);
+    ``warnings``: lines for stderr as well (one score for every detection);
+    ``unscored``: how many detections lie beyond maxDets.
     """
 
     rank: np.ndarray
     gt_order: np.ndarray
     dt_order: np.ndarray
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     unscored: int = 0
 
 
@@ -169,8 +172,9 @@ def _note_ties(prepared: Prepared, detections: Detections) -> None:
                           "(images by a digest of their size, ground truth and detections, never by id; within an "
                           "image by score, then box x, y, w, h)")
     if np.all(detections.score == detections.score[0]):
-        prepared.notes.append(f"every detection has the score {float(detections.score[0])!r}: AP ranks detections by score, "
-                              "so with one score for all it measures the canonical order, not the model")
+        prepared.warnings.append(f"{detections.display}: every detection has the score {float(detections.score[0])!r}: "
+                                 "AP ranks detections by score, so with one score for all it measures the canonical "
+                                 "order, not the model")
 
 
 def backend_version(backend: str) -> str:
@@ -217,7 +221,11 @@ def evaluate(gt: GroundTruth, detections: Detections, backend: str = "pycocotool
             stats = _run_pycocotools(inputs, chunk_objects)
         else:
             stats = _run_faster(inputs)
-    return dict(zip(STAT_NAMES, (float(s) for s in stats[:12])))
+    named = dict(zip(STAT_NAMES, (float(s) for s in stats[:12])))
+    if named["AP"] < 0:  # -1: COCOeval's "absent"; the ground-truth checks leave no way here, so say it plainly
+        raise InputError("COCOeval found no ground truth to score (AP -1, its mark for absent): nothing is recorded",
+                         path=gt.display)
+    return named
 
 
 class _CategoryInputs:

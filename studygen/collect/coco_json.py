@@ -27,6 +27,7 @@ from ..fsutil import shown_path
 from .inputs import json_error, read_input_text
 
 _SPACE = re.compile(r"[ \t\n\r]*")
+_SPACE_CHARS = frozenset(" \t\n\r")
 
 
 class DuplicateKey(ValueError):
@@ -217,22 +218,31 @@ class Elements:
 
     def __iter__(self) -> Iterator[tuple[int, object]]:
         doc, text = self.doc, self.doc.text
-        pos = doc.skip_space(self.pos)
+        scan, space = doc._scan, _SPACE.match
+        pos = space(text, self.pos).end()
         if text.startswith("]", pos):
             self.end = pos + 1
             return
         index = 0
-        pointer = self.pointer
         while True:
             self.start = pos
-            value, pos = doc.value(pos, f"{pointer}/{index}")
+            try:
+                value, pos = scan(text, pos)
+            except Exception:  # read it again the careful way, which words the error with its place
+                doc.value(pos, f"{self.pointer}/{index}")
+                raise
             yield index, value
             index += 1
-            pos = doc.skip_space(pos)
-            if text.startswith(",", pos):
-                pos = doc.skip_space(pos + 1)
+            char = text[pos:pos + 1]
+            if char in _SPACE_CHARS:
+                pos = space(text, pos).end()
+                char = text[pos:pos + 1]
+            if char == ",":
+                pos += 1
+                if text[pos:pos + 1] in _SPACE_CHARS:
+                    pos = space(text, pos).end()
                 continue
-            if text.startswith("]", pos):
+            if char == "]":
                 self.end = pos + 1
                 return
             raise doc._malformed(pos, "Expecting ',' delimiter")

@@ -165,23 +165,26 @@ def load_ground_truth(path: Path, display: str | None = None) -> GroundTruth:
     skipped_at = None  # an annotations list before the images: read again once they are known
     for key, value_pos in members:
         if key == "annotations" and doc.text.startswith("[", value_pos):
-            if images is None:
-                skipped_at = value_pos
-                members.done(_skip_array(doc, value_pos))
-            else:
+            if isinstance(document.get("images"), list):
+                images, image_list = reader.images(document["images"])
                 columns, end = reader.annotations(value_pos, image_list)
                 members.done(end)
+            else:
+                skipped_at = value_pos
+                members.done(_skip_array(doc, value_pos))
             continue
         value, end = _read_value(doc, value_pos, f"/{escape_pointer(key)}")
         document[key] = value
         members.done(end)
-        if key == "images" and isinstance(value, list):
-            images, image_list = reader.images(value)
     doc.finish(members.end)
-    for name in ("images", "categories", "annotations"):
-        present = columns is not None or skipped_at is not None if name == "annotations" else name in document
-        if not present or (name != "annotations" and not isinstance(document[name], list)):
+    lists = {"images": isinstance(document.get("images"), list),
+             "annotations": columns is not None or skipped_at is not None,
+             "categories": isinstance(document.get("categories"), list)}
+    for name, present in lists.items():
+        if not present:
             raise InputError(f"no \"{name}\" list: not a COCO annotations file", path=display, where=f"/{name}")
+    if images is None:
+        images, image_list = reader.images(document["images"])
     category_ids = reader.categories(document["categories"])
     if columns is None:
         columns, _ = reader.annotations(skipped_at, image_list)
@@ -359,8 +362,11 @@ def validate(gt: GroundTruth, columns: _Columns) -> list[str]:
         warnings.append(f"{display}: {len(columns.scored)} of {count} annotations carry a score (first at "
                         f"/annotations/{first}); COCOeval ignores it in ground truth")
     warnings.extend(_area_check(gt))
-    unknown = np.flatnonzero(~np.isin(annotations.category, np.fromiter(gt.category_ids, dtype=np.int64,
-                                                                         count=len(gt.category_ids))))
+    listed = np.isin(annotations.category, np.fromiter(gt.category_ids, dtype=np.int64, count=len(gt.category_ids)))
+    unknown = np.flatnonzero(~listed)
+    if not np.any(listed & (annotations.crowd == 0)):
+        raise refuse(f"none of the {count} annotations is a box of a category in \"categories\" (first: category "
+                     f"{int(annotations.category[0])} at /annotations/0): COCOeval would score nothing (AP -1)", 0)
     if len(unknown):
         first = int(unknown[0])
         warnings.append(f"{display}: {len(unknown)} of {count} annotations name a category id that is not in "

@@ -195,22 +195,28 @@ def test_refuse_negative_width_or_height(collect, workdir):
 
 
 def test_refuse_normalized_boxes(collect, workdir):
+    # YOLO's normalised centre boxes: read as cx, cy, w, h times 640 x 480, the first is (6.4, 4.8, 51.2, 48), IoU 0.70
+    # with the ground-truth box; the second sits on image 2, which has no ground truth
     gt = ground_truth(workdir, [box(1, 10, 10, 50, 50)])
     dt = write(workdir / "dt.json", [{"image_id": 1, "category_id": 1, "bbox": [0.05, 0.06, 0.08, 0.1], "score": 0.9},
                                      {"image_id": 2, "category_id": 1, "bbox": [0.5, 0.5, 0.2, 0.3], "score": 0.4}])
     done = collect("coco", "--annotations", gt, "--detections", dt, "--dataset", "d")
-    refused(done, "normalized-boxes", 2, 2, 0)
-    assert "normalized cx, cy, w, h?" in done.err
+    refused(done, "box-convention", 1, 2, 0)
+    assert "when read as centre x, centre y, w, h normalised to the image size (YOLO), 0 when read as x, y, w, h" in done.err
 
 
 def test_refuse_xyxy_passed_as_xywh(collect, workdir):
-    # images 640x480; boxes given as x1, y1, x2, y2: x + "w" = x1 + x2 runs far past 640
-    gt = ground_truth(workdir, [box(1, 10, 10, 50, 50)])
-    xyxy = [[400, 100, 600, 300], [300, 200, 500, 450], [10, 10, 60, 60]]
-    dt = write(workdir / "dt.json", [{"image_id": 1, "category_id": 1, "bbox": b, "score": 0.9} for b in xyxy])
+    # three boxes written as x1, y1, x2, y2: each matches its ground truth exactly that way, none as x, y, w, h
+    # (read as x, y, w, h the first is 210 x 140 px over a 60 x 40 box: IoU 0.08)
+    annotations = [box(1, 150, 100, 60, 40), box(1, 300, 200, 100, 80), box(2, 120, 90, 50, 50)]
+    gt = ground_truth(workdir, annotations)
+    xyxy = [[x, y, x + w, y + h] for x, y, w, h in (a["bbox"] for a in annotations)]
+    dt = write(workdir / "dt.json", [{"image_id": a["image_id"], "category_id": 1, "bbox": b, "score": 0.9}
+                                     for a, b in zip(annotations, xyxy)])
     done = collect("coco", "--annotations", gt, "--detections", dt, "--dataset", "d")
-    refused(done, "xyxy-as-xywh", 2, 3, 0)
-    assert "x1, y1, x2, y2 boxes passed as x, y, w, h?" in done.err
+    refused(done, "box-convention", 3, 3, 0)
+    assert "when read as x1, y1, x2, y2, 0 when read as x, y, w, h" in done.err
+    assert done.err.rstrip().endswith("(convert to x, y, w, h: w = x2 - x1, h = y2 - y1)")
 
 
 def test_boxes_slightly_past_the_border_are_accepted(collect, workdir):

@@ -164,14 +164,14 @@ def test_ties_are_noted(tmp_path):
     prepared = coco_eval.prepare(gt, table)
     assert prepared.notes[0].startswith("2 of 2 scored detections share their score with another of their category; "
                                         "COCOeval ranks ties in input order, so the input was put in a canonical order")
-    assert prepared.notes[1] == ("every detection has the score 0.5: AP ranks detections by score, so with one score "
-                                 "for all it measures the canonical order, not the model")
+    assert prepared.warnings == ["dt.json: every detection has the score 0.5: AP ranks detections by score, so with one "
+                                 "score for all it measures the canonical order, not the model"]
 
 
 def test_no_ties_no_note(tmp_path):
     doc = document(numbered([(1, 100, 100, 100, 100), (2, 300, 200, 100, 100)]), images=(1, 2), categories=(1,))
     gt, table = load(tmp_path, doc, perfect(doc["annotations"], [0.9, 0.8]))
-    assert coco_eval.prepare(gt, table).notes == []
+    assert coco_eval.prepare(gt, table).notes == [] and coco_eval.prepare(gt, table).warnings == []
     # the same score in two categories is no tie: COCOeval ranks each category on its own
     doc2 = document([annotation(1, 1, 100, 100, 100, 100, 1), annotation(2, 1, 300, 200, 100, 100, 2)], images=(1,))
     gt, table = load(tmp_path, doc2, perfect(doc2["annotations"], [0.9, 0.9]))
@@ -289,3 +289,15 @@ def test_image_ranks_follow_content_not_ids(tmp_path):
     rank2 = coco_eval.prepare(gt2, table2).rank
     assert sorted(rank.tolist()) == list(range(6))
     assert rank2.tolist() == rank.tolist()  # the images list keeps its order; each image keeps its rank
+
+
+def test_ap_minus_1_is_never_returned(tmp_path):
+    # one box of 200000 x 100000 px (area 2e10): beyond COCOeval's largest range (1e5² = 1e10) it is ignored
+    # everywhere, AP comes out -1, COCOeval's mark for absent: refused instead of recorded
+    from studygen.errors import InputError
+
+    doc = document(numbered([(1, 0, 0, 200000, 100000)]), images=(1,), categories=(1,))
+    gt, table = load(tmp_path, doc, perfect(doc["annotations"]))
+    assert plain_pycocotools(doc, perfect(doc["annotations"]))["AP"] == -1.0
+    with pytest.raises(InputError, match=r"^gt.json: COCOeval found no ground truth to score \(AP -1"):
+        coco_eval.evaluate(gt, table)

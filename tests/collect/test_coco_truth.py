@@ -190,6 +190,13 @@ def test_size_ranges_are_cocoevals(tmp_path):
                                [False, False, True], [False, False, True], [False, False, False]]
 
 
+def test_no_annotation_in_a_listed_category_is_refused(tmp_path):
+    doc = document([annotation(1, 1, 10, 10, 50, 50, category=4), annotation(2, 1, 1, 1, 5, 5, category=1, iscrowd=1)],
+                   categories=(1, 2))
+    assert refusal(tmp_path, doc).startswith('gt.json:/annotations/0: none of the 2 annotations is a box of a category in '
+                                             '"categories" (first: category 4 at /annotations/0): COCOeval would score')
+
+
 def test_unknown_category_is_a_warning(tmp_path):
     gt = loaded(tmp_path, document([annotation(1, 1, 10, 10, 50, 50), annotation(2, 1, 1, 1, 5, 5, category=9)],
                                    categories=(1,)))
