@@ -12,8 +12,12 @@ overlap a ground-truth box (IoU ≥ 0.5) under each reading:
   and each of those normalised to the image size (``width``/``height`` of
   the image, or the extent of all ground-truth boxes when the file gives no
   size), so coordinates slightly below 0 or above 1 count as what they are;
-- the ground truth of another category in the same image (category ids
-  mapped wrongly);
+- the category of the ground truth under each box: for every ground-truth
+  box the probed detections overlap, the category of the highest-scoring one
+  (a model fires several classes on one box, so only its top answer counts);
+  refused when another category wins far more often, at least
+  :data:`MIN_BOXES` boxes are found and one mapping of categories explains
+  most mismatches (shifted or permuted ids, not a model that guesses);
 - the ground truth of the neighbouring image, in the annotations' list order
   and in id order (image ids off by one).
 
@@ -42,6 +46,10 @@ PROBE_SIZE = 20_000
 MATCH_IOU = 0.5
 FAR_BETTER_SHARE = 0.2  # of the probed detections
 FAR_BETTER_RATIO = 2.0
+# The category-mapping refusal wants this many ground-truth boxes found, and one mapping of detection
+# categories onto ground-truth categories behind this share of the mismatches (a shifted table, not guesses).
+MIN_BOXES = 20
+CONSISTENT_SHARE = 0.8
 NORMALISED_SLACK = 0.05  # normalised coordinates a little outside [0, 1] (boxes cut by the border)
 PIXEL_EXTENT = 2.0  # ground-truth boxes reaching past this are in pixels
 
@@ -64,16 +72,21 @@ class Probe:
 
     ``matches``: convention → detections matching a box of their category
     in their image; ``first``: convention → first such detection (file
-    index); ``other_category``: detections matching (as x, y, w, h) only a box
-    of another category; ``category_pairs``: (detection category, ground-truth
-    category) → count of those; ``neighbours``: description → detections
-    matching a box of their category in that neighbouring image.
+    index); ``boxes_found``: ground-truth boxes that some probed detection
+    overlaps (IoU ≥ 0.5, as x, y, w, h, any category), ``boxes_own`` /
+    ``boxes_other``: those whose highest-scoring such detection is of their
+    category / of another; ``category_pairs``: (detection category,
+    ground-truth category) → count of the latter; ``neighbours``:
+    description → detections matching a box of their category in that
+    neighbouring image.
     """
 
     indices: np.ndarray
     matches: dict[str, int] = field(default_factory=dict)
     first: dict[str, int] = field(default_factory=dict)
-    other_category: int = 0
+    boxes_found: int = 0
+    boxes_own: int = 0
+    boxes_other: int = 0
     other_first: int | None = None
     category_pairs: dict[tuple[int, int], int] = field(default_factory=dict)
     neighbours: dict[str, int] = field(default_factory=dict)
@@ -174,23 +187,33 @@ def run_probe(gt: GroundTruth, detections: Detections, size: int = PROBE_SIZE) -
         if hit.any():
             result.first[name] = int(indices[np.argmax(hit)])
         if name == CONVENTIONS[0]:
-            _other_categories(result, rows, ann, overlap, same, hit, category, pairs, indices)
+            _top_detection_categories(result, rows[overlap], ann[overlap], category, detections.score[indices],
+                                      pairs, indices)
     _neighbours(result, gt, detections, pairs)
     return result
 
 
-def _other_categories(result: Probe, rows, ann, overlap, same, own_hit, category, pairs: _Pairs, indices) -> None:
-    other = overlap & ~same & ~own_hit[rows]
-    hit = _matched(rows, other, len(indices))
-    result.other_category = int(np.count_nonzero(hit))
-    if hit.any():
-        result.other_first = int(indices[np.argmax(hit)])
-        first_pair = {}
-        for row, annotation in zip(rows[other].tolist(), ann[other].tolist()):
-            first_pair.setdefault(row, annotation)
-        for row, annotation in first_pair.items():
-            key = (int(category[row]), int(pairs.category[annotation]))
-            result.category_pairs[key] = result.category_pairs.get(key, 0) + 1
+def _top_detection_categories(result: Probe, rows, ann, category, score, pairs: _Pairs, indices) -> None:
+    """Per ground-truth box overlapped by probed detections, the category of the highest-scoring one.
+
+    A model fires several classes on one box (a DETR's top-k over queries and classes, a detector's low-score
+    tail), so counting detections would see "other categories" everywhere; the top detection on a box is the
+    model's answer for it, right for a working model, shifted for a wrong mapping."""
+    if not len(rows):
+        return
+    order = np.lexsort((rows, -score[rows], ann))  # per box, the highest score first, then file order
+    ann, rows = ann[order], rows[order]
+    first = np.r_[True, ann[1:] != ann[:-1]]
+    top_rows, top_ann = rows[first], ann[first]
+    detected, truth = category[top_rows], pairs.category[top_ann]
+    own = detected == truth
+    result.boxes_found = int(len(top_ann))
+    result.boxes_own = int(np.count_nonzero(own))
+    result.boxes_other = int(np.count_nonzero(~own))
+    if result.boxes_other:
+        result.other_first = int(indices[np.min(top_rows[~own])])
+        for d, g in zip(detected[~own].tolist(), truth[~own].tolist()):
+            result.category_pairs[(d, g)] = result.category_pairs.get((d, g), 0) + 1
 
 
 def _neighbours(result: Probe, gt: GroundTruth, detections: Detections, pairs: _Pairs) -> None:
@@ -271,18 +294,28 @@ def _check_categories(gt, detections, probe: Probe, own: int, display: str) -> l
         raise refusal("category-mapping", "name a category that has ground truth in their image", 0, len(detections), 0,
                       detections.example(0, gt), display,
                       "none does: are the category ids the annotations' ids, not a model's class indices?")
-    other = probe.other_category
-    if not other or other <= own:
+    other, own_boxes, found = probe.boxes_other, probe.boxes_own, probe.boxes_found
+    if other <= own_boxes:
         return []
     pattern = _category_pattern(probe.category_pairs)
-    if far_better(other, own, probe.probed):
+    what = (f"have as their highest-scoring overlapping detection (IoU >= {MATCH_IOU}) one of another category, "
+            f"{own_boxes} one of their own; {pattern}")
+    if found >= MIN_BOXES and far_better(other, own_boxes, found) and _consistent(probe.category_pairs, other):
         index = probe.other_first
-        raise refusal("category-mapping", f"of the {probe.probed} highest-scoring match (IoU >= {MATCH_IOU}) a "
-                      f"ground-truth box of another category only, {own} one of their own; {pattern}", other,
-                      probe.probed, index, detections.example(index, gt), display,
-                      "category ids shifted or mapped from a model's class indices? use the annotations' ids")
-    return [f"{display}: {other} of the {probe.probed} highest-scoring detections match (IoU >= {MATCH_IOU}) a ground-"
-            f"truth box of another category only, {own} one of their own ({pattern}); check the category mapping"]
+        raise refusal("category-mapping", what, other, found, index, detections.example(index, gt), display,
+                      "category ids shifted or mapped from a model's class indices? use the annotations' ids",
+                      unit="ground-truth boxes that detections overlap")
+    return [f"{display}: {other} of the {found} ground-truth boxes that detections overlap {what}; check the category "
+            "mapping"]
+
+
+def _consistent(pairs: dict[tuple[int, int], int], other: int) -> bool:
+    """Whether one mapping (each detection category onto one ground-truth category) explains most of the
+    mismatches, as a shifted or permuted id table does and a model guessing classes at random does not."""
+    best: dict[int, int] = {}
+    for (detected, _), count in pairs.items():
+        best[detected] = max(best.get(detected, 0), count)
+    return sum(best.values()) >= CONSISTENT_SHARE * other
 
 
 def _category_pattern(pairs: dict[tuple[int, int], int]) -> str:

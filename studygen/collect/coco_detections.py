@@ -67,9 +67,9 @@ def _plain(value) -> int | float:
 
 
 def refusal(rule: str, what: str, count: int, total: int, index: int, example: str, display: str,
-            hint: str = "") -> InputError:
+            hint: str = "", unit: str = "detections") -> InputError:
     """The one-line refusal of a detections rule: ``rule R: N of M detections …; e.g. detection I: {…}``."""
-    message = f"refused before evaluating, rule {rule}: {count} of {total} detections {what}; e.g. detection {index}: {example}"
+    message = f"refused before evaluating, rule {rule}: {count} of {total} {unit} {what}; e.g. detection {index}: {example}"
     if hint:
         message += f" ({hint})"
     return InputError(message, path=display, where=f"/{index}")
