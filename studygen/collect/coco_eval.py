@@ -149,7 +149,8 @@ def _apply_max_dets(prepared: Prepared, gt: GroundTruth, detections: Detections)
         prepared.notes.append(f"{prepared.unscored} of {len(detections)} detections were not scored: COCOeval keeps the "
                               f"{MAX_DETS} highest-scoring detections of each image and category (maxDets)")
     if crowded:
-        prepared.notes.append(f"{crowded} images have more than {MAX_DETS} detections in all; COCOeval caps each "
+        images = "image has" if crowded == 1 else "images have"
+        prepared.notes.append(f"{crowded} {images} more than {MAX_DETS} detections in all; COCOeval caps each "
                               f"category separately, where the COCO evaluation server keeps {MAX_DETS} per image")
 
 
@@ -173,8 +174,8 @@ def _note_ties(prepared: Prepared, detections: Detections) -> None:
                           "image by score, then box x, y, w, h)")
     if np.all(detections.score == detections.score[0]):
         prepared.warnings.append(f"{detections.display}: every detection has the score {float(detections.score[0])!r}: "
-                                 "AP ranks detections by score, so with one score for all it measures the canonical "
-                                 "order, not the model")
+                                 "AP ranks detections by score, so where true and false positives compete only the "
+                                 "canonical order ranks them, not the model")
 
 
 def backend_version(backend: str) -> str:

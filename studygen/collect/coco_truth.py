@@ -237,7 +237,8 @@ class _Reader:
         if repeated:
             index, image_id = repeated[0]
             first = next(i for i, image in enumerate(listed) if image["id"] == image_id)
-            raise self.refuse(f"{len(repeated)} image entries repeat an id listed before them (first: id "
+            entries = "image entry repeats" if len(repeated) == 1 else "image entries repeat"
+            raise self.refuse(f"{len(repeated)} {entries} an id listed before them (first: id "
                               f"{json.dumps(image_id)} at /images/{index}, listed first at /images/{first}): "
                               "the image count and the dataset's ids would not be the file's; "
                               "list each image once", f"/images/{index}")

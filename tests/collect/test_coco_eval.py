@@ -164,8 +164,8 @@ def test_ties_are_noted(tmp_path):
     prepared = coco_eval.prepare(gt, table)
     assert prepared.notes[0].startswith("2 of 2 scored detections share their score with another of their category; "
                                         "COCOeval ranks ties in input order, so the input was put in a canonical order")
-    assert prepared.warnings == ["dt.json: every detection has the score 0.5: AP ranks detections by score, so with one "
-                                 "score for all it measures the canonical order, not the model"]
+    assert prepared.warnings == ["dt.json: every detection has the score 0.5: AP ranks detections by score, so where true "
+                                 "and false positives compete only the canonical order ranks them, not the model"]
 
 
 def test_no_ties_no_note(tmp_path):
@@ -199,7 +199,7 @@ def test_max_dets_keeps_the_top_100(tmp_path, tp_rank, ap):
     assert prepared.unscored == 50 and len(prepared.dt_order) == 100
     assert prepared.notes[0] == ("50 of 150 detections were not scored: COCOeval keeps the 100 highest-scoring "
                                  "detections of each image and category (maxDets)")
-    assert prepared.notes[1] == ("1 images have more than 100 detections in all; COCOeval caps each category "
+    assert prepared.notes[1] == ("1 image has more than 100 detections in all; COCOeval caps each category "
                                  "separately, where the COCO evaluation server keeps 100 per image")
     assert coco_eval.evaluate(gt, table, prepared=prepared)["AP"] == pytest.approx(ap, abs=1e-12)
     assert coco_eval.evaluate(gt, table, "faster-coco-eval")["AP"] == pytest.approx(ap, abs=1e-4)
@@ -213,7 +213,7 @@ def test_max_dets_is_per_category(tmp_path):
     gt, table = load(tmp_path, doc, dets)
     prepared = coco_eval.prepare(gt, table)
     assert prepared.unscored == 0
-    assert prepared.notes == ["1 images have more than 100 detections in all; COCOeval caps each category separately, "
+    assert prepared.notes == ["1 image has more than 100 detections in all; COCOeval caps each category separately, "
                               "where the COCO evaluation server keeps 100 per image"]
 
 
