@@ -40,7 +40,7 @@ import numpy as np
 
 from ..errors import InputError
 from .coco_detections import Detections, refusal
-from .coco_truth import GroundTruth
+from .coco_truth import GroundTruth, pair_keys
 
 PROBE_SIZE = 20_000
 MATCH_IOU = 0.5
@@ -100,9 +100,14 @@ class Probe:
 def probe_sample(detections: Detections, size: int = PROBE_SIZE) -> np.ndarray:
     """File indices of the ``size`` highest-scoring detections, ties broken by
     box and category (never by file position), in file order."""
-    box = detections.box
-    order = np.lexsort((detections.category, box[:, 3], box[:, 2], box[:, 1], box[:, 0], -detections.score))
-    return np.sort(order[:size])
+    score = detections.score
+    candidates = np.arange(len(score))
+    if len(score) > size:  # only the top of the scores needs the full sort
+        threshold = np.partition(score, len(score) - size)[len(score) - size]
+        candidates = np.flatnonzero(score >= threshold)
+    box, category = detections.box[candidates], detections.category[candidates]
+    order = np.lexsort((category, box[:, 3], box[:, 2], box[:, 1], box[:, 0], -score[candidates]))
+    return np.sort(candidates[order[:size]])
 
 
 def _image_sizes(gt: GroundTruth) -> np.ndarray:
@@ -286,9 +291,9 @@ def _check_convention(gt, detections, probe: Probe, own: int, display: str) -> N
 
 
 def _check_categories(gt, detections, probe: Probe, own: int, display: str) -> list[str]:
-    count = len(gt.image_list) + 1
-    annotated = np.unique(gt.annotations.category * count + gt.annotations.image)
-    inside = np.isin(detections.category * count + detections.image, annotated)
+    truth_keys, detection_keys = pair_keys(len(gt.image_list), (gt.annotations.category, gt.annotations.image),
+                                           (detections.category, detections.image))
+    inside = np.isin(detection_keys, truth_keys)
     on_annotated = np.isin(detections.image, gt.annotations.image)
     if on_annotated.any() and not inside.any():
         raise refusal("category-mapping", "name a category that has ground truth in their image", 0, len(detections), 0,

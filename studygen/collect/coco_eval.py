@@ -33,12 +33,13 @@ import copy
 import io
 import logging
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 
 from ..errors import InputError, UsageError
 from .coco_detections import Detections
-from .coco_truth import GroundTruth
+from .coco_truth import GroundTruth, pair_keys
 
 STAT_NAMES = ("AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl")
 BACKENDS = ("pycocotools", "faster-coco-eval")
@@ -126,7 +127,19 @@ def prepare(gt: GroundTruth, detections: Detections) -> Prepared:
     if len(detections):
         _apply_max_dets(prepared, gt, detections)
         _note_ties(prepared, detections)
+    _note_crowded_truth(prepared, gt)
     return prepared
+
+
+def _note_crowded_truth(prepared: Prepared, gt: GroundTruth) -> None:
+    """Images with more ground-truth boxes of one category than maxDets: recall there is capped."""
+    ann = gt.annotations
+    (keys,) = pair_keys(len(gt.image_list), (ann.category, ann.image))
+    crowded = int(np.count_nonzero(np.unique(keys, return_counts=True)[1] > MAX_DETS))
+    if crowded:
+        pairs = "image and category pair has" if crowded == 1 else "image and category pairs have"
+        prepared.notes.append(f"{crowded} {pairs} more than {MAX_DETS} ground-truth boxes: with "
+                              f"{MAX_DETS} detections scored per pair, recall there cannot reach 1 (maxDets)")
 
 
 def _group_positions(keys: np.ndarray) -> np.ndarray:
@@ -138,7 +151,7 @@ def _group_positions(keys: np.ndarray) -> np.ndarray:
 
 def _apply_max_dets(prepared: Prepared, gt: GroundTruth, detections: Detections) -> None:
     order = prepared.dt_order
-    pair = detections.category[order] * (len(gt.image_list) + 1) + prepared.rank[detections.image[order]]
+    (pair,) = pair_keys(len(gt.image_list), (detections.category[order], prepared.rank[detections.image[order]]))
     within = _group_positions(pair)
     scored = within < MAX_DETS
     prepared.unscored = int(np.count_nonzero(~scored))
@@ -180,8 +193,6 @@ def _note_ties(prepared: Prepared, detections: Detections) -> None:
 
 def backend_version(backend: str) -> str:
     """Installed version of the evaluator package; UsageError when it is missing."""
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version(backend)
     except PackageNotFoundError:

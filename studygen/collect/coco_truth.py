@@ -17,7 +17,9 @@ about) in one line naming the file, a count and the first example:
   so recall is capped);
 - no annotation at all, or only crowd regions, which COCOeval ignores: AP is
   undefined (COCOeval prints −1, which is never recorded as a figure);
-- annotations carrying a ``score``: a detections dump passed as ground truth;
+- annotations carrying a ``score``: a detections dump passed as ground truth
+  (a warning when fewer than half do); ``ignore`` without ``iscrowd`` is
+  warned about (pycocotools overwrites it with ``iscrowd``);
 - areas that no mask inside the box can have (larger than ``w × h`` or below
   0.1 % of it): COCOeval sorts boxes into small, medium and large by ``area``,
   so APs, APm and APl come out wrong when such an area lands in another
@@ -121,6 +123,7 @@ class _Columns:
         self.box, self.area, self.crowd = array("d"), array("d"), array("b")
         self.scored: list[int] = []  # indices of annotations carrying a score
         self.bad_ids: list[int] = []  # indices of ids that are not positive integers
+        self.ignored: list[int] = []  # indices of "ignore": 1 on boxes that are not crowd regions
 
     def frozen(self) -> Annotations:
         return Annotations(image=np.frombuffer(self.image, dtype=np.int64),
@@ -256,8 +259,9 @@ class _Reader:
             if not isinstance(category, dict) or "id" not in category:
                 raise self.refuse("category without an id", f"/categories/{index}")
             category_id = category["id"]
-            if not isinstance(category_id, int) or isinstance(category_id, bool):
-                raise self.refuse(f"category id {json.dumps(category_id)} is not an integer", f"/categories/{index}/id")
+            if not isinstance(category_id, int) or isinstance(category_id, bool) or abs(category_id) >= 2**63:
+                raise self.refuse(f"category id {json.dumps(category_id)} is not an integer of 64 bits at most",
+                                  f"/categories/{index}/id")
             category_ids.add(category_id)
         return category_ids
 
@@ -294,8 +298,9 @@ class _Reader:
         if "id" not in annotation:
             raise self.refuse("annotation without an id", where)
         category = annotation.get("category_id")
-        if not isinstance(category, int) or isinstance(category, bool):
-            raise self.refuse(f"category_id {json.dumps(category)} is not an integer", f"{where}/category_id")
+        if not isinstance(category, int) or isinstance(category, bool) or abs(category) >= 2**63:
+            raise self.refuse(f"category_id {json.dumps(category)} is not an integer of 64 bits at most",
+                              f"{where}/category_id")
         annotation_id = annotation["id"]
         if not isinstance(annotation_id, int) or isinstance(annotation_id, bool) or annotation_id <= 0 \
                 or annotation_id >= 2**63:
@@ -303,6 +308,8 @@ class _Reader:
             annotation_id = 0
         if "score" in annotation:
             columns.scored.append(index)
+        if annotation.get("ignore") and not crowd:
+            columns.ignored.append(index)
         columns.image.append(image)
         columns.category.append(category)
         columns.ids.append(annotation_id)
@@ -362,6 +369,11 @@ def validate(gt: GroundTruth, columns: _Columns) -> list[str]:
                          "ground truth has none; is this a detections file passed as --annotations?", first)
         warnings.append(f"{display}: {len(columns.scored)} of {count} annotations carry a score (first at "
                         f"/annotations/{first}); COCOeval ignores it in ground truth")
+    if columns.ignored:
+        first = columns.ignored[0]
+        warnings.append(f"{display}: {len(columns.ignored)} of {count} annotations carry \"ignore\" without iscrowd 1 "
+                        f"(first at /annotations/{first}); COCOeval scores them like any box (only iscrowd makes it "
+                        "ignore one)")
     warnings.extend(_area_check(gt))
     listed = np.isin(annotations.category, np.fromiter(gt.category_ids, dtype=np.int64, count=len(gt.category_ids)))
     unknown = np.flatnonzero(~listed)
@@ -382,6 +394,17 @@ def _box_text(box) -> str:
 
 def _number_text(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def pair_keys(images: int, *pairs: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+    """One int64 key per (category id, image index) pair, for each ``(categories, image indices)`` given: equal
+    keys exactly for equal pairs, whatever the size of the ids (they are numbered densely first)."""
+    _, dense = np.unique(np.concatenate([categories for categories, _ in pairs]), return_inverse=True)
+    keys, start = [], 0
+    for categories, image in pairs:
+        keys.append(dense[start:start + len(categories)].astype(np.int64) * images + image)
+        start += len(categories)
+    return keys
 
 
 def size_ranges_of(area: np.ndarray) -> np.ndarray:

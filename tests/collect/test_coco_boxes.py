@@ -303,3 +303,12 @@ def test_readings_convert_each_convention():
                    "x, y, w, h normalised to the image size": [50, 50, 100, 25],
                    "x1, y1, x2, y2 normalised to the image size": [50, 50, 50, -25],
                    "centre x, centre y, w, h normalised to the image size (YOLO)": [0, 37.5, 100, 25]}
+
+
+def test_ties_at_the_probe_boundary_are_broken_by_box():
+    # scores 0.9 once and 0.5 five times; a probe of 3 takes the 0.9 and the two 0.5 boxes with the smallest x
+    box = np.array([[50, 0, 5, 5], [10, 0, 5, 5], [40, 0, 5, 5], [20, 0, 5, 5], [30, 0, 5, 5], [99, 0, 5, 5]], float)
+    table = coco_detections.Detections("d", np.zeros(6, np.int64), np.ones(6, np.int64), box,
+                                       np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.9]))
+    assert coco_boxes.probe_sample(table, 3).tolist() == [1, 3, 5]
+    assert coco_boxes.probe_sample(table, 6).tolist() == [0, 1, 2, 3, 4, 5]

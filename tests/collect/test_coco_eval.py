@@ -301,3 +301,14 @@ def test_ap_minus_1_is_never_returned(tmp_path):
     assert plain_pycocotools(doc, perfect(doc["annotations"]))["AP"] == -1.0
     with pytest.raises(InputError, match=r"^gt.json: COCOeval found no ground truth to score \(AP -1"):
         coco_eval.evaluate(gt, table)
+
+
+def test_more_ground_truth_than_max_dets_is_noted(tmp_path):
+    # 101 boxes of one category in one image, all found exactly: only 100 can be scored, recall 100/101 at most
+    boxes = [(1, 5 * (k % 20) + 1, 5 * (k // 20) + 1, 4, 4) for k in range(101)]
+    doc = document(numbered(boxes), images=(1,), categories=(1,))
+    gt, table = load(tmp_path, doc, perfect(doc["annotations"], [round(1 - k / 1000, 3) for k in range(101)]))
+    prepared = coco_eval.prepare(gt, table)
+    assert prepared.notes[-1] == ("1 image and category pair has more than 100 ground-truth boxes: with 100 "
+                                  "detections scored per pair, recall there cannot reach 1 (maxDets)")
+    assert coco_eval.evaluate(gt, table, prepared=prepared)["AR100"] == pytest.approx(100 / 101, abs=1e-12)

@@ -135,6 +135,14 @@ def test_few_scores_are_a_warning(tmp_path):
         "gt.json: 1 of 4 annotations carry a score (first at /annotations/3); COCOeval ignores it in ground truth"]
 
 
+def test_ignore_without_crowd_is_a_warning(tmp_path):
+    doc = document([annotation(1, 1, 10, 10, 50, 50, ignore=1), annotation(2, 1, 80, 80, 5, 5, ignore=1, iscrowd=1),
+                    annotation(3, 2, 9, 9, 9, 9, ignore=0)])
+    assert loaded(tmp_path, doc).warnings == [
+        'gt.json: 1 of 3 annotations carry "ignore" without iscrowd 1 (first at /annotations/0); COCOeval scores them '
+        'like any box (only iscrowd makes it ignore one)']
+
+
 def test_a_detections_array_as_annotations_names_the_swap(tmp_path):
     text = refusal(tmp_path, [{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.3}])
     assert text == ("gt.json: expected a COCO annotations object with images, annotations, categories (this is a JSON "
@@ -217,6 +225,8 @@ def test_unknown_category_is_a_warning(tmp_path):
     (lambda d: d["annotations"][0].update(category_id="1"), 'gt.json:/annotations/0/category_id: category_id "1" is not'),
     (lambda d: d["annotations"].__setitem__(0, 5), "gt.json:/annotations/0: annotation is not an object"),
     (lambda d: d["categories"][0].update(id="one"), 'gt.json:/categories/0/id: category id "one" is not an integer'),
+    (lambda d: d["categories"][0].update(id=2**64), "gt.json:/categories/0/id: category id 18446744073709551616 is not"),
+    (lambda d: d["annotations"][0].update(category_id=-2**63), "gt.json:/annotations/0/category_id: category_id -9223"),
     (lambda d: d["categories"][0].pop("id"), "gt.json:/categories/0: category without an id"),
     (lambda d: d["images"][1].pop("id"), "gt.json:/images/1: image without an integer or string id"),
     (lambda d: d["images"][1].update(id=2.0), "gt.json:/images/1: image without an integer or string id"),
@@ -270,3 +280,10 @@ def test_duplicate_key_in_a_segmentation_is_refused_too(tmp_path):
     (tmp_path / "gt.json").write_text(text)
     with pytest.raises(InputError, match=r'gt.json:/annotations/0: duplicate key "counts"'):
         coco_truth.load_ground_truth(tmp_path / "gt.json", "gt.json")
+
+
+def test_pair_keys_hold_for_any_category_id():
+    # ids 2**62 and -2**62 would overflow category * images; dense numbering keeps pairs apart
+    keys = coco_truth.pair_keys(3, (np.array([2**62, -2**62, 2**62]), np.array([0, 0, 2])),
+                                (np.array([-2**62, 7]), np.array([0, 0])))
+    assert keys[0].tolist() == [6, 0, 8] and keys[1].tolist() == [0, 3]
