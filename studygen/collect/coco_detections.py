@@ -56,10 +56,6 @@ class Detections:
         return json.dumps({"image_id": gt.image_list[int(self.image[index])], "category_id": int(self.category[index]),
                            "bbox": box, "score": _plain(self.score[index])}, separators=(", ", ": "))
 
-    def subset(self, keep: np.ndarray) -> "Detections":
-        """The detections at the indices (or boolean mask) ``keep``."""
-        return Detections(self.display, self.image[keep], self.category[keep], self.box[keep], self.score[keep])
-
 
 def _plain(value) -> int | float:
     value = float(value)
@@ -95,17 +91,22 @@ def check_detection(index: int, detection, display: str) -> None:
         raise number_refusal(display, f"{where}/score")
 
 
-def iter_detections(path: Path, display: str | None = None) -> Iterator[tuple[int, dict]]:
-    """``(index, detection)`` for each element of a results file, each
-    checked by :func:`check_detection`. Raises InputError for malformed JSON,
-    duplicate keys, or a document that is not an array."""
-    display = display or shown_path(path)
+def _results_array(path: Path, display: str) -> tuple[JsonText, Elements]:
+    """The file's text and a reader over its top-level array; InputError when it holds no array."""
     doc = JsonText.read(path, display)
     pos = doc.start()
     if doc.text[pos] != "[":
         raise InputError("expected a JSON array of detections {image_id, category_id, bbox, score} (COCO results format)",
                          path=display)
-    elements = Elements(doc, pos, "")
+    return doc, Elements(doc, pos, "")
+
+
+def iter_detections(path: Path, display: str | None = None) -> Iterator[tuple[int, dict]]:
+    """``(index, detection)`` for each element of a results file, each
+    checked by :func:`check_detection`. Raises InputError for malformed JSON,
+    duplicate keys, or a document that is not an array."""
+    display = display or shown_path(path)
+    doc, elements = _results_array(path, display)
     for index, detection in elements:
         check_detection(index, detection, display)
         yield index, detection
@@ -137,12 +138,7 @@ def read_detections(path: Path, gt: GroundTruth, display: str | None = None) -> 
     rules ``image-ids``, ``category-ids`` and ``negative-size`` in that order.
     """
     display = display or shown_path(path)
-    doc = JsonText.read(path, display)
-    pos = doc.start()
-    if doc.text[pos] != "[":
-        raise InputError("expected a JSON array of detections {image_id, category_id, bbox, score} (COCO results format)",
-                         path=display)
-    elements = Elements(doc, pos, "")
+    doc, elements = _results_array(path, display)
     table = detections_from(elements, gt, display)
     doc.finish(elements.end)
     return table

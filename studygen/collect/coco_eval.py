@@ -229,10 +229,7 @@ def evaluate(gt: GroundTruth, detections: Detections, backend: str = "pycocotool
     prepared = prepared or prepare(gt, detections)
     inputs = _CategoryInputs(gt, detections, prepared)
     with _quiet():
-        if backend == "pycocotools":
-            stats = _run_pycocotools(inputs, chunk_objects)
-        else:
-            stats = _run_faster(inputs)
+        stats = _run(inputs, _pycocotools_category if backend == "pycocotools" else _faster_category, chunk_objects)
     named = dict(zip(STAT_NAMES, (float(s) for s in stats[:12])))
     if named["AP"] < 0:  # -1: COCOeval's "absent"; the ground-truth checks leave no way here, so say it plainly
         raise InputError("COCOeval found no ground truth to score (AP -1, its mark for absent): nothing is recorded",
@@ -322,54 +319,51 @@ def _pycocotools_objects(gt_dataset: dict, dt_dataset: dict):
     return COCOeval(coco_gt, coco_dt, "bbox")
 
 
-def _run_pycocotools(inputs: _CategoryInputs, chunk_objects: int):
-    precision, recall, evaluator = [], [], None
-    for category in inputs.categories:
-        g, d = inputs.spans(category)
-        if g.stop == g.start:
-            precision.append(None)
-            recall.append(None)
-            continue
-        ranks = inputs.image_ranks(g, d)
-        per_area: list[list] | None = None
-        for piece in _chunks(inputs, ranks, g, d, chunk_objects):
-            evaluator = _pycocotools_objects(*inputs.dataset(category, piece, g, d))
-            evaluator.params.imgIds = (piece + 1).tolist()
-            evaluator.params.catIds = [category]
-            evaluator.evaluate()
-            areas = len(evaluator.params.areaRng)
-            images = len(piece)
-            compact = [_compact(e) for e in evaluator.evalImgs]
-            if per_area is None:
-                per_area = [[] for _ in range(areas)]
-            for a in range(areas):
-                per_area[a].extend(compact[a * images:(a + 1) * images])
-        evaluator.evalImgs = [entry for area in per_area for entry in area]
-        evaluator.params.imgIds = (ranks + 1).tolist()
-        evaluator._paramsEval = copy.deepcopy(evaluator.params)
-        evaluator.accumulate()
-        precision.append(evaluator.eval["precision"])
-        recall.append(evaluator.eval["recall"])
-    return _summarize(evaluator, precision, recall, inputs)
-
-
-def _run_faster(inputs: _CategoryInputs):
-    from faster_coco_eval import COCO, COCOeval_faster
-
-    precision, recall, evaluator = [], [], None
-    for category in inputs.categories:
-        g, d = inputs.spans(category)
-        if g.stop == g.start:
-            precision.append(None)
-            recall.append(None)
-            continue
-        ranks = inputs.image_ranks(g, d)
-        gt_dataset, dt_dataset = inputs.dataset(category, ranks, g, d)
-        evaluator = COCOeval_faster(COCO(gt_dataset), COCO(dt_dataset), iouType="bbox")
-        evaluator.params.imgIds = (ranks + 1).tolist()
+def _pycocotools_category(inputs: _CategoryInputs, category: int, ranks: np.ndarray, g: slice, d: slice,
+                          chunk_objects: int):
+    """One category by pycocotools, its images in chunks: the per-image results of every chunk, compacted,
+    accumulated by ``COCOeval.accumulate`` as if evaluated at once."""
+    per_area: list[list] | None = None
+    for piece in _chunks(inputs, ranks, g, d, chunk_objects):
+        evaluator = _pycocotools_objects(*inputs.dataset(category, piece, g, d))
+        evaluator.params.imgIds = (piece + 1).tolist()
         evaluator.params.catIds = [category]
         evaluator.evaluate()
-        evaluator.accumulate()
+        areas, images = len(evaluator.params.areaRng), len(piece)
+        compact = [_compact(e) for e in evaluator.evalImgs]
+        per_area = per_area or [[] for _ in range(areas)]
+        for a in range(areas):  # evalImgs is ordered category, area range, image
+            per_area[a].extend(compact[a * images:(a + 1) * images])
+    evaluator.evalImgs = [entry for area in per_area for entry in area]
+    evaluator.params.imgIds = (ranks + 1).tolist()
+    evaluator._paramsEval = copy.deepcopy(evaluator.params)
+    evaluator.accumulate()
+    return evaluator
+
+
+def _faster_category(inputs: _CategoryInputs, category: int, ranks: np.ndarray, g: slice, d: slice, _chunk_objects):
+    """One category by faster-coco-eval, all its images at once (its per-image results live in C++)."""
+    from faster_coco_eval import COCO, COCOeval_faster
+
+    gt_dataset, dt_dataset = inputs.dataset(category, ranks, g, d)
+    evaluator = COCOeval_faster(COCO(gt_dataset), COCO(dt_dataset), iouType="bbox")
+    evaluator.params.imgIds = (ranks + 1).tolist()
+    evaluator.params.catIds = [category]
+    evaluator.evaluate()
+    evaluator.accumulate()
+    return evaluator
+
+
+def _run(inputs: _CategoryInputs, one_category, chunk_objects: int):
+    """Each category with ground truth through ``one_category``; the statistics of them all."""
+    precision, recall, evaluator = [], [], None
+    for category in inputs.categories:
+        g, d = inputs.spans(category)
+        if g.stop == g.start:  # no ground truth: COCOeval leaves the category at -1
+            precision.append(None)
+            recall.append(None)
+            continue
+        evaluator = one_category(inputs, category, inputs.image_ranks(g, d), g, d, chunk_objects)
         precision.append(np.asarray(evaluator.eval["precision"]))
         recall.append(np.asarray(evaluator.eval["recall"]))
     return _summarize(evaluator, precision, recall, inputs)

@@ -218,15 +218,20 @@ def test_no_detection_in_an_annotated_category_is_refused(tmp_path):
                                          "detections name a category that has ground truth in their image")
 
 
-def test_more_other_category_matches_than_own_are_a_warning(tmp_path):
-    # the first 14 of 24 detections (categories 1, 2, 3 in turn) rotated 1→2, 2→3, 3→1, 10 right: 14 - 10 < 0.2 · 24,
-    # not far better: a warning with the figures. Of the 14, 5 + 5 sit on the id below theirs (2 on 1, 3 on 2)
-    def partly(annotations):
+def rotate_first(count):
+    """Perfect detections, the first ``count`` with categories rotated 1→2, 2→3, 3→1."""
+    def detections(annotations):
         out = perfect(annotations)
-        for d in out[:14]:
+        for d in out[:count]:
             d["category_id"] = {1: 2, 2: 3, 3: 1}[d["category_id"]]
         return out
-    gt, table = setup(tmp_path, partly, gt_doc=three_category_doc())
+    return detections
+
+
+def test_more_other_category_matches_than_own_are_a_warning(tmp_path):
+    # the first 14 of 24 detections (categories 1, 2, 3 in turn) rotated, 10 right: 14 - 10 < 0.2 · 24, not far
+    # better: a warning with the figures. Of the 14, 5 + 5 sit on the id below theirs (2 on 1, 3 on 2)
+    gt, table = setup(tmp_path, rotate_first(14), gt_doc=three_category_doc())
     assert coco_boxes.check_readings(gt, table) == [
         "dt.json: 14 of the 24 ground-truth boxes that detections overlap have as their highest-scoring overlapping "
         "detection (IoU >= 0.5) one of another category, 10 one of their own; 10 of them on ground truth whose category "
@@ -235,12 +240,7 @@ def test_more_other_category_matches_than_own_are_a_warning(tmp_path):
 
 def test_a_few_confused_categories_pass_silently(tmp_path):
     # 6 of 24 detections on the box of another category (a model confusing classes): no warning
-    def confused(annotations):
-        out = perfect(annotations)
-        for d in out[:6]:
-            d["category_id"] = {1: 2, 2: 3, 3: 1}[d["category_id"]]
-        return out
-    gt, table = setup(tmp_path, confused, gt_doc=three_category_doc())
+    gt, table = setup(tmp_path, rotate_first(6), gt_doc=three_category_doc())
     assert coco_boxes.check_readings(gt, table) == []
 
 

@@ -42,7 +42,6 @@ def test_columns(tmp_path, gt):
     assert table.image.tolist() == [1, 0] and table.category.tolist() == [3, 1]
     assert table.box.tolist() == [[1.5, 2, 3, 4.25], [10, 10, 50, 50]] and table.score.tolist() == [0.25, 0.9]
     assert table.example(0, gt) == '{"image_id": 2, "category_id": 3, "bbox": [1.5, 2, 3, 4.25], "score": 0.25}'
-    assert table.subset([1]).score.tolist() == [0.9]
 
 
 def test_empty_list(tmp_path, gt):
