@@ -312,3 +312,12 @@ def test_ties_at_the_probe_boundary_are_broken_by_box():
                                        np.array([0.5, 0.5, 0.5, 0.5, 0.5, 0.9]))
     assert coco_boxes.probe_sample(table, 3).tolist() == [1, 3, 5]
     assert coco_boxes.probe_sample(table, 6).tolist() == [0, 1, 2, 3, 4, 5]
+
+
+def test_missing_image_sizes_come_from_the_ground_truth_extent(tmp_path):
+    # no width on image 1, no height on image 2: the extent of all boxes (x + w up to 180, y + h up to 160) fills in
+    doc = document(numbered([(1, 10, 10, 50, 50), (2, 100, 100, 80, 60)]), images=(1, 2))
+    del doc["images"][0]["width"]
+    del doc["images"][1]["height"]
+    gt = coco_truth.load_ground_truth(write(tmp_path / "gt.json", doc), "gt.json")
+    assert coco_boxes._image_sizes(gt).tolist() == [[180, 480], [640, 160]]

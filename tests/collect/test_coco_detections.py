@@ -203,3 +203,22 @@ def test_members_refusals(text, message):
 
 def test_escape_pointer():
     assert coco_json.escape_pointer("a/b~c") == "a~1b~0c"
+
+
+def test_examples_print_numbers_as_json_would(tmp_path, gt):
+    # 3.0 prints as 3 (as most files write it), 1e20 stays a float, 2**53 + 1 as a float too
+    table = read(tmp_path, gt, [det(bbox=(3.0, 1e20, 2.5, 9007199254740993), score=1.0)])
+    assert table.example(0, gt) == ('{"image_id": 1, "category_id": 1, "bbox": [3, 1e+20, 2.5, 9007199254740992.0], '
+                                    '"score": 1}')
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"a": 1}', "dt.json: expected a JSON array of detections"),
+    ('[{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}]', "dt.json:/0: detection without score"),
+    ('[{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 1}] 5', "dt.json:1: holds more than one"),
+])
+def test_load_detections_refuses_as_read_detections_does(tmp_path, content, message):
+    (tmp_path / "dt.json").write_text(content)
+    with pytest.raises(InputError) as caught:
+        coco_detections.load_detections(tmp_path / "dt.json", "dt.json")
+    assert str(caught.value).startswith(message)

@@ -287,3 +287,23 @@ def test_pair_keys_hold_for_any_category_id():
     keys = coco_truth.pair_keys(3, (np.array([2**62, -2**62, 2**62]), np.array([0, 0, 2])),
                                 (np.array([-2**62, 7]), np.array([0, 0])))
     assert keys[0].tolist() == [6, 0, 8] and keys[1].tolist() == [0, 3]
+
+
+def test_errors_in_annotations_before_the_images_name_their_element(tmp_path):
+    # the annotations list comes first, so it is read twice; the first pass (before the images are known) already
+    # refuses what JSON itself gets wrong, naming the element
+    text = ('{"annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [1, 1, 5, 5], "area": 25, '
+            '"iscrowd": 0}, {"id": 2, "id": 3}], "images": [{"id": 1}], "categories": [{"id": 1}]}')
+    (tmp_path / "gt.json").write_text(text)
+    with pytest.raises(InputError, match=r'^gt.json:/annotations/1: duplicate key "id" in one object'):
+        coco_truth.load_ground_truth(tmp_path / "gt.json", "gt.json")
+
+
+def test_image_sizes(tmp_path):
+    doc = document(numbered([(1, 10, 10, 50, 50), (2, 100, 100, 80, 60)]), images=(1, 2))
+    del doc["images"][0]["width"]
+    doc["images"][1]["height"] = "480"
+    gt = loaded(tmp_path, doc)
+    assert gt.images == {1: (None, 480), 2: (640, None)}
+    sizes = gt.sizes()
+    assert np.isnan(sizes[0, 0]) and sizes[0, 1] == 480 and sizes[1, 0] == 640 and np.isnan(sizes[1, 1])
