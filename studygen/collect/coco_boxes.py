@@ -142,8 +142,7 @@ def iou(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     ih = np.minimum(first[:, 1] + h1, second[:, 1] + h2) - np.maximum(first[:, 1], second[:, 1])
     inter = np.clip(iw, 0, None) * np.clip(ih, 0, None)
     union = w1 * h1 + w2 * h2 - inter
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(union > 0, inter / union, 0.0)
+    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
 
 
 class _Pairs:
@@ -176,8 +175,8 @@ def _matched(rows: np.ndarray, hit: np.ndarray, count: int) -> np.ndarray:
 def run_probe(gt: GroundTruth, detections: Detections, size: int = PROBE_SIZE) -> Probe:
     """Count the probed detections' matches under every reading (see the module docstring)."""
     indices = probe_sample(detections, size)
-    result = Probe(indices=indices)
-    if not len(indices) or not len(gt.annotations):
+    result = Probe(indices=indices, matches=dict.fromkeys(CONVENTIONS, 0))
+    if not len(indices):
         return result
     pairs = _Pairs(gt)
     images = detections.image[indices]
@@ -225,25 +224,25 @@ def _neighbours(result: Probe, gt: GroundTruth, detections: Detections, pairs: _
     """Matches against the ground truth of the image before or after each detection's own."""
     count = len(gt.image_list)
     listed = np.arange(count)
-    by_id = np.array(sorted(range(count), key=gt.image_list.__getitem__), dtype=np.int64)  # ids are of one type
+    by_id = np.array(sorted(range(count), key=gt.image_list.__getitem__))  # the ids are of one type
     position_by_id = np.empty(count, dtype=np.int64)
     position_by_id[by_id] = np.arange(count)
     indices = result.indices
     images = detections.image[indices]
     category = detections.category[indices]
     box = detections.box[indices]
-    orders = {"list": (listed, listed)}
+    orders = {"the annotations’ image list": (listed, listed)}
     if not np.array_equal(by_id, listed):
-        orders["id"] = (by_id, position_by_id)
+        orders["id order"] = (by_id, position_by_id)
     for order_name, (order, position) in orders.items():
         for step, side in ((1, "after"), (-1, "before")):
             where = position[images] + step
             valid = (where >= 0) & (where < count)
-            neighbour = np.where(valid, order[np.clip(where, 0, count - 1)], -1)
+            neighbour = order[np.clip(where, 0, count - 1)]  # pairs outside the list are dropped by ``valid``
             rows, ann = pairs.of(neighbour)
             keep = valid[rows] & (category[rows] == pairs.category[ann])
             hit = _matched(rows[keep], iou(box[rows[keep]], pairs.box[ann[keep]]) >= MATCH_IOU, len(indices))
-            name = f"the image {side} theirs in {'the annotations’ image list' if order_name == 'list' else 'id order'}"
+            name = f"the image {side} theirs in {order_name}"
             result.neighbours[name] = int(np.count_nonzero(hit))
             if hit.any():
                 result.neighbour_first[name] = int(indices[np.argmax(hit)])
@@ -262,17 +261,17 @@ def check_readings(gt: GroundTruth, detections: Detections, size: int = PROBE_SI
         return []
     display = detections.display
     probe = run_probe(gt, detections, size)
-    own = probe.matches.get(CONVENTIONS[0], 0)
+    own = probe.matches[CONVENTIONS[0]]
     _check_convention(gt, detections, probe, own, display)
-    warnings = _check_categories(gt, detections, probe, own, display)
+    warnings = _check_categories(gt, detections, probe, display)
     _check_neighbours(gt, detections, probe, own, display)
     warnings += _coverage(gt, detections, display)
     return warnings
 
 
 def _check_convention(gt, detections, probe: Probe, own: int, display: str) -> None:
-    best = max(CONVENTIONS[1:], key=lambda name: (probe.matches.get(name, 0), -CONVENTIONS.index(name)))
-    count = probe.matches.get(best, 0)
+    best = max(CONVENTIONS[1:], key=lambda name: (probe.matches[name], -CONVENTIONS.index(name)))
+    count = probe.matches[best]
     if far_better(count, own, probe.probed):
         index = probe.first[best]
         raise refusal("box-convention", f"of the {probe.probed} highest-scoring match a ground-truth box of their "
@@ -290,7 +289,7 @@ def _check_convention(gt, detections, probe: Probe, own: int, display: str) -> N
                       f"read as {named}? {FIXES.get(named, 'scale them to pixels by the image size')}")
 
 
-def _check_categories(gt, detections, probe: Probe, own: int, display: str) -> list[str]:
+def _check_categories(gt, detections, probe: Probe, display: str) -> list[str]:
     truth_keys, detection_keys = pair_keys(len(gt.image_list), (gt.annotations.category, gt.annotations.image),
                                            (detections.category, detections.image))
     inside = np.isin(detection_keys, truth_keys)
@@ -317,10 +316,10 @@ def _check_categories(gt, detections, probe: Probe, own: int, display: str) -> l
 def _consistent(pairs: dict[tuple[int, int], int], other: int) -> bool:
     """Whether one mapping (each detection category onto one ground-truth category) explains most of the
     mismatches, as a shifted or permuted id table does and a model guessing classes at random does not."""
-    best: dict[int, int] = {}
+    counts: dict[int, list[int]] = {}
     for (detected, _), count in pairs.items():
-        best[detected] = max(best.get(detected, 0), count)
-    return sum(best.values()) >= CONSISTENT_SHARE * other
+        counts.setdefault(detected, []).append(count)
+    return sum(max(found) for found in counts.values()) >= CONSISTENT_SHARE * other
 
 
 def _category_pattern(pairs: dict[tuple[int, int], int]) -> str:

@@ -93,8 +93,14 @@ def _row_hash(columns: list[np.ndarray]) -> np.ndarray:
 
 
 def _image_digests(gt: GroundTruth, detections: Detections) -> np.ndarray:
-    """Per image index, an order-free digest (sum of row hashes) of its ground
-    truth and detections, mixed with its width and height."""
+    """Per image index, an order-free digest of its ground truth, detections and size (uint64).
+
+    A row's hash: h = 0, then for each of its values as float64 bits b,
+    h = mix(h · 31 + b) (mod 2⁶⁴), mix being splitmix64's finaliser. Rows:
+    (category, x, y, w, h, area, iscrowd) for ground truth, (category, x, y,
+    w, h, score, 1) for detections. The digest is mix(sum of its rows' hashes
+    + the hash of (width, height), -1 where missing) (mod 2⁶⁴): a sum, so the
+    order of the rows does not matter."""
     count = len(gt.image_list)
     ann = gt.annotations
     digest = np.zeros(count, dtype=np.uint64)
@@ -156,7 +162,7 @@ def _apply_max_dets(prepared: Prepared, gt: GroundTruth, detections: Detections)
     scored = within < MAX_DETS
     prepared.unscored = int(np.count_nonzero(~scored))
     prepared.dt_order = order[scored]
-    per_image = np.bincount(detections.image, minlength=len(gt.image_list))
+    per_image = np.bincount(detections.image)
     crowded = int(np.count_nonzero(per_image > MAX_DETS))
     if prepared.unscored:
         prepared.notes.append(f"{prepared.unscored} of {len(detections)} detections were not scored: COCOeval keeps the "
@@ -185,7 +191,7 @@ def _note_ties(prepared: Prepared, detections: Detections) -> None:
                           "COCOeval ranks ties in input order, so the input was put in a canonical order first "
                           "(images by a digest of their size, ground truth and detections, never by id; within an "
                           "image by score, then box x, y, w, h)")
-    if np.all(detections.score == detections.score[0]):
+    if detections.score.min() == detections.score.max():
         prepared.warnings.append(f"{detections.display}: every detection has the score {float(detections.score[0])!r}: "
                                  "AP ranks detections by score, so where true and false positives compete only the "
                                  "canonical order ranks them, not the model")
@@ -230,7 +236,7 @@ def evaluate(gt: GroundTruth, detections: Detections, backend: str = "pycocotool
     inputs = _CategoryInputs(gt, detections, prepared)
     with _quiet():
         stats = _run(inputs, _pycocotools_category if backend == "pycocotools" else _faster_category, chunk_objects)
-    named = dict(zip(STAT_NAMES, (float(s) for s in stats[:12])))
+    named = dict(zip(STAT_NAMES, (float(s) for s in stats)))  # faster-coco-eval's stats go on past the 12
     if named["AP"] < 0:  # -1: COCOeval's "absent"; the ground-truth checks leave no way here, so say it plainly
         raise InputError("COCOeval found no ground truth to score (AP -1, its mark for absent): nothing is recorded",
                          path=gt.display)
@@ -300,12 +306,13 @@ def _chunks(inputs: _CategoryInputs, ranks: np.ndarray, g: slice, d: slice, limi
 
 
 def _compact(entry):
-    """An evalImgs entry reduced to what ``accumulate`` reads (dtScores,
-    dtMatches and dtIgnore as truth values, gtIgnore)."""
+    """An evalImgs entry reduced to what ``accumulate`` reads: dtScores as an
+    array, dtMatches as truth values (it only asks whether a detection
+    matched), dtIgnore and gtIgnore as they are."""
     if entry is None:
         return None
-    return {"dtScores": np.asarray(entry["dtScores"], dtype=np.float64), "dtMatches": entry["dtMatches"] != 0,
-            "dtIgnore": np.asarray(entry["dtIgnore"], dtype=bool), "gtIgnore": np.asarray(entry["gtIgnore"])}
+    return {"dtScores": np.asarray(entry["dtScores"]), "dtMatches": entry["dtMatches"] != 0,
+            "dtIgnore": entry["dtIgnore"], "gtIgnore": entry["gtIgnore"]}
 
 
 def _pycocotools_objects(gt_dataset: dict, dt_dataset: dict):

@@ -12,7 +12,7 @@ import pytest
 
 from studygen.collect import coco_boxes, coco_detections, coco_truth
 from studygen.errors import InputError
-from tests.collect.coco_build import document, scattered_boxes, numbered, perfect, write
+from tests.collect.coco_build import annotation, document, numbered, perfect, scattered_boxes, write
 
 IMAGES = (1, 2, 3, 4, 5, 6)
 SIZE = (640, 480)
@@ -321,3 +321,110 @@ def test_missing_image_sizes_come_from_the_ground_truth_extent(tmp_path):
     del doc["images"][1]["height"]
     gt = coco_truth.load_ground_truth(write(tmp_path / "gt.json", doc), "gt.json")
     assert coco_boxes._image_sizes(gt).tolist() == [[180, 480], [640, 160]]
+
+
+def test_iou_edges():
+    # disjoint along both axes (both overlaps negative: their product must not count); boxes under 1 px;
+    # half overlap: exactly 0.5
+    a = np.array([[0, 0, 10, 10], [0, 0, 0.5, 0.5], [0, 0, 0.5, 0.5], [0, 0, 100, 100]], dtype=float)
+    b = np.array([[20, 30, 5, 5], [0, 0, 0.25, 0.5], [0, 0, 0.5, 0.5], [0, 0, 100, 50]], dtype=float)
+    assert coco_boxes.iou(a, b).tolist() == [0.0, 0.5, 1.0, 0.5]
+
+
+def test_iou_of_exactly_one_half_is_a_match(tmp_path):
+    # COCOeval matches at IoU >= 0.5: a detection twice as tall as its box (IoU 0.5) matches
+    doc = document(numbered([(1, 100, 100, 100, 50)]), images=(1, 2), categories=(1,))
+    gt, table = setup(tmp_path, [{"image_id": 1, "category_id": 1, "bbox": [100, 100, 100, 100], "score": 0.5}],
+                      gt_doc=doc)
+    assert coco_boxes.run_probe(gt, table).matches["x, y, w, h"] == 1
+
+
+def test_perfect_detections_match_no_neighbour(tmp_path):
+    # the first image has no image before it, the last none after: nothing is counted there
+    gt, table = setup(tmp_path, lambda anns: perfect(anns))
+    assert coco_boxes.run_probe(gt, table).neighbours == {"the image after theirs in the annotations’ image list": 0,
+                                                          "the image before theirs in the annotations’ image list": 0}
+
+
+def test_image_ids_off_by_one_the_other_way(tmp_path):
+    # image k's detections named k + 1 (image 6's dropped): their boxes sit in the image before the one named
+    def shifted(annotations):
+        return [dict(d, image_id=d["image_id"] + 1) for d in perfect(annotations) if d["image_id"] < 6]
+    gt, table = setup(tmp_path, shifted)
+    assert "rule image-mapping: 20 of 20 detections of the 20 highest-scoring match a ground-truth box of their " \
+           "category (IoU >= 0.5) in the image before theirs in the annotations’ image list, 0 in their own image" \
+           in refused(gt, table)
+
+
+def test_the_probe_size_is_passed_on(tmp_path):
+    gt, table = setup(tmp_path, rewrite(lambda x, y, w, h: (x, y, x + w, y + h)))
+    assert "rule box-convention: 5 of 5 detections of the 5 highest-scoring match" in refused(gt, table, 5)
+
+
+def test_normalised_fallback_message_and_limits(tmp_path):
+    dets = [{"image_id": i, "category_id": 1, "bbox": [0.9, 0.9, 0.05, 0.05], "score": 0.5} for i in IMAGES]
+    gt, table = setup(tmp_path, dets)
+    assert refused(gt, table) == (
+        'dt.json:/0: refused before evaluating, rule box-convention: 6 of 6 detections have every coordinate within '
+        '[-0.05, 1.05] while the ground-truth boxes are in pixels: normalised boxes; e.g. detection 0: {"image_id": 1, '
+        '"category_id": 1, "bbox": [0.9, 0.9, 0.05, 0.05], "score": 0.5} (read as normalised to the image size? scale '
+        'them to pixels by the image size)')
+    for edge in (-0.05, 1.05):
+        dets[1]["bbox"][0] = edge
+        gt, table = setup(tmp_path, dets)
+        assert "have every coordinate within" in refused(gt, table)
+    for outside in (-0.0501, 1.0501):
+        dets[1]["bbox"][0] = outside
+        gt, table = setup(tmp_path, dets)
+        assert coco_boxes.check_readings(gt, table) == []
+
+
+def test_ground_truth_reaching_2_is_not_in_pixels(tmp_path):
+    # the pixel test wants boxes reaching past 2 (x + w or y + h): at exactly 2 the ground truth may be normalised
+    doc = document([annotation(1, 1, 1, 1, 1, 1, area=1)], images=(1,), categories=(1,))
+    dets = [{"image_id": 1, "category_id": 1, "bbox": [0.9, 0.9, 0.05, 0.05], "score": 0.5}]
+    gt, table = setup(tmp_path, dets, gt_doc=doc)
+    assert coco_boxes.check_readings(gt, table) == []
+
+
+def test_none_in_an_annotated_category_message(tmp_path):
+    doc = document(numbered(scattered_boxes(IMAGES, 4)), images=IMAGES)
+    dets = [{"image_id": 2, "category_id": 3, "bbox": [600, 400, 30, 30], "score": 0.4}]
+    gt, table = setup(tmp_path, dets, gt_doc=doc)
+    assert refused(gt, table) == (
+        'dt.json:/0: refused before evaluating, rule category-mapping: 0 of 1 detections name a category that has '
+        'ground truth in their image; e.g. detection 0: {"image_id": 2, "category_id": 3, "bbox": [600, 400, 30, 30], '
+        '"score": 0.4} (none does: are the category ids the annotations\' ids, not a model\'s class indices?)')
+
+
+def test_category_mapping_wants_20_boxes(tmp_path):
+    # the rotated ids on 5 images (20 boxes) are refused, on 19 of them only warned about
+    doc = document(numbered(scattered_boxes(IMAGES[:5], 4)), images=IMAGES[:5], categories=(1, 2, 3))
+    for k, a in enumerate(doc["annotations"]):
+        a["category_id"] = 1 + k % 3
+    gt, table = setup(tmp_path, shifted_categories, gt_doc=doc)
+    text = refused(gt, table)
+    assert text.startswith("dt.json:/0: refused before evaluating, rule category-mapping: 20 of 20 ground-truth boxes")
+    assert text.endswith("(category ids shifted or mapped from a model's class indices? use the annotations' ids)")
+    gt, table = setup(tmp_path, lambda anns: shifted_categories(anns)[:19], gt_doc=doc)
+    assert coco_boxes.check_readings(gt, table)[0].startswith("dt.json: 19 of the 19 ground-truth boxes")
+
+
+def test_consistent_mapping():
+    # one detection category onto one ground-truth category for 80 % of the mismatches, or more
+    assert coco_boxes._consistent({(1, 2): 8, (1, 3): 2}, 10)
+    assert not coco_boxes._consistent({(1, 2): 7, (1, 3): 3}, 10)
+    assert coco_boxes._consistent({(1, 2): 8, (1, 3): 2, (4, 5): 3}, 13)  # 8 + 3 = 11 >= 0.8 · 13
+    assert not coco_boxes._consistent({(1, 2): 5, (1, 3): 5, (4, 5): 3}, 13)  # 5 + 3 = 8 < 10.4
+
+
+def test_category_pattern_ties():
+    # most mismatches with one shift; ties: the smaller shift, then the negative one; examples by count, then id
+    assert coco_boxes._category_pattern({(1, 2): 5, (3, 2): 5}) == \
+        "5 of them on ground truth whose category id is theirs -1, e.g. category 3 on category 2"
+    assert coco_boxes._category_pattern({(1, 3): 4, (1, 2): 4}) == \
+        "4 of them on ground truth whose category id is theirs +1, e.g. category 1 on category 2"
+    assert coco_boxes._category_pattern({(2, 1): 3, (3, 2): 3, (5, 9): 2}) == \
+        "6 of them on ground truth whose category id is theirs -1, e.g. category 2 on category 1"
+    assert coco_boxes._category_pattern({(2, 1): 2, (3, 2): 3}) == \
+        "5 of them on ground truth whose category id is theirs -1, e.g. category 3 on category 2"

@@ -312,3 +312,107 @@ def test_more_ground_truth_than_max_dets_is_noted(tmp_path):
     assert prepared.notes[-1] == ("1 image and category pair has more than 100 ground-truth boxes: with 100 "
                                   "detections scored per pair, recall there cannot reach 1 (maxDets)")
     assert coco_eval.evaluate(gt, table, prepared=prepared)["AR100"] == pytest.approx(100 / 101, abs=1e-12)
+
+
+def _reference_mix(z: int) -> int:
+    mask = (1 << 64) - 1
+    z ^= z >> 30
+    z = (z * 0xBF58476D1CE4E5B9) & mask
+    z ^= z >> 27
+    z = (z * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def _reference_row(values) -> int:
+    import struct
+
+    h = 0
+    for value in values:
+        bits = struct.unpack("<Q", struct.pack("<d", float(value)))[0]
+        h = _reference_mix((h * 31 + bits) & ((1 << 64) - 1))
+    return h
+
+
+def test_image_digests_are_the_documented_hash(tmp_path):
+    # the canonical order is reproducible outside studygen: the digest as its docstring defines it, in plain ints
+    doc = document([annotation(1, 1, 10, 20, 30, 40, 2, area=1000), annotation(2, 2, 5, 5, 9, 9, 1, iscrowd=1)],
+                   images=(1, 2, 3), categories=(1, 2))
+    del doc["images"][2]["width"]
+    dets = [{"image_id": 1, "category_id": 2, "bbox": [11, 21, 30, 40], "score": 0.75},
+            {"image_id": 3, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.5}]
+    gt, table = load(tmp_path, doc, dets)
+    mask = (1 << 64) - 1
+    expected = [
+        _reference_mix((_reference_row([2, 10, 20, 30, 40, 1000, 0]) + _reference_row([2, 11, 21, 30, 40, 0.75, 1])
+                        + _reference_row([640, 480])) & mask),
+        _reference_mix((_reference_row([1, 5, 5, 9, 9, 81, 1]) + _reference_row([640, 480])) & mask),
+        _reference_mix((_reference_row([1, 1, 2, 3, 4, 0.5, 1]) + _reference_row([-1, 480])) & mask)]
+    assert [int(v) for v in coco_eval._image_digests(gt, table)] == expected
+    ranks = sorted(range(3), key=lambda i: (expected[i], i))
+    assert coco_eval.prepare(gt, table).rank.tolist() == [ranks.index(i) for i in range(3)]
+
+
+def test_a_second_detection_of_one_box_is_a_false_positive(tmp_path):
+    # two boxes; detections: box 1 exactly (0.9), box 1 again (0.8), box 2 exactly (0.7): TP, FP, TP →
+    # precision 1 up to recall 0.5 (51 points), 2/3 from 0.51 to 1 (50 points): AP = (51 + 50 · 2/3) / 101
+    doc = document(numbered([(1, 100, 100, 100, 100), (1, 300, 200, 80, 80)]), images=(1,), categories=(1,))
+    dets = [{"image_id": 1, "category_id": 1, "bbox": [100, 100, 100, 100], "score": 0.9},
+            {"image_id": 1, "category_id": 1, "bbox": [100, 100, 100, 100], "score": 0.8},
+            {"image_id": 1, "category_id": 1, "bbox": [300, 200, 80, 80], "score": 0.7}]
+    gt, table = load(tmp_path, doc, dets)
+    expected = (51 + 50 * 2 / 3) / 101
+    assert plain_pycocotools(doc, dets)["AP"] == pytest.approx(expected, abs=1e-12)
+    for backend in coco_eval.BACKENDS:
+        assert coco_eval.evaluate(gt, table, backend)["AP"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_chunks_count_detections_and_split_only_past_the_budget():
+    # boxes per image (ground truth + detections): 4, 4, 2 + 3, 8 with a budget of 8: [0, 1] fills it exactly
+    ranks = np.arange(4)
+
+    class Inputs:
+        gt_rank = np.array([0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3])
+        dt_rank = np.array([2, 2, 2])
+
+    pieces = coco_eval._chunks(Inputs, ranks, slice(0, 18), slice(0, 3), 8)
+    assert [p.tolist() for p in pieces] == [[0, 1], [2], [3]]
+
+
+def test_tie_counts(tmp_path):
+    # category 1 scores 0.5, 0.5, 0.7, 0.9, 0.9, 0.3; category 2 one 0.5: 4 tied (two pairs), no single score
+    doc = document(numbered([(1, 100, 100, 100, 100)]), images=(1,), categories=(1, 2))
+    scores = [0.5, 0.5, 0.7, 0.9, 0.9, 0.3]
+    dets = [{"image_id": 1, "category_id": 1, "bbox": [10 * k, 400, 10, 10], "score": s} for k, s in enumerate(scores)]
+    dets.append({"image_id": 1, "category_id": 2, "bbox": [300, 10, 10, 10], "score": 0.5})
+    gt, table = load(tmp_path, doc, dets)
+    prepared = coco_eval.prepare(gt, table)
+    assert prepared.notes[0].startswith("4 of 7 scored detections share their score with another of their category")
+    assert prepared.notes[0].endswith("(images by a digest of their size, ground truth and detections, never by id; "
+                                      "within an image by score, then box x, y, w, h)")
+    assert prepared.warnings == []
+
+
+def test_exactly_max_dets_in_an_image_is_no_note_and_plural_images(tmp_path):
+    doc = document(numbered([(1, 100, 100, 100, 100), (2, 100, 100, 100, 100)]), images=(1, 2, 3), categories=(1,))
+    hundred = [{"image_id": 1, "category_id": 1, "bbox": [4 * k, 400, 5, 5], "score": round(0.9 - k / 1000, 3)}
+               for k in range(100)]
+    gt, table = load(tmp_path, doc, hundred)
+    assert coco_eval.prepare(gt, table).notes == []
+    more = [dict(d, image_id=i) for i in (2, 3) for d in hundred] + [dict(hundred[0], image_id=2, score=0.01),
+                                                                      dict(hundred[0], image_id=3, score=0.02)]
+    gt, table = load(tmp_path, doc, more)
+    assert coco_eval.prepare(gt, table).notes[:2] == [
+        "2 of 202 detections were not scored: COCOeval keeps the 100 highest-scoring detections of each image and "
+        "category (maxDets)",
+        "2 images have more than 100 detections in all; COCOeval caps each category separately, where the COCO "
+        "evaluation server keeps 100 per image"]
+
+
+def test_unknown_backend_message(tmp_path):
+    from studygen.errors import UsageError
+
+    doc = document(numbered([(1, 100, 100, 100, 100)]), images=(1,), categories=(1,))
+    gt, table = load(tmp_path, doc, [])
+    with pytest.raises(UsageError) as caught:
+        coco_eval.evaluate(gt, table, "mmdet")
+    assert str(caught.value) == "unknown COCO backend 'mmdet' (use pycocotools or faster-coco-eval)"
