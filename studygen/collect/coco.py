@@ -32,7 +32,7 @@ from .coco_truth import GroundTruth, load_ground_truth
 from .result import NewResult
 
 __all__ = ["BACKENDS", "STAT_NAMES", "CocoInputs", "Detections", "GroundTruth", "backend_version", "build_results",
-           "check_detections", "dataset_definition", "evaluate", "evaluate_inputs", "load_detections",
+           "check_detections", "checked_inputs", "dataset_definition", "evaluate", "evaluate_inputs", "load_detections",
            "load_ground_truth", "no_detections_warning", "read_detections", "read_inputs"]
 
 
@@ -51,9 +51,17 @@ def read_inputs(annotations_path: Path, detections_path: Path) -> CocoInputs:
     detections against it (:mod:`coco_detections`), then the readings probe
     (:mod:`coco_boxes`). Raises InputError for the first refusal."""
     gt = load_ground_truth(annotations_path)
-    detections = read_detections(detections_path, gt, shown_path(detections_path))
-    warnings = gt.warnings + coco_boxes.check_readings(gt, detections)
-    return CocoInputs(gt, detections, warnings)
+    return checked_inputs(gt, read_detections(detections_path, gt, shown_path(detections_path)))
+
+
+def checked_inputs(gt: GroundTruth, detections, display: str = "detections") -> CocoInputs:
+    """Detections (a :class:`Detections` table, or a list of result dicts such
+    as ``collect run``'s model output, named ``display`` in messages) checked
+    against ground truth already read, as :func:`read_inputs` checks a file:
+    the id and size rules, then the readings probe. The warnings are the
+    ground truth's and the probe's. Raises InputError for the first refusal."""
+    table = _as_table(gt, detections, display)
+    return CocoInputs(gt, table, gt.warnings + coco_boxes.check_readings(gt, table))
 
 
 def evaluate_inputs(inputs: CocoInputs, backend: str = "pycocotools") -> tuple[dict[str, float], list[str], list[str]]:

@@ -17,7 +17,9 @@ overlap a ground-truth box (IoU ≥ 0.5) under each reading:
   (a model fires several classes on one box, so only its top answer counts);
   refused when another category wins far more often, at least
   :data:`MIN_BOXES` boxes are found and one mapping of categories explains
-  most mismatches (shifted or permuted ids, not a model that guesses);
+  most mismatches (shifted or permuted ids, not a model that guesses); a
+  warning with the figures when another category merely wins, from
+  :data:`MIN_WARNING_BOXES` found boxes on;
 - the ground truth of the neighbouring image, in the annotations' list order
   and in id order (image ids off by one).
 
@@ -49,6 +51,7 @@ FAR_BETTER_RATIO = 2.0
 # The category-mapping refusal wants this many ground-truth boxes found, and one mapping of detection
 # categories onto ground-truth categories behind this share of the mismatches (a shifted table, not guesses).
 MIN_BOXES = 20
+MIN_WARNING_BOXES = 10  # fewer found boxes say nothing of a mapping (a weak or random model on a smoke-test set)
 CONSISTENT_SHARE = 0.8
 NORMALISED_SLACK = 0.05  # normalised coordinates a little outside [0, 1] (boxes cut by the border)
 PIXEL_EXTENT = 2.0  # ground-truth boxes reaching past this are in pixels
@@ -299,7 +302,7 @@ def _check_categories(gt, detections, probe: Probe, display: str) -> list[str]:
                       detections.example(0, gt), display,
                       "none does: are the category ids the annotations' ids, not a model's class indices?")
     other, own_boxes, found = probe.boxes_other, probe.boxes_own, probe.boxes_found
-    if other <= own_boxes:
+    if other <= own_boxes or found < MIN_WARNING_BOXES:
         return []
     pattern = _category_pattern(probe.category_pairs)
     what = (f"have as their highest-scoring overlapping detection (IoU >= {MATCH_IOU}) one of another category, "

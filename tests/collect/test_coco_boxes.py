@@ -428,3 +428,15 @@ def test_category_pattern_ties():
         "6 of them on ground truth whose category id is theirs -1, e.g. category 2 on category 1"
     assert coco_boxes._category_pattern({(2, 1): 2, (3, 2): 3}) == \
         "5 of them on ground truth whose category id is theirs -1, e.g. category 3 on category 2"
+
+
+def test_fewer_than_ten_found_boxes_give_no_category_warning(tmp_path):
+    # 3 boxes (categories 1, 2, 3) on each image, all detections shifted: 9 boxes on 3 images say nothing
+    # (under MIN_WARNING_BOXES); one more box on a fourth image makes 10 of 10, a warning
+    for images, count, expected in (((1, 2, 3), 9, 0), ((1, 2, 3, 4), 10, 1)):
+        doc = document(numbered(scattered_boxes(images, 3)[:count]), images=images, categories=(1, 2, 3))
+        for k, a in enumerate(doc["annotations"]):
+            a["category_id"] = 1 + k % 3
+        gt, table = setup(tmp_path, shifted_categories, gt_doc=doc)
+        assert coco_boxes.run_probe(gt, table).boxes_other == count
+        assert len(coco_boxes.check_readings(gt, table)) == expected
