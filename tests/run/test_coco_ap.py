@@ -94,13 +94,18 @@ def test_ap_is_pycocotools_on_the_written_detections(coco_root):
     assert dataset.data["count"] == 3 and dataset.data["image_ids"] == [11, 12, 13]
 
 
+def run_two_shards(root, job):
+    """Shards 1/2 and 2/2 of fp32's detections for ``job``."""
+    for shard in ("1/2", "2/2"):
+        code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", job, "--root",
+                                    root, "--variants", "fp32", "--modes", "eager", "--shapes", "64x96", "--shard",
+                                    shard, "--quiet")
+        assert code == 0, output
+
+
 def test_sharded_detections_merge_into_the_same_ap(coco_root):
     root = coco_root
-    for shard in ("1/2", "2/2"):
-        code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "apsplit",
-                                    "--root", root, "--variants", "fp32", "--modes", "eager", "--shapes", "64x96",
-                                    "--shard", shard, "--quiet")
-        assert code == 0, output
+    run_two_shards(root, "apsplit")
     first = json.loads((root / "measurements" / "tiny" / "detections" / "apsplit" / "fp32.shard1of2.json").read_text())
     second = json.loads((root / "measurements" / "tiny" / "detections" / "apsplit" / "fp32.shard2of2.json").read_text())
     # three sorted ids in two contiguous slices: [11] and [12, 13]
@@ -149,11 +154,7 @@ def test_merged_detections_get_the_refusals_of_collect_coco(coco_root):
     # shard detections replaced by the ground-truth boxes written as x1, y1, x2, y2: as x, y, w, h each covers
     # 4/9 of its box (IoU 0.44 < 0.5), as x1, y1, x2, y2 all 3 match, so the box-convention rule refuses them
     root = coco_root
-    for shard in ("1/2", "2/2"):
-        code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "apxyxy",
-                                    "--root", root, "--variants", "fp32", "--modes", "eager", "--shapes", "64x96",
-                                    "--shard", shard, "--quiet")
-        assert code == 0, output
+    run_two_shards(root, "apxyxy")
     document = json.loads((root / "coco" / "annotations.json").read_text())
     boxes = [{"image_id": a["image_id"], "category_id": a["category_id"], "score": 0.9 - 0.1 * k,
               "bbox": [a["bbox"][0], a["bbox"][1], a["bbox"][0] + a["bbox"][2], a["bbox"][1] + a["bbox"][3]]}
