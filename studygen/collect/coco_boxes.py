@@ -38,11 +38,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..errors import InputError
 from .coco_detections import Detections, refusal
 from .coco_truth import GroundTruth, pair_keys
+from .lazy import lazy_import
+
+np = lazy_import("numpy")  # imported on first use, so that importing this module stays light
 
 PROBE_SIZE = 20_000
 MATCH_IOU = 0.5

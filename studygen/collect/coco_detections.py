@@ -22,13 +22,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from ..errors import InputError
 from ..fsutil import shown_path
 from .coco_json import Elements, JsonText, check_numbers, number_refusal, out_of_range
 from .coco_truth import GroundTruth
 from .inputs import is_number
+from .lazy import lazy_import
+
+np = lazy_import("numpy")  # imported on first use, so that importing this module stays light
 
 FIELDS = ("image_id", "category_id", "bbox", "score")
 

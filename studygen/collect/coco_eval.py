@@ -35,19 +35,18 @@ import logging
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 
-import numpy as np
-
 from ..errors import InputError, UsageError
 from .coco_detections import Detections
 from .coco_truth import GroundTruth, pair_keys
+from .lazy import lazy_import
+
+np = lazy_import("numpy")  # imported on first use, so that importing this module stays light
 
 STAT_NAMES = ("AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl")
 BACKENDS = ("pycocotools", "faster-coco-eval")
 MAX_DETS = 100  # COCOeval Params.maxDets[-1]: detections scored per image and category
 # Boxes (ground truth and detections) evaluated per pycocotools call: about 0.2 GB of its objects.
 CHUNK_OBJECTS = 200_000
-
-_MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @dataclass

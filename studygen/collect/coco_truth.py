@@ -38,12 +38,13 @@ from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from ..errors import InputError
 from ..fsutil import shown_path
 from .coco_json import Elements, JsonText, Members, check_numbers, escape_pointer, number_refusal, out_of_range
 from .inputs import is_number
+from .lazy import lazy_import
+
+np = lazy_import("numpy")  # imported on first use, so that importing this module stays light
 
 # COCOeval's size ranges (pycocotools Params.setDetParams: areaRng, both ends inclusive).
 SIZE_RANGES = {"small": (0.0, 32.0**2), "medium": (32.0**2, 96.0**2), "large": (96.0**2, 1e5**2)}
