@@ -205,15 +205,13 @@ class Elements:
     """Iterate over an array's elements: ``for index, value in Elements(doc, pos, pointer)``.
 
     Each element is parsed whole (C speed) and yielded with its index;
-    ``start`` holds the position where the current element begins and ``end``
-    the position after the closing bracket once the loop ends.
+    ``end`` is the position after the closing bracket once the loop ends.
     """
 
     def __init__(self, doc: JsonText, pos: int, pointer: str):
         self.doc = doc
         self.pointer = pointer
         self.pos = doc._expect(pos, "[", "'['")
-        self.start = self.pos
         self.end: int | None = None
 
     def __iter__(self) -> Iterator[tuple[int, object]]:
@@ -225,7 +223,6 @@ class Elements:
             return
         index = 0
         while True:
-            self.start = pos
             try:
                 value, pos = scan(text, pos)
             except Exception:  # read it again the careful way, which words the error with its place
