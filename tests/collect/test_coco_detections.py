@@ -222,3 +222,23 @@ def test_load_detections_refuses_as_read_detections_does(tmp_path, content, mess
     with pytest.raises(InputError) as caught:
         coco_detections.load_detections(tmp_path / "dt.json", "dt.json")
     assert str(caught.value).startswith(message)
+
+
+def test_numpy_floats_from_a_model_are_read_as_plain_ones(gt):
+    # a model's output as dicts may hold numpy float64 scalars (a float subclass): read by the careful path
+    import numpy as np
+
+    detections = [{"image_id": 2, "category_id": 3, "bbox": [np.float64(100.5), np.float64(100), 80, 60],
+                   "score": np.float64(0.75)},
+                  det(bbox=(10, 10, 50, 50), score=0.5)]
+    table = coco_detections.detections_from(enumerate(detections), gt, "model")
+    assert table.image.tolist() == [1, 0] and table.category.tolist() == [3, 1]
+    assert table.box.tolist() == [[100.5, 100, 80, 60], [10, 10, 50, 50]] and table.score.tolist() == [0.75, 0.5]
+
+
+def test_negative_category_ids_are_read(tmp_path):
+    # category ids are 64-bit integers of either sign in the annotations; a detection of category -1 finds it
+    doc = document([annotation(1, 1, 10, 10, 50, 50, category=-1)], images=(1,), categories=(-1,))
+    negative_gt = coco_truth.load_ground_truth(write(tmp_path / "gt.json", doc), "gt.json")
+    table = read(tmp_path, negative_gt, [det(category=-1)])
+    assert table.category.tolist() == [-1]

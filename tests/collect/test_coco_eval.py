@@ -416,3 +416,15 @@ def test_unknown_backend_message(tmp_path):
     with pytest.raises(UsageError) as caught:
         coco_eval.evaluate(gt, table, "mmdet")
     assert str(caught.value) == "unknown COCO backend 'mmdet' (use pycocotools or faster-coco-eval)"
+
+
+def test_two_crowded_pairs_are_counted_in_the_plural(tmp_path):
+    # 101 boxes of category 1 on image 1 and 101 of category 2 on image 2: two pairs past maxDets
+    boxes = [(image, 5 * (k % 20) + 1, 5 * (k // 20) + 1, 4, 4) for image in (1, 2) for k in range(101)]
+    doc = document(numbered(boxes), images=(1, 2), categories=(1, 2))
+    for a in doc["annotations"]:
+        a["category_id"] = a["image_id"]
+    gt, table = load(tmp_path, doc, perfect(doc["annotations"], [round(1 - k / 1000, 3) for k in range(202)]))
+    assert coco_eval.prepare(gt, table).notes[-1] == (
+        "2 image and category pairs have more than 100 ground-truth boxes: with 100 detections scored per pair, recall "
+        "there cannot reach 1 (maxDets)")

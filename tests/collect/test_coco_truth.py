@@ -78,8 +78,9 @@ def test_repeated_annotation_ids_are_refused(tmp_path):
 def test_an_image_listed_twice_is_refused(tmp_path):
     doc = document(numbered([(1, 10, 10, 50, 50)]), images=(4, 1, 4, 2, 1))
     text = refusal(tmp_path, doc)
-    assert text.startswith("gt.json:/images/2: 2 image entries repeat an id listed before them (first: id 4 at "
-                           "/images/2, listed first at /images/0)")
+    assert text == ("gt.json:/images/2: 2 image entries repeat an id listed before them (first: id 4 at /images/2, "
+                    "listed first at /images/0): the image count and the dataset's ids would not be the file's; list "
+                    "each image once")
 
 
 def test_mixed_string_and_integer_image_ids_are_refused(tmp_path):
