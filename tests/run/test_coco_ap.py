@@ -169,3 +169,28 @@ def test_merged_detections_get_the_refusals_of_collect_coco(coco_root):
             "ground-truth box of their category (IoU >= 0.5) when read as x1, y1, x2, y2, 0 when read as x, y, w, h"
             ) in output, output
     assert output.count("\n") == 1 and not (root / "measurements" / "tiny" / "apxyxy-ap.json").exists()
+
+
+def test_run_ap_results_carry_the_notes_of_collect_coco(tmp_path):
+    # two images, one box each; both detections exact and tied at 0.5: AP 1, plus collect coco's warning (all
+    # scores equal) and its tie note, after the stage's own note (its trailing "; " dropped)
+    from studygen.collect.coco import load_ground_truth
+    from studygen.collect.run.ap_stage import evaluate_ap
+    from studygen.collect.run.coco_ap import CocoSetup
+
+    document = {"images": [{"id": 1, "width": 100, "height": 80}, {"id": 2, "width": 100, "height": 80}],
+                "categories": [{"id": 1}],
+                "annotations": [{"id": k, "image_id": k, "category_id": 1, "bbox": [10, 10, 30, 20], "area": 600,
+                                 "iscrowd": 0} for k in (1, 2)]}
+    (tmp_path / "gt.json").write_text(json.dumps(document), encoding="utf-8")
+    gt = load_ground_truth(tmp_path / "gt.json", "gt.json")
+    found = [{"image_id": k, "category_id": 1, "bbox": [10, 10, 30, 20], "score": 0.5} for k in (1, 2)]
+    setup = CocoSetup(images=tmp_path, annotations=tmp_path / "gt.json", dataset_id="two", shape="64x96",
+                      ground_truth=gt)
+    results = evaluate_ap(gt, found, "fp32", setup, "det/fp32.json", "3 detections named no category; ")
+    assert results[0]["statistic"] == "AP" and results[0]["value"] == pytest.approx(1.0)
+    assert results[0]["note"].startswith(
+        "3 detections named no category; det/fp32.json: every detection has the score 0.5: AP ranks detections by "
+        "score, so where true and false positives compete only the canonical order ranks them, not the model; 2 of 2 "
+        "scored detections share their score with another of their category")
+    assert all(r["note"] == results[0]["note"] for r in results)
