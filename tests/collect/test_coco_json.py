@@ -61,3 +61,18 @@ def test_an_integer_of_5000_digits_is_refused_where_it_sits(tmp_path):
     text = '{"images": [{"id": 1, "x": ' + "9" * 5000 + '}], ' + TAIL
     assert refusal(tmp_path, text) == ("gt.json:/images/0: malformed JSON: an integer with more than 4300 digits (no "
                                        "measurement has that many)")
+
+
+def test_an_empty_object_is_not_a_coco_file(tmp_path):
+    assert refusal(tmp_path, "{}") == 'gt.json:/images: no "images" list: not a COCO annotations file'
+
+
+def test_a_value_right_after_the_closing_brace_is_refused(tmp_path):
+    text = '{"images": [{"id": 1}], ' + TAIL + "5"
+    assert refusal(tmp_path, text) == "gt.json:1: holds more than one JSON value (another starts here); expected one"
+
+
+def test_a_trailing_comma_in_an_element_names_its_line_and_column(tmp_path):
+    text = '{"images": [{"id": 1},\n  {"id": 2,}], ' + TAIL
+    assert refusal(tmp_path, text) == ("gt.json:2: malformed JSON: Expecting property name enclosed in double quotes "
+                                       "(column 12)")
