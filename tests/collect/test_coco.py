@@ -10,6 +10,7 @@ import pytest
 
 from studygen.collect import coco
 from studygen.digests import image_ids_sha256
+from studygen.errors import InputError
 
 STATS = ("AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl")
 
@@ -195,22 +196,28 @@ def test_refuse_negative_width_or_height(collect, workdir):
 
 
 def test_refuse_normalized_boxes(collect, workdir):
+    # YOLO's normalised centre boxes: read as cx, cy, w, h times 640 x 480, the first is (6.4, 4.8, 51.2, 48), IoU 0.70
+    # with the ground-truth box; the second sits on image 2, which has no ground truth
     gt = ground_truth(workdir, [box(1, 10, 10, 50, 50)])
     dt = write(workdir / "dt.json", [{"image_id": 1, "category_id": 1, "bbox": [0.05, 0.06, 0.08, 0.1], "score": 0.9},
                                      {"image_id": 2, "category_id": 1, "bbox": [0.5, 0.5, 0.2, 0.3], "score": 0.4}])
     done = collect("coco", "--annotations", gt, "--detections", dt, "--dataset", "d")
-    refused(done, "normalized-boxes", 2, 2, 0)
-    assert "normalized cx, cy, w, h?" in done.err
+    refused(done, "box-convention", 1, 2, 0)
+    assert "when read as centre x, centre y, w, h normalised to the image size (YOLO), 0 when read as x, y, w, h" in done.err
 
 
 def test_refuse_xyxy_passed_as_xywh(collect, workdir):
-    # images 640x480; boxes given as x1, y1, x2, y2: x + "w" = x1 + x2 runs far past 640
-    gt = ground_truth(workdir, [box(1, 10, 10, 50, 50)])
-    xyxy = [[400, 100, 600, 300], [300, 200, 500, 450], [10, 10, 60, 60]]
-    dt = write(workdir / "dt.json", [{"image_id": 1, "category_id": 1, "bbox": b, "score": 0.9} for b in xyxy])
+    # three boxes written as x1, y1, x2, y2: each matches its ground truth exactly that way, none as x, y, w, h
+    # (read as x, y, w, h the first is 210 x 140 px over a 60 x 40 box: IoU 0.08)
+    annotations = [box(1, 150, 100, 60, 40), box(1, 300, 200, 100, 80), box(2, 120, 90, 50, 50)]
+    gt = ground_truth(workdir, annotations)
+    xyxy = [[x, y, x + w, y + h] for x, y, w, h in (a["bbox"] for a in annotations)]
+    dt = write(workdir / "dt.json", [{"image_id": a["image_id"], "category_id": 1, "bbox": b, "score": 0.9}
+                                     for a, b in zip(annotations, xyxy)])
     done = collect("coco", "--annotations", gt, "--detections", dt, "--dataset", "d")
-    refused(done, "xyxy-as-xywh", 2, 3, 0)
-    assert "x1, y1, x2, y2 boxes passed as x, y, w, h?" in done.err
+    refused(done, "box-convention", 3, 3, 0)
+    assert "when read as x1, y1, x2, y2, 0 when read as x, y, w, h" in done.err
+    assert done.err.rstrip().endswith("(convert to x, y, w, h: w = x2 - x1, h = y2 - y1)")
 
 
 def test_boxes_slightly_past_the_border_are_accepted(collect, workdir):
@@ -306,3 +313,49 @@ def test_bad_detections(collect, workdir, content, message):
     done = collect("coco", "--annotations", gt, "--detections", dt, "--dataset", "d")
     assert done.exit_code == 2 and message in done.err, done.err
     assert not done.path.exists()
+
+
+def test_results_carry_every_label_given(workdir):
+    gt = coco.load_ground_truth(ground_truth(workdir, [box(1, 10, 10, 50, 40)]), "gt.json")
+    stats = dict.fromkeys(STATS, 0.5)
+    [first, *rest] = coco.build_results(stats, variant="fp8", dataset="val", backend="pycocotools", shape="800x1333",
+                                        batch=2, inference_backend="tensorrt", mode="engine", origin="dt.json",
+                                        note="a note")
+    evaluator = f"pycocotools {coco.backend_version('pycocotools')} COCOeval bbox"
+    assert first.result == {"kind": "coco_ap", "variant": "fp8", "shape": "800x1333", "batch": 2, "backend": "tensorrt",
+                            "mode": "engine", "dataset": "val", "statistic": "AP", "value": 0.5,
+                            "evaluator": evaluator, "note": "a note"}
+    assert first.origin == "dt.json (AP)" and [r.result["statistic"] for r in rest] == list(STATS[1:])
+    bare = coco.build_results(stats, variant="fp32", dataset="val", backend="pycocotools", shape=None, batch=None,
+                              inference_backend=None, mode=None, origin="dt.json")[0].result
+    assert bare == {"kind": "coco_ap", "variant": "fp32", "dataset": "val", "statistic": "AP", "value": 0.5,
+                    "evaluator": evaluator}
+    assert gt.image_ids == [1, 2]
+
+
+def test_result_dicts_are_refused_under_the_name_given(workdir):
+    # collect run checks its model's detections as a list of dicts, named by the file they were written to
+    gt = coco.load_ground_truth(ground_truth(workdir, [box(1, 10, 10, 50, 40)]), "gt.json")
+    bad = [{"image_id": 1, "category_id": 1, "bbox": [10, 10, 50, 40], "score": 0.9},
+           {"image_id": 1, "category_id": 1, "bbox": [10, 10, 50], "score": 0.8}]
+    for call, name in ((lambda: coco.checked_inputs(gt, bad, "run/fp32.json"), "run/fp32.json"),
+                       (lambda: coco.check_detections(gt, bad, "run/fp32.json"), "run/fp32.json"),
+                       (lambda: coco.evaluate(gt, bad), "detections")):
+        with pytest.raises(InputError) as caught:
+            call()
+        assert str(caught.value).startswith(f"{name}:/1/bbox: bbox must be 4 numbers"), str(caught.value)
+
+
+def test_checked_inputs_keep_the_ground_truth_warnings(workdir):
+    annotations = [box(1, 10, 10, 50, 40), box(2, 30, 30, 20, 20)]
+    annotations[1]["score"] = 0.5  # one of two: a warning, not a refusal
+    gt = coco.load_ground_truth(ground_truth(workdir, annotations), "gt.json")
+    inputs = coco.checked_inputs(gt, detections_of(annotations), "dt.json")
+    assert inputs.warnings == ["gt.json: 1 of 2 annotations carry a score (first at /annotations/1); COCOeval ignores "
+                               "it in ground truth"]
+    stats, notes, warnings = coco.evaluate_inputs(inputs)
+    assert stats["AP"] == pytest.approx(1.0)
+    assert warnings == ["dt.json: every detection has the score 0.9: AP ranks detections by score, so where true and "
+                        "false positives compete only the canonical order ranks them, not the model"]
+    assert len(notes) == 1 and notes[0].startswith("2 of 2 scored detections share their score with another of their "
+                                                   "category")

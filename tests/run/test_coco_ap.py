@@ -94,13 +94,18 @@ def test_ap_is_pycocotools_on_the_written_detections(coco_root):
     assert dataset.data["count"] == 3 and dataset.data["image_ids"] == [11, 12, 13]
 
 
+def run_two_shards(root, job):
+    """Shards 1/2 and 2/2 of fp32's detections for ``job``."""
+    for shard in ("1/2", "2/2"):
+        code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", job, "--root",
+                                    root, "--variants", "fp32", "--modes", "eager", "--shapes", "64x96", "--shard",
+                                    shard, "--quiet")
+        assert code == 0, output
+
+
 def test_sharded_detections_merge_into_the_same_ap(coco_root):
     root = coco_root
-    for shard in ("1/2", "2/2"):
-        code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "apsplit",
-                                    "--root", root, "--variants", "fp32", "--modes", "eager", "--shapes", "64x96",
-                                    "--shard", shard, "--quiet")
-        assert code == 0, output
+    run_two_shards(root, "apsplit")
     first = json.loads((root / "measurements" / "tiny" / "detections" / "apsplit" / "fp32.shard1of2.json").read_text())
     second = json.loads((root / "measurements" / "tiny" / "detections" / "apsplit" / "fp32.shard2of2.json").read_text())
     # three sorted ids in two contiguous slices: [11] and [12, 13]
@@ -125,3 +130,67 @@ def test_half_a_coco_setting_is_refused(tmp_path):
     code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "x", "--root", root,
                                 "--quiet")
     assert code == 2 and "families/tiny/study.yaml:/run/coco_annotations:" in output
+
+
+def test_ground_truth_collect_coco_refuses_is_refused_before_any_model_is_built(tmp_path):
+    # an annotation id 0: collect coco refuses it (COCOeval would count the perfect detection of that box as a
+    # false positive); collect run reads the same ground truth through the same reader, up front
+    root = coco_project(tmp_path)
+    annotations = root / "coco" / "annotations.json"
+    document = json.loads(annotations.read_text())
+    document["annotations"][0]["id"] = 0
+    annotations.write_text(json.dumps(document), encoding="utf-8")
+    code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "bad", "--root",
+                                root, "--variants", "fp32", "--modes", "eager", "--shapes", "64x96", "--quiet")
+    assert code == 2
+    assert output.startswith("studygen: coco/annotations.json:/annotations/0: 1 of 3 annotations have an id that is "
+                             "not a positive integer"), output
+    assert output.count("\n") == 1 and "Traceback" not in output
+    assert not (root / "measurements" / "tiny" / "bad.json").exists()
+    assert not (root / "measurements" / "tiny" / "datasets" / "tiny-coco.json").exists()
+
+
+def test_merged_detections_get_the_refusals_of_collect_coco(coco_root):
+    # shard detections replaced by the ground-truth boxes written as x1, y1, x2, y2: as x, y, w, h each covers
+    # 4/9 of its box (IoU 0.44 < 0.5), as x1, y1, x2, y2 all 3 match, so the box-convention rule refuses them
+    root = coco_root
+    run_two_shards(root, "apxyxy")
+    document = json.loads((root / "coco" / "annotations.json").read_text())
+    boxes = [{"image_id": a["image_id"], "category_id": a["category_id"], "score": 0.9 - 0.1 * k,
+              "bbox": [a["bbox"][0], a["bbox"][1], a["bbox"][0] + a["bbox"][2], a["bbox"][1] + a["bbox"][3]]}
+             for k, a in enumerate(document["annotations"])]
+    folder = root / "measurements" / "tiny" / "detections" / "apxyxy"
+    (folder / "fp32.shard1of2.json").write_text(json.dumps(boxes[:1]), encoding="utf-8")
+    (folder / "fp32.shard2of2.json").write_text(json.dumps(boxes[1:]), encoding="utf-8")
+    code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "apxyxy",
+                                "--root", root, "--variants", "fp32", "--merge-ap", "2", "--quiet")
+    assert code == 2, output
+    assert ("refused before evaluating, rule box-convention: 3 of 3 detections of the 3 highest-scoring match a "
+            "ground-truth box of their category (IoU >= 0.5) when read as x1, y1, x2, y2, 0 when read as x, y, w, h"
+            ) in output, output
+    assert output.count("\n") == 1 and not (root / "measurements" / "tiny" / "apxyxy-ap.json").exists()
+
+
+def test_run_ap_results_carry_the_notes_of_collect_coco(tmp_path):
+    # two images, one box each; both detections exact and tied at 0.5: AP 1, plus collect coco's warning (all
+    # scores equal) and its tie note, after the stage's own note (its trailing "; " dropped)
+    from studygen.collect.coco import load_ground_truth
+    from studygen.collect.run.ap_stage import evaluate_ap
+    from studygen.collect.run.coco_ap import CocoSetup
+
+    document = {"images": [{"id": 1, "width": 100, "height": 80}, {"id": 2, "width": 100, "height": 80}],
+                "categories": [{"id": 1}],
+                "annotations": [{"id": k, "image_id": k, "category_id": 1, "bbox": [10, 10, 30, 20], "area": 600,
+                                 "iscrowd": 0} for k in (1, 2)]}
+    (tmp_path / "gt.json").write_text(json.dumps(document), encoding="utf-8")
+    gt = load_ground_truth(tmp_path / "gt.json", "gt.json")
+    found = [{"image_id": k, "category_id": 1, "bbox": [10, 10, 30, 20], "score": 0.5} for k in (1, 2)]
+    setup = CocoSetup(images=tmp_path, annotations=tmp_path / "gt.json", dataset_id="two", shape="64x96",
+                      ground_truth=gt)
+    results = evaluate_ap(gt, found, "fp32", setup, "det/fp32.json", "3 detections named no category; ")
+    assert results[0]["statistic"] == "AP" and results[0]["value"] == pytest.approx(1.0)
+    assert results[0]["note"].startswith(
+        "3 detections named no category; det/fp32.json: every detection has the score 0.5: AP ranks detections by "
+        "score, so where true and false positives compete only the canonical order ranks them, not the model; 2 of 2 "
+        "scored detections share their score with another of their category")
+    assert all(r["note"] == results[0]["note"] for r in results)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...errors import UsageError
 from ...fsutil import shown_path
-from ..coco import build_results, check_detections, evaluate, load_ground_truth
+from ..coco import build_results, checked_inputs, evaluate_inputs
 from .coco_ap import (CocoSetup, detect, detections_path, merge_shards, shard_ids, sorted_image_ids,
                       write_detections)
 from .context import RecordStore, ResultSink, RunContext, RunInputs, RunOptions
@@ -37,7 +37,7 @@ def measure_ap(run: RunContext, pending: list[str]) -> None:
         return
     ap = run.ap
     setup = ap.setup
-    gt = load_ground_truth(setup.annotations, shown_path(setup.annotations, ap.root))
+    gt = setup.ground_truth
     run.store.ensure_ap_dataset(setup.dataset_id, gt)
     ids = shard_ids(sorted_image_ids(gt), ap.shard)
     height, width = parse_shape(setup.shape)
@@ -65,10 +65,13 @@ def measure_ap(run: RunContext, pending: list[str]) -> None:
 
 def evaluate_ap(gt, found: list[dict], name: str, setup: CocoSetup, shown: str, note: str | None) -> list[dict]:
     """The 12 ``coco_ap`` results of variant ``name`` for detections ``found``
-    (written to ``shown``), each naming its detections file and ``note``.
-    Raises InputError for detections the annotations refuse."""
-    check_detections(gt, found, shown)
-    stats = evaluate(gt, found)
+    (written to ``shown``), each naming its detections file and ``note``
+    joined with the warnings and notes of collect coco's checks and
+    evaluation (ties, maxDets). Raises InputError for detections collect
+    coco refuses."""
+    inputs = checked_inputs(gt, found, shown)  # the refusals of collect coco
+    stats, notes, warnings = evaluate_inputs(inputs)
+    note = "; ".join(filter(None, [(note or "").rstrip("; "), *inputs.warnings, *warnings, *notes]))
     results = [n.result for n in build_results(stats, variant=name, dataset=setup.dataset_id, backend="pycocotools",
                                                shape=setup.shape, batch=1, inference_backend="pytorch", mode="eager",
                                                origin=shown)]
@@ -88,7 +91,7 @@ def merge_ap(inputs: RunInputs, options: RunOptions, store: RecordStore) -> Resu
         raise UsageError("--merge-ap: the study gives no COCO images and annotations (run.coco_images, run.coco_annotations)")
     count = options.merge_ap
     provenance = store.merged_shard_provenance(options.job, count)
-    gt = load_ground_truth(coco.annotations, shown_path(coco.annotations, options.root))
+    gt = coco.ground_truth
     sink = store.open(f"{options.job}-ap", provenance)
     for name in options.variants or list(inputs.plan.variants):
         if sink.has("coco_ap", name, coco.shape, "eager", "AP"):

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputError, RecordError, UsageError
-from ...fsutil import atomic_write_text
-from ..coco import load_detections
+from ...fsutil import atomic_write_text, shown_path
+from ..coco import load_detections, load_ground_truth
 from .images import Photo, to_pixel_values
 
 TOP_K = 100
@@ -39,7 +39,8 @@ TOP_K = 100
 
 @dataclass
 class CocoSetup:
-    """Where the images and annotations are, the dataset id, the input shape (HxW)."""
+    """Where the images and annotations are, the dataset id, the input shape
+    (HxW) and the ground truth, read and checked when the setup is made."""
 
     images: Path
     annotations: Path
@@ -50,7 +51,8 @@ class CocoSetup:
 
 def coco_setup(run: dict, *, root: Path, study_path: str, default_shape: str) -> CocoSetup | None:
     """The study's COCO settings, or None when it gives no images and annotations.
-    Raises RecordError (pointer into the study file) for half a setting or a missing path."""
+    Raises RecordError (pointer into the study file) for half a setting or a missing path, and
+    InputError for ground truth that ``collect coco`` refuses (read here, before any model is built)."""
     images, annotations = run.get("coco_images"), run.get("coco_annotations")
     if not images and not annotations:
         return None
@@ -65,7 +67,8 @@ def coco_setup(run: dict, *, root: Path, study_path: str, default_shape: str) ->
     if not folder.is_dir():
         raise RecordError(f"no image folder {images}", path=study_path, where="/run/coco_images")
     return CocoSetup(images=folder, annotations=root / annotations, dataset_id=run["coco_dataset"],
-                     shape=str(run.get("coco_shape") or default_shape))
+                     shape=str(run.get("coco_shape") or default_shape),
+                     ground_truth=load_ground_truth(root / annotations, shown_path(root / annotations, root)))
 
 
 def sorted_image_ids(ground_truth) -> list:

@@ -11,7 +11,6 @@ from typing import ClassVar
 import click
 
 from ...collect import coco
-from ...fsutil import shown_path
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
 from ...records.write import WriteOutcome, write_results
 from .ingest import SourceProvenance, prepare, provenance_block, report
@@ -58,13 +57,16 @@ class CocoOptions(SubcommandOptions):
 class CocoOutcome:
     """What ``collect coco`` did: the record written, the dataset definition
     written or verified (and its image count), the 12 statistics by name,
-    and the warning for an empty detections file (None otherwise)."""
+    the warning for an empty detections file (None otherwise) and the
+    warnings with figures met while checking and evaluating (each also a
+    note of the record)."""
 
     record: WriteOutcome
     dataset: DatasetUse
     images: int
     stats: dict[str, float]
     empty_warning: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 def run_coco(options: CocoOptions) -> CocoOutcome:
@@ -75,10 +77,9 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
     ingest = options.ingest
     target = prepare(ingest)
     validate_dataset_id(options.dataset_id)  # same id rules as a job: it becomes a file name
-    gt = coco.load_ground_truth(options.annotations_path)
-    detections_display = shown_path(options.detections_path)
-    detections = coco.load_detections(options.detections_path, detections_display)
-    coco.check_detections(gt, detections, detections_display)
+    inputs = coco.read_inputs(options.annotations_path, options.detections_path)
+    gt, detections, detections_display = inputs.gt, inputs.detections, inputs.detections.display
+
     def dataset_use() -> DatasetUse:
         return use_dataset(target.measurements, ingest.family, options.dataset_id, gt.image_ids, gt.display,
                            lambda: coco.dataset_definition(options.dataset_id, gt, split=options.split,
@@ -87,7 +88,8 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
 
     dataset = dataset_use()  # refused here, before the evaluation, when the images differ from the definition's
     notes = list(dataset.notes)
-    stats = coco.evaluate(gt, detections, options.backend)
+    stats, evaluation_notes, evaluation_warnings = coco.evaluate_inputs(inputs, options.backend)
+    warnings = inputs.warnings + evaluation_warnings
     # an empty list is a measurement (nothing detected: AP 0), recorded, but never silently
     empty_warning = None if detections else coco.no_detections_warning(detections_display)
     results = coco.build_results(stats, variant=target.variant, dataset=options.dataset_id, backend=options.backend,
@@ -95,7 +97,7 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
                                  mode=options.mode, origin=detections_display, note=empty_warning)
     if not detections:
         notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
-    notes += target.notes
+    notes += warnings + evaluation_notes + target.notes
     source = SourceProvenance(software={options.backend: coco.backend_version(options.backend)})
     provenance = provenance_block(ingest, "studygen collect coco", options.command_line(), source, notes)
     uses = [dataset]
@@ -107,7 +109,7 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
 
     record = write_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
                            extra_files=dataset_files, records_dir=target.records_dir)
-    return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning)
+    return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning, warnings)
 
 
 @click.command("coco")
@@ -116,9 +118,11 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
 def coco_command(**params):
     """Evaluate detections with COCOeval (bbox) and record the 12 statistics.
 
-    Refuses, before evaluating, detections whose image or category ids are
-    not in the annotations, boxes with negative size, normalized boxes and
-    x1,y1,x2,y2 boxes passed as x,y,w,h.
+    Refuses ground truth that would give a wrong AP (annotation ids 0 or
+    repeated, images listed twice, boxes without size, no annotation, scores,
+    areas no mask can have) and detections whose ids are not in the
+    annotations, whose boxes have negative size, or that another box
+    convention, category mapping or image mapping fits far better.
     """
     options = CocoOptions.from_params(params)
     outcome = run_coco(options)
@@ -128,5 +132,5 @@ def coco_command(**params):
     else:
         click.echo(f"verified {outcome.dataset.display}: {outcome.images} images match")
     click.echo("  " + ", ".join(f"{name} {outcome.stats[name]:.4f}" for name in coco.STAT_NAMES))
-    if outcome.empty_warning:
-        click.echo(f"studygen: warning: {outcome.empty_warning}", err=True)
+    for warning in ([outcome.empty_warning] if outcome.empty_warning else []) + outcome.warnings:
+        click.echo(f"studygen: warning: {warning}", err=True)
