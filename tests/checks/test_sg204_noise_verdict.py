@@ -127,3 +127,24 @@ def test_overlapping_phrases_give_one_verdict():
         "not statistically significant", "within the run-to-run noise"]
     assert [m.group(0) for m in verdicts_in("no change; no measurable difference")] == ["no change", "no measurable difference"]
     assert verdicts_in("a scatter plot of latency and its variation by shape") == []
+
+
+def test_a_verdict_inside_another_helper_output_is_still_hand_written(tmp_path):
+    # expectation() prints the study file's words: a noise verdict there was typed by a person
+    from .studies import spec
+
+    not_measured = [{"config": "NVFP4", "reason": "not tried", "expectation": "a latency within run-to-run noise of FP8",
+                     "because": "the linears are a small share of engine time"}]
+    template = HEADER + "- {{ study.expectation('NVFP4') }}\n"
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template,
+                 study=spec(not_measured=not_measured))
+    findings = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert [f.line for f in findings] == [line_of(study, "within run-to-run noise of FP8")]
+
+
+def test_three_repeats_are_enough_to_call_the_helper(tmp_path):
+    # MIN_REPEATS is 3: with exactly three repeat medians a side the message points to the helper
+    template = HEADER + "The difference is not significant.\n"
+    study = project(tmp_path, template, fp16_repeats=FP16[:3], fp8_repeats=FP8_OVERLAPPING[:3])
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert "the records hold repeat medians for 2 latency figure(s)" in finding.message

@@ -93,5 +93,6 @@ def test_literal_arguments_of_one_source():
     import jinja2
 
     env = jinja2.Environment()
-    source = "{{ f(1, k=2)[3] }}\n{{ g(x, 4.5) if n >= 6 else -7 }}\n{% if n == 8 %}{{ h(9) }}{% endif %}\n"
-    assert sg211_literal_figures.literal_arguments(env, source) == [(1, "1"), (2, "4.5"), (2, "-7"), (3, "9")]
+    source = ("{{ f(1, k=2)[3] }}\n{{ g(x, 4.5) if n >= 6 else -7 }}\n{% if n == 8 %}{{ h(9) }}{% endif %}\n"
+              "{{ f(x[0], 10) }}\n")
+    assert sg211_literal_figures.literal_arguments(env, source) == [(1, "1"), (2, "4.5"), (2, "-7"), (3, "9"), (4, "10")]
