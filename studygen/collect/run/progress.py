@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 
 class Progress:
     """A rich progress bar per stage on stderr, and log lines (shown even when
@@ -28,3 +30,25 @@ class Progress:
 
     def stop(self) -> None:
         self.bar.stop()
+
+
+class LineProgress:
+    """Progress of a compilation worker (:mod:`.compilations`): log lines on
+    stderr with a ``prefix``, no bars (several processes share one stderr)."""
+
+    def __init__(self, prefix: str, quiet: bool = False):
+        self.prefix = prefix
+        self.quiet = quiet
+
+    def task(self, description: str, total: int):
+        return None
+
+    def advance(self, task) -> None:
+        pass
+
+    def log(self, message: str) -> None:
+        if not self.quiet:
+            print(f"[{self.prefix}] {message}", file=sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        pass
