@@ -14,8 +14,10 @@ class Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
 
         self.console = Console(stderr=True, quiet=quiet)
+        # no refresh thread: it would take the GIL ten times a second while forwards are being
+        # launched and timed; the bars are redrawn when a step ends (advance) instead
         self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=self.console, transient=False)
+                                TimeElapsedColumn(), console=self.console, transient=False, auto_refresh=False)
         self.bar.start()
 
     def task(self, description: str, total: int):
@@ -24,6 +26,7 @@ class Progress:
 
     def advance(self, task) -> None:
         self.bar.advance(task)
+        self.bar.refresh()
 
     def log(self, message: str) -> None:
         self.bar.console.log(message)
