@@ -22,7 +22,7 @@ from .compiled import compiled_forward, cuda_graph_report, cudagraph_skips, forw
 from .context import RunContext, Variant
 from .profiling import Profile, fp8_evidence, kernel_time_result, profile_forwards
 from .spec import Cell
-from .timing import Summary, Timer, host_per_forward, pinned_to_one_core, summarize, time_interleaved
+from .timing import Summary, Timer, host_per_forward, pinned_to_cores, summarize, time_interleaved
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def measure_ready(run: RunContext, mode: str, shape: str, ready: dict[str, "Read
     if not ready:
         return {}
     settings = run.settings
-    with pinned_to_one_core(run.cuda) as cores:
+    with pinned_to_cores(run.cuda) as cores:
         times, timer, host = _time_calls(run, mode, shape, ready)
         task = run.progress.task(f"profile {mode} {shape}", len(ready))
         for name, prepared in ready.items():

@@ -212,7 +212,7 @@ def host_per_forward(per_repeat: list[tuple[float, float]]) -> dict:
 
 
 @contextmanager
-def pinned_to_one_core(enabled: bool):
+def pinned_to_cores(enabled: bool):
     """Pin the measuring process, every thread of it, to the upper half of the
     cores it may run on (at least one) for the block; yields the cores, or None
     when ``enabled`` is false or the platform has no ``sched_setaffinity``.
