@@ -129,13 +129,13 @@ def test_two_compilations_in_worker_processes_on_the_cpu(tmp_path):
     study = TINY_STUDY.replace("  compilations: 1  #", "  compilations: 2  #")
     root = make_tiny_project(tmp_path / "project", study)
     code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "twice",
-                                "--root", root, "--modes", "compile", "--quiet")
+                                "--root", root, "--modes", "compile", "--variants", "fp16", "--quiet")
     assert code == 0, output
     path = root / "measurements" / "tiny" / "twice.json"
     record = load_record(path)  # schema-checked
     latencies = {r["variant"]: r for r in record.results if r["kind"] == "latency"}
     kernels = {r["variant"]: r for r in record.results if r["kind"] == "kernel_time"}
-    assert set(latencies) == set(kernels) == {"fp32", "fp16"}
+    assert set(latencies) == set(kernels) == {"fp16"}  # one variant keeps the two worker processes cheap
     for name, latency in latencies.items():
         entries = latency["compilations"]
         assert [e["compilation"] for e in entries] == [1, 2]
