@@ -140,3 +140,28 @@ def test_an_eager_difference_outside_every_group_is_flagged_and_a_sentence_about
     assert "outside every kernel group (unattributed: host time, gaps)" in finding.message
     compiled_sentence = "Compiled, FP8 is slower than fp16 because of its FP8 GEMMs."
     assert sg217_unchanged_group_cause.check(CheckContext(study_with(tmp_path / "b", compiled_sentence, results))) == []
+
+
+def _faster_fp8(grid_ms, gemm_ms):
+    """FP8 compiled at 7.50 ms (compilations 7.48 to 7.52) against fp16's 8.20: 0.70 ms faster."""
+    groups = {"GridSample": grid_ms, "GEMM/MatMul": gemm_ms, "Quantize/Dequantize": 0.05,
+              "normalization and elementwise": 0.61}
+    return compiled("fp8", [7.50, 7.48, 7.52], [groups, groups, groups])
+
+
+def test_a_faster_variant_is_judged_by_the_group_that_moved_its_way(tmp_path):
+    sentence = "Compiled, FP8 is faster than fp16 because of its FP8 GEMMs."
+    # the saving sits in GridSample: 5.77 - 6.37 = -0.60 of -0.70 (GEMM -0.05, casts +0.05)
+    [finding] = sg217_unchanged_group_cause.check(CheckContext(study_with(tmp_path / "a", sentence,
+                                                                          FP16 + _faster_fp8(5.77, 0.80))))
+    assert "put -0.600 ms of the -0.700 ms difference" in finding.message and "in GridSample" in finding.message
+    # the saving sits in the GEMMs: 0.25 - 0.85 = -0.60 of -0.70: the cause holds
+    assert sg217_unchanged_group_cause.check(CheckContext(study_with(tmp_path / "b", sentence,
+                                                                     FP16 + _faster_fp8(6.37, 0.25)))) == []
+
+
+def test_a_sentence_about_another_shape_is_not_held_against_this_one(tmp_path):
+    sentence = "At 800 x 1067, FP8 is slower than fp16 because its FP8 input casts cost more than the GEMMs save."
+    assert sg217_unchanged_group_cause.check(CheckContext(study_with(tmp_path, sentence))) == []
+    same_shape = sentence.replace("800 x 1067", "800 x 800")
+    assert len(sg217_unchanged_group_cause.check(CheckContext(study_with(tmp_path / "b", same_shape)))) == 1

@@ -117,7 +117,7 @@ def test_a_worker_sink_never_records_the_quantization_again_and_a_delegating_one
 
 
 def test_three_compilations_by_default_and_the_study_may_ask_for_one():
-    assert DEFAULT_RUN["compilations"] == 3
+    assert DEFAULT_RUN["compilations"] == 3 and DEFAULT_RUN["pin_timing"] is True
     spec = {"family": "f", "model": {}, "variants": [{"name": "fp16", "precision": "fp16"}],
             "agreement": {"reference_variant": "fp16"}, "run": {"compilations": 1}}
     assert build_plan(spec, study_path="s.yaml").settings["compilations"] == 1
@@ -153,3 +153,21 @@ def test_two_compilations_in_worker_processes_on_the_cpu(tmp_path):
     # with several compilations the measuring process builds no variant for compiled cells (no FP8 here: no quantization)
     assert [r["kind"] for r in record.results].count("quantization") == 0
     assert json.loads(path.read_text())["provenance"]["run_wall_s"] > 0
+
+
+def test_host_time_per_forward_is_the_median_over_repeats_and_the_cpu_timer_records_it():
+    from studygen.collect.run.timing import Timer, host_per_forward, pinned_to_cores, time_interleaved
+
+    # issue and wall ms per forward of three repeats: medians 2.0 and 9.0
+    assert host_per_forward([(1.0, 9.5), (2.0, 9.0), (3.0, 8.0)]) == {"host_issue_ms_per_forward": 2.0,
+                                                                        "host_ms_per_forward": 9.0}
+    host = {}
+    times = time_interleaved({"a": lambda i: None, "b": lambda i: None}, repeats=2, iterations=3, warmup=1,
+                             timer=Timer(cuda=False), host=host)
+    assert set(host) == {"a", "b"} and all(len(per_repeat) == 2 for per_repeat in host.values())
+    # without CUDA the host's issue time is its wall time, at least the sum of the samples per forward
+    for name, per_repeat in host.items():
+        for (issue, wall), samples in zip(per_repeat, times[name]):
+            assert issue == wall and wall * 3 >= sum(samples) * 0.999
+    with pinned_to_cores(False) as cores:
+        assert cores is None

@@ -13,8 +13,8 @@ Method, for one (compile, shape) group with N > 1:
    variants (FP8: quantized, calibrated, compressed and transplanted as in the
    measuring process) and compiling them, in parallel on the CPU cores;
 2. when all have compiled, the workers time one at a time: the parent tells
-   worker k to go, it times its variants interleaved (launching thread pinned
-   to one core) and profiles them, sends its results and exits while the
+   worker k to go, it times its variants interleaved (the process pinned to
+   half of the cores) and profiles them, sends its results and exits while the
    others wait idle; then worker k + 1;
 3. the parent merges each cell's N outcomes (:func:`merge_cell`) into one
    ``latency`` and one ``kernel_time`` result that keep every compilation.

@@ -63,13 +63,15 @@ def prepare_group(run: RunContext, mode: str, shape: str, names: list[str]) -> d
 
 
 def measure_ready(run: RunContext, mode: str, shape: str, ready: dict[str, "ReadyCall"]) -> dict[str, list[list[float]]]:
-    """Time the ``ready`` calls interleaved with the launching thread pinned to one
-    core (on CUDA), then profile each; each cell's results go to ``run.sink``.
+    """Time the ``ready`` calls interleaved, the measuring process pinned to half of
+    its cores on CUDA unless ``run.pin_timing`` is false
+    (:func:`~studygen.collect.run.timing.pinned_to_cores`), then profile each;
+    each cell's results go to ``run.sink``.
     Returns ``{variant: [[ms, ...] per repeat]}``, the samples timed."""
     if not ready:
         return {}
     settings = run.settings
-    with pinned_to_cores(run.cuda) as cores:
+    with pinned_to_cores(run.cuda and settings["pin_timing"]) as cores:
         times, timer, host = _time_calls(run, mode, shape, ready)
         task = run.progress.task(f"profile {mode} {shape}", len(ready))
         for name, prepared in ready.items():

@@ -38,6 +38,8 @@ DEFAULT_RUN = {
     "unstable_cv": 0.05,
     # independent compilations per compiled cell (own process, empty Inductor cache each)
     "compilations": 3,
+    # pin the measuring process to half of its cores while it times (CUDA only)
+    "pin_timing": True,
 }
 
 
