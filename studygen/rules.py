@@ -78,6 +78,8 @@ RULES: tuple[Rule, ...] = (
          "an FP8 latency without the FP8 GEMM kernels of a profile behind it"),
     Rule("SG216", ERROR, "waiver matches no finding", "studygen.checks.waivers",
          "a waiver or explanation in the study file that matches no finding"),
+    Rule("SG217", ERROR, "cause in an unchanged kernel group", "studygen.checks.sg217_unchanged_group_cause",
+         "a sentence giving a recipe's kernel group as the cause of a difference the profiles put elsewhere"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

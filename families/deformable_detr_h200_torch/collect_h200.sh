@@ -11,10 +11,13 @@ out=${OUT:-/tmp/studygen-out}; mkdir -p "$out"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 3
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 COLUMNS=160
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,utilization.gpu --format=csv
-# ModelOpt's fake-quantization CUDA extension compiles on first use (FP8 agreement, eager jobs only):
-# build it meanwhile. Compile-only jobs skip it (PREBUILD_EXT=0) so it does not compete with torch.compile.
+# ModelOpt's fake-quantization CUDA extension compiles on first use (FP8 agreement, eager jobs only).
+# Build it first, to the end, so that nothing else runs on the machine while the job times forwards
+# (built in the background, it took the CPU cores from the eager timings). PREBUILD_EXT=0 skips it.
 if [ "${PREBUILD_EXT:-1}" = 1 ]; then
-  python3 -c "from modelopt.torch.quantization.extensions import get_cuda_ext_fp8; get_cuda_ext_fp8()" >"$out/ext.log" 2>&1 &
+  began=$(date +%s)
+  python3 -c "from modelopt.torch.quantization.extensions import get_cuda_ext_fp8; get_cuda_ext_fp8()" >"$out/ext.log" 2>&1
+  echo "ModelOpt CUDA extension ready after $(( $(date +%s) - began )) s" | tee -a "$out/ext.log"
 fi
 python3 - <<'PY'
 from pathlib import Path
@@ -26,7 +29,6 @@ PY
 timeout -s INT "${LIMIT_S:-510}" python3 -c 'import sys; from studygen.commands.collect_run import run_command; run_command.main(sys.argv[1:], prog_name="studygen collect run")' \
   --study families/deformable_detr_h200_torch --job "$job" --commit "$commit" --dirty "$@" 2>&1 | tee "$out/$job.log"
 status=${PIPESTATUS[0]}
-wait
 cp measurements/deformable_detr_h200_torch/"$job".json "$out/" 2>/dev/null
 cp measurements/deformable_detr_h200_torch/datasets/*.json "$out/" 2>/dev/null
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu --format=csv,noheader

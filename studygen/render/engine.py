@@ -227,7 +227,8 @@ def make_environment(search_path: list[Path]):
 # The view's helpers whose result is Markdown blocks they built, each record string in a cell escaped
 # (render/text.py escape_cell): a template's {{ }} passes their text through as it is. Every other
 # text is escaped for prose, also what a helper returns as it found it (study.label, study.gpu).
-MARKDOWN_HELPERS = frozenset({"table", "list_table", "dataset_table", "provenance_table", "repeated_measurements"})
+MARKDOWN_HELPERS = frozenset({"table", "list_table", "dataset_table", "provenance_table", "repeated_measurements",
+                              "compilation_table", "attribution_table", "host_table"})
 
 
 def trusted_result(function, result):

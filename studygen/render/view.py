@@ -15,13 +15,14 @@ a whole (:mod:`.sections`). What each helper printed is recorded for checks
 
 from __future__ import annotations
 
+from .compilations import CompilationHelpers
 from .sections import SectionHelpers
 from .tables import TableHelpers
 from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .verdicts import VerdictHelpers
 
 
-class StudyView(TableHelpers, VerdictHelpers, SectionHelpers):
+class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers):
     """The object templates receive as ``study``."""
 
     # ---- labels and escaping of record strings ----------------------------

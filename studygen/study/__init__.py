@@ -185,6 +185,29 @@ class Study:
         distribution = self.result_of(row).get("distribution") or {}
         return list(distribution.get("repeat_medians_ms") or [])
 
+    def compilation_medians(self, row: dict) -> list[float]:
+        """Per-compilation medians (ms) of a latency row, in compilation order:
+        ``compilations[*].median_ms`` of its result (``collect run`` with
+        ``run.compilations``); ``[]`` for rows without independent compilations
+        (eager, ingested, older records). Their spread (max - min) is the
+        between-compilation spread of a compiled cell."""
+        if row["kind"] != "latency" or row["value"] is None:
+            return []
+        return [entry["median_ms"] for entry in self.result_of(row).get("compilations") or []]
+
+    def compilation_repeat_medians(self, row: dict) -> list[list[float]]:
+        """Each compilation's per-repeat medians (ms) of a latency row, in compilation order; ``[]`` as above."""
+        if row["kind"] != "latency" or row["value"] is None:
+            return []
+        return [list(entry["repeat_medians_ms"]) for entry in self.result_of(row).get("compilations") or []]
+
+    def compilation_kernel_groups(self, row: dict) -> list[dict[str, float]]:
+        """Each compilation's kernel time by group (ms per forward) of a kernel_time
+        row's result, in compilation order; ``[]`` when the result keeps none."""
+        if row["kind"] != "kernel_time":
+            return []
+        return [dict(entry["groups"]) for entry in self.result_of(row).get("compilations") or []]
+
     def line_of_row(self, row: dict) -> int:
         """Line of a row's pointer in its record file (0 when the record is unknown)."""
         try:

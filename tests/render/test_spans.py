@@ -58,17 +58,16 @@ def test_the_bottom_is_the_lowest_bottom_not_the_lowest_top(detr):
 
 
 def test_every_row_counts_first_and_last_included(h200):
-    # fp16 compiled profiled totals: h200-compile-2.json /results/4/profiled_total_ms = 8.297279 (first row,
-    # the lowest), h200-compile.json /results/4 = 8.602451 and /results/8 = 12.735817 (last row, the
+    # fp16 compiled profiled totals (each the median compilation's): h200-compile.json
+    # /results/3/profiled_total_ms = 8.263433 (first row, the lowest) and /results/7 = 12.668695 (last row, the
     # highest); the study file prints kernel times with 3 decimals (precision: kernel_ms: 3)
     text, (entry,) = printed(h200.span, h200.figures(metric="kernel_time", group="total", mode="compile", variant="fp16"))
-    assert text == "8.297 to 12.736 ms (mode compile only)"
-    assert places(entry.rows) == [("h200-compile-2", "/results/4/profiled_total_ms"),
-                                  ("h200-compile", "/results/4/profiled_total_ms"),
-                                  ("h200-compile", "/results/8/profiled_total_ms")]
-    # GridSample: 6.364051 (h200-compile-2 /results/4/groups/0), 6.665943, 10.411678 (h200-compile /results/8/groups/0)
+    assert text == "8.263 to 12.669 ms (mode compile only)"
+    assert places(entry.rows) == [("h200-compile", "/results/3/profiled_total_ms"),
+                                  ("h200-compile", "/results/7/profiled_total_ms")]
+    # GridSample: 6.376827 (h200-compile /results/3/groups/0), 10.337557 (/results/7/groups/0)
     assert h200.span(h200.figures(metric="kernel_time", group="GridSample", mode="compile", variant="fp16")) == \
-        "6.364 to 10.412 ms (mode compile only)"
+        "6.377 to 10.338 ms (mode compile only)"
 
 
 def test_restriction_names_every_narrowing_filter(detr, h200):
@@ -76,9 +75,12 @@ def test_restriction_names_every_narrowing_filter(detr, h200):
     # b300-trt11.4.json /results/0 = 5.816, /results/1 = 14.487 (b200-trt11.1's 5.889 and 14.766 left out)
     assert detr.span(detr.figures(kind="latency", variant="fp16", tensorrt="11.4")) == \
         "5.816 to 14.747 ms (on TensorRT 11.4 only)"
-    # fp16 compiled at 800x800: h200-compile-2.json /results/3/value_ms = 8.376992, h200-compile.json = 8.663872
+    # fp16 eager: h200-eager.json /results/19/value_ms = 39.037216 (800x800), /results/27 = 29.96568 (800x1067)
+    assert h200.span(h200.figures(kind="latency", variant="fp16", mode="eager")) == \
+        "29.966 to 39.037 ms (mode eager only)"
+    # fp16 compiled at 800x800: h200-compile.json /results/2/value_ms = 8.187952, one row
     assert h200.span(h200.figures(kind="latency", variant="fp16", mode="compile", shape="800x800")) == \
-        "8.377 to 8.664 ms (mode compile, at 800 x 800 only)"
+        "8.188 ms (mode compile, at 800 x 800 only)"
     # every latency row: b300-trt11.4 fp8 800x800 = 5.764 is the lowest, b200-trt11.4 fp8 800x1067 = 15.230 the
     # highest (printed with the digits the record carries); kind and variant select, they restrict nothing
     assert detr.span(detr.figures(kind="latency")) == "5.764 to 15.230 ms"
@@ -98,12 +100,14 @@ def test_restriction_words():
 
 
 def test_one_value_prints_once_and_unit_can_be_overridden(h200):
-    # quantized_modules = 72 in each of the three jobs' records (/results/0/quantized_modules, unit "modules")
+    # quantized_modules = 72 in the eager job's record (h200-eager.json /results/0/quantized_modules, unit
+    # "modules"); the compile job's worker processes do not record the quantization again
     rows = h200.figures(kind="quantization", variant="fp8")
-    assert len(rows) == 3
+    assert len(rows) == 1
     assert h200.span(rows, unit="") == "72"
-    assert h200.span(h200.figures(kind="latency", variant="fp16", job_id="h200-compile-2"), unit="s") == \
-        "8.377 s (in job h200-compile-2 only)"
+    # h200-compile.json /results/2/value_ms = 8.187952
+    assert h200.span(h200.figures(kind="latency", variant="fp16", job_id="h200-compile", shape="800x800"),
+                     unit="s") == "8.188 s (in job h200-compile, at 800 x 800 only)"
 
 
 def test_a_range_over_no_rows_is_a_template_error(detr):
@@ -114,11 +118,11 @@ def test_a_range_over_no_rows_is_a_template_error(detr):
 
 
 def test_ratio_span_takes_every_pair(h200, detr):
-    # fp16 / fp8 compiled latency per (job, shape): h200-compile-2 800x800 8.376992 / 9.06104 = 0.9245 (first
-    # pair, the lowest), h200-compile 800x800 8.663872 / 9.084816 = 0.9537, 800x1067 12.78888 / 12.769152 = 1.0015
+    # fp16 / fp8 compiled latency per (job, shape), h200-compile.json: 800x800 8.187952 / 9.453008 = 0.8662
+    # (first pair, the lowest), 800x1067 12.55928 / 12.519568 = 1.0032
     text, (entry,) = printed(h200.ratio_span, "fp16", "fp8", kind="latency", mode="compile")
-    assert text == "0.92x to 1.00x (mode compile only)"
-    assert len(entry.rows) == 6 and {r["variant"] for r in entry.rows} == {"fp16", "fp8"}
+    assert text == "0.87x to 1.00x (mode compile only)"
+    assert len(entry.rows) == 4 and {r["variant"] for r in entry.rows} == {"fp16", "fp8"}
     # 800x800 in the three TensorRT jobs: 5.889 / 5.841, 5.889 / 5.85, 5.816 / 5.764 all print 1.01
     assert detr.ratio_span("fp16", "fp8-recipe72", kind="latency", shape="800x800") == "1.01x (at 800 x 800 only)"
 
@@ -142,9 +146,9 @@ def test_saving_span_takes_pairs_and_both_ends_of_stated_differences(detr, h200)
     assert places(entry.rows) == [("b200-trt11.1", "/results/8/groups/0/time_ms"),
                                   ("b200-trt11.1", "/results/9/groups/0/time_ms"),
                                   ("trt-cross-job-summary", "/results/6/delta_ms_range")]
-    # H200 compiled GEMM fp16 - fp8: 0.845533 - 0.802478 = 0.0431 (h200-compile-2, first), 0.844893 - 0.797051
-    # = 0.0478, 0.974223 - 0.906321 = 0.0679 (h200-compile 800x1067, last)
-    assert h200.saving_span("GEMM/MatMul", "fp16", "fp8", mode="compile") == "0.043 to 0.068 ms (mode compile only)"
+    # H200 compiled GEMM fp16 - fp8 (h200-compile.json /results/3 and 5, 7 and 9, groups/2 and 3):
+    # 0.848432 - 0.805561 = 0.0429 (800x800, first), 0.981445 - 0.911482 = 0.0700 (800x1067, last)
+    assert h200.saving_span("GEMM/MatMul", "fp16", "fp8", mode="compile") == "0.043 to 0.070 ms (mode compile only)"
 
 
 def test_spread_over_jobs(detr):

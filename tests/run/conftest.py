@@ -79,6 +79,7 @@ run:
   compile_variants: [fp32, fp16]
   compile_shapes: ["64x96"]
   compile_backend: eager
+  compilations: 1  # one compilation, in the measuring process (test_compilations.py runs several)
   warmup_iterations: 1
   iterations: 3
   repeats: 3

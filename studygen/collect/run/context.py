@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Protocol
 
+from ...errors import UsageError
 from .coco_ap import CocoSetup, detections_path
 from .images import Photo, load_image_set, to_pixel_values
 from .progress import Progress
@@ -228,3 +229,17 @@ class RunContext:
 
     def agreement_pending(self, name: str) -> bool:
         return not self.sink.has("agreement", name, self.plan.agreement_shape, "eager", "logit_correlation")
+
+
+def select_device(cpu: bool, study_path: str):
+    """The torch device to measure on: the CPU when asked (``--cpu``), else
+    CUDA. Raises UsageError when no CUDA device exists and ``--cpu`` is not
+    given: a study times GPU compute, and CPU wall times are no substitute."""
+    import torch
+
+    if cpu:
+        return torch.device("cpu")
+    if not torch.cuda.is_available():
+        raise UsageError(f"no CUDA device on this machine: {study_path} is timed on a GPU; "
+                         "give --cpu to run it on the CPU (test configs only)")
+    return torch.device("cuda")

@@ -22,7 +22,7 @@ from .compiled import compiled_forward, cuda_graph_report, cudagraph_skips, forw
 from .context import RunContext, Variant
 from .profiling import Profile, fp8_evidence, kernel_time_result, profile_forwards
 from .spec import Cell
-from .timing import Summary, Timer, summarize, time_interleaved
+from .timing import Summary, Timer, host_per_forward, pinned_to_cores, summarize, time_interleaved
 
 
 @dataclass(frozen=True)
@@ -44,8 +44,14 @@ class ReadyCall:
     compiled: CompileInfo | None = None
 
 
-def time_group(run: RunContext, mode: str, shape: str, names: list[str]) -> None:
-    """Time and profile the cells (``mode``, ``shape``, each of ``names``) the record lacks."""
+def time_group(run: RunContext, mode: str, shape: str, names: list[str]) -> dict[str, list[list[float]]]:
+    """Time and profile the cells (``mode``, ``shape``, each of ``names``) the record lacks;
+    returns their samples (:func:`measure_ready`)."""
+    return measure_ready(run, mode, shape, prepare_group(run, mode, shape, names))
+
+
+def prepare_group(run: RunContext, mode: str, shape: str, names: list[str]) -> dict[str, "ReadyCall"]:
+    """The pending cells of the group made ready to time (:func:`prepare_call`), by variant name."""
     ready: dict[str, ReadyCall] = {}
     for name in names:
         cell = Cell(mode, shape, name)
@@ -53,22 +59,36 @@ def time_group(run: RunContext, mode: str, shape: str, names: list[str]) -> None
             prepared = prepare_call(run, cell)
             if prepared is not None:
                 ready[name] = prepared
+    return ready
+
+
+def measure_ready(run: RunContext, mode: str, shape: str, ready: dict[str, "ReadyCall"]) -> dict[str, list[list[float]]]:
+    """Time the ``ready`` calls interleaved, the measuring process pinned to half of
+    its cores on CUDA unless ``run.pin_timing`` is false
+    (:func:`~studygen.collect.run.timing.pinned_to_cores`), then profile each;
+    each cell's results go to ``run.sink``.
+    Returns ``{variant: [[ms, ...] per repeat]}``, the samples timed."""
     if not ready:
-        return
-    times, timer = _time_calls(run, mode, shape, ready)
+        return {}
     settings = run.settings
-    task = run.progress.task(f"profile {mode} {shape}", len(ready))
-    for name, prepared in ready.items():
-        summary = summarize(times[name], warmup=settings["warmup_iterations"], unstable_cv=settings["unstable_cv"])
-        profile = profile_forwards(prepared.call, iterations=settings["profile_iterations"], warmup=2, cuda=run.cuda)
-        run.progress.advance(task)
-        results = cell_results(run, Cell(mode, shape, name), prepared, summary, timer, profile)
-        run.sink.add(*results)
-        kernel = results[-1]
-        run.progress.log(f"{name} {mode} {shape}: median {summary.median_ms:.3f} ms (CV "
-                         f"{summary.distribution['cv'] * 100:.2f} %, repeat medians "
-                         f"{summary.distribution['repeat_medians_ms']}), profiled kernels "
-                         f"{kernel['profiled_total_ms']:.3f} ms")
+    with pinned_to_cores(run.cuda and settings["pin_timing"]) as cores:
+        times, timer, host = _time_calls(run, mode, shape, ready)
+        task = run.progress.task(f"profile {mode} {shape}", len(ready))
+        for name, prepared in ready.items():
+            summary = summarize(times[name], warmup=settings["warmup_iterations"], unstable_cv=settings["unstable_cv"])
+            summary.distribution.update(host_per_forward(host[name]))
+            profile = profile_forwards(prepared.call, iterations=settings["profile_iterations"], warmup=2, cuda=run.cuda)
+            run.progress.advance(task)
+            results = cell_results(run, Cell(mode, shape, name), prepared, summary, timer, profile, pinned_cores=cores)
+            run.sink.add(*results)
+            kernel = results[-1]
+            run.progress.log(f"{name} {mode} {shape}: median {summary.median_ms:.3f} ms (CV "
+                             f"{summary.distribution['cv'] * 100:.2f} %, repeat medians "
+                             f"{summary.distribution['repeat_medians_ms']}, host "
+                             f"{summary.distribution['host_issue_ms_per_forward']:.3f} ms issue / "
+                             f"{summary.distribution['host_ms_per_forward']:.3f} ms wall per forward), "
+                             f"profiled kernels {kernel['profiled_total_ms']:.3f} ms")
+    return times
 
 
 def prepare_call(run: RunContext, cell: Cell) -> ReadyCall | None:
@@ -111,23 +131,26 @@ def _compile(run: RunContext, cell: Cell, variant: Variant, inputs: list) -> Rea
     return ReadyCall(variant, forward_call(forward, inputs, cuda_graphs=uses_cuda_graphs(settings)), info)
 
 
-def _time_calls(run: RunContext, mode: str, shape: str, ready: dict[str, ReadyCall]) -> tuple[dict, Timer]:
-    """``({variant: [[ms, ...] per repeat]}, timer)``: the ready calls timed interleaved."""
+def _time_calls(run: RunContext, mode: str, shape: str, ready: dict[str, ReadyCall]) -> tuple[dict, Timer, dict]:
+    """``({variant: [[ms, ...] per repeat]}, timer, {variant: [(issue, wall) ms per forward per repeat]})``:
+    the ready calls timed interleaved."""
     settings = run.settings
     repeats, iterations, warmup = settings["repeats"], settings["iterations"], settings["warmup_iterations"]
     task = run.progress.task(f"time {mode} {shape}", repeats * len(ready))
     timer = Timer(run.cuda, settings["host_sync"])
+    host: dict = {}
     times = time_interleaved({name: prepared.call for name, prepared in ready.items()}, repeats=repeats,
                              iterations=iterations, warmup=warmup, timer=timer,
-                             on_step=lambda repeat, name: run.progress.advance(task))
-    return times, timer
+                             on_step=lambda repeat, name: run.progress.advance(task), host=host)
+    return times, timer, host
 
 
 def cell_results(run: RunContext, cell: Cell, prepared: ReadyCall, summary: Summary, timer: Timer,
-                 profile: Profile) -> list[dict]:
+                 profile: Profile, pinned_cores: list[int] | None = None) -> list[dict]:
     """``[latency or not_measured, kernel_time]`` of one timed and profiled cell."""
     settings = run.settings
-    latency = latency_result(cell, settings, summary, timer, run.agreement.dataset_id, prepared.compiled)
+    latency = latency_result(cell, settings, summary, timer, run.agreement.dataset_id, prepared.compiled,
+                             pinned_cores=pinned_cores)
     if cell.mode == "compile" and prepared.variant.compile_note:
         latency["note"] = prepared.variant.compile_note
     if prepared.variant.precision == "fp8":
@@ -156,9 +179,10 @@ def not_measured(cell: Cell, metric: str, reason: str) -> dict:
 
 
 def latency_result(cell: Cell, settings: dict, summary: Summary, timer: Timer, dataset_id: str,
-                   compiled: CompileInfo | None = None) -> dict:
+                   compiled: CompileInfo | None = None, pinned_cores: list[int] | None = None) -> dict:
     """The ``latency`` result of ``cell`` from its timing ``summary`` (ms), the
-    ``timer`` that took it, the image set it ran on and, compiled, its compilation."""
+    ``timer`` that took it, the image set it ran on and, compiled, its compilation;
+    ``pinned_cores`` the cores the launching thread was pinned to (None: not pinned)."""
     # CUDA graphs only where inductor replayed them for every graph of the forward
     cuda_graphs = compiled.cuda_graphs if compiled else None
     replayed_graphs = bool(cuda_graphs) and cuda_graphs["skipped_graphs"] == 0
@@ -169,7 +193,8 @@ def latency_result(cell: Cell, settings: dict, summary: Summary, timer: Timer, d
         "distribution": summary.distribution,
         "method": {"timer": timer.name, "cuda_graph": replayed_graphs, "data_transfers": False,
                    "separate_profile_run": True, "interleaved": True,
-                   **({"host_sync": timer.host_sync} if timer.cuda else {})},
+                   **({"host_sync": timer.host_sync} if timer.cuda else {}),
+                   **({"pinned_cores": pinned_cores} if pinned_cores is not None else {})},
         "dataset": dataset_id,
         "unstable": summary.unstable,
     }

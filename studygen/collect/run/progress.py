@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 
 class Progress:
     """A rich progress bar per stage on stderr, and log lines (shown even when
@@ -12,8 +14,10 @@ class Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
 
         self.console = Console(stderr=True, quiet=quiet)
+        # no refresh thread: it would take the GIL ten times a second while forwards are being
+        # launched and timed; the bars are redrawn when a step ends (advance) instead
         self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=self.console, transient=False)
+                                TimeElapsedColumn(), console=self.console, transient=False, auto_refresh=False)
         self.bar.start()
 
     def task(self, description: str, total: int):
@@ -22,9 +26,32 @@ class Progress:
 
     def advance(self, task) -> None:
         self.bar.advance(task)
+        self.bar.refresh()
 
     def log(self, message: str) -> None:
         self.bar.console.log(message)
 
     def stop(self) -> None:
         self.bar.stop()
+
+
+class LineProgress:
+    """Progress of a compilation worker (:mod:`.compilations`): log lines on
+    stderr with a ``prefix``, no bars (several processes share one stderr)."""
+
+    def __init__(self, prefix: str, quiet: bool = False):
+        self.prefix = prefix
+        self.quiet = quiet
+
+    def task(self, description: str, total: int):
+        return None
+
+    def advance(self, task) -> None:
+        pass
+
+    def log(self, message: str) -> None:
+        if not self.quiet:
+            print(f"[{self.prefix}] {message}", file=sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        pass

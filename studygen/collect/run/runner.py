@@ -14,7 +14,9 @@ Order of work (each step hands its results to the record sink when it ends):
 4. FP8 compression to real FP8 weights and the real-path audit;
 5. per (mode, shape): the variants timed interleaved, then each profiled →
    ``latency`` (FP8 only with its FP8 GEMM evidence) and ``kernel_time``
-   (:mod:`.latency_stage`).
+   (:mod:`.latency_stage`); compiled groups ``run.compilations`` times, each
+   compilation in its own process with an empty Inductor cache, timed one at a
+   time (:mod:`.compilations`).
 
 On ``--resume`` only the variants that still have something to measure are
 built. A variant that cannot be measured gets a ``not_measured`` result with
@@ -25,15 +27,16 @@ from __future__ import annotations
 
 import time
 
-from ...errors import UsageError
 from .agreement_stage import measure_agreement
 from .ap_stage import coco_not_configured, measure_ap
-from .context import ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, job_id_for
+from .compilations import compile_group
+from .context import (ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, job_id_for,
+                      select_device)
 from .latency_stage import time_group
 from .model import build_model
 from .progress import Progress
 from .provenance import collect_provenance
-from .variants import build_variant, compress, prepare_fp8_compile
+from .variants import build_variant, compress
 
 
 def run_study(inputs: RunInputs, options: RunOptions, store: RecordStore, *, started: float | None = None) -> ResultSink:
@@ -83,9 +86,13 @@ def measure(run: RunContext) -> None:
     """Steps 1 to 5 of the module docstring, for what the record still lacks."""
     plan = run.plan
     pending_cells = [cell for cell in plan.cells if run.latency_pending(cell)]
+    if plan.settings["compilations"] > 1:  # compiled cells are built and measured in worker processes
+        here = [cell for cell in pending_cells if cell.mode != "compile"]
+    else:
+        here = pending_cells
     pending_agreement = [name for name in plan.agreement_variants() if run.agreement_pending(name)]
     pending_ap = run.ap.pending(run.sink)
-    wanted = {cell.variant for cell in pending_cells} | set(pending_agreement) | set(pending_ap)
+    wanted = {cell.variant for cell in here} | set(pending_agreement) | set(pending_ap)
     if pending_agreement:
         wanted.add(plan.reference_variant)
     needed = [name for name in plan.variants if name in wanted]
@@ -100,36 +107,13 @@ def measure(run: RunContext) -> None:
     else:
         measure_ap(run, pending_ap)
 
-    timed = {cell.variant for cell in pending_cells}
+    timed = {cell.variant for cell in here}
     for variant in run.variants.values():
         if variant.precision == "fp8" and variant.name in timed:
             compress(run, variant)
 
     for mode, shape, names in plan.groups():
         if mode == "compile":
-            _prepare_compiled_fp8(run, shape, names)
-        time_group(run, mode, shape, names)
-
-
-def _prepare_compiled_fp8(run: RunContext, shape: str, names: list[str]) -> None:
-    """The transplanted FP8 model for each FP8 variant of a compiled group that
-    is on its real path and still lacks this shape's latency."""
-    for name in names:
-        variant = run.variants.get(name)
-        if (variant is not None and variant.precision == "fp8" and variant.real_fp8_ready
-                and not run.sink.has("latency", name, shape, "compile", "median")):
-            prepare_fp8_compile(run, variant)
-
-
-def select_device(cpu: bool, study_path: str):
-    """The torch device to measure on: the CPU when asked (``--cpu``), else
-    CUDA. Raises UsageError when no CUDA device exists and ``--cpu`` is not
-    given: a study times GPU compute, and CPU wall times are no substitute."""
-    import torch
-
-    if cpu:
-        return torch.device("cpu")
-    if not torch.cuda.is_available():
-        raise UsageError(f"no CUDA device on this machine: {study_path} is timed on a GPU; "
-                         "give --cpu to run it on the CPU (test configs only)")
-    return torch.device("cuda")
+            compile_group(run, shape, names)
+        else:
+            time_group(run, mode, shape, names)

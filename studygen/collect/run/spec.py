@@ -36,6 +36,10 @@ DEFAULT_RUN = {
     "fp8_gemm_kernel_pattern": r"e4m3|e5m2|f8f8|nvjet\w*_qq|fp8_gemm",
     "fake_quant_kernel_pattern": r"fake_e4m3fy|fake_quant|fake_tensor_quant",
     "unstable_cv": 0.05,
+    # independent compilations per compiled cell (own process, empty Inductor cache each)
+    "compilations": 3,
+    # pin the measuring process to half of its cores while it times (CUDA only)
+    "pin_timing": True,
 }
 
 

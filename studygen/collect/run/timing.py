@@ -28,7 +28,9 @@ medians spread wider than the widest within-repeat interquartile range
 from __future__ import annotations
 
 import math
+import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 
@@ -120,19 +122,25 @@ class Timer:
         self.cuda = cuda
         self.host_sync = host_sync
         self.name = "cuda-events" if cuda else "perf-counter"
+        # host time of the last series, ms per forward: (issue, wall); see host_per_forward
+        self.last_host_ms: tuple[float, float] | None = None
 
     def series(self, call, iterations: int) -> list[float]:
         """Run ``call(i)`` for i in 0..iterations-1; each forward's time in ms (length ``iterations``)."""
+        started = time.perf_counter()
         if not self.cuda:
             times = []
             for i in range(iterations):
                 began = time.perf_counter()
                 call(i)
                 times.append((time.perf_counter() - began) * 1000.0)
+            wall_ms = (time.perf_counter() - started) * 1000.0 / iterations
+            self.last_host_ms = (wall_ms, wall_ms)
             return times
         import torch
 
         events = [torch.cuda.Event(enable_timing=True) for _ in range(iterations + 1)]
+        started = time.perf_counter()
         if self.host_sync == "per_forward":
             times = []
             for i in range(iterations):
@@ -141,22 +149,29 @@ class Timer:
                 events[i + 1].record()
                 events[i + 1].synchronize()
                 times.append(float(events[i].elapsed_time(events[i + 1])))
+            wall_ms = (time.perf_counter() - started) * 1000.0 / iterations
+            self.last_host_ms = (wall_ms, wall_ms)
             return times
         events[0].record()
         for i in range(iterations):
             call(i)
             events[i + 1].record()
+        issued = time.perf_counter()
         events[-1].synchronize()
+        finished = time.perf_counter()
+        self.last_host_ms = ((issued - started) * 1000.0 / iterations, (finished - started) * 1000.0 / iterations)
         return [float(events[i].elapsed_time(events[i + 1])) for i in range(iterations)]
 
 
 def time_interleaved(calls: dict, *, repeats: int, iterations: int, warmup: int, timer: Timer,
-                     on_step=None) -> dict[str, list[list[float]]]:
+                     on_step=None, host: dict | None = None) -> dict[str, list[list[float]]]:
     """Time each ``calls[variant](i)`` (i = iteration index, so inputs can rotate)
     round-robin within each repeat; returns ``{variant: [[ms, ...] per repeat]}``
     (R lists of N samples each).
 
     ``on_step(repeat, variant)`` is called after each variant's block (progress).
+    ``host``, when given, receives ``{variant: [(issue_ms, wall_ms) per repeat]}``:
+    the host's time per forward of each repeat (:attr:`Timer.last_host_ms`).
     """
     names = list(calls)
     times: dict[str, list[list[float]]] = {name: [] for name in names}
@@ -173,6 +188,67 @@ def time_interleaved(calls: dict, *, repeats: int, iterations: int, warmup: int,
             # per_repeat: no wait here. The first event is queued behind the warm-up, so the
             # warm-up stays out of the first sample and that sample is not an idle GPU's launch latency.
             times[name].append(timer.series(call, iterations))
+            if host is not None:
+                host.setdefault(name, []).append(timer.last_host_ms)
             if on_step:
                 on_step(repeat, name)
     return times
+
+
+def host_per_forward(per_repeat: list[tuple[float, float]]) -> dict:
+    """``{"host_issue_ms_per_forward", "host_ms_per_forward"}``: medians over the
+    repeats of the host's time per forward, in ms.
+
+    *Issue* is the time the host took to return from the repeat's N calls (the
+    kernel launches queued, before it waits for the GPU); *wall* runs to the end
+    of the repeat's synchronization. With ``host_sync="per_repeat"`` an issue
+    time close to the GPU samples means the host, not the GPU, set the pace
+    (launch-bound, as eager forwards of ~1,000 kernels are); with
+    ``per_forward`` and without CUDA both equal the wall time per forward.
+    """
+    issue = [pair[0] for pair in per_repeat]
+    wall = [pair[1] for pair in per_repeat]
+    return {"host_issue_ms_per_forward": _r(_percentile(issue, 50)), "host_ms_per_forward": _r(_percentile(wall, 50))}
+
+
+@contextmanager
+def pinned_to_cores(enabled: bool):
+    """Pin the measuring process, every thread of it, to the upper half of the
+    cores it may run on (at least one) for the block; yields the cores, or None
+    when ``enabled`` is false or the platform has no ``sched_setaffinity``.
+
+    Why: unpinned, the launching thread migrates between cores and shares them
+    with whatever else runs. Pinning that thread alone to one core was measured
+    to double eager latency on the H200 machine (21 to 40 ms per forward at
+    800x800, threads the runtime starts later inherit that single core), so the
+    whole process gets a half of the machine. The previous affinities are restored.
+    """
+    if not enabled or not hasattr(os, "sched_setaffinity"):
+        yield None
+        return
+    allowed = sorted(os.sched_getaffinity(0))
+    cores = allowed[len(allowed) // 2:]
+    threads = _thread_ids()
+    before = {}
+    for tid in threads:
+        try:
+            before[tid] = os.sched_getaffinity(tid)
+            os.sched_setaffinity(tid, cores)
+        except OSError:  # a thread that ended meanwhile
+            before.pop(tid, None)
+    try:
+        yield cores
+    finally:
+        for tid, mask in before.items():
+            try:
+                os.sched_setaffinity(tid, mask)
+            except OSError:
+                pass
+
+
+def _thread_ids() -> list[int]:
+    """The ids of this process's threads (Linux ``/proc/self/task``), else just this thread (0)."""
+    try:
+        return [int(name) for name in os.listdir("/proc/self/task")]
+    except OSError:
+        return [0]
