@@ -24,33 +24,14 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import shown_path
-from .inputs import json_error, read_input_text
+from .inputs import DuplicateKey, json_error, read_input_text, refuse_duplicate_keys, second_key_position
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _SPACE_CHARS = frozenset(" \t\n\r")
 
 
-class DuplicateKey(ValueError):
-    """Raised by the object hook for a key that comes twice in one object."""
-
-    def __init__(self, key: str):
-        super().__init__(key)
-        self.key = key
-
-
 def _refuse_constant(name: str):
     raise ValueError(f"{name} is not valid JSON")
-
-
-def _pairs_without_duplicates(pairs: list[tuple[str, object]]) -> dict:
-    document = dict(pairs)  # C speed; a shorter dict than the pair list means a key came twice
-    if len(document) != len(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise DuplicateKey(key)
-            seen.add(key)
-    return document
 
 
 def out_of_range(value) -> bool:
@@ -75,6 +56,13 @@ def check_numbers(values: list, display: str, where: str) -> None:
             raise number_refusal(display, f"{where}/{index}")
 
 
+def duplicate_key(doc: "JsonText", key: str, pos: int) -> InputError:
+    """The refusal of ``key`` repeated in one object, at the line of ``pos``
+    (the repeat), in the words of :func:`studygen.collect.inputs.decode_at`."""
+    return InputError(f"malformed JSON: duplicate key {key!r} in one object (the last would silently win)",
+                      path=doc.display, where=f"line {doc.line_of(pos)}")
+
+
 def escape_pointer(key: str) -> str:
     """``key`` as one JSON pointer segment (RFC 6901: ``~`` → ``~0``, ``/`` → ``~1``)."""
     return key.replace("~", "~0").replace("/", "~1")
@@ -90,7 +78,7 @@ class JsonText:
     def __init__(self, text: str, display: str):
         self.text = text
         self.display = display
-        decoder = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=_pairs_without_duplicates)
+        decoder = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=refuse_duplicate_keys)
         self._scan = decoder.scan_once
 
     @classmethod
@@ -129,9 +117,9 @@ class JsonText:
             raise self._malformed(stop.value, "Expecting value") from None
         except json.JSONDecodeError as exc:
             raise self._malformed(exc.pos, exc.msg) from None
-        except DuplicateKey as exc:
-            raise InputError(f"duplicate key {json.dumps(exc.key)} in one object (the last would silently win)",
-                             path=self.display, where=pointer or f"line {self.line_of(pos)}") from None
+        except DuplicateKey as exc:  # worded as every collector input words it, at the line of the repeat
+            at = second_key_position(self.text, pos, exc.key)
+            raise duplicate_key(self, exc.key, pos if at is None else at) from None
         except RecursionError:
             raise InputError("malformed JSON: nested too deeply to read", path=self.display,
                              where=pointer or None) from None
@@ -181,10 +169,10 @@ class Members:
             pos = doc.skip_space(pos)
             if not text.startswith('"', pos):
                 raise doc._malformed(pos, "Expecting property name enclosed in double quotes")
+            key_pos = pos
             key, pos = doc.value(pos, self.pointer)
             if key in self._seen:
-                raise InputError(f"duplicate key {json.dumps(key)} (the last would silently win)",
-                                 path=doc.display, where=self.pointer or f"line {doc.line_of(pos)}")
+                raise duplicate_key(doc, key, key_pos)
             self._seen.add(key)
             pos = doc.skip_space(doc._expect(pos, ":", "':' delimiter"))
             self._value_end = None

@@ -249,14 +249,14 @@ def test_float_image_id_of_an_annotation_finds_its_image(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ('{"images": [{"id": 1}], "images": [{"id": 2}], "annotations": [], "categories": []}',
-     'gt.json:1: duplicate key "images" (the last would silently win)'),
+     "gt.json:1: malformed JSON: duplicate key 'images' in one object (the last would silently win)"),
     ('{"images": [{"id": 1}], "annotations": [],\n "categories": [], "annotations": []}',
-     'gt.json:2: duplicate key "annotations" (the last would silently win)'),
+     "gt.json:2: malformed JSON: duplicate key 'annotations' in one object (the last would silently win)"),
     ('{"images": [{"id": 1, "id": 2}], "annotations": [], "categories": []}',
-     'gt.json:/images/0: duplicate key "id" in one object (the last would silently win)'),
+     "gt.json:1: malformed JSON: duplicate key 'id' in one object (the last would silently win)"),
     ('{"images": [{"id": 1}], "categories": [{"id": 1}], "annotations": [{"id": 1, "image_id": 1, "category_id": 1, '
      '"bbox": [1, 1, 5, 5], "bbox": [1, 1, 50, 50], "area": 25, "iscrowd": 0}]}',
-     'gt.json:/annotations/0: duplicate key "bbox" in one object (the last would silently win)'),
+     "gt.json:1: malformed JSON: duplicate key 'bbox' in one object (the last would silently win)"),
     ('{"images": [{"id": 1}], "categories": [{"id": 1}], "annotations": [{"id": 1, "image_id": 1, "category_id": 1, '
      '"bbox": [1, 1, 1e400, 5], "area": 25, "iscrowd": 0}]}',
      "gt.json:/annotations/0/bbox/2: number out of range: it is not a finite double (1e400 would read as infinity)"),
@@ -279,7 +279,7 @@ def test_duplicate_key_in_a_segmentation_is_refused_too(tmp_path):
     doc = document(numbered([(1, 10, 10, 50, 50)]))
     text = json.dumps(doc).replace('"iscrowd": 0', '"iscrowd": 0, "segmentation": {"counts": "ab", "counts": "cd"}')
     (tmp_path / "gt.json").write_text(text)
-    with pytest.raises(InputError, match=r'gt.json:/annotations/0: duplicate key "counts"'):
+    with pytest.raises(InputError, match=r"^gt.json:1: malformed JSON: duplicate key 'counts'"):
         coco_truth.load_ground_truth(tmp_path / "gt.json", "gt.json")
 
 
@@ -292,11 +292,11 @@ def test_pair_keys_hold_for_any_category_id():
 
 def test_errors_in_annotations_before_the_images_name_their_element(tmp_path):
     # the annotations list comes first, so it is read twice; the first pass (before the images are known) already
-    # refuses what JSON itself gets wrong, naming the element
+    # refuses what JSON itself gets wrong, naming the line of the repeat
     text = ('{"annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [1, 1, 5, 5], "area": 25, '
             '"iscrowd": 0}, {"id": 2, "id": 3}], "images": [{"id": 1}], "categories": [{"id": 1}]}')
     (tmp_path / "gt.json").write_text(text)
-    with pytest.raises(InputError, match=r'^gt.json:/annotations/1: duplicate key "id" in one object'):
+    with pytest.raises(InputError, match=r"^gt.json:1: malformed JSON: duplicate key 'id' in one object"):
         coco_truth.load_ground_truth(tmp_path / "gt.json", "gt.json")
 
 

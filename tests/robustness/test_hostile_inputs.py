@@ -32,8 +32,9 @@ def test_a_fifo_as_any_collector_input_is_refused_without_waiting_for_a_writer(t
     os.mkfifo(tmp_path / "pipe")
     args = ["--family", "demo", "--job", "j", "--measurements", "m", option, "pipe"]
     if command == "coco":  # the other input of the two a real file, so that only the FIFO is refused
-        (tmp_path / "gt.json").write_text('{"images": [{"id": 1, "width": 9, "height": 9}], "annotations": [], '
-                                          '"categories": [{"id": 1, "name": "thing"}]}')
+        (tmp_path / "gt.json").write_text('{"images": [{"id": 1, "width": 9, "height": 9}], "annotations": [{"id": 1, '
+                                          '"image_id": 1, "category_id": 1, "bbox": [1, 1, 4, 4], "area": 16, '
+                                          '"iscrowd": 0}], "categories": [{"id": 1, "name": "thing"}]}')
         args += ["--dataset", "d"] + (["--detections", "gt.json"] if option == "--annotations"
                                       else ["--annotations", "gt.json"])
     # timeout: a budget for the test run only (before the fix this waited forever), no figure asserted
@@ -292,7 +293,8 @@ def test_a_repeated_dur_or_trace_events_in_a_profiler_trace_is_refused(tmp_path,
 
 def test_a_repeated_key_in_coco_detections_is_refused(tmp_path, run_cli, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    gt = {"images": [{"id": 1, "width": 9, "height": 9}], "annotations": [], "categories": [{"id": 1, "name": "x"}]}
+    gt = {"images": [{"id": 1, "width": 9, "height": 9}], "categories": [{"id": 1, "name": "x"}],
+          "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [1, 1, 4, 4], "area": 16, "iscrowd": 0}]}
     (tmp_path / "gt.json").write_text(json.dumps(gt), encoding="utf-8")
     (tmp_path / "dt.json").write_text('[\n{"image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1],\n "score": 0.5, '
                                       '"score": 0.9}\n]\n', encoding="utf-8")
