@@ -83,13 +83,14 @@ def test_writers_of_one_measurement_key_from_two_logs_one_wins_the_others_fail_c
 
 
 def coco_inputs(folder: Path, images: tuple[int, ...]) -> tuple[Path, Path]:
-    """Ground truth with one 50x50 box per image, and detections equal to it."""
+    """Ground truth with one 50x50 box per image, and detections equal to it (scores all different)."""
     folder.mkdir()
     annotations = [{"id": i, "image_id": i, "category_id": 1, "bbox": [10, 10, 50, 50], "area": 2500, "iscrowd": 0}
                    for i in images]
     gt = {"images": [{"id": i, "width": 640, "height": 480, "file_name": f"{i:012d}.jpg"} for i in images],
           "categories": [{"id": 1, "name": "thing"}], "annotations": annotations}
-    detections = [{"image_id": i, "category_id": 1, "bbox": [10, 10, 50, 50], "score": 0.9} for i in images]
+    # scores differ, so that collect coco has no tie to warn about
+    detections = [{"image_id": i, "category_id": 1, "bbox": [10, 10, 50, 50], "score": 0.9 - 0.01 * i} for i in images]
     (folder / "gt.json").write_text(json.dumps(gt), encoding="utf-8")
     (folder / "dt.json").write_text(json.dumps(detections), encoding="utf-8")
     return folder / "gt.json", folder / "dt.json"
