@@ -304,7 +304,7 @@ def test_a_repeated_key_in_coco_detections_is_refused(tmp_path, run_cli, monkeyp
                    "--annotations", "gt.json", "--detections", "dt.json")
     assert (done.exit_code, done.out) == (2, "")
     # collect coco's own streaming reader (collect/coco_json.py) names the detection by its pointer
-    assert done.err == 'studygen: dt.json:/0: duplicate key "score" in one object (the last would silently win)\n'
+    assert done.err == "studygen: dt.json:3: malformed JSON: duplicate key 'score' in one object (the last would silently win)\n"
 
 
 def test_second_key_position_finds_the_repeat_in_its_own_object_only():
