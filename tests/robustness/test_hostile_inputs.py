@@ -303,7 +303,7 @@ def test_a_repeated_key_in_coco_detections_is_refused(tmp_path, run_cli, monkeyp
     done = run_cli("collect", "coco", "--family", "demo", "--job", "j", "--measurements", "m", "--dataset", "d",
                    "--annotations", "gt.json", "--detections", "dt.json")
     assert (done.exit_code, done.out) == (2, "")
-    # collect coco's own streaming reader (collect/coco_json.py) names the detection by its pointer
+    # collect coco reads detections with the same duplicate-key refusal as every collector input: the line of the repeat
     assert done.err == "studygen: dt.json:3: malformed JSON: duplicate key 'score' in one object (the last would silently win)\n"
 
 
