@@ -13,7 +13,8 @@ import click
 from ...collect import coco
 from ...fsutil import shown_path
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
-from ...records.write import WriteOutcome, write_results
+from ...records.recollect import write_new_results
+from ...records.write import WriteOutcome
 from .ingest import SourceProvenance, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
@@ -105,8 +106,8 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
         uses.append(dataset_use())
         return uses[-1].files()
 
-    record = write_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
-                           extra_files=dataset_files, records_dir=target.records_dir)
+    record = write_new_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
+                               extra_files=dataset_files, records_dir=target.records_dir)
     return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning)
 
 

@@ -221,6 +221,9 @@ def provenance_block(options: IngestOptions, collector: str, command: str, sourc
 def report(outcome: WriteOutcome) -> None:
     """One line on success (plus notes)."""
     state = "new record" if outcome.created else "record extended"
-    click.echo(f"wrote {outcome.display}: {outcome.added} result(s) added ({state})")
+    if outcome.added:
+        click.echo(f"wrote {outcome.display}: {outcome.added} result(s) added ({state})")
+    else:
+        click.echo(f"{outcome.display}: nothing new, the record is unchanged")
     for note in outcome.notes:
         click.echo(f"  note: {note}")
