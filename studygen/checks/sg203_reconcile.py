@@ -216,8 +216,8 @@ def differences_below_spread(study, pairs=None) -> list[Finding]:
     of either figure, that spread taken over the jobs that agree on it."""
     pairs = pairs if pairs is not None else disagreeing_pairs(study)
     agreeing = {key: _agreeing(rows, pairs[key]) for key, rows in repeated_keys(study).items()}
-    repeated = {key: rows for key, rows in agreeing.items()
-                if len({r["job_id"] for r in rows}) > 1 and _job_spread_is_the_noise(study, rows)}
+    # _agreeing leaves two jobs or more of every repeated key
+    repeated = {key: rows for key, rows in agreeing.items() if _job_spread_is_the_noise(study, rows)}
     if not repeated:
         return []
     findings = []

@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
-from ..render.stats import MIN_REPEATS
 from ..study.spread import REPEAT_MEDIANS, Spread, spread_of
 from .base import readme_finding
 from .text import numbers_in, quote, sentence_at
@@ -39,16 +38,17 @@ VERDICT = re.compile(r"""\b(?:
 
 
 def spread_rows(study) -> list[tuple[dict, Spread]]:
-    """``(row, spread)`` for every figure with a spread of its own (at least 3
-    repeat medians or profiled iterations; :func:`studygen.study.spread.spread_of`,
-    the spread SG203 reconciles jobs with)."""
+    """``(row, spread)`` for every figure with a spread of its own (at least
+    :data:`~studygen.study.spread.MIN_SPREAD_VALUES` repeat medians or profiled
+    iterations, as many as ``study.noise_verdict`` needs a side;
+    :func:`studygen.study.spread.spread_of`, the spread SG203 reconciles jobs with)."""
     return [(row, spread) for row in study.rows if (spread := spread_of(study, row)) is not None]
 
 
 def _basis(study) -> str:
     """What the records hold to support a verdict, and how to print one."""
     spreads = spread_rows(study)
-    latencies = [row for row, spread in spreads if spread.source == REPEAT_MEDIANS and len(spread.values) >= MIN_REPEATS]
+    latencies = [row for row, spread in spreads if spread.source == REPEAT_MEDIANS]
     if latencies:
         return (f"the records hold repeat medians for {len(latencies)} latency figure(s): "
                 "print the verdict with study.noise_verdict(...)")

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Fewest values a figure's spread is read from (the bootstrap needs a few values a side).
+# Fewest values a figure's spread is read from: what the bootstrap needs a side
+# (studygen.render.stats.MIN_REPEATS, which this layer cannot import; a test keeps them equal).
 MIN_SPREAD_VALUES = 3
 
 REPEAT_MEDIANS = "repeat medians"
@@ -59,12 +60,12 @@ def spread_of(study, row: dict) -> Spread | None:
     """The spread of one flattened row from its own record, None when the
     record holds fewer than :data:`MIN_SPREAD_VALUES` values behind it (or the
     row has no single value: a range, a not-measured result)."""
-    if row.get("value") is None or row.get("statistic") == "not_measured":
+    if row.get("value") is None:  # a range, a not-measured result, a share given as a range
         return None
     if row["kind"] == "latency":
         values = study.repeat_medians(row)
         source = REPEAT_MEDIANS
-    elif row["kind"] == "kernel_time" and row.get("metric") != "kernel_share":
+    elif row["kind"] == "kernel_time":
         values = _iteration_values(study.result_of(row), row.get("group"))
         source = PROFILED_ITERATIONS
     else:
@@ -106,13 +107,11 @@ SOURCE_WORDS = {COMPILATION: "independent compilations", ENGINE_BUILD: "independ
 class DeclaredSource:
     """One ``spread_sources`` entry: ``source`` (a key of :data:`SOURCE_APPLIES`),
     ``reason`` (why the study expects it), ``up_to_percent`` (how far two
-    jobs may differ, relative to their mean, in %; None: not bounded) and
-    ``index`` (its place in the list, for findings about it)."""
+    jobs may differ, relative to their mean, in %; None: not bounded)."""
 
     source: str
     reason: str
     up_to_percent: float | None
-    index: int
 
     @property
     def words(self) -> str:
@@ -124,8 +123,8 @@ class DeclaredSource:
 
 def declared_sources(study) -> list[DeclaredSource]:
     """The study file's ``spread_sources`` (the schema allows only the known sources)."""
-    return [DeclaredSource(entry["source"], entry["reason"], entry.get("up_to_percent"), index)
-            for index, entry in enumerate(study.spec.get("spread_sources") or [])]
+    return [DeclaredSource(entry["source"], entry["reason"], entry.get("up_to_percent"))
+            for entry in study.spec.get("spread_sources") or []]
 
 
 def declared_source_of(study, a: dict, b: dict) -> DeclaredSource | None:

@@ -3,6 +3,7 @@ the spread and the per-image bootstrap interval in the README."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 from studygen.checks import CheckContext, sg203_reconcile
@@ -34,7 +35,7 @@ def test_same_key_beyond_tolerance_is_an_error_naming_both_jobs(tmp_path):
     text = (tmp_path / "measurements/toy/per-part.json").read_text().splitlines()
     assert '"value": 0.4639' in text[fp16.line - 1]
     assert "0.4644 in job main" in fp16.message and "0.4639 in job per-part" in fp16.message
-    assert "spread 0.0005" in fp16.message and "tolerance 0.0002" in fp16.message
+    assert fp16.message.endswith("0.4644 in job main; 0.4639 in job per-part (spread 0.0005, tolerance 0.0002)")
     assert fp16.key is not None and fp16.key.startswith("toy|0123456|fp16|")
     fp8 = next(f for f in across if "FP8 AP" in f.message)
     assert "0.4625 in job main" in fp8.message and "0.4637 in job per-part" in fp8.message and "spread 0.0012" in fp8.message
@@ -312,3 +313,26 @@ def test_three_jobs_one_off_the_others_is_the_one_reported(tmp_path):
     assert len(findings) == 2 and {f.file for f in findings} == {"measurements/toy/c.json"}
     assert any("in job a; 5.11 in job c" in f.message for f in findings)
     assert any("in job b; 5.11 in job c" in f.message for f in findings)
+
+
+def test_the_spread_threshold_is_the_bootstrap_minimum():
+    from studygen.render.stats import MIN_REPEATS
+    from studygen.study.spread import MIN_SPREAD_VALUES
+
+    assert MIN_SPREAD_VALUES == MIN_REPEATS
+
+
+def test_ranges_in_two_jobs_are_no_disagreement(tmp_path):
+    ranged = kernel_time("fp16", {}, rows_listed=False)
+    ranged["groups"] = [{"group": "GEMM", "time_ms_range": {"min": 0.1, "max": 0.4, "over": "rows of the source"}}]
+    study = load(tmp_path, study=spec(), records=[record("a", [ranged]), record("b", [copy.deepcopy(ranged)])])
+    assert sg203_reconcile.check(CheckContext(study)) == []
+
+
+def test_a_declared_source_without_bound_explains_any_difference(tmp_path):
+    source = {"source": "compilation", "reason": "each job compiles the model anew"}
+    records = [record("a", [_compiled("fp16", 5.00, A_REPEATS)]), record("b", [_compiled("fp16", 9.00, [9.0, 9.1, 8.9])])]
+    study = load(tmp_path, study=spec(spread_sources=[source]), records=records)
+    a, b = sorted((r for r in study.rows if r["kind"] == "latency"), key=lambda r: r["job_id"])
+    verdict = sg203_reconcile.compare_pair(study, a, b)
+    assert not verdict.disagree and verdict.basis == "independent compilations are a declared source of spread"
