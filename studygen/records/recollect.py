@@ -70,12 +70,16 @@ def refuse_same_source(record, new: NewResult) -> None:
 
 
 def write_new_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
-                      new_results: list[NewResult], **options) -> WriteOutcome:
+                      new_results: list[NewResult], replace: str | None = None, **options) -> WriteOutcome:
     """:func:`studygen.records.write.write_results` for the results the
     record does not hold yet (:func:`unrecorded`); when it holds them all,
-    nothing is written and the outcome says so (``added`` 0). Raises what
-    those two raise."""
+    nothing is written and the outcome says so (``added`` 0). With
+    ``replace`` (a reason), every new result is written in place of what
+    the job took from the same source files (``write_results(replace=…)``).
+    Raises what those two raise."""
     path = record_path(measurements_dir, family, job_id, options.get("records_dir"))
+    if replace is not None:
+        return write_results(measurements_dir, family, job_id, provenance, new_results, replace=replace, **options)
     left = unrecorded(path, family, provenance, new_results) if new_results else new_results
     if new_results and not left:
         return WriteOutcome(path=path, display=shown_path(path), created=False, added=0,

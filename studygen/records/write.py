@@ -34,6 +34,7 @@ from .load import load_record
 from .provenance import (check_measuring_machine, clean_provenance, defaulted_checkpoint, measuring_machine_block,
                          merge_conversion_machine, merge_provenance)
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
+from .sources import replace_sources
 
 JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
 FAMILY_NAME = re.compile(r"[A-Za-z0-9_-]+")
@@ -150,8 +151,13 @@ def record_text(original: str, document: dict) -> str:
 
 
 def build_document(path: Path, family: str, job_id: str, provenance: dict, new_results: list[NewResult],
-                   *, description: str | None = None) -> Draft:
+                   *, description: str | None = None, replace: str | None = None) -> Draft:
     """The record to write: the existing one extended, or a new one.
+
+    ``replace`` (a reason): the results the existing record took from the
+    source files the new results name (``source_locator``) are dropped
+    first, the reason recorded in its provenance notes (see
+    :func:`studygen.records.recollect.replace_sources`).
 
     Raises ConflictError (duplicate measurement key, provenance disagreement),
     RecordError (the existing file or the new document fails the schema).
@@ -170,6 +176,9 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         merged, notes = merge_provenance(document["provenance"], provenance, display)
         document["provenance"] = clean_provenance(merged)
         created = False
+        if replace is not None:
+            notes.append(replace_sources(document, new_results, replace, display))
+            original = None  # results are dropped: the record is written anew, in the canonical layout
     else:
         document = {"schema_version": CURRENT_SCHEMA_VERSION, "job_id": job_id, "family": family}
         if description:
@@ -195,7 +204,8 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
 def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
                   new_results: list[NewResult], *, description: str | None = None,
                   extra_files: list[tuple[Path, str]] | Callable[[], list[tuple[Path, str]]] = (),
-                  lock_timeout_s: float = LOCK_TIMEOUT_S, records_dir: Path | None = None) -> WriteOutcome:
+                  lock_timeout_s: float = LOCK_TIMEOUT_S, records_dir: Path | None = None,
+                  replace: str | None = None) -> WriteOutcome:
     """Validate, then atomically write or extend the record of ``job_id``
     (``measurements_dir/<family>/<job_id>.json``, or in ``records_dir``: see
     :func:`record_path`).
@@ -207,6 +217,7 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     before the record, once everything has been checked; given as a callable
     returning them, it is called again under the lock, so that a definition
     another process wrote meanwhile is verified rather than replaced.
+    ``replace``: see :func:`build_document`.
 
     One writer at a time (:func:`write_checked`): concurrent collects into
     one record each keep their results, or fail with a ConflictError naming
@@ -221,7 +232,7 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     drafts: list[Draft] = []
 
     def attempt() -> list[tuple[Path, str]]:
-        draft = build_document(path, family, job_id, provenance, new_results, description=description)
+        draft = build_document(path, family, job_id, provenance, new_results, description=description, replace=replace)
         text = validated_text(path, draft)
         extra = list(extra_files() if callable(extra_files) else extra_files)
         for extra_path, _ in extra:

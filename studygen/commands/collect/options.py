@@ -113,6 +113,9 @@ class IngestOptions:
                                         "(7 to 40 hex digits; SG209 asks for one)."))
     dirty: bool = field(default=False, metadata=flag(
         "--dirty", is_flag=True, help="The working tree at --commit had uncommitted changes."))
+    replace: str | None = field(default=None, metadata=flag(
+        "--replace", metavar="REASON", help="Replace the results this job took from the same input files "
+                                            "(a fixed option, a rerun), recording REASON in the record."))
     # Not a flag: the study file's model (id, revision, weights, seed), set by
     # prepare() so a checkpoint not given on the command line comes from it.
     study_model: dict | None = field(default=None, repr=False)
