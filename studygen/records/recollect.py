@@ -33,7 +33,7 @@ def _figure(result: dict) -> dict:
     return {name: value for name, value in result.items() if name not in IDENTITY_FIELDS}
 
 
-def unrecorded(path: Path, family: str, provenance: dict, new_results: list[NewResult]) -> list[NewResult]:
+def unrecorded(path: Path, family: str, new_results: list[NewResult]) -> list[NewResult]:
     """The results of ``new_results`` that the record at ``path`` does not
     already hold identically (same measurement key, same content); all of
     them when there is no record yet. Raises ConflictError
@@ -80,7 +80,7 @@ def write_new_results(measurements_dir: Path, family: str, job_id: str, provenan
     path = record_path(measurements_dir, family, job_id, options.get("records_dir"))
     if replace is not None:
         return write_results(measurements_dir, family, job_id, provenance, new_results, replace=replace, **options)
-    left = unrecorded(path, family, provenance, new_results) if new_results else new_results
+    left = unrecorded(path, family, new_results) if new_results else new_results
     if new_results and not left:
         return WriteOutcome(path=path, display=shown_path(path), created=False, added=0,
                             notes=[f"all {len(new_results)} result(s) are recorded already, as read now: nothing written"])

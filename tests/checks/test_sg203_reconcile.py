@@ -189,6 +189,8 @@ def test_separated_repeat_medians_disagree_by_the_bootstrap_interval(tmp_path):
     assert expected.low_ms > 0  # 5.09 - 5.02 at the least
     assert finding.file == "measurements/toy/b.json" and finding.pointer == "/results/0/value_ms"
     assert "5.0 in job a; 5.11 in job b" in finding.message
+    assert finding.hint == ("reconcile the jobs, or repeat them so that their spread is measured (render shows the "
+                            "job-to-job spread); tolerances in the study file are for figures without a spread of their own")
     assert (f"job b minus job a +0.110 ms, 95% bootstrap interval of the difference of medians "
             f"{expected.low_ms:+.3f} to {expected.high_ms:+.3f} ms excludes 0 "
             "(5 and 5 repeat medians, 10000 resamples, seed 0)") in finding.message
@@ -279,6 +281,11 @@ def test_a_declared_compilation_spread_explains_two_compilations(tmp_path):
     source = {"source": "compilation", "reason": "each job compiles the model anew"}
     declared = load(tmp_path / "declared", study=spec(spread_sources=[source]), records=records)
     assert _across(declared) == []
+    from studygen.study.spread import declared_sources
+
+    (declared_source,) = declared_sources(declared)
+    assert (declared_source.source, declared_source.reason, declared_source.up_to_percent) == (
+        "compilation", "each job compiles the model anew", None)
     bounded = load(tmp_path / "bounded", study=spec(spread_sources=[{**source, "up_to_percent": 1.0}]), records=records)
     (finding,) = _across(bounded)
     # |5.11 - 5.00| / 5.055 = 2.18 %

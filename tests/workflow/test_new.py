@@ -6,6 +6,33 @@ import yaml
 
 from studygen.study import load_study
 
+EXPECTED_DEMO = """\
+# Study file of the demo family, written by `studygen new`.
+# Next: collect records (studygen collect ... --family demo), then
+# `studygen render demo` and `studygen check demo`.
+# template: studygen/generic.md.j2 is the built-in generic template; a template of your own in
+# templates/ can extend it block by block ({% extends "studygen/generic.md.j2" %}).
+schema_version: 1
+family: demo
+title: 'demo: fp16, int8'
+description: What model, which variants, measured where and why (edit this).
+template: studygen/generic.md.j2
+model:
+  id: demo
+  revision: null
+variants:
+- name: fp16
+  precision: fp16
+  label: fp16
+- name: int8
+  precision: int8
+  label: int8
+decision:
+  shipped: false
+  summary: 'Not decided yet: collect measurements, then state the decision here.'
+not_measured: []
+"""
+
 
 def test_new_writes_a_valid_study_file_using_the_generic_template(tmp_path, run_cli):
     result = run_cli("new", "demo", "--variants", "fp16,int8", "--root", tmp_path)
@@ -22,17 +49,18 @@ def test_new_writes_a_valid_study_file_using_the_generic_template(tmp_path, run_
     assert spec["title"] == "demo: fp16, int8"
     study = load_study(path.parent, tmp_path)  # validates against the study schema
     assert list(study.variants) == ["fp16", "int8"]
-    assert path.read_text().startswith("# Study file of the demo family, written by `studygen new`.\n")
+    assert path.read_text() == EXPECTED_DEMO
 
 
 def test_named_variants_model_revision_and_title(tmp_path, run_cli):
     result = run_cli("new", "det", "--variants", "base:fp16, fast:fp8", "--model", "org/detector",
-                     "--revision", "abc1234", "--title", "Detector: FP8 or not", "--root", tmp_path)
+                     "--revision", "abc1234", "--title", "Detector: FP8 or not — measured", "--root", tmp_path)
     assert result.exit_code == 0, result.err
     spec = yaml.safe_load((tmp_path / "families/det/study.yaml").read_text())
     assert [(v["name"], v["precision"]) for v in spec["variants"]] == [("base", "fp16"), ("fast", "fp8")]
     assert spec["model"] == {"id": "org/detector", "revision": "abc1234"}
-    assert spec["title"] == "Detector: FP8 or not"
+    assert spec["title"] == "Detector: FP8 or not — measured"
+    assert "title: 'Detector: FP8 or not — measured'" in (tmp_path / "families/det/study.yaml").read_text()
 
 
 def test_new_never_overwrites(tmp_path, run_cli):

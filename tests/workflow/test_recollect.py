@@ -19,6 +19,7 @@ def _collect(run_cli, root, *extra):
 def test_the_same_inputs_again_change_nothing(tmp_path, run_cli):
     first = _collect(run_cli, tmp_path, "--log", LOG)
     assert first.exit_code == 0, first.err
+    assert "note:" not in first.out  # a new record: nothing was recorded already
     path = tmp_path / "m" / "demo" / "h100.json"
     before = path.read_bytes()
     again = _collect(run_cli, tmp_path, "--log", LOG)
@@ -34,7 +35,7 @@ def test_new_inputs_next_to_recorded_ones_add_only_the_new(tmp_path, run_cli):
     assert _collect(run_cli, tmp_path, "--log", LOG).exit_code == 0
     both = _collect(run_cli, tmp_path, "--log", LOG, "--layer-info", LAYER_INFO)
     assert both.exit_code == 0, both.err
-    assert "1 result(s) added (record extended)" in both.out
+    assert both.out.count("note:") == 1 and "1 result(s) added (record extended)" in both.out
     assert "6 result(s) recorded already, as read now: kept as they were" in both.out
     record = json.loads((tmp_path / "m" / "demo" / "h100.json").read_text())
     assert [r["kind"] for r in record["results"]] == ["latency"] * 5 + ["plan_size", "engine_layers"]
