@@ -110,7 +110,7 @@ class IngestOptions:
         "--driver", metavar="VERSION", help="GPU driver version of the measuring machine."))
     commit: str | None = field(default=None, metadata=flag(
         "--commit", metavar="SHA", help="Repository commit of the code that made the measured engine or run "
-                                        "(7 to 40 hex digits; SG209 asks for one)."))
+                                        "(7 to 40 hex digits; check asks every collected record for one)."))
     dirty: bool = field(default=False, metadata=flag(
         "--dirty", is_flag=True, help="The working tree at --commit had uncommitted changes."))
     replace: str | None = field(default=None, metadata=flag(
