@@ -34,7 +34,7 @@ from .load import load_record
 from .provenance import (check_measuring_machine, clean_provenance, defaulted_checkpoint, measuring_machine_block,
                          merge_conversion_machine, merge_provenance)
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
-from .sources import replace_sources
+from .sources import refuse_same_source, replace_sources, same_result
 
 JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
 FAMILY_NAME = re.compile(r"[A-Za-z0-9_-]+")
@@ -131,6 +131,7 @@ class Draft:
     created: bool
     notes: list[str]
     original: str | None = None
+    added: int = 0  # results added (the rest were recorded already, as they are)
 
     def text(self) -> str:
         """The file's new text: a new record in the canonical layout
@@ -157,7 +158,10 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
     ``replace`` (a reason): the results the existing record took from the
     source files the new results name (``source_locator``) are dropped
     first, the reason recorded in its provenance notes (see
-    :func:`studygen.records.recollect.replace_sources`).
+    :func:`studygen.records.sources.replace_sources`).
+    A new result equal to one the record holds under its key is left out
+    (the same inputs collected again); the same source line under another
+    key is refused (:func:`studygen.records.sources.refuse_same_source`).
 
     Raises ConflictError (duplicate measurement key, provenance disagreement),
     RecordError (the existing file or the new document fails the schema).
@@ -187,10 +191,20 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         document["results"] = []
         created, notes = True, []
     keys: dict[str, str] = {}
-    for index, result in enumerate(document["results"]):
-        keys.setdefault(measurement_key(family, document["provenance"], result), f"{display}:/results/{index}")
+    recorded: dict[str, dict] = {}
+    earlier = list(document["results"])
+    for index, result in enumerate(earlier):
+        key = measurement_key(family, document["provenance"], result)
+        keys.setdefault(key, f"{display}:/results/{index}")
+        recorded.setdefault(key, result)
+    already = 0
     for new in new_results:
         key = measurement_key(family, document["provenance"], new.result)
+        if key in recorded and same_result(recorded[key], new.result):
+            already += 1  # the same input read again: recorded as it is
+            continue
+        if key not in keys:
+            refuse_same_source(earlier, new, display, describe)
         if key in keys:
             raise ConflictError(
                 f"{describe(new.result)} from {new.origin} is already recorded at {keys[key]}; "
@@ -198,7 +212,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
                 path=display)
         keys[key] = new.origin
         document["results"].append(new.result)
-    return Draft(document, created, notes, original)
+    return Draft(document, created, notes, original, added=len(new_results) - already)
 
 
 def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
@@ -233,17 +247,24 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
 
     def attempt() -> list[tuple[Path, str]]:
         draft = build_document(path, family, job_id, provenance, new_results, description=description, replace=replace)
+        drafts.append(draft)
+        if not draft.added:
+            return []  # every result is recorded already, as read now: nothing to write
         text = validated_text(path, draft)
         extra = list(extra_files() if callable(extra_files) else extra_files)
         for extra_path, _ in extra:
             ensure_inside(extra_path, measurements_dir)
-        drafts.append(draft)
         return [*extra, (path, text)]
 
     write_checked(path.parent, attempt, lock_timeout_s)
     draft = drafts[-1]
-    return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=len(new_results),
-                        notes=draft.notes)
+    notes = list(draft.notes)
+    already = len(new_results) - draft.added
+    if not draft.added:
+        notes.append(f"all {already} result(s) are recorded already, as read now: nothing written")
+    elif already:
+        notes.append(f"{already} result(s) recorded already, as read now: kept as they were")
+    return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=draft.added, notes=notes)
 
 
 def write_checked(folder: Path, attempt: Callable[[], list[tuple[Path, str]]],

@@ -13,8 +13,7 @@ import click
 from ...collect import coco
 from ...fsutil import shown_path
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
-from ...records.recollect import write_new_results
-from ...records.write import WriteOutcome
+from ...records.write import WriteOutcome, write_results
 from .ingest import SourceProvenance, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
@@ -106,8 +105,8 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
         uses.append(dataset_use())
         return uses[-1].files()
 
-    record = write_new_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
-                               extra_files=dataset_files, records_dir=target.records_dir, replace=ingest.replace)
+    record = write_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
+                           extra_files=dataset_files, records_dir=target.records_dir, replace=ingest.replace)
     return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning)
 
 

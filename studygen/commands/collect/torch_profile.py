@@ -10,8 +10,7 @@ from typing import ClassVar
 import click
 
 from ...collect import torch_profile
-from ...records.recollect import write_new_results
-from ...records.write import WriteOutcome
+from ...records.write import WriteOutcome, write_results
 from .ingest import SourceProvenance, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
@@ -46,8 +45,8 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
     source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)
     provenance = provenance_block(options.ingest, "studygen collect torch-profile", options.command_line(), source,
                                   notes)
-    return write_new_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
-                             records_dir=target.records_dir, replace=options.ingest.replace)
+    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
+                         records_dir=target.records_dir, replace=options.ingest.replace)
 
 
 @click.command("torch-profile")

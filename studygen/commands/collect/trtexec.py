@@ -11,8 +11,7 @@ import click
 
 from ...collect import trtexec
 from ...errors import UsageError
-from ...records.recollect import write_new_results
-from ...records.write import WriteOutcome
+from ...records.write import WriteOutcome, write_results
 from .ingest import SourceProvenance, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag, optional_path
 
@@ -63,8 +62,8 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
         notes.append("no trtexec log given: the measuring GPU and TensorRT version come from options only")
     source = SourceProvenance(gpu=gpu, names_gpu=inputs.log is not None, software={"tensorrt": version})
     provenance = provenance_block(options.ingest, "studygen collect trtexec", options.command_line(), source, notes)
-    return write_new_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
-                             records_dir=target.records_dir, replace=options.ingest.replace)
+    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
+                         records_dir=target.records_dir, replace=options.ingest.replace)
 
 
 @click.command("trtexec")
