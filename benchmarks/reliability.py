@@ -82,12 +82,21 @@ def start_collect(cwd: Path, *args) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
+def copy_of(scratch: Path, log: Path, name: str) -> Path:
+    """A copy of ``log`` named ``name.log`` in ``scratch``."""
+    copy = scratch / f"{name}.log"
+    copy.write_bytes(log.read_bytes())
+    return copy
+
+
 def parallel_writers(scratch: Path, writers: int) -> None:
     print(f"## Parallel writers ({writers} processes started at once, one records folder)\n")
     print("| case | exit codes | results said added | results kept | leftovers in the folder |")
     print("| --- | --- | --- | --- | --- |")
     cases = {
-        "different shapes, one job": [("shared", LOG, f"{100 * (i + 1)}x{100 * (i + 1)}") for i in range(writers)],
+        # one copy of the log per shape: the same log under two shapes is one measurement, refused as such
+        "different shapes, one job": [("shared", copy_of(scratch, LOG, f"shape{i}"), f"{100 * (i + 1)}x{100 * (i + 1)}")
+                                      for i in range(writers)],
         "one key, two logs": [("same", (LOG, OTHER_LOG)[i % 2], "640x640") for i in range(writers)],
         "different jobs": [(f"job{i}", LOG, "640x640") for i in range(writers)],
     }

@@ -1,4 +1,4 @@
-"""Command line: ``studygen render|check|lint|collect``.
+"""Command line: ``studygen render|check|lint|collect|new|rows``.
 
 Subcommands are imported only when invoked (Polygraphy-style lazy loading), so
 ``studygen --help`` imports neither pandas nor torch. Every
@@ -24,6 +24,8 @@ COMMANDS = {
     "check": ("studygen.commands.check", "check_command", "Check studies: stale README, invalid records, claims against data."),
     "lint": ("studygen.commands.lint", "lint_command", "Check any Markdown document against its own tables."),
     "collect": ("studygen.commands.collect", "collect_group", "Turn measurements (trtexec, profiler, COCO, GPU runs) into records."),
+    "new": ("studygen.commands.new", "new_command", "Start a study family: a study file using the built-in generic template."),
+    "rows": ("studygen.commands.rows", "rows_command", "Print a family's rows with every field a template filter can use."),
 }
 
 

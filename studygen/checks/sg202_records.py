@@ -13,7 +13,7 @@ from ..errors import StudygenError
 from ..findings import Finding, error_finding
 
 CODE = "SG202"
-HINT = "fix the file so it validates against schemas/ (see docs/study-guide.md)"
+HINT = "fix the file so it validates against its schema (studygen/schemas/; see docs/study-guide.md)"
 
 
 def check(context) -> list[Finding]:

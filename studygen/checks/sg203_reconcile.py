@@ -21,8 +21,12 @@ than the 0.0012 spread of the FP8 figure between the two jobs.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..findings import Finding
 from ..numbers import format_number
+from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
+from ..study.spread import declared_source_of, spread_of
 from .base import row_finding
 
 # Fields that, besides variant and job, make two rows of one job comparable as variants.
@@ -70,30 +74,150 @@ def _decimals(rows: list[dict]) -> int:
     return max((r["decimals"] if r["decimals"] is not None else 4) for r in rows)
 
 
-def disagreements(study) -> list[Finding]:
-    """One finding per key whose job-to-job spread exceeds the tolerance."""
+def _unit(row: dict) -> str:
+    return row["unit"] if row["unit"] not in (None, "", "AP") else ""
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    """Whether two jobs' rows of one key disagree, and the words that say how it was decided."""
+
+    disagree: bool
+    basis: str
+
+
+def _bootstrap(study, a_values, b_values):
+    return median_difference(a_values, b_values, resamples=_setting(study, "resamples", DEFAULT_RESAMPLES),
+                             seed=_setting(study, "seed", DEFAULT_SEED))
+
+
+def _setting(study, name: str, default):
+    return (study.spec.get("bootstrap") or {}).get(name, default)
+
+
+def compare_pair(study, a: dict, b: dict) -> PairVerdict:
+    """Decide whether rows ``a`` and ``b`` (one key, two jobs) disagree.
+
+    In order: a declared source of spread covering both (each job compiled or
+    built its own): they disagree only beyond its ``up_to_percent`` of their
+    mean. Both with a spread of their own (:func:`studygen.study.spread.spread_of`):
+    a seeded percentile bootstrap of the difference of medians
+    (:func:`studygen.render.stats.median_difference`); they disagree when its
+    interval excludes 0. One with a spread: the other figure is taken as a
+    constant sample (its bootstrap medians are itself), so the interval is that
+    of ``value - median``; they disagree when it misses ``[-tolerance, +tolerance]``.
+    Neither: they disagree when they differ by more than the tolerance.
+    """
+    decimals = _decimals([a, b])
+    unit = _unit(a)
+    unit_text = f" {unit}" if unit else ""
+    declared = declared_source_of(study, a, b)
+    if declared is not None:
+        if declared.up_to_percent is None:
+            return PairVerdict(False, f"{declared.words} are a declared source of spread")
+        mean = (abs(a["value"]) + abs(b["value"])) / 2
+        percent = 100 * abs(b["value"] - a["value"]) / mean if mean else 0.0
+        return PairVerdict(percent > declared.up_to_percent + 1e-9,
+                           f"{format_number(percent, 2)} % apart, more than the {format_number(declared.up_to_percent)} % "
+                           f"the study file expects of {declared.words}")
+    spread_a, spread_b = spread_of(study, a), spread_of(study, b)
+    allowed = tolerance(study, a)
+    if spread_a is not None and spread_b is not None:
+        decimals = max(decimals, 3)  # an interval of a few hundredths needs its third digit
+        result = _bootstrap(study, spread_a.values, spread_b.values)
+        return PairVerdict(not result.within_noise,
+                           f"job {b['job_id']} minus job {a['job_id']} {format_number(result.difference_ms, decimals, sign=True)}"
+                           f"{unit_text}, {round(100 * result.confidence)}% bootstrap interval of the difference of medians "
+                           f"{format_number(result.low_ms, decimals, sign=True)} to {format_number(result.high_ms, decimals, sign=True)}"
+                           f"{unit_text} excludes 0 ({len(spread_a.values)} and {len(spread_b.values)} {spread_a.source}, "
+                           f"{result.resamples} resamples, seed {result.seed})")
+    if spread_a is not None or spread_b is not None:
+        with_spread, single = (a, b) if spread_a is not None else (b, a)
+        spread = spread_a or spread_b
+        result = _bootstrap(study, spread.values, [single["value"]] * MIN_REPEATS)
+        outside = result.high_ms < -allowed - 1e-12 or result.low_ms > allowed + 1e-12
+        return PairVerdict(outside,
+                           f"{format_number(single['value'])} in job {single['job_id']} (no spread of its own) lies outside the "
+                           f"{round(100 * result.confidence)}% bootstrap interval of the median of job {with_spread['job_id']}'s "
+                           f"{len(spread.values)} {spread.source} widened by the tolerance {format_number(allowed, decimals)}"
+                           f"{unit_text} ({result.resamples} resamples, seed {result.seed})")
+    difference = abs(b["value"] - a["value"])
+    return PairVerdict(difference > allowed + 1e-12,
+                       f"spread {format_number(difference, decimals)}{unit_text}, tolerance {format_number(allowed, decimals)}")
+
+
+def _outlier(rows: list[dict], a: dict, b: dict) -> dict:
+    """Of a disagreeing pair, the row further from the median of every job's
+    figure of the key (the one the finding is placed at); the later job on a tie."""
+    values = sorted(r["value"] for r in rows)
+    middle = values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+    a, b = sorted((a, b), key=lambda r: r["job_id"])
+    return a if abs(a["value"] - middle) > abs(b["value"] - middle) + 1e-12 else b
+
+
+def _disagreeing(study, rows: list[dict]) -> list[tuple[dict, dict, dict, PairVerdict]]:
+    """``(a, b, placed_at, verdict)`` for each pair of jobs of one key that disagree."""
+    ordered = sorted(rows, key=lambda r: (r["job_id"], r["pointer"]))
+    pairs = []
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if a["job_id"] == b["job_id"]:
+                continue
+            verdict = compare_pair(study, a, b)
+            if verdict.disagree:
+                pairs.append((a, b, _outlier(rows, a, b), verdict))
+    return pairs
+
+
+def disagreeing_pairs(study) -> dict[str, list[tuple[dict, dict, dict, PairVerdict]]]:
+    """Measurement key → its disagreeing pairs (see :func:`_disagreeing`), for every repeated key."""
+    return {key: _disagreeing(study, rows) for key, rows in repeated_keys(study).items()}
+
+
+def disagreements(study, pairs=None) -> list[Finding]:
+    """One finding per pair of jobs whose figures of one key disagree (see
+    :func:`compare_pair`), placed at the row further from the others."""
     findings = []
-    for key, rows in repeated_keys(study).items():
-        spread = _spread(rows)
-        allowed = tolerance(study, rows[0])
-        if spread <= allowed + 1e-12:
-            continue
-        ordered = sorted(rows, key=lambda r: r["job_id"])
-        values = "; ".join(f"{format_number(r['value'])} in job {r['job_id']}" for r in ordered)
-        unit = rows[0]["unit"] if rows[0]["unit"] not in (None, "", "AP") else ""
-        findings.append(row_finding(
-            study, "SG203", ordered[-1],
-            f"same measurement disagrees across jobs: {_what(study, rows[0])}: {values} "
-            f"(spread {format_number(spread, _decimals(rows))}{' ' + unit if unit else ''}, "
-            f"tolerance {format_number(allowed, _decimals(rows))})",
-            hint="reconcile the jobs or state the job-to-job spread (render shows it next to the figure); "
-                 "set tolerances in the study file only from measured repeat variance"))
+    for key_pairs in (pairs if pairs is not None else disagreeing_pairs(study)).values():
+        for a, b, placed, verdict in key_pairs:
+            values = f"{format_number(a['value'])} in job {a['job_id']}; {format_number(b['value'])} in job {b['job_id']}"
+            findings.append(row_finding(
+                study, "SG203", placed,
+                f"same measurement disagrees across jobs: {_what(study, a)}: {values} ({verdict.basis})",
+                hint="reconcile the jobs, or repeat them so that their spread is measured (render shows the "
+                     "job-to-job spread); tolerances in the study file are for figures without a spread of their own"))
     return findings
 
 
-def differences_below_spread(study) -> list[Finding]:
-    """Variant differences within one job smaller than the job-to-job spread of either figure."""
-    repeated = repeated_keys(study)
+def _agreeing(rows: list[dict], pairs) -> list[dict]:
+    """The rows of one key left when the rows reported as disagreeing are set
+    aside: the job-to-job spread that counts as noise is that of jobs that
+    agree. All rows when fewer than two jobs would be left: two jobs that
+    disagree give no way to tell which is off, so their whole spread stands."""
+    placed = {id(placed) for _, _, placed, _ in pairs}
+    left = [r for r in rows if id(r) not in placed]
+    return left if len({r["job_id"] for r in left}) > 1 else rows
+
+
+def _job_spread_is_the_noise(study, rows: list[dict]) -> bool:
+    """Whether the job-to-job spread of ``rows`` (one key) is the noise a
+    variant difference is held against: when a figure has no spread of its
+    own, or a declared source (compilations, engine builds) covers them. When
+    every figure has its own spread the bootstrap already found the jobs to
+    agree, and whether a variant difference is resolved is a noise verdict
+    (``study.noise_verdict``, SG204), read from those spreads."""
+    if any(spread_of(study, row) is None for row in rows):
+        return True
+    return any(declared_source_of(study, a, b) is not None for a in rows for b in rows if a is not b)
+
+
+def differences_below_spread(study, pairs=None) -> list[Finding]:
+    """Variant differences within one job smaller than the job-to-job spread
+    of either figure, that spread taken over the jobs that agree on it."""
+    pairs = pairs if pairs is not None else disagreeing_pairs(study)
+    agreeing = {key: _agreeing(rows, pairs[key]) for key, rows in repeated_keys(study).items()}
+    # _agreeing leaves two jobs or more of every repeated key
+    repeated = {key: rows for key, rows in agreeing.items() if _job_spread_is_the_noise(study, rows)}
     if not repeated:
         return []
     findings = []
@@ -133,4 +257,5 @@ def differences_below_spread(study) -> list[Finding]:
 
 def check(context) -> list[Finding]:
     study = context.study
-    return disagreements(study) + differences_below_spread(study)
+    pairs = disagreeing_pairs(study)
+    return disagreements(study, pairs) + differences_below_spread(study, pairs)

@@ -2,7 +2,9 @@
 "not significant" or "no change" written by hand instead of computed.
 
 A verdict may only come from ``study.noise_verdict(a, b, ...)``, which needs
-at least 3 repeat medians a side in the records and prints the spread and
+at least 3 repeat medians a side in the records (the spread SG203 reads too,
+:mod:`studygen.study.spread`; a figure whose only spread is its profiled
+iterations gets no verdict, the message says so) and prints the spread and
 the test (a seeded bootstrap interval of the median difference) next to its
 verdict. The check scans every README line (as render makes it) for verdict
 wording (:data:`VERDICT`); a phrase counts as computed only when it lies inside
@@ -26,7 +28,7 @@ import re
 
 from ..findings import Finding
 from ..lint.vocabulary import NOISE_VERDICT_RE
-from ..render.stats import MIN_REPEATS
+from ..study.spread import REPEAT_MEDIANS, Spread, spread_of
 from .base import readme_finding
 from .text import numbers_in, quote, sentence_at
 
@@ -52,9 +54,25 @@ def verdicts_in(line: str) -> list[re.Match]:
     return kept
 
 
-def repeated_rows(study) -> list[dict]:
-    """Latency rows whose record holds at least 3 per-repeat medians."""
-    return [row for row in study.rows if len(study.repeat_medians(row)) >= MIN_REPEATS]
+def spread_rows(study) -> list[tuple[dict, Spread]]:
+    """``(row, spread)`` for every figure with a spread of its own (at least
+    :data:`~studygen.study.spread.MIN_SPREAD_VALUES` repeat medians or profiled
+    iterations, as many as ``study.noise_verdict`` needs a side;
+    :func:`studygen.study.spread.spread_of`, the spread SG203 reconciles jobs with)."""
+    return [(row, spread) for row in study.rows if (spread := spread_of(study, row)) is not None]
+
+
+def _basis(study) -> str:
+    """What the records hold to support a verdict, and how to print one."""
+    spreads = spread_rows(study)
+    latencies = [row for row, spread in spreads if spread.source == REPEAT_MEDIANS]
+    if latencies:
+        return (f"the records hold repeat medians for {len(latencies)} latency figure(s): "
+                "print the verdict with study.noise_verdict(...)")
+    if spreads:
+        return (f"the records hold {spreads[0][1].source} for {len(spreads)} figure(s) but no latency with repeat "
+                "medians, and study.noise_verdict compares latencies: print the spread, not a verdict")
+    return "no record holds repeated timings (at least 3 repeat medians a side) to support it"
 
 
 def check(context) -> list[Finding]:
@@ -63,21 +81,16 @@ def check(context) -> list[Finding]:
     if text is None:
         return []  # SG201/SG202 say why there is no README to read
     findings = []
-    repeats = None
+    basis = None
     for index, line in text.prose_lines():
         for match in verdicts_in(line):
             if text.covered(index, match.start(), match.end(), kinds={"verdict"}):
                 continue
-            if repeats is None:
-                repeats = repeated_rows(study)
+            if basis is None:
+                basis = _basis(study)
             sentence = sentence_at(line, match.start(), match.end())
             figures = numbers_in(sentence)
             about = f" about {', '.join(figures)}" if figures else ""
-            if repeats:
-                basis = (f"the records hold repeat medians for {len(repeats)} latency figure(s): "
-                         "print the verdict with study.noise_verdict(...)")
-            else:
-                basis = "no record holds repeated timings (at least 3 repeat medians a side) to support it"
             findings.append(readme_finding(
                 study, "SG204", index + 1,
                 f"verdict {quote(match.group(0))}{about} is written by hand, not computed: {basis}; "

@@ -10,9 +10,9 @@ import click
 from ..errors import InputError, UsageError
 from ..fsutil import ensure_inside, shown_path
 from ..render.engine import render_study, write_rendered
-from ..render.pr_body import pr_body
 from ..study import load_study, resolve_targets
 from .common import resolve_root, root_option
+from .pr_text import check_link_base, pr_text
 
 
 @dataclass
@@ -22,6 +22,7 @@ class RenderOptions:
     families: tuple[str, ...] = ()  # FAMILY... (names or study folders); none: every family
     root: Path | None = None  # --root DIR
     pr_body: str | None = None  # --pr-body FAMILY: print the pull request text instead of writing
+    link_base: str | None = None  # --link-base URL: figure links of --pr-body under URL (only with --pr-body)
 
 
 def run_render(options: RenderOptions) -> list[Path]:
@@ -57,7 +58,8 @@ def run_render(options: RenderOptions) -> list[Path]:
 
 
 def run_pr_body(options: RenderOptions) -> str:
-    """The pull request text of the one family named by ``options.pr_body``.
+    """The pull request text of the one family named by ``options.pr_body``
+    (see :func:`studygen.commands.pr_text.pr_text`).
 
     Raises RecordError when the study has an invalid record (the first
     problem is named), TemplateError for template failures (or a template
@@ -67,17 +69,24 @@ def run_pr_body(options: RenderOptions) -> str:
     study = load_study(study_dir, root)
     if study.problems:
         raise study.problems[0].error()
-    return pr_body(study)
+    return pr_text(study, options.link_base)
 
 
 @click.command("render")
 @click.argument("families", nargs=-1)
 @root_option
 @click.option("--pr-body", "pr_body", metavar="FAMILY", default=None,
-              help="Print the pull request description (results table, decision, not-measured list) for FAMILY.")
-def render_command(families, root, pr_body):
+              help="Print the pull request description (results table, decision, not-measured list, known gaps) for FAMILY.")
+@click.option("--link-base", "link_base", metavar="URL", default=None,
+              help="With --pr-body: link figures as URL/families/<f>/figures/... so they resolve on the pull request "
+                   "page (e.g. https://github.com/ORG/REPO/raw/BRANCH).")
+def render_command(families, root, pr_body, link_base):
     """Render families/<f>/README.md from records (default: every family)."""
-    options = RenderOptions(families=tuple(families), root=root, pr_body=pr_body)
+    options = RenderOptions(families=tuple(families), root=root, pr_body=pr_body, link_base=link_base)
+    if options.link_base is not None:
+        if not options.pr_body:
+            raise UsageError("--link-base sets the figure links of --pr-body; give --pr-body FAMILY too")
+        check_link_base(options.link_base)
     if options.pr_body:
         if options.families:
             raise UsageError(f"--pr-body prints one family's text; drop {' '.join(options.families)} "

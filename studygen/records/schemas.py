@@ -1,4 +1,8 @@
-"""The JSON Schemas (Draft 2020-12) in ``schemas/`` and validation against them.
+"""The JSON Schemas (Draft 2020-12) in ``studygen/schemas/`` and validation against them.
+
+The schemas are package data, read with :mod:`importlib.resources`, so an
+installed studygen (``pip install .``, as pre-commit installs hooks) finds
+them without a checkout.
 
 Validation errors become :class:`RecordError` lines naming the file, the JSON
 pointer and its line, e.g.
@@ -9,14 +13,15 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.resources
 import json
 import re
-from pathlib import Path
 
 from ..errors import RecordError
 from .jsonpos import line_of_pointer, pointer_from_path
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+# A Traversable (``/`` and ``read_text`` as on a Path): a folder of the package, or of its wheel.
+SCHEMA_DIR = importlib.resources.files("studygen") / "schemas"
 SCHEMA_FILES = {
     "run": "run_record.schema.json",
     "dataset": "dataset.schema.json",

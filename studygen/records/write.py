@@ -34,6 +34,7 @@ from .load import load_record
 from .provenance import (check_measuring_machine, clean_provenance, defaulted_checkpoint, measuring_machine_block,
                          merge_conversion_machine, merge_provenance)
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
+from .sources import refuse_same_source, replace_sources, same_result
 
 JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
 FAMILY_NAME = re.compile(r"[A-Za-z0-9_-]+")
@@ -130,6 +131,7 @@ class Draft:
     created: bool
     notes: list[str]
     original: str | None = None
+    added: int = 0  # results added (the rest were recorded already, as they are)
 
     def text(self) -> str:
         """The file's new text: a new record in the canonical layout
@@ -150,8 +152,16 @@ def record_text(original: str, document: dict) -> str:
 
 
 def build_document(path: Path, family: str, job_id: str, provenance: dict, new_results: list[NewResult],
-                   *, description: str | None = None) -> Draft:
+                   *, description: str | None = None, replace: str | None = None) -> Draft:
     """The record to write: the existing one extended, or a new one.
+
+    ``replace`` (a reason): the results the existing record took from the
+    source files the new results name (``source_locator``) are dropped
+    first, the reason recorded in its provenance notes (see
+    :func:`studygen.records.sources.replace_sources`).
+    A new result equal to one the record holds under its key is left out
+    (the same inputs collected again); the same source line under another
+    key is refused (:func:`studygen.records.sources.refuse_same_source`).
 
     Raises ConflictError (duplicate measurement key, provenance disagreement),
     RecordError (the existing file or the new document fails the schema).
@@ -170,6 +180,9 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         merged, notes = merge_provenance(document["provenance"], provenance, display)
         document["provenance"] = clean_provenance(merged)
         created = False
+        if replace is not None:
+            notes.append(replace_sources(document, new_results, replace, display))
+            original = None  # results are dropped: the record is written anew, in the canonical layout
     else:
         document = {"schema_version": CURRENT_SCHEMA_VERSION, "job_id": job_id, "family": family}
         if description:
@@ -178,10 +191,20 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         document["results"] = []
         created, notes = True, []
     keys: dict[str, str] = {}
-    for index, result in enumerate(document["results"]):
-        keys.setdefault(measurement_key(family, document["provenance"], result), f"{display}:/results/{index}")
+    recorded: dict[str, dict] = {}
+    earlier = list(document["results"])
+    for index, result in enumerate(earlier):
+        key = measurement_key(family, document["provenance"], result)
+        keys.setdefault(key, f"{display}:/results/{index}")
+        recorded.setdefault(key, result)
+    already = 0
     for new in new_results:
         key = measurement_key(family, document["provenance"], new.result)
+        if key in recorded and same_result(recorded[key], new.result):
+            already += 1  # the same input read again: recorded as it is
+            continue
+        if key not in keys:
+            refuse_same_source(earlier, new, display, describe)
         if key in keys:
             raise ConflictError(
                 f"{describe(new.result)} from {new.origin} is already recorded at {keys[key]}; "
@@ -189,13 +212,14 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
                 path=display)
         keys[key] = new.origin
         document["results"].append(new.result)
-    return Draft(document, created, notes, original)
+    return Draft(document, created, notes, original, added=len(new_results) - already)
 
 
 def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
                   new_results: list[NewResult], *, description: str | None = None,
                   extra_files: list[tuple[Path, str]] | Callable[[], list[tuple[Path, str]]] = (),
-                  lock_timeout_s: float = LOCK_TIMEOUT_S, records_dir: Path | None = None) -> WriteOutcome:
+                  lock_timeout_s: float = LOCK_TIMEOUT_S, records_dir: Path | None = None,
+                  replace: str | None = None) -> WriteOutcome:
     """Validate, then atomically write or extend the record of ``job_id``
     (``measurements_dir/<family>/<job_id>.json``, or in ``records_dir``: see
     :func:`record_path`).
@@ -207,6 +231,7 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     before the record, once everything has been checked; given as a callable
     returning them, it is called again under the lock, so that a definition
     another process wrote meanwhile is verified rather than replaced.
+    ``replace``: see :func:`build_document`.
 
     One writer at a time (:func:`write_checked`): concurrent collects into
     one record each keep their results, or fail with a ConflictError naming
@@ -221,18 +246,25 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     drafts: list[Draft] = []
 
     def attempt() -> list[tuple[Path, str]]:
-        draft = build_document(path, family, job_id, provenance, new_results, description=description)
+        draft = build_document(path, family, job_id, provenance, new_results, description=description, replace=replace)
+        drafts.append(draft)
+        if not draft.added:
+            return []  # every result is recorded already, as read now: nothing to write
         text = validated_text(path, draft)
         extra = list(extra_files() if callable(extra_files) else extra_files)
         for extra_path, _ in extra:
             ensure_inside(extra_path, measurements_dir)
-        drafts.append(draft)
         return [*extra, (path, text)]
 
     write_checked(path.parent, attempt, lock_timeout_s)
     draft = drafts[-1]
-    return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=len(new_results),
-                        notes=draft.notes)
+    notes = list(draft.notes)
+    already = len(new_results) - draft.added
+    if not draft.added:
+        notes.append(f"all {already} result(s) are recorded already, as read now: nothing written")
+    elif already:
+        notes.append(f"{already} result(s) recorded already, as read now: kept as they were")
+    return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=draft.added, notes=notes)
 
 
 def write_checked(folder: Path, attempt: Callable[[], list[tuple[Path, str]]],

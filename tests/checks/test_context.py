@@ -91,4 +91,4 @@ def test_an_invalid_record_is_one_sg202_finding_with_the_hint(tmp_path):
     line = next(i + 1 for i, text in enumerate(path.read_text().splitlines()) if '"fast"' in text)
     assert findings == [Finding("SG202", "'fast' is not of type 'number'", "measurements/toy/job.json", line=line,
                                 pointer="/results/0/value_ms",
-                                hint="fix the file so it validates against schemas/ (see docs/study-guide.md)")]
+                                hint="fix the file so it validates against its schema (studygen/schemas/; see docs/study-guide.md)")]

@@ -3,6 +3,7 @@ the spread and the per-image bootstrap interval in the README."""
 
 from __future__ import annotations
 
+import copy
 import json
 
 from studygen.checks import CheckContext, sg203_reconcile
@@ -34,7 +35,7 @@ def test_same_key_beyond_tolerance_is_an_error_naming_both_jobs(tmp_path):
     text = (tmp_path / "measurements/toy/per-part.json").read_text().splitlines()
     assert '"value": 0.4639' in text[fp16.line - 1]
     assert "0.4644 in job main" in fp16.message and "0.4639 in job per-part" in fp16.message
-    assert "spread 0.0005" in fp16.message and "tolerance 0.0002" in fp16.message
+    assert fp16.message.endswith("0.4644 in job main; 0.4639 in job per-part (spread 0.0005, tolerance 0.0002)")
     assert fp16.key is not None and fp16.key.startswith("toy|0123456|fp16|")
     fp8 = next(f for f in across if "FP8 AP" in f.message)
     assert "0.4625 in job main" in fp8.message and "0.4637 in job per-part" in fp8.message and "spread 0.0012" in fp8.message
@@ -149,3 +150,196 @@ def test_resampled_ap_equals_cocoeval_on_the_duplicated_image_list():
             detections += [{**d, "image_id": new_id} for d in dets if d["image_id"] == image_id]
     duplicated = evaluate({**gt, "images": images, "annotations": annotations}, detections)
     assert abs(per_image.ap(counts) - duplicated.stats[0]) < 1e-12
+
+
+# ---- spread of the figures' own (issue 14): repeat medians, profiled iterations, declared sources ----
+
+from studygen.render.stats import median_difference  # noqa: E402
+from studygen.study.spread import PROFILED_ITERATIONS, REPEAT_MEDIANS, spread_of  # noqa: E402
+
+from .studies import kernel_time  # noqa: E402
+
+A_REPEATS = [5.00, 5.02, 4.98, 5.01, 4.99]
+B_OVERLAPPING = [5.01, 4.99, 5.03, 4.98, 5.00]
+B_SEPARATED = [5.10, 5.12, 5.09, 5.11, 5.13]
+
+
+def _two_jobs(tmp_path, b_repeats, a_repeats=A_REPEATS, study=None, a_value=None, b_value=None):
+    a = latency("fp16", a_value if a_value is not None else 5.00, repeats=a_repeats)
+    b = latency("fp16", b_value if b_value is not None else sorted(b_repeats)[2], repeats=b_repeats)
+    return load(tmp_path, records=[record("a", [a]), record("b", [b])], study=study or spec())
+
+
+def _across(study):
+    return [f for f in sg203_reconcile.check(CheckContext(study)) if "disagrees across jobs" in f.message]
+
+
+def test_overlapping_repeat_medians_agree_without_any_tolerance(tmp_path):
+    study = _two_jobs(tmp_path, B_OVERLAPPING)
+    assert _across(study) == []
+    a, b = sorted((r for r in study.rows if r["kind"] == "latency"), key=lambda r: r["job_id"])
+    assert spread_of(study, a).values == tuple(A_REPEATS) and spread_of(study, a).source == REPEAT_MEDIANS
+    assert not sg203_reconcile.compare_pair(study, a, b).disagree
+
+
+def test_separated_repeat_medians_disagree_by_the_bootstrap_interval(tmp_path):
+    study = _two_jobs(tmp_path, B_SEPARATED)
+    (finding,) = _across(study)
+    expected = median_difference(A_REPEATS, B_SEPARATED)
+    assert expected.low_ms > 0  # 5.09 - 5.02 at the least
+    assert finding.file == "measurements/toy/b.json" and finding.pointer == "/results/0/value_ms"
+    assert "5.0 in job a; 5.11 in job b" in finding.message
+    assert finding.hint == ("reconcile the jobs, or repeat them so that their spread is measured (render shows the "
+                            "job-to-job spread); tolerances in the study file are for figures without a spread of their own")
+    assert (f"job b minus job a +0.110 ms, 95% bootstrap interval of the difference of medians "
+            f"{expected.low_ms:+.3f} to {expected.high_ms:+.3f} ms excludes 0 "
+            "(5 and 5 repeat medians, 10000 resamples, seed 0)") in finding.message
+
+
+def test_the_study_bootstrap_settings_drive_the_test(tmp_path):
+    study = _two_jobs(tmp_path, B_SEPARATED, study=spec(bootstrap={"seed": 3, "resamples": 500}))
+    (finding,) = _across(study)
+    expected = median_difference(A_REPEATS, B_SEPARATED, resamples=500, seed=3)
+    assert f"{expected.low_ms:+.3f} to {expected.high_ms:+.3f} ms" in finding.message
+    assert "500 resamples, seed 3" in finding.message
+
+
+def test_tolerances_do_not_widen_figures_with_a_spread(tmp_path):
+    study = _two_jobs(tmp_path, B_SEPARATED, study=spec(tolerances={"latency": 1.0}))
+    assert len(_across(study)) == 1
+
+
+def test_two_repeats_are_no_spread_so_the_tolerance_decides(tmp_path):
+    study = _two_jobs(tmp_path, [5.10, 5.12], a_repeats=[5.00, 5.02], a_value=5.01, b_value=5.11,
+                      study=spec(tolerances={"latency": 0.2}))
+    assert _across(study) == []
+    strict = _two_jobs(tmp_path / "strict", [5.10, 5.12], a_repeats=[5.00, 5.02], a_value=5.01, b_value=5.11,
+                       study=spec(tolerances={"latency": 0.05}))
+    (finding,) = _across(strict)
+    assert "(spread 0.10 ms, tolerance 0.05)" in finding.message
+
+
+def test_one_side_with_a_spread_holds_the_other_figure_against_its_interval(tmp_path):
+    inside = load(tmp_path / "inside", study=spec(), records=[
+        record("a", [latency("fp16", 5.00, repeats=A_REPEATS)]), record("b", [latency("fp16", 5.005)])])
+    assert _across(inside) == []
+    outside = load(tmp_path / "outside", study=spec(), records=[
+        record("a", [latency("fp16", 5.00, repeats=A_REPEATS)]), record("b", [latency("fp16", 5.06)])])
+    (finding,) = _across(outside)
+    assert ("5.06 in job b (no spread of its own) lies outside the 95% bootstrap interval of the median of "
+            "job a's 5 repeat medians widened by the tolerance 0.00 ms") in finding.message
+    assert finding.file == "measurements/toy/b.json"
+    widened = load(tmp_path / "widened", study=spec(tolerances={"latency": 0.05}), records=[
+        record("a", [latency("fp16", 5.00, repeats=A_REPEATS)]), record("b", [latency("fp16", 5.06)])])
+    assert _across(widened) == []  # 5.06 - 0.05 = 5.01 lies inside the interval of the median
+    below = load(tmp_path / "below", study=spec(), records=[
+        record("a", [latency("fp16", 4.94)]), record("b", [latency("fp16", 5.00, repeats=A_REPEATS)])])
+    (finding,) = _across(below)
+    assert finding.file == "measurements/toy/b.json"  # a tie of two jobs: the later job id
+
+
+def test_profiled_iterations_are_a_kernel_time_spread(tmp_path):
+    def profiled(values, scale=1.0):
+        iterations = [{"label": f"ProfilerStep#{i}", "profiled_total_ms": round(v * scale, 4),
+                       "groups": {"GEMM": round(v * scale / 2, 4)}} for i, v in enumerate(values)]
+        return kernel_time("fp16", {"GEMM": round(sorted(values)[2] * scale / 2, 4)},
+                           total=round(sorted(values)[2] * scale, 4), per_iteration=iterations)
+
+    steps = [4.0, 4.1, 3.9, 4.05, 3.95]
+    same = load(tmp_path / "same", study=spec(), records=[record("a", [profiled(steps)]),
+                                                          record("b", [profiled(steps, 1.001)])])
+    rows = [r for r in same.rows if r["kind"] == "kernel_time"]
+    gemm = next(r for r in rows if r["group"] == "GEMM")
+    assert spread_of(same, gemm).values == (2.0, 2.05, 1.95, 2.025, 1.975)
+    assert spread_of(same, gemm).source == PROFILED_ITERATIONS
+    total = next(r for r in rows if r["group"] == "total")
+    assert spread_of(same, total).values == tuple(steps)
+    assert _across(same) == []
+    apart = load(tmp_path / "apart", study=spec(), records=[record("a", [profiled(steps)]),
+                                                            record("b", [profiled(steps, 1.2)])])
+    messages = [f.message for f in _across(apart)]
+    assert len(messages) == 2 and all("5 and 5 profiled iterations" in m for m in messages)
+
+
+def test_an_iteration_without_the_group_leaves_no_spread(tmp_path):
+    iterations = [{"label": f"s{i}", "profiled_total_ms": 4.0, "groups": {"GEMM": 2.0}} for i in range(4)]
+    iterations.append({"label": "s4", "profiled_total_ms": 4.0, "groups": {}})
+    study = load(tmp_path, study=spec(), records=[record("a", [kernel_time("fp16", {"GEMM": 2.0}, per_iteration=iterations)])])
+    gemm = next(r for r in study.rows if r["group"] == "GEMM")
+    assert spread_of(study, gemm) is None
+
+
+def _compiled(variant, value, repeats):
+    return latency(variant, value, repeats=repeats, backend="pytorch", mode="compile", method={"timer": "cuda-events"})
+
+
+def test_a_declared_compilation_spread_explains_two_compilations(tmp_path):
+    records = [record("a", [_compiled("fp16", 5.00, A_REPEATS), _compiled("fp8", 4.80, [4.8, 4.81, 4.79])]),
+               record("b", [_compiled("fp16", 5.11, B_SEPARATED), _compiled("fp8", 4.81, [4.81, 4.8, 4.82])])]
+    undeclared = load(tmp_path / "undeclared", study=spec(), records=records)
+    assert len(_across(undeclared)) == 1
+    source = {"source": "compilation", "reason": "each job compiles the model anew"}
+    declared = load(tmp_path / "declared", study=spec(spread_sources=[source]), records=records)
+    assert _across(declared) == []
+    from studygen.study.spread import declared_sources
+
+    (declared_source,) = declared_sources(declared)
+    assert (declared_source.source, declared_source.reason, declared_source.up_to_percent) == (
+        "compilation", "each job compiles the model anew", None)
+    bounded = load(tmp_path / "bounded", study=spec(spread_sources=[{**source, "up_to_percent": 1.0}]), records=records)
+    (finding,) = _across(bounded)
+    # |5.11 - 5.00| / 5.055 = 2.18 %
+    assert "(2.18 % apart, more than the 1.0 % the study file expects of independent compilations)" in finding.message
+    loose = load(tmp_path / "loose", study=spec(spread_sources=[{**source, "up_to_percent": 2.2}]), records=records)
+    assert _across(loose) == []
+    # fp8 - fp16 in job a is -0.20, outside the declared fp16 job-to-job spread 0.11: not reported;
+    # a declared spread still counts as the noise a variant difference is held against.
+    tight = [record("a", [_compiled("fp16", 5.00, A_REPEATS), _compiled("fp8", 4.95, [4.95, 4.96, 4.94])]),
+             record("b", [_compiled("fp16", 5.11, B_SEPARATED), _compiled("fp8", 4.96, [4.96, 4.95, 4.97])])]
+    below = [f for f in sg203_reconcile.check(CheckContext(load(tmp_path / "tight", study=spec(spread_sources=[source]),
+                                                                records=tight)))
+             if "smaller than the job-to-job spread" in f.message]
+    assert [f.file for f in below] == ["measurements/toy/a.json"]
+    assert "FP8 minus fp16 in job a is -0.05 (4.95 vs 5.0)" in below[0].message
+
+
+def test_engine_builds_cover_tensorrt_rows_only(tmp_path):
+    records = [record("a", [latency("fp16", 5.00, repeats=A_REPEATS)]),
+               record("b", [latency("fp16", 5.11, repeats=B_SEPARATED)])]
+    source = {"source": "engine_build", "reason": "each job builds its own engine"}
+    assert _across(load(tmp_path / "trt", study=spec(spread_sources=[source]), records=records)) == []
+    compile_only = {"source": "compilation", "reason": "each job compiles the model anew"}
+    assert len(_across(load(tmp_path / "other", study=spec(spread_sources=[compile_only]), records=records))) == 1
+
+
+def test_three_jobs_one_off_the_others_is_the_one_reported(tmp_path):
+    records = [record("a", [latency("fp16", 5.00, repeats=A_REPEATS)]),
+               record("b", [latency("fp16", 5.00, repeats=B_OVERLAPPING)]),
+               record("c", [latency("fp16", 5.11, repeats=B_SEPARATED)])]
+    findings = _across(load(tmp_path, study=spec(), records=records))
+    assert len(findings) == 2 and {f.file for f in findings} == {"measurements/toy/c.json"}
+    assert any("in job a; 5.11 in job c" in f.message for f in findings)
+    assert any("in job b; 5.11 in job c" in f.message for f in findings)
+
+
+def test_the_spread_threshold_is_the_bootstrap_minimum():
+    from studygen.render.stats import MIN_REPEATS
+    from studygen.study.spread import MIN_SPREAD_VALUES
+
+    assert MIN_SPREAD_VALUES == MIN_REPEATS
+
+
+def test_ranges_in_two_jobs_are_no_disagreement(tmp_path):
+    ranged = kernel_time("fp16", {}, rows_listed=False)
+    ranged["groups"] = [{"group": "GEMM", "time_ms_range": {"min": 0.1, "max": 0.4, "over": "rows of the source"}}]
+    study = load(tmp_path, study=spec(), records=[record("a", [ranged]), record("b", [copy.deepcopy(ranged)])])
+    assert sg203_reconcile.check(CheckContext(study)) == []
+
+
+def test_a_declared_source_without_bound_explains_any_difference(tmp_path):
+    source = {"source": "compilation", "reason": "each job compiles the model anew"}
+    records = [record("a", [_compiled("fp16", 5.00, A_REPEATS)]), record("b", [_compiled("fp16", 9.00, [9.0, 9.1, 8.9])])]
+    study = load(tmp_path, study=spec(spread_sources=[source]), records=records)
+    a, b = sorted((r for r in study.rows if r["kind"] == "latency"), key=lambda r: r["job_id"])
+    verdict = sg203_reconcile.compare_pair(study, a, b)
+    assert not verdict.disagree and verdict.basis == "independent compilations are a declared source of spread"

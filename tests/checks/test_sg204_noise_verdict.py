@@ -148,3 +148,51 @@ def test_three_repeats_are_enough_to_call_the_helper(tmp_path):
     study = project(tmp_path, template, fp16_repeats=FP16[:3], fp8_repeats=FP8_OVERLAPPING[:3])
     (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
     assert "the records hold repeat medians for 2 latency figure(s)" in finding.message
+
+
+def test_the_whole_message_and_hint_of_a_hand_written_verdict(tmp_path):
+    template = HEADER + "Intro. FP8 saves 0.04 ms, which is within noise, on every shape. Next sentence.\n"
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template)
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert finding.message == (
+        'verdict "is within noise" about 0.04 is written by hand, not computed: no record holds repeated timings '
+        "(at least 3 repeat medians a side) to support it; "
+        'sentence: "FP8 saves 0.04 ms, which is within noise, on every shape."')
+    assert finding.hint == ("remove the verdict, or collect repeated runs and use study.noise_verdict(a, b, ...), "
+                            "which prints the spread and the bootstrap interval behind it")
+    without_figures = HEADER + "The change is indistinguishable.\n"
+    bare = load(tmp_path / "bare", records=[record("job", [latency("fp16", 5.889)])], template=without_figures)
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(bare)), "SG204")
+    assert finding.message.startswith('verdict "indistinguishable" is written by hand, not computed: ')
+
+
+def test_only_profiled_iterations_give_no_verdict_and_the_message_says_so(tmp_path):
+    from .studies import kernel_time
+
+    iterations = [{"label": f"ProfilerStep#{i}", "profiled_total_ms": 4.0 + i / 100} for i in range(4)]
+    results = [kernel_time("fp16", {"GEMM": 2.0}, total=4.015, per_iteration=iterations),
+               latency("fp16", 5.0, repeats=[5.0, 5.1])]  # two repeats: no spread of its own
+    template = HEADER + "The kernels show no change.\n"
+    study = load(tmp_path, records=[record("job", results)], template=template)
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert ("the records hold profiled iterations for 1 figure(s) but no latency with repeat medians, and "
+            "study.noise_verdict compares latencies: print the spread, not a verdict") in finding.message
+
+
+def test_the_exact_repeat_basis_names_the_helper(tmp_path):
+    template = HEADER + "No change here.\n"
+    study = project(tmp_path, template)
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert ("not computed: the records hold repeat medians for 2 latency figure(s): print the verdict with "
+            "study.noise_verdict(...); sentence:") in finding.message
+
+
+def test_a_verdict_inside_another_helpers_output_is_still_hand_written(tmp_path):
+    from .studies import spec
+
+    template = HEADER + "{% for gap in study.known_gaps() %}- {{ gap }}\n{% endfor %}"
+    waiver = {"code": "SG203", "match": "nothing", "reason": "the two jobs agree within run-to-run noise"}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=template,
+                 study=spec(waivers=[waiver]))
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert '"within run-to-run noise"' in finding.message

@@ -204,7 +204,11 @@ def test_unreadable_existing_record_is_reported_not_overwritten(collect, workdir
 
 def test_no_temporary_files_left_behind(collect, workdir):
     collect("trtexec", "--log", BUILD_LOG)
-    again = collect("trtexec", "--log", BUILD_LOG)
+    before = (workdir / "measurements" / "demo" / "job1.json").read_bytes()
+    same = collect("trtexec", "--log", BUILD_LOG)  # the same inputs again: nothing new, nothing written
+    assert same.exit_code == 0 and "nothing new, the record is unchanged" in same.out
+    assert (workdir / "measurements" / "demo" / "job1.json").read_bytes() == before
+    again = collect("trtexec", "--log", BUILD_LOG, "--gpu", "NVIDIA A100")  # refused: the log names another GPU
     assert again.exit_code == 2
     leftovers = [p.name for p in (workdir / "measurements" / "demo").iterdir()]
     assert leftovers == ["job1.json"]

@@ -53,7 +53,7 @@ PRECISION = {"latency_ms": 3, "plan_mib": 1, "coco": 3, "agreement": 4, "kernel_
 
 
 def test_the_table_holds_the_schemas_kinds():
-    schema = json.loads((REPO / "schemas" / "run_record.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads((REPO / "studygen" / "schemas" / "run_record.schema.json").read_text(encoding="utf-8"))
     assert set(RESULT_KINDS) == set(schema["$defs"]["result"]["properties"]["kind"]["enum"])
     assert all(name == kind.kind for name, kind in RESULT_KINDS.items())
 

@@ -74,6 +74,8 @@ def test_dump_profile_result_names_its_line_in_a_conflict(collect, workdir):
     log = workdir / "dump.log"
     log.write_text(DUMP_LOG)
     assert collect("trtexec", "--log", log).exit_code == 0
+    assert collect("trtexec", "--log", log).exit_code == 0  # the same log again: nothing new
+    log.write_text(DUMP_LOG.replace("0.50       0.0050", "0.60       0.0060"))  # another run, other times
     again = collect("trtexec", "--log", log)
     assert again.exit_code == 2 and "kernel_time, variant unnamed from dump.log:line 2 is already recorded at" in again.err
 

@@ -185,7 +185,12 @@ def test_extend_record_then_conflicts_name_both_and_write_nothing(collect, workd
     assert len(record["results"]) == 7
     assert record["provenance"]["gpu"] == "NVIDIA H100 PCIe"  # kept from the first collection
     before = second.path.read_bytes()
-    again = collect("trtexec", "--log", TRTEXEC / "trt10.16_build-and-run.log", job="h100")
+    same = collect("trtexec", "--log", TRTEXEC / "trt10.16_build-and-run.log", job="h100")
+    assert same.exit_code == 0 and "nothing new, the record is unchanged" in same.out  # idempotent
+    rerun = workdir / "trt10.16_build-and-run.log"  # the same run's log with another host latency median
+    rerun.write_text((TRTEXEC / "trt10.16_build-and-run.log").read_text().replace(
+        "median = 0.0440674 ms", "median = 0.0450674 ms"))
+    again = collect("trtexec", "--log", rerun, job="h100")
     assert again.exit_code == 2
     assert again.err.count("\n") == 1 and again.err.startswith("studygen: ")
     assert "latency host_latency median, variant unnamed from" in again.err
@@ -194,10 +199,14 @@ def test_extend_record_then_conflicts_name_both_and_write_nothing(collect, workd
     assert other_gpu.exit_code == 2
     assert "the record says gpu 'NVIDIA H100 PCIe', the new input says 'NVIDIA GeForce RTX 3090'" in other_gpu.err
     assert second.path.read_bytes() == before
-    # a different variant of the same job is a different measurement
-    fp16 = collect("trtexec", "--log", TRTEXEC / "trt10.16_build-and-run.log", "--variant", "fp16", job="h100")
+    # the same log lines as another variant would record one measurement twice
+    twice = collect("trtexec", "--log", TRTEXEC / "trt10.16_build-and-run.log", "--variant", "fp16", job="h100")
+    assert twice.exit_code == 2 and "would record one measurement twice" in twice.err
+    assert second.path.read_bytes() == before
+    # another log of a different variant of the same job is a different measurement
+    fp16 = collect("trtexec", "--log", TRTEXEC / "trt10.16_no-data-transfers.log", "--variant", "fp16", job="h100")
     assert fp16.exit_code == 0, fp16.err
-    assert len(fp16.record["results"]) == 13
+    assert len(fp16.record["results"]) == 10
 
 
 def test_gpu_option_disagreeing_with_log_is_refused(collect):

@@ -48,7 +48,7 @@ def test_check_hook_runs_when_a_study_input_changes():
     pattern = re.compile(_hooks()["studygen-check"]["files"])
     for path in ("families/deformable_detr/README.md", "families/deformable_detr/study.yaml",
                  "measurements/deformable_detr/b200-trt11.4.json", "templates/deformable_detr.md.j2",
-                 "schemas/run_record.schema.json"):
+                 "studygen/schemas/run_record.schema.json"):
         assert pattern.search(path), path
     for path in ("studygen/cli.py", "tests/conftest.py", "docs/study-guide.md"):
         assert not pattern.search(path), path

@@ -49,7 +49,11 @@ def results_of(record: Path) -> list[dict]:
 
 def test_eight_writers_adding_shapes_to_one_job_keep_every_result(tmp_path):
     shapes = [f"{100 * (i + 1)}x{100 * (i + 1)}" for i in range(WRITERS)]
-    ended = finish([trtexec(tmp_path, "shared", LOG, shape) for shape in shapes])
+    # one log per shape (the same log under two shapes is one measurement, refused as such)
+    logs = {shape: tmp_path / f"build-{shape}.log" for shape in shapes}
+    for log in logs.values():
+        log.write_bytes(LOG.read_bytes())
+    ended = finish([trtexec(tmp_path, "shared", logs[shape], shape) for shape in shapes])
     assert [code for code, _, _ in ended] == [0] * WRITERS, [err for _, _, err in ended]
     lines = sorted(out.splitlines()[0] for _, out, _ in ended)
     assert lines == (["wrote m/demo/shared.json: 6 result(s) added (new record)"]
@@ -60,20 +64,25 @@ def test_eight_writers_adding_shapes_to_one_job_keep_every_result(tmp_path):
     assert per_shape == dict.fromkeys(shapes, 6)
     # nothing is left next to the record: no temp file, and the last holder removed the lock file
     assert sorted(p.name for p in (tmp_path / "m" / "demo").iterdir()) == ["shared.json"]
+    assert sorted({r["source_locator"].split(":")[0] for r in results}) == sorted(p.name for p in logs.values())
 
 
 def test_writers_of_one_measurement_key_from_two_logs_one_wins_the_others_fail_clearly(tmp_path):
     # six processes, the two logs taking turns, every one the same job and shape: the first to write
-    # wins, each of the others finds its first result already recorded (and says so on one line)
+    # wins; the two that read the winner's log again find it recorded as it is (nothing new, exit 0);
+    # each of the three others finds its first result already recorded otherwise (and says so on one line)
     logs = [LOG, OTHER_LOG] * 3
     ended = finish([trtexec(tmp_path, "same", log, "640x640") for log in logs])
     codes = [code for code, _, _ in ended]
-    assert sorted(codes) == [0] + [2] * 5, ended
-    winner = codes.index(0)
+    assert sorted(codes) == [0] * 3 + [2] * 3, ended
+    (winner,) = [i for i, (_, out, _) in enumerate(ended) if out.startswith("wrote ")]
     winner_count = 6 if logs[winner] == LOG else 3
     assert ended[winner][1:] == (f"wrote m/demo/same.json: {winner_count} result(s) added (new record)\n", "")
     for index, (code, out, err) in enumerate(ended):
         if index == winner:
+            continue
+        if logs[index] == logs[winner]:
+            assert (code, err) == (0, "") and out.startswith("m/demo/same.json: nothing new, the record is unchanged\n")
             continue
         assert out == "" and err.count("\n") == 1 and err.startswith("studygen: m/demo/same.json: latency "), err
         assert f"from {logs[index]}:line " in err and "is already recorded at m/demo/same.json:/results/" in err

@@ -108,7 +108,7 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
         return uses[-1].files()
 
     record = write_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
-                           extra_files=dataset_files, records_dir=target.records_dir)
+                           extra_files=dataset_files, records_dir=target.records_dir, replace=ingest.replace)
     return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning, warnings)
 
 

@@ -54,6 +54,7 @@ def prepare(options: IngestOptions) -> IngestTarget:
     options.validate()
     check_family_known(options.family, options.measurements_dir, options.study_file)
     spec, study_display = load_study_spec(options.family, options.study_file)
+    options.study_model = (spec or {}).get("model")
     notes: list[str] = []
     variant = resolve_variant(options.variant, spec, study_display, notes)
     measurements, records_dir = records_place(options.family, options.measurements_dir, spec, study_display)
@@ -205,6 +206,7 @@ def provenance_block(options: IngestOptions, collector: str, command: str, sourc
     block = {"gpu": gpu or option_gpu}
     if source.gpu_count:
         block["gpu_count"] = source.gpu_count
+    block.update(options.repository_block())
     block.update(software=software, checkpoint=checkpoint, collected_at=now_iso(),
                  collector={"name": collector, "version": __version__, "command": command},
                  conversion_machine=conversion_machine())
@@ -219,6 +221,9 @@ def provenance_block(options: IngestOptions, collector: str, command: str, sourc
 def report(outcome: WriteOutcome) -> None:
     """One line on success (plus notes)."""
     state = "new record" if outcome.created else "record extended"
-    click.echo(f"wrote {outcome.display}: {outcome.added} result(s) added ({state})")
+    if outcome.added:
+        click.echo(f"wrote {outcome.display}: {outcome.added} result(s) added ({state})")
+    else:
+        click.echo(f"{outcome.display}: nothing new, the record is unchanged")
     for note in outcome.notes:
         click.echo(f"  note: {note}")

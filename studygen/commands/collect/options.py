@@ -106,6 +106,19 @@ class IngestOptions:
     software: tuple[str, ...] = field(default=(), metadata=flag(
         "--software", multiple=True, metavar="NAME=VERSION",
         help="A software version of the measuring machine (repeatable), when the input does not state it."))
+    driver: str | None = field(default=None, metadata=flag(
+        "--driver", metavar="VERSION", help="GPU driver version of the measuring machine."))
+    commit: str | None = field(default=None, metadata=flag(
+        "--commit", metavar="SHA", help="Repository commit of the code that made the measured engine or run "
+                                        "(7 to 40 hex digits; check asks every collected record for one)."))
+    dirty: bool = field(default=False, metadata=flag(
+        "--dirty", is_flag=True, help="The working tree at --commit had uncommitted changes."))
+    replace: str | None = field(default=None, metadata=flag(
+        "--replace", metavar="REASON", help="Replace the results this job took from the same input files "
+                                            "(a fixed option, a rerun), recording REASON in the record."))
+    # Not a flag: the study file's model (id, revision, weights, seed), set by
+    # prepare() so a checkpoint not given on the command line comes from it.
+    study_model: dict | None = field(default=None, repr=False)
 
     def __post_init__(self):
         self.measurements_dir = optional_path(self.measurements_dir)
@@ -122,14 +135,67 @@ class IngestOptions:
         validate_family_name(self.family)
         validate_job_id(self.job_id)
         check_shape(self.shape)
+        check_commit(self.commit)
+        if self.dirty and not self.commit:
+            raise UsageError("--dirty says the tree at --commit had changes: give --commit SHA too")
 
     def software_versions(self) -> dict[str, str]:
         """``--software NAME=VERSION …`` as ``{name: version}``. Raises UsageError."""
         return parse_software(self.software)
 
     def checkpoint_block(self) -> dict:
-        """``--checkpoint`` and ``--weights`` as a provenance checkpoint block (see :func:`checkpoint_block`)."""
-        return checkpoint_block(self.checkpoint, self.weights)
+        """``--checkpoint`` and ``--weights`` as a provenance checkpoint block
+        (see :func:`checkpoint_block`); what they leave out comes from the
+        study file's model when there is one (:func:`with_study_model`)."""
+        return with_study_model(checkpoint_block(self.checkpoint, self.weights), self.study_model)
+
+    def repository_block(self) -> dict:
+        """``--commit``/``--dirty``/``--driver`` as provenance fields (none when not given)."""
+        block = {}
+        if self.commit:
+            block["repository_commit"] = self.commit.lower()
+            block["repository_dirty"] = self.dirty
+        if self.driver:
+            block["driver"] = self.driver
+        return block
+
+
+COMMIT = re.compile(r"[0-9a-fA-F]{7,40}")
+
+
+def check_commit(commit: str | None) -> str | None:
+    """``commit`` when it is 7 to 40 hex digits (a git commit, full or
+    abbreviated); None stays None. Raises UsageError otherwise."""
+    if commit is not None and not COMMIT.fullmatch(commit):
+        raise UsageError(f"invalid --commit {commit!r}: give the commit as 7 to 40 hex digits "
+                         "(git rev-parse HEAD in the repository that made the engine or run)")
+    return commit
+
+
+def with_study_model(block: dict, model: dict | None) -> dict:
+    """``block`` (from :func:`checkpoint_block`) with the fields the command
+    line left to defaults taken from the study file's ``model`` (id,
+    revision, weights; the seed of random-init weights). A ``--checkpoint``
+    naming another model than the study's, or another revision, is refused
+    (UsageError): the study measures one checkpoint. Fields the study does
+    not state stay defaults."""
+    if not model:
+        return block
+    defaulted = list(block.get(DEFAULTED, []))
+    if "id" not in defaulted and block["id"] != model.get("id"):
+        raise UsageError(f"--checkpoint {block['id']} but the study file's model is {model.get('id')}")
+    if "revision" not in defaulted and model.get("revision") and block["revision"] != model["revision"]:
+        raise UsageError(f"--checkpoint revision {block['revision']} but the study file's model revision is "
+                         f"{model['revision']}")
+    block = dict(block)
+    for name in ("id", "revision", "weights"):
+        if name in defaulted and model.get(name) is not None:
+            block[name] = model[name]
+            defaulted.remove(name)
+    if block.get("weights") == "random-init" and model.get("seed") is not None:
+        block["seed"] = model["seed"]
+    block[DEFAULTED] = defaulted
+    return block
 
 
 def check_shape(shape: str | None, option: str = "--shape") -> str | None:

@@ -46,7 +46,7 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
     provenance = provenance_block(options.ingest, "studygen collect torch-profile", options.command_line(), source,
                                   notes)
     return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
-                         records_dir=target.records_dir)
+                         records_dir=target.records_dir, replace=options.ingest.replace)
 
 
 @click.command("torch-profile")

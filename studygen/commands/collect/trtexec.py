@@ -63,7 +63,7 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
     source = SourceProvenance(gpu=gpu, names_gpu=inputs.log is not None, software={"tensorrt": version})
     provenance = provenance_block(options.ingest, "studygen collect trtexec", options.command_line(), source, notes)
     return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
-                         records_dir=target.records_dir)
+                         records_dir=target.records_dir, replace=options.ingest.replace)
 
 
 @click.command("trtexec")

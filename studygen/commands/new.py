@@ -1,0 +1,140 @@
+"""``studygen new FAMILY --variants a,b``: start a study family.
+
+Writes ``families/FAMILY/study.yaml``: a valid study file that renders with
+the built-in generic template (``studygen/generic.md.j2``, package data), so
+that ``collect`` → ``render`` → ``check`` works before any template is
+written. Every field a newcomer fills in later (title, description, model,
+decision) is written with a placeholder that says so; nothing else is
+created (``collect`` makes ``measurements/FAMILY/``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+import yaml
+
+from ..errors import UsageError
+from ..fsutil import atomic_write_text, shown_path
+from ..records.schemas import validate_document
+from ..records.write import validate_family_name
+from ..study import STUDY_FILE
+
+GENERIC_TEMPLATE = "studygen/generic.md.j2"
+
+# The study schema's precisions; a variant named after one takes it as its precision.
+PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "nvfp4", "int4")
+
+
+@dataclass
+class NewOptions:
+    """Options of ``studygen new``."""
+
+    family: str = ""  # FAMILY: the folder name under families/
+    variants: str = ""  # --variants a,b or name:precision,...
+    title: str | None = None  # --title TEXT (default: a placeholder naming the variants)
+    model: str | None = None  # --model ID (checkpoint id, e.g. a Hugging Face repository)
+    revision: str | None = None  # --revision REV (checkpoint revision: a commit or tag)
+    root: Path | None = None  # --root DIR (default: the project root above, else the working directory)
+
+
+def parse_variants(text: str) -> list[dict]:
+    """``fp16,int8`` or ``base:fp16,fast:int8`` → study-file variants.
+
+    A name that is itself a precision takes it; any other name needs
+    ``name:precision``. Raises UsageError for an empty list, a repeated name
+    or an unknown precision (naming the valid ones)."""
+    variants = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, _, precision = item.partition(":")
+        name, precision = name.strip(), (precision.strip() or name.strip())
+        if precision not in PRECISIONS:
+            hint = "" if ":" in item else f" (name it {name}:PRECISION)"
+            raise UsageError(f"--variants: '{precision}' is not a precision{hint}; precisions: {', '.join(PRECISIONS)}")
+        if any(v["name"] == name for v in variants):
+            raise UsageError(f"--variants: '{name}' is named twice")
+        variants.append({"name": name, "precision": precision, "label": name})
+    if not variants:
+        raise UsageError("--variants needs at least one variant, e.g. --variants fp16,int8")
+    return variants
+
+
+def study_text(options: NewOptions, variants: list[dict]) -> str:
+    """The study file ``new`` writes: YAML with comments saying what to fill in."""
+    names = ", ".join(v["name"] for v in variants)
+    document = {
+        "schema_version": 1,
+        "family": options.family,
+        "title": options.title or f"{options.family}: {names}",
+        "description": "What model, which variants, measured where and why (edit this).",
+        "template": GENERIC_TEMPLATE,
+        "model": {"id": options.model or options.family, "revision": options.revision},
+        "variants": variants,
+        "decision": {"shipped": False, "summary": "Not decided yet: collect measurements, then state the decision here."},
+        "not_measured": [],
+    }
+    body = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+    return (f"# Study file of the {options.family} family, written by `studygen new`.\n"
+            "# Next: collect records (studygen collect ... --family " + options.family + "), then\n"
+            f"# `studygen render {options.family}` and `studygen check {options.family}`.\n"
+            f"# template: {GENERIC_TEMPLATE} is the built-in generic template; a template of your own in\n"
+            "# templates/ can extend it block by block ({% extends \"" + GENERIC_TEMPLATE + "\" %}).\n"
+            + body)
+
+
+def project_root(root: Path | None) -> Path:
+    """``--root`` (created families/ is fine), else the nearest folder holding
+    families/ at or above the working directory, else the working directory."""
+    if root is not None:
+        if root.exists() and not root.is_dir():
+            raise UsageError(f"--root {root}: not a folder")
+        return root.resolve()
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / "families").is_dir():
+            return folder
+    return here
+
+
+def run_new(options: NewOptions) -> Path:
+    """Write the new family's study file; return its path.
+
+    Raises UsageError for a bad family name or variant list, or when the
+    family already has a study file (nothing is overwritten)."""
+    validate_family_name(options.family)
+    variants = parse_variants(options.variants)
+    root = project_root(options.root)
+    path = root / "families" / options.family / STUDY_FILE
+    if path.exists():
+        raise UsageError(f"{shown_path(path, root)} exists already: edit it (studygen new never overwrites)")
+    text = study_text(options, variants)
+    # What new writes must load: validate against the study schema before anything is written.
+    validate_document("study", yaml.safe_load(text), path=shown_path(path, root), text=None)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, text)
+    return path
+
+
+@click.command("new")
+@click.argument("family")
+@click.option("--variants", required=True, metavar="A,B,...",
+              help="Variant names, comma-separated; a name that is not a precision is given as NAME:PRECISION "
+                   "(precisions: " + ", ".join(PRECISIONS) + ").")
+@click.option("--title", default=None, help="Study title (default: the family and its variants).")
+@click.option("--model", default=None, metavar="ID", help="Checkpoint id (default: the family name).")
+@click.option("--revision", default=None, metavar="REV", help="Checkpoint revision (a commit or tag).")
+@click.option("--root", "root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Project root (default: the folder holding families/ above, else the working directory).")
+def new_command(family, variants, title, model, revision, root):
+    """Start a study family: write families/FAMILY/study.yaml using the built-in generic template."""
+    options = NewOptions(family=family, variants=variants, title=title, model=model, revision=revision, root=root)
+    path = run_new(options)
+    shown = shown_path(path, project_root(options.root))
+    click.echo(f"wrote {shown}")
+    click.echo(f"next: studygen collect trtexec --family {family} --job JOB --variant "
+               f"{parse_variants(variants)[0]['name']} --log LOG, then studygen render {family} and studygen check {family}",
+               err=True)

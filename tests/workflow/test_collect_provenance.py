@@ -1,0 +1,84 @@
+"""Issue 14 item 4 (part): an ingested log's record takes the checkpoint from
+the study file and gets a repository commit and driver from the command line,
+so SG209 can be satisfied without a waiver."""
+
+from __future__ import annotations
+
+import json
+
+from studygen.checks import CheckContext, sg209_provenance
+from studygen.study import load_study
+
+from ..conftest import FIXTURES
+
+LOG = FIXTURES / "trtexec" / "trt10.16_build-and-run.log"
+
+
+def _new(run_cli, root, *extra):
+    assert run_cli("new", "demo", "--variants", "fp16,int8", "--root", root, *extra).exit_code == 0
+
+
+def _collect(run_cli, root, monkeypatch, *extra, job="h100-a"):
+    monkeypatch.chdir(root)
+    return run_cli("collect", "trtexec", "--family", "demo", "--job", job, "--variant", "fp16", "--log", LOG, *extra)
+
+
+def _provenance(root, job="h100-a"):
+    return json.loads((root / "measurements" / "demo" / f"{job}.json").read_text())["provenance"]
+
+
+def test_checkpoint_from_the_study_file_and_commit_from_the_command_line(tmp_path, run_cli, monkeypatch):
+    _new(run_cli, tmp_path, "--model", "org/model-trained", "--revision", "353a4d73")
+    result = _collect(run_cli, tmp_path, monkeypatch, "--commit", "353A4D73", "--driver", "580.1")
+    assert result.exit_code == 0, result.err
+    provenance = _provenance(tmp_path)
+    assert provenance["checkpoint"] == {"id": "org/model-trained", "revision": "353a4d73", "weights": "pretrained"}
+    assert provenance["repository_commit"] == "353a4d73" and provenance["repository_dirty"] is False
+    assert provenance["driver"] == "580.1"
+    assert provenance["collector"]["command"].endswith("--driver 580.1 --commit 353A4D73")
+    study = load_study(tmp_path / "families" / "demo", tmp_path)
+    assert sg209_provenance.check(CheckContext(study)) == []
+
+
+def test_without_commit_or_revision_sg209_still_asks_for_them(tmp_path, run_cli, monkeypatch):
+    _new(run_cli, tmp_path)
+    assert _collect(run_cli, tmp_path, monkeypatch).exit_code == 0
+    provenance = _provenance(tmp_path)
+    assert provenance["checkpoint"]["id"] == "demo" and provenance["checkpoint"]["revision"] is None
+    assert "repository_commit" not in provenance
+    study = load_study(tmp_path / "families" / "demo", tmp_path)
+    pointers = sorted(f.pointer for f in sg209_provenance.check(CheckContext(study)))
+    assert pointers == ["/provenance/checkpoint/revision", "/provenance/repository_commit"]
+
+
+def test_random_init_seed_and_dirty_tree(tmp_path, run_cli, monkeypatch):
+    _new(run_cli, tmp_path, "--model", "org/m")
+    spec_path = tmp_path / "families/demo/study.yaml"
+    spec_path.write_text(spec_path.read_text().replace("  revision: null\n",
+                                                       "  revision: null\n  weights: random-init\n  seed: 7\n"))
+    assert _collect(run_cli, tmp_path, monkeypatch, "--commit", "abcdef1", "--dirty").exit_code == 0
+    provenance = _provenance(tmp_path)
+    assert provenance["checkpoint"] == {"id": "org/m", "revision": None, "weights": "random-init", "seed": 7}
+    assert provenance["repository_dirty"] is True
+    assert "notes" not in provenance or not any("weights not given" in n for n in provenance["notes"])
+
+
+def test_contradicting_or_malformed_options_are_refused(tmp_path, run_cli, monkeypatch):
+    _new(run_cli, tmp_path, "--model", "org/m", "--revision", "abc1234")
+    cases = {
+        ("--checkpoint", "org/other"): "studygen: --checkpoint org/other but the study file's model is org/m\n",
+        ("--checkpoint", "org/m@fff0000"): "studygen: --checkpoint revision fff0000 but the study file's model "
+                                          "revision is abc1234\n",
+        ("--commit", "12345"): "studygen: invalid --commit '12345': give the commit as 7 to 40 hex digits "
+                               "(git rev-parse HEAD in the repository that made the engine or run)\n",
+        ("--commit", "g" * 7): "studygen: invalid --commit 'ggggggg': give the commit as 7 to 40 hex digits "
+                               "(git rev-parse HEAD in the repository that made the engine or run)\n",
+        ("--dirty",): "studygen: --dirty says the tree at --commit had changes: give --commit SHA too\n",
+    }
+    for extra, message in cases.items():
+        result = _collect(run_cli, tmp_path, monkeypatch, *extra)
+        assert (result.exit_code, result.err) == (2, message), extra
+    assert not (tmp_path / "measurements" / "demo").exists() or not any((tmp_path / "measurements" / "demo").iterdir())
+    same = _collect(run_cli, tmp_path, monkeypatch, "--checkpoint", "org/m@abc1234", "--commit", "a" * 40)
+    assert same.exit_code == 0, same.err
+    assert _provenance(tmp_path)["repository_commit"] == "a" * 40

@@ -1,0 +1,104 @@
+"""``studygen new FAMILY --variants a,b``: the study file it writes, and what it refuses."""
+
+from __future__ import annotations
+
+import yaml
+
+from studygen.study import load_study
+
+EXPECTED_DEMO = """\
+# Study file of the demo family, written by `studygen new`.
+# Next: collect records (studygen collect ... --family demo), then
+# `studygen render demo` and `studygen check demo`.
+# template: studygen/generic.md.j2 is the built-in generic template; a template of your own in
+# templates/ can extend it block by block ({% extends "studygen/generic.md.j2" %}).
+schema_version: 1
+family: demo
+title: 'demo: fp16, int8'
+description: What model, which variants, measured where and why (edit this).
+template: studygen/generic.md.j2
+model:
+  id: demo
+  revision: null
+variants:
+- name: fp16
+  precision: fp16
+  label: fp16
+- name: int8
+  precision: int8
+  label: int8
+decision:
+  shipped: false
+  summary: 'Not decided yet: collect measurements, then state the decision here.'
+not_measured: []
+"""
+
+
+def test_new_writes_a_valid_study_file_using_the_generic_template(tmp_path, run_cli):
+    result = run_cli("new", "demo", "--variants", "fp16,int8", "--root", tmp_path)
+    assert result.exit_code == 0, result.err
+    assert result.out == "wrote families/demo/study.yaml\n"
+    path = tmp_path / "families" / "demo" / "study.yaml"
+    spec = yaml.safe_load(path.read_text())
+    assert spec["template"] == "studygen/generic.md.j2"
+    assert spec["family"] == "demo" and spec["schema_version"] == 1
+    assert spec["variants"] == [{"name": "fp16", "precision": "fp16", "label": "fp16"},
+                                {"name": "int8", "precision": "int8", "label": "int8"}]
+    assert spec["model"] == {"id": "demo", "revision": None}
+    assert spec["decision"]["shipped"] is False
+    assert spec["title"] == "demo: fp16, int8"
+    study = load_study(path.parent, tmp_path)  # validates against the study schema
+    assert list(study.variants) == ["fp16", "int8"]
+    assert path.read_text() == EXPECTED_DEMO
+
+
+def test_named_variants_model_revision_and_title(tmp_path, run_cli):
+    result = run_cli("new", "det", "--variants", "base:fp16, fast:fp8", "--model", "org/detector",
+                     "--revision", "abc1234", "--title", "Detector: FP8 or not — measured", "--root", tmp_path)
+    assert result.exit_code == 0, result.err
+    spec = yaml.safe_load((tmp_path / "families/det/study.yaml").read_text())
+    assert [(v["name"], v["precision"]) for v in spec["variants"]] == [("base", "fp16"), ("fast", "fp8")]
+    assert spec["model"] == {"id": "org/detector", "revision": "abc1234"}
+    assert spec["title"] == "Detector: FP8 or not — measured"
+    assert "title: 'Detector: FP8 or not — measured'" in (tmp_path / "families/det/study.yaml").read_text()
+
+
+def test_new_never_overwrites(tmp_path, run_cli):
+    assert run_cli("new", "demo", "--variants", "fp16", "--root", tmp_path).exit_code == 0
+    path = tmp_path / "families/demo/study.yaml"
+    path.write_text(path.read_text() + "# edited\n")
+    result = run_cli("new", "demo", "--variants", "int8", "--root", tmp_path)
+    assert result.exit_code == 2
+    assert result.err == "studygen: families/demo/study.yaml exists already: edit it (studygen new never overwrites)\n"
+    assert path.read_text().endswith("# edited\n")
+
+
+def test_bad_variants_and_names_are_refused_with_one_line(tmp_path, run_cli):
+    cases = {
+        ("demo", "fp16,foo"): "studygen: --variants: 'foo' is not a precision (name it foo:PRECISION); "
+                              "precisions: fp32, tf32, bf16, fp16, fp8, int8, nvfp4, int4\n",
+        ("demo", "a:fp9"): "studygen: --variants: 'fp9' is not a precision; "
+                           "precisions: fp32, tf32, bf16, fp16, fp8, int8, nvfp4, int4\n",
+        ("demo", "fp16,fp16"): "studygen: --variants: 'fp16' is named twice\n",
+        ("demo", " , "): "studygen: --variants needs at least one variant, e.g. --variants fp16,int8\n",
+    }
+    for (family, variants), message in cases.items():
+        result = run_cli("new", family, "--variants", variants, "--root", tmp_path)
+        assert (result.exit_code, result.err) == (2, message)
+    bad_name = run_cli("new", "../up", "--variants", "fp16", "--root", tmp_path)
+    assert bad_name.exit_code == 2 and bad_name.err.startswith("studygen: ") and "\n" == bad_name.err[-1]
+    assert not (tmp_path / "families").exists()  # nothing written by any refusal
+
+
+def test_without_root_new_uses_the_project_above_or_the_working_directory(tmp_path, run_cli, monkeypatch):
+    project = tmp_path / "project"
+    (project / "families").mkdir(parents=True)
+    (project / "sub").mkdir()
+    monkeypatch.chdir(project / "sub")
+    assert run_cli("new", "demo", "--variants", "fp16").exit_code == 0
+    assert (project / "families/demo/study.yaml").is_file()
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    monkeypatch.chdir(fresh)
+    assert run_cli("new", "demo", "--variants", "fp16").exit_code == 0
+    assert (fresh / "families/demo/study.yaml").is_file()

@@ -1,0 +1,48 @@
+"""``studygen rows FAMILY``: every row with every field a template filter takes."""
+
+from __future__ import annotations
+
+import json
+
+from studygen.study import ROW_COLUMNS
+
+from ..conftest import copy_project
+
+FAMILY = "deformable_detr_h200_torch"
+
+
+def test_json_rows_carry_every_filter_field(tmp_path, run_cli):
+    root = copy_project(tmp_path, families=(FAMILY,))
+    result = run_cli("rows", FAMILY, "--root", root, "--format", "json")
+    assert result.exit_code == 0, result.err
+    rows = json.loads(result.out)
+    assert rows and all(list(row) == list(ROW_COLUMNS) for row in rows)
+    # The compiled fp16 latency at 800 x 800 of job h200-compile, as its record states it.
+    (fp16,) = [r for r in rows if r["job_id"] == "h200-compile" and r["kind"] == "latency"
+               and r["variant"] == "fp16" and r["shape"] == "800x800"]
+    assert fp16["value"] == 8.663872 and fp16["metric"] == "gpu_compute" and fp16["mode"] == "compile"
+    assert fp16["repeat_medians_ms"] == [8.664496, 8.66376, 8.664144, 8.662944, 8.66376]
+
+
+def test_filters_narrow_and_the_text_lists_shared_fields_once(tmp_path, run_cli):
+    root = copy_project(tmp_path, families=(FAMILY,))
+    result = run_cli("rows", FAMILY, "kind=latency", "mode=compile", "shape=800x800", "--root", root)
+    assert result.exit_code == 0, result.err
+    lines = result.out.splitlines()
+    # two jobs x fp16 and FP8
+    assert lines[0] == "4 row(s); the same in every row:"
+    assert "  kind: latency" in lines and "  mode: compile" in lines and "  gpu: NVIDIA H200" in lines
+    header = next(line for line in lines if line.startswith("job_id"))
+    assert header.split()[:4] == ["job_id", "variant", "recipe", "precision"]
+    assert sum(1 for line in lines if "h200-compile-2 " in line) == 2
+
+
+def test_unknown_field_and_bad_filter_list_the_fields(tmp_path, run_cli):
+    root = copy_project(tmp_path, families=(FAMILY,))
+    result = run_cli("rows", FAMILY, "timing=gpu_compute", "--root", root)
+    assert result.exit_code == 2
+    assert result.err == f"studygen: unknown field 'timing'; row fields: {', '.join(ROW_COLUMNS)}\n"
+    result = run_cli("rows", FAMILY, "kind", "--root", root)
+    assert (result.exit_code, result.err) == (2, "studygen: filter 'kind' is not FIELD=VALUE\n")
+    none = run_cli("rows", FAMILY, "kind=nothing", "--root", root)
+    assert (none.exit_code, none.out) == (0, "no rows match\n")
