@@ -1,11 +1,12 @@
 """trtexec output → record results.
 
 Readers: :mod:`.log` (the console log: runs, performance summaries,
-settings, ``--dumpProfile`` tables; TensorRT 7 to 10.x) and :mod:`.exports`
-(``--exportTimes``, ``--exportProfile``, ``--exportLayerInfo``, the plan
-file's size). Result builders, one per result kind: :mod:`.latency`,
-:mod:`.kernel_time`, :mod:`.engine_layers`, :mod:`.plan_size`, sharing
-:mod:`.common`. Each module's docstring names the formats and versions it
+settings, ``--dumpProfile`` tables; TensorRT 7 to 10.x), :mod:`.times`
+(``--exportTimes``) and :mod:`.exports` (``--exportProfile``,
+``--exportLayerInfo``, the plan file's size); :mod:`.align` matches a
+times array to its log run (warm-up, the log's own summary). Result
+builders, one per result kind: :mod:`.latency`, :mod:`.kernel_time`,
+:mod:`.engine_layers`, :mod:`.plan_size`, sharing :mod:`.common`. Each module's docstring names the formats and versions it
 reads.
 
 Runs are never pooled: each run of a log (for example one per batch size)
@@ -22,11 +23,12 @@ from ..kernel_groups import KernelGroupRules
 from ..result import NewResult
 from .common import ResultLabels, TrtexecInputs
 from .engine_layers import engine_layers_results
-from .exports import parse_layer_info, parse_profile, parse_times, plan_size_bytes
+from .exports import parse_layer_info, parse_profile, plan_size_bytes
 from .kernel_time import kernel_time_results
 from .latency import latency_results
 from .log import log_provenance, parse_log
 from .plan_size import plan_size_results
+from .times import parse_times
 
 __all__ = ["BUILDERS", "ResultLabels", "TrtexecInputs", "build_results", "log_provenance", "parse_layer_info",
            "parse_log", "parse_profile", "parse_times", "plan_size_bytes", "read_inputs"]

@@ -4,8 +4,9 @@ Sources, in order of preference: ``--exportProfile`` arrays (any TensorRT
 version; ``averageMs`` is the mean per profiled iteration, see
 :mod:`.exports`), else the console log's ``--dumpProfile`` table (``===
 Profile (N iterations ) ===``, figures first and the layer name last, as
-TensorRT 10.16 prints it; ``Avg.(ms)`` per iteration, total from its
-``Total`` row; see :mod:`.log`). Layers are grouped by the study's
+TensorRT 8.6+ prints it; ``Avg.(ms)`` per iteration, total from its
+``Total`` row; the table before TensorRT 8.6 puts the layer first and
+heads the column ``Avg. Time (ms)``; see :mod:`.log`). Layers are grouped by the study's
 kernel-group rules (:mod:`studygen.collect.kernel_groups`), a layer whose
 name matches no rule being tried again with its ``--exportLayerInfo``
 type, tactic and origin.
@@ -21,7 +22,9 @@ from ..result import NewResult
 from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch
 
 EXPORT_PROFILER = "trtexec --exportProfile ({name}; averageMs: mean per iteration)"
-DUMP_PROFILER = "trtexec --dumpProfile (Avg.(ms): mean per iteration; total from its Total row)"
+DUMP_PROFILER = "trtexec --dumpProfile ({column}: mean per iteration; total from its Total row)"
+# the average column as each table layout heads it (see .log)
+AVERAGE_COLUMN = {"layer-last": "Avg.(ms)", "layer-first": "Avg. Time (ms)"}
 
 
 def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResult]:
@@ -49,7 +52,8 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
         base = base_result(labels, run_batch(run, labels.batch, log.display))
         items = [KernelItem(name, avg, None, details.get(name)) for name, avg, _, _ in run.profile.rows]
         result = kernel_time(items, labels.rules, base, iterations=run.profile.iterations,
-                             total_ms=run.profile.total_avg_ms, profiler=DUMP_PROFILER)
+                             total_ms=run.profile.total_avg_ms,
+                             profiler=DUMP_PROFILER.format(column=AVERAGE_COLUMN[run.profile.layout]))
         result["source_locator"] = f"{log.basename}:{run.profile.line}"
         out.append(NewResult(result, f"{log.display}:line {run.profile.line}"))
     return out
