@@ -23,10 +23,10 @@ from pathlib import Path
 
 from ..collect.env import as_conversion_machine
 from ..collect.result import NewResult
-from ..errors import ConflictError, InputError, UsageError
+from ..errors import ConflictError, InputError, RecordError, UsageError
 from ..fsutil import atomic_write_text, dump_json, ensure_inside, shown_path
 from ..result_kinds import IDENTITY_FIELDS, metric_of, result_identity
-from ..textio import parse_json
+from ..textio import MAX_DOCUMENT_BYTES, parse_json
 from .jsonedit import extend_json_text
 from .keys import FIELDS, key_string, software_signature
 from .load import load_record
@@ -203,8 +203,15 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
 
 def validated_text(path: Path, draft: Draft) -> str:
     """The text ``draft`` gives the record at ``path``, once its document has
-    passed the run-record schema (RecordError naming the pointer otherwise)."""
+    passed the run-record schema (RecordError naming the pointer otherwise)
+    and fits the loader's size limit (:data:`studygen.textio.MAX_DOCUMENT_BYTES`:
+    a record the loader refuses would break render for its whole family)."""
     text = draft.text()
+    size = len(text.encode("utf-8"))
+    if size > MAX_DOCUMENT_BYTES:
+        raise RecordError(f"the record would be {size} bytes ({len(draft.document['results'])} results), over the "
+                          f"{MAX_DOCUMENT_BYTES // 2**20} MiB a record may hold (the loader refuses larger ones); "
+                          "nothing written: split the input into several jobs (--job)", path=shown_path(path))
     validate_document("run", draft.document, path=shown_path(path), text=text)
     return text
 
