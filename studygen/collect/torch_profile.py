@@ -219,7 +219,8 @@ def _no_kernel_error(categories: collections.Counter, top: dict, display: str) -
         reason = (f"it holds HIP runtime calls (roctracer, category {runtime[0]}) but no kernel activity: "
                   "the device side was not recorded")
     elif runtime:
-        calls = "CUDA runtime calls" if runtime[0].startswith("cuda") else f"{runtime[0]} calls"
+        calls = {"cuda_runtime": "CUDA runtime calls", "cuda_driver": "CUDA driver calls"}.get(runtime[0],
+                                                                                           f"{runtime[0]} calls")
         reason = f"it holds {calls} but no kernel activity"
     elif any(c in lowered for c in ("gpu_memcpy", "gpu_memset")):
         reason = "it holds memory copies and sets but no kernel activity"

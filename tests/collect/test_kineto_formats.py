@@ -89,6 +89,49 @@ def test_a_step_named_twice_on_the_cpu_is_one_range(collect, workdir):
     assert "outside any ProfilerStep" not in result["note"]
 
 
+def test_a_step_named_twice_takes_the_earlier_start(collect, workdir):
+    # the second record of the step starts 1 µs earlier: the union starts there
+    events = [step("ProfilerStep#9", 1001, 420, "cpu_op"), step("ProfilerStep#9", 1000, 400)]
+    events += launch_and_kernel(1, 1000, "ampere_sgemm_128x64_nn", 250)  # launched at the union's first µs
+    done = collect("torch-profile", "--trace", write(workdir, "earlier.json", {"traceEvents": events}))
+    assert done.exit_code == 0, done.err
+    (result,) = done.results
+    assert (result["iterations"], result["profiled_total_ms"]) == (1, 0.25)
+    assert "outside any ProfilerStep" not in result["note"]
+
+
+def test_a_driver_launch_places_its_kernel_in_its_step(collect, workdir):
+    # cuLaunchKernel (category cuda_driver) inside the step; the kernel runs 30 ms later, after the step
+    events = [step("ProfilerStep#1", 1000, 500)]
+    events += [dict(e, cat="cuda_driver", name="cuLaunchKernel") if e["cat"] == "cuda_runtime" else e
+               for e in launch_and_kernel(7, 1200, "ampere_sgemm_128x64_nn", 80)]
+    done = collect("torch-profile", "--trace", write(workdir, "driver.json", {"traceEvents": events}))
+    assert done.exit_code == 0, done.err
+    (result,) = done.results
+    assert (result["iterations"], result["profiled_total_ms"]) == (1, 0.08)
+    assert [p["label"] for p in result["per_iteration"]] == ["ProfilerStep#1"]
+
+
+@pytest.mark.parametrize("top, platform", [
+    ({"cupti_version": 24}, "CUDA, CUPTI"), ({"cuda_runtime_version": 12040}, "CUDA, CUPTI"),
+    ({"hip_runtime_version": 60443483}, "ROCm, roctracer"), ({"roctracer_version": 4.1}, "ROCm, roctracer"),
+])
+def test_platform_named_by_any_one_of_its_version_fields(collect, workdir, top, platform):
+    trace = dict(top, traceEvents=launch_and_kernel(1, 10, "ampere_sgemm_128x64_nn", 25))
+    done = collect("torch-profile", "--trace", write(workdir, "platform.json", trace))
+    assert done.exit_code == 0, done.err
+    assert done.results[0]["profiler"] == f"torch.profiler (Kineto trace, {platform}; GPU kernel events, dur in µs)"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("\n  {}", 'no "traceEvents" list: not a Chrome trace'),
+    ('{1: []}', "Expecting a key and ':'"),
+    ('{"traceEvents" []}', "Expecting a key and ':'"),
+])
+def test_malformed_top_level_named(collect, workdir, text, message):
+    assert_refused(collect("torch-profile", "--trace", write(workdir, "top.json", text)), "top.json", message)
+
+
 def test_steps_without_kernels_leave_the_totals_and_say_so(collect, workdir):
     events = [step("ProfilerStep#1", 1000, 100)] + launch_and_kernel(1, 5000, "ampere_sgemm_128x64_nn", 250)
     done = collect("torch-profile", "--trace", write(workdir, "empty-steps.json", {"traceEvents": events}))
@@ -107,6 +150,36 @@ def test_many_steps_are_assigned_in_one_pass():
     assert labels[1::2] == [None] * 12500
     assert assign_steps([5.0, 49.9, 50.0, 50.1], [(0.0, 50.0, "a")]) == ["a", "a", "a", None]
     assert assign_steps([1.0], []) == [None]
+
+
+class CountedTime(float):
+    """A time (µs) that counts the comparisons made with it: the cost bound of
+    step assignment as a budget of comparisons, not a wall-clock figure."""
+
+    comparisons = 0
+
+    def _counted(op):  # noqa: N805 (a factory used in the class body)
+        def compare(self, other):
+            CountedTime.comparisons += 1
+            return op(float(self), float(other))
+        return compare
+
+    __lt__ = _counted(float.__lt__)
+    __le__ = _counted(float.__le__)
+    __gt__ = _counted(float.__gt__)
+    __ge__ = _counted(float.__ge__)
+
+
+def test_step_assignment_costs_steps_plus_kernels_comparisons():
+    # 1000 steps of 4 kernels given in reverse order: one scan per step would cost 4000 x 1000 comparisons
+    ranges = [(i * 100.0, i * 100.0 + 50.0, f"ProfilerStep#{i}") for i in range(1000)]
+    times = [CountedTime(i * 100.0 + offset) for i in reversed(range(1000)) for offset in (5.0, 20.0, 45.0, 70.0)]
+    CountedTime.comparisons = 0
+    labels = assign_steps(times, ranges)
+    # sorting 4000 times (about n log2 n = 48,000) plus one pass over both lists (about 2 x 4000 + 1000)
+    assert CountedTime.comparisons <= 4000 * 12 + 2 * 4000 + 1000
+    assert labels[:4] == ["ProfilerStep#999"] * 3 + [None]
+    assert labels[-4:] == ["ProfilerStep#0"] * 3 + [None]
 
 
 def test_many_steps_mean_per_iteration(workdir):
@@ -148,7 +221,9 @@ def test_gpu_name_for_a_device_the_trace_does_not_list(collect, workdir, devices
     (["xpu_runtime", "cpu_op"], {}, "it holds xpu_runtime calls but no kernel activity"),
     (["gpu_memcpy", "cpu_op"], {}, "it holds memory copies and sets but no kernel activity"),
     (["cpu_op", "user_annotation"], {"deviceProperties": [{"id": 0, "name": "NVIDIA H200"}]},
-     "it holds CPU events only, though it lists 1 device(s): profiled without the device activity"),
+     "it holds CPU events only, though it lists 1 device(s): profiled without the device activity "
+     "(ProfilerActivity.CUDA)"),
+    (["cuda_driver", "cpu_op"], {}, "it holds CUDA driver calls but no kernel activity"),
 ])
 def test_no_kernel_events_named_with_the_right_reason(collect, workdir, categories, top, reason):
     events = [{"ph": "X", "cat": cat, "name": f"{cat} event", "ts": i, "dur": 1, "pid": 1, "tid": 1}
