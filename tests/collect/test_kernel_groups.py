@@ -74,6 +74,7 @@ def test_study_rules_and_errors():
     rules = rules_from_study({"kernel_groups": [{"pattern": "(?-i:GEMM)", "group": "big gemm"}]}, "s.yaml")
     assert rules.classify("GEMM_kernel") == ("big gemm", True)
     assert rules.classify("gemm_kernel") == ("other", False)
+    assert rules_from_study({"kernel_groups": [{"pattern": "gemm", "group": "G"}]}).source == "study.yaml"
     with pytest.raises(RecordError) as raised:
         rules_from_study({"kernel_groups": [{"pattern": "ok", "group": "A"}, {"pattern": "[", "group": "B"}]}, "s.yaml")
     assert raised.value.line() .startswith("s.yaml:/kernel_groups/1/pattern: invalid regular expression '['")

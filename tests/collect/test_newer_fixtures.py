@@ -72,6 +72,9 @@ def test_trt8_4_orin_build_that_crashed_is_refused_at_its_assertion(collect):
     assert "'&&&& PASSED' line: it ends with 'trtexec: /root/gpgpu/MachineLearning/myelin/src/compiler/ir/graph.cpp" \
         in done.err
     assert "which trtexec did not log (it crashed or was killed?); nothing recorded" in done.err
+    # line 348 is 252 characters: quoted as its first 157 and "..."
+    last = ORIN_84.read_text().splitlines()[347]
+    assert len(last) == 252 and f"it ends with {last[:157] + '...'!r}, which" in done.err
     assert not done.path.exists()
 
 

@@ -143,6 +143,14 @@ def test_wrapped_log_lines_are_read(collect, workdir, wrapper):
     assert done.record["provenance"]["software"]["tensorrt"] == "10.16.1"
 
 
+def test_a_run_cut_short_quotes_its_last_line_whole(collect, workdir):
+    text = BUILD_LOG.read_text().splitlines(keepends=True)
+    cut = workdir / "cut.log"
+    cut.write_text("".join(text[:200]) + "Killed\n")  # the shell's word for a SIGKILL, 6 characters
+    assert_refused(collect("trtexec", "--log", cut), "cut.log:201: run 1 (line 1) has no '&&&& PASSED' line: it ends "
+                   "with 'Killed', which trtexec did not log (it crashed or was killed?); nothing recorded")
+
+
 def test_batch_from_explicit_shapes_and_a_contradicting_batch_refused(collect):
     # line 1 "--shapes=x:4x1x28x28", line 18 "Input inference shape : x=4x1x28x28", line 17 "Batch: Explicit"
     done = collect("trtexec", "--log", NO_TRANSFERS_LOG)

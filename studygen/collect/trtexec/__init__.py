@@ -39,22 +39,24 @@ BUILDERS = (latency_results, kernel_time_results, engine_layers_results, plan_si
 
 def read_inputs(log: Path | None, times: Path | None, profile: Path | None, layer_info: Path | None,
                 plan: Path | None) -> TrtexecInputs:
-    """Parse every given file, in this order (InputError on the first bad one)."""
+    """Parse every given file, in this order (InputError on the first bad
+    one); each reader names its file by :func:`studygen.fsutil.shown_path`,
+    the display the builders' messages use too."""
     inputs = TrtexecInputs()
     if log is not None:
         inputs.log = parse_log(log)
     if times is not None:
         inputs.times_display = shown_path(times)
-        inputs.times = parse_times(times, inputs.times_display)
+        inputs.times = parse_times(times)
     if profile is not None:
         inputs.profile_display = shown_path(profile)
-        inputs.profile = parse_profile(profile, inputs.profile_display)
+        inputs.profile = parse_profile(profile)
     if layer_info is not None:
         inputs.layer_info_display = shown_path(layer_info)
-        inputs.layer_info = parse_layer_info(layer_info, inputs.layer_info_display)
+        inputs.layer_info = parse_layer_info(layer_info)
     if plan is not None:
         inputs.plan_display = shown_path(plan)
-        inputs.plan_bytes = plan_size_bytes(plan, inputs.plan_display)
+        inputs.plan_bytes = plan_size_bytes(plan)
     return inputs
 
 
