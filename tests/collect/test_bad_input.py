@@ -10,19 +10,9 @@ import os
 
 import pytest
 
-from tests.collect.conftest import TORCH, TRTEXEC
+from tests.collect.conftest import TORCH, TRTEXEC, assert_refused
 
 BUILD_LOG = TRTEXEC / "trt10.16_build-and-run.log"
-
-
-def assert_refused(done, *fragments):
-    assert done.exit_code == 2, done.out + done.err
-    assert done.err.count("\n") == 1, done.err  # one line, no traceback
-    assert "Traceback" not in done.err
-    for fragment in fragments:
-        assert fragment in done.err, done.err
-    assert not done.path.exists()
-    assert not (done.measurements / done.family / "datasets").exists()
 
 
 def cut_log(workdir, upto_line: int, partial: str | None = None):

@@ -11,15 +11,7 @@ import pytest
 
 from studygen.collect.kernel_groups import default_rules
 from studygen.collect.torch_profile import assign_steps, kernel_time_result, parse_trace
-from tests.collect.conftest import gpu_groups
-
-
-def assert_refused(done, *fragments):
-    assert done.exit_code == 2, done.out + done.err
-    assert done.err.count("\n") == 1 and "Traceback" not in done.err and "internal error" not in done.err
-    for fragment in fragments:
-        assert fragment in done.err, done.err
-    assert not done.path.exists()
+from tests.collect.conftest import assert_refused, gpu_groups
 
 
 def write(workdir, name, document):

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 from studygen.collect.trtexec.times import parse_times
-from tests.collect.conftest import TRTEXEC
+from tests.collect.conftest import TRTEXEC, assert_refused
 from tests.collect.test_trtexec_exports import concatenated_arrays
-from tests.collect.test_trtexec_formats import assert_refused, edited, times_rows
+from tests.collect.test_trtexec_formats import edited, times_rows
 
 TRT7_LOG = TRTEXEC / "trt7_resnet50-int8_console.log"
 TRT7_TIMES = TRTEXEC / "trt7_resnet50-int8_times-concatenated.json"

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.collect.conftest import TRTEXEC, gpu_groups
+from tests.collect.conftest import TRTEXEC, assert_refused, gpu_groups
 
 BUILD_LOG = TRTEXEC / "trt10.16_build-and-run.log"
 NO_TRANSFERS_LOG = TRTEXEC / "trt10.16_no-data-transfers.log"
@@ -28,14 +28,6 @@ def edited(workdir, source, name, *replacements, drop=()):
     path = workdir / name
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def assert_refused(done, *fragments):
-    assert done.exit_code == 2, done.out + done.err
-    assert done.err.count("\n") == 1 and "Traceback" not in done.err and "internal error" not in done.err
-    for fragment in fragments:
-        assert fragment in done.err, done.err
-    assert not done.path.exists()
 
 
 # --- item 2: the version as a bare number -------------------------------------------------------
