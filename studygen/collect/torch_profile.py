@@ -288,7 +288,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
 
     Raises InputError for malformed JSON (a repeated key included), a file
     that is not a trace, a kernel event with a missing or negative ``dur``,
-    and a trace with no GPU kernel events (naming why: CPU only, CUPTI
+    kernels that all last 0, and a trace with no GPU kernel events (naming why: CPU only, CUPTI
     counters, runtime calls only, another device's work, …).
     """
     display = display or shown_path(path)
@@ -330,6 +330,9 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     del text
     if not kernel_events:
         raise _no_kernel_error(categories, top, display)
+    if not any(dur for _, dur, _, _, _ in kernel_events):
+        raise InputError(f"every one of its {len(kernel_events)} kernel events has dur 0: no kernel time to record "
+                         "(durations not recorded, or below the trace's resolution)", path=display)
     devices = {}
     for entry in top.get("deviceProperties") or []:
         if isinstance(entry, dict) and isinstance(entry.get("id"), int) and isinstance(entry.get("name"), str):

@@ -226,6 +226,13 @@ def test_no_kernel_events_named_with_the_right_reason(collect, workdir, categori
         assert "CPU events only" not in done.err
 
 
+def test_kernels_that_all_last_zero_give_no_kernel_time(collect, workdir):
+    events = [dict(e, dur=0) if e["cat"] == "kernel" else e for e in launch_and_kernel(1, 10, "ampere_sgemm", 25)
+              + launch_and_kernel(2, 20, "ampere_sgemm", 25)]
+    assert_refused(collect("torch-profile", "--trace", write(workdir, "zero.json", {"traceEvents": events})),
+                   "studygen: zero.json: every one of its 2 kernel events has dur 0: no kernel time to record")
+
+
 # --- repeated keys ------------------------------------------------------------------------------
 
 def test_a_repeated_dur_is_refused_not_read(collect, workdir):

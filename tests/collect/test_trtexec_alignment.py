@@ -10,7 +10,7 @@ import json
 from studygen.collect.trtexec.times import parse_times
 from tests.collect.conftest import TRTEXEC, assert_refused
 from tests.collect.test_trtexec_exports import concatenated_arrays
-from tests.collect.test_trtexec_formats import edited, times_rows
+from tests.collect.test_trtexec_formats import OLD_TABLE_LOG, edited, times_rows
 
 TRT7_LOG = TRTEXEC / "trt7_resnet50-int8_console.log"
 TRT7_TIMES = TRTEXEC / "trt7_resnet50-int8_times-concatenated.json"
@@ -151,3 +151,18 @@ def test_export_results_carry_the_batch_option_and_list_their_rows(collect):
     (layers,) = done.kind("engine_layers")
     assert (kernel["batch"], layers["batch"]) == (8, 8)
     assert kernel["rows_listed"] is True
+
+
+def test_a_profile_of_zeros_gives_no_kernel_time(collect, workdir):
+    rows = [{"count": 50}, {"name": "conv1", "timeMs": 0, "averageMs": 0, "medianMs": 0, "percentage": 0},
+            {"name": "fc", "timeMs": 0, "averageMs": 0, "medianMs": 0, "percentage": 0}]
+    assert_refused(collect("trtexec", "--profile", write_arrays(workdir, "zeros.json", [rows])),
+                   "studygen: zeros.json:1: every one of its 2 layers takes 0 ms: no kernel time to record")
+
+
+def test_a_dump_table_whose_total_is_zero_gives_no_kernel_time(collect, workdir):
+    log = workdir / "zero-table.log"
+    log.write_text(OLD_TABLE_LOG.replace("0.3000", "0.0000").replace("0.2500", "0.0000").replace(
+        "0.2000", "0.0000").replace("0.7500", "0.0000"))
+    assert_refused(collect("trtexec", "--log", log),
+                   "studygen: zero-table.log:5: every one of its 3 layers takes 0 ms: no kernel time to record")
