@@ -118,6 +118,8 @@ def test_platform_named_by_any_one_of_its_version_fields(collect, workdir, top, 
 @pytest.mark.parametrize("text, message", [
     ("\n  {}", 'no "traceEvents" list: not a Chrome trace'),
     ('{1: []}', "Expecting a key and ':'"),
+    ("42", "not a Chrome trace: expected an object with traceEvents or an event array"),
+    ('{"deviceProperties": [1,], "traceEvents": []}', "top.json:1: malformed JSON"),
     ('{"traceEvents" []}', "Expecting a key and ':'"),
 ])
 def test_malformed_top_level_named(collect, workdir, text, message):
@@ -212,6 +214,8 @@ def test_gpu_name_for_a_device_the_trace_does_not_list(collect, workdir, devices
     (["hpu_op", "cpu_op"], {}, "it is a Gaudi (HPU) trace (its device work is in hpu_op events, not kernel events)"),
     (["xpu_runtime", "cpu_op"], {}, "it holds xpu_runtime calls but no kernel activity"),
     (["gpu_memcpy", "cpu_op"], {}, "it holds memory copies and sets but no kernel activity"),
+    (["gpu_memset", "cpu_op"], {}, "it holds memory copies and sets but no kernel activity"),
+    (["driver", "cpu_op"], {}, "it holds driver calls but no kernel activity"),
     (["cpu_op", "user_annotation"], {"deviceProperties": [{"id": 0, "name": "NVIDIA H200"}]},
      "it holds CPU events only, though it lists 1 device(s): profiled without the device activity "
      "(ProfilerActivity.CUDA)"),

@@ -166,3 +166,47 @@ def test_a_dump_table_whose_total_is_zero_gives_no_kernel_time(collect, workdir)
         "0.2000", "0.0000").replace("0.7500", "0.0000"))
     assert_refused(collect("trtexec", "--log", log),
                    "studygen: zero-table.log:5: every one of its 3 layers takes 0 ms: no kernel time to record")
+
+
+def test_the_log_plan_size_carries_the_runs_batch(collect, workdir):
+    # the build log run with an explicit shape of batch 4 (its line 68 "Input inference shapes: model")
+    log = edited(workdir, BUILD_LOG, "shaped.log", ("Input inference shapes: model", "Input inference shapes: x=4x1x28x28"))
+    done = collect("trtexec", "--log", log)
+    assert done.exit_code == 0, done.err
+    (plan,) = done.kind("plan_size")
+    assert plan["batch"] == 4
+
+
+def test_input_shapes_on_separate_lines_give_one_batch(collect, workdir):
+    log = edited(workdir, UNSTABLE_86, "two-lines.log", (
+        "[I] Input inference shape: tensor-0=4x1x28x28",
+        "[I] Input inference shape: tensor-0=4x1x28x28\n[03/25/2023-07:13:23] [I] Input inference shape: mask=4x28"))
+    done = collect("trtexec", "--log", log)
+    assert done.exit_code == 0, done.err
+    assert {r["batch"] for r in done.results} == {4}
+
+
+def test_timed_queries_that_are_no_multiple_of_the_batch_are_counted_as_printed(collect, workdir):
+    # batch 4 of the TensorRT 7 log: "Timing trace has 1792 queries" is 448 iterations; 1793 is no multiple of 4
+    log = edited(workdir, TRT7_LOG, "odd.log", ("Timing trace has 1792 queries", "Timing trace has 1793 queries"))
+    assert_refused(collect("trtexec", "--log", log, "--times", TRT7_TIMES),
+                   "array 2 does not come from run 2 ", "it holds 477 iterations, the run timed 1793 (or 1822 with its "
+                   "29 warm-up iterations)")
+
+
+def test_an_enqueue_of_exactly_one_step_is_resolved(collect, workdir):
+    # stamps near 5000 ms carry 0.01 ms; a 0.01 ms enqueue is one step: derived, not left out
+    rows = times_rows(20, start_ms=5000.0, enqueue_ms=0.01, h2d_ms=0.02, d2h_ms=0.02)
+    assert {round(row["endEnqMs"] - row["startEnqMs"], 6) for row in rows} == {0.01}
+    done = collect("trtexec", "--times", write_arrays(workdir, "step.json", [rows]))
+    assert done.exit_code == 0, done.err
+    assert done.latency("enqueue")["value_ms"] == 0.01
+
+
+def test_a_left_out_timing_stays_left_out_after_the_warm_up(workdir):
+    arrays = concatenated_arrays(TRT7_TIMES)
+    path = write_arrays(workdir, "no-out.json", [[dict(item, outMs=0) for item in arrays[0]]])
+    (run,) = parse_times(path)
+    assert run.left_out == {"d2h": "outMs of no-out.json array 1 is 0 in every iteration: data transfers were off, "
+                                   "not a latency"}
+    assert run.without_first(55).left_out == run.left_out
