@@ -94,18 +94,48 @@ def json_error(text: str, pos: int, message: str, display: str) -> InputError:
     return InputError(f"malformed JSON: {message} (column {col})", path=display, where=f"line {line}")
 
 
-class _FiniteFloats:
-    """``parse_float`` hook: Python's float() of the JSON text, remembering
-    whether any was out of range (``1e400`` parses as inf, ``-1e400`` as -inf)."""
+def out_of_range(literal: str, value: float) -> bool:
+    """True when the number ``literal`` does not survive as a double: it
+    overflows to infinity (``1e400``), or a non-zero literal underflows to 0
+    (``1e-400``, which would become a 0 ms figure)."""
+    if not math.isfinite(value):
+        return True
+    if value == 0.0:
+        mantissa = literal.lower().partition("e")[0]
+        return any(digit in mantissa for digit in "123456789")
+    return False
+
+
+class _OutOfRange(float):
+    """A JSON number that is no double (see :func:`out_of_range`), kept as
+    its ``literal`` until :func:`decode_at` refuses it by its pointer."""
+
+    __slots__ = ("literal",)
+
+
+class _Hooks:
+    """The decoder's ``parse_float``: it marks a number out of range and sets
+    ``suspect``, so the decoded value is searched for the mark only then."""
 
     def __init__(self):
-        self.overflowed = False
+        self.suspect = False
 
-    def __call__(self, text: str) -> float:
-        value = float(text)
-        if not math.isfinite(value):
-            self.overflowed = True
+    def number(self, literal: str) -> float:
+        value = float(literal)
+        if out_of_range(literal, value):
+            self.suspect = True
+            value = _OutOfRange(value)
+            value.literal = literal
         return value
+
+
+class _Decoder(json.JSONDecoder):
+    """A JSON decoder with :class:`_Hooks` (see :func:`decoder`)."""
+
+    def __init__(self):
+        self.hooks = _Hooks()
+        super().__init__(parse_constant=_refuse_constant, parse_float=self.hooks.number,
+                         object_pairs_hook=refuse_duplicate_keys)
 
 
 class DuplicateKey(ValueError):
@@ -155,23 +185,26 @@ def second_key_position(text: str, pos: int, key: str) -> int | None:
 
 
 def decoder() -> json.JSONDecoder:
-    """A JSON decoder that refuses NaN and Infinity (not JSON) and a key
-    written twice in one object (:func:`refuse_duplicate_keys`); numbers out
-    of float range are flagged for :func:`decode_at` to refuse."""
-    return json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_FiniteFloats(),
-                            object_pairs_hook=refuse_duplicate_keys)
+    """The one JSON decoder every collector input is read with (trtexec
+    exports, Kineto traces, COCO files). It refuses what would silently give
+    a wrong figure: NaN and Infinity (not JSON), a key written twice in one
+    object (:func:`refuse_duplicate_keys`: a repeated ``"dur"`` replaces a
+    kernel's duration, a repeated ``"computeMs"`` an iteration's time) and
+    numbers beyond a double's range (``1e400``, ``1e-400``), which
+    :func:`decode_at` and :func:`parse_json_values` refuse naming their JSON
+    pointer."""
+    return _Decoder()
 
 
-def non_finite_pointer(value, pointer: str = "") -> str | None:
-    """The JSON pointer (RFC 6901) of the first non-finite float in
-    ``value``, or None."""
+def refused_pointer(value, pointer: str = "") -> tuple[str, str] | None:
+    """``(JSON pointer, reason)`` of the first number out of range in ``value`` as :func:`decoder` decoded it, or None."""
     stack = [(value, pointer)]
     while stack:
         item, where = stack.pop()
-        if isinstance(item, float):
-            if not math.isfinite(item):
-                return where
-        elif isinstance(item, dict):
+        if isinstance(item, _OutOfRange):
+            reads_as = "0" if item == 0 else "infinity"
+            return where, f"number {item.literal} is out of range: not a finite double (it would read as {reads_as})"
+        if isinstance(item, dict):
             stack.extend((v, f"{where}/{_escape(str(k))}") for k, v in reversed(list(item.items())))
         elif isinstance(item, list):
             stack.extend((v, f"{where}/{i}") for i, v in reversed(list(enumerate(item))))
@@ -182,14 +215,22 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
+def _refuse_marked(value, pointer: str, display: str, fallback: str) -> None:
+    found = refused_pointer(value, pointer)
+    if found is not None:
+        where, reason = found
+        raise InputError(reason, path=display, where=where or fallback)
+
+
 def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str, pointer: str | None = ""):
     """``raw_decode`` at ``pos`` with errors as InputError (line, column;
-    nesting too deep to parse names the line or ``pointer``). A number out of float range (``1e400``) is refused naming its JSON
-    pointer, ``pointer`` being that of the value decoded here (None: the
-    caller checks with :func:`non_finite_pointer` itself)."""
-    hook = json_decoder.parse_float
-    if isinstance(hook, _FiniteFloats):
-        hook.overflowed = False
+    a repeated key names the line of the repeat; nesting too deep to parse
+    names ``pointer`` or the line). With a :func:`decoder`, a number out of
+    range is refused naming its JSON pointer, ``pointer`` being that of the
+    value decoded here (None: the caller checks with :func:`refused_pointer`)."""
+    hooks = getattr(json_decoder, "hooks", None)
+    if hooks is not None:
+        hooks.suspect = False
     try:
         value, end = json_decoder.raw_decode(text, pos)
     except json.JSONDecodeError as exc:
@@ -204,10 +245,8 @@ def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str,
                          where=pointer or f"line {_line_col(text, pos)[0]}") from None
     except ValueError as exc:
         raise InputError(f"malformed JSON: {exc}", path=display, where=f"line {_line_col(text, pos)[0]}") from None
-    if pointer is not None and isinstance(hook, _FiniteFloats) and hook.overflowed:
-        where = non_finite_pointer(value, pointer)
-        raise InputError("number out of range: it is not a finite double (e.g. 1e400 overflows to infinity)",
-                         path=display, where=where if where else f"line {_line_col(text, pos)[0]}")
+    if pointer is not None and hooks is not None and hooks.suspect:
+        _refuse_marked(value, pointer, display, f"line {_line_col(text, pos)[0]}")
     return value, end
 
 
@@ -225,11 +264,12 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
     trtexec writes one array per run and people concatenate the files of
     several runs (``cat times_*.json``), so a file may hold several values
     back to back. Raises InputError naming the line for malformed or
-    truncated JSON, or NaN/Infinity (not JSON).
+    truncated JSON or NaN/Infinity (not JSON), and the JSON pointer of a
+    number out of range or a repeated key (:func:`decoder`).
     """
     json_decoder = decoder()
     values = []
-    overflowed = False
+    suspect = False
     pos = 1 if text.startswith("\ufeff") else 0
     while True:
         pos = skip_space(text, pos)
@@ -238,16 +278,13 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
         start_line = _line_col(text, pos)[0]
         value, pos = decode_at(json_decoder, text, pos, display, pointer=None)
         values.append((value, start_line))
-        overflowed = overflowed or json_decoder.parse_float.overflowed
+        suspect = suspect or json_decoder.hooks.suspect
     if not values:
         raise InputError("file is empty", path=display)
     refuse_lone_surrogates(text, values, display)
-    for index, (value, _) in enumerate(values if overflowed else []):
+    for index, (value, line) in enumerate(values if suspect else []):
         # pointers as the collectors name them: /<index> only in a file of several values
-        where = non_finite_pointer(value, f"/{index}" if len(values) > 1 else "")
-        if where is not None:
-            raise InputError("number out of range: it is not a finite double (e.g. 1e400 overflows to infinity)",
-                             path=display, where=where or "/")
+        _refuse_marked(value, f"/{index}" if len(values) > 1 else "", display, f"line {line}")
     return values
 
 
@@ -278,12 +315,13 @@ def load_json_values(path: Path, display: str | None = None) -> list[tuple[objec
 
 def figure(text: str) -> float | int:
     """A figure as its source printed it: ``"0"`` → ``0`` (int), ``"0.0361328"``
-    → ``0.0361328`` (float); raises ValueError for anything else or a
-    non-finite value."""
+    → ``0.0361328`` (float); raises ValueError for anything else and for a
+    number no double holds (:func:`out_of_range`: ``nan``, ``inf``,
+    ``1e400``, and ``1e-400``, which would read as 0)."""
     if text.isdigit():
         return int(text)
     value = float(text)
-    if not math.isfinite(value):
+    if out_of_range(text, value):
         raise ValueError(f"not a finite number: {text}")
     return value
 

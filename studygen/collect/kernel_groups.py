@@ -40,6 +40,7 @@ GRIDSAMPLE = "GridSample"
 CONV = "Conv"
 NORM_ELEMENTWISE = "normalization and elementwise"
 QDQ = "Quantize/Dequantize"
+DLA = "DLA"
 
 # Order matters: the first match wins. Layout copies are claimed first so that
 # "Reformatting CopyNode for Output Tensor 0 to …/Softmax" is not counted as
@@ -50,12 +51,22 @@ QDQ = "Quantize/Dequantize"
 # names (relu, gelu) are not elementwise evidence: TensorRT fuses them into the
 # convolution or GEMM before them ("res2a_branch2a + res2a_branch2a_relu"),
 # so such a name stays unclassified rather than being mis-sorted. cuDNN's FFT
-# kernels (fft2d_r2c/c2r) are parts of an FFT convolution.
+# kernels (fft2d_r2c/c2r) are parts of an FFT convolution, and so are
+# MIOpen's implicit-GEMM solvers on ROCm (igemm_fwd/bwd/wrw_gtc…, seen in the
+# MI210 and MI300X fixtures). On ROCm, hipBLASLt and rocBLAS GEMMs are Tensile
+# kernels named Cijk_<layout>_… (the MI300X fixtures). On a DLA (Jetson),
+# trtexec's profile shows the DLA subgraph as "{ForeignNode[…]}" (its
+# submission only) and charges the DLA's run to the copy of its output back
+# ("<tensor> from nvm"), next to the other NvMedia transfers ("… to nvm",
+# "… copy finish"): those are the DLA group, claimed before everything else.
 DEFAULT_RULES: tuple[tuple[str, str], ...] = (
+    (r"\s(?:to|from) nvm$|\scopy finish$", DLA),
     (r"^Reformatting CopyNode|reformatter|^reshape_(?:before|after)_|^Memcpy|^Memset", FALLBACK_GROUP),
     (r"grid_?sampl", GRIDSAMPLE),
-    (r"(?<![a-z])conv(?!_?encoder)|convolution|fprop|dgrad|wgrad|winograd|convolve|depthwise|scudnn|hcudnn|implicit_precomp|(?<![a-z])fft", CONV),
-    (r"gemm|gemv|matmul|(?<![a-z])(?:bmm|addmm|mm|linear|fc\d*|fully_?connected)(?![a-z])|cublas|cutlass|nvjet|scaled_mm", GEMM),
+    (r"(?<![a-z])conv(?!_?encoder)|convolution|fprop|dgrad|wgrad|winograd|convolve|depthwise|scudnn|hcudnn|implicit_precomp"
+     r"|(?<![a-z])fft|(?<![a-z])igemm_(?:fwd|bwd|wrw)_", CONV),
+    (r"gemm|gemv|matmul|(?<![a-z])(?:bmm|addmm|mm|linear|fc\d*|fully_?connected)(?![a-z])|cublas|cutlass|nvjet|scaled_mm"
+     r"|^Cijk_", GEMM),
     (r"quantiz|dequant|fake_e4m3|e4m3fy|fp8_cast", QDQ),
     (r"norm|softmax|elementwise|pointwise|PWN\(|dropout|__myl_|triton_(?:poi|per|red)"
      r"|(?<![a-z])(?:add|mul|sub|div|pow|sqrt|rsqrt|exp|erf|neg|abs|where|cast)(?![a-z])", NORM_ELEMENTWISE),

@@ -3,35 +3,56 @@
 Format: the Trace Event Format (Chrome ``about:tracing``): a JSON object with
 ``traceEvents`` (or a bare event array), plain or gzip-compressed. ``ts`` and
 ``dur`` are **microseconds** by that format whatever ``displayTimeUnit`` says
-(that field only sets how viewers display them). GPU kernels are complete
-events (``"ph": "X"``) with ``"cat": "kernel"``; memcpy/memset, CUDA runtime
-calls, CPU ops, annotations and ``cuda_profiler_range`` events (CUPTI range
-profiling, whose durations are not kernel times) are not kernels.
+(that field only sets how viewers display them). Device kernels are complete
+events (``"ph": "X"``) with ``"cat": "kernel"``, on CUDA (CUPTI) and on ROCm
+(roctracer, whose HIP runtime calls Kineto files under ``cuda_runtime`` too;
+seen in the MI210 and MI300X fixtures); memcpy/memset, runtime calls, CPU ops,
+annotations and ``cuda_profiler_range`` events (CUPTI range profiling, whose
+durations are not kernel times) are not kernels. Traces of devices whose work
+Kineto records under other categories (MTIA ``mtia_ccp_events``, Gaudi
+``hpu_op``) are refused naming the device, as are traces with host events
+only. JSON is read with the collectors' one strict decoder
+(:func:`studygen.collect.inputs.decoder`): a repeated key (``"dur"`` twice in
+an event, ``"traceEvents"`` twice) is refused, never let to replace a value.
 
-Iterations: when the trace holds ``ProfilerStep#N`` ranges, each kernel is
-assigned to the step whose CPU range contains its launch (the
-``cuda_runtime`` event with the same ``correlation`` id; the kernel's own
-start when no launch is found), and the result is the mean per step, with
-each step's figures in ``per_iteration``. A trace without steps gives totals
-over the whole trace.
+Iterations: ``ProfilerStep#N`` ranges are recorded on the CPU
+(``user_annotation`` or ``cpu_op``) and, in recent PyTorch, again on the GPU
+(``gpu_user_annotation``: on ROCm these are a few µs long and start tens of
+ms after their CPU range, see the MI300X fixture), so each step is counted
+once: the CPU ranges are used, a step named twice on one side is one range
+(their union), and the GPU ranges only when the trace has no CPU ones. Each
+kernel belongs to the step whose CPU range contains its launch (the runtime
+event with the same ``correlation`` id; the kernel's own start when no launch
+is found, or when the steps are GPU ranges); kernels and steps are sorted
+once and matched in one pass, so the cost grows with steps plus kernels. The
+result is the mean per step, each step's figures in ``per_iteration``; a
+trace without steps gives totals over the whole trace.
+
+The GPU is the ``deviceProperties`` name of the kernels' device; a trace
+that lists one model only (the MI300X BERT fixture lists device 0 while its
+kernels ran on device 2) names that model, with a note.
 """
 
 from __future__ import annotations
 
-import bisect
 import collections
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..fsutil import shown_path
 from ..errors import InputError
+from ..fsutil import shown_path
 from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
 from .result import NewResult
 
 STEP_NAME = re.compile(r"^ProfilerStep#(\d+)$")
 US_PER_MS = 1000.0
+GPU_STEP_CATEGORY = "gpu_user_annotation"
+# Devices whose on-device work Kineto records under a category other than
+# "kernel": refused naming the device (the category is not a kernel time).
+OTHER_DEVICE_WORK = (("mtia_", "an MTIA trace (its device work is in mtia_* events, not kernel events)"),
+                     ("hpu_op", "a Gaudi (HPU) trace (its device work is in hpu_op events, not kernel events)"))
 
 
 @dataclass(slots=True)
@@ -47,7 +68,11 @@ class Kernel:
 
 @dataclass
 class Trace:
-    """The parts of a Kineto trace the collector uses."""
+    """The parts of a Kineto trace the collector uses: the kernels, the
+    step labels in time order that hold kernels or not (``steps``), how
+    many kernels fell outside every step, the devices by id, the event
+    categories, the platform (``CUDA``, ``ROCm`` or None) and notes on how
+    steps and the GPU were read."""
 
     display: str
     kernels: list[Kernel]
@@ -55,20 +80,35 @@ class Trace:
     outside_steps: int
     devices: dict[int, str] = field(default_factory=dict)
     categories: collections.Counter = field(default_factory=collections.Counter)
+    platform: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def kernel_devices(self) -> set[int]:
+        return {k.device for k in self.kernels if k.device is not None}
 
     @property
     def gpu(self) -> str | None:
-        """The GPU model the kernels ran on (``deviceProperties`` name of
-        their device), None when the trace does not say."""
-        names = {self.devices.get(k.device) for k in self.kernels}
-        names.discard(None)
+        """The GPU model the kernels ran on: the ``deviceProperties`` name of
+        their device(s); when their device is not listed but the trace lists
+        a single model, that model; None when the trace does not say."""
+        names = {self.devices.get(device) for device in self.kernel_devices}
+        if None in names or not names:
+            listed = set(self.devices.values())
+            if len(listed) == 1:
+                return listed.pop()
+            names.discard(None)
         if len(names) == 1:
             return names.pop()
         return " + ".join(sorted(names)) if names else None
 
     @property
     def gpu_count(self) -> int:
-        return len({k.device for k in self.kernels if k.device is not None})
+        return len(self.kernel_devices)
+
+
+def _top_key_pointer(key: str) -> str:
+    return "/" + key.replace("~", "~0").replace("/", "~1")
 
 
 def scan_events(text: str, display: str, on_event) -> tuple[dict, str]:
@@ -77,7 +117,8 @@ def scan_events(text: str, display: str, on_event) -> tuple[dict, str]:
     document: a 500 MB trace then needs its text plus the kept kernels, not
     several GB of Python objects. Accepts ``{"traceEvents": [...], …}`` or a
     bare array (both allowed by the Trace Event Format). Returns the
-    top-level fields and the JSON pointer of the event array. Raises InputError."""
+    top-level fields and the JSON pointer of the event array. Raises
+    InputError, also for a top-level key given twice."""
     json_decoder = decoder()
     pos = skip_space(text, 1 if text.startswith("\ufeff") else 0)
     if text.startswith("[", pos):
@@ -105,7 +146,7 @@ def scan_events(text: str, display: str, on_event) -> tuple[dict, str]:
                 pos = _scan_array(text, pos, json_decoder, on_event, display, "/traceEvents")
                 found = True
             else:
-                top[key], pos = decode_at(json_decoder, text, pos, display, pointer="/" + key.replace("~", "~0").replace("/", "~1"))
+                top[key], pos = decode_at(json_decoder, text, pos, display, pointer=_top_key_pointer(key))
             pos = skip_space(text, pos)
             if text.startswith(",", pos):
                 pos = skip_space(text, pos + 1)
@@ -145,33 +186,117 @@ def _expect_end(text: str, pos: int, display: str) -> None:
         raise json_error(text, pos, "Extra data after the trace", display)
 
 
-def _no_kernel_error(categories: collections.Counter, display: str) -> InputError:
+def trace_platform(top: dict) -> str | None:
+    """``ROCm`` when the trace names roctracer or a HIP runtime, ``CUDA``
+    when it names CUPTI or a CUDA runtime (Kineto's top-level fields), else None."""
+    if "roctracer_version" in top or "hip_runtime_version" in top:
+        return "ROCm"
+    if "cupti_version" in top or "cuda_runtime_version" in top:
+        return "CUDA"
+    return None
+
+
+def is_launch_category(category: str) -> bool:
+    """Host-side runtime or driver calls (``cuda_runtime``, ``cuda_driver``,
+    ``xpu_runtime``, ``privateuse1_runtime`` …): where kernels are launched."""
+    return category.endswith(("_runtime", "_driver")) or category in ("runtime", "driver")
+
+
+def _no_kernel_error(categories: collections.Counter, top: dict, display: str) -> InputError:
     """The reason a trace without kernel events cannot give kernel time."""
     listed = ", ".join(f"{name} {count}" for name, count in categories.most_common(6)) or "none"
+    lowered = {name.lower() for name in categories}
+    platform = trace_platform(top)
+    other_device = next((why for prefix, why in OTHER_DEVICE_WORK if any(c.startswith(prefix) for c in lowered)), None)
+    runtime = sorted(c for c in lowered if is_launch_category(c))
+    devices = [d for d in top.get("deviceProperties") or [] if isinstance(d, dict)]
     if categories.get("cuda_profiler_range"):
         reason = (f"it holds {categories['cuda_profiler_range']} cuda_profiler_range events: recorded with CUPTI "
                   "counters (range profiling), whose durations are not kernel times")
-    elif not any(c in categories for c in ("cuda_runtime", "gpu_memcpy", "gpu_memset", "kernel")):
-        reason = "it holds CPU events only (profiled without ProfilerActivity.CUDA, or on a machine without a GPU)"
+    elif other_device:
+        reason = f"it is {other_device}"
+    elif runtime and platform == "ROCm":
+        reason = (f"it holds HIP runtime calls (roctracer, category {runtime[0]}) but no kernel activity: "
+                  "the device side was not recorded")
+    elif runtime:
+        calls = {"cuda_runtime": "CUDA runtime calls", "cuda_driver": "CUDA driver calls"}.get(runtime[0],
+                                                                                           f"{runtime[0]} calls")
+        reason = f"it holds {calls} but no kernel activity"
+    elif any(c in lowered for c in ("gpu_memcpy", "gpu_memset")):
+        reason = "it holds memory copies and sets but no kernel activity"
+    elif devices:
+        reason = (f"it holds CPU events only, though it lists {len(devices)} device(s): profiled without the "
+                  "device activity (ProfilerActivity.CUDA)")
     else:
-        reason = "it holds CUDA runtime calls but no kernel activity"
+        reason = "it holds CPU events only (profiled without ProfilerActivity.CUDA, or on a machine without a GPU)"
     return InputError(f"no GPU kernel events (\"cat\": \"kernel\"), so no kernel time: {reason}; event categories: {listed}",
                       path=display)
+
+
+@dataclass
+class _Steps:
+    """ProfilerStep ranges by side: name → [start, end] µs, merged when a
+    name comes twice on one side."""
+
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    gpu: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, category: str, name: str, start: float, end: float) -> None:
+        side = self.gpu if category == GPU_STEP_CATEGORY else self.cpu
+        span = side.get(name)
+        if span is None:
+            side[name] = [start, end]
+        else:
+            span[0], span[1] = min(span[0], start), max(span[1], end)
+
+    def chosen(self) -> tuple[list[tuple[float, float, str]], bool, str | None]:
+        """``(ranges sorted by start, by_launch, note)``: the CPU ranges
+        (kernels matched by their launch), else the GPU ones (by the
+        kernel's own start)."""
+        if self.cpu:
+            note = None
+            if self.gpu:
+                note = (f"ProfilerStep ranges appear on the CPU ({len(self.cpu)}) and on the GPU "
+                        f"({len(self.gpu)}, {GPU_STEP_CATEGORY}): each step counted once, by its CPU range")
+            return sorted((s, e, n) for n, (s, e) in self.cpu.items()), True, note
+        note = ("ProfilerStep ranges appear on the GPU only (gpu_user_annotation): kernels matched by their own start"
+                if self.gpu else None)
+        return sorted((s, e, n) for n, (s, e) in self.gpu.items()), False, note
+
+
+def assign_steps(times: list[float], ranges: list[tuple[float, float, str]]) -> list[str | None]:
+    """The step of each time (µs) in ``times``: the range ``(start, end,
+    name)`` that starts last at or before it and has not ended; None outside
+    every range. One pass over the times and the ranges, both sorted (the
+    cost grows with their counts added, not multiplied)."""
+    out: list[str | None] = [None] * len(times)
+    if not ranges:
+        return out
+    order = sorted(range(len(times)), key=times.__getitem__)
+    current = -1
+    for index in order:
+        moment = times[index]
+        while current + 1 < len(ranges) and ranges[current + 1][0] <= moment:
+            current += 1
+        if current >= 0 and moment <= ranges[current][1]:
+            out[index] = ranges[current][2]
+    return out
 
 
 def parse_trace(path: Path, display: str | None = None) -> Trace:
     """Read a Kineto trace (``.json`` or ``.json.gz``).
 
-    Raises InputError for malformed JSON, a file that is not a trace, a
-    kernel event with a missing or negative ``dur``, and a trace with no GPU
-    kernel events (naming why: CPU only, CUPTI counters, …).
+    Raises InputError for malformed JSON (a repeated key included), a file
+    that is not a trace, a kernel event with a missing or negative ``dur``,
+    kernels that all last 0, and a trace with no GPU kernel events (naming why: CPU only, CUPTI
+    counters, runtime calls only, another device's work, …).
     """
     display = display or shown_path(path)
     text = read_input_text(path, display)
     pointer_base = "" if text.lstrip("\ufeff \t\r\n").startswith("[") else "/traceEvents"
     categories: collections.Counter = collections.Counter()
     # kernels as (name, dur µs, ts µs, device, correlation): a tuple, not the event dict, to keep memory low
-    kernel_events, steps, launches = [], [], {}
+    kernel_events, steps, launches = [], _Steps(), {}
 
     def on_event(index: int, event) -> None:
         if not isinstance(event, dict):
@@ -187,57 +312,63 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
             if not is_number(dur) or dur < 0 or not is_number(ts):
                 raise InputError("kernel event without a non-negative dur and a ts", path=display,
                                  where=f"{pointer_base}/{index}")
-            device = args.get("device")
-            kernel_events.append((str(event.get("name", "")), dur, ts, device if isinstance(device, int) else None,
-                                  args.get("correlation")))
-        elif category in ("cuda_runtime", "cuda_driver"):
-            correlation = (event.get("args") or {}).get("correlation")
+            device = args.get("device") if isinstance(args, dict) else None
+            kernel_events.append((str(event.get("name", "")), dur, ts,
+                                  device if isinstance(device, int) and not isinstance(device, bool) else None,
+                                  args.get("correlation") if isinstance(args, dict) else None))
+        elif is_launch_category(category):
+            args = event.get("args")
+            correlation = args.get("correlation") if isinstance(args, dict) else None
             if correlation is not None and is_number(event.get("ts")):
                 launches[correlation] = event["ts"]
         name = event.get("name")
         if isinstance(name, str) and name.startswith("ProfilerStep#") and STEP_NAME.match(name) \
                 and is_number(event.get("ts")) and is_number(event.get("dur")):
-            steps.append((event["ts"], event["ts"] + event["dur"], name))
+            steps.add(category, name, event["ts"], event["ts"] + event["dur"])
 
     top, _ = scan_events(text, display, on_event)
     del text
     if not kernel_events:
-        raise _no_kernel_error(categories, display)
+        raise _no_kernel_error(categories, top, display)
+    if not any(dur for _, dur, _, _, _ in kernel_events):
+        raise InputError(f"every one of its {len(kernel_events)} kernel events has dur 0: no kernel time to record "
+                         "(durations not recorded, or below the trace's resolution)", path=display)
     devices = {}
     for entry in top.get("deviceProperties") or []:
         if isinstance(entry, dict) and isinstance(entry.get("id"), int) and isinstance(entry.get("name"), str):
             devices[entry["id"]] = entry["name"]
-    steps.sort()
-    # Steps named twice (a CPU op and a user annotation) are one range.
-    unique_steps = []
-    for start, end, name in steps:
-        if unique_steps and unique_steps[-1][2] == name:
-            continue
-        unique_steps.append((start, end, name))
-    starts = [s[0] for s in unique_steps]
-    kernels, outside = [], 0
-    for name, dur, ts, device, correlation in kernel_events:
-        launch_ts = launches.get(correlation, ts)
-        step = None
-        if unique_steps:
-            position = bisect.bisect_right(starts, launch_ts) - 1
-            if position >= 0 and launch_ts <= unique_steps[position][1]:
-                step = unique_steps[position][2]
-            else:
-                outside += 1
-        kernels.append(Kernel(name, dur / US_PER_MS, device, step))
-    return Trace(display=display, kernels=kernels, steps=[s[2] for s in unique_steps], outside_steps=outside,
-                 devices=devices, categories=categories)
+    ranges, by_launch, step_note = steps.chosen()
+    times = [launches.get(correlation, ts) if by_launch else ts for _, _, ts, _, correlation in kernel_events]
+    labels = assign_steps(times, ranges)
+    kernels = [Kernel(name, dur / US_PER_MS, device, label)
+               for (name, dur, _, device, _), label in zip(kernel_events, labels)]
+    trace = Trace(display=display, kernels=kernels, steps=[name for _, _, name in ranges],
+                  outside_steps=sum(1 for label in labels if label is None) if ranges else 0, devices=devices,
+                  categories=categories, platform=trace_platform(top))
+    if step_note:
+        trace.notes.append(step_note)
+    unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
+    if unlisted and trace.gpu:
+        trace.notes.append(f"the kernels ran on device {', '.join(map(str, unlisted))}, which deviceProperties does "
+                           f"not list; it names one model only ({trace.gpu}, device "
+                           f"{', '.join(map(str, sorted(devices)))}): recorded as that model")
+    return trace
 
 
 def _items(kernels: list[Kernel], divisor: int = 1) -> list[KernelItem]:
     """Kernels summed by name: ms (divided by ``divisor`` iterations) and calls."""
     times_ms: dict[str, list[float]] = collections.defaultdict(list)
-    calls: collections.Counter = collections.Counter()
     for kernel in kernels:
         times_ms[kernel.name].append(kernel.dur_ms)
-        calls[kernel.name] += 1
-    return [KernelItem(name, significant(clean_sum(times) / divisor), calls[name]) for name, times in times_ms.items()]
+    return [KernelItem(name, significant(clean_sum(times) / divisor), len(times)) for name, times in times_ms.items()]
+
+
+def profiler_name(trace: Trace) -> str:
+    """The record's ``profiler`` text: torch.profiler, the platform when the
+    trace names it, and what is read."""
+    platform = {"CUDA": "CUDA, CUPTI", "ROCm": "ROCm, roctracer"}.get(trace.platform or "")
+    source = f"Kineto trace, {platform}" if platform else "Kineto trace"
+    return f"torch.profiler ({source}; GPU kernel events, dur in µs)"
 
 
 def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dict:
@@ -249,17 +380,20 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
     ``per_iteration`` each step's total and groups. Without: totals over the
     trace. All times in ms (trace ``dur`` µs / 1000).
     """
-    profiler = "torch.profiler (Kineto trace; GPU kernel events, dur in µs)"
+    profiler = profiler_name(trace)
     notes = [f"{len(trace.kernels)} kernel launches of {len({k.name for k in trace.kernels})} kernels; "
              f"groups by {rules.source} kernel_groups rules; each group lists at most its 20 largest kernels"]
-    in_steps = [k for k in trace.kernels if k.step is not None]
-    if trace.steps and in_steps:
-        step_names = [s for s in trace.steps if any(k.step == s for k in in_steps)]
+    by_step: dict[str, list[Kernel]] = {}
+    for kernel in trace.kernels:
+        if kernel.step is not None:
+            by_step.setdefault(kernel.step, []).append(kernel)
+    if by_step:
+        step_names = [name for name in trace.steps if name in by_step]
         count = len(step_names)
-        grouped = group_times(_items(in_steps, count), rules)
+        grouped = group_times(_items([k for name in step_names for k in by_step[name]], count), rules)
         per_iteration = []
         for name in step_names:
-            step_grouped = group_times(_items([k for k in in_steps if k.step == name]), rules)
+            step_grouped = group_times(_items(by_step[name]), rules)
             per_iteration.append({"label": name, "profiled_total_ms": step_grouped.total_ms,
                                   "groups": dict(step_grouped.groups)})
         result = dict(base, kind="kernel_time", groups=groups_for_record(grouped), profiled_total_ms=grouped.total_ms,
@@ -267,6 +401,8 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
                       unclassified_share=significant(grouped.unclassified_share), iterations=count,
                       per_iteration=per_iteration, profiler=profiler, rows_listed=True)
         notes.append(f"mean per iteration over {count} ProfilerStep ranges")
+        if len(trace.steps) > count:
+            notes.append(f"{len(trace.steps) - count} ProfilerStep ranges hold no kernel and are left out")
         if trace.outside_steps:
             notes.append(f"{trace.outside_steps} kernel launches outside any ProfilerStep range are left out")
     else:
@@ -274,9 +410,14 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
         result = dict(base, kind="kernel_time", groups=groups_for_record(grouped), profiled_total_ms=grouped.total_ms,
                       unclassified_ms=grouped.unclassified_ms,
                       unclassified_share=significant(grouped.unclassified_share), profiler=profiler, rows_listed=True)
-        notes.append("the trace has no ProfilerStep#N ranges: times are totals over the whole trace")
+        if trace.steps:
+            notes.append(f"no kernel falls in the trace's {len(trace.steps)} ProfilerStep ranges: times are totals "
+                         "over the whole trace")
+        else:
+            notes.append("the trace has no ProfilerStep#N ranges: times are totals over the whole trace")
     if grouped.unclassified_names:
         notes.append(f"{len(grouped.unclassified_names)} kernels matched no rule")
+    notes.extend(trace.notes)
     result["note"] = "; ".join(notes)
     return result
 

@@ -27,7 +27,7 @@ from ..collect.result import NewResult
 from ..errors import ConflictError, InputError, RecordError, UsageError
 from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside, folder_lock, shown_path
 from ..result_kinds import IDENTITY_FIELDS, metric_of, result_identity
-from ..textio import document_problem, parse_json
+from ..textio import MAX_DOCUMENT_BYTES, document_problem, parse_json
 from .jsonedit import extend_json_text
 from .keys import FIELDS, key_string, software_signature
 from .load import load_record
@@ -285,14 +285,21 @@ def write_checked(folder: Path, attempt: Callable[[], list[tuple[Path, str]]],
 
 def validated_text(path: Path, draft: Draft) -> str:
     """The text ``draft`` gives the record at ``path``, once its document has
-    passed the run-record schema and holds nothing a record may not
-    (:func:`studygen.textio.document_problem`: a lone surrogate from an input
-    that spelled one); RecordError naming the pointer otherwise."""
+    passed the run-record schema, fits the loader's size limit
+    (:data:`studygen.textio.MAX_DOCUMENT_BYTES`: a record the loader refuses
+    would break render for its whole family) and holds nothing a record may
+    not (:func:`studygen.textio.document_problem`: a lone surrogate from an
+    input that spelled one); RecordError naming the pointer otherwise."""
     problem = document_problem(draft.document)
     if problem is not None:
         pointer, reason = problem
         raise RecordError(f"cannot write: {reason} (it came from the inputs)", path=shown_path(path), pointer=pointer)
     text = draft.text()
+    size = len(text.encode("utf-8"))
+    if size > MAX_DOCUMENT_BYTES:
+        raise RecordError(f"the record would be {size} bytes ({len(draft.document['results'])} results), over the "
+                          f"{MAX_DOCUMENT_BYTES // 2**20} MiB a record may hold (the loader refuses larger ones); "
+                          "nothing written: split the input into several jobs (--job)", path=shown_path(path))
     validate_document("run", draft.document, path=shown_path(path), text=text)
     return text
 

@@ -69,6 +69,18 @@ def collect(workdir, run_cli):
     return invoke
 
 
+def assert_refused(done: Collected, *fragments: str) -> None:
+    """``done`` exited 2 with one line on stderr (no traceback, no internal
+    error) holding every fragment, and wrote no record and no dataset
+    definition."""
+    assert done.exit_code == 2, done.out + done.err
+    assert done.err.count("\n") == 1 and "Traceback" not in done.err and "internal error" not in done.err, done.err
+    for fragment in fragments:
+        assert fragment in done.err, done.err
+    assert not done.path.exists()
+    assert not (done.measurements / done.family / "datasets").exists()
+
+
 def gpu_groups(result: dict) -> dict[str, float]:
     """``{group: time_ms}`` of a kernel_time result."""
     return {g["group"]: g["time_ms"] for g in result["groups"]}

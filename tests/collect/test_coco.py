@@ -267,7 +267,7 @@ def test_same_statistic_twice_is_a_conflict(collect, workdir):
     assert collect("coco", "--annotations", gt, "--detections", dt, "--dataset", "d").exit_code == 0
     same = collect("coco", "--annotations", gt, "--detections", dt, "--dataset", "d")
     assert same.exit_code == 0 and "nothing new, the record is unchanged" in same.out  # the same inputs again
-    other = write(workdir / "dt.json", detections_of([box(1, 30, 30, 50, 50)]))  # other detections, other AP
+    other = write(workdir / "dt.json", detections_of([box(1, 14, 12, 50, 50)]))  # IoU 0.79: AP 0.6, not 1
     again = collect("coco", "--annotations", gt, "--detections", other, "--dataset", "d")
     assert again.exit_code == 2
     assert "coco_ap coco AP, variant unnamed, dataset d from dt.json (AP) is already recorded at" in again.err

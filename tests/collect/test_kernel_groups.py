@@ -31,6 +31,18 @@ from studygen.errors import RecordError
     ("void at::native::vectorized_layer_norm_kernel<float, float>", "normalization and elementwise", True),
     ("void at::native::max_pool_forward_nchw<float, float>", "other", True),
     ("Memcpy HtoD (Pageable -> Device)", "other", True),
+    # ROCm kernel names (the MI210 and MI300X fixtures): hipBLASLt/rocBLAS Tensile GEMMs, MIOpen convolutions
+    ("Cijk_Alik_Bljk_B_BS_BH_Bias_HA_S_SAV_UserArgs_MT16x16x128_MI16x16x1_SN_LDSB0_AFC1", "GEMM/MatMul", True),
+    ("Cijk_Ailk_Bljk_BBS_BH_MT64x64x64_MI16x16x16x1_SN_1LDSB0_APM1", "GEMM/MatMul", True),
+    ("igemm_fwd_gtcx3_nhwc_bf16_bx0_ex1_bt128x128x32_wt32x32x8_ws1x1_wr2x2", "Conv", True),
+    ("igemm_wrw_gtcx2_nhwc_bf16_bx0_ex1_bt256x128x16_wt32x32x8", "Conv", True),
+    ("_ZN2ck16tensor_operation6device37kernel_batched_gemm_xdlops_bwd_weight", "GEMM/MatMul", True),
+    ("attn_fwd", "other", False),
+    # DLA layers of a trtexec profile (Jetson): the NvMedia transfers and the copy that waits for the DLA
+    ("images to nvm", "DLA", True),
+    ("output_0 from nvm", "DLA", True),
+    ("images copy finish", "DLA", True),
+    ("nvmlDeviceGetCount", "other", False),
 ])
 def test_default_rules(name, group, matched):
     assert default_rules().classify(name) == (group, matched)
@@ -62,6 +74,7 @@ def test_study_rules_and_errors():
     rules = rules_from_study({"kernel_groups": [{"pattern": "(?-i:GEMM)", "group": "big gemm"}]}, "s.yaml")
     assert rules.classify("GEMM_kernel") == ("big gemm", True)
     assert rules.classify("gemm_kernel") == ("other", False)
+    assert rules_from_study({"kernel_groups": [{"pattern": "gemm", "group": "G"}]}).source == "study.yaml"
     with pytest.raises(RecordError) as raised:
         rules_from_study({"kernel_groups": [{"pattern": "ok", "group": "A"}, {"pattern": "[", "group": "B"}]}, "s.yaml")
     assert raised.value.line() .startswith("s.yaml:/kernel_groups/1/pattern: invalid regular expression '['")

@@ -26,6 +26,13 @@ def concatenated_arrays(path):
         arrays.append(value)
 
 
+def without_warmup(array, warmup_ms=200):
+    """trtexec's warm-up rule, applied by hand: the warm-up ends at the first
+    iteration whose compute starts at or after the warm-up duration."""
+    first_timed = next(i for i, item in enumerate(array) if item["startComputeMs"] >= warmup_ms)
+    return array[first_timed:]
+
+
 def test_trt7_times_one_result_per_batch_never_pooled(collect):
     done = collect("trtexec", "--log", TRT7_LOG, "--times", TRT7_TIMES, "--variant", "int8")
     assert done.exit_code == 0, done.err
@@ -34,25 +41,82 @@ def test_trt7_times_one_result_per_batch_never_pooled(collect):
     assert [r["batch"] for r in host] == [1, 4, 8, 16, 32, 64, 128]  # 7 results, one per run
     first = host[0]
     arrays = concatenated_arrays(TRT7_TIMES)
-    latencies = sorted(item["latencyMs"] for item in arrays[0])
-    assert len(latencies) == 1013
+    assert len(arrays[0]) == 1013  # 958 timed + 55 warm-up iterations (log lines 60-61)
+    timed = without_warmup(arrays[0])
+    assert len(timed) == 958
+    latencies = sorted(item["latencyMs"] for item in timed)
     distribution = first["distribution"]
-    assert distribution["samples"] == 1013
-    assert distribution["median_ms"] == 3.099 == statistics.median(latencies)
-    assert distribution["p99_ms"] == latencies[1002]  # trtexec: n - 1 - floor(0.01 n) = 1013 - 1 - 10
+    assert distribution["samples"] == 958 and distribution["warmup_iterations"] == 55
+    # the log's own summary, reproduced (lines 162-163): median 3.09796 ms, "percentile: 3.4563 ms at 99%"
+    assert distribution["median_ms"] == 3.09796 == statistics.median(latencies)
+    assert distribution["p99_ms"] == 3.4563 == latencies[948]  # trtexec: n - 1 - floor(0.01 n) = 958 - 1 - 9
     assert math.isclose(distribution["mean_ms"], statistics.fmean(latencies), rel_tol=1e-11)
+    assert math.isclose(distribution["mean_ms"], 3.1141, rel_tol=2e-6)  # the log's "mean: 3.1141 ms"
     assert math.isclose(distribution["cv"], statistics.pstdev(latencies) / statistics.fmean(latencies), rel_tol=1e-10)
     # the headline stays the log's figure: "median: 3.09796 ms"
     assert first["value_ms"] == 3.09796
-    assert "1013 = 958 timed + 55 warm-up" in first["note"]
-    # batch 128: the 7th array, 15 iterations
+    assert "its first 55 iterations are the warm-up the log counts and are left out" in first["note"]
+    # batch 4: "Warmup completed 116 queries" = 29 iterations of 4, "Timing trace has 1792 queries" = 448
+    four = host[1]
+    assert (four["distribution"]["samples"], four["distribution"]["warmup_iterations"]) == (448, 29)
+    assert len(arrays[1]) - len(without_warmup(arrays[1])) == 29
+    assert four["distribution"]["p99_ms"] == 7.79907  # line 289: "percentile: 7.79907 ms at 99%"
+    # batch 128: the 7th array, 15 iterations of which the first is the warm-up
     last = host[-1]
-    assert last["distribution"]["samples"] == len(arrays[6]) == 15
-    assert last["distribution"]["median_ms"] == statistics.median(item["latencyMs"] for item in arrays[6])
+    assert last["distribution"]["samples"] == len(without_warmup(arrays[6])) == 14
+    assert last["distribution"]["median_ms"] == statistics.median(i["latencyMs"] for i in without_warmup(arrays[6]))
+    assert last["value_ms"] == 250.573  # line 749 "median: 250.573 ms"
+    assert "its first iteration is the warm-up the log counts and is left out" in last["note"]
     # timings the TensorRT 7 log does not summarise come from the times file alone (inMs → h2d)
     h2d = done.latency("h2d", batch=1)
-    assert h2d["value_ms"] == statistics.median(item["inMs"] for item in arrays[0])
+    assert h2d["value_ms"] == statistics.median(item["inMs"] for item in timed)
     assert h2d["source_locator"] == "trt7_resnet50-int8_times-concatenated.json:line 1"
+
+
+def test_trt7_enqueue_is_the_swapped_stamp_pair(collect):
+    done = collect("trtexec", "--log", TRT7_LOG, "--times", TRT7_TIMES, "--variant", "int8")
+    assert done.exit_code == 0, done.err
+    timed = without_warmup(concatenated_arrays(TRT7_TIMES)[0])
+    # the writer swaps the stamps: endEnqMs - startEnqMs is the H2D time (inMs), to the printed digits
+    assert all(abs((i["endEnqMs"] - i["startEnqMs"]) - i["inMs"]) <= 0.011 for i in timed)
+    enqueue = done.latency("enqueue", batch=1)
+    # the log's Enqueue Time block (lines 166-169): median 3.05493 ms, min 3.02222, max 5.35538
+    assert enqueue["value_ms"] == 3.05493
+    by_hand = sorted(round(i["endInMs"] - i["startInMs"], 2) for i in timed)
+    distribution = enqueue["distribution"]
+    assert distribution["samples"] == 958
+    assert abs(distribution["median_ms"] - 3.05493) <= 0.01  # within the 0.01 ms the stamps near 3200 ms carry
+    assert distribution["p99_ms"] == by_hand[948] == 3.4
+    assert "enqueue is endInMs − startInMs: this writer swaps the enqueue and input stamps" in enqueue["note"]
+    assert "resolved to 0.01 ms by the timestamps' printed digits" in enqueue["note"]
+
+
+def test_trt7_times_without_the_log_are_refused(collect, workdir):
+    (workdir / "one.json").write_text(json.dumps(concatenated_arrays(TRT7_TIMES)[0]))
+    done = collect("trtexec", "--times", workdir / "one.json")
+    assert done.exit_code == 2
+    assert ("one.json:1: array 1 has TensorRT 7 keys with endToEndMs: its writer exports the warm-up iterations too, "
+            "and only the console log says how many") in done.err
+    assert not done.path.exists()
+
+
+def test_times_of_another_run_are_refused(collect, workdir):
+    arrays = concatenated_arrays(TRT7_TIMES)
+    # the batch 4 and batch 1 arrays swapped: counts disagree with the log's runs
+    swapped = workdir / "swapped.json"
+    swapped.write_text("\n".join(json.dumps(a) for a in [arrays[1], arrays[0], *arrays[2:]]))
+    done = collect("trtexec", "--log", TRT7_LOG, "--times", swapped)
+    assert done.exit_code == 2
+    assert ("swapped.json:1: array 1 does not come from run 1 (line 1) of " in done.err
+            and "it holds 477 iterations, the run timed 958 (or 1013 with its 55 warm-up iterations)" in done.err)
+    # the same count, other figures: every computeMs 5 % slower than the run measured
+    slower = [dict(item, computeMs=round(item["computeMs"] * 1.05, 5)) for item in arrays[0]]
+    other = workdir / "other.json"
+    other.write_text("\n".join(json.dumps(a) for a in [slower, *arrays[1:]]))
+    done = collect("trtexec", "--log", TRT7_LOG, "--times", other)
+    assert done.exit_code == 2
+    assert "its gpu_compute min is 3.15153 ms, the log prints 3.00146 ms (line 171)" in done.err
+    assert "a times file from another run? nothing recorded" in done.err and not done.path.exists()
 
 
 def test_times_without_log_cannot_tell_runs_apart(collect):
@@ -165,14 +229,15 @@ def test_times_tensorrt_8_2_keys_statistics_by_hand(collect, workdir):
 
 
 def test_even_count_median_is_the_mean_of_the_middle_pair(collect, workdir):
-    rows = [{"startInMs": 0, "endInMs": 1, "inMs": 0.1, "computeMs": c, "outMs": 0.1, "latencyMs": c + 0.2,
-             "endToEndMs": c + 0.3} for c in (1.0, 2.0, 3.0, 7.0)]
-    times = workdir / "times7.json"
+    keys = {"startEnqMs": 0, "endEnqMs": 0.5, "startH2dMs": 0.5, "endH2dMs": 0.6, "startComputeMs": 0.6,
+            "endComputeMs": 3.6, "startD2hMs": 3.6, "endD2hMs": 3.7, "h2dMs": 0.1, "d2hMs": 0.1}
+    rows = [dict(keys, computeMs=c, latencyMs=c + 0.2) for c in (1.0, 2.0, 3.0, 7.0)]
+    times = workdir / "times82.json"
     times.write_text(json.dumps(rows))
     done = collect("trtexec", "--times", times)
     assert done.exit_code == 0, done.err
     assert done.latency("gpu_compute")["value_ms"] == 2.5
-    assert done.latency("end_to_end")["value_ms"] == 2.8
+    assert done.latency("host_latency")["value_ms"] == 2.7
 
 
 def test_extend_record_then_conflicts_name_both_and_write_nothing(collect, workdir):

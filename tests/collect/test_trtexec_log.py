@@ -119,14 +119,15 @@ def test_trt8_6_unstable_gpu_compute(collect):
     # "[TensorRT v8600]" and "TensorRT version: 8.6.0"; "Selected Device: NVIDIA GeForce RTX 3090"
     assert provenance["software"]["tensorrt"] == "8.6.0"
     assert provenance["gpu"] == "NVIDIA GeForce RTX 3090"
-    gpu = done.latency("gpu_compute")
+    # line 50 "Input inference shape: tensor-0=4x1x28x28": an explicit batch of 4
+    gpu = done.latency("gpu_compute", batch=4)
     # line 6471: median = 0.0439453 ms, p99 0.0521851 ms; line 6475: coefficient of variance = 44.3558%
     assert gpu["value_ms"] == 0.0439453
     assert gpu["statistics_ms"]["p99"] == 0.0521851
     assert gpu["unstable"] is True
     assert gpu["distribution"]["cv"] == 0.443558
     assert "44.3558%" in gpu["unstable_reason"] and "trt8.6_unstable-gpu-compute.log:6475" in gpu["unstable_reason"]
-    host = done.latency("host_latency")
+    host = done.latency("host_latency", batch=4)
     assert host["value_ms"] == 0.0517578 and host["statistics_ms"]["max"] == 0.617065
     assert host["method"]["flags"] == ["--shapes=tensor-0:4x1x28x28"]
     assert host["method"]["input_shapes"] == "tensor-0=4x1x28x28"

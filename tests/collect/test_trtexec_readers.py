@@ -13,7 +13,8 @@ import json
 import pytest
 
 from studygen.collect.trtexec import parse_layer_info, parse_log, parse_profile, parse_times, plan_size_bytes
-from studygen.collect.trtexec.log import TrtexecRun, decode_version_tag, log_provenance, major_version, measured_settings
+from studygen.collect.trtexec.log import log_provenance
+from studygen.collect.trtexec.runs import TrtexecRun, decode_version_tag, major_version, measured_settings
 from studygen.errors import InputError
 from tests.collect.conftest import TRTEXEC
 
@@ -215,9 +216,13 @@ def test_times_of_tensorrt_7_keys_and_enqueue_from_82_timestamps(workdir):
     (run, *_) = parse_times(TRTEXEC / "trt7_resnet50-int8_times-concatenated.json")
     assert (run.key_set, sorted(run.timings), run.iterations) == (
         "TensorRT 7", ["d2h", "end_to_end", "enqueue", "gpu_compute", "h2d", "host_latency"], 1013)
-    # { "startEnqMs" : 0.37968, "endEnqMs" : 0.460288, ... "inMs" : 0.080608, "computeMs" : 6.88214, ... }
+    # { "startEnqMs" : 0.37968, "endEnqMs" : 0.460288, "startInMs" : 0.675893, "endInMs" : 7.54826, ...
+    #   "inMs" : 0.080608, "computeMs" : 6.88214, ... }: endEnqMs - startEnqMs is inMs, so the In stamps are
+    # the enqueue's; 7.54826 - 0.675893 to the 1e-5 ms its larger stamp carries
     assert (run.timings["h2d"][0], run.timings["gpu_compute"][0]) == (0.080608, 6.88214)
-    assert run.timings["enqueue"][0] == 0.460288 - 0.37968
+    assert run.timings["enqueue"][0] == 6.87237
+    assert run.resolution_ms["enqueue"] == 0.01  # stamps near 3200 ms printed with six significant digits
+    assert run.warmup_exported is True and run.compute_starts[:2] == [0.463232, 7.46272]
     keys = {"startH2dMs": 0, "endH2dMs": 1, "startComputeMs": 1, "endComputeMs": 3, "startD2hMs": 3, "endD2hMs": 4,
             "h2dMs": 1, "computeMs": 2, "d2hMs": 1, "latencyMs": 4}
     path = workdir / "times.json"
@@ -227,16 +232,17 @@ def test_times_of_tensorrt_7_keys_and_enqueue_from_82_timestamps(workdir):
     assert (raised.value.where, raised.value.message) == ("/1/endEnqMs", "endEnqMs 4 is before startEnqMs 5")
     path.write_text(json.dumps([dict(keys, startEnqMs=0.25, endEnqMs=0.75)]))
     (run,) = parse_times(path)
-    assert run.key_set == "TensorRT 8.2+"
+    assert run.key_set == "TensorRT 8.2+" and run.warmup_exported is False
     assert run.timings == {"host_latency": [4], "gpu_compute": [2], "h2d": [1], "d2h": [1], "enqueue": [0.5]}
 
 
 def test_percentiles_of_the_times_follow_trtexec(collect):
     done = collect("trtexec", "--log", TRT7_LOG, "--times", TRTEXEC / "trt7_resnet50-int8_times-concatenated.json")
     assert done.exit_code == 0, done.err
-    # 1013 iterations: trtexec's p90 is sorted[1012 - floor(0.10 · 1013)] = sorted[911], p95 sorted[962],
-    # p99 sorted[1002] (values read from the file with a plain sort)
+    # 958 timed iterations (the file's 1013 less the 55 warm-up ones): trtexec's p90 is
+    # sorted[957 - floor(0.10 · 958)] = sorted[862], p95 sorted[910], p99 sorted[948]
+    # (values read from the file with a plain sort of its iterations 56 to 1013)
     host = done.latency("host_latency", batch=1)["distribution"]
-    assert (host["p90_ms"], host["p99_ms"]) == (3.13989, 4.16754)
+    assert (host["p90_ms"], host["p99_ms"]) == (3.13025, 3.4563)
     h2d = done.latency("h2d", batch=1)["statistics_ms"]  # inMs: the log summarises no H2D, the file alone
-    assert (h2d["p90"], h2d["p95"], h2d["p99"]) == (0.0441923, 0.0578613, 0.0688477)
+    assert (h2d["p90"], h2d["p95"], h2d["p99"]) == (0.0422058, 0.0540771, 0.0670166)

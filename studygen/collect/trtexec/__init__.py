@@ -1,11 +1,12 @@
 """trtexec output → record results.
 
 Readers: :mod:`.log` (the console log: runs, performance summaries,
-settings, ``--dumpProfile`` tables; TensorRT 7 to 10.x) and :mod:`.exports`
-(``--exportTimes``, ``--exportProfile``, ``--exportLayerInfo``, the plan
-file's size). Result builders, one per result kind: :mod:`.latency`,
-:mod:`.kernel_time`, :mod:`.engine_layers`, :mod:`.plan_size`, sharing
-:mod:`.common`. Each module's docstring names the formats and versions it
+settings, ``--dumpProfile`` tables; TensorRT 7 to 10.x), :mod:`.times`
+(``--exportTimes``) and :mod:`.exports` (``--exportProfile``,
+``--exportLayerInfo``, the plan file's size); :mod:`.align` matches a
+times array to its log run (warm-up, the log's own summary). Result
+builders, one per result kind: :mod:`.latency`, :mod:`.kernel_time`,
+:mod:`.engine_layers`, :mod:`.plan_size`, sharing :mod:`.common`. Each module's docstring names the formats and versions it
 reads.
 
 Runs are never pooled: each run of a log (for example one per batch size)
@@ -22,11 +23,12 @@ from ..kernel_groups import KernelGroupRules
 from ..result import NewResult
 from .common import ResultLabels, TrtexecInputs
 from .engine_layers import engine_layers_results
-from .exports import parse_layer_info, parse_profile, parse_times, plan_size_bytes
+from .exports import parse_layer_info, parse_profile, plan_size_bytes
 from .kernel_time import kernel_time_results
 from .latency import latency_results
 from .log import log_provenance, parse_log
 from .plan_size import plan_size_results
+from .times import parse_times
 
 __all__ = ["BUILDERS", "ResultLabels", "TrtexecInputs", "build_results", "log_provenance", "parse_layer_info",
            "parse_log", "parse_profile", "parse_times", "plan_size_bytes", "read_inputs"]
@@ -37,22 +39,24 @@ BUILDERS = (latency_results, kernel_time_results, engine_layers_results, plan_si
 
 def read_inputs(log: Path | None, times: Path | None, profile: Path | None, layer_info: Path | None,
                 plan: Path | None) -> TrtexecInputs:
-    """Parse every given file, in this order (InputError on the first bad one)."""
+    """Parse every given file, in this order (InputError on the first bad
+    one); each reader names its file by :func:`studygen.fsutil.shown_path`,
+    the display the builders' messages use too."""
     inputs = TrtexecInputs()
     if log is not None:
         inputs.log = parse_log(log)
     if times is not None:
         inputs.times_display = shown_path(times)
-        inputs.times = parse_times(times, inputs.times_display)
+        inputs.times = parse_times(times)
     if profile is not None:
         inputs.profile_display = shown_path(profile)
-        inputs.profile = parse_profile(profile, inputs.profile_display)
+        inputs.profile = parse_profile(profile)
     if layer_info is not None:
         inputs.layer_info_display = shown_path(layer_info)
-        inputs.layer_info = parse_layer_info(layer_info, inputs.layer_info_display)
+        inputs.layer_info = parse_layer_info(layer_info)
     if plan is not None:
         inputs.plan_display = shown_path(plan)
-        inputs.plan_bytes = plan_size_bytes(plan, inputs.plan_display)
+        inputs.plan_bytes = plan_size_bytes(plan)
     return inputs
 
 

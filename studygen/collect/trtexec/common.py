@@ -9,18 +9,20 @@ TensorRT version it reads) and :mod:`.exports` (``--exportTimes``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...errors import InputError, UsageError
 from ..kernel_groups import KernelGroupRules
-from .exports import LayerInfo, ProfileRun, TimesRun
-from .log import TrtexecLog, TrtexecRun, measured_settings
+from .exports import LayerInfo, ProfileRun
+from .times import TimesRun
+from .runs import TrtexecLog, TrtexecRun, measured_settings
 
 
 @dataclass
 class TrtexecInputs:
     """What ``collect trtexec`` was given (any may be None), each with the
-    path as messages show it (``*_display``)."""
+    path as messages show it (``*_display``), and ``notes`` the builders
+    add for the record's provenance (what was left out, and why)."""
 
     log: TrtexecLog | None = None
     times: list[TimesRun] | None = None
@@ -31,6 +33,7 @@ class TrtexecInputs:
     layer_info_display: str | None = None
     plan_bytes: int | None = None
     plan_display: str | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def runs(self) -> list[TrtexecRun]:
@@ -86,11 +89,13 @@ def timing_method(run: TrtexecRun | None) -> dict:
 
 
 def run_batch(run: TrtexecRun | None, batch_option: int | None, display: str) -> int | None:
-    """The run's batch: ``--batch=N`` / ``Batch: N`` from the log, else the
-    ``--batch`` option. UsageError when both are given and differ."""
-    log_batch = run.batch if run is not None else None
+    """The run's batch as the log states it (:meth:`.runs.TrtexecRun.stated_batch`:
+    the leading dimension of explicit input shapes, else ``--batch=N`` /
+    ``Batch: N``), else the ``--batch`` option. UsageError when both are
+    given and differ."""
+    log_batch, source = run.stated_batch() if run is not None else (None, None)
     if log_batch is not None and batch_option is not None and log_batch != batch_option:
-        raise UsageError(f"--batch {batch_option} but {display} says batch {log_batch} for {run.label}")
+        raise UsageError(f"--batch {batch_option} but {display} says batch {log_batch} for {run.label} ({source})")
     return log_batch if log_batch is not None else batch_option
 
 

@@ -4,8 +4,9 @@ Sources, in order of preference: ``--exportProfile`` arrays (any TensorRT
 version; ``averageMs`` is the mean per profiled iteration, see
 :mod:`.exports`), else the console log's ``--dumpProfile`` table (``===
 Profile (N iterations ) ===``, figures first and the layer name last, as
-TensorRT 10.16 prints it; ``Avg.(ms)`` per iteration, total from its
-``Total`` row; see :mod:`.log`). Layers are grouped by the study's
+TensorRT 8.6+ prints it; ``Avg.(ms)`` per iteration, total from its
+``Total`` row; the table before TensorRT 8.6 puts the layer first and
+heads the column ``Avg. Time (ms)``; see :mod:`.log`). Layers are grouped by the study's
 kernel-group rules (:mod:`studygen.collect.kernel_groups`), a layer whose
 name matches no rule being tried again with its ``--exportLayerInfo``
 type, tactic and origin.
@@ -15,13 +16,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ...errors import InputError
 from ..inputs import significant
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
 from ..result import NewResult
 from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch
 
 EXPORT_PROFILER = "trtexec --exportProfile ({name}; averageMs: mean per iteration)"
-DUMP_PROFILER = "trtexec --dumpProfile (Avg.(ms): mean per iteration; total from its Total row)"
+DUMP_PROFILER = "trtexec --dumpProfile ({column}: mean per iteration; total from its Total row)"
+# the average column as each table layout heads it (see .log)
+AVERAGE_COLUMN = {"layer-last": "Avg.(ms)", "layer-first": "Avg. Time (ms)"}
 
 
 def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResult]:
@@ -38,6 +42,7 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
         for profile_run, run in zip(inputs.profile, matched):
             base = base_result(labels, run_batch(run, labels.batch, log.display if log else inputs.profile_display))
             items = [KernelItem(name, average, None, details.get(name)) for name, average, _, _ in profile_run.rows]
+            refuse_no_time(items, None, inputs.profile_display, f"line {profile_run.line}")
             result = kernel_time(items, labels.rules, base, iterations=profile_run.iterations,
                                  profiler=EXPORT_PROFILER.format(name=profile_name))
             result["source_locator"] = f"{profile_name}:line {profile_run.line}"
@@ -48,11 +53,22 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
             continue
         base = base_result(labels, run_batch(run, labels.batch, log.display))
         items = [KernelItem(name, avg, None, details.get(name)) for name, avg, _, _ in run.profile.rows]
+        refuse_no_time(items, run.profile.total_avg_ms, log.display, f"line {run.profile.line}")
         result = kernel_time(items, labels.rules, base, iterations=run.profile.iterations,
-                             total_ms=run.profile.total_avg_ms, profiler=DUMP_PROFILER)
+                             total_ms=run.profile.total_avg_ms,
+                             profiler=DUMP_PROFILER.format(column=AVERAGE_COLUMN[run.profile.layout]))
         result["source_locator"] = f"{log.basename}:{run.profile.line}"
         out.append(NewResult(result, f"{log.display}:line {run.profile.line}"))
     return out
+
+
+def refuse_no_time(items: list[KernelItem], total_ms: float | None, display: str, where: str) -> None:
+    """InputError when the profile gives no time: every layer 0 ms (or a
+    Total row of 0), which is no kernel time but a profile of nothing or
+    times below the printed digits (issue 13: never record a 0 ms figure)."""
+    if total_ms == 0 or not any(item.time_ms > 0 for item in items):
+        raise InputError(f"every one of its {len(items)} layers takes 0 ms: no kernel time to record (a profile of "
+                         "nothing, or times below the printed digits)", path=display, where=where)
 
 
 def kernel_time(items: list[KernelItem], rules: KernelGroupRules, base: dict, *, iterations: int | None,

@@ -3,24 +3,33 @@
 Sources: the console log's performance summary (TensorRT 8+ ``===
 Performance summary ===`` lines, TensorRT 7 ``Host Latency`` blocks; see
 :mod:`.log`) and ``--exportTimes`` arrays (TensorRT 8.2+ and TensorRT 7
-keys; see :mod:`.exports`). The headline is the median in ms;
+keys; see :mod:`.times`). The headline is the median in ms;
 ``statistics_ms`` holds what the log printed (or, without a log summary,
 what trtexec's own statistics give on the per-iteration times). Times of a
 run and timing the log also summarises become that result's
 ``distribution`` (samples, median, mean, std, p90, p99, cv) instead of a
-second result. H2D and D2H are left out of runs without data transfers
-(zeros by construction).
+second result, once matched to the run (:mod:`.align`: warm-up dropped,
+the log's summary reproduced).
+
+Never recorded, each with a note in the record's provenance: H2D and D2H of
+runs without data transfers (zeros by construction), any timing whose
+median is 0 ms (below the timer's resolution, or not measured), and
+timings the times file cannot resolve (:mod:`.times`). Without a log, a
+times file whose writer exports the warm-up iterations is refused: only
+the log says how many there are.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from ...errors import InputError
 from ..inputs import significant
 from ..result import NewResult
+from .align import align
 from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch, timing_method, transfers_off
-from .exports import TimesRun, timing_statistics
-from .log import Summary, TrtexecLog, TrtexecRun
+from .runs import Summary, TrtexecLog, TrtexecRun
+from .times import TimesRun, timing_statistics
 
 TRANSFER_TIMINGS = ("h2d", "d2h")
 
@@ -35,9 +44,16 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
     by_run_and_timing: dict[tuple[int, str], dict] = {}
     for run in inputs.runs:
         base = base_result(labels, run_batch(run, labels.batch, log.display))
+        if not run.summary and run.no_e2e_line is not None:
+            inputs.notes.append(f"{log.basename} {run.label}: no latency, trtexec did not report the end-to-end "
+                                f"timing (line {run.no_e2e_line}: the profiler was on without --separateProfileRun)")
         for summary in run.summary.values():
             if transfers_off(run) and summary.timing in TRANSFER_TIMINGS:
                 continue  # zeros by construction with --noDataTransfers
+            if summary.statistics_ms["median"] == 0:
+                inputs.notes.append(f"{log.basename}:{summary.line}: {summary.timing} left out: its median is 0 ms "
+                                    "(below the timer's resolution, or data transfers off), not a latency")
+                continue
             result = from_summary(run, summary, base, log)
             by_run_and_timing[(run.index, summary.timing)] = result
             out.append(NewResult(result, f"{log.display}:line {summary.line}"))
@@ -46,25 +62,47 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
     times_name = Path(inputs.times_display).name
     matched = match_runs(len(inputs.times), log, "times", inputs.times_display)
     for times_run, run in zip(inputs.times, matched):
+        if run is None:
+            refuse_unknown_warmup(times_run, inputs.times_display)
+        else:
+            times_run = align(times_run, run, inputs.times_display, log.display)
         base = base_result(labels, run_batch(run, labels.batch, log.display if log else inputs.times_display))
+        for timing, reason in times_run.left_out.items():
+            if not (transfers_off(run) and timing in TRANSFER_TIMINGS):
+                inputs.notes.append(reason)
         for timing, values in times_run.timings.items():
             if transfers_off(run) and timing in TRANSFER_TIMINGS:
                 continue
             existing = by_run_and_timing.get((run.index, timing)) if run else None
             if existing is not None:
-                attach_times(existing, values, times_run, run, times_name)
+                attach_times(existing, values, times_run, run, times_name, timing)
                 continue
             result = from_times(values, timing, base, run)
-            attach_times(result, values, times_run, run, times_name)
+            if result["value_ms"] == 0:
+                inputs.notes.append(f"{timing} of {times_name} array {times_run.index + 1} left out: its median is "
+                                    "0 ms (below the timer's resolution), not a latency")
+                continue
+            attach_times(result, values, times_run, run, times_name, timing)
             result["source_locator"] = f"{times_name}:line {times_run.line}"
             out.append(NewResult(result, f"{inputs.times_display}:array {times_run.index + 1}"))
     return out
 
 
+def refuse_unknown_warmup(times_run: TimesRun, display: str) -> None:
+    """A times array without its log: refused (InputError) when its writer
+    exports the warm-up iterations, which only the log counts."""
+    if times_run.warmup_exported:
+        raise InputError(f"array {times_run.index + 1} has {times_run.key_set} keys with endToEndMs: its writer "
+                         "exports the warm-up iterations too, and only the console log says how many (Warmup "
+                         "completed N queries); give --log, or the percentiles would include them",
+                         path=display, where=f"line {times_run.line}")
+
+
 def from_summary(run: TrtexecRun, summary: Summary, base: dict, log: TrtexecLog) -> dict:
     """A latency result of one summary timing: median as value_ms, the
-    printed statistics, throughput, timed and warm-up iterations, and for
-    GPU compute the log's instability warning (cv as a fraction)."""
+    printed statistics, throughput, timed and warm-up iterations, for GPU
+    compute the log's instability warning (cv as a fraction), and for host
+    latency the log's ``Throughput may be bound by …`` warnings as a note."""
     stats = summary.statistics_ms
     result = dict(base, kind="latency", timing=summary.timing, statistic="median", value_ms=stats["median"],
                   statistics_ms=dict(stats), method=timing_method(run))
@@ -82,36 +120,42 @@ def from_summary(run: TrtexecRun, summary: Summary, base: dict, log: TrtexecLog)
                                      f"{run.unstable_cv_percent}% ({log.basename}:{run.unstable_line})")
     if distribution:
         result["distribution"] = distribution
+    if summary.timing == "host_latency" and run.warnings:
+        result["note"] = "; ".join(f"trtexec: throughput may be bound by {text.rstrip('.')} ({log.basename}:{line})"
+                                   for line, text in run.warnings)
     result["source_locator"] = f"{log.basename}:{summary.line}"
     return result
 
 
 def attach_times(result: dict, values: list[float], times_run: TimesRun, run: TrtexecRun | None,
-                 times_name: str) -> None:
+                 times_name: str, timing: str) -> None:
     """Per-iteration statistics (ms) of one timing into ``result['distribution']``,
-    with a note naming the array and how its count relates to the log's
-    timing trace (equal, or timed + warm-up iterations, or neither)."""
+    with a note naming the array, the warm-up left out and, for a timing
+    derived from two stamps, how and at what resolution."""
     stats = timing_statistics(values)
     distribution = {
         "samples": len(values), "median_ms": stats["median"], "mean_ms": stats["mean"], "std_ms": stats["std"],
         "p90_ms": stats["p90"], "p99_ms": stats["p99"], "cv": stats["cv"],
     }
+    if run is not None and run.warmup_iterations() is not None:
+        distribution["warmup_iterations"] = run.warmup_iterations()
     result["distribution"] = distribution
-    note = (f"distribution: {len(values)} per-iteration timings of {times_name} (array {times_run.index + 1}, "
-            f"{times_run.key_set} keys)")
-    if run is not None and run.timed_iterations() is not None and len(values) != run.timed_iterations():
-        warmup = run.warmup_iterations()
-        if warmup is not None and len(values) == run.timed_iterations() + warmup:
-            note += (f"; they include the warm-up: {len(values)} = {run.timed_iterations()} timed"
-                     f" + {warmup} warm-up iterations of the log")
-        else:
-            note += f"; the log's timing trace has {run.timed_iterations()} iterations"
-    result["note"] = note
+    words = [f"distribution: {len(values)} per-iteration timings of {times_name} (array {times_run.index + 1}, "
+             f"{times_run.key_set} keys)"]
+    if times_run.warmup_dropped == 1:
+        words.append("its first iteration is the warm-up the log counts and is left out")
+    elif times_run.warmup_dropped:
+        words.append(f"its first {times_run.warmup_dropped} iterations are the warm-up the log counts and are left out")
+    if timing in times_run.derivation:
+        words.append(f"{timing} is {times_run.derivation[timing]}, resolved to "
+                     f"{times_run.resolution_ms[timing]:g} ms by the timestamps' printed digits")
+    note = "; ".join(words)
+    result["note"] = f"{result['note']}; {note}" if result.get("note") else note
 
 
 def from_times(values: list[float], timing: str, base: dict, run: TrtexecRun | None) -> dict:
     """A latency result computed from per-iteration times (ms) alone, with
-    trtexec's statistics (:func:`.exports.timing_statistics`)."""
+    trtexec's statistics (:func:`.times.timing_statistics`)."""
     stats = timing_statistics(values)
     statistics_ms = {k: stats[k] for k in ("min", "max", "mean", "median", "p90", "p95", "p99", "std")}
     return dict(base, kind="latency", timing=timing, statistic="median", value_ms=stats["median"],

@@ -57,7 +57,7 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
     results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
                                     batch=options.ingest.batch)
     gpu, version, log_notes = trtexec.log_provenance(inputs.log)
-    notes = log_notes + target.notes
+    notes = log_notes + inputs.notes + target.notes
     if inputs.log is None:
         notes.append("no trtexec log given: the measuring GPU and TensorRT version come from options only")
     source = SourceProvenance(gpu=gpu, names_gpu=inputs.log is not None, software={"tensorrt": version})

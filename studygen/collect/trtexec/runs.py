@@ -1,0 +1,237 @@
+"""What a trtexec console log says about one run, once read (:mod:`.log`
+reads it): the run's summary, ``--dumpProfile`` table, settings, the batch
+it ran with and the version-dependent defaults of its timing method.
+
+Rules taken from the logs in ../shared/fixtures/trtexec and TensorRT's
+``samples/common`` sources:
+
+* The version is ``TensorRT version: X`` or decoded from ``[TensorRT
+  vNNNNNN]`` (``v101601`` → 10.16.1, ``v8600`` → 8.6.0); a version line
+  printed as the bare number (``TensorRT version: 8003``, as early 8.0
+  releases did) is decoded the same way (8.0.3).
+* The batch: the implicit batch (``--batch=N``, ``Batch: N``) or, for
+  explicit-batch runs, the leading dimension its input shapes share
+  (``Input inference shape : x=4x1x28x28``, else the ``--shapes=x:4x1x28x28``
+  flag; inputs of fewer than two dimensions say nothing about it, and inputs
+  that disagree leave the batch unstated).
+* Timing settings (CUDA graph, data transfers, spin-wait, separate profile
+  run) as the log prints them under Inference Options; when it does not,
+  the command line's flags decide, and a missing flag means the pre-11
+  default only when the version is known to be below 11 (TensorRT 11 made
+  CUDA graphs, spin-wait, no data transfers and a separate profile run the
+  defaults).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Flags that change what is measured (precision, shapes, batch, timing method).
+MEASURED_FLAGS = re.compile(
+    r"^--(?:fp16|bf16|int8|fp8|int4|fp4|best|noTF32|stronglyTyped|precisionConstraints|layerPrecisions|layerOutputTypes"
+    r"|shapes|optShapes|minShapes|maxShapes|batch|maxBatch|useCudaGraph|noDataTransfers|useSpinWait|separateProfileRun"
+    r"|infStreams|streams|threads|exposeDMA|useDLACore|allowGPUFallback|sparsity|builderOptimizationLevel|useManagedMemory"
+    r"|noCudaGraph|dataTransfers|spinWait)(?:=.*)?$")
+BATCH_FLAG = re.compile(r"^--batch=(\d+)$")
+SHAPES_FLAG = re.compile(r"^--shapes=(.+)$")
+DIMS = re.compile(r"^[1-9]\d*(?:x[1-9]\d*)*$")
+# The timing flags as (flag, method field, value when given); their defaults
+# changed in TensorRT 11 (see ../shared/fixtures/SOURCES.md), so a missing
+# flag means the pre-11 default only when the version is known to be < 11.
+TIMING_FLAGS = (("--useCudaGraph", "cuda_graph", True), ("--noDataTransfers", "data_transfers", False),
+                ("--useSpinWait", "spin_wait", True), ("--separateProfileRun", "separate_profile_run", True))
+PRE11_DEFAULTS = {"cuda_graph": False, "data_transfers": True, "spin_wait": False, "separate_profile_run": False}
+
+
+def decode_version_tag(code: str) -> str:
+    """``[TensorRT vNNNN]`` → ``X.Y.Z``: six digits are MMmmpp (``101601`` →
+    10.16.1), four are Mmpp (``8600`` → 8.6.0, ``7103`` → 7.1.3), after
+    NV_TENSORRT_VERSION in NvInferVersion.h."""
+    number = int(code)
+    if len(code) >= 6:
+        return f"{number // 10000}.{(number // 100) % 100}.{number % 100}"
+    return f"{number // 1000}.{(number // 100) % 10}.{number % 100}"
+
+
+def version_of_line(text: str) -> str:
+    """The version a ``TensorRT version:`` line states: dotted as printed
+    (``8.6.1``), or a bare NV_TENSORRT_VERSION number decoded (``8003`` →
+    8.0.3, ``101601`` → 10.16.1)."""
+    if "." not in text and 4 <= len(text) <= 6:
+        return decode_version_tag(text)
+    return text
+
+
+def major_version(version: str | None) -> int | None:
+    """``"10.16.1"`` → 10; None when unknown."""
+    if not version:
+        return None
+    return int(version.split(".")[0])
+
+
+def shape_batch(shapes: list[tuple[str, str]]) -> int | None:
+    """The leading dimension that every input of two or more dimensions
+    shares (``[("x", "4x1x28x28")]`` → 4); None when none has two
+    dimensions, a shape is not all positive integers, or they disagree."""
+    leading = set()
+    for _, dims in shapes:
+        if not DIMS.match(dims):
+            return None
+        parts = dims.split("x")
+        if len(parts) >= 2:
+            leading.add(int(parts[0]))
+    return leading.pop() if len(leading) == 1 else None
+
+
+def split_shapes(text: str, separator: str) -> list[tuple[str, str]]:
+    """``"x=4x1x28x28, y=4x3"`` (``=``, as trtexec prints them) or
+    ``"x:4x1x28x28,y:4x3"`` (``:``, the ``--shapes`` flag) → ``[(name, dims)]``;
+    the name is what precedes the last separator (names may hold one)."""
+    out = []
+    for item in text.split(","):
+        name, found, dims = item.strip().rpartition(separator)
+        if found:
+            out.append((name, dims.strip()))
+    return out
+
+
+@dataclass
+class Summary:
+    """One timing of a run's performance summary: statistics in ms as the log
+    prints them (``min``, ``max``, ``mean``, ``median``, ``p90`` …) and the line."""
+
+    timing: str
+    statistics_ms: dict[str, float]
+    line: int
+
+
+@dataclass
+class ProfileTable:
+    """``--dumpProfile`` table: ``iterations``; rows ``(layer, avg_ms,
+    median_ms | None, total_ms)``; the Total row's per-iteration average;
+    ``layout`` ``layer-last`` (TensorRT 8.6+) or ``layer-first`` (before)."""
+
+    iterations: int
+    rows: list[tuple[str, float, float | None, float]]
+    total_avg_ms: float
+    line: int
+    layout: str = "layer-last"
+
+
+@dataclass
+class TrtexecRun:
+    """One ``&&&& RUNNING`` block of a console log."""
+
+    index: int
+    line: int
+    command: str | None = None
+    tensorrt_version: str | None = None
+    version_line: int | None = None
+    device: str | None = None
+    status: str | None = None
+    batch: int | None = None
+    explicit_batch: bool = False
+    settings: dict[str, bool] = field(default_factory=dict)
+    input_shapes: str | None = None
+    warmup_queries: int | None = None
+    warmup_ms: float | None = None
+    timed_queries: int | None = None
+    throughput_qps: float | None = None
+    throughput_line: int | None = None
+    summary: dict[str, Summary] = field(default_factory=dict)
+    summary_line: int | None = None
+    summary_complete: bool = False
+    unstable_cv_percent: float | None = None
+    unstable_line: int | None = None
+    engine_size_mib: float | None = None
+    engine_size_line: int | None = None
+    profile: ProfileTable | None = None
+    profile_open_line: int | None = None
+    no_e2e_line: int | None = None
+    warnings: list[tuple[int, str]] = field(default_factory=list)
+    last_line: int | None = None
+    last_text: str | None = None
+
+    @property
+    def flags(self) -> list[str]:
+        """Flags of the command line that change what is measured, verbatim."""
+        if not self.command:
+            return []
+        return [token for token in self.command.split() if MEASURED_FLAGS.match(token)]
+
+    @property
+    def label(self) -> str:
+        return f"run {self.index + 1} (line {self.line})"
+
+    def stated_batch(self) -> tuple[int | None, str | None]:
+        """``(batch, where the log states it)``: the leading dimension of the
+        explicit input shapes (printed, else the ``--shapes`` flag), else the
+        implicit batch (``--batch=N`` or ``Batch: N``); ``(None, None)``."""
+        shapes = split_shapes(self.input_shapes, "=") if self.input_shapes else []
+        shown = self.input_shapes
+        if not shapes:
+            flag = next((m.group(1) for m in map(SHAPES_FLAG.match, self.flags) if m), None)
+            shapes, shown = (split_shapes(flag, ":"), flag) if flag else ([], None)
+        batch = shape_batch(shapes)
+        if batch is not None:
+            return batch, f"the leading dimension of its input shapes {shown}"
+        if shapes:
+            return None, None
+        if self.batch is not None:
+            return self.batch, f"its implicit batch ('Batch: {self.batch}')"
+        flag = next((int(m.group(1)) for m in map(BATCH_FLAG.match, self.flags) if m), None)
+        if flag is not None:
+            return flag, f"its --batch={flag} flag"
+        return None, None
+
+    def _queries_per_iteration(self) -> int:
+        """trtexec counts *queries*, which with an implicit batch (TensorRT 7
+        ``--batch=N``) are iterations × N."""
+        return self.batch if self.batch and not self.explicit_batch else 1
+
+    def timed_iterations(self) -> int | None:
+        """Timed iterations (``Timing trace has N queries`` over the implicit batch)."""
+        if self.timed_queries is None:
+            return None
+        per = self._queries_per_iteration()
+        return self.timed_queries // per if self.timed_queries % per == 0 else self.timed_queries
+
+    def warmup_iterations(self) -> int | None:
+        """Warm-up iterations (``Warmup completed N queries`` over the implicit batch)."""
+        if self.warmup_queries is None:
+            return None
+        per = self._queries_per_iteration()
+        return self.warmup_queries // per if self.warmup_queries % per == 0 else self.warmup_queries
+
+
+@dataclass
+class TrtexecLog:
+    """A parsed console log: its runs, in order."""
+
+    display: str
+    runs: list[TrtexecRun]
+
+    @property
+    def basename(self) -> str:
+        return Path(self.display).name
+
+
+def measured_settings(run: TrtexecRun) -> dict[str, bool | None]:
+    """CUDA graph, data transfers, spin-wait and separate profile run: as the
+    log prints them under Inference Options, else from the flags (a missing
+    flag means the default only when the version is known to be < 11)."""
+    flags = run.flags
+    major = major_version(run.tensorrt_version)
+    out = {}
+    for flag, name, given in TIMING_FLAGS:
+        if name in run.settings:
+            out[name] = run.settings[name]
+        elif flag in flags:
+            out[name] = given
+        elif major is not None and major < 11:
+            out[name] = PRE11_DEFAULTS[name]
+        else:
+            out[name] = None
+    return out
