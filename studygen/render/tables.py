@@ -138,6 +138,34 @@ class TableHelpers(SpanHelpers):
         low, high = (format_number(v, decimals, sign=sign) + suffix for v in (min(values), max(values)))
         return emit("ratio", low if low == high else f"{low} to {high}", [row.fields for pair in pairs for row in pair])
 
+    # ---- what a generic table needs to know ---------------------------------
+    def variants_with(self, **filters) -> tuple[str, ...]:
+        """Names of the study file's variants (in its order) that have rows
+        matching ``filters``: the columns of a table of those rows."""
+        present = {row.variant for row in self.figures(**filters)}
+        return tuple(v["name"] for v in self.spec["variants"] if v["name"] in present)
+
+    def index_fields(self, **filters) -> tuple[str, ...]:
+        """Table index for the rows matching ``filters``: of GPU, TensorRT,
+        mode, shape, batch and image set, those some row sets, GPU and shape
+        always when set, the others only when rows differ in them
+        (``("gpu", "shape")``)."""
+        rows = self.figures(**filters).rows
+        fields = []
+        for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset"):
+            values = {row.get(name) for row in rows} - {None}
+            if values and (name in ("gpu", "shape") or len(values) > 1):
+                fields.append(name)
+        return tuple(fields)
+
+    def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:
+        """Derived columns of :meth:`table` comparing the first of ``variants``
+        (the reference) with each other one: ``[(kind, first, other, header)]``,
+        ``header`` formatted with both variants' labels."""
+        first, *others = list(variants) or [None]
+        return [(kind, first, other, header.format(a=escape_cell(self.label(first)), b=escape_cell(self.label(other))))
+                for other in others]
+
     def list_table(self, row_set: RowSet, columns=LIST_TABLE_COLUMNS, value_header: str = "Value") -> str:
         """One table row per row of ``row_set`` (every row, in record order)."""
         headers = [value_header if c == "value" else INDEX_HEADERS.get(c, c) for c in columns]
