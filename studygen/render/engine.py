@@ -25,6 +25,7 @@ from ..fsutil import atomic_write_bytes, remove_stale_temp_files
 from ..textio import MAX_DOCUMENT_BYTES
 from .charts import render_charts
 from .prose import Markdown, escape_alt, escape_prose
+from .rows import Row
 from .view import StudyView
 
 MDFORMAT_OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
@@ -211,6 +212,17 @@ def make_environment(search_path: list[Path]):
             __self.step()
             result = super().call(__context, __obj, *args, **kwargs)
             return trusted_result(__obj, result)
+
+        def getattr(self, obj, attribute):
+            # A misspelt helper or row field would otherwise surface as "undefined": name the valid ones.
+            value = super().getattr(obj, attribute)
+            if isinstance(value, jinja2.Undefined) and not hasattr(obj, attribute):  # else: refused by the sandbox
+                if isinstance(obj, StudyView):
+                    raise TemplateError(f"unknown helper study.{attribute}; helpers are "
+                                        f"{', '.join(StudyView.helper_names())}")
+                if isinstance(obj, Row):
+                    raise TemplateError(f"a row has no field {attribute}; its fields are {', '.join(Row.field_names())}")
+            return value
 
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)

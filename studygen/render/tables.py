@@ -106,12 +106,12 @@ class TableHelpers(SpanHelpers):
     def _grid_line(self, index, row_key: tuple, cells: dict[str, list[Row]], variants, derived) -> list[str]:
         """One table row of :meth:`table`: index cells, variant cells, derived cells."""
         line = [index_label(name, value) for name, value in zip(index, row_key)]
-        line += [self.cell_figure(cells[v]) if v in cells else "not measured" for v in variants]
+        line += [self._cell_figure(cells[v]) if v in cells else "not measured" for v in variants]
         for kind, a, b, _ in derived:
             line.append(self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a")
         return line
 
-    def cell_figure(self, rows: list[Row]) -> str:
+    def _cell_figure(self, rows: list[Row]) -> str:
         """A table cell for the rows of one index tuple and variant: one row
         prints with its job-to-job spread (:meth:`with_spread`); several rows
         (several jobs) print the first one's figure and the range over them all,
