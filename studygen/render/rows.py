@@ -27,7 +27,10 @@ UNIT_SUFFIX = {"ms": " ms", "MiB": " MiB", "%": "%", "points": " points", "AP": 
 
 def fmt(value, row: dict) -> str:
     """A source figure as printed: the study file's per-metric precision when it
-    sets one (``precision: {latency_ms: 3}``), else the digits the source carries."""
+    sets one (``precision: {latency_ms: 3}``), else the digits the source carries;
+    a count (a metric named ``*_count``) as an integer whatever the precision."""
+    if str(row.get("metric") or "").endswith("_count") and float(value).is_integer():
+        return format_number(value, 0)
     return format_number(value, row.get("display_decimals"))
 
 

@@ -19,7 +19,7 @@ from .spans import SpanHelpers
 from .text import escape_cell, gpu_label, shape_label, short_version
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
-                 "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set", "variant": "Variant"}
+                 "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set", "variant": "Variant", "metric": "Metric"}
 LIST_TABLE_COLUMNS = ("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value")
 
 
@@ -31,8 +31,23 @@ def markdown_table(body: list[list[str]], headers: list[str]) -> str:
     return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
 
 
+# Metric names as a reader says them, each with what its value is in.
+METRIC_WORDS = {"logit_correlation": "logit correlation (Pearson r)", "nonfinite_count": "non-finite outputs (count)",
+                "precision": "detection precision (fraction)", "recall": "detection recall (fraction)",
+                "kernel_time": "kernel time (ms)", "kernel_share": "kernel share (%)"}
+
+
+def metric_words(metric: str) -> str:
+    """``logit_correlation`` → ``logit correlation (Pearson r)``; a metric
+    without an entry in :data:`METRIC_WORDS` with its underscores as spaces."""
+    return METRIC_WORDS.get(metric, metric.replace("_", " "))
+
+
 def index_label(name: str, value) -> str:
-    """A table cell for an index field; record strings (GPU names, versions) are escaped."""
+    """A table cell for an index field; record strings (GPU names, versions)
+    are escaped, metric names written in words (:func:`metric_words`)."""
+    if name == "metric" and value:
+        return escape_cell(metric_words(value))
     if name == "gpu":
         return escape_cell(gpu_label(value))
     if name == "tensorrt":

@@ -57,3 +57,26 @@ def test_a_re_run_job_renders_with_its_spread(tmp_path, run_cli):
     low, high = f"{before:.3f}", f"{round(before * 1.02, 3):.3f}"
     eager = next(line for line in readme.splitlines() if line.startswith("| 800 x 800 ") and "2 jobs" in line)
     assert f"| {high} (2 jobs: {low} to {high}) |" in eager, eager
+
+
+def test_the_h200_readme_embeds_its_charts_and_words_its_labels():
+    readme = (REPO / "families" / "deformable_detr_h200_torch" / "README.md").read_text()
+    assert "](figures/latency.svg)" in readme and "](figures/kernel_time.svg)" in readme
+    # metric names in words, a count as an integer (h200 records: nonfinite_count 0 for every variant)
+    agreement = next(line for line in readme.splitlines() if line.startswith("| non-finite outputs (count)"))
+    assert [c.strip() for c in agreement.strip("|").split("|")] == ["non-finite outputs (count)", "800 x 800", "0", "0", "0"]
+    assert "logit_correlation" not in readme and "nonfinite_count" not in readme
+
+
+def test_every_variant_column_of_the_h200_grids_names_its_unit():
+    from studygen.render.produced import recording
+
+    study = load_study(REPO / "families" / "deformable_detr_h200_torch", REPO)
+    with recording() as produced:
+        render_study(study)
+    labels = {v["label"] for v in study.spec["variants"]}
+    for table in (e for e in produced if e.kind == "table"):
+        for header in table.headers:
+            ratio = " / " in header  # a ratio column: its cells carry the x
+            if not ratio and any(header.startswith(label + " ") or header == label for label in labels):
+                assert header.endswith(("(ms)", "(unit in Metric)")), header
