@@ -114,3 +114,23 @@ def test_record_strings_are_escaped_in_cells(tmp_path):
     study = StudyView(load(tmp_path, records=[row]))
     text = study.table(index=("gpu",), variants=("fp16",), kind="latency")
     assert text.splitlines()[2] == "| &lt;B200&gt;\\|x\\`y | 5.0    |"
+
+
+def test_metric_names_in_words():
+    from studygen.render.tables import index_label, metric_words
+
+    assert metric_words("logit_correlation") == "logit correlation (Pearson r)"
+    assert metric_words("top_k_hit_rate") == "top k hit rate"  # no entry: underscores as spaces
+    assert index_label("metric", "nonfinite_count") == "non-finite outputs (count)"
+
+
+def test_a_derived_range_of_ap_gains_keeps_the_plus_signs(tmp_path):
+    # AP points b - a: job a 100 * (0.47 - 0.46) = +1.00, job b 100 * (0.48 - 0.46) = +2.00
+    from ..checks.studies import coco_ap
+
+    a = record("a", [coco_ap("fp16", 0.46), coco_ap("fp8", 0.47)])
+    b = record("b", [coco_ap("fp16", 0.46), coco_ap("fp8", 0.48)])
+    study = StudyView(load(tmp_path, records=[a, b]))
+    text = study.table(index=("gpu",), variants=("fp16", "fp8"), kind="coco_ap",
+                       derived=[("delta_points", "fp16", "fp8", "d")])
+    assert cells(text)[1][-1] == "+1.00 to +2.00"
