@@ -25,6 +25,7 @@ from ..fsutil import atomic_write_bytes, remove_stale_temp_files
 from ..textio import MAX_DOCUMENT_BYTES
 from .charts import render_charts
 from .prose import Markdown, escape_alt, escape_prose
+from .rows import Row
 from .view import StudyView
 
 MDFORMAT_OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
@@ -131,6 +132,18 @@ def _confined_loader(search_path: list[Path]):
     return ConfinedFileSystemLoader([str(p) for p in search_path])
 
 
+BUILTIN_PREFIX = "studygen"  # "studygen/generic.md.j2" names a template shipped with studygen
+GENERIC_TEMPLATE = f"{BUILTIN_PREFIX}/generic.md.j2"
+
+
+def _builtin_loader():
+    """The templates shipped in ``studygen/render/templates`` (package data,
+    read with importlib.resources), addressed as ``studygen/NAME``."""
+    import jinja2
+
+    return jinja2.PackageLoader("studygen.render", "templates")
+
+
 # Jinja's sandbox stops a template reaching Python internals, not one
 # exhausting memory or time; these limits refuse the two one-line bombs
 # ('x' * 10**10, 10 ** (10 ** 10)). The loop bomb is refused by jinja2's MAX_RANGE.
@@ -200,6 +213,17 @@ def make_environment(search_path: list[Path]):
             result = super().call(__context, __obj, *args, **kwargs)
             return trusted_result(__obj, result)
 
+        def getattr(self, obj, attribute):
+            # A misspelt helper or row field would otherwise surface as "undefined": name the valid ones.
+            value = super().getattr(obj, attribute)
+            if isinstance(value, jinja2.Undefined) and not hasattr(obj, attribute):  # else: refused by the sandbox
+                if isinstance(obj, StudyView):
+                    raise TemplateError(f"unknown helper study.{attribute}; helpers are "
+                                        f"{', '.join(StudyView.helper_names())}")
+                if isinstance(obj, Row):
+                    raise TemplateError(f"a row has no field {attribute}; its fields are {', '.join(Row.field_names())}")
+            return value
+
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)
             return super().call_binop(context, operator, left, right)
@@ -211,7 +235,8 @@ def make_environment(search_path: list[Path]):
             return tree
 
     env = StudySandbox(
-        loader=_confined_loader(search_path),
+        loader=jinja2.ChoiceLoader([jinja2.PrefixLoader({BUILTIN_PREFIX: _builtin_loader()}),
+                                    _confined_loader(search_path)]),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -285,6 +310,23 @@ def bounded_output(chunks) -> str:
 PR_BODY_BLOCKS = ("summary", "results", "not_measured")
 
 
+def _ancestors(env, template) -> list:
+    """The templates ``template`` extends, nearest first (``{% extends "NAME" %}``
+    with a literal name; the blocks of a block-by-block override come from them)."""
+    from jinja2 import nodes
+
+    chain, name, seen = [], template.name, {template.name}
+    while True:
+        source = env.loader.get_source(env, name)[0]
+        parent = next((node.template.value for node in env.parse(source).find_all(nodes.Extends)
+                       if isinstance(node.template, nodes.Const)), None)
+        if parent is None or parent in seen:
+            return chain
+        seen.add(parent)
+        chain.append(env.get_template(parent))
+        name = parent
+
+
 def render_markdown(study, template_name: str | None = None, extra_context: dict | None = None,
                     blocks: tuple[str, ...] | None = None) -> str:
     """The study's README text (formatted), without writing anything.
@@ -315,11 +357,14 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
             text = bounded_output(template.generate(**context))
         else:
             # Same template, same context: the pull request text cannot disagree with the README.
-            missing = [b for b in blocks if b not in template.blocks]
+            jinja_context = template.new_context(context)
+            for ancestor in _ancestors(env, template):
+                for name, render_block in ancestor.blocks.items():  # as Jinja's {% extends %} does
+                    jinja_context.blocks.setdefault(name, []).append(render_block)
+            missing = [b for b in blocks if b not in jinja_context.blocks]
             if missing:
                 raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
-            jinja_context = template.new_context(context)
-            text = "\n\n".join(bounded_output(template.blocks[b](jinja_context)) for b in blocks)
+            text = "\n\n".join(bounded_output(jinja_context.blocks[b][0](jinja_context)) for b in blocks)
     except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's error
         raise _template_error(exc, template_name, study) from None
     return format_markdown(text)

@@ -27,7 +27,10 @@ UNIT_SUFFIX = {"ms": " ms", "MiB": " MiB", "%": "%", "points": " points", "AP": 
 
 def fmt(value, row: dict) -> str:
     """A source figure as printed: the study file's per-metric precision when it
-    sets one (``precision: {latency_ms: 3}``), else the digits the source carries."""
+    sets one (``precision: {latency_ms: 3}``), else the digits the source carries;
+    a count (a metric named ``*_count``) as an integer whatever the precision."""
+    if str(row.get("metric") or "").endswith("_count") and float(value).is_integer():
+        return format_number(value, 0)
     return format_number(value, row.get("display_decimals"))
 
 
@@ -73,6 +76,13 @@ class Row:
 
     def __str__(self) -> str:
         return emit("figure", self.number() + unit_suffix(self.unit), [self.fields])
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        """What a template may read on a row, sorted: every row field
+        (``studygen.study.ROW_COLUMNS``) and the row's own properties and ``number()``."""
+        own = [name for name in vars(cls) if not name.startswith("_") and name not in ("fields", "field_names")]
+        return sorted({*ROW_COLUMNS, *own})
 
     def __getattr__(self, name):
         try:
@@ -150,6 +160,18 @@ def matches(row: dict, filters: dict) -> bool:
     return True
 
 
+# Row fields that are bookkeeping, not something to select by.
+NOT_FILTERS = {"record", "pointer", "key", "config_key", "value", "value_min", "value_max", "decimals",
+               "display_decimals", "repeat_medians_ms", "note", "unstable_reason"}
+FILTER_FIELDS = tuple(name for name in ROW_COLUMNS if name not in NOT_FILTERS)
+
+
+def telling_apart(rows: list[dict]) -> list[str]:
+    """The filter fields (:data:`FILTER_FIELDS`, in their order) whose values
+    differ among ``rows``: what a template adds to pick one of them."""
+    return [name for name in FILTER_FIELDS if len({repr(r.get(name)) for r in rows}) > 1]
+
+
 class ViewBase:
     """What every group of the view's helpers stands on: the study and its
     study file, row selection, variant labels and the study's precisions."""
@@ -168,16 +190,24 @@ class ViewBase:
         otherwise select nothing, or everything)."""
         unknown = sorted(set(filters) - set(ROW_COLUMNS))
         if unknown:
-            raise TemplateError(f"unknown filter {', '.join(unknown)}; filters are row fields such as "
-                                "kind, metric, variant, shape, gpu, tensorrt, job_id, group, mode")
+            raise TemplateError(f"unknown filter {', '.join(unknown)}; filters are the row fields "
+                                f"{', '.join(sorted(FILTER_FIELDS))}")
         return RowSet([r for r in self._study.rows if matches(r, filters)], filters)
 
     def one(self, **filters) -> Row:
-        """Exactly one row; a TemplateError names the filters otherwise."""
+        """Exactly one row. Raises TemplateError otherwise, naming the filters,
+        and for several rows each of them (job and JSON pointer) with the
+        fields whose values tell them apart (``shape``, ``job_id``, …)."""
         found = self.figures(**filters)
-        if len(found) != 1:
-            raise TemplateError(f"expected one figure for {filters}, found {len(found)}")
-        return next(iter(found))
+        if len(found) == 1:
+            return next(iter(found))
+        message = f"expected one figure for {filters}, found {len(found)}"
+        if len(found) > 1:
+            apart = telling_apart(found.rows)
+            listed = "; ".join(f"job {r['job_id']} {r['pointer']}"
+                               + "".join(f" {name}={r[name]}" for name in apart if name != "job_id") for r in found.rows)
+            message += f": {listed}; they differ in {', '.join(apart)}: add one of these filters"
+        raise TemplateError(message)
 
     def jobs(self) -> list[str]:
         """Job ids of the study's records, in record order."""

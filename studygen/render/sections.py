@@ -22,6 +22,14 @@ def jobs_phrase(*rows) -> str:
     return ("job " if len(jobs) == 1 else "jobs ") + " and ".join(jobs)
 
 
+def values_text(rows: list[dict]) -> str:
+    """``9.061`` for one row's figure, ``9.061 to 9.085`` over several rows."""
+    lowest = min(rows, key=lambda r: r["value"])
+    highest = max(rows, key=lambda r: r["value"])
+    low, high = fmt(lowest["value"], lowest), fmt(highest["value"], highest)
+    return low if low == high else f"{low} to {high}"
+
+
 class SectionHelpers(ViewBase):
     """Datasets, provenance, side findings, not measured and known gaps."""
 
@@ -64,22 +72,38 @@ class SectionHelpers(ViewBase):
 
     # ---- side findings -------------------------------------------------------
     def precision_inversions(self) -> list[str]:
-        """Sentences for each lower-precision variant slower than a higher one (SG208's data)."""
-        lines = []
+        """One sentence per pair of variants and configuration (GPU, TensorRT
+        version or mode, shape) where the lower-precision variant is slower
+        than the higher one (SG208's data): the figures of each side, as a
+        range over jobs when several jobs measured it."""
+        groups: dict[tuple, list[tuple[dict, dict]]] = {}
         for low, high in precision_inversions(self._study):
-            lines.append(self._inversion_sentence(low, high))
-            emit("side_finding", lines[-1], [low, high])
+            where = (low["variant"], high["variant"], low["backend"], low["gpu"], low["software"], low["mode"],
+                     low["shape"], low["batch"])
+            groups.setdefault(where, []).append((low, high))
+        lines = []
+        for pairs in groups.values():
+            lines.append(self._inversion_sentence(pairs))
+            emit("side_finding", lines[-1], [row for pair in pairs for row in pair])
         return lines
 
-    def _inversion_sentence(self, low: dict, high: dict) -> str:
-        """``low`` (a row of the lower-precision variant) is slower than ``high``:
-        on TensorRT with GPU, version, shape and jobs; on PyTorch with GPU, shape and mode."""
-        slower = f"{self.label(low['variant'])} is slower than {self.label(high['variant'])} on {gpu_label(low['gpu'])}"
+    def _inversion_sentence(self, pairs: list[tuple[dict, dict]]) -> str:
+        """The lower-precision rows of ``pairs`` are slower than the higher ones:
+        on TensorRT with GPU, version, shape and jobs; on PyTorch with GPU,
+        shape and mode, and the jobs when there are several."""
+        low, high = pairs[0]
+        lows = list({id(p[0]): p[0] for p in pairs}.values())
+        highs = list({id(p[1]): p[1] for p in pairs}.values())
+        figures = f"{values_text(lows)} ms against {values_text(highs)} ms"
         if low["backend"] == "tensorrt":
+            slower = f"{self.label(low['variant'])} is slower than {self.label(high['variant'])} on {gpu_label(low['gpu'])}"
             return (f"{slower} with TensorRT {short_version(low['tensorrt'])} at {shape_label(low['shape'])}: "
-                    f"{fmt(low['value'], low)} ms against {fmt(high['value'], high)} ms ({jobs_phrase(low, high)}).")
-        return (f"{slower} at {shape_label(low['shape'])} ({low['mode']}): {fmt(low['value'], low)} ms against "
-                f"{fmt(high['value'], high)} ms.")
+                    f"{figures} ({jobs_phrase(*lows, *highs)}).")
+        # One clause, so that the ranges are read as the rows of this GPU, shape and mode (lint SG101).
+        jobs = list(dict.fromkeys(r["job_id"] for r in lows + highs))
+        over = f" over {len(jobs)} jobs ({' and '.join(jobs)})" if len(jobs) > 1 else ""
+        return (f"{self.label(low['variant'])} on {gpu_label(low['gpu'])} at {shape_label(low['shape'])} ({low['mode']}) "
+                f"is slower than {self.label(high['variant'])} with {figures}{over}.")
 
     def repeated_measurements(self) -> str:
         """Table of every measurement key reported by two or more jobs, with each

@@ -12,13 +12,14 @@ record string is escaped for a table cell.
 from __future__ import annotations
 
 from ..errors import TemplateError
+from ..numbers import format_number
 from .produced import cells_of, emit
-from .rows import Row, RowSet
+from .rows import Row, RowSet, fmt
 from .spans import SpanHelpers
 from .text import escape_cell, gpu_label, shape_label, short_version
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
-                 "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set", "variant": "Variant"}
+                 "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set", "variant": "Variant", "metric": "Metric"}
 LIST_TABLE_COLUMNS = ("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value")
 
 
@@ -30,8 +31,23 @@ def markdown_table(body: list[list[str]], headers: list[str]) -> str:
     return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
 
 
+# Metric names as a reader says them, each with what its value is in.
+METRIC_WORDS = {"logit_correlation": "logit correlation (Pearson r)", "nonfinite_count": "non-finite outputs (count)",
+                "precision": "detection precision (fraction)", "recall": "detection recall (fraction)",
+                "kernel_time": "kernel time (ms)", "kernel_share": "kernel share (%)"}
+
+
+def metric_words(metric: str) -> str:
+    """``logit_correlation`` → ``logit correlation (Pearson r)``; a metric
+    without an entry in :data:`METRIC_WORDS` with its underscores as spaces."""
+    return METRIC_WORDS.get(metric, metric.replace("_", " "))
+
+
 def index_label(name: str, value) -> str:
-    """A table cell for an index field; record strings (GPU names, versions) are escaped."""
+    """A table cell for an index field; record strings (GPU names, versions)
+    are escaped, metric names written in words (:func:`metric_words`)."""
+    if name == "metric" and value:
+        return escape_cell(metric_words(value))
     if name == "gpu":
         return escape_cell(gpu_label(value))
     if name == "tensorrt":
@@ -41,20 +57,32 @@ def index_label(name: str, value) -> str:
     return escape_cell("" if value is None else value)
 
 
-def grid_of(selected: RowSet, index: tuple[str, ...]) -> dict[tuple, dict[str, Row]]:
-    """``{index tuple: {variant: row}}`` in the order rows come. Raises
-    TemplateError when two rows fall in one cell (same index tuple and
-    variant): the template must restrict jobs or add an index field."""
-    grid: dict[tuple, dict[str, Row]] = {}
+def grid_of(selected: RowSet, index: tuple[str, ...]) -> dict[tuple, dict[str, list[Row]]]:
+    """``{index tuple: {variant: [rows]}}`` in the order rows come. A cell that
+    several rows fall in (jobs that measured the same index tuple and variant,
+    such as a re-run) keeps them all: the table prints them with their
+    job-to-job spread, so a new job never breaks render."""
+    grid: dict[tuple, dict[str, list[Row]]] = {}
     for row in selected:
         row_key = tuple(row.fields[name] for name in index)
-        cell = grid.setdefault(row_key, {})
-        if row.variant in cell:
-            raise TemplateError(
-                f"table: two figures for {dict(zip(index, row_key))} variant {row.variant} "
-                f"(jobs {cell[row.variant].job_id} and {row.job_id}); restrict jobs or add an index field")
-        cell[row.variant] = row
+        grid.setdefault(row_key, {}).setdefault(row.variant, []).append(row)
     return grid
+
+
+def same_job_pairs(a_rows: list[Row], b_rows: list[Row]) -> list[tuple[Row, Row]]:
+    """``(a, b)`` pairs of one job each, both with a value, in ``a_rows``' order;
+    when no job has both, the first row of each (one pair)."""
+    by_job = {row.job_id: row for row in b_rows if row.value is not None}
+    pairs = [(a, by_job[a.job_id]) for a in a_rows if a.value is not None and a.job_id in by_job]
+    return pairs or [(a_rows[0], b_rows[0])]
+
+
+# Derived columns: kind -> (value of an (a, b) pair, precision name, suffix).
+DERIVED = {
+    "ratio": (lambda a, b: a / b, "ratio", "x"),
+    "reduction_percent": (lambda a, b: 100 * (a - b) / a, "percent", "%"),
+    "delta_points": (lambda a, b: 100 * (b - a), "ap_delta_points", ""),
+}
 
 
 def ordered_keys(grid: dict[tuple, dict[str, Row]], jobs) -> list[tuple]:
@@ -63,7 +91,7 @@ def ordered_keys(grid: dict[tuple, dict[str, Row]], jobs) -> list[tuple]:
     if not jobs:
         return list(grid)
     order = {job: i for i, job in enumerate(jobs)}
-    return sorted(grid, key=lambda k: min(order[row.job_id] for row in grid[k].values()))
+    return sorted(grid, key=lambda k: min(order[row.job_id] for rows in grid[k].values() for row in rows))
 
 
 class TableHelpers(SpanHelpers):
@@ -76,8 +104,9 @@ class TableHelpers(SpanHelpers):
 
         ``derived`` items are ``(kind, a, b, header)`` with kind ``ratio``
         (a / b), ``reduction_percent`` ((a - b) / a in %) or ``delta_points``
-        (b - a in AP points). Raises TemplateError when two rows of the chosen
-        jobs fall in one cell (pick ``jobs`` or add an index field).
+        (b - a in AP points). A cell that several jobs fill shows the first
+        job's figure with the spread over those jobs (``5.850 (2 jobs: 5.764
+        to 5.850)``), and its derived cells the range over same-job pairs.
         """
         selected = self.figures(variant=list(variants), job_id=jobs, **filters)
         grid = grid_of(selected, index)
@@ -89,13 +118,68 @@ class TableHelpers(SpanHelpers):
                     for row_key in ordered_keys(grid, jobs)]
         return emit("table", markdown_table(body, headers), selected.rows, headers)
 
-    def _grid_line(self, index, row_key: tuple, cells: dict[str, Row], variants, derived) -> list[str]:
+    def _grid_line(self, index, row_key: tuple, cells: dict[str, list[Row]], variants, derived) -> list[str]:
         """One table row of :meth:`table`: index cells, variant cells, derived cells."""
         line = [index_label(name, value) for name, value in zip(index, row_key)]
-        line += [self.with_spread(cells[v]) if v in cells else "not measured" for v in variants]
+        line += [self._cell_figure(cells[v]) if v in cells else "not measured" for v in variants]
         for kind, a, b, _ in derived:
-            line.append(getattr(self, kind)(cells[a], cells[b]) if a in cells and b in cells else "n/a")
+            line.append(self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a")
         return line
+
+    def _cell_figure(self, rows: list[Row]) -> str:
+        """A table cell for the rows of one index tuple and variant: one row
+        prints with its job-to-job spread (:meth:`with_spread`); several rows
+        (several jobs) print the first one's figure and the range over them all,
+        ``5.850 (2 jobs: 5.764 to 5.850)``."""
+        if len(rows) == 1:
+            return self.with_spread(rows[0])
+        lowest = min(rows, key=lambda row: row.low)
+        highest = max(rows, key=lambda row: row.high)
+        jobs = len({row.job_id for row in rows})
+        spread = f"{jobs} jobs: {fmt(lowest.low, lowest.fields)} to {fmt(highest.high, highest.fields)}"
+        return emit("figure", f"{rows[0].number()} ({spread})", [row.fields for row in rows])
+
+    def _derived_cell(self, kind: str, a_rows: list[Row], b_rows: list[Row]) -> str:
+        """A derived cell (see :data:`DERIVED`) over the same-job pairs of two
+        variant cells: one value, or ``low to high`` when jobs differ."""
+        if kind not in DERIVED:
+            raise TemplateError(f"table: unknown derived column {kind!r}; derived columns are {', '.join(DERIVED)}")
+        pairs = same_job_pairs(a_rows, b_rows)
+        if len(pairs) == 1:
+            return getattr(self, kind)(*pairs[0])
+        compute, decimals_name, suffix = DERIVED[kind]
+        values = [compute(a.value, b.value) for a, b in pairs]
+        decimals, sign = self.decimals(decimals_name), kind == "delta_points"
+        low, high = (format_number(v, decimals, sign=sign) + suffix for v in (min(values), max(values)))
+        return emit("ratio", low if low == high else f"{low} to {high}", [row.fields for pair in pairs for row in pair])
+
+    # ---- what a generic table needs to know ---------------------------------
+    def variants_with(self, **filters) -> tuple[str, ...]:
+        """Names of the study file's variants (in its order) that have rows
+        matching ``filters``: the columns of a table of those rows."""
+        present = {row.variant for row in self.figures(**filters)}
+        return tuple(v["name"] for v in self.spec["variants"] if v["name"] in present)
+
+    def index_fields(self, **filters) -> tuple[str, ...]:
+        """Table index for the rows matching ``filters``: of GPU, TensorRT,
+        mode, shape, batch and image set, those some row sets, GPU and shape
+        always when set, the others only when rows differ in them
+        (``("gpu", "shape")``)."""
+        rows = self.figures(**filters).rows
+        fields = []
+        for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset"):
+            values = {row.get(name) for row in rows} - {None}
+            if values and (name in ("gpu", "shape") or len(values) > 1):
+                fields.append(name)
+        return tuple(fields)
+
+    def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:
+        """Derived columns of :meth:`table` comparing the first of ``variants``
+        (the reference) with each other one: ``[(kind, first, other, header)]``,
+        ``header`` formatted with both variants' labels."""
+        first, *others = list(variants) or [None]
+        return [(kind, first, other, header.format(a=escape_cell(self.label(first)), b=escape_cell(self.label(other))))
+                for other in others]
 
     def list_table(self, row_set: RowSet, columns=LIST_TABLE_COLUMNS, value_header: str = "Value") -> str:
         """One table row per row of ``row_set`` (every row, in record order)."""

@@ -22,8 +22,19 @@ from .text import escape_cell, escape_inline, gpu_label, shape_label, short_vers
 from .verdicts import VerdictHelpers
 
 
+# What the view holds besides its helpers (set in ViewBase.__init__).
+VIEW_ATTRIBUTES = ("spec", "family", "title", "decision", "model")
+
+
 class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers):
     """The object templates receive as ``study``."""
+
+    @classmethod
+    def helper_names(cls) -> list[str]:
+        """Every name a template may use on ``study``, sorted: the helpers
+        (public methods) and the study-file attributes."""
+        methods = [name for name in dir(cls) if not name.startswith("_") and callable(getattr(cls, name))]
+        return sorted({*methods, *VIEW_ATTRIBUTES} - {"helper_names"})
 
     # ---- labels and escaping of record strings ----------------------------
     def gpu(self, value) -> str:

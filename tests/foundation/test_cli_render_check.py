@@ -127,8 +127,7 @@ def test_template_error_names_template_line(project, run_cli):
     result = run_cli("render", "--root", project)
     assert result.exit_code == 1
     assert result.err.startswith("studygen: ")
-    assert "deformable_detr.md.j2:5: undefined name in template" in result.err
-    assert "no_such_helper" in result.err
+    assert "deformable_detr.md.j2:5: template error: unknown helper study.no_such_helper; helpers are " in result.err
     assert (project / README).read_bytes() == before
 
 

@@ -100,12 +100,20 @@ def test_pr_body_has_the_readme_figures(project, run_cli):
 
 
 def test_pr_body_needs_the_blocks(project, run_cli):
+    # a template that neither extends the generic one nor writes the results and not_measured blocks
     template = project / "templates" / "deformable_detr.md.j2"
-    template.write_text(template.read_text().replace("{% block results %}", "").replace(
-        "{% endblock %}\n### Agreement", "\n### Agreement"))
+    template.write_text("{{ generated_note }}\n\n{% block summary %}Summary.{% endblock %}\n")
     result = run_cli("render", "--pr-body", "deformable_detr", "--root", project)
     assert result.exit_code == 1
-    assert "template has no block results (needed for --pr-body)" in result.err
+    assert "template has no block results, not_measured (needed for --pr-body)" in result.err
+
+
+def test_pr_body_takes_the_blocks_a_template_inherits(project, run_cli):
+    # the shipped template writes no not_measured block: the generic template's fills it
+    assert "{% block not_measured %}" not in (project / "templates" / "deformable_detr.md.j2").read_text()
+    result = run_cli("render", "--pr-body", "deformable_detr", "--root", project)
+    assert result.exit_code == 0, result.err
+    assert "## Not measured\n\n- Not measured: NVFP4 (not tried)" in result.out
 
 
 def test_a_restamped_hand_edit_passes_check_but_render_replaces_it(project, run_cli):

@@ -73,11 +73,11 @@ def test_per_part_pair(tables):
 
 
 def test_agreement_figures(tables):
-    rows = {r["metric"]: r["Value"] for r in tables["Agreement of FP8 with the fp16 engine"]}
-    assert rows["logit_correlation"] == "0.9991"
-    assert rows["precision"].startswith("0.984 to 0.986")
-    assert rows["recall"].startswith("0.974 to 0.975")
-    assert rows["nonfinite_count"] == "0"
+    rows = {r["Metric"]: r["Value (unit in Metric)"] for r in tables["Agreement of FP8 with the fp16 engine"]}
+    assert rows["logit correlation (Pearson r)"] == "0.9991"
+    assert rows["detection precision (fraction)"].startswith("0.984 to 0.986")
+    assert rows["detection recall (fraction)"].startswith("0.974 to 0.975")
+    assert rows["non-finite outputs (count)"] == "0"
 
 
 def test_gemm_pair_b200_trt11_1(tables):

@@ -42,8 +42,10 @@ def test_matches_compares_each_filter():
 def test_an_unknown_filter_is_a_template_error(detr):
     with pytest.raises(TemplateError) as raised:
         detr.figures(kind="latency", varaint="fp16", timing="gpu_compute")
-    assert raised.value.message == ("unknown filter timing, varaint; filters are row fields such as kind, metric, "
-                                    "variant, shape, gpu, tensorrt, job_id, group, mode")
+    assert raised.value.message == (
+        "unknown filter timing, varaint; filters are the row fields approximate, backend, batch, cv, dataset, family, "
+        "gpu, group, job_id, kind, metric, mode, precision, range_over, recipe, reference_variant, repeats, revision, "
+        "samples, shape, software, statistic, tensorrt, timing_method, transcribed, unit, unstable, variant, weights")
 
 
 def test_one_is_exactly_one(detr):
@@ -51,7 +53,13 @@ def test_one_is_exactly_one(detr):
     assert (row.value, row.unit, row.job_id) == (84.9, "MiB", "b300-trt11.4")  # b300-trt11.4.json /results/4/value_mib
     with pytest.raises(TemplateError) as raised:
         detr.one(kind="plan_size", variant="fp16")
-    assert raised.value.message == "expected one figure for {'kind': 'plan_size', 'variant': 'fp16'}, found 3"
+    # the three plan sizes (b200-trt11.1, b200-trt11.4, b300-trt11.4 /results/4) differ in job, GPU and versions
+    assert raised.value.message == (
+        "expected one figure for {'kind': 'plan_size', 'variant': 'fp16'}, found 3: "
+        "job b200-trt11.1 /results/4/value_mib gpu=NVIDIA B200 software=tensorrt=11.1.0.106,cuda=13 tensorrt=11.1.0.106; "
+        "job b200-trt11.4 /results/4/value_mib gpu=NVIDIA B200 software=tensorrt=11.4.0.106,cuda=13 tensorrt=11.4.0.106; "
+        "job b300-trt11.4 /results/4/value_mib gpu=NVIDIA B300 software=tensorrt=11.4.0.106,cuda=13 tensorrt=11.4.0.106; "
+        "they differ in job_id, gpu, software, tensorrt: add one of these filters")
     with pytest.raises(TemplateError, match="found 0"):
         detr.one(kind="plan_size", variant="nvfp4")
 

@@ -54,7 +54,7 @@ def test_precision_inversions_are_sentences_with_their_rows(tmp_path):
     study = StudyView(load(tmp_path, records=[record("job", rows)]))
     lines, recorded = printed(study.precision_inversions)
     assert lines == ["FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800: 5.5 ms against 5.0 ms (job job).",
-                     "FP8 is slower than fp16 on H200 at 800 x 1067 (eager): 9.9 ms against 9.0 ms."]
+                     "FP8 on H200 at 800 x 1067 (eager) is slower than fp16 with 9.9 ms against 9.0 ms."]
     assert [e.kind for e in recorded] == ["side_finding", "side_finding"]
     assert [places(e.rows) for e in recorded] == [[("job", "/results/1/value_ms"), ("job", "/results/0/value_ms")],
                                                  [("job", "/results/3/value_ms"), ("job", "/results/2/value_ms")]]
@@ -64,6 +64,23 @@ def test_inversion_across_jobs_names_both(tmp_path):
     study = StudyView(load(tmp_path, records=[record("a", [latency("fp16", 5.0)]), record("b", [latency("fp8", 5.5)])]))
     assert study.precision_inversions() == [
         "FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800: 5.5 ms against 5.0 ms (jobs b and a)."]
+
+
+def test_inversions_of_one_pair_mode_and_shape_are_one_line_with_the_spread_over_jobs(tmp_path):
+    # two eager jobs: FP8 9.9 and 10.2 ms against fp16 9.0 and 9.1 ms (four inverted pairs, one line);
+    # at 800x800 only job b is inverted (FP8 5.5 against fp16 5.0)
+    def eager(variant, value, shape="800x1067"):
+        return latency(variant, value, shape, backend="pytorch", mode="eager")
+
+    a = record("a", [eager("fp16", 9.0), eager("fp8", 9.9), eager("fp16", 5.0, "800x800"), eager("fp8", 4.0, "800x800")])
+    b = record("b", [eager("fp16", 9.1), eager("fp8", 10.2), eager("fp8", 5.5, "800x800")])
+    study = StudyView(load(tmp_path, records=[a, b]))
+    lines, recorded = printed(study.precision_inversions)
+    assert lines == [
+        "FP8 on H200 at 800 x 1067 (eager) is slower than fp16 with 9.9 to 10.2 ms against 9.0 to 9.1 ms over 2 jobs "
+        "(a and b).",
+        "FP8 on H200 at 800 x 800 (eager) is slower than fp16 with 5.5 ms against 5.0 ms over 2 jobs (b and a)."]
+    assert len(recorded[0].rows) == 8  # the four pairs' rows
 
 
 def test_repeated_measurements_list_each_job_and_the_spread(tmp_path):

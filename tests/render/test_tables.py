@@ -53,11 +53,37 @@ def test_grid_rows_come_in_record_order_without_jobs(toy):
                            ["800 x 1067", "not measured", "8.0", "n/a"]]
 
 
-def test_two_rows_in_one_cell_is_a_template_error(toy):
+def test_a_cell_two_jobs_fill_shows_the_first_jobs_figure_with_the_spread(toy):
+    # 800x800 fp16: job a 5.0 (H200), job b 5.5 (B200); FP8 4.0 and 4.4; both pairs 1.25x
+    text, recorded = printed(toy.table, index=("shape",), variants=("fp16", "fp8"), kind="latency",
+                             derived=[("ratio", "fp16", "fp8", "fp16 / FP8")])
+    assert cells(text) == [["Shape HxW", "fp16", "FP8", "fp16 / FP8"],
+                           ["800 x 800", "5.0 (2 jobs: 5.0 to 5.5)", "4.0 (2 jobs: 4.0 to 4.4)", "1.25x"],
+                           ["800 x 1067", "8.0", "not measured", "n/a"]]
+    spread = next(e for e in recorded if e.text == "5.0 (2 jobs: 5.0 to 5.5)")
+    assert [(r["job_id"], r["value"]) for r in spread.rows] == [("a", 5.0), ("b", 5.5)]
+
+
+def test_derived_cells_of_several_jobs_range_over_same_job_pairs(tmp_path):
+    # job a: 5.0 / 4.0 = 1.25x, -100 points; job b: 6.0 / 4.0 = 1.50x, -200 points; job c: fp16 only
+    a = record("a", [latency("fp16", 5.0), latency("fp8", 4.0)])
+    b = record("b", [latency("fp16", 6.0), latency("fp8", 4.0)])
+    c = record("c", [latency("fp16", 7.0)])
+    study = StudyView(load(tmp_path, records=[a, b, c]))
+    text, recorded = printed(study.table, index=("shape",), variants=("fp16", "fp8"), kind="latency",
+                             derived=[("ratio", "fp16", "fp8", "r"), ("delta_points", "fp16", "fp8", "d")])
+    assert cells(text)[1] == ["800 x 800", "5.0 (3 jobs: 5.0 to 7.0)", "4.0 (2 jobs: 4.0 to 4.0)",
+                              "1.25x to 1.50x", "-200.00 to -100.00"]
+    ratio = next(e for e in recorded if e.text == "1.25x to 1.50x")
+    assert [r["job_id"] for r in ratio.rows] == ["a", "a", "b", "b"]
+
+
+def test_unknown_derived_column_names_the_valid_ones(toy):
     with pytest.raises(TemplateError) as raised:
-        toy.table(index=("shape",), variants=("fp16",), kind="latency")
-    assert raised.value.message == ("table: two figures for {'shape': '800x800'} variant fp16 (jobs a and b); "
-                                    "restrict jobs or add an index field")
+        toy.table(index=("job_id", "shape"), variants=("fp16", "fp8"), kind="latency",
+                  derived=[("span", "fp16", "fp8", "x")])
+    assert raised.value.message == ("table: unknown derived column 'span'; derived columns are ratio, "
+                                    "reduction_percent, delta_points")
 
 
 def test_list_table_has_every_row_with_spread_and_ranges(toy):
@@ -88,3 +114,23 @@ def test_record_strings_are_escaped_in_cells(tmp_path):
     study = StudyView(load(tmp_path, records=[row]))
     text = study.table(index=("gpu",), variants=("fp16",), kind="latency")
     assert text.splitlines()[2] == "| &lt;B200&gt;\\|x\\`y | 5.0    |"
+
+
+def test_metric_names_in_words():
+    from studygen.render.tables import index_label, metric_words
+
+    assert metric_words("logit_correlation") == "logit correlation (Pearson r)"
+    assert metric_words("top_k_hit_rate") == "top k hit rate"  # no entry: underscores as spaces
+    assert index_label("metric", "nonfinite_count") == "non-finite outputs (count)"
+
+
+def test_a_derived_range_of_ap_gains_keeps_the_plus_signs(tmp_path):
+    # AP points b - a: job a 100 * (0.47 - 0.46) = +1.00, job b 100 * (0.48 - 0.46) = +2.00
+    from ..checks.studies import coco_ap
+
+    a = record("a", [coco_ap("fp16", 0.46), coco_ap("fp8", 0.47)])
+    b = record("b", [coco_ap("fp16", 0.46), coco_ap("fp8", 0.48)])
+    study = StudyView(load(tmp_path, records=[a, b]))
+    text = study.table(index=("gpu",), variants=("fp16", "fp8"), kind="coco_ap",
+                       derived=[("delta_points", "fp16", "fp8", "d")])
+    assert cells(text)[1][-1] == "+1.00 to +2.00"
