@@ -45,6 +45,8 @@ class RunOptions:
     quiet: bool = False
     merge_ap: int | None = None
     cpu: bool = False  # measure on the CPU (test configs); else a CUDA device is required
+    launcher: str | None = None  # what set the shard with --shard auto (launcher.Placement)
+    local_rank: int | None = None  # the launcher's LOCAL_RANK: the CUDA device index to pin to
 
 
 def job_id_for(job: str, shard: tuple[int, int]) -> str:

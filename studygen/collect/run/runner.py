@@ -30,6 +30,7 @@ from .agreement_stage import measure_agreement
 from .ap_stage import coco_not_configured, measure_ap
 from .context import ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, job_id_for
 from .latency_stage import time_group
+from .launcher import Placement, pin_cuda_device, placement_record
 from .model import build_model
 from .progress import Progress
 from .provenance import collect_provenance
@@ -47,7 +48,7 @@ def run_study(inputs: RunInputs, options: RunOptions, store: RecordStore, *, sta
     ``--resume``).
     """
     started = time.perf_counter() if started is None else started
-    device = select_device(options.cpu, inputs.study_path)
+    device = select_device(options.cpu, inputs.study_path, options.local_rank)
     progress = Progress(quiet=options.quiet)
     sink = None
     try:
@@ -73,6 +74,7 @@ def _start(inputs: RunInputs, options: RunOptions, store: RecordStore, device, p
     base_model, checkpoint = build_model(plan.model, root=options.root, study_path=inputs.study_path)
     provenance = collect_provenance(root=options.root, checkpoint=checkpoint, commit=options.commit, dirty=options.dirty,
                                     command=options.command, dataset_revision=agreement.revision)
+    provenance["placement"] = placement_record(Placement(plan.shard, options.launcher, options.local_rank), device)
     sink = store.open(job_id_for(options.job, plan.shard), provenance)
     progress.log(f"record {sink.display}: {len(plan.cells)} cells on {provenance['gpu'] or 'CPU'}")
     return RunContext(inputs=inputs, options=options, device=device, progress=progress, sink=sink, store=store,
@@ -121,10 +123,13 @@ def _prepare_compiled_fp8(run: RunContext, shape: str, names: list[str]) -> None
             prepare_fp8_compile(run, variant)
 
 
-def select_device(cpu: bool, study_path: str):
+def select_device(cpu: bool, study_path: str, local_rank: int | None = None):
     """The torch device to measure on: the CPU when asked (``--cpu``), else
-    CUDA. Raises UsageError when no CUDA device exists and ``--cpu`` is not
-    given: a study times GPU compute, and CPU wall times are no substitute."""
+    the CUDA device of ``local_rank`` (the first visible one without it),
+    made current (:func:`~studygen.collect.run.launcher.pin_cuda_device`).
+    Raises UsageError when no CUDA device exists and ``--cpu`` is not given
+    (a study times GPU compute, and CPU wall times are no substitute), or
+    when ``local_rank`` names a device this process does not see."""
     import torch
 
     if cpu:
@@ -132,4 +137,4 @@ def select_device(cpu: bool, study_path: str):
     if not torch.cuda.is_available():
         raise UsageError(f"no CUDA device on this machine: {study_path} is timed on a GPU; "
                          "give --cpu to run it on the CPU (test configs only)")
-    return torch.device("cuda")
+    return pin_cuda_device(local_rank)
