@@ -38,7 +38,9 @@ def torchrun(rank, world_size, local_rank=None) -> dict:
     (slurm(0, 1, 0, 1), (1, 1)),       # an array of one
 ])
 def test_a_slurm_array_task_is_shard_k_of_the_array_size(env, shard):
-    assert placement_from_environment(env) == Placement(shard=shard, launcher="slurm-array", local_rank=None)
+    placement = placement_from_environment(env)
+    assert placement == Placement(shard=shard, launcher="slurm-array", local_rank=None)
+    assert [type(n) for n in placement.shard] == [int, int]  # "job-shard3of4", never "job-shard3.0of4"
 
 
 @pytest.mark.parametrize("env, shard, local_rank", [
@@ -182,6 +184,13 @@ def test_the_record_names_the_gpu_its_uuid_and_cuda_visible_devices(two_gpus, mo
         "gpu_uuid": "GPU-5c1e0d2a-1111-2222-3333-444455556666", "cuda_visible_devices": None}
 
 
+def test_a_gpu_whose_properties_hold_no_uuid_is_recorded_without_one(two_gpus, monkeypatch):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "get_device_properties", lambda index: object())  # torch before 2.1
+    assert placement_record(Placement(), torch.device("cuda", 0))["gpu_uuid"] is None
+
+
 def test_on_the_cpu_the_record_names_no_gpu(monkeypatch):
     import torch
 
@@ -198,7 +207,7 @@ def test_uuid_text(uuid, text):
 
 
 @pytest.mark.parametrize("job_id, parsed", [
-    ("h200-shard2of4", ("h200", (2, 4))), ("h200-eager-shard1of2", ("h200-eager", (1, 2))),
+    ("h200-shard2of4", ("h200", (2, 4))), ("h200-shard2of2", ("h200", (2, 2))), ("h200-eager-shard1of2", ("h200-eager", (1, 2))),
     ("a-shard10of12", ("a", (10, 12))), ("h200", None), ("h200-shard3of2", None), ("h200-shard0of2", None),
     ("-shard1of2", None), ("h200-shard1of2.x", None), ("h200_shard1of2", None),
 ])
