@@ -40,6 +40,8 @@ from .base import readme_finding
 CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
 TRT_DEFAULTS = (("cuda_graph", True, False), ("data_transfers", False, True), ("spin_wait", True, False))
+CROSS_SHARD_HINT = ("measure the variants of one shape in one shard, or explain the comparison in the study file "
+                    "(explanations: SG212), which prints it under the README's known gaps")
 
 
 def _trt_major(row: dict) -> int | None:
@@ -84,17 +86,17 @@ def _columns(item) -> list[list[dict]]:
     return list(by_variant.values())
 
 
-def cross_shard_groups(study, rows: list[dict]) -> list[list[tuple[tuple[int, int], dict]]]:
-    """The latency ``rows`` of one job's shards grouped by (job, N, GPU model,
-    shape, mode), each row with its shard (K, N); only groups whose rows
-    come from two or more shards (variants that were not interleaved)."""
+def cross_shard_groups(rows: list[dict]) -> dict[tuple, list[tuple[tuple[int, int], dict]]]:
+    """The latency ``rows`` of a job's shards by ``(job, N, GPU model, shape,
+    mode)``, each row with its shard (K, N); only the groups whose rows come
+    from two or more shards (variants that were not interleaved)."""
     groups: dict[tuple, list[tuple[tuple[int, int], dict]]] = {}
     for row in rows:
         sharded = shard_of_job(row["job_id"])
         if sharded is not None:
             job, shard = sharded
             groups.setdefault((job, shard[1], row["gpu"], row["shape"], row["mode"]), []).append((shard, row))
-    return [members for members in groups.values() if len({shard for shard, _ in members}) > 1]
+    return {key: members for key, members in groups.items() if len({shard for shard, _ in members}) > 1}
 
 
 def _device(study, row: dict) -> str:
@@ -109,18 +111,13 @@ def _device(study, row: dict) -> str:
 def _cross_shard_findings(study, item, text, rows: list[dict]) -> list[Finding]:
     """One SG212 finding per group of :func:`cross_shard_groups` in an output."""
     findings = []
-    for members in cross_shard_groups(study, rows):
-        job = shard_of_job(members[0][1]["job_id"])[0]
+    for (job, _, _, shape, mode), members in cross_shard_groups(rows).items():
         listed = "; ".join(f"{format_number(row['value'])} ms ({row['variant']}, shard {shard[0]}/{shard[1]}, "
                            f"{_device(study, row)})" for shard, row in members)
-        first = members[0][1]
-        what = "table" if item.kind == "table" else item.kind.replace("_", " ")
         findings.append(readme_finding(
             study, "SG212", text.locate(item),
-            f"{what} compares latencies at {first['shape']} ({first['mode']}) from different shards of job {job}, "
-            f"not interleaved: {listed}",
-            hint="measure the variants of one shape in one shard, or explain the comparison in the study file "
-                 "(explanations: SG212), which prints it under the README's known gaps"))
+            f"{item.kind.replace('_', ' ')} compares latencies at {shape} ({mode}) from different shards of job {job}, "
+            f"not interleaved: {listed}", hint=CROSS_SHARD_HINT))
     return findings
 
 

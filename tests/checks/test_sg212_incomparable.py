@@ -5,7 +5,7 @@ from __future__ import annotations
 from studygen.checks import CheckContext, sg212_incomparable
 from studygen.findings import ERROR
 
-from .studies import collected_provenance, latency, line_of, load, readme_lines, record, spec
+from .studies import collected_provenance, kernel_time, latency, line_of, load, readme_lines, record, spec
 
 HEADER = "{{ generated_note }}\n\n# {{ study.title }}\n\n"
 RANGE = "fp16 latency: {{ study.span(study.figures(kind='latency', variant='fp16')) }}.\n"
@@ -98,7 +98,35 @@ def test_a_ratio_of_variants_timed_in_two_shards_is_an_error_naming_both_gpus(tm
     assert finding.message == (
         "ratio compares latencies at 800x800 (eager) from different shards of job h200, not interleaved: "
         "9.061 ms (fp8, shard 2/2, GPU 1 (GPU-77b3f9e0-bbbb)); 8.377 ms (fp16, shard 1/2, GPU 0 (GPU-5c1e0d2a-aaaa))")
-    assert "explanations: SG212" in finding.hint
+    assert finding.hint == ("measure the variants of one shape in one shard, or explain the comparison in the study "
+                            "file (explanations: SG212), which prints it under the README's known gaps")
+
+
+def test_one_output_twice_on_a_line_is_said_once_and_a_gpu_without_uuid_shows_its_index(tmp_path):
+    records = [shard_record(1, 2, [("fp16", 8.377, "800x800")], 0), shard_record(2, 2, [("fp8", 9.061, "800x800")], 1)]
+    study = load(tmp_path, records=records, template=HEADER + RATIO.rstrip("\n") + " Again: " + RATIO)
+    findings = sg212_incomparable.check(CheckContext(study))
+    assert len(findings) == 1
+    assert findings[0].message.endswith("9.061 ms (fp8, shard 2/2, GPU 1); 8.377 ms (fp16, shard 1/2, GPU 0)")
+
+
+def test_a_side_finding_across_shards_is_an_error(tmp_path):
+    records = [shard_record(1, 2, [("fp16", 8.377, "800x800")], 0, "GPU-a"),
+               shard_record(2, 2, [("fp8", 9.061, "800x800")], 1, "GPU-b")]
+    template = HEADER + "{% for line in study.precision_inversions() %}- {{ line }}\n{% endfor %}"
+    study = load(tmp_path, records=records, template=template)
+    findings = sg212_incomparable.check(CheckContext(study))
+    assert [f.line for f in findings] == [line_of(study, "- FP8 is slower than fp16")]
+    assert findings[0].message.startswith("side finding compares latencies at 800x800 (eager) from different shards")
+
+
+def test_a_cell_not_measured_in_the_other_shard_is_no_comparison(tmp_path):
+    refused = shard_record(2, 2, [], 1, "GPU-b")
+    refused["results"] = [{"kind": "not_measured", "variant": "fp8", "shape": "800x800", "mode": "eager",
+                           "backend": "pytorch", "metric": "latency", "reason": "no FP8 GEMM kernels in the profile"}]
+    records = [shard_record(1, 2, [("fp16", 8.377, "800x800")], 0, "GPU-a"), refused]
+    study = load(tmp_path, records=records, template=HEADER + BY_SHAPE)
+    assert sg212_incomparable.check(CheckContext(study)) == []
 
 
 def test_a_table_row_across_shards_is_an_error_and_a_record_without_placement_says_so(tmp_path):
@@ -158,3 +186,13 @@ def test_an_explanation_labels_it_in_the_known_gaps(tmp_path):
     finding = next(f for f in run_checks(study) if f.code == "SG212")
     assert finding.severity == NOTICE and finding.waived_reason == "explained: " + text
     assert any(text in line for line in readme_lines(study))
+
+
+def test_kernel_times_from_two_shards_are_not_latencies(tmp_path):
+    first, second = shard_record(1, 2, [], 0, "GPU-a"), shard_record(2, 2, [], 1, "GPU-b")
+    first["results"] = [kernel_time("fp16", {"GEMM": 0.41}, "800x800", backend="pytorch", mode="eager")]
+    second["results"] = [kernel_time("fp8", {"GEMM": 0.30}, "800x800", backend="pytorch", mode="eager")]
+    template = HEADER + "{{ study.table(index=('shape',), variants=('fp16', 'fp8'), kind='kernel_time', group='GEMM') }}\n"
+    study = load(tmp_path, records=[first, second], template=template)
+    assert any("0.41" in line and "0.3" in line for line in readme_lines(study))  # both shards in one table row
+    assert sg212_incomparable.check(CheckContext(study)) == []

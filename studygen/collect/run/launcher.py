@@ -92,15 +92,24 @@ def _integer(environ: Mapping[str, str], name: str, *, minimum: int) -> int | No
     return value
 
 
+def _pair(environ: Mapping[str, str], first: tuple[str, int], second: tuple[str, int], launcher: str):
+    """The integers of two variables a launcher sets together (``(name, minimum)`` each), None when
+    neither is set. Raises UsageError when only one is, or as :func:`_integer`."""
+    values = [_integer(environ, name, minimum=minimum) for name, minimum in (first, second)]
+    if values == [None, None]:
+        return None
+    if None in values:
+        missing = (first if values[0] is None else second)[0]
+        raise UsageError(f"--shard auto: {missing} is not set, but the other {launcher} variable is")
+    return tuple(values)
+
+
 def _slurm_array(environ: Mapping[str, str]) -> tuple[int, int] | None:
     """``(K, N)`` of this array task, None outside a job array."""
-    task_id = _integer(environ, "SLURM_ARRAY_TASK_ID", minimum=0)
-    count = _integer(environ, "SLURM_ARRAY_TASK_COUNT", minimum=1)
-    if task_id is None and count is None:
+    pair = _pair(environ, ("SLURM_ARRAY_TASK_ID", 0), ("SLURM_ARRAY_TASK_COUNT", 1), "Slurm array")
+    if pair is None:
         return None
-    if task_id is None or count is None:
-        missing = "SLURM_ARRAY_TASK_COUNT" if count is None else "SLURM_ARRAY_TASK_ID"
-        raise UsageError(f"--shard auto: {missing} is not set, but the other Slurm array variable is")
+    task_id, count = pair
     first = _integer(environ, "SLURM_ARRAY_TASK_MIN", minimum=0)
     first = 0 if first is None else first
     step = _integer(environ, "SLURM_ARRAY_TASK_STEP", minimum=1) or 1
@@ -114,13 +123,10 @@ def _slurm_array(environ: Mapping[str, str]) -> tuple[int, int] | None:
 
 def _torchrun(environ: Mapping[str, str]) -> tuple[int, int, int | None] | None:
     """``(rank, world size, local rank)`` of a torchrun process, None outside torchrun."""
-    rank = _integer(environ, "RANK", minimum=0)
-    world_size = _integer(environ, "WORLD_SIZE", minimum=1)
-    if rank is None and world_size is None:
+    pair = _pair(environ, ("RANK", 0), ("WORLD_SIZE", 1), "torchrun")
+    if pair is None:
         return None
-    if rank is None or world_size is None:
-        missing = "WORLD_SIZE" if world_size is None else "RANK"
-        raise UsageError(f"--shard auto: {missing} is not set, but the other torchrun variable is")
+    rank, world_size = pair
     if rank >= world_size:
         raise UsageError(f"--shard auto: RANK={rank} is not below WORLD_SIZE={world_size}")
     return rank, world_size, _integer(environ, "LOCAL_RANK", minimum=0)
