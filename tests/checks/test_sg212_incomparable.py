@@ -29,6 +29,10 @@ def test_trt10_flags_against_trt11_defaults_in_one_range(tmp_path):
     assert "range puts latencies measured differently together" in finding.message
     assert "6.1 ms (fp16, job trt10, 800x800): tensorrt engine, gpu_compute, CUDA graphs off, data transfers on, spin-wait off" in finding.message
     assert "5.889 ms (fp16, job trt11, 800x800): tensorrt engine, gpu_compute, CUDA graphs on, data transfers off, spin-wait on" in finding.message
+    assert finding.message.endswith("spin-wait off; 5.889 ms (fp16, job trt11, 800x800): tensorrt engine, gpu_compute, "
+                                    "CUDA graphs on, data transfers off, spin-wait on")  # nothing said of host waits
+    assert finding.hint == ("compare only timings taken the same way, or explain the mix in the study file "
+                            "(explanations: SG212)")
 
 
 def test_same_effective_method_passes(tmp_path):
