@@ -18,10 +18,21 @@ explanation entry (code SG212) in the study file is how a study says so.
 Case (fixtures): trtexec 10.16 logs measured with and without
 ``--noDataTransfers``; a TensorRT 11 run with default flags against a
 TensorRT 10 run with the same command line.
+
+Shards (issue 17): ``collect run`` interleaves the variants of one (mode,
+shape) within one process, so that drift of clocks and temperature falls on
+all of them alike. ``--shard K/N`` may cut such a group: its variants are
+then timed by different processes, often on different GPUs, at different
+times. Latencies of one (GPU model, shape, mode) in one output that come
+from two or more shards of one job (records ``<job>-shardKofN``) are an
+error too, naming each shard's GPU (``provenance.placement``). An
+explanation or waiver (code SG212) says so in the README's known gaps: that
+is the label such a comparison needs.
 """
 
 from __future__ import annotations
 
+from ..collect.run.launcher import shard_of_job
 from ..findings import Finding
 from ..numbers import format_number
 from .base import readme_finding
@@ -29,6 +40,8 @@ from .base import readme_finding
 CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
 TRT_DEFAULTS = (("cuda_graph", True, False), ("data_transfers", False, True), ("spin_wait", True, False))
+CROSS_SHARD_HINT = ("measure the variants of one shape in one shard, or explain the comparison in the study file "
+                    "(explanations: SG212), which prints it under the README's known gaps")
 
 
 def _trt_major(row: dict) -> int | None:
@@ -73,10 +86,50 @@ def _columns(item) -> list[list[dict]]:
     return list(by_variant.values())
 
 
+def cross_shard_groups(rows: list[dict]) -> dict[tuple, list[tuple[tuple[int, int], dict]]]:
+    """The latency ``rows`` of a job's shards by ``(job, N, GPU model, shape,
+    mode)``, each row with its shard (K, N); only the groups whose rows come
+    from two or more shards (variants that were not interleaved)."""
+    groups: dict[tuple, list[tuple[tuple[int, int], dict]]] = {}
+    for row in rows:
+        sharded = shard_of_job(row["job_id"])
+        if sharded is not None:
+            job, shard = sharded
+            groups.setdefault((job, shard[1], row["gpu"], row["shape"], row["mode"]), []).append((shard, row))
+    return {key: members for key, members in groups.items() if len({shard for shard, _ in members}) > 1}
+
+
+def _device(study, row: dict) -> str:
+    """``GPU 1 (GPU-5c1e…)`` from the row's record's ``provenance.placement``; ``GPU not recorded`` without it."""
+    placement = study.record_at(row["record"]).provenance.get("placement") or {}
+    index, uuid = placement.get("gpu_index"), placement.get("gpu_uuid")
+    if index is None:
+        return "GPU not recorded"
+    return f"GPU {index}" + (f" ({uuid})" if uuid else "")
+
+
+def _cross_shard_findings(study, item, text, rows: list[dict]) -> list[Finding]:
+    """One SG212 finding per group of :func:`cross_shard_groups` in an output."""
+    findings = []
+    for (job, _, _, shape, mode), members in cross_shard_groups(rows).items():
+        listed = "; ".join(f"{format_number(row['value'])} ms ({row['variant']}, shard {shard[0]}/{shard[1]}, "
+                           f"{_device(study, row)})" for shard, row in members)
+        findings.append(readme_finding(
+            study, "SG212", text.locate(item),
+            f"{item.kind.replace('_', ' ')} compares latencies at {shape} ({mode}) from different shards of job {job}, "
+            f"not interleaved: {listed}", hint=CROSS_SHARD_HINT))
+    return findings
+
+
 def check(context) -> list[Finding]:
     study = context.study
-    findings, seen = [], set()
+    findings, seen, said = [], set(), set()
     for item, text in context.produced_outputs(CHECKED_KINDS):
+        latencies = [r for r in item.rows if r["kind"] == "latency" and r["value"] is not None]
+        for finding in _cross_shard_findings(study, item, text, latencies):
+            if (finding.line, finding.message) not in said:  # one output rendered twice on a line: said once
+                said.add((finding.line, finding.message))
+                findings.append(finding)
         for rows in _columns(item):
             signatures: dict[tuple, dict] = {}
             for row in rows:

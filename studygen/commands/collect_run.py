@@ -31,7 +31,8 @@ from ..collect.run.ap_stage import merge_ap
 from ..collect.run.coco_ap import coco_setup
 from ..collect.run.context import ImageSetDefinition, RunInputs, RunOptions
 from ..collect.run.runner import run_study
-from ..collect.run.spec import build_plan, parse_shape, parse_shard
+from ..collect.run.launcher import shard_option
+from ..collect.run.spec import build_plan, parse_shape
 from ..errors import RecordError, UsageError
 from ..fsutil import shown_path
 from ..records.load import load_dataset
@@ -114,7 +115,9 @@ def _study_dir(study: Path) -> Path:
 
 def run_options(params: dict) -> RunOptions:
     """:class:`RunOptions` from click's parsed ``params`` of ``collect run``.
-    Raises UsageError for an invalid --job, --root, --shapes, --study or --shard."""
+    Raises UsageError for an invalid --job, --root, --shapes, --study or --shard
+    (``--shard auto``: no or an incomplete launcher environment, see
+    :mod:`studygen.collect.run.launcher`)."""
     job = params["job"]
     if not JOB.match(job):
         raise UsageError(f"invalid --job {job!r}: letters, digits, '.', '_' and '-', starting with a letter or digit")
@@ -126,9 +129,11 @@ def run_options(params: dict) -> RunOptions:
         except UsageError as exc:
             raise UsageError(f"--shapes: {exc.message}") from None
     measurements = params["measurements"]
+    placement = shard_option(params["shard"])
     return RunOptions(root=project_root, study_dir=_study_dir(params["study"]), job=job,
                       variants=_split(params["variants"]), shapes=shape_list, modes=_split(params["modes"]),
-                      shard=parse_shard(params["shard"]), resume=params["resume"],
+                      shard=placement.shard, launcher=placement.launcher, local_rank=placement.local_rank,
+                      resume=params["resume"],
                       measurements=measurements.resolve() if measurements else None, commit=params["commit"],
                       dirty=params["dirty"], command=command_line(params), quiet=params["quiet"],
                       merge_ap=params["merge_ap"], cpu=params["cpu"])
@@ -161,7 +166,9 @@ def command_line(params: dict) -> str:
 @click.option("--variants", "variants", multiple=True, help="Variants to measure (comma-separated; default: all).")
 @click.option("--shapes", "shapes", multiple=True, help="Shapes HxW to measure (comma-separated; default: the study's).")
 @click.option("--modes", "modes", multiple=True, help="eager and/or compile (default: the study's).")
-@click.option("--shard", "shard", default=None, help="K/N: measure the K-th of N slices of the variant x shape grid.")
+@click.option("--shard", "shard", default=None,
+              help="K/N: measure the K-th of N slices of the variant x shape grid; auto: K and N from the launcher "
+                   "(Slurm array or torchrun), pinned to the GPU of LOCAL_RANK.")
 @click.option("--resume", is_flag=True, help="Add the missing results to an existing record of this job.")
 @click.option("--measurements", "measurements", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Records folder (default: the study's, measurements/<family>/).")

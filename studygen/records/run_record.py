@@ -5,8 +5,9 @@ against schemas/run_record.schema.json and written atomically
 (:func:`studygen.records.write.write_files`), so an interrupted run keeps what
 it finished and a reader never sees half a file. An existing record is never
 overwritten: without ``--resume`` it is an error; with it, results already
-present are skipped, provided the record was measured on the same GPU with the
-same software (a resumed record must keep one provenance). Each write runs
+present are skipped, provided the record was measured on the same GPU model
+with the same software and, where both name it, the same GPU UUID (a resumed
+record must keep one provenance). Each write runs
 under the records folder's lock (:func:`studygen.fsutil.folder_lock`) and
 first checks that the file still holds what this run last wrote or read: a
 record another process wrote or extended meanwhile (a second ``collect run``
@@ -169,6 +170,11 @@ def check_resume(old: dict, new: dict, display: str) -> None:
         was, now = (old.get("software") or {}).get(name), (new.get("software") or {}).get(name)
         if was != now:
             raise UsageError(f"{display}: cannot resume: the record was measured with {name} {was!r}, this run has {now!r}")
+    was, now = (old.get("placement") or {}).get("gpu_uuid"), (new.get("placement") or {}).get("gpu_uuid")
+    if was and now and was != now:
+        # one record, one GPU: the record names the device of its first results
+        raise UsageError(f"{display}: cannot resume: the record was measured on GPU {was}, this process is pinned to "
+                         f"{now}; resume on that GPU or measure the rest as another --job")
 
 
 @dataclass
@@ -211,5 +217,6 @@ class RunRecordStore:
             if other.provenance.get("gpu") != first.get("gpu") or other.provenance.get("software") != first.get("software"):
                 raise UsageError(f"--merge-ap: shard records differ in GPU or software ({other.display_path}); "
                                  "AP over them would mix measurements")
-        return {**first, "notes": [*(first.get("notes") or []),
-                                   f"COCO AP merged from the detections of {count} shards of job {job}"]}
+        merged = {key: value for key, value in first.items() if key != "placement"}  # no one shard's device
+        return {**merged, "notes": [*(first.get("notes") or []),
+                                    f"COCO AP merged from the detections of {count} shards of job {job}"]}

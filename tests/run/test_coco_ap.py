@@ -116,7 +116,11 @@ def test_sharded_detections_merge_into_the_same_ap(coco_root):
     code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "apsplit",
                                 "--root", root, "--variants", "fp32", "--merge-ap", "2", "--quiet")
     assert code == 0, output
-    merged = {r["statistic"]: r["value"] for r in load_record(root / "measurements" / "tiny" / "apsplit-ap.json").results}
+    merged_record = load_record(root / "measurements" / "tiny" / "apsplit-ap.json")
+    assert shard_record.provenance["placement"]["shard"] == [1, 2]
+    assert "placement" not in merged_record.provenance  # AP over all shards: no one shard's device
+    assert merged_record.provenance["notes"][-1] == "COCO AP merged from the detections of 2 shards of job apsplit"
+    merged = {r["statistic"]: r["value"] for r in merged_record.results}
     whole = {r["statistic"]: r["value"] for r in unsharded_record(root).results if r["kind"] == "coco_ap"}
     assert merged == whole  # same model, same images: AP over the merged shards equals AP over all images
     code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "apsplit",

@@ -29,6 +29,8 @@ def test_the_record_validates_and_holds_every_cell(full_run):
     assert provenance["repository_dirty"] is False
     assert provenance["collector"]["name"] == "studygen collect run"
     assert provenance["gpu"] is None and provenance["run_wall_s"] > 0
+    assert provenance["placement"] == {"shard": [1, 1], "launcher": None, "local_rank": None, "gpu_index": None,
+                                       "gpu_uuid": None, "cuda_visible_devices": None}
     cells = {(r["mode"], r["shape"], r["variant"]) for r in results(path, "latency")}
     assert cells == {("eager", s, v) for s in ("64x96", "96x64") for v in ("fp32", "fp16", "bf16")} | {
         ("compile", "64x96", "fp32"), ("compile", "64x96", "fp16")}
@@ -134,6 +136,29 @@ def test_shards_split_the_grid_and_write_their_own_records(tmp_path):
     # agreement needs the eager cell at the agreement shape: only shard 2 holds fp16 (and builds the fp32 reference)
     assert results(first, "agreement") == []
     assert {r["variant"] for r in results(second, "agreement")} == {"fp16"}
+
+
+def test_shard_auto_takes_the_shard_from_torchrun_and_the_record_says_so(tmp_path, monkeypatch):
+    root = make_tiny_project(tmp_path / "project")
+    for name in ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "CUDA_VISIBLE_DEVICES"):
+        monkeypatch.delenv(name, raising=False)
+    args = ("collect", "run", "--study", root / "families" / "tiny", "--job", "auto", "--root", root,
+            "--shard", "auto", "--variants", "fp32,fp16", "--modes", "eager", "--shapes", "64x96", "--quiet")
+    code, output = run_studygen(*args)
+    assert code == 2 and "studygen: --shard auto: no launcher environment" in output and "Traceback" not in output
+    assert list((root / "measurements" / "tiny").glob("*.json")) == []
+    monkeypatch.setenv("RANK", "1")
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    code, output = run_studygen(*args)
+    assert code == 0, output
+    assert "wrote measurements/tiny/auto-shard2of2.json" in output
+    path = root / "measurements" / "tiny" / "auto-shard2of2.json"
+    record = load_record(path)
+    assert [r["variant"] for r in results(path, "latency")] == ["fp16"]  # the same cells as --shard 2/2
+    assert record.provenance["placement"] == {"shard": [2, 2], "launcher": "torchrun", "local_rank": 1,
+                                              "gpu_index": None, "gpu_uuid": None, "cuda_visible_devices": None}
+    assert "--shard auto" in record.provenance["collector"]["command"]
 
 
 def test_an_interrupted_run_keeps_its_results_and_resume_finishes_it(tmp_path, monkeypatch):

@@ -122,6 +122,26 @@ def test_a_record_of_another_gpu_or_torch_is_not_resumed(tiny_record, tmp_path):
         RunRecordStore(root=tmp_path, measurements=tmp_path, family="tiny").open("cpu", tiny_record.provenance)
 
 
+def test_a_record_of_another_gpu_of_the_same_model_is_not_resumed(tiny_record, tmp_path):
+    def on_gpu(uuid):
+        placement = {**tiny_record.provenance["placement"], "gpu_index": 0, "gpu_uuid": uuid}
+        return {**tiny_record.provenance, "placement": placement}
+
+    path = tmp_path / "cpu.json"
+    shutil.copyfile(tiny_record.path, path)
+    path.write_text(path.read_text().replace('"gpu_uuid": null', '"gpu_uuid": "GPU-aaaa"'))  # measured on GPU-aaaa
+    assert load_record(path).provenance["placement"]["gpu_uuid"] == "GPU-aaaa"
+    with pytest.raises(UsageError) as caught:
+        RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=on_gpu("GPU-bbbb"), resume=True)
+    assert caught.value.message == ("cpu.json: cannot resume: the record was measured on GPU GPU-aaaa, this process is "
+                                    "pinned to GPU-bbbb; resume on that GPU or measure the rest as another --job")
+    RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=on_gpu("GPU-aaaa"), resume=True)  # the same GPU
+    legacy = {k: v for k, v in tiny_record.provenance.items() if k != "placement"}
+    RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=legacy, resume=True)  # this run names none
+    path.write_text(path.read_text().replace('"gpu_uuid": "GPU-aaaa"', '"gpu_uuid": null'))
+    RunRecord(path, "cpu.json", job_id="cpu", family="tiny", provenance=on_gpu("GPU-bbbb"), resume=True)  # nor the record
+
+
 def test_wall_time_adds_up_over_invocations_and_an_empty_record_is_not_written(tiny_record, tmp_path):
     path = tmp_path / "cpu.json"
     shutil.copyfile(tiny_record.path, path)

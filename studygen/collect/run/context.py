@@ -22,6 +22,7 @@ from typing import Protocol
 from ...errors import UsageError
 from .coco_ap import CocoSetup, detections_path
 from .images import Photo, load_image_set, to_pixel_values
+from .launcher import pin_cuda_device
 from .progress import Progress
 from .quant import QuantReport, RealPathReport
 from .spec import Cell, RunPlan, parse_shape
@@ -46,6 +47,8 @@ class RunOptions:
     quiet: bool = False
     merge_ap: int | None = None
     cpu: bool = False  # measure on the CPU (test configs); else a CUDA device is required
+    launcher: str | None = None  # what set the shard with --shard auto (launcher.Placement)
+    local_rank: int | None = None  # the launcher's LOCAL_RANK: the CUDA device index to pin to
 
 
 def job_id_for(job: str, shard: tuple[int, int]) -> str:
@@ -231,10 +234,13 @@ class RunContext:
         return not self.sink.has("agreement", name, self.plan.agreement_shape, "eager", "logit_correlation")
 
 
-def select_device(cpu: bool, study_path: str):
+def select_device(cpu: bool, study_path: str, local_rank: int | None = None):
     """The torch device to measure on: the CPU when asked (``--cpu``), else
-    CUDA. Raises UsageError when no CUDA device exists and ``--cpu`` is not
-    given: a study times GPU compute, and CPU wall times are no substitute."""
+    the CUDA device of ``local_rank`` (the first visible one without it),
+    made current (:func:`~studygen.collect.run.launcher.pin_cuda_device`).
+    Raises UsageError when no CUDA device exists and ``--cpu`` is not given
+    (a study times GPU compute, and CPU wall times are no substitute), or
+    when ``local_rank`` names a device this process does not see."""
     import torch
 
     if cpu:
@@ -242,4 +248,4 @@ def select_device(cpu: bool, study_path: str):
     if not torch.cuda.is_available():
         raise UsageError(f"no CUDA device on this machine: {study_path} is timed on a GPU; "
                          "give --cpu to run it on the CPU (test configs only)")
-    return torch.device("cuda")
+    return pin_cuda_device(local_rank)

@@ -32,7 +32,7 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
     """
     import torch
 
-    gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+    gpu = torch.cuda.get_device_name() if torch.cuda.is_available() else None  # the current (pinned) device
     software = {
         "torch": torch.__version__, "cuda": torch.version.cuda,
         "transformers": package_version(DISTRIBUTIONS["transformers"]),

@@ -33,6 +33,7 @@ from .compilations import compile_group
 from .context import (ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, job_id_for,
                       select_device)
 from .latency_stage import time_group
+from .launcher import Placement, placement_record
 from .model import build_model
 from .progress import Progress
 from .provenance import collect_provenance
@@ -50,7 +51,7 @@ def run_study(inputs: RunInputs, options: RunOptions, store: RecordStore, *, sta
     ``--resume``).
     """
     started = time.perf_counter() if started is None else started
-    device = select_device(options.cpu, inputs.study_path)
+    device = select_device(options.cpu, inputs.study_path, options.local_rank)
     progress = Progress(quiet=options.quiet)
     sink = None
     try:
@@ -76,6 +77,7 @@ def _start(inputs: RunInputs, options: RunOptions, store: RecordStore, device, p
     base_model, checkpoint = build_model(plan.model, root=options.root, study_path=inputs.study_path)
     provenance = collect_provenance(root=options.root, checkpoint=checkpoint, commit=options.commit, dirty=options.dirty,
                                     command=options.command, dataset_revision=agreement.revision)
+    provenance["placement"] = placement_record(Placement(plan.shard, options.launcher, options.local_rank), device)
     sink = store.open(job_id_for(options.job, plan.shard), provenance)
     progress.log(f"record {sink.display}: {len(plan.cells)} cells on {provenance['gpu'] or 'CPU'}")
     return RunContext(inputs=inputs, options=options, device=device, progress=progress, sink=sink, store=store,
