@@ -89,7 +89,8 @@ def coco_inputs(folder: Path, images: tuple[int, ...]) -> tuple[Path, Path]:
                    for i in images]
     gt = {"images": [{"id": i, "width": 640, "height": 480, "file_name": f"{i:012d}.jpg"} for i in images],
           "categories": [{"id": 1, "name": "thing"}], "annotations": annotations}
-    detections = [{"image_id": i, "category_id": 1, "bbox": [10, 10, 50, 50], "score": 0.9} for i in images]
+    # scores differ: equal ones would be warned about (collect coco: ties ranked only by the canonical order)
+    detections = [{"image_id": i, "category_id": 1, "bbox": [10, 10, 50, 50], "score": 0.9 - i / 100} for i in images]
     (folder / "gt.json").write_text(json.dumps(gt), encoding="utf-8")
     (folder / "dt.json").write_text(json.dumps(detections), encoding="utf-8")
     return folder / "gt.json", folder / "dt.json"
