@@ -77,6 +77,17 @@ def study_text(options: NewOptions, variants: list[dict]) -> str:
         "decision": {"shipped": False, "summary": "Not decided yet: collect measurements, then state the decision here."},
         "not_measured": [],
     }
+    if not options.revision:
+        # A scaffold without a pinned checkpoint still renders and checks, but the gap is stated: the
+        # waivers print under the README's known gaps, and SG216 asks to delete each once it matches nothing.
+        document["waivers"] = [
+            {"code": "SG209", "match": "has no revision",
+             "reason": "written by studygen new without --revision: the checkpoint revision that was measured is "
+                       "not recorded yet; set model.revision in this file before the study is published"},
+            {"code": "SG209", "match": "has no repository commit",
+             "reason": "written by studygen new without --revision: records collected without --commit do not name "
+                       "the code that measured them; collect again with --commit before the study is published"},
+        ]
     body = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
     return (f"# Study file of the {options.family} family, written by `studygen new`.\n"
             "# Next: collect records (studygen collect ... --family " + options.family + "), then\n"
