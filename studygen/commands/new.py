@@ -21,6 +21,7 @@ from ..fsutil import atomic_write_text, shown_path
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
 from ..study import STUDY_FILE
+from ..rules import RULES
 
 GENERIC_TEMPLATE = "studygen/generic.md.j2"
 
@@ -63,6 +64,12 @@ def parse_variants(text: str) -> list[dict]:
     return variants
 
 
+def _code_of(module: str) -> str:
+    """The finding code the rule table gives the check in ``module``."""
+    (rule,) = [rule for rule in RULES if rule.module == module]
+    return rule.code
+
+
 def study_text(options: NewOptions, variants: list[dict]) -> str:
     """The study file ``new`` writes: YAML with comments saying what to fill in."""
     names = ", ".join(v["name"] for v in variants)
@@ -80,11 +87,12 @@ def study_text(options: NewOptions, variants: list[dict]) -> str:
     if not options.revision:
         # A scaffold without a pinned checkpoint still renders and checks, but the gap is stated: the
         # waivers print under the README's known gaps, and SG216 asks to delete each once it matches nothing.
+        provenance = _code_of("studygen.checks.sg209_provenance")
         document["waivers"] = [
-            {"code": "SG209", "match": "has no revision",
+            {"code": provenance, "match": "has no revision",
              "reason": "written by studygen new without --revision: the checkpoint revision that was measured is "
                        "not recorded yet; set model.revision in this file before the study is published"},
-            {"code": "SG209", "match": "has no repository commit",
+            {"code": provenance, "match": "has no repository commit",
              "reason": "written by studygen new without --revision: records collected without --commit do not name "
                        "the code that measured them; collect again with --commit before the study is published"},
         ]
@@ -147,5 +155,5 @@ def new_command(family, variants, title, model, revision, root):
     shown = shown_path(path, project_root(options.root))
     click.echo(f"wrote {shown}")
     click.echo(f"next: studygen collect trtexec --family {family} --job JOB --variant "
-               f"{parse_variants(variants)[0]['name']} --log LOG, then studygen render {family} and studygen check {family}",
+               f"{parse_variants(variants)[0]['name']} --log LOG --commit COMMIT, then studygen render {family} and studygen check {family}",
                err=True)

@@ -53,6 +53,7 @@ class WriteOutcome:
     created: bool
     added: int
     notes: list[str] = field(default_factory=list)
+    provenance_filled: bool = False  # no new result, but the record's empty provenance fields were filled in
 
 
 def _check_length(what: str, name: str) -> None:
@@ -132,6 +133,7 @@ class Draft:
     notes: list[str]
     original: str | None = None
     added: int = 0  # results added (the rest were recorded already, as they are)
+    provenance_filled: bool = False  # an existing record's empty provenance fields got values
 
     def text(self) -> str:
         """The file's new text: a new record in the canonical layout
@@ -179,6 +181,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
             raise ConflictError(f"the record's job_id is {document['job_id']!r}, not {job_id!r}", path=display, where="/job_id")
         merged, notes = merge_provenance(document["provenance"], provenance, display)
         document["provenance"] = clean_provenance(merged)
+        filled = document["provenance"] != record.data["provenance"]
         created = False
         if replace is not None:
             notes.append(replace_sources(document, new_results, replace, display))
@@ -189,7 +192,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
             document["description"] = description
         document["provenance"] = clean_provenance(provenance)
         document["results"] = []
-        created, notes = True, []
+        created, notes, filled = True, [], False
     keys: dict[str, str] = {}
     recorded: dict[str, dict] = {}
     earlier = list(document["results"])
@@ -212,7 +215,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
                 path=display)
         keys[key] = new.origin
         document["results"].append(new.result)
-    return Draft(document, created, notes, original, added=len(new_results) - already)
+    return Draft(document, created, notes, original, added=len(new_results) - already, provenance_filled=filled)
 
 
 def write_results(measurements_dir: Path, family: str, job_id: str, provenance: dict,
@@ -248,7 +251,7 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     def attempt() -> list[tuple[Path, str]]:
         draft = build_document(path, family, job_id, provenance, new_results, description=description, replace=replace)
         drafts.append(draft)
-        if not draft.added:
+        if not draft.added and not draft.provenance_filled:
             return []  # every result is recorded already, as read now: nothing to write
         text = validated_text(path, draft)
         extra = list(extra_files() if callable(extra_files) else extra_files)
@@ -260,11 +263,14 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     draft = drafts[-1]
     notes = list(draft.notes)
     already = len(new_results) - draft.added
-    if not draft.added:
+    if not draft.added and draft.provenance_filled:
+        notes.append(f"all {already} result(s) are recorded already, as read now: only the provenance was written")
+    elif not draft.added:
         notes.append(f"all {already} result(s) are recorded already, as read now: nothing written")
     elif already:
         notes.append(f"{already} result(s) recorded already, as read now: kept as they were")
-    return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=draft.added, notes=notes)
+    return WriteOutcome(path=path, display=shown_path(path), created=draft.created, added=draft.added, notes=notes,
+                        provenance_filled=draft.provenance_filled)
 
 
 def write_checked(folder: Path, attempt: Callable[[], list[tuple[Path, str]]],

@@ -50,7 +50,7 @@ def test_a_study_renders_with_the_generic_template_alone(tmp_path):
     text = render_markdown(generic_study(tmp_path, [a, b]))
     headings = [line for line in text.splitlines() if line.startswith("#")]
     assert headings == ["# Toy detector: FP8 study", "## Summary and decision", "## Variants", "### Recipe linears",
-                        "## Image sets", "## Results", "### Latency (ms, median)", "### COCO AP",
+                        "## Image sets", "## Results", "### Latency (ms, median GPU compute time)", "### COCO AP",
                         "### Kernel time per group (ms)", "## When to revisit", "## Provenance"]
     tables = tables_of(text)
     latency_table, ap_table, kernel_table = tables[1], tables[2], tables[3]

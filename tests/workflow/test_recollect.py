@@ -97,3 +97,21 @@ def test_a_result_without_source_cannot_replace_anything():
     with pytest.raises(UsageError, match=r"^--replace: dt.json \(AP\) names no source file, so no recorded result "
                                          r"can be matched to it; r.json is left as it was$"):
         replace_sources(document, [NewResult({"kind": "coco_ap"}, "dt.json (AP)")], "rerun", "r.json")
+
+
+def test_the_same_inputs_with_a_commit_fill_in_the_provenance_and_write_only_that(tmp_path, run_cli):
+    # found by a new user: the note said the commit was filled in while nothing was written
+    assert _collect(run_cli, tmp_path, "--log", LOG).exit_code == 0
+    path = tmp_path / "m" / "demo" / "h100.json"
+    assert "repository_commit" not in json.loads(path.read_text())["provenance"]
+    results_before = json.loads(path.read_text())["results"]
+    filled = _collect(run_cli, tmp_path, "--log", LOG, "--commit", "abcdef1")
+    assert filled.exit_code == 0, filled.err
+    shown = filled.out.split(":")[0].removeprefix("wrote ")
+    assert filled.out.startswith(f"wrote {shown}: no new result, provenance filled in\n")
+    assert "  note: provenance.repository_commit filled in: abcdef1\n" in filled.out
+    assert filled.out.endswith("  note: all 6 result(s) are recorded already, as read now: only the provenance was written\n")
+    record = json.loads(path.read_text())
+    assert record["provenance"]["repository_commit"] == "abcdef1" and record["results"] == results_before
+    again = _collect(run_cli, tmp_path, "--log", LOG, "--commit", "abcdef1")
+    assert again.out.startswith(f"{shown}: nothing new, the record is unchanged\n")

@@ -223,6 +223,8 @@ def report(outcome: WriteOutcome) -> None:
     state = "new record" if outcome.created else "record extended"
     if outcome.added:
         click.echo(f"wrote {outcome.display}: {outcome.added} result(s) added ({state})")
+    elif outcome.provenance_filled:
+        click.echo(f"wrote {outcome.display}: no new result, provenance filled in")
     else:
         click.echo(f"{outcome.display}: nothing new, the record is unchanged")
     for note in outcome.notes:
