@@ -5,27 +5,20 @@
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 import re
 import shlex
 
-import pytest
 
 from ..conftest import REPO, SHARED
 
 GUIDE = REPO / "docs" / "study-guide.md"
 WALK = re.compile(r"<!-- study-guide walk: begin -->\n```sh\n(.*?)```\n<!-- study-guide walk: end -->", re.S)
-GENERIC = "render/templates/generic.md.j2"
 
 
 def guide_commands() -> list[list[str]]:
     (block,) = WALK.findall(GUIDE.read_text(encoding="utf-8"))
     return [shlex.split(line) for line in block.splitlines() if line.strip()]
-
-
-def generic_template_shipped() -> bool:
-    return (importlib.resources.files("studygen") / GENERIC).is_file()
 
 
 def test_the_walk_is_new_collect_rows_render_check():
@@ -59,9 +52,6 @@ def test_the_walk_up_to_render_collects_what_the_log_says(tmp_path, run_cli, mon
     assert "gpu_compute" in results[2].out and "0.0361328" in results[2].out
 
 
-@pytest.mark.xfail(not generic_template_shipped(), strict=True,
-                   reason="needs the built-in generic template studygen/render/templates/generic.md.j2 "
-                          "(helper h5, branch h5-render-split), not on this branch yet")
 def test_the_guide_walk_ends_in_a_clean_check(tmp_path, run_cli, monkeypatch):
     project, results = _walk(tmp_path, run_cli, monkeypatch, guide_commands())
     assert [r.exit_code for r in results] == [0] * 5, [r.err for r in results]
