@@ -9,7 +9,6 @@ import json
 import re
 import shlex
 
-
 from ..conftest import REPO, SHARED
 
 GUIDE = REPO / "docs" / "study-guide.md"
