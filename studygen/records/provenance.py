@@ -132,15 +132,16 @@ def merge_conversion_machine(provenance: dict, machine: dict, display: str) -> N
         if name == "software":
             have = existing.setdefault("software", {})
             for package, version in value.items():
-                if have.get(package) is None:
-                    have[package] = version
-                elif version is not None and have[package] != version:
-                    raise ConflictError(f"the record's conversion machine has {package} {have[package]}, "
-                                        f"this machine {version}; nothing overwritten", path=display,
-                                        where=f"/provenance/conversion_machine/software/{package}")
-        elif existing.get(name) is None:
-            existing[name] = value
-        elif value is not None and existing[name] != value:
-            raise ConflictError(f"the record's conversion machine has {name} {existing[name]!r}, this machine "
-                                f"{value!r}; nothing overwritten", path=display,
-                                where=f"/provenance/conversion_machine/{name}")
+                _fill(have, package, version, display, f"/provenance/conversion_machine/software/{package}", str)
+        else:
+            _fill(existing, name, value, display, f"/provenance/conversion_machine/{name}", repr)
+
+
+def _fill(existing: dict, name: str, value, display: str, pointer: str, shown) -> None:
+    """``existing[name] = value`` where it is empty; another value there is a
+    ConflictError naming ``pointer`` (values printed with ``shown``)."""
+    if existing.get(name) is None:
+        existing[name] = value
+    elif value is not None and existing[name] != value:
+        raise ConflictError(f"the record's conversion machine has {name} {shown(existing[name])}, this machine "
+                            f"{shown(value)}; nothing overwritten", path=display, where=pointer)
