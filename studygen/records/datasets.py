@@ -88,12 +88,12 @@ def verify_dataset(path: Path, display: str, image_ids: Iterable, images_display
     count = len(ids)
     if data["count"] != count:
         raise InputError(f"dataset {data['dataset_id']} has {data['count']} images but {images_display} lists {count}: "
-                         "evaluate on the defined images or give another --dataset", path=display, where="/count")
+                         "evaluate on the defined images or give another --dataset", path=display, pointer="/count")
     if "image_ids_sha256" in data:
         digest = image_ids_sha256(ids)
         if data["image_ids_sha256"] != digest:
             raise InputError(f"dataset {data['dataset_id']} image_ids_sha256 {data['image_ids_sha256'][:12]}… differs from "
                              f"the sha256 of {images_display}'s image ids {digest[:12]}…: not the same images",
-                             path=display, where="/image_ids_sha256")
+                             path=display, pointer="/image_ids_sha256")
         return []
     return [f"dataset {data['dataset_id']} publishes no image ids; only the count ({count}) was checked"]

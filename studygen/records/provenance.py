@@ -43,7 +43,7 @@ def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict
     if "source" in existing:
         raise ConflictError("this record transcribes a publication (provenance.source); "
                             "collected results go in a record of their own (use another --job)", path=display,
-                            where="/provenance/source")
+                            pointer="/provenance/source")
     merged = copy.deepcopy(existing)
     notes: list[str] = []
     for name in SCALAR_PROVENANCE:
@@ -57,7 +57,7 @@ def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict
         elif old != new:
             raise ConflictError(f"the record says {name} {old!r}, the new input says {new!r}: "
                                 "one job is one measuring machine; use another --job", path=display,
-                                where=f"/provenance/{name}")
+                                pointer=f"/provenance/{name}")
     software = merged.setdefault("software", {})
     for name, new in (incoming.get("software") or {}).items():
         old = software.get(name)
@@ -65,7 +65,7 @@ def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict
             software[name] = new
         elif new is not None and old != new:
             raise ConflictError(f"the record says {name} {old}, the new input says {new}; use another --job",
-                                path=display, where=f"/provenance/software/{name}")
+                                path=display, pointer=f"/provenance/software/{name}")
     old_ckpt, new_ckpt = merged.get("checkpoint") or {}, incoming.get("checkpoint") or {}
     defaulted = new_ckpt.get(DEFAULTED, [])
     for name in ("id", "revision", "weights"):
@@ -76,7 +76,7 @@ def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict
             old_ckpt[name] = new
         elif new is not None and old != new:
             raise ConflictError(f"the record says checkpoint {name} {old!r}, the command line says {new!r}",
-                                path=display, where=f"/provenance/checkpoint/{name}")
+                                path=display, pointer=f"/provenance/checkpoint/{name}")
     if "conversion_machine" in incoming and "conversion_machine" not in merged:
         merged["conversion_machine"] = incoming["conversion_machine"]
     collector = incoming.get("collector")
@@ -119,7 +119,7 @@ def check_measuring_machine(provenance: dict, block: dict, display: str, *, crea
     if not created and measured_on is not None and block.get("gpu") != measured_on:
         raise ConflictError(f"the record was measured on {measured_on}; this machine has "
                             f"{block.get('gpu') or 'no GPU'}: one job is one measuring machine",
-                            path=display, where="/provenance/gpu")
+                            path=display, pointer="/provenance/gpu")
 
 
 def merge_conversion_machine(provenance: dict, machine: dict, display: str) -> None:
@@ -144,4 +144,4 @@ def _fill(existing: dict, name: str, value, display: str, pointer: str, shown) -
         existing[name] = value
     elif value is not None and existing[name] != value:
         raise ConflictError(f"the record's conversion machine has {name} {shown(existing[name])}, this machine "
-                            f"{shown(value)}; nothing overwritten", path=display, where=pointer)
+                            f"{shown(value)}; nothing overwritten", path=display, pointer=pointer)

@@ -176,9 +176,9 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         original = record.text
         document = copy.deepcopy(record.data)
         if document["family"] != family:
-            raise ConflictError(f"the record's family is {document['family']!r}, not {family!r}", path=display, where="/family")
+            raise ConflictError(f"the record's family is {document['family']!r}, not {family!r}", path=display, pointer="/family")
         if document["job_id"] != job_id:
-            raise ConflictError(f"the record's job_id is {document['job_id']!r}, not {job_id!r}", path=display, where="/job_id")
+            raise ConflictError(f"the record's job_id is {document['job_id']!r}, not {job_id!r}", path=display, pointer="/job_id")
         merged, notes = merge_provenance(document["provenance"], provenance, display)
         document["provenance"] = clean_provenance(merged)
         filled = document["provenance"] != record.data["provenance"]

@@ -6,7 +6,9 @@ forms are the contract: ``path:N: message`` for an error with a line,
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,8 @@ from studygen.findings import Finding, error_finding, format_github, format_json
 from studygen.place import Place
 from studygen.records.load import load_record
 from studygen.study import Problem
+
+PACKAGE = Path(__file__).resolve().parents[2] / "studygen"
 
 
 def test_error_prints_its_line_or_its_pointer():
@@ -38,13 +42,55 @@ def test_error_path_and_where_read_its_place():
     assert RecordError("m", place=given).place is given
 
 
-def test_older_where_argument_is_a_line_or_a_pointer_never_free_text():
-    assert RecordError("m", path="p", where="line 5").place == Place("p", 5, None)
-    assert RecordError("m", path="p", where="/images/1/sha256").place == Place("p", 0, "/images/1/sha256")
-    with pytest.raises(ValueError, match="give line=N or pointer="):
-        RecordError("m", path="p", where="run 2 (line 5)")
-    with pytest.raises(ValueError):
-        RecordError("m", path="p", where="line 0")
+def test_where_argument_is_gone():
+    # a place is a Place (or line=/pointer=), never a string parsed back
+    with pytest.raises(TypeError, match="where"):
+        RecordError("m", path="p", where="line 5")
+    with pytest.raises(TypeError, match="where"):
+        StudygenError("m", where="/images/1/sha256")
+
+
+def _error_classes() -> set[str]:
+    """Names of StudygenError and every subclass of it, however deep."""
+    found, todo = set(), [StudygenError]
+    while todo:
+        cls = todo.pop()
+        found.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def where_arguments(source: str, error_classes: set[str]) -> list[int]:
+    """Lines of ``source`` that call an error class (by name, or as an
+    attribute such as ``errors.InputError``) with a ``where=`` keyword."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        if callee in error_classes and any(keyword.arg == "where" for keyword in node.keywords):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_where_scan_sees_every_form_of_the_call():
+    classes = _error_classes()
+    assert {"StudygenError", "UsageError", "InputError", "RecordError", "TemplateError", "ConflictError"} <= classes
+    source = ('raise InputError("m", path=p, where=f"line {n}")\n'
+              'x = errors.RecordError("m",\n    where="/a")\n'
+              'y = InputError("m", path=p, line=3)\n'
+              'z = np.divide(a, b, where=b > 0)\n')
+    assert where_arguments(source, classes) == [1, 2]
+
+
+def test_no_module_passes_where_to_an_error():
+    classes = _error_classes()
+    modules = sorted(PACKAGE.rglob("*.py"))
+    assert len(modules) > 50 and PACKAGE / "errors.py" in modules
+    offenders = [f"{path.relative_to(PACKAGE.parent)}:{line}"
+                 for path in modules
+                 for line in where_arguments(path.read_text(encoding="utf-8"), classes)]
+    assert offenders == [], "give line=N, pointer='/…' or place=Place(...), not where=: " + ", ".join(offenders)
 
 
 def test_finding_place_and_every_output_form():
