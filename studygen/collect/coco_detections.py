@@ -69,27 +69,27 @@ def refusal(rule: str, what: str, count: int, total: int, index: int, example: s
     message = f"refused before evaluating, rule {rule}: {count} of {total} {unit} {what}; e.g. detection {index}: {example}"
     if hint:
         message += f" ({hint})"
-    return InputError(message, path=display, where=f"/{index}")
+    return InputError(message, path=display, pointer=f"/{index}")
 
 
 def check_detection(index: int, detection, display: str) -> None:
     """Refuse a detection that is not ``{image_id, category_id, bbox: 4 finite
     numbers, score: a finite number}`` (InputError at its JSON pointer)."""
-    where = f"/{index}"
+    pointer = f"/{index}"
     if not isinstance(detection, dict):
-        raise InputError("detection is not an object", path=display, where=where)
+        raise InputError("detection is not an object", path=display, pointer=pointer)
     for name in FIELDS:
         if name not in detection:
-            raise InputError(f"detection without {name}", path=display, where=where)
+            raise InputError(f"detection without {name}", path=display, pointer=pointer)
     bbox = detection["bbox"]
     if not (isinstance(bbox, list) and len(bbox) == 4 and all(is_number(v) for v in bbox)):
-        raise InputError("bbox must be 4 numbers [x, y, w, h]", path=display, where=f"{where}/bbox")
-    check_numbers(bbox, display, f"{where}/bbox")
+        raise InputError("bbox must be 4 numbers [x, y, w, h]", path=display, pointer=f"{pointer}/bbox")
+    check_numbers(bbox, display, f"{pointer}/bbox")
     score = detection["score"]
     if not is_number(score):
-        raise InputError("score must be a number", path=display, where=f"{where}/score")
+        raise InputError("score must be a number", path=display, pointer=f"{pointer}/score")
     if out_of_range(score):
-        raise number_refusal(display, f"{where}/score")
+        raise number_refusal(display, f"{pointer}/score")
 
 
 def _results_array(path: Path, display: str) -> tuple[JsonText, Elements]:

@@ -44,23 +44,24 @@ def out_of_range(value) -> bool:
     return False
 
 
-def number_refusal(display: str, where: str) -> InputError:
+def number_refusal(display: str, pointer: str) -> InputError:
+    """The refusal of the number at ``pointer`` that is no finite double."""
     return InputError("number out of range: it is not a finite double (1e400 would read as infinity)",
-                      path=display, where=where)
+                      path=display, pointer=pointer)
 
 
-def check_numbers(values: list, display: str, where: str) -> None:
-    """Refuse the first value of ``values`` out of a double's range, naming ``where/index``."""
+def check_numbers(values: list, display: str, pointer: str) -> None:
+    """Refuse the first value of ``values`` out of a double's range, naming ``pointer/index``."""
     for index, value in enumerate(values):
         if out_of_range(value):
-            raise number_refusal(display, f"{where}/{index}")
+            raise number_refusal(display, f"{pointer}/{index}")
 
 
 def duplicate_key(doc: "JsonText", key: str, pos: int) -> InputError:
     """The refusal of ``key`` repeated in one object, at the line of ``pos``
     (the repeat), in the words of :func:`studygen.collect.inputs.decode_at`."""
     return InputError(f"malformed JSON: duplicate key {key!r} in one object (the last would silently win)",
-                      path=doc.display, where=f"line {doc.line_of(pos)}")
+                      path=doc.display, line=doc.line_of(pos))
 
 
 def escape_pointer(key: str) -> str:
@@ -106,7 +107,7 @@ class JsonText:
         pos = self.skip_space(pos)
         if pos < len(self.text):
             raise InputError("holds more than one JSON value (another starts here); expected one",
-                             path=self.display, where=f"line {self.line_of(pos)}")
+                             path=self.display, line=self.line_of(pos))
 
     def value(self, pos: int, pointer: str) -> tuple[object, int]:
         """The JSON value at ``pos`` (space skipped) and the position after it."""
@@ -122,13 +123,13 @@ class JsonText:
             raise duplicate_key(self, exc.key, pos if at is None else at) from None
         except RecursionError:
             raise InputError("malformed JSON: nested too deeply to read", path=self.display,
-                             where=pointer or None) from None
+                             pointer=pointer or None) from None
         except ValueError as exc:  # NaN/Infinity, or an integer longer than Python's digit limit
             reason = str(exc)
             if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
                 reason = "an integer with more than 4300 digits (no measurement has that many)"
             raise InputError(f"malformed JSON: {reason}", path=self.display,
-                             where=pointer or f"line {self.line_of(pos)}") from None
+                             pointer=pointer or None, line=0 if pointer else self.line_of(pos)) from None
 
     def _malformed(self, pos: int, message: str) -> InputError:
         return json_error(self.text, pos, message, self.display)

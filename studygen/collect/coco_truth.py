@@ -186,7 +186,7 @@ def load_ground_truth(path: Path, display: str | None = None) -> GroundTruth:
              "categories": isinstance(document.get("categories"), list)}
     for name, present in lists.items():
         if not present:
-            raise InputError(f"no \"{name}\" list: not a COCO annotations file", path=display, where=f"/{name}")
+            raise InputError(f"no \"{name}\" list: not a COCO annotations file", path=display, pointer=f"/{name}")
     if images is None:
         images, image_list = reader.images(document["images"])
     category_ids = reader.categories(document["categories"])
@@ -219,8 +219,8 @@ class _Reader:
         self.doc = doc
         self.display = doc.display
 
-    def refuse(self, message: str, where: str) -> InputError:
-        return InputError(message, path=self.display, where=where)
+    def refuse(self, message: str, pointer: str) -> InputError:
+        return InputError(message, path=self.display, pointer=pointer)
 
     def images(self, listed: list) -> tuple[dict, list]:
         images, image_list = {}, []
@@ -276,32 +276,32 @@ class _Reader:
         return columns, elements.end
 
     def _annotation(self, index: int, annotation, image_index: dict, columns: _Columns) -> None:
-        where = f"/annotations/{index}"
+        pointer = f"/annotations/{index}"
         if not isinstance(annotation, dict):
-            raise self.refuse("annotation is not an object", where)
+            raise self.refuse("annotation is not an object", pointer)
         bbox = annotation.get("bbox")
         if not (isinstance(bbox, list) and len(bbox) == 4 and all(is_number(v) for v in bbox)):
-            raise self.refuse("bbox must be 4 numbers [x, y, w, h]", f"{where}/bbox")
-        check_numbers(bbox, self.display, f"{where}/bbox")
+            raise self.refuse("bbox must be 4 numbers [x, y, w, h]", f"{pointer}/bbox")
+        check_numbers(bbox, self.display, f"{pointer}/bbox")
         area = annotation.get("area")
         if not is_number(area):
-            raise self.refuse("annotation without a numeric area (COCOeval's size ranges need it)", f"{where}/area")
+            raise self.refuse("annotation without a numeric area (COCOeval's size ranges need it)", f"{pointer}/area")
         if out_of_range(area):
-            raise number_refusal(self.display, f"{where}/area")
+            raise number_refusal(self.display, f"{pointer}/area")
         crowd = annotation.get("iscrowd")
         if crowd not in (0, 1):  # True/False compare equal to 1/0 and pass, as in pycocotools
-            raise self.refuse("annotation without iscrowd 0 or 1 (COCOeval needs it)", f"{where}/iscrowd")
+            raise self.refuse("annotation without iscrowd 0 or 1 (COCOeval needs it)", f"{pointer}/iscrowd")
         image_id = annotation.get("image_id")
         # a float id equal to an integer one finds it, as in pycocotools' dictionaries; True would find 1
         image = None if isinstance(image_id, (bool, list, dict)) else image_index.get(image_id)
         if image is None:
-            raise self.refuse(f"image_id {image_id!r} is not among the images", f"{where}/image_id")
+            raise self.refuse(f"image_id {image_id!r} is not among the images", f"{pointer}/image_id")
         if "id" not in annotation:
-            raise self.refuse("annotation without an id", where)
+            raise self.refuse("annotation without an id", pointer)
         category = annotation.get("category_id")
         if not isinstance(category, int) or isinstance(category, bool) or abs(category) >= 2**63:
             raise self.refuse(f"category_id {json.dumps(category)} is not an integer of 64 bits at most",
-                              f"{where}/category_id")
+                              f"{pointer}/category_id")
         annotation_id = annotation["id"]
         if not isinstance(annotation_id, int) or isinstance(annotation_id, bool) or annotation_id <= 0 \
                 or annotation_id >= 2**63:
@@ -332,11 +332,11 @@ def validate(gt: GroundTruth, columns: _Columns) -> list[str]:
     count = len(annotations)
 
     def refuse(message: str, index: int) -> InputError:
-        return InputError(message, path=display, where=f"/annotations/{index}")
+        return InputError(message, path=display, pointer=f"/annotations/{index}")
 
     if count == 0:
         raise InputError("no annotation at all: AP is undefined without ground truth (COCOeval would print -1)",
-                         path=display, where="/annotations")
+                         path=display, pointer="/annotations")
     if columns.bad_ids:
         first = columns.bad_ids[0]
         raise refuse(f"{len(columns.bad_ids)} of {count} annotations have an id that is not a positive integer "
@@ -431,5 +431,5 @@ def _area_check(gt: GroundTruth) -> list[str]:
     if len(moved):
         raise InputError(f"{what}, {len(moved)} of them in another COCO size range than their box (first: {example}): "
                          "APs, APm and APl would be wrong; give each annotation its mask or box area",
-                         path=gt.display, where=f"/annotations/{first}")
+                         path=gt.display, pointer=f"/annotations/{first}")
     return [f"{gt.display}: {what} (first: {example}); none changes size range, so no figure changes"]

@@ -91,7 +91,7 @@ def json_error(text: str, pos: int, message: str, display: str) -> InputError:
     line, col = _line_col(text, pos)
     if pos >= len(text.rstrip()) or message.startswith("Unterminated string"):
         message += ": the file ends inside a JSON value (truncated?)"
-    return InputError(f"malformed JSON: {message} (column {col})", path=display, where=f"line {line}")
+    return InputError(f"malformed JSON: {message} (column {col})", path=display, line=line)
 
 
 def out_of_range(literal: str, value: float) -> bool:
@@ -215,11 +215,15 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-def _refuse_marked(value, pointer: str, display: str, fallback: str) -> None:
+def _refuse_marked(value, pointer: str, display: str, fallback_line: int) -> None:
+    """InputError naming the JSON pointer of the first number out of range in
+    ``value`` (``fallback_line`` when that pointer is the empty one: the whole value)."""
     found = refused_pointer(value, pointer)
     if found is not None:
-        where, reason = found
-        raise InputError(reason, path=display, where=where or fallback)
+        refused_at, reason = found
+        if refused_at:
+            raise InputError(reason, path=display, pointer=refused_at)
+        raise InputError(reason, path=display, line=fallback_line)
 
 
 def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str, pointer: str | None = ""):
@@ -238,15 +242,15 @@ def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str,
     except DuplicateKey as exc:
         at = second_key_position(text, pos, exc.key)
         raise InputError(f"malformed JSON: duplicate key {exc.key!r} in one object (the last would silently win)",
-                         path=display, where=f"line {_line_col(text, at if at is not None else pos)[0]}") from None
+                         path=display, line=_line_col(text, at if at is not None else pos)[0]) from None
     except RecursionError:  # Python's parser recurses per level: ~1000 levels deep it stops
         raise InputError("malformed JSON: nested too deeply to read (arrays or objects about 1000 levels deep; "
                          "no trtexec, profiler or COCO file nests more than 10)", path=display,
-                         where=pointer or f"line {_line_col(text, pos)[0]}") from None
+                         pointer=pointer or None, line=0 if pointer else _line_col(text, pos)[0]) from None
     except ValueError as exc:
-        raise InputError(f"malformed JSON: {exc}", path=display, where=f"line {_line_col(text, pos)[0]}") from None
+        raise InputError(f"malformed JSON: {exc}", path=display, line=_line_col(text, pos)[0]) from None
     if pointer is not None and hooks is not None and hooks.suspect:
-        _refuse_marked(value, pointer, display, f"line {_line_col(text, pos)[0]}")
+        _refuse_marked(value, pointer, display, _line_col(text, pos)[0])
     return value, end
 
 
@@ -284,7 +288,7 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
     refuse_lone_surrogates(text, values, display)
     for index, (value, line) in enumerate(values if suspect else []):
         # pointers as the collectors name them: /<index> only in a file of several values
-        _refuse_marked(value, f"/{index}" if len(values) > 1 else "", display, f"line {line}")
+        _refuse_marked(value, f"/{index}" if len(values) > 1 else "", display, line)
     return values
 
 
@@ -303,8 +307,8 @@ def refuse_lone_surrogates(text: str, values: list[tuple[object, int]], display:
         if problem is not None:
             pointer, reason = problem
             # pointers as the collectors name them: /<index> only in a file of several values
-            where = (f"/{index}" if len(values) > 1 else "") + (pointer if pointer != "/" else "")
-            raise InputError(reason, path=display, where=where or "/")
+            refused_at = (f"/{index}" if len(values) > 1 else "") + (pointer if pointer != "/" else "")
+            raise InputError(reason, path=display, pointer=refused_at or "/")
 
 
 def load_json_values(path: Path, display: str | None = None) -> list[tuple[object, int]]:

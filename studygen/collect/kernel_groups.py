@@ -119,7 +119,7 @@ def compile_rules(pairs: Iterable[tuple[str, str]], source: str = "default", poi
     for index, (pattern, group) in enumerate(pairs):
         compiled = compile_pattern(pattern, source, f"{pointer_base}/{index}/pattern")
         if not group:
-            raise RecordError("empty group name", path=source, where=f"{pointer_base}/{index}/group")
+            raise RecordError("empty group name", path=source, pointer=f"{pointer_base}/{index}/group")
         rules.append(Rule(pattern, group, compiled))
     return KernelGroupRules(tuple(rules), source)
 
@@ -139,7 +139,7 @@ def compile_pattern(pattern: str, source: str, pointer: str):
     try:
         python_pattern = re.compile(pattern, re.IGNORECASE)
     except re.error as exc:
-        raise RecordError(f"invalid regular expression {pattern!r}: {exc}", path=source, where=pointer) from None
+        raise RecordError(f"invalid regular expression {pattern!r}: {exc}", path=source, pointer=pointer) from None
     linear = _re2_pattern(pattern)
     if linear is not None:
         return linear
@@ -148,7 +148,7 @@ def compile_pattern(pattern: str, source: str, pointer: str):
         engine = "RE2 cannot run it (a lookaround or backreference)" if _re2() is not None else \
             "the google-re2 package is not installed"
         raise RecordError(f"regular expression {pattern!r} could take very long on a long name: {risk}; {engine}, "
-                          "so rewrite it without that", path=source, where=pointer)
+                          "so rewrite it without that", path=source, pointer=pointer)
     return python_pattern
 
 

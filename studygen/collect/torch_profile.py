@@ -141,7 +141,7 @@ def scan_events(text: str, display: str, on_event) -> tuple[dict, str]:
             pos = skip_space(text, pos + 1)
             if key in top or (key == "traceEvents" and found):  # a second event list would count kernels twice
                 raise InputError(f"malformed JSON: duplicate key {key!r} (the last would silently win)", path=display,
-                                 where="/" + key.replace("~", "~0").replace("/", "~1"))
+                                 pointer="/" + key.replace("~", "~0").replace("/", "~1"))
             if key == "traceEvents" and text.startswith("[", pos):
                 pos = _scan_array(text, pos, json_decoder, on_event, display, "/traceEvents")
                 found = True
@@ -158,7 +158,7 @@ def scan_events(text: str, display: str, on_event) -> tuple[dict, str]:
     _expect_end(text, pos, display)
     if not found:
         raise InputError("no \"traceEvents\" list: not a Chrome trace (torch.profiler export_chrome_trace)",
-                         path=display, where="/traceEvents")
+                         path=display, pointer="/traceEvents")
     return top, "/traceEvents"
 
 
@@ -311,7 +311,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
             dur, ts, args = event.get("dur"), event.get("ts"), event.get("args") or {}
             if not is_number(dur) or dur < 0 or not is_number(ts):
                 raise InputError("kernel event without a non-negative dur and a ts", path=display,
-                                 where=f"{pointer_base}/{index}")
+                                 pointer=f"{pointer_base}/{index}")
             device = args.get("device") if isinstance(args, dict) else None
             kernel_events.append((str(event.get("name", "")), dur, ts,
                                   device if isinstance(device, int) and not isinstance(device, bool) else None,

@@ -59,13 +59,13 @@ def coco_setup(run: dict, *, root: Path, study_path: str, default_shape: str) ->
     if not (images and annotations):
         missing = "coco_images" if not images else "coco_annotations"
         raise RecordError(f"run.{missing} is needed too: AP needs an image folder and its annotations",
-                          path=study_path, where=f"/run/{missing}")
+                          path=study_path, pointer=f"/run/{missing}")
     if not run.get("coco_dataset"):
         raise RecordError("run.coco_dataset names the dataset id the AP figures refer to", path=study_path,
-                          where="/run/coco_dataset")
+                          pointer="/run/coco_dataset")
     folder = root / images
     if not folder.is_dir():
-        raise RecordError(f"no image folder {images}", path=study_path, where="/run/coco_images")
+        raise RecordError(f"no image folder {images}", path=study_path, pointer="/run/coco_images")
     return CocoSetup(images=folder, annotations=root / annotations, dataset_id=run["coco_dataset"],
                      shape=str(run.get("coco_shape") or default_shape),
                      ground_truth=load_ground_truth(root / annotations, shown_path(root / annotations, root)))

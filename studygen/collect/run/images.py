@@ -113,11 +113,11 @@ def load_image_set(definition: dict, display: str) -> list[Photo]:
     for name in definition["image_ids"]:
         photo = load_photo(str(name))
         if name not in expected:
-            raise RecordError(f"image {name!r} has no sha256 under images", path=display, where="/images")
+            raise RecordError(f"image {name!r} has no sha256 under images", path=display, pointer="/images")
         index, digest = expected[name]
         if photo.sha256 != digest:
             raise RecordError(f"skimage.data file for {name!r} has sha256 {photo.sha256}, the definition pins {digest}",
-                              path=display, where=f"/images/{index}/sha256")
+                              path=display, pointer=f"/images/{index}/sha256")
         photos.append(photo)
     return photos
 

@@ -33,14 +33,14 @@ def build_model(model_spec: dict, *, root: Path, study_path: str):
     class_name = model_spec.get("hf_class")
     model_class = getattr(transformers, class_name or "", None)
     if model_class is None:
-        raise RecordError(f"transformers has no class {class_name!r}", path=study_path, where="/model/hf_class")
+        raise RecordError(f"transformers has no class {class_name!r}", path=study_path, pointer="/model/hf_class")
     weights = model_spec.get("weights", "pretrained")
     checkpoint = {"id": model_spec["id"], "revision": model_spec.get("revision"), "weights": weights}
     if weights == "pretrained":
         local_dir = model_spec.get("local_dir")
         if not local_dir:
             raise RecordError("pretrained weights need model.local_dir (nothing is fetched from a hub)",
-                              path=study_path, where="/model/local_dir")
+                              path=study_path, pointer="/model/local_dir")
         folder = Path(local_dir) if Path(local_dir).is_absolute() else root / local_dir
         if not (folder / "config.json").is_file():
             raise InputError(f"checkpoint folder has no config.json: {folder}")
@@ -49,7 +49,7 @@ def build_model(model_spec: dict, *, root: Path, study_path: str):
     else:
         seed = model_spec.get("seed")
         if seed is None:
-            raise RecordError("random-init weights need model.seed", path=study_path, where="/model/seed")
+            raise RecordError("random-init weights need model.seed", path=study_path, pointer="/model/seed")
         config = random_init_config(model_spec.get("config") or {}, study_path)
         torch.manual_seed(int(seed))
         model = model_class(config)
@@ -70,14 +70,14 @@ def random_init_config(overrides: dict, study_path: str):
     model_type = overrides.pop("model_type", None)
     if not model_type:
         raise RecordError("random-init needs model.config.model_type (e.g. deformable_detr)",
-                          path=study_path, where="/model/config")
+                          path=study_path, pointer="/model/config")
     backbone = overrides.get("backbone_config")
     if isinstance(backbone, dict):
         backbone = dict(backbone)
         backbone_type = backbone.pop("model_type", None)
         if not backbone_type:
             raise RecordError("model.config.backbone_config needs a model_type", path=study_path,
-                              where="/model/config/backbone_config")
+                              pointer="/model/config/backbone_config")
         if "use_pretrained_backbone" in transformers.AutoConfig.for_model(backbone_type).to_dict():
             backbone["use_pretrained_backbone"] = False
         overrides["backbone_config"] = transformers.AutoConfig.for_model(backbone_type, **backbone)
@@ -85,7 +85,7 @@ def random_init_config(overrides: dict, study_path: str):
     try:
         return transformers.AutoConfig.for_model(model_type, **overrides)
     except (ValueError, TypeError) as exc:
-        raise RecordError(f"cannot build a {model_type} config: {exc}", path=study_path, where="/model/config") from None
+        raise RecordError(f"cannot build a {model_type} config: {exc}", path=study_path, pointer="/model/config") from None
 
 
 def count_modules(model, type_name: str = "Linear") -> int:

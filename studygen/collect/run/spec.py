@@ -184,15 +184,15 @@ def _check_variants(spec: dict, study_path: str) -> None:
     for index, entry in enumerate(spec["variants"]):
         if entry["precision"] not in PRECISIONS:
             raise RecordError(f"precision {entry['precision']!r} is not supported by collect run "
-                              f"(supported: {', '.join(PRECISIONS)})", path=study_path, where=f"/variants/{index}/precision")
+                              f"(supported: {', '.join(PRECISIONS)})", path=study_path, pointer=f"/variants/{index}/precision")
         if entry["precision"] == "fp8":
             recipe = entry.get("recipe")
             if not recipe or recipe not in (spec.get("recipes") or {}):
                 raise RecordError(f"FP8 variant {entry['name']!r} needs a recipe defined under recipes",
-                                  path=study_path, where=f"/variants/{index}/recipe")
+                                  path=study_path, pointer=f"/variants/{index}/recipe")
             if not (spec["recipes"][recipe].get("quantize")):
                 raise RecordError(f"recipe {recipe!r} lists no module patterns under quantize",
-                                  path=study_path, where=f"/recipes/{recipe}")
+                                  path=study_path, pointer=f"/recipes/{recipe}")
 
 
 def _check_shapes_and_modes(spec: dict, run: dict, study_path: str) -> None:
@@ -201,14 +201,14 @@ def _check_shapes_and_modes(spec: dict, run: dict, study_path: str) -> None:
         for index, shape in enumerate(run.get(field_name) or []):
             if not SHAPE.match(str(shape)):
                 raise RecordError(f"invalid shape {shape!r}: write HxW in pixels, each a whole number above 0",
-                                  path=study_path, where=f"/run/{field_name}/{index}")
+                                  path=study_path, pointer=f"/run/{field_name}/{index}")
     agreement_shape = (spec.get("agreement") or {}).get("shape")
     if agreement_shape is not None and not SHAPE.match(str(agreement_shape)):
         raise RecordError(f"invalid shape {agreement_shape!r}: write HxW in pixels, each a whole number above 0",
-                          path=study_path, where="/agreement/shape")
+                          path=study_path, pointer="/agreement/shape")
     for index, mode in enumerate(run["modes"]):
         if mode not in MODES:
-            raise RecordError(f"unknown mode {mode!r} (eager or compile)", path=study_path, where=f"/run/modes/{index}")
+            raise RecordError(f"unknown mode {mode!r} (eager or compile)", path=study_path, pointer=f"/run/modes/{index}")
 
 
 def _agreement(spec: dict, declared: dict[str, dict], study_path: str) -> dict:
@@ -218,7 +218,7 @@ def _agreement(spec: dict, declared: dict[str, dict], study_path: str) -> dict:
     agreement.setdefault("reference_variant", next((v for v, e in declared.items() if e["precision"] == "fp32"), None))
     if agreement["reference_variant"] not in declared:
         raise RecordError(f"agreement reference variant {agreement['reference_variant']!r} is not a declared variant",
-                          path=study_path, where="/agreement/reference_variant")
+                          path=study_path, pointer="/agreement/reference_variant")
     agreement.setdefault("score_threshold", 0.0)
     agreement.setdefault("iou_threshold", 0.5)
     return agreement

@@ -33,7 +33,7 @@ from .times import TimesRun, printed_step, timing_statistics
 def _another_run(times_display: str, times_run: TimesRun, run: TrtexecRun, log_display: str, why: str) -> InputError:
     return InputError(f"array {times_run.index + 1} does not come from {run.label} of {log_display}: {why}; "
                       "a times file from another run? nothing recorded", path=times_display,
-                      where=f"line {times_run.line}")
+                      line=times_run.line)
 
 
 def drop_warmup(times_run: TimesRun, run: TrtexecRun, times_display: str, log_display: str) -> TimesRun:

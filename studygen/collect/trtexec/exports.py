@@ -39,7 +39,7 @@ def json_arrays(path: Path, display: str, what: str):
     values = load_json_values(path, display)
     for index, (value, line) in enumerate(values):
         if not isinstance(value, list) or not value:
-            raise InputError(f"expected a non-empty JSON array of {what}", path=display, where=f"line {line}")
+            raise InputError(f"expected a non-empty JSON array of {what}", path=display, line=line)
         yield index, value, line, (f"/{index}" if len(values) > 1 else "")
 
 
@@ -69,29 +69,29 @@ def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
         if isinstance(value[0], dict) and "count" in value[0] and "name" not in value[0]:
             count = value[0]["count"]
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-                raise InputError("count must be a positive integer", path=display, where=f"{pointer}/0/count")
+                raise InputError("count must be a positive integer", path=display, pointer=f"{pointer}/0/count")
             iterations, items = count, value[1:]
         rows = []
         has_median = True
         for position, row in enumerate(items, start=len(value) - len(items)):
             if not isinstance(row, dict) or not isinstance(row.get("name"), str):
-                raise InputError("layer row without a name", path=display, where=f"{pointer}/{position}")
+                raise InputError("layer row without a name", path=display, pointer=f"{pointer}/{position}")
             average = row.get("averageMs")
             if not is_number(average) or average < 0:
                 raise InputError("averageMs is missing or not a non-negative number", path=display,
-                                 where=f"{pointer}/{position}/averageMs")
+                                 pointer=f"{pointer}/{position}/averageMs")
             median = row.get("medianMs")
             if median is None:
                 has_median = False
             elif not is_number(median) or median < 0:
                 raise InputError("medianMs is not a non-negative number", path=display,
-                                 where=f"{pointer}/{position}/medianMs")
+                                 pointer=f"{pointer}/{position}/medianMs")
             total = row.get("timeMs", 0)
             if is_number(total) and total < 0:
-                raise InputError("timeMs is negative", path=display, where=f"{pointer}/{position}/timeMs")
+                raise InputError("timeMs is negative", path=display, pointer=f"{pointer}/{position}/timeMs")
             rows.append((row["name"], average, median, total if is_number(total) else 0))
         if not rows:
-            raise InputError("the profile lists no layer", path=display, where=f"line {line}")
+            raise InputError("the profile lists no layer", path=display, line=line)
         runs.append(ProfileRun(index=index, line=line, iterations=iterations, rows=rows, has_median=has_median))
     return runs
 
@@ -126,7 +126,7 @@ def parse_layer_info(path: Path, display: str | None = None) -> LayerInfo:
         raise InputError(f"holds {len(values)} JSON values; expected one layer-info object", path=display)
     document = values[0][0]
     if not isinstance(document, dict) or not isinstance(document.get("Layers"), list):
-        raise InputError("expected an object with a \"Layers\" list (trtexec --exportLayerInfo)", path=display, where="/Layers")
+        raise InputError("expected an object with a \"Layers\" list (trtexec --exportLayerInfo)", path=display, pointer="/Layers")
     layers, detailed = [], False
     for index, layer in enumerate(document["Layers"]):
         if isinstance(layer, str):
@@ -139,10 +139,10 @@ def parse_layer_info(path: Path, display: str | None = None) -> LayerInfo:
                     entry[target] = layer[source]
             layers.append(entry)
         else:
-            raise InputError("a layer must be a name or an object with \"Name\"", path=display, where=f"/Layers/{index}")
+            raise InputError("a layer must be a name or an object with \"Name\"", path=display, pointer=f"/Layers/{index}")
     bindings = document.get("Bindings") or []
     if not all(isinstance(b, str) for b in bindings):
-        raise InputError("Bindings must be a list of names", path=display, where="/Bindings")
+        raise InputError("Bindings must be a list of names", path=display, pointer="/Bindings")
     return LayerInfo(layers=layers, bindings=bindings, detailed=detailed)
 
 

@@ -42,7 +42,7 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
         for profile_run, run in zip(inputs.profile, matched):
             base = base_result(labels, run_batch(run, labels.batch, log.display if log else inputs.profile_display))
             items = [KernelItem(name, average, None, details.get(name)) for name, average, _, _ in profile_run.rows]
-            refuse_no_time(items, None, inputs.profile_display, f"line {profile_run.line}")
+            refuse_no_time(items, None, inputs.profile_display, profile_run.line)
             result = kernel_time(items, labels.rules, base, iterations=profile_run.iterations,
                                  profiler=EXPORT_PROFILER.format(name=profile_name))
             result["source_locator"] = f"{profile_name}:line {profile_run.line}"
@@ -53,7 +53,7 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
             continue
         base = base_result(labels, run_batch(run, labels.batch, log.display))
         items = [KernelItem(name, avg, None, details.get(name)) for name, avg, _, _ in run.profile.rows]
-        refuse_no_time(items, run.profile.total_avg_ms, log.display, f"line {run.profile.line}")
+        refuse_no_time(items, run.profile.total_avg_ms, log.display, run.profile.line)
         result = kernel_time(items, labels.rules, base, iterations=run.profile.iterations,
                              total_ms=run.profile.total_avg_ms,
                              profiler=DUMP_PROFILER.format(column=AVERAGE_COLUMN[run.profile.layout]))
@@ -62,13 +62,13 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
     return out
 
 
-def refuse_no_time(items: list[KernelItem], total_ms: float | None, display: str, where: str) -> None:
+def refuse_no_time(items: list[KernelItem], total_ms: float | None, display: str, line: int) -> None:
     """InputError when the profile gives no time: every layer 0 ms (or a
     Total row of 0), which is no kernel time but a profile of nothing or
     times below the printed digits (issue 13: never record a 0 ms figure)."""
     if total_ms == 0 or not any(item.time_ms > 0 for item in items):
         raise InputError(f"every one of its {len(items)} layers takes 0 ms: no kernel time to record (a profile of "
-                         "nothing, or times below the printed digits)", path=display, where=where)
+                         "nothing, or times below the printed digits)", path=display, line=line)
 
 
 def kernel_time(items: list[KernelItem], rules: KernelGroupRules, base: dict, *, iterations: int | None,

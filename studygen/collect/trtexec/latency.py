@@ -95,7 +95,7 @@ def refuse_unknown_warmup(times_run: TimesRun, display: str) -> None:
         raise InputError(f"array {times_run.index + 1} has {times_run.key_set} keys with endToEndMs: its writer "
                          "exports the warm-up iterations too, and only the console log says how many (Warmup "
                          "completed N queries); give --log, or the percentiles would include them",
-                         path=display, where=f"line {times_run.line}")
+                         path=display, line=times_run.line)
 
 
 def from_summary(run: TrtexecRun, summary: Summary, base: dict, log: TrtexecLog) -> dict:

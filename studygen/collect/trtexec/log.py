@@ -110,7 +110,7 @@ def _figure(text: str, what: str, where: _Context) -> float | int:
         return figure(text)
     except ValueError:
         raise InputError(f"{what} is {text!r}, which is not a finite figure (a double cannot hold it): "
-                         "nothing recorded", path=where.display, where=f"line {where.number}") from None
+                         "nothing recorded", path=where.display, line=where.number) from None
 
 
 def wrapper_pattern(lines: list[str]) -> re.Pattern | None:
@@ -370,28 +370,27 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
 def _check_run(run: TrtexecRun, display: str) -> None:
     """Refuse runs whose figures cannot be trusted."""
     if run.status == "FAILED":
-        raise InputError(f"trtexec reported FAILED for {run.label}; nothing recorded", path=display, where=f"line {run.line}")
+        raise InputError(f"trtexec reported FAILED for {run.label}; nothing recorded", path=display, line=run.line)
     if run.line and run.command is not None and run.status is None:
         if run.last_text is not None and not PREFIX.match(run.last_text) and not run.summary_line:
             shown = run.last_text.strip()
             shown = shown if len(shown) <= 160 else shown[:157] + "..."
             raise InputError(f"{run.label} has no '&&&& PASSED' line: it ends with {shown!r}, which trtexec did not "
                              "log (it crashed or was killed?); nothing recorded", path=display,
-                             where=f"line {run.last_line}")
-        where = f"line {run.summary_line}" if run.summary_line else f"line {run.line}"
+                             line=run.last_line)
         inside = "inside the performance summary" if run.summary_line else "before the run finished"
         raise InputError(f"the log ends {inside} of {run.label} (no '&&&& PASSED' line): "
-                         "the file is cut; nothing recorded", path=display, where=where)
+                         "the file is cut; nothing recorded", path=display, line=run.summary_line or run.line)
     if run.summary_line and not run.summary_complete and run.status is None:
         raise InputError(f"the performance summary of {run.label} is incomplete (the log is cut?); nothing recorded",
-                         path=display, where=f"line {run.summary_line}")
+                         path=display, line=run.summary_line)
     if run.profile_open_line is not None:
         raise InputError(f"the --dumpProfile table of {run.label} has no Total row (the log is cut?); nothing recorded",
-                         path=display, where=f"line {run.profile_open_line}")
+                         path=display, line=run.profile_open_line)
     for summary in run.summary.values():
         if "median" not in summary.statistics_ms:
             raise InputError(f"the {summary.timing} summary of {run.label} has no median", path=display,
-                             where=f"line {summary.line}")
+                             line=summary.line)
 
 
 def log_provenance(log: TrtexecLog | None) -> tuple[str | None, str | None, list[str]]:

@@ -139,10 +139,10 @@ def derive(items: list[dict], start_key: str, end_key: str, display: str, pointe
     for position, item in enumerate(items):
         start, end = item.get(start_key), item.get(end_key)
         if not (is_number(start) and is_number(end)):
-            raise InputError(f"{start_key}/{end_key} missing or not numbers", path=display, where=f"{pointer}/{position}")
+            raise InputError(f"{start_key}/{end_key} missing or not numbers", path=display, pointer=f"{pointer}/{position}")
         if end < start:
             raise InputError(f"{end_key} {end} is before {start_key} {start}", path=display,
-                             where=f"{pointer}/{position}/{end_key}")
+                             pointer=f"{pointer}/{position}/{end_key}")
         step = max(printed_step(start), printed_step(end))
         difference = _round_to_step(end - start, step)
         resolution = max(resolution, step)
@@ -223,15 +223,15 @@ def _durations(items: list, mapping: dict[str, str], display: str, pointer: str)
     timings: dict[str, list[float]] = {name: [] for name in mapping}
     for position, item in enumerate(items):
         if not isinstance(item, dict):
-            raise InputError("expected objects with latencyMs, computeMs, …", path=display, where=f"{pointer}/{position}")
+            raise InputError("expected objects with latencyMs, computeMs, …", path=display, pointer=f"{pointer}/{position}")
         for timing, key in mapping.items():
             number = item.get(key)
             if not is_number(number):
-                raise InputError(f"{key} is missing or not a number", path=display, where=f"{pointer}/{position}/{key}")
+                raise InputError(f"{key} is missing or not a number", path=display, pointer=f"{pointer}/{position}/{key}")
             if number < 0:
                 # a duration in ms: checked here so the message names this file, not the record built from it
                 raise InputError(f"{key} is {number}: a duration cannot be negative", path=display,
-                                 where=f"{pointer}/{position}/{key}")
+                                 pointer=f"{pointer}/{position}/{key}")
             timings[timing].append(number)
     return timings
 
@@ -255,12 +255,12 @@ def parse_times(path: Path, display: str | None = None) -> list[TimesRun]:
     for index, value, line, pointer in json_arrays(path, display, "per-iteration timings (trtexec --exportTimes)"):
         first = value[0]
         if not isinstance(first, dict):
-            raise InputError("expected objects with latencyMs, computeMs, …", path=display, where=f"{pointer}/0")
+            raise InputError("expected objects with latencyMs, computeMs, …", path=display, pointer=f"{pointer}/0")
         keys = set(first)
         found = times_key_set(keys)
         if found is None:
             raise InputError(f"unknown --exportTimes keys {sorted(keys)} (expected TensorRT 8.2+ "
-                             "startH2dMs…latencyMs or TensorRT 7 startInMs…endToEndMs)", path=display, where=f"{pointer}/0")
+                             "startH2dMs…latencyMs or TensorRT 7 startInMs…endToEndMs)", path=display, pointer=f"{pointer}/0")
         mapping = dict(found.timings)
         mapping.update({timing: key for timing, key in found.optional.items() if key in keys})
         run = TimesRun(index=index, line=line, key_set=found.name, timings=_durations(value, mapping, display, pointer),
