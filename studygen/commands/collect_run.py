@@ -89,14 +89,14 @@ def image_set(study: Study, inputs: RunInputs, key: str) -> ImageSetDefinition:
     dataset_id = inputs.plan.settings.get(key)
     if not dataset_id:
         raise RecordError(f"run.{key} is not set: name a dataset definition under {datasets}/",
-                          path=inputs.study_path, where="/run")
+                          path=inputs.study_path, pointer="/run")
     dataset = study.datasets.get(dataset_id)
     if dataset is None:
         path = study.measurements_dir / "datasets" / f"{dataset_id}.json"
         if path.is_file():  # present but refused by the study's loading: the same error, with its place
             load_dataset(path, shown_path(path, study.root))
         raise RecordError(f"run.{key} names {dataset_id!r}, but no dataset definition {datasets}/{dataset_id}.json "
-                          "exists", path=inputs.study_path, where=f"/run/{key}")
+                          "exists", path=inputs.study_path, pointer=f"/run/{key}")
     return ImageSetDefinition(dataset_id, dataset.display_path, dataset.data)
 
 

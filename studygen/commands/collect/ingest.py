@@ -120,7 +120,7 @@ def load_study_spec(family: str, study_file: Path | None) -> tuple[dict | None, 
     shown = shown_path(study_file)
     spec, _ = load_yaml(study_file, shown)
     if not isinstance(spec, dict):
-        raise RecordError("study file must be a YAML mapping", path=shown, where="/")
+        raise RecordError("study file must be a YAML mapping", path=shown, pointer="/")
     validate_document("study", spec, path=shown)
     if spec.get("family") != family:
         raise UsageError(f"--family {family} but {shown} is the study of {spec.get('family')!r}")
