@@ -8,8 +8,6 @@ load problems and findings carry.
 
 from __future__ import annotations
 
-import re
-
 from .place import Place
 
 EXIT_OK = 0
@@ -17,35 +15,19 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
-# The two forms of the old ``where=`` argument (see StudygenError).
-_WHERE_LINE = re.compile(r"line ([1-9][0-9]*)")
-
-
-def _place_of_where(where: str) -> tuple[int, str | None]:
-    """``(line, pointer)`` of a ``where=`` argument: ``"line N"`` or a JSON pointer."""
-    number = _WHERE_LINE.fullmatch(where)
-    if number:
-        return int(number.group(1)), None
-    if where.startswith("/"):
-        return 0, where
-    raise ValueError(f"where={where!r}: give line=N or pointer='/…' (a place is never free text)")
-
 
 class StudygenError(Exception):
     """Base class: a clean one-line error. ``exit_code`` says how the CLI exits.
 
     The place is given as ``place=`` or as its parts ``path=``, ``line=``
-    (1-based) and ``pointer=`` (a JSON pointer); ``where=`` is the older form
-    of the last two (``"line N"`` or a pointer), still accepted from callers
-    not yet moved to ``line=``/``pointer=``.
+    (1-based, 0 when unknown) and ``pointer=`` (a JSON pointer); never as a
+    string to be parsed back.
     """
 
     exit_code = EXIT_USAGE
 
     def __init__(self, message: str, *, path: str | None = None, line: int = 0, pointer: str | None = None,
-                 place: Place | None = None, where: str | None = None):
-        if where:
-            line, pointer = _place_of_where(where)
+                 place: Place | None = None):
         self.message = message
         self.place = place if place is not None else Place(path or "", line, pointer)
         super().__init__(self.line())
