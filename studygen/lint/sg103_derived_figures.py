@@ -36,6 +36,7 @@ from .columns import type_columns
 from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, fits, formulas_for, operand_pools, ratio_header, recomputed
 from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
+from .prose_tables import ratio_findings, share_findings
 from .text import cached_keywords
 
 CODE = "SG103"
@@ -55,6 +56,8 @@ def check(document: Document) -> list[Finding]:
         for sentence in block.sentences:
             if len(sentence.tokens) >= 3:
                 findings.extend(_prose_findings(document, sentence))
+    for line, message, hint in (*share_findings(document), *ratio_findings(document)):
+        findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
 
 

@@ -1,0 +1,336 @@
+"""Derived figures in prose read against the figures they are derived from
+elsewhere in the document (SG103).
+
+**A share stated as a reduction.** "FP8 keeps the slope at 54% of BF16"
+(or a column ``slope (% of BF16)`` holding 54%) and, about the same
+quantity, "the 54% slope reduction": a share of P% is a reduction of
+100 - P%, so both cannot hold (unless P is 50). The share comes from a
+table column whose header reads "% of <variant>" (rows restricted to those
+the reduction's sentence names) or from a prose "P% of <variant>"; the
+reduction is "P% <quantity> reduction/decrease/drop/saving", "P% lower/less
+<quantity>" or "reduces <quantity> by P%". Both must name a quantity word in
+common ("slope"), and the share must be of a variant the document names (a
+precision, a label or a column header: "of BF16", not "of peak" or "of the
+GPU's memory", which are other references).
+
+**A ratio against two named columns.** "1.78x vs dg at 8192", with a table
+whose columns are named ``dg`` and (every word of its header named in the
+sentence) the variant, and whose rows the clause names ("at 8192"): the ratio
+must be one of the variant over the reference, the reference over the
+variant (time or throughput), or the ratio printed in the variant's own cell
+("1655.3 (1.86x)"), to the printed digits, in at least one such table of the
+document. Only when every such table contradicts it is it reported. A hedged
+figure ("~1.8x", "up to 2x") or one the sentence denies is not checked, nor a
+clause that names no row (which row would it be?).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..numbers import format_number
+from .derived import DIFFERENCE_WORDS, fits
+from .document import Document, Sentence, Series, Table
+from .figures import RATIO_UNITS, Figure, with_unit
+from .restriction import TextView
+from .text import keywords, label_tokens, measure_words, normalize, stem
+
+# --- a share stated as a reduction --------------------------------------------------
+
+_REDUCTION_NOUNS = r"reductions?|decreases?|drops?|savings?|cuts?"
+# "54% ITL slope reduction", "a 30% memory saving": the quantity words sit between the figure and the noun
+_SHARE_AS_NOUN_RE = re.compile(r"\s*((?:[A-Za-z][\w-]*\s+){0,3}?)(?:" + _REDUCTION_NOUNS + r")\b", re.IGNORECASE)
+# "40% lower ITL", "a 30% reduction in memory"
+_SHARE_AS_ADJECTIVE_RE = re.compile(
+    r"\s*(?:lower|less|smaller|shorter|(?:" + _REDUCTION_NOUNS + r")\s+(?:in|of))\s+((?:[A-Za-z][\w-]*\s*){1,3})", re.IGNORECASE)
+# "reduces the ITL slope by 46%", "cut memory by 30%"
+_REDUCES_BY_RE = re.compile(
+    r"\b(?:reduc\w*|decreas\w*|cuts?|lower(?:s|ed)?|drops?|dropped|shrinks?|shrank)\s+((?:[A-Za-z][\w-]*\s+){0,4}?)by\s*$",
+    re.IGNORECASE)
+# "(% of BF16)", "percent of fp16" in a header
+_SHARE_HEADER_RE = re.compile(r"(?:%|\bpercent)\s*of\s+(?:the\s+)?[`*_]*([A-Za-z][\w.+-]*)", re.IGNORECASE)
+# "at 54% of BF16": the reference right after the figure
+_SHARE_OF_RE = re.compile(r"\s+of\s+(?:the\s+)?[`*_]*([A-Za-z][\w.+-]*)", re.IGNORECASE)
+_HEDGE_RE = re.compile(
+    r"(?:~|≈|≥|≤|>|<|\bup\s*to|\bover|\bmore\s+than|\bat\s+least|\bat\s+most|\babout|\baround|\broughly|\bnearly|"
+    r"\balmost|\bapprox(?:imately|\.)?|\bunder|\bbelow|\babove|\bless\s+than|\bclose\s+to|\bnot|\bno)\s*$",
+    re.IGNORECASE,
+)
+_HEDGE_WINDOW = 16
+_VARIANT_RE = re.compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
+
+
+@dataclass(frozen=True)
+class Share:
+    """"P% of <reference>" for a quantity: where it is stated (line, how to
+    name it), its figure, its quantity words and its reference word."""
+
+    figure: Figure
+    quantity: frozenset[str]
+    reference: str
+    line: int
+    where: str
+
+
+def _is_variant(word: str, document: Document) -> bool:
+    """True for a reference that names a configuration of the document: a
+    precision (``bf16``), a label of a table or a header word."""
+    word = normalize(word).strip("`*_.,;:()")
+    return bool(_VARIANT_RE.match(word)) or word in document.label_vocab or word in document.numeric_header_words or any(
+        word in series.keywords for series in document.series_by_unit.get("%", ()))
+
+
+def _quantity(text: str) -> frozenset[str]:
+    return measure_words(keywords(text)) - DIFFERENCE_WORDS
+
+
+def _table_shares(document: Document) -> list[tuple[Series, str]]:
+    """(series, reference) of each "% of <variant>" column."""
+    found = []
+    for series in document.series_by_unit.get("%", ()):
+        match = _SHARE_HEADER_RE.search(series.table.headers[series.column])
+        if match and not (DIFFERENCE_WORDS & series.keywords) and _is_variant(match.group(1), document):
+            found.append((series, match.group(1).strip("`*_.,;:()")))
+    return found
+
+
+def _prose_shares(document: Document) -> list[Share]:
+    """Every prose "P% of <variant>" with the quantity words of its clause."""
+    found = []
+    for block in document.prose:
+        if not block.has_digits or "%" not in block.text:
+            continue
+        text = block.text
+        for sentence in block.sentences:
+            for token in sentence.tokens:
+                figure = token.figure
+                if figure is None or figure.unit != "%":
+                    continue
+                match = _SHARE_OF_RE.match(text, figure.end)
+                if not match or not _is_variant(match.group(1), document):
+                    continue
+                clause_start = max(text.rfind(c, sentence.start, figure.start) for c in ",;:(")
+                quantity = _quantity(text[max(clause_start + 1, sentence.start):figure.start])
+                if quantity:
+                    found.append(Share(figure, quantity, match.group(1).strip("`*_.,;:()"), sentence.line_at(figure.start),
+                                       f"line {sentence.line_at(figure.start)}"))
+    return found
+
+
+def _reductions(sentence: Sentence) -> list[tuple[Figure, frozenset[str], str]]:
+    """(figure, quantity words, the words as written) of each "P% <quantity>
+    reduction" of the sentence."""
+    text = sentence.block.text
+    in_ranges = {r.lo.start for r in sentence.ranges} | {r.hi.start for r in sentence.ranges}
+    found = []
+    for token in sentence.tokens:
+        figure = token.figure
+        if figure is None or figure.unit != "%" or figure.start in in_ranges or not 0 < figure.value < 100:
+            continue
+        if _HEDGE_RE.search(text, max(sentence.start, figure.start - _HEDGE_WINDOW), figure.start):
+            continue
+        match = _SHARE_AS_NOUN_RE.match(text, figure.end, sentence.end) or _SHARE_AS_ADJECTIVE_RE.match(
+            text, figure.end, sentence.end)
+        words = match.group(1) if match else None
+        if words is None:
+            before = _REDUCES_BY_RE.search(text, max(sentence.start, figure.start - 80), figure.start)
+            words = before.group(1) if before else None
+        quantity = _quantity(words) if words else frozenset()
+        if quantity:
+            found.append((figure, quantity, " ".join(words.split())))
+    return found
+
+
+def _same_printed(a: Figure, b: Figure) -> bool:
+    return abs(a.value - b.value) < 1e-9
+
+
+def share_findings(document: Document) -> list[tuple[int, str, str]]:
+    """(line, message, hint) of each reduction that is a share stated elsewhere
+    (see the module docstring)."""
+    table_shares = _table_shares(document)
+    prose_shares = None  # read only when a reduction is found
+    found = []
+    for block in document.prose:
+        if not block.has_digits or "%" not in block.text:
+            continue
+        for sentence in block.sentences:
+            for figure, quantity, written in _reductions(sentence):
+                if figure.value == 50:
+                    continue  # 50% of it is a 50% reduction: both readings agree
+                if prose_shares is None:
+                    prose_shares = _prose_shares(document)
+                share = _share_for(sentence, figure, quantity, table_shares, prose_shares)
+                if share is None:
+                    continue
+                line = sentence.line_at(figure.start)
+                rest = format_number(100 - figure.value, figure.decimals)
+                found.append((
+                    line,
+                    f"{figure.text}% is stated as a reduction of '{written}', but {share.where} gives it at "
+                    f"{share.figure.text}% of {share.reference}: a share of {share.figure.text}% is a reduction of {rest}%",
+                    "state the share (\"at P% of the reference\") or the reduction (100 - P%), not one as the other",
+                ))
+    return found
+
+
+def _share_for(sentence: Sentence, figure: Figure, quantity, table_shares, prose_shares) -> Share | None:
+    """The share that ``figure`` repeats as a reduction, or None."""
+    for series, reference in table_shares:
+        if not (series.measure & quantity):
+            continue
+        rows = series.table.restrict(sentence.view)
+        if rows is None:
+            continue
+        values = [(i, series.values[i]) for i in rows if series.values[i] is not None]
+        same = [i for i, v in values if _same_printed(v, figure)]
+        if not same or any(abs(v.value - (100 - figure.value)) <= v.half_step for _, v in values):
+            continue  # a row also holds the reduction itself: which one is meant is unclear
+        row = series.table.rows[same[0]]
+        return Share(series.values[same[0]], series.measure, reference, row.line,
+                     f"'{series.header}' of {row.name()} (line {row.line})")
+    for share in prose_shares:
+        if share.figure.start == figure.start and share.line == sentence.line_at(figure.start):
+            continue
+        if _same_printed(share.figure, figure) and share.quantity & quantity:
+            return share
+    return None
+
+
+# --- a ratio against two named columns ----------------------------------------------
+
+# "1.78x vs dg", "1.4x faster than FP16", "2x over the baseline": the reference word after the ratio
+_AGAINST_RE = re.compile(
+    r"\s*(?:(?:faster|slower|higher|lower|more|less|better|speedup|speed-up|improvement)\s+)?"
+    r"(?:vs\.?|versus|over|than|relative\s+to|compared\s+(?:to|with)|against)\s+(?:the\s+|a\s+)?[`*_]*([A-Za-z][\w.+-]*)",
+    re.IGNORECASE,
+)
+_NEGATION_RE = re.compile(r"\b(?:not|never|rather\s+than|instead\s+of)\b[^,;:]{0,30}$", re.IGNORECASE)
+# the clause of a figure: back to , ; ( or the sentence start, forward to , ; ) or the sentence end
+_CLAUSE_BREAKS = ",;()"
+
+
+def _header_words(table: Table, column: int) -> frozenset[str]:
+    return frozenset(label_tokens(normalize(table.headers[column])))
+
+
+def _operand(table: Table, column: int) -> tuple[Series | None, Series | None]:
+    """(the measured series, the ratio series) of a column."""
+    measured = ratio = None
+    for series in table.series:
+        if series.column != column:
+            continue
+        if series.unit in RATIO_UNITS:
+            ratio = ratio or (series if series.unit == "x" else None)
+        elif measured is None:
+            measured = series
+    return measured, ratio
+
+
+def _clause_view(document: Document, sentence: Sentence, figure: Figure) -> TextView:
+    text = sentence.block.text
+    start = max([text.rfind(c, sentence.start, figure.start) for c in _CLAUSE_BREAKS] + [sentence.start - 1]) + 1
+    ends = [text.find(c, figure.end, sentence.end) for c in _CLAUSE_BREAKS]
+    end = min([e for e in ends if e != -1] + [sentence.end])
+    return TextView(text[start:end], document.label_vocab, parts=document.label_parts)
+
+
+@dataclass
+class _Reading:
+    table: Table
+    row: int
+    value: float
+    shown: str
+    fits: bool
+
+
+def _readings(table: Table, reference: str, named: set[str], rows: list[int], ratio: Figure) -> list[_Reading]:
+    """What each variant column the sentence names gives against the
+    reference column in ``rows`` of ``table``."""
+    numeric = sorted({s.column for s in table.series})
+    words = {column: _header_words(table, column) for column in numeric}
+    references = [c for c in numeric if reference in words[c]]
+    if len(references) != 1:
+        return []
+    base, _ = _operand(table, references[0])
+    if base is None:
+        return []
+    shared = frozenset.intersection(*words.values()) if len(words) > 1 else frozenset()
+    readings = []
+    for column in numeric:
+        own = words[column] - shared
+        if column == references[0] or not own or not own <= named:
+            continue
+        measured, printed = _operand(table, column)
+        for row in rows:
+            b = base.values[row]
+            a = measured.values[row] if measured is not None else None
+            if a is not None and b is not None:
+                for x, y in ((a, b), (b, a)):
+                    verdict = fits("ratio", x, y, ratio)
+                    if verdict is not None:
+                        shown = format_number(x.value / y.value, ratio.decimals + 1)
+                        readings.append(_Reading(table, row, x.value / y.value, f"{x.text} / {y.text} = {shown}x", verdict))
+            cell = printed.values[row] if printed is not None else None
+            if cell is not None:
+                same = abs(cell.value - ratio.value) <= max(cell.half_step, ratio.half_step) + 1e-9
+                readings.append(_Reading(table, row, cell.value, f"'{table.headers[column]}' prints {cell.text}x", same))
+    return readings
+
+
+def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
+    """(line, message, hint) of each prose ratio against a named column that
+    no table of the document gives (see the module docstring)."""
+    found = []
+    for block in document.prose:
+        if not block.has_digits:
+            continue
+        text = block.text
+        for sentence in block.sentences:
+            for token in sentence.tokens:
+                figure = token.figure
+                if figure is None or figure.unit != "x":
+                    continue
+                match = _AGAINST_RE.match(text, figure.end, sentence.end)
+                if match is None:
+                    continue
+                before = text[max(sentence.start, figure.start - 60):figure.start]
+                if _HEDGE_RE.search(before[-_HEDGE_WINDOW:]) or _NEGATION_RE.search(before):
+                    continue
+                finding = _ratio_finding(document, sentence, figure, match.group(1).strip("`*_.,"))
+                if finding is not None:
+                    found.append(finding)
+    return found
+
+
+def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, written: str):
+    reference = normalize(written)
+    # the figure's own clause ("1.78x vs dg at 8192"), else the words that scope it ("At batch 32, ...")
+    views = (_clause_view(document, sentence, figure), sentence.clause_view(figure.start, figure.end - figure.start))
+    named = set(sentence.view.token_set)
+    readings: list[_Reading] = []
+    for table in document.tables_by_keyword.get(stem(reference), ()):
+        for view in views:
+            rows = table.restrict(view)
+            if rows and (rows != table.all_rows or len(table.rows) == 1):
+                readings.extend(_readings(table, reference, named, rows, figure))
+                break  # no view naming a row of this table: which row would it be?
+    if not readings or any(r.fits for r in readings):
+        return None
+    block_order = sentence.block.order
+    table = min((r.table for r in readings), key=lambda t: (abs(t.order - block_order), t.order))
+    own = [r for r in readings if r.table is table]
+    row = table.rows[own[0].row]
+    shown = "; ".join(r.shown for r in sorted(own, key=lambda r: abs(r.value - figure.value))[:2])
+    tables = len({id(r.table) for r in readings})
+    checked = f" ({tables} tables with both columns checked, none gives it)" if tables > 1 else ""
+    return (
+        sentence.line_at(figure.start),
+        f"{with_unit(figure.text, 'x')} vs {written} does not follow from the table at line {table.line}: "
+        f"at {row.name()}, {shown}{checked}",
+        "recompute the ratio from the table it summarises (to its printed digits), or name the run it comes from",
+    )
+
+
+__all__ = ["ratio_findings", "share_findings"]
