@@ -248,7 +248,8 @@ class _Reading:
 def _readings(table: Table, reference: str, named: set[str], rows: list[int], ratio: Figure) -> list[_Reading]:
     """What each variant column the sentence names gives against the
     reference column in ``rows`` of ``table``."""
-    numeric = sorted({s.column for s in table.series})
+    # columns that hold a measurement (a column of ratios alone, "vs Triton", is neither side)
+    numeric = sorted({s.column for s in table.series if s.unit not in RATIO_UNITS})
     words = {column: _header_words(table, column) for column in numeric}
     references = [c for c in numeric if reference in words[c]]
     if len(references) != 1:
@@ -288,10 +289,11 @@ def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
             continue
         text = block.text
         for sentence in block.sentences:
+            in_ranges = {r.lo.start for r in sentence.ranges} | {r.hi.start for r in sentence.ranges}
             for token in sentence.tokens:
                 figure = token.figure
-                if figure is None or figure.unit != "x":
-                    continue
+                if figure is None or figure.unit != "x" or figure.start in in_ranges:
+                    continue  # a range ("3.53-3.73x faster than Triton") is SG101's to check
                 match = _AGAINST_RE.match(text, figure.end, sentence.end)
                 if match is None:
                     continue
@@ -304,11 +306,24 @@ def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     return found
 
 
+# "vs Triton", "than fp16": what a figure is compared with, not what it is about
+_REFERENCE_PHRASE_RE = re.compile(
+    r"\b(?:vs\.?|versus|than|over|against|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+|a\s+)?\S+", re.IGNORECASE)
+
+
+def _subjects(sentence: Sentence, figure: Figure) -> set[str]:
+    """Tokens of what the sentence says the ratio is about: its words before
+    the figure, the references of other ratios ("2.15x vs PyTorch") left
+    out, since a column named only as a reference is no variant."""
+    before = _REFERENCE_PHRASE_RE.sub(" ", sentence.block.text[sentence.start:figure.start])
+    return set(label_tokens(normalize(before)))
+
+
 def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, written: str):
     reference = normalize(written)
     # the figure's own clause ("1.78x vs dg at 8192"), else the words that scope it ("At batch 32, ...")
     views = (_clause_view(document, sentence, figure), sentence.clause_view(figure.start, figure.end - figure.start))
-    named = set(sentence.view.token_set)
+    named = _subjects(sentence, figure)
     readings: list[_Reading] = []
     for table in document.tables_by_keyword.get(stem(reference), ()):
         for view in views:
