@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from .averages import average_findings
 from .columns import type_columns
 from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, fits, formulas_for, operand_pools, ratio_header, recomputed
 from .document import Document, Row, Table
@@ -47,6 +48,8 @@ def check(document: Document) -> list[Finding]:
     findings: list[Finding] = []
     for table in document.tables:
         findings.extend(_table_findings(document, table))
+        for line, message, hint in average_findings(table):
+            findings.append(Finding(CODE, message, document.path, line, hint=hint))
         transposed = _transposed(table)
         if transposed is not None:
             findings.extend(_table_findings(document, transposed, table))

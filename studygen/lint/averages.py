@@ -1,0 +1,164 @@
+"""Average rows and average columns of a table (SG103).
+
+A row labelled ``Average``, ``Avg``, ``Mean`` or ``Geomean`` states, in each
+numeric column, a mean of the rows above it (back to the table's start or
+the previous average row); a column headed so states, in each row, a mean of
+the row's other columns of its unit. Each such figure must be one of the
+means of those figures, to their printed digits: the arithmetic mean, the
+geometric mean (all positive) or the median; a ``Geomean`` the geometric
+mean only. Truncated last digits fit.
+
+A table states *which* mean it prints by the cells that follow it: a mean
+that fits at least two of the table's average cells, and two thirds of them,
+is the table's (the arithmetic mean first among equals), and each cell it
+does not fit is a finding (the printed inputs and the recomputed mean in the
+message), also where another mean happens to fit that one cell. A single average cell, or
+cells no mean fits the majority of, say nothing (a weighted mean or an
+average over runs the table does not show is not a contradiction).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from dataclasses import dataclass
+
+from ..numbers import format_number
+from .document import Row, Series, Table
+from .figures import Figure, interval, with_unit
+from .text import normalize
+
+_AVERAGE_RE = re.compile(r"^(?:avg\.?|average|mean|arithmetic mean|(geo\.?\s?mean|geometric mean))\s*:?$")
+_PARENTHESIS_RE = re.compile(r"\s*\([^()]*\)")
+# rows of a statistics table ("Min", "Median", "Average", "Max") are no group an average summarises
+_SUMMARY_LABEL_RE = re.compile(r"^(?:min(?:imum)?|max(?:imum)?|median|p\d{1,2}(?:\.\d+)?|std\.?(?:\s?dev)?|stdev|total|sum|spread|range)\s*:?$")
+_MEANS = ("arithmetic", "geometric", "median")
+
+
+def average_kind(text: str) -> str | None:
+    """``any`` for a label or header that names an average ("Average",
+    "**Avg.**", "Mean (ms)"), ``geometric`` for a geometric mean ("Geomean"),
+    None otherwise."""
+    match = _AVERAGE_RE.match(_PARENTHESIS_RE.sub("", normalize(text)).strip())
+    if match is None:
+        return None
+    return "geometric" if match.group(1) else "any"
+
+
+def _mean(kind: str, values: list[float]) -> float | None:
+    if kind == "arithmetic":
+        return sum(values) / len(values)
+    if kind == "median":
+        return statistics.median(values)
+    if min(values) <= 0:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def _fits(kind: str, inputs: list[Figure], stated: Figure) -> bool | None:
+    """Whether ``stated`` is the ``kind`` mean of ``inputs`` to the printed
+    digits of all (or truncated at its own); None when undefined. Every
+    mean here grows with each input, so its interval is the mean of the
+    inputs' low ends to the mean of their high ends."""
+    lows = [interval(f)[0] for f in inputs]
+    highs = [interval(f)[1] for f in inputs]
+    low, high = _mean(kind, lows), _mean(kind, highs)
+    if low is None or high is None:
+        return None
+    stated_low, stated_high = interval(stated)
+    if low <= stated_high + 1e-12 and stated_low - 1e-12 <= high:
+        return True
+    # truncated at the printed digits: 1.697 printed 1.69
+    step = 2 * stated.half_step
+    cut_low, cut_high = (stated.value, stated.value + step) if stated.value >= 0 else (stated.value - step, stated.value)
+    return low < cut_high - 1e-12 and cut_low - 1e-12 <= high
+
+
+@dataclass
+class _Cell:
+    """One stated average with the figures it averages."""
+
+    stated: Figure
+    inputs: list[Figure]
+    allowed: tuple[str, ...]
+    row: Row
+    series: Series
+    what: str  # "the 4 rows above", "the row's 3 other columns"
+
+
+def _average_rows(table: Table) -> list[_Cell]:
+    cells = []
+    start = 0
+    label_columns = table.label_columns
+    for index, row in enumerate(table.rows):
+        kinds = [average_kind(row.cells[c]) for c in label_columns]
+        kind = next((k for k in kinds if k), None)
+        if kind is None:
+            continue
+        # the rows above back to the last average row, spacer rows (no figure at all) left out
+        group = [j for j in range(start, index) if any(s.values[j] is not None for s in table.series)]
+        start = index + 1
+        if any(_SUMMARY_LABEL_RE.match(normalize(table.rows[j].cells[c]).strip()) for j in group for c in label_columns):
+            continue
+        allowed = ("geometric",) if kind == "geometric" else _MEANS
+        for series in table.series:
+            stated = series.values[index]
+            inputs = [series.values[j] for j in group if series.values[j] is not None]
+            if stated is not None and len(inputs) >= 2 and len(inputs) == len(group):
+                cells.append(_Cell(stated, inputs, allowed, row, series, f"the {len(inputs)} rows above"))
+    return cells
+
+
+def _average_columns(table: Table) -> list[_Cell]:
+    cells = []
+    for target in table.series:
+        kind = average_kind(table.headers[target.column])
+        if kind is None or target.parts != 1:
+            continue
+        # the row's measurements: not its other statistics ("| avg | min | max |" averages runs, not min and max)
+        operands = [s for s in table.series if s is not target and s.parts == 1 and s.unit == target.unit and s.stat is None]
+        if len(operands) < 2:
+            continue
+        allowed = ("geometric",) if kind == "geometric" else _MEANS
+        for index, row in enumerate(table.rows):
+            stated = target.values[index]
+            inputs = [s.values[index] for s in operands]
+            if stated is not None and all(v is not None for v in inputs):
+                cells.append(_Cell(stated, inputs, allowed, row, target, f"the row's {len(inputs)} other columns"))
+    return cells
+
+
+def _enough(matched: int, total: int) -> bool:
+    return matched >= 2 and matched * 3 >= total * 2
+
+
+def average_findings(table: Table) -> list[tuple[int, str, str]]:
+    """(line, message, hint) of each average cell of ``table`` that no mean
+    of its figures gives, where the table's other average cells follow one
+    (see the module docstring)."""
+    found = []
+    for cells in (_average_rows(table), _average_columns(table)):
+        if len(cells) < 3:
+            continue
+        verdicts = [{kind: _fits(kind, c.inputs, c.stated) for kind in c.allowed} for c in cells]
+        best = max(_MEANS, key=lambda kind: sum(1 for v in verdicts if v.get(kind)))
+        if not _enough(sum(1 for v in verdicts if v.get(best)), len(cells)):
+            continue
+        for cell, verdict in zip(cells, verdicts):
+            fitted = verdict.get(best)
+            if fitted or (fitted is None and any(verdict.values())):
+                continue  # the table's mean fits (or is undefined here, as a geometric mean over a zero, and another fits)
+            value = _mean(best, [f.value for f in cell.inputs])
+            shown = "undefined" if value is None else with_unit(format_number(value, cell.stated.decimals + 1), cell.stated.unit)
+            figures = ", ".join(f.text for f in cell.inputs)
+            found.append((
+                cell.row.line,
+                f"{cell.row.name()}: '{cell.series.header}' is {with_unit(cell.stated.text, cell.stated.unit)} but the "
+                f"{best} mean of {cell.what} ({figures}) is {shown} (that mean fits the table's other average cells)",
+                "recompute the average from the figures it averages, or say what else it averages",
+            ))
+    return found
+
+
+__all__ = ["average_findings", "average_kind"]
