@@ -58,26 +58,33 @@ _HEDGE_RE = re.compile(
     re.IGNORECASE,
 )
 _HEDGE_WINDOW = 16
+SHARE_HINT = "state the share (\"at P% of the reference\") or the reduction (100 - P%), not one as the other"
+RATIO_HINT = "recompute the ratio from the table it summarises (to its printed digits), or name the run it comes from"
 _VARIANT_RE = re.compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
 
 
 @dataclass(frozen=True)
 class Share:
-    """"P% of <reference>" for a quantity: where it is stated (line, how to
-    name it), its figure, its quantity words and its reference word."""
+    """"P% of <reference>" for a quantity: its figure, its quantity words,
+    its reference word as written and where it is stated (for a message)."""
 
     figure: Figure
     quantity: frozenset[str]
     reference: str
-    line: int
     where: str
+
+
+def _bare(word: str) -> str:
+    """A word without the markup and punctuation around it ("`BF16`," -> "BF16")."""
+    return word.strip("`*_.,;:()")
 
 
 def _is_variant(word: str, document: Document) -> bool:
     """True for a reference that names a configuration of the document: a
-    precision (``bf16``), a label of a table or a header word."""
-    word = normalize(word).strip("`*_.,;:()")
-    return bool(_VARIANT_RE.match(word)) or word in document.label_vocab or word in document.numeric_header_words or any(
+    precision (``bf16``), a label of a table, or a word of a "% of" header
+    ("% of baseline")."""
+    word = normalize(_bare(word))
+    return bool(_VARIANT_RE.match(word)) or word in document.label_vocab or any(
         word in series.keywords for series in document.series_by_unit.get("%", ()))
 
 
@@ -91,7 +98,7 @@ def _table_shares(document: Document) -> list[tuple[Series, str]]:
     for series in document.series_by_unit.get("%", ()):
         match = _SHARE_HEADER_RE.search(series.table.headers[series.column])
         if match and not (DIFFERENCE_WORDS & series.keywords) and _is_variant(match.group(1), document):
-            found.append((series, match.group(1).strip("`*_.,;:()")))
+            found.append((series, _bare(match.group(1))))
     return found
 
 
@@ -99,7 +106,7 @@ def _prose_shares(document: Document) -> list[Share]:
     """Every prose "P% of <variant>" with the quantity words of its clause."""
     found = []
     for block in document.prose:
-        if not block.has_digits or "%" not in block.text:
+        if "%" not in block.text:
             continue
         text = block.text
         for sentence in block.sentences:
@@ -113,8 +120,7 @@ def _prose_shares(document: Document) -> list[Share]:
                 clause_start = max(text.rfind(c, sentence.start, figure.start) for c in ",;:(")
                 quantity = _quantity(text[max(clause_start + 1, sentence.start):figure.start])
                 if quantity:
-                    found.append(Share(figure, quantity, match.group(1).strip("`*_.,;:()"), sentence.line_at(figure.start),
-                                       f"line {sentence.line_at(figure.start)}"))
+                    found.append(Share(figure, quantity, _bare(match.group(1)), f"line {sentence.line_at(figure.start)}"))
     return found
 
 
@@ -153,7 +159,7 @@ def share_findings(document: Document) -> list[tuple[int, str, str]]:
     prose_shares = None  # read only when a reduction is found
     found = []
     for block in document.prose:
-        if not block.has_digits or "%" not in block.text:
+        if "%" not in block.text:
             continue
         for sentence in block.sentences:
             for figure, quantity, written in _reductions(sentence):
@@ -164,13 +170,12 @@ def share_findings(document: Document) -> list[tuple[int, str, str]]:
                 share = _share_for(sentence, figure, quantity, table_shares, prose_shares)
                 if share is None:
                     continue
-                line = sentence.line_at(figure.start)
                 rest = format_number(100 - figure.value, figure.decimals)
                 found.append((
-                    line,
+                    sentence.line_at(figure.start),
                     f"{figure.text}% is stated as a reduction of '{written}', but {share.where} gives it at "
                     f"{share.figure.text}% of {share.reference}: a share of {share.figure.text}% is a reduction of {rest}%",
-                    "state the share (\"at P% of the reference\") or the reduction (100 - P%), not one as the other",
+                    SHARE_HINT,
                 ))
     return found
 
@@ -188,11 +193,9 @@ def _share_for(sentence: Sentence, figure: Figure, quantity, table_shares, prose
         if not same or any(abs(v.value - (100 - figure.value)) <= v.half_step for _, v in values):
             continue  # a row also holds the reduction itself: which one is meant is unclear
         row = series.table.rows[same[0]]
-        return Share(series.values[same[0]], series.measure, reference, row.line,
-                     f"'{series.header}' of {row.name()} (line {row.line})")
+        return Share(series.values[same[0]], series.measure, reference, f"'{series.header}' of {row.name()} (line {row.line})")
     for share in prose_shares:
-        if share.figure.start == figure.start and share.line == sentence.line_at(figure.start):
-            continue
+        # a figure is never both: a share is followed by "of <variant>", a reduction by its noun
         if _same_printed(share.figure, figure) and share.quantity & quantity:
             return share
     return None
@@ -300,7 +303,7 @@ def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 before = text[max(sentence.start, figure.start - 60):figure.start]
                 if _HEDGE_RE.search(before[-_HEDGE_WINDOW:]) or _NEGATION_RE.search(before):
                     continue
-                finding = _ratio_finding(document, sentence, figure, match.group(1).strip("`*_.,"))
+                finding = _ratio_finding(document, sentence, figure, _bare(match.group(1)))
                 if finding is not None:
                     found.append(finding)
     return found
@@ -344,7 +347,7 @@ def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, writt
         sentence.line_at(figure.start),
         f"{with_unit(figure.text, 'x')} vs {written} does not follow from the table at line {table.line}: "
         f"at {row.name()}, {shown}{checked}",
-        "recompute the ratio from the table it summarises (to its printed digits), or name the run it comes from",
+        RATIO_HINT,
     )
 
 
