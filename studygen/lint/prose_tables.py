@@ -27,6 +27,7 @@ clause that names no row (which row would it be?).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..numbers import format_number
@@ -148,15 +149,68 @@ def _reductions(sentence: Sentence) -> list[tuple[Figure, frozenset[str], str]]:
     return found
 
 
-def _same_printed(a: Figure, b: Figure) -> bool:
-    return abs(a.value - b.value) < 1e-9
+def _key(figure: Figure) -> float:
+    return round(figure.value, 9)
+
+
+_MAX_CANDIDATES = 8  # share columns tried per reduction: the lookup stays linear in the document
+
+
+class _Shares:
+    """The document's shares, indexed by (printed value, quantity word), so a
+    reduction finds the shares it may repeat in time independent of their
+    number."""
+
+    def __init__(self, document: Document):
+        self.columns: dict[tuple[float, str], list[tuple[Series, str]]] = {}
+        for series, reference in _table_shares(document):
+            for value in {_key(v) for v in series.values if v is not None}:
+                for word in series.measure:
+                    self.columns.setdefault((value, word), []).append((series, reference))
+        self.prose: dict[tuple[float, str], Share] = {}
+        for share in _prose_shares(document):
+            for word in share.quantity:
+                self.prose.setdefault((_key(share.figure), word), share)
+
+    def repeated_by(self, sentence: Sentence, figure: Figure, quantity: frozenset[str]) -> Share | None:
+        """The share that ``figure`` repeats as a reduction of ``quantity``, or None."""
+        value = _key(figure)
+        tried: set[int] = set()
+        for word in sorted(quantity):
+            # the first columns in document order: a bounded number per reduction keeps the lookup linear
+            for series, reference in self.columns.get((value, word), ())[:_MAX_CANDIDATES]:
+                if id(series) in tried:
+                    continue
+                tried.add(id(series))
+                share = _column_share(sentence, figure, series, reference)
+                if share is not None:
+                    return share
+        for word in sorted(quantity):
+            share = self.prose.get((value, word))
+            if share is not None:
+                return share
+        return None
+
+
+def _column_share(sentence: Sentence, figure: Figure, series: Series, reference: str) -> Share | None:
+    """The share of ``series`` in the rows the sentence names that prints
+    ``figure``, or None (also when a named row prints the reduction itself:
+    which one is meant is then unclear)."""
+    rows = series.table.restrict(sentence.view)
+    if rows is None:
+        return None
+    values = [(i, series.values[i]) for i in rows if series.values[i] is not None]
+    same = [i for i, v in values if _key(v) == _key(figure)]
+    if not same or any(abs(v.value - (100 - figure.value)) <= v.half_step for _, v in values):
+        return None
+    row = series.table.rows[same[0]]
+    return Share(series.values[same[0]], series.measure, reference, f"'{series.header}' of {row.name()} (line {row.line})")
 
 
 def share_findings(document: Document) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each reduction that is a share stated elsewhere
     (see the module docstring)."""
-    table_shares = _table_shares(document)
-    prose_shares = None  # read only when a reduction is found
+    shares = None  # indexed only when a reduction is found
     found = []
     for block in document.prose:
         if "%" not in block.text:
@@ -165,9 +219,9 @@ def share_findings(document: Document) -> list[tuple[int, str, str]]:
             for figure, quantity, written in _reductions(sentence):
                 if figure.value == 50:
                     continue  # 50% of it is a 50% reduction: both readings agree
-                if prose_shares is None:
-                    prose_shares = _prose_shares(document)
-                share = _share_for(sentence, figure, quantity, table_shares, prose_shares)
+                if shares is None:
+                    shares = _Shares(document)
+                share = shares.repeated_by(sentence, figure, quantity)
                 if share is None:
                     continue
                 rest = format_number(100 - figure.value, figure.decimals)
@@ -178,27 +232,6 @@ def share_findings(document: Document) -> list[tuple[int, str, str]]:
                     SHARE_HINT,
                 ))
     return found
-
-
-def _share_for(sentence: Sentence, figure: Figure, quantity, table_shares, prose_shares) -> Share | None:
-    """The share that ``figure`` repeats as a reduction, or None."""
-    for series, reference in table_shares:
-        if not (series.measure & quantity):
-            continue
-        rows = series.table.restrict(sentence.view)
-        if rows is None:
-            continue
-        values = [(i, series.values[i]) for i in rows if series.values[i] is not None]
-        same = [i for i, v in values if _same_printed(v, figure)]
-        if not same or any(abs(v.value - (100 - figure.value)) <= v.half_step for _, v in values):
-            continue  # a row also holds the reduction itself: which one is meant is unclear
-        row = series.table.rows[same[0]]
-        return Share(series.values[same[0]], series.measure, reference, f"'{series.header}' of {row.name()} (line {row.line})")
-    for share in prose_shares:
-        # a figure is never both: a share is followed by "of <variant>", a reduction by its noun
-        if _same_printed(share.figure, figure) and share.quantity & quantity:
-            return share
-    return None
 
 
 # --- a ratio against two named columns ----------------------------------------------
@@ -212,6 +245,7 @@ _AGAINST_RE = re.compile(
 _NEGATION_RE = re.compile(r"\b(?:not|never|rather\s+than|instead\s+of)\b[^,;:]{0,30}$", re.IGNORECASE)
 # the clause of a figure: back to , ; ( or the sentence start, forward to , ; ) or the sentence end
 _CLAUSE_BREAKS = ",;()"
+_MAX_TABLES = 8  # tables holding the reference that a ratio is read against, nearest first
 
 
 def _header_words(table: Table, column: int) -> frozenset[str]:
@@ -248,25 +282,40 @@ class _Reading:
     fits: bool
 
 
-def _readings(table: Table, reference: str, named: set[str], rows: list[int], ratio: Figure) -> list[_Reading]:
+@dataclass
+class _Columns:
+    """A table's measured columns as a ratio reads them: header words per
+    column (the words every column shares left out) and each column's
+    (measured series, printed ratio series)."""
+
+    own: dict[int, frozenset[str]]
+    words: dict[int, frozenset[str]]
+    operands: dict[int, tuple[Series | None, Series | None]]
+
+    @classmethod
+    def of(cls, table: Table) -> "_Columns":
+        # columns that hold a measurement (a column of ratios alone, "vs Triton", is neither side)
+        numeric = sorted({s.column for s in table.series if s.unit not in RATIO_UNITS})
+        words = {column: _header_words(table, column) for column in numeric}
+        shared = frozenset.intersection(*words.values()) if len(words) > 1 else frozenset()
+        return cls({c: w - shared for c, w in words.items()}, words, {c: _operand(table, c) for c in numeric})
+
+
+def _readings(table: Table, columns: _Columns, reference: str, named: set[str], rows: list[int],
+              ratio: Figure) -> list[_Reading]:
     """What each variant column the sentence names gives against the
     reference column in ``rows`` of ``table``."""
-    # columns that hold a measurement (a column of ratios alone, "vs Triton", is neither side)
-    numeric = sorted({s.column for s in table.series if s.unit not in RATIO_UNITS})
-    words = {column: _header_words(table, column) for column in numeric}
-    references = [c for c in numeric if reference in words[c]]
+    references = [c for c, words in columns.words.items() if reference in words]
     if len(references) != 1:
         return []
-    base, _ = _operand(table, references[0])
+    base = columns.operands[references[0]][0]
     if base is None:
         return []
-    shared = frozenset.intersection(*words.values()) if len(words) > 1 else frozenset()
     readings = []
-    for column in numeric:
-        own = words[column] - shared
+    for column, own in columns.own.items():
         if column == references[0] or not own or not own <= named:
             continue
-        measured, printed = _operand(table, column)
+        measured, printed = columns.operands[column]
         for row in rows:
             b = base.values[row]
             a = measured.values[row] if measured is not None else None
@@ -286,6 +335,8 @@ def _readings(table: Table, reference: str, named: set[str], rows: list[int], ra
 def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each prose ratio against a named column that
     no table of the document gives (see the module docstring)."""
+    # keyword -> block positions of the tables holding it; id(table) -> its columns
+    cache: dict = {"orders": {}, "columns": {}}
     found = []
     for block in document.prose:
         if not block.has_digits:
@@ -303,7 +354,7 @@ def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 before = text[max(sentence.start, figure.start - 60):figure.start]
                 if _HEDGE_RE.search(before[-_HEDGE_WINDOW:]) or _NEGATION_RE.search(before):
                     continue
-                finding = _ratio_finding(document, sentence, figure, _bare(match.group(1)))
+                finding = _ratio_finding(document, sentence, figure, _bare(match.group(1)), cache)
                 if finding is not None:
                     found.append(finding)
     return found
@@ -322,17 +373,34 @@ def _subjects(sentence: Sentence, figure: Figure) -> set[str]:
     return set(label_tokens(normalize(before)))
 
 
-def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, written: str):
+def _nearest(tables, orders: list[int], order: int) -> list[Table]:
+    """The :data:`_MAX_TABLES` tables of ``tables`` (in document order, at
+    block positions ``orders``) nearest to block position ``order``, nearest
+    first: any of them giving the ratio clears it, and a bounded number keeps
+    lint linear in the document."""
+    middle = bisect_left(orders, order)
+    window = tables[max(0, middle - _MAX_TABLES):middle + _MAX_TABLES]
+    return sorted(window, key=lambda t: (abs(t.order - order), t.order))[:_MAX_TABLES]
+
+
+def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, written: str, cache: dict):
     reference = normalize(written)
     # the figure's own clause ("1.78x vs dg at 8192"), else the words that scope it ("At batch 32, ...")
     views = (_clause_view(document, sentence, figure), sentence.clause_view(figure.start, figure.end - figure.start))
     named = _subjects(sentence, figure)
     readings: list[_Reading] = []
-    for table in document.tables_by_keyword.get(stem(reference), ()):
+    tables = document.tables_by_keyword.get(stem(reference), ())
+    orders = cache["orders"].get(stem(reference))
+    if orders is None:
+        orders = cache["orders"][stem(reference)] = [t.order for t in tables]
+    for table in _nearest(tables, orders, sentence.block.order):
         for view in views:
             rows = table.restrict(view)
             if rows and (rows != table.all_rows or len(table.rows) == 1):
-                readings.extend(_readings(table, reference, named, rows, figure))
+                columns = cache["columns"].get(id(table))
+                if columns is None:
+                    columns = cache["columns"][id(table)] = _Columns.of(table)
+                readings.extend(_readings(table, columns, reference, named, rows, figure))
                 break  # no view naming a row of this table: which row would it be?
     if not readings or any(r.fits for r in readings):
         return None
