@@ -66,11 +66,10 @@ _VARIANT_RE = re.compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
 
 @dataclass(frozen=True)
 class Share:
-    """"P% of <reference>" for a quantity: its figure, its quantity words,
-    its reference word as written and where it is stated (for a message)."""
+    """"P% of <reference>": its figure, its reference word as written and
+    where it is stated (for a message)."""
 
     figure: Figure
-    quantity: frozenset[str]
     reference: str
     where: str
 
@@ -103,7 +102,7 @@ def _table_shares(document: Document) -> list[tuple[Series, str]]:
     return found
 
 
-def _prose_shares(document: Document) -> list[Share]:
+def _prose_shares(document: Document) -> list[tuple[Share, frozenset[str]]]:
     """Every prose "P% of <variant>" with the quantity words of its clause."""
     found = []
     for block in document.prose:
@@ -121,7 +120,7 @@ def _prose_shares(document: Document) -> list[Share]:
                 clause_start = max(text.rfind(c, sentence.start, figure.start) for c in ",;:(")
                 quantity = _quantity(text[max(clause_start + 1, sentence.start):figure.start])
                 if quantity:
-                    found.append(Share(figure, quantity, _bare(match.group(1)), f"line {sentence.line_at(figure.start)}"))
+                    found.append((Share(figure, _bare(match.group(1)), f"line {sentence.line_at(figure.start)}"), quantity))
     return found
 
 
@@ -168,8 +167,8 @@ class _Shares:
                 for word in series.measure:
                     self.columns.setdefault((value, word), []).append((series, reference))
         self.prose: dict[tuple[float, str], Share] = {}
-        for share in _prose_shares(document):
-            for word in share.quantity:
+        for share, quantity in _prose_shares(document):
+            for word in quantity:
                 self.prose.setdefault((_key(share.figure), word), share)
 
     def repeated_by(self, sentence: Sentence, figure: Figure, quantity: frozenset[str]) -> Share | None:
@@ -204,7 +203,7 @@ def _column_share(sentence: Sentence, figure: Figure, series: Series, reference:
     if not same or any(abs(v.value - (100 - figure.value)) <= v.half_step for _, v in values):
         return None
     row = series.table.rows[same[0]]
-    return Share(series.values[same[0]], series.measure, reference, f"'{series.header}' of {row.name()} (line {row.line})")
+    return Share(series.values[same[0]], reference, f"'{series.header}' of {row.name()} (line {row.line})")
 
 
 def share_findings(document: Document) -> list[tuple[int, str, str]]:
@@ -258,9 +257,9 @@ def _operand(table: Table, column: int) -> tuple[Series | None, Series | None]:
     for series in table.series:
         if series.column != column:
             continue
-        if series.unit in RATIO_UNITS:
-            ratio = ratio or (series if series.unit == "x" else None)
-        elif measured is None:
+        if series.unit == "x":
+            ratio = ratio or series
+        elif series.unit != "%" and measured is None:
             measured = series
     return measured, ratio
 
@@ -297,7 +296,7 @@ class _Columns:
         # columns that hold a measurement (a column of ratios alone, "vs Triton", is neither side)
         numeric = sorted({s.column for s in table.series if s.unit not in RATIO_UNITS})
         words = {column: _header_words(table, column) for column in numeric}
-        shared = frozenset.intersection(*words.values()) if len(words) > 1 else frozenset()
+        shared = frozenset.intersection(*words.values()) if words else frozenset()
         return cls({c: w - shared for c, w in words.items()}, words, {c: _operand(table, c) for c in numeric})
 
 
@@ -406,9 +405,9 @@ def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, writt
         return None
     block_order = sentence.block.order
     table = min((r.table for r in readings), key=lambda t: (abs(t.order - block_order), t.order))
-    own = [r for r in readings if r.table is table]
-    row = table.rows[own[0].row]
-    shown = "; ".join(r.shown for r in sorted(own, key=lambda r: abs(r.value - figure.value))[:2])
+    closest = sorted((r for r in readings if r.table is table), key=lambda r: abs(r.value - figure.value))
+    row = table.rows[closest[0].row]
+    shown = "; ".join(r.shown for r in closest[:2])
     tables = len({id(r.table) for r in readings})
     checked = f" ({tables} tables with both columns checked, none gives it)" if tables > 1 else ""
     return (

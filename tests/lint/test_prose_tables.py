@@ -168,3 +168,67 @@ def test_only_a_column_named_as_the_subject_is_a_variant():
     # fused is named only as the second ratio's reference and eager only as the first's: no variant for either
     assert ratio_findings(parse_document(text, "doc.md")) == []
     assert sg103(text) == []
+
+
+MORE_SHARES = """# Serving
+
+Nothing here holds a figure.
+
+Of the runs, 12% failed; at 800 x 800 the decode step is at 61% of FP16
+on every GPU.
+
+Decode is steady, and the prefill is at 47% of FP16.
+
+For Beta with INT4 a 25-30% KV bytes reduction is expected.
+
+Here the 50% queue time reduction and, about 20% of it aside, the 61% decode step reduction
+were measured twice, and the 47% decode reduction too.
+"""
+
+
+def test_shares_after_other_figures_blocks_and_clauses():
+    text = SHARES + "\n" + MORE_SHARES
+    found = [(line, message.split(",")[0]) for line, message, _ in share_findings(parse_document(text, "doc.md"))]
+    # 61%: its share sits after a block without "%", after a figure that is no share (12%) and a shape (800 x 800);
+    # it is on the paragraph's first line (27), after a 50% reduction (never a contradiction) and a hedged 20%.
+    # 47% decode: the share's clause names the prefill only ("Decode is steady, and the prefill is at 47%").
+    # The range 25-30% is SG101's: Beta's 30% share is not read as a 30% reduction.
+    assert found[2:] == [(27, "61% is stated as a reduction of 'decode step'")]
+
+
+RATIOS_MORE = """# Decode step, ms
+
+No figures in this paragraph at all.
+
+| batch | fp16 step | int8 step | int8+sq step |
+|---:|---:|---:|---:|
+| 1 | 10.40 | 8.10 (1.28x) | 7.95 (1.31x) |
+| 16 | 40.20 | 30.10 (1.34x) | 21.70 (1.90x) |
+| 32 | 70.50 | 44.30 (1.59x) | 40.10 (1.76x) |
+| 64 | 90.00 | — | 50.00 (1.80x) |
+
+`int8+sq` wins (1.2-1.9x vs fp16 at 1-32; 1.90x vs fp16 at 32) and it
+is also good at 16.
+
+int8: 1.40x vs fp16 at batch 32, and int8 takes 44.30 ms vs fp16's 70.50 ms at batch 32.
+
+At batch 16, int8+sq is ~1.5x faster than fp16 and 1.92x faster than fp16, int8 1.34x vs fp16.
+
+int8+sq: ~1.3x vs fp16 at 1. At batch 64, int8 is 1.80x vs fp16.
+"""
+
+
+def test_ratios_scoped_by_their_own_clause_and_the_cells_they_may_repeat():
+    found = ratio_findings(parse_document(RATIOS_MORE, "doc.md"))
+    # 1.90x at 32: its own clause names batch 32 only (not the span 1-32 nor the 16 after the parenthesis, where
+    # int8+sq prints 1.90x); 70.50 / 40.10 = 1.758 and the cell's 1.76x are the two readings nearest, the cell first.
+    # The header word every column shares ("step") is no variant word. The finding is on the paragraph's first line.
+    assert found[0] == (
+        12, "1.90x vs fp16 does not follow from the table at line 5: at row '32', 'int8+sq step' prints 1.76x; "
+            "70.50 / 40.10 = 1.758x", RATIO_HINT)
+    # "int8: 1.40x": the sentence names only the variant itself; 70.50 / 44.30 = 1.591. "44.30 ms vs fp16" is no ratio.
+    assert found[1][0] == 15 and "at row '32', 'int8 step' prints 1.59x; 70.50 / 44.30 = 1.591x" in found[1][1]
+    # the hedged ~1.5x is passed over, 1.92x is not (40.20 / 21.70 = 1.853; the cell prints 1.90x); int8 1.34x fits
+    assert found[2][0] == 17 and found[2][1].startswith("1.92x vs fp16 does not follow from the table at line 5: at row '16'")
+    # "~1.3x" right after "int8+sq: " is hedged; int8 has no value at batch 64 (its 1.80x reads nothing)
+    assert len(found) == 3
