@@ -5,8 +5,8 @@ numeric column, a mean of the rows above it (back to the table's start or
 the previous average row); a column headed so states, in each row, a mean of
 the row's other columns of its unit. Each such figure must be one of the
 means of those figures, to their printed digits: the arithmetic mean, the
-geometric mean (all positive) or the median; a ``Geomean`` the geometric
-mean only. Truncated last digits fit.
+geometric mean (of figures none negative; zero when one is zero) or the median; a
+``Geomean`` the geometric mean only. Truncated last digits fit.
 
 A table states *which* mean it prints by the cells that follow it: a mean
 that fits at least two of the table's average cells, and two thirds of them,
@@ -51,8 +51,10 @@ def _mean(kind: str, values: list[float]) -> float | None:
         return sum(values) / len(values)
     if kind == "median":
         return statistics.median(values)
-    if min(values) <= 0:
-        return None
+    if min(values) < 0:
+        return None  # no geometric mean of a negative figure
+    if min(values) == 0:
+        return 0.0
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
@@ -63,6 +65,9 @@ def _fits(kind: str, inputs: list[Figure], stated: Figure) -> bool | None:
     inputs' low ends to the mean of their high ends."""
     lows = [interval(f)[0] for f in inputs]
     highs = [interval(f)[1] for f in inputs]
+    if kind == "geometric":
+        # a printed 0.00 of a non-negative quantity stands for 0 to 0.005, not for -0.005
+        lows = [max(0.0, low) if f.value >= 0 else low for low, f in zip(lows, inputs)]
     low, high = _mean(kind, lows), _mean(kind, highs)
     if low is None or high is None:
         return None
@@ -143,7 +148,9 @@ def average_findings(table: Table) -> list[tuple[int, str, str]]:
             continue
         verdicts = [{kind: _fits(kind, c.inputs, c.stated) for kind in c.allowed} for c in cells]
         best = max(_MEANS, key=lambda kind: sum(1 for v in verdicts if v.get(kind)))
-        if not _enough(sum(1 for v in verdicts if v.get(best)), len(cells)):
+        # the cells where the table's mean is defined (a geometric mean is not, over a negative figure)
+        defined = sum(1 for v in verdicts if v.get(best) is not None)
+        if not _enough(sum(1 for v in verdicts if v.get(best)), defined):
             continue
         for cell, verdict in zip(cells, verdicts):
             fitted = verdict.get(best)

@@ -117,3 +117,68 @@ def test_a_geometric_mean_over_a_zero_is_undefined_and_another_mean_may_stand():
 | Average | 2.0 | 0.5 | 3.0 |
 """
     assert findings(text) == []
+
+
+def test_a_geomean_row_is_read_as_a_geometric_mean_only_and_is_undefined_over_a_negative():
+    text = """| Model | fp8 | int8 | w8a8 | int4 | delta |
+|---|---:|---:|---:|---:|---:|
+| A | 0.90x | 1.00x | 0.00x | 1.00x | -1.00x |
+| B | 0.80x | 0.64x | 1.00x | 4.00x | 1.00x |
+| Geomean | 0.85x | 0.80x | 0.00x | 2.50x | 0.50x |
+"""
+    # fp8: (0.90 * 0.80) ** 0.5 = 0.8485 (0.85x); int8: 0.64 ** 0.5 = 0.80; w8a8: a zero makes it 0; int4:
+    # 4.00 ** 0.5 = 2.00, while the arithmetic mean 2.50 would fit (a geomean row may not be one); delta: no
+    # geometric mean over a negative figure (and that cell does not count against the table's mean)
+    assert [(line, message.split(" (that")[0]) for line, message, _ in findings(text)] == [
+        (5, "row 'Geomean': 'int4' is 2.50x but the geometric mean of the 2 rows above (1.00, 4.00) is 2.000x"),
+        (5, "row 'Geomean': 'delta' is 0.50x but the geometric mean of the 2 rows above (-1.00, 1.00) is undefined"),
+    ]
+
+
+def test_truncated_negative_averages_fit_and_half_the_cells_is_no_majority():
+    negative = """| Set | delta a | delta b | delta c |
+|---|---:|---:|---:|
+| x | -0.31 | -0.10 | -1.20 |
+| y | -0.25 | -0.20 | -1.40 |
+| z | -0.32 | -0.30 | -1.30 |
+| Average | -0.2 | -0.4 | -1.3 |
+"""
+    # a: -0.2933 cut at one decimal is -0.2 (fits); b: -0.20 is not -0.4; c: -1.30 fits
+    assert [(line, "'delta b' is -0.4" in message) for line, message, _ in findings(negative)] == [(6, True)]
+    half = """| Set | a | b | c | d |
+|---|---:|---:|---:|---:|
+| x | 1.0 | 2.0 | 3.0 | 4.0 |
+| y | 3.0 | 4.0 | 5.0 | 6.0 |
+| Average | 2.0 | 3.0 | 9.0 | 9.0 |
+"""
+    # two of four cells fit: less than two thirds, so the table states no mean
+    assert findings(half) == []
+
+
+def test_an_average_column_over_two_columns_and_cells_left_out():
+    text = """| Recipe | seed A | seed B | Avg |
+|---|---:|---:|---:|
+| fp16 | 10.0 | 12.0 | 11.0 |
+| fp8 | 8.0 | 9.0 | 8.5 |
+| int8 | 9.0 | 11.0 | 12.0 |
+| int4 | 7.0 | | 9.0 |
+"""
+    # (9.0 + 11.0) / 2 = 10.00, not 12.0; int4 has an empty cell, so its average is not checked
+    assert [(line, message.split(" (that")[0]) for line, message, _ in findings(text)] == [
+        (5, "row 'int8': 'Avg' is 12.0 but the arithmetic mean of the row's 2 other columns (9.0, 11.0) is 10.00")]
+
+
+def test_an_average_after_a_statistics_group_and_one_over_an_empty_cell():
+    text = """| Stat | a | b | c | d |
+|---|---:|---:|---:|---:|
+| Min | 1.0 | 2.0 | 3.0 | 0.5 |
+| Max | 5.0 | 6.0 | 7.0 | 3.5 |
+| Average | 3.5 | 4.5 | 5.5 | 2.5 |
+| x | 2.0 | 4.0 | 6.0 | 1.0 |
+| y | 4.0 | | 8.0 | 2.0 |
+| z | 6.0 | 8.0 | 10.0 | 3.0 |
+| Average | 4.0 | 9.0 | 9.0 | 2.0 |
+"""
+    # the first average follows Min and Max (no group); the second averages x, y, z: a 4.0 and d 2.0 fit, c (8.0) is not
+    # 9.0, b has an empty cell in its group and is not checked
+    assert [(line, "'c' is 9.0" in message) for line, message, _ in findings(text)] == [(9, True)]
