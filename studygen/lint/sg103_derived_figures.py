@@ -25,6 +25,16 @@ unit compared ("14.75 vs 13.99 ms, 1.05x", "drops from 0.4644 to 0.4625
 must fit one of the same formulas over some pair of its sentence. A figure
 the sentence denies ("not linearly by 64x") is not checked; a bound
 ("≥93%", "up to 30x") is checked for its direction only.
+
+**Averages.** An ``Average``/``Mean``/``Geomean`` row or column must be the
+mean the table's other average cells follow (:mod:`studygen.lint.averages`;
+cases ``sg103_pos_average_cells``, ``sg103_neg_average_cells``).
+
+**Prose against tables elsewhere** (:mod:`studygen.lint.prose_tables`): a
+share ("at 54% of BF16", a ``% of BF16`` column) stated as a reduction of the
+same quantity ("the 54% slope reduction"), and a ratio "vs" a named column at
+a named row ("1.78x vs dg at 8192") that no table holding both columns gives
+(cases ``sg103_*_share_as_reduction``, ``sg103_*_ratio_named_columns``).
 """
 
 from __future__ import annotations
