@@ -46,3 +46,20 @@ def test_two_columns_named_by_one_word_and_their_unit_are_a_pair():
 def test_a_difference_in_the_other_column_order_prints_its_subtraction():
     (finding,) = lint_text("# Speed\n\n" + FP8_FIRST + "\nFP8 saves 4.0 to 5.0 ms.\n", "x.md")
     assert "leaves out row 'H100' (10.0 - 8.0 = 2.0 ms) of a difference of 'FP8 ms' and 'fp16 ms'" in finding.message
+
+
+def _pairs_of(table_text: str, unit):
+    from studygen.lint.column_pairs import pairs
+    from studygen.lint.parse import parse_document
+    table = parse_document(table_text, "x.md").tables[0]
+    return [(a.header, b.header) for a, b in pairs(table, unit)]
+
+
+def test_which_columns_pair():
+    # medians pair (a p50 is a plain value); max columns do not
+    medians = "| GPU | median fp16 ms | median FP8 ms | max fp16 ms |\n|---|---|---|---|\n| B200 | 10.0 | 8.0 | 12.0 |\n| B300 | 9.0 | 7.0 | 11.0 |\n"
+    assert _pairs_of(medians, "ms") == [("median fp16 ms", "median FP8 ms")]
+    # one word each pairs; one word against two unrelated words does not; a shared word with five others apart does not
+    words = ("| GPU | eager ms | compiled graph ms | eager graph warm cold first last ms |\n|---|---|---|---|\n"
+             "| B200 | 10.0 | 8.0 | 12.0 |\n| B300 | 9.0 | 7.0 | 11.0 |\n")
+    assert _pairs_of(words, "ms") == []

@@ -65,3 +65,24 @@ def test_the_first_row_has_no_row_before():
     text = ("| step | req/s |\n|---|---|\n| base | 3.0 (+50%) |\n| + a | 6.0 (+100%) |\n"
             "| + b | 9.0 (+50%) |\n| + c | 12.0 (+33%) |\n")
     assert [f for f in lint_text(text, "x.md") if f.code == "SG103"] == []
+
+
+def test_relative_intervals_at_both_ends():
+    # relative_first(2.0, 1.0) = (1 - b / a) * 100 over b / a in 0.95 / 2.05 .. 1.05 / 1.95
+    low, high = FORMULAS["relative_first"][0](fig("2.0"), fig("1.0"))
+    assert (round(low, 3), round(high, 3)) == (round((1 - 1.05 / 1.95) * 100, 3), round((1 - 0.95 / 2.05) * 100, 3))
+    # relative_second(2.0, 1.0) = (a / b - 1) * 100 over a / b in 1.95 / 1.05 .. 2.05 / 0.95
+    low, high = FORMULAS["relative_second"][0](fig("2.0"), fig("1.0"))
+    assert (round(low, 3), round(high, 3)) == (round((1.95 / 1.05 - 1) * 100, 3), round((2.05 / 0.95 - 1) * 100, 3))
+    assert FORMULAS["relative_second"][0](fig("2.0"), fig("0.0")) is None
+    assert FORMULAS["relative_first"][0](fig("0.0"), fig("2.0")) is None
+
+
+def test_a_relative_difference_against_a_zero_first_figure_is_undefined():
+    # (a - b) / a with a = 0.0: no value, and 0.0 stands for -0.05 to 0.05, which holds 0
+    assert fits("relative_first", fig("0.0"), fig("1.0"), fig("50", "%")) is None
+
+
+def test_recomputed_adds_digits_until_it_differs_from_the_printed_figure():
+    # 2.10 / 2.00 = 1.05 prints as the figure itself at two decimals, so a third is shown
+    assert recomputed("ratio", fig("2.10"), fig("2.00"), fig("1.05", "x")) == "2.10 / 2.00 = 1.050x"
