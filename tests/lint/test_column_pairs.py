@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from studygen.lint import lint_text
+from studygen.lint.column_pairs import pairs
+from studygen.lint.parse import parse_document
 
 FP8_FIRST = "| GPU | FP8 ms | fp16 ms |\n|---|---|---|\n| B200 | 5.0 | 10.0 |\n| B300 | 6.0 | 10.0 |\n| H100 | 8.0 | 10.0 |\n"
 FP16_FIRST = "| GPU | fp16 ms | FP8 ms |\n|---|---|---|\n| B200 | 10.0 | 5.0 |\n| B300 | 10.0 | 6.0 |\n| H100 | 10.0 | 8.0 |\n"
@@ -49,8 +51,6 @@ def test_a_difference_in_the_other_column_order_prints_its_subtraction():
 
 
 def _pairs_of(table_text: str, unit):
-    from studygen.lint.column_pairs import pairs
-    from studygen.lint.parse import parse_document
     table = parse_document(table_text, "x.md").tables[0]
     return [(a.header, b.header) for a, b in pairs(table, unit)]
 
