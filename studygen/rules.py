@@ -39,7 +39,7 @@ RULES: tuple[Rule, ...] = (
     Rule("SG102", ERROR, "statistic order", "studygen.lint.sg102_statistic_order",
          "statistics of one row out of order (min <= median <= max, p50 <= p90 <= p99)"),
     Rule("SG103", ERROR, "derived figure", "studygen.lint.sg103_derived_figures",
-         "a ratio, speedup, reduction or percentage that its own figures do not give"),
+         "a ratio, speedup, reduction, percentage or average that its own figures do not give"),
     Rule("SG104", ERROR, "Markdown structure", "studygen.lint.sg104_structure",
          "a table row with the wrong cell count, an unclosed fence, text mdformat would rewrite"),
     Rule("SG105", WARNING, "noise wording", "studygen.lint.sg105_noise_wording",

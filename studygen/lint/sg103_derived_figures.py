@@ -1,4 +1,4 @@
-"""SG103 derived figures: a ratio, speedup, reduction or percentage must
+"""SG103 derived figures: a ratio, speedup, reduction, percentage or average must
 equal what the figures it is derived from give, to the printed digits.
 
 **Table columns.** A column in ``x`` or ``%``, a unitless column whose header
