@@ -8,8 +8,11 @@
   and a trailing pipe open and close the row; a pipe inside inline code
   still splits). A row loses nothing when the cells it drops are empty (a
   trailing ``||``), when it is short but ends in an empty cell (its author
-  left the last cells empty on purpose), or when it is empty altogether (a
-  spacer row): those rows are not reported.
+  left the last cells empty on purpose), when it is empty altogether (a
+  spacer row), or when it holds one cell of text and nothing else (a group
+  label such as ``| **H100** |`` over the rows that follow: the label is
+  shown in the first column, where it was written): those rows are not
+  reported.
 - A header and delimiter row whose cell counts differ: GFM then renders no
   table at all, only a paragraph of pipes.
 - A fenced code block that is never closed: it swallows the rest of its
@@ -29,6 +32,9 @@ from .document import Document
 CODE = "SG104"
 
 _QUOTE_PREFIX_RE = re.compile(r"^\s*(?:>\s?)+")
+# A cell that is only a figure (``12.5``, ``**3.0x**``, ``-4.2%``): alone in a short row it may belong under
+# another column, so such a row is still reported.
+_FIGURE_ONLY_RE = re.compile(r"^[*_~`]*[-+−]?\d[\d,.]*\s*(?:%|x|×|ms|us|µs|s)?[*_~`]*$")
 _DELIMITER_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 
@@ -67,6 +73,8 @@ def changes_what_is_shown(line: str, expected: int) -> bool:
         return False
     if len(cells) > expected:
         return any(cells[expected:])
+    if len(cells) == 1 and not _FIGURE_ONLY_RE.match(cells[0]):
+        return False  # a group label row: one cell of text cannot land under a wrong column
     return len(cells) < expected and cells[-1] != ""
 
 
