@@ -24,6 +24,17 @@ _BARE_NUMBER_RE = re.compile(
     r"(?![\da-zµ_]|\.\d|\s*(?:%|x\b|x\d|×|(?:ms|us|µs|ns|s|sec|secs|seconds)\b|[kmg]i?b\b|tokens?/s|/s|(?:-|–|—|\.\.)\s*\d))"
 )
 _EXCLUSION_RE = re.compile(r"except|exclud|besides|without|other than|apart from")
+# "small sizes", "large token counts", "long contexts", "low concurrency": a size word before a noun that names
+# the swept quantity picks one end of a sweep (the rows of the smallest or the largest labels)
+_SMALL_WORDS = frozenset({"small", "smaller", "smallest", "short", "shorter", "shortest", "low", "lower", "lowest",
+                          "few", "fewer", "tiny"})
+_LARGE_WORDS = frozenset({"large", "larger", "largest", "big", "bigger", "biggest", "long", "longer", "longest",
+                          "high", "higher", "highest", "many", "huge"})
+_SWEEP_NOUNS = frozenset({"size", "sizes", "batch", "batches", "token", "tokens", "count", "counts", "shape", "shapes",
+                          "sequence", "sequences", "input", "inputs", "context", "contexts", "length", "lengths",
+                          "prompt", "prompts", "load", "loads", "concurrency", "qps", "problem", "problems",
+                          "message", "messages", "point", "points", "end", "regime"})
+_MAGNITUDE_RE = re.compile(r"^(\d+(?:\.\d+)?)\s*([km])?$")
 
 
 @lru_cache(maxsize=16384)
@@ -40,7 +51,7 @@ class TextView:
     its tokens (and their stems), the positions after exclusion words."""
 
     __slots__ = ("normalized", "tokens", "token_set", "excluded", "vocab_mentions", "restrictions", "_followers", "multiword_possible",
-                 "part_mentions", "bare_numbers", "number_spans")
+                 "part_mentions", "bare_numbers", "number_spans", "sweep_ends")
 
     def __init__(self, text: str, vocab: frozenset[str], multiword_labels: frozenset[str] = frozenset(),
                  parts: frozenset[str] = frozenset()):
@@ -74,6 +85,16 @@ class TextView:
                     spans.append((float(match.group(1)), float(match.group(2))))
         self.bare_numbers = frozenset(numbers)
         self.number_spans = tuple(spans)
+        # (-1 for the small end, +1 for the large end, noun): "small sizes" -> (-1, "sizes")
+        ends = set()
+        if not (_SMALL_WORDS | _LARGE_WORDS).isdisjoint(token_set):
+            tokens = self.tokens
+            for index, token in enumerate(tokens):
+                direction = -1 if token in _SMALL_WORDS else 1 if token in _LARGE_WORDS else 0
+                if direction:
+                    for noun in tokens[index + 1:index + 3]:
+                        ends.add((direction, noun))
+        self.sweep_ends = frozenset(ends)
 
     def mention(self, value: str) -> int:
         """1 when the text names label ``value``, -1 when it names it after
@@ -205,3 +226,41 @@ def _rows_by_parts(table, view: TextView, named_columns) -> dict[int, set[int]]:
         best = max(score.values())
         chosen[column] = {row for row, count in score.items() if count == best}
     return chosen
+
+
+def label_magnitude(value: str) -> float | None:
+    """The size a normalised label names (``8192`` -> 8192, ``32k`` -> 32000), None for other labels."""
+    match = _MAGNITUDE_RE.match(value)
+    if match is None:
+        return None
+    return float(match.group(1)) * {"k": 1e3, "m": 1e6}.get(match.group(2) or "", 1.0)
+
+
+def sweep_end_rows(table, view: TextView, present: list[int], inside: list[int]) -> bool:
+    """True when the clause names one end of a sweep ("small sizes", "at large token counts") and the rows
+    ``inside`` a range are exactly that end of ``present``: every one of them has a smaller (or larger) size label
+    than every row left out, in a label column whose every row is a size (``1K``, ``2048``). The range is then about
+    those rows, not the whole column."""
+    if not view.sweep_ends or not inside or len(inside) == len(present):
+        return False
+    inside_set = set(inside)
+    for column, values in table.label_values.items():
+        header_words = set(label_tokens(normalize(table.headers[column])))
+        directions = {d for d, noun in view.sweep_ends if noun in _SWEEP_NOUNS or noun in header_words or stem(noun) in header_words}
+        if len(directions) != 1:
+            continue
+        size_of: dict[int, float] = {}
+        for value, rows in values.items():
+            magnitude = label_magnitude(value)
+            if magnitude is None:
+                break
+            for row in rows:
+                size_of[row] = magnitude
+        else:
+            if not all(row in size_of for row in present):
+                continue
+            sizes_in = [size_of[row] for row in inside]
+            sizes_out = [size_of[row] for row in present if row not in inside_set]
+            if directions == {-1} and max(sizes_in) < min(sizes_out) or directions == {1} and min(sizes_in) > max(sizes_out):
+                return True
+    return False

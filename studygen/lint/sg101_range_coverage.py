@@ -48,6 +48,7 @@ from .claims import claims_of, overstated
 from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
 from .document import Block, Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, covers, rounding_keys, with_unit
+from .restriction import sweep_end_rows
 from .text import normalize
 
 CODE = "SG101"
@@ -312,6 +313,11 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
         else:
             present = [i for i in rows if column[i] is not None and i not in baseline]
             values = [column[i].value for i in present]
+        if view.sweep_ends and not restricted:
+            # "small sizes read -13% to -41%": the words name the end of the sweep the range covers
+            inside = [i for i, v in zip(present, values) if low_edge <= v <= high_edge]
+            if sweep_end_rows(table, view, present, inside):
+                present, values, restricted = inside, [column[i].value for i in inside], True
         same_section = table.section == block.section
         # Within the section a variant name ("fp16 latency") is enough to tie
         # a sentence to a column; across sections only a quantity word is.
