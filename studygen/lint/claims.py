@@ -37,6 +37,8 @@ _HEDGE_RE = re.compile(
     re.IGNORECASE,
 )
 _HEDGE_WINDOW = 16  # characters before a figure that may hold its hedge
+# A cell that states a lower bound (">75%", "over 2x", "at least 3x", "70%+"): a claim above it does not exceed it.
+_LOWER_BOUND_BEFORE_RE = re.compile(r"(?:>|≥|\bover|\bmore\s+than|\bat\s+least|\babove)\s*[*_]*\s*$", re.IGNORECASE)
 _CONTENT_SKIP = frozenset({"than", "with", "and", "or", "for", "in", "on", "at", "to", "vs", "versus", "while", "when"})
 _RATIO_CLAIM_UNITS = ("x", "%")
 
@@ -91,11 +93,17 @@ def _states_same(series: Series, claim: Claim) -> bool:
     return bool(claim.quantity)
 
 
-def _restricted(series: Series, view) -> list[Figure] | None:
-    """The figures of ``series`` in the rows ``view`` names (all when it
-    names none); None when it names only other tables' rows."""
+def _restricted(series: Series, view) -> list[int] | None:
+    """The rows of ``series`` holding a figure among those ``view`` names (all
+    when it names none); None when it names only other tables' rows."""
     rows = series.table.restrict(view)
-    return None if rows is None else [series.values[i] for i in rows if series.values[i] is not None]
+    return None if rows is None else [i for i in rows if series.values[i] is not None]
+
+
+def states_lower_bound(cell: str, figure: Figure) -> bool:
+    """True when the cell prints ``figure`` as a lower bound (``>75%``,
+    ``over 2x``, ``at least 3x``, ``70%+``)."""
+    return bool(_LOWER_BOUND_BEFORE_RE.search(cell, 0, figure.start)) or cell[figure.end:].lstrip(" *_").startswith("+")
 
 
 def overstated(document: Document, block: Block, sentence: Sentence, claim: Claim) -> tuple[Series, list[float]] | None:
@@ -110,21 +118,25 @@ def overstated(document: Document, block: Block, sentence: Sentence, claim: Clai
     for series in document.series_by_unit.get(figure.unit, ()):
         if not _states_same(series, claim):
             continue
-        values = _restricted(series, view)
-        if values is None:
+        rows = _restricted(series, view)
+        if rows is None:
             continue
-        if len(values) < 2:
+        if len(rows) < 2:
             # "Tune Falcon and Yi 2x faster with 60% less memory": the subject the
             # sentence opens with scopes each claim, not only the clause it sits in
-            values = _restricted(series, sentence.view) or []
-        if len(values) < 2:
+            rows = _restricted(series, sentence.view) or []
+        if len(rows) < 2:
             continue
+        values = [series.values[i] for i in rows]
         if any(v.value + v.half_step >= low_edge - 1e-9 for v in values):
             return None  # a row reaches the claim: it is a summit, not an overstatement
+        cells = series.table.rows
+        if any(states_lower_bound(cells[i].cells[series.column], series.values[i]) for i in rows):
+            return None  # a row measured only a bound (">75%"): the claim may be what it reached
         nearest = abs(series.table.order - block.order)
         if reported is None or nearest < reported[0]:
             reported = (nearest, series, [v.value for v in values])
     return None if reported is None else (reported[1], reported[2])
 
 
-__all__ = ["Claim", "cell_direction", "claims_of", "overstated"]
+__all__ = ["Claim", "cell_direction", "claims_of", "overstated", "states_lower_bound"]
