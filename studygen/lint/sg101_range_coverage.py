@@ -317,7 +317,7 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
             # "small sizes read -13% to -41%": the words name the end of the sweep the range covers
             inside = [i for i, v in zip(present, values) if low_edge <= v <= high_edge]
             if sweep_end_rows(table, view, present, inside):
-                present, values, restricted = inside, [column[i].value for i in inside], True
+                present, values = inside, [column[i].value for i in inside]
         same_section = table.section == block.section
         # Within the section a variant name ("fp16 latency") is enough to tie
         # a sentence to a column; across sections only a quantity word is.
