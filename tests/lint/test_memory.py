@@ -1,0 +1,107 @@
+"""Lint's memory as a budget per table cell (issue 16, item 7: lint of a
+30 MB table under 1 GB), and the model pieces that keep it there."""
+
+from __future__ import annotations
+
+import gc
+import random
+import tracemalloc
+
+from studygen.lint import lint_text
+from studygen.lint.document import SourceLines
+from studygen.lint.parse import SHARED_CELLS_LIMIT, _shared_cells, parse_document
+
+# Bytes of traced peak per table cell that one more row of a typical study
+# table (repeated GPU and shape labels, distinct figures, a ratio column)
+# may add to a lint run. Measured 117 B/cell (Python 3.11); before the cells
+# were shared and the source lines kept as offsets it was 228 B/cell, and a
+# model that kept markdown-it's own table tokens (three per cell) would add
+# over 1 KB a cell.
+PEAK_BYTES_PER_CELL = 160
+_ROWS = 3000
+_COLUMNS = 5
+
+
+def _study_table(rows: int, seed: int) -> str:
+    rng = random.Random(seed)
+    lines = ["# Latency", "", "| GPU | shape | fp16 ms | FP8 ms | speedup |", "|---|---|---:|---:|---:|"]
+    gpus = ("B200", "H200", "H100", "L40S")
+    shapes = ("800 x 800", "800 x 1067", "1024 x 1024")
+    for index in range(rows):
+        fp16 = rng.uniform(2, 40)
+        fp8 = fp16 * rng.uniform(0.5, 1.1)
+        lines.append(f"| {gpus[index % 4]} | {shapes[index // 4 % 3]} | {fp16:.3f} | {fp8:.3f} | {fp16 / fp8:.2f}x |")
+    return "\n".join(lines) + "\n"
+
+
+def _traced_peak(text: str) -> int:
+    """Traced peak (bytes) of one lint run above what was live before it."""
+    gc.collect()
+    before = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    lint_text(text, "table.md")
+    peak = tracemalloc.get_traced_memory()[1] - before
+    gc.collect()  # the model's cycles (row <-> table) go now, not in the next run
+    return peak
+
+
+def test_lint_peak_per_table_cell_within_budget():
+    """The peak of linting 2N rows minus that of N rows, per cell of the N
+    rows added: what a row costs, free of fixed costs (imports, caches
+    filled by a run before tracing starts)."""
+    lint_text(_study_table(2 * _ROWS, seed=1), "warm.md")  # fills the per-cell caches to their bound
+    tracemalloc.start()
+    try:
+        small = _traced_peak(_study_table(_ROWS, seed=2))
+        large = _traced_peak(_study_table(2 * _ROWS, seed=3))
+    finally:
+        tracemalloc.stop()
+    per_cell = (large - small) / (_ROWS * _COLUMNS)
+    assert per_cell <= PEAK_BYTES_PER_CELL, f"{per_cell:.0f} B per cell over the {PEAK_BYTES_PER_CELL} B budget"
+    assert large > small  # the measurement measured something
+
+
+def test_equal_cells_of_a_table_are_one_object():
+    document = parse_document("| GPU | ms |\n|---|---|\n| B200 | 1.5 |\n| B200 | 1.5 |\n| H200 | 2 |\n", "t.md")
+    first, second, third = document.tables[0].rows
+    assert first.cells == second.cells == ["B200", "1.5"]
+    assert first.cells[0] is second.cells[0] and first.cells[1] is second.cells[1]
+    assert third.cells == ["H200", "2"]
+    assert [row.line for row in document.tables[0].rows] == [3, 4, 5]
+
+
+def test_shared_cells_trims_pads_and_stops_adding_at_its_limit():
+    shared: dict[str, str] = {}
+    assert _shared_cells([" a ", "\tb", "c", "extra"], 3, shared) == ["a", "b", "c"]
+    assert _shared_cells(["a"], 3, shared) == ["a", "", ""]
+    assert set(shared) == {"a", "b", "c"}
+    full = {str(i): str(i) for i in range(SHARED_CELLS_LIMIT)}
+    held, same_text = full["1234"], str(1234)
+    assert same_text is not held
+    cells = _shared_cells(["new", same_text], 2, full)
+    assert cells == ["new", "1234"] and cells[1] is held
+    assert "new" not in full and len(full) == SHARED_CELLS_LIMIT
+
+
+def test_source_lines_read_as_the_split_list():
+    for text in ("", "a", "a\n", "\n\n", "one\ntwo\n\nfour", "é\n∑x\n"):
+        lines = SourceLines(text)
+        split = text.split("\n")
+        assert len(lines) == len(split)
+        assert [lines[i] for i in range(len(split))] == split
+        assert lines[-1] == split[-1] and lines[:-1] == split[:-1] and list(lines) == split
+        assert list(lines.starts) == [sum(len(line) + 1 for line in split[:i]) for i in range(len(split))]
+    lines = SourceLines("a\nb")
+    for index in (2, -3):
+        try:
+            lines[index]
+        except IndexError:
+            continue
+        raise AssertionError(f"index {index} read a line")
+
+
+def test_line_of_offset_from_the_line_starts():
+    document = parse_document("# T\n\nfirst line\nsecond\n", "t.md")
+    text = document.text
+    assert [document.line_of_offset(text.index(word)) for word in ("T", "first", "second")] == [1, 3, 4]
+    assert document.line_of_offset(len(text)) == 5
