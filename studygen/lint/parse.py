@@ -21,7 +21,12 @@ block holds markup characters at all (:func:`inline_text`, in pieces of at
 most :data:`INLINE_PIECE` characters), and a table body is read by
 :func:`compact_table`, markdown-it-py's own GFM table rule for the header
 and delimiter row with the body rows kept as one list of cell texts (split
-by the library's ``escapedSplit``) instead of three tokens per cell.
+by the library's ``escapedSplit``) instead of three tokens per cell. Equal
+cell texts of a table are one string (label cells repeat on every row), the
+source lines are offsets into the text (:class:`~studygen.lint.document.SourceLines`),
+and label columns are grouped by distinct text: a 30 MB table of four
+columns lints in ~450 MiB (``benchmarks/reliability.py --only-large``;
+``tests/lint/test_memory.py`` holds the budget per cell).
 
 mkdocs admonitions and content tabs (``!!! note``, ``??? tip``, ``=== "Tab"``)
 indent their content four spaces, which CommonMark reads as code;
