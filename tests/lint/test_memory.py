@@ -145,4 +145,9 @@ def test_autocompleted_cell_limit_ends_the_body_where_the_library_ends_it():
     text = header + body
     rows = parse_document(text, "t.md").tables[0].rows
     assert len(rows) == 65  # 65 x 999 padded cells fit in 65536, 66 do not
+    # 255 rows of 257 padded cells are 65535 (the library stops there too); had the
+    # closing pipe counted as a cell, 256 rows of 256 would fit
+    width = 258
+    header = "|" + "|".join(f"c{i}" for i in range(width)) + "|\n|" + "---|" * width + "\n"
+    assert len(parse_document(header + "| x |\n" * 300, "t.md").tables[0].rows) == 255
     assert rows[0].cells[:2] == ["y", ""] and rows[1].cells[:2] == ["x", ""]
