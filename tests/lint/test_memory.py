@@ -132,6 +132,14 @@ def test_label_rows_grouped_by_text_keep_order_rows_and_parts():
     assert table.label_parts == {0: {"deepep": {0, 3}, "decode": {0, 3, 4}, "none": {1, 4}, "prefill": {1}}}
     assert list(table.label_parts[0]) == ["deepep", "decode", "none", "prefill"]
     assert table.all_rows == [0, 1, 2, 3, 4] and all(a is row.index for a, row in zip(table.all_rows, table.rows))
+    # stop words ("the") and unit words ("ms") tell no rows apart
+    text = "| run | ms |\n|---|---|\n| the_decode_ms | 1 |\n| the_prefill_ms | 2 |\n| a_decode_ms | 3 |\n"
+    assert parse_document(text, "t.md").tables[0].label_parts == {0: {"decode": {0, 2}, "prefill": {1}}}
+
+
+def test_header_cells_resolve_reference_links():
+    table = parse_document("[r]: https://e.org\n\n| [fp16][r] ms | b |\n|---|---|\n| 1 | 2 |\n", "t.md").tables[0]
+    assert table.headers == ["fp16 ms", "b"]
 
 
 def test_autocompleted_cell_limit_ends_the_body_where_the_library_ends_it():
@@ -145,9 +153,9 @@ def test_autocompleted_cell_limit_ends_the_body_where_the_library_ends_it():
     text = header + body
     rows = parse_document(text, "t.md").tables[0].rows
     assert len(rows) == 65  # 65 x 999 padded cells fit in 65536, 66 do not
-    # 255 rows of 257 padded cells are 65535 (the library stops there too); had the
-    # closing pipe counted as a cell, 256 rows of 256 would fit
-    width = 258
+    # 256 rows of 256 padded cells are 65536, the limit itself (the library keeps
+    # them too); had the closing pipe counted as a cell, 257 rows of 255 would fit
+    width = 257
     header = "|" + "|".join(f"c{i}" for i in range(width)) + "|\n|" + "---|" * width + "\n"
-    assert len(parse_document(header + "| x |\n" * 300, "t.md").tables[0].rows) == 255
+    assert len(parse_document(header + "| x |\n" * 300, "t.md").tables[0].rows) == 256
     assert rows[0].cells[:2] == ["y", ""] and rows[1].cells[:2] == ["x", ""]
