@@ -17,7 +17,7 @@ Prints three tables, never asserts (tests assert outcomes, not times):
    for 30 MB).
 
 Inputs: ``../shared/fixtures/trtexec`` (logs), everything else written here.
-Usage: ``python benchmarks/reliability.py [--writers 8] [--large-mb 30] [--time-cap-s 120] [--memory-cap-gb 4] [--skip-large]``.
+Usage: ``python benchmarks/reliability.py [--writers 8] [--large-mb 30 [MB ...]] [--time-cap-s 120] [--memory-cap-gb 4] [--skip-large | --only-large]``.
 """
 
 from __future__ import annotations
@@ -238,9 +238,8 @@ def hostile_inputs(scratch: Path, time_cap_s: float) -> None:
     print()
 
 
-def large_inputs(scratch: Path, megabytes: int, time_cap_s: float, memory_cap_gb: float) -> None:
-    folder = scratch / "large"
-    folder.mkdir()
+def write_large_table(path: Path, megabytes: float) -> None:
+    """A table-heavy Markdown file of ``megabytes`` MiB: one 4-column latency table."""
     rows = ["| GPU | Shape HxW | fp16 (ms) | FP8 (ms) |", "| --- | --- | --- | --- |"]
     size, index = 0, 0
     while size < megabytes * 2**20:
@@ -248,16 +247,26 @@ def large_inputs(scratch: Path, megabytes: int, time_cap_s: float, memory_cap_gb
         rows.append(row)
         size += len(row) + 1
         index += 1
-    (folder / "table.md").write_text("# Latency\n\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    (folder / "emphasis.md").write_text("# E\n\n" + "*a " * (megabytes * 2**20 // 9) + "\n", encoding="utf-8")
+    path.write_text("# Latency\n\n" + "\n".join(rows) + "\n", encoding="utf-8")
+
+
+def large_inputs(scratch: Path, sizes_mb: list[int], time_cap_s: float, memory_cap_gb: float) -> None:
+    folder = scratch / "large"
+    folder.mkdir()
+    names = []
+    for megabytes in sizes_mb:
+        write_large_table(folder / f"table{megabytes}.md", megabytes)
+        (folder / f"emphasis{megabytes}.md").write_text("# E\n\n" + "*a " * (megabytes * 2**20 // 9) + "\n", encoding="utf-8")
+        names += [f"table{megabytes}.md", f"emphasis{megabytes}.md"]
     for sentences in (4000, 16000):
         text = " ".join(f"FP8 is {i % 7 + 1}.{i % 10} ms faster at {i % 97 + 1}x{i % 89 + 1}." for i in range(sentences))
         (folder / f"sentences{sentences}.md").write_text("# S\n\n" + text + "\n", encoding="utf-8")
+        names.append(f"sentences{sentences}.md")
     print(f"## Large inputs (caps: {time_cap_s:.0f} s, {memory_cap_gb:g} GB of address space)\n")
     print("| input | size (MB) | exit | wall (s) | peak (MiB) | ended |")
     print("| --- | --- | --- | --- | --- | --- |")
     cap = int(memory_cap_gb * 2**30)
-    for name in ("table.md", "emphasis.md", "sentences4000.md", "sentences16000.md"):
+    for name in names:
         path = folder / name
         done = studygen("lint", name, cwd=folder, timeout_s=time_cap_s, memory_cap=cap)
         ended = ("past the time cap" if done["code"] == "timeout" else
@@ -271,16 +280,19 @@ def large_inputs(scratch: Path, megabytes: int, time_cap_s: float, memory_cap_gb
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--writers", type=int, default=8)
-    parser.add_argument("--large-mb", type=int, default=30)
+    parser.add_argument("--large-mb", type=int, nargs="+", default=[30],
+                        help="sizes of the large table and emphasis inputs, MiB (several: one row each, e.g. 3 10 30)")
     parser.add_argument("--time-cap-s", type=float, default=120)
     parser.add_argument("--memory-cap-gb", type=float, default=4)
     parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument("--only-large", action="store_true", help="run the large inputs only")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="studygen-reliability-"))
     try:
-        parallel_writers(scratch, args.writers)
-        killed_writers(scratch)
-        hostile_inputs(scratch, args.time_cap_s)
+        if not args.only_large:
+            parallel_writers(scratch, args.writers)
+            killed_writers(scratch)
+            hostile_inputs(scratch, args.time_cap_s)
         if not args.skip_large:
             large_inputs(scratch, args.large_mb, args.time_cap_s, args.memory_cap_gb)
     finally:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
+from itertools import chain
 
 from .document import Document, Series, Table, is_empty_cell
 from .figures import UNITS, Figure, statistics_in, tokenize
@@ -104,7 +105,9 @@ _SNAKE_UNIT_RE = re.compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", 
 _EMPTY = (None, False)
 
 
-@lru_cache(maxsize=4096)
+# An LRU cache smaller than a column's distinct labels misses on every row
+# (a sweep of shapes has thousands); 16k entries hold ~4 MB at most.
+@lru_cache(maxsize=1 << 14)
 def _parsed_cell(text: str) -> tuple[tuple[Figure, ...] | None, bool]:
     """(figures when the cell is numeric else None, whether it holds
     anything): :func:`_cell_figures`, cached, since label cells ("B200",
@@ -253,48 +256,74 @@ def _short_cells(texts) -> bool:
 def _label_rows(table: Table, label_texts: dict[int, list[str]]) -> None:
     """Label values per label column and each row's label (``B200 / 11.1 / 800 x 1067``)."""
     for column, texts in label_texts.items():
-        values: dict[str, list[int]] = {}
+        by_text = _rows_by_text(texts, table.all_rows)
+        runs: dict[str, list[list[int]]] = {}  # normalised value -> row lists of the texts that give it
         numbers = counted = 0
-        for row_index, text in enumerate(texts):
+        for text, rows in by_text.items():
             if is_empty_cell(text):
                 continue
             value = normalize(text)
-            values.setdefault(value, []).append(row_index)
-            counted += 1
+            runs.setdefault(value, []).append(rows)
+            counted += len(rows)
             if value.replace(".", "").isdigit():
-                numbers += 1
+                numbers += len(rows)
+        # texts come in the order of their first row, so values do too; rows ascend within a value
+        values = {value: lists[0] if len(lists) == 1 else sorted(chain.from_iterable(lists))
+                  for value, lists in runs.items()}
         table.label_values[column] = values
         if values and numbers == counted:
             header_tokens = label_tokens(normalize(table.headers[column]))
             table.numeric_labels[column] = header_tokens[0] if header_tokens else ""
         elif len(values) > 1:
-            parts = _label_parts(texts, set(values))
+            parts = _label_parts(by_text, set(values))
             if parts:
                 table.label_parts[column] = parts
+
+
+def _rows_by_text(texts, row_indexes: list[int]) -> dict[str, list[int]]:
+    """Cell text -> the rows holding it (ascending), texts in the order of
+    their first row; ``row_indexes`` gives the int objects the lists share
+    (a column of a million cells holds a million references, not a million
+    ints per list that names rows)."""
+    grouped: dict[str, list[int]] = {}
+    for row_index, text in zip(row_indexes, texts):
+        rows = grouped.get(text)
+        if rows is None:
+            grouped[text] = [row_index]
+        else:
+            rows.append(row_index)
+    return grouped
 
 
 _PART_SPLIT_RE = re.compile(r"[^a-z0-9µμ.+]+")
 
 
-def _label_parts(texts, values: set[str]) -> dict[str, set[int]]:
+def _label_parts(by_text: dict[str, list[int]], values: set[str]) -> dict[str, set[int]]:
     """Words of a label column's values that tell some rows from others
     (in some values, not all): ``deepep_decode`` / ``none_prefill`` give
     decode, prefill, deepep, none; ``First Inference (A)`` gives first,
-    inference. Numbers, stop words and unit words are left out."""
-    rows_of: dict[str, set[int]] = {}
+    inference. Numbers, stop words and unit words are left out.
+    ``by_text``: :func:`_rows_by_text` of the column; each distinct text
+    is split once."""
+    runs: dict[str, list[list[int]]] = {}  # word -> row lists of the texts holding it
     labelled = 0
-    for row_index, text in enumerate(texts):
+    for text, rows in by_text.items():
         if is_empty_cell(text):
             continue
-        labelled += 1
+        labelled += len(rows)
+        words: dict[str, None] = {}
         # the raw text: normalize() reads "_" as emphasis and would join "deepep_decode"
         for part in _PART_SPLIT_RE.split(text.lower().replace("×", "x")):
             part = part.strip(".")
             if len(part) < 2 or part in STOPWORDS or part in UNIT_WORDS or not any(ch.isalpha() for ch in part):
                 continue
             for word in {part, stem(part)}:
-                rows_of.setdefault(word, set()).add(row_index)
-    return {part: rows for part, rows in rows_of.items() if len(rows) < labelled and part not in values}
+                words[word] = None
+        for word in words:
+            runs.setdefault(word, []).append(rows)
+    # the texts' row lists are disjoint: a word's row count is their sum
+    return {word: set(chain.from_iterable(lists)) for word, lists in runs.items()
+            if sum(map(len, lists)) < labelled and word not in values}
 
 
 def _split_header(header: str, parts: int) -> list[tuple[str, str]] | None:

@@ -19,11 +19,12 @@
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from itertools import accumulate
 
 from .figures import RATIO_UNITS, Figure, Range, Token, find_ranges, statistic_of, tokenize
 from .restriction import TextView, is_single_token, restricted_rows
@@ -37,6 +38,39 @@ EMPTY_CELLS = frozenset({"", "-", "–", "—", "n/a", "na", "n.a.", "?", "tbd",
 def is_empty_cell(text: str) -> bool:
     """True when a cell's text says it holds nothing (``""``, ``-``, ``n/a``, ``TBD`` …)."""
     return len(text) < 5 and text.lower() in EMPTY_CELLS
+
+
+_NEWLINE_RE = re.compile("\n")
+
+
+class SourceLines(Sequence):
+    """The lines of a text (``text.split("\\n")``) without a string per line.
+
+    ``lines[i]`` is line ``i`` (0-based), sliced from :attr:`text` when read;
+    :attr:`starts` holds the offset each line starts at, 8 bytes a line
+    (the split list would hold ~90 bytes a line for as long as the model
+    lives). Negative indexes and slices read as a list's."""
+
+    __slots__ = ("text", "starts")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = array("q", [0])
+        self.starts.extend(match.end() for match in _NEWLINE_RE.finditer(text))
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.starts)))]
+        count = len(self.starts)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError("line index out of range")
+        end = self.starts[index + 1] - 1 if index + 1 < count else len(self.text)
+        return self.text[self.starts[index]:end]
 
 
 class Row:
@@ -188,7 +222,9 @@ class Table:
 
     @cached_property
     def all_rows(self) -> list[int]:
-        return list(range(len(self.rows)))
+        """Every row index, ascending: the rows' own index objects, which
+        every list of row indexes of the table shares."""
+        return [row.index for row in self.rows]
 
     @cached_property
     def heading_words(self) -> frozenset[str]:
@@ -347,7 +383,7 @@ class Document:
 
     path: str
     text: str
-    lines: list[str]
+    lines: SourceLines
     blocks: list[Block] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     fences: list[Fence] = field(default_factory=list)
@@ -377,13 +413,9 @@ class Document:
         """The source text in lower case (for substring prefilters)."""
         return self.text.lower()
 
-    @cached_property
-    def _line_starts(self) -> list[int]:
-        return [0, *accumulate(len(line) + 1 for line in self.lines[:-1])]
-
     def line_of_offset(self, offset: int) -> int:
         """1-based line of a character offset into :attr:`text`."""
-        return bisect_right(self._line_starts, offset)
+        return bisect_right(self.lines.starts, offset)
 
     @cached_property
     def _table_at(self) -> dict[int, Table]:

@@ -21,7 +21,12 @@ block holds markup characters at all (:func:`inline_text`, in pieces of at
 most :data:`INLINE_PIECE` characters), and a table body is read by
 :func:`compact_table`, markdown-it-py's own GFM table rule for the header
 and delimiter row with the body rows kept as one list of cell texts (split
-by the library's ``escapedSplit``) instead of three tokens per cell.
+by the library's ``escapedSplit``) instead of three tokens per cell. Equal
+cell texts of a table are one string (label cells repeat on every row), the
+source lines are offsets into the text (:class:`~studygen.lint.document.SourceLines`),
+and label columns are grouped by distinct text: a 30 MB table of four
+columns lints in ~450 MiB (``benchmarks/reliability.py --only-large``;
+``tests/lint/test_memory.py`` holds the budget per cell).
 
 mkdocs admonitions and content tabs (``!!! note``, ``??? tip``, ``=== "Tab"``)
 indent their content four spaces, which CommonMark reads as code;
@@ -39,12 +44,12 @@ import re
 from contextlib import contextmanager
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import mdTrim
-from markdown_it.rules_block.table import MAX_AUTOCOMPLETED_CELLS, escapedSplit, getLine
+from markdown_it.common.utils import MD_TRIM_CHARS, mdTrim
+from markdown_it.rules_block.table import MAX_AUTOCOMPLETED_CELLS, escapedSplit
 from markdown_it.rules_block.table import table as gfm_table
 
 from .columns import add_label_vocabulary, type_columns
-from .document import Block, Document, Fence, Row, Table
+from .document import Block, Document, Fence, Row, SourceLines, Table
 
 _PARSER: MarkdownIt | None = None
 _LINT_PARSER: MarkdownIt | None = None
@@ -86,8 +91,10 @@ def compact_table(state, start_line: int, end_line: int, silent: bool) -> bool:
     termination tests (a blank line, a line indented less, any rule that ends
     a blockquote, an indented code line, the autocompleted-cell limit) and
     pushed as one ``lint_tbody`` token whose ``meta["rows"]`` is a list of
-    ``(0-based line, cells)``, every row padded or cut to the header's cells
-    as markdown-it does."""
+    cell lists, one per source line from ``token.map[0]`` on (a body has no
+    gaps), every row padded or cut to the header's cells as markdown-it
+    does. Equal cell texts of one table are one string object
+    (:func:`_shared_cells`): label cells repeat down a table."""
     if silent:
         return gfm_table(state, start_line, end_line, True)
     if not gfm_table(state, start_line, min(end_line, start_line + 2), True):
@@ -100,15 +107,23 @@ def compact_table(state, start_line: int, end_line: int, silent: bool) -> bool:
     terminators = state.md.block.ruler.getRules("blockquote")
     old_parent, state.parentType = state.parentType, "table"
     rows = []
+    shared: dict[str, str] = {}
     autocompleted = 0
     line = start_line + 2
+    source, starts, shifts, ends = state.src, state.bMarks, state.tShift, state.eMarks
     while line < end_line:
-        if state.sCount[line] < state.blkIndent or any(rule(state, line, end_line, True) for rule in terminators):
+        if state.sCount[line] < state.blkIndent:
             break
-        text = mdTrim(getLine(state, line))
+        begin = starts[line] + shifts[line]
+        # every rule that ends a blockquote (fence, blockquote, hr, list, html, heading)
+        # starts at a marker character: a row that starts with "|" starts none of them
+        if (begin >= ends[line] or source[begin] != "|") and any(rule(state, line, end_line, True) for rule in terminators):
+            break
+        text = mdTrim(source[begin:ends[line]])  # getLine(state, line)
         if not text or state.is_code_block(line):
             break
-        columns = escapedSplit(text)
+        # escapedSplit without a backslash is str.split("|")
+        columns = escapedSplit(text) if "\\" in text else text.split("|")
         if columns and columns[0] == "":
             columns.pop(0)
         if columns and columns[-1] == "":
@@ -116,10 +131,8 @@ def compact_table(state, start_line: int, end_line: int, silent: bool) -> bool:
         autocompleted += width - len(columns)
         if autocompleted > MAX_AUTOCOMPLETED_CELLS:
             break
-        cells = [mdTrim(column) for column in columns[:width]]
-        if len(cells) < width:
-            cells.extend([""] * (width - len(cells)))
-        rows.append((line, cells))
+        cells = _shared_cells(columns, width, shared)
+        rows.append(cells)
         line += 1
     state.parentType = old_parent
     if rows:
@@ -130,6 +143,31 @@ def compact_table(state, start_line: int, end_line: int, silent: bool) -> bool:
     opening.map = [start_line, line]
     state.line = line
     return True
+
+
+# Distinct cell texts one table keeps as shared strings: label cells ("B200",
+# "800 x 800") repeat on every row and become one object each; past this many
+# (a column of distinct figures) new texts are kept as they are, so the memo
+# stays small.
+SHARED_CELLS_LIMIT = 1 << 16
+
+
+def _shared_cells(columns: list[str], width: int, shared: dict[str, str]) -> list[str]:
+    """The first ``width`` of ``columns`` trimmed as markdown-it trims cells
+    (``mdTrim``) and padded with "" to ``width``, each text that ``shared``
+    already holds replaced by its held object; new texts are added while
+    ``shared`` holds fewer than :data:`SHARED_CELLS_LIMIT` (checked once a
+    row)."""
+    trimmed = [column.strip(MD_TRIM_CHARS) for column in columns[:width]]
+    if len(shared) < SHARED_CELLS_LIMIT:
+        hold = shared.setdefault
+        cells = [hold(cell, cell) for cell in trimmed]
+    else:
+        held = shared.get
+        cells = [held(cell, cell) for cell in trimmed]
+    if len(cells) < width:
+        cells.extend([""] * (width - len(cells)))
+    return cells
 
 
 _MARKUP_CHARS = frozenset("`*_~[]<>&!\\")
@@ -266,7 +304,7 @@ def build_document(source: str, path: str, tokens: list, env: dict | None = None
     :func:`parse_document`); ``env`` is the parse's environment (link
     reference definitions)."""
     env = {} if env is None else env
-    document = Document(path=path, text=source, lines=source.split("\n"))
+    document = Document(path=path, text=source, lines=SourceLines(source))
     heading = ""
     section = 0
     order = 0
@@ -348,11 +386,13 @@ def _read_table(tokens, index: int, document: Document, order: int, section: int
             headers.append(_cell_text(token.content, env))
         elif kind == "lint_tbody":
             markup = _MARKUP_CHARS
-            for line, cells in token.meta["rows"]:
+            line = token.map[0] + 1
+            for cells in token.meta["rows"]:
                 for position, content in enumerate(cells):
                     if not markup.isdisjoint(content):
                         cells[position] = inline_text(content, env).strip()
-                rows.append(Row(len(rows), line + 1, cells))
+                rows.append(Row(len(rows), line, cells))
+                line += 1
         elif kind == "table_close":
             break
         index += 1
