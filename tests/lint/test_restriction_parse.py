@@ -76,3 +76,50 @@ def test_inline_text_of_plain_multi_line_content_trims_each_line():
     assert inline_text("  first line \t\n\tsecond  ") == "first line\nsecond"
     assert inline_text("Xeon 8480 \nH100 X") == "Xeon 8480\nH100 X"  # only blanks are trimmed
     assert inline_text("a *b* `c`") == "a b c"
+
+
+def test_a_row_without_a_label_is_named_by_its_line():
+    (table,) = parse_document("| GPU | ms |\n|---|---|\n| B200 | 1.5 |\n| — | 2.5 |\n", "x.md").tables
+    assert [row.name() for row in table.rows] == ["row 'B200'", "the row at line 4"]
+
+
+SPEEDUPS = """{sentence}
+
+| variant | tokens | speedup x |
+|---|---:|---:|
+| fp8 | 1024 | 1.10 |
+| nvfp4 | 1024 | 0.80 |
+| nvfp4 | 4096 | 0.83 |
+| fp8 | 4096 | 1.20 |
+"""
+
+
+def _rows_of_the_range(sentence: str) -> list[int]:
+    document = parse_document(SPEEDUPS.format(sentence=sentence), "x.md")
+    view_of = document.prose[0].sentences[0]
+    (figure,) = view_of.ranges
+    assert figure.text == "0.80 to 0.83x"
+    return document.tables[0].restrict(view_of.clause_view(figure.start, len(figure.text)))
+
+
+def test_inside_a_parenthesis_the_parenthesis_scopes_the_figure():
+    # the words around the figure ("0.80 to 0.83x)") name no label; the parenthesis names nvfp4 at 1024
+    assert _rows_of_the_range("(nvfp4 loses at 1024, 0.80 to 0.83x) is the only loss.") == [1]
+    assert _rows_of_the_range("Results (a) differ (nvfp4 loses at 1024, 0.80 to 0.83x).") == [1]
+    # the parenthesis ends at its ")": what follows it does not scope the figure
+    assert _rows_of_the_range("Mostly (nvfp4 loses at 1024, 0.80 to 0.83x); fp8 wins at 4096.") == [1]
+
+
+def test_long_inline_content_is_parsed_in_pieces_without_losing_characters():
+    one_line = "*FP8* " + "word " * 5000 + "**end**"  # over INLINE_PIECE: cut after a space
+    assert inline_text(one_line) == one_line.replace("*", "")
+    lines = "*FP8* line\n" + ("word " * 100 + "\n") * 50 + "**end**"  # cut at line ends
+    assert inline_text(lines) == "\n".join(line.rstrip(" ") for line in lines.replace("*", "").split("\n"))
+
+
+def test_site_source_dedents_admonitions_but_not_inside_fences():
+    from studygen.lint.parse import site_source
+
+    text = "!!! note\n    ~~~\n    !!! tip\n        code\n    ~~~\n    after"
+    # the "!!! tip" inside the tilde fence opens no container: "code" keeps four of its spaces
+    assert site_source(text) == "!!! note\n~~~\n!!! tip\n    code\n~~~\nafter"
