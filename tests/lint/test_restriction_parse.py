@@ -108,6 +108,7 @@ def test_inside_a_parenthesis_the_parenthesis_scopes_the_figure():
     assert _rows_of_the_range("Results (a) differ (nvfp4 loses at 1024, 0.80 to 0.83x).") == [1]
     # the parenthesis ends at its ")": what follows it does not scope the figure
     assert _rows_of_the_range("Mostly (nvfp4 loses at 1024, 0.80 to 0.83x); fp8 wins at 4096.") == [1]
+    assert _rows_of_the_range("Mostly (nvfp4 loses at 1024, 0.80 to 0.83x) but fp8 wins at 4096.") == [1]
 
 
 def test_long_inline_content_is_parsed_in_pieces_without_losing_characters():

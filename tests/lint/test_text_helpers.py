@@ -105,6 +105,24 @@ def test_figure_scope_keeps_label_lists_ranges_and_a_trailing_parenthesis():
         "latency is 8.377 to 8.664 ms (mode compile, at 800 x 800 only)"
 
 
+def test_figure_scope_of_a_figure_inside_a_parenthesis_ends_at_its_close():
+    text = "FP8 is slower at batch 1 (0.97x to 0.99x) and faster at batch 8"
+    assert _scope(text, "0.97x to 0.99x") == "FP8 is slower at batch 1 (0.97x to 0.99x)"
+    assert _scope("A (b) and FP8 takes 0.2 ms and more", "0.2") == "FP8 takes 0.2 ms"  # a closed one before it
+
+
+def test_a_range_in_a_parenthesis_is_not_compared_with_rows_named_after_it():
+    # before the fix: "leaves out 2 rows: '8 / B200' (1.20x), '8 / H200' (1.25x)"
+    from studygen.lint import lint_text
+
+    text = ("FP8 is slower at batch 1 (0.97x to 0.99x) and faster at batch 8.\n\n"
+            "| batch | GPU | FP8 speedup x |\n|---:|---|---:|\n| 1 | B200 | 0.97 |\n| 1 | H200 | 0.99 |\n"
+            "| 8 | B200 | 1.20 |\n| 8 | H200 | 1.25 |\n")
+    assert lint_text(text, "x.md") == []
+    (finding,) = lint_text(text.replace("0.99x)", "0.98x)"), "x.md")
+    assert finding.code == "SG101" and "leaves out row '1 / H200' (0.99x)" in finding.message
+
+
 def test_opening_phrase_is_a_leading_restriction_up_to_six_words():
     assert opening_phrase("On TensorRT 11.4, FP8 is 3% faster") == "On TensorRT 11.4"
     assert opening_phrase("At 800 x 1067 on B200 the FP8 engine is faster") == "At 800 x 1067 on B200"
