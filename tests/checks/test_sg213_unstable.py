@@ -28,3 +28,20 @@ def test_ratio_on_an_unstable_timing_warns(tmp_path):
 def test_stable_timings_pass(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.85)])], template=TEMPLATE)
     assert sg213_unstable.check(CheckContext(study)) == []
+
+
+def test_each_unstable_output_once_with_every_unstable_timing(tmp_path):
+    # the same ratio printed twice on one line is one finding; a second line is a second one
+    template = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                "Ratio: {{ study.ratio_span('fp16', 'fp8', kind='latency') }}, again "
+                "{{ study.ratio_span('fp16', 'fp8', kind='latency') }}.\n\n"
+                "Range: {{ study.span(study.figures(kind='latency')) }}.\n")
+    results = [latency("fp16", 5.889, unstable=True, unstable_reason="CV 44%"), latency("fp8", 5.85, unstable=True)]
+    study = load(tmp_path, records=[record("job", results)], template=template)
+    findings = sg213_unstable.check(CheckContext(study))
+    timings = "5.889 ms (fp16, job job): CV 44%; 5.85 ms (fp8, job job): flagged unstable"
+    assert [(f.line, f.message) for f in findings] == [
+        (line_of(study, "Ratio:"), f'range "1.01x" is built on an unstable timing: {timings}'),
+        (line_of(study, "Range:"), f'range "5.85 to 5.889 ms" is built on an unstable timing: {timings}'),
+    ]
+    assert {f.hint for f in findings} == {"re-measure until the timing is stable (lock clocks, more iterations), then render again"}
