@@ -6,6 +6,7 @@ characters backslash-escaped)."""
 
 from __future__ import annotations
 
+from studygen.render.prose import escape_prose
 from studygen.render.text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 
 
@@ -20,6 +21,7 @@ def test_escape_inline_escapes_emphasis_and_code_but_not_pipes():
     assert escape_inline("a*b_c`d\r\ne<") == "a\\*b\\_c\\`d e&lt;"
     assert escape_inline("a|b\\c") == "a|b\\c"
     assert escape_inline("x\n\n\ny") == "x y"
+    assert escape_inline('say "hi" & <b>') == 'say "hi" &amp; &lt;b&gt;'  # quotes stay
 
 
 def test_gpu_label_drops_the_vendor_prefix_only_at_the_start():
@@ -43,3 +45,10 @@ def test_shape_label_spaces_height_and_width():
     assert shape_label("800x1067") == "800 x 1067"
     assert shape_label(None) == "any"
     assert shape_label("") == "any"
+
+
+def test_escape_prose_keeps_quotes_and_other_leading_white_space():
+    assert escape_prose('say "hi"') == 'say "hi"'
+    # only blanks and tabs are dropped at the start (four would make a code block); a no-break space is text
+    assert escape_prose("\u00a0# not a heading") == "\u00a0# not a heading"
+    assert escape_prose(" \t# heading") == "\\# heading"
