@@ -106,6 +106,7 @@ def test_inside_a_parenthesis_the_parenthesis_scopes_the_figure():
     # the words around the figure ("0.80 to 0.83x)") name no label; the parenthesis names nvfp4 at 1024
     assert _rows_of_the_range("(nvfp4 loses at 1024, 0.80 to 0.83x) is the only loss.") == [1]
     assert _rows_of_the_range("Results (a) differ (nvfp4 loses at 1024, 0.80 to 0.83x).") == [1]
+    assert _rows_of_the_range("(nvfp4 loses at 1024, 0.80 to 0.83x) is the only loss (fp8 wins).") == [1]
     # the parenthesis ends at its ")": what follows it does not scope the figure
     assert _rows_of_the_range("Mostly (nvfp4 loses at 1024, 0.80 to 0.83x); fp8 wins at 4096.") == [1]
     assert _rows_of_the_range("Mostly (nvfp4 loses at 1024, 0.80 to 0.83x) but fp8 wins at 4096.") == [1]
@@ -124,3 +125,8 @@ def test_site_source_dedents_admonitions_but_not_inside_fences():
     text = "!!! note\n    ~~~\n    !!! tip\n        code\n    ~~~\n    after"
     # the "!!! tip" inside the tilde fence opens no container: "code" keeps four of its spaces
     assert site_source(text) == "!!! note\n~~~\n!!! tip\n    code\n~~~\nafter"
+
+
+def test_reference_links_read_as_their_text():
+    document = parse_document("See [the log][1] for 0.2 ms.\n\n[1]: https://example.org/log\n", "x.md")
+    assert document.prose[0].text == "See the log for 0.2 ms."

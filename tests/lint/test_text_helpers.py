@@ -109,6 +109,7 @@ def test_figure_scope_of_a_figure_inside_a_parenthesis_ends_at_its_close():
     text = "FP8 is slower at batch 1 (0.97x to 0.99x) and faster at batch 8"
     assert _scope(text, "0.97x to 0.99x") == "FP8 is slower at batch 1 (0.97x to 0.99x)"
     assert _scope("A (b) and FP8 takes 0.2 ms and more", "0.2") == "FP8 takes 0.2 ms"  # a closed one before it
+    assert _scope("Results (a) differ (FP8 takes 0.2 ms) and B200 wins", "0.2") == "Results (a) differ (FP8 takes 0.2 ms)"
 
 
 def test_a_range_in_a_parenthesis_is_not_compared_with_rows_named_after_it():
@@ -128,6 +129,7 @@ def test_opening_phrase_is_a_leading_restriction_up_to_six_words():
     assert opening_phrase("At 800 x 1067 on B200 the FP8 engine is faster") == "At 800 x 1067 on B200"
     assert opening_phrase("Except on H100; FP8 wins: yes") == "Except on H100"
     assert opening_phrase("Apart from B300: all") == "Apart from B300"
+    assert opening_phrase("On B200, FP8 wins, mostly") == "On B200"  # up to the first stop
     assert opening_phrase("On B200 FP8 wins") == "On B200 FP8 wins"  # no stop: the words as they are
     assert opening_phrase("FP8 is faster on B200") == ""
     assert opening_phrase("Online, FP8 is faster") == ""  # "on" must be a whole word
