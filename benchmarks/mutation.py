@@ -22,21 +22,32 @@ mutants of each module drawn at random (seeded by ``--seed``), and the score
 is then that sample's: with N = 40 its standard error is at most 8 points.
 
 Several modules in one run share mutmut's first pass; the table has one line
-per module and an "all" line. The issue-11 scope, sampled (about 40 minutes
-on an idle machine; split it by folder when the machine is shared)::
+per module and an "all" line. The issue-11 scope, sampled, one command per
+area (each ran in about 5 to 15 minutes on this shared 2-core machine)::
 
-    python benchmarks/mutation.py --sample 40 --max-children 2 \
-        --paths studygen/checks studygen/lint studygen/render/spans.py studygen/render/stats.py \
-                studygen/render/text.py studygen/render/prose.py studygen/render/verdicts.py \
-                studygen/render/tables.py studygen/collect/trtexec studygen/collect/kernel_groups.py \
-                studygen/collect/torch_profile.py studygen/fsutil.py \
-        --tests tests/checks tests/lint tests/render tests/collect tests/robustness/test_atomic_write.py \
-                tests/robustness/test_parallel_writers.py tests/robustness/test_prose_escaping.py \
-        --deselect tests/render/test_charts.py::test_checking_a_family_with_current_charts_imports_no_matplotlib
+    python benchmarks/mutation.py --sample 25 --max-children 2 --paths studygen/checks --tests tests/checks
+    python benchmarks/mutation.py --sample 40 --max-children 2 --paths studygen/lint --tests tests/lint
+    python benchmarks/mutation.py --sample 30 --max-children 2 \
+        --paths studygen/render/spans.py studygen/render/stats.py studygen/render/text.py \
+                studygen/render/prose.py studygen/render/verdicts.py studygen/render/tables.py \
+        --tests tests/render tests/robustness/test_prose_escaping.py tests/robustness/test_escaping.py \
+        --deselect tests/render/test_charts.py::test_checking_a_family_with_current_charts_imports_no_matplotlib \
+                   tests/render/test_shipped.py::test_family_renders_to_its_committed_files tests/render/test_template_help.py
+    python benchmarks/mutation.py --sample 50 --max-children 2 --paths studygen/fsutil.py \
+        --tests tests/robustness/test_atomic_write.py tests/collect/test_jsonedit.py tests/foundation/test_fsutil.py \
+                tests/robustness/test_paths.py tests/robustness/test_names.py \
+                tests/foundation/test_check_scale.py::test_shown_paths_in_equals_shown_path \
+                tests/robustness/test_parallel_writers.py::test_a_writer_that_cannot_have_the_lock_gives_up_with_a_clear_error \
+        --deselect tests/robustness/test_atomic_write.py::test_kill_9_during_a_write_leaves_a_temp_file_git_ignores_and_the_next_collect_removes
+    python benchmarks/mutation.py --sample 40 --max-children 2 --tests tests/collect \
+        --paths studygen/collect/trtexec studygen/collect/kernel_groups.py studygen/collect/torch_profile.py
 
-``--deselect`` leaves out tests that cannot pass under mutmut (that one
-counts imported modules, and mutmut imports more); a test that fails on the
-unmutated copy stops the run before any mutant is tested.
+``--deselect`` leaves out tests that cannot pass under mutmut (an import
+count, byte comparisons with committed files, a helper list that mutmut's
+renamed functions extend, a git checkout, eight parallel writers); a test that
+fails on the unmutated copy stops the run before any mutant is tested
+("Failed to run clean test"). The same seed and module list draw the same
+mutants, so a run before and after a change of tests compares like with like.
 
 ``--workdir DIR`` keeps the scratch copy and mutmut's results (a new run
 into DIR starts from a fresh copy); ``--report-only`` prints the table of the
