@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.checks import CheckContext, sg206_unmeasured
 from studygen.findings import ERROR
 
@@ -100,25 +102,19 @@ def _variant_study(tmp_path, variant: dict, not_measured: dict, results: list[di
     return load(tmp_path, records=records, study=spec(variants=variants, not_measured=[not_measured]))
 
 
-def test_a_figure_of_a_variant_labelled_as_the_configuration_is_an_error(tmp_path):
+@pytest.mark.parametrize("config, reason, variant, value", [
     # the variant's name and precision do not name it; its label does
-    not_measured = {"config": "AWQ-W4", "reason": "no kernels", "expectation": "e", "because": "b"}
-    study = _variant_study(tmp_path, {"name": "quant-a", "precision": "int8", "label": "AWQ-W4"}, not_measured,
-                           [latency("quant-a", 4.75)])
-    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
-    assert finding.pointer == "/results/1/value_ms"
-    assert finding.message == ("job job reports latency 4.75 for quant-a, but the study file lists AWQ-W4 as not "
-                               "measured (no kernels)")
-
-
-def test_a_figure_of_a_variant_of_that_precision_is_an_error(tmp_path):
+    ("AWQ-W4", "no kernels", {"name": "quant-a", "precision": "int8", "label": "AWQ-W4"}, "4.75"),
     # the variant's name and label do not name it; its precision does
-    not_measured = {"config": "INT4", "reason": "no calibration set", "expectation": "e", "because": "b"}
-    study = _variant_study(tmp_path, {"name": "quant-b", "precision": "int4", "label": "W4 weights"}, not_measured,
-                           [latency("quant-b", 4.5)])
+    ("INT4", "no calibration set", {"name": "quant-b", "precision": "int4", "label": "W4 weights"}, "4.5"),
+])
+def test_a_figure_of_a_variant_labelled_as_it_or_of_its_precision_is_an_error(tmp_path, config, reason, variant, value):
+    not_measured = {"config": config, "reason": reason, "expectation": "e", "because": "b"}
+    study = _variant_study(tmp_path, variant, not_measured, [latency(variant["name"], float(value))])
     (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
     assert finding.pointer == "/results/1/value_ms"
-    assert "job job reports latency 4.5 for quant-b, but the study file lists INT4 as not measured" in finding.message
+    assert finding.message == (f"job job reports latency {value} for {variant['name']}, but the study file lists {config} "
+                               f"as not measured ({reason})")
 
 
 def test_a_range_recorded_for_it_is_reported_with_both_ends(tmp_path):
