@@ -160,3 +160,10 @@ def test_a_stated_count_of_two_unused_definitions_names_both(tmp_path):
     study = load(tmp_path, records=GOOD, datasets=datasets, template=template)
     (finding,) = [f for f in sg205_datasets.check(CheckContext(study)) if f.file == "families/toy/README.md"]
     assert 'README states 16 images ("16 images"), the count of other-16, stride-16, which no result uses' in finding.message
+
+
+def test_a_quality_result_with_an_empty_dataset_names_none(tmp_path):
+    study = load(tmp_path, records=[record("job", [coco_ap("fp16", 0.46, dataset="")])])
+    (finding,) = sg205_datasets.check(CheckContext(study))
+    assert (finding.pointer, finding.message) == ("/results/0/value", "coco_ap result of fp16 in job job names no dataset")
+    assert finding.hint == 'add "dataset": the id of a definition under datasets/'
