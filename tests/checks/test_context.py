@@ -92,3 +92,13 @@ def test_an_invalid_record_is_one_sg202_finding_with_the_hint(tmp_path):
     assert findings == [Finding("SG202", "'fast' is not of type 'number'", "measurements/toy/job.json", line=line,
                                 pointer="/results/0/value_ms",
                                 hint="fix the file so it validates against its schema (studygen/schemas/; see docs/study-guide.md)")]
+
+
+def test_an_unloadable_study_is_one_sg202_finding_at_its_place():
+    from studygen.checks.sg202_records import unloadable_study
+    from studygen.errors import InputError
+
+    (finding,) = unloadable_study(InputError("study.yaml: not a mapping", line=3), "families/toy")
+    assert (finding.code, finding.file, finding.line, finding.message) == ("SG202", "families/toy", 3, "study.yaml: not a mapping")
+    (finding,) = unloadable_study(InputError("bad", path="families/toy/study.yaml", pointer="/variants"), "families/toy")
+    assert (finding.file, finding.pointer) == ("families/toy/study.yaml", "/variants")

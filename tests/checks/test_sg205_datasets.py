@@ -133,3 +133,37 @@ def test_image_counts_of_one_line():
     assert [count for count, _, _ in image_counts(line)] == [400, 1000, 1000, 256]
     count, start, end = image_counts("see the 1000-image set")[0]
     assert (count, "see the 1000-image set"[start:end]) == (1000, "1000-image")
+
+
+def test_hints_of_the_dataset_findings(tmp_path):
+    study = load(tmp_path / "a", records=[record("job", [coco_ap("fp16", 0.4644), coco_ap("fp8", 0.4625, dataset="val-9")])])
+    finding = next(f for f in sg205_datasets.check(CheckContext(study)) if "val-9" in f.message)
+    assert finding.message == ("coco_ap result of fp8 in job job names dataset 'val-9', which has no definition "
+                               "(defined: calib-4, val-8)")
+    assert finding.hint == "add measurements/<family>/datasets/<id>.json"
+    datasets = dict(DEFAULT_DATASETS, **{"val-16": dataset("val-16", "evaluation", 16, ids=range(21, 37))})
+    study = load(tmp_path / "b", records=[record("job", [coco_ap("fp16", 0.4644), coco_ap("fp8", 0.4625, dataset="val-16")])],
+                 datasets=datasets)
+    finding = next(f for f in sg205_datasets.check(CheckContext(study)) if "different evaluation sets" in f.message)
+    assert finding.hint == "compare figures on one image set, or explain the mix in the study file (explanations: SG205)"
+    records = [record("a", [coco_ap("fp16", 0.4644)]), record("b", [coco_ap("fp16", 0.4702, dataset="val-16")])]
+    hidden = HEADER + "{{ study.table(index=('job_id',), variants=('fp16',), kind='coco_ap') }}\n"
+    study = load(tmp_path / "c", records=records, datasets=datasets, template=hidden)
+    (finding,) = [f for f in sg205_datasets.check(CheckContext(study)) if f.file == "families/toy/README.md"]
+    assert finding.hint == "compare on one image set, or show the image set (index=(..., 'dataset') in study.table)"
+
+
+def test_a_stated_count_of_two_unused_definitions_names_both(tmp_path):
+    datasets = dict(DEFAULT_DATASETS, **{"stride-16": dataset("stride-16", "evaluation", 16, ids=range(21, 37)),
+                                         "other-16": dataset("other-16", "evaluation", 16, ids=range(41, 57))})
+    template = HEADER + "Quality was evaluated on 8 held-out images (16 images at a fixed stride).\n"
+    study = load(tmp_path, records=GOOD, datasets=datasets, template=template)
+    (finding,) = [f for f in sg205_datasets.check(CheckContext(study)) if f.file == "families/toy/README.md"]
+    assert 'README states 16 images ("16 images"), the count of other-16, stride-16, which no result uses' in finding.message
+
+
+def test_a_quality_result_with_an_empty_dataset_names_none(tmp_path):
+    study = load(tmp_path, records=[record("job", [coco_ap("fp16", 0.46, dataset="")])])
+    (finding,) = sg205_datasets.check(CheckContext(study))
+    assert (finding.pointer, finding.message) == ("/results/0/value", "coco_ap result of fp16 in job job names no dataset")
+    assert finding.hint == 'add "dataset": the id of a definition under datasets/'

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.checks import CheckContext, sg206_unmeasured
 from studygen.findings import ERROR
 
@@ -62,3 +64,76 @@ def test_a_format_written_in_words_is_a_mention(tmp_path):
     findings = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
     assert [f.line for f in findings] == [line_of(study, "four-bit integer format")]
     assert "INT4 is declared not measured (no calibration set) but hand-written text names it with figures 2" in findings[0].message
+
+
+def test_names_are_the_configuration_and_its_aliases_longest_first():
+    # longest first, so that "NVFP4 linears" is one mention, not "NVFP4" and a stray word
+    entry = {"config": "NVFP4", "aliases": ["fp4", "NVFP4 linears", "NVFP4"], "reason": "r"}
+    assert sg206_unmeasured.names(entry) == ["NVFP4 linears", "NVFP4", "fp4"]
+    assert sg206_unmeasured.mentions("The NVFP4 linears and fp4-x, not NVFP4s.", entry,
+                                     sg206_unmeasured.mention_pattern(entry)) == [(4, 17)]
+
+
+def test_a_mention_in_another_case_than_every_name_is_an_error(tmp_path):
+    not_measured = [{**NOT_MEASURED[0], "aliases": []}]
+    template = HEADER + "- {{ study.expectation('NVFP4') }}\n\nAn Nvfp4 engine would be smaller.\n"
+    study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=not_measured))
+    findings = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert [f.line for f in findings] == [line_of(study, "An Nvfp4 engine")]
+    assert findings[0].message == ('NVFP4 is declared not measured (not tried) but hand-written text names it: '
+                                   '"An Nvfp4 engine would be smaller."')
+
+
+def test_one_finding_per_sentence_each_quoting_its_own_sentence_and_figures(tmp_path):
+    line = "NVFP4 is not faster than nvfp4 alone. NVFP4 saves 2 and 3 ms here. FP8 is 1.01x."
+    template = HEADER + "- {{ study.expectation('NVFP4') }}\n\n" + line + "\n"
+    study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=NOT_MEASURED))
+    findings = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    lead = "NVFP4 is declared not measured (not tried) but hand-written text names it"
+    assert [(f.line, f.message) for f in findings] == [
+        (line_of(study, line), f'{lead}: "NVFP4 is not faster than nvfp4 alone."'),
+        (line_of(study, line), f'{lead} with figures 2, 3: "NVFP4 saves 2 and 3 ms here."'),
+    ]
+
+
+def _variant_study(tmp_path, variant: dict, not_measured: dict, results: list[dict]):
+    variants = spec()["variants"] + [variant]
+    records = [record("job", [latency("fp16", 5.889), *results])]
+    return load(tmp_path, records=records, study=spec(variants=variants, not_measured=[not_measured]))
+
+
+@pytest.mark.parametrize("config, reason, variant, value", [
+    # the variant's name and precision do not name it; its label does
+    ("AWQ-W4", "no kernels", {"name": "quant-a", "precision": "int8", "label": "AWQ-W4"}, "4.75"),
+    # the variant's name and label do not name it; its precision does
+    ("INT4", "no calibration set", {"name": "quant-b", "precision": "int4", "label": "W4 weights"}, "4.5"),
+])
+def test_a_figure_of_a_variant_labelled_as_it_or_of_its_precision_is_an_error(tmp_path, config, reason, variant, value):
+    not_measured = {"config": config, "reason": reason, "expectation": "e", "because": "b"}
+    study = _variant_study(tmp_path, variant, not_measured, [latency(variant["name"], float(value))])
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.pointer == "/results/1/value_ms"
+    assert finding.message == (f"job job reports latency {value} for {variant['name']}, but the study file lists {config} "
+                               f"as not measured ({reason})")
+
+
+def test_a_range_recorded_for_it_is_reported_with_both_ends(tmp_path):
+    ranged = {"kind": "kernel_time", "variant": "nvfp4", "shape": "800x1067", "batch": 1, "backend": "tensorrt",
+              "mode": "engine", "groups": [{"group": "GEMM", "time_ms_range": {"min": 0.19, "max": 0.21, "over": "three jobs"}}]}
+    study = _variant_study(tmp_path, {"name": "nvfp4", "precision": "nvfp4"}, NOT_MEASURED[0], [ranged])
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.pointer == "/results/1/groups/0/time_ms_range"
+    assert "job job reports kernel_time 0.19 to 0.21 for nvfp4, but the study file lists NVFP4" in finding.message
+
+
+def test_a_result_of_an_undeclared_variant_named_like_it_is_still_reported(tmp_path):
+    # the study has a load problem (SG202 reports it); SG206 still reads the row, by its variant name alone
+    from studygen.study import load_study
+
+    from .studies import write_project
+
+    records = [record("job", [latency("fp16", 5.889), latency("nvfp4", 5.701)])]
+    study = load_study(write_project(tmp_path, records=records, study=spec(not_measured=NOT_MEASURED)), tmp_path)
+    assert any("variant 'nvfp4' is not declared" in str(problem) for problem in study.problems)
+    (finding,) = sg206_unmeasured.record_findings(study, NOT_MEASURED)
+    assert finding.code == "SG206" and finding.pointer == "/results/1/value_ms"

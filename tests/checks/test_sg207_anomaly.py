@@ -5,7 +5,7 @@ from __future__ import annotations
 from studygen.checks import CheckContext, run_checks, sg207_anomaly
 from studygen.findings import ERROR, NOTICE
 
-from .studies import codes, collected_provenance, kernel_time, load, record, spec
+from .studies import codes, collected_provenance, kernel_time, latency, load, record, spec
 
 GEMM = "GEMM/MatMul"
 
@@ -60,3 +60,31 @@ def test_an_explanation_turns_it_into_a_notice(tmp_path):
         {"code": "SG207", "key": key, "text": "TensorRT 11.1 attributes more kernels to the GEMM group."}])
     finding = next(f for f in run_checks(explained) if f.code == "SG207")
     assert finding.severity == NOTICE and "explained: TensorRT 11.1 attributes" in finding.waived_reason
+
+
+def test_the_listed_finding_in_full(tmp_path):
+    # 14.2 / 5.889 = 2.411: at or above the default factor 1.5
+    records = [record("b200", [latency("fp16", 5.889)], collected_provenance("NVIDIA B200")),
+               record("b300", [latency("fp16", 14.2)], collected_provenance("NVIDIA B300"))]
+    (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
+    assert finding.message == (
+        "fp16 latency median at 800x800: 14.2 ms on NVIDIA B300, tensorrt=11.4.0.106,cuda=13.0 (job b300) is 2.41x the "
+        "lowest platform (5.889 ms on NVIDIA B200, tensorrt=11.4.0.106,cuda=13.0), at or above the anomaly factor 1.50, "
+        "with no explanation; other platforms: 5.889 ms on NVIDIA B200, tensorrt=11.4.0.106,cuda=13.0 (job b200)")
+    assert finding.hint == "add an explanation (code SG207, key or match) to the study file, or re-measure"
+
+
+def test_a_listed_row_far_below_a_stated_range(tmp_path):
+    # 0.19 / 0.05 = 3.8; the row has no shape, so the message names none
+    summary = {"kind": "kernel_time", "variant": "fp16", "batch": 1, "backend": "tensorrt", "mode": "engine",
+               "rows_listed": False,
+               "groups": [{"group": "GEMM", "time_ms_range": {"min": 0.19, "max": 0.21, "over": "the other rows"}}]}
+    listed = kernel_time("fp16", {"GEMM": 0.05})
+    del listed["shape"]
+    records = [record("summary", [summary], collected_provenance(None, None)),
+               record("b200-11.1", [listed], collected_provenance("NVIDIA B200", "11.1.0.106"))]
+    (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
+    assert finding.message == (
+        "fp16 kernel time GEMM: 0.05 ms on NVIDIA B200, tensorrt=11.1.0.106,cuda=13.0 (job b200-11.1) is 3.80x below "
+        "the 0.19 to 0.21 ms stated over the other rows (job summary: the other rows), at or above the anomaly factor "
+        "1.50, with no explanation")

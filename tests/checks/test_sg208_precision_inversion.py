@@ -29,3 +29,19 @@ def test_other_gpu_or_faster_lower_precision_passes(tmp_path):
                record("c", [latency("fp32", 9.5), latency("fp16", 5.889)])]
     study = load(tmp_path, records=records)
     assert sg208_precision_inversion.check(CheckContext(study)) == []
+
+
+def _inversion(tmp_path, provenance=None):
+    records = [record("job", [latency("fp32", 13.99, "800x1067"), latency("fp16", 14.747, "800x1067")], provenance)]
+    (finding,) = sg208_precision_inversion.check(CheckContext(load(tmp_path, records=records)))
+    assert finding.hint == "render lists it under side findings; explain it if it is expected"
+    return finding.message
+
+
+def test_the_message_names_the_gpu_and_versions_or_says_they_are_not_stated(tmp_path):
+    assert _inversion(tmp_path / "a") == ("fp16 (14.747 ms, job job) is slower than fp32 (13.99 ms, job job) on "
+                                          "NVIDIA H200, tensorrt=11.4.0.106,cuda=13.0, 800x1067")
+    unstated = collected_provenance(gpu=None)
+    unstated["software"] = {}
+    assert _inversion(tmp_path / "b", unstated) == ("fp16 (14.747 ms, job job) is slower than fp32 (13.99 ms, job job) "
+                                                    "on GPU not stated, versions not stated, 800x1067")

@@ -48,3 +48,25 @@ def test_transcribed_record_needs_a_citation(tmp_path):
     assert [(f.pointer, f.message) for f in findings] == [("/provenance/source/citation", "job job: transcribed record cites no source")]
     source["source"]["citation"] = "Toy paper, table 2"
     assert sg209_provenance.check(CheckContext(load(tmp_path / "b", records=[record("job", [latency("fp16", 5.889)], source)]))) == []
+
+
+def _findings(tmp_path, result: dict, **provenance_changes):
+    provenance = collected_provenance(**provenance_changes)
+    provenance["software"] = {}
+    study = load(tmp_path, records=[record("job", [result], provenance)])
+    return [(f.pointer, f.message, f.hint) for f in sg209_provenance.check(CheckContext(study))]
+
+
+def test_no_software_at_all_is_one_finding_unless_a_backend_names_the_missing_one(tmp_path):
+    versions_hint = "record the software versions of the measuring machine"
+    # a backend without a version of its own ("other"): the record must still name some software
+    assert _findings(tmp_path / "a", latency("fp16", 5.889, backend="other"), gpu=None, repository_commit=None) == [
+        ("/provenance/gpu", "job job: collected record names no GPU", "record the measuring GPU model (studygen collect env)"),
+        ("/provenance/software", "job job: collected record names no software version", versions_hint),
+        ("/provenance/repository_commit", "job job: collected record has no repository commit",
+         "record the commit of the code that measured it"),
+    ]
+    # a TensorRT result: the missing tensorrt version is the finding, not a second one about all software
+    assert _findings(tmp_path / "b", latency("fp16", 5.889)) == [
+        ("/provenance/software/tensorrt", "job job: collected record has no tensorrt version, yet its results ran on it",
+         versions_hint)]

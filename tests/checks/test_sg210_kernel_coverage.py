@@ -49,3 +49,14 @@ def test_format_number_names_infinity():
 
     assert (format_number(float("inf"), 1), format_number(float("inf"), 1, sign=True),
             format_number(float("-inf"), 3)) == ("inf", "+inf", "-inf")
+
+
+def test_a_stated_unclassified_share_is_taken_as_stated_and_hints_say_what_to_do(tmp_path):
+    # the groups sum to the total and none is "other": only the stated 15 % makes the finding
+    study = load(tmp_path, records=[record("job", [kernel_time("fp16", GROUPS, total=15.4, unclassified_share=0.15)])])
+    (finding,) = sg210_kernel_coverage.check(CheckContext(study))
+    assert finding.message == "15.0% of the profiled 15.4 ms of job job, fp16 at 800x1067 is unclassified (limit 10%)"
+    assert finding.hint == "add grouping rules (kernel_groups in the study file) for the kernels left over"
+    short = load(tmp_path / "b", records=[record("job", [kernel_time("fp16", GROUPS, total=16.2)])])
+    (finding,) = sg210_kernel_coverage.check(CheckContext(short))
+    assert finding.hint == "group every kernel (add an 'other' group) or fix the total"

@@ -96,3 +96,58 @@ def test_literal_arguments_of_one_source():
     source = ("{{ f(1, k=2)[3] }}\n{{ g(x, 4.5) if n >= 6 else -7 }}\n{% if n == 8 %}{{ h(9) }}{% endif %}\n"
               "{{ f(x[0], 10) }}\n")
     assert sg211_literal_figures.literal_arguments(env, source) == [(1, "1"), (2, "4.5"), (2, "-7"), (3, "9"), (4, "10")]
+
+
+def _figures_by_line(study) -> dict[int, str]:
+    return {f.line: f.message.split(" in prose")[0].removeprefix("template prints literal figure(s) ")
+            for f in sg211_literal_figures.check(CheckContext(study))}
+
+
+def test_tilde_fences_software_versions_and_multi_line_comments(tmp_path):
+    template = ALLOWED + (
+        "\n~~~\nlatency 0.19 ms\n~~~\n"
+        "On TensorRT 11.4 the GEMMs take 0.21 ms.\n"
+        "<!-- a note that goes on\n3.5 ms inside the note\nend of note --> FP8 saves 0.04 ms --> 0.03 ms\n"
+        "After the note: 7 ms.")  # a template that ends without a newline
+    study = load(tmp_path, records=RECORDS, template=template)
+    lines = template.split("\n")
+    assert _figures_by_line(study) == {
+        lines.index("On TensorRT 11.4 the GEMMs take 0.21 ms.") + 1: "0.21",
+        lines.index("end of note --> FP8 saves 0.04 ms --> 0.03 ms") + 1: "0.04, 0.03",
+        lines.index("After the note: 7 ms.") + 1: "7",
+    }
+
+
+def test_a_string_printed_at_the_very_end_of_a_template_is_written_text(tmp_path):
+    template = ALLOWED + '\nPrinted last: {{ "0.04 ms" }}'
+    study = load(tmp_path, records=RECORDS, template=template)
+    assert _figures_by_line(study) == {len(template.split("\n")): "0.04"}
+
+
+def test_an_expression_cut_at_the_end_of_the_source_is_read_without_error():
+    import jinja2
+
+    env = jinja2.Environment()
+    assert sg211_literal_figures.literal_arguments(env, "{{ f(1) }} {{ 2") == [(1, "1"), (1, "2")]
+    assert sg211_literal_figures.written_text(env, 'text {{ "a"') == [(1, "text ")]
+
+
+def test_a_missing_or_broken_included_template_is_a_template_error_with_its_place(tmp_path):
+    import pytest
+
+    from studygen.errors import TemplateError
+
+    template = "{{ generated_note }}\n\n{% include 'missing.md.j2' %}\n"
+    study = load(tmp_path, records=RECORDS, template=template)
+    with pytest.raises(TemplateError) as raised:
+        sg211_literal_figures.template_sources(study)
+    assert raised.value.line() == "families/toy/study.yaml:/template: template 'missing.md.j2' not found"
+    assert sg211_literal_figures.check(CheckContext(study)) == []  # SG201 reports it
+
+    template = "{{ generated_note }}\n\n{% include 'part.md.j2' %}\n"
+    study = load(tmp_path / "broken", records=RECORDS, template=template,
+                 extra_files={"templates/part.md.j2": "fine\n{{ study.one( }}\n"})
+    with pytest.raises(TemplateError) as raised:
+        sg211_literal_figures.template_sources(study)
+    assert raised.value.place.path == "part.md.j2" and raised.value.place.line == 2
+    assert raised.value.message.startswith("template syntax error: ")

@@ -28,3 +28,31 @@ def test_ratio_on_an_unstable_timing_warns(tmp_path):
 def test_stable_timings_pass(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.85)])], template=TEMPLATE)
     assert sg213_unstable.check(CheckContext(study)) == []
+
+
+def test_each_unstable_output_once_with_every_unstable_timing(tmp_path):
+    # the same ratio printed twice on one line is one finding; a second line is a second one
+    template = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                "Ratio: {{ study.ratio_span('fp16', 'fp8', kind='latency') }}, again "
+                "{{ study.ratio_span('fp16', 'fp8', kind='latency') }}.\n\n"
+                "Range: {{ study.span(study.figures(kind='latency')) }}.\n")
+    results = [latency("fp16", 5.889, unstable=True, unstable_reason="CV 44%"), latency("fp8", 5.85, unstable=True)]
+    study = load(tmp_path, records=[record("job", results)], template=template)
+    findings = sg213_unstable.check(CheckContext(study))
+    timings = "5.889 ms (fp16, job job): CV 44%; 5.85 ms (fp8, job job): flagged unstable"
+    assert [(f.line, f.message) for f in findings] == [
+        (line_of(study, "Ratio:"), f'range "1.01x" is built on an unstable timing: {timings}'),
+        (line_of(study, "Range:"), f'range "5.85 to 5.889 ms" is built on an unstable timing: {timings}'),
+    ]
+    assert {f.hint for f in findings} == {"re-measure until the timing is stable (lock clocks, more iterations), then render again"}
+
+
+def test_a_side_finding_on_an_unstable_timing_names_its_kind_in_words(tmp_path):
+    template = ("{{ generated_note }}\n\n# {{ study.title }}\n\n## Side findings\n\n"
+                "{% for line in study.precision_inversions() %}\n- {{ line }}\n{% endfor %}\n")
+    results = [latency("fp32", 13.99, "800x1067"), latency("fp16", 14.747, "800x1067", unstable=True, unstable_reason="CV 30%")]
+    study = load(tmp_path, records=[record("job", results)], template=template)
+    (finding,) = sg213_unstable.check(CheckContext(study))
+    # the quoted text is cut at 80 characters
+    assert finding.message == ('side finding "fp16 is slower than fp32 on H200 with TensorRT 11.4 at 800 x 1067: 14.747 ms aga" '
+                               "is built on an unstable timing: 14.747 ms (fp16, job job): CV 30%")

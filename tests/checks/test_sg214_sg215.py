@@ -41,3 +41,36 @@ def test_fp8_latency_without_evidence_is_refused(tmp_path):
 def test_fp8_latency_with_kernel_evidence_passes(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 15.1), latency("fp8", 14.2)])])
     assert sg215_fp8_evidence.check(CheckContext(study)) == []
+
+
+def test_the_random_weights_finding_in_full(tmp_path):
+    (finding,) = sg214_random_weights.check(CheckContext(load(tmp_path, records=[record("job", [coco_ap("fp16", 0.0012)], RANDOM)])))
+    assert finding.message == ("coco_ap AP 0.0012 of fp16 in job job comes from random-init weights: it says nothing "
+                               "about the model's quality")
+    assert finding.hint == "measure quality with pretrained weights, or drop the figure"
+
+
+def test_evidence_problem_wants_a_named_kernel_with_time():
+    problem = sg215_fp8_evidence.evidence_problem
+    assert problem({}) == "no fp8_evidence (FP8 GEMM kernel names and times from a profile)"
+    assert problem({"fp8_evidence": {}}) == "no fp8_evidence (FP8 GEMM kernel names and times from a profile)"
+    none_listed = "fp8_evidence lists no FP8 kernel with a name and a time above 0 ms"
+    assert problem({"fp8_evidence": {"note": "profile lost"}}) == none_listed  # no kernels key at all
+    assert problem({"fp8_evidence": {"kernels": [{"name": " ", "time_ms": 0.1}]}}) == none_listed
+    assert problem({"fp8_evidence": {"kernels": [{"time_ms": 0.1}]}}) == none_listed  # no name
+    assert problem({"fp8_evidence": {"kernels": [{"name": "sm90_gemm_e4m3"}]}}) == none_listed  # no time
+    assert problem({"fp8_evidence": {"kernels": [{"name": "sm90_gemm_e4m3", "time_ms": 0}]}}) == none_listed
+    assert problem({"fp8_evidence": {"kernels": [{"name": "sm90_gemm_e4m3", "time_ms": 0.07}]}}) is None
+
+
+def test_the_fp8_evidence_finding_in_full(tmp_path):
+    results = [latency("fp16", 15.1), latency("fp8", 14.2, fp8_evidence={"kernels": [{"name": " ", "time_ms": 0.1}]})]
+    (finding,) = sg215_fp8_evidence.check(CheckContext(load(tmp_path / "a", records=[record("job", results)])))
+    assert finding.message == ("FP8 latency 14.2 ms of fp8 at 800x800 in job job (NVIDIA H200, tensorrt=11.4.0.106,cuda=13.0): "
+                               "fp8_evidence lists no FP8 kernel with a name and a time above 0 ms")
+    assert finding.hint == ("profile the FP8 run and record its FP8 GEMM kernels (fp8_evidence), or do not report FP8 "
+                            "latency")
+    unstated = collected_provenance(gpu=None)
+    unstated["software"] = {}
+    (finding,) = sg215_fp8_evidence.check(CheckContext(load(tmp_path / "b", records=[record("job", results, unstated)])))
+    assert "in job job (GPU not stated, versions not stated): fp8_evidence lists" in finding.message

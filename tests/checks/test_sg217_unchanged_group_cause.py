@@ -165,3 +165,12 @@ def test_a_sentence_about_another_shape_is_not_held_against_this_one(tmp_path):
     assert sg217_unchanged_group_cause.check(CheckContext(study_with(tmp_path, sentence))) == []
     same_shape = sentence.replace("800 x 1067", "800 x 800")
     assert len(sg217_unchanged_group_cause.check(CheckContext(study_with(tmp_path / "b", same_shape)))) == 1
+
+
+def test_the_cause_sentence_is_read_alone_when_it_follows_another_on_its_line(tmp_path):
+    sentence = "Compiled, FP8 is slower than fp16 because its FP8 input casts cost more than the GEMMs save."
+    study = study_with(tmp_path, "These are medians. " + sentence + " See the table.")
+    [finding] = sg217_unchanged_group_cause.check(CheckContext(study))
+    assert finding.message.endswith(f'sentence: "{sentence}"')
+    assert finding.hint == ("state where the profiles put the difference (study.attribution_sentence(a, b, ...)), "
+                            "or name the cause the kernel groups support")

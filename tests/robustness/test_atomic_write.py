@@ -26,6 +26,15 @@ def _ctrl_c() -> None:
     time.sleep(0.05)
 
 
+@pytest.fixture(autouse=True)
+def python_sigint_handler():
+    """Python's own SIGINT handler for each test, whatever the runner set (a
+    CI runner or a mutation tester may ignore SIGINT), and the runner's back after."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.fixture
 def target(tmp_path):
     path = tmp_path / "README.md"

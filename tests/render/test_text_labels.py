@@ -1,0 +1,54 @@
+"""Escaping and labels of studygen.render.text, each helper on its own.
+
+The expected strings were written out by hand from the rules in the helpers'
+docstrings (HTML escaped without quotes, newlines folded, Markdown's active
+characters backslash-escaped)."""
+
+from __future__ import annotations
+
+from studygen.render.prose import escape_prose
+from studygen.render.text import escape_cell, escape_inline, gpu_label, shape_label, short_version
+
+
+def test_escape_cell_escapes_html_pipes_backticks_and_backslashes():
+    assert escape_cell("a|b`c\\d\n<e>&") == "a\\|b\\`c\\\\d &lt;e&gt;&amp;"
+    assert escape_cell("x\r\n\ny") == "x y"  # a run of line breaks is one space
+    assert escape_cell('say "hi"') == 'say "hi"'  # quotes stay (quote=False)
+    assert escape_cell(5.8) == "5.8"
+
+
+def test_escape_inline_escapes_emphasis_and_code_but_not_pipes():
+    assert escape_inline("a*b_c`d\r\ne<") == "a\\*b\\_c\\`d e&lt;"
+    assert escape_inline("a|b\\c") == "a|b\\c"
+    assert escape_inline("x\n\n\ny") == "x y"
+    assert escape_inline('say "hi" & <b>') == 'say "hi" &amp; &lt;b&gt;'  # quotes stay
+
+
+def test_gpu_label_drops_the_vendor_prefix_only_at_the_start():
+    assert gpu_label("NVIDIA B200") == "B200"
+    assert gpu_label("NVIDIA  H200") == "H200"
+    assert gpu_label("Tesla NVIDIA T4") == "Tesla NVIDIA T4"
+    assert gpu_label("NVIDIAB200") == "NVIDIAB200"  # the prefix is a word
+    assert gpu_label(None) == "not stated"
+    assert gpu_label("") == "not stated"
+
+
+def test_short_version_keeps_major_and_minor():
+    assert short_version("11.4.0.106") == "11.4"
+    assert short_version("13") == "13"
+    assert short_version("2.11.0") == "2.11"
+    assert short_version(None) == "not stated"
+    assert short_version("") == "not stated"
+
+
+def test_shape_label_spaces_height_and_width():
+    assert shape_label("800x1067") == "800 x 1067"
+    assert shape_label(None) == "any"
+    assert shape_label("") == "any"
+
+
+def test_escape_prose_keeps_quotes_and_other_leading_white_space():
+    assert escape_prose('say "hi"') == 'say "hi"'
+    # only blanks and tabs are dropped at the start (four would make a code block); a no-break space is text
+    assert escape_prose("\u00a0# not a heading") == "\u00a0# not a heading"
+    assert escape_prose(" \t# heading") == "\\# heading"
