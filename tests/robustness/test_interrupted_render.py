@@ -194,6 +194,9 @@ def test_kill_at_fractions_of_the_render_time(states, run_cli):
 # "fsync": while the temp file is being written out.
 CTRL_C_RENDER = (
     "import os, runpy, signal, sys, tempfile, time\n"
+    # A shell's background job starts with SIGINT ignored, and the child inherits
+    # that; Ctrl-C at a terminal reaches Python's own handler, so install it.
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
     "point = sys.argv.pop(1)\n"
     "fired = []\n"
     "def ctrl_c():\n"
