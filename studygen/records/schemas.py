@@ -103,12 +103,17 @@ def fast_run_schemas(schema: dict) -> tuple[dict, dict[str, dict]] | None:
                 or not ref.startswith("#/$defs/") or ref.rsplit("/", 1)[1] not in defs or kind in per_kind):
             return None
         allowed = set(common.get("properties", {})) | set(defs[ref.rsplit("/", 1)[1]].get("properties", {}))
+        # ``additionalProperties`` next to empty ``properties``: the keys of ``propertyNames: {enum}``,
+        # compiled to one set difference instead of a chain of comparisons per key
         per_kind[kind] = {"$schema": DRAFT_07, "$defs": defs, "allOf": [common, {"$ref": ref}],
-                          "propertyNames": {"enum": sorted(allowed)}}
+                          "properties": {name: {} for name in sorted(allowed)}, "additionalProperties": False}
     if set(per_kind) != set(common.get("properties", {}).get("kind", {}).get("enum", [])):
         return None
     envelope = copy.deepcopy(schema)
     envelope["$defs"]["result"] = {}
+    results = envelope.get("properties", {}).get("results", {})
+    if results.get("items") == {"$ref": "#/$defs/result"}:
+        del results["items"]  # each result is checked against its kind: no call per result here
     envelope["$schema"] = DRAFT_07
     if "unevaluatedProperties" in json.dumps([envelope, per_kind]):
         return None

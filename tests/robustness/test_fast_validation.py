@@ -93,3 +93,22 @@ def test_result_keys_are_limited_to_the_kind():
     plan["timing"] = "gpu_compute"  # a latency field on a plan size: unevaluated, so invalid
     assert _full_errors(record)
     assert not accepts(record)
+
+
+def test_split_limits_keys_by_additional_properties_and_leaves_results_to_their_kinds():
+    schema = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
+    envelope, per_kind = schemas.fast_run_schemas(schema)
+    assert "items" not in envelope["properties"]["results"]  # accepts() checks each result by its kind
+    latency = per_kind["latency"]
+    assert latency["additionalProperties"] is False and "propertyNames" not in latency
+    assert {"value_ms", "statistics_ms", "variant", "shape"} <= set(latency["properties"])
+    assert "value_bytes" not in latency["properties"]
+    assert all(value == {} for value in latency["properties"].values())
+
+
+def test_a_record_whose_results_are_not_objects_is_refused():
+    accepts = schemas.fast_run_check()
+    record = json.loads((REPO / "measurements" / "deformable_detr" / "b200-trt11.4.json").read_text(encoding="utf-8"))
+    for results in ([1], ["latency"], [None], {}):
+        record["results"] = results
+        assert _full_errors(record) and not accepts(record), results
