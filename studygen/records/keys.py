@@ -53,5 +53,8 @@ def key_string(row: dict, fields=FIELDS) -> str:
 def measurement_and_config_keys(row: dict) -> tuple[str, str]:
     """``(key_string(row, FIELDS), key_string(row, CONFIG_FIELDS))`` with each
     part made once (the flattened table asks for both on every row)."""
-    parts = {name: _key_part(name, row.get(name)) for name in FIELDS}
-    return "|".join([parts[n] for n in FIELDS]), "|".join([parts[n] for n in CONFIG_FIELDS])
+    parts = [_key_part(name, row.get(name)) for name in FIELDS]
+    return "|".join(parts), "|".join([parts[i] for i in _CONFIG_INDEXES])
+
+
+_CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
