@@ -139,17 +139,52 @@ def _run_kept(kept: bytes):
         return None
 
 
-@functools.cache
-def checks_can_be_kept() -> bool:
-    """True when compiled checks can be kept in the cache folder (there is one,
-    and fastjsonschema): then a check costs its compile once on this machine
-    and a read afterwards, and :func:`schema_errors` uses the compiled run-record
-    check from the first record."""
+def checks_are_kept() -> bool:
+    """True when the cache folder keeps the compiled envelope check of the
+    run-record schema (``render`` keeps it, :func:`keep_compiled_checks`), so
+    that :func:`fast_run_check` costs a read, not a compile: then
+    :func:`schema_errors` uses it from the first record. Asked once a process."""
+    if _kept_state.get("run") is None:
+        split = fast_run_schemas(json.loads((SCHEMA_DIR / SCHEMA_FILES["run"]).read_text(encoding="utf-8")))
+        _kept_state["run"] = split is not None and _is_kept(split[0])
+    return _kept_state["run"]
+
+
+_kept_state: dict[str, bool] = {}  # schema kind -> its compiled check is kept (asked once a process)
+
+
+def _is_kept(schema: dict) -> bool:
+    try:
+        path = _kept_check_path(schema)
+    except ImportError:  # no fastjsonschema
+        return False
+    return path is not None and path.is_file()
+
+
+def keep_compiled_checks() -> None:
+    """Compile, and so keep in the cache folder, every check a later
+    ``check`` reads: the run-record envelope and each result kind, the study
+    file and the dataset definition. Called by ``render`` (seconds anyway),
+    so that a ``check`` afterwards needs neither a compile nor jsonschema,
+    while a ``check`` on a machine without kept checks (a fresh CI job)
+    validates as it did before: jsonschema first, a compile only past
+    :data:`FAST_CHECK_AFTER` records. Nothing happens without a cache
+    folder or fastjsonschema."""
     try:
         import fastjsonschema  # noqa: F401 - only to know it is there
     except ImportError:
-        return False
-    return cache_folder(CHECKS_FOLDER) is not None
+        return
+    if cache_folder(CHECKS_FOLDER) is None:
+        return
+    split = fast_run_schemas(json.loads((SCHEMA_DIR / SCHEMA_FILES["run"]).read_text(encoding="utf-8")))
+    if split is not None:
+        compiled_check(split[0])
+        for schema in split[1].values():
+            compiled_check(schema)
+    for kind in FAST_DOCUMENT_KINDS:
+        schema = _document_check_schema(kind)
+        if schema is not None:
+            compiled_check(schema)
 
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
@@ -247,7 +282,7 @@ SHARED_KEYWORDS = frozenset({
 })
 
 
-FAST_DOCUMENT_KINDS = ("study", "dataset")  # one or a few files a study: compiled (or kept) checks, never jsonschema's import
+FAST_DOCUMENT_KINDS = ("study", "dataset")  # with kept checks: a valid study never imports jsonschema
 
 
 def _keywords(schema) -> set[str]:
@@ -264,6 +299,24 @@ def _keywords(schema) -> set[str]:
     return found
 
 
+def _document_check_schema(kind: str) -> dict | None:
+    """The ``study`` or ``dataset`` schema as a Draft 7 schema without ``$id``;
+    None when it uses a keyword outside :data:`SHARED_KEYWORDS`."""
+    schema = json.loads((SCHEMA_DIR / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
+    if not _keywords(schema) <= SHARED_KEYWORDS:
+        return None
+    return {**{k: v for k, v in schema.items() if k != "$id"}, "$schema": DRAFT_07}
+
+
+def document_check_is_kept(kind: str) -> bool:
+    """True when the cache folder keeps the compiled check of ``kind``
+    (``study`` or ``dataset``; see :func:`keep_compiled_checks`). Asked once a process."""
+    if _kept_state.get(kind) is None:
+        schema = _document_check_schema(kind)
+        _kept_state[kind] = schema is not None and _is_kept(schema)
+    return _kept_state[kind]
+
+
 @functools.cache
 def fast_document_check(kind: str):
     """For ``study`` and ``dataset``: a compiled function that returns True
@@ -275,10 +328,9 @@ def fast_document_check(kind: str):
         import fastjsonschema
     except ImportError:
         return None
-    schema = json.loads((SCHEMA_DIR / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
-    if not _keywords(schema) <= SHARED_KEYWORDS:
+    draft_07 = _document_check_schema(kind)
+    if draft_07 is None:
         return None
-    draft_07 = {**{k: v for k, v in schema.items() if k != "$id"}, "$schema": DRAFT_07}
     check = compiled_check(draft_07)
 
     def accepts(document) -> bool:
@@ -297,19 +349,19 @@ def schema_errors(kind: str, document) -> list[tuple[str, str]]:
 
     Run records past the first :data:`FAST_CHECK_AFTER` in a process (or all,
     once :func:`fast_run_check` is compiled: ``check`` compiles it before
-    starting worker processes; or when compiled checks are kept from run to
-    run, :func:`checks_can_be_kept`) are first checked by the compiled
+    starting worker processes; or when a ``render`` kept the compiled checks,
+    :func:`checks_are_kept`) are first checked by the compiled
     :func:`fast_run_check`, study files and dataset definitions by
     :func:`fast_document_check`; only those they do not accept go through
     jsonschema (which alone words the errors)."""
     global _run_validations
     if kind == "run":
         _run_validations += 1
-        if _run_validations > FAST_CHECK_AFTER or fast_run_check.cache_info().currsize or checks_can_be_kept():
+        if _run_validations > FAST_CHECK_AFTER or fast_run_check.cache_info().currsize or checks_are_kept():
             accepts = fast_run_check()
             if accepts is not None and accepts(document):
                 return []
-    elif kind in FAST_DOCUMENT_KINDS:
+    elif kind in FAST_DOCUMENT_KINDS and document_check_is_kept(kind):
         accepts = fast_document_check(kind)
         if accepts is not None and accepts(document):
             return []

@@ -57,15 +57,15 @@ def test_fast_check_never_accepts_what_jsonschema_refuses(data):
 def test_schema_errors_are_the_same_with_the_fast_check(data):
     mutated, _ = gen.mutate(data, data.draw(gen.run_records("tiny"), label="record"))
     document = _as_loaded(mutated)
-    saved, kept = schemas._run_validations, schemas.checks_can_be_kept
+    saved, kept = schemas._run_validations, schemas.checks_are_kept
     try:
-        schemas.checks_can_be_kept = lambda: False
+        schemas.checks_are_kept = lambda: False
         schemas._run_validations = 0  # jsonschema alone
         without = schemas.schema_errors("run", document)
         schemas._run_validations = schemas.FAST_CHECK_AFTER  # the compiled check first
         with_fast = schemas.schema_errors("run", document)
     finally:
-        schemas._run_validations, schemas.checks_can_be_kept = saved, kept
+        schemas._run_validations, schemas.checks_are_kept = saved, kept
     assert with_fast == without
 
 
@@ -220,3 +220,27 @@ def test_a_schema_with_a_keyword_of_2020_12_only_gets_no_compiled_check():
     schema["properties"]["family"]["unevaluatedProperties"] = False
     assert "unevaluatedProperties" in schemas._keywords(schema)
     assert "family" not in schemas._keywords(schema)  # a property name is no keyword
+
+
+def test_render_keeps_every_compiled_check_and_check_then_reads_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(schemas, "_kept_state", {})
+    assert not schemas.checks_are_kept()  # an empty cache folder: jsonschema first, as before
+    assert not schemas.document_check_is_kept("study") and not schemas.document_check_is_kept("dataset")
+    schemas.keep_compiled_checks()
+    kept = list((tmp_path / schemas.CHECKS_FOLDER).iterdir())
+    kinds = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
+    kinds = kinds["$defs"]["result"]["properties"]["kind"]["enum"]
+    assert len(kept) == 1 + len(kinds) + len(schemas.FAST_DOCUMENT_KINDS)  # envelope, each kind, study, dataset
+    monkeypatch.setattr(schemas, "_kept_state", {})  # a later process
+    assert schemas.checks_are_kept()
+    assert schemas.document_check_is_kept("study") and schemas.document_check_is_kept("dataset")
+    schemas.keep_compiled_checks()  # again: read, nothing new
+    assert sorted((tmp_path / schemas.CHECKS_FOLDER).iterdir()) == sorted(kept)
+
+
+def test_without_a_cache_folder_nothing_is_kept_by_render(monkeypatch):
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", "")
+    monkeypatch.setattr(schemas, "_kept_state", {})
+    schemas.keep_compiled_checks()
+    assert not schemas.checks_are_kept() and not schemas.document_check_is_kept("study")
