@@ -27,6 +27,29 @@ from .errors import ConflictError, InputError, UsageError
 from .numbers import SourceFloat
 
 
+CACHE_ENV = "STUDYGEN_CACHE_DIR"
+
+
+def cache_folder(name: str) -> Path | None:
+    """``<cache>/<name>/``, made if needed, for files a later run may reuse
+    (compiled schema checks): ``<cache>`` is ``$STUDYGEN_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/studygen``, else ``~/.cache/studygen``, never inside a
+    project. None when ``STUDYGEN_CACHE_DIR`` is set empty (no cache) or the
+    folder cannot be made (a read-only home): the caller then computes what
+    it would have read. What is kept there is named by the digest of what it
+    was made from, so an edit makes a new entry, never a stale hit."""
+    base = os.environ.get(CACHE_ENV)
+    if base == "":
+        return None
+    try:
+        root = Path(base) if base else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "studygen"
+        folder = root / name
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except (OSError, RuntimeError):  # RuntimeError: no home folder to be found
+        return None
+    return folder
+
+
 def shown_path(path: Path, base: Path | None = None) -> str:
     """``path`` as messages and READMEs show it: relative to ``base`` (default:
     the working directory) when it lies inside it, else as given."""

@@ -222,8 +222,26 @@ def parse_json(text: str, display: str):
         if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
             reason = "an integer with more than 4300 digits (no measurement has that many)"
         raise RecordError(f"malformed JSON: {reason}", path=display) from None
-    problem = document_problem(document)
+    problem = document_problem(document) if may_hold_document_problem(text) else None
     if problem is not None:
         pointer, reason = problem
         raise RecordError(reason, path=display, pointer=pointer)
     return document
+
+
+# JSON spells a lone surrogate only as an escape (``\\ud800``); a pair (``\\ud83d\\ude00``) matches too.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def may_hold_document_problem(text: str, limit: int = MAX_NESTING) -> bool:
+    """False when the JSON ``text`` cannot parse to a document that
+    :func:`document_problem` refuses, so that the walk over every value
+    (a tenth of loading a record) is skipped: it has at most ``limit``
+    opening brackets (``{`` or ``[``, inside strings too: an upper bound on
+    the nesting) and no surrogate, neither escaped nor raw. True otherwise
+    (the walk decides)."""
+    if text.count("{") + text.count("[") > limit:
+        return True
+    if text.isascii():
+        return "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
+    return _SURROGATE_ESCAPE.search(text) is not None or _SURROGATE.search(text) is not None

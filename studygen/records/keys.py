@@ -53,5 +53,12 @@ def key_string(row: dict, fields=FIELDS) -> str:
 def measurement_and_config_keys(row: dict) -> tuple[str, str]:
     """``(key_string(row, FIELDS), key_string(row, CONFIG_FIELDS))`` with each
     part made once (the flattened table asks for both on every row)."""
-    parts = {name: _key_part(name, row.get(name)) for name in FIELDS}
-    return "|".join([parts[n] for n in FIELDS]), "|".join([parts[n] for n in CONFIG_FIELDS])
+    get = row.get
+    # a plain string is its own part (most parts are): no call for it
+    parts = [value if (value := get(name)).__class__ is str and name in _PLAIN_FIELDS else _key_part(name, value)
+             for name in FIELDS]
+    return "|".join(parts), "|".join([parts[i] for i in _CONFIG_INDEXES])
+
+
+_CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
+_PLAIN_FIELDS = frozenset(FIELDS) - {"batch", "revision"}  # the fields _key_part changes a string of

@@ -14,14 +14,17 @@ byte-identical from run to run and stable under mdformat.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import re
+import sys
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InputError, TemplateError
-from ..fsutil import atomic_write_bytes, remove_stale_temp_files
+from ..fsutil import atomic_write_bytes, cache_folder, remove_stale_temp_files
 from ..textio import MAX_DOCUMENT_BYTES
 from .charts import render_charts
 from .prose import Markdown, escape_alt, escape_prose
@@ -180,6 +183,38 @@ BUDGET_FILTER = "studygen_steps"  # wraps the iterable of every {% for %} (Study
 OBJECT_ADDRESS = re.compile(r" at 0x[0-9A-Fa-f]+>")
 
 
+@functools.cache
+def template_bytecode_cache():
+    """Jinja's ``FileSystemBytecodeCache`` in a cache folder of its own
+    (:func:`studygen.fsutil.cache_folder`), so that a later run loads a
+    template's compiled code instead of compiling it again (a shipped
+    README's templates: a quarter of its render); None without a cache folder.
+
+    Jinja checks each kept template against the sha1 of its source; the
+    folder is named by the sha256 of the Jinja version, the Python
+    implementation and the source of this package (the sandbox's loop
+    budget rewrites the template tree, the filters and ``finalize`` shape the
+    code), so code compiled by another environment is never loaded. A kept
+    file that cannot be written is skipped, not an error."""
+    import jinja2
+
+    digest = hashlib.sha256(f"{jinja2.__version__} {sys.implementation.cache_tag}".encode("utf-8"))
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(source.name.encode("utf-8") + b"\0" + source.read_bytes())
+    folder = cache_folder(f"templates-{digest.hexdigest()[:32]}")
+    if folder is None:
+        return None
+
+    class KeptTemplateCode(jinja2.FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket) -> None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:  # a full or read-only disk: this run compiled the template, the next one will too
+                pass
+
+    return KeptTemplateCode(str(folder))
+
+
 def make_environment(search_path: list[Path]):
     """The sandboxed Jinja environment: immutable (a template cannot change a
     list, mapping or set it is given), StrictUndefined, no autoescape
@@ -237,6 +272,7 @@ def make_environment(search_path: list[Path]):
     env = StudySandbox(
         loader=jinja2.ChoiceLoader([jinja2.PrefixLoader({BUILTIN_PREFIX: _builtin_loader()}),
                                     _confined_loader(search_path)]),
+        bytecode_cache=template_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,

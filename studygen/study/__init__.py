@@ -238,14 +238,23 @@ ROW_COLUMNS = (
 )
 
 
-def _base_row(record: Record, study: "Study", index: int, result: dict) -> dict:
+def _base_row(record: Record, variants: dict[str, dict], signatures: dict, index: int, result: dict,
+              named: tuple) -> dict:
+    """The row of ``record.results[index]`` before its value: ``named`` is its
+    ``(metric, statistic, group)``, ``signatures`` the record's software
+    signature per (backend, kind), filled here as they come."""
     provenance = record.provenance
     variant = result["variant"]
-    variant_spec = study.variants.get(variant, {})
+    variant_spec = variants.get(variant, {})
     method = result.get("method") or {}
     timing_method = ",".join(
         f"{name}={method[name]}" for name in ("cuda_graph", "data_transfers", "spin_wait", "host_sync") if name in method)
     distribution = result.get("distribution") or {}
+    backend = result.get("backend")
+    software = signatures.get((backend, result["kind"]))
+    if software is None:
+        software = signatures[backend, result["kind"]] = software_signature(provenance, backend, result["kind"])
+    metric, statistic, group = named
     return {
         "job_id": record.job_id,
         "record": record.display_path,
@@ -256,16 +265,16 @@ def _base_row(record: Record, study: "Study", index: int, result: dict) -> dict:
         "recipe": variant_spec.get("recipe"),
         "precision": variant_spec.get("precision"),
         "kind": result["kind"],
-        "metric": None,
-        "statistic": None,
-        "group": None,
+        "metric": metric,
+        "statistic": statistic,
+        "group": group,
         "shape": result.get("shape"),
         "batch": result.get("batch"),
-        "backend": result.get("backend"),
+        "backend": backend,
         "mode": result.get("mode"),
         "gpu": provenance.get("gpu"),
         "tensorrt": (provenance.get("software") or {}).get("tensorrt"),
-        "software": software_signature(provenance, result.get("backend"), result["kind"]),
+        "software": software,
         "dataset": result.get("dataset"),
         "value": None, "decimals": None, "display_decimals": None, "value_min": None, "value_max": None, "range_over": None,
         "unit": None,
@@ -285,8 +294,8 @@ def _base_row(record: Record, study: "Study", index: int, result: dict) -> dict:
 
 
 def _with_value(row: dict, holder: dict, name: str, unit: str, pointer: str) -> dict:
-    """Fill value (or range) from ``holder[name]`` or ``holder[name + '_range']``."""
-    row = dict(row)
+    """``row`` (changed in place: pass a copy of a row shared by several) with
+    its value (or range) from ``holder[name]`` or ``holder[name + '_range']``."""
     row["unit"] = unit
     if name in holder:
         row["value"] = holder[name]
@@ -308,10 +317,10 @@ def flatten_record(record: Record, study: "Study") -> list[dict]:
     (:data:`studygen.result_kinds.RESULT_KINDS`). Ranges over unlisted rows
     keep ``value_min``/``value_max`` and leave ``value`` empty."""
     rows = []
+    variants, signatures = study.variants, {}
     for index, result in enumerate(record.results):
         kind = RESULT_KINDS[result["kind"]]
-        metric, statistic, group = metric_of(result)
-        base = {**_base_row(record, study, index, result), "metric": metric, "statistic": statistic, "group": group}
+        base = _base_row(record, variants, signatures, index, result, metric_of(result))
         rows.extend(ROWS_OF_KIND.get(kind.kind, _value_rows)(base, result, kind, f"/results/{index}"))
     printing = study.spec.get("precision", {})
     for row in rows:
@@ -352,7 +361,7 @@ def _kernel_time_rows(base: dict, result: dict, kind: ResultKind, pointer: str) 
         gp = f"{pointer}/groups/{g_index}"
         g_row = {**base, "group": group["group"]}
         if "time_ms" in group or "time_ms_range" in group:
-            rows.append(_with_value(g_row, group, "time_ms", kind.unit, gp))
+            rows.append(_with_value(dict(g_row), group, "time_ms", kind.unit, gp))
         if "share_percent_range" in group:
             rows.append(_with_value({**g_row, "metric": "kernel_share"}, group, "share_percent", "%", gp))
     if "profiled_total_ms" in result or "profiled_total_ms_range" in result:

@@ -57,14 +57,15 @@ def test_fast_check_never_accepts_what_jsonschema_refuses(data):
 def test_schema_errors_are_the_same_with_the_fast_check(data):
     mutated, _ = gen.mutate(data, data.draw(gen.run_records("tiny"), label="record"))
     document = _as_loaded(mutated)
-    saved = schemas._run_validations
+    saved, kept = schemas._run_validations, schemas.checks_are_kept
     try:
+        schemas.checks_are_kept = lambda: False
         schemas._run_validations = 0  # jsonschema alone
         without = schemas.schema_errors("run", document)
         schemas._run_validations = schemas.FAST_CHECK_AFTER  # the compiled check first
         with_fast = schemas.schema_errors("run", document)
     finally:
-        schemas._run_validations = saved
+        schemas._run_validations, schemas.checks_are_kept = saved, kept
     assert with_fast == without
 
 
@@ -93,3 +94,153 @@ def test_result_keys_are_limited_to_the_kind():
     plan["timing"] = "gpu_compute"  # a latency field on a plan size: unevaluated, so invalid
     assert _full_errors(record)
     assert not accepts(record)
+
+
+def test_split_limits_keys_by_additional_properties_and_leaves_results_to_their_kinds():
+    schema = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
+    envelope, per_kind = schemas.fast_run_schemas(schema)
+    assert "items" not in envelope["properties"]["results"]  # accepts() checks each result by its kind
+    latency = per_kind["latency"]
+    assert latency["additionalProperties"] is False and "propertyNames" not in latency
+    assert {"value_ms", "statistics_ms", "variant", "shape"} <= set(latency["properties"])
+    assert "value_bytes" not in latency["properties"]
+    assert all(value == {} for value in latency["properties"].values())
+
+
+def test_a_record_whose_results_are_not_objects_is_refused():
+    accepts = schemas.fast_run_check()
+    record = json.loads((REPO / "measurements" / "deformable_detr" / "b200-trt11.4.json").read_text(encoding="utf-8"))
+    for results in ([1], ["latency"], [None], {}):
+        record["results"] = results
+        assert _full_errors(record) and not accepts(record), results
+
+
+def _latency_check_schema():
+    schema = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
+    return schemas.fast_run_schemas(schema)[1]["latency"]
+
+
+def _verdicts(check, results) -> list[bool]:
+    import fastjsonschema
+
+    verdicts = []
+    for result in results:
+        try:
+            check(result)
+            verdicts.append(True)
+        except fastjsonschema.JsonSchemaException:
+            verdicts.append(False)
+    return verdicts
+
+
+LATENCY_RESULTS = [
+    {"kind": "latency", "variant": "fp16", "timing": "gpu_compute", "statistic": "median", "value_ms": 8.1},
+    {"kind": "latency", "variant": "fp16", "timing": "gpu_compute", "statistic": "median", "value_ms": -1},
+    {"kind": "latency", "variant": "fp16", "timing": "gpu_compute", "statistic": "median", "value_ms": 8.1, "value_bytes": 3},
+    {"kind": "latency", "variant": "fp16", "timing": "gpu_compute", "statistic": "median"},
+]
+
+
+def test_a_compiled_check_is_kept_and_run_from_the_cache_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path))
+    schema = _latency_check_schema()
+    first = schemas.compiled_check(schema)
+    kept = list((tmp_path / schemas.CHECKS_FOLDER).iterdir())
+    assert len(kept) == 1 and kept[0] == schemas._kept_check_path(schema)
+    assert kept[0].read_bytes().startswith(schemas._KEPT_HEADER)
+    again = schemas.compiled_check(schema)  # read back, not made again
+    assert list((tmp_path / schemas.CHECKS_FOLDER).iterdir()) == kept
+    assert _verdicts(first, LATENCY_RESULTS) == _verdicts(again, LATENCY_RESULTS) == [True, False, False, False]
+    # an edited schema is another entry, never the kept check of the old one
+    edited = json.loads(json.dumps(schema))
+    edited["$defs"]["latency"]["properties"]["value_ms"]["minimum"] = -5
+    assert schemas._kept_check_path(edited) != kept[0]
+    assert _verdicts(schemas.compiled_check(edited), LATENCY_RESULTS) == [True, True, False, False]
+    assert len(list((tmp_path / schemas.CHECKS_FOLDER).iterdir())) == 2
+
+
+def test_a_damaged_kept_check_is_made_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path))
+    schema = _latency_check_schema()
+    path = schemas._kept_check_path(schema)
+    for damaged in (b"", b"not a check", schemas._KEPT_HEADER + b"\x00\x01 truncated"):
+        path.write_bytes(damaged)
+        assert _verdicts(schemas.compiled_check(schema), LATENCY_RESULTS) == [True, False, False, False]
+    schemas.compiled_check(schema)
+    assert path.read_bytes().startswith(schemas._KEPT_HEADER) and len(path.read_bytes()) > 1000
+
+
+def test_without_a_cache_folder_the_check_is_compiled_and_nothing_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", "")
+    assert schemas._kept_check_path(_latency_check_schema()) is None
+    assert _verdicts(schemas.compiled_check(_latency_check_schema()), LATENCY_RESULTS) == [True, False, False, False]
+    blocked = tmp_path / "a-file"
+    blocked.write_text("x")
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(blocked))  # a file where the folder would be
+    assert schemas._kept_check_path(_latency_check_schema()) is None
+    assert _verdicts(schemas.compiled_check(_latency_check_schema()), LATENCY_RESULTS) == [True, False, False, False]
+    assert blocked.read_text() == "x"
+
+
+def _shipped_documents(kind: str) -> list:
+    import yaml
+
+    if kind == "study":
+        return [yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted((REPO / "families").glob("*/study.yaml"))]
+    return [parse_json(path.read_text(encoding="utf-8"), str(path))
+            for path in sorted((REPO / "measurements").glob("*/datasets/*.json"))]
+
+
+def test_study_files_and_datasets_have_a_compiled_check_that_agrees_on_shipped_files():
+    for kind in schemas.FAST_DOCUMENT_KINDS:
+        accepts = schemas.fast_document_check(kind)
+        assert accepts is not None, kind
+        documents = _shipped_documents(kind)
+        assert documents, kind
+        for document in documents:
+            assert not list(schemas.validator(kind).iter_errors(document))
+            assert accepts(document)
+
+
+@given(data=st.data())
+def test_the_compiled_document_checks_never_accept_what_jsonschema_refuses(data):
+    kind = data.draw(st.sampled_from(schemas.FAST_DOCUMENT_KINDS), label="kind")
+    original = data.draw(st.sampled_from(_shipped_documents(kind)), label="document")
+    mutated, how = gen.mutate(data, original)
+    document = _as_loaded(mutated)
+    refused = list(schemas.validator(kind).iter_errors(document))
+    if schemas.fast_document_check(kind)(document):
+        assert not refused, how
+    assert bool(schemas.schema_errors(kind, document)) == bool(refused), how  # errors still worded by jsonschema
+
+
+def test_a_schema_with_a_keyword_of_2020_12_only_gets_no_compiled_check():
+    schema = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["study"]).read_text(encoding="utf-8"))
+    assert schemas._keywords(schema) <= schemas.SHARED_KEYWORDS
+    schema["properties"]["family"]["unevaluatedProperties"] = False
+    assert "unevaluatedProperties" in schemas._keywords(schema)
+    assert "family" not in schemas._keywords(schema)  # a property name is no keyword
+
+
+def test_render_keeps_every_compiled_check_and_check_then_reads_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(schemas, "_kept_state", {})
+    assert not schemas.checks_are_kept()  # an empty cache folder: jsonschema first, as before
+    assert not schemas.document_check_is_kept("study") and not schemas.document_check_is_kept("dataset")
+    schemas.keep_compiled_checks()
+    kept = list((tmp_path / schemas.CHECKS_FOLDER).iterdir())
+    kinds = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
+    kinds = kinds["$defs"]["result"]["properties"]["kind"]["enum"]
+    assert len(kept) == 1 + len(kinds) + len(schemas.FAST_DOCUMENT_KINDS)  # envelope, each kind, study, dataset
+    monkeypatch.setattr(schemas, "_kept_state", {})  # a later process
+    assert schemas.checks_are_kept()
+    assert schemas.document_check_is_kept("study") and schemas.document_check_is_kept("dataset")
+    schemas.keep_compiled_checks()  # again: read, nothing new
+    assert sorted((tmp_path / schemas.CHECKS_FOLDER).iterdir()) == sorted(kept)
+
+
+def test_without_a_cache_folder_nothing_is_kept_by_render(monkeypatch):
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", "")
+    monkeypatch.setattr(schemas, "_kept_state", {})
+    schemas.keep_compiled_checks()
+    assert not schemas.checks_are_kept() and not schemas.document_check_is_kept("study")
