@@ -370,9 +370,23 @@ def schema_errors(kind: str, document) -> list[tuple[str, str]]:
         best = error
         if error.context:
             best = _best_error(error.context) or error
-        found.append((pointer_from_path(best.absolute_path), best.message))
-    # "Unevaluated properties" is a consequence of a failed branch: report the cause first.
-    return sorted(set(found), key=lambda e: (e[1].startswith("Unevaluated properties"), e[0], e[1]))
+        holder = pointer_from_path(best.absolute_path)
+        unexpected = _unexpected_key(best)
+        found.append((holder, not unexpected, pointer_from_path([*best.absolute_path, *unexpected]), best.message))
+    # "Unevaluated properties" is a consequence of a failed branch: report the cause first. Within one
+    # object a misspelt key comes before the required key it was meant to be.
+    ordered = sorted(set(found), key=lambda e: (e[3].startswith("Unevaluated properties"), e[0], e[1], e[2], e[3]))
+    return [(pointer, message) for _, _, pointer, message in ordered]
+
+
+def _unexpected_key(error) -> list[str]:
+    """The first key an ``additionalProperties: false`` error refuses, as one
+    path step, so that its pointer and line name the misspelt key itself
+    rather than the object holding it; ``[]`` for every other error."""
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return []
+    declared = error.schema.get("properties", {})  # our schemas declare no patternProperties
+    return next(([key] for key in error.instance if key not in declared), [])
 
 
 def validate_document(kind: str, document, *, path: str, text: str | None = None) -> None:

@@ -53,7 +53,7 @@ def test_nesting_past_the_limit_that_python_can_parse_is_refused_at_its_pointer(
     _replace(project, RECORD, "[" * 100 + "]" * 100, "[" * 99 + "]" * 99)  # level 100: only the schema refuses it
     result = run_cli("render", "--root", project)
     assert result.exit_code == 2 and "nested more than" not in result.err
-    assert result.err == f"studygen: {RECORD}:1: Additional properties are not allowed ('deep' was unexpected)\n"
+    assert result.err == f"studygen: {RECORD}:/deep: Additional properties are not allowed ('deep' was unexpected)\n"
 
 
 def test_undeclared_variant_is_sg202(project, run_cli):
@@ -163,3 +163,23 @@ def test_a_zero_shape_in_a_record_is_sg202(project, run_cli):
     problems = [f for f in json.loads(result.out) if f["code"] == "SG202"]
     assert len(problems) == 1 and problems[0]["file"] == RECORD
     assert problems[0]["message"] == "'0x800' does not match '^[1-9][0-9]*x[1-9][0-9]*$'"
+
+
+def test_a_misspelt_key_is_placed_at_itself_not_at_its_object(project, run_cli):
+    # An unexpected key used to be placed at the object holding it (the study file's line 1 for a
+    # top-level typo), and a misspelt required key was reported as the required key missing.
+    study = project / "families/deformable_detr/study.yaml"
+    text = study.read_text(encoding="utf-8")
+    assert text.count("\ndescription:") == 1 and text.count("    precision: fp32\n") == 1
+    line_of_description = text[:text.index("\ndescription:")].count("\n") + 2
+    study.write_text(text.replace("\ndescription:", "\ndescripton:"), encoding="utf-8")
+    result = run_cli("check", "--root", project)
+    assert (f"families/deformable_detr/study.yaml:{line_of_description}: SG202 Additional properties are not "
+            "allowed ('descripton' was unexpected) (/descripton)") in result.out
+    text = text.replace("    precision: fp32\n", "    precison: fp32\n")
+    study.write_text(text, encoding="utf-8")
+    line_of_typo = text[:text.index("    precison: fp32")].count("\n") + 1
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 2
+    assert result.err == (f"studygen: families/deformable_detr/study.yaml:{line_of_typo}: Additional properties are not "
+                          "allowed ('precison' was unexpected) (/variants/0/precison)\n")
