@@ -5,6 +5,7 @@ not-measured list naming each other (studygen.lint.sg106_unmeasured)."""
 from __future__ import annotations
 
 from studygen.lint import lint_text
+from studygen.lint.sg106_unmeasured import _outcome_quote
 
 
 def _sg106(text: str):
@@ -30,3 +31,14 @@ def test_items_of_one_not_measured_list_may_compare_each_other():
     assert _sg106("# T\n\n## Not measured\n\n" + listed) == []
     # the same sentence as a result, under a heading that declares nothing, states an outcome for both
     assert [line for line, _ in _sg106("# T\n\n## Not measured\n\n- FP4\n- INT4\n\n## Results\n\n- INT4 is slower than FP4 on H100\n")] == [10, 10]
+
+
+def test_the_outcome_quote_starts_at_the_clause_of_the_outcome():
+    # up to 100 characters the whole sentence is quoted, marks and all
+    whole = "FP8 on B200, batch 8: 1.4x faster than the fp16 engine, over two hundred timed runs at 800x1067 pxs."
+    assert len(whole) == 100 and _outcome_quote(whole, whole.index("1.4x")) == whole
+    # longer: from the last ", " before the outcome (the one after "fp16" lies past it)
+    comma = "On the B200 nodes of the second cluster, FP8 is 1.4x faster than fp16, measured over 200 runs of batch 8 at 800x1067."
+    assert _outcome_quote(comma, comma.index("1.4x")) == "…FP8 is 1.4x faster than fp16, measured over 200 runs of batch 8 at 800x1067."
+    dash = "On the B200 nodes of the second cluster of our lab — FP8 is 1.4x faster than fp16 over 200 runs of batch 8 at 800x1067."
+    assert _outcome_quote(dash, dash.index("1.4x")) == "…FP8 is 1.4x faster than fp16 over 200 runs of batch 8 at 800x1067."
