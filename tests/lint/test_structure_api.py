@@ -58,3 +58,26 @@ def test_crlf_line_endings_are_named_as_such():
     assert mdformat_idempotency_finding(messy, "README.md").line == 3
     assert mdformat_idempotency_finding(messy, "README.md").message.endswith(
         "'* item' becomes '- item'; the file also has CR line endings, which the renderer does not write")
+
+
+def test_row_and_delimiter_messages_say_what_the_table_does():
+    short_row = structure_findings(TABLE, "README.md")[1]
+    # "| 6 |": 1 cell against the 2 of the header at line 3
+    assert short_row.message == ("table row has 1 cells but its header (line 3) has 2: fewer cells than columns, "
+                                 "which the table silently pads with empty cells")
+    assert short_row.hint == "give every row of this table exactly 2 cells; escape a pipe inside a cell as \\|"
+    (broken,) = structure_findings("# T\n\n| a | b |\n|---|\n| 1 | 2 |\n", "README.md")
+    assert (broken.line, broken.message) == (
+        3, "table header has 2 cells but its delimiter row (line 4) has 1: no table is rendered, only a paragraph of pipes")
+    assert broken.hint == "give the delimiter row one '---' cell per header cell"
+
+
+def test_mdformat_messages_in_full():
+    crlf = mdformat_idempotency_finding("# Title\r\n", "README.md")
+    assert crlf.message == ("line 1 ends in a carriage return (CRLF or CR line endings); "
+                            "the renderer writes LF line endings, and the text is otherwise as it writes it")
+    # a trailing blank line: the lines agree as far as mdformat's output goes (2 lines of 3), so line 3 is named
+    trailing = mdformat_idempotency_finding("# Title\n\n", "README.md")
+    assert (trailing.line, trailing.message) == (3, "mdformat (gfm, wrap keep) rewrites this document from line 3: '' becomes ''")
+    assert trailing.hint == ("re-render the file, or run mdformat with the renderer's options on it, "
+                             "so that the committed text is what the renderer writes")

@@ -1,0 +1,33 @@
+"""SG105 ("within noise" with no spread stated) on small documents of our own:
+the finding's line, its wording for a paragraph and for a table, and the
+clause an expectation is read from (studygen.lint.sg105_noise_wording)."""
+
+from __future__ import annotations
+
+from studygen.lint import lint_text
+
+
+def _sg105(text: str):
+    return [(f.line, f.message) for f in lint_text(text, "x.md") if f.code == "SG105"]
+
+
+def test_a_table_cell_verdict_names_the_table():
+    (finding,) = [f for f in lint_text("# T\n\n| kernel | note |\n|---|---|\n| gemm | within noise |\n| conv | 2 ms slower |\n", "x.md")
+                  if f.code == "SG105"]
+    assert (finding.line, finding.message) == (5, "'within noise' with no spread, repeat count or test stated in the same table")
+    assert finding.hint == ("state the spread (± std, min to max or a confidence interval), how many repeats it is over, "
+                            "or the test used; or state the difference without calling it noise")
+
+
+def test_a_paragraph_with_its_spread_does_not_excuse_the_next_one():
+    # the first paragraph states ± 0.1 ms over 20 repeats; the second, whose verdict sits on its second line (6), does not
+    text = ("# T\n\nFP8 GEMMs take 5.1 ms (± 0.1 ms over 20 repeats), within noise of fp16.\n\n"
+            "The attention kernels\nchanged within noise too.\n")
+    assert _sg105(text) == [(6, "'within noise' with no spread, repeat count or test stated in the same paragraph")]
+
+
+def test_an_expectation_in_an_earlier_sentence_does_not_cover_the_result():
+    # "We expect ..." is a plan; the clause of the verdict is "It was within noise", a result
+    assert _sg105("# T\n\nWe expect FP8 to be faster. It was within noise of fp16.\n") == [
+        (3, "'was within noise' with no spread, repeat count or test stated in the same paragraph")]
+    assert _sg105("# T\n\nFP8 should be within noise of fp16.\n") == []

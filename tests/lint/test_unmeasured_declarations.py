@@ -1,0 +1,44 @@
+"""SG106 declarations on small documents of our own: a list whose last item
+ends in a capital X, a table cell "not tried", and the items of one
+not-measured list naming each other (studygen.lint.sg106_unmeasured)."""
+
+from __future__ import annotations
+
+from studygen.lint import lint_text
+from studygen.lint.sg106_unmeasured import _outcome_quote
+
+
+def _sg106(text: str):
+    return [(f.line, f.message) for f in lint_text(text, "x.md") if f.code == "SG106"]
+
+
+def test_a_listed_item_keeps_its_last_letter():
+    # "ONNX." loses only the full stop: the item is ONNX, whose outcome line 5 then states
+    assert _sg106("# T\n\nNot measured: INT4 and ONNX.\n\nONNX is 2x slower than TensorRT.\n") == [
+        (5, "'ONNX' is declared not measured (line 3) but line 5 states an outcome for it: 'ONNX is 2x slower than TensorRT.'")]
+
+
+def test_a_not_tried_cell_declares_its_row_at_the_row_line():
+    # "not tried" is the only declaration word of the document; the row is line 6
+    table = "# T\n\n| recipe | ms |\n|---|---|\n| fp16 | 5.0 |\n| deformable plugin | not tried |\n\n"
+    assert _sg106(table + "The deformable plugin we tried is 2x faster.\n") == [
+        (8, "'deformable plugin / not tried' is declared not measured (line 6) but line 8 states an outcome for it: "
+            "'The deformable plugin we tried is 2x faster.'")]
+
+
+def test_items_of_one_not_measured_list_may_compare_each_other():
+    listed = "- FP4\n- INT4, which is slower than FP4 on H100\n"
+    assert _sg106("# T\n\n## Not measured\n\n" + listed) == []
+    # the same sentence as a result, under a heading that declares nothing, states an outcome for both
+    assert [line for line, _ in _sg106("# T\n\n## Not measured\n\n- FP4\n- INT4\n\n## Results\n\n- INT4 is slower than FP4 on H100\n")] == [10, 10]
+
+
+def test_the_outcome_quote_starts_at_the_clause_of_the_outcome():
+    # up to 100 characters the whole sentence is quoted, marks and all
+    whole = "FP8 on B200, batch 8: 1.4x faster than the fp16 engine, over two hundred timed runs at 800x1067 pxs."
+    assert len(whole) == 100 and _outcome_quote(whole, whole.index("1.4x")) == whole
+    # longer: from the last ", " before the outcome (the one after "fp16" lies past it)
+    comma = "On the B200 nodes of the second cluster, FP8 is 1.4x faster than fp16, measured over 200 runs of batch 8 at 800x1067."
+    assert _outcome_quote(comma, comma.index("1.4x")) == "…FP8 is 1.4x faster than fp16, measured over 200 runs of batch 8 at 800x1067."
+    dash = "On the B200 nodes of the second cluster of our lab — FP8 is 1.4x faster than fp16 over 200 runs of batch 8 at 800x1067."
+    assert _outcome_quote(dash, dash.index("1.4x")) == "…FP8 is 1.4x faster than fp16 over 200 runs of batch 8 at 800x1067."
