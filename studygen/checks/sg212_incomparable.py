@@ -76,14 +76,16 @@ def describe(signature: tuple) -> str:
 
 
 def _columns(item) -> list[list[dict]]:
-    """Row sets that must be comparable: one per variant for tables, all rows otherwise."""
+    """Row sets that must be comparable: for tables one per value of the
+    output's ``compared_by`` field (a column per variant; a table row per
+    measurement key in the repeated-measurements table), all rows otherwise."""
     rows = [r for r in item.rows if r["kind"] == "latency" and r["value"] is not None]
     if item.kind != "table":
         return [rows]
-    by_variant: dict[str, list[dict]] = {}
+    compared: dict[str, list[dict]] = {}
     for row in rows:
-        by_variant.setdefault(row["variant"], []).append(row)
-    return list(by_variant.values())
+        compared.setdefault(row[item.compared_by], []).append(row)
+    return list(compared.values())
 
 
 def cross_shard_groups(rows: list[dict]) -> dict[tuple, list[tuple[tuple[int, int], dict]]]:
@@ -144,7 +146,8 @@ def check(context) -> list[Finding]:
             listed = "; ".join(
                 f"{format_number(r['value'])} ms ({r['variant']}, job {r['job_id']}{', ' + r['shape'] if r['shape'] else ''}): "
                 f"{describe(sig)}" for sig, r in signatures.items())
-            what = "table column" if item.kind == "table" else item.kind.replace("_", " ")
+            what = (("table column" if item.compared_by == "variant" else "table row") if item.kind == "table"
+                    else item.kind.replace("_", " "))
             findings.append(readme_finding(
                 study, "SG212", line,
                 f"{what} puts latencies measured differently together: {listed}",

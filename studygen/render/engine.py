@@ -346,12 +346,16 @@ def bounded_output(chunks) -> str:
 PR_BODY_BLOCKS = ("summary", "results", "not_measured")
 
 
-def _ancestors(env, template) -> list:
-    """The templates ``template`` extends, nearest first (``{% extends "NAME" %}``
-    with a literal name; the blocks of a block-by-block override come from them)."""
+def _ancestors(env, template_name: str) -> list:
+    """The templates the template named ``template_name`` extends, nearest
+    first (``{% extends "NAME" %}`` with a literal name; the blocks of a
+    block-by-block override come from them). Starts from the name asked for,
+    not ``Template.name``: jinja2's PrefixLoader names a built-in template
+    by its local name ("generic.md.j2"), which the environment's loader
+    cannot find again."""
     from jinja2 import nodes
 
-    chain, name, seen = [], template.name, {template.name}
+    chain, name, seen = [], template_name, {template_name}
     while True:
         source = env.loader.get_source(env, name)[0]
         parent = next((node.template.value for node in env.parse(source).find_all(nodes.Extends)
@@ -394,7 +398,7 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
         else:
             # Same template, same context: the pull request text cannot disagree with the README.
             jinja_context = template.new_context(context)
-            for ancestor in _ancestors(env, template):
+            for ancestor in _ancestors(env, template_name):
                 for name, render_block in ancestor.blocks.items():  # as Jinja's {% extends %} does
                     jinja_context.blocks.setdefault(name, []).append(render_block)
             missing = [b for b in blocks if b not in jinja_context.blocks]

@@ -26,6 +26,9 @@ class Produced:
     rows: tuple = ()
     headers: tuple = ()
     within: tuple = ()  # header cells of the table this output is a cell of
+    # For a table, the row field whose rows are compared with each other: a column per variant, or
+    # (repeated_measurements) a table row per measurement key. SG212 checks each such set.
+    compared_by: str = "variant"
 
 
 _PRODUCED: ContextVar[list | None] = ContextVar("studygen_produced", default=None)
@@ -53,12 +56,14 @@ def cells_of(headers):
         _WITHIN.reset(token)
 
 
-def emit(kind: str, text: str, rows=(), headers=()) -> str:
+def emit(kind: str, text: str, rows=(), headers=(), compared_by: str = "variant") -> str:
     """Return ``text`` unchanged, noting it as helper output when recording.
 
     ``rows``: the row dicts the text was computed from; ``headers``: a table's
-    header cells (only for a whole table, whose output is then no cell)."""
+    header cells (only for a whole table, whose output is then no cell);
+    ``compared_by``: see :attr:`Produced.compared_by`."""
     log = _PRODUCED.get()
     if log is not None:
-        log.append(Produced(kind, str(text), tuple(rows), tuple(headers), () if headers else _WITHIN.get()))
+        log.append(Produced(kind, str(text), tuple(rows), tuple(headers), () if headers else _WITHIN.get(),
+                            compared_by))
     return text

@@ -118,12 +118,20 @@ class SectionHelpers(ViewBase):
             return ""
         body = [self._repeated_line(rows) for rows in repeated.values()]
         headers = ["Measurement", "GPU", "TensorRT", "Value per job", "Spread"]
-        return emit("table", markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers)
+        # each table row is one measurement key: SG212 compares the jobs of a row, not a variant's rows
+        return emit("table", markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
+                    compared_by="key")
 
     def _repeated_line(self, rows: list[dict]) -> list[str]:
-        """One line of :meth:`repeated_measurements`: the rows of one key."""
+        """One line of :meth:`repeated_measurements`: the rows of one key,
+        named so that no two lines read alike: variant label, the timing of a
+        latency (``gpu_compute``, ``host_latency``, …: trtexec reports five),
+        statistic (or metric), kernel group and shape where the key has them,
+        e.g. ``fp16 gpu_compute median 800 x 800``."""
         first = rows[0]
-        what = f"{self.label(first['variant'])} {first['statistic'] or first['metric']}"
+        timing = first["metric"] if first["kind"] == "latency" else ""
+        what = " ".join(part for part in (self.label(first["variant"]), timing, first["statistic"] or first["metric"],
+                                          first["group"], shape_label(first["shape"]) if first["shape"] else "") if part)
         values = [r["value"] for r in rows]
         decimals = max((r["decimals"] or 0) for r in rows)
         return [escape_cell(what), escape_cell(gpu_label(first["gpu"])), escape_cell(short_version(first["tensorrt"])),

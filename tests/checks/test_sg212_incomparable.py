@@ -53,6 +53,24 @@ def test_gpu_compute_and_host_latency_in_one_table_column(tmp_path):
     assert "5.889 ms (fp16, job a, 800x800)" in findings[0].message and "host_latency" in findings[0].message
 
 
+def test_repeated_measurements_table_compares_each_line_not_each_variant(tmp_path):
+    # the table has a line per measurement key: five trtexec timings of one variant on five lines are
+    # not one column (the generic template failed its own check once a second job was collected)
+    timings = ("host_latency", "enqueue", "h2d", "gpu_compute", "d2h")
+    template = HEADER + "{{ study.repeated_measurements() }}\n"
+    same = [record(job, [latency("fp16", 0.03 + i / 1000, timing=t) for i, t in enumerate(timings)]) for job in "ab"]
+    assert sg212_incomparable.check(CheckContext(load(tmp_path / "same", records=same, template=template))) == []
+    # one line whose two jobs timed differently (data transfers off in b) is still an error, at the table
+    mixed = [record("a", [latency("fp16", 6.1, method={"timer": "trtexec", "data_transfers": True})]),
+             record("b", [latency("fp16", 5.9, method={"timer": "trtexec", "data_transfers": False})])]
+    study = load(tmp_path / "mixed", records=mixed, template=template)
+    findings = sg212_incomparable.check(CheckContext(study))
+    assert len(findings) == 1
+    assert findings[0].line == line_of(study, "| Measurement")
+    assert findings[0].message.startswith("table row puts latencies measured differently together: 6.1 ms (fp16, job a")
+    assert "data transfers on" in findings[0].message and "data transfers off" in findings[0].message
+
+
 def test_host_waiting_per_forward_against_back_to_back_forwards(tmp_path):
     def eager(job, value_ms, host_sync):
         method = {"timer": "cuda-events", "cuda_graph": False, "data_transfers": False, "host_sync": host_sync}

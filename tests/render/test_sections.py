@@ -89,20 +89,37 @@ def test_repeated_measurements_list_each_job_and_the_spread(tmp_path):
     text, recorded = printed(study.repeated_measurements)
     # 5.1 - 5.02 = 0.08, printed with the most decimals either figure carries (2)
     assert cells(text) == [["Measurement", "GPU", "TensorRT", "Value per job", "Spread"],
-                           ["fp16 median", "H200", "11.4", "a: 5.02; b: 5.1", "0.08"]]
+                           ["fp16 gpu_compute median 800 x 800", "H200", "11.4", "a: 5.02; b: 5.1", "0.08"]]
     assert places(recorded[-1].rows) == [("a", "/results/0/value_ms"), ("b", "/results/0/value_ms")]
+    assert recorded[-1].compared_by == "key"  # SG212 compares the jobs of one line, not a variant's lines
     single = StudyView(load(tmp_path / "single", records=[record("a", [latency("fp16", 5.0)])]))
     assert single.repeated_measurements() == ""
 
 
 def test_repeated_measurements_without_statistic_or_decimals(tmp_path):
     # whole-number latencies carry no decimals: the spread 6 - 5 prints as 1; kernel times have no
-    # statistic, so the metric names the measurement
+    # statistic, so the metric names the measurement, and the group which one
     a = record("a", [latency("fp16", 5), kernel_time("fp16", {"GEMM/MatMul": 0.41})])
     b = record("b", [latency("fp16", 6), kernel_time("fp16", {"GEMM/MatMul": 0.4})])
     study = StudyView(load(tmp_path, records=[a, b]))
-    assert cells(study.repeated_measurements())[1:] == [["fp16 median", "H200", "11.4", "a: 5; b: 6", "1"],
-                                                       ["fp16 kernel_time", "H200", "11.4", "a: 0.41; b: 0.4", "0.01"]]
+    assert cells(study.repeated_measurements())[1:] == [
+        ["fp16 gpu_compute median 800 x 800", "H200", "11.4", "a: 5; b: 6", "1"],
+        ["fp16 kernel_time GEMM/MatMul 800 x 1067", "H200", "11.4", "a: 0.41; b: 0.4", "0.01"]]
+
+
+def test_repeated_measurements_name_each_timing_group_and_shape(tmp_path):
+    # trtexec reports five timings per run; two jobs of the same log gave five lines all reading
+    # "fp16 median". Each line now names what it holds, so no two read alike.
+    def job(name, offset):
+        return record(name, [latency("fp16", 0.0440674 + offset, timing="host_latency"),
+                             latency("fp16", 0.0361328 + offset, timing="gpu_compute"),
+                             latency("fp16", 0.0361328 + offset, "640x640", timing="gpu_compute"),
+                             kernel_time("fp16", {"GEMM": 0.2 + offset, "Softmax": 0.1})])
+
+    study = StudyView(load(tmp_path, records=[job("a", 0), job("b", 0.001)]))
+    assert [row[0] for row in cells(study.repeated_measurements())[1:]] == [
+        "fp16 host_latency median 800 x 800", "fp16 gpu_compute median 800 x 800", "fp16 gpu_compute median 640 x 640",
+        "fp16 kernel_time GEMM 800 x 1067", "fp16 kernel_time Softmax 800 x 1067"]
 
 
 def test_expectation_is_hedged_and_only_for_declared_configurations(tmp_path):

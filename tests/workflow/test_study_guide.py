@@ -57,3 +57,35 @@ def test_the_guide_walk_ends_in_a_clean_check(tmp_path, run_cli, monkeypatch):
     readme = (project / "families/demo/README.md").read_text()
     assert "0.0361328" in readme  # the log's GPU compute median (ms), with the digits the log printed
     assert "0 error(s)" in results[4].out
+
+
+def test_pr_body_of_the_walked_family_uses_the_builtin_template(tmp_path, run_cli, monkeypatch):
+    # `studygen new` writes template: studygen/generic.md.j2; --pr-body must find it as render does
+    project, results = _walk(tmp_path, run_cli, monkeypatch, guide_commands()[:2])
+    assert [r.exit_code for r in results] == [0, 0], [r.err for r in results]
+    body = run_cli("render", "--pr-body", "demo")
+    assert body.exit_code == 0, body.err
+    assert body.out.startswith("Study: `families/demo/study.yaml`; records: `measurements/demo/`.\n\n## Summary and decision\n")
+    assert "## Results\n" in body.out
+    # the log's GPU compute median (ms) and plan size: 13185316 bytes / 2**20 = 12.5744 MiB
+    rows = [" ".join(line.split()) for line in body.out.splitlines()]
+    assert "| H100 PCIe | 0.0361328 |" in rows and "| H100 PCIe | 12.5744 |" in rows
+    assert not (project / "families/demo/README.md").exists()  # --pr-body prints, writes nothing
+
+
+def test_a_second_job_after_the_walk_still_checks_clean(tmp_path, run_cli, monkeypatch):
+    # the guide's next step: more collect runs. With two jobs of the same log, the generic
+    # template's "Same measurement in several jobs" table has one line per trtexec timing.
+    second = ["studygen", "collect", "trtexec", "--family", "demo", "--job", "h100-b", "--variant", "fp16",
+              "--log", "../shared/fixtures/trtexec/trt10.16_build-and-run.log", "--commit", "353a4d73"]
+    project, results = _walk(tmp_path, run_cli, monkeypatch,
+                             guide_commands() + [second, ["studygen", "render", "demo"], ["studygen", "check", "demo"]])
+    assert [r.exit_code for r in results] == [0] * 8, [r.err for r in results]
+    assert "0 error(s)" in results[-1].out
+    readme = (project / "families/demo/README.md").read_text()
+    section = readme[readme.index("### Same measurement in several jobs"):readme.index("## Known gaps")]
+    labels = [" ".join(line.split("|")[1].split()) for line in section.splitlines()[4:] if line.startswith("|")]
+    # the log's five timings and the plan size, each on its own line, both jobs the same figure
+    assert labels == ["fp16 host_latency median", "fp16 enqueue median", "fp16 h2d median",
+                      "fp16 gpu_compute median", "fp16 d2h median", "fp16 plan_size"]
+    assert "h100-a: 0.0361328; h100-b: 0.0361328" in section
