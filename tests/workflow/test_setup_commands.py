@@ -11,7 +11,7 @@ import sys
 
 from ..conftest import REPO
 
-VENV = "python3 -m venv .venv && . .venv/bin/activate && "
+VENV = "python3 -m venv --system-site-packages .venv && . .venv/bin/activate && "
 
 
 def setup_commands() -> list[str]:
