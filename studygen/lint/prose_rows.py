@@ -52,7 +52,6 @@ _HEDGE_RE = re.compile(
 _HEDGE_AFTER_RE = re.compile(r"^\s*(?:\+|or\s+(?:more|so|less)|at\s+(?:most|best|least))", re.IGNORECASE)
 _HEDGE_WINDOW = 16
 _CLAUSE_BREAKS = ",;()"
-_MARKUP = "`*_[]"
 
 
 @dataclass
@@ -74,7 +73,8 @@ def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
 
 
 def _label_of(cell: str) -> str:
-    return " ".join(cell.strip(_MARKUP + " ").lower().split())
+    # cells are plain text already (markup removed by the parser): only case and spacing vary
+    return " ".join(cell.lower().split())
 
 
 def _named_rows(table: Table, clause: str) -> tuple[int, int] | None:
