@@ -34,7 +34,10 @@ cases ``sg103_pos_average_cells``, ``sg103_neg_average_cells``).
 share ("at 54% of BF16", a ``% of BF16`` column) stated as a reduction of the
 same quantity ("the 54% slope reduction"), and a ratio "vs" a named column at
 a named row ("1.78x vs dg at 8192") that no table holding both columns gives
-(cases ``sg103_*_share_as_reduction``, ``sg103_*_ratio_named_columns``).
+(cases ``sg103_*_share_as_reduction``, ``sg103_*_ratio_named_columns``);
+and a ratio or percent change between two rows a clause names by their
+labels ("FP16 is 3.1x faster than FP32") that the rows of the nearby table
+do not give (:mod:`studygen.lint.prose_rows`; cases ``sg103_*_row_ratio``).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from .columns import type_columns
 from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, fits, formulas_for, operand_pools, ratio_header, recomputed
 from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
+from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .text import cached_keywords
 
@@ -69,7 +73,7 @@ def check(document: Document) -> list[Finding]:
         for sentence in block.sentences:
             if len(sentence.tokens) >= 3:
                 findings.extend(_prose_findings(document, sentence))
-    for line, message, hint in (*share_findings(document), *ratio_findings(document)):
+    for line, message, hint in (*share_findings(document), *ratio_findings(document), *row_ratio_findings(document)):
         findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
 
