@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 
+import numpy as np
 import pytest
 
 from studygen.collect import coco_detections, coco_json, coco_truth
@@ -116,6 +117,35 @@ def test_negative_size(tmp_path, gt):
 
 def test_zero_size_is_accepted(tmp_path, gt):
     assert len(read(tmp_path, gt, [det(bbox=(5, 5, 0, 0))])) == 1
+
+
+def test_exact_duplicates_are_refused_with_count_and_both_copies(tmp_path, gt):
+    # detections 0 and 2 written again at 3 and 4 (a results file appended to itself); 1 and 5 differ only in score
+    first = [det(), det(2, 3, (100, 100, 80, 60), 0.7), det(3, 1, (5.5, 6, 7, 8), 0.125)]
+    content = first + [det(), det(3, 1, (5.5, 6, 7, 8), 0.125), det(2, 3, (100, 100, 80, 60), 0.75)]
+    text = refusal(tmp_path, gt, content)
+    assert text == ('dt.json:/3: refused before evaluating, rule duplicate-detections: 2 of 6 detections repeat an earlier '
+                    'detection exactly (same image_id, category_id, bbox and score); e.g. detection 3: {"image_id": 1, '
+                    '"category_id": 1, "bbox": [10, 10, 50, 50], "score": 0.9} (the same as detection 0; COCOeval '
+                    'counts each copy, the second as a false positive: write each detection once)')
+
+
+@pytest.mark.parametrize("changed", [dict(image=2), dict(category=3), dict(bbox=(10, 10, 50, 50.000001)),
+                                     dict(bbox=(10, 10.5, 50, 50)), dict(score=0.9000001)])
+def test_detections_differing_in_one_field_are_not_duplicates(tmp_path, gt, changed):
+    assert len(read(tmp_path, gt, [det(), det(**changed)])) == 2
+
+
+def test_repeated_detections_pairs_each_repeat_with_its_copy():
+    # images 0 1 0 1 0 2, all else equal: 2 repeats 0, 3 repeats 1, 4 repeats 2 (its nearest earlier copy)
+    table = coco_detections.Detections("m", np.array([0, 1, 0, 1, 0, 2]), np.ones(6, dtype=np.int64),
+                                       np.tile([10.0, 10, 50, 50], (6, 1)), np.full(6, 0.9))
+    repeats, originals = coco_detections.repeated_detections(table)
+    assert repeats.tolist() == [2, 3, 4] and originals.tolist() == [0, 1, 2]
+
+
+def test_duplicates_come_after_the_size_rule(tmp_path, gt):
+    assert "rule negative-size" in refusal(tmp_path, gt, [det(bbox=(1, 1, -1, 1))] * 2)
 
 
 def test_rules_in_order(tmp_path, gt):
