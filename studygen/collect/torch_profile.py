@@ -48,6 +48,9 @@ from .result import NewResult
 
 STEP_NAME = re.compile(r"^ProfilerStep#(\d+)$")
 US_PER_MS = 1000.0
+# Kineto writes ts and dur in µs, rounded (to 1 µs in older PyTorch, to 1 ns in newer): an end computed as
+# ts + dur may pass the next event's start by up to 1 µs without the events overlapping.
+TIMESTAMP_SLACK_US = 1.0
 GPU_STEP_CATEGORY = "gpu_user_annotation"
 # Devices whose on-device work Kineto records under a category other than
 # "kernel": refused naming the device (the category is not a kernel time).
@@ -236,18 +239,41 @@ def _no_kernel_error(categories: collections.Counter, top: dict, display: str) -
 @dataclass
 class _Steps:
     """ProfilerStep ranges by side: name → [start, end] µs, merged when a
-    name comes twice on one side."""
+    name comes twice on one side; and every step event by side and thread
+    (pid, tid) as ``[start, end, index, name]``, to refuse overlaps."""
 
     cpu: dict[str, list[float]] = field(default_factory=dict)
     gpu: dict[str, list[float]] = field(default_factory=dict)
+    events: dict[tuple, list] = field(default_factory=lambda: collections.defaultdict(list))
 
-    def add(self, category: str, name: str, start: float, end: float) -> None:
-        side = self.gpu if category == GPU_STEP_CATEGORY else self.cpu
+    def add(self, category: str, name: str, start: float, end: float, track: tuple = (), index: int = 0) -> None:
+        is_gpu = category == GPU_STEP_CATEGORY
+        side = self.gpu if is_gpu else self.cpu
         span = side.get(name)
         if span is None:
             side[name] = [start, end]
         else:
             span[0], span[1] = min(span[0], start), max(span[1], end)
+        self.events[(is_gpu, track)].append([start, end, index, name])
+
+    def overlap(self, gpu: bool) -> tuple[tuple, list, list] | None:
+        """``(track, earlier, later)``: the two step events of other names on
+        one thread of one side that overlap by more than
+        :data:`TIMESTAMP_SLACK_US`, the later one first in the file among
+        such pairs; None when the steps of every thread follow one another
+        (one name written twice is one step, never an overlap)."""
+        found = []
+        for (is_gpu, track), spans in self.events.items():
+            if is_gpu != gpu:
+                continue
+            spans.sort()
+            latest = spans[0]  # the span reaching furthest so far: a short step inside a long one overlaps it
+            for span in spans[1:]:
+                if span[0] < latest[1] - TIMESTAMP_SLACK_US and span[3] != latest[3]:
+                    found.append((span[2], track, latest, span))
+                if span[1] > latest[1]:
+                    latest = span
+        return min(found, key=lambda item: item[0])[1:] if found else None
 
     def chosen(self) -> tuple[list[tuple[float, float, str]], bool, str | None]:
         """``(ranges sorted by start, by_launch, note)``: the CPU ranges
@@ -262,6 +288,21 @@ class _Steps:
         note = ("ProfilerStep ranges appear on the GPU only (gpu_user_annotation): kernels matched by their own start"
                 if self.gpu else None)
         return sorted((s, e, n) for n, (s, e) in self.gpu.items()), False, note
+
+
+def _refuse_overlapping_steps(steps: _Steps, by_launch: bool, display: str, pointer_base: str) -> None:
+    """Steps of one thread run one after another: two that overlap (a step
+    recorded twice, traces concatenated) would give kernels to the wrong step
+    and make the mean per iteration wrong."""
+    pair = steps.overlap(gpu=not by_launch)
+    if pair is None:
+        return
+    track, (start, end, index, name), (later_start, _, later_index, later_name) = pair
+    where = f"pid {track[0]} tid {track[1]}" if track else "one thread"
+    raise InputError(f"{later_name} (event {later_index}) starts at ts {later_start:.3f} µs inside {name} (event "
+                     f"{index}, ts {start:.3f} to {end:.3f} µs) on {where}: steps of one thread cannot overlap "
+                     "(a step recorded twice, or traces joined?), so kernels per iteration would be wrong",
+                     path=display, pointer=f"{pointer_base}/{later_index}")
 
 
 def assign_steps(times: list[float], ranges: list[tuple[float, float, str]]) -> list[str | None]:
@@ -324,7 +365,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
         name = event.get("name")
         if isinstance(name, str) and name.startswith("ProfilerStep#") and STEP_NAME.match(name) \
                 and is_number(event.get("ts")) and is_number(event.get("dur")):
-            steps.add(category, name, event["ts"], event["ts"] + event["dur"])
+            steps.add(category, name, event["ts"], event["ts"] + event["dur"], (event.get("pid"), event.get("tid")), index)
 
     top, _ = scan_events(text, display, on_event)
     del text
@@ -338,6 +379,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
         if isinstance(entry, dict) and isinstance(entry.get("id"), int) and isinstance(entry.get("name"), str):
             devices[entry["id"]] = entry["name"]
     ranges, by_launch, step_note = steps.chosen()
+    _refuse_overlapping_steps(steps, by_launch, display, pointer_base)
     times = [launches.get(correlation, ts) if by_launch else ts for _, _, ts, _, correlation in kernel_events]
     labels = assign_steps(times, ranges)
     kernels = [Kernel(name, dur / US_PER_MS, device, label)
