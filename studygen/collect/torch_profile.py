@@ -28,6 +28,11 @@ once and matched in one pass, so the cost grows with steps plus kernels. The
 result is the mean per step, each step's figures in ``per_iteration``; a
 trace without steps gives totals over the whole trace.
 
+Refused as impossible for one profiler run (each would count time twice):
+steps of other names that overlap on one thread, a kernel event written
+twice, and kernels of one stream that overlap beyond the timestamps' 1 µs
+rounding (:func:`refuse_stream_overlaps` says which overlaps are real).
+
 The GPU is the ``deviceProperties`` name of the kernels' device; a trace
 that lists one model only (the MI300X BERT fixture lists device 0 while its
 kernels ran on device 2) names that model, with a note.
@@ -324,6 +329,76 @@ def assign_steps(times: list[float], ranges: list[tuple[float, float, str]]) -> 
     return out
 
 
+def _stream_of(event: dict, args) -> tuple:
+    """The stream a kernel ran on: ``("device", d, "stream", s)`` from its args, else its pid and tid (Kineto
+    writes the device as pid and the stream as tid)."""
+    if isinstance(args, dict) and args.get("stream") is not None:
+        return ("device", _plain(args.get("device")), "stream", _plain(args.get("stream")))
+    return ("pid", _plain(event.get("pid")), "tid", _plain(event.get("tid")))
+
+
+def _plain(value):
+    """``value`` as a hashable key: a JSON scalar as it is, a list or object by its JSON-like text."""
+    return value if value is None or isinstance(value, (int, float, str)) else repr(value)
+
+
+def _in_graph(args) -> bool:
+    """Whether Kineto marks the kernel as launched from a CUDA graph (``graph node id`` and the like): the
+    branches of a graph run concurrently yet CUPTI files their kernels under the stream the graph was launched on."""
+    return isinstance(args, dict) and any(isinstance(key, str) and key.startswith("graph") for key in args)
+
+
+def refuse_stream_overlaps(on_stream: list[tuple], kernel_events: list[tuple], display: str,
+                           pointer_base: str) -> None:
+    """Refuse kernels that one stream cannot have run: a kernel event written
+    twice (same name, ts, dur, device and stream) and, beyond
+    :data:`TIMESTAMP_SLACK_US`, a kernel inside another of its stream or
+    overlapping more than half of the shorter one. Either adds a kernel's
+    time twice to the totals.
+
+    ``on_stream``: ``(stream, ts µs, dur µs, event index, in_graph)`` per
+    kernel, in the order of ``kernel_events`` (whose first field is the
+    name). A partial overlap at a kernel's tail is real (Hopper's
+    programmatic dependent launch starts the next kernel of a stream while
+    the previous one drains), and kernels of CUDA graphs are not checked for
+    overlap (concurrent branches share the launch stream), nor kernels of
+    no known stream (neither ``args.stream`` nor pid and tid); exact repeats
+    are refused always. Cost: one sort of the kernels."""
+    seen: dict[tuple, int] = {}
+    for (stream, ts, dur, index, _), event in zip(on_stream, kernel_events):
+        earlier = seen.setdefault((stream, ts, dur, event[0]), index)
+        if earlier != index:
+            raise InputError(f"kernel event {index} repeats kernel event {earlier} exactly (same name, ts {ts} µs, "
+                             f"dur {dur} µs) {_stream_words(stream)}: a kernel written twice would be counted twice",
+                             path=display, pointer=f"{pointer_base}/{index}")
+    del seen
+    order = sorted(range(len(on_stream)), key=lambda k: (repr(on_stream[k][0]), on_stream[k][1], on_stream[k][3]))
+    latest = None  # per stream, the kernel reaching furthest so far
+    for position in order:
+        stream, ts, dur, index, in_graph = on_stream[position]
+        if stream[1] is None and stream[3] is None:  # no stream known (no args.stream, no pid or tid)
+            continue
+        if latest is None or latest[0] != stream:
+            latest = on_stream[position]
+            continue
+        _, start, length, earlier, earlier_in_graph = latest
+        end = start + length
+        overlap = min(end, ts + dur) - ts
+        inside = ts + dur <= end and ts > start - TIMESTAMP_SLACK_US
+        if overlap > TIMESTAMP_SLACK_US and not (in_graph or earlier_in_graph) \
+                and (inside or overlap > min(dur, length) / 2):
+            raise InputError(f"kernel event {index} (ts {ts} µs, dur {dur} µs) starts inside kernel event {earlier} "
+                             f"(ts {start} to {end} µs) {_stream_words(stream)} and overlaps it by {overlap:g} µs: a stream runs its "
+                             "kernels one after another (events written twice, or traces joined?), so kernel time "
+                             "would be counted twice", path=display, pointer=f"{pointer_base}/{index}")
+        if ts + dur > end:
+            latest = on_stream[position]
+
+
+def _stream_words(stream: tuple) -> str:
+    return f"on {stream[0]} {stream[1]} {stream[2]} {stream[3]}"
+
+
 def parse_trace(path: Path, display: str | None = None) -> Trace:
     """Read a Kineto trace (``.json`` or ``.json.gz``).
 
@@ -338,6 +413,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     categories: collections.Counter = collections.Counter()
     # kernels as (name, dur µs, ts µs, device, correlation): a tuple, not the event dict, to keep memory low
     kernel_events, steps, launches = [], _Steps(), {}
+    on_stream: list[tuple] = []  # (stream, ts, dur, event index, in a CUDA graph) of each kernel, for overlaps
 
     def on_event(index: int, event) -> None:
         if not isinstance(event, dict):
@@ -357,6 +433,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
             kernel_events.append((str(event.get("name", "")), dur, ts,
                                   device if isinstance(device, int) and not isinstance(device, bool) else None,
                                   args.get("correlation") if isinstance(args, dict) else None))
+            on_stream.append((_stream_of(event, args), ts, dur, index, _in_graph(args)))
         elif is_launch_category(category):
             args = event.get("args")
             correlation = args.get("correlation") if isinstance(args, dict) else None
@@ -374,6 +451,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     if not any(dur for _, dur, _, _, _ in kernel_events):
         raise InputError(f"every one of its {len(kernel_events)} kernel events has dur 0: no kernel time to record "
                          "(durations not recorded, or below the trace's resolution)", path=display)
+    refuse_stream_overlaps(on_stream, kernel_events, display, pointer_base)
     devices = {}
     for entry in top.get("deviceProperties") or []:
         if isinstance(entry, dict) and isinstance(entry.get("id"), int) and isinstance(entry.get("name"), str):

@@ -1,6 +1,7 @@
 """Profiler traces whose events overlap where a profiler never writes them so
 (issue 13: refuse what would give a wrong number): ProfilerStep ranges of one
-thread that overlap."""
+thread that overlap, a kernel event written twice, kernels of one stream that
+overlap beyond timestamp rounding and a tail overlap."""
 
 from __future__ import annotations
 
@@ -64,3 +65,53 @@ def test_overlapping_gpu_steps_are_refused_when_they_are_the_steps(collect, work
     gpu = [step(7, 3000, 600, tid=7, cat="gpu_user_annotation"), step(8, 3500, 600, tid=7, cat="gpu_user_annotation")]
     done = collect_trace(collect, workdir, gpu, lambda events: [events.remove(e) for e in events[:2]])
     assert_refused(done, "ProfilerStep#8 (event 13) starts at ts 3500.000 µs inside ProfilerStep#7 (event 12")
+
+
+# --- kernels of one stream ---------------------------------------------------------------
+
+def kernel(ts, dur, name="ampere_fp16_gemm_kernel", stream=7, **args):
+    return {"ph": "X", "cat": "kernel", "name": name, "ts": ts, "dur": dur, "pid": 0, "tid": stream,
+            "args": {"device": 0, "stream": stream, **args}}
+
+
+def test_a_kernel_event_written_twice_is_refused_naming_both(collect, workdir):
+    # step_trace's kernels run at 3010 (300 µs), 3020, 3030, 3210, 3220, 3500 on device 0 without a stream
+    done = collect_trace(collect, workdir, [kernel(5000, 40), kernel(6000, 10), kernel(5000, 40)])
+    assert_refused(done, "trace.json:/traceEvents/16: kernel event 16 repeats kernel event 14 exactly (same name, ts "
+                         "5000 µs, dur 40 µs) on device 0 stream 7: a kernel written twice would be counted twice")
+
+
+def test_a_kernel_inside_another_of_its_stream_is_refused(collect, workdir):
+    done = collect_trace(collect, workdir, [kernel(5000, 100), kernel(5050, 20, name="other_kernel")])
+    assert_refused(done, "trace.json:/traceEvents/15: kernel event 15 (ts 5050 µs, dur 20 µs) starts inside kernel "
+                         "event 14 (ts 5000 to 5100 µs) on device 0 stream 7 and overlaps it by 20 µs: a stream runs "
+                         "its kernels one after another")
+
+
+def test_a_copy_shifted_by_a_microsecond_is_refused(collect, workdir):
+    done = collect_trace(collect, workdir, [kernel(5000, 71), kernel(5001, 71)])
+    assert_refused(done, "kernel event 15 (ts 5001 µs, dur 71 µs) starts inside kernel event 14 (ts 5000 to 5071 µs)",
+                   "overlaps it by 70 µs")
+
+
+def test_kernels_without_a_stream_are_checked_on_their_pid_and_tid(collect, workdir):
+    events = [kernel(5000, 71), kernel(5010, 71)]
+    for event in events:
+        del event["args"]["stream"]
+    assert_refused(collect_trace(collect, workdir, events), "on pid 0 tid 7 and overlaps it by 61 µs")
+
+
+@pytest.mark.parametrize("events", [
+    [kernel(5000, 100), kernel(5099.2, 50)],  # within the 1 µs rounding of ts and dur
+    [kernel(5000, 100), kernel(5080, 100, name="next_kernel")],  # a tail overlap: programmatic dependent launch
+    [kernel(5000, 100), kernel(5050, 20, stream=8)],  # two streams run concurrently
+    [kernel(5000, 100, **{"graph node id": 3}), kernel(5050, 20, **{"graph node id": 4})],  # branches of a CUDA graph
+    [kernel(5000, 40), kernel(5000, 40, stream=8), kernel(5040, 40)],  # the same times on two streams, back to back
+    [kernel(5000, 40, stream=[1]), kernel(5100, 40, stream={"a": 1})],  # odd stream values are keys, not errors
+])
+def test_kernels_a_stream_can_run_are_summed(collect, workdir, events):
+    done = collect_trace(collect, workdir, events)
+    assert done.exit_code == 0, done.err
+    # the added kernels have no launch inside a step: the steps' figures stay, the kernels count as outside
+    assert done.results[0]["iterations"] == 2 and done.results[0]["profiled_total_ms"] == 0.93
+    assert f"{1 + len(events)} kernel launches outside any ProfilerStep range are left out" in done.results[0]["note"]
