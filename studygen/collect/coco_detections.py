@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import shown_path
-from .coco_json import Elements, JsonText, check_numbers, number_refusal, out_of_range
+from .coco_json import MAX_COORDINATE_PX, Elements, JsonText, check_box, coordinate_refusal, number_refusal, out_of_range
 from .coco_truth import GroundTruth
 from .inputs import is_number
 from .lazy import lazy_import
@@ -107,7 +107,7 @@ def check_detection(index: int, detection, display: str) -> None:
     bbox = detection["bbox"]
     if not (isinstance(bbox, list) and len(bbox) == 4 and all(is_number(v) for v in bbox)):
         raise InputError("bbox must be 4 numbers [x, y, w, h]", path=display, pointer=f"{pointer}/bbox")
-    check_numbers(bbox, display, f"{pointer}/bbox")
+    check_box(bbox, display, f"{pointer}/bbox")
     score = detection["score"]
     if not is_number(score):
         raise InputError("score must be a number", path=display, pointer=f"{pointer}/score")
@@ -220,8 +220,18 @@ def detections_from(indexed: Iterable[tuple[int, object]], gt: GroundTruth, disp
                        category=np.frombuffer(columns.category, dtype=np.int64),
                        box=np.frombuffer(columns.box, dtype=np.float64).reshape(-1, 4),
                        score=np.frombuffer(columns.score, dtype=np.float64))
+    _refuse_far_coordinates(table)
     _refuse_duplicates(table, gt)
     return table
+
+
+def _refuse_far_coordinates(table: Detections) -> None:
+    """The first coordinate beyond :data:`MAX_COORDINATE_PX` (the columns'
+    rows are the detections in order: any skipped one was refused before)."""
+    far = np.flatnonzero(np.abs(table.box.ravel()) > MAX_COORDINATE_PX)
+    if len(far):
+        row, column = divmod(int(far[0]), 4)
+        raise coordinate_refusal(float(table.box[row, column]), table.display, f"/{row}/bbox/{column}")
 
 
 def repeated_detections(table: Detections) -> tuple[np.ndarray, np.ndarray]:
