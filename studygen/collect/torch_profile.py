@@ -210,14 +210,17 @@ def is_launch_category(category: str) -> bool:
     return category.endswith(("_runtime", "_driver")) or category in ("runtime", "driver")
 
 
-def _no_kernel_error(categories: collections.Counter, top: dict, display: str) -> InputError:
-    """The reason a trace without kernel events cannot give kernel time."""
+def _no_kernel_error(categories: collections.Counter, top: dict, display: str, events: int = -1) -> InputError:
+    """The reason a trace without kernel events cannot give kernel time (``events``: how many it holds)."""
     listed = ", ".join(f"{name} {count}" for name, count in categories.most_common(6)) or "none"
     lowered = {name.lower() for name in categories}
     platform = trace_platform(top)
     other_device = next((why for prefix, why in OTHER_DEVICE_WORK if any(c.startswith(prefix) for c in lowered)), None)
     runtime = sorted(c for c in lowered if is_launch_category(c))
     devices = [d for d in top.get("deviceProperties") or [] if isinstance(d, dict)]
+    if events == 0:
+        return InputError("no events at all: its event list is empty (the profiler recorded nothing, or the file was "
+                          "written before it flushed), so no kernel time", path=display)
     if categories.get("cuda_profiler_range"):
         reason = (f"it holds {categories['cuda_profiler_range']} cuda_profiler_range events: recorded with CUPTI "
                   "counters (range profiling), whose durations are not kernel times")
@@ -414,8 +417,10 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     # kernels as (name, dur µs, ts µs, device, correlation): a tuple, not the event dict, to keep memory low
     kernel_events, steps, launches = [], _Steps(), {}
     on_stream: list[tuple] = []  # (stream, ts, dur, event index, in a CUDA graph) of each kernel, for overlaps
+    counted = [0]  # events seen
 
     def on_event(index: int, event) -> None:
+        counted[0] = index + 1
         if not isinstance(event, dict):
             return
         category = event.get("cat")
@@ -447,7 +452,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     top, _ = scan_events(text, display, on_event)
     del text
     if not kernel_events:
-        raise _no_kernel_error(categories, top, display)
+        raise _no_kernel_error(categories, top, display, counted[0])
     if not any(dur for _, dur, _, _, _ in kernel_events):
         raise InputError(f"every one of its {len(kernel_events)} kernel events has dur 0: no kernel time to record "
                          "(durations not recorded, or below the trace's resolution)", path=display)

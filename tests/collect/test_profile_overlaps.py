@@ -5,10 +5,12 @@ overlap beyond timestamp rounding and a tail overlap."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
 
+from studygen.collect.inputs import skip_space
 from tests.collect.conftest import assert_refused
 from tests.collect.test_torch_profile import step_trace
 
@@ -115,3 +117,19 @@ def test_kernels_a_stream_can_run_are_summed(collect, workdir, events):
     # the added kernels have no launch inside a step: the steps' figures stay, the kernels count as outside
     assert done.results[0]["iterations"] == 2 and done.results[0]["profiled_total_ms"] == 0.93
     assert f"{1 + len(events)} kernel launches outside any ProfilerStep range are left out" in done.results[0]["note"]
+
+
+# --- an empty event list, padded ---------------------------------------------------------
+
+def test_a_padded_empty_trace_is_read_quickly_and_named_empty(collect, workdir):
+    # a gzip bomb in small: 20 MB of whitespace inside an empty event list (300 MB took minutes, skipped one
+    # character at a time); the reason is the empty list, not "CPU events only"
+    path = workdir / "padded.json.gz"
+    path.write_bytes(gzip.compress(b'{"traceEvents": [' + b" " * 20_000_000 + b"]}"))
+    assert_refused(collect("torch-profile", "--trace", path), "padded.json.gz: no events at all: its event list is "
+                   "empty (the profiler recorded nothing, or the file was written before it flushed), so no kernel time")
+
+
+def test_skip_space_skips_json_whitespace_only():
+    text = " \t\r\n \u00a0x"
+    assert skip_space(text, 0) == 5 and skip_space(text, 5) == 5 and skip_space("ab", 2) == 2
