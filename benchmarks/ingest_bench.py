@@ -98,7 +98,7 @@ def _write_big_trace(path: Path, target_bytes: int, rng: random.Random) -> int:
                 lines.append(json.dumps({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
                                          "tid": 1, "ts": launch, "dur": 4, "args": {"correlation": correlation}}))
                 lines.append(json.dumps({"ph": "X", "cat": "kernel", "name": rng.choice(names), "pid": 0, "tid": 7,
-                                         "ts": launch + 30, "dur": rng.randint(5, 400),
+                                         "ts": launch + 30, "dur": rng.randint(5, 85),  # one stream: 90 µs apart
                                          "args": {"device": 0, "stream": 7, "correlation": correlation,
                                                   "grid": [120, 1, 1], "block": [128, 1, 1]}}))
             chunk = ",\n".join(lines) + ",\n"

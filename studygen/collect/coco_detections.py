@@ -11,7 +11,8 @@ first offending detection (``dt.json:/17: refused before evaluating, rule
 image-ids: …``): ``image-ids`` (image ids not in the annotations, with a
 hint when only the JSON type differs, e.g. ``"139"`` for ``139``),
 ``category-ids`` (ids not among the annotations' categories, e.g. contiguous
-0-based labels), ``negative-size`` (w or h below 0).
+0-based labels), ``negative-size`` (w or h below 0), ``duplicate-detections``
+(a detection repeated exactly: a results file written twice halves AP).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import shown_path
-from .coco_json import Elements, JsonText, check_numbers, number_refusal, out_of_range
+from .coco_json import MAX_COORDINATE_PX, Elements, JsonText, check_box, coordinate_refusal, number_refusal, out_of_range
 from .coco_truth import GroundTruth
 from .inputs import is_number
 from .lazy import lazy_import
@@ -32,6 +33,28 @@ from .lazy import lazy_import
 np = lazy_import("numpy")  # imported on first use, so that importing this module stays light
 
 FIELDS = ("image_id", "category_id", "bbox", "score")
+
+
+def mix64(values: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser, elementwise on uint64 (wrapping arithmetic)."""
+    with np.errstate(over="ignore"):
+        z = values.astype(np.uint64, copy=True)
+        z ^= z >> np.uint64(30)
+        z *= np.uint64(0xBF58476D1CE4E5B9)
+        z ^= z >> np.uint64(27)
+        z *= np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+    return z
+
+
+def row_hash(columns: list[np.ndarray]) -> np.ndarray:
+    """A 64-bit hash of each row of the given equal-length columns (floats by their bits)."""
+    out = np.zeros(len(columns[0]), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for column in columns:
+            bits = np.ascontiguousarray(column, dtype=np.float64).view(np.uint64)
+            out = mix64(out * np.uint64(31) + bits)
+    return out
 
 
 @dataclass
@@ -84,7 +107,7 @@ def check_detection(index: int, detection, display: str) -> None:
     bbox = detection["bbox"]
     if not (isinstance(bbox, list) and len(bbox) == 4 and all(is_number(v) for v in bbox)):
         raise InputError("bbox must be 4 numbers [x, y, w, h]", path=display, pointer=f"{pointer}/bbox")
-    check_numbers(bbox, display, f"{pointer}/bbox")
+    check_box(bbox, display, f"{pointer}/bbox")
     score = detection["score"]
     if not is_number(score):
         raise InputError("score must be a number", path=display, pointer=f"{pointer}/score")
@@ -136,7 +159,8 @@ def read_detections(path: Path, gt: GroundTruth, display: str | None = None) -> 
     """The detections of a results file as columns, checked against ``gt``.
 
     Raises InputError for what :func:`iter_detections` refuses, then for the
-    rules ``image-ids``, ``category-ids`` and ``negative-size`` in that order.
+    rules ``image-ids``, ``category-ids``, ``negative-size`` and
+    ``duplicate-detections`` in that order.
     """
     display = display or shown_path(path)
     doc, elements = _results_array(path, display)
@@ -192,10 +216,54 @@ def detections_from(indexed: Iterable[tuple[int, object]], gt: GroundTruth, disp
         add_image(image)
         add_category(int(category))
     _refuse_rules(columns, gt, total, display)
-    return Detections(display=display, image=np.frombuffer(columns.image, dtype=np.int64),
-                      category=np.frombuffer(columns.category, dtype=np.int64),
-                      box=np.frombuffer(columns.box, dtype=np.float64).reshape(-1, 4),
-                      score=np.frombuffer(columns.score, dtype=np.float64))
+    table = Detections(display=display, image=np.frombuffer(columns.image, dtype=np.int64),
+                       category=np.frombuffer(columns.category, dtype=np.int64),
+                       box=np.frombuffer(columns.box, dtype=np.float64).reshape(-1, 4),
+                       score=np.frombuffer(columns.score, dtype=np.float64))
+    _refuse_far_coordinates(table)
+    _refuse_duplicates(table, gt)
+    return table
+
+
+def _refuse_far_coordinates(table: Detections) -> None:
+    """The first coordinate beyond :data:`MAX_COORDINATE_PX` (the columns'
+    rows are the detections in order: any skipped one was refused before)."""
+    far = np.flatnonzero(np.abs(table.box.ravel()) > MAX_COORDINATE_PX)
+    if len(far):
+        row, column = divmod(int(far[0]), 4)
+        raise coordinate_refusal(float(table.box[row, column]), table.display, f"/{row}/bbox/{column}")
+
+
+def repeated_detections(table: Detections) -> tuple[np.ndarray, np.ndarray]:
+    """``(repeats, originals)``: row indices of detections equal in every
+    field (image, category, x, y, w, h, score, compared as float64 bits) to
+    an earlier one, ascending, and for each the earlier copy it repeats.
+
+    Rows are hashed (:func:`row_hash`) and sorted by hash, so equal rows are
+    adjacent; neighbours with one hash are then compared exactly (a hash
+    collision never makes a repeat, at worst it hides one, odds ~N²/2⁶⁵)."""
+    if len(table) < 2:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    columns = [table.image.astype(float), table.category.astype(float), *table.box.T, table.score]
+    order = np.argsort(row_hash(columns), kind="stable")
+    rows = np.stack(columns, axis=1)[order]
+    hashes_equal = np.flatnonzero(np.all(rows[1:].view(np.uint64) == rows[:-1].view(np.uint64), axis=1))
+    later, earlier = order[hashes_equal + 1], order[hashes_equal]
+    ascending = np.argsort(later, kind="stable")
+    return later[ascending], earlier[ascending]
+
+
+def _refuse_duplicates(table: Detections, gt: GroundTruth) -> None:
+    """Rule ``duplicate-detections``: a detection written twice is two
+    detections to COCOeval, the second a false positive at the same score (a
+    results file written twice, or two batches appended, halves AP)."""
+    repeats, originals = repeated_detections(table)
+    if len(repeats):
+        index = int(repeats[0])
+        raise refusal("duplicate-detections", "repeat an earlier detection exactly (same image_id, category_id, bbox "
+                      "and score)", len(repeats), len(table), index, table.example(index, gt), table.display,
+                      f"the same as detection {int(originals[0])}; COCOeval counts each copy, the second as a false "
+                      "positive: write each detection once")
 
 
 def _remember(columns: _Columns, bucket: list[int], index: int, detection: dict) -> None:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 
 from ..errors import InputError, UsageError
-from .coco_detections import Detections
+from .coco_detections import Detections, mix64, row_hash
 from .coco_truth import GroundTruth, pair_keys
 from .lazy import lazy_import
 
@@ -69,28 +69,6 @@ class Prepared:
     unscored: int = 0
 
 
-def _mix(values: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser, elementwise on uint64 (wrapping arithmetic)."""
-    with np.errstate(over="ignore"):
-        z = values.astype(np.uint64, copy=True)
-        z ^= z >> np.uint64(30)
-        z *= np.uint64(0xBF58476D1CE4E5B9)
-        z ^= z >> np.uint64(27)
-        z *= np.uint64(0x94D049BB133111EB)
-        z ^= z >> np.uint64(31)
-    return z
-
-
-def _row_hash(columns: list[np.ndarray]) -> np.ndarray:
-    """A 64-bit hash of each row of the given equal-length columns (floats by their bits)."""
-    out = np.zeros(len(columns[0]), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for column in columns:
-            bits = np.ascontiguousarray(column, dtype=np.float64).view(np.uint64)
-            out = _mix(out * np.uint64(31) + bits)
-    return out
-
-
 def _image_digests(gt: GroundTruth, detections: Detections) -> np.ndarray:
     """Per image index, an order-free digest of its ground truth, detections and size (uint64).
 
@@ -105,14 +83,14 @@ def _image_digests(gt: GroundTruth, detections: Detections) -> np.ndarray:
     digest = np.zeros(count, dtype=np.uint64)
     with np.errstate(over="ignore"):
         if len(ann):
-            rows = _row_hash([ann.category.astype(float), *ann.box.T, ann.area, ann.crowd.astype(float)])
+            rows = row_hash([ann.category.astype(float), *ann.box.T, ann.area, ann.crowd.astype(float)])
             np.add.at(digest, ann.image, rows)
         if len(detections):
-            rows = _row_hash([detections.category.astype(float), *detections.box.T, detections.score,
+            rows = row_hash([detections.category.astype(float), *detections.box.T, detections.score,
                               np.ones(len(detections))])
             np.add.at(digest, detections.image, rows)
         sizes = np.nan_to_num(gt.sizes(), nan=-1.0)
-        digest = _mix(digest + _row_hash([sizes[:, 0], sizes[:, 1]]))
+        digest = mix64(digest + row_hash([sizes[:, 0], sizes[:, 1]]))
     return digest
 
 

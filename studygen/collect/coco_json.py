@@ -57,6 +57,27 @@ def check_numbers(values: list, display: str, pointer: str) -> None:
             raise number_refusal(display, f"{pointer}/{index}")
 
 
+# Box coordinates beyond this many pixels are refused: the largest images evaluated with COCO tools (gigapixel
+# slides, satellite scenes) are ~1e5 px a side, and 1e6 keeps every product of a coordinate with an image size
+# or another coordinate far inside a double's range (1e308 read as a box overflows to inf and warns).
+MAX_COORDINATE_PX = 1e6
+
+
+def coordinate_refusal(value: float, display: str, pointer: str) -> InputError:
+    """The refusal of a bbox coordinate beyond :data:`MAX_COORDINATE_PX`."""
+    return InputError(f"bbox coordinate {value:g} is beyond ±{MAX_COORDINATE_PX:g} px: no image is that large "
+                      "(another unit, or a corrupt number?)", path=display, pointer=pointer)
+
+
+def check_box(bbox: list, display: str, pointer: str) -> None:
+    """Refuse the first of 4 bbox numbers that is no finite double or lies
+    beyond :data:`MAX_COORDINATE_PX`, naming ``pointer/index``."""
+    check_numbers(bbox, display, pointer)
+    for index, value in enumerate(bbox):
+        if abs(value) > MAX_COORDINATE_PX:
+            raise coordinate_refusal(value, display, f"{pointer}/{index}")
+
+
 def duplicate_key(doc: "JsonText", key: str, pos: int) -> InputError:
     """The refusal of ``key`` repeated in one object, at the line of ``pos``
     (the repeat), in the words of :func:`studygen.collect.inputs.decode_at`."""

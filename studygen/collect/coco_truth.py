@@ -40,7 +40,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import shown_path
-from .coco_json import Elements, JsonText, Members, check_numbers, escape_pointer, number_refusal, out_of_range
+from .coco_json import Elements, JsonText, Members, check_box, escape_pointer, number_refusal, out_of_range
 from .inputs import is_number
 from .lazy import lazy_import
 
@@ -282,7 +282,7 @@ class _Reader:
         bbox = annotation.get("bbox")
         if not (isinstance(bbox, list) and len(bbox) == 4 and all(is_number(v) for v in bbox)):
             raise self.refuse("bbox must be 4 numbers [x, y, w, h]", f"{pointer}/bbox")
-        check_numbers(bbox, self.display, f"{pointer}/bbox")
+        check_box(bbox, self.display, f"{pointer}/bbox")
         area = annotation.get("area")
         if not is_number(area):
             raise self.refuse("annotation without a numeric area (COCOeval's size ranges need it)", f"{pointer}/area")

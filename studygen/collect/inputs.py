@@ -254,12 +254,14 @@ def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str,
     return value, end
 
 
+_JSON_SPACE = re.compile(r"[ \t\r\n]*")
+
+
 def skip_space(text: str, pos: int) -> int:
-    """The first position at or after ``pos`` that is not JSON whitespace."""
-    end = len(text)
-    while pos < end and text[pos] in " \t\r\n":
-        pos += 1
-    return pos
+    """The first position at or after ``pos`` that is not JSON whitespace
+    (a regular expression: 300 MB of padding is skipped in well under a second,
+    not minutes as one character at a time)."""
+    return _JSON_SPACE.match(text, pos).end()
 
 
 def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:

@@ -28,6 +28,11 @@ once and matched in one pass, so the cost grows with steps plus kernels. The
 result is the mean per step, each step's figures in ``per_iteration``; a
 trace without steps gives totals over the whole trace.
 
+Refused as impossible for one profiler run (each would count time twice):
+steps of other names that overlap on one thread, a kernel event written
+twice, and kernels of one stream that overlap beyond the timestamps' 1 µs
+rounding (:func:`refuse_stream_overlaps` says which overlaps are real).
+
 The GPU is the ``deviceProperties`` name of the kernels' device; a trace
 that lists one model only (the MI300X BERT fixture lists device 0 while its
 kernels ran on device 2) names that model, with a note.
@@ -48,6 +53,9 @@ from .result import NewResult
 
 STEP_NAME = re.compile(r"^ProfilerStep#(\d+)$")
 US_PER_MS = 1000.0
+# Kineto writes ts and dur in µs, rounded (to 1 µs in older PyTorch, to 1 ns in newer): an end computed as
+# ts + dur may pass the next event's start by up to 1 µs without the events overlapping.
+TIMESTAMP_SLACK_US = 1.0
 GPU_STEP_CATEGORY = "gpu_user_annotation"
 # Devices whose on-device work Kineto records under a category other than
 # "kernel": refused naming the device (the category is not a kernel time).
@@ -202,14 +210,17 @@ def is_launch_category(category: str) -> bool:
     return category.endswith(("_runtime", "_driver")) or category in ("runtime", "driver")
 
 
-def _no_kernel_error(categories: collections.Counter, top: dict, display: str) -> InputError:
-    """The reason a trace without kernel events cannot give kernel time."""
+def _no_kernel_error(categories: collections.Counter, top: dict, display: str, events: int = -1) -> InputError:
+    """The reason a trace without kernel events cannot give kernel time (``events``: how many it holds)."""
     listed = ", ".join(f"{name} {count}" for name, count in categories.most_common(6)) or "none"
     lowered = {name.lower() for name in categories}
     platform = trace_platform(top)
     other_device = next((why for prefix, why in OTHER_DEVICE_WORK if any(c.startswith(prefix) for c in lowered)), None)
     runtime = sorted(c for c in lowered if is_launch_category(c))
     devices = [d for d in top.get("deviceProperties") or [] if isinstance(d, dict)]
+    if events == 0:
+        return InputError("no events at all: its event list is empty (the profiler recorded nothing, or the file was "
+                          "written before it flushed), so no kernel time", path=display)
     if categories.get("cuda_profiler_range"):
         reason = (f"it holds {categories['cuda_profiler_range']} cuda_profiler_range events: recorded with CUPTI "
                   "counters (range profiling), whose durations are not kernel times")
@@ -236,18 +247,41 @@ def _no_kernel_error(categories: collections.Counter, top: dict, display: str) -
 @dataclass
 class _Steps:
     """ProfilerStep ranges by side: name → [start, end] µs, merged when a
-    name comes twice on one side."""
+    name comes twice on one side; and every step event by side and thread
+    (pid, tid) as ``[start, end, index, name]``, to refuse overlaps."""
 
     cpu: dict[str, list[float]] = field(default_factory=dict)
     gpu: dict[str, list[float]] = field(default_factory=dict)
+    events: dict[tuple, list] = field(default_factory=lambda: collections.defaultdict(list))
 
-    def add(self, category: str, name: str, start: float, end: float) -> None:
-        side = self.gpu if category == GPU_STEP_CATEGORY else self.cpu
+    def add(self, category: str, name: str, start: float, end: float, track: tuple = (), index: int = 0) -> None:
+        is_gpu = category == GPU_STEP_CATEGORY
+        side = self.gpu if is_gpu else self.cpu
         span = side.get(name)
         if span is None:
             side[name] = [start, end]
         else:
             span[0], span[1] = min(span[0], start), max(span[1], end)
+        self.events[(is_gpu, track)].append([start, end, index, name])
+
+    def overlap(self, gpu: bool) -> tuple[tuple, list, list] | None:
+        """``(track, earlier, later)``: the two step events of other names on
+        one thread of one side that overlap by more than
+        :data:`TIMESTAMP_SLACK_US`, the later one first in the file among
+        such pairs; None when the steps of every thread follow one another
+        (one name written twice is one step, never an overlap)."""
+        found = []
+        for (is_gpu, track), spans in self.events.items():
+            if is_gpu != gpu:
+                continue
+            spans.sort()
+            latest = spans[0]  # the span reaching furthest so far: a short step inside a long one overlaps it
+            for span in spans[1:]:
+                if span[0] < latest[1] - TIMESTAMP_SLACK_US and span[3] != latest[3]:
+                    found.append((span[2], track, latest, span))
+                if span[1] > latest[1]:
+                    latest = span
+        return min(found, key=lambda item: item[0])[1:] if found else None
 
     def chosen(self) -> tuple[list[tuple[float, float, str]], bool, str | None]:
         """``(ranges sorted by start, by_launch, note)``: the CPU ranges
@@ -262,6 +296,21 @@ class _Steps:
         note = ("ProfilerStep ranges appear on the GPU only (gpu_user_annotation): kernels matched by their own start"
                 if self.gpu else None)
         return sorted((s, e, n) for n, (s, e) in self.gpu.items()), False, note
+
+
+def _refuse_overlapping_steps(steps: _Steps, by_launch: bool, display: str, pointer_base: str) -> None:
+    """Steps of one thread run one after another: two that overlap (a step
+    recorded twice, traces concatenated) would give kernels to the wrong step
+    and make the mean per iteration wrong."""
+    pair = steps.overlap(gpu=not by_launch)
+    if pair is None:
+        return
+    track, (start, end, index, name), (later_start, _, later_index, later_name) = pair
+    where = f"pid {track[0]} tid {track[1]}" if track else "one thread"
+    raise InputError(f"{later_name} (event {later_index}) starts at ts {later_start:.3f} µs inside {name} (event "
+                     f"{index}, ts {start:.3f} to {end:.3f} µs) on {where}: steps of one thread cannot overlap "
+                     "(a step recorded twice, or traces joined?), so kernels per iteration would be wrong",
+                     path=display, pointer=f"{pointer_base}/{later_index}")
 
 
 def assign_steps(times: list[float], ranges: list[tuple[float, float, str]]) -> list[str | None]:
@@ -283,6 +332,76 @@ def assign_steps(times: list[float], ranges: list[tuple[float, float, str]]) -> 
     return out
 
 
+def _stream_of(event: dict, args) -> tuple:
+    """The stream a kernel ran on: ``("device", d, "stream", s)`` from its args, else its pid and tid (Kineto
+    writes the device as pid and the stream as tid)."""
+    if isinstance(args, dict) and args.get("stream") is not None:
+        return ("device", _plain(args.get("device")), "stream", _plain(args.get("stream")))
+    return ("pid", _plain(event.get("pid")), "tid", _plain(event.get("tid")))
+
+
+def _plain(value):
+    """``value`` as a hashable key: a JSON scalar as it is, a list or object by its JSON-like text."""
+    return value if value is None or isinstance(value, (int, float, str)) else repr(value)
+
+
+def _in_graph(args) -> bool:
+    """Whether Kineto marks the kernel as launched from a CUDA graph (``graph node id`` and the like): the
+    branches of a graph run concurrently yet CUPTI files their kernels under the stream the graph was launched on."""
+    return isinstance(args, dict) and any(isinstance(key, str) and key.startswith("graph") for key in args)
+
+
+def refuse_stream_overlaps(on_stream: list[tuple], kernel_events: list[tuple], display: str,
+                           pointer_base: str) -> None:
+    """Refuse kernels that one stream cannot have run: a kernel event written
+    twice (same name, ts, dur, device and stream) and, beyond
+    :data:`TIMESTAMP_SLACK_US`, a kernel inside another of its stream or
+    overlapping more than half of the shorter one. Either adds a kernel's
+    time twice to the totals.
+
+    ``on_stream``: ``(stream, ts µs, dur µs, event index, in_graph)`` per
+    kernel, in the order of ``kernel_events`` (whose first field is the
+    name). A partial overlap at a kernel's tail is real (Hopper's
+    programmatic dependent launch starts the next kernel of a stream while
+    the previous one drains), and kernels of CUDA graphs are not checked for
+    overlap (concurrent branches share the launch stream), nor kernels of
+    no known stream (neither ``args.stream`` nor pid and tid); exact repeats
+    are refused always. Cost: one sort of the kernels."""
+    seen: dict[tuple, int] = {}
+    for (stream, ts, dur, index, _), event in zip(on_stream, kernel_events):
+        earlier = seen.setdefault((stream, ts, dur, event[0]), index)
+        if earlier != index:
+            raise InputError(f"kernel event {index} repeats kernel event {earlier} exactly (same name, ts {ts} µs, "
+                             f"dur {dur} µs) {_stream_words(stream)}: a kernel written twice would be counted twice",
+                             path=display, pointer=f"{pointer_base}/{index}")
+    del seen
+    order = sorted(range(len(on_stream)), key=lambda k: (repr(on_stream[k][0]), on_stream[k][1], on_stream[k][3]))
+    latest = None  # per stream, the kernel reaching furthest so far
+    for position in order:
+        stream, ts, dur, index, in_graph = on_stream[position]
+        if stream[1] is None and stream[3] is None:  # no stream known (no args.stream, no pid or tid)
+            continue
+        if latest is None or latest[0] != stream:
+            latest = on_stream[position]
+            continue
+        _, start, length, earlier, earlier_in_graph = latest
+        end = start + length
+        overlap = min(end, ts + dur) - ts
+        inside = ts + dur <= end and ts > start - TIMESTAMP_SLACK_US
+        if overlap > TIMESTAMP_SLACK_US and not (in_graph or earlier_in_graph) \
+                and (inside or overlap > min(dur, length) / 2):
+            raise InputError(f"kernel event {index} (ts {ts} µs, dur {dur} µs) starts inside kernel event {earlier} "
+                             f"(ts {start} to {end} µs) {_stream_words(stream)} and overlaps it by {overlap:g} µs: a stream runs its "
+                             "kernels one after another (events written twice, or traces joined?), so kernel time "
+                             "would be counted twice", path=display, pointer=f"{pointer_base}/{index}")
+        if ts + dur > end:
+            latest = on_stream[position]
+
+
+def _stream_words(stream: tuple) -> str:
+    return f"on {stream[0]} {stream[1]} {stream[2]} {stream[3]}"
+
+
 def parse_trace(path: Path, display: str | None = None) -> Trace:
     """Read a Kineto trace (``.json`` or ``.json.gz``).
 
@@ -297,8 +416,11 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     categories: collections.Counter = collections.Counter()
     # kernels as (name, dur µs, ts µs, device, correlation): a tuple, not the event dict, to keep memory low
     kernel_events, steps, launches = [], _Steps(), {}
+    on_stream: list[tuple] = []  # (stream, ts, dur, event index, in a CUDA graph) of each kernel, for overlaps
+    counted = [0]  # events seen
 
     def on_event(index: int, event) -> None:
+        counted[0] = index + 1
         if not isinstance(event, dict):
             return
         category = event.get("cat")
@@ -316,6 +438,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
             kernel_events.append((str(event.get("name", "")), dur, ts,
                                   device if isinstance(device, int) and not isinstance(device, bool) else None,
                                   args.get("correlation") if isinstance(args, dict) else None))
+            on_stream.append((_stream_of(event, args), ts, dur, index, _in_graph(args)))
         elif is_launch_category(category):
             args = event.get("args")
             correlation = args.get("correlation") if isinstance(args, dict) else None
@@ -324,20 +447,22 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
         name = event.get("name")
         if isinstance(name, str) and name.startswith("ProfilerStep#") and STEP_NAME.match(name) \
                 and is_number(event.get("ts")) and is_number(event.get("dur")):
-            steps.add(category, name, event["ts"], event["ts"] + event["dur"])
+            steps.add(category, name, event["ts"], event["ts"] + event["dur"], (event.get("pid"), event.get("tid")), index)
 
     top, _ = scan_events(text, display, on_event)
     del text
     if not kernel_events:
-        raise _no_kernel_error(categories, top, display)
+        raise _no_kernel_error(categories, top, display, counted[0])
     if not any(dur for _, dur, _, _, _ in kernel_events):
         raise InputError(f"every one of its {len(kernel_events)} kernel events has dur 0: no kernel time to record "
                          "(durations not recorded, or below the trace's resolution)", path=display)
+    refuse_stream_overlaps(on_stream, kernel_events, display, pointer_base)
     devices = {}
     for entry in top.get("deviceProperties") or []:
         if isinstance(entry, dict) and isinstance(entry.get("id"), int) and isinstance(entry.get("name"), str):
             devices[entry["id"]] = entry["name"]
     ranges, by_launch, step_note = steps.chosen()
+    _refuse_overlapping_steps(steps, by_launch, display, pointer_base)
     times = [launches.get(correlation, ts) if by_launch else ts for _, _, ts, _, correlation in kernel_events]
     labels = assign_steps(times, ranges)
     kernels = [Kernel(name, dur / US_PER_MS, device, label)

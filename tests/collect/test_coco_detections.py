@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import warnings
 
+import numpy as np
 import pytest
 
 from studygen.collect import coco_detections, coco_json, coco_truth
@@ -118,6 +120,35 @@ def test_zero_size_is_accepted(tmp_path, gt):
     assert len(read(tmp_path, gt, [det(bbox=(5, 5, 0, 0))])) == 1
 
 
+def test_exact_duplicates_are_refused_with_count_and_both_copies(tmp_path, gt):
+    # detections 0 and 2 written again at 3 and 4 (a results file appended to itself); 1 and 5 differ only in score
+    first = [det(), det(2, 3, (100, 100, 80, 60), 0.7), det(3, 1, (5.5, 6, 7, 8), 0.125)]
+    content = first + [det(), det(3, 1, (5.5, 6, 7, 8), 0.125), det(2, 3, (100, 100, 80, 60), 0.75)]
+    text = refusal(tmp_path, gt, content)
+    assert text == ('dt.json:/3: refused before evaluating, rule duplicate-detections: 2 of 6 detections repeat an earlier '
+                    'detection exactly (same image_id, category_id, bbox and score); e.g. detection 3: {"image_id": 1, '
+                    '"category_id": 1, "bbox": [10, 10, 50, 50], "score": 0.9} (the same as detection 0; COCOeval '
+                    'counts each copy, the second as a false positive: write each detection once)')
+
+
+@pytest.mark.parametrize("changed", [dict(image=2), dict(category=3), dict(bbox=(10, 10, 50, 50.000001)),
+                                     dict(bbox=(10, 10.5, 50, 50)), dict(score=0.9000001)])
+def test_detections_differing_in_one_field_are_not_duplicates(tmp_path, gt, changed):
+    assert len(read(tmp_path, gt, [det(), det(**changed)])) == 2
+
+
+def test_repeated_detections_pairs_each_repeat_with_its_copy():
+    # images 0 1 0 1 0 2, all else equal: 2 repeats 0, 3 repeats 1, 4 repeats 2 (its nearest earlier copy)
+    table = coco_detections.Detections("m", np.array([0, 1, 0, 1, 0, 2]), np.ones(6, dtype=np.int64),
+                                       np.tile([10.0, 10, 50, 50], (6, 1)), np.full(6, 0.9))
+    repeats, originals = coco_detections.repeated_detections(table)
+    assert repeats.tolist() == [2, 3, 4] and originals.tolist() == [0, 1, 2]
+
+
+def test_duplicates_come_after_the_size_rule(tmp_path, gt):
+    assert "rule negative-size" in refusal(tmp_path, gt, [det(bbox=(1, 1, -1, 1))] * 2)
+
+
 def test_rules_in_order(tmp_path, gt):
     # an unknown image comes before an unknown category, which comes before a negative size
     content = [det(bbox=(1, 1, -1, 1)), det(category=7), det(image=50)]
@@ -207,8 +238,10 @@ def test_escape_pointer():
 
 
 def test_examples_print_numbers_as_json_would(tmp_path, gt):
-    # 3.0 prints as 3 (as most files write it), 1e20 stays a float, 2**53 + 1 as a float too
-    table = read(tmp_path, gt, [det(bbox=(3.0, 1e20, 2.5, 9007199254740993), score=1.0)])
+    # 3.0 prints as 3 (as most files write it), 1e20 stays a float, 2**53 + 1 as a float too (columns built
+    # here: a file with such coordinates is refused, the scale's refusal quotes them through the same example)
+    table = coco_detections.Detections("dt.json", np.array([0]), np.array([1]),
+                                       np.array([[3.0, 1e20, 2.5, 9007199254740993]]), np.array([1.0]))
     assert table.example(0, gt) == ('{"image_id": 1, "category_id": 1, "bbox": [3, 1e+20, 2.5, 9007199254740992.0], '
                                     '"score": 1}')
 
@@ -243,3 +276,37 @@ def test_negative_category_ids_are_read(tmp_path):
     negative_gt = coco_truth.load_ground_truth(write(tmp_path / "gt.json", doc), "gt.json")
     table = read(tmp_path, negative_gt, [det(category=-1)])
     assert table.category.tolist() == [-1]
+
+
+# --- coordinates no image has -----------------------------------------------------------
+
+FAR = "is beyond ±1e+06 px: no image is that large (another unit, or a corrupt number?)"
+
+
+@pytest.mark.parametrize("bbox, pointer, value", [((1e308, 1, 10, 10), "/1/bbox/0", "1e+308"),
+                                                  ((-1000000.5, 5, 10, 10), "/1/bbox/0", "-1e+06"),
+                                                  ((5, 5, 2_000_000, 10), "/1/bbox/2", "2e+06")])
+def test_a_coordinate_beyond_a_million_pixels_is_refused(tmp_path, gt, bbox, pointer, value):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy overflow warning on the way
+        text = refusal(tmp_path, gt, [det(), det(bbox=bbox)])
+    assert text == f"dt.json:{pointer}: bbox coordinate {value} {FAR}"
+
+
+def test_a_far_coordinate_of_another_number_type_is_refused_alike(gt):
+    # a model's output as numpy floats takes check_detection's path, not the fast one
+    with pytest.raises(InputError) as caught:
+        coco_detections.detections_from(enumerate([det(bbox=(np.float64(3e6), 1, 2, 3))]), gt, "model output")
+    assert str(caught.value) == f"model output:/0/bbox/0: bbox coordinate 3e+06 {FAR}"
+
+
+def test_a_million_pixels_is_accepted(tmp_path, gt):
+    assert read(tmp_path, gt, [det(bbox=(1e6, -1e6, 1e6, 1e6))]).box.tolist() == [[1e6, -1e6, 1e6, 1e6]]
+
+
+def test_a_far_ground_truth_coordinate_is_refused(tmp_path):
+    doc = document(numbered([(1, 10, 10, 50, 50), (2, 100, 7e6, 80, 60)]), images=(1, 2))
+    with pytest.raises(InputError) as caught:
+        coco_truth.load_ground_truth(write(tmp_path / "gt.json", doc), "gt.json")
+    assert str(caught.value) == f"gt.json:/annotations/1/bbox/1: bbox coordinate 7e+06 {FAR}"
+

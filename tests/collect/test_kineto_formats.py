@@ -41,7 +41,7 @@ def test_steps_on_both_sides_are_counted_once_by_their_cpu_range(collect, workdi
     events = [step("ProfilerStep#3", 1000, 500), step("ProfilerStep#4", 1600, 500),
               step("ProfilerStep#3", 31200, 12, GPU_STEP, pid=2), step("ProfilerStep#4", 31900, 15, GPU_STEP, pid=2)]
     events += launch_and_kernel(1, 1100, "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32", 300, device=2)
-    events += launch_and_kernel(2, 1200, "void at::native::vectorized_elementwise_kernel<4, add>", 60, device=2)
+    events += launch_and_kernel(2, 1450, "void at::native::vectorized_elementwise_kernel<4, add>", 60, device=2)
     events += launch_and_kernel(3, 1700, "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32", 340, device=2)
     trace = {"traceEvents": events, "roctracer_version": 4.1,
              "deviceProperties": [{"id": 0, "name": "AMD Instinct MI300X"}, {"id": 2, "name": "AMD Instinct MI300X"}]}
