@@ -229,9 +229,15 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
     if mode == "summary":
         match = SUMMARY_LINE.match(message)
         if match and match.group("label") in SUMMARY_LABELS:
+            timing = SUMMARY_LABELS[match.group("label")]
+            if timing in run.summary:
+                # which of the two trtexec measured is unknown: never let the last one win
+                raise InputError(f"the performance summary of {run.label} prints {timing} twice, on lines "
+                                 f"{run.summary[timing].line} and {where.number} ({match.group('label')!r}): "
+                                 "which one is the measurement is unknown; nothing recorded",
+                                 path=where.display, line=where.number)
             stats = _summary_items(match.group("items"), match.group("label"), where)
             if stats is not None:
-                timing = SUMMARY_LABELS[match.group("label")]
                 run.summary[timing] = Summary(timing, stats, where.number)
             return
         if SUMMARY_END.match(message):
@@ -269,6 +275,10 @@ def _summary_items(items: str, label: str, where: _Context) -> dict[str, float] 
         name = match.group(1)
         if name.startswith("percentile"):
             name = "p" + match.group(2)
+        if name in stats:
+            raise InputError(f"the {label} line prints {match.group(1)} twice ({stats[name]:g} ms, then "
+                             f"{match.group(3)} ms): which one is the measurement is unknown; nothing recorded",
+                             path=where.display, line=where.number)
         stats[name] = _figure(match.group(3), f"the {label} {name}", where)
     return stats
 
@@ -292,12 +302,22 @@ def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Contex
     else:
         name, value, end_to_end = "p" + percentile.group(2), percentile.group(1), percentile.group(3)
     timing = state["block"]
-    summary = run.summary.setdefault(timing, Summary(timing, {}, where.number))
-    summary.statistics_ms[name] = _figure(value, f"the {timing} {name}", where)
+    _old_statistic(run, timing, name, _figure(value, f"the {timing} {name}", where), state, where)
     if end_to_end is not None:
-        e2e = run.summary.setdefault("end_to_end", Summary("end_to_end", {}, where.number))
-        e2e.statistics_ms[name] = _figure(end_to_end, f"the end_to_end {name}", where)
+        _old_statistic(run, "end_to_end", name, _figure(end_to_end, f"the end_to_end {name}", where), state, where)
     return True
+
+
+def _old_statistic(run: TrtexecRun, timing: str, name: str, value: float | int, state: dict, where: _Context) -> None:
+    """One statistic of a TensorRT 7 block into the run's summary; InputError
+    naming both lines when the summary already holds it (the last must not win)."""
+    seen = state.setdefault("old_lines", {})
+    if (timing, name) in seen:
+        raise InputError(f"the performance summary of {run.label} prints the {timing} {name} twice, on lines "
+                         f"{seen[timing, name]} and {where.number}: which one is the measurement is unknown; "
+                         "nothing recorded", path=where.display, line=where.number)
+    seen[timing, name] = where.number
+    run.summary.setdefault(timing, Summary(timing, {}, where.number)).statistics_ms[name] = value
 
 
 def _profile_row(run: TrtexecRun, message: str, state: dict, where: _Context) -> bool:

@@ -1,0 +1,86 @@
+"""Console logs that would give a silently wrong figure are refused (issue
+13): one line naming the file and the line, exit 2, nothing written. Each
+case edits the text of a shared fixture at run time, with numbers of our own."""
+
+from __future__ import annotations
+
+from tests.collect.conftest import TRTEXEC, assert_refused
+
+BUILD_LOG = TRTEXEC / "trt10.16_build-and-run.log"
+TRT7_LOG = TRTEXEC / "trt7_resnet50-int8_console.log"
+STAMP = "[07/07/2026-02:10:58] [I] "
+# lines of the build-and-run log's summary (1-based), read off the file by hand
+LATENCY_LINE, GPU_COMPUTE_LINE = 569, 572
+
+
+def edited(workdir, source, name: str, edit) -> object:
+    """``source``'s lines passed through ``edit`` (a function of the line list) into ``workdir/name``."""
+    lines = source.read_text().split("\n")
+    edit(lines)
+    path = workdir / name
+    path.write_text("\n".join(lines))
+    return path
+
+
+def test_the_edited_lines_are_the_summary_lines():
+    lines = BUILD_LOG.read_text().split("\n")
+    assert lines[LATENCY_LINE - 1].startswith(STAMP + "Latency: min = 0.0410156 ms")
+    assert lines[GPU_COMPUTE_LINE - 1].startswith(STAMP + "GPU Compute Time: min = 0.0331421 ms")
+
+
+def test_a_second_latency_line_is_refused_naming_both_lines(collect, workdir):
+    second = (STAMP + "Latency: min = 0.05 ms, max = 0.2 ms, mean = 0.07 ms, median = 0.0725 ms, "
+              "percentile(90%) = 0.08 ms, percentile(95%) = 0.09 ms, percentile(99%) = 0.1 ms")
+    log = edited(workdir, BUILD_LOG, "twolat.log", lambda lines: lines.insert(LATENCY_LINE + 1, second))
+    assert_refused(collect("trtexec", "--log", log),
+                   f"twolat.log:{LATENCY_LINE + 2}: the performance summary of run 1 (line 1) prints host_latency "
+                   f"twice, on lines {LATENCY_LINE} and {LATENCY_LINE + 2} ('Latency'): which one is the "
+                   "measurement is unknown; nothing recorded")
+
+
+def test_host_latency_under_its_other_label_is_a_second_line_too(collect, workdir):
+    # "Latency" (TensorRT 8.4+) and "Host Latency" (8.0-8.2) are one timing
+    second = STAMP + "Host Latency: min = 1 ms, max = 3 ms, mean = 2 ms, median = 2 ms, percentile(99%) = 3 ms"
+    log = edited(workdir, BUILD_LOG, "hostlat.log", lambda lines: lines.insert(GPU_COMPUTE_LINE, second))
+    assert_refused(collect("trtexec", "--log", log),
+                   f"hostlat.log:{GPU_COMPUTE_LINE + 1}: ", f"on lines {LATENCY_LINE} and {GPU_COMPUTE_LINE + 1} "
+                   "('Host Latency')")
+
+
+def test_a_second_gpu_compute_line_is_refused(collect, workdir):
+    def copy_gpu_line(lines):
+        lines.insert(GPU_COMPUTE_LINE, lines[GPU_COMPUTE_LINE - 1].replace("median = 0.0361328", "median = 0.0412"))
+    log = edited(workdir, BUILD_LOG, "twogpu.log", copy_gpu_line)
+    assert_refused(collect("trtexec", "--log", log),
+                   f"twogpu.log:{GPU_COMPUTE_LINE + 1}: ", "prints gpu_compute twice, on lines "
+                   f"{GPU_COMPUTE_LINE} and {GPU_COMPUTE_LINE + 1} ('GPU Compute Time')")
+
+
+def test_a_key_twice_in_one_line_is_refused(collect, workdir):
+    def second_median(lines):
+        lines[GPU_COMPUTE_LINE - 1] = lines[GPU_COMPUTE_LINE - 1].replace(
+            "mean = 0.0359588 ms,", "median = 0.0444 ms, mean = 0.0359588 ms,")
+    log = edited(workdir, BUILD_LOG, "twokey.log", second_median)
+    assert_refused(collect("trtexec", "--log", log),
+                   f"twokey.log:{GPU_COMPUTE_LINE}: the GPU Compute Time line prints median twice (0.0444 ms, then "
+                   "0.0361328 ms): which one is the measurement is unknown; nothing recorded")
+
+
+def test_a_percentile_twice_in_one_line_is_refused(collect, workdir):
+    def second_p99(lines):
+        lines[LATENCY_LINE - 1] += ", percentile(99%) = 0.0613 ms"
+    log = edited(workdir, BUILD_LOG, "twop99.log", second_p99)
+    assert_refused(collect("trtexec", "--log", log),
+                   f"twop99.log:{LATENCY_LINE}: the Latency line prints percentile(99%) twice (0.0512695 ms, then "
+                   "0.0613 ms)")
+
+
+def test_a_statistic_twice_in_a_tensorrt7_block_is_refused(collect, workdir):
+    # line 162 is the first run's Host Latency median; a second one below it, with its end-to-end figure
+    def second_median(lines):
+        assert lines[161] == "[02/22/2021-15:14:52] [I] median: 3.09796 ms (end to end 3.10852 ms)"
+        lines.insert(163, "[02/22/2021-15:14:52] [I] median: 3.2 ms (end to end 3.21 ms)")
+    log = edited(workdir, TRT7_LOG, "trt7twice.log", second_median)
+    assert_refused(collect("trtexec", "--log", log),
+                   "trt7twice.log:164: the performance summary of run 1 (line 1) prints the host_latency median "
+                   "twice, on lines 162 and 164: which one is the measurement is unknown; nothing recorded")
