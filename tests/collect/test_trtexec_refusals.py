@@ -84,3 +84,29 @@ def test_a_statistic_twice_in_a_tensorrt7_block_is_refused(collect, workdir):
     assert_refused(collect("trtexec", "--log", log),
                    "trt7twice.log:164: the performance summary of run 1 (line 1) prints the host_latency median "
                    "twice, on lines 162 and 164: which one is the measurement is unknown; nothing recorded")
+
+
+def test_a_median_in_microseconds_is_refused_not_dropped(collect, workdir):
+    def in_us(lines):
+        lines[LATENCY_LINE - 1] = lines[LATENCY_LINE - 1].replace("median = 0.0440674 ms", "median = 44.0674 us")
+    log = edited(workdir, BUILD_LOG, "us.log", in_us)
+    assert_refused(collect("trtexec", "--log", log),
+                   f"us.log:{LATENCY_LINE}: the Latency median is printed in 'us', not ms (trtexec prints every "
+                   "summary statistic in ms): the log was edited or is not trtexec's; nothing recorded")
+
+
+def test_a_minimum_in_seconds_is_refused(collect, workdir):
+    def in_s(lines):
+        lines[GPU_COMPUTE_LINE - 1] = lines[GPU_COMPUTE_LINE - 1].replace("min = 0.0331421 ms", "min = 3.3e-05 s")
+    log = edited(workdir, BUILD_LOG, "sec.log", in_s)
+    assert_refused(collect("trtexec", "--log", log),
+                   f"sec.log:{GPU_COMPUTE_LINE}: the GPU Compute Time min is printed in 's', not ms")
+
+
+def test_a_tensorrt7_percentile_in_microseconds_is_refused(collect, workdir):
+    def in_us(lines):
+        assert lines[162].startswith("[02/22/2021-15:14:52] [I] percentile: 3.4563 ms at 99%")
+        lines[162] = "[02/22/2021-15:14:52] [I] percentile: 3456.3 us at 99% (end to end 3.47168 ms at 99%)"
+    log = edited(workdir, TRT7_LOG, "trt7us.log", in_us)
+    assert_refused(collect("trtexec", "--log", log),
+                   "trt7us.log:163: the host_latency percentile is printed in 'us', not ms")

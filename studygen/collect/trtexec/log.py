@@ -67,12 +67,14 @@ ENGINE_SIZE_LINE = re.compile(rf"^Created engine with size: ({VALUE}) MiB\s*$")
 UNSTABLE_LINE = re.compile(rf"^\* GPU compute time is unstable, with coefficient of variance = ({VALUE})%\.?\s*$")
 BOUND_LINE = re.compile(r"^\* Throughput may be bound by (.+?)\s*$")
 NO_E2E_LINE = re.compile(r"^The e2e network timing is not reported")
-SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({NUM})%\)) = ({VALUE}) ms$")
+SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({NUM})%\)) = ({VALUE}) (\S+)$")
 SUMMARY_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z0-9 -]*?): (?P<items>(?:min|max|mean|median|percentile\().*)$")
 SUMMARY_END = re.compile(r"^Total GPU Compute Time: ")
 OLD_BLOCK = {"Host Latency": "host_latency", "Enqueue Time": "enqueue", "GPU Compute": "gpu_compute"}
 OLD_STAT = re.compile(rf"^(min|max|mean|median): ({VALUE}) ms(?: \(end to end ({VALUE}) ms\))?\s*$")
 OLD_PERCENTILE = re.compile(rf"^percentile: ({VALUE}) ms at ({NUM})%(?: \(end to end ({VALUE}) ms at {NUM}%\))?\s*$")
+# a TensorRT 7 statistic with whatever unit follows its figure (only ms is read)
+OLD_UNIT = re.compile(rf"^(?:min|max|mean|median|percentile): {VALUE} (?P<unit>[^\s(]+)")
 OLD_END = re.compile(r"^total compute time: \S+ s\s*$")
 PROFILE_HEADER = re.compile(r"^=== Profile \((\d+) iterations? \) ===\s*$")
 # TensorRT 8.6+: figures first, the layer last; before 8.6: the layer first, right aligned
@@ -275,12 +277,24 @@ def _summary_items(items: str, label: str, where: _Context) -> dict[str, float] 
         name = match.group(1)
         if name.startswith("percentile"):
             name = "p" + match.group(2)
+        _refuse_unit(match.group(4), f"the {label} {match.group(1)}", where)
         if name in stats:
             raise InputError(f"the {label} line prints {match.group(1)} twice ({stats[name]:g} ms, then "
                              f"{match.group(3)} ms): which one is the measurement is unknown; nothing recorded",
                              path=where.display, line=where.number)
         stats[name] = _figure(match.group(3), f"the {label} {name}", where)
     return stats
+
+
+def _refuse_unit(unit: str, what: str, where: _Context) -> None:
+    """InputError naming the line when a summary statistic is in a unit other
+    than ms: trtexec prints every summary statistic in ms
+    (sampleReporting.cpp), so another unit means the log was edited, and
+    dropping or rescaling the figure would both hide that."""
+    if unit != "ms":
+        raise InputError(f"{what} is printed in {unit!r}, not ms (trtexec prints every summary statistic in ms): "
+                         "the log was edited or is not trtexec's; nothing recorded", path=where.display,
+                         line=where.number)
 
 
 def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Context) -> bool:
@@ -295,6 +309,8 @@ def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Contex
         return True
     stat = OLD_STAT.match(message)
     percentile = OLD_PERCENTILE.match(message)
+    if state["block"] and not (stat or percentile) and (other := OLD_UNIT.match(message)):
+        _refuse_unit(other.group("unit"), f"the {state['block']} {message.split(':')[0]}", where)
     if not state["block"] or not (stat or percentile):
         return False
     if stat:
