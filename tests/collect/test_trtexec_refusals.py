@@ -110,3 +110,43 @@ def test_a_tensorrt7_percentile_in_microseconds_is_refused(collect, workdir):
     log = edited(workdir, TRT7_LOG, "trt7us.log", in_us)
     assert_refused(collect("trtexec", "--log", log),
                    "trt7us.log:163: the host_latency percentile is printed in 'us', not ms")
+
+
+VERSION_LINE = 116  # "TensorRT version: 10.16.1"; line 1 and the PASSED line carry [TensorRT v101601]
+
+
+def with_version_line(text: str):
+    def edit(lines):
+        assert lines[VERSION_LINE - 1] == "[07/07/2026-02:10:45] [I] TensorRT version: 10.16.1"
+        lines[VERSION_LINE - 1] = f"[07/07/2026-02:10:45] [I] TensorRT version: {text}"
+    return edit
+
+
+def test_a_version_line_contradicting_the_banner_is_refused_naming_both_lines(collect, workdir):
+    log = edited(workdir, BUILD_LOG, "twover.log", with_version_line("8.5.3"))
+    assert_refused(collect("trtexec", "--log", log),
+                   f"twover.log:{VERSION_LINE}: run 1 (line 1) states TensorRT 10.16.1 on line 1 and 8.5.3 on line "
+                   f"{VERSION_LINE}: one run is one TensorRT build; nothing recorded")
+
+
+def test_a_passed_banner_contradicting_the_version_line_is_refused(collect, workdir):
+    def passed_tag(lines):
+        assert lines[-2].startswith("&&&& PASSED TensorRT.trtexec [TensorRT v101601]")
+        lines[-2] = lines[-2].replace("v101601", "v100300")
+    log = edited(workdir, BUILD_LOG, "passedver.log", passed_tag)
+    last = len(BUILD_LOG.read_text().split("\n")) - 1
+    assert_refused(collect("trtexec", "--log", log),
+                   f"passedver.log:{last}: run 1 (line 1) states TensorRT 10.16.1 on line {VERSION_LINE} and 10.3.0 "
+                   f"on line {last}")
+
+
+def test_a_more_detailed_version_line_agrees_with_the_banner(collect, workdir):
+    log = edited(workdir, BUILD_LOG, "detail.log", with_version_line("10.16.1.3"))
+    done = collect("trtexec", "--log", log)
+    assert done.exit_code == 0, done.err
+    assert done.record["provenance"]["software"]["tensorrt"] == "10.16.1.3"
+
+
+def test_a_minor_version_differing_from_the_banner_is_refused(collect, workdir):
+    log = edited(workdir, BUILD_LOG, "minor.log", with_version_line("10.15.1"))
+    assert_refused(collect("trtexec", "--log", log), f"minor.log:{VERSION_LINE}: ", "10.16.1 on line 1 and 10.15.1")

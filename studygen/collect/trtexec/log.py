@@ -190,6 +190,8 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
             status = STATUS.match(line)
             if status and current is not None:
                 current.status = status.group(1)
+                if tag := VERSION_TAG.search(line):
+                    _check_version(current, decode_version_tag(tag.group(1)), where)
                 state = {"mode": None, "block": None}
                 continue
         prefixed = PREFIX.match(line)
@@ -372,7 +374,9 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
     """Options, device, version, counts and warnings outside the summary."""
     number = where.number
     if match := VERSION_LINE.match(message):
-        run.tensorrt_version, run.version_line = version_of_line(match.group(1)), number
+        version = version_of_line(match.group(1))
+        _check_version(run, version, where)
+        run.tensorrt_version, run.version_line = version, number
     elif match := DEVICE_LINE.match(message):
         run.device = match.group(1)
     elif match := SETTING_LINE.match(message):
@@ -401,6 +405,22 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
         run.warnings.append((number, match.group(1)))
     elif NO_E2E_LINE.match(message):
         run.no_e2e_line = number
+
+
+def _check_version(run: TrtexecRun, version: str, where: _Context) -> None:
+    """InputError naming both lines when ``version`` (of a ``TensorRT
+    version:`` line or a ``[TensorRT vNNNN]`` tag) contradicts the version
+    the run already stated, compared on the parts both print (``8.6.1``
+    agrees with ``8.6.1.6``): one run is one TensorRT build, and a record
+    must not name the wrong one."""
+    previous = run.tensorrt_version
+    if previous is None:
+        return
+    parts, earlier = version.split("."), previous.split(".")
+    if parts[:len(earlier)] != earlier[:len(parts)]:
+        raise InputError(f"{run.label} states TensorRT {previous} on line {run.version_line} and {version} on "
+                         f"line {where.number}: one run is one TensorRT build; nothing recorded",
+                         path=where.display, line=where.number)
 
 
 def _check_run(run: TrtexecRun, display: str) -> None:
