@@ -150,3 +150,39 @@ def test_a_more_detailed_version_line_agrees_with_the_banner(collect, workdir):
 def test_a_minor_version_differing_from_the_banner_is_refused(collect, workdir):
     log = edited(workdir, BUILD_LOG, "minor.log", with_version_line("10.15.1"))
     assert_refused(collect("trtexec", "--log", log), f"minor.log:{VERSION_LINE}: ", "10.16.1 on line 1 and 10.15.1")
+
+
+def replaced(line: int, old: str, new: str):
+    def edit(lines):
+        assert old in lines[line - 1]
+        lines[line - 1] = lines[line - 1].replace(old, new)
+    return edit
+
+
+def test_a_median_above_p90_is_refused(collect, workdir):
+    log = edited(workdir, BUILD_LOG, "order.log", replaced(LATENCY_LINE, "median = 0.0440674 ms", "median = 0.0461 ms"))
+    assert_refused(collect("trtexec", "--log", log),
+                   f"order.log:{LATENCY_LINE}: the host_latency summary of run 1 (line 1) is out of order: median "
+                   "0.0461 ms is above p90 0.0450439 ms, which no set of timings gives (the log was edited?); "
+                   "nothing recorded")
+
+
+def test_a_p99_above_max_is_refused(collect, workdir):
+    log = edited(workdir, BUILD_LOG, "p99.log", replaced(GPU_COMPUTE_LINE, "percentile(99%) = 0.041748 ms",
+                                                         "percentile(99%) = 0.1417 ms"))
+    assert_refused(collect("trtexec", "--log", log), f"p99.log:{GPU_COMPUTE_LINE}: the gpu_compute summary",
+                   "p99 0.1417 ms is above max 0.140381 ms")
+
+
+def test_a_mean_below_min_is_refused(collect, workdir):
+    log = edited(workdir, BUILD_LOG, "mean.log", replaced(GPU_COMPUTE_LINE, "mean = 0.0359588 ms", "mean = 0.0301 ms"))
+    assert_refused(collect("trtexec", "--log", log), f"mean.log:{GPU_COMPUTE_LINE}: ",
+                   "mean 0.0301 ms is below min 0.0331421 ms")
+
+
+def test_a_tensorrt7_median_above_its_percentile_is_refused(collect, workdir):
+    # the first run's GPU Compute block: min on line 171, median 3.03919 ms on 174, p99 3.41711 ms on 175
+    log = edited(workdir, TRT7_LOG, "trt7order.log", replaced(174, "median: 3.03919 ms", "median: 3.5 ms"))
+    assert_refused(collect("trtexec", "--log", log),
+                   "trt7order.log:171: the gpu_compute summary of run 1 (line 1) is out of order: median 3.5 ms is "
+                   "above p99 3.41711 ms")
