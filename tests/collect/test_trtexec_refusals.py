@@ -186,3 +186,43 @@ def test_a_tensorrt7_median_above_its_percentile_is_refused(collect, workdir):
     assert_refused(collect("trtexec", "--log", log),
                    "trt7order.log:171: the gpu_compute summary of run 1 (line 1) is out of order: median 3.5 ms is "
                    "above p99 3.41711 ms")
+
+
+# --- --exportProfile -----------------------------------------------------------------------------
+
+PROFILE = TRTEXEC / "trt8.6_resnet50-int8_profile.json"
+PROFILE_LOG = TRTEXEC / "trt8.6_resnet50-int8_separate-profile-run.log"
+
+
+def test_a_layer_listed_twice_in_a_profile_is_refused_at_both_indexes(collect, workdir):
+    import json
+
+    rows = json.loads(PROFILE.read_text())
+    repeated = rows[3]["name"]
+    assert repeated == "/backbone/layer1/layer1.0/conv1/Conv + /backbone/layer1/layer1.0/relu/Relu"
+    rows[7] = dict(rows[7], name=repeated)
+    path = workdir / "twice.json"
+    path.write_text(json.dumps(rows))
+    assert_refused(collect("trtexec", "--log", PROFILE_LOG, "--profile", path),
+                   f"twice.json:/7/name: layer {repeated!r} is listed twice, at /3 and /7: its time would be "
+                   "counted twice; nothing recorded")
+
+
+def test_a_layer_repeated_in_the_second_concatenated_array_names_that_array(workdir):
+    import json
+
+    import pytest
+
+    from studygen.collect.trtexec.exports import parse_profile
+    from studygen.errors import InputError
+
+    first = [{"count": 10}, {"name": "conv_a", "timeMs": 2.0, "averageMs": 0.2}, {"name": "conv_b", "timeMs": 1.0,
+                                                                                 "averageMs": 0.1}]
+    second = [{"count": 10}, {"name": "conv_a", "timeMs": 4.0, "averageMs": 0.4},
+              {"name": "conv_b", "timeMs": 3.0, "averageMs": 0.3}, {"name": "conv_a", "timeMs": 4.0, "averageMs": 0.4}]
+    path = workdir / "cat.json"
+    path.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    with pytest.raises(InputError) as raised:
+        parse_profile(path, "cat.json")
+    assert raised.value.line() == ("cat.json:/1/3/name: layer 'conv_a' is listed twice, at /1/1 and /1/3: its time "
+                                   "would be counted twice; nothing recorded")
