@@ -104,8 +104,10 @@ def test_all_zero_transfer_arrays_are_not_latencies(collect, workdir):
 
 def test_a_summary_median_of_zero_is_never_recorded(collect, workdir):
     log = edited(workdir, BUILD_LOG, "zero-h2d.log", (
-        "H2D Latency: min = 0.00341797 ms, max = 0.108398 ms, mean = 0.00395853 ms, median = 0.00378418 ms",
-        "H2D Latency: min = 0 ms, max = 0 ms, mean = 0 ms, median = 0 ms"))
+        "H2D Latency: min = 0.00341797 ms, max = 0.108398 ms, mean = 0.00395853 ms, median = 0.00378418 ms, "
+        "percentile(90%) = 0.00439453 ms, percentile(95%) = 0.00488281 ms, percentile(99%) = 0.00537109 ms",
+        "H2D Latency: min = 0 ms, max = 0 ms, mean = 0 ms, median = 0 ms, percentile(90%) = 0 ms, "
+        "percentile(95%) = 0 ms, percentile(99%) = 0 ms"))
     done = collect("trtexec", "--log", log)
     assert done.exit_code == 0, done.err
     assert "h2d" not in {r["timing"] for r in done.kind("latency")}

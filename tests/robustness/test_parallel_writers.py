@@ -71,13 +71,13 @@ def test_writers_of_one_measurement_key_from_two_logs_one_wins_the_others_fail_c
     # six processes, two logs of one run taking turns, every one the same job and shape: the first to
     # write wins; the two that read the winner's log again find it recorded as it is (nothing new, exit 0);
     # each of the three others finds its first result recorded from the other log (one line, exit 2).
-    # The second log is the fixture with that one figure changed (0.0361328 -> 0.0381328 ms), so both
+    # The second log is the fixture with that one figure changed (0.0361328 -> 0.0365328 ms), so both
     # logs give the same six measurement keys (another log of the same GPU may differ in method: then
     # its results are other measurements and both are kept)
     rerun = tmp_path / "rerun.log"
     text = LOG.read_text(encoding="utf-8")
     assert text.count("median = 0.0361328 ms") == 1
-    rerun.write_text(text.replace("median = 0.0361328 ms", "median = 0.0381328 ms"), encoding="utf-8")
+    rerun.write_text(text.replace("median = 0.0361328 ms", "median = 0.0365328 ms"), encoding="utf-8")
     logs = [LOG, rerun] * 3
     ended = finish([trtexec(tmp_path, "same", log, "640x640") for log in logs])
     codes = [code for code, _, _ in ended]

@@ -8,7 +8,8 @@ Formats (seen in ../shared/fixtures/trtexec and TensorRT's
 * **--exportProfile**: an array whose first element is ``{"count": N}``
   (profiled iterations, optional), then ``{name, timeMs, averageMs,
   [medianMs], percentage}`` per layer (``medianMs`` is absent in TensorRT 7
-  era files).
+  era files); an engine's layer names are unique, so a name listed twice in
+  one array is refused.
 * **--exportLayerInfo**: ``{"Layers": [...], "Bindings": [...]}`` with layer
   names, or objects (``Name, LayerType, TacticName, Metadata``) when the
   engine was built with ``--profilingVerbosity=detailed``.
@@ -73,9 +74,16 @@ def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
             iterations, items = count, value[1:]
         rows = []
         has_median = True
+        positions: dict[str, int] = {}
         for position, row in enumerate(items, start=len(value) - len(items)):
             if not isinstance(row, dict) or not isinstance(row.get("name"), str):
                 raise InputError("layer row without a name", path=display, pointer=f"{pointer}/{position}")
+            if row["name"] in positions:
+                # an engine's layer names are unique: a second row would count the layer's time twice
+                raise InputError(f"layer {row['name']!r} is listed twice, at {pointer}/{positions[row['name']]} and "
+                                 f"{pointer}/{position}: its time would be counted twice; nothing recorded",
+                                 path=display, pointer=f"{pointer}/{position}/name")
+            positions[row["name"]] = position
             average = row.get("averageMs")
             if not is_number(average) or average < 0:
                 raise InputError("averageMs is missing or not a non-negative number", path=display,

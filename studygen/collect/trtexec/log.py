@@ -67,12 +67,14 @@ ENGINE_SIZE_LINE = re.compile(rf"^Created engine with size: ({VALUE}) MiB\s*$")
 UNSTABLE_LINE = re.compile(rf"^\* GPU compute time is unstable, with coefficient of variance = ({VALUE})%\.?\s*$")
 BOUND_LINE = re.compile(r"^\* Throughput may be bound by (.+?)\s*$")
 NO_E2E_LINE = re.compile(r"^The e2e network timing is not reported")
-SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({NUM})%\)) = ({VALUE}) ms$")
+SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({NUM})%\)) = ({VALUE}) (\S+)$")
 SUMMARY_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z0-9 -]*?): (?P<items>(?:min|max|mean|median|percentile\().*)$")
 SUMMARY_END = re.compile(r"^Total GPU Compute Time: ")
 OLD_BLOCK = {"Host Latency": "host_latency", "Enqueue Time": "enqueue", "GPU Compute": "gpu_compute"}
 OLD_STAT = re.compile(rf"^(min|max|mean|median): ({VALUE}) ms(?: \(end to end ({VALUE}) ms\))?\s*$")
 OLD_PERCENTILE = re.compile(rf"^percentile: ({VALUE}) ms at ({NUM})%(?: \(end to end ({VALUE}) ms at {NUM}%\))?\s*$")
+# a TensorRT 7 statistic with whatever unit follows its figure (only ms is read)
+OLD_UNIT = re.compile(rf"^(?:min|max|mean|median|percentile): {VALUE} (?P<unit>[^\s(]+)")
 OLD_END = re.compile(r"^total compute time: \S+ s\s*$")
 PROFILE_HEADER = re.compile(r"^=== Profile \((\d+) iterations? \) ===\s*$")
 # TensorRT 8.6+: figures first, the layer last; before 8.6: the layer first, right aligned
@@ -188,6 +190,8 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
             status = STATUS.match(line)
             if status and current is not None:
                 current.status = status.group(1)
+                if tag := VERSION_TAG.search(line):
+                    _check_version(current, decode_version_tag(tag.group(1)), where)
                 state = {"mode": None, "block": None}
                 continue
         prefixed = PREFIX.match(line)
@@ -229,9 +233,15 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
     if mode == "summary":
         match = SUMMARY_LINE.match(message)
         if match and match.group("label") in SUMMARY_LABELS:
+            timing = SUMMARY_LABELS[match.group("label")]
+            if timing in run.summary:
+                # which of the two trtexec measured is unknown: never let the last one win
+                raise InputError(f"the performance summary of {run.label} prints {timing} twice, on lines "
+                                 f"{run.summary[timing].line} and {where.number} ({match.group('label')!r}): "
+                                 "which one is the measurement is unknown; nothing recorded",
+                                 path=where.display, line=where.number)
             stats = _summary_items(match.group("items"), match.group("label"), where)
             if stats is not None:
-                timing = SUMMARY_LABELS[match.group("label")]
                 run.summary[timing] = Summary(timing, stats, where.number)
             return
         if SUMMARY_END.match(message):
@@ -269,8 +279,24 @@ def _summary_items(items: str, label: str, where: _Context) -> dict[str, float] 
         name = match.group(1)
         if name.startswith("percentile"):
             name = "p" + match.group(2)
+        _refuse_unit(match.group(4), f"the {label} {match.group(1)}", where)
+        if name in stats:
+            raise InputError(f"the {label} line prints {match.group(1)} twice ({stats[name]:g} ms, then "
+                             f"{match.group(3)} ms): which one is the measurement is unknown; nothing recorded",
+                             path=where.display, line=where.number)
         stats[name] = _figure(match.group(3), f"the {label} {name}", where)
     return stats
+
+
+def _refuse_unit(unit: str, what: str, where: _Context) -> None:
+    """InputError naming the line when a summary statistic is in a unit other
+    than ms: trtexec prints every summary statistic in ms
+    (sampleReporting.cpp), so another unit means the log was edited, and
+    dropping or rescaling the figure would both hide that."""
+    if unit != "ms":
+        raise InputError(f"{what} is printed in {unit!r}, not ms (trtexec prints every summary statistic in ms): "
+                         "the log was edited or is not trtexec's; nothing recorded", path=where.display,
+                         line=where.number)
 
 
 def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Context) -> bool:
@@ -285,6 +311,8 @@ def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Contex
         return True
     stat = OLD_STAT.match(message)
     percentile = OLD_PERCENTILE.match(message)
+    if state["block"] and not (stat or percentile) and (other := OLD_UNIT.match(message)):
+        _refuse_unit(other.group("unit"), f"the {state['block']} {message.split(':')[0]}", where)
     if not state["block"] or not (stat or percentile):
         return False
     if stat:
@@ -292,12 +320,22 @@ def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Contex
     else:
         name, value, end_to_end = "p" + percentile.group(2), percentile.group(1), percentile.group(3)
     timing = state["block"]
-    summary = run.summary.setdefault(timing, Summary(timing, {}, where.number))
-    summary.statistics_ms[name] = _figure(value, f"the {timing} {name}", where)
+    _old_statistic(run, timing, name, _figure(value, f"the {timing} {name}", where), state, where)
     if end_to_end is not None:
-        e2e = run.summary.setdefault("end_to_end", Summary("end_to_end", {}, where.number))
-        e2e.statistics_ms[name] = _figure(end_to_end, f"the end_to_end {name}", where)
+        _old_statistic(run, "end_to_end", name, _figure(end_to_end, f"the end_to_end {name}", where), state, where)
     return True
+
+
+def _old_statistic(run: TrtexecRun, timing: str, name: str, value: float | int, state: dict, where: _Context) -> None:
+    """One statistic of a TensorRT 7 block into the run's summary; InputError
+    naming both lines when the summary already holds it (the last must not win)."""
+    seen = state.setdefault("old_lines", {})
+    if (timing, name) in seen:
+        raise InputError(f"the performance summary of {run.label} prints the {timing} {name} twice, on lines "
+                         f"{seen[timing, name]} and {where.number}: which one is the measurement is unknown; "
+                         "nothing recorded", path=where.display, line=where.number)
+    seen[timing, name] = where.number
+    run.summary.setdefault(timing, Summary(timing, {}, where.number)).statistics_ms[name] = value
 
 
 def _profile_row(run: TrtexecRun, message: str, state: dict, where: _Context) -> bool:
@@ -336,7 +374,9 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
     """Options, device, version, counts and warnings outside the summary."""
     number = where.number
     if match := VERSION_LINE.match(message):
-        run.tensorrt_version, run.version_line = version_of_line(match.group(1)), number
+        version = version_of_line(match.group(1))
+        _check_version(run, version, where)
+        run.tensorrt_version, run.version_line = version, number
     elif match := DEVICE_LINE.match(message):
         run.device = match.group(1)
     elif match := SETTING_LINE.match(message):
@@ -367,6 +407,22 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
         run.no_e2e_line = number
 
 
+def _check_version(run: TrtexecRun, version: str, where: _Context) -> None:
+    """InputError naming both lines when ``version`` (of a ``TensorRT
+    version:`` line or a ``[TensorRT vNNNN]`` tag) contradicts the version
+    the run already stated, compared on the parts both print (``8.6.1``
+    agrees with ``8.6.1.6``): one run is one TensorRT build, and a record
+    must not name the wrong one."""
+    previous = run.tensorrt_version
+    if previous is None:
+        return
+    parts, earlier = version.split("."), previous.split(".")
+    if parts[:len(earlier)] != earlier[:len(parts)]:
+        raise InputError(f"{run.label} states TensorRT {previous} on line {run.version_line} and {version} on "
+                         f"line {where.number}: one run is one TensorRT build; nothing recorded",
+                         path=where.display, line=where.number)
+
+
 def _check_run(run: TrtexecRun, display: str) -> None:
     """Refuse runs whose figures cannot be trusted."""
     if run.status == "FAILED":
@@ -391,6 +447,35 @@ def _check_run(run: TrtexecRun, display: str) -> None:
         if "median" not in summary.statistics_ms:
             raise InputError(f"the {summary.timing} summary of {run.label} has no median", path=display,
                              line=summary.line)
+        if disorder := statistics_disorder(summary.statistics_ms):
+            raise InputError(f"the {summary.timing} summary of {run.label} is out of order: {disorder}, which no "
+                             "set of timings gives (the log was edited?); nothing recorded", path=display,
+                             line=summary.line)
+
+
+def _rank(name: str) -> float | None:
+    """Where a statistic sits in the sorted timings, in percent (min 0,
+    median 50, ``p90`` 90, max 100); None for the mean, which has no rank."""
+    fixed = {"min": 0.0, "median": 50.0, "max": 100.0, "mean": None}
+    return fixed[name] if name in fixed else float(name[1:])
+
+
+def statistics_disorder(stats: dict[str, float]) -> str | None:
+    """The first pair of a summary's statistics (ms) out of order, as words
+    (``"median 0.05 ms is above p90 0.045 ms"``), else None. Order statistics
+    of one set of timings never decrease with their rank (min ≤ median ≤
+    p90 ≤ p95 ≤ p99 ≤ max), and the mean lies within [min, max]."""
+    ranked = sorted((rank, name) for name in stats if (rank := _rank(name)) is not None)
+    for index, (rank, name) in enumerate(ranked):
+        for later_rank, later in ranked[index + 1:]:
+            if later_rank > rank and stats[name] > stats[later]:
+                return f"{name} {stats[name]:g} ms is above {later} {stats[later]:g} ms"
+    if "mean" in stats:
+        if "min" in stats and stats["mean"] < stats["min"]:
+            return f"mean {stats['mean']:g} ms is below min {stats['min']:g} ms"
+        if "max" in stats and stats["mean"] > stats["max"]:
+            return f"mean {stats['mean']:g} ms is above max {stats['max']:g} ms"
+    return None
 
 
 def log_provenance(log: TrtexecLog | None) -> tuple[str | None, str | None, list[str]]:
