@@ -163,3 +163,39 @@ def test_a_zero_shape_in_a_record_is_sg202(project, run_cli):
     problems = [f for f in json.loads(result.out) if f["code"] == "SG202"]
     assert len(problems) == 1 and problems[0]["file"] == RECORD
     assert problems[0]["message"] == "'0x800' does not match '^[1-9][0-9]*x[1-9][0-9]*$'"
+
+
+def _line_of(project, relative, needle):
+    return next(i + 1 for i, l in enumerate((project / relative).read_text().splitlines()) if needle in l)
+
+
+@pytest.mark.parametrize("written", ["0", "-0.0", "0.0e5", "-1.5"])
+def test_a_latency_that_is_not_positive_is_sg202_at_its_pointer(project, run_cli, written):
+    # a median of 0 ms rendered as "5.850 ms against 0.0 ms" and "0.00x" with check at 0 errors
+    _replace(project, RECORD, '"value_ms": 5.889', f'"value_ms": {written}')
+    line = _line_of(project, RECORD, f'"value_ms": {written}')
+    shown = {"0.0e5": "0.0"}.get(written, written)  # jsonschema prints the value read
+    message = f"{shown} is less than or equal to the minimum of 0"
+    before = (project / README).read_bytes()
+    render = run_cli("render", "--root", project)
+    assert (render.exit_code, render.err) == (2, f"studygen: {RECORD}:/results/0/value_ms: {message}\n")
+    assert (project / README).read_bytes() == before
+    check = run_cli("check", "--root", project)
+    assert check.exit_code == 1
+    assert f"{RECORD}:{line}: SG202 {message} (/results/0/value_ms)\n" in check.out
+
+
+@pytest.mark.parametrize("field", ["median_ms", "p99_ms"])
+def test_a_distribution_statistic_of_zero_ms_is_refused(tmp_path, run_cli, field):
+    from tests.conftest import copy_project
+
+    project = copy_project(tmp_path / "project", families=("deformable_detr_h200_torch",))
+    path = project / "measurements/deformable_detr_h200_torch/h200-eager.json"
+    data = json.loads(path.read_text())
+    result = next(i for i, r in enumerate(data["results"]) if field in r.get("distribution", {}))
+    data["results"][result]["distribution"][field] = 0
+    path.write_text(json.dumps(data, indent=2))
+    check = run_cli("check", "--root", project, "--format", "json")
+    problems = [(f["file"], f["message"], f["pointer"]) for f in json.loads(check.out) if f["code"] == "SG202"]
+    assert problems == [("measurements/deformable_detr_h200_torch/h200-eager.json",
+                         "0 is less than or equal to the minimum of 0", f"/results/{result}/distribution/{field}")]
