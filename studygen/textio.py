@@ -14,6 +14,7 @@ import math
 import os
 import re
 import stat
+import sys
 from pathlib import Path
 
 from .errors import InputError, RecordError
@@ -91,9 +92,35 @@ def decode_text(raw: bytes, display: str, where: str = "") -> str:
 class _JSONRefusal(ValueError):
     """A JSON value that parses but must not be read as a figure; ``literal`` locates it."""
 
-    def __init__(self, message: str, literal: str):
+    def __init__(self, message: str, literal: str, number: bool = False):
         super().__init__(message)
         self.literal = literal
+        self.number = number  # a number literal: its JSON pointer can be found (:func:`_pointer_of_number`)
+
+
+def _pointer_of_number(text: str, literal: str) -> str | None:
+    """JSON pointer of the first number written ``literal`` in ``text``, which
+    failed to parse only because of that number; None if not found. Parses
+    again with the number replaced by a marker: only on the error path."""
+    marker = object()
+
+    def mark(source: str):
+        return marker if source == literal else 0
+
+    try:
+        document = json.JSONDecoder(parse_float=mark, parse_int=mark, parse_constant=mark).decode(text)
+    except (ValueError, RecursionError):
+        return None
+    stack: list[tuple[object, str]] = [(document, "")]
+    while stack:
+        item, pointer = stack.pop()
+        if item is marker:
+            return pointer or "/"
+        if isinstance(item, dict):
+            stack.extend((child, f"{pointer}/{_pointer_part(key)}") for key, child in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((child, f"{pointer}/{index}") for index, child in reversed(list(enumerate(item))))
+    return None
 
 
 def _line_of_literal(text: str, literal: str, occurrence: int = 1) -> int | None:
@@ -106,11 +133,41 @@ def _line_of_literal(text: str, literal: str, occurrence: int = 1) -> int | None
     return text.count("\n", 0, position) + 1
 
 
+def _shown(literal: str) -> str:
+    """``literal`` as a message quotes it: its ends only, when longer than 24 characters."""
+    return literal if len(literal) <= 24 else f"{literal[:12]}…{literal[-10:]}"
+
+
 def _finite_float(literal: str) -> SourceFloat:
     value = SourceFloat(literal)
     if not math.isfinite(value):
-        raise _JSONRefusal(f"number {literal} is out of range (not a finite double)", literal)
+        raise _JSONRefusal(f"number {_shown(literal)} is out of range (not a finite double)", literal, number=True)
+    if value == 0:
+        if any(digit in "123456789" for digit in literal.lower().partition("e")[0]):
+            raise _JSONRefusal(f"number {_shown(literal)} is out of range (too small for a double: it would read as 0)",
+                               literal, number=True)
+    elif abs(value) < sys.float_info.min:  # a subnormal keeps a few bits at most: 5e-324 reads as 4.94e-324
+        raise _JSONRefusal(f"number {_shown(literal)} is out of range (below the smallest normal double, "
+                           f"{sys.float_info.min:.4g}; no measurement is that small)", literal, number=True)
     return value
+
+
+# A double holds integers up to about 1.8e308 (309 digits); a longer literal cannot become a figure
+# (float() overflows in every template and check), so it is refused where it is read.
+_MAX_INT_DIGITS = 309
+
+
+def _bounded_int(literal: str) -> int:
+    digits = len(literal) - literal.startswith("-")
+    if digits >= _MAX_INT_DIGITS:
+        try:
+            if digits > _MAX_INT_DIGITS:
+                raise OverflowError
+            float(int(literal))
+        except OverflowError:
+            raise _JSONRefusal(f"integer {_shown(literal)} ({digits} digits) is out of range (beyond a double's range, "
+                               f"about 1.8e308)", literal, number=True) from None
+    return int(literal)
 
 
 def _refuse_constant(name: str):
@@ -132,7 +189,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
 # Made once: json.loads with hooks would build a new decoder per call. Every float
 # passes the finiteness test as it is made (a pre-scan of the text for long
 # exponents cost five times the parse itself).
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_bounded_int,
                             object_pairs_hook=_no_duplicate_keys)
 
 
@@ -199,7 +256,10 @@ def parse_json(text: str, display: str):
 
     Refused as well, since each would become a wrong figure silently: NaN and
     Infinity (not JSON), numbers beyond a double's range (``1e400`` would read
-    as infinity), duplicate keys (the last would win), nesting deeper than
+    as infinity, a 400-digit integer breaks every ``float()``), numbers below
+    it (``1e-400`` would read as 0, a subnormal such as ``5e-324`` keeps no
+    precision), number refusals named by their JSON pointer and line,
+    duplicate keys (the last would win), nesting deeper than
     :data:`MAX_NESTING` and lone surrogates (:func:`document_problem`, with
     their pointer). Floats keep their source digits (:class:`SourceFloat`).
     """
@@ -213,7 +273,8 @@ def parse_json(text: str, display: str):
     except _JSONRefusal as exc:
         occurrence = 2 if str(exc).startswith("duplicate key") else 1
         line = _line_of_literal(text, exc.literal, occurrence)
-        raise RecordError(f"malformed JSON: {exc}", path=display, line=line or 0) from None
+        pointer = _pointer_of_number(text, exc.literal) if exc.number else None
+        raise RecordError(f"malformed JSON: {exc}", path=display, line=line or 0, pointer=pointer) from None
     except RecursionError:
         raise RecordError(f"malformed JSON: nested too deeply to read (the limit is {MAX_NESTING} levels)",
                           path=display) from None

@@ -18,8 +18,49 @@ def _replace(project, relative, old, new, count=1):
     path.write_text(text.replace(old, new, count))
 
 
+@pytest.mark.parametrize("written, message", [
+    ("1e400", "number 1e400 is out of range (not a finite double)"),
+    ("-1E+400", "number -1E+400 is out of range (not a finite double)"),
+    # an underflow read as 0 rendered "5.850 ms against 0.0 ms" and "0.00x", check at 0 errors
+    ("1e-400", "number 1e-400 is out of range (too small for a double: it would read as 0)"),
+    ("0.00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "000000000000000000000000000000000000000000000000000000000003", "number 0.0000000000…0000000003 is out of "
+     "range (too small for a double: it would read as 0)"),
+    ("5e-324", "number 5e-324 is out of range (below the smallest normal double, 2.225e-308; no measurement "
+               "is that small)"),
+    ("9" * 400, "integer 999999999999…9999999999 (400 digits) is out of range (beyond a double's range, about 1.8e308)"),
+    ("-" + "2" * 309, "integer -22222222222…2222222222 (309 digits) is out of range (beyond a double's range, about 1.8e308)"),
+])
+def test_numbers_out_of_a_doubles_range_are_refused_at_their_pointer(project, run_cli, written, message):
+    # a 400-digit integer was "templates/deformable_detr.md.j2:7: template error: int too large to
+    # convert to float" in render and an internal error in check: neither named the record
+    _replace(project, RECORD, '"value_ms": 5.889', f'"value_ms": {written}')
+    line = next(i + 1 for i, l in enumerate((project / RECORD).read_text().splitlines()) if written in l)
+    before = (project / README).read_bytes()
+    render = run_cli("render", "--root", project)
+    assert render.err == f"studygen: {RECORD}:/results/0/value_ms: malformed JSON: {message}\n"
+    assert render.exit_code == 2 and (project / README).read_bytes() == before
+    check = run_cli("check", "--root", project)
+    assert check.exit_code == 1
+    assert f"{RECORD}:{line}: SG202 malformed JSON: {message} (/results/0/value_ms)\n" in check.out
+
+
+def test_numbers_a_double_holds_are_read_as_written():
+    from studygen.textio import parse_json
+
+    document = parse_json('{"a": 0.0, "b": -0.0, "c": 0e5, "d": 2.2250738585072014e-308, "e": 1e-300, '
+                          '"f": -' + "9" * 308 + ', "g": 1.7976931348623157e308}', "r.json")
+    assert document == {"a": 0.0, "b": 0.0, "c": 0.0, "d": 2.2250738585072014e-308, "e": 1e-300,
+                        "f": -int("9" * 308), "g": 1.7976931348623157e308}
+    assert parse_json("-" + "1" * 309, "r.json") == -int("1" * 309)  # 309 digits, within a double
+    assert document["f"] == -(10 ** 308 - 1) and document["d"].source == "2.2250738585072014e-308"
+
+
 @pytest.mark.parametrize("old, new, message", [
-    ('"value_ms": 5.889', '"value_ms": 1e400', "malformed JSON: number 1e400 is out of range (not a finite double)"),
     ('"value_ms": 5.889', '"value_ms": NaN', "malformed JSON: NaN is not valid JSON"),
     ('"value_ms": 5.889', '"value_ms": 5.889, "value_ms": 99.0', "malformed JSON: duplicate key 'value_ms' (the last would silently win)"),
 ])
@@ -146,7 +187,8 @@ def test_a_record_above_the_document_limit_is_refused(project, run_cli):
     ('\ufeff{"schema_version": 1}', "1: malformed JSON: the file starts with a byte order mark (U+FEFF); "
                                     "save it as UTF-8 without one (column 1)"),
     ('{"schema_version": ' + "9" * 5000 + "}",
-     " malformed JSON: an integer with more than 4300 digits (no measurement has that many)"),
+     "/schema_version: malformed JSON: integer 999999999999…9999999999 (5000 digits) is out of range (beyond a double's "
+     "range, about 1.8e308)"),
 ])
 def test_json_refusals_speak_of_the_file_not_of_python(text, message):
     from studygen.errors import RecordError
@@ -183,3 +225,39 @@ def test_a_misspelt_key_is_placed_at_itself_not_at_its_object(project, run_cli):
     assert result.exit_code == 2
     assert result.err == (f"studygen: families/deformable_detr/study.yaml:{line_of_typo}: Additional properties are not "
                           "allowed ('precison' was unexpected) (/variants/0/precison)\n")
+
+
+def _line_of(project, relative, needle):
+    return next(i + 1 for i, l in enumerate((project / relative).read_text().splitlines()) if needle in l)
+
+
+@pytest.mark.parametrize("written", ["0", "-0.0", "0.0e5", "-1.5"])
+def test_a_latency_that_is_not_positive_is_sg202_at_its_pointer(project, run_cli, written):
+    # a median of 0 ms rendered as "5.850 ms against 0.0 ms" and "0.00x" with check at 0 errors
+    _replace(project, RECORD, '"value_ms": 5.889', f'"value_ms": {written}')
+    line = _line_of(project, RECORD, f'"value_ms": {written}')
+    shown = {"0.0e5": "0.0"}.get(written, written)  # jsonschema prints the value read
+    message = f"{shown} is less than or equal to the minimum of 0"
+    before = (project / README).read_bytes()
+    render = run_cli("render", "--root", project)
+    assert (render.exit_code, render.err) == (2, f"studygen: {RECORD}:/results/0/value_ms: {message}\n")
+    assert (project / README).read_bytes() == before
+    check = run_cli("check", "--root", project)
+    assert check.exit_code == 1
+    assert f"{RECORD}:{line}: SG202 {message} (/results/0/value_ms)\n" in check.out
+
+
+@pytest.mark.parametrize("field", ["median_ms", "p99_ms"])
+def test_a_distribution_statistic_of_zero_ms_is_refused(tmp_path, run_cli, field):
+    from tests.conftest import copy_project
+
+    project = copy_project(tmp_path / "project", families=("deformable_detr_h200_torch",))
+    path = project / "measurements/deformable_detr_h200_torch/h200-eager.json"
+    data = json.loads(path.read_text())
+    result = next(i for i, r in enumerate(data["results"]) if field in r.get("distribution", {}))
+    data["results"][result]["distribution"][field] = 0
+    path.write_text(json.dumps(data, indent=2))
+    check = run_cli("check", "--root", project, "--format", "json")
+    problems = [(f["file"], f["message"], f["pointer"]) for f in json.loads(check.out) if f["code"] == "SG202"]
+    assert problems == [("measurements/deformable_detr_h200_torch/h200-eager.json",
+                         "0 is less than or equal to the minimum of 0", f"/results/{result}/distribution/{field}")]

@@ -153,7 +153,7 @@ def test_a_compiled_check_is_kept_and_run_from_the_cache_folder(tmp_path, monkey
     assert _verdicts(first, LATENCY_RESULTS) == _verdicts(again, LATENCY_RESULTS) == [True, False, False, False]
     # an edited schema is another entry, never the kept check of the old one
     edited = json.loads(json.dumps(schema))
-    edited["$defs"]["latency"]["properties"]["value_ms"]["minimum"] = -5
+    edited["$defs"]["latency"]["properties"]["value_ms"]["exclusiveMinimum"] = -5
     assert schemas._kept_check_path(edited) != kept[0]
     assert _verdicts(schemas.compiled_check(edited), LATENCY_RESULTS) == [True, True, False, False]
     assert len(list((tmp_path / schemas.CHECKS_FOLDER).iterdir())) == 2

@@ -314,3 +314,27 @@ def test_second_key_position_finds_the_repeat_in_its_own_object_only():
     assert second_key_position(text, 0, "k") == text.rindex('"k"')
     assert second_key_position(text, 0, "x") is None
     assert second_key_position('[{"k": 1}, {"k": 2}]', 0, "k") is None
+
+
+@pytest.mark.parametrize("escape, code", [("\\ud800", "d800"), ("\\uD800", "d800"), ("\\uDFFF", "dfff"),
+                                          ("\\udBfF", "dbff")])
+def test_every_spelling_of_a_lone_surrogate_escape_in_a_record_is_sg202(tiny, run_cli, escape, code):
+    # the loader's shortcut skips the walk for texts without an escape: it must see every case
+    record = tiny / "measurements" / "tiny" / "job-a.json"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(text.replace('"gpu": "NVIDIA H100 80GB HBM3"', f'"gpu": "NVIDIA H100{escape}"'), encoding="utf-8")
+    done = run_cli("check", "tiny", "--root", tiny, "--format", "json")
+    problems = [(f["code"], f["file"], f["pointer"], f["message"]) for f in json.loads(done.out) if f["code"] == "SG202"]
+    assert problems == [("SG202", "measurements/tiny/job-a.json", "/provenance/gpu", f"a lone surrogate (\\u{code}) "
+                         "in a string: not a Unicode character, so not writable as UTF-8")]
+
+
+def test_a_surrogate_pair_escape_in_a_record_is_a_character_not_a_problem(tiny, run_cli):
+    record = tiny / "measurements" / "tiny" / "job-a.json"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(text.replace('"gpu": "NVIDIA H100 80GB HBM3"', '"gpu": "NVIDIA H100 \\ud83d\\uDE00"'),
+                      encoding="utf-8")
+    done = run_cli("check", "tiny", "--root", tiny, "--format", "json")
+    assert [f for f in json.loads(done.out) if f["code"] == "SG202"] == []
+    assert run_cli("render", "tiny", "--root", tiny).exit_code == 0
+    assert "| H100 \U0001f600 |" in (tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
