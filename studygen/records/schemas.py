@@ -386,7 +386,9 @@ def _unexpected_key(error) -> list[str]:
     if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
         return []
     declared = error.schema.get("properties", {})  # our schemas declare no patternProperties
-    return next(([key] for key in error.instance if key not in declared), [])
+    key = next((key for key in error.instance if key not in declared), None)
+    # a key with a newline or control character would break the one-line message: keep the object's place
+    return [key] if key is not None and key.isprintable() else []
 
 
 def validate_document(kind: str, document, *, path: str, text: str | None = None) -> None:

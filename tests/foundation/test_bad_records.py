@@ -261,3 +261,11 @@ def test_a_distribution_statistic_of_zero_ms_is_refused(tmp_path, run_cli, field
     problems = [(f["file"], f["message"], f["pointer"]) for f in json.loads(check.out) if f["code"] == "SG202"]
     assert problems == [("measurements/deformable_detr_h200_torch/h200-eager.json",
                          "0 is less than or equal to the minimum of 0", f"/results/{result}/distribution/{field}")]
+
+
+def test_an_unexpected_key_that_cannot_print_on_one_line_keeps_its_objects_place(project, run_cli):
+    # the key's own pointer would carry its newline into the message: the object's place is kept
+    _replace(project, RECORD, '"notes": [', '"bad\\nkey": 1, "notes": [')
+    result = run_cli("render", "--root", project)
+    assert result.exit_code == 2
+    assert result.err == f"studygen: {RECORD}:1: Additional properties are not allowed ('bad\\nkey' was unexpected)\n"
