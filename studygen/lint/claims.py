@@ -56,7 +56,7 @@ def claims_of(sentence: Sentence) -> list[Claim]:
     """The claims of a sentence: figures in x or % outside its ranges, each
     followed by a direction word and not hedged (see the module docstring)."""
     text = sentence.block.text
-    in_ranges = {r.lo.start for r in sentence.ranges} | {r.hi.start for r in sentence.ranges}
+    in_ranges = sentence.range_ends
     found = []
     for token in sentence.tokens:
         figure = token.figure

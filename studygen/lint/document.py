@@ -264,6 +264,12 @@ class Sentence:
         return self.block.line_at(offset)
 
     @cached_property
+    def range_ends(self) -> frozenset[int]:
+        """Start offsets of the figures that are a range's endpoints ("1.2-1.5x"):
+        SG101 checks ranges, so the single-figure rules skip them."""
+        return frozenset({r.lo.start for r in self.ranges} | {r.hi.start for r in self.ranges})
+
+    @cached_property
     def keywords(self) -> frozenset[str]:
         return keywords(self.text)
 

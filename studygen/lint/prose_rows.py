@@ -170,7 +170,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
         for sentence in block.sentences:
             tables = None
             figures = [t.figure for t in sentence.tokens if t.figure is not None]
-            in_ranges = {r.lo.start for r in sentence.ranges} | {r.hi.start for r in sentence.ranges}
+            in_ranges = sentence.range_ends
             for figure in figures:
                 if figure.unit not in RATIO_UNITS or figure.start in in_ranges:
                     continue

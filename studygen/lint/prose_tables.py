@@ -128,7 +128,7 @@ def _reductions(sentence: Sentence) -> list[tuple[Figure, frozenset[str], str]]:
     """(figure, quantity words, the words as written) of each "P% <quantity>
     reduction" of the sentence."""
     text = sentence.block.text
-    in_ranges = {r.lo.start for r in sentence.ranges} | {r.hi.start for r in sentence.ranges}
+    in_ranges = sentence.range_ends
     found = []
     for token in sentence.tokens:
         figure = token.figure
@@ -342,7 +342,7 @@ def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
             continue
         text = block.text
         for sentence in block.sentences:
-            in_ranges = {r.lo.start for r in sentence.ranges} | {r.hi.start for r in sentence.ranges}
+            in_ranges = sentence.range_ends
             for token in sentence.tokens:
                 figure = token.figure
                 if figure is None or figure.unit != "x" or figure.start in in_ranges:

@@ -209,7 +209,7 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
     pairs = _pairs(sentence, text, tokens)
     if not pairs:
         return []
-    in_ranges = {r.lo.start for r in sentence.ranges} | {r.hi.start for r in sentence.ranges}
+    in_ranges = sentence.range_ends
     # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
     starts = [t.start for t in tokens if t.figure.unit is not None or t.figure.decimals]
     findings = []
