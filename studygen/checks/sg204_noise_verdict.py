@@ -28,11 +28,12 @@ import re
 
 from ..findings import Finding
 from ..lint.vocabulary import NOISE_VERDICT_RE
+from ..patterns import lazy_compile
 from ..study.spread import REPEAT_MEDIANS, Spread, spread_of
 from .base import readme_finding
 from .text import numbers_in, quote, sentence_at
 
-VERDICT = re.compile(r"""\b(?:
+VERDICT = lazy_compile(r"""\b(?:
       (?:within|inside|in|below|under|beyond|above)\s+(?:the\s+)?(?:run-to-run\s+|repeat-to-repeat\s+|measurement\s+|timing\s+)?noise(?:\s+(?:floor|level))?
     | not\s+(?:statistically\s+)?significant(?:ly)?
     | (?:statistically\s+)?insignificant

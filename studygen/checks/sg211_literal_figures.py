@@ -36,20 +36,21 @@ from pathlib import Path
 
 from ..errors import StudygenError, TemplateError
 from ..findings import Finding
+from ..patterns import lazy_compile
 from ..render.engine import make_environment, template_dirs
 from .text import NUMBER
 
-SOFTWARE_BEFORE = re.compile(
+SOFTWARE_BEFORE = lazy_compile(
     r"(?:tensorrt|trt|cuda|cudnn|torch|pytorch|python|transformers|modelopt|onnxruntime|timm|driver|version|release|"
     r"studygen|numpy|pandas|jinja2?|mdformat|pycocotools|v)\s*$", re.I)
 MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-DATES = re.compile(rf"\b\d{{4}}-\d{{2}}(?:-\d{{2}})?\b|\b{MONTHS}\s+(?:\d{{1,2}},?\s+)?\d{{4}}\b|\b\d{{1,2}}\s+{MONTHS}\s+\d{{4}}\b", re.I)
-VERSION = re.compile(r"\b\d+(?:\.\d+){2,}\b")
-CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-LINK_TARGET = re.compile(r"\]\([^)]*\)|<?https?://\S+")
-ORDERED_MARKER = re.compile(r"^(\s*)\d+[.)](?=\s)")
-LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
-HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+DATES = lazy_compile(rf"\b\d{{4}}-\d{{2}}(?:-\d{{2}})?\b|\b{MONTHS}\s+(?:\d{{1,2}},?\s+)?\d{{4}}\b|\b\d{{1,2}}\s+{MONTHS}\s+\d{{4}}\b", re.I)
+VERSION = lazy_compile(r"\b\d+(?:\.\d+){2,}\b")
+CODE_SPAN = lazy_compile(r"(`+)(?:(?!\1).)+?\1")
+LINK_TARGET = lazy_compile(r"\]\([^)]*\)|<?https?://\S+")
+ORDERED_MARKER = lazy_compile(r"^(\s*)\d+[.)](?=\s)")
+LIST_ITEM = lazy_compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+HTML_COMMENT = lazy_compile(r"<!--.*?-->", re.S)
 
 
 def template_sources(study) -> list[tuple[str, str]]:

@@ -27,11 +27,12 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from ..patterns import lazy_compile
 from ..study.attribution import recipe_groups, recipe_pairs
 from .base import readme_finding
 from .text import quote, sentence_at
 
-CAUSE = re.compile(r"\b(?:because|due\s+to|thanks\s+to|owing\s+to|caused\s+by|comes?\s+from|came\s+from|"
+CAUSE = lazy_compile(r"\b(?:because|due\s+to|thanks\s+to|owing\s+to|caused\s+by|comes?\s+from|came\s+from|"
                    r"(?:is|are)\s+why|explain(?:s|ed)?\s+by|makes?\s+\w+(?:\s+\w+)?\s+(?:faster|slower)|"
                    r"made\s+\w+(?:\s+\w+)?\s+(?:faster|slower))\b", re.I)
 # How prose names a kernel group. Loose words such as "linear" or "quantized" are left out:
@@ -43,7 +44,7 @@ GROUP_WORDS = {
     "Conv": re.compile(r"\bconvolutions?\b|\bconv\b", re.I),
 }
 # A sentence about a difference in speed: "because TorchDynamo cannot trace ..." alone is no such cause.
-DIFFERENCE = re.compile(r"\b(?:faster|slower|speed-?ups?|slow-?downs?|differences?|differs?|gains?|loses|"
+DIFFERENCE = lazy_compile(r"\b(?:faster|slower|speed-?ups?|slow-?downs?|differences?|differs?|gains?|loses|"
                         r"overhead|costs?\s+more|saves?|savings?|latency|quicker)\b", re.I)
 MODE_WORDS = {"eager": re.compile(r"\beager\b", re.I),
               "compile": re.compile(r"\bcompiled?\b|torch\.compile|inductor", re.I)}

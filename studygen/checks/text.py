@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import re
 
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_SPACES = re.compile(r"\s+")
+from ..patterns import lazy_compile
+
+_ESCAPE = lazy_compile(r"\\([!-/:-@\[-`{-~])")
+_SPACES = lazy_compile(r"\s+")
 
 # Numbers as prose figures: not glued to a word on the left (fp16, B200, SG211,
 # #2119 are names), decimals and thousands separators included.
-NUMBER = re.compile(r"(?<![\w.#/])(?<!\w-)\d+(?:[.,]\d+)*")
+NUMBER = lazy_compile(r"(?<![\w.#/])(?<!\w-)\d+(?:[.,]\d+)*")
 
 
 def normalize(text: str) -> str:

@@ -18,7 +18,7 @@ import re
 from urllib.parse import urlsplit
 
 from ..errors import UsageError
-from ..render.engine import format_markdown
+from ..markdown_format import format_markdown
 from ..render.pr_body import pr_body
 from ..render.view import StudyView
 

@@ -20,19 +20,19 @@ average over runs the table does not show is not a contradiction).
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from dataclasses import dataclass
 
 from ..numbers import format_number
+from ..patterns import lazy_compile
 from .document import Row, Series, Table
 from .figures import Figure, interval, with_unit
 from .text import normalize
 
-_AVERAGE_RE = re.compile(r"^(?:avg\.?|average|mean|arithmetic mean|(geo\.?\s?mean|geometric mean))\s*:?$")
-_PARENTHESIS_RE = re.compile(r"\s*\([^()]*\)")
+_AVERAGE_RE = lazy_compile(r"^(?:avg\.?|average|mean|arithmetic mean|(geo\.?\s?mean|geometric mean))\s*:?$")
+_PARENTHESIS_RE = lazy_compile(r"\s*\([^()]*\)")
 # rows of a statistics table ("Min", "Median", "Average", "Max") are no group an average summarises
-_SUMMARY_LABEL_RE = re.compile(r"^(?:min(?:imum)?|max(?:imum)?|median|p\d{1,2}(?:\.\d+)?|std\.?(?:\s?dev)?|stdev|total|sum|spread|range)\s*:?$")
+_SUMMARY_LABEL_RE = lazy_compile(r"^(?:min(?:imum)?|max(?:imum)?|median|p\d{1,2}(?:\.\d+)?|std\.?(?:\s?dev)?|stdev|total|sum|spread|range)\s*:?$")
 _MEANS = ("arithmetic", "geometric", "median")
 
 

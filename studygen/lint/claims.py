@@ -20,17 +20,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..patterns import lazy_compile
 from .document import Block, Document, Sentence, Series
 from .figures import Figure
 from .text import STOPWORDS, stem
 
 # The direction a claim or a cell goes; stems, so "faster" and "fast" meet.
-_DIRECTION_RE = re.compile(
+_DIRECTION_RE = lazy_compile(
     r"\s*(faster|slower|less|more|lower|higher|smaller|larger|bigger|fewer|cheaper|quicker|longer|shorter)\b\s*([A-Za-z][\w-]*)?",
     re.IGNORECASE,
 )
 # "up to 30x", "over 2x", "~3x", "about 40%": a bound or an estimate, not a measured claim.
-_HEDGE_RE = re.compile(
+_HEDGE_RE = lazy_compile(
     r"(?:~|≈|≥|≤|>|<|\bup\s*to|\bupto|\bover|\bmore\s+than|\bat\s+least|\bat\s+most|\babout|\baround|\broughly|"
     r"\bnearly|\balmost|\bapprox(?:imately|\.)?|\bas\s+much\s+as|\bas\s+little\s+as|\bbetween|\bunder|\bbelow|"
     r"\babove|\bbeyond|\bless\s+than|\bclose\s+to|\bon\s+average|\baverage|\bavg\.?|\bnot)\s*$",
@@ -38,7 +39,7 @@ _HEDGE_RE = re.compile(
 )
 _HEDGE_WINDOW = 16  # characters before a figure that may hold its hedge
 # A cell that states a lower bound (">75%", "over 2x", "at least 3x", "70%+"): a claim above it does not exceed it.
-_LOWER_BOUND_BEFORE_RE = re.compile(r"(?:>|≥|\bover|\bmore\s+than|\bat\s+least|\babove)\s*[*_]*\s*$", re.IGNORECASE)
+_LOWER_BOUND_BEFORE_RE = lazy_compile(r"(?:>|≥|\bover|\bmore\s+than|\bat\s+least|\babove)\s*[*_]*\s*$", re.IGNORECASE)
 _CONTENT_SKIP = frozenset({"than", "with", "and", "or", "for", "in", "on", "at", "to", "vs", "versus", "while", "when"})
 _RATIO_CLAIM_UNITS = ("x", "%")
 

@@ -27,13 +27,14 @@ from collections import Counter
 from functools import lru_cache
 from itertools import chain
 
+from ..patterns import lazy_compile
 from .document import Document, Series, Table, is_empty_cell
 from .figures import UNITS, Figure, statistics_in, tokenize
 from .restriction import is_single_token
 from .text import STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, stem
 
 # A header that names a label column (GPU, TensorRT version, shape, recipe …).
-_LABEL_HEADER_RE = re.compile(
+_LABEL_HEADER_RE = lazy_compile(
     r"^\W*(?:gpus?|device|tensorrt|trt|version|software|shape|shapes|resolution|input|batch|model|models|"
     r"variant|variants|precision|dtype|recipe|config|configuration|part|parts|group|groups|kernel|kernels|"
     r"name|job|jobs|engine|backend|framework|layer|layers|component|setting|settings|dataset|run|stage|mode|"
@@ -41,40 +42,40 @@ _LABEL_HEADER_RE = re.compile(
     r"statistic|stat|metric|quantity)\b",
     re.IGNORECASE,
 )
-_HEADER_UNIT_RE = re.compile(
+_HEADER_UNIT_RE = lazy_compile(
     r"(?<![\w/'])(" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("second", "seconds", "sec", "secs", "s"))
     + r"|s(?=\)|\]|$))(?![\w/])"
 )
 # A header split into the parts of a multi-figure cell: "fp16 ms 800x800 / 800x1067",
 # "plan MiB fp16 to FP8", "GEMM ms fp16 → FP8", "min / max ms", "median (min–max)".
-_HEADER_SPLIT_RE = re.compile(r"\s*/\s*(?!s\b)|\s+to\s+|\s*(?:→|->|=>)\s*|\s+vs\.?\s+|\s*[–—]\s*")
-_RESIDUE_RE = re.compile(
+_HEADER_SPLIT_RE = lazy_compile(r"\s*/\s*(?!s\b)|\s+to\s+|\s*(?:→|->|=>)\s*|\s+vs\.?\s+|\s*[–—]\s*")
+_RESIDUE_RE = lazy_compile(
     r"[\s/|(),;:±~≈→<>=+*\-–—\[\]]+|\b(?:to|vs|and|of|or|from|about)\b|\b(?:"
     + "|".join(re.escape(u) for u in UNITS if u[0].isalpha())
     + r")\b"
 )
-_LETTER_RE = re.compile(r"[A-Za-z]")
-_PLAIN_NUMBER_RE = re.compile(r"-?\d+(?:\.\d+)?")
-_PLAIN_PAIR_RE = re.compile(r"(-?\d+(?:\.\d+)?) ?(?:/|→|->|to) ?(-?\d+(?:\.\d+)?)")
-_ANNOTATION_RE = re.compile(r"^(.*?\S)\s*\(([^()]*[A-Za-z][^()]*)\)$")
-_CONTEXT_UNIT_RE = re.compile(
+_LETTER_RE = lazy_compile(r"[A-Za-z]")
+_PLAIN_NUMBER_RE = lazy_compile(r"-?\d+(?:\.\d+)?")
+_PLAIN_PAIR_RE = lazy_compile(r"(-?\d+(?:\.\d+)?) ?(?:/|→|->|to) ?(-?\d+(?:\.\d+)?)")
+_ANNOTATION_RE = lazy_compile(r"^(.*?\S)\s*\(([^()]*[A-Za-z][^()]*)\)$")
+_CONTEXT_UNIT_RE = lazy_compile(
     r"\((?:in\s+)?(" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True)) + r")\)"
     r"|\b(?:in|times\s+in|latency\s+in)\s+(ms|us|µs|MiB|GiB|MB|GB|seconds)\b"
 )
-_TEXT_HEADER_RE = re.compile(
+_TEXT_HEADER_RE = lazy_compile(
     r"^\W*(?:notes?|comments?|remarks?|source|sources|details?|description|why|explanation|reason|command|link|links|see|evidence)\b",
     re.IGNORECASE,
 )
 _MAX_LABEL_WORDS = 5
 # A cell's figure followed by the direction it goes ("2x faster", "70% less").
-_COMPARATIVE_RE = re.compile(
+_COMPARATIVE_RE = lazy_compile(
     r"^\s*(?:faster|slower|less|more|lower|higher|longer|shorter|smaller|larger|bigger|better|worse|fewer|cheaper|"
     r"quicker|reduction|increase|decrease|improvement|speedup|speed-up|slowdown|gain|saved|saving|savings)\b",
     re.IGNORECASE,
 )
 _MAX_COMPARATIVE_WORDS = 4
-_PLAIN_INT_RE = re.compile(r"\d+")
-_RANGE_HEADER_RE = re.compile(r"\brange\b", re.IGNORECASE)
+_PLAIN_INT_RE = lazy_compile(r"\d+")
+_RANGE_HEADER_RE = lazy_compile(r"\brange\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=4096)
@@ -100,7 +101,7 @@ def header_unit(header: str) -> str | None:
 
 _SNAKE_UNITS = {"ms": "ms", "us": "us", "s": "s", "sec": "s", "ns": "ns", "pct": "%", "percent": "%", "x": "x",
                 "mib": "MiB", "gib": "GiB", "kib": "KiB", "mb": "MB", "gb": "GB", "kb": "KB"}
-_SNAKE_UNIT_RE = re.compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", re.IGNORECASE)
+_SNAKE_UNIT_RE = lazy_compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", re.IGNORECASE)
 
 _EMPTY = (None, False)
 
@@ -295,7 +296,7 @@ def _rows_by_text(texts, row_indexes: list[int]) -> dict[str, list[int]]:
     return grouped
 
 
-_PART_SPLIT_RE = re.compile(r"[^a-z0-9µμ.+]+")
+_PART_SPLIT_RE = lazy_compile(r"[^a-z0-9µμ.+]+")
 
 
 def _label_parts(by_text: dict[str, list[int]], values: set[str]) -> dict[str, set[int]]:

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from ..numbers import format_number
+from ..patterns import lazy_compile
 from .document import Series, Table
 from .figures import RATIO_UNITS, Figure, interval, with_unit
 
@@ -80,7 +81,7 @@ FORMULAS = {
 # printed without an x ("speedup", "ratio", "relative throughput").
 DIFFERENCE_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "reduction", "overhead", "gain", "change"})
 RATIO_WORDS = frozenset({"speedup", "speed-up", "ratio", "relative", "times", "slowdown"})
-_RATIO_HEADER_RE = re.compile(r"\b(?:speed-?ups?|ratio|relative|x\s+faster|times\s+faster|slowdown)\b|×", re.IGNORECASE)
+_RATIO_HEADER_RE = lazy_compile(r"\b(?:speed-?ups?|ratio|relative|x\s+faster|times\s+faster|slowdown)\b|×", re.IGNORECASE)
 
 
 def ratio_header(header: str) -> bool:

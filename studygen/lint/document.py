@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import re
 from array import array
 from bisect import bisect_right
 from collections import Counter
@@ -26,10 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from ..patterns import lazy_compile
 from .figures import RATIO_UNITS, Figure, Range, Token, find_ranges, statistic_of, tokenize
 from .restriction import TextView, is_single_token, restricted_rows
 from .text import figure_scope, keywords, label_tokens, measure_words, normalize, opening_phrase, split_sentences, stem
-
 
 # What an empty table cell holds ("-", "n/a", "tbd" …); compared in lower case.
 EMPTY_CELLS = frozenset({"", "-", "–", "—", "n/a", "na", "n.a.", "?", "tbd", "…", "..."})
@@ -40,7 +39,7 @@ def is_empty_cell(text: str) -> bool:
     return len(text) < 5 and text.lower() in EMPTY_CELLS
 
 
-_NEWLINE_RE = re.compile("\n")
+_NEWLINE_RE = lazy_compile("\n")
 
 
 class SourceLines(Sequence):
@@ -459,7 +458,7 @@ class Document:
         return grouped
 
 
-_DIGIT_RE = re.compile(r"\d")
+_DIGIT_RE = lazy_compile(r"\d")
 
 
 def _names_rows(view: TextView, document: "Document") -> bool:

@@ -22,6 +22,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..patterns import lazy_compile
+
 UNITS: dict[str, str] = {
     "ms": "ms", "msec": "ms", "milliseconds": "ms", "millisecond": "ms",
     "s": "s", "sec": "s", "secs": "s", "seconds": "s", "second": "s",
@@ -40,7 +42,7 @@ _UNIT_ALTERNATIVES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, rever
 
 # One pass finds every number-like token; shapes and versions come first so
 # that "800 x 1067" and "11.4.0.106" are never read as figures.
-_TOKEN_RE = re.compile(
+_TOKEN_RE = lazy_compile(
     # the leading lookahead lets the engine skip quickly to candidate characters
     r"(?=[-+−v\d])(?:"
     r"(?P<shape>(?<![\w.])\d+(?:[ \t]*[x×][ \t]*\d+)+(?![\w.]))"
@@ -50,25 +52,25 @@ _TOKEN_RE = re.compile(
     r"(?:[ \u00a0\u2009\u202f]?(?P<unit>" + _UNIT_ALTERNATIVES + r"))?(?!\w)"
     r")"
 )
-_QUICK_DIGIT_RE = re.compile(r"\d")
+_QUICK_DIGIT_RE = lazy_compile(r"\d")
 # "AP 0.4644", "AP of 0.4644", "AP stays at 0.512", "AP50 reaches 0.701"
-_AP_PREFIX_RE = re.compile(r"\b(m?AP(?:50|75)?)(?:\s+(?:stays|stay|drops|drop|falls|rises|reaches|reach|goes|ranges|is|was|of|at|to|from|between|=|:)){0,3}\s*$")
-_SPREAD_BEFORE_RE = re.compile(r"(?:±|\+/-|\+-)\s*$")
+_AP_PREFIX_RE = lazy_compile(r"\b(m?AP(?:50|75)?)(?:\s+(?:stays|stay|drops|drop|falls|rises|reaches|reach|goes|ranges|is|was|of|at|to|from|between|=|:)){0,3}\s*$")
+_SPREAD_BEFORE_RE = lazy_compile(r"(?:±|\+/-|\+-)\s*$")
 
-_RANGE_GAP_RE = re.compile(r"\s*(?:to|–|—|-|‒|\.\.\.?|…)\s*")
-_AND_GAP_RE = re.compile(r"\s*and\s*")
-_BETWEEN_RE = re.compile(r"\bbetween\s*$", re.IGNORECASE)
-_FROM_RE = re.compile(r"\bfrom\s*$", re.IGNORECASE)
-_RANGE_VERB_RE = re.compile(r"\b(?:ranges?|ranging|range|var(?:y|ies|ied|ying)|spans?|spanning|spread)\b[^,;.]{0,40}\bfrom\s*$", re.IGNORECASE)
+_RANGE_GAP_RE = lazy_compile(r"\s*(?:to|–|—|-|‒|\.\.\.?|…)\s*")
+_AND_GAP_RE = lazy_compile(r"\s*and\s*")
+_BETWEEN_RE = lazy_compile(r"\bbetween\s*$", re.IGNORECASE)
+_FROM_RE = lazy_compile(r"\bfrom\s*$", re.IGNORECASE)
+_RANGE_VERB_RE = lazy_compile(r"\b(?:ranges?|ranging|range|var(?:y|ies|ied|ying)|spans?|spanning|spread)\b[^,;.]{0,40}\bfrom\s*$", re.IGNORECASE)
 
 # Words that make a range a range of differences (savings, overheads).
-_DIFFERENCE_BEFORE_RE = re.compile(
+_DIFFERENCE_BEFORE_RE = lazy_compile(
     r"\b(?:save[sd]?|saving|savings|cuts?|reduc\w*|gains?|shaves?|trims?|adds?|added|costs?|lowers?|improv\w*|"
     r"frees?|freed|reclaims?|releases?|speeds?\s+up|slows?\s+down|shortens?|lengthens?|by)\b(?:\s+(?:about|roughly|only|around|some|up\s+to))?"
     r"(?:\s+between)?\s*$",
     re.IGNORECASE,
 )
-_DIFFERENCE_AFTER_RE = re.compile(
+_DIFFERENCE_AFTER_RE = lazy_compile(
     r"\s*(?:of\s+\w+\s+)?(?:faster|slower|less|more|lower|higher|shorter|longer|smaller|larger|bigger|quicker|"
     r"better|worse|reduction|improvement|saving|savings|overhead|increase|decrease|difference|gain|penalty|drop|"
     r"speedup|speed-up|slowdown|vs\.?|versus|against|relative\s+to|compared\s+(?:to|with))(?!\w)",
@@ -259,7 +261,7 @@ def interval(figure: Figure) -> tuple[float, float]:
 
 # Statistics a header or a sentence can name, and their order (percentiles
 # by their level; mean only between min and max).
-_STAT_RE = re.compile(
+_STAT_RE = lazy_compile(
     r"(?<![\w.])(min(?:imum)?|max(?:imum)?|median|med|mean|avg|average|p\d{1,2}(?:\.\d+)?|(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)\s+percentile)(?![\w])",
     re.IGNORECASE,
 )

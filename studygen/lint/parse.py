@@ -40,7 +40,6 @@ row keeps its source line, through which SG104 reads the raw line.
 from __future__ import annotations
 
 import gc
-import re
 from contextlib import contextmanager
 
 from markdown_it import MarkdownIt
@@ -48,6 +47,7 @@ from markdown_it.common.utils import MD_TRIM_CHARS, mdTrim
 from markdown_it.rules_block.table import MAX_AUTOCOMPLETED_CELLS, escapedSplit
 from markdown_it.rules_block.table import table as gfm_table
 
+from ..patterns import lazy_compile
 from .columns import add_label_vocabulary, type_columns
 from .document import Block, Document, Fence, Row, SourceLines, Table
 
@@ -252,7 +252,7 @@ def normalize_newlines(text: str) -> str:
 
 
 # mkdocs-material / pymdownx: "!!! note", "??? tip", "???+ warning", '=== "Tab"'
-_CONTAINER_RE = re.compile(r'^ *(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+"[^"]*")?|===\+?[ \t]+"[^"]*")[ \t]*$')
+_CONTAINER_RE = lazy_compile(r'^ *(?:(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+"[^"]*")?|===\+?[ \t]+"[^"]*")[ \t]*$')
 
 
 def site_source(text: str) -> str:

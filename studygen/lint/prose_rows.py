@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..patterns import lazy_compile
 from .derived import fits, formulas_for, recomputed
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
@@ -41,15 +42,15 @@ HINT = "recompute the ratio or percentage from the two rows it compares (to thei
 
 _TIME_UNITS = frozenset({"ms", "s", "us", "ns", "tokens/s", "images/s"})
 _TIME_WORDS = frozenset({"latency", "time", "throughput", "fps", "qps", "runtime", "duration"})
-_SPEED_RE = re.compile(
+_SPEED_RE = lazy_compile(
     r"\b(?:faster|slower|quicker|speed-?ups?|slowdowns?|latency|latencies|throughput|runtime|speed)\b", re.IGNORECASE)
-_HEDGE_RE = re.compile(
+_HEDGE_RE = lazy_compile(
     r"(?:~|≈|≥|≤|>|<|\bup\s*to|\bover|\bmore\s+than|\bat\s+least|\bat\s+most|\babout|\baround|\broughly|\bnearly|"
     r"\balmost|\bapprox(?:imately|\.)?|\bunder|\bbelow|\babove|\bless\s+than|\bclose\s+to|\bsome|\bsay|"
     r"\bnot|\bno|\bnever|\bif|\bwould|\bcould|\bexpect(?:ed)?|\btarget)\s*$",
     re.IGNORECASE,
 )
-_HEDGE_AFTER_RE = re.compile(r"^\s*(?:\+|or\s+(?:more|so|less)|at\s+(?:most|best|least))", re.IGNORECASE)
+_HEDGE_AFTER_RE = lazy_compile(r"^\s*(?:\+|or\s+(?:more|so|less)|at\s+(?:most|best|least))", re.IGNORECASE)
 _HEDGE_WINDOW = 16
 _CLAUSE_BREAKS = ",;()"
 

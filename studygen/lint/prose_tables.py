@@ -31,6 +31,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..numbers import format_number
+from ..patterns import lazy_compile
 from .derived import DIFFERENCE_WORDS, fits
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
@@ -41,19 +42,19 @@ from .text import keywords, label_tokens, measure_words, normalize, stem
 
 _REDUCTION_NOUNS = r"reductions?|decreases?|drops?|savings?|cuts?"
 # "54% ITL slope reduction", "a 30% memory saving": the quantity words sit between the figure and the noun
-_SHARE_AS_NOUN_RE = re.compile(r"\s*((?:[A-Za-z][\w-]*\s+){0,3}?)(?:" + _REDUCTION_NOUNS + r")\b", re.IGNORECASE)
+_SHARE_AS_NOUN_RE = lazy_compile(r"\s*((?:[A-Za-z][\w-]*\s+){0,3}?)(?:" + _REDUCTION_NOUNS + r")\b", re.IGNORECASE)
 # "40% lower ITL", "a 30% reduction in memory"
-_SHARE_AS_ADJECTIVE_RE = re.compile(
+_SHARE_AS_ADJECTIVE_RE = lazy_compile(
     r"\s*(?:lower|less|smaller|shorter|(?:" + _REDUCTION_NOUNS + r")\s+(?:in|of))\s+((?:[A-Za-z][\w-]*\s*){1,3})", re.IGNORECASE)
 # "reduces the ITL slope by 46%", "cut memory by 30%"
-_REDUCES_BY_RE = re.compile(
+_REDUCES_BY_RE = lazy_compile(
     r"\b(?:reduc\w*|decreas\w*|cuts?|lower(?:s|ed)?|drops?|dropped|shrinks?|shrank)\s+((?:[A-Za-z][\w-]*\s+){0,4}?)by\s*$",
     re.IGNORECASE)
 # "(% of BF16)", "percent of fp16" in a header
-_SHARE_HEADER_RE = re.compile(r"(?:%|\bpercent)\s*of\s+(?:the\s+)?[`*_]*([A-Za-z][\w.+-]*)", re.IGNORECASE)
+_SHARE_HEADER_RE = lazy_compile(r"(?:%|\bpercent)\s*of\s+(?:the\s+)?[`*_]*([A-Za-z][\w.+-]*)", re.IGNORECASE)
 # "at 54% of BF16": the reference right after the figure
-_SHARE_OF_RE = re.compile(r"\s+of\s+(?:the\s+)?[`*_]*([A-Za-z][\w.+-]*)", re.IGNORECASE)
-_HEDGE_RE = re.compile(
+_SHARE_OF_RE = lazy_compile(r"\s+of\s+(?:the\s+)?[`*_]*([A-Za-z][\w.+-]*)", re.IGNORECASE)
+_HEDGE_RE = lazy_compile(
     r"(?:~|≈|≥|≤|>|<|\bup\s*to|\bover|\bmore\s+than|\bat\s+least|\bat\s+most|\babout|\baround|\broughly|\bnearly|"
     r"\balmost|\bapprox(?:imately|\.)?|\bunder|\bbelow|\babove|\bless\s+than|\bclose\s+to|\bnot|\bno)\s*$",
     re.IGNORECASE,
@@ -61,7 +62,7 @@ _HEDGE_RE = re.compile(
 _HEDGE_WINDOW = 16
 SHARE_HINT = "state the share (\"at P% of the reference\") or the reduction (100 - P%), not one as the other"
 RATIO_HINT = "recompute the ratio from the table it summarises (to its printed digits), or name the run it comes from"
-_VARIANT_RE = re.compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
+_VARIANT_RE = lazy_compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
 
 
 @dataclass(frozen=True)
@@ -236,12 +237,12 @@ def share_findings(document: Document) -> list[tuple[int, str, str]]:
 # --- a ratio against two named columns ----------------------------------------------
 
 # "1.78x vs dg", "1.4x faster than FP16", "2x over the baseline": the reference word after the ratio
-_AGAINST_RE = re.compile(
+_AGAINST_RE = lazy_compile(
     r"\s*(?:(?:faster|slower|higher|lower|more|less|better|speedup|speed-up|improvement)\s+)?"
     r"(?:vs\.?|versus|over|than|relative\s+to|compared\s+(?:to|with)|against)\s+(?:the\s+|a\s+)?[`*_]*([A-Za-z][\w.+-]*)",
     re.IGNORECASE,
 )
-_NEGATION_RE = re.compile(r"\b(?:not|never|rather\s+than|instead\s+of)\b[^,;:]{0,30}$", re.IGNORECASE)
+_NEGATION_RE = lazy_compile(r"\b(?:not|never|rather\s+than|instead\s+of)\b[^,;:]{0,30}$", re.IGNORECASE)
 # the clause of a figure: back to , ; ( or the sentence start, forward to , ; ) or the sentence end
 _CLAUSE_BREAKS = ",;()"
 _MAX_TABLES = 8  # tables holding the reference that a ratio is read against, nearest first
@@ -360,7 +361,7 @@ def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
 
 
 # "vs Triton", "than fp16": what a figure is compared with, not what it is about
-_REFERENCE_PHRASE_RE = re.compile(
+_REFERENCE_PHRASE_RE = lazy_compile(
     r"\b(?:vs\.?|versus|than|over|against|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+|a\s+)?\S+", re.IGNORECASE)
 
 

@@ -14,16 +14,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..patterns import lazy_compile
 from .text import label_tokens, normalize, stem
 
 _EXCLUDE_WORDS = frozenset({"except", "excluding", "exclude", "besides", "without"})
 # "at 8192", "@1024", "the 16384 point", "at 1024-8192": a number right after one of these words and
 # followed by no unit names a row of a numeric label column (a sweep point) even without its header word
-_BARE_NUMBER_RE = re.compile(
+_BARE_NUMBER_RE = lazy_compile(
     r"(?:\bat|@|\bthe|\bfor)\s*(\d+(?:\.\d+)?)(?:\s*(?:-|–|—|\.\.|to)\s*(\d+(?:\.\d+)?))?"
     r"(?![\da-zµ_]|\.\d|\s*(?:%|x\b|x\d|×|(?:ms|us|µs|ns|s|sec|secs|seconds)\b|[kmg]i?b\b|tokens?/s|/s|(?:-|–|—|\.\.)\s*\d))"
 )
-_EXCLUSION_RE = re.compile(r"except|exclud|besides|without|other than|apart from")
+_EXCLUSION_RE = lazy_compile(r"except|exclud|besides|without|other than|apart from")
 # "small sizes", "large token counts", "long contexts", "low concurrency": a size word before a noun that names
 # the swept quantity picks one end of a sweep (the rows of the smallest or the largest labels)
 _SMALL_WORDS = frozenset({"small", "smaller", "smallest", "short", "shorter", "shortest", "low", "lower", "lowest",
@@ -34,7 +35,7 @@ _SWEEP_NOUNS = frozenset({"size", "sizes", "batch", "batches", "token", "tokens"
                           "sequence", "sequences", "input", "inputs", "context", "contexts", "length", "lengths",
                           "prompt", "prompts", "load", "loads", "concurrency", "qps", "problem", "problems",
                           "message", "messages", "point", "points", "end", "regime"})
-_MAGNITUDE_RE = re.compile(r"^(\d+(?:\.\d+)?)\s*([km])?$")
+_MAGNITUDE_RE = lazy_compile(r"^(\d+(?:\.\d+)?)\s*([km])?$")
 
 
 @lru_cache(maxsize=16384)

@@ -44,6 +44,7 @@ from typing import Callable
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..patterns import lazy_compile
 from .claims import claims_of, overstated
 from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
 from .document import Block, Document, Sentence, Series, Table
@@ -426,7 +427,7 @@ def _one_side_possible(series: Series, block: Block, sentence: Sentence) -> bool
 
 
 # A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).
-_BASELINE_WORD_RE = re.compile(r"\b(?:baseline|reference|ref|none|default|original|vanilla|stock|naive|unoptimi[sz]ed)\b")
+_BASELINE_WORD_RE = lazy_compile(r"\b(?:baseline|reference|ref|none|default|original|vanilla|stock|naive|unoptimi[sz]ed)\b")
 _REFERENCE_BEFORE = r"(?:of|vs\.?|versus|over|than|against|to|with|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+)?"
 
 

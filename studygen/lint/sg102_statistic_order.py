@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from ..patterns import lazy_compile
 from .document import Document, Series, Table
 from .figures import Figure, out_of_order, statistic_of, statistic_rank, statistics_in, with_unit
 from .text import keywords
@@ -185,9 +186,9 @@ def _statistic_rows(document: Document, table: Table) -> list[Finding]:
 
 
 # "median 5.3 ms", "p99 of 5.9 ms", "p90: 5.5 ms"
-_STAT_FIGURE_GAP_RE = re.compile(r"\s*(?:latency|time|gpu compute time|of|=|:|is|was|at|\s)*\s*", re.IGNORECASE)
-_LIST_GAP_RE = re.compile(r"\s*(?:,|;|/|and|,\s*and)?\s*", re.IGNORECASE)
-_STAT_SLASH_RE = re.compile(
+_STAT_FIGURE_GAP_RE = lazy_compile(r"\s*(?:latency|time|gpu compute time|of|=|:|is|was|at|\s)*\s*", re.IGNORECASE)
+_LIST_GAP_RE = lazy_compile(r"\s*(?:,|;|/|and|,\s*and)?\s*", re.IGNORECASE)
+_STAT_SLASH_RE = lazy_compile(
     r"(?<![\w.])((?:min|max|median|mean|avg|p\d{1,2}(?:\.\d+)?)(?:\s*/\s*(?:min|max|median|mean|avg|p\d{1,2}(?:\.\d+)?))+)\s*(?:latency|time|of|=|:|is|are)?\s*$",
     re.IGNORECASE,
 )

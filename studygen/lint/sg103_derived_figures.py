@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from ..patterns import lazy_compile
 from .averages import average_findings
 from .columns import type_columns
 from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, fits, formulas_for, operand_pools, ratio_header, recomputed
@@ -145,17 +146,17 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
 
 # --- prose -------------------------------------------------------------------------
 
-_COMPARE_GAP_RE = re.compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|→|->|over)\s*", re.IGNORECASE)
+_COMPARE_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|→|->|over)\s*", re.IGNORECASE)
 # "from the Batch baseline of 2.2 req/s to 11.7 req/s", "from c=1 to c=64": a change with words around its figures
-_FROM_TO_GAP_RE = re.compile(r"\s*(?:[^\s\d,;:]+\s+)?to\s+(?:[a-z_]+\s*=\s*)?", re.IGNORECASE)
-_FROM_BEFORE_RE = re.compile(r"\bfrom\b[^,;:.()\d]{0,40}(?:[a-z_]+\s*=\s*)?$", re.IGNORECASE)
+_FROM_TO_GAP_RE = lazy_compile(r"\s*(?:[^\s\d,;:]+\s+)?to\s+(?:[a-z_]+\s*=\s*)?", re.IGNORECASE)
+_FROM_BEFORE_RE = lazy_compile(r"\bfrom\b[^,;:.()\d]{0,40}(?:[a-z_]+\s*=\s*)?$", re.IGNORECASE)
 # A new clause with figures of its own starts between a derived figure and a pair after it.
-_NEW_CLAUSE_RE = re.compile(r";|\b(?:and|while|whereas|but)\b", re.IGNORECASE)
+_NEW_CLAUSE_RE = lazy_compile(r";|\b(?:and|while|whereas|but)\b", re.IGNORECASE)
 # "not ... by 64x", "rather than 2x": the figure is what the sentence denies.
-_NEGATION_RE = re.compile(r"\b(?:not|never|rather\s+than|instead\s+of|far\s+from|short\s+of)\b[^,;:]{0,30}$", re.IGNORECASE)
+_NEGATION_RE = lazy_compile(r"\b(?:not|never|rather\s+than|instead\s+of|far\s+from|short\s+of)\b[^,;:]{0,30}$", re.IGNORECASE)
 # "≥93%", "up to 30x", "over 2x": a bound, checked for its direction only.
-_LOWER_BOUND_RE = re.compile(r"(?:≥|>=|>|\bat\s+least|\bover|\bmore\s+than|\babove|\bbeyond)\s*~?\s*$", re.IGNORECASE)
-_UPPER_BOUND_RE = re.compile(r"(?:≤|<=|<|\bat\s+most|\bup\s+to|\bless\s+than|\bbelow|\bunder)\s*~?\s*$", re.IGNORECASE)
+_LOWER_BOUND_RE = lazy_compile(r"(?:≥|>=|>|\bat\s+least|\bover|\bmore\s+than|\babove|\bbeyond)\s*~?\s*$", re.IGNORECASE)
+_UPPER_BOUND_RE = lazy_compile(r"(?:≤|<=|<|\bat\s+most|\bup\s+to|\bless\s+than|\bbelow|\bunder)\s*~?\s*$", re.IGNORECASE)
 
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
 

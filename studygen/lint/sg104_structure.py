@@ -21,21 +21,21 @@
 
 from __future__ import annotations
 
-import re
-
 from markdown_it.common.utils import mdTrim
 from markdown_it.rules_block.table import escapedSplit
 
 from ..findings import Finding
+from ..markdown_format import format_markdown
+from ..patterns import lazy_compile
 from .document import Document
 
 CODE = "SG104"
 
-_QUOTE_PREFIX_RE = re.compile(r"^\s*(?:>\s?)+")
+_QUOTE_PREFIX_RE = lazy_compile(r"^\s*(?:>\s?)+")
 # A cell that is only a figure (``12.5``, ``**3.0x**``, ``-4.2%``): alone in a short row it may belong under
 # another column, so such a row is still reported.
-_FIGURE_ONLY_RE = re.compile(r"^[*_~`]*[-+−]?\d[\d,.]*\s*(?:%|x|×|ms|us|µs|s)?[*_~`]*$")
-_DELIMITER_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_FIGURE_ONLY_RE = lazy_compile(r"^[*_~`]*[-+−]?\d[\d,.]*\s*(?:%|x|×|ms|us|µs|s)?[*_~`]*$")
+_DELIMITER_RE = lazy_compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 
 def raw_cell_count(line: str) -> int:
@@ -130,26 +130,19 @@ def check(document: Document) -> list[Finding]:
 
 # ---- the committed text against the renderer's formatting (``studygen check``) ----
 
-# The exact call the renderer formats READMEs with (mdformat + mdformat-gfm).
-MDFORMAT_EXTENSIONS = {"gfm"}
-MDFORMAT_OPTIONS = {"wrap": "keep", "number": False}
-
-
 def mdformat_idempotency_finding(text: str, path: str) -> Finding | None:
-    """SG104 when ``mdformat.text(text, extensions={"gfm"},
-    options={"wrap": "keep", "number": False})`` (the renderer's call)
-    changes ``text``; the finding's line is the first line that differs.
-    None when mdformat leaves the text as it is."""
-    import mdformat
-
-    formatted = mdformat.text(text, extensions=MDFORMAT_EXTENSIONS, options=MDFORMAT_OPTIONS)
+    """SG104 when :func:`studygen.markdown_format.format_markdown` (the
+    renderer's call: mdformat, GFM, wrap keep) changes ``text``; the
+    finding's line is the first line that differs. None when mdformat
+    leaves the text as it is."""
+    formatted = format_markdown(text)
     if formatted == text:
         return None
     if "\r" in text:
         # mdformat writes LF; a CRLF file (an editor or git's autocrlf) differs on every line
         first_cr = text[: text.index("\r")].count("\n") + 1
         unified = text.replace("\r\n", "\n").replace("\r", "\n")
-        if mdformat.text(unified, extensions=MDFORMAT_EXTENSIONS, options=MDFORMAT_OPTIONS) == unified:
+        if format_markdown(unified) == unified:
             return Finding(
                 CODE, f"line {first_cr} ends in a carriage return (CRLF or CR line endings); "
                 "the renderer writes LF line endings, and the text is otherwise as it writes it",

@@ -18,10 +18,10 @@ reported.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 
 from ..findings import Finding
+from ..patterns import lazy_compile
 from .document import Block, Document, Table
 from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation
 
@@ -30,7 +30,7 @@ CODE = "SG105"
 VERDICT_RE = NOISE_VERDICT_RE
 
 # The clause a verdict sits in starts after the last of these before it.
-_CLAUSE_START_RE = re.compile(r"[.;:!?]\s|,\s+(?:but|while|whereas|yet|so)\s|\n\s*[-*]\s|—|\s–\s")
+_CLAUSE_START_RE = lazy_compile(r"[.;:!?]\s|,\s+(?:but|while|whereas|yet|so)\s|\n\s*[-*]\s|—|\s–\s")
 
 
 def _table_text(table: Table) -> str:

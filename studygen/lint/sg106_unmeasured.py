@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 
 from ..findings import Finding
+from ..patterns import lazy_compile
 from .document import Block, Document
 from .text import STOPWORDS, label_tokens, normalize, stem
 from .vocabulary import format_aliases, number_terms
@@ -46,31 +47,31 @@ CODE = "SG106"
 
 _NOT = r"(?:not|never)"
 _DONE = r"(?:tried|measured|run|tested|benchmarked|evaluated|profiled|built|timed|attempted|explored|quantized)"
-_DECLARED_SUBJECT_RE = re.compile(
+_DECLARED_SUBJECT_RE = lazy_compile(
     r"(?P<subject>[^.;:,()\n]{1,80}?)\s+(?:was|were|is|are|has|have)\s+" + _NOT + r"\s+(?:been\s+|yet\s+been\s+)?" + _DONE + r"\b",
     re.IGNORECASE,
 )
-_DECLARED_OBJECT_RE = re.compile(
+_DECLARED_OBJECT_RE = lazy_compile(
     r"\b(?:did\s+not|didn't|have\s+not|haven't|has\s+not|hasn't|could\s+not|couldn't|was\s+not\s+able\s+to)\s+"
     r"(?:yet\s+)?(?:try|measure|run|test|benchmark|evaluate|profile|time|build)\s+(?P<object>[^.;:()\n]{1,80})",
     re.IGNORECASE,
 )
-_DECLARED_LIST_RE = re.compile(
+_DECLARED_LIST_RE = lazy_compile(
     r"(?:^|[.;]\s+|\n|\()\s*(?:(?:" + _NOT + r"\s+(?:yet\s+)?|un)(?:tried|measured|run|tested|benchmarked|evaluated|profiled)"
     r"|deferred|skipped|pending|postponed|out\s+of\s+scope|left\s+for\s+later)(?:\s+\w+){0,3}\s*[:—–]\s*(?P<list>(?:[^.;\n]|\.(?=\S)|\n(?!\s*\n))+)",
     re.IGNORECASE,
 )
-_DECLARED_PAREN_RE = re.compile(
+_DECLARED_PAREN_RE = lazy_compile(
     r"(?P<subject>[\w.+-]+(?:\s+[\w.+-]+){0,4})\s*\(\s*(?:" + _NOT + r"\s+|un)(?:tried|measured|run|tested|benchmarked)\s*\)",
     re.IGNORECASE,
 )
-_DECLARED_HEADING_RE = re.compile(
+_DECLARED_HEADING_RE = lazy_compile(
     r"\b(?:" + _NOT + r"\s+(?:yet\s+)?(?:tried|measured|run|tested|benchmarked|covered)|untested|unmeasured|not\s+part\s+of\s+the\s+study)\b",
     re.IGNORECASE,
 )
-_DECLARED_CELL_RE = re.compile(r"^\s*(?:" + _NOT + r"\s+(?:tried|measured|run|tested|benchmarked)|untested|unmeasured)\b", re.IGNORECASE)
+_DECLARED_CELL_RE = lazy_compile(r"^\s*(?:" + _NOT + r"\s+(?:tried|measured|run|tested|benchmarked)|untested|unmeasured)\b", re.IGNORECASE)
 
-OUTCOME_RE = re.compile(
+OUTCOME_RE = lazy_compile(
     r"\b(?:faster|slower|speedups?|speed-ups?|slowdowns?|gains?|gained|pays?(?:\s+off)?|paid\s+off|helps?|helped|hurts?|"
     r"improves?|improved|improvements?|degrades?|degraded|regress\w*|drops?|dropped|loses|lost|saves?|saved|"
     r"costs?|better|worse|outperforms?|underperforms?|beats?|breaks|broke|fails?|failed|works|worked|matches|"
@@ -78,7 +79,7 @@ OUTCOME_RE = re.compile(
     r"(?:does|did|do)\s*(?:not|n't)\s+(?:pay|help|improve|matter|work)|(?:cannot|can't|won't)\s+(?:help|improve|pay))\b",
     re.IGNORECASE,
 )
-HEDGE_RE = re.compile(
+HEDGE_RE = lazy_compile(
     r"\b(?:expect\w*|likely|unlikely|probabl\w*|may|might|could|would|should|presumabl\w*|estimat\w*|predict\w*|"
     r"assum\w*|projected|unknown|untested|untried|unmeasured|unverified|if|whether|when|once|until|unless|possibly|perhaps|"
     r"hypothe\w*|guess\w*|"
@@ -87,19 +88,19 @@ HEDGE_RE = re.compile(
     re.IGNORECASE,
 )
 # Sections whose sentences are conditions or plans, not results.
-HEDGED_HEADING_RE = re.compile(
+HEDGED_HEADING_RE = lazy_compile(
     r"\b(?:revisit|future|next\s+steps?|open\s+questions?|to\s*do|todo|ideas?|outlook|plans?|expectations?|"
     r"hypothes\w+|not\s+measured|not\s+tried|untested|limitations?|known\s+gaps?|caveats?|when\s+to)\b",
     re.IGNORECASE,
 )
-_FIGURE_WITH_UNIT_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|µs|%|x|×|MiB|GiB|MB|GB|tokens/s|tok/s|images/s|req/s)(?!\w)")
+_FIGURE_WITH_UNIT_RE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|µs|%|x|×|MiB|GiB|MB|GB|tokens/s|tok/s|images/s|req/s)(?!\w)")
 # A condition names a configuration without stating anything about it.
-_CONDITION_RE = re.compile(
+_CONDITION_RE = lazy_compile(
     r"\b(?:if|when|whenever|once|until|unless|as\s+soon\s+as|provided(?:\s+that)?|in\s+case|revisit(?:ed|ing)?)\b[^,;:.()\n]*",
     re.IGNORECASE,
 )
-_PAREN_RE = re.compile(r"\([^()]*\)")
-_ITEM_SPLIT_RE = re.compile(r",\s+|;\s+|\s+and\s+|\s+or\s+")
+_PAREN_RE = lazy_compile(r"\([^()]*\)")
+_ITEM_SPLIT_RE = lazy_compile(r",\s+|;\s+|\s+and\s+|\s+or\s+")
 _GENERIC = frozenset({"config", "configuration", "option", "path", "variant", "setting", "case", "mode", "yet", "either", "also",
                       "here", "which", "that", "this", "these", "comparison", "comparisons", "number", "numbers", "result",
                       "results", "data", "sweep", "sweeps", "measurement", "measurements", "benchmark", "benchmarks"})
@@ -144,7 +145,7 @@ def word_tokens(text: str, parts: bool = True) -> set[str]:
     return tokens
 
 
-_QUALIFIER_WORD_RE = re.compile(r"^[a-z][a-z.\-]*$")  # lowercase, no digit: 'compiled', 'torch.compile', 'of'
+_QUALIFIER_WORD_RE = lazy_compile(r"^[a-z][a-z.\-]*$")  # lowercase, no digit: 'compiled', 'torch.compile', 'of'
 
 
 def _has_digit(word: str) -> bool:

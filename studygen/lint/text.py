@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..patterns import lazy_compile
+
 STOPWORDS = frozenset(
     """a an the of on at in for to from by with and or but not no nor is are was were be been being it its
     this that these those as than then so such per vs versus into over under all each every any both only
@@ -27,12 +29,12 @@ UNIT_WORDS = frozenset(
     "ms s sec secs seconds us ns x mib gib kib mb gb kb tokens images img imgs tok fps percent".split()
 )
 
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_+]*")
-_SPACE_RE = re.compile(r"\s+")
-_SHAPE_WORD_RE = re.compile(r"\d+(?:\s*[x×]\s*\d+)+")
-_SHAPE_RE = re.compile(r"(\d)\s*[x×]\s*(?=\d)")
-_MARKUP_RE = re.compile(r"[*_`~]")
-_LABEL_TOKEN_RE = re.compile(r"[a-z0-9µμ][a-z0-9µμ.+_-]*")
+_WORD_RE = lazy_compile(r"[A-Za-z][A-Za-z0-9_+]*")
+_SPACE_RE = lazy_compile(r"\s+")
+_SHAPE_WORD_RE = lazy_compile(r"\d+(?:\s*[x×]\s*\d+)+")
+_SHAPE_RE = lazy_compile(r"(\d)\s*[x×]\s*(?=\d)")
+_MARKUP_RE = lazy_compile(r"[*_`~]")
+_LABEL_TOKEN_RE = lazy_compile(r"[a-z0-9µμ][a-z0-9µμ.+_-]*")
 _SYNONYMS = {"trt": "tensorrt"}
 
 
@@ -103,7 +105,7 @@ def label_tokens(normalized_text: str) -> tuple[str, ...]:
 
 
 # A sentence ends at . ! ? followed by white space, except after abbreviations.
-_SENTENCE_END_RE = re.compile(r"[.!?]+(?=\s)")
+_SENTENCE_END_RE = lazy_compile(r"[.!?]+(?=\s)")
 _ABBREVIATIONS = ("vs", "e.g", "i.e", "cf", "approx", "etc", "fig", "no", "al", "resp", "incl", "ca")
 
 
@@ -124,17 +126,17 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
 
 
 # "and" before a digit joins a range ("between 2.1 and 9.7 ms"), not clauses
-_SEGMENT_SPLIT_RE = re.compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+(?![-−+]?\d)")
-_OPENING_RE = re.compile(
+_SEGMENT_SPLIT_RE = lazy_compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+(?![-−+]?\d)")
+_OPENING_RE = lazy_compile(
     r"^\W*(?:on|at|for|with|in|under|using|across|from|except|excluding|besides|apart\s+from|other\s+than)\s", re.IGNORECASE
 )
 
 
-_FORWARD_STOP_RE = re.compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+")
-_LAST_WORD_RE = re.compile(r"(\S+)\s*$")
+_FORWARD_STOP_RE = lazy_compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+")
+_LAST_WORD_RE = lazy_compile(r"(\S+)\s*$")
 
 
-_TRAILING_PAREN_RE = re.compile(r"(?:\s*(?:ms|s|us|%|x|MiB|GB|points?))?\s*\([^()]*\)")
+_TRAILING_PAREN_RE = lazy_compile(r"(?:\s*(?:ms|s|us|%|x|MiB|GB|points?))?\s*\([^()]*\)")
 
 
 def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
@@ -173,7 +175,7 @@ def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
     return scope_start, scope_end
 
 
-_NEXT_WORD_RE = re.compile(r"\s*(\S+)")
+_NEXT_WORD_RE = lazy_compile(r"\s*(\S+)")
 
 
 def _joins_labels(text: str, match) -> bool:
@@ -198,7 +200,7 @@ def opening_phrase(text: str) -> str:
     return " ".join(text[:end].split()[:6])
 
 
-_VARIANT_WORD_RE = re.compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
+_VARIANT_WORD_RE = lazy_compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
 
 
 @lru_cache(maxsize=8192)

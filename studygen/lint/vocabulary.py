@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..patterns import lazy_compile
+
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -43,8 +45,8 @@ NUMBER_WORDS = (
 )
 # A count as printed: digits (thousands separators allowed) or words.
 NUMBER = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+|{NUMBER_WORDS})"
-_NUMBER_RE = re.compile(rf"^{NUMBER}$", re.IGNORECASE)
-_NUMBER_WORDS_RE = re.compile(rf"(?<![\w-]){NUMBER_WORDS}(?![\w])", re.IGNORECASE)
+_NUMBER_RE = lazy_compile(rf"^{NUMBER}$", re.IGNORECASE)
+_NUMBER_WORDS_RE = lazy_compile(rf"(?<![\w-]){NUMBER_WORDS}(?![\w])", re.IGNORECASE)
 
 
 @lru_cache(maxsize=4096)
@@ -117,7 +119,7 @@ NOISE_NOUNS = (
 )
 # Qualifiers of the noise ("run-to-run", "between runs", "of the measurements").
 _QUALIFIER = r"(?:[\w-]+\s+){0,3}?"
-NOISE_VERDICT_RE = re.compile(
+NOISE_VERDICT_RE = lazy_compile(
     r"\b(?<![\w-])(?:"
     # within (the) run-to-run noise / within run noise / within measurement error / within error
     rf"within\s+(?:the\s+|our\s+|a\s+)?{_QUALIFIER}(?:{NOISE_NOUNS}|error)"
@@ -156,7 +158,7 @@ _REPEAT_NOUNS = (
     r"(?:runs?|repeats?|repetitions?|reps?|replicates?|trials?|iterations?|iters?|seeds?|samples?|measurements?|"
     r"jobs?|sessions?|launches|passes|times|benchmarks?\s+runs?)"
 )
-EVIDENCE_RE = re.compile(
+EVIDENCE_RE = lazy_compile(
     r"±|\+/-|\bstd\b|\bstdev\b|\bstd\.?\s*dev|standard\s+(?:deviation|error)|\bsem\b|\bσ|\bsigma\b|\bcv\b"
     r"|coefficient\s+of\s+variation|\biqr\b|interquartile|quartiles?|\bspread\b|\bvariance\b|confidence\s+interval"
     r"|\b\d{2}\s*%\s*ci\b|\bci\s*[=:\[(]"
@@ -168,7 +170,7 @@ EVIDENCE_RE = re.compile(
 )
 
 # An expectation or a plan, not a result: "should be within noise", "we expect no difference".
-EXPECTATION_RE = re.compile(
+EXPECTATION_RE = lazy_compile(
     r"\b(?:should|would|will|shall|expect(?:s|ed|ing)?|expectations?|hope[sd]?|aims?|goal|target(?:s|ed)?|predicted|"
     r"anticipated?|supposed\s+to|ought\s+to|planned|plan\s+to|to\s+be\s+(?:confirmed|verified|checked))\b",
     re.IGNORECASE,
@@ -197,7 +199,7 @@ def is_expectation(clause: str) -> bool:
 
 # --- formats named in words -------------------------------------------------------
 
-_FORMAT_RE = re.compile(
+_FORMAT_RE = lazy_compile(
     rf"(?<![\w-])(?P<bits>\d+|{NUMBER_WORDS})[- ]bits?(?:\s+(?P<kind>integer|int|floating[- ]point|float|fp|"
     r"normal[- ]float|nf|microscaling|mx))?\b",
     re.IGNORECASE,

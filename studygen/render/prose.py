@@ -8,6 +8,8 @@ from __future__ import annotations
 import html
 import re
 
+from ..patterns import lazy_compile
+
 
 class Markdown(str):
     """Text that studygen's own helpers built as Markdown (a table, a span of
@@ -21,8 +23,8 @@ class Markdown(str):
 
 # C0 and C1 control characters but tab (a newline is folded, not escaped): a terminal escape
 # (\x1b[2J) or a NUL from a record never reaches the README or the terminal that shows it.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_LINE_BREAKS = re.compile(r"[ \t]*[\r\n\u2028\u2029\x85]+[ \t]*")
+_CONTROL = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_LINE_BREAKS = lazy_compile(r"[ \t]*[\r\n\u2028\u2029\x85]+[ \t]*")
 # What makes a line a block when it starts it (CommonMark 0.31): an ATX heading, a quote, a
 # bullet or ordered list item, a thematic break or setext underline, a fence, a link reference
 # definition (a quote's ">" and an HTML block's "<" are entities already); escaped by a backslash before the

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import re
 import sys
 from pathlib import Path
 
+from ..patterns import lazy_compile
 from .rows import Row
 from .view import VIEW_ATTRIBUTES, StudyView
 
@@ -27,7 +27,7 @@ ATTRIBUTE_TEXT = {
 }
 
 
-SPHINX_ROLE = re.compile(r":(?:meth|func|class|data|mod):`~?([^`]+)`")
+SPHINX_ROLE = lazy_compile(r":(?:meth|func|class|data|mod):`~?([^`]+)`")
 
 
 def first_paragraph(doc: str | None) -> str:

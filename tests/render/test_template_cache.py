@@ -16,9 +16,7 @@ from studygen.render import engine
 def cache_dir(tmp_path, monkeypatch):
     folder = tmp_path / "cache"
     monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(folder))
-    engine.template_bytecode_cache.cache_clear()
-    yield folder
-    engine.template_bytecode_cache.cache_clear()
+    return folder
 
 
 def _kept(cache_dir):
@@ -62,12 +60,19 @@ def test_the_loop_budget_holds_in_loaded_code(cache_dir, tmp_path, monkeypatch):
 
 def test_without_a_cache_folder_nothing_is_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("STUDYGEN_CACHE_DIR", "")
-    engine.template_bytecode_cache.cache_clear()
-    try:
-        assert engine.template_bytecode_cache() is None
-        templates = tmp_path / "templates"
+    assert engine.template_bytecode_cache() is None
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "t.md.j2").write_text("{{ 1 + 1 }}\n")
+    assert engine.make_environment([templates]).get_template("t.md.j2").render() == "2\n"
+
+
+def test_a_changed_cache_folder_is_followed_within_one_process(tmp_path, monkeypatch):
+    # A computation kept by studygen.memo must write only into the cache folder of the moment.
+    for name in ("first", "second"):
+        monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path / name))
+        templates = tmp_path / f"templates-{name}"
         templates.mkdir()
-        (templates / "t.md.j2").write_text("{{ 1 + 1 }}\n")
-        assert engine.make_environment([templates]).get_template("t.md.j2").render() == "2\n"
-    finally:
-        engine.template_bytecode_cache.cache_clear()
+        (templates / "t.md.j2").write_text("{{ 2 + 2 }}\n")
+        assert engine.make_environment([templates]).get_template("t.md.j2").render() == "4\n"
+        assert len(_kept(tmp_path / name)) == 1

@@ -1,0 +1,47 @@
+"""Regular expressions compiled on first use, not at import.
+
+The lint vocabularies and the check modules hold about 200 module-level
+expressions; compiling them all at import cost about 0.1 s of every start,
+also of a ``studygen check`` whose findings are reused (measured with
+``benchmarks/family_check.py``), which uses none of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+# What a compiled pattern offers; each is copied onto the lazy pattern at its first use.
+_COMPILED_ATTRIBUTES = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split",
+                        "scanner", "flags", "groups", "groupindex")
+
+
+class LazyPattern:
+    """Stands for ``re.compile(pattern, flags)`` and compiles it when one of
+    its methods or compiled attributes (``search`` ... ``groupindex``) is
+    first read; ``pattern`` (the source string) is there from the start, so
+    expressions built from others' ``pattern`` stay lazy. A syntax error
+    in the expression raises ``re.error`` at that first use. Not a
+    ``re.Pattern``: pass its ``compiled`` attribute where one is required."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self._flags_given = flags
+
+    def __getattr__(self, name: str):
+        # Called only for attributes not set yet: the first use compiles and
+        # sets them all, so later reads never come back here.
+        if name != "compiled" and name not in _COMPILED_ATTRIBUTES:
+            raise AttributeError(name)
+        compiled = re.compile(self.pattern, self._flags_given)
+        self.__dict__["compiled"] = compiled
+        for attribute in _COMPILED_ATTRIBUTES:
+            self.__dict__[attribute] = getattr(compiled, attribute)
+        return self.__dict__[name]
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern!r}, {self._flags_given!r})"
+
+
+def lazy_compile(pattern: str, flags: int = 0) -> LazyPattern:
+    """``re.compile`` deferred to first use (see :class:`LazyPattern`)."""
+    return LazyPattern(pattern, flags)

@@ -1,0 +1,147 @@
+"""``studygen check`` reuses a study's findings while nothing it read has
+changed, and checks afresh after any change to what it read: a record, a
+new record, the README, a chart, the template, the study file, or the
+working directory the findings' paths are shown from.
+
+A hit is made visible by editing the kept entry: its findings then carry a
+mark no check writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+MARK = "KEPT-ENTRY-MARK"
+
+
+@pytest.fixture
+def cache(tmp_path_factory, monkeypatch):
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(folder))
+    return folder / "check-findings"
+
+
+def age(root: Path) -> None:
+    """Every file and folder under ``root`` dated a minute back (as a checkout
+    made earlier), outside the cache's window for files modified just now."""
+    when = time.time() - 60
+    for folder, _, files in os.walk(root):
+        for name in files:
+            os.utime(Path(folder) / name, (when, when))
+        os.utime(folder, (when, when))
+
+
+def checked(run_cli, project, *extra):
+    result = run_cli("check", "deformable_detr", "--root", project, "--format", "json", *extra)
+    return result.exit_code, json.loads(result.out)
+
+
+def mark_entry(cache: Path) -> None:
+    (entry_path,) = cache.glob("*.json")
+    entry = json.loads(entry_path.read_text())
+    entry["value"][0]["message"] = MARK
+    entry_path.write_text(json.dumps(entry))
+
+
+def marked(findings) -> bool:
+    return any(finding["message"] == MARK for finding in findings)
+
+
+@pytest.fixture
+def kept(run_cli, project, cache):
+    """The project checked once, its entry marked: a hit shows the mark."""
+    age(project)
+    code, first = checked(run_cli, project)
+    assert code == 0 and first, "the shipped family has warnings to keep"
+    mark_entry(cache)
+    code, again = checked(run_cli, project)
+    assert marked(again) and code == 0
+    assert len(again) == len(first)
+    return first
+
+
+def test_an_unchanged_study_reuses_its_findings(kept, run_cli, project):
+    code, findings = checked(run_cli, project)
+    assert marked(findings)
+    assert [f["code"] for f in findings] == [f["code"] for f in kept]
+
+
+def test_no_cache_checks_afresh_and_keeps_nothing(kept, run_cli, project, cache):
+    code, findings = checked(run_cli, project, "--no-cache")
+    assert not marked(findings) and findings == kept
+    assert len(list(cache.glob("*.json"))) == 1
+
+
+def edit_record(project: Path) -> None:
+    path = project / "measurements" / "deformable_detr" / "b200-trt11.4.json"
+    path.write_bytes(path.read_bytes() + b"\n")  # a byte more, the same record
+
+
+def add_record(project: Path) -> None:
+    folder = project / "measurements" / "deformable_detr"
+    (folder / "b200-trt11.4-copy.json").write_bytes((folder / "b200-trt11.4.json").read_bytes())
+
+
+def edit_readme(project: Path) -> None:
+    path = project / "families" / "deformable_detr" / "README.md"
+    path.write_text(path.read_text() + "\nOne more line.\n")
+
+
+def edit_chart(project: Path) -> None:
+    path = project / "families" / "deformable_detr" / "figures" / "latency.svg"
+    path.write_bytes(path.read_bytes().replace(b"</svg>", b"<!-- edited --></svg>"))
+
+
+def edit_template(project: Path) -> None:
+    path = project / "templates" / "deformable_detr.md.j2"
+    path.write_text(path.read_text() + "\n")
+
+
+def add_template(project: Path) -> None:
+    (project / "templates" / "generic.md.j2").write_text("{% extends 'generic.md.j2' %}\n")
+
+
+def edit_study_file(project: Path) -> None:
+    path = project / "families" / "deformable_detr" / "study.yaml"
+    path.write_text(path.read_text() + "\n# a comment\n")
+
+
+@pytest.mark.parametrize("change", [edit_record, add_record, edit_readme, edit_chart, edit_template, add_template,
+                                    edit_study_file])
+def test_a_change_to_what_the_check_read_checks_afresh(kept, run_cli, project, change):
+    change(project)
+    code, findings = checked(run_cli, project)
+    assert not marked(findings)
+    age(project)  # the fresh findings are kept once the change is out of the racy window
+    code, again = checked(run_cli, project)
+    assert again == findings
+
+
+def test_a_record_edited_again_to_its_old_bytes_reuses_the_entry(kept, run_cli, project):
+    path = project / "measurements" / "deformable_detr" / "b200-trt11.4.json"
+    original = path.read_bytes()
+    path.write_bytes(original + b" ")
+    assert not marked(checked(run_cli, project)[1])
+    path.write_bytes(original)
+    age(project)
+    assert marked(checked(run_cli, project)[1])  # the key is the content, not the file's date
+
+
+def test_another_working_directory_has_its_own_entry(kept, run_cli, project, cache, monkeypatch):
+    # A path a message shows may be relative to the working directory, so it is part of the key.
+    monkeypatch.chdir(project / "families")
+    code, findings = checked(run_cli, project)
+    assert not marked(findings) and findings == kept
+    assert len(list(cache.glob("*.json"))) == 2
+
+
+def test_a_fresh_edit_is_not_kept_until_it_is_out_of_the_racy_window(kept, run_cli, project, cache):
+    edit_readme(project)
+    checked(run_cli, project)
+    assert len(list(cache.glob("*.json"))) == 1  # the entry of the old README only; the new one not kept
+    code, findings = checked(run_cli, project)
+    assert not marked(findings)
