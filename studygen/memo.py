@@ -7,8 +7,15 @@ input is never missed because someone forgot to list it:
 
 - every file opened for reading, outside the installed code: its sha256;
 - every folder listed there, and the folder of every file read: the sha256 of
-  its sorted entry names. A file appearing where a lookup found none (a
-  template earlier on the search path, a new record) changes one of them;
+  its sorted entry names. A file appearing where a lookup found none (a new
+  record, a README written) changes one of them;
+- every path whose existence or kind was only tested (``os.stat`` and
+  ``os.lstat``, which raise no audit event, so they are wrapped while a
+  recording runs: ``Path.exists``, ``os.path.isfile`` and Jinja's search
+  for a template go through them): whether it is absent, a file, a folder
+  or a symbolic link, and where the link points. A chart written into a
+  folder nothing was read from, or a template put earlier on the search
+  path in such a folder, changes one of them;
 - the code, in the key: Python's version and executable, the studygen package
   tree (path, size and mtime of each file) and the entry names of every
   folder on ``sys.path`` (installing, upgrading or removing a distribution
@@ -30,6 +37,7 @@ import hashlib
 import json
 import os
 import site
+import stat as stat_module
 import sys
 import time
 from contextlib import contextmanager
@@ -38,7 +46,7 @@ from pathlib import Path
 
 from .fsutil import atomic_write_bytes, cache_folder
 
-ENTRY_FORMAT = 1
+ENTRY_FORMAT = 2
 # A file modified this shortly before it was read may change again within
 # one tick of the file system's clock, unseen by its mtime.
 RACY_WINDOW_NS = 1_000_000_000
@@ -48,6 +56,8 @@ _UNKEEPABLE_PREFIXES = ("subprocess.", "os.system", "os.exec", "os.posix_spawn",
                         "socket.", "urllib.", "http.")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 _PACKAGE = Path(__file__).resolve().parent
+# The functions a recording wraps (see recording()); memo itself calls these originals.
+_OS_STAT, _OS_LSTAT = os.stat, os.lstat
 
 
 @dataclass
@@ -55,12 +65,14 @@ class Reads:
     """What one computation read: ``files`` maps the absolute path of each
     file opened for reading, and ``folders`` that of each folder listed or
     holding such a file, to its ``(mtime_ns, size)`` when first met (None:
-    it could not be stat'ed); ``written`` holds the files opened for
-    writing; ``unkeepable`` says why the result cannot be kept ("" when it
-    can)."""
+    it could not be stat'ed); ``probes`` maps each path stat'ed to its
+    :func:`path_state` when first met; ``written`` holds the files opened
+    for writing; ``unkeepable`` says why the result cannot be kept ("" when
+    it can)."""
 
     files: dict[str, tuple[int, int] | None] = field(default_factory=dict)
     folders: dict[str, tuple[int, int] | None] = field(default_factory=dict)
+    probes: dict[str, str] = field(default_factory=dict)
     written: set[str] = field(default_factory=set)
     unkeepable: str = ""
 
@@ -71,7 +83,7 @@ _HOOKED = False
 
 def _stat(path: str) -> tuple[int, int] | None:
     try:
-        status = os.stat(path)  # raises no audit event, so it is safe inside the hook
+        status = _OS_STAT(path)  # raises no audit event, so it is safe inside the hook
     except OSError:
         return None
     return status.st_mtime_ns, status.st_size
@@ -108,21 +120,77 @@ def _seen(stats: dict, path: str) -> None:
         stats[path] = _stat(path)  # a folder's mtime changes when an entry is added, removed or renamed
 
 
+def path_state(path: str) -> str:
+    """What a stat of ``path`` tells a computation that only tests it:
+    ``absent``, ``file``, ``folder`` or ``other``, and for a symbolic link
+    ``link <target> -> <kind of what it points to>`` (``absent`` when it
+    dangles). Raises nothing."""
+    try:
+        status = _OS_LSTAT(path)
+    except (OSError, ValueError):
+        return "absent"
+    if not stat_module.S_ISLNK(status.st_mode):
+        return _kind(status.st_mode)
+    try:
+        target = os.readlink(path)
+    except OSError:
+        target = "?"
+    try:
+        pointed = _kind(_OS_STAT(path).st_mode)
+    except (OSError, ValueError):
+        pointed = "absent"
+    return f"link {target} -> {pointed}"
+
+
+def _kind(mode: int) -> str:
+    if stat_module.S_ISREG(mode):
+        return "file"
+    return "folder" if stat_module.S_ISDIR(mode) else "other"
+
+
+def _probe(path) -> None:
+    if _ACTIVE and isinstance(path, (str, bytes, os.PathLike)):
+        try:
+            name = os.path.abspath(os.fsdecode(path))
+        except (TypeError, ValueError):
+            return
+        probes = _ACTIVE[-1].probes
+        if name not in probes:
+            probes[name] = path_state(name)
+
+
+def _recorded_stat(path, *, dir_fd=None, follow_symlinks=True):
+    if dir_fd is None:
+        _probe(path)
+    return _OS_STAT(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+
+
+def _recorded_lstat(path, *, dir_fd=None):
+    if dir_fd is None:
+        _probe(path)
+    return _OS_LSTAT(path, dir_fd=dir_fd)
+
+
 @contextmanager
 def recording():
     """Record what the block reads (see the module docstring) into the
     :class:`Reads` it yields. An inner recording sees only its own reads,
-    and the outer one none of them."""
+    and the outer one none of them. While the outermost one runs,
+    ``os.stat`` and ``os.lstat`` are wrapped to record what they test."""
     global _HOOKED
     if not _HOOKED:
         sys.addaudithook(_audit)
         _HOOKED = True
     reads = Reads()
+    if not _ACTIVE:
+        os.stat, os.lstat = _recorded_stat, _recorded_lstat
     _ACTIVE.append(reads)
     try:
         yield reads
     finally:
         _ACTIVE.remove(reads)
+        if not _ACTIVE:
+            os.stat, os.lstat = _OS_STAT, _OS_LSTAT
 
 
 def _file_digest(path: str) -> str:
@@ -181,14 +249,16 @@ def lookup(kind: str, key: str):
         entry = json.loads(path.read_bytes())
         if entry.get("format") != ENTRY_FORMAT:
             return None
-        files, folders, value = entry["files"], entry["folders"], entry["value"]
+        files, folders, probes, value = entry["files"], entry["folders"], entry["probes"], entry["value"]
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
-    if not isinstance(files, dict) or not isinstance(folders, dict):
+    if not all(isinstance(part, dict) for part in (files, folders, probes)):
         return None
     if any(_file_digest(name) != digest for name, digest in files.items()):
         return None
     if any(_folder_digest(name) != digest for name, digest in folders.items()):
+        return None
+    if any(path_state(name) != state for name, state in probes.items()):
         return None
     return value
 
@@ -223,6 +293,9 @@ def why_unkeepable(reads: Reads, cache: Path, counted=lambda name: True) -> str:
         now = _stat(name)
         if now != first or (now is not None and now[0] >= recent):
             return f"{name} changed while it ran (or just before)"
+    for name, first in reads.probes.items():
+        if counted(name) and path_state(name) != first:
+            return f"{name} changed while it ran"
     return ""
 
 
@@ -242,9 +315,10 @@ def store(kind: str, key: str, reads: Reads, value) -> bool:
 
     files = {name: _file_digest(name) for name in sorted(reads.files) if counted(name)}
     folders = {name: _folder_digest(name) for name in sorted(reads.folders) if counted(name)}
+    probes = {name: path_state(name) for name in sorted(reads.probes) if counted(name)}
     if why_unkeepable(reads, cache, counted):
         return False
-    entry = {"format": ENTRY_FORMAT, "files": files, "folders": folders, "value": value}
+    entry = {"format": ENTRY_FORMAT, "files": files, "folders": folders, "probes": probes, "value": value}
     try:
         atomic_write_bytes(path, json.dumps(entry, sort_keys=True).encode("utf-8"))
     except (OSError, TypeError, ValueError):

@@ -175,3 +175,41 @@ def test_the_code_key_changes_with_a_folder_on_the_import_path(tmp_path, monkeyp
     (tmp_path / "newdist-1.0.dist-info").mkdir()
     assert memo.code_key() != first
     assert memo.entry_key("a", "b") != memo.entry_key("a", "c") != memo.entry_key("ab")
+
+
+def test_a_path_only_tested_is_a_miss_once_it_appears_or_changes_kind(tmp_path, cache):
+    # Nothing in sub/ is opened or listed: only stat'ed (Path.exists, os.path.islink, Path.resolve).
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (tmp_path / "a.svg").write_text("a")
+    (tmp_path / "b.svg").write_text("b")
+    chart, link = sub / "chart.svg", sub / "link.svg"
+    link.symlink_to(tmp_path / "a.svg")
+    with memo.recording() as reads:
+        value = [chart.exists(), os.path.islink(link), link.resolve().name]
+    assert value == [False, True, "a.svg"]
+    assert reads.probes[str(chart)] == "absent"
+    assert reads.probes[str(link)] == f"link {tmp_path / 'a.svg'} -> file"
+    assert memo.store("kind", "k", reads, value)
+    assert memo.lookup("kind", "k") == value
+    chart.write_text("drawn")
+    assert memo.lookup("kind", "k") is None
+    chart.unlink()
+    chart.mkdir()
+    assert memo.lookup("kind", "k") is None
+    chart.rmdir()
+    assert memo.lookup("kind", "k") == value
+    link.unlink()
+    link.symlink_to(tmp_path / "b.svg")
+    assert memo.lookup("kind", "k") is None
+
+
+def test_stat_is_wrapped_only_while_recording(tmp_path):
+    original = os.stat
+    with memo.recording():
+        with memo.recording() as inner:
+            assert os.stat is not original
+            os.path.isfile(tmp_path / "x")
+        assert os.stat is not original
+    assert os.stat is original and os.lstat is memo._OS_LSTAT
+    assert inner.probes == {str(tmp_path / "x"): "absent"}

@@ -145,3 +145,44 @@ def test_a_fresh_edit_is_not_kept_until_it_is_out_of_the_racy_window(kept, run_c
     assert len(list(cache.glob("*.json"))) == 1  # the entry of the old README only; the new one not kept
     code, findings = checked(run_cli, project)
     assert not marked(findings)
+
+
+def missing_chart_findings(findings) -> list:
+    return [f for f in findings if f["code"] == "SG201" and f["file"].endswith("latency.svg")]
+
+
+def test_a_chart_written_where_it_was_missing_checks_afresh(run_cli, project, cache):
+    # The check only tests that the chart exists (nothing else in figures/ is read or listed):
+    # the chart's absence is an input as much as a file's bytes are.
+    chart = project / "families" / "deformable_detr" / "figures" / "latency.svg"
+    drawn = chart.read_bytes()
+    chart.unlink()
+    age(project)
+    code, missing = checked(run_cli, project)
+    assert code == 1 and "missing" in missing_chart_findings(missing)[0]["message"]
+    assert len(list(cache.glob("*.json"))) == 1
+    chart.write_bytes(drawn)  # as studygen render writes it
+    age(project)
+    code, findings = checked(run_cli, project)
+    assert missing_chart_findings(findings) == []
+    assert findings == checked(run_cli, project, "--no-cache")[1]
+
+
+def test_a_template_put_earlier_on_the_search_path_in_a_folder_nothing_was_read_from(run_cli, project, cache):
+    # Jinja looks for parts/note.md.j2 in the family folder first (a stat, no listing),
+    # then finds it in templates/; a copy later made in the family's parts/ is the one used.
+    (project / "templates" / "parts").mkdir()
+    (project / "templates" / "parts" / "note.md.j2").write_text("")
+    template = project / "templates" / "deformable_detr.md.j2"
+    first_line, rest = template.read_text().split("\n", 1)
+    template.write_text(f"{first_line}\n{{% set note %}}{{% include 'parts/note.md.j2' %}}{{% endset %}}\n{rest}")
+    (project / "families" / "deformable_detr" / "parts").mkdir()
+    (project / "families" / "deformable_detr" / "parts" / "README.txt").write_text("notes for the family\n")
+    age(project)
+    code, before = checked(run_cli, project)
+    assert code == 0 and len(list(cache.glob("*.json"))) == 1
+    (project / "families" / "deformable_detr" / "parts" / "note.md.j2").write_text("{{ 1 // 0 }}")
+    age(project)
+    code, findings = checked(run_cli, project)
+    assert code == 1 and any("cannot render: families/deformable_detr/parts/note.md.j2" in f["message"] for f in findings)
+    assert findings == checked(run_cli, project, "--no-cache")[1]
