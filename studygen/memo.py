@@ -50,6 +50,8 @@ ENTRY_FORMAT = 2
 # A file modified this shortly before it was read may change again within
 # one tick of the file system's clock, unseen by its mtime.
 RACY_WINDOW_NS = 1_000_000_000
+# A kept entry larger than this is not read (a miss): no real one comes near it.
+MAX_ENTRY_BYTES = 256 * 1024 * 1024
 _LISTING_EVENTS = frozenset({"os.listdir", "os.scandir"})
 # Events after which a result may depend on more than the files read.
 _UNKEEPABLE_PREFIXES = ("subprocess.", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
@@ -193,20 +195,48 @@ def recording():
             os.stat, os.lstat = _OS_STAT, _OS_LSTAT
 
 
-def _file_digest(path: str) -> str:
-    """sha256 (hex) of the file's bytes; "" when it is absent or cannot be read."""
+def _open_regular(path: str):
+    """A binary file object of ``path`` and its size, or None when it is
+    absent, unreadable or not a regular file: a FIFO or a device is never
+    read (opening a FIFO waits for a writer, ``/dev/zero`` never ends), so
+    an entry naming one costs nothing. Raises nothing."""
     try:
-        with open(path, "rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (OSError, ValueError):  # ValueError: a NUL in the name
+        return None
+    try:
+        status = os.fstat(descriptor)
+        if stat_module.S_ISREG(status.st_mode):
+            return open(descriptor, "rb"), status.st_size
     except OSError:
+        pass
+    os.close(descriptor)
+    return None
+
+
+def _file_digest(path: str, expected: str | None = None) -> str:
+    """``<size>:<sha256 hex>`` of the file's bytes; "" when it is absent,
+    cannot be read or is not a regular file. When the size differs from
+    ``expected``'s, the bytes are not read (the digest cannot match):
+    ``<size>:`` comes back."""
+    opened = _open_regular(path)
+    if opened is None:
         return ""
+    handle, size = opened
+    with handle:
+        if expected is not None and not expected.startswith(f"{size}:"):
+            return f"{size}:"
+        try:
+            return f"{size}:{hashlib.file_digest(handle, 'sha256').hexdigest()}"
+        except OSError:
+            return ""
 
 
 def _folder_digest(path: str) -> str:
     """sha256 (hex) of the folder's sorted entry names; "" when it is absent or cannot be listed."""
     try:
         names = sorted(os.listdir(path))
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the name
         return ""
     return hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
 
@@ -243,18 +273,23 @@ def lookup(kind: str, key: str):
     file and folder it was computed from is unchanged; else None (also when
     there is no cache, or the entry is unreadable or of another format)."""
     path = _entry_path(kind, key)
-    if path is None:
+    opened = None if path is None else _open_regular(str(path))
+    if opened is None:
         return None
+    handle, size = opened
     try:
-        entry = json.loads(path.read_bytes())
+        with handle:
+            if size > MAX_ENTRY_BYTES:
+                return None
+            entry = json.loads(handle.read())
         if entry.get("format") != ENTRY_FORMAT:
             return None
         files, folders, probes, value = entry["files"], entry["folders"], entry["probes"], entry["value"]
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return None
     if not all(isinstance(part, dict) for part in (files, folders, probes)):
         return None
-    if any(_file_digest(name) != digest for name, digest in files.items()):
+    if any(not isinstance(digest, str) or _file_digest(name, digest) != digest for name, digest in files.items()):
         return None
     if any(_folder_digest(name) != digest for name, digest in folders.items()):
         return None

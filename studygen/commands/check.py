@@ -7,6 +7,7 @@ import gc
 import multiprocessing
 import os
 import sys
+import typing
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -69,15 +70,36 @@ def check_study(study_dir: Path, root: Path, use_cache: bool = True) -> list:
         return _checked_study(study_dir, root)
     # The working directory is part of the key: findings name files relative to it.
     key = memo.entry_key("check", str(root.resolve()), str(study_dir.resolve()), os.getcwd())
-    kept = memo.lookup(FINDINGS_CACHE, key)
-    if isinstance(kept, list):
-        try:
-            return [Finding(**fields) for fields in kept]
-        except (TypeError, ValueError):
-            pass  # an entry of another shape: check afresh
+    kept = kept_findings(memo.lookup(FINDINGS_CACHE, key))
+    if kept is not None:
+        return kept
     with memo.recording() as reads:
         findings = _checked_study(study_dir, root)
     memo.store(FINDINGS_CACHE, key, reads, [dataclasses.asdict(finding) for finding in findings])
+    return findings
+
+
+# Each field of a finding and its type (str, int, str | None), as a kept entry must hold them.
+_FINDING_FIELDS = typing.get_type_hints(Finding)
+
+
+def kept_findings(kept) -> list[Finding] | None:
+    """The findings a kept entry's value holds (a list of objects with
+    exactly :class:`Finding`'s fields, each of its type, as
+    ``dataclasses.asdict`` writes them); None for anything else, so that a
+    damaged or foreign entry is checked afresh, never printed or crashed on."""
+    if not isinstance(kept, list):
+        return None
+    findings = []
+    for fields in kept:
+        if not isinstance(fields, dict) or fields.keys() != _FINDING_FIELDS.keys() or not all(
+                isinstance(fields[name], kind) and not isinstance(fields[name], bool)
+                for name, kind in _FINDING_FIELDS.items()):
+            return None
+        try:
+            findings.append(Finding(**fields))
+        except ValueError:  # an unknown code or severity
+            return None
     return findings
 
 

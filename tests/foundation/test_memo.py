@@ -3,6 +3,7 @@ was computed from is unchanged, and never kept when it may depend on more."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -145,6 +146,50 @@ def test_an_unreadable_entry_is_a_miss_not_an_error(cache, garbage):
     assert memo.lookup("kind", "k") is None
 
 
+def hostile_entry(cache, tmp_path, **parts) -> None:
+    (cache / "kind").mkdir(parents=True, exist_ok=True)
+    entry = {"format": memo.ENTRY_FORMAT, "files": {}, "folders": {}, "probes": {}, "value": 1, **parts}
+    (cache / "kind" / "k.json").write_text(json.dumps(entry))
+
+
+def test_an_entry_naming_a_device_a_fifo_or_a_nul_is_a_miss_without_reading_it(tmp_path, cache):
+    # Reading /dev/zero never ends and opening a FIFO waits for a writer: neither is opened for its bytes.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for files in ({"/dev/zero": "x"}, {str(fifo): "x"}, {"a\0b": "x"}, {str(tmp_path): "x"}):
+        hostile_entry(cache, tmp_path, files=files)
+        assert memo.lookup("kind", "k") is None
+    hostile_entry(cache, tmp_path, files={"/dev/zero": ""}, folders={"a\0b": ""}, probes={"a\0b": "absent"})
+    assert memo.lookup("kind", "k") == 1  # what such names stand for: nothing that can be read
+    hostile_entry(cache, tmp_path, files={str(fifo): 5})
+    assert memo.lookup("kind", "k") is None
+
+
+def test_a_file_of_another_size_is_not_read(tmp_path, cache):
+    path = tmp_path / "huge.json"
+    path.write_text("{}")
+    aged(path, tmp_path)
+    _, reads = computed([path])
+    assert memo.store("kind", "k", reads, 1)
+    os.truncate(path, 64 * 1024 ** 3)  # sparse: hashing it would read 64 GiB of zeros
+    assert memo._file_digest(str(path), "2:whatever") == f"{64 * 1024 ** 3}:"
+    assert memo.lookup("kind", "k") is None
+
+
+def test_an_entry_that_is_a_fifo_huge_or_deeply_nested_is_a_miss(tmp_path, cache):
+    (cache / "kind").mkdir(parents=True)
+    entry = cache / "kind" / "k.json"
+    os.mkfifo(entry)
+    assert memo.lookup("kind", "k") is None
+    entry.unlink()
+    entry.write_text("[" * 100_000 + "]" * 100_000)
+    assert memo.lookup("kind", "k") is None
+    entry.write_text(json.dumps({"format": memo.ENTRY_FORMAT, "files": {}, "folders": {}, "probes": {}, "value": 1}))
+    assert memo.lookup("kind", "k") == 1
+    os.truncate(entry, memo.MAX_ENTRY_BYTES + 1)
+    assert memo.lookup("kind", "k") is None
+
+
 def test_no_cache_folder_keeps_nothing(tmp_path, monkeypatch):
     monkeypatch.setenv("STUDYGEN_CACHE_DIR", "")
     path = tmp_path / "a.json"
@@ -162,8 +207,6 @@ def test_installed_code_is_left_to_the_code_key(tmp_path, cache):
         (memo._PACKAGE / "rules.py").read_text()
         open(os.__file__, encoding="utf-8").close()
     assert memo.store("kind", "k", reads, 1)
-    import json
-
     entry = json.loads((cache / "kind" / "k.json").read_text())
     assert entry["files"] == {} and entry["folders"] == {}
 

@@ -186,3 +186,18 @@ def test_a_template_put_earlier_on_the_search_path_in_a_folder_nothing_was_read_
     code, findings = checked(run_cli, project)
     assert code == 1 and any("cannot render: families/deformable_detr/parts/note.md.j2" in f["message"] for f in findings)
     assert findings == checked(run_cli, project, "--no-cache")[1]
+
+
+@pytest.mark.parametrize("field, value", [("line", "7"), ("message", 5), ("file", None), ("detail", ["a diff"]),
+                                          ("hint", {}), ("pointer", 3), ("line", True), ("severity", "fatal"),
+                                          ("code", "SG999"), ("extra", "x")])
+def test_a_damaged_entry_is_checked_afresh_never_printed_or_crashed_on(kept, run_cli, project, cache, field, value):
+    (entry_path,) = cache.glob("*.json")
+    entry = json.loads(entry_path.read_text())
+    entry["value"][0][field] = value
+    for output_format in ("text", "github", "json"):
+        entry_path.write_text(json.dumps(entry))  # a fresh check replaces it: damage it again
+        result = run_cli("check", "deformable_detr", "--root", project, "--format", output_format)
+        assert result.exit_code == 0 and result.err == ""
+        assert MARK not in result.out
+    assert json.loads(result.out) == kept
