@@ -7,7 +7,10 @@ text is a fixed point), so results are kept in the cache folder
 (:func:`studygen.fsutil.cache_folder` ``"markdown"``), named by the sha256 of
 the text and of :func:`studygen.memo.code_key` (which changes with the
 installed mdformat and its plugins). A pure function of its input is safe to
-keep this way; an entry that cannot be read is recomputed.
+keep this way. An entry starts with the sha256 of the formatted text it
+holds (``sha256 HEX`` and a newline), so a damaged one (cut short, a flipped
+byte, a cache restored in part) is recomputed and replaced, never used; so
+is one that cannot be read.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import hashlib
 
 from .fsutil import atomic_write_bytes, cache_folder
-from .memo import code_key
+from .memo import code_key, read_kept
 
 MDFORMAT_EXTENSIONS = frozenset({"gfm"})
 # wrap keep: a line break is the author's; number False: ordered lists keep their numbers.
@@ -32,16 +35,30 @@ def format_markdown(text: str) -> str:
     if folder is not None:
         digest = hashlib.sha256(code_key().encode("ascii") + b"\0" + text.encode("utf-8", "surrogatepass"))
         path = folder / f"{digest.hexdigest()}.md"
-        try:
-            return path.read_bytes().decode("utf-8", "surrogatepass")
-        except (OSError, UnicodeDecodeError):
-            pass
+        kept = _verified(read_kept(path))
+        if kept is not None:
+            return kept
     import mdformat  # heavy (about 0.1 s with its plugins): only when a text is formatted
 
     formatted = mdformat.text(text, extensions=set(MDFORMAT_EXTENSIONS), options=MDFORMAT_OPTIONS)
     if path is not None:
         try:
-            atomic_write_bytes(path, formatted.encode("utf-8", "surrogatepass"))
+            body = formatted.encode("utf-8", "surrogatepass")
+            atomic_write_bytes(path, b"sha256 " + hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body)
         except OSError:
             pass  # a cache that cannot be written costs time, never a result
     return formatted
+
+
+def _verified(kept: bytes | None) -> str | None:
+    """The formatted text of a kept entry whose first line gives its body's
+    sha256; None for a missing, damaged or undecodable one."""
+    if kept is None:
+        return None
+    head, _, body = kept.partition(b"\n")
+    if head != b"sha256 " + hashlib.sha256(body).hexdigest().encode("ascii"):
+        return None
+    try:
+        return body.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None

@@ -214,6 +214,23 @@ def _open_regular(path: str):
     return None
 
 
+def read_kept(path: Path) -> bytes | None:
+    """The bytes of a file kept in the cache folder; None when it is absent,
+    unreadable, not a regular file (a FIFO would block the read) or larger
+    than :data:`MAX_ENTRY_BYTES`. Raises nothing."""
+    opened = _open_regular(str(path))
+    if opened is None:
+        return None
+    handle, size = opened
+    with handle:
+        if size > MAX_ENTRY_BYTES:
+            return None
+        try:
+            return handle.read()
+        except OSError:
+            return None
+
+
 def _file_digest(path: str, expected: str | None = None) -> str:
     """``<size>:<sha256 hex>`` of the file's bytes; "" when it is absent,
     cannot be read or is not a regular file. When the size differs from
@@ -273,15 +290,11 @@ def lookup(kind: str, key: str):
     file and folder it was computed from is unchanged; else None (also when
     there is no cache, or the entry is unreadable or of another format)."""
     path = _entry_path(kind, key)
-    opened = None if path is None else _open_regular(str(path))
-    if opened is None:
+    kept = None if path is None else read_kept(path)
+    if kept is None:
         return None
-    handle, size = opened
     try:
-        with handle:
-            if size > MAX_ENTRY_BYTES:
-                return None
-            entry = json.loads(handle.read())
+        entry = json.loads(kept)
         if entry.get("format") != ENTRY_FORMAT:
             return None
         files, folders, probes, value = entry["files"], entry["folders"], entry["probes"], entry["value"]
