@@ -5,7 +5,9 @@ What a computation read is recorded while it runs, through a CPython audit
 hook (PEP 578: the ``open``, ``os.listdir`` and ``os.scandir`` events), so an
 input is never missed because someone forgot to list it:
 
-- every file opened for reading, outside the installed code: its sha256;
+- every file opened for reading, outside the installed code: its size and
+  sha256, taken as it is opened (an edit while the computation runs that
+  keeps size and mtime is then still seen);
 - every folder listed there, and the folder of every file read: the sha256 of
   its sorted entry names. A file appearing where a lookup found none (a new
   record, a README written) changes one of them;
@@ -33,6 +35,7 @@ that cannot be read is a miss, never an error.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -68,13 +71,18 @@ class Reads:
     file opened for reading, and ``folders`` that of each folder listed or
     holding such a file, to its ``(mtime_ns, size)`` when first met (None:
     it could not be stat'ed); ``probes`` maps each path stat'ed to its
-    :func:`path_state` when first met; ``written`` holds the files opened
+    :func:`path_state` when first met; ``file_digests`` and
+    ``folder_digests`` hold the digests taken then (outside installed code),
+    so that what is kept is of the bytes read, even when an edit meanwhile
+    leaves size and mtime as they were; ``written`` holds the files opened
     for writing; ``unkeepable`` says why the result cannot be kept ("" when
     it can)."""
 
     files: dict[str, tuple[int, int] | None] = field(default_factory=dict)
     folders: dict[str, tuple[int, int] | None] = field(default_factory=dict)
     probes: dict[str, str] = field(default_factory=dict)
+    file_digests: dict[str, str] = field(default_factory=dict)
+    folder_digests: dict[str, str] = field(default_factory=dict)
     written: set[str] = field(default_factory=set)
     unkeepable: str = ""
 
@@ -99,7 +107,7 @@ def _audit(event: str, args: tuple) -> None:
         _on_open(reads, args)
     elif event in _LISTING_EVENTS:
         if args and isinstance(args[0], (str, bytes, os.PathLike)):
-            _seen(reads.folders, os.path.abspath(os.fsdecode(args[0])))
+            _seen_folder(reads, os.path.abspath(os.fsdecode(args[0])))
     elif event.startswith(_UNKEEPABLE_PREFIXES) and not reads.unkeepable:
         reads.unkeepable = f"it raised the audit event {event}"
 
@@ -113,13 +121,22 @@ def _on_open(reads: Reads, args: tuple) -> None:
             isinstance(mode, str) and any(letter in mode for letter in "wax+")):
         reads.written.add(path)
     elif path not in reads.files:
-        reads.files[path] = _stat(path)
-        _seen(reads.folders, os.path.dirname(path))
+        reads.files[path] = _stat(path)  # first: the digest's own open comes back here, and stops
+        if not _installed(path):
+            reads.file_digests[path] = _file_digest(path)
+        _seen_folder(reads, os.path.dirname(path))
 
 
-def _seen(stats: dict, path: str) -> None:
-    if path not in stats:
-        stats[path] = _stat(path)  # a folder's mtime changes when an entry is added, removed or renamed
+def _seen_folder(reads: Reads, path: str) -> None:
+    if path not in reads.folders:
+        reads.folders[path] = _stat(path)  # a folder's mtime changes when an entry is added, removed or renamed
+        if not _installed(path):
+            reads.folder_digests[path] = _folder_digest(path)
+
+
+def _installed(path: str) -> bool:
+    """True for a path of installed code (left to :func:`code_key`) or of bytecode Python keeps."""
+    return os.path.join(path, "").startswith(_installed_prefixes()) or f"{os.sep}__pycache__{os.sep}" in path
 
 
 def path_state(path: str) -> str:
@@ -311,6 +328,7 @@ def lookup(kind: str, key: str):
     return value
 
 
+@functools.cache
 def _installed_prefixes() -> tuple[str, ...]:
     """Folders of installed code (covered by :func:`code_key`, not hashed):
     the interpreter's prefixes, site-packages and the studygen package."""
@@ -324,8 +342,7 @@ def why_unkeepable(reads: Reads, cache: Path, counted=lambda name: True) -> str:
     """Why the recorded computation's result cannot be kept ("" when it can):
     it used a process or a socket, wrote a file outside ``cache``, or read a
     file or listed a folder that changed since (or shortly before) it was
-    first met (of those ``counted``: installed code is not). Call it after
-    taking the digests, so that they are of what was read. Files written
+    first met (of those ``counted``: installed code is not). Files written
     into ``__pycache__`` (bytecode Python keeps) do not count."""
     if reads.unkeepable:
         return reads.unkeepable
@@ -355,15 +372,17 @@ def store(kind: str, key: str, reads: Reads, value) -> bool:
     if path is None:
         return False
     cache = path.parent.parent
-    skipped = _installed_prefixes() + (os.path.join(str(cache), ""),)
+    inside_cache = os.path.join(str(cache), "")
 
     def counted(name: str) -> bool:
-        return (not os.path.join(name, "").startswith(skipped)
-                and f"{os.sep}__pycache__{os.sep}" not in name)
+        return not _installed(name) and not os.path.join(name, "").startswith(inside_cache)
 
-    files = {name: _file_digest(name) for name in sorted(reads.files) if counted(name)}
-    folders = {name: _folder_digest(name) for name in sorted(reads.folders) if counted(name)}
-    probes = {name: path_state(name) for name in sorted(reads.probes) if counted(name)}
+    # the digests taken when each was first met (taken now only for one the hook left out)
+    files = {name: reads.file_digests[name] if name in reads.file_digests else _file_digest(name)
+             for name in sorted(reads.files) if counted(name)}
+    folders = {name: reads.folder_digests[name] if name in reads.folder_digests else _folder_digest(name)
+               for name in sorted(reads.folders) if counted(name)}
+    probes = {name: state for name, state in sorted(reads.probes.items()) if counted(name)}
     if why_unkeepable(reads, cache, counted):
         return False
     entry = {"format": ENTRY_FORMAT, "files": files, "folders": folders, "probes": probes, "value": value}

@@ -256,3 +256,33 @@ def test_stat_is_wrapped_only_while_recording(tmp_path):
         assert os.stat is not original
     assert os.stat is original and os.lstat is memo._OS_LSTAT
     assert inner.probes == {str(tmp_path / "x"): "absent"}
+
+
+def test_an_edit_of_the_same_size_and_mtime_while_it_ran_is_not_kept_as_the_new_bytes(tmp_path, cache):
+    # The digest kept is of the bytes when they were read, not when the result was stored:
+    # an edit meanwhile that restores size and mtime (rsync -a, touch -d) leaves the entry a miss.
+    path = tmp_path / "a.json"
+    path.write_text('{"latency_median_ms": 1.25}')
+    aged(path, tmp_path)
+    before = os.stat(path)
+    with memo.recording() as reads:
+        value = path.read_text()
+        path.write_bytes(b'{"latency_median_ms": 1.35}')  # another process, meanwhile
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    reads.written.clear()  # the write above stands for another process's: this computation wrote nothing
+    assert memo.store("kind", "k", reads, value)
+    assert memo.lookup("kind", "k") is None
+    path.write_text(value)
+    assert memo.lookup("kind", "k") == value
+
+
+def test_a_folder_changed_back_to_its_mtime_while_it_ran_is_not_kept_as_the_new_listing(tmp_path, cache):
+    (tmp_path / "a.json").write_text("{}")
+    aged(tmp_path / "a.json", tmp_path)
+    before = os.stat(tmp_path)
+    with memo.recording() as reads:
+        names = sorted(os.listdir(tmp_path))
+        os.rename(tmp_path / "a.json", tmp_path / "b.json")
+        os.utime(tmp_path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert memo.store("kind", "k", reads, names)
+    assert memo.lookup("kind", "k") is None
