@@ -106,8 +106,9 @@ def _audit(event: str, args: tuple) -> None:
     if event == "open":
         _on_open(reads, args)
     elif event in _LISTING_EVENTS:
-        if args and isinstance(args[0], (str, bytes, os.PathLike)):
-            _seen_folder(reads, os.path.abspath(os.fsdecode(args[0])))
+        folder = args[0] if args and args[0] is not None else "."  # None: os.listdir() of the working directory
+        if isinstance(folder, (str, bytes, os.PathLike)):
+            _seen_folder(reads, os.path.abspath(os.fsdecode(folder)))
     elif event.startswith(_UNKEEPABLE_PREFIXES) and not reads.unkeepable:
         reads.unkeepable = f"it raised the audit event {event}"
 

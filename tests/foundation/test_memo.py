@@ -286,3 +286,11 @@ def test_a_folder_changed_back_to_its_mtime_while_it_ran_is_not_kept_as_the_new_
         os.utime(tmp_path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert memo.store("kind", "k", reads, names)
     assert memo.lookup("kind", "k") is None
+
+
+def test_a_listing_of_the_working_directory_without_a_name_is_recorded(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with memo.recording() as reads:
+        os.listdir()
+        list(os.scandir())
+    assert list(reads.folders) == [str(tmp_path)]
