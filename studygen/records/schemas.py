@@ -95,8 +95,14 @@ def _kept_check_path(schema: dict):
     return folder / f"check_{hashlib.sha256(key.encode('utf-8')).hexdigest()}.{sys.implementation.cache_tag}.bin"
 
 
-# A kept check starts with the bytecode magic number of this Python, as a .pyc does.
+# A kept check starts with the bytecode magic number of this Python, as a .pyc does,
+# then the sha256 of the marshalled code that follows (a damaged file is never run).
 _KEPT_HEADER = b"studygen schema check\n" + importlib.util.MAGIC_NUMBER
+
+
+def _kept_bytes(code) -> bytes:
+    payload = marshal.dumps(code)
+    return _KEPT_HEADER + hashlib.sha256(payload).digest() + payload
 
 
 def compiled_check(schema: dict):
@@ -118,8 +124,9 @@ def compiled_check(schema: dict):
         check = _run_kept(path.read_bytes()) if path.is_file() else None
         if check is None:  # not kept yet, or damaged: made (again) and kept
             code = compile(fastjsonschema.compile_to_code(schema, use_formats=False), str(path), "exec")
-            atomic_write_bytes(path, _KEPT_HEADER + marshal.dumps(code))
-            check = _run_kept(_KEPT_HEADER + marshal.dumps(code))
+            kept = _kept_bytes(code)
+            atomic_write_bytes(path, kept)
+            check = _run_kept(kept)
     except OSError:
         check = None
     return check if check is not None else fastjsonschema.compile(schema, use_formats=False)
@@ -130,10 +137,13 @@ def _run_kept(kept: bytes):
     ``kept`` is no kept check for this Python or is damaged."""
     if not kept.startswith(_KEPT_HEADER):
         return None
+    digest, payload = kept[len(_KEPT_HEADER):len(_KEPT_HEADER) + 32], kept[len(_KEPT_HEADER) + 32:]
+    if hashlib.sha256(payload).digest() != digest:  # cut short, or a constant altered (a pattern, a name)
+        return None
     try:
         namespace: dict = {}
         # fastjsonschema's own generated code, run as fastjsonschema.compile runs it
-        exec(marshal.loads(kept[len(_KEPT_HEADER):]), namespace)  # noqa: S102
+        exec(marshal.loads(payload), namespace)  # noqa: S102
         return namespace["validate"]  # compile_to_code's entry for a schema without $id
     except Exception:  # noqa: BLE001 - whatever a damaged file raises, it is no usable check
         return None

@@ -170,6 +170,20 @@ def test_a_damaged_kept_check_is_made_again(tmp_path, monkeypatch):
     assert path.read_bytes().startswith(schemas._KEPT_HEADER) and len(path.read_bytes()) > 1000
 
 
+def test_a_kept_check_altered_into_other_valid_code_is_not_run(tmp_path, monkeypatch):
+    # A same-length change to a constant leaves the bytecode loadable; it would check another name.
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path))
+    schema = _latency_check_schema()
+    schemas.compiled_check(schema)
+    path = schemas._kept_check_path(schema)
+    whole = path.read_bytes()
+    altered = whole.replace(b"value_ms", b"value_mz")
+    assert altered != whole and len(altered) == len(whole)
+    path.write_bytes(altered)
+    assert _verdicts(schemas.compiled_check(schema), LATENCY_RESULTS) == [True, False, False, False]
+    assert path.read_bytes() == whole  # made again and kept in its place
+
+
 def test_without_a_cache_folder_the_check_is_compiled_and_nothing_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("STUDYGEN_CACHE_DIR", "")
     assert schemas._kept_check_path(_latency_check_schema()) is None
