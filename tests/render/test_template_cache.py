@@ -76,3 +76,20 @@ def test_a_changed_cache_folder_is_followed_within_one_process(tmp_path, monkeyp
         (templates / "t.md.j2").write_text("{{ 2 + 2 }}\n")
         assert engine.make_environment([templates]).get_template("t.md.j2").render() == "4\n"
         assert len(_kept(tmp_path / name)) == 1
+
+
+@pytest.mark.parametrize("damage", [lambda kept: kept.replace(b"kept words", b"kept wordz"), lambda kept: kept[:-20],
+                                    lambda kept: b"", lambda kept: kept[:40]])
+def test_a_damaged_kept_template_is_compiled_again_never_run(cache_dir, tmp_path, damage):
+    # A same-length change to a constant leaves the bytecode loadable: it would print other words
+    # (and check would call a README stale that is not, also under check --no-cache).
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "t.md.j2").write_text("kept words {{ x }}\n")
+    assert engine.make_environment([templates]).get_template("t.md.j2").render(x=1) == "kept words 1\n"
+    (kept,) = _kept(cache_dir)
+    whole = kept.read_bytes()
+    assert damage(whole) != whole
+    kept.write_bytes(damage(whole))
+    assert engine.make_environment([templates]).get_template("t.md.j2").render(x=1) == "kept words 1\n"
+    assert kept.read_bytes() == whole  # compiled again and kept in its place
