@@ -28,6 +28,8 @@ from .numbers import SourceFloat
 
 
 CACHE_ENV = "STUDYGEN_CACHE_DIR"
+# Each folder cache_folder gave in this process ("<cache>/<name>/", absolute): what studygen keeps there.
+_CACHE_FOLDERS_GIVEN: set[str] = set()
 
 
 def cache_folder(name: str) -> Path | None:
@@ -47,7 +49,16 @@ def cache_folder(name: str) -> Path | None:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except (OSError, RuntimeError):  # RuntimeError: no home folder to be found
         return None
+    _CACHE_FOLDERS_GIVEN.add(os.path.join(os.path.abspath(folder), ""))
     return folder
+
+
+def in_cache_folder(path: str) -> bool:
+    """True when ``path`` (absolute) is a folder :func:`cache_folder` gave in
+    this process, or lies inside one: a file studygen keeps, not an input.
+    Only those folders: a cache set inside a project (``STUDYGEN_CACHE_DIR``
+    at the records folder) leaves the project's own files inputs."""
+    return os.path.join(path, "").startswith(tuple(_CACHE_FOLDERS_GIVEN))
 
 
 def shown_path(path: Path, base: Path | None = None) -> str:

@@ -47,7 +47,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fsutil import atomic_write_bytes, cache_folder
+from .fsutil import atomic_write_bytes, cache_folder, in_cache_folder
 
 ENTRY_FORMAT = 2
 # A file modified this shortly before it was read may change again within
@@ -118,6 +118,8 @@ def _on_open(reads: Reads, args: tuple) -> None:
     if not isinstance(path, (str, bytes, os.PathLike)):
         return  # an open file descriptor: its file was recorded when opened by name
     path = os.path.abspath(os.fsdecode(path))
+    if in_cache_folder(path):
+        return  # what studygen keeps (named by digests), also a folder opened to fsync it: no input
     if (isinstance(flags, int) and flags & _WRITE_FLAGS) or (
             isinstance(mode, str) and any(letter in mode for letter in "wax+")):
         reads.written.add(path)
@@ -129,7 +131,7 @@ def _on_open(reads: Reads, args: tuple) -> None:
 
 
 def _seen_folder(reads: Reads, path: str) -> None:
-    if path not in reads.folders:
+    if path not in reads.folders and not in_cache_folder(path):
         reads.folders[path] = _stat(path)  # a folder's mtime changes when an entry is added, removed or renamed
         if not _installed(path):
             reads.folder_digests[path] = _folder_digest(path)
@@ -339,17 +341,17 @@ def _installed_prefixes() -> tuple[str, ...]:
     return tuple(sorted(os.path.join(os.path.abspath(prefix), "") for prefix in prefixes))
 
 
-def why_unkeepable(reads: Reads, cache: Path, counted=lambda name: True) -> str:
+def why_unkeepable(reads: Reads, counted=lambda name: True) -> str:
     """Why the recorded computation's result cannot be kept ("" when it can):
-    it used a process or a socket, wrote a file outside ``cache``, or read a
-    file or listed a folder that changed since (or shortly before) it was
-    first met (of those ``counted``: installed code is not). Files written
-    into ``__pycache__`` (bytecode Python keeps) do not count."""
+    it used a process or a socket, wrote a file outside the cache's folders
+    (:func:`studygen.fsutil.in_cache_folder`), or read a file or listed a
+    folder that changed since (or shortly before) it was first met (of
+    those ``counted``: installed code is not). Files written into
+    ``__pycache__`` (bytecode Python keeps) do not count."""
     if reads.unkeepable:
         return reads.unkeepable
-    inside_cache = os.path.join(str(cache), "")
     written = sorted(name for name in reads.written
-                     if not name.startswith(inside_cache) and f"{os.sep}__pycache__{os.sep}" not in name)
+                     if not in_cache_folder(name) and f"{os.sep}__pycache__{os.sep}" not in name)
     if written:
         return f"it wrote {written[0]}"
     recent = time.time_ns() - RACY_WINDOW_NS
@@ -372,11 +374,9 @@ def store(kind: str, key: str, reads: Reads, value) -> bool:
     path = _entry_path(kind, key)
     if path is None:
         return False
-    cache = path.parent.parent
-    inside_cache = os.path.join(str(cache), "")
 
     def counted(name: str) -> bool:
-        return not _installed(name) and not os.path.join(name, "").startswith(inside_cache)
+        return not _installed(name) and not in_cache_folder(name)
 
     # the digests taken when each was first met (taken now only for one the hook left out)
     files = {name: reads.file_digests[name] if name in reads.file_digests else _file_digest(name)
@@ -384,7 +384,7 @@ def store(kind: str, key: str, reads: Reads, value) -> bool:
     folders = {name: reads.folder_digests[name] if name in reads.folder_digests else _folder_digest(name)
                for name in sorted(reads.folders) if counted(name)}
     probes = {name: state for name, state in sorted(reads.probes.items()) if counted(name)}
-    if why_unkeepable(reads, cache, counted):
+    if why_unkeepable(reads, counted):
         return False
     entry = {"format": ENTRY_FORMAT, "files": files, "folders": folders, "probes": probes, "value": value}
     try:

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from studygen import memo
+from studygen import fsutil, memo
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_a_file_changed_while_the_computation_ran_is_not_kept(tmp_path, cache):
     with memo.recording() as reads:
         path.read_text()
         path.write_text('{"x": 1}')  # written by someone else meanwhile (here: opened for writing)
-    assert "a.json" in memo.why_unkeepable(reads, cache)
+    assert "a.json" in memo.why_unkeepable(reads)
     assert not memo.store("kind", "k", reads, 1)
     assert not (cache / "kind" / "k.json").exists()
 
@@ -108,25 +108,47 @@ def test_a_file_modified_just_before_it_was_read_is_not_kept(tmp_path, cache):
     path.write_text("{}")
     aged(tmp_path)
     _, reads = computed([path])
-    assert "changed while it ran (or just before)" in memo.why_unkeepable(reads, cache)
+    assert "changed while it ran (or just before)" in memo.why_unkeepable(reads)
     assert not memo.store("kind", "k", reads, 1)
     aged(path)
     _, reads = computed([path])
-    assert memo.why_unkeepable(reads, cache) == ""
+    assert memo.why_unkeepable(reads) == ""
 
 
 def test_a_computation_that_starts_a_process_or_writes_outside_the_cache_is_not_kept(tmp_path, cache):
     aged(tmp_path)
     with memo.recording() as reads:
         subprocess.run([sys.executable, "-c", "pass"], check=True)
-    assert memo.why_unkeepable(reads, cache) == "it raised the audit event subprocess.Popen"
+    assert memo.why_unkeepable(reads) == "it raised the audit event subprocess.Popen"
     with memo.recording() as reads:
         (tmp_path / "out.txt").write_text("x")
-    assert memo.why_unkeepable(reads, cache) == f"it wrote {tmp_path / 'out.txt'}"
+    assert memo.why_unkeepable(reads) == f"it wrote {tmp_path / 'out.txt'}"
     with memo.recording() as reads:
-        (cache / "other").mkdir(parents=True)
-        (cache / "other" / "kept.bin").write_bytes(b"x")
-    assert memo.why_unkeepable(reads, cache) == ""
+        (fsutil.cache_folder("other") / "kept.bin").write_bytes(b"x")
+    assert memo.why_unkeepable(reads) == ""
+    with memo.recording() as reads:  # in the cache's folder, but in none that studygen keeps things in
+        (cache / "stray.txt").write_text("x")
+    assert memo.why_unkeepable(reads) == f"it wrote {cache / 'stray.txt'}"
+
+
+def test_a_cache_set_inside_the_records_folder_leaves_the_records_inputs(tmp_path, monkeypatch):
+    # STUDYGEN_CACHE_DIR at the records folder: only the folders studygen keeps things in are not inputs.
+    records = tmp_path / "measurements"
+    (records / "datasets").mkdir(parents=True)
+    (records / "a.json").write_text("{}")
+    (records / "datasets" / "coco.json").write_text("{}")
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(records))
+    fsutil.cache_folder("kind")
+    aged(records / "a.json", records / "datasets" / "coco.json", records / "datasets", records / "kind", records)
+    value, reads = computed([records / "a.json", records / "datasets" / "coco.json"])
+    assert memo.store("kind", "k", reads, value)
+    entry = json.loads((records / "kind" / "k.json").read_text())
+    assert set(entry["files"]) == {str(records / "a.json"), str(records / "datasets" / "coco.json")}
+    for path in (records / "a.json", records / "datasets" / "coco.json"):
+        path.write_text('{"edited": 1}')
+        assert memo.lookup("kind", "k") is None
+        path.write_text("{}")
+        assert memo.lookup("kind", "k") == value
 
 
 def test_reads_outside_a_recording_are_not_recorded(tmp_path):

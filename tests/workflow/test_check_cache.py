@@ -201,3 +201,19 @@ def test_a_damaged_entry_is_checked_afresh_never_printed_or_crashed_on(kept, run
         assert result.exit_code == 0 and result.err == ""
         assert MARK not in result.out
     assert json.loads(result.out) == kept
+
+
+@pytest.mark.parametrize("inside", ["measurements/deformable_detr", "."])
+def test_a_cache_folder_set_inside_the_project_still_sees_every_edit(run_cli, project, monkeypatch, inside):
+    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(project / inside))
+    age(project)
+    checked(run_cli, project)
+    age(project)
+    code, kept = checked(run_cli, project)
+    assert list((project / inside / "check-findings").glob("*.json"))
+    path = project / "measurements" / "deformable_detr" / "b200-trt11.4.json"
+    path.write_text(path.read_text().replace('"value_ms": ', '"value_ms": 1', 1))
+    age(project)
+    code, findings = checked(run_cli, project)
+    assert findings != kept
+    assert findings == checked(run_cli, project, "--no-cache")[1]
