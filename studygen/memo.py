@@ -42,6 +42,7 @@ import os
 import site
 import stat as stat_module
 import sys
+import sysconfig
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -334,8 +335,12 @@ def lookup(kind: str, key: str):
 @functools.cache
 def _installed_prefixes() -> tuple[str, ...]:
     """Folders of installed code (covered by :func:`code_key`, not hashed):
-    the interpreter's prefixes, site-packages and the studygen package."""
-    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(_PACKAGE), *site.getsitepackages()}
+    the standard library, site-packages and the studygen package. Not the
+    interpreter's whole prefix: a project checked out under it (``/usr/src/app``
+    with Python in ``/usr``) holds inputs."""
+    paths = sysconfig.get_paths()
+    prefixes = {paths["stdlib"], paths["platstdlib"], paths["purelib"], paths["platlib"], str(_PACKAGE),
+                *site.getsitepackages()}
     if site.ENABLE_USER_SITE and site.getusersitepackages():
         prefixes.add(site.getusersitepackages())
     return tuple(sorted(os.path.join(os.path.abspath(prefix), "") for prefix in prefixes))

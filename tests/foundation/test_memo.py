@@ -316,3 +316,21 @@ def test_a_listing_of_the_working_directory_without_a_name_is_recorded(tmp_path,
         os.listdir()
         list(os.scandir())
     assert list(reads.folders) == [str(tmp_path)]
+
+
+def test_a_project_under_the_interpreters_prefix_is_still_an_input(tmp_path, cache, monkeypatch):
+    # /usr/src/app with Python installed in /usr: only the standard library and site-packages are installed code.
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    monkeypatch.setattr(sys, "exec_prefix", str(tmp_path))
+    memo._installed_prefixes.cache_clear()
+    try:
+        record = tmp_path / "src" / "app" / "a.json"
+        record.parent.mkdir(parents=True)
+        record.write_text("{}")
+        aged(record, record.parent)
+        _, reads = computed([record])
+        assert memo.store("kind", "k", reads, 1)
+        record.write_text('{"edited": 1}')
+        assert memo.lookup("kind", "k") is None
+    finally:
+        memo._installed_prefixes.cache_clear()
