@@ -30,6 +30,7 @@ import hashlib
 import json
 import os
 import site
+import stat
 import sys
 import time
 from contextlib import contextmanager
@@ -126,8 +127,12 @@ def recording():
 
 
 def _file_digest(path: str) -> str:
-    """sha256 (hex) of the file's bytes; "" when it is absent or cannot be read."""
+    """sha256 (hex) of the file's bytes; "" when it is absent or cannot be
+    read; "not a regular file" for a folder, FIFO or device (never opened:
+    a FIFO would wait for a writer, ``/dev/zero`` never ends)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return "not a regular file"
         with open(path, "rb") as handle:
             return hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError:
