@@ -11,7 +11,7 @@ input is never missed because someone forgot to list it:
   template earlier on the search path, a new record) changes one of them;
 - the code, in the key: Python's version and executable, the studygen package
   tree (path, size and mtime of each file) and the entry names of every
-  folder on ``sys.path`` (installing, upgrading or removing a distribution
+  folder on ``sys.path`` after the first (installing, upgrading or removing a distribution
   changes a ``*.dist-info`` name there). Edits to an editable install of a
   third-party library are not seen.
 
@@ -152,14 +152,16 @@ def code_key() -> str:
     """A digest of the code that computes results: Python's version and
     executable, every file of the studygen package (relative path, size,
     mtime in ns; ``__pycache__`` left out) and the entry names of each folder
-    on ``sys.path``. Costs a stat per package file (a few ms)."""
+    on ``sys.path`` but the first. Costs a stat per package file (a few ms)."""
     digest = hashlib.sha256(f"{ENTRY_FORMAT}\0{sys.version}\0{sys.executable}".encode())
     for folder, subfolders, files in os.walk(_PACKAGE):
         subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
         for name in sorted(files):
             path = os.path.join(folder, name)
             digest.update(f"{os.path.relpath(path, _PACKAGE)}\0{_stat(path)}\n".encode())
-    for entry in sys.path:
+    # sys.path[0] is the script's folder or the working directory, where Python
+    # starts looking, not where libraries are installed: its entries come and go.
+    for entry in sys.path[1:]:
         digest.update(f"{entry}\0{_folder_digest(entry or '.')}\n".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
