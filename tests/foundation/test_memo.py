@@ -180,3 +180,17 @@ def test_the_code_key_changes_with_a_folder_on_the_import_path(tmp_path, monkeyp
     (site_like / "newdist-1.0.dist-info").mkdir()  # a distribution installed
     assert memo.code_key() != first
     assert memo.entry_key("a", "b") != memo.entry_key("a", "c") != memo.entry_key("ab")
+
+
+def test_a_recorded_file_now_a_fifo_or_device_is_a_miss_without_opening_it(tmp_path, cache):
+    path = tmp_path / "a.json"
+    path.write_text("{}")
+    aged(path, tmp_path)
+    _, reads = computed([path])
+    assert memo.store("kind", "k", reads, 1)
+    path.unlink()
+    os.mkfifo(path)  # opening it for reading would wait for a writer forever
+    assert memo.lookup("kind", "k") is None
+    entry = cache / "kind" / "k.json"
+    entry.write_text(entry.read_text().replace(str(path), "/dev/zero"))  # an endless device: a miss, read no further
+    assert memo.lookup("kind", "k") is None
