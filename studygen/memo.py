@@ -78,10 +78,7 @@ def _stat(path: str) -> tuple[int, int] | None:
     return status.st_mtime_ns, status.st_size
 
 
-def _audit(event: str, args: tuple) -> None:
-    if not _ACTIVE:
-        return
-    reads = _ACTIVE[-1]
+def _record(reads: Reads, event: str, args: tuple) -> None:
     if event == "open":
         _on_open(reads, args)
     elif event in _LISTING_EVENTS:
@@ -116,7 +113,9 @@ def recording():
     and the outer one none of them."""
     global _HOOKED
     if not _HOOKED:
-        sys.addaudithook(_audit)
+        # The hook sees every audit event of the process from now on (a hook
+        # cannot be removed): outside a recording it costs one list test.
+        sys.addaudithook(lambda event, args: _ACTIVE and _record(_ACTIVE[-1], event, args))
         _HOOKED = True
     reads = Reads()
     _ACTIVE.append(reads)
