@@ -25,15 +25,16 @@ CACHE_FOLDER = "markdown"
 
 def format_markdown(text: str) -> str:
     """``text`` as ``mdformat.text(text, extensions={"gfm"}, options=MDFORMAT_OPTIONS)``
-    formats it (LF line endings). Raises what mdformat raises (ImportError
-    when mdformat or mdformat-gfm is not installed)."""
+    formats it (LF line endings). ``text`` is decoded text (no lone
+    surrogates: UnicodeEncodeError). Raises what mdformat raises
+    (ImportError when mdformat or mdformat-gfm is not installed)."""
     folder = cache_folder(CACHE_FOLDER)
     path = None
     if folder is not None:
-        digest = hashlib.sha256(code_key().encode("ascii") + b"\0" + text.encode("utf-8", "surrogatepass"))
+        digest = hashlib.sha256(code_key().encode("ascii") + b"\0" + text.encode("utf-8"))
         path = folder / f"{digest.hexdigest()}.md"
         try:
-            return path.read_bytes().decode("utf-8", "surrogatepass")
+            return path.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             pass
     import mdformat  # heavy (about 0.1 s with its plugins): only when a text is formatted
@@ -41,7 +42,7 @@ def format_markdown(text: str) -> str:
     formatted = mdformat.text(text, extensions=set(MDFORMAT_EXTENSIONS), options=MDFORMAT_OPTIONS)
     if path is not None:
         try:
-            atomic_write_bytes(path, formatted.encode("utf-8", "surrogatepass"))
+            atomic_write_bytes(path, formatted.encode("utf-8"))
         except OSError:
             pass  # a cache that cannot be written costs time, never a result
     return formatted

@@ -89,12 +89,11 @@ def _record(reads: Reads, event: str, args: tuple) -> None:
 
 
 def _on_open(reads: Reads, args: tuple) -> None:
-    path, mode, flags = (tuple(args) + (None, None, None))[:3]
+    path, _, flags = (tuple(args) + (None, None, None))[:3]
     if not isinstance(path, (str, bytes, os.PathLike)):
         return  # an open file descriptor: its file was recorded when opened by name
     path = os.path.abspath(os.fsdecode(path))
-    if (isinstance(flags, int) and flags & _WRITE_FLAGS) or (
-            isinstance(mode, str) and any(letter in mode for letter in "wax+")):
+    if isinstance(flags, int) and flags & _WRITE_FLAGS:  # open() and os.open() both pass the OS flags
         reads.written.add(path)
     elif path not in reads.files:
         reads.files[path] = _stat(path)
