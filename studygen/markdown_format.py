@@ -28,12 +28,13 @@ CACHE_FOLDER = "markdown"
 
 def format_markdown(text: str) -> str:
     """``text`` as ``mdformat.text(text, extensions={"gfm"}, options=MDFORMAT_OPTIONS)``
-    formats it (LF line endings). Raises what mdformat raises (ImportError
-    when mdformat or mdformat-gfm is not installed)."""
+    formats it (LF line endings). ``text`` is decoded text (no lone
+    surrogates: UnicodeEncodeError). Raises what mdformat raises
+    (ImportError when mdformat or mdformat-gfm is not installed)."""
     folder = cache_folder(CACHE_FOLDER)
     path = None
     if folder is not None:
-        digest = hashlib.sha256(code_key().encode("ascii") + b"\0" + text.encode("utf-8", "surrogatepass"))
+        digest = hashlib.sha256(code_key().encode("ascii") + b"\0" + text.encode("utf-8"))
         path = folder / f"{digest.hexdigest()}.md"
         kept = _verified(read_kept(path))
         if kept is not None:
@@ -43,7 +44,7 @@ def format_markdown(text: str) -> str:
     formatted = mdformat.text(text, extensions=set(MDFORMAT_EXTENSIONS), options=MDFORMAT_OPTIONS)
     if path is not None:
         try:
-            body = formatted.encode("utf-8", "surrogatepass")
+            body = formatted.encode("utf-8")
             atomic_write_bytes(path, b"sha256 " + hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body)
         except OSError:
             pass  # a cache that cannot be written costs time, never a result
@@ -59,6 +60,6 @@ def _verified(kept: bytes | None) -> str | None:
     if head != b"sha256 " + hashlib.sha256(body).hexdigest().encode("ascii"):
         return None
     try:
-        return body.decode("utf-8", "surrogatepass")
+        return body.decode("utf-8")
     except UnicodeDecodeError:
         return None

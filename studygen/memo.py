@@ -20,7 +20,7 @@ input is never missed because someone forgot to list it:
   path in such a folder, changes one of them;
 - the code, in the key: Python's version and executable, the studygen package
   tree (path, size and mtime of each file) and the entry names of every
-  folder on ``sys.path`` (installing, upgrading or removing a distribution
+  folder on ``sys.path`` after the first (installing, upgrading or removing a distribution
   changes a ``*.dist-info`` name there). Edits to an editable install of a
   third-party library are not seen.
 
@@ -100,10 +100,7 @@ def _stat(path: str) -> tuple[int, int] | None:
     return status.st_mtime_ns, status.st_size
 
 
-def _audit(event: str, args: tuple) -> None:
-    if not _ACTIVE:
-        return
-    reads = _ACTIVE[-1]
+def _record(reads: Reads, event: str, args: tuple) -> None:
     if event == "open":
         _on_open(reads, args)
     elif event in _LISTING_EVENTS:
@@ -115,14 +112,13 @@ def _audit(event: str, args: tuple) -> None:
 
 
 def _on_open(reads: Reads, args: tuple) -> None:
-    path, mode, flags = (tuple(args) + (None, None, None))[:3]
+    path, _, flags = (tuple(args) + (None, None, None))[:3]
     if not isinstance(path, (str, bytes, os.PathLike)):
         return  # an open file descriptor: its file was recorded when opened by name
     path = os.path.abspath(os.fsdecode(path))
     if in_cache_folder(path):
         return  # what studygen keeps (named by digests), also a folder opened to fsync it: no input
-    if (isinstance(flags, int) and flags & _WRITE_FLAGS) or (
-            isinstance(mode, str) and any(letter in mode for letter in "wax+")):
+    if isinstance(flags, int) and flags & _WRITE_FLAGS:  # open() and os.open() both pass the OS flags
         reads.written.add(path)
     elif path not in reads.files:
         reads.files[path] = _stat(path)  # first: the digest's own open comes back here, and stops
@@ -202,7 +198,9 @@ def recording():
     ``os.stat`` and ``os.lstat`` are wrapped to record what they test."""
     global _HOOKED
     if not _HOOKED:
-        sys.addaudithook(_audit)
+        # The hook sees every audit event of the process from now on (a hook
+        # cannot be removed): outside a recording it costs one list test.
+        sys.addaudithook(lambda event, args: _ACTIVE and _record(_ACTIVE[-1], event, args))
         _HOOKED = True
     reads = Reads()
     if not _ACTIVE:
@@ -283,14 +281,16 @@ def code_key() -> str:
     """A digest of the code that computes results: Python's version and
     executable, every file of the studygen package (relative path, size,
     mtime in ns; ``__pycache__`` left out) and the entry names of each folder
-    on ``sys.path``. Costs a stat per package file (a few ms)."""
+    on ``sys.path`` but the first. Costs a stat per package file (a few ms)."""
     digest = hashlib.sha256(f"{ENTRY_FORMAT}\0{sys.version}\0{sys.executable}".encode())
     for folder, subfolders, files in os.walk(_PACKAGE):
         subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
         for name in sorted(files):
             path = os.path.join(folder, name)
             digest.update(f"{os.path.relpath(path, _PACKAGE)}\0{_stat(path)}\n".encode())
-    for entry in sys.path:
+    # sys.path[0] is the script's folder or the working directory, where Python
+    # starts looking, not where libraries are installed: its entries come and go.
+    for entry in sys.path[1:]:
         digest.update(f"{entry}\0{_folder_digest(entry or '.')}\n".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -234,12 +235,118 @@ def test_installed_code_is_left_to_the_code_key(tmp_path, cache):
 
 
 def test_the_code_key_changes_with_a_folder_on_the_import_path(tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(tmp_path))
+    site_like, start = tmp_path / "site-packages", tmp_path / "script-folder"
+    site_like.mkdir()
+    start.mkdir()
+    monkeypatch.setattr(sys, "path", [str(start), str(site_like), *sys.path[1:]])
     first = memo.code_key()
     assert memo.code_key() == first
-    (tmp_path / "newdist-1.0.dist-info").mkdir()
+    (start / "notes.txt").write_text("x")  # the script's folder (sys.path[0]) is no install location
+    assert memo.code_key() == first
+    (site_like / "newdist-1.0.dist-info").mkdir()  # a distribution installed
     assert memo.code_key() != first
     assert memo.entry_key("a", "b") != memo.entry_key("a", "c") != memo.entry_key("ab")
+
+
+def test_a_recorded_file_now_a_fifo_or_device_is_a_miss_without_opening_it(tmp_path, cache):
+    path = tmp_path / "a.json"
+    path.write_text("{}")
+    aged(path, tmp_path)
+    _, reads = computed([path])
+    assert memo.store("kind", "k", reads, 1)
+    path.unlink()
+    os.mkfifo(path)  # opening it for reading would wait for a writer forever
+    assert memo.lookup("kind", "k") is None
+    entry = cache / "kind" / "k.json"
+    entry.write_text(entry.read_text().replace(str(path), "/dev/zero"))  # an endless device: a miss, read no further
+    assert memo.lookup("kind", "k") is None
+
+
+def test_a_folder_named_like_the_cache_but_beside_it_is_outside_the_cache(tmp_path, cache):
+    # "<cache>-old/x" starts with the cache's name: written there, it is written outside the cache.
+    sibling = cache.parent / (cache.name + "-old")
+    sibling.mkdir()
+    aged(tmp_path)
+    with memo.recording() as reads:
+        (sibling / "x.bin").write_bytes(b"x")
+    assert memo.why_unkeepable(reads) == f"it wrote {sibling / 'x.bin'}"
+    (sibling / "in.txt").write_text("read")
+    aged(sibling / "in.txt", sibling)
+    with memo.recording() as reads:
+        (sibling / "in.txt").read_text()
+    assert memo.store("kind", "k", reads, 1)
+    entry = json.loads((cache / "kind" / "k.json").read_text())
+    assert str(sibling / "in.txt") in entry["files"]  # hashed: not taken for a cache file
+
+
+def test_every_counted_file_is_tested_for_a_change_not_only_those_before_an_installed_one(tmp_path, cache):
+    fresh = tmp_path / "fresh.json"
+    aged(tmp_path)
+    with memo.recording() as reads:
+        open(os.__file__, encoding="utf-8").close()  # installed code first: not counted
+        fresh.write_text("{}")  # written now, read now: racy
+        fresh.read_text()
+    reads.written.clear()  # as if someone else had written it
+    assert "fresh.json changed while it ran" in memo.why_unkeepable(reads, lambda name: name != os.__file__)
+
+
+def test_an_entry_that_cannot_be_written_is_reported_not_kept(tmp_path, cache):
+    path = tmp_path / "a.json"
+    path.write_text("{}")
+    aged(path, tmp_path)
+    _, reads = computed([path])
+    (cache / "kind" / "k.json").mkdir(parents=True)  # a folder where the entry would go
+    assert memo.store("kind", "k", reads, 1) is False
+
+
+def test_listings_by_descriptor_and_undecodable_names_are_handled(tmp_path, cache):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a.json").write_text("{}")
+    os.close(os.open(os.path.join(os.fsencode(data), b"\xff-latin1.json"), os.O_CREAT | os.O_WRONLY))
+    aged(data / "a.json", data, tmp_path)
+    with memo.recording() as reads:
+        descriptor = os.open(data, os.O_RDONLY)
+        try:
+            os.listdir(descriptor)  # by descriptor: nothing to record, and no error
+        finally:
+            os.close(descriptor)
+        sorted(os.listdir(data))
+        (data / "a.json").read_text()
+    assert memo.why_unkeepable(reads) == ""
+    assert memo.store("kind", "k", reads, 1)  # a name that is not UTF-8 is hashed as its bytes
+    assert memo.lookup("kind", "k") == 1
+    os.unlink(os.path.join(os.fsencode(data), b"\xff-latin1.json"))
+    assert memo.lookup("kind", "k") is None
+    assert memo.entry_key("check", "/a/\udcff") != memo.entry_key("check", "/a/b")
+
+
+def copy_of_package(tmp_path) -> Path:
+    package = tmp_path / "package"
+    (package / "sub" / "__pycache__").mkdir(parents=True)
+    (package / "a.py").write_text("A = 1\n")
+    (package / "sub" / "b.py").write_text("B = 2\n")
+    (package / "sub" / "__pycache__" / "b.cpython-311.pyc").write_bytes(b"old")
+    return package
+
+
+def test_the_code_key_follows_every_package_file_but_bytecode(tmp_path, monkeypatch):
+    package = copy_of_package(tmp_path)
+    monkeypatch.setattr(memo, "_PACKAGE", package)
+    first = memo.code_key()
+    (package / "sub" / "__pycache__" / "b.cpython-311.pyc").write_bytes(b"newer bytecode")
+    assert memo.code_key() == first
+    (package / "sub" / "b.py").write_text("B = 22\n")  # an edit one level down
+    assert memo.code_key() != first
+    second = memo.code_key()
+    (package / "sub" / "b.py").rename(package / "sub" / "c.py")  # the same bytes under another name
+    assert memo.code_key() != second
+
+
+def test_the_code_key_does_not_depend_on_the_working_directory(tmp_path, monkeypatch):
+    first = memo.code_key()
+    monkeypatch.chdir(tmp_path)
+    assert memo.code_key() == first
 
 
 def test_a_path_only_tested_is_a_miss_once_it_appears_or_changes_kind(tmp_path, cache):

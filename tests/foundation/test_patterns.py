@@ -40,3 +40,11 @@ def test_after_first_use_attributes_are_plain_and_unknown_names_fail():
     with pytest.raises(AttributeError):
         lazy.no_such_method
     assert repr(lazy) == r"LazyPattern('ms\\b', 0)"
+
+
+def test_compiled_may_be_the_first_use_and_flags_default_to_none():
+    lazy = lazy_compile(r"fp8")
+    assert isinstance(lazy.compiled, re.Pattern) and lazy.compiled.flags == re.compile("fp8").flags
+    assert lazy.search("FP8") is None  # no flag given: case matters
+    with pytest.raises(AttributeError, match="^groupdict$"):
+        lazy.groupdict
