@@ -188,12 +188,17 @@ def test_an_entry_naming_a_device_a_fifo_or_a_nul_is_a_miss_without_reading_it(t
     assert memo.lookup("kind", "k") is None
 
 
-def test_a_file_of_another_size_is_not_read(tmp_path, cache):
-    path = tmp_path / "huge.json"
-    path.write_text("{}")
-    aged(path, tmp_path)
+def kept_reading(path, text: str = "{}") -> None:
+    """``path`` written with ``text`` long ago, read in a recording, and kept under "k"."""
+    path.write_text(text)
+    aged(path, path.parent)
     _, reads = computed([path])
     assert memo.store("kind", "k", reads, 1)
+
+
+def test_a_file_of_another_size_is_not_read(tmp_path, cache):
+    path = tmp_path / "huge.json"
+    kept_reading(path)
     os.truncate(path, 64 * 1024 ** 3)  # sparse: hashing it would read 64 GiB of zeros
     assert memo._file_digest(str(path), "2:whatever") == f"{64 * 1024 ** 3}:"
     assert memo.lookup("kind", "k") is None
@@ -433,10 +438,7 @@ def test_a_project_under_the_interpreters_prefix_is_still_an_input(tmp_path, cac
     try:
         record = tmp_path / "src" / "app" / "a.json"
         record.parent.mkdir(parents=True)
-        record.write_text("{}")
-        aged(record, record.parent)
-        _, reads = computed([record])
-        assert memo.store("kind", "k", reads, 1)
+        kept_reading(record)
         record.write_text('{"edited": 1}')
         assert memo.lookup("kind", "k") is None
     finally:
