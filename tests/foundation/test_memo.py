@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -443,3 +444,22 @@ def test_a_project_under_the_interpreters_prefix_is_still_an_input(tmp_path, cac
         assert memo.lookup("kind", "k") is None
     finally:
         memo._installed_prefixes.cache_clear()
+
+
+def test_path_states_and_the_wrapped_stats_answer_as_the_originals(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.txt").write_text("a")
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
+    (tmp_path / "to-sub").symlink_to(tmp_path / "sub")
+    assert [memo.path_state(str(tmp_path / name)) for name in ("a.txt", "sub", "pipe", "nothing", "dangling", "to-sub")] \
+        == ["file", "folder", "other", "absent", f"link {tmp_path / 'gone'} -> absent", f"link {tmp_path / 'sub'} -> folder"]
+    descriptor = os.open(tmp_path, os.O_RDONLY)
+    try:
+        with memo.recording() as reads:
+            assert stat.S_ISLNK(os.stat(tmp_path / "to-sub", follow_symlinks=False).st_mode)
+            assert stat.S_ISLNK(os.lstat("to-sub", dir_fd=descriptor).st_mode)  # relative to the descriptor
+            assert stat.S_ISDIR(os.stat("to-sub", dir_fd=descriptor).st_mode)
+    finally:
+        os.close(descriptor)
+    assert list(reads.probes) == [str(tmp_path / "to-sub")]  # by descriptor: nothing to record
