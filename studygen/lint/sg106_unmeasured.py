@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from ..findings import Finding
 from ..patterns import lazy_compile
-from .document import Block, Document
+from .document import Block, Document, Row, is_empty_cell
 from .text import STOPWORDS, label_tokens, normalize, stem
 from .vocabulary import format_aliases, number_terms
 
@@ -230,9 +230,25 @@ def _declarations(document: Document) -> list[Unmeasured]:
     declared_cells = any(word in lowered for word in ("not measured", "not run", "not tried", "not tested", "not benchmarked", "never ", "untested", "unmeasured"))
     for table in document.tables if declared_cells else ():
         for row in table.rows:
-            if any(cell[:1] in "nNuU" and _DECLARED_CELL_RE.match(cell) for cell in row.cells) and row.label:
-                add(row.label, row.line, None, row.line)
+            label = _declared_row_label(row)
+            if label:
+                add(label, row.line, None, row.line)
     return found
+
+
+def _declares_cell(cell: str) -> bool:
+    return cell[:1] in "nNuU" and bool(_DECLARED_CELL_RE.match(cell))
+
+
+def _declared_row_label(row: Row) -> str:
+    """The label of a row with a "not tried" cell, less that cell (a column
+    of few rows with words in half its cells is a label column, and the
+    declaring cell's words are no part of the configuration); "" when the
+    row declares nothing or has no other label cell."""
+    if not any(_declares_cell(cell) for cell in row.cells):
+        return ""
+    cells = (row.cells[c] for c in row.table.label_columns)
+    return " / ".join(cell for cell in cells if not is_empty_cell(cell) and not _declares_cell(cell))
 
 
 def check(document: Document) -> list[Finding]:
