@@ -23,6 +23,10 @@ def test_a_declaration_inside_a_paragraph_gives_the_line_it_stands_on():
     text = "# T\n\nThe B200 runs took a week.\nNVFP4 was not tried\nfor lack of kernels.\n\nNVFP4 is 2x faster on B200.\n"
     assert _sg106(text) == [
         (7, "'NVFP4' is declared not measured (line 4) but line 7 states an outcome for it: 'NVFP4 is 2x faster on B200.'")]
+    # the same with a parenthesis: "NVFP4 (not tried)" on the middle line of three
+    text = "# T\n\nOf the formats we had,\nNVFP4 (not tried) needs\nkernels of its own.\n\nNVFP4 is 2x faster on B200.\n"
+    assert _sg106(text) == [
+        (7, "'NVFP4' is declared not measured (line 4) but line 7 states an outcome for it: 'NVFP4 is 2x faster on B200.'")]
 
 
 def test_a_list_item_states_an_outcome_for_a_declared_table_row():
