@@ -28,8 +28,10 @@ pays, helps, improves, drops, saves, "no speedup" …) or a figure with a
 unit, and it is *hedged* by words such as expected, likely, may, would,
 could, if, when, "not measured"; sentences under a heading such as "When
 to revisit", "Not measured", "Known gaps" or "Future work" state
-conditions, not results. A table row naming the configuration with a
-figure in it states an outcome too. Each unhedged outcome is a warning.
+conditions, not results, and so do those under any heading that declares
+a not-measured list ("Unmeasured", "Not benchmarked", "Not run" …). A
+table row naming the configuration with a figure in it states an outcome
+too. Each unhedged outcome is a warning.
 """
 
 from __future__ import annotations
@@ -87,10 +89,12 @@ HEDGE_RE = lazy_compile(
     + _NOT + r"\s+(?:been\s+)?(?:tried|measured|run|tested|benchmarked|evaluated|verified|known))\b",
     re.IGNORECASE,
 )
-# Sections whose sentences are conditions or plans, not results.
+# Sections whose sentences are conditions or plans, not results; every heading
+# that declares a not-measured list (_DECLARED_HEADING_RE) is one of them.
 HEDGED_HEADING_RE = lazy_compile(
     r"\b(?:revisit|future|next\s+steps?|open\s+questions?|to\s*do|todo|ideas?|outlook|plans?|expectations?|"
-    r"hypothes\w+|not\s+measured|not\s+tried|untested|limitations?|known\s+gaps?|caveats?|when\s+to)\b",
+    r"hypothes\w+|" + _NOT + r"\s+(?:yet\s+)?(?:tried|measured|run|tested|benchmarked|covered)|untested|unmeasured|"
+    r"not\s+part\s+of\s+the\s+study|limitations?|known\s+gaps?|caveats?|when\s+to)\b",
     re.IGNORECASE,
 )
 _FIGURE_WITH_UNIT_RE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|µs|%|x|×|MiB|GiB|MB|GB|tokens/s|tok/s|images/s|req/s)(?!\w)")
@@ -272,8 +276,6 @@ def check(document: Document) -> list[Finding]:
                 if not item.terms <= tokens:
                     continue
                 if item.block is block and item.line == sentence.line_at(sentence.start) or _declares(sentence_text):
-                    continue
-                if block.in_list and item.block is not None and item.block.heading == block.heading and _DECLARED_HEADING_RE.search(block.heading or ""):
                     continue
                 outcome = _first_outcome(unconditioned)
                 if outcome is None or HEDGE_RE.search(sentence_text):

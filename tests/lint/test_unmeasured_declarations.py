@@ -120,3 +120,14 @@ def test_a_long_sentence_without_clause_marks_is_clipped_to_one_hundred_characte
     assert len(text) == 124
     quoted = _outcome_quote(text, text.index("fast"))
     assert quoted == text[:99] + "…" and len(quoted) == 100
+
+
+def test_every_heading_that_declares_a_list_also_states_conditions_under_it():
+    # the headings a not-measured list may stand under ("Unmeasured", "Not benchmarked" ...) are read alike:
+    # what their sections say of a declared configuration is no measured result
+    declared = "# T\n\nINT4 was not tried.\n\n## {}\n\nINT4 is 2x faster on B200 in the vendor sheet.\n"
+    for heading in ("Not measured", "Unmeasured", "Not benchmarked", "Not run", "Not yet tried", "Untested", "Not covered"):
+        assert _sg106(declared.format(heading)) == [], heading
+    assert _sg106(declared.format("Results")) == [
+        (7, "'INT4' is declared not measured (line 3) but line 7 states an outcome for it: "
+            "'INT4 is 2x faster on B200 in the vendor sheet.'")]
