@@ -238,58 +238,75 @@ ROW_COLUMNS = (
 )
 
 
-def _base_row(record: Record, variants: dict[str, dict], signatures: dict, index: int, result: dict,
-              named: tuple) -> dict:
-    """The row of ``record.results[index]`` before its value: ``named`` is its
-    ``(metric, statistic, group)``, ``signatures`` the record's software
-    signature per (backend, kind), filled here as they come."""
+# Method settings that make two latencies incomparable, in the order ``timing_method`` names them.
+TIMING_METHOD_FIELDS = ("cuda_graph", "data_transfers", "spin_wait", "host_sync")
+
+
+def _record_fields(record: Record) -> tuple:
+    """What every row of ``record`` shares: ``(job_id, record, family,
+    revision, gpu, tensorrt, weights, transcribed)``, read once a record
+    rather than once a result."""
     provenance = record.provenance
+    checkpoint = provenance["checkpoint"]
+    return (record.job_id, record.display_path, record.data["family"], checkpoint.get("revision"),
+            provenance.get("gpu"), (provenance.get("software") or {}).get("tensorrt"), checkpoint.get("weights"),
+            "source" in provenance)
+
+
+def _base_row(record: Record, shared: tuple, variants: dict[str, dict], signatures: dict, index: int, result: dict,
+              named: tuple) -> dict:
+    """The row of ``record.results[index]`` before its value: ``shared`` is
+    :func:`_record_fields` of the record, ``named`` the result's ``(metric,
+    statistic, group)``, ``signatures`` the record's software signature per
+    (backend, kind), filled here as they come."""
+    job_id, display_path, family, revision, gpu, tensorrt, weights, transcribed = shared
     variant = result["variant"]
     variant_spec = variants.get(variant, {})
-    method = result.get("method") or {}
-    timing_method = ",".join(
-        f"{name}={method[name]}" for name in ("cuda_graph", "data_transfers", "spin_wait", "host_sync") if name in method)
+    method = result.get("method")
+    timing_method = ",".join([f"{name}={method[name]}" for name in TIMING_METHOD_FIELDS if name in method]) if method else ""
     distribution = result.get("distribution") or {}
     backend = result.get("backend")
-    software = signatures.get((backend, result["kind"]))
+    kind = result["kind"]
+    software = signatures.get((backend, kind))
     if software is None:
-        software = signatures[backend, result["kind"]] = software_signature(provenance, backend, result["kind"])
+        software = signatures[backend, kind] = software_signature(record.provenance, backend, kind)
     metric, statistic, group = named
+    get = result.get
     return {
-        "job_id": record.job_id,
-        "record": record.display_path,
+        "job_id": job_id,
+        "record": display_path,
         "pointer": f"/results/{index}",
-        "family": record.data["family"],
-        "revision": provenance["checkpoint"].get("revision"),
+        "family": family,
+        "revision": revision,
         "variant": variant,
         "recipe": variant_spec.get("recipe"),
         "precision": variant_spec.get("precision"),
-        "kind": result["kind"],
+        "kind": kind,
         "metric": metric,
         "statistic": statistic,
         "group": group,
-        "shape": result.get("shape"),
-        "batch": result.get("batch"),
+        "shape": get("shape"),
+        "batch": get("batch"),
         "backend": backend,
-        "mode": result.get("mode"),
-        "gpu": provenance.get("gpu"),
-        "tensorrt": (provenance.get("software") or {}).get("tensorrt"),
+        "mode": get("mode"),
+        "gpu": gpu,
+        "tensorrt": tensorrt,
         "software": software,
-        "dataset": result.get("dataset"),
+        "dataset": get("dataset"),
         "value": None, "decimals": None, "display_decimals": None, "value_min": None, "value_max": None, "range_over": None,
         "unit": None,
-        "approximate": bool(result.get("approximate", False)),
-        "weights": provenance["checkpoint"].get("weights"),
-        "transcribed": "source" in provenance,
+        "approximate": bool(get("approximate", False)),
+        "weights": weights,
+        "transcribed": transcribed,
         "timing_method": timing_method,
         "repeats": distribution.get("repeats"),
         "repeat_medians_ms": distribution.get("repeat_medians_ms"),
         "samples": distribution.get("samples"),
         "cv": distribution.get("cv"),
-        "unstable": bool(result.get("unstable", False)),
-        "unstable_reason": result.get("unstable_reason"),
-        "reference_variant": result.get("reference_variant"),
-        "note": result.get("note"),
+        "unstable": bool(get("unstable", False)),
+        "unstable_reason": get("unstable_reason"),
+        "reference_variant": get("reference_variant"),
+        "note": get("note"),
     }
 
 
@@ -317,10 +334,10 @@ def flatten_record(record: Record, study: "Study") -> list[dict]:
     (:data:`studygen.result_kinds.RESULT_KINDS`). Ranges over unlisted rows
     keep ``value_min``/``value_max`` and leave ``value`` empty."""
     rows = []
-    variants, signatures = study.variants, {}
+    variants, signatures, shared = study.variants, {}, _record_fields(record)
     for index, result in enumerate(record.results):
         kind = RESULT_KINDS[result["kind"]]
-        base = _base_row(record, variants, signatures, index, result, metric_of(result))
+        base = _base_row(record, shared, variants, signatures, index, result, metric_of(result))
         rows.extend(ROWS_OF_KIND.get(kind.kind, _value_rows)(base, result, kind, f"/results/{index}"))
     printing = study.spec.get("precision", {})
     for row in rows:
