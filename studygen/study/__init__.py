@@ -430,16 +430,17 @@ def load_study(study_dir: Path, root: Path) -> Study:
     study = Study(root=root, study_dir=study_dir, spec=spec, spec_text=text)
     records_dir = study.measurements_dir
     shown_in = {records_dir: shown_paths_in(records_dir, root)}
-    record_paths = _json_files(records_dir, root, study.problems)
+    # (display-path function of the record's folder, record path): the folder is known, not asked per record
+    record_paths = [(shown_in[records_dir], path) for path in _json_files(records_dir, root, study.problems)]
     for extra in spec.get("extra_measurements", []):  # more record folders (a test case adding rows to shared records)
         extra_dir = root / extra
         if not _is_folder(extra_dir):
             study.problems.append(Problem.at(rel, f"extra_measurements: {extra}/ is not a folder", "/extra_measurements"))
             continue
-        shown_in.setdefault(extra_dir, shown_paths_in(extra_dir, root))
-        record_paths += _json_files(extra_dir, root, study.problems)
-    for path in record_paths:
-        shown = shown_in[path.parent](path)
+        shown_in_extra = shown_in.setdefault(extra_dir, shown_paths_in(extra_dir, root))
+        record_paths += [(shown_in_extra, path) for path in _json_files(extra_dir, root, study.problems)]
+    for shown_in_folder, path in record_paths:
+        shown = shown_in_folder(path)
         try:
             study.records.append(load_record(path, shown))
         except StudygenError as exc:
@@ -479,13 +480,17 @@ def _is_folder(path: Path) -> bool:
         return False
 
 
+def _file_name(path: Path) -> str:
+    return path.name
+
+
 def _json_files(folder: Path, root: Path, problems: list) -> list[Path]:
     """The ``*.json`` files directly in ``folder``, sorted; none when it does not
     exist. A folder that exists but cannot be listed is a problem (SG202)."""
     try:
         if not folder.is_dir():
             return []
-        return sorted(folder.glob("*.json"))
+        return sorted(folder.glob("*.json"), key=_file_name)  # one folder: by name is the order of the paths
     except OSError as exc:
         problems.append(Problem.at(shown_path(folder, root), f"cannot list the folder: {exc.strerror or exc}"))
         return []
@@ -496,15 +501,18 @@ def record_consistency_problems(study: Study) -> list[Problem]:
     family, a job id other than its file name (so two files cannot claim one
     job), a variant the study file does not declare."""
     problems = []
-    declared = set(study.variants)
+    declared, family = set(study.variants), study.family
     for record in study.records:
-        if record.data["family"] != study.family:
-            problems.append(Problem.at(record.display_path, f"family '{record.data['family']}' but the study is '{study.family}'",
+        if record.data["family"] != family:
+            problems.append(Problem.at(record.display_path, f"family '{record.data['family']}' but the study is '{family}'",
                                     "/family", record.line_of("/family")))
         if record.job_id != record.path.stem:
             problems.append(Problem.at(record.display_path, f"job_id '{record.job_id}' differs from the file name '{record.path.name}'",
                                     "/job_id", record.line_of("/job_id")))
         for index, result in enumerate(record.results):
+            if result["variant"] in declared and (not result.get("reference_variant")
+                                                  or result["reference_variant"] in declared):
+                continue  # nearly every result: no list of names to build
             names = [("variant", result["variant"])]
             if result.get("reference_variant"):
                 names.append(("reference_variant", result["reference_variant"]))
