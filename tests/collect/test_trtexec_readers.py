@@ -247,3 +247,50 @@ def test_percentiles_of_the_times_follow_trtexec(collect):
     assert (host["p90_ms"], host["p99_ms"]) == (3.13025, 3.4563)
     h2d = done.latency("h2d", batch=1)["statistics_ms"]  # inMs: the log summarises no H2D, the file alone
     assert (h2d["p90"], h2d["p95"], h2d["p99"]) == (0.0422058, 0.0540771, 0.0670166)
+
+
+def trt7_iteration(enqueue: tuple[float, float], inputs: tuple[float, float], in_ms: float) -> dict:
+    """One TensorRT 7 ``--exportTimes`` iteration with the two stamp pairs given (figures of our own)."""
+    return {"startEnqMs": enqueue[0], "endEnqMs": enqueue[1], "startInMs": inputs[0], "endInMs": inputs[1],
+            "inMs": in_ms, "computeMs": 1.5, "outMs": 0.02, "latencyMs": 1.57, "endToEndMs": 1.9}
+
+
+def test_tensorrt_7_swapped_stamps_say_which_pair_is_the_enqueue(workdir):
+    path = workdir / "times.json"
+    path.write_text(json.dumps([trt7_iteration((10.0, 10.05), (10.1, 10.4), 0.05),
+                                trt7_iteration((12.0, 12.06), (12.1, 12.35), 0.06)]))
+    (run,) = parse_times(path, "times.json")
+    assert run.timings["enqueue"] == [0.3, 0.25]
+    assert run.derivation["enqueue"] == ("endInMs − startInMs: this writer swaps the enqueue and input stamps "
+                                         "(endEnqMs − startEnqMs equals inMs in every iteration)")
+    assert run.resolution_ms["enqueue"] == 0.0001  # stamps near 10 ms printed with six significant digits
+
+
+def test_tensorrt_7_stamps_that_both_measure_h2d_give_no_enqueue(workdir):
+    path = workdir / "times.json"
+    path.write_text(json.dumps([trt7_iteration((10.0, 10.05), (10.1, 10.15), 0.05)]))
+    (run,) = parse_times(path, "times.json")
+    assert "enqueue" not in run.timings
+    assert run.left_out == {"enqueue": "enqueue not derived from times.json array 1: both startEnqMs/endEnqMs and "
+                                       "startInMs/endInMs measure inMs"}
+
+
+def test_an_enqueue_below_the_stamps_resolution_is_left_out_with_the_count(workdir):
+    keys = {"startH2dMs": 0, "endH2dMs": 1, "startComputeMs": 1, "endComputeMs": 3, "startD2hMs": 3, "endD2hMs": 4,
+            "h2dMs": 1, "computeMs": 2, "d2hMs": 1, "latencyMs": 4}
+    path = workdir / "times.json"
+    # near 5000 ms six digits carry 0.01 ms: a 0.005 ms enqueue prints as two equal stamps
+    path.write_text(json.dumps([dict(keys, startEnqMs=5000.01, endEnqMs=5000.01),
+                                dict(keys, startEnqMs=5000.5, endEnqMs=5000.52)]))
+    (run,) = parse_times(path, "times.json")
+    assert "enqueue" not in run.timings
+    assert run.left_out == {"enqueue": "enqueue not derived from times.json array 1: 1 of 2 differences endEnqMs − "
+                                       "startEnqMs are below the 0.01 ms resolution of its timestamps (printed with 6 "
+                                       "significant digits)"}
+
+
+def test_times_of_an_unknown_writer_are_refused_naming_the_keys(workdir):
+    error = refused(parse_times, workdir / "times.json", '[{"latencyMs": 1.0, "gpuMs": 0.5}]')
+    assert (error.path, error.where, error.message) == (
+        "times.json", "/0", "unknown --exportTimes keys ['gpuMs', 'latencyMs'] (expected TensorRT 8.2+ "
+        "startH2dMs…latencyMs or TensorRT 7 startInMs…endToEndMs)")
