@@ -14,7 +14,8 @@ import pytest
 
 from studygen.collect.trtexec import parse_layer_info, parse_log, parse_profile, parse_times, plan_size_bytes
 from studygen.collect.trtexec.log import log_provenance
-from studygen.collect.trtexec.runs import TrtexecRun, decode_version_tag, major_version, measured_settings
+from studygen.collect.trtexec.runs import (TrtexecRun, decode_version_tag, major_version, measured_settings, shape_batch,
+                                          split_shapes, version_of_line)
 from studygen.errors import InputError
 from tests.collect.conftest import TRTEXEC
 
@@ -40,9 +41,33 @@ def refused(parse, path, content: str) -> InputError:
     ("8503", "8.5.3"),  # trt8.5.3_dump-profile_no-e2e-timing.log
     ("8510", "8.5.10"),  # trt8.5_*.log
     ("8600", "8.6.0"), ("7103", "7.1.3"),  # NV_TENSORRT_VERSION's Mmpp layout
+    ("110100", "11.1.0"), ("990912", "99.9.12"),  # MMmmpp with a major of two digits
 ])
 def test_version_tag_decodes_as_the_log_states_it(tag, version):
     assert decode_version_tag(tag) == version
+
+
+@pytest.mark.parametrize("printed, version", [
+    ("8003", "8.0.3"), ("101601", "10.16.1"),  # a bare NV_TENSORRT_VERSION number, four or six digits
+    ("8.6.1", "8.6.1"), ("10.16.1.3", "10.16.1.3"), ("1234567", "1234567"),  # dotted, or no such number: as printed
+])
+def test_a_version_line_is_decoded_only_when_it_is_a_bare_version_number(printed, version):
+    assert version_of_line(printed) == version
+
+
+def test_explicit_input_shapes_are_split_per_input_and_must_agree_on_the_batch():
+    assert split_shapes("x=4x1x28x28, y=4x3", "=") == [("x", "4x1x28x28"), ("y", "4x3")]
+    assert split_shapes("images:2x3x640x640,mask:2x640x640", ":") == [("images", "2x3x640x640"), ("mask", "2x640x640")]
+    assert shape_batch(split_shapes("x=4x3x8, y=2x5", "=")) is None  # two leading dimensions: no batch stated
+    assert shape_batch(split_shapes("x=4x3x8, y=4x5, z=7", "=")) == 4  # a one-dimensional input says nothing
+
+
+def test_a_run_with_no_batch_line_counts_one_iteration_per_query():
+    # a log captured part way may lack "Batch:" and "--batch": queries are then iterations
+    run = TrtexecRun(index=0, line=1, timed_queries=120, warmup_queries=9)
+    assert (run.timed_iterations(), run.warmup_iterations()) == (120, 9)
+    implicit = TrtexecRun(index=0, line=1, batch=4, timed_queries=120, warmup_queries=8)
+    assert (implicit.timed_iterations(), implicit.warmup_iterations()) == (30, 2)
 
 
 def test_a_log_without_its_version_line_takes_the_tag(workdir):
