@@ -149,6 +149,15 @@ def test_profile_rows_as_the_file_states_them():
     assert old[1].line == 62
 
 
+def test_a_profile_row_without_its_total_time_keeps_a_total_of_zero(workdir):
+    # timeMs is optional: its average is what the kernel time uses, and a missing total is 0, not invented
+    path = workdir / "profile.json"
+    path.write_text(json.dumps([{"count": 4}, {"name": "conv", "averageMs": 0.25}, {"name": "fc", "timeMs": 0.4,
+                                                                                   "averageMs": 0.1}]))
+    (run,) = parse_profile(path, "profile.json")
+    assert run.rows == [("conv", 0.25, None, 0), ("fc", 0.1, None, 0.4)]
+
+
 @pytest.mark.parametrize("content, where, message", [
     ('[{"count": 0}, {"name": "a", "averageMs": 1}]', "/0/count", "count must be a positive integer"),
     ('[{"count": true}, {"name": "a", "averageMs": 1}]', "/0/count", "count must be a positive integer"),
