@@ -41,7 +41,7 @@ def refused(parse, path, content: str) -> InputError:
     ("8503", "8.5.3"),  # trt8.5.3_dump-profile_no-e2e-timing.log
     ("8510", "8.5.10"),  # trt8.5_*.log
     ("8600", "8.6.0"), ("7103", "7.1.3"),  # NV_TENSORRT_VERSION's Mmpp layout
-    ("110100", "11.1.0"), ("990912", "99.9.12"),  # MMmmpp with a major of two digits
+    ("110000", "11.0.0"), ("100001", "10.0.1"), ("990912", "99.9.12"),  # MMmmpp with a major of two digits
 ])
 def test_version_tag_decodes_as_the_log_states_it(tag, version):
     assert decode_version_tag(tag) == version
@@ -153,9 +153,10 @@ def test_a_profile_row_without_its_total_time_keeps_a_total_of_zero(workdir):
     # timeMs is optional: its average is what the kernel time uses, and a missing total is 0, not invented
     path = workdir / "profile.json"
     path.write_text(json.dumps([{"count": 4}, {"name": "conv", "averageMs": 0.25}, {"name": "fc", "timeMs": 0.4,
-                                                                                   "averageMs": 0.1}]))
+                                                                                   "averageMs": 0.1},
+                                {"name": "pool", "timeMs": None, "averageMs": 0.05}]))
     (run,) = parse_profile(path, "profile.json")
-    assert run.rows == [("conv", 0.25, None, 0), ("fc", 0.1, None, 0.4)]
+    assert run.rows == [("conv", 0.25, None, 0), ("fc", 0.1, None, 0.4), ("pool", 0.05, None, 0)]
 
 
 @pytest.mark.parametrize("content, where, message", [
