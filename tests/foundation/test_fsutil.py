@@ -147,12 +147,15 @@ def test_a_writer_waiting_on_a_lock_file_its_holder_removes_takes_the_new_one(tm
 
 
 def test_a_lock_taken_with_stdin_closed_is_removed_on_release(tmp_path):
-    # with descriptor 0 free, the lock file's descriptor can be 0, a real descriptor to unlink and close
-    code = ("import os, sys\nfrom pathlib import Path\nfrom studygen import fsutil\nos.close(0)\n"
-            "with fsutil.folder_lock(Path(sys.argv[1]), timeout_s=5):\n"
-            "    print(os.path.exists(os.path.join(sys.argv[1], fsutil.LOCK_FILE)), os.fstat(0).st_size == 0)\n"
-            "print(os.path.exists(os.path.join(sys.argv[1], fsutil.LOCK_FILE)))\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, env=env,
-                          timeout=60)
-    assert done.stdout == "True True\nFalse\n", done.stdout + done.stderr
+    # with descriptor 0 free, the lock file's descriptor is 0: a real descriptor, to unlink and close
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        with fsutil.folder_lock(tmp_path, timeout_s=5):
+            assert (tmp_path / fsutil.LOCK_FILE).exists()
+            assert os.fstat(0).st_ino == os.stat(tmp_path / fsutil.LOCK_FILE).st_ino
+        lock_left = (tmp_path / fsutil.LOCK_FILE).exists()
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+    assert not lock_left
