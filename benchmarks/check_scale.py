@@ -26,7 +26,13 @@ Prints the figures against the targets of issues 7 and 11:
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
 Usage: ``python benchmarks/check_scale.py [--families N] [--records-per-family M ...] [--repeat R] [--keep DIR]``.
-Times are printed, never asserted (tests assert no wall times).
+Times are printed, never asserted (tests assert no wall times): wall time,
+and the CPU time (user + system, worker processes included) that a machine
+shared with other work judges better. The first line says whether Python
+caches bytecode: where ``PYTHONDONTWRITEBYTECODE`` is set every run compiles
+studygen's modules again (a user's install caches them); to measure with
+cached bytecode without writing into the checkout, run it as
+``env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=/tmp/pyc python benchmarks/check_scale.py``.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -198,18 +205,28 @@ def studygen(*argv, cwd: Path = REPO) -> tuple[float, subprocess.CompletedProces
     return time.perf_counter() - started, done
 
 
-def time_check(root: Path, repeat: int, reuse: bool = False) -> tuple[list[float], str]:
-    """Wall seconds of each of ``repeat`` checks and the last summary line.
-    Every check runs (``--no-cache``) unless ``reuse``: then the findings kept
-    for unchanged inputs are reused, as a re-check after no change does."""
-    times, summary = [], ""
+def children_cpu_s() -> float:
+    """CPU seconds (user + system) of this process's finished children and
+    the descendants they waited for (``check``'s worker processes)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def time_check(root: Path, repeat: int, reuse: bool = False) -> tuple[list[float], list[float], str]:
+    """Wall seconds and CPU seconds (user + system, workers included) of
+    ``repeat`` check runs, and the last run's summary line. Every check runs
+    (``--no-cache``) unless ``reuse``: then the findings kept for unchanged
+    inputs are reused, as a re-check after no change does."""
+    times, cpu, summary = [], [], ""
     for _ in range(repeat):
+        cpu_before = children_cpu_s()
         seconds, done = studygen("check", "--root", root, *(() if reuse else ("--no-cache",)))
         if done.returncode not in (0, 1):
             raise SystemExit(f"check failed (exit {done.returncode}): {done.stderr.strip()}")
         times.append(seconds)
+        cpu.append(children_cpu_s() - cpu_before)
         summary = done.stdout.strip().splitlines()[-1]
-    return times, summary
+    return times, cpu, summary
 
 
 # Where one study's check time goes, measured in one process over the first
@@ -219,7 +236,7 @@ import json, sys, time
 from pathlib import Path
 from studygen.checks import run_checks
 from studygen.commands.check import fewer_collections
-from studygen.render import charts
+from studygen.render import charts, engine
 from studygen.study import family_dirs, load_study
 
 root = Path(sys.argv[1])
@@ -231,7 +248,7 @@ def timed_charts(study):
         return draw(study)
     finally:
         spent["charts"] += time.perf_counter() - started
-charts.render_charts = timed_charts
+charts.render_charts = engine.render_charts = timed_charts  # the engine calls its own imported name
 dirs = family_dirs(root)[: int(sys.argv[2])]
 load_study(dirs[0], root); draw(load_study(dirs[0], root))  # imports and font cache, as a worker's first study pays
 for study_dir in dirs:
@@ -269,15 +286,16 @@ def bench_size(families: int, per_family: int, repeat: int, keep: Path | None) -
         render_s, done = studygen("render", "--root", root)
         if done.returncode != 0:
             raise SystemExit(f"render failed (exit {done.returncode}): {done.stderr.strip()}")
-        times, summary = time_check(root, repeat)
+        times, cpu, summary = time_check(root, repeat)
         time.sleep(1.1)  # out of studygen.memo's window for files written just now: the findings are kept
         time_check(root, 1, reuse=True)
-        reuse_times, reuse_summary = time_check(root, repeat, reuse=True)
+        reuse_times, _, reuse_summary = time_check(root, repeat, reuse=True)
         if reuse_summary != summary:
             raise SystemExit(f"the kept findings differ: {reuse_summary!r}, checked afresh {summary!r}")
         phases = phase_times(root)
     return {"records": count, "families": families, "per_family": per_family, "generate_s": generate_s,
-            "render_s": render_s, "check_s": times, "reuse_s": reuse_times, "summary": summary, "phases": phases}
+            "render_s": render_s, "check_s": times, "check_cpu_s": cpu, "reuse_s": reuse_times, "summary": summary,
+            "phases": phases}
 
 
 def main(argv=None) -> None:
@@ -300,7 +318,9 @@ def main(argv=None) -> None:
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         python_times.append(time.perf_counter() - started)
 
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}")
+    bytecode = "not written (PYTHONDONTWRITEBYTECODE)" if sys.dont_write_bytecode else "cached"
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, bytecode {bytecode}, "
+          f"load average {os.getloadavg()[0]:.2f}")
     results = []
     for per_family in args.records_per_family:
         result = bench_size(args.families, per_family, args.repeat, args.keep)
@@ -308,6 +328,7 @@ def main(argv=None) -> None:
         times = result["check_s"]
         print(f"{result['records']:>6} records ({result['families']} families x {per_family}): "
               f"check best {min(times):.2f} s, median {statistics.median(times):.2f} s over {len(times)} runs "
+              f"(CPU user+sys best {min(result['check_cpu_s']):.2f} s, median {statistics.median(result['check_cpu_s']):.2f} s) "
               f"[generate {result['generate_s']:.1f} s, render {result['render_s']:.1f} s; check said: {result['summary']}; "
               f"load average {os.getloadavg()[0]:.2f}]")
         reuse = result["reuse_s"]

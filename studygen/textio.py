@@ -138,8 +138,13 @@ def _shown(literal: str) -> str:
     return literal if len(literal) <= 24 else f"{literal[:12]}…{literal[-10:]}"
 
 
+_SMALLEST_NORMAL, _LARGEST = sys.float_info.min, sys.float_info.max
+
+
 def _finite_float(literal: str) -> SourceFloat:
     value = SourceFloat(literal)
+    if _SMALLEST_NORMAL <= abs(value) <= _LARGEST:  # a finite, normal, non-zero double: nearly every figure
+        return value
     if not math.isfinite(value):
         raise _JSONRefusal(f"number {_shown(literal)} is out of range (not a finite double)", literal, number=True)
     if value == 0:
@@ -158,6 +163,8 @@ _MAX_INT_DIGITS = 309
 
 
 def _bounded_int(literal: str) -> int:
+    if len(literal) < _MAX_INT_DIGITS:  # fewer digits than that, sign included: nearly every integer
+        return int(literal)
     digits = len(literal) - literal.startswith("-")
     if digits >= _MAX_INT_DIGITS:
         try:

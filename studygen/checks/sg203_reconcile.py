@@ -61,7 +61,7 @@ def repeated_keys(study) -> dict[str, list[dict]]:
     for row in study.rows:
         if row["value"] is not None and row["statistic"] != "not_measured":
             by_key.setdefault(row["key"], []).append(row)
-    return {k: rows for k, rows in by_key.items() if len({r["job_id"] for r in rows}) > 1}
+    return {k: rows for k, rows in by_key.items() if len(rows) > 1 and len({r["job_id"] for r in rows}) > 1}
 
 
 def _spread(rows: list[dict]) -> float:

@@ -74,7 +74,9 @@ def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
     for platforms in groups.values():
         if len(platforms) < 2:
             continue
-        medians = {p: median(r["value"] for r in rows) for p, rows in platforms.items()}
+        # one row (nearly every platform): its value is its median, without sorting a list of one
+        medians = {p: rows[0]["value"] if len(rows) == 1 else median([r["value"] for r in rows])
+                   for p, rows in platforms.items()}
         high_p = max(medians, key=lambda p: medians[p])
         low_p = min(medians, key=lambda p: medians[p])
         ratio = medians[high_p] / medians[low_p]

@@ -128,7 +128,9 @@ def worker_count(root: Path, study_dirs: list[Path]) -> int:
     for study_dir in study_dirs:  # measurements/<family>/ by default; a count to decide, not to check
         folder = root / "measurements" / study_dir.name
         records += sum(1 for _ in folder.glob("*.json")) if folder.is_dir() else 0
-    return min(cores, len(study_dirs)) if records >= PARALLEL_MIN_RECORDS else 1
+        if records >= PARALLEL_MIN_RECORDS:  # decided: the other folders need not be listed
+            return min(cores, len(study_dirs))
+    return 1
 
 
 def run_check(options: CheckOptions) -> list:

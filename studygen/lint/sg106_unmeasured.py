@@ -28,8 +28,10 @@ pays, helps, improves, drops, saves, "no speedup" …) or a figure with a
 unit, and it is *hedged* by words such as expected, likely, may, would,
 could, if, when, "not measured"; sentences under a heading such as "When
 to revisit", "Not measured", "Known gaps" or "Future work" state
-conditions, not results. A table row naming the configuration with a
-figure in it states an outcome too. Each unhedged outcome is a warning.
+conditions, not results, and so do those under any heading that declares
+a not-measured list ("Unmeasured", "Not benchmarked", "Not run" …). A
+table row naming the configuration with a figure in it states an outcome
+too. Each unhedged outcome is a warning.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from dataclasses import dataclass
 
 from ..findings import Finding
 from ..patterns import lazy_compile
-from .document import Block, Document
+from .document import Block, Document, Row, is_empty_cell
 from .text import STOPWORDS, label_tokens, normalize, stem
 from .vocabulary import format_aliases, number_terms
 
@@ -87,10 +89,12 @@ HEDGE_RE = lazy_compile(
     + _NOT + r"\s+(?:been\s+)?(?:tried|measured|run|tested|benchmarked|evaluated|verified|known))\b",
     re.IGNORECASE,
 )
-# Sections whose sentences are conditions or plans, not results.
+# Sections whose sentences are conditions or plans, not results; every heading
+# that declares a not-measured list (_DECLARED_HEADING_RE) is one of them.
 HEDGED_HEADING_RE = lazy_compile(
     r"\b(?:revisit|future|next\s+steps?|open\s+questions?|to\s*do|todo|ideas?|outlook|plans?|expectations?|"
-    r"hypothes\w+|not\s+measured|not\s+tried|untested|limitations?|known\s+gaps?|caveats?|when\s+to)\b",
+    r"hypothes\w+|" + _NOT + r"\s+(?:yet\s+)?(?:tried|measured|run|tested|benchmarked|covered)|untested|unmeasured|"
+    r"not\s+part\s+of\s+the\s+study|limitations?|known\s+gaps?|caveats?|when\s+to)\b",
     re.IGNORECASE,
 )
 _FIGURE_WITH_UNIT_RE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|µs|%|x|×|MiB|GiB|MB|GB|tokens/s|tok/s|images/s|req/s)(?!\w)")
@@ -230,9 +234,25 @@ def _declarations(document: Document) -> list[Unmeasured]:
     declared_cells = any(word in lowered for word in ("not measured", "not run", "not tried", "not tested", "not benchmarked", "never ", "untested", "unmeasured"))
     for table in document.tables if declared_cells else ():
         for row in table.rows:
-            if any(cell[:1] in "nNuU" and _DECLARED_CELL_RE.match(cell) for cell in row.cells) and row.label:
-                add(row.label, row.line, None, row.line)
+            label = _declared_row_label(row)
+            if label:
+                add(label, row.line, None, row.line)
     return found
+
+
+def _declares_cell(cell: str) -> bool:
+    return cell[:1] in "nNuU" and bool(_DECLARED_CELL_RE.match(cell))
+
+
+def _declared_row_label(row: Row) -> str:
+    """The label of a row with a "not tried" cell, less that cell (a column
+    of few rows with words in half its cells is a label column, and the
+    declaring cell's words are no part of the configuration); "" when the
+    row declares nothing or has no other label cell."""
+    if not any(_declares_cell(cell) for cell in row.cells):
+        return ""
+    cells = (row.cells[c] for c in row.table.label_columns)
+    return " / ".join(cell for cell in cells if not is_empty_cell(cell) and not _declares_cell(cell))
 
 
 def check(document: Document) -> list[Finding]:
@@ -256,8 +276,6 @@ def check(document: Document) -> list[Finding]:
                 if not item.terms <= tokens:
                     continue
                 if item.block is block and item.line == sentence.line_at(sentence.start) or _declares(sentence_text):
-                    continue
-                if block.in_list and item.block is not None and item.block.heading == block.heading and _DECLARED_HEADING_RE.search(block.heading or ""):
                     continue
                 outcome = _first_outcome(unconditioned)
                 if outcome is None or HEDGE_RE.search(sentence_text):

@@ -54,9 +54,9 @@ def measurement_and_config_keys(row: dict) -> tuple[str, str]:
     """``(key_string(row, FIELDS), key_string(row, CONFIG_FIELDS))`` with each
     part made once (the flattened table asks for both on every row)."""
     get = row.get
-    # a plain string is its own part (most parts are): no call for it
-    parts = [value if (value := get(name)).__class__ is str and name in _PLAIN_FIELDS else _key_part(name, value)
-             for name in FIELDS]
+    # a plain string is its own part (most parts are), None an empty one: no call for either
+    parts = [value if (value := get(name)).__class__ is str and name in _PLAIN_FIELDS
+             else "" if value is None else _key_part(name, value) for name in FIELDS]
     return "|".join(parts), "|".join([parts[i] for i in _CONFIG_INDEXES])
 
 

@@ -203,8 +203,9 @@ DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 def fast_run_schemas(schema: dict) -> tuple[dict, dict[str, dict]] | None:
     """The run-record schema split for a compiler without Draft 2020-12's
     ``unevaluatedProperties``: an envelope (the record, results unchecked) and
-    one schema per result kind (the common result properties, that kind's
-    definition, and its keys limited to the properties of both).
+    one schema per result kind (the common result properties and that kind's
+    definition, joined into one object schema by :func:`_merged_object_schema`
+    where it can, else their ``allOf``; its keys limited to the properties of both).
 
     A result of kind K is valid under the original schema exactly when the
     common part and K's definition hold and every key is evaluated; the keys
@@ -225,7 +226,12 @@ def fast_run_schemas(schema: dict) -> tuple[dict, dict[str, dict]] | None:
         if (set(branch) != {"if", "then"} or set(branch["then"]) != {"$ref"} or not isinstance(kind, str)
                 or not ref.startswith("#/$defs/") or ref.rsplit("/", 1)[1] not in defs or kind in per_kind):
             return None
-        allowed = set(common.get("properties", {})) | set(defs[ref.rsplit("/", 1)[1]].get("properties", {}))
+        definition = defs[ref.rsplit("/", 1)[1]]
+        merged = _merged_object_schema(common, definition)
+        if merged is not None:  # one pass over the result's keys instead of three
+            per_kind[kind] = {"$schema": DRAFT_07, "$defs": defs, **merged, "additionalProperties": False}
+            continue
+        allowed = set(common.get("properties", {})) | set(definition.get("properties", {}))
         # ``additionalProperties`` next to empty ``properties``: the keys of ``propertyNames: {enum}``,
         # compiled to one set difference instead of a chain of comparisons per key
         per_kind[kind] = {"$schema": DRAFT_07, "$defs": defs, "allOf": [common, {"$ref": ref}],
@@ -242,6 +248,36 @@ def fast_run_schemas(schema: dict) -> tuple[dict, dict[str, dict]] | None:
     if "unevaluatedProperties" in json.dumps([envelope, per_kind]):
         return None
     return envelope, per_kind
+
+
+# Keywords an object schema may use for :func:`_merged_object_schema` to join it with another
+# (annotations, and keywords whose conjunction is written out there).
+_MERGEABLE_KEYWORDS = frozenset({"type", "required", "properties", "oneOf", "description", "title"})
+
+
+def _merged_object_schema(first: dict, second: dict) -> dict | None:
+    """One object schema holding exactly when both ``first`` and ``second``
+    hold (their ``allOf``), so that a compiled check reads the object's keys
+    once: ``required`` of both; ``properties`` of both, a property both
+    declare under ``allOf`` of its two schemas; the ``oneOf`` of the one that
+    has one. None when either uses another keyword, a type other than
+    ``object``, or both a ``oneOf`` (then the caller keeps the ``allOf``).
+
+    The annotations (``description``, ``title``) are dropped: they assert nothing."""
+    for schema in (first, second):
+        if not set(schema) <= _MERGEABLE_KEYWORDS or schema.get("type", "object") != "object":
+            return None
+    if "oneOf" in first and "oneOf" in second:
+        return None
+    properties = dict(first.get("properties", {}))
+    for name, subschema in second.get("properties", {}).items():
+        properties[name] = {"allOf": [properties[name], subschema]} if name in properties else subschema
+    merged = {"type": "object", "required": list(dict.fromkeys([*first.get("required", []), *second.get("required", [])])),
+              "properties": properties}
+    one_of = first.get("oneOf", second.get("oneOf"))
+    if one_of is not None:
+        merged["oneOf"] = one_of
+    return merged
 
 
 @functools.cache

@@ -7,10 +7,12 @@ same pairs, so both read them from here (the study layer, below both).
 from __future__ import annotations
 
 from itertools import combinations
+from operator import itemgetter
 
 # Bits per value: a variant with fewer bits is expected to be at least as fast.
 PRECISION_BITS = {"fp32": 32, "tf32": 19, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nvfp4": 4, "int4": 4}
 SAME_CONFIG = ("family", "revision", "shape", "batch", "backend", "mode", "gpu", "software", "metric", "statistic")
+_same_config = itemgetter(*SAME_CONFIG)  # a row's SAME_CONFIG values as one tuple, without a generator per row
 
 
 def precision_inversions(study) -> list[tuple[dict, dict]]:
@@ -20,7 +22,7 @@ def precision_inversions(study) -> list[tuple[dict, dict]]:
     for row in study.rows:
         if row["kind"] != "latency" or row["value"] is None or row["precision"] not in PRECISION_BITS:
             continue
-        groups.setdefault(tuple(row[f] for f in SAME_CONFIG), []).append(row)
+        groups.setdefault(_same_config(row), []).append(row)
     pairs = []
     for rows in groups.values():
         by_bits: dict[int, list[dict]] = {}

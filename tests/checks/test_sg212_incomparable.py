@@ -218,3 +218,23 @@ def test_kernel_times_from_two_shards_are_not_latencies(tmp_path):
     study = load(tmp_path, records=[first, second], template=template)
     assert any("0.41" in line and "0.3" in line for line in readme_lines(study))  # both shards in one table row
     assert sg212_incomparable.check(CheckContext(study)) == []
+
+
+def test_each_mixed_output_is_its_own_finding_and_a_row_without_shape_names_none(tmp_path):
+    # two ranges on two lines, each mixing TensorRT 10 flags with TensorRT 11 defaults: two findings;
+    # the fp8 rows state no shape, and their text says nothing of one
+    def unshaped(variant, value_ms):
+        result = latency(variant, value_ms)
+        del result["shape"]
+        return result
+
+    records = [
+        record("trt10", [latency("fp16", 6.10), unshaped("fp8", 4.4)], collected_provenance(tensorrt="10.16.1")),
+        record("trt11", [latency("fp16", 5.889), unshaped("fp8", 4.1)], collected_provenance(tensorrt="11.4.0.106")),
+    ]
+    template = HEADER + RANGE + "\nfp8 latency: {{ study.span(study.figures(kind='latency', variant='fp8')) }}.\n"
+    study = load(tmp_path, records=records, template=template)
+    findings = sg212_incomparable.check(CheckContext(study))
+    assert [finding.line for finding in findings] == [line_of(study, "fp16 latency:"), line_of(study, "fp8 latency:")]
+    assert findings[1].message.startswith("range puts latencies measured differently together: 4.4 ms (fp8, job "
+                                          "trt10): tensorrt engine, gpu_compute, CUDA graphs off")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from studygen.collect.kernel_groups import (KernelItem, clean_sum, compile_rules, default_rules, group_times,
-                                           groups_for_record, rules_from_study)
+from studygen.collect.kernel_groups import (KernelItem, backtracking_risk, clean_sum, compile_rules, default_rules,
+                                           group_times, groups_for_record, rules_from_study)
 from studygen.errors import RecordError
 
 
@@ -110,3 +112,50 @@ def test_a_group_lists_its_20_largest_timed_kernels_and_counts_them_all():
 ])
 def test_sums_keep_twelve_significant_digits(values, total):
     assert clean_sum(values) == total
+
+
+@pytest.mark.parametrize("pattern", [
+    "x(?!(a+)+)",  # inside a negative lookahead
+    "(?=(a+)+)x",  # inside a positive one
+    "(a)?(?(1)(b+)+|c)",  # inside a conditional's branch
+])
+def test_static_check_looks_inside_lookarounds_and_conditionals(pattern):
+    assert backtracking_risk(pattern) == ("a repeated part that itself repeats or alternates (as in (a+)+ or "
+                                          "(a|ab)*), exponential")
+
+
+@pytest.mark.parametrize("pattern", ["(?:ab?)+c", "^(?:x_?)+y", "(?:a{0,1}b)*c"])
+def test_a_repeat_of_a_part_whose_own_repeat_is_optional_is_safe(pattern):
+    # x? and x{0,1} match once at most: no nesting, and no second unbounded repeat in a row
+    assert backtracking_risk(pattern) is None
+
+
+def test_an_anchored_pattern_counts_no_extra_start():
+    assert backtracking_risk("^.*a.*b.*c") == ("3 unbounded repeats can follow each other, a cost growing with the "
+                                               "name's length to the power 3")
+    assert backtracking_risk("^.*a.*b") is None  # two in a row: the square, allowed
+
+
+def test_a_lookaround_with_three_unanchored_repeats_is_refused_for_re():
+    # RE2 runs no lookbehind, so the pattern goes to Python's re, and the static check counts the unanchored start
+    with pytest.raises(RecordError) as raised:
+        compile_rules([("(?<![a-z]).*x.*y", "G")], "s.yaml")
+    assert raised.value.line() == (
+        "s.yaml:/kernel_groups/0/pattern: regular expression '(?<![a-z]).*x.*y' could take very long on a long "
+        "name: 2 unbounded repeats can follow each other after an unanchored start, a cost growing with the name's "
+        "length to the power 3; RE2 cannot run it (a lookaround or backreference), so rewrite it without that")
+
+
+def test_with_re2_a_cubic_pattern_is_accepted_and_matched_by_re2():
+    pytest.importorskip("re2")
+    rules = compile_rules([("x.*y.*z", "G")], "s.yaml")
+    assert type(rules.rules[0].compiled).__module__.startswith("re2")
+    assert rules.classify("X_y_Z") == ("G", True) and rules.classify("x_z_y") == ("other", False)
+
+
+def test_without_re2_a_cubic_pattern_is_refused_saying_the_package_is_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "re2", None)  # as where google-re2 is not installed: the import fails
+    with pytest.raises(RecordError) as raised:
+        compile_rules([("x.*y.*z", "G")], "s.yaml")
+    assert raised.value.line().endswith("to the power 3; the google-re2 package is not installed, so rewrite it "
+                                        "without that")

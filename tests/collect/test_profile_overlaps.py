@@ -133,3 +133,11 @@ def test_a_padded_empty_trace_is_read_quickly_and_named_empty(collect, workdir):
 def test_skip_space_skips_json_whitespace_only():
     text = " \t\r\n \u00a0x"
     assert skip_space(text, 0) == 5 and skip_space(text, 5) == 5 and skip_space("ab", 2) == 2
+
+
+def test_an_overlap_names_the_step_that_reaches_furthest_first(collect, workdir):
+    # step 7 again as [1050, 1100] µs (one range with the first, ending with it), then step 9 from 1095 µs:
+    # it starts inside step 7, and the message names the event that first reached 1100 µs (event 0)
+    done = collect_trace(collect, workdir, [step(7, 1050, 50), step(9, 1095, 50)])
+    assert_refused(done, "trace.json:/traceEvents/15: ProfilerStep#9 (event 15) starts at ts 1095.000 µs inside "
+                         "ProfilerStep#7 (event 0, ts 1000.000 to 1100.000 µs) on pid 1 tid 1")

@@ -8,6 +8,10 @@ import gzip
 import json
 import math
 
+import pytest
+
+from studygen.collect.torch_profile import parse_trace
+from studygen.errors import InputError
 from tests.collect.conftest import TORCH, gpu_groups
 
 ALEXNET = TORCH / "alexnet_kineto_trace.json.gz"
@@ -205,3 +209,20 @@ def test_data_after_the_trace_is_refused_at_its_line(collect, workdir):
     done = collect("torch-profile", "--trace", path)
     assert done.exit_code == 2
     assert done.err == "studygen: trailing.json:3: malformed JSON: Extra data after the trace (column 3)\n"
+
+
+def test_device_entries_without_an_integer_id_and_a_name_are_not_read(workdir):
+    trace = step_trace()
+    trace["deviceProperties"] = ["NVIDIA H200", {"id": "0", "name": "NVIDIA H200"}, {"id": 1}]
+    path = workdir / "devices.json"
+    path.write_text(json.dumps(trace))
+    parsed = parse_trace(path, "devices.json")
+    assert parsed.devices == {} and parsed.gpu is None  # the kernels' device 0 is not named by any entry
+
+
+def test_events_without_a_comma_between_them_are_refused_at_the_place(workdir):
+    path = workdir / "comma.json"
+    path.write_text('{"traceEvents": [{"ph": "i"}\n {"ph": "i"}]}')
+    with pytest.raises(InputError) as raised:
+        parse_trace(path, "comma.json")
+    assert raised.value.line() == "comma.json:2: malformed JSON: Expecting ',' delimiter (column 2)"

@@ -35,6 +35,28 @@ def test_a_warm_up_that_trtexecs_rule_does_not_find_is_another_run(collect, work
                    "log counts 55 warm-up iterations; a times file from another run? nothing recorded\n")
 
 
+def test_a_warm_up_that_holds_every_iteration_is_another_run(collect, workdir):
+    # every iteration of batch 1 starts computing at 0 ms, before the 200 ms warm-up ends: the rule finds 1013
+    arrays = concatenated_arrays(TRT7_TIMES)
+    arrays[0] = [dict(item, startComputeMs=0.0) for item in arrays[0]]
+    path = write_arrays(workdir, "early.json", arrays)
+    assert_refused(collect("trtexec", "--log", TRT7_LOG, "--times", path),
+                   "trt7_resnet50-int8_console.log: 1013 iterations start computing before the 200 ms warm-up, the "
+                   "log counts 55 warm-up iterations")
+
+
+def test_without_compute_starts_the_logged_warm_up_count_is_dropped(collect, workdir):
+    # no startComputeMs to apply trtexec's rule to: the count the log states decides alone
+    arrays = [[{k: v for k, v in item.items() if k != "startComputeMs"} for item in array]
+              for array in concatenated_arrays(TRT7_TIMES)]
+    path = write_arrays(workdir, "nostarts.json", arrays)
+    done = collect("trtexec", "--log", TRT7_LOG, "--times", path)
+    assert done.exit_code == 0, done.err
+    host = done.latency("host_latency", batch=1)
+    assert host["distribution"]["samples"] == 958 and host["value_ms"] == 3.09796
+    assert "its first 55 iterations are the warm-up the log counts and are left out" in host["note"]
+
+
 def test_the_summary_is_checked_past_a_timing_the_times_file_lacks(collect, workdir):
     arrays = concatenated_arrays(TRT7_TIMES)
     # enqueue unresolved (one warm-up iteration's input stamps equal), and every computeMs 5 % slower
@@ -43,7 +65,8 @@ def test_the_summary_is_checked_past_a_timing_the_times_file_lacks(collect, work
     path = write_arrays(workdir, "slower.json", [first, *arrays[1:]])
     done = collect("trtexec", "--log", TRT7_LOG, "--times", path)
     assert_refused(done, f"studygen: {path.name}:1: array 1 does not come from run 1 (line 1) of ",
-                   "its gpu_compute min is 3.15153 ms, the log prints 3.00146 ms (line 171); a times file from "
+                   "trt7_resnet50-int8_console.log: its gpu_compute min is 3.15153 ms, the log prints 3.00146 ms "
+                   "(line 171); a times file from "
                    "another run? nothing recorded\n")
 
 
@@ -157,7 +180,8 @@ def test_a_profile_of_zeros_gives_no_kernel_time(collect, workdir):
     rows = [{"count": 50}, {"name": "conv1", "timeMs": 0, "averageMs": 0, "medianMs": 0, "percentage": 0},
             {"name": "fc", "timeMs": 0, "averageMs": 0, "medianMs": 0, "percentage": 0}]
     assert_refused(collect("trtexec", "--profile", write_arrays(workdir, "zeros.json", [rows])),
-                   "studygen: zeros.json:1: every one of its 2 layers takes 0 ms: no kernel time to record")
+                   "studygen: zeros.json:1: every one of its 2 layers takes 0 ms: no kernel time to record (a "
+                   "profile of nothing, or times below the printed digits)\n")
 
 
 def test_a_dump_table_whose_total_is_zero_gives_no_kernel_time(collect, workdir):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.collect.conftest import TRTEXEC, gpu_groups
+from tests.collect.test_trtexec_formats import edited, times_rows
 
 # A --dumpProfile table as TensorRT 10.16 prints it, whose Total row (0.0100 ms a
 # query) is not the sum of its rows (0.0050 + 0.0049 = 0.0099): trtexec rounds each.
@@ -127,3 +128,62 @@ def test_times_notes_name_their_array(collect):
     # the 7th array holds 15 iterations, the first of them the warm-up ("Warmup completed 128 queries" at batch 128)
     assert last["note"] == ("distribution: 14 per-iteration timings of trt7_resnet50-int8_times-concatenated.json "
                             "(array 7, TensorRT 7 keys); its first iteration is the warm-up the log counts and is left out")
+
+
+def joined(workdir, name, *logs):
+    """One console log holding the runs of ``logs`` in turn (a job script running trtexec twice)."""
+    path = workdir / name
+    path.write_text("".join(log.read_text(encoding="utf-8") for log in logs), encoding="utf-8")
+    return path
+
+
+def test_a_run_without_a_profile_table_before_one_with_it_is_skipped(collect, workdir):
+    log = joined(workdir, "two.log", TRTEXEC / "trt10.16_no-data-transfers.log", TRTEXEC / "trt10.16_dump-profile.log")
+    done = collect("trtexec", "--log", log)
+    assert done.exit_code == 0, done.err
+    (kernel,) = done.kind("kernel_time")
+    assert kernel["source_locator"] == "two.log:648" and kernel["iterations"] == 18362  # 565 + line 83
+
+
+def test_a_run_that_built_no_engine_before_one_that_did_is_skipped(collect, workdir):
+    log = joined(workdir, "two.log", TRTEXEC / "trt10.16_dump-profile.log", TRTEXEC / "trt10.16_build-and-run.log")
+    done = collect("trtexec", "--log", log)
+    assert done.exit_code == 0, done.err
+    (plan,) = done.kind("plan_size")
+    assert (plan["value_mib"], plan["source_locator"]) == (12.5744, "two.log:250")  # 102 + line 148
+
+
+def test_a_plan_size_names_its_file_or_log_line_in_a_conflict(collect, workdir):
+    (workdir / "a.plan").write_bytes(b"\0" * 3000)
+    assert collect("trtexec", "--plan", workdir / "a.plan").exit_code == 0
+    (workdir / "a.plan").write_bytes(b"\0" * 4000)  # rebuilt: another size
+    again = collect("trtexec", "--plan", workdir / "a.plan")
+    assert again.exit_code == 2 and "plan_size, variant unnamed from a.plan is already recorded at" in again.err
+    log = workdir / "build.log"
+    log.write_text((TRTEXEC / "trt10.16_build-and-run.log").read_text(), encoding="utf-8")
+    assert collect("trtexec", "--log", log, job="logged").exit_code == 0
+    log.write_text(log.read_text().replace("size: 12.5744 MiB", "size: 12.6 MiB"), encoding="utf-8")
+    again = collect("trtexec", "--log", log, job="logged")
+    assert again.exit_code == 2 and "from build.log:line 148 is already recorded at" in again.err
+
+
+def test_engine_layers_name_their_file_in_a_conflict(collect, workdir):
+    info = workdir / "layers.json"
+    info.write_text(json.dumps(LAYER_INFO))
+    assert collect("trtexec", "--layer-info", info).exit_code == 0
+    info.write_text(json.dumps(dict(LAYER_INFO, Layers=LAYER_INFO["Layers"][:1])))  # another engine
+    again = collect("trtexec", "--layer-info", info)
+    assert again.exit_code == 2 and "from layers.json is already recorded at" in again.err
+
+
+def test_times_of_a_run_without_transfers_and_without_a_summary_give_every_other_timing(collect, workdir):
+    # the log's summary left out (as when the profiler ran without --separateProfileRun), transfers off:
+    # the times file gives host latency, GPU compute and enqueue; its zero H2D and D2H are no latency
+    log = edited(workdir, TRTEXEC / "trt10.16_no-data-transfers.log", "nosummary.log",
+                 drop=("=== Performance summary ===", "Timing trace has"))
+    path = workdir / "times.json"
+    path.write_text(json.dumps(times_rows(20, start_ms=1.0, enqueue_ms=0.25)))
+    done = collect("trtexec", "--log", log, "--times", path)
+    assert done.exit_code == 0, done.err
+    assert sorted(r["timing"] for r in done.kind("latency")) == ["enqueue", "gpu_compute", "host_latency"]
+    assert done.latency("gpu_compute", batch=4)["value_ms"] == 0.5095  # the mean of the 10th and 11th computeMs

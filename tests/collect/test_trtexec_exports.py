@@ -296,3 +296,18 @@ def test_checkpoint_and_weights_options(collect):
                                         "revision": "83ecd26945199939cb82806f988debdb71e6f43e", "weights": "random-init"}
     assert not any("weights not given" in note for note in provenance.get("notes", []))
     assert "--checkpoint SenseTime/deformable-detr@83ecd26945199939cb82806f988debdb71e6f43e" in provenance["collector"]["command"]
+
+
+def test_a_host_latency_warning_and_its_distribution_share_the_note(collect, workdir):
+    # run 1 of the TensorRT 7 log given a "Throughput may be bound" warning (an edited copy): the host
+    # latency result keeps the warning and adds the times file's distribution after it
+    lines = TRT7_LOG.read_text().split("\n")
+    assert lines[5].startswith("[02/22/2021-15:13:11] [I] ")
+    lines.insert(6, "[02/22/2021-15:13:11] [I] * Throughput may be bound by Enqueue Time rather than GPU Compute.")
+    log = workdir / "bound.log"
+    log.write_text("\n".join(lines))
+    done = collect("trtexec", "--log", log, "--times", TRT7_TIMES)
+    assert done.exit_code == 0, done.err
+    note = done.latency("host_latency", batch=1)["note"]
+    assert note.startswith("trtexec: throughput may be bound by Enqueue Time rather than GPU Compute (bound.log:7); "
+                           "distribution: 958 per-iteration timings of ")

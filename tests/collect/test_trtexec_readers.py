@@ -14,7 +14,8 @@ import pytest
 
 from studygen.collect.trtexec import parse_layer_info, parse_log, parse_profile, parse_times, plan_size_bytes
 from studygen.collect.trtexec.log import log_provenance
-from studygen.collect.trtexec.runs import TrtexecRun, decode_version_tag, major_version, measured_settings
+from studygen.collect.trtexec.runs import (TrtexecRun, decode_version_tag, major_version, measured_settings, shape_batch,
+                                          split_shapes, version_of_line)
 from studygen.errors import InputError
 from tests.collect.conftest import TRTEXEC
 
@@ -40,9 +41,33 @@ def refused(parse, path, content: str) -> InputError:
     ("8503", "8.5.3"),  # trt8.5.3_dump-profile_no-e2e-timing.log
     ("8510", "8.5.10"),  # trt8.5_*.log
     ("8600", "8.6.0"), ("7103", "7.1.3"),  # NV_TENSORRT_VERSION's Mmpp layout
+    ("110000", "11.0.0"), ("100001", "10.0.1"), ("990912", "99.9.12"),  # MMmmpp with a major of two digits
 ])
 def test_version_tag_decodes_as_the_log_states_it(tag, version):
     assert decode_version_tag(tag) == version
+
+
+@pytest.mark.parametrize("printed, version", [
+    ("8003", "8.0.3"), ("101601", "10.16.1"),  # a bare NV_TENSORRT_VERSION number, four or six digits
+    ("8.6.1", "8.6.1"), ("10.16.1.3", "10.16.1.3"), ("1234567", "1234567"),  # dotted, or no such number: as printed
+])
+def test_a_version_line_is_decoded_only_when_it_is_a_bare_version_number(printed, version):
+    assert version_of_line(printed) == version
+
+
+def test_explicit_input_shapes_are_split_per_input_and_must_agree_on_the_batch():
+    assert split_shapes("x=4x1x28x28, y=4x3", "=") == [("x", "4x1x28x28"), ("y", "4x3")]
+    assert split_shapes("images:2x3x640x640,mask:2x640x640", ":") == [("images", "2x3x640x640"), ("mask", "2x640x640")]
+    assert shape_batch(split_shapes("x=4x3x8, y=2x5", "=")) is None  # two leading dimensions: no batch stated
+    assert shape_batch(split_shapes("x=4x3x8, y=4x5, z=7", "=")) == 4  # a one-dimensional input says nothing
+
+
+def test_a_run_with_no_batch_line_counts_one_iteration_per_query():
+    # a log captured part way may lack "Batch:" and "--batch": queries are then iterations
+    run = TrtexecRun(index=0, line=1, timed_queries=120, warmup_queries=9)
+    assert (run.timed_iterations(), run.warmup_iterations()) == (120, 9)
+    implicit = TrtexecRun(index=0, line=1, batch=4, timed_queries=120, warmup_queries=8)
+    assert (implicit.timed_iterations(), implicit.warmup_iterations()) == (30, 2)
 
 
 def test_a_log_without_its_version_line_takes_the_tag(workdir):
@@ -122,6 +147,16 @@ def test_profile_rows_as_the_file_states_them():
     # { "name" : "conv1 + conv1_relu + pool1 input reformatter 0", "timeMs" : 53.3021, "averageMs" : 0.0526181 }
     assert old[0].rows[0] == ("conv1 + conv1_relu + pool1 input reformatter 0", 0.0526181, None, 53.3021)
     assert old[1].line == 62
+
+
+def test_a_profile_row_without_its_total_time_keeps_a_total_of_zero(workdir):
+    # timeMs is optional: its average is what the kernel time uses, and a missing total is 0, not invented
+    path = workdir / "profile.json"
+    path.write_text(json.dumps([{"count": 4}, {"name": "conv", "averageMs": 0.25}, {"name": "fc", "timeMs": 0.4,
+                                                                                   "averageMs": 0.1},
+                                {"name": "pool", "timeMs": None, "averageMs": 0.05}]))
+    (run,) = parse_profile(path, "profile.json")
+    assert run.rows == [("conv", 0.25, None, 0), ("fc", 0.1, None, 0.4), ("pool", 0.05, None, 0)]
 
 
 @pytest.mark.parametrize("content, where, message", [
@@ -247,3 +282,50 @@ def test_percentiles_of_the_times_follow_trtexec(collect):
     assert (host["p90_ms"], host["p99_ms"]) == (3.13025, 3.4563)
     h2d = done.latency("h2d", batch=1)["statistics_ms"]  # inMs: the log summarises no H2D, the file alone
     assert (h2d["p90"], h2d["p95"], h2d["p99"]) == (0.0422058, 0.0540771, 0.0670166)
+
+
+def trt7_iteration(enqueue: tuple[float, float], inputs: tuple[float, float], in_ms: float) -> dict:
+    """One TensorRT 7 ``--exportTimes`` iteration with the two stamp pairs given (figures of our own)."""
+    return {"startEnqMs": enqueue[0], "endEnqMs": enqueue[1], "startInMs": inputs[0], "endInMs": inputs[1],
+            "inMs": in_ms, "computeMs": 1.5, "outMs": 0.02, "latencyMs": 1.57, "endToEndMs": 1.9}
+
+
+def test_tensorrt_7_swapped_stamps_say_which_pair_is_the_enqueue(workdir):
+    path = workdir / "times.json"
+    path.write_text(json.dumps([trt7_iteration((10.0, 10.05), (10.1, 10.4), 0.05),
+                                trt7_iteration((12.0, 12.06), (12.1, 12.35), 0.06)]))
+    (run,) = parse_times(path, "times.json")
+    assert run.timings["enqueue"] == [0.3, 0.25]
+    assert run.derivation["enqueue"] == ("endInMs − startInMs: this writer swaps the enqueue and input stamps "
+                                         "(endEnqMs − startEnqMs equals inMs in every iteration)")
+    assert run.resolution_ms["enqueue"] == 0.0001  # stamps near 10 ms printed with six significant digits
+
+
+def test_tensorrt_7_stamps_that_both_measure_h2d_give_no_enqueue(workdir):
+    path = workdir / "times.json"
+    path.write_text(json.dumps([trt7_iteration((10.0, 10.05), (10.1, 10.15), 0.05)]))
+    (run,) = parse_times(path, "times.json")
+    assert "enqueue" not in run.timings
+    assert run.left_out == {"enqueue": "enqueue not derived from times.json array 1: both startEnqMs/endEnqMs and "
+                                       "startInMs/endInMs measure inMs"}
+
+
+def test_an_enqueue_below_the_stamps_resolution_is_left_out_with_the_count(workdir):
+    keys = {"startH2dMs": 0, "endH2dMs": 1, "startComputeMs": 1, "endComputeMs": 3, "startD2hMs": 3, "endD2hMs": 4,
+            "h2dMs": 1, "computeMs": 2, "d2hMs": 1, "latencyMs": 4}
+    path = workdir / "times.json"
+    # near 5000 ms six digits carry 0.01 ms: a 0.005 ms enqueue prints as two equal stamps
+    path.write_text(json.dumps([dict(keys, startEnqMs=5000.01, endEnqMs=5000.01),
+                                dict(keys, startEnqMs=5000.5, endEnqMs=5000.52)]))
+    (run,) = parse_times(path, "times.json")
+    assert "enqueue" not in run.timings
+    assert run.left_out == {"enqueue": "enqueue not derived from times.json array 1: 1 of 2 differences endEnqMs − "
+                                       "startEnqMs are below the 0.01 ms resolution of its timestamps (printed with 6 "
+                                       "significant digits)"}
+
+
+def test_times_of_an_unknown_writer_are_refused_naming_the_keys(workdir):
+    error = refused(parse_times, workdir / "times.json", '[{"latencyMs": 1.0, "gpuMs": 0.5}]')
+    assert (error.path, error.where, error.message) == (
+        "times.json", "/0", "unknown --exportTimes keys ['gpuMs', 'latencyMs'] (expected TensorRT 8.2+ "
+        "startH2dMs…latencyMs or TensorRT 7 startInMs…endToEndMs)")

@@ -188,6 +188,38 @@ def test_a_tensorrt7_median_above_its_percentile_is_refused(collect, workdir):
                    "above p99 3.41711 ms")
 
 
+
+def test_a_summary_line_without_its_median_is_refused_at_that_line(collect, workdir):
+    log = edited(workdir, BUILD_LOG, "nomedian.log", replaced(LATENCY_LINE, " median = 0.0440674 ms,", ""))
+    assert_refused(collect("trtexec", "--log", log),
+                   f"nomedian.log:{LATENCY_LINE}: the host_latency summary of run 1 (line 1) has no median")
+
+
+def test_a_percentile_just_above_the_median_may_not_be_below_it(collect, workdir):
+    # percentile(51%) ranks above the median: trtexec's p51 is the upper middle timing (or above), never below
+    # the median, which is at most the mean of the two middle ones
+    log = edited(workdir, BUILD_LOG, "p51.log", replaced(LATENCY_LINE, "percentile(90%) = 0.0450439 ms",
+                                                         "percentile(51%) = 0.044 ms, percentile(90%) = 0.0450439 ms"))
+    assert_refused(collect("trtexec", "--log", log),
+                   f"p51.log:{LATENCY_LINE}: the host_latency summary of run 1 (line 1) is out of order: median "
+                   "0.0440674 ms is above p51 0.044 ms")
+    log = edited(workdir, BUILD_LOG, "p50.log", replaced(LATENCY_LINE, "percentile(90%) = 0.0450439 ms",
+                                                         "percentile(50%) = 0.0441 ms, percentile(90%) = 0.0450439 ms"))
+    done = collect("trtexec", "--log", log)  # p50 and the median share a rank: neither bounds the other
+    assert done.exit_code == 0, done.err
+    assert done.latency("host_latency")["statistics_ms"]["p50"] == 0.0441
+
+
+def test_a_log_cut_before_its_summary_is_refused_at_the_run_line(collect, workdir):
+    lines = BUILD_LOG.read_text().split("\n")
+    assert lines[LATENCY_LINE - 3].endswith("=== Performance summary ===")
+    path = workdir / "early.log"
+    path.write_text("\n".join(lines[:LATENCY_LINE - 3]) + "\n")  # every trtexec line up to the summary's heading
+    assert_refused(collect("trtexec", "--log", path),
+                   "early.log:1: the log ends before the run finished of run 1 (line 1) (no '&&&& PASSED' line): "
+                   "the file is cut; nothing recorded")
+
+
 # --- --exportProfile -----------------------------------------------------------------------------
 
 PROFILE = TRTEXEC / "trt8.6_resnet50-int8_profile.json"

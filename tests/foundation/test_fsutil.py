@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from studygen import fsutil
-from studygen.errors import UsageError
+from studygen.errors import InputError, UsageError
 from studygen.numbers import SourceFloat
 
 
@@ -63,3 +63,99 @@ def test_dump_json_keeps_source_text_in_lists_tuples_and_nested_objects():
         '{"rows": [1.50, [2.0, 3]], "nested": {"x": 1e-1}, "same": 0.25}\n'
     plain = {"a": [1, 2], "b": {"c": "d"}}
     assert fsutil.dump_json(plain) == '{\n  "a": [\n    1,\n    2\n  ],\n  "b": {\n    "c": "d"\n  }\n}\n'
+
+
+def test_cache_folder_is_under_the_variable_then_xdg_then_home(tmp_path, monkeypatch):
+    monkeypatch.setenv(fsutil.CACHE_ENV, str(tmp_path / "given"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert fsutil.cache_folder("schemas") == tmp_path / "given" / "schemas"
+    monkeypatch.delenv(fsutil.CACHE_ENV)
+    assert fsutil.cache_folder("schemas") == tmp_path / "xdg" / "studygen" / "schemas"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert fsutil.cache_folder("templates") == tmp_path / "home" / ".cache" / "studygen" / "templates"
+    monkeypatch.setenv(fsutil.CACHE_ENV, "")
+    assert fsutil.cache_folder("schemas") is None  # set empty: no cache
+
+
+def test_cache_folder_is_private_and_found_again(tmp_path, monkeypatch):
+    monkeypatch.setenv(fsutil.CACHE_ENV, str(tmp_path / "cache"))
+    old = os.umask(0o022)
+    try:
+        first = fsutil.cache_folder("schemas")
+        assert fsutil.cache_folder("schemas") == first  # a second call finds the folder the first one made
+    finally:
+        os.umask(old)
+    assert first.is_dir() and first.stat().st_mode & 0o777 == 0o700  # rwx for its owner only
+
+
+def test_cache_folder_that_cannot_be_made_is_none(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv(fsutil.CACHE_ENV, str(tmp_path / "file"))
+    assert fsutil.cache_folder("schemas") is None
+
+
+def test_a_lock_path_that_cannot_be_opened_is_refused_naming_the_folder(tmp_path):
+    (tmp_path / fsutil.LOCK_FILE).mkdir()  # a folder where the lock file goes: open() fails with EISDIR
+    with pytest.raises(InputError) as raised:
+        with fsutil.folder_lock(tmp_path, timeout_s=1, shown="measurements/toy"):
+            pass
+    assert raised.value.message == "cannot lock the folder for writing: Is a directory"
+    assert str(raised.value.place.path) == "measurements/toy"
+
+
+def test_without_flock_the_lock_lets_writers_through_and_leaves_no_file(tmp_path, monkeypatch):
+    # Windows has no fcntl: the lock is then no lock, and must neither make a file nor close a descriptor
+    monkeypatch.setattr(fsutil, "fcntl", None)
+    kept = os.dup(1)
+    try:
+        with fsutil.folder_lock(tmp_path / "new", timeout_s=1):
+            assert not (tmp_path / "new" / fsutil.LOCK_FILE).exists()
+        os.fstat(kept)
+        os.fstat(1)  # still open: the -1 "descriptor" is never closed
+    finally:
+        os.close(kept)
+    assert not (tmp_path / "new" / fsutil.LOCK_FILE).exists()
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from studygen import fsutil
+with fsutil.folder_lock(Path(sys.argv[1]), timeout_s=10):
+    print("held", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+def test_a_writer_waiting_on_a_lock_file_its_holder_removes_takes_the_new_one(tmp_path):
+    # the holder removes the lock file before letting go; the waiter, flocked on the removed file,
+    # must notice (its path names no file, or another one) and lock the file at the path instead
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path), "1.0"], stdout=subprocess.PIPE,
+                              text=True, env=env)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        assert (tmp_path / fsutil.LOCK_FILE).exists()
+        with fsutil.folder_lock(tmp_path, timeout_s=20):
+            assert holder.poll() is not None or holder.wait(10) == 0  # we hold it only once the holder let go
+            assert (tmp_path / fsutil.LOCK_FILE).exists()
+        assert not (tmp_path / fsutil.LOCK_FILE).exists()
+    finally:
+        holder.wait(10)
+    assert holder.returncode == 0
+
+
+def test_a_lock_taken_with_stdin_closed_is_removed_on_release(tmp_path):
+    # with descriptor 0 free, the lock file's descriptor is 0: a real descriptor, to unlink and close
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        with fsutil.folder_lock(tmp_path, timeout_s=5):
+            assert (tmp_path / fsutil.LOCK_FILE).exists()
+            assert os.fstat(0).st_ino == os.stat(tmp_path / fsutil.LOCK_FILE).st_ino
+        lock_left = (tmp_path / fsutil.LOCK_FILE).exists()
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+    assert not lock_left

@@ -104,7 +104,15 @@ def test_split_limits_keys_by_additional_properties_and_leaves_results_to_their_
     assert latency["additionalProperties"] is False and "propertyNames" not in latency
     assert {"value_ms", "statistics_ms", "variant", "shape"} <= set(latency["properties"])
     assert "value_bytes" not in latency["properties"]
-    assert all(value == {} for value in latency["properties"].values())
+    # one object schema, each property under what the common part and the kind declare for it
+    common, definition = schema["$defs"]["result"], schema["$defs"]["latency"]
+    assert "allOf" not in latency and latency["type"] == "object"
+    assert set(latency["properties"]) == set(common["properties"]) | set(definition["properties"])
+    assert latency["properties"]["value_ms"] == definition["properties"]["value_ms"]
+    assert latency["properties"]["shape"] == common["properties"]["shape"]
+    assert latency["properties"]["kind"] == {"allOf": [common["properties"]["kind"], definition["properties"]["kind"]]}
+    assert set(latency["required"]) == set(common["required"]) | set(definition["required"])
+    assert per_kind["plan_size"]["oneOf"] == schema["$defs"]["plan_size"]["oneOf"]
 
 
 def test_a_record_whose_results_are_not_objects_is_refused():
@@ -153,7 +161,7 @@ def test_a_compiled_check_is_kept_and_run_from_the_cache_folder(tmp_path, monkey
     assert _verdicts(first, LATENCY_RESULTS) == _verdicts(again, LATENCY_RESULTS) == [True, False, False, False]
     # an edited schema is another entry, never the kept check of the old one
     edited = json.loads(json.dumps(schema))
-    edited["$defs"]["latency"]["properties"]["value_ms"]["exclusiveMinimum"] = -5
+    edited["properties"]["value_ms"]["exclusiveMinimum"] = -5  # the latency definition's, joined into the check
     assert schemas._kept_check_path(edited) != kept[0]
     assert _verdicts(schemas.compiled_check(edited), LATENCY_RESULTS) == [True, True, False, False]
     assert len(list((tmp_path / schemas.CHECKS_FOLDER).iterdir())) == 2

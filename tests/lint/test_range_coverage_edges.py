@@ -1,0 +1,40 @@
+"""SG101 details on small tables of our own (studygen.lint.sg101_range_coverage):
+the line of a claim that wraps, a reference row named after "of", and a
+sibling figure that states a left-out row only when it prints its digits.
+Figures and lines worked out by hand."""
+
+from __future__ import annotations
+
+from studygen.lint import lint_text
+
+
+def _sg101(text: str):
+    return [(f.line, f.message) for f in lint_text(text, "x.md") if f.code == "SG101"]
+
+
+def test_a_claim_in_a_wrapped_sentence_is_reported_on_the_line_of_its_figure():
+    speed = "# Runs\n\n| job | speed |\n|---|---|\n| a | 1.90x faster |\n| b | 2.44x faster |\n| c | 2.00x faster |\n\n"
+    # the sentence starts on line 9; "2.5x" stands on line 10
+    assert _sg101(speed + "Across the runs of\nthe last week the new loader trains 2.5x faster\nthan before.\n") == [
+        (10, "'2.5x faster' exceeds every row of 'speed' in the table at line 3 (3 rows, largest 2.44x)")]
+
+
+_RATIOS = "# Ratios\n\n| recipe | ratio to fp16 |\n|---|---|\n| fp16 | 1.00x |\n| int8 | 0.40x |\n| fp8 | 0.55x |\n\n"
+
+
+def test_a_row_at_the_identity_named_after_of_is_the_reference_not_a_left_out_row():
+    assert _sg101(_RATIOS + "The quantized engines run at 0.40-0.55x of fp16.\n") == []
+    assert _sg101(_RATIOS + "The quantized engines run at 0.40-0.55x versus fp16.\n") == []
+    # "fp16" as the first word of a longer name is no mention of the row
+    assert _sg101(_RATIOS + "The quantized engines run at 0.40-0.55x of fp16x2 packing.\n") == [
+        (9, "range 0.40-0.55x leaves out row 'fp16' (1.00x) of 'ratio to fp16' in the table at line 3")]
+    assert _sg101(_RATIOS + "The quantized engines run at 0.40-0.55x of the plan.\n") == [
+        (9, "range 0.40-0.55x leaves out row 'fp16' (1.00x) of 'ratio to fp16' in the table at line 3")]
+
+
+def test_a_sibling_figure_states_a_left_out_row_only_within_its_printed_digits():
+    latency = "# Latency\n\n| kernel | time ms |\n|---|---|\n| gemm a | 2.1 |\n| gemm b | 2.3 |\n| copy | 5.0 |\n\n"
+    assert _sg101(latency + "The kernels take 2.1 to 2.3 ms, against 5.0 ms for the copy.\n") == []
+    # 4.5 ms stands for 4.45 to 4.55: it does not state the copy's 5.0 ms
+    assert _sg101(latency + "The kernels take 2.1 to 2.3 ms, against 4.5 ms elsewhere.\n") == [
+        (9, "range 2.1 to 2.3 ms leaves out row 'copy' (5.0 ms) of 'time ms' in the table at line 3")]
