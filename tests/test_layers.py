@@ -32,6 +32,7 @@ LAYERS = (  # (layer, rank, module-name prefix); the longest matching prefix win
     ("commands", 6, "studygen.commands"),
     ("cli", 7, "studygen.cli"),
     ("cli", 7, "studygen.__main__"),
+    ("cli", 7, "studygen.console"),
 )
 MAX_MODULE_LINES = 600
 
