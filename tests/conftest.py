@@ -13,6 +13,12 @@ SHARED = REPO.parent / "shared"
 FIXTURES = SHARED / "fixtures"
 
 
+def pytest_configure(config):
+    if not (SHARED / "fixtures").is_dir():
+        raise pytest.UsageError(f"{SHARED} is missing: the tests read the workspace's shared folder "
+                                "(corpus, fixtures, seed) beside the repository as ../shared")
+
+
 @dataclass
 class CliResult:
     exit_code: int

@@ -98,7 +98,7 @@ class IngestOptions:
         "--study", type=click.Path(dir_okay=False, path_type=Path),
         help="Study file (default: families/FAMILY/study.yaml under the project root, when present)."))
     checkpoint: str | None = field(default=None, metadata=flag(
-        "--checkpoint", help="Checkpoint measured, ID or ID@REVISION (default: unknown)."))
+        "--checkpoint", help="Checkpoint measured, ID or ID@REVISION (default: the study file's checkpoint, else unknown)."))
     weights: str | None = field(default=None, metadata=flag(
         "--weights", type=click.Choice(["pretrained", "random-init"]),
         help="Weights of the checkpoint (default for a new record: pretrained, noted as a default)."))
