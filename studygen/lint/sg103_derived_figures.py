@@ -152,6 +152,8 @@ _FROM_TO_GAP_RE = lazy_compile(r"\s*(?:[^\s\d,;:]+\s+)?to\s+(?:[a-z_]+\s*=\s*)?"
 _FROM_BEFORE_RE = lazy_compile(r"\bfrom\b[^,;:.()\d]{0,40}(?:[a-z_]+\s*=\s*)?$", re.IGNORECASE)
 # A new clause with figures of its own starts between a derived figure and a pair after it.
 _NEW_CLAUSE_RE = lazy_compile(r";|\b(?:and|while|whereas|but)\b", re.IGNORECASE)
+# After the pair only a comma and a conjunction start a new clause: "from 6.8 to 1.1 ms and 6.2x lower" is one.
+_CLAUSE_AFTER_RE = lazy_compile(r";|,\s*(?:and|while|whereas|but)\b", re.IGNORECASE)
 # "not ... by 64x", "rather than 2x": the figure is what the sentence denies.
 _NEGATION_RE = lazy_compile(r"\b(?:not|never|rather\s+than|instead\s+of|far\s+from|short\s+of)\b[^,;:]{0,30}$", re.IGNORECASE)
 # "≥93%", "up to 30x", "over 2x": a bound, checked for its direction only.
@@ -166,6 +168,8 @@ def _adjacent(text: str, starts: list[int], derived: Figure, a: Figure, b: Figur
     with no other figure and no sentence or clause break between them."""
     if derived.start >= b.end:
         gap_start, gap_end = b.end, derived.start
+        if _CLAUSE_AFTER_RE.search(text, gap_start, gap_end):
+            return False  # "ranges from 0.52 to 2.85 ms, and INT8 is 1.9x faster": a new clause, its own operands
     elif derived.end <= a.start:
         gap_start, gap_end = derived.end, a.start
         if _NEW_CLAUSE_RE.search(text, gap_start, gap_end):
