@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from studygen.lint import lint_text, mdformat_idempotency_finding, structure_findings
-from studygen.lint.sg104_structure import raw_cell_count
+from studygen.lint.sg104_structure import raw_cell_count, raw_cells
 
 TABLE = """# T
 
@@ -81,3 +81,35 @@ def test_mdformat_messages_in_full():
     assert (trailing.line, trailing.message) == (3, "mdformat (gfm, wrap keep) rewrites this document from line 3: '' becomes ''")
     assert trailing.hint == ("re-render the file, or run mdformat with the renderer's options on it, "
                              "so that the committed text is what the renderer writes")
+
+
+def test_a_row_of_too_many_cells_is_said_to_be_cut():
+    assert [(f.line, f.message) for f in lint_text("# T\n\n| gpu | ms |\n|---|---|\n| b200 | 1.0 | 7 |\n", "x.md")
+            if f.code == "SG104"] == [
+        (5, "table row has 3 cells but its header (line 3) has 2: more cells than columns, which the table silently drops")]
+
+
+def test_a_short_row_ending_in_an_empty_cell_shifts_nothing():
+    # "| b200 | 1.0 | |" gives three cells, the last empty, under four columns: padding moves no text
+    assert [f for f in lint_text("# T\n\n| gpu | fp16 | int8 | note |\n|---|---|---|---|\n| b200 | 1.0 | |\n", "x.md")
+            if f.code == "SG104"] == []
+
+
+def test_a_broken_delimiter_row_after_a_plain_paragraph_is_found():
+    text = "# T\n\nA plain paragraph\nof two lines.\n\n| a | b |\n|---|\n"
+    assert [(f.line, f.message) for f in lint_text(text, "x.md") if f.code == "SG104"] == [
+        (6, "table header has 2 cells but its delimiter row (line 7) has 1: no table is rendered, only a paragraph of pipes")]
+
+
+def test_lone_carriage_returns_are_line_ends_when_mdformat_rewrites_a_line():
+    finding = mdformat_idempotency_finding("# T\r\ra\r\r*  b\r", "x.md")
+    assert (finding.line, finding.message) == (
+        5, "mdformat (gfm, wrap keep) rewrites this document from line 5: '*  b' becomes '- b'; "
+           "the file also has CR line endings, which the renderer does not write")
+
+
+def test_raw_cells_without_outer_pipes_and_inside_a_quote():
+    assert raw_cells("a | b") == ["a", "b"]
+    assert raw_cells("| a | | c |") == ["a", "", "c"]
+    assert raw_cells("> | a | b |") == ["a", "b"]
+    assert raw_cells(">> a | b") == ["a", "b"]

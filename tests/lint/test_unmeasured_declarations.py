@@ -131,3 +131,18 @@ def test_every_heading_that_declares_a_list_also_states_conditions_under_it():
     assert _sg106(declared.format("Results")) == [
         (7, "'INT4' is declared not measured (line 3) but line 7 states an outcome for it: "
             "'INT4 is 2x faster on B200 in the vendor sheet.'")]
+
+
+def test_an_unmeasured_cell_is_the_only_declaration_word_a_document_needs():
+    table = "# T\n\n| engine | p50 ms |\n|---|---|\n| fp16 | 7.5 |\n| sparse int8 | unmeasured |\n\n"
+    assert _sg106(table + "Sparse INT8 is 30% slower on the L40S.\n") == [
+        (8, "'sparse int8' is declared not measured (line 6) but line 8 states an outcome for it: "
+            "'Sparse INT8 is 30% slower on the L40S.'")]
+
+
+def test_a_table_row_of_a_declared_configuration_lists_each_of_its_figures():
+    text = ("# T\n\nSparse INT8 was not tried.\n\n| engine | p50 ms | p99 ms |\n|---|---|---|\n| fp16 | 7.5 | 8.1 |\n"
+            "| sparse int8 | 9.5 | 9.9 |\n| int8 | 6.5 | 7.0 |\n")
+    assert _sg106(text) == [
+        (8, "'Sparse INT8' is declared not measured (line 3) but row 'sparse int8' (line 8) gives it figures: "
+            "'p50 ms' 9.5, 'p99 ms' 9.9")]
