@@ -85,6 +85,15 @@ def load_dataset(path: Path, display: str | None = None) -> Dataset:
     display = display or str(path)
     text = read_text(path, display, MAX_DOCUMENT_BYTES)
     document = parse_json(text, display)
+    try:
+        return _checked_dataset(path, display, document, text)
+    except RecordError as exc:  # placed by a pointer into the document: add its line, as records have
+        if exc.place.line or exc.place.pointer is None:
+            raise
+        raise RecordError(exc.message, place=exc.place.at_line(line_of_pointer(text, exc.place.pointer))) from None
+
+
+def _checked_dataset(path: Path, display: str, document, text: str) -> Dataset:
     if isinstance(document, dict) and document.get("schema_version") != 1:
         raise RecordError("this studygen needs schema_version 1 for dataset definitions", path=display, pointer="/schema_version")
     validate_document("dataset", document, path=display, text=text)

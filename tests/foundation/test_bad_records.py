@@ -269,3 +269,18 @@ def test_an_unexpected_key_that_cannot_print_on_one_line_keeps_its_objects_place
     result = run_cli("render", "--root", project)
     assert result.exit_code == 2
     assert result.err == f"studygen: {RECORD}:1: Additional properties are not allowed ('bad\\nkey' was unexpected)\n"
+
+
+def test_a_dataset_definition_refused_by_a_pointer_is_placed_at_its_line(project, run_cli):
+    # As run records are: "path:line: CODE message (pointer)", never "path:/pointer:" (trial report).
+    folder = project / "measurements/deformable_detr/datasets"
+    (folder / "empty.json").write_text("{}\n")
+    (folder / "renamed.json").write_text((folder / "coco2017-val-calib-256.json").read_text())
+    result = run_cli("check", "--root", project)
+    assert result.exit_code == 1
+    assert ("measurements/deformable_detr/datasets/empty.json:1: SG202 this studygen needs schema_version 1 for "
+            "dataset definitions (/schema_version)") in result.out
+    line = next(n for n, text in enumerate((folder / "renamed.json").read_text().splitlines(), 1) if '"dataset_id"' in text)
+    assert (f"measurements/deformable_detr/datasets/renamed.json:{line}: SG202 dataset_id 'coco2017-val-calib-256' "
+            "differs from the file name 'renamed.json' (/dataset_id)") in result.out
+    assert ":/" not in result.out.replace("https:/", "")
