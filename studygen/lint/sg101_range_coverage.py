@@ -308,7 +308,7 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
             continue
         column = series.values
         restricted = rows is not table.all_rows or bool(series.varying and view.mention(series.varying) == 1)
-        baseline = _baseline_rows(series, rng, view)
+        baseline = _baseline_rows(series, rng, view, _reference_opening(sentence.text))
         if rows is table.all_rows and not baseline:
             present, values = series.present_indexes, series.present_values
         else:
@@ -431,12 +431,26 @@ _BASELINE_WORD_RE = lazy_compile(r"\b(?:baseline|reference|ref|none|default|orig
 _REFERENCE_BEFORE = r"(?:of|vs\.?|versus|over|than|against|to|with|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+)?"
 
 
-def _baseline_rows(series: Series, rng: Range, view) -> set[int]:
+# "Against fp16, ...", "Relative to the BF16 engine, ...": a reference named
+# before the first comma holds for every clause of the sentence.
+_REFERENCE_OPENING_RE = lazy_compile(
+    r"^\W*(?:against|relative\s+to|compared\s+(?:to|with)|versus|vs\.?)\s+([^,;:]+)[,;:]", re.IGNORECASE)
+
+
+def _reference_opening(text: str) -> str:
+    """The normalized reference phrase a sentence opens with ("against fp16"), or ""."""
+    match = _REFERENCE_OPENING_RE.match(text)
+    return "against " + normalize(match.group(1)) if match else ""
+
+
+def _baseline_rows(series: Series, rng: Range, view, opening: str = "") -> set[int]:
     """Rows of an ``x`` or ``%`` series that are the comparison's reference
     (item 3): their value is the identity (1x; 100% or 0% for a percentage)
     and their label says baseline / reference / none / default …, or the
     clause names them as what is compared against ("0.40-0.55x of the
-    fp16 reference"). Empty when the range itself covers the identity."""
+    fp16 reference"), or the sentence's ``opening`` reference phrase does
+    (:func:`_reference_opening`: "Against fp16, the quantized engines take
+    0.40-0.55x"). Empty when the range itself covers the identity."""
     if series.unit not in RATIO_UNITS:
         return set()
     identities = (1.0,) if series.unit == "x" else (100.0, 0.0)
@@ -451,8 +465,9 @@ def _baseline_rows(series: Series, rng: Range, view) -> set[int]:
         if not label:
             continue
         if _BASELINE_WORD_RE.search(label) or any(
-            re.search(_REFERENCE_BEFORE + re.escape(normalize(part)) + r"(?![\w])", view.normalized)
+            re.search(_REFERENCE_BEFORE + re.escape(normalize(part)) + r"(?![\w])", text)
             for part in rows[index].label.split(" / ")
+            for text in (view.normalized, opening)
         ):
             found.add(index)
     return found
