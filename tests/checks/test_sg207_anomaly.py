@@ -88,3 +88,4 @@ def test_a_listed_row_far_below_a_stated_range(tmp_path):
         "fp16 kernel time GEMM: 0.05 ms on NVIDIA B200, tensorrt=11.1.0.106,cuda=13.0 (job b200-11.1) is 3.80x below "
         "the 0.19 to 0.21 ms stated over the other rows (job summary: the other rows), at or above the anomaly factor "
         "1.50, with no explanation")
+    assert finding.hint == "add an explanation (code SG207, key or match) to the study file, or re-measure"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from studygen.checks import CheckContext, sg208_precision_inversion
 from studygen.findings import WARNING
+from studygen.study.analyses import precision_inversions
 
 from .studies import codes, collected_provenance, latency, load, readme_lines, record
 
@@ -45,3 +46,22 @@ def test_the_message_names_the_gpu_and_versions_or_says_they_are_not_stated(tmp_
     unstated["software"] = {}
     assert _inversion(tmp_path / "b", unstated) == ("fp16 (14.747 ms, job job) is slower than fp32 (13.99 ms, job job) "
                                                     "on GPU not stated, versions not stated, 800x1067")
+
+
+def test_equal_latency_is_no_inversion(tmp_path):
+    # 9.50 ms at both precisions: fp16 is not slower than fp32
+    records = [record("job", [latency("fp32", 9.5), latency("fp16", 9.5), latency("fp16", 9.51, "800x1067"),
+                              latency("fp32", 9.5, "800x1067")])]
+    pairs = precision_inversions(load(tmp_path, records=records))
+    assert [(low["value"], high["value"], low["shape"]) for low, high in pairs] == [(9.51, 9.5, "800x1067")]
+
+
+def test_inversions_are_listed_by_gpu_then_shape(tmp_path):
+    # Written 800x800 first and on a named GPU first; listed GPU-not-stated first, then by shape text.
+    unstated = collected_provenance(gpu=None)
+    records = [record("named", [latency("fp32", 9.0), latency("fp16", 9.9), latency("fp32", 12.0, "800x1067"),
+                                latency("fp16", 13.0, "800x1067")]),
+               record("unstated", [latency("fp32", 7.0), latency("fp16", 7.7)], unstated)]
+    pairs = precision_inversions(load(tmp_path, records=records))
+    assert [(low["job_id"], low["shape"]) for low, _ in pairs] == [
+        ("unstated", "800x800"), ("named", "800x1067"), ("named", "800x800")]
