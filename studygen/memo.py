@@ -281,7 +281,8 @@ def code_key() -> str:
     """A digest of the code that computes results: Python's version and
     executable, every file of the studygen package (relative path, size,
     mtime in ns; ``__pycache__`` left out) and the entry names of each folder
-    on ``sys.path`` but the first. Costs a stat per package file (a few ms)."""
+    on ``sys.path`` but the first and relative ones. Costs a stat per package
+    file (a few ms)."""
     digest = hashlib.sha256(f"{ENTRY_FORMAT}\0{sys.version}\0{sys.executable}".encode())
     for folder, subfolders, files in os.walk(_PACKAGE):
         subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
@@ -290,7 +291,10 @@ def code_key() -> str:
             digest.update(f"{os.path.relpath(path, _PACKAGE)}\0{_stat(path)}\n".encode())
     # sys.path[0] is the script's folder or the working directory, where Python
     # starts looking, not where libraries are installed: its entries come and go.
+    # So do relative entries ("" included), read against the working directory.
     for entry in sys.path[1:]:
+        if not os.path.isabs(entry):
+            continue
         digest.update(f"{entry}\0{_folder_digest(entry or '.')}\n".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
