@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 
 from .fsutil import atomic_write_bytes, cache_folder
-from .memo import code_key, read_kept
+from .memo import code_key, read_kept, sealed, unsealed
 
 MDFORMAT_EXTENSIONS = frozenset({"gfm"})
 # wrap keep: a line break is the author's; number False: ordered lists keep their numbers.
@@ -44,20 +44,17 @@ def format_markdown(text: str) -> str:
     formatted = mdformat.text(text, extensions=set(MDFORMAT_EXTENSIONS), options=MDFORMAT_OPTIONS)
     if path is not None:
         try:
-            body = formatted.encode("utf-8")
-            atomic_write_bytes(path, b"sha256 " + hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body)
+            atomic_write_bytes(path, sealed(formatted.encode("utf-8")))
         except OSError:
             pass  # a cache that cannot be written costs time, never a result
     return formatted
 
 
 def _verified(kept: bytes | None) -> str | None:
-    """The formatted text of a kept entry whose first line gives its body's
-    sha256; None for a missing, damaged or undecodable one."""
-    if kept is None:
-        return None
-    head, _, body = kept.partition(b"\n")
-    if head != b"sha256 " + hashlib.sha256(body).hexdigest().encode("ascii"):
+    """The formatted text of a kept entry (:func:`studygen.memo.sealed`);
+    None for a missing, damaged or undecodable one."""
+    body = unsealed(kept)
+    if body is None:
         return None
     try:
         return body.decode("utf-8")

@@ -136,7 +136,11 @@ def _seen_folder(reads: Reads, path: str) -> None:
 
 def _installed(path: str) -> bool:
     """True for a path of installed code (left to :func:`code_key`) or of bytecode Python keeps."""
-    return os.path.join(path, "").startswith(_installed_prefixes()) or f"{os.sep}__pycache__{os.sep}" in path
+    return os.path.join(path, "").startswith(_installed_prefixes()) or _is_bytecode(path)
+
+
+def _is_bytecode(path: str) -> bool:
+    return f"{os.sep}__pycache__{os.sep}" in path
 
 
 def path_state(path: str) -> str:
@@ -250,6 +254,21 @@ def read_kept(path: Path) -> bytes | None:
             return None
 
 
+def sealed(payload: bytes) -> bytes:
+    """``payload`` as the cache keeps it: a first line ``sha256 <hex digest of
+    the payload>``, then the payload. What :func:`unsealed` reads back."""
+    return b"sha256 " + hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload
+
+
+def unsealed(kept: bytes | None) -> bytes | None:
+    """The payload of :func:`sealed` bytes; None when ``kept`` is None, or
+    cut short or altered (the digest line does not match what follows it)."""
+    if kept is None:
+        return None
+    head, _, payload = kept.partition(b"\n")
+    return payload if head == b"sha256 " + hashlib.sha256(payload).hexdigest().encode("ascii") else None
+
+
 def _file_digest(path: str, expected: str | None = None) -> str:
     """``<size>:<sha256 hex>`` of the file's bytes; "" when it is absent,
     cannot be read or is not a regular file. When the size differs from
@@ -360,7 +379,7 @@ def why_unkeepable(reads: Reads, counted=lambda name: True) -> str:
     if reads.unkeepable:
         return reads.unkeepable
     written = sorted(name for name in reads.written
-                     if not in_cache_folder(name) and f"{os.sep}__pycache__{os.sep}" not in name)
+                     if not in_cache_folder(name) and not _is_bytecode(name))
     if written:
         return f"it wrote {written[0]}"
     recent = time.time_ns() - RACY_WINDOW_NS
@@ -387,11 +406,9 @@ def store(kind: str, key: str, reads: Reads, value) -> bool:
     def counted(name: str) -> bool:
         return not _installed(name) and not in_cache_folder(name)
 
-    # the digests taken when each was first met (taken now only for one the hook left out)
-    files = {name: reads.file_digests[name] if name in reads.file_digests else _file_digest(name)
-             for name in sorted(reads.files) if counted(name)}
-    folders = {name: reads.folder_digests[name] if name in reads.folder_digests else _folder_digest(name)
-               for name in sorted(reads.folders) if counted(name)}
+    # the digests taken when each was first met: the hook takes one for every path counted here
+    files = {name: digest for name, digest in sorted(reads.file_digests.items()) if counted(name)}
+    folders = {name: digest for name, digest in sorted(reads.folder_digests.items()) if counted(name)}
     probes = {name: state for name, state in sorted(reads.probes.items()) if counted(name)}
     if why_unkeepable(reads, counted):
         return False

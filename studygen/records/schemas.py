@@ -23,6 +23,7 @@ import sys
 
 from ..errors import RecordError
 from ..fsutil import atomic_write_bytes, cache_folder
+from ..memo import sealed, unsealed
 from .jsonpos import line_of_pointer, pointer_from_path
 
 # A Traversable (``/`` and ``read_text`` as on a Path): a folder of the package, or of its wheel.
@@ -96,13 +97,12 @@ def _kept_check_path(schema: dict):
 
 
 # A kept check starts with the bytecode magic number of this Python, as a .pyc does,
-# then the sha256 of the marshalled code that follows (a damaged file is never run).
+# then the marshalled code, sealed with its sha256 (a damaged file is never run).
 _KEPT_HEADER = b"studygen schema check\n" + importlib.util.MAGIC_NUMBER
 
 
 def _kept_bytes(code) -> bytes:
-    payload = marshal.dumps(code)
-    return _KEPT_HEADER + hashlib.sha256(payload).digest() + payload
+    return _KEPT_HEADER + sealed(marshal.dumps(code))
 
 
 def compiled_check(schema: dict):
@@ -137,8 +137,8 @@ def _run_kept(kept: bytes):
     ``kept`` is no kept check for this Python or is damaged."""
     if not kept.startswith(_KEPT_HEADER):
         return None
-    digest, payload = kept[len(_KEPT_HEADER):len(_KEPT_HEADER) + 32], kept[len(_KEPT_HEADER) + 32:]
-    if hashlib.sha256(payload).digest() != digest:  # cut short, or a constant altered (a pattern, a name)
+    payload = unsealed(kept[len(_KEPT_HEADER):])
+    if payload is None:  # cut short, or a constant altered (a pattern, a name)
         return None
     try:
         namespace: dict = {}

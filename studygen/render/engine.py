@@ -25,7 +25,7 @@ from pathlib import Path
 from ..errors import InputError, TemplateError
 from ..fsutil import atomic_write_bytes, cache_folder, remove_stale_temp_files
 from ..markdown_format import format_markdown
-from ..memo import read_kept
+from ..memo import read_kept, sealed, unsealed
 from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES
 from .charts import render_charts
@@ -209,19 +209,19 @@ def _kept_template_code(folder: str):
     import jinja2
 
     class KeptTemplateCode(jinja2.FileSystemBytecodeCache):
-        """Each kept file: the sha256 of Jinja's bytecode record, then the
-        record; one that does not match (cut short, a constant altered into
-        other loadable code) is compiled again, never run or unpickled."""
+        """Each kept file: Jinja's bytecode record, sealed with its sha256
+        (:func:`studygen.memo.sealed`); one that does not match (cut short, a
+        constant altered into other loadable code) is compiled again, never
+        run or unpickled."""
 
         def load_bytecode(self, bucket) -> None:
-            kept = read_kept(Path(self._get_cache_filename(bucket)))
-            if kept is not None and hashlib.sha256(kept[32:]).digest() == kept[:32]:
-                bucket.bytecode_from_string(kept[32:])
+            record = unsealed(read_kept(Path(self._get_cache_filename(bucket))))
+            if record is not None:
+                bucket.bytecode_from_string(record)
 
         def dump_bytecode(self, bucket) -> None:
-            record = bucket.bytecode_to_string()
             try:
-                atomic_write_bytes(Path(self._get_cache_filename(bucket)), hashlib.sha256(record).digest() + record)
+                atomic_write_bytes(Path(self._get_cache_filename(bucket)), sealed(bucket.bytecode_to_string()))
             except OSError:  # a full or read-only disk: this run compiled the template, the next one will too
                 pass
 
