@@ -20,7 +20,7 @@ from ...errors import InputError
 from ..inputs import significant
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
 from ..result import NewResult
-from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch
+from .common import ResultLabels, TrtexecInputs, match_runs, run_base
 
 EXPORT_PROFILER = "trtexec --exportProfile ({name}; averageMs: mean per iteration)"
 DUMP_PROFILER = "trtexec --dumpProfile ({column}: mean per iteration; total from its Total row)"
@@ -40,7 +40,7 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
         profile_name = Path(inputs.profile_display).name
         matched = match_runs(len(inputs.profile), log, "profile", inputs.profile_display)
         for profile_run, run in zip(inputs.profile, matched):
-            base = base_result(labels, run_batch(run, labels.batch, log.display if log else inputs.profile_display))
+            base = run_base(labels, run, log.display if log else inputs.profile_display, inputs.notes)
             items = [KernelItem(name, average, None, details.get(name)) for name, average, _, _ in profile_run.rows]
             refuse_no_time(items, None, inputs.profile_display, profile_run.line)
             result = kernel_time(items, labels.rules, base, iterations=profile_run.iterations,
@@ -51,7 +51,7 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
     for run in inputs.runs:
         if run.profile is None:
             continue
-        base = base_result(labels, run_batch(run, labels.batch, log.display))
+        base = run_base(labels, run, log.display, inputs.notes)
         items = [KernelItem(name, avg, None, details.get(name)) for name, avg, _, _ in run.profile.rows]
         refuse_no_time(items, run.profile.total_avg_ms, log.display, run.profile.line)
         result = kernel_time(items, labels.rules, base, iterations=run.profile.iterations,
