@@ -58,6 +58,9 @@ LOG_START = re.compile(r"&&&& (?:RUNNING|PASSED|FAILED|WAIVED)\b|\[[^\[\]]*\] \[
 MAX_WRAPPER = 64
 VERSION_LINE = re.compile(r"^TensorRT version: (\d+(?:\.\d+)*)\s*$")
 DEVICE_LINE = re.compile(r"^Selected Device: (.+?)\s*$")
+# Model Options' format: ONNX, Caffe, UFF for a run that builds its engine, "*" for one that loads it
+FORMAT_LINE = re.compile(r"^Format: (\S+)\s*$")
+PRECISION_LINE = re.compile(r"^Precision: (.+?)\s*$")  # Build Options: what the builder may use
 SETTING_LINE = re.compile(r"^(Data transfers|Spin-wait|CUDA Graph|Separate profiling): (Enabled|Disabled)\s*$")
 BATCH_LINE = re.compile(r"^Batch: (\d+|Explicit)\s*$")
 SHAPE_LINE = re.compile(r"^Input (?P<phase>inference|build) shapes? ?: (?P<shapes>.+?)\s*$")
@@ -394,6 +397,10 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
         run.tensorrt_version, run.version_line = version, number
     elif match := DEVICE_LINE.match(message):
         run.device = match.group(1)
+    elif match := FORMAT_LINE.match(message):
+        run.model_format = match.group(1)
+    elif match := PRECISION_LINE.match(message):
+        run.precision, run.precision_line = match.group(1), number
     elif match := SETTING_LINE.match(message):
         run.settings[SETTING_NAMES[match.group(1)]] = match.group(2) == "Enabled"
     elif match := BATCH_LINE.match(message):

@@ -148,6 +148,14 @@ def resolve_variant(variant: str | None, spec: dict | None, study_display: str |
     return variant
 
 
+def declared_precision(target: IngestTarget) -> str | None:
+    """The precision the study file declares for the target's variant; None
+    without a study file (a variant is then only a name)."""
+    if target.spec is None:
+        return None
+    return next((v.get("precision") for v in target.spec.get("variants", []) if v["name"] == target.variant), None)
+
+
 def check_family_known(family: str, measurements_dir: Path | None, study_file: Path | None) -> None:
     """Inside a project, a record of a family without
     ``families/<family>/study.yaml`` belongs to no study and ``studygen
