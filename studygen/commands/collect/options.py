@@ -136,6 +136,9 @@ class IngestOptions:
         validate_job_id(self.job_id)
         check_shape(self.shape)
         check_commit(self.commit)
+        if self.driver is not None:
+            check_version(f"--driver {self.driver}", self.driver)
+        parse_software(self.software)
         if self.dirty and not self.commit:
             raise UsageError("--dirty says the tree at --commit had changes: give --commit SHA too")
 
@@ -207,14 +210,26 @@ def check_shape(shape: str | None, option: str = "--shape") -> str | None:
     return shape
 
 
+def check_version(option: str, version: str) -> str:
+    """``version`` when it names a number (``2.1.0``, ``580.65.06``,
+    ``2.5.0+cu124``); UsageError otherwise: ``unknown``, ``n/a`` or ``?``
+    say that the version is not known, which is no version, and a record
+    that states one as a version could never be corrected by collecting again."""
+    if not any(character.isdigit() for character in version):
+        raise UsageError(f"invalid {option}: {version!r} is no version: a version names a number (e.g. 2.1.0); "
+                         "leave the option out when the version is not known")
+    return version
+
+
 def parse_software(pairs: tuple[str, ...]) -> dict[str, str]:
-    """``("tensorrt=10.16.1", …)`` → ``{"tensorrt": "10.16.1", …}``; UsageError for a pair without both parts."""
+    """``("tensorrt=10.16.1", …)`` → ``{"tensorrt": "10.16.1", …}``; UsageError
+    for a pair without both parts or a version that is no version (:func:`check_version`)."""
     software = {}
     for pair in pairs:
         name, sep, version = pair.partition("=")
         if not sep or not name or not version:
             raise UsageError(f"invalid --software {pair!r}: use NAME=VERSION, e.g. tensorrt=10.16.1")
-        software[name.strip()] = version.strip()
+        software[name.strip()] = check_version(f"--software {pair}", version.strip())
     return software
 
 
