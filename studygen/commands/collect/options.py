@@ -93,7 +93,10 @@ class IngestOptions:
         "--batch", type=click.IntRange(min=1), help="Batch size, when the input does not state it."))
     measurements_dir: Path | None = field(default=None, metadata=flag(
         "--measurements", type=click.Path(file_okay=False, path_type=Path),
-        help="Records folder (default: measurements/ under the project root, or ./measurements)."))
+        help="Records folder (default: measurements/ under the project root; outside a project, give it or --root)."))
+    root: Path | None = field(default=None, metadata=flag(
+        "--root", type=click.Path(file_okay=False, path_type=Path),
+        help="Project root (the folder holding families/). Default: walk up from the working directory."))
     study_file: Path | None = field(default=None, metadata=flag(
         "--study", type=click.Path(dir_okay=False, path_type=Path),
         help="Study file (default: families/FAMILY/study.yaml under the project root, when present)."))
@@ -122,6 +125,7 @@ class IngestOptions:
 
     def __post_init__(self):
         self.measurements_dir = optional_path(self.measurements_dir)
+        self.root = optional_path(self.root)
         self.study_file = optional_path(self.study_file)
         self.software = tuple(self.software)
 
