@@ -121,3 +121,12 @@ def test_the_issue_case_unknown_then_corrected_then_clean(tmp_path, run_cli, mon
     assert record_text["provenance"]["software"]["torch"] == "2.1.0"
     study = load_study(tmp_path / "families" / "demo", tmp_path)
     assert sg209_provenance.check(CheckContext(study)) == []
+
+
+def test_a_record_names_the_studygen_commit_that_wrote_it(collect):
+    from studygen.version import studygen_version
+
+    done = collect("torch-profile", "--trace", TRACE, "--mode", "eager")
+    assert done.exit_code == 0, done.err
+    version = done.record["provenance"]["collector"]["version"]
+    assert version == studygen_version() and version.startswith("0.1.0+g")  # this checkout's commit
