@@ -40,28 +40,42 @@ AP_STATISTICS = ("AP", "AP50", "AP75", "APs", "APm", "APl")
 PER_IMAGE = 100  # COCOeval's largest maxDets: what accumulate keeps of one image's results
 
 
-def _ranked(entries: list[dict], threshold: int, matched_first: bool) -> list[dict]:
-    """The detections of ``entries`` (compact per-image results of one
-    category and area range) at IoU threshold index ``threshold``, ranked by
-    score and then true positives first (or last), as pseudo-image entries
-    of at most :data:`PER_IMAGE` detections; the ground truth's ignore flags
-    go with the first. Empty when ``entries`` is."""
-    if not entries:
-        return []
-    scores = np.concatenate([np.asarray(e["dtScores"], dtype=float) for e in entries])
-    matched = np.concatenate([np.asarray(e["dtMatches"])[threshold] for e in entries]).astype(bool)
-    ignored = np.concatenate([np.asarray(e["dtIgnore"])[threshold] for e in entries]).astype(bool)
-    truth_ignored = np.concatenate([np.asarray(e["gtIgnore"]) for e in entries])
-    counted = matched & ~ignored  # what accumulate counts as a true positive
-    order = np.lexsort((~counted if matched_first else counted, -scores))
-    pieces = max(1, math.ceil(len(order) / PER_IMAGE))
-    out = []
-    for piece in range(pieces):
-        part = order[piece * PER_IMAGE:(piece + 1) * PER_IMAGE]
-        out.append({"dtScores": scores[part], "dtMatches": matched[part][None, :],
-                    "dtIgnore": ignored[part][None, :],
-                    "gtIgnore": truth_ignored if piece == 0 else truth_ignored[:0]})
-    return out
+class _Area:
+    """The detections of one category and area range, all images' compact
+    results joined once: scores (D), matches and ignore flags (T, D) and the
+    ground truth's ignore flags, or None where no image has any."""
+
+    def __init__(self, entries: list[dict]):
+        import numpy  # bound here: the lazy module's lookup per call costs more than the work in these loops
+
+        self.empty = not entries
+        if self.empty:
+            return
+        self.scores = numpy.concatenate([numpy.asarray(e["dtScores"], dtype=float) for e in entries])
+        self.matched = numpy.concatenate([numpy.asarray(e["dtMatches"], dtype=bool) for e in entries], axis=1)
+        self.ignored = numpy.concatenate([numpy.asarray(e["dtIgnore"], dtype=bool) for e in entries], axis=1)
+        self.truth_ignored = numpy.concatenate([numpy.asarray(e["gtIgnore"]) for e in entries])
+
+    def ranked(self, threshold: int, matched_first: bool) -> list[dict]:
+        """The detections at IoU threshold index ``threshold``, ranked by score
+        and then true positives first (or last), as pseudo-image entries of at
+        most :data:`PER_IMAGE` detections; the ground truth's ignore flags go
+        with the first. Empty for an empty area."""
+        import numpy
+
+        if self.empty:
+            return []
+        matched, ignored = self.matched[threshold], self.ignored[threshold]
+        counted = matched & ~ignored  # what accumulate counts as a true positive
+        order = numpy.lexsort((~counted if matched_first else counted, -self.scores))
+        pieces = max(1, math.ceil(len(order) / PER_IMAGE))
+        out = []
+        for piece in range(pieces):
+            part = order[piece * PER_IMAGE:(piece + 1) * PER_IMAGE]
+            out.append({"dtScores": self.scores[part], "dtMatches": matched[part][None, :],
+                        "dtIgnore": ignored[part][None, :],
+                        "gtIgnore": self.truth_ignored if piece == 0 else self.truth_ignored[:0]})
+        return out
 
 
 def ordered_precision(evaluator, images: int, matched_first: bool):
@@ -70,24 +84,26 @@ def ordered_precision(evaluator, images: int, matched_first: bool):
     compact per-image results, area range by area range, ``images`` each),
     its tied detections ranked best first (``matched_first``) or worst
     first. The evaluator's params and results are left as they were."""
+    import numpy
+
     params, kept, results = evaluator.params, evaluator.evalImgs, evaluator.eval
-    areas, thresholds = len(params.areaRng), list(params.iouThrs)
+    areas = [_Area([e for e in kept[a * images:(a + 1) * images] if e is not None])
+             for a in range(len(params.areaRng))]
     per_threshold = []
     try:
-        for t, threshold in enumerate(thresholds):
-            ranked = [_ranked([e for e in kept[a * images:(a + 1) * images] if e is not None], t, matched_first)
-                      for a in range(areas)]
+        for t, threshold in enumerate(params.iouThrs):
+            ranked = [area.ranked(t, matched_first) for area in areas]
             width = max(1, max(len(pieces) for pieces in ranked))
-            one = copy.deepcopy(params)
-            one.iouThrs = np.array([threshold])
+            one = copy.copy(params)  # shallow: only the thresholds and image ids change, never the lists inside
+            one.iouThrs = numpy.array([threshold])
             one.imgIds = list(range(1, width + 1))
-            evaluator.params, evaluator._paramsEval = one, copy.deepcopy(one)
+            evaluator.params, evaluator._paramsEval = one, copy.copy(one)
             evaluator.evalImgs = [entry for pieces in ranked for entry in pieces + [None] * (width - len(pieces))]
             evaluator.accumulate()
-            per_threshold.append(np.asarray(evaluator.eval["precision"]))
+            per_threshold.append(evaluator.eval["precision"])
     finally:
         evaluator.params, evaluator.evalImgs, evaluator.eval = params, kept, results
-    return np.concatenate(per_threshold, axis=0)
+    return numpy.concatenate(per_threshold, axis=0)
 
 
 def ordered_statistics(evaluator, precision: list) -> dict[str, float]:
