@@ -105,7 +105,35 @@ def test_an_override_records_its_reason(collect, study):
     assert ("precision: variant 'fp32' is declared fp32 but run 1 (line 1) allowed FP32+FP16; recorded as declared: "
             "every layer pinned to FP32 by --layerPrecisions in a wrapper script") in done.record["provenance"]["notes"]
     blank = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32", "--override-precision", " ", job="blank")
-    assert_refused(blank, "--override-precision needs a reason")
+    assert_refused(blank)
+    assert blank.err == ("studygen: --override-precision needs a reason (why the declared precision is right for this "
+                         "log)\n")
+
+
+def test_the_refusal_names_every_narrower_precision_and_the_flags_it_read(collect, study, workdir):
+    log = write(workdir, built("FP32+FP16+INT8+FP8", "--fp16 --int8 --fp8"))
+    refused = collect("trtexec", "--log", log, "--variant", "fp16")
+    assert_refused(refused, "allowing FP32+FP16+FP8+INT8 (line 5 'Precision: FP32+FP16+INT8+FP8'): FP8 and INT8 are "
+                   "not wider than fp16, so layers may run below the variant's precision")
+    one = write(workdir, built(None, "--fp16 --int8 --noTF32"), "flags.log")
+    refused = collect("trtexec", "--log", one, "--variant", "fp16", job="flags")
+    assert_refused(refused, "allowing FP32+FP16+INT8 (its flags --fp16 --int8 --noTF32): INT8 is not wider than fp16")
+
+
+def test_without_a_format_line_the_command_says_whether_the_engine_was_built(collect, study, workdir):
+    # captured part way: no Model Options, only the build's Precision line and the command of the closing line
+    def partial(command: str) -> str:
+        return log_text(command, "=== Build Options ===", "Precision: FP32+FP16", running=False)
+
+    loaded = write(workdir, partial("trtexec --loadEngine=m.plan --fp16"), "loaded.log")
+    assert collect("trtexec", "--log", loaded, "--variant", "int8", job="loaded").exit_code == 0
+    built_here = write(workdir, partial("trtexec --onnx=m.onnx --saveEngine=m.plan --fp16"), "built.log")
+    assert_refused(collect("trtexec", "--log", built_here, "--variant", "int8", job="built"),
+                   "the build allowed no INT8")
+    # --loadEngine beside a model flag: trtexec loads the plan (the model and precision flags build nothing)
+    both = write(workdir, log_text("trtexec --onnx=m.onnx --loadEngine=m.plan --fp16", "=== Model Options ===",
+                                   "Format: ONNX", "=== Build Options ===", "Precision: FP32+FP16"), "both.log")
+    assert collect("trtexec", "--log", both, "--variant", "int8", job="both").exit_code == 0
 
 
 def test_without_a_study_a_variant_is_only_a_name(collect):

@@ -15,7 +15,7 @@ line (captured part way) is read from the command's flags instead
 ``--noTF32``).
 
 Only a run that built its engine says anything: one that loaded a plan
-(``Format: *`` in the Model Options, or ``--loadEngine`` without a model)
+(``--loadEngine``, or ``Format: *`` in the Model Options)
 prints its default ``Precision: FP32`` whatever the plan holds (the
 TensorRT 8.6 ResNet-50 INT8 fixture does).
 
@@ -41,7 +41,6 @@ WIDTH = {"fp32": 32, "tf32": 32, "fp16": 16, "bf16": 16, "int8": 8, "fp8": 8, "i
 BUILDER_NAME = {"tf32": "fp32", "nvfp4": "fp4"}
 FLAG_PRECISIONS = {"--fp16": {"fp16"}, "--bf16": {"bf16"}, "--int8": {"int8"}, "--fp8": {"fp8"},
                    "--int4": {"int4"}, "--fp4": {"fp4"}, "--best": {"fp16", "int8"}}
-MODEL_FLAGS = re.compile(r"^--(?:onnx|deploy|model|uff)=")
 CONSTRAINT = re.compile(r"\s*\(.*\)\s*$")
 STRONGLY_TYPED = "Strongly Typed"
 
@@ -64,11 +63,12 @@ class BuildPrecision:
 
 
 def loaded_engine(run: TrtexecRun) -> bool:
-    """True when the run loaded its engine rather than building it."""
-    if run.model_format is not None:
-        return run.model_format == "*"
-    tokens = (run.command or "").split()
-    return any(t.startswith("--loadEngine") for t in tokens) and not any(MODEL_FLAGS.match(t) for t in tokens)
+    """True when the run loaded its engine rather than building it: its
+    command has ``--loadEngine`` (trtexec then loads the plan whatever model
+    flag is given too), or its Model Options print ``Format: *``."""
+    if any(t.startswith("--loadEngine") for t in (run.command or "").split()):
+        return True
+    return run.model_format == "*"
 
 
 def build_precision(run: TrtexecRun) -> BuildPrecision | None:
