@@ -1,9 +1,10 @@
 """The package's layers import downward only, with no circle, and stay small.
 
 Layers, lowest first (a module may import its own layer and the layers
-below it): core → collectors → records → study → lint | render → checks →
-commands → cli. Lint and render sit side by side and import neither each
-other nor anything above them. Every import counts, inside functions too,
+below it): core → collectors → records → study → lint | render → checks |
+compare → commands → cli. Lint and render sit side by side and import neither each
+other nor anything above them; so do checks and compare (``studygen diff``'s
+comparison of two revisions). Every import counts, inside functions too,
 and so do the check modules the rule table names (the registry imports them
 by name). Package-internal and standard-library imports stay at module top;
 only third-party libraries (heavy ones: torch, pandas, matplotlib, ...) are
@@ -29,6 +30,7 @@ LAYERS = (  # (layer, rank, module-name prefix); the longest matching prefix win
     ("lint", 4, "studygen.lint"),
     ("render", 4, "studygen.render"),
     ("checks", 5, "studygen.checks"),
+    ("compare", 5, "studygen.compare"),
     ("commands", 6, "studygen.commands"),
     ("cli", 7, "studygen.cli"),
     ("cli", 7, "studygen.__main__"),

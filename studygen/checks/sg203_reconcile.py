@@ -26,22 +26,12 @@ from dataclasses import dataclass
 from ..findings import Finding
 from ..numbers import format_number
 from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
-from ..study.spread import declared_source_of, spread_of
+from ..study.spread import declared_source_of, spread_of, tolerance
 from .base import row_finding
 
 # Fields that, besides variant and job, make two rows of one job comparable as variants.
 PAIR_FIELDS = ("family", "revision", "kind", "metric", "statistic", "group", "shape", "batch", "backend", "mode",
                "gpu", "software", "dataset")
-
-
-def tolerance(study, row: dict) -> float:
-    """Absolute tolerance (row units) for the row's metric; 0.0 when the study sets none."""
-    table = study.spec.get("tolerances") or {}
-    unit = (row.get("unit") or "").lower()
-    for name in (row.get("metric"), row.get("kind"), f"{row.get('kind')}_{unit}" if unit else None):
-        if name and name in table:
-            return float(table[name])
-    return 0.0
 
 
 def _what(study, row: dict) -> str:
