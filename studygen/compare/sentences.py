@@ -6,8 +6,9 @@ the prose of paragraphs and list items, split into sentences with their
 figures and ranges; tables, headings and code are not prose. A sentence
 left as it was is no change. The others are paired old to new by word
 similarity, figures masked (difflib's ratio of their words with every
-number read as one placeholder, so a sentence whose figures moved is still
-the same sentence): first between the unchanged sentences around them (the
+measured figure, a number with decimals or a unit, read as one placeholder,
+so a sentence whose figures moved is still the same sentence; whole numbers
+such as a batch or a shape name what is compared and stay): first between the unchanged sentences around them (the
 runs difflib finds between the two lists, a pair at :data:`PAIRING_RATIO`
 or more), then what is left anywhere in the document (a moved sentence, at
 :data:`MOVED_RATIO` or more), best pairs first, and never a pair much less alike than either
@@ -49,14 +50,16 @@ MOVED_RATIO = 0.6  # anywhere in the document: a sentence moved and edited
 RIVAL_MARGIN = 0.1  # a pair this much less alike than either sentence's best match is no pair
 
 _DIRECTION_RE = lazy_compile(rf"\b({'|'.join(DIRECTION_WORDS)})\b", re.IGNORECASE)
-_COMPARES_RE = lazy_compile(r"^(?:\s+[\w-]+){0,2}?\s+than\b", re.IGNORECASE)  # "less than", "lower latency than"
+_COMPARES_RE = lazy_compile(r"(?:\s+[\w-]+){0,2}?\s+than\b", re.IGNORECASE)  # "less than", "lower latency than"
 _NEGATED_RE = lazy_compile(r"(?:\b(?:no|not|never)|n't)(?:\s+[\w-]+){0,2}?\s+$", re.IGNORECASE)
 _BEYOND_RE = lazy_compile(
     rf"\b(?:beyond|outside|exceeds?|exceeding)\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+){{0,3}}?{NOISE_NOUNS}",
     re.IGNORECASE)
 _CLAUSE_END_RE = lazy_compile(r"[,;:]\s|\s(?:and|but|while|whereas)\s")
 _SPACES_RE = lazy_compile(r"\s+")
-_NUMBER_RE = lazy_compile(r"^[-+−]?\d[\d.,]*(?:x|%|ms)?[),.;:]*$")
+# A measured figure (decimals, or a unit glued on): "9.80", "0.97x", "41%"; a bare whole number
+# ("batch 8", "800 x 800") names a configuration and is kept.
+_FIGURE_RE = lazy_compile(r"^\(?[-+−]?(?:\d+[.,]\d+|\d+(?:[.,]\d+)?(?:x|%|ms|s|MiB|GB))[),.;:]*$")
 WITHIN_NOISE = "within noise"
 BEYOND = "beyond noise"
 
@@ -158,8 +161,8 @@ def _worth_reporting(change: SentenceChange) -> bool:
 
 
 def _masked(text: str) -> list[str]:
-    """The words of a sentence, each figure read as ``#``."""
-    return ["#" if _NUMBER_RE.match(word) else word for word in text.split()]
+    """The words of a sentence, each measured figure read as ``#``."""
+    return ["#" if _FIGURE_RE.match(word) else word for word in text.split()]
 
 
 class _Similarity:
