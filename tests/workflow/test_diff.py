@@ -278,3 +278,51 @@ def test_a_shallow_clone_without_base_is_one_line_and_exit_2(repo, tmp_path, run
     result = run_cli("diff", "--root", single)
     assert result.exit_code == 2 and result.err.strip().startswith(
         "studygen: shallow clone without a default branch (origin/HEAD, main or master): name BASE")
+
+
+def test_the_formats_of_one_change_beyond_spread_and_one_verdict_change(repo, run_cli):
+    record = read_record(repo, "h200-compile")
+    index = latency_index(record, "fp16", "800x1067")
+    shift_latency(record["results"][index], 0.5)
+    write_record(repo, "h200-compile", record)
+    study = (repo / STUDY).read_text()
+    (repo / STUDY).write_text(study.replace("the FP8 recipe is no faster than fp16", "the FP8 recipe is faster than fp16"))
+    assert run_cli("render", FAMILY, "--root", repo).exit_code == 0
+    commit(repo, "a slower fp16 and a reworded decision")
+    value_line = line_of(repo / RECORDS / "h200-compile.json", '"value_ms"', 2)  # fp16 800x1067 is the third latency
+    readme = (repo / "families" / FAMILY / "README.md").read_text().splitlines()
+    decision_line = next(n for n, text in enumerate(readme, 1) if "the FP8 recipe is faster than fp16" in text)
+
+    markdown = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "md")
+    assert markdown.exit_code == 1
+    lines = markdown.out.splitlines()
+    assert lines[0].startswith("### studygen diff: `HEAD~1 (") and lines[2].startswith(
+        "**1 figure beyond its spread, 1 verdict change; ")
+    assert "| deformable\\_detr\\_h200\\_torch |" not in markdown.out  # cells are escaped, not Markdown-escaped
+    assert (f"| {FAMILY} | fp16 median gpu compute, 800 x 1067, compile, H200, skimage-heldout-6 | 12.559 ms | "
+            "13.059 ms | +0.500 ms, +3.98 % | 0.091 ms spread of 15 repeat medians in base (12.536 to 12.627 ms) |"
+            ) in lines
+    verdict = lines.index("Verdict changes:")
+    assert lines[verdict + 2] == (f"- {FAMILY}, `families/{FAMILY}/README.md` line {decision_line}: "
+                                  "no faster, slower → faster, slower")
+    assert lines.index("Beyond their spread:") < verdict < lines.index("<details>")
+    assert markdown.out.count("<details>") == markdown.out.count("</details>") == 2  # figures, sentences
+
+    data = json.loads(run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "json").out)
+    assert data["summary"]["beyond spread"] == 1 and data["summary"]["verdict changes"] == 1
+    (figure,) = [f for f in data["families"][0]["figures"] if f["verdict"] == "beyond spread"]
+    assert (figure["old"], figure["new"], figure["file"], figure["line"]) == (
+        ["12.559"], ["13.059"], f"{RECORDS}/h200-compile.json", value_line)
+    assert figure["delta"] == pytest.approx(0.5) and figure["spread"]["source"] == "repeat medians"
+    (sentence,) = [s for s in data["families"][0]["sentences"] if s["kind"] == "verdict changed"]
+    assert sentence["old"]["verdicts"] == ["no faster", "slower"] and sentence["new"]["verdicts"] == ["faster", "slower"]
+
+    github = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "github").out.splitlines()
+    assert (f"::error file={RECORDS}/h200-compile.json,line={value_line},title=studygen diff%3A beyond spread::"
+            f"{FAMILY}: fp16 median gpu compute, 800 x 1067, compile, H200, skimage-heldout-6: 12.559 ms -> 13.059 ms "
+            "(+0.500 ms, +3.98 %25); more than 0.091 ms spread of 15 repeat medians in base (12.536 to 12.627 ms)"
+            ) in github  # % escaped as workflow commands need
+    flagged = [line for line in github if line.startswith(f"::error file=families/{FAMILY}/README.md,line={decision_line},")]
+    assert len(flagged) == 1 and "verdict changed (no faster, slower -> faster, slower)%0Abefore: " in flagged[0]
+    never = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "github", "--fail-on", "never")
+    assert never.exit_code == 0 and "::error" not in never.out and never.out.count("::warning file=") == 2
