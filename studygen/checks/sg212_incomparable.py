@@ -32,7 +32,7 @@ is the label such a comparison needs.
 
 from __future__ import annotations
 
-from ..collect.run.launcher import shard_of_job
+from ..records.jobs import shard_of_job
 from ..findings import Finding
 from ..numbers import format_number
 from .base import readme_finding

@@ -29,7 +29,7 @@ from . import coco_boxes, coco_eval
 from .coco_detections import Detections, check_detection, detections_from, load_detections, read_detections
 from .coco_eval import BACKENDS, STAT_NAMES, backend_version
 from .coco_truth import GroundTruth, load_ground_truth
-from .result import NewResult
+from ..records.result import NewResult
 
 __all__ = ["BACKENDS", "STAT_NAMES", "CocoInputs", "Detections", "GroundTruth", "backend_version", "build_results",
            "check_detections", "checked_inputs", "dataset_definition", "evaluate", "evaluate_inputs", "load_detections",

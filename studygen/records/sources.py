@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 
-from ..collect.result import NewResult
+from .result import NewResult
 from ..errors import ConflictError, UsageError
 from ..result_kinds import IDENTITY_FIELDS
 

@@ -22,8 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..collect.env import as_conversion_machine
-from ..collect.result import NewResult
+from .result import NewResult
 from ..errors import ConflictError, InputError, RecordError, UsageError
 from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside, folder_lock, shown_path
 from ..result_kinds import IDENTITY_FIELDS, metric_of, result_identity
@@ -31,8 +30,8 @@ from ..textio import MAX_DOCUMENT_BYTES, document_problem, parse_json
 from .jsonedit import extend_json_text
 from .keys import FIELDS, key_string, software_signature
 from .load import load_record
-from .provenance import (check_measuring_machine, clean_provenance, defaulted_checkpoint, measuring_machine_block,
-                         merge_conversion_machine, merge_provenance)
+from .provenance import (as_conversion_machine, check_measuring_machine, clean_provenance, defaulted_checkpoint,
+                         measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
 from .sources import refuse_same_source, replace_sources, same_result
 

@@ -6,7 +6,7 @@
   data (the run plan with its kernel-group rules, the image-set definitions,
   the COCO setup, the measurements folder);
 * :class:`RecordStore` / :class:`ResultSink`: the records layer's side, made
-  by the command (``studygen.records.run_record``): a sink per record that
+  by the command (``studygen.collect.run.record``): a sink per record that
   persists each result as it is measured and answers resume questions;
 * :class:`RunContext`: one run's state, handed to every stage instead of
   long parameter lists.
@@ -49,11 +49,6 @@ class RunOptions:
     cpu: bool = False  # measure on the CPU (test configs); else a CUDA device is required
     launcher: str | None = None  # what set the shard with --shard auto (launcher.Placement)
     local_rank: int | None = None  # the launcher's LOCAL_RANK: the CUDA device index to pin to
-
-
-def job_id_for(job: str, shard: tuple[int, int]) -> str:
-    """``job`` for an unsharded run, ``job-shardKofN`` for shard K of N."""
-    return job if shard == (1, 1) else f"{job}-shard{shard[0]}of{shard[1]}"
 
 
 @dataclass(frozen=True)

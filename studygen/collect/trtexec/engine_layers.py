@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..result import NewResult
+from ...records.result import NewResult
 from .common import ResultLabels, TrtexecInputs, base_result
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from ...errors import InputError
 from ..inputs import significant
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
-from ..result import NewResult
+from ...records.result import NewResult
 from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch
 
 EXPORT_PROFILER = "trtexec --exportProfile ({name}; averageMs: mean per iteration)"

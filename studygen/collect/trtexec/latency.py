@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ...errors import InputError
 from ..inputs import significant
-from ..result import NewResult
+from ...records.result import NewResult
 from .align import align
 from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch, timing_method, transfers_off
 from .runs import Summary, TrtexecLog, TrtexecRun

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..result import NewResult
+from ...records.result import NewResult
 from .common import ResultLabels, TrtexecInputs, base_result, run_batch
 
 LOG_SIZE_NOTE = "as trtexec printed it when building the engine (MiB); give --plan for the size in bytes"

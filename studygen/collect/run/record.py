@@ -27,16 +27,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..collect.run.context import job_id_for
-from ..errors import ConflictError, UsageError
-from ..fsutil import dump_json, folder_lock, shown_path
-from ..result_kinds import IDENTITY_FIELDS, result_identity
-from ..textio import parse_json
-from .jsonedit import extend_json_text
-from .load import load_record
-from .run_datasets import ensure_coco_definition
-from .schemas import validate_document
-from .write import write_files
+from ...errors import ConflictError, UsageError
+from ...fsutil import dump_json, folder_lock, shown_path
+from ...records.jobs import job_id_for
+from ...records.jsonedit import extend_json_text
+from ...records.load import load_record
+from ...records.schemas import validate_document
+from ...records.write import write_files
+from ...result_kinds import IDENTITY_FIELDS, result_identity
+from ...textio import parse_json
+from .datasets import ensure_coco_definition
 
 # provenance fields that must agree for a resumed record
 RESUME_MUST_MATCH = ("gpu",)
