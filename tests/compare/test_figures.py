@@ -102,6 +102,9 @@ def test_new_removed_and_unchanged_keys(tmp_path):
     changes = {c.verdict: c for c in compare_figures(base, head)}
     assert changes[NEW].new == ("9.0",) and changes[NEW].old == () and changes[NEW].delta is None
     assert changes[NEW].place.path == "measurements/toy/main.json" and changes[NEW].place.pointer == "/results/1/value_ms"
+    lines = (tmp_path / "head" / "measurements/toy/main.json").read_text().splitlines()
+    assert '"value_ms": 9.0' in lines[changes[NEW].place.line - 1]
+    assert changes[NEW].key.startswith("toy|0123456|fp32||latency|gpu_compute|median||800x800|b1|")
     assert changes[REMOVED].old == ("4.0",) and changes[REMOVED].new_jobs == ()
     assert [c.verdict for c in compare_figures(base, head)] == [NEW, REMOVED, UNCHANGED]  # the report's order
 
@@ -151,3 +154,13 @@ def test_a_family_missing_at_one_revision_is_all_new_or_all_removed(tmp_path):
                       [record("main", [latency("fp16", 5.0)])])
     assert {c.verdict for c in compare_figures(None, head)} == {NEW}
     assert [c.verdict for c in compare_figures(base, None)] == [REMOVED, REMOVED]
+
+
+def test_values_and_changes_are_printed_with_the_study_files_precision(tmp_path):
+    base, head = both(tmp_path, [record("main", [latency("fp16", 10.0)])], [record("main", [latency("fp16", 10.123456)])],
+                      precision={"latency_ms": 2})
+    change = only(compare_figures(base, head), BEYOND)
+    assert (change.old, change.new, change.decimals) == (("10.00",), ("10.12",), 2)
+    base, head = both(tmp_path / "carried", [record("main", [latency("fp16", 10.0)])],
+                      [record("main", [latency("fp16", 10.125)])])
+    assert only(compare_figures(base, head)).decimals == 3  # the most digits a value carries

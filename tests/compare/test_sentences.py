@@ -116,3 +116,31 @@ def test_added_and_removed_sentences_with_verdicts():
         ("The INT8 plan is 41 % smaller than fp16's.", None)]
     assert not any(c.verdict_changed for c in found)
     assert changes(None, OLD)[0].old is None and changes(OLD, None)[-1].new is None
+
+
+def test_a_sentence_moved_elsewhere_with_new_figures_is_paired():
+    moved = "- bf16 is slower than fp16 at batch 8: 9.80 ms against 9.10 ms.\n"
+    new = OLD.replace(moved, "").replace("## Summary\n\n", "## Summary\n\n" + moved.replace("9.80", "9.95")[2:] + "\n")
+    (change,) = changes(OLD, new)
+    assert change.old.text == "bf16 is slower than fp16 at batch 8: 9.80 ms against 9.10 ms."
+    assert change.new.text == "bf16 is slower than fp16 at batch 8: 9.95 ms against 9.10 ms."
+    assert (change.old.heading, change.new.heading) == ("Side findings", "Summary")
+
+
+def test_a_sentence_half_rewritten_is_still_one_sentence_edited():
+    old = "Intro.\n\nINT8 is no faster than fp16 on the L4, because its casts cost what its GEMMs save.\n\nEnd.\n"
+    new = "Intro.\n\nINT8 is faster than fp16 on the L4 once the casts are fused into the GEMM kernels.\n\nEnd.\n"
+    (change,) = changes(old, new)
+    assert change.old is not None and change.new is not None and change.verdict_changed
+
+
+def test_pairing_holds_at_exactly_the_pairing_ratio():
+    import difflib
+
+    from studygen.compare.sentences import PAIRING_RATIO
+    old_sentence = "alpha beta gamma is faster than " + " ".join(f"old{i}" for i in range(13)) + " end"
+    new_sentence = "alpha beta gamma is slower than " + " ".join(f"new{i}" for i in range(13)) + " end"
+    ratio = difflib.SequenceMatcher(None, old_sentence.split(), new_sentence.split()).ratio()
+    assert ratio == PAIRING_RATIO  # 2 x 6 shared words / 40 words
+    (change,) = changes(f"One.\n\n{old_sentence}.\n", f"One.\n\n{new_sentence}.\n")
+    assert change.verdict_changed

@@ -1,0 +1,188 @@
+"""studygen.compare (one family's changes) and studygen.compare.report (the four formats, the exit code).
+
+Toy studies from tests/checks/studies.py and READMEs written here; findings are
+made as check makes them (studygen.findings.Finding)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from studygen.compare import Revision, compare_family, compare_findings, unchanged_family
+from studygen.compare.report import Report, exit_code, format_github, format_json, format_markdown, format_text
+from studygen.findings import Finding
+from tests.checks.studies import latency, load, record, spec
+
+README_OLD = "# Toy\n\nFP8 is no faster than fp16: 10.0 ms against 10.0 ms.\n\n- Calibration used 4 images.\n"
+README_NEW = "# Toy\n\nFP8 is faster than fp16: 9.0 ms against 10.0 ms.\n\n- Calibration used 4 images.\n"
+STALE = Finding("SG201", "README is stale: line 3 differs from what the records render to",
+                "families/toy/README.md", line=3)
+WAIVED = Finding("SG208", "fp8 is slower than fp16", "measurements/toy/main.json", line=9, severity="notice")
+
+
+def revisions(tmp_path, *, shipped=False, new_fp8=9.0):
+    base = load(tmp_path / "base", records=[record("main", [latency("fp16", 10.0, repeats=[9.9, 10.0, 10.1]),
+                                                             latency("fp8", 10.0, repeats=[9.9, 10.0, 10.1])])])
+    head = load(tmp_path / "head", study=spec(decision={"shipped": shipped, "summary": "FP8 is shipped."}),
+                records=[record("main", [latency("fp16", 10.0, repeats=[9.9, 10.0, 10.1]),
+                                         latency("fp8", new_fp8, repeats=[new_fp8 - 0.1, new_fp8, new_fp8 + 0.1]),
+                                         latency("fp32", 20.0)])])
+    return (Revision(base, (WAIVED,), README_OLD), Revision(head, (STALE, WAIVED), README_NEW))
+
+
+@pytest.fixture
+def report(tmp_path) -> Report:
+    base, head = revisions(tmp_path, shipped=True)
+    family = compare_family("toy", "families/toy/README.md", base, head)
+    return Report("main (0123456789ab)", "the working tree", [family, unchanged_family("other", "families/other/README.md")])
+
+
+def test_one_family_compared(tmp_path):
+    base, head = revisions(tmp_path)
+    family = compare_family("toy", "families/toy/README.md", base, head)
+    assert [(c.what.split(",")[0], c.verdict) for c in family.figures] == [
+        ("FP8 median gpu compute", "beyond spread"), ("fp32 median gpu compute", "new"),
+        ("fp16 median gpu compute", "unchanged")]
+    (sentence,) = family.sentences
+    assert sentence.verdict_changed and family.verdict_changes == [sentence]
+    assert [(c.finding.code, c.appeared) for c in family.findings] == [("SG201", True)]
+    assert family.shipped == (False, False) and not family.decision_flipped and family.changed
+
+
+def test_a_study_that_cannot_be_loaded_is_a_note_and_its_figures_are_not_compared(tmp_path):
+    base, head = revisions(tmp_path)
+    broken = Revision(None, (Finding("SG202", "study file must be a YAML mapping", "families/toy/study.yaml"),),
+                      README_NEW, "study file must be a YAML mapping")
+    family = compare_family("toy", "families/toy/README.md", base, broken)
+    assert family.figures == [] and family.notes == [
+        "at head the study cannot be loaded, so its figures are not compared: study file must be a YAML mapping"]
+    assert family.shipped == (False, None) and not family.decision_flipped
+    gone = compare_family("toy", "families/toy/README.md", base, Revision(None, exists=False))
+    assert {c.verdict for c in gone.figures} == {"removed"} and gone.notes == []
+    assert gone.sentences[0].new is None and [c.appeared for c in gone.findings] == [False]
+
+
+def test_findings_are_matched_without_their_line_and_each_once():
+    moved = Finding("SG201", STALE.message, STALE.file, line=30)
+    assert compare_findings([STALE], [moved]) == []
+    twice = compare_findings([STALE], [STALE, moved])
+    assert [(c.finding.line, c.appeared) for c in twice] == [(30, True)]
+    other_key = Finding("SG201", STALE.message, STALE.file, line=3, key="toy|x")
+    other_severity = Finding("SG201", STALE.message, STALE.file, line=3, severity="notice")
+    assert [(c.finding, c.appeared) for c in compare_findings([STALE], [other_key, other_severity])] == [
+        (STALE, False), (other_key, True), (other_severity, True)]
+
+
+def test_exit_codes(tmp_path):
+    def family(**kwargs):
+        base, head = revisions(tmp_path / str(len(list(tmp_path.iterdir()))), **kwargs)
+        return compare_family("toy", "families/toy/README.md", base, head)
+    beyond_and_verdict = Report("a", "b", [family()])
+    assert [exit_code(beyond_and_verdict, f) for f in ("beyond-spread", "verdict", "never")] == [1, 1, 0]
+    within = family(new_fp8=10.05)
+    within.sentences = []
+    assert [exit_code(Report("a", "b", [within]), f) for f in ("beyond-spread", "verdict", "never")] == [0, 0, 0]
+    beyond_only = family()
+    beyond_only.sentences = []
+    assert [exit_code(Report("a", "b", [beyond_only]), f) for f in ("beyond-spread", "verdict", "never")] == [1, 0, 0]
+    flipped = family(shipped=True, new_fp8=10.05)
+    flipped.sentences = []
+    assert flipped.decision_flipped
+    assert [exit_code(Report("a", "b", [flipped]), f) for f in ("beyond-spread", "verdict", "never")] == [1, 1, 0]
+
+
+def test_text(report):
+    lines = format_text(report).splitlines()
+    assert lines[0] == "studygen diff: main (0123456789ab) -> the working tree"
+    assert lines[1] == "toy"
+    assert lines[2] == ("  beyond spread: FP8 median gpu compute, 800 x 800, engine, H200: 10.0 ms -> 9.0 ms "
+                        "(-1.0 ms, -10.00 %); more than 0.2 ms spread of 3 repeat medians in base (9.9 to 10.1 ms) "
+                        f"[measurements/toy/main.json:{report.families[0].figures[0].place.line}]")
+    assert lines[3].startswith("  new: fp32 median gpu compute, 800 x 800, engine, H200: 20.0 ms (job main) [")
+    assert lines[4] == "  verdict changed: decision.shipped in the study file: not shipped -> shipped"
+    assert lines[5] == "  verdict changed: families/toy/README.md:3 (no faster -> faster)"
+    assert lines[6:8] == ["      - FP8 is no faster than fp16: 10.0 ms against 10.0 ms.",
+                          "      + FP8 is faster than fp16: 9.0 ms against 10.0 ms."]
+    assert lines[8] == ("  finding appeared: families/toy/README.md:3: SG201 [error] README is stale: line 3 differs "
+                        "from what the records render to")
+    assert lines[9] == "other: inputs unchanged"
+    assert lines[10] == ("1 figure beyond its spread, 2 verdict changes; 0 within spread, 1 new, 0 removed, "
+                         "1 unchanged, 1 sentence changed, findings: 1 appeared, 0 gone")
+
+
+def test_markdown_puts_the_summary_and_what_needs_a_look_first(report):
+    text = format_markdown(report)
+    lines = text.splitlines()
+    assert lines[0] == "### studygen diff: `main (0123456789ab)` → `the working tree`"
+    assert lines[2] == ("**1 figure beyond its spread, 2 verdict changes; 0 within spread, 1 new, 0 removed, 1 unchanged, "
+                        "1 sentence changed, findings: 1 appeared, 0 gone**")
+    assert lines[4:8] == ["Beyond their spread:", "", "| Family | Figure | Old | New | Change | Spread |",
+                          "|---|---|---|---|---|---|"]
+    assert lines[8] == ("| toy | FP8 median gpu compute, 800 x 800, engine, H200 | 10.0 ms | 9.0 ms | -1.0 ms, -10.00 % | "
+                        "0.2 ms spread of 3 repeat medians in base (9.9 to 10.1 ms) |")
+    flips = lines.index("Verdict changes:")
+    assert lines[flips + 2:flips + 6] == [
+        "- toy: decision in the study file, not shipped → shipped",
+        "- toy, `families/toy/README.md` line 3: no faster → faster",
+        "  - before: FP8 is no faster than fp16: 10.0 ms against 10.0 ms.",
+        "  - after: FP8 is faster than fp16: 9.0 ms against 10.0 ms."]
+    assert "<summary>All figure changes (2)</summary>" in lines
+    assert "<summary>Findings that appeared or went (1)</summary>" in lines
+    assert lines[-1] == "- inputs unchanged, not compared: other"
+    assert text.count("<details>") == text.count("</details>") == 3
+    assert flips < lines.index("<details>")
+
+
+def test_markdown_cells_cannot_break_the_table(tmp_path):
+    base, head = revisions(tmp_path)
+    family = compare_family("toy", "families/toy/README.md", base, head)
+    family.figures[0] = type(family.figures[0])(**{**family.figures[0].__dict__, "what": "a | b <c>\nd"})
+    row = next(line for line in format_markdown(Report("a", "b", [family])).splitlines() if line.startswith("| toy | a"))
+    assert row.startswith("| toy | a \\| b &lt;c&gt; d |") and row.count(" | ") == 5  # six cells
+
+
+def test_json(report):
+    data = json.loads(format_json(report))
+    assert (data["base"], data["head"]) == ("main (0123456789ab)", "the working tree")
+    assert data["summary"] == {"beyond spread": 1, "within spread": 0, "new": 1, "removed": 0, "unchanged": 1,
+                               "verdict changes": 2, "sentences changed": 1, "findings appeared": 1, "findings gone": 0}
+    toy, other = data["families"]
+    assert other == {"family": "other", "compared": False, "figures": [], "unchanged_figures": 0, "sentences": [],
+                     "findings": [], "decision_shipped": {"base": None, "head": None}, "notes": []}
+    beyond = toy["figures"][0]
+    assert (beyond["verdict"], beyond["old"], beyond["new"], beyond["delta"], beyond["relative"]) == (
+        "beyond spread", ["10.0"], ["9.0"], pytest.approx(-1.0), pytest.approx(-0.1))
+    assert beyond["spread"]["source"] == "repeat medians" and beyond["spread"]["side"] == "base"
+    assert toy["unchanged_figures"] == 1 and toy["decision_shipped"] == {"base": False, "head": True}
+    assert toy["sentences"][0]["kind"] == "verdict changed" and toy["sentences"][0]["new"]["line"] == 3
+    assert toy["findings"][0]["code"] == "SG201" and toy["findings"][0]["change"] == "appeared"
+
+
+def test_github(report):
+    lines = format_github(report).splitlines()
+    line = report.families[0].figures[0].place.line
+    assert lines[0].startswith(f"::error file=measurements/toy/main.json,line={line},title=studygen diff%3A beyond spread::"
+                               "toy: FP8 median gpu compute")
+    assert lines[1].startswith("::notice file=measurements/toy/main.json,line=")
+    assert lines[2] == "::error title=studygen diff%3A verdict changed::toy: decision.shipped not shipped -> shipped"
+    assert lines[3].startswith("::error file=families/toy/README.md,line=3,title=studygen diff%3A verdict changed::"
+                               "toy: verdict changed (no faster -> faster)%0Abefore: FP8 is no faster")
+    assert lines[4] == ("::warning file=families/toy/README.md,line=3,title=studygen diff%3A SG201 appeared::SG201 README "
+                        "is stale: line 3 differs from what the records render to")
+    assert lines[5].startswith("1 figure beyond its spread")
+    report.path_prefix = "studies/"
+    verdict_only = format_github(report, "verdict").splitlines()
+    assert verdict_only[0].startswith("::warning file=studies/measurements/toy/main.json,")
+    assert verdict_only[2].startswith("::error ") and verdict_only[3].startswith("::error file=studies/families/toy/README.md,")
+    never = format_github(report, "never")
+    assert "::error" not in never
+
+
+def test_nothing_changed():
+    report = Report("HEAD~1 (a)", "HEAD (b)", [unchanged_family("toy", "families/toy/README.md")])
+    assert format_text(report).splitlines() == ["studygen diff: HEAD~1 (a) -> HEAD (b)", "toy: inputs unchanged",
+                                                "nothing changed between HEAD~1 (a) and HEAD (b)"]
+    assert format_markdown(report) == ("### studygen diff: `HEAD~1 (a)` → `HEAD (b)`\n\n"
+                                       "Nothing changed between `HEAD~1 (a)` and `HEAD (b)`.\n")
+    assert exit_code(report, "beyond-spread") == 0
