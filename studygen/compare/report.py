@@ -4,8 +4,9 @@
   change absolute and relative, the spread it was held to, its place), then
   a summary line;
 - ``md``: for a pull-request comment: the summary, the figures beyond their
-  spread and the verdict changes first, then every change folded in
-  ``<details>`` blocks (GitHub renders them collapsed);
+  spread (the :data:`SUMMARY_ROWS` largest relative changes) and the verdict
+  changes first, then every change folded in ``<details>`` blocks (GitHub
+  renders them collapsed), cut to :data:`MAX_COMMENT_CHARS`;
 - ``json``: one object (``base``, ``head``, ``summary``, ``families``);
 - ``github``: workflow commands (``::error file=…,line=…::…``, as
   docs.github.com "Workflow commands for GitHub Actions" gives them) at the
@@ -33,6 +34,10 @@ from .sentences import ProseSentence, SentenceChange
 
 FAIL_ON = ("beyond-spread", "verdict", "never")
 RELATIVE_DECIMALS = 2  # a relative change in %, as "+3.98 %"
+MAX_COMMENT_CHARS = 65536  # the longest comment body GitHub accepts
+SUMMARY_ROWS = 10  # figures beyond their spread listed above the folded table, largest relative change first
+_LEFT_OUT = ("*{count} more lines left out: a comment holds at most 65,536 characters. "
+             "`studygen diff --format text` lists every change.*")
 
 
 @dataclass
@@ -212,17 +217,21 @@ def _one_line(text: str) -> str:
 
 # ---- Markdown -----------------------------------------------------------------
 
-def format_markdown(report: Report) -> str:
-    """A pull-request comment: summary, what needs a look, then every change folded."""
+def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
+    """A pull-request comment: summary, what needs a look, then every change
+    folded; at most ``limit`` characters (see :func:`_fit`)."""
     lines = [f"### studygen diff: {_code(report.base)} → {_code(report.head)}", ""]
     if not report.changed:
         lines.append(f"Nothing changed between {_code(report.base)} and {_code(report.head)}.")
         return "\n".join(lines) + "\n"
     lines += [f"**{summary_line(report)}**", ""]
-    beyond = report.figures(BEYOND)
+    beyond = sorted(report.figures(BEYOND), key=lambda item: -abs(item[1].relative or 0.0))
     if beyond:
-        lines += ["Beyond their spread:", ""]
-        lines += _figure_table([(family, change) for family, change in beyond], with_verdict=False)
+        shown = beyond[:SUMMARY_ROWS]
+        more = f" (the {len(shown)} largest relative changes; all {len(beyond)} in the table below)" \
+            if len(beyond) > len(shown) else ""
+        lines += [f"Beyond their spread{more}:", ""]
+        lines += _figure_table(shown, with_verdict=False)
         lines.append("")
     flips = report.verdict_changes()
     if flips or report.decision_flips():
@@ -236,7 +245,30 @@ def format_markdown(report: Report) -> str:
             lines += [f"  - before: {_cell(change.old.text)}", f"  - after: {_cell(change.new.text)}"]
         lines.append("")
     lines += _details(report)
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return _fit(lines, limit)
+
+
+def _fit(lines: list[str], limit: int) -> str:
+    """``lines`` joined, cut where the text would pass ``limit`` characters
+    (GitHub refuses a longer comment): the lines that fit, an open
+    ``<details>`` closed, and a line saying how many lines were left out and
+    where every change is listed."""
+    while lines and not lines[-1]:
+        lines = lines[:-1]
+    text = "\n".join(lines) + "\n"
+    if len(text) <= limit:
+        return text
+    kept, size, open_details = [], 0, False
+    budget = limit - len(_LEFT_OUT.format(count=len(lines))) - len("</details>\n\n") - 2
+    for line in lines:
+        if size + len(line) + 1 > budget:
+            break
+        kept.append(line)
+        size += len(line) + 1
+        open_details = (open_details or line == "<details>") and line != "</details>"
+    left_out = len(lines) - len(kept)
+    closing = ["", "</details>", ""] if open_details else [""]
+    return "\n".join(kept + closing + [_LEFT_OUT.format(count=left_out)]) + "\n"
 
 
 def _details(report: Report) -> list[str]:

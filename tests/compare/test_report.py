@@ -186,3 +186,21 @@ def test_nothing_changed():
     assert format_markdown(report) == ("### studygen diff: `HEAD~1 (a)` → `HEAD (b)`\n\n"
                                        "Nothing changed between `HEAD~1 (a)` and `HEAD (b)`.\n")
     assert exit_code(report, "beyond-spread") == 0
+
+
+@pytest.mark.parametrize("limit", [700, 1000, 1400])
+def test_markdown_longer_than_the_limit_is_cut_with_its_details_closed(report, limit):
+    full = format_markdown(report)
+    assert len(full) > 1400
+    text = format_markdown(report, limit=limit)
+    assert len(text) <= limit
+    assert text.count("<details>") == text.count("</details>")
+    kept = text.splitlines()[:-1]
+    left_out = text.splitlines()[-1]
+    assert left_out.startswith("*") and left_out.endswith(
+        " more lines left out: a comment holds at most 65,536 characters. `studygen diff --format text` lists every change.*")
+    full_lines = full.rstrip("\n").split("\n")
+    prefix = next(n for n in range(len(kept), -1, -1) if kept[:n] == full_lines[:n])
+    assert kept[prefix:] in ([""], ["", "</details>", ""])  # the cut, and a <details> left open closed
+    assert int(left_out[1:].split()[0]) == len(full_lines) - prefix
+    assert kept[2].startswith("**1 figure beyond its spread")  # the summary always fits
