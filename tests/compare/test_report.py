@@ -58,6 +58,9 @@ def test_a_study_that_cannot_be_loaded_is_a_note_and_its_figures_are_not_compare
     assert family.figures == [] and family.notes == [
         "at head the study cannot be loaded, so its figures are not compared: study file must be a YAML mapping"]
     assert family.shipped == (False, None) and not family.decision_flipped
+    at_base = compare_family("toy", "families/toy/README.md", broken, head)
+    assert at_base.notes == [
+        "at base the study cannot be loaded, so its figures are not compared: study file must be a YAML mapping"]
     gone = compare_family("toy", "families/toy/README.md", base, Revision(None, exists=False))
     assert {c.verdict for c in gone.figures} == {"removed"} and gone.notes == []
     assert gone.sentences[0].new is None and [c.appeared for c in gone.findings] == [False]
@@ -72,6 +75,9 @@ def test_findings_are_matched_without_their_line_and_each_once():
     other_severity = Finding("SG201", STALE.message, STALE.file, line=3, severity="notice")
     assert [(c.finding, c.appeared) for c in compare_findings([STALE], [other_key, other_severity])] == [
         (STALE, False), (other_key, True), (other_severity, True)]
+    assert [(c.finding, c.appeared) for c in compare_findings([STALE, STALE, WAIVED], [WAIVED, STALE])] == [(STALE, False)]
+    assert [(c.finding, c.appeared) for c in compare_findings([STALE], [STALE, STALE, STALE])] == [
+        (STALE, True), (STALE, True)]
 
 
 def test_exit_codes(tmp_path):
@@ -204,3 +210,42 @@ def test_markdown_longer_than_the_limit_is_cut_with_its_details_closed(report, l
     assert kept[prefix:] in ([""], ["", "</details>", ""])  # the cut, and a <details> left open closed
     assert int(left_out[1:].split()[0]) == len(full_lines) - prefix
     assert kept[2].startswith("**1 figure beyond its spread")  # the summary always fits
+
+
+def test_every_kind_of_change_in_every_format(tmp_path):
+    """A removed sentence, a finding that went, a note, a rise (signed +) and the full table's Verdict column."""
+    base, head = revisions(tmp_path, new_fp8=10.5)
+    old_readme = README_OLD + "\nbf16 is slower than fp16 at batch 8: 12.0 ms against 10.0 ms.\n"
+    base = Revision(base.study, (WAIVED, STALE), old_readme)
+    head = Revision(head.study, (), README_OLD)
+    family = compare_family("toy", "families/toy/README.md", base, head)
+    family.notes.append("a note | with a pipe")
+    report = Report("a", "b", [family])
+    text = format_text(report).splitlines()
+    assert "  sentence removed: families/toy/README.md:7" in text
+    assert "      - bf16 is slower than fp16 at batch 8: 12.0 ms against 10.0 ms." in text
+    assert any(line.startswith("  beyond spread: FP8 median gpu compute, 800 x 800, engine, H200: 10.0 ms -> 10.5 ms "
+                               "(+0.5 ms, +5.00 %)") for line in text)
+    gone = [line for line in text if line.startswith("  finding ")]
+    assert [line.split(":")[0] for line in gone] == ["  finding gone", "  finding gone"]
+    assert text[-2] == "  note: a note | with a pipe"
+    assert text[-1].startswith("1 figure beyond its spread, 0 verdict changes; ")
+
+    markdown = format_markdown(report).splitlines()
+    assert "- toy, line 7, sentence removed" in markdown
+    assert "  - before: bf16 is slower than fp16 at batch 8: 12.0 ms against 10.0 ms." in markdown
+    assert any(line.startswith("- gone: `families/toy/README.md:3` SG201 [error] README is stale") for line in markdown)
+    assert "| Family | Figure | Old | New | Change | Verdict | Spread |" in markdown
+    notes = markdown.index("Notes:")
+    assert markdown[notes + 2] == "- toy: a note \\| with a pipe"
+
+    github = format_github(report).splitlines()
+    assert ("::notice title=studygen diff%3A sentence removed::toy: sentence removed%0Abefore: bf16 is slower than "
+            "fp16 at batch 8: 12.0 ms against 10.0 ms.") in github
+    assert ("::notice title=studygen diff%3A SG201 gone::SG201 README is stale: line 3 differs from what the records "
+            "render to (was at families/toy/README.md:3)") in github
+
+    (sentence,) = json.loads(format_json(report))["families"][0]["sentences"]
+    assert sentence == {"kind": "sentence removed", "new": None, "old": {
+        "text": "bf16 is slower than fp16 at batch 8: 12.0 ms against 10.0 ms.", "line": 7, "heading": "Toy",
+        "verdicts": ["slower"]}}

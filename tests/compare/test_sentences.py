@@ -23,6 +23,7 @@ from studygen.render.stats import BEYOND_NOISE, NOISE_VERDICT
     ("More images were evaluated this time.", set()),
     ("A ratio above one would mean INT8 is faster.", set()),  # an expectation, not a result
     ("We expect INT8 to be faster once the kernels land, but today it is slower.", {"slower"}),
+    ("Today INT8 is slower, but it should be faster once the kernels land.", {"slower"}),
     ("The difference stays within run-to-run noise.", {"within noise"}),
     ("The two are indistinguishable over five repeats.", {"within noise"}),
     ("The gap lies beyond the repeat-to-repeat spread.", {"beyond noise"}),
@@ -144,3 +145,13 @@ def test_pairing_holds_at_exactly_the_pairing_ratio():
     assert ratio == PAIRING_RATIO  # 2 x 6 shared words / 40 words
     (change,) = changes(f"One.\n\n{old_sentence}.\n", f"One.\n\n{new_sentence}.\n")
     assert change.verdict_changed
+
+
+def test_a_new_sentence_whose_counterpart_is_taken_is_added_not_paired_with_another_comparison():
+    old = ("- fp16 is slower than fp32 at batch 8: 9.10 ms against 9.00 ms.\n"
+           "- FP8 recipe (linears) is slower than fp16 at batch 1: 3.50 ms against 3.10 ms.\n")
+    new = ("- fp16 is slower than fp32 at batch 8: 9.20 ms against 9.00 ms.\n"
+           "- bf16 is slower than fp32 at batch 8: 9.60 ms against 9.00 ms.\n")
+    found = changes(old, new)
+    assert [(c.old and c.old.text[:12], c.new and c.new.text[:12]) for c in found] == [
+        ("fp16 is slow", "fp16 is slow"), (None, "bf16 is slow"), ("FP8 recipe (", None)]
