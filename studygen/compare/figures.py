@@ -206,12 +206,12 @@ def _ends(rows) -> tuple[float, float]:
 
 def _decimals(rows) -> int | None:
     """Digits to print a value and a change with: the row's display precision
-    (the study file's), else the most digits any value carries (3 at least
-    when a value carries none, a computed float)."""
-    shown = [r["display_decimals"] for r in rows if r.get("display_decimals") is not None]
+    (the study file's), else the most digits any value carries (None when no
+    value carries any: a computed float prints as it is)."""
+    shown = [d for d in map(_display_decimals, rows) if d is not None]
     if shown:
         return max(shown)
-    carried = [r["decimals"] for r in rows if r.get("decimals") is not None]
+    carried = [d for d in map(_carried_decimals, rows) if d is not None]
     return max(carried) if carried else None
 
 
@@ -221,13 +221,14 @@ def _names(base, head, old: dict, new: dict) -> dict[str, str]:
     rows = {key: (head, rows[0]) for key, rows in new.items()}
     rows.update({key: (base, rows[0]) for key, rows in old.items() if key not in rows})
     names = {key: _what(study, row) for key, (study, row) in rows.items()}
-    for extra in ("software", "revision"):
+    for position in range(2):
         seen: dict[str, int] = {}
         for name in names.values():
             seen[name] = seen.get(name, 0) + 1
         for key, (_, row) in rows.items():
-            if seen[names[key]] > 1 and row.get(extra):
-                names[key] += f", {row[extra]}"
+            extra = _telling_apart(row)[position]
+            if seen[names[key]] > 1 and extra:
+                names[key] += f", {extra}"
     return names
 
 
@@ -263,6 +264,19 @@ def _figure(row) -> tuple:
 
 def _unit(row) -> str:
     return row["unit"] or ""
+
+
+def _display_decimals(row) -> int | None:
+    return row.get("display_decimals")
+
+
+def _carried_decimals(row) -> int | None:
+    return row.get("decimals")
+
+
+def _telling_apart(row) -> tuple[str, str]:
+    """What tells two keys apart that read alike: the software versions, then the checkpoint revision."""
+    return row.get("software") or "", row.get("revision") or ""
 
 
 def _shown(row) -> str:
