@@ -194,10 +194,12 @@ def test_nothing_changed():
     assert exit_code(report, "beyond-spread") == 0
 
 
-@pytest.mark.parametrize("limit", [700, 1000, 1400])
-def test_markdown_longer_than_the_limit_is_cut_with_its_details_closed(report, limit):
+@pytest.mark.parametrize("short_by", [1800, 1400, 1000, 5])  # cut in the summary, in a <details>, after the last
+def test_markdown_longer_than_the_limit_is_cut_with_its_details_closed(report, short_by):
+    report.families[0].notes += [f"note {n}: " + "a long note " * 8 for n in range(6)]  # ~600 characters after the last </details>
     full = format_markdown(report)
-    assert len(full) > 1400
+    assert len(full) > 2000
+    limit = len(full) - short_by
     text = format_markdown(report, limit=limit)
     assert len(text) <= limit
     assert text.count("<details>") == text.count("</details>")
@@ -249,3 +251,25 @@ def test_every_kind_of_change_in_every_format(tmp_path):
     assert sentence == {"kind": "sentence removed", "new": None, "old": {
         "text": "bf16 is slower than fp16 at batch 8: 12.0 ms against 10.0 ms.", "line": 7, "heading": "Toy",
         "verdicts": ["slower"]}}
+
+
+def test_words_shared_by_the_formats(report):
+    from studygen.compare.report import values_text, verdicts_text
+    assert values_text(("10.0", "10.4"), ("a", "b"), "ms") == "10.0, 10.4 ms (jobs a, b)"
+    assert values_text(("10.0",), ("a",), "ms") == "10.0 ms" and values_text((), (), "ms") == "-"
+    sentence = report.families[0].sentences[0]
+    two = type(sentence)(type(sentence.old)(**{**sentence.old.__dict__, "verdicts": frozenset({"slower", "no faster"})}),
+                         sentence.new)
+    assert verdicts_text(two) == "no faster, slower -> faster"
+    lines = format_markdown(report).splitlines()
+    first_close = lines.index("</details>")
+    assert lines[first_close + 1:first_close + 3] == ["", "<details>"]
+
+
+def test_counts_in_the_summary_line_agree_in_number(tmp_path):
+    base, head = revisions(tmp_path)
+    family = compare_family("toy", "families/toy/README.md", base, head)
+    family.figures.append(family.figures[0])
+    assert format_text(Report("a", "b", [family])).splitlines()[-1].startswith(
+        "2 figures beyond their spread, 1 verdict change; 0 within spread, 1 new, 0 removed, 1 unchanged, "
+        "1 sentence changed, findings: 1 appeared, 0 gone")

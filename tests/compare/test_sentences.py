@@ -155,3 +155,13 @@ def test_a_new_sentence_whose_counterpart_is_taken_is_added_not_paired_with_anot
     found = changes(old, new)
     assert [(c.old and c.old.text[:12], c.new and c.new.text[:12]) for c in found] == [
         ("fp16 is slow", "fp16 is slow"), (None, "bf16 is slow"), ("FP8 recipe (", None)]
+
+
+def test_a_candidate_passed_over_does_not_end_the_pairing():
+    """Best first: A-A' (1.0), then A-B' (0.91, A is taken: passed over), then B-B' (0.88) still pairs."""
+    a = "INT8 on the L4 at batch 8 is faster than fp16 by 1.50 ms per image."
+    b = "INT8 on the T4 at batch 4 is faster than fp16 by 1.20 ms per image overall."
+    a_new = a.replace("1.50", "1.60")
+    b_new = "INT8 on the L4 at batch 8 is faster than fp16 by 1.70 ms per image overall."
+    found = changes(f"{a}\n\n{b}\n", f"{a_new}\n\n{b_new}\n")
+    assert [(c.old.text, c.new.text) for c in found] == [(a, a_new), (b, b_new)]
