@@ -13,7 +13,7 @@ from studygen.errors import ConflictError, UsageError
 from studygen.records.load import load_record
 from studygen.collect.run.record import RunRecord, RunRecordStore
 from studygen.records.write import build_document
-from studygen.result_kinds import result_identity
+from studygen.records.kinds import result_identity
 
 
 def pick(results, kind, **where):

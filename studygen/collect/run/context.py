@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ...errors import UsageError
+from ...records.kinds import Kind
 from .coco_ap import CocoSetup, detections_path
 from .images import Photo, load_image_set, to_pixel_values
 from .launcher import pin_cuda_device
@@ -167,7 +168,7 @@ class ApContext:
         if self.setup is None:
             return []
         if self.shard == (1, 1):
-            return [v for v in self.variants if not sink.has("coco_ap", v, self.setup.shape, "eager", "AP")]
+            return [v for v in self.variants if not sink.has(Kind.COCO_AP, v, self.setup.shape, "eager", "AP")]
         return [v for v in self.variants
                 if not detections_path(self.measurements, self.job, v, self.shard).is_file()]
 
@@ -223,10 +224,10 @@ class RunContext:
 
     def latency_pending(self, cell: Cell) -> bool:
         """No latency (nor a not_measured for it) recorded yet for ``cell``."""
-        return not self.sink.has("latency", cell.variant, cell.shape, cell.mode, "median")
+        return not self.sink.has(Kind.LATENCY, cell.variant, cell.shape, cell.mode, "median")
 
     def agreement_pending(self, name: str) -> bool:
-        return not self.sink.has("agreement", name, self.plan.agreement_shape, "eager", "logit_correlation")
+        return not self.sink.has(Kind.AGREEMENT, name, self.plan.agreement_shape, "eager", "logit_correlation")
 
 
 def select_device(cpu: bool, study_path: str, local_rank: int | None = None):
