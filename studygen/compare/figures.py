@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from ..numbers import format_number
 from ..place import Place
+from ..records.kinds import Kind
 from ..render.rows import fmt, unit_suffix
 from ..render.text import gpu_label, shape_label
 from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
@@ -238,7 +239,7 @@ def _figures(study) -> dict[str, list[dict]]:
     """Measurement key -> the rows that give it a figure (a value or a range), in job order."""
     by_key: dict[str, list[dict]] = {}
     for row in study.rows:
-        if row["kind"] == "not_measured" or (row["value"] is None and row["value_min"] is None):
+        if row["kind"] == Kind.NOT_MEASURED or (row["value"] is None and row["value_min"] is None):
             continue
         by_key.setdefault(row["key"], []).append(row)
     for rows in by_key.values():

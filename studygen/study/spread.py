@@ -101,9 +101,9 @@ def compilation_spread(study, row: dict) -> Spread | None:
     compilations, and when a compilation lacks the group (no complete set)."""
     if row.get("value") is None:
         return None
-    if row["kind"] == "latency":
+    if row["kind"] == Kind.LATENCY:
         values = study.compilation_medians(row)
-    elif row["kind"] == "kernel_time":
+    elif row["kind"] == Kind.KERNEL_TIME:
         values = _compilation_group_values(study.result_of(row), row.get("group"))
     else:
         return None
