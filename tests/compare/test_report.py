@@ -135,6 +135,8 @@ def test_markdown_puts_the_summary_and_what_needs_a_look_first(report):
         "  - after: FP8 is faster than fp16: 9.0 ms against 10.0 ms."]
     assert "<summary>All figure changes (2)</summary>" in lines
     assert "<summary>Findings that appeared or went (1)</summary>" in lines
+    assert ("- appeared: `families/toy/README.md:3` SG201 [error] README is stale: line 3 differs from what the "
+            "records render to") in lines
     assert lines[-1] == "- inputs unchanged, not compared: other"
     assert text.count("<details>") == text.count("</details>") == 3
     assert flips < lines.index("<details>")
@@ -160,6 +162,7 @@ def test_json(report):
     assert (beyond["verdict"], beyond["old"], beyond["new"], beyond["delta"], beyond["relative"]) == (
         "beyond spread", ["10.0"], ["9.0"], pytest.approx(-1.0), pytest.approx(-0.1))
     assert beyond["spread"]["source"] == "repeat medians" and beyond["spread"]["side"] == "base"
+    assert (beyond["old_jobs"], beyond["new_jobs"], beyond["old_value"], beyond["new_value"]) == (["main"], ["main"], 10.0, 9.0)
     assert toy["unchanged_figures"] == 1 and toy["decision_shipped"] == {"base": False, "head": True}
     assert toy["sentences"][0]["kind"] == "verdict changed" and toy["sentences"][0]["new"]["line"] == 3
     assert toy["findings"][0]["code"] == "SG201" and toy["findings"][0]["change"] == "appeared"
@@ -183,6 +186,10 @@ def test_github(report):
     assert verdict_only[2].startswith("::error ") and verdict_only[3].startswith("::error file=studies/families/toy/README.md,")
     never = format_github(report, "never")
     assert "::error" not in never
+    assert [line.split(",")[0] for line in never.splitlines()[:4]] == [
+        "::warning file=studies/measurements/toy/main.json", "::notice file=studies/measurements/toy/main.json",
+        "::warning title=studygen diff%3A verdict changed::toy: decision.shipped not shipped -> shipped",
+        "::warning file=studies/families/toy/README.md"]
 
 
 def test_nothing_changed():
@@ -273,3 +280,13 @@ def test_counts_in_the_summary_line_agree_in_number(tmp_path):
     assert format_text(Report("a", "b", [family])).splitlines()[-1].startswith(
         "2 figures beyond their spread, 1 verdict change; 0 within spread, 1 new, 0 removed, 1 unchanged, "
         "1 sentence changed, findings: 1 appeared, 0 gone")
+
+
+def test_a_finding_message_over_two_lines_prints_on_one(tmp_path):
+    base, head = revisions(tmp_path)
+    split = Finding("SG209", "no GPU named in\nthe record\r", "measurements/toy/main.json", line=2)
+    family = compare_family("toy", "families/toy/README.md", Revision(base.study, (), README_OLD),
+                            Revision(head.study, (split,), README_OLD))
+    text = format_text(Report("a", "b", [family]))
+    assert ("  finding appeared: measurements/toy/main.json:2: SG209 [error] no GPU named in\\nthe record\\r"
+            in text.splitlines())

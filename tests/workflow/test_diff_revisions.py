@@ -103,3 +103,50 @@ def test_a_repository_without_a_commit(tmp_path):
     git(empty, "init", "-q")
     with pytest.raises(UsageError, match="the repository has no commit yet"):
         revisions.default_base(revisions.repository_of(empty))
+
+
+def test_an_absolute_link_is_left_out_even_when_it_points_inside(tmp_path):
+    dest = tmp_path / "out" / "tree"
+    repo = tmp_path / "repo"
+    (repo / "templates" / "deep" / "er").mkdir(parents=True)
+    (repo / "templates" / "a.j2").write_text("a\n")
+    os.symlink(str(dest / "templates" / "a.j2"), repo / "templates" / "absolute.j2")
+    os.symlink("../../a.j2", repo / "templates" / "deep" / "er" / "relative.j2")  # alone in its folder
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "links")
+    info = revisions.repository_of(repo)
+    commit_id = revisions.resolve(info, "HEAD")
+    tree = Tree("HEAD", commit_id, revisions.list_revision(info, commit_id, ["templates"]))
+    revisions.materialize(info, tree, list(tree.files), dest)
+    assert not os.path.lexists(dest / "templates" / "absolute.j2")
+    assert (dest / "templates" / "deep" / "er" / "relative.j2").read_text() == "a\n"
+
+
+def test_an_object_that_is_no_blob_is_refused(repo, tmp_path):
+    info = revisions.repository_of(repo / "studies")
+    commit_id = revisions.resolve(info, "HEAD")
+    folder = git(repo, "rev-parse", "HEAD:studies/templates").strip()  # a tree, not a blob
+    tree = Tree("HEAD", commit_id, {"templates/x.j2": revisions.Entry(folder)})
+    with pytest.raises(UsageError, match=r"^git cat-file could not read templates/x\.j2 \(" + folder[:12] + r"\) at HEAD$"):
+        revisions.materialize(info, tree, ["templates/x.j2"], tmp_path / "tree")
+
+
+def test_git_failures_are_one_line(repo, monkeypatch):
+    info = revisions.repository_of(repo)
+    with pytest.raises(UsageError, match=r"^git ls-tree failed: fatal: "):
+        revisions.list_revision(info, "0" * 40, ["studies"])
+    monkeypatch.setattr(revisions, "GIT_TIMEOUT_S", 1e-6)
+    with pytest.raises(UsageError, match=r"^git rev-parse took longer than 1e-06 s$"):
+        revisions.repository_of(repo)
+
+
+def test_git_runs_on_the_repository_of_the_root_whatever_git_variables_say(repo, tmp_path, monkeypatch):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    git(elsewhere, "init", "-q")
+    monkeypatch.setenv("GIT_DIR", str(elsewhere / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(elsewhere))
+    assert revisions.repository_of(repo / "studies").toplevel == repo
+    environment = revisions._git_environment()
+    assert "GIT_DIR" not in environment and "GIT_WORK_TREE" not in environment
+    assert environment["GIT_TERMINAL_PROMPT"] == "0"
