@@ -158,13 +158,11 @@ class _Side:
         return {PurePosixPath(path).parts[1] for path in self.tree.files if _is_study_file(path)}
 
     def _spec_of(self, family: str) -> dict:
+        """The family's study file (one the tree holds), read once."""
         if family not in self._specs:
             study_file = f"families/{family}/{STUDY_FILE}"
-            if study_file not in self.tree.files:
-                self._specs[family] = {}
-            else:
-                self._write([study_file])
-                self._specs[family] = _spec(self.folder, study_file)
+            self._write([study_file])
+            self._specs[family] = _spec(self.folder, study_file)
         return self._specs[family]
 
     def input_paths(self, family: str) -> list[str]:

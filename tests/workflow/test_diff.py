@@ -326,3 +326,39 @@ def test_the_formats_of_one_change_beyond_spread_and_one_verdict_change(repo, ru
     assert len(flagged) == 1 and "verdict changed (no faster, slower -> faster, slower)%0Abefore: " in flagged[0]
     never = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "github", "--fail-on", "never")
     assert never.exit_code == 0 and "::error" not in never.out and never.out.count("::warning file=") == 2
+
+
+def test_record_folders_outside_the_study_folders_and_a_family_left_as_it_was(tmp_path, run_cli):
+    """A study file naming its records elsewhere (``measurements: data/toy``); a family before it in
+    name order that does not change. Toy figures: 10.0 ms with repeat medians 9.9 to 10.1 moves to 10.5."""
+    from tests.checks.studies import latency, record, spec, write_project
+
+    repo = tmp_path / "repo"
+    def project(fp16_ms):
+        records = [record("main", [latency("fp16", fp16_ms, repeats=[fp16_ms - 0.1, fp16_ms, fp16_ms + 0.1])])]
+        write_project(repo, records=records, study=spec(measurements="data/toy"))
+        if (repo / "measurements" / "toy").is_dir():
+            shutil.rmtree(repo / "data" / "toy", ignore_errors=True)
+            (repo / "data").mkdir(exist_ok=True)
+            (repo / "measurements" / "toy").rename(repo / "data" / "toy")
+    project(10.0)
+    shutil.copytree(repo / "families" / "toy", repo / "families" / "atoy")  # the same study under another name
+    study = (repo / "families" / "atoy" / "study.yaml").read_text()
+    (repo / "families" / "atoy" / "study.yaml").write_text(study.replace("family: toy", "family: atoy").replace(
+        "measurements: data/toy", "measurements: data/atoy"))
+    shutil.copytree(repo / "data" / "toy", repo / "data" / "atoy")
+    for path in (repo / "data" / "atoy").glob("*.json"):
+        path.write_text(path.read_text().replace('"family": "toy"', '"family": "atoy"'))
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "two toy families")
+    project(10.5)  # only data/toy changes
+
+    result = run_cli("diff", "HEAD", "--root", repo)
+    lines = result.out.splitlines()
+    assert lines[1] == "atoy: inputs unchanged"
+    assert lines[2] == "toy"
+    assert lines[3].startswith("  beyond spread: fp16 median gpu compute, 800 x 800, engine, H200: 10.0 ms -> 10.5 ms "
+                               "(+0.5 ms, +5.00 %); more than 0.2 ms spread of 3 repeat medians in base (9.9 to 10.1 ms) "
+                               "[data/toy/main.json:")
+    commit(repo, "toy re-measured")
+    assert run_cli("diff", "HEAD~1", "HEAD", "--root", repo).out.splitlines()[3] == lines[3]
