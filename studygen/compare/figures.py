@@ -132,7 +132,6 @@ def compare_figures(base, head) -> list[FigureChange]:
 
 def _compare(key: str, what: str, base, head, old_rows: list, new_rows: list) -> FigureChange:
     some = (new_rows or old_rows)[0]
-    study = head if new_rows else base
     decimals = _decimals(old_rows + new_rows)
     old_value, new_value = _median(old_rows), _median(new_rows)
     delta = new_value - old_value if old_value is not None and new_value is not None else None
@@ -141,7 +140,7 @@ def _compare(key: str, what: str, base, head, old_rows: list, new_rows: list) ->
     return FigureChange(key, what, _unit(some), verdict, tuple(_shown(r) for r in old_rows),
                         tuple(_shown(r) for r in new_rows), tuple(_job(r) for r in old_rows),
                         tuple(_job(r) for r in new_rows), old_value, new_value, delta, relative, spread,
-                        _place(study, some), decimals)
+                        _place(some), decimals)
 
 
 def _judge(base, head, old_rows, new_rows, old_value, new_value) -> tuple[str, Allowance | None]:
@@ -233,71 +232,71 @@ def _names(base, head, old: dict, new: dict) -> dict[str, str]:
     return names
 
 
-# ---- the rows this module reads: one adapter over studygen.study's flattened row ----
+# ---- the rows this module reads: one adapter over studygen.study's Row ----
 
-def _figures(study) -> dict[str, list[dict]]:
-    """Measurement key -> the rows that give it a figure (a value or a range), in job order."""
-    by_key: dict[str, list[dict]] = {}
+def _figures(study) -> dict[str, list]:
+    """Measurement key (its text) -> the rows that give it a figure (a value or a range), in job order."""
+    by_key: dict[str, list] = {}
     for row in study.rows:
-        if row["kind"] == Kind.NOT_MEASURED or (row["value"] is None and row["value_min"] is None):
+        if row.kind == Kind.NOT_MEASURED or (row.value is None and row.value_min is None):
             continue
-        by_key.setdefault(row["key"], []).append(row)
+        by_key.setdefault(row.key.text(), []).append(row)
     for rows in by_key.values():
-        rows.sort(key=lambda r: (r["job_id"], r["pointer"]))
+        rows.sort(key=lambda r: (r.job_id, r.pointer))
     return by_key
 
 
 def _job(row) -> str:
-    return row["job_id"]
+    return row.job_id
 
 
 def _value(row) -> float | None:
-    return row["value"]
+    return row.value
 
 
 def _range(row) -> tuple[float, float]:
-    return (row["value"], row["value"]) if row["value"] is not None else (row["value_min"], row["value_max"])
+    return (row.value, row.value) if row.value is not None else (row.value_min, row.value_max)
 
 
 def _figure(row) -> tuple:
-    return (row["value"], row["value_min"], row["value_max"])
+    return (row.value, row.value_min, row.value_max)
 
 
 def _unit(row) -> str:
-    return row["unit"] or ""
+    return row.unit or ""
 
 
 def _display_decimals(row) -> int | None:
-    return row.get("display_decimals")
+    return row.display_decimals
 
 
 def _carried_decimals(row) -> int | None:
-    return row.get("decimals")
+    return row.decimals
 
 
 def _telling_apart(row) -> tuple[str, str]:
     """What tells two keys apart that read alike: the software versions, then the checkpoint revision."""
-    return row.get("software") or "", row.get("revision") or ""
+    return row.software or "", row.revision or ""
 
 
 def _shown(row) -> str:
     """The value as the README prints it (the study file's precision), a range as ``low to high``."""
-    if row["value"] is not None:
-        return fmt(row["value"], row)
-    return f"{fmt(row['value_min'], row)} to {fmt(row['value_max'], row)}"
+    if row.value is not None:
+        return fmt(row.value, row)
+    return f"{fmt(row.value_min, row)} to {fmt(row.value_max, row)}"
 
 
-def _place(study, row) -> Place:
-    return Place(row["record"], study.line_of_row(row), row["pointer"])
+def _place(row) -> Place:
+    return Place(row.record.display_path, row.line, row.pointer)
 
 
 def _what(study, row) -> str:
-    """``fp16 median gpu_compute, 800 x 800, compile, H200`` style words for a row's key."""
-    measured = row["statistic"] if row["statistic"] not in (None, "", "unspecified") else ""
-    metric = row["metric"] if row["metric"] not in (None, "", "unspecified", row["kind"]) else row["kind"]
-    head = " ".join(p for p in (study.variant_label(row["variant"]), measured, metric.replace("_", " "),
-                                row["group"] or "") if p)
-    where = [shape_label(row["shape"]) if row["shape"] else "", row["mode"] or "",
-             f"batch {row['batch']}" if row["batch"] not in (None, 1) else "",
-             gpu_label(row["gpu"]) if row["gpu"] else "", row["dataset"] or ""]
+    """``fp16 median gpu compute, 800 x 800, compile, H200`` style words for a row's key."""
+    measured = row.statistic if row.statistic not in (None, "", "unspecified") else ""
+    metric = row.metric if row.metric not in (None, "", "unspecified", row.kind) else row.kind
+    head = " ".join(p for p in (study.variant_label(row.variant), measured, metric.replace("_", " "),
+                                row.group or "") if p)
+    where = [shape_label(row.shape) if row.shape else "", row.mode or "",
+             f"batch {row.batch}" if row.batch not in (None, 1) else "",
+             gpu_label(row.gpu) if row.gpu else "", row.dataset or ""]
     return ", ".join(p for p in (head, *where) if p)

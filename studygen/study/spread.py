@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..records.kinds import Kind
+from .rows import Row
 
 # Fewest values a figure's spread is read from: what the bootstrap needs a side
 # (studygen.render.stats.MIN_REPEATS, which this layer cannot import; a test keeps them equal).
@@ -73,17 +74,17 @@ class Spread:
         return self.high - self.low
 
 
-def spread_of(study, row: dict) -> Spread | None:
+def spread_of(study, row: Row) -> Spread | None:
     """The spread of one flattened row from its own record, None when the
     record holds fewer than :data:`MIN_SPREAD_VALUES` values behind it (or the
     row has no single value: a range, a not-measured result)."""
-    if row.get("value") is None:  # a range, a not-measured result, a share given as a range
+    if row.value is None:  # a range, a not-measured result, a share given as a range
         return None
-    if row["kind"] == Kind.LATENCY:
-        values = study.repeat_medians(row)
+    if row.kind == Kind.LATENCY:
+        values = row.repeat_medians()
         source = REPEAT_MEDIANS
-    elif row["kind"] == Kind.KERNEL_TIME:
-        values = _iteration_values(study.result_of(row), row.get("group"))
+    elif row.kind == Kind.KERNEL_TIME:
+        values = _iteration_values(row.result, row.group)
         source = PROFILED_ITERATIONS
     else:
         return None
@@ -92,19 +93,19 @@ def spread_of(study, row: dict) -> Spread | None:
     return Spread(tuple(float(v) for v in values), source)
 
 
-def compilation_spread(study, row: dict) -> Spread | None:
+def compilation_spread(study, row: Row) -> Spread | None:
     """The spread between the independent compilations of a compiled row
     (``collect run`` with ``run.compilations``): each compilation's median of
     a latency (``compilations[*].median_ms``), each compilation's time of the
     row's kernel group (``compilations[*].groups[group]``, ``total``: its
     ``profiled_total_ms``). None for other rows, for fewer than two
     compilations, and when a compilation lacks the group (no complete set)."""
-    if row.get("value") is None:
+    if row.value is None:
         return None
-    if row["kind"] == Kind.LATENCY:
-        values = study.compilation_medians(row)
-    elif row["kind"] == Kind.KERNEL_TIME:
-        values = _compilation_group_values(study.result_of(row), row.get("group"))
+    if row.kind == Kind.LATENCY:
+        values = row.compilation_medians()
+    elif row.kind == Kind.KERNEL_TIME:
+        values = _compilation_group_values(row.result, row.group)
     else:
         return None
     if len(values) < 2:
@@ -112,7 +113,7 @@ def compilation_spread(study, row: dict) -> Spread | None:
     return Spread(tuple(float(v) for v in values), COMPILATIONS)
 
 
-def measured_spreads(study, row: dict) -> list[Spread]:
+def measured_spreads(study, row: Row) -> list[Spread]:
     """Every spread measured for one row from its own record: its repeats or
     profiled iterations (:func:`spread_of`), then its compilations
     (:func:`compilation_spread`); ``[]`` when it has none. The spread between
@@ -120,15 +121,15 @@ def measured_spreads(study, row: dict) -> list[Spread]:
     return [spread for spread in (spread_of(study, row), compilation_spread(study, row)) if spread is not None]
 
 
-def tolerance(study, row: dict) -> float:
+def tolerance(study, row: Row) -> float:
     """Absolute tolerance (row units) the study file's ``tolerances`` give the
     row's metric, looked up by the metric (``coco``, ``gpu_compute``), then the
     kind (``latency``, ``plan_size``), then ``<kind>_<unit>`` (``latency_ms``);
     0.0 when the study sets none. It stands in for a spread a figure does not
     have (SG203, ``studygen diff``)."""
     table = study.spec.get("tolerances") or {}
-    unit = (row.get("unit") or "").lower()
-    for name in (row.get("metric"), row.get("kind"), f"{row.get('kind')}_{unit}" if unit else None):
+    unit = (row.unit or "").lower()
+    for name in (row.metric, row.kind, f"{row.kind}_{unit}" if unit else None):
         if name and name in table:
             return float(table[name])
     return 0.0
@@ -171,8 +172,8 @@ ENGINE_BUILD = "engine_build"
 # What a declared source covers: the rows whose job made its own compiled
 # model or engine (a predicate on the flattened row), and how render words it.
 SOURCE_APPLIES = {
-    COMPILATION: lambda row: row.get("mode") == "compile",
-    ENGINE_BUILD: lambda row: row.get("backend") == "tensorrt",
+    COMPILATION: lambda row: row.mode == "compile",
+    ENGINE_BUILD: lambda row: row.backend == "tensorrt",
 }
 SOURCE_WORDS = {COMPILATION: "independent compilations", ENGINE_BUILD: "independent engine builds"}
 
@@ -191,7 +192,7 @@ class DeclaredSource:
     def words(self) -> str:
         return SOURCE_WORDS[self.source]
 
-    def covers(self, row: dict) -> bool:
+    def covers(self, row: Row) -> bool:
         return SOURCE_APPLIES[self.source](row)
 
 
@@ -201,7 +202,7 @@ def declared_sources(study) -> list[DeclaredSource]:
             for entry in study.spec.get("spread_sources") or []]
 
 
-def declared_source_of(study, a: dict, b: dict) -> DeclaredSource | None:
+def declared_source_of(study, a: Row, b: Row) -> DeclaredSource | None:
     """The first declared source that covers both rows (each job compiled or
     built its own), None when none does."""
     for source in declared_sources(study):

@@ -23,7 +23,7 @@ def h200():
 
 
 def one(study, **fields):
-    rows = [r for r in study.rows if all(r[k] == v for k, v in fields.items())]
+    rows = [r for r in study.rows if all(getattr(r, k) == v for k, v in fields.items())]
     assert len(rows) == 1, rows
     return rows[0]
 
@@ -50,8 +50,8 @@ def test_a_compiled_kernel_group_and_its_total_have_the_spread_of_their_compilat
     total = one(h200, kind="kernel_time", variant="fp16", shape="800x800", mode="compile", group="total")
     assert compilation_spread(h200, total).values == (8.254061, 8.323046, 8.263433)
     # a group some compilation lacks (fp16 runs no FP8 input cast) has no complete set
-    assert not [r for r in h200.rows if r["kind"] == "kernel_time" and r["variant"] == "fp16"
-                and r["mode"] == "compile" and r["group"] == "Quantize/Dequantize"]
+    assert not [r for r in h200.rows if r.kind == "kernel_time" and r.variant == "fp16"
+                and r.mode == "compile" and r.group == "Quantize/Dequantize"]
 
 
 def test_eager_rows_have_no_compilation_spread(h200):
