@@ -129,4 +129,4 @@ def test_a_record_names_the_studygen_commit_that_wrote_it(collect):
     done = collect("torch-profile", "--trace", TRACE, "--mode", "eager")
     assert done.exit_code == 0, done.err
     version = done.record["provenance"]["collector"]["version"]
-    assert version == studygen_version() and version.startswith("0.1.0+g")  # this checkout's commit
+    assert version == studygen_version()  # with this checkout's commit (tests/robustness/test_ci_integration.py)
