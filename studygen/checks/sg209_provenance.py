@@ -91,9 +91,12 @@ def collected(record) -> list[Finding]:
                                      "random-init checkpoint without the seed that made its weights",
                                      "record the seed (and config) of the random weights"))
     elif not checkpoint.get("revision"):
+        revision_hint = "record the checkpoint revision (commit hash) that was measured"
+        if (provenance.get("collector") or {}).get("name") in INGESTED:
+            revision_hint = _hint(record, None, "--checkpoint ID@REVISION (or set model.revision in the study file "
+                                  "first), the revision that was measured", revision_hint)
         findings.append(_finding(record, "/provenance/checkpoint/revision",
-                                 f"checkpoint {checkpoint.get('id')} has no revision",
-                                 "record the checkpoint revision (commit hash) that was measured"))
+                                 f"checkpoint {checkpoint.get('id')} has no revision", revision_hint))
     if not provenance.get("repository_commit"):
         findings.append(_finding(record, "/provenance/repository_commit", "collected record has no repository commit",
                                  _hint(record, None, "--commit SHA, the commit of the code that made the measured "

@@ -85,7 +85,8 @@ def _hints(tmp_path, collector: dict, **missing) -> dict[str, str]:
 def test_sg209_hints_fit_an_ingested_record(tmp_path):
     collector = {"name": "studygen collect trtexec", "version": "0.1.0",
                  "command": "studygen collect trtexec --log run.log --family toy --job job"}
-    hints = _hints(tmp_path, collector, gpu=None, tensorrt=None, repository_commit=None)
+    hints = _hints(tmp_path, collector, gpu=None, tensorrt=None, repository_commit=None,
+                   checkpoint={"id": "example/toy-detector", "revision": None, "weights": "pretrained"})
     assert hints["/provenance/gpu"] == (
         "the input names no GPU: run its collect command again (provenance.collector.command) with --gpu MODEL, the "
         "GPU of the machine that produced the input; the record keeps its results")
@@ -95,6 +96,9 @@ def test_sg209_hints_fit_an_ingested_record(tmp_path):
     assert hints["/provenance/repository_commit"] == (
         "run its collect command again (provenance.collector.command) with --commit SHA, the commit of the code "
         "that made the measured engine or run; the record keeps its results")
+    assert hints["/provenance/checkpoint/revision"] == (
+        "run its collect command again (provenance.collector.command) with --checkpoint ID@REVISION (or set "
+        "model.revision in the study file first), the revision that was measured; the record keeps its results")
     assert not any("collect env" in hint for hint in hints.values())  # this machine did not measure it
 
 
