@@ -56,25 +56,23 @@ def recorded_commit(direct_url: str | None) -> str | None:
     return commit if isinstance(commit, str) and commit else None
 
 
-def _installed_here() -> str | None:
-    """``direct_url.json`` of the installed distribution whose files are this
-    package, else None (a checkout on the path, or another copy installed)."""
-    try:
-        distribution = metadata.distribution("studygen")
-    except metadata.PackageNotFoundError:
-        return None
+def installed_commit(distribution, package_dir: Path = PACKAGE_DIR) -> str | None:
+    """The commit pip recorded for ``distribution`` (an importlib.metadata
+    distribution of studygen) when its files are the package in
+    ``package_dir``, else None (a checkout on the path, another copy
+    installed, an install from a folder or an archive)."""
     located = distribution.locate_file("studygen/__init__.py")
-    if Path(str(located)).resolve().parent != PACKAGE_DIR:
+    if Path(str(located)).resolve().parent != package_dir.resolve():
         return None
-    return distribution.read_text("direct_url.json")
+    return recorded_commit(distribution.read_text("direct_url.json"))
 
 
-def _checkout_commit() -> tuple[str | None, bool]:
-    """``(HEAD commit, uncommitted changes)`` of the git checkout holding this
-    package, ``(None, False)`` when it is none or git is missing."""
+def checkout_commit(folder: Path = PACKAGE_DIR) -> tuple[str | None, bool]:
+    """``(HEAD commit, uncommitted changes under folder)`` of the git checkout
+    holding ``folder``, ``(None, False)`` when it is none or git is missing."""
     def git(*args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "-C", str(PACKAGE_DIR), *args], capture_output=True, text=True, timeout=10)
+            done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=10)
         except (OSError, subprocess.SubprocessError):
             return None
         return done.stdout if done.returncode == 0 else None
@@ -89,8 +87,11 @@ def _checkout_commit() -> tuple[str | None, bool]:
 @functools.lru_cache(maxsize=1)
 def studygen_version() -> str:
     """This studygen's version with its commit (see the module docstring)."""
-    commit = recorded_commit(_installed_here())
+    try:
+        commit = installed_commit(metadata.distribution("studygen"))
+    except metadata.PackageNotFoundError:
+        commit = None
     if commit:
         return local_version(__version__, commit)
-    commit, dirty = _checkout_commit()
+    commit, dirty = checkout_commit()
     return local_version(__version__, commit, dirty)

@@ -153,3 +153,19 @@ def test_collect_coco_records_the_figure_and_its_tie_range(collect, workdir):
     notes = done.record["provenance"]["notes"]
     assert any(note.startswith("5 of 5 scored detections share their score") for note in notes), notes
     assert any("over the orders of the tied scores" in note and "AP50 " in note for note in notes), notes
+
+
+def test_more_tied_detections_than_one_image_holds(tmp_path):
+    # 120 images of one box each, one detection per image, all scoring 0.5: 60 exact (true positives) and 60
+    # misses on the images that have no box. Best order: 60 hits first, precision 1 to recall 1: AP 1. Worst:
+    # 60 misses first, precision 60/120 at every recall: AP 0.5. pycocotools reaches both by image ids.
+    ids = list(range(1, 121))
+    truth = _truth(ids, with_box=set(range(1, 61)))
+    detections = [{"image_id": i, "category_id": 1, "bbox": HIT if i <= 60 else MISS, "score": 0.5} for i in ids]
+    ours = _ours(tmp_path, truth, detections)
+    assert ours.stats["AP"] == pytest.approx(_pycocotools(truth, detections)[0], abs=1e-12) == pytest.approx(1.0)
+    flipped = {i: 121 - i for i in ids}  # the misses now come first by id
+    worst_truth = _truth([flipped[i] for i in ids], with_box={flipped[i] for i in range(1, 61)})
+    worst = _pycocotools(worst_truth, [dict(d, image_id=flipped[d["image_id"]]) for d in detections])
+    assert worst[0] == pytest.approx(0.5, abs=1e-12)
+    assert ours.tie_range["AP"] == pytest.approx((0.5, 1.0), abs=1e-12)

@@ -41,8 +41,8 @@ def test_a_wrong_version_is_corrected_with_replace_and_its_reason_kept(collect):
     results_before = first.results
     plain = collect("torch-profile", "--trace", TRACE, "--mode", "eager", "--software", "torch=2.1.0")
     assert plain.exit_code == 2
-    assert "the record says torch 2.0.0, the new input says 2.1.0" in plain.err
-    assert "--replace REASON" in plain.err  # how to correct it
+    assert plain.err.endswith(": the record says torch 2.0.0, the new input says 2.1.0; use another --job; collect "
+                              "with --replace REASON to correct the record\n")  # and how to correct it
     fixed = collect("torch-profile", "--trace", TRACE, "--mode", "eager", "--software", "torch=2.1.0",
                     "--replace", "torch version")
     assert fixed.exit_code == 0, fixed.err
@@ -102,6 +102,15 @@ def test_sg209_hints_fit_an_ingested_record(tmp_path):
     assert not any("collect env" in hint for hint in hints.values())  # this machine did not measure it
 
 
+def test_sg209_hints_of_a_record_made_otherwise(tmp_path):
+    # neither ingested nor measured here (a hand-written collector name): what to record, in words
+    hints = _hints(tmp_path, {"name": "lab script", "version": "3"}, gpu=None, repository_commit=None,
+                   checkpoint={"id": "example/toy-detector", "revision": None, "weights": "pretrained"})
+    assert hints == {"/provenance/gpu": "record the measuring GPU model",
+                     "/provenance/checkpoint/revision": "record the checkpoint revision (commit hash) that was measured",
+                     "/provenance/repository_commit": "record the commit of the code that measured it"}
+
+
 def test_sg209_hints_fit_a_measured_record(tmp_path):
     collector = {"name": "studygen collect run", "version": "0.1.0", "command": "studygen collect run --job job"}
     hints = _hints(tmp_path, collector, gpu=None, tensorrt=None)
@@ -134,3 +143,18 @@ def test_a_record_names_the_studygen_commit_that_wrote_it(collect):
     assert done.exit_code == 0, done.err
     version = done.record["provenance"]["collector"]["version"]
     assert version == studygen_version()  # with this checkout's commit (tests/robustness/test_ci_integration.py)
+
+
+def test_a_checkpoint_revision_is_corrected_only_with_replace(collect):
+    first = collect("torch-profile", "--trace", TRACE, "--mode", "eager", "--checkpoint", "org/m@aaaaaaa")
+    assert first.exit_code == 0, first.err
+    refused = collect("torch-profile", "--trace", TRACE, "--mode", "eager", "--checkpoint", "org/m@bbbbbbb")
+    assert refused.exit_code == 2
+    assert "the record says checkpoint revision 'aaaaaaa', the command line says 'bbbbbbb'" in refused.err
+    assert first.record["provenance"]["checkpoint"]["revision"] == "aaaaaaa"
+    fixed = collect("torch-profile", "--trace", TRACE, "--mode", "eager", "--checkpoint", "org/m@bbbbbbb",
+                    "--replace", "the revision measured")
+    assert fixed.exit_code == 0, fixed.err
+    assert fixed.record["provenance"]["checkpoint"]["revision"] == "bbbbbbb"
+    assert ("provenance.checkpoint.revision corrected from 'aaaaaaa' to 'bbbbbbb': the revision measured"
+            in fixed.record["provenance"]["notes"])

@@ -41,7 +41,8 @@ def test_an_fp16_build_collected_as_fp32_is_refused_in_one_line(collect, study):
     refused = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32")
     assert_refused(refused, "variant 'fp32' is declared fp32 in families/demo/study.yaml, but run 1 (line 1) of "
                    "hackathon-76321b19_trt8.4.1_result-FP16.log built its engine allowing FP32+FP16 (line 11 "
-                   "'Precision: FP32+FP16'): an engine of fp32 allows no other precision")
+                   "'Precision: FP32+FP16'): an engine of fp32 allows no other precision; collect it under a variant "
+                   "of that precision, or give --override-precision REASON")
     accepted = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp16", job="right")
     assert accepted.exit_code == 0, accepted.err
 
@@ -57,8 +58,9 @@ CASES = [
     (built("FP32+FP16+INT4", "--fp16 --int4"), ("fp8", "fp16", "nvfp4"), ("int4",)),
     (built("FP32+FP16 (obey precision constraints)", "--fp16 --precisionConstraints=obey"), ("fp32",), ("fp16",)),
     (built("FP32"), ("fp16", "int8"), ("fp32", "tf32")),
-    # --noTF32: fp32 without TF32 kernels, so no tf32 engine
+    # --noTF32: fp32 without TF32 kernels, so no tf32 engine (printed, or from the flags alone)
     (built("FP32", "--noTF32"), ("tf32",), ("fp32",)),
+    (built(None, "--noTF32"), ("tf32",), ("fp32",)),
     # no Precision line (a log captured part way): the command's flags say what the build allowed
     (built(None, "--int8"), ("fp32", "fp16"), ("int8",)),
     (built(None, "--best"), ("fp32", "fp16", "bf16"), ("int8",)),
@@ -139,3 +141,22 @@ def test_without_a_format_line_the_command_says_whether_the_engine_was_built(col
 def test_without_a_study_a_variant_is_only_a_name(collect):
     done = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32")
     assert done.exit_code == 0, done.err
+
+
+def test_every_run_of_a_log_is_checked(collect, study, workdir):
+    # two builds in one log: an fp16 build, then an int8 one; an fp16 variant fits the first only
+    first = built("FP32+FP16", "--fp16")
+    second = built("FP32+FP16+INT8", "--fp16 --int8")
+    log = write(workdir, first + second, "two.log")
+    refused = collect("trtexec", "--log", log, "--variant", "fp16")
+    assert_refused(refused, "but run 2 (line 16) of two.log built its engine allowing FP32+FP16+INT8")
+    # strongly typed first, then a contradicting build: still refused
+    typed_first = write(workdir, built("Strongly Typed", "--stronglyTyped") + second, "typed.log")
+    assert_refused(collect("trtexec", "--log", typed_first, "--variant", "fp16", job="typed"), "run 2 (line 16)")
+    # with an override, each contradicting run is noted
+    both = write(workdir, second + second.replace("--int8", "--int8 --shapes=x:2x3x8x8"), "both.log")  # batch 2
+    done = collect("trtexec", "--log", both, "--variant", "fp16", "--override-precision", "checked by hand",
+                   job="override")
+    assert done.exit_code == 0, done.err
+    noted = [n for n in done.record["provenance"]["notes"] if n.startswith("precision: variant 'fp16'")]
+    assert [n.split(" but ")[1].split(" allowed")[0] for n in noted] == ["run 1 (line 1)", "run 2 (line 16)"]

@@ -162,3 +162,44 @@ def test_the_commit_pip_recorded_is_the_version_label():
     assert local_version("0.1.0", "7921BE1537EAC1E9") == "0.1.0+g7921be1"
     assert local_version("0.1.0", "7921be1", dirty=True) == "0.1.0+g7921be1.dirty"
     assert local_version("0.1.0", None) == "0.1.0"
+
+
+def test_the_commit_comes_from_pip_for_this_package_only(tmp_path):
+    from importlib.metadata import PathDistribution
+
+    from studygen.version import installed_commit
+
+    (tmp_path / "studygen").mkdir()
+    (tmp_path / "studygen" / "__init__.py").write_text("")
+    info = tmp_path / "studygen-0.1.0.dist-info"
+    info.mkdir()
+    (info / "direct_url.json").write_text('{"url": "https://example.org/studygen.git", "vcs_info": '
+                                          '{"vcs": "git", "commit_id": "0bec37b1a2b3c4d5e6f708192a3b4c5d6e7f8091"}}')
+    installed = PathDistribution(info)
+    assert installed_commit(installed, tmp_path / "studygen") == "0bec37b1a2b3c4d5e6f708192a3b4c5d6e7f8091"
+    assert installed_commit(installed, tmp_path / "elsewhere") is None  # another copy runs: not its commit
+    (info / "direct_url.json").write_text('{"url": "file:///src/studygen", "dir_info": {}}')
+    assert installed_commit(installed, tmp_path / "studygen") is None
+    from studygen.version import recorded_commit
+
+    assert recorded_commit('{"vcs_info": {"commit_id": ""}}') is None
+    assert recorded_commit('{"vcs_info": {"commit_id": 7921}}') is None
+
+
+def test_a_checkout_gives_its_head_and_whether_it_changed(tmp_path):
+    from studygen.version import checkout_commit
+
+    assert checkout_commit(tmp_path) == (None, False)  # no repository
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.org", "PATH": __import__("os").environ["PATH"]}
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n")
+    for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "one"]):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, env=env, capture_output=True)
+    head = subprocess.run(["git", "-C", str(tmp_path), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    assert checkout_commit(tmp_path / "pkg") == (head, False)
+    (tmp_path / "other.txt").write_text("untracked, outside the package\n")
+    assert checkout_commit(tmp_path / "pkg") == (head, False)
+    (tmp_path / "pkg" / "a.py").write_text("x = 2\n")
+    assert checkout_commit(tmp_path / "pkg") == (head, True)
