@@ -43,14 +43,12 @@ PER_IMAGE = 100  # COCOeval's largest maxDets: what accumulate keeps of one imag
 class _Area:
     """The detections of one category and area range, all images' compact
     results joined once: scores (D), matches and ignore flags (T, D) and the
-    ground truth's ignore flags, or None where no image has any."""
+    ground truth's ignore flags. A category is evaluated only where it has
+    ground truth, so each area range holds at least one image's results."""
 
     def __init__(self, entries: list[dict]):
         import numpy  # bound here: the lazy module's lookup per call costs more than the work in these loops
 
-        self.empty = not entries
-        if self.empty:
-            return
         self.scores = numpy.concatenate([numpy.asarray(e["dtScores"], dtype=float) for e in entries])
         self.matched = numpy.concatenate([numpy.asarray(e["dtMatches"], dtype=bool) for e in entries], axis=1)
         self.ignored = numpy.concatenate([numpy.asarray(e["dtIgnore"], dtype=bool) for e in entries], axis=1)
@@ -60,11 +58,9 @@ class _Area:
         """The detections at IoU threshold index ``threshold``, ranked by score
         and then true positives first (or last), as pseudo-image entries of at
         most :data:`PER_IMAGE` detections; the ground truth's ignore flags go
-        with the first. Empty for an empty area."""
+        with the first."""
         import numpy
 
-        if self.empty:
-            return []
         matched, ignored = self.matched[threshold], self.ignored[threshold]
         counted = matched & ~ignored  # what accumulate counts as a true positive
         order = numpy.lexsort((~counted if matched_first else counted, -self.scores))

@@ -169,3 +169,14 @@ def test_more_tied_detections_than_one_image_holds(tmp_path):
     worst = _pycocotools(worst_truth, [dict(d, image_id=flipped[d["image_id"]]) for d in detections])
     assert worst[0] == pytest.approx(0.5, abs=1e-12)
     assert ours.tie_range["AP"] == pytest.approx((0.5, 1.0), abs=1e-12)
+
+
+def test_a_category_without_ground_truth_stays_out_of_the_range(tmp_path):
+    # category 2 is listed and detected (tied at 0.5) but has no box: COCOeval leaves it at -1, out of the mean
+    truth = _truth([4, 1, 6, 2, 5, 3], with_box={2, 4, 5, 6})
+    truth["categories"].append({"id": 2, "name": "other"})
+    detections = ONE_PER_IMAGE + [{"image_id": 1, "category_id": 2, "bbox": HIT, "score": 0.5}]
+    ours = _ours(tmp_path, truth, detections)
+    alone = _ours(tmp_path / "alone", ONE_PER_IMAGE_TRUTH, ONE_PER_IMAGE)
+    assert ours.stats["AP"] == pytest.approx(_pycocotools(truth, detections)[0], abs=1e-12)
+    assert ours.tie_range["AP"] == pytest.approx(alone.tie_range["AP"], abs=1e-12)

@@ -200,6 +200,7 @@ def test_a_checkout_gives_its_head_and_whether_it_changed(tmp_path):
                           check=True).stdout.strip()
     assert checkout_commit(tmp_path / "pkg") == (head, False)
     (tmp_path / "other.txt").write_text("untracked, outside the package\n")
+    (tmp_path / "pkg" / "scratch.py").write_text("untracked, inside it: no code of the commit changed\n")
     assert checkout_commit(tmp_path / "pkg") == (head, False)
     (tmp_path / "pkg" / "a.py").write_text("x = 2\n")
     assert checkout_commit(tmp_path / "pkg") == (head, True)
