@@ -1,9 +1,28 @@
 """Schema-version migrations, applied on load.
 
-Each entry migrates a record from version N to N+1 in place. There is one
-schema version today (1); a record claiming a newer version than this
-studygen knows is refused with the version it needs, and one with no or an
-unknown older version is refused with the version that is needed.
+Each entry migrates a record from version N to N+1. A record claiming a
+newer version than this studygen knows is refused with the version it needs
+("upgrade studygen"), and one with no or an unknown older version is refused
+with the version that is needed.
+
+Versions:
+
+* 0: pre-release drafts (see :func:`migrate_0_to_1`);
+* 1: the first release;
+* 2: adds, all optional: each profiled forward's kernel time by group in
+  ``collect run``'s ``kernel_time`` results (``per_iteration``, already read
+  from ``collect torch-profile`` traces), per compilation its profiled
+  forwards and the kernels (with launch configurations) of the groups that
+  differ between compilations (``compilations[*].per_iteration``,
+  ``compilations[*].kernels``, ``differing_groups``), the kernels' launch
+  configurations (``grid``, ``block``, ``registers_per_thread``,
+  ``shared_memory_bytes``), the compilation rule of a compiled latency
+  (``compilation_rule``) and the Inductor settings it was compiled with
+  (``compile.inductor_config``, ``compile.inductor_environment``). A version 1
+  studygen refuses them by their version instead of by an unknown field.
+  Version 1 records load unchanged (:func:`migrate_1_to_2`): they hold none
+  of these fields, so their kernel times have no spread of their own and
+  their compilations no rule.
 """
 
 from __future__ import annotations
@@ -32,6 +51,15 @@ def migrate_0_to_1(document: dict) -> dict:
 
 
 MIGRATIONS[0] = migrate_0_to_1
+
+
+def migrate_1_to_2(document: dict) -> dict:
+    """Version 2 only adds optional fields (the module docstring lists them):
+    a version 1 record is a version 2 record as it stands."""
+    return {**document, "schema_version": 2}
+
+
+MIGRATIONS[1] = migrate_1_to_2
 
 
 def migrate(document, *, path: str):

@@ -35,7 +35,7 @@ from ..textio import parse_json
 from .jsonedit import extend_json_text
 from .load import load_record
 from .run_datasets import ensure_coco_definition
-from .schemas import validate_document
+from .schemas import CURRENT_SCHEMA_VERSION, validate_document
 from .write import write_files
 
 # provenance fields that must agree for a resumed record
@@ -70,7 +70,7 @@ class RunRecord:
             self.text, self.written = record.text, parse_json(record.text, display)
             self.on_disk = path.read_bytes()
         else:
-            self.data = {"schema_version": 1, "job_id": job_id, "family": family}
+            self.data = {"schema_version": CURRENT_SCHEMA_VERSION, "job_id": job_id, "family": family}
             if description:
                 self.data["description"] = description
             self.data["provenance"] = provenance
