@@ -42,6 +42,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
+from ...records.kinds import Kind
 from .compile_rule import FAILED, FIXED_COUNT, TIME_LIMIT, CompilationRule
 from .context import ImageSet, RunContext, RunInputs, RunOptions, select_device
 from .latency_stage import measure_ready, prepare_group
@@ -80,7 +81,7 @@ class MemorySink:
             metric: str | None = None) -> bool:
         if self.delegate is not None:
             return self.delegate.has(kind, variant, shape, mode, metric)
-        return kind == "quantization"
+        return kind == Kind.QUANTIZATION
 
     def add(self, *results: dict) -> None:
         self.added.extend(results)
@@ -140,7 +141,7 @@ def compile_group(run: RunContext, shape: str, names: list[str]) -> None:
         return
     for name in pending:
         results = merge_cell([outcomes[name] for outcomes in per_compilation], run.settings)
-        if results[0]["kind"] == "latency":
+        if results[0]["kind"] == Kind.LATENCY:
             medians = [entry["median_ms"] for entry in results[0]["compilations"]]
             results[0]["compilation_rule"] = rule.record(medians, stopped)
         run.sink.add(*results)
@@ -183,8 +184,8 @@ def outcomes_of(results: list[dict], times: dict, shape: str, names: list[str]) 
     outcomes = {}
     for name in names:
         mine = [r for r in results if r["variant"] == name and r.get("shape") == shape and r.get("mode") == "compile"]
-        latency = next(r for r in mine if r["kind"] in ("latency", "not_measured"))
-        kernel = next((r for r in mine if r["kind"] == "kernel_time"), None)
+        latency = next(r for r in mine if r["kind"] in (Kind.LATENCY, Kind.NOT_MEASURED))
+        kernel = next((r for r in mine if r["kind"] == Kind.KERNEL_TIME), None)
         outcomes[name] = Outcome(latency, kernel, times.get(name))
     return outcomes
 
@@ -202,7 +203,7 @@ def _in_waves(run: RunContext, shape: str, names: list[str], rule: CompilationRu
         label = f"of {rule.count}" if rule.count is not None else "(auto)"
         last = _wave(run, shape, names, range(len(per_compilation) + 1, len(per_compilation) + 1 + count), label)
         per_compilation += last.outcomes
-        if any(o.latency["kind"] != "latency" for outcomes in last.outcomes for o in outcomes.values()):
+        if any(o.latency["kind"] != Kind.LATENCY for outcomes in last.outcomes for o in outcomes.values()):
             return per_compilation, FAILED
         if last.cut:
             return per_compilation, TIME_LIMIT
@@ -293,8 +294,8 @@ def _worker_outcomes(job: WorkerJob, message: tuple, shape: str, names: list[str
     if message[0] == "results":
         return outcomes_of(message[1], message[2], shape, names)
     why = message[1] if message[0] == "error" else f"unexpected message {message[0]!r}"
-    return {name: Outcome({"kind": "not_measured", "variant": name, "shape": shape, "mode": "compile",
-                           "backend": "pytorch", "metric": "latency", "reason": f"the compilation failed: {why}"})
+    return {name: Outcome({"kind": Kind.NOT_MEASURED, "variant": name, "shape": shape, "mode": "compile",
+                           "backend": "pytorch", "metric": Kind.LATENCY, "reason": f"the compilation failed: {why}"})
             for name in names}
 
 
@@ -355,7 +356,7 @@ def merge_cell(outcomes: list[Outcome], settings: dict) -> list[dict]:
     """
     count = len(outcomes)
     kernels = [outcome.kernel for outcome in outcomes]
-    refused = [(k, outcome) for k, outcome in enumerate(outcomes, 1) if outcome.latency["kind"] != "latency"]
+    refused = [(k, outcome) for k, outcome in enumerate(outcomes, 1) if outcome.latency["kind"] != Kind.LATENCY]
     if refused:
         k, outcome = refused[0]
         result = dict(outcome.latency)

@@ -30,9 +30,9 @@ import time
 from .agreement_stage import measure_agreement
 from .ap_stage import coco_not_configured, measure_ap
 from .compilations import compile_group
+from ...records.jobs import job_id_for
 from .compile_rule import CompilationRule
-from .context import (ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, job_id_for,
-                      select_device)
+from .context import ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, select_device
 from .latency_stage import time_group
 from .launcher import Placement, placement_record
 from .model import build_model
