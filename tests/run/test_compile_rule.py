@@ -31,6 +31,7 @@ def test_a_fixed_count_compiles_once_in_one_wave_and_stops():
     # fewer than asked (a compilation left out): the rest, never more
     assert rule.next_wave({"fp16": [8.0] * 4}) == (2, None)
     assert rule.record([8.0, 8.1], FIXED_COUNT) == {"compilations": 6, "count": 2, "stopped": FIXED_COUNT}
+    assert rule.next_wave({}) == (6, None)  # no cell compiled yet: the whole count
     one = CompilationRule.from_settings({"compilations": 1})
     assert (one.first_wave, one.in_workers) == (1, False)
 
@@ -45,7 +46,7 @@ def test_auto_compiles_at_least_then_waves_of_consecutive_inside_until_the_rule_
     # one cell still widening its range: two more compilations, the fewest that can meet the rule
     assert rule.next_wave({"fp16": steady, "fp8": [9.0, 9.5, 9.2, 10.1]}) == (2, None)
     # fewer than at_least so far (the first wave): the rest of it
-    assert rule.next_wave({"fp16": [8.0, 8.4]}) == (2, None)
+    assert rule.next_wave({"fp16": [8.0, 8.4]}) == (2, None) and rule.next_wave({}) == (4, None)
     # near at_most: only what is left
     assert rule.next_wave({"fp8": [9.0, 9.5, 9.2, 10.1, 10.2, 10.3, 10.4]}) == (1, None)
     assert rule.next_wave({"fp8": [9.0, 9.5, 9.2, 10.1, 10.2, 10.3, 10.4, 10.5]}) == (0, AT_MOST)

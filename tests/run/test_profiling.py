@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -12,7 +14,8 @@ from torch.autograd.profiler_util import FunctionEvent
 
 from studygen.collect.kernel_groups import KernelItem, compile_rules
 from studygen.collect.run.profiling import (CPU_PROFILER, Profile, _cpu_tally, _device_tally, fp8_evidence,
-                                            kernel_time_result, launch_configs, per_forward_items, profile_forwards)
+                                            kernel_time_result, launch_configs, per_forward_items, profile_forwards,
+                                            _traced_launches)
 from studygen.collect.run.spec import DEFAULT_RUN
 
 GEMM_PATTERN = DEFAULT_RUN["fp8_gemm_kernel_pattern"]
@@ -150,6 +153,33 @@ def test_launch_configurations_are_read_from_a_public_kineto_trace():
     # its one kernel event, read off the file: grid 1x1x1, 128 threads, 16 registers, no shared memory
     assert launch_configs(trace) == {"triton_poi_fused_add_cos_sin_0": {
         "grid": [1, 1, 1], "block": [128, 1, 1], "registers_per_thread": 16, "shared_memory_bytes": 0}}
+
+
+class _Exporter:
+    """What ``_traced_launches`` asks of a finished torch.profiler session: ``export_chrome_trace(path)``."""
+
+    def __init__(self, events=None, error=None):
+        self.events, self.error, self.paths = events, error, []
+
+    def export_chrome_trace(self, path):
+        self.paths.append(path)
+        if self.error:
+            raise self.error
+        Path(path).write_text(json.dumps({"traceEvents": self.events}), encoding="utf-8")
+
+
+def test_the_trace_is_written_read_and_removed_and_a_failure_is_a_note():
+    kernel = {"ph": "X", "cat": "kernel", "name": "triton_poi_fused_grid_sampler_2d_68", "ts": 0, "dur": 9,
+              "args": {"grid": [26588, 1, 1], "block": [256, 1, 1], "registers per thread": 59}}
+    exporter = _Exporter([kernel])
+    assert _traced_launches(exporter) == ({"triton_poi_fused_grid_sampler_2d_68": {
+        "grid": [26588, 1, 1], "block": [256, 1, 1], "registers_per_thread": 59}}, None)
+    (path,) = exporter.paths
+    assert not Path(path).exists() and not Path(path).parent.exists()  # nothing left behind
+    failing = _Exporter(error=OSError("disk full"))
+    assert _traced_launches(failing) == ({}, "no launch configurations: the profiler trace could not be written or "
+                                             "read (OSError)")
+    assert not Path(failing.paths[0]).parent.exists()
 
 
 def test_a_kernel_launched_with_two_configurations_gets_none_and_bad_args_are_skipped():
