@@ -67,8 +67,8 @@ def test_kernel_times_moved_inside_the_forwards_spread_agree(measured_pair):
     # the measured rows have a spread of their own: five forwards each
     from studygen.study.spread import spread_of
 
-    rows = [r for r in study.rows if r["job_id"] == MEASURED and r["kind"] == "kernel_time"
-            and r.get("group") == "GridSample"]
+    rows = [r for r in study.rows if r.job_id == MEASURED and r.kind == "kernel_time"
+            and r.group == "GridSample"]
     assert len(rows) == 4 and all(len(spread_of(study, r).values) == 5 for r in rows)
 
 
