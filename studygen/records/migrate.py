@@ -23,6 +23,12 @@ Versions:
   Version 1 records load unchanged (:func:`migrate_1_to_2`): they hold none
   of these fields, so their kernel times have no spread of their own and
   their compilations no rule.
+
+A record is written at the lowest version that holds all its fields
+(:func:`version_of`): a record without any version 2 field keeps
+``"schema_version": 1`` (a hand-written version 1 record extended by
+``collect`` keeps its bytes, and a version 1 studygen still reads it); one
+with any of them says 2.
 """
 
 from __future__ import annotations
@@ -60,6 +66,30 @@ def migrate_1_to_2(document: dict) -> dict:
 
 
 MIGRATIONS[1] = migrate_1_to_2
+
+# Fields version 2 added, by where they stand in a result (see the module docstring)
+RESULT_FIELDS_2 = ("compilation_rule", "differing_groups")
+COMPILE_FIELDS_2 = ("inductor_config", "inductor_environment")
+COMPILATION_FIELDS_2 = ("per_iteration", "kernels")
+KERNEL_FIELDS_2 = ("grid", "block", "registers_per_thread", "shared_memory_bytes")
+
+
+def version_of(document: dict) -> int:
+    """The lowest schema version that holds every field of ``document`` (a
+    record at the current version, in memory): 2 when a result carries a
+    field version 2 added, else 1."""
+    for result in document.get("results") or []:
+        if any(name in result for name in RESULT_FIELDS_2):
+            return 2
+        if any(name in (result.get("compile") or {}) for name in COMPILE_FIELDS_2):
+            return 2
+        if result.get("kind") == "kernel_time":
+            if any(name in entry for entry in result.get("compilations") or [] for name in COMPILATION_FIELDS_2):
+                return 2
+            kernels = [kernel for group in result.get("groups") or [] for kernel in group.get("kernels") or []]
+            if any(name in kernel for kernel in kernels for name in KERNEL_FIELDS_2):
+                return 2
+    return 1
 
 
 def migrate(document, *, path: str):

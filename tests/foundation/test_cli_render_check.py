@@ -167,6 +167,39 @@ def test_a_shipped_version_1_record_loads_as_version_2_and_its_file_is_left_alon
     assert kernels and not any("per_iteration" in r for r in kernels)
 
 
+def test_a_record_is_written_at_the_lowest_version_that_holds_its_fields():
+    from pathlib import Path
+
+    from studygen.records.migrate import version_of
+
+    folder = Path(__file__).resolve().parents[2] / "measurements" / "deformable_detr_h200_torch"
+    # the shipped eager job holds no version 2 field; the re-measured compiled jobs hold several
+    assert version_of(load_record(folder / "h200-eager.json").data) == 1
+    compiled = load_record(folder / "h200-compile-800x800.json").data
+    assert version_of(compiled) == 2 and json.loads((folder / "h200-compile-800x800.json").read_text())[
+        "schema_version"] == 2
+    # each version 2 field alone makes it 2
+    base = {"results": [{"kind": "latency", "compile": {"backend": "inductor"}},
+                        {"kind": "kernel_time", "groups": [{"group": "GEMM", "kernels": [{"name": "k", "time_ms": 1}]}],
+                         "compilations": [{"compilation": 1}], "per_iteration": [{"label": "forward 1"}]}]}
+    assert version_of(base) == 1  # per_iteration of a kernel_time is version 1 (collect torch-profile)
+    for path, value in [((0, "compilation_rule"), {}), ((1, "differing_groups"), []),
+                        ((0, "compile", "inductor_config"), {}), ((0, "compile", "inductor_environment"), {}),
+                        ((1, "compilations", 0, "per_iteration"), []), ((1, "compilations", 0, "kernels"), {}),
+                        ((1, "groups", 0, "kernels", 0, "grid"), [1, 1, 1]),
+                        ((1, "groups", 0, "kernels", 0, "block"), [1, 1, 1]),
+                        ((1, "groups", 0, "kernels", 0, "registers_per_thread"), 1),
+                        ((1, "groups", 0, "kernels", 0, "shared_memory_bytes"), 0)]:
+        document = json.loads(json.dumps(base))
+        holder = document["results"]
+        for step in path[:-1]:
+            holder = holder[step]
+        holder[path[-1]] = value
+        assert version_of(document) == 2, path
+    # a compilations entry of a latency (not a kernel_time) with kernels is not the version 2 field
+    assert version_of({"results": [{"kind": "latency", "compilations": [{"kernels": {}}]}]}) == 1
+
+
 def test_migration_from_version_0(tmp_path):
     old = {"schema_version": 0, "job_id": "j", "family": "f", "gpu": "NVIDIA H200",
            "software": {"torch": "2.11.0"}, "checkpoint": {"id": "m", "weights": "random-init", "seed": 0},
