@@ -33,7 +33,7 @@ from ..collect.run.coco_ap import coco_setup
 from ..collect.run.context import ImageSetDefinition, RunInputs, RunOptions
 from ..collect.run.runner import run_study
 from ..collect.run.launcher import shard_option
-from ..collect.run.spec import build_plan, parse_shape
+from ..collect.run.spec import SETTING_NAME, build_plan, parse_shape
 from ..errors import RecordError, UsageError
 from ..fsutil import shown_path
 from ..records.load import load_dataset
@@ -143,9 +143,6 @@ def run_options(params: dict) -> RunOptions:
                       dirty=params["dirty"], command=command_line(params), quiet=params["quiet"],
                       merge_ap=params["merge_ap"], cpu=params["cpu"], deadline=deadline,
                       pin_timing=params["pin_timing"], inductor=inductor_settings(_split(params["inductor"]) or []))
-
-
-SETTING_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def inductor_settings(items: list[str]) -> dict:

@@ -82,6 +82,18 @@ def test_an_impossible_rule_is_refused_at_its_place(run_lines, pointer, words):
     assert raised.value.place.pointer == pointer
 
 
+@pytest.mark.parametrize("name, pointer", [("triton..x", "/run/inductor_config/triton..x"),
+                                           ("a/b", "/run/inductor_config/a~1b"), ("1st", "/run/inductor_config/1st")])
+def test_an_inductor_setting_that_is_no_dotted_name_is_refused_at_its_place(name, pointer):
+    spec = _spec("{}")
+    spec["run"]["inductor_config"] = {"triton.autotune_pointwise": False, name: 1}
+    with pytest.raises(RecordError, match="is not a torch._inductor.config name") as raised:
+        build_plan(spec, study_path="s.yaml")
+    assert raised.value.place.pointer == pointer
+    spec["run"]["inductor_config"] = {"triton.autotune_pointwise": False}
+    assert build_plan(spec, study_path="s.yaml").settings["inductor_config"] == {"triton.autotune_pointwise": False}
+
+
 def test_a_fixed_count_needs_no_rule_and_the_rule_is_not_read_then():
     plan = build_plan(_spec("{compilations: 6, compilation_rule: {at_least: 6, at_most: 5}}"), study_path="s.yaml")
     assert plan.settings["compilations"] == 6

@@ -18,6 +18,8 @@ from ..kernel_groups import KernelGroupRules, default_rules, rules_from_study
 from .compile_rule import AUTO, DEFAULT_RULE
 
 SHAPE = re.compile(r"^([1-9][0-9]*)x([1-9][0-9]*)$")
+# a torch._inductor.config setting by its dotted name (run.inductor_config, collect run --inductor)
+SETTING_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 MODES = ("eager", "compile")
 PRECISIONS = ("fp32", "fp16", "bf16", "fp8")
 
@@ -170,6 +172,7 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
     _check_variants(spec, study_path)
     _check_shapes_and_modes(spec, run, study_path)
     _check_compilation_rule(run, study_path)
+    _check_inductor_config(run, study_path)
     agreement = _agreement(spec, declared, study_path)
     chosen_variants = _select(variants, list(declared), "variant")
     chosen_shapes = _select(shapes, [str(s) for s in run["shapes"]], "shape")
@@ -229,6 +232,15 @@ def _check_compilation_rule(run: dict, study_path: str) -> None:
         raise RecordError(f"compilation_rule.consecutive_inside {rule['consecutive_inside']} must be below at_least "
                           f"{rule['at_least']}: the first compilation has no range to fall inside",
                           path=study_path, pointer="/run/compilation_rule/consecutive_inside")
+
+
+def _check_inductor_config(run: dict, study_path: str) -> None:
+    """Each ``run.inductor_config`` name is a dotted identifier (whether Inductor has it is checked when compiling)."""
+    for name in run.get("inductor_config") or {}:
+        if not SETTING_NAME.match(name):
+            raise RecordError(f"inductor_config: {name!r} is not a torch._inductor.config name (dotted identifiers, "
+                              "e.g. triton.autotune_pointwise)", path=study_path,
+                              pointer="/run/inductor_config/" + name.replace("~", "~0").replace("/", "~1"))
 
 
 def _agreement(spec: dict, declared: dict[str, dict], study_path: str) -> dict:
