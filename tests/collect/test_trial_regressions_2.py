@@ -115,8 +115,11 @@ def test_env_merge_keeps_the_records_bytes(run_cli, workdir):
     assert done.exit_code == 0, done.err
     after = path.read_bytes().decode("utf-8")
     inserted = only_insertions(HAND_WRITTEN, after)
-    assert "".join(inserted).startswith(',\r\n    "notes": [\r\n      "also collected by studygen collect env 0.1.0"\r\n'
-                                        '    ],\r\n    "conversion_machine": {\r\n      "gpu": null,\r\n')
+    from studygen.version import studygen_version  # 0.1.0 with the commit it came from
+
+    assert "".join(inserted).startswith(',\r\n    "notes": [\r\n      "also collected by studygen collect env '
+                                        f'{studygen_version()}"\r\n    ],\r\n    "conversion_machine": {{\r\n'
+                                        '      "gpu": null,\r\n')
     assert after.count("\n") == after.count("\r\n")
     assert json.loads(after)["results"][0]["statistics_ms"] == {"median": 1.5, "p99": 2.0}
 
