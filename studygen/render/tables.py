@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
+from ..study.timing import describe, timing_signature
 from .produced import cells_of, emit
 from .rows import RowSet, TemplateRow, fmt
 from .spans import SpanHelpers
@@ -109,10 +110,14 @@ class TableHelpers(SpanHelpers):
         (a / b), ``reduction_percent`` ((a - b) / a in %) or ``delta_points``
         (b - a in AP points). A cell that several jobs fill shows the first
         job's figure with the spread over those jobs (``5.850 (2 jobs: 5.764
-        to 5.850)``), and its derived cells the range over same-job pairs.
+        to 5.850)``), and its derived cells the range over same-job pairs. A
+        derived column whose two variants share no table row is left out.
         """
         selected = self.figures(variant=list(variants), job_id=jobs, **filters)
         grid = grid_of(selected, index)
+        # a derived column no table row can fill (its two variants never share a row) is left out, not all "n/a"
+        derived = [column for column in derived
+                   if any(column[1] in cells and column[2] in cells for cells in grid.values())]
         headers = [INDEX_HEADERS.get(name, name) for name in index]
         headers += [value_header.format(label=escape_cell(self.label(v))) for v in variants]
         headers += [header for (_, _, _, header) in derived]
@@ -165,16 +170,41 @@ class TableHelpers(SpanHelpers):
 
     def index_fields(self, **filters) -> tuple[str, ...]:
         """Table index for the rows matching ``filters``: of GPU, TensorRT,
-        mode, shape, batch and image set, those some row sets, GPU and shape
-        always when set, the others only when rows differ in them
-        (``("gpu", "shape")``)."""
+        mode, shape, batch and image set, those some row sets, GPU, shape and
+        batch always when set (a batch all rows share is still what a reader
+        needs: "batch 4"), the others only when rows differ in them
+        (``("gpu", "shape", "batch")``)."""
         rows = self.figures(**filters).rows
         fields = []
         for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset"):
             values = {row.field(name) for row in rows} - {None}
-            if values and (name in ("gpu", "shape") or len(values) > 1):
+            if values and (name in ("gpu", "shape", "batch") or len(values) > 1):
                 fields.append(name)
         return tuple(fields)
+
+    def latency_groups(self, **filters) -> list[dict]:
+        """The latency rows matching ``filters`` split by how they were timed
+        (:func:`studygen.study.timing.timing_signature`), one group per
+        signature in row order, so that a table per group never puts
+        latencies measured differently in one column (SG212). Each group is
+        ``{"filters": filters with its backend and mode, "jobs": [job ids],
+        "variants": (variant names), "heading": the method in words, or ''
+        when there is one group}``. A job whose rows of one backend and mode
+        carry two signatures lands in both groups (its tables then mix them,
+        and SG212 says so)."""
+        groups: dict[tuple, list] = {}
+        for row in self.figures(**filters).rows:
+            if row.value is not None or row.is_range:
+                groups.setdefault(timing_signature(row), []).append(row)
+        out = []
+        for signature, rows in groups.items():
+            narrowed = dict(filters, backend=signature[0], mode=signature[1])
+            jobs = list(dict.fromkeys(row.job_id for row in rows))
+            present = {row.variant for row in rows}
+            variants = tuple(v["name"] for v in self.spec["variants"] if v["name"] in present)
+            heading = "Timed as " + describe(signature) if len(groups) > 1 else ""
+            out.append({"filters": narrowed, "jobs": jobs, "variants": variants, "heading": heading})
+        return out
 
     def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:
         """Derived columns of :meth:`table` comparing the first of ``variants``
