@@ -102,7 +102,7 @@ class TableHelpers(SpanHelpers):
     """Grid and list tables (see the module docstring)."""
 
     def table(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, value_header="{label}",
-              derived=(), **filters) -> str:
+              derived=(), missing="not measured", **filters) -> str:
         """A Markdown table: one row per distinct ``index`` tuple, one column per
         variant (figures with their job-to-job spread), then derived columns.
 
@@ -111,7 +111,11 @@ class TableHelpers(SpanHelpers):
         (b - a in AP points). A cell that several jobs fill shows the first
         job's figure with the spread over those jobs (``5.850 (2 jobs: 5.764
         to 5.850)``), and its derived cells the range over same-job pairs. A
-        derived column whose two variants share no table row is left out.
+        derived column whose two variants share no table row is left out. A
+        cell no row fills reads ``missing``: "not measured" by default; the
+        generic template, which may print several latency tables (one per way
+        of timing), writes "—", since a variant absent from one table may be
+        measured in another (lint SG106 reads "not measured" as a declaration).
         """
         selected = self.figures(variant=list(variants), job_id=jobs, **filters)
         grid = grid_of(selected, index)
@@ -122,14 +126,15 @@ class TableHelpers(SpanHelpers):
         headers += [value_header.format(label=escape_cell(self.label(v))) for v in variants]
         headers += [header for (_, _, _, header) in derived]
         with cells_of(headers):
-            body = [self._grid_line(index, row_key, grid[row_key], variants, derived)
+            body = [self._grid_line(index, row_key, grid[row_key], variants, derived, missing)
                     for row_key in ordered_keys(grid, jobs)]
         return emit("table", markdown_table(body, headers), selected.rows, headers)
 
-    def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived) -> list[str]:
-        """One table row of :meth:`table`: index cells, variant cells, derived cells."""
+    def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived,
+                   missing: str = "not measured") -> list[str]:
+        """One table row of :meth:`table`: index cells, variant cells (``missing`` where no row), derived cells."""
         line = [index_label(name, value) for name, value in zip(index, row_key)]
-        line += [self._cell_figure(cells[v]) if v in cells else "not measured" for v in variants]
+        line += [self._cell_figure(cells[v]) if v in cells else escape_cell(missing) for v in variants]
         for kind, a, b, _ in derived:
             line.append(self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a")
         return line

@@ -79,8 +79,6 @@ def _provenance(draw, backend: str) -> dict:
         "collector": {"name": "studygen collect trtexec" if backend == "tensorrt" else "studygen collect run",
                       "version": "0"},
     }
-    if gpu is None:
-        del provenance["gpu"]
     return provenance
 
 

@@ -127,8 +127,8 @@ def test_a_ratio_column_no_row_can_fill_is_left_out(tmp_path):
     a = record("a", [latency("fp16", 0.154663), latency("fp32", 0.153595, "800x1067")])
     tables = tables_of(render_markdown(generic(tmp_path, [a])))
     assert tables[1] == [["GPU", "Shape HxW", "Batch", "fp32 (ms)", "fp16 (ms)"],
-                         ["H200", "800 x 800", "1", "not measured", "0.154663"],
-                         ["H200", "800 x 1067", "1", "0.153595", "not measured"]]
+                         ["H200", "800 x 800", "1", "—", "0.154663"],
+                         ["H200", "800 x 1067", "1", "0.153595", "—"]]
 
 
 # ---- what the README must say ------------------------------------------------------------------

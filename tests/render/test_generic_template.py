@@ -58,7 +58,7 @@ def test_a_study_renders_with_the_generic_template_alone(tmp_path):
     # batch always when set (issue 22: "batch 4" was never said when every row shared it)
     assert latency_table == [["GPU", "Shape HxW", "Batch", "fp16 (ms)", "FP8 (ms)", "fp16 / FP8"],
                              ["H200", "800 x 800", "1", "5.0", "4.0", "1.25x"],
-                             ["H200", "800 x 1067", "1", "8.0", "not measured", "n/a"],
+                             ["H200", "800 x 1067", "1", "8.0", "—", "n/a"],
                              ["B200", "800 x 800", "1", "5.5", "4.4", "1.25x"]]  # 5.5 / 4.4
     assert ap_table == [["GPU", "Batch", "fp16 (AP)", "FP8 (AP)", "FP8 minus fp16 (AP points)"],
                         ["B200", "1", "0.46", "0.455", "-0.50"]]  # 100 * (0.455 - 0.46)
