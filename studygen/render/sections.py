@@ -14,8 +14,7 @@ from ..study.analyses import UNCLASSIFIED_LIMIT, precision_inversions, unclassif
 from ..study.rows import Row
 from ..study.timing import timing_signature
 from .produced import emit
-from .rows import ViewBase, fmt
-from .rows import and_list
+from .rows import ViewBase, and_list, fmt, matches
 from .tables import markdown_table, metric_words
 from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 
@@ -75,38 +74,47 @@ class SectionHelpers(ViewBase):
         return notes
 
     # ---- side findings -------------------------------------------------------
-    def precision_inversions(self) -> list[str]:
+    def precision_inversions(self, **filters) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT
-        version or mode, shape) where the lower-precision variant is slower
-        than the higher one (SG208's data): the figures of each side, as a
-        range over jobs when several jobs measured it."""
+        version or mode, shape, batch, timing) where the lower-precision
+        variant is slower than the higher one (SG208's data): the figures of
+        each side, as a range over jobs when several jobs measured it.
+        ``filters`` (row fields, as :meth:`figures` takes them) keep the
+        pairs whose rows match them (``metric="gpu_compute"``: the timing
+        the generic template's tables show). The batch is named when the
+        sentences' pairs differ in it, so that no two sentences read alike."""
         groups: dict[tuple, list[tuple[Row, Row]]] = {}
         for low, high in precision_inversions(self._study):
+            if filters and not (matches(low, filters) and matches(high, filters)):
+                continue
             where = (low.variant, high.variant, low.backend, low.gpu, low.software, low.mode,
-                     low.shape, low.batch)
+                     low.shape, low.batch, low.metric)
             groups.setdefault(where, []).append((low, high))
+        batches = len({where[7] for where in groups}) > 1
         lines = []
         for pairs in groups.values():
-            lines.append(self._inversion_sentence(pairs))
+            lines.append(self._inversion_sentence(pairs, batches))
             emit("side_finding", lines[-1], [row for pair in pairs for row in pair])
         return lines
 
-    def _inversion_sentence(self, pairs: list[tuple[Row, Row]]) -> str:
+    def _inversion_sentence(self, pairs: list[tuple[Row, Row]], batch: bool = False) -> str:
         """The lower-precision rows of ``pairs`` are slower than the higher ones:
-        on TensorRT with GPU, version, shape and jobs; on PyTorch with GPU,
-        shape and mode, and the jobs when there are several."""
+        on TensorRT with GPU, version, shape (and batch when ``batch``) and
+        jobs; on PyTorch with GPU, shape (batch) and mode, and the jobs when
+        there are several."""
         low, high = pairs[0]
         lows = list({id(p[0]): p[0] for p in pairs}.values())
         highs = list({id(p[1]): p[1] for p in pairs}.values())
         figures = f"{values_text(lows)} ms against {values_text(highs)} ms"
+        batch_words = f", batch {low.batch}" if batch else ""
         if low.backend == "tensorrt":
             slower = f"{self.label(low.variant)} is slower than {self.label(high.variant)} on {gpu_label(low.gpu)}"
-            return (f"{slower} with TensorRT {short_version(low.tensorrt)} at {shape_label(low.shape)}: "
+            return (f"{slower} with TensorRT {short_version(low.tensorrt)} at {shape_label(low.shape)}{batch_words}: "
                     f"{figures} ({jobs_phrase(*lows, *highs)}).")
         # One clause, so that the ranges are read as the rows of this GPU, shape and mode (lint SG101).
         jobs = list(dict.fromkeys(r.job_id for r in lows + highs))
         over = f" over {len(jobs)} jobs ({' and '.join(jobs)})" if len(jobs) > 1 else ""
-        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)} ({low.mode}) "
+        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)}{batch_words} ({low.mode}) "
                 f"is slower than {self.label(high.variant)} with {figures}{over}.")
 
     def repeated_measurements(self) -> str:

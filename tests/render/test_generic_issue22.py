@@ -196,3 +196,16 @@ def test_an_edit_marker_anywhere_in_the_study_file_is_found(tmp_path):
     variants = yaml.safe_load("[{name: fp16, precision: fp16, label: 'fp16 engine (edit this)'}]")
     study = generic(tmp_path, [record("a", [latency("fp16", 5.0)])], variants=variants)
     assert [f.pointer for f in codes(run_checks(study), "SG218")] == ["/variants/0/label"]
+
+
+def test_side_findings_name_the_batch_and_keep_to_the_timing_the_tables_show(tmp_path):
+    # one log, two batches: fp8 slower than fp16 at both; its host latency inverted too (not in any table)
+    results = [latency("fp16", 1.25, batch=1), latency("fp8", 1.5, batch=1),
+               latency("fp16", 4.0, batch=4), latency("fp8", 4.5, batch=4),
+               latency("fp16", 2.0, batch=1, timing="host_latency"), latency("fp8", 2.5, batch=1, timing="host_latency")]
+    text = render_markdown(generic(tmp_path, [record("a", results)]))
+    side = text.split("## Side findings")[1].split("##")[0].strip().splitlines()
+    assert side == ["- FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800, batch 1: 1.5 ms against 1.25 ms "
+                    "(job a).",
+                    "- FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800, batch 4: 4.5 ms against 4.0 ms "
+                    "(job a)."]
