@@ -274,8 +274,10 @@ def kernel_chart(study) -> Chart:
             timed = {g["group"]: g["time_ms"] for g in result["groups"] if "time_ms" in g}
             if len(timed) >= 2:
                 variant = one_line(study.variant_label(result["variant"]))
-                label = f"{record.job_id}\n{variant} {shape_label(result.get('shape'))}"
-                if result.get("mode"):
+                label = f"{record.job_id}\n{variant}"
+                if result.get("shape"):  # no "any" for a profile without a shape
+                    label += f" {shape_label(result['shape'])}"
+                if result.get("mode") and result["mode"] not in variant.split():  # a label "bf16 eager" names it
                     label += f" {printable(result['mode'])}"
                 bars.append((label, {printable(group): ms for group, ms in timed.items()}))
                 labelled.append((label, next(r for r in study.rows if r.result is result)))

@@ -143,13 +143,15 @@ class TableHelpers(SpanHelpers):
         """A table cell for the rows of one index tuple and variant: one row
         prints with its job-to-job spread (:meth:`with_spread`); several rows
         (several jobs) print the first one's figure and the range over them all,
-        ``5.850 (2 jobs: 5.764 to 5.850)``."""
+        ``5.850 (2 jobs: 5.764 to 5.850)``, or ``5.850 (2 jobs, each 5.850)``
+        when they print alike."""
         if len(rows) == 1:
             return self.with_spread(rows[0])
         lowest = min(rows, key=lambda row: row.low)
         highest = max(rows, key=lambda row: row.high)
         jobs = len({row.job_id for row in rows})
-        spread = f"{jobs} jobs: {fmt(lowest.low, lowest._row)} to {fmt(highest.high, highest._row)}"
+        low, high = fmt(lowest.low, lowest._row), fmt(highest.high, highest._row)
+        spread = f"{jobs} jobs: {low} to {high}" if low != high else f"{jobs} jobs, each {low}"
         return emit("figure", f"{rows[0].number()} ({spread})", [row._row for row in rows])
 
     def _derived_cell(self, kind: str, a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> str:

@@ -209,3 +209,32 @@ def test_side_findings_name_the_batch_and_keep_to_the_timing_the_tables_show(tmp
                     "(job a).",
                     "- FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800, batch 4: 4.5 ms against 4.0 ms "
                     "(job a)."]
+
+
+def test_a_variant_line_says_each_word_once(tmp_path):
+    variants = yaml.safe_load("""
+- {name: fp32, precision: fp32, label: fp32}
+- {name: fp16, precision: fp16}
+- {name: fast, precision: int8, label: Fast engine}
+- {name: fp8, precision: fp8, recipe: linears, label: FP8}
+""")
+    text = render_markdown(generic(tmp_path, [record("a", [latency("fp16", 1.0), latency("fast", 0.5),
+                                                             latency("fp32", 2.0), latency("fp8", 0.75)])],
+                                   variants=variants))
+    listed = text.split("## Variants")[1].split("###")[0].strip().splitlines()
+    assert listed == ["- **fp32**", "- **fp16**", "- **Fast engine** (`fast`): int8", "- **FP8** (`fp8`), recipe `linears`"]
+
+
+def test_a_cell_whose_jobs_print_alike_says_so_once(tmp_path):
+    a = record("a", [latency("fp16", 0.0439453)])
+    b = record("b", [latency("fp16", 0.0439453)])
+    tables = tables_of(render_markdown(generic(tmp_path, [a, b])))
+    assert tables[1][1][-1] == "0.0439453 (2 jobs, each 0.0439453)"
+
+
+def test_a_kernel_bar_without_a_shape_says_no_shape_and_its_mode_once(tmp_path):
+    variants = yaml.safe_load("[{name: fp16, precision: fp16, label: fp16 eager}]")
+    profile = kernel_time("fp16", {"GEMM/MatMul": 0.2, "other": 0.1}, backend="pytorch", mode="eager")
+    del profile["shape"]
+    study = generic(tmp_path, [record("h100", [profile], torch_provenance())], variants=variants)
+    assert [label for label, _ in kernel_chart(study).draw.args[0]] == ["h100\nfp16 eager"]
