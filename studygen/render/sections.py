@@ -73,6 +73,18 @@ class SectionHelpers(ViewBase):
                 notes.append((record.job_id, note))
         return notes
 
+    def shared_record_notes(self) -> list[tuple[str, str]]:
+        """``(jobs, note)`` per distinct note of the records, in the order
+        first met, ``jobs`` naming every job whose record holds it (``a``,
+        ``a and b``, ``a, b and c``): a note that ``collect`` wrote for each
+        of seven public logs is said once, not seven times."""
+        jobs_by_note: dict[str, list[str]] = {}
+        for job, note in self.record_notes():
+            jobs = jobs_by_note.setdefault(note, [])
+            if job not in jobs:
+                jobs.append(job)
+        return [(and_list(jobs), note) for note, jobs in jobs_by_note.items()]
+
     # ---- side findings -------------------------------------------------------
     def precision_inversions(self, **filters) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT

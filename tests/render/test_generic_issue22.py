@@ -238,3 +238,12 @@ def test_a_kernel_bar_without_a_shape_says_no_shape_and_its_mode_once(tmp_path):
     del profile["shape"]
     study = generic(tmp_path, [record("h100", [profile], torch_provenance())], variants=variants)
     assert [label for label, _ in kernel_chart(study).draw.args[0]] == ["h100\nfp16 eager"]
+
+
+def test_a_note_several_records_hold_is_said_once(tmp_path):
+    note = "weights not given on the command line: recorded as pretrained (the default)"
+    provenance = [dict(collected_provenance(), notes=[note] + extra) for extra in ([], ["read from line 3"], [])]
+    jobs = [record(job, [latency("fp16", 1.0 + i)], provenance[i]) for i, job in enumerate(("a", "b", "c"))]
+    text = render_markdown(generic(tmp_path, jobs))
+    notes = text.split("## Provenance")[1].split("\n- ", 1)[1].splitlines()
+    assert notes == [f"a, b and c: {note}", "- b: read from line 3"]
