@@ -235,7 +235,8 @@ class SectionHelpers(ViewBase):
             text = (what + (f" at {listed(shapes)}" if shapes else "") + (f" ({listed(modes)})" if modes else "")
                     + f" in {'job' if len({r.job_id for r in rows}) == 1 else 'jobs'} {listed(r.job_id for r in rows)}: "
                     + (reason or "no reason recorded").rstrip(".") + ".")
-            lines.append(emit("gap", escape_inline(" ".join(text.split())), rows))
+            # a statement of what was not measured, as study.expectation's: SG206 lets it name a declared configuration
+            lines.append(emit("expectation", escape_inline(" ".join(text.split())), rows))
         return lines
 
     def describe_key(self, key: str) -> str:
