@@ -36,10 +36,11 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..records.jobs import shard_of_job
 from ..records.kinds import Kind
+from ..render.produced import kinds_where
 from ..study.rows import Row
 from .base import readme_finding
 
-CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
+CHECKED_KINDS = kinds_where("side_by_side")  # the output kinds that declare it (render/produced.py)
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
 TRT_DEFAULTS = (("cuda_graph", True, False), ("data_transfers", False, True), ("spin_wait", True, False))
 CROSS_SHARD_HINT = ("measure the variants of one shape in one shard, or explain the comparison in the study file "

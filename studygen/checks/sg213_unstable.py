@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..render.produced import kinds_where
 from .base import readme_finding
 
-CHECKED_KINDS = ("range", "ratio", "verdict", "side_finding")
+CHECKED_KINDS = kinds_where("concludes")  # the output kinds that declare it (render/produced.py)
 
 
 def check(context) -> list[Finding]:

@@ -2,23 +2,26 @@
 which a person wrote.
 
 How helper text is recognised: render runs with a recorder on
-(:func:`studygen.render.produced.recording`), so every helper call — ranges,
+(:func:`studygen.render.produced.recording`), and every helper call — ranges,
 ratios, tables, ``noise_verdict``, ``expectation``, known gaps — leaves
-``(kind, text, rows)``. :class:`ReadmeText` finds each recorded text in the
-README lines the same render produced (tables by their header row, then every
-row of that table). A phrase is helper-made when it lies inside such a span of
-an accepted kind; anything else was written by hand (template text, or study
-file strings such as the decision summary, printed as they are). A hand-written
-sentence that merely copies a helper's wording is still hand-written unless the
-helper, called on today's records, printed exactly that text on that line.
+``(kind, text, rows)`` together with the places the README shows it, which
+the render notes while it formats the README (its anchors,
+:mod:`studygen.render.produced`). :class:`ReadmeText` marks those places on
+the README's lines; nothing is searched for. A phrase is helper-made when it
+lies inside the place of an output of an accepted kind; anything else was
+written by hand (template text, or study file strings such as the decision
+summary, printed as they are), also a hand-written sentence that copies a
+helper's wording word for word.
 
-Matching ignores Markdown backslash escapes and runs of whitespace, which
-mdformat may change; it never crosses lines.
+Checks read lines normalized (Markdown backslash escapes removed, runs of
+whitespace folded, which mdformat may change); places are mapped onto them.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 
 from ..patterns import lazy_compile
 
@@ -49,8 +52,36 @@ def table_cells(line: str) -> list[str] | None:
     return [normalize(c) for c in cells]
 
 
+def normalized_with_offsets(line: str) -> tuple[str, list[int]]:
+    """``(normalize(line), offsets)``: ``offsets[k]`` is where position ``k``
+    of ``line`` (0 to ``len(line)``) falls in the normalized text, so that a
+    place in the README's line maps onto the line a check reads."""
+    kept: list[str] = []
+    offsets = [0] * (len(line) + 1)
+    k, pending_space = 0, False
+    while k < len(line):
+        offsets[k] = len(kept) + (1 if pending_space and kept else 0)
+        char = line[k]
+        if char.isspace():
+            pending_space = True
+            k += 1
+            continue
+        if pending_space and kept:
+            kept.append(" ")
+        pending_space = False
+        if char == "\\" and k + 1 < len(line) and _ESCAPE.match(line, k):
+            offsets[k + 1] = len(kept)
+            kept.append(line[k + 1])
+            k += 2
+            continue
+        kept.append(char)
+        k += 1
+    offsets[len(line)] = len(kept)
+    return "".join(kept), [min(offset, len(kept)) for offset in offsets]
+
+
 class ReadmeText:
-    """README lines with the spans each helper output covers.
+    """README lines with the places each helper output covers.
 
     ``lines[i]`` is line ``i + 1`` normalized; ``spans[i]`` a list of
     ``(start, end, Produced)`` in that normalized line.
@@ -58,60 +89,44 @@ class ReadmeText:
 
     def __init__(self, text: str, produced):
         self.raw_lines = text.splitlines()
-        self.lines = [normalize(line) for line in self.raw_lines]
+        mapped = [normalized_with_offsets(line) for line in self.raw_lines]
+        self.lines = [line for line, _ in mapped]
         self.spans: list[list[tuple[int, int, object]]] = [[] for _ in self.lines]
-        seen: set[tuple[str, str]] = set()
+        self._starts = list(accumulate((len(line) for line in text.splitlines(keepends=True)), initial=0))
+        self._tables: dict[tuple, int] = {}  # header cells → first README line (0-based) of such a table
         for item in produced:
-            if item.within:
-                continue  # a cell of a table, covered with the whole table
-            if (item.kind, item.text, item.headers) in seen:
-                continue
-            seen.add((item.kind, item.text, item.headers))
-            if item.headers:
-                self._cover_table(item)
-                continue
-            for piece in item.text.splitlines():
-                piece = normalize(piece)
-                if piece:
-                    self._cover_text(piece, item)
+            for start, end in item.places:
+                start_line, start = self._line_and_column(start)
+                end_line, end = self._line_and_column(end)
+                if item.headers:
+                    first = self._tables.get(item.headers)
+                    self._tables[item.headers] = start_line if first is None else min(first, start_line)
+                for index in range(start_line, end_line + 1):
+                    offsets = mapped[index][1]
+                    low = offsets[start] if index == start_line else 0
+                    high = offsets[end] if index == end_line else len(self.lines[index])
+                    self.spans[index].append((low, high, item))
 
-    def _cover_text(self, piece: str, item) -> None:
-        for index, line in enumerate(self.lines):
-            start = line.find(piece)
-            while start >= 0:
-                self.spans[index].append((start, start + len(piece), item))
-                start = line.find(piece, start + 1)
-
-    def _cover_table(self, item) -> None:
-        headers = [normalize(h) for h in item.headers]
-        for index, line in enumerate(self.raw_lines):
-            if table_cells(line) != headers:
-                continue
-            end = index
-            while end < len(self.raw_lines) and table_cells(self.raw_lines[end]) is not None:
-                self.spans[end].append((0, len(self.lines[end]), item))
-                end += 1
+    def _line_and_column(self, offset: int) -> tuple[int, int]:
+        """The 0-based line (as ``str.splitlines`` cuts them) and column of a
+        README offset; an offset in a line's ending is its line's end."""
+        line = min(max(bisect_right(self._starts, offset) - 1, 0), len(self.raw_lines) - 1)
+        return line, min(offset - self._starts[line], len(self.raw_lines[line]))
 
     def locate(self, item) -> int:
-        """1-based README line where helper output ``item`` starts (a table: its
-        header row); 0 when the formatted README does not show it verbatim."""
-        if item.headers or item.within:
-            headers = [normalize(h) for h in (item.headers or item.within)]
-            return next((i + 1 for i, line in enumerate(self.raw_lines) if table_cells(line) == headers), 0)
-        first = next((normalize(p) for p in item.text.splitlines() if p.strip()), "")
-        if not first:
-            return 0
-        return next((i + 1 for i, line in enumerate(self.lines) if first in line), 0)
+        """1-based README line where helper output ``item`` starts (the first
+        time, when the template printed it twice); a table cell: the line of
+        the first table with its header cells. 0 when the README does not show it."""
+        if item.within:
+            first = self._tables.get(item.within)
+            return 0 if first is None else first + 1
+        return min((self._line_and_column(start)[0] + 1 for start, _ in item.places), default=0)
 
     def covered(self, index: int, start: int, end: int, kinds=None) -> bool:
         """True when ``[start, end)`` of line ``index`` (0-based) lies inside a
         helper output (of one of ``kinds``, when given)."""
         return any(s <= start and end <= e and (kinds is None or item.kind in kinds)
                    for s, e, item in self.spans[index])
-
-    def produced_at(self, index: int, kinds=None) -> list:
-        """Helper outputs found on line ``index`` (0-based)."""
-        return [item for _, _, item in self.spans[index] if kinds is None or item.kind in kinds]
 
     def prose_lines(self):
         """``(index, line)`` of lines outside HTML comments and code fences."""

@@ -22,6 +22,7 @@ from ..errors import StudygenError
 from ..findings import FORMATTERS, Finding, has_errors
 from ..records.schemas import fast_run_check
 from ..study import load_study, resolve_targets
+from . import command
 from .common import format_option, resolve_root, root_option
 
 
@@ -157,7 +158,7 @@ def run_check(options: CheckOptions) -> list:
     return [finding for findings in per_study for finding in findings]
 
 
-@click.command("check")
+@command("check")
 @click.argument("targets", nargs=-1)
 @root_option
 @format_option
@@ -165,7 +166,7 @@ def run_check(options: CheckOptions) -> list:
               help="Check every study afresh, neither reusing nor keeping findings of unchanged inputs.")
 @click.pass_context
 def check_command(ctx, targets, root, output_format, no_cache):
-    """Check studies (default: every family); exit 1 on any error-level finding."""
+    """Exit 1 on any error-level finding, 2 on a usage error or an internal error."""
     findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format,
                                       use_cache=not no_cache))
     click.echo(FORMATTERS[output_format](findings))

@@ -20,8 +20,9 @@ from ..errors import UsageError
 from ..fsutil import atomic_write_text, shown_path
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
-from ..study import STUDY_FILE
 from ..rules import RULES
+from ..study import STUDY_FILE
+from . import command
 
 GENERIC_TEMPLATE = "studygen/generic.md.j2"
 
@@ -138,7 +139,7 @@ def run_new(options: NewOptions) -> Path:
     return path
 
 
-@click.command("new")
+@command("new")
 @click.argument("family")
 @click.option("--variants", required=True, metavar="A,B,...",
               help="Variant names, comma-separated; a name that is not a precision is given as NAME:PRECISION "
@@ -149,7 +150,7 @@ def run_new(options: NewOptions) -> Path:
 @click.option("--root", "root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project root (default: the folder holding families/ above, else the working directory).")
 def new_command(family, variants, title, model, revision, root):
-    """Start a study family: write families/FAMILY/study.yaml using the built-in generic template."""
+    """FAMILY's records go to measurements/FAMILY/; collect, render and check work at once."""
     options = NewOptions(family=family, variants=variants, title=title, model=model, revision=revision, root=root)
     path = run_new(options)
     shown = shown_path(path, project_root(options.root))

@@ -29,8 +29,6 @@ from ..study.rows import Row
 from .drawing import Point, draw_kernel_times, draw_latency
 from .text import gpu_label, shape_label, short_version
 
-
-
 STAMP_PREFIX = b"<!-- studygen figure: inputs sha256:"
 
 

@@ -29,6 +29,7 @@ from ..memo import read_kept, sealed, unsealed
 from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES
 from .charts import render_charts
+from .produced import anchoring, helper_spec
 from .prose import Markdown, escape_alt, escape_prose
 from .rows import TemplateRow
 from .view import StudyView
@@ -261,6 +262,12 @@ def make_environment(search_path: list[Path]):
             result = super().call(__context, __obj, *args, **kwargs)
             return trusted_result(__obj, result)
 
+        def is_safe_attribute(self, obj, attr, value):
+            # a template reaches the view's declared helpers and study-file attributes only
+            if isinstance(obj, StudyView) and attr not in StudyView.helper_names():
+                return False
+            return super().is_safe_attribute(obj, attr, value)
+
         def getattr(self, obj, attribute):
             # A misspelt helper or row field would otherwise surface as "undefined": name the valid ones.
             value = super().getattr(obj, attribute)
@@ -298,21 +305,14 @@ def make_environment(search_path: list[Path]):
     return env
 
 
-# The view's helpers whose result is Markdown blocks they built, each record string in a cell escaped
-# (render/text.py escape_cell): a template's {{ }} passes their text through as it is. Every other
-# text is escaped for prose, also what a helper returns as it found it (study.label, study.gpu).
-MARKDOWN_HELPERS = frozenset({"table", "list_table", "dataset_table", "provenance_table", "repeated_measurements",
-                              "compilation_table", "attribution_table", "host_table"})
-
-
 def trusted_result(function, result):
     """``result`` of a call a template made, as :class:`~studygen.render.prose.Markdown`
-    when ``function`` is one of the view's :data:`MARKDOWN_HELPERS` (a
-    method of studygen's own objects) and the result is text; anything else
-    as it is."""
-    owner = getattr(function, "__self__", None)
-    if (isinstance(result, str) and getattr(function, "__name__", None) in MARKDOWN_HELPERS
-            and owner is not None and type(owner).__module__.startswith("studygen.")):
+    when ``function`` is a view helper declared to print Markdown
+    (:func:`studygen.render.produced.helper`: its record strings are escaped
+    cell by cell) and the result is text; anything else as it is, so that a
+    template's ``{{ }}`` escapes it for prose."""
+    spec = helper_spec(function)
+    if isinstance(result, str) and spec is not None and spec.markdown:
         return Markdown(result)
     return result
 
@@ -406,21 +406,27 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
     except Exception as exc:  # noqa: BLE001 - a syntax error in the template file
         raise _template_error(exc, template_name, study) from None
     try:
-        if blocks is None:
-            text = bounded_output(template.generate(**context))
-        else:
-            # Same template, same context: the pull request text cannot disagree with the README.
-            jinja_context = template.new_context(context)
-            for ancestor in _ancestors(env, template_name):
-                for name, render_block in ancestor.blocks.items():  # as Jinja's {% extends %} does
-                    jinja_context.blocks.setdefault(name, []).append(render_block)
-            missing = [b for b in blocks if b not in jinja_context.blocks]
-            if missing:
-                raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
-            text = "\n\n".join(bounded_output(jinja_context.blocks[b][0](jinja_context)) for b in blocks)
+        with anchoring() as anchors:
+            text = _generate(env, template, template_name, context, blocks)
     except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's error
         raise _template_error(exc, template_name, study) from None
-    return format_markdown(text)
+    return anchors.strip(format_markdown(text))
+
+
+def _generate(env, template, template_name: str, context: dict, blocks: tuple[str, ...] | None) -> str:
+    """The template's output (the whole of it, or ``blocks`` joined by a blank
+    line), before formatting. Raises what the template raises."""
+    if blocks is None:
+        return bounded_output(template.generate(**context))
+    # Same template, same context: the pull request text cannot disagree with the README.
+    jinja_context = template.new_context(context)
+    for ancestor in _ancestors(env, template_name):
+        for name, render_block in ancestor.blocks.items():  # as Jinja's {% extends %} does
+            jinja_context.blocks.setdefault(name, []).append(render_block)
+    missing = [b for b in blocks if b not in jinja_context.blocks]
+    if missing:
+        raise TemplateError(f"template has no block {', '.join(missing)} (needed for --pr-body)")
+    return "\n\n".join(bounded_output(jinja_context.blocks[b][0](jinja_context)) for b in blocks)
 
 
 def render_study(study) -> Rendered:
