@@ -22,16 +22,16 @@ TABLE = "| Shape HxW   | fp16 (ms)   |\n|-------------|-------------|\n| 800 x 8
 
 
 def test_outside_a_template_run_a_helper_returns_its_text_as_it_is():
-    assert emit("ratio", "1.01x") == "1.01x"
+    assert emit(kind="ratio", text="1.01x") == "1.01x"
     with recording() as log:
-        assert emit("ratio", "1.01x") == "1.01x"
+        assert emit(kind="ratio", text="1.01x") == "1.01x"
     assert [(item.kind, item.text, item.places) for item in log] == [("ratio", "1.01x", [])]
 
 
 def test_an_output_is_anchored_and_its_place_noted_after_formatting():
     with recording() as log, anchoring() as anchors:
-        ratio = emit("ratio", "1.01x")
-        span = emit("range", f"0.97x to {ratio}")  # an output built from another: both placed
+        ratio = emit(kind="ratio", text="1.01x")
+        span = emit(kind="range", text=f"0.97x to {ratio}")  # an output built from another: both placed
         text = f"# Results\n\nfp16 over FP8:   {span}.\n\n- again {ratio}\n"
     assert ANCHOR.search(text) and log[1].text == "0.97x to 1.01x"  # the text noted has no anchors
     readme = anchors.strip(format_markdown(text))
@@ -46,8 +46,8 @@ def test_an_output_is_anchored_and_its_place_noted_after_formatting():
 def test_a_table_is_anchored_inside_its_cells_and_formats_as_without_anchors():
     with recording() as log, anchoring() as anchors:
         with cells_of(["Shape HxW", "fp16 (ms)"]):
-            cell = emit("figure", "5.850")
-        table = emit("table", TABLE.replace("5.850      ", cell + " " * 6), headers=["Shape HxW", "fp16 (ms)"])
+            cell = emit(kind="figure", text="5.850")
+        table = emit(kind="table", text=TABLE.replace("5.850      ", cell + " " * 6), headers=["Shape HxW", "fp16 (ms)"])
     assert cell == "5.850"  # a cell carries no anchor: its table places it
     readme = anchors.strip(format_markdown(f"Intro.\n\n{table}\n"))
     assert readme == format_markdown(f"Intro.\n\n{TABLE}\n")
@@ -59,7 +59,7 @@ def test_a_table_is_anchored_inside_its_cells_and_formats_as_without_anchors():
 def test_invisible_characters_of_a_record_are_no_anchor():
     forged = "\u2060" + "\u2062" * 32  # the shape of an anchor, an id this render never issued
     with recording() as log, anchoring() as anchors:
-        label = emit("figure", "4.2")
+        label = emit(kind="figure", text="4.2")
         text = f"{forged}hand-written 4.2{forged.replace(chr(0x2060), chr(0x2061))} and {label}\n"
     readme = anchors.strip(text)
     assert readme.startswith(forged + "hand-written 4.2") and readme.endswith(" and 4.2\n")
@@ -68,8 +68,8 @@ def test_invisible_characters_of_a_record_are_no_anchor():
 
 def test_a_template_that_cuts_an_output_short_leaves_it_unplaced_and_no_remains():
     with recording() as log, anchoring() as anchors:
-        cut_end = emit("range", "0.19 to 0.21 ms")[:-20]  # the closing anchor cut in two
-        cut_start = emit("ratio", "1.01x")[20:]  # the opening one
+        cut_end = emit(kind="range", text="0.19 to 0.21 ms")[:-20]  # the closing anchor cut in two
+        cut_start = emit(kind="ratio", text="1.01x")[20:]  # the opening one
         kept = "\u2060 and " + "\u2062" * 33 + " of a record"  # a word joiner, and more bits than an id has
     assert anchors.strip(f"{cut_end} / {cut_start} / {kept}\n") == f"0.19 to 0.21 ms / 1.01x / {kept}\n"
     assert log[0].places == [] and log[1].places == []
@@ -77,8 +77,8 @@ def test_a_template_that_cuts_an_output_short_leaves_it_unplaced_and_no_remains(
 
 def test_escaping_a_start_looks_inside_the_anchors():
     with anchoring() as anchors:
-        item = emit("gap", "1. the first gap")
-        block = emit("gap", "  # heading-like")
+        item = emit(kind="gap", text="1. the first gap")
+        block = emit(kind="gap", text="  # heading-like")
     assert anchors.strip(escape_prose(item)) == "1\\. the first gap"
     assert anchors.strip(escape_prose(block)) == "\\# heading-like"
     assert escape_prose("1. plain") == "1\\. plain"
