@@ -42,7 +42,7 @@ from ..numbers import format_number
 from ..records.kinds import IMAGE_SET_KINDS, Kind
 from ..study.rows import Row
 from .base import readme_finding, row_finding
-from .text import quote, sentence_at
+from .readme_text import quote, sentence_at
 
 # What an image count counts: "800 images", "400 held out", "a thousand-image subset", "1000-image".
 IMAGE_NOUNS = r"images?|held[- ]out"
@@ -178,7 +178,7 @@ def counts(context) -> list[Finding]:
     for row in study.rows:
         if row.kind != Kind.AGREEMENT or row.dataset not in study.datasets:
             continue
-        images = _result_field(study, row, "images")
+        images = row.result.get("images")
         expected = study.datasets[row.dataset].data["count"]
         if images is not None and images != expected:
             findings.append(row_finding("SG205", row,
@@ -192,14 +192,12 @@ def counts(context) -> list[Finding]:
             if dataset.data["role"] == "evaluation" and dataset_id not in used:
                 findings.append(_dataset_finding(
                     study, dataset_id, f"evaluation set {dataset_id} ({dataset.data['count']} images) is defined but no "
-                    f"result names it, while the quality results name {named}: which images were evaluated is ambiguous",
+                    f"result names it, while the quality results name {named}: which images were evaluated is "
+                    "ambiguous",
                     hint="remove the definition, or explain how the two image sets relate (explanations: SG205)"))
     findings.extend(_readme_counts(context, used))
     return findings
 
-
-def _result_field(study, row: Row, name: str):
-    return row.result.get(name)
 
 
 def _readme_counts(context, used: set) -> list[Finding]:
@@ -224,7 +222,8 @@ def _readme_counts(context, used: set) -> list[Finding]:
                                   for c, d in sorted(used_counts.items())) or "none"
             if stated in by_count:
                 message = (f"README states {stated} images ({quote(phrase)}), the count of "
-                           f"{', '.join(by_count[stated])}, which no result uses; the figures use {used_text}: {sentence}")
+                           f"{', '.join(by_count[stated])}, which no result uses; the figures use {used_text}: "
+                           f"{sentence}")
             else:
                 message = (f"README states {stated} images ({quote(phrase)}), but no dataset definition has "
                            f"{stated} images (the figures use {used_text}): {sentence}")
@@ -237,7 +236,8 @@ def unpublished_ids(study) -> list[Finding]:
     """Rule 5: definitions without published ids (warning; known gaps list them)."""
     return [
         _dataset_finding(study, dataset_id,
-                         f"image ids of {dataset_id} ({study.datasets[dataset_id].data['count']} images) were not published: "
+                         f"image ids of {dataset_id} ({study.datasets[dataset_id].data['count']} images) were not "
+                         "published: "
                          f"{study.datasets[dataset_id].data['ids_not_published']}", pointer="/ids_not_published",
                          severity=WARNING, hint="the README lists it under known gaps")
         for dataset_id in sorted(study.datasets) if "ids_not_published" in study.datasets[dataset_id].data

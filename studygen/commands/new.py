@@ -156,5 +156,6 @@ def new_command(family, variants, title, model, revision, root):
     shown = shown_path(path, project_root(options.root))
     click.echo(f"wrote {shown}")
     click.echo(f"next: studygen collect trtexec --family {family} --job JOB --variant "
-               f"{parse_variants(variants)[0]['name']} --log LOG --commit COMMIT, then studygen render {family} and studygen check {family}",
+               f"{parse_variants(variants)[0]['name']} --log LOG --commit COMMIT, then studygen render {family} and "
+               f"studygen check {family}",
                err=True)

@@ -18,11 +18,11 @@ from itertools import product
 from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.attribution import attribute, between_compilations, cell_profile
+from .labels import escape_cell, shape_label
 from .produced import cells_of, emit, helper
 from .rows import restriction_text
 from .spans import SpanHelpers
 from .tables import markdown_table
-from .text import escape_cell, shape_label
 
 
 class CompilationHelpers(SpanHelpers):

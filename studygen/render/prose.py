@@ -1,7 +1,7 @@
 """Strings from records and study files placed in a README's prose, and the
 marker of Markdown that studygen's helpers built (tables, spans, links),
 which the template engine passes through as it is (render/engine.py).
-Tables escape their cells with :func:`studygen.render.text.escape_cell`."""
+Tables escape their cells with :func:`studygen.render.labels.escape_cell`."""
 
 from __future__ import annotations
 

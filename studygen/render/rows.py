@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..study.rows import ROW_FIELDS, Row
+from .labels import gpu_label, shape_label, short_version
 from .produced import emit, helper
-from .text import gpu_label, shape_label, short_version
 
 # Filters that define *what* is measured; any other filter narrows the rows and
 # is printed as a restriction by the range helpers.
@@ -207,7 +207,8 @@ class ViewBase:
         if len(found) > 1:
             apart = telling_apart(found.rows)
             listed = "; ".join(f"job {r.job_id} {r.pointer}"
-                               + "".join(f" {name}={r.field(name)}" for name in apart if name != "job_id") for r in found.rows)
+                               + "".join(f" {name}={r.field(name)}" for name in apart if name != "job_id")
+                               for r in found.rows)
             message += f": {listed}; they differ in {', '.join(apart)}: add one of these filters"
         raise TemplateError(message)
 

@@ -12,10 +12,10 @@ from ..records.keys import FIELDS, MeasurementKey
 from ..records.kinds import Kind
 from ..study.analyses import precision_inversions
 from ..study.rows import Row
+from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .produced import emit, helper
 from .rows import ViewBase, fmt
 from .tables import markdown_table
-from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 
 
 def jobs_phrase(*rows) -> str:

@@ -91,7 +91,8 @@ class SpanHelpers(ViewBase):
         return emit(f"{text} ({restriction})" if restriction else text, rows)
 
     @helper()
-    def pairs(self, a_variant: str, b_variant: str, match=("job_id", "shape"), **filters) -> list[tuple[TemplateRow, TemplateRow]]:
+    def pairs(self, a_variant: str, b_variant: str, match=("job_id", "shape"),
+              **filters) -> list[tuple[TemplateRow, TemplateRow]]:
         """``(a, b)`` row pairs with equal ``match`` fields (same job and shape
         by default), both with a value, in the order of ``b_variant``'s rows."""
         a_rows = {tuple(row._row.field(m) for m in match): row for row in self.figures(variant=a_variant, **filters)}
@@ -137,7 +138,8 @@ class SpanHelpers(ViewBase):
         pairs = self.pairs(a_variant, b_variant, metric=KERNEL_TIME_METRIC, group=group, **filters)
         values = [a.value - b.value for a, b in pairs]
         rows = pair_rows(pairs)
-        for delta in self.figures(kind=Kind.KERNEL_TIME_DELTA, group=group, variant=b_variant, reference_variant=a_variant,
+        for delta in self.figures(kind=Kind.KERNEL_TIME_DELTA, group=group, variant=b_variant,
+                                  reference_variant=a_variant,
                                   **filters):
             values.extend([-delta.low, -delta.high])
             rows.append(delta._row)

@@ -14,13 +14,14 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
+from .labels import escape_cell, gpu_label, shape_label, short_version
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, fmt
 from .spans import SpanHelpers
-from .text import escape_cell, gpu_label, shape_label, short_version
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
-                 "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set", "variant": "Variant", "metric": "Metric"}
+                 "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set",
+                 "variant": "Variant", "metric": "Metric"}
 LIST_TABLE_COLUMNS = ("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value")
 
 

@@ -91,7 +91,8 @@ class VerdictHelpers(SpanHelpers):
             except ValueError as exc:
                 raise TemplateError(f"ap_difference({a_variant!r}, {b_variant!r}): {exc}") from None
             text += (f"; {round(100 * result.confidence)}% per-image bootstrap interval "
-                     f"{format_number(100 * result.low, d, sign=True)} to {format_number(100 * result.high, d, sign=True)} "
+                     f"{format_number(100 * result.low, d, sign=True)} to "
+                     f"{format_number(100 * result.high, d, sign=True)} "
                      f"points ({result.resamples} resamples of {result.images} images, seed {result.seed})")
         else:
             text += "; no per-image results, so no bootstrap interval"

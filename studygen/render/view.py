@@ -20,10 +20,10 @@ from __future__ import annotations
 import functools
 
 from .compilations import CompilationHelpers
+from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .produced import helper, helper_spec
 from .sections import SectionHelpers
 from .tables import TableHelpers
-from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .verdicts import VerdictHelpers
 
 # What the view holds besides its helpers (set in ViewBase.__init__).

@@ -310,14 +310,14 @@ def flatten_record(record: Record, variants: dict[str, dict], printing: dict) ->
     ``printing_key`` in it sets the row's ``display_decimals``)."""
     provenance = record.provenance
     family, revision, gpu = record.data["family"], provenance["checkpoint"].get("revision"), provenance.get("gpu")
-    signatures: dict[tuple, str] = {}  # the record's software signature per (backend, kind), made once each
+    signatures: dict[str | None, str] = {}  # the record's software signature per backend, made once each
     rows = []
     for index, result in enumerate(record.results):
         kind = RESULT_KINDS[result["kind"]]
         backend = result.get("backend")
-        software = signatures.get((backend, kind.name))
+        software = signatures.get(backend)
         if software is None:
-            software = signatures[backend, kind.name] = software_signature(provenance, backend, kind.name)
+            software = signatures[backend] = software_signature(provenance, backend)
         variant = variants.get(result["variant"], {})
         metric, statistic, group = metric_of(result)
         key = MeasurementKey.of(

@@ -59,7 +59,7 @@ class Spread:
         return max(self.values)
 
 
-def spread_of(study, row: Row) -> Spread | None:
+def spread_of(row: Row) -> Spread | None:
     """The spread of one flattened row from its own record, None when the
     record holds fewer than :data:`MIN_SPREAD_VALUES` values behind it (or the
     row has no single value: a range, a not-measured result)."""

@@ -1,10 +1,10 @@
-"""studygen.checks.text: which README lines are prose, where a helper's
+"""studygen.checks.readme_text: which README lines are prose, where a helper's
 output sits, and the sentence around a mention (read off the short README
 below by hand)."""
 
 from __future__ import annotations
 
-from studygen.checks.text import ReadmeText, sentence_at
+from studygen.checks.readme_text import ReadmeText, sentence_at
 from studygen.render.produced import Produced
 
 README = """# Title

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
-import json
 import random
 
 import numpy as np

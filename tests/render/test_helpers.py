@@ -9,14 +9,7 @@ import pytest
 from studygen.checks import sg212_incomparable, sg213_unstable
 from studygen.errors import TemplateError
 from studygen.render.engine import render_markdown, trusted_result
-from studygen.render.produced import (
-    OUTPUT_KINDS,
-    emit,
-    helper,
-    helper_spec,
-    kinds_where,
-    recording,
-)
+from studygen.render.produced import OUTPUT_KINDS, emit, helper, helper_spec, kinds_where, recording
 from studygen.render.prose import Markdown
 from studygen.render.view import VIEW_ATTRIBUTES, StudyView
 

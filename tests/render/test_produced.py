@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from studygen.checks.text import normalize, normalized_with_offsets
+from studygen.checks.readme_text import normalize, normalized_with_offsets
 from studygen.markdown_format import format_markdown
 from studygen.render.engine import render_study
 from studygen.render.produced import ANCHOR, Anchors, Produced, anchoring, cells_of, emit, recording

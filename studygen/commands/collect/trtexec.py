@@ -14,13 +14,7 @@ from ...errors import UsageError
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
 from .ingest import SourceProvenance, prepare, provenance_block, report
-from .options import (
-    IngestOptions,
-    SubcommandOptions,
-    click_options,
-    flag,
-    optional_path,
-)
+from .options import IngestOptions, SubcommandOptions, click_options, flag, optional_path
 
 PATH = click.Path(path_type=Path)
 
