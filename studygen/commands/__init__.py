@@ -30,6 +30,8 @@ COMMANDS = {
                            "Render family READMEs and figures from their records (default: every family)."),
     "check": CommandEntry("studygen.commands.check", "check_command",
                           "Check studies (default: every family): stale README, invalid records, claims against data."),
+    "diff": CommandEntry("studygen.commands.diff", "diff_command",
+                         "Compare studies at two git revisions: figures beyond their spread, verdicts."),
     "lint": CommandEntry("studygen.commands.lint", "lint_command",
                          "Check Markdown files (or folders of *.md) against their own tables."),
     "collect": CommandEntry("studygen.commands.collect", "collect_group",

@@ -15,7 +15,14 @@ values it summarises:
 
 Everything else (a transcribed figure, a plan size, an AP, a single-run
 latency) has no spread of its own: SG203 compares it with the study file's
-per-metric ``tolerances``.
+per-metric ``tolerances`` (:func:`tolerance`).
+
+A compiled figure also has the spread between its independent compilations
+(:func:`compilation_spread`: ``compilations[*].median_ms`` of a latency,
+``compilations[*].groups`` of a kernel time), and a figure several jobs
+report has the spread between those jobs (:data:`JOBS`).
+:func:`measured_spreads` lists every spread measured for one figure;
+``studygen diff`` holds a change of a figure against the widest of them.
 
 Declared sources (``spread_sources`` in the study file): independent
 compilations (``compilation``: every job that runs ``torch.compile`` compiles
@@ -40,12 +47,15 @@ MIN_SPREAD_VALUES = 3
 
 REPEAT_MEDIANS = "repeat medians"
 PROFILED_ITERATIONS = "profiled iterations"
+COMPILATIONS = "compilations"  # one value per independent compilation of a compiled cell
+JOBS = "jobs"  # one value per job reporting the same measurement key
 
 
 @dataclass(frozen=True)
 class Spread:
     """The values a figure summarises: ``values`` (in the row's unit) and
-    ``source`` (:data:`REPEAT_MEDIANS` or :data:`PROFILED_ITERATIONS`)."""
+    ``source`` (:data:`REPEAT_MEDIANS`, :data:`PROFILED_ITERATIONS`,
+    :data:`COMPILATIONS` or :data:`JOBS`)."""
 
     values: tuple[float, ...]
     source: str
@@ -57,6 +67,11 @@ class Spread:
     @property
     def high(self) -> float:
         return max(self.values)
+
+    @property
+    def width(self) -> float:
+        """``high - low``, in the row's unit: how far apart the values it summarises lie."""
+        return self.high - self.low
 
 
 def spread_of(row: Row) -> Spread | None:
@@ -76,6 +91,63 @@ def spread_of(row: Row) -> Spread | None:
     if len(values) < MIN_SPREAD_VALUES:
         return None
     return Spread(tuple(float(v) for v in values), source)
+
+
+def compilation_spread(study, row: Row) -> Spread | None:
+    """The spread between the independent compilations of a compiled row
+    (``collect run`` with ``run.compilations``): each compilation's median of
+    a latency (``compilations[*].median_ms``), each compilation's time of the
+    row's kernel group (``compilations[*].groups[group]``, ``total``: its
+    ``profiled_total_ms``). None for other rows, for fewer than two
+    compilations, and when a compilation lacks the group (no complete set)."""
+    if row.value is None:
+        return None
+    if row.kind == Kind.LATENCY:
+        values = row.compilation_medians()
+    elif row.kind == Kind.KERNEL_TIME:
+        values = _compilation_group_values(row.result, row.group)
+    else:
+        return None
+    if len(values) < 2:
+        return None
+    return Spread(tuple(float(v) for v in values), COMPILATIONS)
+
+
+def measured_spreads(study, row: Row) -> list[Spread]:
+    """Every spread measured for one row from its own record: its repeats or
+    profiled iterations (:func:`spread_of`), then its compilations
+    (:func:`compilation_spread`); ``[]`` when it has none. The spread between
+    jobs needs the other jobs' rows: build it as ``Spread(values, JOBS)``."""
+    return [spread for spread in (spread_of(row), compilation_spread(study, row)) if spread is not None]
+
+
+def tolerance(study, row: Row) -> float:
+    """Absolute tolerance (row units) the study file's ``tolerances`` give the
+    row's metric, looked up by the metric (``coco``, ``gpu_compute``), then the
+    kind (``latency``, ``plan_size``), then ``<kind>_<unit>`` (``latency_ms``);
+    0.0 when the study sets none. It stands in for a spread a figure does not
+    have (SG203, ``studygen diff``)."""
+    table = study.spec.get("tolerances") or {}
+    unit = (row.unit or "").lower()
+    for name in (row.metric, row.kind, f"{row.kind}_{unit}" if unit else None):
+        if name and name in table:
+            return float(table[name])
+    return 0.0
+
+
+def _compilation_group_values(result: dict, group: str | None) -> list[float]:
+    """Each compilation's kernel time (ms) of ``group`` (``total``: the
+    profiled total); empty when a compilation lacks it."""
+    values = []
+    for compilation in result.get("compilations") or []:
+        if group == "total":
+            value = compilation.get("profiled_total_ms")
+        else:
+            value = (compilation.get("groups") or {}).get(group)
+        if value is None:
+            return []
+        values.append(value)
+    return values
 
 
 def _iteration_values(result: dict, group: str | None) -> list[float]:
