@@ -1,12 +1,16 @@
-"""SG205 datasets: every quality figure names a defined image set, calibration
-and evaluation sets are disjoint, one comparison uses one evaluation set, and
-every image count agrees with its definition.
+"""SG205 datasets: every figure measured on images names a defined image set,
+calibration and evaluation sets are disjoint, one comparison uses one
+evaluation set, and every image count agrees with its definition.
+
+Which figures are measured on images is the result-kind table's
+(``image_set`` in :data:`studygen.records.kinds.RESULT_KINDS`): the quality
+figures (COCO AP and its difference, ``quality``, the same definition SG214
+reads) and agreement.
 
 Rules, in order:
 
-1. A quality result (COCO AP, AP difference, agreement) without ``dataset``,
-   or naming a dataset id with no definition under ``datasets/`` → error at
-   the result's pointer.
+1. Such a result without ``dataset``, or naming a dataset id with no
+   definition under ``datasets/`` → error at the result's pointer.
 2. Each calibration set (``role: calibration``) against each evaluation set:
    disjoint when both list image ids and they share none (a shared id is an
    error naming the count and one id); else when either names the other in

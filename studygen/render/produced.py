@@ -12,10 +12,11 @@ outside a table cell comes back wrapped in two **anchors**, invisible
 markers (Unicode format characters of width 0, so that mdformat lays out a
 table as it would without them) that carry a random 32-bit id. mdformat
 formats the anchored text; :meth:`Anchors.strip` then removes every anchor
-it issued and notes, for each output, its places (where it starts and ends)
-in the text that remains. Those bytes are the README. A
-table is anchored inside its first and last cell (a marker before a table's
-first pipe would be a cell of its own); a table cell is placed by its table.
+it issued (and what is left of one a template cut short) and notes, for each
+output, its places (where it starts and ends) in the text that remains. Those
+bytes are the README. A table is anchored inside its first and last cell (a
+marker before a table's first pipe would be a cell of its own); a table cell
+is placed by its table.
 An id is random so that a record string cannot forge one: invisible
 characters that are no anchor this render issued stay in the README as they
 are.
