@@ -90,6 +90,4 @@ def _key_part(name: str, value) -> str:
         return ""
     if name == "batch" and value != "":
         return f"b{int(value)}"
-    if name == "revision" and value:
-        return str(value)[:7]
     return str(value)

@@ -164,19 +164,6 @@ class Row:
             return []
         return [entry["median_ms"] for entry in self.result.get("compilations") or []]
 
-    def compilation_repeat_medians(self) -> list[list[float]]:
-        """Each compilation's per-repeat medians (ms) of a latency row, in compilation order; ``[]`` as above."""
-        if self.kind != Kind.LATENCY or self.value is None:
-            return []
-        return [list(entry["repeat_medians_ms"]) for entry in self.result.get("compilations") or []]
-
-    def compilation_kernel_groups(self) -> list[dict[str, float]]:
-        """Each compilation's kernel time by group (ms per forward) of a kernel_time
-        row's result, in compilation order; ``[]`` when the result keeps none."""
-        if self.kind != Kind.KERNEL_TIME:
-            return []
-        return [dict(entry["groups"]) for entry in self.result.get("compilations") or []]
-
     # ---- as templates, filters and ``studygen rows`` name the fields ----------
     def field(self, name: str):
         """The field ``name`` of :data:`ROW_FIELDS`: ``record`` is the record's
