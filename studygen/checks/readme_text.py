@@ -69,7 +69,7 @@ def normalized_with_offsets(line: str) -> tuple[str, list[int]]:
         if pending_space and kept:
             kept.append(" ")
         pending_space = False
-        if char == "\\" and k + 1 < len(line) and _ESCAPE.match(line, k):
+        if char == "\\" and _ESCAPE.match(line, k):
             offsets[k + 1] = len(kept)
             kept.append(line[k + 1])
             k += 2

@@ -58,6 +58,13 @@ def test_a_place_covers_its_columns_on_normalized_lines():
     assert text.covered(2, start, start + 4, kinds={"range"}) and not text.covered(2, start, start + 4, kinds={"ratio"})
 
 
+def test_a_place_over_several_lines_covers_their_middle_and_stops_where_it_ends():
+    start, end = place(2, 15, 16)[0], place(14, 0, 9)[1]  # from "0.19" on line 3 to "Last line" on line 15
+    text = ReadmeText(README, [Produced("table", "...", places=[(start, end)])])
+    assert text.covered(8, 0, len(text.lines[8])) and text.covered(14, 0, 9)
+    assert not text.covered(14, 10, 13) and not text.covered(2, 0, 3)
+
+
 def test_places_follow_the_lines_checks_number():
     # a line separator inside a table cell is a line of its own for str.splitlines, as for the findings
     readme = "| a\u2028b | c |\nnext 1.5 ms\n"

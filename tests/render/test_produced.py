@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from studygen.checks.readme_text import normalize, normalized_with_offsets
 from studygen.markdown_format import format_markdown
 from studygen.render.engine import render_study
-from studygen.render.produced import ANCHOR, Anchors, Produced, anchoring, cells_of, emit, recording
+from studygen.render.produced import ANCHOR, BITS, OPEN, Anchors, Produced, anchoring, cells_of, emit, recording
 from studygen.render.prose import escape_prose
 from studygen.study import load_study
 
@@ -75,6 +75,20 @@ def test_a_template_that_cuts_an_output_short_leaves_it_unplaced_and_no_remains(
     assert log[0].places == [] and log[1].places == []
 
 
+def test_only_a_pipe_table_is_anchored_inside_its_cells():
+    anchors = Anchors()
+    for text in ("| a |\n| - |\n| 1", "a |\n| - |\n| 1 |", "| a |\n| - |\nnot a row"):
+        assert anchors.wrap(Produced("table", text, headers=("a",)), text) == text  # left unplaced, never broken
+    assert anchors.wrap(Produced("table", "| a |", headers=("a",)), "| a |").startswith(f"| {OPEN}")
+
+
+def test_plain_removes_only_the_anchors_this_run_issued():
+    forged = OPEN + BITS[0] * 32
+    with anchoring() as anchors:
+        text = emit(kind="figure", text="4.2")
+    assert anchors.plain(f"{forged}{text}") == f"{forged}4.2"
+
+
 def test_escaping_a_start_looks_inside_the_anchors():
     with anchoring() as anchors:
         item = emit(kind="gap", text="1. the first gap")
@@ -82,6 +96,9 @@ def test_escaping_a_start_looks_inside_the_anchors():
     assert anchors.strip(escape_prose(item)) == "1\\. the first gap"
     assert anchors.strip(escape_prose(block)) == "\\# heading-like"
     assert escape_prose("1. plain") == "1\\. plain"
+    with anchoring() as anchors:
+        rule = emit(kind="gap", text="***")  # a whole line that would be a thematic break
+    assert anchors.strip(escape_prose(rule)) == "\\***"
 
 
 @pytest.mark.parametrize("family", [DETR, H200])
