@@ -29,6 +29,7 @@ from .jsonedit import extend_json_text
 from .keys import MeasurementKey, software_signature
 from .kinds import IDENTITY_FIELDS, metric_of, result_identity
 from .load import load_record
+from .migrate import version_of
 from .provenance import (as_conversion_machine, check_measuring_machine, clean_provenance, defaulted_checkpoint,
                          measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .result import NewResult
@@ -215,6 +216,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
                 path=display)
         keys[key] = new.origin
         document["results"].append(new.result)
+    document["schema_version"] = version_of(document)  # the lowest version that holds its fields
     return Draft(document, created, notes, original, added=len(new_results) - already, provenance_filled=filled)
 
 

@@ -99,7 +99,7 @@ def test_github_actions_example_posts_the_diff_of_a_pull_request(tmp_path):
     commit(upstream, "studies")
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(upstream), str(clone)], check=True)
-    record_path = clone / RECORDS / "h200-compile.json"
+    record_path = clone / RECORDS / "h200-compile-800x1067.json"
     record = json.loads(record_path.read_text())
     shift_latency(record["results"][latency_index(record, "fp16", "800x1067")], 0.5)
     record_path.write_text(json.dumps(record, indent=2) + "\n")
