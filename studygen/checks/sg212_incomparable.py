@@ -10,7 +10,7 @@ measured it: TensorRT 11 turned CUDA graphs, spin-wait and no data transfers
 on by default, TensorRT 10 and older had them off, so the same trtexec
 command measures different things across versions. Outside TensorRT an unset
 flag stays unknown. The rows behind every helper output are known (render
-records them, :mod:`studygen.checks.text`): a range, ratio, verdict or side
+records them, :mod:`studygen.checks.readme_text`): a range, ratio, verdict or side
 finding whose latency rows carry more than one signature, or a table column
 (one variant) that does, is an error at the README line of that output. An
 explanation entry (code SG212) in the study file is how a study says so.
@@ -36,11 +36,12 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..records.jobs import shard_of_job
 from ..records.kinds import Kind
+from ..render.produced import kinds_where
 from ..study.rows import Row
 from ..study.timing import describe, timing_signature
 from .base import readme_finding
 
-CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
+CHECKED_KINDS = kinds_where("side_by_side")  # the output kinds that declare it (render/produced.py)
 CROSS_SHARD_HINT = ("measure the variants of one shape in one shard, or explain the comparison in the study file "
                     "(explanations: SG212), which prints it under the README's known gaps")
 
@@ -71,7 +72,7 @@ def cross_shard_groups(rows: list[Row]) -> dict[tuple, list[tuple[tuple[int, int
     return {key: members for key, members in groups.items() if len({shard for shard, _ in members}) > 1}
 
 
-def _device(study, row: Row) -> str:
+def _device(row: Row) -> str:
     """``GPU 1 (GPU-5c1e…)`` from the row's record's ``provenance.placement``; ``GPU not recorded`` without it."""
     placement = row.record.provenance.get("placement") or {}
     index, uuid = placement.get("gpu_index"), placement.get("gpu_uuid")
@@ -85,7 +86,7 @@ def _cross_shard_findings(study, item, text, rows: list[Row]) -> list[Finding]:
     findings = []
     for (job, _, _, shape, mode), members in cross_shard_groups(rows).items():
         listed = "; ".join(f"{format_number(row.value)} ms ({row.variant}, shard {shard[0]}/{shard[1]}, "
-                           f"{_device(study, row)})" for shard, row in members)
+                           f"{_device(row)})" for shard, row in members)
         findings.append(readme_finding(
             study, "SG212", text.locate(item),
             f"{item.kind.replace('_', ' ')} compares latencies at {shape} ({mode}) from different shards of job {job}, "

@@ -13,10 +13,10 @@ from ..records.kinds import RESULT_KINDS, Kind
 from ..study.analyses import UNCLASSIFIED_LIMIT, precision_inversions, unclassified_share
 from ..study.rows import Row
 from ..study.timing import timing_signature
-from .produced import emit
+from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
+from .produced import emit, helper
 from .rows import ViewBase, and_list, fmt, matches
 from .tables import markdown_table, metric_words
-from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 
 
 def jobs_phrase(*rows) -> str:
@@ -37,10 +37,12 @@ class SectionHelpers(ViewBase):
     """Datasets, provenance, side findings, not measured and known gaps."""
 
     # ---- datasets and provenance --------------------------------------------
+    @helper()
     def datasets(self) -> list[dict]:
         """Dataset definitions, sorted by id (each a dict with ``dataset_id``, ``count``, …)."""
         return [self._study.datasets[k].data for k in sorted(self._study.datasets)]
 
+    @helper("dataset", markdown=True)
     def dataset_table(self) -> str:
         """One row per image set: id, role, image count, source, selection, and
         whether its image ids are published (with the first 12 hex digits of their sha256)."""
@@ -50,8 +52,9 @@ class SectionHelpers(ViewBase):
             body.append([escape_cell(d["dataset_id"]), escape_cell(d["role"]), str(d["count"]),
                          escape_cell(d["source"]), escape_cell(d["selection"]), ids])
         headers = ["Image set", "Role", "Images", "Source", "Selection", "Image ids"]
-        return emit("dataset", markdown_table(body, headers), (), headers)
+        return emit(markdown_table(body, headers), (), headers)
 
+    @helper("table", markdown=True)
     def provenance_table(self) -> str:
         """One row per job: GPU, software versions, checkpoint weights, where its figures come from."""
         body = []
@@ -63,8 +66,9 @@ class SectionHelpers(ViewBase):
             body.append([escape_cell(record.job_id), escape_cell(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
                          escape_cell(p["checkpoint"]["weights"]), escape_cell(origin)])
         headers = ["Job", "GPU", "Software", "Weights", "Figures"]
-        return emit("table", markdown_table(body, headers), (), headers)
+        return emit(markdown_table(body, headers), (), headers)
 
+    @helper()
     def record_notes(self) -> list[tuple[str, str]]:
         """``(job_id, note)`` for every note in every record, in record order."""
         notes = []
@@ -73,6 +77,7 @@ class SectionHelpers(ViewBase):
                 notes.append((record.job_id, note))
         return notes
 
+    @helper()
     def shared_record_notes(self) -> list[tuple[str, str]]:
         """``(jobs, note)`` per distinct note of the records, in the order
         first met, ``jobs`` naming every job whose record holds it (``a``,
@@ -86,6 +91,7 @@ class SectionHelpers(ViewBase):
         return [(and_list(jobs), note) for note, jobs in jobs_by_note.items()]
 
     # ---- side findings -------------------------------------------------------
+    @helper("side_finding")
     def precision_inversions(self, **filters) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT
         version or mode, shape, batch, timing) where the lower-precision
@@ -105,8 +111,7 @@ class SectionHelpers(ViewBase):
         batches = len({where[7] for where in groups}) > 1
         lines = []
         for pairs in groups.values():
-            lines.append(self._inversion_sentence(pairs, batches))
-            emit("side_finding", lines[-1], [row for pair in pairs for row in pair])
+            lines.append(emit(self._inversion_sentence(pairs, batches), [row for pair in pairs for row in pair]))
         return lines
 
     def _inversion_sentence(self, pairs: list[tuple[Row, Row]], batch: bool = False) -> str:
@@ -129,6 +134,7 @@ class SectionHelpers(ViewBase):
         return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)}{batch_words} ({low.mode}) "
                 f"is slower than {self.label(high.variant)} with {figures}{over}.")
 
+    @helper("table", markdown=True)
     def repeated_measurements(self) -> str:
         """Table of every measurement key (of a latency: and way of timing it,
         :func:`~studygen.study.timing.timing_signature`) reported by two or more jobs, with each
@@ -147,7 +153,7 @@ class SectionHelpers(ViewBase):
         body = [self._repeated_line(rows, versions) for rows in repeated.values()]
         headers = ["Measurement", "GPU", *(["TensorRT"] if versions else []), "Value per job", "Spread"]
         # each table row is one measurement key: SG212 compares the jobs of a row, not a variant's rows
-        return emit("table", markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
+        return emit(markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
                     compared_by="key")
 
     def _repeated_line(self, rows: list[Row], versions: bool = True) -> list[str]:
@@ -169,6 +175,7 @@ class SectionHelpers(ViewBase):
                 format_number(max(values) - min(values), decimals)]
 
     # ---- not measured and known gaps -----------------------------------------
+    @helper("expectation")
     def expectation(self, config: str) -> str:
         """Hedged wording for a configuration the study declares not measured:
         ``Not measured: NVFP4 (not tried); expected, not measured: …, because …``.
@@ -180,13 +187,15 @@ class SectionHelpers(ViewBase):
                     text += f"; expected, not measured: {entry['expectation']}"
                     if entry.get("because"):
                         text += f", because {entry['because']}"
-                return emit("expectation", text + ".")
+                return emit(text + ".")
         raise TemplateError(f"expectation({config!r}): not listed under not_measured in the study file")
 
+    @helper()
     def not_measured(self) -> list[dict]:
         """The study file's ``not_measured`` entries (``config``, ``reason``, …)."""
         return self._study.declared_not_measured
 
+    @helper("gap")
     def unclassified_kernel_time(self) -> list[str]:
         """One sentence per kernel-time profile whose time in no named group
         is above :data:`studygen.study.analyses.UNCLASSIFIED_LIMIT` of its
@@ -208,9 +217,10 @@ class SectionHelpers(ViewBase):
                 text = (f"In job {record.job_id} ({self.label(result['variant'])} {', '.join(w for w in where if w)}), "
                         f"{format_number(100 * share, 0)}% of the profiled {format_number(result['profiled_total_ms'])} ms "
                         "of kernel time is in no named group: the grouping rules match none of those kernel or layer names.")
-                lines.append(emit("gap", escape_inline(" ".join(text.replace(" )", ")").split())), rows))
+                lines.append(emit(escape_inline(" ".join(text.replace(" )", ")").split())), rows))
         return lines
 
+    @helper("expectation")
     def runs_without_figure(self) -> list[str]:
         """One sentence per distinct (metric, reason) of the records'
         not-measured results (a build or compilation that failed, a stage the
@@ -236,9 +246,10 @@ class SectionHelpers(ViewBase):
                     + f" in {'job' if len({r.job_id for r in rows}) == 1 else 'jobs'} {listed(r.job_id for r in rows)}: "
                     + (reason or "no reason recorded").rstrip(".") + ".")
             # a statement of what was not measured, as study.expectation's: SG206 lets it name a declared configuration
-            lines.append(emit("expectation", escape_inline(" ".join(text.split())), rows))
+            lines.append(emit(escape_inline(" ".join(text.split())), rows))
         return lines
 
+    @helper()
     def describe_key(self, key: str) -> str:
         """A measurement key in words: ``fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400``
         (variant label, what is measured, shape, GPU, versions, dataset; empty parts left out)."""
@@ -251,6 +262,7 @@ class SectionHelpers(ViewBase):
                  parts["software"], parts["dataset"]]
         return ", ".join(p for p in (what, *where) if p)
 
+    @helper("gap")
     def known_gaps(self) -> list[str]:
         """Everything the README must admit by itself: waivers and explanations
         with their reasons, image sets whose ids were not published, timings
@@ -269,4 +281,4 @@ class SectionHelpers(ViewBase):
         for e in self.spec.get("explanations", []):
             target = self.describe_key(e["key"]) if e.get("key") else e.get("match") or "study"
             gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
-        return [emit("gap", escape_inline(g)) for g in gaps]
+        return [emit(escape_inline(g)) for g in gaps]
