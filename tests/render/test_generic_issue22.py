@@ -247,3 +247,14 @@ def test_a_note_several_records_hold_is_said_once(tmp_path):
     text = render_markdown(generic(tmp_path, jobs))
     notes = text.split("## Provenance")[1].split("\n- ", 1)[1].splitlines()
     assert notes == [f"a, b and c: {note}", "- b: read from line 3"]
+
+
+def test_no_side_finding_compares_latencies_timed_differently(tmp_path):
+    # fp8 of job a (data transfers off) against fp16 of job b (on): a pair SG212 flagged in the generated README
+    off = {"timer": "trtexec", "data_transfers": False}
+    a = record("a", [latency("fp8", 14.89, method=off), latency("fp16", 113.0, method=off)])
+    b = record("b", [latency("fp16", 1.0, method={"timer": "trtexec", "data_transfers": True})])
+    study = generic(tmp_path, [a, b])
+    assert "## Side findings" not in render_markdown(study)
+    readme = study.rel(study.readme_path)
+    assert [f for f in run_checks(study) if f.file == readme and f.code == "SG212"] == []
