@@ -258,3 +258,24 @@ def test_no_side_finding_compares_latencies_timed_differently(tmp_path):
     assert "## Side findings" not in render_markdown(study)
     readme = study.rel(study.readme_path)
     assert [f for f in run_checks(study) if f.file == readme and f.code == "SG212"] == []
+
+
+def test_findings_of_unfinished_study_files_say_what_to_do(tmp_path):
+    # a variant named under not_measured by its label, not its name, is said; fp32 is not
+    variants = yaml.safe_load("[{name: fp32, precision: fp32}, {name: fp16, precision: fp16},"
+                              " {name: fp8, precision: fp8, label: FP8 engine}]")
+    study = generic(tmp_path, [record("a", [latency("fp16", 5.0)])], variants=variants,
+                    description="Toy detector (edit this)", not_measured=[{"config": "FP8 engine", "reason": "not tried"}])
+    (missing,) = codes(run_checks(study), "SG219")
+    assert missing.pointer == "/variants/0"
+    assert missing.hint == "collect fp32, add it under not_measured with the reason it was not measured, or remove it"
+    (placeholder,) = codes(run_checks(study), "SG218")
+    assert placeholder.message == "description still holds the placeholder studygen new wrote: 'Toy detector (edit this)'"
+    assert placeholder.hint.startswith("write what the study is (description) and what was decided")
+
+
+def test_labels_of_points_on_two_gpus_name_the_gpus(tmp_path):
+    a = record("a", [latency("fp16", 1.5)], collected_provenance(gpu="NVIDIA B200"))
+    b = record("a2", [latency("fp16", 1.6)], collected_provenance(gpu="NVIDIA H200"))
+    study = generic(tmp_path, [a, b])
+    assert distinct_labels([("x", row) for row in study.rows]) == ["x a B200", "x a2 H200"]
