@@ -62,7 +62,8 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
                                  options.plan_path)
     results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
                                     batch=options.ingest.batch)
-    gpu, version, log_notes = trtexec.log_provenance(inputs.log)
+    gpu, version, log_notes = trtexec.log_provenance(inputs.log, options.ingest.gpu,
+                                                     options.ingest.software_versions().get("tensorrt"))
     precision_notes = check_declared(inputs.log, target.variant, declared_precision(target), target.study_display,
                                      options.override_precision)
     notes = log_notes + inputs.notes + target.notes + precision_notes + origin_notes(origins)
