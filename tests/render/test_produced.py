@@ -56,6 +56,15 @@ def test_a_table_is_anchored_inside_its_cells_and_formats_as_without_anchors():
     assert readme[:start] == "Intro.\n\n| " and readme[end:] == "    |\n"  # the cell's padding after its text
 
 
+def test_a_whole_table_is_no_cell_even_while_cells_are_built():
+    table = "| a |\n| - |\n| 1 |"
+    with recording() as log, anchoring() as anchors:
+        with cells_of(["outer"]):
+            anchored = emit(kind="table", text=table, headers=["a"])
+    assert log[0].within == () and anchored.startswith(f"| {OPEN}")  # a table of its own, placed by its anchors
+    assert anchors.strip(anchored) == table and log[0].places == [(2, 15)]  # from "a" to the last cell's "1"
+
+
 def test_invisible_characters_of_a_record_are_no_anchor():
     forged = "\u2060" + "\u2062" * 32  # the shape of an anchor, an id this render never issued
     with recording() as log, anchoring() as anchors:

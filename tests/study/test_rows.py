@@ -164,3 +164,29 @@ def test_the_key_of_each_kind_names_its_metric(record):
                        "kernel_time_delta", "quantized_modules", "gpu_compute", "engine_layers"]
     software = [key_parts(measurement_key("demo", loaded.provenance, r))["software"] for r in loaded.results]
     assert software[0] == "tensorrt=10.3.0" and software[7] == "torch=2.5.1"  # the versions of each backend
+
+
+def write_record(tmp_path, job_id: str, results: list) -> object:
+    """A schema-valid record of ``results`` (PROVENANCE), loaded as the study loads it."""
+    document = {"schema_version": 1, "job_id": job_id, "family": "demo", "provenance": PROVENANCE, "results": results}
+    path = tmp_path / f"{job_id}.json"
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    return load_record(path, f"measurements/demo/{job_id}.json")
+
+
+EAGER = {"variant": "int8", "shape": "640x640", "batch": 1, "backend": "pytorch"}
+COMPILED = {"kind": "latency", **EAGER, "mode": "compile", "timing": "gpu_compute", "statistic": "median",
+            "value_ms": 7.5, "distribution": {"repeats": 2, "repeat_medians_ms": [7.25, 7.75, 7.5, 7.125]},
+            "compilations": [{"compilation": 1, "median_ms": 7.75, "repeat_medians_ms": [7.25, 7.75]},
+                             {"compilation": 2, "median_ms": 7.25, "repeat_medians_ms": [7.5, 7.125]}]}
+
+
+def test_a_compiled_latency_keeps_its_compilation_and_repeat_medians(tmp_path):
+    eager = {"kind": "latency", **EAGER, "mode": "eager", "timing": "gpu_compute", "statistic": "median",
+             "value_ms": 9.5}
+    record = write_record(tmp_path, "l4-compile", [COMPILED, eager, {"kind": "plan_size", **TRT, "value_mib": 12.5}])
+    compiled, plain, plan = flatten_record(record, VARIANTS, PRECISION)
+    assert compiled.compilation_medians() == [7.75, 7.25]  # in compilation order, as the record lists them
+    assert compiled.repeat_medians() == [7.25, 7.75, 7.5, 7.125] and compiled.repeats == 2
+    assert plain.compilation_medians() == [] and plain.repeat_medians() == []  # an eager cell: one process
+    assert (plan.value, plan.compilation_medians(), plan.repeat_medians()) == (12.5, [], [])
