@@ -190,3 +190,21 @@ def test_a_compiled_latency_keeps_its_compilation_and_repeat_medians(tmp_path):
     assert compiled.repeat_medians() == [7.25, 7.75, 7.5, 7.125] and compiled.repeats == 2
     assert plain.compilation_medians() == [] and plain.repeat_medians() == []  # an eager cell: one process
     assert (plan.value, plan.compilation_medians(), plan.repeat_medians()) == (12.5, [], [])
+
+
+def test_a_row_reads_how_its_result_was_timed_and_how_steady_it_was(tmp_path):
+    timed = {**COMPILED, "method": {"timer": "cuda-events", "spin_wait": True, "cuda_graph": False,
+                                    "host_sync": "per_repeat"},
+             "distribution": {"samples": 400, "cv": 0.0125}, "approximate": True, "unstable": True,
+             "unstable_reason": "repeat medians 7.125 to 7.75 ms", "note": "shared node"}
+    plain = {"kind": "latency", **EAGER, "mode": "eager", "timing": "gpu_compute", "statistic": "p90", "value_ms": 9.5}
+    row, bare = flatten_record(write_record(tmp_path, "l4-timed", [timed, plain]), VARIANTS, PRECISION)
+    # the settings the result states, in TIMING_METHOD_FIELDS' order (the timer is no such setting)
+    assert row.timing_method == "cuda_graph=False,spin_wait=True,host_sync=per_repeat"
+    assert (row.samples, row.cv, row.repeats, row.repeat_medians_ms) == (400, 0.0125, None, None)
+    assert (row.approximate, row.unstable, row.unstable_reason, row.note) == (
+        True, True, "repeat medians 7.125 to 7.75 ms", "shared node")
+    assert (bare.timing_method, bare.distribution, bare.samples, bare.approximate, bare.unstable) == (
+        "", {}, None, False, False)
+    assert (bare.unstable_reason, bare.note, bare.reference_variant, bare.statistic) == (None, None, None, "p90")
+    assert (row.low, row.high, row.is_range, bare.low) == (7.5, 7.5, False, 9.5)
