@@ -18,6 +18,7 @@ from studygen.records.kinds import RESULT_KINDS, metric_of, result_identity
 from studygen.records.load import load_record
 from studygen.records.write import measurement_key
 from studygen.study.rows import ROW_FIELDS, Row, flatten_record
+from tests.checks.studies import latency, load, record as study_record, spec
 
 PROVENANCE = {"gpu": "NVIDIA L4", "software": {"tensorrt": "10.3.0", "torch": "2.5.1"},
               "checkpoint": {"id": "demo/detector", "revision": "0123456789abcdef", "weights": "pretrained"},
@@ -208,3 +209,13 @@ def test_a_row_reads_how_its_result_was_timed_and_how_steady_it_was(tmp_path):
         "", {}, None, False, False)
     assert (bare.unstable_reason, bare.note, bare.reference_variant, bare.statistic) == (None, None, None, "p90")
     assert (row.low, row.high, row.is_range, bare.low) == (7.5, 7.5, False, 9.5)
+
+
+def test_a_kind_without_a_precision_key_keeps_its_source_digits_whatever_the_table_holds(tmp_path):
+    quantized = {"kind": "quantization", "variant": "fp8", "backend": "pytorch", "mode": "eager",
+                 "quantized_modules": 72}
+    # "null: 2" in a study file's precision table loads as the key None, and the study schema lets it pass
+    study = load(tmp_path, records=[study_record("job", [latency("fp16", 5.0), quantized])],
+                 study=spec(precision={None: 2, "latency_ms": 3}))
+    assert [(row.kind, row.value, row.display_decimals) for row in study.rows] == [
+        ("latency", 5.0, 3), ("quantization", 72, None)]
