@@ -65,6 +65,8 @@ def test_a_helper_that_prints_no_figure_is_declared_unwrapped():
     with pytest.raises(ValueError, match="helper output of unknown kind None"):
         declared()  # it declares no kind for emit to record
     assert helper_spec(lambda: "fp16") is None
+    ratio = helper("ratio")(lambda: emit("1.01x"))
+    assert helper_spec(ratio) == HelperSpec("ratio", False) and ratio.__name__ == "<lambda>"
 
 
 def test_checks_read_which_kinds_they_check_from_the_kinds():
