@@ -283,7 +283,7 @@ def blank_cases(scratch: Path) -> list:
     """Item 4: 60,000 blanks folded by render's prose escaping (a study summary, a record note)."""
     blanks = " " * 30000 + "\t" * 30000
     summary = scratch_project(scratch, "blank-summary", study_edit=lambda t: t.replace(
-        "FP8 is not shipped for this family.", f"FP8{blanks}is not shipped."))
+        "FP8 is not shipped for this family.", json.dumps(f"FP8{blanks}is not shipped.")))  # YAML's "…" reads \t
     notes = scratch_project(scratch, "blank-note", hostile_template(
         "{% for job, note in study.record_notes() %}{{ note }}{% endfor %}"),
         record_edit=lambda t: t.replace('"results": [', f'"notes": [{json.dumps("a" + blanks + "b")}], "results": [', 1))
