@@ -6,7 +6,8 @@ Templates run in Jinja's ``ImmutableSandboxedEnvironment`` with
 given (the study file's spec, a record row: a template that appended a waiver
 made ``check`` pass a hand-edited README), and an undefined name is an error,
 not an empty string. Execution is bounded (:data:`MAX_TEMPLATE_STEPS` loop
-items and calls, :data:`MAX_OUTPUT_CHARS` of output) and an object's default
+items and calls, :data:`MAX_OUTPUT_CHARS` of output, and what it makes as it
+makes it: :mod:`studygen.render.limits`) and an object's default
 repr (``<… object at 0x7f…>``, an address that differs from run to run) may not
 reach the output. Output is formatted with mdformat (GFM tables) so it is
 byte-identical from run to run and stable under mdformat.
@@ -241,9 +242,14 @@ def make_environment(search_path: list[Path]):
     from jinja2.exceptions import SecurityError
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+    from . import limits
+
     class StudySandbox(ImmutableSandboxedEnvironment):
-        intercepted_binops = frozenset({"*", "**"})  # also keeps them out of compile-time constant folding
+        # also keeps them out of compile-time constant folding
+        intercepted_binops = frozenset({"*", "**", "+", "%"})
+        code_generator_class = limits.BudgetedCodeGenerator
         steps = 0
+        budget = None  # what the template made (studygen.render.limits.TemplateBudget), set below
 
         def step(self) -> None:
             self.steps += 1
@@ -258,8 +264,31 @@ def make_environment(search_path: list[Path]):
 
         def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - jinja2's signature
             __self.step()
-            result = super().call(__context, __obj, *args, **kwargs)
+            what = f"calling {getattr(__obj, '__name__', type(__obj).__name__)}"
+            args = limits.listed_arguments(__obj, args)
+            __self.budget.room(limits.call_size(__obj, args, kwargs), what)
+            result = __self.budget.made_by(super().call(__context, __obj, *args, **kwargs), what)
             return trusted_result(__obj, result)
+
+        def sliced(self, value):
+            return self.budget.made_by(value, "a slice")
+
+        def wrap_str_format(self, value):
+            # str.format and format_map: each field is given room for its width, precision and text
+            if super().wrap_str_format(value) is None:
+                return None
+            return limits.bounded_format(self, value)
+
+        def produced(self, text):
+            return self.budget.made_by(text, "the text it prints")
+
+        def concatenated(self, join, parts):
+            self.budget.room(sum(limits.text_size(part) for part in parts), "'~'")
+            return self.budget.made_by(join(parts), "'~'")
+
+        def finalized(self, value):
+            self.budget.room(limits.text_size(value), "printing a value")
+            return markdown_value(value)
 
         def getattr(self, obj, attribute):
             # A misspelt helper or row field would otherwise surface as "undefined": name the valid ones.
@@ -274,7 +303,8 @@ def make_environment(search_path: list[Path]):
 
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)
-            return super().call_binop(context, operator, left, right)
+            self.budget.room(limits.binop_size(operator, left, right), f"'{operator}'")
+            return self.budget.made_by(super().call_binop(context, operator, left, right), f"'{operator}'")
 
         def _parse(self, source, name, filename):
             tree = super()._parse(source, name, filename)
@@ -293,7 +323,10 @@ def make_environment(search_path: list[Path]):
         lstrip_blocks=True,
         finalize=markdown_value,
     )
+    env.budget = limits.TemplateBudget()
+    env.filters = limits.budgeted_filters(env.filters, env.budget)
     env.filters[BUDGET_FILTER] = env.budgeted
+    env.finalize = env.finalized
     env.globals.pop("lipsum", None)
     return env
 
