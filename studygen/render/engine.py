@@ -306,8 +306,11 @@ def make_environment(search_path: list[Path]):
             self.budget.room(limits.binop_size(operator, left, right), f"'{operator}'")
             return self.budget.made_by(super().call_binop(context, operator, left, right), f"'{operator}'")
 
+        def _compile(self, source, filename):
+            return limits.compile_generated(source, filename)
+
         def _parse(self, source, name, filename):
-            tree = super()._parse(source, name, filename)
+            tree = limits.parse_bounded(self, source, name, filename)
             for loop in tree.find_all(nodes.For):
                 loop.iter = nodes.Filter(loop.iter, BUDGET_FILTER, [], [], None, None, lineno=loop.lineno)
             return tree

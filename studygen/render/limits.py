@@ -325,6 +325,61 @@ def budgeted_filters(filters: dict, budget: TemplateBudget) -> dict:
     return {name: budgeted(name, function) for name, function in filters.items()}
 
 
+# Nodes of a template's tree, counted from the template down to the deepest expression: the shipped
+# templates reach 10. Jinja's parser, its code generator and Python's compiler recurse per level (2,000
+# chained filters or 5,000 nested parentheses raised RecursionError; 100 nested {% if %} too many
+# indentation levels for Python), so deeper templates are refused with their line.
+MAX_TEMPLATE_NESTING = 50
+
+
+def parse_bounded(environment, source: str, name, filename):
+    """The tree of ``source`` as ``Environment._parse`` makes it. Raises
+    jinja2's TemplateSyntaxError (file and line, a template error in render
+    and check alike) when blocks and expressions nest more than
+    :data:`MAX_TEMPLATE_NESTING` levels deep, also where the parser itself
+    ran out of Python's recursion before it could tell (its current line)."""
+    from jinja2.exceptions import TemplateSyntaxError
+    from jinja2.parser import Parser
+
+    message = (f"blocks and expressions (filters, parentheses, operators) nested more than {MAX_TEMPLATE_NESTING} "
+               f"levels deep; the limit is {MAX_TEMPLATE_NESTING}")
+    parser = Parser(environment, source, name, filename)
+    try:
+        tree = parser.parse()
+    except RecursionError:
+        raise TemplateSyntaxError(message, parser.stream.current.lineno, name, filename) from None
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TEMPLATE_NESTING:
+            raise TemplateSyntaxError(message, node.lineno, name, filename)
+        stack.extend((child, depth + 1) for child in node.iter_child_nodes())
+    return tree
+
+
+_DEBUG_INFO = re.compile(r"^debug_info = '([0-9=&]*)'$", re.M)  # template line = Python line, &-joined
+
+
+def compile_generated(source: str, filename):
+    """``compile`` of the Python code Jinja generated from a template.
+    Raises jinja2's TemplateSyntaxError naming the template line when Python
+    refuses it for its depth (more than 20 nested loops, 100 indentation
+    levels or 200 parentheses: limits of Python's compiler, below
+    :data:`MAX_TEMPLATE_NESTING`'s)."""
+    from jinja2.exceptions import TemplateSyntaxError
+
+    try:
+        return compile(source, filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError) as exc:
+        reason = getattr(exc, "msg", None) or type(exc).__name__
+        found = _DEBUG_INFO.search(source)
+        pairs = [tuple(map(int, pair.split("="))) for pair in found.group(1).split("&") if pair] if found else []
+        python_line = getattr(exc, "lineno", None) or 0
+        line = max((pair for pair in pairs if pair[1] <= python_line), key=lambda pair: pair[1], default=(0, 0))[0]
+        raise TemplateSyntaxError(f"nested too deeply for Python to compile ({reason})", line, None, filename) \
+            from None
+
+
 def bounded_format(environment, method):
     """``str.format`` or ``str.format_map`` (``method``, bound to its text)
     as a template calls it: formatted as Jinja's sandbox formats it (fields

@@ -180,3 +180,46 @@ def test_the_budget_counts_what_was_made_and_refuses_past_its_limit():
         budget.room(5, "y")
     with pytest.raises(jinja2.exceptions.SecurityError, match="z took what this template made past the 10 characters"):
         budget.made_by("abcde", "z")
+
+
+# ---- issue 24, item 6: deep templates are one template error, in render and check alike ----
+
+DEEP = "template syntax error: blocks and expressions (filters, parentheses, operators) nested more than 50 levels deep"
+DEEP_TEMPLATES = {
+    "2,000 chained filters": ("{{ 'x'" + "|lower" * 2000 + " }}", DEEP),
+    "5,000 nested parentheses": ("{{ " + "(" * 5000 + "1" + ")" * 5000 + " }}", DEEP),
+    "5,000 nested lists": ("{{ " + "[" * 5000 + "1" + "]" * 5000 + " }}", DEEP),
+    "2,000 additions": ("{{ 1" + " + 1" * 2000 + " }}", DEEP),
+    "200 nested ifs": ("{% if 1 %}" * 200 + "x" + "{% endif %}" * 200, DEEP),
+    "60 nested macros": ("{% macro m() %}" * 60 + "{% endmacro %}" * 60, DEEP),
+    # within the nesting limit, past Python's 20 statically nested blocks
+    "25 nested loops": ("{% for i in [1] %}" * 25 + "{% endfor %}" * 25,
+                        "template syntax error: nested too deeply for Python to compile (too many statically nested "
+                        "blocks)"),
+}
+
+
+@pytest.mark.parametrize("case", list(DEEP_TEMPLATES))
+def test_a_deep_template_is_one_template_error_in_render_and_in_check(case, rendered_tiny, run_cli):  # noqa: F811
+    line, expected = DEEP_TEMPLATES[case]
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template(line), encoding="utf-8")
+    before = snapshot(rendered_tiny)
+    rendered = run_cli("render", "--root", rendered_tiny)
+    assert (rendered.exit_code, rendered.out) == (1, "")
+    assert rendered.err == f"studygen: {TEMPLATE_FILE}:{HOSTILE_LINE}: {expected}" + (
+        "; the limit is 50\n" if expected == DEEP else "\n")
+    checked = run_cli("check", "--root", rendered_tiny)
+    assert (checked.exit_code, checked.err) == (1, "")
+    assert f"families/tiny/study.yaml: SG201 cannot render: {rendered.err[len('studygen: '):].rstrip()}" \
+        in checked.out.splitlines()
+    assert snapshot(rendered_tiny) == before
+
+
+def test_nesting_within_the_limit_still_renders(rendered_tiny, run_cli):  # noqa: F811
+    line = ("{{ 'X'" + "|lower" * 40 + " }} {{ " + "(" * 40 + "2" + ")" * 40 + " }} "
+            + "{% if 1 %}" * 40 + "deep" + "{% endif %}" * 40 + " " + "{% for i in [1] %}" * 15 + "{{ i }}"
+            + "{% endfor %}" * 15 + " end")
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template(line), encoding="utf-8")
+    done = run_cli("render", "--root", rendered_tiny)
+    assert done.exit_code == 0, done.err
+    assert "\nx 2 deep 1 end\n" in (rendered_tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
