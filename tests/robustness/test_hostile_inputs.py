@@ -7,6 +7,7 @@ could backtrack for ages on a long kernel name is matched by RE2 or refused."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -152,6 +153,35 @@ def test_a_lone_surrogate_in_a_collector_input_is_refused_at_its_pointer(tmp_pat
                    "--profile", "profile.json")
     assert (done.exit_code, done.out) == (2, "")
     assert done.err.startswith("studygen: profile.json:/1/name: a lone surrogate (\\ud83d) in a string"), done.err
+    assert not (tmp_path / "m").exists()
+
+
+KINETO = FIXTURES / "torch_profiler" / "cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz"
+
+
+@pytest.mark.parametrize("place", ["kernel name", "args key", "top-level value"])
+def test_a_lone_surrogate_in_a_profiler_trace_is_refused_at_its_pointer(tmp_path, run_cli, monkeypatch, place):
+    # issue 24, item 7: a kernel name "sm90\udc80" reached RE2 and the writer as a UnicodeEncodeError
+    monkeypatch.chdir(tmp_path)
+    trace = json.loads(gzip.decompress(KINETO.read_bytes()))
+    index = next(i for i, event in enumerate(trace["traceEvents"]) if event.get("cat") == "kernel")
+    kernel = trace["traceEvents"][index]
+    if place == "kernel name":
+        kernel["name"] = "sm90\udc80" + kernel["name"]
+        pointer = f"/traceEvents/{index}/name"
+    elif place == "args key":
+        kernel["args"]["note\ud800"] = 1
+        pointer = f"/traceEvents/{index}/args/note\\ud800"
+    else:
+        trace["deviceProperties"][0]["name"] = "H100 \udfff"
+        pointer = "/deviceProperties/0/name"
+    (tmp_path / "trace.json").write_text(json.dumps(trace), encoding="utf-8")  # json spells each as \uXXXX
+    done = run_cli("collect", "torch-profile", "--family", "demo", "--job", "j", "--variant", "v",
+                   "--measurements", "m", "--trace", "trace.json")
+    assert (done.exit_code, done.out) == (2, "")
+    surrogate = {"kernel name": "dc80", "args key": "d800", "top-level value": "dfff"}[place]
+    assert done.err == (f"studygen: trace.json:{pointer}: a lone surrogate (\\u{surrogate}) in a string: not a "
+                        "Unicode character, so not writable as UTF-8\n")
     assert not (tmp_path / "m").exists()
 
 
