@@ -278,7 +278,7 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
     json_decoder = decoder()
     values = []
     suspect = False
-    pos = 1 if text.startswith("\ufeff") else 0
+    pos = 0
     while True:
         pos = skip_space(text, pos)
         if pos >= len(text):

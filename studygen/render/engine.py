@@ -28,7 +28,7 @@ from ..fsutil import atomic_write_bytes, cache_folder, remove_stale_temp_files
 from ..markdown_format import format_markdown
 from ..memo import read_kept, sealed, unsealed
 from ..patterns import lazy_compile
-from ..textio import MAX_DOCUMENT_BYTES
+from ..textio import MAX_DOCUMENT_BYTES, read_text
 from .charts import render_charts
 from .prose import Markdown, escape_alt, escape_prose
 from .rows import Row
@@ -88,6 +88,8 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
     if isinstance(exc, jinja2.TemplateSyntaxError):
         name = exc.filename or exc.name or template_name
         return TemplateError(f"template syntax error: {_one_line(exc.message)}", path=shown(name), line=exc.lineno or 0)
+    if isinstance(exc, TemplateError) and exc.path and not exc.place.line:  # a template file the loader could not read
+        return TemplateError(f"template cannot be read: {exc.message}", path=shown(exc.path))
     line, name = 0, template_name
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>":
@@ -113,19 +115,29 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
 
 def _confined_loader(search_path: list[Path]):
     """A ``FileSystemLoader`` that also refuses a template file whose real path
-    (symbolic links followed) lies outside ``search_path``: Jinja's loader
-    already refuses absolute names and '..', this closes the symlink way out."""
+    (symbolic links followed) lies outside ``search_path`` (Jinja's loader
+    already refuses absolute names and '..', this closes the symlink way
+    out), and reads a template as every text input is read
+    (:func:`studygen.textio.read_text`: a byte order mark dropped, at most
+    :data:`MAX_DOCUMENT_BYTES`; a file that is not UTF-8 text is a
+    TemplateError naming it, not a UnicodeDecodeError)."""
     import jinja2
+    from jinja2.loaders import split_template_path
 
     folders = [p.resolve() for p in search_path]
 
     class ConfinedFileSystemLoader(jinja2.FileSystemLoader):
         def get_source(self, environment, template):
-            source, filename, uptodate = super().get_source(environment, template)
-            real = Path(filename).resolve()
-            if not any(real.is_relative_to(folder) for folder in folders):
+            pieces = split_template_path(template)  # TemplateNotFound for '..'
+            path = next((Path(folder, *pieces) for folder in self.searchpath if Path(folder, *pieces).is_file()), None)
+            if path is None or not any(path.resolve().is_relative_to(folder) for folder in folders):
                 raise jinja2.TemplateNotFound(template)
-            return source, filename, uptodate
+            try:
+                source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES)
+            except InputError as exc:
+                raise TemplateError(exc.message, path=str(path)) from None
+            mtime = path.stat().st_mtime
+            return source, os.path.normpath(path), lambda: path.is_file() and path.stat().st_mtime == mtime
 
     return ConfinedFileSystemLoader([str(p) for p in search_path])
 

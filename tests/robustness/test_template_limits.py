@@ -223,3 +223,23 @@ def test_nesting_within_the_limit_still_renders(rendered_tiny, run_cli):  # noqa
     done = run_cli("render", "--root", rendered_tiny)
     assert done.exit_code == 0, done.err
     assert "\nx 2 deep 1 end\n" in (rendered_tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
+
+
+# ---- a template file is read as every text input is ----
+
+@pytest.mark.parametrize("included", [False, True])
+def test_a_template_that_is_not_utf8_is_one_template_error_in_render_and_check(included, rendered_tiny, run_cli):  # noqa: F811
+    # check crashed with "internal error: UnicodeDecodeError" where render reported a template error
+    bad = b"fine\n\xff\xfe here\n"
+    if included:
+        (rendered_tiny / "templates" / "part.md.j2").write_bytes(bad)
+        (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template("{% include 'part.md.j2' %}"), encoding="utf-8")
+        expected = "templates/part.md.j2: template cannot be read: not UTF-8 text (byte 5)"
+    else:
+        (rendered_tiny / TEMPLATE_FILE).write_bytes(bad)
+        expected = f"{TEMPLATE_FILE}: template cannot be read: not UTF-8 text (byte 5)"
+    rendered = run_cli("render", "--root", rendered_tiny)
+    assert (rendered.exit_code, rendered.out, rendered.err) == (1, "", f"studygen: {expected}\n")
+    checked = run_cli("check", "--root", rendered_tiny)
+    assert (checked.exit_code, checked.err) == (1, "")
+    assert f"families/tiny/study.yaml: SG201 cannot render: {expected}" in checked.out.splitlines()
