@@ -468,7 +468,13 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
             text = "\n\n".join(bounded_output(jinja_context.blocks[b][0](jinja_context)) for b in blocks)
     except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's error
         raise _template_error(exc, template_name, study) from None
-    return format_markdown(text)
+    try:
+        return format_markdown(text)
+    except RecursionError:  # mdformat builds a tree of nested nodes with one Python call per level
+        shown = study.rel(Path(template.filename)) if template.filename and Path(template.filename).is_absolute() \
+            else template_name
+        raise TemplateError("template error: its output nests emphasis, links, quotes or lists too deeply for "
+                            "mdformat to format (more levels than Python's recursion limit)", path=shown) from None
 
 
 def render_study(study) -> Rendered:

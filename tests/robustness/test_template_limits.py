@@ -243,3 +243,18 @@ def test_a_template_that_is_not_utf8_is_one_template_error_in_render_and_check(i
     checked = run_cli("check", "--root", rendered_tiny)
     assert (checked.exit_code, checked.err) == (1, "")
     assert f"families/tiny/study.yaml: SG201 cannot render: {expected}" in checked.out.splitlines()
+
+
+def test_a_template_whose_output_nests_too_deep_for_mdformat_is_a_template_error(rendered_tiny, run_cli):  # noqa: F811
+    # issue 24: render and check stopped with "internal error: RecursionError" inside mdformat
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template("x" + "*" * 20000 + "y" + "*" * 20000),
+                                               encoding="utf-8")
+    before = snapshot(rendered_tiny)
+    expected = (f"{TEMPLATE_FILE}: template error: its output nests emphasis, links, quotes or lists too deeply for "
+                "mdformat to format (more levels than Python's recursion limit)")
+    rendered = run_cli("render", "--root", rendered_tiny)
+    assert (rendered.exit_code, rendered.out, rendered.err) == (1, "", f"studygen: {expected}\n")
+    checked = run_cli("check", "--root", rendered_tiny)
+    assert (checked.exit_code, checked.err) == (1, "")
+    assert f"families/tiny/study.yaml: SG201 cannot render: {expected}" in checked.out.splitlines()
+    assert snapshot(rendered_tiny) == before
