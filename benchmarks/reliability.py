@@ -373,7 +373,8 @@ def name_cases(scratch: Path) -> list:
                                                                      "k", "--variant", "fр16", "--log", LOG], {}))
     variant = scratch_project(scratch, "name-study-variant", study_edit=lambda t: t.replace("name: fp8", "name: ../../fp8"),
                               record_edit=lambda t: t.replace('"variant": "fp8"', '"variant": "../../fp8"'))
-    cases.append(("name: a study variant named '../../fp8', check", variant, ["check"], {}))
+    cases.append(("name: a study variant named '../../fp8', render then check", variant, ["render"],
+                  {"then": ["check"]}))
     cases.append(("name: collect run --job 'j\\n'", twin, ["collect", "run", "--study", "families/tiny", "--job", "j\n"], {}))
     return cases
 
