@@ -88,7 +88,7 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
     if isinstance(exc, jinja2.TemplateSyntaxError):
         name = exc.filename or exc.name or template_name
         return TemplateError(f"template syntax error: {_one_line(exc.message)}", path=shown(name), line=exc.lineno or 0)
-    if isinstance(exc, TemplateError) and exc.path and not exc.place.line:  # a template file the loader could not read
+    if isinstance(exc, UnreadableTemplate):
         return TemplateError(f"template cannot be read: {exc.message}", path=shown(exc.path))
     line, name = 0, template_name
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
@@ -113,14 +113,18 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
     return TemplateError(f"{kind}: {_one_line(message)}", path=shown(name), line=line)
 
 
+class UnreadableTemplate(TemplateError):
+    """A template file that is not text studygen reads (not UTF-8, binary, too large)."""
+
+
 def _confined_loader(search_path: list[Path]):
     """A ``FileSystemLoader`` that also refuses a template file whose real path
     (symbolic links followed) lies outside ``search_path`` (Jinja's loader
     already refuses absolute names and '..', this closes the symlink way
     out), and reads a template as every text input is read
     (:func:`studygen.textio.read_text`: a byte order mark dropped, at most
-    :data:`MAX_DOCUMENT_BYTES`; a file that is not UTF-8 text is a
-    TemplateError naming it, not a UnicodeDecodeError)."""
+    :data:`MAX_DOCUMENT_BYTES`; a file that is not UTF-8 text is an
+    :class:`UnreadableTemplate` naming it, not a UnicodeDecodeError)."""
     import jinja2
     from jinja2.loaders import split_template_path
 
@@ -135,7 +139,7 @@ def _confined_loader(search_path: list[Path]):
             try:
                 source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES)
             except InputError as exc:
-                raise TemplateError(exc.message, path=str(path)) from None
+                raise UnreadableTemplate(exc.message, path=str(path)) from None
             mtime = path.stat().st_mtime
             return source, os.path.normpath(path), lambda: path.is_file() and path.stat().st_mtime == mtime
 
