@@ -136,3 +136,15 @@ def test_a_record_note_of_60000_blanks_renders(tmp_path, run_cli):
     assert done.exit_code == 0, done.err
     readme = (root / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
     assert "\nnote: first mid second\n" in readme  # mdformat folds the blanks inside a paragraph
+
+
+@pytest.mark.parametrize("text, folded", [
+    ("  a\nb  ", "  a b  "),  # blanks that touch no break stay, at both ends of the text
+    ("X \nX\n X\r\nX", "X X X X"),  # only blanks go, never a letter beside a break
+    ("\t a \n\t b \n\t c \t", "\t a b c \t"),
+    ("no break", "no break"),
+])
+def test_fold_line_breaks_drops_only_the_blanks_beside_each_run_of_breaks(text, folded):
+    from studygen.render.prose import fold_line_breaks
+
+    assert fold_line_breaks(text) == folded

@@ -9,6 +9,7 @@ what it made passes the budget, with one line naming the template line
 
 from __future__ import annotations
 
+import json
 import string
 
 import jinja2
@@ -89,7 +90,7 @@ MODEST = ("{{ '{:>6}|{:.2f}'.format('ab', 1.5) }}{{ '|{0:.>{1}}'.format(4, 3) }}
           "{{ 'x'|center(5) }}|{{ 'a\\nb'|indent(2) }}|{{ 'ab'.ljust(4, '.') }}{{ '7'.zfill(3) }} "
           "{{ 'a\\tb'.expandtabs(4) }} {{ 'aXbX'.replace('X', '--') }} {{ ['p', 'q']|join('+') }} "
           "{{ '-'.join(['r', 's']|map('upper')) }} {{ 'u' ~ 1 ~ 'v' }} {% set c %}{{ 'w' * 3 }}{% endset %}{{ c }} "
-          "{{ '{k}'.format_map({'k': 'm'}) }} {{ [1, 2]|string }}")
+          "{{ '{k}'.format_map({'k': 'm'}) }} {{ [1, 2]|string }} {{ '<' ~ ('z'|safe) }}")
 
 
 def test_modest_widths_counts_and_joins_still_make_what_they_did(rendered_tiny, run_cli):  # noqa: F811
@@ -99,7 +100,9 @@ def test_modest_widths_counts_and_joins_still_make_what_they_did(rendered_tiny, 
     readme = (rendered_tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
     line = next(line for line in readme.splitlines() if "1.50" in line).replace("\\", "")
     # "a\nb"|indent(2) folds to "a b" in prose, and mdformat folds the blanks of expandtabs
-    assert line == "ab|1.50|..4 42|x | 7 x |a b|ab..007 a b a--b-- p+q R-S u1v www m [1, 2]"
+    # '~' joins as Jinja does outside autoescape: the '<' is escaped once, for prose (mdformat writes it \<),
+    # not first by Markup's join (which would make it &amp;lt;)
+    assert line == "ab|1.50|..4 42|x | 7 x |a b|ab..007 a b a--b-- p+q R-S u1v www m [1, 2] <z"
 
 
 # ---- the bounds themselves: never below what the operation makes ----
@@ -124,6 +127,36 @@ def test_printf_size_is_at_least_the_length_of_what_percent_makes(template, numb
     except (TypeError, ValueError):
         return  # a template Python refuses makes nothing
     assert printf_size(template, tuple(numbers)) >= len(made)
+
+
+def test_text_size_of_other_objects_and_indented_dumps():
+    assert text_size(object()) >= len(str(object()))  # an object's own short str: "<object object at 0x…>"
+    assert limits._nested_size([1, [2, 3]], 4) == 2 * (1 * 4 + 1) + 2 * (2 * 4 + 1)
+    assert limits._nested_size({"a": 1}, "  ") >= len(json.dumps({"a": 1}, indent="  ")) - len(json.dumps({"a": 1}))
+    assert limits._nested_size(7, 4) == 0
+
+
+def test_nesting_is_refused_past_the_limit_not_at_it(tmp_path):
+    from jinja2.exceptions import TemplateSyntaxError
+
+    from studygen.render.engine import make_environment
+
+    env = make_environment([tmp_path])
+    # the tree: template, output, then one filter node a filter: 3 + filters levels deep
+    env.parse("{{ 'x'" + "|lower" * (limits.MAX_TEMPLATE_NESTING - 3) + " }}")
+    with pytest.raises(TemplateSyntaxError, match="nested more than 50 levels deep"):
+        env.parse("{{ 'x'" + "|lower" * (limits.MAX_TEMPLATE_NESTING - 2) + " }}")
+
+
+def test_code_python_refuses_is_placed_at_line_0_when_no_template_line_maps_to_it():
+    from jinja2.exceptions import TemplateSyntaxError
+
+    with pytest.raises(TemplateSyntaxError) as raised:
+        limits.compile_generated("x = " + "(" * 300 + ")" * 300 + "\n", "t.j2")
+    assert raised.value.lineno == 0 and raised.value.filename == "t.j2"
+    with pytest.raises(TemplateSyntaxError) as raised:
+        limits.compile_generated("x = 1\ny = " + "(" * 300 + ")" * 300 + "\ndebug_info = '4=1&7=2'\n", "t.j2")
+    assert raised.value.lineno == 7  # template line 7 made Python line 2
 
 
 @pytest.mark.parametrize("spec, size", [("", 0), (">12", 12), ("0>5.3f", 5), ("_<7,", 7), (".9e", 9),
