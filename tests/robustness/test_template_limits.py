@@ -142,10 +142,10 @@ def test_nesting_is_refused_past_the_limit_not_at_it(tmp_path):
     from studygen.render.engine import make_environment
 
     env = make_environment([tmp_path])
-    # the tree: template, output, then one filter node a filter: 3 + filters levels deep
-    env.parse("{{ 'x'" + "|lower" * (limits.MAX_TEMPLATE_NESTING - 3) + " }}")
+    # below the template (level 0): its output, one node a filter, the string: k filters reach level k + 2
+    env.parse("{{ 'x'" + "|lower" * (limits.MAX_TEMPLATE_NESTING - 2) + " }}")
     with pytest.raises(TemplateSyntaxError, match="nested more than 50 levels deep"):
-        env.parse("{{ 'x'" + "|lower" * (limits.MAX_TEMPLATE_NESTING - 2) + " }}")
+        env.parse("{{ 'x'" + "|lower" * (limits.MAX_TEMPLATE_NESTING - 1) + " }}")
 
 
 def test_code_python_refuses_is_placed_at_line_0_when_no_template_line_maps_to_it():
