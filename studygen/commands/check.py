@@ -21,7 +21,7 @@ from ..checks.sg202_records import unloadable_study
 from ..errors import StudygenError
 from ..findings import FORMATTERS, Finding, has_errors
 from ..records.schemas import fast_run_check
-from ..study import load_study, resolve_targets
+from ..study import Study, load_study, resolve_targets
 from .common import format_option, resolve_root, root_option
 
 
@@ -104,12 +104,20 @@ def kept_findings(kept) -> list[Finding] | None:
 
 
 def _checked_study(study_dir: Path, root: Path) -> list:
+    return loaded_and_checked(study_dir, root)[1]
+
+
+def loaded_and_checked(study_dir: Path, root: Path) -> tuple[Study | None, list]:
+    """``(study, findings)``: the study loaded from ``study_dir`` (None when
+    its study file cannot be loaded) and the findings of every registered
+    check over it, as ``check`` reports them (a study file that cannot be
+    loaded is one SG202 finding). ``studygen diff`` checks each revision here."""
     with fewer_collections():
         try:
             study = load_study(study_dir, root)
         except StudygenError as exc:
-            return unloadable_study(exc, str(study_dir))
-        return run_checks(study)
+            return None, unloadable_study(exc, str(study_dir))
+        return study, run_checks(study)
 
 
 def worker_count(root: Path, study_dirs: list[Path]) -> int:
@@ -157,6 +165,21 @@ def run_check(options: CheckOptions) -> list:
     return [finding for findings in per_study for finding in findings]
 
 
+# pre-commit runs a hook with PRE_COMMIT=1 in its environment (pre_commit/commands/run.py), in a virtualenv of
+# its own: the shell that commits may have no studygen to run the render a stale README needs.
+HOOK_RENDER = ("studygen runs here from pre-commit's own environment: render with it by pre-commit run "
+               "studygen-render --hook-stage manual --all-files (or install studygen at the rev your "
+               ".pre-commit-config.yaml pins and run studygen render)")
+
+
+def hook_hints(findings: list) -> list:
+    """``findings`` as a pre-commit hook prints them: a hint to run studygen
+    render also says how, where studygen is installed only in the hook's
+    environment. Applied when printing, so kept findings stay as checked."""
+    return [dataclasses.replace(f, hint=f"{f.hint}; {HOOK_RENDER}") if "studygen render" in (f.hint or "") else f
+            for f in findings]
+
+
 @click.command("check")
 @click.argument("targets", nargs=-1)
 @root_option
@@ -168,5 +191,7 @@ def check_command(ctx, targets, root, output_format, no_cache):
     """Check studies (default: every family); exit 1 on any error-level finding."""
     findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format,
                                       use_cache=not no_cache))
+    if os.environ.get("PRE_COMMIT") == "1":
+        findings = hook_hints(findings)
     click.echo(FORMATTERS[output_format](findings))
     ctx.exit(1 if has_errors(findings) else 0)

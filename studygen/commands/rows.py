@@ -1,7 +1,7 @@
 """``studygen rows FAMILY [FIELD=VALUE...]``: the family's rows as templates see them.
 
-A row is one figure of one record (:func:`studygen.study.flatten_record`);
-its fields (:data:`studygen.study.ROW_COLUMNS`) are exactly the names a
+A row is one figure of one record (:class:`studygen.study.rows.Row`);
+its fields (:data:`studygen.study.rows.ROW_FIELDS`) are exactly the names a
 template filter takes (``study.figures(kind='latency', shape='800x800')``,
 ``study.one(...)``, ``study.table(...)``). The text form prints the fields
 that hold one value for every row once, then a table of the fields that
@@ -17,7 +17,8 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from ..study import ROW_COLUMNS, load_study, resolve_targets
+from ..study import load_study, resolve_targets
+from ..study.rows import ROW_FIELDS
 from .common import resolve_root, root_option
 
 # Fields that identify a row's source rather than select it: printed, never a reason to tell rows apart.
@@ -42,8 +43,8 @@ def parse_filters(filters: tuple[str, ...]) -> dict[str, str]:
         name, equals, value = item.partition("=")
         if not equals:
             raise UsageError(f"filter '{item}' is not FIELD=VALUE")
-        if name not in ROW_COLUMNS:
-            raise UsageError(f"unknown field '{name}'; row fields: {', '.join(ROW_COLUMNS)}")
+        if name not in ROW_FIELDS:
+            raise UsageError(f"unknown field '{name}'; row fields: {', '.join(ROW_FIELDS)}")
         parsed[name] = value
     return parsed
 
@@ -61,16 +62,31 @@ def cell(value) -> str:
 
 def run_rows(options: RowsOptions) -> list[dict]:
     """The family's rows (every field), narrowed by the filters. Raises
-    UsageError for an unknown family or field, RecordError when a record is
-    invalid (the first problem is named)."""
+    UsageError for an unknown family or field, or a value no row has
+    (:func:`refuse_unknown_values`), RecordError when a record is invalid
+    (the first problem is named)."""
     filters = parse_filters(options.filters)
     root = resolve_root(options.root)
     (study_dir,) = resolve_targets(root, [options.family])
     study = load_study(study_dir, root)
     if study.problems:
         raise study.problems[0].error()
-    rows = [{name: row.get(name) for name in ROW_COLUMNS} for row in study.rows]
+    rows = [row.fields() for row in study.rows]
+    refuse_unknown_values(rows, filters)
     return [row for row in rows if all(cell(row[name]) == wanted for name, wanted in filters.items())]
+
+
+def refuse_unknown_values(rows: list[dict], filters: dict[str, str]) -> None:
+    """UsageError naming the values a field has when a filter asks for one
+    no row has (``kind=latncy``): a typo would otherwise print "no rows
+    match" and exit 0, as if the study held no such figure. Values that
+    each exist but never together still select nothing, without an error."""
+    for name, wanted in filters.items():
+        values = {cell(row[name]) for row in rows}
+        if wanted not in values:
+            shown = sorted(v for v in values if v)
+            have = f"{name} values: {', '.join(shown)}" if shown else f"{name} is empty in every row"
+            raise UsageError(f"no row has {name} {wanted!r}; {have}")
 
 
 def rows_text(rows: list[dict]) -> str:
@@ -79,8 +95,8 @@ def rows_text(rows: list[dict]) -> str:
 
     if not rows:
         return "no rows match\n"
-    shared = [name for name in ROW_COLUMNS if name not in SOURCE_FIELDS and len({cell(row[name]) for row in rows}) == 1]
-    varying = [name for name in ROW_COLUMNS if name not in shared and name not in SOURCE_FIELDS]
+    shared = [name for name in ROW_FIELDS if name not in SOURCE_FIELDS and len({cell(row[name]) for row in rows}) == 1]
+    varying = [name for name in ROW_FIELDS if name not in shared and name not in SOURCE_FIELDS]
     lines = [f"{len(rows)} row(s); the same in every row:"]
     lines += [f"  {name}: {cell(rows[0][name])}" for name in shared if cell(rows[0][name]) != ""]
     empty = [name for name in shared if cell(rows[0][name]) == ""]

@@ -22,17 +22,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..collect.env import as_conversion_machine
-from ..collect.result import NewResult
 from ..errors import ConflictError, InputError, RecordError, UsageError
 from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside, folder_lock, shown_path
-from ..result_kinds import IDENTITY_FIELDS, metric_of, result_identity
 from ..textio import MAX_DOCUMENT_BYTES, document_problem, parse_json
 from .jsonedit import extend_json_text
-from .keys import FIELDS, key_string, software_signature
+from .keys import MeasurementKey, software_signature
+from .kinds import IDENTITY_FIELDS, metric_of, result_identity
 from .load import load_record
-from .provenance import (check_measuring_machine, clean_provenance, defaulted_checkpoint, measuring_machine_block,
-                         merge_conversion_machine, merge_provenance)
+from .migrate import version_of
+from .provenance import (
+    as_conversion_machine,
+    check_measuring_machine,
+    clean_provenance,
+    defaulted_checkpoint,
+    measuring_machine_block,
+    merge_conversion_machine,
+    merge_provenance,
+)
+from .result import NewResult
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
 from .sources import refuse_same_source, replace_sources, same_result
 
@@ -147,19 +154,18 @@ def refuse_case_twin(path: Path, stop: Path) -> None:
                              "and macOS and Windows hold the two as one file; use that name or another one")
 
 
-def measurement_key(family: str, provenance: dict, result: dict) -> str:
+def measurement_key(family: str, provenance: dict, result: dict) -> MeasurementKey:
     """The measurement key of ``result`` in a record of ``family`` with
-    ``provenance`` (fields of :data:`studygen.records.keys.FIELDS`): the
-    result's identity (:func:`studygen.result_kinds.result_identity`: kind,
+    ``provenance`` (:class:`studygen.records.keys.MeasurementKey`): the
+    result's identity (:func:`studygen.records.kinds.result_identity`: kind,
     metric, statistic, group, variant, shape, batch, backend, mode, dataset)
     with the checkpoint revision, the GPU and the software versions of its
     backend. The recipe is the variant's, so the variant name stands for it
     here."""
-    row = dict(zip(IDENTITY_FIELDS, result_identity(result)))
-    row.update(family=family, revision=(provenance.get("checkpoint") or {}).get("revision"), recipe=None,
-               gpu=provenance.get("gpu"),
-               software=software_signature(provenance, result.get("backend"), result["kind"]))
-    return key_string(row, FIELDS)
+    return MeasurementKey.of(**dict(zip(IDENTITY_FIELDS, result_identity(result))), family=family,
+                             revision=(provenance.get("checkpoint") or {}).get("revision"), recipe=None,
+                             gpu=provenance.get("gpu"),
+                             software=software_signature(provenance, result.get("backend"), result["kind"]))
 
 
 def describe(result: dict) -> str:
@@ -227,7 +233,9 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
     ``replace`` (a reason): the results the existing record took from the
     source files the new results name (``source_locator``) are dropped
     first, the reason recorded in its provenance notes (see
-    :func:`studygen.records.sources.replace_sources`).
+    :func:`studygen.records.sources.replace_sources`), and a provenance
+    value the new collect states otherwise is corrected, with a note
+    (:func:`studygen.records.provenance.merge_provenance`).
     A new result equal to one the record holds under its key is left out
     (the same inputs collected again); the same source line under another
     key is refused (:func:`studygen.records.sources.refuse_same_source`).
@@ -246,7 +254,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
             raise ConflictError(f"the record's family is {document['family']!r}, not {family!r}", path=display, pointer="/family")
         if document["job_id"] != job_id:
             raise ConflictError(f"the record's job_id is {document['job_id']!r}, not {job_id!r}", path=display, pointer="/job_id")
-        merged, notes = merge_provenance(document["provenance"], provenance, display)
+        merged, notes = merge_provenance(document["provenance"], provenance, display, correct=replace)
         document["provenance"] = clean_provenance(merged)
         filled = document["provenance"] != record.data["provenance"]
         created = False
@@ -260,8 +268,8 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         document["provenance"] = clean_provenance(provenance)
         document["results"] = []
         created, notes, filled = True, [], False
-    keys: dict[str, str] = {}
-    recorded: dict[str, dict] = {}
+    keys: dict[MeasurementKey, str] = {}
+    recorded: dict[MeasurementKey, dict] = {}
     earlier = list(document["results"])
     for index, result in enumerate(earlier):
         key = measurement_key(family, document["provenance"], result)
@@ -282,6 +290,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
                 path=display)
         keys[key] = new.origin
         document["results"].append(new.result)
+    document["schema_version"] = version_of(document)  # the lowest version that holds its fields
     return Draft(document, created, notes, original, added=len(new_results) - already, provenance_filled=filled)
 
 

@@ -35,11 +35,6 @@ import functools
 import re
 from collections.abc import ItemsView, KeysView, ValuesView
 
-from jinja2 import nodes
-from jinja2.compiler import CodeGenerator
-from jinja2.exceptions import SecurityError
-from jinja2.runtime import Namespace
-
 from ..textio import MAX_DOCUMENT_BYTES
 
 # Four READMEs of the largest size a README may have (render/engine.py MAX_OUTPUT_CHARS); the shipped
@@ -55,6 +50,16 @@ def size_of(value) -> int:
     if isinstance(value, (str, bytes, bytearray, list, tuple, dict, set, frozenset, range)):
         return len(value)
     return 0
+
+
+def _refused(message: str) -> Exception:
+    """jinja2's SecurityError with ``message``: render and check report it as
+    a template error naming the template line. (jinja2 is imported when a
+    template is rendered, not when this module is: check reads cached
+    findings without it.)"""
+    from jinja2.exceptions import SecurityError
+
+    return SecurityError(message)
 
 
 def _number(digits: str) -> int:
@@ -73,6 +78,8 @@ def text_size(value, limit: int = MAX_TEMPLATE_CHARS) -> int:
     an integer's digits from its bits; a list, tuple, set, mapping or
     ``namespace()`` the sum of what it holds plus its punctuation; any
     other object 80 (its own short ``str``, e.g. a row's figure)."""
+    from jinja2.runtime import Namespace
+
     total, stack, top = 0, [value], True
     while stack and total <= limit:
         item = stack.pop()
@@ -185,12 +192,12 @@ def call_size(function, args: tuple, kwargs: dict) -> int:
     if isinstance(owner, (str, bytes)):
         sized = SIZED_METHODS.get(name)
         if sized is None and name not in LINEAR_METHODS:
-            raise SecurityError(f"{type(owner).__name__}.{name} is not a method studygen's template limits know")
+            raise _refused(f"{type(owner).__name__}.{name} is not a method studygen's template limits know")
         return sized(owner, *args, **kwargs) if sized is not None else 0
     if isinstance(owner, (int, float)) and not isinstance(owner, bool):
         sized = NUMBER_METHODS.get(name)
         if sized is None and name not in LINEAR_METHODS:
-            raise SecurityError(f"{type(owner).__name__}.{name} is not a method studygen's template limits know")
+            raise _refused(f"{type(owner).__name__}.{name} is not a method studygen's template limits know")
         return sized(owner, *args, **kwargs) if sized is not None else 0
     return 0
 
@@ -283,14 +290,14 @@ class TemplateBudget:
     def room(self, size: int, what: str) -> None:
         """Refuse ``what``, before it runs, when ``size`` does not fit in what is left."""
         if size > self.limit - self.made:
-            raise SecurityError(f"{what} could make {size} characters or items, more than the {self.limit - self.made} "
+            raise _refused(f"{what} could make {size} characters or items, more than the {self.limit - self.made} "
                                 f"left of the {self.limit} characters or items a template may make in all")
 
     def made_by(self, value, what: str):
         """``value``, charged its size (:func:`size_of`)."""
         self.made += size_of(value)
         if self.made > self.limit:
-            raise SecurityError(f"{what} took what this template made past the {self.limit} characters or items "
+            raise _refused(f"{what} took what this template made past the {self.limit} characters or items "
                                 "a template may make in all")
         return value
 
@@ -306,7 +313,7 @@ def budgeted_filters(filters: dict, budget: TemplateBudget) -> dict:
         sized = SIZED_FILTERS.get(name) or (text_size if name in PRINTING_FILTERS else None)
         if sized is None and name not in LINEAR_FILTERS:
             def refused(*_args, **_kwargs):
-                raise SecurityError(f"filter {name} is not one studygen's template limits know")
+                raise _refused(f"filter {name} is not one studygen's template limits know")
 
             return refused
         first = 1 if _PassArg.from_obj(function) is not None else 0  # the context, environment or eval context
@@ -413,40 +420,49 @@ def bounded_format(environment, method):
     return functools.update_wrapper(formatted, method)
 
 
-class BudgetedCodeGenerator(CodeGenerator):
-    """Jinja's code generator, with every piece of output (printed, or
-    captured by ``{% set %}``, a macro, ``{% call %}`` or ``{% filter %}``)
-    passed through ``environment.produced``, every ``~`` through
-    ``environment.concatenated`` and every slice through
-    ``environment.sliced``, so that text is charged as it is made, not once
-    a capture holds it all."""
+@functools.cache
+def budgeted_code_generator() -> type:
+    """Jinja's ``CodeGenerator`` subclassed (built once, when a template is
+    first compiled, so that importing this module loads no jinja2)."""
+    from jinja2 import nodes
+    from jinja2.compiler import CodeGenerator
 
-    def _output_const_repr(self, group) -> str:
-        return f"environment.produced({super()._output_const_repr(group)})"
+    class BudgetedCodeGenerator(CodeGenerator):
+        """Jinja's code generator, with every piece of output (printed, or
+        captured by ``{% set %}``, a macro, ``{% call %}`` or ``{% filter %}``)
+        passed through ``environment.produced``, every ``~`` through
+        ``environment.concatenated`` and every slice through
+        ``environment.sliced``, so that text is charged as it is made, not once
+        a capture holds it all."""
 
-    def _output_child_pre(self, node, frame, finalize) -> None:
-        self.write("environment.produced(")
-        super()._output_child_pre(node, frame, finalize)
+        def _output_const_repr(self, group) -> str:
+            return f"environment.produced({super()._output_const_repr(group)})"
 
-    def _output_child_post(self, node, frame, finalize) -> None:
-        super()._output_child_post(node, frame, finalize)
-        self.write(")")
+        def _output_child_pre(self, node, frame, finalize) -> None:
+            self.write("environment.produced(")
+            super()._output_child_pre(node, frame, finalize)
 
-    def visit_Getitem(self, node, frame) -> None:  # noqa: N802 - jinja2's visitor name
-        # Jinja writes a slice (x[1:]) as Python's own subscript, past the environment's getitem
-        if isinstance(node.arg, nodes.Slice):
-            self.write("environment.sliced(")
-            super().visit_Getitem(node, frame)
+        def _output_child_post(self, node, frame, finalize) -> None:
+            super()._output_child_post(node, frame, finalize)
             self.write(")")
-        else:
-            super().visit_Getitem(node, frame)
 
-    def visit_Concat(self, node, frame) -> None:  # noqa: N802 - jinja2's visitor name
-        # the join Jinja itself picks (escaping inside {% autoescape %}), given the parts as a tuple
-        join = ("(markup_join if context.eval_ctx.volatile else str_join)" if frame.eval_ctx.volatile
-                else "markup_join" if frame.eval_ctx.autoescape else "str_join")
-        self.write(f"environment.concatenated({join}, (")
-        for part in node.nodes:
-            self.visit(part, frame)
-            self.write(", ")
-        self.write("))")
+        def visit_Getitem(self, node, frame) -> None:  # noqa: N802 - jinja2's visitor name
+            # Jinja writes a slice (x[1:]) as Python's own subscript, past the environment's getitem
+            if isinstance(node.arg, nodes.Slice):
+                self.write("environment.sliced(")
+                super().visit_Getitem(node, frame)
+                self.write(")")
+            else:
+                super().visit_Getitem(node, frame)
+
+        def visit_Concat(self, node, frame) -> None:  # noqa: N802 - jinja2's visitor name
+            # the join Jinja itself picks (escaping inside {% autoescape %}), given the parts as a tuple
+            join = ("(markup_join if context.eval_ctx.volatile else str_join)" if frame.eval_ctx.volatile
+                    else "markup_join" if frame.eval_ctx.autoescape else "str_join")
+            self.write(f"environment.concatenated({join}, (")
+            for part in node.nodes:
+                self.visit(part, frame)
+                self.write(", ")
+            self.write("))")
+
+    return BudgetedCodeGenerator

@@ -13,7 +13,7 @@ first checks that the file still holds what this run last wrote or read: a
 record another process wrote or extended meanwhile (a second ``collect run``
 of the job, a ``collect trtexec --job`` of it) is a ConflictError, never
 overwritten. Results of one
-record are unique by :func:`studygen.result_kinds.result_identity`, the
+record are unique by :func:`studygen.records.kinds.result_identity`, the
 identity every writer of records refuses duplicates by.
 
 :class:`RunRecordStore` is what ``collect run`` hands the runner (the
@@ -27,16 +27,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..collect.run.context import job_id_for
-from ..errors import ConflictError, UsageError
-from ..fsutil import dump_json, folder_lock, shown_path
-from ..result_kinds import IDENTITY_FIELDS, result_identity
-from ..textio import parse_json
-from .jsonedit import extend_json_text
-from .load import load_record
-from .run_datasets import ensure_coco_definition
-from .schemas import validate_document
-from .write import write_files
+from ...errors import ConflictError, UsageError
+from ...fsutil import dump_json, folder_lock, shown_path
+from ...records.jobs import job_id_for
+from ...records.jsonedit import extend_json_text
+from ...records.kinds import IDENTITY_FIELDS, Kind, result_identity
+from ...records.load import load_record
+from ...records.migrate import version_of
+from ...records.schemas import CURRENT_SCHEMA_VERSION, validate_document
+from ...records.write import write_files
+from ...textio import parse_json
+from .datasets import ensure_coco_definition
 
 # provenance fields that must agree for a resumed record
 RESUME_MUST_MATCH = ("gpu",)
@@ -70,7 +71,7 @@ class RunRecord:
             self.text, self.written = record.text, parse_json(record.text, display)
             self.on_disk = path.read_bytes()
         else:
-            self.data = {"schema_version": 1, "job_id": job_id, "family": family}
+            self.data = {"schema_version": CURRENT_SCHEMA_VERSION, "job_id": job_id, "family": family}
             if description:
                 self.data["description"] = description
             self.data["provenance"] = provenance
@@ -90,7 +91,7 @@ class RunRecord:
                 continue
             if result["kind"] == kind and (metric is None or (result.get("metric") or result.get("statistic")) == metric):
                 return True
-            if result["kind"] == "not_measured" and result.get("metric") in (kind, metric):
+            if result["kind"] == Kind.NOT_MEASURED and result.get("metric") in (kind, metric):
                 return True
         return False
 
@@ -98,7 +99,7 @@ class RunRecord:
         """Append ``results``, validate the whole record, write it atomically.
 
         Raises ConflictError when a result with the same identity
-        (:func:`~studygen.result_kinds.result_identity`) is already present or
+        (:func:`~studygen.records.kinds.result_identity`) is already present or
         given twice (nothing is written) and RecordError when the record would
         not validate.
         """
@@ -130,7 +131,9 @@ class RunRecord:
         record in the canonical layout, a resumed one as its text extended
         (:func:`studygen.records.jsonedit.extend_json_text`). Raises
         ConflictError, writing nothing, when the file is no longer what this
-        run last read or wrote (:meth:`_refuse_changed`)."""
+        run last read or wrote (:meth:`_refuse_changed`). The record says the
+        lowest schema version that holds its fields (:func:`~studygen.records.migrate.version_of`)."""
+        candidate["schema_version"] = version_of(candidate)
         text = dump_json(candidate) if self.text is None else extend_json_text(self.text, self.written, candidate)
         with folder_lock(self.path.parent):
             self._refuse_changed()
