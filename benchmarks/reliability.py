@@ -25,7 +25,7 @@ Prints three tables, never asserts (tests assert outcomes, not times):
    for 30 MB).
 
 Inputs: ``../shared/fixtures/trtexec`` (logs), everything else written here.
-Usage: ``python benchmarks/reliability.py [--writers 8] [--large-mb 30 [MB ...]] [--time-cap-s 120] [--memory-cap-gb 4] [--skip-large | --only-large | --only-hostile] [--match TEXT]``.
+Usage: ``python benchmarks/reliability.py [--writers 8] [--large-mb 30 [MB ...]] [--time-cap-s 120] [--memory-cap-gb 4] [--skip-large | --only-large | --only-hostile] [--match TEXT [TEXT ...]]``.
 """
 
 from __future__ import annotations
@@ -280,16 +280,20 @@ def deep_template_cases(scratch: Path) -> list:
 
 
 def blank_cases(scratch: Path) -> list:
-    """Item 4: 60,000 blanks folded by render's prose escaping (a study summary, a record note)."""
-    blanks = " " * 30000 + "\t" * 30000
-    summary = scratch_project(scratch, "blank-summary", study_edit=lambda t: t.replace(
-        "FP8 is not shipped for this family.", json.dumps(f"FP8{blanks}is not shipped.")))  # YAML's "…" reads \t
-    notes = scratch_project(scratch, "blank-note", hostile_template(
-        "{% for job, note in study.record_notes() %}{{ note }}{% endfor %}"),
-        record_edit=lambda t: t.replace('"results": [', f'"notes": [{json.dumps("a" + blanks + "b")}], "results": [', 1))
-    return [(f"60,000 blanks in {what}: {command}", root, [command], {})
-            for what, root in (("the study summary", summary), ("a record note", notes))
-            for command in ("render", "check")]
+    """Item 4: 60,000 spaces (the issue's case), and 30,000 spaces then 30,000 tabs, folded by render's
+    prose escaping (a study summary, a record note)."""
+    cases = []
+    for blanks, what in ((" " * 60000, "60,000 spaces"), (" " * 30000 + "\t" * 30000, "30,000 spaces and tabs")):
+        tag = len(cases)
+        summary = scratch_project(scratch, f"blank-summary-{tag}", study_edit=lambda t: t.replace(
+            "FP8 is not shipped for this family.", json.dumps(f"FP8{blanks}is not shipped.")))  # YAML's "…" reads \t
+        notes = scratch_project(scratch, f"blank-note-{tag}", hostile_template(
+            "{% for job, note in study.record_notes() %}{{ note }}{% endfor %}"), record_edit=lambda t: t.replace(
+            '"results": [', f'"notes": [{json.dumps("a" + blanks + "b")}], "results": [', 1))
+        cases += [(f"{what} in {where}: {command}", root, [command], {})
+                  for where, root in (("the study summary", summary), ("a record note", notes))
+                  for command in ("render", "check")]
+    return cases
 
 
 def surrogate_cases(scratch: Path) -> list:
@@ -394,18 +398,21 @@ def pattern_cases(scratch: Path) -> list:
     return cases
 
 
-def hostile_inputs(scratch: Path, time_cap_s: float, match: str = "") -> None:
+def hostile_inputs(scratch: Path, time_cap_s: float, match: tuple[str, ...] = ("",), memory_cap_gb: float = 4) -> None:
+    """Each hostile case under the time cap and an address-space cap of ``memory_cap_gb`` (a case that asks
+    for more ends in a MemoryError, never in the machine's out-of-memory killer)."""
+    cap = int(memory_cap_gb * 2**30)
     print("## Hostile inputs (each its own process)\n")
     print("| case | exit | wall (s) | peak (MiB) | first line of stderr (or stdout) |")
     print("| --- | --- | --- | --- | --- |")
     for name, cwd, argv, options in hostile_cases(scratch):
-        if match not in name:
+        if not any(text in name for text in match):
             continue
         before = {p for p in cwd.rglob("*")}
-        done = studygen(*argv, cwd=cwd, timeout_s=time_cap_s)
+        done = studygen(*argv, cwd=cwd, timeout_s=time_cap_s, memory_cap=cap)
         line = first_line(done)
         if options.get("then") and done["code"] == 0:  # the next command on the same project
-            done = studygen(*options["then"], cwd=cwd, timeout_s=time_cap_s)
+            done = studygen(*options["then"], cwd=cwd, timeout_s=time_cap_s, memory_cap=cap)
             line = f"then {options['then'][0]}: {first_line(done)}"
         if options.get("headings"):
             readme = (cwd / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
@@ -480,7 +487,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--only-large", action="store_true", help="run the large inputs only")
     parser.add_argument("--only-hostile", action="store_true", help="run the hostile inputs only")
-    parser.add_argument("--match", default="", help="run only the hostile cases whose name holds this text")
+    parser.add_argument("--match", nargs="+", default=[""], metavar="TEXT",
+                        help="run only the hostile cases whose name holds one of these texts")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="studygen-reliability-"))
     try:
@@ -488,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
             parallel_writers(scratch, args.writers)
             killed_writers(scratch)
         if not args.only_large:
-            hostile_inputs(scratch, args.time_cap_s, args.match)
+            hostile_inputs(scratch, args.time_cap_s, args.match, args.memory_cap_gb)
         if not args.skip_large and not args.only_hostile:
             large_inputs(scratch, args.large_mb, args.time_cap_s, args.memory_cap_gb)
     finally:
