@@ -138,6 +138,17 @@ def test_an_anchored_pattern_counts_no_extra_start():
     assert backtracking_risk(".*a") is not None  # one after an unanchored start: the square
 
 
+def test_alternatives_count_as_the_costliest_one_not_their_sum():
+    # Only one alternative matches along a path: two, each with one unbounded repeat, are one repeat in a
+    # row, so this pattern (a lookahead: Python's re runs it) is accepted; a second repeat after them is not.
+    assert backtracking_risk("^(?!void)(?:sm90_.*|sm80_.*)gemm") is None
+    assert backtracking_risk("^(?!void)(?:sm90_.*|sm80_.*)gemm.*nn") == (
+        "2 unbounded repeats in a row (a backreference counts as one), a cost growing with the name's length to the "
+        "power 2, where linear is the most allowed")
+    rules = compile_rules([("^(?!void)(?:sm90_.*|sm80_.*)gemm", "GEMM")], "s.yaml")
+    assert rules.classify("sm80_xmma_gemm_f16") == ("GEMM", True) and rules.classify("void_sm80_gemm")[0] == "other"
+
+
 def test_a_lookaround_with_three_unanchored_repeats_is_refused_for_re():
     # RE2 runs no lookbehind, so the pattern goes to Python's re, and the static check counts the unanchored start
     with pytest.raises(RecordError) as raised:
