@@ -46,6 +46,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO.parent / "shared" / "fixtures"
 LOG = FIXTURES / "trtexec" / "trt10.16_build-and-run.log"  # 6 results per shape
+FP16_LOG = FIXTURES / "public" / "hackathon-76321b19_trt8.4.1_result-FP16.log"  # built with FP16, as the fp16 variant
 KINETO = "cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz"
 sys.path.insert(0, str(REPO))
 
@@ -372,7 +373,8 @@ def name_cases(scratch: Path) -> list:
                        *[part for pair in given.items() for part in pair]], {"written": True}))
     twin = scratch_project(scratch, "name-case-twin")
     cases.append(("name: collect --job JOB-A beside job-a.json", twin, ["collect", "trtexec", "--family", "tiny", "--job",
-                                                                   "JOB-A", "--variant", "fp16", "--log", LOG], {"written": True}))
+                                                                   "JOB-A", "--variant", "fp16", "--log", FP16_LOG],
+                  {"written": True}))
     cases.append(("name: collect --variant 'fр16' (a Cyrillic р)", twin, ["collect", "trtexec", "--family", "tiny", "--job",
                                                                      "k", "--variant", "fр16", "--log", LOG], {}))
     variant = scratch_project(scratch, "name-study-variant", study_edit=lambda t: t.replace("name: fp8", "name: ../../fp8"),
