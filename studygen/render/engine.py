@@ -139,7 +139,7 @@ def _confined_loader(search_path: list[Path]):
             if path is None or not any(path.resolve().is_relative_to(folder) for folder in folders):
                 raise jinja2.TemplateNotFound(template)
             try:
-                source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES)
+                source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES, allow_empty=True)  # renders nothing
             except InputError as exc:
                 raise UnreadableTemplate(exc.message, path=str(path)) from None
             mtime = path.stat().st_mtime
