@@ -29,7 +29,7 @@ from itertools import chain
 
 from ..patterns import lazy_compile
 from .document import Document, Series, Table, is_empty_cell
-from .figures import UNITS, Figure, statistics_in, tokenize
+from .figures import UNITS, Figure, is_count_share, statistics_in, tokenize
 from .restriction import is_single_token
 from .text import STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, stem
 
@@ -135,7 +135,10 @@ def _cell_figures(text: str) -> tuple[list[Figure], bool]:
         return [_plain_figure(text, 0)], True
     pair = _PLAIN_PAIR_RE.fullmatch(text)
     if pair:
-        return [_plain_figure(pair.group(1), pair.start(1)), _plain_figure(pair.group(2), pair.start(2))], True
+        first, second = _plain_figure(pair.group(1), pair.start(1)), _plain_figure(pair.group(2), pair.start(2))
+        if is_count_share(first, second, text[pair.end(1):pair.start(2)]):
+            first, second = first._replace(exact=True), second._replace(exact=True)
+        return [first, second], True
     if text.endswith(")"):
         annotated = _ANNOTATION_RE.match(text)
         # "(1.26x)" or "(+8%)" is a figure of the cell, "(2 jobs: ...)" a note on it

@@ -2,11 +2,12 @@
 follow, whether a printed figure fits one to its printed digits, and which
 definition a table column of derived figures follows.
 
-*Fits to the printed digits*: every figure stands for an interval (``0.97``
-for 0.965 to 0.975); the formula's interval over its operands' intervals
-must meet the derived figure's interval. A derived figure whose last digit
-was truncated instead of rounded (``1.69x`` for 1.697) fits too: it is
-defensible either way, so it is never reported.
+*Fits to the printed digits*: the one rule of :mod:`studygen.lint.rounding`:
+every figure stands for an interval (``0.97`` for 0.965 to 0.975; counts
+exactly), and the formula's interval over its operands' intervals must meet
+the derived figure's interval. A derived figure whose last digit was
+truncated instead of rounded (``1.69x`` for 1.697) fits too: it is never
+reported.
 
 A column's definition is found by trying, for every formula of its unit:
 
@@ -29,46 +30,37 @@ from dataclasses import dataclass
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from .document import Series, Table
-from .figures import RATIO_UNITS, Figure, interval, with_unit
+from .figures import RATIO_UNITS, Figure, with_unit
+from .rounding import Interval, consistent, gives, quotient, stands_for
 
 
-def _ratio_interval(a: Figure, b: Figure) -> tuple[float, float] | None:
-    a_lo, a_hi = interval(a)
-    b_lo, b_hi = interval(b)
-    if b_lo <= 0 <= b_hi:
-        return None
-    quotients = (a_lo / b_lo, a_lo / b_hi, a_hi / b_lo, a_hi / b_hi)
-    return min(quotients), max(quotients)
+def _ratio(a: Figure, b: Figure) -> Interval | None:
+    return quotient(stands_for(a), stands_for(b))
 
 
-def _ratio(a, b):
-    return _ratio_interval(a, b)
-
-
-def _relative_to_first(a, b):
+def _relative_to_first(a: Figure, b: Figure) -> Interval | None:
     # (a - b) / a * 100 = (1 - b / a) * 100
-    r = _ratio_interval(b, a)
-    return None if r is None else ((1 - r[1]) * 100, (1 - r[0]) * 100)
+    r = _ratio(b, a)
+    return None if r is None else Interval((1 - r.hi) * 100, (1 - r.lo) * 100)
 
 
-def _relative_to_second(a, b):
+def _relative_to_second(a: Figure, b: Figure) -> Interval | None:
     # (a - b) / b * 100 = (a / b - 1) * 100
-    r = _ratio_interval(a, b)
-    return None if r is None else ((r[0] - 1) * 100, (r[1] - 1) * 100)
+    r = _ratio(a, b)
+    return None if r is None else Interval((r.lo - 1) * 100, (r.hi - 1) * 100)
 
 
-def _percent_ratio(a, b):
-    r = _ratio_interval(a, b)
-    return None if r is None else (r[0] * 100, r[1] * 100)
+def _percent_ratio(a: Figure, b: Figure) -> Interval | None:
+    r = _ratio(a, b)
+    return None if r is None else Interval(r.lo * 100, r.hi * 100)
 
 
-def _difference(a, b):
-    a_lo, a_hi = interval(a)
-    b_lo, b_hi = interval(b)
-    return a_lo - b_hi, a_hi - b_lo
+def _difference(a: Figure, b: Figure) -> Interval:
+    x, y = stands_for(a), stands_for(b)
+    return Interval(x.lo - y.hi, x.hi - y.lo)
 
 
-# name -> (interval function, point function, how to print it)
+# name -> (interval over the operands' printed intervals, point function, how to print it)
 FORMULAS = {
     "ratio": (_ratio, lambda a, b: a / b, "{a} / {b}"),
     "relative_first": (_relative_to_first, lambda a, b: (a - b) / a * 100, "({a} - {b}) / {a}"),
@@ -78,15 +70,17 @@ FORMULAS = {
 }
 
 # Header words of a column of differences ("saving ms", "delta") and of ratios
-# printed without an x ("speedup", "ratio", "relative throughput").
+# printed without an x ("speedup", "ratio", "relative throughput", "weak scaling").
 DIFFERENCE_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "reduction", "overhead", "gain", "change"})
-RATIO_WORDS = frozenset({"speedup", "speed-up", "ratio", "relative", "times", "slowdown"})
-_RATIO_HEADER_RE = lazy_compile(r"\b(?:speed-?ups?|ratio|relative|x\s+faster|times\s+faster|slowdown)\b|×", re.IGNORECASE)
+_RATIO_HEADER_RE = lazy_compile(
+    r"\b(?:speed-?ups?|ratio|relative|x\s+faster|times\s+faster|slowdown|(?:weak|strong)\s+scaling|scaling\s+factor)\b|×",
+    re.IGNORECASE)
 
 
 def ratio_header(header: str) -> bool:
     """True for a header that names a ratio without an ``x`` unit
-    ("speedup", "speed-up vs fp16", "relative goodput", "times faster")."""
+    ("speedup", "speed-up vs fp16", "relative goodput", "times faster",
+    "weak scaling", "strong scaling")."""
     return _RATIO_HEADER_RE.search(header) is not None
 
 
@@ -101,44 +95,14 @@ def formulas_for(unit: str | None, difference_header: bool, ratio_named: bool = 
     return ("difference",) if difference_header else ()
 
 
-def _truncated(computed: tuple[float, float], derived: Figure) -> bool:
-    """True when ``derived`` is the computed interval cut (not rounded) at
-    its printed digits: 1.697 printed 1.69, -0.29 printed -0.2."""
-    step = 2 * derived.half_step
-    if derived.value >= 0:
-        low, high = derived.value, derived.value + step
-    else:
-        low, high = derived.value - step, derived.value
-    return computed[0] < high - 1e-12 and low - 1e-12 <= computed[1]
-
-
-_COARSE = 0.1  # half a printed digit above this share of the value: too coarse to widen a fit
-
-
-def _coarse(figure: Figure) -> bool:
-    """True for a figure whose printed digits say little about its value
-    (small integers: a replica count of 1, a batch size of 2)."""
-    return figure.value == 0 or figure.half_step > _COARSE * abs(figure.value)
-
-
 def fits(formula: str, a: Figure, b: Figure, derived: Figure) -> bool | None:
-    """True when ``derived`` is ``formula(a, b)`` to the printed digits (or
-    truncated at them); None when the formula is undefined (a zero
-    denominator)."""
-    interval_of, point, _ = FORMULAS[formula]
-    if b.value != 0 and (formula != "relative_first" or a.value != 0):
-        # the printed operands give a value inside the derived figure's digits: fits
-        value = point(a.value, b.value)
-        if abs(value - derived.value) <= derived.half_step:
-            return True
-        if _coarse(a) or _coarse(b):
-            # "1" stands for 0.5 to 1.5: its interval would fit almost anything; only its value counts
-            return _truncated((value, value), derived)
-    computed = interval_of(a, b)
+    """True when ``derived`` is ``formula(a, b)`` to the printed digits,
+    rounded or truncated (:func:`studygen.lint.rounding.verdict`); None
+    when the formula is undefined (a denominator that may be zero)."""
+    computed = FORMULAS[formula][0](a, b)
     if computed is None:
         return None
-    low, high = interval(derived)
-    return (computed[0] <= high + 1e-12 and low - 1e-12 <= computed[1]) or _truncated(computed, derived)
+    return consistent(computed, derived)
 
 
 def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> str:
@@ -156,6 +120,15 @@ def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | 
         text = format_number(value, decimals)
     unit = unit or derived.unit
     return f"{pattern.format(a=a.text, b=b.text)} = {with_unit(text, unit)}"
+
+
+def derivation(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> str:
+    """:func:`recomputed` with the interval the printed inputs give
+    (:func:`studygen.lint.rounding.gives`): ``7.53 / 3.20 = 2.35x (2.348x
+    to 2.358x within the printed digits)``."""
+    computed = FORMULAS[formula][0](a, b)
+    text = recomputed(formula, a, b, derived, unit)
+    return text if computed is None else text + gives(computed, derived, unit)
 
 
 @dataclass

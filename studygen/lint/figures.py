@@ -80,7 +80,8 @@ _DIFFERENCE_AFTER_RE = lazy_compile(
 
 class Figure(NamedTuple):
     """A number as printed: ``value``, its ``text``, printed ``decimals``,
-    normalised ``unit`` (None when unstated) and its offsets in the text."""
+    normalised ``unit`` (None when unstated), its offsets in the text, and
+    ``exact`` when it is a count printed as it is (see :func:`mark_counts`)."""
 
     value: float
     text: str
@@ -88,6 +89,7 @@ class Figure(NamedTuple):
     unit: str | None
     start: int
     end: int
+    exact: bool = False
 
     @property
     def half_step(self) -> float:
@@ -178,12 +180,35 @@ def tokenize(text: str) -> list[Token]:
                 unit = UNITS[prefix.group(1)]
         figure = Figure(value, number_text.replace("−", "-"), decimals, unit, start, end)
         tokens.append(Token("num", figure, start, end, match.group()))
-    return tokens
+    return mark_counts(text, tokens)
 
 
 def figures_of(text: str) -> list[Figure]:
     """The figures of ``text`` (shapes and versions left out)."""
     return [t.figure for t in tokenize(text) if t.figure is not None]
+
+
+def is_count_share(first: Figure, second: Figure, separator: str) -> bool:
+    """True for ``k/N`` printed with a bare slash between two whole numbers,
+    ``k <= N``: ``26/100`` requests, ``3997/4000`` calls (a count of a total)."""
+    return (separator == "/" and first.decimals == 0 and second.decimals == 0 and first.unit is None
+            and 0 <= first.value <= second.value and second.value > 0)
+
+
+def mark_counts(text: str, tokens: list[Token]) -> list[Token]:
+    """``tokens`` with the figures of each counted share (``26/100``, see
+    :func:`is_count_share`) marked exact: counts of events are not rounded
+    (:mod:`studygen.lint.rounding`)."""
+    if "/" not in text:
+        return tokens
+    for index in range(len(tokens) - 1):
+        first, second = tokens[index], tokens[index + 1]
+        if first.figure is None or second.figure is None or first.end + 1 != second.start:
+            continue
+        if is_count_share(first.figure, second.figure, text[first.end]):
+            tokens[index] = first._replace(figure=first.figure._replace(exact=True))
+            tokens[index + 1] = second._replace(figure=second.figure._replace(exact=True))
+    return tokens
 
 
 def find_ranges(text: str, tokens: list[Token]) -> list[Range]:

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from ..patterns import lazy_compile
-from .derived import fits, formulas_for, recomputed
+from .derived import derivation, fits, formulas_for
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .text import keywords, normalize
@@ -199,7 +199,7 @@ def _finding(sentence: Sentence, figure: Figure, reading: _Reading) -> tuple[int
     first, second = (table.rows[i] for i in reading.rows)
     a, b = series.values[reading.rows[0]], series.values[reading.rows[1]]
     formula = formulas_for(figure.unit, False)[0]
-    options = " or ".join(recomputed(formula, x, y, figure) for x, y in ((a, b), (b, a)))
+    options = " or ".join(derivation(formula, x, y, figure) for x, y in ((a, b), (b, a)))
     return (
         sentence.line_at(figure.start),
         f"{with_unit(figure.text, figure.unit)} between {first.name()} and {second.name()} does not follow from "

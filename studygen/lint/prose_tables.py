@@ -36,6 +36,7 @@ from .derived import DIFFERENCE_WORDS, fits
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .restriction import TextView
+from .rounding import gives, quotient, stands_for
 from .text import keywords, label_tokens, measure_words, normalize, stem
 
 # --- a share stated as a reduction --------------------------------------------------
@@ -275,11 +276,23 @@ def _clause_view(document: Document, sentence: Sentence, figure: Figure) -> Text
 
 @dataclass
 class _Reading:
+    """What one row of a table gives for a prose ratio: ``x / y`` of two
+    columns, or the ratio a column prints (``printed``)."""
+
     table: Table
     row: int
     value: float
-    shown: str
     fits: bool
+    x: Figure | None = None
+    y: Figure | None = None
+    printed: str = ""
+
+    def shown(self, ratio: Figure) -> str:
+        """The reading for a message (made only for a reported ratio)."""
+        if self.printed:
+            return self.printed
+        computed = quotient(stands_for(self.x), stands_for(self.y))
+        return f"{self.x.text} / {self.y.text} = {format_number(self.value, ratio.decimals + 1)}x{gives(computed, ratio, 'x')}"
 
 
 @dataclass
@@ -323,12 +336,11 @@ def _readings(table: Table, columns: _Columns, reference: str, named: set[str], 
                 for x, y in ((a, b), (b, a)):
                     verdict = fits("ratio", x, y, ratio)
                     if verdict is not None:
-                        shown = format_number(x.value / y.value, ratio.decimals + 1)
-                        readings.append(_Reading(table, row, x.value / y.value, f"{x.text} / {y.text} = {shown}x", verdict))
+                        readings.append(_Reading(table, row, x.value / y.value, verdict, x, y))
             cell = printed.values[row] if printed is not None else None
             if cell is not None:
-                same = abs(cell.value - ratio.value) <= max(cell.half_step, ratio.half_step) + 1e-9
-                readings.append(_Reading(table, row, cell.value, f"'{table.headers[column]}' prints {cell.text}x", same))
+                same = stands_for(cell).meets(stands_for(ratio))
+                readings.append(_Reading(table, row, cell.value, same, printed=f"'{table.headers[column]}' prints {cell.text}x"))
     return readings
 
 
@@ -408,7 +420,7 @@ def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, writt
     table = min((r.table for r in readings), key=lambda t: (abs(t.order - block_order), t.order))
     closest = sorted((r for r in readings if r.table is table), key=lambda r: abs(r.value - figure.value))
     row = table.rows[closest[0].row]
-    shown = "; ".join(r.shown for r in closest[:2])
+    shown = "; ".join(r.shown(figure) for r in closest[:2])
     tables = len({id(r.table) for r in readings})
     checked = f" ({tables} tables with both columns checked, none gives it)" if tables > 1 else ""
     return (

@@ -48,9 +48,10 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .averages import average_findings
 from .columns import type_columns
-from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, fits, formulas_for, operand_pools, ratio_header, recomputed
+from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools, ratio_header
 from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
+from .rounding import stands_for
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .text import cached_keywords
@@ -135,7 +136,7 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
             findings.append(Finding(
                 CODE,
                 f"{where}: '{target.header}' is {with_unit(d.text, target.unit)} but "
-                f"{fit.described(table, row_word)} {recomputed(fit.formula, a, b, d, target.unit)} "
+                f"{fit.described(table, row_word)} {derivation(fit.formula, a, b, d, target.unit)} "
                 f"(that formula fits {others})",
                 document.path,
                 line,
@@ -203,9 +204,10 @@ def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> b
     computed = FORMULAS[formula][0](a, b)
     if computed is None:
         return None
+    printed = stands_for(derived)
     if bound == "lower":
-        return computed[1] >= derived.value - derived.half_step - 1e-12
-    return computed[0] <= derived.value + derived.half_step + 1e-12
+        return computed.hi >= printed.lo - 1e-12
+    return computed.lo <= printed.hi + 1e-12
 
 
 def _prose_findings(document: Document, sentence) -> list[Finding]:
@@ -235,7 +237,7 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
         if any(verdicts) or all(v is None for v in verdicts):
             continue  # it fits, or no formula is defined over these figures
         a, b = min(near, key=lambda p: min(abs(p[0].start - derived.start), abs(p[1].end - derived.end)))
-        options = " or ".join(recomputed(f, x, y, derived) for f in formulas[:1] for x, y in ((a, b), (b, a)))
+        options = " or ".join(derivation(f, x, y, derived) for f in formulas[:1] for x, y in ((a, b), (b, a)))
         findings.append(Finding(
             CODE,
             f"{with_unit(derived.text, derived.unit)} does not follow from {a.text} and {with_unit(b.text, b.unit or a.unit)}: {options}",

@@ -166,7 +166,7 @@ def test_cell_figures_keep_their_text_digits_and_offsets():
     from studygen.lint.columns import _cell_figures
 
     (figure,), numeric = _cell_figures("5.889")
-    assert numeric and figure == (5.889, "5.889", 3, None, 0, 5)
+    assert numeric and figure == (5.889, "5.889", 3, None, 0, 5, False)
     (figure,), _ = _cell_figures("42")
     assert (figure.text, figure.decimals) == ("42", 0)
     (first, second), numeric = _cell_figures("0.409 → 0.073")
