@@ -252,17 +252,6 @@ def find_ranges(text: str, tokens: list[Token]) -> list[Range]:
     return ranges
 
 
-def covers(lo: Figure, hi: Figure, value: float) -> bool:
-    """True when ``value`` lies in the range as printed: from ``lo`` minus
-    half its last digit to ``hi`` plus half its last digit."""
-    return lo.value - lo.half_step - 1e-9 <= value <= hi.value + hi.half_step + 1e-9
-
-
-def rounds_to(value: float, figure: Figure) -> bool:
-    """True when ``value`` printed at ``figure``'s decimals gives ``figure``."""
-    return abs(value - figure.value) <= figure.half_step + 1e-9 * max(1.0, abs(value))
-
-
 def rounding_keys(value: float, decimals: int) -> tuple[int, ...]:
     """Integer keys of ``value`` rounded to ``decimals`` (both neighbours when
     it sits exactly halfway), for indexing figures by their printed value."""

@@ -36,7 +36,7 @@ from .derived import DIFFERENCE_WORDS, fits
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .restriction import TextView
-from .rounding import gives, quotient, stands_for
+from .rounding import gives, printed_interval, quotient, stands_for
 from .text import keywords, label_tokens, measure_words, normalize, stem
 
 # --- a share stated as a reduction --------------------------------------------------
@@ -339,7 +339,7 @@ def _readings(table: Table, columns: _Columns, reference: str, named: set[str], 
                         readings.append(_Reading(table, row, x.value / y.value, verdict, x, y))
             cell = printed.values[row] if printed is not None else None
             if cell is not None:
-                same = stands_for(cell).meets(stands_for(ratio))
+                same = printed_interval(cell).meets(printed_interval(ratio))
                 readings.append(_Reading(table, row, cell.value, same, printed=f"'{table.headers[column]}' prints {cell.text}x"))
     return readings
 

@@ -7,9 +7,10 @@ derived from printed figures is consistent with them.
 itself: a whole-number count written as a share of a total (``26/100``
 requests, ``3997/4000`` calls: events are counted, not rounded; see
 :func:`studygen.lint.figures.mark_counts`), and a small whole number from 0
-to 4 (a batch size of 1, 2 GPUs, 0 errors: such figures are counts printed
-as they are, and their interval would otherwise be half their value wide
-and fit anything).
+to 4 without a unit (a batch size of 1, 2 GPUs, 0 errors: such figures are
+counts printed as they are, and their interval would otherwise be half
+their value wide and fit anything). Exactness is a property of inputs: a
+derived figure is always read as rounded.
 
 **A derived figure is consistent** (a ratio, a percentage, a difference, a
 mean) when some inputs inside their intervals give a value that prints as
@@ -66,18 +67,38 @@ class Interval(NamedTuple):
 
 
 def is_exact(figure: Figure) -> bool:
-    """True for a figure printed exactly: a counted share (``26/100``,
+    """True for an input figure printed exactly: a counted share (``26/100``,
     marked by :func:`studygen.lint.figures.mark_counts`) or a small whole
-    number (0 to :data:`SMALL_COUNT`)."""
-    return figure.exact or (figure.decimals == 0 and abs(figure.value) <= SMALL_COUNT)
+    number (0 to :data:`SMALL_COUNT`) without a unit (a count: GPUs, a batch
+    size, errors). ``2x`` or ``3 ms`` are rounded like any figure."""
+    return figure.exact or (figure.decimals == 0 and figure.unit is None and abs(figure.value) <= SMALL_COUNT)
 
 
 def stands_for(figure: Figure) -> Interval:
-    """The values ``figure`` stands for given its printed digits."""
+    """The values an input figure stands for given its printed digits
+    (itself alone when :func:`is_exact`)."""
     if is_exact(figure):
         return Interval(figure.value, figure.value)
+    return printed_interval(figure)
+
+
+def printed_interval(figure: Figure) -> Interval:
+    """The values that round to ``figure`` at its printed digits (a derived
+    or summary figure is always rounded, even a whole one)."""
     half = figure.half_step
     return Interval(figure.value - half, figure.value + half)
+
+
+def covers(lo: Figure, hi: Figure, value: float) -> bool:
+    """True when ``value`` lies in the range ``lo`` to ``hi`` as printed:
+    from the low end of ``lo``'s interval to the high end of ``hi``'s
+    (``0.19 to 0.21`` covers 0.185 to 0.215)."""
+    return lo.value - lo.half_step - 1e-9 <= value <= hi.value + hi.half_step + 1e-9
+
+
+def rounds_to(value: float, figure: Figure) -> bool:
+    """True when ``value`` printed at ``figure``'s decimals gives ``figure``."""
+    return abs(value - figure.value) <= figure.half_step + 1e-9 * max(1.0, abs(value))
 
 
 def truncation_interval(figure: Figure) -> Interval:
@@ -94,7 +115,7 @@ def verdict(computed: Interval, printed: Figure) -> str | None:
     """``"rounded"`` when ``computed`` meets the interval ``printed`` stands
     for, ``"truncated"`` when it meets only its truncation interval (see the
     module docstring), None when neither: the printed figure does not follow."""
-    if computed.meets(stands_for(printed)):
+    if computed.meets(printed_interval(printed)):
         return "rounded"
     cut = truncation_interval(printed)
     # the far end of a truncation interval prints as the next figure, not this one
@@ -135,4 +156,5 @@ def gives(computed: Interval, printed: Figure, unit: str | None = None) -> str:
     return f" ({with_unit(low, unit)} to {with_unit(high, unit)} within the printed digits)"
 
 
-__all__ = ["Interval", "consistent", "corners", "gives", "is_exact", "quotient", "stands_for", "truncation_interval", "verdict"]
+__all__ = ["Interval", "consistent", "corners", "covers", "gives", "is_exact", "printed_interval", "quotient", "rounds_to",
+           "stands_for", "truncation_interval", "verdict"]

@@ -48,7 +48,8 @@ from ..patterns import lazy_compile
 from .claims import claims_of, overstated
 from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
 from .document import Block, Document, Sentence, Series, Table
-from .figures import RATIO_UNITS, Figure, Range, covers, rounding_keys, with_unit
+from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
+from .rounding import covers
 from .restriction import sweep_end_rows
 from .text import normalize
 

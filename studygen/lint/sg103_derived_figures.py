@@ -51,7 +51,7 @@ from .columns import type_columns
 from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools, ratio_header
 from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
-from .rounding import stands_for
+from .rounding import printed_interval
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .text import cached_keywords
@@ -204,7 +204,7 @@ def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> b
     computed = FORMULAS[formula][0](a, b)
     if computed is None:
         return None
-    printed = stands_for(derived)
+    printed = printed_interval(derived)
     if bound == "lower":
         return computed.hi >= printed.lo - 1e-12
     return computed.lo <= printed.hi + 1e-12
