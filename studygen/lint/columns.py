@@ -13,8 +13,11 @@ once (markdown-it pads every row to the header's cells):
   800x1067`` gives ``fp16 ms 800x800`` and ``fp16 ms 800x1067``), with the
   unit its header names (:func:`header_unit`), else the unit its cells
   print, else the one the table's heading or caption gives
-  (:func:`context_unit`); cells of another unit than the series' are left
-  out of it.
+  (:func:`context_unit`; never to a column headed as a ratio, "speedup"
+  under "Throughput (images/s)"); cells of another unit than the series'
+  are left out of it;
+- a column of figures headed with a label word ("TRT plugin") is a series
+  when a ratio column follows it (its operand).
 
 :func:`add_label_vocabulary` then gathers the labels of all tables, the
 words prose is matched against when it names rows.
@@ -31,7 +34,8 @@ from ..patterns import lazy_compile
 from .document import Document, Series, Table, is_empty_cell
 from .figures import UNITS, Figure, is_count_share, statistics_in, tokenize
 from .restriction import is_single_token
-from .text import STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, stem
+from .table_model import precedes_derived
+from .text import STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, ratio_header, stem
 
 # A header that names a label column (GPU, TensorRT version, shape, recipe …).
 _LABEL_HEADER_RE = lazy_compile(
@@ -184,7 +188,9 @@ def type_columns(table: Table) -> None:
             continue
         parsed = [cell[0] for cell in cells]
         numeric = len(parsed) - parsed.count(None)
-        named_label = unit is None and _is_label_header(header) and not (numeric == nonempty and _names_a_quantity(header))
+        # "TRT plugin" over figures, a speedup after it: the speedup's operand, not a label (studygen.lint.table_model)
+        named_label = unit is None and _is_label_header(header) and not (
+            numeric == nonempty and (_names_a_quantity(header) or precedes_derived(table.headers, column)))
         keyed = unit is None and (_is_key_column(texts) if column == 0 else _is_repeated_integers(texts))
         if named_label or numeric * 2 <= nonempty or keyed:
             if not _is_text_header(header) and _short_cells(texts):
@@ -412,8 +418,8 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
                 part_unit = unit_of_most
             if units_seen != {part_unit}:
                 values = [v if v is None or v.unit in (None, part_unit) else None for v in values]
-        if part_unit is None:
-            part_unit = default_unit
+        if part_unit is None and not ratio_header(display):
+            part_unit = default_unit  # "Throughput (images/s)" over a table: not the unit of its speedup column
         if any(v is not None for v in values):
             made.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values))
     own_split = parts > 1 and _split_header(header, parts) is not None

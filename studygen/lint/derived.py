@@ -30,8 +30,10 @@ from dataclasses import dataclass
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from .document import Series, Table
-from .figures import RATIO_UNITS, Figure, with_unit
+from .figures import Figure, with_unit
 from .rounding import Interval, consistent, gives, quotient, stands_for
+from .table_model import declared_definitions, is_derived, row_groups
+from .text import DIFFERENCE_WORDS, ratio_header
 
 
 def _ratio(a: Figure, b: Figure) -> Interval | None:
@@ -68,21 +70,6 @@ FORMULAS = {
     "percent_ratio": (_percent_ratio, lambda a, b: a / b * 100, "{a} / {b}"),
     "difference": (_difference, lambda a, b: a - b, "{a} - {b}"),
 }
-
-# Header words of a column of differences ("saving ms", "delta") and of ratios
-# printed without an x ("speedup", "ratio", "relative throughput", "weak scaling").
-DIFFERENCE_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "reduction", "overhead", "gain", "change"})
-_RATIO_HEADER_RE = lazy_compile(
-    r"\b(?:speed-?ups?|ratio|relative|x\s+faster|times\s+faster|slowdown|(?:weak|strong)\s+scaling|scaling\s+factor)\b|×",
-    re.IGNORECASE)
-
-
-def ratio_header(header: str) -> bool:
-    """True for a header that names a ratio without an ``x`` unit
-    ("speedup", "speed-up vs fp16", "relative goodput", "times faster",
-    "weak scaling", "strong scaling")."""
-    return _RATIO_HEADER_RE.search(header) is not None
-
 
 def formulas_for(unit: str | None, difference_header: bool, ratio_named: bool = False) -> tuple[str, ...]:
     """Formulas a derived figure of ``unit`` may follow: ratios for ``x``
@@ -136,35 +123,42 @@ class Fit:
     """A definition of a derived column and how well it fits.
 
     ``kind`` is ``pair`` (``first`` and ``second`` of the same row),
-    ``baseline`` (``first`` of the row against ``first`` of row
-    ``baseline``) or ``previous`` (``first`` of the row against the row
-    before); ``matched`` and ``missed`` are row indexes."""
+    ``baseline`` (``first`` of the row against ``first`` of the row's
+    baseline row, ``baselines[row]``: one row for the table, or one per row
+    group) or ``previous`` (``first`` of the row against the row before, in
+    its row group); ``matched`` and ``missed`` are row indexes. ``declared``
+    says why the table's layout or header declares this definition ("" for
+    one inferred from the figures alone); ``close`` marks a declared one
+    taken because every row is near it though few rows fit it exactly."""
 
     kind: str
     formula: str
     first: Series
     second: Series | None
-    baseline: int | None
+    baselines: dict[int, int]
     matched: list[int]
     missed: list[int]
     reversed: bool = False  # a baseline fit computed as formula(baseline, row)
+    declared: str = ""
+    close: bool = False
 
     def operands(self, row: int) -> tuple[Figure, Figure]:
         """(a, b) of ``row`` for this definition."""
         if self.kind == "pair":
             return self.first.values[row], self.second.values[row]
-        other = self.first.values[self.baseline if self.kind == "baseline" else row - 1]
+        other = self.first.values[self.baselines[row] if self.kind == "baseline" else row - 1]
         return (other, self.first.values[row]) if self.reversed else (self.first.values[row], other)
 
-    def described(self, table: Table, row_word: str = "row") -> str:
-        """What the definition computes from, for a message; ``row_word``:
-        what a row of ``table`` is to the reader ("column" for a transposed
-        view)."""
+    def described(self, table: Table, row_word: str = "row", row: int | None = None) -> str:
+        """What the definition computes ``row`` from, for a message;
+        ``row_word``: what a row of ``table`` is to the reader ("column" for
+        a transposed view)."""
         if self.kind == "pair":
             return f"'{self.first.header}' and '{self.second.header}' give"
         if self.kind == "baseline":
-            label = table.rows[self.baseline].label
-            name = f"{row_word} '{label}'" if label else f"the {row_word} at line {table.rows[self.baseline].line}"
+            baseline = self.baselines[row] if row is not None else next(iter(self.baselines.values()))
+            label = table.rows[baseline].label
+            name = f"{row_word} '{label}'" if label else f"the {row_word} at line {table.rows[baseline].line}"
             return f"'{self.first.header}' against the baseline {name} gives"
         return f"'{self.first.header}' against the {row_word} before gives"
 
@@ -182,7 +176,31 @@ def _score(formula, target: Series, pairs) -> tuple[list[int], list[int]] | None
 
 
 def _enough(matched: list[int], rows: int) -> bool:
+    """An inferred definition: two rows at least, and two thirds of them."""
     return len(matched) >= 2 and len(matched) * 3 >= rows * 2
+
+
+# A declared definition every row of which lies within this share of the
+# printed figure is the column's, though few rows fit it to the digits: the
+# figures were derived from other measurements than those printed.
+CLOSE = 0.10
+
+
+def _close(formula: str, target: Series, pairs) -> bool:
+    """True when every row's recomputed value is within :data:`CLOSE` of its
+    printed figure, over three rows at least (two could agree by chance)."""
+    if len(pairs) < 3:
+        return False
+    point = FORMULAS[formula][1]
+    for row, a, b in pairs:
+        printed = target.values[row].value
+        try:
+            value = point(a.value, b.value)
+        except ZeroDivisionError:
+            return False
+        if printed == 0 or abs(value - printed) > CLOSE * abs(printed):
+            return False
+    return True
 
 
 def pair_fits(target: Series, formulas, pool: list[Series]):
@@ -201,14 +219,15 @@ def pair_fits(target: Series, formulas, pool: list[Series]):
             for formula in formulas:
                 scored = _score(formula, target, pairs)
                 if scored and _enough(scored[0], len(pairs)):
-                    yield Fit("pair", formula, first, second, None, *scored)
+                    yield Fit("pair", formula, first, second, {}, *scored)
 
 
-def _baseline_candidates(target: Series, operand: Series) -> list[int]:
-    """Rows that may be the reference of ``target``: where it prints the
-    identity (1x, 100%, 0%) or is empty while the operand is not."""
+def _baseline_candidates(target: Series, operand: Series, rows) -> list[int]:
+    """Rows of ``rows`` that may be the reference of ``target``: where it
+    prints the identity (1x, 100%, 0%) or is empty while the operand is not."""
     found = []
-    for index, (derived, figure) in enumerate(zip(target.values, operand.values)):
+    for index in rows:
+        derived, figure = target.values[index], operand.values[index]
         if figure is None or figure.value == 0:
             continue
         if derived is None or derived.value in (1.0, 100.0, 0.0):
@@ -216,61 +235,127 @@ def _baseline_candidates(target: Series, operand: Series) -> list[int]:
     return found
 
 
-def baseline_fits(target: Series, formulas, pool: list[Series]):
+def _baseline_pairs(target: Series, first: Series, baselines: dict[int, int]):
+    return [(i, first.values[i], first.values[b]) for i, b in baselines.items()
+            if target.values[i] is not None and first.values[i] is not None]
+
+
+def _baseline_choices(table: Table, target: Series, first: Series):
+    """Row -> baseline row maps to try: one baseline for the whole table
+    (each of its first three candidates), or, when the table has row groups
+    (:func:`studygen.lint.table_model.row_groups`), each group's first
+    candidate for the group's rows."""
+    groups = row_groups(table, target)
+    if len(groups) == 1:
+        for baseline in _baseline_candidates(target, first, range(len(table.rows)))[:3]:
+            yield {i: baseline for i in range(len(table.rows)) if i != baseline}
+        return
+    chosen = {}
+    for group in groups:
+        candidates = _baseline_candidates(target, first, group)
+        if candidates:
+            chosen.update({i: candidates[0] for i in group if i != candidates[0]})
+    if chosen:
+        yield chosen
+
+
+def baseline_fits(table: Table, target: Series, formulas, pool: list[Series]):
     """Fits of ``target`` as a formula of one column against its value in a
-    baseline row (the rows of the baseline itself left out of the count)."""
+    baseline row, or in each row group's baseline row (the baseline rows
+    themselves left out of the count)."""
     for first in pool:
         if first is target:
             continue
-        for baseline in _baseline_candidates(target, first)[:3]:
-            base = first.values[baseline]
-            pairs = [(i, first.values[i], base) for i, v in enumerate(target.values)
-                     if v is not None and i != baseline and first.values[i] is not None]
+        for baselines in _baseline_choices(table, target, first):
+            pairs = _baseline_pairs(target, first, baselines)
             if len(pairs) < 2:
                 continue
             for formula in formulas:
                 for ordered in (pairs, [(i, b, a) for i, a, b in pairs]):
                     scored = _score(formula, target, ordered)
                     if scored and _enough(scored[0], len(ordered)):
-                        yield Fit("baseline", formula, first, None, baseline, *scored, reversed=ordered is not pairs)
+                        yield Fit("baseline", formula, first, None, baselines, *scored, reversed=ordered is not pairs)
 
 
-def previous_fits(target: Series, formulas, pool: list[Series]):
+def _previous_pairs(table: Table, target: Series, first: Series):
+    """(row, its figure, the figure of the row before) within each row group."""
+    pairs = []
+    for group in row_groups(table):
+        for i in group[1:]:
+            if target.values[i] is not None and first.values[i] is not None and first.values[i - 1] is not None:
+                pairs.append((i, first.values[i], first.values[i - 1]))
+    return pairs
+
+
+def previous_fits(table: Table, target: Series, formulas, pool: list[Series]):
     """Fits of ``target`` as a formula of one column against the row before
-    (each row a step further than the last)."""
+    in its row group (each row a step further than the last)."""
     for first in pool:
         if first is target:
             continue
-        pairs = [(i, first.values[i], first.values[i - 1]) for i, v in enumerate(target.values)
-                 if v is not None and i > 0 and first.values[i] is not None and first.values[i - 1] is not None]
+        pairs = _previous_pairs(table, target, first)
         if len(pairs) < 2:
             continue
         for formula in formulas:
             scored = _score(formula, target, pairs)
             if scored and _enough(scored[0], len(pairs)):
-                yield Fit("previous", formula, first, None, None, *scored)
+                yield Fit("previous", formula, first, None, {}, *scored)
+
+
+def declared_fits(table: Table, target: Series, formulas):
+    """Fits of the definitions ``target``'s layout or header declares
+    (:func:`studygen.lint.table_model.declared_definitions`), either way
+    round: taken when they fit two rows and half of them, or when every row
+    is :func:`_close` to them."""
+    for definition in declared_definitions(table, target):
+        if definition.kind == "pair":
+            rows = [i for i, v in enumerate(target.values) if v is not None
+                    and definition.first.values[i] is not None and definition.second.values[i] is not None]
+            pairs = [(i, definition.first.values[i], definition.second.values[i]) for i in rows]
+            kind, baselines = "pair", {}
+        else:  # baseline
+            baselines = next(_baseline_choices(table, target, definition.first), {})
+            pairs = _baseline_pairs(target, definition.first, baselines)
+            kind = "baseline"
+        if len(pairs) < 2:
+            continue
+        for formula in formulas:
+            for ordered in (pairs, [(i, b, a) for i, a, b in pairs]):
+                scored = _score(formula, target, ordered)
+                if scored is None:
+                    continue
+                matched, missed = scored
+                close = not (len(matched) >= 2 and len(matched) * 2 >= len(ordered)) and _close(formula, target, ordered)
+                if close or (len(matched) >= 2 and len(matched) * 2 >= len(ordered)):
+                    first, second = definition.first, definition.second
+                    if kind == "pair" and ordered is not pairs:
+                        first, second = second, first
+                    yield Fit(kind, formula, first, second, baselines, matched, missed,
+                              reversed=kind == "baseline" and ordered is not pairs, declared=definition.why, close=close)
 
 
 def best_fit(table: Table, target: Series, formulas, operands: dict) -> Fit | None:
     """The definition of ``target`` that fits most of its rows (see the
     module docstring), or None when none fits enough of them. Among equal
-    fits: operands in the target's own column or sub-column, operands its
-    header names, a pair of columns before a baseline row before the row
-    before."""
+    fits: one the table declares, operands in the target's own column or
+    sub-column, operands its header names, a pair of columns before a
+    baseline row before the row before."""
     if "difference" in formulas:
         pool = list(operands.get(target.unit, []))
     else:
         pool = [s for unit, group in operands.items() for s in group]
     best, best_key = None, None
     kinds = {"pair": 2, "baseline": 1, "previous": 0}
-    for fit in (*pair_fits(target, formulas, pool), *baseline_fits(target, formulas, pool), *previous_fits(target, formulas, pool)):
+    candidates = (*declared_fits(table, target, formulas), *pair_fits(target, formulas, pool),
+                  *baseline_fits(table, target, formulas, pool), *previous_fits(table, target, formulas, pool))
+    for fit in candidates:
         rows = len(fit.matched) + len(fit.missed)
         second = fit.second or fit.first
         aligned = (fit.first.sub == second.sub == target.sub) + (fit.first.varying == second.varying == target.varying)
         own_column = fit.first.column == target.column
         # prefer operands the header names ("Throughput Improvement" over throughputs)
         named = len(target.quantity & (fit.first.quantity | second.quantity))
-        key = (len(fit.matched) / rows, own_column, aligned, named, kinds[fit.kind], len(fit.matched))
+        key = (len(fit.matched) / rows, bool(fit.declared), own_column, aligned, named, kinds[fit.kind], len(fit.matched))
         if best_key is None or key > best_key:
             best, best_key = fit, key
     return best
@@ -278,9 +363,9 @@ def best_fit(table: Table, target: Series, formulas, operands: dict) -> Fit | No
 
 def operand_pools(table: Table) -> dict[str | None, list[Series]]:
     """The table's series that a derived figure may be computed from, by
-    unit (no ``x`` or ``%`` series)."""
+    unit (no ``x`` or ``%`` series, no column headed as a ratio)."""
     operands: dict[str | None, list[Series]] = {}
     for series in table.series:
-        if series.unit not in RATIO_UNITS:
+        if not is_derived(series):
             operands.setdefault(series.unit, []).append(series)
     return operands

@@ -48,13 +48,13 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .averages import average_findings
 from .columns import type_columns
-from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools, ratio_header
+from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools
 from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .rounding import printed_interval
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
-from .text import cached_keywords
+from .text import DIFFERENCE_WORDS, cached_keywords, ratio_header
 
 CODE = "SG103"
 
@@ -123,26 +123,37 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
         fit = best_fit(table, target, formulas, operands)
         if fit is None:
             continue
-        matches = len(fit.matched)
         for row_index in fit.missed:
-            row = table.rows[row_index]
-            a, b = fit.operands(row_index)
-            d = target.values[row_index]
-            if original is None:
-                where, line, others, row_word = row.name(), row.line, f"the column's other {matches} rows", "row"
-            else:
-                where, line = f"column '{row.cells[0]}'", original.rows[target.column - 1].line
-                others, row_word = f"the row's other {matches} columns", "column"
-            findings.append(Finding(
-                CODE,
-                f"{where}: '{target.header}' is {with_unit(d.text, target.unit)} but "
-                f"{fit.described(table, row_word)} {derivation(fit.formula, a, b, d, target.unit)} "
-                f"(that formula fits {others})",
-                document.path,
-                line,
-                hint="recompute the figure from the row's own values, or say in the header what it is computed from",
-            ))
+            findings.append(_column_finding(document, table, target, fit, row_index, original))
     return findings
+
+
+def _column_finding(document: Document, table: Table, target, fit, row_index: int, original: Table | None) -> Finding:
+    """The finding of one row that the column's definition ``fit`` does not give."""
+    row = table.rows[row_index]
+    a, b = fit.operands(row_index)
+    d = target.values[row_index]
+    matches = len(fit.matched)
+    if original is None:
+        where, line, others, row_word = row.name(), row.line, f"the column's other {matches} rows", "row"
+    else:
+        where, line = f"column '{row.cells[0]}'", original.rows[target.column - 1].line
+        others, row_word = f"the row's other {matches} columns", "column"
+    if fit.close:
+        why = (f"the table's layout declares it, {fit.declared}; {matches} of {matches + len(fit.missed)} "
+               f"{row_word}s fit it to the printed digits, every one lies within {round(CLOSE * 100)}% of it")
+    elif fit.declared:
+        why = f"the table's layout declares it, {fit.declared}, and it fits {others}"
+    else:
+        why = f"that formula fits {others}"
+    return Finding(
+        CODE,
+        f"{where}: '{target.header}' is {with_unit(d.text, target.unit)} but "
+        f"{fit.described(table, row_word, row_index)} {derivation(fit.formula, a, b, d, target.unit)} ({why})",
+        document.path,
+        line,
+        hint="recompute the figure from the row's own values, or say in the header what it is computed from",
+    )
 
 
 # --- prose -------------------------------------------------------------------------

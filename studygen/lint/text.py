@@ -200,6 +200,22 @@ def opening_phrase(text: str) -> str:
     return " ".join(text[:end].split()[:6])
 
 
+# Header words of a column of differences ("saving ms", "delta") and of ratios
+# printed without an x ("speedup", "ratio", "relative throughput", "weak scaling").
+DIFFERENCE_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "reduction", "overhead", "gain", "change"})
+_RATIO_HEADER_RE = lazy_compile(
+    r"\b(?:speed-?ups?|ratio|relative|x\s+faster|times\s+faster|slowdown|(?:weak|strong)\s+scaling|scaling\s+factor)\b|×",
+    re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def ratio_header(header: str) -> bool:
+    """True for a header that names a ratio without an ``x`` unit
+    ("speedup", "speed-up vs fp16", "relative goodput", "times faster",
+    "weak scaling", "strong scaling")."""
+    return _RATIO_HEADER_RE.search(header) is not None
+
+
 _VARIANT_WORD_RE = lazy_compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")
 
 

@@ -34,5 +34,6 @@ def test_a_derived_column_finding_names_the_formula_and_gives_the_hint():
     (finding,) = [f for f in lint_text(table, "x.md") if f.code == "SG103"]
     assert (finding.line, finding.message) == (
         6, "row 'h100': 'speedup' is 2.0x but 'fp16 ms' and 'int8 ms' give 9.0 / 3.0 = 3.0x "
-           "(2.93x to 3.07x within the printed digits) (that formula fits the column's other 2 rows)")  # 8.95 / 3.05, 9.05 / 2.95
+           "(2.93x to 3.07x within the printed digits) (the table's layout declares it, the column before it against the "
+           "first of its column group, and it fits the column's other 2 rows)")  # 8.95 / 3.05, 9.05 / 2.95
     assert finding.hint == "recompute the figure from the row's own values, or say in the header what it is computed from"
