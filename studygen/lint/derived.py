@@ -141,6 +141,7 @@ class Fit:
     reversed: bool = False  # a baseline fit computed as formula(baseline, row)
     declared: str = ""
     close: bool = False
+    by_words: bool = False  # declared by the header's words (see table_model.Definition)
 
     def operands(self, row: int) -> tuple[Figure, Figure]:
         """(a, b) of ``row`` for this definition."""
@@ -331,13 +332,15 @@ def declared_fits(table: Table, target: Series, formulas):
                     if kind == "pair" and ordered is not pairs:
                         first, second = second, first
                     yield Fit(kind, formula, first, second, baselines, matched, missed,
-                              reversed=kind == "baseline" and ordered is not pairs, declared=definition.why, close=close)
+                              reversed=kind == "baseline" and ordered is not pairs, declared=definition.why, close=close,
+                              by_words=definition.by_words)
 
 
 def best_fit(table: Table, target: Series, formulas, operands: dict) -> Fit | None:
     """The definition of ``target`` that fits most of its rows (see the
-    module docstring), or None when none fits enough of them. Among equal
-    fits: one the table declares, operands in the target's own column or
+    module docstring), or None when none fits enough of them. A definition
+    the header's words state comes first; among equal fits: one the table's
+    layout declares, operands in the target's own column or
     sub-column, operands its header names, a pair of columns before a
     baseline row before the row before."""
     if "difference" in formulas:
@@ -355,7 +358,8 @@ def best_fit(table: Table, target: Series, formulas, operands: dict) -> Fit | No
         own_column = fit.first.column == target.column
         # prefer operands the header names ("Throughput Improvement" over throughputs)
         named = len(target.quantity & (fit.first.quantity | second.quantity))
-        key = (len(fit.matched) / rows, bool(fit.declared), own_column, aligned, named, kinds[fit.kind], len(fit.matched))
+        # a definition the header states comes first: a better fit over other columns would make the header wrong
+        key = (fit.by_words, len(fit.matched) / rows, bool(fit.declared), own_column, aligned, named, kinds[fit.kind], len(fit.matched))
         if best_key is None or key > best_key:
             best, best_key = fit, key
     return best

@@ -139,11 +139,12 @@ def _column_finding(document: Document, table: Table, target, fit, row_index: in
     else:
         where, line = f"column '{row.cells[0]}'", original.rows[target.column - 1].line
         others, row_word = f"the row's other {matches} columns", "column"
+    source = "its header declares it" if fit.by_words else "the table's layout declares it"
     if fit.close:
-        why = (f"the table's layout declares it, {fit.declared}; {matches} of {matches + len(fit.missed)} "
+        why = (f"{source}, {fit.declared}; {matches} of {matches + len(fit.missed)} "
                f"{row_word}s fit it to the printed digits, every one lies within {round(CLOSE * 100)}% of it")
     elif fit.declared:
-        why = f"the table's layout declares it, {fit.declared}, and it fits {others}"
+        why = f"{source}, {fit.declared}, and it fits {others}"
     else:
         why = f"that formula fits {others}"
     return Finding(

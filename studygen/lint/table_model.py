@@ -82,8 +82,10 @@ def precedes_derived(headers: list[str], column: int) -> bool:
 class Definition:
     """A derived column's definition as the table declares it.
 
-    ``kind`` is ``pair`` (``first`` over ``second`` in each row, either
-    way round) or ``baseline`` (``first`` in each row against its value in
+    ``by_words`` when the header names the columns (a definition the reader
+    is told, which outranks a better fit over other columns: the header
+    would be wrong), else the layout places them. ``kind`` is ``pair``
+    (``first`` over ``second`` in each row, either way round) or ``baseline`` (``first`` in each row against its value in
     the baseline row of the row's group: where the derived column prints
     its identity, else the group's first row); ``why`` says what declared
     it, for a message."""
@@ -92,6 +94,7 @@ class Definition:
     first: Series
     second: Series | None
     why: str
+    by_words: bool = False  # the header names the columns (else the layout places them)
 
 
 def _aligned(series: Series, target: Series) -> bool:
@@ -148,7 +151,10 @@ def declared_definitions(table: Table, target: Series) -> list[Definition]:
     named, reference = _named(target, everyone)
     if _SCALING_RE.search(target.header):
         base = named[0] if len(named) == 1 else (group[-1] if group else None)
-        return [Definition("baseline", base, None, "a scaling column: each row against its group's first row")] if base else []
+        if base is None:
+            return []
+        why = f"a scaling column of '{base.header}': each row against its group's first row"
+        return [Definition("baseline", base, None, why, by_words=len(named) == 1)]
     found = []
     if reference:
         references = [s for s in everyone if reference in _words(s)]
@@ -156,10 +162,11 @@ def declared_definitions(table: Table, target: Series) -> list[Definition]:
             others = [s for s in named if s is not references[0]] or group[-1:]
             for base in others[:1]:
                 if base is not references[0]:
-                    found.append(Definition("pair", base, references[0], f"its header names '{references[0].header}' as the reference"))
+                    found.append(Definition("pair", base, references[0], f"its header names '{references[0].header}' as the reference",
+                                            by_words=True))
         return found  # a named reference the table does not hold: the column compares with something else
     if len(named) == 2:
-        found.append(Definition("pair", named[1], named[0], "its header names both columns"))
+        found.append(Definition("pair", named[1], named[0], "its header names both columns", by_words=True))
     elif len(group) >= 2:
         found.append(Definition("pair", group[-1], group[0], "the column before it against the first of its column group"))
     elif len(group) == 1 and before and before[0] is not group[0] and _same_unit(before[0], group[0]):
