@@ -91,6 +91,18 @@ def context_unit(context: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+def table_unit(table: Table) -> str | None:
+    """The unit a table's caption gives, else the nearest heading above it
+    that gives one ("## Latency (ms)" two levels up): :func:`context_unit`
+    of each, nearest first; None when none gives exactly one."""
+    caption = table.context.split("\n", 1)[1] if "\n" in table.context else ""
+    for text in (caption, *(table.headings or (table.context,))):
+        unit = context_unit(text) if text else None
+        if unit is not None:
+            return unit
+    return None
+
+
 @lru_cache(maxsize=8192)
 def header_unit(header: str) -> str | None:
     """The unit a header names (``GEMM ms fp16`` -> ``ms``, ``plan MiB`` ->
@@ -210,7 +222,7 @@ def type_columns(table: Table) -> None:
             headers = _split_header(table.headers[column], parts)
             if headers is not None:
                 split_labels.setdefault(parts, [varying for _, varying in headers])
-    default_unit = context_unit(table.context) if table.context else None
+    default_unit = table_unit(table)
     for column, parsed, parts in numeric_columns:
         _add_series(table, column, parsed, parts, split_labels.get(parts), default_unit)
 

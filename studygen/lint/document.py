@@ -169,6 +169,7 @@ class Table:
     headers: list[str]
     rows: list[Row]
     context: str = ""
+    headings: tuple[str, ...] = ()  # the headings above the table, nearest first
     label_columns: list[int] = field(default_factory=list)
     series: list[Series] = field(default_factory=list)
     # label column -> normalised value -> row indexes
@@ -338,6 +339,7 @@ class Block:
     text: str
     heading: str
     in_list: bool = False
+    headings: tuple[str, ...] = ()  # the headings above the block, nearest first
 
     def line_at(self, offset: int) -> int:
         """Source line of ``offset`` in :attr:`text`."""

@@ -15,6 +15,9 @@ The range *covers* a value when the value lies between the endpoints, each
 widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
 0.215).
 
+- A range printed without a unit takes the unit of the nearest heading
+  above it that names one ("### Latency (ms)" over "fp16 takes 5.6 to 6.1
+  on every GPU"), unless a noun follows it ("1 to 8 GPUs" counts GPUs).
 - The words around the range that name row labels ("on TensorRT 11.4",
   "at 800 x 800", "for fp16 and INT8", "except B200"), or the sentence's
   opening phrase ("On TensorRT 11.4, …"), restrict it to those rows; a
@@ -47,11 +50,13 @@ from ..numbers import format_number
 from ..patterns import lazy_compile
 from .claims import claims_of, overstated
 from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
+from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
-from .rounding import covers
 from .restriction import sweep_end_rows
-from .text import normalize
+from .rounding import covers
+from .text import figure_scope, normalize
+from .vocabulary import claims_majority
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -165,6 +170,8 @@ def check(document: Document) -> list[Finding]:
             continue
         for sentence in block.sentences:
             for rng in sentence.ranges:
+                if rng.kind == "range" and rng.unit is None:
+                    rng = _with_heading_unit(block, rng)
                 if rng.kind != "range" or rng.unit is None:
                     continue
                 finding = _check_range(document, index, block, sentence, rng)
@@ -180,6 +187,26 @@ def check(document: Document) -> list[Finding]:
                 if over is not None:
                     findings.append(_claim_finding(document, sentence, claim, *over))
     return findings
+
+
+# After a range that counts something ("1 to 8 GPUs") comes the noun it counts; after a range of the
+# heading's quantity comes the end of its clause or a word that scopes it ("5.6 to 6.1 on every GPU").
+_SCOPING_AFTER_RE = lazy_compile(
+    r"\s*(?:$|[.,;:!?)\]—–-]|(?:on|at|for|across|in|with|over|under|depending|when|while|and|but|or|respectively|"
+    r"between|from|per|each|every|whereas|than)\b)", re.IGNORECASE)
+
+
+def _with_heading_unit(block: Block, rng: Range) -> Range:
+    """``rng`` with the unit of the nearest heading above its block that
+    names one ("### Latency (ms)"), when no noun follows the range (it then
+    counts that noun); ``rng`` itself otherwise."""
+    if not _SCOPING_AFTER_RE.match(block.text, rng.end):
+        return rng
+    for heading in block.headings:
+        unit = context_unit(heading)
+        if unit is not None:
+            return rng._replace(unit=unit, source=f"{rng.source} ({unit}, from the heading '{heading}')")
+    return rng
 
 
 def _siblings(sentence: Sentence, rng: Range) -> Siblings:
@@ -295,6 +322,7 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
     low_edge = rng.lo.value - rng.lo.half_step - 1e-9
     high_edge = rng.hi.value + rng.hi.half_step + 1e-9
     siblings = _siblings(sentence, rng)
+    majority = _claims_majority(sentence, rng)
     for series in sources:
         smallest, largest = series.bounds
         one_side_ok = _one_side_possible(series, block, sentence)
@@ -333,7 +361,7 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
         overlap = overlap or bool(table.heading_words & words)
         candidate = _evaluate(
             f"'{series.header}'", table, values, _series_entries(series, present), rng,
-            overlap, abs(table.order - block.order), same_section, restricted, siblings, one_side_ok,
+            overlap, abs(table.order - block.order), same_section, restricted, siblings, one_side_ok, majority,
         )
         if candidate is None:
             continue
@@ -344,13 +372,15 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
 
 
 def _evaluate(description: str, table: Table, values: list[float], make_entries, rng: Range, overlap: bool, distance: int,
-              same_section: bool, restricted: bool = False, siblings: Siblings = Siblings(), one_side_ok: bool = False) -> Candidate | None:
+              same_section: bool, restricted: bool = False, siblings: Siblings = Siblings(), one_side_ok: bool = False,
+              majority: bool = False) -> Candidate | None:
     """A :class:`Candidate` when the range summarises these values (see
     the module docstring), else None. ``restricted``: the clause named the
     rows (or the sub-column) the values come from; ``siblings``: the
     sentence's other figures and ranges (what they state is accounted for);
     ``one_side_ok``: the column may be read even when every value lies on
-    one side of the range (:func:`_one_side_possible`)."""
+    one side of the range (:func:`_one_side_possible`); ``majority``: the
+    clause claims the range for most or all rows (:func:`_claims_majority`)."""
     if len(values) < 2:
         return None
     # covers() and rounds_to() inlined: this loop runs for every candidate row.
@@ -396,10 +426,11 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
         reportable = False
     # A range that leaves out most rows, none of them named by its words, is
     # about a subset the words do not name ("1.6-1.9x at large token counts"):
-    # it cannot be read against the whole column.
+    # it cannot be read against the whole column, unless its clause claims it
+    # for most or all rows ("in most cases").
     stated = inside + explained
     if stated < count and not restricted:
-        if not (stated * 2 > count or (stated * 2 == count and (strong or overlap)) or one_side):
+        if not (stated * 2 > count or (stated * 2 == count and (strong or overlap)) or one_side or majority):
             reportable = False
         elif not same_section and not (strong or (stated * 2 > count and overlap)):
             reportable = False  # another section's column, rows not named: most of it, or both endpoints, in the range
@@ -421,10 +452,27 @@ def _near(values: list[float], rng: Range) -> bool:
 
 def _one_side_possible(series: Series, block: Block, sentence: Sentence) -> bool:
     """Whether a series entirely outside a range may still be its column:
-    only the one series of its unit in the sentence's own section, whose
-    header names a word of the sentence."""
+    the one series of its unit in the sentence's own section whose header
+    names a word of the sentence ("35-40% speed improvement" and a 'Speed
+    Change' column beside a 'PPL Change' one)."""
+    if series.table.section != block.section or not series.measure & sentence.measure:
+        return False
     same = block.document.series_by_section.get((block.section, series.unit), ())
-    return series.table.section == block.section and len(same) == 1 and bool(series.measure & sentence.measure)
+    return sum(1 for other in same if other.measure & sentence.measure) == 1
+
+
+# The clause a range claims for: back to the last clause break before it, on to the next ';' or sentence end
+# ("Slight perplexity increase (~1-1.4%) in most cases").
+_CLAIM_STOP_RE = lazy_compile(r";|\.\s")
+
+
+def _claims_majority(sentence: Sentence, rng: Range) -> bool:
+    """True when the range's clause claims it for most or all rows
+    (:func:`studygen.lint.vocabulary.claims_majority`)."""
+    text = sentence.block.text
+    start, _ = figure_scope(sentence.text, rng.start - sentence.start, rng.end - sentence.start)
+    stop = _CLAIM_STOP_RE.search(text, rng.end, sentence.end)
+    return claims_majority(text[sentence.start + start:stop.start() if stop else sentence.end])
 
 
 # A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).

@@ -17,7 +17,9 @@ SG106 (lint) and SG204, SG205 and SG206 (check) read the same words.
 - :func:`number_value` and :data:`NUMBER` (digits or number words),
   :func:`counts` ("N <noun>", "N-<noun>", "a thousand-image");
 - :func:`format_mentions` / :func:`format_aliases`: ``int6`` for "six-bit
-  integer", ``fp8`` for "8-bit floating point".
+  integer", ``fp8`` for "8-bit floating point";
+- :data:`MAJORITY_RE`: a claim about most or all rows ("in most cases",
+  "on every GPU"), which SG101 holds a range to.
 """
 
 from __future__ import annotations
@@ -195,6 +197,24 @@ def has_evidence(text: str) -> bool:
 def is_expectation(clause: str) -> bool:
     """True when ``clause`` states an expectation or a plan (see :data:`EXPECTATION_RE`)."""
     return EXPECTATION_RE.search(clause) is not None
+
+
+# --- claims about most or all rows ------------------------------------------------
+
+# "in most cases", "on every GPU", "consistently", "across the board": the clause
+# claims its figure for most or all of what it summarises ("at most", "the most",
+# "not all" do not).
+MAJORITY_RE = lazy_compile(
+    r"(?<!\bat\s)(?<!\bthe\s)(?<!\bnot\s)\b(?:most|all|every|each|always|consistently|uniformly|generally|typically|"
+    r"usually|across\s+the\s+board|in\s+general)\b",
+    re.IGNORECASE,
+)
+
+
+def claims_majority(clause: str) -> bool:
+    """True when ``clause`` claims its figure for most or all rows
+    (:data:`MAJORITY_RE`)."""
+    return MAJORITY_RE.search(clause) is not None
 
 
 # --- formats named in words -------------------------------------------------------
