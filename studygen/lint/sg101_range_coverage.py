@@ -183,9 +183,9 @@ def check(document: Document) -> list[Finding]:
             continue
         for sentence in block.sentences:
             for claim in claims_of(sentence):
-                over = overstated(document, block, sentence, claim)
-                if over is not None:
-                    findings.append(_claim_finding(document, sentence, claim, *over))
+                scope = overstated(document, block, sentence, claim)
+                if scope is not None:
+                    findings.append(_claim_finding(document, sentence, claim, scope))
     return findings
 
 
@@ -584,14 +584,25 @@ def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate
     return Finding(CODE, message, document.path, sentence.line_at(rng.start), hint=hint)
 
 
-def _claim_finding(document: Document, sentence: Sentence, claim, series: Series, values: list[float]) -> Finding:
-    figure = claim.figure
-    largest = max(values)
-    shown = with_unit(format_number(largest, max(v.decimals for v in series.values if v is not None)), series.unit)
-    message = (f"'{with_unit(figure.text, figure.unit)} {claim.direction}' exceeds every row of '{series.header}' "
-               f"in the table at line {series.table.line} ({len(values)} rows, largest {shown})")
-    hint = f"state what the table measures (at most {shown}), or name the measurement the claim comes from"
-    return Finding(CODE, message, document.path, sentence.line_at(figure.start), hint=hint)
+def _claim_finding(document: Document, sentence: Sentence, claim, scope) -> Finding:
+    """The finding of an overstated claim, with the scope it was read
+    against: each column and its table's line, the rows, the largest."""
+    series, largest = scope.largest
+    shown = with_unit(largest.text, claim.figure.unit)
+    by_table: dict[int, list[Series]] = {}
+    for column, _ in scope.columns:
+        by_table.setdefault(id(column.table), []).append(column)
+    parts = []
+    for columns in by_table.values():
+        names = [f"'{c.header}'" for c in columns]
+        named = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+        table = columns[0].table
+        under = f" under '{table.headings[0]}'" if table.headings and len(scope.columns) > 1 else ""
+        parts.append(f"{named} in the table at line {table.line}{under}")
+    where = parts[0] if len(scope.columns) == 1 else "every column that states it: " + "; ".join(parts)
+    message = f"'{claim.text}' exceeds every row of {where} ({scope.rows} rows, largest {shown})"
+    hint = f"state what the tables measure (at most {shown}), or name the measurement the claim comes from"
+    return Finding(CODE, message, document.path, sentence.line_at(claim.figure.start), hint=hint)
 
 
 __all__ = ["check", "CODE"]
