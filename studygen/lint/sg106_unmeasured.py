@@ -43,7 +43,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, is_empty_cell
 from .text import STOPWORDS, label_tokens, normalize, stem
-from .vocabulary import format_aliases, number_terms
+from .vocabulary import canonical_configuration, format_aliases, number_terms
 
 CODE = "SG106"
 
@@ -137,8 +137,11 @@ def item_terms(text: str) -> frozenset[str]:
 def word_tokens(text: str, parts: bool = True) -> set[str]:
     """Tokens of ``text`` as configurations are matched: normalised label
     tokens, formats and counts written in words by their names ("six-bit
-    integer" -> ``int6``, "eight" -> ``8``) and, when ``parts``, each part of
-    a hyphenated name (``deepep-ll`` -> ``deepep``, ``ll``)."""
+    integer" -> ``int6``, "eight" -> ``8``), configuration words in one
+    spelling ("bs=16" -> ``batch``, ``16``; :data:`~studygen.lint.vocabulary.CONFIGURATION_WORDS`)
+    and, when ``parts``, each part of a hyphenated name (``deepep-ll`` ->
+    ``deepep``, ``ll``)."""
+    text = canonical_configuration(text)
     tokens = set(label_tokens(normalize(text)))
     tokens |= format_aliases(text)
     tokens |= number_terms(text)
