@@ -4,7 +4,7 @@
 A figure in ``x`` or ``%`` written with the direction it goes ("faster",
 "less", "smaller", "speedup" …) claims what the tables of the document
 measure. It is read against **every column of the document that states the
-same thing** (:func:`backing`), wherever it stands (an introduction's claim
+same thing** (:func:`backing`; the :data:`MAX_BACKING` nearest), wherever it stands (an introduction's claim
 and the tables thirty lines and a heading further down): columns of its unit
 whose cells print the same direction word ("2x faster", "70% less"), or
 whose header names the quantity the claim names right after its direction
@@ -29,6 +29,7 @@ whose cells print lower bounds (">75%": the claim may be what it reached).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..patterns import lazy_compile
@@ -143,15 +144,29 @@ def states_lower_bound(cell: str, figure: Figure) -> bool:
     return bool(_LOWER_BOUND_BEFORE_RE.search(cell, 0, figure.start)) or cell[figure.end:].lstrip(" *_").startswith("+")
 
 
-def backing(document: Document, claim: Claim) -> list[Series]:
-    """Every column of the document that states what ``claim`` states, in
-    document order: its unit's series, and for an ``x`` claim the
-    speedup columns printed without a unit."""
-    candidates = list(document.series_by_unit.get(claim.figure.unit, ()))
-    if claim.figure.unit == "x":
-        candidates += [s for s in document.series_by_unit.get(None, ()) if _SPEEDUP_HEADER_RE.search(s.header)]
-        candidates.sort(key=lambda s: (s.table.order, s.column, s.sub))
-    return [s for s in candidates if _states_same(s, claim)]
+# Columns a claim is read against, nearest first: enough for any document a
+# person writes by hand, and a bound that keeps lint linear in a generated one.
+MAX_BACKING = 64
+
+
+def backing(document: Document, claim: Claim, order: int = 0) -> list[Series]:
+    """The columns of the document that state what ``claim`` states (at most
+    :data:`MAX_BACKING`, those of the tables nearest block position
+    ``order``), nearest first: its unit's series, and for an ``x`` claim the
+    speedup columns printed without a unit. The full list per kind of claim
+    is found once per document."""
+    key = ("backing", claim.figure.unit, claim.direction, claim.quantity)
+    stating = document.memo.get(key)
+    if stating is None:
+        candidates = list(document.series_by_unit.get(claim.figure.unit, ()))
+        if claim.figure.unit == "x":
+            candidates += [s for s in document.series_by_unit.get(None, ()) if _SPEEDUP_HEADER_RE.search(s.header)]
+            candidates.sort(key=lambda s: (s.table.order, s.column, s.sub))
+        stating = document.memo[key] = [s for s in candidates if _states_same(s, claim)]
+    if len(stating) > MAX_BACKING:
+        middle = bisect_left([s.table.order for s in stating], order)
+        stating = stating[max(0, middle - MAX_BACKING):middle + MAX_BACKING]
+    return sorted(stating, key=lambda s: (abs(s.table.order - order), s.table.order))[:MAX_BACKING]
 
 
 @dataclass
@@ -177,10 +192,11 @@ def overstated(document: Document, block: Block, sentence: Sentence, claim: Clai
     first; None when no column states it or one holds a row it does not
     exceed."""
     figure = claim.figure
-    view = sentence.clause_view(figure.start, figure.end - figure.start)
     low_edge = figure.value - figure.half_step
     columns = []
-    for series in backing(document, claim):
+    stating = backing(document, claim, block.order)
+    view = sentence.clause_view(figure.start, figure.end - figure.start) if stating else None
+    for series in stating:
         rows = _restricted(series, view)
         if rows is None:
             continue
@@ -197,10 +213,7 @@ def overstated(document: Document, block: Block, sentence: Sentence, claim: Clai
         if any(states_lower_bound(cells[i].cells[series.column], series.values[i]) for i in rows):
             return None  # a row measured only a bound (">75%"): the claim may be what it reached
         columns.append((series, values))
-    if not columns:
-        return None
-    columns.sort(key=lambda entry: (abs(entry[0].table.order - block.order), entry[0].table.order))
-    return Scope(columns)
+    return Scope(columns) if columns else None
 
 
 __all__ = ["Claim", "Scope", "backing", "cell_direction", "claims_of", "overstated", "states_lower_bound"]

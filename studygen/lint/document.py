@@ -177,7 +177,7 @@ class Table:
     numeric_labels: dict[int, str] = field(default_factory=dict)  # column -> header word before its numbers
     # label column -> word of its labels -> rows whose label holds it ("decode" of "deepep_decode")
     label_parts: dict[int, dict[str, set[int]]] = field(default_factory=dict)
-    pair_cache: dict = field(default_factory=dict)  # unit -> column pairs (SG101)
+    pair_cache: dict = field(default_factory=dict)  # what checks keep per table: column pairs by unit (SG101), labelled rows (SG103)
 
     @cached_property
     def unit_counts(self) -> Counter:
@@ -255,8 +255,9 @@ class Sentence:
     tokens: list[Token]
     ranges: list[Range]
 
-    @property
+    @cached_property
     def text(self) -> str:
+        """The sentence's text (sliced once: clauses and views read it often)."""
         return self.block.text[self.start:self.end]
 
     def line_at(self, offset: int) -> int:
@@ -291,18 +292,18 @@ class Sentence:
         …, and B takes …"), else those words (no restriction)."""
         relative = offset - self.start
         document = self.block.document
+        start, end = figure_scope(self.text, relative, relative + max(length, 1))
+        own = self.segment_view(start, end)
+        if _names_rows(own, document):
+            return own  # (the sentence then names a label too: the whole-sentence view is not needed)
         whole = self.view
         if not (_names_rows(whole, document) or whole.multiword_possible or document.header_parts & whole.token_set):
             return whole  # the sentence names no label and no header part at all
-        start, end = figure_scope(self.text, relative, relative + max(length, 1))
-        own = self._segment_view(start, end)
-        if _names_rows(own, document):
-            return own
         # inside a parenthesis the whole parenthesis scopes it: "(nvfp4 loses at 1024, 0.80-0.83x)"
         opened = self.text.rfind("(", 0, relative)
         if opened != -1 and self.text.rfind(")", opened, relative) == -1:
             closed = self.text.find(")", relative)
-            inner = self._segment_view(opened + 1, closed if closed != -1 else len(self.text))
+            inner = self.segment_view(opened + 1, closed if closed != -1 else len(self.text))
             if _names_rows(inner, document):
                 return inner
         opening = self.opening_view
@@ -316,7 +317,9 @@ class Sentence:
         document = self.block.document
         return TextView(opening, document.label_vocab, parts=document.label_parts) if opening else None
 
-    def _segment_view(self, start: int, end: int) -> TextView:
+    def segment_view(self, start: int, end: int) -> TextView:
+        """The view of the sentence's text ``start:end`` (offsets into
+        :attr:`text`), made once per span: several checks read one clause."""
         views = self.__dict__.setdefault("_segment_views", {})
         view = views.get((start, end))
         if view is None:
@@ -400,6 +403,7 @@ class Document:
     label_parts: frozenset[str] = frozenset()  # words of labels that tell rows apart ("decode", "first")
     numeric_header_words: frozenset[str] = frozenset()
     header_parts: frozenset[str] = frozenset()  # varying parts of split headers ("fp8", "800x1067")
+    memo: dict = field(default_factory=dict)  # what checks keep per document (SG101: the columns backing a kind of claim)
 
     @cached_property
     def prose(self) -> list[Block]:

@@ -59,6 +59,7 @@ _SPREAD_BEFORE_RE = lazy_compile(r"(?:±|\+/-|\+-)\s*$")
 
 _RANGE_GAP_RE = lazy_compile(r"\s*(?:to|–|—|-|‒|\.\.\.?|…)\s*")
 _AND_GAP_RE = lazy_compile(r"\s*and\s*")
+_MAX_RANGE_GAP = 16  # characters between a range's figures: " to ", " and ", " – " with room for spacing
 _BETWEEN_RE = lazy_compile(r"\bbetween\s*$", re.IGNORECASE)
 _FROM_RE = lazy_compile(r"\bfrom\s*$", re.IGNORECASE)
 _RANGE_VERB_RE = lazy_compile(r"\b(?:ranges?|ranging|range|var(?:y|ies|ied|ying)|spans?|spanning|spread)\b[^,;.]{0,40}\bfrom\s*$", re.IGNORECASE)
@@ -141,6 +142,9 @@ def with_unit(number_text: str, unit: str | None) -> str:
 
 
 def _number(text: str) -> tuple[float, int]:
+    if "," not in text and "−" not in text:  # the common case: "5.889", "-12"
+        dot = text.find(".")
+        return float(text), (len(text) - dot - 1 if dot != -1 else 0)
     cleaned = text.replace(",", "").replace("−", "-")
     decimals = len(cleaned.split(".", 1)[1]) if "." in cleaned else 0
     return float(cleaned), decimals
@@ -158,28 +162,26 @@ def tokenize(text: str) -> list[Token]:
     has_ap = "AP" in text
     for match in _TOKEN_RE.finditer(text):
         start, end = match.span()
-        if match.group("shape") is not None:
-            tokens.append(Token("shape", None, start, end, match.group()))
+        shape, version, number_text, unit_text = match.groups()  # one call: named lookups cost per figure
+        if shape is not None:
+            tokens.append(Token("shape", None, start, end, shape))
             continue
-        if match.group("version") is not None:
-            tokens.append(Token("version", None, start, end, match.group()))
+        if version is not None:
+            tokens.append(Token("version", None, start, end, version))
             continue
-        number_text = match.group("num")
         if has_spread and start and _SPREAD_BEFORE_RE.search(text, max(0, start - 6), start):
             # "5.3 ± 0.2 ms": the unit after the spread belongs to the figure before it
-            unit_text = match.group("unit")
             if unit_text and tokens and tokens[-1].figure is not None and tokens[-1].figure.unit is None:
                 tokens[-1] = tokens[-1]._replace(figure=tokens[-1].figure._replace(unit=UNITS[unit_text]))
             continue
         value, decimals = _number(number_text)
-        unit_text = match.group("unit")
         unit = UNITS[unit_text] if unit_text else None
         if unit is None and has_ap and start:
             prefix = _AP_PREFIX_RE.search(text, max(0, start - 32), start)
             if prefix:
                 unit = UNITS[prefix.group(1)]
-        figure = Figure(value, number_text.replace("−", "-"), decimals, unit, start, end)
-        tokens.append(Token("num", figure, start, end, match.group()))
+        figure = Figure(value, number_text.replace("−", "-") if "−" in number_text else number_text, decimals, unit, start, end)
+        tokens.append(Token("num", figure, start, end, text[start:end]))
     return mark_counts(text, tokens)
 
 
@@ -195,11 +197,14 @@ def is_count_share(first: Figure, second: Figure, separator: str) -> bool:
             and 0 <= first.value <= second.value and second.value > 0)
 
 
+_COUNT_SHARE_RE = lazy_compile(r"\d/\d")
+
+
 def mark_counts(text: str, tokens: list[Token]) -> list[Token]:
     """``tokens`` with the figures of each counted share (``26/100``, see
     :func:`is_count_share`) marked exact: counts of events are not rounded
     (:mod:`studygen.lint.rounding`)."""
-    if "/" not in text:
+    if "/" not in text or not _COUNT_SHARE_RE.search(text):
         return tokens
     for index in range(len(tokens) - 1):
         first, second = tokens[index], tokens[index + 1]
@@ -219,14 +224,18 @@ def find_ranges(text: str, tokens: list[Token]) -> list[Range]:
     ``change``; checks of coverage use kind ``range`` only."""
     ranges = []
     index = 0
+    has_between = "between" in text.lower()
     while index + 1 < len(tokens):
         first, second = tokens[index], tokens[index + 1]
         if first.figure is None or second.figure is None:
             index += 1
             continue
         gap_start, gap_end = first.end, second.start
+        if gap_end - gap_start > _MAX_RANGE_GAP:
+            index += 1  # no joining word is that long: no range, no regex run
+            continue
         before_start = max(0, first.start - 60)
-        between = _BETWEEN_RE.search(text, before_start, first.start)
+        between = _BETWEEN_RE.search(text, before_start, first.start) if has_between else None
         if between:
             joined = _AND_GAP_RE.fullmatch(text, gap_start, gap_end) or _RANGE_GAP_RE.fullmatch(text, gap_start, gap_end)
         else:

@@ -78,20 +78,32 @@ def _label_of(cell: str) -> str:
     return " ".join(cell.lower().split())
 
 
+def _labelled_rows(table: Table) -> dict[str, list[int]]:
+    """Label -> rows of the table's one label column (labels of two characters
+    or more with a letter); kept on the table, which clauses read repeatedly."""
+    cached = table.pair_cache.get("labelled rows")
+    if cached is None:
+        column = table.label_columns[0]
+        cached = {}
+        for row in table.rows:
+            label = _label_of(row.cells[column])
+            if len(label) >= 2 and any(c.isalpha() for c in label):
+                cached.setdefault(label, []).append(row.index)
+        table.pair_cache["labelled rows"] = cached
+    return cached
+
+
 def _named_rows(table: Table, clause: str) -> tuple[int, int] | None:
     """The two rows the clause names by their labels, or None (not two, a
     label shared by several rows, or a label column that is not one)."""
     if len(table.label_columns) != 1:
         return None
-    column = table.label_columns[0]
-    rows_of: dict[str, list[int]] = {}
-    for row in table.rows:
-        label = _label_of(row.cells[column])
-        if len(label) >= 2 and any(c.isalpha() for c in label):
-            rows_of.setdefault(label, []).append(row.index)
+    rows_of = _labelled_rows(table)
     spans = []
     lowered = clause.lower()
     for label, rows in rows_of.items():
+        if label not in lowered:
+            continue  # the whole-word search below only where the text holds the label at all
         for match in re.finditer(r"(?<![\w.+-])" + re.escape(label) + r"(?![\w+]|-\w)", lowered):
             spans.append((match.start(), match.end(), label))
     # a label inside a longer one ("int8" in "int8+sq") is the longer one

@@ -266,12 +266,32 @@ def _operand(table: Table, column: int) -> tuple[Series | None, Series | None]:
     return measured, ratio
 
 
-def _clause_view(document: Document, sentence: Sentence, figure: Figure) -> TextView:
+class _LazyViews:
+    """The two views a ratio is scoped by, each made when first read: its own
+    clause ("1.78x vs dg at 8192"), then the words that scope it ("At batch
+    32, ...")."""
+
+    __slots__ = ("sentence", "figure", "made")
+
+    def __init__(self, sentence: Sentence, figure: Figure):
+        self.sentence, self.figure, self.made = sentence, figure, []
+
+    def __iter__(self):
+        for index in range(2):
+            if index == len(self.made):
+                figure = self.figure
+                self.made.append(_clause_view(self.sentence, figure) if index == 0
+                                 else self.sentence.clause_view(figure.start, figure.end - figure.start))
+            yield self.made[index]
+
+
+def _clause_view(sentence: Sentence, figure: Figure) -> TextView:
+    """The view of the figure's clause, shared with the sentence's other views of the same words."""
     text = sentence.block.text
     start = max([text.rfind(c, sentence.start, figure.start) for c in _CLAUSE_BREAKS] + [sentence.start - 1]) + 1
     ends = [text.find(c, figure.end, sentence.end) for c in _CLAUSE_BREAKS]
     end = min([e for e in ends if e != -1] + [sentence.end])
-    return TextView(text[start:end], document.label_vocab, parts=document.label_parts)
+    return sentence.segment_view(start - sentence.start, end - sentence.start)
 
 
 @dataclass
@@ -385,36 +405,43 @@ def _subjects(sentence: Sentence, figure: Figure) -> set[str]:
     return set(label_tokens(normalize(before)))
 
 
-def _nearest(tables, orders: list[int], order: int) -> list[Table]:
+def _nearest(tables, orders: list[int], order: int, section: int) -> list[Table]:
     """The :data:`_MAX_TABLES` tables of ``tables`` (in document order, at
-    block positions ``orders``) nearest to block position ``order``, nearest
-    first: any of them giving the ratio clears it, and a bounded number keeps
-    lint linear in the document."""
+    block positions ``orders``) nearest to block position ``order``, those of
+    the sentence's ``section`` first, then nearest first: any of them giving
+    the ratio clears it, and a bounded number keeps lint linear in the
+    document."""
     middle = bisect_left(orders, order)
     window = tables[max(0, middle - _MAX_TABLES):middle + _MAX_TABLES]
-    return sorted(window, key=lambda t: (abs(t.order - order), t.order))[:_MAX_TABLES]
+    return sorted(window, key=lambda t: (t.section != section, abs(t.order - order), t.order))[:_MAX_TABLES]
 
 
 def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, written: str, cache: dict):
     reference = normalize(written)
     # the figure's own clause ("1.78x vs dg at 8192"), else the words that scope it ("At batch 32, ...")
-    views = (_clause_view(document, sentence, figure), sentence.clause_view(figure.start, figure.end - figure.start))
-    named = _subjects(sentence, figure)
+    # made when first read (most ratios are settled by the first view of the nearest table)
+    views = _LazyViews(sentence, figure)
+    named: set[str] | None = None  # the words the ratio is about, read when a table has columns to compare
     readings: list[_Reading] = []
     tables = document.tables_by_keyword.get(stem(reference), ())
     orders = cache["orders"].get(stem(reference))
     if orders is None:
         orders = cache["orders"][stem(reference)] = [t.order for t in tables]
-    for table in _nearest(tables, orders, sentence.block.order):
+    for table in _nearest(tables, orders, sentence.block.order, sentence.block.section):
         for view in views:
             rows = table.restrict(view)
             if rows and (rows != table.all_rows or len(table.rows) == 1):
                 columns = cache["columns"].get(id(table))
                 if columns is None:
                     columns = cache["columns"][id(table)] = _Columns.of(table)
-                readings.extend(_readings(table, columns, reference, named, rows, figure))
+                if named is None:
+                    named = _subjects(sentence, figure)
+                found = _readings(table, columns, reference, named, rows, figure)
+                if any(r.fits for r in found):
+                    return None  # a table gives it (nearest first: the rest need not be read)
+                readings.extend(found)
                 break  # no view naming a row of this table: which row would it be?
-    if not readings or any(r.fits for r in readings):
+    if not readings:
         return None
     block_order = sentence.block.order
     table = min((r.table for r in readings), key=lambda t: (abs(t.order - block_order), t.order))

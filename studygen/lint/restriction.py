@@ -35,7 +35,27 @@ _SWEEP_NOUNS = frozenset({"size", "sizes", "batch", "batches", "token", "tokens"
                           "sequence", "sequences", "input", "inputs", "context", "contexts", "length", "lengths",
                           "prompt", "prompts", "load", "loads", "concurrency", "qps", "problem", "problems",
                           "message", "messages", "point", "points", "end", "regime"})
+_SIZE_WORDS = _SMALL_WORDS | _LARGE_WORDS
 _MAGNITUDE_RE = lazy_compile(r"^(\d+(?:\.\d+)?)\s*([km])?$")
+_DIGIT_RE = lazy_compile(r"\d")
+
+
+def _names_multiword(normalized: str, tokens: set[str], labels) -> bool:
+    """True when ``normalized`` holds one of the several-word ``labels``: a
+    label is looked for only when the text holds its first word (a document
+    of thousands of labels costs a set lookup per word, not a search per label)."""
+    firsts = _first_words(labels)
+    return any(label in normalized for token in tokens for label in firsts.get(token, ()))
+
+
+@lru_cache(maxsize=64)
+def _first_words(labels: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """First word -> the labels of ``labels`` that start with it."""
+    grouped: dict[str, list[str]] = {}
+    for label in labels:
+        words = label_tokens(label)
+        grouped.setdefault(words[0] if words else label, []).append(label)
+    return {word: tuple(found) for word, found in grouped.items()}
 
 
 @lru_cache(maxsize=16384)
@@ -73,12 +93,12 @@ class TextView:
         self.excluded = excluded
         self.vocab_mentions = frozenset(token_set & vocab) if vocab else frozenset()
         # a label of several words ("fp16 Dequantize") may be named without any one-word label
-        self.multiword_possible = bool(multiword_labels) and any(label in self.normalized for label in multiword_labels)
+        self.multiword_possible = bool(multiword_labels) and _names_multiword(self.normalized, token_set, multiword_labels)
         # words of labels ("decode" of "deepep_decode", "first" of "First Inference (A)")
         self.part_mentions = frozenset(token_set & parts) if parts else frozenset()
         # numbers named as a point of a sweep ("at 8192", "the 16384 point", "at 1024-8192")
         numbers, spans = set(), []
-        if any(ch.isdigit() for ch in self.normalized):
+        if _DIGIT_RE.search(self.normalized):
             for match in _BARE_NUMBER_RE.finditer(self.normalized):
                 if match.group(2) is None:
                     numbers.add(match.group(1))
@@ -88,7 +108,7 @@ class TextView:
         self.number_spans = tuple(spans)
         # (-1 for the small end, +1 for the large end, noun): "small sizes" -> (-1, "sizes")
         ends = set()
-        if not (_SMALL_WORDS | _LARGE_WORDS).isdisjoint(token_set):
+        if not _SIZE_WORDS.isdisjoint(token_set):
             tokens = self.tokens
             for index, token in enumerate(tokens):
                 direction = -1 if token in _SMALL_WORDS else 1 if token in _LARGE_WORDS else 0

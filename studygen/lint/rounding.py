@@ -77,9 +77,11 @@ def is_exact(figure: Figure) -> bool:
 def stands_for(figure: Figure) -> Interval:
     """The values an input figure stands for given its printed digits
     (itself alone when :func:`is_exact`)."""
-    if is_exact(figure):
-        return Interval(figure.value, figure.value)
-    return printed_interval(figure)
+    value = figure.value
+    if figure.exact or (figure.decimals == 0 and figure.unit is None and -SMALL_COUNT <= value <= SMALL_COUNT):
+        return Interval(value, value)  # is_exact, inlined: this runs for every operand of every formula tried
+    half = 0.5 * 10.0 ** -figure.decimals
+    return Interval(value - half, value + half)
 
 
 def printed_interval(figure: Figure) -> Interval:
@@ -115,11 +117,13 @@ def verdict(computed: Interval, printed: Figure) -> str | None:
     """``"rounded"`` when ``computed`` meets the interval ``printed`` stands
     for, ``"truncated"`` when it meets only its truncation interval (see the
     module docstring), None when neither: the printed figure does not follow."""
-    if computed.meets(printed_interval(printed)):
-        return "rounded"
-    cut = truncation_interval(printed)
+    value, half = printed.value, 0.5 * 10.0 ** -printed.decimals
+    low, high = computed
+    if low <= value + half + _EPSILON and value - half - _EPSILON <= high:
+        return "rounded"  # computed meets printed_interval(printed), inlined
+    cut_lo, cut_hi = (value, value + 2 * half) if value >= 0 else (value - 2 * half, value)  # truncation_interval
     # the far end of a truncation interval prints as the next figure, not this one
-    if computed.lo < cut.hi - _EPSILON and cut.lo - _EPSILON <= computed.hi:
+    if low < cut_hi - _EPSILON and cut_lo - _EPSILON <= high:
         return "truncated"
     return None
 
@@ -137,9 +141,12 @@ def corners(function: Callable[[float, float], float], a: Interval, b: Interval)
 
 def quotient(a: Interval, b: Interval) -> Interval | None:
     """``a / b`` over intervals; None when ``b`` may be zero."""
-    if b.lo <= 0 <= b.hi:
+    b_lo, b_hi = b
+    if b_lo <= 0 <= b_hi:
         return None
-    return corners(lambda x, y: x / y, a, b)
+    a_lo, a_hi = a
+    values = (a_lo / b_lo, a_lo / b_hi, a_hi / b_lo, a_hi / b_hi)
+    return Interval(min(values), max(values))
 
 
 def gives(computed: Interval, printed: Figure, unit: str | None = None) -> str:

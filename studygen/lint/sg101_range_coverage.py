@@ -314,7 +314,7 @@ def _series_entries(series: Series, row_indexes: list[int]) -> Callable[[], list
 def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate]) -> bool:
     """Evaluate plain series into ``candidates``; True as soon as one is
     :attr:`Candidate.conclusive`."""
-    view = sentence.clause_view(rng.start, rng.end - rng.start)
+    view = None  # made for the first series worth reading (most ranges have none)
     words = sentence.measure
     restrictions: dict[int, list[int] | None] = {}
     # A series whose values all lie outside the range, endpoints included,
@@ -330,6 +330,8 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
             continue
         table = series.table
         key = id(table)
+        if view is None:
+            view = sentence.clause_view(rng.start, rng.end - rng.start)
         if key not in restrictions:
             restrictions[key] = table.restrict(view)
         rows = restrictions[key]

@@ -23,6 +23,7 @@ from bisect import bisect_left
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Table
+from .text import split_sentences
 from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation
 
 CODE = "SG105"
@@ -73,7 +74,7 @@ def check(document: Document) -> list[Finding]:
     for block in document.prose:
         if not _touches(lines, block.line, block.end_line):
             continue
-        matches = [m for m in VERDICT_RE.finditer(block.text) if not _expected(block.text, m.start())]
+        matches = [m for m in _verdicts(block) if not _expected(block.text, m.start())]
         if not matches:
             continue
         if has_evidence(block.text):
@@ -95,6 +96,18 @@ def check(document: Document) -> list[Finding]:
         for line, phrase in verdicts:
             findings.append(_finding(document, phrase, line, "table"))
     return findings
+
+
+def _verdicts(block: Block):
+    """The verdicts of a block: :data:`VERDICT_RE` run over the sentences
+    that hold a verdict stem only (a verdict never spans two sentences)."""
+    text = block.text
+    lowered = text.lower()
+    spans = [(s.start, s.end) for s in block.sentences] if block.has_digits else split_sentences(text)
+    for start, end in spans:
+        piece = lowered[start:end]
+        if any(stem in piece for stem in NOISE_STEMS):
+            yield from VERDICT_RE.finditer(text, start, end)
 
 
 def _expected(text: str, offset: int) -> bool:
