@@ -160,29 +160,43 @@ def tokenize(text: str) -> list[Token]:
     # The prefix and spread tests only run where their markers occur at all.
     has_spread = "±" in text or "+/-" in text or "+-" in text
     has_ap = "AP" in text
+    # tuple.__new__ straight away: a named tuple's own __new__ is a Python frame per figure
+    new = tuple.__new__
+    append = tokens.append
     for match in _TOKEN_RE.finditer(text):
         start, end = match.span()
         shape, version, number_text, unit_text = match.groups()  # one call: named lookups cost per figure
         if shape is not None:
-            tokens.append(Token("shape", None, start, end, shape))
+            append(new(Token, ("shape", None, start, end, shape)))
             continue
         if version is not None:
-            tokens.append(Token("version", None, start, end, version))
+            append(new(Token, ("version", None, start, end, version)))
             continue
-        if has_spread and start and _SPREAD_BEFORE_RE.search(text, max(0, start - 6), start):
+        if has_spread and start and _spread_before(text, start):
             # "5.3 ± 0.2 ms": the unit after the spread belongs to the figure before it
             if unit_text and tokens and tokens[-1].figure is not None and tokens[-1].figure.unit is None:
                 tokens[-1] = tokens[-1]._replace(figure=tokens[-1].figure._replace(unit=UNITS[unit_text]))
             continue
-        value, decimals = _number(number_text)
+        if "," in number_text or "−" in number_text:
+            value, decimals = _number(number_text)
+            number_text = number_text.replace("−", "-")
+        else:  # _number's common case, inlined
+            dot = number_text.find(".")
+            value, decimals = float(number_text), (len(number_text) - dot - 1 if dot != -1 else 0)
         unit = UNITS[unit_text] if unit_text else None
         if unit is None and has_ap and start:
             prefix = _AP_PREFIX_RE.search(text, max(0, start - 32), start)
             if prefix:
                 unit = UNITS[prefix.group(1)]
-        figure = Figure(value, number_text.replace("−", "-") if "−" in number_text else number_text, decimals, unit, start, end)
-        tokens.append(Token("num", figure, start, end, text[start:end]))
+        figure = new(Figure, (value, number_text, decimals, unit, start, end, False))
+        append(new(Token, ("num", figure, start, end, text[start:end])))
     return mark_counts(text, tokens)
+
+
+def _spread_before(text: str, start: int) -> bool:
+    """True when ``±`` (or ``+/-``) ends right before ``start``: the figure there is a spread."""
+    window = text[max(0, start - 6):start]
+    return ("±" in window or "+/-" in window or "+-" in window) and _SPREAD_BEFORE_RE.search(window) is not None
 
 
 def figures_of(text: str) -> list[Figure]:

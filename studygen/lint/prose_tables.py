@@ -355,12 +355,17 @@ def _readings(table: Table, columns: _Columns, reference: str, named: set[str], 
             if a is not None and b is not None:
                 for x, y in ((a, b), (b, a)):
                     verdict = fits("ratio", x, y, ratio)
+                    if verdict:
+                        return [_Reading(table, row, x.value / y.value, verdict, x, y)]  # one fitting reading settles it
                     if verdict is not None:
                         readings.append(_Reading(table, row, x.value / y.value, verdict, x, y))
             cell = printed.values[row] if printed is not None else None
             if cell is not None:
                 same = printed_interval(cell).meets(printed_interval(ratio))
-                readings.append(_Reading(table, row, cell.value, same, printed=f"'{table.headers[column]}' prints {cell.text}x"))
+                reading = _Reading(table, row, cell.value, same, printed=f"'{table.headers[column]}' prints {cell.text}x")
+                if same:
+                    return [reading]
+                readings.append(reading)
     return readings
 
 
@@ -368,7 +373,7 @@ def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each prose ratio against a named column that
     no table of the document gives (see the module docstring)."""
     # keyword -> block positions of the tables holding it; id(table) -> its columns
-    cache: dict = {"orders": {}, "columns": {}}
+    cache: dict = {"orders": {}, "columns": {}, "nearest": {}}
     found = []
     for block in document.prose:
         if not block.has_digits:
@@ -427,7 +432,11 @@ def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, writt
     orders = cache["orders"].get(stem(reference))
     if orders is None:
         orders = cache["orders"][stem(reference)] = [t.order for t in tables]
-    for table in _nearest(tables, orders, sentence.block.order, sentence.block.section):
+    near_key = (stem(reference), sentence.block.order)
+    nearest = cache["nearest"].get(near_key)
+    if nearest is None:  # the same for every ratio of a block against this reference
+        nearest = cache["nearest"][near_key] = _nearest(tables, orders, sentence.block.order, sentence.block.section)
+    for table in nearest:
         for view in views:
             rows = table.restrict(view)
             if rows and (rows != table.all_rows or len(table.rows) == 1):

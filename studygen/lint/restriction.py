@@ -72,7 +72,7 @@ class TextView:
     its tokens (and their stems), the positions after exclusion words."""
 
     __slots__ = ("normalized", "tokens", "token_set", "excluded", "vocab_mentions", "restrictions", "_followers", "multiword_possible",
-                 "part_mentions", "bare_numbers", "number_spans", "sweep_ends")
+                 "part_mentions", "_numbers", "_sweep_ends")
 
     def __init__(self, text: str, vocab: frozenset[str], multiword_labels: frozenset[str] = frozenset(),
                  parts: frozenset[str] = frozenset()):
@@ -96,26 +96,48 @@ class TextView:
         self.multiword_possible = bool(multiword_labels) and _names_multiword(self.normalized, token_set, multiword_labels)
         # words of labels ("decode" of "deepep_decode", "first" of "First Inference (A)")
         self.part_mentions = frozenset(token_set & parts) if parts else frozenset()
-        # numbers named as a point of a sweep ("at 8192", "the 16384 point", "at 1024-8192")
-        numbers, spans = set(), []
-        if _DIGIT_RE.search(self.normalized):
-            for match in _BARE_NUMBER_RE.finditer(self.normalized):
-                if match.group(2) is None:
-                    numbers.add(match.group(1))
-                else:
-                    spans.append((float(match.group(1)), float(match.group(2))))
-        self.bare_numbers = frozenset(numbers)
-        self.number_spans = tuple(spans)
-        # (-1 for the small end, +1 for the large end, noun): "small sizes" -> (-1, "sizes")
-        ends = set()
-        if not _SIZE_WORDS.isdisjoint(token_set):
-            tokens = self.tokens
-            for index, token in enumerate(tokens):
-                direction = -1 if token in _SMALL_WORDS else 1 if token in _LARGE_WORDS else 0
-                if direction:
-                    for noun in tokens[index + 1:index + 3]:
-                        ends.add((direction, noun))
-        self.sweep_ends = frozenset(ends)
+        self._numbers: tuple[frozenset[str], tuple[tuple[float, float], ...]] | None = None
+        self._sweep_ends: frozenset[tuple[int, str]] | None = None
+
+    def _read_numbers(self) -> tuple[frozenset[str], tuple[tuple[float, float], ...]]:
+        """(numbers, spans) named as points of a sweep ("at 8192", "the
+        16384 point", "at 1024-8192"): read on first use, most views are
+        settled by their labels before."""
+        if self._numbers is None:
+            numbers, spans = set(), []
+            if _DIGIT_RE.search(self.normalized):
+                for match in _BARE_NUMBER_RE.finditer(self.normalized):
+                    if match.group(2) is None:
+                        numbers.add(match.group(1))
+                    else:
+                        spans.append((float(match.group(1)), float(match.group(2))))
+            self._numbers = (frozenset(numbers), tuple(spans))
+        return self._numbers
+
+    @property
+    def bare_numbers(self) -> frozenset[str]:
+        """Numbers named as a sweep point ("at 8192")."""
+        return self._read_numbers()[0]
+
+    @property
+    def number_spans(self) -> tuple[tuple[float, float], ...]:
+        """Spans of sweep points ("at 1024-8192")."""
+        return self._read_numbers()[1]
+
+    @property
+    def sweep_ends(self) -> frozenset[tuple[int, str]]:
+        """(-1 for the small end, +1 for the large end, noun): "small sizes" -> (-1, "sizes")."""
+        if self._sweep_ends is None:
+            ends = set()
+            if not _SIZE_WORDS.isdisjoint(self.token_set):
+                tokens = self.tokens
+                for index, token in enumerate(tokens):
+                    direction = -1 if token in _SMALL_WORDS else 1 if token in _LARGE_WORDS else 0
+                    if direction:
+                        for noun in tokens[index + 1:index + 3]:
+                            ends.add((direction, noun))
+            self._sweep_ends = frozenset(ends)
+        return self._sweep_ends
 
     def mention(self, value: str) -> int:
         """1 when the text names label ``value``, -1 when it names it after
@@ -160,7 +182,7 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
         return None
     numeric_words, multiword = table.label_words
     parts_named = view.part_mentions and table.part_words & view.part_mentions
-    numbers_named = (view.bare_numbers or view.number_spans) and table.numeric_labels
+    numbers_named = table.numeric_labels and (view.bare_numbers or view.number_spans)
     if numbers_named and not _holds_points(table, view):
         return None  # "at 1024-8192": a sweep without a 1024 or an 8192 row is another one
     if not (mentioned_vocab or view.excluded or multiword or numeric_words & view.token_set or parts_named or numbers_named):
