@@ -24,7 +24,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Table
 from .text import split_sentences
-from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation
+from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict
 
 CODE = "SG105"
 
@@ -105,8 +105,7 @@ def _verdicts(block: Block):
     lowered = text.lower()
     spans = [(s.start, s.end) for s in block.sentences] if block.has_digits else split_sentences(text)
     for start, end in spans:
-        piece = lowered[start:end]
-        if any(stem in piece for stem in NOISE_STEMS):
+        if may_hold_verdict(lowered[start:end]):
             yield from VERDICT_RE.finditer(text, start, end)
 
 

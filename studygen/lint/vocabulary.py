@@ -223,6 +223,32 @@ NOISE_STEMS = (
     "indistinguishabl", "negligibl", "real ", "material ", "statistical ",
 )
 
+# A sentence holding one of these may hold a verdict by its words alone; one
+# holding only another stem ("spread", "error", "real ") needs a word that
+# places a difference in the variation too (every alternative of
+# NOISE_VERDICT_RE without a strong stem starts with one of _VERDICT_LEADS).
+_STRONG_STEMS = ("nois", "jitter", "indistinguishabl", "significan", "measurabl", "negligibl")
+_VERDICT_LEADS = (
+    "within", "in the", "in our", "into the", "into our", "inside the", "inside our", "under the", "under our",
+    "below the", "below our", "beneath the", "beneath our", "level of", "order of", "comparable to", "par with",
+    "than the", "than our", "lost", "buried", "drown", "hidden", "hides", "swamped", "masked", "swallowed",
+    "dwarfed", "obscured", "absorbed", "disappear", "vanish", "fade", "sink", "sank", "tie", "separa",
+    "distinguish", "told apart", "resolved", "teased apart", "no ",
+)
+
+
+def may_hold_verdict(lowered: str) -> bool:
+    """False when the lower-cased sentence cannot hold a noise verdict
+    (:data:`NOISE_VERDICT_RE`): no stem of :data:`NOISE_STEMS`, or only weak
+    ones without a leading word. A cheap test before the regex."""
+    if any(stem in lowered for stem in _STRONG_STEMS):
+        return True
+    if not any(stem in lowered for stem in NOISE_STEMS):
+        return False
+    spaced = " ".join(lowered.split())  # the regex allows any white space between words
+    return any(lead in spaced for lead in _VERDICT_LEADS)
+
+
 _REPEAT_NOUNS = (
     r"(?:runs?|repeats?|repetitions?|reps?|replicates?|trials?|iterations?|iters?|seeds?|samples?|measurements?|"
     r"jobs?|sessions?|launches|passes|times|benchmarks?\s+runs?)"
