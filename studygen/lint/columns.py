@@ -16,8 +16,9 @@ once (markdown-it pads every row to the header's cells):
   (:func:`context_unit`; never to a column headed as a ratio, "speedup"
   under "Throughput (images/s)"); cells of another unit than the series'
   are left out of it;
-- a column of figures headed with a label word ("TRT plugin") is a series
-  when a ratio column follows it (its operand).
+- a column of figures headed with a label word ("TRT plugin", "step
+  speedup") is a series when a ratio column follows it (its operand) or
+  its header names a ratio.
 
 :func:`add_label_vocabulary` then gathers the labels of all tables, the
 words prose is matched against when it names rows.
@@ -202,7 +203,7 @@ def type_columns(table: Table) -> None:
         numeric = len(parsed) - parsed.count(None)
         # "TRT plugin" over figures, a speedup after it: the speedup's operand, not a label (studygen.lint.table_model)
         named_label = unit is None and _is_label_header(header) and not (
-            numeric == nonempty and (_names_a_quantity(header) or precedes_derived(table.headers, column)))
+            numeric == nonempty and (_names_a_quantity(header) or precedes_derived(table.headers, column) or ratio_header(header)))
         keyed = unit is None and (_is_key_column(texts) if column == 0 else _is_repeated_integers(texts))
         if named_label or numeric * 2 <= nonempty or keyed:
             if not _is_text_header(header) and _short_cells(texts):

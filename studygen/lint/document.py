@@ -88,13 +88,27 @@ class Row:
 
     @property
     def label(self) -> str:
-        """The row's label cells joined (``B200 / 11.1 / 800 x 1067``); "" when none."""
+        """The row's label cells joined (``B200 / 11.1 / 800 x 1067``); "" when
+        none. An empty first label cell beside other label cells continues
+        the label above it (a model named on the first row of its group
+        only: ``R101 / 4``)."""
         if self._label is None:
             columns = self.table.label_columns if self.table is not None else ()
-            self._label = " / ".join(
-                t for t in (self.cells[c] for c in columns) if not is_empty_cell(t)
-            )
+            cells = [self.cells[c] for c in columns]
+            # (only beside another label cell: a lone empty label is no continuation, it names nothing)
+            if len(cells) > 1 and is_empty_cell(cells[0]) and self.index:
+                cells[0] = self._label_above(columns[0])
+            self._label = " / ".join(t for t in cells if not is_empty_cell(t))
         return self._label
+
+    def _label_above(self, column: int) -> str:
+        """The nearest non-empty cell of ``column`` above this row ("" at the top)."""
+        rows = self.table.rows
+        for index in range(self.index - 1, -1, -1):
+            text = rows[index].cells[column]
+            if not is_empty_cell(text):
+                return text
+        return ""
 
     def name(self) -> str:
         """``row 'B200 / 11.1 / 800 x 1067'`` (or ``the row at line N``)."""
