@@ -420,7 +420,8 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     # coincidence); without one it can still show that the range fits.
     reportable = True
     if same_section:
-        if not strong and not (overlap and (found or inside * 2 > count or one_side)):
+        # a clause that claims the range for most rows of the column its words name reads that column whole
+        if not strong and not (overlap and (found or inside * 2 > count or one_side or majority)):
             return None
     elif not (overlap and found):
         if not (strong and inside == count):
