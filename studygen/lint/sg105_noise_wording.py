@@ -25,7 +25,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Table
 from .text import split_sentences
-from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict
+from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
 
 CODE = "SG105"
 
@@ -104,9 +104,13 @@ def _verdicts(block: Block):
     that hold a verdict stem only (a verdict never spans two sentences)."""
     text = block.text
     lowered = text.lower()
+    stems = noise_stem_offsets(lowered)
+    if not stems:
+        return
     spans = [(s.start, s.end) for s in block.sentences] if block.has_digits else split_sentences(text)
     for start, end in spans:
-        if may_hold_verdict(lowered[start:end]):
+        at = bisect_left(stems, start)
+        if at < len(stems) and stems[at] < end and may_hold_verdict(lowered[start:end]):
             yield from VERDICT_RE.finditer(text, start, end)
 
 

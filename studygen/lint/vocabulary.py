@@ -237,16 +237,23 @@ _VERDICT_LEADS = (
 )
 
 
+_STEM_RE = lazy_compile("|".join(re.escape(stem) for stem in NOISE_STEMS))
+_STRONG_RE = lazy_compile("|".join(re.escape(stem) for stem in _STRONG_STEMS))
+_LEAD_RE = lazy_compile("|".join(re.escape(lead).replace(r"\ ", r"\s+") for lead in _VERDICT_LEADS))
+
+
+def noise_stem_offsets(lowered: str) -> list[int]:
+    """Offsets of the verdict stems (:data:`NOISE_STEMS`) in lower-cased text."""
+    return [match.start() for match in _STEM_RE.finditer(lowered)]
+
+
 def may_hold_verdict(lowered: str) -> bool:
     """False when the lower-cased sentence cannot hold a noise verdict
     (:data:`NOISE_VERDICT_RE`): no stem of :data:`NOISE_STEMS`, or only weak
     ones without a leading word. A cheap test before the regex."""
-    if any(stem in lowered for stem in _STRONG_STEMS):
+    if _STRONG_RE.search(lowered):
         return True
-    if not any(stem in lowered for stem in NOISE_STEMS):
-        return False
-    spaced = " ".join(lowered.split())  # the regex allows any white space between words
-    return any(lead in spaced for lead in _VERDICT_LEADS)
+    return _STEM_RE.search(lowered) is not None and _LEAD_RE.search(lowered) is not None
 
 
 _REPEAT_NOUNS = (
