@@ -12,12 +12,15 @@ same table:
 - a test: t-test, Welch, Mann-Whitney, Wilcoxon, bootstrap, permutation
   test, a p-value (``p = 0.3``, ``p < 0.05``).
 
-The verdict's own words are not its evidence ("within the run-to-run
-spread" names a spread without stating one). Without any, the verdict is a
+The variation a verdict names is not its evidence ("within the run-to-run
+spread" names a spread without stating one; "less than the spread of 10
+runs" states a repeat count). Without any, the verdict is a
 warning: it asserts a measurement nobody reported.
 """
 
 from __future__ import annotations
+
+import re
 
 from bisect import bisect_left
 
@@ -25,7 +28,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Table
 from .text import split_sentences
-from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
+from .vocabulary import NOISE_NOUNS, NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
 
 CODE = "SG105"
 
@@ -115,15 +118,20 @@ def _verdicts(block: Block):
 
 
 def _without(text: str, matches) -> str:
-    """``text`` with the verdicts blanked: a verdict's own words ("within the
-    session-to-session spread") are not the evidence it needs."""
+    """``text`` with the variation words of its verdicts blanked: the word a
+    verdict names ("within the session-to-session spread") states no spread,
+    while the rest of it may ("less than the spread of 10 runs": 10 runs)."""
     pieces, cursor = [], 0
     for match in matches:
-        pieces.append(text[cursor:match.start()])
-        pieces.append(" " * (match.end() - match.start()))
-        cursor = match.end()
+        for noun in _NOUN_RE.finditer(text, match.start(), match.end()):
+            pieces.append(text[cursor:noun.start()])
+            pieces.append(" " * (noun.end() - noun.start()))
+            cursor = noun.end()
     pieces.append(text[cursor:])
     return "".join(pieces)
+
+
+_NOUN_RE = lazy_compile(rf"\b{NOISE_NOUNS}\b", re.IGNORECASE)
 
 
 def _expected(text: str, offset: int) -> bool:
