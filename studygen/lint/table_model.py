@@ -159,11 +159,11 @@ def declared_definitions(table: Table, target: Series) -> list[Definition]:
     if reference:
         references = [s for s in everyone if reference in _words(s)]
         if len(references) == 1:
-            others = [s for s in named if s is not references[0]] or group[-1:]
+            # the other operand: a column the header names, else the nearest data column before it
+            others = [s for s in named if s is not references[0]] or [s for s in reversed(before) if s is not references[0]]
             for base in others[:1]:
-                if base is not references[0]:
-                    found.append(Definition("pair", base, references[0], f"its header names '{references[0].header}' as the reference",
-                                            by_words=True))
+                found.append(Definition("pair", base, references[0], f"its header names '{references[0].header}' as the reference",
+                                        by_words=True))
         return found  # a named reference the table does not hold: the column compares with something else
     if len(named) == 2:
         found.append(Definition("pair", named[1], named[0], "its header names both columns", by_words=True))
