@@ -76,3 +76,36 @@ def test_claims_of_a_sentence():
     figure = parse_document("| a |\n|---|\n| 3x slower |\n", "y.md").tables[0].series[0].values[0]
     assert cell_direction("3x slower", figure) == "slower"
     assert cell_direction("3x", figure) == ""
+
+
+SPEEDUPS = "| job | speedup |\n|---|---|\n| a | {a} |\n| b | {b} |\n\n"
+
+
+def test_up_to_claims_the_largest_row_and_floors_and_estimates_are_not_checked():
+    table = SPEEDUPS.format(a="1.80", b="2.12")
+    # up to 3x: 2.5 to 3.5, above 2.12; up to 2.1x: 2.05 to 2.15, reached by 2.12
+    (finding,) = _sg101(table + "It trains up to 3x faster.\n")
+    assert finding.message == "'up to 3x faster' exceeds every row of 'speedup' in the table at line 1 (2 rows, largest 2.12x)"
+    assert _sg101(table + "It trains up to 2.1x faster.\n") == []
+    assert _sg101(table + "It trains as much as 3x faster.\n")[0].message.startswith("'as much as 3x faster' exceeds")
+    for hedged in ("over 3x", "at least 3x", "more than 3x", "~3x", "about 3x", "nearly 3x", "at most 3x", "on average 3x"):
+        assert _sg101(table + f"It trains {hedged} faster.\n") == [], hedged
+
+
+def test_a_speedup_header_backs_a_speed_claim_a_ratio_header_alone_does_not():
+    assert _sg101(SPEEDUPS.format(a="1.80", b="2.12") + "It trains 3x faster.\n")
+    ratio = "| job | ratio |\n|---|---|\n| a | 1.80 |\n| b | 2.12 |\n\nIt trains 3x faster.\n"
+    assert _sg101(ratio) == []
+
+
+def test_backing_columns_are_found_once_per_kind_of_claim_and_bounded_to_the_nearest():
+    from studygen.lint.claims import MAX_BACKING, backing, claims_of
+
+    tables = "".join(f"## Part {i}\n\n| job | speedup |\n|---|---|\n| a | 1.{i % 10}0 |\n| b | 1.{i % 10}5 |\n\n"
+                     for i in range(MAX_BACKING + 10))
+    document = parse_document(tables + "It trains 3x faster.\n", "x.md")
+    (claim,) = claims_of(document.prose[-1].sentences[0])
+    nearest = backing(document, claim, document.prose[-1].order)
+    assert len(nearest) == MAX_BACKING
+    assert nearest[0].table is document.tables[-1] and document.tables[0] not in [s.table for s in nearest]
+    assert len(document.memo[("backing", "x", "faster", "")]) == MAX_BACKING + 10
