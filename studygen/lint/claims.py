@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from ..patterns import lazy_compile
 from .document import Block, Document, Sentence, Series
-from .figures import Figure
+from .figures import Figure, with_unit
 from .text import STOPWORDS, stem
 
 # The direction a claim or a cell goes; stems, so "faster" and "fast" meet.
@@ -216,4 +216,26 @@ def overstated(document: Document, block: Block, sentence: Sentence, claim: Clai
     return Scope(columns) if columns else None
 
 
-__all__ = ["Claim", "Scope", "backing", "cell_direction", "claims_of", "overstated", "states_lower_bound"]
+def claim_finding(sentence: Sentence, claim: Claim, scope: Scope) -> tuple[int, str, str]:
+    """(line, message, hint) of an overstated claim, with the scope it was
+    read against: each column and its table's line and heading, the rows,
+    the largest."""
+    _, largest = scope.largest
+    shown = with_unit(largest.text, claim.figure.unit)
+    by_table: dict[int, list[Series]] = {}
+    for column, _ in scope.columns:
+        by_table.setdefault(id(column.table), []).append(column)
+    parts = []
+    for columns in by_table.values():
+        names = [f"'{c.header}'" for c in columns]
+        named = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+        table = columns[0].table
+        under = f" under '{table.headings[0]}'" if table.headings and len(scope.columns) > 1 else ""
+        parts.append(f"{named} in the table at line {table.line}{under}")
+    where = parts[0] if len(scope.columns) == 1 else "every column that states it: " + "; ".join(parts)
+    message = f"'{claim.text}' exceeds every row of {where} ({scope.rows} rows, largest {shown})"
+    hint = f"state what the tables measure (at most {shown}), or name the measurement the claim comes from"
+    return sentence.line_at(claim.figure.start), message, hint
+
+
+__all__ = ["Claim", "Scope", "claim_finding", "backing", "cell_direction", "claims_of", "overstated", "states_lower_bound"]

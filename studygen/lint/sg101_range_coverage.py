@@ -48,7 +48,7 @@ from typing import Callable
 from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
-from .claims import claims_of, overstated
+from .claims import claim_finding, claims_of, overstated
 from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
@@ -185,7 +185,8 @@ def check(document: Document) -> list[Finding]:
             for claim in claims_of(sentence):
                 scope = overstated(document, block, sentence, claim)
                 if scope is not None:
-                    findings.append(_claim_finding(document, sentence, claim, scope))
+                    line, message, hint = claim_finding(sentence, claim, scope)
+                    findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
 
 
@@ -585,27 +586,6 @@ def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate
         "or name the rows it covers in the same clause (for example 'on TensorRT 11.4' or 'at 800 x 800') so only those are compared"
     )
     return Finding(CODE, message, document.path, sentence.line_at(rng.start), hint=hint)
-
-
-def _claim_finding(document: Document, sentence: Sentence, claim, scope) -> Finding:
-    """The finding of an overstated claim, with the scope it was read
-    against: each column and its table's line, the rows, the largest."""
-    series, largest = scope.largest
-    shown = with_unit(largest.text, claim.figure.unit)
-    by_table: dict[int, list[Series]] = {}
-    for column, _ in scope.columns:
-        by_table.setdefault(id(column.table), []).append(column)
-    parts = []
-    for columns in by_table.values():
-        names = [f"'{c.header}'" for c in columns]
-        named = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
-        table = columns[0].table
-        under = f" under '{table.headings[0]}'" if table.headings and len(scope.columns) > 1 else ""
-        parts.append(f"{named} in the table at line {table.line}{under}")
-    where = parts[0] if len(scope.columns) == 1 else "every column that states it: " + "; ".join(parts)
-    message = f"'{claim.text}' exceeds every row of {where} ({scope.rows} rows, largest {shown})"
-    hint = f"state what the tables measure (at most {shown}), or name the measurement the claim comes from"
-    return Finding(CODE, message, document.path, sentence.line_at(claim.figure.start), hint=hint)
 
 
 __all__ = ["check", "CODE"]
