@@ -17,7 +17,8 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
 
 - A range printed without a unit takes the unit of the nearest heading
   above it that names one ("### Latency (ms)" over "fp16 takes 5.6 to 6.1
-  on every GPU"), unless a noun follows it ("1 to 8 GPUs" counts GPUs).
+  on every GPU"), unless a noun follows it ("1 to 8 GPUs" counts GPUs;
+  ``sg101_*_heading_chain_unit``).
 - The words around the range that name row labels ("on TensorRT 11.4",
   "at 800 x 800", "for fp16 and INT8", "except B200"), or the sentence's
   opening phrase ("On TensorRT 11.4, …"), restrict it to those rows; a
@@ -34,9 +35,18 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   the best column it does not fit; otherwise the finding names the most
   plausible column and every row the range leaves out, with its value.
 
+- A range whose clause claims it for most or all rows ("in most cases",
+  "across the board") is read against the whole column it names, whatever
+  share of it the range covers (``sg101_*_majority_claim``).
+
 Columns are looked at nearest first (the sentence's own section), and the
 search stops at a column the range fits at the top plausibility, so a long
 document costs little per range.
+
+**Single-figure claims** ("3x faster", "up to 3x faster", "70% less memory")
+are read against every column of the document that states the same thing
+(:mod:`studygen.lint.claims`); the finding names that scope
+(``sg101_*_claim_overstated``, ``sg101_*_claim_far_tables``).
 """
 
 from __future__ import annotations

@@ -2,16 +2,24 @@
 equal what the figures it is derived from give, to the printed digits.
 
 **Table columns.** A column in ``x`` or ``%``, a unitless column whose header
-names a ratio ("speedup", "relative goodput"), or one whose header names a
-difference (saving, delta, reduction …) is matched against every definition
-:mod:`studygen.lint.derived` knows: a formula over two other columns of the
-row (``a / b``; ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in %; ``a - b``
-for a difference column), over one column against a baseline row (the row
-that prints 100% or 1x), or against the row before. The definition that fits
-most rows is the column's when it fits at least two rows and two thirds of
-them; each row it does not fit is a finding that shows the recomputed value.
-No definition fitting is no finding (the column may compare with something
-the table does not hold). Truncated last digits fit.
+names a ratio ("speedup", "relative goodput", "weak scaling"), or one whose
+header names a difference (saving, delta, reduction …) gets the definition
+its table declares (:mod:`studygen.lint.table_model`: the columns its header
+names, the column before it against the first of its column group or of the
+table, the row printing 1x, a scaling column's one-GPU row, each row group
+with its own baseline), taken on half its rows or when every row lies within
+10% of it; else the definition :mod:`studygen.lint.derived` infers from the
+figures: a formula over two other columns of the row (``a / b``;
+``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in %; ``a - b`` for a
+difference column), over one column against a baseline row, or against the
+row before, that fits at least two rows and two thirds of them. Each row the
+column's definition does not give is a finding that shows the recomputed
+value and the interval its inputs allow (:mod:`studygen.lint.rounding`). No
+definition is no finding (the column may compare with something the table
+does not hold). Truncated last digits fit. Cases: ``sg103_*_ratio_column``,
+``sg103_*_repeated_headers``, ``sg103_*_label_word_column``,
+``sg103_*_row_groups``, ``sg103_*_scaling_columns``, ``sg103_*_bold_headers``,
+``sg103_*_counted_shares``.
 
 **Transposed tables.** A table whose first column names quantities and whose
 other columns are the variants (``| Speedup | 1.43x | 1.71x |``, item C) is

@@ -1,6 +1,13 @@
 """SG105 noise wording: a verdict such as "within noise", "not
 significant" or "no measurable difference" needs its evidence nearby.
 
+Verdicts are recognised by concept (:data:`studygen.lint.vocabulary.NOISE_VOCABULARY`,
+one class of words per line: the variation and what ties it to repeats,
+where a verdict puts a difference, what hides it, what it cannot be told
+from, no effect), so "disappears in the run-to-run jitter" and "below the
+level of repeat-to-repeat variance" read as verdicts and "the spread of
+prompt lengths" does not (``sg105_*_noise_concepts``, ``sg105_*_paraphrases``).
+
 Evidence is any of, in the same paragraph, in the table the paragraph
 introduces or follows directly, or (for a verdict in a table cell) in the
 same table:

@@ -19,7 +19,9 @@ hedging. The finding sits on the line of the sentence's first outcome.
 A configuration is the set of its words (``b300``, ``tensorrt``, ``11.1``;
 generic words such as "comparison" or "column" left out, a hyphenated name
 also read as its parts, formats and counts written in words read as their
-names: "a six-bit integer format" is ``int6``, "eight GPUs" is ``8 gpu``);
+names: "a six-bit integer format" is ``int6``, "eight GPUs" is ``8 gpu``, and
+a configuration word in one spelling: "bs=32" and "batch size 32" are
+``batch 32``, "half precision" is ``fp16``; ``sg106_*_configuration_spellings``);
 another sentence *mentions* it when it holds all of them outside a
 condition ("revisit when an INT8 engine is built", "as soon as …",
 "provided …" name it without stating anything about it). A mention *states
