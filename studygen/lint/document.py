@@ -23,12 +23,33 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from ..patterns import lazy_compile
 from .figures import RATIO_UNITS, Figure, Range, Token, find_ranges, statistic_of, tokenize
 from .restriction import TextView, is_single_token, restricted_rows
 from .text import figure_scope, keywords, label_tokens, measure_words, normalize, opening_phrase, split_sentences, stem
+
+class cached_property:  # noqa: N801 - used as functools.cached_property is
+    """A property computed on first read and kept in the instance's
+    ``__dict__`` (later reads never reach it): functools.cached_property
+    without the lock it takes on every first read in Python 3.11, which the
+    model's many small objects (sentences, series) paid for each."""
+
+    def __init__(self, function):
+        self.function = function
+        self.name = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.function(instance)
+        return value
+
 
 # What an empty table cell holds ("-", "n/a", "tbd" …); compared in lower case.
 EMPTY_CELLS = frozenset({"", "-", "–", "—", "n/a", "na", "n.a.", "?", "tbd", "…", "..."})
@@ -361,6 +382,11 @@ class Block:
     def line_at(self, offset: int) -> int:
         """Source line of ``offset`` in :attr:`text`."""
         return self.line + self.text.count("\n", 0, offset)
+
+    @cached_property
+    def lowered(self) -> str:
+        """The block's text in lower case (for substring prefilters)."""
+        return self.text.lower()
 
     @cached_property
     def has_digits(self) -> bool:

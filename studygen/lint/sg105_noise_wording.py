@@ -113,7 +113,7 @@ def _verdicts(block: Block):
     """The verdicts of a block: :data:`VERDICT_RE` run over the sentences
     that hold a verdict stem only (a verdict never spans two sentences)."""
     text = block.text
-    lowered = text.lower()
+    lowered = block.lowered
     stems = noise_stem_offsets(lowered)
     if not stems:
         return

@@ -219,7 +219,7 @@ def _declarations(document: Document) -> list[Unmeasured]:
         text = block.text
         if block.kind == "heading":
             continue
-        lowered = text.lower()
+        lowered = block.lowered
         if not any(word in lowered for word in _DECLARATION_WORDS) and not (block.in_list and _DECLARED_HEADING_RE.search(block.heading or "")):
             continue
         if block.in_list and _DECLARED_HEADING_RE.search(block.heading or ""):
