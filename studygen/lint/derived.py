@@ -306,8 +306,8 @@ def previous_fits(table: Table, target: Series, formulas, pool: list[Series]):
 def declared_fits(table: Table, target: Series, formulas):
     """Fits of the definitions ``target``'s layout or header declares
     (:func:`studygen.lint.table_model.declared_definitions`), either way
-    round: taken when they fit two rows and half of them, or when every row
-    is :func:`_close` to them."""
+    round: taken on the evidence an inferred one needs (:func:`_enough`), or
+    when every row is :func:`_close` to them."""
     for definition in declared_definitions(table, target):
         if definition.kind == "pair":
             rows = [i for i, v in enumerate(target.values) if v is not None
@@ -326,8 +326,9 @@ def declared_fits(table: Table, target: Series, formulas):
                 if scored is None:
                     continue
                 matched, missed = scored
-                close = not (len(matched) >= 2 and len(matched) * 2 >= len(ordered)) and _close(formula, target, ordered)
-                if close or (len(matched) >= 2 and len(matched) * 2 >= len(ordered)):
+                enough = _enough(matched, len(ordered))
+                close = not enough and _close(formula, target, ordered)
+                if close or enough:
                     first, second = definition.first, definition.second
                     if kind == "pair" and ordered is not pairs:
                         first, second = second, first

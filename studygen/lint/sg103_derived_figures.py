@@ -7,8 +7,8 @@ header names a difference (saving, delta, reduction …) gets the definition
 its table declares (:mod:`studygen.lint.table_model`: the columns its header
 names, the column before it against the first of its column group or of the
 table, the row printing 1x, a scaling column's one-GPU row, each row group
-with its own baseline), taken on half its rows or when every row lies within
-10% of it; else the definition :mod:`studygen.lint.derived` infers from the
+with its own baseline), taken when it fits two rows and two thirds of them,
+or when every row lies within 10% of it; else the definition :mod:`studygen.lint.derived` infers from the
 figures: a formula over two other columns of the row (``a / b``;
 ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in %; ``a - b`` for a
 difference column), over one column against a baseline row, or against the
