@@ -163,10 +163,10 @@ def _reading(table: Table, clause: str, figure: Figure) -> _Reading | None:
     return _Reading(table, series, rows, any(verdicts))
 
 
-def _nearby(document: Document, sentence: Sentence) -> list[Table]:
+def _nearby(document: Document, block) -> list[Table]:
     """The nearest table above the paragraph in its section and the nearest below."""
-    order = sentence.block.order
-    tables = document.tables_by_section.get(sentence.block.section, ())
+    order = block.order
+    tables = document.tables_by_section.get(block.section, ())
     above = [t for t in tables if t.order < order]
     below = [t for t in tables if t.order > order]
     return ([max(above, key=lambda t: t.order)] if above else []) + ([min(below, key=lambda t: t.order)] if below else [])
@@ -178,6 +178,9 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     found = []
     for block in document.prose:
         if not block.has_digits:
+            continue
+        # the tables a clause of this block may read: one label column is what names two rows
+        if not any(len(t.label_columns) == 1 for t in _nearby(document, block)):
             continue
         text = block.text
         for sentence in block.sentences:
@@ -197,7 +200,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                         _HEDGE_AFTER_RE.match(text[figure.end:end]):
                     continue
                 if tables is None:
-                    tables = _nearby(document, sentence)
+                    tables = _nearby(document, sentence.block)
                 clause = text[start:end]
                 readings = [r for r in (_reading(t, clause, figure) for t in tables) if r is not None]
                 if len(readings) != 1 or readings[0].fits:
