@@ -22,6 +22,7 @@ from .errors import EXIT_INTERRUPTED, EXIT_USAGE, StudygenError
 COMMANDS = {
     "render": ("studygen.commands.render", "render_command", "Render family READMEs (and figures) from their records."),
     "check": ("studygen.commands.check", "check_command", "Check studies: stale README, invalid records, claims against data."),
+    "diff": ("studygen.commands.diff", "diff_command", "Compare studies at two git revisions: figures beyond their spread, verdicts."),
     "lint": ("studygen.commands.lint", "lint_command", "Check any Markdown document against its own tables."),
     "collect": ("studygen.commands.collect", "collect_group", "Turn measurements (trtexec, profiler, COCO, GPU runs) into records."),
     "new": ("studygen.commands.new", "new_command", "Start a study family: a study file using the built-in generic template."),

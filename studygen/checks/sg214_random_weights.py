@@ -15,20 +15,19 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..records.kinds import QUALITY_KINDS
 from .base import row_finding
-
-QUALITY_KINDS = ("coco_ap", "coco_ap_delta")
 
 
 def check(context) -> list[Finding]:
     study = context.study
     findings = []
     for row in study.rows:
-        if row["kind"] in QUALITY_KINDS and row["weights"] == "random-init":
-            figure = format_number(row["value"]) if row["value"] is not None else "a range"
+        if row.kind in QUALITY_KINDS and row.weights == "random-init":
+            figure = format_number(row.value) if row.value is not None else "a range"
             findings.append(row_finding(
-                study, "SG214", row,
-                f"{row['kind']} {row['statistic']} {figure} of {row['variant']} in job {row['job_id']} comes from "
+                "SG214", row,
+                f"{row.kind} {row.statistic} {figure} of {row.variant} in job {row.job_id} comes from "
                 f"random-init weights: it says nothing about the model's quality",
                 hint="measure quality with pretrained weights, or drop the figure"))
     return findings

@@ -21,7 +21,7 @@ from ..checks.sg202_records import unloadable_study
 from ..errors import StudygenError
 from ..findings import FORMATTERS, Finding, has_errors
 from ..records.schemas import fast_run_check
-from ..study import load_study, resolve_targets
+from ..study import Study, load_study, resolve_targets
 from .common import format_option, resolve_root, root_option
 
 
@@ -104,12 +104,20 @@ def kept_findings(kept) -> list[Finding] | None:
 
 
 def _checked_study(study_dir: Path, root: Path) -> list:
+    return loaded_and_checked(study_dir, root)[1]
+
+
+def loaded_and_checked(study_dir: Path, root: Path) -> tuple[Study | None, list]:
+    """``(study, findings)``: the study loaded from ``study_dir`` (None when
+    its study file cannot be loaded) and the findings of every registered
+    check over it, as ``check`` reports them (a study file that cannot be
+    loaded is one SG202 finding). ``studygen diff`` checks each revision here."""
     with fewer_collections():
         try:
             study = load_study(study_dir, root)
         except StudygenError as exc:
-            return unloadable_study(exc, str(study_dir))
-        return run_checks(study)
+            return None, unloadable_study(exc, str(study_dir))
+        return study, run_checks(study)
 
 
 def worker_count(root: Path, study_dirs: list[Path]) -> int:

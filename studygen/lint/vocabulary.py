@@ -21,7 +21,10 @@ SG106 (lint) and SG204, SG205 and SG206 (check) read the same words.
 - :data:`CONFIGURATION_WORDS` / :func:`canonical_configuration`: one
   spelling of a configuration ("bs=16" and "batch size 16" are batch 16);
 - :data:`MAJORITY_RE`: a claim about most or all rows ("in most cases",
-  "on every GPU"), which SG101 holds a range to.
+  "on every GPU"), which SG101 holds a range to;
+- :data:`DIRECTION_WORDS`: the words a comparison goes by ("faster",
+  "less"), read by lint's single-figure claims and by ``studygen diff``'s
+  verdicts.
 """
 
 from __future__ import annotations
@@ -112,6 +115,15 @@ def _count_pattern(nouns: str, between: int) -> re.Pattern:
         rf"(?<![\w.,-])(?P<count>{NUMBER})(?:-|\s+)(?:(?:[A-Za-z][\w-]*|(?:19|20)\d\d)\s+){{0,{between}}}?(?:{nouns})\b",
         re.IGNORECASE,
     )
+
+
+# --- directions ------------------------------------------------------------------
+
+# The direction a comparison goes: "5x faster", "70% less memory", "FP8 is slower than fp16".
+# Speed words name speed by themselves; the others say which way any quantity goes.
+SPEED_WORDS = ("faster", "slower", "quicker")
+DIRECTION_WORDS = (*SPEED_WORDS, "less", "more", "lower", "higher", "smaller", "larger", "bigger", "fewer",
+                   "cheaper", "longer", "shorter")
 
 
 # --- noise verdicts ---------------------------------------------------------------

@@ -7,6 +7,7 @@ import shlex
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import yaml
 
@@ -65,12 +66,53 @@ def test_github_actions_example_installs_and_checks_with_github_format():
     # YAML 1.1 (PyYAML) reads the bare key `on` as True.
     triggers = workflow.get("on", workflow.get(True))
     assert "pull_request" in triggers
-    (job,) = workflow["jobs"].values()
+    job = workflow["jobs"]["check"]
     runs = [step["run"] for step in job["steps"] if "run" in step]
     assert "pip install -e ." in runs
     assert "studygen check --format github" in runs
     assert runs.index("pip install -e .") < runs.index("studygen check --format github")
     assert any(step.get("uses", "").startswith("actions/checkout@") for step in job["steps"])
+
+
+def test_github_actions_example_posts_the_diff_of_a_pull_request(tmp_path):
+    """The diff job's own script, run in a clone whose pull request slows one figure
+    beyond its spread: it writes the Markdown the next step posts and records exit 1."""
+    import json
+    import os
+
+    from tests.workflow.test_diff import FAMILY, RECORDS, commit, git, latency_index, shift_latency
+
+    workflow = yaml.safe_load((REPO / "docs" / "github-actions-example.yml").read_text(encoding="utf-8"))
+    job = workflow["jobs"]["diff"]
+    assert job["if"] == "github.event_name == 'pull_request'"
+    assert job["permissions"]["pull-requests"] == "write"
+    checkout = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/checkout@"))
+    assert checkout["with"]["fetch-depth"] == 0
+    diff_step = next(step for step in job["steps"] if step.get("id") == "diff")
+    post = next(step for step in job["steps"] if "gh pr comment" in step.get("run", ""))
+    assert shlex.split(post["run"])[:5] == ["gh", "pr", "comment", "$PR", "--body-file"]
+    assert "studygen-diff.md" in post["run"] and post["env"]["GH_TOKEN"] == "${{ github.token }}"
+
+    from tests.conftest import copy_project
+    upstream = copy_project(tmp_path / "upstream", families=(FAMILY,))
+    git(upstream, "init", "-q", "-b", "main")
+    commit(upstream, "studies")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(upstream), str(clone)], check=True)
+    record_path = clone / RECORDS / "h200-compile.json"
+    record = json.loads(record_path.read_text())
+    shift_latency(record["results"][latency_index(record, "fp16", "800x1067")], 0.5)
+    record_path.write_text(json.dumps(record, indent=2) + "\n")
+    commit(clone, "the pull request")
+    outputs = tmp_path / "github-output"
+    env = dict(os.environ, BASE_REF="main", GITHUB_OUTPUT=str(outputs),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+               PYTHONPATH=f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    subprocess.run(["bash", "-e", "-c", diff_step["run"]], cwd=clone, env=env, check=True)
+    assert outputs.read_text() == "status=1\n"
+    comment = (clone / "studygen-diff.md").read_text()
+    assert comment.startswith("### studygen diff: `origin/main (")
+    assert "**1 figure beyond its spread, 0 verdict changes;" in comment
 
 
 def test_version_matches_pyproject(run_cli):
