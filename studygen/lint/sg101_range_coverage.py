@@ -34,10 +34,9 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   as plausible a summary (both endpoints found, a shared header word) as
   the best column it does not fit; otherwise the finding names the most
   plausible column and every row the range leaves out, with its value.
-
 - A range whose clause claims it for most or all rows ("in most cases",
-  "across the board") is read against the whole column it names, whatever
-  share of it the range covers (``sg101_*_majority_claim``).
+  "across the board") is read against the whole column it names
+  (``sg101_*_majority_claim``).
 
 Columns are looked at nearest first (the sentence's own section), and the
 search stops at a column the range fits at the top plausibility, so a long
@@ -58,15 +57,14 @@ from typing import Callable
 from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
-from .claims import claim_finding, claims_of, overstated
+from .claims import claim_finding, claims_most_rows, claims_of, overstated
 from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
 from .restriction import sweep_end_rows
 from .rounding import covers
-from .text import figure_scope, normalize
-from .vocabulary import claims_majority
+from .text import normalize
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -333,7 +331,7 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
     low_edge = rng.lo.value - rng.lo.half_step - 1e-9
     high_edge = rng.hi.value + rng.hi.half_step + 1e-9
     siblings = _siblings(sentence, rng)
-    majority = _claims_majority(sentence, rng)
+    majority = claims_most_rows(sentence, rng)
     for series in sources:
         smallest, largest = series.bounds
         one_side_ok = _one_side_possible(series, block, sentence)
@@ -393,7 +391,8 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     sentence's other figures and ranges (what they state is accounted for);
     ``one_side_ok``: the column may be read even when every value lies on
     one side of the range (:func:`_one_side_possible`); ``majority``: the
-    clause claims the range for most or all rows (:func:`_claims_majority`)."""
+    clause claims the range for most or all rows
+    (:func:`studygen.lint.claims.claims_most_rows`)."""
     if len(values) < 2:
         return None
     # covers() and rounds_to() inlined: this loop runs for every candidate row.
@@ -473,20 +472,6 @@ def _one_side_possible(series: Series, block: Block, sentence: Sentence) -> bool
         return False
     same = block.document.series_by_section.get((block.section, series.unit), ())
     return sum(1 for other in same if other.measure & sentence.measure) == 1
-
-
-# The clause a range claims for: back to the last clause break before it, on to the next ';' or sentence end
-# ("Slight perplexity increase (~1-1.4%) in most cases").
-_CLAIM_STOP_RE = lazy_compile(r";|\.\s")
-
-
-def _claims_majority(sentence: Sentence, rng: Range) -> bool:
-    """True when the range's clause claims it for most or all rows
-    (:func:`studygen.lint.vocabulary.claims_majority`)."""
-    text = sentence.block.text
-    start, _ = figure_scope(sentence.text, rng.start - sentence.start, rng.end - sentence.start)
-    stop = _CLAIM_STOP_RE.search(text, rng.end, sentence.end)
-    return claims_majority(text[sentence.start + start:stop.start() if stop else sentence.end])
 
 
 # A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).
