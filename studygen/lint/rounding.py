@@ -36,7 +36,7 @@ A finding states the interval the inputs give and the printed figure
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from ..numbers import format_number
 from .figures import Figure, with_unit
@@ -55,15 +55,6 @@ class Interval(NamedTuple):
     def meets(self, other: "Interval") -> bool:
         """True when the two intervals share a value (to float precision)."""
         return self.lo <= other.hi + _EPSILON and other.lo - _EPSILON <= self.hi
-
-    def holds(self, value: float) -> bool:
-        """True when ``value`` lies in the interval (to float precision)."""
-        return self.lo - _EPSILON <= value <= self.hi + _EPSILON
-
-    def text(self, decimals: int) -> str:
-        """``2.279 to 2.390`` at ``decimals`` digits (one value when both ends print alike)."""
-        low, high = format_number(self.lo, decimals), format_number(self.hi, decimals)
-        return low if low == high else f"{low} to {high}"
 
 
 def is_exact(figure: Figure) -> bool:
@@ -133,12 +124,6 @@ def consistent(computed: Interval, printed: Figure) -> bool:
     return verdict(computed, printed) is not None
 
 
-def corners(function: Callable[[float, float], float], a: Interval, b: Interval) -> Interval:
-    """The interval of a function monotone in each argument over ``a`` x ``b``."""
-    values = (function(a.lo, b.lo), function(a.lo, b.hi), function(a.hi, b.lo), function(a.hi, b.hi))
-    return Interval(min(values), max(values))
-
-
 def quotient(a: Interval, b: Interval) -> Interval | None:
     """``a / b`` over intervals; None when ``b`` may be zero."""
     b_lo, b_hi = b
@@ -163,5 +148,5 @@ def gives(computed: Interval, printed: Figure, unit: str | None = None) -> str:
     return f" ({with_unit(low, unit)} to {with_unit(high, unit)} within the printed digits)"
 
 
-__all__ = ["Interval", "consistent", "corners", "covers", "gives", "is_exact", "printed_interval", "quotient", "rounds_to",
+__all__ = ["Interval", "consistent", "covers", "gives", "is_exact", "printed_interval", "quotient", "rounds_to",
            "stands_for", "truncation_interval", "verdict"]

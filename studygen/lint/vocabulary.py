@@ -201,32 +201,6 @@ NOISE_VERDICT_RE = lazy_compile(
     re.IGNORECASE,
 )
 
-# Every verdict above holds one of these words (its anchor), at most
-# _ANCHOR_BEFORE characters after the verdict's start and _ANCHOR_AFTER before
-# its end: the verdict regex runs only around them (noise_verdicts).
-_ANCHOR_RE = lazy_compile(
-    rf"{NOISE_NOUNS}|error|significan|indistinguishab|measurabl|negligib|{_any('no_effect')}", re.IGNORECASE)
-_ANCHOR_BEFORE = 200
-_ANCHOR_AFTER = 60
-
-
-def noise_verdicts(text: str):
-    """The matches of :data:`NOISE_VERDICT_RE` in ``text``, as its
-    ``finditer`` gives them, found by running it only over the stretches
-    around its anchor words (every verdict holds one, and spans at most
-    :data:`_ANCHOR_BEFORE` characters before it): a long text without
-    them costs one scan for the anchors."""
-    regions: list[list[int]] = []
-    for anchor in _ANCHOR_RE.finditer(text):
-        start, end = max(0, anchor.start() - _ANCHOR_BEFORE), min(len(text), anchor.end() + _ANCHOR_AFTER)
-        if regions and start <= regions[-1][1]:
-            regions[-1][1] = max(regions[-1][1], end)
-        else:
-            regions.append([start, end])
-    for start, end in regions:
-        yield from NOISE_VERDICT_RE.finditer(text, start, end)
-
-
 # Every verdict above holds one of these stems: a substring search of the
 # lower-cased text finds the lines worth a closer look.
 NOISE_STEMS = (

@@ -109,3 +109,11 @@ def test_backing_columns_are_found_once_per_kind_of_claim_and_bounded_to_the_nea
     assert len(nearest) == MAX_BACKING
     assert nearest[0].table is document.tables[-1] and document.tables[0] not in [s.table for s in nearest]
     assert len(document.memo[("backing", "x", "faster", "")]) == MAX_BACKING + 10
+
+
+def test_a_claim_scoped_to_two_rows_by_its_clause_is_read_against_those_two():
+    # the clause names 8B and 13B (55%, 58%): 65% exceeds both; the sentence also names 70B (66%), which would reach it
+    text = ("| model | memory saved |\n|---|---|\n| 8B | 55% |\n| 13B | 58% |\n| 70B | 66% |\n\n"
+            "On the 8B and 13B models it needs 65% less memory, and 70B needs the most.\n")
+    (finding,) = _sg101(text)
+    assert "(2 rows, largest 58%)" in finding.message

@@ -233,3 +233,11 @@ def test_ratios_scoped_by_their_own_clause_and_the_cells_they_may_repeat():
     assert found[2][0] == 17 and found[2][1].startswith("1.92x vs fp16 does not follow from the table at line 5: at row '16'")
     # "~1.3x" right after "int8+sq: " is hedged; int8 has no value at batch 64 (its 1.80x reads nothing)
     assert len(found) == 3
+
+
+def test_a_reduction_repeats_a_share_only_at_its_printed_value():
+    # the column prints 54.4% of BF16; "a 54% slope reduction" is not that figure (54 is not 54.4)
+    text = ("| model | ITL slope (% of BF16) |\n|---|---|\n| 8B | 54.4% |\n| 70B | 61.0% |\n\n"
+            "On 8B, FP8 brings a 54% slope reduction.\n")
+    assert share_findings(parse_document(text, "x.md")) == []
+    assert share_findings(parse_document(text.replace("54.4%", "54%"), "x.md"))

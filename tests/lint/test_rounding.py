@@ -104,3 +104,8 @@ def test_covers_and_rounds_to_widen_by_half_a_last_digit():
     assert covers(fig("0.19"), fig("0.21"), 0.2149) and not covers(fig("0.19"), fig("0.21"), 0.2151)
     assert covers(fig("0.19"), fig("0.21"), 0.1851) and not covers(fig("0.19"), fig("0.21"), 0.1849)
     assert rounds_to(0.4094, fig("0.409")) and not rounds_to(0.4096, fig("0.409"))
+
+
+def test_intervals_that_touch_meet():
+    assert Interval(1.0, 2.0).meets(Interval(0.0, 1.0)) and Interval(0.0, 1.0).meets(Interval(1.0, 2.0))
+    assert not Interval(1.0, 2.0).meets(Interval(0.0, 0.999))

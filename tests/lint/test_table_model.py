@@ -141,3 +141,26 @@ def test_a_ratio_column_takes_no_unit_from_the_heading_and_a_figure_column_befor
     assert [(s.header, s.unit) for s in parsed.series] == [
         ("eager", "images/s"), ("TRT engine", "images/s"), ("speedup", None)]
     assert parsed.label_columns == [0]
+
+
+def test_an_empty_derived_cell_beside_its_operands_is_no_row_of_the_definition():
+    # the speedup of batch 4 is not printed ("-"): three rows remain, one of them wrong (9.0 / 3.0 = 3.0, printed 2.0)
+    markdown = ("| batch | fp16 ms | int8 ms | speedup |\n|---|---|---|---|\n| 1 | 8.0 | 4.0 | 2.0 |\n"
+                "| 2 | 9.0 | 3.0 | 2.0 |\n| 4 | 10.0 | 5.0 | - |\n| 8 | 12.0 | 4.0 | 3.0 |\n| 16 | 14.0 | 7.0 | 2.0 |\n")
+    assert [line for line, _ in sg103(markdown)] == [4]
+
+
+def test_a_reference_named_after_vs_is_said_in_the_finding():
+    # 'speedup vs int8': fp16 over int8; 18.0 / 6.0 = 3.0 printed 2.5
+    markdown = ("| batch | fp16 ms | int8 ms | speedup vs int8 |\n|---|---|---|---|\n| 1 | 8.0 | 4.0 | 2.0 |\n"
+                "| 2 | 9.0 | 3.0 | 3.0 |\n| 4 | 18.0 | 6.0 | 2.5 |\n| 8 | 12.0 | 4.0 | 3.0 |\n")
+    ((line, message),) = sg103(markdown)
+    assert line == 5 and "its header declares it, its header names 'int8 ms' as the reference" in message
+
+
+def test_a_percentage_column_names_its_baseline_as_the_100_percent_row():
+    # relative throughput in % of the stock row: 540 / 450 = 120%, printed 125%
+    markdown = ("| runner | img/s | relative |\n|---|---|---|\n| stock | 450 | 100% |\n| fused | 540 | 125% |\n"
+                "| graphs | 495 | 110% |\n| both | 585 | 130% |\n")
+    ((line, message),) = sg103(markdown)
+    assert line == 4 and "the column before it against the 100% row" in message
