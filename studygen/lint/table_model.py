@@ -82,13 +82,13 @@ def precedes_derived(headers: list[str], column: int) -> bool:
 class Definition:
     """A derived column's definition as the table declares it.
 
-    ``by_words`` when the header names the columns (a definition the reader
-    is told, which outranks a better fit over other columns: the header
-    would be wrong), else the layout places them. ``kind`` is ``pair``
-    (``first`` over ``second`` in each row, either way round) or ``baseline`` (``first`` in each row against its value in
-    the baseline row of the row's group: where the derived column prints
-    its identity, else the group's first row); ``why`` says what declared
-    it, for a message."""
+    ``kind`` is ``pair`` (``first`` over ``second`` in each row, either way
+    round) or ``baseline`` (``first`` in each row against its value in the
+    baseline row of the row's group: where the derived column prints its
+    identity, else the group's first row); ``why`` says what declared it,
+    for a message; ``by_words`` when the header names the columns (a
+    definition the reader is told, which outranks a better fit over other
+    columns: the header would be wrong), else the layout places them."""
 
     kind: str
     first: Series
