@@ -1,7 +1,7 @@
 """What studygen.study.spread adds for studygen diff: a spread's width, the spread between
 compilations, every spread a figure has, and the study file's tolerance (moved from SG203).
 
-The compilation figures are read off measurements/deformable_detr_h200_torch/h200-compile.json
+The compilation figures are read off measurements/deformable_detr_h200_torch/h200-compile-800x800.json
 by hand (the fp16 800 x 800 results)."""
 
 from __future__ import annotations
@@ -36,19 +36,19 @@ def test_width_is_high_minus_low():
 def test_a_compiled_latency_has_the_spread_of_its_compilation_medians(h200):
     row = one(h200, kind="latency", variant="fp16", shape="800x800", mode="compile")
     spread = compilation_spread(h200, row)
-    assert spread == Spread((8.158928, 8.235888, 8.187952), COMPILATIONS)
-    assert spread.width == pytest.approx(0.07696)
-    # and its own: 15 repeat medians, 8.157040 to 8.238448
+    assert spread == Spread((8.841216, 8.319216, 8.220528, 8.873408, 8.235072, 8.290688), COMPILATIONS)
+    assert spread.width == pytest.approx(0.65288)  # 8.873408 - 8.220528
+    # and its own: 30 repeat medians, 8.220016 to 8.879152
     spreads = measured_spreads(h200, row)
     assert [s.source for s in spreads] == [REPEAT_MEDIANS, COMPILATIONS]
-    assert len(spreads[0].values) == 15 and (spreads[0].low, spreads[0].high) == (8.15704, 8.238448)
+    assert len(spreads[0].values) == 30 and (spreads[0].low, spreads[0].high) == (8.220016, 8.879152)
 
 
 def test_a_compiled_kernel_group_and_its_total_have_the_spread_of_their_compilations(h200):
     group = one(h200, kind="kernel_time", variant="fp16", shape="800x800", mode="compile", group="GridSample")
-    assert compilation_spread(h200, group).values == (6.365345, 6.381212, 6.376827)
+    assert compilation_spread(h200, group).values == (7.056938, 6.419763, 6.356912, 7.098933, 6.390695, 6.407668)
     total = one(h200, kind="kernel_time", variant="fp16", shape="800x800", mode="compile", group="total")
-    assert compilation_spread(h200, total).values == (8.254061, 8.323046, 8.263433)
+    assert compilation_spread(h200, total).values == (8.930337, 8.406361, 8.29936, 8.968005, 8.313543, 8.372647)
     # a group some compilation lacks (fp16 runs no FP8 input cast) has no complete set
     assert not [r for r in h200.rows if r.kind == "kernel_time" and r.variant == "fp16"
                 and r.mode == "compile" and r.group == "Quantize/Dequantize"]

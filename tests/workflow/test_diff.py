@@ -100,44 +100,45 @@ def figure_count(results: list[dict]) -> int:
 
 
 def test_a_latency_moved_inside_its_repeat_spread_is_within_spread_and_exits_0(repo, run_cli):
-    record = read_record(repo, "h200-compile")
+    record = read_record(repo, "h200-compile-800x800")
     index = latency_index(record, "fp16", "800x800")
     repeats = record["results"][index]["distribution"]["repeat_medians_ms"]
-    assert max(repeats) - min(repeats) == pytest.approx(0.081408)  # 8.157040 to 8.238448 ms
+    assert max(repeats) - min(repeats) == pytest.approx(0.659136)  # 8.220016 to 8.879152 ms
     shift_latency(record["results"][index], 0.03)
-    write_record(repo, "h200-compile", record)
+    write_record(repo, "h200-compile-800x800", record)
     commit(repo, "fp16 800x800 re-run, 0.03 ms later")
 
     result = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--fail-on", "beyond-spread")
     assert result.exit_code == 0, result.out + result.err
-    line = line_of(repo / RECORDS / "h200-compile.json", '"value_ms"', 0)  # the first latency result
+    line = line_of(repo / RECORDS / "h200-compile-800x800.json", '"value_ms"', 0)  # the first latency result
+    # +0.03 / 8.304952 = +0.36 %
     assert (f"  within spread: fp16 median gpu compute, 800 x 800, compile, H200, skimage-heldout-6: "
-            f"8.188 ms -> 8.218 ms (+0.030 ms, +0.37 %); within 0.081 ms spread of 15 repeat medians in base "
-            f"(8.157 to 8.238 ms) [{RECORDS}/h200-compile.json:{line}]") in result.out.splitlines()
+            f"8.305 ms -> 8.335 ms (+0.030 ms, +0.36 %); within 0.659 ms spread of 30 repeat medians in base "
+            f"(8.220 to 8.879 ms) [{RECORDS}/h200-compile-800x800.json:{line}]") in result.out.splitlines()
     assert "beyond spread:" not in result.out
     # the README was not rendered again: check's staleness finding appears, and is listed
     assert f"finding appeared: families/{FAMILY}/README.md" in result.out and "SG201" in result.out
 
 
 def test_a_latency_moved_beyond_its_spread_names_the_spread_and_its_source_and_exits_1(repo, run_cli):
-    record = read_record(repo, "h200-compile")
+    record = read_record(repo, "h200-compile-800x1067")
     index = latency_index(record, "fp16", "800x1067")
     result_before = record["results"][index]
     repeats = result_before["distribution"]["repeat_medians_ms"]
     compilations = [c["median_ms"] for c in result_before["compilations"]]
-    # 15 repeat medians 12.535856 to 12.626832 (0.090976 ms) are wider than 3 compilations (0.083 ms)
-    assert (min(repeats), max(repeats)) == (12.535856, 12.626832)
+    # 30 repeat medians 12.542608 to 12.640608 (0.098 ms) are wider than 6 compilations (0.091136 ms)
+    assert (min(repeats), max(repeats)) == (12.542608, 12.640608)
     assert max(compilations) - min(compilations) < max(repeats) - min(repeats)
     shift_latency(record["results"][index], 0.5)
-    write_record(repo, "h200-compile", record)
+    write_record(repo, "h200-compile-800x1067", record)
     commit(repo, "fp16 800x1067 half a millisecond slower")
 
     result = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
     assert result.exit_code == 1
-    # +0.5 / 12.558896 = +3.98 %
+    # +0.5 / 12.607392 = +3.97 %
     assert ("  beyond spread: fp16 median gpu compute, 800 x 1067, compile, H200, skimage-heldout-6: "
-            "12.559 ms -> 13.059 ms (+0.500 ms, +3.98 %); more than 0.091 ms spread of 15 repeat medians in base "
-            "(12.536 to 12.627 ms)") in result.out
+            "12.607 ms -> 13.107 ms (+0.500 ms, +3.97 %); more than 0.098 ms spread of 30 repeat medians in base "
+            "(12.543 to 12.641 ms)") in result.out
     assert result.out.splitlines()[-1].startswith("1 figure beyond its spread, 0 verdict changes;")
     report = run_diff(DiffOptions("HEAD~1", "HEAD", root=repo))  # the same path from Python
     assert [exit_code(report, fail_on) for fail_on in ("beyond-spread", "verdict", "never")] == [1, 0, 0]
@@ -196,9 +197,9 @@ def test_a_changed_decision_sentence_is_a_verdict_change(repo, run_cli):
     lines = result.out.splitlines()
     at = lines.index(f"  verdict changed: families/{FAMILY}/README.md:{line} (no faster, slower -> faster, slower)")
     assert lines[at + 1].startswith("      - Compiled with CUDA graphs, where a forward's latency is almost all kernel "
-                                    "time, the FP8 recipe is no faster than fp16 over three")
+                                    "time, the FP8 recipe is no faster than fp16 over six")
     assert lines[at + 2].startswith("      + Compiled with CUDA graphs, where a forward's latency is almost all kernel "
-                                    "time, the FP8 recipe is faster than fp16 over three")
+                                    "time, the FP8 recipe is faster than fp16 over six")
     assert lines[-1].startswith("0 figures beyond their spread, 1 verdict change;")
     report = run_diff(DiffOptions("HEAD~1", "HEAD", root=repo))
     assert [exit_code(report, fail_on) for fail_on in ("beyond-spread", "verdict", "never")] == [1, 1, 0]
@@ -224,14 +225,14 @@ def test_nothing_changed_says_so_and_exits_0(repo, run_cli):
 
 def test_without_arguments_the_working_tree_is_compared_with_the_merge_base_of_main(repo, run_cli):
     git(repo, "checkout", "-q", "-b", "feature")
-    record = read_record(repo, "h200-compile")
+    record = read_record(repo, "h200-compile-800x1067")
     shift_latency(record["results"][latency_index(record, "fp16", "800x1067")], 0.5)
-    write_record(repo, "h200-compile", record)  # not committed: the working tree
+    write_record(repo, "h200-compile-800x1067", record)  # not committed: the working tree
     result = run_cli("diff", "--root", repo)
     base = git(repo, "rev-parse", "main").strip()[:12]
     assert result.out.splitlines()[0] == f"studygen diff: {base} (merge base of HEAD and main) -> the working tree"
     assert "beyond spread: fp16 median gpu compute, 800 x 1067" in result.out and result.exit_code == 1
-    assert git(repo, "status", "--porcelain") == f" M {RECORDS}/h200-compile.json\n"  # nothing else written
+    assert git(repo, "status", "--porcelain") == f" M {RECORDS}/h200-compile-800x1067.json\n"  # nothing else written
 
 
 def test_unknown_revision_is_one_line_and_exit_2(repo, run_cli):
@@ -281,15 +282,15 @@ def test_a_shallow_clone_without_base_is_one_line_and_exit_2(repo, tmp_path, run
 
 
 def test_the_formats_of_one_change_beyond_spread_and_one_verdict_change(repo, run_cli):
-    record = read_record(repo, "h200-compile")
+    record = read_record(repo, "h200-compile-800x1067")
     index = latency_index(record, "fp16", "800x1067")
     shift_latency(record["results"][index], 0.5)
-    write_record(repo, "h200-compile", record)
+    write_record(repo, "h200-compile-800x1067", record)
     study = (repo / STUDY).read_text()
     (repo / STUDY).write_text(study.replace("the FP8 recipe is no faster than fp16", "the FP8 recipe is faster than fp16"))
     assert run_cli("render", FAMILY, "--root", repo).exit_code == 0
     commit(repo, "a slower fp16 and a reworded decision")
-    value_line = line_of(repo / RECORDS / "h200-compile.json", '"value_ms"', 2)  # fp16 800x1067 is the third latency
+    value_line = line_of(repo / RECORDS / "h200-compile-800x1067.json", '"value_ms"', 0)  # fp16 is its first latency
     readme = (repo / "families" / FAMILY / "README.md").read_text().splitlines()
     decision_line = next(n for n, text in enumerate(readme, 1) if "the FP8 recipe is faster than fp16" in text)
 
@@ -299,8 +300,8 @@ def test_the_formats_of_one_change_beyond_spread_and_one_verdict_change(repo, ru
     assert lines[0].startswith("### studygen diff: `HEAD~1 (") and lines[2].startswith(
         "**1 figure beyond its spread, 1 verdict change; ")
     assert "| deformable\\_detr\\_h200\\_torch |" not in markdown.out  # cells are escaped, not Markdown-escaped
-    assert (f"| {FAMILY} | fp16 median gpu compute, 800 x 1067, compile, H200, skimage-heldout-6 | 12.559 ms | "
-            "13.059 ms | +0.500 ms, +3.98 % | 0.091 ms spread of 15 repeat medians in base (12.536 to 12.627 ms) |"
+    assert (f"| {FAMILY} | fp16 median gpu compute, 800 x 1067, compile, H200, skimage-heldout-6 | 12.607 ms | "
+            "13.107 ms | +0.500 ms, +3.97 % | 0.098 ms spread of 30 repeat medians in base (12.543 to 12.641 ms) |"
             ) in lines
     verdict = lines.index("Verdict changes:")
     assert lines[verdict + 2] == (f"- {FAMILY}, `families/{FAMILY}/README.md` line {decision_line}: "
@@ -312,15 +313,15 @@ def test_the_formats_of_one_change_beyond_spread_and_one_verdict_change(repo, ru
     assert data["summary"]["beyond spread"] == 1 and data["summary"]["verdict changes"] == 1
     (figure,) = [f for f in data["families"][0]["figures"] if f["verdict"] == "beyond spread"]
     assert (figure["old"], figure["new"], figure["file"], figure["line"]) == (
-        ["12.559"], ["13.059"], f"{RECORDS}/h200-compile.json", value_line)
+        ["12.607"], ["13.107"], f"{RECORDS}/h200-compile-800x1067.json", value_line)
     assert figure["delta"] == pytest.approx(0.5) and figure["spread"]["source"] == "repeat medians"
     (sentence,) = [s for s in data["families"][0]["sentences"] if s["kind"] == "verdict changed"]
     assert sentence["old"]["verdicts"] == ["no faster", "slower"] and sentence["new"]["verdicts"] == ["faster", "slower"]
 
     github = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "github").out.splitlines()
-    assert (f"::error file={RECORDS}/h200-compile.json,line={value_line},title=studygen diff%3A beyond spread::"
-            f"{FAMILY}: fp16 median gpu compute, 800 x 1067, compile, H200, skimage-heldout-6: 12.559 ms -> 13.059 ms "
-            "(+0.500 ms, +3.98 %25); more than 0.091 ms spread of 15 repeat medians in base (12.536 to 12.627 ms)"
+    assert (f"::error file={RECORDS}/h200-compile-800x1067.json,line={value_line},title=studygen diff%3A beyond spread::"
+            f"{FAMILY}: fp16 median gpu compute, 800 x 1067, compile, H200, skimage-heldout-6: 12.607 ms -> 13.107 ms "
+            "(+0.500 ms, +3.97 %25); more than 0.098 ms spread of 30 repeat medians in base (12.543 to 12.641 ms)"
             ) in github  # % escaped as workflow commands need
     flagged = [line for line in github if line.startswith(f"::error file=families/{FAMILY}/README.md,line={decision_line},")]
     assert len(flagged) == 1 and "verdict changed (no faster, slower -> faster, slower)%0Abefore: " in flagged[0]
