@@ -24,16 +24,13 @@ and two thirds of the rows it applies to (see :func:`best_fit`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..numbers import format_number
-from ..patterns import lazy_compile
 from .document import Series, Table
 from .figures import Figure, with_unit
 from .rounding import Interval, consistent, gives, quotient, stands_for
 from .table_model import declared_definitions, is_derived, row_groups
-from .text import DIFFERENCE_WORDS, ratio_header
 
 
 def _ratio(a: Figure, b: Figure) -> Interval | None:

@@ -32,12 +32,12 @@ from dataclasses import dataclass
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
-from .derived import DIFFERENCE_WORDS, fits
+from .derived import fits
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .restriction import TextView
 from .rounding import gives, printed_interval, quotient, stands_for
-from .text import keywords, label_tokens, measure_words, normalize, stem
+from .text import DIFFERENCE_WORDS, keywords, label_tokens, measure_words, normalize, stem
 
 # --- a share stated as a reduction --------------------------------------------------
 
