@@ -117,3 +117,39 @@ def test_a_claim_scoped_to_two_rows_by_its_clause_is_read_against_those_two():
             "On the 8B and 13B models it needs 65% less memory, and 70B needs the most.\n")
     (finding,) = _sg101(text)
     assert "(2 rows, largest 58%)" in finding.message
+
+
+def test_half_of_the_column_in_the_claims_direction_is_not_most_of_it():
+    # two "faster" cells of four (and of five) are no majority: the column is not the claim's
+    head = "| job | ratio |\n|---|---|\n| a | 1.2x faster |\n| b | 1.3x faster |\n| c | 1.1x |\n| d | 1.4x |\n"
+    assert _sg101(head + "\nIt trains 4x faster.\n") == []
+    assert _sg101(head + "| e | 1.5x |\n\nIt trains 4x faster.\n") == []
+    # three of five are: 4x exceeds every row (largest 1.5x)
+    (finding,) = _sg101(head.replace("| 1.4x |", "| 1.4x faster |") + "| e | 1.5x |\n\nIt trains 4x faster.\n")
+    assert "(5 rows, largest 1.5x)" in finding.message
+
+
+def test_a_bound_printed_at_the_start_of_a_cell_is_a_lower_bound():
+    from studygen.lint.claims import states_lower_bound
+
+    (table,) = parse_document("| job | reached |\n|---|---|\n| a | >75% |\n| b | ≥80% |\n| c | 75% |\n"
+                              "| d | 70%+ |\n", "x.md").tables
+    (series,) = table.series
+    cells = [(table.rows[i].cells[series.column], v) for i, v in enumerate(series.values)]
+    assert [states_lower_bound(cell, v) for cell, v in cells] == [True, True, False, True]
+
+
+def test_three_columns_of_one_table_are_named_in_a_list():
+    text = ("| job | A100 speed | H100 speed | L4 speed |\n|---|---|---|---|\n| a | 1.5x faster | 1.7x faster | 1.2x faster |\n"
+            "| b | 1.6x faster | 1.8x faster | 1.3x faster |\n\nIt trains 3x faster.\n")
+    (finding,) = _sg101(text)
+    assert "every column that states it: 'A100 speed', 'H100 speed' and 'L4 speed' in the table at line 1" in finding.message
+    assert "(6 rows, largest 1.8x)" in finding.message
+
+
+def test_a_claim_late_in_its_sentence_is_read_against_the_rows_its_own_clause_names():
+    # the sentence opens on 70B (66%, which reaches 65%); the claim's clause names 8B and 13B (55%, 58%)
+    text = ("| model | memory saved |\n|---|---|\n| 8B | 55% |\n| 13B | 58% |\n| 70B | 66% |\n\n"
+            "70B saves the most, and on the 8B and 13B models it needs 65% less memory.\n")
+    (finding,) = _sg101(text)
+    assert finding.line == 7 and "(2 rows, largest 58%)" in finding.message

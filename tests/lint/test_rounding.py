@@ -109,3 +109,18 @@ def test_covers_and_rounds_to_widen_by_half_a_last_digit():
 def test_intervals_that_touch_meet():
     assert Interval(1.0, 2.0).meets(Interval(0.0, 1.0)) and Interval(0.0, 1.0).meets(Interval(1.0, 2.0))
     assert not Interval(1.0, 2.0).meets(Interval(0.0, 0.999))
+
+
+def test_a_value_half_way_between_two_printed_figures_rounds_to_either():
+    # 2.25 - 2.2 is 0.04999999999999982 in floats, 2.45 - 2.4 is 0.05000000000000027: both half a last digit
+    assert rounds_to(2.25, fig("2.2")) and rounds_to(2.25, fig("2.3"))
+    assert rounds_to(2.45, fig("2.4")) and rounds_to(2.45, fig("2.5"))
+    # the float slack grows with the value: 1234567.85 - 1234567.8 exceeds 0.05 by 4.7e-11
+    assert rounds_to(1234567.85, fig("1234567.8")) and not rounds_to(1234567.86, fig("1234567.8"))
+
+
+def test_the_far_end_of_a_cut_is_excluded_to_the_float_tolerance():
+    # 1.69 cut covers 1.690 up to but not including 1.700; a value at 1.700 less the float tolerance is not a cut 1.69
+    far_end = (1.69 + 2 * (0.5 * 10.0 ** -2)) - 1e-12
+    assert verdict(Interval(far_end, far_end), fig("1.69")) is None
+    assert verdict(Interval(far_end - 1e-9, far_end - 1e-9), fig("1.69")) == "truncated"

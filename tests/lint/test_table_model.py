@@ -164,3 +164,18 @@ def test_a_percentage_column_names_its_baseline_as_the_100_percent_row():
                 "| graphs | 495 | 110% |\n| both | 585 | 130% |\n")
     ((line, message),) = sg103(markdown)
     assert line == 4 and "the column before it against the 100% row" in message
+
+
+def test_a_declared_baseline_of_times_is_read_baseline_over_row_in_each_group():
+    # time in s, the speedup against each model's 1-GPU row (printing 1.00x): 120 / 60 = 2.00, 120 / 30 = 4.00;
+    # model b: 90 / 45 = 2.00, but 90 / 30 = 3.00 printed 4.00 (row over baseline would read 30 / 90 = 0.33)
+    markdown = ("| model | GPUs | time s | speedup |\n|---|---|---|---|\n| a | 1 | 120 | 1.00x |\n| a | 2 | 60 | 2.00x |\n"
+                "| a | 4 | 30 | 4.00x |\n| b | 1 | 90 | 1.00x |\n| b | 2 | 45 | 2.00x |\n| b | 4 | 30 | 4.00x |\n")
+    ((line, message),) = sg103(markdown)
+    assert line == 8
+    assert "'time s' against the baseline row 'b / 1' gives 90 / 30 = 3.00x" in message
+
+
+def test_three_rows_are_enough_for_label_runs():
+    assert label_runs(table("| m | g | v |\n|---|---|---|\n| a | 1 | 1.0 |\n| a | 2 | 2.0 |\n| b | 1 | 3.0 |\n")) == [0, 2]
+    assert label_runs(table("| m | g | v |\n|---|---|---|\n| a | 1 | 1.0 |\n| b | 2 | 2.0 |\n")) == [0]
