@@ -6,7 +6,8 @@ Templates run in Jinja's ``ImmutableSandboxedEnvironment`` with
 given (the study file's spec, a record row: a template that appended a waiver
 made ``check`` pass a hand-edited README), and an undefined name is an error,
 not an empty string. Execution is bounded (:data:`MAX_TEMPLATE_STEPS` loop
-items and calls, :data:`MAX_OUTPUT_CHARS` of output) and an object's default
+items and calls, :data:`MAX_OUTPUT_CHARS` of output, and what it makes as it
+makes it: :mod:`studygen.render.limits`) and an object's default
 repr (``<… object at 0x7f…>``, an address that differs from run to run) may not
 reach the output. Output is formatted with mdformat (GFM tables) so it is
 byte-identical from run to run and stable under mdformat.
@@ -27,7 +28,8 @@ from ..fsutil import atomic_write_bytes, cache_folder, remove_stale_temp_files
 from ..markdown_format import format_markdown
 from ..memo import read_kept, sealed, unsealed
 from ..patterns import lazy_compile
-from ..textio import MAX_DOCUMENT_BYTES
+from ..textio import MAX_DOCUMENT_BYTES, read_text
+from . import limits
 from .charts import render_charts
 from .produced import anchoring, helper_spec
 from .prose import Markdown, escape_alt, escape_prose
@@ -88,6 +90,8 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
     if isinstance(exc, jinja2.TemplateSyntaxError):
         name = exc.filename or exc.name or template_name
         return TemplateError(f"template syntax error: {_one_line(exc.message)}", path=shown(name), line=exc.lineno or 0)
+    if isinstance(exc, UnreadableTemplate):
+        return TemplateError(f"template cannot be read: {exc.message}", path=shown(exc.path))
     line, name = 0, template_name
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>":
@@ -111,21 +115,35 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
     return TemplateError(f"{kind}: {_one_line(message)}", path=shown(name), line=line)
 
 
+class UnreadableTemplate(TemplateError):
+    """A template file that is not text studygen reads (not UTF-8, binary, too large)."""
+
+
 def _confined_loader(search_path: list[Path]):
     """A ``FileSystemLoader`` that also refuses a template file whose real path
-    (symbolic links followed) lies outside ``search_path``: Jinja's loader
-    already refuses absolute names and '..', this closes the symlink way out."""
+    (symbolic links followed) lies outside ``search_path`` (Jinja's loader
+    already refuses absolute names and '..', this closes the symlink way
+    out), and reads a template as every text input is read
+    (:func:`studygen.textio.read_text`: a byte order mark dropped, at most
+    :data:`MAX_DOCUMENT_BYTES`; a file that is not UTF-8 text is an
+    :class:`UnreadableTemplate` naming it, not a UnicodeDecodeError)."""
     import jinja2
+    from jinja2.loaders import split_template_path
 
     folders = [p.resolve() for p in search_path]
 
     class ConfinedFileSystemLoader(jinja2.FileSystemLoader):
         def get_source(self, environment, template):
-            source, filename, uptodate = super().get_source(environment, template)
-            real = Path(filename).resolve()
-            if not any(real.is_relative_to(folder) for folder in folders):
+            pieces = split_template_path(template)  # TemplateNotFound for '..'
+            path = next((Path(folder, *pieces) for folder in self.searchpath if Path(folder, *pieces).is_file()), None)
+            if path is None or not any(path.resolve().is_relative_to(folder) for folder in folders):
                 raise jinja2.TemplateNotFound(template)
-            return source, filename, uptodate
+            try:
+                source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES, allow_empty=True)  # renders nothing
+            except InputError as exc:
+                raise UnreadableTemplate(exc.message, path=str(path)) from None
+            mtime = path.stat().st_mtime
+            return source, os.path.normpath(path), lambda: path.is_file() and path.stat().st_mtime == mtime
 
     return ConfinedFileSystemLoader([str(p) for p in search_path])
 
@@ -243,8 +261,11 @@ def make_environment(search_path: list[Path]):
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     class StudySandbox(ImmutableSandboxedEnvironment):
-        intercepted_binops = frozenset({"*", "**"})  # also keeps them out of compile-time constant folding
+        # also keeps them out of compile-time constant folding
+        intercepted_binops = frozenset({"*", "**", "+", "%"})
+        code_generator_class = limits.budgeted_code_generator()
         steps = 0
+        budget = None  # what the template made (studygen.render.limits.TemplateBudget), set below
 
         def step(self) -> None:
             self.steps += 1
@@ -259,8 +280,31 @@ def make_environment(search_path: list[Path]):
 
         def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - jinja2's signature
             __self.step()
-            result = super().call(__context, __obj, *args, **kwargs)
+            what = f"calling {getattr(__obj, '__name__', type(__obj).__name__)}"
+            args = limits.listed_arguments(__obj, args)
+            __self.budget.room(limits.call_size(__obj, args, kwargs), what)
+            result = __self.budget.made_by(super().call(__context, __obj, *args, **kwargs), what)
             return trusted_result(__obj, result)
+
+        def sliced(self, value):
+            return self.budget.made_by(value, "a slice")
+
+        def wrap_str_format(self, value):
+            # str.format and format_map: each field is given room for its width, precision and text
+            if super().wrap_str_format(value) is None:
+                return None
+            return limits.bounded_format(self, value)
+
+        def produced(self, text):
+            return self.budget.made_by(text, "the text it prints")
+
+        def concatenated(self, join, parts):
+            self.budget.room(sum(limits.text_size(part) for part in parts), "'~'")
+            return self.budget.made_by(join(parts), "'~'")
+
+        def finalized(self, value):
+            self.budget.room(limits.text_size(value), "printing a value")
+            return markdown_value(value)
 
         def is_safe_attribute(self, obj, attr, value):
             # a template reaches the view's declared helpers and study-file attributes only
@@ -281,10 +325,14 @@ def make_environment(search_path: list[Path]):
 
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)
-            return super().call_binop(context, operator, left, right)
+            self.budget.room(limits.binop_size(operator, left, right), f"'{operator}'")
+            return self.budget.made_by(super().call_binop(context, operator, left, right), f"'{operator}'")
+
+        def _compile(self, source, filename):
+            return limits.compile_generated(source, filename)
 
         def _parse(self, source, name, filename):
-            tree = super()._parse(source, name, filename)
+            tree = limits.parse_bounded(self, source, name, filename)
             for loop in tree.find_all(nodes.For):
                 loop.iter = nodes.Filter(loop.iter, BUDGET_FILTER, [], [], None, None, lineno=loop.lineno)
             return tree
@@ -300,7 +348,10 @@ def make_environment(search_path: list[Path]):
         lstrip_blocks=True,
         finalize=markdown_value,
     )
+    env.budget = limits.TemplateBudget()
+    env.filters = limits.budgeted_filters(env.filters, env.budget)
     env.filters[BUDGET_FILTER] = env.budgeted
+    env.finalize = env.finalized
     env.globals.pop("lipsum", None)
     return env
 
@@ -410,7 +461,14 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
             text = _generate(env, template, template_name, context, blocks)
     except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's error
         raise _template_error(exc, template_name, study) from None
-    return anchors.strip(format_markdown(text))
+    try:
+        formatted = format_markdown(text)
+    except RecursionError:  # mdformat builds a tree of nested nodes with one Python call per level
+        shown = study.rel(Path(template.filename)) if template.filename and Path(template.filename).is_absolute() \
+            else template_name
+        raise TemplateError("template error: its output nests emphasis, links, quotes or lists too deeply for "
+                            "mdformat to format (more levels than Python's recursion limit)", path=shown) from None
+    return anchors.strip(formatted)
 
 
 def _generate(env, template, template_name: str, context: dict, blocks: tuple[str, ...] | None) -> str:

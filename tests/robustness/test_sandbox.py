@@ -62,8 +62,10 @@ CASES = {
     "output bomb": ("{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}",
                     f"template refused by the sandbox: output past {MAX_OUTPUT_CHARS} characters, more than a README "
                     "may hold"),
+    # refused before it runs (it ran out of memory before issue 24)
     "memory": ("{{ ('x' * 10000000).replace('x', 'x' * 10000000) }}",
-               "template ran out of memory: a value it builds is too large for this machine's memory"),
+               "template refused by the sandbox: calling replace could make 100000000000000 characters or items, "
+               "more than the 47108737 left of the 67108864 characters or items a template may make in all"),
     # no printable repr: an address differs from run to run
     "repr by format": ("{{ '%s'|format(study) }}", "template refused by the sandbox: prints an object, not a figure or "
                        "text ('<studygen.render.view.StudyView object at 0x"),
