@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import multiprocessing
 import os
 import sys
-import typing
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -15,11 +13,10 @@ from pathlib import Path
 
 import click
 
-from .. import memo
 from ..checks import run_checks
 from ..checks.sg202_records import unloadable_study
 from ..errors import StudygenError
-from ..findings import FORMATTERS, Finding, has_errors
+from ..findings import FORMATTERS, has_errors
 from ..records.schemas import fast_run_check
 from ..study import load_study, resolve_targets
 from .common import format_option, resolve_root, root_option
@@ -32,11 +29,6 @@ class CheckOptions:
     targets: tuple[str, ...] = ()  # FAMILY|STUDY_DIR ...; none: every family
     root: Path | None = None  # --root DIR
     output_format: str = "text"  # --format text|json|github
-    use_cache: bool = True  # --no-cache sets False: check every study afresh
-
-
-# The cache folder (studygen.memo) of each study's findings, kept for inputs that have not changed.
-FINDINGS_CACHE = "check-findings"
 
 
 # Studies are checked in parallel processes when there are at least this many
@@ -61,49 +53,10 @@ def fewer_collections(first_generation: int = 50_000):
         gc.set_threshold(*threshold)
 
 
-def check_study(study_dir: Path, root: Path, use_cache: bool = True) -> list:
-    """Findings of every registered check over one study; a study file that
-    cannot be loaded is one SG202 finding. With ``use_cache``, the findings
-    of an earlier check are reused when nothing it read has changed (see
-    :mod:`studygen.memo`), else kept for the next check."""
-    if not use_cache:
-        return _checked_study(study_dir, root)
-    # The working directory is part of the key: findings name files relative to it.
-    key = memo.entry_key("check", str(root.resolve()), str(study_dir.resolve()), os.getcwd())
-    kept = kept_findings(memo.lookup(FINDINGS_CACHE, key))
-    if kept is not None:
-        return kept
-    with memo.recording() as reads:
-        findings = _checked_study(study_dir, root)
-    memo.store(FINDINGS_CACHE, key, reads, [dataclasses.asdict(finding) for finding in findings])
-    return findings
-
-
-# Each field of a finding and its type (str, int, str | None), as a kept entry must hold them.
-_FINDING_FIELDS = typing.get_type_hints(Finding)
-
-
-def kept_findings(kept) -> list[Finding] | None:
-    """The findings a kept entry's value holds (a list of objects with
-    exactly :class:`Finding`'s fields, each of its type, as
-    ``dataclasses.asdict`` writes them); None for anything else, so that a
-    damaged or foreign entry is checked afresh, never printed or crashed on."""
-    if not isinstance(kept, list):
-        return None
-    findings = []
-    for fields in kept:
-        if not isinstance(fields, dict) or fields.keys() != _FINDING_FIELDS.keys() or not all(
-                isinstance(fields[name], kind) and not isinstance(fields[name], bool)
-                for name, kind in _FINDING_FIELDS.items()):
-            return None
-        try:
-            findings.append(Finding(**fields))
-        except ValueError:  # an unknown code or severity
-            return None
-    return findings
-
-
-def _checked_study(study_dir: Path, root: Path) -> list:
+def check_study(study_dir: Path, root: Path) -> list:
+    """Findings of every registered check over one study, checked afresh
+    (nothing is kept from an earlier check); a study file that cannot be
+    loaded is one SG202 finding."""
     with fewer_collections():
         try:
             study = load_study(study_dir, root)
@@ -145,15 +98,14 @@ def run_check(options: CheckOptions) -> list:
     study_dirs = resolve_targets(root, options.targets)
     workers = worker_count(root, study_dirs)
     if workers == 1:
-        per_study = [check_study(study_dir, root, options.use_cache) for study_dir in study_dirs]
+        per_study = [check_study(study_dir, root) for study_dir in study_dirs]
     else:
         # fork where it is safe and cheap (Linux: workers inherit the imports); spawn elsewhere
         method = "fork" if sys.platform == "linux" else "spawn"
         if method == "fork":  # compile the run-record check once here, not once per worker
             fast_run_check()
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
-            per_study = list(pool.map(check_study, study_dirs, [root] * len(study_dirs),
-                                      [options.use_cache] * len(study_dirs)))
+            per_study = list(pool.map(check_study, study_dirs, [root] * len(study_dirs)))
     return [finding for findings in per_study for finding in findings]
 
 
@@ -162,11 +114,10 @@ def run_check(options: CheckOptions) -> list:
 @root_option
 @format_option
 @click.option("--no-cache", "no_cache", is_flag=True,
-              help="Check every study afresh, neither reusing nor keeping findings of unchanged inputs.")
+              help="Accepted for scripts written for earlier versions: check keeps no cache, every check is afresh.")
 @click.pass_context
 def check_command(ctx, targets, root, output_format, no_cache):
     """Check studies (default: every family); exit 1 on any error-level finding."""
-    findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format,
-                                      use_cache=not no_cache))
+    findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format))
     click.echo(FORMATTERS[output_format](findings))
     ctx.exit(1 if has_errors(findings) else 0)

@@ -9,7 +9,6 @@ import click
 
 from ..errors import InputError, UsageError
 from ..fsutil import ensure_inside, shown_path
-from ..records.schemas import keep_compiled_checks
 from ..render.engine import render_study, write_rendered
 from ..study import load_study, resolve_targets
 from .common import resolve_root, root_option
@@ -55,7 +54,6 @@ def run_render(options: RenderOptions) -> list[Path]:
         except OSError as exc:
             # a README that is a folder, a figures/ that is a file, a read-only tree, a full disk
             raise InputError(f"cannot write: {exc.strerror or exc}", path=str(exc.filename or rendered.study_dir)) from None
-    keep_compiled_checks()  # for the checks that follow a render (see records/schemas.py)
     return changed
 
 
