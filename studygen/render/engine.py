@@ -53,11 +53,11 @@ class Rendered:
         """The bytes render writes to ``path`` (a figure is drawn if it was not yet)."""
         return self.figures[path].svg if path in self.figures else self.files[path]
 
-    def is_current(self, path: Path, committed: bytes, strict: bool = False) -> bool:
+    def is_current(self, path: Path, committed: bytes) -> bool:
         """True when ``committed`` is what render writes to ``path``; a figure
-        is compared through its stamp first (see Chart.is_current),
-        or drawn and compared byte for byte when ``strict``."""
-        if path in self.figures and not strict:
+        is compared through its stamp (see Chart.is_current: drawn only when
+        the stamp names other inputs or does not match its drawing)."""
+        if path in self.figures:
             return self.figures[path].is_current(committed)
         return committed == self.data(path)
 
@@ -389,8 +389,8 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     stale = []
     for path in rendered.paths():
         remove_stale_temp_files(path.parent)
-        # render draws every figure: a stamp forged by hand is replaced, never trusted here
-        if path.exists() and rendered.is_current(path, path.read_bytes(), strict=True):
+        # a figure whose stamp is current is not drawn (nor matplotlib imported), as in check
+        if path.exists() and rendered.is_current(path, path.read_bytes()):
             continue
         stale.append(path)
     for path in stale:  # refuse before writing anything, so a read-only folder leaves the set as it was
