@@ -235,7 +235,7 @@ PHASES_SCRIPT = """
 import json, sys, time
 from pathlib import Path
 from studygen.checks import run_checks
-from studygen.commands.check import fewer_collections
+from studygen.commands.check import collector_paused
 from studygen.render import charts, engine
 from studygen.study import family_dirs, load_study
 
@@ -252,7 +252,7 @@ charts.render_charts = engine.render_charts = timed_charts  # the engine calls i
 dirs = family_dirs(root)[: int(sys.argv[2])]
 load_study(dirs[0], root); draw(load_study(dirs[0], root))  # imports and font cache, as a worker's first study pays
 for study_dir in dirs:
-    with fewer_collections():
+    with collector_paused():
         started = time.perf_counter()
         study = load_study(study_dir, root)
         study.rows
