@@ -38,7 +38,7 @@ from tests.conftest import REPO, copy_project
 
 README = Path("families/deformable_detr/README.md")
 FIGURE = Path("families/deformable_detr/figures/latency.svg")
-KINDS = ("schema-checks", "templates-planted", "markdown", "check-findings")
+KINDS = ("schema-checks", "templates", "markdown", "check-findings")  # templates: in templates-<digest>/
 
 # Runs studygen with every open and listing recorded (paths, absolute), written to argv[1] at exit.
 RECORDING_RUN = """
@@ -135,7 +135,7 @@ def planted(kind: str, marker: Path, existing: bytes | None = None) -> bytes:
         code = compile(f"open({str(marker)!r}, 'a').write('schema check ran\\n')\n"
                        "def validate(data, custom_formats={}, name_prefix=None):\n    return data\n", "planted", "exec")
         return b"studygen schema check\n" + importlib.util.MAGIC_NUMBER + sealed(marshal.dumps(code))
-    if kind.startswith("templates-"):
+    if kind == "templates":
         from jinja2.bccache import bc_magic
 
         return sealed(bc_magic + pickle.dumps(OpensMarker(marker)))
@@ -146,21 +146,26 @@ def planted(kind: str, marker: Path, existing: bytes | None = None) -> bytes:
     return json.dumps(entry).encode("utf-8")
 
 
-def plant_everywhere(tmp_path: Path, marker: Path) -> list[Path]:
-    """Replace every entry an earlier run left with a planted one of its kind, and plant one of
-    each kind in each of the three cache folders; return the planted files."""
+def kind_of(folder: Path) -> str:
+    """The kind of entry a cache subfolder held (``templates-<digest>`` held templates)."""
+    return "templates" if folder.name.startswith("templates-") else folder.name
+
+
+def plant_everywhere(tmp_path: Path, marker: Path, kinds=KINDS) -> list[Path]:
+    """Replace every entry of ``kinds`` an earlier run left with a planted one of its kind,
+    and plant one of each kind in each of the three cache folders; return the planted files."""
     files = []
     for root in cache_roots(tmp_path):
         for path in sorted(root.rglob("*")) if root.is_dir() else []:
-            if path.is_file():
-                kind = path.parent.name
-                path.write_bytes(planted(kind, marker, path.read_bytes()))
+            if path.is_file() and kind_of(path.parent) in kinds:
+                path.write_bytes(planted(kind_of(path.parent), marker, path.read_bytes()))
                 files.append(path)
-        for kind in KINDS:
-            name = {"schema-checks": f"check_{'0' * 64}.{sys.implementation.cache_tag}.bin",
-                    "templates-planted": f"__jinja2_{'0' * 40}.cache", "markdown": f"{'0' * 64}.md",
-                    "check-findings": f"{'0' * 64}.json"}[kind]
-            path = root / kind / name
+        for kind in kinds:
+            folder, name = {"schema-checks": ("schema-checks", f"check_{'0' * 64}.{sys.implementation.cache_tag}.bin"),
+                            "templates": ("templates-planted", f"__jinja2_{'0' * 40}.cache"),
+                            "markdown": ("markdown", f"{'0' * 64}.md"),
+                            "check-findings": ("check-findings", f"{'0' * 64}.json")}[kind]
+            path = root / folder / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(planted(kind, marker))
             files.append(path)
