@@ -172,6 +172,15 @@ def plant_everywhere(tmp_path: Path, marker: Path, kinds=KINDS) -> list[Path]:
     return files
 
 
+def first_check(tmp_path: Path, env: dict) -> None:
+    """A check of a fresh copy with a stale README, as ``outcome`` starts: earlier versions
+    kept its findings, compiled checks and templates and formatted Markdown for what follows."""
+    root = aged_copy(tmp_path / "project")
+    stale(root)
+    studygen("check", "--root", root, cwd=root, env=env)
+    shutil.rmtree(root)
+
+
 def outcome(tmp_path: Path, env: dict, recorded: Path | None = None) -> dict:
     """check (stale README), then render, then check again, on a fresh copy: exit codes, output, bytes."""
     root = aged_copy(tmp_path / "project")
@@ -196,7 +205,7 @@ def test_planted_entries_of_every_kind_never_run_code_nor_change_check_or_render
     shutil.rmtree(tmp_path / "home", ignore_errors=True)
 
     env = environment(tmp_path)
-    outcome(tmp_path, env)  # a first run: earlier versions filled the cache here
+    first_check(tmp_path, env)  # earlier versions filled the cache here
     planted_files = plant_everywhere(tmp_path, marker)
     assert len(planted_files) >= 3 * len(KINDS)
     log = tmp_path / "opened"
