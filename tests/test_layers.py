@@ -1,13 +1,22 @@
 """The package's layers import downward only, with no circle, and stay small.
 
 Layers, lowest first (a module may import its own layer and the layers
-below it): core → collectors → records → study → lint | render → checks →
-commands → cli. Lint and render sit side by side and import neither each
-other nor anything above them. Every import counts, inside functions too,
-and so do the check modules the rule table names (the registry imports them
-by name). Package-internal and standard-library imports stay at module top;
-only third-party libraries (heavy ones: torch, pandas, matplotlib, ...) are
-imported lazily, inside the function that needs them.
+below it)::
+
+    core → records → collectors | study → lint | render → checks → commands → cli
+
+Records (schemas, loading, writing, :class:`~studygen.records.result.NewResult`)
+sit below everything that reads or writes them. Collectors and the study
+sit side by side on the records and import neither each other, as lint
+and render do; and only the commands (and other collectors) import a
+collector: records, study, render, lint and checks never do (records once
+imported ``NewResult``, ``as_conversion_machine``, ``job_id_for`` and the
+COCO dataset builders from ``collect``, and SG212 ``collect.run.launcher``).
+Every import counts, inside functions too, and so do the check modules the
+rule table names (the registry imports them by name). Package-internal and
+standard-library imports stay at module top; only third-party libraries
+(heavy ones: torch, pandas, matplotlib, ...) are imported lazily, inside the
+function that needs them.
 """
 
 from __future__ import annotations
@@ -21,19 +30,21 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "studygen"
 
 CORE = {"studygen", "studygen.errors", "studygen.memo", "studygen.patterns", "studygen.markdown_format", "studygen.place", "studygen.rules", "studygen.findings", "studygen.fsutil",
-        "studygen.numbers", "studygen.textio", "studygen.digests", "studygen.result_kinds", "studygen.locks"}
+        "studygen.numbers", "studygen.textio", "studygen.digests", "studygen.locks"}
 LAYERS = (  # (layer, rank, module-name prefix); the longest matching prefix wins
-    ("collectors", 1, "studygen.collect"),
-    ("records", 2, "studygen.records"),
-    ("study", 3, "studygen.study"),
-    ("lint", 4, "studygen.lint"),
-    ("render", 4, "studygen.render"),
-    ("checks", 5, "studygen.checks"),
-    ("commands", 6, "studygen.commands"),
-    ("cli", 7, "studygen.cli"),
-    ("cli", 7, "studygen.__main__"),
-    ("cli", 7, "studygen.console"),
+    ("records", 1, "studygen.records"),
+    ("collectors", 2, "studygen.collect"),
+    ("study", 2, "studygen.study"),
+    ("lint", 3, "studygen.lint"),
+    ("render", 3, "studygen.render"),
+    ("checks", 4, "studygen.checks"),
+    ("commands", 5, "studygen.commands"),
+    ("cli", 6, "studygen.cli"),
+    ("cli", 6, "studygen.__main__"),
+    ("cli", 6, "studygen.console"),
 )
+# Layers that may import a collector besides the collectors themselves: collecting is a command.
+COLLECTOR_USERS = {"commands", "cli"}
 MAX_MODULE_LINES = 600
 
 
@@ -122,6 +133,30 @@ def test_every_import_goes_down_the_layers():
             if target_layer != layer and target_rank >= rank:
                 wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {layer} imports {target} ({target_layer})")
     assert not wrong, "imports going up or sideways:\n" + "\n".join(wrong)
+
+
+def test_only_commands_import_collectors():
+    mods = modules()
+    known = set(mods)
+    wrong = []
+    for name, path in mods.items():
+        layer, _ = layer_of(name)
+        if layer in COLLECTOR_USERS or layer == "collectors":
+            continue
+        for target, line, _ in imports_of(name, path, known):
+            if target in known and layer_of(target)[0] == "collectors":
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {layer} imports {target}")
+    assert not wrong, "collectors imported outside the commands:\n" + "\n".join(wrong)
+
+
+def test_records_import_nothing_from_collect():
+    """The acceptance line of issue 25, on its own: no module of studygen.records names studygen.collect."""
+    mods = modules()
+    known = set(mods)
+    wrong = [f"{path.relative_to(PACKAGE.parent)}:{line}: {target}"
+             for name, path in mods.items() if layer_of(name)[0] == "records"
+             for target, line, _ in imports_of(name, path, known) if target.startswith("studygen.collect")]
+    assert not wrong, "records importing collect:\n" + "\n".join(wrong)
 
 
 def test_no_import_circle():

@@ -21,7 +21,7 @@ if [ "${PREBUILD_EXT:-1}" = 1 ]; then
 fi
 python3 - <<'PY'
 from pathlib import Path
-from studygen.records.run_datasets import refresh_definition
+from studygen.collect.run.datasets import refresh_definition
 for path in sorted(Path("measurements/deformable_detr_h200_torch/datasets").glob("*.json")):
     print(path, "rewritten for this scikit-image" if refresh_definition(path) else "matches")
 PY

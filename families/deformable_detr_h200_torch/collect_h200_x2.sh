@@ -16,7 +16,7 @@ nvidia-smi --query-gpu=index,uuid,name,driver_version,clocks.sm,temperature.gpu 
 python3 -c "from modelopt.torch.quantization.extensions import get_cuda_ext_fp8; get_cuda_ext_fp8()" >"$out/ext.log" 2>&1
 python3 - <<'PY'
 from pathlib import Path
-from studygen.records.run_datasets import refresh_definition
+from studygen.collect.run.datasets import refresh_definition
 for path in sorted(Path("measurements/deformable_detr_h200_torch/datasets").glob("*.json")):
     print(path, "rewritten for this scikit-image" if refresh_definition(path) else "matches")
 PY

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..records.kinds import NOT_MEASURED_STATISTIC
 from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
 from ..study.spread import declared_source_of, spread_of
 from .base import row_finding
@@ -59,7 +60,7 @@ def repeated_keys(study) -> dict[str, list[dict]]:
     """Measurement key → rows with a value, for keys reported by two or more jobs."""
     by_key: dict[str, list[dict]] = {}
     for row in study.rows:
-        if row["value"] is not None and row["statistic"] != "not_measured":
+        if row["value"] is not None and row["statistic"] != NOT_MEASURED_STATISTIC:
             by_key.setdefault(row["key"], []).append(row)
     return {k: rows for k, rows in by_key.items() if len(rows) > 1 and len({r["job_id"] for r in rows}) > 1}
 
@@ -223,7 +224,7 @@ def differences_below_spread(study, pairs=None) -> list[Finding]:
     findings = []
     groups: dict[tuple, list[dict]] = {}
     for row in study.rows:
-        if row["value"] is not None and row["statistic"] != "not_measured":
+        if row["value"] is not None and row["statistic"] != NOT_MEASURED_STATISTIC:
             groups.setdefault((row["job_id"], *(row[f] for f in PAIR_FIELDS)), []).append(row)
     for rows in groups.values():
         by_variant = {r["variant"]: r for r in rows}

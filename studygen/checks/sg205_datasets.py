@@ -39,6 +39,7 @@ from pathlib import Path
 from ..findings import WARNING, Finding
 from ..lint import vocabulary
 from ..numbers import format_number
+from ..records.kinds import IMAGE_SET_KINDS, Kind
 from .base import readme_finding, row_finding
 from .text import quote, sentence_at
 
@@ -52,7 +53,6 @@ def image_counts(line: str) -> list[tuple[int, int, int]]:
     image" or "a single image" is an image, not a set, and is left out."""
     return [found for found in vocabulary.counts(line, IMAGE_NOUNS) if found[0] > 1]
 
-QUALITY_KINDS = ("coco_ap", "coco_ap_delta", "agreement")
 
 
 def _dataset_finding(study, dataset_id: str, message: str, pointer: str = "/dataset_id", **extra) -> Finding:
@@ -67,7 +67,7 @@ def named_datasets(study) -> list[Finding]:
     unreadable = {Path(problem.path).stem for problem in study.problems
                   if Path(problem.path).parent.name == "datasets"}
     for row in study.rows:
-        if row["kind"] not in QUALITY_KINDS or row["dataset"] in unreadable:
+        if row["kind"] not in IMAGE_SET_KINDS or row["dataset"] in unreadable:
             continue
         if not row["dataset"]:
             findings.append(row_finding(study, "SG205", row,
@@ -124,7 +124,7 @@ def mixed_comparisons(context) -> list[Finding]:
     findings = []
     groups: dict[tuple, dict[str, dict]] = {}
     for row in study.rows:
-        if row["kind"] in QUALITY_KINDS and row["dataset"] and row["value"] is not None:
+        if row["kind"] in IMAGE_SET_KINDS and row["dataset"] and row["value"] is not None:
             groups.setdefault((row["job_id"], row["kind"], row["statistic"] or row["metric"]), {}).setdefault(row["dataset"], row)
     for (job, kind, statistic), by_dataset in sorted(groups.items(), key=lambda item: str(item[0])):
         if len(by_dataset) < 2:
@@ -149,7 +149,7 @@ def _mixed_in_readme(context) -> list[Finding]:
     for item, text in context.produced_outputs():
         if item.within or "Image set" in item.headers:
             continue
-        rows = [r for r in item.rows if r["kind"] in QUALITY_KINDS and r["dataset"] and r["value"] is not None]
+        rows = [r for r in item.rows if r["kind"] in IMAGE_SET_KINDS and r["dataset"] and r["value"] is not None]
         by_dataset = {}
         for row in rows:
             by_dataset.setdefault(row["dataset"], row)
@@ -171,11 +171,11 @@ def counts(context) -> list[Finding]:
     """Rule 4: counts in records, unused evaluation definitions, counts written in the README."""
     study = context.study
     findings = []
-    used = {row["dataset"] for row in study.rows if row["kind"] in QUALITY_KINDS and row["dataset"] in study.datasets}
+    used = {row["dataset"] for row in study.rows if row["kind"] in IMAGE_SET_KINDS and row["dataset"] in study.datasets}
     used |= {recipe.get("calibration_set") for recipe in (study.spec.get("recipes") or {}).values()}
     used.discard(None)
     for row in study.rows:
-        if row["kind"] != "agreement" or row["dataset"] not in study.datasets:
+        if row["kind"] != Kind.AGREEMENT or row["dataset"] not in study.datasets:
             continue
         images = _result_field(study, row, "images")
         expected = study.datasets[row["dataset"]].data["count"]

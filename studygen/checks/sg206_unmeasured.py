@@ -25,6 +25,7 @@ import re
 
 from ..findings import Finding
 from ..lint.vocabulary import format_mentions
+from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import readme_finding, row_finding
 from .text import numbers_in, quote, sentence_at
 
@@ -55,7 +56,7 @@ def record_findings(study, entries: list[dict]) -> list[Finding]:
     for entry in entries:
         wanted = {n.lower() for n in names(entry)}
         for row in study.rows:
-            if row["statistic"] == "not_measured":
+            if row["statistic"] == NOT_MEASURED_STATISTIC:
                 continue
             variant = study.variants.get(row["variant"], {})
             labels = {row["variant"].lower(), str(variant.get("label", "")).lower(), str(variant.get("precision", "")).lower()}
@@ -103,7 +104,7 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
 
 def check(context) -> list[Finding]:
     study = context.study
-    entries = list(study.spec.get("not_measured") or [])
+    entries = study.declared_not_measured
     if not entries:
         return []
     return record_findings(study, entries) + readme_findings(context, entries)

@@ -31,8 +31,9 @@ from __future__ import annotations
 from statistics import median
 
 from ..findings import Finding
-from ..records.keys import CONFIG_FIELDS
 from ..numbers import format_number
+from ..records.keys import CONFIG_FIELDS
+from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
@@ -67,7 +68,7 @@ def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
     """Comparison 1; also the ids of rows already reported."""
     groups: dict[str, dict[tuple, list[dict]]] = {}
     for row in study.rows:
-        if row["value"] is None or row["statistic"] == "not_measured" or row["value"] <= 0:
+        if row["value"] is None or row["statistic"] == NOT_MEASURED_STATISTIC or row["value"] <= 0:
             continue
         groups.setdefault(row["config_key"], {}).setdefault(_platform(row), []).append(row)
     findings, reported = [], set()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..records.kinds import Kind
 
 SUM_TOLERANCE = 0.02
 UNCLASSIFIED_LIMIT = 0.10
@@ -66,6 +67,6 @@ def check(context) -> list[Finding]:
     findings = []
     for record in study.records:
         for index, result in enumerate(record.results):
-            if result["kind"] == "kernel_time":
+            if result["kind"] == Kind.KERNEL_TIME:
                 findings.extend(check_result(record, index, result))
     return findings

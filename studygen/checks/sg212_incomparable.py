@@ -32,9 +32,10 @@ is the label such a comparison needs.
 
 from __future__ import annotations
 
-from ..collect.run.launcher import shard_of_job
 from ..findings import Finding
 from ..numbers import format_number
+from ..records.jobs import shard_of_job
+from ..records.kinds import Kind
 from .base import readme_finding
 
 CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
@@ -79,7 +80,7 @@ def _columns(item) -> list[list[dict]]:
     """Row sets that must be comparable: for tables one per value of the
     output's ``compared_by`` field (a column per variant; a table row per
     measurement key in the repeated-measurements table), all rows otherwise."""
-    rows = [r for r in item.rows if r["kind"] == "latency" and r["value"] is not None]
+    rows = [r for r in item.rows if r["kind"] == Kind.LATENCY and r["value"] is not None]
     if item.kind != "table":
         return [rows]
     compared: dict[str, list[dict]] = {}
@@ -127,7 +128,7 @@ def check(context) -> list[Finding]:
     study = context.study
     findings, seen, said = [], set(), set()
     for item, text in context.produced_outputs(CHECKED_KINDS):
-        latencies = [r for r in item.rows if r["kind"] == "latency" and r["value"] is not None]
+        latencies = [r for r in item.rows if r["kind"] == Kind.LATENCY and r["value"] is not None]
         for finding in _cross_shard_findings(study, item, text, latencies):
             if (finding.line, finding.message) not in said:  # one output rendered twice on a line: said once
                 said.add((finding.line, finding.message))

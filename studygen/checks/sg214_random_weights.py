@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..records.kinds import QUALITY_KINDS
 from .base import row_finding
-
-QUALITY_KINDS = ("coco_ap", "coco_ap_delta")
 
 
 def check(context) -> list[Finding]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..records.kinds import Kind
 from .base import row_finding
 
 
@@ -37,7 +38,7 @@ def check(context) -> list[Finding]:
     study = context.study
     findings = []
     for row in study.rows:
-        if row["kind"] != "latency" or row["precision"] != "fp8" or row["value"] is None:
+        if row["kind"] != Kind.LATENCY or row["precision"] != "fp8" or row["value"] is None:
             continue
         problem = evidence_problem(study.result_of(row))
         if problem:

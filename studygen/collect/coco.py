@@ -25,11 +25,12 @@ from pathlib import Path
 
 from ..digests import image_ids_sha256
 from ..fsutil import shown_path
+from ..records.kinds import Kind
+from ..records.result import NewResult
 from . import coco_boxes, coco_eval
 from .coco_detections import Detections, check_detection, detections_from, load_detections, read_detections
 from .coco_eval import BACKENDS, STAT_NAMES, backend_version
 from .coco_truth import GroundTruth, load_ground_truth
-from .result import NewResult
 
 __all__ = ["BACKENDS", "STAT_NAMES", "CocoInputs", "Detections", "GroundTruth", "backend_version", "build_results",
            "check_detections", "checked_inputs", "dataset_definition", "evaluate", "evaluate_inputs", "load_detections",
@@ -114,7 +115,7 @@ def build_results(stats: dict[str, float], *, variant: str, dataset: str, backen
     evaluator = f"{backend} {backend_version(backend)} COCOeval bbox"
     out = []
     for name in STAT_NAMES:
-        result = {"kind": "coco_ap", "variant": variant}
+        result = {"kind": Kind.COCO_AP, "variant": variant}
         if shape:
             result["shape"] = shape
         if batch is not None:

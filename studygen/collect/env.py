@@ -175,10 +175,3 @@ def conversion_machine() -> dict:
              "software": {"python": platform.python_version()}}
     return block
 
-
-def as_conversion_machine(block: dict) -> dict:
-    """An env block (:func:`collect_env`) as ``provenance.conversion_machine``:
-    GPU model and count, driver, this machine's hostname and the software
-    versions of the block."""
-    return {"gpu": block.get("gpu"), "gpu_count": block.get("gpu_count", 0), "driver": block.get("driver"),
-            "hostname": socket.gethostname(), "software": dict(block["software"])}

@@ -47,9 +47,10 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import shown_path
+from ..records.kinds import Kind
+from ..records.result import NewResult
 from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
-from .result import NewResult
 
 STEP_NAME = re.compile(r"^ProfilerStep#(\d+)$")
 US_PER_MS = 1000.0
@@ -521,7 +522,7 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
             step_grouped = group_times(_items(by_step[name]), rules)
             per_iteration.append({"label": name, "profiled_total_ms": step_grouped.total_ms,
                                   "groups": dict(step_grouped.groups)})
-        result = dict(base, kind="kernel_time", groups=groups_for_record(grouped), profiled_total_ms=grouped.total_ms,
+        result = dict(base, kind=Kind.KERNEL_TIME, groups=groups_for_record(grouped), profiled_total_ms=grouped.total_ms,
                       unclassified_ms=grouped.unclassified_ms,
                       unclassified_share=significant(grouped.unclassified_share), iterations=count,
                       per_iteration=per_iteration, profiler=profiler, rows_listed=True)
@@ -532,7 +533,7 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
             notes.append(f"{trace.outside_steps} kernel launches outside any ProfilerStep range are left out")
     else:
         grouped = group_times(_items(trace.kernels), rules)
-        result = dict(base, kind="kernel_time", groups=groups_for_record(grouped), profiled_total_ms=grouped.total_ms,
+        result = dict(base, kind=Kind.KERNEL_TIME, groups=groups_for_record(grouped), profiled_total_ms=grouped.total_ms,
                       unclassified_ms=grouped.unclassified_ms,
                       unclassified_share=significant(grouped.unclassified_share), profiler=profiler, rows_listed=True)
         if trace.steps:

@@ -9,7 +9,7 @@ The command loads the study (:func:`studygen.study.load_study`), resolves
 what the run needs as plain data (:class:`~studygen.collect.run.context.RunInputs`:
 the run plan, the image-set definitions, the COCO setup, the measurements
 folder) and hands the runner a record store
-(:class:`~studygen.records.run_record.RunRecordStore`) that persists each
+(:class:`~studygen.collect.run.record.RunRecordStore`) that persists each
 result; :func:`collect_run` is that path, callable from Python as from the CLI.
 
 Exit codes: 0 when the record was written; 2 for a bad option, a bad study
@@ -36,7 +36,7 @@ from ..collect.run.spec import build_plan, parse_shape
 from ..errors import RecordError, UsageError
 from ..fsutil import shown_path
 from ..records.load import load_dataset
-from ..records.run_record import RunRecord, RunRecordStore
+from ..collect.run.record import RunRecord, RunRecordStore
 from ..study import STUDY_FILE, Study, at_yaml_line, load_study
 from .common import resolve_root, root_option
 

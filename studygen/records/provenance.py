@@ -15,6 +15,7 @@ measuring machine (:func:`measuring_machine_block`,
 from __future__ import annotations
 
 import copy
+import socket
 
 from ..errors import ConflictError
 
@@ -145,3 +146,11 @@ def _fill(existing: dict, name: str, value, display: str, pointer: str, shown) -
     elif value is not None and existing[name] != value:
         raise ConflictError(f"the record's conversion machine has {name} {shown(existing[name])}, this machine "
                             f"{shown(value)}; nothing overwritten", path=display, pointer=pointer)
+
+
+def as_conversion_machine(block: dict) -> dict:
+    """An env block (:func:`studygen.collect.env.collect_env`) as ``provenance.conversion_machine``:
+    GPU model and count, driver, this machine's hostname and the software
+    versions of the block."""
+    return {"gpu": block.get("gpu"), "gpu_count": block.get("gpu_count", 0), "driver": block.get("driver"),
+            "hostname": socket.gethostname(), "software": dict(block["software"])}

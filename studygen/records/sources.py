@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import json
 
-from ..collect.result import NewResult
 from ..errors import ConflictError, UsageError
-from ..result_kinds import IDENTITY_FIELDS
+from .kinds import IDENTITY_FIELDS
+from .result import NewResult
 
 
 def source_file(result: dict) -> str | None:

@@ -22,17 +22,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..collect.env import as_conversion_machine
-from ..collect.result import NewResult
 from ..errors import ConflictError, InputError, RecordError, UsageError
 from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside, folder_lock, shown_path
-from ..result_kinds import IDENTITY_FIELDS, metric_of, result_identity
 from ..textio import MAX_DOCUMENT_BYTES, document_problem, parse_json
 from .jsonedit import extend_json_text
 from .keys import FIELDS, key_string, software_signature
+from .kinds import IDENTITY_FIELDS, metric_of, result_identity
 from .load import load_record
-from .provenance import (check_measuring_machine, clean_provenance, defaulted_checkpoint, measuring_machine_block,
-                         merge_conversion_machine, merge_provenance)
+from .provenance import (
+    as_conversion_machine,
+    check_measuring_machine,
+    clean_provenance,
+    defaulted_checkpoint,
+    measuring_machine_block,
+    merge_conversion_machine,
+    merge_provenance,
+)
+from .result import NewResult
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
 from .sources import refuse_same_source, replace_sources, same_result
 
@@ -85,7 +91,7 @@ def validate_job_id(job_id: str, what: str = "job id") -> str:
 def measurement_key(family: str, provenance: dict, result: dict) -> str:
     """The measurement key of ``result`` in a record of ``family`` with
     ``provenance`` (fields of :data:`studygen.records.keys.FIELDS`): the
-    result's identity (:func:`studygen.result_kinds.result_identity`: kind,
+    result's identity (:func:`studygen.records.kinds.result_identity`: kind,
     metric, statistic, group, variant, shape, batch, backend, mode, dataset)
     with the checkpoint revision, the GPU and the software versions of its
     backend. The recipe is the variant's, so the variant name stands for it

@@ -16,6 +16,7 @@ from __future__ import annotations
 from itertools import product
 
 from ..numbers import format_number
+from ..records.kinds import Kind
 from ..study.attribution import attribute, between_compilations, cell_profile
 from .produced import cells_of, emit
 from .rows import restriction_text
@@ -40,7 +41,7 @@ class CompilationHelpers(SpanHelpers):
     def compilation_table(self, a_variant: str, b_variant: str, **filters) -> str:
         """Per shape: each variant's latency (median over compilations, their
         range) and a / b with its range over every pair of compilations."""
-        pairs = self.pairs(a_variant, b_variant, kind="latency", **filters)
+        pairs = self.pairs(a_variant, b_variant, kind=Kind.LATENCY, **filters)
         la, lb = escape_cell(self.label(a_variant)), escape_cell(self.label(b_variant))
         headers = ["Shape HxW", f"{la} ms", f"{lb} ms", f"{la} / {lb}"]
         body, rows = [], []
@@ -64,7 +65,7 @@ class CompilationHelpers(SpanHelpers):
     def _attributions(self, a_variant: str, b_variant: str, **filters) -> list[tuple[str, str, object, list, bool]]:
         """``(shape, what, Attribution, rows, between variants)`` for b - a and for each variant's compilations."""
         found = []
-        for a, b in self.pairs(a_variant, b_variant, kind="latency", **filters):
+        for a, b in self.pairs(a_variant, b_variant, kind=Kind.LATENCY, **filters):
             pa, pb = cell_profile(self._study, a.fields), cell_profile(self._study, b.fields)
             if pa is not None and pb is not None:
                 found.append((a.shape, f"{self.label(b_variant)} minus {self.label(a_variant)}",

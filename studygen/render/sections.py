@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.keys import FIELDS
+from ..records.kinds import Kind
 from ..study.analyses import precision_inversions
 from .produced import emit
 from .rows import ViewBase, fmt
@@ -129,7 +130,7 @@ class SectionHelpers(ViewBase):
         statistic (or metric), kernel group and shape where the key has them,
         e.g. ``fp16 gpu_compute median 800 x 800``."""
         first = rows[0]
-        timing = first["metric"] if first["kind"] == "latency" else ""
+        timing = first["metric"] if first["kind"] == Kind.LATENCY else ""
         what = " ".join(part for part in (self.label(first["variant"]), timing, first["statistic"] or first["metric"],
                                           first["group"], shape_label(first["shape"]) if first["shape"] else "") if part)
         values = [r["value"] for r in rows]
@@ -143,7 +144,7 @@ class SectionHelpers(ViewBase):
         """Hedged wording for a configuration the study declares not measured:
         ``Not measured: NVFP4 (not tried); expected, not measured: …, because …``.
         Raises TemplateError when ``config`` is not listed under ``not_measured``."""
-        for entry in self.spec.get("not_measured", []):
+        for entry in self._study.declared_not_measured:
             if entry["config"] == config or config in entry.get("aliases", []):
                 text = f"Not measured: {entry['config']} ({entry['reason']})"
                 if entry.get("expectation"):
@@ -155,7 +156,7 @@ class SectionHelpers(ViewBase):
 
     def not_measured(self) -> list[dict]:
         """The study file's ``not_measured`` entries (``config``, ``reason``, …)."""
-        return list(self.spec.get("not_measured", []))
+        return self._study.declared_not_measured
 
     def describe_key(self, key: str) -> str:
         """A measurement key in words: ``fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400``

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..errors import TemplateError
 from ..numbers import format_number
+from ..records.kinds import KERNEL_TIME_METRIC, Kind
 from .produced import emit
 from .rows import Row, RowSet, ViewBase, fmt, restriction_text, unit_suffix
 
@@ -121,10 +122,10 @@ class SpanHelpers(ViewBase):
         """Savings a - b (ms) from per-row pairs, plus both ends of stated
         difference ranges (``kernel_time_delta`` rows, b - a, so negated);
         and the row dicts they come from."""
-        pairs = self.pairs(a_variant, b_variant, metric="kernel_time", group=group, **filters)
+        pairs = self.pairs(a_variant, b_variant, metric=KERNEL_TIME_METRIC, group=group, **filters)
         values = [a.value - b.value for a, b in pairs]
         rows = pair_rows(pairs)
-        for delta in self.figures(kind="kernel_time_delta", group=group, variant=b_variant, reference_variant=a_variant,
+        for delta in self.figures(kind=Kind.KERNEL_TIME_DELTA, group=group, variant=b_variant, reference_variant=a_variant,
                                   **filters):
             values.extend([-delta.low, -delta.high])
             rows.append(delta.fields)

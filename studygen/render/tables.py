@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..errors import TemplateError
 from ..numbers import format_number
+from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
 from .produced import cells_of, emit
 from .rows import Row, RowSet, fmt
 from .spans import SpanHelpers
@@ -31,10 +32,12 @@ def markdown_table(body: list[list[str]], headers: list[str]) -> str:
     return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
 
 
-# Metric names as a reader says them, each with what its value is in.
+# Metric names as a reader says them, each with what its value is in: the agreement metrics, a
+# kernel group's share, and the fixed metric of each result kind in the kind's own words.
 METRIC_WORDS = {"logit_correlation": "logit correlation (Pearson r)", "nonfinite_count": "non-finite outputs (count)",
                 "precision": "detection precision (fraction)", "recall": "detection recall (fraction)",
-                "kernel_time": "kernel time (ms)", "kernel_share": "kernel share (%)"}
+                KERNEL_SHARE_METRIC: "kernel share (%)",
+                **{kind.metric: kind_words(kind) for kind in RESULT_KINDS.values() if kind.metric}}
 
 
 def metric_words(metric: str) -> str:

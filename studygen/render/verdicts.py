@@ -17,6 +17,7 @@ import json
 
 from ..errors import TemplateError
 from ..numbers import format_number
+from ..records.kinds import Kind
 from ..textio import read_text
 from .produced import emit
 from .rows import restriction_text
@@ -41,8 +42,8 @@ class VerdictHelpers(SpanHelpers):
         repeats it prints that no verdict can be given, never a verdict.
         ``filters`` must select exactly one latency figure per variant
         (TemplateError otherwise)."""
-        a = self.one(kind="latency", variant=a_variant, **filters)
-        b = self.one(kind="latency", variant=b_variant, **filters)
+        a = self.one(kind=Kind.LATENCY, variant=a_variant, **filters)
+        b = self.one(kind=Kind.LATENCY, variant=b_variant, **filters)
         a_repeats = self._study.repeat_medians(a.fields)
         b_repeats = self._study.repeat_medians(b.fields)
         where = restriction_text(filters)
@@ -72,8 +73,8 @@ class VerdictHelpers(SpanHelpers):
         ``studygen-per-image-ap`` file relative to the record), a seeded paired
         per-image bootstrap interval (:func:`studygen.render.stats.ap_difference`)."""
         filters.setdefault("statistic", "AP")
-        a = self.one(kind="coco_ap", variant=a_variant, **filters)
-        b = self.one(kind="coco_ap", variant=b_variant, **filters)
+        a = self.one(kind=Kind.COCO_AP, variant=a_variant, **filters)
+        b = self.one(kind=Kind.COCO_AP, variant=b_variant, **filters)
         d = self.decimals("ap_delta_points")
         la, lb = self.label(a_variant), self.label(b_variant)
         text = (f"{lb} minus {la}: {format_number(100 * (b.value - a.value), d, sign=True)} points "

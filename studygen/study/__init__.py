@@ -21,7 +21,7 @@ from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml
 from ..numbers import source_decimals
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
-from ..result_kinds import RESULT_KINDS, ResultKind, metric_of
+from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..textio import regular_file
 
 STUDY_FILE = "study.yaml"
@@ -162,6 +162,12 @@ class Study:
     def variant_precision(self, variant: str) -> str | None:
         return self.variants.get(variant, {}).get("precision")
 
+    @property
+    def declared_not_measured(self) -> list[dict]:
+        """The study file's ``not_measured`` entries (``config``, ``reason``, …):
+        configurations the study declares it did not measure."""
+        return list(self.spec.get("not_measured") or [])
+
     def variant_label(self, variant: str) -> str:
         return self.variants.get(variant, {}).get("label", variant)
 
@@ -180,7 +186,7 @@ class Study:
 
     def repeat_medians(self, row: dict) -> list[float]:
         """Per-repeat medians (ms) of a latency row, ``[]`` when its record has none."""
-        if row["kind"] != "latency" or row["value"] is None:
+        if row["kind"] != Kind.LATENCY or row["value"] is None:
             return []
         distribution = self.result_of(row).get("distribution") or {}
         return list(distribution.get("repeat_medians_ms") or [])
@@ -191,20 +197,20 @@ class Study:
         ``run.compilations``); ``[]`` for rows without independent compilations
         (eager, ingested, older records). Their spread (max - min) is the
         between-compilation spread of a compiled cell."""
-        if row["kind"] != "latency" or row["value"] is None:
+        if row["kind"] != Kind.LATENCY or row["value"] is None:
             return []
         return [entry["median_ms"] for entry in self.result_of(row).get("compilations") or []]
 
     def compilation_repeat_medians(self, row: dict) -> list[list[float]]:
         """Each compilation's per-repeat medians (ms) of a latency row, in compilation order; ``[]`` as above."""
-        if row["kind"] != "latency" or row["value"] is None:
+        if row["kind"] != Kind.LATENCY or row["value"] is None:
             return []
         return [list(entry["repeat_medians_ms"]) for entry in self.result_of(row).get("compilations") or []]
 
     def compilation_kernel_groups(self, row: dict) -> list[dict[str, float]]:
         """Each compilation's kernel time by group (ms per forward) of a kernel_time
         row's result, in compilation order; ``[]`` when the result keeps none."""
-        if row["kind"] != "kernel_time":
+        if row["kind"] != Kind.KERNEL_TIME:
             return []
         return [dict(entry["groups"]) for entry in self.result_of(row).get("compilations") or []]
 
@@ -341,14 +347,14 @@ def flatten_record(record: Record, study: "Study") -> list[dict]:
     difference (ms), module counts; a not-measured result is a row without
     a value; engine layers give no row. Metric, statistic, group, unit,
     value field and printing key come from the result kinds table
-    (:data:`studygen.result_kinds.RESULT_KINDS`). Ranges over unlisted rows
+    (:data:`studygen.records.kinds.RESULT_KINDS`). Ranges over unlisted rows
     keep ``value_min``/``value_max`` and leave ``value`` empty."""
     rows = []
     variants, signatures, shared = study.variants, {}, _record_fields(record)
     for index, result in enumerate(record.results):
         kind = RESULT_KINDS[result["kind"]]
         base = _base_row(record, shared, variants, signatures, index, result, metric_of(result))
-        rows.extend(ROWS_OF_KIND.get(kind.kind, _value_rows)(base, result, kind, f"/results/{index}"))
+        rows.extend(ROW_BUILDERS[kind.rows](base, result, kind, f"/results/{index}"))
     printing = study.spec.get("precision", {})
     for row in rows:
         printing_key = RESULT_KINDS[row["kind"]].printing_key
@@ -367,20 +373,18 @@ def _value_field(kind: ResultKind, holder: dict) -> str:
 
 
 def _value_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
-    """The one row of a result holding one figure (or a range) in the unit of its kind."""
-    return [_with_value(base, result, _value_field(kind, result), kind.unit, pointer)]
-
-
-def _plan_size_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
-    """A plan size in MiB; a size given in bytes is converted (2**20 bytes a MiB)."""
+    """The one row of a result holding one figure (or a range) in the unit of
+    its kind; a value field the kind divides (a plan size in bytes: 2**20
+    bytes a MiB) is converted, its decimals those of the source."""
     name = _value_field(kind, result)
     row = _with_value(base, result, name, kind.unit, pointer)
-    if name == "value_bytes" and "value_bytes" in result:
-        row["value"] = result["value_bytes"] / 2**20
+    divisor = dict(kind.divisors).get(name)
+    if divisor is not None and name in result:
+        row["value"] = result[name] / divisor
     return [row]
 
 
-def _kernel_time_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
+def _group_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
     """A row per group (time in ms, and share in % where the source gives a
     range of it), then the profiled total as group ``total``."""
     rows = []
@@ -390,7 +394,7 @@ def _kernel_time_rows(base: dict, result: dict, kind: ResultKind, pointer: str) 
         if "time_ms" in group or "time_ms_range" in group:
             rows.append(_with_value(dict(g_row), group, "time_ms", kind.unit, gp))
         if "share_percent_range" in group:
-            rows.append(_with_value({**g_row, "metric": "kernel_share"}, group, "share_percent", "%", gp))
+            rows.append(_with_value({**g_row, "metric": KERNEL_SHARE_METRIC}, group, "share_percent", "%", gp))
     if "profiled_total_ms" in result or "profiled_total_ms_range" in result:
         rows.append(_with_value({**base, "group": "total"}, result, "profiled_total_ms", kind.unit, pointer))
     return rows
@@ -402,18 +406,23 @@ def _count_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> lis
     return [{**base, "value": result[name], "unit": kind.unit, "pointer": f"{pointer}/{name}"}]
 
 
-def _not_measured_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
+def _reason_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
     """A metric the study names but did not measure: no value, the reason as its note."""
     return [{**base, "note": result["reason"]}]
 
 
-# Result kinds whose rows are not one figure in the kind's unit (the rest: _value_rows).
-ROWS_OF_KIND = {
-    "plan_size": _plan_size_rows,
-    "kernel_time": _kernel_time_rows,
-    "quantization": _count_rows,
-    "not_measured": _not_measured_rows,
-    "engine_layers": lambda base, result, kind, pointer: [],  # the layer list is no figure
+def _no_rows(base: dict, result: dict, kind: ResultKind, pointer: str) -> list[dict]:
+    """No figure (an engine's layer list)."""
+    return []
+
+
+# How a result becomes rows, for each shape a result kind names (RESULT_KINDS[kind].rows).
+ROW_BUILDERS = {
+    RowShape.VALUE: _value_rows,
+    RowShape.GROUPS: _group_rows,
+    RowShape.COUNT: _count_rows,
+    RowShape.REASON: _reason_rows,
+    RowShape.NONE: _no_rows,
 }
 
 

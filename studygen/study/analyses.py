@@ -9,6 +9,8 @@ from __future__ import annotations
 from itertools import combinations
 from operator import itemgetter
 
+from ..records.kinds import Kind
+
 # Bits per value: a variant with fewer bits is expected to be at least as fast.
 PRECISION_BITS = {"fp32": 32, "tf32": 19, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nvfp4": 4, "int4": 4}
 SAME_CONFIG = ("family", "revision", "shape", "batch", "backend", "mode", "gpu", "software", "metric", "statistic")
@@ -20,7 +22,7 @@ def precision_inversions(study) -> list[tuple[dict, dict]]:
     where the lower-precision variant has the larger latency (ms)."""
     groups: dict[tuple, list[dict]] = {}
     for row in study.rows:
-        if row["kind"] != "latency" or row["value"] is None or row["precision"] not in PRECISION_BITS:
+        if row["kind"] != Kind.LATENCY or row["value"] is None or row["precision"] not in PRECISION_BITS:
             continue
         groups.setdefault(_same_config(row), []).append(row)
     pairs = []

@@ -19,6 +19,8 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from ..records.kinds import Kind
+
 # Kernel groups an FP8 recipe of linear layers changes: the GEMMs it moves to FP8 and the casts it adds.
 # A recipe may name its own under ``recipes.<name>.kernel_groups`` in the study file.
 FP8_RECIPE_GROUPS = ("GEMM/MatMul", "Quantize/Dequantize")
@@ -82,7 +84,7 @@ def kernel_result_of(study, latency_row: dict) -> dict | None:
     """The kernel_time result beside a latency row in its record, or None."""
     record = study.record_at(latency_row["record"])
     for result in record.results:
-        if (result["kind"] == "kernel_time" and result["variant"] == latency_row["variant"]
+        if (result["kind"] == Kind.KERNEL_TIME and result["variant"] == latency_row["variant"]
                 and result.get("shape") == latency_row["shape"] and result.get("mode") == latency_row["mode"]):
             return result
     return None
@@ -121,7 +123,7 @@ def recipe_pairs(study) -> list[tuple[dict, dict, Attribution]]:
     precision (default fp16), in the same record, mode and shape."""
     by_cell = {}
     for row in study.rows:
-        if row["kind"] == "latency" and row["value"] is not None:
+        if row["kind"] == Kind.LATENCY and row["value"] is not None:
             by_cell[(row["record"], row["mode"], row["shape"], row["variant"])] = row
     pairs = []
     for name, entry in study.variants.items():

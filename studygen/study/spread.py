@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..records.kinds import Kind
+
 # Fewest values a figure's spread is read from: what the bootstrap needs a side
 # (studygen.render.stats.MIN_REPEATS, which this layer cannot import; a test keeps them equal).
 MIN_SPREAD_VALUES = 3
@@ -62,10 +64,10 @@ def spread_of(study, row: dict) -> Spread | None:
     row has no single value: a range, a not-measured result)."""
     if row.get("value") is None:  # a range, a not-measured result, a share given as a range
         return None
-    if row["kind"] == "latency":
+    if row["kind"] == Kind.LATENCY:
         values = study.repeat_medians(row)
         source = REPEAT_MEDIANS
-    elif row["kind"] == "kernel_time":
+    elif row["kind"] == Kind.KERNEL_TIME:
         values = _iteration_values(study.result_of(row), row.get("group"))
         source = PROFILED_ITERATIONS
     else:

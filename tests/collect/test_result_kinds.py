@@ -14,7 +14,7 @@ import pytest
 from studygen.records.keys import FIELDS
 from studygen.records.load import load_record
 from studygen.records.write import measurement_key
-from studygen.result_kinds import RESULT_KINDS, metric_of, result_identity
+from studygen.records.kinds import RESULT_KINDS, metric_of, result_identity
 from studygen.study import Study, flatten_record
 from tests.conftest import REPO
 
@@ -55,7 +55,7 @@ PRECISION = {"latency_ms": 3, "plan_mib": 1, "coco": 3, "agreement": 4, "kernel_
 def test_the_table_holds_the_schemas_kinds():
     schema = json.loads((REPO / "studygen" / "schemas" / "run_record.schema.json").read_text(encoding="utf-8"))
     assert set(RESULT_KINDS) == set(schema["$defs"]["result"]["properties"]["kind"]["enum"])
-    assert all(name == kind.kind for name, kind in RESULT_KINDS.items())
+    assert all(name == kind.name for name, kind in RESULT_KINDS.items())
 
 
 def test_the_built_record_has_a_result_of_every_kind():

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from studygen.collect.run.provenance import git_commit as _git_commit
-from studygen.records.run_record import RunRecord
+from studygen.collect.run.record import RunRecord
 from tests.collect.conftest import TORCH, TRTEXEC
 
 BUILD_LOG = TRTEXEC / "trt10.16_build-and-run.log"

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from studygen.collect.result import NewResult
+from studygen.records.result import NewResult
 from studygen.records.write import measurement_key, write_results
 from studygen.errors import ConflictError, RecordError, UsageError
 

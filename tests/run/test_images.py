@@ -10,7 +10,7 @@ import pytest
 from studygen.collect.run.images import (IMAGENET_MEAN, IMAGENET_STD, Photo, load_image_set, load_photo,
                                          skimage_dataset_definition, to_pixel_values)
 from studygen.errors import InputError, RecordError
-from studygen.records.run_datasets import refresh_definition
+from studygen.collect.run.datasets import refresh_definition
 
 # sha256sum of the files scikit-image 0.26 ships (skimage/data/astronaut.png, camera.png)
 ASTRONAUT_SHA256 = "88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5"

@@ -7,7 +7,8 @@ import pytest
 
 from studygen.collect.run import launcher
 from studygen.collect.run.launcher import (Placement, device_index, pin_cuda_device, placement_from_environment,
-                                           placement_record, shard_of_job, shard_option)
+                                           placement_record, shard_option)
+from studygen.records.jobs import job_id_for, shard_of_job
 from studygen.errors import UsageError
 
 
@@ -212,7 +213,6 @@ def test_uuid_text(uuid, text):
     ("-shard1of2", None), ("h200-shard1of2.x", None), ("h200_shard1of2", None),
 ])
 def test_shard_of_job_inverts_job_id_for(job_id, parsed):
-    from studygen.collect.run.context import job_id_for
 
     assert shard_of_job(job_id) == parsed
     if parsed is not None:

@@ -1,4 +1,4 @@
-"""The run record ``collect run`` writes (studygen.records.run_record): results of one record
+"""The run record ``collect run`` writes (studygen.collect.run.record): results of one record
 are unique by ``result_identity``, the identity ingest refuses duplicates by too, and a refused
 result leaves the file as it was."""
 
@@ -8,12 +8,12 @@ import shutil
 
 import pytest
 
-from studygen.collect.result import NewResult
+from studygen.records.result import NewResult
 from studygen.errors import ConflictError, UsageError
 from studygen.records.load import load_record
-from studygen.records.run_record import RunRecord, RunRecordStore
+from studygen.collect.run.record import RunRecord, RunRecordStore
 from studygen.records.write import build_document
-from studygen.result_kinds import result_identity
+from studygen.records.kinds import result_identity
 
 
 def pick(results, kind, **where):

@@ -84,7 +84,7 @@ def test_replace_needs_a_reason_and_a_source_it_can_match(tmp_path, run_cli):
 def test_a_result_without_source_cannot_replace_anything():
     import pytest
 
-    from studygen.collect.result import NewResult
+    from studygen.records.result import NewResult
     from studygen.errors import UsageError
     from studygen.records.sources import replace_sources, source_file
 

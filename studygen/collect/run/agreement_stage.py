@@ -10,6 +10,7 @@ ModelOpt's fake quantization, before compression, and its results say so.
 
 from __future__ import annotations
 
+from ...records.kinds import Kind
 from . import agreement as agree
 from .context import RunContext, Variant
 
@@ -46,7 +47,7 @@ def agreement_results(run: RunContext, variant: Variant, reference: list, output
     ``reference``, and a one-line summary for the log."""
     plan, thresholds = run.plan, run.plan.agreement
     height, width = run.agreement_hw
-    base = {"kind": "agreement", "variant": variant.name, "reference_variant": plan.reference_variant,
+    base = {"kind": Kind.AGREEMENT, "variant": variant.name, "reference_variant": plan.reference_variant,
             "shape": plan.agreement_shape, "batch": 1, "backend": "pytorch", "mode": "eager",
             "dataset": run.agreement.dataset_id, "images": len(outputs)}
     note = FAKE_FP8_NOTE if variant.precision == "fp8" else None
@@ -74,7 +75,7 @@ def value_or_not_measured(base: dict, metric: str, value, reason: str, note: str
     """``base`` with ``metric`` and ``value`` (rounded to 9 decimals) and the
     ``note``; a ``not_measured`` result with ``reason`` when ``value`` is None."""
     if value is None:
-        return {"kind": "not_measured", "variant": base["variant"], "metric": metric, "reason": reason,
+        return {"kind": Kind.NOT_MEASURED, "variant": base["variant"], "metric": metric, "reason": reason,
                 "shape": base["shape"], "mode": base["mode"]}
     out = {**base, "metric": metric, "value": round(float(value), 9)}
     if note:

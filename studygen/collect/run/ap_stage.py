@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from ...errors import UsageError
 from ...fsutil import shown_path
+from ...records.kinds import Kind
 from ..coco import build_results, checked_inputs, evaluate_inputs
-from .coco_ap import (CocoSetup, detect, detections_path, merge_shards, shard_ids, sorted_image_ids,
-                      write_detections)
+from .coco_ap import CocoSetup, detect, detections_path, merge_shards, shard_ids, sorted_image_ids, write_detections
 from .context import RecordStore, ResultSink, RunContext, RunInputs, RunOptions
 from .spec import parse_shape
 
@@ -26,8 +26,8 @@ def coco_not_configured(run: RunContext) -> None:
               + ("; the weights are random, so AP would not mean anything"
                  if run.plan.model.get("weights") == "random-init" else ""))
     for name in run.plan.variants_in_shard():
-        if not run.sink.has("coco_ap", name, metric="coco_ap"):
-            run.sink.add({"kind": "not_measured", "variant": name, "metric": "coco_ap", "reason": reason})
+        if not run.sink.has(Kind.COCO_AP, name, metric=Kind.COCO_AP):
+            run.sink.add({"kind": Kind.NOT_MEASURED, "variant": name, "metric": Kind.COCO_AP, "reason": reason})
 
 
 def measure_ap(run: RunContext, pending: list[str]) -> None:
@@ -51,7 +51,7 @@ def measure_ap(run: RunContext, pending: list[str]) -> None:
         run.progress.advance(task)
         shown = shown_path(path, ap.root)
         if ap.shard != (1, 1):
-            run.sink.add({"kind": "not_measured", "variant": name, "metric": "coco_ap", "shape": setup.shape,
+            run.sink.add({"kind": Kind.NOT_MEASURED, "variant": name, "metric": Kind.COCO_AP, "shape": setup.shape,
                           "mode": "eager", "reason": f"shard {ap.shard[0]}/{ap.shard[1]}: detections on {len(ids)} "
                           f"images written to {shown}; AP is evaluated once over all shards (collect run --merge-ap "
                           f"{ap.shard[1]})"})
@@ -94,7 +94,7 @@ def merge_ap(inputs: RunInputs, options: RunOptions, store: RecordStore) -> Resu
     gt = coco.ground_truth
     sink = store.open(f"{options.job}-ap", provenance)
     for name in options.variants or list(inputs.plan.variants):
-        if sink.has("coco_ap", name, coco.shape, "eager", "AP"):
+        if sink.has(Kind.COCO_AP, name, coco.shape, "eager", "AP"):
             continue
         merged, paths = merge_shards(inputs.measurements, options.job, name, count)
         shown = ", ".join(shown_path(p, options.root) for p in paths)

@@ -35,6 +35,7 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
+from ...records.kinds import Kind
 from .context import ImageSet, RunContext, RunInputs, RunOptions, select_device
 from .latency_stage import measure_ready, prepare_group
 from .model import build_model
@@ -72,7 +73,7 @@ class MemorySink:
             metric: str | None = None) -> bool:
         if self.delegate is not None:
             return self.delegate.has(kind, variant, shape, mode, metric)
-        return kind == "quantization"
+        return kind == Kind.QUANTIZATION
 
     def add(self, *results: dict) -> None:
         self.added.extend(results)
@@ -146,8 +147,8 @@ def outcomes_of(results: list[dict], times: dict, shape: str, names: list[str]) 
     outcomes = {}
     for name in names:
         mine = [r for r in results if r["variant"] == name and r.get("shape") == shape and r.get("mode") == "compile"]
-        latency = next(r for r in mine if r["kind"] in ("latency", "not_measured"))
-        kernel = next((r for r in mine if r["kind"] == "kernel_time"), None)
+        latency = next(r for r in mine if r["kind"] in (Kind.LATENCY, Kind.NOT_MEASURED))
+        kernel = next((r for r in mine if r["kind"] == Kind.KERNEL_TIME), None)
         outcomes[name] = Outcome(latency, kernel, times.get(name))
     return outcomes
 
@@ -209,8 +210,8 @@ def _worker_outcomes(job: WorkerJob, message: tuple, shape: str, names: list[str
     if message[0] == "results":
         return outcomes_of(message[1], message[2], shape, names)
     why = message[1] if message[0] == "error" else f"unexpected message {message[0]!r}"
-    return {name: Outcome({"kind": "not_measured", "variant": name, "shape": shape, "mode": "compile",
-                           "backend": "pytorch", "metric": "latency", "reason": f"the compilation failed: {why}"})
+    return {name: Outcome({"kind": Kind.NOT_MEASURED, "variant": name, "shape": shape, "mode": "compile",
+                           "backend": "pytorch", "metric": Kind.LATENCY, "reason": f"the compilation failed: {why}"})
             for name in names}
 
 
@@ -271,7 +272,7 @@ def merge_cell(outcomes: list[Outcome], settings: dict) -> list[dict]:
     """
     count = len(outcomes)
     kernels = [outcome.kernel for outcome in outcomes]
-    refused = [(k, outcome) for k, outcome in enumerate(outcomes, 1) if outcome.latency["kind"] != "latency"]
+    refused = [(k, outcome) for k, outcome in enumerate(outcomes, 1) if outcome.latency["kind"] != Kind.LATENCY]
     if refused:
         k, outcome = refused[0]
         result = dict(outcome.latency)

@@ -6,7 +6,7 @@
   data (the run plan with its kernel-group rules, the image-set definitions,
   the COCO setup, the measurements folder);
 * :class:`RecordStore` / :class:`ResultSink`: the records layer's side, made
-  by the command (``studygen.records.run_record``): a sink per record that
+  by the command (``studygen.collect.run.record``): a sink per record that
   persists each result as it is measured and answers resume questions;
 * :class:`RunContext`: one run's state, handed to every stage instead of
   long parameter lists.
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ...errors import UsageError
+from ...records.kinds import Kind
 from .coco_ap import CocoSetup, detections_path
 from .images import Photo, load_image_set, to_pixel_values
 from .launcher import pin_cuda_device
@@ -49,11 +50,6 @@ class RunOptions:
     cpu: bool = False  # measure on the CPU (test configs); else a CUDA device is required
     launcher: str | None = None  # what set the shard with --shard auto (launcher.Placement)
     local_rank: int | None = None  # the launcher's LOCAL_RANK: the CUDA device index to pin to
-
-
-def job_id_for(job: str, shard: tuple[int, int]) -> str:
-    """``job`` for an unsharded run, ``job-shardKofN`` for shard K of N."""
-    return job if shard == (1, 1) else f"{job}-shard{shard[0]}of{shard[1]}"
 
 
 @dataclass(frozen=True)
@@ -172,7 +168,7 @@ class ApContext:
         if self.setup is None:
             return []
         if self.shard == (1, 1):
-            return [v for v in self.variants if not sink.has("coco_ap", v, self.setup.shape, "eager", "AP")]
+            return [v for v in self.variants if not sink.has(Kind.COCO_AP, v, self.setup.shape, "eager", "AP")]
         return [v for v in self.variants
                 if not detections_path(self.measurements, self.job, v, self.shard).is_file()]
 
@@ -228,10 +224,10 @@ class RunContext:
 
     def latency_pending(self, cell: Cell) -> bool:
         """No latency (nor a not_measured for it) recorded yet for ``cell``."""
-        return not self.sink.has("latency", cell.variant, cell.shape, cell.mode, "median")
+        return not self.sink.has(Kind.LATENCY, cell.variant, cell.shape, cell.mode, "median")
 
     def agreement_pending(self, name: str) -> bool:
-        return not self.sink.has("agreement", name, self.plan.agreement_shape, "eager", "logit_correlation")
+        return not self.sink.has(Kind.AGREEMENT, name, self.plan.agreement_shape, "eager", "logit_correlation")
 
 
 def select_device(cpu: bool, study_path: str, local_rank: int | None = None):

@@ -18,6 +18,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Callable
 
+from ...records.kinds import Kind
 from .compiled import compiled_forward, cuda_graph_report, cudagraph_skips, forward_call, uses_cuda_graphs
 from .context import RunContext, Variant
 from .profiling import Profile, fp8_evidence, kernel_time_result, profile_forwards
@@ -97,7 +98,7 @@ def prepare_call(run: RunContext, cell: Cell) -> ReadyCall | None:
     is not on its real path or compilation fails."""
     variant = run.variants[cell.variant]
     if variant.precision == "fp8" and not variant.real_path.complete:
-        run.sink.add(not_measured(cell, "latency", "FP8 latency is taken only on ModelOpt's real FP8 path: "
+        run.sink.add(not_measured(cell, Kind.LATENCY, "FP8 latency is taken only on ModelOpt's real FP8 path: "
                                   + variant.real_path.reason))
         return None
     height, width = cell.height_width
@@ -123,7 +124,7 @@ def _compile(run: RunContext, cell: Cell, variant: Variant, inputs: list) -> Rea
     except Exception as exc:  # noqa: BLE001 - recorded as why this cell was not measured
         run.progress.log(f"{cell.variant} {cell.shape} compile failed: {type(exc).__name__}: {exc}")
         traceback.print_exc(file=sys.stderr)
-        run.sink.add(not_measured(cell, "latency", f"torch.compile failed: {type(exc).__name__}: {str(exc)[:300]}"))
+        run.sink.add(not_measured(cell, Kind.LATENCY, f"torch.compile failed: {type(exc).__name__}: {str(exc)[:300]}"))
         return None
     info = CompileInfo(time.perf_counter() - began, cuda_graph_report(skips_before, settings))
     run.progress.log(f"{cell.variant} {cell.shape}: compiled in {info.seconds:.1f} s"
@@ -155,7 +156,7 @@ def cell_results(run: RunContext, cell: Cell, prepared: ReadyCall, summary: Summ
         latency["note"] = prepared.variant.compile_note
     if prepared.variant.precision == "fp8":
         latency = fp8_checked(cell, latency, profile, settings)
-    kernel = {"kind": "kernel_time", "variant": cell.variant, "shape": cell.shape, "batch": settings["batch"],
+    kernel = {"kind": Kind.KERNEL_TIME, "variant": cell.variant, "shape": cell.shape, "batch": settings["batch"],
               "backend": "pytorch", "mode": cell.mode, **kernel_time_result(profile, run.plan.kernel_rules)}
     return [latency, kernel]
 
@@ -167,14 +168,14 @@ def fp8_checked(cell: Cell, latency: dict, profile: Profile, settings: dict) -> 
     if not evidence["kernels"] or evidence["fake_quant_kernels"]:
         why = ("no FP8 GEMM kernel in the profile" if not evidence["kernels"]
                else f"{evidence['fake_quant_kernels']} fake-quantization kernel launches per forward in the profile")
-        return not_measured(cell, "latency", f"FP8 latency refused: {why}; the timed path was not real FP8")
+        return not_measured(cell, Kind.LATENCY, f"FP8 latency refused: {why}; the timed path was not real FP8")
     latency["fp8_evidence"] = evidence
     return latency
 
 
 def not_measured(cell: Cell, metric: str, reason: str) -> dict:
     """A ``not_measured`` result for ``metric`` of ``cell``, saying why."""
-    return {"kind": "not_measured", "variant": cell.variant, "shape": cell.shape, "mode": cell.mode,
+    return {"kind": Kind.NOT_MEASURED, "variant": cell.variant, "shape": cell.shape, "mode": cell.mode,
             "backend": "pytorch", "metric": metric, "reason": reason}
 
 
@@ -187,7 +188,7 @@ def latency_result(cell: Cell, settings: dict, summary: Summary, timer: Timer, d
     cuda_graphs = compiled.cuda_graphs if compiled else None
     replayed_graphs = bool(cuda_graphs) and cuda_graphs["skipped_graphs"] == 0
     result = {
-        "kind": "latency", "variant": cell.variant, "shape": cell.shape, "batch": settings["batch"],
+        "kind": Kind.LATENCY, "variant": cell.variant, "shape": cell.shape, "batch": settings["batch"],
         "backend": "pytorch", "mode": cell.mode, "timing": "gpu_compute" if timer.cuda else "end_to_end",
         "statistic": "median", "value_ms": summary.median_ms, "statistics_ms": summary.statistics_ms,
         "distribution": summary.distribution,

@@ -24,7 +24,6 @@ Nothing here imports torch at module level.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -33,7 +32,6 @@ from .spec import parse_shard
 
 SLURM_VARIABLES = ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP")
 TORCHRUN_VARIABLES = ("RANK", "WORLD_SIZE", "LOCAL_RANK")
-SHARD_JOB = re.compile(r"^(?P<job>.+)-shard(?P<index>[1-9][0-9]*)of(?P<count>[1-9][0-9]*)$")
 
 
 @dataclass(frozen=True)
@@ -181,13 +179,3 @@ def _uuid_text(uuid) -> str | None:
     text = str(uuid)
     return text if text.startswith(("GPU-", "MIG-")) else f"GPU-{text}"
 
-
-def shard_of_job(job_id: str) -> tuple[str, tuple[int, int]] | None:
-    """``('h200', (2, 4))`` for the job id ``h200-shard2of4`` that
-    :func:`~studygen.collect.run.context.job_id_for` gives shard 2 of 4;
-    None for an unsharded job id."""
-    match = SHARD_JOB.match(job_id)
-    if not match:
-        return None
-    index, count = int(match["index"]), int(match["count"])
-    return (match["job"], (index, count)) if index <= count else None

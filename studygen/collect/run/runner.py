@@ -30,8 +30,8 @@ import time
 from .agreement_stage import measure_agreement
 from .ap_stage import coco_not_configured, measure_ap
 from .compilations import compile_group
-from .context import (ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, job_id_for,
-                      select_device)
+from ...records.jobs import job_id_for
+from .context import ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, select_device
 from .latency_stage import time_group
 from .launcher import Placement, placement_record
 from .model import build_model

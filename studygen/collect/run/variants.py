@@ -14,6 +14,7 @@ import copy
 import time
 
 from ...errors import StudygenError
+from ...records.kinds import Kind
 from .context import RunContext, Variant
 from .quant import RealPathReport, compress_fp8, quantize_fp8, real_path_report, transplant_fp8
 
@@ -45,7 +46,7 @@ def _quantize(run: RunContext, variant: Variant) -> None:
     run.progress.log(f"{variant.name}: {len(quant.quantized)} of {quant.total_linears} Linears in FP8; "
                      f"{len(quant.disabled_outside_recipe)} quantizers outside the recipe disabled; "
                      f"calibrated on {len(batches)} images in {time.perf_counter() - began:.1f} s")
-    if not run.sink.has("quantization", variant.name, run.plan.agreement_shape):
+    if not run.sink.has(Kind.QUANTIZATION, variant.name, run.plan.agreement_shape):
         run.sink.add(quantization_result(variant.name, quant, run.calibration.dataset_id, len(batches),
                                          run.plan.agreement_shape))
 
@@ -54,7 +55,7 @@ def quantization_result(name: str, quant, dataset_id: str, calibration_images: i
     """The ``quantization`` result of FP8 variant ``name`` from its
     :class:`~studygen.collect.run.quant.QuantReport`."""
     result = {
-        "kind": "quantization", "variant": name, "quantized_modules": len(quant.quantized),
+        "kind": Kind.QUANTIZATION, "variant": name, "quantized_modules": len(quant.quantized),
         "total_modules": quant.total_linears, "module_type": "Linear", "module_names": quant.quantized,
         "enabled_quantizers": quant.enabled_quantizers, "inserted_quantizers": quant.inserted_quantizers,
         "disabled_outside_recipe": quant.disabled_outside_recipe, "recipe": quant.recipe_name,

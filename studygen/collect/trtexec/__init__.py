@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ...fsutil import shown_path
 from ..kernel_groups import KernelGroupRules
-from ..result import NewResult
+from ...records.result import NewResult
 from .common import ResultLabels, TrtexecInputs
 from .engine_layers import engine_layers_results
 from .exports import parse_layer_info, parse_profile, plan_size_bytes

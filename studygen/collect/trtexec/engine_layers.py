@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..result import NewResult
+from ...records.kinds import Kind
+from ...records.result import NewResult
 from .common import ResultLabels, TrtexecInputs, base_result
 
 
@@ -19,7 +20,7 @@ def engine_layers_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[N
     info = inputs.layer_info
     if info is None:
         return []
-    result = dict(base_result(labels, labels.batch), kind="engine_layers", layer_count=len(info.layers),
+    result = dict(base_result(labels, labels.batch), kind=Kind.ENGINE_LAYERS, layer_count=len(info.layers),
                   detailed=info.detailed, layers=info.layers, bindings=info.bindings)
     result["source_locator"] = Path(inputs.layer_info_display).name
     return [NewResult(result, inputs.layer_info_display)]

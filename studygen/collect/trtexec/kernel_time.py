@@ -17,9 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...errors import InputError
+from ...records.kinds import Kind
+from ...records.result import NewResult
 from ..inputs import significant
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
-from ..result import NewResult
 from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch
 
 EXPORT_PROFILER = "trtexec --exportProfile ({name}; averageMs: mean per iteration)"
@@ -80,7 +81,7 @@ def kernel_time(items: list[KernelItem], rules: KernelGroupRules, base: dict, *,
     the layer counts."""
     grouped = group_times(items, rules)
     total = grouped.total_ms if total_ms is None else total_ms
-    result = dict(base, kind="kernel_time", groups=groups_for_record(grouped), profiled_total_ms=total,
+    result = dict(base, kind=Kind.KERNEL_TIME, groups=groups_for_record(grouped), profiled_total_ms=total,
                   unclassified_ms=grouped.unclassified_ms,
                   unclassified_share=significant(grouped.unclassified_ms / total) if total > 0 else 0.0,
                   profiler=profiler, rows_listed=True)

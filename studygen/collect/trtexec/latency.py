@@ -24,8 +24,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...errors import InputError
+from ...records.kinds import Kind
+from ...records.result import NewResult
 from ..inputs import significant
-from ..result import NewResult
 from .align import align
 from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch, timing_method, transfers_off
 from .runs import Summary, TrtexecLog, TrtexecRun
@@ -104,7 +105,7 @@ def from_summary(run: TrtexecRun, summary: Summary, base: dict, log: TrtexecLog)
     compute the log's instability warning (cv as a fraction), and for host
     latency the log's ``Throughput may be bound by …`` warnings as a note."""
     stats = summary.statistics_ms
-    result = dict(base, kind="latency", timing=summary.timing, statistic="median", value_ms=stats["median"],
+    result = dict(base, kind=Kind.LATENCY, timing=summary.timing, statistic="median", value_ms=stats["median"],
                   statistics_ms=dict(stats), method=timing_method(run))
     if run.throughput_qps is not None:
         result["throughput_qps"] = run.throughput_qps
@@ -158,5 +159,5 @@ def from_times(values: list[float], timing: str, base: dict, run: TrtexecRun | N
     trtexec's statistics (:func:`.times.timing_statistics`)."""
     stats = timing_statistics(values)
     statistics_ms = {k: stats[k] for k in ("min", "max", "mean", "median", "p90", "p95", "p99", "std")}
-    return dict(base, kind="latency", timing=timing, statistic="median", value_ms=stats["median"],
+    return dict(base, kind=Kind.LATENCY, timing=timing, statistic="median", value_ms=stats["median"],
                 statistics_ms=statistics_ms, method=timing_method(run))

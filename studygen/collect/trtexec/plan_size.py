@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..result import NewResult
+from ...records.kinds import Kind
+from ...records.result import NewResult
 from .common import ResultLabels, TrtexecInputs, base_result, run_batch
 
 LOG_SIZE_NOTE = "as trtexec printed it when building the engine (MiB); give --plan for the size in bytes"
@@ -19,7 +20,7 @@ def plan_size_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewRe
     command line's batch), else one in MiB per log run that printed the
     engine size. Raises UsageError for a ``--batch`` the log contradicts."""
     if inputs.plan_bytes is not None:
-        result = dict(base_result(labels, labels.batch), kind="plan_size", value_bytes=inputs.plan_bytes)
+        result = dict(base_result(labels, labels.batch), kind=Kind.PLAN_SIZE, value_bytes=inputs.plan_bytes)
         result["source_locator"] = Path(inputs.plan_display).name
         return [NewResult(result, inputs.plan_display)]
     log = inputs.log
@@ -28,7 +29,7 @@ def plan_size_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewRe
         if run.engine_size_mib is None:
             continue
         base = base_result(labels, run_batch(run, labels.batch, log.display))
-        result = dict(base, kind="plan_size", value_mib=run.engine_size_mib, note=LOG_SIZE_NOTE)
+        result = dict(base, kind=Kind.PLAN_SIZE, value_mib=run.engine_size_mib, note=LOG_SIZE_NOTE)
         result["source_locator"] = f"{log.basename}:{run.engine_size_line}"
         out.append(NewResult(result, f"{log.display}:line {run.engine_size_line}"))
     return out

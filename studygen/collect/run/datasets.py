@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..collect.coco import GroundTruth, dataset_definition
-from ..collect.run.images import skimage_dataset_definition
-from ..fsutil import atomic_write_text, dump_json
-from .datasets import verify_dataset
-from .load import load_dataset
+from ...fsutil import atomic_write_text, dump_json
+from ...records.datasets import verify_dataset
+from ...records.load import load_dataset
+from ..coco import GroundTruth, dataset_definition
+from .images import skimage_dataset_definition
 
 
 def refresh_definition(path: Path) -> bool:

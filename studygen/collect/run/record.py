@@ -13,7 +13,7 @@ first checks that the file still holds what this run last wrote or read: a
 record another process wrote or extended meanwhile (a second ``collect run``
 of the job, a ``collect trtexec --job`` of it) is a ConflictError, never
 overwritten. Results of one
-record are unique by :func:`studygen.result_kinds.result_identity`, the
+record are unique by :func:`studygen.records.kinds.result_identity`, the
 identity every writer of records refuses duplicates by.
 
 :class:`RunRecordStore` is what ``collect run`` hands the runner (the
@@ -27,16 +27,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..collect.run.context import job_id_for
-from ..errors import ConflictError, UsageError
-from ..fsutil import dump_json, folder_lock, shown_path
-from ..result_kinds import IDENTITY_FIELDS, result_identity
-from ..textio import parse_json
-from .jsonedit import extend_json_text
-from .load import load_record
-from .run_datasets import ensure_coco_definition
-from .schemas import validate_document
-from .write import write_files
+from ...errors import ConflictError, UsageError
+from ...fsutil import dump_json, folder_lock, shown_path
+from ...records.jobs import job_id_for
+from ...records.jsonedit import extend_json_text
+from ...records.kinds import IDENTITY_FIELDS, Kind, result_identity
+from ...records.load import load_record
+from ...records.schemas import validate_document
+from ...records.write import write_files
+from ...textio import parse_json
+from .datasets import ensure_coco_definition
 
 # provenance fields that must agree for a resumed record
 RESUME_MUST_MATCH = ("gpu",)
@@ -90,7 +90,7 @@ class RunRecord:
                 continue
             if result["kind"] == kind and (metric is None or (result.get("metric") or result.get("statistic")) == metric):
                 return True
-            if result["kind"] == "not_measured" and result.get("metric") in (kind, metric):
+            if result["kind"] == Kind.NOT_MEASURED and result.get("metric") in (kind, metric):
                 return True
         return False
 
@@ -98,7 +98,7 @@ class RunRecord:
         """Append ``results``, validate the whole record, write it atomically.
 
         Raises ConflictError when a result with the same identity
-        (:func:`~studygen.result_kinds.result_identity`) is already present or
+        (:func:`~studygen.records.kinds.result_identity`) is already present or
         given twice (nothing is written) and RecordError when the record would
         not validate.
         """
