@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,10 +103,6 @@ def run_check(options: CheckOptions) -> list:
     if workers == 1:
         per_study = [check_study(study_dir, root) for study_dir in study_dirs]
     else:
-        # imported here: a project below PARALLEL_MIN_RECORDS (most) does not pay their ~20 ms
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
         # fork where it is safe and cheap (Linux: workers inherit the imports); spawn elsewhere
         method = "fork" if sys.platform == "linux" else "spawn"
         if method == "fork":  # compile the run-record check once here, not once per worker
