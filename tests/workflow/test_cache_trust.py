@@ -173,12 +173,16 @@ def plant_everywhere(tmp_path: Path, marker: Path, kinds=KINDS) -> list[Path]:
 
 
 def first_check(tmp_path: Path, env: dict) -> None:
-    """A check of a fresh copy with a stale README, as ``outcome`` starts: earlier versions
-    kept its findings, compiled checks and templates and formatted Markdown for what follows."""
+    """What earlier versions filled their cache with before ``outcome``: a check of a fresh
+    copy with a stale README (its findings, compiled templates, formatted Markdown) and a
+    render of another copy (which kept every compiled schema check for later checks)."""
     root = aged_copy(tmp_path / "project")
     stale(root)
     studygen("check", "--root", root, cwd=root, env=env)
+    other = aged_copy(tmp_path / "other")
+    studygen("render", "--root", other, cwd=other, env=env)
     shutil.rmtree(root)
+    shutil.rmtree(other)
 
 
 def outcome(tmp_path: Path, env: dict, recorded: Path | None = None) -> dict:
