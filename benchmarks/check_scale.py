@@ -264,7 +264,7 @@ PHASES_SCRIPT = """
 import json, sys, time
 from pathlib import Path
 from studygen.checks import run_checks
-from studygen.commands.check import collector_paused
+from studygen.lint.parse import collector_paused
 from studygen.render import charts, engine
 from studygen.study import family_dirs, load_study
 

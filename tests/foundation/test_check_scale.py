@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from studygen.commands.check import CheckOptions, collector_paused, run_check
+from studygen.commands.check import CheckOptions, run_check
+from studygen.lint.parse import collector_paused
 from studygen.errors import RecordError
 from studygen.textio import parse_json
 from studygen.numbers import SourceFloat
