@@ -10,6 +10,7 @@ from ..errors import StudygenError
 from ..findings import Finding
 from ..render.engine import Rendered, render_study
 from ..render.produced import recording
+from ..study.rows import Row
 from .text import ReadmeText
 
 
@@ -75,15 +76,10 @@ class CheckContext:
                 yield item, readme
 
 
-def record_line(study, record_path: str, pointer: str) -> int:
-    """Line of ``pointer`` in the record shown as ``record_path`` (0 if unknown)."""
-    return study.line_of_row({"record": record_path, "pointer": pointer})
-
-
-def row_finding(study, code: str, row: dict, message: str, hint: str = "", **extra) -> Finding:
-    """A finding about one flattened figure row: its record, pointer, line and key."""
-    return Finding(code, message, row["record"], line=record_line(study, row["record"], row["pointer"]),
-                   pointer=row["pointer"], key=row["key"], hint=hint, **extra)
+def row_finding(code: str, row: Row, message: str, hint: str = "", **extra) -> Finding:
+    """A finding about one figure row: its record, pointer, line and key (as text, which waivers name)."""
+    return Finding(code, message, row.record.display_path, line=row.line, pointer=row.pointer, key=row.key.text(),
+                   hint=hint, **extra)
 
 
 def readme_finding(study, code: str, line: int, message: str, hint: str = "", **extra) -> Finding:

@@ -25,58 +25,67 @@ from dataclasses import dataclass
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC
-from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
+from ..render.stats import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    MIN_REPEATS,
+    median_difference,
+)
+from ..study.rows import Row
 from ..study.spread import declared_source_of, spread_of
 from .base import row_finding
 
-# Fields that, besides variant and job, make two rows of one job comparable as variants.
-PAIR_FIELDS = ("family", "revision", "kind", "metric", "statistic", "group", "shape", "batch", "backend", "mode",
-               "gpu", "software", "dataset")
+
+def pair_key(row: Row) -> MeasurementKey:
+    """What, besides variant and job, makes two rows of one job comparable as
+    variants: the measurement key without variant and recipe."""
+    return row.key._replace(variant=None, recipe=None)
 
 
-def tolerance(study, row: dict) -> float:
+def tolerance(study, row: Row) -> float:
     """Absolute tolerance (row units) for the row's metric; 0.0 when the study sets none."""
     table = study.spec.get("tolerances") or {}
-    unit = (row.get("unit") or "").lower()
-    for name in (row.get("metric"), row.get("kind"), f"{row.get('kind')}_{unit}" if unit else None):
+    unit = (row.unit or "").lower()
+    for name in (row.metric, row.kind, f"{row.kind}_{unit}" if unit else None):
         if name and name in table:
             return float(table[name])
     return 0.0
 
 
-def _what(study, row: dict) -> str:
+def _what(study, row: Row) -> str:
     """``fp16 AP on NVIDIA B200, tensorrt=11.4.0.106`` style description of a row."""
-    parts = [study.variant_label(row["variant"]), row["statistic"] or row["metric"] or row["kind"]]
-    if row.get("group"):
-        parts.append(row["group"])
-    where = [row["gpu"] or "GPU not stated", row["software"] or "versions not stated"]
-    if row.get("shape"):
-        where.append(row["shape"])
+    parts = [study.variant_label(row.variant), row.statistic or row.metric or row.kind]
+    if row.group:
+        parts.append(row.group)
+    where = [row.gpu or "GPU not stated", row.software or "versions not stated"]
+    if row.shape:
+        where.append(row.shape)
     return f"{' '.join(p for p in parts if p)} on {', '.join(where)}"
 
 
-def repeated_keys(study) -> dict[str, list[dict]]:
+def repeated_keys(study) -> dict[MeasurementKey, list[Row]]:
     """Measurement key → rows with a value, for keys reported by two or more jobs."""
-    by_key: dict[str, list[dict]] = {}
+    by_key: dict[MeasurementKey, list[Row]] = {}
     for row in study.rows:
-        if row["value"] is not None and row["statistic"] != NOT_MEASURED_STATISTIC:
-            by_key.setdefault(row["key"], []).append(row)
-    return {k: rows for k, rows in by_key.items() if len(rows) > 1 and len({r["job_id"] for r in rows}) > 1}
+        if row.value is not None and row.statistic != NOT_MEASURED_STATISTIC:
+            by_key.setdefault(row.key, []).append(row)
+    return {k: rows for k, rows in by_key.items() if len(rows) > 1 and len({r.job_id for r in rows}) > 1}
 
 
-def _spread(rows: list[dict]) -> float:
-    values = [r["value"] for r in rows]
+def _spread(rows: list[Row]) -> float:
+    values = [r.value for r in rows]
     return max(values) - min(values)
 
 
-def _decimals(rows: list[dict]) -> int:
+def _decimals(rows: list[Row]) -> int:
     """Digits to print a difference of ``rows`` with: the most any of them carries (4 for computed values)."""
-    return max((r["decimals"] if r["decimals"] is not None else 4) for r in rows)
+    return max((r.decimals if r.decimals is not None else 4) for r in rows)
 
 
-def _unit(row: dict) -> str:
-    return row["unit"] if row["unit"] not in (None, "", "AP") else ""
+def _unit(row: Row) -> str:
+    return row.unit if row.unit not in (None, "", "AP") else ""
 
 
 @dataclass(frozen=True)
@@ -96,7 +105,7 @@ def _setting(study, name: str, default):
     return (study.spec.get("bootstrap") or {}).get(name, default)
 
 
-def compare_pair(study, a: dict, b: dict) -> PairVerdict:
+def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     """Decide whether rows ``a`` and ``b`` (one key, two jobs) disagree.
 
     In order: a declared source of spread covering both (each job compiled or
@@ -116,8 +125,8 @@ def compare_pair(study, a: dict, b: dict) -> PairVerdict:
     if declared is not None:
         if declared.up_to_percent is None:
             return PairVerdict(False, f"{declared.words} are a declared source of spread")
-        mean = (abs(a["value"]) + abs(b["value"])) / 2
-        percent = 100 * abs(b["value"] - a["value"]) / mean if mean else 0.0
+        mean = (abs(a.value) + abs(b.value)) / 2
+        percent = 100 * abs(b.value - a.value) / mean if mean else 0.0
         return PairVerdict(percent > declared.up_to_percent + 1e-9,
                            f"{format_number(percent, 2)} % apart, more than the {format_number(declared.up_to_percent)} % "
                            f"the study file expects of {declared.words}")
@@ -127,7 +136,7 @@ def compare_pair(study, a: dict, b: dict) -> PairVerdict:
         decimals = max(decimals, 3)  # an interval of a few hundredths needs its third digit
         result = _bootstrap(study, spread_a.values, spread_b.values)
         return PairVerdict(not result.within_noise,
-                           f"job {b['job_id']} minus job {a['job_id']} {format_number(result.difference_ms, decimals, sign=True)}"
+                           f"job {b.job_id} minus job {a.job_id} {format_number(result.difference_ms, decimals, sign=True)}"
                            f"{unit_text}, {round(100 * result.confidence)}% bootstrap interval of the difference of medians "
                            f"{format_number(result.low_ms, decimals, sign=True)} to {format_number(result.high_ms, decimals, sign=True)}"
                            f"{unit_text} excludes 0 ({len(spread_a.values)} and {len(spread_b.values)} {spread_a.source}, "
@@ -135,34 +144,34 @@ def compare_pair(study, a: dict, b: dict) -> PairVerdict:
     if spread_a is not None or spread_b is not None:
         with_spread, single = (a, b) if spread_a is not None else (b, a)
         spread = spread_a or spread_b
-        result = _bootstrap(study, spread.values, [single["value"]] * MIN_REPEATS)
+        result = _bootstrap(study, spread.values, [single.value] * MIN_REPEATS)
         outside = result.high_ms < -allowed - 1e-12 or result.low_ms > allowed + 1e-12
         return PairVerdict(outside,
-                           f"{format_number(single['value'])} in job {single['job_id']} (no spread of its own) lies outside the "
-                           f"{round(100 * result.confidence)}% bootstrap interval of the median of job {with_spread['job_id']}'s "
+                           f"{format_number(single.value)} in job {single.job_id} (no spread of its own) lies outside the "
+                           f"{round(100 * result.confidence)}% bootstrap interval of the median of job {with_spread.job_id}'s "
                            f"{len(spread.values)} {spread.source} widened by the tolerance {format_number(allowed, decimals)}"
                            f"{unit_text} ({result.resamples} resamples, seed {result.seed})")
-    difference = abs(b["value"] - a["value"])
+    difference = abs(b.value - a.value)
     return PairVerdict(difference > allowed + 1e-12,
                        f"spread {format_number(difference, decimals)}{unit_text}, tolerance {format_number(allowed, decimals)}")
 
 
-def _outlier(rows: list[dict], a: dict, b: dict) -> dict:
+def _outlier(rows: list[Row], a: Row, b: Row) -> Row:
     """Of a disagreeing pair, the row further from the median of every job's
     figure of the key (the one the finding is placed at); the later job on a tie."""
-    values = sorted(r["value"] for r in rows)
+    values = sorted(r.value for r in rows)
     middle = values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
-    a, b = sorted((a, b), key=lambda r: r["job_id"])
-    return a if abs(a["value"] - middle) > abs(b["value"] - middle) + 1e-12 else b
+    a, b = sorted((a, b), key=lambda r: r.job_id)
+    return a if abs(a.value - middle) > abs(b.value - middle) + 1e-12 else b
 
 
-def _disagreeing(study, rows: list[dict]) -> list[tuple[dict, dict, dict, PairVerdict]]:
+def _disagreeing(study, rows: list[Row]) -> list[tuple[Row, Row, Row, PairVerdict]]:
     """``(a, b, placed_at, verdict)`` for each pair of jobs of one key that disagree."""
-    ordered = sorted(rows, key=lambda r: (r["job_id"], r["pointer"]))
+    ordered = sorted(rows, key=lambda r: (r.job_id, r.pointer))
     pairs = []
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
-            if a["job_id"] == b["job_id"]:
+            if a.job_id == b.job_id:
                 continue
             verdict = compare_pair(study, a, b)
             if verdict.disagree:
@@ -170,7 +179,7 @@ def _disagreeing(study, rows: list[dict]) -> list[tuple[dict, dict, dict, PairVe
     return pairs
 
 
-def disagreeing_pairs(study) -> dict[str, list[tuple[dict, dict, dict, PairVerdict]]]:
+def disagreeing_pairs(study) -> dict[MeasurementKey, list[tuple[Row, Row, Row, PairVerdict]]]:
     """Measurement key → its disagreeing pairs (see :func:`_disagreeing`), for every repeated key."""
     return {key: _disagreeing(study, rows) for key, rows in repeated_keys(study).items()}
 
@@ -181,26 +190,26 @@ def disagreements(study, pairs=None) -> list[Finding]:
     findings = []
     for key_pairs in (pairs if pairs is not None else disagreeing_pairs(study)).values():
         for a, b, placed, verdict in key_pairs:
-            values = f"{format_number(a['value'])} in job {a['job_id']}; {format_number(b['value'])} in job {b['job_id']}"
+            values = f"{format_number(a.value)} in job {a.job_id}; {format_number(b.value)} in job {b.job_id}"
             findings.append(row_finding(
-                study, "SG203", placed,
+                "SG203", placed,
                 f"same measurement disagrees across jobs: {_what(study, a)}: {values} ({verdict.basis})",
                 hint="reconcile the jobs, or repeat them so that their spread is measured (render shows the "
                      "job-to-job spread); tolerances in the study file are for figures without a spread of their own"))
     return findings
 
 
-def _agreeing(rows: list[dict], pairs) -> list[dict]:
+def _agreeing(rows: list[Row], pairs) -> list[Row]:
     """The rows of one key left when the rows reported as disagreeing are set
     aside: the job-to-job spread that counts as noise is that of jobs that
     agree. All rows when fewer than two jobs would be left: two jobs that
     disagree give no way to tell which is off, so their whole spread stands."""
     placed = {id(placed) for _, _, placed, _ in pairs}
     left = [r for r in rows if id(r) not in placed]
-    return left if len({r["job_id"] for r in left}) > 1 else rows
+    return left if len({r.job_id for r in left}) > 1 else rows
 
 
-def _job_spread_is_the_noise(study, rows: list[dict]) -> bool:
+def _job_spread_is_the_noise(study, rows: list[Row]) -> bool:
     """Whether the job-to-job spread of ``rows`` (one key) is the noise a
     variant difference is held against: when a figure has no spread of its
     own, or a declared source (compilations, engine builds) covers them. When
@@ -222,35 +231,35 @@ def differences_below_spread(study, pairs=None) -> list[Finding]:
     if not repeated:
         return []
     findings = []
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple, list[Row]] = {}
     for row in study.rows:
-        if row["value"] is not None and row["statistic"] != NOT_MEASURED_STATISTIC:
-            groups.setdefault((row["job_id"], *(row[f] for f in PAIR_FIELDS)), []).append(row)
+        if row.value is not None and row.statistic != NOT_MEASURED_STATISTIC:
+            groups.setdefault((row.job_id, pair_key(row)), []).append(row)
     for rows in groups.values():
-        by_variant = {r["variant"]: r for r in rows}
+        by_variant = {r.variant: r for r in rows}
         names = sorted(by_variant)
         for i, a_name in enumerate(names):
             for b_name in names[i + 1:]:
                 a, b = by_variant[a_name], by_variant[b_name]
-                spreads = [(_spread(repeated[r["key"]]), r) for r in (a, b) if r["key"] in repeated]
+                spreads = [(_spread(repeated[r.key]), r) for r in (a, b) if r.key in repeated]
                 if not spreads:
                     continue
                 spread, spread_row = max(spreads, key=lambda s: s[0])
-                difference = b["value"] - a["value"]
+                difference = b.value - a.value
                 if abs(difference) >= spread:
                     continue
-                same = repeated[spread_row["key"]]
+                same = repeated[spread_row.key]
                 decimals = _decimals([a, b])
-                low = min(same, key=lambda r: r["value"])
-                high = max(same, key=lambda r: r["value"])
+                low = min(same, key=lambda r: r.value)
+                high = max(same, key=lambda r: r.value)
                 findings.append(row_finding(
-                    study, "SG203", b,
-                    f"{study.variant_label(b_name)} minus {study.variant_label(a_name)} in job {b['job_id']} is "
-                    f"{format_number(difference, decimals, sign=True)} ({format_number(b['value'])} vs "
-                    f"{format_number(a['value'])}), smaller than the job-to-job spread "
+                    "SG203", b,
+                    f"{study.variant_label(b_name)} minus {study.variant_label(a_name)} in job {b.job_id} is "
+                    f"{format_number(difference, decimals, sign=True)} ({format_number(b.value)} vs "
+                    f"{format_number(a.value)}), smaller than the job-to-job spread "
                     f"{format_number(spread, decimals)} of {_what(study, spread_row)} "
-                    f"({format_number(low['value'])} in job {low['job_id']} to {format_number(high['value'])} "
-                    f"in job {high['job_id']})",
+                    f"({format_number(low.value)} in job {low.job_id} to {format_number(high.value)} "
+                    f"in job {high.job_id})",
                     hint="a difference inside the job-to-job spread is not a measured difference; "
                          "repeat the jobs or say the difference is not resolved"))
     return findings

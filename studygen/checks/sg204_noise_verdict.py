@@ -29,6 +29,7 @@ import re
 from ..findings import Finding
 from ..lint.vocabulary import NOISE_VERDICT_RE
 from ..patterns import lazy_compile
+from ..study.rows import Row
 from ..study.spread import REPEAT_MEDIANS, Spread, spread_of
 from .base import readme_finding
 from .text import numbers_in, quote, sentence_at
@@ -55,7 +56,7 @@ def verdicts_in(line: str) -> list[re.Match]:
     return kept
 
 
-def spread_rows(study) -> list[tuple[dict, Spread]]:
+def spread_rows(study) -> list[tuple[Row, Spread]]:
     """``(row, spread)`` for every figure with a spread of its own (at least
     :data:`~studygen.study.spread.MIN_SPREAD_VALUES` repeat medians or profiled
     iterations, as many as ``study.noise_verdict`` needs a side;

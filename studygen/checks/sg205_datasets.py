@@ -40,6 +40,7 @@ from ..findings import WARNING, Finding
 from ..lint import vocabulary
 from ..numbers import format_number
 from ..records.kinds import IMAGE_SET_KINDS, Kind
+from ..study.rows import Row
 from .base import readme_finding, row_finding
 from .text import quote, sentence_at
 
@@ -67,17 +68,17 @@ def named_datasets(study) -> list[Finding]:
     unreadable = {Path(problem.path).stem for problem in study.problems
                   if Path(problem.path).parent.name == "datasets"}
     for row in study.rows:
-        if row["kind"] not in IMAGE_SET_KINDS or row["dataset"] in unreadable:
+        if row.kind not in IMAGE_SET_KINDS or row.dataset in unreadable:
             continue
-        if not row["dataset"]:
-            findings.append(row_finding(study, "SG205", row,
-                                        f"{row['kind']} result of {row['variant']} in job {row['job_id']} names no dataset",
+        if not row.dataset:
+            findings.append(row_finding("SG205", row,
+                                        f"{row.kind} result of {row.variant} in job {row.job_id} names no dataset",
                                         hint="add \"dataset\": the id of a definition under datasets/"))
-        elif row["dataset"] not in study.datasets:
+        elif row.dataset not in study.datasets:
             known = ", ".join(sorted(study.datasets)) or "none"
-            findings.append(row_finding(study, "SG205", row,
-                                        f"{row['kind']} result of {row['variant']} in job {row['job_id']} names dataset "
-                                        f"'{row['dataset']}', which has no definition (defined: {known})",
+            findings.append(row_finding("SG205", row,
+                                        f"{row.kind} result of {row.variant} in job {row.job_id} names dataset "
+                                        f"'{row.dataset}', which has no definition (defined: {known})",
                                         hint="add measurements/<family>/datasets/<id>.json"))
     return findings
 
@@ -124,21 +125,21 @@ def mixed_comparisons(context) -> list[Finding]:
     findings = []
     groups: dict[tuple, dict[str, dict]] = {}
     for row in study.rows:
-        if row["kind"] in IMAGE_SET_KINDS and row["dataset"] and row["value"] is not None:
-            groups.setdefault((row["job_id"], row["kind"], row["statistic"] or row["metric"]), {}).setdefault(row["dataset"], row)
+        if row.kind in IMAGE_SET_KINDS and row.dataset and row.value is not None:
+            groups.setdefault((row.job_id, row.kind, row.statistic or row.metric), {}).setdefault(row.dataset, row)
     for (job, kind, statistic), by_dataset in sorted(groups.items(), key=lambda item: str(item[0])):
         if len(by_dataset) < 2:
             continue
         rows = [by_dataset[d] for d in sorted(by_dataset)]
         findings.append(row_finding(
-            study, "SG205", rows[-1],
+            "SG205", rows[-1],
             f"{statistic} figures of job {job} are on different evaluation sets: {_listed(rows)}",
             hint="compare figures on one image set, or explain the mix in the study file (explanations: SG205)"))
     return findings + _mixed_in_readme(context)
 
 
-def _listed(rows: list[dict]) -> str:
-    return "; ".join(f"{r['variant']} {format_number(r['value'])} on {r['dataset']} (job {r['job_id']})" for r in rows)
+def _listed(rows: list[Row]) -> str:
+    return "; ".join(f"{r.variant} {format_number(r.value)} on {r.dataset} (job {r.job_id})" for r in rows)
 
 
 def _mixed_in_readme(context) -> list[Finding]:
@@ -149,10 +150,10 @@ def _mixed_in_readme(context) -> list[Finding]:
     for item, text in context.produced_outputs():
         if item.within or "Image set" in item.headers:
             continue
-        rows = [r for r in item.rows if r["kind"] in IMAGE_SET_KINDS and r["dataset"] and r["value"] is not None]
+        rows = [r for r in item.rows if r.kind in IMAGE_SET_KINDS and r.dataset and r.value is not None]
         by_dataset = {}
         for row in rows:
-            by_dataset.setdefault(row["dataset"], row)
+            by_dataset.setdefault(row.dataset, row)
         if len(by_dataset) < 2:
             continue
         line = text.locate(item)
@@ -171,18 +172,18 @@ def counts(context) -> list[Finding]:
     """Rule 4: counts in records, unused evaluation definitions, counts written in the README."""
     study = context.study
     findings = []
-    used = {row["dataset"] for row in study.rows if row["kind"] in IMAGE_SET_KINDS and row["dataset"] in study.datasets}
+    used = {row.dataset for row in study.rows if row.kind in IMAGE_SET_KINDS and row.dataset in study.datasets}
     used |= {recipe.get("calibration_set") for recipe in (study.spec.get("recipes") or {}).values()}
     used.discard(None)
     for row in study.rows:
-        if row["kind"] != Kind.AGREEMENT or row["dataset"] not in study.datasets:
+        if row.kind != Kind.AGREEMENT or row.dataset not in study.datasets:
             continue
         images = _result_field(study, row, "images")
-        expected = study.datasets[row["dataset"]].data["count"]
+        expected = study.datasets[row.dataset].data["count"]
         if images is not None and images != expected:
-            findings.append(row_finding(study, "SG205", row,
-                                        f"{row['metric']} of {row['variant']} in job {row['job_id']} states {images} images, "
-                                        f"but dataset {row['dataset']} has {expected}"))
+            findings.append(row_finding("SG205", row,
+                                        f"{row.metric} of {row.variant} in job {row.job_id} states {images} images, "
+                                        f"but dataset {row.dataset} has {expected}"))
     evaluation_used = sorted(d for d in used if d in study.datasets and study.datasets[d].data["role"] == "evaluation")
     if evaluation_used:
         named = ", ".join(f"{d} ({study.datasets[d].data['count']} images)" for d in evaluation_used)
@@ -197,8 +198,8 @@ def counts(context) -> list[Finding]:
     return findings
 
 
-def _result_field(study, row: dict, name: str):
-    return study.result_of(row).get(name)
+def _result_field(study, row: Row, name: str):
+    return row.result.get(name)
 
 
 def _readme_counts(context, used: set) -> list[Finding]:

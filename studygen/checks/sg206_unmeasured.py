@@ -56,15 +56,15 @@ def record_findings(study, entries: list[dict]) -> list[Finding]:
     for entry in entries:
         wanted = {n.lower() for n in names(entry)}
         for row in study.rows:
-            if row["statistic"] == NOT_MEASURED_STATISTIC:
+            if row.statistic == NOT_MEASURED_STATISTIC:
                 continue
-            variant = study.variants.get(row["variant"], {})
-            labels = {row["variant"].lower(), str(variant.get("label", "")).lower(), str(variant.get("precision", "")).lower()}
+            variant = study.variants.get(row.variant, {})
+            labels = {row.variant.lower(), str(variant.get("label", "")).lower(), str(variant.get("precision", "")).lower()}
             if labels & wanted:
-                figure = row["value"] if row["value"] is not None else f"{row['value_min']} to {row['value_max']}"
+                figure = row.value if row.value is not None else f"{row.value_min} to {row.value_max}"
                 findings.append(row_finding(
-                    study, "SG206", row,
-                    f"job {row['job_id']} reports {row['kind']} {figure} for {row['variant']}, but the study file lists "
+                    "SG206", row,
+                    f"job {row.job_id} reports {row.kind} {figure} for {row.variant}, but the study file lists "
                     f"{entry['config']} as not measured ({entry['reason']})",
                     hint="remove the figure, or remove the configuration from not_measured"))
     return findings

@@ -32,51 +32,57 @@ from statistics import median
 
 from ..findings import Finding
 from ..numbers import format_number
-from ..records.keys import CONFIG_FIELDS
+from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC
+from ..study.rows import Row
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
-RANGE_FIELDS = tuple(f for f in CONFIG_FIELDS if f != "shape")
 
 
-def _platform(row: dict) -> tuple[str, str]:
-    return (row["gpu"] or "", row["software"] or "")
+def _quantity(row: Row) -> MeasurementKey:
+    """What a range stated over unlisted rows is compared by: the configuration
+    key (no GPU, no software versions) without the shape, which such a range spans."""
+    return row.key._replace(shape=None, gpu=None, software=None)
 
 
-def _platform_text(row: dict) -> str:
-    gpu = row["gpu"] or "GPU not stated"
-    software = row["software"] or "versions not stated"
+def _platform(row: Row) -> tuple[str, str]:
+    return (row.gpu or "", row.software or "")
+
+
+def _platform_text(row: Row) -> str:
+    gpu = row.gpu or "GPU not stated"
+    software = row.software or "versions not stated"
     return f"{gpu}, {software}"
 
 
-def _what(study, row: dict) -> str:
-    parts = [study.variant_label(row["variant"]), row["kind"].replace("_", " ")]
-    if row.get("group"):
-        parts.append(row["group"])
-    if row.get("statistic") and row["statistic"] not in ("unspecified",):
-        parts.append(row["statistic"])
-    shape = f" at {row['shape']}" if row.get("shape") else ""
+def _what(study, row: Row) -> str:
+    parts = [study.variant_label(row.variant), row.kind.replace("_", " ")]
+    if row.group:
+        parts.append(row.group)
+    if row.statistic and row.statistic not in ("unspecified",):
+        parts.append(row.statistic)
+    shape = f" at {row.shape}" if row.shape else ""
     return " ".join(parts) + shape
 
 
-def _unit(row: dict) -> str:
-    return f" {row['unit']}" if row.get("unit") and row["unit"] != "AP" else ""
+def _unit(row: Row) -> str:
+    return f" {row.unit}" if row.unit and row.unit != "AP" else ""
 
 
 def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
     """Comparison 1; also the ids of rows already reported."""
     groups: dict[str, dict[tuple, list[dict]]] = {}
     for row in study.rows:
-        if row["value"] is None or row["statistic"] == NOT_MEASURED_STATISTIC or row["value"] <= 0:
+        if row.value is None or row.statistic == NOT_MEASURED_STATISTIC or row.value <= 0:
             continue
-        groups.setdefault(row["config_key"], {}).setdefault(_platform(row), []).append(row)
+        groups.setdefault(row.key.config(), {}).setdefault(_platform(row), []).append(row)
     findings, reported = [], set()
     for platforms in groups.values():
         if len(platforms) < 2:
             continue
         # one row (nearly every platform): its value is its median, without sorting a list of one
-        medians = {p: rows[0]["value"] if len(rows) == 1 else median([r["value"] for r in rows])
+        medians = {p: rows[0].value if len(rows) == 1 else median([r.value for r in rows])
                    for p, rows in platforms.items()}
         high_p = max(medians, key=lambda p: medians[p])
         low_p = min(medians, key=lambda p: medians[p])
@@ -84,12 +90,12 @@ def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
         if ratio < factor:
             continue
         high_row, low_row = platforms[high_p][0], platforms[low_p][0]
-        others = "; ".join(f"{format_number(rows[0]['value'])}{_unit(rows[0])} on {_platform_text(rows[0])} (job {rows[0]['job_id']})"
+        others = "; ".join(f"{format_number(rows[0].value)}{_unit(rows[0])} on {_platform_text(rows[0])} (job {rows[0].job_id})"
                            for p, rows in sorted(platforms.items()) if p != high_p)
         findings.append(row_finding(
-            study, "SG207", high_row,
-            f"{_what(study, high_row)}: {format_number(high_row['value'])}{_unit(high_row)} on {_platform_text(high_row)} "
-            f"(job {high_row['job_id']}) is {format_number(ratio, 2)}x the lowest platform "
+            "SG207", high_row,
+            f"{_what(study, high_row)}: {format_number(high_row.value)}{_unit(high_row)} on {_platform_text(high_row)} "
+            f"(job {high_row.job_id}) is {format_number(ratio, 2)}x the lowest platform "
             f"({format_number(medians[low_p])}{_unit(low_row)} on {_platform_text(low_row)}), at or above the anomaly factor "
             f"{format_number(factor, 2)}, with no explanation; other platforms: {others}",
             hint="add an explanation (code SG207, key or match) to the study file, or re-measure"))
@@ -99,27 +105,27 @@ def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
 
 def range_anomalies(study, factor: float, reported: set[int]) -> list[Finding]:
     """Comparison 2: listed figures against ranges stated over unlisted rows."""
-    ranges = [r for r in study.rows if r["value"] is None and r["value_min"] is not None and r["value_min"] > 0]
+    ranges = [r for r in study.rows if r.value is None and r.value_min is not None and r.value_min > 0]
     findings = []
     for stated in ranges:
         for row in study.rows:
-            if (row["value"] is None or row["value"] <= 0 or id(row) in reported
+            if (row.value is None or row.value <= 0 or id(row) in reported
                     or _platform(row) == _platform(stated)
-                    or any(row[f] != stated[f] for f in RANGE_FIELDS)
-                    or (stated["shape"] and row["shape"] != stated["shape"])):
+                    or _quantity(row) != _quantity(stated)
+                    or (stated.shape and row.shape != stated.shape)):
                 continue
-            if row["value"] >= factor * stated["value_max"]:
-                ratio, side = row["value"] / stated["value_max"], "above"
-            elif row["value"] * factor <= stated["value_min"]:
-                ratio, side = stated["value_min"] / row["value"], "below"
+            if row.value >= factor * stated.value_max:
+                ratio, side = row.value / stated.value_max, "above"
+            elif row.value * factor <= stated.value_min:
+                ratio, side = stated.value_min / row.value, "below"
             else:
                 continue
             findings.append(row_finding(
-                study, "SG207", row,
-                f"{_what(study, row)}: {format_number(row['value'])}{_unit(row)} on {_platform_text(row)} "
-                f"(job {row['job_id']}) is {format_number(ratio, 2)}x {side} the {format_number(stated['value_min'])} to "
-                f"{format_number(stated['value_max'])}{_unit(stated)} stated over the other rows (job {stated['job_id']}: "
-                f"{stated['range_over']}), at or above the anomaly factor {format_number(factor, 2)}, with no explanation",
+                "SG207", row,
+                f"{_what(study, row)}: {format_number(row.value)}{_unit(row)} on {_platform_text(row)} "
+                f"(job {row.job_id}) is {format_number(ratio, 2)}x {side} the {format_number(stated.value_min)} to "
+                f"{format_number(stated.value_max)}{_unit(stated)} stated over the other rows (job {stated.job_id}: "
+                f"{stated.range_over}), at or above the anomaly factor {format_number(factor, 2)}, with no explanation",
                 hint="add an explanation (code SG207, key or match) to the study file, or re-measure"))
             reported.add(id(row))
     return findings

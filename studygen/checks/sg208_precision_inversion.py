@@ -9,18 +9,19 @@ Case (seed): at 800 x 1067 the fp16 engine is slower than the fp32 engine
 from __future__ import annotations
 
 from ..findings import Finding
-from .base import row_finding
 from ..numbers import format_number
 from ..study.analyses import precision_inversions
+from .base import row_finding
+
 
 def check(context) -> list[Finding]:
     study = context.study
     findings = []
     for low, high in precision_inversions(study):
-        where = f"{low['gpu'] or 'GPU not stated'}, {low['software'] or 'versions not stated'}, {low['shape']}"
+        where = f"{low.gpu or 'GPU not stated'}, {low.software or 'versions not stated'}, {low.shape}"
         findings.append(row_finding(
-            study, "SG208", low,
-            f"{low['variant']} ({format_number(low['value'])} ms, job {low['job_id']}) is slower than "
-            f"{high['variant']} ({format_number(high['value'])} ms, job {high['job_id']}) on {where}",
+            "SG208", low,
+            f"{low.variant} ({format_number(low.value)} ms, job {low.job_id}) is slower than "
+            f"{high.variant} ({format_number(high.value)} ms, job {high.job_id}) on {where}",
             hint="render lists it under side findings; explain it if it is expected"))
     return findings

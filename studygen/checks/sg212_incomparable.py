@@ -36,6 +36,7 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..records.jobs import shard_of_job
 from ..records.kinds import Kind
+from ..study.rows import Row
 from .base import readme_finding
 
 CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
@@ -45,18 +46,18 @@ CROSS_SHARD_HINT = ("measure the variants of one shape in one shard, or explain 
                     "(explanations: SG212), which prints it under the README's known gaps")
 
 
-def _trt_major(row: dict) -> int | None:
-    version = row.get("tensorrt")
+def _trt_major(row: Row) -> int | None:
+    version = row.tensorrt
     try:
         return int(str(version).split(".")[0]) if version else None
     except ValueError:
         return None
 
 
-def timing_signature(study, row: dict) -> tuple:
+def timing_signature(study, row: Row) -> tuple:
     """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)`` with TensorRT defaults applied."""
-    method = study.result_of(row).get("method") or {}
-    major = _trt_major(row) if row["backend"] == "tensorrt" else None
+    method = row.result.get("method") or {}
+    major = _trt_major(row) if row.backend == "tensorrt" else None
     flags = []
     for name, trt11, trt10 in TRT_DEFAULTS:
         value = method.get(name)
@@ -64,7 +65,7 @@ def timing_signature(study, row: dict) -> tuple:
             value = trt11 if major >= 11 else trt10
         flags.append(value)
     # collect run: whether the host waited for each forward (idle-GPU latency) or queued them back to back
-    return (row["backend"], row["mode"], row["metric"], *flags, method.get("host_sync"))
+    return (row.backend, row.mode, row.metric, *flags, method.get("host_sync"))
 
 
 def describe(signature: tuple) -> str:
@@ -80,42 +81,42 @@ def _columns(item) -> list[list[dict]]:
     """Row sets that must be comparable: for tables one per value of the
     output's ``compared_by`` field (a column per variant; a table row per
     measurement key in the repeated-measurements table), all rows otherwise."""
-    rows = [r for r in item.rows if r["kind"] == Kind.LATENCY and r["value"] is not None]
+    rows = [r for r in item.rows if r.kind == Kind.LATENCY and r.value is not None]
     if item.kind != "table":
         return [rows]
     compared: dict[str, list[dict]] = {}
     for row in rows:
-        compared.setdefault(row[item.compared_by], []).append(row)
+        compared.setdefault(getattr(row, item.compared_by), []).append(row)
     return list(compared.values())
 
 
-def cross_shard_groups(rows: list[dict]) -> dict[tuple, list[tuple[tuple[int, int], dict]]]:
+def cross_shard_groups(rows: list[Row]) -> dict[tuple, list[tuple[tuple[int, int], Row]]]:
     """The latency ``rows`` of a job's shards by ``(job, N, GPU model, shape,
     mode)``, each row with its shard (K, N); only the groups whose rows come
     from two or more shards (variants that were not interleaved)."""
-    groups: dict[tuple, list[tuple[tuple[int, int], dict]]] = {}
+    groups: dict[tuple, list[tuple[tuple[int, int], Row]]] = {}
     for row in rows:
-        sharded = shard_of_job(row["job_id"])
+        sharded = shard_of_job(row.job_id)
         if sharded is not None:
             job, shard = sharded
-            groups.setdefault((job, shard[1], row["gpu"], row["shape"], row["mode"]), []).append((shard, row))
+            groups.setdefault((job, shard[1], row.gpu, row.shape, row.mode), []).append((shard, row))
     return {key: members for key, members in groups.items() if len({shard for shard, _ in members}) > 1}
 
 
-def _device(study, row: dict) -> str:
+def _device(study, row: Row) -> str:
     """``GPU 1 (GPU-5c1e…)`` from the row's record's ``provenance.placement``; ``GPU not recorded`` without it."""
-    placement = study.record_at(row["record"]).provenance.get("placement") or {}
+    placement = row.record.provenance.get("placement") or {}
     index, uuid = placement.get("gpu_index"), placement.get("gpu_uuid")
     if index is None:
         return "GPU not recorded"
     return f"GPU {index}" + (f" ({uuid})" if uuid else "")
 
 
-def _cross_shard_findings(study, item, text, rows: list[dict]) -> list[Finding]:
+def _cross_shard_findings(study, item, text, rows: list[Row]) -> list[Finding]:
     """One SG212 finding per group of :func:`cross_shard_groups` in an output."""
     findings = []
     for (job, _, _, shape, mode), members in cross_shard_groups(rows).items():
-        listed = "; ".join(f"{format_number(row['value'])} ms ({row['variant']}, shard {shard[0]}/{shard[1]}, "
+        listed = "; ".join(f"{format_number(row.value)} ms ({row.variant}, shard {shard[0]}/{shard[1]}, "
                            f"{_device(study, row)})" for shard, row in members)
         findings.append(readme_finding(
             study, "SG212", text.locate(item),
@@ -128,7 +129,7 @@ def check(context) -> list[Finding]:
     study = context.study
     findings, seen, said = [], set(), set()
     for item, text in context.produced_outputs(CHECKED_KINDS):
-        latencies = [r for r in item.rows if r["kind"] == Kind.LATENCY and r["value"] is not None]
+        latencies = [r for r in item.rows if r.kind == Kind.LATENCY and r.value is not None]
         for finding in _cross_shard_findings(study, item, text, latencies):
             if (finding.line, finding.message) not in said:  # one output rendered twice on a line: said once
                 said.add((finding.line, finding.message))
@@ -145,7 +146,7 @@ def check(context) -> list[Finding]:
                 continue
             seen.add(marker)
             listed = "; ".join(
-                f"{format_number(r['value'])} ms ({r['variant']}, job {r['job_id']}{', ' + r['shape'] if r['shape'] else ''}): "
+                f"{format_number(r.value)} ms ({r.variant}, job {r.job_id}{', ' + r.shape if r.shape else ''}): "
                 f"{describe(sig)}" for sig, r in signatures.items())
             what = (("table column" if item.compared_by == "variant" else "table row") if item.kind == "table"
                     else item.kind.replace("_", " "))

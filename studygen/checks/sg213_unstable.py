@@ -25,7 +25,7 @@ def check(context) -> list[Finding]:
     study = context.study
     findings, seen = [], set()
     for item, text in context.produced_outputs(CHECKED_KINDS):
-        unstable = [r for r in item.rows if r["unstable"]]
+        unstable = [r for r in item.rows if r.unstable]
         if not unstable:
             continue
         line = text.locate(item)
@@ -34,8 +34,8 @@ def check(context) -> list[Finding]:
             continue
         seen.add(marker)
         listed = "; ".join(
-            f"{format_number(r['value'])} {r['unit'] or ''} ({r['variant']}, job {r['job_id']}): "
-            f"{r['unstable_reason'] or 'flagged unstable'}" for r in unstable if r["value"] is not None)
+            f"{format_number(r.value)} {r.unit or ''} ({r.variant}, job {r.job_id}): "
+            f"{r.unstable_reason or 'flagged unstable'}" for r in unstable if r.value is not None)
         findings.append(readme_finding(
             study, "SG213", line,
             f"{item.kind.replace('_', ' ')} \"{item.text[:80]}\" is built on an unstable timing: {listed}",

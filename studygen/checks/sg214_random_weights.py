@@ -23,11 +23,11 @@ def check(context) -> list[Finding]:
     study = context.study
     findings = []
     for row in study.rows:
-        if row["kind"] in QUALITY_KINDS and row["weights"] == "random-init":
-            figure = format_number(row["value"]) if row["value"] is not None else "a range"
+        if row.kind in QUALITY_KINDS and row.weights == "random-init":
+            figure = format_number(row.value) if row.value is not None else "a range"
             findings.append(row_finding(
-                study, "SG214", row,
-                f"{row['kind']} {row['statistic']} {figure} of {row['variant']} in job {row['job_id']} comes from "
+                "SG214", row,
+                f"{row.kind} {row.statistic} {figure} of {row.variant} in job {row.job_id} comes from "
                 f"random-init weights: it says nothing about the model's quality",
                 hint="measure quality with pretrained weights, or drop the figure"))
     return findings

@@ -38,14 +38,14 @@ def check(context) -> list[Finding]:
     study = context.study
     findings = []
     for row in study.rows:
-        if row["kind"] != Kind.LATENCY or row["precision"] != "fp8" or row["value"] is None:
+        if row.kind != Kind.LATENCY or row.precision != "fp8" or row.value is None:
             continue
-        problem = evidence_problem(study.result_of(row))
+        problem = evidence_problem(row.result)
         if problem:
-            shape = f" at {row['shape']}" if row["shape"] else ""
+            shape = f" at {row.shape}" if row.shape else ""
             findings.append(row_finding(
-                study, "SG215", row,
-                f"FP8 latency {format_number(row['value'])} ms of {row['variant']}{shape} in job {row['job_id']} "
-                f"({row['gpu'] or 'GPU not stated'}, {row['software'] or 'versions not stated'}): {problem}",
+                "SG215", row,
+                f"FP8 latency {format_number(row.value)} ms of {row.variant}{shape} in job {row.job_id} "
+                f"({row.gpu or 'GPU not stated'}, {row.software or 'versions not stated'}): {problem}",
                 hint="profile the FP8 run and record its FP8 GEMM kernels (fp8_evidence), or do not report FP8 latency"))
     return findings

@@ -29,6 +29,7 @@ import re
 from ..findings import Finding
 from ..patterns import lazy_compile
 from ..study.attribution import recipe_groups, recipe_pairs
+from ..study.rows import Row
 from .base import readme_finding
 from .text import quote, sentence_at
 
@@ -50,30 +51,30 @@ MODE_WORDS = {"eager": re.compile(r"\beager\b", re.I),
               "compile": re.compile(r"\bcompiled?\b|torch\.compile|inductor", re.I)}
 
 
-def misplaced_pairs(study) -> list[tuple[dict, dict, str, set[str], object]]:
+def misplaced_pairs(study) -> list[tuple[Row, Row, str, set[str], object]]:
     """``(reference row, recipe row, where the difference lies, recipe groups, attribution)``
     for each resolved pair whose difference lies outside the recipe's groups."""
     found = []
     for base, row, attribution in recipe_pairs(study):
-        spreads = [round(max(m) - min(m), 6) for m in (study.compilation_medians(base), study.compilation_medians(row)) if m]
+        spreads = [round(max(m) - min(m), 6) for m in (base.compilation_medians(), row.compilation_medians()) if m]
         if attribution.latency_delta_ms == 0 or abs(attribution.latency_delta_ms) <= max(spreads, default=0.0):
             continue  # not resolved: no cause to give
         parts = [*attribution.groups, ("unattributed", attribution.unattributed_ms)]
         same_way = [(abs(delta), group) for group, delta in parts if delta * attribution.latency_delta_ms > 0]
         where = max(same_way)[1] if same_way else "unattributed"
-        changed = set(recipe_groups(study, row["variant"]))
+        changed = set(recipe_groups(study, row.variant))
         if where not in changed:
             found.append((base, row, where, changed, attribution))
     return found
 
 
-def _about(sentence: str, row: dict) -> bool:
+def _about(sentence: str, row: Row) -> bool:
     """Whether a sentence may be about the pair's mode and shape (it names none, or names these)."""
     modes = [mode for mode, words in MODE_WORDS.items() if words.search(sentence)]
-    if modes and row["mode"] not in modes:
+    if modes and row.mode not in modes:
         return False
     shapes = re.findall(r"\b(\d{2,5})\s*[x×]\s*(\d{2,5})\b", sentence)
-    return not shapes or f"{row['shape']}" in {f"{h}x{w}" for h, w in shapes}
+    return not shapes or f"{row.shape}" in {f"{h}x{w}" for h, w in shapes}
 
 
 def check(context) -> list[Finding]:
@@ -101,8 +102,8 @@ def check(context) -> list[Finding]:
                     study, "SG217", index + 1,
                     f"the sentence gives {', '.join(sorted(named))} as a cause, but the profiles put "
                     f"{delta:+.3f} ms of the {attribution.latency_delta_ms:+.3f} ms difference between "
-                    f"{study.variant_label(row['variant'])} and {study.variant_label(base['variant'])} "
-                    f"({row['mode']}, {row['shape']}) {place}; sentence: {quote(sentence)}",
+                    f"{study.variant_label(row.variant)} and {study.variant_label(base.variant)} "
+                    f"({row.mode}, {row.shape}) {place}; sentence: {quote(sentence)}",
                     hint="state where the profiles put the difference (study.attribution_sentence(a, b, ...)), "
                          "or name the cause the kernel groups support"))
                 break

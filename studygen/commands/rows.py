@@ -1,7 +1,7 @@
 """``studygen rows FAMILY [FIELD=VALUE...]``: the family's rows as templates see them.
 
-A row is one figure of one record (:func:`studygen.study.flatten_record`);
-its fields (:data:`studygen.study.ROW_COLUMNS`) are exactly the names a
+A row is one figure of one record (:class:`studygen.study.rows.Row`);
+its fields (:data:`studygen.study.rows.ROW_FIELDS`) are exactly the names a
 template filter takes (``study.figures(kind='latency', shape='800x800')``,
 ``study.one(...)``, ``study.table(...)``). The text form prints the fields
 that hold one value for every row once, then a table of the fields that
@@ -17,7 +17,8 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from ..study import ROW_COLUMNS, load_study, resolve_targets
+from ..study import load_study, resolve_targets
+from ..study.rows import ROW_FIELDS
 from .common import resolve_root, root_option
 
 # Fields that identify a row's source rather than select it: printed, never a reason to tell rows apart.
@@ -42,8 +43,8 @@ def parse_filters(filters: tuple[str, ...]) -> dict[str, str]:
         name, equals, value = item.partition("=")
         if not equals:
             raise UsageError(f"filter '{item}' is not FIELD=VALUE")
-        if name not in ROW_COLUMNS:
-            raise UsageError(f"unknown field '{name}'; row fields: {', '.join(ROW_COLUMNS)}")
+        if name not in ROW_FIELDS:
+            raise UsageError(f"unknown field '{name}'; row fields: {', '.join(ROW_FIELDS)}")
         parsed[name] = value
     return parsed
 
@@ -69,7 +70,7 @@ def run_rows(options: RowsOptions) -> list[dict]:
     study = load_study(study_dir, root)
     if study.problems:
         raise study.problems[0].error()
-    rows = [{name: row.get(name) for name in ROW_COLUMNS} for row in study.rows]
+    rows = [row.fields() for row in study.rows]
     return [row for row in rows if all(cell(row[name]) == wanted for name, wanted in filters.items())]
 
 
@@ -79,8 +80,8 @@ def rows_text(rows: list[dict]) -> str:
 
     if not rows:
         return "no rows match\n"
-    shared = [name for name in ROW_COLUMNS if name not in SOURCE_FIELDS and len({cell(row[name]) for row in rows}) == 1]
-    varying = [name for name in ROW_COLUMNS if name not in shared and name not in SOURCE_FIELDS]
+    shared = [name for name in ROW_FIELDS if name not in SOURCE_FIELDS and len({cell(row[name]) for row in rows}) == 1]
+    varying = [name for name in ROW_FIELDS if name not in shared and name not in SOURCE_FIELDS]
     lines = [f"{len(rows)} row(s); the same in every row:"]
     lines += [f"  {name}: {cell(rows[0][name])}" for name in shared if cell(rows[0][name]) != ""]
     empty = [name for name in shared if cell(rows[0][name]) == ""]

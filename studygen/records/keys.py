@@ -1,4 +1,4 @@
-"""Measurement keys and the flattened figure table.
+"""Measurement keys: what a figure measures, whichever job measured it.
 
 A **measurement key** identifies what a figure measures, independently of
 which job measured it: family, checkpoint revision, variant and recipe,
@@ -11,6 +11,8 @@ compared across GPUs and TensorRT versions (SG207).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 # Software versions that change what a backend measures.
 BACKEND_SOFTWARE = {
     "tensorrt": ("tensorrt", "cuda"),
@@ -19,11 +21,61 @@ BACKEND_SOFTWARE = {
 }
 QUALITY_SOFTWARE = ("torch", "transformers", "modelopt", "tensorrt")
 
-FIELDS = (
-    "family", "revision", "variant", "recipe", "kind", "metric", "statistic", "group",
-    "shape", "batch", "backend", "mode", "gpu", "software", "dataset",
-)
+
+class MeasurementKey(NamedTuple):
+    """What a figure measures, independently of the job that measured it.
+
+    Two rows with equal keys measured the same thing (SG203 compares them);
+    :meth:`config` leaves out the GPU and the software versions (SG207
+    compares a configuration across them). ``revision`` is the checkpoint
+    revision's first 7 characters (a short and a full hash of one commit
+    name one checkpoint); ``software`` the signature of the versions that
+    matter for the backend (:func:`software_signature`). The key stays a
+    tuple of values; :meth:`text` is its readable string, for waivers and
+    messages only.
+    """
+
+    family: str | None
+    revision: str | None
+    variant: str | None
+    recipe: str | None
+    kind: str | None
+    metric: str | None
+    statistic: str | None
+    group: str | None
+    shape: str | None
+    batch: int | None
+    backend: str | None
+    mode: str | None
+    gpu: str | None
+    software: str | None
+    dataset: str | None
+
+    @classmethod
+    def of(cls, **parts) -> "MeasurementKey":
+        """The key of ``parts`` (every field by name), the revision cut to its short form."""
+        revision = parts["revision"]
+        return cls(**{**parts, "revision": str(revision)[:7] if revision else revision})
+
+    def text(self) -> str:
+        """A readable key such as
+        ``deformable_detr|83ecd26|fp16|latency|gpu_compute|median||800x800|b1|tensorrt|engine|NVIDIA B200|tensorrt=11.4.0.106|``:
+        what a study file's waiver or explanation names (``key:``). Empty
+        parts stay empty so that positions keep their meaning."""
+        return "|".join([_key_part(name, value) for name, value in zip(FIELDS, self)])
+
+    def config(self) -> tuple:
+        """The configuration key: this key without GPU and software versions."""
+        return tuple([self[i] for i in _CONFIG_INDEXES])
+
+    def config_text(self) -> str:
+        """:meth:`config` as a readable string (the parts of :meth:`text` it keeps)."""
+        return "|".join([_key_part(name, value) for name, value in zip(CONFIG_FIELDS, self.config())])
+
+
+FIELDS = MeasurementKey._fields
 CONFIG_FIELDS = tuple(f for f in FIELDS if f not in ("gpu", "software"))
+_CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
 
 
 def software_signature(provenance: dict, backend: str | None, kind: str) -> str:
@@ -41,24 +93,3 @@ def _key_part(name: str, value) -> str:
     if name == "revision" and value:
         return str(value)[:7]
     return str(value)
-
-
-def key_string(row: dict, fields=FIELDS) -> str:
-    """A readable key such as
-    ``deformable_detr|83ecd26|fp16|latency|gpu_compute|median||800x800|b1|tensorrt|engine|NVIDIA B200|tensorrt=11.4.0.106|``.
-    Empty parts stay empty so that positions keep their meaning."""
-    return "|".join([_key_part(name, row.get(name)) for name in fields])
-
-
-def measurement_and_config_keys(row: dict) -> tuple[str, str]:
-    """``(key_string(row, FIELDS), key_string(row, CONFIG_FIELDS))`` with each
-    part made once (the flattened table asks for both on every row)."""
-    get = row.get
-    # a plain string is its own part (most parts are), None an empty one: no call for either
-    parts = [value if (value := get(name)).__class__ is str and name in _PLAIN_FIELDS
-             else "" if value is None else _key_part(name, value) for name in FIELDS]
-    return "|".join(parts), "|".join([parts[i] for i in _CONFIG_INDEXES])
-
-
-_CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
-_PLAIN_FIELDS = frozenset(FIELDS) - {"batch", "revision"}  # the fields _key_part changes a string of

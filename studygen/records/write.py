@@ -26,7 +26,7 @@ from ..errors import ConflictError, InputError, RecordError, UsageError
 from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside, folder_lock, shown_path
 from ..textio import MAX_DOCUMENT_BYTES, document_problem, parse_json
 from .jsonedit import extend_json_text
-from .keys import FIELDS, key_string, software_signature
+from .keys import MeasurementKey, software_signature
 from .kinds import IDENTITY_FIELDS, metric_of, result_identity
 from .load import load_record
 from .provenance import (
@@ -88,19 +88,18 @@ def validate_job_id(job_id: str, what: str = "job id") -> str:
     return job_id
 
 
-def measurement_key(family: str, provenance: dict, result: dict) -> str:
+def measurement_key(family: str, provenance: dict, result: dict) -> MeasurementKey:
     """The measurement key of ``result`` in a record of ``family`` with
-    ``provenance`` (fields of :data:`studygen.records.keys.FIELDS`): the
+    ``provenance`` (:class:`studygen.records.keys.MeasurementKey`): the
     result's identity (:func:`studygen.records.kinds.result_identity`: kind,
     metric, statistic, group, variant, shape, batch, backend, mode, dataset)
     with the checkpoint revision, the GPU and the software versions of its
     backend. The recipe is the variant's, so the variant name stands for it
     here."""
-    row = dict(zip(IDENTITY_FIELDS, result_identity(result)))
-    row.update(family=family, revision=(provenance.get("checkpoint") or {}).get("revision"), recipe=None,
-               gpu=provenance.get("gpu"),
-               software=software_signature(provenance, result.get("backend"), result["kind"]))
-    return key_string(row, FIELDS)
+    return MeasurementKey.of(**dict(zip(IDENTITY_FIELDS, result_identity(result))), family=family,
+                             revision=(provenance.get("checkpoint") or {}).get("revision"), recipe=None,
+                             gpu=provenance.get("gpu"),
+                             software=software_signature(provenance, result.get("backend"), result["kind"]))
 
 
 def describe(result: dict) -> str:
@@ -199,8 +198,8 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         document["provenance"] = clean_provenance(provenance)
         document["results"] = []
         created, notes, filled = True, [], False
-    keys: dict[str, str] = {}
-    recorded: dict[str, dict] = {}
+    keys: dict[MeasurementKey, str] = {}
+    recorded: dict[MeasurementKey, dict] = {}
     earlier = list(document["results"])
     for index, result in enumerate(earlier):
         key = measurement_key(family, document["provenance"], result)

@@ -33,7 +33,7 @@ class CompilationHelpers(SpanHelpers):
 
     def _over_compilations(self, row) -> str:
         """``8.188 (3 compilations: 8.159 to 8.236)``, or the figure alone with one compilation."""
-        medians = self._study.compilation_medians(row.fields)
+        medians = row._row.compilation_medians()
         if len(medians) < 2:
             return row.number()
         return f"{row.number()} ({len(medians)} compilations: {self._ms(min(medians))} to {self._ms(max(medians))})"
@@ -49,14 +49,14 @@ class CompilationHelpers(SpanHelpers):
             for a, b in pairs:
                 body.append([shape_label(a.shape), self._over_compilations(a), self._over_compilations(b),
                              self._ratio_over_compilations(a, b)])
-                rows += [a.fields, b.fields]
+                rows += [a._row, b._row]
         return emit("table", markdown_table(body, headers), rows, headers)
 
     def _ratio_over_compilations(self, a, b) -> str:
         d = self.decimals("ratio")
         ratio = f"{format_number(a.value / b.value, d)}x"
-        a_medians = self._study.compilation_medians(a.fields)
-        b_medians = self._study.compilation_medians(b.fields)
+        a_medians = a._row.compilation_medians()
+        b_medians = b._row.compilation_medians()
         if len(a_medians) < 2 or len(b_medians) < 2:
             return ratio
         values = [x / y for x, y in product(a_medians, b_medians)]
@@ -66,15 +66,15 @@ class CompilationHelpers(SpanHelpers):
         """``(shape, what, Attribution, rows, between variants)`` for b - a and for each variant's compilations."""
         found = []
         for a, b in self.pairs(a_variant, b_variant, kind=Kind.LATENCY, **filters):
-            pa, pb = cell_profile(self._study, a.fields), cell_profile(self._study, b.fields)
+            pa, pb = cell_profile(a._row), cell_profile(b._row)
             if pa is not None and pb is not None:
                 found.append((a.shape, f"{self.label(b_variant)} minus {self.label(a_variant)}",
-                              attribute(pa[0], pb[0], pa[1], pb[1]), [a.fields, b.fields], True))
+                              attribute(pa[0], pb[0], pa[1], pb[1]), [a._row, b._row], True))
             for row, variant in ((a, a_variant), (b, b_variant)):
-                spread = between_compilations(self._study, row.fields)
+                spread = between_compilations(row._row)
                 if spread is not None:
                     found.append((row.shape, f"{self.label(variant)}: slowest minus fastest compilation", spread,
-                                  [row.fields], False))
+                                  [row._row], False))
         return found
 
     def attribution_table(self, a_variant: str, b_variant: str, **filters) -> str:
@@ -115,7 +115,7 @@ class CompilationHelpers(SpanHelpers):
 
     def compilation_count(self, **filters) -> int:
         """The most independent compilations any selected latency row keeps (1 when none keeps any)."""
-        return max([len(self._study.compilation_medians(row.fields)) for row in self.figures(**filters)] + [1])
+        return max([len(row._row.compilation_medians()) for row in self.figures(**filters)] + [1])
 
     def host_table(self, **filters) -> str:
         """Per latency row: median, the host's issue and wall time per forward
@@ -126,7 +126,7 @@ class CompilationHelpers(SpanHelpers):
         body, rows = [], []
         with cells_of(headers):
             for row in self.figures(**filters):
-                result = self._study.result_of(row.fields)
+                result = row._row.result
                 distribution = result.get("distribution") or {}
                 if "host_ms_per_forward" not in distribution:
                     continue
@@ -135,7 +135,7 @@ class CompilationHelpers(SpanHelpers):
                              row.number(), self._ms(distribution["host_issue_ms_per_forward"]),
                              self._ms(distribution["host_ms_per_forward"]), self.percent(row.cv),
                              _core_range(cores)])
-                rows.append(row.fields)
+                rows.append(row._row)
         return emit("table", markdown_table(body, headers), rows, headers)
 
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 class Produced:
     """One helper output: ``kind`` (figure, ratio, range, table, verdict,
     no_verdict, ap_difference, expectation, gap, side_finding, dataset),
-    the text it returned, the rows it was computed from (dicts, as
-    ``Study.rows`` holds them), and for tables the header cells (to find the
-    table in the formatted README)."""
+    the text it returned, the rows it was computed from
+    (:class:`studygen.study.rows.Row`), and for tables the header cells (to
+    find the table in the formatted README)."""
 
     kind: str
     text: str
@@ -59,7 +59,7 @@ def cells_of(headers):
 def emit(kind: str, text: str, rows=(), headers=(), compared_by: str = "variant") -> str:
     """Return ``text`` unchanged, noting it as helper output when recording.
 
-    ``rows``: the row dicts the text was computed from; ``headers``: a table's
+    ``rows``: the rows the text was computed from; ``headers``: a table's
     header cells (only for a whole table, whose output is then no cell);
     ``compared_by``: see :attr:`Produced.compared_by`."""
     log = _PRODUCED.get()

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..patterns import lazy_compile
-from .rows import Row
+from .rows import TemplateRow
 from .view import VIEW_ATTRIBUTES, StudyView
 
 BEGIN = "<!-- helper reference: generated from the helpers' docstrings by python -m studygen.render.reference -->"
@@ -57,7 +57,7 @@ def helper_reference() -> str:
             continue
         helper = getattr(StudyView, name)
         lines.append(f"| `study.{name}{call_form(helper)}` | {first_paragraph(helper.__doc__)} |")
-    fields = ", ".join(f"`{name}`" for name in Row.field_names())
+    fields = ", ".join(f"`{name}`" for name in TemplateRow.field_names())
     lines += ["", f"A row (from `study.figures(...)`, `study.one(...)`) has: {fields}.", "",
               "Besides `study`, a template gets `figures` (`figures.latency`, `figures.kernel_time`: each chart as an "
               "embedded image, or a sentence saying why it is omitted) and `generated_note` (the line that marks the "

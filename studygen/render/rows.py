@@ -1,11 +1,11 @@
 """Rows as templates see them, and how templates select them.
 
-A *row* is one flattened record result (``Study.rows``, a dict per result).
+A *row* is one figure of a record result (:class:`studygen.study.rows.Row`).
 Templates select rows by filters (``study.figures(kind="latency",
 tensorrt="11.4")``) and get a :class:`RowSet`; iterating it gives
-:class:`Row` objects, which print as the figure they hold. Filters that name
-*what* is measured select; any other filter narrows the rows, and the range
-helpers print it as a restriction ("on TensorRT 11.4 only").
+:class:`TemplateRow` objects, which print as the figure they hold. Filters
+that name *what* is measured select; any other filter narrows the rows, and
+the range helpers print it as a restriction ("on TensorRT 11.4 only").
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..errors import TemplateError
 from ..numbers import format_number
-from ..study import ROW_COLUMNS
+from ..study.rows import ROW_FIELDS, Row
 from .produced import emit
 from .text import gpu_label, shape_label, short_version
 
@@ -25,13 +25,13 @@ DEFAULT_DECIMALS = {"ratio": 2, "percent": 0, "ap_delta_points": 2, "ms": 3}  # 
 UNIT_SUFFIX = {"ms": " ms", "MiB": " MiB", "%": "%", "points": " points", "AP": "", "": "", "modules": ""}
 
 
-def fmt(value, row: dict) -> str:
+def fmt(value, row: Row) -> str:
     """A source figure as printed: the study file's per-metric precision when it
     sets one (``precision: {latency_ms: 3}``), else the digits the source carries;
     a count (a metric named ``*_count``) as an integer whatever the precision."""
-    if str(row.get("metric") or "").endswith("_count") and float(value).is_integer():
+    if str(row.metric or "").endswith("_count") and float(value).is_integer():
         return format_number(value, 0)
-    return format_number(value, row.get("display_decimals"))
+    return format_number(value, row.display_decimals)
 
 
 def unit_suffix(unit: str) -> str:
@@ -39,67 +39,67 @@ def unit_suffix(unit: str) -> str:
     return UNIT_SUFFIX.get(unit, f" {unit}")
 
 
-@dataclass(frozen=True)
-class Row:
-    """One record row as a template sees it: a value, or a range over rows the
-    source does not list (``value`` None, ``value_min``/``value_max`` set).
-    Any row field reads as an attribute (``row.shape``, ``row.job_id``)."""
+@dataclass(frozen=True, slots=True)
+class TemplateRow:
+    """One row as a template sees it: it prints as its figure (with its unit;
+    ``number()`` without), and every row field (:data:`ROW_FIELDS`) reads as
+    an attribute (``row.shape``, ``row.job_id``, ``row.record`` the record's
+    path). The row itself stays out of the template's reach (the sandbox
+    refuses names starting with ``_``): the helpers read it as ``_row``."""
 
-    fields: dict
+    _row: Row
 
     @property
     def value(self):
-        return self.fields["value"]
+        return self._row.value
 
     @property
     def is_range(self) -> bool:
-        return self.fields["value"] is None and self.fields["value_min"] is not None
+        return self._row.is_range
 
     @property
     def low(self):
-        return self.fields["value_min"] if self.is_range else self.fields["value"]
+        return self._row.low
 
     @property
     def high(self):
-        return self.fields["value_max"] if self.is_range else self.fields["value"]
+        return self._row.high
 
     @property
     def unit(self) -> str:
-        return self.fields["unit"] or ""
+        return self._row.unit or ""
 
     def number(self) -> str:
         """The figure without unit: ``5.850`` or ``0.19 to 0.21``."""
-        prefix = "about " if self.fields.get("approximate") else ""
-        if self.is_range:
-            return emit("figure", f"{prefix}{fmt(self.low, self.fields)} to {fmt(self.high, self.fields)}", [self.fields])
-        return emit("figure", prefix + fmt(self.value, self.fields), [self.fields])
+        row = self._row
+        prefix = "about " if row.approximate else ""
+        if row.is_range:
+            return emit("figure", f"{prefix}{fmt(row.low, row)} to {fmt(row.high, row)}", [row])
+        return emit("figure", prefix + fmt(row.value, row), [row])
 
     def __str__(self) -> str:
-        return emit("figure", self.number() + unit_suffix(self.unit), [self.fields])
+        return emit("figure", self.number() + unit_suffix(self.unit), [self._row])
 
     @classmethod
     def field_names(cls) -> list[str]:
         """What a template may read on a row, sorted: every row field
-        (``studygen.study.ROW_COLUMNS``) and the row's own properties and ``number()``."""
-        own = [name for name in vars(cls) if not name.startswith("_") and name not in ("fields", "field_names")]
-        return sorted({*ROW_COLUMNS, *own})
+        (:data:`studygen.study.rows.ROW_FIELDS`) and the row's own properties and ``number()``."""
+        own = [name for name in vars(cls) if not name.startswith("_") and name != "field_names"]
+        return sorted({*ROW_FIELDS, *own})
 
     def __getattr__(self, name):
-        try:
-            return self.fields[name]
-        except KeyError:
-            raise AttributeError(name) from None
+        return self._row.field(name)
 
 
 class RowSet:
     """Rows selected by filters, with the restriction text the filters imply."""
 
-    def __init__(self, rows: list[dict], filters: dict):
+    def __init__(self, rows: list[Row], filters: dict):
         self.rows = rows
         self.filters = filters
 
     def __iter__(self):
-        return (Row(r) for r in self.rows)
+        return (TemplateRow(r) for r in self.rows)
 
     def __str__(self) -> str:
         # An object repr would put a memory address in the README (never byte-identical).
@@ -140,14 +140,14 @@ def and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def matches(row: dict, filters: dict) -> bool:
+def matches(row: Row, filters: dict) -> bool:
     """True when ``row`` has every filter's value (a list, tuple or set: any of
     them; None: no condition). ``tensorrt`` also matches by major.minor
     (``"11.4"`` selects ``11.4.0.106``)."""
     for name, wanted in filters.items():
         if wanted is None:
             continue
-        value = row.get(name)
+        value = row.field(name)
         if name == "tensorrt" and value and not isinstance(wanted, (list, tuple, set)):
             if short_version(value) == str(wanted) or value == wanted:
                 continue
@@ -163,13 +163,13 @@ def matches(row: dict, filters: dict) -> bool:
 # Row fields that are bookkeeping, not something to select by.
 NOT_FILTERS = {"record", "pointer", "key", "config_key", "value", "value_min", "value_max", "decimals",
                "display_decimals", "repeat_medians_ms", "note", "unstable_reason"}
-FILTER_FIELDS = tuple(name for name in ROW_COLUMNS if name not in NOT_FILTERS)
+FILTER_FIELDS = tuple(name for name in ROW_FIELDS if name not in NOT_FILTERS)
 
 
-def telling_apart(rows: list[dict]) -> list[str]:
+def telling_apart(rows: list[Row]) -> list[str]:
     """The filter fields (:data:`FILTER_FIELDS`, in their order) whose values
     differ among ``rows``: what a template adds to pick one of them."""
-    return [name for name in FILTER_FIELDS if len({repr(r.get(name)) for r in rows}) > 1]
+    return [name for name in FILTER_FIELDS if len({repr(r.field(name)) for r in rows}) > 1]
 
 
 class ViewBase:
@@ -188,13 +188,13 @@ class ViewBase:
         """Rows whose fields equal the filters (a list means any of). Raises
         TemplateError for a filter that names no row field (a typo would
         otherwise select nothing, or everything)."""
-        unknown = sorted(set(filters) - set(ROW_COLUMNS))
+        unknown = sorted(set(filters) - set(ROW_FIELDS))
         if unknown:
             raise TemplateError(f"unknown filter {', '.join(unknown)}; filters are the row fields "
                                 f"{', '.join(sorted(FILTER_FIELDS))}")
         return RowSet([r for r in self._study.rows if matches(r, filters)], filters)
 
-    def one(self, **filters) -> Row:
+    def one(self, **filters) -> TemplateRow:
         """Exactly one row. Raises TemplateError otherwise, naming the filters,
         and for several rows each of them (job and JSON pointer) with the
         fields whose values tell them apart (``shape``, ``job_id``, …)."""
@@ -204,8 +204,8 @@ class ViewBase:
         message = f"expected one figure for {filters}, found {len(found)}"
         if len(found) > 1:
             apart = telling_apart(found.rows)
-            listed = "; ".join(f"job {r['job_id']} {r['pointer']}"
-                               + "".join(f" {name}={r[name]}" for name in apart if name != "job_id") for r in found.rows)
+            listed = "; ".join(f"job {r.job_id} {r.pointer}"
+                               + "".join(f" {name}={r.field(name)}" for name in apart if name != "job_id") for r in found.rows)
             message += f": {listed}; they differ in {', '.join(apart)}: add one of these filters"
         raise TemplateError(message)
 

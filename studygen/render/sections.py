@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from ..errors import TemplateError
 from ..numbers import format_number
-from ..records.keys import FIELDS
+from ..records.keys import FIELDS, MeasurementKey
 from ..records.kinds import Kind
 from ..study.analyses import precision_inversions
+from ..study.rows import Row
 from .produced import emit
 from .rows import ViewBase, fmt
 from .tables import markdown_table
@@ -19,15 +20,15 @@ from .text import escape_cell, escape_inline, gpu_label, shape_label, short_vers
 
 def jobs_phrase(*rows) -> str:
     """``job a`` or ``jobs a and b`` for the distinct job ids of ``rows``, in order."""
-    jobs = list(dict.fromkeys(r["job_id"] for r in rows))
+    jobs = list(dict.fromkeys(r.job_id for r in rows))
     return ("job " if len(jobs) == 1 else "jobs ") + " and ".join(jobs)
 
 
-def values_text(rows: list[dict]) -> str:
+def values_text(rows: list[Row]) -> str:
     """``9.061`` for one row's figure, ``9.061 to 9.085`` over several rows."""
-    lowest = min(rows, key=lambda r: r["value"])
-    highest = max(rows, key=lambda r: r["value"])
-    low, high = fmt(lowest["value"], lowest), fmt(highest["value"], highest)
+    lowest = min(rows, key=lambda r: r.value)
+    highest = max(rows, key=lambda r: r.value)
+    low, high = fmt(lowest.value, lowest), fmt(highest.value, highest)
     return low if low == high else f"{low} to {high}"
 
 
@@ -77,10 +78,10 @@ class SectionHelpers(ViewBase):
         version or mode, shape) where the lower-precision variant is slower
         than the higher one (SG208's data): the figures of each side, as a
         range over jobs when several jobs measured it."""
-        groups: dict[tuple, list[tuple[dict, dict]]] = {}
+        groups: dict[tuple, list[tuple[Row, Row]]] = {}
         for low, high in precision_inversions(self._study):
-            where = (low["variant"], high["variant"], low["backend"], low["gpu"], low["software"], low["mode"],
-                     low["shape"], low["batch"])
+            where = (low.variant, high.variant, low.backend, low.gpu, low.software, low.mode,
+                     low.shape, low.batch)
             groups.setdefault(where, []).append((low, high))
         lines = []
         for pairs in groups.values():
@@ -88,7 +89,7 @@ class SectionHelpers(ViewBase):
             emit("side_finding", lines[-1], [row for pair in pairs for row in pair])
         return lines
 
-    def _inversion_sentence(self, pairs: list[tuple[dict, dict]]) -> str:
+    def _inversion_sentence(self, pairs: list[tuple[Row, Row]]) -> str:
         """The lower-precision rows of ``pairs`` are slower than the higher ones:
         on TensorRT with GPU, version, shape and jobs; on PyTorch with GPU,
         shape and mode, and the jobs when there are several."""
@@ -96,25 +97,25 @@ class SectionHelpers(ViewBase):
         lows = list({id(p[0]): p[0] for p in pairs}.values())
         highs = list({id(p[1]): p[1] for p in pairs}.values())
         figures = f"{values_text(lows)} ms against {values_text(highs)} ms"
-        if low["backend"] == "tensorrt":
-            slower = f"{self.label(low['variant'])} is slower than {self.label(high['variant'])} on {gpu_label(low['gpu'])}"
-            return (f"{slower} with TensorRT {short_version(low['tensorrt'])} at {shape_label(low['shape'])}: "
+        if low.backend == "tensorrt":
+            slower = f"{self.label(low.variant)} is slower than {self.label(high.variant)} on {gpu_label(low.gpu)}"
+            return (f"{slower} with TensorRT {short_version(low.tensorrt)} at {shape_label(low.shape)}: "
                     f"{figures} ({jobs_phrase(*lows, *highs)}).")
         # One clause, so that the ranges are read as the rows of this GPU, shape and mode (lint SG101).
-        jobs = list(dict.fromkeys(r["job_id"] for r in lows + highs))
+        jobs = list(dict.fromkeys(r.job_id for r in lows + highs))
         over = f" over {len(jobs)} jobs ({' and '.join(jobs)})" if len(jobs) > 1 else ""
-        return (f"{self.label(low['variant'])} on {gpu_label(low['gpu'])} at {shape_label(low['shape'])} ({low['mode']}) "
-                f"is slower than {self.label(high['variant'])} with {figures}{over}.")
+        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)} ({low.mode}) "
+                f"is slower than {self.label(high.variant)} with {figures}{over}.")
 
     def repeated_measurements(self) -> str:
         """Table of every measurement key reported by two or more jobs, with each
         job's value and the spread (max - min, at the most decimals any of them
         carries); '' when no key is reported twice."""
-        by_key: dict[str, list[dict]] = {}
+        by_key: dict[MeasurementKey, list[Row]] = {}
         for row in self._study.rows:
-            if row["value"] is not None:
-                by_key.setdefault(row["key"], []).append(row)
-        repeated = {key: rows for key, rows in by_key.items() if len({r["job_id"] for r in rows}) >= 2}
+            if row.value is not None:
+                by_key.setdefault(row.key, []).append(row)
+        repeated = {key: rows for key, rows in by_key.items() if len({r.job_id for r in rows}) >= 2}
         if not repeated:
             return ""
         body = [self._repeated_line(rows) for rows in repeated.values()]
@@ -123,20 +124,20 @@ class SectionHelpers(ViewBase):
         return emit("table", markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
                     compared_by="key")
 
-    def _repeated_line(self, rows: list[dict]) -> list[str]:
+    def _repeated_line(self, rows: list[Row]) -> list[str]:
         """One line of :meth:`repeated_measurements`: the rows of one key,
         named so that no two lines read alike: variant label, the timing of a
         latency (``gpu_compute``, ``host_latency``, …: trtexec reports five),
         statistic (or metric), kernel group and shape where the key has them,
         e.g. ``fp16 gpu_compute median 800 x 800``."""
         first = rows[0]
-        timing = first["metric"] if first["kind"] == Kind.LATENCY else ""
-        what = " ".join(part for part in (self.label(first["variant"]), timing, first["statistic"] or first["metric"],
-                                          first["group"], shape_label(first["shape"]) if first["shape"] else "") if part)
-        values = [r["value"] for r in rows]
-        decimals = max((r["decimals"] or 0) for r in rows)
-        return [escape_cell(what), escape_cell(gpu_label(first["gpu"])), escape_cell(short_version(first["tensorrt"])),
-                "; ".join(f"{escape_cell(r['job_id'])}: {fmt(r['value'], r)}" for r in rows),
+        timing = first.metric if first.kind == Kind.LATENCY else ""
+        what = " ".join(part for part in (self.label(first.variant), timing, first.statistic or first.metric,
+                                          first.group, shape_label(first.shape) if first.shape else "") if part)
+        values = [r.value for r in rows]
+        decimals = max((r.decimals or 0) for r in rows)
+        return [escape_cell(what), escape_cell(gpu_label(first.gpu)), escape_cell(short_version(first.tensorrt)),
+                "; ".join(f"{escape_cell(r.job_id)}: {fmt(r.value, r)}" for r in rows),
                 format_number(max(values) - min(values), decimals)]
 
     # ---- not measured and known gaps -----------------------------------------
@@ -179,9 +180,9 @@ class SectionHelpers(ViewBase):
             if "ids_not_published" in d:
                 gaps.append(f"Image set {d['dataset_id']} ({d['count']} images): {d['ids_not_published']}.")
         for row in self._study.rows:
-            if row["unstable"]:
-                gaps.append(f"Unstable timing in job {row['job_id']} ({self.label(row['variant'])}, "
-                            f"{shape_label(row['shape'])}): {row['unstable_reason'] or 'flagged unstable'}.")
+            if row.unstable:
+                gaps.append(f"Unstable timing in job {row.job_id} ({self.label(row.variant)}, "
+                            f"{shape_label(row.shape)}): {row.unstable_reason or 'flagged unstable'}.")
         for w in self.spec.get("waivers", []):
             target = self.describe_key(w["key"]) if w.get("key") else w.get("match") or f"README line {w.get('line')}"
             gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")

@@ -16,13 +16,14 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_TIME_METRIC, Kind
+from ..study.rows import Row
 from .produced import emit
-from .rows import Row, RowSet, ViewBase, fmt, restriction_text, unit_suffix
+from .rows import RowSet, TemplateRow, ViewBase, fmt, restriction_text, unit_suffix
 
 
-def pair_rows(pairs) -> list[dict]:
-    """The row dicts of ``(a, b)`` row pairs, flattened: ``[a0, b0, a1, b1, ...]``."""
-    return [row.fields for pair in pairs for row in pair]
+def pair_rows(pairs) -> list[Row]:
+    """The rows of ``(a, b)`` template-row pairs, flattened: ``[a0, b0, a1, b1, ...]``."""
+    return [row._row for pair in pairs for row in pair]
 
 
 class SpanHelpers(ViewBase):
@@ -34,20 +35,20 @@ class SpanHelpers(ViewBase):
         percentage with the study's ``cv_percent`` precision (default 1)."""
         return format_number(100 * fraction, self.spec.get("precision", {}).get("cv_percent", 1)) + "%"
 
-    def ratio(self, numerator: Row, denominator: Row) -> str:
+    def ratio(self, numerator: TemplateRow, denominator: TemplateRow) -> str:
         """``numerator / denominator`` printed with the study's ``ratio`` precision, suffixed x."""
         return emit("ratio", format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x",
-                    [numerator.fields, denominator.fields])
+                    [numerator._row, denominator._row])
 
-    def reduction_percent(self, before: Row, after: Row) -> str:
+    def reduction_percent(self, before: TemplateRow, after: TemplateRow) -> str:
         """``(before - after) / before`` in %, with the study's ``percent`` precision."""
         return emit("ratio", format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%",
-                    [before.fields, after.fields])
+                    [before._row, after._row])
 
-    def delta_points(self, before: Row, after: Row) -> str:
+    def delta_points(self, before: TemplateRow, after: TemplateRow) -> str:
         """AP difference ``after - before`` in points (1 point = 0.01 AP), signed."""
         return emit("ratio", format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True),
-                    [before.fields, after.fields])
+                    [before._row, after._row])
 
     # ---- ranges ------------------------------------------------------------
     def span(self, row_set: RowSet, unit: str | None = None) -> str:
@@ -59,7 +60,7 @@ class SpanHelpers(ViewBase):
             raise TemplateError(f"range over no rows: {row_set.filters}")
         lowest = min(row_set, key=lambda row: row.low)
         highest = max(row_set, key=lambda row: row.high)
-        low, high = fmt(lowest.low, lowest.fields), fmt(highest.high, highest.fields)
+        low, high = fmt(lowest.low, lowest._row), fmt(highest.high, highest._row)
         suffix = unit_suffix(unit if unit is not None else next(iter(row_set)).unit)
         text = low + suffix if low == high else f"{low} to {high}{suffix}"
         where = row_set.restriction()
@@ -83,13 +84,13 @@ class SpanHelpers(ViewBase):
             text = f"{low} to {high}{suffix}"
         return emit("range", f"{text} ({restriction})" if restriction else text, rows)
 
-    def pairs(self, a_variant: str, b_variant: str, match=("job_id", "shape"), **filters) -> list[tuple[Row, Row]]:
+    def pairs(self, a_variant: str, b_variant: str, match=("job_id", "shape"), **filters) -> list[tuple[TemplateRow, TemplateRow]]:
         """``(a, b)`` row pairs with equal ``match`` fields (same job and shape
         by default), both with a value, in the order of ``b_variant``'s rows."""
-        a_rows = {tuple(row.fields[m] for m in match): row for row in self.figures(variant=a_variant, **filters)}
+        a_rows = {tuple(row._row.field(m) for m in match): row for row in self.figures(variant=a_variant, **filters)}
         pairs = []
         for row in self.figures(variant=b_variant, **filters):
-            key = tuple(row.fields[m] for m in match)
+            key = tuple(row._row.field(m) for m in match)
             if key in a_rows and a_rows[key].value is not None and row.value is not None:
                 pairs.append((a_rows[key], row))
         return pairs
@@ -128,23 +129,23 @@ class SpanHelpers(ViewBase):
         for delta in self.figures(kind=Kind.KERNEL_TIME_DELTA, group=group, variant=b_variant, reference_variant=a_variant,
                                   **filters):
             values.extend([-delta.low, -delta.high])
-            rows.append(delta.fields)
+            rows.append(delta._row)
         return values, rows
 
     # ---- spread of one measurement over jobs ---------------------------------
-    def spread(self, row: Row) -> str:
+    def spread(self, row: TemplateRow) -> str:
         """Job-to-job spread of the same measurement key, or '' when only one
         job reports it: ``2 jobs: 0.4639 to 0.4644``."""
-        same = [r for r in self._study.rows if r["key"] == row.fields["key"] and r["value"] is not None]
-        jobs = {r["job_id"] for r in same}
+        same = [r for r in self._study.rows if r.key == row._row.key and r.value is not None]
+        jobs = {r.job_id for r in same}
         if len(jobs) < 2:
             return ""
-        low = min(same, key=lambda r: r["value"])
-        high = max(same, key=lambda r: r["value"])
-        return f"{len(jobs)} jobs: {fmt(low['value'], low)} to {fmt(high['value'], high)}"
+        low = min(same, key=lambda r: r.value)
+        high = max(same, key=lambda r: r.value)
+        return f"{len(jobs)} jobs: {fmt(low.value, low)} to {fmt(high.value, high)}"
 
-    def with_spread(self, row: Row) -> str:
+    def with_spread(self, row: TemplateRow) -> str:
         """The figure, with its job-to-job spread next to it when there is one."""
         spread = self.spread(row)
-        same = [r for r in self._study.rows if r["key"] == row.fields["key"]] if spread else [row.fields]
+        same = [r for r in self._study.rows if r.key == row._row.key] if spread else [row._row]
         return emit("figure", f"{row.number()} ({spread})" if spread else row.number(), same)

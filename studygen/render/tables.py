@@ -15,7 +15,7 @@ from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
 from .produced import cells_of, emit
-from .rows import Row, RowSet, fmt
+from .rows import RowSet, TemplateRow, fmt
 from .spans import SpanHelpers
 from .text import escape_cell, gpu_label, shape_label, short_version
 
@@ -60,19 +60,19 @@ def index_label(name: str, value) -> str:
     return escape_cell("" if value is None else value)
 
 
-def grid_of(selected: RowSet, index: tuple[str, ...]) -> dict[tuple, dict[str, list[Row]]]:
+def grid_of(selected: RowSet, index: tuple[str, ...]) -> dict[tuple, dict[str, list[TemplateRow]]]:
     """``{index tuple: {variant: [rows]}}`` in the order rows come. A cell that
     several rows fall in (jobs that measured the same index tuple and variant,
     such as a re-run) keeps them all: the table prints them with their
     job-to-job spread, so a new job never breaks render."""
-    grid: dict[tuple, dict[str, list[Row]]] = {}
+    grid: dict[tuple, dict[str, list[TemplateRow]]] = {}
     for row in selected:
-        row_key = tuple(row.fields[name] for name in index)
+        row_key = tuple(row._row.field(name) for name in index)
         grid.setdefault(row_key, {}).setdefault(row.variant, []).append(row)
     return grid
 
 
-def same_job_pairs(a_rows: list[Row], b_rows: list[Row]) -> list[tuple[Row, Row]]:
+def same_job_pairs(a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> list[tuple[TemplateRow, TemplateRow]]:
     """``(a, b)`` pairs of one job each, both with a value, in ``a_rows``' order;
     when no job has both, the first row of each (one pair)."""
     by_job = {row.job_id: row for row in b_rows if row.value is not None}
@@ -88,7 +88,7 @@ DERIVED = {
 }
 
 
-def ordered_keys(grid: dict[tuple, dict[str, Row]], jobs) -> list[tuple]:
+def ordered_keys(grid: dict[tuple, dict[str, TemplateRow]], jobs) -> list[tuple]:
     """The grid's index tuples: in the order of ``jobs`` (by the first listed
     job among a tuple's cells) when given, else in the order rows came."""
     if not jobs:
@@ -121,7 +121,7 @@ class TableHelpers(SpanHelpers):
                     for row_key in ordered_keys(grid, jobs)]
         return emit("table", markdown_table(body, headers), selected.rows, headers)
 
-    def _grid_line(self, index, row_key: tuple, cells: dict[str, list[Row]], variants, derived) -> list[str]:
+    def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived) -> list[str]:
         """One table row of :meth:`table`: index cells, variant cells, derived cells."""
         line = [index_label(name, value) for name, value in zip(index, row_key)]
         line += [self._cell_figure(cells[v]) if v in cells else "not measured" for v in variants]
@@ -129,7 +129,7 @@ class TableHelpers(SpanHelpers):
             line.append(self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a")
         return line
 
-    def _cell_figure(self, rows: list[Row]) -> str:
+    def _cell_figure(self, rows: list[TemplateRow]) -> str:
         """A table cell for the rows of one index tuple and variant: one row
         prints with its job-to-job spread (:meth:`with_spread`); several rows
         (several jobs) print the first one's figure and the range over them all,
@@ -139,10 +139,10 @@ class TableHelpers(SpanHelpers):
         lowest = min(rows, key=lambda row: row.low)
         highest = max(rows, key=lambda row: row.high)
         jobs = len({row.job_id for row in rows})
-        spread = f"{jobs} jobs: {fmt(lowest.low, lowest.fields)} to {fmt(highest.high, highest.fields)}"
-        return emit("figure", f"{rows[0].number()} ({spread})", [row.fields for row in rows])
+        spread = f"{jobs} jobs: {fmt(lowest.low, lowest._row)} to {fmt(highest.high, highest._row)}"
+        return emit("figure", f"{rows[0].number()} ({spread})", [row._row for row in rows])
 
-    def _derived_cell(self, kind: str, a_rows: list[Row], b_rows: list[Row]) -> str:
+    def _derived_cell(self, kind: str, a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> str:
         """A derived cell (see :data:`DERIVED`) over the same-job pairs of two
         variant cells: one value, or ``low to high`` when jobs differ."""
         if kind not in DERIVED:
@@ -154,7 +154,7 @@ class TableHelpers(SpanHelpers):
         values = [compute(a.value, b.value) for a, b in pairs]
         decimals, sign = self.decimals(decimals_name), kind == "delta_points"
         low, high = (format_number(v, decimals, sign=sign) + suffix for v in (min(values), max(values)))
-        return emit("ratio", low if low == high else f"{low} to {high}", [row.fields for pair in pairs for row in pair])
+        return emit("ratio", low if low == high else f"{low} to {high}", [row._row for pair in pairs for row in pair])
 
     # ---- what a generic table needs to know ---------------------------------
     def variants_with(self, **filters) -> tuple[str, ...]:
@@ -171,7 +171,7 @@ class TableHelpers(SpanHelpers):
         rows = self.figures(**filters).rows
         fields = []
         for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset"):
-            values = {row.get(name) for row in rows} - {None}
+            values = {row.field(name) for row in rows} - {None}
             if values and (name in ("gpu", "shape") or len(values) > 1):
                 fields.append(name)
         return tuple(fields)
@@ -191,10 +191,10 @@ class TableHelpers(SpanHelpers):
             body = [[self._list_cell(row, c) for c in columns] for row in row_set]
         return emit("table", markdown_table(body, headers), row_set.rows, headers)
 
-    def _list_cell(self, row: Row, column: str) -> str:
+    def _list_cell(self, row: TemplateRow, column: str) -> str:
         """One cell of :meth:`list_table`."""
         if column == "value":
             return self.with_spread(row) if not row.is_range else f"{row.number()} (range over rows not listed)"
         if column == "variant":
-            return escape_cell(self.label(row.fields["variant"]))
-        return index_label(column, row.fields[column])
+            return escape_cell(self.label(row.variant))
+        return index_label(column, row._row.field(column))

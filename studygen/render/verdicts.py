@@ -18,6 +18,7 @@ import json
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import Kind
+from ..study.rows import Row
 from ..textio import read_text
 from .produced import emit
 from .rows import restriction_text
@@ -44,15 +45,15 @@ class VerdictHelpers(SpanHelpers):
         (TemplateError otherwise)."""
         a = self.one(kind=Kind.LATENCY, variant=a_variant, **filters)
         b = self.one(kind=Kind.LATENCY, variant=b_variant, **filters)
-        a_repeats = self._study.repeat_medians(a.fields)
-        b_repeats = self._study.repeat_medians(b.fields)
+        a_repeats = a._row.repeat_medians()
+        b_repeats = b._row.repeat_medians()
         where = restriction_text(filters)
         where = f" ({where})" if where else ""
         la, lb = self.label(a_variant), self.label(b_variant)
         if len(a_repeats) < MIN_REPEATS or len(b_repeats) < MIN_REPEATS:
             return emit("no_verdict",
                         f"no noise verdict for {lb} against {la}{where}: {len(a_repeats)} and {len(b_repeats)} "
-                        f"repeat medians recorded, at least {MIN_REPEATS} a side are needed", [a.fields, b.fields])
+                        f"repeat medians recorded, at least {MIN_REPEATS} a side are needed", [a._row, b._row])
         result = median_difference(a_repeats, b_repeats, resamples=self._bootstrap_setting("resamples", 10000),
                                    seed=self._bootstrap_setting("seed", 0))
         d = self.decimals("ms")
@@ -63,7 +64,7 @@ class VerdictHelpers(SpanHelpers):
                 f"{round(100 * result.confidence)}% bootstrap interval of the median difference "
                 f"{ms(result.low_ms, True)} to {ms(result.high_ms, True)} ms ({result.resamples} resamples, "
                 f"seed {result.seed}): {result.verdict}")
-        return emit("verdict", text, [a.fields, b.fields])
+        return emit("verdict", text, [a._row, b._row])
 
     def ap_difference(self, a_variant: str, b_variant: str, **filters) -> str:
         """AP of ``b_variant`` minus ``a_variant`` in points, from one COCO AP
@@ -79,10 +80,10 @@ class VerdictHelpers(SpanHelpers):
         la, lb = self.label(a_variant), self.label(b_variant)
         text = (f"{lb} minus {la}: {format_number(100 * (b.value - a.value), d, sign=True)} points "
                 f"({la} {self.with_spread(a)}, {lb} {self.with_spread(b)})")
-        paths = [self._study.result_of(row.fields).get("per_image") for row in (a, b)]
+        paths = [row._row.result.get("per_image") for row in (a, b)]
         if all(paths):
             try:
-                per_image = [PerImageAP(self._per_image(row.fields, path)) for row, path in zip((a, b), paths)]
+                per_image = [PerImageAP(self._per_image(row._row, path)) for row, path in zip((a, b), paths)]
                 result = ap_difference(*per_image, resamples=self._bootstrap_setting("ap_resamples", 1000),
                                        seed=self._bootstrap_setting("seed", 0))
             except ValueError as exc:
@@ -92,12 +93,12 @@ class VerdictHelpers(SpanHelpers):
                      f"points ({result.resamples} resamples of {result.images} images, seed {result.seed})")
         else:
             text += "; no per-image results, so no bootstrap interval"
-        return emit("ap_difference", text, [a.fields, b.fields])
+        return emit("ap_difference", text, [a._row, b._row])
 
-    def _per_image(self, row: dict, path: str) -> dict:
+    def _per_image(self, row: Row, path: str) -> dict:
         """The per-image results file named by a result, relative to its record (read once per render)."""
         cache = self.__dict__.setdefault("_per_image_cache", {})
-        record = self._study.record_at(row["record"])
+        record = row.record
         full = (record.path.parent / path).resolve()
         if full not in cache:
             shown = self._study.rel(full)

@@ -21,7 +21,6 @@ from .tables import TableHelpers
 from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .verdicts import VerdictHelpers
 
-
 # What the view holds besides its helpers (set in ViewBase.__init__).
 VIEW_ATTRIBUTES = ("spec", "family", "title", "decision", "model")
 

@@ -7,36 +7,37 @@ same pairs, so both read them from here (the study layer, below both).
 from __future__ import annotations
 
 from itertools import combinations
-from operator import itemgetter
+from operator import attrgetter
 
 from ..records.kinds import Kind
+from .rows import Row
 
 # Bits per value: a variant with fewer bits is expected to be at least as fast.
 PRECISION_BITS = {"fp32": 32, "tf32": 19, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nvfp4": 4, "int4": 4}
 SAME_CONFIG = ("family", "revision", "shape", "batch", "backend", "mode", "gpu", "software", "metric", "statistic")
-_same_config = itemgetter(*SAME_CONFIG)  # a row's SAME_CONFIG values as one tuple, without a generator per row
+_same_config = attrgetter(*SAME_CONFIG)  # a row's SAME_CONFIG values as one tuple, without a generator per row
 
 
-def precision_inversions(study) -> list[tuple[dict, dict]]:
+def precision_inversions(study) -> list[tuple[Row, Row]]:
     """Pairs ``(lower_precision_row, higher_precision_row)`` of latency rows
     where the lower-precision variant has the larger latency (ms)."""
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple, list[Row]] = {}
     for row in study.rows:
-        if row["kind"] != Kind.LATENCY or row["value"] is None or row["precision"] not in PRECISION_BITS:
+        if row.kind != Kind.LATENCY or row.value is None or row.precision not in PRECISION_BITS:
             continue
         groups.setdefault(_same_config(row), []).append(row)
     pairs = []
     for rows in groups.values():
         by_bits: dict[int, list[dict]] = {}
         for row in rows:
-            by_bits.setdefault(PRECISION_BITS[row["precision"]], []).append(row)
+            by_bits.setdefault(PRECISION_BITS[row.precision], []).append(row)
         # Each higher-precision bucket sorted by latency: only the rows faster than a
         # lower-precision row are visited, so the cost follows the inversions found.
         for low_bits, high_bits in combinations(sorted(by_bits), 2):
-            faster_first = sorted(by_bits[high_bits], key=lambda r: r["value"])
+            faster_first = sorted(by_bits[high_bits], key=lambda r: r.value)
             for low in by_bits[low_bits]:
                 for high in faster_first:
-                    if high["value"] >= low["value"]:
+                    if high.value >= low.value:
                         break
                     pairs.append((low, high))
-    return sorted(pairs, key=lambda p: (p[0]["gpu"] or "", p[0]["software"], p[0]["shape"] or "", p[0]["variant"], p[1]["variant"]))
+    return sorted(pairs, key=lambda p: (p[0].gpu or "", p[0].software, p[0].shape or "", p[0].variant, p[1].variant))

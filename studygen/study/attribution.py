@@ -20,6 +20,7 @@ import statistics
 from dataclasses import dataclass
 
 from ..records.kinds import Kind
+from .rows import Row
 
 # Kernel groups an FP8 recipe of linear layers changes: the GEMMs it moves to FP8 and the casts it adds.
 # A recipe may name its own under ``recipes.<name>.kernel_groups`` in the study file.
@@ -67,35 +68,34 @@ def median_groups(profiles: list[dict[str, float]]) -> dict[str, float]:
     return {name: round(statistics.median(profile.get(name, 0.0) for profile in profiles), 6) for name in names}
 
 
-def cell_profile(study, latency_row: dict) -> tuple[float, dict[str, float]] | None:
+def cell_profile(latency_row: Row) -> tuple[float, dict[str, float]] | None:
     """``(latency ms, {group: ms per forward})`` of a latency row and the
     kernel_time result of the same record, variant, shape and mode (median over
     compilations when it keeps them); None without such a result."""
-    kernel = kernel_result_of(study, latency_row)
+    kernel = kernel_result_of(latency_row)
     if kernel is None:
         return None
     profiles = [dict(entry["groups"]) for entry in kernel.get("compilations") or []]
     if not profiles:
         profiles = [{group["group"]: group["time_ms"] for group in kernel["groups"] if "time_ms" in group}]
-    return latency_row["value"], median_groups(profiles)
+    return latency_row.value, median_groups(profiles)
 
 
-def kernel_result_of(study, latency_row: dict) -> dict | None:
+def kernel_result_of(latency_row: Row) -> dict | None:
     """The kernel_time result beside a latency row in its record, or None."""
-    record = study.record_at(latency_row["record"])
-    for result in record.results:
-        if (result["kind"] == Kind.KERNEL_TIME and result["variant"] == latency_row["variant"]
-                and result.get("shape") == latency_row["shape"] and result.get("mode") == latency_row["mode"]):
+    for result in latency_row.record.results:
+        if (result["kind"] == Kind.KERNEL_TIME and result["variant"] == latency_row.variant
+                and result.get("shape") == latency_row.shape and result.get("mode") == latency_row.mode):
             return result
     return None
 
 
-def between_compilations(study, latency_row: dict) -> Attribution | None:
+def between_compilations(latency_row: Row) -> Attribution | None:
     """The difference between the slowest and the fastest compilation of one
     cell, by group; None unless the latency and the kernel_time result both keep
     at least two compilations."""
-    compilations = study.result_of(latency_row).get("compilations") or []
-    kernel = kernel_result_of(study, latency_row)
+    compilations = latency_row.result.get("compilations") or []
+    kernel = kernel_result_of(latency_row)
     profiles = {entry["compilation"]: entry["groups"] for entry in (kernel or {}).get("compilations") or []}
     if len(compilations) < 2 or len(profiles) < 2:
         return None
@@ -117,14 +117,14 @@ def recipe_groups(study, variant: str) -> tuple[str, ...]:
     return FP8_RECIPE_GROUPS if entry.get("precision") == "fp8" else ()
 
 
-def recipe_pairs(study) -> list[tuple[dict, dict, Attribution]]:
+def recipe_pairs(study) -> list[tuple[Row, Row, Attribution]]:
     """``(reference latency row, recipe variant's latency row, attribution)`` for
     every variant with a recipe against the variant of its recipe's ``dequantize``
     precision (default fp16), in the same record, mode and shape."""
     by_cell = {}
     for row in study.rows:
-        if row["kind"] == Kind.LATENCY and row["value"] is not None:
-            by_cell[(row["record"], row["mode"], row["shape"], row["variant"])] = row
+        if row.kind == Kind.LATENCY and row.value is not None:
+            by_cell[(row.record.display_path, row.mode, row.shape, row.variant)] = row
     pairs = []
     for name, entry in study.variants.items():
         recipe = (study.spec.get("recipes") or {}).get(entry.get("recipe") or "")
@@ -136,7 +136,7 @@ def recipe_pairs(study) -> list[tuple[dict, dict, Attribution]]:
             base = by_cell.get((record, mode, shape, reference))
             if variant != name or base is None:
                 continue
-            a, b = cell_profile(study, base), cell_profile(study, row)
+            a, b = cell_profile(base), cell_profile(row)
             if a is not None and b is not None:
                 pairs.append((base, row, attribute(a[0], b[0], a[1], b[1])))
     return pairs

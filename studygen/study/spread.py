@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..records.kinds import Kind
+from .rows import Row
 
 # Fewest values a figure's spread is read from: what the bootstrap needs a side
 # (studygen.render.stats.MIN_REPEATS, which this layer cannot import; a test keeps them equal).
@@ -58,17 +59,17 @@ class Spread:
         return max(self.values)
 
 
-def spread_of(study, row: dict) -> Spread | None:
+def spread_of(study, row: Row) -> Spread | None:
     """The spread of one flattened row from its own record, None when the
     record holds fewer than :data:`MIN_SPREAD_VALUES` values behind it (or the
     row has no single value: a range, a not-measured result)."""
-    if row.get("value") is None:  # a range, a not-measured result, a share given as a range
+    if row.value is None:  # a range, a not-measured result, a share given as a range
         return None
-    if row["kind"] == Kind.LATENCY:
-        values = study.repeat_medians(row)
+    if row.kind == Kind.LATENCY:
+        values = row.repeat_medians()
         source = REPEAT_MEDIANS
-    elif row["kind"] == Kind.KERNEL_TIME:
-        values = _iteration_values(study.result_of(row), row.get("group"))
+    elif row.kind == Kind.KERNEL_TIME:
+        values = _iteration_values(row.result, row.group)
         source = PROFILED_ITERATIONS
     else:
         return None
@@ -99,8 +100,8 @@ ENGINE_BUILD = "engine_build"
 # What a declared source covers: the rows whose job made its own compiled
 # model or engine (a predicate on the flattened row), and how render words it.
 SOURCE_APPLIES = {
-    COMPILATION: lambda row: row.get("mode") == "compile",
-    ENGINE_BUILD: lambda row: row.get("backend") == "tensorrt",
+    COMPILATION: lambda row: row.mode == "compile",
+    ENGINE_BUILD: lambda row: row.backend == "tensorrt",
 }
 SOURCE_WORDS = {COMPILATION: "independent compilations", ENGINE_BUILD: "independent engine builds"}
 
@@ -119,7 +120,7 @@ class DeclaredSource:
     def words(self) -> str:
         return SOURCE_WORDS[self.source]
 
-    def covers(self, row: dict) -> bool:
+    def covers(self, row: Row) -> bool:
         return SOURCE_APPLIES[self.source](row)
 
 
@@ -129,7 +130,7 @@ def declared_sources(study) -> list[DeclaredSource]:
             for entry in study.spec.get("spread_sources") or []]
 
 
-def declared_source_of(study, a: dict, b: dict) -> DeclaredSource | None:
+def declared_source_of(study, a: Row, b: Row) -> DeclaredSource | None:
     """The first declared source that covers both rows (each job compiled or
     built its own), None when none does."""
     for source in declared_sources(study):

@@ -31,7 +31,7 @@ def test_the_render_is_made_once_and_read_through_the_context(tmp_path):
     assert "fp16 takes 5.889 ms." in rendered.readme.splitlines()
     assert isinstance(context.readme_text, ReadmeText) and context.readme_text is context.readme_text
     assert "5.889 ms" in [item.text for item in context.produced]
-    assert {row["pointer"] for item in context.produced for row in item.rows} == {"/results/0/value_ms"}
+    assert {row.pointer for item in context.produced for row in item.rows} == {"/results/0/value_ms"}
     outputs = list(context.produced_outputs())
     assert [item for item, _ in outputs] == context.produced
     item, readme = next((item, readme) for item, readme in outputs if item.text == "5.889 ms")
@@ -75,11 +75,11 @@ def test_findings_at_a_readme_line_and_at_a_row(tmp_path):
     shown = readme_finding(study, "SG204", 3, "verdict", hint="compute it", severity=WARNING)
     assert (shown.hint, shown.severity) == ("compute it", WARNING)
     (row,) = study.rows
-    found = row_finding(study, "SG214", row, "random", hint="drop it")
-    assert found == Finding("SG214", "random", "measurements/toy/job.json", line=study.line_of_row(row),
-                            hint="drop it", pointer="/results/0/value_ms", key=row["key"])
+    found = row_finding("SG214", row, "random", hint="drop it")
+    assert found == Finding("SG214", "random", "measurements/toy/job.json", line=row.line,
+                            hint="drop it", pointer="/results/0/value_ms", key=row.key.text())
     assert found.line > 1
-    plain = row_finding(study, "SG214", row, "random", severity=WARNING)
+    plain = row_finding("SG214", row, "random", severity=WARNING)
     assert (plain.hint, plain.severity) == ("", WARNING)
 
 

@@ -177,7 +177,7 @@ def _across(study):
 def test_overlapping_repeat_medians_agree_without_any_tolerance(tmp_path):
     study = _two_jobs(tmp_path, B_OVERLAPPING)
     assert _across(study) == []
-    a, b = sorted((r for r in study.rows if r["kind"] == "latency"), key=lambda r: r["job_id"])
+    a, b = sorted((r for r in study.rows if r.kind == "latency"), key=lambda r: r.job_id)
     assert spread_of(study, a).values == tuple(A_REPEATS) and spread_of(study, a).source == REPEAT_MEDIANS
     assert not sg203_reconcile.compare_pair(study, a, b).disagree
 
@@ -248,11 +248,11 @@ def test_profiled_iterations_are_a_kernel_time_spread(tmp_path):
     steps = [4.0, 4.1, 3.9, 4.05, 3.95]
     same = load(tmp_path / "same", study=spec(), records=[record("a", [profiled(steps)]),
                                                           record("b", [profiled(steps, 1.001)])])
-    rows = [r for r in same.rows if r["kind"] == "kernel_time"]
-    gemm = next(r for r in rows if r["group"] == "GEMM")
+    rows = [r for r in same.rows if r.kind == "kernel_time"]
+    gemm = next(r for r in rows if r.group == "GEMM")
     assert spread_of(same, gemm).values == (2.0, 2.05, 1.95, 2.025, 1.975)
     assert spread_of(same, gemm).source == PROFILED_ITERATIONS
-    total = next(r for r in rows if r["group"] == "total")
+    total = next(r for r in rows if r.group == "total")
     assert spread_of(same, total).values == tuple(steps)
     assert _across(same) == []
     apart = load(tmp_path / "apart", study=spec(), records=[record("a", [profiled(steps)]),
@@ -265,7 +265,7 @@ def test_an_iteration_without_the_group_leaves_no_spread(tmp_path):
     iterations = [{"label": f"s{i}", "profiled_total_ms": 4.0, "groups": {"GEMM": 2.0}} for i in range(4)]
     iterations.append({"label": "s4", "profiled_total_ms": 4.0, "groups": {}})
     study = load(tmp_path, study=spec(), records=[record("a", [kernel_time("fp16", {"GEMM": 2.0}, per_iteration=iterations)])])
-    gemm = next(r for r in study.rows if r["group"] == "GEMM")
+    gemm = next(r for r in study.rows if r.group == "GEMM")
     assert spread_of(study, gemm) is None
 
 
@@ -340,6 +340,6 @@ def test_a_declared_source_without_bound_explains_any_difference(tmp_path):
     source = {"source": "compilation", "reason": "each job compiles the model anew"}
     records = [record("a", [_compiled("fp16", 5.00, A_REPEATS)]), record("b", [_compiled("fp16", 9.00, [9.0, 9.1, 8.9])])]
     study = load(tmp_path, study=spec(spread_sources=[source]), records=records)
-    a, b = sorted((r for r in study.rows if r["kind"] == "latency"), key=lambda r: r["job_id"])
+    a, b = sorted((r for r in study.rows if r.kind == "latency"), key=lambda r: r.job_id)
     verdict = sg203_reconcile.compare_pair(study, a, b)
     assert not verdict.disagree and verdict.basis == "independent compilations are a declared source of spread"

@@ -85,10 +85,10 @@ def test_only_the_job_shifted_beyond_its_spread_disagrees(rerun_project):
     assert all("excludes 0 (5 and 5 repeat medians, 10000 resamples, seed 0)" in f.message for f in latency)
     kernel = [f for f in across if "kernel_time" in f.message]
     # Group times scaled by 1.01 (a 0.000 ms group stays 0); the profiled totals were left as they were.
-    source = {r["key"]: r["value"] for r in study.rows if r["job_id"] == SOURCE_JOB and r["kind"] == "kernel_time"}
-    changed = [r for r in study.rows if r["record"] == beyond and r["kind"] == "kernel_time"
-               and r["value"] != source[r["key"]]]
-    assert len(changed) == 42 and all(r["group"] != "total" for r in changed)
+    source = {r.key: r.value for r in study.rows if r.job_id == SOURCE_JOB and r.kind == "kernel_time"}
+    changed = [r for r in study.rows if r.record.display_path == beyond and r.kind == "kernel_time"
+               and r.value != source[r.key]]
+    assert len(changed) == 42 and all(r.group != "total" for r in changed)
     assert len(kernel) == 2 * len(changed) and all(re.search(r"ms, tolerance 0\.0+\)$", f.message) for f in kernel)
     # No job-to-job spread of the agreeing jobs swallows a variant difference of the original job.
     assert [f for f in findings if "smaller than the job-to-job spread" in f.message] == []
@@ -109,13 +109,13 @@ def test_fp32_latency_message_names_both_jobs_and_the_interval(rerun_project):
 
 def test_the_job_shifted_inside_its_spread_agrees_pair_by_pair(rerun_project):
     study, within, _ = rerun_project
-    rows = [r for r in study.rows if r["job_id"] in (SOURCE_JOB, "h200-eager-rerun") and r["kind"] == "latency"]
+    rows = [r for r in study.rows if r.job_id in (SOURCE_JOB, "h200-eager-rerun") and r.kind == "latency"]
     by_key = {}
     for row in rows:
-        by_key.setdefault(row["key"], []).append(row)
+        by_key.setdefault(row.key, []).append(row)
     assert len(by_key) == 8
     for pair in by_key.values():
-        a, b = sorted(pair, key=lambda r: r["job_id"])
+        a, b = sorted(pair, key=lambda r: r.job_id)
         verdict = sg203_reconcile.compare_pair(study, a, b)
         assert not verdict.disagree, verdict.basis
 

@@ -53,7 +53,7 @@ def test_equal_latency_is_no_inversion(tmp_path):
     records = [record("job", [latency("fp32", 9.5), latency("fp16", 9.5), latency("fp16", 9.51, "800x1067"),
                               latency("fp32", 9.5, "800x1067")])]
     pairs = precision_inversions(load(tmp_path, records=records))
-    assert [(low["value"], high["value"], low["shape"]) for low, high in pairs] == [(9.51, 9.5, "800x1067")]
+    assert [(low.value, high.value, low.shape) for low, high in pairs] == [(9.51, 9.5, "800x1067")]
 
 
 def test_inversions_are_listed_by_gpu_then_shape(tmp_path):
@@ -63,5 +63,5 @@ def test_inversions_are_listed_by_gpu_then_shape(tmp_path):
                                 latency("fp16", 13.0, "800x1067")]),
                record("unstated", [latency("fp32", 7.0), latency("fp16", 7.7)], unstated)]
     pairs = precision_inversions(load(tmp_path, records=records))
-    assert [(low["job_id"], low["shape"]) for low, _ in pairs] == [
+    assert [(low.job_id, low.shape) for low, _ in pairs] == [
         ("unstated", "800x800"), ("named", "800x1067"), ("named", "800x800")]

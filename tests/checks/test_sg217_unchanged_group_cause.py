@@ -88,14 +88,14 @@ def test_median_groups_count_a_missing_group_as_zero():
 def test_the_study_pairs_the_recipe_variant_with_its_reference_at_medians_over_compilations(tmp_path):
     study = study_with(tmp_path, "No claim here.")
     [(base, row, attribution)] = recipe_pairs(study)
-    assert (base["variant"], row["variant"], row["mode"], row["shape"]) == ("fp16", "fp8", "compile", "800x800")
+    assert (base.variant, row.variant, row.mode, row.shape) == ("fp16", "fp8", "compile", "800x800")
     assert attribution.latency_delta_ms == pytest.approx(1.25)
     assert dict(attribution.groups)["GridSample"] == pytest.approx(1.19)
-    assert study.compilation_medians(row) == [9.45, 8.98, 9.49]
-    assert study.compilation_repeat_medians(row)[1] == [8.98, 8.98, 8.98]
-    kernel_row = next(r for r in study.rows if r["kind"] == "kernel_time" and r["variant"] == "fp8")
-    assert study.compilation_kernel_groups(kernel_row)[2]["GridSample"] == 7.60
-    spread = between_compilations(study, row)
+    assert row.compilation_medians() == [9.45, 8.98, 9.49]
+    assert row.compilation_repeat_medians()[1] == [8.98, 8.98, 8.98]
+    kernel_row = next(r for r in study.rows if r.kind == "kernel_time" and r.variant == "fp8")
+    assert kernel_row.compilation_kernel_groups()[2]["GridSample"] == 7.60
+    spread = between_compilations(row)
     assert spread.latency_delta_ms == pytest.approx(0.51)
     assert dict(spread.groups) == pytest.approx({"GridSample": 0.54, "GEMM/MatMul": 0.0, "Quantize/Dequantize": 0.0,
                                                  "normalization and elementwise": -0.02})

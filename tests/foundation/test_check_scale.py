@@ -64,17 +64,17 @@ def test_synthetic_project_has_only_its_deliberate_findings(synthetic_project):
 
 def _latency_png(study, monkeypatch, one_call_per_row: bool) -> bytes:
     """The latency figure drawn to PNG (Agg), with alike jobs grouped or one call per job."""
-    from studygen.render import charts
+    from studygen.render import charts, drawing
 
     def png(fig) -> bytes:
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", bbox_inches="tight")
         return buffer.getvalue()
 
-    monkeypatch.setattr(charts, "_svg_bytes", png)
+    monkeypatch.setattr(drawing, "_svg_bytes", png)
     if one_call_per_row:  # the drawing before grouping: every job its own scatter/vlines/hlines call
-        grouped = charts._same_look_runs
-        monkeypatch.setattr(charts, "_same_look_runs",
+        grouped = drawing._same_look_runs
+        monkeypatch.setattr(drawing, "_same_look_runs",
                             lambda picked, x: [[item] for run in grouped(picked, x) for item in run])
     out = charts.latency_chart(study).drawing()
     monkeypatch.undo()
@@ -89,9 +89,10 @@ def test_grouped_latency_points_draw_the_same_pixels(synthetic_project, monkeypa
     # whole labels (runs of two with repeats), for one batch of another GPU (a run split
     # by the look), none for the rest (runs of two single points)
     for row in study.rows:
-        if row["kind"] == "latency" and (row["gpu"] in ("NVIDIA B200", "NVIDIA H200")
-                                         or (row["gpu"] == "NVIDIA B300" and row["batch"] == 1)):
-            row["repeat_medians_ms"] = [row["value"] * f for f in (0.98, 1.0, 1.03)]
+        if row.kind == "latency" and (row.gpu in ("NVIDIA B200", "NVIDIA H200")
+                                      or (row.gpu == "NVIDIA B300" and row.batch == 1)):
+            # a latency result is one row: its repeats are read from the result it holds
+            row.result.setdefault("distribution", {})["repeat_medians_ms"] = [row.value * f for f in (0.98, 1.0, 1.03)]
     grouped = _latency_png(study, monkeypatch, one_call_per_row=False)
     per_row = _latency_png(study, monkeypatch, one_call_per_row=True)
     grouped_pixels = matplotlib.image.imread(io.BytesIO(grouped))
@@ -99,10 +100,10 @@ def test_grouped_latency_points_draw_the_same_pixels(synthetic_project, monkeypa
     assert grouped_pixels.shape == per_row_pixels.shape
     assert (grouped_pixels == per_row_pixels).all()
 
-    from studygen.render import charts
+    from studygen.render import charts, drawing
 
     svg = charts.latency_chart(study).svg.decode()
-    latency_rows = sum(1 for r in study.rows if r["kind"] == "latency")
+    latency_rows = sum(1 for r in study.rows if r.kind == "latency")
     assert svg.count('<g id="PathCollection_') < 0.75 * latency_rows  # fewer artists than jobs
 
 

@@ -38,12 +38,12 @@ def test_changed_record_makes_figure_stale(project, run_cli):
 
 
 def test_current_figure_is_checked_without_drawing(project, run_cli, monkeypatch):
-    from studygen.render import charts
+    from studygen.render import drawing
 
     def no_drawing(fig):
         raise AssertionError("check drew a figure whose stamp is current")
 
-    monkeypatch.setattr(charts, "_svg_bytes", no_drawing)
+    monkeypatch.setattr(drawing, "_svg_bytes", no_drawing)
     result = run_cli("check", "--root", project, "deformable_detr")
     assert "SG201" not in result.out, result.out
     stamp = (project / LATENCY_SVG).read_bytes().split(b"\n")[1]

@@ -12,7 +12,7 @@ import pytest
 
 from studygen.records.kinds import (IMAGE_SET_KINDS, QUALITY_KINDS, RESULT_KINDS, Kind, RowShape, kind_words,
                                     metric_of)
-from studygen.study import ROW_BUILDERS
+from studygen.study.rows import ROW_BUILDERS
 from tests.conftest import REPO
 
 SCHEMA = json.loads((REPO / "studygen" / "schemas" / "run_record.schema.json").read_text(encoding="utf-8"))

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from studygen.errors import TemplateError
-from studygen.render.rows import RowSet, matches
+from dataclasses import replace
+
+from studygen.render.rows import RowSet, TemplateRow, matches
 from studygen.render.view import StudyView
 
-from ..checks.studies import latency, load, record, spec
+from ..checks.studies import collected_provenance, latency, load, record, spec
 from .views import DETR, H200, places, printed, view_of
 
 
@@ -30,13 +32,16 @@ def test_filters_select_by_field_any_of_a_list_and_tensorrt_by_release(detr):
     assert len(detr.figures(kind="latency", variant="fp16", shape=None)) == 6  # None: no condition
 
 
-def test_matches_compares_each_filter():
-    row = {"variant": "fp16", "tensorrt": "11.4.0.106", "shape": "800x800", "batch": 1}
+def test_matches_compares_each_filter(tmp_path):
+    (row,) = load(tmp_path, records=[record("job", [latency("fp16", 5.0)])]).rows
+    (no_trt,) = load(tmp_path / "b", records=[record("job", [latency("fp16", 5.0)],
+                                                       collected_provenance(tensorrt=None))]).rows
     assert matches(row, {"variant": "fp16", "batch": 1})
     assert not matches(row, {"variant": "fp16", "batch": 2})
     assert matches(row, {"tensorrt": ("11.1", "11.4")}) and not matches(row, {"tensorrt": {"11.1"}})
-    assert not matches({**row, "tensorrt": None}, {"tensorrt": "11.4"})
+    assert matches(row, {"tensorrt": "11.4"}) and not matches(no_trt, {"tensorrt": "11.4"})
     assert matches(row, {"shape": ["800x800"]}) and not matches(row, {"shape": ["800x1067"]})
+    assert matches(row, {"record": "measurements/toy/job.json", "key": row.key.text()})
 
 
 def test_an_unknown_filter_is_a_template_error(detr):
@@ -91,11 +96,10 @@ def test_other_units_print_after_a_space(tmp_path):
     study = StudyView(load(tmp_path, records=[record("job", rows)]))
     about = study.one(variant="fp16")
     assert (about.number(), str(about)) == ("about 5.0", "about 5.0 ms")
-    row = study.one(variant="fp8")
-    row.fields["unit"] = "img/s"  # a unit without a suffix of its own
-    assert str(row) == "4.0 img/s"
-    row.fields["unit"] = None
-    assert (row.unit, str(row)) == ("", "4.0")
+    row = study.one(variant="fp8")._row
+    assert str(TemplateRow(replace(row, unit="img/s"))) == "4.0 img/s"  # a unit without a suffix of its own
+    unitless = TemplateRow(replace(row, unit=None))
+    assert (unitless.unit, str(unitless)) == ("", "4.0")
 
 
 def test_a_row_set_does_not_print_as_it_is(detr):

@@ -122,7 +122,7 @@ def test_ratio_span_takes_every_pair(h200, detr):
     # (first pair, the lowest), 800x1067 12.55928 / 12.519568 = 1.0032
     text, (entry,) = printed(h200.ratio_span, "fp16", "fp8", kind="latency", mode="compile")
     assert text == "0.87x to 1.00x (mode compile only)"
-    assert len(entry.rows) == 4 and {r["variant"] for r in entry.rows} == {"fp16", "fp8"}
+    assert len(entry.rows) == 4 and {r.variant for r in entry.rows} == {"fp16", "fp8"}
     # 800x800 in the three TensorRT jobs: 5.889 / 5.841, 5.889 / 5.85, 5.816 / 5.764 all print 1.01
     assert detr.ratio_span("fp16", "fp8-recipe72", kind="latency", shape="800x800") == "1.01x (at 800 x 800 only)"
 

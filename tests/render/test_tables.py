@@ -61,7 +61,7 @@ def test_a_cell_two_jobs_fill_shows_the_first_jobs_figure_with_the_spread(toy):
                            ["800 x 800", "5.0 (2 jobs: 5.0 to 5.5)", "4.0 (2 jobs: 4.0 to 4.4)", "1.25x"],
                            ["800 x 1067", "8.0", "not measured", "n/a"]]
     spread = next(e for e in recorded if e.text == "5.0 (2 jobs: 5.0 to 5.5)")
-    assert [(r["job_id"], r["value"]) for r in spread.rows] == [("a", 5.0), ("b", 5.5)]
+    assert [(r.job_id, r.value) for r in spread.rows] == [("a", 5.0), ("b", 5.5)]
 
 
 def test_derived_cells_of_several_jobs_range_over_same_job_pairs(tmp_path):
@@ -75,7 +75,7 @@ def test_derived_cells_of_several_jobs_range_over_same_job_pairs(tmp_path):
     assert cells(text)[1] == ["800 x 800", "5.0 (3 jobs: 5.0 to 7.0)", "4.0 (2 jobs: 4.0 to 4.0)",
                               "1.25x to 1.50x", "-200.00 to -100.00"]
     ratio = next(e for e in recorded if e.text == "1.25x to 1.50x")
-    assert [r["job_id"] for r in ratio.rows] == ["a", "a", "b", "b"]
+    assert [r.job_id for r in ratio.rows] == ["a", "a", "b", "b"]
 
 
 def test_unknown_derived_column_names_the_valid_ones(toy):

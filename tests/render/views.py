@@ -26,4 +26,4 @@ def printed(helper, *args, **kwargs) -> tuple[str, list]:
 
 def places(rows) -> list[tuple[str, str]]:
     """``(job_id, JSON pointer)`` of row dicts, in order."""
-    return [(row["job_id"], row["pointer"]) for row in rows]
+    return [(row.job_id, row.pointer) for row in rows]

@@ -47,8 +47,10 @@ CASES = {
                         "'reason': 'x'}) %}", f"{REFUSED} 'setdefault' of 'dict' object is unsafe."),
     "spec updated": ("{% set _ = study.spec.update({'title': 'x'}) %}", f"{REFUSED} 'update' of 'dict' object is unsafe."),
     "decision popped": ("{{ study.decision.pop('summary') }}", f"{REFUSED} 'pop' of 'dict' object is unsafe."),
-    "row changed": ("{% for f in study.figures() %}{{ f.fields.update({'value': 1}) }}{% endfor %}",
-                    f"{REFUSED} 'update' of 'dict' object is unsafe."),
+    "row reached": ("{% for f in study.figures() %}{{ f._row.result.update({'value_ms': 1}) }}{% endfor %}",
+                    f"{REFUSED} '_row' of 'TemplateRow' object is unsafe."),
+    "row list changed": ("{% for f in study.figures() %}{{ (f.repeat_medians_ms or []).append(1) }}{% endfor %}",
+                         f"{REFUSED} 'append' of 'list' object is unsafe."),
     "list grown while iterated": ("{% set xs = [1] %}{% for x in xs %}{{ xs.append(x) }}{% endfor %}",
                                   f"{REFUSED} 'append' of 'list' object is unsafe."),
     # bounded execution

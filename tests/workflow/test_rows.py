@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from studygen.study import ROW_COLUMNS
+from studygen.study.rows import ROW_FIELDS
 
 from ..conftest import copy_project
 
@@ -16,7 +16,7 @@ def test_json_rows_carry_every_filter_field(tmp_path, run_cli):
     result = run_cli("rows", FAMILY, "--root", root, "--format", "json")
     assert result.exit_code == 0, result.err
     rows = json.loads(result.out)
-    assert rows and all(list(row) == list(ROW_COLUMNS) for row in rows)
+    assert rows and all(list(row) == list(ROW_FIELDS) for row in rows)
     # The compiled fp16 latency at 800 x 800 of job h200-compile, as its record states it.
     (fp16,) = [r for r in rows if r["job_id"] == "h200-compile" and r["kind"] == "latency"
                and r["variant"] == "fp16" and r["shape"] == "800x800"]
@@ -46,7 +46,7 @@ def test_unknown_field_and_bad_filter_list_the_fields(tmp_path, run_cli):
     root = copy_project(tmp_path, families=(FAMILY,))
     result = run_cli("rows", FAMILY, "timing=gpu_compute", "--root", root)
     assert result.exit_code == 2
-    assert result.err == f"studygen: unknown field 'timing'; row fields: {', '.join(ROW_COLUMNS)}\n"
+    assert result.err == f"studygen: unknown field 'timing'; row fields: {', '.join(ROW_FIELDS)}\n"
     result = run_cli("rows", FAMILY, "kind", "--root", root)
     assert (result.exit_code, result.err) == (2, "studygen: filter 'kind' is not FIELD=VALUE\n")
     none = run_cli("rows", FAMILY, "kind=nothing", "--root", root)

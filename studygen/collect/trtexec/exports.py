@@ -75,29 +75,29 @@ def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
         rows = []
         has_median = True
         positions: dict[str, int] = {}
-        for position, row in enumerate(items, start=len(value) - len(items)):
-            if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+        for position, layer in enumerate(items, start=len(value) - len(items)):
+            if not isinstance(layer, dict) or not isinstance(layer.get("name"), str):
                 raise InputError("layer row without a name", path=display, pointer=f"{pointer}/{position}")
-            if row["name"] in positions:
+            if layer["name"] in positions:
                 # an engine's layer names are unique: a second row would count the layer's time twice
-                raise InputError(f"layer {row['name']!r} is listed twice, at {pointer}/{positions[row['name']]} and "
+                raise InputError(f"layer {layer['name']!r} is listed twice, at {pointer}/{positions[layer['name']]} and "
                                  f"{pointer}/{position}: its time would be counted twice; nothing recorded",
                                  path=display, pointer=f"{pointer}/{position}/name")
-            positions[row["name"]] = position
-            average = row.get("averageMs")
+            positions[layer["name"]] = position
+            average = layer.get("averageMs")
             if not is_number(average) or average < 0:
                 raise InputError("averageMs is missing or not a non-negative number", path=display,
                                  pointer=f"{pointer}/{position}/averageMs")
-            median = row.get("medianMs")
+            median = layer.get("medianMs")
             if median is None:
                 has_median = False
             elif not is_number(median) or median < 0:
                 raise InputError("medianMs is not a non-negative number", path=display,
                                  pointer=f"{pointer}/{position}/medianMs")
-            total = row.get("timeMs", 0)
+            total = layer.get("timeMs", 0)
             if is_number(total) and total < 0:
                 raise InputError("timeMs is negative", path=display, pointer=f"{pointer}/{position}/timeMs")
-            rows.append((row["name"], average, median, total if is_number(total) else 0))
+            rows.append((layer["name"], average, median, total if is_number(total) else 0))
         if not rows:
             raise InputError("the profile lists no layer", path=display, line=line)
         runs.append(ProfileRun(index=index, line=line, iterations=iterations, rows=rows, has_median=has_median))

@@ -1,22 +1,23 @@
-"""The one table of result kinds: the schema's kinds, and the study's rows
-and the writer's measurement keys naming every kind alike.
+"""A study's figures as typed rows (studygen/study/rows.py): one row per
+figure of every result kind, each holding its record and result by
+reference, its measurement key as a tuple, and the figure; the writer's
+measurement keys name every kind alike.
 
 The record is built here, one result of every kind with figures of our own;
 the rows expected of it are written out by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from pathlib import Path
 
 import pytest
 
-from studygen.records.keys import FIELDS
+from studygen.records.keys import FIELDS, MeasurementKey
+from studygen.records.kinds import RESULT_KINDS, metric_of, result_identity
 from studygen.records.load import load_record
 from studygen.records.write import measurement_key
-from studygen.records.kinds import RESULT_KINDS, metric_of, result_identity
-from studygen.study import Study, flatten_record
-from tests.conftest import REPO
+from studygen.study.rows import ROW_FIELDS, Row, flatten_record
 
 PROVENANCE = {"gpu": "NVIDIA L4", "software": {"tensorrt": "10.3.0", "torch": "2.5.1"},
               "checkpoint": {"id": "demo/detector", "revision": "0123456789abcdef", "weights": "pretrained"},
@@ -52,60 +53,89 @@ EXPECTED_ROWS = [
 PRECISION = {"latency_ms": 3, "plan_mib": 1, "coco": 3, "agreement": 4, "kernel_ms": 2}
 
 
-def test_the_table_holds_the_schemas_kinds():
-    schema = json.loads((REPO / "studygen" / "schemas" / "run_record.schema.json").read_text(encoding="utf-8"))
-    assert set(RESULT_KINDS) == set(schema["$defs"]["result"]["properties"]["kind"]["enum"])
-    assert all(name == kind.name for name, kind in RESULT_KINDS.items())
-
-
 def test_the_built_record_has_a_result_of_every_kind():
     assert set(r["kind"] for r in RESULTS) == set(RESULT_KINDS)
 
 
+VARIANTS = {"int8": {"name": "int8", "precision": "int8", "recipe": "ptq-entropy"}, "fp16": {"name": "fp16"}}
+
+
 @pytest.fixture
-def record(tmp_path) -> tuple:
+def record(tmp_path):
     document = {"schema_version": 1, "job_id": "l4-a", "family": "demo", "provenance": PROVENANCE, "results": RESULTS}
     path = tmp_path / "l4-a.json"
     path.write_text(json.dumps(document, indent=2), encoding="utf-8")
-    loaded = load_record(path, "measurements/demo/l4-a.json")  # schema-valid, as any record the study reads
-    spec = {"family": "demo", "precision": PRECISION,
-            "variants": [{"name": "int8", "precision": "int8", "recipe": "ptq-entropy"}, {"name": "fp16"}]}
-    return loaded, Study(root=tmp_path, study_dir=tmp_path, spec=spec, spec_text="")
+    return load_record(path, "measurements/demo/l4-a.json")  # schema-valid, as any record the study reads
 
 
 def test_rows_name_metric_statistic_group_value_and_unit(record):
-    rows = flatten_record(*record)
-    assert [(r["kind"], r["metric"], r["statistic"], r["group"], r["value"], r["unit"]) for r in rows] == EXPECTED_ROWS
-    assert [r["pointer"] for r in rows] == [
+    rows = flatten_record(record, VARIANTS, PRECISION)
+    assert [(r.kind, r.metric, r.statistic, r.group, r.value, r.unit) for r in rows] == EXPECTED_ROWS
+    assert [r.pointer for r in rows] == [
         "/results/0/value_ms", "/results/1/value_bytes", "/results/2/value", "/results/3/delta_points",
         "/results/4/value", "/results/5/groups/0/time_ms", "/results/5/groups/1/time_ms", "/results/5/profiled_total_ms",
         "/results/6/delta_ms", "/results/7/quantized_modules", "/results/8"]
-    assert rows[-1]["note"] == "no GPU of that kind at hand"
+    assert rows[-1].note == "no GPU of that kind at hand"
 
 
 def test_rows_print_with_the_precision_of_their_kind(record):
-    rows = flatten_record(*record)
-    assert [r["display_decimals"] for r in rows] == [3, 1, 3, None, 4, 2, 2, 2, 2, None, None]
+    rows = flatten_record(record, VARIANTS, PRECISION)
+    assert [r.display_decimals for r in rows] == [3, 1, 3, None, 4, 2, 2, 2, 2, None, None]
+    assert [r.decimals for r in rows][:3] == [3, 0, 3]  # 4.125, 3 * 2**20 bytes (an int), 0.612
+    assert [r.precision for r in rows][:2] == ["int8", "int8"]
 
 
-def key_parts(key: str) -> dict:
-    return dict(zip(FIELDS, key.split("|")))
+def test_a_row_holds_its_record_and_result_by_reference(record):
+    rows = flatten_record(record, VARIANTS, PRECISION)
+    for row in rows:
+        index = int(row.pointer.split("/")[2])  # the test reads the pointer; the code never has to
+        assert row.record is record and row.result is record.results[index]
+    gemm = rows[5]
+    assert (gemm.group, gemm.key.group, gemm.result["kind"]) == ("Conv", "Conv", "kernel_time")
+    assert gemm.line == record.line_of("/results/5/groups/0/time_ms") > 1
+
+
+def test_a_row_is_frozen_slotted_and_compared_by_identity(record):
+    row = flatten_record(record, VARIANTS, PRECISION)[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        row.value = 1.0
+    assert not hasattr(row, "__dict__") and "__slots__" in vars(Row)
+    again = flatten_record(record, VARIANTS, PRECISION)[0]
+    assert again != row and again.key == row.key and len({row, again}) == 2  # two rows, one measurement
+    assert isinstance(row.key, MeasurementKey) and row.key.text().startswith("demo|0123456|int8|ptq-entropy|latency|")
+
+
+def test_fields_are_what_templates_and_studygen_rows_read(record):
+    row = flatten_record(record, VARIANTS, PRECISION)[0]
+    fields = row.fields()
+    assert list(fields) == list(ROW_FIELDS)
+    assert fields["record"] == "measurements/demo/l4-a.json" and fields["job_id"] == "l4-a"
+    assert fields["revision"] == "0123456789abcdef"  # the record's, in full; the key keeps 7 characters
+    assert fields["key"] == row.key.text() and fields["config_key"] == row.key.config_text()
+    assert (fields["tensorrt"], fields["weights"], fields["transcribed"]) == ("10.3.0", "pretrained", False)
+    assert row.field("shape") == "640x640" and row.shape == "640x640"
+    with pytest.raises(AttributeError):
+        row.field("result")  # the result is the row's own, not a field templates filter by
+
+
+def key_parts(key: MeasurementKey) -> dict:
+    return dict(zip(FIELDS, key.text().split("|")))
 
 
 def test_rows_and_measurement_keys_agree_for_every_kind(record):
-    loaded, study = record
-    rows = flatten_record(loaded, study)
+    loaded = record
+    rows = flatten_record(loaded, VARIANTS, PRECISION)
     for index, result in enumerate(loaded.results):
         written = key_parts(measurement_key("demo", loaded.provenance, result))
         identity = dict(zip(("kind", "metric", "statistic", "group"), result_identity(result)))
         assert identity == dict(zip(("kind", "metric", "statistic", "group"), (result["kind"], *metric_of(result))))
-        own_rows = [r for r in rows if r["pointer"].startswith(f"/results/{index}/") or r["pointer"] == f"/results/{index}"]
+        own_rows = [r for r in rows if r.result is result]
         if result["kind"] == "engine_layers":
             assert own_rows == [] and written["metric"] == "engine_layers"
             continue
         assert own_rows, result["kind"]
         for row in own_rows:
-            read = key_parts(row["key"])
+            read = key_parts(row.key)
             # the row's recipe is the study's; the writer lets the variant stand for it
             for name in FIELDS:
                 if name == "recipe":
@@ -113,13 +143,13 @@ def test_rows_and_measurement_keys_agree_for_every_kind(record):
                     assert written[name] == ""
                 elif name == "group" and result["kind"] == "kernel_time":
                     # rows of a profile are its groups; the record's key is the whole profile's
-                    assert read[name] == row["group"] and written[name] == ""
+                    assert read[name] == row.group and written[name] == ""
                 else:
                     assert read[name] == written[name], (result["kind"], name)
 
 
 def test_the_key_of_each_kind_names_its_metric(record):
-    loaded, _ = record
+    loaded = record
     metrics = [key_parts(measurement_key("demo", loaded.provenance, r))["metric"] for r in loaded.results]
     assert metrics == ["host_latency", "plan_size", "coco", "coco_delta", "logit_correlation", "kernel_time",
                        "kernel_time_delta", "quantized_modules", "gpu_compute", "engine_layers"]

@@ -1,0 +1,330 @@
+"""A study's figures as rows: one :class:`Row` per figure of a record result.
+
+A row holds the record and the result it comes from (by reference: nothing
+is copied, nothing is looked up again by pointer), the JSON pointer of its
+figure in the record (for findings and lines), its
+:class:`~studygen.records.keys.MeasurementKey`, and the figure itself: a value,
+or a range over rows the source does not list (``value`` None,
+``value_min``/``value_max`` set). Everything else a template, a check or
+``studygen rows`` reads on a row is computed from those.
+
+How a result becomes rows is its kind's row shape (the result-kind table,
+:data:`studygen.records.kinds.RESULT_KINDS`), built here by
+:data:`ROW_BUILDERS`: latency (ms), plan size (MiB), COCO statistic,
+agreement metric, kernel-time difference and count rows hold one figure; a
+kernel-time profile gives a row per group (ms), its share (%) where a
+source gives a range of it, and the profiled total (group ``total``); a
+not-measured result is a row without a figure; an engine's layer list gives
+none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import attrgetter
+
+from ..numbers import source_decimals
+from ..records.keys import FIELDS, MeasurementKey, software_signature
+from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
+from ..records.load import Record
+
+# Method settings that make two latencies incomparable, in the order ``timing_method`` names them.
+TIMING_METHOD_FIELDS = ("cuda_graph", "data_transfers", "spin_wait", "host_sync")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Row:
+    """One figure of one record result (see the module docstring).
+
+    ``pointer`` locates the figure in the record (``/results/3/value_ms``);
+    ``precision`` is the study file's precision of the row's variant and
+    ``display_decimals`` the study file's print precision for its kind (None:
+    the source's own digits). Rows compare by identity.
+    """
+
+    key: MeasurementKey
+    record: Record
+    result: dict
+    pointer: str
+    value: float | None = None
+    value_min: float | None = None
+    value_max: float | None = None
+    range_over: str | None = None
+    decimals: int | None = None
+    display_decimals: int | None = None
+    unit: str | None = None
+    precision: str | None = None
+
+    # ---- the figure ---------------------------------------------------------
+    @property
+    def is_range(self) -> bool:
+        """A range over rows the source does not list (no value of its own)."""
+        return self.value is None and self.value_min is not None
+
+    @property
+    def low(self):
+        return self.value_min if self.is_range else self.value
+
+    @property
+    def high(self):
+        return self.value_max if self.is_range else self.value
+
+    @property
+    def line(self) -> int:
+        """Line of the figure in its record file (1-based)."""
+        return self.record.line_of(self.pointer)
+
+    # ---- from the record ----------------------------------------------------
+    @property
+    def job_id(self) -> str:
+        return self.record.job_id
+
+    @property
+    def revision(self) -> str | None:
+        """The checkpoint revision as the record states it (the key keeps its first 7 characters)."""
+        return self.record.provenance["checkpoint"].get("revision")
+
+    @property
+    def tensorrt(self) -> str | None:
+        return (self.record.provenance.get("software") or {}).get("tensorrt")
+
+    @property
+    def weights(self) -> str | None:
+        return self.record.provenance["checkpoint"].get("weights")
+
+    @property
+    def transcribed(self) -> bool:
+        """Whether the record transcribes a publication (its provenance cites a source)."""
+        return "source" in self.record.provenance
+
+    # ---- from the result ----------------------------------------------------
+    @property
+    def approximate(self) -> bool:
+        return bool(self.result.get("approximate", False))
+
+    @property
+    def timing_method(self) -> str:
+        """``cuda_graph=True,spin_wait=False`` style: the method settings the result states."""
+        method = self.result.get("method")
+        if not method:
+            return ""
+        return ",".join([f"{name}={method[name]}" for name in TIMING_METHOD_FIELDS if name in method])
+
+    @property
+    def distribution(self) -> dict:
+        return self.result.get("distribution") or {}
+
+    @property
+    def repeats(self) -> int | None:
+        return self.distribution.get("repeats")
+
+    @property
+    def repeat_medians_ms(self) -> list | None:
+        return self.distribution.get("repeat_medians_ms")
+
+    @property
+    def samples(self) -> int | None:
+        return self.distribution.get("samples")
+
+    @property
+    def cv(self) -> float | None:
+        return self.distribution.get("cv")
+
+    @property
+    def unstable(self) -> bool:
+        return bool(self.result.get("unstable", False))
+
+    @property
+    def unstable_reason(self) -> str | None:
+        return self.result.get("unstable_reason")
+
+    @property
+    def reference_variant(self) -> str | None:
+        return self.result.get("reference_variant")
+
+    @property
+    def note(self) -> str | None:
+        """The result's note; for a not-measured result, why it was not measured."""
+        return self.result.get("reason" if self.kind == Kind.NOT_MEASURED else "note")
+
+    # ---- what a latency or kernel-time result keeps behind its figure ---------
+    def repeat_medians(self) -> list[float]:
+        """Per-repeat medians (ms) of a latency row, ``[]`` when its record has none."""
+        if self.kind != Kind.LATENCY or self.value is None:
+            return []
+        return list(self.distribution.get("repeat_medians_ms") or [])
+
+    def compilation_medians(self) -> list[float]:
+        """Per-compilation medians (ms) of a latency row, in compilation order:
+        ``compilations[*].median_ms`` of its result (``collect run`` with
+        ``run.compilations``); ``[]`` for rows without independent compilations
+        (eager, ingested, older records). Their spread (max - min) is the
+        between-compilation spread of a compiled cell."""
+        if self.kind != Kind.LATENCY or self.value is None:
+            return []
+        return [entry["median_ms"] for entry in self.result.get("compilations") or []]
+
+    def compilation_repeat_medians(self) -> list[list[float]]:
+        """Each compilation's per-repeat medians (ms) of a latency row, in compilation order; ``[]`` as above."""
+        if self.kind != Kind.LATENCY or self.value is None:
+            return []
+        return [list(entry["repeat_medians_ms"]) for entry in self.result.get("compilations") or []]
+
+    def compilation_kernel_groups(self) -> list[dict[str, float]]:
+        """Each compilation's kernel time by group (ms per forward) of a kernel_time
+        row's result, in compilation order; ``[]`` when the result keeps none."""
+        if self.kind != Kind.KERNEL_TIME:
+            return []
+        return [dict(entry["groups"]) for entry in self.result.get("compilations") or []]
+
+    # ---- as templates, filters and ``studygen rows`` name the fields ----------
+    def field(self, name: str):
+        """The field ``name`` of :data:`ROW_FIELDS`: ``record`` is the record's
+        display path, ``key`` and ``config_key`` the keys' text, ``revision``
+        the record's full revision, any other field the attribute of that
+        name. Raises AttributeError for a name that is no field."""
+        if name in _SHOWN:
+            return _SHOWN[name](self)
+        if name not in _FIELD_SET:
+            raise AttributeError(name)
+        return getattr(self, name)
+
+    def fields(self) -> dict:
+        """Every field of :data:`ROW_FIELDS` by name, in that order."""
+        return {name: self.field(name) for name in ROW_FIELDS}
+
+
+# Measurement-key fields read on a row as attributes (row.variant, row.shape, ...); the
+# revision is the record's own (above), the key keeps its short form.
+for _name in FIELDS:
+    if _name != "revision":
+        setattr(Row, _name, property(attrgetter(f"key.{_name}"), doc=f"The measurement key's ``{_name}``."))
+
+# What a template, a filter and ``studygen rows`` read on a row, in the order ``studygen rows`` prints them.
+ROW_FIELDS = (
+    "job_id", "record", "pointer", *FIELDS, "precision", "value", "decimals", "display_decimals", "value_min",
+    "value_max", "range_over", "unit", "approximate", "weights", "transcribed", "timing_method", "repeats",
+    "repeat_medians_ms", "samples", "cv", "unstable", "unstable_reason", "reference_variant", "note", "tensorrt", "key",
+    "config_key",
+)
+_FIELD_SET = frozenset(ROW_FIELDS)
+_SHOWN = {"record": lambda row: row.record.display_path, "key": lambda row: row.key.text(),
+          "config_key": lambda row: row.key.config_text()}
+
+
+# ---- building rows ------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """What every row of one result shares: its key (before a group or share
+    changes it), record, result, variant precision and print precision."""
+
+    key: MeasurementKey
+    record: Record
+    result: dict
+    precision: str | None
+    display_decimals: int | None
+
+    def row(self, pointer: str, key: MeasurementKey | None = None, **figure) -> Row:
+        return Row(key or self.key, self.record, self.result, pointer, precision=self.precision,
+                   display_decimals=self.display_decimals, **figure)
+
+    def figure(self, holder: dict, name: str, unit: str, pointer: str, key: MeasurementKey | None = None,
+               divisor: int | None = None) -> Row:
+        """The row of ``holder[name]`` (a value) or ``holder[name + '_range']``
+        (a range over rows the source does not list), in ``unit``; a value
+        divided by ``divisor`` keeps the digits the source gave it."""
+        if name in holder:
+            value = holder[name]
+            return self.row(f"{pointer}/{name}", key, value=value / divisor if divisor else value,
+                            decimals=source_decimals(value), unit=unit)
+        if f"{name}_range" in holder:
+            given = holder[f"{name}_range"]
+            return self.row(f"{pointer}/{name}_range", key, value_min=given["min"], value_max=given["max"],
+                            range_over=given["over"], unit=unit)
+        return self.row(pointer, key, unit=unit)
+
+
+def _value_field(kind: ResultKind, holder: dict) -> str:
+    """The first of the kind's value fields that ``holder`` states (as itself
+    or as ``<field>_range``); the first field when it states none."""
+    for name in kind.value_fields:
+        if name in holder or f"{name}_range" in holder:
+            return name
+    return kind.value_fields[0]
+
+
+def _value_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
+    """The one row of a result holding one figure (or a range) in the unit of
+    its kind; a value field the kind divides (a plan size in bytes: 2**20
+    bytes a MiB) is converted, its decimals those of the source."""
+    name = _value_field(kind, start.result)
+    return [start.figure(start.result, name, kind.unit, pointer, divisor=dict(kind.divisors).get(name))]
+
+
+def _group_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
+    """A row per group (time in ms, and share in % where the source gives a
+    range of it), then the profiled total as group ``total``."""
+    rows, result = [], start.result
+    for index, group in enumerate(result["groups"]):
+        at, key = f"{pointer}/groups/{index}", start.key._replace(group=group["group"])
+        if "time_ms" in group or "time_ms_range" in group:
+            rows.append(start.figure(group, "time_ms", kind.unit, at, key))
+        if "share_percent_range" in group:
+            rows.append(start.figure(group, "share_percent", "%", at, key._replace(metric=KERNEL_SHARE_METRIC)))
+    if "profiled_total_ms" in result or "profiled_total_ms_range" in result:
+        rows.append(start.figure(result, "profiled_total_ms", kind.unit, pointer, start.key._replace(group="total")))
+    return rows
+
+
+def _count_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
+    """A count (quantized modules): a whole number, no decimals to keep."""
+    name = kind.value_fields[0]
+    return [start.row(f"{pointer}/{name}", value=start.result[name], unit=kind.unit)]
+
+
+def _reason_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
+    """A metric the study names but did not measure: no value (its note says why)."""
+    return [start.row(pointer)]
+
+
+def _no_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
+    """No figure (an engine's layer list)."""
+    return []
+
+
+# How a result becomes rows, for each shape a result kind names (RESULT_KINDS[kind].rows).
+ROW_BUILDERS = {
+    RowShape.VALUE: _value_rows,
+    RowShape.GROUPS: _group_rows,
+    RowShape.COUNT: _count_rows,
+    RowShape.REASON: _reason_rows,
+    RowShape.NONE: _no_rows,
+}
+
+
+def flatten_record(record: Record, variants: dict[str, dict], printing: dict) -> list[Row]:
+    """Every figure row of ``record`` (see the module docstring): ``variants``
+    are the study file's variants by name (their recipe and precision go on
+    the rows), ``printing`` its ``precision:`` table (each kind's
+    ``printing_key`` in it sets the row's ``display_decimals``)."""
+    provenance = record.provenance
+    family, revision, gpu = record.data["family"], provenance["checkpoint"].get("revision"), provenance.get("gpu")
+    signatures: dict[tuple, str] = {}  # the record's software signature per (backend, kind), made once each
+    rows = []
+    for index, result in enumerate(record.results):
+        kind = RESULT_KINDS[result["kind"]]
+        backend = result.get("backend")
+        software = signatures.get((backend, kind.name))
+        if software is None:
+            software = signatures[backend, kind.name] = software_signature(provenance, backend, kind.name)
+        variant = variants.get(result["variant"], {})
+        metric, statistic, group = metric_of(result)
+        key = MeasurementKey.of(
+            family=family, revision=revision, variant=result["variant"], recipe=variant.get("recipe"), kind=kind.name,
+            metric=metric, statistic=statistic, group=group, shape=result.get("shape"), batch=result.get("batch"),
+            backend=backend, mode=result.get("mode"), gpu=gpu, software=software, dataset=result.get("dataset"))
+        start = _Start(key, record, result, variant.get("precision"),
+                       printing.get(kind.printing_key) if kind.printing_key else None)
+        rows.extend(ROW_BUILDERS[kind.rows](start, kind, f"/results/{index}"))
+    return rows

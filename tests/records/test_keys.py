@@ -1,0 +1,43 @@
+"""records/keys.py: a measurement key is a tuple of what a figure measures;
+its text (what waivers name) and its configuration part, written out by hand
+for real values (None, NaN, a batch as int, float or string, a revision cut
+to 7 characters)."""
+
+from __future__ import annotations
+
+from studygen.records.keys import CONFIG_FIELDS, FIELDS, MeasurementKey
+
+PARTS = {"family": "deformable_detr", "revision": "83ecd26a1b2c3d4e", "variant": "fp16", "recipe": None,
+         "kind": "latency", "metric": "gpu_compute", "statistic": "median", "group": None, "shape": "800x800",
+         "batch": 1, "backend": "tensorrt", "mode": "engine", "gpu": "NVIDIA B200", "software": "tensorrt=11.4.0.106",
+         "dataset": None}
+KEY = MeasurementKey.of(**PARTS)
+
+
+def test_text_of_a_latency_key():
+    assert KEY.text() == (
+        "deformable_detr|83ecd26|fp16||latency|gpu_compute|median||800x800|b1|tensorrt|engine|NVIDIA B200|"
+        "tensorrt=11.4.0.106|")
+    assert KEY.config_text() == "deformable_detr|83ecd26|fp16||latency|gpu_compute|median||800x800|b1|tensorrt|engine|"
+
+
+def test_the_key_holds_values_and_the_short_revision():
+    assert KEY.revision == "83ecd26" and KEY.batch == 1 and KEY.variant == "fp16"
+    assert MeasurementKey.of(**{**PARTS, "revision": "83ecd26"}) == KEY  # a short and a full hash: one checkpoint
+    assert MeasurementKey.of(**{**PARTS, "revision": None}).revision is None
+
+
+def test_string_batch_and_revision_are_still_made_parts():
+    key = MeasurementKey.of(**{**PARTS, "batch": "4", "revision": "0123456789abcdef"})
+    assert "|b4|" in key.text() and "|0123456|" in key.text() and "|b4|" in key.config_text()
+    assert MeasurementKey.of(**{**PARTS, "batch": "", "revision": ""}).text().startswith("deformable_detr||fp16|")
+    assert MeasurementKey.of(**{**PARTS, "batch": 2.0}).text().split("|")[9] == "b2"
+    assert MeasurementKey.of(**{**PARTS, "metric": float("nan")}).text().split("|")[5] == ""
+
+
+def test_the_configuration_leaves_out_gpu_and_software():
+    assert CONFIG_FIELDS == tuple(f for f in FIELDS if f not in ("gpu", "software"))
+    other_platform = KEY._replace(gpu="NVIDIA H200", software="tensorrt=10.3.0")
+    assert other_platform != KEY and other_platform.config() == KEY.config()
+    assert len(KEY.config()) == len(CONFIG_FIELDS) and "NVIDIA B200" not in KEY.config()
+    assert MeasurementKey(*[None] * len(FIELDS)).text() == "|" * (len(FIELDS) - 1)
