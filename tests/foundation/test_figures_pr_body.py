@@ -52,13 +52,13 @@ def test_current_figure_is_checked_without_drawing(project, run_cli, monkeypatch
 
 def test_render_of_a_family_whose_figures_are_current_draws_none(project, run_cli, monkeypatch):
     # currency from the stamp, as check decides it: nothing drawn, so matplotlib is not imported for it
-    from studygen.render import charts
+    from studygen.render import drawing
 
     def no_drawing(fig):
         raise AssertionError("render drew a figure whose stamp is current")
 
-    monkeypatch.setattr(charts, "_svg_bytes", no_drawing)
-    monkeypatch.setattr(charts, "_pyplot", lambda: (_ for _ in ()).throw(AssertionError("matplotlib imported")))
+    monkeypatch.setattr(drawing, "_svg_bytes", no_drawing)
+    monkeypatch.setattr(drawing, "_pyplot", lambda: (_ for _ in ()).throw(AssertionError("matplotlib imported")))
     before = (project / LATENCY_SVG).read_bytes()
     result = run_cli("render", "--root", project, "deformable_detr")
     assert result.exit_code == 0 and result.err.strip() == "up to date", result.err
