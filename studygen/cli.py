@@ -22,6 +22,7 @@ from .errors import EXIT_INTERRUPTED, EXIT_USAGE, StudygenError
 COMMANDS = {
     "render": ("studygen.commands.render", "render_command", "Render family READMEs (and figures) from their records."),
     "check": ("studygen.commands.check", "check_command", "Check studies: stale README, invalid records, claims against data."),
+    "diff": ("studygen.commands.diff", "diff_command", "Compare studies at two git revisions: figures beyond their spread, verdicts."),
     "lint": ("studygen.commands.lint", "lint_command", "Check any Markdown document against its own tables."),
     "collect": ("studygen.commands.collect", "collect_group", "Turn measurements (trtexec, profiler, COCO, GPU runs) into records."),
     "new": ("studygen.commands.new", "new_command", "Start a study family: a study file using the built-in generic template."),
@@ -47,8 +48,20 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def print_version(ctx, _param, value) -> None:
+    """``--version``: the version with the commit it came from (studygen.version,
+    imported only here: it may ask git)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from .version import studygen_version
+
+    click.echo(f"studygen, version {studygen_version()}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="studygen")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=print_version,
+              help=f"Show the version ({__version__} and the commit it came from) and exit.")
 def cli():
     """studygen: inference study READMEs generated from measurement records and checked against them."""
 

@@ -3,13 +3,14 @@
 Layers, lowest first (a module may import its own layer and the layers
 below it)::
 
-    core → records → collectors | study → lint | render → checks → commands → cli
+    core → records → collectors | study → lint | render → checks | compare → commands → cli
 
 Records (schemas, loading, writing, :class:`~studygen.records.result.NewResult`)
 sit below everything that reads or writes them. Collectors and the study
 sit side by side on the records and import neither each other, as lint
-and render do; and only the commands (and other collectors) import a
-collector: records, study, render, lint and checks never do (records once
+and render do, and checks and compare (``studygen diff``'s comparison of two
+revisions); and only the commands (and other collectors) import a
+collector: records, study, render, lint, checks and compare never do (records once
 imported ``NewResult``, ``as_conversion_machine``, ``job_id_for`` and the
 COCO dataset builders from ``collect``, and SG212 ``collect.run.launcher``).
 Every import counts, inside functions too, and so do the check modules the
@@ -30,7 +31,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "studygen"
 
 CORE = {"studygen", "studygen.errors", "studygen.memo", "studygen.patterns", "studygen.markdown_format", "studygen.place", "studygen.rules", "studygen.findings", "studygen.fsutil",
-        "studygen.numbers", "studygen.textio", "studygen.digests", "studygen.locks"}
+        "studygen.numbers", "studygen.textio", "studygen.digests", "studygen.locks", "studygen.version"}
 LAYERS = (  # (layer, rank, module-name prefix); the longest matching prefix wins
     ("records", 1, "studygen.records"),
     ("collectors", 2, "studygen.collect"),
@@ -38,6 +39,7 @@ LAYERS = (  # (layer, rank, module-name prefix); the longest matching prefix win
     ("lint", 3, "studygen.lint"),
     ("render", 3, "studygen.render"),
     ("checks", 4, "studygen.checks"),
+    ("compare", 4, "studygen.compare"),
     ("commands", 5, "studygen.commands"),
     ("cli", 6, "studygen.cli"),
     ("cli", 6, "studygen.__main__"),

@@ -8,7 +8,9 @@
 set -uo pipefail
 job=$1; commit=$2; shift 2
 out=${OUT:-/tmp/studygen-out}; mkdir -p "$out"
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 3
+# once per machine (a later job of the same call finds them installed)
+[ -f /tmp/site/.studygen-wheels ] || { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+  --upgrade --target /tmp/site .whl/*.whl && touch /tmp/site/.studygen-wheels; } || exit 3
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 COLUMNS=160
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,utilization.gpu --format=csv
 # ModelOpt's fake-quantization CUDA extension compiles on first use (FP8 agreement, eager jobs only).

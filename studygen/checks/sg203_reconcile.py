@@ -34,7 +34,7 @@ from ..render.stats import (
     median_difference,
 )
 from ..study.rows import Row
-from ..study.spread import declared_source_of, spread_of
+from ..study.spread import declared_source_of, spread_of, tolerance
 from .base import row_finding
 
 
@@ -42,16 +42,6 @@ def pair_key(row: Row) -> MeasurementKey:
     """What, besides variant and job, makes two rows of one job comparable as
     variants: the measurement key without variant and recipe."""
     return row.key._replace(variant=None, recipe=None)
-
-
-def tolerance(study, row: Row) -> float:
-    """Absolute tolerance (row units) for the row's metric; 0.0 when the study sets none."""
-    table = study.spec.get("tolerances") or {}
-    unit = (row.unit or "").lower()
-    for name in (row.metric, row.kind, f"{row.kind}_{unit}" if unit else None):
-        if name and name in table:
-            return float(table[name])
-    return 0.0
 
 
 def _what(study, row: Row) -> str:

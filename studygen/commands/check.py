@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import os
 import sys
@@ -17,7 +18,7 @@ from ..errors import StudygenError
 from ..findings import FORMATTERS, has_errors
 from ..lint.parse import collector_paused
 from ..records.schemas import fast_run_check
-from ..study import load_study, resolve_targets
+from ..study import Study, load_study, resolve_targets
 from .common import format_option, resolve_root, root_option
 
 
@@ -38,7 +39,15 @@ PARALLEL_MIN_RECORDS = 500
 def check_study(study_dir: Path, root: Path) -> list:
     """Findings of every registered check over one study, checked afresh
     (nothing is kept from an earlier check); a study file that cannot be
-    loaded is one SG202 finding.
+    loaded is one SG202 finding."""
+    return loaded_and_checked(study_dir, root)[1]
+
+
+def loaded_and_checked(study_dir: Path, root: Path) -> tuple[Study | None, list]:
+    """``(study, findings)``: the study loaded from ``study_dir`` (None when
+    its study file cannot be loaded) and the findings of every registered
+    check over it, as ``check`` reports them (a study file that cannot be
+    loaded is one SG202 finding). ``studygen diff`` checks each revision here.
 
     The cyclic garbage collector is paused meanwhile: a study's records are
     many small objects, all kept, none in a cycle, which each collection would
@@ -48,8 +57,8 @@ def check_study(study_dir: Path, root: Path) -> list:
         try:
             study = load_study(study_dir, root)
         except StudygenError as exc:
-            return unloadable_study(exc, str(study_dir))
-        return run_checks(study)
+            return None, unloadable_study(exc, str(study_dir))
+        return study, run_checks(study)
 
 
 def worker_count(root: Path, study_dirs: list[Path]) -> int:
@@ -96,6 +105,21 @@ def run_check(options: CheckOptions) -> list:
     return [finding for findings in per_study for finding in findings]
 
 
+# pre-commit runs a hook with PRE_COMMIT=1 in its environment (pre_commit/commands/run.py), in a virtualenv of
+# its own: the shell that commits may have no studygen to run the render a stale README needs.
+HOOK_RENDER = ("studygen runs here from pre-commit's own environment: render with it by pre-commit run "
+               "studygen-render --hook-stage manual --all-files (or install studygen at the rev your "
+               ".pre-commit-config.yaml pins and run studygen render)")
+
+
+def hook_hints(findings: list) -> list:
+    """``findings`` as a pre-commit hook prints them: a hint to run studygen
+    render also says how, where studygen is installed only in the hook's
+    environment. Applied when printing, so the findings stay as checked."""
+    return [dataclasses.replace(f, hint=f"{f.hint}; {HOOK_RENDER}") if "studygen render" in (f.hint or "") else f
+            for f in findings]
+
+
 @click.command("check")
 @click.argument("targets", nargs=-1)
 @root_option
@@ -106,5 +130,7 @@ def run_check(options: CheckOptions) -> list:
 def check_command(ctx, targets, root, output_format, no_cache):
     """Check studies (default: every family); exit 1 on any error-level finding."""
     findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format))
+    if os.environ.get("PRE_COMMIT") == "1":
+        findings = hook_hints(findings)
     click.echo(FORMATTERS[output_format](findings))
     ctx.exit(1 if has_errors(findings) else 0)

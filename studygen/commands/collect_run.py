@@ -19,6 +19,7 @@ CUDA device without ``--cpu``, or a failed ModelOpt calibration.
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 import time
@@ -32,7 +33,7 @@ from ..collect.run.coco_ap import coco_setup
 from ..collect.run.context import ImageSetDefinition, RunInputs, RunOptions
 from ..collect.run.runner import run_study
 from ..collect.run.launcher import shard_option
-from ..collect.run.spec import build_plan, parse_shape
+from ..collect.run.spec import SETTING_NAME, build_plan, parse_shape
 from ..errors import RecordError, UsageError
 from ..fsutil import shown_path
 from ..records.load import load_dataset
@@ -75,6 +76,9 @@ def run_inputs(study: Study, options: RunOptions, study_path: str) -> RunInputs:
     file) or UsageError (an unknown selection)."""
     plan = build_plan(study.spec, study_path=study_path, variants=options.variants, shapes=options.shapes,
                       modes=options.modes, shard=options.shard)
+    if options.pin_timing is not None:
+        plan.settings["pin_timing"] = options.pin_timing
+    plan.settings["inductor_config"] = {**plan.settings["inductor_config"], **options.inductor}
     coco = coco_setup(study.spec.get("run") or {}, root=options.root, study_path=study_path,
                       default_shape=plan.agreement_shape)
     return RunInputs(plan=plan, study_path=study_path, measurements=options.measurements or study.measurements_dir,
@@ -130,13 +134,45 @@ def run_options(params: dict) -> RunOptions:
             raise UsageError(f"--shapes: {exc.message}") from None
     measurements = params["measurements"]
     placement = shard_option(params["shard"])
+    deadline = None if params["time_limit"] is None else time.monotonic() + params["time_limit"]
     return RunOptions(root=project_root, study_dir=_study_dir(params["study"]), job=job,
                       variants=_split(params["variants"]), shapes=shape_list, modes=_split(params["modes"]),
                       shard=placement.shard, launcher=placement.launcher, local_rank=placement.local_rank,
                       resume=params["resume"],
                       measurements=measurements.resolve() if measurements else None, commit=params["commit"],
                       dirty=params["dirty"], command=command_line(params), quiet=params["quiet"],
-                      merge_ap=params["merge_ap"], cpu=params["cpu"])
+                      merge_ap=params["merge_ap"], cpu=params["cpu"], deadline=deadline,
+                      pin_timing=params["pin_timing"], inductor=inductor_settings(_split(params["inductor"]) or []))
+
+
+def inductor_settings(items: list[str]) -> dict:
+    """``['triton.autotune_pointwise=false', 'coordinate_descent_tuning=1']`` ->
+    ``{'triton.autotune_pointwise': False, 'coordinate_descent_tuning': 1}``:
+    true/false (any case) become booleans, whole numbers ints, other finite
+    numbers floats, anything else stays a string. Raises UsageError for an item
+    without ``=`` or a name that is not a dotted identifier (whether
+    torch._inductor.config has it is checked when compiling)."""
+    settings = {}
+    for item in items:
+        name, equals, text = item.partition("=")
+        if not equals or not SETTING_NAME.match(name):
+            raise UsageError(f"--inductor {item!r}: write NAME=VALUE with a torch._inductor.config name, "
+                             "e.g. triton.autotune_pointwise=false")
+        settings[name] = _setting_value(text)
+    return settings
+
+
+def _setting_value(text: str):
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            value = kind(text)
+        except ValueError:
+            continue
+        if math.isfinite(value):
+            return value
+    return text
 
 
 def command_line(params: dict) -> str:
@@ -146,6 +182,9 @@ def command_line(params: dict) -> str:
     for name, value in params.items():
         if name == "dirty" and value is not None:
             words.append("--dirty" if value else "--clean")
+            continue
+        if name == "pin_timing" and value is not None:
+            words.append("--pin-timing" if value else "--no-pin-timing")
             continue
         if value in (None, False, ()) or name == "quiet":
             continue
@@ -178,6 +217,15 @@ def command_line(params: dict) -> str:
               help="With --commit: whether the working tree had uncommitted changes.")
 @click.option("--merge-ap", "merge_ap", type=click.IntRange(min=1), default=None,
               help="Evaluate COCO AP once over the detections of N shards of --job (writes <job>-ap.json).")
+@click.option("--time-limit", "time_limit", type=click.FloatRange(min=1), default=None,
+              help="Seconds from the start: no compilation wave starts that would end later, and compilations not "
+                   "finished by then are left out (the record says so).")
+@click.option("--pin-timing/--no-pin-timing", "pin_timing", default=None,
+              help="Pin the measuring process to half of the cores while it times (default: the study's "
+                   "run.pin_timing).")
+@click.option("--inductor", "inductor", multiple=True,
+              help="NAME=VALUE (comma-separated): torch._inductor.config settings added to the study's "
+                   "run.inductor_config for this job, recorded with each compiled latency.")
 @click.option("--quiet", is_flag=True, help="No progress bars or log lines.")
 @click.option("--cpu", "cpu", is_flag=True,
               help="Run on the CPU (test configs only: latency is end-to-end wall time, not GPU compute). "

@@ -24,12 +24,10 @@ from ..patterns import lazy_compile
 from .document import Block, Document, Sentence, Series
 from .figures import Figure
 from .text import STOPWORDS, stem
+from .vocabulary import DIRECTION_WORDS
 
 # The direction a claim or a cell goes; stems, so "faster" and "fast" meet.
-_DIRECTION_RE = lazy_compile(
-    r"\s*(faster|slower|less|more|lower|higher|smaller|larger|bigger|fewer|cheaper|quicker|longer|shorter)\b\s*([A-Za-z][\w-]*)?",
-    re.IGNORECASE,
-)
+_DIRECTION_RE = lazy_compile(rf"\s*({'|'.join(DIRECTION_WORDS)})\b\s*([A-Za-z][\w-]*)?", re.IGNORECASE)
 # "up to 30x", "over 2x", "~3x", "about 40%": a bound or an estimate, not a measured claim.
 _HEDGE_RE = lazy_compile(
     r"(?:~|≈|≥|≤|>|<|\bup\s*to|\bupto|\bover|\bmore\s+than|\bat\s+least|\bat\s+most|\babout|\baround|\broughly|"

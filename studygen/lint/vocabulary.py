@@ -17,7 +17,10 @@ SG106 (lint) and SG204, SG205 and SG206 (check) read the same words.
 - :func:`number_value` and :data:`NUMBER` (digits or number words),
   :func:`counts` ("N <noun>", "N-<noun>", "a thousand-image");
 - :func:`format_mentions` / :func:`format_aliases`: ``int6`` for "six-bit
-  integer", ``fp8`` for "8-bit floating point".
+  integer", ``fp8`` for "8-bit floating point";
+- :data:`DIRECTION_WORDS`: the words a comparison goes by ("faster",
+  "less"), read by lint's single-figure claims and by ``studygen diff``'s
+  verdicts.
 """
 
 from __future__ import annotations
@@ -108,6 +111,15 @@ def _count_pattern(nouns: str, between: int) -> re.Pattern:
         rf"(?<![\w.,-])(?P<count>{NUMBER})(?:-|\s+)(?:(?:[A-Za-z][\w-]*|(?:19|20)\d\d)\s+){{0,{between}}}?(?:{nouns})\b",
         re.IGNORECASE,
     )
+
+
+# --- directions ------------------------------------------------------------------
+
+# The direction a comparison goes: "5x faster", "70% less memory", "FP8 is slower than fp16".
+# Speed words name speed by themselves; the others say which way any quantity goes.
+SPEED_WORDS = ("faster", "slower", "quicker")
+DIRECTION_WORDS = (*SPEED_WORDS, "less", "more", "lower", "higher", "smaller", "larger", "bigger", "fewer",
+                   "cheaper", "longer", "shorter")
 
 
 # --- noise verdicts ---------------------------------------------------------------

@@ -1,9 +1,34 @@
 """Schema-version migrations, applied on load.
 
-Each entry migrates a record from version N to N+1 in place. There is one
-schema version today (1); a record claiming a newer version than this
-studygen knows is refused with the version it needs, and one with no or an
-unknown older version is refused with the version that is needed.
+Each entry migrates a record from version N to N+1. A record claiming a
+newer version than this studygen knows is refused with the version it needs
+("upgrade studygen"), and one with no or an unknown older version is refused
+with the version that is needed.
+
+Versions:
+
+* 0: pre-release drafts (see :func:`migrate_0_to_1`);
+* 1: the first release;
+* 2: adds, all optional: each profiled forward's kernel time by group in
+  ``collect run``'s ``kernel_time`` results (``per_iteration``, already read
+  from ``collect torch-profile`` traces), per compilation its profiled
+  forwards and the kernels (with launch configurations) of the groups that
+  differ between compilations (``compilations[*].per_iteration``,
+  ``compilations[*].kernels``, ``differing_groups``), the kernels' launch
+  configurations (``grid``, ``block``, ``registers_per_thread``,
+  ``shared_memory_bytes``), the compilation rule of a compiled latency
+  (``compilation_rule``) and the Inductor settings it was compiled with
+  (``compile.inductor_config``, ``compile.inductor_environment``). A version 1
+  studygen refuses them by their version instead of by an unknown field.
+  Version 1 records load unchanged (:func:`migrate_1_to_2`): they hold none
+  of these fields, so their kernel times have no spread of their own and
+  their compilations no rule.
+
+A record is written at the lowest version that holds all its fields
+(:func:`version_of`): a record without any version 2 field keeps
+``"schema_version": 1`` (a hand-written version 1 record extended by
+``collect`` keeps its bytes, and a version 1 studygen still reads it); one
+with any of them says 2.
 """
 
 from __future__ import annotations
@@ -32,6 +57,39 @@ def migrate_0_to_1(document: dict) -> dict:
 
 
 MIGRATIONS[0] = migrate_0_to_1
+
+
+def migrate_1_to_2(document: dict) -> dict:
+    """Version 2 only adds optional fields (the module docstring lists them):
+    a version 1 record is a version 2 record as it stands."""
+    return {**document, "schema_version": 2}
+
+
+MIGRATIONS[1] = migrate_1_to_2
+
+# Fields version 2 added, by where they stand in a result (see the module docstring)
+RESULT_FIELDS_2 = ("compilation_rule", "differing_groups")
+COMPILE_FIELDS_2 = ("inductor_config", "inductor_environment")
+COMPILATION_FIELDS_2 = ("per_iteration", "kernels")
+KERNEL_FIELDS_2 = ("grid", "block", "registers_per_thread", "shared_memory_bytes")
+
+
+def version_of(document: dict) -> int:
+    """The lowest schema version that holds every field of ``document`` (a
+    record at the current version, in memory): 2 when a result carries a
+    field version 2 added, else 1."""
+    for result in document.get("results") or []:
+        if any(name in result for name in RESULT_FIELDS_2):
+            return 2
+        if any(name in (result.get("compile") or {}) for name in COMPILE_FIELDS_2):
+            return 2
+        if result.get("kind") == "kernel_time":
+            if any(name in entry for entry in result.get("compilations") or [] for name in COMPILATION_FIELDS_2):
+                return 2
+            kernels = [kernel for group in result.get("groups") or [] for kernel in group.get("kernels") or []]
+            if any(name in kernel for kernel in kernels for name in KERNEL_FIELDS_2):
+                return 2
+    return 1
 
 
 def migrate(document, *, path: str):

@@ -90,9 +90,9 @@ def test_family_without_records(project, run_cli):
     for path in (project / "measurements" / "deformable_detr").glob("*.json"):
         path.unlink()
     result = run_cli("render", "--root", project)
-    assert result.exit_code == 2
-    assert result.err == ("studygen: families/deformable_detr/study.yaml: no records: "
-                          "measurements/deformable_detr/ holds no *.json run record\n")
+    assert result.exit_code == 1  # nothing else to render; the family is reported, not an error of the call
+    assert result.err == ("studygen: families/deformable_detr/study.yaml: not rendered: no records: "
+                          "measurements/deformable_detr/ holds no *.json run record (collect its first records)\n")
 
 
 def test_unknown_family_is_usage_error(project, run_cli):
@@ -148,7 +148,56 @@ def test_newer_schema_version_is_refused(project, run_cli):
     _edit_record(project, lambda d: d.__setitem__("schema_version", 7))
     result = run_cli("render", "--root", project)
     assert result.exit_code == 2
-    assert "schema_version 7 is newer than this studygen reads (1)" in result.err
+    assert "schema_version 7 is newer than this studygen reads (2)" in result.err
+
+
+def test_a_shipped_version_1_record_loads_as_version_2_and_its_file_is_left_alone():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "measurements" / "deformable_detr_h200_torch" / "h200-eager.json"
+    before = path.read_bytes()
+    assert json.loads(before)["schema_version"] == 1
+    record = load_record(path)
+    assert record.data["schema_version"] == 2
+    # the content is what the file holds, version aside: 1 -> 2 only adds optional fields
+    assert {**record.data, "schema_version": 1} == json.loads(before)
+    assert path.read_bytes() == before
+    # a version-1 collect run kernel time has no forwards of its own (its spread is unknown)
+    kernels = [r for r in record.results if r["kind"] == "kernel_time"]
+    assert kernels and not any("per_iteration" in r for r in kernels)
+
+
+def test_a_record_is_written_at_the_lowest_version_that_holds_its_fields():
+    from pathlib import Path
+
+    from studygen.records.migrate import version_of
+
+    folder = Path(__file__).resolve().parents[2] / "measurements" / "deformable_detr_h200_torch"
+    # the shipped eager job holds no version 2 field; the re-measured compiled jobs hold several
+    assert version_of(load_record(folder / "h200-eager.json").data) == 1
+    compiled = load_record(folder / "h200-compile-800x800.json").data
+    assert version_of(compiled) == 2 and json.loads((folder / "h200-compile-800x800.json").read_text())[
+        "schema_version"] == 2
+    # each version 2 field alone makes it 2
+    base = {"results": [{"kind": "latency", "compile": {"backend": "inductor"}},
+                        {"kind": "kernel_time", "groups": [{"group": "GEMM", "kernels": [{"name": "k", "time_ms": 1}]}],
+                         "compilations": [{"compilation": 1}], "per_iteration": [{"label": "forward 1"}]}]}
+    assert version_of(base) == 1  # per_iteration of a kernel_time is version 1 (collect torch-profile)
+    for path, value in [((0, "compilation_rule"), {}), ((1, "differing_groups"), []),
+                        ((0, "compile", "inductor_config"), {}), ((0, "compile", "inductor_environment"), {}),
+                        ((1, "compilations", 0, "per_iteration"), []), ((1, "compilations", 0, "kernels"), {}),
+                        ((1, "groups", 0, "kernels", 0, "grid"), [1, 1, 1]),
+                        ((1, "groups", 0, "kernels", 0, "block"), [1, 1, 1]),
+                        ((1, "groups", 0, "kernels", 0, "registers_per_thread"), 1),
+                        ((1, "groups", 0, "kernels", 0, "shared_memory_bytes"), 0)]:
+        document = json.loads(json.dumps(base))
+        holder = document["results"]
+        for step in path[:-1]:
+            holder = holder[step]
+        holder[path[-1]] = value
+        assert version_of(document) == 2, path
+    # a compilations entry of a latency (not a kernel_time) with kernels is not the version 2 field
+    assert version_of({"results": [{"kind": "latency", "compilations": [{"kernels": {}}]}]}) == 1
 
 
 def test_migration_from_version_0(tmp_path):
@@ -156,7 +205,7 @@ def test_migration_from_version_0(tmp_path):
            "software": {"torch": "2.11.0"}, "checkpoint": {"id": "m", "weights": "random-init", "seed": 0},
            "collector": {"name": "x", "version": "0"}, "measurements": []}
     migrated = migrate(old, path="r.json")
-    assert migrated["schema_version"] == 1
+    assert migrated["schema_version"] == 2  # 0 -> 1 -> 2
     assert migrated["provenance"]["gpu"] == "NVIDIA H200"
     assert migrated["results"] == [] and "measurements" not in migrated
     path = tmp_path / "r.json"

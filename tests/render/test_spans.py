@@ -58,16 +58,16 @@ def test_the_bottom_is_the_lowest_bottom_not_the_lowest_top(detr):
 
 
 def test_every_row_counts_first_and_last_included(h200):
-    # fp16 compiled profiled totals (each the median compilation's): h200-compile.json
-    # /results/3/profiled_total_ms = 8.263433 (first row, the lowest) and /results/7 = 12.668695 (last row, the
-    # highest); the study file prints kernel times with 3 decimals (precision: kernel_ms: 3)
+    # fp16 compiled profiled totals (each the median compilation's): h200-compile-800x800.json
+    # /results/3/profiled_total_ms = 8.372647 (the lowest) and h200-compile-800x1067.json /results/3 = 12.697537
+    # (the highest); the study file prints kernel times with 3 decimals (precision: kernel_ms: 3)
     text, (entry,) = printed(h200.span, h200.figures(metric="kernel_time", group="total", mode="compile", variant="fp16"))
-    assert text == "8.263 to 12.669 ms (mode compile only)"
-    assert places(entry.rows) == [("h200-compile", "/results/3/profiled_total_ms"),
-                                  ("h200-compile", "/results/7/profiled_total_ms")]
-    # GridSample: 6.376827 (h200-compile /results/3/groups/0), 10.337557 (/results/7/groups/0)
+    assert text == "8.373 to 12.698 ms (mode compile only)"
+    assert sorted(places(entry.rows)) == [("h200-compile-800x1067", "/results/3/profiled_total_ms"),
+                                          ("h200-compile-800x800", "/results/3/profiled_total_ms")]
+    # GridSample: 6.407668 (h200-compile-800x800 /results/3/groups/0), 10.413091 (-800x1067 /results/3/groups/0)
     assert h200.span(h200.figures(metric="kernel_time", group="GridSample", mode="compile", variant="fp16")) == \
-        "6.377 to 10.338 ms (mode compile only)"
+        "6.408 to 10.413 ms (mode compile only)"
 
 
 def test_restriction_names_every_narrowing_filter(detr, h200):
@@ -78,9 +78,9 @@ def test_restriction_names_every_narrowing_filter(detr, h200):
     # fp16 eager: h200-eager.json /results/19/value_ms = 39.037216 (800x800), /results/27 = 29.96568 (800x1067)
     assert h200.span(h200.figures(kind="latency", variant="fp16", mode="eager")) == \
         "29.966 to 39.037 ms (mode eager only)"
-    # fp16 compiled at 800x800: h200-compile.json /results/2/value_ms = 8.187952, one row
+    # fp16 compiled at 800x800: h200-compile-800x800.json /results/2/value_ms = 8.304952, one row
     assert h200.span(h200.figures(kind="latency", variant="fp16", mode="compile", shape="800x800")) == \
-        "8.188 ms (mode compile, at 800 x 800 only)"
+        "8.305 ms (mode compile, at 800 x 800 only)"
     # every latency row: b300-trt11.4 fp8 800x800 = 5.764 is the lowest, b200-trt11.4 fp8 800x1067 = 15.230 the
     # highest (printed with the digits the record carries); kind and variant select, they restrict nothing
     assert detr.span(detr.figures(kind="latency")) == "5.764 to 15.230 ms"
@@ -105,9 +105,9 @@ def test_one_value_prints_once_and_unit_can_be_overridden(h200):
     rows = h200.figures(kind="quantization", variant="fp8")
     assert len(rows) == 1
     assert h200.span(rows, unit="") == "72"
-    # h200-compile.json /results/2/value_ms = 8.187952
-    assert h200.span(h200.figures(kind="latency", variant="fp16", job_id="h200-compile", shape="800x800"),
-                     unit="s") == "8.188 s (in job h200-compile, at 800 x 800 only)"
+    # h200-compile-800x800.json /results/2/value_ms = 8.304952
+    assert h200.span(h200.figures(kind="latency", variant="fp16", job_id="h200-compile-800x800", shape="800x800"),
+                     unit="s") == "8.305 s (in job h200-compile-800x800, at 800 x 800 only)"
 
 
 def test_a_range_over_no_rows_is_a_template_error(detr):
@@ -118,10 +118,10 @@ def test_a_range_over_no_rows_is_a_template_error(detr):
 
 
 def test_ratio_span_takes_every_pair(h200, detr):
-    # fp16 / fp8 compiled latency per (job, shape), h200-compile.json: 800x800 8.187952 / 9.453008 = 0.8662
-    # (first pair, the lowest), 800x1067 12.55928 / 12.519568 = 1.0032
+    # fp16 / fp8 compiled latency per (job, shape): h200-compile-800x800.json 8.304952 / 9.253368 = 0.8975
+    # (the lowest), h200-compile-800x1067.json 12.607392 / 12.521816 = 1.0068
     text, (entry,) = printed(h200.ratio_span, "fp16", "fp8", kind="latency", mode="compile")
-    assert text == "0.87x to 1.00x (mode compile only)"
+    assert text == "0.90x to 1.01x (mode compile only)"
     assert len(entry.rows) == 4 and {r.variant for r in entry.rows} == {"fp16", "fp8"}
     # 800x800 in the three TensorRT jobs: 5.889 / 5.841, 5.889 / 5.85, 5.816 / 5.764 all print 1.01
     assert detr.ratio_span("fp16", "fp8-recipe72", kind="latency", shape="800x800") == "1.01x (at 800 x 800 only)"
@@ -146,9 +146,10 @@ def test_saving_span_takes_pairs_and_both_ends_of_stated_differences(detr, h200)
     assert places(entry.rows) == [("b200-trt11.1", "/results/8/groups/0/time_ms"),
                                   ("b200-trt11.1", "/results/9/groups/0/time_ms"),
                                   ("trt-cross-job-summary", "/results/6/delta_ms_range")]
-    # H200 compiled GEMM fp16 - fp8 (h200-compile.json /results/3 and 5, 7 and 9, groups/2 and 3):
-    # 0.848432 - 0.805561 = 0.0429 (800x800, first), 0.981445 - 0.911482 = 0.0700 (800x1067, last)
-    assert h200.saving_span("GEMM/MatMul", "fp16", "fp8", mode="compile") == "0.043 to 0.070 ms (mode compile only)"
+    # H200 compiled GEMM fp16 - fp8 (each job's /results/3/groups/2 and /results/5/groups/3, the median
+    # compilations' profiles): 800x800 0.843932 - 0.897762 = -0.0538 (FP8's GEMMs took longer in that profile),
+    # 800x1067 1.179584 - 0.976413 = 0.2032
+    assert h200.saving_span("GEMM/MatMul", "fp16", "fp8", mode="compile") == "-0.054 to 0.203 ms (mode compile only)"
 
 
 def test_spread_over_jobs(detr):

@@ -8,9 +8,12 @@ import statistics
 
 import pytest
 
-from studygen.collect.run.compilations import MemorySink, Outcome, _worker_outcomes, merge_cell
+from studygen.collect.run.compilations import (MemorySink, Outcome, _worker_outcomes, differing_groups, merge_cell,
+                                               merge_kernels)
 from studygen.collect.run.spec import DEFAULT_RUN, build_plan
 from studygen.records.load import load_record
+
+from studygen.collect.run.compile_rule import inside_streak
 
 from .conftest import TINY_STUDY, make_tiny_project, run_studygen
 
@@ -66,6 +69,60 @@ def test_merge_takes_the_median_over_compilations_and_keeps_each_one():
         {"compilation": 1, "profiled_total_ms": 7.2, "groups": {"GridSample": 6.4, "GEMM/MatMul": 0.8}},
         {"compilation": 2, "profiled_total_ms": 7.8, "groups": {"GridSample": 7.0, "GEMM/MatMul": 0.8}},
         {"compilation": 3, "profiled_total_ms": 7.4, "groups": {"GridSample": 6.6, "GEMM/MatMul": 0.8}}]
+
+
+def _profiled(grid_ms, grid_forwards, conv_ms, conv_forwards, grid_kernels=None):
+    """A kernel_time of one compilation with its forwards (GridSample and Conv, ms)."""
+    result = {"kind": "kernel_time", "variant": "fp8", "shape": "800x800", "mode": "compile",
+              "groups": [{"group": "GridSample", "time_ms": grid_ms}, {"group": "Conv", "time_ms": conv_ms}],
+              "profiled_total_ms": round(grid_ms + conv_ms, 6),
+              "per_iteration": [{"label": f"forward {k}", "profiled_total_ms": round(g + c, 6),
+                                 "groups": {"GridSample": g, "Conv": c}}
+                                for k, (g, c) in enumerate(zip(grid_forwards, conv_forwards), 1)]}
+    if grid_kernels:
+        result["groups"][0]["kernels"] = grid_kernels
+    return result
+
+
+def test_groups_differ_when_compilations_range_wider_than_any_one_compilations_forwards():
+    fast = [{"name": "triton_poi_fused_grid_sampler_2d_68", "time_ms": 1.2, "calls": 6, "grid": [9600, 1, 1],
+             "block": [128, 1, 1]}]
+    slow = [{"name": "triton_poi_fused_grid_sampler_2d_68", "time_ms": 1.5, "calls": 6, "grid": [4800, 1, 1],
+             "block": [256, 1, 1]}]
+    kernels = [
+        # GridSample 6.4 vs 8.2 ms between compilations, at most 0.05 ms between forwards: it differs.
+        # Conv 0.41 vs 0.43 ms between compilations, 0.41 to 0.45 (0.04) between the first's forwards: it does not.
+        _profiled(6.4, [6.38, 6.42, 6.40], 0.41, [0.41, 0.45, 0.42], fast),
+        _profiled(8.2, [8.18, 8.23, 8.2], 0.43, [0.43, 0.43, 0.43], slow),
+    ]
+    assert differing_groups(kernels) == ["GridSample"]
+    merged = merge_kernels(kernels, 0)
+    assert merged["differing_groups"] == ["GridSample"]
+    first, second = merged["compilations"]
+    assert first["kernels"] == {"GridSample": fast} and second["kernels"] == {"GridSample": slow}
+    assert second["per_iteration"] == kernels[1]["per_iteration"]
+    assert first["groups"] == {"GridSample": 6.4, "Conv": 0.41} and second["profiled_total_ms"] == 8.63
+    # the top level is compilation 1's, forwards included
+    assert merged["per_iteration"] == kernels[0]["per_iteration"] and merged["groups"][0]["kernels"] == fast
+    # Conv moved beyond its forwards' range (0.41 to 0.46, above 0.04): it differs too, listed kernels or not
+    kernels[1] = _profiled(8.2, [8.18, 8.23, 8.2], 0.46, [0.46, 0.46, 0.46], slow)
+    assert differing_groups(kernels) == ["GridSample", "Conv"]
+    assert "Conv" not in merge_kernels(kernels, 0)["compilations"][0].get("kernels", {})  # none listed
+
+
+def test_a_group_one_compilation_lacks_differs_and_without_forwards_any_difference_counts():
+    with_quantize = {"kind": "kernel_time", "profiled_total_ms": 2.0,
+                     "groups": [{"group": "GEMM/MatMul", "time_ms": 1.9}, {"group": "Quantize/Dequantize", "time_ms": 0.1}]}
+    without = {"kind": "kernel_time", "profiled_total_ms": 1.9, "groups": [{"group": "GEMM/MatMul", "time_ms": 1.9}]}
+    assert differing_groups([with_quantize, without]) == ["Quantize/Dequantize"]
+    assert differing_groups([without, with_quantize]) == ["Quantize/Dequantize"]
+    nudged = {"kind": "kernel_time", "profiled_total_ms": 1.901, "groups": [{"group": "GEMM/MatMul", "time_ms": 1.901}]}
+    assert differing_groups([without, nudged]) == ["GEMM/MatMul"]
+    assert differing_groups([without, without]) == [] and "differing_groups" not in merge_kernels([without], 0)
+    # a forward without the group counts 0 ms: its range is the group's whole time
+    gappy = _profiled(6.4, [6.4, 6.4], 0.4, [0.4, 0.4])
+    gappy["per_iteration"][1]["groups"].pop("Conv")
+    assert "Conv" not in differing_groups([gappy, _profiled(6.4, [6.4, 6.4], 0.79, [0.79, 0.79])])
 
 
 def test_merge_of_an_even_count_keeps_the_lower_middle_profile_and_the_middle_median():
@@ -153,6 +210,44 @@ def test_two_compilations_in_worker_processes_on_the_cpu(tmp_path):
     # with several compilations the measuring process builds no variant for compiled cells (no FP8 here: no quantization)
     assert [r["kind"] for r in record.results].count("quantization") == 0
     assert json.loads(path.read_text())["provenance"]["run_wall_s"] > 0
+
+
+def test_auto_compilations_in_waves_on_the_cpu_keep_the_rule_and_how_it_ended(tmp_path):
+    # at least 2, then one more at a time until the last one fell inside the range of those before it, at most 3
+    study = TINY_STUDY.replace("  compilations: 1  #", "  compilation_rule: {at_least: 2, consecutive_inside: 1, "
+                                                       "at_most: 3}\n  compilations: auto  #")
+    root = make_tiny_project(tmp_path / "project", study)
+    code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "auto",
+                                "--root", root, "--modes", "compile", "--variants", "fp16")
+    assert code == 0, output
+    record = load_record(root / "measurements" / "tiny" / "auto.json")
+    latency = next(r for r in record.results if r["kind"] == "latency")
+    kernel = next(r for r in record.results if r["kind"] == "kernel_time")
+    medians = [entry["median_ms"] for entry in latency["compilations"]]
+    rule = latency["compilation_rule"]
+    # two in the first wave; a third only when the second fell outside [first, first]
+    third = not medians[0] == medians[1]
+    assert len(medians) == (3 if third else 2)
+    assert rule == {"compilations": "auto", "at_least": 2, "consecutive_inside": 1, "at_most": 3,
+                    "count": len(medians), "stopped": ("rule met" if not third or min(medians[:2]) <= medians[2]
+                                                       <= max(medians[:2]) else "at most reached"),
+                    "inside_streak": inside_streak(medians)}
+    # every compilation's profile with its forwards (2 per profile in the tiny study)
+    assert [len(c["per_iteration"]) for c in kernel["compilations"]] == [2] * len(medians)
+    assert kernel["per_iteration"] and kernel["iterations"] == 2
+
+
+def test_a_time_limit_before_any_compilation_finished_leaves_the_cells_unmeasured(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")  # the log line whole
+    study = TINY_STUDY.replace("  compilations: 1  #", "  compilations: 2  #")
+    root = make_tiny_project(tmp_path / "project", study)
+    code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "cut",
+                                "--root", root, "--modes", "compile", "--variants", "fp16", "--time-limit", "1")
+    assert code == 0, output
+    assert "compile 64x96: no compilation finished before the time limit; fp16 left unmeasured" in output
+    # no result for the cell (a --resume of the job measures it); only the AP's not_measured
+    record = load_record(root / "measurements" / "tiny" / "cut.json")
+    assert [(r["kind"], r.get("metric")) for r in record.results] == [("not_measured", "coco_ap")]
 
 
 def test_host_time_per_forward_is_the_median_over_repeats_and_the_cpu_timer_records_it():

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -12,7 +14,8 @@ from torch.autograd.profiler_util import FunctionEvent
 
 from studygen.collect.kernel_groups import KernelItem, compile_rules
 from studygen.collect.run.profiling import (CPU_PROFILER, Profile, _cpu_tally, _device_tally, fp8_evidence,
-                                            kernel_time_result, per_forward_items, profile_forwards)
+                                            kernel_time_result, launch_configs, per_forward_items, profile_forwards,
+                                            _traced_launches)
 from studygen.collect.run.spec import DEFAULT_RUN
 
 GEMM_PATTERN = DEFAULT_RUN["fp8_gemm_kernel_pattern"]
@@ -93,6 +96,107 @@ def test_kernel_time_result_groups_the_items_by_the_rules():
     assert (result["iterations"], result["profiler"], result["rows_listed"]) == (5, CPU_PROFILER, True)
 
 
+def test_cpu_profile_keeps_each_forward_apart():
+    left = torch.ones(64, 64)
+    calls = []
+
+    def forward(i):
+        calls.append(i)
+        product = torch.mm(left, left)
+        return torch.mm(product, left) if i == 1 else product  # forward 1 (the second profiled) runs mm twice
+
+    profile = profile_forwards(forward, iterations=3, warmup=1, cuda=False)
+    assert calls == [0, 0, 1, 2]
+    assert len(profile.per_iteration) == 3
+    mm = [{item.name: item for item in items}["aten::mm"] for items in profile.per_iteration]
+    assert [item.calls for item in mm] == [1, 2, 1]
+    # the per-forward mean is the sum of the forwards' times over 3 (each rounded to 1 ns)
+    mean = {item.name: item for item in profile.items}["aten::mm"]
+    assert mean.time_ms == pytest.approx(sum(item.time_ms for item in mm) / 3, abs=2e-6)
+    assert mean.calls is None  # 4 calls over 3 forwards is no whole number per forward
+    # on the CPU the trace holds no kernel events: no launch configurations, and no note (the trace was read)
+    assert profile.launches == {} and profile.launch_note is None
+
+
+def test_kernel_time_result_keeps_each_forward_and_the_launch_configurations():
+    rules = compile_rules([("grid_sampler", "GridSample"), ("gemm", "GEMM/MatMul")], source="s.yaml")
+    first = [KernelItem("triton_poi_fused_grid_sampler_2d_0", 6.4, 6), KernelItem("sm90_gemm", 0.5, 12),
+             KernelItem("triton_poi_fused_add_1", 0.1000004, 1)]
+    second = [KernelItem("triton_poi_fused_grid_sampler_2d_0", 6.6, 6), KernelItem("sm90_gemm", 0.5, 12)]
+    profile = Profile(items=[KernelItem("triton_poi_fused_grid_sampler_2d_0", 6.5, 6), KernelItem("sm90_gemm", 0.5, 12),
+                             KernelItem("triton_poi_fused_add_1", 0.05, None)],
+                      profiler="p", scaled_mm_kernels=set(), iterations=2, per_iteration=[first, second],
+                      launches={"triton_poi_fused_grid_sampler_2d_0": {"grid": [5000, 1, 1], "block": [256, 1, 1]}})
+    result = kernel_time_result(profile, rules)
+    assert result["per_iteration"] == [
+        # 6.4 + 0.5 + 0.1000004 = 7.0000004 -> 7.0 at 1 ns; the add is unclassified ("other")
+        {"label": "forward 1", "profiled_total_ms": 7.0,
+         "groups": {"GridSample": 6.4, "GEMM/MatMul": 0.5, "other": 0.1}},
+        {"label": "forward 2", "profiled_total_ms": 7.1, "groups": {"GridSample": 6.6, "GEMM/MatMul": 0.5}}]
+    grid = result["groups"][0]
+    assert grid["group"] == "GridSample" and grid["kernels"] == [
+        {"name": "triton_poi_fused_grid_sampler_2d_0", "time_ms": 6.5, "calls": 6, "grid": [5000, 1, 1],
+         "block": [256, 1, 1]}]
+    assert result["groups"][1]["kernels"] == [{"name": "sm90_gemm", "time_ms": 0.5, "calls": 12}]
+    assert "note" not in result
+    profile.launch_note = "no launch configurations: the profiler trace could not be written or read (OSError)"
+    assert kernel_time_result(profile, rules)["note"] == profile.launch_note
+
+
+def test_launch_configurations_are_read_from_a_public_kineto_trace():
+    import gzip
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "public" / "hta_triton_example_triton_example.json.gz"
+    trace = json.loads(gzip.decompress(path.read_bytes()))
+    # its one kernel event, read off the file: grid 1x1x1, 128 threads, 16 registers, no shared memory
+    assert launch_configs(trace) == {"triton_poi_fused_add_cos_sin_0": {
+        "grid": [1, 1, 1], "block": [128, 1, 1], "registers_per_thread": 16, "shared_memory_bytes": 0}}
+
+
+class _Exporter:
+    """What ``_traced_launches`` asks of a finished torch.profiler session: ``export_chrome_trace(path)``."""
+
+    def __init__(self, events=None, error=None):
+        self.events, self.error, self.paths = events, error, []
+
+    def export_chrome_trace(self, path):
+        self.paths.append(path)
+        if self.error:
+            raise self.error
+        Path(path).write_text(json.dumps({"traceEvents": self.events}), encoding="utf-8")
+
+
+def test_the_trace_is_written_read_and_removed_and_a_failure_is_a_note():
+    kernel = {"ph": "X", "cat": "kernel", "name": "triton_poi_fused_grid_sampler_2d_68", "ts": 0, "dur": 9,
+              "args": {"grid": [26588, 1, 1], "block": [256, 1, 1], "registers per thread": 59}}
+    exporter = _Exporter([kernel])
+    assert _traced_launches(exporter) == ({"triton_poi_fused_grid_sampler_2d_68": {
+        "grid": [26588, 1, 1], "block": [256, 1, 1], "registers_per_thread": 59}}, None)
+    (path,) = exporter.paths
+    assert not Path(path).exists() and not Path(path).parent.exists()  # nothing left behind
+    failing = _Exporter(error=OSError("disk full"))
+    assert _traced_launches(failing) == ({}, "no launch configurations: the profiler trace could not be written or "
+                                             "read (OSError)")
+    assert not Path(failing.paths[0]).parent.exists()
+
+
+def test_a_kernel_launched_with_two_configurations_gets_none_and_bad_args_are_skipped():
+    def kernel(name, **args):
+        return {"ph": "X", "cat": "kernel", "name": name, "ts": 0, "dur": 1, "args": args}
+
+    events = [kernel("k", grid=[4, 1, 1], block=[128, 1, 1]), kernel("k", grid=[8, 1, 1], block=[128, 1, 1]),
+              kernel("same", grid=[2, 2, 1], block=[64, 1, 1], **{"shared memory": 1024}),
+              kernel("same", grid=[2, 2, 1], block=[64, 1, 1], **{"shared memory": 1024}),
+              kernel("odd", grid=[2, 1], block=[1.5, 1, 1], **{"registers per thread": True}),
+              {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "args": {"grid": [1, 1, 1]}},
+              kernel("neg", grid=[-1, 1, 1], **{"registers per thread": 32.0})]
+    assert launch_configs(events) == {"same": {"grid": [2, 2, 1], "block": [64, 1, 1], "shared_memory_bytes": 1024},
+                                      "neg": {"registers_per_thread": 32}}
+    assert launch_configs({"traceEvents": "not a list"}) == {} and launch_configs({"traceEvents": [3, None]}) == {}
+
+
 def fp8_profile():
     items = [KernelItem("nvjet_sm90_qqtst_128x256_64x4_2x1_v_bz_TNT", 0.4000004, 12),
              KernelItem("SM90_XMMA_GEMM_E4M3F16_E4M3F32_F32_TN_N", 0.07, None),
@@ -139,3 +243,7 @@ def test_cuda_profile_holds_the_matmul_kernel_once_per_forward():
     assert profile.profiler.startswith("torch.profiler (Kineto/CUPTI)")
     gemms = [item for item in profile.items if "gemm" in item.name.lower() or "nvjet" in item.name.lower()]
     assert gemms and all(item.calls == 1 and item.time_ms > 0 for item in gemms)
+    # each forward apart, and the GEMM's launch configuration from the trace (three whole numbers each)
+    assert len(profile.per_iteration) == 3 and profile.launch_note is None
+    launched = [profile.launches[item.name] for item in gemms if item.name in profile.launches]
+    assert launched and all(len(c["grid"]) == 3 and len(c["block"]) == 3 for c in launched)

@@ -1,4 +1,4 @@
-"""Independent compilations of a compiled group: ``run.compilations`` (default 3).
+"""Independent compilations of a compiled group: ``run.compilations`` (default 3, or ``auto``).
 
 Why: Inductor may pick other kernels each time it compiles the same model (one
 study's four compilations of FP8 at 800x800 measured 8.48 to 9.09 ms while
@@ -7,22 +7,28 @@ compilation claims a precision it does not have. Each compiled cell is
 therefore compiled N times, each time in its own process with an empty
 Inductor and Triton cache.
 
-Method, for one (compile, shape) group with N > 1:
+Method, for one (compile, shape) group, in waves (a fixed count N: one wave
+of N; ``auto``: :mod:`.compile_rule` says how many and when to stop):
 
-1. N worker processes start at once (``spawn``), each building the group's
-   variants (FP8: quantized, calibrated, compressed and transplanted as in the
-   measuring process) and compiling them, in parallel on the CPU cores;
+1. the wave's worker processes start at once (``spawn``), each building the
+   group's variants (FP8: quantized, calibrated, compressed and transplanted
+   as in the measuring process) and compiling them, in parallel on the CPU cores;
 2. when all have compiled, the workers time one at a time: the parent tells
    worker k to go, it times its variants interleaved (the process pinned to
    half of the cores) and profiles them, sends its results and exits while the
    others wait idle; then worker k + 1;
-3. the parent merges each cell's N outcomes (:func:`merge_cell`) into one
-   ``latency`` and one ``kernel_time`` result that keep every compilation.
+3. the rule looks at every compilation so far and starts another wave or stops;
+4. the parent merges each cell's outcomes (:func:`merge_cell`) into one
+   ``latency`` and one ``kernel_time`` result that keep every compilation,
+   the latency with the rule and why the compilations stopped.
 
-With N = 1 the group compiles in the measuring process, with an empty cache
-too. A compilation that fails, or whose FP8 path is refused, makes the cell a
-``not_measured`` result naming the compilation; a worker that dies does the
-same for all its cells, and the run goes on.
+With a time limit (``collect run --time-limit``) no wave starts that the last
+one says would end past it, and a worker still compiling or waiting to be
+timed when it passes is stopped and left out (the rule's record says "time
+limit"). With N = 1 the group compiles in the measuring process, with an empty
+cache too. A compilation that fails, or whose FP8 path is refused, makes the
+cell a ``not_measured`` result naming the compilation; a worker that dies does
+the same for all its cells, and the run goes on.
 """
 
 from __future__ import annotations
@@ -32,10 +38,12 @@ import os
 import shutil
 import statistics
 import tempfile
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from ...records.kinds import Kind
+from .compile_rule import FAILED, FIXED_COUNT, TIME_LIMIT, CompilationRule
 from .context import ImageSet, RunContext, RunInputs, RunOptions, select_device
 from .latency_stage import measure_ready, prepare_group
 from .model import build_model
@@ -84,30 +92,59 @@ class MemorySink:
 
 @dataclass(frozen=True)
 class WorkerJob:
-    """What worker ``compilation`` of ``count`` measures: the ``names`` at ``shape``, compiled."""
+    """What worker ``compilation`` (named ``label`` in its log lines) measures: the ``names`` at ``shape``, compiled."""
 
     inputs: RunInputs
     options: RunOptions
     compilation: int
-    count: int
+    label: str
     shape: str
     names: tuple[str, ...]
     cache_dir: str
 
 
+@dataclass
+class Wave:
+    """What one wave of worker compilations gave: each finished compilation's
+    outcomes by variant (``outcomes``, in the order they were timed), the
+    wall time until all had compiled (``compile_s``), each timing's wall time
+    (``timing_s``), and whether the run's time limit cut it short (``cut``)."""
+
+    outcomes: list[dict[str, Outcome]] = field(default_factory=list)
+    compile_s: float = 0.0
+    timing_s: list[float] = field(default_factory=list)
+    cut: bool = False
+
+    def seconds_for(self, count: int) -> float:
+        """Estimated wall time of a wave of ``count`` like this one: its compile time and ``count`` timings."""
+        timing = statistics.mean(self.timing_s) if self.timing_s else 0.0
+        return self.compile_s + count * timing
+
+
 def compile_group(run: RunContext, shape: str, names: list[str]) -> None:
     """Measure the compiled cells at ``shape`` of ``names`` that the record lacks,
-    ``run.settings["compilations"]`` times each, and add the merged results."""
+    as many times as the study's compilation rule says (:mod:`.compile_rule`),
+    and add the merged results, each latency with the rule and how it ended.
+    A cell that no compilation finished before the run's time limit gets no result
+    (a ``--resume`` measures it)."""
     pending = [name for name in names if run.latency_pending(Cell("compile", shape, name))]
     if not pending:
         return
-    count = run.settings["compilations"]
-    if count == 1:
-        per_compilation = [_in_process(run, shape, pending)]
+    rule = CompilationRule.from_settings(run.settings)
+    if rule.in_workers:
+        per_compilation, stopped = _in_waves(run, shape, pending, rule)
     else:
-        per_compilation = _in_workers(run, shape, pending, count)
+        per_compilation, stopped = [_in_process(run, shape, pending)], FIXED_COUNT
+    if not per_compilation:
+        run.progress.log(f"compile {shape}: no compilation finished before the time limit; "
+                         f"{', '.join(pending)} left unmeasured")
+        return
     for name in pending:
-        run.sink.add(*merge_cell([outcomes[name] for outcomes in per_compilation], run.settings))
+        results = merge_cell([outcomes[name] for outcomes in per_compilation], run.settings)
+        if results[0]["kind"] == Kind.LATENCY:
+            medians = [entry["median_ms"] for entry in results[0]["compilations"]]
+            results[0]["compilation_rule"] = rule.record(medians, stopped)
+        run.sink.add(*results)
 
 
 def _in_process(run: RunContext, shape: str, names: list[str]) -> dict[str, Outcome]:
@@ -153,33 +190,72 @@ def outcomes_of(results: list[dict], times: dict, shape: str, names: list[str]) 
     return outcomes
 
 
-def _in_workers(run: RunContext, shape: str, names: list[str], count: int) -> list[dict[str, Outcome]]:
-    """``count`` compilations in worker processes: compiled in parallel, timed one at a time."""
+def _in_waves(run: RunContext, shape: str, names: list[str], rule: CompilationRule) -> tuple[list[dict], str]:
+    """Compilations in waves of worker processes until the rule stops them
+    (or a compilation fails, or the run's time limit would be passed): returns
+    each finished compilation's outcomes and why they stopped."""
+    per_compilation: list[dict[str, Outcome]] = []
+    count, last = rule.first_wave, None
+    deadline = run.options.deadline
+    while True:
+        if deadline is not None and last is not None and time.monotonic() + last.seconds_for(count) > deadline:
+            return per_compilation, TIME_LIMIT
+        label = f"of {rule.count}" if rule.count is not None else "(auto)"
+        last = _wave(run, shape, names, range(len(per_compilation) + 1, len(per_compilation) + 1 + count), label)
+        per_compilation += last.outcomes
+        if any(o.latency["kind"] != Kind.LATENCY for outcomes in last.outcomes for o in outcomes.values()):
+            return per_compilation, FAILED
+        if last.cut:
+            return per_compilation, TIME_LIMIT
+        medians = {name: [outcomes[name].latency["value_ms"] for outcomes in per_compilation] for name in names}
+        count, stopped = rule.next_wave(medians)
+        run.progress.log(f"compile {shape}: {len(per_compilation)} compilations; "
+                         + (f"{count} more" if count else f"stopped: {stopped}"))
+        if not count:
+            return per_compilation, stopped
+
+
+def _wave(run: RunContext, shape: str, names: list[str], numbers: range, label: str) -> Wave:
+    """Compilations ``numbers`` in worker processes: compiled in parallel, timed one at a time.
+    A worker still compiling, or not yet timed, when the run's time limit comes is stopped
+    and left out (``cut``)."""
     context = multiprocessing.get_context("spawn")
     inputs = replace(run.inputs, coco=None)
-    workers = []
+    deadline = run.options.deadline
+    workers, wave = [], Wave()
     try:
-        for compilation in range(1, count + 1):
+        for compilation in numbers:
             folder = tempfile.mkdtemp(prefix=f"studygen-compile-{compilation}-")
-            job = WorkerJob(inputs, run.options, compilation, count, shape, tuple(names), folder)
+            job = WorkerJob(inputs, run.options, compilation, f"compilation {compilation} {label}", shape,
+                            tuple(names), folder)
             ours, theirs = context.Pipe()
             with empty_compile_caches(folder):  # a spawned process starts with the environment of this moment
                 process = context.Process(target=worker_main, args=(theirs, job), name=f"compilation-{compilation}")
                 process.start()
             theirs.close()
             workers.append((job, process, ours))
-        run.progress.log(f"compile {shape}: {count} compilations of {', '.join(names)} started in parallel")
-        compiled = [_receive(process, conn) for _, process, conn in workers]
-        per_compilation = []
+        run.progress.log(f"compile {shape}: compilations {numbers.start}-{numbers.stop - 1} {label} of "
+                         f"{', '.join(names)} started in parallel")
+        began = time.monotonic()
+        compiled = [_receive(process, conn, deadline) for _, process, conn in workers]
+        wave.compile_s = time.monotonic() - began
         for (job, process, conn), message in zip(workers, compiled):
             if message[0] == "compiled":
-                run.progress.log(f"compilation {job.compilation}/{count} at {shape}: timing "
+                if _past(deadline, statistics.mean(wave.timing_s) if wave.timing_s else 0.0):
+                    wave.cut = True
+                    continue
+                run.progress.log(f"{job.label} at {shape}: timing "
                                  f"({', '.join(f'{n} compiled in {s:.1f} s' for n, s in message[1].items())})")
+                began = time.monotonic()
                 conn.send("go")
-                message = _receive(process, conn)
+                message = _receive(process, conn, deadline)
+                wave.timing_s.append(time.monotonic() - began)
+            if message[0] == "time limit":
+                wave.cut = True
+                continue
             process.join(timeout=60)
-            per_compilation.append(_worker_outcomes(job, message, shape, names))
-        return per_compilation
+            wave.outcomes.append(_worker_outcomes(job, message, shape, names))
+        return wave
     finally:
         for job, process, conn in workers:
             if process.is_alive():
@@ -189,8 +265,14 @@ def _in_workers(run: RunContext, shape: str, names: list[str], count: int) -> li
             shutil.rmtree(job.cache_dir, ignore_errors=True)
 
 
-def _receive(process, conn) -> tuple:
-    """The worker's next message; ``("error", why)`` when it exits without one."""
+def _past(deadline: float | None, seconds: float = 0.0) -> bool:
+    """Whether ``seconds`` from now is past the run's ``deadline`` (time.monotonic(); None: no limit)."""
+    return deadline is not None and time.monotonic() + seconds > deadline
+
+
+def _receive(process, conn, deadline: float | None = None) -> tuple:
+    """The worker's next message; ``("error", why)`` when it exits without one,
+    ``("time limit",)`` when the run's deadline passes first."""
     while True:
         if conn.poll(0.5):
             try:
@@ -201,6 +283,8 @@ def _receive(process, conn) -> tuple:
             if conn.poll(0):
                 continue
             break
+        if _past(deadline):
+            return ("time limit",)
     process.join(timeout=10)
     return ("error", f"the worker process exited with code {process.exitcode} before it reported")
 
@@ -232,7 +316,7 @@ def _work(conn, job: WorkerJob) -> None:
     import torch
 
     inputs, options = job.inputs, job.options
-    progress = LineProgress(f"compilation {job.compilation}/{job.count}", quiet=options.quiet)
+    progress = LineProgress(job.label, quiet=options.quiet)
     device = select_device(options.cpu, inputs.study_path, options.local_rank)
     calibration, agreement = ImageSet.load(inputs.calibration_set), ImageSet.load(inputs.agreement_set)
     base_model, _ = build_model(inputs.plan.model, root=options.root, study_path=inputs.study_path)
@@ -320,12 +404,55 @@ def _compilation_entry(k: int, latency: dict) -> dict:
 
 def merge_kernels(kernels: list[dict], middle: int) -> dict:
     """The kernel_time result of compilation ``middle`` (0-based) with every
-    compilation's group times (ms per forward) under ``compilations``."""
+    compilation's group times (ms per forward) under ``compilations``, each
+    with its profiled forwards (``per_iteration``) and, for the groups that
+    differ between compilations (:func:`differing_groups`, listed in
+    ``differing_groups``), its largest kernels with their launch
+    configurations (``kernels``: group -> list)."""
     result = dict(kernels[middle])
-    result["compilations"] = [{"compilation": k, "profiled_total_ms": kernel["profiled_total_ms"],
-                               "groups": {group["group"]: group["time_ms"] for group in kernel["groups"]}}
-                              for k, kernel in enumerate(kernels, 1)]
+    differing = differing_groups(kernels)
+    entries = []
+    for k, kernel in enumerate(kernels, 1):
+        entry = {"compilation": k, "profiled_total_ms": kernel["profiled_total_ms"],
+                 "groups": {group["group"]: group["time_ms"] for group in kernel["groups"]}}
+        if kernel.get("per_iteration"):
+            entry["per_iteration"] = kernel["per_iteration"]
+        listed = {group["group"]: group["kernels"] for group in kernel["groups"]
+                  if group["group"] in differing and group.get("kernels")}
+        if listed:
+            entry["kernels"] = listed
+        entries.append(entry)
+    result["compilations"] = entries
+    if differing:
+        result["differing_groups"] = differing
     return result
+
+
+def differing_groups(kernels: list[dict]) -> list[str]:
+    """The groups whose time (ms per forward) differs between the compilations'
+    profiles by more than it varies inside one: the range over compilations
+    exceeds the largest range over one compilation's profiled forwards (0 when
+    a profile kept no forwards), or a compilation lacks the group. In the
+    order the groups first appear."""
+    names: list[str] = []
+    for kernel in kernels:
+        names += [group["group"] for group in kernel["groups"] if group["group"] not in names]
+    out = []
+    for name in names:
+        times = [next((g["time_ms"] for g in kernel["groups"] if g["group"] == name), None) for kernel in kernels]
+        if None in times:
+            out.append(name)
+            continue
+        inside = max((_forward_range(kernel, name) for kernel in kernels), default=0.0)
+        if max(times) - min(times) > inside:
+            out.append(name)
+    return out
+
+
+def _forward_range(kernel: dict, group: str) -> float:
+    """Max minus min of ``group``'s time over one profile's forwards (a forward without it counts 0 ms)."""
+    values = [(iteration.get("groups") or {}).get(group, 0.0) for iteration in kernel.get("per_iteration") or []]
+    return max(values) - min(values) if values else 0.0
 
 
 def _median_index(values: list[float]) -> int:

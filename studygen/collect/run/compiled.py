@@ -6,6 +6,12 @@ shape of a study fits). Inductor's ``reduce-overhead`` and ``max-autotune``
 modes replay CUDA graphs through cudagraph trees; a graph Inductor cannot
 capture is run launch by launch and counted in
 ``counters["inductor"]["cudagraph_skips"]``, which the record reports.
+
+Inductor settings: the study's ``run.inductor_config`` (plus ``collect run
+--inductor``) is set on ``torch._inductor.config`` before compiling, in the
+process that compiles (each compilation worker is a process of its own), and
+the record keeps it with the ``TORCHINDUCTOR_*`` environment variables
+(:func:`compile_settings`), so that a compiled figure says how it was compiled.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ def compiled_forward(variant: Variant, settings: dict):
             setattr(torch._dynamo.config, limit, max(getattr(torch._dynamo.config, limit), 64))
     if hasattr(torch._dynamo.config, "accumulated_cache_size_limit"):
         torch._dynamo.config.accumulated_cache_size_limit = max(torch._dynamo.config.accumulated_cache_size_limit, 1024)
+    apply_inductor_config(settings.get("inductor_config") or {})
     key = (settings["compile_backend"], settings["compile_mode"])
     if key not in variant.compiled:
         kwargs = {"backend": settings["compile_backend"], "dynamic": False}
@@ -33,6 +40,43 @@ def compiled_forward(variant: Variant, settings: dict):
             kwargs["mode"] = settings["compile_mode"]
         variant.compiled[key] = torch.compile(variant.compile_model or variant.model, **kwargs)
     return variant.compiled[key]
+
+
+def apply_inductor_config(config: dict) -> None:
+    """Set each ``name: value`` of ``config`` (dotted names under
+    ``torch._inductor.config``, e.g. ``triton.autotune_pointwise``) for this
+    process. Raises ValueError naming a setting Inductor does not have (the
+    compilation is then recorded as failed, with that reason)."""
+    if not config:
+        return
+    import torch._inductor.config as inductor_config
+
+    for name, value in config.items():
+        *parents, leaf = name.split(".")
+        holder = inductor_config
+        for part in parents:
+            holder = getattr(holder, part, None)
+        if holder is None or not hasattr(holder, leaf):
+            raise ValueError(f"torch._inductor.config has no setting {name!r}")
+        setattr(holder, leaf, value)
+
+
+# Set per compilation by collect run itself (an empty folder each time): not a setting of the study
+OWN_VARIABLES = ("TORCHINDUCTOR_CACHE_DIR",)
+
+
+def compile_settings(settings: dict, environ: dict) -> dict:
+    """The record's Inductor settings of a compiled latency: ``inductor_config``
+    (what the study set) and ``inductor_environment`` (the ``TORCHINDUCTOR_*``
+    variables of ``environ`` but the cache folder), each left out when empty."""
+    out = {}
+    if settings.get("inductor_config"):
+        out["inductor_config"] = dict(settings["inductor_config"])
+    variables = {name: value for name, value in sorted(environ.items())
+                 if name.startswith("TORCHINDUCTOR_") and name not in OWN_VARIABLES}
+    if variables:
+        out["inductor_environment"] = variables
+    return out
 
 
 def uses_cuda_graphs(settings: dict) -> bool:

@@ -50,6 +50,9 @@ class RunOptions:
     cpu: bool = False  # measure on the CPU (test configs); else a CUDA device is required
     launcher: str | None = None  # what set the shard with --shard auto (launcher.Placement)
     local_rank: int | None = None  # the launcher's LOCAL_RANK: the CUDA device index to pin to
+    deadline: float | None = None  # --time-limit: time.monotonic() by which compilations must have ended
+    pin_timing: bool | None = None  # --pin-timing/--no-pin-timing: overrides run.pin_timing (None: the study's)
+    inductor: dict = field(default_factory=dict)  # --inductor NAME=VALUE: added to run.inductor_config
 
 
 @dataclass(frozen=True)

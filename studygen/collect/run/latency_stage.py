@@ -12,6 +12,7 @@ result, written together when the cell is done.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import traceback
@@ -19,7 +20,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...records.kinds import Kind
-from .compiled import compiled_forward, cuda_graph_report, cudagraph_skips, forward_call, uses_cuda_graphs
+from .compiled import (compile_settings, compiled_forward, cuda_graph_report, cudagraph_skips, forward_call,
+                       uses_cuda_graphs)
 from .context import RunContext, Variant
 from .profiling import Profile, fp8_evidence, kernel_time_result, profile_forwards
 from .spec import Cell
@@ -204,5 +206,6 @@ def latency_result(cell: Cell, settings: dict, summary: Summary, timer: Timer, d
     if compiled is not None:
         result["compile_s"] = round(compiled.seconds, 3)
         result["compile"] = {"backend": settings["compile_backend"], "mode": settings["compile_mode"], "dynamic": False,
-                             **({"cudagraph_skipped_graphs": cuda_graphs["skipped_graphs"]} if cuda_graphs else {})}
+                             **({"cudagraph_skipped_graphs": cuda_graphs["skipped_graphs"]} if cuda_graphs else {}),
+                             **compile_settings(settings, dict(os.environ))}
     return result

@@ -1,11 +1,25 @@
 """Kernel time per group from ``torch.profiler``, and the FP8 evidence.
 
 A profiled run is separate from the timed run (the profiler adds overhead):
-after W warm-up forwards, P forwards run under ``torch.profiler.profile`` with
-CPU and CUDA activities. Every device event (kernels, memcpy, memset) is summed
-per name over the P forwards and divided by P, so times are **ms per forward**;
-the names are grouped by the study's kernel-group rules
+after W warm-up forwards, P forwards run, each under its own
+``torch.profiler.profile`` session with CPU and CUDA activities (one session a
+forward, ended after a device synchronization, so every event belongs to one
+forward without matching clocks or launch ids). Every device event (kernels,
+memcpy, memset) is summed per name over the P forwards and divided by P, so
+times are **ms per forward**; each forward's own sums are kept too
+(``per_iteration``: the spread of a group's kernel time over the profiled
+forwards). The names are grouped by the study's kernel-group rules
 (:mod:`studygen.collect.kernel_groups`, shared with ``collect torch-profile``).
+
+Launch configurations: the first profiled forward's session is also written as
+a Kineto trace (Chrome trace format, to a temporary file) and its kernel events'
+``args`` are read for ``grid`` and ``block`` (threads per block, x y z),
+``registers per thread`` and ``shared memory`` (bytes), as CUPTI reports them.
+For an Inductor-generated Triton kernel these show which of its candidate
+configurations ran (block = 32 x num_warps; grid = elements / XBLOCK). A
+kernel is given its configuration only when all its launches in that forward
+used one; a trace that cannot be written or read leaves the kernels without
+one and says why (``launch_note``).
 
 FP8 evidence: the kernels whose names match the study's FP8 GEMM pattern
 (cuBLASLt ``nvjet_sm90_qq…``: both operands FP8), each flagged when the
@@ -20,22 +34,32 @@ time is grouped instead and the record's ``profiler`` field says so.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import tempfile
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
 
 
 @dataclass
 class Profile:
-    """Per-forward device time by kernel name (``items``), the profiler's
-    description, kernels launched by ``aten::_scaled_mm``, and the iteration count."""
+    """Per-forward device time by kernel name (``items``, mean over the
+    forwards), the profiler's description, kernels launched by
+    ``aten::_scaled_mm``, the iteration count, each forward's own items
+    (``per_iteration``, ms in that forward), and each kernel's launch
+    configuration (``launches``: name -> {grid, block, registers_per_thread,
+    shared_memory_bytes}) with ``launch_note`` saying why there is none."""
 
     items: list[KernelItem]
     profiler: str
     scaled_mm_kernels: set
     iterations: int
+    per_iteration: list[list[KernelItem]] = field(default_factory=list)
+    launches: dict[str, dict] = field(default_factory=dict)
+    launch_note: str | None = None
 
 
 CUDA_PROFILER = "torch.profiler (Kineto/CUPTI): device kernels, memcpy and memset, ms per forward"
@@ -43,8 +67,10 @@ CPU_PROFILER = "torch.profiler without CUDA: CPU operator self time, ms per forw
 
 
 def profile_forwards(call, *, iterations: int, warmup: int, cuda: bool) -> Profile:
-    """Profile ``iterations`` calls of ``call(i)`` after ``warmup`` unprofiled ones:
-    device events on CUDA, CPU operators' self time without it."""
+    """Profile ``iterations`` calls of ``call(i)`` after ``warmup`` unprofiled ones,
+    one profiler session per call: device events on CUDA, CPU operators' self
+    time without it. The first profiled call's launch configurations are read
+    from its trace (:func:`launch_configs`)."""
     import torch
     from torch.profiler import ProfilerActivity, profile
 
@@ -53,17 +79,86 @@ def profile_forwards(call, *, iterations: int, warmup: int, cuda: bool) -> Profi
     if cuda:
         torch.cuda.synchronize()
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
-    with profile(activities=activities) as prof:
-        for i in range(iterations):
+    totals_us: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = defaultdict(int)
+    scaled_mm: set = set()
+    per_iteration: list[list[KernelItem]] = []
+    launches, launch_note = {}, None
+    for i in range(iterations):
+        with profile(activities=activities) as prof:
             call(i)
+            if cuda:
+                torch.cuda.synchronize()
         if cuda:
-            torch.cuda.synchronize()
-    if cuda:
-        totals_us, counts, scaled_mm = _device_tally(prof.events(), torch.autograd.DeviceType.CUDA)
-    else:
-        totals_us, counts, scaled_mm = _cpu_tally(prof.key_averages())
+            step_us, step_counts, step_scaled = _device_tally(prof.events(), torch.autograd.DeviceType.CUDA)
+        else:
+            step_us, step_counts, step_scaled = _cpu_tally(prof.key_averages())
+        per_iteration.append(per_forward_items(step_us, step_counts, 1))
+        for name, us in step_us.items():
+            totals_us[name] += us
+            counts[name] += step_counts[name]
+        scaled_mm |= step_scaled
+        if i == 0:
+            launches, launch_note = _traced_launches(prof)
     return Profile(items=per_forward_items(totals_us, counts, iterations),
-                   profiler=CUDA_PROFILER if cuda else CPU_PROFILER, scaled_mm_kernels=scaled_mm, iterations=iterations)
+                   profiler=CUDA_PROFILER if cuda else CPU_PROFILER, scaled_mm_kernels=scaled_mm, iterations=iterations,
+                   per_iteration=per_iteration, launches=launches, launch_note=launch_note)
+
+
+def _traced_launches(prof) -> tuple[dict[str, dict], str | None]:
+    """``(launch configurations by kernel name, None)`` read from ``prof``'s
+    trace written to a temporary file, or ``({}, why)`` when it could not be
+    written or read (the kernel times do not depend on it)."""
+    folder = tempfile.mkdtemp(prefix="studygen-trace-")
+    path = os.path.join(folder, "trace.json")
+    try:
+        prof.export_chrome_trace(path)
+        with open(path, encoding="utf-8") as handle:
+            return launch_configs(json.load(handle)), None
+    except Exception as exc:  # noqa: BLE001 - recorded as the reason the kernels carry no launch configuration
+        return {}, f"no launch configurations: the profiler trace could not be written or read ({type(exc).__name__})"
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
+        os.rmdir(folder)
+
+
+def launch_configs(trace) -> dict[str, dict]:
+    """Launch configuration of each kernel in a Kineto trace (a Chrome-trace
+    object with ``traceEvents``, or a bare event list): ``{name: {"grid": [x,
+    y, z], "block": [x, y, z], "registers_per_thread": n,
+    "shared_memory_bytes": n}}`` from the ``args`` of its ``"cat": "kernel"``
+    events, the fields the trace gives. A kernel launched with more than one
+    configuration is left out (no single configuration describes it)."""
+    events = trace.get("traceEvents", []) if isinstance(trace, dict) else trace
+    seen: dict[str, dict | None] = {}
+    for event in events if isinstance(events, list) else []:
+        if not isinstance(event, dict) or event.get("cat") != "kernel" or not isinstance(event.get("name"), str):
+            continue
+        args = event.get("args") if isinstance(event.get("args"), dict) else {}
+        config = {}
+        for key, field_name in LAUNCH_FIELDS.items():
+            value = args.get(key)
+            if key in ("grid", "block"):
+                if isinstance(value, list) and len(value) == 3 and all(_whole(v) for v in value):
+                    config[field_name] = [int(v) for v in value]
+            elif _whole(value):
+                config[field_name] = int(value)
+        name = event["name"]
+        if name in seen and seen[name] != config:
+            seen[name] = None
+        elif name not in seen:
+            seen[name] = config
+    return {name: config for name, config in seen.items() if config}
+
+
+# Kineto's kernel-event args (CUPTI kernel activity fields) -> the record's names
+LAUNCH_FIELDS = {"grid": "grid", "block": "block", "registers per thread": "registers_per_thread",
+                 "shared memory": "shared_memory_bytes"}
+
+
+def _whole(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 and float(value).is_integer()
 
 
 def _device_tally(events, device_type) -> tuple[dict[str, float], dict[str, int], set]:
@@ -107,10 +202,17 @@ def per_forward_items(totals_us: dict[str, float], counts: dict[str, int], itera
 
 def kernel_time_result(profile: Profile, rules: KernelGroupRules) -> dict:
     """The ``kernel_time`` result body for ``profile``: its items grouped by
-    ``rules`` (groups with ms per forward and share, total, unclassified)."""
+    ``rules`` (groups with ms per forward, their largest kernels with their
+    launch configurations, total, unclassified) and, when the profile kept
+    them, each profiled forward's total and groups (``per_iteration``, labels
+    ``forward 1`` ...; ms)."""
     grouped = group_times(profile.items, rules)
-    return {
-        "groups": groups_for_record(grouped),
+    groups = groups_for_record(grouped)
+    for group in groups:
+        for kernel in group.get("kernels", []):
+            kernel.update(profile.launches.get(kernel["name"], {}))
+    result = {
+        "groups": groups,
         "profiled_total_ms": round(grouped.total_ms, 6),
         "unclassified_ms": round(grouped.unclassified_ms, 6),
         "unclassified_share": round(grouped.unclassified_share, 6),
@@ -118,6 +220,19 @@ def kernel_time_result(profile: Profile, rules: KernelGroupRules) -> dict:
         "profiler": profile.profiler,
         "rows_listed": True,
     }
+    if profile.per_iteration:
+        result["per_iteration"] = [iteration_entry(f"forward {k}", items, rules)
+                                   for k, items in enumerate(profile.per_iteration, 1)]
+    if profile.launch_note:
+        result["note"] = profile.launch_note
+    return result
+
+
+def iteration_entry(label: str, items: list[KernelItem], rules: KernelGroupRules) -> dict:
+    """``{label, profiled_total_ms, groups: {group: ms}}`` of one profiled forward's items."""
+    grouped = group_times(items, rules)
+    return {"label": label, "profiled_total_ms": round(grouped.total_ms, 6),
+            "groups": {group: round(ms, 6) for group, ms in grouped.groups.items()}}
 
 
 def fp8_evidence(profile: Profile, gemm_pattern: str, fake_pattern: str) -> dict:

@@ -33,7 +33,8 @@ from ...records.jobs import job_id_for
 from ...records.jsonedit import extend_json_text
 from ...records.kinds import IDENTITY_FIELDS, Kind, result_identity
 from ...records.load import load_record
-from ...records.schemas import validate_document
+from ...records.migrate import version_of
+from ...records.schemas import CURRENT_SCHEMA_VERSION, validate_document
 from ...records.write import write_files
 from ...textio import parse_json
 from .datasets import ensure_coco_definition
@@ -70,7 +71,7 @@ class RunRecord:
             self.text, self.written = record.text, parse_json(record.text, display)
             self.on_disk = path.read_bytes()
         else:
-            self.data = {"schema_version": 1, "job_id": job_id, "family": family}
+            self.data = {"schema_version": CURRENT_SCHEMA_VERSION, "job_id": job_id, "family": family}
             if description:
                 self.data["description"] = description
             self.data["provenance"] = provenance
@@ -130,7 +131,9 @@ class RunRecord:
         record in the canonical layout, a resumed one as its text extended
         (:func:`studygen.records.jsonedit.extend_json_text`). Raises
         ConflictError, writing nothing, when the file is no longer what this
-        run last read or wrote (:meth:`_refuse_changed`)."""
+        run last read or wrote (:meth:`_refuse_changed`). The record says the
+        lowest schema version that holds its fields (:func:`~studygen.records.migrate.version_of`)."""
+        candidate["schema_version"] = version_of(candidate)
         text = dump_json(candidate) if self.text is None else extend_json_text(self.text, self.written, candidate)
         with folder_lock(self.path.parent):
             self._refuse_changed()

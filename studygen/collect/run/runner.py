@@ -31,6 +31,7 @@ from .agreement_stage import measure_agreement
 from .ap_stage import coco_not_configured, measure_ap
 from .compilations import compile_group
 from ...records.jobs import job_id_for
+from .compile_rule import CompilationRule
 from .context import ImageSet, RecordStore, ResultSink, RunContext, RunInputs, RunOptions, select_device
 from .latency_stage import time_group
 from .launcher import Placement, placement_record
@@ -88,7 +89,7 @@ def measure(run: RunContext) -> None:
     """Steps 1 to 5 of the module docstring, for what the record still lacks."""
     plan = run.plan
     pending_cells = [cell for cell in plan.cells if run.latency_pending(cell)]
-    if plan.settings["compilations"] > 1:  # compiled cells are built and measured in worker processes
+    if CompilationRule.from_settings(plan.settings).in_workers:  # compiled cells are built and measured in workers
         here = [cell for cell in pending_cells if cell.mode != "compile"]
     else:
         here = pending_cells

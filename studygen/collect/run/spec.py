@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 
 from ...errors import RecordError, UsageError
 from ..kernel_groups import KernelGroupRules, default_rules, rules_from_study
+from .compile_rule import AUTO, DEFAULT_RULE
 
 SHAPE = re.compile(r"^([1-9][0-9]*)x([1-9][0-9]*)$")
+# a torch._inductor.config setting by its dotted name (run.inductor_config, collect run --inductor)
+SETTING_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 MODES = ("eager", "compile")
 PRECISIONS = ("fp32", "fp16", "bf16", "fp8")
 
@@ -36,8 +39,11 @@ DEFAULT_RUN = {
     "fp8_gemm_kernel_pattern": r"e4m3|e5m2|f8f8|nvjet\w*_qq|fp8_gemm",
     "fake_quant_kernel_pattern": r"fake_e4m3fy|fake_quant|fake_tensor_quant",
     "unstable_cv": 0.05,
-    # independent compilations per compiled cell (own process, empty Inductor cache each)
+    # independent compilations per compiled cell (own process, empty Inductor cache each): N or "auto"
+    # (compile_rule.py: the rule in run.compilation_rule)
     "compilations": 3,
+    # torch._inductor.config settings applied before compiling (name -> value), recorded with each compiled latency
+    "inductor_config": {},
     # pin the measuring process to half of its cores while it times (CUDA only)
     "pin_timing": True,
 }
@@ -165,6 +171,8 @@ def build_plan(spec: dict, *, study_path: str, variants: list[str] | None = None
     declared = {v["name"]: v for v in spec["variants"]}
     _check_variants(spec, study_path)
     _check_shapes_and_modes(spec, run, study_path)
+    _check_compilation_rule(run, study_path)
+    _check_inductor_config(run, study_path)
     agreement = _agreement(spec, declared, study_path)
     chosen_variants = _select(variants, list(declared), "variant")
     chosen_shapes = _select(shapes, [str(s) for s in run["shapes"]], "shape")
@@ -209,6 +217,30 @@ def _check_shapes_and_modes(spec: dict, run: dict, study_path: str) -> None:
     for index, mode in enumerate(run["modes"]):
         if mode not in MODES:
             raise RecordError(f"unknown mode {mode!r} (eager or compile)", path=study_path, pointer=f"/run/modes/{index}")
+
+
+def _check_compilation_rule(run: dict, study_path: str) -> None:
+    """``run.compilation_rule`` of an ``auto`` count: at_most not below at_least, and
+    consecutive_inside below at_least (the first compilation has no range to fall inside)."""
+    if run["compilations"] != AUTO:
+        return
+    rule = {**DEFAULT_RULE, **(run.get("compilation_rule") or {})}
+    if rule["at_most"] < rule["at_least"]:
+        raise RecordError(f"compilation_rule.at_most {rule['at_most']} is below at_least {rule['at_least']}",
+                          path=study_path, pointer="/run/compilation_rule/at_most")
+    if rule["consecutive_inside"] >= rule["at_least"]:
+        raise RecordError(f"compilation_rule.consecutive_inside {rule['consecutive_inside']} must be below at_least "
+                          f"{rule['at_least']}: the first compilation has no range to fall inside",
+                          path=study_path, pointer="/run/compilation_rule/consecutive_inside")
+
+
+def _check_inductor_config(run: dict, study_path: str) -> None:
+    """Each ``run.inductor_config`` name is a dotted identifier (whether Inductor has it is checked when compiling)."""
+    for name in run.get("inductor_config") or {}:
+        if not SETTING_NAME.match(name):
+            raise RecordError(f"inductor_config: {name!r} is not a torch._inductor.config name (dotted identifiers, "
+                              "e.g. triton.autotune_pointwise)", path=study_path,
+                              pointer="/run/inductor_config/" + name.replace("~", "~0").replace("/", "~1"))
 
 
 def _agreement(spec: dict, declared: dict[str, dict], study_path: str) -> dict:

@@ -1,0 +1,309 @@
+"""A project as it is at a git revision, read through git without touching
+the repository: no checkout, no change to its working tree, index or refs.
+
+``studygen diff`` compares two such trees (or one and the working tree). git
+is run as a subprocess with a fixed argument list, never through a shell, with
+``--end-of-options`` before every revision it is given (a revision that
+starts with ``-`` cannot become an option), and only these read-only
+commands: ``rev-parse`` (top level, prefix, object format, shallow or not,
+revisions), ``symbolic-ref`` (the default branch), ``merge-base``,
+``ls-tree -r -z --full-tree`` (the files under a folder at a commit, with
+their blob ids) and ``cat-file --batch`` (their contents, one blob at a time,
+so memory stays bounded by :data:`CHUNK_BYTES` whatever a file's size).
+
+A tree is the files under the project's study folders (:data:`STUDY_FOLDERS`
+and the record folders study files name elsewhere), each with its git blob id
+(the sha1, or sha256 in a sha256 repository, of ``blob <size>\\0<content>``;
+computed here for working-tree files), so two trees can be compared without
+reading either. :func:`materialize` writes chosen files of a revision into a
+private temporary folder outside the repository, where the study loaders read
+them exactly as ``check`` reads a working tree.
+
+Errors (exit 2, one line): no git, a path outside a git repository, an unknown
+revision, a repository without a commit, and a shallow clone where the merge
+base with the default branch cannot be found.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ..errors import UsageError
+
+# Folders of a project root that hold what a study is made of.
+STUDY_FOLDERS = ("families", "measurements", "templates")
+# The default branch, in the order looked for when BASE is not given.
+DEFAULT_BRANCHES = ("refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master")
+GIT_TIMEOUT_S = 300
+CHUNK_BYTES = 1 << 20  # a blob is copied to disk this many bytes at a time
+_MODES = {"100644": "file", "100755": "file", "120000": "link"}  # ls-tree modes written out; others (submodules) are not
+
+
+@dataclass(frozen=True)
+class Repository:
+    """The git repository a project root lies in: ``toplevel`` its top-level
+    folder, ``prefix`` the project root relative to it (``""`` or ``"sub/dir/"``),
+    ``object_format`` ``sha1`` or ``sha256``."""
+
+    toplevel: Path
+    prefix: str
+    object_format: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A file of a tree: ``oid`` its git blob id, ``kind`` ``file`` or ``link``."""
+
+    oid: str
+    kind: str = "file"
+
+
+@dataclass(frozen=True)
+class Tree:
+    """The study files of a project at one revision: ``files`` maps a path
+    relative to the project root (POSIX form) to its :class:`Entry`;
+    ``commit`` is None for the working tree; ``label`` says which revision it
+    is in words (``4f2a9c1 (merge base of HEAD and origin/main)``)."""
+
+    label: str
+    commit: str | None
+    files: dict[str, Entry]
+
+    def under(self, folder: str) -> dict[str, Entry]:
+        """The files under ``folder`` (a path relative to the project root)."""
+        prefix = folder.rstrip("/") + "/"
+        return {path: entry for path, entry in self.files.items() if path.startswith(prefix)}
+
+
+def _git(repo_dir: Path, *args: str, check: bool = True, text: bool = True) -> subprocess.CompletedProcess:
+    """``git -C repo_dir args`` (fixed argument list, no shell); UsageError when
+    git is missing, or (``check``) when it fails, with git's first line."""
+    try:
+        done = subprocess.run(["git", "-C", str(repo_dir), *args], capture_output=True, text=text,
+                              timeout=GIT_TIMEOUT_S, env=_git_environment())
+    except FileNotFoundError:
+        raise UsageError("git is not installed or not on PATH (studygen diff reads revisions through git)") from None
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"git {args[0]} took longer than {GIT_TIMEOUT_S} s") from None
+    if check and done.returncode != 0:
+        message = done.stderr if text else done.stderr.decode("utf-8", "replace")
+        first = next((line.strip() for line in message.splitlines() if line.strip()), f"exit status {done.returncode}")
+        raise UsageError(f"git {args[0]} failed: {first}")
+    return done
+
+
+def _git_environment() -> dict[str, str]:
+    """The environment git runs in: this process's, with git's own settings
+    that would redirect it elsewhere (``GIT_DIR``, ``GIT_WORK_TREE``,
+    ``GIT_INDEX_FILE`` …) left out, so it reads the repository the project
+    root lies in; prompts off."""
+    kept = {name: value for name, value in os.environ.items()
+            if not (name.startswith("GIT_") and name not in ("GIT_CONFIG_NOSYSTEM", "GIT_CEILING_DIRECTORIES"))}
+    kept["GIT_TERMINAL_PROMPT"] = "0"
+    return kept
+
+
+def repository_of(root: Path) -> Repository:
+    """The repository ``root`` lies in. Raises UsageError when it lies in none."""
+    done = _git(root, "rev-parse", "--show-toplevel", "--show-prefix", check=False)
+    if done.returncode != 0:
+        raise UsageError(f"{root} is not inside a git repository (studygen diff compares git revisions)")
+    lines = done.stdout.split("\n")
+    toplevel, prefix = Path(lines[0]), lines[1] if len(lines) > 1 else ""
+    object_format = _git(root, "rev-parse", "--show-object-format", check=False).stdout.strip() or "sha1"
+    return Repository(toplevel, prefix, object_format)
+
+
+def resolve(repo: Repository, revision: str) -> str:
+    """The commit id ``revision`` names. Raises UsageError for an unknown one."""
+    if not revision or revision.startswith("-"):
+        raise UsageError(f"unknown revision '{revision}'")
+    done = _git(repo.toplevel, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}",
+                check=False)
+    if done.returncode != 0:
+        raise UsageError(f"unknown revision '{revision}' (no commit of that name in {repo.toplevel})")
+    return done.stdout.strip()
+
+
+def is_shallow(repo: Repository) -> bool:
+    """Whether the repository is a shallow clone (its history is cut off)."""
+    return _git(repo.toplevel, "rev-parse", "--is-shallow-repository", check=False).stdout.strip() == "true"
+
+
+def default_branch(repo: Repository) -> str | None:
+    """The default branch's ref: ``origin/HEAD``'s target, else the first of
+    :data:`DEFAULT_BRANCHES` that exists; None when there is none."""
+    done = _git(repo.toplevel, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD", check=False)
+    candidates = ([done.stdout.strip()] if done.returncode == 0 and done.stdout.strip() else []) + list(DEFAULT_BRANCHES)
+    for ref in candidates:
+        if _git(repo.toplevel, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}",
+                check=False).returncode == 0:
+            return ref
+    return None
+
+
+def default_base(repo: Repository) -> tuple[str, str]:
+    """``(commit, label)`` of the revision a diff without BASE starts from:
+    the merge base of HEAD and the default branch (:func:`default_branch`),
+    else HEAD when there is no default branch. Raises UsageError in a shallow
+    clone where neither can be told (the history that holds the merge base,
+    or the default branch, is not there) and for unrelated histories."""
+    head = resolve_head(repo)
+    branch = default_branch(repo)
+    shallow = is_shallow(repo)
+    if branch is None:
+        if shallow:
+            raise UsageError("shallow clone without a default branch (origin/HEAD, main or master): name BASE, "
+                             "e.g. studygen diff origin/main, after fetching it (actions/checkout: fetch-depth: 0)")
+        return head, f"{head[:12]} (HEAD: no default branch found)"
+    short = branch.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+    done = _git(repo.toplevel, "merge-base", "--end-of-options", "HEAD", branch, check=False)
+    if done.returncode != 0 or not done.stdout.strip():
+        if shallow:
+            raise UsageError(f"shallow clone: the merge base of HEAD and {short} is not in the fetched history; "
+                             f"name BASE, or fetch the whole history (git fetch --unshallow; actions/checkout: fetch-depth: 0)")
+        raise UsageError(f"HEAD and {short} have no common commit: name BASE")
+    commit = done.stdout.split()[0]
+    return commit, f"{commit[:12]} (merge base of HEAD and {short})"
+
+
+def resolve_head(repo: Repository) -> str:
+    """HEAD's commit. Raises UsageError in a repository without a commit."""
+    done = _git(repo.toplevel, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
+    if done.returncode != 0:
+        raise UsageError(f"{repo.toplevel}: the repository has no commit yet")
+    return done.stdout.strip()
+
+
+def _safe_relative(path: str) -> bool:
+    """A path that stays inside the folder it is joined to: relative, no ``..``, no empty part."""
+    parts = PurePosixPath(path).parts
+    return bool(parts) and not path.startswith("/") and all(part not in ("", ".", "..") for part in parts)
+
+
+def list_revision(repo: Repository, commit: str, folders) -> dict[str, Entry]:
+    """The files under ``folders`` (relative to the project root) at
+    ``commit``: path relative to the project root → :class:`Entry`. Folders
+    absent at that commit give nothing; submodules and unsafe paths are left out."""
+    folders = [f.strip("/") for f in folders if _safe_relative(f.strip("/"))]
+    if not folders:
+        return {}
+    done = _git(repo.toplevel, "ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit, "--",
+                *[repo.prefix + folder for folder in folders], text=False)
+    files = {}
+    for item in done.stdout.split(b"\0"):
+        if not item:
+            continue
+        meta, _, name = item.partition(b"\t")
+        mode, _, oid = meta.decode("ascii").split(" ")
+        path = name.decode("utf-8", "surrogateescape")
+        if mode not in _MODES or not path.startswith(repo.prefix):
+            continue
+        relative = path[len(repo.prefix):]
+        if _safe_relative(relative):
+            files[relative] = Entry(oid, _MODES[mode])
+    return files
+
+
+def blob_id(content: bytes, object_format: str = "sha1") -> str:
+    """git's blob id of ``content`` (``git hash-object``): the hash of
+    ``blob <size>\\0`` followed by the content (git's object format)."""
+    digest = hashlib.sha256() if object_format == "sha256" else hashlib.sha1()
+    digest.update(b"blob %d\0" % len(content))
+    digest.update(content)
+    return digest.hexdigest()
+
+
+def list_working_tree(repo: Repository, root: Path, folders) -> dict[str, Entry]:
+    """The files under ``folders`` of the working tree at ``root``, with the
+    blob id of what a study loader reads there (a link's target's content);
+    unreadable files and folders are left out (check reports them)."""
+    files = {}
+    for folder in folders:
+        folder = folder.strip("/")
+        if not _safe_relative(folder):
+            continue
+        base = root / folder
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames.sort()
+            for name in sorted(filenames):
+                full = Path(dirpath) / name
+                try:
+                    content = full.read_bytes()
+                except OSError:
+                    continue
+                files[full.relative_to(root).as_posix()] = Entry(blob_id(content, repo.object_format))
+    return files
+
+
+def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
+    """Write the files ``paths`` of ``tree`` (a revision) under ``dest``, as
+    the revision holds them: regular files with their content, links whose
+    target stays inside ``dest`` as links (others are left out, as are paths
+    ``tree`` lacks). Contents come from one ``git cat-file --batch`` process,
+    one blob at a time."""
+    wanted: dict[str, list[tuple[str, str]]] = {}
+    for path in sorted(set(paths)):
+        entry = tree.files.get(path)
+        if entry is not None:
+            wanted.setdefault(entry.oid, []).append((path, entry.kind))
+    if not wanted:
+        return
+    try:
+        process = subprocess.Popen(["git", "-C", str(repo.toplevel), "cat-file", "--batch"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_git_environment())
+    except FileNotFoundError:
+        raise UsageError("git is not installed or not on PATH (studygen diff reads revisions through git)") from None
+    scratch = dest.with_name(dest.name + ".blob")  # beside dest: each blob once, then placed at its paths
+    try:
+        for oid, targets in wanted.items():
+            process.stdin.write(oid.encode("ascii") + b"\n")
+            process.stdin.flush()
+            header = process.stdout.readline().split()
+            if len(header) != 3 or header[1] != b"blob":
+                raise UsageError(f"git cat-file could not read {targets[0][0]} ({oid[:12]}) at {tree.label}")
+            _copy_blob(process.stdout, int(header[2]), scratch)
+            process.stdout.read(1)  # the newline after each object
+            for path, kind in targets:
+                _place(dest, path, kind, scratch)
+    finally:
+        process.stdin.close()
+        process.stdout.close()
+        process.wait(timeout=GIT_TIMEOUT_S)
+        scratch.unlink(missing_ok=True)
+
+
+def _copy_blob(stream, size: int, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as out:
+        left = size
+        while left:
+            chunk = stream.read(min(left, CHUNK_BYTES))
+            if not chunk:
+                raise UsageError(f"git cat-file ended early while writing {path.name}")
+            out.write(chunk)
+            left -= len(chunk)
+
+
+def _place(dest: Path, path: str, kind: str, blob: Path) -> None:
+    """Put one path's content, read from ``blob``, where it belongs under
+    ``dest``: a file as a copy; a link as a symbolic link to the target its
+    blob names when that target stays inside ``dest``, else nothing."""
+    target = dest / path
+    if kind == "link":
+        link_text = blob.read_bytes().decode("utf-8", "surrogateescape")
+        resolved = (target.parent / link_text).resolve()
+        if not link_text.startswith("/") and resolved.is_relative_to(dest.resolve()):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.symlink(link_text, target)
+            except (OSError, ValueError):  # a NUL in the link text, a name the file system refuses
+                pass
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(blob, target)

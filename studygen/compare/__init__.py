@@ -1,0 +1,144 @@
+"""What changes in a study between two revisions: figures, verdicts, findings.
+
+Pure: loaded studies, committed READMEs and check findings in, changes out
+(``studygen diff`` reads the revisions through git and prints the report,
+:mod:`studygen.commands.diff`). One family at a time:
+
+- :mod:`~studygen.compare.figures`: every measurement key's figure, old and
+  new, and whether it moved within or beyond its spread;
+- :mod:`~studygen.compare.sentences`: README sentences with a verdict or a
+  range that changed, and verdicts that flipped;
+- findings (SG1xx, SG2xx) present at one revision and not the other, matched
+  on code, severity, file, pointer, key and message (not the line: an
+  unchanged finding moves when lines are added above it);
+- the study file's decision (``decision.shipped``) when it flips.
+
+:mod:`~studygen.compare.report` prints a :class:`Report` as text, Markdown,
+JSON or GitHub annotations and says which changes fail a run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..findings import Finding
+from .figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, FigureChange, compare_figures
+from .sentences import SentenceChange, compare_sentences
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One family at one revision: ``study`` (loaded; None when the family
+    does not exist there or its study file cannot be loaded), ``findings``
+    (check's, paths relative to the project root), ``readme`` (the committed
+    README's text, None when there is none) and ``problem`` (why the study
+    could not be loaded, '' when it could)."""
+
+    study: object | None
+    findings: tuple[Finding, ...] = ()
+    readme: str | None = None
+    problem: str = ""
+    exists: bool = True
+
+
+@dataclass(frozen=True)
+class FindingChange:
+    """A finding present at one revision only: ``appeared`` at head, or gone."""
+
+    finding: Finding
+    appeared: bool
+
+
+@dataclass
+class FamilyChanges:
+    """Everything that changed in one family (see the module docstring).
+    ``compared`` is False when its inputs are byte-identical at both
+    revisions, so nothing was compared; ``figures`` holds every key,
+    unchanged ones included; ``shipped`` is ``decision.shipped`` at base and
+    head (None where there is no study); ``notes`` say what could not be
+    compared."""
+
+    family: str
+    readme_path: str
+    compared: bool = True
+    figures: list[FigureChange] = field(default_factory=list)
+    sentences: list[SentenceChange] = field(default_factory=list)
+    findings: list[FindingChange] = field(default_factory=list)
+    shipped: tuple[bool | None, bool | None] = (None, None)
+    notes: list[str] = field(default_factory=list)
+
+    def figures_with(self, verdict: str) -> list[FigureChange]:
+        return [change for change in self.figures if change.verdict == verdict]
+
+    @property
+    def verdict_changes(self) -> list[SentenceChange]:
+        return [change for change in self.sentences if change.verdict_changed]
+
+    @property
+    def decision_flipped(self) -> bool:
+        old, new = self.shipped
+        return old is not None and new is not None and old != new
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything is reported for the family."""
+        return bool(any(c.verdict != UNCHANGED for c in self.figures) or self.sentences or self.findings
+                    or self.decision_flipped or self.notes)
+
+
+def compare_family(family: str, readme_path: str, base: Revision, head: Revision) -> FamilyChanges:
+    """The changes of one family from ``base`` to ``head``."""
+    changes = FamilyChanges(family, readme_path)
+    for side, revision in (("base", base), ("head", head)):
+        if revision.exists and revision.study is None:
+            changes.notes.append(f"at {side} the study cannot be loaded, so its figures are not compared: "
+                                 f"{revision.problem}")
+    if all(r.study is not None or not r.exists for r in (base, head)):
+        changes.figures = compare_figures(base.study, head.study)
+    changes.sentences = compare_sentences(base.readme, head.readme, readme_path)
+    changes.findings = compare_findings(base.findings, head.findings)
+    changes.shipped = (_shipped(base.study), _shipped(head.study))
+    return changes
+
+
+def unchanged_family(family: str, readme_path: str) -> FamilyChanges:
+    """A family whose inputs are the same bytes at both revisions: nothing to compare."""
+    return FamilyChanges(family, readme_path, compared=False)
+
+
+def _shipped(study) -> bool | None:
+    if study is None:
+        return None
+    return bool((study.spec.get("decision") or {}).get("shipped"))
+
+
+def _identity(finding: Finding) -> tuple:
+    return (finding.code, finding.severity, finding.file, finding.pointer or "", finding.key or "", finding.message)
+
+
+def compare_findings(old: tuple[Finding, ...] | list[Finding], new: tuple[Finding, ...] | list[Finding]) -> list[FindingChange]:
+    """Findings of one revision that the other lacks (each matched once, see
+    the module docstring): those gone first, then those that appeared."""
+    left: dict[tuple, int] = {}
+    for finding in new:
+        left[_identity(finding)] = left.get(_identity(finding), 0) + 1
+    gone = []
+    for finding in old:
+        if left.get(_identity(finding), 0):
+            left[_identity(finding)] -= 1
+        else:
+            gone.append(FindingChange(finding, appeared=False))
+    matched: dict[tuple, int] = {}
+    for finding in old:
+        matched[_identity(finding)] = matched.get(_identity(finding), 0) + 1
+    appeared = []
+    for finding in new:
+        if matched.get(_identity(finding), 0):
+            matched[_identity(finding)] -= 1
+        else:
+            appeared.append(FindingChange(finding, appeared=True))
+    return gone + appeared
+
+
+__all__ = ["BEYOND", "NEW", "REMOVED", "UNCHANGED", "WITHIN", "FamilyChanges", "FindingChange", "Revision",
+           "compare_family", "compare_findings", "unchanged_family"]

@@ -1,0 +1,302 @@
+"""Figures of one study at two revisions, compared by measurement key.
+
+A figure is what one measurement key (:mod:`studygen.records.keys`: what is
+measured, independent of the job that measured it) holds in a revision: the
+value of each job that reports it. Between a base and a head revision each
+key's figure is
+
+- **unchanged** when both hold the same values (which jobs report them
+  aside);
+- **new** / **removed** when only the head / only the base holds it;
+- **within spread** when the change (head minus base, the median over jobs
+  on each side) is no larger than the widest spread measured for it, else
+  **beyond spread**.
+
+The spreads are those of the study's spread model
+(:mod:`studygen.study.spread`), read on each side from that side's records:
+the repeat medians or profiled iterations of a figure, its independent
+compilations, the jobs that report the same key, a declared source's bound
+(``spread_sources[*].up_to_percent``, of the mean of the two values), and the
+study file's tolerance for figures without a spread of their own. A spread's
+width is its largest minus its smallest value: the rule SG203 holds a
+variant difference to (a difference no larger than the job-to-job spread is
+not a measured difference) applied to a difference between revisions. A
+figure with no spread and no tolerance is beyond spread on any change.
+
+Figures given as a range over rows the source does not list
+(``value_min``/``value_max``) are compared end by end against the tolerance.
+Not-measured results are no figures.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from ..numbers import format_number
+from ..place import Place
+from ..records.kinds import Kind
+from ..render.rows import fmt, unit_suffix
+from ..render.text import gpu_label, shape_label
+from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
+
+UNCHANGED = "unchanged"
+WITHIN = "within spread"
+BEYOND = "beyond spread"
+NEW = "new"
+REMOVED = "removed"
+# Verdicts in the order a report lists them: what needs a look first.
+VERDICT_ORDER = (BEYOND, WITHIN, NEW, REMOVED, UNCHANGED)
+
+DECLARED = "declared"
+TOLERANCE = "tolerance"
+_EPSILON = 1e-9  # relative: two floats this close are one value (a value read back through JSON)
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """How far a figure may move and stay within its spread: ``width`` (in
+    the figure's unit) and where it comes from: ``source`` (a source of
+    :mod:`studygen.study.spread`: ``repeat medians``, ``profiled iterations``,
+    ``compilations``, ``jobs``; or :data:`DECLARED`, :data:`TOLERANCE`),
+    ``side`` (``base`` or ``head``: whose records measured it), ``count`` and
+    ``low``/``high`` (the values it is read from), ``percent`` (a declared
+    bound), ``declared`` (a declared source's words)."""
+
+    width: float
+    source: str
+    side: str = ""
+    count: int = 0
+    low: float | None = None
+    high: float | None = None
+    percent: float | None = None
+    declared: str = ""
+
+    def words(self, unit: str, decimals: int | None) -> str:
+        """The allowance as a report prints it: ``0.081 ms spread of 15 repeat
+        medians in base (8.157 to 8.238 ms)``, ``up to 5 % between independent
+        compilations (study file): 0.412 ms``, ``tolerance 0.05 ms (study file)``."""
+        suffix = unit_suffix(unit)
+        width = f"{format_number(self.width, decimals)}{suffix}"
+        if self.source == TOLERANCE:
+            return f"tolerance {width} (study file)"
+        if self.source == DECLARED:
+            return f"up to {format_number(self.percent)} % between {self.declared} (study file): {width}"
+        return (f"{width} spread of {self.count} {self.source} in {self.side} "
+                f"({format_number(self.low, decimals)} to {format_number(self.high, decimals)}{suffix})")
+
+
+@dataclass(frozen=True)
+class FigureChange:
+    """One measurement key compared between two revisions.
+
+    ``what``: the figure in words; ``old``/``new``: each job's value at base
+    and head, as printed (``[]`` where the side has none); ``old_value``,
+    ``new_value``: the figure compared (median over jobs; None for a range or
+    a missing side); ``delta`` = new - old (figure unit) and ``relative`` =
+    delta / old (a fraction; None when old is 0 or either is missing);
+    ``spread``: the widest allowance (None when nothing bounds the figure);
+    ``place``: the head's row (its record and line), the base's for a removed
+    figure; ``decimals``: digits a value is printed with."""
+
+    key: str
+    what: str
+    unit: str
+    verdict: str
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    old_jobs: tuple[str, ...]
+    new_jobs: tuple[str, ...]
+    old_value: float | None
+    new_value: float | None
+    delta: float | None
+    relative: float | None
+    spread: Allowance | None
+    place: Place
+    decimals: int | None
+
+
+def compare_figures(base, head) -> list[FigureChange]:
+    """Every measurement key of either study compared (see the module
+    docstring), unchanged ones included, in :data:`VERDICT_ORDER`, then by
+    description. ``base``/``head``: loaded studies (None: the family does not
+    exist at that revision)."""
+    old = _figures(base) if base is not None else {}
+    new = _figures(head) if head is not None else {}
+    names = _names(base, head, old, new)
+    changes = []
+    for key in sorted(old.keys() | new.keys()):
+        changes.append(_compare(key, names[key], base, head, old.get(key, []), new.get(key, [])))
+    return sorted(changes, key=lambda c: (VERDICT_ORDER.index(c.verdict), c.what, c.key))
+
+
+def _compare(key: str, what: str, base, head, old_rows: list, new_rows: list) -> FigureChange:
+    some = (new_rows or old_rows)[0]
+    decimals = _decimals(old_rows + new_rows)
+    old_value, new_value = _median(old_rows), _median(new_rows)
+    delta = new_value - old_value if old_value is not None and new_value is not None else None
+    relative = delta / old_value if delta is not None and old_value else None
+    verdict, spread = _judge(base, head, old_rows, new_rows, old_value, new_value)
+    return FigureChange(key, what, _unit(some), verdict, tuple(_shown(r) for r in old_rows),
+                        tuple(_shown(r) for r in new_rows), tuple(_job(r) for r in old_rows),
+                        tuple(_job(r) for r in new_rows), old_value, new_value, delta, relative, spread,
+                        _place(some), decimals)
+
+
+def _judge(base, head, old_rows, new_rows, old_value, new_value) -> tuple[str, Allowance | None]:
+    """The verdict of one key and the allowance it was held to."""
+    if not old_rows:
+        return NEW, None
+    if not new_rows:
+        return REMOVED, None
+    if _same(old_rows, new_rows):
+        return UNCHANGED, None
+    allowances = allowances_of(base, head, old_rows, new_rows, old_value, new_value)
+    widest = max(allowances, key=lambda a: a.width) if allowances else None
+    if old_value is None or new_value is None:  # ranges: each end within the tolerance
+        moved = max(abs(a - b) for a, b in zip(_ends(old_rows), _ends(new_rows)))
+    else:
+        moved = abs(new_value - old_value)
+    scale = max(abs(old_value or 0.0), abs(new_value or 0.0), 1.0)
+    within = widest is not None and moved <= widest.width + _EPSILON * scale
+    return (WITHIN if within else BEYOND), widest
+
+
+def allowances_of(base, head, old_rows, new_rows, old_value, new_value) -> list[Allowance]:
+    """Every allowance that bounds a change of one key: each side's measured
+    spreads (:func:`studygen.study.spread.measured_spreads`) and job-to-job
+    spread, a declared source's bound covering both sides, the tolerance.
+    Ranges (no single value) get the tolerance only."""
+    allowances = []
+    single = old_value is not None and new_value is not None
+    for side, study, rows in (("base", base, old_rows), ("head", head, new_rows)):
+        spreads = [spread for row in rows for spread in measured_spreads(study, row)] if single else []
+        values = [_value(row) for row in rows]
+        if single and len({_job(row) for row in rows}) > 1:
+            spreads.append(Spread(tuple(values), JOBS))
+        allowances += [Allowance(s.width, s.source, side, len(s.values), s.low, s.high) for s in spreads]
+    if single:
+        declared = declared_source_of(head, old_rows[0], new_rows[0])
+        if declared is not None and declared.up_to_percent is not None:
+            mean = (abs(old_value) + abs(new_value)) / 2
+            allowances.append(Allowance(declared.up_to_percent / 100 * mean, DECLARED, percent=declared.up_to_percent,
+                                        declared=declared.words))
+    allowed = max(tolerance(base, old_rows[0]), tolerance(head, new_rows[0]))
+    if allowed > 0:
+        allowances.append(Allowance(allowed, TOLERANCE))
+    return allowances
+
+
+def _same(old_rows, new_rows) -> bool:
+    """The same values on both sides (jobs that left or joined with a value another job has change nothing)."""
+    return {_figure(r) for r in old_rows} == {_figure(r) for r in new_rows}
+
+
+def _median(rows) -> float | None:
+    values = [_value(r) for r in rows]
+    if not values or any(v is None for v in values):
+        return None
+    return float(statistics.median(values))
+
+
+def _ends(rows) -> tuple[float, float]:
+    lows, highs = zip(*(_range(r) for r in rows))
+    return min(lows), max(highs)
+
+
+def _decimals(rows) -> int | None:
+    """Digits to print a value and a change with: the row's display precision
+    (the study file's), else the most digits any value carries (None when no
+    value carries any: a computed float prints as it is)."""
+    shown = [d for d in map(_display_decimals, rows) if d is not None]
+    if shown:
+        return max(shown)
+    carried = [d for d in map(_carried_decimals, rows) if d is not None]
+    return max(carried) if carried else None
+
+
+def _names(base, head, old: dict, new: dict) -> dict[str, str]:
+    """Each key in words; where two keys read the same, the software versions
+    and then the checkpoint revision are added until they differ."""
+    rows = {key: (head, rows[0]) for key, rows in new.items()}
+    rows.update({key: (base, rows[0]) for key, rows in old.items() if key not in rows})
+    names = {key: _what(study, row) for key, (study, row) in rows.items()}
+    for position in range(2):
+        seen: dict[str, int] = {}
+        for name in names.values():
+            seen[name] = seen.get(name, 0) + 1
+        for key, (_, row) in rows.items():
+            extra = _telling_apart(row)[position]
+            if seen[names[key]] > 1 and extra:
+                names[key] += f", {extra}"
+    return names
+
+
+# ---- the rows this module reads: one adapter over studygen.study's Row ----
+
+def _figures(study) -> dict[str, list]:
+    """Measurement key (its text) -> the rows that give it a figure (a value or a range), in job order."""
+    by_key: dict[str, list] = {}
+    for row in study.rows:
+        if row.kind == Kind.NOT_MEASURED or (row.value is None and row.value_min is None):
+            continue
+        by_key.setdefault(row.key.text(), []).append(row)
+    for rows in by_key.values():
+        rows.sort(key=lambda r: (r.job_id, r.pointer))
+    return by_key
+
+
+def _job(row) -> str:
+    return row.job_id
+
+
+def _value(row) -> float | None:
+    return row.value
+
+
+def _range(row) -> tuple[float, float]:
+    return (row.value, row.value) if row.value is not None else (row.value_min, row.value_max)
+
+
+def _figure(row) -> tuple:
+    return (row.value, row.value_min, row.value_max)
+
+
+def _unit(row) -> str:
+    return row.unit or ""
+
+
+def _display_decimals(row) -> int | None:
+    return row.display_decimals
+
+
+def _carried_decimals(row) -> int | None:
+    return row.decimals
+
+
+def _telling_apart(row) -> tuple[str, str]:
+    """What tells two keys apart that read alike: the software versions, then the checkpoint revision."""
+    return row.software or "", row.revision or ""
+
+
+def _shown(row) -> str:
+    """The value as the README prints it (the study file's precision), a range as ``low to high``."""
+    if row.value is not None:
+        return fmt(row.value, row)
+    return f"{fmt(row.value_min, row)} to {fmt(row.value_max, row)}"
+
+
+def _place(row) -> Place:
+    return Place(row.record.display_path, row.line, row.pointer)
+
+
+def _what(study, row) -> str:
+    """``fp16 median gpu compute, 800 x 800, compile, H200`` style words for a row's key."""
+    measured = row.statistic if row.statistic not in (None, "", "unspecified") else ""
+    metric = row.metric if row.metric not in (None, "", "unspecified", row.kind) else row.kind
+    head = " ".join(p for p in (study.variant_label(row.variant), measured, metric.replace("_", " "),
+                                row.group or "") if p)
+    where = [shape_label(row.shape) if row.shape else "", row.mode or "",
+             f"batch {row.batch}" if row.batch not in (None, 1) else "",
+             gpu_label(row.gpu) if row.gpu else "", row.dataset or ""]
+    return ", ".join(p for p in (head, *where) if p)

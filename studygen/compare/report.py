@@ -1,0 +1,436 @@
+"""A diff report (:class:`Report`) printed four ways, and the exit code it gives.
+
+- ``text``: per family, one line per change (the figure, old -> new, the
+  change absolute and relative, the spread it was held to, its place), then
+  a summary line;
+- ``md``: for a pull-request comment: the summary, the figures beyond their
+  spread (the :data:`SUMMARY_ROWS` largest relative changes) and the verdict
+  changes first, then every change folded in ``<details>`` blocks (GitHub
+  renders them collapsed), cut to :data:`MAX_COMMENT_CHARS`;
+- ``json``: one object (``base``, ``head``, ``summary``, ``families``);
+- ``github``: workflow commands (``::error file=…,line=…::…``, as
+  docs.github.com "Workflow commands for GitHub Actions" gives them) at the
+  changed lines of the head revision: what fails the run under ``--fail-on``
+  as errors, other changes as notices, findings that appeared as warnings.
+
+``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
+figure beyond its spread and any verdict change (a sentence's verdicts, or
+the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
+``never`` never.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+from ..findings import Finding
+from ..numbers import format_number
+from ..render.rows import unit_suffix
+from ..render.text import escape_cell
+from . import FamilyChanges, FindingChange
+from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
+from .sentences import ProseSentence, SentenceChange
+
+FAIL_ON = ("beyond-spread", "verdict", "never")
+RELATIVE_DECIMALS = 2  # a relative change in %, as "+3.98 %"
+MAX_COMMENT_CHARS = 65536  # the longest comment body GitHub accepts
+SUMMARY_ROWS = 10  # figures beyond their spread listed above the folded table, largest relative change first
+_LEFT_OUT = ("*{count} more lines left out: a comment holds at most 65,536 characters. "
+             "`studygen diff --format text` lists every change.*")
+
+
+@dataclass
+class Report:
+    """Changes between two revisions: ``base``/``head`` name them in words;
+    ``families`` in name order; ``path_prefix`` is the project root relative
+    to the repository's top level (GitHub annotations name files from there)."""
+
+    base: str
+    head: str
+    families: list[FamilyChanges] = field(default_factory=list)
+    path_prefix: str = ""
+
+    def figures(self, verdict: str) -> list[tuple[str, FigureChange]]:
+        return [(f.family, c) for f in self.families for c in f.figures_with(verdict)]
+
+    def verdict_changes(self) -> list[tuple[str, SentenceChange]]:
+        return [(f.family, c) for f in self.families for c in f.verdict_changes]
+
+    def decision_flips(self) -> list[FamilyChanges]:
+        return [f for f in self.families if f.decision_flipped]
+
+    @property
+    def changed(self) -> bool:
+        return any(f.changed for f in self.families)
+
+    def summary(self) -> dict[str, int]:
+        """Counts of every kind of change (the figures by verdict, sentences, findings)."""
+        counts = {verdict: len(self.figures(verdict)) for verdict in VERDICT_ORDER}
+        counts["verdict changes"] = len(self.verdict_changes()) + len(self.decision_flips())
+        counts["sentences changed"] = sum(len(f.sentences) for f in self.families)
+        counts["findings appeared"] = sum(1 for f in self.families for c in f.findings if c.appeared)
+        counts["findings gone"] = sum(1 for f in self.families for c in f.findings if not c.appeared)
+        return counts
+
+
+def exit_code(report: Report, fail_on: str) -> int:
+    """1 when ``report`` holds a change ``fail_on`` counts (see the module docstring), else 0."""
+    verdicts = bool(report.verdict_changes() or report.decision_flips())
+    if fail_on == "beyond-spread":
+        return 1 if report.figures(BEYOND) or verdicts else 0
+    if fail_on == "verdict":
+        return 1 if verdicts else 0
+    return 0
+
+
+def summary_line(report: Report) -> str:
+    """``2 figures beyond their spread, 1 verdict change; 3 within spread, ...``."""
+    if not report.changed:
+        return f"nothing changed between {report.base} and {report.head}"
+    counts = report.summary()
+    first = [_count(counts[BEYOND], "figure beyond its spread", "figures beyond their spread"),
+             _count(counts["verdict changes"], "verdict change", "verdict changes")]
+    rest = [f"{counts[WITHIN]} within spread", f"{counts[NEW]} new", f"{counts[REMOVED]} removed",
+            f"{counts[UNCHANGED]} unchanged",
+            _count(counts["sentences changed"], "sentence changed", "sentences changed"),
+            f"findings: {counts['findings appeared']} appeared, {counts['findings gone']} gone"]
+    return f"{', '.join(first)}; {', '.join(rest)}"
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
+# ---- words shared by the formats ---------------------------------------------
+
+def values_text(values: tuple[str, ...], jobs: tuple[str, ...], unit: str) -> str:
+    """One side of a figure: ``8.188 ms``, or ``8.188, 8.190 ms (jobs a, b)``."""
+    if not values:
+        return "-"
+    text = ", ".join(values) + unit_suffix(unit)
+    if len(jobs) > 1:
+        text += f" (jobs {', '.join(jobs)})"
+    return text
+
+
+def change_text(change: FigureChange) -> str:
+    """``+0.500 ms, +3.98 %``; '' when there is no single value on both sides."""
+    if change.delta is None:
+        return ""
+    text = f"{format_number(change.delta, change.decimals, sign=True)}{unit_suffix(change.unit)}"
+    if change.relative is not None:
+        text += f", {format_number(100 * change.relative, RELATIVE_DECIMALS, sign=True)} %"
+    return text
+
+
+def spread_text(change: FigureChange) -> str:
+    """The spread a changed figure was held to, or why none holds it."""
+    if change.verdict not in (WITHIN, BEYOND):
+        return ""
+    if change.spread is None:
+        return "no spread measured (no repeats, profiled iterations, compilations or other jobs) and no tolerance"
+    return change.spread.words(change.unit, change.decimals)
+
+
+def figure_line(change: FigureChange) -> str:
+    """One figure change in words (text and annotations)."""
+    if change.verdict == NEW:
+        return f"{change.what}: {values_text(change.new, change.new_jobs, change.unit)} (job {', '.join(change.new_jobs)})"
+    if change.verdict == REMOVED:
+        return f"{change.what}: was {values_text(change.old, change.old_jobs, change.unit)} (job {', '.join(change.old_jobs)})"
+    moved = change_text(change)
+    line = (f"{change.what}: {values_text(change.old, change.old_jobs, change.unit)} -> "
+            f"{values_text(change.new, change.new_jobs, change.unit)}{f' ({moved})' if moved else ''}")
+    spread = spread_text(change)
+    if change.spread is None:
+        return f"{line}; {spread}" if spread else line
+    return f"{line}; {'more than' if change.verdict == BEYOND else 'within'} {spread}"
+
+
+def verdicts_text(change: SentenceChange, arrow: str = "->") -> str:
+    """``no faster -> faster`` (``none`` for a side without a verdict)."""
+    def side(sentence):
+        return ", ".join(sorted(sentence.verdicts)) if sentence and sentence.verdicts else "none"
+    return f"{side(change.old)} {arrow} {side(change.new)}"
+
+
+def sentence_kind(change: SentenceChange) -> str:
+    if change.verdict_changed:
+        return "verdict changed"
+    if change.old is None:
+        return "sentence added"
+    if change.new is None:
+        return "sentence removed"
+    return "sentence changed"
+
+
+def _shipped(value: bool | None) -> str:
+    return "shipped" if value else "not shipped"
+
+
+# ---- text ---------------------------------------------------------------------
+
+def format_text(report: Report) -> str:
+    """Plain text: a heading line, then per family one line per change."""
+    lines = [f"studygen diff: {report.base} -> {report.head}"]
+    for family in report.families:
+        if not family.compared:
+            lines.append(f"{family.family}: inputs unchanged")
+            continue
+        if not family.changed:
+            lines.append(f"{family.family}: nothing changed")
+            continue
+        lines.append(family.family)
+        lines += _text_family(family)
+    lines.append(summary_line(report))
+    return "\n".join(lines)
+
+
+def _text_family(family: FamilyChanges) -> list[str]:
+    lines = []
+    for change in family.figures:
+        if change.verdict != UNCHANGED:
+            lines.append(f"  {change.verdict}: {figure_line(change)} [{change.place}]")
+    if family.decision_flipped:
+        old, new = family.shipped
+        lines.append(f"  verdict changed: decision.shipped in the study file: {_shipped(old)} -> {_shipped(new)}")
+    for change in family.sentences:
+        where = change.new or change.old
+        detail = f" ({verdicts_text(change)})" if change.verdict_changed else ""
+        lines.append(f"  {sentence_kind(change)}: {family.readme_path}:{where.line}{detail}")
+        if change.old is not None:
+            lines.append(f"      - {change.old.text}")
+        if change.new is not None:
+            lines.append(f"      + {change.new.text}")
+    for change in family.findings:
+        finding = change.finding
+        lines.append(f"  finding {'appeared' if change.appeared else 'gone'}: {finding.place}: {finding.code} "
+                     f"[{finding.severity}] {_one_line(finding.message)}")
+    lines += [f"  note: {note}" for note in family.notes]
+    return lines
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+# ---- Markdown -----------------------------------------------------------------
+
+def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
+    """A pull-request comment: summary, what needs a look, then every change
+    folded; at most ``limit`` characters (see :func:`_fit`)."""
+    lines = [f"### studygen diff: {_code(report.base)} → {_code(report.head)}", ""]
+    if not report.changed:
+        lines.append(f"Nothing changed between {_code(report.base)} and {_code(report.head)}.")
+        return "\n".join(lines) + "\n"
+    lines += [f"**{summary_line(report)}**", ""]
+    beyond = sorted(report.figures(BEYOND), key=lambda item: -abs(item[1].relative or 0.0))
+    if beyond:
+        shown = beyond[:SUMMARY_ROWS]
+        more = f" (the {len(shown)} largest relative changes; all {len(beyond)} in the table below)" \
+            if len(beyond) > len(shown) else ""
+        lines += [f"Beyond their spread{more}:", ""]
+        lines += _figure_table(shown, with_verdict=False)
+        lines.append("")
+    flips = report.verdict_changes()
+    if flips or report.decision_flips():
+        lines += ["Verdict changes:", ""]
+        for family in report.decision_flips():
+            old, new = family.shipped
+            lines.append(f"- {_cell(family.family)}: decision in the study file, {_shipped(old)} → {_shipped(new)}")
+        for family, change in flips:
+            lines.append(f"- {_cell(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
+                         f"{_cell(verdicts_text(change, '→'))}")
+            lines += [f"  - before: {_cell(change.old.text)}", f"  - after: {_cell(change.new.text)}"]
+        lines.append("")
+    lines += _details(report)
+    return _fit(lines, limit)
+
+
+def _fit(lines: list[str], limit: int) -> str:
+    """``lines`` joined, cut where the text would pass ``limit`` characters
+    (GitHub refuses a longer comment): the lines that fit, an open
+    ``<details>`` closed, and a line saying how many lines were left out and
+    where every change is listed."""
+    while lines and not lines[-1]:
+        lines = lines[:-1]
+    text = "\n".join(lines) + "\n"
+    if len(text) <= limit:
+        return text
+    kept, size, open_details = [], 0, False
+    budget = limit - len(_LEFT_OUT.format(count=len(lines))) - len("</details>\n\n") - 2
+    for line in lines:
+        if size + len(line) + 1 > budget:
+            break
+        kept.append(line)
+        size += len(line) + 1
+        open_details = (open_details or line == "<details>") and line != "</details>"
+    left_out = len(lines) - len(kept)
+    closing = ["", "</details>", ""] if open_details else [""]
+    return "\n".join(kept + closing + [_LEFT_OUT.format(count=left_out)]) + "\n"
+
+
+def _details(report: Report) -> list[str]:
+    lines = []
+    changed = [(f.family, c) for f in report.families for c in f.figures if c.verdict != UNCHANGED]
+    if changed:
+        lines += _folded(f"All figure changes ({len(changed)})", _figure_table(changed, with_verdict=True))
+    sentences = [(f, c) for f in report.families for c in f.sentences]
+    if sentences:
+        body = []
+        for family, change in sentences:
+            where = change.new or change.old
+            body.append(f"- {_cell(family.family)}, line {where.line}, {sentence_kind(change)}"
+                        + (f" ({_cell(verdicts_text(change, '→'))})" if change.verdict_changed else ""))
+            if change.old is not None:
+                body.append(f"  - before: {_cell(change.old.text)}")
+            if change.new is not None:
+                body.append(f"  - after: {_cell(change.new.text)}")
+        lines += _folded(f"Sentences with a verdict or a range ({len(sentences)})", body)
+    findings = [(f.family, c) for f in report.families for c in f.findings]
+    if findings:
+        body = [f"- {'appeared' if c.appeared else 'gone'}: {_code(str(c.finding.place))} {c.finding.code} "
+                f"[{c.finding.severity}] {_cell(c.finding.message)}" for _, c in findings]
+        lines += _folded(f"Findings that appeared or went ({len(findings)})", body)
+    unchanged = [f.family for f in report.families if not f.compared]
+    notes = [f"- {_cell(f.family)}: {_cell(note)}" for f in report.families for note in f.notes]
+    if unchanged:
+        notes.append(f"- inputs unchanged, not compared: {', '.join(_cell(name) for name in unchanged)}")
+    if notes:
+        lines += ["Notes:", "", *notes, ""]
+    return lines
+
+
+def _figure_table(rows: list[tuple[str, FigureChange]], with_verdict: bool) -> list[str]:
+    header = ["Family", "Figure", "Old", "New", "Change", *(["Verdict"] if with_verdict else []), "Spread"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for family, change in rows:
+        cells = [family, change.what, values_text(change.old, change.old_jobs, change.unit),
+                 values_text(change.new, change.new_jobs, change.unit), change_text(change),
+                 *([change.verdict] if with_verdict else []), spread_text(change)]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return lines
+
+
+def _folded(summary: str, body: list[str]) -> list[str]:
+    return ["<details>", f"<summary>{_cell(summary)}</summary>", "", *body, "", "</details>", ""]
+
+
+def _cell(text: str) -> str:
+    """Record and README text made safe in a table cell or a list item (HTML escaped, pipes escaped, one line)."""
+    return escape_cell(text)
+
+
+def _code(text: str) -> str:
+    return f"`{text.replace('`', '')}`"
+
+
+def _readme_of(report: Report, family: str) -> str:
+    return next(f.readme_path for f in report.families if f.family == family)
+
+
+# ---- JSON ---------------------------------------------------------------------
+
+def format_json(report: Report) -> str:
+    """One JSON object: ``base``, ``head``, ``summary`` (counts), ``families``
+    (each with its changed figures, sentences, findings, decision and notes)."""
+    families = []
+    for family in report.families:
+        families.append({
+            "family": family.family, "compared": family.compared,
+            "figures": [_figure_json(c) for c in family.figures if c.verdict != UNCHANGED],
+            "unchanged_figures": len(family.figures_with(UNCHANGED)),
+            "sentences": [_sentence_json(c) for c in family.sentences],
+            "findings": [dict(asdict(c.finding), change="appeared" if c.appeared else "gone") for c in family.findings],
+            "decision_shipped": {"base": family.shipped[0], "head": family.shipped[1]},
+            "notes": family.notes})
+    return json.dumps({"base": report.base, "head": report.head, "summary": report.summary(),
+                       "families": families}, indent=2)
+
+
+def _figure_json(change: FigureChange) -> dict:
+    data = {"key": change.key, "what": change.what, "unit": change.unit, "verdict": change.verdict,
+            "old": list(change.old), "new": list(change.new), "old_jobs": list(change.old_jobs),
+            "new_jobs": list(change.new_jobs), "old_value": change.old_value, "new_value": change.new_value,
+            "delta": change.delta, "relative": change.relative,
+            "spread": asdict(change.spread) if change.spread else None, "file": change.place.path,
+            "line": change.place.line, "pointer": change.place.pointer}
+    return data
+
+
+def _sentence_json(change: SentenceChange) -> dict:
+    def side(sentence: ProseSentence | None):
+        if sentence is None:
+            return None
+        return {"text": sentence.text, "line": sentence.line, "heading": sentence.heading,
+                "verdicts": sorted(sentence.verdicts)}
+    return {"kind": sentence_kind(change), "old": side(change.old), "new": side(change.new)}
+
+
+# ---- GitHub workflow commands -------------------------------------------------
+
+def _escape_data(text: str) -> str:
+    # Workflow command escaping, as in @actions/core's escapeData and escapeProperty.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _command(level: str, title: str, message: str, path: str = "", line: int = 0) -> str:
+    props = [f"file={_escape_property(path)}"] if path else []
+    if path and line:
+        props.append(f"line={line}")
+    props.append(f"title={_escape_property(title)}")
+    return f"::{level} {','.join(props)}::{_escape_data(message)}"
+
+
+def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
+    """One workflow command per change at its place in the head revision
+    (a removed figure or a finding that went has none there: no file), then
+    the summary line."""
+    prefix = report.path_prefix
+    fails_beyond = fail_on == "beyond-spread"
+    fails_verdict = fail_on in ("beyond-spread", "verdict")
+    lines = []
+    for family in report.families:
+        for change in family.figures:
+            if change.verdict == UNCHANGED:
+                continue
+            level = ("error" if fails_beyond else "warning") if change.verdict == BEYOND else "notice"
+            at = change.place if change.verdict != REMOVED else None
+            lines.append(_command(level, f"studygen diff: {change.verdict}", f"{family.family}: {figure_line(change)}",
+                                  prefix + at.path if at else "", at.line if at else 0))
+        if family.decision_flipped:
+            old, new = family.shipped
+            lines.append(_command("error" if fails_verdict else "warning", "studygen diff: verdict changed",
+                                  f"{family.family}: decision.shipped {_shipped(old)} -> {_shipped(new)}"))
+        for change in family.sentences:
+            level = ("error" if fails_verdict else "warning") if change.verdict_changed else "notice"
+            message = f"{family.family}: {sentence_kind(change)}"
+            if change.verdict_changed:
+                message += f" ({verdicts_text(change)})"
+            if change.old is not None:
+                message += f"\nbefore: {change.old.text}"
+            if change.new is not None:
+                message += f"\nafter: {change.new.text}"
+            lines.append(_command(level, f"studygen diff: {sentence_kind(change)}", message,
+                                  prefix + family.readme_path if change.new else "", change.new.line if change.new else 0))
+        for change in family.findings:
+            lines.append(_finding_command(change, prefix))
+    lines.append(summary_line(report))
+    return "\n".join(lines)
+
+
+def _finding_command(change: FindingChange, prefix: str) -> str:
+    finding: Finding = change.finding
+    if change.appeared:
+        return _command("warning", f"studygen diff: {finding.code} appeared", f"{finding.code} {finding.message}",
+                        prefix + finding.file if finding.file else "", finding.line)
+    return _command("notice", f"studygen diff: {finding.code} gone", f"{finding.code} {finding.message} "
+                    f"(was at {finding.place})")
+
+
+FORMATS = ("text", "md", "json", "github")

@@ -1,0 +1,166 @@
+"""studygen.compare.figures: each key's figure at two revisions, within or beyond its widest spread.
+
+Studies are the toy projects of tests/checks/studies.py (made-up figures; every
+expected spread and change below is worked out by hand in the comment beside it).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.compare.figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, compare_figures
+from tests.checks.studies import coco_ap, kernel_time, latency, load, record, spec
+
+
+def both(tmp_path, base_records, head_records, **study):
+    """The toy study at two revisions (two project folders)."""
+    base = load(tmp_path / "base", records=base_records, study=spec(**study))
+    head = load(tmp_path / "head", records=head_records, study=spec(**study))
+    return base, head
+
+
+def only(changes, verdict=None):
+    changed = [c for c in changes if c.verdict != UNCHANGED]
+    assert len(changed) == 1, [(c.what, c.verdict) for c in changes]
+    if verdict:
+        assert changed[0].verdict == verdict
+    return changed[0]
+
+
+def test_a_move_up_to_the_widest_repeat_spread_is_within_and_past_it_is_beyond(tmp_path):
+    base_rows = [latency("fp16", 10.0, repeats=[9.9, 10.0, 10.2])]  # repeat spread 0.3 ms
+    cases = {10.2: WITHIN, 10.3: WITHIN, 10.31: BEYOND, 9.7: WITHIN, 9.69: BEYOND}
+    for new, verdict in cases.items():
+        base, head = both(tmp_path / str(new), [record("main", base_rows)],
+                          [record("main", [latency("fp16", new, repeats=[new - 0.05, new, new + 0.05])])])
+        change = only(compare_figures(base, head), verdict)
+        assert change.spread.source == "repeat medians" and change.spread.side == "base"
+        assert change.spread.width == pytest.approx(0.3) and change.spread.count == 3
+        assert (change.spread.low, change.spread.high) == (9.9, 10.2)
+        assert change.delta == pytest.approx(new - 10.0) and change.relative == pytest.approx((new - 10.0) / 10.0)
+        assert (change.old, change.new) == (("10.0",), (str(new),))
+
+
+def test_the_head_side_spread_counts_when_it_is_the_wider(tmp_path):
+    base, head = both(tmp_path, [record("main", [latency("fp16", 10.0, repeats=[9.95, 10.0, 10.05])])],
+                      [record("main", [latency("fp16", 10.4, repeats=[10.0, 10.4, 10.6])])])  # 0.6 ms wide
+    change = only(compare_figures(base, head), WITHIN)
+    assert (change.spread.side, change.spread.width, change.spread.count) == ("head", pytest.approx(0.6), 3)
+    assert change.spread.words("ms", 3) == "0.600 ms spread of 3 repeat medians in head (10.000 to 10.600 ms)"
+
+
+def test_jobs_reporting_the_same_key_give_the_job_to_job_spread(tmp_path):
+    # base: jobs a 10.0 and b 10.4 (median 10.2, spread 0.4); head: a 10.1, b 10.45 (median 10.275)
+    base, head = both(tmp_path, [record("a", [latency("fp16", 10.0)]), record("b", [latency("fp16", 10.4)])],
+                      [record("a", [latency("fp16", 10.1)]), record("b", [latency("fp16", 10.45)])])
+    change = only(compare_figures(base, head), WITHIN)
+    assert (change.old_value, change.new_value) == (pytest.approx(10.2), pytest.approx(10.275))
+    assert (change.spread.source, change.spread.side, change.spread.width) == ("jobs", "base", pytest.approx(0.4))
+    assert change.old_jobs == change.new_jobs == ("a", "b")
+    # one job moving 0.5 past the other moves the median 0.5 / 2 beyond the 0.4 spread? no: 0.25 is within
+    base, head = both(tmp_path / "far", [record("a", [latency("fp16", 10.0)]), record("b", [latency("fp16", 10.4)])],
+                      [record("a", [latency("fp16", 11.0)]), record("b", [latency("fp16", 11.4)])])
+    assert only(compare_figures(base, head), BEYOND).delta == pytest.approx(1.0)
+
+
+def test_without_a_spread_the_tolerance_bounds_a_change_and_without_either_any_change_is_beyond(tmp_path):
+    base, head = both(tmp_path / "tol", [record("main", [coco_ap("fp16", 0.4644)])],
+                      [record("main", [coco_ap("fp16", 0.4640)])], tolerances={"coco": 0.0005})
+    change = only(compare_figures(base, head), WITHIN)
+    assert (change.spread.source, change.spread.width) == ("tolerance", 0.0005)
+    assert change.spread.words("AP", 4) == "tolerance 0.0005 (study file)"
+    base, head = both(tmp_path / "none", [record("main", [coco_ap("fp16", 0.4644)])],
+                      [record("main", [coco_ap("fp16", 0.4643)])])
+    change = only(compare_figures(base, head), BEYOND)
+    assert change.spread is None and change.delta == pytest.approx(-0.0001)
+
+
+def test_a_declared_bound_is_a_percentage_of_the_mean_of_both_values(tmp_path):
+    sources = [{"source": "engine_build", "reason": "each job builds its own engine", "up_to_percent": 5}]
+    # 10.0 -> 10.5: 5 % of the mean 10.25 is 0.5125, the move 0.5 is within
+    base, head = both(tmp_path / "in", [record("main", [latency("fp16", 10.0)])],
+                      [record("main", [latency("fp16", 10.5)])], spread_sources=sources)
+    change = only(compare_figures(base, head), WITHIN)
+    assert (change.spread.source, change.spread.width) == ("declared", pytest.approx(0.5125))
+    assert change.spread.words("ms", 3) == "up to 5 % between independent engine builds (study file): 0.513 ms"
+    # 10.0 -> 10.6: 5 % of 10.3 is 0.515, the move 0.6 is beyond
+    base, head = both(tmp_path / "out", [record("main", [latency("fp16", 10.0)])],
+                      [record("main", [latency("fp16", 10.6)])], spread_sources=sources)
+    assert only(compare_figures(base, head), BEYOND).spread.width == pytest.approx(0.515)
+    # unbounded, a declared source gives no width: nothing bounds the change
+    unbounded = [{"source": "engine_build", "reason": "each job builds its own engine"}]
+    base, head = both(tmp_path / "open", [record("main", [latency("fp16", 10.0)])],
+                      [record("main", [latency("fp16", 10.1)])], spread_sources=unbounded)
+    assert only(compare_figures(base, head), BEYOND).spread is None
+
+
+def test_new_removed_and_unchanged_keys(tmp_path):
+    base, head = both(tmp_path, [record("main", [latency("fp16", 5.0), latency("fp8", 4.0)])],
+                      [record("main", [latency("fp16", 5.0), latency("fp32", 9.0)])])
+    verdicts = {c.what.split()[0]: c.verdict for c in compare_figures(base, head)}
+    assert verdicts == {"fp16": UNCHANGED, "FP8": REMOVED, "fp32": NEW}
+    changes = {c.verdict: c for c in compare_figures(base, head)}
+    assert changes[NEW].new == ("9.0",) and changes[NEW].old == () and changes[NEW].delta is None
+    assert changes[NEW].place.path == "measurements/toy/main.json" and changes[NEW].place.pointer == "/results/1/value_ms"
+    lines = (tmp_path / "head" / "measurements/toy/main.json").read_text().splitlines()
+    assert '"value_ms": 9.0' in lines[changes[NEW].place.line - 1]
+    assert changes[NEW].key.startswith("toy|0123456|fp32||latency|gpu_compute|median||800x800|b1|")
+    assert changes[REMOVED].old == ("4.0",) and changes[REMOVED].new_jobs == ()
+    assert [c.verdict for c in compare_figures(base, head)] == [NEW, REMOVED, UNCHANGED]  # the report's order
+
+
+def test_the_same_values_from_other_jobs_are_unchanged(tmp_path):
+    base, head = both(tmp_path, [record("a", [latency("fp16", 5.0)]), record("b", [latency("fp16", 5.0)])],
+                      [record("c", [latency("fp16", 5.0)])])
+    assert [c.verdict for c in compare_figures(base, head)] == [UNCHANGED]
+    base, head = both(tmp_path / "moved", [record("a", [latency("fp16", 5.0)]), record("b", [latency("fp16", 5.2)])],
+                      [record("a", [latency("fp16", 5.0)])])
+    # job b's 5.2 went: the figure moved from the median 5.1 to 5.0, inside the 0.2 the two jobs spanned
+    change = only(compare_figures(base, head), WITHIN)
+    assert change.delta == pytest.approx(-0.1) and (change.spread.source, change.spread.width) == ("jobs", pytest.approx(0.2))
+
+
+def test_ranges_are_compared_end_by_end_against_the_tolerance(tmp_path):
+    def ranged(low, high):
+        result = kernel_time("fp8", {}, total=None)
+        result["groups"] = [{"group": "GEMM", "time_ms_range": {"min": low, "max": high, "over": "shapes"}}]
+        return record("main", [result])
+    base, head = both(tmp_path / "in", [ranged(0.10, 0.20)], [ranged(0.11, 0.20)], tolerances={"kernel_time": 0.02})
+    change = only(compare_figures(base, head), WITHIN)
+    assert (change.old, change.new) == (("0.1 to 0.2",), ("0.11 to 0.2",)) and change.delta is None
+    base, head = both(tmp_path / "out", [ranged(0.10, 0.20)], [ranged(0.10, 0.23)], tolerances={"kernel_time": 0.02})
+    assert only(compare_figures(base, head), BEYOND).spread.source == "tolerance"
+
+
+def test_a_relative_change_of_a_zero_figure_is_none(tmp_path):
+    base, head = both(tmp_path, [record("main", [kernel_time("fp16", {"other": 0.0})])],
+                      [record("main", [kernel_time("fp16", {"other": 0.002})])])
+    change = only(compare_figures(base, head), BEYOND)
+    assert change.delta == pytest.approx(0.002) and change.relative is None
+
+
+def test_keys_that_read_alike_are_told_apart_by_their_versions(tmp_path):
+    from tests.checks.studies import collected_provenance
+    newer = collected_provenance(tensorrt="11.5.0.1")
+    base, head = both(tmp_path, [record("a", [latency("fp16", 5.0)])],
+                      [record("a", [latency("fp16", 5.0)]), record("b", [latency("fp16", 5.1)], provenance=newer)])
+    names = sorted(c.what for c in compare_figures(base, head))
+    assert names == ["fp16 median gpu compute, 800 x 800, engine, H200, tensorrt=11.4.0.106,cuda=13.0",
+                     "fp16 median gpu compute, 800 x 800, engine, H200, tensorrt=11.5.0.1,cuda=13.0"]
+
+
+def test_a_family_missing_at_one_revision_is_all_new_or_all_removed(tmp_path):
+    base, head = both(tmp_path, [record("main", [latency("fp16", 5.0), coco_ap("fp16", 0.46)])],
+                      [record("main", [latency("fp16", 5.0)])])
+    assert {c.verdict for c in compare_figures(None, head)} == {NEW}
+    assert [c.verdict for c in compare_figures(base, None)] == [REMOVED, REMOVED]
+
+
+def test_values_and_changes_are_printed_with_the_study_files_precision(tmp_path):
+    base, head = both(tmp_path, [record("main", [latency("fp16", 10.0)])], [record("main", [latency("fp16", 10.123456)])],
+                      precision={"latency_ms": 2})
+    change = only(compare_figures(base, head), BEYOND)
+    assert (change.old, change.new, change.decimals) == (("10.00",), ("10.12",), 2)
+    base, head = both(tmp_path / "carried", [record("main", [latency("fp16", 10.0)])],
+                      [record("main", [latency("fp16", 10.125)])])
+    assert only(compare_figures(base, head)).decimals == 3  # the most digits a value carries

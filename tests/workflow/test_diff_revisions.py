@@ -1,0 +1,152 @@
+"""studygen.commands.revisions: a project's study files at a git revision, read without touching the repository."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from studygen.commands import revisions
+from studygen.commands.revisions import Tree
+from studygen.errors import UsageError
+from tests.workflow.test_diff import commit, git
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    """A repository whose project root is a subfolder (``studies/``), with a link inside it and one leaving it."""
+    repo = tmp_path / "repo"
+    root = repo / "studies"
+    (root / "families" / "toy").mkdir(parents=True)
+    (root / "families" / "toy" / "study.yaml").write_text("family: toy\n")
+    (root / "measurements" / "toy").mkdir(parents=True)
+    (root / "measurements" / "toy" / "a.json").write_text('{"job": "a"}\n')
+    (root / "measurements" / "toy" / "copy.json").write_text('{"job": "a"}\n')  # same blob as a.json
+    (root / "templates").mkdir()
+    os.symlink("../measurements/toy/a.json", root / "templates" / "inside.json")
+    os.symlink("../../../outside.txt", root / "templates" / "outside.json")
+    (repo / "README.md").write_text("not a study file\n")
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "first")
+    return repo
+
+
+def test_blob_ids_are_gits(tmp_path):
+    path = tmp_path / "f.txt"
+    for content in (b"", b"one line\n", bytes(range(256)) * 3):
+        path.write_bytes(content)
+        expected = subprocess.run(["git", "hash-object", str(path)], capture_output=True, text=True, check=True).stdout.strip()
+        assert revisions.blob_id(content) == expected
+    assert revisions.blob_id(b"x", "sha256") != revisions.blob_id(b"x")
+    assert len(revisions.blob_id(b"x", "sha256")) == 64
+
+
+def test_a_revision_lists_the_study_folders_of_a_project_in_a_subfolder(repo):
+    info = revisions.repository_of(repo / "studies" / "families")
+    assert (info.toplevel, info.prefix, info.object_format) == (repo, "studies/families/", "sha1")
+    info = revisions.repository_of(repo / "studies")
+    files = revisions.list_revision(info, revisions.resolve(info, "HEAD"), revisions.STUDY_FOLDERS)
+    assert sorted(files) == ["families/toy/study.yaml", "measurements/toy/a.json", "measurements/toy/copy.json",
+                             "templates/inside.json", "templates/outside.json"]
+    assert files["templates/inside.json"].kind == "link" and files["measurements/toy/a.json"].kind == "file"
+    assert files["measurements/toy/a.json"].oid == files["measurements/toy/copy.json"].oid
+    assert revisions.list_revision(info, revisions.resolve(info, "HEAD"), ["../README.md", "/etc", "absent"]) == {}
+
+
+def test_the_working_tree_lists_what_a_loader_reads(repo):
+    info = revisions.repository_of(repo / "studies")
+    (repo / "studies" / "measurements" / "toy" / "b.json").write_text('{"job": "b"}\n')  # untracked
+    files = revisions.list_working_tree(info, repo / "studies", revisions.STUDY_FOLDERS)
+    committed = revisions.list_revision(info, revisions.resolve(info, "HEAD"), revisions.STUDY_FOLDERS)
+    assert files["measurements/toy/b.json"].oid == revisions.blob_id(b'{"job": "b"}\n')
+    assert files["measurements/toy/a.json"] == committed["measurements/toy/a.json"]
+    assert files["templates/inside.json"].oid == committed["measurements/toy/a.json"].oid  # the target's content
+    assert "templates/outside.json" not in files  # a dangling link: nothing to read
+
+
+def test_materialize_writes_files_and_links_that_stay_inside(repo, tmp_path):
+    info = revisions.repository_of(repo / "studies")
+    commit_id = revisions.resolve(info, "HEAD")
+    tree = Tree("HEAD", commit_id, revisions.list_revision(info, commit_id, revisions.STUDY_FOLDERS))
+    dest = tmp_path / "out" / "tree"
+    revisions.materialize(info, tree, list(tree.files) + ["measurements/toy/not-there.json"], dest)
+    assert (dest / "measurements/toy/a.json").read_text() == '{"job": "a"}\n'
+    assert (dest / "measurements/toy/copy.json").read_text() == '{"job": "a"}\n'
+    assert os.readlink(dest / "templates/inside.json") == "../measurements/toy/a.json"
+    assert not os.path.lexists(dest / "templates/outside.json")
+    assert not (dest / "measurements/toy/not-there.json").exists()
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tree"]  # the scratch blob is gone
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_default_base_without_a_default_branch_is_head(repo):
+    info = revisions.repository_of(repo)
+    git(repo, "branch", "-m", "main", "trunk")
+    commit_id, label = revisions.default_base(info)
+    assert commit_id == git(repo, "rev-parse", "HEAD").strip()
+    assert label == f"{commit_id[:12]} (HEAD: no default branch found)"
+
+
+def test_unrelated_histories_need_a_base(repo):
+    info = revisions.repository_of(repo)
+    git(repo, "checkout", "-q", "--orphan", "other")
+    commit(repo, "an unrelated root")
+    with pytest.raises(UsageError, match="^HEAD and main have no common commit: name BASE$"):
+        revisions.default_base(info)
+
+
+def test_a_repository_without_a_commit(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    git(empty, "init", "-q")
+    with pytest.raises(UsageError, match="the repository has no commit yet"):
+        revisions.default_base(revisions.repository_of(empty))
+
+
+def test_an_absolute_link_is_left_out_even_when_it_points_inside(tmp_path):
+    dest = tmp_path / "out" / "tree"
+    repo = tmp_path / "repo"
+    (repo / "templates" / "deep" / "er").mkdir(parents=True)
+    (repo / "templates" / "a.j2").write_text("a\n")
+    os.symlink(str(dest / "templates" / "a.j2"), repo / "templates" / "absolute.j2")
+    os.symlink("../../a.j2", repo / "templates" / "deep" / "er" / "relative.j2")  # alone in its folder
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "links")
+    info = revisions.repository_of(repo)
+    commit_id = revisions.resolve(info, "HEAD")
+    tree = Tree("HEAD", commit_id, revisions.list_revision(info, commit_id, ["templates"]))
+    revisions.materialize(info, tree, list(tree.files), dest)
+    assert not os.path.lexists(dest / "templates" / "absolute.j2")
+    assert (dest / "templates" / "deep" / "er" / "relative.j2").read_text() == "a\n"
+
+
+def test_an_object_that_is_no_blob_is_refused(repo, tmp_path):
+    info = revisions.repository_of(repo / "studies")
+    commit_id = revisions.resolve(info, "HEAD")
+    folder = git(repo, "rev-parse", "HEAD:studies/templates").strip()  # a tree, not a blob
+    tree = Tree("HEAD", commit_id, {"templates/x.j2": revisions.Entry(folder)})
+    with pytest.raises(UsageError, match=r"^git cat-file could not read templates/x\.j2 \(" + folder[:12] + r"\) at HEAD$"):
+        revisions.materialize(info, tree, ["templates/x.j2"], tmp_path / "tree")
+
+
+def test_git_failures_are_one_line(repo, monkeypatch):
+    info = revisions.repository_of(repo)
+    with pytest.raises(UsageError, match=r"^git ls-tree failed: fatal: "):
+        revisions.list_revision(info, "0" * 40, ["studies"])
+    monkeypatch.setattr(revisions, "GIT_TIMEOUT_S", 1e-6)
+    with pytest.raises(UsageError, match=r"^git rev-parse took longer than 1e-06 s$"):
+        revisions.repository_of(repo)
+
+
+def test_git_runs_on_the_repository_of_the_root_whatever_git_variables_say(repo, tmp_path, monkeypatch):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    git(elsewhere, "init", "-q")
+    monkeypatch.setenv("GIT_DIR", str(elsewhere / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(elsewhere))
+    assert revisions.repository_of(repo / "studies").toplevel == repo
+    environment = revisions._git_environment()
+    assert "GIT_DIR" not in environment and "GIT_WORK_TREE" not in environment
+    assert environment["GIT_TERMINAL_PROMPT"] == "0"
