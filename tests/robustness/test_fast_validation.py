@@ -213,3 +213,20 @@ def test_valid_documents_are_accepted_without_jsonschema(monkeypatch):
     for kind in schemas.FAST_DOCUMENT_KINDS:
         for document in _shipped_documents(kind):
             assert schemas.schema_errors(kind, document) == []
+
+
+def test_const_is_rewritten_under_every_keyword_and_a_definition_named_const_stays_a_name():
+    # const under items, not and additionalProperties (schemas, not names), and a $defs entry named "const"
+    import jsonschema
+
+    schema = {"$schema": schemas.DRAFT_07, "type": "object", "$defs": {"const": {"type": "string", "const": "x"}},
+              "properties": {"tags": {"type": "array", "items": {"const": "fp8"}},
+                             "mode": {"not": {"const": "eager"}},
+                             "label": {"$ref": "#/$defs/const"},
+                             "extra": {"type": "object", "additionalProperties": {"const": 0}}}}
+    check = schemas.compiled_check(schema)
+    documents = [{"tags": ["fp8", "fp8"]}, {"tags": ["fp16"]}, {"mode": "engine"}, {"mode": "eager"},
+                 {"label": "x"}, {"label": "y"}, {"extra": {"a": 0}}, {"extra": {"a": 1}}]
+    expected = [jsonschema.Draft7Validator(schema).is_valid(document) for document in documents]
+    assert expected == [True, False, True, False, True, False, True, False]  # read off the schema by hand
+    assert _verdicts(check, documents) == expected
