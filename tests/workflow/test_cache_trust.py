@@ -11,7 +11,8 @@ that writes a marker file, a pickle that opens one, a forged text re-sealed
 with its own sha256, findings emptied by hand), and show that ``check``
 prints the same findings with the same exit code and ``render`` writes the
 same bytes as without them, that no planted code ran, and that studygen
-opened nothing in any of the three cache folders.
+opened nothing in any of the three cache folders, also when those folders
+are world-writable (mode 1777) and owned by another user.
 
 Every studygen here runs as its own process, with ``HOME``,
 ``XDG_CACHE_HOME`` and ``STUDYGEN_CACHE_DIR`` under the test's folder and
@@ -169,7 +170,19 @@ def plant_everywhere(tmp_path: Path, marker: Path, kinds=KINDS) -> list[Path]:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(planted(kind, marker))
             files.append(path)
+    world_writable(tmp_path)
     return files
+
+
+def world_writable(tmp_path: Path) -> None:
+    """Every cache folder and subfolder made mode 1777, as a restored CI cache or a shared
+    /tmp folder may be, and, when the tests run as root, owned by another user (nobody):
+    earlier versions used such folders as they found them (issue 24 item 1)."""
+    for root in cache_roots(tmp_path):
+        for folder in [root, *(p for p in root.rglob("*") if p.is_dir())] if root.is_dir() else []:
+            folder.chmod(0o1777)
+            if os.geteuid() == 0:
+                os.chown(folder, 65534, 65534)
 
 
 def first_check(tmp_path: Path, env: dict) -> None:
@@ -257,8 +270,8 @@ def test_a_resealed_markdown_entry_cannot_reach_the_readme(tmp_path):
 @pytest.mark.parametrize("edit", [
     # studygen's own rules: SG208 (7 warnings on deformable_detr) becomes an error, same size
     ("rules.py", 'Rule("SG208", WARNING,', 'Rule("SG208", ERROR  ,'),
-    # the run-record schema: schema_version 1 is no longer valid, same size
-    ("schemas/run_record.schema.json", '"schema_version": {\n      "const": 1', '"schema_version": {\n      "const": 2'),
+    # the run-record schema: a job id must be a number, so no shipped record is valid; same size
+    ("schemas/run_record.schema.json", '"job_id": {\n      "type": "string"', '"job_id": {\n      "type": "number"'),
 ], ids=["rules", "schema"])
 def test_a_same_size_edit_of_installed_code_with_its_mtime_kept_is_seen(tmp_path, edit):
     # issue 24 item 3: the code key of earlier versions read each file's size and mtime only
