@@ -152,9 +152,10 @@ def kind_of(folder: Path) -> str:
     return "templates" if folder.name.startswith("templates-") else folder.name
 
 
-def plant_everywhere(tmp_path: Path, marker: Path, kinds=KINDS) -> list[Path]:
+def plant_everywhere(tmp_path: Path, marker: Path, kinds=KINDS, open_to_all: bool = True) -> list[Path]:
     """Replace every entry of ``kinds`` an earlier run left with a planted one of its kind,
-    and plant one of each kind in each of the three cache folders; return the planted files."""
+    and plant one of each kind in each of the three cache folders (``open_to_all``: then
+    make every cache folder world-writable, see :func:`world_writable`); return the planted files."""
     files = []
     for root in cache_roots(tmp_path):
         for path in sorted(root.rglob("*")) if root.is_dir() else []:
@@ -170,7 +171,8 @@ def plant_everywhere(tmp_path: Path, marker: Path, kinds=KINDS) -> list[Path]:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(planted(kind, marker))
             files.append(path)
-    world_writable(tmp_path)
+    if open_to_all:
+        world_writable(tmp_path)
     return files
 
 
