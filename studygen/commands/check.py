@@ -19,6 +19,7 @@ from ..findings import FORMATTERS, has_errors
 from ..lint.parse import collector_paused
 from ..records.schemas import fast_run_check
 from ..study import Study, load_study, resolve_targets
+from . import command
 from .common import format_option, resolve_root, root_option
 
 
@@ -120,7 +121,7 @@ def hook_hints(findings: list) -> list:
             for f in findings]
 
 
-@click.command("check")
+@command("check")
 @click.argument("targets", nargs=-1)
 @root_option
 @format_option
@@ -128,7 +129,7 @@ def hook_hints(findings: list) -> list:
               help="Accepted for scripts written for earlier versions: check keeps no cache, every check is afresh.")
 @click.pass_context
 def check_command(ctx, targets, root, output_format, no_cache):
-    """Check studies (default: every family); exit 1 on any error-level finding."""
+    """Exit 1 on any error-level finding, 2 on a usage error or an internal error."""
     findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format))
     if os.environ.get("PRE_COMMIT") == "1":
         findings = hook_hints(findings)

@@ -18,11 +18,11 @@ from itertools import product
 from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.attribution import attribute, between_compilations, cell_profile
-from .produced import cells_of, emit
+from .labels import escape_cell, shape_label
+from .produced import cells_of, emit, helper
 from .rows import restriction_text
 from .spans import SpanHelpers
 from .tables import markdown_table
-from .text import escape_cell, shape_label
 
 
 class CompilationHelpers(SpanHelpers):
@@ -38,6 +38,7 @@ class CompilationHelpers(SpanHelpers):
             return row.number()
         return f"{row.number()} ({len(medians)} compilations: {self._ms(min(medians))} to {self._ms(max(medians))})"
 
+    @helper("table", markdown=True)
     def compilation_table(self, a_variant: str, b_variant: str, **filters) -> str:
         """Per shape: each variant's latency (median over compilations, their
         range) and a / b with its range over every pair of compilations."""
@@ -50,7 +51,7 @@ class CompilationHelpers(SpanHelpers):
                 body.append([shape_label(a.shape), self._over_compilations(a), self._over_compilations(b),
                              self._ratio_over_compilations(a, b)])
                 rows += [a._row, b._row]
-        return emit("table", markdown_table(body, headers), rows, headers)
+        return emit(markdown_table(body, headers), rows, headers)
 
     def _ratio_over_compilations(self, a, b) -> str:
         d = self.decimals("ratio")
@@ -77,6 +78,7 @@ class CompilationHelpers(SpanHelpers):
                                   [row._row], False))
         return found
 
+    @helper("table", markdown=True)
     def attribution_table(self, a_variant: str, b_variant: str, **filters) -> str:
         """Latency differences (ms per forward) split by kernel group: b minus a
         (medians over compilations) and, per variant, its slowest minus its
@@ -92,8 +94,9 @@ class CompilationHelpers(SpanHelpers):
                             + [self._ms(deltas.get(g, 0.0), True) for g in groups]
                             + [self._ms(attribution.unattributed_ms, True)])
                 rows += used
-        return emit("table", markdown_table(body, headers), rows, headers)
+        return emit(markdown_table(body, headers), rows, headers)
 
+    @helper("figure")
     def attribution_sentence(self, a_variant: str, b_variant: str, **filters) -> str:
         """b minus a per shape in words: the latency difference, the groups that
         carry it (largest first, those of at least a tenth of it) and the rest."""
@@ -111,12 +114,14 @@ class CompilationHelpers(SpanHelpers):
         where = restriction_text(filters)
         text = (f"{self.label(b_variant)} minus {self.label(a_variant)}, by kernel group{f' ({where})' if where else ''}: "
                 + "; ".join(parts) if parts else f"no profiled pair of {self.label(b_variant)} and {self.label(a_variant)}")
-        return emit("figure", text, rows)
+        return emit(text, rows)
 
+    @helper()
     def compilation_count(self, **filters) -> int:
         """The most independent compilations any selected latency row keeps (1 when none keeps any)."""
         return max([len(row._row.compilation_medians()) for row in self.figures(**filters)] + [1])
 
+    @helper("table", markdown=True)
     def host_table(self, **filters) -> str:
         """Per latency row: median, the host's issue and wall time per forward
         (``distribution.host_issue_ms_per_forward``, ``host_ms_per_forward``),
@@ -136,7 +141,7 @@ class CompilationHelpers(SpanHelpers):
                              self._ms(distribution["host_ms_per_forward"]), self.percent(row.cv),
                              _core_range(cores)])
                 rows.append(row._row)
-        return emit("table", markdown_table(body, headers), rows, headers)
+        return emit(markdown_table(body, headers), rows, headers)
 
 
 def _core_range(cores) -> str:

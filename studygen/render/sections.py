@@ -12,10 +12,10 @@ from ..records.keys import FIELDS, MeasurementKey
 from ..records.kinds import Kind
 from ..study.analyses import precision_inversions
 from ..study.rows import Row
-from .produced import emit
+from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
+from .produced import emit, helper
 from .rows import ViewBase, fmt
 from .tables import markdown_table
-from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 
 
 def jobs_phrase(*rows) -> str:
@@ -36,10 +36,12 @@ class SectionHelpers(ViewBase):
     """Datasets, provenance, side findings, not measured and known gaps."""
 
     # ---- datasets and provenance --------------------------------------------
+    @helper()
     def datasets(self) -> list[dict]:
         """Dataset definitions, sorted by id (each a dict with ``dataset_id``, ``count``, …)."""
         return [self._study.datasets[k].data for k in sorted(self._study.datasets)]
 
+    @helper("dataset", markdown=True)
     def dataset_table(self) -> str:
         """One row per image set: id, role, image count, source, selection, and
         whether its image ids are published (with the first 12 hex digits of their sha256)."""
@@ -49,8 +51,9 @@ class SectionHelpers(ViewBase):
             body.append([escape_cell(d["dataset_id"]), escape_cell(d["role"]), str(d["count"]),
                          escape_cell(d["source"]), escape_cell(d["selection"]), ids])
         headers = ["Image set", "Role", "Images", "Source", "Selection", "Image ids"]
-        return emit("dataset", markdown_table(body, headers), (), headers)
+        return emit(markdown_table(body, headers), (), headers)
 
+    @helper("table", markdown=True)
     def provenance_table(self) -> str:
         """One row per job: GPU, software versions, checkpoint weights, where its figures come from."""
         body = []
@@ -62,8 +65,9 @@ class SectionHelpers(ViewBase):
             body.append([escape_cell(record.job_id), escape_cell(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
                          escape_cell(p["checkpoint"]["weights"]), escape_cell(origin)])
         headers = ["Job", "GPU", "Software", "Weights", "Figures"]
-        return emit("table", markdown_table(body, headers), (), headers)
+        return emit(markdown_table(body, headers), (), headers)
 
+    @helper()
     def record_notes(self) -> list[tuple[str, str]]:
         """``(job_id, note)`` for every note in every record, in record order."""
         notes = []
@@ -73,6 +77,7 @@ class SectionHelpers(ViewBase):
         return notes
 
     # ---- side findings -------------------------------------------------------
+    @helper("side_finding")
     def precision_inversions(self) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT
         version or mode, shape) where the lower-precision variant is slower
@@ -85,8 +90,7 @@ class SectionHelpers(ViewBase):
             groups.setdefault(where, []).append((low, high))
         lines = []
         for pairs in groups.values():
-            lines.append(self._inversion_sentence(pairs))
-            emit("side_finding", lines[-1], [row for pair in pairs for row in pair])
+            lines.append(emit(self._inversion_sentence(pairs), [row for pair in pairs for row in pair]))
         return lines
 
     def _inversion_sentence(self, pairs: list[tuple[Row, Row]]) -> str:
@@ -107,6 +111,7 @@ class SectionHelpers(ViewBase):
         return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)} ({low.mode}) "
                 f"is slower than {self.label(high.variant)} with {figures}{over}.")
 
+    @helper("table", markdown=True)
     def repeated_measurements(self) -> str:
         """Table of every measurement key reported by two or more jobs, with each
         job's value and the spread (max - min, at the most decimals any of them
@@ -121,7 +126,7 @@ class SectionHelpers(ViewBase):
         body = [self._repeated_line(rows) for rows in repeated.values()]
         headers = ["Measurement", "GPU", "TensorRT", "Value per job", "Spread"]
         # each table row is one measurement key: SG212 compares the jobs of a row, not a variant's rows
-        return emit("table", markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
+        return emit(markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
                     compared_by="key")
 
     def _repeated_line(self, rows: list[Row]) -> list[str]:
@@ -141,6 +146,7 @@ class SectionHelpers(ViewBase):
                 format_number(max(values) - min(values), decimals)]
 
     # ---- not measured and known gaps -----------------------------------------
+    @helper("expectation")
     def expectation(self, config: str) -> str:
         """Hedged wording for a configuration the study declares not measured:
         ``Not measured: NVFP4 (not tried); expected, not measured: …, because …``.
@@ -152,13 +158,15 @@ class SectionHelpers(ViewBase):
                     text += f"; expected, not measured: {entry['expectation']}"
                     if entry.get("because"):
                         text += f", because {entry['because']}"
-                return emit("expectation", text + ".")
+                return emit(text + ".")
         raise TemplateError(f"expectation({config!r}): not listed under not_measured in the study file")
 
+    @helper()
     def not_measured(self) -> list[dict]:
         """The study file's ``not_measured`` entries (``config``, ``reason``, …)."""
         return self._study.declared_not_measured
 
+    @helper()
     def describe_key(self, key: str) -> str:
         """A measurement key in words: ``fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400``
         (variant label, what is measured, shape, GPU, versions, dataset; empty parts left out)."""
@@ -171,6 +179,7 @@ class SectionHelpers(ViewBase):
                  parts["software"], parts["dataset"]]
         return ", ".join(p for p in (what, *where) if p)
 
+    @helper("gap")
     def known_gaps(self) -> list[str]:
         """Everything the README must admit by itself: waivers and explanations
         with their reasons, image sets whose ids were not published, timings
@@ -189,4 +198,4 @@ class SectionHelpers(ViewBase):
         for e in self.spec.get("explanations", []):
             target = self.describe_key(e["key"]) if e.get("key") else e.get("match") or "study"
             gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
-        return [emit("gap", escape_inline(g)) for g in gaps]
+        return [emit(escape_inline(g)) for g in gaps]

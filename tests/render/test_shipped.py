@@ -25,8 +25,8 @@ def test_family_renders_to_its_committed_files(study_dir):
     rendered = render_study(study)
     assert rendered.files[study.readme_path] == study.readme_path.read_bytes()
     committed_charts = sorted((study_dir / "figures").glob("*.svg"))
-    assert sorted(rendered.figures) == committed_charts
-    for path, chart in rendered.figures.items():
+    assert sorted(rendered.charts) == committed_charts
+    for path, chart in rendered.charts.items():
         assert chart.is_current(path.read_bytes()), f"{path.relative_to(REPO)} is stale"
 
 

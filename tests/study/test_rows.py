@@ -29,7 +29,10 @@ RESULTS = [
     {"kind": "coco_ap", **TRT, "dataset": "val-50", "statistic": "AP50", "value": 0.612},
     {"kind": "coco_ap_delta", **TRT, "statistic": "AP", "reference_variant": "fp16", "delta_points": -0.8},
     {"kind": "agreement", **TRT, "reference_variant": "fp16", "metric": "logit_correlation", "value": 0.9987},
-    {"kind": "kernel_time", **TRT, "groups": [{"group": "Conv", "time_ms": 1.5}, {"group": "other", "time_ms": 0.25}],
+    {"kind": "kernel_time", **TRT, "groups": [{"group": "Conv", "time_ms": 1.5},
+                                             {"group": "GEMM", "share_percent_range": {"min": 8, "max": 9,
+                                                                                       "over": "two runs"}},
+                                             {"group": "other", "time_ms": 0.25}],
      "profiled_total_ms": 1.75},
     {"kind": "kernel_time_delta", **TRT, "reference_variant": "fp16", "group": "Conv", "delta_ms": -0.5},
     {"kind": "quantization", "variant": "int8", "backend": "pytorch", "mode": "eager", "quantized_modules": 42},
@@ -44,6 +47,7 @@ EXPECTED_ROWS = [
     ("coco_ap_delta", "coco_delta", "AP", None, -0.8, "points"),
     ("agreement", "logit_correlation", None, None, 0.9987, ""),
     ("kernel_time", "kernel_time", None, "Conv", 1.5, "ms"),
+    ("kernel_time", "kernel_share", None, "GEMM", None, "%"),  # a share stated as a range: no value of its own
     ("kernel_time", "kernel_time", None, "other", 0.25, "ms"),
     ("kernel_time", "kernel_time", None, "total", 1.75, "ms"),
     ("kernel_time_delta", "kernel_time_delta", None, "Conv", -0.5, "ms"),
@@ -73,14 +77,17 @@ def test_rows_name_metric_statistic_group_value_and_unit(record):
     assert [(r.kind, r.metric, r.statistic, r.group, r.value, r.unit) for r in rows] == EXPECTED_ROWS
     assert [r.pointer for r in rows] == [
         "/results/0/value_ms", "/results/1/value_bytes", "/results/2/value", "/results/3/delta_points",
-        "/results/4/value", "/results/5/groups/0/time_ms", "/results/5/groups/1/time_ms", "/results/5/profiled_total_ms",
+        "/results/4/value", "/results/5/groups/0/time_ms", "/results/5/groups/1/share_percent_range",
+        "/results/5/groups/2/time_ms", "/results/5/profiled_total_ms",
         "/results/6/delta_ms", "/results/7/quantized_modules", "/results/8"]
     assert rows[-1].note == "no GPU of that kind at hand"
 
 
 def test_rows_print_with_the_precision_of_their_kind(record):
     rows = flatten_record(record, VARIANTS, PRECISION)
-    assert [r.display_decimals for r in rows] == [3, 1, 3, None, 4, 2, 2, 2, 2, None, None]
+    assert [r.display_decimals for r in rows] == [3, 1, 3, None, 4, 2, 2, 2, 2, 2, None, None]
+    share = rows[6]
+    assert (share.value_min, share.value_max, share.range_over, share.is_range) == (8, 9, "two runs", True)
     assert [r.decimals for r in rows][:3] == [3, 0, 3]  # 4.125, 3 * 2**20 bytes (an int), 0.612
     assert [r.precision for r in rows][:2] == ["int8", "int8"]
 
@@ -144,6 +151,8 @@ def test_rows_and_measurement_keys_agree_for_every_kind(record):
                 elif name == "group" and result["kind"] == "kernel_time":
                     # rows of a profile are its groups; the record's key is the whole profile's
                     assert read[name] == row.group and written[name] == ""
+                elif name == "metric" and row.unit == "%":
+                    assert read[name] == "kernel_share" and written[name] == "kernel_time"  # a group's share
                 else:
                     assert read[name] == written[name], (result["kind"], name)
 

@@ -13,6 +13,7 @@ import click
 from ...collect import coco
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
 from ...records.write import WriteOutcome, write_results
+from .. import COLLECT_COMMANDS, command
 from .ingest import SourceProvenance, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
@@ -114,13 +115,11 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
     return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning, warnings)
 
 
-@click.command("coco")
+@command("coco", COLLECT_COMMANDS)
 @click_options(CocoOptions)
 @click_options(IngestOptions)
 def coco_command(**params):
-    """Evaluate detections with COCOeval (bbox) and record the 12 statistics.
-
-    Refuses ground truth that would give a wrong AP (annotation ids 0 or
+    """Refuses ground truth that would give a wrong AP (annotation ids 0 or
     repeated, images listed twice, boxes without size, no annotation, scores,
     areas no mask can have) and detections whose ids are not in the
     annotations, whose boxes have negative size, or that another box

@@ -11,6 +11,7 @@ import click
 
 from ...collect import torch_profile
 from ...records.write import WriteOutcome, write_results
+from .. import COLLECT_COMMANDS, command
 from .ingest import SourceProvenance, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
@@ -49,13 +50,11 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
                          records_dir=target.records_dir, replace=options.ingest.replace)
 
 
-@click.command("torch-profile")
+@command("torch-profile", COLLECT_COMMANDS)
 @click_options(TorchProfileOptions)
 @click_options(IngestOptions)
 def torch_profile_command(**params):
-    """Ingest kernel time per group from a PyTorch profiler (Kineto) trace.
-
-    GPU kernel events only; ts/dur are µs. With ProfilerStep#N ranges the
+    """GPU kernel events only; ts/dur are µs. With ProfilerStep#N ranges the
     result is the mean per iteration, each iteration listed.
     """
     report(run_torch_profile(TorchProfileOptions.from_params(params)))

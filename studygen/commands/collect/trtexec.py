@@ -13,6 +13,7 @@ from ...collect import trtexec
 from ...collect.trtexec.precision import check_declared
 from ...errors import UsageError
 from ...records.write import WriteOutcome, write_results
+from .. import COLLECT_COMMANDS, command
 from .ingest import SourceProvenance, declared_precision, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag, optional_path
 
@@ -73,13 +74,11 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
                          records_dir=target.records_dir, replace=options.ingest.replace)
 
 
-@click.command("trtexec")
+@command("trtexec", COLLECT_COMMANDS)
 @click_options(TrtexecOptions)
 @click_options(IngestOptions)
 def trtexec_command(**params):
-    """Ingest trtexec output: latency summary, per-iteration times, layer profile, layer info, plan size.
-
-    Each run of a log (and each array of a concatenated times or profile
+    """Each run of a log (and each array of a concatenated times or profile
     file, matched to the log's runs in order) gives its own results, keyed
     by its batch. The measuring GPU and TensorRT version come from the log.
     """
