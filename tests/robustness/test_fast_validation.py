@@ -230,3 +230,39 @@ def test_const_is_rewritten_under_every_keyword_and_a_definition_named_const_sta
     expected = [jsonschema.Draft7Validator(schema).is_valid(document) for document in documents]
     assert expected == [True, False, True, False, True, False, True, False]  # read off the schema by hand
     assert _verdicts(check, documents) == expected
+
+
+def test_a_schema_without_definitions_is_not_split():
+    # no $defs at all (so no result definition): another shape, left to jsonschema, not an error
+    assert schemas.fast_run_schemas({"$schema": schemas.DRAFT_07, "type": "object"}) is None
+
+
+def test_definition_names_are_no_keywords():
+    schema = {"type": "object", "$defs": {"unevaluatedProperties": {"type": "string"}},
+              "properties": {"name": {"$ref": "#/$defs/unevaluatedProperties"}}}
+    assert schemas._keywords(schema) == {"type", "$defs", "properties", "$ref"}
+
+
+def test_format_is_an_annotation_in_a_compiled_check_as_in_jsonschema():
+    # jsonschema asserts no "format" unless given a format checker; the compiled check agrees
+    import jsonschema
+
+    schema = {"$schema": schemas.DRAFT_07, "type": "object",
+              "properties": {"collected_at": {"type": "string", "format": "date-time"},
+                             "host": {"type": "string", "format": "ipv4"}}}
+    documents = [{"collected_at": "yesterday"}, {"host": "not an address"}, {"collected_at": 3}]
+    expected = [jsonschema.Draft7Validator(schema).is_valid(document) for document in documents]
+    assert expected == [True, True, False]  # read off the schema by hand
+    assert _verdicts(schemas.compiled_check(schema), documents) == expected
+
+
+def test_a_kind_that_cannot_be_merged_keeps_both_parts_and_their_keys():
+    # a keyword outside the mergeable ones: the kind's check is the allOf of both parts,
+    # its keys limited to the properties of both (the common part's shape and kind among them)
+    schema = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
+    schema["$defs"]["latency"]["minProperties"] = 1
+    _, per_kind = schemas.fast_run_schemas(schema)
+    latency, common = per_kind["latency"], schema["$defs"]["result"]
+    assert latency["allOf"][1] == {"$ref": "#/$defs/latency"} and latency["additionalProperties"] is False
+    assert set(latency["properties"]) == set(common["properties"]) | set(schema["$defs"]["latency"]["properties"])
+    assert {"shape", "kind", "value_ms"} <= set(latency["properties"])
