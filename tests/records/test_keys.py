@@ -5,7 +5,7 @@ to 7 characters)."""
 
 from __future__ import annotations
 
-from studygen.records.keys import CONFIG_FIELDS, FIELDS, MeasurementKey
+from studygen.records.keys import CONFIG_FIELDS, FIELDS, MeasurementKey, software_signature
 
 PARTS = {"family": "deformable_detr", "revision": "83ecd26a1b2c3d4e", "variant": "fp16", "recipe": None,
          "kind": "latency", "metric": "gpu_compute", "statistic": "median", "group": None, "shape": "800x800",
@@ -49,3 +49,13 @@ def test_the_configuration_leaves_out_gpu_and_software():
     assert len(KEY.config()) == len(CONFIG_FIELDS) and "NVIDIA B200" not in KEY.config()
     assert MeasurementKey(*[None] * len(FIELDS)).text() == "|" * (len(FIELDS) - 1)
     assert KEY._replace(revision="0123456789").text().split("|")[1] == "0123456789"  # the text prints what the key holds
+
+
+def test_the_software_signature_names_the_versions_of_the_backend_in_order():
+    provenance = {"software": {"cuda": "12.4", "torch": "2.5.1", "tensorrt": "10.3.0", "modelopt": None,
+                               "python": "3.12.3"}}
+    assert software_signature(provenance, "pytorch") == "torch=2.5.1,cuda=12.4"  # modelopt null: left out
+    assert software_signature(provenance, "tensorrt") == "tensorrt=10.3.0,cuda=12.4"
+    # no backend (a quality figure) or one without a list: the versions that change a quality figure
+    assert software_signature(provenance, None) == software_signature(provenance, "other") == "torch=2.5.1,tensorrt=10.3.0"
+    assert software_signature({}, "tensorrt") == "" and software_signature({"software": None}, None) == ""

@@ -9,7 +9,7 @@ import pytest
 from studygen.checks import sg212_incomparable, sg213_unstable
 from studygen.errors import TemplateError
 from studygen.render.engine import render_markdown, trusted_result
-from studygen.render.produced import OUTPUT_KINDS, emit, helper, helper_spec, kinds_where, recording
+from studygen.render.produced import OUTPUT_KINDS, HelperSpec, emit, helper, helper_spec, kinds_where, recording
 from studygen.render.prose import Markdown
 from studygen.render.view import VIEW_ATTRIBUTES, StudyView
 
@@ -53,6 +53,20 @@ def test_an_output_records_its_helpers_kind_unless_told_another():
         helper("ratios")
     with pytest.raises(ValueError, match="helper output of unknown kind None"):
         emit("no helper, no kind")
+
+
+def test_a_helper_that_prints_no_figure_is_declared_unwrapped():
+    def label():
+        return emit("fp16")
+
+    declared = helper()(label)
+    assert declared is label and helper_spec(label) == HelperSpec(None, False)  # the function itself, marked
+    assert helper_spec(helper(markdown=True)(lambda: "| a |")) == HelperSpec(None, True)
+    with pytest.raises(ValueError, match="helper output of unknown kind None"):
+        declared()  # it declares no kind for emit to record
+    assert helper_spec(lambda: "fp16") is None
+    ratio = helper("ratio")(lambda: emit("1.01x"))
+    assert helper_spec(ratio) == HelperSpec("ratio", False) and ratio.__name__ == "<lambda>"
 
 
 def test_checks_read_which_kinds_they_check_from_the_kinds():

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from studygen.checks.readme_text import normalize, normalized_with_offsets
 from studygen.markdown_format import format_markdown
 from studygen.render.engine import render_study
-from studygen.render.produced import ANCHOR, BITS, OPEN, Anchors, Produced, anchoring, cells_of, emit, recording
+from studygen.render.produced import (ANCHOR, BITS, OPEN, Anchors, Produced, anchoring, anchors_around, cells_of, emit,
+                                      recording)
 from studygen.render.prose import escape_prose
 from studygen.study import load_study
 
@@ -56,6 +57,15 @@ def test_a_table_is_anchored_inside_its_cells_and_formats_as_without_anchors():
     assert readme[:start] == "Intro.\n\n| " and readme[end:] == "    |\n"  # the cell's padding after its text
 
 
+def test_a_whole_table_is_no_cell_even_while_cells_are_built():
+    table = "| a |\n| - |\n| 1 |"
+    with recording() as log, anchoring() as anchors:
+        with cells_of(["outer"]):
+            anchored = emit(kind="table", text=table, headers=["a"])
+    assert log[0].within == () and anchored.startswith(f"| {OPEN}")  # a table of its own, placed by its anchors
+    assert anchors.strip(anchored) == table and log[0].places == [(2, 15)]  # from "a" to the last cell's "1"
+
+
 def test_invisible_characters_of_a_record_are_no_anchor():
     forged = "\u2060" + "\u2062" * 32  # the shape of an anchor, an id this render never issued
     with recording() as log, anchoring() as anchors:
@@ -80,6 +90,14 @@ def test_only_a_pipe_table_is_anchored_inside_its_cells():
     for text in ("| a |\n| - |\n| 1", "a |\n| - |\n| 1 |", "| a |\n| - |\nnot a row"):
         assert anchors.wrap(Produced("table", text, headers=("a",)), text) == text  # left unplaced, never broken
     assert anchors.wrap(Produced("table", "| a |", headers=("a",)), "| a |").startswith(f"| {OPEN}")
+
+
+def test_an_output_inside_another_is_looked_inside_of_both_anchors():
+    with anchoring() as anchors:
+        nested = emit(kind="gap", text=emit(kind="gap", text="***"))  # two opening anchors, two closing ones
+    assert len(nested) == 4 * 33 + 3 and anchors_around(nested) == (66, 69)
+    assert anchors.strip(escape_prose(nested)) == "\\***"  # the whole line is a thematic break: escaped
+    assert anchors_around("a" * 40) == (0, 40) and anchors_around("") == (0, 0)
 
 
 def test_plain_removes_only_the_anchors_this_run_issued():

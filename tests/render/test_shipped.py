@@ -14,8 +14,10 @@ from ..conftest import REPO
 FAMILIES = family_dirs(REPO)
 
 
-def test_both_studies_ship():
-    assert [d.name for d in FAMILIES] == ["deformable_detr", "deformable_detr_h200_torch"]
+def test_the_shipped_studies():
+    # the two Deformable DETR studies, and three of public data (issue 22)
+    assert [d.name for d in FAMILIES] == ["bert_small_h100_mi300x", "deformable_detr", "deformable_detr_h200_torch",
+                                          "hackathon_mnist_trtexec", "jetson_trt7_googlenet"]
 
 
 @pytest.mark.parametrize("study_dir", FAMILIES, ids=lambda d: d.name)

@@ -12,7 +12,7 @@ import click
 from ...collect import torch_profile
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
-from .ingest import SourceProvenance, prepare, provenance_block, report
+from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
@@ -38,11 +38,12 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
     record. Raises UsageError, InputError, RecordError, ConflictError;
     nothing is written when anything is raised."""
     target = prepare(options.ingest)
+    origins = options.origins()
     trace = torch_profile.parse_trace(options.trace_path)
     results = torch_profile.build_results(trace, target.kernel_rules(), variant=target.variant,
                                           shape=options.ingest.shape, batch=options.ingest.batch, mode=options.mode)
     notes = [] if trace.gpu else [f"{Path(trace.display).name} has no deviceProperties name for the kernels' device"]
-    notes += target.notes
+    notes += target.notes + origin_notes(origins)
     source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)
     provenance = provenance_block(options.ingest, "studygen collect torch-profile", options.command_line(), source,
                                   notes)
