@@ -1,6 +1,6 @@
 """Reliability benchmark (issue 16): parallel writers, hostile inputs, large inputs.
 
-Prints three tables, never asserts (tests assert outcomes, not times):
+Prints four tables, never asserts (tests assert outcomes, not times):
 
 1. **Parallel writers**: N ``studygen collect trtexec`` processes started at
    once into one records folder (different shapes of one job; one key from
@@ -23,9 +23,16 @@ Prints three tables, never asserts (tests assert outcomes, not times):
    (``--memory-cap-gb``) and a time cap (``--time-cap-s``): a case past a cap
    is printed as such (issue 16's targets: lint linear in time and under 1 GB
    for 30 MB).
+4. **Cache poisoning and tampering** (issue 24): entries of every kind earlier
+   versions kept and read back (compiled schema checks, template bytecode,
+   formatted Markdown, findings) planted as an attacker would, a cache folder
+   mode 1777 owned by another user, a same-size edit of installed code with its
+   mtime kept; with each, whether check's exit codes and findings and the bytes
+   render writes are those of a run without a cache, whether planted code ran,
+   and how many files in the cache folders studygen opened.
 
 Inputs: ``../shared/fixtures/trtexec`` (logs), everything else written here.
-Usage: ``python benchmarks/reliability.py [--writers 8] [--large-mb 30 [MB ...]] [--time-cap-s 120] [--memory-cap-gb 4] [--skip-large | --only-large | --only-hostile] [--match TEXT [TEXT ...]]``.
+Usage: ``python benchmarks/reliability.py [--writers 8] [--large-mb 30 [MB ...]] [--time-cap-s 120] [--memory-cap-gb 4] [--skip-large | --only-large | --only-hostile | --only-cache] [--match TEXT [TEXT ...]]``.
 """
 
 from __future__ import annotations
@@ -440,6 +447,68 @@ def first_line(done: dict) -> str:
     return (done["err"].strip().splitlines() or out or [""])[0]
 
 
+def cache_attacks(scratch: Path) -> None:
+    """Issue 24's cache classes: entries planted in the cache folders (as earlier versions read
+    them back), a hand-edited findings entry, a same-size edit of installed code with its mtime
+    kept, a world-writable cache folder owned by another user. Each against the same runs with
+    no cache folder (``STUDYGEN_CACHE_DIR=``): check of a stale README, check --no-cache,
+    render, check after render."""
+    from tests.workflow import test_cache_trust as trust
+
+    print("## Cache poisoning and tampering (each its own set of processes)\n")
+    print("| case | exit codes (check, --no-cache, render, check) | findings and README as without a cache "
+          "| planted code ran | files opened in cache folders |")
+    print("| --- | --- | --- | --- | --- |")
+    cases = {f"{kind} entries planted (and every existing one replaced)": (kind,) for kind in trust.KINDS}
+    cases["every kind at once, in all three cache folders"] = trust.KINDS
+    cases["cache folders mode 1777, owned by another user, every kind planted"] = trust.KINDS
+    for name, kinds in cases.items():
+        folder = scratch / "cache" / name.split()[0].replace("/", "")[:20] / str(len(kinds))
+        folder.mkdir(parents=True, exist_ok=True)
+        marker = folder / "planted-code-ran"
+        clean = trust.outcome(folder, dict(trust.environment(folder), STUDYGEN_CACHE_DIR=""))
+        shutil.rmtree(folder / "home", ignore_errors=True)
+        env = trust.environment(folder)
+        trust.first_check(folder, env)  # earlier versions filled the cache here
+        trust.plant_everywhere(folder, marker, kinds, open_to_all=False)  # the 1777 case below does its own
+        if "another user" in name:
+            for root in trust.cache_roots(folder):
+                for path in [root, *root.rglob("*")]:
+                    os.chmod(path, 0o1777 if path.is_dir() else 0o666)
+                    try:
+                        os.chown(path, 65534, 65534)  # nobody
+                    except PermissionError:
+                        pass
+        log = folder / "opened"
+        again = trust.outcome(folder, env, recorded=log)
+        codes = [again[step][0] for step in ("check", "check --no-cache", "render", "check after render")]
+        same = "yes" if again == clean else "NO: " + ", ".join(k for k in clean if again[k] != clean[k])
+        opened = set()
+        for log_file in folder.glob("opened.*"):
+            paths = log_file.read_text(encoding="utf-8").splitlines()
+            opened |= {p for p in paths for root in trust.cache_roots(folder) if p.startswith(str(root))}
+        print(f"| {name} | {codes} | {same} | {'YES' if marker.exists() else 'no'} | {len(opened)} |")
+    edited = scratch / "cache" / "same-size-edit"
+    package = edited / "installed"
+    shutil.copytree(REPO / "studygen", package / "studygen", ignore=shutil.ignore_patterns("__pycache__"))
+    env = trust.environment(edited, pythonpath=package)
+    root = trust.copy_project(edited / "project")
+    past = time.time() - 100
+    for path in [*root.rglob("*"), *package.rglob("*")]:
+        os.utime(path, (past, past))
+    first = trust.studygen("check", "--root", root, cwd=root, env=env)[0]
+    rules = package / "studygen" / "rules.py"
+    status = rules.stat()
+    rules.write_text(rules.read_text(encoding="utf-8").replace('Rule("SG208", WARNING,', 'Rule("SG208", ERROR  ,'),
+                     encoding="utf-8")
+    os.utime(rules, ns=(status.st_atime_ns, status.st_mtime_ns))
+    cached = trust.studygen("check", "--root", root, cwd=root, env=env)[0]
+    fresh = trust.studygen("check", "--no-cache", "--root", root, cwd=root, env=env)[0]
+    print(f"| rules.py edited in place (SG208 warning -> error), size and mtime kept | before the edit {first}; "
+          f"after: check {cached}, --no-cache {fresh} | {'yes' if cached == fresh else 'NO'} | n/a | n/a |")
+    print()
+
+
 def write_large_table(path: Path, megabytes: float) -> None:
     """A table-heavy Markdown file of ``megabytes`` MiB: one 4-column latency table."""
     rows = ["| GPU | Shape HxW | fp16 (ms) | FP8 (ms) |", "| --- | --- | --- | --- |"]
@@ -489,16 +558,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--only-large", action="store_true", help="run the large inputs only")
     parser.add_argument("--only-hostile", action="store_true", help="run the hostile inputs only")
+    parser.add_argument("--only-cache", action="store_true", help="run the cache poisoning and tampering cases only")
     parser.add_argument("--match", nargs="+", default=[""], metavar="TEXT",
                         help="run only the hostile cases whose name holds one of these texts")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="studygen-reliability-"))
     try:
+        if args.only_cache:
+            cache_attacks(scratch)
+            return 0
         if not args.only_large and not args.only_hostile:
             parallel_writers(scratch, args.writers)
             killed_writers(scratch)
         if not args.only_large:
             hostile_inputs(scratch, args.time_cap_s, args.match, args.memory_cap_gb)
+        if not args.only_large and not args.only_hostile:
+            cache_attacks(scratch)
         if not args.skip_large and not args.only_hostile:
             large_inputs(scratch, args.large_mb, args.time_cap_s, args.memory_cap_gb)
     finally:

@@ -15,18 +15,14 @@ byte-identical from run to run and stable under mdformat.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
-import sys
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InputError, TemplateError
-from ..fsutil import atomic_write_bytes, cache_folder, remove_stale_temp_files
+from ..fsutil import atomic_write_bytes, remove_stale_temp_files
 from ..markdown_format import format_markdown
-from ..memo import read_kept, sealed, unsealed
 from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES, read_text
 from . import limits
@@ -60,11 +56,11 @@ class Rendered:
         """The bytes render writes to ``path`` (a chart is drawn if it was not yet)."""
         return self.charts[path].svg if path in self.charts else self.files[path]
 
-    def is_current(self, path: Path, committed: bytes, strict: bool = False) -> bool:
+    def is_current(self, path: Path, committed: bytes) -> bool:
         """True when ``committed`` is what render writes to ``path``; a chart
-        is compared through its stamp first (see Chart.is_current),
-        or drawn and compared byte for byte when ``strict``."""
-        if path in self.charts and not strict:
+        is compared through its stamp (see Chart.is_current: drawn only when
+        the stamp names other inputs or does not match its drawing)."""
+        if path in self.charts:
             return self.charts[path].is_current(committed)
         return committed == self.data(path)
 
@@ -196,57 +192,6 @@ BUDGET_FILTER = "studygen_steps"  # wraps the iterable of every {% for %} (Study
 OBJECT_ADDRESS = lazy_compile(r" at 0x[0-9A-Fa-f]+>")
 
 
-def template_bytecode_cache():
-    """Jinja's ``FileSystemBytecodeCache`` in a cache folder of its own
-    (:func:`studygen.fsutil.cache_folder`), so that a later run loads a
-    template's compiled code instead of compiling it again (a shipped
-    README's templates: a quarter of its render); None without a cache folder.
-
-    Jinja checks each kept template against the sha1 of its source; the
-    folder is named by the sha256 of the Jinja version, the Python
-    implementation and the source of this package (the sandbox's loop
-    budget rewrites the template tree, the filters and ``finalize`` shape the
-    code), so code compiled by another environment is never loaded. A kept
-    file that cannot be written is skipped, not an error. The folder is
-    looked up on each call, so a changed ``$STUDYGEN_CACHE_DIR`` is followed."""
-    folder = cache_folder(f"templates-{_template_code_digest()}")
-    return None if folder is None else _kept_template_code(str(folder))
-
-
-@functools.cache
-def _template_code_digest() -> str:
-    import jinja2
-
-    digest = hashlib.sha256(f"{jinja2.__version__} {sys.implementation.cache_tag}".encode("utf-8"))
-    for source in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(source.name.encode("utf-8") + b"\0" + source.read_bytes())
-    return digest.hexdigest()[:32]
-
-
-@functools.cache
-def _kept_template_code(folder: str):
-    import jinja2
-
-    class KeptTemplateCode(jinja2.FileSystemBytecodeCache):
-        """Each kept file: Jinja's bytecode record, sealed with its sha256
-        (:func:`studygen.memo.sealed`); one that does not match (cut short, a
-        constant altered into other loadable code) is compiled again, never
-        run or unpickled."""
-
-        def load_bytecode(self, bucket) -> None:
-            record = unsealed(read_kept(Path(self._get_cache_filename(bucket))))
-            if record is not None:
-                bucket.bytecode_from_string(record)
-
-        def dump_bytecode(self, bucket) -> None:
-            try:
-                atomic_write_bytes(Path(self._get_cache_filename(bucket)), sealed(bucket.bytecode_to_string()))
-            except OSError:  # a full or read-only disk: this run compiled the template, the next one will too
-                pass
-
-    return KeptTemplateCode(folder)
-
-
 def make_environment(search_path: list[Path]):
     """The sandboxed Jinja environment: immutable (a template cannot change a
     list, mapping or set it is given), StrictUndefined, no autoescape
@@ -340,13 +285,16 @@ def make_environment(search_path: list[Path]):
     env = StudySandbox(
         loader=jinja2.ChoiceLoader([jinja2.PrefixLoader({BUILTIN_PREFIX: _builtin_loader()}),
                                     _confined_loader(search_path)]),
-        bytecode_cache=template_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
         finalize=markdown_value,
+        # without Jinja's optimizer pass (constant sub-expressions folded while compiling, which studies'
+        # templates, printing figures of records, gain nothing from): a template compiles in about 25 % less
+        # time, and every process compiles its templates anew
+        optimized=False,
     )
     env.budget = limits.TemplateBudget()
     env.filters = limits.budgeted_filters(env.filters, env.budget)
@@ -511,8 +459,8 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     stale = []
     for path in rendered.paths():
         remove_stale_temp_files(path.parent)
-        # render draws every figure: a stamp forged by hand is replaced, never trusted here
-        if path.exists() and rendered.is_current(path, path.read_bytes(), strict=True):
+        # a figure whose stamp is current is not drawn (nor matplotlib imported), as in check
+        if path.exists() and rendered.is_current(path, path.read_bytes()):
             continue
         stale.append(path)
     for path in stale:  # refuse before writing anything, so a read-only folder leaves the set as it was

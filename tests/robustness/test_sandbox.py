@@ -197,3 +197,15 @@ def test_loop_helpers_still_work_on_budgeted_loops(rendered_tiny, run_cli):
     result = run_cli("render", "--root", rendered_tiny)
     assert result.exit_code == 0, result.err
     assert "1/3,2/3,3/3. empty" in (rendered_tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_missing_template_is_named_at_the_study_files_template_field(rendered_tiny, run_cli):
+    study_file = rendered_tiny / "families" / "tiny" / "study.yaml"
+    study_file.write_text(study_file.read_text(encoding="utf-8").replace("tiny.md.j2", "absent.md.j2"), encoding="utf-8")
+    before = snapshot(rendered_tiny)
+    result = run_cli("render", "--root", rendered_tiny)
+    assert result.exit_code == 1
+    assert result.err.startswith("studygen: families/tiny/study.yaml")
+    assert "/template" in result.err and "template 'absent.md.j2' not found in families/tiny, templates" in result.err
+    assert len(result.err.splitlines()) == 1
+    assert snapshot(rendered_tiny) == before
