@@ -101,9 +101,15 @@ def test_grouped_latency_points_draw_the_same_pixels(synthetic_project, monkeypa
 
     from studygen.render import charts
 
-    svg = charts.latency_chart(study).svg.decode()
+    chart = charts.latency_chart(study)
+    svg = chart.svg.decode()
     latency_rows = sum(1 for r in study.rows if r.kind == "latency")
-    assert svg.count('<g id="PathCollection_') < 0.75 * latency_rows  # fewer artists than jobs
+    # issue 22: a job's batch 1 and batch 2 points are told apart by their labels ("... batch 2"), so they
+    # are two series, no longer one run drawn by one artist; never more artists than points
+    labels = [label for points in chart.draw.args[0].values() for label, _, _ in points]
+    assert len(labels) == latency_rows and len(set(labels)) < len(labels)
+    assert any(" batch 2" in label for label in labels)
+    assert svg.count('<g id="PathCollection_') <= latency_rows
 
 
 def test_parse_json_still_refuses_what_reads_as_infinity():
