@@ -46,11 +46,23 @@ def timing_signature(row: Row) -> tuple:
     return (row.backend, row.mode, row.metric, *flags, method.get("host_sync"))
 
 
+# The words a reader knows them by; a value outside these tables prints as the record holds it.
+BACKEND_WORDS = {"tensorrt": "TensorRT", "pytorch": "PyTorch", "onnxruntime": "ONNX Runtime", "other": "another backend"}
+MODE_WORDS = {"engine": "engine", "eager": "eager", "compile": "torch.compile"}
+TIMING_WORDS = {"gpu_compute": "GPU compute time", "host_latency": "host latency", "end_to_end": "end-to-end time",
+                "enqueue": "enqueue time", "h2d": "host-to-device copy time", "d2h": "device-to-host copy time",
+                "unspecified": "timing not stated"}
+
+
 def describe(signature: tuple) -> str:
-    """A signature in words: ``tensorrt engine, gpu_compute, CUDA graphs off, data transfers on, spin-wait off``."""
+    """A signature (:func:`timing_signature`) in words, e.g. ``TensorRT engine,
+    GPU compute time, CUDA graphs off, data transfers on, spin-wait off``."""
     backend, mode, timing, cuda_graph, transfers, spin, host_sync = signature
     flag = lambda name, value: f"{name} {'unknown' if value is None else ('on' if value else 'off')}"  # noqa: E731
     waits = {"per_forward": ", host waits for each forward", "per_repeat": ", forwards queued back to back"}
-    return (f"{backend or 'backend not stated'} {mode or ''}, {timing or 'timing not stated'}, "
+    backend_words = BACKEND_WORDS.get(backend, backend) if backend else "backend not stated"
+    mode_words = f" {MODE_WORDS.get(mode, mode)}" if mode else ""
+    timing_words = TIMING_WORDS.get(timing, timing) if timing else "timing not stated"
+    return (f"{backend_words}{mode_words}, {timing_words}, "
             f"{flag('CUDA graphs', cuda_graph)}, {flag('data transfers', transfers)}, {flag('spin-wait', spin)}"
             f"{waits.get(host_sync, '')}")
