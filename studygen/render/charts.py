@@ -286,7 +286,8 @@ def kernel_chart(study) -> Chart:
                      "(ranges over rows the source does not list cannot be stacked)")
     groups = sorted({g for _, timed in bars for g in timed})
 
-    alt = f"Kernel time per group, stacked per variant, for {len(bars)} profiled runs; groups: {', '.join(groups)}"
+    runs = f"{len(bars)} profiled run{'' if len(bars) == 1 else 's'}"
+    alt = f"Kernel time per group, stacked per variant, for {runs}; groups: {', '.join(groups)}"
     inputs = [[label, sorted(timed.items())] for label, timed in bars]
     return Chart(Kind.KERNEL_TIME, path, alt, inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs),
                  draw=functools.partial(draw_kernel_times, bars, groups))

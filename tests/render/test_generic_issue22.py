@@ -238,6 +238,9 @@ def test_a_kernel_bar_without_a_shape_says_no_shape_and_its_mode_once(tmp_path):
     del profile["shape"]
     study = generic(tmp_path, [record("h100", [profile], torch_provenance())], variants=variants)
     assert [label for label, _ in kernel_chart(study).draw.args[0]] == ["h100\nfp16 eager"]
+    # one bar: the alt text counts it in the singular ("for 1 profiled runs" before)
+    assert kernel_chart(study).alt == ("Kernel time per group, stacked per variant, for 1 profiled run; "
+                                       "groups: GEMM/MatMul, other")
 
 
 def test_a_note_several_records_hold_is_said_once(tmp_path):
