@@ -1,7 +1,7 @@
 """SG206 unmeasured configurations: a configuration the study file lists
 under ``not_measured`` (with its ``aliases``) may appear only through
-``study.expectation(config)``, which prints hedged wording ("X was not
-measured (reason); expected, not measured: …, because …").
+``study.expectation(config)``, which prints hedged wording ("Not measured:
+X (reason). Expected without a measurement: …, because …").
 
 Errors:
 

@@ -182,16 +182,18 @@ class SectionHelpers(ViewBase):
     @helper("expectation")
     def expectation(self, config: str) -> str:
         """Hedged wording for a configuration the study declares not measured:
-        ``Not measured: NVFP4 (not tried); expected, not measured: …, because …``.
+        ``Not measured: NVFP4 (not tried). Expected without a measurement: …, because …``
+        (the configuration is any noun phrase, singular or plural, hence no verb).
         Raises TemplateError when ``config`` is not listed under ``not_measured``."""
         for entry in self._study.declared_not_measured:
             if entry["config"] == config or config in entry.get("aliases", []):
-                text = f"Not measured: {entry['config']} ({entry['reason']})"
+                text = f"Not measured: {entry['config']} ({entry['reason']})."
                 if entry.get("expectation"):
-                    text += f"; expected, not measured: {entry['expectation']}"
+                    text += f" Expected without a measurement: {entry['expectation']}"
                     if entry.get("because"):
                         text += f", because {entry['because']}"
-                return emit(text + ".")
+                    text += "."
+                return emit(text)
         raise TemplateError(f"expectation({config!r}): not listed under not_measured in the study file")
 
     @helper()

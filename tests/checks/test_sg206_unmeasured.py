@@ -19,7 +19,7 @@ RECORDS = [record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])]
 def test_expectation_helper_is_the_only_way(tmp_path):
     template = HEADER + "- {{ study.expectation('NVFP4') }}\n"
     study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=NOT_MEASURED))
-    assert ("- Not measured: NVFP4 (not tried); expected, not measured: no latency gain from the linears alone, "
+    assert ("- Not measured: NVFP4 (not tried). Expected without a measurement: no latency gain from the linears alone, "
             "because the linears are a small share of engine time.") in readme_lines(study)
     assert sg206_unmeasured.check(CheckContext(study)) == []
 

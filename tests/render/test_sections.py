@@ -128,11 +128,11 @@ def test_expectation_is_hedged_and_only_for_declared_configurations(tmp_path):
     study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])],
                            study=spec(not_measured=[NVFP4, bare, only_expected])))
     text, recorded = printed(study.expectation, "nvfp4")  # an alias names the entry
-    assert text == ("Not measured: NVFP4 (not tried); expected, not measured: no gain, because the linears are a "
+    assert text == ("Not measured: NVFP4 (not tried). Expected without a measurement: no gain, because the linears are a "
                     "small share.")
     assert recorded[-1].kind == "expectation"
     assert study.expectation("INT8") == "Not measured: INT8 (no calibrator)."
-    assert study.expectation("W4A16") == "Not measured: W4A16 (out of scope); expected, not measured: smaller plan."
+    assert study.expectation("W4A16") == "Not measured: W4A16 (out of scope). Expected without a measurement: smaller plan."
     assert [e["config"] for e in study.not_measured()] == ["NVFP4", "INT8", "W4A16"]
     with pytest.raises(TemplateError) as raised:
         study.expectation("FP4")
