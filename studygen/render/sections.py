@@ -130,12 +130,14 @@ class SectionHelpers(ViewBase):
         batch_words = f", batch {low.batch}" if batch else ""
         if low.backend == "tensorrt":
             slower = f"{self.label(low.variant)} is slower than {self.label(high.variant)} on {gpu_label(low.gpu)}"
-            return (f"{slower} with TensorRT {short_version(low.tensorrt)} at {shape_label(low.shape)}{batch_words}: "
+            at = f" at {shape_label(low.shape)}" if low.shape else ""  # no "at any" for a run without a shape
+            return (f"{slower} with TensorRT {short_version(low.tensorrt)}{at}{batch_words}: "
                     f"{figures} ({jobs_phrase(*lows, *highs)}).")
         # One clause, so that the ranges are read as the rows of this GPU, shape and mode (lint SG101).
         jobs = list(dict.fromkeys(r.job_id for r in lows + highs))
         over = f" over {len(jobs)} jobs ({' and '.join(jobs)})" if len(jobs) > 1 else ""
-        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)}{batch_words} ({low.mode}) "
+        at = f" at {shape_label(low.shape)}" if low.shape else ""
+        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)}{at}{batch_words} ({low.mode}) "
                 f"is slower than {self.label(high.variant)} with {figures}{over}.")
 
     @helper("table", markdown=True)
@@ -279,8 +281,9 @@ class SectionHelpers(ViewBase):
                 gaps.append(f"Image set {d['dataset_id']} ({d['count']} images): {d['ids_not_published']}.")
         for row in self._study.rows:
             if row.unstable:
-                gaps.append(f"Unstable timing in job {row.job_id} ({self.label(row.variant)}, "
-                            f"{shape_label(row.shape)}): {row.unstable_reason or 'flagged unstable'}.")
+                where = ", ".join(part for part in (self.label(row.variant), row.shape and shape_label(row.shape)) if part)
+                gaps.append(f"Unstable timing in job {row.job_id} ({where}): "
+                            f"{row.unstable_reason or 'flagged unstable'}.")
         for w in self.spec.get("waivers", []):
             target = self.describe_key(w["key"]) if w.get("key") else w.get("match") or f"README line {w.get('line')}"
             gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")

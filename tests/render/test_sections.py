@@ -181,3 +181,25 @@ def test_describe_key_words(tmp_path):
     assert study.describe_key(unspecified) == "fp16 latency, 800 x 800, H200, tensorrt=11.4.0.106,cuda=13.0"
     assert study.describe_key("not|a|key") == "not|a|key"
     assert study.describe_key("|" * 14) == ""  # every part empty: nothing to say
+
+
+def test_an_unstable_timing_without_a_shape_names_no_shape(tmp_path):
+    # issue 22 wording: a run recorded without a shape printed "(fp16, any)"
+    shapeless = latency("fp16", 5.0, unstable=True, unstable_reason="CV 9 % over all samples exceeds 5 %")
+    del shapeless["shape"]
+    study = StudyView(load(tmp_path, records=[record("job", [shapeless, latency("fp8", 4.0, unstable=True)])]))
+    gaps, _ = printed(study.known_gaps)
+    assert [gap for gap in gaps if gap.startswith("Unstable")] == [
+        "Unstable timing in job job (fp16): CV 9 % over all samples exceeds 5 %.",
+        "Unstable timing in job job (FP8, 800 x 800): flagged unstable."]
+
+
+def test_inversions_of_runs_without_a_shape_say_no_shape(tmp_path):
+    rows = [latency("fp16", 5.0), latency("fp8", 5.5),
+            latency("fp16", 9.0, backend="pytorch", mode="eager"), latency("fp8", 9.9, backend="pytorch", mode="eager")]
+    for row in rows:
+        del row["shape"]
+    study = StudyView(load(tmp_path, records=[record("job", rows)]))
+    assert study.precision_inversions() == [
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4: 5.5 ms against 5.0 ms (job job).",
+        "FP8 on H200 (eager) is slower than fp16 with 9.9 ms against 9.0 ms."]
