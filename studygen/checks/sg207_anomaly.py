@@ -33,8 +33,9 @@ from statistics import median
 from ..findings import Finding
 from ..numbers import format_number
 from ..records.keys import MeasurementKey
-from ..records.kinds import NOT_MEASURED_STATISTIC
+from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..study.rows import Row
+from ..study.timing import TIMING_WORDS
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
@@ -58,6 +59,9 @@ def _platform_text(row: Row) -> str:
 
 def _what(study, row: Row) -> str:
     parts = [study.variant_label(row.variant), row.kind.replace("_", " ")]
+    if row.kind == Kind.LATENCY and row.metric and row.metric != "unspecified":
+        # trtexec gives several timings of one run (GPU compute, enqueue, host latency): say which
+        parts.append(f"({TIMING_WORDS.get(row.metric, row.metric)})")
     if row.group:
         parts.append(row.group)
     if row.statistic and row.statistic not in ("unspecified",):
