@@ -84,9 +84,10 @@ class Siblings:
 
     figures: tuple = ()
     ranges: tuple = ()
+    exclude: object = None  # the range itself, left in ``ranges`` (shared by the sentence's ranges)
 
     def __bool__(self) -> bool:
-        return bool(self.figures or self.ranges)
+        return bool(self.figures) or len(self.ranges) > 1 or (len(self.ranges) == 1 and self.ranges[0] is not self.exclude)
 
     def unexplained(self, values: list[float]) -> list[float]:
         """``values`` (left out by the range) that no sibling states: a value
@@ -94,6 +95,8 @@ class Siblings:
         one of its endpoints printed by a value of the set."""
         rest = [v for v in values if not any(abs(v - f.value) <= f.half_step + 1e-9 for f in self.figures)]
         for other in self.ranges:
+            if other is self.exclude:
+                continue
             if rest and all(covers(other.lo, other.hi, v) for v in rest) and any(
                 abs(v - end.value) <= end.half_step + 1e-9 for v in rest for end in (other.lo, other.hi)
             ):
@@ -219,17 +222,10 @@ def _with_heading_unit(block: Block, rng: Range) -> Range:
 
 
 def _siblings(sentence: Sentence, rng: Range) -> Siblings:
-    in_ranges = set()
-    ranges = []
-    for other in sentence.ranges:
-        in_ranges.update((other.lo.start, other.hi.start))
-        if other is not rng and other.unit == rng.unit:
-            ranges.append(other)
-    figures = tuple(
-        token.figure for token in sentence.tokens
-        if token.figure is not None and token.figure.unit == rng.unit and token.start not in in_ranges
-    )
-    return Siblings(figures, tuple(ranges))
+    """The sentence's figures of ``rng``'s unit outside every range, and its
+    ranges of that unit but ``rng`` (see :attr:`Sentence.by_unit`)."""
+    figures, ranges = sentence.by_unit.get(rng.unit, ((), ()))
+    return Siblings(figures, ranges, rng)
 
 
 def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
