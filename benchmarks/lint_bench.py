@@ -24,6 +24,7 @@ different figures until the text reaches the target size:
 Run::
 
     python benchmarks/lint_bench.py [--kind tables|prose|all] [--size-mb 1 10] [--repeat 3] [--seed 0]
+    python benchmarks/lint_bench.py --attack all --count 1250 2500 5000
 """
 
 from __future__ import annotations
@@ -152,6 +153,42 @@ def _prose_section(rng: random.Random, number: int) -> str:
 SECTIONS = {"tables": _section, "prose": _prose_section}
 
 
+# Shapes an attacker used against lint (issue 23 item 6): many ranges in ONE
+# paragraph (one sentence: "1.5 ms" ends no sentence), and many small tables
+# each followed by a range. Built by count, not size: time per KB shows linearity.
+_SMALL_TABLE = "| GPU | fp16 ms | FP8 ms |\n|---|---:|---:|\n| B200 | 5.812 | 5.640 |\n| H200 | 6.102 | 5.933 |\n| B300 | 5.701 | 5.522 |\n"
+
+
+def one_paragraph_ranges(count: int) -> str:
+    """A 3-row table, then one paragraph of ``count`` ranges, ratios and percentages."""
+    ranges = " ".join(f"{i}.5 ms to {i + 1}.5 ms, {i}x faster, {i}% lower;" for i in range(count))
+    return "# Many ranges in one paragraph\n\n" + _SMALL_TABLE + "\n" + ranges + "\n"
+
+
+def tables_then_ranges(count: int) -> str:
+    """``count`` small tables, each followed by a one-range paragraph."""
+    parts = ["# Many small tables\n\n"]
+    for i in range(count):
+        parts.append(_SMALL_TABLE + f"\nFP8 takes {i}.5 ms to {i + 1}.5 ms on B200.\n\n")
+    return "".join(parts)
+
+
+ATTACKS = {"one-paragraph": one_paragraph_ranges, "many-tables": tables_then_ranges}
+
+
+def measure_attack(kind: str, count: int) -> float:
+    """Print lint CPU time and time per KB for one attack shape at ``count``; return seconds."""
+    from studygen.lint import lint_text
+
+    text = ATTACKS[kind](count)
+    kb = len(text.encode("utf-8")) / 1000
+    start = time.process_time()
+    findings = lint_text(text, "attack.md")
+    cpu = time.process_time() - start
+    print(f"{kind} N={count}: {kb:.0f} KB, lint {cpu:.2f} s CPU, {cpu / kb * 1000:.1f} ms/KB, {len(findings)} findings")
+    return cpu
+
+
 def build_document(size_bytes: int, seed: int, kind: str = "tables") -> str:
     """Markdown of at least ``size_bytes`` bytes (UTF-8): table-heavy
     sections (``kind="tables"``) or prose-heavy ones (``kind="prose"``)."""
@@ -225,7 +262,14 @@ def main(argv=None) -> int:
     parser.add_argument("--kind", choices=[*SECTIONS, "all"], default="all", help="which document (default: both)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, the least CPU time taken (default 3)")
+    parser.add_argument("--attack", choices=[*ATTACKS, "all"], help="time an attack shape by count instead (issue 23 item 6)")
+    parser.add_argument("--count", type=int, nargs="+", default=[1250, 2500, 5000], help="attack sizes (ranges or tables)")
     args = parser.parse_args(argv)
+    if args.attack:
+        for kind in list(ATTACKS) if args.attack == "all" else [args.attack]:
+            for count in args.count:
+                measure_attack(kind, count)
+        return 0
     kinds = list(SECTIONS) if args.kind == "all" else [args.kind]
     ratios = {}
     for kind in kinds:

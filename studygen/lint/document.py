@@ -306,6 +306,21 @@ class Sentence:
         return frozenset({r.lo.start for r in self.ranges} | {r.hi.start for r in self.ranges})
 
     @cached_property
+    def by_unit(self) -> dict:
+        """unit -> (figures of that unit that are no range's endpoint, ranges
+        of that unit), each in sentence order: built once, so a sentence of
+        many ranges does not rescan itself per range (issue 23 item 6)."""
+        grouped: dict = {}
+        ends = self.range_ends
+        for token in self.tokens:
+            figure = token.figure
+            if figure is not None and token.start not in ends:
+                grouped.setdefault(figure.unit, ([], []))[0].append(figure)
+        for rng in self.ranges:
+            grouped.setdefault(rng.unit, ([], []))[1].append(rng)
+        return {unit: (tuple(figures), tuple(ranges)) for unit, (figures, ranges) in grouped.items()}
+
+    @cached_property
     def keywords(self) -> frozenset[str]:
         return keywords(self.text)
 
@@ -482,6 +497,12 @@ class Document:
         for table in self.tables:
             grouped.setdefault(table.section, []).append(table)
         return grouped
+
+    @cached_property
+    def table_orders_by_section(self) -> dict[int, list[int]]:
+        """Section -> its tables' block orders, ascending (tables come in document
+        order): a block finds its nearest tables by bisection."""
+        return {section: [t.order for t in tables] for section, tables in self.tables_by_section.items()}
 
     @cached_property
     def tables_by_keyword(self) -> dict[str, list[Table]]:

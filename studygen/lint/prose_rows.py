@@ -29,6 +29,7 @@ and a finding needs exactly one table to read (cases
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -167,9 +168,9 @@ def _nearby(document: Document, block) -> list[Table]:
     """The nearest table above the paragraph in its section and the nearest below."""
     order = block.order
     tables = document.tables_by_section.get(block.section, ())
-    above = [t for t in tables if t.order < order]
-    below = [t for t in tables if t.order > order]
-    return ([max(above, key=lambda t: t.order)] if above else []) + ([min(below, key=lambda t: t.order)] if below else [])
+    orders = document.table_orders_by_section.get(block.section, ())
+    above, below = bisect.bisect_left(orders, order), bisect.bisect_right(orders, order)
+    return tables[above - 1:above] + tables[below:below + 1]
 
 
 def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
@@ -186,6 +187,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
         for sentence in block.sentences:
             tables = None
             figures = [t.figure for t in sentence.tokens if t.figure is not None]
+            starts = [f.start for f in figures]  # ascending: tokens come in text order
             in_ranges = sentence.range_ends
             for figure in figures:
                 if figure.unit not in RATIO_UNITS or figure.start in in_ranges:
@@ -194,7 +196,8 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 # "3.1x over FP32 (4.20 ms vs 1.90 ms)": the parenthesis after the clause states its operands
                 operands_end = text.find(")", end, sentence.end) if text.startswith("(", end) else end
                 operands_end = sentence.end if operands_end == -1 else operands_end
-                if any(other is not figure and start <= other.start < operands_end for other in figures):
+                within = bisect.bisect_left(starts, operands_end) - bisect.bisect_left(starts, start)
+                if within > (start <= figure.start < operands_end):
                     continue  # other figures: the clause states its operands (the pair check's to read)
                 if _HEDGE_RE.search(text, max(start, figure.start - _HEDGE_WINDOW), figure.start) or \
                         _HEDGE_AFTER_RE.match(text[figure.end:end]):

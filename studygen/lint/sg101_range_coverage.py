@@ -64,6 +64,7 @@ from .document import Block, Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
 from .restriction import sweep_end_rows
 from .rounding import covers
+from .series_index import SectionSeries
 from .text import normalize
 
 CODE = "SG101"
@@ -84,9 +85,10 @@ class Siblings:
 
     figures: tuple = ()
     ranges: tuple = ()
+    exclude: object = None  # the range itself, left in ``ranges`` (shared by the sentence's ranges)
 
     def __bool__(self) -> bool:
-        return bool(self.figures or self.ranges)
+        return bool(self.figures) or len(self.ranges) > 1 or (len(self.ranges) == 1 and self.ranges[0] is not self.exclude)
 
     def unexplained(self, values: list[float]) -> list[float]:
         """``values`` (left out by the range) that no sibling states: a value
@@ -94,6 +96,8 @@ class Siblings:
         one of its endpoints printed by a value of the set."""
         rest = [v for v in values if not any(abs(v - f.value) <= f.half_step + 1e-9 for f in self.figures)]
         for other in self.ranges:
+            if other is self.exclude:
+                continue
             if rest and all(covers(other.lo, other.hi, v) for v in rest) and any(
                 abs(v - end.value) <= end.half_step + 1e-9 for v in rest for end in (other.lo, other.hi)
             ):
@@ -146,6 +150,7 @@ class _ValueIndex:
     def __init__(self, document: Document):
         self.document = document
         self._maps: dict[tuple[str, int], dict[int, list[Series]]] = {}
+        self._sections: dict[tuple[int, str | None], SectionSeries] = {}
         self.difference_units: set[str | None] = set()  # units of series whose header names a difference
 
     def holding(self, unit: str, figure: Figure) -> list[Series]:
@@ -163,6 +168,14 @@ class _ValueIndex:
                             bucket.append(series)
             self._maps[key] = mapping
         return mapping.get(rounding_keys(figure.value, figure.decimals)[0], [])
+
+
+    def section(self, section: int, unit: str | None) -> SectionSeries:
+        key = (section, unit)
+        found = self._sections.get(key)
+        if found is None:
+            found = self._sections[key] = SectionSeries(self.document.series_by_section.get(key, ()))
+        return found
 
 
 def check(document: Document) -> list[Finding]:
@@ -219,17 +232,10 @@ def _with_heading_unit(block: Block, rng: Range) -> Range:
 
 
 def _siblings(sentence: Sentence, rng: Range) -> Siblings:
-    in_ranges = set()
-    ranges = []
-    for other in sentence.ranges:
-        in_ranges.update((other.lo.start, other.hi.start))
-        if other is not rng and other.unit == rng.unit:
-            ranges.append(other)
-    figures = tuple(
-        token.figure for token in sentence.tokens
-        if token.figure is not None and token.figure.unit == rng.unit and token.start not in in_ranges
-    )
-    return Siblings(figures, tuple(ranges))
+    """The sentence's figures of ``rng``'s unit outside every range, and its
+    ranges of that unit but ``rng`` (see :attr:`Sentence.by_unit`)."""
+    figures, ranges = sentence.by_unit.get(rng.unit, ((), ()))
+    return Siblings(figures, ranges, rng)
 
 
 def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
@@ -237,12 +243,12 @@ def _check_range(document: Document, index: _ValueIndex, block: Block, sentence:
     if rng.difference and rng.unit not in RATIO_UNITS:
         if rng.unit in index.difference_units:
             plain = (s for s in _plain_sources(document, index, block, sentence, rng) if _DIFFERENCE_HEADER_WORDS & s.keywords)
-            if _scan_series(plain, block, sentence, rng, candidates):
+            if _scan_series(plain, index, block, sentence, rng, candidates):
                 return None
         if _scan_pairs(document, block, sentence, rng, candidates, relative=False):
             return None
     else:
-        if _scan_series(_plain_sources(document, index, block, sentence, rng), block, sentence, rng, candidates):
+        if _scan_series(_plain_sources(document, index, block, sentence, rng), index, block, sentence, rng, candidates):
             return None
         if not any(c.reportable for c in candidates) and rng.unit in RATIO_UNITS and rng.difference:
             if _scan_pairs(document, block, sentence, rng, candidates, relative=True):
@@ -280,7 +286,11 @@ def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentenc
     unit = rng.unit
     # A section is short: its series in document order are near enough (the
     # rank, not this order, decides which one a finding names).
-    yield from document.series_by_section.get((block.section, unit), ())
+    section = index.section(block.section, unit)
+    low_edge = rng.lo.value - rng.lo.half_step - 1e-9
+    high_edge = rng.hi.value + rng.hi.half_step + 1e-9
+    # the ones _scan_series would not skip unread (same edges, same one-side test)
+    yield from section.worth_reading(low_edge, high_edge, section.lone_measured(sentence.measure))
     at_lo = index.holding(unit, rng.lo)
     at_hi = index.holding(unit, rng.hi)
     hi_ids = {id(s) for s in at_hi}
@@ -320,7 +330,7 @@ def _series_entries(series: Series, row_indexes: list[int]) -> Callable[[], list
     return make
 
 
-def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate]) -> bool:
+def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate]) -> bool:
     """Evaluate plain series into ``candidates``; True as soon as one is
     :attr:`Candidate.conclusive`."""
     view = None  # made for the first series worth reading (most ranges have none)
@@ -332,9 +342,14 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
     high_edge = rng.hi.value + rng.hi.half_step + 1e-9
     siblings = _siblings(sentence, rng)
     majority = claims_most_rows(sentence, rng)
+    section = index.section(block.section, rng.unit)
+    lone = section.lone_measured(sentence.measure)
+    lone = None if lone is None else section.series[lone]
     for series in sources:
         smallest, largest = series.bounds
-        one_side_ok = _one_side_possible(series, block, sentence)
+        # the one series of the unit in the sentence's section whose header names a
+        # word of the sentence may be its column with every value outside the range
+        one_side_ok = series is lone
         if (largest < low_edge or smallest > high_edge) and not one_side_ok:
             continue
         table = series.table
@@ -390,7 +405,7 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     rows (or the sub-column) the values come from; ``siblings``: the
     sentence's other figures and ranges (what they state is accounted for);
     ``one_side_ok``: the column may be read even when every value lies on
-    one side of the range (:func:`_one_side_possible`); ``majority``: the
+    one side of the range (:meth:`SectionSeries.lone_measured`); ``majority``: the
     clause claims the range for most or all rows
     (:func:`studygen.lint.claims.claims_most_rows`)."""
     if len(values) < 2:
@@ -461,17 +476,6 @@ def _near(values: list[float], rng: Range) -> bool:
     nearest = min(values, key=lambda v: min(abs(v - lo), abs(v - hi)))
     endpoint = lo if abs(nearest - lo) <= abs(nearest - hi) else hi
     return abs(nearest - endpoint) <= 0.5 * abs(endpoint)
-
-
-def _one_side_possible(series: Series, block: Block, sentence: Sentence) -> bool:
-    """Whether a series entirely outside a range may still be its column:
-    the one series of its unit in the sentence's own section whose header
-    names a word of the sentence ("35-40% speed improvement" and a 'Speed
-    Change' column beside a 'PPL Change' one)."""
-    if series.table.section != block.section or not series.measure & sentence.measure:
-        return False
-    same = block.document.series_by_section.get((block.section, series.unit), ())
-    return sum(1 for other in same if other.measure & sentence.measure) == 1
 
 
 # A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).

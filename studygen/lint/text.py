@@ -10,6 +10,7 @@ prose and tables: ``800 x 1067`` == ``800x1067``, ``TRT`` == ``TensorRT``),
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 
@@ -142,10 +143,82 @@ _OPENING_RE = lazy_compile(
 
 
 _FORWARD_STOP_RE = lazy_compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+")
-_LAST_WORD_RE = lazy_compile(r"(\S+)\s*$")
 
 
 _TRAILING_PAREN_RE = lazy_compile(r"(?:\s*(?:ms|s|us|%|x|MiB|GB|points?))?\s*\([^()]*\)")
+
+
+class _ScopeIndex:
+    """What :func:`figure_scope` reads of one sentence, found once: the
+    clause separators of a scan of the whole text (their ends, and the end of
+    the last one that is not a label-joining conjunction up to each), and
+    where the parentheses are. A sentence with many figures then costs a
+    lookup per figure, not a rescan of everything before it (issue 23 item 6:
+    one paragraph of 5,000 ranges took minutes)."""
+
+    __slots__ = ("starts", "ends", "reach", "kept", "opens", "closes")
+
+    def __init__(self, text: str):
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.reach: list[int] = []  # 2 past the white space after each: what matching it read
+        self.kept: list[int] = []  # kept[k]: scope start after the first k + 1 separators
+        last = 0
+        for match in _SEGMENT_SPLIT_RE.finditer(text):
+            if not _label_join(text, match):
+                last = match.end()
+            self.starts.append(match.start())
+            self.ends.append(match.end())
+            space_end = _SPACE_RUN_RE.match(text, match.end()).end()
+            self.reach.append(space_end + 2)
+            self.kept.append(last)
+        self.opens = [i for i, ch in enumerate(text) if ch == "("]
+        self.closes = [i for i, ch in enumerate(text) if ch == ")"]
+
+
+@lru_cache(maxsize=256)
+def _scope_index(text: str) -> _ScopeIndex:
+    return _ScopeIndex(text)
+
+
+def _label_join(text: str, match) -> bool:
+    """True when a separator match is a conjunction joining two labels."""
+    return match.group().strip() in ("and", "but", "while", "whereas") and _joins_labels(text, match)
+
+
+# A separator match holds at most 8 characters that are not white space ("; ", " whereas ").
+_SEPARATOR_SOLID = 8
+_BACK_WINDOW = 64
+_SPACE_RUN_RE = lazy_compile(r"\s*")
+
+
+def _scope_start(text: str, start: int, index: _ScopeIndex) -> int:
+    """Where the scope of a figure at ``start`` begins: the end of the last
+    separator of a scan of ``text[:start]`` that is not a label join.
+
+    A scan stopped at ``start`` finds the same separators as the scan of the
+    whole text while matching them read nothing at or past ``start`` (a
+    separator reads the white space after it and 2 characters more); only
+    the last few may differ. So the
+    first ones come from the index and only a short window before the figure
+    is rescanned, from a point no separator straddles."""
+    limit = start - 2
+    # both scans share a separator whose matching read nothing at or past `start`
+    # (greedy white space, then a 2-character lookahead, may backtrack)
+    safe = bisect.bisect_right(index.reach, start)
+    resume = index.ends[safe - 1] if safe else 0
+    window = start - _BACK_WINDOW
+    if window > resume and sum(not ch.isspace() for ch in text[window:limit]) >= _SEPARATOR_SOLID:
+        # no separator spans the window's solid characters, so none that ends past
+        # `limit` began before `window`; one of the shared ones may straddle it
+        inside = bisect.bisect_right(index.ends, window)
+        resume = index.ends[inside] if inside < safe and index.starts[inside] < window else window
+    before = bisect.bisect_right(index.ends, resume)
+    scope_start = index.kept[before - 1] if before else 0
+    for match in _SEGMENT_SPLIT_RE.finditer(text, resume, start):
+        if not _label_join(text, match):
+            scope_start = match.end()
+    return scope_start
 
 
 def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
@@ -157,12 +230,10 @@ def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
     holds a digit) does not end the scope. A parenthesis that follows the
     figure (after its unit) belongs to the scope whole; a figure inside a
     parenthesis has its scope end at the ``)`` that closes it ("slower at
-    batch 1 (0.97x to 0.99x) and faster at batch 8": batch 8 is not its)."""
-    scope_start = 0
-    for match in _SEGMENT_SPLIT_RE.finditer(text, 0, start):
-        if match.group().strip() in ("and", "but", "while", "whereas") and _joins_labels(text, match):
-            continue  # "The INT8 and FP8 kernels": one subject of two labels
-        scope_start = match.end()
+    batch 1 (0.97x to 0.99x) and faster at batch 8": batch 8 is not its).
+    Linear in the sentence over all its figures (see :class:`_ScopeIndex`)."""
+    index = _scope_index(text)
+    scope_start = _scope_start(text, start, index)
     scope_end = len(text)
     # a parenthesis right after the figure is its restriction, commas and all:
     # "8.377 to 8.664 ms (mode compile, at 800 x 800 only)", as render prints it
@@ -171,17 +242,33 @@ def figure_scope(text: str, start: int, end: int) -> tuple[int, int]:
         if match.group().strip() in (",", ";", ":"):
             scope_end = match.start()
             break
-        before = _LAST_WORD_RE.search(text, 0, match.start())
-        if before and any(ch.isdigit() for ch in before.group(1)):
+        before = _last_word(text, match.start())
+        if before and any(ch.isdigit() for ch in before):
             continue
         scope_end = match.start()
         break
-    opened = text.rfind("(", 0, start)
-    if opened != -1 and text.find(")", opened, start) == -1:
-        closed = text.find(")", end)
-        if closed != -1:
-            scope_end = min(scope_end, closed + 1)
+    opens = bisect.bisect_left(index.opens, start)
+    if opens:
+        opened = index.opens[opens - 1]
+        first_close = bisect.bisect_left(index.closes, opened)
+        if first_close == len(index.closes) or index.closes[first_close] >= start:
+            closing = bisect.bisect_left(index.closes, end)
+            if closing < len(index.closes):
+                scope_end = min(scope_end, index.closes[closing] + 1)
     return scope_start, scope_end
+
+
+def _last_word(text: str, position: int) -> str | None:
+    """The last run of non-space characters before ``position`` (white space
+    after it skipped), or None: what ``(\\S+)\\s*$`` finds in
+    ``text[:position]``, read backwards so its cost is the word's length."""
+    stop = position
+    while stop > 0 and text[stop - 1].isspace():
+        stop -= 1
+    begin = stop
+    while begin > 0 and not text[begin - 1].isspace():
+        begin -= 1
+    return text[begin:stop] if stop > begin else None
 
 
 _NEXT_WORD_RE = lazy_compile(r"\s*(\S+)")
@@ -190,9 +277,9 @@ _NEXT_WORD_RE = lazy_compile(r"\s*(\S+)")
 def _joins_labels(text: str, match) -> bool:
     """True when the conjunction ``match`` stands between two words that
     both hold a digit ("INT8 and FP8", "B200 and B300"): it joins labels."""
-    before = _LAST_WORD_RE.search(text, 0, match.start())
+    before = _last_word(text, match.start())
     after = _NEXT_WORD_RE.match(text, match.end())
-    return bool(before and after and any(c.isdigit() for c in before.group(1)) and any(c.isdigit() for c in after.group(1)))
+    return bool(before and after and any(c.isdigit() for c in before) and any(c.isdigit() for c in after.group(1)))
 
 
 def opening_phrase(text: str) -> str:

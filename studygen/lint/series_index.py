@@ -1,0 +1,65 @@
+"""Series of one unit in one section, indexed for SG101's range check
+(:mod:`studygen.lint.sg101_range_coverage`): by smallest and largest value
+and by header measure word, so a range finds the series it may cover without
+reading every table of its section (issue 23 item 6: 4,000 small tables each
+followed by a range took over a minute)."""
+
+from __future__ import annotations
+
+import bisect
+
+from .document import Series
+
+
+class SectionSeries:
+    """The series of one unit in one section, indexed by their smallest and
+    largest values and by their header's measure words, so a range finds the
+    ones worth reading without a pass over every table of the section (a
+    section of thousands of small tables each followed by a range was
+    quadratic: issue 23 item 6)."""
+
+    def __init__(self, series: list[Series]):
+        self.series = series
+        self.always: list[int] = []  # bounds that compare as nothing (NaN): never skipped
+        by_small, by_large = [], []
+        self.by_word: dict[str, list[int]] = {}
+        for position, one in enumerate(series):
+            smallest, largest = one.bounds
+            if smallest != smallest or largest != largest:
+                self.always.append(position)
+            by_small.append((smallest, position))
+            by_large.append((largest, position))
+            for word in one.measure:
+                self.by_word.setdefault(word, []).append(position)
+        by_small.sort()
+        by_large.sort()
+        self.small_keys = [k for k, _ in by_small]
+        self.small_order = [p for _, p in by_small]
+        self.large_keys = [k for k, _ in by_large]
+        self.large_order = [p for _, p in by_large]
+
+    def lone_measured(self, words: frozenset[str]) -> int | None:
+        """Position of the one series whose header shares a measure word with
+        ``words``, if exactly one does: the series that may be a range's column
+        though all its values lie outside the range ("35-40% speed
+        improvement" and a 'Speed Change' column beside a 'PPL Change' one)."""
+        hits = set()
+        for word in words:
+            hits.update(self.by_word.get(word, ()))
+            if len(hits) > 1:
+                return None
+        return hits.pop() if hits else None
+
+    def worth_reading(self, low_edge: float, high_edge: float, lone: int | None) -> list[Series]:
+        """In document order: series with a value range meeting
+        ``[low_edge, high_edge]``, and the one at position ``lone`` (see :meth:`lone_measured`)."""
+        low_enough = bisect.bisect_right(self.small_keys, high_edge)  # smallest <= high_edge
+        high_from = bisect.bisect_left(self.large_keys, low_edge)  # largest >= low_edge
+        if low_enough <= len(self.large_keys) - high_from:
+            kept = {p for p in self.small_order[:low_enough] if self.series[p].bounds[1] >= low_edge}
+        else:
+            kept = {p for p in self.large_order[high_from:] if self.series[p].bounds[0] <= high_edge}
+        kept.update(self.always)
+        if lone is not None:
+            kept.add(lone)
+        return [self.series[p] for p in sorted(kept)]
