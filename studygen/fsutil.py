@@ -7,6 +7,7 @@ sees the old file or the new one, never a part.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -25,13 +26,30 @@ except ImportError:  # Windows: no flock
 
 from .errors import ConflictError, InputError, UsageError
 from .numbers import SourceFloat
+from .textio import SYMLINK_LOOP
+
+
+def resolved(path: Path, display: str | None = None) -> Path:
+    """``path.resolve()``, with a symbolic link loop on the way (a link to
+    itself, or two links naming each other) raised as one InputError naming
+    ``display`` (default: the path): Python raises RuntimeError for it before
+    3.13 and OSError (ELOOP) since."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as exc:
+        if isinstance(exc, OSError) and exc.errno != errno.ELOOP:
+            raise
+        raise InputError(SYMLINK_LOOP, path=display or str(path)) from None
 
 
 def shown_path(path: Path, base: Path | None = None) -> str:
     """``path`` as messages and READMEs show it: relative to ``base`` (default:
-    the working directory) when it lies inside it, else as given."""
+    the working directory) when it lies inside it, else as given (also when
+    a symbolic link loop stands on the way: :func:`resolved`)."""
     try:
-        return str(path.resolve().relative_to((base or Path.cwd()).resolve()))
+        return str(resolved(path).relative_to(resolved(base or Path.cwd())))
+    except InputError:  # the file itself is a loop: its folder still places it
+        return shown_path(path.parent, base) + os.sep + path.name if path.parent != path else str(path)
     except (ValueError, OSError):
         return str(path)
 
@@ -42,8 +60,8 @@ def shown_paths_in(folder: Path, base: Path):
     (a study may hold thousands of records). A file that is a symbolic link,
     or a folder outside ``base``, takes :func:`shown_path` itself."""
     try:
-        shown_folder = folder.resolve().relative_to(base.resolve())
-    except (OSError, ValueError):
+        shown_folder = resolved(folder).relative_to(resolved(base))
+    except (OSError, ValueError, InputError):
         shown_folder = None
 
     def shown(path: Path) -> str:
@@ -259,6 +277,13 @@ def _lock_timeout(timeout_s: float, shown: str) -> ConflictError:
                          f"{LOCK_FILE}); nothing written: try again when it has finished", path=shown)
 
 
+def _open_lock_file(key: str) -> int:
+    """The lock file opened (created if absent), never through a symbolic
+    link: one planted there would make collect create or lock a file
+    elsewhere. OSError (ELOOP) for a link, which the caller reports."""
+    return os.open(key, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+
+
 def _take_lock_file(folder: Path, key: str, deadline: float, timeout_s: float, shown: str) -> int:
     """The descriptor of ``key`` (the lock file), exclusively flocked, once
     the path still names the locked file (its last holder may have removed
@@ -267,10 +292,13 @@ def _take_lock_file(folder: Path, key: str, deadline: float, timeout_s: float, s
         return -1
     while True:
         for action, make in (("create the folder", lambda: folder.mkdir(parents=True, exist_ok=True)),
-                             ("lock the folder for writing", lambda: os.open(key, os.O_RDWR | os.O_CREAT, 0o666))):
+                             ("lock the folder for writing", lambda: _open_lock_file(key))):
             try:
                 fd = make()
             except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    raise InputError(f"cannot {action}: {LOCK_FILE} there is a symbolic link (studygen makes "
+                                     "its own lock file; remove the link)", path=shown) from None
                 raise InputError(f"cannot {action}: {exc.strerror or type(exc).__name__}", path=shown) from None
         try:
             while True:
@@ -349,9 +377,9 @@ def ensure_inside(path: Path, *allowed: Path) -> Path:
     """``path`` resolved, if it lies inside one of ``allowed``; else UsageError.
     Output files are written only inside the project root or the
     ``--measurements`` folder given (inputs may live anywhere)."""
-    resolved = path.resolve()
+    target = resolved(path)
     for folder in allowed:
-        folder = folder.resolve()
-        if resolved == folder or folder in resolved.parents:
-            return resolved
+        folder = resolved(folder)
+        if target == folder or folder in target.parents:
+            return target
     raise UsageError(f"refusing to write {path}: outside {', '.join(str(a) for a in allowed)}")

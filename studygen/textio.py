@@ -9,6 +9,7 @@ naming the file and the line.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -27,6 +28,11 @@ MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 # Records nest about 6 levels (/results/0/groups/0/kernels/0), study files about 5; deeper is a
 # mistake or an attack (10,000 levels broke the parsers' recursion), refused with its place.
 MAX_NESTING = 100
+# What render writes (a README of at most MAX_DOCUMENT_BYTES characters, each at most 4 bytes in
+# UTF-8, or a figure) is read back by check and render no larger than this: a bigger file cannot be
+# current, and reading a 2 GB one took check past a minute.
+MAX_RENDERED_BYTES = 4 * MAX_DOCUMENT_BYTES
+SYMLINK_LOOP = "is a symbolic link loop (a link that leads back to itself), not a file"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -42,6 +48,8 @@ def regular_file(path: Path, display: str | None = None, folder: str = "is a fol
     except FileNotFoundError:
         raise InputError("no such file", path=display) from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(SYMLINK_LOOP, path=display) from None
         raise InputError(f"cannot read: {exc.strerror or type(exc).__name__}", path=display) from None
     if stat.S_ISDIR(status.st_mode):  # what path.is_dir() tests, without a second stat
         raise InputError(folder, path=display)
@@ -64,15 +72,39 @@ def read_text(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYT
     empty (unless ``allow_empty``: a template may be), larger than ``limit``
     bytes (default 500 MiB), binary or not UTF-8."""
     display = display or str(path)
+    return decode_text(read_bytes(path, display, limit), display, allow_empty=allow_empty)
+
+
+def read_bytes(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The file's bytes, once it is known to be a regular file
+    (:func:`regular_file`: not a FIFO, device, folder or symbolic link loop)
+    of at most ``limit`` bytes (default 500 MiB). Raises InputError (one
+    line naming ``display``) otherwise. Opened without blocking and checked
+    again on the open descriptor, so a file swapped for a FIFO between the
+    two looks still cannot hang the reader."""
+    display = display or str(path)
     status = regular_file(path, display)
-    size = status.st_size
+    _refuse_oversize(status.st_size, limit, display)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or type(exc).__name__}", path=display) from None
+    with os.fdopen(fd, "rb") as handle:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            raise InputError(f"is {_special_kind(opened.st_mode)}, not a regular file", path=display)
+        _refuse_oversize(opened.st_size, limit, display)
+        try:
+            raw = handle.read(limit + 1)
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or type(exc).__name__}", path=display) from None
+    _refuse_oversize(len(raw), limit, display)  # a file that grew while read
+    return raw
+
+
+def _refuse_oversize(size: int, limit: int, display: str) -> None:
     if size > limit:
         raise InputError(f"file is {size} bytes; the limit is {limit} bytes ({limit // 2**20} MiB)", path=display)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=display) from None
-    return decode_text(raw, display, allow_empty=allow_empty)
 
 
 UTF8_BOM = b"\xef\xbb\xbf"  # U+FEFF as UTF-8: Windows editors write it first; no text starts with it

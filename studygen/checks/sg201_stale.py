@@ -11,8 +11,11 @@ compared byte for byte.
 from __future__ import annotations
 
 import difflib
+import os
 
+from ..errors import InputError
 from ..findings import Finding
+from ..textio import MAX_RENDERED_BYTES, read_bytes
 
 
 def check(context) -> list[Finding]:
@@ -28,14 +31,14 @@ def check(context) -> list[Finding]:
     findings = []
     for path in rendered.paths():
         shown = study.rel(path)
-        if not path.exists():
+        if not os.path.lexists(path):  # a dangling or looping link is there, and is reported as unreadable
             findings.append(Finding("SG201", "missing: studygen render has not written it", shown,
                                     hint=f"run studygen render {study.family}"))
             continue
-        try:
-            current = path.read_bytes()
-        except OSError as exc:
-            findings.append(Finding("SG201", f"cannot be read: {exc.strerror or exc}", shown,
+        try:  # a FIFO or /dev/zero in its place would hang the read; a 2 GB file is no render's output
+            current = read_bytes(path, shown, MAX_RENDERED_BYTES)
+        except InputError as exc:
+            findings.append(Finding("SG201", f"cannot be read: {exc.message.removeprefix('cannot read: ')}", shown,
                                     hint="remove what stands in its place, then run studygen render"))
             continue
         if rendered.is_current(path, current):

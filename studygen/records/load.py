@@ -174,6 +174,14 @@ def study_yaml_loader():
             finally:
                 self.depth -= 1
 
+        def construct_yaml_int(self, node):
+            # an integer past Python's digit limit (4,300) raises a bare ValueError without a line
+            try:
+                return super().construct_yaml_int(node)
+            except ValueError:
+                raise ConstructorError(None, None, f"integer of {len(node.value)} characters is out of range "
+                                       "(no figure or setting has that many digits)", node.start_mark) from None
+
         def construct_mapping(self, node, deep=False):
             first_line: dict = {}
             for key_node, _ in node.value:
@@ -186,6 +194,7 @@ def study_yaml_loader():
                 first_line[key] = key_node.start_mark.line + 1
             return super().construct_mapping(node, deep=deep)
 
+    StudyYamlLoader.add_constructor("tag:yaml.org,2002:int", StudyYamlLoader.construct_yaml_int)
     _LOADER = StudyYamlLoader
     return _LOADER
 

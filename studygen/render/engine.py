@@ -21,10 +21,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InputError, TemplateError
-from ..fsutil import atomic_write_bytes, remove_stale_temp_files
+from ..fsutil import atomic_write_bytes, remove_stale_temp_files, resolved
 from ..markdown_format import format_markdown
 from ..patterns import lazy_compile
-from ..textio import MAX_DOCUMENT_BYTES, read_text
+from ..textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, read_bytes, read_text, regular_file
 from . import limits
 from .charts import render_charts
 from .produced import anchoring, helper_spec
@@ -126,13 +126,13 @@ def _confined_loader(search_path: list[Path]):
     import jinja2
     from jinja2.loaders import split_template_path
 
-    folders = [p.resolve() for p in search_path]
+    folders = [resolved(Path(p)) for p in search_path]
 
     class ConfinedFileSystemLoader(jinja2.FileSystemLoader):
         def get_source(self, environment, template):
             pieces = split_template_path(template)  # TemplateNotFound for '..'
             path = next((Path(folder, *pieces) for folder in self.searchpath if Path(folder, *pieces).is_file()), None)
-            if path is None or not any(path.resolve().is_relative_to(folder) for folder in folders):
+            if path is None or not any(resolved(path).is_relative_to(folder) for folder in folders):
                 raise jinja2.TemplateNotFound(template)
             try:
                 source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES, allow_empty=True)  # renders nothing
@@ -452,6 +452,19 @@ def render_study(study) -> Rendered:
     return rendered
 
 
+def _is_current_on_disk(rendered: Rendered, path: Path) -> bool:
+    """True when ``path`` holds what render writes there. False when nothing
+    is there, a folder (the write names it) or a regular file too large to
+    be render's output; InputError naming it when a FIFO, device or link loop
+    stands there (opening one could hang, and writing over it would lose
+    what it is)."""
+    if not os.path.lexists(path) or path.is_dir():
+        return False
+    if regular_file(path).st_size > MAX_RENDERED_BYTES:
+        return False
+    return rendered.is_current(path, read_bytes(path, limit=MAX_RENDERED_BYTES))
+
+
 def write_rendered(rendered: Rendered) -> list[Path]:
     """Write each file atomically (figures first, README last); return the
     paths whose bytes changed. Temp files that a killed render left next to
@@ -460,7 +473,7 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     for path in rendered.paths():
         remove_stale_temp_files(path.parent)
         # a figure whose stamp is current is not drawn (nor matplotlib imported), as in check
-        if path.exists() and rendered.is_current(path, path.read_bytes()):
+        if _is_current_on_disk(rendered, path):
             continue
         stale.append(path)
     for path in stale:  # refuse before writing anything, so a read-only folder leaves the set as it was

@@ -15,6 +15,7 @@ from ..study.rows import Row
 from ..study.timing import timing_signature
 from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .produced import emit, helper
+from .prose import escape_prose
 from .rows import ViewBase, and_list, fmt, matches
 from .tables import markdown_table, metric_words
 
@@ -179,6 +180,31 @@ class SectionHelpers(ViewBase):
                 *([escape_cell(short_version(first.tensorrt))] if versions else []),
                 "; ".join(f"{escape_cell(r.job_id)}: {fmt(r.value, r)}" for r in rows),
                 format_number(max(values) - min(values), decimals)]
+
+    # ---- what the study file declares -----------------------------------------
+    @helper("variant_list", markdown=True)
+    def variant_entry(self, variant: dict) -> str:
+        """One item of the Variants list for a study-file ``variant``: its
+        label in bold, its name in code and its precision only where they add
+        to the label, its recipe: ``**Fast engine** (`fast`): int8, recipe `r```.
+        A declaration, not a result: SG206 lets it name a variant the study
+        file lists under ``not_measured``. Study-file strings escaped for prose."""
+        label = variant.get("label") or variant["name"]
+        text = f"**{escape_prose(escape_inline(label))}**"
+        if variant["name"] != label:
+            text += f" (`{escape_prose(variant['name'])}`)"
+        if variant.get("precision") != variant["name"]:
+            text += f": {escape_prose(variant.get('precision'))}"
+        if variant.get("recipe"):
+            text += f", recipe `{escape_prose(variant['recipe'])}`"
+        return emit(text)
+
+    @helper("condition")
+    def revisit_conditions(self) -> list[str]:
+        """The decision's ``revisit_when`` entries, one string each, in study-file
+        order: conditions under which the decision is to be taken again, not
+        results, so SG206 lets them name a configuration declared not measured."""
+        return [emit(item) for item in self.spec.get("decision", {}).get("revisit_when", [])]
 
     # ---- not measured and known gaps -----------------------------------------
     @helper("expectation")

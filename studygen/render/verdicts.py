@@ -14,6 +14,7 @@ The statistics are in :mod:`studygen.render.stats`; the study file's
 from __future__ import annotations
 
 from ..errors import RecordError, TemplateError
+from ..fsutil import resolved
 from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.rows import Row
@@ -100,7 +101,7 @@ class VerdictHelpers(SpanHelpers):
         """The per-image results file named by a result, relative to its record (read once per render)."""
         cache = self.__dict__.setdefault("_per_image_cache", {})
         record = row.record
-        full = (record.path.parent / path).resolve()
+        full = resolved(record.path.parent / path, str(record.path.parent / path))
         if full not in cache:
             shown = self._study.rel(full)
             text = read_text(full, shown)

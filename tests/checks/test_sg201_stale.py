@@ -53,7 +53,7 @@ def test_a_missing_readme_and_an_unreadable_one(tmp_path):
     assert finding.hint == "run studygen render toy"
     readme.mkdir()  # something that is no file stands in its place
     (finding,) = sg201_stale.check(CheckContext(study))
-    assert (finding.code, finding.file, finding.message) == ("SG201", "families/toy/README.md", "cannot be read: Is a directory")
+    assert (finding.code, finding.file, finding.message) == ("SG201", "families/toy/README.md", "cannot be read: is a folder, not a file")
 
 
 def test_a_chart_whose_bytes_differ_is_stale(tmp_path):

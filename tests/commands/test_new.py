@@ -14,7 +14,7 @@ EXPECTED_DEMO = """\
 # templates/ can extend it block by block ({% extends "studygen/generic.md.j2" %}).
 schema_version: 1
 family: demo
-title: 'demo: fp16, int8'
+title: demo (edit this)
 status: draft
 description: What model, which variants, measured where and why (edit this).
 template: studygen/generic.md.j2
@@ -56,7 +56,7 @@ def test_new_writes_a_valid_study_file_using_the_generic_template(tmp_path, run_
                                 {"name": "int8", "precision": "int8", "label": "int8"}]
     assert spec["model"] == {"id": "demo", "revision": None}
     assert spec["decision"]["shipped"] is False
-    assert spec["title"] == "demo: fp16, int8"
+    assert spec["title"] == "demo (edit this)"  # a placeholder SG218 finds (issue 22)
     study = load_study(path.parent, tmp_path)  # validates against the study schema
     assert list(study.variants) == ["fp16", "int8"]
     assert path.read_text() == EXPECTED_DEMO
@@ -85,11 +85,11 @@ def test_issue_14_acceptance_new_collect_render_check_exit_0_and_state_the_gaps(
              run_cli("collect", "trtexec", "--family", "demo", "--job", "h100-a", "--variant", "fp32", "--log", log),
              run_cli("render", "demo"), run_cli("check", "demo")]
     assert [step.exit_code for step in steps] == [0, 0, 0, 0], [step.err for step in steps]
-    # a draft (status: draft): new's placeholder description and decision, and int8 without results, are
-    # warnings (SG218 twice, SG219), errors once the study file says status: ready (issue 22)
-    assert steps[3].out.endswith("0 error(s), 3 warning(s), 2 waived\n")
+    # a draft (status: draft): new's placeholder title, description and decision, and int8 without results,
+    # are warnings (SG218 three times, SG219), errors once the study file says status: ready (issue 22)
+    assert steps[3].out.endswith("0 error(s), 4 warning(s), 2 waived\n")
     assert [line.split(" [")[0].split(": ")[1] for line in steps[3].out.splitlines() if "[warning]" in line] == \
-        ["SG218", "SG219", "SG218"]  # in study-file line order: description, variants, decision
+        ["SG218", "SG218", "SG219", "SG218"]  # in study-file line order: title, description, variants, decision
     readme = (tmp_path / "families/demo/README.md").read_text()
     # trt10.16_build-and-run.log line 572: "GPU Compute Time: ... median = 0.0361328 ms"
     assert "| H100 PCIe | 0.0361328 |" in readme

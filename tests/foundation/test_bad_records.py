@@ -140,7 +140,7 @@ def test_readme_that_is_a_folder(project, run_cli):
     assert render.err.startswith("studygen: ") and "cannot write: Is a directory" in render.err
     check = run_cli("check", "--root", project)
     assert check.exit_code == 1
-    assert f"{README}: SG201 cannot be read: Is a directory" in check.out
+    assert f"{README}: SG201 cannot be read: is a folder, not a file" in check.out
 
 
 def test_dollar_signs_in_a_gpu_name_are_text(project, run_cli):

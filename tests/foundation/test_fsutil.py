@@ -129,3 +129,17 @@ def test_a_lock_taken_with_stdin_closed_is_removed_on_release(tmp_path):
         os.dup2(saved, 0)
         os.close(saved)
     assert not lock_left
+
+
+def test_a_lock_path_that_is_a_symbolic_link_is_refused_and_its_target_not_created(tmp_path):
+    # a link planted where the lock goes would have made the lock create (and flock) a file elsewhere
+    target = tmp_path / "elsewhere"
+    folder = tmp_path / "measurements"
+    folder.mkdir()
+    (folder / fsutil.LOCK_FILE).symlink_to(target)
+    with pytest.raises(InputError) as raised:
+        with fsutil.folder_lock(folder, timeout_s=1, shown="measurements/toy"):
+            pass
+    assert raised.value.message == (f"cannot lock the folder for writing: {fsutil.LOCK_FILE} there is a symbolic "
+                                    "link (studygen makes its own lock file; remove the link)")
+    assert not target.exists()
