@@ -39,8 +39,10 @@ def _finding(record, pointer: str, message: str, hint: str) -> Finding:
 def unclassified_hint(result: dict) -> str:
     """What to do about unclassified time: grouping rules, and for a
     TensorRT profile the layer types of ``--exportLayerInfo``, which group
-    layers whose names say nothing about their work."""
-    hint = "add grouping rules (kernel_groups in the study file) for the kernels left over"
+    layers whose names say nothing about their work. Rules apply when a
+    profile is read, so the hint names the re-collect that applies them."""
+    hint = ("add grouping rules (kernel_groups in the study file) for the kernels left over, then collect the "
+            'profile again with --replace "REASON" (rules apply only when a profile is collected)')
     if result.get("backend") == "tensorrt":
         hint += (", or collect the profile again with --layer-info (trtexec --exportLayerInfo with "
                  "--profilingVerbosity=detailed) so that its layers are grouped by their type")

@@ -25,6 +25,8 @@ SCALAR_PROVENANCE = ("gpu", "gpu_count", "driver", "dataset_revision", "reposito
 DEFAULTED = "_defaulted"
 # What a checkpoint field is when nobody said: the id unknown, no revision, pretrained weights.
 CHECKPOINT_DEFAULTS = {"id": "unknown", "revision": None, "weights": "pretrained"}
+# The note a collect adds when the weights were left to their default: true only of a record that gets it.
+DEFAULT_WEIGHTS_NOTE = "weights not given on the command line: recorded as pretrained (the default)"
 # Fields of an env block (studygen.collect.env.collect_env) that describe the measuring machine.
 MEASURING_FIELDS = ("gpu", "gpu_count", "driver", "repository_commit", "repository_dirty")
 
@@ -82,6 +84,7 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
                     "another --job", f"/provenance/software/{name}", shown=str)
             software[name] = new
     old_ckpt, new_ckpt = merged.get("checkpoint") or {}, incoming.get("checkpoint") or {}
+    existing_weights = old_ckpt.get("weights") is not None  # the record keeps its own: no default reaches it
     defaulted = new_ckpt.get(DEFAULTED, [])
     for name in ("id", "revision", "weights"):
         if name not in new_ckpt or name in defaulted:
@@ -99,7 +102,9 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
     also = []
     if collector and merged.get("collector", {}).get("name") != collector.get("name"):
         also.append(f"also collected by {collector['name']} {collector.get('version', '')}".strip())
-    for note in [*also, *(incoming.get("notes") or []), *corrections]:
+    incoming_notes = [note for note in incoming.get("notes") or []
+                      if not (note == DEFAULT_WEIGHTS_NOTE and "weights" in defaulted and existing_weights)]
+    for note in [*also, *incoming_notes, *corrections]:
         if note not in merged.setdefault("notes", []):  # a second extension repeats no note
             merged["notes"].append(note)
     return merged, notes + corrections

@@ -7,6 +7,13 @@ measurement key is left out (:func:`same_result`), and when nothing is left
 nothing is written. Re-collecting the same source line under other options
 (a shape or batch fixed after the first collect) would store one
 measurement twice under two keys: it is refused (:func:`refuse_same_source`).
+The same input collected into another job of the family would show one run
+as a replication (a spread of zero between "jobs"): a new result equal, source
+line included, to one another job's record holds is refused
+(:func:`refuse_other_job`). A new result whose key and source line a record
+holds with other figures is the same input read differently (the study
+file's ``kernel_groups`` changed, a newer collector): refused, naming
+``--replace`` (:func:`refuse_changed_reading`).
 
 A collected result names the file (and line or array) it was read from in
 ``source_locator`` (``build-and-run.log:569``, ``times.json:line 3``,
@@ -79,3 +86,68 @@ def refuse_same_source(results: list[dict], new: NewResult, display: str, descri
                 f"collecting it again as {describe(new.result)} would record one measurement twice: "
                 "use --replace REASON to replace what this job took from that file, or another --job; "
                 "nothing written", path=display)
+
+
+# Fields a kernel-time result takes from the study file's kernel_groups rather than from its input.
+GROUPING_FIELDS = frozenset({"groups", "unclassified_ms", "unclassified_share", "note"})
+
+
+def refuse_changed_reading(recorded: dict, new: NewResult, where: str, display: str, describe) -> None:
+    """ConflictError when ``recorded`` (the result at ``where`` under the key
+    of ``new``) names the same source (``source_locator``) as ``new`` but
+    holds other figures: the input read anew differs from what was read
+    before. The message names the fields that differ, the likely cause
+    (the study file's ``kernel_groups`` when only grouping fields differ, else
+    the file or the collector) and ``--replace``. Does nothing when the
+    sources differ (the caller words that conflict)."""
+    locator = new.result.get("source_locator")
+    if not locator or recorded.get("source_locator") != locator:
+        return
+    fields = sorted(name for name in set(recorded) | set(new.result) if recorded.get(name) != new.result.get(name))
+    cause = ("the study file's kernel_groups changed since it was recorded" if set(fields) <= GROUPING_FIELDS
+             else "the file or the collector changed since it was recorded")
+    raise ConflictError(
+        f"{describe(new.result)} from {new.origin} is already recorded at {where} from {locator}, and reading it "
+        f"now gives other values of {', '.join(fields)} ({cause}?): a result is never overwritten; "
+        f'to re-read it, collect with --replace "REASON"; for another measurement use another --job, --variant, '
+        "--shape or --batch; nothing written", path=display)
+
+
+# Kinds timed on a run: two runs never give equal figures (every statistic, the sample count, the
+# iteration times), so equal ones are one run. A plan size, a layer list or an AP may well repeat
+# in a true replication (the same engine measured again), so they are not compared.
+TIMED_KINDS = frozenset({"latency", "kernel_time"})
+
+
+def _run_figures(result: dict) -> dict | None:
+    """A timed result without what its reading adds to the run: the options
+    that say what it measured (variant, shape, batch, …) and the kernel
+    grouping (the study file's rules, which may change between two
+    collects); None for a result of another kind or without a source. The
+    source (file name and place) stays: synthetic or coarse timings may
+    repeat in another file, so a renamed copy of a log is not caught."""
+    locator = result.get("source_locator")
+    if result.get("kind") not in TIMED_KINDS or not locator:
+        return None
+    figures = {name: value for name, value in _figure(result).items() if name not in GROUPING_FIELDS}
+    return {**figures, "kind": result["kind"]}
+
+
+def refuse_other_job(others: list[tuple[str, str, list[dict]]], new_results: list[NewResult], describe) -> None:
+    """ConflictError when a timed result of ``new_results`` equals one
+    another job of the family holds (:func:`_run_figures`: the same figures
+    from the same place of a file of the same name): ``others`` lists
+    (job id, record shown as a path, its results). One run under two jobs
+    would be shown as two measurements that agree (a spread of zero)."""
+    for new in new_results:
+        figures = _run_figures(new.result)
+        if figures is None:
+            continue
+        for job_id, shown, results in others:
+            for index, result in enumerate(results):
+                if _run_figures(result) is not None and same_result(_run_figures(result), figures):
+                    raise ConflictError(
+                        f"{describe(new.result)} from {new.origin} is already recorded in job {job_id} "
+                        f"(here): one run under two jobs would count as two measurements "
+                        f"that agree; to add to it, collect with --job {job_id}; nothing written", path=shown,
+                        pointer=f"/results/{index}")

@@ -34,7 +34,7 @@ from .provenance import (as_conversion_machine, check_measuring_machine, clean_p
                          measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .result import NewResult
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
-from .sources import refuse_same_source, replace_sources, same_result
+from .sources import refuse_changed_reading, refuse_other_job, refuse_same_source, replace_sources, same_result
 
 JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
 FAMILY_NAME = re.compile(r"[A-Za-z0-9_-]+")
@@ -175,6 +175,24 @@ def describe(result: dict) -> str:
     return ", ".join(parts)
 
 
+def other_jobs(path: Path) -> list[tuple[str, str, list[dict]]]:
+    """(job id, path as shown, results) of every record beside ``path`` (the
+    other jobs of its family); a file that does not load as a record is left
+    to ``check`` (SG202), not refused here."""
+    others = []
+    for sibling in sorted(path.parent.glob("*.json")):
+        if sibling.name == path.name:
+            continue
+        shown = shown_path(sibling)
+        try:
+            data = load_record(sibling, shown).data
+        except (RecordError, InputError):
+            continue
+        if isinstance(data.get("results"), list):
+            others.append((str(data.get("job_id", sibling.stem)), shown, data["results"]))
+    return others
+
+
 def record_path(measurements_dir: Path, family: str, job_id: str, records_dir: Path | None = None) -> Path:
     """``measurements_dir/<family>/<job_id>.json``, or ``records_dir/<job_id>.json``
     when the family's records live elsewhere (a study file's ``measurements:``
@@ -278,6 +296,8 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
             continue
         if key not in keys:
             refuse_same_source(earlier, new, display, describe)
+        if key in recorded:
+            refuse_changed_reading(recorded[key], new, keys[key], display, describe)
         if key in keys:
             raise ConflictError(
                 f"{describe(new.result)} from {new.origin} is already recorded at {keys[key]}; "
@@ -285,6 +305,8 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
                 path=display)
         keys[key] = new.origin
         document["results"].append(new.result)
+    if len(new_results) > already:
+        refuse_other_job(other_jobs(path), new_results, describe)
     document["schema_version"] = version_of(document)  # the lowest version that holds its fields
     return Draft(document, created, notes, original, added=len(new_results) - already, provenance_filled=filled)
 

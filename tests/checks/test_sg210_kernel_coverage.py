@@ -74,12 +74,15 @@ def test_a_stated_unclassified_share_is_taken_as_stated_and_hints_say_what_to_do
                                                                backend="pytorch", mode="eager")])])
     (finding,) = sg210_kernel_coverage.check(CheckContext(study))
     assert finding.message == "15.0% of the profiled 15.4 ms of job job, fp16 at 800x1067 is unclassified (limit 10%)"
-    assert finding.hint == "add grouping rules (kernel_groups in the study file) for the kernels left over"
+    assert finding.hint == ("add grouping rules (kernel_groups in the study file) for the kernels left over, then "
+                            'collect the profile again with --replace "REASON" (rules apply only when a profile is '
+                            "collected)")
     # a TensorRT profile: its layers' types may group what their names do not
     trt = load(tmp_path / "t", records=[record("job", [kernel_time("fp16", GROUPS, total=15.4, unclassified_share=0.15)])])
     (finding,) = sg210_kernel_coverage.check(CheckContext(trt))
-    assert finding.hint == ("add grouping rules (kernel_groups in the study file) for the kernels left over, or collect "
-                            "the profile again with --layer-info (trtexec --exportLayerInfo with "
+    assert finding.hint == ("add grouping rules (kernel_groups in the study file) for the kernels left over, then "
+                            'collect the profile again with --replace "REASON" (rules apply only when a profile is '
+                            "collected), or collect the profile again with --layer-info (trtexec --exportLayerInfo with "
                             "--profilingVerbosity=detailed) so that its layers are grouped by their type")
     short = load(tmp_path / "b", records=[record("job", [kernel_time("fp16", GROUPS, total=16.2)])])
     (finding,) = sg210_kernel_coverage.check(CheckContext(short))

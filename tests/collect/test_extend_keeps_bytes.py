@@ -73,11 +73,12 @@ def test_extending_a_hand_written_record_keeps_its_bytes(run_cli, workdir):
     assert inserted[-1].endswith('"source_locator": "trt10.16_build-and-run.log:148"\r\n    }')
     record = json.loads(after)
     assert len(record["results"]) == 7
-    # the collected results are as in a record of their own: host latency median 0.0440674 ms (log line 569)
+    # the collected results are as in a record of their own: host latency median 0.0440674 ms (log line 569);
+    # in another records folder, since the same log under a second job of the family is refused
     fresh = run_cli("collect", "trtexec", "--family", "demo", "--job", "fresh", "--log", BUILD_LOG,
-                    "--variant", "fp16", "--shape", "800x800", "--measurements", "m")
+                    "--variant", "fp16", "--shape", "800x800", "--measurements", "m2")
     assert fresh.exit_code == 0, fresh.err
-    assert record["results"][1:] == json.loads((workdir / "m" / "demo" / "fresh.json").read_text())["results"]
+    assert record["results"][1:] == json.loads((workdir / "m2" / "demo" / "fresh.json").read_text())["results"]
     assert record["results"][1]["value_ms"] == 0.0440674
     assert record["results"][1]["source_locator"] == "trt10.16_build-and-run.log:569"
 

@@ -55,7 +55,8 @@ def test_layer_types_group_caffe_names_that_no_rule_reads(collect, workdir):
     # names only: "pool_proj" reads as a pooling, "3x3", "classifier" and "prob" as nothing
     assert gpu_groups(kernel) == {"Conv": 0.08, "other": 0.105}
     assert kernel["unclassified_ms"] == 0.075
-    typed = collect("trtexec", "--profile", profile, "--layer-info", info, job="types")
+    # one profile is one run: read again into another records folder, as a second job of the family is refused
+    typed = collect("trtexec", "--profile", profile, "--layer-info", info, job="types", measurements=workdir / "typed")
     (kernel,) = typed.kind("kernel_time")
     # the types decide the three convolutions (0.08 + 0.02 + 0.04), the pooling and the softmax; the
     # CaskGemmConvolution leaves "loss3/classifier" to its name, then to its tactic, an xmma GEMM
@@ -65,7 +66,7 @@ def test_layer_types_group_caffe_names_that_no_rule_reads(collect, workdir):
     assert kernel["note"].endswith("; 6 layers grouped by their --exportLayerInfo type")
 
 
-def test_alexnet_layer_info_leaves_nothing_unclassified(collect):
+def test_alexnet_layer_info_leaves_nothing_unclassified(collect, workdir):
     rows = json.loads(ALEXNET_PROFILE.read_text())[1:]
     types = {layer["Name"]: layer["LayerType"] for layer in json.loads(ALEXNET_GRAPH.read_text())["Layers"]}
     (shape_call,) = [r for r in rows if types.get(r["name"]) == "shape_call"]
@@ -73,7 +74,8 @@ def test_alexnet_layer_info_leaves_nothing_unclassified(collect):
     (kernel,) = by_name.kind("kernel_time")
     # "dummy_shape_call__mye622_0_myl9_0" names nothing a rule reads
     assert kernel["unclassified_ms"] == shape_call["averageMs"] == 0.00204811
-    typed = collect("trtexec", "--profile", ALEXNET_PROFILE, "--layer-info", ALEXNET_GRAPH, job="types")
+    typed = collect("trtexec", "--profile", ALEXNET_PROFILE, "--layer-info", ALEXNET_GRAPH, job="types",
+                    measurements=workdir / "typed")  # one profile, one job of a family
     (kernel,) = typed.kind("kernel_time")
     assert kernel["unclassified_ms"] == 0.0
     gemm = [r["averageMs"] for r in rows if types.get(r["name"]) == "gemm"]  # the three classifier GEMMs

@@ -178,7 +178,7 @@ def test_trt8_6_resnet50_log_profile_and_layer_info_together(collect):
     assert kernel["note"].endswith("56 layers grouped by their --exportLayerInfo type")
     # without the layer info the names decide: "/backbone/fc/Gemm" is the one GEMM
     names_only = collect("trtexec", "--log", RESNET_86, "--profile", RESNET_86_PROFILE, "--variant", "int8",
-                         job="names")
+                         job="names", measurements=done.measurements.parent / "names-only")  # one log, one job a family
     (by_name,) = names_only.kind("kernel_time")
     named_conv = [r["averageMs"] for r in rows[1:] if "/Conv" in r["name"] and not r["name"].startswith("Reformatting")]
     assert len(named_conv) == 53 and gpu_groups(by_name)["Conv"] == round(math.fsum(named_conv), 12) == 0.42674998

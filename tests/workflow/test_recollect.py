@@ -115,3 +115,104 @@ def test_the_same_inputs_with_a_commit_fill_in_the_provenance_and_write_only_tha
     assert record["provenance"]["repository_commit"] == "abcdef1" and record["results"] == results_before
     again = _collect(run_cli, tmp_path, "--log", LOG, "--commit", "abcdef1")
     assert again.out.startswith(f"{shown}: nothing new, the record is unchanged\n")
+
+
+# --- found by a new user: one run under two jobs, a re-read after kernel_groups changed, a false default ---
+
+RESNET = FIXTURES / "trtexec" / "trt8.6_resnet50-int8_separate-profile-run.log"
+RESNET_PROFILE = FIXTURES / "trtexec" / "trt8.6_resnet50-int8_profile.json"
+RESNET_LAYERS = FIXTURES / "trtexec" / "trt8.6_resnet50-int8_layer-info-detailed.json"
+
+
+def _project(run_cli, root):
+    made = run_cli("new", "rn", "--variants", "int8", "--root", root)
+    assert made.exit_code == 0, made.err
+    return root / "measurements" / "rn"
+
+
+def _resnet(run_cli, root, job, *extra):
+    return run_cli("collect", "trtexec", "--family", "rn", "--job", job, "--variant", "int8", "--root", root,
+                   "--log", RESNET, "--profile", RESNET_PROFILE, "--layer-info", RESNET_LAYERS, *extra)
+
+
+def test_one_log_under_a_second_job_is_refused_naming_the_job_that_holds_it(tmp_path, run_cli):
+    records = _project(run_cli, tmp_path)
+    assert _resnet(run_cli, tmp_path, "rtx3080-trt8.6.1").exit_code == 0
+    again = _resnet(run_cli, tmp_path, "rtx3080-again")
+    assert again.exit_code == 2 and again.err.count("\n") == 1
+    # /results/0 is the log's host latency, median 0.275391 ms (line 1184)
+    assert again.err.startswith(f"studygen: {records}/rtx3080-trt8.6.1.json:/results/0: latency host_latency "
+                                "median, variant int8, batch 1 from ")
+    assert again.err.endswith("trt8.6_resnet50-int8_separate-profile-run.log:line 1184 is already recorded in job "
+                              "rtx3080-trt8.6.1 (here): one run under two jobs would count as two measurements that "
+                              "agree; to add to it, collect with --job rtx3080-trt8.6.1; nothing written\n")
+    assert sorted(p.name for p in records.iterdir()) == ["rtx3080-trt8.6.1.json"]
+    # the same run under other options (a shape) or with only its profile is still the same run
+    shaped = _resnet(run_cli, tmp_path, "other", "--shape", "224x224")
+    assert shaped.exit_code == 2 and "is already recorded in job rtx3080-trt8.6.1" in shaped.err
+    profile = run_cli("collect", "trtexec", "--family", "rn", "--job", "other", "--variant", "int8", "--root", tmp_path,
+                      "--profile", RESNET_PROFILE)
+    assert profile.exit_code == 2 and profile.err.startswith(f"studygen: {records}/rtx3080-trt8.6.1.json:/results/3: "
+                                                             "kernel_time, variant int8 from ")
+    # another run (another log) goes into another job
+    other = run_cli("collect", "trtexec", "--family", "rn", "--job", "other", "--variant", "int8", "--root", tmp_path,
+                    "--log", FIXTURES / "trtexec" / "trt7_resnet50-int8_console.log")
+    assert other.exit_code == 0, other.err
+    assert sorted(p.name for p in records.iterdir()) == ["other.json", "rtx3080-trt8.6.1.json"]
+
+
+def test_a_re_read_after_kernel_groups_changed_says_what_differs_and_names_replace(tmp_path, run_cli):
+    records = _project(run_cli, tmp_path)
+    assert _resnet(run_cli, tmp_path, "rtx3080-trt8.6.1").exit_code == 0
+    path = records / "rtx3080-trt8.6.1.json"
+    before = path.read_bytes()
+    study = tmp_path / "families" / "rn" / "study.yaml"
+    study.write_text(study.read_text() + "kernel_groups:\n- {pattern: 'Conv', group: convolution}\n")
+    again = _resnet(run_cli, tmp_path, "rtx3080-trt8.6.1")
+    assert again.exit_code == 2 and again.err.count("\n") == 1
+    assert again.err.startswith(f"studygen: {path}: kernel_time, variant int8, batch 1 from ")
+    assert again.err.endswith(
+        f"trt8.6_resnet50-int8_profile.json:array 1 is already recorded at {path}:"
+        "/results/3 from trt8.6_resnet50-int8_profile.json:line 1, and reading it now gives other values of groups, "
+        "note, unclassified_ms, unclassified_share (the study file's kernel_groups changed since it was recorded?): "
+        'a result is never overwritten; to re-read it, collect with --replace "REASON"; for another measurement use '
+        "another --job, --variant, --shape or --batch; nothing written\n")
+    assert path.read_bytes() == before
+    replaced = _resnet(run_cli, tmp_path, "rtx3080-trt8.6.1", "--replace", "kernel_groups added")
+    assert replaced.exit_code == 0, replaced.err
+    (kernel,) = [r for r in json.loads(path.read_text())["results"] if r["kind"] == "kernel_time"]
+    assert kernel["groups"][0]["group"] == "convolution" and "families/rn/study.yaml kernel_groups" in kernel["note"]
+
+
+def test_a_changed_reading_of_another_file_kind_names_the_file_or_collector(tmp_path):
+    import pytest
+
+    from studygen.errors import ConflictError
+    from studygen.records.result import NewResult
+    from studygen.records.sources import refuse_changed_reading
+
+    recorded = {"kind": "plan_size", "value_bytes": 10, "source_locator": "a.plan"}
+    refuse_changed_reading(recorded, NewResult({**recorded, "source_locator": "b.plan"}, "b.plan"), "r:/results/0",
+                           "r.json", str)  # another source: left to the caller
+    with pytest.raises(ConflictError, match=r"other values of value_bytes \(the file or the collector changed since"):
+        refuse_changed_reading(recorded, NewResult({**recorded, "value_bytes": 11}, "a.plan"), "r:/results/0",
+                               "r.json", str)
+
+
+def test_a_no_op_re_collect_adds_no_default_note_over_explicit_weights(tmp_path, run_cli):
+    records = _project(run_cli, tmp_path)
+    assert _resnet(run_cli, tmp_path, "j", "--weights", "pretrained").exit_code == 0
+    path = records / "j.json"
+    assert "notes" not in json.loads(path.read_text())["provenance"]
+    filled = _resnet(run_cli, tmp_path, "j", "--commit", "abcdef1")
+    assert filled.exit_code == 0, filled.err
+    assert "weights not given" not in filled.out
+    provenance = json.loads(path.read_text())["provenance"]
+    assert provenance["repository_commit"] == "abcdef1" and provenance["checkpoint"]["weights"] == "pretrained"
+    assert "notes" not in provenance or not any("weights not given" in note for note in provenance["notes"])
+    # a record that got the default says so, once, also after a re-collect
+    other = _project(run_cli, tmp_path / "d")
+    assert _resnet(run_cli, tmp_path / "d", "k").exit_code == 0
+    assert _resnet(run_cli, tmp_path / "d", "k", "--commit", "abcdef1").exit_code == 0
+    notes = json.loads((other / "k.json").read_text())["provenance"]["notes"]
+    assert notes.count("weights not given on the command line: recorded as pretrained (the default)") == 1

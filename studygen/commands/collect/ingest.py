@@ -18,7 +18,7 @@ from ...collect.kernel_groups import KernelGroupRules, rules_from_study
 from ...errors import RecordError, UsageError
 from ...fsutil import shown_path
 from ...records.load import load_yaml
-from ...records.provenance import DEFAULTED
+from ...records.provenance import DEFAULT_WEIGHTS_NOTE, DEFAULTED
 from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
 from ...study import STUDY_FILE, find_root, refuse_special_study_file, refuse_unportable_names
@@ -227,7 +227,7 @@ def provenance_block(options: IngestOptions, collector: str, command: str, sourc
                  conversion_machine=conversion_machine())
     notes = list(notes)
     if "weights" in checkpoint.get(DEFAULTED, []):
-        notes.append("weights not given on the command line: recorded as pretrained (the default)")
+        notes.append(DEFAULT_WEIGHTS_NOTE)
     if notes:
         block["notes"] = notes
     return block
