@@ -302,7 +302,8 @@ def make_environment(search_path: list[Path]):
 # (render/text.py escape_cell): a template's {{ }} passes their text through as it is. Every other
 # text is escaped for prose, also what a helper returns as it found it (study.label, study.gpu).
 MARKDOWN_HELPERS = frozenset({"table", "list_table", "dataset_table", "provenance_table", "repeated_measurements",
-                              "compilation_table", "attribution_table", "host_table"})
+                              "compilation_table", "attribution_table", "host_table", "compilation_stops",
+                              "kernel_changes", "method_split_table"})
 
 
 def trusted_result(function, result):

@@ -29,6 +29,9 @@ class Produced:
     # For a table, the row field whose rows are compared with each other: a column per variant, or
     # (repeated_measurements) a table row per measurement key. SG212 checks each such set.
     compared_by: str = "variant"
+    # The (a, b) row pairs whose difference or ratio the text states (a ratio, a range of ratios or
+    # savings, a verdict, a side finding, an attribution row); SG203 reads which differences the README uses.
+    compared: tuple = ()
 
 
 _PRODUCED: ContextVar[list | None] = ContextVar("studygen_produced", default=None)
@@ -56,14 +59,16 @@ def cells_of(headers):
         _WITHIN.reset(token)
 
 
-def emit(kind: str, text: str, rows=(), headers=(), compared_by: str = "variant") -> str:
+def emit(kind: str, text: str, rows=(), headers=(), compared_by: str = "variant", compared=()) -> str:
     """Return ``text`` unchanged, noting it as helper output when recording.
 
     ``rows``: the rows the text was computed from; ``headers``: a table's
     header cells (only for a whole table, whose output is then no cell);
-    ``compared_by``: see :attr:`Produced.compared_by`."""
+    ``compared_by``: see :attr:`Produced.compared_by`; ``compared``: the
+    ``(a, b)`` row pairs whose difference or ratio the text states
+    (:attr:`Produced.compared`)."""
     log = _PRODUCED.get()
     if log is not None:
         log.append(Produced(kind, str(text), tuple(rows), tuple(headers), () if headers else _WITHIN.get(),
-                            compared_by))
+                            compared_by, tuple(tuple(pair) for pair in compared)))
     return text

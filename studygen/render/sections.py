@@ -12,6 +12,7 @@ from ..records.keys import FIELDS, MeasurementKey
 from ..records.kinds import Kind
 from ..study.analyses import precision_inversions
 from ..study.rows import Row
+from ..study.spread import declared_sources
 from .produced import emit
 from .rows import ViewBase, fmt
 from .tables import markdown_table
@@ -72,6 +73,21 @@ class SectionHelpers(ViewBase):
                 notes.append((record.job_id, note))
         return notes
 
+    # ---- declared sources of spread ----------------------------------------------
+    def spread_sources(self) -> list[str]:
+        """One line per ``spread_sources`` entry of the study file: what varies
+        from job to job (``independent compilations``, ``independent engine
+        builds``, ``independent jobs``), why (its reason, as written) and how
+        far the study expects two jobs' figures to differ (``up to 2 %`` of
+        their mean, or ``no bound stated``). SG203 holds two jobs' figures
+        against these."""
+        lines = []
+        for source in declared_sources(self._study):
+            bound = (f"up to {format_number(source.up_to_percent)} % of their mean" if source.up_to_percent is not None
+                     else "no bound stated")
+            lines.append(emit("figure", f"{source.words} ({bound}): {escape_inline(' '.join(source.reason.split()))}"))
+        return lines
+
     # ---- side findings -------------------------------------------------------
     def precision_inversions(self) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT
@@ -86,7 +102,7 @@ class SectionHelpers(ViewBase):
         lines = []
         for pairs in groups.values():
             lines.append(self._inversion_sentence(pairs))
-            emit("side_finding", lines[-1], [row for pair in pairs for row in pair])
+            emit("side_finding", lines[-1], [row for pair in pairs for row in pair], compared=pairs)
         return lines
 
     def _inversion_sentence(self, pairs: list[tuple[Row, Row]]) -> str:

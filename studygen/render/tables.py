@@ -15,7 +15,7 @@ from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
 from .produced import cells_of, emit
-from .rows import RowSet, TemplateRow, fmt
+from .rows import RowSet, TemplateRow, fmt, shape_order
 from .spans import SpanHelpers
 from .text import escape_cell, gpu_label, shape_label, short_version
 
@@ -88,9 +88,22 @@ DERIVED = {
 }
 
 
-def ordered_keys(grid: dict[tuple, dict[str, TemplateRow]], jobs) -> list[tuple]:
+def ordered_keys(grid: dict[tuple, dict[str, TemplateRow]], jobs, index=(), sort: bool = False) -> list[tuple]:
     """The grid's index tuples: in the order of ``jobs`` (by the first listed
-    job among a tuple's cells) when given, else in the order rows came."""
+    job among a tuple's cells) when given; else, with ``sort``, by their
+    ``index`` fields in turn (a shape by its size, :func:`~.text.shape_order`;
+    any other field in the order its values first came); else in the order
+    rows came."""
+    if not jobs and sort:
+        first: list[dict] = [{} for _ in index]
+        for row_key in grid:
+            for position, value in enumerate(row_key):
+                first[position].setdefault(value, len(first[position]))
+
+        def sort_key(row_key: tuple) -> tuple:
+            return tuple(shape_order(value) if name == "shape" else (first[position][value],)
+                         for position, (name, value) in enumerate(zip(index, row_key)))
+        return sorted(grid, key=sort_key)
     if not jobs:
         return list(grid)
     order = {job: i for i, job in enumerate(jobs)}
@@ -101,7 +114,7 @@ class TableHelpers(SpanHelpers):
     """Grid and list tables (see the module docstring)."""
 
     def table(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, value_header="{label}",
-              derived=(), **filters) -> str:
+              derived=(), sort=False, **filters) -> str:
         """A Markdown table: one row per distinct ``index`` tuple, one column per
         variant (figures with their job-to-job spread), then derived columns.
 
@@ -110,6 +123,8 @@ class TableHelpers(SpanHelpers):
         (b - a in AP points). A cell that several jobs fill shows the first
         job's figure with the spread over those jobs (``5.850 (2 jobs: 5.764
         to 5.850)``), and its derived cells the range over same-job pairs.
+        ``sort``: table rows sorted by their index fields (shapes by size;
+        see :func:`ordered_keys`) instead of in the order rows come.
         """
         selected = self.figures(variant=list(variants), job_id=jobs, **filters)
         grid = grid_of(selected, index)
@@ -118,7 +133,7 @@ class TableHelpers(SpanHelpers):
         headers += [header for (_, _, _, header) in derived]
         with cells_of(headers):
             body = [self._grid_line(index, row_key, grid[row_key], variants, derived)
-                    for row_key in ordered_keys(grid, jobs)]
+                    for row_key in ordered_keys(grid, jobs, index, sort)]
         return emit("table", markdown_table(body, headers), selected.rows, headers)
 
     def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived) -> list[str]:
@@ -154,7 +169,8 @@ class TableHelpers(SpanHelpers):
         values = [compute(a.value, b.value) for a, b in pairs]
         decimals, sign = self.decimals(decimals_name), kind == "delta_points"
         low, high = (format_number(v, decimals, sign=sign) + suffix for v in (min(values), max(values)))
-        return emit("ratio", low if low == high else f"{low} to {high}", [row._row for pair in pairs for row in pair])
+        return emit("ratio", low if low == high else f"{low} to {high}", [row._row for pair in pairs for row in pair],
+                    compared=[(a._row, b._row) for a, b in pairs])
 
     # ---- what a generic table needs to know ---------------------------------
     def variants_with(self, **filters) -> tuple[str, ...]:

@@ -64,7 +64,7 @@ class VerdictHelpers(SpanHelpers):
                 f"{round(100 * result.confidence)}% bootstrap interval of the median difference "
                 f"{ms(result.low_ms, True)} to {ms(result.high_ms, True)} ms ({result.resamples} resamples, "
                 f"seed {result.seed}): {result.verdict}")
-        return emit("verdict", text, [a._row, b._row])
+        return emit("verdict", text, [a._row, b._row], compared=[(a._row, b._row)])
 
     def ap_difference(self, a_variant: str, b_variant: str, **filters) -> str:
         """AP of ``b_variant`` minus ``a_variant`` in points, from one COCO AP
@@ -93,7 +93,7 @@ class VerdictHelpers(SpanHelpers):
                      f"points ({result.resamples} resamples of {result.images} images, seed {result.seed})")
         else:
             text += "; no per-image results, so no bootstrap interval"
-        return emit("ap_difference", text, [a._row, b._row])
+        return emit("ap_difference", text, [a._row, b._row], compared=[(a._row, b._row)])
 
     def _per_image(self, row: Row, path: str) -> dict:
         """The per-image results file named by a result, relative to its record (read once per render)."""

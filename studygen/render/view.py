@@ -15,7 +15,10 @@ a whole (:mod:`.sections`). What each helper printed is recorded for checks
 
 from __future__ import annotations
 
+from ..errors import TemplateError
 from .compilations import CompilationHelpers
+from .kernel_changes import KernelChangeHelpers
+from .method_split import MethodSplitHelpers
 from .sections import SectionHelpers
 from .tables import TableHelpers
 from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
@@ -25,7 +28,8 @@ from .verdicts import VerdictHelpers
 VIEW_ATTRIBUTES = ("spec", "family", "title", "decision", "model")
 
 
-class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers):
+class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers, KernelChangeHelpers,
+                MethodSplitHelpers):
     """The object templates receive as ``study``."""
 
     @classmethod
@@ -34,6 +38,28 @@ class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers
         (public methods) and the study-file attributes."""
         methods = [name for name in dir(cls) if not name.startswith("_") and callable(getattr(cls, name))]
         return sorted({*methods, *VIEW_ATTRIBUTES} - {"helper_names"})
+
+    def comparison(self, name: str) -> "StudyView":
+        """The view of the study file's ``comparisons`` entry ``name``: every
+        helper, over that entry's records only (a side measurement the
+        study's own figures do not pool). Raises TemplateError for a name the
+        study file does not declare."""
+        known = self._study.comparison_records
+        if name not in known:
+            raise TemplateError(f"comparison {name!r} is not in the study file's comparisons "
+                                f"(declared: {', '.join(known) or 'none'})")
+        return StudyView(self._study.comparison(name))
+
+    def comparison_names(self) -> list[str]:
+        """Names of the study file's ``comparisons`` entries, in its order."""
+        return [entry["name"] for entry in self.spec.get("comparisons") or []]
+
+    def comparison_about(self, name: str) -> str:
+        """The ``about`` text of the study file's ``comparisons`` entry ``name``."""
+        for entry in self.spec.get("comparisons") or []:
+            if entry["name"] == name:
+                return entry["about"]
+        raise TemplateError(f"comparison {name!r} is not in the study file's comparisons")
 
     # ---- labels and escaping of record strings ----------------------------
     def gpu(self, value) -> str:
