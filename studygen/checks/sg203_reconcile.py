@@ -261,9 +261,11 @@ def _uses(context, a: Row, b: Row, same: list[Row]) -> list:
     ``same`` among the rows it was computed from (an output over every job,
     such as a range of ratios over all of them, shows the spread itself)."""
     uses, seen = [], set()
-    for item, _ in context.produced_outputs():
+    for item, readme in context.produced_outputs():
         if not any((x is a and y is b) or (x is b and y is a) for x, y in item.compared):
             continue
+        if not readme.locate(item):
+            continue  # computed by the template but not printed
         used = {id(row) for row in item.rows}
         if all(id(row) in used for row in same):
             continue
