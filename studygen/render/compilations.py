@@ -50,6 +50,11 @@ class CompilationHelpers(SpanHelpers):
     def _ms(self, value: float, sign: bool = False) -> str:
         return format_number(value, self.decimals("ms"), sign=sign)
 
+    def _ms_span(self, low: float, high: float) -> str:
+        """``8.221 to 8.873``, or one figure when both print alike."""
+        a, b = self._ms(low), self._ms(high)
+        return a if a == b else f"{a} to {b}"
+
     def _cell_pairs(self, a_variant: str, b_variant: str, **filters) -> list[tuple[PooledCell, PooledCell]]:
         """Pooled ``(a, b)`` cells of the selected latency rows, shapes by size."""
         a_rows = self.figures(kind=Kind.LATENCY, variant=a_variant, **filters).rows
@@ -125,17 +130,16 @@ class CompilationHelpers(SpanHelpers):
         firsts = [b.first for _, b in pairs]
         la, lb = self.label(a_variant), self.label(b_variant)
         for a, b in pairs:
-            where = f"At {self._cell_label(b, firsts)}"
-            counts = f"{_count(b)} of {lb}", f"{_count(a)} of {la}"
+            # the shape opens the sentence: it names the one row of the latency table the sentence is about
+            where = f"At {self._cell_label(b, firsts)}, compiled"
             if b.low > a.high or b.high < a.low:
                 way = "slower" if b.low > a.high else "faster"
                 gaps = sorted(abs(y.median_ms - x.median_ms) for x in a.compilations for y in b.compilations)
-                text = (f"{where}, each of the {counts[0]} was {way} than each of the {counts[1]}, by "
-                        f"{self._ms(gaps[0])} to {self._ms(gaps[-1])} ms")
+                text = (f"{where}, {_every(b)} of {lb} was {way} than {_every(a)} of {la}, by "
+                        f"{self._ms_span(gaps[0], gaps[-1])} ms")
             else:
-                text = (f"{where}, the {counts[0]} ({self._ms(b.low)} to {self._ms(b.high)} ms) and the "
-                        f"{counts[1]} ({self._ms(a.low)} to {self._ms(a.high)} ms) overlap: neither was faster "
-                        f"in every compilation")
+                text = (f"{where}, {_the(b)} of {lb} ({self._ms_span(b.low, b.high)} ms) and {_the(a)} of {la} "
+                        f"({self._ms_span(a.low, a.high)} ms) overlap: neither was faster in every compilation")
             text += (f"; the medians are {self._ms(b.median_ms)} and {self._ms(a.median_ms)} ms, {lb} minus {la} "
                      f"{self._ms(b.median_ms - a.median_ms, True)} ms.")
             same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
@@ -299,6 +303,16 @@ def _count(cell: PooledCell) -> str:
     """``6 compilations``, ``9 compilations in 2 jobs``, ``1 compilation``."""
     count, jobs = len(cell.compilations), len(cell.jobs)
     return f"{count} compilation{'s' if count != 1 else ''}" + (f" in {jobs} jobs" if jobs > 1 else "")
+
+
+def _every(cell: PooledCell) -> str:
+    """``each of the 6 compilations``, ``each of the 9 compilations in 2 jobs``, ``the one compilation``."""
+    return f"each of the {_count(cell)}" if len(cell.compilations) > 1 else f"the one {_count(cell)[2:]}"
+
+
+def _the(cell: PooledCell) -> str:
+    """``the 6 compilations``, ``the 9 compilations in 2 jobs``, ``the one compilation``."""
+    return f"the {_count(cell)}" if len(cell.compilations) > 1 else f"the one {_count(cell)[2:]}"
 
 
 def _rule_words(rule: dict) -> str:

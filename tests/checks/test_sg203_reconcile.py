@@ -86,6 +86,17 @@ def test_a_difference_stated_over_every_job_shows_the_spread_and_is_no_finding(t
     assert _below(study) == []
 
 
+def test_a_difference_the_template_computes_but_does_not_print_is_no_finding(tmp_path):
+    # the H200 template sets a helper's output aside and prints it only under a condition: the per-part
+    # job's FP8 minus fp16 (-0.0002, inside the 0.0012 spread) computed and never shown is not stated
+    unprinted = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                 "{% set kept = study.delta_points_span('fp16', 'fp8', job_id='per-part') %}"
+                 "{% if kept == 'never' %}{{ kept }}{% endif %}Nothing compared here.\n")
+    study = seed_like(tmp_path, template=unprinted)
+    assert "-0.02 points" not in "\n".join(readme_lines(study))
+    assert _below(study) == []
+
+
 def test_a_derived_cell_of_one_job_states_its_difference(tmp_path):
     study = seed_like(tmp_path, template=TABLE_WITH_DIFFERENCES)
     (finding,) = _below(study)
