@@ -71,12 +71,14 @@ class CompilationHelpers(SpanHelpers):
 
     def _pooled_figure(self, cell: PooledCell) -> str:
         """``8.305 (6 compilations: 8.221 to 8.873)``; ``8.362 (9 compilations in 2 jobs: 8.159 to 9.823)``;
-        ``8.4 (2 jobs: 8.3 to 8.5)`` for jobs without compilations; the figure alone for one."""
+        ``8.4 (2 jobs: 8.3 to 8.5)`` for jobs without compilations; ``9.018 (1 compilation)`` for a job
+        that compiled once; the figure alone for one job without compilations."""
         count, jobs = len(cell.compilations), len(cell.jobs)
-        if count < 2:
-            return TemplateRow(cell.first).number()
-        figure = self._ms(cell.median_ms)
         numbered = any(c.number is not None for c in cell.compilations)
+        if count < 2:
+            figure = TemplateRow(cell.first).number()
+            return emit("figure", f"{figure} (1 compilation)", list(cell.rows)) if numbered else figure
+        figure = self._ms(cell.median_ms)
         what = (f"{count} compilations" + (f" in {jobs} jobs" if jobs > 1 else "")) if numbered else f"{jobs} jobs"
         return emit("figure", f"{figure} ({what}: {self._ms(cell.low)} to {self._ms(cell.high)})", list(cell.rows))
 

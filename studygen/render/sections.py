@@ -11,6 +11,7 @@ from ..numbers import format_number
 from ..records.keys import FIELDS, MeasurementKey
 from ..records.kinds import Kind
 from ..study.analyses import precision_inversions
+from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
 from ..study.spread import declared_sources
 from .produced import emit
@@ -101,9 +102,43 @@ class SectionHelpers(ViewBase):
             groups.setdefault(where, []).append((low, high))
         lines = []
         for pairs in groups.values():
+            low, high = pairs[0]
+            lows, highs = self._same_key_rows(low), self._same_key_rows(high)
+            if low.backend != "tensorrt" and len({r.job_id for r in lows + highs}) > 1:
+                line = self._pooled_inversion(pooled_cell(lows), pooled_cell(highs))
+                if line:
+                    lines.append(line)
+                continue
             lines.append(self._inversion_sentence(pairs))
             emit("side_finding", lines[-1], [row for pair in pairs for row in pair], compared=pairs)
         return lines
+
+    def _same_key_rows(self, row: Row) -> list[Row]:
+        """Every job's latency row with ``row``'s measurement key, in record order."""
+        return [r for r in self._study.rows if r.kind == Kind.LATENCY and r.value is not None and r.key == row.key]
+
+    def _pooled_inversion(self, low: PooledCell, high: PooledCell) -> str:
+        """A PyTorch configuration several jobs measured, as the README's other
+        figures of it read it (issue 26): each variant's median over every
+        compilation of every job (a job without compilations counts once), ''
+        when the lower precision is not the slower one at those medians. One
+        job's pair alone would state a difference the other jobs' figures may
+        not bear out."""
+        if low.median_ms <= high.median_ms:
+            return ""
+        first, ms = low.first, self.decimals("ms")
+
+        def figure(cell: PooledCell) -> str:
+            numbered = any(c.number is not None for c in cell.compilations)
+            what = f"{len(cell.compilations)} compilations in {len(cell.jobs)} jobs" if numbered else f"{len(cell.jobs)} jobs"
+            return (f"{format_number(cell.median_ms, ms)} ms ({what}: {format_number(cell.low, ms)} to "
+                    f"{format_number(cell.high, ms)})")
+
+        text = (f"{self.label(first.variant)} on {gpu_label(first.gpu)} at {shape_label(first.shape)} ({first.mode}) "
+                f"is slower than {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
+                f"against {figure(high)}.")
+        same_job = [(x, y) for x in low.rows for y in high.rows if x.job_id == y.job_id]
+        return emit("side_finding", text, [*low.rows, *high.rows], compared=same_job)
 
     def _inversion_sentence(self, pairs: list[tuple[Row, Row]]) -> str:
         """The lower-precision rows of ``pairs`` are slower than the higher ones:
