@@ -48,8 +48,20 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def print_version(ctx, _param, value) -> None:
+    """``--version``: the version with the commit it came from (studygen.version,
+    imported only here: it may ask git)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from .version import studygen_version
+
+    click.echo(f"studygen, version {studygen_version()}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="studygen")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=print_version,
+              help=f"Show the version ({__version__} and the commit it came from) and exit.")
 def cli():
     """studygen: inference study READMEs generated from measurement records and checked against them."""
 

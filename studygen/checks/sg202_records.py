@@ -1,7 +1,9 @@
 """SG202 invalid record: a run record, dataset definition or the study's
 records folder that fails to load (malformed JSON, schema violation with its
 JSON pointer, unknown schema version, no records at all), or a study file
-that cannot be loaded at all.
+that cannot be loaded at all. The hint says to fix the file, except for a
+study with no record yet, which says to collect (issue 22: "check emptyfam"
+hinted to fix a file that was not wrong).
 
 Case: a hand-edited record with ``"value_ms": "fast"`` must be caught before
 anything is rendered from it.
@@ -17,7 +19,7 @@ HINT = "fix the file so it validates against its schema (studygen/schemas/; see 
 
 
 def check(context) -> list[Finding]:
-    return [error_finding(CODE, problem, hint=HINT) for problem in context.study.problems]
+    return [error_finding(CODE, problem, hint=problem.hint or HINT) for problem in context.study.problems]
 
 
 def unloadable_study(error: StudygenError, study_file: str) -> list[Finding]:

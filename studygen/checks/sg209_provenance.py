@@ -5,14 +5,24 @@ software, model and code, or to a publication.
   version of the software its results' backends run on (``tensorrt`` for
   TensorRT results, ``torch`` for PyTorch, ``onnxruntime``; at least one
   version for results without a backend), the checkpoint revision (or, for
-  ``random-init`` weights, the seed that made them) and the repository commit.
+  ``random-init`` weights, the seed that made them) and the repository
+  commit. A version must name a number: ``unknown`` is no version.
 - A transcribed record (``provenance.source``) must carry a citation that is
   more than whitespace.
 
 Each missing field is one error at its JSON pointer (or its parent's, when
-the field is absent). Case (seed): every seed figure is transcribed and cites
-the pull request; a collected record without ``repository_commit`` could not
-be re-run from the commit that measured it.
+the field is absent). The hint fits how the record was made: a record
+ingested from another machine's output (``collect trtexec``,
+``torch-profile``, ``coco``) gets the field by running its collect command
+again with the option that states it (the record keeps its results; a wrong
+value needs ``--replace REASON``), a record measured here (``collect run``)
+by ``collect env`` on the machine that measured it.
+
+Cases: (seed) every seed figure is transcribed and cites the pull request;
+a collected record without ``repository_commit`` could not be re-run from
+the commit that measured it. (issue 22) A record collected with
+``--software torch=unknown`` passed, and the hint for a log from another
+machine said to run ``collect env``, which records this machine.
 """
 
 from __future__ import annotations
@@ -27,20 +37,51 @@ def _finding(record, pointer: str, message: str, hint: str) -> Finding:
                    pointer=pointer, hint=hint)
 
 
+MEASURED = "studygen collect run"
+INGESTED = ("studygen collect trtexec", "studygen collect torch-profile", "studygen collect coco")
+
+
+def _hint(record, missing: str | None, option: str, otherwise: str) -> str:
+    """How to give ``record`` a field it lacks, fitting how it was made: a
+    measured record by ``collect env`` on its machine; an ingested one by its
+    collect command again with ``option`` (``missing`` says what the input
+    left out); any other, ``otherwise``."""
+    name = (record.provenance.get("collector") or {}).get("name")
+    if name == MEASURED:
+        return (f"on the machine that measured it: studygen collect env --family {record.data['family']} "
+                f"--job {record.job_id} --role measuring")
+    if name in INGESTED:
+        again = f"run its collect command again (provenance.collector.command) with {option}; the record keeps its results"
+        return f"{missing}: {again}" if missing else again
+    return otherwise
+
+
+def _is_version(value) -> bool:
+    """A version names a number (``unknown`` does not)."""
+    return any(character.isdigit() for character in str(value))
+
+
 def collected(record) -> list[Finding]:
     provenance = record.provenance
     software = provenance.get("software") or {}
     checkpoint = provenance["checkpoint"]
     findings = []
     if not provenance.get("gpu"):
-        findings.append(_finding(record, "/provenance/gpu", "collected record names no GPU",
-                                 "record the measuring GPU model (studygen collect env)"))
+        findings.append(_finding(record, "/provenance/gpu", "collected record names no GPU", _hint(
+            record, "the input names no GPU", "--gpu MODEL, the GPU of the machine that produced the input",
+            "record the measuring GPU model")))
     needed = sorted({BACKEND_VERSION[r["backend"]] for r in record.results if r.get("backend") in BACKEND_VERSION})
     for name in needed:
         if not software.get(name):
             findings.append(_finding(record, f"/provenance/software/{name}",
-                                     f"collected record has no {name} version, yet its results ran on it",
-                                     "record the software versions of the measuring machine"))
+                                     f"collected record has no {name} version, yet its results ran on it", _hint(
+                                         record, f"the input states no {name} version", f"--software {name}=VERSION",
+                                         "record the software versions of the measuring machine")))
+    for name, version in software.items():
+        if version is not None and not _is_version(version):
+            findings.append(_finding(record, f"/provenance/software/{name}",
+                                     f"collected record's {name} version {version!r} is no version",
+                                     f"collect again with --software {name}=VERSION --replace REASON to correct it"))
     if not needed and not any(software.values()):
         findings.append(_finding(record, "/provenance/software", "collected record names no software version",
                                  "record the software versions of the measuring machine"))
@@ -50,12 +91,16 @@ def collected(record) -> list[Finding]:
                                      "random-init checkpoint without the seed that made its weights",
                                      "record the seed (and config) of the random weights"))
     elif not checkpoint.get("revision"):
+        revision_hint = "record the checkpoint revision (commit hash) that was measured"
+        if (provenance.get("collector") or {}).get("name") in INGESTED:
+            revision_hint = _hint(record, None, "--checkpoint ID@REVISION (or set model.revision in the study file "
+                                  "first), the revision that was measured", revision_hint)
         findings.append(_finding(record, "/provenance/checkpoint/revision",
-                                 f"checkpoint {checkpoint.get('id')} has no revision",
-                                 "record the checkpoint revision (commit hash) that was measured"))
+                                 f"checkpoint {checkpoint.get('id')} has no revision", revision_hint))
     if not provenance.get("repository_commit"):
         findings.append(_finding(record, "/provenance/repository_commit", "collected record has no repository commit",
-                                 "record the commit of the code that measured it"))
+                                 _hint(record, None, "--commit SHA, the commit of the code that made the measured "
+                                       "engine or run", "record the commit of the code that measured it")))
     return findings
 
 

@@ -13,7 +13,8 @@ The work is done in four modules, used here in this order:
 (both one element at a time, so inputs up to 500 MB fit in memory),
 :mod:`~studygen.collect.coco_boxes` refuses detections that another box
 convention, category mapping or image mapping fits far better, and
-:mod:`~studygen.collect.coco_eval` evaluates them in a canonical order.
+:mod:`~studygen.collect.coco_eval` evaluates them in the order pycocotools itself
+uses for the files as given, with the range tied scores allow.
 Every refusal names its rule, a count and one offending element. Empty
 detections give AP 0 where ground truth exists.
 """
@@ -32,8 +33,9 @@ from .coco_detections import Detections, check_detection, detections_from, load_
 from .coco_eval import BACKENDS, STAT_NAMES, backend_version
 from .coco_truth import GroundTruth, load_ground_truth
 
-__all__ = ["BACKENDS", "STAT_NAMES", "CocoInputs", "Detections", "GroundTruth", "backend_version", "build_results",
-           "check_detections", "checked_inputs", "dataset_definition", "evaluate", "evaluate_inputs", "load_detections",
+__all__ = ["BACKENDS", "STAT_NAMES", "CocoEvaluation", "CocoInputs", "Detections", "GroundTruth", "backend_version",
+           "build_results", "check_detections", "checked_inputs", "dataset_definition", "evaluate", "evaluate_checked",
+           "evaluate_inputs", "load_detections",
            "load_ground_truth", "no_detections_warning", "read_detections", "read_inputs"]
 
 
@@ -65,13 +67,42 @@ def checked_inputs(gt: GroundTruth, detections, display: str = "detections") -> 
     return CocoInputs(gt, table, gt.warnings + coco_boxes.check_readings(gt, table))
 
 
-def evaluate_inputs(inputs: CocoInputs, backend: str = "pycocotools") -> tuple[dict[str, float], list[str], list[str]]:
-    """``(statistics, notes, warnings)``: the 12 statistics by name, the notes
-    on ties and maxDets for the record, and warnings for stderr (all scores
-    equal)."""
+@dataclass
+class CocoEvaluation:
+    """An evaluation of checked inputs: the 12 statistics by name, the AP
+    statistics' range over tie orders (name → (worst, best); empty without
+    ties, or with faster-coco-eval), notes for the record (ties, maxDets,
+    the range in words) and warnings for stderr (all scores equal)."""
+
+    stats: dict[str, float]
+    tie_range: dict[str, tuple[float, float]]
+    notes: list[str]
+    warnings: list[str]
+
+
+def evaluate_checked(inputs: CocoInputs, backend: str = "pycocotools") -> CocoEvaluation:
+    """Evaluate inputs that passed every check (:mod:`coco_eval`, the
+    reference order of the files as given), with the range over tie orders."""
     prepared = coco_eval.prepare(inputs.gt, inputs.detections)
-    stats = coco_eval.evaluate(inputs.gt, inputs.detections, backend, prepared)
-    return stats, prepared.notes, prepared.warnings
+    evaluation = coco_eval.evaluation(inputs.gt, inputs.detections, backend, prepared)
+    notes = list(prepared.notes)
+    if evaluation.tie_range:
+        spans = [f"{name} {low:.4f} to {high:.4f}" for name, (low, high) in evaluation.tie_range.items() if low >= 0]
+        notes.append("over the orders of the tied scores (each image's matches as COCOeval made them), the AP "
+                     "statistics range as follows, the recorded figures being those of the files' own order: "
+                     + ", ".join(spans))
+    elif prepared.tied:
+        notes.append(f"the range of the AP statistics over the orders of tied scores is computed with pycocotools "
+                     f"only, not {backend}: evaluate with pycocotools to see it")
+    return CocoEvaluation(evaluation.stats, evaluation.tie_range, notes, prepared.warnings)
+
+
+def evaluate_inputs(inputs: CocoInputs, backend: str = "pycocotools") -> tuple[dict[str, float], list[str], list[str]]:
+    """``(statistics, notes, warnings)`` of :func:`evaluate_checked`: the 12
+    statistics by name, the notes on ties (and their range), maxDets for the
+    record, and warnings for stderr (all scores equal)."""
+    evaluation = evaluate_checked(inputs, backend)
+    return evaluation.stats, evaluation.notes, evaluation.warnings
 
 
 def _as_table(gt: GroundTruth, detections, display: str) -> Detections:
@@ -95,8 +126,8 @@ def check_detections(gt: GroundTruth, detections, display: str) -> list[str]:
 
 def evaluate(gt: GroundTruth, detections, backend: str = "pycocotools") -> dict[str, float]:
     """The 12 COCOeval bbox statistics by name (:data:`STAT_NAMES`) of
-    ``detections`` (a table or a list of result dicts), in canonical order
-    (:mod:`coco_eval`). Raises UsageError for an unknown or missing backend."""
+    ``detections`` (a table or a list of result dicts), in the reference
+    order (:mod:`coco_eval`). Raises UsageError for an unknown or missing backend."""
     return coco_eval.evaluate(gt, _as_table(gt, detections, "detections"), backend)
 
 
@@ -109,9 +140,11 @@ def no_detections_warning(display: str) -> str:
 
 def build_results(stats: dict[str, float], *, variant: str, dataset: str, backend: str, shape: str | None,
                   batch: int | None, inference_backend: str | None, mode: str | None, origin: str,
-                  note: str | None = None) -> list[NewResult]:
+                  note: str | None = None, tie_range: dict | None = None) -> list[NewResult]:
     """One ``coco_ap`` result per statistic, each with ``note`` when given
-    (e.g. :func:`no_detections_warning` for an empty detections file)."""
+    (e.g. :func:`no_detections_warning` for an empty detections file) and,
+    for an AP statistic whose value the order of tied scores moves,
+    ``tie_order_range`` ``{min, max}`` (from :func:`evaluate_checked`)."""
     evaluator = f"{backend} {backend_version(backend)} COCOeval bbox"
     out = []
     for name in STAT_NAMES:
@@ -125,6 +158,9 @@ def build_results(stats: dict[str, float], *, variant: str, dataset: str, backen
         if mode:
             result["mode"] = mode
         result.update(dataset=dataset, statistic=name, value=stats[name], evaluator=evaluator)
+        low, high = (tie_range or {}).get(name, (stats[name], stats[name]))
+        if low != high:
+            result["tie_order_range"] = {"min": low, "max": high}
         if note:
             result["note"] = note
         out.append(NewResult(result, f"{origin} ({name})"))

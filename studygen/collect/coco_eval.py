@@ -1,19 +1,33 @@
-"""COCOeval (bbox) over validated columns: canonical order, maxDets, bounded memory.
+"""COCOeval (bbox) over validated columns: the reference order, the spread
+over tie orders, maxDets, bounded memory.
 
 The 12 statistics are those of pycocotools' ``COCOeval.summarize`` (or
 faster-coco-eval's, which agrees within 1e-4), computed by the library
-itself. What this module adds, and why:
+itself, for the files as given. What this module adds, and why:
 
-- **Canonical order.** COCOeval sorts detections by score with a stable sort,
-  so tied scores are ranked in input order: within an image by their order in
-  the file, across images by the image ids (public reports: shuffling a
-  results file changes AP). Before evaluating, images are ranked by a digest
-  of their content (size, ground-truth boxes, detections), never by id or file
-  position, and given the integer ids 1..N in that order; detections are
-  ordered by image rank, then score (highest first), then box x, y, w, h;
-  ground truth likewise by its box. The same detections in any order and with
-  any consistent renumbering of the images then give the same AP, and both
-  evaluators get integer image ids (faster-coco-eval refuses string ones).
+- **The reference order.** COCOeval sorts detections by score with a stable
+  sort, so tied scores are ranked by the order the library meets them in:
+  within an image as the results file lists them, across images by image
+  id (``params.imgIds`` is the sorted ids; each image's results are
+  concatenated in that order before ranking). The inputs are handed over
+  in exactly that order (images by id, which are all integers or all
+  strings: the ground-truth checks refuse a mix; ground truth and
+  detections of an image in file order), so the figures are pycocotools'
+  for the files as given (issue 22: a canonical order of our own gave AP50
+  0.698 on the cocoapi demo pair where pycocotools and faster-coco-eval
+  give 0.697).
+- **The spread over tie orders.** That order is arbitrary among tied
+  scores, and a shuffled results file or renumbered images give another
+  AP. Where ties exist, the AP statistics are also computed (by the
+  library's own ``accumulate`` and ``summarize``) with the tied detections
+  of each category ranked true positives first (the best order) and false
+  positives first (the worst), at each IoU threshold, each image's matches
+  as COCOeval made them for the files as given: :func:`tie_order_range`.
+  Any order of the tied detections that keeps those matches gives an AP
+  inside that range; two tied detections of one image competing for one
+  ground-truth box may also trade the match, which the range does not
+  vary. The record keeps the range beside each AP figure, never instead of
+  it.
 - **maxDets.** COCOeval scores at most 100 detections per image *and
   category* (the top 100 by score); the others are counted for the record's
   notes and dropped before evaluating (they could not change a figure).
@@ -36,7 +50,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 
 from ..errors import InputError, UsageError
-from .coco_detections import Detections, mix64, row_hash
+from . import coco_ties
+from .coco_detections import Detections
 from .coco_truth import GroundTruth, pair_keys
 from .lazy import lazy_import
 
@@ -51,14 +66,16 @@ CHUNK_OBJECTS = 200_000
 
 @dataclass
 class Prepared:
-    """Inputs in canonical order, ready for COCOeval.
+    """Inputs in the reference order, ready for COCOeval.
 
-    ``rank``: canonical rank of each image index (0-based; COCOeval id is
+    ``rank``: rank of each image index by image id (0-based; COCOeval id is
     rank + 1); ``gt_order`` / ``dt_order``: annotation and detection indices
-    in canonical order (category, image rank, then score and box), detections
-    beyond maxDets left out; ``notes``: lines for the record (ties, maxDets);
-    ``warnings``: lines for stderr as well (one score for every detection);
-    ``unscored``: how many detections lie beyond maxDets.
+    in that order (category, image rank, then, for detections, score with
+    ties in file order), detections beyond maxDets left out; ``notes``:
+    lines for the record (ties, maxDets); ``warnings``: lines for stderr as
+    well (one score for every detection); ``unscored``: how many detections
+    lie beyond maxDets; ``tied``: how many scored detections share their
+    score with another of their category.
     """
 
     rank: np.ndarray
@@ -67,44 +84,24 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     unscored: int = 0
+    tied: int = 0
 
 
-def _image_digests(gt: GroundTruth, detections: Detections) -> np.ndarray:
-    """Per image index, an order-free digest of its ground truth, detections and size (uint64).
-
-    A row's hash: h = 0, then for each of its values as float64 bits b,
-    h = mix(h · 31 + b) (mod 2⁶⁴), mix being splitmix64's finaliser. Rows:
-    (category, x, y, w, h, area, iscrowd) for ground truth, (category, x, y,
-    w, h, score, 1) for detections. The digest is mix(sum of its rows' hashes
-    + the hash of (width, height), -1 where missing) (mod 2⁶⁴): a sum, so the
-    order of the rows does not matter."""
-    count = len(gt.image_list)
-    ann = gt.annotations
-    digest = np.zeros(count, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        if len(ann):
-            rows = row_hash([ann.category.astype(float), *ann.box.T, ann.area, ann.crowd.astype(float)])
-            np.add.at(digest, ann.image, rows)
-        if len(detections):
-            rows = row_hash([detections.category.astype(float), *detections.box.T, detections.score,
-                              np.ones(len(detections))])
-            np.add.at(digest, detections.image, rows)
-        sizes = np.nan_to_num(gt.sizes(), nan=-1.0)
-        digest = mix64(digest + row_hash([sizes[:, 0], sizes[:, 1]]))
-    return digest
+def _id_ranks(image_list: list) -> np.ndarray:
+    """Rank of each image index by its id, as pycocotools sorts ``getImgIds()``
+    (the ids are all integers or all strings: coco_truth refuses a mix)."""
+    by_id = sorted(range(len(image_list)), key=image_list.__getitem__)
+    rank = np.empty(len(image_list), dtype=np.int64)
+    rank[by_id] = np.arange(len(image_list))
+    return rank
 
 
 def prepare(gt: GroundTruth, detections: Detections) -> Prepared:
-    """Canonical order and maxDets for ``gt`` and ``detections`` (see the module docstring)."""
-    digest = _image_digests(gt, detections)
-    by_content = np.lexsort((np.arange(len(digest)), digest))
-    rank = np.empty(len(digest), dtype=np.int64)
-    rank[by_content] = np.arange(len(digest))
+    """The reference order and maxDets for ``gt`` and ``detections`` (see the module docstring)."""
+    rank = _id_ranks(gt.image_list)
     ann = gt.annotations
-    gt_order = np.lexsort((ann.crowd, ann.area, ann.box[:, 3], ann.box[:, 2], ann.box[:, 1], ann.box[:, 0],
-                           rank[ann.image], ann.category))
-    box = detections.box
-    dt_order = np.lexsort((box[:, 3], box[:, 2], box[:, 1], box[:, 0], -detections.score, rank[detections.image],
+    gt_order = np.lexsort((np.arange(len(ann.category)), rank[ann.image], ann.category))
+    dt_order = np.lexsort((np.arange(len(detections)), -detections.score, rank[detections.image],
                            detections.category))
     prepared = Prepared(rank=rank, gt_order=gt_order, dt_order=dt_order)
     if len(detections):
@@ -161,17 +158,16 @@ def _note_ties(prepared: Prepared, detections: Detections) -> None:
     tied = np.zeros(len(order), dtype=bool)
     tied[1:] |= same
     tied[:-1] |= same
-    count = int(np.count_nonzero(tied))
+    prepared.tied = count = int(np.count_nonzero(tied))
     if not count:
         return
     prepared.notes.append(f"{count} of {len(order)} scored detections share their score with another of their category; "
-                          "COCOeval ranks ties in input order, so the input was put in a canonical order first "
-                          "(images by a digest of their size, ground truth and detections, never by id; within an "
-                          "image by score, then box x, y, w, h)")
+                          "COCOeval ranks tied detections in the file's order within an image and by image id across "
+                          "images, and the figures are its figures for the files as given")
     if detections.score.min() == detections.score.max():
         prepared.warnings.append(f"{detections.display}: every detection has the score {float(detections.score[0])!r}: "
                                  "AP ranks detections by score, so where true and false positives compete only the "
-                                 "canonical order ranks them, not the model")
+                                 "order of the files ranks them, not the model")
 
 
 def backend_version(backend: str) -> str:
@@ -196,32 +192,54 @@ def _quiet():
         logger.setLevel(level)
 
 
+@dataclass
+class Evaluation:
+    """The 12 statistics by name (:data:`STAT_NAMES`), and for the AP
+    statistics the range their values take over the orders of tied scores
+    (``tie_range``: name → (worst, best)), empty when no score is tied or
+    the backend keeps its per-image results out of reach (faster-coco-eval)."""
+
+    stats: dict[str, float]
+    tie_range: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
 def evaluate(gt: GroundTruth, detections: Detections, backend: str = "pycocotools",
              prepared: Prepared | None = None, chunk_objects: int = CHUNK_OBJECTS) -> dict[str, float]:
     """The 12 COCOeval bbox statistics by name (:data:`STAT_NAMES`), in
-    [0, 1] or -1 for a size range without ground truth (pycocotools).
+    [0, 1] or -1 for a size range without ground truth (pycocotools), for
+    the inputs in the reference order (see the module docstring).
 
     ``backend``: ``pycocotools`` (reference) or ``faster-coco-eval``;
     ``prepared``: from :func:`prepare` (computed when not given);
     ``chunk_objects``: boxes per pycocotools call. Raises UsageError for an
-    unknown or missing backend.
+    unknown or missing backend, InputError when no ground truth can be scored.
     """
+    return evaluation(gt, detections, backend, prepared, chunk_objects).stats
+
+
+def evaluation(gt: GroundTruth, detections: Detections, backend: str = "pycocotools",
+               prepared: Prepared | None = None, chunk_objects: int = CHUNK_OBJECTS) -> Evaluation:
+    """:func:`evaluate`'s statistics, and with pycocotools, where scores are
+    tied, the range of the AP statistics over tie orders
+    (:mod:`studygen.collect.coco_ties`). Raises as :func:`evaluate`."""
     if backend not in BACKENDS:
         raise UsageError(f"unknown COCO backend {backend!r} (use {' or '.join(BACKENDS)})")
     backend_version(backend)
     prepared = prepared or prepare(gt, detections)
     inputs = _CategoryInputs(gt, detections, prepared)
+    ranked = backend == "pycocotools" and prepared.tied > 0
     with _quiet():
-        stats = _run(inputs, _pycocotools_category if backend == "pycocotools" else _faster_category, chunk_objects)
+        stats, tie_range = _run(inputs, _pycocotools_category if backend == "pycocotools" else _faster_category,
+                                chunk_objects, ranked)
     named = dict(zip(STAT_NAMES, (float(s) for s in stats)))  # faster-coco-eval's stats go on past the 12
     if named["AP"] < 0:  # -1: COCOeval's "absent"; the ground-truth checks leave no way here, so say it plainly
         raise InputError("COCOeval found no ground truth to score (AP -1, its mark for absent): nothing is recorded",
                          path=gt.display)
-    return named
+    return Evaluation(named, tie_range)
 
 
 class _CategoryInputs:
-    """Per category: the canonical image ids and the COCO dicts of a slice of them."""
+    """Per category: the images' ids in the reference order and the COCO dicts of a slice of them."""
 
     def __init__(self, gt: GroundTruth, detections: Detections, prepared: Prepared):
         self.gt, self.detections, self.prepared = gt, detections, prepared
@@ -235,7 +253,7 @@ class _CategoryInputs:
         self.categories = sorted(gt.category_ids)
 
     def spans(self, category: int) -> tuple[slice, slice]:
-        """Slices of the canonical ground-truth and detection orders holding ``category``."""
+        """Slices of the ground-truth and detection orders holding ``category``."""
         g = slice(int(np.searchsorted(self.gt_category, category, side="left")),
                   int(np.searchsorted(self.gt_category, category, side="right")))
         d = slice(int(np.searchsorted(self.dt_category, category, side="left")),
@@ -338,19 +356,32 @@ def _faster_category(inputs: _CategoryInputs, category: int, ranks: np.ndarray, 
     return evaluator
 
 
-def _run(inputs: _CategoryInputs, one_category, chunk_objects: int):
-    """Each category with ground truth through ``one_category``; the statistics of them all."""
+def _run(inputs: _CategoryInputs, one_category, chunk_objects: int, ranked: bool = False):
+    """Each category with ground truth through ``one_category``; the
+    statistics of them all, and with ``ranked`` (pycocotools, tied scores)
+    the AP statistics' range over tie orders (else an empty dict)."""
     precision, recall, evaluator = [], [], None
+    orders: dict[bool, list] = {True: [], False: []}  # matched first (best), last (worst)
     for category in inputs.categories:
         g, d = inputs.spans(category)
         if g.stop == g.start:  # no ground truth: COCOeval leaves the category at -1
             precision.append(None)
             recall.append(None)
+            for kept in orders.values():
+                kept.append(None)
             continue
-        evaluator = one_category(inputs, category, inputs.image_ranks(g, d), g, d, chunk_objects)
+        ranks = inputs.image_ranks(g, d)
+        evaluator = one_category(inputs, category, ranks, g, d, chunk_objects)
         precision.append(np.asarray(evaluator.eval["precision"]))
         recall.append(np.asarray(evaluator.eval["recall"]))
-    return _summarize(evaluator, precision, recall, inputs)
+        if ranked:
+            for matched_first, kept in orders.items():
+                kept.append(coco_ties.ordered_precision(evaluator, len(ranks), matched_first))
+    stats = copy.copy(_summarize(evaluator, precision, recall, inputs))
+    if not ranked:
+        return stats, {}
+    best, worst = (coco_ties.ordered_statistics(evaluator, orders[first]) for first in (True, False))
+    return stats, {name: (worst[name], best[name]) for name in coco_ties.AP_STATISTICS}
 
 
 def _summarize(evaluator, precision: list, recall: list, inputs: _CategoryInputs):

@@ -5,11 +5,27 @@ CUDA kernel such as ``sm80_xmma_fprop_implicit_gemm_…``) belongs to the group
 of the **first** rule whose pattern is found in it (``re.search``, case
 insensitive; write ``(?-i:…)`` for a case-sensitive part). A name no rule
 matches is *unclassified*: its time is counted in the fallback group
-``other`` and reported separately as ``unclassified_ms`` so a study can see how
-much of the profile its rules do not explain (SG210).
+``other``, and the part of ``other`` it makes up is reported as
+``unclassified_ms`` (never on top of the groups) so a study can see how much
+of the profile its rules do not explain (SG210).
+
+A TensorRT layer whose type is known (``--exportLayerInfo`` with
+``--profilingVerbosity=detailed`` gives each layer's ``LayerType``) is
+grouped by its type first where the type names one kind of work
+(:data:`DEFAULT_TYPE_RULES`: a ``CaskConvolution`` is convolution time
+whatever its name, ``inception_3a/pool_proj`` included, and a fully
+connected layer TensorRT runs as a 1x1 convolution is too); a type that
+does not (a Myelin or plugin node, a generated ``kgen`` kernel, a
+``CaskGemmConvolution``, which runs 1x1 convolutions and matrix multiplies
+alike) leaves the layer to its name, and a few types only break a tie the
+name leaves open (:data:`FALLBACK_TYPE_RULES`: a ``Scale`` layer is a batch
+norm unless its name says it quantizes). Then the layer's tactic and
+origin are tried.
 
 A study file may replace the default rules with its own list under
-``kernel_groups`` (``[{pattern, group}, …]``, see schemas/study.schema.json).
+``kernel_groups`` (``[{pattern, group}, …]``, see schemas/study.schema.json);
+its rules are matched against the name, then the type, tactic and origin,
+and the type rules above, which name the default groups, do not apply.
 A pattern from a file must not hang a collect on a long name (``^(a+)+$``
 backtracks for ages on 40 letters and a ``b``), so every pattern is matched
 in linear time by RE2 (the ``google-re2`` package) where RE2 can run it; one
@@ -75,6 +91,26 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
 )
 
 
+# TensorRT layer types (the LayerType of --exportLayerInfo, seen in the detailed fixtures of TensorRT
+# 8.5-10.x: ../shared/fixtures/trtexec/*layer-info*, public/*graph.json, *layerinfo.json) that name one
+# kind of work: they decide the group before the layer's name is read. Matched whole.
+DEFAULT_TYPE_RULES: tuple[tuple[str, str], ...] = (
+    (r"^(?:Cask|Cuda|Cudnn|FusedConvAct)?(?:Depthwise|Group)?(?:Convolution|Deconvolution|ConvActPool)$", CONV),
+    (r"^(?:gemm|MatrixMultiply|FullyConnected|CaskFullyConnected)$", GEMM),
+    (r"^(?:CaskSoftMax(?:V\d)?|SoftMax|Softmax|ElementWise|PointWise(?:V\d)?|Activation|Unary|LRN|Normalization)$",
+     NORM_ELEMENTWISE),
+    (r"^(?:CaskPooling|TiledPooling|Pooling|Shuffle|Slice|Concatenation|Gather|Scatter|Resize|Padding|Constant|TopK"
+     r"|Reduce|Identity|shape_call)$", FALLBACK_GROUP),
+)
+# Types that only settle what the name leaves open: a Scale layer is a batch norm unless its name says it
+# quantizes (QuantizeLinear_2 is a Scale in one mobilenet fixture, a Reformat in the other); a Reformat or
+# NoOp copies or casts (its name may say it quantizes, or casts: elementwise by the name rules).
+FALLBACK_TYPE_RULES: tuple[tuple[str, str], ...] = (
+    (r"^Scale$", NORM_ELEMENTWISE),
+    (r"^(?:Reformat|MyelinReformat|NoOp)$", FALLBACK_GROUP),
+)
+
+
 @dataclass(frozen=True)
 class Rule:
     """One rule: ``pattern`` (as written) → ``group``; ``compiled`` has a
@@ -92,14 +128,38 @@ class KernelGroupRules:
 
     rules: tuple[Rule, ...]
     source: str = "default"
+    type_rules: tuple[Rule, ...] = ()  # tried on a layer's type before its name (DEFAULT_TYPE_RULES)
+    fallback_type_rules: tuple[Rule, ...] = ()  # tried on its type after its name (FALLBACK_TYPE_RULES)
 
     def classify(self, name: str) -> tuple[str, bool]:
         """``(group, matched)``: the first matching rule's group, or
         ``(FALLBACK_GROUP, False)`` when no rule matches."""
-        for rule in self.rules:
-            if rule.compiled.search(name):
-                return rule.group, True
-        return FALLBACK_GROUP, False
+        return _first_match(self.rules, name)
+
+    def classify_item(self, item: "KernelItem") -> tuple[str, bool, bool]:
+        """``(group, matched, by_type)`` of one layer or kernel: its type by
+        :attr:`type_rules`, its name, its type by :attr:`fallback_type_rules`,
+        then its detail (tactic, origin; for a study's own rules, which have
+        no type tables, the type is tried with them first); ``by_type`` says
+        whether a type table decided."""
+        if item.layer_type:
+            group, matched = _first_match(self.type_rules, item.layer_type)
+            if matched:
+                return group, True, True
+        group, matched = self.classify(item.name)
+        if matched:
+            return group, True, False
+        if item.layer_type:
+            group, matched = _first_match(self.fallback_type_rules, item.layer_type)
+            if matched:
+                return group, True, True
+        # the type tables above already read a type; a study's own rules (none) may name types themselves
+        for text in (item.detail,) if self.type_rules else (item.layer_type, item.detail):
+            if text:
+                group, matched = self.classify(text)
+                if matched:
+                    return group, True, False
+        return FALLBACK_GROUP, False, False
 
     @property
     def group_order(self) -> list[str]:
@@ -109,6 +169,14 @@ class KernelGroupRules:
             if rule.group not in seen and rule.group != FALLBACK_GROUP:
                 seen.append(rule.group)
         return seen + [FALLBACK_GROUP]
+
+
+def _first_match(rules: tuple["Rule", ...], text: str) -> tuple[str, bool]:
+    """``(group, True)`` of the first rule found in ``text``, else ``(FALLBACK_GROUP, False)``."""
+    for rule in rules:
+        if rule.compiled.search(text):
+            return rule.group, True
+    return FALLBACK_GROUP, False
 
 
 def compile_rules(pairs: Iterable[tuple[str, str]], source: str = "default", pointer_base: str = "/kernel_groups") -> KernelGroupRules:
@@ -266,8 +334,12 @@ def _anchored(tree) -> bool:
 
 
 def default_rules() -> KernelGroupRules:
-    """The built-in rules (:data:`DEFAULT_RULES`)."""
-    return compile_rules(DEFAULT_RULES)
+    """The built-in rules (:data:`DEFAULT_RULES`, and the layer-type rules
+    :data:`DEFAULT_TYPE_RULES` and :data:`FALLBACK_TYPE_RULES`)."""
+    names = compile_rules(DEFAULT_RULES)
+    return KernelGroupRules(names.rules, names.source,
+                            type_rules=compile_rules(DEFAULT_TYPE_RULES, pointer_base="/type_rules").rules,
+                            fallback_type_rules=compile_rules(FALLBACK_TYPE_RULES, pointer_base="/type_rules").rules)
 
 
 def rules_from_study(spec: dict | None, source: str = "study.yaml") -> KernelGroupRules:
@@ -282,26 +354,31 @@ def rules_from_study(spec: dict | None, source: str = "study.yaml") -> KernelGro
 @dataclass
 class KernelItem:
     """One timed layer or kernel: ``time_ms`` (per iteration or total, the
-    caller says which), ``calls`` when known, ``detail`` extra text (layer type,
-    tactic, ONNX origin) tried when the name itself matches no rule."""
+    caller says which), ``calls`` when known, ``layer_type`` (a TensorRT
+    layer's type, from ``--exportLayerInfo``) and ``detail`` extra text
+    (tactic, ONNX origin) tried when the name itself matches no rule."""
 
     name: str
     time_ms: float
     calls: int | None = None
     detail: str | None = None
+    layer_type: str | None = None
 
 
 @dataclass
 class GroupedTimes:
     """Times summed per group: ``groups`` maps group → ms (rule order),
     ``kernels`` group → items (largest first), ``total_ms`` the sum of all
-    items, ``unclassified_ms`` the time of items no rule matched."""
+    items, ``unclassified_ms`` the time of items no rule matched (counted in
+    the fallback group too: a part of it), ``by_type`` how many items their
+    layer type grouped."""
 
     groups: dict[str, float]
     kernels: dict[str, list[KernelItem]]
     total_ms: float
     unclassified_ms: float
     unclassified_names: list[str]
+    by_type: int = 0
 
     @property
     def unclassified_share(self) -> float:
@@ -320,16 +397,17 @@ def clean_sum(values: Iterable[float]) -> float:
 
 
 def group_times(items: Iterable[KernelItem], rules: KernelGroupRules) -> GroupedTimes:
-    """Sum ``items`` per group with ``rules`` (first match on the name, then on
-    ``detail``). Groups with no item are left out; the fallback group holds
-    the unclassified items plus any a rule sent there explicitly."""
+    """Sum ``items`` per group with ``rules`` (:meth:`KernelGroupRules.classify_item`:
+    the layer type, the name, then the detail). Groups with no item are left
+    out; the fallback group holds the unclassified items plus any a rule sent
+    there explicitly."""
     per_group: dict[str, list[KernelItem]] = {}
     unclassified: list[KernelItem] = []
     all_items = list(items)
+    by_type = 0
     for item in all_items:
-        group, matched = rules.classify(item.name)
-        if not matched and item.detail:
-            group, matched = rules.classify(item.detail)
+        group, matched, typed = rules.classify_item(item)
+        by_type += typed
         per_group.setdefault(group, []).append(item)
         if not matched:
             unclassified.append(item)
@@ -342,6 +420,7 @@ def group_times(items: Iterable[KernelItem], rules: KernelGroupRules) -> Grouped
         total_ms=clean_sum(i.time_ms for i in all_items),
         unclassified_ms=clean_sum(i.time_ms for i in unclassified),
         unclassified_names=[i.name for i in unclassified],
+        by_type=by_type,
     )
 
 

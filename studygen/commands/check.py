@@ -165,6 +165,21 @@ def run_check(options: CheckOptions) -> list:
     return [finding for findings in per_study for finding in findings]
 
 
+# pre-commit runs a hook with PRE_COMMIT=1 in its environment (pre_commit/commands/run.py), in a virtualenv of
+# its own: the shell that commits may have no studygen to run the render a stale README needs.
+HOOK_RENDER = ("studygen runs here from pre-commit's own environment: render with it by pre-commit run "
+               "studygen-render --hook-stage manual --all-files (or install studygen at the rev your "
+               ".pre-commit-config.yaml pins and run studygen render)")
+
+
+def hook_hints(findings: list) -> list:
+    """``findings`` as a pre-commit hook prints them: a hint to run studygen
+    render also says how, where studygen is installed only in the hook's
+    environment. Applied when printing, so kept findings stay as checked."""
+    return [dataclasses.replace(f, hint=f"{f.hint}; {HOOK_RENDER}") if "studygen render" in (f.hint or "") else f
+            for f in findings]
+
+
 @click.command("check")
 @click.argument("targets", nargs=-1)
 @root_option
@@ -176,5 +191,7 @@ def check_command(ctx, targets, root, output_format, no_cache):
     """Check studies (default: every family); exit 1 on any error-level finding."""
     findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format,
                                       use_cache=not no_cache))
+    if os.environ.get("PRE_COMMIT") == "1":
+        findings = hook_hints(findings)
     click.echo(FORMATTERS[output_format](findings))
     ctx.exit(1 if has_errors(findings) else 0)

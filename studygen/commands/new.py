@@ -24,6 +24,7 @@ from ..study import STUDY_FILE
 from ..rules import RULES
 
 GENERIC_TEMPLATE = "studygen/generic.md.j2"
+BACKENDS = ("tensorrt", "pytorch")
 
 # The study schema's precisions; a variant named after one takes it as its precision.
 PRECISIONS = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "nvfp4", "int4")
@@ -148,12 +149,39 @@ def run_new(options: NewOptions) -> Path:
 @click.option("--revision", default=None, metavar="REV", help="Checkpoint revision (a commit or tag).")
 @click.option("--root", "root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project root (default: the folder holding families/ above, else the working directory).")
-def new_command(family, variants, title, model, revision, root):
+@click.option("--backend", type=click.Choice(BACKENDS), default=None,
+              help="What ran the variants: tensorrt (trtexec logs) or pytorch (profiler traces); only the next "
+                   "step printed depends on it.")
+def new_command(family, variants, title, model, revision, root, backend):
     """Start a study family: write families/FAMILY/study.yaml using the built-in generic template."""
     options = NewOptions(family=family, variants=variants, title=title, model=model, revision=revision, root=root)
     path = run_new(options)
     shown = shown_path(path, project_root(options.root))
     click.echo(f"wrote {shown}")
-    click.echo(f"next: studygen collect trtexec --family {family} --job JOB --variant "
-               f"{parse_variants(variants)[0]['name']} --log LOG --commit COMMIT, then studygen render {family} and studygen check {family}",
-               err=True)
+    click.echo(next_steps(family, parse_variants(variants)[0]["name"], backend), err=True)
+
+
+# What collects each backend's measurements: the command's own options, and what it reads.
+COLLECTORS = {
+    "tensorrt": ("trtexec", "--log LOG", "a trtexec console log (and its exports)"),
+    "pytorch": ("torch-profile", "--trace TRACE --mode eager", "a PyTorch profiler (Kineto) trace"),
+}
+COCO = ("coco", "--annotations GT.json --detections DETS.json --dataset ID", "COCO detections against annotations")
+
+
+def next_steps(family: str, variant: str, backend: str | None) -> str:
+    """The next commands after ``new``: the collector of ``backend`` (its
+    lines start with ``next:``), or, without one, each ingest collector with
+    what it reads; then render and check."""
+    def line(collector: tuple[str, str, str]) -> str:
+        name, options, _ = collector
+        commit = " --commit COMMIT" if name != "coco" else ""
+        return f"studygen collect {name} --family {family} --job JOB --variant {variant} {options}{commit}"
+
+    then = f"then studygen render {family} and studygen check {family}"
+    if backend is not None:
+        return f"next: {line(COLLECTORS[backend])}, {then}"
+    choices = [*COLLECTORS.values(), COCO]
+    width = max(len(line(c)) for c in choices)
+    listed = "\n".join(f"  {line(c):<{width}}  # {c[2]}" for c in choices)
+    return f"next: collect records with the collector that reads your measurements:\n{listed}\n{then}"

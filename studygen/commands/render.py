@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 
-from ..errors import InputError, UsageError
+from ..errors import EXIT_FINDINGS, InputError, UsageError
 from ..fsutil import ensure_inside, shown_path
 from ..records.schemas import keep_compiled_checks
 from ..render.engine import render_study, write_rendered
@@ -26,20 +26,34 @@ class RenderOptions:
     link_base: str | None = None  # --link-base URL: figure links of --pr-body under URL (only with --pr-body)
 
 
-def run_render(options: RenderOptions) -> list[Path]:
-    """Render the chosen studies; return the files whose bytes changed.
+@dataclass
+class RenderOutcome:
+    """What :func:`run_render` did: the files whose bytes changed, and the
+    studies it left alone because they hold no record yet (their problem)."""
 
-    Raises RecordError when a study has an invalid record or no records (the
-    first problem is named), TemplateError for template failures, UsageError
-    for an unknown family or an output outside the project root (a study
-    folder elsewhere, or a symbolic link out). Nothing is written when any
-    study fails.
+    changed: list[Path]
+    not_rendered: list = field(default_factory=list)
+
+
+def run_render(options: RenderOptions) -> RenderOutcome:
+    """Render the chosen studies; return the files whose bytes changed, and
+    the studies not rendered because they have no record yet (a family just
+    made by ``studygen new``: the others are rendered all the same).
+
+    Raises RecordError when a study has an invalid record (the first problem
+    is named), TemplateError for template failures, UsageError for an
+    unknown family or an output outside the project root (a study folder
+    elsewhere, or a symbolic link out). Nothing is written when any study
+    fails.
     """
     root = resolve_root(options.root)
-    outputs = []
+    outputs, not_rendered = [], []
     # Render every study before writing any, so a failure leaves all files as they were.
     for study_dir in resolve_targets(root, options.families):
         study = load_study(study_dir, root)
+        if study.problems and all(problem.no_records for problem in study.problems):
+            not_rendered.extend(study.problems)
+            continue
         if study.problems:
             raise study.problems[0].error()
         outputs.append(render_study(study))
@@ -56,7 +70,7 @@ def run_render(options: RenderOptions) -> list[Path]:
             # a README that is a folder, a figures/ that is a file, a read-only tree, a full disk
             raise InputError(f"cannot write: {exc.strerror or exc}", path=str(exc.filename or rendered.study_dir)) from None
     keep_compiled_checks()  # for the checks that follow a render (see records/schemas.py)
-    return changed
+    return RenderOutcome(changed, not_rendered)
 
 
 def run_pr_body(options: RenderOptions) -> str:
@@ -96,9 +110,13 @@ def render_command(families, root, pr_body, link_base):
 
         click.echo(run_pr_body(options), nl=False)
         return
-    changed = run_render(options)
+    outcome = run_render(options)
     root = resolve_root(options.root)
-    for path in changed:
+    for path in outcome.changed:
         click.echo(f"wrote {shown_path(path, root)}")
-    if not changed:
+    if not outcome.changed and not outcome.not_rendered:
         click.echo("up to date", err=True)
+    for problem in outcome.not_rendered:
+        click.echo(f"studygen: {problem.path}: not rendered: {problem.message} (collect its first records)", err=True)
+    if outcome.not_rendered:
+        raise click.exceptions.Exit(EXIT_FINDINGS)  # the rest is rendered; exit 1 says not every family is

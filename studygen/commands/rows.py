@@ -62,8 +62,9 @@ def cell(value) -> str:
 
 def run_rows(options: RowsOptions) -> list[dict]:
     """The family's rows (every field), narrowed by the filters. Raises
-    UsageError for an unknown family or field, RecordError when a record is
-    invalid (the first problem is named)."""
+    UsageError for an unknown family or field, or a value no row has
+    (:func:`refuse_unknown_values`), RecordError when a record is invalid
+    (the first problem is named)."""
     filters = parse_filters(options.filters)
     root = resolve_root(options.root)
     (study_dir,) = resolve_targets(root, [options.family])
@@ -71,7 +72,21 @@ def run_rows(options: RowsOptions) -> list[dict]:
     if study.problems:
         raise study.problems[0].error()
     rows = [row.fields() for row in study.rows]
+    refuse_unknown_values(rows, filters)
     return [row for row in rows if all(cell(row[name]) == wanted for name, wanted in filters.items())]
+
+
+def refuse_unknown_values(rows: list[dict], filters: dict[str, str]) -> None:
+    """UsageError naming the values a field has when a filter asks for one
+    no row has (``kind=latncy``): a typo would otherwise print "no rows
+    match" and exit 0, as if the study held no such figure. Values that
+    each exist but never together still select nothing, without an error."""
+    for name, wanted in filters.items():
+        values = {cell(row[name]) for row in rows}
+        if wanted not in values:
+            shown = sorted(v for v in values if v)
+            have = f"{name} values: {', '.join(shown)}" if shown else f"{name} is empty in every row"
+            raise UsageError(f"no row has {name} {wanted!r}; {have}")
 
 
 def rows_text(rows: list[dict]) -> str:

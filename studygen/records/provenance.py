@@ -35,18 +35,31 @@ def defaulted_checkpoint() -> dict:
     return {**CHECKPOINT_DEFAULTS, DEFAULTED: list(CHECKPOINT_DEFAULTS)}
 
 
-def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict, list[str]]:
+def merge_provenance(existing: dict, incoming: dict, display: str,
+                     correct: str | None = None) -> tuple[dict, list[str]]:
     """``existing`` provenance with ``incoming``'s values filled in where it
-    has none. Raises ConflictError when both state different values for the
-    measuring GPU, driver, a software version or the checkpoint, or when the
-    record cites a publication (``source``): collected results go in their
-    own job. Returns the merged block and notes on what was filled in."""
+    has none. When both state different values for the measuring GPU,
+    driver, a software version or the checkpoint: without ``correct``, a
+    ConflictError (naming ``--replace``); with ``correct`` (the reason of a
+    ``collect … --replace REASON``), the incoming value replaces the record's
+    and a note in the record's provenance says which, from what, to what
+    and why. A record that cites a publication (``source``) is refused
+    either way: collected results go in their own job. Returns the merged
+    block and notes on what was filled in or corrected."""
     if "source" in existing:
         raise ConflictError("this record transcribes a publication (provenance.source); "
                             "collected results go in a record of their own (use another --job)", path=display,
                             pointer="/provenance/source")
     merged = copy.deepcopy(existing)
     notes: list[str] = []
+    corrections: list[str] = []
+
+    def differs(field: str, old, new, conflict: str, pointer: str, shown=repr) -> None:
+        if correct is None:
+            raise ConflictError(f"{conflict}; collect with --replace REASON to correct the record", path=display,
+                                pointer=pointer)
+        corrections.append(f"provenance.{field} corrected from {shown(old)} to {shown(new)}: {' '.join(correct.split())}")
+
     for name in SCALAR_PROVENANCE:
         new = incoming.get(name)
         if new is None:
@@ -56,17 +69,18 @@ def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict
             merged[name] = new
             notes.append(f"provenance.{name} filled in: {new}")
         elif old != new:
-            raise ConflictError(f"the record says {name} {old!r}, the new input says {new!r}: "
-                                "one job is one measuring machine; use another --job", path=display,
-                                pointer=f"/provenance/{name}")
+            differs(name, old, new, f"the record says {name} {old!r}, the new input says {new!r}: one job is one "
+                    "measuring machine; use another --job", f"/provenance/{name}")
+            merged[name] = new
     software = merged.setdefault("software", {})
     for name, new in (incoming.get("software") or {}).items():
         old = software.get(name)
         if name not in software or (old is None and new is not None):
             software[name] = new
         elif new is not None and old != new:
-            raise ConflictError(f"the record says {name} {old}, the new input says {new}; use another --job",
-                                path=display, pointer=f"/provenance/software/{name}")
+            differs(f"software.{name}", old, new, f"the record says {name} {old}, the new input says {new}; use "
+                    "another --job", f"/provenance/software/{name}", shown=str)
+            software[name] = new
     old_ckpt, new_ckpt = merged.get("checkpoint") or {}, incoming.get("checkpoint") or {}
     defaulted = new_ckpt.get(DEFAULTED, [])
     for name in ("id", "revision", "weights"):
@@ -76,18 +90,19 @@ def merge_provenance(existing: dict, incoming: dict, display: str) -> tuple[dict
         if old in (None, "unknown") and new is not None:
             old_ckpt[name] = new
         elif new is not None and old != new:
-            raise ConflictError(f"the record says checkpoint {name} {old!r}, the command line says {new!r}",
-                                path=display, pointer=f"/provenance/checkpoint/{name}")
+            differs(f"checkpoint.{name}", old, new, f"the record says checkpoint {name} {old!r}, the command line "
+                    f"says {new!r}", f"/provenance/checkpoint/{name}")
+            old_ckpt[name] = new
     if "conversion_machine" in incoming and "conversion_machine" not in merged:
         merged["conversion_machine"] = incoming["conversion_machine"]
     collector = incoming.get("collector")
     also = []
     if collector and merged.get("collector", {}).get("name") != collector.get("name"):
         also.append(f"also collected by {collector['name']} {collector.get('version', '')}".strip())
-    for note in [*also, *(incoming.get("notes") or [])]:
+    for note in [*also, *(incoming.get("notes") or []), *corrections]:
         if note not in merged.setdefault("notes", []):  # a second extension repeats no note
             merged["notes"].append(note)
-    return merged, notes
+    return merged, notes + corrections
 
 
 def clean_provenance(provenance: dict) -> dict:

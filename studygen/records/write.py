@@ -166,7 +166,9 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
     ``replace`` (a reason): the results the existing record took from the
     source files the new results name (``source_locator``) are dropped
     first, the reason recorded in its provenance notes (see
-    :func:`studygen.records.sources.replace_sources`).
+    :func:`studygen.records.sources.replace_sources`), and a provenance
+    value the new collect states otherwise is corrected, with a note
+    (:func:`studygen.records.provenance.merge_provenance`).
     A new result equal to one the record holds under its key is left out
     (the same inputs collected again); the same source line under another
     key is refused (:func:`studygen.records.sources.refuse_same_source`).
@@ -185,7 +187,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
             raise ConflictError(f"the record's family is {document['family']!r}, not {family!r}", path=display, pointer="/family")
         if document["job_id"] != job_id:
             raise ConflictError(f"the record's job_id is {document['job_id']!r}, not {job_id!r}", path=display, pointer="/job_id")
-        merged, notes = merge_provenance(document["provenance"], provenance, display)
+        merged, notes = merge_provenance(document["provenance"], provenance, display, correct=replace)
         document["provenance"] = clean_provenance(merged)
         filled = document["provenance"] != record.data["provenance"]
         created = False

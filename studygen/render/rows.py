@@ -122,6 +122,18 @@ class RowSet:
     def __len__(self):
         return len(self.rows)
 
+    def __getitem__(self, index: int) -> TemplateRow:
+        """The row at ``index`` (negative counts from the end), as a list
+        gives it; TemplateError naming how many rows the selection holds when
+        there is no such row (the sandbox would name this class instead)."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TemplateError(f"study.figures(...) is indexed by a whole number, not {index!r}: loop over it, or "
+                                "select one row with study.one(...)")
+        if not -len(self.rows) <= index < len(self.rows):
+            count = f"{len(self.rows)} row{'' if len(self.rows) == 1 else 's'}"
+            raise TemplateError(f"study.figures(...) selected {count}: there is no row [{index}]")
+        return TemplateRow(self.rows[index])
+
     def restriction(self) -> str:
         """``on TensorRT 11.4 only`` style text for the narrowing filters, or ''."""
         return restriction_text(self.filters)

@@ -81,10 +81,15 @@ def refuse_special_study_file(path: Path, root: Path | None = None) -> None:
 @dataclass(frozen=True)
 class Problem:
     """A file that failed to load, at a :class:`~studygen.place.Place`:
-    reported by check as SG202, refused by render (:meth:`error`)."""
+    reported by check as SG202, refused by render (:meth:`error`).
+    ``no_records``: the study has no record yet (nothing is wrong with a
+    file; render skips the study, check says to collect), ``hint`` what to
+    do when it is not to fix a file."""
 
     place: Place
     message: str
+    no_records: bool = False
+    hint: str | None = None
 
     @classmethod
     def at(cls, path: str, message: str, pointer: str | None = None, line: int = 0) -> "Problem":
@@ -233,7 +238,10 @@ def load_study(study_dir: Path, root: Path) -> Study:
         except StudygenError as exc:
             study.problems.append(Problem.of_error(exc, shown))
     if not record_paths and not study.problems:
-        study.problems.append(Problem.at(rel, f"no records: {shown_path(records_dir, root)}/ holds no *.json run record"))
+        study.problems.append(Problem(
+            Place(rel, 0, None), f"no records: {shown_path(records_dir, root)}/ holds no *.json run record",
+            no_records=True, hint=f"collect its first records: studygen collect trtexec|torch-profile|coco --family "
+                                  f"{study.family} --job JOB ... (docs/study-guide.md)"))
     _load_comparisons(study, rel)
     study.problems.extend(record_consistency_problems(study))
     return study

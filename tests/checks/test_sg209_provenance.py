@@ -61,7 +61,7 @@ def test_no_software_at_all_is_one_finding_unless_a_backend_names_the_missing_on
     versions_hint = "record the software versions of the measuring machine"
     # a backend without a version of its own ("other"): the record must still name some software
     assert _findings(tmp_path / "a", latency("fp16", 5.889, backend="other"), gpu=None, repository_commit=None) == [
-        ("/provenance/gpu", "job job: collected record names no GPU", "record the measuring GPU model (studygen collect env)"),
+        ("/provenance/gpu", "job job: collected record names no GPU", "record the measuring GPU model"),
         ("/provenance/software", "job job: collected record names no software version", versions_hint),
         ("/provenance/repository_commit", "job job: collected record has no repository commit",
          "record the commit of the code that measured it"),

@@ -152,8 +152,9 @@ def partial_images():
 
 def tied_scores():
     """Ties across images: image 1 holds a box found exactly, image 2 a box missed; both detections score 0.5.
-    Ranked TP then FP: AP 51/101; FP then TP: 0.5 · 51/101. Plain pycocotools ranks by image id. Correct: one
-    figure for every order and numbering, and a note."""
+    Ranked TP then FP: AP 51/101; FP then TP: 0.5 · 51/101. pycocotools ranks the tie by image id. Correct
+    (issue 22): pycocotools' figure for the files as given, the range 0.5 · 51/101 to 51/101 beside it, and a
+    note."""
     doc = document(numbered([(1, 100, 100, 100, 100), (2, 300, 200, 100, 100)]), images=(1, 2), categories=(1,))
     return doc, [{"image_id": 1, "category_id": 1, "bbox": [100, 100, 100, 100], "score": 0.5},
                  {"image_id": 2, "category_id": 1, "bbox": [10, 10, 30, 30], "score": 0.5}]

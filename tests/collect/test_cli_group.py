@@ -50,13 +50,13 @@ def test_collect_help_imports_no_heavy_module(workdir):
 
 def test_console_entry_point_success_and_failure(workdir):
     ok = studygen("collect", "trtexec", "--family", "demo", "--job", "j", "--log", TRTEXEC / "trt8.6_unstable-gpu-compute.log",
-                  cwd=workdir)
+                  "--measurements", "measurements", cwd=workdir)
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout == "wrote measurements/demo/j.json: 5 result(s) added (new record)\n"
     record = json.loads((workdir / "measurements" / "demo" / "j.json").read_text())
     assert record["provenance"]["gpu"] == "NVIDIA GeForce RTX 3090"
     bad = studygen("collect", "torch-profile", "--family", "demo", "--job", "k", "--trace",
-                   TORCH / "cpu-only_kineto_trace.json.gz", cwd=workdir)
+                   TORCH / "cpu-only_kineto_trace.json.gz", "--measurements", "measurements", cwd=workdir)
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and bad.stderr.startswith("studygen: ")

@@ -74,7 +74,7 @@ def test_env_options_rules(options, message, workdir):
 def test_env_merge_into_a_record_from_python(workdir, run_cli):
     (workdir / "model.plan").write_bytes(b"\0" * 4096)
     first = run_cli("collect", "trtexec", "--family", "demo", "--job", "node", "--variant", "v", "--plan",
-                    workdir / "model.plan")
+                    workdir / "model.plan", "--measurements", "measurements")
     assert first.exit_code == 0, first.err
     outcome = run_env(EnvOptions(family="demo", job_id="node", role="conversion", no_torch=True))
     assert outcome.record is not None and outcome.record.added == 0 and not outcome.record.created

@@ -74,7 +74,7 @@ def test_a_record_studygen_wrote_is_extended_as_dump_json_writes_it(collect):
                     "--shape", "800x800", "--gpu", "NVIDIA H100 PCIe")
     assert first.exit_code == 0, first.err
     second = collect("trtexec", "--log", TRTEXEC / "trt10.16_no-data-transfers.log", "--variant", "fp16",
-                     "--shape", "640x640")
+                     "--shape", "28x28")  # as its "--shapes=x:4x1x28x28" says
     assert second.exit_code == 0, second.err
     text = second.path.read_text(encoding="utf-8")
     assert text == dump_json(parse_json(text, "t.json"))  # the canonical layout, as a new record

@@ -169,10 +169,20 @@ def test_trt8_6_resnet50_log_profile_and_layer_info_together(collect):
     assert rows[0] == {"count": 6402} and len(rows) == 60
     assert kernel["iterations"] == 6402 and kernel["batch"] == 1
     assert kernel["profiled_total_ms"] == round(math.fsum(r["averageMs"] for r in rows[1:]), 12) == 0.45265544
-    conv = [r["averageMs"] for r in rows[1:] if "/Conv" in r["name"] and not r["name"].startswith("Reformatting")]
-    assert len(conv) == 53 and gpu_groups(kernel)["Conv"] == round(math.fsum(conv), 12) == 0.42674998
-    # "/backbone/fc/Gemm" is the one GEMM, "/softmax/Softmax" the one softmax
-    assert gpu_groups(kernel)["GEMM/MatMul"] == next(r["averageMs"] for r in rows if r.get("name") == "/backbone/fc/Gemm")
+    # the layer info's types decide: 52 CaskConvolution layers named ".../Conv", the stem's CaskConvActPool, and
+    # "/backbone/fc/Gemm", whose LayerType is CaskConvolution too (TensorRT runs the FC as a 1x1 convolution)
+    types = {layer["Name"]: layer["LayerType"] for layer in json.loads(RESNET_86_LAYERS.read_text())["Layers"]}
+    conv = [r["averageMs"] for r in rows[1:] if types[r["name"]] in ("CaskConvolution", "CaskConvActPool")]
+    assert len(conv) == 54 and gpu_groups(kernel)["Conv"] == round(math.fsum(conv), 12) == 0.43802898
+    assert "GEMM/MatMul" not in gpu_groups(kernel)
+    assert kernel["note"].endswith("56 layers grouped by their --exportLayerInfo type")
+    # without the layer info the names decide: "/backbone/fc/Gemm" is the one GEMM
+    names_only = collect("trtexec", "--log", RESNET_86, "--profile", RESNET_86_PROFILE, "--variant", "int8",
+                         job="names")
+    (by_name,) = names_only.kind("kernel_time")
+    named_conv = [r["averageMs"] for r in rows[1:] if "/Conv" in r["name"] and not r["name"].startswith("Reformatting")]
+    assert len(named_conv) == 53 and gpu_groups(by_name)["Conv"] == round(math.fsum(named_conv), 12) == 0.42674998
+    assert gpu_groups(by_name)["GEMM/MatMul"] == next(r["averageMs"] for r in rows if r.get("name") == "/backbone/fc/Gemm")
     (layers,) = done.kind("engine_layers")
     assert (layers["layer_count"], layers["detailed"], layers["bindings"]) == (59, True, ["input0", "output0"])
 

@@ -28,9 +28,11 @@ def times_file(path: Path, compute_ms: list[str]) -> Path:
 
 
 def trtexec(run_cli, *args):
-    """``collect trtexec`` for family demo, job j1; the GPU and TensorRT from options unless a --log names them."""
+    """``collect trtexec`` for family demo, job j1, into ./measurements (outside any project, named); the GPU
+    and TensorRT from options unless a --log names them."""
     provenance = () if "--log" in args else PROVENANCE
-    return run_cli("collect", "trtexec", "--family", "demo", "--job", "j1", *provenance, *args)
+    return run_cli("collect", "trtexec", "--family", "demo", "--job", "j1", "--measurements", "measurements",
+                   *provenance, *args)
 
 
 def test_b3_overflowing_times_value_names_the_file_and_pointer(run_cli, workdir):
@@ -61,7 +63,8 @@ def test_b4_truncated_gzip_is_damaged_not_too_big(run_cli, workdir):
     (workdir / "t.json.gz").write_bytes(whole[:300])
     # the cut file's last 4 bytes, read as ISIZE, claim more than the 500 MiB limit: the trial's false message
     assert int.from_bytes(whole[296:300], "little") > 524288000
-    done = run_cli("collect", "torch-profile", "--family", "demo", "--job", "j", "--trace", "t.json.gz")
+    done = run_cli("collect", "torch-profile", "--family", "demo", "--job", "j", "--trace", "t.json.gz",
+                   "--measurements", "measurements")
     assert done.exit_code == 2
     assert done.err == ("studygen: t.json.gz: damaged gzip file: Compressed file ended before the "
                         "end-of-stream marker was reached\n")

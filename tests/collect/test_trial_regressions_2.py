@@ -94,7 +94,7 @@ def test_extending_a_hand_written_record_keeps_its_bytes(run_cli, workdir):
 def test_a_second_extension_keeps_the_first(run_cli, workdir):
     path = hand_written_record(workdir)
     # two logs (one measurement is recorded once: the same log under another shape is refused)
-    for shape, log in (("800x800", BUILD_LOG), ("640x640", BUILD_LOG.parent / "trt10.16_no-data-transfers.log")):
+    for shape, log in (("800x800", BUILD_LOG), ("28x28", BUILD_LOG.parent / "trt10.16_no-data-transfers.log")):
         done = run_cli("collect", "trtexec", "--family", "demo", "--job", "t4", "--log", log,
                        "--variant", "fp16", "--shape", shape, "--measurements", "m")
         assert done.exit_code == 0, done.err
@@ -102,8 +102,10 @@ def test_a_second_extension_keeps_the_first(run_cli, workdir):
             first = path.read_bytes().decode("utf-8")
     second = path.read_bytes().decode("utf-8")
     inserted = only_insertions(first, second)
-    assert len(inserted) == 1 and inserted[0].count('"shape": "640x640"') == 3
-    assert [r["shape"] for r in json.loads(second)["results"]] == ["800x1067"] + ["800x800"] * 6 + ["640x640"] * 3
+    # the three results, and the provenance note saying where their shape came from
+    assert len(inserted) == 2 and inserted[1].count('"shape": "28x28"') == 3
+    assert "shape 28x28 read from its input shapes x=4x1x28x28" in inserted[0]
+    assert [r["shape"] for r in json.loads(second)["results"]] == ["800x1067"] + ["800x800"] * 6 + ["28x28"] * 3
 
 
 def test_env_merge_keeps_the_records_bytes(run_cli, workdir):
@@ -113,8 +115,11 @@ def test_env_merge_keeps_the_records_bytes(run_cli, workdir):
     assert done.exit_code == 0, done.err
     after = path.read_bytes().decode("utf-8")
     inserted = only_insertions(HAND_WRITTEN, after)
-    assert "".join(inserted).startswith(',\r\n    "notes": [\r\n      "also collected by studygen collect env 0.1.0"\r\n'
-                                        '    ],\r\n    "conversion_machine": {\r\n      "gpu": null,\r\n')
+    from studygen.version import studygen_version  # 0.1.0 with the commit it came from
+
+    assert "".join(inserted).startswith(',\r\n    "notes": [\r\n      "also collected by studygen collect env '
+                                        f'{studygen_version()}"\r\n    ],\r\n    "conversion_machine": {{\r\n'
+                                        '      "gpu": null,\r\n')
     assert after.count("\n") == after.count("\r\n")
     assert json.loads(after)["results"][0]["statistics_ms"] == {"median": 1.5, "p99": 2.0}
 

@@ -38,7 +38,7 @@ def test_dump_profile_total_is_the_tables_total_row(collect, workdir):
     assert kernel["iterations"] == 100 and kernel["source_locator"] == "dump.log:2"
     assert kernel["profiler"] == "trtexec --dumpProfile (Avg.(ms): mean per iteration; total from its Total row)"
     assert kernel["note"] == ("2 layers (0 with zero time); groups by default kernel_groups rules; each group lists "
-                              "at most its 20 largest layers; 1 layers matched no rule")
+                              "at most its 20 largest layers; 1 layers matched no rule (counted in 'other')")
 
 
 def test_layer_details_group_a_layer_its_name_does_not(collect, workdir):
@@ -51,7 +51,8 @@ def test_layer_details_group_a_layer_its_name_does_not(collect, workdir):
     (kernel,) = done.kind("kernel_time")
     # "__mye7_0_myl0_0" names no operation; its layer type CaskConvolution does
     assert gpu_groups(kernel) == {"Conv": 0.0099} and kernel["unclassified_ms"] == 0.0
-    assert kernel["note"].endswith("each group lists at most its 20 largest layers")
+    assert kernel["note"].endswith("each group lists at most its 20 largest layers; 2 layers grouped by their "
+                                   "--exportLayerInfo type")
     (layers,) = done.kind("engine_layers")
     assert (layers["layer_count"], layers["detailed"], layers["bindings"]) == (2, True, ["x", "y"])
 

@@ -197,13 +197,14 @@ def test_detailed_layer_info_names_type_tactic_and_origin():
     tactic = ("sm80_xmma_fprop_implicit_gemm_interleaved_i8i8_i8i32_f32_nchw_vect_c_32kcrs_vect_c_32_nchw_vect_c_32_"
               "tilesize96x64x64_stage3_warpsize2x2x1_g1_tensor16x8x32_simple_t1r1s1")
     origin = "[ONNX Layer: /backbone/layer1/layer1.0/conv1/Conv]\x1e[ONNX Layer: /backbone/layer1/layer1.0/relu/Relu]"
-    details = info.details()
-    assert details[conv] == f"CaskConvolution {tactic} {origin}"
-    assert details[info.layers[0]["name"]] == "Reformat"
+    details, types = info.details(), info.types()
+    assert (types[conv], details[conv]) == ("CaskConvolution", f"{tactic} {origin}")
+    assert types[info.layers[0]["name"]] == "Reformat" and info.layers[0]["name"] not in details  # no tactic, no origin
     pool = "/backbone/conv1/Conv + /backbone/relu/Relu + /backbone/maxpool/MaxPool"
-    assert details[pool] == ("CaskConvActPool  [ONNX Layer: /backbone/conv1/Conv]\x1e[ONNX Layer: /backbone/relu/Relu]"
-                             "\x1e[ONNX Layer: /backbone/maxpool/MaxPool]")  # no tactic name: two spaces
-    assert len(details) == 59
+    assert types[pool] == "CaskConvActPool"
+    assert details[pool] == ("[ONNX Layer: /backbone/conv1/Conv]\x1e[ONNX Layer: /backbone/relu/Relu]"
+                             "\x1e[ONNX Layer: /backbone/maxpool/MaxPool]")  # no tactic name
+    assert (len(types), len(details)) == (59, 57)  # two reformats (Reformat, NoOp) have neither tactic nor origin
 
 
 def test_plain_layer_info_is_names_only():

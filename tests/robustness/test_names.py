@@ -18,6 +18,8 @@ from tests.robustness.snapshot import snapshot
 from tests.robustness.tiny import make_tiny_project, run_record, study_spec
 
 LOG = TRTEXEC / "trt10.16_build-and-run.log"  # 6 results
+# an fp16 build (line 11 "Precision: FP32+FP16"), as the tiny study's fp16 variant needs: 5 results
+FP16_LOG = TRTEXEC.parent / "public" / "hackathon-76321b19_trt8.4.1_result-FP16.log"
 
 
 @pytest.mark.parametrize("check, what", [(validate_family_name, "family name"), (validate_job_id, "job id")])
@@ -84,11 +86,11 @@ def _project_reading_records_from(root, folder: str):
 def test_collect_writes_where_the_study_file_says_its_records_are(tmp_path, run_cli, monkeypatch):
     root = _project_reading_records_from(tmp_path / "project", "data/tiny-records")
     monkeypatch.chdir(root / "families" / "tiny")  # the project root is found above the working folder
-    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG)
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", FP16_LOG)
     assert done.exit_code == 0, done.err
-    assert done.out.splitlines()[0] == f"wrote {root}/data/tiny-records/j1.json: 6 result(s) added (new record)"
+    assert done.out.splitlines()[0] == f"wrote {root}/data/tiny-records/j1.json: 5 result(s) added (new record)"
     record = json.loads((root / "data" / "tiny-records" / "j1.json").read_text(encoding="utf-8"))
-    assert len(record["results"]) == 6
+    assert len(record["results"]) == 5
     assert not (root / "measurements" / "tiny" / "j1.json").exists()
 
 
@@ -97,7 +99,7 @@ def test_collect_refuses_a_measurements_folder_in_the_project_the_study_does_not
     root = _project_reading_records_from(tmp_path / "project", "data/tiny-records")
     monkeypatch.chdir(root)
     before = snapshot(root)
-    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG,
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", FP16_LOG,
                    "--measurements", "measurements")
     assert (done.exit_code, done.out) == (2, "")
     assert done.err == ("studygen: --measurements measurements writes measurements/tiny/, but "
@@ -106,11 +108,11 @@ def test_collect_refuses_a_measurements_folder_in_the_project_the_study_does_not
                         "no study\n")
     assert snapshot(root) == before
     # the folder the study reads, named explicitly, is accepted
-    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG,
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", FP16_LOG,
                    "--measurements", "data")
     assert done.exit_code == 2 and "reads the records of tiny from data/tiny-records/" in done.err
     outside = tmp_path / "elsewhere"
-    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG,
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", FP16_LOG,
                    "--measurements", outside)
     assert done.exit_code == 0, done.err
     assert (outside / "tiny" / "j1.json").is_file()
@@ -119,7 +121,7 @@ def test_collect_refuses_a_measurements_folder_in_the_project_the_study_does_not
 def test_a_study_measurements_folder_outside_the_project_is_refused(tmp_path, run_cli, monkeypatch):
     root = _project_reading_records_from(tmp_path / "project", "../escape")
     monkeypatch.chdir(root)
-    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", LOG)
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "j1", "--variant", "fp16", "--log", FP16_LOG)
     assert (done.exit_code, done.out) == (2, "")
     assert done.err == f"studygen: refusing to write {root}/../escape/j1.json: outside {root}\n"
     assert not (tmp_path / "escape").exists()

@@ -195,6 +195,6 @@ def test_run_ap_results_carry_the_notes_of_collect_coco(tmp_path):
     assert results[0]["statistic"] == "AP" and results[0]["value"] == pytest.approx(1.0)
     assert results[0]["note"].startswith(
         "3 detections named no category; det/fp32.json: every detection has the score 0.5: AP ranks detections by "
-        "score, so where true and false positives compete only the canonical order ranks them, not the model; 2 of 2 "
-        "scored detections share their score with another of their category")
+        "score, so where true and false positives compete only the order of the files ranks them, not the model; "
+        "2 of 2 scored detections share their score with another of their category")
     assert all(r["note"] == results[0]["note"] for r in results)

@@ -15,12 +15,12 @@ LOG = FIXTURES / "trtexec" / "trt10.16_build-and-run.log"
 
 
 def _new(run_cli, root, *extra):
-    assert run_cli("new", "demo", "--variants", "fp16,int8", "--root", root, *extra).exit_code == 0
+    assert run_cli("new", "demo", "--variants", "fp32,int8", "--root", root, *extra).exit_code == 0
 
 
 def _collect(run_cli, root, monkeypatch, *extra, job="h100-a"):
     monkeypatch.chdir(root)
-    return run_cli("collect", "trtexec", "--family", "demo", "--job", job, "--variant", "fp16", "--log", LOG, *extra)
+    return run_cli("collect", "trtexec", "--family", "demo", "--job", job, "--variant", "fp32", "--log", LOG, *extra)
 
 
 def _provenance(root, job="h100-a"):

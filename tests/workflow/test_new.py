@@ -80,8 +80,8 @@ def test_issue_14_acceptance_new_collect_render_check_exit_0_and_state_the_gaps(
 
     monkeypatch.chdir(tmp_path)
     log = SHARED / "fixtures/trtexec/trt10.16_build-and-run.log"
-    steps = [run_cli("new", "demo", "--variants", "fp16,int8"),
-             run_cli("collect", "trtexec", "--family", "demo", "--job", "h100-a", "--variant", "fp16", "--log", log),
+    steps = [run_cli("new", "demo", "--variants", "fp32,int8"),  # the log builds with "Precision: FP32"
+             run_cli("collect", "trtexec", "--family", "demo", "--job", "h100-a", "--variant", "fp32", "--log", log),
              run_cli("render", "demo"), run_cli("check", "demo")]
     assert [step.exit_code for step in steps] == [0, 0, 0, 0], [step.err for step in steps]
     assert steps[3].out.endswith("0 error(s), 0 warning(s), 2 waived\n")

@@ -52,4 +52,6 @@ def test_unknown_field_and_bad_filter_list_the_fields(tmp_path, run_cli):
     result = run_cli("rows", FAMILY, "kind", "--root", root)
     assert (result.exit_code, result.err) == (2, "studygen: filter 'kind' is not FIELD=VALUE\n")
     none = run_cli("rows", FAMILY, "kind=nothing", "--root", root)
-    assert (none.exit_code, none.out) == (0, "no rows match\n")
+    assert (none.exit_code, none.out) == (2, "")  # a value no row has: the values are listed, as fields are
+    assert none.err == ("studygen: no row has kind 'nothing'; kind values: agreement, kernel_time, latency, "
+                        "not_measured, quantization\n")

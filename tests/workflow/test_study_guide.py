@@ -76,7 +76,7 @@ def test_pr_body_of_the_walked_family_uses_the_builtin_template(tmp_path, run_cl
 def test_a_second_job_after_the_walk_still_checks_clean(tmp_path, run_cli, monkeypatch):
     # the guide's next step: more collect runs. With two jobs of the same log, the generic
     # template's "Same measurement in several jobs" table has one line per trtexec timing.
-    second = ["studygen", "collect", "trtexec", "--family", "demo", "--job", "h100-b", "--variant", "fp16",
+    second = ["studygen", "collect", "trtexec", "--family", "demo", "--job", "h100-b", "--variant", "fp32",
               "--log", "../shared/fixtures/trtexec/trt10.16_build-and-run.log", "--commit", "353a4d73"]
     project, results = _walk(tmp_path, run_cli, monkeypatch,
                              guide_commands() + [second, ["studygen", "render", "demo"], ["studygen", "check", "demo"]])
@@ -86,6 +86,6 @@ def test_a_second_job_after_the_walk_still_checks_clean(tmp_path, run_cli, monke
     section = readme[readme.index("### Same measurement in several jobs"):readme.index("## Known gaps")]
     labels = [" ".join(line.split("|")[1].split()) for line in section.splitlines()[4:] if line.startswith("|")]
     # the log's five timings and the plan size, each on its own line, both jobs the same figure
-    assert labels == ["fp16 host_latency median", "fp16 enqueue median", "fp16 h2d median",
-                      "fp16 gpu_compute median", "fp16 d2h median", "fp16 plan_size"]
+    assert labels == ["fp32 host_latency median", "fp32 enqueue median", "fp32 h2d median",
+                      "fp32 gpu_compute median", "fp32 d2h median", "fp32 plan_size"]
     assert "h100-a: 0.0361328; h100-b: 0.0361328" in section

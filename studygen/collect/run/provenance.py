@@ -14,7 +14,7 @@ import datetime as _dt
 import platform
 from pathlib import Path
 
-from ... import __version__
+from ...version import studygen_version
 from ..env import git_state, nvml_gpus, package_version
 
 # provenance.software name -> distribution names
@@ -52,7 +52,7 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
         "repository_commit": commit,
         "repository_dirty": dirty,
         "collected_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
-        "collector": {"name": "studygen collect run", "version": __version__, "command": command},
+        "collector": {"name": "studygen collect run", "version": studygen_version(), "command": command},
     }
     if gpu:
         provenance["notes"] = [f"torch.backends.cuda.matmul.allow_tf32={torch.backends.cuda.matmul.allow_tf32}, "

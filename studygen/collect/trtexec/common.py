@@ -10,6 +10,7 @@ TensorRT version it reads) and :mod:`.exports` (``--exportTimes``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ...errors import InputError, UsageError
 from ..kernel_groups import KernelGroupRules
@@ -54,13 +55,13 @@ class ResultLabels:
     rules: KernelGroupRules
 
 
-def base_result(labels: ResultLabels, batch: int | None) -> dict:
+def base_result(labels: ResultLabels, batch: int | None, shape: str | None = None) -> dict:
     """The fields every trtexec result starts with, in record order: kind
-    (set by the builder), variant, shape and batch when known, backend
-    ``tensorrt``, mode ``engine``."""
+    (set by the builder), variant, shape (``shape``, else the labels') and
+    batch when known, backend ``tensorrt``, mode ``engine``."""
     result = {"kind": None, "variant": labels.variant}
-    if labels.shape:
-        result["shape"] = labels.shape
+    if shape or labels.shape:
+        result["shape"] = shape or labels.shape
     if batch is not None:
         result["batch"] = batch
     result["backend"] = "tensorrt"
@@ -97,6 +98,28 @@ def run_batch(run: TrtexecRun | None, batch_option: int | None, display: str) ->
     if log_batch is not None and batch_option is not None and log_batch != batch_option:
         raise UsageError(f"--batch {batch_option} but {display} says batch {log_batch} for {run.label} ({source})")
     return log_batch if log_batch is not None else batch_option
+
+
+def run_shape(run: TrtexecRun | None, shape_option: str | None, display: str, notes: list[str]) -> str | None:
+    """The run's input shape HxW as the log states it
+    (:meth:`.runs.TrtexecRun.stated_shape`), with a note in ``notes`` (once)
+    saying where it was read, else the ``--shape`` option. UsageError when
+    both are given and differ."""
+    log_shape, source = run.stated_shape() if run is not None else (None, None)
+    if log_shape is None:
+        return shape_option
+    if shape_option is not None and log_shape != shape_option:
+        raise UsageError(f"--shape {shape_option} but {display} says {log_shape} for {run.label} ({source})")
+    note = f"{Path(display).name} {run.label}: shape {log_shape} read from {source}"
+    if note not in notes:
+        notes.append(note)
+    return log_shape
+
+
+def run_base(labels: ResultLabels, run: TrtexecRun | None, display: str, notes: list[str]) -> dict:
+    """:func:`base_result` of one run: its batch (:func:`run_batch`) and
+    shape (:func:`run_shape`) as the log states them, else the options'."""
+    return base_result(labels, run_batch(run, labels.batch, display), run_shape(run, labels.shape, display, notes))
 
 
 def transfers_off(run: TrtexecRun | None) -> bool:

@@ -115,12 +115,16 @@ class LayerInfo:
     bindings: list[str]
     detailed: bool
 
+    def types(self) -> dict[str, str]:
+        """Layer name → its type (``LayerType``), for the layers that have one."""
+        return {layer["name"]: layer["layer_type"] for layer in self.layers if layer.get("layer_type")}
+
     def details(self) -> dict[str, str]:
-        """Layer name → ``"<LayerType> <TacticName> <Metadata>"`` for grouping
-        layers whose name matches no rule."""
+        """Layer name → ``"<TacticName> <Metadata>"`` for grouping layers
+        that neither their type nor their name places."""
         out = {}
         for layer in self.layers:
-            text = " ".join(layer.get(k, "") for k in ("layer_type", "tactic", "origin")).strip()
+            text = " ".join(layer.get(k, "") for k in ("tactic", "origin")).strip()
             if text:
                 out[layer["name"]] = text
         return out

@@ -7,9 +7,9 @@ Profile (N iterations ) ===``, figures first and the layer name last, as
 TensorRT 8.6+ prints it; ``Avg.(ms)`` per iteration, total from its
 ``Total`` row; the table before TensorRT 8.6 puts the layer first and
 heads the column ``Avg. Time (ms)``; see :mod:`.log`). Layers are grouped by the study's
-kernel-group rules (:mod:`studygen.collect.kernel_groups`), a layer whose
-name matches no rule being tried again with its ``--exportLayerInfo``
-type, tactic and origin.
+kernel-group rules (:mod:`studygen.collect.kernel_groups`): by their
+``--exportLayerInfo`` type where it names the work, else by their name,
+then their tactic and origin.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ...records.kinds import Kind
 from ...records.result import NewResult
 from ..inputs import significant
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
-from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch
+from .common import ResultLabels, TrtexecInputs, match_runs, run_base
 
 EXPORT_PROFILER = "trtexec --exportProfile ({name}; averageMs: mean per iteration)"
 DUMP_PROFILER = "trtexec --dumpProfile ({column}: mean per iteration; total from its Total row)"
@@ -36,13 +36,15 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
     match the log's runs) and UsageError (a ``--batch`` the log contradicts)."""
     log = inputs.log
     details = inputs.layer_info.details() if inputs.layer_info else {}
+    types = inputs.layer_info.types() if inputs.layer_info else {}
     out: list[NewResult] = []
     if inputs.profile is not None:
         profile_name = Path(inputs.profile_display).name
         matched = match_runs(len(inputs.profile), log, "profile", inputs.profile_display)
         for profile_run, run in zip(inputs.profile, matched):
-            base = base_result(labels, run_batch(run, labels.batch, log.display if log else inputs.profile_display))
-            items = [KernelItem(name, average, None, details.get(name)) for name, average, _, _ in profile_run.rows]
+            base = run_base(labels, run, log.display if log else inputs.profile_display, inputs.notes)
+            items = [KernelItem(name, average, None, details.get(name), types.get(name))
+                     for name, average, _, _ in profile_run.rows]
             refuse_no_time(items, None, inputs.profile_display, profile_run.line)
             result = kernel_time(items, labels.rules, base, iterations=profile_run.iterations,
                                  profiler=EXPORT_PROFILER.format(name=profile_name))
@@ -52,8 +54,8 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
     for run in inputs.runs:
         if run.profile is None:
             continue
-        base = base_result(labels, run_batch(run, labels.batch, log.display))
-        items = [KernelItem(name, avg, None, details.get(name)) for name, avg, _, _ in run.profile.rows]
+        base = run_base(labels, run, log.display, inputs.notes)
+        items = [KernelItem(name, avg, None, details.get(name), types.get(name)) for name, avg, _, _ in run.profile.rows]
         refuse_no_time(items, run.profile.total_avg_ms, log.display, run.profile.line)
         result = kernel_time(items, labels.rules, base, iterations=run.profile.iterations,
                              total_ms=run.profile.total_avg_ms,
@@ -90,7 +92,9 @@ def kernel_time(items: list[KernelItem], rules: KernelGroupRules, base: dict, *,
     zero = sum(1 for i in items if i.time_ms == 0)
     words = [f"{len(items)} layers ({zero} with zero time); groups by {rules.source} kernel_groups rules; "
              "each group lists at most its 20 largest layers"]
+    if grouped.by_type:
+        words.append(f"{grouped.by_type} layers grouped by their --exportLayerInfo type")
     if grouped.unclassified_names:
-        words.append(f"{len(grouped.unclassified_names)} layers matched no rule")
+        words.append(f"{len(grouped.unclassified_names)} layers matched no rule (counted in 'other')")
     result["note"] = "; ".join(words)
     return result

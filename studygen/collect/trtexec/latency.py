@@ -28,7 +28,7 @@ from ...records.kinds import Kind
 from ...records.result import NewResult
 from ..inputs import significant
 from .align import align
-from .common import ResultLabels, TrtexecInputs, base_result, match_runs, run_batch, timing_method, transfers_off
+from .common import ResultLabels, TrtexecInputs, match_runs, run_base, timing_method, transfers_off
 from .runs import Summary, TrtexecLog, TrtexecRun
 from .times import TimesRun, timing_statistics
 
@@ -44,7 +44,7 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
     out: list[NewResult] = []
     by_run_and_timing: dict[tuple[int, str], dict] = {}
     for run in inputs.runs:
-        base = base_result(labels, run_batch(run, labels.batch, log.display))
+        base = run_base(labels, run, log.display, inputs.notes)
         if not run.summary and run.no_e2e_line is not None:
             inputs.notes.append(f"{log.basename} {run.label}: no latency, trtexec did not report the end-to-end "
                                 f"timing (line {run.no_e2e_line}: the profiler was on without --separateProfileRun)")
@@ -67,7 +67,7 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
             refuse_unknown_warmup(times_run, inputs.times_display)
         else:
             times_run = align(times_run, run, inputs.times_display, log.display)
-        base = base_result(labels, run_batch(run, labels.batch, log.display if log else inputs.times_display))
+        base = run_base(labels, run, log.display if log else inputs.times_display, inputs.notes)
         for timing, reason in times_run.left_out.items():
             if not (transfers_off(run) and timing in TRANSFER_TIMINGS):
                 inputs.notes.append(reason)

@@ -50,16 +50,20 @@ from .runs import ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 VALUE = r"[-+]?[\w.]+(?:[-+]\d+)?"
 RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$")
-STATUS = re.compile(r"^&&&& (?P<status>PASSED|FAILED|WAIVED)\b")
+# the closing line repeats the opening one's tags and command: "&&&& PASSED TensorRT.trtexec [TensorRT v8400] # trtexec …"
+STATUS = re.compile(r"^&&&& (?P<status>PASSED|FAILED|WAIVED)\b(?: \S+(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$)?")
 VERSION_TAG = re.compile(r"\[TensorRT v(\d{4,6})\]")
 PREFIX = re.compile(r"^\[[^\]]*\] \[(?P<severity>[A-Z])\] ?(?P<message>.*)$")
 LOG_START = re.compile(r"&&&& (?:RUNNING|PASSED|FAILED|WAIVED)\b|\[[^\[\]]*\] \[[A-Z]\](?: |$)")
 MAX_WRAPPER = 64
 VERSION_LINE = re.compile(r"^TensorRT version: (\d+(?:\.\d+)*)\s*$")
 DEVICE_LINE = re.compile(r"^Selected Device: (.+?)\s*$")
+# Model Options' format: ONNX, Caffe, UFF for a run that builds its engine, "*" for one that loads it
+FORMAT_LINE = re.compile(r"^Format: (\S+)\s*$")
+PRECISION_LINE = re.compile(r"^Precision: (.+?)\s*$")  # Build Options: what the builder may use
 SETTING_LINE = re.compile(r"^(Data transfers|Spin-wait|CUDA Graph|Separate profiling): (Enabled|Disabled)\s*$")
 BATCH_LINE = re.compile(r"^Batch: (\d+|Explicit)\s*$")
-SHAPE_LINE = re.compile(r"^Input inference shapes? ?: (.+?)\s*$")
+SHAPE_LINE = re.compile(r"^Input (?P<phase>inference|build) shapes? ?: (?P<shapes>.+?)\s*$")
 WARMUP_LINE = re.compile(rf"^Warmup completed (\d+) queries over ({VALUE}) ms\s*$")
 TRACE_LINE = re.compile(r"^Timing trace has (\d+) queries over \S+ s\s*$")
 THROUGHPUT_LINE = re.compile(rf"^(?:Throughput|throughput): ({VALUE}) qps\s*$")
@@ -189,9 +193,7 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
                 continue
             status = STATUS.match(line)
             if status and current is not None:
-                current.status = status.group(1)
-                if tag := VERSION_TAG.search(line):
-                    _check_version(current, decode_version_tag(tag.group(1)), where)
+                _closing_line(current, status, where)
                 state = {"mode": None, "block": None}
                 continue
         prefixed = PREFIX.match(line)
@@ -210,6 +212,22 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
     for run in runs:
         _check_run(run, display)
     return TrtexecLog(display=display, runs=runs)
+
+
+def _closing_line(run: TrtexecRun, status: re.Match, where: _Context) -> None:
+    """``&&&& PASSED|FAILED|WAIVED …``: the run's status, and the tags and
+    command the closing line repeats, which are the only ones a log
+    captured part way (no ``&&&& RUNNING``) has: its version tag is taken
+    where the run states none and checked against one it states, its
+    command where the run has none."""
+    run.status = status.group("status")
+    if tag := VERSION_TAG.search(status.group("tags") or ""):
+        version = decode_version_tag(tag.group(1))
+        _check_version(run, version, where)
+        if run.tensorrt_version is None:
+            run.tensorrt_version, run.version_line = version, where.number
+    if run.command is None and status.group("command"):
+        run.command = status.group("command")
 
 
 def _is_json(text: str) -> bool:
@@ -379,6 +397,10 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
         run.tensorrt_version, run.version_line = version, number
     elif match := DEVICE_LINE.match(message):
         run.device = match.group(1)
+    elif match := FORMAT_LINE.match(message):
+        run.model_format = match.group(1)
+    elif match := PRECISION_LINE.match(message):
+        run.precision, run.precision_line = match.group(1), number
     elif match := SETTING_LINE.match(message):
         run.settings[SETTING_NAMES[match.group(1)]] = match.group(2) == "Enabled"
     elif match := BATCH_LINE.match(message):
@@ -387,8 +409,10 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
         else:
             run.batch = int(match.group(1))
     elif match := SHAPE_LINE.match(message):
-        if match.group(1) != "model":
-            run.input_shapes = match.group(1) if run.input_shapes is None else f"{run.input_shapes}, {match.group(1)}"
+        if match.group("shapes") != "model":  # "model": the shapes the model itself fixes, none printed
+            field_name = "input_shapes" if match.group("phase") == "inference" else "build_shapes"
+            printed = getattr(run, field_name)
+            setattr(run, field_name, match.group("shapes") if printed is None else f"{printed}, {match.group('shapes')}")
     elif match := WARMUP_LINE.match(message):
         run.warmup_queries = int(match.group(1))
         run.warmup_ms = _figure(match.group(2), "the warm-up duration", where)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ...records.kinds import Kind
 from ...records.result import NewResult
-from .common import ResultLabels, TrtexecInputs, base_result, run_batch
+from .common import ResultLabels, TrtexecInputs, base_result, run_base
 
 LOG_SIZE_NOTE = "as trtexec printed it when building the engine (MiB); give --plan for the size in bytes"
 
@@ -28,7 +28,7 @@ def plan_size_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewRe
     for run in inputs.runs:
         if run.engine_size_mib is None:
             continue
-        base = base_result(labels, run_batch(run, labels.batch, log.display))
+        base = run_base(labels, run, log.display, inputs.notes)
         result = dict(base, kind=Kind.PLAN_SIZE, value_mib=run.engine_size_mib, note=LOG_SIZE_NOTE)
         result["source_locator"] = f"{log.basename}:{run.engine_size_line}"
         out.append(NewResult(result, f"{log.display}:line {run.engine_size_line}"))

@@ -9,11 +9,22 @@ Rules taken from the logs in ../shared/fixtures/trtexec and TensorRT's
   vNNNNNN]`` (``v101601`` → 10.16.1, ``v8600`` → 8.6.0); a version line
   printed as the bare number (``TensorRT version: 8003``, as early 8.0
   releases did) is decoded the same way (8.0.3).
-* The batch: the implicit batch (``--batch=N``, ``Batch: N``) or, for
-  explicit-batch runs, the leading dimension its input shapes share
-  (``Input inference shape : x=4x1x28x28``, else the ``--shapes=x:4x1x28x28``
-  flag; inputs of fewer than two dimensions say nothing about it, and inputs
-  that disagree leave the batch unstated).
+* The input shapes, from the first of: the printed inference shapes
+  (``Input inference shape : x=4x1x28x28``), the ``--shapes=x:4x1x28x28``
+  flag, the optimisation shape of the printed build shapes (``Input build
+  shape: x=1x1x28x28+4x1x28x28+8x1x28x28``, min+opt+max) and the
+  ``--optShapes`` flag (trtexec runs inference at the optimisation shapes
+  when no ``--shapes`` is given). A tensor name may hold colons (``x:0``:
+  the dimensions follow the last one) and single quotes, which trtexec drops.
+* The batch: for explicit-batch runs, the leading dimension its input
+  shapes share (inputs of fewer than two dimensions say nothing about it,
+  and inputs that disagree leave the batch unstated), else the implicit
+  batch (``--batch=N``, ``Batch: N``; TensorRT 7 and 8).
+* The input shape HxW: of the four-dimensional inputs whose channels are
+  first (N, C, H, W) or last (N, H, W, C), C being 1 to 4 (grey, colour,
+  with alpha), when each such input reads one way only and all give the
+  same HxW; otherwise none is stated (a feature map of 64 channels is no
+  image, and 1x4x3x3 reads as 3x3 or 4x3).
 * Timing settings (CUDA graph, data transfers, spin-wait, separate profile
   run) as the log prints them under Inference Options; when it does not,
   the command line's flags decide, and a missing flag means the pre-11
@@ -36,6 +47,8 @@ MEASURED_FLAGS = re.compile(
     r"|noCudaGraph|dataTransfers|spinWait)(?:=.*)?$")
 BATCH_FLAG = re.compile(r"^--batch=(\d+)$")
 SHAPES_FLAG = re.compile(r"^--shapes=(.+)$")
+OPT_SHAPES_FLAG = re.compile(r"^--optShapes=(.+)$")
+CHANNELS = range(1, 5)  # image channels: grey, two-channel, colour, colour with alpha
 DIMS = re.compile(r"^[1-9]\d*(?:x[1-9]\d*)*$")
 # The timing flags as (flag, method field, value when given); their defaults
 # changed in TensorRT 11 (see ../shared/fixtures/SOURCES.md), so a missing
@@ -88,13 +101,47 @@ def shape_batch(shapes: list[tuple[str, str]]) -> int | None:
 def split_shapes(text: str, separator: str) -> list[tuple[str, str]]:
     """``"x=4x1x28x28, y=4x3"`` (``=``, as trtexec prints them) or
     ``"x:4x1x28x28,y:4x3"`` (``:``, the ``--shapes`` flag) → ``[(name, dims)]``;
-    the name is what precedes the last separator (names may hold one)."""
+    the name is what precedes the last separator (names may hold one), its
+    single quotes dropped as trtexec drops them (``'input:0':1x3x8x8``)."""
     out = []
     for item in text.split(","):
         name, found, dims = item.strip().rpartition(separator)
         if found:
-            out.append((name, dims.strip()))
+            out.append((name.replace("'", ""), dims.strip()))
     return out
+
+
+def optimisation_shapes(shapes: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Printed build shapes ``[(name, "min+opt+max")]`` → ``[(name, opt)]``
+    (a single shape stays as it is)."""
+    out = []
+    for name, dims in shapes:
+        parts = dims.split("+")
+        out.append((name, parts[1] if len(parts) == 3 else dims))
+    return out
+
+
+def image_shape(shapes: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """``(HxW, layout)`` of the image inputs among ``shapes`` (see the module
+    docstring: four dimensions, channels first or last, one reading each,
+    one HxW for all), layout ``channels first`` or ``channels last``; None
+    when there is no such input, one reads both ways, or they disagree."""
+    found: dict[str, str] = {}
+    for _, dims in shapes:
+        if not DIMS.match(dims):
+            return None
+        parts = [int(part) for part in dims.split("x")]
+        if len(parts) != 4:
+            continue
+        readings = {}
+        if parts[1] in CHANNELS:
+            readings[f"{parts[2]}x{parts[3]}"] = "channels first"
+        if parts[3] in CHANNELS:
+            readings.setdefault(f"{parts[1]}x{parts[2]}", "channels last")
+        if len(readings) > 1:
+            return None  # 1x4x3x3: channels first or last cannot be told apart
+        found.update(readings)
+    return next(iter(found.items())) if len(found) == 1 else None
 
 
 @dataclass
@@ -130,11 +177,15 @@ class TrtexecRun:
     tensorrt_version: str | None = None
     version_line: int | None = None
     device: str | None = None
+    model_format: str | None = None  # "Format:" of the Model Options ("*": the engine was loaded)
+    precision: str | None = None  # "Precision:" of the Build Options, as printed
+    precision_line: int | None = None
     status: str | None = None
     batch: int | None = None
     explicit_batch: bool = False
     settings: dict[str, bool] = field(default_factory=dict)
     input_shapes: str | None = None
+    build_shapes: str | None = None
     warmup_queries: int | None = None
     warmup_ms: float | None = None
     timed_queries: int | None = None
@@ -165,15 +216,36 @@ class TrtexecRun:
     def label(self) -> str:
         return f"run {self.index + 1} (line {self.line})"
 
+    def stated_shapes(self) -> tuple[list[tuple[str, str]], str | None]:
+        """``([(name, dims)], as the log writes them)`` of the first source
+        that gives the run's input shapes (see the module docstring), or
+        ``([], None)``."""
+        if self.input_shapes:
+            return split_shapes(self.input_shapes, "="), self.input_shapes
+        flag = next((m.group(1) for m in map(SHAPES_FLAG.match, self.flags) if m), None)
+        if flag:
+            return split_shapes(flag, ":"), flag
+        if self.build_shapes:
+            return optimisation_shapes(split_shapes(self.build_shapes, "=")), f"{self.build_shapes} (min+opt+max)"
+        flag = next((m.group(1) for m in map(OPT_SHAPES_FLAG.match, self.flags) if m), None)
+        if flag:
+            return split_shapes(flag, ":"), f"--optShapes={flag}"
+        return [], None
+
+    def stated_shape(self) -> tuple[str | None, str | None]:
+        """``(HxW, where the log states it)`` of the run's image inputs
+        (:func:`image_shape`), or ``(None, None)``."""
+        shapes, shown = self.stated_shapes()
+        found = image_shape(shapes)
+        if found is None:
+            return None, None
+        return found[0], f"its input shapes {shown}, {found[1]}"
+
     def stated_batch(self) -> tuple[int | None, str | None]:
         """``(batch, where the log states it)``: the leading dimension of the
-        explicit input shapes (printed, else the ``--shapes`` flag), else the
-        implicit batch (``--batch=N`` or ``Batch: N``); ``(None, None)``."""
-        shapes = split_shapes(self.input_shapes, "=") if self.input_shapes else []
-        shown = self.input_shapes
-        if not shapes:
-            flag = next((m.group(1) for m in map(SHAPES_FLAG.match, self.flags) if m), None)
-            shapes, shown = (split_shapes(flag, ":"), flag) if flag else ([], None)
+        explicit input shapes (:meth:`stated_shapes`), else the implicit
+        batch (``--batch=N`` or ``Batch: N``); ``(None, None)``."""
+        shapes, shown = self.stated_shapes()
         batch = shape_batch(shapes)
         if batch is not None:
             return batch, f"the leading dimension of its input shapes {shown}"

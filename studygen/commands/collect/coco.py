@@ -88,13 +88,15 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
 
     dataset = dataset_use()  # refused here, before the evaluation, when the images differ from the definition's
     notes = list(dataset.notes)
-    stats, evaluation_notes, evaluation_warnings = coco.evaluate_inputs(inputs, options.backend)
-    warnings = inputs.warnings + evaluation_warnings
+    evaluation = coco.evaluate_checked(inputs, options.backend)
+    stats, evaluation_notes = evaluation.stats, evaluation.notes
+    warnings = inputs.warnings + evaluation.warnings
     # an empty list is a measurement (nothing detected: AP 0), recorded, but never silently
     empty_warning = None if detections else coco.no_detections_warning(detections_display)
     results = coco.build_results(stats, variant=target.variant, dataset=options.dataset_id, backend=options.backend,
                                  shape=ingest.shape, batch=ingest.batch, inference_backend=options.inference,
-                                 mode=options.mode, origin=detections_display, note=empty_warning)
+                                 mode=options.mode, origin=detections_display, note=empty_warning,
+                                 tie_range=evaluation.tie_range)
     if not detections:
         notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
     notes += warnings + evaluation_notes + target.notes

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ... import __version__
+from ...version import studygen_version
 from ...collect.env import collect_env
 from ...errors import UsageError
 from ...records.write import WriteOutcome, existing_record_path, merge_machine
@@ -84,7 +84,7 @@ def record_folders(options: EnvOptions) -> tuple[Path, Path]:
 def merge_env(options: EnvOptions, block: dict) -> WriteOutcome:
     """Merge ``block`` into the record of ``--family``/``--job`` as its
     ``--role`` machine (:func:`studygen.records.write.merge_machine`)."""
-    collector = {"name": "studygen collect env", "version": __version__}
+    collector = {"name": "studygen collect env", "version": studygen_version()}
     measurements, records_dir = record_folders(options)
     return merge_machine(measurements, options.family, options.job_id, block, options.role, collector, records_dir)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ... import __version__
+from ...version import studygen_version
 from ...collect.env import conversion_machine, now_iso
 from ...collect.kernel_groups import KernelGroupRules, rules_from_study
 from ...errors import RecordError, UsageError
@@ -21,6 +21,7 @@ from ...records.provenance import DEFAULTED
 from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
 from ...study import STUDY_FILE, find_root, refuse_special_study_file
+from ..common import resolve_root
 from .options import IngestOptions
 
 DEFAULT_VARIANT = "unnamed"
@@ -52,33 +53,34 @@ def prepare(options: IngestOptions) -> IngestTarget:
     Raises UsageError (bad option, unknown family or variant), RecordError
     (bad study file)."""
     options.validate()
-    check_family_known(options.family, options.measurements_dir, options.study_file)
-    spec, study_display = load_study_spec(options.family, options.study_file)
+    root = project_root(options.root)
+    if root is None and options.measurements_dir is None:
+        # ./measurements/<family>/ of no project would be a record no render or check ever reads
+        raise UsageError(f"no project here: no families/ folder in or above {Path.cwd()}; run studygen new FAMILY "
+                         "first, give --root DIR (the project's folder), or --measurements DIR for a record that "
+                         "belongs to no study")
+    check_family_known(options.family, options.measurements_dir, options.study_file, root)
+    spec, study_display = load_study_spec(options.family, options.study_file, root)
     options.study_model = (spec or {}).get("model")
     notes: list[str] = []
     variant = resolve_variant(options.variant, spec, study_display, notes)
-    measurements, records_dir = records_place(options.family, options.measurements_dir, spec, study_display)
+    measurements, records_dir = records_place(options.family, options.measurements_dir, spec, study_display, root)
     return IngestTarget(measurements, spec, study_display, variant, notes, records_dir)
 
 
-def project_root() -> Path | None:
-    """The project root (folder holding families/) at or above the cwd, or None."""
+def project_root(root: Path | None = None) -> Path | None:
+    """``root`` (``--root``: it must hold families/, else UsageError), else
+    the project root (folder holding families/) at or above the cwd, or None."""
+    if root is not None:
+        return resolve_root(root)
     try:
         return find_root()
     except UsageError:
         return None
 
 
-def resolve_measurements(measurements_dir: Path | None) -> Path:
-    """``--measurements`` or ``<root>/measurements`` or ``./measurements``."""
-    if measurements_dir is not None:
-        return measurements_dir
-    root = project_root()
-    return (root or Path.cwd()) / "measurements"
-
-
 def records_place(family: str, measurements_dir: Path | None, spec: dict | None,
-                  study_display: str | None) -> tuple[Path, Path]:
+                  study_display: str | None, root: Path | None = None) -> tuple[Path, Path]:
     """``(measurements, records_dir)``: the folder a collect's writes must
     stay in, and the family's records folder, where the study reads them.
 
@@ -87,13 +89,14 @@ def records_place(family: str, measurements_dir: Path | None, spec: dict | None,
     ``<root>/measurements/<family>``. With it, ``DIR/<family>``; inside the
     project, a DIR where the family's study does not read its records is
     refused (UsageError), since ``render`` and ``check`` would never see
-    what is written there."""
-    root = project_root()
+    what is written there. ``root``: the project root (default: found above
+    the working directory)."""
+    root = root or project_root()
     study_records = root / spec["measurements"] if root is not None and spec and spec.get("measurements") else None
     if measurements_dir is None:
         if study_records is not None:
             return root, study_records
-        base = resolve_measurements(None)
+        base = (root or Path.cwd()) / "measurements"
         return base, base / family
     if spec is not None and root is not None:
         target = measurements_dir / family
@@ -106,12 +109,13 @@ def records_place(family: str, measurements_dir: Path | None, spec: dict | None,
     return measurements_dir, measurements_dir / family
 
 
-def load_study_spec(family: str, study_file: Path | None) -> tuple[dict | None, str | None]:
+def load_study_spec(family: str, study_file: Path | None,
+                    root: Path | None = None) -> tuple[dict | None, str | None]:
     """The study file for ``family`` (validated) and its display path, or
     ``(None, None)`` when there is none. Raises RecordError when invalid,
     UsageError when it is another family's."""
     if study_file is None:
-        root = project_root()
+        root = root or project_root()
         if root is None:
             return None, None
         study_file = root / "families" / family / STUDY_FILE
@@ -148,13 +152,22 @@ def resolve_variant(variant: str | None, spec: dict | None, study_display: str |
     return variant
 
 
-def check_family_known(family: str, measurements_dir: Path | None, study_file: Path | None) -> None:
+def declared_precision(target: IngestTarget) -> str | None:
+    """The precision the study file declares for the target's variant; None
+    without a study file (a variant is then only a name)."""
+    if target.spec is None:
+        return None
+    return next((v.get("precision") for v in target.spec.get("variants", []) if v["name"] == target.variant), None)
+
+
+def check_family_known(family: str, measurements_dir: Path | None, study_file: Path | None,
+                       root: Path | None = None) -> None:
     """Inside a project, a record of a family without
     ``families/<family>/study.yaml`` belongs to no study and ``studygen
     check`` would never see it: refuse (UsageError, naming the known
     families), unless ``--study`` is given or ``--measurements`` points
     outside the project (a record kept apart from any study)."""
-    root = project_root()
+    root = root or project_root()
     if study_file is not None or root is None:
         return
     if (root / "families" / family / STUDY_FILE).is_file():
@@ -208,7 +221,7 @@ def provenance_block(options: IngestOptions, collector: str, command: str, sourc
         block["gpu_count"] = source.gpu_count
     block.update(options.repository_block())
     block.update(software=software, checkpoint=checkpoint, collected_at=now_iso(),
-                 collector={"name": collector, "version": __version__, "command": command},
+                 collector={"name": collector, "version": studygen_version(), "command": command},
                  conversion_machine=conversion_machine())
     notes = list(notes)
     if "weights" in checkpoint.get(DEFAULTED, []):

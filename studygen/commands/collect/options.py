@@ -93,7 +93,10 @@ class IngestOptions:
         "--batch", type=click.IntRange(min=1), help="Batch size, when the input does not state it."))
     measurements_dir: Path | None = field(default=None, metadata=flag(
         "--measurements", type=click.Path(file_okay=False, path_type=Path),
-        help="Records folder (default: measurements/ under the project root, or ./measurements)."))
+        help="Records folder (default: measurements/ under the project root; outside a project, give it or --root)."))
+    root: Path | None = field(default=None, metadata=flag(
+        "--root", type=click.Path(file_okay=False, path_type=Path),
+        help="Project root (the folder holding families/). Default: walk up from the working directory."))
     study_file: Path | None = field(default=None, metadata=flag(
         "--study", type=click.Path(dir_okay=False, path_type=Path),
         help="Study file (default: families/FAMILY/study.yaml under the project root, when present)."))
@@ -122,6 +125,7 @@ class IngestOptions:
 
     def __post_init__(self):
         self.measurements_dir = optional_path(self.measurements_dir)
+        self.root = optional_path(self.root)
         self.study_file = optional_path(self.study_file)
         self.software = tuple(self.software)
 
@@ -136,6 +140,9 @@ class IngestOptions:
         validate_job_id(self.job_id)
         check_shape(self.shape)
         check_commit(self.commit)
+        if self.driver is not None:
+            check_version(f"--driver {self.driver}", self.driver)
+        parse_software(self.software)
         if self.dirty and not self.commit:
             raise UsageError("--dirty says the tree at --commit had changes: give --commit SHA too")
 
@@ -207,14 +214,26 @@ def check_shape(shape: str | None, option: str = "--shape") -> str | None:
     return shape
 
 
+def check_version(option: str, version: str) -> str:
+    """``version`` when it names a number (``2.1.0``, ``580.65.06``,
+    ``2.5.0+cu124``); UsageError otherwise: ``unknown``, ``n/a`` or ``?``
+    say that the version is not known, which is no version, and a record
+    that states one as a version could never be corrected by collecting again."""
+    if not any(character.isdigit() for character in version):
+        raise UsageError(f"invalid {option}: {version!r} is no version: a version names a number (e.g. 2.1.0); "
+                         "leave the option out when the version is not known")
+    return version
+
+
 def parse_software(pairs: tuple[str, ...]) -> dict[str, str]:
-    """``("tensorrt=10.16.1", …)`` → ``{"tensorrt": "10.16.1", …}``; UsageError for a pair without both parts."""
+    """``("tensorrt=10.16.1", …)`` → ``{"tensorrt": "10.16.1", …}``; UsageError
+    for a pair without both parts or a version that is no version (:func:`check_version`)."""
     software = {}
     for pair in pairs:
         name, sep, version = pair.partition("=")
         if not sep or not name or not version:
             raise UsageError(f"invalid --software {pair!r}: use NAME=VERSION, e.g. tensorrt=10.16.1")
-        software[name.strip()] = version.strip()
+        software[name.strip()] = check_version(f"--software {pair}", version.strip())
     return software
 
 

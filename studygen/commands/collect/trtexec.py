@@ -10,9 +10,10 @@ from typing import ClassVar
 import click
 
 from ...collect import trtexec
+from ...collect.trtexec.precision import check_declared
 from ...errors import UsageError
 from ...records.write import WriteOutcome, write_results
-from .ingest import SourceProvenance, prepare, provenance_block, report
+from .ingest import SourceProvenance, declared_precision, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag, optional_path
 
 PATH = click.Path(path_type=Path)
@@ -34,6 +35,10 @@ class TrtexecOptions(SubcommandOptions):
         "--layer-info", type=PATH, help="--exportLayerInfo JSON."))
     plan_path: Path | None = field(default=None, metadata=flag(
         "--plan", type=PATH, help="Engine plan file (its size in bytes is recorded)."))
+    override_precision: str | None = field(default=None, metadata=flag(
+        "--override-precision", metavar="REASON",
+        help="Record the log under the variant although its build allowed other precisions than the variant "
+             "declares (refused without it), recording REASON."))
 
     def __post_init__(self):
         for name in ("log_path", "times_path", "profile_path", "layer_info_path", "plan_path"):
@@ -57,7 +62,9 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
     results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
                                     batch=options.ingest.batch)
     gpu, version, log_notes = trtexec.log_provenance(inputs.log)
-    notes = log_notes + inputs.notes + target.notes
+    precision_notes = check_declared(inputs.log, target.variant, declared_precision(target), target.study_display,
+                                     options.override_precision)
+    notes = log_notes + inputs.notes + target.notes + precision_notes
     if inputs.log is None:
         notes.append("no trtexec log given: the measuring GPU and TensorRT version come from options only")
     source = SourceProvenance(gpu=gpu, names_gpu=inputs.log is not None, software={"tensorrt": version})

@@ -1,0 +1,150 @@
+"""What precisions a trtexec run let the builder use, and whether a
+variant's declared precision fits them.
+
+Sources (TensorRT's ``samples/common/sampleOptions.cpp``, printPrecision,
+and the logs in ../shared/fixtures): the Build Options' ``Precision:``
+line, ``FP32`` then ``+FP16``, ``+BF16``, ``+INT8``, ``+FP8``, ``+INT4``
+for each precision flag (an ``FP4`` token or ``--fp4`` flag, where a
+release has one, is read as the study's nvfp4), perhaps followed by a
+constraint mode in parentheses (``(obey precision constraints)``, ``(strict
+types)``), or ``Strongly Typed`` for ``--stronglyTyped``, where each layer
+takes its type from the network and no flag says which. A log without that
+line (captured part way) is read from the command's flags instead
+(``--fp16``, ``--bf16``, ``--int8``, ``--fp8``, ``--int4``, ``--fp4``,
+``--best``, which TensorRT 8 printed as FP32+FP16+INT8, ``--stronglyTyped``,
+``--noTF32``).
+
+Only a run that built its engine says anything: one that loaded a plan
+(``--loadEngine``, or ``Format: *`` in the Model Options)
+prints its default ``Precision: FP32`` whatever the plan holds (the
+TensorRT 8.6 ResNet-50 INT8 fixture does).
+
+The rule a declared precision P must meet: the build allowed P, and
+besides FP32 only precisions wider than P (a fallback for the layers P
+does not cover: FP16 beside INT8 or FP8 is common); a precision as narrow
+as P or narrower (INT8 beside FP16, BF16 beside FP16) would let the engine
+run layers below what the variant claims. TF32 is FP32 with TF32 kernels,
+which ``--noTF32`` turns off.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...errors import InputError, UsageError
+from .runs import TrtexecLog, TrtexecRun
+
+# A precision's width in bits: what "wider" and "narrower" compare.
+WIDTH = {"fp32": 32, "tf32": 32, "fp16": 16, "bf16": 16, "int8": 8, "fp8": 8, "int4": 4, "fp4": 4}
+# The study's precision names that the builder spells otherwise.
+BUILDER_NAME = {"tf32": "fp32", "nvfp4": "fp4"}
+FLAG_PRECISIONS = {"--fp16": {"fp16"}, "--bf16": {"bf16"}, "--int8": {"int8"}, "--fp8": {"fp8"},
+                   "--int4": {"int4"}, "--fp4": {"fp4"}, "--best": {"fp16", "int8"}}
+CONSTRAINT = re.compile(r"\s*\(.*\)\s*$")
+STRONGLY_TYPED = "Strongly Typed"
+
+
+@dataclass(frozen=True)
+class BuildPrecision:
+    """What a run's build allowed: ``allowed`` (lower-case names, fp32
+    included) or ``strongly_typed``, ``no_tf32``, and ``evidence`` (the
+    printed line or the flags, for messages)."""
+
+    allowed: frozenset[str]
+    strongly_typed: bool
+    no_tf32: bool
+    evidence: str
+
+    @property
+    def shown(self) -> str:
+        """``FP32+FP16`` (widest first), as trtexec prints it."""
+        return "+".join(sorted((p.upper() for p in self.allowed), key=lambda p: (-WIDTH[p.lower()], p)))
+
+
+def loaded_engine(run: TrtexecRun) -> bool:
+    """True when the run loaded its engine rather than building it: its
+    command has ``--loadEngine`` (trtexec then loads the plan whatever model
+    flag is given too), or its Model Options print ``Format: *``."""
+    if any(t.startswith("--loadEngine") for t in (run.command or "").split()):
+        return True
+    return run.model_format == "*"
+
+
+def build_precision(run: TrtexecRun) -> BuildPrecision | None:
+    """What the run's build allowed, or None when it built nothing (a loaded
+    engine) or neither its ``Precision:`` line nor its command says."""
+    if loaded_engine(run):
+        return None
+    tokens = (run.command or "").split()
+    no_tf32 = "--noTF32" in tokens
+    if run.precision is not None:
+        evidence = f"line {run.precision_line} 'Precision: {run.precision}'"
+        printed = CONSTRAINT.sub("", run.precision)
+        if printed == STRONGLY_TYPED:
+            return BuildPrecision(frozenset(), True, no_tf32, evidence)
+        names = {part.strip().lower() for part in printed.split("+")}
+        if not names or not names <= WIDTH.keys():
+            return None  # a spelling this reader does not know says nothing it can check
+        return BuildPrecision(frozenset(names | {"fp32"}), False, no_tf32, evidence)
+    if not run.command:
+        return None
+    flags = [t.split("=")[0] for t in tokens if t.startswith("--")]
+    allowed = {"fp32"}.union(*(FLAG_PRECISIONS.get(flag, set()) for flag in flags))
+    evidence = "its flags " + (" ".join(f for f in flags if f in FLAG_PRECISIONS or f in ("--stronglyTyped", "--noTF32"))
+                               or "(no precision flag)")
+    return BuildPrecision(frozenset(allowed), "--stronglyTyped" in flags, no_tf32, evidence)
+
+
+def contradiction(declared: str, build: BuildPrecision) -> str | None:
+    """Why a variant declared ``declared`` (a study precision) cannot be
+    this build, in words, or None when it fits (see the module docstring)."""
+    if build.strongly_typed:
+        return None
+    wanted = BUILDER_NAME.get(declared, declared)
+    if declared == "tf32" and build.no_tf32:
+        return "--noTF32 turns TF32 off, so the engine is fp32"
+    if wanted not in build.allowed:
+        return f"the build allowed no {wanted.upper()}"
+    narrower = sorted(p.upper() for p in build.allowed - {"fp32", wanted} if WIDTH[p] <= WIDTH[wanted])
+    if narrower:
+        if wanted == "fp32":
+            return f"an engine of {declared} allows no other precision"
+        return f"{' and '.join(narrower)} {'is' if len(narrower) == 1 else 'are'} not wider than {declared}, " \
+               f"so layers may run below the variant's precision"
+    return None
+
+
+def check_declared(log: TrtexecLog | None, variant: str, declared: str | None, study_display: str | None,
+                   override: str | None = None) -> list[str]:
+    """Refuse (InputError at the log's ``Precision:`` line, else the run's
+    first line) a log with a run whose build contradicts ``declared``, the
+    precision the study file gives ``variant`` (None: no study, nothing to
+    check), unless ``override`` gives a reason (UsageError when it is blank),
+    which is returned as a note; also notes a strongly typed build, whose
+    precision the log cannot show."""
+    if override is not None and not override.strip():
+        raise UsageError("--override-precision needs a reason (why the declared precision is right for this log)")
+    if log is None or declared is None:
+        return []
+    notes = []
+    for run in log.runs:
+        build = build_precision(run)
+        if build is None:
+            continue
+        if build.strongly_typed:
+            notes.append(f"{log.basename} {run.label}: strongly typed build ({build.evidence}): each layer's precision "
+                         f"comes from the model's own types, which the log does not show, so {declared} is not checked")
+            continue
+        why = contradiction(declared, build)
+        if why is None:
+            continue
+        if override is not None:
+            notes.append(f"precision: variant {variant!r} is declared {declared} but {run.label} allowed {build.shown}; "
+                         f"recorded as declared: {' '.join(override.split())}")
+            continue
+        raise InputError(f"variant {variant!r} is declared {declared} in {study_display}, but {run.label} of "
+                         f"{log.basename} built its engine allowing {build.shown} ({build.evidence}): {why}; collect it "
+                         "under a variant of that precision, or give --override-precision REASON",
+                         path=log.display, line=run.precision_line or run.line)
+    return notes

@@ -1,0 +1,97 @@
+"""Which studygen this is: the package version, with the commit it came
+from, so that a version means one code.
+
+The package version (``studygen.__version__``) changes only with a release,
+and a study repository pins studygen by commit (pre-commit's ``rev:``, a
+``pip install "studygen @ git+URL@SHA"``), so the version alone would name
+every commit alike. The commit is taken from, in order:
+
+1. what pip recorded when it installed studygen from a repository
+   (``direct_url.json``, PEP 610: ``vcs_info.commit_id``), for the installed
+   copy this code runs from;
+2. the git checkout the package lives in (``git rev-parse HEAD``, and
+   ``git status`` for uncommitted changes), for a clone run in place or
+   installed in editable mode.
+
+It is written as a PEP 440 local version: ``0.1.0+g0bec37b`` (``.dirty``
+added for a checkout with changes); the version alone where neither says
+(a copy installed from a folder, as pre-commit installs its hooks, which
+write no record). Records name it as ``provenance.collector.version``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+from . import __version__
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+SHORT = 7  # hex digits of a commit shown, as git's short form
+
+
+def local_version(version: str, commit: str | None, dirty: bool = False) -> str:
+    """``version`` with ``commit`` as a PEP 440 local label (``0.1.0+g0bec37b``,
+    ``.dirty`` after it for uncommitted changes); ``version`` alone without one."""
+    if not commit:
+        return version
+    return f"{version}+g{commit[:SHORT].lower()}" + (".dirty" if dirty else "")
+
+
+def recorded_commit(direct_url: str | None) -> str | None:
+    """The commit a ``direct_url.json`` (PEP 610) records for an install
+    from a version-control URL, or None (no file, another kind of install,
+    or a file that is no such JSON object)."""
+    if not direct_url:
+        return None
+    try:
+        document = json.loads(direct_url)
+    except ValueError:
+        return None
+    vcs = document.get("vcs_info") if isinstance(document, dict) else None
+    commit = vcs.get("commit_id") if isinstance(vcs, dict) else None
+    return commit if isinstance(commit, str) and commit else None
+
+
+def installed_commit(distribution, package_dir: Path = PACKAGE_DIR) -> str | None:
+    """The commit pip recorded for ``distribution`` (an importlib.metadata
+    distribution of studygen) when its files are the package in
+    ``package_dir``, else None (a checkout on the path, another copy
+    installed, an install from a folder or an archive)."""
+    located = distribution.locate_file("studygen/__init__.py")
+    if Path(str(located)).resolve().parent != package_dir.resolve():
+        return None
+    return recorded_commit(distribution.read_text("direct_url.json"))
+
+
+def checkout_commit(folder: Path = PACKAGE_DIR) -> tuple[str | None, bool]:
+    """``(HEAD commit, uncommitted changes under folder)`` of the git checkout
+    holding ``folder``, ``(None, False)`` when it is none or git is missing."""
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout if done.returncode == 0 else None
+
+    head = git("rev-parse", "HEAD")
+    if not head or not head.strip():
+        return None, False
+    status = git("status", "--porcelain", "--untracked-files=no", "--", ".")
+    return head.strip(), bool(status and status.strip())
+
+
+@functools.lru_cache(maxsize=1)
+def studygen_version() -> str:
+    """This studygen's version with its commit (see the module docstring)."""
+    try:
+        commit = installed_commit(metadata.distribution("studygen"))
+    except metadata.PackageNotFoundError:
+        commit = None
+    if commit:
+        return local_version(__version__, commit)
+    commit, dirty = checkout_commit()
+    return local_version(__version__, commit, dirty)

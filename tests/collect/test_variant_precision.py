@@ -1,0 +1,162 @@
+"""A trtexec log collected under a variant whose declared precision its
+build contradicts is refused (issue 22, "Wrong variant accepted").
+
+What a build allowed is read from the log's ``Precision:`` line (TensorRT
+7 to 10: ``FP32+FP16``, ``FP32+FP16+INT8`` for ``--best``, ``+BF16``,
+``+FP8``, ``+INT4``, a parenthesised constraint mode, ``Strongly Typed``),
+else from the command's precision flags; a run that loaded its engine
+(``Format: *``, ``--loadEngine``) built nothing, and the precision it prints
+is only trtexec's default. The logs are the real public ones where one
+shows the case, else written here in trtexec's layout.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.collect.conftest import FIXTURES, TRTEXEC, assert_refused
+from tests.collect.trtexec_logs import log_text, write
+
+FP16_BUILD = FIXTURES / "public" / "hackathon-76321b19_trt8.4.1_result-FP16.log"  # line 1 --fp16, line 11 FP32+FP16
+VARIANTS = "fp32,tf32,fp16,bf16,int8,fp8,int4,nvfp4"
+
+
+@pytest.fixture
+def study(workdir, run_cli):
+    """A project (in the working directory) whose study declares one variant of each precision."""
+    made = run_cli("new", "demo", "--variants", VARIANTS, "--root", workdir)
+    assert made.exit_code == 0, made.err
+    return workdir
+
+
+def built(precision_line: str | None, flags: str = "", model: str = "--onnx=det.onnx") -> str:
+    """A log of a run that built its engine from a model, printing ``Precision: <precision_line>``."""
+    messages = ["=== Model Options ===", "Format: ONNX" if "--onnx" in model else "Format: *", "=== Build Options ==="]
+    if precision_line is not None:
+        messages.append(f"Precision: {precision_line}")
+    return log_text(f"trtexec {model} {flags}".strip(), *messages)
+
+
+def test_an_fp16_build_collected_as_fp32_is_refused_in_one_line(collect, study):
+    refused = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32")
+    assert_refused(refused, "variant 'fp32' is declared fp32 in families/demo/study.yaml, but run 1 (line 1) of "
+                   "hackathon-76321b19_trt8.4.1_result-FP16.log built its engine allowing FP32+FP16 (line 11 "
+                   "'Precision: FP32+FP16'): an engine of fp32 allows no other precision; collect it under a variant "
+                   "of that precision, or give --override-precision REASON")
+    accepted = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp16", job="right")
+    assert accepted.exit_code == 0, accepted.err
+
+
+# (what the log says, declared precisions it contradicts, declared precisions it fits)
+CASES = [
+    # TensorRT 7 (the real Jetson ResNet-50 log): --int8, "Precision: FP32+INT8"
+    (TRTEXEC / "trt7_resnet50-int8_console.log", ("fp32", "fp16", "fp8"), ("int8",)),
+    # TensorRT 8.5 --best (the real QAT ResNet-18 log): FP32+FP16+INT8, an int8 engine with an fp16 fallback
+    (TRTEXEC / "trt8.5_qat-resnet18_dump-profile_separate-profile-run.log", ("fp32", "tf32", "fp16"), ("int8",)),
+    (built("FP32+BF16", "--bf16"), ("fp16", "fp32", "int8"), ("bf16",)),
+    (built("FP32+FP16+FP8", "--fp16 --fp8"), ("int8", "fp16"), ("fp8",)),
+    (built("FP32+FP16+INT4", "--fp16 --int4"), ("fp8", "fp16", "nvfp4"), ("int4",)),
+    (built("FP32+FP16 (obey precision constraints)", "--fp16 --precisionConstraints=obey"), ("fp32",), ("fp16",)),
+    (built("FP32"), ("fp16", "int8"), ("fp32", "tf32")),
+    # --noTF32: fp32 without TF32 kernels, so no tf32 engine (printed, or from the flags alone)
+    (built("FP32", "--noTF32"), ("tf32",), ("fp32",)),
+    (built(None, "--noTF32"), ("tf32",), ("fp32",)),
+    # no Precision line (a log captured part way): the command's flags say what the build allowed
+    (built(None, "--int8"), ("fp32", "fp16"), ("int8",)),
+    (built(None, "--best"), ("fp32", "fp16", "bf16"), ("int8",)),
+    # a strongly typed network takes each layer's type from the model: the log cannot contradict a variant
+    (built("Strongly Typed", "--stronglyTyped"), (), ("fp32", "fp16", "fp8")),
+    # loaded engines: TensorRT 8.6 prints its default "Precision: FP32" for an int8 engine it only loaded
+    (TRTEXEC / "trt8.6_resnet50-int8_separate-profile-run.log", (), ("int8", "fp32")),
+    (TRTEXEC / "trt10.16_no-data-transfers.log", (), ("fp16",)),
+    (built("FP32", "--fp16", model="--loadEngine=m.plan"), (), ("int8",)),
+]
+
+
+def case_id(case) -> str:
+    source = case[0]
+    if not isinstance(source, str):
+        return source.name
+    line = next((l for l in source.splitlines() if "Precision:" in l), "no precision line")
+    return source.splitlines()[0].split("# ")[1] + " / " + line.split("[I] ")[-1]
+
+
+@pytest.mark.parametrize(("source", "contradicted", "fitting"), CASES, ids=[case_id(c) for c in CASES])
+def test_what_a_build_allowed_against_each_declared_precision(collect, study, workdir, source, contradicted, fitting):
+    log = source if not isinstance(source, str) else write(workdir, source)
+    for declared in contradicted:
+        refused = collect("trtexec", "--log", log, "--variant", declared, job=f"no-{declared}")
+        assert_refused(refused, f"variant '{declared}' is declared {declared}", "built its engine allowing")
+    for declared in fitting:
+        done = collect("trtexec", "--log", log, "--variant", declared, job=f"yes-{declared}")
+        assert done.exit_code == 0, (declared, done.err)
+
+
+def test_a_strongly_typed_build_is_noted(collect, study, workdir):
+    log = write(workdir, built("Strongly Typed", "--stronglyTyped"))
+    done = collect("trtexec", "--log", log, "--variant", "fp8")
+    assert done.exit_code == 0, done.err
+    assert any("strongly typed" in note and "the model's own types" in note
+               for note in done.record["provenance"]["notes"])
+
+
+def test_an_override_records_its_reason(collect, study):
+    done = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32", "--override-precision",
+                   "every layer pinned to FP32 by --layerPrecisions in a wrapper script")
+    assert done.exit_code == 0, done.err
+    assert ("precision: variant 'fp32' is declared fp32 but run 1 (line 1) allowed FP32+FP16; recorded as declared: "
+            "every layer pinned to FP32 by --layerPrecisions in a wrapper script") in done.record["provenance"]["notes"]
+    blank = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32", "--override-precision", " ", job="blank")
+    assert_refused(blank)
+    assert blank.err == ("studygen: --override-precision needs a reason (why the declared precision is right for this "
+                         "log)\n")
+
+
+def test_the_refusal_names_every_narrower_precision_and_the_flags_it_read(collect, study, workdir):
+    log = write(workdir, built("FP32+FP16+INT8+FP8", "--fp16 --int8 --fp8"))
+    refused = collect("trtexec", "--log", log, "--variant", "fp16")
+    assert_refused(refused, "allowing FP32+FP16+FP8+INT8 (line 5 'Precision: FP32+FP16+INT8+FP8'): FP8 and INT8 are "
+                   "not wider than fp16, so layers may run below the variant's precision")
+    one = write(workdir, built(None, "--fp16 --int8 --noTF32"), "flags.log")
+    refused = collect("trtexec", "--log", one, "--variant", "fp16", job="flags")
+    assert_refused(refused, "allowing FP32+FP16+INT8 (its flags --fp16 --int8 --noTF32): INT8 is not wider than fp16")
+
+
+def test_without_a_format_line_the_command_says_whether_the_engine_was_built(collect, study, workdir):
+    # captured part way: no Model Options, only the build's Precision line and the command of the closing line
+    def partial(command: str) -> str:
+        return log_text(command, "=== Build Options ===", "Precision: FP32+FP16", running=False)
+
+    loaded = write(workdir, partial("trtexec --loadEngine=m.plan --fp16"), "loaded.log")
+    assert collect("trtexec", "--log", loaded, "--variant", "int8", job="loaded").exit_code == 0
+    built_here = write(workdir, partial("trtexec --onnx=m.onnx --saveEngine=m.plan --fp16"), "built.log")
+    assert_refused(collect("trtexec", "--log", built_here, "--variant", "int8", job="built"),
+                   "the build allowed no INT8")
+    # --loadEngine beside a model flag: trtexec loads the plan (the model and precision flags build nothing)
+    both = write(workdir, log_text("trtexec --onnx=m.onnx --loadEngine=m.plan --fp16", "=== Model Options ===",
+                                   "Format: ONNX", "=== Build Options ===", "Precision: FP32+FP16"), "both.log")
+    assert collect("trtexec", "--log", both, "--variant", "int8", job="both").exit_code == 0
+
+
+def test_without_a_study_a_variant_is_only_a_name(collect):
+    done = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+
+
+def test_every_run_of_a_log_is_checked(collect, study, workdir):
+    # two builds in one log: an fp16 build, then an int8 one; an fp16 variant fits the first only
+    first = built("FP32+FP16", "--fp16")
+    second = built("FP32+FP16+INT8", "--fp16 --int8")
+    log = write(workdir, first + second, "two.log")
+    refused = collect("trtexec", "--log", log, "--variant", "fp16")
+    assert_refused(refused, "but run 2 (line 16) of two.log built its engine allowing FP32+FP16+INT8")
+    # strongly typed first, then a contradicting build: still refused
+    typed_first = write(workdir, built("Strongly Typed", "--stronglyTyped") + second, "typed.log")
+    assert_refused(collect("trtexec", "--log", typed_first, "--variant", "fp16", job="typed"), "run 2 (line 16)")
+    # with an override, each contradicting run is noted
+    both = write(workdir, second + second.replace("--int8", "--int8 --shapes=x:2x3x8x8"), "both.log")  # batch 2
+    done = collect("trtexec", "--log", both, "--variant", "fp16", "--override-precision", "checked by hand",
+                   job="override")
+    assert done.exit_code == 0, done.err
+    noted = [n for n in done.record["provenance"]["notes"] if n.startswith("precision: variant 'fp16'")]
+    assert [n.split(" but ")[1].split(" allowed")[0] for n in noted] == ["run 1 (line 1)", "run 2 (line 16)"]
