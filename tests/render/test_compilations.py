@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import pytest
 
+from studygen.errors import TemplateError
+
 from .views import H200, printed, view_of
 
 
@@ -68,3 +70,27 @@ def test_compilation_count_and_host_table(h200):
     # cv 0.218873, pinned_cores 8..15
     row = [cell.strip() for cell in text.splitlines()[2].split("|")[1:-1]]
     assert row == ["h200-eager", "eager", "800 x 800", "fp16", "39.037", "38.601", "38.601", "21.9%", "8-15"]
+
+
+def test_group_change_says_less_or_more_never_a_negative_saving(h200):
+    # kernel_time compilations[*].groups["GEMM/MatMul"], read from the records:
+    # 800x800 fp16 0.8599, 1.006245, 0.99973, 0.84681, 0.94491, 0.843932; fp8 0.799545, 0.897762, 0.851026,
+    #   0.800832, 0.84033, 0.803766: FP8 minus fp16 over every pair -0.2067 (0.799545 - 1.006245) to +0.0538
+    #   (0.897762 - 0.843932)
+    # 800x1067 fp16 0.977608, 1.18535, 0.986845, 1.179584, 0.979916, 1.18445; fp8 0.909601, 0.97297, 0.918903,
+    #   0.913221, 0.912863, 0.976413: -0.2757 (0.909601 - 1.18535) to -0.0012 (0.976413 - 0.977608)
+    both, (entry,) = printed(h200.group_change, "GEMM/MatMul", "fp16", "fp8", mode="compile")
+    assert both == "from 0.276 ms less to 0.054 ms more (mode compile only)"
+    assert entry.kind == "range" and len(entry.rows) == 4
+    assert {(a.job_id, b.job_id) for a, b in entry.compared} == {("h200-compile-800x800",) * 2,
+                                                                ("h200-compile-800x1067",) * 2}
+    assert h200.group_change("GEMM/MatMul", "fp16", "fp8", mode="compile", shape="800x1067") == \
+        "0.001 to 0.276 ms less (mode compile, at 800 x 1067 only)"
+    # the other way round every difference changes sign
+    assert h200.group_change("GEMM/MatMul", "fp8", "fp16", mode="compile", shape="800x1067") == \
+        "0.001 to 0.276 ms more (mode compile, at 800 x 1067 only)"
+    # FP8's casts: fp16 has no Quantize/Dequantize group (0 ms), so every pair is more
+    casts = h200.group_change("Quantize/Dequantize", "fp16", "fp8", mode="compile", shape="800x800")
+    assert casts.endswith(" ms more (mode compile, at 800 x 800 only)") and not casts.startswith("from")
+    with pytest.raises(TemplateError, match="no profiled pair"):
+        h200.group_change("GEMM/MatMul", "fp16", "fp8", mode="eager", shape="640x640")
