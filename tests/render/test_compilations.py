@@ -94,3 +94,36 @@ def test_group_change_says_less_or_more_never_a_negative_saving(h200):
     assert casts.endswith(" ms more (mode compile, at 800 x 800 only)") and not casts.startswith("from")
     with pytest.raises(TemplateError, match="no profiled pair"):
         h200.group_change("GEMM/MatMul", "fp16", "fp8", mode="eager", shape="640x640")
+
+
+def test_kernel_changes_name_the_grid_sampling_kernels_that_changed_launch(h200):
+    # h200-compile-800x800.json, fp16 kernel_time compilations 3 (fastest, 8.220528 ms) and 4 (slowest,
+    # 8.873408 ms): GridSample 6.356912 and 7.098933 ms (+0.742021). Of the ten grid-sampling kernels each lists,
+    # one 1.284926 ms pointwise kernel of 26588 blocks x 256 threads became 13294 x 128 at 1.960716 ms (+0.67579)
+    text, recorded = printed(h200.kernel_changes, "GridSample", mode="compile")
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in text.splitlines()[2:]]
+    fp16 = [row for row in rows if row[:2] == ["800 x 800", "fp16"]]
+    assert fp16[0] == ["800 x 800", "fp16", "all GridSample kernels",
+                       "compilation 3 of job h200-compile-800x800 (8.221 ms)",
+                       "compilation 4 of job h200-compile-800x800 (8.873 ms)", "+0.742"]
+    assert fp16[1][3:] == ["26588 blocks x 256 threads, 1.285 ms", "13294 blocks x 128 threads, 1.961 ms", "+0.676"]
+    assert fp16[1][2].startswith("pointwise kernel 2 of 8: triton_poi_fused_addmm_bitwise_not_grid_sampler")
+    assert fp16[-1][2:] == ["every other kernel of the group", "", "", "+0.011"]
+    # the changed kernels and the rest add up to the group's difference (0.742021 ms), to rounding
+    assert abs(sum(float(row[5]) for row in fp16[1:]) - 0.742021) < 0.002
+    # each variant of each shape comes once, shapes by size, variants in the study file's order
+    assert list(dict.fromkeys((row[0], row[1]) for row in rows)) == [
+        ("800 x 800", "fp16"), ("800 x 800", "FP8 recipe (72 linears)"),
+        ("800 x 1067", "fp16"), ("800 x 1067", "FP8 recipe (72 linears)")]
+    # at 800 x 1067 fp16's GridSample did not differ between its compilations, so no kernels were kept
+    assert [row[2] for row in rows if row[:2] == ["800 x 1067", "fp16"]] == [
+        "GridSample kernels not kept for both compilations"]
+    assert recorded[-1].kind == "table" and len(recorded[-1].rows) == 4
+
+
+def test_inductor_settings_say_what_each_record_kept(h200):
+    # schema_version 2 records whose compile block names no setting: the defaults
+    assert h200.inductor_settings() == "Inductor's defaults"
+    # the side job (inductor-settings/h200-compile-800x800-fixed-pointwise.json) switched pointwise autotuning off
+    assert h200.comparison("fixed-pointwise").inductor_settings() == "triton.autotune_pointwise = False"
+    assert h200.inductor_settings(shape="640x640") == "no compiled figure"
