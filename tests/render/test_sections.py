@@ -184,3 +184,12 @@ def test_describe_key_words(tmp_path):
     assert study.describe_key(unspecified) == "fp16 latency, 800 x 800, H200, tensorrt=11.4.0.106,cuda=13.0"
     assert study.describe_key("not|a|key") == "not|a|key"
     assert study.describe_key("|" * 14) == ""  # every part empty: nothing to say
+
+
+def test_a_compiled_figure_of_a_record_without_compilations_prints_alone(tmp_path):
+    # a compiled latency that keeps no compilations (an ingested or older record) rests on no count to state;
+    # one that kept one compilation says "(1 compilation)" (tests/render/test_pooled_reruns.py)
+    rows = [latency("fp16", 5.0, backend="pytorch", mode="compile"), latency("fp8", 5.5, backend="pytorch", mode="compile")]
+    study = StudyView(load(tmp_path, records=[record("job", rows)]))
+    lines = [" ".join(line.split()) for line in study.compilation_table("fp16", "fp8", mode="compile").splitlines()]
+    assert lines[2] == "| 800 x 800 | 5.0 | 5.5 | 0.91x |"  # 5.0 / 5.5 = 0.909
