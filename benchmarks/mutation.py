@@ -28,23 +28,23 @@ area (each ran in about 5 to 15 minutes on this shared 2-core machine)::
     python benchmarks/mutation.py --sample 25 --max-children 2 --paths studygen/checks --tests tests/checks
     python benchmarks/mutation.py --sample 40 --max-children 2 --paths studygen/lint --tests tests/lint
     python benchmarks/mutation.py --sample 30 --max-children 2 \
-        --paths studygen/render/spans.py studygen/render/stats.py studygen/render/text.py \
+        --paths studygen/render/spans.py studygen/render/stats.py studygen/render/labels.py \
                 studygen/render/prose.py studygen/render/verdicts.py studygen/render/tables.py \
         --tests tests/render tests/robustness/test_prose_escaping.py tests/robustness/test_escaping.py \
         --deselect tests/render/test_charts.py::test_checking_a_family_with_current_charts_imports_no_matplotlib \
                    tests/render/test_shipped.py::test_family_renders_to_its_committed_files tests/render/test_template_help.py
     python benchmarks/mutation.py --sample 50 --max-children 2 --paths studygen/fsutil.py \
-        --tests tests/robustness/test_atomic_write.py tests/collect/test_jsonedit.py tests/foundation/test_fsutil.py \
+        --tests tests/robustness/test_atomic_write.py tests/records/test_jsonedit.py tests/foundation/test_fsutil.py \
                 tests/robustness/test_paths.py tests/robustness/test_names.py \
                 tests/foundation/test_check_scale.py::test_shown_paths_in_equals_shown_path \
                 tests/robustness/test_parallel_writers.py::test_a_writer_that_cannot_have_the_lock_gives_up_with_a_clear_error \
         --deselect tests/robustness/test_atomic_write.py::test_kill_9_during_a_write_leaves_a_temp_file_git_ignores_and_the_next_collect_removes
     python benchmarks/mutation.py --sample 40 --max-children 2 --tests tests/collect \
         --paths studygen/collect/trtexec studygen/collect/kernel_groups.py studygen/collect/torch_profile.py \
-        --deselect tests/collect/test_cli_group.py::test_console_entry_point_success_and_failure \
-                   tests/collect/test_cli_group.py::test_collect_help_imports_no_heavy_module \
+        --deselect tests/commands/test_collect_group.py::test_console_entry_point_success_and_failure \
+                   tests/commands/test_collect_group.py::test_collect_help_imports_no_heavy_module \
                    tests/collect/test_env.py::test_git_commit_and_dirty_flag_of_the_project \
-                   tests/collect/test_trial_regressions_2.py::test_resumed_run_record_keeps_its_bytes \
+                   tests/collect/test_extend_keeps_bytes.py::test_resumed_run_record_keeps_its_bytes \
                    tests/collect/test_lazy.py::test_importing_the_coco_command_imports_no_numpy
 
 ``--deselect`` leaves out tests that cannot pass under mutmut (an import

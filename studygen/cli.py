@@ -16,18 +16,8 @@ import sys
 import click
 
 from . import __version__
+from .commands import COMMANDS
 from .errors import EXIT_INTERRUPTED, EXIT_USAGE, StudygenError
-
-# name -> (module, attribute, short help); help is here so --help needs no import
-COMMANDS = {
-    "render": ("studygen.commands.render", "render_command", "Render family READMEs (and figures) from their records."),
-    "check": ("studygen.commands.check", "check_command", "Check studies: stale README, invalid records, claims against data."),
-    "diff": ("studygen.commands.diff", "diff_command", "Compare studies at two git revisions: figures beyond their spread, verdicts."),
-    "lint": ("studygen.commands.lint", "lint_command", "Check any Markdown document against its own tables."),
-    "collect": ("studygen.commands.collect", "collect_group", "Turn measurements (trtexec, profiler, COCO, GPU runs) into records."),
-    "new": ("studygen.commands.new", "new_command", "Start a study family: a study file using the built-in generic template."),
-    "rows": ("studygen.commands.rows", "rows_command", "Print a family's rows with every field a template filter can use."),
-}
 
 
 class LazyGroup(click.Group):
@@ -39,11 +29,11 @@ class LazyGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in COMMANDS:
             return None
-        module_name, attribute, _ = COMMANDS[name]
-        return getattr(importlib.import_module(module_name), attribute)
+        entry = COMMANDS[name]
+        return getattr(importlib.import_module(entry.module), entry.attribute)
 
     def format_commands(self, ctx, formatter):
-        rows = [(name, COMMANDS[name][2]) for name in sorted(COMMANDS)]
+        rows = [(name, COMMANDS[name].summary) for name in sorted(COMMANDS)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from .place import Place
 
-EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C

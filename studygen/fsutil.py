@@ -348,7 +348,7 @@ def atomic_write_text(path: Path, text: str) -> None:
 def dump_json(document, *, indent: int | str | None = 2) -> str:
     """The canonical record layout: 2-space indent, key order kept, final newline.
 
-    A :class:`~studygen.records.numbers.SourceFloat` (a figure read from a
+    A :class:`~studygen.numbers.SourceFloat` (a figure read from a
     record) is written as the text it was read from (``1.50000`` stays
     ``1.50000``; json.dumps would print ``1.5``); other floats as json.dumps
     prints them. ``indent`` as for json.dumps (None: one line).

@@ -11,7 +11,7 @@ from ..findings import Finding
 from ..render.engine import Rendered, render_study
 from ..render.produced import recording
 from ..study.rows import Row
-from .text import ReadmeText
+from .readme_text import ReadmeText
 
 
 class CheckContext:
@@ -24,7 +24,7 @@ class CheckContext:
     writes, None when it fails), ``render_error`` (the TemplateError or other
     StudygenError it failed with, SG201 reports it), ``produced`` (every
     render helper output of that render, :class:`studygen.render.produced.Produced`)
-    and ``readme_text`` (the README as a :class:`studygen.checks.text.ReadmeText`).
+    and ``readme_text`` (the README as a :class:`studygen.checks.readme_text.ReadmeText`).
     """
 
     def __init__(self, study):

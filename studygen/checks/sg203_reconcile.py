@@ -37,16 +37,11 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC
-from ..render.stats import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    MIN_REPEATS,
-    median_difference,
-)
+from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
 from ..study.rows import Row
 from ..study.spread import declared_source_of, spread_of, tolerance
 from .base import readme_finding, row_finding
-from .text import normalize, quote, table_cells
+from .readme_text import normalize, quote, table_cells
 
 
 def pair_key(row: Row) -> MeasurementKey:
@@ -129,18 +124,23 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
         mean = (abs(a.value) + abs(b.value)) / 2
         percent = 100 * abs(b.value - a.value) / mean if mean else 0.0
         return PairVerdict(percent > declared.up_to_percent + 1e-9,
-                           f"{format_number(percent, 2)} % apart, more than the {format_number(declared.up_to_percent)} % "
+                           f"{format_number(percent, 2)} % apart, more than the "
+                           f"{format_number(declared.up_to_percent)} % "
                            f"the study file expects of {declared.words}")
-    spread_a, spread_b = spread_of(study, a), spread_of(study, b)
+    spread_a, spread_b = spread_of(a), spread_of(b)
     allowed = tolerance(study, a)
     if spread_a is not None and spread_b is not None:
         decimals = max(decimals, 3)  # an interval of a few hundredths needs its third digit
         result = _bootstrap(study, spread_a.values, spread_b.values)
         return PairVerdict(not result.within_noise,
-                           f"job {b.job_id} minus job {a.job_id} {format_number(result.difference_ms, decimals, sign=True)}"
-                           f"{unit_text}, {round(100 * result.confidence)}% bootstrap interval of the difference of medians "
-                           f"{format_number(result.low_ms, decimals, sign=True)} to {format_number(result.high_ms, decimals, sign=True)}"
-                           f"{unit_text} excludes 0 ({len(spread_a.values)} and {len(spread_b.values)} {spread_a.source}, "
+                           f"job {b.job_id} minus job {a.job_id} "
+                           f"{format_number(result.difference_ms, decimals, sign=True)}"
+                           f"{unit_text}, {round(100 * result.confidence)}% bootstrap interval of the difference of "
+                           "medians "
+                           f"{format_number(result.low_ms, decimals, sign=True)} to "
+                           f"{format_number(result.high_ms, decimals, sign=True)}"
+                           f"{unit_text} excludes 0 ({len(spread_a.values)} and {len(spread_b.values)} "
+                           f"{spread_a.source}, "
                            f"{result.resamples} resamples, seed {result.seed})")
     if spread_a is not None or spread_b is not None:
         with_spread, single = (a, b) if spread_a is not None else (b, a)
@@ -148,20 +148,25 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
         result = _bootstrap(study, spread.values, [single.value] * MIN_REPEATS)
         outside = result.high_ms < -allowed - 1e-12 or result.low_ms > allowed + 1e-12
         return PairVerdict(outside,
-                           f"{format_number(single.value)} in job {single.job_id} (no spread of its own) lies outside the "
-                           f"{round(100 * result.confidence)}% bootstrap interval of the median of job {with_spread.job_id}'s "
-                           f"{len(spread.values)} {spread.source} widened by the tolerance {format_number(allowed, decimals)}"
+                           f"{format_number(single.value)} in job {single.job_id} (no spread of its own) lies outside "
+                           "the "
+                           f"{round(100 * result.confidence)}% bootstrap interval of the median of job "
+                           f"{with_spread.job_id}'s "
+                           f"{len(spread.values)} {spread.source} widened by the tolerance "
+                           f"{format_number(allowed, decimals)}"
                            f"{unit_text} ({result.resamples} resamples, seed {result.seed})")
     difference = abs(b.value - a.value)
     return PairVerdict(difference > allowed + 1e-12,
-                       f"spread {format_number(difference, decimals)}{unit_text}, tolerance {format_number(allowed, decimals)}")
+                       f"spread {format_number(difference, decimals)}{unit_text}, tolerance "
+                       f"{format_number(allowed, decimals)}")
 
 
 def _outlier(rows: list[Row], a: Row, b: Row) -> Row:
     """Of a disagreeing pair, the row further from the median of every job's
     figure of the key (the one the finding is placed at); the later job on a tie."""
     values = sorted(r.value for r in rows)
-    middle = values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+    half = len(values) // 2
+    middle = values[half] if len(values) % 2 else (values[half - 1] + values[half]) / 2
     a, b = sorted((a, b), key=lambda r: r.job_id)
     return a if abs(a.value - middle) > abs(b.value - middle) + 1e-12 else b
 
@@ -217,7 +222,7 @@ def _job_spread_is_the_noise(study, rows: list[Row]) -> bool:
     every figure has its own spread the bootstrap already found the jobs to
     agree, and whether a variant difference is resolved is a noise verdict
     (``study.noise_verdict``, SG204), read from those spreads."""
-    if any(spread_of(study, row) is None for row in rows):
+    if any(spread_of(row) is None for row in rows):
         return True
     return any(declared_source_of(study, a, b) is not None for a in rows for b in rows if a is not b)
 

@@ -9,7 +9,7 @@ the test (a seeded bootstrap interval of the median difference) next to its
 verdict. The check scans every README line (as render makes it) for verdict
 wording (:data:`VERDICT`); a phrase counts as computed only when it lies inside
 text that ``noise_verdict`` printed during that render (see
-:mod:`studygen.checks.text`). The wording is the field's, shared with lint's
+:mod:`studygen.checks.readme_text`). The wording is the field's, shared with lint's
 SG105 (:data:`studygen.lint.vocabulary.NOISE_VERDICT_RE`: "lost in the
 scatter of the measurements", "cannot be separated from the variation
 between runs", "within error", "indistinguishable" …), plus the plain
@@ -32,7 +32,7 @@ from ..patterns import lazy_compile
 from ..study.rows import Row
 from ..study.spread import REPEAT_MEDIANS, Spread, spread_of
 from .base import readme_finding
-from .text import numbers_in, quote, sentence_at
+from .readme_text import numbers_in, quote, sentence_at
 
 VERDICT = lazy_compile(r"""\b(?:
       (?:within|inside|in|below|under|beyond|above)\s+(?:the\s+)?(?:run-to-run\s+|repeat-to-repeat\s+|measurement\s+|timing\s+)?noise(?:\s+(?:floor|level))?
@@ -61,7 +61,7 @@ def spread_rows(study) -> list[tuple[Row, Spread]]:
     :data:`~studygen.study.spread.MIN_SPREAD_VALUES` repeat medians or profiled
     iterations, as many as ``study.noise_verdict`` needs a side;
     :func:`studygen.study.spread.spread_of`, the spread SG203 reconciles jobs with)."""
-    return [(row, spread) for row in study.rows if (spread := spread_of(study, row)) is not None]
+    return [(row, spread) for row in study.rows if (spread := spread_of(row)) is not None]
 
 
 def _basis(study) -> str:

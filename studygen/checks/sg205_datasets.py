@@ -1,12 +1,16 @@
-"""SG205 datasets: every quality figure names a defined image set, calibration
-and evaluation sets are disjoint, one comparison uses one evaluation set, and
-every image count agrees with its definition.
+"""SG205 datasets: every figure measured on images names a defined image set,
+calibration and evaluation sets are disjoint, one comparison uses one
+evaluation set, and every image count agrees with its definition.
+
+Which figures are measured on images is the result-kind table's
+(``image_set`` in :data:`studygen.records.kinds.RESULT_KINDS`): the quality
+figures (COCO AP and its difference, ``quality``, the same definition SG214
+reads) and agreement.
 
 Rules, in order:
 
-1. A quality result (COCO AP, AP difference, agreement) without ``dataset``,
-   or naming a dataset id with no definition under ``datasets/`` → error at
-   the result's pointer.
+1. Such a result without ``dataset``, or naming a dataset id with no
+   definition under ``datasets/`` → error at the result's pointer.
 2. Each calibration set (``role: calibration``) against each evaluation set:
    disjoint when both list image ids and they share none (a shared id is an
    error naming the count and one id); else when either names the other in
@@ -42,7 +46,7 @@ from ..numbers import format_number
 from ..records.kinds import IMAGE_SET_KINDS, Kind
 from ..study.rows import Row
 from .base import readme_finding, row_finding
-from .text import quote, sentence_at
+from .readme_text import quote, sentence_at
 
 # What an image count counts: "800 images", "400 held out", "a thousand-image subset", "1000-image".
 IMAGE_NOUNS = r"images?|held[- ]out"
@@ -178,7 +182,7 @@ def counts(context) -> list[Finding]:
     for row in study.rows:
         if row.kind != Kind.AGREEMENT or row.dataset not in study.datasets:
             continue
-        images = _result_field(study, row, "images")
+        images = row.result.get("images")
         expected = study.datasets[row.dataset].data["count"]
         if images is not None and images != expected:
             findings.append(row_finding("SG205", row,
@@ -192,14 +196,12 @@ def counts(context) -> list[Finding]:
             if dataset.data["role"] == "evaluation" and dataset_id not in used:
                 findings.append(_dataset_finding(
                     study, dataset_id, f"evaluation set {dataset_id} ({dataset.data['count']} images) is defined but no "
-                    f"result names it, while the quality results name {named}: which images were evaluated is ambiguous",
+                    f"result names it, while the quality results name {named}: which images were evaluated is "
+                    "ambiguous",
                     hint="remove the definition, or explain how the two image sets relate (explanations: SG205)"))
     findings.extend(_readme_counts(context, used))
     return findings
 
-
-def _result_field(study, row: Row, name: str):
-    return row.result.get(name)
 
 
 def _readme_counts(context, used: set) -> list[Finding]:
@@ -224,7 +226,8 @@ def _readme_counts(context, used: set) -> list[Finding]:
                                   for c, d in sorted(used_counts.items())) or "none"
             if stated in by_count:
                 message = (f"README states {stated} images ({quote(phrase)}), the count of "
-                           f"{', '.join(by_count[stated])}, which no result uses; the figures use {used_text}: {sentence}")
+                           f"{', '.join(by_count[stated])}, which no result uses; the figures use {used_text}: "
+                           f"{sentence}")
             else:
                 message = (f"README states {stated} images ({quote(phrase)}), but no dataset definition has "
                            f"{stated} images (the figures use {used_text}): {sentence}")
@@ -237,7 +240,8 @@ def unpublished_ids(study) -> list[Finding]:
     """Rule 5: definitions without published ids (warning; known gaps list them)."""
     return [
         _dataset_finding(study, dataset_id,
-                         f"image ids of {dataset_id} ({study.datasets[dataset_id].data['count']} images) were not published: "
+                         f"image ids of {dataset_id} ({study.datasets[dataset_id].data['count']} images) were not "
+                         "published: "
                          f"{study.datasets[dataset_id].data['ids_not_published']}", pointer="/ids_not_published",
                          severity=WARNING, hint="the README lists it under known gaps")
         for dataset_id in sorted(study.datasets) if "ids_not_published" in study.datasets[dataset_id].data

@@ -12,7 +12,7 @@ Errors:
   a format also written in words, "a four-bit integer format" for INT4)
   anywhere outside text that ``expectation`` printed in the same render —
   a table cell or header, a sentence that states it as a result, a range
-  that includes it (see :mod:`studygen.checks.text` for how helper text is
+  that includes it (see :mod:`studygen.checks.readme_text` for how helper text is
   recognised).
 
 Case (seed): "NVFP4 was not tried: FP8 already gives no speedup on these
@@ -27,7 +27,7 @@ from ..findings import Finding
 from ..lint.vocabulary import format_mentions
 from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import readme_finding, row_finding
-from .text import numbers_in, quote, sentence_at
+from .readme_text import numbers_in, quote, sentence_at
 
 
 def names(entry: dict) -> list[str]:

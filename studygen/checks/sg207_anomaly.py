@@ -96,7 +96,8 @@ def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
             "SG207", high_row,
             f"{_what(study, high_row)}: {format_number(high_row.value)}{_unit(high_row)} on {_platform_text(high_row)} "
             f"(job {high_row.job_id}) is {format_number(ratio, 2)}x the lowest platform "
-            f"({format_number(medians[low_p])}{_unit(low_row)} on {_platform_text(low_row)}), at or above the anomaly factor "
+            f"({format_number(medians[low_p])}{_unit(low_row)} on {_platform_text(low_row)}), at or above the anomaly "
+            "factor "
             f"{format_number(factor, 2)}, with no explanation; other platforms: {others}",
             hint="add an explanation (code SG207, key or match) to the study file, or re-measure"))
         reported.update(id(r) for r in platforms[high_p])

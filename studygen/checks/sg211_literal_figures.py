@@ -5,7 +5,7 @@ The template (and every template it includes, imports or extends) is split
 by Jinja's own lexer: ``data`` tokens are the text a person wrote, printed as
 it stands; ``{{ … }}`` expressions are computed (a print of a bare string
 literal, ``{{ "0.21 ms" }}``, counts as written text). Each number in written
-text (:data:`studygen.checks.text.NUMBER`: digits not glued to a word on
+text (:data:`studygen.checks.readme_text.NUMBER`: digits not glued to a word on
 their left, so ``fp16``, ``B200``, ``SG211`` and ``#2119`` are names) is an
 error at its template line, one finding per line naming every number, except:
 
@@ -38,7 +38,7 @@ from ..errors import StudygenError, TemplateError
 from ..findings import Finding
 from ..patterns import lazy_compile
 from ..render.engine import make_environment, template_dirs
-from .text import NUMBER
+from .readme_text import NUMBER
 
 SOFTWARE_BEFORE = lazy_compile(
     r"(?:tensorrt|trt|cuda|cudnn|torch|pytorch|python|transformers|modelopt|onnxruntime|timm|driver|version|release|"

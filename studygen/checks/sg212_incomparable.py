@@ -10,7 +10,7 @@ measured it: TensorRT 11 turned CUDA graphs, spin-wait and no data transfers
 on by default, TensorRT 10 and older had them off, so the same trtexec
 command measures different things across versions. Outside TensorRT an unset
 flag stays unknown. The rows behind every helper output are known (render
-records them, :mod:`studygen.checks.text`): a range, ratio, verdict or side
+records them, :mod:`studygen.checks.readme_text`): a range, ratio, verdict or side
 finding whose latency rows carry more than one signature, or a table column
 (one variant) that does, is an error at the README line of that output. An
 explanation entry (code SG212) in the study file is how a study says so.
@@ -36,10 +36,11 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..records.jobs import shard_of_job
 from ..records.kinds import Kind
+from ..render.produced import kinds_where
 from ..study.rows import Row
 from .base import readme_finding
 
-CHECKED_KINDS = ("range", "ratio", "verdict", "no_verdict", "side_finding", "table")
+CHECKED_KINDS = kinds_where("side_by_side")  # the output kinds that declare it (render/produced.py)
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
 TRT_DEFAULTS = (("cuda_graph", True, False), ("data_transfers", False, True), ("spin_wait", True, False))
 CROSS_SHARD_HINT = ("measure the variants of one shape in one shard, or explain the comparison in the study file "
@@ -54,7 +55,7 @@ def _trt_major(row: Row) -> int | None:
         return None
 
 
-def timing_signature(study, row: Row) -> tuple:
+def timing_signature(row: Row) -> tuple:
     """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)`` with TensorRT defaults applied."""
     method = row.result.get("method") or {}
     major = _trt_major(row) if row.backend == "tensorrt" else None
@@ -103,7 +104,7 @@ def cross_shard_groups(rows: list[Row]) -> dict[tuple, list[tuple[tuple[int, int
     return {key: members for key, members in groups.items() if len({shard for shard, _ in members}) > 1}
 
 
-def _device(study, row: Row) -> str:
+def _device(row: Row) -> str:
     """``GPU 1 (GPU-5c1e…)`` from the row's record's ``provenance.placement``; ``GPU not recorded`` without it."""
     placement = row.record.provenance.get("placement") or {}
     index, uuid = placement.get("gpu_index"), placement.get("gpu_uuid")
@@ -117,7 +118,7 @@ def _cross_shard_findings(study, item, text, rows: list[Row]) -> list[Finding]:
     findings = []
     for (job, _, _, shape, mode), members in cross_shard_groups(rows).items():
         listed = "; ".join(f"{format_number(row.value)} ms ({row.variant}, shard {shard[0]}/{shard[1]}, "
-                           f"{_device(study, row)})" for shard, row in members)
+                           f"{_device(row)})" for shard, row in members)
         findings.append(readme_finding(
             study, "SG212", text.locate(item),
             f"{item.kind.replace('_', ' ')} compares latencies at {shape} ({mode}) from different shards of job {job}, "
@@ -137,7 +138,7 @@ def check(context) -> list[Finding]:
         for rows in _columns(item):
             signatures: dict[tuple, dict] = {}
             for row in rows:
-                signatures.setdefault(timing_signature(study, row), row)
+                signatures.setdefault(timing_signature(row), row)
             if len(signatures) < 2:
                 continue
             line = text.locate(item)

@@ -3,7 +3,7 @@ finding built on a timing that its record flags unstable (``unstable: true``,
 for example from trtexec's coefficient-of-variation warning).
 
 The rows behind each helper output are recorded at render time
-(:mod:`studygen.checks.text`); every output of those kinds whose rows include
+(:mod:`studygen.checks.readme_text`); every output of those kinds whose rows include
 an unstable timing is one warning at its README line, naming the figure and
 the reason its record gives. A table that merely shows the figure is not
 flagged: the README's known gaps list every unstable timing by itself.
@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..numbers import format_number
+from ..render.produced import kinds_where
 from .base import readme_finding
 
-CHECKED_KINDS = ("range", "ratio", "verdict", "side_finding")
+CHECKED_KINDS = kinds_where("concludes")  # the output kinds that declare it (render/produced.py)
 
 
 def check(context) -> list[Finding]:

@@ -1,6 +1,7 @@
-"""SG214 quality from random weights: a COCO AP figure (or AP difference)
-from a record whose checkpoint is ``random-init`` is an error — random
-weights detect nothing, so such an AP measures nothing about the model.
+"""SG214 quality from random weights: a quality figure (the result-kind
+table's ``quality`` kinds: COCO AP and AP difference) from a record whose
+checkpoint is ``random-init`` is an error — random weights detect nothing,
+so such an AP measures nothing about the model.
 
 Agreement figures (logit correlation, precision and recall against a
 reference on the same inputs) stay allowed: on random weights they are a

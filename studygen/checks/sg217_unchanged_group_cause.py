@@ -31,7 +31,7 @@ from ..patterns import lazy_compile
 from ..study.attribution import recipe_groups, recipe_pairs
 from ..study.rows import Row
 from .base import readme_finding
-from .text import quote, sentence_at
+from .readme_text import quote, sentence_at
 
 CAUSE = lazy_compile(r"\b(?:because|due\s+to|thanks\s+to|owing\s+to|caused\s+by|comes?\s+from|came\s+from|"
                    r"(?:is|are)\s+why|explain(?:s|ed)?\s+by|makes?\s+\w+(?:\s+\w+)?\s+(?:faster|slower)|"

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import InputError
 from .coco_detections import Detections, refusal
 from .coco_truth import GroundTruth, pair_keys
 from .lazy import lazy_import

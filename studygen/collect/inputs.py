@@ -8,6 +8,7 @@ and the place (``line N``, or a JSON pointer).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import math
 import re
@@ -43,6 +44,19 @@ def read_input_text(path: Path, display: str | None = None) -> str:
     if magic != GZIP_MAGIC:
         return read_text(path, display)
     return _read_gzip_text(path, display)
+
+
+def file_sha256(path: Path, display: str | None = None) -> str:
+    """sha256 (hex) of the bytes of ``path``, read in 1 MiB pieces (as stored:
+    a gzip file's compressed bytes). Raises InputError when it cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=display or shown_path(path)) from None
+    return digest.hexdigest()
 
 
 def _read_gzip_text(path: Path, display: str) -> str:

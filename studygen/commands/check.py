@@ -22,6 +22,7 @@ from ..errors import StudygenError
 from ..findings import FORMATTERS, Finding, has_errors
 from ..records.schemas import fast_run_check
 from ..study import Study, load_study, resolve_targets
+from . import command
 from .common import format_option, resolve_root, root_option
 
 
@@ -180,7 +181,7 @@ def hook_hints(findings: list) -> list:
             for f in findings]
 
 
-@click.command("check")
+@command("check")
 @click.argument("targets", nargs=-1)
 @root_option
 @format_option
@@ -188,7 +189,7 @@ def hook_hints(findings: list) -> list:
               help="Check every study afresh, neither reusing nor keeping findings of unchanged inputs.")
 @click.pass_context
 def check_command(ctx, targets, root, output_format, no_cache):
-    """Check studies (default: every family); exit 1 on any error-level finding."""
+    """Exit 1 on any error-level finding, 2 on a usage error or an internal error."""
     findings = run_check(CheckOptions(targets=tuple(targets), root=root, output_format=output_format,
                                       use_cache=not no_cache))
     if os.environ.get("PRE_COMMIT") == "1":

@@ -31,14 +31,15 @@ import click
 from ..collect.run.ap_stage import merge_ap
 from ..collect.run.coco_ap import coco_setup
 from ..collect.run.context import ImageSetDefinition, RunInputs, RunOptions
-from ..collect.run.runner import run_study
 from ..collect.run.launcher import shard_option
+from ..collect.run.record import RunRecord, RunRecordStore
+from ..collect.run.runner import run_study
 from ..collect.run.spec import SETTING_NAME, build_plan, parse_shape
 from ..errors import RecordError, UsageError
 from ..fsutil import shown_path
 from ..records.load import load_dataset
-from ..collect.run.record import RunRecord, RunRecordStore
 from ..study import STUDY_FILE, Study, at_yaml_line, load_study
+from . import COLLECT_COMMANDS, command
 from .common import resolve_root, root_option
 
 JOB = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -198,7 +199,7 @@ def command_line(params: dict) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
-@click.command("run")
+@command("run", COLLECT_COMMANDS)
 @click.option("--study", "study", required=True, type=click.Path(path_type=Path),
               help="The study file (families/<f>/study.yaml) or its folder.")
 @click.option("--job", "job", required=True, help="Job id: the record is measurements/<family>/<job>.json.")
@@ -232,6 +233,6 @@ def command_line(params: dict) -> str:
                    "Without it, a machine with no CUDA device is refused.")
 @root_option
 def run_command(**params):
-    """Measure a study's variants (latency, kernel time per group, agreement) with PyTorch and write its record."""
+    """The study file's run section sets the grid; --variants, --shapes and --modes narrow it."""
     record = collect_run(run_options(params))
     click.echo(f"wrote {record.display}: {len(record.results)} results")

@@ -33,7 +33,7 @@ from ..findings import Finding
 from ..records.load import load_yaml
 from ..study import STUDY_FILE
 from ..textio import read_text
-from . import revisions
+from . import command, revisions
 from .check import loaded_and_checked
 from .common import resolve_root, root_option
 from .revisions import STUDY_FOLDERS, Repository, Tree
@@ -220,7 +220,7 @@ def format_report(report: Report, options: DiffOptions) -> str:
     return FORMATTERS[options.output_format](report)
 
 
-@click.command("diff")
+@command("diff")
 @click.argument("base", required=False)
 @click.argument("head", required=False)
 @root_option
@@ -231,7 +231,7 @@ def format_report(report: Report, options: DiffOptions) -> str:
                    "verdict: on a verdict change only; never: exit 0.")
 @click.pass_context
 def diff_command(ctx, base, head, root, output_format, fail_on):
-    """Compare the studies at BASE and HEAD (default: the merge base with the default branch, and the working tree)."""
+    """BASE defaults to the merge base with the default branch, HEAD to the working tree."""
     options = DiffOptions(base=base, head=head, root=root, output_format=output_format, fail_on=fail_on)
     report = run_diff(options)
     click.echo(format_report(report, options))

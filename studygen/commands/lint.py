@@ -10,6 +10,7 @@ from ..errors import UsageError
 from ..findings import FORMATTERS, has_errors
 from ..lint import lint_paths
 from ..rules import help_line, rules_in
+from . import command
 from .common import format_option
 
 
@@ -32,18 +33,17 @@ def run_lint(options: LintOptions) -> list:
     return lint_paths(options.paths)
 
 
-LINT_HELP = f"""Check Markdown files (or folders of *.md) against their own tables.
-
-Exit 0 when no error-level finding, 1 when any, 2 on a usage error or
+LINT_DETAILS = f"""Exit 0 when no error-level finding, 1 when any, 2 on a usage error or
 unreadable input. {help_line(rules_in("studygen.lint"))}
 """
 
 
-@click.command("lint", help=LINT_HELP)
+@command("lint", details=LINT_DETAILS)
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @format_option
 @click.pass_context
 def lint_command(ctx, paths, output_format):
+    """``studygen lint``: its help is :data:`LINT_DETAILS` after the summary."""
     findings = run_lint(LintOptions(paths=tuple(paths), output_format=output_format))
     click.echo(FORMATTERS[output_format](findings))
     ctx.exit(1 if has_errors(findings) else 0)

@@ -20,8 +20,9 @@ from ..errors import UsageError
 from ..fsutil import atomic_write_text, shown_path
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
-from ..study import STUDY_FILE
 from ..rules import RULES
+from ..study import STUDY_FILE
+from . import command
 
 GENERIC_TEMPLATE = "studygen/generic.md.j2"
 BACKENDS = ("tensorrt", "pytorch")
@@ -139,7 +140,7 @@ def run_new(options: NewOptions) -> Path:
     return path
 
 
-@click.command("new")
+@command("new")
 @click.argument("family")
 @click.option("--variants", required=True, metavar="A,B,...",
               help="Variant names, comma-separated; a name that is not a precision is given as NAME:PRECISION "
@@ -153,7 +154,7 @@ def run_new(options: NewOptions) -> Path:
               help="What ran the variants: tensorrt (trtexec logs) or pytorch (profiler traces); only the next "
                    "step printed depends on it.")
 def new_command(family, variants, title, model, revision, root, backend):
-    """Start a study family: write families/FAMILY/study.yaml using the built-in generic template."""
+    """FAMILY's records go to measurements/FAMILY/; collect, render and check work at once."""
     options = NewOptions(family=family, variants=variants, title=title, model=model, revision=revision, root=root)
     path = run_new(options)
     shown = shown_path(path, project_root(options.root))

@@ -52,5 +52,5 @@ def pr_text(study, link_base: str | None = None) -> str:
         body = body.rstrip("\n") + f"\n\n{KNOWN_GAPS_HEADING}\n\n" + "".join(f"- {gap}\n" for gap in gaps)
         body = format_markdown(body)
     if link_base:
-        body = link_figures(body, study.rel(study.figures_dir) + "/", check_link_base(link_base))
+        body = link_figures(body, study.rel(study.charts_dir) + "/", check_link_base(link_base))
     return body

@@ -12,6 +12,7 @@ from ..fsutil import ensure_inside, shown_path
 from ..records.schemas import keep_compiled_checks
 from ..render.engine import render_study, write_rendered
 from ..study import load_study, resolve_targets
+from . import command
 from .common import resolve_root, root_option
 from .pr_text import check_link_base, pr_text
 
@@ -88,7 +89,7 @@ def run_pr_body(options: RenderOptions) -> str:
     return pr_text(study, options.link_base)
 
 
-@click.command("render")
+@command("render")
 @click.argument("families", nargs=-1)
 @root_option
 @click.option("--pr-body", "pr_body", metavar="FAMILY", default=None,
@@ -97,7 +98,7 @@ def run_pr_body(options: RenderOptions) -> str:
               help="With --pr-body: link figures as URL/families/<f>/figures/... so they resolve on the pull request "
                    "page (e.g. https://github.com/ORG/REPO/raw/BRANCH).")
 def render_command(families, root, pr_body, link_base):
-    """Render families/<f>/README.md from records (default: every family)."""
+    """Each family's README.md and its figures/ are written where their bytes change."""
     options = RenderOptions(families=tuple(families), root=root, pr_body=pr_body, link_base=link_base)
     if options.link_base is not None:
         if not options.pr_body:

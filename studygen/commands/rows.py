@@ -19,6 +19,7 @@ import click
 from ..errors import UsageError
 from ..study import load_study, resolve_targets
 from ..study.rows import ROW_FIELDS
+from . import command
 from .common import resolve_root, root_option
 
 # Fields that identify a row's source rather than select it: printed, never a reason to tell rows apart.
@@ -107,14 +108,14 @@ def rows_text(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n\n" + table + "\n"
 
 
-@click.command("rows")
+@command("rows")
 @click.argument("family")
 @click.argument("filters", nargs=-1, metavar="[FIELD=VALUE]...")
 @root_option
 @click.option("--format", "output_format", type=click.Choice(("text", "json")), default="text", show_default=True,
               help="text: shared fields once, then a table of the fields that tell rows apart; json: every field.")
 def rows_command(family, filters, root, output_format):
-    """Print FAMILY's rows with every field a template filter can use."""
+    """The text form prints the fields every row shares once, then a table of the fields that tell them apart."""
     rows = run_rows(RowsOptions(family=family, filters=tuple(filters), root=root, output_format=output_format))
     if output_format == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))

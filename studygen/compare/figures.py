@@ -37,7 +37,7 @@ from ..numbers import format_number
 from ..place import Place
 from ..records.kinds import Kind
 from ..render.rows import fmt, unit_suffix
-from ..render.text import gpu_label, shape_label
+from ..render.labels import gpu_label, shape_label
 from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
 
 UNCHANGED = "unchanged"

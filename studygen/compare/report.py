@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from ..findings import Finding
 from ..numbers import format_number
 from ..render.rows import unit_suffix
-from ..render.text import escape_cell
+from ..render.labels import escape_cell
 from . import FamilyChanges, FindingChange
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import ProseSentence, SentenceChange

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from .document import Row, Series, Table
-from .figures import Figure, interval, with_unit
+from .figures import Figure, with_unit
+from .rounding import Interval, consistent, gives, stands_for
 from .text import normalize
 
 _AVERAGE_RE = lazy_compile(r"^(?:avg\.?|average|mean|arithmetic mean|(geo\.?\s?mean|geometric mean))\s*:?$")
@@ -58,26 +59,25 @@ def _mean(kind: str, values: list[float]) -> float | None:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def _fits(kind: str, inputs: list[Figure], stated: Figure) -> bool | None:
-    """Whether ``stated`` is the ``kind`` mean of ``inputs`` to the printed
-    digits of all (or truncated at its own); None when undefined. Every
-    mean here grows with each input, so its interval is the mean of the
-    inputs' low ends to the mean of their high ends."""
-    lows = [interval(f)[0] for f in inputs]
-    highs = [interval(f)[1] for f in inputs]
+def _interval(kind: str, inputs: list[Figure]) -> Interval | None:
+    """The ``kind`` mean over the inputs' printed intervals; None when
+    undefined. Every mean here grows with each input, so its interval is
+    the mean of the inputs' low ends to the mean of their high ends."""
+    intervals = [stands_for(f) for f in inputs]
+    lows = [i.lo for i in intervals]
     if kind == "geometric":
         # a printed 0.00 of a non-negative quantity stands for 0 to 0.005, not for -0.005
         lows = [max(0.0, low) if f.value >= 0 else low for low, f in zip(lows, inputs)]
-    low, high = _mean(kind, lows), _mean(kind, highs)
-    if low is None or high is None:
-        return None
-    stated_low, stated_high = interval(stated)
-    if low <= stated_high + 1e-12 and stated_low - 1e-12 <= high:
-        return True
-    # truncated at the printed digits: 1.697 printed 1.69
-    step = 2 * stated.half_step
-    cut_low, cut_high = (stated.value, stated.value + step) if stated.value >= 0 else (stated.value - step, stated.value)
-    return low < cut_high - 1e-12 and cut_low - 1e-12 <= high
+    low, high = _mean(kind, lows), _mean(kind, [i.hi for i in intervals])
+    return None if low is None or high is None else Interval(low, high)
+
+
+def _fits(kind: str, inputs: list[Figure], stated: Figure) -> bool | None:
+    """Whether ``stated`` is the ``kind`` mean of ``inputs`` to the printed
+    digits, rounded or truncated (:mod:`studygen.lint.rounding`); None when
+    undefined."""
+    computed = _interval(kind, inputs)
+    return None if computed is None else consistent(computed, stated)
 
 
 @dataclass
@@ -158,6 +158,8 @@ def average_findings(table: Table) -> list[tuple[int, str, str]]:
                 continue  # the table's mean fits (or is undefined here, as a geometric mean over a zero, and another fits)
             value = _mean(best, [f.value for f in cell.inputs])
             shown = "undefined" if value is None else with_unit(format_number(value, cell.stated.decimals + 1), cell.stated.unit)
+            computed = _interval(best, cell.inputs)
+            shown += "" if computed is None else gives(computed, cell.stated)
             figures = ", ".join(f.text for f in cell.inputs)
             found.append((
                 cell.row.line,

@@ -13,8 +13,12 @@ once (markdown-it pads every row to the header's cells):
   800x1067`` gives ``fp16 ms 800x800`` and ``fp16 ms 800x1067``), with the
   unit its header names (:func:`header_unit`), else the unit its cells
   print, else the one the table's heading or caption gives
-  (:func:`context_unit`); cells of another unit than the series' are left
-  out of it.
+  (:func:`context_unit`; never to a column headed as a ratio, "speedup"
+  under "Throughput (images/s)"); cells of another unit than the series'
+  are left out of it;
+- a column of figures headed with a label word ("TRT plugin", "step
+  speedup") is a series when a ratio column follows it (its operand) or
+  its header names a ratio.
 
 :func:`add_label_vocabulary` then gathers the labels of all tables, the
 words prose is matched against when it names rows.
@@ -29,9 +33,10 @@ from itertools import chain
 
 from ..patterns import lazy_compile
 from .document import Document, Series, Table, is_empty_cell
-from .figures import UNITS, Figure, statistics_in, tokenize
+from .figures import UNITS, Figure, is_count_share, statistics_in, tokenize
 from .restriction import is_single_token
-from .text import STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, stem
+from .table_model import precedes_derived
+from .text import STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, ratio_header, stem
 
 # A header that names a label column (GPU, TensorRT version, shape, recipe …).
 _LABEL_HEADER_RE = lazy_compile(
@@ -87,6 +92,18 @@ def context_unit(context: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+def table_unit(table: Table) -> str | None:
+    """The unit a table's caption gives, else the nearest heading above it
+    that gives one ("## Latency (ms)" two levels up): :func:`context_unit`
+    of each, nearest first; None when none gives exactly one."""
+    caption = table.context.split("\n", 1)[1] if "\n" in table.context else ""
+    for text in (caption, *(table.headings or (table.context,))):
+        unit = context_unit(text) if text else None
+        if unit is not None:
+            return unit
+    return None
+
+
 @lru_cache(maxsize=8192)
 def header_unit(header: str) -> str | None:
     """The unit a header names (``GEMM ms fp16`` -> ``ms``, ``plan MiB`` ->
@@ -135,7 +152,10 @@ def _cell_figures(text: str) -> tuple[list[Figure], bool]:
         return [_plain_figure(text, 0)], True
     pair = _PLAIN_PAIR_RE.fullmatch(text)
     if pair:
-        return [_plain_figure(pair.group(1), pair.start(1)), _plain_figure(pair.group(2), pair.start(2))], True
+        first, second = _plain_figure(pair.group(1), pair.start(1)), _plain_figure(pair.group(2), pair.start(2))
+        if is_count_share(first, second, text[pair.end(1):pair.start(2)]):
+            first, second = first._replace(exact=True), second._replace(exact=True)
+        return [first, second], True
     if text.endswith(")"):
         annotated = _ANNOTATION_RE.match(text)
         # "(1.26x)" or "(+8%)" is a figure of the cell, "(2 jobs: ...)" a note on it
@@ -181,7 +201,9 @@ def type_columns(table: Table) -> None:
             continue
         parsed = [cell[0] for cell in cells]
         numeric = len(parsed) - parsed.count(None)
-        named_label = unit is None and _is_label_header(header) and not (numeric == nonempty and _names_a_quantity(header))
+        # "TRT plugin" over figures, a speedup after it: the speedup's operand, not a label (studygen.lint.table_model)
+        named_label = unit is None and _is_label_header(header) and not (
+            numeric == nonempty and (_names_a_quantity(header) or precedes_derived(table.headers, column) or ratio_header(header)))
         keyed = unit is None and (_is_key_column(texts) if column == 0 else _is_repeated_integers(texts))
         if named_label or numeric * 2 <= nonempty or keyed:
             if not _is_text_header(header) and _short_cells(texts):
@@ -201,7 +223,7 @@ def type_columns(table: Table) -> None:
             headers = _split_header(table.headers[column], parts)
             if headers is not None:
                 split_labels.setdefault(parts, [varying for _, varying in headers])
-    default_unit = context_unit(table.context) if table.context else None
+    default_unit = table_unit(table)
     for column, parsed, parts in numeric_columns:
         _add_series(table, column, parsed, parts, split_labels.get(parts), default_unit)
 
@@ -409,8 +431,8 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
                 part_unit = unit_of_most
             if units_seen != {part_unit}:
                 values = [v if v is None or v.unit in (None, part_unit) else None for v in values]
-        if part_unit is None:
-            part_unit = default_unit
+        if part_unit is None and not ratio_header(display):
+            part_unit = default_unit  # "Throughput (images/s)" over a table: not the unit of its speedup column
         if any(v is not None for v in values):
             made.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values))
     own_split = parts > 1 and _split_header(header, parts) is not None

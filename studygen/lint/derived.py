@@ -2,11 +2,12 @@
 follow, whether a printed figure fits one to its printed digits, and which
 definition a table column of derived figures follows.
 
-*Fits to the printed digits*: every figure stands for an interval (``0.97``
-for 0.965 to 0.975); the formula's interval over its operands' intervals
-must meet the derived figure's interval. A derived figure whose last digit
-was truncated instead of rounded (``1.69x`` for 1.697) fits too: it is
-defensible either way, so it is never reported.
+*Fits to the printed digits*: the one rule of :mod:`studygen.lint.rounding`:
+every figure stands for an interval (``0.97`` for 0.965 to 0.975; counts
+exactly), and the formula's interval over its operands' intervals must meet
+the derived figure's interval. A derived figure whose last digit was
+truncated instead of rounded (``1.69x`` for 1.697) fits too: it is never
+reported.
 
 A column's definition is found by trying, for every formula of its unit:
 
@@ -23,52 +24,42 @@ and two thirds of the rows it applies to (see :func:`best_fit`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..numbers import format_number
-from ..patterns import lazy_compile
 from .document import Series, Table
-from .figures import RATIO_UNITS, Figure, interval, with_unit
+from .figures import Figure, with_unit
+from .rounding import Interval, consistent, gives, quotient, stands_for
+from .table_model import declared_definitions, is_derived, row_groups
 
 
-def _ratio_interval(a: Figure, b: Figure) -> tuple[float, float] | None:
-    a_lo, a_hi = interval(a)
-    b_lo, b_hi = interval(b)
-    if b_lo <= 0 <= b_hi:
-        return None
-    quotients = (a_lo / b_lo, a_lo / b_hi, a_hi / b_lo, a_hi / b_hi)
-    return min(quotients), max(quotients)
+def _ratio(a: Figure, b: Figure) -> Interval | None:
+    return quotient(stands_for(a), stands_for(b))
 
 
-def _ratio(a, b):
-    return _ratio_interval(a, b)
-
-
-def _relative_to_first(a, b):
+def _relative_to_first(a: Figure, b: Figure) -> Interval | None:
     # (a - b) / a * 100 = (1 - b / a) * 100
-    r = _ratio_interval(b, a)
-    return None if r is None else ((1 - r[1]) * 100, (1 - r[0]) * 100)
+    r = _ratio(b, a)
+    return None if r is None else Interval((1 - r.hi) * 100, (1 - r.lo) * 100)
 
 
-def _relative_to_second(a, b):
+def _relative_to_second(a: Figure, b: Figure) -> Interval | None:
     # (a - b) / b * 100 = (a / b - 1) * 100
-    r = _ratio_interval(a, b)
-    return None if r is None else ((r[0] - 1) * 100, (r[1] - 1) * 100)
+    r = _ratio(a, b)
+    return None if r is None else Interval((r.lo - 1) * 100, (r.hi - 1) * 100)
 
 
-def _percent_ratio(a, b):
-    r = _ratio_interval(a, b)
-    return None if r is None else (r[0] * 100, r[1] * 100)
+def _percent_ratio(a: Figure, b: Figure) -> Interval | None:
+    r = _ratio(a, b)
+    return None if r is None else Interval(r.lo * 100, r.hi * 100)
 
 
-def _difference(a, b):
-    a_lo, a_hi = interval(a)
-    b_lo, b_hi = interval(b)
-    return a_lo - b_hi, a_hi - b_lo
+def _difference(a: Figure, b: Figure) -> Interval:
+    x, y = stands_for(a), stands_for(b)
+    return Interval(x.lo - y.hi, x.hi - y.lo)
 
 
-# name -> (interval function, point function, how to print it)
+# name -> (interval over the operands' printed intervals, point function, how to print it)
 FORMULAS = {
     "ratio": (_ratio, lambda a, b: a / b, "{a} / {b}"),
     "relative_first": (_relative_to_first, lambda a, b: (a - b) / a * 100, "({a} - {b}) / {a}"),
@@ -76,19 +67,6 @@ FORMULAS = {
     "percent_ratio": (_percent_ratio, lambda a, b: a / b * 100, "{a} / {b}"),
     "difference": (_difference, lambda a, b: a - b, "{a} - {b}"),
 }
-
-# Header words of a column of differences ("saving ms", "delta") and of ratios
-# printed without an x ("speedup", "ratio", "relative throughput").
-DIFFERENCE_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "reduction", "overhead", "gain", "change"})
-RATIO_WORDS = frozenset({"speedup", "speed-up", "ratio", "relative", "times", "slowdown"})
-_RATIO_HEADER_RE = lazy_compile(r"\b(?:speed-?ups?|ratio|relative|x\s+faster|times\s+faster|slowdown)\b|×", re.IGNORECASE)
-
-
-def ratio_header(header: str) -> bool:
-    """True for a header that names a ratio without an ``x`` unit
-    ("speedup", "speed-up vs fp16", "relative goodput", "times faster")."""
-    return _RATIO_HEADER_RE.search(header) is not None
-
 
 def formulas_for(unit: str | None, difference_header: bool, ratio_named: bool = False) -> tuple[str, ...]:
     """Formulas a derived figure of ``unit`` may follow: ratios for ``x``
@@ -101,44 +79,14 @@ def formulas_for(unit: str | None, difference_header: bool, ratio_named: bool = 
     return ("difference",) if difference_header else ()
 
 
-def _truncated(computed: tuple[float, float], derived: Figure) -> bool:
-    """True when ``derived`` is the computed interval cut (not rounded) at
-    its printed digits: 1.697 printed 1.69, -0.29 printed -0.2."""
-    step = 2 * derived.half_step
-    if derived.value >= 0:
-        low, high = derived.value, derived.value + step
-    else:
-        low, high = derived.value - step, derived.value
-    return computed[0] < high - 1e-12 and low - 1e-12 <= computed[1]
-
-
-_COARSE = 0.1  # half a printed digit above this share of the value: too coarse to widen a fit
-
-
-def _coarse(figure: Figure) -> bool:
-    """True for a figure whose printed digits say little about its value
-    (small integers: a replica count of 1, a batch size of 2)."""
-    return figure.value == 0 or figure.half_step > _COARSE * abs(figure.value)
-
-
 def fits(formula: str, a: Figure, b: Figure, derived: Figure) -> bool | None:
-    """True when ``derived`` is ``formula(a, b)`` to the printed digits (or
-    truncated at them); None when the formula is undefined (a zero
-    denominator)."""
-    interval_of, point, _ = FORMULAS[formula]
-    if b.value != 0 and (formula != "relative_first" or a.value != 0):
-        # the printed operands give a value inside the derived figure's digits: fits
-        value = point(a.value, b.value)
-        if abs(value - derived.value) <= derived.half_step:
-            return True
-        if _coarse(a) or _coarse(b):
-            # "1" stands for 0.5 to 1.5: its interval would fit almost anything; only its value counts
-            return _truncated((value, value), derived)
-    computed = interval_of(a, b)
+    """True when ``derived`` is ``formula(a, b)`` to the printed digits,
+    rounded or truncated (:func:`studygen.lint.rounding.verdict`); None
+    when the formula is undefined (a denominator that may be zero)."""
+    computed = FORMULAS[formula][0](a, b)
     if computed is None:
         return None
-    low, high = interval(derived)
-    return (computed[0] <= high + 1e-12 and low - 1e-12 <= computed[1]) or _truncated(computed, derived)
+    return consistent(computed, derived)
 
 
 def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> str:
@@ -158,40 +106,57 @@ def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | 
     return f"{pattern.format(a=a.text, b=b.text)} = {with_unit(text, unit)}"
 
 
+def derivation(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> str:
+    """:func:`recomputed` with the interval the printed inputs give
+    (:func:`studygen.lint.rounding.gives`): ``7.53 / 3.20 = 2.35x (2.348x
+    to 2.358x within the printed digits)``."""
+    computed = FORMULAS[formula][0](a, b)
+    text = recomputed(formula, a, b, derived, unit)
+    return text if computed is None else text + gives(computed, derived, unit)
+
+
 @dataclass
 class Fit:
     """A definition of a derived column and how well it fits.
 
     ``kind`` is ``pair`` (``first`` and ``second`` of the same row),
-    ``baseline`` (``first`` of the row against ``first`` of row
-    ``baseline``) or ``previous`` (``first`` of the row against the row
-    before); ``matched`` and ``missed`` are row indexes."""
+    ``baseline`` (``first`` of the row against ``first`` of the row's
+    baseline row, ``baselines[row]``: one row for the table, or one per row
+    group) or ``previous`` (``first`` of the row against the row before, in
+    its row group); ``matched`` and ``missed`` are row indexes. ``declared``
+    says why the table's layout or header declares this definition ("" for
+    one inferred from the figures alone); ``close`` marks a declared one
+    taken because every row is near it though few rows fit it exactly."""
 
     kind: str
     formula: str
     first: Series
     second: Series | None
-    baseline: int | None
+    baselines: dict[int, int]
     matched: list[int]
     missed: list[int]
     reversed: bool = False  # a baseline fit computed as formula(baseline, row)
+    declared: str = ""
+    close: bool = False
+    by_words: bool = False  # declared by the header's words (see table_model.Definition)
 
     def operands(self, row: int) -> tuple[Figure, Figure]:
         """(a, b) of ``row`` for this definition."""
         if self.kind == "pair":
             return self.first.values[row], self.second.values[row]
-        other = self.first.values[self.baseline if self.kind == "baseline" else row - 1]
+        other = self.first.values[self.baselines[row] if self.kind == "baseline" else row - 1]
         return (other, self.first.values[row]) if self.reversed else (self.first.values[row], other)
 
-    def described(self, table: Table, row_word: str = "row") -> str:
-        """What the definition computes from, for a message; ``row_word``:
-        what a row of ``table`` is to the reader ("column" for a transposed
-        view)."""
+    def described(self, table: Table, row_word: str = "row", row: int | None = None) -> str:
+        """What the definition computes ``row`` from, for a message;
+        ``row_word``: what a row of ``table`` is to the reader ("column" for
+        a transposed view)."""
         if self.kind == "pair":
             return f"'{self.first.header}' and '{self.second.header}' give"
         if self.kind == "baseline":
-            label = table.rows[self.baseline].label
-            name = f"{row_word} '{label}'" if label else f"the {row_word} at line {table.rows[self.baseline].line}"
+            baseline = self.baselines[row] if row is not None else next(iter(self.baselines.values()))
+            label = table.rows[baseline].label
+            name = f"{row_word} '{label}'" if label else f"the {row_word} at line {table.rows[baseline].line}"
             return f"'{self.first.header}' against the baseline {name} gives"
         return f"'{self.first.header}' against the {row_word} before gives"
 
@@ -209,7 +174,31 @@ def _score(formula, target: Series, pairs) -> tuple[list[int], list[int]] | None
 
 
 def _enough(matched: list[int], rows: int) -> bool:
+    """An inferred definition: two rows at least, and two thirds of them."""
     return len(matched) >= 2 and len(matched) * 3 >= rows * 2
+
+
+# A declared definition every row of which lies within this share of the
+# printed figure is the column's, though few rows fit it to the digits: the
+# figures were derived from other measurements than those printed.
+CLOSE = 0.10
+
+
+def _close(formula: str, target: Series, pairs) -> bool:
+    """True when every row's recomputed value is within :data:`CLOSE` of its
+    printed figure, over three rows at least (two could agree by chance)."""
+    if len(pairs) < 3:
+        return False
+    point = FORMULAS[formula][1]
+    for row, a, b in pairs:
+        printed = target.values[row].value
+        try:
+            value = point(a.value, b.value)
+        except ZeroDivisionError:
+            return False
+        if printed == 0 or abs(value - printed) > CLOSE * abs(printed):
+            return False
+    return True
 
 
 def pair_fits(target: Series, formulas, pool: list[Series]):
@@ -228,14 +217,15 @@ def pair_fits(target: Series, formulas, pool: list[Series]):
             for formula in formulas:
                 scored = _score(formula, target, pairs)
                 if scored and _enough(scored[0], len(pairs)):
-                    yield Fit("pair", formula, first, second, None, *scored)
+                    yield Fit("pair", formula, first, second, {}, *scored)
 
 
-def _baseline_candidates(target: Series, operand: Series) -> list[int]:
-    """Rows that may be the reference of ``target``: where it prints the
-    identity (1x, 100%, 0%) or is empty while the operand is not."""
+def _baseline_candidates(target: Series, operand: Series, rows) -> list[int]:
+    """Rows of ``rows`` that may be the reference of ``target``: where it
+    prints the identity (1x, 100%, 0%) or is empty while the operand is not."""
     found = []
-    for index, (derived, figure) in enumerate(zip(target.values, operand.values)):
+    for index in rows:
+        derived, figure = target.values[index], operand.values[index]
         if figure is None or figure.value == 0:
             continue
         if derived is None or derived.value in (1.0, 100.0, 0.0):
@@ -243,61 +233,131 @@ def _baseline_candidates(target: Series, operand: Series) -> list[int]:
     return found
 
 
-def baseline_fits(target: Series, formulas, pool: list[Series]):
+def _baseline_pairs(target: Series, first: Series, baselines: dict[int, int]):
+    return [(i, first.values[i], first.values[b]) for i, b in baselines.items()
+            if target.values[i] is not None and first.values[i] is not None]
+
+
+def _baseline_choices(table: Table, target: Series, first: Series):
+    """Row -> baseline row maps to try: one baseline for the whole table
+    (each of its first three candidates), or, when the table has row groups
+    (:func:`studygen.lint.table_model.row_groups`), each group's first
+    candidate for the group's rows."""
+    groups = row_groups(table, target)
+    if len(groups) == 1:
+        for baseline in _baseline_candidates(target, first, range(len(table.rows)))[:3]:
+            yield {i: baseline for i in range(len(table.rows)) if i != baseline}
+        return
+    chosen = {}
+    for group in groups:
+        candidates = _baseline_candidates(target, first, group)
+        if candidates:
+            chosen.update({i: candidates[0] for i in group if i != candidates[0]})
+    if chosen:
+        yield chosen
+
+
+def baseline_fits(table: Table, target: Series, formulas, pool: list[Series]):
     """Fits of ``target`` as a formula of one column against its value in a
-    baseline row (the rows of the baseline itself left out of the count)."""
+    baseline row, or in each row group's baseline row (the baseline rows
+    themselves left out of the count)."""
     for first in pool:
         if first is target:
             continue
-        for baseline in _baseline_candidates(target, first)[:3]:
-            base = first.values[baseline]
-            pairs = [(i, first.values[i], base) for i, v in enumerate(target.values)
-                     if v is not None and i != baseline and first.values[i] is not None]
+        for baselines in _baseline_choices(table, target, first):
+            pairs = _baseline_pairs(target, first, baselines)
             if len(pairs) < 2:
                 continue
             for formula in formulas:
                 for ordered in (pairs, [(i, b, a) for i, a, b in pairs]):
                     scored = _score(formula, target, ordered)
                     if scored and _enough(scored[0], len(ordered)):
-                        yield Fit("baseline", formula, first, None, baseline, *scored, reversed=ordered is not pairs)
+                        yield Fit("baseline", formula, first, None, baselines, *scored, reversed=ordered is not pairs)
 
 
-def previous_fits(target: Series, formulas, pool: list[Series]):
+def _previous_pairs(table: Table, target: Series, first: Series):
+    """(row, its figure, the figure of the row before) within each row group."""
+    pairs = []
+    for group in row_groups(table):
+        for i in group[1:]:
+            if target.values[i] is not None and first.values[i] is not None and first.values[i - 1] is not None:
+                pairs.append((i, first.values[i], first.values[i - 1]))
+    return pairs
+
+
+def previous_fits(table: Table, target: Series, formulas, pool: list[Series]):
     """Fits of ``target`` as a formula of one column against the row before
-    (each row a step further than the last)."""
+    in its row group (each row a step further than the last)."""
     for first in pool:
         if first is target:
             continue
-        pairs = [(i, first.values[i], first.values[i - 1]) for i, v in enumerate(target.values)
-                 if v is not None and i > 0 and first.values[i] is not None and first.values[i - 1] is not None]
+        pairs = _previous_pairs(table, target, first)
         if len(pairs) < 2:
             continue
         for formula in formulas:
             scored = _score(formula, target, pairs)
             if scored and _enough(scored[0], len(pairs)):
-                yield Fit("previous", formula, first, None, None, *scored)
+                yield Fit("previous", formula, first, None, {}, *scored)
+
+
+def declared_fits(table: Table, target: Series, formulas):
+    """Fits of the definitions ``target``'s layout or header declares
+    (:func:`studygen.lint.table_model.declared_definitions`), either way
+    round: taken on the evidence an inferred one needs (:func:`_enough`), or
+    when every row is :func:`_close` to them."""
+    for definition in declared_definitions(table, target):
+        if definition.kind == "pair":
+            rows = [i for i, v in enumerate(target.values) if v is not None
+                    and definition.first.values[i] is not None and definition.second.values[i] is not None]
+            pairs = [(i, definition.first.values[i], definition.second.values[i]) for i in rows]
+            kind, baselines = "pair", {}
+        else:  # baseline
+            baselines = next(_baseline_choices(table, target, definition.first), {})
+            pairs = _baseline_pairs(target, definition.first, baselines)
+            kind = "baseline"
+        if len(pairs) < 2:
+            continue
+        for formula in formulas:
+            for ordered in (pairs, [(i, b, a) for i, a, b in pairs]):
+                scored = _score(formula, target, ordered)
+                if scored is None:
+                    continue
+                matched, missed = scored
+                enough = _enough(matched, len(ordered))
+                close = not enough and _close(formula, target, ordered)
+                if close or enough:
+                    first, second = definition.first, definition.second
+                    if kind == "pair" and ordered is not pairs:
+                        first, second = second, first
+                    yield Fit(kind, formula, first, second, baselines, matched, missed,
+                              reversed=kind == "baseline" and ordered is not pairs, declared=definition.why, close=close,
+                              by_words=definition.by_words)
 
 
 def best_fit(table: Table, target: Series, formulas, operands: dict) -> Fit | None:
     """The definition of ``target`` that fits most of its rows (see the
-    module docstring), or None when none fits enough of them. Among equal
-    fits: operands in the target's own column or sub-column, operands its
-    header names, a pair of columns before a baseline row before the row
-    before."""
+    module docstring), or None when none fits enough of them. A definition
+    the header's words state comes first; among equal fits: one the table's
+    layout declares, operands in the target's own column or
+    sub-column, operands its header names, a pair of columns before a
+    baseline row before the row before."""
     if "difference" in formulas:
         pool = list(operands.get(target.unit, []))
     else:
         pool = [s for unit, group in operands.items() for s in group]
     best, best_key = None, None
     kinds = {"pair": 2, "baseline": 1, "previous": 0}
-    for fit in (*pair_fits(target, formulas, pool), *baseline_fits(target, formulas, pool), *previous_fits(target, formulas, pool)):
+    candidates = (*declared_fits(table, target, formulas), *pair_fits(target, formulas, pool),
+                  *baseline_fits(table, target, formulas, pool), *previous_fits(table, target, formulas, pool))
+    for fit in candidates:
         rows = len(fit.matched) + len(fit.missed)
         second = fit.second or fit.first
         aligned = (fit.first.sub == second.sub == target.sub) + (fit.first.varying == second.varying == target.varying)
         own_column = fit.first.column == target.column
         # prefer operands the header names ("Throughput Improvement" over throughputs)
         named = len(target.quantity & (fit.first.quantity | second.quantity))
-        key = (len(fit.matched) / rows, own_column, aligned, named, kinds[fit.kind], len(fit.matched))
+        # a definition the header states comes first: a better fit over other columns would make the header wrong
+        key = (fit.by_words, len(fit.matched) / rows, bool(fit.declared), own_column, aligned, named, kinds[fit.kind], len(fit.matched))
         if best_key is None or key > best_key:
             best, best_key = fit, key
     return best
@@ -305,9 +365,9 @@ def best_fit(table: Table, target: Series, formulas, operands: dict) -> Fit | No
 
 def operand_pools(table: Table) -> dict[str | None, list[Series]]:
     """The table's series that a derived figure may be computed from, by
-    unit (no ``x`` or ``%`` series)."""
+    unit (no ``x`` or ``%`` series, no column headed as a ratio)."""
     operands: dict[str | None, list[Series]] = {}
     for series in table.series:
-        if series.unit not in RATIO_UNITS:
+        if not is_derived(series):
             operands.setdefault(series.unit, []).append(series)
     return operands

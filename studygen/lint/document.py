@@ -23,12 +23,33 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from ..patterns import lazy_compile
 from .figures import RATIO_UNITS, Figure, Range, Token, find_ranges, statistic_of, tokenize
 from .restriction import TextView, is_single_token, restricted_rows
 from .text import figure_scope, keywords, label_tokens, measure_words, normalize, opening_phrase, split_sentences, stem
+
+class cached_property:  # noqa: N801 - used as functools.cached_property is
+    """A property computed on first read and kept in the instance's
+    ``__dict__`` (later reads never reach it): functools.cached_property
+    without the lock it takes on every first read in Python 3.11, which the
+    model's many small objects (sentences, series) paid for each."""
+
+    def __init__(self, function):
+        self.function = function
+        self.name = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.function(instance)
+        return value
+
 
 # What an empty table cell holds ("-", "n/a", "tbd" …); compared in lower case.
 EMPTY_CELLS = frozenset({"", "-", "–", "—", "n/a", "na", "n.a.", "?", "tbd", "…", "..."})
@@ -88,13 +109,27 @@ class Row:
 
     @property
     def label(self) -> str:
-        """The row's label cells joined (``B200 / 11.1 / 800 x 1067``); "" when none."""
+        """The row's label cells joined (``B200 / 11.1 / 800 x 1067``); "" when
+        none. An empty first label cell beside other label cells continues
+        the label above it (a model named on the first row of its group
+        only: ``R101 / 4``)."""
         if self._label is None:
             columns = self.table.label_columns if self.table is not None else ()
-            self._label = " / ".join(
-                t for t in (self.cells[c] for c in columns) if not is_empty_cell(t)
-            )
+            cells = [self.cells[c] for c in columns]
+            # (only beside another label cell: a lone empty label is no continuation, it names nothing)
+            if len(cells) > 1 and is_empty_cell(cells[0]) and self.index:
+                cells[0] = self._label_above(columns[0])
+            self._label = " / ".join(t for t in cells if not is_empty_cell(t))
         return self._label
+
+    def _label_above(self, column: int) -> str:
+        """The nearest non-empty cell of ``column`` above this row ("" at the top)."""
+        rows = self.table.rows
+        for index in range(self.index - 1, -1, -1):
+            text = rows[index].cells[column]
+            if not is_empty_cell(text):
+                return text
+        return ""
 
     def name(self) -> str:
         """``row 'B200 / 11.1 / 800 x 1067'`` (or ``the row at line N``)."""
@@ -169,6 +204,7 @@ class Table:
     headers: list[str]
     rows: list[Row]
     context: str = ""
+    headings: tuple[str, ...] = ()  # the headings above the table, nearest first
     label_columns: list[int] = field(default_factory=list)
     series: list[Series] = field(default_factory=list)
     # label column -> normalised value -> row indexes
@@ -176,7 +212,7 @@ class Table:
     numeric_labels: dict[int, str] = field(default_factory=dict)  # column -> header word before its numbers
     # label column -> word of its labels -> rows whose label holds it ("decode" of "deepep_decode")
     label_parts: dict[int, dict[str, set[int]]] = field(default_factory=dict)
-    pair_cache: dict = field(default_factory=dict)  # unit -> column pairs (SG101)
+    pair_cache: dict = field(default_factory=dict)  # what checks keep per table: column pairs by unit (SG101), labelled rows (SG103)
 
     @cached_property
     def unit_counts(self) -> Counter:
@@ -254,8 +290,9 @@ class Sentence:
     tokens: list[Token]
     ranges: list[Range]
 
-    @property
+    @cached_property
     def text(self) -> str:
+        """The sentence's text (sliced once: clauses and views read it often)."""
         return self.block.text[self.start:self.end]
 
     def line_at(self, offset: int) -> int:
@@ -290,18 +327,18 @@ class Sentence:
         …, and B takes …"), else those words (no restriction)."""
         relative = offset - self.start
         document = self.block.document
+        start, end = figure_scope(self.text, relative, relative + max(length, 1))
+        own = self.segment_view(start, end)
+        if _names_rows(own, document):
+            return own  # (the sentence then names a label too: the whole-sentence view is not needed)
         whole = self.view
         if not (_names_rows(whole, document) or whole.multiword_possible or document.header_parts & whole.token_set):
             return whole  # the sentence names no label and no header part at all
-        start, end = figure_scope(self.text, relative, relative + max(length, 1))
-        own = self._segment_view(start, end)
-        if _names_rows(own, document):
-            return own
         # inside a parenthesis the whole parenthesis scopes it: "(nvfp4 loses at 1024, 0.80-0.83x)"
         opened = self.text.rfind("(", 0, relative)
         if opened != -1 and self.text.rfind(")", opened, relative) == -1:
             closed = self.text.find(")", relative)
-            inner = self._segment_view(opened + 1, closed if closed != -1 else len(self.text))
+            inner = self.segment_view(opened + 1, closed if closed != -1 else len(self.text))
             if _names_rows(inner, document):
                 return inner
         opening = self.opening_view
@@ -315,7 +352,9 @@ class Sentence:
         document = self.block.document
         return TextView(opening, document.label_vocab, parts=document.label_parts) if opening else None
 
-    def _segment_view(self, start: int, end: int) -> TextView:
+    def segment_view(self, start: int, end: int) -> TextView:
+        """The view of the sentence's text ``start:end`` (offsets into
+        :attr:`text`), made once per span: several checks read one clause."""
         views = self.__dict__.setdefault("_segment_views", {})
         view = views.get((start, end))
         if view is None:
@@ -338,10 +377,16 @@ class Block:
     text: str
     heading: str
     in_list: bool = False
+    headings: tuple[str, ...] = ()  # the headings above the block, nearest first
 
     def line_at(self, offset: int) -> int:
         """Source line of ``offset`` in :attr:`text`."""
         return self.line + self.text.count("\n", 0, offset)
+
+    @cached_property
+    def lowered(self) -> str:
+        """The block's text in lower case (for substring prefilters)."""
+        return self.text.lower()
 
     @cached_property
     def has_digits(self) -> bool:
@@ -398,6 +443,7 @@ class Document:
     label_parts: frozenset[str] = frozenset()  # words of labels that tell rows apart ("decode", "first")
     numeric_header_words: frozenset[str] = frozenset()
     header_parts: frozenset[str] = frozenset()  # varying parts of split headers ("fp8", "800x1067")
+    memo: dict = field(default_factory=dict)  # what checks keep per document (SG101: the columns backing a kind of claim)
 
     @cached_property
     def prose(self) -> list[Block]:

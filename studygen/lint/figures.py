@@ -59,6 +59,7 @@ _SPREAD_BEFORE_RE = lazy_compile(r"(?:±|\+/-|\+-)\s*$")
 
 _RANGE_GAP_RE = lazy_compile(r"\s*(?:to|–|—|-|‒|\.\.\.?|…)\s*")
 _AND_GAP_RE = lazy_compile(r"\s*and\s*")
+_MAX_RANGE_GAP = 16  # characters between a range's figures: " to ", " and ", " – " with room for spacing
 _BETWEEN_RE = lazy_compile(r"\bbetween\s*$", re.IGNORECASE)
 _FROM_RE = lazy_compile(r"\bfrom\s*$", re.IGNORECASE)
 _RANGE_VERB_RE = lazy_compile(r"\b(?:ranges?|ranging|range|var(?:y|ies|ied|ying)|spans?|spanning|spread)\b[^,;.]{0,40}\bfrom\s*$", re.IGNORECASE)
@@ -80,7 +81,8 @@ _DIFFERENCE_AFTER_RE = lazy_compile(
 
 class Figure(NamedTuple):
     """A number as printed: ``value``, its ``text``, printed ``decimals``,
-    normalised ``unit`` (None when unstated) and its offsets in the text."""
+    normalised ``unit`` (None when unstated), its offsets in the text, and
+    ``exact`` when it is a count printed as it is (see :func:`mark_counts`)."""
 
     value: float
     text: str
@@ -88,6 +90,7 @@ class Figure(NamedTuple):
     unit: str | None
     start: int
     end: int
+    exact: bool = False
 
     @property
     def half_step(self) -> float:
@@ -139,6 +142,9 @@ def with_unit(number_text: str, unit: str | None) -> str:
 
 
 def _number(text: str) -> tuple[float, int]:
+    if "," not in text and "−" not in text:  # the common case: "5.889", "-12"
+        dot = text.find(".")
+        return float(text), (len(text) - dot - 1 if dot != -1 else 0)
     cleaned = text.replace(",", "").replace("−", "-")
     decimals = len(cleaned.split(".", 1)[1]) if "." in cleaned else 0
     return float(cleaned), decimals
@@ -154,36 +160,74 @@ def tokenize(text: str) -> list[Token]:
     # The prefix and spread tests only run where their markers occur at all.
     has_spread = "±" in text or "+/-" in text or "+-" in text
     has_ap = "AP" in text
+    # tuple.__new__ straight away: a named tuple's own __new__ is a Python frame per figure
+    new = tuple.__new__
+    append = tokens.append
     for match in _TOKEN_RE.finditer(text):
         start, end = match.span()
-        if match.group("shape") is not None:
-            tokens.append(Token("shape", None, start, end, match.group()))
+        shape, version, number_text, unit_text = match.groups()  # one call: named lookups cost per figure
+        if shape is not None:
+            append(new(Token, ("shape", None, start, end, shape)))
             continue
-        if match.group("version") is not None:
-            tokens.append(Token("version", None, start, end, match.group()))
+        if version is not None:
+            append(new(Token, ("version", None, start, end, version)))
             continue
-        number_text = match.group("num")
-        if has_spread and start and _SPREAD_BEFORE_RE.search(text, max(0, start - 6), start):
+        if has_spread and start and _spread_before(text, start):
             # "5.3 ± 0.2 ms": the unit after the spread belongs to the figure before it
-            unit_text = match.group("unit")
             if unit_text and tokens and tokens[-1].figure is not None and tokens[-1].figure.unit is None:
                 tokens[-1] = tokens[-1]._replace(figure=tokens[-1].figure._replace(unit=UNITS[unit_text]))
             continue
-        value, decimals = _number(number_text)
-        unit_text = match.group("unit")
+        if "," in number_text or "−" in number_text:
+            value, decimals = _number(number_text)
+            number_text = number_text.replace("−", "-")
+        else:  # _number's common case, inlined
+            dot = number_text.find(".")
+            value, decimals = float(number_text), (len(number_text) - dot - 1 if dot != -1 else 0)
         unit = UNITS[unit_text] if unit_text else None
         if unit is None and has_ap and start:
             prefix = _AP_PREFIX_RE.search(text, max(0, start - 32), start)
             if prefix:
                 unit = UNITS[prefix.group(1)]
-        figure = Figure(value, number_text.replace("−", "-"), decimals, unit, start, end)
-        tokens.append(Token("num", figure, start, end, match.group()))
-    return tokens
+        figure = new(Figure, (value, number_text, decimals, unit, start, end, False))
+        append(new(Token, ("num", figure, start, end, text[start:end])))
+    return mark_counts(text, tokens)
+
+
+def _spread_before(text: str, start: int) -> bool:
+    """True when ``±`` (or ``+/-``) ends right before ``start``: the figure there is a spread."""
+    window = text[max(0, start - 6):start]
+    return ("±" in window or "+/-" in window or "+-" in window) and _SPREAD_BEFORE_RE.search(window) is not None
 
 
 def figures_of(text: str) -> list[Figure]:
     """The figures of ``text`` (shapes and versions left out)."""
     return [t.figure for t in tokenize(text) if t.figure is not None]
+
+
+def is_count_share(first: Figure, second: Figure, separator: str) -> bool:
+    """True for ``k/N`` printed with a bare slash between two whole numbers,
+    ``k <= N``: ``26/100`` requests, ``3997/4000`` calls (a count of a total)."""
+    return (separator == "/" and first.decimals == 0 and second.decimals == 0 and first.unit is None
+            and 0 <= first.value <= second.value and second.value > 0)
+
+
+_COUNT_SHARE_RE = lazy_compile(r"\d/\d")
+
+
+def mark_counts(text: str, tokens: list[Token]) -> list[Token]:
+    """``tokens`` with the figures of each counted share (``26/100``, see
+    :func:`is_count_share`) marked exact: counts of events are not rounded
+    (:mod:`studygen.lint.rounding`)."""
+    if "/" not in text or not _COUNT_SHARE_RE.search(text):
+        return tokens
+    for index in range(len(tokens) - 1):
+        first, second = tokens[index], tokens[index + 1]
+        if first.figure is None or second.figure is None or first.end + 1 != second.start:
+            continue
+        if is_count_share(first.figure, second.figure, text[first.end]):
+            tokens[index] = first._replace(figure=first.figure._replace(exact=True))
+            tokens[index + 1] = second._replace(figure=second.figure._replace(exact=True))
+    return tokens
 
 
 def find_ranges(text: str, tokens: list[Token]) -> list[Range]:
@@ -194,14 +238,18 @@ def find_ranges(text: str, tokens: list[Token]) -> list[Range]:
     ``change``; checks of coverage use kind ``range`` only."""
     ranges = []
     index = 0
+    has_between = "between" in text.lower()
     while index + 1 < len(tokens):
         first, second = tokens[index], tokens[index + 1]
         if first.figure is None or second.figure is None:
             index += 1
             continue
         gap_start, gap_end = first.end, second.start
+        if gap_end - gap_start > _MAX_RANGE_GAP:
+            index += 1  # no joining word is that long: no range, no regex run
+            continue
         before_start = max(0, first.start - 60)
-        between = _BETWEEN_RE.search(text, before_start, first.start)
+        between = _BETWEEN_RE.search(text, before_start, first.start) if has_between else None
         if between:
             joined = _AND_GAP_RE.fullmatch(text, gap_start, gap_end) or _RANGE_GAP_RE.fullmatch(text, gap_start, gap_end)
         else:
@@ -225,17 +273,6 @@ def find_ranges(text: str, tokens: list[Token]) -> list[Range]:
         ranges.append(Range(lo, hi, unit, kind, difference, first.start, second.end, source))
         index += 2
     return ranges
-
-
-def covers(lo: Figure, hi: Figure, value: float) -> bool:
-    """True when ``value`` lies in the range as printed: from ``lo`` minus
-    half its last digit to ``hi`` plus half its last digit."""
-    return lo.value - lo.half_step - 1e-9 <= value <= hi.value + hi.half_step + 1e-9
-
-
-def rounds_to(value: float, figure: Figure) -> bool:
-    """True when ``value`` printed at ``figure``'s decimals gives ``figure``."""
-    return abs(value - figure.value) <= figure.half_step + 1e-9 * max(1.0, abs(value))
 
 
 def rounding_keys(value: float, decimals: int) -> tuple[int, ...]:

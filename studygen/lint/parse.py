@@ -306,6 +306,8 @@ def build_document(source: str, path: str, tokens: list, env: dict | None = None
     env = {} if env is None else env
     document = Document(path=path, text=source, lines=SourceLines(source))
     heading = ""
+    chain: list[tuple[int, str]] = []  # (level, text) of the headings above, outermost first
+    headings: tuple[str, ...] = ()  # their texts, nearest first (one tuple shared by a section's blocks)
     section = 0
     order = 0
     list_depth = 0
@@ -322,9 +324,13 @@ def build_document(source: str, path: str, tokens: list, env: dict | None = None
             if is_heading and int(token.tag[1]) <= 2:
                 section += 1
             block_text = inline_text(inline.content, env)
-            block = Block(document, order, section, "heading" if is_heading else "paragraph", start + 1, end, block_text, heading, list_depth > 0)
+            block = Block(document, order, section, "heading" if is_heading else "paragraph", start + 1, end, block_text, heading,
+                          list_depth > 0, headings)
             if is_heading:
                 heading = block_text
+                level = int(token.tag[1])
+                chain = [entry for entry in chain if entry[0] < level] + [(level, block_text)]
+                headings = tuple(text for _, text in reversed(chain))
                 previous_paragraph = None
             else:
                 document.paragraph_lines.append((start, end))
@@ -337,7 +343,7 @@ def build_document(source: str, path: str, tokens: list, env: dict | None = None
             context = heading
             if previous_paragraph is not None and previous_paragraph.end_line >= token.map[0] - 1:
                 context = f"{heading}\n{previous_paragraph.text}"
-            index = _read_table(tokens, index, document, order, section, context, env)
+            index = _read_table(tokens, index, document, order, section, context, env, headings)
             order += 1
             previous_paragraph = None
             continue
@@ -372,7 +378,8 @@ def _cell_text(content: str, env: dict) -> str:
     return inline_text(content, env).strip()
 
 
-def _read_table(tokens, index: int, document: Document, order: int, section: int, context: str, env: dict) -> int:
+def _read_table(tokens, index: int, document: Document, order: int, section: int, context: str, env: dict,
+                headings: tuple[str, ...] = ()) -> int:
     """Read a :func:`compact_table` table from ``table_open`` at ``index``;
     returns the index after ``table_close``."""
     table_token = tokens[index]
@@ -397,7 +404,7 @@ def _read_table(tokens, index: int, document: Document, order: int, section: int
             break
         index += 1
     start, end = table_token.map
-    table = Table(order, section, start + 1, end, headers, rows, context)
+    table = Table(order, section, start + 1, end, headers, rows, context, headings=headings)
     for row in rows:
         row.table = table
     type_columns(table)

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from ..patterns import lazy_compile
-from .derived import fits, formulas_for, recomputed
+from .derived import derivation, fits, formulas_for
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .text import keywords, normalize
@@ -78,20 +78,32 @@ def _label_of(cell: str) -> str:
     return " ".join(cell.lower().split())
 
 
+def _labelled_rows(table: Table) -> dict[str, list[int]]:
+    """Label -> rows of the table's one label column (labels of two characters
+    or more with a letter); kept on the table, which clauses read repeatedly."""
+    cached = table.pair_cache.get("labelled rows")
+    if cached is None:
+        column = table.label_columns[0]
+        cached = {}
+        for row in table.rows:
+            label = _label_of(row.cells[column])
+            if len(label) >= 2 and any(c.isalpha() for c in label):
+                cached.setdefault(label, []).append(row.index)
+        table.pair_cache["labelled rows"] = cached
+    return cached
+
+
 def _named_rows(table: Table, clause: str) -> tuple[int, int] | None:
     """The two rows the clause names by their labels, or None (not two, a
     label shared by several rows, or a label column that is not one)."""
     if len(table.label_columns) != 1:
         return None
-    column = table.label_columns[0]
-    rows_of: dict[str, list[int]] = {}
-    for row in table.rows:
-        label = _label_of(row.cells[column])
-        if len(label) >= 2 and any(c.isalpha() for c in label):
-            rows_of.setdefault(label, []).append(row.index)
+    rows_of = _labelled_rows(table)
     spans = []
     lowered = clause.lower()
     for label, rows in rows_of.items():
+        if label not in lowered:
+            continue  # the whole-word search below only where the text holds the label at all
         for match in re.finditer(r"(?<![\w.+-])" + re.escape(label) + r"(?![\w+]|-\w)", lowered):
             spans.append((match.start(), match.end(), label))
     # a label inside a longer one ("int8" in "int8+sq") is the longer one
@@ -151,10 +163,10 @@ def _reading(table: Table, clause: str, figure: Figure) -> _Reading | None:
     return _Reading(table, series, rows, any(verdicts))
 
 
-def _nearby(document: Document, sentence: Sentence) -> list[Table]:
+def _nearby(document: Document, block) -> list[Table]:
     """The nearest table above the paragraph in its section and the nearest below."""
-    order = sentence.block.order
-    tables = document.tables_by_section.get(sentence.block.section, ())
+    order = block.order
+    tables = document.tables_by_section.get(block.section, ())
     above = [t for t in tables if t.order < order]
     below = [t for t in tables if t.order > order]
     return ([max(above, key=lambda t: t.order)] if above else []) + ([min(below, key=lambda t: t.order)] if below else [])
@@ -166,6 +178,9 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     found = []
     for block in document.prose:
         if not block.has_digits:
+            continue
+        # the tables a clause of this block may read: one label column is what names two rows
+        if not any(len(t.label_columns) == 1 for t in _nearby(document, block)):
             continue
         text = block.text
         for sentence in block.sentences:
@@ -185,7 +200,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                         _HEDGE_AFTER_RE.match(text[figure.end:end]):
                     continue
                 if tables is None:
-                    tables = _nearby(document, sentence)
+                    tables = _nearby(document, sentence.block)
                 clause = text[start:end]
                 readings = [r for r in (_reading(t, clause, figure) for t in tables) if r is not None]
                 if len(readings) != 1 or readings[0].fits:
@@ -199,7 +214,7 @@ def _finding(sentence: Sentence, figure: Figure, reading: _Reading) -> tuple[int
     first, second = (table.rows[i] for i in reading.rows)
     a, b = series.values[reading.rows[0]], series.values[reading.rows[1]]
     formula = formulas_for(figure.unit, False)[0]
-    options = " or ".join(recomputed(formula, x, y, figure) for x, y in ((a, b), (b, a)))
+    options = " or ".join(derivation(formula, x, y, figure) for x, y in ((a, b), (b, a)))
     return (
         sentence.line_at(figure.start),
         f"{with_unit(figure.text, figure.unit)} between {first.name()} and {second.name()} does not follow from "

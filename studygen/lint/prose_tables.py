@@ -32,11 +32,12 @@ from dataclasses import dataclass
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
-from .derived import DIFFERENCE_WORDS, fits
+from .derived import fits
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .restriction import TextView
-from .text import keywords, label_tokens, measure_words, normalize, stem
+from .rounding import gives, printed_interval, quotient, stands_for
+from .text import DIFFERENCE_WORDS, keywords, label_tokens, measure_words, normalize, stem
 
 # --- a share stated as a reduction --------------------------------------------------
 
@@ -265,21 +266,53 @@ def _operand(table: Table, column: int) -> tuple[Series | None, Series | None]:
     return measured, ratio
 
 
-def _clause_view(document: Document, sentence: Sentence, figure: Figure) -> TextView:
+class _LazyViews:
+    """The two views a ratio is scoped by, each made when first read: its own
+    clause ("1.78x vs dg at 8192"), then the words that scope it ("At batch
+    32, ...")."""
+
+    __slots__ = ("sentence", "figure", "made")
+
+    def __init__(self, sentence: Sentence, figure: Figure):
+        self.sentence, self.figure, self.made = sentence, figure, []
+
+    def __iter__(self):
+        for index in range(2):
+            if index == len(self.made):
+                figure = self.figure
+                self.made.append(_clause_view(self.sentence, figure) if index == 0
+                                 else self.sentence.clause_view(figure.start, figure.end - figure.start))
+            yield self.made[index]
+
+
+def _clause_view(sentence: Sentence, figure: Figure) -> TextView:
+    """The view of the figure's clause, shared with the sentence's other views of the same words."""
     text = sentence.block.text
     start = max([text.rfind(c, sentence.start, figure.start) for c in _CLAUSE_BREAKS] + [sentence.start - 1]) + 1
     ends = [text.find(c, figure.end, sentence.end) for c in _CLAUSE_BREAKS]
     end = min([e for e in ends if e != -1] + [sentence.end])
-    return TextView(text[start:end], document.label_vocab, parts=document.label_parts)
+    return sentence.segment_view(start - sentence.start, end - sentence.start)
 
 
 @dataclass
 class _Reading:
+    """What one row of a table gives for a prose ratio: ``x / y`` of two
+    columns, or the ratio a column prints (``printed``)."""
+
     table: Table
     row: int
     value: float
-    shown: str
     fits: bool
+    x: Figure | None = None
+    y: Figure | None = None
+    printed: str = ""
+
+    def shown(self, ratio: Figure) -> str:
+        """The reading for a message (made only for a reported ratio)."""
+        if self.printed:
+            return self.printed
+        computed = quotient(stands_for(self.x), stands_for(self.y))
+        return f"{self.x.text} / {self.y.text} = {format_number(self.value, ratio.decimals + 1)}x{gives(computed, ratio, 'x')}"
 
 
 @dataclass
@@ -322,13 +355,17 @@ def _readings(table: Table, columns: _Columns, reference: str, named: set[str], 
             if a is not None and b is not None:
                 for x, y in ((a, b), (b, a)):
                     verdict = fits("ratio", x, y, ratio)
+                    if verdict:
+                        return [_Reading(table, row, x.value / y.value, verdict, x, y)]  # one fitting reading settles it
                     if verdict is not None:
-                        shown = format_number(x.value / y.value, ratio.decimals + 1)
-                        readings.append(_Reading(table, row, x.value / y.value, f"{x.text} / {y.text} = {shown}x", verdict))
+                        readings.append(_Reading(table, row, x.value / y.value, verdict, x, y))
             cell = printed.values[row] if printed is not None else None
             if cell is not None:
-                same = abs(cell.value - ratio.value) <= max(cell.half_step, ratio.half_step) + 1e-9
-                readings.append(_Reading(table, row, cell.value, f"'{table.headers[column]}' prints {cell.text}x", same))
+                same = printed_interval(cell).meets(printed_interval(ratio))
+                reading = _Reading(table, row, cell.value, same, printed=f"'{table.headers[column]}' prints {cell.text}x")
+                if same:
+                    return [reading]
+                readings.append(reading)
     return readings
 
 
@@ -336,7 +373,7 @@ def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each prose ratio against a named column that
     no table of the document gives (see the module docstring)."""
     # keyword -> block positions of the tables holding it; id(table) -> its columns
-    cache: dict = {"orders": {}, "columns": {}}
+    cache: dict = {"orders": {}, "columns": {}, "nearest": {}}
     found = []
     for block in document.prose:
         if not block.has_digits:
@@ -373,42 +410,53 @@ def _subjects(sentence: Sentence, figure: Figure) -> set[str]:
     return set(label_tokens(normalize(before)))
 
 
-def _nearest(tables, orders: list[int], order: int) -> list[Table]:
+def _nearest(tables, orders: list[int], order: int, section: int) -> list[Table]:
     """The :data:`_MAX_TABLES` tables of ``tables`` (in document order, at
-    block positions ``orders``) nearest to block position ``order``, nearest
-    first: any of them giving the ratio clears it, and a bounded number keeps
-    lint linear in the document."""
+    block positions ``orders``) nearest to block position ``order``, those of
+    the sentence's ``section`` first, then nearest first: any of them giving
+    the ratio clears it, and a bounded number keeps lint linear in the
+    document."""
     middle = bisect_left(orders, order)
     window = tables[max(0, middle - _MAX_TABLES):middle + _MAX_TABLES]
-    return sorted(window, key=lambda t: (abs(t.order - order), t.order))[:_MAX_TABLES]
+    return sorted(window, key=lambda t: (t.section != section, abs(t.order - order), t.order))[:_MAX_TABLES]
 
 
 def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, written: str, cache: dict):
     reference = normalize(written)
     # the figure's own clause ("1.78x vs dg at 8192"), else the words that scope it ("At batch 32, ...")
-    views = (_clause_view(document, sentence, figure), sentence.clause_view(figure.start, figure.end - figure.start))
-    named = _subjects(sentence, figure)
+    # made when first read (most ratios are settled by the first view of the nearest table)
+    views = _LazyViews(sentence, figure)
+    named: set[str] | None = None  # the words the ratio is about, read when a table has columns to compare
     readings: list[_Reading] = []
     tables = document.tables_by_keyword.get(stem(reference), ())
     orders = cache["orders"].get(stem(reference))
     if orders is None:
         orders = cache["orders"][stem(reference)] = [t.order for t in tables]
-    for table in _nearest(tables, orders, sentence.block.order):
+    near_key = (stem(reference), sentence.block.order)
+    nearest = cache["nearest"].get(near_key)
+    if nearest is None:  # the same for every ratio of a block against this reference
+        nearest = cache["nearest"][near_key] = _nearest(tables, orders, sentence.block.order, sentence.block.section)
+    for table in nearest:
         for view in views:
             rows = table.restrict(view)
             if rows and (rows != table.all_rows or len(table.rows) == 1):
                 columns = cache["columns"].get(id(table))
                 if columns is None:
                     columns = cache["columns"][id(table)] = _Columns.of(table)
-                readings.extend(_readings(table, columns, reference, named, rows, figure))
+                if named is None:
+                    named = _subjects(sentence, figure)
+                found = _readings(table, columns, reference, named, rows, figure)
+                if any(r.fits for r in found):
+                    return None  # a table gives it (nearest first: the rest need not be read)
+                readings.extend(found)
                 break  # no view naming a row of this table: which row would it be?
-    if not readings or any(r.fits for r in readings):
+    if not readings:
         return None
     block_order = sentence.block.order
     table = min((r.table for r in readings), key=lambda t: (abs(t.order - block_order), t.order))
     closest = sorted((r for r in readings if r.table is table), key=lambda r: abs(r.value - figure.value))
     row = table.rows[closest[0].row]
-    shown = "; ".join(r.shown for r in closest[:2])
+    shown = "; ".join(r.shown(figure) for r in closest[:2])
     tables = len({id(r.table) for r in readings})
     checked = f" ({tables} tables with both columns checked, none gives it)" if tables > 1 else ""
     return (

@@ -35,7 +35,27 @@ _SWEEP_NOUNS = frozenset({"size", "sizes", "batch", "batches", "token", "tokens"
                           "sequence", "sequences", "input", "inputs", "context", "contexts", "length", "lengths",
                           "prompt", "prompts", "load", "loads", "concurrency", "qps", "problem", "problems",
                           "message", "messages", "point", "points", "end", "regime"})
+_SIZE_WORDS = _SMALL_WORDS | _LARGE_WORDS
 _MAGNITUDE_RE = lazy_compile(r"^(\d+(?:\.\d+)?)\s*([km])?$")
+_DIGIT_RE = lazy_compile(r"\d")
+
+
+def _names_multiword(normalized: str, tokens: set[str], labels) -> bool:
+    """True when ``normalized`` holds one of the several-word ``labels``: a
+    label is looked for only when the text holds its first word (a document
+    of thousands of labels costs a set lookup per word, not a search per label)."""
+    firsts = _first_words(labels)
+    return any(label in normalized for token in tokens for label in firsts.get(token, ()))
+
+
+@lru_cache(maxsize=64)
+def _first_words(labels: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """First word -> the labels of ``labels`` that start with it."""
+    grouped: dict[str, list[str]] = {}
+    for label in labels:
+        words = label_tokens(label)
+        grouped.setdefault(words[0] if words else label, []).append(label)
+    return {word: tuple(found) for word, found in grouped.items()}
 
 
 @lru_cache(maxsize=16384)
@@ -52,7 +72,7 @@ class TextView:
     its tokens (and their stems), the positions after exclusion words."""
 
     __slots__ = ("normalized", "tokens", "token_set", "excluded", "vocab_mentions", "restrictions", "_followers", "multiword_possible",
-                 "part_mentions", "bare_numbers", "number_spans", "sweep_ends")
+                 "part_mentions", "_numbers", "_sweep_ends")
 
     def __init__(self, text: str, vocab: frozenset[str], multiword_labels: frozenset[str] = frozenset(),
                  parts: frozenset[str] = frozenset()):
@@ -73,29 +93,51 @@ class TextView:
         self.excluded = excluded
         self.vocab_mentions = frozenset(token_set & vocab) if vocab else frozenset()
         # a label of several words ("fp16 Dequantize") may be named without any one-word label
-        self.multiword_possible = bool(multiword_labels) and any(label in self.normalized for label in multiword_labels)
+        self.multiword_possible = bool(multiword_labels) and _names_multiword(self.normalized, token_set, multiword_labels)
         # words of labels ("decode" of "deepep_decode", "first" of "First Inference (A)")
         self.part_mentions = frozenset(token_set & parts) if parts else frozenset()
-        # numbers named as a point of a sweep ("at 8192", "the 16384 point", "at 1024-8192")
-        numbers, spans = set(), []
-        if any(ch.isdigit() for ch in self.normalized):
-            for match in _BARE_NUMBER_RE.finditer(self.normalized):
-                if match.group(2) is None:
-                    numbers.add(match.group(1))
-                else:
-                    spans.append((float(match.group(1)), float(match.group(2))))
-        self.bare_numbers = frozenset(numbers)
-        self.number_spans = tuple(spans)
-        # (-1 for the small end, +1 for the large end, noun): "small sizes" -> (-1, "sizes")
-        ends = set()
-        if not (_SMALL_WORDS | _LARGE_WORDS).isdisjoint(token_set):
-            tokens = self.tokens
-            for index, token in enumerate(tokens):
-                direction = -1 if token in _SMALL_WORDS else 1 if token in _LARGE_WORDS else 0
-                if direction:
-                    for noun in tokens[index + 1:index + 3]:
-                        ends.add((direction, noun))
-        self.sweep_ends = frozenset(ends)
+        self._numbers: tuple[frozenset[str], tuple[tuple[float, float], ...]] | None = None
+        self._sweep_ends: frozenset[tuple[int, str]] | None = None
+
+    def _read_numbers(self) -> tuple[frozenset[str], tuple[tuple[float, float], ...]]:
+        """(numbers, spans) named as points of a sweep ("at 8192", "the
+        16384 point", "at 1024-8192"): read on first use, most views are
+        settled by their labels before."""
+        if self._numbers is None:
+            numbers, spans = set(), []
+            if _DIGIT_RE.search(self.normalized):
+                for match in _BARE_NUMBER_RE.finditer(self.normalized):
+                    if match.group(2) is None:
+                        numbers.add(match.group(1))
+                    else:
+                        spans.append((float(match.group(1)), float(match.group(2))))
+            self._numbers = (frozenset(numbers), tuple(spans))
+        return self._numbers
+
+    @property
+    def bare_numbers(self) -> frozenset[str]:
+        """Numbers named as a sweep point ("at 8192")."""
+        return self._read_numbers()[0]
+
+    @property
+    def number_spans(self) -> tuple[tuple[float, float], ...]:
+        """Spans of sweep points ("at 1024-8192")."""
+        return self._read_numbers()[1]
+
+    @property
+    def sweep_ends(self) -> frozenset[tuple[int, str]]:
+        """(-1 for the small end, +1 for the large end, noun): "small sizes" -> (-1, "sizes")."""
+        if self._sweep_ends is None:
+            ends = set()
+            if not _SIZE_WORDS.isdisjoint(self.token_set):
+                tokens = self.tokens
+                for index, token in enumerate(tokens):
+                    direction = -1 if token in _SMALL_WORDS else 1 if token in _LARGE_WORDS else 0
+                    if direction:
+                        for noun in tokens[index + 1:index + 3]:
+                            ends.add((direction, noun))
+            self._sweep_ends = frozenset(ends)
+        return self._sweep_ends
 
     def mention(self, value: str) -> int:
         """1 when the text names label ``value``, -1 when it names it after
@@ -140,7 +182,7 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
         return None
     numeric_words, multiword = table.label_words
     parts_named = view.part_mentions and table.part_words & view.part_mentions
-    numbers_named = (view.bare_numbers or view.number_spans) and table.numeric_labels
+    numbers_named = table.numeric_labels and (view.bare_numbers or view.number_spans)
     if numbers_named and not _holds_points(table, view):
         return None  # "at 1024-8192": a sweep without a 1024 or an 8192 row is another one
     if not (mentioned_vocab or view.excluded or multiword or numeric_words & view.token_set or parts_named or numbers_named):

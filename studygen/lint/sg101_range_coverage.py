@@ -15,6 +15,10 @@ The range *covers* a value when the value lies between the endpoints, each
 widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
 0.215).
 
+- A range printed without a unit takes the unit of the nearest heading
+  above it that names one ("### Latency (ms)" over "fp16 takes 5.6 to 6.1
+  on every GPU"), unless a noun follows it ("1 to 8 GPUs" counts GPUs;
+  ``sg101_*_heading_chain_unit``).
 - The words around the range that name row labels ("on TensorRT 11.4",
   "at 800 x 800", "for fp16 and INT8", "except B200"), or the sentence's
   opening phrase ("On TensorRT 11.4, …"), restrict it to those rows; a
@@ -30,10 +34,18 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   as plausible a summary (both endpoints found, a shared header word) as
   the best column it does not fit; otherwise the finding names the most
   plausible column and every row the range leaves out, with its value.
+- A range whose clause claims it for most or all rows ("in most cases",
+  "across the board") is read against the whole column it names
+  (``sg101_*_majority_claim``).
 
 Columns are looked at nearest first (the sentence's own section), and the
 search stops at a column the range fits at the top plausibility, so a long
 document costs little per range.
+
+**Single-figure claims** ("3x faster", "up to 3x faster", "70% less memory")
+are read against every column of the document that states the same thing
+(:mod:`studygen.lint.claims`); the finding names that scope
+(``sg101_*_claim_overstated``, ``sg101_*_claim_far_tables``).
 """
 
 from __future__ import annotations
@@ -45,11 +57,13 @@ from typing import Callable
 from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
-from .claims import claims_of, overstated
+from .claims import claim_finding, claims_most_rows, claims_of, overstated
 from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
+from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
-from .figures import RATIO_UNITS, Figure, Range, covers, rounding_keys, with_unit
+from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
 from .restriction import sweep_end_rows
+from .rounding import covers
 from .text import normalize
 
 CODE = "SG101"
@@ -164,6 +178,8 @@ def check(document: Document) -> list[Finding]:
             continue
         for sentence in block.sentences:
             for rng in sentence.ranges:
+                if rng.kind == "range" and rng.unit is None:
+                    rng = _with_heading_unit(block, rng)
                 if rng.kind != "range" or rng.unit is None:
                     continue
                 finding = _check_range(document, index, block, sentence, rng)
@@ -175,10 +191,31 @@ def check(document: Document) -> list[Finding]:
             continue
         for sentence in block.sentences:
             for claim in claims_of(sentence):
-                over = overstated(document, block, sentence, claim)
-                if over is not None:
-                    findings.append(_claim_finding(document, sentence, claim, *over))
+                scope = overstated(document, block, sentence, claim)
+                if scope is not None:
+                    line, message, hint = claim_finding(sentence, claim, scope)
+                    findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
+
+
+# After a range that counts something ("1 to 8 GPUs") comes the noun it counts; after a range of the
+# heading's quantity comes the end of its clause or a word that scopes it ("5.6 to 6.1 on every GPU").
+_SCOPING_AFTER_RE = lazy_compile(
+    r"\s*(?:$|[.,;:!?)\]—–-]|(?:on|at|for|across|in|with|over|under|depending|when|while|and|but|or|respectively|"
+    r"between|from|per|each|every|whereas|than)\b)", re.IGNORECASE)
+
+
+def _with_heading_unit(block: Block, rng: Range) -> Range:
+    """``rng`` with the unit of the nearest heading above its block that
+    names one ("### Latency (ms)"), when no noun follows the range (it then
+    counts that noun); ``rng`` itself otherwise."""
+    if not _SCOPING_AFTER_RE.match(block.text, rng.end):
+        return rng
+    for heading in block.headings:
+        unit = context_unit(heading)
+        if unit is not None:
+            return rng._replace(unit=unit, source=f"{rng.source} ({unit}, from the heading '{heading}')")
+    return rng
 
 
 def _siblings(sentence: Sentence, rng: Range) -> Siblings:
@@ -286,7 +323,7 @@ def _series_entries(series: Series, row_indexes: list[int]) -> Callable[[], list
 def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate]) -> bool:
     """Evaluate plain series into ``candidates``; True as soon as one is
     :attr:`Candidate.conclusive`."""
-    view = sentence.clause_view(rng.start, rng.end - rng.start)
+    view = None  # made for the first series worth reading (most ranges have none)
     words = sentence.measure
     restrictions: dict[int, list[int] | None] = {}
     # A series whose values all lie outside the range, endpoints included,
@@ -294,6 +331,7 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
     low_edge = rng.lo.value - rng.lo.half_step - 1e-9
     high_edge = rng.hi.value + rng.hi.half_step + 1e-9
     siblings = _siblings(sentence, rng)
+    majority = claims_most_rows(sentence, rng)
     for series in sources:
         smallest, largest = series.bounds
         one_side_ok = _one_side_possible(series, block, sentence)
@@ -301,6 +339,8 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
             continue
         table = series.table
         key = id(table)
+        if view is None:
+            view = sentence.clause_view(rng.start, rng.end - rng.start)
         if key not in restrictions:
             restrictions[key] = table.restrict(view)
         rows = restrictions[key]
@@ -332,7 +372,7 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
         overlap = overlap or bool(table.heading_words & words)
         candidate = _evaluate(
             f"'{series.header}'", table, values, _series_entries(series, present), rng,
-            overlap, abs(table.order - block.order), same_section, restricted, siblings, one_side_ok,
+            overlap, abs(table.order - block.order), same_section, restricted, siblings, one_side_ok, majority,
         )
         if candidate is None:
             continue
@@ -343,13 +383,16 @@ def _scan_series(sources, block: Block, sentence: Sentence, rng: Range, candidat
 
 
 def _evaluate(description: str, table: Table, values: list[float], make_entries, rng: Range, overlap: bool, distance: int,
-              same_section: bool, restricted: bool = False, siblings: Siblings = Siblings(), one_side_ok: bool = False) -> Candidate | None:
+              same_section: bool, restricted: bool = False, siblings: Siblings = Siblings(), one_side_ok: bool = False,
+              majority: bool = False) -> Candidate | None:
     """A :class:`Candidate` when the range summarises these values (see
     the module docstring), else None. ``restricted``: the clause named the
     rows (or the sub-column) the values come from; ``siblings``: the
     sentence's other figures and ranges (what they state is accounted for);
     ``one_side_ok``: the column may be read even when every value lies on
-    one side of the range (:func:`_one_side_possible`)."""
+    one side of the range (:func:`_one_side_possible`); ``majority``: the
+    clause claims the range for most or all rows
+    (:func:`studygen.lint.claims.claims_most_rows`)."""
     if len(values) < 2:
         return None
     # covers() and rounds_to() inlined: this loop runs for every candidate row.
@@ -387,7 +430,8 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     # coincidence); without one it can still show that the range fits.
     reportable = True
     if same_section:
-        if not strong and not (overlap and (found or inside * 2 > count or one_side)):
+        # a clause that claims the range for most rows of the column its words name reads that column whole
+        if not strong and not (overlap and (found or inside * 2 > count or one_side or majority)):
             return None
     elif not (overlap and found):
         if not (strong and inside == count):
@@ -395,10 +439,11 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
         reportable = False
     # A range that leaves out most rows, none of them named by its words, is
     # about a subset the words do not name ("1.6-1.9x at large token counts"):
-    # it cannot be read against the whole column.
+    # it cannot be read against the whole column, unless its clause claims it
+    # for most or all rows ("in most cases").
     stated = inside + explained
     if stated < count and not restricted:
-        if not (stated * 2 > count or (stated * 2 == count and (strong or overlap)) or one_side):
+        if not (stated * 2 > count or (stated * 2 == count and (strong or overlap)) or one_side or majority):
             reportable = False
         elif not same_section and not (strong or (stated * 2 > count and overlap)):
             reportable = False  # another section's column, rows not named: most of it, or both endpoints, in the range
@@ -420,10 +465,13 @@ def _near(values: list[float], rng: Range) -> bool:
 
 def _one_side_possible(series: Series, block: Block, sentence: Sentence) -> bool:
     """Whether a series entirely outside a range may still be its column:
-    only the one series of its unit in the sentence's own section, whose
-    header names a word of the sentence."""
+    the one series of its unit in the sentence's own section whose header
+    names a word of the sentence ("35-40% speed improvement" and a 'Speed
+    Change' column beside a 'PPL Change' one)."""
+    if series.table.section != block.section or not series.measure & sentence.measure:
+        return False
     same = block.document.series_by_section.get((block.section, series.unit), ())
-    return series.table.section == block.section and len(same) == 1 and bool(series.measure & sentence.measure)
+    return sum(1 for other in same if other.measure & sentence.measure) == 1
 
 
 # A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).
@@ -533,16 +581,6 @@ def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate
         "or name the rows it covers in the same clause (for example 'on TensorRT 11.4' or 'at 800 x 800') so only those are compared"
     )
     return Finding(CODE, message, document.path, sentence.line_at(rng.start), hint=hint)
-
-
-def _claim_finding(document: Document, sentence: Sentence, claim, series: Series, values: list[float]) -> Finding:
-    figure = claim.figure
-    largest = max(values)
-    shown = with_unit(format_number(largest, max(v.decimals for v in series.values if v is not None)), series.unit)
-    message = (f"'{with_unit(figure.text, figure.unit)} {claim.direction}' exceeds every row of '{series.header}' "
-               f"in the table at line {series.table.line} ({len(values)} rows, largest {shown})")
-    hint = f"state what the table measures (at most {shown}), or name the measurement the claim comes from"
-    return Finding(CODE, message, document.path, sentence.line_at(figure.start), hint=hint)
 
 
 __all__ = ["check", "CODE"]

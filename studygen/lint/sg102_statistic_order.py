@@ -41,7 +41,7 @@ def check(document: Document) -> list[Finding]:
     for block in document.prose:
         if not block.has_digits:
             continue
-        lowered = block.text.lower()
+        lowered = block.lowered
         if not any(word in lowered for word in _STAT_HINTS):
             continue
         for sentence in block.sentences:

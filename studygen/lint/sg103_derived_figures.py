@@ -2,16 +2,24 @@
 equal what the figures it is derived from give, to the printed digits.
 
 **Table columns.** A column in ``x`` or ``%``, a unitless column whose header
-names a ratio ("speedup", "relative goodput"), or one whose header names a
-difference (saving, delta, reduction …) is matched against every definition
-:mod:`studygen.lint.derived` knows: a formula over two other columns of the
-row (``a / b``; ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in %; ``a - b``
-for a difference column), over one column against a baseline row (the row
-that prints 100% or 1x), or against the row before. The definition that fits
-most rows is the column's when it fits at least two rows and two thirds of
-them; each row it does not fit is a finding that shows the recomputed value.
-No definition fitting is no finding (the column may compare with something
-the table does not hold). Truncated last digits fit.
+names a ratio ("speedup", "relative goodput", "weak scaling"), or one whose
+header names a difference (saving, delta, reduction …) gets the definition
+its table declares (:mod:`studygen.lint.table_model`: the columns its header
+names, the column before it against the first of its column group or of the
+table, the row printing 1x, a scaling column's one-GPU row, each row group
+with its own baseline), taken when it fits two rows and two thirds of them,
+or when every row lies within 10% of it; else the definition :mod:`studygen.lint.derived` infers from the
+figures: a formula over two other columns of the row (``a / b``;
+``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in %; ``a - b`` for a
+difference column), over one column against a baseline row, or against the
+row before, that fits at least two rows and two thirds of them. Each row the
+column's definition does not give is a finding that shows the recomputed
+value and the interval its inputs allow (:mod:`studygen.lint.rounding`). No
+definition is no finding (the column may compare with something the table
+does not hold). Truncated last digits fit. Cases: ``sg103_*_ratio_column``,
+``sg103_*_repeated_headers``, ``sg103_*_label_word_column``,
+``sg103_*_row_groups``, ``sg103_*_scaling_columns``, ``sg103_*_bold_headers``,
+``sg103_*_counted_shares``.
 
 **Transposed tables.** A table whose first column names quantities and whose
 other columns are the variants (``| Speedup | 1.43x | 1.71x |``, item C) is
@@ -48,12 +56,13 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .averages import average_findings
 from .columns import type_columns
-from .derived import DIFFERENCE_WORDS, FORMULAS, best_fit, fits, formulas_for, operand_pools, ratio_header, recomputed
+from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools
 from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
+from .rounding import printed_interval
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
-from .text import cached_keywords
+from .text import DIFFERENCE_WORDS, cached_keywords, ratio_header
 
 CODE = "SG103"
 
@@ -122,26 +131,38 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
         fit = best_fit(table, target, formulas, operands)
         if fit is None:
             continue
-        matches = len(fit.matched)
         for row_index in fit.missed:
-            row = table.rows[row_index]
-            a, b = fit.operands(row_index)
-            d = target.values[row_index]
-            if original is None:
-                where, line, others, row_word = row.name(), row.line, f"the column's other {matches} rows", "row"
-            else:
-                where, line = f"column '{row.cells[0]}'", original.rows[target.column - 1].line
-                others, row_word = f"the row's other {matches} columns", "column"
-            findings.append(Finding(
-                CODE,
-                f"{where}: '{target.header}' is {with_unit(d.text, target.unit)} but "
-                f"{fit.described(table, row_word)} {recomputed(fit.formula, a, b, d, target.unit)} "
-                f"(that formula fits {others})",
-                document.path,
-                line,
-                hint="recompute the figure from the row's own values, or say in the header what it is computed from",
-            ))
+            findings.append(_column_finding(document, table, target, fit, row_index, original))
     return findings
+
+
+def _column_finding(document: Document, table: Table, target, fit, row_index: int, original: Table | None) -> Finding:
+    """The finding of one row that the column's definition ``fit`` does not give."""
+    row = table.rows[row_index]
+    a, b = fit.operands(row_index)
+    d = target.values[row_index]
+    matches = len(fit.matched)
+    if original is None:
+        where, line, others, row_word = row.name(), row.line, f"the column's other {matches} rows", "row"
+    else:
+        where, line = f"column '{row.cells[0]}'", original.rows[target.column - 1].line
+        others, row_word = f"the row's other {matches} columns", "column"
+    source = "its header declares it" if fit.by_words else "the table's layout declares it"
+    if fit.close:
+        why = (f"{source}, {fit.declared}; {matches} of {matches + len(fit.missed)} "
+               f"{row_word}s fit it to the printed digits, every one lies within {round(CLOSE * 100)}% of it")
+    elif fit.declared:
+        why = f"{source}, {fit.declared}, and it fits {others}"
+    else:
+        why = f"that formula fits {others}"
+    return Finding(
+        CODE,
+        f"{where}: '{target.header}' is {with_unit(d.text, target.unit)} but "
+        f"{fit.described(table, row_word, row_index)} {derivation(fit.formula, a, b, d, target.unit)} ({why})",
+        document.path,
+        line,
+        hint="recompute the figure from the row's own values, or say in the header what it is computed from",
+    )
 
 
 # --- prose -------------------------------------------------------------------------
@@ -203,9 +224,10 @@ def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> b
     computed = FORMULAS[formula][0](a, b)
     if computed is None:
         return None
+    printed = printed_interval(derived)
     if bound == "lower":
-        return computed[1] >= derived.value - derived.half_step - 1e-12
-    return computed[0] <= derived.value + derived.half_step + 1e-12
+        return computed.hi >= printed.lo - 1e-12
+    return computed.lo <= printed.hi + 1e-12
 
 
 def _prose_findings(document: Document, sentence) -> list[Finding]:
@@ -235,7 +257,7 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
         if any(verdicts) or all(v is None for v in verdicts):
             continue  # it fits, or no formula is defined over these figures
         a, b = min(near, key=lambda p: min(abs(p[0].start - derived.start), abs(p[1].end - derived.end)))
-        options = " or ".join(recomputed(f, x, y, derived) for f in formulas[:1] for x, y in ((a, b), (b, a)))
+        options = " or ".join(derivation(f, x, y, derived) for f in formulas[:1] for x, y in ((a, b), (b, a)))
         findings.append(Finding(
             CODE,
             f"{with_unit(derived.text, derived.unit)} does not follow from {a.text} and {with_unit(b.text, b.unit or a.unit)}: {options}",

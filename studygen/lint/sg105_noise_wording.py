@@ -1,6 +1,13 @@
 """SG105 noise wording: a verdict such as "within noise", "not
 significant" or "no measurable difference" needs its evidence nearby.
 
+Verdicts are recognised by concept (:data:`studygen.lint.vocabulary.NOISE_VOCABULARY`,
+one class of words per line: the variation and what ties it to repeats,
+where a verdict puts a difference, what hides it, what it cannot be told
+from, no effect), so "disappears in the run-to-run jitter" and "below the
+level of repeat-to-repeat variance" read as verdicts and "the spread of
+prompt lengths" does not (``sg105_*_noise_concepts``, ``sg105_*_paraphrases``).
+
 Evidence is any of, in the same paragraph, in the table the paragraph
 introduces or follows directly, or (for a verdict in a table cell) in the
 same table:
@@ -12,18 +19,21 @@ same table:
 - a test: t-test, Welch, Mann-Whitney, Wilcoxon, bootstrap, permutation
   test, a p-value (``p = 0.3``, ``p < 0.05``).
 
-Without any, the verdict is a warning: it asserts a measurement nobody
-reported.
+A paragraph that names a spread or a variance ("within the spread the records
+measured") is taken to state one, as the evidence words say. Without any, the verdict is a
+warning: it asserts a measurement nobody reported.
 """
 
 from __future__ import annotations
+
 
 from bisect import bisect_left
 
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Table
-from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation
+from .text import split_sentences
+from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
 
 CODE = "SG105"
 
@@ -73,7 +83,7 @@ def check(document: Document) -> list[Finding]:
     for block in document.prose:
         if not _touches(lines, block.line, block.end_line):
             continue
-        matches = [m for m in VERDICT_RE.finditer(block.text) if not _expected(block.text, m.start())]
+        matches = [m for m in _verdicts(block) if not _expected(block.text, m.start())]
         if not matches:
             continue
         if has_evidence(block.text):
@@ -95,6 +105,21 @@ def check(document: Document) -> list[Finding]:
         for line, phrase in verdicts:
             findings.append(_finding(document, phrase, line, "table"))
     return findings
+
+
+def _verdicts(block: Block):
+    """The verdicts of a block: :data:`VERDICT_RE` run over the sentences
+    that hold a verdict stem only (a verdict never spans two sentences)."""
+    text = block.text
+    lowered = block.lowered
+    stems = noise_stem_offsets(lowered)
+    if not stems:
+        return
+    spans = [(s.start, s.end) for s in block.sentences] if block.has_digits else split_sentences(text)
+    for start, end in spans:
+        at = bisect_left(stems, start)
+        if at < len(stems) and stems[at] < end and may_hold_verdict(lowered[start:end]):
+            yield from VERDICT_RE.finditer(text, start, end)
 
 
 def _expected(text: str, offset: int) -> bool:

@@ -19,7 +19,9 @@ hedging. The finding sits on the line of the sentence's first outcome.
 A configuration is the set of its words (``b300``, ``tensorrt``, ``11.1``;
 generic words such as "comparison" or "column" left out, a hyphenated name
 also read as its parts, formats and counts written in words read as their
-names: "a six-bit integer format" is ``int6``, "eight GPUs" is ``8 gpu``);
+names: "a six-bit integer format" is ``int6``, "eight GPUs" is ``8 gpu``, and
+a configuration word in one spelling: "bs=32" and "batch size 32" are
+``batch 32``, "half precision" is ``fp16``; ``sg106_*_configuration_spellings``);
 another sentence *mentions* it when it holds all of them outside a
 condition ("revisit when an INT8 engine is built", "as soon as …",
 "provided …" name it without stating anything about it). A mention *states
@@ -43,7 +45,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, is_empty_cell
 from .text import STOPWORDS, label_tokens, normalize, stem
-from .vocabulary import format_aliases, number_terms
+from .vocabulary import canonical_configuration, format_aliases, number_terms
 
 CODE = "SG106"
 
@@ -137,8 +139,11 @@ def item_terms(text: str) -> frozenset[str]:
 def word_tokens(text: str, parts: bool = True) -> set[str]:
     """Tokens of ``text`` as configurations are matched: normalised label
     tokens, formats and counts written in words by their names ("six-bit
-    integer" -> ``int6``, "eight" -> ``8``) and, when ``parts``, each part of
-    a hyphenated name (``deepep-ll`` -> ``deepep``, ``ll``)."""
+    integer" -> ``int6``, "eight" -> ``8``), configuration words in one
+    spelling ("bs=16" -> ``batch``, ``16``; :data:`~studygen.lint.vocabulary.CONFIGURATION_WORDS`)
+    and, when ``parts``, each part of a hyphenated name (``deepep-ll`` ->
+    ``deepep``, ``ll``)."""
+    text = canonical_configuration(text)
     tokens = set(label_tokens(normalize(text)))
     tokens |= format_aliases(text)
     tokens |= number_terms(text)
@@ -214,7 +219,7 @@ def _declarations(document: Document) -> list[Unmeasured]:
         text = block.text
         if block.kind == "heading":
             continue
-        lowered = text.lower()
+        lowered = block.lowered
         if not any(word in lowered for word in _DECLARATION_WORDS) and not (block.in_list and _DECLARED_HEADING_RE.search(block.heading or "")):
             continue
         if block.in_list and _DECLARED_HEADING_RE.search(block.heading or ""):

@@ -34,7 +34,8 @@ _SPACE_RE = lazy_compile(r"\s+")
 _SHAPE_WORD_RE = lazy_compile(r"\d+(?:\s*[x×]\s*\d+)+")
 _SHAPE_RE = lazy_compile(r"(\d)\s*[x×]\s*(?=\d)")
 _MARKUP_RE = lazy_compile(r"[*_`~]")
-_LABEL_TOKEN_RE = lazy_compile(r"[a-z0-9µμ][a-z0-9µμ.+_-]*")
+# the tail as \\w: a character class with µ in it makes the scan several times slower
+_LABEL_TOKEN_RE = lazy_compile(r"[a-z0-9\xb5\u03bc][\w.+-]*")
 _SYNONYMS = {"trt": "tensorrt"}
 
 
@@ -96,33 +97,41 @@ def normalize(text: str) -> str:
 def label_tokens(normalized_text: str) -> tuple[str, ...]:
     """Word tokens of normalised text, trailing dots dropped
     (``'on tensorrt 11.4.'`` -> ``['on', 'tensorrt', '11.4']``)."""
-    tokens = []
-    for token in _LABEL_TOKEN_RE.findall(normalized_text):
-        token = token.rstrip(".-")
-        if token:
-            tokens.append(_SYNONYMS.get(token, token))
-    return tuple(tokens)
+    # a token starts with a letter or digit, so stripping its tail never empties it
+    tokens = tuple(t.rstrip(".-") if t[-1] in ".-" else t for t in _LABEL_TOKEN_RE.findall(normalized_text))
+    if "trt" in tokens:
+        tokens = tuple(_SYNONYMS.get(t, t) for t in tokens)
+    return tokens
 
 
 # A sentence ends at . ! ? followed by white space, except after abbreviations.
 _SENTENCE_END_RE = lazy_compile(r"[.!?]+(?=\s)")
 _ABBREVIATIONS = ("vs", "e.g", "i.e", "cf", "approx", "etc", "fig", "no", "al", "resp", "incl", "ca")
+# an abbreviation as the whole last word before the mark (after white space or "(")
+_ABBREVIATION_BEFORE_RE = lazy_compile(
+    r"(?<![^\s(])\(*(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")$", re.IGNORECASE)
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the sentences of a paragraph's plain text."""
+    """(start, end) offsets of the sentences of a paragraph's plain text
+    (leading white space left out, empty stretches dropped)."""
     spans = []
     start = 0
+    abbreviated = _ABBREVIATION_BEFORE_RE.search
     for match in _SENTENCE_END_RE.finditer(text):
-        before = text[max(start, match.start() - 7):match.start()].lower()
-        word = before.rsplit(None, 1)[-1] if before.strip() else ""
-        if word.lstrip("(") in _ABBREVIATIONS:
-            continue
+        mark = match.start()
+        if mark and text[mark - 1].isalpha() and abbreviated(text, max(start, mark - 7), mark):
+            continue  # every abbreviation ends in a letter: "vs.", "e.g."
         spans.append((start, match.end()))
         start = match.end()
-    if text[start:].strip():
-        spans.append((start, len(text)))
-    return [(s + (len(text[s:e]) - len(text[s:e].lstrip())), e) for s, e in spans if text[s:e].strip()]
+    spans.append((start, len(text)))
+    found = []
+    for begin, end in spans:
+        piece = text[begin:end]
+        kept = piece.lstrip()
+        if kept.rstrip():
+            found.append((begin + len(piece) - len(kept), end))
+    return found
 
 
 # "and" before a digit joins a range ("between 2.1 and 9.7 ms"), not clauses
@@ -198,6 +207,22 @@ def opening_phrase(text: str) -> str:
         if position != -1:
             end = min(end, position)
     return " ".join(text[:end].split()[:6])
+
+
+# Header words of a column of differences ("saving ms", "delta") and of ratios
+# printed without an x ("speedup", "ratio", "relative throughput", "weak scaling").
+DIFFERENCE_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "reduction", "overhead", "gain", "change"})
+_RATIO_HEADER_RE = lazy_compile(
+    r"\b(?:speed-?ups?|ratio|relative|x\s+faster|times\s+faster|slowdown|(?:weak|strong)\s+scaling|scaling\s+factor)\b|×",
+    re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def ratio_header(header: str) -> bool:
+    """True for a header that names a ratio without an ``x`` unit
+    ("speedup", "speed-up vs fp16", "relative goodput", "times faster",
+    "weak scaling", "strong scaling")."""
+    return _RATIO_HEADER_RE.search(header) is not None
 
 
 _VARIANT_WORD_RE = lazy_compile(r"^(?:fp|bf|tf|int|uint|nvfp|mxfp|w\d+a)\d+$")

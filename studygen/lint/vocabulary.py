@@ -18,6 +18,10 @@ SG106 (lint) and SG204, SG205 and SG206 (check) read the same words.
   :func:`counts` ("N <noun>", "N-<noun>", "a thousand-image");
 - :func:`format_mentions` / :func:`format_aliases`: ``int6`` for "six-bit
   integer", ``fp8`` for "8-bit floating point";
+- :data:`CONFIGURATION_WORDS` / :func:`canonical_configuration`: one
+  spelling of a configuration ("bs=16" and "batch size 16" are batch 16);
+- :data:`MAJORITY_RE`: a claim about most or all rows ("in most cases",
+  "on every GPU"), which SG101 holds a range to;
 - :data:`DIRECTION_WORDS`: the words a comparison goes by ("faster",
   "less"), read by lint's single-figure claims and by ``studygen diff``'s
   verdicts.
@@ -124,34 +128,73 @@ DIRECTION_WORDS = (*SPEED_WORDS, "less", "more", "lower", "higher", "smaller", "
 
 # --- noise verdicts ---------------------------------------------------------------
 
-# What "noise" is called: the measurement's own variation.
-NOISE_NOUNS = (
-    r"(?:noise|jitter|variation|variations|variance|variability|scatter|spread|fluctuations?|uncertainty"
-    r"|error\s+bars?|margins?\s+of\s+error|(?:measurement|timing|statistical|random|sampling)\s+error)"
-)
-# Qualifiers of the noise ("run-to-run", "between runs", "of the measurements").
+# A noise verdict says that a difference lies inside the measurements' own
+# variation. It is recognised by concept, not by phrase: each entry of this
+# table is one class of words (regular-expression alternatives); extend a
+# class to teach lint a new wording, and NOISE_VERDICT_RE below combines them.
+NOISE_VOCABULARY: dict[str, tuple[str, ...]] = {
+    # what the measurement's own variation is called, named as such
+    "noise": ("noise", "jitter", r"error\s+bars?", r"margins?\s+of\s+error",
+              r"(?:measurement|timing|statistical|random|sampling)\s+error", r"noise\s+(?:floor|level|band)"),
+    # variation in general: a verdict only with a word tying it to repeated runs, or after "within"
+    "variation": (r"variations?", "variance", "variability", "scatter", "spread", r"fluctuations?", "uncertainty", r"deviations?"),
+    # what ties a variation to repeated measurements ("run-to-run variance", "the scatter between runs")
+    "repeats": (r"run-to-run", r"repeat-to-repeat", r"trial-to-trial", r"session-to-session", r"job-to-job", "run", "repeat",
+                "trial", "measurement", "timing", "iteration", "sample", "seed", "session"),
+    "repeat_nouns": (r"runs", r"repeats", r"trials", r"measurements", r"iterations", r"samples", r"seeds", r"sessions", r"jobs",
+                     r"compilations", r"repetitions", r"launches"),
+    # where a verdict puts the difference: inside any variation
+    "within": ("within",),
+    # ... or beneath the noise (or a variation of repeats), after "the" or "our"
+    "beneath": ("in", "into", "inside", "under", "below", "beneath", r"at\s+the\s+level\s+of", r"(?:on|of)\s+the\s+order\s+of",
+                r"comparable\s+to", r"on\s+par\s+with", r"no\s+(?:larger|bigger|greater)\s+than", r"smaller\s+than",
+                r"less\s+than"),
+    # what the noise does to the difference: hides it (followed by in / into / by / under / within / beneath)
+    "hidden": ("lost", "buried", r"drown(?:s|ed|ing)?(?:\s+out)?", "hidden", "hides", "swamped", "masked", "swallowed",
+               "dwarfed", "obscured", "absorbed", r"disappear(?:s|ed)?", r"vanish(?:es|ed)?", r"fades?", "faded",
+               r"sinks?", "sank", r"ties?", "tied"),
+    # that it cannot be told from the noise ("cannot be separated from the variation between runs")
+    "inseparable": ("separated", "separable", "distinguished", "distinguishable", r"told\s+apart", "resolved", r"teased\s+apart"),
+    # that the difference is no effect at all
+    "no_effect": ("measurable", "significant", "meaningful", "noticeable", "detectable", "real", "observable", "discernible",
+                  "appreciable", "material", "statistical"),
+    "effect": ("difference", "change", "gain", "speedup", "speed-up", "slowdown", "regression", "effect", "improvement",
+               "impact", "benefit"),
+}
+
+
+def _any(*classes: str) -> str:
+    return "(?:" + "|".join(word for name in classes for word in NOISE_VOCABULARY[name]) + ")"
+
+
 _QUALIFIER = r"(?:[\w-]+\s+){0,3}?"
+_DETERMINER = r"(?:the\s+|our\s+|a\s+|an\s+|any\s+)?"
+# a variation tied to repeats: "run-to-run variance", "the scatter between runs", "the variation of the measurements"
+_REPEAT_VARIATION = (rf"(?:{_any('repeats')}[\s-]+(?:[\w-]+\s+)?{_any('variation')}"
+                     rf"|{_any('variation')}\s+(?:between|across|over|among|from|of)\s+(?:the\s+)?(?:[\w-]+\s+)?{_any('repeat_nouns')})")
+_NOISE = rf"{_QUALIFIER}(?:{_any('noise')}|{_REPEAT_VARIATION})"
+
+NOISE_NOUNS = _any("noise", "variation")  # every word that names the variation itself
 NOISE_VERDICT_RE = lazy_compile(
     r"\b(?<![\w-])(?:"
-    # within (the) run-to-run noise / within run noise / within measurement error / within error
-    rf"within\s+(?:the\s+|our\s+|a\s+)?{_QUALIFIER}(?:{NOISE_NOUNS}|error)"
-    # in / below / under the noise (floor)
-    rf"|(?:in|into|below|under|beneath|inside)\s+the\s+(?:[\w-]+\s+)?noise(?:\s+(?:floor|level|band))?"
-    # lost / buried / drowned / hidden in the scatter of the measurements
-    rf"|(?:lost|buried|drowned(?:\s+out)?|hidden|swamped|masked)\s+(?:in|by|under|within)\s+(?:the\s+)?{_QUALIFIER}{NOISE_NOUNS}"
+    # within (the) run-to-run noise / within the repeat-to-repeat variation / within measurement error
+    rf"{_any('within')}\s+{_DETERMINER}{_QUALIFIER}(?:{NOISE_NOUNS}|error)"
+    # below the noise floor / in the run-to-run jitter / comparable to the run-to-run variation
+    # ("under input noise" is no verdict, nor "see under Timing spread")
+    rf"|{_any('beneath')}\s+(?:the|our)\s+{_NOISE}"
+    # lost in / disappears in / swallowed by / dwarfed by the scatter between runs
+    rf"|{_any('hidden')}\s+(?:in|into|by|under|within|beneath|inside)\s+{_DETERMINER}(?:{_NOISE}|{_QUALIFIER}{NOISE_NOUNS})"
     # cannot be separated / told apart / distinguished from the variation between runs
-    rf"|(?:cannot|can't|can\s+not|could\s+not|couldn't|not|no\s+longer)\s+(?:be\s+)?(?:separated|separable|distinguished|distinguishable|"
-    rf"told\s+apart|resolved|teased\s+apart|separate[d]?)\s+from\s+(?:the\s+)?{_QUALIFIER}{NOISE_NOUNS}"
-    # smaller than / comparable to / on the order of the noise
-    rf"|(?:smaller\s+than|less\s+than|comparable\s+to|on\s+the\s+order\s+of|of\s+the\s+order\s+of|at\s+the\s+level\s+of|on\s+par\s+with)"
-    rf"\s+(?:the\s+)?{_QUALIFIER}(?:noise|jitter|run[- ]to[- ]run\s+(?:variation|variance|spread))"
-    # (is) just / only / mere noise
-    r"|(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply)\s+(?:[\w-]+\s+)?noise\b(?!\s+(?:floor|level|source))"
+    rf"|(?:cannot|can't|can\s+not|could\s+not|couldn't|not|no\s+longer)\s+(?:be\s+)?{_any('inseparable')}\s+from\s+"
+    rf"{_DETERMINER}{_QUALIFIER}{NOISE_NOUNS}"
+    # (is) just / only / mere / pure noise, amounts to noise
+    r"|(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?noise\b"
+    r"(?!\s+(?:floor|level|source))"
     r"|indistinguishable(?:\s+from)?"
-    r"|(?:not|n't|no)\s+(?:statistically\s+)?significant(?:ly)?(?:\s+(?:different|difference|change|gain|speedup|slowdown|regression|improvement))?"
+    r"|(?:not|n't|no)\s+(?:statistically\s+)?significant(?:ly)?(?:\s+(?:different|difference|change|gain|speedup|slowdown|"
+    r"regression|improvement))?"
     r"|(?:statistically\s+)?insignificant"
-    r"|no\s+(?:measurable|significant|meaningful|noticeable|detectable|real|observable|discernible|appreciable|material|statistical)\s+"
-    r"(?:difference|change|gain|speedup|speed-up|slowdown|regression|effect|improvement|impact|benefit)"
+    rf"|no\s+{_any('no_effect')}\s+{_any('effect')}"
     r"|not\s+measurably\s+(?:different|faster|slower|better|worse)"
     r"|(?:difference|change|gap|delta)\s+(?:is|are|was|were)\s+(?:negligible|insignificant)"
     r")(?![\w-])",
@@ -161,10 +204,43 @@ NOISE_VERDICT_RE = lazy_compile(
 # Every verdict above holds one of these stems: a substring search of the
 # lower-cased text finds the lines worth a closer look.
 NOISE_STEMS = (
-    "nois", "jitter", "variation", "varianc", "variabil", "scatter", "spread", "fluctuat", "uncertain", "error",
+    "nois", "jitter", "variation", "varianc", "variabil", "scatter", "spread", "fluctuat", "uncertain", "error", "deviat",
     "significan", "measurabl", "meaningful", "noticeabl", "detectabl", "discernibl", "observabl", "appreciabl",
     "indistinguishabl", "negligibl", "real ", "material ", "statistical ",
 )
+
+# A sentence holding one of these may hold a verdict by its words alone; one
+# holding only another stem ("spread", "error", "real ") needs a word that
+# places a difference in the variation too (every alternative of
+# NOISE_VERDICT_RE without a strong stem starts with one of _VERDICT_LEADS).
+_STRONG_STEMS = ("nois", "jitter", "indistinguishabl", "significan", "measurabl", "negligibl")
+_VERDICT_LEADS = (
+    "within", "in the", "in our", "into the", "into our", "inside the", "inside our", "under the", "under our",
+    "below the", "below our", "beneath the", "beneath our", "level of", "order of", "comparable to", "par with",
+    "than the", "than our", "lost", "buried", "drown", "hidden", "hides", "swamped", "masked", "swallowed",
+    "dwarfed", "obscured", "absorbed", "disappear", "vanish", "fade", "sink", "sank", "tie", "separa",
+    "distinguish", "told apart", "resolved", "teased apart", "no ",
+)
+
+
+_STEM_RE = lazy_compile("|".join(re.escape(stem) for stem in NOISE_STEMS))
+_STRONG_RE = lazy_compile("|".join(re.escape(stem) for stem in _STRONG_STEMS))
+_LEAD_RE = lazy_compile("|".join(re.escape(lead).replace(r"\ ", r"\s+") for lead in _VERDICT_LEADS))
+
+
+def noise_stem_offsets(lowered: str) -> list[int]:
+    """Offsets of the verdict stems (:data:`NOISE_STEMS`) in lower-cased text."""
+    return [match.start() for match in _STEM_RE.finditer(lowered)]
+
+
+def may_hold_verdict(lowered: str) -> bool:
+    """False when the lower-cased sentence cannot hold a noise verdict
+    (:data:`NOISE_VERDICT_RE`): no stem of :data:`NOISE_STEMS`, or only weak
+    ones without a leading word. A cheap test before the regex."""
+    if _STRONG_RE.search(lowered):
+        return True
+    return _STEM_RE.search(lowered) is not None and _LEAD_RE.search(lowered) is not None
+
 
 _REPEAT_NOUNS = (
     r"(?:runs?|repeats?|repetitions?|reps?|replicates?|trials?|iterations?|iters?|seeds?|samples?|measurements?|"
@@ -207,6 +283,53 @@ def has_evidence(text: str) -> bool:
 def is_expectation(clause: str) -> bool:
     """True when ``clause`` states an expectation or a plan (see :data:`EXPECTATION_RE`)."""
     return EXPECTATION_RE.search(clause) is not None
+
+
+# --- configurations named in any form ------------------------------------------
+
+# One spelling for each configuration word a study names in several ways: the
+# canonical word, then the spellings (regular-expression alternatives) that name
+# it. "bs=16", "batch size 16", "bs16" and "a batch of sixteen" all name batch
+# 16 (number words are read by :func:`number_terms`). Extend a line to teach lint
+# another spelling.
+CONFIGURATION_WORDS: dict[str, tuple[str, ...]] = {
+    "batch": (r"batch[\s_-]?sizes?", r"micro[\s_-]?batch(?:[\s_-]?sizes?)?", r"bs", r"mbs"),
+    "fp16": (r"half[\s-]precision", r"float16", r"fp-16"),
+    "bf16": (r"bfloat16", r"bf-16"),
+    "fp32": (r"float32", r"single[\s-]precision", r"full[\s-]precision", r"fp-32"),
+    "gpu": (r"gpus", r"graphics\s+cards?"),
+}
+_CONFIGURATION_RES = tuple(
+    (canonical, lazy_compile(r"(?<![\w.-])(?:" + "|".join(spellings) + r")(?=\d|[^\w]|$)", re.IGNORECASE))
+    for canonical, spellings in CONFIGURATION_WORDS.items()
+)
+
+
+def canonical_configuration(text: str) -> str:
+    """``text`` with each spelling of :data:`CONFIGURATION_WORDS` written as
+    its canonical word, a number glued to it set apart ("bs16" -> "batch 16",
+    "half-precision weights" -> "fp16 weights")."""
+    for canonical, pattern in _CONFIGURATION_RES:
+        text = pattern.sub(lambda m: canonical + " ", text)
+    return text
+
+
+# --- claims about most or all rows ------------------------------------------------
+
+# "in most cases", "on every GPU", "consistently", "across the board": the clause
+# claims its figure for most or all of what it summarises ("at most", "the most",
+# "not all" do not).
+MAJORITY_RE = lazy_compile(
+    r"(?<!\bat\s)(?<!\bthe\s)(?<!\bnot\s)\b(?:most|all|every|each|always|consistently|uniformly|generally|typically|"
+    r"usually|across\s+the\s+board|in\s+general)\b",
+    re.IGNORECASE,
+)
+
+
+def claims_majority(clause: str) -> bool:
+    """True when ``clause`` claims its figure for most or all rows
+    (:data:`MAJORITY_RE`)."""
+    return MAJORITY_RE.search(clause) is not None
 
 
 # --- formats named in words -------------------------------------------------------

@@ -10,7 +10,7 @@ its line ending, its indent unit, one-line or multi-line as the enclosing
 object or list is. A value that changed (a filled-in null, a total that was
 summed again) is written anew at its place. Values are encoded with
 :func:`studygen.fsutil.dump_json`, which writes a figure read from a record
-(:class:`~studygen.records.numbers.SourceFloat`) as its source text.
+(:class:`~studygen.numbers.SourceFloat`) as its source text.
 """
 
 from __future__ import annotations

@@ -58,10 +58,10 @@ class MeasurementKey(NamedTuple):
         return cls(**{**parts, "revision": str(revision)[:7] if revision else revision})
 
     def text(self) -> str:
-        """A readable key such as
-        ``deformable_detr|83ecd26|fp16|latency|gpu_compute|median||800x800|b1|tensorrt|engine|NVIDIA B200|tensorrt=11.4.0.106|``:
-        what a study file's waiver or explanation names (``key:``). Empty
-        parts stay empty so that positions keep their meaning."""
+        """A readable key such as ``deformable_detr|83ecd26|fp16||latency|gpu_compute|median||800x800|b1|``
+        ``tensorrt|engine|NVIDIA B200|tensorrt=11.4.0.106|`` (one string, cut here to fit): what a study
+        file's waiver or explanation names (``key:``). Empty parts stay empty so that positions keep their
+        meaning."""
         return "|".join([_key_part(name, value) for name, value in zip(FIELDS, self)])
 
     def config(self) -> tuple:
@@ -78,7 +78,7 @@ CONFIG_FIELDS = tuple(f for f in FIELDS if f not in ("gpu", "software"))
 _CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
 
 
-def software_signature(provenance: dict, backend: str | None, kind: str) -> str:
+def software_signature(provenance: dict, backend: str | None) -> str:
     """``tensorrt=11.4.0.106`` style signature of the versions that matter."""
     versions = provenance.get("software") or {}
     names = BACKEND_SOFTWARE.get(backend or "", QUALITY_SOFTWARE)
@@ -90,6 +90,4 @@ def _key_part(name: str, value) -> str:
         return ""
     if name == "batch" and value != "":
         return f"b{int(value)}"
-    if name == "revision" and value:
-        return str(value)[:7]
     return str(value)

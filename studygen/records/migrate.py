@@ -113,7 +113,8 @@ def migrate(document, *, path: str):
         step = MIGRATIONS.get(version)
         if step is None:
             raise RecordError(
-                f"schema_version {version} cannot be migrated; this studygen needs schema_version {CURRENT_SCHEMA_VERSION}",
+                f"schema_version {version} cannot be migrated; this studygen needs schema_version "
+                f"{CURRENT_SCHEMA_VERSION}",
                 path=path, pointer="/schema_version")
         document = step(document)
         version = document["schema_version"]

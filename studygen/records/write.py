@@ -30,15 +30,8 @@ from .keys import MeasurementKey, software_signature
 from .kinds import IDENTITY_FIELDS, metric_of, result_identity
 from .load import load_record
 from .migrate import version_of
-from .provenance import (
-    as_conversion_machine,
-    check_measuring_machine,
-    clean_provenance,
-    defaulted_checkpoint,
-    measuring_machine_block,
-    merge_conversion_machine,
-    merge_provenance,
-)
+from .provenance import (as_conversion_machine, check_measuring_machine, clean_provenance, defaulted_checkpoint,
+                         measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .result import NewResult
 from .schemas import CURRENT_SCHEMA_VERSION, validate_document
 from .sources import refuse_same_source, replace_sources, same_result
@@ -100,7 +93,7 @@ def measurement_key(family: str, provenance: dict, result: dict) -> MeasurementK
     return MeasurementKey.of(**dict(zip(IDENTITY_FIELDS, result_identity(result))), family=family,
                              revision=(provenance.get("checkpoint") or {}).get("revision"), recipe=None,
                              gpu=provenance.get("gpu"),
-                             software=software_signature(provenance, result.get("backend"), result["kind"]))
+                             software=software_signature(provenance, result.get("backend")))
 
 
 def describe(result: dict) -> str:
@@ -184,9 +177,11 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         original = record.text
         document = copy.deepcopy(record.data)
         if document["family"] != family:
-            raise ConflictError(f"the record's family is {document['family']!r}, not {family!r}", path=display, pointer="/family")
+            raise ConflictError(f"the record's family is {document['family']!r}, not {family!r}", path=display,
+                                pointer="/family")
         if document["job_id"] != job_id:
-            raise ConflictError(f"the record's job_id is {document['job_id']!r}, not {job_id!r}", path=display, pointer="/job_id")
+            raise ConflictError(f"the record's job_id is {document['job_id']!r}, not {job_id!r}", path=display,
+                                pointer="/job_id")
         merged, notes = merge_provenance(document["provenance"], provenance, display, correct=replace)
         document["provenance"] = clean_provenance(merged)
         filled = document["provenance"] != record.data["provenance"]

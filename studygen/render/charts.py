@@ -27,9 +27,7 @@ from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.rows import Row
 from .drawing import Point, draw_kernel_times, draw_latency
-from .text import gpu_label, shape_label, short_version
-
-
+from .labels import gpu_label, shape_label, short_version
 
 STAMP_PREFIX = b"<!-- studygen figure: inputs sha256:"
 
@@ -118,7 +116,7 @@ def read_stamp(data: bytes) -> tuple[str, str, bytes] | None:
 def inputs_digest(name: str, inputs) -> str:
     """sha256 over the chart's name, the data it is drawn from (JSON, floats
     as repr), matplotlib's version and the code that draws it (:mod:`.drawing`
-    and :mod:`.text`): a change to any of them makes a committed chart's stamp
+    and :mod:`.labels`): a change to any of them makes a committed chart's stamp
     stale."""
     payload = json.dumps([name, inputs, matplotlib_version(), _code_sha256()], sort_keys=True, ensure_ascii=True,
                          separators=(",", ":"))
@@ -136,7 +134,7 @@ def matplotlib_version() -> str:
 
 @functools.cache
 def _code_sha256() -> str:
-    """sha256 over what the drawing modules (drawing.py, and text.py for the
+    """sha256 over what the drawing modules (drawing.py, and labels.py for the
     labels) do: their syntax trees without docstrings and import statements,
     so moving an import or rewording a comment leaves committed charts
     current, while any change to the code that draws makes them stale. How
@@ -144,7 +142,7 @@ def _code_sha256() -> str:
     that selection gives."""
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for module in (here / "drawing.py", here / "text.py"):
+    for module in (here / "drawing.py", here / "labels.py"):
         digest.update(ast.dump(_without_docs_and_imports(ast.parse(module.read_text("utf-8")))).encode("utf-8"))
     return digest.hexdigest()
 
@@ -184,14 +182,15 @@ def _job_label(row: Row) -> str:
 
 def latency_chart(study) -> Chart:
     """Latency (ms) per variant, one panel per shape HxW."""
-    path = study.figures_dir / "latency.svg"
+    path = study.charts_dir / "latency.svg"
     rows = [r for r in study.rows if r.kind == Kind.LATENCY and r.value is not None and r.shape]
     if not rows:
         return Chart(Kind.LATENCY, path, "", "the records hold no latency with a shape")
     shapes = sorted({r.shape for r in rows}, key=lambda s: tuple(int(v) for v in s.split("x")))
     panels: dict[tuple[str, str], list[Point]] = {}  # (shape, variant) -> its points, in row order
     for row in rows:
-        panels.setdefault((row.shape, row.variant), []).append((_job_label(row), row.value, row.repeat_medians_ms or []))
+        point = (_job_label(row), row.value, row.repeat_medians_ms or [])
+        panels.setdefault((row.shape, row.variant), []).append(point)
     present = {variant for _, variant in panels}
     variants = [v for v in study.variants if v in present]
     labels = {v: one_line(study.variant_label(v)) for v in variants}
@@ -209,7 +208,7 @@ def latency_chart(study) -> Chart:
 
 def kernel_chart(study) -> Chart:
     """Kernel time per group (ms), stacked bars per variant, one bar group per (job, shape)."""
-    path = study.figures_dir / "kernel_time.svg"
+    path = study.charts_dir / "kernel_time.svg"
     bars = []  # (label, {group: ms})
     for record in study.records:
         for result in record.results:

@@ -28,11 +28,11 @@ from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.compilations import PooledCell, pooled_attribution, pooled_cells, pooled_pairs
-from .produced import cells_of, emit
+from .labels import escape_cell, gpu_label, shape_label
+from .produced import cells_of, emit, helper
 from .rows import TemplateRow, restriction_text, shape_order
 from .spans import SpanHelpers
 from .tables import markdown_table
-from .text import escape_cell, gpu_label, shape_label
 
 # compilation_rule.stopped (studygen.collect.run.compile_rule, which this layer cannot import) in words
 STOPPED_WORDS = {
@@ -77,11 +77,12 @@ class CompilationHelpers(SpanHelpers):
         numbered = any(c.number is not None for c in cell.compilations)
         if count < 2:
             figure = TemplateRow(cell.first).number()
-            return emit("figure", f"{figure} (1 compilation)", list(cell.rows)) if numbered else figure
+            return emit(f"{figure} (1 compilation)", list(cell.rows), kind="figure") if numbered else figure
         figure = self._ms(cell.median_ms)
         what = (f"{count} compilations" + (f" in {jobs} jobs" if jobs > 1 else "")) if numbered else f"{jobs} jobs"
-        return emit("figure", f"{figure} ({what}: {self._ms(cell.low)} to {self._ms(cell.high)})", list(cell.rows))
+        return emit(f"{figure} ({what}: {self._ms(cell.low)} to {self._ms(cell.high)})", list(cell.rows), kind="figure")
 
+    @helper("table", markdown=True)
     def compilation_table(self, a_variant: str, b_variant: str, **filters) -> str:
         """Per configuration (shapes by size): each variant's latency over
         every compilation of every job (median, range, how many compilations
@@ -97,7 +98,7 @@ class CompilationHelpers(SpanHelpers):
                 body.append([escape_cell(self._cell_label(b, firsts)), self._pooled_figure(a), self._pooled_figure(b),
                              self._pooled_ratio(a, b)])
                 rows += [*a.rows, *b.rows]
-        return emit("table", markdown_table(body, headers), rows, headers)
+        return emit(markdown_table(body, headers), rows, headers)
 
     def _pooled_ratio(self, a: PooledCell, b: PooledCell) -> str:
         """``0.90x (0.81x to 1.00x)``: a / b at the medians, and over every pair of compilations."""
@@ -107,8 +108,9 @@ class CompilationHelpers(SpanHelpers):
             values = [x.median_ms / y.median_ms for x, y in product(a.compilations, b.compilations)]
             text += f" ({format_number(min(values), d)}x to {format_number(max(values), d)}x)"
         same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
-        return emit("ratio", text, [*a.rows, *b.rows], compared=same_job)
+        return emit(text, [*a.rows, *b.rows], compared=same_job, kind="ratio")
 
+    @helper("range")
     def pooled_ratio_span(self, a_variant: str, b_variant: str, **filters) -> str:
         """Range of a / b over every pair of compilations of every configuration
         (each cell pooled over its jobs), e.g. ``0.81x to 1.01x``; a cell
@@ -119,6 +121,7 @@ class CompilationHelpers(SpanHelpers):
         compared = [(x, y) for a, b in pairs for x in a.rows for y in b.rows if x.job_id == y.job_id]
         return self.derived_span(values, "ratio", "x", restriction_text(filters), rows=rows, compared=compared)
 
+    @helper("figure")
     def compiled_comparison(self, a_variant: str, b_variant: str, **filters) -> list[str]:
         """One sentence per configuration (shapes by size) on what every
         compilation of every job says about b against a: when the two cells'
@@ -145,9 +148,10 @@ class CompilationHelpers(SpanHelpers):
             text += (f"; the medians are {self._ms(b.median_ms)} and {self._ms(a.median_ms)} ms, {lb} minus {la} "
                      f"{self._ms(b.median_ms - a.median_ms, True)} ms.")
             same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
-            lines.append(emit("figure", text, [*a.rows, *b.rows], compared=same_job))
+            lines.append(emit(text, [*a.rows, *b.rows], compared=same_job))
         return lines
 
+    @helper("range")
     def group_change(self, group: str, a_variant: str, b_variant: str, **filters) -> str:
         """How much more or less kernel time ``group`` takes per forward in b
         than in a, over every pair of compilations of every configuration (each
@@ -170,7 +174,7 @@ class CompilationHelpers(SpanHelpers):
         rows = [row for a, b in pairs for row in (*a.rows, *b.rows)]
         where = restriction_text(filters)
         same_job = [(x, y) for a, b in pairs for x in a.rows for y in b.rows if x.job_id == y.job_id]
-        return emit("range", f"{text} ({where})" if where else text, rows, compared=same_job)
+        return emit(f"{text} ({where})" if where else text, rows, compared=same_job)
 
     def _attributions(self, a_variant: str, b_variant: str, **filters) -> list[tuple[str, str, object, list, list]]:
         """``(shape, what, Attribution, rows, compared pairs)`` for b - a (pooled medians) and
@@ -192,6 +196,7 @@ class CompilationHelpers(SpanHelpers):
                                   list(cell.rows), []))
         return found
 
+    @helper("table", markdown=True)
     def attribution_table(self, a_variant: str, b_variant: str, **filters) -> str:
         """Latency differences (ms per forward) split by kernel group: b minus a
         (medians over every compilation of every job) and, per variant, its
@@ -204,13 +209,14 @@ class CompilationHelpers(SpanHelpers):
         with cells_of(headers):
             for label, what, attribution, used, compared in found:
                 deltas = dict(attribution.groups)
-                latency = emit("ratio", self._ms(attribution.latency_delta_ms, True), used, compared=compared)
+                latency = emit(self._ms(attribution.latency_delta_ms, True), used, compared=compared, kind="ratio")
                 body.append([escape_cell(label), escape_cell(what), latency]
                             + [self._ms(deltas.get(g, 0.0), True) for g in groups]
                             + [self._ms(attribution.unattributed_ms, True)])
                 rows += used
-        return emit("table", markdown_table(body, headers), rows, headers)
+        return emit(markdown_table(body, headers), rows, headers)
 
+    @helper("figure")
     def attribution_sentence(self, a_variant: str, b_variant: str, **filters) -> str:
         """b minus a per configuration in words: the latency difference, the
         groups that carry it (largest first, those of at least a tenth of it)
@@ -230,22 +236,25 @@ class CompilationHelpers(SpanHelpers):
         where = restriction_text(filters)
         text = (f"{self.label(b_variant)} minus {self.label(a_variant)}, by kernel group{f' ({where})' if where else ''}: "
                 + "; ".join(parts) if parts else f"no profiled pair of {self.label(b_variant)} and {self.label(a_variant)}")
-        return emit("figure", text, rows, compared=compared)
+        return emit(text, rows, compared=compared)
 
+    @helper()
     def compilation_count(self, **filters) -> int:
         """The most compilations any selected latency cell rests on, over every
         job that measured it (1 when none has several)."""
         return max([len(cell.compilations) for cell in pooled_cells(self.figures(**filters).rows)
                     if any(c.number is not None for c in cell.compilations)] + [1])
 
+    @helper("figure")
     def compilation_counts(self, **filters) -> str:
         """How many compilations the selected latency cells rest on, over every
         job: ``6``, or ``6 to 9`` when cells differ."""
         cells = pooled_cells(self.figures(**filters).rows)
         counts = [len(cell.compilations) for cell in cells] or [1]
         low, high = min(counts), max(counts)
-        return emit("figure", str(low) if low == high else f"{low} to {high}", [r for cell in cells for r in cell.rows])
+        return emit(str(low) if low == high else f"{low} to {high}", [r for cell in cells for r in cell.rows])
 
+    @helper("figure")
     def compilation_rule_text(self, **filters) -> str:
         """The rule(s) the selected compiled latencies' records say set their
         number of compilations (``compilation_rule``), in words; ``''`` when
@@ -256,8 +265,9 @@ class CompilationHelpers(SpanHelpers):
             if rule:
                 rules.setdefault(_rule_words(rule), []).append(row)
                 rows.append(row)
-        return emit("figure", "; ".join(rules), rows) if rules else ""
+        return emit("; ".join(rules), rows) if rules else ""
 
+    @helper("table", markdown=True)
     def compilation_stops(self, **filters) -> str:
         """One table row per compiled latency result that records its rule:
         job, shape, variant, how many compilations, how many of the last ones
@@ -277,8 +287,9 @@ class CompilationHelpers(SpanHelpers):
                 body.append([escape_cell(row.job_id), shape_label(row.shape), escape_cell(self.label(row.variant)),
                              str(rule["count"]), inside, STOPPED_WORDS.get(rule["stopped"], escape_cell(rule["stopped"]))])
                 rows.append(row)
-        return emit("table", markdown_table(body, headers), rows, headers)
+        return emit(markdown_table(body, headers), rows, headers)
 
+    @helper("table", markdown=True)
     def host_table(self, **filters) -> str:
         """Per latency row: median, the host's issue and wall time per forward
         (``distribution.host_issue_ms_per_forward``, ``host_ms_per_forward``),
@@ -298,7 +309,7 @@ class CompilationHelpers(SpanHelpers):
                              self._ms(distribution["host_ms_per_forward"]), self.percent(row.cv),
                              _core_range(cores)])
                 rows.append(row._row)
-        return emit("table", markdown_table(body, headers), rows, headers)
+        return emit(markdown_table(body, headers), rows, headers)
 
 
 def _count(cell: PooledCell) -> str:

@@ -2,7 +2,7 @@
 and labels :mod:`.charts` selects from the records (and digests into the
 chart's stamp).
 
-Only this module and :mod:`.text` decide how a chart looks, so the stamp's
+Only this module and :mod:`.labels` decide how a chart looks, so the stamp's
 code digest covers them alone (:func:`studygen.render.charts.inputs_digest`):
 a change in how charts select their data changes the data digest when it
 changes the data, and leaves committed charts current when it does not.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 
-from .text import shape_label
+from .labels import shape_label
 
 RC = {
     "svg.hashsalt": "studygen",

@@ -31,11 +31,11 @@ from math import prod
 from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.compilations import Compilation, PooledCell, pooled_cells
-from .produced import cells_of, emit
+from .produced import cells_of, emit, helper
 from .spans import SpanHelpers
 from .tables import markdown_table
 from .rows import shape_order
-from .text import escape_cell, shape_label
+from .labels import escape_cell, shape_label
 
 _NUMBER_SUFFIX = re.compile(r"_\d+$")
 _TRITON_KIND = re.compile(r"^(triton_(?:poi|per|red))_")
@@ -117,6 +117,7 @@ class KernelChangeHelpers(SpanHelpers):
     def _kernel_ms(self, value: float, sign: bool = False) -> str:
         return format_number(value, self.decimals("ms"), sign=sign)
 
+    @helper("table", markdown=True)
     def kernel_changes(self, group: str, **filters) -> str:
         """A table, per compiled cell with two compilations or more (every job
         pooled; shapes by size): the kernels of ``group`` whose launch
@@ -135,7 +136,7 @@ class KernelChangeHelpers(SpanHelpers):
             for cell in cells:
                 body += self._cell_changes(cell, group)
                 rows += cell.rows
-        return emit("table", markdown_table(body, headers), rows, headers)
+        return emit(markdown_table(body, headers), rows, headers)
 
     def _cell_changes(self, cell: PooledCell, group: str) -> list[list[str]]:
         """The table rows of :meth:`kernel_changes` for one cell."""
@@ -168,6 +169,7 @@ class KernelChangeHelpers(SpanHelpers):
             return "not listed"
         return f"{launch(kernel)}, {self._kernel_ms(kernel['time_ms'])} ms"
 
+    @helper("figure")
     def inductor_settings(self, **filters) -> str:
         """The Inductor settings the selected compiled latencies' records say
         were used, in words: ``Inductor's defaults`` (a record that keeps its
@@ -179,7 +181,7 @@ class KernelChangeHelpers(SpanHelpers):
         for row in self.figures(kind=Kind.LATENCY, mode="compile", **filters).rows:
             found.setdefault(_settings_words(row), []).append(row)
             rows.append(row)
-        return emit("figure", "; ".join(found) if found else "no compiled figure", rows)
+        return emit("; ".join(found) if found else "no compiled figure", rows)
 
 
 def _group_ms(compilation: Compilation, group: str) -> float:

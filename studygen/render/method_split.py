@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from ..numbers import format_number
 from ..records.kinds import Kind
-from .produced import cells_of, emit
+from .produced import cells_of, emit, helper
 from .rows import fmt, shape_order
 from .spans import SpanHelpers
 from .tables import markdown_table
-from .text import escape_cell, shape_label
+from .labels import escape_cell, shape_label
 
 
 def _setting(row, name: str) -> bool:
@@ -54,6 +54,7 @@ class MethodSplitHelpers(SpanHelpers):
         found = [(shape, variant, a, b) for (shape, variant), (a, b) in cells.items() if a and b]
         return sorted(found, key=lambda cell: (shape_order(cell[0]), order.get(cell[1], len(order))))
 
+    @helper("table", markdown=True)
     def method_split_table(self, setting: str, with_words: str, without_words: str, **filters) -> str:
         """Per latency cell measured both with and without ``method.<setting>``:
         the figures of each side (ms), how far apart the jobs with the setting
@@ -73,8 +74,9 @@ class MethodSplitHelpers(SpanHelpers):
                              f"{format_number(100 * (high - low) / low, pct)}%",
                              ", ".join("inside" if v == 0 else f"{format_number(v, pct, sign=True)}%" for v in outside)])
                 rows += [*with_it, *without]
-        return emit("table", markdown_table(body, headers), rows, headers)
+        return emit(markdown_table(body, headers), rows, headers)
 
+    @helper("figure")
     def method_split_summary(self, setting: str, **filters) -> str:
         """In words, over the cells of :meth:`method_split_table`: in how many
         cells a job without the setting lies above, and below, the range of
@@ -85,7 +87,7 @@ class MethodSplitHelpers(SpanHelpers):
         pct = self.spec.get("precision", {}).get("cv_percent", 1)
         cells = self._split_cells(setting, **filters)
         if not cells:
-            return emit("figure", "no cell was measured both ways")
+            return emit("no cell was measured both ways")
         apart, farthest, above, below, beyond, rows = 0.0, 0.0, 0, 0, 0, []
         for _, _, with_it, without in cells:
             low, high = min(r.value for r in with_it), max(r.value for r in with_it)
@@ -103,4 +105,4 @@ class MethodSplitHelpers(SpanHelpers):
             text += (f", by at most {format_number(farthest, pct)}%, and in {beyond} of them by more than that cell's "
                      f"jobs with the setting lie apart")
         text += f"; two jobs with the setting lie up to {format_number(apart, pct)}% apart in one cell"
-        return emit("figure", text, rows)
+        return emit(text, rows)

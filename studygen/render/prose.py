@@ -1,7 +1,7 @@
 """Strings from records and study files placed in a README's prose, and the
 marker of Markdown that studygen's helpers built (tables, spans, links),
 which the template engine passes through as it is (render/engine.py).
-Tables escape their cells with :func:`studygen.render.text.escape_cell`."""
+Tables escape their cells with :func:`studygen.render.labels.escape_cell`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import html
 import re
 
 from ..patterns import lazy_compile
+from .produced import anchors_around
 
 
 class Markdown(str):
@@ -50,8 +51,16 @@ def escape_prose(text) -> str:
     ``-``, ``1.``, ``---``, a fence, ``[x]:``) backslash-escaped. Emphasis,
     links and code spans in the text are left to the template's author
     (inside a code span a backslash would show: CommonMark 0.31,
-    "Backslash escapes")."""
-    value = _LINE_BREAKS.sub(" ", str(text)).lstrip(" \t")
+    "Backslash escapes"). A helper's anchors around the string
+    (:mod:`studygen.render.produced`) are no text: what they enclose is
+    escaped as the string itself."""
+    value = _LINE_BREAKS.sub(" ", str(text))
+    start, end = anchors_around(value)
+    return value[:start] + _escaped_prose(value[start:end]) + value[end:]
+
+
+def _escaped_prose(value: str) -> str:
+    value = value.lstrip(" \t")
     value = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
     value = html.escape(value, quote=False).replace("|", "\\|")
     for pattern in _BLOCK_STARTS:

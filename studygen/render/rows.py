@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..study.rows import ROW_FIELDS, Row
-from .produced import emit
-from .text import gpu_label, shape_label, short_version
+from .labels import gpu_label, shape_label, short_version
+from .produced import emit, helper
 
 # Filters that define *what* is measured; any other filter narrows the rows and
 # is printed as a restriction by the range helpers.
@@ -87,11 +87,11 @@ class TemplateRow:
         row = self._row
         prefix = "about " if row.approximate else ""
         if row.is_range:
-            return emit("figure", f"{prefix}{fmt(row.low, row)} to {fmt(row.high, row)}", [row])
-        return emit("figure", prefix + fmt(row.value, row), [row])
+            return emit(f"{prefix}{fmt(row.low, row)} to {fmt(row.high, row)}", [row], kind="figure")
+        return emit(prefix + fmt(row.value, row), [row], kind="figure")
 
     def __str__(self) -> str:
-        return emit("figure", self.number() + unit_suffix(self.unit), [self._row])
+        return emit(self.number() + unit_suffix(self.unit), [self._row], kind="figure")
 
     @classmethod
     def field_names(cls) -> list[str]:
@@ -209,6 +209,7 @@ class ViewBase:
         self.decision = study.spec["decision"]
         self.model = study.spec["model"]
 
+    @helper()
     def figures(self, **filters) -> RowSet:
         """Rows whose fields equal the filters (a list means any of). Raises
         TemplateError for a filter that names no row field (a typo would
@@ -219,6 +220,7 @@ class ViewBase:
                                 f"{', '.join(sorted(FILTER_FIELDS))}")
         return RowSet([r for r in self._study.rows if matches(r, filters)], filters)
 
+    @helper()
     def ordered(self, row_set: RowSet, *fields: str) -> RowSet:
         """``row_set`` sorted by ``fields`` in turn (default ``mode`` then
         ``shape``): a shape by its size (``800x800`` before ``800x1067``), any
@@ -238,6 +240,7 @@ class ViewBase:
                          for name in fields)
         return RowSet(sorted(row_set.rows, key=sort_key), row_set.filters)
 
+    @helper()
     def one(self, **filters) -> TemplateRow:
         """Exactly one row. Raises TemplateError otherwise, naming the filters,
         and for several rows each of them (job and JSON pointer) with the
@@ -249,18 +252,22 @@ class ViewBase:
         if len(found) > 1:
             apart = telling_apart(found.rows)
             listed = "; ".join(f"job {r.job_id} {r.pointer}"
-                               + "".join(f" {name}={r.field(name)}" for name in apart if name != "job_id") for r in found.rows)
+                               + "".join(f" {name}={r.field(name)}" for name in apart if name != "job_id")
+                               for r in found.rows)
             message += f": {listed}; they differ in {', '.join(apart)}: add one of these filters"
         raise TemplateError(message)
 
+    @helper()
     def jobs(self) -> list[str]:
         """Job ids of the study's records, in record order."""
         return [r.job_id for r in self._study.records]
 
+    @helper()
     def label(self, variant: str) -> str:
         """The variant's label from the study file (its id when it has none)."""
         return self._study.variant_label(variant)
 
+    @helper()
     def decimals(self, name: str) -> int:
         """Decimals of a derived figure (``ratio``, ``percent``, ``ap_delta_points``,
         ``ms``): the study file's ``precision`` entry, else the default."""

@@ -14,10 +14,10 @@ from ..study.analyses import precision_inversions
 from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
 from ..study.spread import declared_sources
-from .produced import emit
+from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
+from .produced import emit, helper
 from .rows import ViewBase, fmt
 from .tables import markdown_table
-from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 
 
 def jobs_phrase(*rows) -> str:
@@ -38,10 +38,12 @@ class SectionHelpers(ViewBase):
     """Datasets, provenance, side findings, not measured and known gaps."""
 
     # ---- datasets and provenance --------------------------------------------
+    @helper()
     def datasets(self) -> list[dict]:
         """Dataset definitions, sorted by id (each a dict with ``dataset_id``, ``count``, …)."""
         return [self._study.datasets[k].data for k in sorted(self._study.datasets)]
 
+    @helper("dataset", markdown=True)
     def dataset_table(self) -> str:
         """One row per image set: id, role, image count, source, selection, and
         whether its image ids are published (with the first 12 hex digits of their sha256)."""
@@ -51,8 +53,9 @@ class SectionHelpers(ViewBase):
             body.append([escape_cell(d["dataset_id"]), escape_cell(d["role"]), str(d["count"]),
                          escape_cell(d["source"]), escape_cell(d["selection"]), ids])
         headers = ["Image set", "Role", "Images", "Source", "Selection", "Image ids"]
-        return emit("dataset", markdown_table(body, headers), (), headers)
+        return emit(markdown_table(body, headers), (), headers)
 
+    @helper("table", markdown=True)
     def provenance_table(self) -> str:
         """One row per job: GPU, software versions, checkpoint weights, where its figures come from."""
         body = []
@@ -64,8 +67,9 @@ class SectionHelpers(ViewBase):
             body.append([escape_cell(record.job_id), escape_cell(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
                          escape_cell(p["checkpoint"]["weights"]), escape_cell(origin)])
         headers = ["Job", "GPU", "Software", "Weights", "Figures"]
-        return emit("table", markdown_table(body, headers), (), headers)
+        return emit(markdown_table(body, headers), (), headers)
 
+    @helper()
     def record_notes(self) -> list[tuple[str, str]]:
         """``(job_id, note)`` for every note in every record, in record order."""
         notes = []
@@ -75,6 +79,7 @@ class SectionHelpers(ViewBase):
         return notes
 
     # ---- declared sources of spread ----------------------------------------------
+    @helper("figure")
     def spread_sources(self) -> list[str]:
         """One line per ``spread_sources`` entry of the study file: what varies
         from job to job (``independent compilations``, ``independent engine
@@ -86,10 +91,11 @@ class SectionHelpers(ViewBase):
         for source in declared_sources(self._study):
             bound = (f"up to {format_number(source.up_to_percent)} % of their mean" if source.up_to_percent is not None
                      else "no bound stated")
-            lines.append(emit("figure", f"{source.words} ({bound}): {escape_inline(' '.join(source.reason.split()))}"))
+            lines.append(emit(f"{source.words} ({bound}): {escape_inline(' '.join(source.reason.split()))}"))
         return lines
 
     # ---- side findings -------------------------------------------------------
+    @helper("side_finding")
     def precision_inversions(self) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT
         version or mode, shape) where the lower-precision variant is slower
@@ -109,8 +115,8 @@ class SectionHelpers(ViewBase):
                 if line:
                     lines.append(line)
                 continue
-            lines.append(self._inversion_sentence(pairs))
-            emit("side_finding", lines[-1], [row for pair in pairs for row in pair], compared=pairs)
+            lines.append(emit(self._inversion_sentence(pairs), [row for pair in pairs for row in pair],
+                              compared=pairs))
         return lines
 
     def _same_key_rows(self, row: Row) -> list[Row]:
@@ -138,7 +144,7 @@ class SectionHelpers(ViewBase):
                 f"is slower than {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
                 f"against {figure(high)}.")
         same_job = [(x, y) for x in low.rows for y in high.rows if x.job_id == y.job_id]
-        return emit("side_finding", text, [*low.rows, *high.rows], compared=same_job)
+        return emit(text, [*low.rows, *high.rows], compared=same_job)
 
     def _inversion_sentence(self, pairs: list[tuple[Row, Row]]) -> str:
         """The lower-precision rows of ``pairs`` are slower than the higher ones:
@@ -158,6 +164,7 @@ class SectionHelpers(ViewBase):
         return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)} ({low.mode}) "
                 f"is slower than {self.label(high.variant)} with {figures}{over}.")
 
+    @helper("table", markdown=True)
     def repeated_measurements(self) -> str:
         """Table of every measurement key reported by two or more jobs, with each
         job's value and the spread (max - min, at the most decimals any of them
@@ -172,7 +179,7 @@ class SectionHelpers(ViewBase):
         body = [self._repeated_line(rows) for rows in repeated.values()]
         headers = ["Measurement", "GPU", "TensorRT", "Value per job", "Spread"]
         # each table row is one measurement key: SG212 compares the jobs of a row, not a variant's rows
-        return emit("table", markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
+        return emit(markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
                     compared_by="key")
 
     def _repeated_line(self, rows: list[Row]) -> list[str]:
@@ -192,6 +199,7 @@ class SectionHelpers(ViewBase):
                 format_number(max(values) - min(values), decimals)]
 
     # ---- not measured and known gaps -----------------------------------------
+    @helper("expectation")
     def expectation(self, config: str) -> str:
         """Hedged wording for a configuration the study declares not measured:
         ``Not measured: NVFP4 (not tried); expected, not measured: …, because …``.
@@ -203,13 +211,15 @@ class SectionHelpers(ViewBase):
                     text += f"; expected, not measured: {entry['expectation']}"
                     if entry.get("because"):
                         text += f", because {entry['because']}"
-                return emit("expectation", text + ".")
+                return emit(text + ".")
         raise TemplateError(f"expectation({config!r}): not listed under not_measured in the study file")
 
+    @helper()
     def not_measured(self) -> list[dict]:
         """The study file's ``not_measured`` entries (``config``, ``reason``, …)."""
         return self._study.declared_not_measured
 
+    @helper()
     def describe_key(self, key: str) -> str:
         """A measurement key in words: ``fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400``
         (variant label, what is measured, shape, GPU, versions, dataset; empty parts left out)."""
@@ -222,6 +232,7 @@ class SectionHelpers(ViewBase):
                  parts["software"], parts["dataset"]]
         return ", ".join(p for p in (what, *where) if p)
 
+    @helper("gap")
     def known_gaps(self) -> list[str]:
         """Everything the README must admit by itself: waivers and explanations
         with their reasons, image sets whose ids were not published, timings
@@ -240,4 +251,4 @@ class SectionHelpers(ViewBase):
         for e in self.spec.get("explanations", []):
             target = self.describe_key(e["key"]) if e.get("key") else e.get("match") or "study"
             gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
-        return [emit("gap", escape_inline(g)) for g in gaps]
+        return [emit(escape_inline(g)) for g in gaps]

@@ -18,7 +18,7 @@ from ..numbers import format_number
 from ..records.kinds import KERNEL_TIME_METRIC, Kind
 from ..study.rows import Row
 from ..study.spread import compilation_spread
-from .produced import emit
+from .produced import emit, helper
 from .rows import RowSet, TemplateRow, ViewBase, fmt, restriction_text, unit_suffix
 
 
@@ -43,27 +43,32 @@ class SpanHelpers(ViewBase):
     """Computed figures, ranges and job-to-job spread (see the module docstring)."""
 
     # ---- one computed figure from two rows ---------------------------------
+    @helper()
     def percent(self, fraction) -> str:
         """A fraction (such as a coefficient of variation, std / mean) as a
         percentage with the study's ``cv_percent`` precision (default 1)."""
         return format_number(100 * fraction, self.spec.get("precision", {}).get("cv_percent", 1)) + "%"
 
+    @helper("ratio")
     def ratio(self, numerator: TemplateRow, denominator: TemplateRow) -> str:
         """``numerator / denominator`` printed with the study's ``ratio`` precision, suffixed x."""
-        return emit("ratio", format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x",
+        return emit(format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x",
                     [numerator._row, denominator._row], compared=[(numerator._row, denominator._row)])
 
+    @helper("ratio")
     def reduction_percent(self, before: TemplateRow, after: TemplateRow) -> str:
         """``(before - after) / before`` in %, with the study's ``percent`` precision."""
-        return emit("ratio", format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%",
+        return emit(format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%",
                     [before._row, after._row], compared=[(before._row, after._row)])
 
+    @helper("ratio")
     def delta_points(self, before: TemplateRow, after: TemplateRow) -> str:
         """AP difference ``after - before`` in points (1 point = 0.01 AP), signed."""
-        return emit("ratio", format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True),
+        return emit(format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True),
                     [before._row, after._row], compared=[(before._row, after._row)])
 
     # ---- ranges ------------------------------------------------------------
+    @helper("range")
     def span(self, row_set: RowSet, unit: str | None = None) -> str:
         """A range over **every** row of ``row_set`` (ranges over unlisted rows
         count with both ends, and a compiled figure with each of its
@@ -82,8 +87,9 @@ class SpanHelpers(ViewBase):
         suffix = unit_suffix(unit if unit is not None else next(iter(row_set)).unit)
         text = low + suffix if low == high else f"{low} to {high}{suffix}"
         where = row_set.restriction()
-        return emit("range", f"{text} ({where})" if where else text, row_set.rows)
+        return emit(f"{text} ({where})" if where else text, row_set.rows)
 
+    @helper("range")
     def derived_span(self, values: list[float], decimals_name: str, suffix: str = "", restriction: str = "",
                      rows=(), compared=()) -> str:
         """A range over computed values (ratios, reductions), all rows included,
@@ -101,9 +107,11 @@ class SpanHelpers(ViewBase):
             text = f"{low}{suffix} to {high}{suffix}"
         else:
             text = f"{low} to {high}{suffix}"
-        return emit("range", f"{text} ({restriction})" if restriction else text, rows, compared=compared)
+        return emit(f"{text} ({restriction})" if restriction else text, rows, compared=compared)
 
-    def pairs(self, a_variant: str, b_variant: str, match=("job_id", "shape"), **filters) -> list[tuple[TemplateRow, TemplateRow]]:
+    @helper()
+    def pairs(self, a_variant: str, b_variant: str, match=("job_id", "shape"),
+              **filters) -> list[tuple[TemplateRow, TemplateRow]]:
         """``(a, b)`` row pairs with equal ``match`` fields (same job and shape
         by default), both with a value, in the order of ``b_variant``'s rows."""
         a_rows = {tuple(row._row.field(m) for m in match): row for row in self.figures(variant=a_variant, **filters)}
@@ -114,6 +122,7 @@ class SpanHelpers(ViewBase):
                 pairs.append((a_rows[key], row))
         return pairs
 
+    @helper("range")
     def ratio_span(self, a_variant: str, b_variant: str, **filters) -> str:
         """Range of a/b over every matching pair, e.g. ``0.97x`` or ``0.97x to 1.01x``."""
         pairs = self.pairs(a_variant, b_variant, **filters)
@@ -121,6 +130,7 @@ class SpanHelpers(ViewBase):
         return self.derived_span(values, "ratio", "x", restriction_text(filters), rows=pair_rows(pairs),
                                  compared=row_pairs(pairs))
 
+    @helper("range")
     def reduction_span(self, a_variant: str, b_variant: str, **filters) -> str:
         """Range of (a - b) / a in % over every matching pair."""
         pairs = self.pairs(a_variant, b_variant, **filters)
@@ -128,6 +138,7 @@ class SpanHelpers(ViewBase):
         return self.derived_span(values, "percent", "%", restriction_text(filters), rows=pair_rows(pairs),
                                  compared=row_pairs(pairs))
 
+    @helper("range")
     def delta_points_span(self, a_variant: str, b_variant: str, **filters) -> str:
         """Range of b - a in AP points over every matching pair (same job)."""
         pairs = self.pairs(a_variant, b_variant, match=("job_id",), **filters)
@@ -135,6 +146,7 @@ class SpanHelpers(ViewBase):
         return self.derived_span(values, "ap_delta_points", " points", restriction_text(filters), rows=pair_rows(pairs),
                                  compared=row_pairs(pairs))
 
+    @helper("range")
     def saving_span(self, group: str, a_variant: str, b_variant: str, **filters) -> str:
         """Range of kernel-time savings a - b (ms) for ``group`` over every row
         pair and every stated difference range."""
@@ -148,13 +160,15 @@ class SpanHelpers(ViewBase):
         pairs = self.pairs(a_variant, b_variant, metric=KERNEL_TIME_METRIC, group=group, **filters)
         values = [a.value - b.value for a, b in pairs]
         rows = pair_rows(pairs)
-        for delta in self.figures(kind=Kind.KERNEL_TIME_DELTA, group=group, variant=b_variant, reference_variant=a_variant,
+        for delta in self.figures(kind=Kind.KERNEL_TIME_DELTA, group=group, variant=b_variant,
+                                  reference_variant=a_variant,
                                   **filters):
             values.extend([-delta.low, -delta.high])
             rows.append(delta._row)
         return values, rows
 
     # ---- spread of one measurement over jobs ---------------------------------
+    @helper()
     def spread(self, row: TemplateRow) -> str:
         """Job-to-job spread of the same measurement key, or '' when only one
         job reports it: ``2 jobs: 0.4639 to 0.4644``."""
@@ -166,8 +180,9 @@ class SpanHelpers(ViewBase):
         high = max(same, key=lambda r: r.value)
         return f"{len(jobs)} jobs: {fmt(low.value, low)} to {fmt(high.value, high)}"
 
+    @helper("figure")
     def with_spread(self, row: TemplateRow) -> str:
         """The figure, with its job-to-job spread next to it when there is one."""
         spread = self.spread(row)
         same = [r for r in self._study.rows if r.key == row._row.key] if spread else [row._row]
-        return emit("figure", f"{row.number()} ({spread})" if spread else row.number(), same)
+        return emit(f"{row.number()} ({spread})" if spread else row.number(), same)

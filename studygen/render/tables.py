@@ -14,13 +14,14 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
-from .produced import cells_of, emit
+from .labels import escape_cell, gpu_label, shape_label, short_version
+from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, fmt, shape_order
 from .spans import SpanHelpers
-from .text import escape_cell, gpu_label, shape_label, short_version
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
-                 "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set", "variant": "Variant", "metric": "Metric"}
+                 "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set",
+                 "variant": "Variant", "metric": "Metric"}
 LIST_TABLE_COLUMNS = ("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value")
 
 
@@ -113,6 +114,7 @@ def ordered_keys(grid: dict[tuple, dict[str, TemplateRow]], jobs, index=(), sort
 class TableHelpers(SpanHelpers):
     """Grid and list tables (see the module docstring)."""
 
+    @helper("table", markdown=True)
     def table(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, value_header="{label}",
               derived=(), sort=False, **filters) -> str:
         """A Markdown table: one row per distinct ``index`` tuple, one column per
@@ -134,7 +136,7 @@ class TableHelpers(SpanHelpers):
         with cells_of(headers):
             body = [self._grid_line(index, row_key, grid[row_key], variants, derived)
                     for row_key in ordered_keys(grid, jobs, index, sort)]
-        return emit("table", markdown_table(body, headers), selected.rows, headers)
+        return emit(markdown_table(body, headers), selected.rows, headers)
 
     def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived) -> list[str]:
         """One table row of :meth:`table`: index cells, variant cells, derived cells."""
@@ -155,7 +157,7 @@ class TableHelpers(SpanHelpers):
         highest = max(rows, key=lambda row: row.high)
         jobs = len({row.job_id for row in rows})
         spread = f"{jobs} jobs: {fmt(lowest.low, lowest._row)} to {fmt(highest.high, highest._row)}"
-        return emit("figure", f"{rows[0].number()} ({spread})", [row._row for row in rows])
+        return emit(f"{rows[0].number()} ({spread})", [row._row for row in rows], kind="figure")
 
     def _derived_cell(self, kind: str, a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> str:
         """A derived cell (see :data:`DERIVED`) over the same-job pairs of two
@@ -169,16 +171,18 @@ class TableHelpers(SpanHelpers):
         values = [compute(a.value, b.value) for a, b in pairs]
         decimals, sign = self.decimals(decimals_name), kind == "delta_points"
         low, high = (format_number(v, decimals, sign=sign) + suffix for v in (min(values), max(values)))
-        return emit("ratio", low if low == high else f"{low} to {high}", [row._row for pair in pairs for row in pair],
-                    compared=[(a._row, b._row) for a, b in pairs])
+        return emit(low if low == high else f"{low} to {high}", [row._row for pair in pairs for row in pair],
+                    kind="ratio", compared=[(a._row, b._row) for a, b in pairs])
 
     # ---- what a generic table needs to know ---------------------------------
+    @helper()
     def variants_with(self, **filters) -> tuple[str, ...]:
         """Names of the study file's variants (in its order) that have rows
         matching ``filters``: the columns of a table of those rows."""
         present = {row.variant for row in self.figures(**filters)}
         return tuple(v["name"] for v in self.spec["variants"] if v["name"] in present)
 
+    @helper()
     def index_fields(self, **filters) -> tuple[str, ...]:
         """Table index for the rows matching ``filters``: of GPU, TensorRT,
         mode, shape, batch and image set, those some row sets, GPU and shape
@@ -192,6 +196,7 @@ class TableHelpers(SpanHelpers):
                 fields.append(name)
         return tuple(fields)
 
+    @helper()
     def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:
         """Derived columns of :meth:`table` comparing the first of ``variants``
         (the reference) with each other one: ``[(kind, first, other, header)]``,
@@ -200,12 +205,13 @@ class TableHelpers(SpanHelpers):
         return [(kind, first, other, header.format(a=escape_cell(self.label(first)), b=escape_cell(self.label(other))))
                 for other in others]
 
+    @helper("table", markdown=True)
     def list_table(self, row_set: RowSet, columns=LIST_TABLE_COLUMNS, value_header: str = "Value") -> str:
         """One table row per row of ``row_set`` (every row, in record order)."""
         headers = [value_header if c == "value" else INDEX_HEADERS.get(c, c) for c in columns]
         with cells_of(headers):
             body = [[self._list_cell(row, c) for c in columns] for row in row_set]
-        return emit("table", markdown_table(body, headers), row_set.rows, headers)
+        return emit(markdown_table(body, headers), row_set.rows, headers)
 
     def _list_cell(self, row: TemplateRow, column: str) -> str:
         """One cell of :meth:`list_table`."""

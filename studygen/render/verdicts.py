@@ -20,7 +20,7 @@ from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.rows import Row
 from ..textio import read_text
-from .produced import emit
+from .produced import emit, helper
 from .rows import restriction_text
 from .spans import SpanHelpers
 from .stats import MIN_REPEATS, PerImageAP, ap_difference, median_difference
@@ -32,6 +32,7 @@ class VerdictHelpers(SpanHelpers):
     def _bootstrap_setting(self, name: str, default):
         return (self.spec.get("bootstrap") or {}).get(name, default)
 
+    @helper("verdict")
     def noise_verdict(self, a_variant: str, b_variant: str, **filters) -> str:
         """Whether ``b_variant``'s latency differs from ``a_variant``'s beyond
         run-to-run noise, computed from per-repeat medians (at least 3 repeats
@@ -51,9 +52,9 @@ class VerdictHelpers(SpanHelpers):
         where = f" ({where})" if where else ""
         la, lb = self.label(a_variant), self.label(b_variant)
         if len(a_repeats) < MIN_REPEATS or len(b_repeats) < MIN_REPEATS:
-            return emit("no_verdict",
-                        f"no noise verdict for {lb} against {la}{where}: {len(a_repeats)} and {len(b_repeats)} "
-                        f"repeat medians recorded, at least {MIN_REPEATS} a side are needed", [a._row, b._row])
+            return emit(f"no noise verdict for {lb} against {la}{where}: {len(a_repeats)} and {len(b_repeats)} "
+                        f"repeat medians recorded, at least {MIN_REPEATS} a side are needed", [a._row, b._row],
+                        kind="no_verdict")
         result = median_difference(a_repeats, b_repeats, resamples=self._bootstrap_setting("resamples", 10000),
                                    seed=self._bootstrap_setting("seed", 0))
         d = self.decimals("ms")
@@ -64,8 +65,9 @@ class VerdictHelpers(SpanHelpers):
                 f"{round(100 * result.confidence)}% bootstrap interval of the median difference "
                 f"{ms(result.low_ms, True)} to {ms(result.high_ms, True)} ms ({result.resamples} resamples, "
                 f"seed {result.seed}): {result.verdict}")
-        return emit("verdict", text, [a._row, b._row], compared=[(a._row, b._row)])
+        return emit(text, [a._row, b._row], compared=[(a._row, b._row)])
 
+    @helper("ap_difference")
     def ap_difference(self, a_variant: str, b_variant: str, **filters) -> str:
         """AP of ``b_variant`` minus ``a_variant`` in points, from one COCO AP
         figure each (``filters`` must select exactly one per variant), with the
@@ -89,11 +91,12 @@ class VerdictHelpers(SpanHelpers):
             except ValueError as exc:
                 raise TemplateError(f"ap_difference({a_variant!r}, {b_variant!r}): {exc}") from None
             text += (f"; {round(100 * result.confidence)}% per-image bootstrap interval "
-                     f"{format_number(100 * result.low, d, sign=True)} to {format_number(100 * result.high, d, sign=True)} "
+                     f"{format_number(100 * result.low, d, sign=True)} to "
+                     f"{format_number(100 * result.high, d, sign=True)} "
                      f"points ({result.resamples} resamples of {result.images} images, seed {result.seed})")
         else:
             text += "; no per-image results, so no bootstrap interval"
-        return emit("ap_difference", text, [a._row, b._row], compared=[(a._row, b._row)])
+        return emit(text, [a._row, b._row], compared=[(a._row, b._row)])
 
     def _per_image(self, row: Row, path: str) -> dict:
         """The per-image results file named by a result, relative to its record (read once per render)."""

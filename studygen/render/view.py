@@ -9,19 +9,24 @@ template applied ("on TensorRT 11.4 only"), so no range can silently drop a row.
 The helpers live by kind, one module each: row selection and the row objects
 (:mod:`.rows`), computed figures, ranges and spread (:mod:`.spans`), tables
 (:mod:`.tables`), verdicts (:mod:`.verdicts`), and sections from the study as
-a whole (:mod:`.sections`). What each helper printed is recorded for checks
-(:mod:`.produced`).
+a whole (:mod:`.sections`). Each is declared a helper where it is defined
+(:func:`~studygen.render.produced.helper`: the kind of what it prints, and
+whether that is Markdown); a template reaches declared helpers only. What each
+helper printed is recorded for checks (:mod:`.produced`).
 """
 
 from __future__ import annotations
 
+import functools
+
 from ..errors import TemplateError
 from .compilations import CompilationHelpers
 from .kernel_changes import KernelChangeHelpers
+from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .method_split import MethodSplitHelpers
+from .produced import helper, helper_spec
 from .sections import SectionHelpers
 from .tables import TableHelpers
-from .text import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .verdicts import VerdictHelpers
 
 # What the view holds besides its helpers (set in ViewBase.__init__).
@@ -33,12 +38,15 @@ class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers
     """The object templates receive as ``study``."""
 
     @classmethod
+    @functools.cache
     def helper_names(cls) -> list[str]:
-        """Every name a template may use on ``study``, sorted: the helpers
-        (public methods) and the study-file attributes."""
-        methods = [name for name in dir(cls) if not name.startswith("_") and callable(getattr(cls, name))]
-        return sorted({*methods, *VIEW_ATTRIBUTES} - {"helper_names"})
+        """Every name a template may use on ``study``, sorted: the methods
+        declared helpers (:func:`studygen.render.produced.helper`) and the
+        study-file attributes."""
+        declared = [name for name in dir(cls) if helper_spec(getattr(cls, name)) is not None]
+        return sorted({*declared, *VIEW_ATTRIBUTES})
 
+    @helper()
     def comparison(self, name: str) -> "StudyView":
         """The view of the study file's ``comparisons`` entry ``name``: every
         helper, over that entry's records only (a side measurement the
@@ -50,10 +58,12 @@ class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers
                                 f"(declared: {', '.join(known) or 'none'})")
         return StudyView(self._study.comparison(name))
 
+    @helper()
     def comparison_names(self) -> list[str]:
         """Names of the study file's ``comparisons`` entries, in its order."""
         return [entry["name"] for entry in self.spec.get("comparisons") or []]
 
+    @helper()
     def comparison_about(self, name: str) -> str:
         """The ``about`` text of the study file's ``comparisons`` entry ``name``."""
         for entry in self.spec.get("comparisons") or []:
@@ -62,22 +72,27 @@ class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers
         raise TemplateError(f"comparison {name!r} is not in the study file's comparisons")
 
     # ---- labels and escaping of record strings ----------------------------
+    @helper()
     def gpu(self, value) -> str:
         """``NVIDIA B200`` → ``B200``."""
         return gpu_label(value)
 
+    @helper()
     def version(self, value) -> str:
         """``11.4.0.106`` → ``11.4``."""
         return short_version(value)
 
+    @helper()
     def shape(self, value) -> str:
         """``800x1067`` → ``800 x 1067``."""
         return shape_label(value)
 
+    @helper()
     def escape(self, text) -> str:
         """A record string made safe for Markdown prose."""
         return escape_inline(text)
 
+    @helper()
     def cell(self, text) -> str:
         """A record string made safe for one table cell."""
         return escape_cell(text)

@@ -149,7 +149,8 @@ class Study:
         return self.study_dir / "README.md"
 
     @property
-    def figures_dir(self) -> Path:
+    def charts_dir(self) -> Path:
+        """``families/<f>/figures/``: where the study's charts go."""
         return self.study_dir / "figures"
 
     @property
@@ -163,9 +164,6 @@ class Study:
     @property
     def variants(self) -> dict[str, dict]:
         return {v["name"]: v for v in self.spec["variants"]}
-
-    def variant_precision(self, variant: str) -> str | None:
-        return self.variants.get(variant, {}).get("precision")
 
     @property
     def declared_not_measured(self) -> list[dict]:
@@ -220,7 +218,8 @@ def load_study(study_dir: Path, root: Path) -> Study:
     for extra in spec.get("extra_measurements", []):  # more record folders (a test case adding rows to shared records)
         extra_dir = root / extra
         if not _is_folder(extra_dir):
-            study.problems.append(Problem.at(rel, f"extra_measurements: {extra}/ is not a folder", "/extra_measurements"))
+            study.problems.append(Problem.at(rel, f"extra_measurements: {extra}/ is not a folder",
+                                             "/extra_measurements"))
             continue
         shown_in_extra = shown_in.setdefault(extra_dir, shown_paths_in(extra_dir, root))
         record_paths += [(shown_in_extra, path) for path in _json_files(extra_dir, root, study.problems)]
@@ -318,11 +317,13 @@ def record_consistency_problems(study: Study) -> list[Problem]:
     declared, family = set(study.variants), study.family
     for record in [*study.records, *(r for records in study.comparison_records.values() for r in records)]:
         if record.data["family"] != family:
-            problems.append(Problem.at(record.display_path, f"family '{record.data['family']}' but the study is '{family}'",
-                                    "/family", record.line_of("/family")))
+            problems.append(Problem.at(record.display_path,
+                                       f"family '{record.data['family']}' but the study is '{family}'",
+                                       "/family", record.line_of("/family")))
         if record.job_id != record.path.stem:
-            problems.append(Problem.at(record.display_path, f"job_id '{record.job_id}' differs from the file name '{record.path.name}'",
-                                    "/job_id", record.line_of("/job_id")))
+            problems.append(Problem.at(record.display_path,
+                                       f"job_id '{record.job_id}' differs from the file name '{record.path.name}'",
+                                       "/job_id", record.line_of("/job_id")))
         for index, result in enumerate(record.results):
             if result["variant"] in declared and (not result.get("reference_variant")
                                                   or result["reference_variant"] in declared):
@@ -335,5 +336,6 @@ def record_consistency_problems(study: Study) -> list[Problem]:
                     pointer = f"/results/{index}/{field_name}"
                     problems.append(Problem.at(record.display_path,
                                             f"variant '{variant}' is not declared in {study.rel(study.study_path)} "
-                                            f"(declared: {', '.join(sorted(declared))})", pointer, record.line_of(pointer)))
+                                            f"(declared: {', '.join(sorted(declared))})", pointer,
+                                            record.line_of(pointer)))
     return problems

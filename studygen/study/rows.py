@@ -164,19 +164,6 @@ class Row:
             return []
         return [entry["median_ms"] for entry in self.result.get("compilations") or []]
 
-    def compilation_repeat_medians(self) -> list[list[float]]:
-        """Each compilation's per-repeat medians (ms) of a latency row, in compilation order; ``[]`` as above."""
-        if self.kind != Kind.LATENCY or self.value is None:
-            return []
-        return [list(entry["repeat_medians_ms"]) for entry in self.result.get("compilations") or []]
-
-    def compilation_kernel_groups(self) -> list[dict[str, float]]:
-        """Each compilation's kernel time by group (ms per forward) of a kernel_time
-        row's result, in compilation order; ``[]`` when the result keeps none."""
-        if self.kind != Kind.KERNEL_TIME:
-            return []
-        return [dict(entry["groups"]) for entry in self.result.get("compilations") or []]
-
     # ---- as templates, filters and ``studygen rows`` name the fields ----------
     def field(self, name: str):
         """The field ``name`` of :data:`ROW_FIELDS`: ``record`` is the record's
@@ -310,14 +297,14 @@ def flatten_record(record: Record, variants: dict[str, dict], printing: dict) ->
     ``printing_key`` in it sets the row's ``display_decimals``)."""
     provenance = record.provenance
     family, revision, gpu = record.data["family"], provenance["checkpoint"].get("revision"), provenance.get("gpu")
-    signatures: dict[tuple, str] = {}  # the record's software signature per (backend, kind), made once each
+    signatures: dict[str | None, str] = {}  # the record's software signature per backend, made once each
     rows = []
     for index, result in enumerate(record.results):
         kind = RESULT_KINDS[result["kind"]]
         backend = result.get("backend")
-        software = signatures.get((backend, kind.name))
+        software = signatures.get(backend)
         if software is None:
-            software = signatures[backend, kind.name] = software_signature(provenance, backend, kind.name)
+            software = signatures[backend] = software_signature(provenance, backend)
         variant = variants.get(result["variant"], {})
         metric, statistic, group = metric_of(result)
         key = MeasurementKey.of(

@@ -77,7 +77,7 @@ class Spread:
         return self.high - self.low
 
 
-def spread_of(study, row: Row) -> Spread | None:
+def spread_of(row: Row) -> Spread | None:
     """The spread of one flattened row from its own record, None when the
     record holds fewer than :data:`MIN_SPREAD_VALUES` values behind it (or the
     row has no single value: a range, a not-measured result)."""
@@ -121,7 +121,7 @@ def measured_spreads(study, row: Row) -> list[Spread]:
     profiled iterations (:func:`spread_of`), then its compilations
     (:func:`compilation_spread`); ``[]`` when it has none. The spread between
     jobs needs the other jobs' rows: build it as ``Spread(values, JOBS)``."""
-    return [spread for spread in (spread_of(study, row), compilation_spread(study, row)) if spread is not None]
+    return [spread for spread in (spread_of(row), compilation_spread(study, row)) if spread is not None]
 
 
 def tolerance(study, row: Row) -> float:

@@ -7,7 +7,7 @@ import json
 
 from studygen.checks import CheckContext, run_checks
 from studygen.checks.base import readme_finding, row_finding
-from studygen.checks.text import ReadmeText
+from studygen.checks.readme_text import ReadmeText
 from studygen.errors import TemplateError
 from studygen.findings import WARNING, Finding
 from studygen.study import load_study

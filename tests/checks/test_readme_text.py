@@ -1,10 +1,10 @@
-"""studygen.checks.text: which README lines are prose, where a helper's
+"""studygen.checks.readme_text: which README lines are prose, where a helper's
 output sits, and the sentence around a mention (read off the short README
 below by hand)."""
 
 from __future__ import annotations
 
-from studygen.checks.text import ReadmeText, sentence_at
+from studygen.checks.readme_text import ReadmeText, sentence_at
 from studygen.render.produced import Produced
 
 README = """# Title
@@ -30,11 +30,47 @@ def test_prose_lines_leave_out_both_fences_and_comments():
     assert [line for _, line in text.prose_lines() if line] == ["# Title", "The GEMMs take 0.19 to 0.21 ms.", "Last line 0.7 ms."]
 
 
-def test_locate_finds_a_helper_output_or_gives_zero():
-    text = ReadmeText(README, [])
-    assert text.locate(Produced("range", "0.19 to 0.21 ms")) == 3
-    assert text.locate(Produced("range", "0.3 to 0.4 ms")) == 0  # not in the README
-    assert text.locate(Produced("range", "\n  \n")) == 0
+def place(line: int, start: int, end: int) -> tuple[int, int]:
+    """README offsets of columns ``start`` to ``end`` of 0-based ``line``."""
+    before = sum(len(text) + 1 for text in README.split("\n")[:line])
+    return before + start, before + end
+
+
+def test_locate_reads_the_place_the_render_noted_or_gives_zero():
+    # The README says "0.19 to 0.21 ms" on line 3; the helper's output was printed on line 15 only.
+    printed = Produced("range", "0.7 ms", places=[place(14, 10, 16)])
+    text = ReadmeText(README, [printed])
+    assert text.locate(printed) == 15
+    assert text.locate(Produced("range", "0.19 to 0.21 ms")) == 0  # the same words, but no helper printed them
+    twice = Produced("range", "0.7 ms", places=[place(14, 10, 16), place(2, 15, 30)])
+    assert ReadmeText(README, [twice]).locate(twice) == 3  # the first time it was printed
+    cell = Produced("figure", "0.5", within=("A", "B"))
+    table = Produced("table", "| A | B |", headers=("A", "B"), places=[place(14, 0, 4)])
+    assert ReadmeText(README, [cell, table]).locate(cell) == 15  # a cell is placed by its table
+
+
+def test_a_place_covers_its_columns_on_normalized_lines():
+    text = ReadmeText(README, [Produced("range", "0.19 to 0.21 ms", places=[place(2, 15, 30)])])
+    line = text.lines[2]
+    start = line.index("0.19")
+    assert text.covered(2, start, start + 4) and text.covered(2, start, line.index(" ms") + 3)
+    assert not text.covered(2, 0, 3) and not text.covered(14, 10, 13)
+    assert text.covered(2, start, start + 4, kinds={"range"}) and not text.covered(2, start, start + 4, kinds={"ratio"})
+
+
+def test_a_place_over_several_lines_covers_their_middle_and_stops_where_it_ends():
+    start, end = place(2, 15, 16)[0], place(14, 0, 9)[1]  # from "0.19" on line 3 to "Last line" on line 15
+    text = ReadmeText(README, [Produced("table", "...", places=[(start, end)])])
+    assert text.covered(8, 0, len(text.lines[8])) and text.covered(14, 0, 9)
+    assert not text.covered(14, 10, 13) and not text.covered(2, 0, 3)
+
+
+def test_places_follow_the_lines_checks_number():
+    # a line separator inside a table cell is a line of its own for str.splitlines, as for the findings
+    readme = "| a\u2028b | c |\nnext 1.5 ms\n"
+    start = readme.index("1.5")
+    text = ReadmeText(readme, [item := Produced("figure", "1.5", places=[(start, start + 3)])])
+    assert text.raw_lines[2] == "next 1.5 ms" and text.locate(item) == 3 and text.covered(2, 5, 8)
 
 
 def test_sentence_at_cuts_at_full_stops_and_semicolons_either_side():

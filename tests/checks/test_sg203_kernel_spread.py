@@ -69,7 +69,7 @@ def test_kernel_times_moved_inside_the_forwards_spread_agree(measured_pair):
 
     rows = [r for r in study.rows if r.job_id == MEASURED and r.kind == "kernel_time"
             and r.group == "GridSample"]
-    assert len(rows) == 4 and all(len(spread_of(study, r).values) == 5 for r in rows)
+    assert len(rows) == 4 and all(len(spread_of(r).values) == 5 for r in rows)
 
 
 def test_kernel_times_moved_beyond_it_are_named(measured_pair):

@@ -192,8 +192,8 @@ def test_resampled_ap_equals_cocoeval_on_the_duplicated_image_list():
     counts = np.bincount(np.random.default_rng(5).integers(0, 20, 20), minlength=20)
     images, annotations, detections = [], [], []
     for index, image_id in enumerate(sorted(im["id"] for im in gt["images"])):
-        for copy in range(counts[index]):
-            new_id = image_id * 100 + copy  # copies sort next to their original, as the resample orders them
+        for duplicate in range(counts[index]):
+            new_id = image_id * 100 + duplicate  # copies sort next to their original, as the resample orders them
             images.append({"id": new_id, "width": 640, "height": 480})
             for a in gt["annotations"]:
                 if a["image_id"] == image_id:
@@ -229,7 +229,7 @@ def test_overlapping_repeat_medians_agree_without_any_tolerance(tmp_path):
     study = _two_jobs(tmp_path, B_OVERLAPPING)
     assert _across(study) == []
     a, b = sorted((r for r in study.rows if r.kind == "latency"), key=lambda r: r.job_id)
-    assert spread_of(study, a).values == tuple(A_REPEATS) and spread_of(study, a).source == REPEAT_MEDIANS
+    assert spread_of(a).values == tuple(A_REPEATS) and spread_of(a).source == REPEAT_MEDIANS
     assert not sg203_reconcile.compare_pair(study, a, b).disagree
 
 
@@ -301,10 +301,10 @@ def test_profiled_iterations_are_a_kernel_time_spread(tmp_path):
                                                           record("b", [profiled(steps, 1.001)])])
     rows = [r for r in same.rows if r.kind == "kernel_time"]
     gemm = next(r for r in rows if r.group == "GEMM")
-    assert spread_of(same, gemm).values == (2.0, 2.05, 1.95, 2.025, 1.975)
-    assert spread_of(same, gemm).source == PROFILED_ITERATIONS
+    assert spread_of(gemm).values == (2.0, 2.05, 1.95, 2.025, 1.975)
+    assert spread_of(gemm).source == PROFILED_ITERATIONS
     total = next(r for r in rows if r.group == "total")
-    assert spread_of(same, total).values == tuple(steps)
+    assert spread_of(total).values == tuple(steps)
     assert _across(same) == []
     apart = load(tmp_path / "apart", study=spec(), records=[record("a", [profiled(steps)]),
                                                             record("b", [profiled(steps, 1.2)])])
@@ -317,7 +317,7 @@ def test_an_iteration_without_the_group_leaves_no_spread(tmp_path):
     iterations.append({"label": "s4", "profiled_total_ms": 4.0, "groups": {}})
     study = load(tmp_path, study=spec(), records=[record("a", [kernel_time("fp16", {"GEMM": 2.0}, per_iteration=iterations)])])
     gemm = next(r for r in study.rows if r.group == "GEMM")
-    assert spread_of(study, gemm) is None
+    assert spread_of(gemm) is None
 
 
 def _compiled(variant, value, repeats):

@@ -92,9 +92,6 @@ def test_the_study_pairs_the_recipe_variant_with_its_reference_at_medians_over_c
     assert attribution.latency_delta_ms == pytest.approx(1.25)
     assert dict(attribution.groups)["GridSample"] == pytest.approx(1.19)
     assert row.compilation_medians() == [9.45, 8.98, 9.49]
-    assert row.compilation_repeat_medians()[1] == [8.98, 8.98, 8.98]
-    kernel_row = next(r for r in study.rows if r.kind == "kernel_time" and r.variant == "fp8")
-    assert kernel_row.compilation_kernel_groups()[2]["GridSample"] == 7.60
     spread = between_compilations(row)
     assert spread.latency_delta_ms == pytest.approx(0.51)
     assert dict(spread.groups) == pytest.approx({"GridSample": 0.54, "GEMM/MatMul": 0.0, "Quantize/Dequantize": 0.0,

@@ -207,14 +207,14 @@ def test_no_temporary_files_left_behind(collect, workdir):
 
 def test_log_without_status_lines_needs_a_whole_summary(collect, workdir):
     # output captured from the middle of a run: no "&&&&" lines at all
-    lines = [l for l in (TRTEXEC / "trt8.6_unstable-gpu-compute.log").read_text().split("\n") if not l.startswith("&&&&")]
+    lines = [text for text in (TRTEXEC / "trt8.6_unstable-gpu-compute.log").read_text().split("\n") if not text.startswith("&&&&")]
     whole = workdir / "middle.log"
     whole.write_text("\n".join(lines))
     done = collect("trtexec", "--log", whole)
     assert done.exit_code == 0, done.err
     # "Input inference shape: tensor-0=4x1x28x28" (line 50) gives the batch even without the command line
     assert done.latency("gpu_compute", batch=4)["value_ms"] == 0.0439453
-    summary_at = next(i for i, l in enumerate(lines) if l.endswith("=== Performance summary ==="))
+    summary_at = next(i for i, text in enumerate(lines) if text.endswith("=== Performance summary ==="))
     cut = workdir / "middle-cut.log"
     cut.write_text("\n".join(lines[: summary_at + 4]) + "\n")  # up to the H2D Latency line
     refused = collect("trtexec", "--log", cut, job="cut")

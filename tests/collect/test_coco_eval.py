@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
-import json
 import random
 
 import numpy as np

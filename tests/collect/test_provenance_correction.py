@@ -31,7 +31,7 @@ PROFILE = FIXTURES / "public" / "fuzzylabs-6d8ac68a_alexnet_fp16.profile.json"
 def test_a_value_that_says_unknown_is_no_version(collect, option, value):
     done = collect("torch-profile", "--trace", TRACE, "--mode", "eager", option, value)
     shown = value.partition("=")[2] or value
-    assert_refused(done, f"is no version: a version names a number", "leave the option out")
+    assert_refused(done, "is no version: a version names a number", "leave the option out")
     assert repr(shown) in done.err
 
 

@@ -165,3 +165,19 @@ def test_trt7_console_seven_runs_keyed_by_batch(collect):
     # batch 4: 1792 and 116 queries = 448 and 29 iterations of 4
     assert first["distribution"] == {"samples": 958, "warmup_iterations": 55}
     assert done.latency("host_latency", batch=4)["distribution"] == {"samples": 448, "warmup_iterations": 29}
+
+
+def test_a_log_naming_no_gpu_or_version_notes_where_the_given_ones_came_from(collect):
+    # issue 22 (the Jetson GoogLeNet family): a TensorRT 7 console log names neither device nor version;
+    # with --gpu and --software tensorrt= the record holds those, and its notes must say so, not "unknown"
+    done = collect("trtexec", "--log", TRTEXEC / "trt7_resnet50-int8_console.log", "--variant", "int8",
+                   "--gpu", "NVIDIA Jetson AGX Xavier", "--software", "tensorrt=7.1.3")
+    assert done.exit_code == 0, done.err
+    provenance = done.record["provenance"]
+    assert provenance["gpu"] == "NVIDIA Jetson AGX Xavier" and provenance["software"] == {"tensorrt": "7.1.3"}
+    notes = provenance["notes"]
+    assert ("trt7_resnet50-int8_console.log names no device (no 'Selected Device:' line): "
+            "GPU recorded from --gpu 'NVIDIA Jetson AGX Xavier'") in notes
+    assert ("trt7_resnet50-int8_console.log states no TensorRT version (no 'TensorRT version:' line or "
+            "[TensorRT vNNNN] tag): recorded from --software tensorrt=7.1.3") in notes
+    assert not any("unknown" in note for note in notes)

@@ -77,7 +77,7 @@ def case_id(case) -> str:
     source = case[0]
     if not isinstance(source, str):
         return source.name
-    line = next((l for l in source.splitlines() if "Precision:" in l), "no precision line")
+    line = next((text for text in source.splitlines() if "Precision:" in text), "no precision line")
     return source.splitlines()[0].split("# ")[1] + " / " + line.split("[I] ")[-1]
 
 

@@ -39,7 +39,7 @@ def test_numbers_out_of_a_doubles_range_are_refused_at_their_pointer(project, ru
     # a 400-digit integer was "templates/deformable_detr.md.j2:7: template error: int too large to
     # convert to float" in render and an internal error in check: neither named the record
     _replace(project, RECORD, '"value_ms": 5.889', f'"value_ms": {written}')
-    line = next(i + 1 for i, l in enumerate((project / RECORD).read_text().splitlines()) if written in l)
+    line = next(i + 1 for i, text in enumerate((project / RECORD).read_text().splitlines()) if written in text)
     before = (project / README).read_bytes()
     render = run_cli("render", "--root", project)
     assert render.err == f"studygen: {RECORD}:/results/0/value_ms: malformed JSON: {message}\n"
@@ -66,7 +66,7 @@ def test_numbers_a_double_holds_are_read_as_written():
 ])
 def test_values_that_would_become_wrong_figures(project, run_cli, old, new, message):
     _replace(project, RECORD, old, new)
-    line = next(i + 1 for i, l in enumerate((project / RECORD).read_text().splitlines()) if new.split(",")[-1].strip() in l)
+    line = next(i + 1 for i, text in enumerate((project / RECORD).read_text().splitlines()) if new.split(",")[-1].strip() in text)
     render = run_cli("render", "--root", project)
     assert render.exit_code == 2
     assert render.err == f"studygen: {RECORD}:{line}: {message}\n"
@@ -228,7 +228,7 @@ def test_a_misspelt_key_is_placed_at_itself_not_at_its_object(project, run_cli):
 
 
 def _line_of(project, relative, needle):
-    return next(i + 1 for i, l in enumerate((project / relative).read_text().splitlines()) if needle in l)
+    return next(i + 1 for i, text in enumerate((project / relative).read_text().splitlines()) if needle in text)
 
 
 @pytest.mark.parametrize("written", ["0", "-0.0", "0.0e5", "-1.5"])

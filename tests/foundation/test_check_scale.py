@@ -12,7 +12,6 @@ import io
 import json
 import os
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -99,7 +98,7 @@ def test_grouped_latency_points_draw_the_same_pixels(synthetic_project, monkeypa
     assert grouped_pixels.shape == per_row_pixels.shape
     assert (grouped_pixels == per_row_pixels).all()
 
-    from studygen.render import charts, drawing
+    from studygen.render import charts
 
     svg = charts.latency_chart(study).svg.decode()
     latency_rows = sum(1 for r in study.rows if r.kind == "latency")

@@ -35,8 +35,10 @@ ROWS = """| Prompt set | fp16 | fp8 | int8 |
 def test_an_average_row_cell_the_tables_mean_does_not_give():
     # fp16: (12.40 + 14.80 + 18.30) / 3 = 15.167 -> 15.17; int8: 35.90 / 3 = 11.967 -> 11.96 truncated, fits;
     # fp8: 33.20 / 3 = 11.067, not 12.40 (the spacer row is no row of the group). The second group: 40, 30, 35 fit.
+    # The printed digits allow 33.185 / 3 = 11.062 to 33.215 / 3 = 11.072.
     assert findings(ROWS) == [(
         7, "row 'Average': 'fp8' is 12.40 but the arithmetic mean of the 3 rows above (9.10, 10.90, 13.20) is 11.067 "
+               "(11.062 to 11.072 within the printed digits) "
            "(that mean fits the table's other average cells)",
         "recompute the average from the figures it averages, or say what else it averages",
     )]
@@ -57,7 +59,8 @@ def test_an_average_column_cell_the_tables_mean_does_not_give():
 """
     # the "max" column is a statistic of the row: it is no operand. int4: 171.3 / 3 = 57.10, not 58.4
     assert [(line, message.split(" (that")[0]) for line, message, _ in findings(text)] == [
-        (5, "row 'int4': 'Avg' is 58.4 but the arithmetic mean of the row's 3 other columns (58.7, 49.6, 63.0) is 57.10")]
+        (5, "row 'int4': 'Avg' is 58.4 but the arithmetic mean of the row's 3 other columns (58.7, 49.6, 63.0) is 57.10 "
+            "(57.05 to 57.15 within the printed digits)")]  # 171.15 / 3 to 171.45 / 3
 
 
 def test_the_median_when_the_table_uses_it_and_a_geometric_mean_of_ratios():
@@ -81,7 +84,8 @@ def test_the_median_when_the_table_uses_it_and_a_geometric_mean_of_ratios():
     # (1.21 * 1.44 * 1.30) ** (1 / 3) = 1.3135 (1.31); 3.2562 ** (1 / 3) = 1.4822, and the inputs' rounding
     # reaches 1.4872, so 1.49x fits; 9.072 ** (1 / 3) = 2.0856 is not 2.20x
     assert [(line, message.split(" (that")[0]) for line, message, _ in findings(geomean)] == [
-        (6, "row 'Geomean': 'int4' is 2.20x but the geometric mean of the 3 rows above (1.80, 2.40, 2.10) is 2.086x")]
+        (6, "row 'Geomean': 'int4' is 2.20x but the geometric mean of the 3 rows above (1.80, 2.40, 2.10) is 2.086x "
+            "(2.081x to 2.091x within the printed digits)")]  # cube roots of 1.795 * 2.395 * 2.095 and 1.805 * 2.405 * 2.105
 
 
 def test_no_finding_without_a_majority_or_with_one_cell_or_in_a_statistics_table():
@@ -130,7 +134,8 @@ def test_a_geomean_row_is_read_as_a_geometric_mean_only_and_is_undefined_over_a_
     # 4.00 ** 0.5 = 2.00, while the arithmetic mean 2.50 would fit (a geomean row may not be one); delta: no
     # geometric mean over a negative figure (and that cell does not count against the table's mean)
     assert [(line, message.split(" (that")[0]) for line, message, _ in findings(text)] == [
-        (5, "row 'Geomean': 'int4' is 2.50x but the geometric mean of the 2 rows above (1.00, 4.00) is 2.000x"),
+        (5, "row 'Geomean': 'int4' is 2.50x but the geometric mean of the 2 rows above (1.00, 4.00) is 2.000x "
+            "(1.994x to 2.006x within the printed digits)"),  # sqrt(0.995 * 3.995), sqrt(1.005 * 4.005)
         (5, "row 'Geomean': 'delta' is 0.50x but the geometric mean of the 2 rows above (-1.00, 1.00) is undefined"),
     ]
 
@@ -165,7 +170,8 @@ def test_an_average_column_over_two_columns_and_cells_left_out():
 """
     # (9.0 + 11.0) / 2 = 10.00, not 12.0; int4 has an empty cell, so its average is not checked
     assert [(line, message.split(" (that")[0]) for line, message, _ in findings(text)] == [
-        (5, "row 'int8': 'Avg' is 12.0 but the arithmetic mean of the row's 2 other columns (9.0, 11.0) is 10.00")]
+        (5, "row 'int8': 'Avg' is 12.0 but the arithmetic mean of the row's 2 other columns (9.0, 11.0) is 10.00 "
+            "(9.95 to 10.05 within the printed digits)")]  # (8.95 + 10.95) / 2, (9.05 + 11.05) / 2
 
 
 def test_an_average_after_a_statistics_group_and_one_over_an_empty_cell():

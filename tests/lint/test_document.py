@@ -166,7 +166,7 @@ def test_cell_figures_keep_their_text_digits_and_offsets():
     from studygen.lint.columns import _cell_figures
 
     (figure,), numeric = _cell_figures("5.889")
-    assert numeric and figure == (5.889, "5.889", 3, None, 0, 5)
+    assert numeric and figure == (5.889, "5.889", 3, None, 0, 5, False)
     (figure,), _ = _cell_figures("42")
     assert (figure.text, figure.decimals) == ("42", 0)
     (first, second), numeric = _cell_figures("0.409 → 0.073")
@@ -206,3 +206,13 @@ def test_half_numeric_cells_make_a_label_column_and_half_the_cells_give_a_unit()
     table = document.tables[0]
     assert table.label_columns == [0, 1]
     assert [(s.header, s.unit) for s in table.series] == [("time", None), ("wall", "ms")]
+
+
+def test_a_cell_of_several_figures_gives_its_column_the_one_of_the_column_unit_only():
+    from studygen.lint.columns import _split_header
+
+    # a unitless column: the cell "6.1 (+3%)" holds two figures and no unit says which is the column's
+    (table,) = parse_document("| run | latency |\n|---|---|\n| a | 5.9 |\n| b | 6.1 (+3%) |\n| c | 6.0 |\n", "x.md").tables
+    assert [v.text if v else None for v in table.series[0].values] == ["5.9", None, "6.0"]
+    # a header whose last part is shared: "prefill / decode ms p50" -> prefill ms p50, decode ms p50
+    assert _split_header("prefill / decode ms p50", 2) == [("prefill ms p50", "prefill"), ("decode ms p50", "decode")]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from studygen.lint.figures import covers, figures_of, find_ranges, rounds_to, statistics_in, tokenize
+from studygen.lint.figures import figures_of, find_ranges, statistics_in, tokenize
+from studygen.lint.rounding import covers, rounds_to
 
 
 def _ranges(text):

@@ -33,5 +33,7 @@ def test_a_derived_column_finding_names_the_formula_and_gives_the_hint():
              "| h100 | 9.0 | 3.0 | 2.0x |\n| l40s | 6.0 | 2.0 | 3.0x |\n")
     (finding,) = [f for f in lint_text(table, "x.md") if f.code == "SG103"]
     assert (finding.line, finding.message) == (
-        6, "row 'h100': 'speedup' is 2.0x but 'fp16 ms' and 'int8 ms' give 9.0 / 3.0 = 3.0x (that formula fits the column's other 2 rows)")
+        6, "row 'h100': 'speedup' is 2.0x but 'fp16 ms' and 'int8 ms' give 9.0 / 3.0 = 3.0x "
+           "(2.93x to 3.07x within the printed digits) (the table's layout declares it, the column before it against the "
+           "first of its column group, and it fits the column's other 2 rows)")  # 8.95 / 3.05, 9.05 / 2.95
     assert finding.hint == "recompute the figure from the row's own values, or say in the header what it is computed from"

@@ -31,3 +31,12 @@ def test_an_expectation_in_an_earlier_sentence_does_not_cover_the_result():
     assert _sg105("# T\n\nWe expect FP8 to be faster. It was within noise of fp16.\n") == [
         (3, "'was within noise' with no spread, repeat count or test stated in the same paragraph")]
     assert _sg105("# T\n\nFP8 should be within noise of fp16.\n") == []
+
+
+def test_the_table_right_before_a_verdict_may_hold_its_evidence():
+    table = "| variant | median ms | std ms |\n|---|---|---|\n| fp16 | 5.10 | 0.04 |\n| fp8 | 5.08 | 0.05 |\n"
+    verdict = "The two medians differ by 0.02 ms, within noise.\n"
+    assert _sg105(table + "\n" + verdict) == []  # the table above states a standard deviation
+    assert _sg105(verdict + "\n" + table) == []  # so does the table below
+    # a table of medians only states no spread
+    assert len(_sg105(table.replace("std ms", "mean ms") + "\n" + verdict)) == 1

@@ -21,7 +21,8 @@ def test_the_only_measured_column_is_read_when_the_clause_names_it_without_speed
     assert _sg103(_PLANS + "int8 has a 38% smaller engine size than fp16.\n") == []
     assert _sg103(_PLANS + "int8 has a 25% smaller engine size than fp16.\n") == [
         (8, "25% between row 'int8' and row 'fp16' does not follow from 'engine size MiB' of the table at line 3: "
-            "(50 - 80) / 50 = -60% or (80 - 50) / 80 = 38%")]
+            "(50 - 80) / 50 = -60% (-62.6% to -57.4% within the printed digits) "
+            "or (80 - 50) / 80 = 38% (36.5% to 38.5% within the printed digits)")]  # (79.5 - 50.5) / 79.5, (80.5 - 49.5) / 80.5
 
 
 def test_a_wrong_ratio_between_two_rows_prints_both_orders():
@@ -29,12 +30,13 @@ def test_a_wrong_ratio_between_two_rows_prints_both_orders():
     assert _sg103(_SPEED + "fp16 is 2.1x faster than fp32.\n") == []
     assert _sg103(_SPEED + "fp16 is 3.1x faster than fp32.\n") == [
         (8, "3.1x between row 'fp16' and row 'fp32' does not follow from 'latency ms' of the table at line 3: "
-            "4.20 / 9.00 = 0.5x or 9.00 / 4.20 = 2.1x")]
+            "4.20 / 9.00 = 0.5x or 9.00 / 4.20 = 2.1x (2.14x to 2.15x within the printed digits)")]  # 8.995 / 4.205, 9.005 / 4.195
 
 
 def test_an_unclosed_parenthesis_of_operands_runs_to_the_sentence_end():
     # the figures in "(4.20 ms vs 9.00 ms." are the operands: only the pair reading is reported, not the rows'
     assert _sg103(_SPEED + "fp16 is 3.1x faster than fp32 (4.20 ms vs 9.00 ms. All runs at batch 1.\n") == [
-        (8, "3.1x does not follow from 4.20 and 9.00 ms: 4.20 / 9.00 = 0.5x or 9.00 / 4.20 = 2.1x")]
+        (8, "3.1x does not follow from 4.20 and 9.00 ms: 4.20 / 9.00 = 0.5x or 9.00 / 4.20 = 2.1x "
+            "(2.14x to 2.15x within the printed digits)")]
     # a parenthesis without figures leaves the row reading in place
     assert [line for line, _ in _sg103(_SPEED + "fp16 is 3.1x faster than fp32 (all runs.\n")] == [8]

@@ -159,8 +159,9 @@ def test_a_ratio_one_table_gives_is_clear_and_one_none_gives_names_the_tables_ch
     # 33.00 / 21.20 = 1.557 (GPU-B) clears 1.56x; 1.90x fits neither 40.80 / 29.70 = 1.374 nor 1.557.
     # The nearest table is GPU-B (line 10, the one right above); its two readings nearest 1.90x come first.
     assert found == [(
-        17, "1.90x vs eager does not follow from the table at line 10: at row '16', 33.00 / 21.20 = 1.557x; "
-            "21.20 / 33.00 = 0.642x (2 tables with both columns checked, none gives it)", RATIO_HINT)]
+        17, "1.90x vs eager does not follow from the table at line 10: at row '16', 33.00 / 21.20 = 1.557x "
+            "(1.556x to 1.557x within the printed digits); 21.20 / 33.00 = 0.642x (0.642x to 0.643x within the printed "
+            "digits) (2 tables with both columns checked, none gives it)", RATIO_HINT)]  # 32.995 / 21.205 to 33.005 / 21.195
 
 
 def test_only_a_column_named_as_the_subject_is_a_variant():
@@ -232,3 +233,11 @@ def test_ratios_scoped_by_their_own_clause_and_the_cells_they_may_repeat():
     assert found[2][0] == 17 and found[2][1].startswith("1.92x vs fp16 does not follow from the table at line 5: at row '16'")
     # "~1.3x" right after "int8+sq: " is hedged; int8 has no value at batch 64 (its 1.80x reads nothing)
     assert len(found) == 3
+
+
+def test_a_reduction_repeats_a_share_only_at_its_printed_value():
+    # the column prints 54.4% of BF16; "a 54% slope reduction" is not that figure (54 is not 54.4)
+    text = ("| model | ITL slope (% of BF16) |\n|---|---|\n| 8B | 54.4% |\n| 70B | 61.0% |\n\n"
+            "On 8B, FP8 brings a 54% slope reduction.\n")
+    assert share_findings(parse_document(text, "x.md")) == []
+    assert share_findings(parse_document(text.replace("54.4%", "54%"), "x.md"))

@@ -38,3 +38,27 @@ def test_a_sibling_figure_states_a_left_out_row_only_within_its_printed_digits()
     # 4.5 ms stands for 4.45 to 4.55: it does not state the copy's 5.0 ms
     assert _sg101(latency + "The kernels take 2.1 to 2.3 ms, against 4.5 ms elsewhere.\n") == [
         (9, "range 2.1 to 2.3 ms leaves out row 'copy' (5.0 ms) of 'time ms' in the table at line 3")]
+
+
+def test_a_unitless_range_takes_the_nearest_heading_unit_unless_a_noun_follows():
+    from studygen.lint import lint_text
+
+    table = "| shape | ms |\n|---|---|\n| a | 5.0 |\n| b | 7.5 |\n"
+    text = "# Study\n\n## Latency (ms)\n\n### B200\n\nIt runs in {range} every shape.\n\n" + table
+    (finding,) = [f for f in lint_text(text.format(range="5.0 to 6.0 on"), "x.md") if f.code == "SG101"]
+    assert finding.message.startswith("range 5.0 to 6.0 (ms, from the heading 'Latency (ms)') leaves out row 'b' (7.5 ms)")
+    # "5 to 6 shapes" counts shapes: no unit, not read
+    assert [f for f in lint_text(text.format(range="5 to 6 shapes,"), "x.md") if f.code == "SG101"] == []
+
+
+def test_ranges_are_two_figures_joined_by_a_short_gap():
+    from studygen.lint.figures import find_ranges, tokenize
+
+    def ranges(text):
+        return [r.text for r in find_ranges(text, tokenize(text))]
+
+    assert ranges("from 5.1 to 5.9 ms") == ["5.1 to 5.9 ms"]
+    assert ranges("between 2.1 and 9.7 ms") == ["between 2.1 and 9.7 ms"]
+    # sixteen characters of gap at most: a long stretch between two figures joins nothing
+    assert ranges("5.1" + " " * 20 + "to 5.9 ms") == []
+    assert ranges("5.1" + " " * 12 + "to 5.9 ms") == ["5.1" + " " * 12 + "to 5.9 ms"]

@@ -40,3 +40,12 @@ def test_a_ratio_right_after_the_pair_is_still_its_ratio():
     assert "7.0x does not follow from 0.64 and 6.12 ms" in wrong.message
     (joined,) = sg103("Latency grows from 0.64 to 6.12 ms and is 7.0x higher.\n")
     assert "0.64 and 6.12 ms" in joined.message
+
+
+def test_a_ratio_far_after_the_pair_or_past_a_semicolon_is_not_its_ratio():
+    # 12.0 / 4.0 = 3.0x: a 2.0x right after the pair is wrong; 2.0x over 30 characters later, or after ';', is another figure
+    near = "Compiled, latency drops from 12.0 to 4.0 ms, 2.0x overall.\n"
+    (finding,) = sg103(near)
+    assert finding.message.startswith("2.0x does not follow from 12.0 and 4.0 ms: 12.0 / 4.0 = 3.0x")
+    assert sg103("Compiled, latency drops from 12.0 to 4.0 ms over the whole evaluation sweep of images, 2.0x overall.\n") == []
+    assert sg103("Compiled, latency drops from 12.0 to 4.0 ms; 2.0x overall.\n") == []

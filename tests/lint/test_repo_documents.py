@@ -54,3 +54,23 @@ def test_generated_study_with_one_wrong_summary_gives_one_finding():
     assert findings and {(f.code, f.line) for f in findings} == {("SG101", line)}
     gemm = [f for f in findings if "'GEMM ms fp16 → FP8'" in f.message or "of 'GEMM ms fp16'" in f.message]
     assert len(gemm) == 1 and "/ 11.1 /" in gemm[0].message
+
+
+def test_generated_consistent_prose_lints_clean():
+    # the prose-heavy benchmark document: every ratio, range and verdict follows from its section's table,
+    # and the verdicts carry their evidence ("less than the spread of 10 runs": a repeat count)
+    text = _bench_module().build_document(60_000, seed=3, kind="prose")
+    assert text.count("\n## Model ") >= 10
+    assert lint_text(text, "bench.md") == []
+
+
+def test_generated_prose_with_one_wrong_ratio_gives_one_finding():
+    text = _bench_module().build_document(60_000, seed=3, kind="prose")
+    end = text.index("x faster than fp16", text.index("## Model 4"))
+    start = text.rindex("FP8 is ", 0, end)
+    ratio = text[start + len("FP8 is "):end]
+    wrong = f"{float(ratio) + 0.30:.2f}"  # 0.30 off: beyond the rounding of any printed pair of the section
+    findings = lint_text(text[:start] + text[start:].replace(f"FP8 is {ratio}x", f"FP8 is {wrong}x", 1), "bench.md")
+    line = text[:start].count("\n") + 1
+    assert [(f.code, f.line) for f in findings] == [("SG103", line)]
+    assert f"{wrong}x vs fp16 does not follow from the table at line" in findings[0].message

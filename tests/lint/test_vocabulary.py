@@ -1,9 +1,15 @@
 """studygen.lint.vocabulary: the field's words shared by lint and check
-(repeat counts, evidence, formats and counts written in words)."""
+(repeat counts, evidence, formats and counts written in words, noise verdicts
+by class, configurations in one spelling, claims about most rows)."""
 
 from __future__ import annotations
 
-from studygen.lint.vocabulary import format_aliases, format_mentions, has_evidence, number_terms, repeat_counts
+import random
+
+from studygen.lint.vocabulary import (
+    NOISE_VERDICT_RE, canonical_configuration, claims_majority, format_aliases, format_mentions, has_evidence, may_hold_verdict,
+    noise_stem_offsets, number_terms, repeat_counts,
+)
 
 
 def test_repeat_counts_allow_one_word_between_count_and_noun():
@@ -32,3 +38,81 @@ def test_format_mentions_with_their_places():
 def test_number_terms_give_digits_for_counts_in_words():
     assert number_terms("eight GPUs and a dozen nodes, one host, a single rack") == {"8", "12"}
     assert number_terms("no numbers here") == set()
+
+
+# --- noise verdicts by concept: one test per class of NOISE_VOCABULARY, a wording of it and a non-verdict beside it
+
+def verdicts(text: str) -> list[str]:
+    return [" ".join(m.group(0).split()) for m in NOISE_VERDICT_RE.finditer(text)]
+
+
+def test_noise_class_the_noise_itself_after_within_or_beneath():
+    assert verdicts("The gap stays within the timer jitter.") == ["within the timer jitter"]
+    assert verdicts("It sits inside the error bars of both runs.") == ["inside the error bars"]
+    assert verdicts("We trained under input noise.") == []  # no "the": a training condition, not a verdict
+
+
+def test_noise_class_a_variation_tied_to_repeats():
+    assert verdicts("The change is below the level of repeat-to-repeat variance.") == [
+        "below the level of repeat-to-repeat variance"]
+    assert verdicts("It is no larger than the spread between repeats.") == ["no larger than the spread between repeats"]
+    # a variation of something else is no verdict
+    assert verdicts("It is less than the spread of prompt lengths.") == []
+    assert verdicts("It is less than the variation in batch sizes.") == []
+
+
+def test_noise_class_within_takes_any_variation():
+    assert verdicts("Memory stays within the day-to-day fluctuation.") == ["within the day-to-day fluctuation"]
+    assert verdicts("It is within 5% of fp16.") == []
+
+
+def test_noise_class_what_hides_the_difference():
+    assert verdicts("The gain disappears in the run-to-run jitter.") == ["disappears in the run-to-run jitter"]
+    assert verdicts("It is swallowed by the scatter between runs.") == ["swallowed by the scatter between runs"]
+    assert verdicts("The speedup drowns in the timing fluctuations.") == ["drowns in the timing fluctuations"]
+    assert verdicts("The kernel disappears in the profile.") == []
+
+
+def test_noise_class_what_cannot_be_told_from_the_variation():
+    assert verdicts("It cannot be told apart from the session-to-session spread.") == [
+        "cannot be told apart from the session-to-session spread"]
+    assert verdicts("It is not distinguishable from run noise.") == ["not distinguishable from run noise"]
+    assert verdicts("It can be told apart from the baseline.") == []
+
+
+def test_noise_class_no_effect_and_significance():
+    assert verdicts("We saw no measurable difference.") == ["no measurable difference"]
+    assert verdicts("The gain is not statistically significant.") == ["not statistically significant"]
+    assert verdicts("A measurable difference in memory.") == []
+
+
+def test_the_verdict_prefilter_never_drops_a_verdict():
+    # every sentence built from the classes' words that the regex reads as a verdict passes may_hold_verdict,
+    # and a sentence holding only weak words without a leading word is dropped
+    words = ["the", "our", "run-to-run", "between", "runs", "is", "not", "no", "be", "from", "cannot", "in", "within",
+             "below", "of", "level", "than", "smaller", "comparable", "to", "difference", "negligible", "real",
+             "measurable", "just", "noise", "\n", "timing", "scatter", "spread", "variance", "error", "bars", "lost",
+             "swallowed", "by", "disappears", "tied", "inside", "under", "told", "apart", "separated", "at", "jitter"]
+    rng = random.Random(7)
+    for _ in range(20000):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(2, 9)))
+        if NOISE_VERDICT_RE.search(text):
+            assert may_hold_verdict(text.lower()), text
+    assert not may_hold_verdict("with a spread of 0.02 ms between runs")
+    assert may_hold_verdict("it is within the spread")
+    assert noise_stem_offsets("the spread and the noise") == [4, 19]
+
+
+def test_configurations_in_one_spelling():
+    assert canonical_configuration("bs=16").split("=") == ["batch ", "16"]
+    assert " ".join(canonical_configuration("bs16 and a batch size of 16 on half-precision weights").split()) == \
+        "batch 16 and a batch of 16 on fp16 weights"
+    # inside other words nothing changes
+    assert canonical_configuration("eight jobs in labs 3 and 4") == "eight jobs in labs 3 and 4"
+    assert canonical_configuration("bfloat16 vs float32") == "bf16  vs fp32 "
+
+
+def test_claims_about_most_or_all_rows():
+    assert claims_majority("in most configurations") and claims_majority("across the board") and claims_majority("on every GPU")
+    assert not claims_majority("at most 5%") and not claims_majority("the most accurate one")
+    assert not claims_majority("not all runs") and not claims_majority("on the 7B model")

@@ -5,16 +5,21 @@ to 7 characters)."""
 
 from __future__ import annotations
 
-from studygen.records.keys import CONFIG_FIELDS, FIELDS, MeasurementKey
+from studygen.records.keys import CONFIG_FIELDS, FIELDS, MeasurementKey, software_signature
 
 PARTS = {"family": "deformable_detr", "revision": "83ecd26a1b2c3d4e", "variant": "fp16", "recipe": None,
          "kind": "latency", "metric": "gpu_compute", "statistic": "median", "group": None, "shape": "800x800",
          "batch": 1, "backend": "tensorrt", "mode": "engine", "gpu": "NVIDIA B200", "software": "tensorrt=11.4.0.106",
          "dataset": None}
-KEY = MeasurementKey.of(**PARTS)
+
+
+def key(**changes) -> MeasurementKey:
+    """The key of PARTS with ``changes``, made in the test that reads it."""
+    return MeasurementKey.of(**{**PARTS, **changes})
 
 
 def test_text_of_a_latency_key():
+    KEY = key()
     assert KEY.text() == (
         "deformable_detr|83ecd26|fp16||latency|gpu_compute|median||800x800|b1|tensorrt|engine|NVIDIA B200|"
         "tensorrt=11.4.0.106|")
@@ -22,6 +27,7 @@ def test_text_of_a_latency_key():
 
 
 def test_the_key_holds_values_and_the_short_revision():
+    KEY = key()
     assert KEY.revision == "83ecd26" and KEY.batch == 1 and KEY.variant == "fp16"
     assert MeasurementKey.of(**{**PARTS, "revision": "83ecd26"}) == KEY  # a short and a full hash: one checkpoint
     assert MeasurementKey.of(**{**PARTS, "revision": None}).revision is None
@@ -36,8 +42,20 @@ def test_string_batch_and_revision_are_still_made_parts():
 
 
 def test_the_configuration_leaves_out_gpu_and_software():
+    KEY = key()
     assert CONFIG_FIELDS == tuple(f for f in FIELDS if f not in ("gpu", "software"))
     other_platform = KEY._replace(gpu="NVIDIA H200", software="tensorrt=10.3.0")
     assert other_platform != KEY and other_platform.config() == KEY.config()
     assert len(KEY.config()) == len(CONFIG_FIELDS) and "NVIDIA B200" not in KEY.config()
     assert MeasurementKey(*[None] * len(FIELDS)).text() == "|" * (len(FIELDS) - 1)
+    assert KEY._replace(revision="0123456789").text().split("|")[1] == "0123456789"  # the text prints what the key holds
+
+
+def test_the_software_signature_names_the_versions_of_the_backend_in_order():
+    provenance = {"software": {"cuda": "12.4", "torch": "2.5.1", "tensorrt": "10.3.0", "modelopt": None,
+                               "python": "3.12.3"}}
+    assert software_signature(provenance, "pytorch") == "torch=2.5.1,cuda=12.4"  # modelopt null: left out
+    assert software_signature(provenance, "tensorrt") == "tensorrt=10.3.0,cuda=12.4"
+    # no backend (a quality figure) or one without a list: the versions that change a quality figure
+    assert software_signature(provenance, None) == software_signature(provenance, "other") == "torch=2.5.1,tensorrt=10.3.0"
+    assert software_signature({}, "tensorrt") == "" and software_signature({"software": None}, None) == ""

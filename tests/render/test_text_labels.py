@@ -1,4 +1,4 @@
-"""Escaping and labels of studygen.render.text, each helper on its own.
+"""Escaping and labels of studygen.render.labels, each helper on its own.
 
 The expected strings were written out by hand from the rules in the helpers'
 docstrings (HTML escaped without quotes, newlines folded, Markdown's active
@@ -7,7 +7,7 @@ characters backslash-escaped)."""
 from __future__ import annotations
 
 from studygen.render.prose import escape_prose
-from studygen.render.text import escape_cell, escape_inline, gpu_label, shape_label, short_version
+from studygen.render.labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
 
 
 def test_escape_cell_escapes_html_pipes_backticks_and_backslashes():

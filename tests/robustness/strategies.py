@@ -5,7 +5,6 @@ documents with tables and prose (figures, ranges, ratios, units)."""
 from __future__ import annotations
 
 import json
-import math
 
 from hypothesis import strategies as st
 
@@ -268,7 +267,7 @@ SENTENCES = [
     "{t}",
 ]
 label = st.one_of(st.sampled_from(["B200", "H100", "800 x 800", "TensorRT 11.4", "fp16", "FP8", "GEMM/MatMul"]), text)
-sentence = st.builds(lambda template, a, b, c, l, t: template.format(a=a, b=b, c=c, l=l, t=t),
+sentence = st.builds(lambda template, a, b, c, label, t: template.format(a=a, b=b, c=c, l=label, t=t),
                      st.sampled_from(SENTENCES), figure_text, figure_text, figure_text, label, text)
 HEADERS = ["GPU", "TensorRT", "Shape", "Variant", "fp16 (ms)", "FP8 (ms)", "fp16 / FP8", "median ms", "p90 ms",
            "p99 ms", "min / max ms", "Plan MiB", "AP", "AP50", "Notes", "Range", "Share (%)", "Speed-up"]

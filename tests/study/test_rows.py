@@ -18,6 +18,7 @@ from studygen.records.kinds import RESULT_KINDS, metric_of, result_identity
 from studygen.records.load import load_record
 from studygen.records.write import measurement_key
 from studygen.study.rows import ROW_FIELDS, Row, flatten_record
+from tests.checks.studies import latency, load, record as study_record, spec
 
 PROVENANCE = {"gpu": "NVIDIA L4", "software": {"tensorrt": "10.3.0", "torch": "2.5.1"},
               "checkpoint": {"id": "demo/detector", "revision": "0123456789abcdef", "weights": "pretrained"},
@@ -29,7 +30,10 @@ RESULTS = [
     {"kind": "coco_ap", **TRT, "dataset": "val-50", "statistic": "AP50", "value": 0.612},
     {"kind": "coco_ap_delta", **TRT, "statistic": "AP", "reference_variant": "fp16", "delta_points": -0.8},
     {"kind": "agreement", **TRT, "reference_variant": "fp16", "metric": "logit_correlation", "value": 0.9987},
-    {"kind": "kernel_time", **TRT, "groups": [{"group": "Conv", "time_ms": 1.5}, {"group": "other", "time_ms": 0.25}],
+    {"kind": "kernel_time", **TRT, "groups": [{"group": "Conv", "time_ms": 1.5},
+                                             {"group": "GEMM", "share_percent_range": {"min": 8, "max": 9,
+                                                                                       "over": "two runs"}},
+                                             {"group": "other", "time_ms": 0.25}],
      "profiled_total_ms": 1.75},
     {"kind": "kernel_time_delta", **TRT, "reference_variant": "fp16", "group": "Conv", "delta_ms": -0.5},
     {"kind": "quantization", "variant": "int8", "backend": "pytorch", "mode": "eager", "quantized_modules": 42},
@@ -44,6 +48,7 @@ EXPECTED_ROWS = [
     ("coco_ap_delta", "coco_delta", "AP", None, -0.8, "points"),
     ("agreement", "logit_correlation", None, None, 0.9987, ""),
     ("kernel_time", "kernel_time", None, "Conv", 1.5, "ms"),
+    ("kernel_time", "kernel_share", None, "GEMM", None, "%"),  # a share stated as a range: no value of its own
     ("kernel_time", "kernel_time", None, "other", 0.25, "ms"),
     ("kernel_time", "kernel_time", None, "total", 1.75, "ms"),
     ("kernel_time_delta", "kernel_time_delta", None, "Conv", -0.5, "ms"),
@@ -73,14 +78,17 @@ def test_rows_name_metric_statistic_group_value_and_unit(record):
     assert [(r.kind, r.metric, r.statistic, r.group, r.value, r.unit) for r in rows] == EXPECTED_ROWS
     assert [r.pointer for r in rows] == [
         "/results/0/value_ms", "/results/1/value_bytes", "/results/2/value", "/results/3/delta_points",
-        "/results/4/value", "/results/5/groups/0/time_ms", "/results/5/groups/1/time_ms", "/results/5/profiled_total_ms",
+        "/results/4/value", "/results/5/groups/0/time_ms", "/results/5/groups/1/share_percent_range",
+        "/results/5/groups/2/time_ms", "/results/5/profiled_total_ms",
         "/results/6/delta_ms", "/results/7/quantized_modules", "/results/8"]
     assert rows[-1].note == "no GPU of that kind at hand"
 
 
 def test_rows_print_with_the_precision_of_their_kind(record):
     rows = flatten_record(record, VARIANTS, PRECISION)
-    assert [r.display_decimals for r in rows] == [3, 1, 3, None, 4, 2, 2, 2, 2, None, None]
+    assert [r.display_decimals for r in rows] == [3, 1, 3, None, 4, 2, 2, 2, 2, 2, None, None]
+    share = rows[6]
+    assert (share.value_min, share.value_max, share.range_over, share.is_range) == (8, 9, "two runs", True)
     assert [r.decimals for r in rows][:3] == [3, 0, 3]  # 4.125, 3 * 2**20 bytes (an int), 0.612
     assert [r.precision for r in rows][:2] == ["int8", "int8"]
 
@@ -144,6 +152,8 @@ def test_rows_and_measurement_keys_agree_for_every_kind(record):
                 elif name == "group" and result["kind"] == "kernel_time":
                     # rows of a profile are its groups; the record's key is the whole profile's
                     assert read[name] == row.group and written[name] == ""
+                elif name == "metric" and row.unit == "%":
+                    assert read[name] == "kernel_share" and written[name] == "kernel_time"  # a group's share
                 else:
                     assert read[name] == written[name], (result["kind"], name)
 
@@ -155,3 +165,57 @@ def test_the_key_of_each_kind_names_its_metric(record):
                        "kernel_time_delta", "quantized_modules", "gpu_compute", "engine_layers"]
     software = [key_parts(measurement_key("demo", loaded.provenance, r))["software"] for r in loaded.results]
     assert software[0] == "tensorrt=10.3.0" and software[7] == "torch=2.5.1"  # the versions of each backend
+
+
+def write_record(tmp_path, job_id: str, results: list) -> object:
+    """A schema-valid record of ``results`` (PROVENANCE), loaded as the study loads it."""
+    document = {"schema_version": 1, "job_id": job_id, "family": "demo", "provenance": PROVENANCE, "results": results}
+    path = tmp_path / f"{job_id}.json"
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    return load_record(path, f"measurements/demo/{job_id}.json")
+
+
+EAGER = {"variant": "int8", "shape": "640x640", "batch": 1, "backend": "pytorch"}
+COMPILED = {"kind": "latency", **EAGER, "mode": "compile", "timing": "gpu_compute", "statistic": "median",
+            "value_ms": 7.5, "distribution": {"repeats": 2, "repeat_medians_ms": [7.25, 7.75, 7.5, 7.125]},
+            "compilations": [{"compilation": 1, "median_ms": 7.75, "repeat_medians_ms": [7.25, 7.75]},
+                             {"compilation": 2, "median_ms": 7.25, "repeat_medians_ms": [7.5, 7.125]}]}
+
+
+def test_a_compiled_latency_keeps_its_compilation_and_repeat_medians(tmp_path):
+    eager = {"kind": "latency", **EAGER, "mode": "eager", "timing": "gpu_compute", "statistic": "median",
+             "value_ms": 9.5}
+    record = write_record(tmp_path, "l4-compile", [COMPILED, eager, {"kind": "plan_size", **TRT, "value_mib": 12.5}])
+    compiled, plain, plan = flatten_record(record, VARIANTS, PRECISION)
+    assert compiled.compilation_medians() == [7.75, 7.25]  # in compilation order, as the record lists them
+    assert compiled.repeat_medians() == [7.25, 7.75, 7.5, 7.125] and compiled.repeats == 2
+    assert plain.compilation_medians() == [] and plain.repeat_medians() == []  # an eager cell: one process
+    assert (plan.value, plan.compilation_medians(), plan.repeat_medians()) == (12.5, [], [])
+
+
+def test_a_row_reads_how_its_result_was_timed_and_how_steady_it_was(tmp_path):
+    timed = {**COMPILED, "method": {"timer": "cuda-events", "spin_wait": True, "cuda_graph": False,
+                                    "host_sync": "per_repeat"},
+             "distribution": {"samples": 400, "cv": 0.0125}, "approximate": True, "unstable": True,
+             "unstable_reason": "repeat medians 7.125 to 7.75 ms", "note": "shared node"}
+    plain = {"kind": "latency", **EAGER, "mode": "eager", "timing": "gpu_compute", "statistic": "p90", "value_ms": 9.5}
+    row, bare = flatten_record(write_record(tmp_path, "l4-timed", [timed, plain]), VARIANTS, PRECISION)
+    # the settings the result states, in TIMING_METHOD_FIELDS' order (the timer is no such setting)
+    assert row.timing_method == "cuda_graph=False,spin_wait=True,host_sync=per_repeat"
+    assert (row.samples, row.cv, row.repeats, row.repeat_medians_ms) == (400, 0.0125, None, None)
+    assert (row.approximate, row.unstable, row.unstable_reason, row.note) == (
+        True, True, "repeat medians 7.125 to 7.75 ms", "shared node")
+    assert (bare.timing_method, bare.distribution, bare.samples, bare.approximate, bare.unstable) == (
+        "", {}, None, False, False)
+    assert (bare.unstable_reason, bare.note, bare.reference_variant, bare.statistic) == (None, None, None, "p90")
+    assert (row.low, row.high, row.is_range, bare.low) == (7.5, 7.5, False, 9.5)
+
+
+def test_a_kind_without_a_precision_key_keeps_its_source_digits_whatever_the_table_holds(tmp_path):
+    quantized = {"kind": "quantization", "variant": "fp8", "backend": "pytorch", "mode": "eager",
+                 "quantized_modules": 72}
+    # "null: 2" in a study file's precision table loads as the key None, and the study schema lets it pass
+    study = load(tmp_path, records=[study_record("job", [latency("fp16", 5.0), quantized])],
+                 study=spec(precision={None: 2, "latency_ms": 3}))
+    assert [(row.kind, row.value, row.display_decimals) for row in study.rows] == [
+        ("latency", 5.0, 3), ("quantization", 72, None)]

@@ -30,8 +30,6 @@ from dataclasses import dataclass
 from ...errors import UsageError
 from .spec import parse_shard
 
-SLURM_VARIABLES = ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP")
-TORCHRUN_VARIABLES = ("RANK", "WORLD_SIZE", "LOCAL_RANK")
 
 
 @dataclass(frozen=True)

@@ -502,10 +502,14 @@ def statistics_disorder(stats: dict[str, float]) -> str | None:
     return None
 
 
-def log_provenance(log: TrtexecLog | None) -> tuple[str | None, str | None, list[str]]:
+def log_provenance(log: TrtexecLog | None, gpu_option: str | None = None,
+                   version_option: str | None = None) -> tuple[str | None, str | None, list[str]]:
     """``(gpu, tensorrt_version, notes)`` from the log: the selected device and
-    the TensorRT version (None when the log does not say). Raises
-    InputError when runs of one log disagree (one job is one machine)."""
+    the TensorRT version (None when the log does not say). The notes say what
+    the log leaves out and where the record's value then comes from:
+    ``gpu_option`` (``--gpu``) and ``version_option`` (``--software
+    tensorrt=``), else unknown. Raises InputError when runs of one log
+    disagree (one job is one machine)."""
     if log is None:
         return None, None, []
     devices = {run.device for run in log.runs if run.device}
@@ -516,7 +520,9 @@ def log_provenance(log: TrtexecLog | None) -> tuple[str | None, str | None, list
         raise InputError(f"runs name different TensorRT versions {sorted(versions)}; split the log", path=log.display)
     notes = []
     if not versions:
-        notes.append(f"{log.basename} states no TensorRT version (no 'TensorRT version:' line or [TensorRT vNNNN] tag): recorded as unknown")
+        taken = f"recorded from --software tensorrt={version_option}" if version_option else "recorded as unknown"
+        notes.append(f"{log.basename} states no TensorRT version (no 'TensorRT version:' line or [TensorRT vNNNN] tag): {taken}")
     if not devices:
-        notes.append(f"{log.basename} names no device (no 'Selected Device:' line): GPU recorded as unknown")
+        taken = f"GPU recorded from --gpu {gpu_option!r}" if gpu_option else "GPU recorded as unknown"
+        notes.append(f"{log.basename} names no device (no 'Selected Device:' line): {taken}")
     return (devices.pop() if devices else None), (versions.pop() if versions else None), notes

@@ -24,26 +24,14 @@ import importlib.util
 import click
 
 from ...errors import UsageError
+from .. import COLLECT_COMMANDS, COMMANDS, command_help
+
 
 # name -> (module, attribute, short help): each subcommand is imported when
 # invoked, so ``collect --help`` and one subcommand import only what they
 # need; the short help is here so --help imports none (a test keeps it equal
 # to each command's own). ``run`` needs torch: when its module is missing,
 # --help lists it as unavailable.
-LAZY_SUBCOMMANDS = {
-    "coco": ("studygen.commands.collect.coco", "coco_command",
-             "Evaluate detections with COCOeval (bbox) and record the 12 statistics."),
-    "env": ("studygen.commands.collect.env", "env_command",
-            "Print this machine's provenance block as JSON; with --family/--job/--role..."),
-    "run": ("studygen.commands.collect_run", "run_command",
-            "Measure a study's variants and shapes on this GPU machine (PyTorch backend)."),
-    "torch-profile": ("studygen.commands.collect.torch_profile", "torch_profile_command",
-                      "Ingest kernel time per group from a PyTorch profiler (Kineto) trace."),
-    "trtexec": ("studygen.commands.collect.trtexec", "trtexec_command",
-                "Ingest trtexec output: latency summary, per-iteration times, layer profile,..."),
-}
-
-
 def _unavailable_command(name: str, reason: str) -> click.Command:
     def refuse(**_):
         raise UsageError(f"collect {name} is unavailable: {reason}")
@@ -57,11 +45,11 @@ class CollectGroup(click.Group):
     module is missing, ``--help`` lists it as unavailable instead of failing."""
 
     def list_commands(self, ctx):
-        return sorted([*super().list_commands(ctx), *LAZY_SUBCOMMANDS])
+        return sorted([*super().list_commands(ctx), *COLLECT_COMMANDS])
 
     def get_command(self, ctx, name):
-        if name in LAZY_SUBCOMMANDS:
-            module_name, attribute, _ = LAZY_SUBCOMMANDS[name]
+        if name in COLLECT_COMMANDS:
+            module_name, attribute = COLLECT_COMMANDS[name].module, COLLECT_COMMANDS[name].attribute
             try:
                 module = importlib.import_module(module_name)
             except ImportError as exc:
@@ -75,8 +63,8 @@ class CollectGroup(click.Group):
     def format_commands(self, ctx, formatter):
         rows = []
         for name in self.list_commands(ctx):
-            if name in LAZY_SUBCOMMANDS:
-                module_name, _, help_text = LAZY_SUBCOMMANDS[name]
+            if name in COLLECT_COMMANDS:
+                module_name, help_text = COLLECT_COMMANDS[name].module, COLLECT_COMMANDS[name].summary
                 if importlib.util.find_spec(module_name) is None:
                     help_text = f"(unavailable: module {module_name} is not installed)"
                 rows.append((name, help_text))
@@ -86,6 +74,6 @@ class CollectGroup(click.Group):
             formatter.write_dl(rows)
 
 
-@click.group("collect", cls=CollectGroup)
+@click.group("collect", cls=CollectGroup, **command_help(COMMANDS["collect"], None))
 def collect_group():
-    """Turn measurements (trtexec, profiler traces, COCO detections, GPU runs) into records."""
+    """``studygen collect``: its subcommands are :data:`studygen.commands.COLLECT_COMMANDS`."""

@@ -13,7 +13,8 @@ import click
 from ...collect import coco
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
 from ...records.write import WriteOutcome, write_results
-from .ingest import SourceProvenance, prepare, provenance_block, report
+from .. import COLLECT_COMMANDS, command
+from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
@@ -76,6 +77,7 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
     ConflictError; nothing is written when anything is raised."""
     ingest = options.ingest
     target = prepare(ingest)
+    origins = options.origins()
     validate_dataset_id(options.dataset_id)  # same id rules as a job: it becomes a file name
     inputs = coco.read_inputs(options.annotations_path, options.detections_path)
     gt, detections, detections_display = inputs.gt, inputs.detections, inputs.detections.display
@@ -99,7 +101,7 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
                                  tie_range=evaluation.tie_range)
     if not detections:
         notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
-    notes += warnings + evaluation_notes + target.notes
+    notes += warnings + evaluation_notes + target.notes + origin_notes(origins)
     source = SourceProvenance(software={options.backend: coco.backend_version(options.backend)})
     provenance = provenance_block(ingest, "studygen collect coco", options.command_line(), source, notes)
     uses = [dataset]
@@ -114,13 +116,11 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
     return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning, warnings)
 
 
-@click.command("coco")
+@command("coco", COLLECT_COMMANDS)
 @click_options(CocoOptions)
 @click_options(IngestOptions)
 def coco_command(**params):
-    """Evaluate detections with COCOeval (bbox) and record the 12 statistics.
-
-    Refuses ground truth that would give a wrong AP (annotation ids 0 or
+    """Refuses ground truth that would give a wrong AP (annotation ids 0 or
     repeated, images listed twice, boxes without size, no annotation, scores,
     areas no mask can have) and detections whose ids are not in the
     annotations, whose boxes have negative size, or that another box

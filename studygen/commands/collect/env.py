@@ -13,6 +13,7 @@ from ...version import studygen_version
 from ...collect.env import collect_env
 from ...errors import UsageError
 from ...records.write import WriteOutcome, existing_record_path, merge_machine
+from .. import COLLECT_COMMANDS, command
 from .ingest import load_study_spec, project_root, records_place, report
 from .options import click_options, flag, flag_values, optional_path
 
@@ -95,12 +96,10 @@ def run_env(options: EnvOptions) -> EnvOutcome:
     return EnvOutcome(block, merge_env(options, block) if options.merges else None)
 
 
-@click.command("env")
+@command("env", COLLECT_COMMANDS)
 @click_options(EnvOptions)
 def env_command(**params):
-    """Print this machine's provenance block as JSON; with --family/--job/--role merge it into a record.
-
-    GPU names and driver through nvidia-ml-py when present, CUDA (torch),
+    """GPU names and driver through nvidia-ml-py when present, CUDA (torch),
     Python, torch/transformers/ModelOpt/TensorRT versions when installed,
     git commit and dirty flag. Missing tools are listed in notes.
     """

@@ -13,6 +13,7 @@ import click
 
 from ...version import studygen_version
 from ...collect.env import conversion_machine, now_iso
+from ...collect.inputs import file_sha256
 from ...collect.kernel_groups import KernelGroupRules, rules_from_study
 from ...errors import RecordError, UsageError
 from ...fsutil import shown_path
@@ -22,7 +23,7 @@ from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
 from ...study import STUDY_FILE, find_root, refuse_special_study_file
 from ..common import resolve_root
-from .options import IngestOptions
+from .options import IngestOptions, InputOrigin
 
 DEFAULT_VARIANT = "unnamed"
 
@@ -229,6 +230,18 @@ def provenance_block(options: IngestOptions, collector: str, command: str, sourc
     if notes:
         block["notes"] = notes
     return block
+
+
+def origin_notes(origins: list[tuple[InputOrigin, Path]]) -> list[str]:
+    """One provenance note per input file with a stated origin (``--origin``):
+    the option and file name, the first 12 hex digits of the file's sha256
+    (so a reader can check that the published file is the one collected),
+    and the repository, commit and path it was published at."""
+    notes = []
+    for origin, path in origins:
+        notes.append(f"input --{origin.input} {path.name} (sha256 {file_sha256(path)[:12]}) was published in "
+                     f"{origin.repository} at commit {origin.commit} as {origin.path}")
+    return notes
 
 
 def report(outcome: WriteOutcome) -> None:

@@ -119,6 +119,11 @@ class IngestOptions:
     replace: str | None = field(default=None, metadata=flag(
         "--replace", metavar="REASON", help="Replace the results this job took from the same input files "
                                             "(a fixed option, a rerun), recording REASON in the record."))
+    origin: tuple[str, ...] = field(default=(), metadata=flag(
+        "--origin", multiple=True, metavar="INPUT=REPOSITORY@COMMIT:PATH",
+        help="Where an input file was published (repeatable), e.g. log=NVIDIA/TensorRT@1a2b3c4:samples/run.log; "
+             "INPUT is the option that names the file (log, times, trace, ...). Recorded in the record's notes "
+             "with the file's sha256."))
     # Not a flag: the study file's model (id, revision, weights, seed), set by
     # prepare() so a checkpoint not given on the command line comes from it.
     study_model: dict | None = field(default=None, repr=False)
@@ -128,6 +133,7 @@ class IngestOptions:
         self.root = optional_path(self.root)
         self.study_file = optional_path(self.study_file)
         self.software = tuple(self.software)
+        self.origin = tuple(self.origin)
 
     @classmethod
     def from_params(cls, params: dict) -> "IngestOptions":
@@ -143,6 +149,8 @@ class IngestOptions:
         if self.driver is not None:
             check_version(f"--driver {self.driver}", self.driver)
         parse_software(self.software)
+        for text in self.origin:
+            parse_origin(text)
         if self.dirty and not self.commit:
             raise UsageError("--dirty says the tree at --commit had changes: give --commit SHA too")
 
@@ -225,6 +233,33 @@ def check_version(option: str, version: str) -> str:
     return version
 
 
+# INPUT=REPOSITORY@COMMIT:PATH; a repository is a name without blanks or "@" (owner/name, a URL)
+ORIGIN = re.compile(r"(?P<input>[a-z][a-z-]*)=(?P<repository>[^\s@=]+)@(?P<commit>[0-9a-fA-F]{7,40}):(?P<path>[^\x00-\x1f]+)")
+
+
+@dataclass(frozen=True)
+class InputOrigin:
+    """Where an input file was published: the collect option that names it
+    (``input``, e.g. ``log``), the repository, the commit and the path in it."""
+
+    input: str
+    repository: str
+    commit: str
+    path: str
+
+
+def parse_origin(text: str) -> InputOrigin:
+    """``log=NVIDIA/repo@1a2b3c4:dir/result.log`` → :class:`InputOrigin`.
+    Raises UsageError for text of another form (the commit must be 7 to 40
+    hex digits, as ``--commit``'s)."""
+    match = ORIGIN.fullmatch(text)
+    if match is None:
+        raise UsageError(f"invalid --origin {text!r}: use INPUT=REPOSITORY@COMMIT:PATH, e.g. "
+                         "log=NVIDIA/TensorRT@1a2b3c4:samples/result.log (INPUT: the option that names the file, "
+                         "COMMIT: 7 to 40 hex digits)")
+    return InputOrigin(**match.groupdict())
+
+
 def parse_software(pairs: tuple[str, ...]) -> dict[str, str]:
     """``("tensorrt=10.16.1", …)`` → ``{"tensorrt": "10.16.1", …}``; UsageError
     for a pair without both parts or a version that is no version (:func:`check_version`)."""
@@ -278,3 +313,30 @@ class SubcommandOptions:
 
     def command_line(self) -> str:
         return command_line(self.subcommand, self, self.ingest)
+
+    def input_files(self) -> dict[str, Path]:
+        """``{input: path}`` of the input files given: each flagged field whose
+        name ends in ``_path`` and holds a path, keyed by its option without
+        dashes (``log`` for ``--log``), as ``--origin`` names them."""
+        files = {}
+        for item in flagged(type(self)):
+            value = getattr(self, item.name)
+            if item.name.endswith("_path") and value is not None:
+                files[item.metadata[FLAG][0][0].lstrip("-")] = Path(value)
+        return files
+
+    def origins(self) -> list[tuple[InputOrigin, Path]]:
+        """Each ``--origin`` with the file it describes, in the order given.
+        Raises UsageError for an origin of an input not given, or a second
+        origin of one input."""
+        files = self.input_files()
+        found: dict[str, tuple[InputOrigin, Path]] = {}
+        for text in self.ingest.origin:
+            origin = parse_origin(text)
+            if origin.input not in files:
+                given = ", ".join(f"--{name}" for name in files) or "none"
+                raise UsageError(f"--origin {text}: no --{origin.input} file was given (input files given: {given})")
+            if origin.input in found:
+                raise UsageError(f"--origin given twice for --{origin.input}: one file has one origin")
+            found[origin.input] = (origin, files[origin.input])
+        return list(found.values())

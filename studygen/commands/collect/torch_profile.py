@@ -11,7 +11,8 @@ import click
 
 from ...collect import torch_profile
 from ...records.write import WriteOutcome, write_results
-from .ingest import SourceProvenance, prepare, provenance_block, report
+from .. import COLLECT_COMMANDS, command
+from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
@@ -37,11 +38,12 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
     record. Raises UsageError, InputError, RecordError, ConflictError;
     nothing is written when anything is raised."""
     target = prepare(options.ingest)
+    origins = options.origins()
     trace = torch_profile.parse_trace(options.trace_path)
     results = torch_profile.build_results(trace, target.kernel_rules(), variant=target.variant,
                                           shape=options.ingest.shape, batch=options.ingest.batch, mode=options.mode)
     notes = [] if trace.gpu else [f"{Path(trace.display).name} has no deviceProperties name for the kernels' device"]
-    notes += target.notes
+    notes += target.notes + origin_notes(origins)
     source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)
     provenance = provenance_block(options.ingest, "studygen collect torch-profile", options.command_line(), source,
                                   notes)
@@ -49,13 +51,11 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
                          records_dir=target.records_dir, replace=options.ingest.replace)
 
 
-@click.command("torch-profile")
+@command("torch-profile", COLLECT_COMMANDS)
 @click_options(TorchProfileOptions)
 @click_options(IngestOptions)
 def torch_profile_command(**params):
-    """Ingest kernel time per group from a PyTorch profiler (Kineto) trace.
-
-    GPU kernel events only; ts/dur are µs. With ProfilerStep#N ranges the
+    """GPU kernel events only; ts/dur are µs. With ProfilerStep#N ranges the
     result is the mean per iteration, each iteration listed.
     """
     report(run_torch_profile(TorchProfileOptions.from_params(params)))

@@ -13,7 +13,8 @@ from ...collect import trtexec
 from ...collect.trtexec.precision import check_declared
 from ...errors import UsageError
 from ...records.write import WriteOutcome, write_results
-from .ingest import SourceProvenance, declared_precision, prepare, provenance_block, report
+from .. import COLLECT_COMMANDS, command
+from .ingest import SourceProvenance, declared_precision, origin_notes, prepare, provenance_block, report
 from .options import IngestOptions, SubcommandOptions, click_options, flag, optional_path
 
 PATH = click.Path(path_type=Path)
@@ -57,14 +58,16 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
     nothing is written when anything is raised."""
     options.validate()
     target = prepare(options.ingest)
+    origins = options.origins()
     inputs = trtexec.read_inputs(options.log_path, options.times_path, options.profile_path, options.layer_info_path,
                                  options.plan_path)
     results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
                                     batch=options.ingest.batch)
-    gpu, version, log_notes = trtexec.log_provenance(inputs.log)
+    gpu, version, log_notes = trtexec.log_provenance(inputs.log, options.ingest.gpu,
+                                                     options.ingest.software_versions().get("tensorrt"))
     precision_notes = check_declared(inputs.log, target.variant, declared_precision(target), target.study_display,
                                      options.override_precision)
-    notes = log_notes + inputs.notes + target.notes + precision_notes
+    notes = log_notes + inputs.notes + target.notes + precision_notes + origin_notes(origins)
     if inputs.log is None:
         notes.append("no trtexec log given: the measuring GPU and TensorRT version come from options only")
     source = SourceProvenance(gpu=gpu, names_gpu=inputs.log is not None, software={"tensorrt": version})
@@ -73,13 +76,11 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
                          records_dir=target.records_dir, replace=options.ingest.replace)
 
 
-@click.command("trtexec")
+@command("trtexec", COLLECT_COMMANDS)
 @click_options(TrtexecOptions)
 @click_options(IngestOptions)
 def trtexec_command(**params):
-    """Ingest trtexec output: latency summary, per-iteration times, layer profile, layer info, plan size.
-
-    Each run of a log (and each array of a concatenated times or profile
+    """Each run of a log (and each array of a concatenated times or profile
     file, matched to the log's runs in order) gives its own results, keyed
     by its batch. The measuring GPU and TensorRT version come from the log.
     """

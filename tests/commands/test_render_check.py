@@ -36,10 +36,10 @@ def test_wrong_type_is_sg202_with_file_pointer_and_line(project, run_cli):
     _edit_record(project, lambda d: d["results"][3].__setitem__("value_ms", "fast"))
     result = run_cli("check", "deformable_detr", "--root", project)
     assert result.exit_code == 1
-    lines = [l for l in result.out.splitlines() if "SG202" in l]
+    lines = [text for text in result.out.splitlines() if "SG202" in text]
     assert len(lines) == 1
     text = (project / RECORD).read_text().splitlines()
-    line_no = next(i + 1 for i, l in enumerate(text) if '"fast"' in l)
+    line_no = next(i + 1 for i, text in enumerate(text) if '"fast"' in text)
     assert lines[0] == (f"{RECORD}:{line_no}: SG202 'fast' is not of type 'number' (/results/3/value_ms)")
 
 
@@ -223,13 +223,13 @@ def test_help_imports_no_heavy_module():
 def test_table_row_with_a_missing_cell_is_sg104(project, run_cli):
     path = project / README
     lines = path.read_text().splitlines()
-    index = next(i for i, l in enumerate(lines) if l.startswith("| B300 | 11.4     | 800 x 800  |"))
+    index = next(i for i, text in enumerate(lines) if text.startswith("| B300 | 11.4     | 800 x 800  |"))
     lines[index] = "| B300 | 11.4     | 800 x 800  | 5.816  | 5.764            |"
     path.write_text("\n".join(lines) + "\n")
     result = run_cli("check", "--root", project)
     assert result.exit_code == 1
-    sg104 = [l for l in result.out.splitlines() if " SG104 " in l]
-    cells = [l for l in sg104 if "has 5 cells but its header (line 65) has 6" in l]
+    sg104 = [text for text in result.out.splitlines() if " SG104 " in text]
+    cells = [text for text in sg104 if "has 5 cells but its header (line 65) has 6" in text]
     assert len(cells) == 1 and cells[0].startswith(f"{README}:{index + 1}: SG104 ")
     # mdformat would pad the row: the README is not formatter-stable either
-    assert any(l.startswith(f"{README}:{index + 1}: SG104 mdformat (gfm, wrap keep) rewrites") for l in sg104)
+    assert any(text.startswith(f"{README}:{index + 1}: SG104 mdformat (gfm, wrap keep) rewrites") for text in sg104)

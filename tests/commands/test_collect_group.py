@@ -10,7 +10,9 @@ import shutil
 import subprocess
 import sys
 
-from studygen.commands import collect as collect_module
+import pytest
+
+from studygen.commands import COLLECT_COMMANDS, COMMANDS, CommandEntry
 from tests.collect.conftest import TORCH, TRTEXEC
 from tests.conftest import REPO
 
@@ -29,8 +31,8 @@ def test_help_lists_every_subcommand(run_cli, workdir):
 
 
 def test_missing_run_module_is_listed_as_unavailable(run_cli, workdir, monkeypatch):
-    monkeypatch.setitem(collect_module.LAZY_SUBCOMMANDS, "run",
-                        ("studygen.commands.no_such_module", "run_command", "Measure a study."))
+    monkeypatch.setitem(COLLECT_COMMANDS, "run",
+                        CommandEntry("studygen.commands.no_such_module", "run_command", "Measure a study."))
     done = run_cli("collect", "--help")
     assert done.exit_code == 0
     assert "(unavailable: module studygen.commands.no_such_module is not installed)" in " ".join(done.out.split())
@@ -82,10 +84,16 @@ def test_unknown_option_is_a_usage_error(run_cli, workdir):
     assert "No such option '--nope'" in done.err
 
 
-def test_the_short_help_in_the_table_is_each_commands_own():
-    for name, (module_name, attribute, short_help) in collect_module.LAZY_SUBCOMMANDS.items():
-        if name == "run":
-            continue  # its table entry words the GPU run for the list; the command's help says more
-        command = getattr(importlib.import_module(module_name), attribute)
-        assert command.name == name
-        assert command.get_short_help_str(limit=80) == short_help, name
+@pytest.mark.parametrize(("table", "name"), [*((COMMANDS, name) for name in COMMANDS),
+                                           *((COLLECT_COMMANDS, name) for name in COLLECT_COMMANDS)])
+def test_a_commands_summary_is_written_once_in_the_table(table, name):
+    entry = table[name]
+    command = getattr(importlib.import_module(entry.module), entry.attribute)
+    assert command.name == name
+    assert command.short_help == entry.summary and command.help.split("\n\n")[0] == entry.summary
+    assert entry.summary not in (command.callback.__doc__ or "")  # the docstring adds to it, never repeats it
+
+
+def test_help_lists_each_summary_without_importing_the_commands(run_cli):
+    listed = " ".join(run_cli("--help").out.split())
+    assert all(f"{name} {entry.summary}" in listed for name, entry in COMMANDS.items())

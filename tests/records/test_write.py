@@ -1,4 +1,4 @@
-"""studygen.collect.writer: validation before writing, conflicts, provenance merge."""
+"""studygen.records.write: validation before writing, conflicts, provenance merge."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""studygen.collect.jsonedit and studygen.fsutil.dump_json: a record's text is
+"""studygen.records.jsonedit and studygen.fsutil.dump_json: a record's text is
 extended in place, figures keep the digits their source printed."""
 
 from __future__ import annotations

@@ -1,0 +1,157 @@
+"""Reading README prose for checks: which text a render helper produced and
+which a person wrote.
+
+How helper text is recognised: render runs with a recorder on
+(:func:`studygen.render.produced.recording`), and every helper call — ranges,
+ratios, tables, ``noise_verdict``, ``expectation``, known gaps — leaves
+``(kind, text, rows)`` together with the places the README shows it, which
+the render notes while it formats the README (its anchors,
+:mod:`studygen.render.produced`). :class:`ReadmeText` marks those places on
+the README's lines; nothing is searched for. A phrase is helper-made when it
+lies inside the place of an output of an accepted kind; anything else was
+written by hand (template text, or study file strings such as the decision
+summary, printed as they are), also a hand-written sentence that copies a
+helper's wording word for word.
+
+Checks read lines normalized (Markdown backslash escapes removed, runs of
+whitespace folded, which mdformat may change); places are mapped onto them.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from itertools import accumulate
+
+from ..patterns import lazy_compile
+
+_ESCAPE = lazy_compile(r"\\([!-/:-@\[-`{-~])")
+_SPACES = lazy_compile(r"\s+")
+
+# Numbers as prose figures: not glued to a word on the left (fp16, B200, SG211,
+# #2119 are names), decimals and thousands separators included.
+NUMBER = lazy_compile(r"(?<![\w.#/])(?<!\w-)\d+(?:[.,]\d+)*")
+
+
+def normalize(text: str) -> str:
+    """Markdown escapes removed, whitespace runs folded to one space, stripped."""
+    return _SPACES.sub(" ", _ESCAPE.sub(r"\1", text)).strip()
+
+
+def numbers_in(text: str) -> list[str]:
+    """Every number in ``text`` as printed (``0.19``, ``800``), in order."""
+    return NUMBER.findall(text)
+
+
+def table_cells(line: str) -> list[str] | None:
+    """Cells of a GFM table line (normalized), or None when it is not one."""
+    stripped = line.strip()
+    if not stripped.startswith("|"):
+        return None
+    cells = re.split(r"(?<!\\)\|", stripped.strip("|"))
+    return [normalize(c) for c in cells]
+
+
+def normalized_with_offsets(line: str) -> tuple[str, list[int]]:
+    """``(normalize(line), offsets)``: ``offsets[k]`` is where position ``k``
+    of ``line`` (0 to ``len(line)``) falls in the normalized text, so that a
+    place in the README's line maps onto the line a check reads."""
+    kept: list[str] = []
+    offsets = [0] * (len(line) + 1)
+    k, pending_space = 0, False
+    while k < len(line):
+        offsets[k] = len(kept) + (1 if pending_space and kept else 0)
+        char = line[k]
+        if char.isspace():
+            pending_space = True
+            k += 1
+            continue
+        if pending_space and kept:
+            kept.append(" ")
+        pending_space = False
+        if char == "\\" and _ESCAPE.match(line, k):
+            offsets[k + 1] = len(kept)
+            kept.append(line[k + 1])
+            k += 2
+            continue
+        kept.append(char)
+        k += 1
+    offsets[len(line)] = len(kept)
+    return "".join(kept), [min(offset, len(kept)) for offset in offsets]
+
+
+class ReadmeText:
+    """README lines with the places each helper output covers.
+
+    ``lines[i]`` is line ``i + 1`` normalized; ``spans[i]`` a list of
+    ``(start, end, Produced)`` in that normalized line.
+    """
+
+    def __init__(self, text: str, produced):
+        self.raw_lines = text.splitlines()
+        mapped = [normalized_with_offsets(line) for line in self.raw_lines]
+        self.lines = [line for line, _ in mapped]
+        self.spans: list[list[tuple[int, int, object]]] = [[] for _ in self.lines]
+        self._starts = list(accumulate((len(line) for line in text.splitlines(keepends=True)), initial=0))
+        self._tables: dict[tuple, int] = {}  # header cells → first README line (0-based) of such a table
+        for item in produced:
+            for start, end in item.places:
+                start_line, start = self._line_and_column(start)
+                end_line, end = self._line_and_column(end)
+                if item.headers:
+                    first = self._tables.get(item.headers)
+                    self._tables[item.headers] = start_line if first is None else min(first, start_line)
+                for index in range(start_line, end_line + 1):
+                    offsets = mapped[index][1]
+                    low = offsets[start] if index == start_line else 0
+                    high = offsets[end] if index == end_line else len(self.lines[index])
+                    self.spans[index].append((low, high, item))
+
+    def _line_and_column(self, offset: int) -> tuple[int, int]:
+        """The 0-based line (as ``str.splitlines`` cuts them) and column of a
+        README offset; an offset in a line's ending is its line's end."""
+        line = min(max(bisect_right(self._starts, offset) - 1, 0), len(self.raw_lines) - 1)
+        return line, min(offset - self._starts[line], len(self.raw_lines[line]))
+
+    def locate(self, item) -> int:
+        """1-based README line where helper output ``item`` starts (the first
+        time, when the template printed it twice); a table cell: the line of
+        the first table with its header cells. 0 when the README does not show it."""
+        if item.within:
+            first = self._tables.get(item.within)
+            return 0 if first is None else first + 1
+        return min((self._line_and_column(start)[0] + 1 for start, _ in item.places), default=0)
+
+    def covered(self, index: int, start: int, end: int, kinds=None) -> bool:
+        """True when ``[start, end)`` of line ``index`` (0-based) lies inside a
+        helper output (of one of ``kinds``, when given)."""
+        return any(s <= start and end <= e and (kinds is None or item.kind in kinds)
+                   for s, e, item in self.spans[index])
+
+    def prose_lines(self):
+        """``(index, line)`` of lines outside HTML comments and code fences."""
+        in_fence = in_comment = False
+        for index, line in enumerate(self.lines):
+            if line.startswith(("```", "~~~")):
+                in_fence = not in_fence
+                continue
+            if in_fence:
+                continue
+            if in_comment or line.startswith("<!--"):
+                in_comment = "-->" not in line
+                continue
+            yield index, line
+
+
+def sentence_at(line: str, start: int, end: int) -> str:
+    """The sentence of ``line`` around ``[start, end)`` (split at '. ', '; ', ': ' boundaries)."""
+    left = max(line.rfind(". ", 0, start), line.rfind("; ", 0, start))
+    right_candidates = [p for p in (line.find(". ", end), line.find("; ", end)) if p >= 0]
+    right = min(right_candidates) + 1 if right_candidates else len(line)
+    return line[left + 2 if left >= 0 else 0:right].strip(" -*")
+
+
+def quote(text: str, limit: int = 140) -> str:
+    """``text`` in double quotes, shortened to ``limit`` characters."""
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return f'"{text}"'

@@ -1,0 +1,181 @@
+"""studygen.lint.table_model and its use by SG103: derived columns, the
+definitions a layout or header declares, row groups, and when a declared
+definition is taken. Tables written for these tests; each ratio worked out
+beside its assertion."""
+
+from __future__ import annotations
+
+from studygen.lint import lint_text
+from studygen.lint.derived import best_fit, declared_fits, formulas_for, operand_pools
+from studygen.lint.parse import parse_document
+from studygen.lint.table_model import declared_definitions, identity_rows, is_derived, label_runs, precedes_derived, row_groups
+from studygen.lint.text import ratio_header
+
+
+def table(markdown: str):
+    (parsed,) = parse_document(markdown, "t.md").tables
+    return parsed
+
+
+def series(parsed, header: str, sub: int = -1):
+    return next(s for s in parsed.series if s.header.startswith(header) and (sub == -1 or s.sub == sub))
+
+
+def definition_of(parsed, header: str, sub: int = -1):
+    return [(d.kind, d.first.header, d.second.header if d.second else None, d.by_words)
+            for d in declared_definitions(parsed, series(parsed, header, sub))]
+
+
+def sg103(markdown: str):
+    return [(f.line, f.message) for f in lint_text(markdown, "t.md") if f.code == "SG103"]
+
+
+def test_derived_columns_are_ratios_by_unit_or_by_header():
+    parsed = table("| run | ms | x | speedup | weak scaling | ms saved |\n|---|---|---|---|---|---|\n"
+                   "| a | 2.0 | 1.5x | 1.5 | 1.00 | 0.5 |\n| b | 3.0 | 1.4x | 1.4 | 1.90 | 0.4 |\n")
+    assert [is_derived(s) for s in parsed.series] == [False, True, True, True, False]
+    assert precedes_derived(["run", "eager", "speedup"], 1) and not precedes_derived(["run", "eager", "ms"], 1)
+    assert not precedes_derived(["run", "eager"], 1)
+    assert ratio_header("Strong scaling - bf16") and ratio_header("speed-up vs fp32") and not ratio_header("scaling efficiency")
+
+
+def test_the_header_names_both_columns_or_a_reference():
+    parsed = table("| n | fp16 ms | int8 ms | speedup (fp16 / int8) | speedup (vs int8) | speedup (vs fp32) |\n"
+                   "|---|---|---|---|---|---|\n| 1 | 8.0 | 4.0 | 2.0 | 2.0 | 3.0 |\n| 2 | 9.0 | 4.5 | 2.0 | 2.0 | 3.1 |\n")
+    assert definition_of(parsed, "speedup (fp16") == [("pair", "int8 ms", "fp16 ms", True)]
+    # "vs int8": the reference is int8, the other column the nearest before it
+    assert definition_of(parsed, "speedup (vs int8)") == [("pair", "fp16 ms", "int8 ms", True)]
+    # a reference the table does not hold: no definition is forced on the column
+    assert definition_of(parsed, "speedup (vs fp32)") == []
+
+
+def test_the_layout_places_the_columns_of_a_group_or_the_shared_first_one():
+    parsed = table("| n | eager ms | compiled ms | speedup | graphs ms | speedup | a ms | b ms | speedup |\n"
+                   "|---|---|---|---|---|---|---|---|---|\n| 1 | 9.0 | 6.0 | 1.50 | 4.5 | 2.00 | 3.0 | 2.0 | 1.50 |\n"
+                   "| 2 | 18.0 | 12.0 | 1.50 | 9.0 | 2.00 | 6.0 | 4.0 | 1.50 |\n"
+                   "| 4 | 36.0 | 24.0 | 1.50 | 18.0 | 2.00 | 12.0 | 8.0 | 1.50 |\n")
+    first, second, third = [s for s in parsed.series if s.header == "speedup"]
+    assert [(d.first.header, d.second.header, d.by_words) for d in declared_definitions(parsed, first)] == [
+        ("compiled ms", "eager ms", False)]  # the last of its group against the first
+    assert [(d.first.header, d.second.header) for d in declared_definitions(parsed, second)] == [
+        ("graphs ms", "eager ms")]  # one column in its group: against the table's first data column
+    assert [(d.first.header, d.second.header) for d in declared_definitions(parsed, third)] == [("b ms", "a ms")]
+
+
+def test_a_row_printing_the_identity_declares_the_baseline_and_a_scaling_column_its_groups():
+    parsed = table("| runner | passed | relative |\n|---|---|---|\n| a | 40/100 | 1x |\n| b | 50/100 | 1.3x |\n")
+    assert definition_of(parsed, "relative") == [("baseline", "passed (figure 1 of 2)", None, False)]
+    assert identity_rows(series(parsed, "relative")) == [0]
+    scaled = table("| m | GPUs | bf16 | fp32 | strong scaling | weak scaling - fp32 |\n|---|---|---|---|---|---|\n"
+                   "| a | 1 | 10 | 20 | 1.00 | 1.00 |\n| a | 2 | 20 | 40 | 2.00 | 2.00 |\n")
+    # named by its header: fp32; unnamed: the data column right before it
+    assert definition_of(scaled, "weak scaling - fp32") == [
+        ("baseline", "fp32", None, True)]
+    assert definition_of(scaled, "strong scaling") == [("baseline", "fp32", None, False)]
+
+
+def test_the_figures_of_a_derived_cell_after_its_ratio_are_no_ratio_of_the_row():
+    # "0.87x (0.86x to 0.92x)": the ratio, then its spread over compilations; only the first is fp16 / fp8
+    parsed = table("| shape | fp16 ms | fp8 ms | fp16 / fp8 |\n|---|---|---|---|\n"
+                   "| a | 8.19 | 9.45 | 0.87x (0.86x to 0.92x) |\n| b | 12.56 | 12.52 | 1.00x (1.00x to 1.01x) |\n")
+    assert [bool(declared_definitions(parsed, s)) for s in parsed.series if s.unit == "x"] == [True, False, False]
+
+
+def test_label_runs_and_row_groups():
+    runs = table("| m | g | v |\n|---|---|---|\n| a | 1 | 1.0 |\n| a | 2 | 2.0 |\n| b | 1 | 3.0 |\n| b | 2 | 4.0 |\n")
+    assert label_runs(runs) == [0, 2]
+    blanks = table("| m | g | v |\n|---|---|---|\n| a | 1 | 1.0 |\n|  | 2 | 2.0 |\n| b | 1 | 3.0 |\n|  | 2 | 4.0 |\n")
+    assert label_runs(blanks) == [0, 2]
+    assert blanks.rows[3].label == "b / 2"  # the empty first label cell continues the one above
+    back = table("| m | g | v |\n|---|---|---|\n| a | 1 | 1.0 |\n| b | 2 | 2.0 |\n| a | 1 | 3.0 |\n| c | 2 | 4.0 |\n")
+    assert label_runs(back) == [0]  # 'a' comes back: the column labels rows, not runs
+    distinct = table("| m | v |\n|---|---|\n| a | 1.0 |\n| b | 2.0 |\n| c | 3.0 |\n")
+    assert label_runs(distinct) == [0]
+    ratios = table("| n | t | x |\n|---|---|---|\n| 1 | 8.0 | 1.0x |\n| 2 | 4.0 | 2.0x |\n| 1 | 9.0 | 1.0x |\n| 2 | 4.5 | 2.0x |\n")
+    assert [list(g) for g in row_groups(ratios, series(ratios, "x"))] == [[0, 1], [2, 3]]
+    assert [list(g) for g in row_groups(ratios)] == [[0, 1, 2, 3]]
+
+
+def test_a_declared_definition_is_taken_on_two_thirds_of_the_rows_or_when_every_row_is_close():
+    def fits_of(markdown):
+        parsed = table(markdown)
+        target = series(parsed, "speedup")
+        return [(f.kind, len(f.matched), len(f.missed), f.close)
+                for f in declared_fits(parsed, target, formulas_for(target.unit, False, True))]
+
+    head = "| n | a ms | b ms | speedup |\n|---|---|---|---|\n"
+    # 8/4 = 2.0, 9/3 = 3.0 and 6/2 = 3.0 fit, 10/2 = 5.0 printed 4.0 does not: three of four
+    assert fits_of(head + "| 1 | 8.0 | 4.0 | 2.0 |\n| 2 | 9.0 | 3.0 | 3.0 |\n| 3 | 6.0 | 2.0 | 3.0 |\n"
+                          "| 4 | 10.0 | 2.0 | 4.0 |\n") == [("pair", 3, 1, False)]
+    # two of four is no more than half: not taken (6/2 printed 2.5 is 17% off, so not close either)
+    assert fits_of(head + "| 1 | 8.0 | 4.0 | 2.0 |\n| 2 | 9.0 | 3.0 | 3.0 |\n| 3 | 6.0 | 2.0 | 2.5 |\n"
+                          "| 4 | 10.0 | 2.0 | 4.0 |\n") == []
+    # one of four fits and the others are off by 17% to 25%: neither half nor close
+    assert fits_of(head + "| 1 | 8.0 | 4.0 | 2.0 |\n| 2 | 9.0 | 3.0 | 2.5 |\n| 3 | 6.0 | 2.0 | 2.5 |\n"
+                          "| 4 | 10.0 | 2.0 | 4.0 |\n") == []
+    # none fits but each within 10% (2.1 for 2.0; 3.2 for 3.0, and 6.05 / 1.95 = 3.103 is short of 3.15): close,
+    # over three rows
+    assert fits_of(head + "| 1 | 8.0 | 4.0 | 2.1 |\n| 2 | 9.0 | 3.0 | 3.2 |\n| 3 | 6.0 | 2.0 | 3.2 |\n") == [
+        ("pair", 0, 3, True)]
+    # two rows are too few to call it close
+    assert fits_of(head + "| 1 | 8.0 | 4.0 | 2.1 |\n| 2 | 9.0 | 3.0 | 3.2 |\n") == []
+
+
+def test_a_definition_the_header_states_outranks_a_better_fit_over_other_columns():
+    # 'speedup (a / b)' is printed as c / b on every row, a / b on three: the header is wrong on the fourth
+    markdown = ("| n | a ms | b ms | c ms | speedup (a / b) |\n|---|---|---|---|---|\n"
+                "| 1 | 8.0 | 4.0 | 8.0 | 2.0 |\n| 2 | 9.0 | 3.0 | 9.0 | 3.0 |\n| 3 | 6.0 | 2.0 | 6.0 | 3.0 |\n"
+                "| 4 | 10.0 | 2.0 | 11.0 | 5.5 |\n")
+    parsed = table(markdown)
+    target = series(parsed, "speedup")
+    fit = best_fit(parsed, target, ("ratio",), operand_pools(parsed))
+    assert (fit.first.header, fit.second.header, fit.by_words) == ("a ms", "b ms", True)
+    # 10.0 / 2.0 = 5.0 printed 5.5
+    assert [line for line, _ in sg103(markdown)] == [6]
+    assert "its header declares it" in sg103(markdown)[0][1]
+
+
+def test_a_ratio_column_takes_no_unit_from_the_heading_and_a_figure_column_before_it_is_no_label():
+    parsed = table("## Throughput (images/s)\n\n| GPUs | eager | TRT engine | speedup |\n|---|---|---|---|\n"
+                   "| 1 | 100 | 300 | 3.00 |\n| 2 | 190 | 580 | 3.05 |\n")
+    assert [(s.header, s.unit) for s in parsed.series] == [
+        ("eager", "images/s"), ("TRT engine", "images/s"), ("speedup", None)]
+    assert parsed.label_columns == [0]
+
+
+def test_an_empty_derived_cell_beside_its_operands_is_no_row_of_the_definition():
+    # the speedup of batch 4 is not printed ("-"): three rows remain, one of them wrong (9.0 / 3.0 = 3.0, printed 2.0)
+    markdown = ("| batch | fp16 ms | int8 ms | speedup |\n|---|---|---|---|\n| 1 | 8.0 | 4.0 | 2.0 |\n"
+                "| 2 | 9.0 | 3.0 | 2.0 |\n| 4 | 10.0 | 5.0 | - |\n| 8 | 12.0 | 4.0 | 3.0 |\n| 16 | 14.0 | 7.0 | 2.0 |\n")
+    assert [line for line, _ in sg103(markdown)] == [4]
+
+
+def test_a_reference_named_after_vs_is_said_in_the_finding():
+    # 'speedup vs int8': fp16 over int8; 18.0 / 6.0 = 3.0 printed 2.5
+    markdown = ("| batch | fp16 ms | int8 ms | speedup vs int8 |\n|---|---|---|---|\n| 1 | 8.0 | 4.0 | 2.0 |\n"
+                "| 2 | 9.0 | 3.0 | 3.0 |\n| 4 | 18.0 | 6.0 | 2.5 |\n| 8 | 12.0 | 4.0 | 3.0 |\n")
+    ((line, message),) = sg103(markdown)
+    assert line == 5 and "its header declares it, its header names 'int8 ms' as the reference" in message
+
+
+def test_a_percentage_column_names_its_baseline_as_the_100_percent_row():
+    # relative throughput in % of the stock row: 540 / 450 = 120%, printed 125%
+    markdown = ("| runner | img/s | relative |\n|---|---|---|\n| stock | 450 | 100% |\n| fused | 540 | 125% |\n"
+                "| graphs | 495 | 110% |\n| both | 585 | 130% |\n")
+    ((line, message),) = sg103(markdown)
+    assert line == 4 and "the column before it against the 100% row" in message
+
+
+def test_a_declared_baseline_of_times_is_read_baseline_over_row_in_each_group():
+    # time in s, the speedup against each model's 1-GPU row (printing 1.00x): 120 / 60 = 2.00, 120 / 30 = 4.00;
+    # model b: 90 / 45 = 2.00, but 90 / 30 = 3.00 printed 4.00 (row over baseline would read 30 / 90 = 0.33)
+    markdown = ("| model | GPUs | time s | speedup |\n|---|---|---|---|\n| a | 1 | 120 | 1.00x |\n| a | 2 | 60 | 2.00x |\n"
+                "| a | 4 | 30 | 4.00x |\n| b | 1 | 90 | 1.00x |\n| b | 2 | 45 | 2.00x |\n| b | 4 | 30 | 4.00x |\n")
+    ((line, message),) = sg103(markdown)
+    assert line == 8
+    assert "'time s' against the baseline row 'b / 1' gives 90 / 30 = 3.00x" in message
+
+
+def test_three_rows_are_enough_for_label_runs():
+    assert label_runs(table("| m | g | v |\n|---|---|---|\n| a | 1 | 1.0 |\n| a | 2 | 2.0 |\n| b | 1 | 3.0 |\n")) == [0, 2]
+    assert label_runs(table("| m | g | v |\n|---|---|---|\n| a | 1 | 1.0 |\n| b | 2 | 2.0 |\n")) == [0]
