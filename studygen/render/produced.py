@@ -196,11 +196,13 @@ class Anchors:
         lines = text.split("\n")
         if not (lines[0].startswith("|") and lines[-1].endswith("|")):
             return text  # no GFM pipe table: left unplaced rather than broken
-        # next to the cells' text, not to their padding: mdformat strips blanks around a cell, not anchors
+        # next to the cells' text, not to their padding: mdformat strips blanks around a cell, not anchors.
+        # A delimiter row holding an anchor is no delimiter row: a table without body rows closes in its header.
+        closing = len(lines) - 1 if len(lines) > 2 else 0
+        last = len(lines[closing][:-1].rstrip(" "))
+        lines[closing] = f"{lines[closing][:last]}{CLOSE}{bits}{lines[closing][last:]}"
         first = len(lines[0]) - len(lines[0][1:].lstrip(" "))
-        last = len(lines[-1][:-1].rstrip(" "))
         lines[0] = f"{lines[0][:first]}{OPEN}{bits}{lines[0][first:]}"
-        lines[-1] = f"{lines[-1][:last]}{CLOSE}{bits}{lines[-1][last:]}"
         return "\n".join(lines)
 
     def plain(self, text: str) -> str:
