@@ -1,31 +1,32 @@
-"""Start-up benchmark: ``studygen check`` of one shipped family, and ``studygen --help``.
+"""Start-up benchmark: ``check`` and ``render`` of the shipped project against ``studygen --help``.
 
-Issue 11's targets (item 7), on the 2-core development machine:
+Targets, on the 2-core development machine:
 
-- ``studygen check FAMILY`` of one shipped family, its charts current, in at
-  most 0.35 s (a family whose charts are current never imports matplotlib:
-  the chart stamps read its version from the package metadata). Printed
-  three ways, with the target judged on the first:
-
-  1. nothing changed since the last check: the findings kept for unchanged
-     inputs are reused (``studygen.memo``; every input file is hashed and
-     compared, so this is what a re-check in an edit loop or a CI cache costs);
-  2. ``--no-cache``: every check runs, the other kept results (compiled
-     schema checks, templates, formatted Markdown) read from the cache folder
-     (the first check after an edit);
-  3. an empty cache folder: the first run on a machine, which compiles the
-     schema checks and templates and formats the README twice;
-- ``studygen --help`` within 1.3 times ``python -c "import click"``.
+- issue 25 item 5: ``studygen check`` of the shipped project (every family)
+  within 8x ``studygen --help``, with no cache of any kind (studygen keeps
+  none); ``studygen render FAMILY`` of an unchanged family within 5x
+  ``--help`` (its figures are current: decided from their stamps, nothing
+  drawn, matplotlib not imported);
+- issue 11 item 7: ``studygen check FAMILY`` in at most 0.35 s, and
+  ``studygen --help`` within 1.3x ``python -c "import click"``.
 
 The package's bytecode is compiled first (``compileall``, as ``pip install``
 does; the development machine sets ``PYTHONDONTWRITEBYTECODE``, which would
-otherwise make every start compile the package from source). Each command
-runs in a fresh subprocess ``--repeat`` times on the committed tree; printed are the best and median wall seconds and the best CPU seconds
-(user + system of the child), the latter because the development machine is
-shared and wall time there follows the other processes' load. Times are
+otherwise make every start compile studygen from source; the libraries'
+bytecode is there as pip left it). Each command runs in a fresh subprocess
+on a copy of the committed project (render writes nothing into the checkout); the commands take turns, ``--repeat`` rounds, so
+that the load of a shared machine falls on all of them alike. Printed are
+the best and median wall seconds and the best CPU seconds (user + system of
+the child), and each ratio to ``--help`` both ways: wall time on the shared
+machine follows the other processes' load, CPU time much less. Times are
 printed, never asserted (tests assert no wall times).
 
-Usage: ``python benchmarks/family_check.py [--repeat R] [FAMILY ...]``.
+``--extra-check-args`` and ``--cache-dir`` exist to measure earlier versions
+the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
+warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
+runs with no cache folder at all.
+
+Usage: ``python benchmarks/family_check.py [--repeat R] [--extra-check-args ARGS] [--cache-dir DIR] [FAMILY ...]``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -41,68 +43,90 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TARGET_FAMILY_CHECK_S = 0.35
-TARGET_HELP_RATIO = 1.3
+TARGET_PROJECT_CHECK_RATIO = 8.0  # issue 25 item 5
+TARGET_RENDER_RATIO = 5.0  # issue 25 item 5
+TARGET_FAMILY_CHECK_S = 0.35  # issue 11 item 7
+TARGET_HELP_RATIO = 1.3  # issue 11 item 7
 
 
-def timed(argv: list[str], repeat: int, cold: bool = False) -> tuple[list[float], float]:
-    """``(wall seconds of each run, best CPU seconds)`` of ``argv`` run ``repeat``
-    times; ``cold``: each run with an empty cache folder (``STUDYGEN_CACHE_DIR``),
-    as the first run on a machine, which compiles the schema checks and templates."""
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    walls, cpus = [], []
-    for _ in range(repeat):
-        with tempfile.TemporaryDirectory(prefix="studygen-cold-cache-") as empty:
-            if cold:
-                env["STUDYGEN_CACHE_DIR"] = empty
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            started = time.perf_counter()
-            done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True)
-            walls.append(time.perf_counter() - started)
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-        if done.returncode not in (0, 1):
-            raise SystemExit(f"{' '.join(argv)} failed (exit {done.returncode}): {done.stderr.strip()}")
-    return walls, min(cpus)
+def run_once(argv: list[str], env: dict, cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child) of one run of ``argv`` in ``cwd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} failed (exit {done.returncode}): {done.stderr.strip()}")
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def line(label: str, walls: list[float], cpu_s: float) -> str:
+def line(label: str, walls: list[float], cpus: list[float]) -> str:
     return (f"{label}: best {min(walls):.3f} s, median {statistics.median(walls):.3f} s wall, "
-            f"best {cpu_s:.3f} s CPU over {len(walls)} runs")
+            f"best {min(cpus):.3f} s CPU over {len(walls)} runs")
 
 
 def verdict(met: bool) -> str:
     return "met" if met else "MISSED"
 
 
+def ratio_line(label: str, times: tuple[list, list], base: tuple[list, list], target: float) -> str:
+    wall, cpu = min(times[0]) / min(base[0]), min(times[1]) / min(base[1])
+    median_wall = statistics.median(times[0]) / statistics.median(base[0])
+    return (f"  {label} / --help: {wall:.1f}x wall (best), {median_wall:.1f}x wall (medians), {cpu:.1f}x CPU"
+            f"  target <= {target:g}x: wall {verdict(wall <= target)}, medians {verdict(median_wall <= target)}, "
+            f"CPU {verdict(cpu <= target)}")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("families", nargs="*", default=["deformable_detr", "deformable_detr_h200_torch"],
-                        help="shipped families to check (default: both)")
-    parser.add_argument("--repeat", type=int, default=10, help="runs per command (default 10)")
+                        help="shipped families to check and render one by one (default: both)")
+    parser.add_argument("--repeat", type=int, default=10, help="rounds of runs (default 10)")
+    parser.add_argument("--extra-check-args", default="", help="more arguments for every check (e.g. --no-cache)")
+    parser.add_argument("--cache-dir", default=None, help="STUDYGEN_CACHE_DIR for every run (earlier versions only)")
     args = parser.parse_args(argv)
 
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average "
-          f"{os.getloadavg()[0]:.2f}")
+          f"{os.getloadavg()[0]:.2f}; studygen's bytecode compiled (compileall), as pip install leaves it")
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "studygen")], check=True)
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if args.cache_dir is not None:
+        env["STUDYGEN_CACHE_DIR"] = args.cache_dir
     studygen = [sys.executable, "-m", "studygen"]
+    extra = args.extra_check_args.split()
+    commands = {"studygen --help": [*studygen, "--help"], 'python -c "import click"': [sys.executable, "-c", "import click"],
+                "studygen check (the shipped project)": [*studygen, "check", *extra]}
     for family in args.families:
-        timed([*studygen, "check", family], 1)  # keeps the findings the timed runs reuse
-        walls, cpu_s = timed([*studygen, "check", family], args.repeat)
-        print(line(f"studygen check {family} (unchanged since the last check)", walls, cpu_s)
-              + f"  target <= {TARGET_FAMILY_CHECK_S} s: wall {verdict(min(walls) <= TARGET_FAMILY_CHECK_S)},"
-              f" CPU {verdict(cpu_s <= TARGET_FAMILY_CHECK_S)}")
-        fresh_walls, fresh_cpu_s = timed([*studygen, "check", "--no-cache", family], args.repeat)
-        print(line(f"  every check run (--no-cache) {family}", fresh_walls, fresh_cpu_s))
-        cold_walls, cold_cpu_s = timed([*studygen, "check", family], max(1, args.repeat // 2), cold=True)
-        print(line(f"  first run on a machine (empty cache folder) {family}", cold_walls, cold_cpu_s))
-    help_walls, help_cpu = timed([*studygen, "--help"], args.repeat)
-    click_walls, click_cpu = timed([sys.executable, "-c", "import click"], args.repeat)
-    print(line("studygen --help", help_walls, help_cpu))
-    print(line('python -c "import click"', click_walls, click_cpu))
-    wall_ratio, cpu_ratio = min(help_walls) / min(click_walls), help_cpu / click_cpu
+        commands[f"studygen check {family}"] = [*studygen, "check", *extra, family]
+        commands[f"studygen render {family} (unchanged)"] = [*studygen, "render", family]
+    times: dict[str, tuple[list, list]] = {label: ([], []) for label in commands}
+    with tempfile.TemporaryDirectory(prefix="studygen-family-check-") as scratch:
+        project = Path(scratch)  # a copy, so that render cannot write into the checkout
+        for folder in ("families", "measurements", "templates"):
+            shutil.copytree(REPO / folder, project / folder)
+        for argv_ in commands.values():  # a first run of each (a cache of earlier versions fills here)
+            run_once(argv_, env, project)
+        for _ in range(args.repeat):
+            for label, argv_ in commands.items():
+                wall, cpu = run_once(argv_, env, project)
+                times[label][0].append(wall)
+                times[label][1].append(cpu)
+    help_times = times["studygen --help"]
+    for label, (walls, cpus) in times.items():
+        print(line(label, walls, cpus))
+        if label == "studygen check (the shipped project)":
+            print(ratio_line("check of the project", (walls, cpus), help_times, TARGET_PROJECT_CHECK_RATIO))
+        elif label.startswith("studygen render"):
+            print(ratio_line("render of an unchanged family", (walls, cpus), help_times, TARGET_RENDER_RATIO))
+        elif label.startswith("studygen check "):
+            print(f"  target <= {TARGET_FAMILY_CHECK_S} s: wall {verdict(min(walls) <= TARGET_FAMILY_CHECK_S)}, "
+                  f"CPU {verdict(min(cpus) <= TARGET_FAMILY_CHECK_S)}")
+    click_times = times['python -c "import click"']
+    wall_ratio, cpu_ratio = min(help_times[0]) / min(click_times[0]), min(help_times[1]) / min(click_times[1])
     print(f"--help / import click: {wall_ratio:.2f}x wall, {cpu_ratio:.2f}x CPU  target <= {TARGET_HELP_RATIO}x: "
           f"wall {verdict(wall_ratio <= TARGET_HELP_RATIO)}, CPU {verdict(cpu_ratio <= TARGET_HELP_RATIO)}")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

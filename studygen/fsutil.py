@@ -27,40 +27,6 @@ from .errors import ConflictError, InputError, UsageError
 from .numbers import SourceFloat
 
 
-CACHE_ENV = "STUDYGEN_CACHE_DIR"
-# Each folder cache_folder gave in this process ("<cache>/<name>/", absolute): what studygen keeps there.
-_CACHE_FOLDERS_GIVEN: set[str] = set()
-
-
-def cache_folder(name: str) -> Path | None:
-    """``<cache>/<name>/``, made if needed, for files a later run may reuse
-    (compiled schema checks): ``<cache>`` is ``$STUDYGEN_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/studygen``, else ``~/.cache/studygen``, never inside a
-    project. None when ``STUDYGEN_CACHE_DIR`` is set empty (no cache) or the
-    folder cannot be made (a read-only home): the caller then computes what
-    it would have read. What is kept there is named by the digest of what it
-    was made from, so an edit makes a new entry, never a stale hit."""
-    base = os.environ.get(CACHE_ENV)
-    if base == "":
-        return None
-    try:
-        root = Path(base) if base else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "studygen"
-        folder = root / name
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except (OSError, RuntimeError):  # RuntimeError: no home folder to be found
-        return None
-    _CACHE_FOLDERS_GIVEN.add(os.path.join(os.path.abspath(folder), ""))
-    return folder
-
-
-def in_cache_folder(path: str) -> bool:
-    """True when ``path`` (absolute) is a folder :func:`cache_folder` gave in
-    this process, or lies inside one: a file studygen keeps, not an input.
-    Only those folders: a cache set inside a project (``STUDYGEN_CACHE_DIR``
-    at the records folder) leaves the project's own files inputs."""
-    return os.path.join(path, "").startswith(tuple(_CACHE_FOLDERS_GIVEN))
-
-
 def shown_path(path: Path, base: Path | None = None) -> str:
     """``path`` as messages and READMEs show it: relative to ``base`` (default:
     the working directory) when it lies inside it, else as given."""

@@ -58,10 +58,11 @@ def _special_kind(mode: int) -> str:
     return "a special file"
 
 
-def read_text(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYTES) -> str:
+def read_text(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYTES, allow_empty: bool = False) -> str:
     """The file's text as UTF-8. Raises InputError (one line) when the file is
     missing, a folder or another non-regular file (:func:`regular_file`),
-    empty, larger than ``limit`` bytes (default 500 MiB), binary or not UTF-8."""
+    empty (unless ``allow_empty``: a template may be), larger than ``limit``
+    bytes (default 500 MiB), binary or not UTF-8."""
     display = display or str(path)
     status = regular_file(path, display)
     size = status.st_size
@@ -71,22 +72,28 @@ def read_text(path: Path, display: str | None = None, limit: int = MAX_INPUT_BYT
         raw = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=display) from None
-    return decode_text(raw, display)
+    return decode_text(raw, display, allow_empty=allow_empty)
 
 
-def decode_text(raw: bytes, display: str, where: str = "") -> str:
-    """``raw`` as UTF-8 text; InputError when it is empty, binary (NUL bytes
-    in the first 8 KiB) or not UTF-8. ``where`` qualifies the messages (for
-    example " after gzip decompression")."""
-    if not raw.strip():
+UTF8_BOM = b"\xef\xbb\xbf"  # U+FEFF as UTF-8: Windows editors write it first; no text starts with it
+
+
+def decode_text(raw: bytes, display: str, where: str = "", allow_empty: bool = False) -> str:
+    """``raw`` as UTF-8 text, without the byte order mark some editors put
+    first (every text input of studygen reads through here, so each accepts
+    one alike); InputError when it is empty (unless ``allow_empty``), binary (NUL bytes in the first
+    8 KiB) or not UTF-8. ``where`` qualifies the messages (for example
+    " after gzip decompression")."""
+    body = raw[len(UTF8_BOM):] if raw.startswith(UTF8_BOM) else raw
+    if not allow_empty and not body.strip():
         raise InputError(f"file is empty{where}", path=display)
-    if b"\x00" in raw[:8192]:
+    if b"\x00" in body[:8192]:
         what = "binary content" if where else "binary file"
         raise InputError(f"{what} (NUL bytes){where}, not text", path=display)
     try:
-        return raw.decode("utf-8")
+        return body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start}{where})", path=display) from None
+        raise InputError(f"not UTF-8 text (byte {exc.start + len(raw) - len(body)}{where})", path=display) from None
 
 
 class _JSONRefusal(ValueError):
@@ -268,13 +275,11 @@ def parse_json(text: str, display: str):
     precision), number refusals named by their JSON pointer and line,
     duplicate keys (the last would win), nesting deeper than
     :data:`MAX_NESTING` and lone surrogates (:func:`document_problem`, with
-    their pointer). Floats keep their source digits (:class:`SourceFloat`).
+    their pointer). A leading byte order mark is read past, as
+    :func:`decode_text` does. Floats keep their source digits (:class:`SourceFloat`).
     """
     try:
-        if text.startswith("\ufeff"):  # as json.loads words it
-            raise json.JSONDecodeError("the file starts with a byte order mark (U+FEFF); save it as UTF-8 without one",
-                                       text, 0)
-        document = _DECODER.decode(text)
+        document = _DECODER.decode(text[1:] if text.startswith("\ufeff") else text)  # a byte order mark, as decode_text
     except json.JSONDecodeError as exc:
         raise RecordError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=display, line=exc.lineno) from None
     except _JSONRefusal as exc:

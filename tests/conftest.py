@@ -26,14 +26,6 @@ class CliResult:
     err: str
 
 
-@pytest.fixture(autouse=True)
-def own_cache_folder(tmp_path_factory, monkeypatch):
-    """Each test starts with an empty cache folder of its own (``STUDYGEN_CACHE_DIR``,
-    also for the processes it starts): findings kept by one test, or by an
-    earlier run on this machine, are never what another test sees."""
-    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path_factory.mktemp("studygen-cache")))
-
-
 @pytest.fixture
 def run_cli(capsys):
     """Call ``studygen`` in-process with argv; return exit code, stdout, stderr."""

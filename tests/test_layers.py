@@ -30,7 +30,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "studygen"
 
-CORE = {"studygen", "studygen.errors", "studygen.memo", "studygen.patterns", "studygen.markdown_format", "studygen.place", "studygen.rules", "studygen.findings", "studygen.fsutil",
+CORE = {"studygen", "studygen.errors", "studygen.patterns", "studygen.markdown_format", "studygen.place", "studygen.rules", "studygen.findings", "studygen.fsutil",
         "studygen.numbers", "studygen.textio", "studygen.digests", "studygen.locks", "studygen.version"}
 LAYERS = (  # (layer, rank, module-name prefix); the longest matching prefix wins
     ("records", 1, "studygen.records"),

@@ -27,10 +27,9 @@ from __future__ import annotations
 from ..findings import Finding
 from ..numbers import format_number
 from ..records.kinds import Kind
+from ..study.analyses import UNCLASSIFIED_LIMIT, unclassified_share
 
 SUM_TOLERANCE = 0.02
-UNCLASSIFIED_LIMIT = 0.10
-UNCLASSIFIED_GROUPS = ("other", "unclassified")
 
 
 def _finding(record, pointer: str, message: str, hint: str) -> Finding:
@@ -56,7 +55,6 @@ def check_result(record, index: int, result: dict) -> list[Finding]:
     pointer = f"/results/{index}"
     where = f"job {record.job_id}, {result['variant']}" + (f" at {result['shape']}" if result.get("shape") else "")
     findings = []
-    unclassified_ms = result.get("unclassified_ms")
     summed = sum(g["time_ms"] for g in groups)
     if abs(summed - total) > SUM_TOLERANCE * total:
         findings.append(_finding(
@@ -65,12 +63,7 @@ def check_result(record, index: int, result: dict) -> list[Finding]:
             f"{format_number(100 * (summed - total) / total, 1, sign=True)}% off the profiled total "
             f"{format_number(total)} ms (limit {format_number(100 * SUM_TOLERANCE, 0)}%)",
             "group every kernel (add an 'other' group) or fix the total"))
-    share = result.get("unclassified_share")
-    if share is None and unclassified_ms is not None:
-        share = unclassified_ms / total
-    if share is None:
-        other = [g["time_ms"] for g in groups if g["group"].lower() in UNCLASSIFIED_GROUPS]
-        share = sum(other) / total if other else None
+    share = unclassified_share(result)
     if share is not None and share > UNCLASSIFIED_LIMIT:
         findings.append(_finding(
             record, pointer,

@@ -38,44 +38,12 @@ from ..records.jobs import shard_of_job
 from ..records.kinds import Kind
 from ..render.produced import kinds_where
 from ..study.rows import Row
+from ..study.timing import describe, timing_signature
 from .base import readme_finding
 
 CHECKED_KINDS = kinds_where("side_by_side")  # the output kinds that declare it (render/produced.py)
-# (flag, TensorRT 11+ default, TensorRT <= 10 default)
-TRT_DEFAULTS = (("cuda_graph", True, False), ("data_transfers", False, True), ("spin_wait", True, False))
 CROSS_SHARD_HINT = ("measure the variants of one shape in one shard, or explain the comparison in the study file "
                     "(explanations: SG212), which prints it under the README's known gaps")
-
-
-def _trt_major(row: Row) -> int | None:
-    version = row.tensorrt
-    try:
-        return int(str(version).split(".")[0]) if version else None
-    except ValueError:
-        return None
-
-
-def timing_signature(row: Row) -> tuple:
-    """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)`` with TensorRT defaults applied."""
-    method = row.result.get("method") or {}
-    major = _trt_major(row) if row.backend == "tensorrt" else None
-    flags = []
-    for name, trt11, trt10 in TRT_DEFAULTS:
-        value = method.get(name)
-        if value is None and major is not None:
-            value = trt11 if major >= 11 else trt10
-        flags.append(value)
-    # collect run: whether the host waited for each forward (idle-GPU latency) or queued them back to back
-    return (row.backend, row.mode, row.metric, *flags, method.get("host_sync"))
-
-
-def describe(signature: tuple) -> str:
-    backend, mode, timing, cuda_graph, transfers, spin, host_sync = signature
-    flag = lambda name, value: f"{name} {'unknown' if value is None else ('on' if value else 'off')}"  # noqa: E731
-    waits = {"per_forward": ", host waits for each forward", "per_repeat": ", forwards queued back to back"}
-    return (f"{backend or 'backend not stated'} {mode or ''}, {timing or 'timing not stated'}, "
-            f"{flag('CUDA graphs', cuda_graph)}, {flag('data transfers', transfers)}, {flag('spin-wait', spin)}"
-            f"{waits.get(host_sync, '')}")
 
 
 def _columns(item) -> list[list[dict]]:

@@ -117,8 +117,8 @@ class JsonText:
         return _SPACE.match(self.text, pos).end()
 
     def start(self) -> int:
-        """Position of the document's one value (after a byte order mark and space)."""
-        pos = self.skip_space(1 if self.text.startswith("\ufeff") else 0)
+        """Position of the document's one value (after space; a byte order mark is gone, see decode_text)."""
+        pos = self.skip_space(0)
         if pos >= len(self.text):
             raise InputError("file is empty", path=self.display)
         return pos

@@ -104,11 +104,10 @@ def ordered_precision(evaluator, images: int, matched_first: bool):
 
 def ordered_statistics(evaluator, precision: list) -> dict[str, float]:
     """The AP statistics (:data:`AP_STATISTICS`) that pycocotools'
-    ``summarize`` gives for per-category precision arrays (None for a
-    category without ground truth, which COCOeval leaves at -1), on
-    ``evaluator``, whose params name every category."""
-    shape = next(p.shape for p in precision if p is not None)
-    full = np.concatenate([p if p is not None else -np.ones(shape) for p in precision], axis=2)
+    ``summarize`` gives for per-category precision arrays (one for each
+    category with ground truth, the only ones evaluated), on ``evaluator``,
+    whose params name those categories."""
+    full = np.concatenate(precision, axis=2)
     params = evaluator.params
     recall = -np.ones((len(params.iouThrs), len(precision), len(params.areaRng), len(params.maxDets)))
     evaluator.eval = {**evaluator.eval, "precision": full, "recall": recall}

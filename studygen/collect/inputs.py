@@ -265,6 +265,8 @@ def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str,
         raise InputError(f"malformed JSON: {exc}", path=display, line=_line_col(text, pos)[0]) from None
     if pointer is not None and hooks is not None and hooks.suspect:
         _refuse_marked(value, pointer, display, _line_col(text, pos)[0])
+    if pointer is not None:
+        refuse_surrogate_in(value, text, pos, end, display, pointer)
     return value, end
 
 
@@ -290,7 +292,7 @@ def parse_json_values(text: str, display: str) -> list[tuple[object, int]]:
     json_decoder = decoder()
     values = []
     suspect = False
-    pos = 1 if text.startswith("\ufeff") else 0
+    pos = 0
     while True:
         pos = skip_space(text, pos)
         if pos >= len(text):
@@ -325,6 +327,20 @@ def refuse_lone_surrogates(text: str, values: list[tuple[object, int]], display:
             # pointers as the collectors name them: /<index> only in a file of several values
             refused_at = (f"/{index}" if len(values) > 1 else "") + (pointer if pointer != "/" else "")
             raise InputError(reason, path=display, pointer=refused_at or "/")
+
+
+def refuse_surrogate_in(value, text: str, start: int, end: int, display: str, pointer: str) -> None:
+    """InputError naming the JSON pointer (under ``pointer``, that of
+    ``value``) of a string or key of ``value`` that holds a lone surrogate,
+    ``value`` being decoded from ``text[start:end]``; only a span that
+    spells one (``\\ud800``) is walked. A kernel name ``"sm90\\udc80"`` in
+    a profiler trace reached RE2 and the record writer as a UnicodeEncodeError."""
+    if text.find("\\u", start, end) < 0 or _SURROGATE_ESCAPE.search(text, start, end) is None:
+        return
+    problem = document_problem(value, limit=sys.maxsize)
+    if problem is not None:
+        where, reason = problem
+        raise InputError(reason, path=display, pointer=pointer + (where if where != "/" else "") or "/")
 
 
 def load_json_values(path: Path, display: str | None = None) -> list[tuple[object, int]]:

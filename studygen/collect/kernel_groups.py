@@ -32,9 +32,12 @@ in linear time by RE2 (the ``google-re2`` package) where RE2 can run it; one
 RE2 cannot run (a lookaround such as ``(?<![a-z])``, a backreference) or every
 pattern where the package is missing goes to Python's ``re`` only after a
 static check of its parse tree (:func:`backtracking_risk`): no repeat of a
-group that itself repeats or alternates, and at most two unbounded repeats in
-a row counting the unanchored start, so the cost stays within the square of
-the name's length.
+group that itself repeats or alternates, and at most one unbounded repeat
+counting the unanchored start and each backreference (which matches as much
+as its group, compared character by character), so the cost stays linear in
+the name's length. (Two were allowed before issue 24: a layer name of 200,000
+characters then took ``(?<!q)a.*b`` past a minute, ``(.+)\1x`` one of 8,000
+characters past four.)
 The collectors (``collect trtexec``, ``collect torch-profile``) and ``collect
 run`` share this module, so the same rules group TensorRT layers and PyTorch
 kernels.
@@ -81,7 +84,9 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
     (r"grid_?sampl", GRIDSAMPLE),
     (r"(?<![a-z])conv(?!_?encoder)|convolution|fprop|dgrad|wgrad|winograd|convolve|depthwise|scudnn|hcudnn|implicit_precomp"
      r"|(?<![a-z])fft|(?<![a-z])igemm_(?:fwd|bwd|wrw)_", CONV),
-    (r"gemm|gemv|matmul|(?<![a-z])(?:bmm|addmm|mm|linear|fc\d*|fully_?connected)(?![a-z])|cublas|cutlass|nvjet|scaled_mm"
+    # "fc" alone, not "fc\d*": before (?![a-z]) the digits change no match, and unbounded they would make
+    # the rule's cost quadratic in a name's length (backtracking_risk)
+    (r"gemm|gemv|matmul|(?<![a-z])(?:bmm|addmm|mm|linear|fc|fully_?connected)(?![a-z])|cublas|cutlass|nvjet|scaled_mm"
      r"|^Cijk_", GEMM),
     (r"quantiz|dequant|fake_e4m3|e4m3fy|fp8_cast", QDQ),
     (r"norm|softmax|elementwise|pointwise|PWN\(|dropout|__myl_|triton_(?:poi|per|red)"
@@ -194,7 +199,7 @@ def compile_rules(pairs: Iterable[tuple[str, str]], source: str = "default", poi
 
 # Repeats up to this many times count as bounded for backtracking_risk: `_?`, `\d{1,3}`.
 BOUNDED_REPEAT = 1
-MAX_DEGREE = 2  # unbounded repeats in a row (plus one for an unanchored start) a Python pattern may hold
+MAX_DEGREE = 1  # unbounded repeats in a row (plus one for an unanchored start) a Python pattern may hold
 
 
 def compile_pattern(pattern: str, source: str, pointer: str):
@@ -252,10 +257,12 @@ def backtracking_risk(pattern: str) -> str | None:
     ``{n,}``, ``{n,m}`` with m > 1) of a part that itself holds a repeat or an
     alternation is refused (``(a+)+``, ``(a|ab)*``: exponential); otherwise
     the unbounded repeats that can follow each other along one path are
-    counted, plus one when the pattern is not anchored at the start (search
-    tries every start), and more than :data:`MAX_DEGREE` is refused
-    (``.*a.*b``: cubic). What passes costs at most about the square of the
-    name's length."""
+    counted (a backreference to a group holding one as one: it matches as
+    much as its group did; a lookaround's own count stands beside the rest,
+    not added to it, since Python never backtracks into one), plus one when
+    the pattern is not anchored at the start (search tries every start), and
+    more than :data:`MAX_DEGREE` is refused (``a.*b``: quadratic). What
+    passes costs at most about the name's length times the pattern's."""
     try:
         tree = _parser.parse(pattern, re.IGNORECASE)
     except re.error:
@@ -263,11 +270,12 @@ def backtracking_risk(pattern: str) -> str | None:
     nested = _nested_repeat(tree)
     if nested:
         return nested
-    degree = _degree(tree) + (0 if _anchored(tree) else 1)
+    degree = _degree(tree, _unbounded_groups(tree)) + (0 if _anchored(tree) else 1)
     if degree > MAX_DEGREE:
-        return (f"{degree - (0 if _anchored(tree) else 1)} unbounded repeats can follow each other"
-                f"{'' if _anchored(tree) else ' after an unanchored start'}, a cost growing with the name's "
-                f"length to the power {degree}")
+        repeats = degree - (0 if _anchored(tree) else 1)
+        return (f"{repeats} unbounded {'repeat' if repeats == 1 else 'repeats in a row'} (a backreference counts "
+                f"as one){'' if _anchored(tree) else ' after an unanchored start'}, a cost growing with the name's "
+                f"length to the power {degree}, where linear is the most allowed")
     return None
 
 
@@ -313,18 +321,37 @@ def _nested_repeat(tree) -> str | None:
     return None
 
 
-def _degree(tree) -> int:
-    """Unbounded repeats that can follow each other along one path of ``tree``."""
-    total = 0
+def _unbounded_groups(tree) -> set[int]:
+    """Numbers of the groups of ``tree`` that hold an unbounded repeat (a
+    backreference to one matches as much as the group did)."""
+    found, stack = set(), [tree]
+    while stack:
+        for op, argument in stack.pop():
+            name = str(op)
+            if name == "SUBPATTERN" and argument[0] is not None and _degree(argument[3]) > 0:
+                found.add(argument[0])
+            stack.extend(_children(name, argument))
+    return found
+
+
+def _degree(tree, unbounded: frozenset | set = frozenset()) -> int:
+    """Unbounded repeats, and backreferences to the ``unbounded`` groups,
+    that can follow each other along one path of ``tree``; a lookaround's
+    own degree stands beside them."""
+    total, lookaround = 0, 0
     for op, argument in tree:
         name = str(op)
         if name in _REPEATS:
-            total += (1 if argument[1] > BOUNDED_REPEAT else 0) + _degree(argument[2])
+            total += (1 if argument[1] > BOUNDED_REPEAT else 0) + _degree(argument[2], unbounded)
+        elif name == "GROUPREF":
+            total += 1 if argument in unbounded else 0
         elif name == "BRANCH" or name == "GROUPREF_EXISTS":
-            total += max((_degree(child) for child in _children(name, argument)), default=0)
+            total += max((_degree(child, unbounded) for child in _children(name, argument)), default=0)
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            lookaround = max(lookaround, _degree(argument[1], unbounded))
         else:
-            total += sum(_degree(child) for child in _children(name, argument))
-    return total
+            total += sum(_degree(child, unbounded) for child in _children(name, argument))
+    return max(total, lookaround)
 
 
 def _anchored(tree) -> bool:

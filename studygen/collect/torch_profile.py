@@ -129,7 +129,7 @@ def scan_events(text: str, display: str, on_event) -> tuple[dict, str]:
     top-level fields and the JSON pointer of the event array. Raises
     InputError, also for a top-level key given twice."""
     json_decoder = decoder()
-    pos = skip_space(text, 1 if text.startswith("\ufeff") else 0)
+    pos = skip_space(text, 0)
     if text.startswith("[", pos):
         pos = _scan_array(text, pos, json_decoder, on_event, display)
         _expect_end(text, pos, display)
@@ -413,7 +413,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     """
     display = display or shown_path(path)
     text = read_input_text(path, display)
-    pointer_base = "" if text.lstrip("\ufeff \t\r\n").startswith("[") else "/traceEvents"
+    pointer_base = "" if text.lstrip(" \t\r\n").startswith("[") else "/traceEvents"
     categories: collections.Counter = collections.Counter()
     # kernels as (name, dur µs, ts µs, device, correlation): a tuple, not the event dict, to keep memory low
     kernel_events, steps, launches = [], _Steps(), {}

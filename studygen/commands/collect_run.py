@@ -20,7 +20,6 @@ CUDA device without ``--cpu``, or a failed ModelOpt calibration.
 from __future__ import annotations
 
 import math
-import re
 import shlex
 import time
 from dataclasses import replace
@@ -38,11 +37,10 @@ from ..collect.run.spec import SETTING_NAME, build_plan, parse_shape
 from ..errors import RecordError, UsageError
 from ..fsutil import shown_path
 from ..records.load import load_dataset
+from ..records.write import validate_job_id
 from ..study import STUDY_FILE, Study, at_yaml_line, load_study
 from . import COLLECT_COMMANDS, command
 from .common import resolve_root, root_option
-
-JOB = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def collect_run(options: RunOptions) -> RunRecord:
@@ -123,9 +121,7 @@ def run_options(params: dict) -> RunOptions:
     Raises UsageError for an invalid --job, --root, --shapes, --study or --shard
     (``--shard auto``: no or an incomplete launcher environment, see
     :mod:`studygen.collect.run.launcher`)."""
-    job = params["job"]
-    if not JOB.match(job):
-        raise UsageError(f"invalid --job {job!r}: letters, digits, '.', '_' and '-', starting with a letter or digit")
+    job = validate_job_id(params["job"], "--job")  # whole (not 'j\n'), bounded, no Windows device name
     project_root = resolve_root(params["root"])
     shape_list = _split(params["shapes"])
     for shape in shape_list or []:

@@ -22,6 +22,7 @@ from ..records.schemas import validate_document
 from ..records.write import validate_family_name
 from ..rules import RULES
 from ..study import STUDY_FILE
+from ..study.scaffold import DESCRIPTION_PLACEHOLDER, DRAFT, SUMMARY_PLACEHOLDER
 from . import command
 
 GENERIC_TEMPLATE = "studygen/generic.md.j2"
@@ -79,11 +80,13 @@ def study_text(options: NewOptions, variants: list[dict]) -> str:
         "schema_version": 1,
         "family": options.family,
         "title": options.title or f"{options.family}: {names}",
-        "description": "What model, which variants, measured where and why (edit this).",
+        # SG218 and SG219 (placeholders, variants without results) warn while a draft is filled in; set ready to publish
+        "status": DRAFT,
+        "description": DESCRIPTION_PLACEHOLDER,
         "template": GENERIC_TEMPLATE,
         "model": {"id": options.model or options.family, "revision": options.revision},
         "variants": variants,
-        "decision": {"shipped": False, "summary": "Not decided yet: collect measurements, then state the decision here."},
+        "decision": {"shipped": False, "summary": SUMMARY_PLACEHOLDER},
         "not_measured": [],
     }
     if not options.revision:

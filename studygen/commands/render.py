@@ -9,7 +9,7 @@ import click
 
 from ..errors import EXIT_FINDINGS, InputError, UsageError
 from ..fsutil import ensure_inside, shown_path
-from ..records.schemas import keep_compiled_checks
+from ..lint.parse import collector_paused
 from ..render.engine import render_study, write_rendered
 from ..study import load_study, resolve_targets
 from . import command
@@ -51,13 +51,14 @@ def run_render(options: RenderOptions) -> RenderOutcome:
     outputs, not_rendered = [], []
     # Render every study before writing any, so a failure leaves all files as they were.
     for study_dir in resolve_targets(root, options.families):
-        study = load_study(study_dir, root)
-        if study.problems and all(problem.no_records for problem in study.problems):
-            not_rendered.extend(study.problems)
-            continue
-        if study.problems:
-            raise study.problems[0].error()
-        outputs.append(render_study(study))
+        with collector_paused():  # as check does: 11 % of rendering an unchanged shipped family
+            study = load_study(study_dir, root)
+            if study.problems and all(problem.no_records for problem in study.problems):
+                not_rendered.extend(study.problems)
+                continue
+            if study.problems:
+                raise study.problems[0].error()
+            outputs.append(render_study(study))
     # Render writes only inside the project root: a STUDY_DIR named on the
     # command line, or a symbolic link, may point elsewhere (it may be read, not written).
     for rendered in outputs:
@@ -70,7 +71,6 @@ def run_render(options: RenderOptions) -> RenderOutcome:
         except OSError as exc:
             # a README that is a folder, a figures/ that is a file, a read-only tree, a full disk
             raise InputError(f"cannot write: {exc.strerror or exc}", path=str(exc.filename or rendered.study_dir)) from None
-    keep_compiled_checks()  # for the checks that follow a render (see records/schemas.py)
     return RenderOutcome(changed, not_rendered)
 
 

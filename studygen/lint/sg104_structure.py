@@ -130,12 +130,29 @@ def check(document: Document) -> list[Finding]:
 
 # ---- the committed text against the renderer's formatting (``studygen check``) ----
 
+_OPENERS = lazy_compile(r"[*_\[>(<-]{2,}")  # runs of what opens emphasis, links, quotes, lists
+
+
+def _line_of_longest_run(text: str) -> int:
+    """Line (1-based) of the longest run of emphasis, link, quote or list
+    openers in ``text``: where a structure nested too deep for mdformat sits."""
+    longest = max(_OPENERS.finditer(text), key=lambda match: match.end() - match.start(), default=None)
+    return text.count("\n", 0, longest.start()) + 1 if longest else 1
+
 def mdformat_idempotency_finding(text: str, path: str) -> Finding | None:
     """SG104 when :func:`studygen.markdown_format.format_markdown` (the
     renderer's call: mdformat, GFM, wrap keep) changes ``text``; the
     finding's line is the first line that differs. None when mdformat
-    leaves the text as it is."""
-    formatted = format_markdown(text)
+    leaves the text as it is; SG104 too when ``text`` nests emphasis, links,
+    quotes or lists past what mdformat can format (its tree is built with
+    one Python call per level), at the line of the longest run of the
+    characters that open them."""
+    try:
+        formatted = format_markdown(text)
+    except RecursionError:
+        return Finding(CODE, "nests emphasis, links, quotes or lists more levels deep than mdformat can format "
+                       "(Python's recursion limit): the renderer cannot have written it", path,
+                       _line_of_longest_run(text), hint="render the README again with studygen render")
     if formatted == text:
         return None
     if "\r" in text:

@@ -56,30 +56,95 @@ class WriteOutcome:
     provenance_filled: bool = False  # no new result, but the record's empty provenance fields were filled in
 
 
+# Names Windows gives to devices: no file or folder can be named so there, whatever its extension
+# ("con.json", "LPT1.x.json"), so a project holding one cannot be checked out on Windows.
+WINDOWS_DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)),
+                                  *(f"LPT{i}" for i in range(10))})
+
+
 def _check_length(what: str, name: str) -> None:
     if len(name) > MAX_NAME_LENGTH:
         raise UsageError(f"invalid {what} {name[:40]!r}… ({len(name)} characters): at most {MAX_NAME_LENGTH} "
                          "(it becomes a file name)")
 
 
+def device_name_problem(what: str, name: str) -> str | None:
+    """Why ``name`` cannot name a file on every system (a Windows device
+    name before its first dot, any case), or None."""
+    stem = name.split(".")[0]
+    if stem.upper() in WINDOWS_DEVICE_NAMES:
+        return (f"invalid {what} {name!r}: {stem} names a device on Windows, where no file or folder can be named "
+                "so (whatever follows a dot)")
+    return None
+
+
 def validate_family_name(name: str) -> str:
     """Family names are letters, digits, ``_`` and ``-`` (they become
     paths), the whole name (a trailing newline is no letter), at most
-    :data:`MAX_NAME_LENGTH` characters. Raises UsageError."""
+    :data:`MAX_NAME_LENGTH` characters, no Windows device name
+    (:data:`WINDOWS_DEVICE_NAMES`). Raises UsageError."""
     if not FAMILY_NAME.fullmatch(name or ""):
         raise UsageError(f"invalid family name {name!r}: use letters, digits, '_' and '-'")
     _check_length("family name", name)
+    problem = device_name_problem("family name", name)
+    if problem:
+        raise UsageError(problem)
     return name
 
 
 def validate_job_id(job_id: str, what: str = "job id") -> str:
     """Job ids become file names: letters, digits, ``.``, ``_``, ``-``, not
     starting with ``.``/``-``, the whole id, at most :data:`MAX_NAME_LENGTH`
-    characters. ``what`` names the id in messages. Raises UsageError."""
+    characters, no Windows device name. ``what`` names the id in messages
+    (the rule holds for dataset ids and variant names as well). Raises UsageError."""
     if not re.fullmatch(JOB_ID_PATTERN, job_id or ""):
         raise UsageError(f"invalid {what} {job_id!r}: use letters, digits, '.', '_' and '-' (not first)")
     _check_length(what, job_id)
+    problem = device_name_problem(what, job_id)
+    if problem:
+        raise UsageError(problem)
     return job_id
+
+
+def study_name_problem(spec: dict) -> tuple[str, str] | None:
+    """``(JSON pointer, reason)`` of the first name in a study file (its
+    family, its variants' names) that is a Windows device name, or a variant
+    name that repeats another one in any case ("FP16" and "fp16" are one
+    file name on macOS and Windows); None when there is none."""
+    problem = device_name_problem("family name", str(spec.get("family", "")))
+    if problem:
+        return "/family", problem
+    seen: dict[str, int] = {}
+    for index, variant in enumerate(spec.get("variants") or []):
+        name = str(variant.get("name", ""))
+        problem = device_name_problem("variant name", name)
+        if problem:
+            return f"/variants/{index}/name", problem
+        if name.lower() in seen:
+            first = seen[name.lower()]
+            return f"/variants/{index}/name", (f"variant name {name!r} repeats {spec['variants'][first]['name']!r} "
+                                               f"(/variants/{first}/name), in case only or as it is: one file name "
+                                               "on macOS and Windows")
+        seen[name.lower()] = index
+    return None
+
+
+def refuse_case_twin(path: Path, stop: Path) -> None:
+    """UsageError when ``path`` or a folder above it, up to ``stop``, has a
+    sibling whose name differs from its own in case only (``JOB-A.json``
+    beside ``job-a.json``): macOS and Windows hold the two as one file, so a
+    checkout there would keep one of them (or a collect there extend the
+    other record)."""
+    for item in (path, *path.parents):
+        if item == stop or stop not in item.parents:
+            return
+        if not item.parent.is_dir():
+            continue
+        twin = next((s for s in item.parent.iterdir() if s.name.lower() == item.name.lower() and s.name != item.name),
+                    None)
+        if twin is not None:
+            raise UsageError(f"refusing to write {shown_path(path)}: {shown_path(twin)} differs from it in case only, "
+                             "and macOS and Windows hold the two as one file; use that name or another one")
 
 
 def measurement_key(family: str, provenance: dict, result: dict) -> MeasurementKey:
@@ -113,11 +178,13 @@ def describe(result: dict) -> str:
 def record_path(measurements_dir: Path, family: str, job_id: str, records_dir: Path | None = None) -> Path:
     """``measurements_dir/<family>/<job_id>.json``, or ``records_dir/<job_id>.json``
     when the family's records live elsewhere (a study file's ``measurements:``
-    folder); refused (UsageError) when it would lie outside ``measurements_dir``."""
+    folder); refused (UsageError) when it would lie outside ``measurements_dir``
+    or beside a name that differs from its own in case only (:func:`refuse_case_twin`)."""
     validate_family_name(family)
     validate_job_id(job_id)
     path = (records_dir if records_dir is not None else measurements_dir / family) / f"{job_id}.json"
     ensure_inside(path, measurements_dir)
+    refuse_case_twin(path, measurements_dir)
     return path
 
 

@@ -180,17 +180,71 @@ def _job_label(row: Row) -> str:
     return one_line(" ".join(parts))
 
 
-def latency_chart(study) -> Chart:
-    """Latency (ms) per variant, one panel per shape HxW."""
-    path = study.charts_dir / "latency.svg"
+# Row fields that may tell two points or bars apart, in the order a label adds them.
+TELLING_FIELDS = (("batch", "batch {}"), ("job_id", "{}"), ("gpu", None), ("tensorrt", "TensorRT {}"),
+                  ("mode", "{}"), ("backend", "{}"))
+
+
+def distinct_labels(labelled: list[tuple[str, Row]]) -> list[str]:
+    """The labels of ``labelled`` (``(label, row)`` pairs), each label that
+    two or more rows share extended by the fields that differ among those
+    rows (:data:`TELLING_FIELDS`: batch, job, GPU, TensorRT, mode, backend),
+    so that no two points or bars of one chart read alike unless their rows
+    agree in all of them (then numbered ``#1``, ``#2`` in row order).
+    Labels no other row shares stay as they are."""
+    by_label: dict[str, list[int]] = {}
+    for index, (label, _) in enumerate(labelled):
+        by_label.setdefault(label, []).append(index)
+    out = [label for label, _ in labelled]
+    for label, indexes in by_label.items():
+        if len(indexes) < 2:
+            continue
+        rows = [labelled[i][1] for i in indexes]
+        differing = [(name, pattern) for name, pattern in TELLING_FIELDS
+                     if len({repr(row.field(name)) for row in rows}) > 1]
+        for i, row in zip(indexes, rows):
+            parts = [gpu_label(row.gpu) if pattern is None else pattern.format(row.field(name))
+                     for name, pattern in differing]
+            out[i] = printable(" ".join([label, *parts]))
+        if not differing:
+            for number, i in enumerate(indexes, 1):
+                out[i] = f"{label} #{number}"
+    return out
+
+
+# The timing the latency chart plots where the records hold several: the generic template's table shows it.
+CHART_TIMING = "gpu_compute"
+TIMING_WORDS = {"gpu_compute": "median GPU compute time"}
+
+
+def latency_rows(study) -> tuple[list[Row], str]:
+    """The latency rows the chart plots and, where the records hold several
+    timings (trtexec prints GPU compute, host latency, end-to-end, enqueue,
+    H2D and D2H), the words for the one it keeps (:data:`CHART_TIMING`), or
+    '' when there was no choice to make. One axis never mixes timings: with
+    several timings and none of them :data:`CHART_TIMING`, no rows."""
     rows = [r for r in study.rows if r.kind == Kind.LATENCY and r.value is not None and r.shape]
+    timings = {r.metric for r in rows}
+    if len(timings) < 2:
+        return rows, ""
+    return [r for r in rows if r.metric == CHART_TIMING], TIMING_WORDS[CHART_TIMING]
+
+
+def latency_chart(study) -> Chart:
+    """Latency (ms) per variant, one panel per shape HxW; one timing (:func:`latency_rows`)."""
+    path = study.charts_dir / "latency.svg"
+    rows, timing = latency_rows(study)
     if not rows:
-        return Chart(Kind.LATENCY, path, "", "the records hold no latency with a shape")
+        return Chart(Kind.LATENCY, path, "", "the records hold no latency with a shape"
+                     + (f" and {timing}" if timing else ""))
     shapes = sorted({r.shape for r in rows}, key=lambda s: tuple(int(v) for v in s.split("x")))
-    panels: dict[tuple[str, str], list[Point]] = {}  # (shape, variant) -> its points, in row order
+    by_panel: dict[tuple[str, str], list[Row]] = {}  # (shape, variant) -> its rows, in row order
     for row in rows:
-        point = (_job_label(row), row.value, row.repeat_medians_ms or [])
-        panels.setdefault((row.shape, row.variant), []).append(point)
+        by_panel.setdefault((row.shape, row.variant), []).append(row)
+    panels: dict[tuple[str, str], list[Point]] = {}
+    for where, picked in by_panel.items():
+        labels = distinct_labels([(_job_label(row), row) for row in picked])
+        panels[where] = [(label, row.value, row.repeat_medians_ms or []) for label, row in zip(labels, picked)]
     present = {variant for _, variant in panels}
     variants = [v for v in study.variants if v in present]
     labels = {v: one_line(study.variant_label(v)) for v in variants}
@@ -200,7 +254,7 @@ def latency_chart(study) -> Chart:
 
     low = min(r.value for r in rows)
     high = max(r.value for r in rows)
-    alt = (f"Latency per variant at {', '.join(shape_label(s) for s in shapes)}: "
+    alt = (f"Latency{' (' + timing + ')' if timing else ''} per variant at {', '.join(shape_label(s) for s in shapes)}: "
            f"{format_number(low)} to {format_number(high)} ms over {len(rows)} results")
     return Chart(Kind.LATENCY, path, alt, inputs_sha256=inputs_digest(Kind.LATENCY, inputs),
                  draw=functools.partial(draw_latency, panels, shapes, variants, labels))
@@ -210,6 +264,7 @@ def kernel_chart(study) -> Chart:
     """Kernel time per group (ms), stacked bars per variant, one bar group per (job, shape)."""
     path = study.charts_dir / "kernel_time.svg"
     bars = []  # (label, {group: ms})
+    labelled = []  # (label, a row of the result): what tells two bars of one label apart
     for record in study.records:
         for result in record.results:
             if result["kind"] != Kind.KERNEL_TIME:
@@ -217,17 +272,22 @@ def kernel_chart(study) -> Chart:
             timed = {g["group"]: g["time_ms"] for g in result["groups"] if "time_ms" in g}
             if len(timed) >= 2:
                 variant = one_line(study.variant_label(result["variant"]))
-                label = f"{record.job_id}\n{variant} {shape_label(result.get('shape'))}"
-                if result.get("mode"):
+                label = f"{record.job_id}\n{variant}"
+                if result.get("shape"):  # no "any" for a profile without a shape
+                    label += f" {shape_label(result['shape'])}"
+                if result.get("mode") and result["mode"] not in variant.split():  # a label "bf16 eager" names it
                     label += f" {printable(result['mode'])}"
                 bars.append((label, {printable(group): ms for group, ms in timed.items()}))
+                labelled.append((label, next(r for r in study.rows if r.result is result)))
+    bars = [(label, timed) for label, (_, timed) in zip(distinct_labels(labelled), bars)]
     if not bars:
         return Chart(Kind.KERNEL_TIME, path, "",
                      "no record lists kernel time for two or more groups of one profiled run "
                      "(ranges over rows the source does not list cannot be stacked)")
     groups = sorted({g for _, timed in bars for g in timed})
 
-    alt = f"Kernel time per group, stacked per variant, for {len(bars)} profiled runs; groups: {', '.join(groups)}"
+    runs = f"{len(bars)} profiled run{'' if len(bars) == 1 else 's'}"
+    alt = f"Kernel time per group, stacked per variant, for {runs}; groups: {', '.join(groups)}"
     inputs = [[label, sorted(timed.items())] for label, timed in bars]
     return Chart(Kind.KERNEL_TIME, path, alt, inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs),
                  draw=functools.partial(draw_kernel_times, bars, groups))

@@ -6,7 +6,8 @@ Templates run in Jinja's ``ImmutableSandboxedEnvironment`` with
 given (the study file's spec, a record row: a template that appended a waiver
 made ``check`` pass a hand-edited README), and an undefined name is an error,
 not an empty string. Execution is bounded (:data:`MAX_TEMPLATE_STEPS` loop
-items and calls, :data:`MAX_OUTPUT_CHARS` of output) and an object's default
+items and calls, :data:`MAX_OUTPUT_CHARS` of output, and what it makes as it
+makes it: :mod:`studygen.render.limits`) and an object's default
 repr (``<… object at 0x7f…>``, an address that differs from run to run) may not
 reach the output. Output is formatted with mdformat (GFM tables) so it is
 byte-identical from run to run and stable under mdformat.
@@ -14,20 +15,17 @@ byte-identical from run to run and stable under mdformat.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
-import sys
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InputError, TemplateError
-from ..fsutil import atomic_write_bytes, cache_folder, remove_stale_temp_files
+from ..fsutil import atomic_write_bytes, remove_stale_temp_files
 from ..markdown_format import format_markdown
-from ..memo import read_kept, sealed, unsealed
 from ..patterns import lazy_compile
-from ..textio import MAX_DOCUMENT_BYTES
+from ..textio import MAX_DOCUMENT_BYTES, read_text
+from . import limits
 from .charts import render_charts
 from .produced import anchoring, helper_spec
 from .prose import Markdown, escape_alt, escape_prose
@@ -58,11 +56,11 @@ class Rendered:
         """The bytes render writes to ``path`` (a chart is drawn if it was not yet)."""
         return self.charts[path].svg if path in self.charts else self.files[path]
 
-    def is_current(self, path: Path, committed: bytes, strict: bool = False) -> bool:
+    def is_current(self, path: Path, committed: bytes) -> bool:
         """True when ``committed`` is what render writes to ``path``; a chart
-        is compared through its stamp first (see Chart.is_current),
-        or drawn and compared byte for byte when ``strict``."""
-        if path in self.charts and not strict:
+        is compared through its stamp (see Chart.is_current: drawn only when
+        the stamp names other inputs or does not match its drawing)."""
+        if path in self.charts:
             return self.charts[path].is_current(committed)
         return committed == self.data(path)
 
@@ -88,6 +86,8 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
     if isinstance(exc, jinja2.TemplateSyntaxError):
         name = exc.filename or exc.name or template_name
         return TemplateError(f"template syntax error: {_one_line(exc.message)}", path=shown(name), line=exc.lineno or 0)
+    if isinstance(exc, UnreadableTemplate):
+        return TemplateError(f"template cannot be read: {exc.message}", path=shown(exc.path))
     line, name = 0, template_name
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>":
@@ -111,21 +111,35 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
     return TemplateError(f"{kind}: {_one_line(message)}", path=shown(name), line=line)
 
 
+class UnreadableTemplate(TemplateError):
+    """A template file that is not text studygen reads (not UTF-8, binary, too large)."""
+
+
 def _confined_loader(search_path: list[Path]):
     """A ``FileSystemLoader`` that also refuses a template file whose real path
-    (symbolic links followed) lies outside ``search_path``: Jinja's loader
-    already refuses absolute names and '..', this closes the symlink way out."""
+    (symbolic links followed) lies outside ``search_path`` (Jinja's loader
+    already refuses absolute names and '..', this closes the symlink way
+    out), and reads a template as every text input is read
+    (:func:`studygen.textio.read_text`: a byte order mark dropped, at most
+    :data:`MAX_DOCUMENT_BYTES`; a file that is not UTF-8 text is an
+    :class:`UnreadableTemplate` naming it, not a UnicodeDecodeError)."""
     import jinja2
+    from jinja2.loaders import split_template_path
 
     folders = [p.resolve() for p in search_path]
 
     class ConfinedFileSystemLoader(jinja2.FileSystemLoader):
         def get_source(self, environment, template):
-            source, filename, uptodate = super().get_source(environment, template)
-            real = Path(filename).resolve()
-            if not any(real.is_relative_to(folder) for folder in folders):
+            pieces = split_template_path(template)  # TemplateNotFound for '..'
+            path = next((Path(folder, *pieces) for folder in self.searchpath if Path(folder, *pieces).is_file()), None)
+            if path is None or not any(path.resolve().is_relative_to(folder) for folder in folders):
                 raise jinja2.TemplateNotFound(template)
-            return source, filename, uptodate
+            try:
+                source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES, allow_empty=True)  # renders nothing
+            except InputError as exc:
+                raise UnreadableTemplate(exc.message, path=str(path)) from None
+            mtime = path.stat().st_mtime
+            return source, os.path.normpath(path), lambda: path.is_file() and path.stat().st_mtime == mtime
 
     return ConfinedFileSystemLoader([str(p) for p in search_path])
 
@@ -178,57 +192,6 @@ BUDGET_FILTER = "studygen_steps"  # wraps the iterable of every {% for %} (Study
 OBJECT_ADDRESS = lazy_compile(r" at 0x[0-9A-Fa-f]+>")
 
 
-def template_bytecode_cache():
-    """Jinja's ``FileSystemBytecodeCache`` in a cache folder of its own
-    (:func:`studygen.fsutil.cache_folder`), so that a later run loads a
-    template's compiled code instead of compiling it again (a shipped
-    README's templates: a quarter of its render); None without a cache folder.
-
-    Jinja checks each kept template against the sha1 of its source; the
-    folder is named by the sha256 of the Jinja version, the Python
-    implementation and the source of this package (the sandbox's loop
-    budget rewrites the template tree, the filters and ``finalize`` shape the
-    code), so code compiled by another environment is never loaded. A kept
-    file that cannot be written is skipped, not an error. The folder is
-    looked up on each call, so a changed ``$STUDYGEN_CACHE_DIR`` is followed."""
-    folder = cache_folder(f"templates-{_template_code_digest()}")
-    return None if folder is None else _kept_template_code(str(folder))
-
-
-@functools.cache
-def _template_code_digest() -> str:
-    import jinja2
-
-    digest = hashlib.sha256(f"{jinja2.__version__} {sys.implementation.cache_tag}".encode("utf-8"))
-    for source in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(source.name.encode("utf-8") + b"\0" + source.read_bytes())
-    return digest.hexdigest()[:32]
-
-
-@functools.cache
-def _kept_template_code(folder: str):
-    import jinja2
-
-    class KeptTemplateCode(jinja2.FileSystemBytecodeCache):
-        """Each kept file: Jinja's bytecode record, sealed with its sha256
-        (:func:`studygen.memo.sealed`); one that does not match (cut short, a
-        constant altered into other loadable code) is compiled again, never
-        run or unpickled."""
-
-        def load_bytecode(self, bucket) -> None:
-            record = unsealed(read_kept(Path(self._get_cache_filename(bucket))))
-            if record is not None:
-                bucket.bytecode_from_string(record)
-
-        def dump_bytecode(self, bucket) -> None:
-            try:
-                atomic_write_bytes(Path(self._get_cache_filename(bucket)), sealed(bucket.bytecode_to_string()))
-            except OSError:  # a full or read-only disk: this run compiled the template, the next one will too
-                pass
-
-    return KeptTemplateCode(folder)
-
-
 def make_environment(search_path: list[Path]):
     """The sandboxed Jinja environment: immutable (a template cannot change a
     list, mapping or set it is given), StrictUndefined, no autoescape
@@ -243,8 +206,11 @@ def make_environment(search_path: list[Path]):
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     class StudySandbox(ImmutableSandboxedEnvironment):
-        intercepted_binops = frozenset({"*", "**"})  # also keeps them out of compile-time constant folding
+        # also keeps them out of compile-time constant folding
+        intercepted_binops = frozenset({"*", "**", "+", "%"})
+        code_generator_class = limits.budgeted_code_generator()
         steps = 0
+        budget = None  # what the template made (studygen.render.limits.TemplateBudget), set below
 
         def step(self) -> None:
             self.steps += 1
@@ -259,8 +225,31 @@ def make_environment(search_path: list[Path]):
 
         def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - jinja2's signature
             __self.step()
-            result = super().call(__context, __obj, *args, **kwargs)
+            what = f"calling {getattr(__obj, '__name__', type(__obj).__name__)}"
+            args = limits.listed_arguments(__obj, args)
+            __self.budget.room(limits.call_size(__obj, args, kwargs), what)
+            result = __self.budget.made_by(super().call(__context, __obj, *args, **kwargs), what)
             return trusted_result(__obj, result)
+
+        def sliced(self, value):
+            return self.budget.made_by(value, "a slice")
+
+        def wrap_str_format(self, value):
+            # str.format and format_map: each field is given room for its width, precision and text
+            if super().wrap_str_format(value) is None:
+                return None
+            return limits.bounded_format(self, value)
+
+        def produced(self, text):
+            return self.budget.made_by(text, "the text it prints")
+
+        def concatenated(self, join, parts):
+            self.budget.room(sum(limits.text_size(part) for part in parts), "'~'")
+            return self.budget.made_by(join(parts), "'~'")
+
+        def finalized(self, value):
+            self.budget.room(limits.text_size(value), "printing a value")
+            return markdown_value(value)
 
         def is_safe_attribute(self, obj, attr, value):
             # a template reaches the view's declared helpers and study-file attributes only
@@ -281,10 +270,14 @@ def make_environment(search_path: list[Path]):
 
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)
-            return super().call_binop(context, operator, left, right)
+            self.budget.room(limits.binop_size(operator, left, right), f"'{operator}'")
+            return self.budget.made_by(super().call_binop(context, operator, left, right), f"'{operator}'")
+
+        def _compile(self, source, filename):
+            return limits.compile_generated(source, filename)
 
         def _parse(self, source, name, filename):
-            tree = super()._parse(source, name, filename)
+            tree = limits.parse_bounded(self, source, name, filename)
             for loop in tree.find_all(nodes.For):
                 loop.iter = nodes.Filter(loop.iter, BUDGET_FILTER, [], [], None, None, lineno=loop.lineno)
             return tree
@@ -292,15 +285,21 @@ def make_environment(search_path: list[Path]):
     env = StudySandbox(
         loader=jinja2.ChoiceLoader([jinja2.PrefixLoader({BUILTIN_PREFIX: _builtin_loader()}),
                                     _confined_loader(search_path)]),
-        bytecode_cache=template_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
         finalize=markdown_value,
+        # without Jinja's optimizer pass (constant sub-expressions folded while compiling, which studies'
+        # templates, printing figures of records, gain nothing from): a template compiles in about 25 % less
+        # time, and every process compiles its templates anew
+        optimized=False,
     )
+    env.budget = limits.TemplateBudget()
+    env.filters = limits.budgeted_filters(env.filters, env.budget)
     env.filters[BUDGET_FILTER] = env.budgeted
+    env.finalize = env.finalized
     env.globals.pop("lipsum", None)
     return env
 
@@ -410,7 +409,14 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
             text = _generate(env, template, template_name, context, blocks)
     except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's error
         raise _template_error(exc, template_name, study) from None
-    return anchors.strip(format_markdown(text))
+    try:
+        formatted = format_markdown(text)
+    except RecursionError:  # mdformat builds a tree of nested nodes with one Python call per level
+        shown = study.rel(Path(template.filename)) if template.filename and Path(template.filename).is_absolute() \
+            else template_name
+        raise TemplateError("template error: its output nests emphasis, links, quotes or lists too deeply for "
+                            "mdformat to format (more levels than Python's recursion limit)", path=shown) from None
+    return anchors.strip(formatted)
 
 
 def _generate(env, template, template_name: str, context: dict, blocks: tuple[str, ...] | None) -> str:
@@ -453,8 +459,8 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     stale = []
     for path in rendered.paths():
         remove_stale_temp_files(path.parent)
-        # render draws every figure: a stamp forged by hand is replaced, never trusted here
-        if path.exists() and rendered.is_current(path, path.read_bytes(), strict=True):
+        # a figure whose stamp is current is not drawn (nor matplotlib imported), as in check
+        if path.exists() and rendered.is_current(path, path.read_bytes()):
             continue
         stale.append(path)
     for path in stale:  # refuse before writing anything, so a read-only folder leaves the set as it was

@@ -25,7 +25,10 @@ class Markdown(str):
 # C0 and C1 control characters but tab (a newline is folded, not escaped): a terminal escape
 # (\x1b[2J) or a NUL from a record never reaches the README or the terminal that shows it.
 _CONTROL = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_LINE_BREAKS = lazy_compile(r"[ \t]*[\r\n\u2028\u2029\x85]+[ \t]*")
+# A run of line breaks; the blanks around it are stripped from the text beside it (fold_line_breaks).
+# One pattern that also held the blanks ([ \t]*[\r\n]+[ \t]*) tried every blank of a long run as a
+# start: 60,000 spaces took render two minutes.
+_LINE_BREAKS = lazy_compile(r"[\r\n\u2028\u2029\x85]+")
 # What makes a line a block when it starts it (CommonMark 0.31): an ATX heading, a quote, a
 # bullet or ordered list item, a thematic break or setext underline, a fence, a link reference
 # definition (a quote's ">" and an HTML block's "<" are entities already); escaped by a backslash before the
@@ -54,7 +57,7 @@ def escape_prose(text) -> str:
     "Backslash escapes"). A helper's anchors around the string
     (:mod:`studygen.render.produced`) are no text: what they enclose is
     escaped as the string itself."""
-    value = _LINE_BREAKS.sub(" ", str(text))
+    value = fold_line_breaks(str(text))
     start, end = anchors_around(value)
     return value[:start] + _escaped_prose(value[start:end]) + value[end:]
 
@@ -69,6 +72,18 @@ def _escaped_prose(value: str) -> str:
             at = next(match.start(i) for i in range(1, (match.lastindex or 0) + 1) if match.group(i) is not None)
             return value[:at] + "\\" + value[at:]
     return value
+
+
+def fold_line_breaks(text: str) -> str:
+    """``text`` with each run of line breaks (CR, LF, U+2028, U+2029, NEL)
+    and the blanks (spaces, tabs) on either side of it as one space; linear
+    in the length of ``text``, whatever its runs of blanks."""
+    pieces = _LINE_BREAKS.split(text)
+    if len(pieces) == 1:
+        return text
+    last = len(pieces) - 1
+    return " ".join(piece.lstrip(" \t") if index == last else piece.rstrip(" \t") if index == 0
+                    else piece.strip(" \t") for index, piece in enumerate(pieces))
 
 
 def escape_alt(text) -> str:

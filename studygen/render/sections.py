@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from ..errors import TemplateError
 from ..numbers import format_number
-from ..records.keys import FIELDS, MeasurementKey
-from ..records.kinds import Kind
-from ..study.analyses import precision_inversions
+from ..records.keys import FIELDS
+from ..records.kinds import RESULT_KINDS, Kind
+from ..study.analyses import UNCLASSIFIED_LIMIT, precision_inversions, unclassified_share
 from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
 from ..study.spread import declared_sources
+from ..study.timing import timing_signature
 from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .produced import emit, helper
-from .rows import ViewBase, fmt
-from .tables import markdown_table
+from .rows import ViewBase, and_list, fmt, matches
+from .tables import markdown_table, metric_words
 
 
 def jobs_phrase(*rows) -> str:
@@ -94,18 +95,42 @@ class SectionHelpers(ViewBase):
             lines.append(emit(f"{source.words} ({bound}): {escape_inline(' '.join(source.reason.split()))}"))
         return lines
 
+    @helper()
+    def shared_record_notes(self) -> list[tuple[str, str]]:
+        """``(jobs, note)`` per distinct note of the records, in the order
+        first met, ``jobs`` naming every job whose record holds it (``a``,
+        ``a and b``, ``a, b and c``): a note that ``collect`` wrote for each
+        of seven public logs is said once, not seven times."""
+        jobs_by_note: dict[str, list[str]] = {}
+        for job, note in self.record_notes():
+            jobs = jobs_by_note.setdefault(note, [])
+            if job not in jobs:
+                jobs.append(job)
+        return [(and_list(jobs), note) for note, jobs in jobs_by_note.items()]
+
     # ---- side findings -------------------------------------------------------
     @helper("side_finding")
-    def precision_inversions(self) -> list[str]:
+    def precision_inversions(self, **filters) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT
-        version or mode, shape) where the lower-precision variant is slower
-        than the higher one (SG208's data): the figures of each side, as a
-        range over jobs when several jobs measured it."""
+        version or mode, shape, batch, timing) where the lower-precision
+        variant is slower than the higher one (SG208's data): the figures of
+        each side, as a range over jobs when several jobs measured it.
+        ``filters`` (row fields, as :meth:`figures` takes them) keep the
+        pairs whose rows match them (``metric="gpu_compute"``: the timing
+        the generic template's tables show). A latency pair timed differently
+        (:func:`~studygen.study.timing.timing_signature`) is left out: SG212
+        would flag the sentence. The batch is named when the sentences' pairs
+        differ in it, so that no two sentences read alike."""
         groups: dict[tuple, list[tuple[Row, Row]]] = {}
         for low, high in precision_inversions(self._study):
+            if filters and not (matches(low, filters) and matches(high, filters)):
+                continue
+            if low.kind == Kind.LATENCY and timing_signature(low) != timing_signature(high):
+                continue  # timed differently (trtexec flags, mode): no comparison to state (SG212)
             where = (low.variant, high.variant, low.backend, low.gpu, low.software, low.mode,
-                     low.shape, low.batch)
+                     low.shape, low.batch, low.metric)
             groups.setdefault(where, []).append((low, high))
+        batches = len({where[7] for where in groups}) > 1
         lines = []
         for pairs in groups.values():
             low, high = pairs[0]
@@ -115,7 +140,7 @@ class SectionHelpers(ViewBase):
                 if line:
                     lines.append(line)
                 continue
-            lines.append(emit(self._inversion_sentence(pairs), [row for pair in pairs for row in pair],
+            lines.append(emit(self._inversion_sentence(pairs, batches), [row for pair in pairs for row in pair],
                               compared=pairs))
         return lines
 
@@ -146,55 +171,63 @@ class SectionHelpers(ViewBase):
         same_job = [(x, y) for x in low.rows for y in high.rows if x.job_id == y.job_id]
         return emit(text, [*low.rows, *high.rows], compared=same_job)
 
-    def _inversion_sentence(self, pairs: list[tuple[Row, Row]]) -> str:
+    def _inversion_sentence(self, pairs: list[tuple[Row, Row]], batch: bool = False) -> str:
         """The lower-precision rows of ``pairs`` are slower than the higher ones:
-        on TensorRT with GPU, version, shape and jobs; on PyTorch with GPU,
-        shape and mode, and the jobs when there are several."""
+        on TensorRT with GPU, version, shape (and batch when ``batch``) and
+        jobs; on PyTorch with GPU, shape (batch) and mode, and the jobs when
+        there are several."""
         low, high = pairs[0]
         lows = list({id(p[0]): p[0] for p in pairs}.values())
         highs = list({id(p[1]): p[1] for p in pairs}.values())
         figures = f"{values_text(lows)} ms against {values_text(highs)} ms"
+        batch_words = f", batch {low.batch}" if batch else ""
         if low.backend == "tensorrt":
             slower = f"{self.label(low.variant)} is slower than {self.label(high.variant)} on {gpu_label(low.gpu)}"
-            return (f"{slower} with TensorRT {short_version(low.tensorrt)} at {shape_label(low.shape)}: "
+            return (f"{slower} with TensorRT {short_version(low.tensorrt)} at {shape_label(low.shape)}{batch_words}: "
                     f"{figures} ({jobs_phrase(*lows, *highs)}).")
         # One clause, so that the ranges are read as the rows of this GPU, shape and mode (lint SG101).
         jobs = list(dict.fromkeys(r.job_id for r in lows + highs))
         over = f" over {len(jobs)} jobs ({' and '.join(jobs)})" if len(jobs) > 1 else ""
-        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)} ({low.mode}) "
+        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)}{batch_words} ({low.mode}) "
                 f"is slower than {self.label(high.variant)} with {figures}{over}.")
 
     @helper("table", markdown=True)
     def repeated_measurements(self) -> str:
-        """Table of every measurement key reported by two or more jobs, with each
+        """Table of every measurement key (of a latency: and way of timing it,
+        :func:`~studygen.study.timing.timing_signature`) reported by two or more jobs, with each
         job's value and the spread (max - min, at the most decimals any of them
         carries); '' when no key is reported twice."""
-        by_key: dict[MeasurementKey, list[Row]] = {}
+        # latencies timed differently (trtexec flags, mode) are not one measurement, whatever their key (SG212)
+        by_key: dict[tuple, list[Row]] = {}
         for row in self._study.rows:
             if row.value is not None:
-                by_key.setdefault(row.key, []).append(row)
+                by_key.setdefault((row.key, timing_signature(row) if row.kind == Kind.LATENCY else None), []).append(row)
         repeated = {key: rows for key, rows in by_key.items() if len({r.job_id for r in rows}) >= 2}
         if not repeated:
             return ""
-        body = [self._repeated_line(rows) for rows in repeated.values()]
-        headers = ["Measurement", "GPU", "TensorRT", "Value per job", "Spread"]
+        # a TensorRT column only where some row was measured by TensorRT: "not stated" in a PyTorch study says nothing
+        versions = any(r.tensorrt for rows in repeated.values() for r in rows)
+        body = [self._repeated_line(rows, versions) for rows in repeated.values()]
+        headers = ["Measurement", "GPU", *(["TensorRT"] if versions else []), "Value per job", "Spread"]
         # each table row is one measurement key: SG212 compares the jobs of a row, not a variant's rows
         return emit(markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
                     compared_by="key")
 
-    def _repeated_line(self, rows: list[Row]) -> list[str]:
+    def _repeated_line(self, rows: list[Row], versions: bool = True) -> list[str]:
         """One line of :meth:`repeated_measurements`: the rows of one key,
         named so that no two lines read alike: variant label, the timing of a
         latency (``gpu_compute``, ``host_latency``, …: trtexec reports five),
         statistic (or metric), kernel group and shape where the key has them,
-        e.g. ``fp16 gpu_compute median 800 x 800``."""
+        e.g. ``fp16 gpu_compute median 800 x 800``; the TensorRT version
+        when ``versions``."""
         first = rows[0]
         timing = first.metric if first.kind == Kind.LATENCY else ""
         what = " ".join(part for part in (self.label(first.variant), timing, first.statistic or first.metric,
                                           first.group, shape_label(first.shape) if first.shape else "") if part)
         values = [r.value for r in rows]
         decimals = max((r.decimals or 0) for r in rows)
-        return [escape_cell(what), escape_cell(gpu_label(first.gpu)), escape_cell(short_version(first.tensorrt)),
+        return [escape_cell(what), escape_cell(gpu_label(first.gpu)),
+                *([escape_cell(short_version(first.tensorrt))] if versions else []),
                 "; ".join(f"{escape_cell(r.job_id)}: {fmt(r.value, r)}" for r in rows),
                 format_number(max(values) - min(values), decimals)]
 
@@ -218,6 +251,60 @@ class SectionHelpers(ViewBase):
     def not_measured(self) -> list[dict]:
         """The study file's ``not_measured`` entries (``config``, ``reason``, …)."""
         return self._study.declared_not_measured
+
+    @helper("gap")
+    def unclassified_kernel_time(self) -> list[str]:
+        """One sentence per kernel-time profile whose time in no named group
+        is above :data:`studygen.study.analyses.UNCLASSIFIED_LIMIT` of its
+        total (SG210's limit; share as :func:`~studygen.study.analyses.unclassified_share`
+        computes it), in record order: ``In job j1 (fp16 at 224 x 224, batch 4),
+        85% of the profiled 12.549 ms is in no named group: the grouping rules
+        match none of those kernel or layer names.`` A table whose biggest
+        group is ``other`` says little about where the time goes; this says so."""
+        lines = []
+        for record in self._study.records:
+            for result in record.results:
+                share = unclassified_share(result) if result["kind"] == Kind.KERNEL_TIME else None
+                if share is None or share <= UNCLASSIFIED_LIMIT:
+                    continue
+                rows = [r for r in self._study.rows if r.result is result]
+                where = [f"at {shape_label(result['shape'])}" if result.get("shape") else "",
+                         f"batch {result['batch']}" if result.get("batch") is not None else "",
+                         str(result.get("mode") or "")]
+                text = (f"In job {record.job_id} ({self.label(result['variant'])} {', '.join(w for w in where if w)}), "
+                        f"{format_number(100 * share, 0)}% of the profiled {format_number(result['profiled_total_ms'])} ms "
+                        "of kernel time is in no named group: the grouping rules match none of those kernel or layer names.")
+                lines.append(emit(escape_inline(" ".join(text.replace(" )", ")").split())), rows))
+        return lines
+
+    @helper("expectation")
+    def runs_without_figure(self) -> list[str]:
+        """One sentence per distinct (metric, reason) of the records'
+        not-measured results (a build or compilation that failed, a stage the
+        run skipped), in record order, naming every variant, shape, mode and
+        job it covers and the reason as the records give it:
+        ``Latency of fp16 at 224 x 224 (compile) in job job-2: the compilation
+        failed: ….``. A failed build reads as failed, not only as an empty
+        table cell."""
+        grouped: dict[tuple, list[Row]] = {}
+        for row in self._study.rows:
+            if row.kind == Kind.NOT_MEASURED:
+                grouped.setdefault((row.metric, row.note), []).append(row)
+        lines = []
+        for (metric, reason), rows in grouped.items():
+            def listed(values) -> str:
+                return and_list(list(dict.fromkeys(values)))
+            kind = RESULT_KINDS.get(metric)
+            words = kind.words if kind is not None else metric_words(str(metric or "figure"))
+            what = f"{words[0].upper()}{words[1:]} of {listed(self.label(r.variant) for r in rows)}"
+            shapes = [shape_label(r.shape) for r in rows if r.shape]
+            modes = [r.mode for r in rows if r.mode]
+            text = (what + (f" at {listed(shapes)}" if shapes else "") + (f" ({listed(modes)})" if modes else "")
+                    + f" in {'job' if len({r.job_id for r in rows}) == 1 else 'jobs'} {listed(r.job_id for r in rows)}: "
+                    + (reason or "no reason recorded").rstrip(".") + ".")
+            # a statement of what was not measured, as study.expectation's: SG206 lets it name a declared configuration
+            lines.append(emit(escape_inline(" ".join(text.split())), rows))
+        return lines
 
     @helper()
     def describe_key(self, key: str) -> str:

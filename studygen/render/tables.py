@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
+from ..study.timing import describe, timing_signature
 from .labels import escape_cell, gpu_label, shape_label, short_version
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, fmt, shape_order
@@ -116,7 +117,7 @@ class TableHelpers(SpanHelpers):
 
     @helper("table", markdown=True)
     def table(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, value_header="{label}",
-              derived=(), sort=False, **filters) -> str:
+              derived=(), sort=False, missing="not measured", **filters) -> str:
         """A Markdown table: one row per distinct ``index`` tuple, one column per
         variant (figures with their job-to-job spread), then derived columns.
 
@@ -124,24 +125,33 @@ class TableHelpers(SpanHelpers):
         (a / b), ``reduction_percent`` ((a - b) / a in %) or ``delta_points``
         (b - a in AP points). A cell that several jobs fill shows the first
         job's figure with the spread over those jobs (``5.850 (2 jobs: 5.764
-        to 5.850)``), and its derived cells the range over same-job pairs.
+        to 5.850)``), and its derived cells the range over same-job pairs. A
+        derived column whose two variants share no table row is left out. A
+        cell no row fills reads ``missing``: "not measured" by default; the
+        generic template, which may print several latency tables (one per way
+        of timing), writes "—", since a variant absent from one table may be
+        measured in another (lint SG106 reads "not measured" as a declaration).
         ``sort``: table rows sorted by their index fields (shapes by size;
         see :func:`ordered_keys`) instead of in the order rows come.
         """
         selected = self.figures(variant=list(variants), job_id=jobs, **filters)
         grid = grid_of(selected, index)
+        # a derived column no table row can fill (its two variants never share a row) is left out, not all "n/a"
+        derived = [column for column in derived
+                   if any(column[1] in cells and column[2] in cells for cells in grid.values())]
         headers = [INDEX_HEADERS.get(name, name) for name in index]
         headers += [value_header.format(label=escape_cell(self.label(v))) for v in variants]
         headers += [header for (_, _, _, header) in derived]
         with cells_of(headers):
-            body = [self._grid_line(index, row_key, grid[row_key], variants, derived)
+            body = [self._grid_line(index, row_key, grid[row_key], variants, derived, missing)
                     for row_key in ordered_keys(grid, jobs, index, sort)]
         return emit(markdown_table(body, headers), selected.rows, headers)
 
-    def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived) -> list[str]:
-        """One table row of :meth:`table`: index cells, variant cells, derived cells."""
+    def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived,
+                   missing: str = "not measured") -> list[str]:
+        """One table row of :meth:`table`: index cells, variant cells (``missing`` where no row), derived cells."""
         line = [index_label(name, value) for name, value in zip(index, row_key)]
-        line += [self._cell_figure(cells[v]) if v in cells else "not measured" for v in variants]
+        line += [self._cell_figure(cells[v]) if v in cells else escape_cell(missing) for v in variants]
         for kind, a, b, _ in derived:
             line.append(self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a")
         return line
@@ -150,13 +160,15 @@ class TableHelpers(SpanHelpers):
         """A table cell for the rows of one index tuple and variant: one row
         prints with its job-to-job spread (:meth:`with_spread`); several rows
         (several jobs) print the first one's figure and the range over them all,
-        ``5.850 (2 jobs: 5.764 to 5.850)``."""
+        ``5.850 (2 jobs: 5.764 to 5.850)``, or ``5.850 (2 jobs, each 5.850)``
+        when they print alike."""
         if len(rows) == 1:
             return self.with_spread(rows[0])
         lowest = min(rows, key=lambda row: row.low)
         highest = max(rows, key=lambda row: row.high)
         jobs = len({row.job_id for row in rows})
-        spread = f"{jobs} jobs: {fmt(lowest.low, lowest._row)} to {fmt(highest.high, highest._row)}"
+        low, high = fmt(lowest.low, lowest._row), fmt(highest.high, highest._row)
+        spread = f"{jobs} jobs: {low} to {high}" if low != high else f"{jobs} jobs, each {low}"
         return emit(f"{rows[0].number()} ({spread})", [row._row for row in rows], kind="figure")
 
     def _derived_cell(self, kind: str, a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> str:
@@ -185,16 +197,42 @@ class TableHelpers(SpanHelpers):
     @helper()
     def index_fields(self, **filters) -> tuple[str, ...]:
         """Table index for the rows matching ``filters``: of GPU, TensorRT,
-        mode, shape, batch and image set, those some row sets, GPU and shape
-        always when set, the others only when rows differ in them
-        (``("gpu", "shape")``)."""
+        mode, shape, batch and image set, those some row sets, GPU, shape and
+        batch always when set (a batch all rows share is still what a reader
+        needs: "batch 4"), the others only when rows differ in them
+        (``("gpu", "shape", "batch")``)."""
         rows = self.figures(**filters).rows
         fields = []
         for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset"):
             values = {row.field(name) for row in rows} - {None}
-            if values and (name in ("gpu", "shape") or len(values) > 1):
+            if values and (name in ("gpu", "shape", "batch") or len(values) > 1):
                 fields.append(name)
         return tuple(fields)
+
+    @helper()
+    def latency_groups(self, **filters) -> list[dict]:
+        """The latency rows matching ``filters`` split by how they were timed
+        (:func:`studygen.study.timing.timing_signature`), one group per
+        signature in row order, so that a table per group never puts
+        latencies measured differently in one column (SG212). Each group is
+        ``{"filters": filters with its backend and mode, "jobs": [job ids],
+        "variants": (variant names), "heading": the method in words, or ''
+        when there is one group}``. A job whose rows of one backend and mode
+        carry two signatures lands in both groups (its tables then mix them,
+        and SG212 says so)."""
+        groups: dict[tuple, list] = {}
+        for row in self.figures(**filters).rows:
+            if row.value is not None or row.is_range:
+                groups.setdefault(timing_signature(row), []).append(row)
+        out = []
+        for signature, rows in groups.items():
+            narrowed = dict(filters, backend=signature[0], mode=signature[1])
+            jobs = list(dict.fromkeys(row.job_id for row in rows))
+            present = {row.variant for row in rows}
+            variants = tuple(v["name"] for v in self.spec["variants"] if v["name"] in present)
+            heading = "Timed as " + describe(signature) if len(groups) > 1 else ""
+            out.append({"filters": narrowed, "jobs": jobs, "variants": variants, "heading": heading})
+        return out
 
     @helper()
     def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:

@@ -13,13 +13,11 @@ The statistics are in :mod:`studygen.render.stats`; the study file's
 
 from __future__ import annotations
 
-import json
-
-from ..errors import TemplateError
+from ..errors import RecordError, TemplateError
 from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.rows import Row
-from ..textio import read_text
+from ..textio import parse_json, read_text
 from .produced import emit, helper
 from .rows import restriction_text
 from .spans import SpanHelpers
@@ -105,8 +103,9 @@ class VerdictHelpers(SpanHelpers):
         full = (record.path.parent / path).resolve()
         if full not in cache:
             shown = self._study.rel(full)
-            try:
-                cache[full] = json.loads(read_text(full, shown))
-            except json.JSONDecodeError as exc:
-                raise TemplateError(f"per-image results {shown}: malformed JSON at line {exc.lineno}") from None
+            text = read_text(full, shown)
+            try:  # read as records are: a byte order mark, deep nesting, a lone surrogate named at their place
+                cache[full] = parse_json(text, shown)
+            except RecordError as exc:
+                raise TemplateError(f"per-image results {exc.line()}") from None
         return cache[full]

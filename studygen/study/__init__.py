@@ -18,7 +18,7 @@ from ..fsutil import shown_path, shown_paths_in
 from ..place import Place
 from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
 from ..records.schemas import validate_document
-from ..records.write import validate_family_name
+from ..records.write import study_name_problem, validate_family_name
 from ..textio import regular_file
 from .rows import Row, flatten_record
 
@@ -190,6 +190,14 @@ class Study:
         return rows
 
 
+def refuse_unportable_names(spec: dict, shown: str) -> None:
+    """RecordError at the pointer of a name in a study file that cannot name
+    a file everywhere (:func:`studygen.records.write.study_name_problem`)."""
+    problem = study_name_problem(spec)
+    if problem is not None:
+        raise RecordError(problem[1], path=shown, pointer=problem[0])
+
+
 def load_study(study_dir: Path, root: Path) -> Study:
     """Load ``study_dir/study.yaml`` and the records it names.
 
@@ -205,6 +213,7 @@ def load_study(study_dir: Path, root: Path) -> Study:
         raise RecordError("study file must be a YAML mapping", path=rel, pointer="/")
     try:
         validate_document("study", spec, path=rel, text=None)
+        refuse_unportable_names(spec, rel)
         if spec["family"] != study_dir.name and study_dir.parent == root / "families":
             raise RecordError(f"family '{spec['family']}' differs from its folder name '{study_dir.name}'",
                               path=rel, pointer="/family")

@@ -41,3 +41,26 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
                         break
                     pairs.append((low, high))
     return sorted(pairs, key=lambda p: (p[0].gpu or "", p[0].software, p[0].shape or "", p[0].variant, p[1].variant))
+
+
+# Kernel time in no named group: above this share of a profile's total, SG210 warns and the generic README says so.
+UNCLASSIFIED_LIMIT = 0.10
+UNCLASSIFIED_GROUPS = ("other", "unclassified")
+
+
+def unclassified_share(result: dict) -> float | None:
+    """The share (0..1) of a ``kernel_time`` result's profiled total that no
+    grouping rule matched: ``unclassified_share``, else ``unclassified_ms``
+    over ``profiled_total_ms``, else the time of a group named ``other`` or
+    ``unclassified`` over the total; None without a total, or when none of
+    them is given (a group given only as a range has no time)."""
+    total = result.get("profiled_total_ms")
+    if not total:
+        return None
+    share = result.get("unclassified_share")
+    if share is None and result.get("unclassified_ms") is not None:
+        share = result["unclassified_ms"] / total
+    if share is None:
+        other = [g["time_ms"] for g in result["groups"] if g["group"].lower() in UNCLASSIFIED_GROUPS and "time_ms" in g]
+        share = sum(other) / total if other else None
+    return share

@@ -49,3 +49,14 @@ def test_an_unreadable_readme_is_one_sg104_finding(tmp_path):
     study = _study(tmp_path)
     study.readme_path.write_bytes(b"# Title\n\xff\xfe\n")
     assert readme_markdown.check(CheckContext(study)) == [Finding("SG104", "not UTF-8 text (byte 8)", README)]
+
+
+def test_a_readme_nested_past_what_mdformat_formats_is_sg104_at_the_deep_line(tmp_path):
+    # issue 24: 20,000 nested emphasis markers made check stop with "internal error: RecursionError"
+    study = _study(tmp_path)
+    text = study.readme_path.read_text(encoding="utf-8")
+    study.readme_path.write_text(text + "\nfine\n\nx" + "*" * 20000 + "y" + "*" * 20000 + "\n", encoding="utf-8")
+    findings = [f for f in readme_markdown.check(CheckContext(study)) if f.code == "SG104"]
+    assert [(f.file, f.line, f.severity, f.message) for f in findings] == [(
+        README, text.count("\n") + 4, ERROR, "nests emphasis, links, quotes or lists more levels deep than mdformat "
+        "can format (Python's recursion limit): the renderer cannot have written it")]

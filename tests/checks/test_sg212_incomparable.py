@@ -27,9 +27,9 @@ def test_trt10_flags_against_trt11_defaults_in_one_range(tmp_path):
     assert finding.code == "SG212" and finding.severity == ERROR
     assert finding.file == "families/toy/README.md" and finding.line == line_of(study, "fp16 latency:")
     assert "range puts latencies measured differently together" in finding.message
-    assert "6.1 ms (fp16, job trt10, 800x800): tensorrt engine, gpu_compute, CUDA graphs off, data transfers on, spin-wait off" in finding.message
-    assert "5.889 ms (fp16, job trt11, 800x800): tensorrt engine, gpu_compute, CUDA graphs on, data transfers off, spin-wait on" in finding.message
-    assert finding.message.endswith("spin-wait off; 5.889 ms (fp16, job trt11, 800x800): tensorrt engine, gpu_compute, "
+    assert "6.1 ms (fp16, job trt10, 800x800): TensorRT engine, GPU compute time, CUDA graphs off, data transfers on, spin-wait off" in finding.message
+    assert "5.889 ms (fp16, job trt11, 800x800): TensorRT engine, GPU compute time, CUDA graphs on, data transfers off, spin-wait on" in finding.message
+    assert finding.message.endswith("spin-wait off; 5.889 ms (fp16, job trt11, 800x800): TensorRT engine, GPU compute time, "
                                     "CUDA graphs on, data transfers off, spin-wait on")  # nothing said of host waits
     assert finding.hint == ("compare only timings taken the same way, or explain the mix in the study file "
                             "(explanations: SG212)")
@@ -50,7 +50,7 @@ def test_gpu_compute_and_host_latency_in_one_table_column(tmp_path):
     assert len(findings) == 1
     assert findings[0].line == line_of(study, "| Job")
     assert "table column puts latencies measured differently together" in findings[0].message
-    assert "5.889 ms (fp16, job a, 800x800)" in findings[0].message and "host_latency" in findings[0].message
+    assert "5.889 ms (fp16, job a, 800x800)" in findings[0].message and "TensorRT engine, host latency," in findings[0].message
 
 
 def test_repeated_measurements_table_compares_each_line_not_each_variant(tmp_path):
@@ -60,15 +60,18 @@ def test_repeated_measurements_table_compares_each_line_not_each_variant(tmp_pat
     template = HEADER + "{{ study.repeated_measurements() }}\n"
     same = [record(job, [latency("fp16", 0.03 + i / 1000, timing=t) for i, t in enumerate(timings)]) for job in "ab"]
     assert sg212_incomparable.check(CheckContext(load(tmp_path / "same", records=same, template=template))) == []
-    # one line whose two jobs timed differently (data transfers off in b) is still an error, at the table
+    # two jobs that timed one key differently (data transfers off in b) are not one measurement: the table
+    # gives them no line (issue 22: it did, and SG212 flagged the generic template's own table)
     mixed = [record("a", [latency("fp16", 6.1, method={"timer": "trtexec", "data_transfers": True})]),
              record("b", [latency("fp16", 5.9, method={"timer": "trtexec", "data_transfers": False})])]
     study = load(tmp_path / "mixed", records=mixed, template=template)
-    findings = sg212_incomparable.check(CheckContext(study))
-    assert len(findings) == 1
-    assert findings[0].line == line_of(study, "| Measurement")
-    assert findings[0].message.startswith("table row puts latencies measured differently together: 6.1 ms (fp16, job a")
-    assert "data transfers on" in findings[0].message and "data transfers off" in findings[0].message
+    assert sg212_incomparable.check(CheckContext(study)) == []
+    assert not any(line.startswith("| Measurement") for line in readme_lines(study))
+    # a third job timed as a is the same measurement as a: one line, a and c
+    mixed.append(record("c", [latency("fp16", 6.2, method={"timer": "trtexec", "data_transfers": True})]))
+    study = load(tmp_path / "three", records=mixed, template=template)
+    assert sg212_incomparable.check(CheckContext(study)) == []
+    assert [line.split("|")[4].strip() for line in readme_lines(study) if line.startswith("| fp16")] == ["a: 6.1; c: 6.2"]
 
 
 def test_host_waiting_per_forward_against_back_to_back_forwards(tmp_path):
@@ -81,7 +84,7 @@ def test_host_waiting_per_forward_against_back_to_back_forwards(tmp_path):
                  template=template)
     findings = sg212_incomparable.check(CheckContext(mixed))
     assert len(findings) == 1
-    assert ("23.5 ms (fp16, job a, 800x800): pytorch eager, gpu_compute, CUDA graphs off, data transfers off, "
+    assert ("23.5 ms (fp16, job a, 800x800): PyTorch eager, GPU compute time, CUDA graphs off, data transfers off, "
             "spin-wait unknown, host waits for each forward") in findings[0].message
     assert "20.6 ms (fp16, job b, 800x800)" in findings[0].message and "forwards queued back to back" in findings[0].message
     same = load(tmp_path / "same", records=[eager("a", 23.5, "per_repeat"), eager("b", 20.6, "per_repeat")],
@@ -237,4 +240,4 @@ def test_each_mixed_output_is_its_own_finding_and_a_row_without_shape_names_none
     findings = sg212_incomparable.check(CheckContext(study))
     assert [finding.line for finding in findings] == [line_of(study, "fp16 latency:"), line_of(study, "fp8 latency:")]
     assert findings[1].message.startswith("range puts latencies measured differently together: 4.4 ms (fp8, job "
-                                          "trt10): tensorrt engine, gpu_compute, CUDA graphs off")
+                                          "trt10): TensorRT engine, GPU compute time, CUDA graphs off")

@@ -268,6 +268,36 @@ def test_categories_without_ground_truth_stay_out(tmp_path):
     assert stats["AP"] == pytest.approx(1.0, abs=1e-12) and stats["APs"] == -1.0
 
 
+@pytest.mark.parametrize("backend", coco_eval.BACKENDS)
+def test_listed_categories_without_boxes_cost_nothing_and_change_nothing(tmp_path, backend):
+    # Issue 24, item 8: 4 images and a million listed categories ran past 300 s, every category searched
+    # and given a -1 array of COCOeval's (10 x 101 x 4 x 3 floats, 97 kB) before summarize averaged none
+    # of them. Only categories with ground truth are evaluated now: with 2,000 listed the work and the
+    # memory are those of the 3 with boxes (a peak of 388 MB before, in -1 arrays), the figures unchanged.
+    import tracemalloc
+
+    boxes = numbered([(1, 100, 100, 100, 100), (2, 300, 200, 80, 60), (3, 40, 50, 30, 200)], category=7)
+    boxes += [annotation(4, 1, 400, 300, 90, 90, 1999), annotation(5, 4, 10, 10, 60, 60, 2)]
+    dets = perfect(boxes, score=[0.9, 0.8, 0.7, 0.6, 0.5]) + [
+        {"image_id": 2, "category_id": 1500, "bbox": [5, 5, 50, 50], "score": 0.4},  # a category without boxes
+        {"image_id": 4, "category_id": 2, "bbox": [200, 200, 60, 60], "score": 0.95}]  # a false positive
+    few = document(boxes, images=(1, 2, 3, 4), categories=(2, 7, 1500, 1999))
+    many = document(boxes, images=(1, 2, 3, 4), categories=range(1, 2001))
+    expected = coco_eval.evaluate(*load(tmp_path, few, dets), backend)
+    gt, table = load(tmp_path, many, dets)
+    tracemalloc.start()
+    try:
+        stats = coco_eval.evaluate(gt, table, backend)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert stats == expected
+    if backend == "pycocotools":
+        assert stats == plain_pycocotools(many, dets)
+    assert stats["AP"] == pytest.approx(np.mean([1.0, 1.0, 0.5]), abs=0.02)  # categories 7 and 1999 found, 2 half
+    assert peak < 20 * 2**20, peak
+
+
 def test_empty_detections_evaluate_to_0(tmp_path):
     doc = document(numbered([(1, 100, 100, 100, 100)]), images=(1,), categories=(1,))
     gt, table = load(tmp_path, doc, [])

@@ -124,16 +124,29 @@ def test_static_check_looks_inside_lookarounds_and_conditionals(pattern):
                                           "(a|ab)*), exponential")
 
 
-@pytest.mark.parametrize("pattern", ["(?:ab?)+c", "^(?:x_?)+y", "(?:a{0,1}b)*c"])
+@pytest.mark.parametrize("pattern", ["^(?:ab?)+c", "^(?:x_?)+y", "^(?:a{0,1}b)*c"])
 def test_a_repeat_of_a_part_whose_own_repeat_is_optional_is_safe(pattern):
     # x? and x{0,1} match once at most: no nesting, and no second unbounded repeat in a row
     assert backtracking_risk(pattern) is None
 
 
 def test_an_anchored_pattern_counts_no_extra_start():
-    assert backtracking_risk("^.*a.*b.*c") == ("3 unbounded repeats can follow each other, a cost growing with the "
-                                               "name's length to the power 3")
-    assert backtracking_risk("^.*a.*b") is None  # two in a row: the square, allowed
+    assert backtracking_risk("^.*a.*b.*c") == ("3 unbounded repeats in a row (a backreference counts as one), a cost "
+                                               "growing with the name's length to the power 3, where linear is the "
+                                               "most allowed")
+    assert backtracking_risk("^.*a") is None  # one: linear, allowed
+    assert backtracking_risk(".*a") is not None  # one after an unanchored start: the square
+
+
+def test_alternatives_count_as_the_costliest_one_not_their_sum():
+    # Only one alternative matches along a path: two, each with one unbounded repeat, are one repeat in a
+    # row, so this pattern (a lookahead: Python's re runs it) is accepted; a second repeat after them is not.
+    assert backtracking_risk("^(?!void)(?:sm90_.*|sm80_.*)gemm") is None
+    assert backtracking_risk("^(?!void)(?:sm90_.*|sm80_.*)gemm.*nn") == (
+        "2 unbounded repeats in a row (a backreference counts as one), a cost growing with the name's length to the "
+        "power 2, where linear is the most allowed")
+    rules = compile_rules([("^(?!void)(?:sm90_.*|sm80_.*)gemm", "GEMM")], "s.yaml")
+    assert rules.classify("sm80_xmma_gemm_f16") == ("GEMM", True) and rules.classify("void_sm80_gemm")[0] == "other"
 
 
 def test_a_lookaround_with_three_unanchored_repeats_is_refused_for_re():
@@ -142,8 +155,9 @@ def test_a_lookaround_with_three_unanchored_repeats_is_refused_for_re():
         compile_rules([("(?<![a-z]).*x.*y", "G")], "s.yaml")
     assert raised.value.line() == (
         "s.yaml:/kernel_groups/0/pattern: regular expression '(?<![a-z]).*x.*y' could take very long on a long "
-        "name: 2 unbounded repeats can follow each other after an unanchored start, a cost growing with the name's "
-        "length to the power 3; RE2 cannot run it (a lookaround or backreference), so rewrite it without that")
+        "name: 2 unbounded repeats in a row (a backreference counts as one) after an unanchored start, a cost growing "
+        "with the name's length to the power 3, where linear is the most allowed; RE2 cannot run it (a lookaround "
+        "or backreference), so rewrite it without that")
 
 
 def test_with_re2_a_cubic_pattern_is_accepted_and_matched_by_re2():
@@ -157,5 +171,5 @@ def test_without_re2_a_cubic_pattern_is_refused_saying_the_package_is_missing(mo
     monkeypatch.setitem(sys.modules, "re2", None)  # as where google-re2 is not installed: the import fails
     with pytest.raises(RecordError) as raised:
         compile_rules([("x.*y.*z", "G")], "s.yaml")
-    assert raised.value.line().endswith("to the power 3; the google-re2 package is not installed, so rewrite it "
-                                        "without that")
+    assert raised.value.line().endswith("to the power 3, where linear is the most allowed; the google-re2 package "
+                                        "is not installed, so rewrite it without that")

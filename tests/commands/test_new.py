@@ -15,6 +15,7 @@ EXPECTED_DEMO = """\
 schema_version: 1
 family: demo
 title: 'demo: fp16, int8'
+status: draft
 description: What model, which variants, measured where and why (edit this).
 template: studygen/generic.md.j2
 model:
@@ -84,7 +85,11 @@ def test_issue_14_acceptance_new_collect_render_check_exit_0_and_state_the_gaps(
              run_cli("collect", "trtexec", "--family", "demo", "--job", "h100-a", "--variant", "fp32", "--log", log),
              run_cli("render", "demo"), run_cli("check", "demo")]
     assert [step.exit_code for step in steps] == [0, 0, 0, 0], [step.err for step in steps]
-    assert steps[3].out.endswith("0 error(s), 0 warning(s), 2 waived\n")
+    # a draft (status: draft): new's placeholder description and decision, and int8 without results, are
+    # warnings (SG218 twice, SG219), errors once the study file says status: ready (issue 22)
+    assert steps[3].out.endswith("0 error(s), 3 warning(s), 2 waived\n")
+    assert [line.split(" [")[0].split(": ")[1] for line in steps[3].out.splitlines() if "[warning]" in line] == \
+        ["SG218", "SG219", "SG218"]  # in study-file line order: description, variants, decision
     readme = (tmp_path / "families/demo/README.md").read_text()
     # trt10.16_build-and-run.log line 572: "GPU Compute Time: ... median = 0.0361328 ms"
     assert "| H100 PCIe | 0.0361328 |" in readme

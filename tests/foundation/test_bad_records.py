@@ -183,9 +183,13 @@ def test_a_record_above_the_document_limit_is_refused(project, run_cli):
     assert problems[0]["message"].endswith("bytes; the limit is 16777216 bytes (16 MiB)")
 
 
+def test_a_byte_order_mark_is_read_past_as_in_every_text_input():
+    from studygen.textio import parse_json
+
+    assert parse_json('\ufeff{"schema_version": 1}', "r.json") == {"schema_version": 1}
+
+
 @pytest.mark.parametrize("text, message", [
-    ('\ufeff{"schema_version": 1}', "1: malformed JSON: the file starts with a byte order mark (U+FEFF); "
-                                    "save it as UTF-8 without one (column 1)"),
     ('{"schema_version": ' + "9" * 5000 + "}",
      "/schema_version: malformed JSON: integer 999999999999…9999999999 (5000 digits) is out of range (beyond a double's "
      "range, about 1.8e308)"),

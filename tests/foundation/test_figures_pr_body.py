@@ -50,6 +50,30 @@ def test_current_figure_is_checked_without_drawing(project, run_cli, monkeypatch
     assert re.fullmatch(rb"<!-- studygen figure: inputs sha256:[0-9a-f]{64} drawing sha256:[0-9a-f]{64} -->", stamp)
 
 
+def test_render_of_a_family_whose_figures_are_current_draws_none(project, run_cli, monkeypatch):
+    # currency from the stamp, as check decides it: nothing drawn, so matplotlib is not imported for it
+    from studygen.render import drawing
+
+    def no_drawing(fig):
+        raise AssertionError("render drew a figure whose stamp is current")
+
+    monkeypatch.setattr(drawing, "_svg_bytes", no_drawing)
+    monkeypatch.setattr(drawing, "_pyplot", lambda: (_ for _ in ()).throw(AssertionError("matplotlib imported")))
+    before = (project / LATENCY_SVG).read_bytes()
+    result = run_cli("render", "--root", project, "deformable_detr")
+    assert result.exit_code == 0 and result.err.strip() == "up to date", result.err
+    assert (project / LATENCY_SVG).read_bytes() == before
+
+
+def test_render_redraws_a_hand_edited_figure_whose_stamp_was_kept(project, run_cli):
+    path = project / LATENCY_SVG
+    committed = path.read_bytes()
+    path.write_bytes(committed.replace(b"#1f77b4", b"#000000"))  # recolour, stamp untouched: its digest fails
+    result = run_cli("render", "--root", project, "deformable_detr")
+    assert result.exit_code == 0 and f"wrote {LATENCY_SVG}" in result.out
+    assert path.read_bytes() == committed
+
+
 def test_hand_edited_figure_with_its_stamp_kept_is_stale(project, run_cli):
     path = project / LATENCY_SVG
     data = path.read_bytes()
@@ -116,9 +140,9 @@ def test_pr_body_takes_the_blocks_a_template_inherits(project, run_cli):
     assert "## Not measured\n\n- Not measured: NVFP4 (not tried)" in result.out
 
 
-def test_a_restamped_hand_edit_passes_check_but_render_replaces_it(project, run_cli):
+def test_a_restamped_hand_edit_passes_check_and_render_until_the_figure_is_removed(project, run_cli):
     # the stamp is a checksum against accidents (as cog's): a forger who recomputes it passes check,
-    # and render, which always draws, puts the real figure back
+    # and render, which decides from the same stamp, leaves it; removing the figure puts the real one back
     import hashlib
 
     from studygen.render.charts import read_stamp, stamp
@@ -126,9 +150,13 @@ def test_a_restamped_hand_edit_passes_check_but_render_replaces_it(project, run_
     path = project / LATENCY_SVG
     committed = path.read_bytes()
     inputs, _, drawing = read_stamp(committed)
-    path.write_bytes(stamp(drawing.replace(b"#1f77b4", b"#000000"), inputs))
+    forged = stamp(drawing.replace(b"#1f77b4", b"#000000"), inputs)
+    path.write_bytes(forged)
     assert hashlib.sha256(read_stamp(path.read_bytes())[2]).hexdigest() == read_stamp(path.read_bytes())[1]
     assert "SG201" not in run_cli("check", "--root", project, "deformable_detr").out
+    assert run_cli("render", "--root", project, "deformable_detr").exit_code == 0
+    assert path.read_bytes() == forged
+    path.unlink()
     assert run_cli("render", "--root", project, "deformable_detr").exit_code == 0
     assert path.read_bytes() == committed
 

@@ -65,36 +65,6 @@ def test_dump_json_keeps_source_text_in_lists_tuples_and_nested_objects():
     assert fsutil.dump_json(plain) == '{\n  "a": [\n    1,\n    2\n  ],\n  "b": {\n    "c": "d"\n  }\n}\n'
 
 
-def test_cache_folder_is_under_the_variable_then_xdg_then_home(tmp_path, monkeypatch):
-    monkeypatch.setenv(fsutil.CACHE_ENV, str(tmp_path / "given"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert fsutil.cache_folder("schemas") == tmp_path / "given" / "schemas"
-    monkeypatch.delenv(fsutil.CACHE_ENV)
-    assert fsutil.cache_folder("schemas") == tmp_path / "xdg" / "studygen" / "schemas"
-    monkeypatch.delenv("XDG_CACHE_HOME")
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert fsutil.cache_folder("templates") == tmp_path / "home" / ".cache" / "studygen" / "templates"
-    monkeypatch.setenv(fsutil.CACHE_ENV, "")
-    assert fsutil.cache_folder("schemas") is None  # set empty: no cache
-
-
-def test_cache_folder_is_private_and_found_again(tmp_path, monkeypatch):
-    monkeypatch.setenv(fsutil.CACHE_ENV, str(tmp_path / "cache"))
-    old = os.umask(0o022)
-    try:
-        first = fsutil.cache_folder("schemas")
-        assert fsutil.cache_folder("schemas") == first  # a second call finds the folder the first one made
-    finally:
-        os.umask(old)
-    assert first.is_dir() and first.stat().st_mode & 0o777 == 0o700  # rwx for its owner only
-
-
-def test_cache_folder_that_cannot_be_made_is_none(tmp_path, monkeypatch):
-    (tmp_path / "file").write_text("not a folder")
-    monkeypatch.setenv(fsutil.CACHE_ENV, str(tmp_path / "file"))
-    assert fsutil.cache_folder("schemas") is None
-
-
 def test_a_lock_path_that_cannot_be_opened_is_refused_naming_the_folder(tmp_path):
     (tmp_path / fsutil.LOCK_FILE).mkdir()  # a folder where the lock file goes: open() fails with EISDIR
     with pytest.raises(InputError) as raised:

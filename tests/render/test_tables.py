@@ -72,7 +72,7 @@ def test_derived_cells_of_several_jobs_range_over_same_job_pairs(tmp_path):
     study = StudyView(load(tmp_path, records=[a, b, c]))
     text, recorded = printed(study.table, index=("shape",), variants=("fp16", "fp8"), kind="latency",
                              derived=[("ratio", "fp16", "fp8", "r"), ("delta_points", "fp16", "fp8", "d")])
-    assert cells(text)[1] == ["800 x 800", "5.0 (3 jobs: 5.0 to 7.0)", "4.0 (2 jobs: 4.0 to 4.0)",
+    assert cells(text)[1] == ["800 x 800", "5.0 (3 jobs: 5.0 to 7.0)", "4.0 (2 jobs, each 4.0)",
                               "1.25x to 1.50x", "-200.00 to -100.00"]
     ratio = next(e for e in recorded if e.text == "1.25x to 1.50x")
     assert [r.job_id for r in ratio.rows] == ["a", "a", "b", "b"]

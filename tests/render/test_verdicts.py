@@ -149,7 +149,24 @@ def test_malformed_per_image_results_name_the_file_and_line(tmp_path):
     study = view(tmp_path, results, files=files)
     with pytest.raises(TemplateError) as raised:
         study.ap_difference("fp16", "fp8")
-    assert raised.value.message == "per-image results measurements/toy/per_image/fp8.json: malformed JSON at line 2"
+    assert raised.value.message == ("per-image results measurements/toy/per_image/fp8.json:2: malformed JSON: "
+                                    "Expecting property name enclosed in double quotes (column 15)")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 5000 + "]" * 5000, ": malformed JSON: nested too deeply to read (the limit is 100 levels)"),
+    ('{"format": "studygen-per-image-ap", "images": ["\\ud800"]}',
+     ":/images/0: a lone surrogate (\\ud800) in a string: not a Unicode character, so not writable as UTF-8"),
+], ids=["deep", "surrogate"])
+def test_deep_or_surrogate_per_image_results_are_a_template_error_naming_the_place(tmp_path, text, message):
+    # issue 24: json.loads raised RecursionError here, which check reported as a template error of the wrong file
+    results = [coco_ap("fp16", 0.5, per_image="per_image/fp16.json"), coco_ap("fp8", 0.49, per_image="per_image/fp8.json")]
+    files = per_image_files(10, 10)
+    files["measurements/toy/per_image/fp8.json"] = text
+    study = view(tmp_path, results, files=files)
+    with pytest.raises(TemplateError) as raised:
+        study.ap_difference("fp16", "fp8")
+    assert raised.value.message == f"per-image results measurements/toy/per_image/fp8.json{message}"
 
 
 def test_per_image_files_are_read_once_per_view(tmp_path):

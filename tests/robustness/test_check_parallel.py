@@ -48,3 +48,24 @@ def test_worker_count(tmp_path, monkeypatch):
     assert worker_count(root, dirs) == 2
     monkeypatch.setenv("STUDYGEN_JOBS", "1")
     assert worker_count(root, dirs) == 1
+
+
+def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypatch):
+    # STUDYGEN_JOBS=3 over four studies: three processes, not one per core (the executor's default)
+    from concurrent.futures import ProcessPoolExecutor
+
+    from studygen.commands import check
+
+    started = []
+
+    class RecordedPool(ProcessPoolExecutor):
+        def __init__(self, max_workers=None, **kwargs):
+            started.append(max_workers)
+            super().__init__(max_workers=max_workers, **kwargs)
+
+    root = _project(tmp_path)
+    monkeypatch.setattr(check, "ProcessPoolExecutor", RecordedPool)
+    monkeypatch.setenv("STUDYGEN_JOBS", "3")
+    findings = check.run_check(check.CheckOptions(root=root))
+    assert started == [3]
+    assert any(f.file == "families/tiny_c/study.yaml" for f in findings)

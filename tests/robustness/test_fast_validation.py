@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -57,15 +58,10 @@ def test_fast_check_never_accepts_what_jsonschema_refuses(data):
 def test_schema_errors_are_the_same_with_the_fast_check(data):
     mutated, _ = gen.mutate(data, data.draw(gen.run_records("tiny"), label="record"))
     document = _as_loaded(mutated)
-    saved, kept = schemas._run_validations, schemas.checks_are_kept
-    try:
-        schemas.checks_are_kept = lambda: False
-        schemas._run_validations = 0  # jsonschema alone
+    with_fast = schemas.schema_errors("run", document)  # the compiled check first
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(schemas, "fast_run_check", lambda: None)  # jsonschema alone
         without = schemas.schema_errors("run", document)
-        schemas._run_validations = schemas.FAST_CHECK_AFTER  # the compiled check first
-        with_fast = schemas.schema_errors("run", document)
-    finally:
-        schemas._run_validations, schemas.checks_are_kept = saved, kept
     assert with_fast == without
 
 
@@ -149,61 +145,6 @@ LATENCY_RESULTS = [
 ]
 
 
-def test_a_compiled_check_is_kept_and_run_from_the_cache_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path))
-    schema = _latency_check_schema()
-    first = schemas.compiled_check(schema)
-    kept = list((tmp_path / schemas.CHECKS_FOLDER).iterdir())
-    assert len(kept) == 1 and kept[0] == schemas._kept_check_path(schema)
-    assert kept[0].read_bytes().startswith(schemas._KEPT_HEADER)
-    again = schemas.compiled_check(schema)  # read back, not made again
-    assert list((tmp_path / schemas.CHECKS_FOLDER).iterdir()) == kept
-    assert _verdicts(first, LATENCY_RESULTS) == _verdicts(again, LATENCY_RESULTS) == [True, False, False, False]
-    # an edited schema is another entry, never the kept check of the old one
-    edited = json.loads(json.dumps(schema))
-    edited["properties"]["value_ms"]["exclusiveMinimum"] = -5  # the latency definition's, joined into the check
-    assert schemas._kept_check_path(edited) != kept[0]
-    assert _verdicts(schemas.compiled_check(edited), LATENCY_RESULTS) == [True, True, False, False]
-    assert len(list((tmp_path / schemas.CHECKS_FOLDER).iterdir())) == 2
-
-
-def test_a_damaged_kept_check_is_made_again(tmp_path, monkeypatch):
-    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path))
-    schema = _latency_check_schema()
-    path = schemas._kept_check_path(schema)
-    for damaged in (b"", b"not a check", schemas._KEPT_HEADER + b"\x00\x01 truncated"):
-        path.write_bytes(damaged)
-        assert _verdicts(schemas.compiled_check(schema), LATENCY_RESULTS) == [True, False, False, False]
-    schemas.compiled_check(schema)
-    assert path.read_bytes().startswith(schemas._KEPT_HEADER) and len(path.read_bytes()) > 1000
-
-
-def test_a_kept_check_altered_into_other_valid_code_is_not_run(tmp_path, monkeypatch):
-    # A same-length change to a constant leaves the bytecode loadable; it would check another name.
-    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path))
-    schema = _latency_check_schema()
-    schemas.compiled_check(schema)
-    path = schemas._kept_check_path(schema)
-    whole = path.read_bytes()
-    altered = whole.replace(b"value_ms", b"value_mz")
-    assert altered != whole and len(altered) == len(whole)
-    path.write_bytes(altered)
-    assert _verdicts(schemas.compiled_check(schema), LATENCY_RESULTS) == [True, False, False, False]
-    assert path.read_bytes() == whole  # made again and kept in its place
-
-
-def test_without_a_cache_folder_the_check_is_compiled_and_nothing_kept(tmp_path, monkeypatch):
-    monkeypatch.setenv("STUDYGEN_CACHE_DIR", "")
-    assert schemas._kept_check_path(_latency_check_schema()) is None
-    assert _verdicts(schemas.compiled_check(_latency_check_schema()), LATENCY_RESULTS) == [True, False, False, False]
-    blocked = tmp_path / "a-file"
-    blocked.write_text("x")
-    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(blocked))  # a file where the folder would be
-    assert schemas._kept_check_path(_latency_check_schema()) is None
-    assert _verdicts(schemas.compiled_check(_latency_check_schema()), LATENCY_RESULTS) == [True, False, False, False]
-    assert blocked.read_text() == "x"
-
-
 def _shipped_documents(kind: str) -> list:
     import yaml
 
@@ -244,25 +185,84 @@ def test_a_schema_with_a_keyword_of_2020_12_only_gets_no_compiled_check():
     assert "family" not in schemas._keywords(schema)  # a property name is no keyword
 
 
-def test_render_keeps_every_compiled_check_and_check_then_reads_them(tmp_path, monkeypatch):
-    monkeypatch.setenv("STUDYGEN_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(schemas, "_kept_state", {})
-    assert not schemas.checks_are_kept()  # an empty cache folder: jsonschema first, as before
-    assert not schemas.document_check_is_kept("study") and not schemas.document_check_is_kept("dataset")
-    schemas.keep_compiled_checks()
-    kept = list((tmp_path / schemas.CHECKS_FOLDER).iterdir())
-    kinds = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
-    kinds = kinds["$defs"]["result"]["properties"]["kind"]["enum"]
-    assert len(kept) == 1 + len(kinds) + len(schemas.FAST_DOCUMENT_KINDS)  # envelope, each kind, study, dataset
-    monkeypatch.setattr(schemas, "_kept_state", {})  # a later process
-    assert schemas.checks_are_kept()
-    assert schemas.document_check_is_kept("study") and schemas.document_check_is_kept("dataset")
-    schemas.keep_compiled_checks()  # again: read, nothing new
-    assert sorted((tmp_path / schemas.CHECKS_FOLDER).iterdir()) == sorted(kept)
+def test_a_compiled_check_gives_the_schemas_verdicts():
+    assert _verdicts(schemas.compiled_check(_latency_check_schema()), LATENCY_RESULTS) == [True, False, False, False]
 
 
-def test_without_a_cache_folder_nothing_is_kept_by_render(monkeypatch):
-    monkeypatch.setenv("STUDYGEN_CACHE_DIR", "")
-    monkeypatch.setattr(schemas, "_kept_state", {})
-    schemas.keep_compiled_checks()
-    assert not schemas.checks_are_kept() and not schemas.document_check_is_kept("study")
+def test_const_keeps_its_meaning_in_a_compiled_check():
+    # compiled as a one-value enum (fastjsonschema 2.22 cannot compile const without detailed exceptions);
+    # a property named "const" is a name, not the keyword
+    import jsonschema
+
+    schema = {"$schema": schemas.DRAFT_07, "type": "object",
+              "properties": {"version": {"const": 1}, "const": {"type": "string"}, "mode": {"const": "engine"}}}
+    check = schemas.compiled_check(schema)
+    documents = [{"version": 1}, {"version": 1.0}, {"version": True}, {"version": 2}, {"version": "1"},
+                 {"const": "x"}, {"const": 3}, {"mode": "engine"}, {"mode": "Engine"}]
+    expected = [jsonschema.Draft7Validator(schema).is_valid(document) for document in documents]
+    assert expected == [True, True, False, False, False, True, False, True, False]  # read off the schema by hand
+    assert _verdicts(check, documents) == expected
+
+
+def test_valid_documents_are_accepted_without_jsonschema(monkeypatch):
+    # the compiled checks answer for a valid document; jsonschema is asked only to word errors
+    monkeypatch.setattr(schemas, "validator", lambda kind: pytest.fail(f"jsonschema asked about a valid {kind} document"))
+    records = sorted((REPO / "measurements").glob("*/*.json"))
+    for path in records:
+        assert schemas.schema_errors("run", parse_json(path.read_text(encoding="utf-8"), str(path))) == []
+    for kind in schemas.FAST_DOCUMENT_KINDS:
+        for document in _shipped_documents(kind):
+            assert schemas.schema_errors(kind, document) == []
+
+
+def test_const_is_rewritten_under_every_keyword_and_a_definition_named_const_stays_a_name():
+    # const under items, not and additionalProperties (schemas, not names), and a $defs entry named "const"
+    import jsonschema
+
+    schema = {"$schema": schemas.DRAFT_07, "type": "object", "$defs": {"const": {"type": "string", "const": "x"}},
+              "properties": {"tags": {"type": "array", "items": {"const": "fp8"}},
+                             "mode": {"not": {"const": "eager"}},
+                             "label": {"$ref": "#/$defs/const"},
+                             "extra": {"type": "object", "additionalProperties": {"const": 0}}}}
+    check = schemas.compiled_check(schema)
+    documents = [{"tags": ["fp8", "fp8"]}, {"tags": ["fp16"]}, {"mode": "engine"}, {"mode": "eager"},
+                 {"label": "x"}, {"label": "y"}, {"extra": {"a": 0}}, {"extra": {"a": 1}}]
+    expected = [jsonschema.Draft7Validator(schema).is_valid(document) for document in documents]
+    assert expected == [True, False, True, False, True, False, True, False]  # read off the schema by hand
+    assert _verdicts(check, documents) == expected
+
+
+def test_a_schema_without_definitions_is_not_split():
+    # no $defs at all (so no result definition): another shape, left to jsonschema, not an error
+    assert schemas.fast_run_schemas({"$schema": schemas.DRAFT_07, "type": "object"}) is None
+
+
+def test_definition_names_are_no_keywords():
+    schema = {"type": "object", "$defs": {"unevaluatedProperties": {"type": "string"}},
+              "properties": {"name": {"$ref": "#/$defs/unevaluatedProperties"}}}
+    assert schemas._keywords(schema) == {"type", "$defs", "properties", "$ref"}
+
+
+def test_format_is_an_annotation_in_a_compiled_check_as_in_jsonschema():
+    # jsonschema asserts no "format" unless given a format checker; the compiled check agrees
+    import jsonschema
+
+    schema = {"$schema": schemas.DRAFT_07, "type": "object",
+              "properties": {"collected_at": {"type": "string", "format": "date-time"},
+                             "host": {"type": "string", "format": "ipv4"}}}
+    documents = [{"collected_at": "yesterday"}, {"host": "not an address"}, {"collected_at": 3}]
+    expected = [jsonschema.Draft7Validator(schema).is_valid(document) for document in documents]
+    assert expected == [True, True, False]  # read off the schema by hand
+    assert _verdicts(schemas.compiled_check(schema), documents) == expected
+
+
+def test_a_kind_that_cannot_be_merged_keeps_both_parts_and_their_keys():
+    # a keyword outside the mergeable ones: the kind's check is the allOf of both parts,
+    # its keys limited to the properties of both (the common part's shape and kind among them)
+    schema = json.loads((schemas.SCHEMA_DIR / schemas.SCHEMA_FILES["run"]).read_text(encoding="utf-8"))
+    schema["$defs"]["latency"]["minProperties"] = 1
+    _, per_kind = schemas.fast_run_schemas(schema)
+    latency, common = per_kind["latency"], schema["$defs"]["result"]
+    assert latency["allOf"][1] == {"$ref": "#/$defs/latency"} and latency["additionalProperties"] is False
+    assert set(latency["properties"]) == set(common["properties"]) | set(schema["$defs"]["latency"]["properties"])
+    assert {"shape", "kind", "value_ms"} <= set(latency["properties"])

@@ -7,6 +7,7 @@ could backtrack for ages on a long kernel name is matched by RE2 or refused."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -155,11 +156,43 @@ def test_a_lone_surrogate_in_a_collector_input_is_refused_at_its_pointer(tmp_pat
     assert not (tmp_path / "m").exists()
 
 
+KINETO = FIXTURES / "torch_profiler" / "cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz"
+
+
+@pytest.mark.parametrize("place", ["kernel name", "args key", "top-level value"])
+def test_a_lone_surrogate_in_a_profiler_trace_is_refused_at_its_pointer(tmp_path, run_cli, monkeypatch, place):
+    # issue 24, item 7: a kernel name "sm90\udc80" reached RE2 and the writer as a UnicodeEncodeError
+    monkeypatch.chdir(tmp_path)
+    trace = json.loads(gzip.decompress(KINETO.read_bytes()))
+    index = next(i for i, event in enumerate(trace["traceEvents"]) if event.get("cat") == "kernel")
+    kernel = trace["traceEvents"][index]
+    if place == "kernel name":
+        kernel["name"] = "sm90\udc80" + kernel["name"]
+        pointer = f"/traceEvents/{index}/name"
+    elif place == "args key":
+        kernel["args"]["note\ud800"] = 1
+        pointer = f"/traceEvents/{index}/args/note\\ud800"
+    else:
+        trace["deviceProperties"][0]["name"] = "H100 \udfff"
+        pointer = "/deviceProperties/0/name"
+    (tmp_path / "trace.json").write_text(json.dumps(trace), encoding="utf-8")  # json spells each as \uXXXX
+    done = run_cli("collect", "torch-profile", "--family", "demo", "--job", "j", "--variant", "v",
+                   "--measurements", "m", "--trace", "trace.json")
+    assert (done.exit_code, done.out) == (2, "")
+    surrogate = {"kernel name": "dc80", "args key": "d800", "top-level value": "dfff"}[place]
+    assert done.err == (f"studygen: trace.json:{pointer}: a lone surrogate (\\u{surrogate}) in a string: not a "
+                        "Unicode character, so not writable as UTF-8\n")
+    assert not (tmp_path / "m").exists()
+
+
 # ---- kernel_groups patterns from study files ----
 
 CATASTROPHIC = ["^(a+)+$", "(a|aa)*b", "(x+x+)+y", "(?:[a-z]+_?)*$"]
 CUBIC = [".*a.*b.*c", "a.*b.*c"]  # the second unanchored: search tries every start
-SAFE = ["gemm", "^sm90_.*gemm", "(?<![a-z])conv(?!_?encoder)", "fc\\d*", "a.*b"]
+# issue 24: a pattern Python's re runs may cost linear time at most (two unbounded repeats in a row,
+# the unanchored start counted, took (?<!q)a.*b past a minute on a 200,000-character name)
+QUADRATIC = ["a.*b", "fc\\d*", "(?<![a-z])conv.*fwd", "^(\\w+)_\\1"]
+SAFE = ["gemm", "^sm90_.*gemm", "(?<![a-z])conv(?!_?encoder)", "fc\\d", "^(?=.*conv)(?!.*encoder)", "(?<=_)(a)\\1"]
 LONG_NAME = "a" * 40 + "!"  # ^(a+)+$ tries ~2**40 ways on it in Python's re
 
 
@@ -171,11 +204,31 @@ def test_static_check_refuses_nested_repeats(pattern):
 
 @pytest.mark.parametrize("pattern", CUBIC)
 def test_static_check_refuses_three_unbounded_repeats_in_a_row(pattern):
-    assert backtracking_risk(pattern) == ("2 unbounded repeats can follow each other after an unanchored start, a "
-                                          "cost growing with the name's length to the power 3"
+    assert backtracking_risk(pattern) == ("2 unbounded repeats in a row (a backreference counts as one) after an "
+                                          "unanchored start, a cost growing with the name's length to the power 3, "
+                                          "where linear is the most allowed"
                                           if not pattern.startswith(".*a") else
-                                          "3 unbounded repeats can follow each other after an unanchored start, a "
-                                          "cost growing with the name's length to the power 4")
+                                          "3 unbounded repeats in a row (a backreference counts as one) after an "
+                                          "unanchored start, a cost growing with the name's length to the power 4, "
+                                          "where linear is the most allowed")
+
+
+@pytest.mark.parametrize("pattern", QUADRATIC)
+def test_static_check_refuses_a_cost_quadratic_in_the_name(pattern):
+    anchored = pattern.startswith("^")
+    assert backtracking_risk(pattern) == (
+        f"{2 if anchored else 1} unbounded {'repeats in a row' if anchored else 'repeat'} (a backreference counts as "
+        f"one){'' if anchored else ' after an unanchored start'}, a cost growing with the name's length to the power "
+        "2, where linear is the most allowed")
+
+
+@pytest.mark.parametrize("pattern", ["(.+)\\1x", "(?<=a)(.*)\\1b", "(?=(.*)\\1x)", "(?<!q)a.*b"])
+def test_a_pattern_re2_cannot_run_that_would_hang_on_a_long_name_is_refused(pattern):
+    # before: accepted, and a search took minutes: the first three on a name of 8,000 a's and a '!'
+    # (backreferences went uncounted), the last on one of 200,000 (two unbounded repeats in a row were allowed)
+    with pytest.raises(RecordError) as raised:
+        compile_rules([(pattern, "G")], "s.yaml")
+    assert "RE2 cannot run it (a lookaround or backreference), so rewrite it without that" in raised.value.line()
 
 
 @pytest.mark.parametrize("pattern", SAFE + [p for p, _ in kernel_groups.DEFAULT_RULES])

@@ -1,7 +1,10 @@
 """Names become file names and paths: matched whole (a trailing newline is
 no letter, whatever ``$`` means in Python's ``re``), bounded in length (a
 clear error, not "File name too long"), and ``collect`` writes a family's
-records where its study reads them (the study file's ``measurements:``)."""
+records where its study reads them (the study file's ``measurements:``).
+Issue 24: variant names follow the rule of job ids (collect run names files
+after them), no name is a Windows device name, and no record is written
+beside one whose name differs in case only (one file on macOS and Windows)."""
 
 from __future__ import annotations
 
@@ -125,3 +128,83 @@ def test_a_study_measurements_folder_outside_the_project_is_refused(tmp_path, ru
     assert (done.exit_code, done.out) == (2, "")
     assert done.err == f"studygen: refusing to write {root}/../escape/j1.json: outside {root}\n"
     assert not (tmp_path / "escape").exists()
+
+
+# ---- issue 24, item 10: traversal, device names, look-alikes ----
+
+@pytest.mark.parametrize("option, value, refusal", [
+    ("--variant", "../x", "invalid variant name '../x': use letters, digits"),
+    ("--variant", "a/b", "invalid variant name 'a/b': use letters, digits"),
+    ("--variant", "/tmp/abs", "invalid variant name '/tmp/abs': use letters, digits"),
+    ("--variant", "fp16\n", "invalid variant name 'fp16\\n': use letters, digits"),
+    ("--variant", "fр16", "invalid variant name 'fр16': use letters, digits"),  # a Cyrillic р
+    ("--variant", "COM1", "invalid variant name 'COM1': COM1 names a device on Windows"),
+    ("--job", "CON", "invalid job id 'CON': CON names a device on Windows"),
+    ("--job", "con.json", "invalid job id 'con.json': con names a device on Windows"),
+    ("--job", "LPT1.x", "invalid job id 'LPT1.x': LPT1 names a device on Windows"),
+    ("--family", "NUL", "invalid family name 'NUL': NUL names a device on Windows"),
+    ("--family", "aux", "invalid family name 'aux': aux names a device on Windows"),
+])
+def test_collect_refuses_names_no_file_may_have_before_writing(tmp_path, run_cli, monkeypatch, option, value, refusal):
+    # before: each wrote a record (m/d/CON.json, m/NUL/j.json, a variant '../x' in m/d/j.json, ...)
+    monkeypatch.chdir(tmp_path)
+    names = {"--family": "d", "--job": "j", "--variant": "fp16", option: value}
+    done = run_cli("collect", "trtexec", *[part for pair in names.items() for part in pair], "--measurements", "m",
+                   "--log", LOG)
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err.startswith(f"studygen: {refusal}") and done.err.count("\n") == 1, done.err
+    assert not (tmp_path / "m").exists()
+
+
+def test_collect_refuses_a_record_beside_one_whose_name_differs_in_case_only(tmp_path, run_cli, monkeypatch):
+    root = make_tiny_project(tmp_path / "project")
+    monkeypatch.chdir(root)
+    before = snapshot(root)
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "JOB-A", "--variant", "fp16", "--log", FP16_LOG)
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == ("studygen: refusing to write measurements/tiny/JOB-A.json: measurements/tiny/job-a.json "
+                        "differs from it in case only, and macOS and Windows hold the two as one file; use that name "
+                        "or another one\n")
+    assert snapshot(root) == before
+    done = run_cli("collect", "trtexec", "--family", "tiny", "--job", "job-b", "--variant", "fp16", "--log", FP16_LOG)
+    assert done.exit_code == 0, done.err  # another name is fine
+
+
+def test_a_family_folder_that_differs_in_case_only_is_refused(tmp_path, run_cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("collect", "trtexec", "--family", "demo", "--job", "j", "--measurements", "m", "--log",
+                   LOG).exit_code == 0
+    done = run_cli("collect", "trtexec", "--family", "Demo", "--job", "k", "--measurements", "m", "--log", LOG)
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err.startswith("studygen: refusing to write m/Demo/k.json: m/demo differs from it in case only")
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["demo"]
+
+
+@pytest.mark.parametrize("edit, pointer, reason", [
+    (lambda s: s["variants"][1].update(name="../../fp8"), "/variants/1/name",
+     "'../../fp8' does not match '^[A-Za-z0-9][A-Za-z0-9._-]*$'"),
+    (lambda s: s["variants"][1].update(name="fp8\u0000x"), "/variants/1/name",
+     "'fp8\\x00x' does not match '^[A-Za-z0-9][A-Za-z0-9._-]*$'"),
+    (lambda s: s["variants"][1].update(name="FP16"), "/variants/1/name",
+     "variant name 'FP16' repeats 'fp16' (/variants/0/name), in case only or as it is: one file name on macOS and "
+     "Windows"),
+    (lambda s: s["variants"][1].update(name="fp16"), "/variants/1/name",
+     "variant name 'fp16' repeats 'fp16' (/variants/0/name), in case only or as it is: one file name on macOS and "
+     "Windows"),
+    (lambda s: s["variants"][1].update(name="Aux.2"), "/variants/1/name",
+     "invalid variant name 'Aux.2': Aux names a device on Windows, where no file or folder can be named so (whatever "
+     "follows a dot)"),
+])
+def test_a_study_file_whose_variant_names_cannot_name_files_is_refused_at_its_line(tmp_path, run_cli, edit, pointer,
+                                                                                   reason):
+    # before: accepted, and collect run would write detections/<job>/../../fp8.json
+    root = make_tiny_project(tmp_path / "project")
+    spec = study_spec()
+    edit(spec)
+    study = root / "families" / "tiny" / "study.yaml"
+    study.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    line = [n for n, text in enumerate(study.read_text(encoding="utf-8").splitlines(), 1)
+            if text.lstrip().startswith("- name:")][1]  # the second variant's
+    done = run_cli("check", "--root", root)
+    assert done.exit_code == 1
+    assert f"families/tiny/study.yaml:{line}: SG202 {reason} ({pointer})" in done.out.splitlines(), done.out

@@ -106,3 +106,45 @@ def test_escape_alt_cannot_close_the_alt_text():
     assert escape_alt("a\\b\n# c") == "a\\\\b # c"
     page = MarkdownIt("commonmark").render(f"![{escape_alt('GEMM](http://evil) x')}](figures/k.svg)")
     assert page == '<p><img src="figures/k.svg" alt="GEMM](http://evil) x" /></p>\n'
+
+
+# Issue 24, item 4: the old pattern ([ \t]*[\r\n]+[ \t]*) tried every blank of a run as a start of a
+# match, so a run of n blanks cost n**2 / 2 steps: 60,000 spaces in a record note took render two
+# minutes; the 2,000,000 blanks below would take hours. Folding is now linear in the text.
+@pytest.mark.parametrize("text, folded", [
+    (" " * 1_000_000 + "\t" * 1_000_000 + "x", " " * 1_000_000 + "\t" * 1_000_000 + "x"),  # no break: kept
+    ("a" + " \t" * 500_000 + "\n" + " " * 1_000_000 + "b", "a b"),
+    ("a" + " " * 2_000_000 + "\r\n", "a "),
+    ("a \t\n \r\n\t b\n\n c ", "a  b c "),  # "\n \r\n": two runs of breaks, the blank between them dropped
+    ("a \n \n b", "a  b"),  # blanks between two breaks are dropped, each break run gives its space
+    ("\n\u2028\x85x", " x"),
+], ids=["2e6 blanks, no break", "1e6 blanks each side of a break", "2e6 blanks then CRLF", "runs", "two runs",
+        "other breaks"])
+def test_folding_line_breaks_is_linear_in_a_run_of_blanks(text, folded):
+    """``folded``: the text with each run of breaks and the blanks beside it as one space."""
+    escaped = escape_prose(text)
+    assert escaped == folded.lstrip(" \t"), len(escaped)
+
+
+def test_a_record_note_of_60000_blanks_renders(tmp_path, run_cli):
+    note = "first" + " " * 30_000 + "\t" * 30_000 + "mid \t\n" + " " * 60_000 + "second"
+    record = run_record()
+    record["notes"] = [note]
+    template = PROSE_TEMPLATE + "\n{% for job, note in study.record_notes() %}\nnote: {{ note }}\n{% endfor %}\n"
+    root = make_tiny_project(tmp_path / "project", records=[record], template=template)
+    done = run_cli("render", "--root", root)
+    assert done.exit_code == 0, done.err
+    readme = (root / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
+    assert "\nnote: first mid second\n" in readme  # mdformat folds the blanks inside a paragraph
+
+
+@pytest.mark.parametrize("text, folded", [
+    ("  a\nb  ", "  a b  "),  # blanks that touch no break stay, at both ends of the text
+    ("X \nX\n X\r\nX", "X X X X"),  # only blanks go, never a letter beside a break
+    ("\t a \n\t b \n\t c \t", "\t a b c \t"),
+    ("no break", "no break"),
+])
+def test_fold_line_breaks_drops_only_the_blanks_beside_each_run_of_breaks(text, folded):
+    from studygen.render.prose import fold_line_breaks
+
+    assert fold_line_breaks(text) == folded

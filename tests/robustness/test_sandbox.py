@@ -62,8 +62,10 @@ CASES = {
     "output bomb": ("{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}",
                     f"template refused by the sandbox: output past {MAX_OUTPUT_CHARS} characters, more than a README "
                     "may hold"),
+    # refused before it runs (it ran out of memory before issue 24)
     "memory": ("{{ ('x' * 10000000).replace('x', 'x' * 10000000) }}",
-               "template ran out of memory: a value it builds is too large for this machine's memory"),
+               "template refused by the sandbox: calling replace could make 100000000000000 characters or items, "
+               "more than the 47108737 left of the 67108864 characters or items a template may make in all"),
     # no printable repr: an address differs from run to run
     "repr by format": ("{{ '%s'|format(study) }}", "template refused by the sandbox: prints an object, not a figure or "
                        "text ('<studygen.render.view.StudyView object at 0x"),
@@ -195,3 +197,15 @@ def test_loop_helpers_still_work_on_budgeted_loops(rendered_tiny, run_cli):
     result = run_cli("render", "--root", rendered_tiny)
     assert result.exit_code == 0, result.err
     assert "1/3,2/3,3/3. empty" in (rendered_tiny / "families" / "tiny" / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_missing_template_is_named_at_the_study_files_template_field(rendered_tiny, run_cli):
+    study_file = rendered_tiny / "families" / "tiny" / "study.yaml"
+    study_file.write_text(study_file.read_text(encoding="utf-8").replace("tiny.md.j2", "absent.md.j2"), encoding="utf-8")
+    before = snapshot(rendered_tiny)
+    result = run_cli("render", "--root", rendered_tiny)
+    assert result.exit_code == 1
+    assert result.err.startswith("studygen: families/tiny/study.yaml")
+    assert "/template" in result.err and "template 'absent.md.j2' not found in families/tiny, templates" in result.err
+    assert len(result.err.splitlines()) == 1
+    assert snapshot(rendered_tiny) == before

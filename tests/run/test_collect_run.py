@@ -199,6 +199,8 @@ def test_an_interrupted_run_keeps_its_results_and_resume_finishes_it(tmp_path, m
     (("--shapes", "64by96"), "studygen: --shapes: invalid shape '64by96'"),
     (("--shapes", "0x0"), "studygen: --shapes: invalid shape '0x0'"),
     (("--job", "../escape"), "invalid --job"),
+    (("--job", "j\n"), "invalid --job 'j\\n': use letters"),  # accepted before issue 24 (re.match's $)
+    (("--job", "con"), "invalid --job 'con': con names a device on Windows"),
 ])
 def test_bad_options_are_one_line_and_write_nothing(tiny_project, extra, message):
     args = ["collect", "run", "--study", tiny_project / "families" / "tiny", "--root", tiny_project, "--quiet"]

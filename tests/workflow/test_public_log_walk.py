@@ -84,7 +84,8 @@ def test_the_public_log_walk_ends_in_a_readme_without_placeholders(tmp_path, run
     assert f"# {edit['title']}\n" in readme
     assert " ".join(edit["description"].split()) in readme and " ".join(edit["decision"]["summary"].split()) in readme
     assert placeholders and not any(text in readme for text in placeholders), placeholders
-    # the log's GPU Compute median: "median = 0.154663 ms", with its digits; the GPU as the table names it
+    # the log's GPU Compute median: "median = 0.154663 ms", with its digits; the GPU as the table names it,
+    # and the batch of its --shapes=tensor-0:4x1x28x28, which every row shares (issue 22: stated all the same)
     rows = [" ".join(line.split()) for line in readme.splitlines()]
-    assert "| GeForce GTX 1070 | 28 x 28 | 0.154663 |" in rows
+    assert "| GeForce GTX 1070 | 28 x 28 | 4 | 0.154663 |" in rows
     assert origin in readme

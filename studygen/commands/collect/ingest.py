@@ -21,7 +21,7 @@ from ...records.load import load_yaml
 from ...records.provenance import DEFAULTED
 from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
-from ...study import STUDY_FILE, find_root, refuse_special_study_file
+from ...study import STUDY_FILE, find_root, refuse_special_study_file, refuse_unportable_names
 from ..common import resolve_root
 from .options import IngestOptions, InputOrigin
 
@@ -127,6 +127,7 @@ def load_study_spec(family: str, study_file: Path | None,
     if not isinstance(spec, dict):
         raise RecordError("study file must be a YAML mapping", path=shown, pointer="/")
     validate_document("study", spec, path=shown)
+    refuse_unportable_names(spec, shown)
     if spec.get("family") != family:
         raise UsageError(f"--family {family} but {shown} is the study of {spec.get('family')!r}")
     return spec, shown

@@ -140,10 +140,12 @@ class IngestOptions:
         return cls(**flag_values(cls, params))
 
     def validate(self) -> None:
-        """The rules on these flags alone: family and job ids that can be
-        file names, a shape HxW. Raises UsageError."""
+        """The rules on these flags alone: family and job ids and a variant
+        name that can be file names, a shape HxW. Raises UsageError."""
         validate_family_name(self.family)
         validate_job_id(self.job_id)
+        if self.variant is not None:  # a variant names files too (collect run's detections/<job>/<variant>.json)
+            validate_job_id(self.variant, "variant name")
         check_shape(self.shape)
         check_commit(self.commit)
         if self.driver is not None:

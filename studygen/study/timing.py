@@ -1,0 +1,68 @@
+"""How a latency was timed: a row's timing signature, and the signature in words.
+
+Two latencies are comparable only when they were timed the same way: the
+same backend and mode (eager vs ``torch.compile``), the same timing (GPU
+compute time, host latency, …) and the same effective method flags (CUDA
+graphs, data transfers, spin-wait, and for ``collect run`` whether the host
+waited for each forward). A flag the record leaves unset takes the default
+of the TensorRT version that measured it: TensorRT 11 turned CUDA graphs,
+spin-wait and no data transfers on by default, TensorRT 10 and older had
+them off. Outside TensorRT an unset flag stays unknown.
+
+SG212 (:mod:`studygen.checks.sg212_incomparable`) flags an output whose
+latencies carry more than one signature; the generic template prints one
+latency table per signature (:meth:`studygen.render.tables.TableHelpers.latency_groups`),
+so that no table it writes mixes them.
+"""
+
+from __future__ import annotations
+
+from .rows import Row
+
+# (flag, TensorRT 11+ default, TensorRT <= 10 default)
+TRT_DEFAULTS = (("cuda_graph", True, False), ("data_transfers", False, True), ("spin_wait", True, False))
+
+
+def _trt_major(row: Row) -> int | None:
+    version = row.tensorrt
+    try:
+        return int(str(version).split(".")[0]) if version else None
+    except ValueError:
+        return None
+
+
+def timing_signature(row: Row) -> tuple:
+    """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)``
+    of a latency row, TensorRT defaults applied to unset flags (None: unknown)."""
+    method = row.result.get("method") or {}
+    major = _trt_major(row) if row.backend == "tensorrt" else None
+    flags = []
+    for name, trt11, trt10 in TRT_DEFAULTS:
+        value = method.get(name)
+        if value is None and major is not None:
+            value = trt11 if major >= 11 else trt10
+        flags.append(value)
+    # collect run: whether the host waited for each forward (idle-GPU latency) or queued them back to back
+    return (row.backend, row.mode, row.metric, *flags, method.get("host_sync"))
+
+
+# The words a reader knows them by; a value outside these tables prints as the record holds it.
+BACKEND_WORDS = {"tensorrt": "TensorRT", "pytorch": "PyTorch", "onnxruntime": "ONNX Runtime", "other": "another backend"}
+MODE_WORDS = {"engine": "engine", "eager": "eager", "compile": "torch.compile"}
+TIMING_WORDS = {"gpu_compute": "GPU compute time", "host_latency": "host latency", "end_to_end": "end-to-end time",
+                "enqueue": "enqueue time", "h2d": "host-to-device copy time", "d2h": "device-to-host copy time",
+                "unspecified": "timing not stated"}
+
+
+def describe(signature: tuple) -> str:
+    """A signature (:func:`timing_signature`) in words, e.g. ``TensorRT engine,
+    GPU compute time, CUDA graphs off, data transfers on, spin-wait off``."""
+    backend, mode, timing, cuda_graph, transfers, spin, host_sync = signature
+    flag = lambda name, value: f"{name} {'unknown' if value is None else ('on' if value else 'off')}"  # noqa: E731
+    waits = {"per_forward": ", host waits for each forward", "per_repeat": ", forwards queued back to back"}
+    backend_words = BACKEND_WORDS.get(backend, backend) if backend else "backend not stated"
+    mode_words = f" {MODE_WORDS.get(mode, mode)}" if mode else ""
+    timing_words = TIMING_WORDS.get(timing, timing) if timing else "timing not stated"
+    return (f"{backend_words}{mode_words}, {timing_words}, "
+            f"{flag('CUDA graphs', cuda_graph)}, {flag('data transfers', transfers)}, {flag('spin-wait', spin)}"
+            f"{waits.get(host_sync, '')}")
