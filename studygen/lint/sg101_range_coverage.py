@@ -58,13 +58,13 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from .claims import claim_finding, claims_most_rows, claims_of, overstated
-from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
+from .column_pairs import Entry, may_state, named_pairs, pair_reading, pair_tables, pairs
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
 from .restriction import sweep_end_rows
 from .rounding import covers
-from .text import measure_words, normalize
+from .text import normalize
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -526,7 +526,6 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
     column pairs into ``candidates``; True as soon as one is conclusive."""
     view = sentence.clause_view(rng.start, rng.end - rng.start)
     words = sentence.measure
-    compared = sentence.keywords - measure_words(sentence.keywords)  # the precisions it names
     for table in pair_tables(document, block, sentence):
         units = table.pair_units
         if rng.unit not in RATIO_UNITS:
@@ -543,7 +542,7 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
         same_section = table.section == block.section
         for unit in sorted(units, key=str):
             for first, second in pairs(table, unit) + named_pairs(table, unit, sentence):
-                if not _may_state(first, second, sentence.keywords, compared):
+                if not may_state(first, second, sentence):
                     continue
                 if same_section:
                     overlap = bool((first.quantity | second.quantity) & sentence.keywords)
@@ -560,20 +559,6 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
                 if candidate.conclusive:
                     return True
     return False
-
-
-def _may_state(first: Series, second: Series, words: frozenset[str], compared: frozenset[str]) -> bool:
-    """False when a sentence of ``words`` names two precisions or more
-    (``compared``: "FP8's GEMM kernels take 0.001 to 0.276 ms less than
-    fp16's") and neither word that tells the two columns apart: it states
-    the difference of those variants, not of ``Host issue ms`` and ``Host
-    wall ms``, though a value of that difference may print alike (issue 26's
-    property test). A sentence naming no two precisions ("latency fell by
-    40-45%") may summarise any pair; the two figures of one ``a -> b`` cell
-    are always a pair."""
-    if len(compared) < 2 or first.column == second.column:
-        return True
-    return bool((first.keywords ^ second.keywords) & words)
 
 
 # --- the finding -------------------------------------------------------------------

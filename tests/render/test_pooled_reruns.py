@@ -20,7 +20,7 @@ import json
 import pytest
 
 from ..conftest import copy_project
-from .h200_jobs import FAMILY, compiled_job
+from .h200_jobs import FAMILY, compiled_job, eager_job
 
 RERUN = "h200-compile-800x800-rerun"
 MEDIANS = {"fp16": [8.150, 8.421, 8.436], "fp8": [8.346, 9.823, 10.400]}
@@ -161,6 +161,50 @@ def test_fp16_kernel_totals_are_said_to_be_fp16s(tmp_path, run_cli):
     assert run_cli("render", "--root", root).exit_code == 0
     lines = (root / README).read_text().splitlines()
     summary = next(line for line in lines if line.startswith("- Compiled, GEMM kernels take"))
-    assert ", out of an fp16 profiled kernel total of " in summary and "; fp16's grid sampling takes " in summary
+    assert ", out of an fp16 profiled kernel total of " in summary and "; fp16's GridSample kernels take " in summary
+    linted = run_cli("lint", root / README)
+    assert linted.out.strip().splitlines()[-1] == "0 error(s), 0 warning(s)", linted.out
+
+
+def _render_jobs(root, jobs) -> list[str]:
+    """The README lines of the H200 family rendered from ``jobs`` alone."""
+    folder = root / "measurements" / FAMILY
+    for path in folder.glob("*.json"):
+        path.unlink()
+    for job in jobs:
+        (folder / f"{job['job_id']}.json").write_text(json.dumps(job, indent=2) + "\n")
+    return (root / README).read_text().splitlines()
+
+
+def test_fp16_grid_sampling_range_names_the_group_the_kernel_table_labels(tmp_path, run_cli):
+    # Found by the property test: with one compilation per job the summary's fp16 grid-sampling range prints two
+    # figures of the kernel table's GridSample rows, and lint read it against the whole fp16 column (Conv 0.414,
+    # total 7.559 ms, ...) because "grid sampling" names no row label there. Two 800 x 800 jobs of one compilation
+    # each (fp16 7.47 and 8.149 ms, FP8 8.325 ms) and an eager job at 0.834 of the committed figures.
+    root = copy_project(tmp_path, families=(FAMILY,))
+    jobs = [compiled_job("800x800", "a-compile-800x800", {"fp16": [7.47], "fp8": [8.325]}),
+            compiled_job("800x800", "b-compile-800x800", {"fp16": [8.149], "fp8": [8.325]}), eager_job("c-eager", 0.834)]
+    _render_jobs(root, jobs)
+    assert run_cli("render", "--root", root).exit_code == 0
+    summary = next(line for line in (root / README).read_text().splitlines() if line.startswith("- Compiled, GEMM"))
+    assert "; fp16's GridSample kernels take 5.686 to 6.365 ms (mode compile only)." in summary
+    linted = run_cli("lint", root / README)
+    assert linted.out.strip().splitlines()[-1] == "0 error(s), 0 warning(s)", linted.out
+
+
+def test_a_kernel_saving_range_is_not_read_against_the_host_table(tmp_path, run_cli):
+    # Found by the property test: "FP8's GEMM kernels take 0.001 to 0.276 ms less ... than fp16's" was read as a
+    # difference of the host table's issue and wall columns (0.001 ms in one eager row, 0.000 in another), which
+    # the sentence does not name. Two 800 x 1067 jobs and an eager job at 1.212 of the committed figures.
+    root = copy_project(tmp_path, families=(FAMILY,))
+    fp8 = [13.65, 11.771, 14.001, 11.896, 13.489, 13.208]
+    jobs = [compiled_job("800x1067", "a-compile-800x1067", {"fp16": [11.421, 13.103], "fp8": [12.615]}),
+            compiled_job("800x1067", "b-compile-800x1067", {"fp16": [11.421, 13.103], "fp8": fp8}),
+            eager_job("c-eager", 1.212)]
+    _render_jobs(root, jobs)
+    assert run_cli("render", "--root", root).exit_code == 0
+    lines = (root / README).read_text().splitlines()
+    assert any(line.startswith("- Compiled, FP8's GEMM kernels take 0.001 to 0.276 ms less") for line in lines)
+    assert any(line.startswith("| c-eager ") and "| 36.851 " in line for line in lines)  # issue minus wall: 0.000
     linted = run_cli("lint", root / README)
     assert linted.out.strip().splitlines()[-1] == "0 error(s), 0 warning(s)", linted.out
