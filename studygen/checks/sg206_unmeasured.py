@@ -1,7 +1,10 @@
 """SG206 unmeasured configurations: a configuration the study file lists
 under ``not_measured`` (with its ``aliases``) may appear only through
-``study.expectation(config)``, which prints hedged wording ("X was not
-measured (reason); expected, not measured: …, because …").
+``study.expectation(config)``, which prints hedged wording ("Not measured:
+X (reason). Expected without a measurement: …, because …"), or through
+helpers that state no result: ``study.variant_entry`` (the Variants list, a
+declaration) and ``study.revisit_conditions`` (``revisit_when`` entries,
+conditions by the field's meaning).
 
 Errors:
 
@@ -15,7 +18,8 @@ Errors:
   that includes it (see :mod:`studygen.checks.readme_text` for how helper text is
   recognised).
 
-Case (seed): "NVFP4 was not tried: FP8 already gives no speedup on these
+Cases: (issue 22) a new user's generic README drew SG206 on its own Variants
+list and on a revisit_when line "publishes an FP16 run"; (seed) "NVFP4 was not tried: FP8 already gives no speedup on these
 linears" states an unmeasured configuration as a conclusion.
 """
 
@@ -28,6 +32,10 @@ from ..lint.vocabulary import format_mentions
 from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import readme_finding, row_finding
 from .readme_text import numbers_in, quote, sentence_at
+
+# Helper output that states no result: hedged wording, the Variants list (what
+# the study file declares), revisit_when entries (conditions, by the field's meaning).
+STATES_NO_RESULT = frozenset({"expectation", "variant_list", "condition"})
 
 
 def names(entry: dict) -> list[str]:
@@ -81,7 +89,7 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
         for entry, pattern in patterns:
             sentences_seen = set()
             for start, end in mentions(line, entry, pattern):
-                if text.covered(index, start, end, kinds={"expectation"}):
+                if text.covered(index, start, end, kinds=STATES_NO_RESULT):
                     continue
                 in_table = line.startswith("|")
                 if in_table and sentences_seen:

@@ -1,7 +1,8 @@
 """SG207 cross-version and cross-GPU anomaly: the same metric of the same
 configuration differing by a factor of at least ``anomaly_factor`` (study
-file, default 1.5) between GPUs or software versions, with no explanation
-entry (``explanations:`` with code SG207) in the study file.
+file, default 1.5) between GPUs or software versions, unless an explanation
+entry (``explanations:`` with code SG207) in the study file accounts for it
+(then a notice; its message never says "no explanation").
 
 Same configuration = same configuration key (the measurement key without GPU
 and software versions, :mod:`studygen.records.keys`). Two comparisons:
@@ -33,8 +34,9 @@ from statistics import median
 from ..findings import Finding
 from ..numbers import format_number
 from ..records.keys import MeasurementKey
-from ..records.kinds import NOT_MEASURED_STATISTIC
+from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..study.rows import Row
+from ..study.timing import TIMING_WORDS
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
@@ -58,6 +60,9 @@ def _platform_text(row: Row) -> str:
 
 def _what(study, row: Row) -> str:
     parts = [study.variant_label(row.variant), row.kind.replace("_", " ")]
+    if row.kind == Kind.LATENCY and row.metric and row.metric != "unspecified":
+        # trtexec gives several timings of one run (GPU compute, enqueue, host latency): say which
+        parts.append(f"({TIMING_WORDS.get(row.metric, row.metric)})")
     if row.group:
         parts.append(row.group)
     if row.statistic and row.statistic not in ("unspecified",):
@@ -98,7 +103,7 @@ def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
             f"(job {high_row.job_id}) is {format_number(ratio, 2)}x the lowest platform "
             f"({format_number(medians[low_p])}{_unit(low_row)} on {_platform_text(low_row)}), at or above the anomaly "
             "factor "
-            f"{format_number(factor, 2)}, with no explanation; other platforms: {others}",
+            f"{format_number(factor, 2)}; other platforms: {others}",
             hint="add an explanation (code SG207, key or match) to the study file, or re-measure"))
         reported.update(id(r) for r in platforms[high_p])
     return findings, reported
@@ -126,7 +131,7 @@ def range_anomalies(study, factor: float, reported: set[int]) -> list[Finding]:
                 f"{_what(study, row)}: {format_number(row.value)}{_unit(row)} on {_platform_text(row)} "
                 f"(job {row.job_id}) is {format_number(ratio, 2)}x {side} the {format_number(stated.value_min)} to "
                 f"{format_number(stated.value_max)}{_unit(stated)} stated over the other rows (job {stated.job_id}: "
-                f"{stated.range_over}), at or above the anomaly factor {format_number(factor, 2)}, with no explanation",
+                f"{stated.range_over}), at or above the anomaly factor {format_number(factor, 2)}",
                 hint="add an explanation (code SG207, key or match) to the study file, or re-measure"))
             reported.add(id(row))
     return findings

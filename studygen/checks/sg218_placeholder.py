@@ -1,6 +1,6 @@
 """SG218 placeholder text: a study-file string that still holds text
-``studygen new`` wrote for the newcomer to replace (the description ending
-"(edit this)", the decision "Not decided yet: …"; :mod:`studygen.study.scaffold`),
+``studygen new`` wrote for the newcomer to replace (the title and the
+description ending "(edit this)", the decision "Not decided yet: …"; :mod:`studygen.study.scaffold`),
 which the README would publish as the study's own words. An error once the
 study file says it is ready to publish (``status: ready``, the default), a
 warning while it says ``status: draft``, as ``studygen new`` writes it
@@ -8,7 +8,8 @@ warning while it says ``status: draft``, as ``studygen new`` writes it
 
 Case (issue 22): after ``new`` and one ``collect``, the README published
 "What model, which variants, measured where and why (edit this)." and
-"Not decided yet", and ``check`` said 0 errors.
+"Not decided yet", and ``check`` said 0 errors; the title ``new`` wrote
+("alexnet_kineto: fp32") reached a ``status: ready`` README without a finding.
 """
 
 from __future__ import annotations
@@ -39,5 +40,6 @@ def check(context) -> list[Finding]:
             findings.append(Finding(
                 "SG218", f"{pointer.lstrip('/')} still holds the placeholder studygen new wrote: {text.strip()!r}",
                 study.rel(study.study_path), line=yaml_line(study.spec_text, *path), pointer=pointer, severity=severity,
-                hint="write what the study is (description) and what was decided (decision.summary) in the study file"))
+                hint="write what the study is (title, description) and what was decided (decision.summary) in the "
+                     "study file"))
     return findings

@@ -22,7 +22,7 @@ from ..records.schemas import validate_document
 from ..records.write import validate_family_name
 from ..rules import RULES
 from ..study import STUDY_FILE
-from ..study.scaffold import DESCRIPTION_PLACEHOLDER, DRAFT, SUMMARY_PLACEHOLDER
+from ..study.scaffold import DESCRIPTION_PLACEHOLDER, DRAFT, SUMMARY_PLACEHOLDER, title_placeholder
 from . import command
 
 GENERIC_TEMPLATE = "studygen/generic.md.j2"
@@ -38,7 +38,7 @@ class NewOptions:
 
     family: str = ""  # FAMILY: the folder name under families/
     variants: str = ""  # --variants a,b or name:precision,...
-    title: str | None = None  # --title TEXT (default: a placeholder naming the variants)
+    title: str | None = None  # --title TEXT (default: a placeholder, "FAMILY (edit this)")
     model: str | None = None  # --model ID (checkpoint id, e.g. a Hugging Face repository)
     revision: str | None = None  # --revision REV (checkpoint revision: a commit or tag)
     root: Path | None = None  # --root DIR (default: the project root above, else the working directory)
@@ -75,11 +75,10 @@ def _code_of(module: str) -> str:
 
 def study_text(options: NewOptions, variants: list[dict]) -> str:
     """The study file ``new`` writes: YAML with comments saying what to fill in."""
-    names = ", ".join(v["name"] for v in variants)
     document = {
         "schema_version": 1,
         "family": options.family,
-        "title": options.title or f"{options.family}: {names}",
+        "title": options.title or title_placeholder(options.family),
         # SG218 and SG219 (placeholders, variants without results) warn while a draft is filled in; set ready to publish
         "status": DRAFT,
         "description": DESCRIPTION_PLACEHOLDER,
@@ -148,7 +147,7 @@ def run_new(options: NewOptions) -> Path:
 @click.option("--variants", required=True, metavar="A,B,...",
               help="Variant names, comma-separated; a name that is not a precision is given as NAME:PRECISION "
                    "(precisions: " + ", ".join(PRECISIONS) + ").")
-@click.option("--title", default=None, help="Study title (default: the family and its variants).")
+@click.option("--title", default=None, help="Study title (default: a placeholder to replace, 'FAMILY (edit this)').")
 @click.option("--model", default=None, metavar="ID", help="Checkpoint id (default: the family name).")
 @click.option("--revision", default=None, metavar="REV", help="Checkpoint revision (a commit or tag).")
 @click.option("--root", "root", type=click.Path(file_okay=False, path_type=Path), default=None,

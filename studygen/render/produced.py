@@ -62,6 +62,8 @@ OUTPUT_KINDS = {kind.name: kind for kind in (
     OutputKind("table", side_by_side=True),
     OutputKind("ap_difference"),
     OutputKind("expectation"),
+    OutputKind("variant_list"),  # a Variants list item: what the study file declares
+    OutputKind("condition"),  # a revisit_when entry: when to decide again
     OutputKind("gap"),
     OutputKind("dataset"),
 )}
@@ -123,7 +125,8 @@ def helper_spec(function) -> HelperSpec | None:
 @dataclass(frozen=True, eq=False)
 class Produced:
     """One helper output: ``kind`` (figure, ratio, range, table, verdict,
-    no_verdict, ap_difference, expectation, gap, side_finding, dataset),
+    no_verdict, ap_difference, expectation, variant_list, condition, gap,
+    side_finding, dataset),
     the text it returned, the rows it was computed from
     (:class:`studygen.study.rows.Row`), and for tables the header cells.
 

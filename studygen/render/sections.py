@@ -17,6 +17,7 @@ from ..study.spread import declared_sources
 from ..study.timing import timing_signature
 from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .produced import emit, helper
+from .prose import escape_prose
 from .rows import ViewBase, and_list, fmt, matches
 from .tables import markdown_table, metric_words
 
@@ -183,12 +184,14 @@ class SectionHelpers(ViewBase):
         batch_words = f", batch {low.batch}" if batch else ""
         if low.backend == "tensorrt":
             slower = f"{self.label(low.variant)} is slower than {self.label(high.variant)} on {gpu_label(low.gpu)}"
-            return (f"{slower} with TensorRT {short_version(low.tensorrt)} at {shape_label(low.shape)}{batch_words}: "
+            at = f" at {shape_label(low.shape)}" if low.shape else ""  # no "at any" for a run without a shape
+            return (f"{slower} with TensorRT {short_version(low.tensorrt)}{at}{batch_words}: "
                     f"{figures} ({jobs_phrase(*lows, *highs)}).")
         # One clause, so that the ranges are read as the rows of this GPU, shape and mode (lint SG101).
         jobs = list(dict.fromkeys(r.job_id for r in lows + highs))
         over = f" over {len(jobs)} jobs ({' and '.join(jobs)})" if len(jobs) > 1 else ""
-        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)} at {shape_label(low.shape)}{batch_words} ({low.mode}) "
+        at = f" at {shape_label(low.shape)}" if low.shape else ""
+        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)}{at}{batch_words} ({low.mode}) "
                 f"is slower than {self.label(high.variant)} with {figures}{over}.")
 
     @helper("table", markdown=True)
@@ -231,20 +234,47 @@ class SectionHelpers(ViewBase):
                 "; ".join(f"{escape_cell(r.job_id)}: {fmt(r.value, r)}" for r in rows),
                 format_number(max(values) - min(values), decimals)]
 
+    # ---- what the study file declares -----------------------------------------
+    @helper("variant_list", markdown=True)
+    def variant_entry(self, variant: dict) -> str:
+        """One item of the Variants list for a study-file ``variant``: its
+        label in bold, its name in code and its precision only where they add
+        to the label, its recipe: ``**Fast engine** (`fast`): int8, recipe `r```.
+        A declaration, not a result: SG206 lets it name a variant the study
+        file lists under ``not_measured``. Study-file strings escaped for prose."""
+        label = variant.get("label") or variant["name"]
+        text = f"**{escape_prose(escape_inline(label))}**"
+        if variant["name"] != label:
+            text += f" (`{escape_prose(variant['name'])}`)"
+        if variant.get("precision") != variant["name"]:
+            text += f": {escape_prose(variant.get('precision'))}"
+        if variant.get("recipe"):
+            text += f", recipe `{escape_prose(variant['recipe'])}`"
+        return emit(text)
+
+    @helper("condition")
+    def revisit_conditions(self) -> list[str]:
+        """The decision's ``revisit_when`` entries, one string each, in study-file
+        order: conditions under which the decision is to be taken again, not
+        results, so SG206 lets them name a configuration declared not measured."""
+        return [emit(item) for item in self.spec.get("decision", {}).get("revisit_when", [])]
+
     # ---- not measured and known gaps -----------------------------------------
     @helper("expectation")
     def expectation(self, config: str) -> str:
         """Hedged wording for a configuration the study declares not measured:
-        ``Not measured: NVFP4 (not tried); expected, not measured: …, because …``.
+        ``Not measured: NVFP4 (not tried). Expected without a measurement: …, because …``
+        (the configuration is any noun phrase, singular or plural, hence no verb).
         Raises TemplateError when ``config`` is not listed under ``not_measured``."""
         for entry in self._study.declared_not_measured:
             if entry["config"] == config or config in entry.get("aliases", []):
-                text = f"Not measured: {entry['config']} ({entry['reason']})"
+                text = f"Not measured: {entry['config']} ({entry['reason']})."
                 if entry.get("expectation"):
-                    text += f"; expected, not measured: {entry['expectation']}"
+                    text += f" Expected without a measurement: {entry['expectation']}"
                     if entry.get("because"):
                         text += f", because {entry['because']}"
-                return emit(text + ".")
+                    text += "."
+                return emit(text)
         raise TemplateError(f"expectation({config!r}): not listed under not_measured in the study file")
 
     @helper()
@@ -330,8 +360,9 @@ class SectionHelpers(ViewBase):
                 gaps.append(f"Image set {d['dataset_id']} ({d['count']} images): {d['ids_not_published']}.")
         for row in self._study.rows:
             if row.unstable:
-                gaps.append(f"Unstable timing in job {row.job_id} ({self.label(row.variant)}, "
-                            f"{shape_label(row.shape)}): {row.unstable_reason or 'flagged unstable'}.")
+                where = ", ".join(part for part in (self.label(row.variant), row.shape and shape_label(row.shape)) if part)
+                gaps.append(f"Unstable timing in job {row.job_id} ({where}): "
+                            f"{row.unstable_reason or 'flagged unstable'}.")
         for w in self.spec.get("waivers", []):
             target = self.describe_key(w["key"]) if w.get("key") else w.get("match") or f"README line {w.get('line')}"
             gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")

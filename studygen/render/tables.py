@@ -147,6 +147,15 @@ class TableHelpers(SpanHelpers):
                     for row_key in ordered_keys(grid, jobs, index, sort)]
         return emit(markdown_table(body, headers), selected.rows, headers)
 
+    @helper()
+    def leaves_a_cell_empty(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, **filters) -> bool:
+        """True when :meth:`table`, given the same ``index``, ``variants``,
+        ``jobs`` and ``filters``, would print ``missing`` in some cell: a
+        table row (index tuple) with no figure of one of the variants. What a
+        template asks before it explains its dashes."""
+        grid = grid_of(self.figures(variant=list(variants), job_id=jobs, **filters), index)
+        return any(variant not in cells for cells in grid.values() for variant in variants)
+
     def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived,
                    missing: str = "not measured") -> list[str]:
         """One table row of :meth:`table`: index cells, variant cells (``missing`` where no row), derived cells."""

@@ -1,7 +1,7 @@
 """The text ``studygen new`` writes for a newcomer to replace.
 
 ``new`` (:mod:`studygen.commands.new`) fills the study file's prose fields
-with these placeholders; SG218 (:mod:`studygen.checks.sg218_placeholder`)
+(title, description, decision) with these placeholders; SG218 (:mod:`studygen.checks.sg218_placeholder`)
 reports any study-file text that still holds one, so that a README never
 publishes "(edit this)". Kept below both, in the study layer, so that the
 command and the check read the same words.
@@ -15,6 +15,16 @@ from ..rules import WARNING
 EDIT_MARKER = "(edit this)"
 DESCRIPTION_PLACEHOLDER = f"What model, which variants, measured where and why {EDIT_MARKER}."
 SUMMARY_PLACEHOLDER = "Not decided yet: collect measurements, then state the decision here."
+
+
+def title_placeholder(family: str) -> str:
+    """The title ``new`` writes for ``family``: the family name and
+    :data:`EDIT_MARKER` (``demo (edit this)``), which no title a person
+    writes holds, so SG218 finds it. It names no variant: a variant later
+    declared not measured would make the placeholder an SG206 finding too."""
+    return f"{family} {EDIT_MARKER}"
+
+
 # Texts ``new`` writes that are placeholders as a whole, besides any text holding EDIT_MARKER.
 PLACEHOLDERS = (DESCRIPTION_PLACEHOLDER, SUMMARY_PLACEHOLDER)
 

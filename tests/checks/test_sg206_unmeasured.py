@@ -19,7 +19,7 @@ RECORDS = [record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])]
 def test_expectation_helper_is_the_only_way(tmp_path):
     template = HEADER + "- {{ study.expectation('NVFP4') }}\n"
     study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=NOT_MEASURED))
-    assert ("- Not measured: NVFP4 (not tried); expected, not measured: no latency gain from the linears alone, "
+    assert ("- Not measured: NVFP4 (not tried). Expected without a measurement: no latency gain from the linears alone, "
             "because the linears are a small share of engine time.") in readme_lines(study)
     assert sg206_unmeasured.check(CheckContext(study)) == []
 
@@ -137,3 +137,37 @@ def test_a_result_of_an_undeclared_variant_named_like_it_is_still_reported(tmp_p
     assert any("variant 'nvfp4' is not declared" in str(problem) for problem in study.problems)
     (finding,) = sg206_unmeasured.record_findings(study, NOT_MEASURED)
     assert finding.code == "SG206" and finding.pointer == "/results/1/value_ms"
+
+
+# ---- issue 22: helper output that states no result ------------------------------------------------
+
+DECLARED = "- {% for v in study.spec.variants %}{{ study.variant_entry(v) }} {% endfor %}\n"
+REVISIT = "{% for item in study.revisit_conditions() %}- {{ item }}\n{% endfor %}"
+
+
+def test_the_variants_list_and_revisit_conditions_may_name_it_hand_written_text_may_not(tmp_path):
+    # fp8 (label "FP8 engine", alias fp8) is declared not measured; the Variants list declares it, a
+    # revisit_when entry is a condition; the same words written by hand are still findings
+    variants = [{"name": "fp16", "precision": "fp16"}, {"name": "fp8", "precision": "fp8", "label": "FP8 engine"}]
+    entry = [{"config": "FP8 engine", "aliases": ["fp8"], "reason": "no FP8 kernels on this GPU"}]
+    decision = {"shipped": False, "summary": "Keep fp16.",
+                "revisit_when": ["a vendor publishes an FP8 engine run of this model at 7.5 ms"]}
+    template = HEADER + DECLARED + "\n" + REVISIT + "\nThe FP8 engine would be 2x faster.\n"
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=template,
+                 study=spec(title="Toy detector", variants=variants, not_measured=entry, decision=decision))
+    lines = readme_lines(study)
+    assert "- **fp16** **FP8 engine** (`fp8`)" in lines
+    assert "- a vendor publishes an FP8 engine run of this model at 7.5 ms" in lines
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.line == line_of(study, "would be 2x faster")
+
+
+def test_a_revisit_line_printed_as_it_is_still_counts(tmp_path):
+    # the mechanism is the helper, not the words: the same string printed from the study file directly is hand text
+    entry = [{"config": "fp8", "reason": "not tried"}]
+    decision = {"shipped": False, "summary": "Keep fp16.", "revisit_when": ["someone publishes an fp8 run"]}
+    template = HEADER + "{% for item in study.decision.revisit_when %}- {{ item }}\n{% endfor %}"
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=template,
+                 study=spec(title="Toy detector", not_measured=entry, decision=decision))
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.line == line_of(study, "someone publishes an fp8 run")

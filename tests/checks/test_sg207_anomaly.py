@@ -60,6 +60,7 @@ def test_an_explanation_turns_it_into_a_notice(tmp_path):
         {"code": "SG207", "key": key, "text": "TensorRT 11.1 attributes more kernels to the GEMM group."}])
     finding = next(f for f in run_checks(explained) if f.code == "SG207")
     assert finding.severity == NOTICE and "explained: TensorRT 11.1 attributes" in finding.waived_reason
+    assert "no explanation" not in finding.message  # an explained finding never says it has none
 
 
 def test_the_listed_finding_in_full(tmp_path):
@@ -68,9 +69,9 @@ def test_the_listed_finding_in_full(tmp_path):
                record("b300", [latency("fp16", 14.2)], collected_provenance("NVIDIA B300"))]
     (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
     assert finding.message == (
-        "fp16 latency median at 800x800: 14.2 ms on NVIDIA B300, tensorrt=11.4.0.106,cuda=13.0 (job b300) is 2.41x the "
-        "lowest platform (5.889 ms on NVIDIA B200, tensorrt=11.4.0.106,cuda=13.0), at or above the anomaly factor 1.50, "
-        "with no explanation; other platforms: 5.889 ms on NVIDIA B200, tensorrt=11.4.0.106,cuda=13.0 (job b200)")
+        "fp16 latency (GPU compute time) median at 800x800: 14.2 ms on NVIDIA B300, tensorrt=11.4.0.106,cuda=13.0 "
+        "(job b300) is 2.41x the lowest platform (5.889 ms on NVIDIA B200, tensorrt=11.4.0.106,cuda=13.0), at or above "
+        "the anomaly factor 1.50; other platforms: 5.889 ms on NVIDIA B200, tensorrt=11.4.0.106,cuda=13.0 (job b200)")
     assert finding.hint == "add an explanation (code SG207, key or match) to the study file, or re-measure"
 
 
@@ -87,5 +88,13 @@ def test_a_listed_row_far_below_a_stated_range(tmp_path):
     assert finding.message == (
         "fp16 kernel time GEMM: 0.05 ms on NVIDIA B200, tensorrt=11.1.0.106,cuda=13.0 (job b200-11.1) is 3.80x below "
         "the 0.19 to 0.21 ms stated over the other rows (job summary: the other rows), at or above the anomaly factor "
-        "1.50, with no explanation")
+        "1.50")
     assert finding.hint == "add an explanation (code SG207, key or match) to the study file, or re-measure"
+
+
+def test_latencies_of_one_run_say_which_timing_they_are(tmp_path):
+    # trtexec gives enqueue time next to GPU compute time: a finding on the enqueue figure names it
+    records = [record("b200", [latency("fp16", 0.05, timing="enqueue")], collected_provenance("NVIDIA B200")),
+               record("b300", [latency("fp16", 3.0, timing="enqueue")], collected_provenance("NVIDIA B300"))]
+    (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
+    assert finding.message.startswith("fp16 latency (enqueue time) median at 800x800: 3.0 ms on NVIDIA B300")

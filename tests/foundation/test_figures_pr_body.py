@@ -117,7 +117,7 @@ def test_pr_body_has_the_readme_figures(project, run_cli):
     for figure in ("5.889", "5.850", "14.747", "15.230", "83.0", "75.8", "0.4644", "0.4625", "1.01x", "0.97x"):
         assert figure in body
     assert "## Summary and decision" in body and "## Not measured" in body
-    assert "Not measured: NVFP4 (not tried); expected, not measured" in body
+    assert "Not measured: NVFP4 (not tried). Expected without a measurement" in body
     assert "](families/deformable_detr/figures/latency.svg)" in body
     # the decision is the study file's, word for word
     assert "FP8 is not shipped for this family" in body

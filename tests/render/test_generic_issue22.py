@@ -157,7 +157,7 @@ def test_kernel_time_mostly_in_no_named_group_is_stated(tmp_path):
 def test_placeholders_of_studygen_new_warn_in_a_draft_and_fail_a_study_ready_to_publish(tmp_path, run_cli):
     assert run_cli("new", "fresh", "--variants", "fp32,fp16", "--revision", "abc1234", "--root", tmp_path).exit_code == 0
     study_file = tmp_path / "families" / "fresh" / "study.yaml"
-    expected = {("SG218", "/description"), ("SG218", "/decision/summary"), ("SG219", "/variants/0"),
+    expected = {("SG218", "/title"), ("SG218", "/description"), ("SG218", "/decision/summary"), ("SG219", "/variants/0"),
                 ("SG219", "/variants/1")}
 
     def unfinished():
@@ -274,7 +274,7 @@ def test_findings_of_unfinished_study_files_say_what_to_do(tmp_path):
     assert missing.hint == "collect fp32, add it under not_measured with the reason it was not measured, or remove it"
     (placeholder,) = codes(run_checks(study), "SG218")
     assert placeholder.message == "description still holds the placeholder studygen new wrote: 'Toy detector (edit this)'"
-    assert placeholder.hint.startswith("write what the study is (description) and what was decided")
+    assert placeholder.hint.startswith("write what the study is (title, description) and what was decided")
 
 
 def test_labels_of_points_on_two_gpus_name_the_gpus(tmp_path):
@@ -282,3 +282,49 @@ def test_labels_of_points_on_two_gpus_name_the_gpus(tmp_path):
     b = record("a2", [latency("fp16", 1.6)], collected_provenance(gpu="NVIDIA H200"))
     study = generic(tmp_path, [a, b])
     assert distinct_labels([("x", row) for row in study.rows]) == ["x a B200", "x a2 H200"]
+
+
+# ---- the note under Results says only what is true -------------------------------------------------
+
+DASHES = "A dash marks a variant without a figure in that table."
+BOTH = ("A dash marks a variant without a figure in that table; runs that recorded why they have none are listed "
+        "under Runs without a figure.")
+RUNS = "Runs that recorded why they have no figure are listed under Runs without a figure."
+
+
+def results_note(text: str) -> list[str]:
+    """The paragraphs between ``## Results`` and the first table section."""
+    return [line for line in text.split("## Results")[1].split("###")[0].splitlines() if line.strip()]
+
+
+def test_the_results_note_explains_dashes_only_where_a_table_has_one(tmp_path):
+    # fp32 and fp16 at one shape: every cell filled, nothing to explain (the note was printed all the same)
+    full = record("a", [latency("fp16", 0.154663), latency("fp32", 0.153595)])
+    assert results_note(render_markdown(generic(tmp_path / "full", [full]))) == []
+    # fp32 at a second shape only: its fp16 cell is a dash
+    gap = record("a", [latency("fp16", 0.154663), latency("fp32", 0.153595), latency("fp32", 0.31, "800x1067")])
+    assert results_note(render_markdown(generic(tmp_path / "gap", [gap]))) == [DASHES]
+    # latencies complete on two GPUs, the B200 job's plan size of fp32 only: the dash is in the plan size table
+    def plan(variant, mib):
+        return {"kind": "plan_size", "variant": variant, "backend": "tensorrt", "mode": "engine", "value_mib": mib}
+
+    a = record("a", [latency("fp16", 0.154663), latency("fp32", 0.153595), plan("fp16", 6.5), plan("fp32", 12.5)])
+    b = record("b", [latency("fp16", 0.1), latency("fp32", 0.2), plan("fp32", 12.25)],
+               collected_provenance(gpu="NVIDIA B200"))
+    text = render_markdown(generic(tmp_path / "plan", [a, b]))
+    assert results_note(text) == [DASHES]
+    (plan_row,) = [row for table in tables_of(text) for row in table if "12.25" in row]
+    assert plan_row[0] == "B200" and plan_row[-3:] == ["12.25", "—", "n/a"]  # fp32, fp16, reduction
+
+
+def test_the_results_note_points_to_runs_without_a_figure_only_when_there_are_some(tmp_path):
+    failed = {"kind": "not_measured", "variant": "fp16", "shape": "800x800", "batch": 1, "backend": "pytorch",
+              "mode": "compile", "metric": "latency", "reason": "the compilation failed: the worker exited with code 1"}
+    # every latency cell filled; the failed compilation has no table cell of its own
+    job = record("run", [torch_latency("fp16", 3.75), torch_latency("fp32", 7.5), failed], torch_provenance())
+    text = render_markdown(generic(tmp_path / "runs", [job]))
+    assert results_note(text) == [RUNS] and "## Runs without a figure" in text
+    # the same with fp32 measured at a second shape only: both halves
+    both = record("run", [torch_latency("fp16", 3.75), torch_latency("fp32", 7.5),
+                          torch_latency("fp32", 30.0, shape="1600x1600"), failed], torch_provenance())
+    assert results_note(render_markdown(generic(tmp_path / "both", [both]))) == [BOTH]

@@ -131,11 +131,11 @@ def test_expectation_is_hedged_and_only_for_declared_configurations(tmp_path):
     study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])],
                            study=spec(not_measured=[NVFP4, bare, only_expected])))
     text, recorded = printed(study.expectation, "nvfp4")  # an alias names the entry
-    assert text == ("Not measured: NVFP4 (not tried); expected, not measured: no gain, because the linears are a "
+    assert text == ("Not measured: NVFP4 (not tried). Expected without a measurement: no gain, because the linears are a "
                     "small share.")
     assert recorded[-1].kind == "expectation"
     assert study.expectation("INT8") == "Not measured: INT8 (no calibrator)."
-    assert study.expectation("W4A16") == "Not measured: W4A16 (out of scope); expected, not measured: smaller plan."
+    assert study.expectation("W4A16") == "Not measured: W4A16 (out of scope). Expected without a measurement: smaller plan."
     assert [e["config"] for e in study.not_measured()] == ["NVFP4", "INT8", "W4A16"]
     with pytest.raises(TemplateError) as raised:
         study.expectation("FP4")
@@ -193,3 +193,25 @@ def test_a_compiled_figure_of_a_record_without_compilations_prints_alone(tmp_pat
     study = StudyView(load(tmp_path, records=[record("job", rows)]))
     lines = [" ".join(line.split()) for line in study.compilation_table("fp16", "fp8", mode="compile").splitlines()]
     assert lines[2] == "| 800 x 800 | 5.0 | 5.5 | 0.91x |"  # 5.0 / 5.5 = 0.909
+
+
+def test_an_unstable_timing_without_a_shape_names_no_shape(tmp_path):
+    # issue 22 wording: a run recorded without a shape printed "(fp16, any)"
+    shapeless = latency("fp16", 5.0, unstable=True, unstable_reason="CV 9 % over all samples exceeds 5 %")
+    del shapeless["shape"]
+    study = StudyView(load(tmp_path, records=[record("job", [shapeless, latency("fp8", 4.0, unstable=True)])]))
+    gaps, _ = printed(study.known_gaps)
+    assert [gap for gap in gaps if gap.startswith("Unstable")] == [
+        "Unstable timing in job job (fp16): CV 9 % over all samples exceeds 5 %.",
+        "Unstable timing in job job (FP8, 800 x 800): flagged unstable."]
+
+
+def test_inversions_of_runs_without_a_shape_say_no_shape(tmp_path):
+    rows = [latency("fp16", 5.0), latency("fp8", 5.5),
+            latency("fp16", 9.0, backend="pytorch", mode="eager"), latency("fp8", 9.9, backend="pytorch", mode="eager")]
+    for row in rows:
+        del row["shape"]
+    study = StudyView(load(tmp_path, records=[record("job", rows)]))
+    assert study.precision_inversions() == [
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4: 5.5 ms against 5.0 ms (job job).",
+        "FP8 on H200 (eager) is slower than fp16 with 9.9 ms against 9.0 ms."]
