@@ -1,7 +1,17 @@
 """SG203 reconcile across jobs: the same measurement reported by two or more
-jobs with values that differ beyond the study's tolerance, and any difference
+jobs with values that differ beyond the study's tolerance, and a difference
 between two variants of one job that is smaller than the job-to-job spread of
-the figures it compares.
+the figures it compares where the README states or uses it.
+
+A variant difference inside the job-to-job spread is a finding only where
+the README states or uses it (a ratio or a range of ratios, a saving, a
+verdict, a side finding, an attribution row: the render helpers record the
+row pairs each output compares) without the other jobs' figures beside it;
+the finding sits on that README line. A difference nobody states is not
+measured either, but it claims nothing: the tables print each figure with its
+job-to-job spread. (Issue 26: an H200 re-run made every near-equal group of
+the kernel table an error, such as FP8 minus fp16 of the Conv group,
+-0.0036 ms, that no sentence used.)
 
 Same measurement = same measurement key (family, checkpoint revision, variant
 and recipe, metric and statistic, shape, batch, backend and mode, GPU, the
@@ -30,7 +40,8 @@ from ..records.kinds import NOT_MEASURED_STATISTIC
 from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
 from ..study.rows import Row
 from ..study.spread import declared_source_of, spread_of, tolerance
-from .base import row_finding
+from .base import readme_finding, row_finding
+from .readme_text import normalize, quote, table_cells
 
 
 def pair_key(row: Row) -> MeasurementKey:
@@ -216,20 +227,22 @@ def _job_spread_is_the_noise(study, rows: list[Row]) -> bool:
     return any(declared_source_of(study, a, b) is not None for a in rows for b in rows if a is not b)
 
 
-def differences_below_spread(study, pairs=None) -> list[Finding]:
-    """Variant differences within one job smaller than the job-to-job spread
-    of either figure, that spread taken over the jobs that agree on it."""
+def unresolved_differences(study, pairs=None) -> list[tuple[Row, Row, float, list[Row]]]:
+    """``(a, b, spread, same)`` for each pair of variants of one job whose
+    difference ``b - a`` is smaller than the job-to-job spread of either
+    figure (``spread``, over ``same``: the rows of that figure's key in the
+    jobs that agree on it)."""
     pairs = pairs if pairs is not None else disagreeing_pairs(study)
     agreeing = {key: _agreeing(rows, pairs[key]) for key, rows in repeated_keys(study).items()}
     # _agreeing leaves two jobs or more of every repeated key
     repeated = {key: rows for key, rows in agreeing.items() if _job_spread_is_the_noise(study, rows)}
     if not repeated:
         return []
-    findings = []
     groups: dict[tuple, list[Row]] = {}
     for row in study.rows:
         if row.value is not None and row.statistic != NOT_MEASURED_STATISTIC:
             groups.setdefault((row.job_id, pair_key(row)), []).append(row)
+    found = []
     for rows in groups.values():
         by_variant = {r.variant: r for r in rows}
         names = sorted(by_variant)
@@ -240,27 +253,86 @@ def differences_below_spread(study, pairs=None) -> list[Finding]:
                 if not spreads:
                     continue
                 spread, spread_row = max(spreads, key=lambda s: s[0])
-                difference = b.value - a.value
-                if abs(difference) >= spread:
-                    continue
-                same = repeated[spread_row.key]
-                decimals = _decimals([a, b])
-                low = min(same, key=lambda r: r.value)
-                high = max(same, key=lambda r: r.value)
-                findings.append(row_finding(
-                    "SG203", b,
-                    f"{study.variant_label(b_name)} minus {study.variant_label(a_name)} in job {b.job_id} is "
-                    f"{format_number(difference, decimals, sign=True)} ({format_number(b.value)} vs "
-                    f"{format_number(a.value)}), smaller than the job-to-job spread "
-                    f"{format_number(spread, decimals)} of {_what(study, spread_row)} "
-                    f"({format_number(low.value)} in job {low.job_id} to {format_number(high.value)} "
-                    f"in job {high.job_id})",
-                    hint="a difference inside the job-to-job spread is not a measured difference; "
-                         "repeat the jobs or say the difference is not resolved"))
+                if abs(b.value - a.value) < spread:
+                    found.append((a, b, spread, repeated[spread_row.key]))
+    return found
+
+
+def _uses(context, a: Row, b: Row, same: list[Row]) -> list:
+    """The README's helper outputs that state the difference (or ratio) of
+    ``a`` and ``b`` without the other jobs' figures of ``same`` beside it: each
+    output recorded ``(a, b)`` among the pairs it compares
+    (:attr:`studygen.render.produced.Produced.compared`), and not every row of
+    ``same`` among the rows it was computed from (an output over every job,
+    such as a range of ratios over all of them, shows the spread itself)."""
+    uses, seen = [], set()
+    for item, readme in context.produced_outputs():
+        if not any((x is a and y is b) or (x is b and y is a) for x, y in item.compared):
+            continue
+        if not readme.locate(item):
+            continue  # computed by the template but not printed
+        used = {id(row) for row in item.rows}
+        if all(id(row) in used for row in same):
+            continue
+        if (item.text, item.within) not in seen:
+            seen.add((item.text, item.within))
+            uses.append(item)
+    return uses
+
+
+def _use_line(readme, item, a: Row, b: Row) -> int:
+    """README line (1-based) of a use: for a table cell, the first line of its
+    table that holds the cell and, where one does, both figures; else where its text starts."""
+    start = readme.locate(item)
+    if not item.within or not start:
+        return start
+    cell = normalize(item.text)
+    candidates = []
+    index = start  # the header is line start (index start - 1); data rows follow the delimiter row
+    while index < len(readme.raw_lines) and table_cells(readme.raw_lines[index]) is not None:
+        cells = table_cells(readme.raw_lines[index])
+        if cell in cells:
+            candidates.append((index + 1, cells))
+        index += 1
+    figures = [format_number(a.value), format_number(b.value)]
+    for line, cells in candidates:
+        if all(any(figure in c for c in cells) for figure in figures):
+            return line
+    return candidates[0][0] if candidates else start
+
+
+def differences_below_spread(context, pairs=None) -> list[Finding]:
+    """Variant differences within one job smaller than the job-to-job spread
+    of either figure (:func:`unresolved_differences`) that the README states
+    or uses (:func:`_uses`): one finding at each README line that does. A
+    difference no sentence, ratio, range, verdict or attribution row uses is
+    no finding: the tables show each figure with its job-to-job spread."""
+    study, readme = context.study, context.readme_text
+    if readme is None:
+        return []
+    findings = []
+    for a, b, spread, same in unresolved_differences(study, pairs):
+        uses = _uses(context, a, b, same)
+        if not uses:
+            continue
+        decimals = _decimals([a, b])
+        low = min(same, key=lambda r: r.value)
+        high = max(same, key=lambda r: r.value)
+        what = (f"{study.variant_label(b.variant)} minus {study.variant_label(a.variant)} in job {b.job_id} is "
+                f"{format_number(b.value - a.value, decimals, sign=True)} ({format_number(b.value)} vs "
+                f"{format_number(a.value)}), smaller than the job-to-job spread {format_number(spread, decimals)} of "
+                f"{_what(study, same[0])} ({format_number(low.value)} in job {low.job_id} to "
+                f"{format_number(high.value)} in job {high.job_id})")
+        for item in uses:
+            findings.append(readme_finding(
+                study, "SG203", _use_line(readme, item, a, b), f"{what}, and the README states it: {quote(item.text)}",
+                hint="a difference inside the job-to-job spread is not a measured difference: state it over every "
+                     "job that measured it, say it is not resolved, or repeat the jobs",
+                key=b.key.text()))
     return findings
 
 
 def check(context) -> list[Finding]:
     study = context.study
     pairs = disagreeing_pairs(study)
-    return disagreements(study, pairs) + differences_below_spread(study, pairs)
+    return disagreements(study, pairs) + differences_below_spread(context, pairs)

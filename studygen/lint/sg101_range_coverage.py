@@ -58,7 +58,7 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from .claims import claim_finding, claims_most_rows, claims_of, overstated
-from .column_pairs import Entry, named_pairs, pair_reading, pair_tables, pairs
+from .column_pairs import Entry, may_state, named_pairs, pair_reading, pair_tables, pairs
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
@@ -546,6 +546,8 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
         same_section = table.section == block.section
         for unit in sorted(units, key=str):
             for first, second in pairs(table, unit) + named_pairs(table, unit, sentence):
+                if not may_state(first, second, sentence):
+                    continue
                 if same_section:
                     overlap = bool((first.quantity | second.quantity) & sentence.keywords)
                 else:

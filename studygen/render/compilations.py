@@ -1,96 +1,216 @@
-"""Compiled cells over their independent compilations, and latency differences by kernel group.
+"""Compiled cells over every compilation of every job, and latency differences by kernel group.
 
-- :meth:`CompilationHelpers.compilation_table`: per shape, each variant's
-  median over compilations with the range of the compilations' medians, and
-  the ratio of two variants with its range over every pair of compilations;
+A compiled cell is pooled over the jobs that measured it
+(:mod:`studygen.study.compilations`): its figure is the median over every
+compilation's median, its range theirs, and a ratio of two cells ranges over
+every pair of their compilations.
+
+- :meth:`CompilationHelpers.compilation_table`: per configuration (shapes by
+  size), each variant's pooled figure with its range and how many
+  compilations (and jobs) it rests on, and the ratio of two variants with its
+  range over every pair of compilations;
 - :meth:`CompilationHelpers.attribution_table`: a latency difference split
   into kernel-group differences and the unattributed rest
-  (:mod:`studygen.study.attribution`), for two variants and for the slowest
-  against the fastest compilation of each;
+  (:mod:`studygen.study.attribution`), for two variants (pooled medians) and
+  for the slowest against the fastest compilation of each cell;
 - :meth:`CompilationHelpers.attribution_sentence`: the same split in one
-  sentence for the summary.
+  sentence for the summary;
+- :meth:`CompilationHelpers.compilation_rule_text` and
+  :meth:`CompilationHelpers.compilation_stops`: the rule that set how many
+  compilations each cell got, and why each cell's compilations stopped.
 """
 
 from __future__ import annotations
 
 from itertools import product
 
+from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import Kind
-from ..study.attribution import attribute, between_compilations, cell_profile
-from .labels import escape_cell, shape_label
+from ..study.compilations import PooledCell, pooled_attribution, pooled_cells, pooled_pairs
+from .labels import escape_cell, gpu_label, shape_label
 from .produced import cells_of, emit, helper
-from .rows import restriction_text
+from .rows import TemplateRow, restriction_text, shape_order
 from .spans import SpanHelpers
 from .tables import markdown_table
 
+# compilation_rule.stopped (studygen.collect.run.compile_rule, which this layer cannot import) in words
+STOPPED_WORDS = {
+    "rule met": "rule met",
+    "at most reached": "the most the rule allows, before the rule was met in every variant of the shape",
+    "time limit": "the run's time limit, before the rule was met in every variant of the shape",
+    "fixed count": "the fixed count",
+    "failed compilation": "a compilation failed",
+}
+
 
 class CompilationHelpers(SpanHelpers):
-    """Spread between compilations and attribution by kernel group (see the module docstring)."""
+    """Compiled cells pooled over jobs and compilations (see the module docstring)."""
 
     def _ms(self, value: float, sign: bool = False) -> str:
         return format_number(value, self.decimals("ms"), sign=sign)
 
-    def _over_compilations(self, row) -> str:
-        """``8.188 (3 compilations: 8.159 to 8.236)``, or the figure alone with one compilation."""
-        medians = row._row.compilation_medians()
-        if len(medians) < 2:
-            return row.number()
-        return f"{row.number()} ({len(medians)} compilations: {self._ms(min(medians))} to {self._ms(max(medians))})"
+    def _ms_span(self, low: float, high: float) -> str:
+        """``8.221 to 8.873``, or one figure when both print alike."""
+        a, b = self._ms(low), self._ms(high)
+        return a if a == b else f"{a} to {b}"
+
+    def _cell_pairs(self, a_variant: str, b_variant: str, **filters) -> list[tuple[PooledCell, PooledCell]]:
+        """Pooled ``(a, b)`` cells of the selected latency rows, shapes by size."""
+        a_rows = self.figures(kind=Kind.LATENCY, variant=a_variant, **filters).rows
+        b_rows = self.figures(kind=Kind.LATENCY, variant=b_variant, **filters).rows
+        pairs = pooled_pairs(a_rows, b_rows)
+        return sorted(pairs, key=lambda pair: shape_order(pair[1].first.shape))
+
+    def _cell_label(self, cell: PooledCell, labels: list) -> str:
+        """The configuration of a cell: its shape, with GPU and batch when other cells share the shape."""
+        row = cell.first
+        if sum(1 for other in labels if other.shape == row.shape) < 2:
+            return shape_label(row.shape)
+        return f"{shape_label(row.shape)}, {gpu_label(row.gpu)}, batch {row.batch}"
+
+    def _pooled_figure(self, cell: PooledCell) -> str:
+        """``8.305 (6 compilations: 8.221 to 8.873)``; ``8.362 (9 compilations in 2 jobs: 8.159 to 9.823)``;
+        ``8.4 (2 jobs: 8.3 to 8.5)`` for jobs without compilations; ``9.018 (1 compilation)`` for a job
+        that compiled once; the figure alone for one job without compilations."""
+        count, jobs = len(cell.compilations), len(cell.jobs)
+        numbered = any(c.number is not None for c in cell.compilations)
+        if count < 2:
+            figure = TemplateRow(cell.first).number()
+            return emit(f"{figure} (1 compilation)", list(cell.rows), kind="figure") if numbered else figure
+        figure = self._ms(cell.median_ms)
+        what = (f"{count} compilations" + (f" in {jobs} jobs" if jobs > 1 else "")) if numbered else f"{jobs} jobs"
+        return emit(f"{figure} ({what}: {self._ms(cell.low)} to {self._ms(cell.high)})", list(cell.rows), kind="figure")
 
     @helper("table", markdown=True)
     def compilation_table(self, a_variant: str, b_variant: str, **filters) -> str:
-        """Per shape: each variant's latency (median over compilations, their
-        range) and a / b with its range over every pair of compilations."""
-        pairs = self.pairs(a_variant, b_variant, kind=Kind.LATENCY, **filters)
+        """Per configuration (shapes by size): each variant's latency over
+        every compilation of every job (median, range, how many compilations
+        and jobs) and a / b at the medians, with its range over every pair of
+        compilations."""
+        pairs = self._cell_pairs(a_variant, b_variant, **filters)
         la, lb = escape_cell(self.label(a_variant)), escape_cell(self.label(b_variant))
         headers = ["Shape HxW", f"{la} ms", f"{lb} ms", f"{la} / {lb}"]
         body, rows = [], []
+        firsts = [b.first for _, b in pairs]
         with cells_of(headers):
             for a, b in pairs:
-                body.append([shape_label(a.shape), self._over_compilations(a), self._over_compilations(b),
-                             self._ratio_over_compilations(a, b)])
-                rows += [a._row, b._row]
+                body.append([escape_cell(self._cell_label(b, firsts)), self._pooled_figure(a), self._pooled_figure(b),
+                             self._pooled_ratio(a, b)])
+                rows += [*a.rows, *b.rows]
         return emit(markdown_table(body, headers), rows, headers)
 
-    def _ratio_over_compilations(self, a, b) -> str:
+    def _pooled_ratio(self, a: PooledCell, b: PooledCell) -> str:
+        """``0.90x (0.81x to 1.00x)``: a / b at the medians, and over every pair of compilations."""
         d = self.decimals("ratio")
-        ratio = f"{format_number(a.value / b.value, d)}x"
-        a_medians = a._row.compilation_medians()
-        b_medians = b._row.compilation_medians()
-        if len(a_medians) < 2 or len(b_medians) < 2:
-            return ratio
-        values = [x / y for x, y in product(a_medians, b_medians)]
-        return f"{ratio} ({format_number(min(values), d)}x to {format_number(max(values), d)}x)"
+        text = f"{format_number(a.median_ms / b.median_ms, d)}x"
+        if len(a.compilations) > 1 or len(b.compilations) > 1:
+            values = [x.median_ms / y.median_ms for x, y in product(a.compilations, b.compilations)]
+            text += f" ({format_number(min(values), d)}x to {format_number(max(values), d)}x)"
+        same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
+        return emit(text, [*a.rows, *b.rows], compared=same_job, kind="ratio")
 
-    def _attributions(self, a_variant: str, b_variant: str, **filters) -> list[tuple[str, str, object, list, bool]]:
-        """``(shape, what, Attribution, rows, between variants)`` for b - a and for each variant's compilations."""
+    @helper("range")
+    def pooled_ratio_span(self, a_variant: str, b_variant: str, **filters) -> str:
+        """Range of a / b over every pair of compilations of every configuration
+        (each cell pooled over its jobs), e.g. ``0.81x to 1.01x``; a cell
+        without compilations counts with its figure."""
+        pairs = self._cell_pairs(a_variant, b_variant, **filters)
+        values = [x.median_ms / y.median_ms for a, b in pairs for x, y in product(a.compilations, b.compilations)]
+        rows = [row for a, b in pairs for row in (*a.rows, *b.rows)]
+        compared = [(x, y) for a, b in pairs for x in a.rows for y in b.rows if x.job_id == y.job_id]
+        return self.derived_span(values, "ratio", "x", restriction_text(filters), rows=rows, compared=compared)
+
+    @helper("figure")
+    def compiled_comparison(self, a_variant: str, b_variant: str, **filters) -> list[str]:
+        """One sentence per configuration (shapes by size) on what every
+        compilation of every job says about b against a: when the two cells'
+        ranges of compilation medians do not overlap, that every b compilation
+        was slower (faster) than every a compilation and by how much (the
+        smallest to the largest gap); when they overlap, that neither was
+        faster in every compilation, with both ranges; then the medians'
+        difference."""
+        lines = []
+        pairs = self._cell_pairs(a_variant, b_variant, **filters)
+        firsts = [b.first for _, b in pairs]
+        la, lb = self.label(a_variant), self.label(b_variant)
+        for a, b in pairs:
+            # the shape opens the sentence: it names the one row of the latency table the sentence is about
+            where = f"At {self._cell_label(b, firsts)}, compiled"
+            if b.low > a.high or b.high < a.low:
+                way = "slower" if b.low > a.high else "faster"
+                gaps = sorted(abs(y.median_ms - x.median_ms) for x in a.compilations for y in b.compilations)
+                text = (f"{where}, {_every(b)} of {lb} was {way} than {_every(a)} of {la}, by "
+                        f"{self._ms_span(gaps[0], gaps[-1])} ms")
+            else:
+                text = (f"{where}, {_the(b)} of {lb} ({self._ms_span(b.low, b.high)} ms) and {_the(a)} of {la} "
+                        f"({self._ms_span(a.low, a.high)} ms) overlap: neither was faster in every compilation")
+            text += (f"; the medians are {self._ms(b.median_ms)} and {self._ms(a.median_ms)} ms, {lb} minus {la} "
+                     f"{self._ms(b.median_ms - a.median_ms, True)} ms.")
+            same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
+            lines.append(emit(text, [*a.rows, *b.rows], compared=same_job))
+        return lines
+
+    @helper("range")
+    def group_change(self, group: str, a_variant: str, b_variant: str, **filters) -> str:
+        """How much more or less kernel time ``group`` takes per forward in b
+        than in a, over every pair of compilations of every configuration (each
+        cell pooled over its jobs; a profile without the group counts 0 ms):
+        ``0.054 to 0.203 ms less``, ``0.3 ms more``, or ``from 0.203 ms less to
+        0.054 ms more`` when pairs go both ways. Raises TemplateError when no
+        pair of compilations has a profile."""
+        pairs = self._cell_pairs(a_variant, b_variant, **filters)
+        values = [y.groups.get(group, 0.0) - x.groups.get(group, 0.0) for a, b in pairs
+                  for x in a.profiled for y in b.profiled]
+        if not values:
+            raise TemplateError(f"group_change({group!r}, {a_variant!r}, {b_variant!r}): no profiled pair of compilations")
+        low, high = min(values), max(values)
+        if high <= 0 or low >= 0:
+            small, large = sorted((abs(low), abs(high)))
+            amount = self._ms(small) if self._ms(small) == self._ms(large) else f"{self._ms(small)} to {self._ms(large)}"
+            text = f"{amount} ms {'less' if high <= 0 and low < 0 else 'more'}"
+        else:
+            text = f"from {self._ms(-low)} ms less to {self._ms(high)} ms more"
+        rows = [row for a, b in pairs for row in (*a.rows, *b.rows)]
+        where = restriction_text(filters)
+        same_job = [(x, y) for a, b in pairs for x in a.rows for y in b.rows if x.job_id == y.job_id]
+        return emit(f"{text} ({where})" if where else text, rows, compared=same_job)
+
+    def _attributions(self, a_variant: str, b_variant: str, **filters) -> list[tuple[str, str, object, list, list]]:
+        """``(shape, what, Attribution, rows, compared pairs)`` for b - a (pooled medians) and
+        for each variant's slowest against its fastest compilation; the compared pairs only for b - a."""
         found = []
-        for a, b in self.pairs(a_variant, b_variant, kind=Kind.LATENCY, **filters):
-            pa, pb = cell_profile(a._row), cell_profile(b._row)
-            if pa is not None and pb is not None:
-                found.append((a.shape, f"{self.label(b_variant)} minus {self.label(a_variant)}",
-                              attribute(pa[0], pb[0], pa[1], pb[1]), [a._row, b._row], True))
-            for row, variant in ((a, a_variant), (b, b_variant)):
-                spread = between_compilations(row._row)
-                if spread is not None:
-                    found.append((row.shape, f"{self.label(variant)}: slowest minus fastest compilation", spread,
-                                  [row._row], False))
+        pairs = self._cell_pairs(a_variant, b_variant, **filters)
+        firsts = [b.first for _, b in pairs]
+        for a, b in pairs:
+            label = self._cell_label(b, firsts)
+            split = pooled_attribution(a, b)
+            if split is not None:
+                same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
+                found.append((label, f"{self.label(b_variant)} minus {self.label(a_variant)}", split,
+                              [*a.rows, *b.rows], same_job))
+            for cell, variant in ((a, a_variant), (b, b_variant)):
+                between = cell.between()
+                if between is not None:
+                    found.append((label, f"{self.label(variant)}: slowest minus fastest compilation", between[2],
+                                  list(cell.rows), []))
         return found
 
     @helper("table", markdown=True)
     def attribution_table(self, a_variant: str, b_variant: str, **filters) -> str:
         """Latency differences (ms per forward) split by kernel group: b minus a
-        (medians over compilations) and, per variant, its slowest minus its
-        fastest compilation; the last column is what no group accounts for."""
+        (medians over every compilation of every job) and, per variant, its
+        slowest minus its fastest compilation; the last column is what no
+        group accounts for."""
         found = self._attributions(a_variant, b_variant, **filters)
         groups = list(dict.fromkeys(g for _, _, attribution, _, _ in found for g, _ in attribution.groups))
         headers = ["Shape HxW", "Difference", "Latency ms"] + [escape_cell(g) for g in groups] + ["Unattributed ms"]
         body, rows = [], []
         with cells_of(headers):
-            for shape, what, attribution, used, _ in found:
+            for label, what, attribution, used, compared in found:
                 deltas = dict(attribution.groups)
-                body.append([shape_label(shape), escape_cell(what), self._ms(attribution.latency_delta_ms, True)]
+                latency = emit(self._ms(attribution.latency_delta_ms, True), used, compared=compared, kind="ratio")
+                body.append([escape_cell(label), escape_cell(what), latency]
                             + [self._ms(deltas.get(g, 0.0), True) for g in groups]
                             + [self._ms(attribution.unattributed_ms, True)])
                 rows += used
@@ -98,28 +218,76 @@ class CompilationHelpers(SpanHelpers):
 
     @helper("figure")
     def attribution_sentence(self, a_variant: str, b_variant: str, **filters) -> str:
-        """b minus a per shape in words: the latency difference, the groups that
-        carry it (largest first, those of at least a tenth of it) and the rest."""
-        parts, rows = [], []
-        for shape, _, attribution, used, between_variants in self._attributions(a_variant, b_variant, **filters):
-            if not between_variants:
+        """b minus a per configuration in words: the latency difference, the
+        groups that carry it (largest first, those of at least a tenth of it)
+        and the rest."""
+        parts, rows, compared = [], [], []
+        for label, what, attribution, used, pairs in self._attributions(a_variant, b_variant, **filters):
+            if "slowest minus fastest" in what:
                 continue
             total = attribution.latency_delta_ms
             named = [f"{group} {self._ms(delta, True)} ms" for group, delta in attribution.groups
                      if total and abs(delta) >= abs(total) / 10]
-            parts.append(f"at {shape_label(shape)} {self._ms(total, True)} ms"
+            parts.append(f"at {label} {self._ms(total, True)} ms"
                          + (f" ({', '.join(named)}; unattributed {self._ms(attribution.unattributed_ms, True)} ms)"
                             if named else ""))
             rows += used
+            compared += pairs
         where = restriction_text(filters)
         text = (f"{self.label(b_variant)} minus {self.label(a_variant)}, by kernel group{f' ({where})' if where else ''}: "
                 + "; ".join(parts) if parts else f"no profiled pair of {self.label(b_variant)} and {self.label(a_variant)}")
-        return emit(text, rows)
+        return emit(text, rows, compared=compared)
 
     @helper()
     def compilation_count(self, **filters) -> int:
-        """The most independent compilations any selected latency row keeps (1 when none keeps any)."""
-        return max([len(row._row.compilation_medians()) for row in self.figures(**filters)] + [1])
+        """The most compilations any selected latency cell rests on, over every
+        job that measured it (1 when none has several)."""
+        return max([len(cell.compilations) for cell in pooled_cells(self.figures(**filters).rows)
+                    if any(c.number is not None for c in cell.compilations)] + [1])
+
+    @helper("figure")
+    def compilation_counts(self, **filters) -> str:
+        """How many compilations the selected latency cells rest on, over every
+        job: ``6``, or ``6 to 9`` when cells differ."""
+        cells = pooled_cells(self.figures(**filters).rows)
+        counts = [len(cell.compilations) for cell in cells] or [1]
+        low, high = min(counts), max(counts)
+        return emit(str(low) if low == high else f"{low} to {high}", [r for cell in cells for r in cell.rows])
+
+    @helper("figure")
+    def compilation_rule_text(self, **filters) -> str:
+        """The rule(s) the selected compiled latencies' records say set their
+        number of compilations (``compilation_rule``), in words; ``''`` when
+        no record keeps one."""
+        rules, rows = {}, []
+        for row in self.figures(kind=Kind.LATENCY, **filters).rows:
+            rule = row.result.get("compilation_rule")
+            if rule:
+                rules.setdefault(_rule_words(rule), []).append(row)
+                rows.append(row)
+        return emit("; ".join(rules), rows) if rules else ""
+
+    @helper("table", markdown=True)
+    def compilation_stops(self, **filters) -> str:
+        """One table row per compiled latency result that records its rule:
+        job, shape, variant, how many compilations, how many of the last ones
+        in a row fell inside the range of those before (``auto``), and why
+        they stopped."""
+        headers = ["Job", "Shape HxW", "Variant", "Compilations", "Last ones inside the range before them",
+                   "Stopped by"]
+        body, rows = [], []
+        selected = [row for row in self.figures(kind=Kind.LATENCY, **filters).rows if row.result.get("compilation_rule")]
+        selected.sort(key=lambda row: (shape_order(row.shape), row.job_id))
+        with cells_of(headers):
+            for row in selected:
+                rule = row.result["compilation_rule"]
+                streak = rule.get("inside_streak")
+                needed = rule.get("consecutive_inside")
+                inside = f"{streak} ({needed} needed)" if streak is not None and needed else "not recorded"
+                body.append([escape_cell(row.job_id), shape_label(row.shape), escape_cell(self.label(row.variant)),
+                             str(rule["count"]), inside, STOPPED_WORDS.get(rule["stopped"], escape_cell(rule["stopped"]))])
+                rows.append(row)
+        return emit(markdown_table(body, headers), rows, headers)
 
     @helper("table", markdown=True)
     def host_table(self, **filters) -> str:
@@ -144,6 +312,32 @@ class CompilationHelpers(SpanHelpers):
         return emit(markdown_table(body, headers), rows, headers)
 
 
+def _count(cell: PooledCell) -> str:
+    """``6 compilations``, ``9 compilations in 2 jobs``, ``1 compilation``."""
+    count, jobs = len(cell.compilations), len(cell.jobs)
+    return f"{count} compilation{'s' if count != 1 else ''}" + (f" in {jobs} jobs" if jobs > 1 else "")
+
+
+def _every(cell: PooledCell) -> str:
+    """``each of the 6 compilations``, ``each of the 9 compilations in 2 jobs``, ``the one compilation``."""
+    return f"each of the {_count(cell)}" if len(cell.compilations) > 1 else f"the one {_count(cell)[2:]}"
+
+
+def _the(cell: PooledCell) -> str:
+    """``the 6 compilations``, ``the 9 compilations in 2 jobs``, ``the one compilation``."""
+    return f"the {_count(cell)}" if len(cell.compilations) > 1 else f"the one {_count(cell)[2:]}"
+
+
+def _rule_words(rule: dict) -> str:
+    """A record's ``compilation_rule`` in words: ``a fixed 3 compilations``, or
+    ``at least 6 compilations, then more until each of the last 3 fell inside
+    the range of the ones before it, at most 12``."""
+    if rule.get("compilations") != "auto":
+        return f"a fixed {rule.get('compilations', rule['count'])} compilations"
+    return (f"at least {rule['at_least']} compilations, then more until each of the last {rule['consecutive_inside']} "
+            f"fell inside the range of the ones before it, at most {rule['at_most']}")
+
+
 def _core_range(cores) -> str:
     """``[8, 9, ..., 15]`` → ``8-15``; None → ``not pinned``."""
     if not cores:
@@ -151,3 +345,4 @@ def _core_range(cores) -> str:
     if list(cores) == list(range(min(cores), max(cores) + 1)) and len(cores) > 1:
         return f"{min(cores)}-{max(cores)}"
     return ", ".join(str(c) for c in cores)
+

@@ -145,6 +145,9 @@ class Produced:
     # For a table, the row field whose rows are compared with each other: a column per variant, or
     # (repeated_measurements) a table row per measurement key. SG212 checks each such set.
     compared_by: str = "variant"
+    # The (a, b) row pairs whose difference or ratio the text states (a ratio, a range of ratios or
+    # savings, a verdict, a side finding, an attribution row); SG203 reads which differences the README uses.
+    compared: tuple = ()
     places: list = field(default_factory=list, compare=False)
 
 
@@ -196,11 +199,13 @@ class Anchors:
         lines = text.split("\n")
         if not (lines[0].startswith("|") and lines[-1].endswith("|")):
             return text  # no GFM pipe table: left unplaced rather than broken
-        # next to the cells' text, not to their padding: mdformat strips blanks around a cell, not anchors
+        # next to the cells' text, not to their padding: mdformat strips blanks around a cell, not anchors.
+        # A delimiter row holding an anchor is no delimiter row: a table without body rows closes in its header.
+        closing = len(lines) - 1 if len(lines) > 2 else 0
+        last = len(lines[closing][:-1].rstrip(" "))
+        lines[closing] = f"{lines[closing][:last]}{CLOSE}{bits}{lines[closing][last:]}"
         first = len(lines[0]) - len(lines[0][1:].lstrip(" "))
-        last = len(lines[-1][:-1].rstrip(" "))
         lines[0] = f"{lines[0][:first]}{OPEN}{bits}{lines[0][first:]}"
-        lines[-1] = f"{lines[-1][:last]}{CLOSE}{bits}{lines[-1][last:]}"
         return "\n".join(lines)
 
     def plain(self, text: str) -> str:
@@ -278,7 +283,8 @@ def anchors_around(text: str) -> tuple[int, int]:
     return start, end
 
 
-def emit(text: str, rows=(), headers=(), compared_by: str = "variant", kind: str | None = None) -> str:
+def emit(text: str, rows=(), headers=(), compared_by: str = "variant", kind: str | None = None,
+         compared=()) -> str:
     """``text`` as a helper returns it, noted as helper output when recording
     and anchored when a template runs (:func:`anchoring`; not a table cell).
 
@@ -286,7 +292,9 @@ def emit(text: str, rows=(), headers=(), compared_by: str = "variant", kind: str
     header cells (only for a whole table, whose output is then no cell);
     ``compared_by``: see :attr:`Produced.compared_by`; ``kind``: what the
     output is (:data:`OUTPUT_KINDS`), by default the kind its helper declares
-    (:func:`helper`). Raises ValueError for an unknown kind, or none at all."""
+    (:func:`helper`); ``compared``: the ``(a, b)`` row pairs whose difference
+    or ratio the text states (:attr:`Produced.compared`). Raises ValueError
+    for an unknown kind, or none at all."""
     kind = kind or _HELPING.get()
     if kind not in OUTPUT_KINDS:
         raise ValueError(f"helper output of unknown kind {kind!r}")
@@ -295,7 +303,8 @@ def emit(text: str, rows=(), headers=(), compared_by: str = "variant", kind: str
         return text
     text = str(text)
     within = () if headers else _WITHIN.get()
-    item = Produced(kind, anchors.plain(text) if anchors else text, tuple(rows), tuple(headers), within, compared_by)
+    item = Produced(kind, anchors.plain(text) if anchors else text, tuple(rows), tuple(headers), within, compared_by,
+                    tuple(tuple(pair) for pair in compared))
     if log is not None:
         log.append(item)
     if anchors is None or within:

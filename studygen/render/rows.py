@@ -39,6 +39,19 @@ def unit_suffix(unit: str) -> str:
     return UNIT_SUFFIX.get(unit, f" {unit}")
 
 
+def shape_order(shape) -> tuple:
+    """Sort key of a shape by size: ``800x800`` (640,000 pixels) before
+    ``800x1067`` (853,600), then by its text; a shape that is not ``HxW``
+    digits (None, ``any``) after every sized one."""
+    parts = str(shape or "").split("x")
+    if len(parts) >= 2 and all(part.isdigit() for part in parts):
+        size = 1
+        for part in parts:
+            size *= int(part)
+        return (0, size, str(shape))
+    return (1, 0, str(shape or ""))
+
+
 @dataclass(frozen=True, slots=True)
 class TemplateRow:
     """One row as a template sees it: it prints as its figure (with its unit;
@@ -206,6 +219,26 @@ class ViewBase:
             raise TemplateError(f"unknown filter {', '.join(unknown)}; filters are the row fields "
                                 f"{', '.join(sorted(FILTER_FIELDS))}")
         return RowSet([r for r in self._study.rows if matches(r, filters)], filters)
+
+    @helper()
+    def ordered(self, row_set: RowSet, *fields: str) -> RowSet:
+        """``row_set`` sorted by ``fields`` in turn (default ``mode`` then
+        ``shape``): a shape by its size (``800x800`` before ``800x1067``), any
+        other field in the order its values first come; rows equal in them keep
+        their order."""
+        fields = fields or ("mode", "shape")
+        unknown = sorted(set(fields) - set(ROW_FIELDS))
+        if unknown:
+            raise TemplateError(f"ordered: unknown field {', '.join(unknown)}")
+        first: dict[str, dict] = {name: {} for name in fields}
+        for row in row_set.rows:
+            for name in fields:
+                first[name].setdefault(row.field(name), len(first[name]))
+
+        def sort_key(row: Row) -> tuple:
+            return tuple(shape_order(row.field(name)) if name == "shape" else (first[name][row.field(name)],)
+                         for name in fields)
+        return RowSet(sorted(row_set.rows, key=sort_key), row_set.filters)
 
     @helper()
     def one(self, **filters) -> TemplateRow:

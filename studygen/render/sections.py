@@ -11,7 +11,9 @@ from ..numbers import format_number
 from ..records.keys import FIELDS
 from ..records.kinds import RESULT_KINDS, Kind
 from ..study.analyses import UNCLASSIFIED_LIMIT, precision_inversions, unclassified_share
+from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
+from ..study.spread import declared_sources
 from ..study.timing import timing_signature
 from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .produced import emit, helper
@@ -78,6 +80,22 @@ class SectionHelpers(ViewBase):
                 notes.append((record.job_id, note))
         return notes
 
+    # ---- declared sources of spread ----------------------------------------------
+    @helper("figure")
+    def spread_sources(self) -> list[str]:
+        """One line per ``spread_sources`` entry of the study file: what varies
+        from job to job (``independent compilations``, ``independent engine
+        builds``, ``independent jobs``), why (its reason, as written) and how
+        far the study expects two jobs' figures to differ (``up to 2 %`` of
+        their mean, or ``no bound stated``). SG203 holds two jobs' figures
+        against these."""
+        lines = []
+        for source in declared_sources(self._study):
+            bound = (f"up to {format_number(source.up_to_percent)} % of their mean" if source.up_to_percent is not None
+                     else "no bound stated")
+            lines.append(emit(f"{source.words} ({bound}): {escape_inline(' '.join(source.reason.split()))}"))
+        return lines
+
     @helper()
     def shared_record_notes(self) -> list[tuple[str, str]]:
         """``(jobs, note)`` per distinct note of the records, in the order
@@ -116,8 +134,43 @@ class SectionHelpers(ViewBase):
         batches = len({where[7] for where in groups}) > 1
         lines = []
         for pairs in groups.values():
-            lines.append(emit(self._inversion_sentence(pairs, batches), [row for pair in pairs for row in pair]))
+            low, high = pairs[0]
+            lows, highs = self._same_key_rows(low), self._same_key_rows(high)
+            if low.backend != "tensorrt" and len({r.job_id for r in lows + highs}) > 1:
+                line = self._pooled_inversion(pooled_cell(lows), pooled_cell(highs))
+                if line:
+                    lines.append(line)
+                continue
+            lines.append(emit(self._inversion_sentence(pairs, batches), [row for pair in pairs for row in pair],
+                              compared=pairs))
         return lines
+
+    def _same_key_rows(self, row: Row) -> list[Row]:
+        """Every job's latency row with ``row``'s measurement key, in record order."""
+        return [r for r in self._study.rows if r.kind == Kind.LATENCY and r.value is not None and r.key == row.key]
+
+    def _pooled_inversion(self, low: PooledCell, high: PooledCell) -> str:
+        """A PyTorch configuration several jobs measured, as the README's other
+        figures of it read it (issue 26): each variant's median over every
+        compilation of every job (a job without compilations counts once), ''
+        when the lower precision is not the slower one at those medians. One
+        job's pair alone would state a difference the other jobs' figures may
+        not bear out."""
+        if low.median_ms <= high.median_ms:
+            return ""
+        first, ms = low.first, self.decimals("ms")
+
+        def figure(cell: PooledCell) -> str:
+            numbered = any(c.number is not None for c in cell.compilations)
+            what = f"{len(cell.compilations)} compilations in {len(cell.jobs)} jobs" if numbered else f"{len(cell.jobs)} jobs"
+            return (f"{format_number(cell.median_ms, ms)} ms ({what}: {format_number(cell.low, ms)} to "
+                    f"{format_number(cell.high, ms)})")
+
+        text = (f"{self.label(first.variant)} on {gpu_label(first.gpu)} at {shape_label(first.shape)} ({first.mode}) "
+                f"is slower than {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
+                f"against {figure(high)}.")
+        same_job = [(x, y) for x in low.rows for y in high.rows if x.job_id == y.job_id]
+        return emit(text, [*low.rows, *high.rows], compared=same_job)
 
     def _inversion_sentence(self, pairs: list[tuple[Row, Row]], batch: bool = False) -> str:
         """The lower-precision rows of ``pairs`` are slower than the higher ones:

@@ -17,6 +17,7 @@ from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_TIME_METRIC, Kind
 from ..study.rows import Row
+from ..study.spread import compilation_spread
 from .produced import emit, helper
 from .rows import RowSet, TemplateRow, ViewBase, fmt, restriction_text, unit_suffix
 
@@ -24,6 +25,18 @@ from .rows import RowSet, TemplateRow, ViewBase, fmt, restriction_text, unit_suf
 def pair_rows(pairs) -> list[Row]:
     """The rows of ``(a, b)`` template-row pairs, flattened: ``[a0, b0, a1, b1, ...]``."""
     return [row._row for pair in pairs for row in pair]
+
+
+def row_pairs(pairs) -> list[tuple[Row, Row]]:
+    """``(a, b)`` template-row pairs as row pairs (what :attr:`~.produced.Produced.compared` holds)."""
+    return [(a._row, b._row) for a, b in pairs]
+
+
+def _ends(study, row: Row) -> list[float]:
+    """The values a range over ``row`` must cover: its figure (both ends of
+    a range over unlisted rows) and each of its compilations' values."""
+    compiled = compilation_spread(study, row)
+    return [end for end in (row.low, row.high, *(compiled.values if compiled is not None else ())) if end is not None]
 
 
 class SpanHelpers(ViewBase):
@@ -40,32 +53,37 @@ class SpanHelpers(ViewBase):
     def ratio(self, numerator: TemplateRow, denominator: TemplateRow) -> str:
         """``numerator / denominator`` printed with the study's ``ratio`` precision, suffixed x."""
         return emit(format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x",
-                    [numerator._row, denominator._row])
+                    [numerator._row, denominator._row], compared=[(numerator._row, denominator._row)])
 
     @helper("ratio")
     def reduction_percent(self, before: TemplateRow, after: TemplateRow) -> str:
         """``(before - after) / before`` in %, with the study's ``percent`` precision."""
         return emit(format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%",
-                    [before._row, after._row])
+                    [before._row, after._row], compared=[(before._row, after._row)])
 
     @helper("ratio")
     def delta_points(self, before: TemplateRow, after: TemplateRow) -> str:
         """AP difference ``after - before`` in points (1 point = 0.01 AP), signed."""
         return emit(format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True),
-                    [before._row, after._row])
+                    [before._row, after._row], compared=[(before._row, after._row)])
 
     # ---- ranges ------------------------------------------------------------
     @helper("range")
     def span(self, row_set: RowSet, unit: str | None = None) -> str:
         """A range over **every** row of ``row_set`` (ranges over unlisted rows
-        count with both ends), e.g. ``0.19 to 0.409 ms``; the restriction the
-        template applied is printed after it. ``unit`` overrides the first
-        row's unit. Raises TemplateError for an empty set."""
+        count with both ends, and a compiled figure with each of its
+        independent compilations: :func:`studygen.study.spread.compilation_spread`),
+        e.g. ``0.19 to 0.409 ms``; the restriction the template applied is
+        printed after it. ``unit`` overrides the first row's unit. Raises
+        TemplateError for an empty set."""
         if not len(row_set):
             raise TemplateError(f"range over no rows: {row_set.filters}")
-        lowest = min(row_set, key=lambda row: row.low)
-        highest = max(row_set, key=lambda row: row.high)
-        low, high = fmt(lowest.low, lowest._row), fmt(highest.high, highest._row)
+        ends = [(end, row) for row in row_set.rows for end in _ends(self._study, row)]
+        if not ends:
+            raise TemplateError(f"range over rows without a figure: {row_set.filters}")
+        low_value, lowest = min(ends, key=lambda pair: pair[0])
+        high_value, highest = max(ends, key=lambda pair: pair[0])
+        low, high = fmt(low_value, lowest), fmt(high_value, highest)
         suffix = unit_suffix(unit if unit is not None else next(iter(row_set)).unit)
         text = low + suffix if low == high else f"{low} to {high}{suffix}"
         where = row_set.restriction()
@@ -73,11 +91,12 @@ class SpanHelpers(ViewBase):
 
     @helper("range")
     def derived_span(self, values: list[float], decimals_name: str, suffix: str = "", restriction: str = "",
-                     rows=()) -> str:
+                     rows=(), compared=()) -> str:
         """A range over computed values (ratios, reductions), all rows included,
         printed with the study's ``decimals_name`` precision: ``0.97x to 1.01x``,
-        ``0.11 to 0.14 ms``; ``rows`` are the row dicts the values come from
-        (recorded for checks). Raises TemplateError when ``values`` is empty."""
+        ``0.11 to 0.14 ms``; ``rows`` are the rows the values come from and
+        ``compared`` the ``(a, b)`` row pairs they compare (both recorded for
+        checks). Raises TemplateError when ``values`` is empty."""
         if not values:
             raise TemplateError("range over no values")
         d = self.decimals(decimals_name)
@@ -88,7 +107,7 @@ class SpanHelpers(ViewBase):
             text = f"{low}{suffix} to {high}{suffix}"
         else:
             text = f"{low} to {high}{suffix}"
-        return emit(f"{text} ({restriction})" if restriction else text, rows)
+        return emit(f"{text} ({restriction})" if restriction else text, rows, compared=compared)
 
     @helper()
     def pairs(self, a_variant: str, b_variant: str, match=("job_id", "shape"),
@@ -108,21 +127,24 @@ class SpanHelpers(ViewBase):
         """Range of a/b over every matching pair, e.g. ``0.97x`` or ``0.97x to 1.01x``."""
         pairs = self.pairs(a_variant, b_variant, **filters)
         values = [a.value / b.value for a, b in pairs]
-        return self.derived_span(values, "ratio", "x", restriction_text(filters), rows=pair_rows(pairs))
+        return self.derived_span(values, "ratio", "x", restriction_text(filters), rows=pair_rows(pairs),
+                                 compared=row_pairs(pairs))
 
     @helper("range")
     def reduction_span(self, a_variant: str, b_variant: str, **filters) -> str:
         """Range of (a - b) / a in % over every matching pair."""
         pairs = self.pairs(a_variant, b_variant, **filters)
         values = [100 * (a.value - b.value) / a.value for a, b in pairs]
-        return self.derived_span(values, "percent", "%", restriction_text(filters), rows=pair_rows(pairs))
+        return self.derived_span(values, "percent", "%", restriction_text(filters), rows=pair_rows(pairs),
+                                 compared=row_pairs(pairs))
 
     @helper("range")
     def delta_points_span(self, a_variant: str, b_variant: str, **filters) -> str:
         """Range of b - a in AP points over every matching pair (same job)."""
         pairs = self.pairs(a_variant, b_variant, match=("job_id",), **filters)
         values = [100 * (b.value - a.value) for a, b in pairs]
-        return self.derived_span(values, "ap_delta_points", " points", restriction_text(filters), rows=pair_rows(pairs))
+        return self.derived_span(values, "ap_delta_points", " points", restriction_text(filters), rows=pair_rows(pairs),
+                                 compared=row_pairs(pairs))
 
     @helper("range")
     def saving_span(self, group: str, a_variant: str, b_variant: str, **filters) -> str:

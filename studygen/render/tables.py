@@ -17,7 +17,7 @@ from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
 from ..study.timing import describe, timing_signature
 from .labels import escape_cell, gpu_label, shape_label, short_version
 from .produced import cells_of, emit, helper
-from .rows import RowSet, TemplateRow, fmt
+from .rows import RowSet, TemplateRow, fmt, shape_order
 from .spans import SpanHelpers
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
@@ -90,9 +90,22 @@ DERIVED = {
 }
 
 
-def ordered_keys(grid: dict[tuple, dict[str, TemplateRow]], jobs) -> list[tuple]:
+def ordered_keys(grid: dict[tuple, dict[str, TemplateRow]], jobs, index=(), sort: bool = False) -> list[tuple]:
     """The grid's index tuples: in the order of ``jobs`` (by the first listed
-    job among a tuple's cells) when given, else in the order rows came."""
+    job among a tuple's cells) when given; else, with ``sort``, by their
+    ``index`` fields in turn (a shape by its size, :func:`~.text.shape_order`;
+    any other field in the order its values first came); else in the order
+    rows came."""
+    if not jobs and sort:
+        first: list[dict] = [{} for _ in index]
+        for row_key in grid:
+            for position, value in enumerate(row_key):
+                first[position].setdefault(value, len(first[position]))
+
+        def sort_key(row_key: tuple) -> tuple:
+            return tuple(shape_order(value) if name == "shape" else (first[position][value],)
+                         for position, (name, value) in enumerate(zip(index, row_key)))
+        return sorted(grid, key=sort_key)
     if not jobs:
         return list(grid)
     order = {job: i for i, job in enumerate(jobs)}
@@ -104,7 +117,7 @@ class TableHelpers(SpanHelpers):
 
     @helper("table", markdown=True)
     def table(self, *, index=("gpu", "tensorrt"), variants=(), jobs=None, value_header="{label}",
-              derived=(), missing="not measured", **filters) -> str:
+              derived=(), sort=False, missing="not measured", **filters) -> str:
         """A Markdown table: one row per distinct ``index`` tuple, one column per
         variant (figures with their job-to-job spread), then derived columns.
 
@@ -118,6 +131,8 @@ class TableHelpers(SpanHelpers):
         generic template, which may print several latency tables (one per way
         of timing), writes "—", since a variant absent from one table may be
         measured in another (lint SG106 reads "not measured" as a declaration).
+        ``sort``: table rows sorted by their index fields (shapes by size;
+        see :func:`ordered_keys`) instead of in the order rows come.
         """
         selected = self.figures(variant=list(variants), job_id=jobs, **filters)
         grid = grid_of(selected, index)
@@ -129,7 +144,7 @@ class TableHelpers(SpanHelpers):
         headers += [header for (_, _, _, header) in derived]
         with cells_of(headers):
             body = [self._grid_line(index, row_key, grid[row_key], variants, derived, missing)
-                    for row_key in ordered_keys(grid, jobs)]
+                    for row_key in ordered_keys(grid, jobs, index, sort)]
         return emit(markdown_table(body, headers), selected.rows, headers)
 
     @helper()
@@ -178,7 +193,7 @@ class TableHelpers(SpanHelpers):
         decimals, sign = self.decimals(decimals_name), kind == "delta_points"
         low, high = (format_number(v, decimals, sign=sign) + suffix for v in (min(values), max(values)))
         return emit(low if low == high else f"{low} to {high}", [row._row for pair in pairs for row in pair],
-                    kind="ratio")
+                    kind="ratio", compared=[(a._row, b._row) for a, b in pairs])
 
     # ---- what a generic table needs to know ---------------------------------
     @helper()

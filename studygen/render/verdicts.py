@@ -64,7 +64,7 @@ class VerdictHelpers(SpanHelpers):
                 f"{round(100 * result.confidence)}% bootstrap interval of the median difference "
                 f"{ms(result.low_ms, True)} to {ms(result.high_ms, True)} ms ({result.resamples} resamples, "
                 f"seed {result.seed}): {result.verdict}")
-        return emit(text, [a._row, b._row])
+        return emit(text, [a._row, b._row], compared=[(a._row, b._row)])
 
     @helper("ap_difference")
     def ap_difference(self, a_variant: str, b_variant: str, **filters) -> str:
@@ -95,7 +95,7 @@ class VerdictHelpers(SpanHelpers):
                      f"points ({result.resamples} resamples of {result.images} images, seed {result.seed})")
         else:
             text += "; no per-image results, so no bootstrap interval"
-        return emit(text, [a._row, b._row])
+        return emit(text, [a._row, b._row], compared=[(a._row, b._row)])
 
     def _per_image(self, row: Row, path: str) -> dict:
         """The per-image results file named by a result, relative to its record (read once per render)."""

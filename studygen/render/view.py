@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import functools
 
+from ..errors import TemplateError
 from .compilations import CompilationHelpers
+from .kernel_changes import KernelChangeHelpers
 from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
+from .method_split import MethodSplitHelpers
 from .produced import helper, helper_spec
 from .sections import SectionHelpers
 from .tables import TableHelpers
@@ -30,7 +33,8 @@ from .verdicts import VerdictHelpers
 VIEW_ATTRIBUTES = ("spec", "family", "title", "decision", "model")
 
 
-class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers):
+class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers, KernelChangeHelpers,
+                MethodSplitHelpers):
     """The object templates receive as ``study``."""
 
     @classmethod
@@ -41,6 +45,31 @@ class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers
         study-file attributes."""
         declared = [name for name in dir(cls) if helper_spec(getattr(cls, name)) is not None]
         return sorted({*declared, *VIEW_ATTRIBUTES})
+
+    @helper()
+    def comparison(self, name: str) -> "StudyView":
+        """The view of the study file's ``comparisons`` entry ``name``: every
+        helper, over that entry's records only (a side measurement the
+        study's own figures do not pool). Raises TemplateError for a name the
+        study file does not declare."""
+        known = self._study.comparison_records
+        if name not in known:
+            raise TemplateError(f"comparison {name!r} is not in the study file's comparisons "
+                                f"(declared: {', '.join(known) or 'none'})")
+        return StudyView(self._study.comparison(name))
+
+    @helper()
+    def comparison_names(self) -> list[str]:
+        """Names of the study file's ``comparisons`` entries, in its order."""
+        return [entry["name"] for entry in self.spec.get("comparisons") or []]
+
+    @helper()
+    def comparison_about(self, name: str) -> str:
+        """The ``about`` text of the study file's ``comparisons`` entry ``name``."""
+        for entry in self.spec.get("comparisons") or []:
+            if entry["name"] == name:
+                return entry["about"]
+        raise TemplateError(f"comparison {name!r} is not in the study file's comparisons")
 
     # ---- labels and escaping of record strings ----------------------------
     @helper()

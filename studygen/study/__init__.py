@@ -133,6 +133,8 @@ class Study:
     records: list[Record] = field(default_factory=list)
     datasets: dict[str, Dataset] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    # The study file's ``comparisons``: name -> the records of its folder (kept apart from ``records``).
+    comparison_records: dict[str, list[Record]] = field(default_factory=dict)
 
     @property
     def family(self) -> str:
@@ -171,6 +173,13 @@ class Study:
 
     def variant_label(self, variant: str) -> str:
         return self.variants.get(variant, {}).get("label", variant)
+
+    def comparison(self, name: str) -> "Study":
+        """The study as seen through the records of its ``comparisons`` entry
+        ``name`` only (same study file and datasets, no comparisons of its
+        own): what render prints of a side measurement. Raises KeyError for a
+        name the study file does not declare."""
+        return replace(self, records=list(self.comparison_records[name]), comparison_records={}, problems=[])
 
     @functools.cached_property
     def rows(self) -> list[Row]:
@@ -241,8 +250,34 @@ def load_study(study_dir: Path, root: Path) -> Study:
             Place(rel, 0, None), f"no records: {shown_path(records_dir, root)}/ holds no *.json run record",
             no_records=True, hint=f"collect its first records: studygen collect trtexec|torch-profile|coco --family "
                                   f"{study.family} --job JOB ... (docs/study-guide.md)"))
+    _load_comparisons(study, rel)
     study.problems.extend(record_consistency_problems(study))
     return study
+
+
+def _load_comparisons(study: Study, rel: str) -> None:
+    """The records of each ``comparisons`` entry (a folder under the
+    measurements folder, see the study schema) into
+    :attr:`Study.comparison_records`; a folder that is missing or holds no
+    record, a name used twice and a bad record are problems (SG202)."""
+    for index, entry in enumerate(study.spec.get("comparisons") or []):
+        pointer = f"/comparisons/{index}"
+        if entry["name"] in study.comparison_records:
+            study.problems.append(Problem.at(rel, f"comparisons: the name {entry['name']!r} is used twice", pointer))
+            continue
+        folder = study.measurements_dir / entry["records"]
+        records = study.comparison_records[entry["name"]] = []
+        paths = _json_files(folder, study.root, study.problems) if _is_folder(folder) else []
+        if not paths:
+            study.problems.append(Problem.at(rel, f"comparisons: {shown_path(folder, study.root)}/ holds no *.json "
+                                                  f"run record", pointer + "/records"))
+            continue
+        shown_in = shown_paths_in(folder, study.root)
+        for path in paths:
+            try:
+                records.append(load_record(path, shown_in(path)))
+            except StudygenError as exc:
+                study.problems.append(Problem.of_error(exc, shown_in(path)))
 
 
 def at_yaml_line(exc: RecordError, text: str) -> RecordError:
@@ -289,7 +324,7 @@ def record_consistency_problems(study: Study) -> list[Problem]:
     job), a variant the study file does not declare."""
     problems = []
     declared, family = set(study.variants), study.family
-    for record in study.records:
+    for record in [*study.records, *(r for records in study.comparison_records.values() for r in records)]:
         if record.data["family"] != family:
             problems.append(Problem.at(record.display_path,
                                        f"family '{record.data['family']}' but the study is '{family}'",

@@ -41,16 +41,67 @@ def test_same_key_beyond_tolerance_is_an_error_naming_both_jobs(tmp_path):
     assert "0.4625 in job main" in fp8.message and "0.4637 in job per-part" in fp8.message and "spread 0.0012" in fp8.message
 
 
-def test_difference_inside_the_spread_is_an_error(tmp_path):
-    study = seed_like(tmp_path)
-    below = [f for f in sg203_reconcile.check(CheckContext(study)) if "smaller than the job-to-job spread" in f.message]
+# Templates that state the per-part job's FP8 minus fp16 (-0.0002, inside the 0.0012 FP8 spread) or not.
+STATES_PER_PART = ("{{ generated_note }}\n\n# {{ study.title }}\n\nPer-part FP8 minus fp16: "
+                   "{{ study.delta_points_span('fp16', 'fp8', job_id='per-part') }}.\n")
+STATES_EVERY_JOB = ("{{ generated_note }}\n\n# {{ study.title }}\n\nFP8 minus fp16 in every job: "
+                    "{{ study.delta_points_span('fp16', 'fp8') }}.\n")
+TABLE_OF_FIGURES = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                    "{{ study.table(index=('job_id',), variants=('fp16', 'fp8'), kind='coco_ap') }}\n")
+TABLE_WITH_DIFFERENCES = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                          "{{ study.table(index=('job_id',), variants=('fp16', 'fp8'), kind='coco_ap', "
+                          "derived=[('delta_points', 'fp16', 'fp8', 'FP8 minus fp16')]) }}\n")
+
+
+def _below(study):
+    return [f for f in sg203_reconcile.check(CheckContext(study)) if "smaller than the job-to-job spread" in f.message]
+
+
+def test_a_difference_inside_the_spread_that_the_readme_states_is_an_error_at_that_line(tmp_path):
+    study = seed_like(tmp_path, template=STATES_PER_PART)
+    (finding,) = _below(study)
     # per-part job: 0.4637 - 0.4639 = -0.0002, inside the FP8 spread 0.4625..0.4637 (0.0012);
     # main job: 0.4625 - 0.4644 = -0.0019, outside it, so not reported.
-    assert len(below) == 1
-    finding = below[0]
-    assert finding.file == "measurements/toy/per-part.json" and finding.pointer == "/results/1/value"
+    assert finding.file == "families/toy/README.md" and finding.severity == ERROR
+    lines = readme_lines(study)
+    assert lines[finding.line - 1] == "Per-part FP8 minus fp16: -0.02 points (in job per-part only)."
     assert "FP8 minus fp16 in job per-part is -0.0002 (0.4637 vs 0.4639)" in finding.message
     assert "spread 0.0012" in finding.message and "0.4625 in job main to 0.4637 in job per-part" in finding.message
+    assert finding.message.endswith('the README states it: "-0.02 points (in job per-part only)"')
+    assert finding.key.startswith("toy|0123456|fp8|")  # waivers name the FP8 figure's key
+
+
+def test_a_difference_inside_the_spread_nobody_states_is_no_finding(tmp_path):
+    # the minimal template, and a table that prints each figure with its job-to-job spread
+    assert _below(seed_like(tmp_path / "minimal")) == []
+    study = seed_like(tmp_path / "figures", template=TABLE_OF_FIGURES)
+    assert "| per-part | 0.4639 (2 jobs: 0.4639 to 0.4644) | 0.4637 (2 jobs: 0.4625 to 0.4637) |" in readme_lines(study)
+    assert _below(study) == []
+
+
+def test_a_difference_stated_over_every_job_shows_the_spread_and_is_no_finding(tmp_path):
+    # -0.19 (main) and -0.02 (per-part) in one range: the reader sees both jobs
+    study = seed_like(tmp_path, template=STATES_EVERY_JOB)
+    assert "FP8 minus fp16 in every job: -0.19 to -0.02 points." in readme_lines(study)
+    assert _below(study) == []
+
+
+def test_a_difference_the_template_computes_but_does_not_print_is_no_finding(tmp_path):
+    # the H200 template sets a helper's output aside and prints it only under a condition: the per-part
+    # job's FP8 minus fp16 (-0.0002, inside the 0.0012 spread) computed and never shown is not stated
+    unprinted = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                 "{% set kept = study.delta_points_span('fp16', 'fp8', job_id='per-part') %}"
+                 "{% if kept == 'never' %}{{ kept }}{% endif %}Nothing compared here.\n")
+    study = seed_like(tmp_path, template=unprinted)
+    assert "-0.02 points" not in "\n".join(readme_lines(study))
+    assert _below(study) == []
+
+
+def test_a_derived_cell_of_one_job_states_its_difference(tmp_path):
+    study = seed_like(tmp_path, template=TABLE_WITH_DIFFERENCES)
+    (finding,) = _below(study)
+    assert readme_lines(study)[finding.line - 1].startswith("| per-part |")
+    assert finding.message.endswith('the README states it: "-0.02"')
 
 
 def test_within_tolerance_and_single_jobs_pass(tmp_path):
@@ -296,10 +347,11 @@ def test_a_declared_compilation_spread_explains_two_compilations(tmp_path):
     # a declared spread still counts as the noise a variant difference is held against.
     tight = [record("a", [_compiled("fp16", 5.00, A_REPEATS), _compiled("fp8", 4.95, [4.95, 4.96, 4.94])]),
              record("b", [_compiled("fp16", 5.11, B_SEPARATED), _compiled("fp8", 4.96, [4.96, 4.95, 4.97])])]
-    below = [f for f in sg203_reconcile.check(CheckContext(load(tmp_path / "tight", study=spec(spread_sources=[source]),
-                                                                records=tight)))
-             if "smaller than the job-to-job spread" in f.message]
-    assert [f.file for f in below] == ["measurements/toy/a.json"]
+    ratio = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+             "{{ study.table(index=('job_id',), variants=('fp16', 'fp8'), kind='latency', "
+             "derived=[('ratio', 'fp16', 'fp8', 'fp16 / FP8')]) }}\n")
+    below = _below(load(tmp_path / "tight", study=spec(spread_sources=[source]), records=tight, template=ratio))
+    assert [f.file for f in below] == ["families/toy/README.md"]
     assert "FP8 minus fp16 in job a is -0.05 (4.95 vs 5.0)" in below[0].message
 
 

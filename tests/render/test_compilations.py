@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import pytest
 
+from studygen.errors import TemplateError
+
 from .views import H200, printed, view_of
 
 
@@ -68,3 +70,60 @@ def test_compilation_count_and_host_table(h200):
     # cv 0.218873, pinned_cores 8..15
     row = [cell.strip() for cell in text.splitlines()[2].split("|")[1:-1]]
     assert row == ["h200-eager", "eager", "800 x 800", "fp16", "39.037", "38.601", "38.601", "21.9%", "8-15"]
+
+
+def test_group_change_says_less_or_more_never_a_negative_saving(h200):
+    # kernel_time compilations[*].groups["GEMM/MatMul"], read from the records:
+    # 800x800 fp16 0.8599, 1.006245, 0.99973, 0.84681, 0.94491, 0.843932; fp8 0.799545, 0.897762, 0.851026,
+    #   0.800832, 0.84033, 0.803766: FP8 minus fp16 over every pair -0.2067 (0.799545 - 1.006245) to +0.0538
+    #   (0.897762 - 0.843932)
+    # 800x1067 fp16 0.977608, 1.18535, 0.986845, 1.179584, 0.979916, 1.18445; fp8 0.909601, 0.97297, 0.918903,
+    #   0.913221, 0.912863, 0.976413: -0.2757 (0.909601 - 1.18535) to -0.0012 (0.976413 - 0.977608)
+    both, (entry,) = printed(h200.group_change, "GEMM/MatMul", "fp16", "fp8", mode="compile")
+    assert both == "from 0.276 ms less to 0.054 ms more (mode compile only)"
+    assert entry.kind == "range" and len(entry.rows) == 4
+    assert {(a.job_id, b.job_id) for a, b in entry.compared} == {("h200-compile-800x800",) * 2,
+                                                                ("h200-compile-800x1067",) * 2}
+    assert h200.group_change("GEMM/MatMul", "fp16", "fp8", mode="compile", shape="800x1067") == \
+        "0.001 to 0.276 ms less (mode compile, at 800 x 1067 only)"
+    # the other way round every difference changes sign
+    assert h200.group_change("GEMM/MatMul", "fp8", "fp16", mode="compile", shape="800x1067") == \
+        "0.001 to 0.276 ms more (mode compile, at 800 x 1067 only)"
+    # FP8's casts: fp16 has no Quantize/Dequantize group (0 ms), so every pair is more
+    casts = h200.group_change("Quantize/Dequantize", "fp16", "fp8", mode="compile", shape="800x800")
+    assert casts.endswith(" ms more (mode compile, at 800 x 800 only)") and not casts.startswith("from")
+    with pytest.raises(TemplateError, match="no profiled pair"):
+        h200.group_change("GEMM/MatMul", "fp16", "fp8", mode="eager", shape="640x640")
+
+
+def test_kernel_changes_name_the_grid_sampling_kernels_that_changed_launch(h200):
+    # h200-compile-800x800.json, fp16 kernel_time compilations 3 (fastest, 8.220528 ms) and 4 (slowest,
+    # 8.873408 ms): GridSample 6.356912 and 7.098933 ms (+0.742021). Of the ten grid-sampling kernels each lists,
+    # one 1.284926 ms pointwise kernel of 26588 blocks x 256 threads became 13294 x 128 at 1.960716 ms (+0.67579)
+    text, recorded = printed(h200.kernel_changes, "GridSample", mode="compile")
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in text.splitlines()[2:]]
+    fp16 = [row for row in rows if row[:2] == ["800 x 800", "fp16"]]
+    assert fp16[0] == ["800 x 800", "fp16", "all GridSample kernels",
+                       "compilation 3 of job h200-compile-800x800 (8.221 ms)",
+                       "compilation 4 of job h200-compile-800x800 (8.873 ms)", "+0.742"]
+    assert fp16[1][3:] == ["26588 blocks x 256 threads, 1.285 ms", "13294 blocks x 128 threads, 1.961 ms", "+0.676"]
+    assert fp16[1][2].startswith("pointwise kernel 2 of 8: triton_poi_fused_addmm_bitwise_not_grid_sampler")
+    assert fp16[-1][2:] == ["every other kernel of the group", "", "", "+0.011"]
+    # the changed kernels and the rest add up to the group's difference (0.742021 ms), to rounding
+    assert abs(sum(float(row[5]) for row in fp16[1:]) - 0.742021) < 0.002
+    # each variant of each shape comes once, shapes by size, variants in the study file's order
+    assert list(dict.fromkeys((row[0], row[1]) for row in rows)) == [
+        ("800 x 800", "fp16"), ("800 x 800", "FP8 recipe (72 linears)"),
+        ("800 x 1067", "fp16"), ("800 x 1067", "FP8 recipe (72 linears)")]
+    # at 800 x 1067 fp16's GridSample did not differ between its compilations, so no kernels were kept
+    assert [row[2] for row in rows if row[:2] == ["800 x 1067", "fp16"]] == [
+        "GridSample kernels not kept for both compilations"]
+    assert recorded[-1].kind == "table" and len(recorded[-1].rows) == 4
+
+
+def test_inductor_settings_say_what_each_record_kept(h200):
+    # schema_version 2 records whose compile block names no setting: the defaults
+    assert h200.inductor_settings() == "Inductor's defaults"
+    # the side job (inductor-settings/h200-compile-800x800-fixed-pointwise.json) switched pointwise autotuning off
+    assert h200.comparison("fixed-pointwise").inductor_settings() == "triton.autotune_pointwise = False"
+    assert h200.inductor_settings(shape="640x640") == "no compiled figure"

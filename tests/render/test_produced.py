@@ -57,6 +57,20 @@ def test_a_table_is_anchored_inside_its_cells_and_formats_as_without_anchors():
     assert readme[:start] == "Intro.\n\n| " and readme[end:] == "    |\n"  # the cell's padding after its text
 
 
+def test_a_table_without_body_rows_formats_as_without_anchors():
+    # The H200 template's agreement table when no job measured agreement: a header and its delimiter
+    # row only. An anchor in the delimiter row would make it no table to mdformat, so that the README
+    # would change when formatted again (SG104, found by tests/robustness/test_h200_jobs_property.py).
+    header_only = "| Metric   | fp8 (ratio)   |\n|----------|---------------|"
+    with recording() as log, anchoring() as anchors:
+        table = emit(kind="table", text=header_only, headers=["Metric", "fp8 (ratio)"])
+    readme = anchors.strip(format_markdown(f"Intro.\n\n{table}\n"))
+    assert readme == format_markdown(f"Intro.\n\n{header_only}\n")
+    assert readme.endswith("| Metric | fp8 (ratio) |\n| ------ | ----------- |\n")
+    (start, end), = log[0].places
+    assert readme[start:end] == "Metric | fp8 (ratio)"  # placed by its header, the only cells it has
+
+
 def test_a_whole_table_is_no_cell_even_while_cells_are_built():
     table = "| a |\n| - |\n| 1 |"
     with recording() as log, anchoring() as anchors:

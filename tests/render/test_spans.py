@@ -58,16 +58,18 @@ def test_the_bottom_is_the_lowest_bottom_not_the_lowest_top(detr):
 
 
 def test_every_row_counts_first_and_last_included(h200):
-    # fp16 compiled profiled totals (each the median compilation's): h200-compile-800x800.json
-    # /results/3/profiled_total_ms = 8.372647 (the lowest) and h200-compile-800x1067.json /results/3 = 12.697537
-    # (the highest); the study file prints kernel times with 3 decimals (precision: kernel_ms: 3)
+    # fp16 compiled profiled totals: each row's figure is its median compilation's (h200-compile-800x800.json
+    # /results/3/profiled_total_ms = 8.372647, h200-compile-800x1067.json /results/3 = 12.697537), and the range
+    # covers each compilation's (/results/3/compilations/*/profiled_total_ms: 8.29936 the lowest, at 800x800;
+    # 12.764659 the highest, at 800x1067); the study file prints kernel times with 3 decimals (kernel_ms: 3)
     text, (entry,) = printed(h200.span, h200.figures(metric="kernel_time", group="total", mode="compile", variant="fp16"))
-    assert text == "8.373 to 12.698 ms (mode compile only)"
+    assert text == "8.299 to 12.765 ms (mode compile only)"
     assert sorted(places(entry.rows)) == [("h200-compile-800x1067", "/results/3/profiled_total_ms"),
                                           ("h200-compile-800x800", "/results/3/profiled_total_ms")]
-    # GridSample: 6.407668 (h200-compile-800x800 /results/3/groups/0), 10.413091 (-800x1067 /results/3/groups/0)
+    # GridSample over the compilations (/results/3/compilations/*/groups/GridSample): 6.356912 (800x800)
+    # to 10.416097 (800x1067)
     assert h200.span(h200.figures(metric="kernel_time", group="GridSample", mode="compile", variant="fp16")) == \
-        "6.408 to 10.413 ms (mode compile only)"
+        "6.357 to 10.416 ms (mode compile only)"
 
 
 def test_restriction_names_every_narrowing_filter(detr, h200):
@@ -78,9 +80,10 @@ def test_restriction_names_every_narrowing_filter(detr, h200):
     # fp16 eager: h200-eager.json /results/19/value_ms = 39.037216 (800x800), /results/27 = 29.96568 (800x1067)
     assert h200.span(h200.figures(kind="latency", variant="fp16", mode="eager")) == \
         "29.966 to 39.037 ms (mode eager only)"
-    # fp16 compiled at 800x800: h200-compile-800x800.json /results/2/value_ms = 8.304952, one row
+    # fp16 compiled at 800x800: one row (h200-compile-800x800.json /results/2/value_ms = 8.304952), ranging over
+    # its compilations' medians (/results/2/compilations/*/median_ms: 8.220528 to 8.873408)
     assert h200.span(h200.figures(kind="latency", variant="fp16", mode="compile", shape="800x800")) == \
-        "8.305 ms (mode compile, at 800 x 800 only)"
+        "8.221 to 8.873 ms (mode compile, at 800 x 800 only)"
     # every latency row: b300-trt11.4 fp8 800x800 = 5.764 is the lowest, b200-trt11.4 fp8 800x1067 = 15.230 the
     # highest (printed with the digits the record carries); kind and variant select, they restrict nothing
     assert detr.span(detr.figures(kind="latency")) == "5.764 to 15.230 ms"
@@ -105,9 +108,12 @@ def test_one_value_prints_once_and_unit_can_be_overridden(h200):
     rows = h200.figures(kind="quantization", variant="fp8")
     assert len(rows) == 1
     assert h200.span(rows, unit="") == "72"
-    # h200-compile-800x800.json /results/2/value_ms = 8.304952
+    # h200-compile-800x800.json /results/2: its compilations' medians 8.220528 to 8.873408 (one row, a range)
     assert h200.span(h200.figures(kind="latency", variant="fp16", job_id="h200-compile-800x800", shape="800x800"),
-                     unit="s") == "8.305 s (in job h200-compile-800x800, at 800 x 800 only)"
+                     unit="s") == "8.221 to 8.873 s (in job h200-compile-800x800, at 800 x 800 only)"
+    # one value prints once: the eager job's fp16 at 800x800 (h200-eager.json /results/19/value_ms = 39.037216)
+    assert h200.span(h200.figures(kind="latency", variant="fp16", mode="eager", shape="800x800"), unit="s") == \
+        "39.037 s (mode eager, at 800 x 800 only)"
 
 
 def test_a_range_over_no_rows_is_a_template_error(detr):

@@ -116,13 +116,36 @@ def test_a_group_one_compilation_lacks_differs_and_without_forwards_any_differen
     without = {"kind": "kernel_time", "profiled_total_ms": 1.9, "groups": [{"group": "GEMM/MatMul", "time_ms": 1.9}]}
     assert differing_groups([with_quantize, without]) == ["Quantize/Dequantize"]
     assert differing_groups([without, with_quantize]) == ["Quantize/Dequantize"]
-    nudged = {"kind": "kernel_time", "profiled_total_ms": 1.901, "groups": [{"group": "GEMM/MatMul", "time_ms": 1.901}]}
+    # 1.9 against 1.91 ms: 0.01 ms apart, above half a percent of the median total (0.005 x 1.905 = 0.0095 ms)
+    nudged = {"kind": "kernel_time", "profiled_total_ms": 1.91, "groups": [{"group": "GEMM/MatMul", "time_ms": 1.91}]}
     assert differing_groups([without, nudged]) == ["GEMM/MatMul"]
     assert differing_groups([without, without]) == [] and "differing_groups" not in merge_kernels([without], 0)
     # a forward without the group counts 0 ms: its range is the group's whole time
     gappy = _profiled(6.4, [6.4, 6.4], 0.4, [0.4, 0.4])
     gappy["per_iteration"][1]["groups"].pop("Conv")
     assert "Conv" not in differing_groups([gappy, _profiled(6.4, [6.4, 6.4], 0.79, [0.79, 0.79])])
+
+
+def test_a_group_that_moves_by_less_than_half_a_percent_of_the_forward_keeps_no_kernels():
+    # One H200 compilation pair, read off h200-compile-800x800.json (fp16, compilations 3 and 4): under CUDA
+    # graphs one compilation's forwards agree to microseconds, so "other" (0.0362 vs 0.0343 ms) and Conv
+    # (0.4134 vs 0.4204 ms) range wider between the compilations than between forwards, but by less than half a
+    # percent of the forward (0.005 x 8.3 = 0.0415 ms); GEMM/MatMul (0.945 vs 0.792 ms) by more.
+    def profile(gemm, conv, other, jitter):
+        total = round(gemm + conv + other + 6.9, 6)
+        forwards = [{"label": f"forward {k}", "profiled_total_ms": total,
+                     "groups": {"GEMM/MatMul": round(gemm + d, 6), "Conv": round(conv + d, 6), "other": round(other + d, 6)}}
+                    for k, d in enumerate((0.0, jitter), 1)]
+        return {"kind": "kernel_time", "profiled_total_ms": total, "per_iteration": forwards,
+                "groups": [{"group": "GEMM/MatMul", "time_ms": gemm}, {"group": "Conv", "time_ms": conv},
+                           {"group": "other", "time_ms": other}]}
+
+    pair = [profile(0.945, 0.4134, 0.0362, 0.0004), profile(0.792, 0.4204, 0.0343, 0.0004)]
+    assert differing_groups(pair) == ["GEMM/MatMul"]
+    # the floor is a share of the forward: the same Conv move (0.007 ms) in a forward of 1.2 ms (floor 0.006 ms)
+    # counts, "other" (0.0019 ms) still does not
+    small = [{**p, "profiled_total_ms": 1.2} for p in pair]
+    assert differing_groups(small) == ["GEMM/MatMul", "Conv"]
 
 
 def test_merge_of_an_even_count_keeps_the_lower_middle_profile_and_the_middle_median():
