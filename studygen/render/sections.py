@@ -364,9 +364,19 @@ class SectionHelpers(ViewBase):
                 gaps.append(f"Unstable timing in job {row.job_id} ({where}): "
                             f"{row.unstable_reason or 'flagged unstable'}.")
         for w in self.spec.get("waivers", []):
-            target = self.describe_key(w["key"]) if w.get("key") else w.get("match") or f"README line {w.get('line')}"
+            target = self._gap_target(w, f"README line {w.get('line')}")
             gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")
         for e in self.spec.get("explanations", []):
-            target = self.describe_key(e["key"]) if e.get("key") else e.get("match") or "study"
+            target = self._gap_target(e, "study")
             gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
         return [emit(escape_inline(g)) for g in gaps]
+
+    def _gap_target(self, entry: dict, otherwise: str) -> str:
+        """What a waiver or explanation covers, in words: its measurement key
+        described, or the findings its ``match`` text selects (a match is a
+        piece of a finding's message, such as ``kernel time attention: ``,
+        so it is quoted without its trailing separators), else ``otherwise``."""
+        if entry.get("key"):
+            return self.describe_key(entry["key"])
+        match = (entry.get("match") or "").strip(" :;,")
+        return f'findings matching "{match}"' if match else otherwise

@@ -167,10 +167,10 @@ def test_known_gaps_admit_waivers_explanations_unpublished_ids_and_unstable_timi
                     "Unstable timing in job job (fp16, 800 x 800): CV 7 % over all samples exceeds 5 %.",
                     "Unstable timing in job job (FP8, 800 x 800): flagged unstable.",
                     "Waived SG203 (toy|x): two jobs differ, kept",
-                    "Waived SG207 (kernel time): expected outlier",
+                    "Waived SG207 (findings matching \"kernel time\"): expected outlier",
                     "Waived SG101 (README line 7): range over the rows shown",
                     "Explained SG208 (study): FP8 casts cost more than they save.",
-                    "Explained SG205 (val-8): kept for a later study"]
+                    "Explained SG205 (findings matching \"val-8\"): kept for a later study"]
     assert [e.kind for e in recorded] == ["gap"] * 8
     # a measurement key in words (b200-trt11.4.json /results/6: fp16 AP on B200, TensorRT 11.4, held-out set)
     assert detr.describe_key(key) == "fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400"
@@ -215,3 +215,15 @@ def test_inversions_of_runs_without_a_shape_say_no_shape(tmp_path):
     assert study.precision_inversions() == [
         "FP8 is slower than fp16 on H200 with TensorRT 11.4: 5.5 ms against 5.0 ms (job job).",
         "FP8 on H200 (eager) is slower than fp16 with 9.9 ms against 9.0 ms."]
+
+
+def test_a_match_under_known_gaps_is_quoted_without_its_separators(tmp_path):
+    # a match is a piece of a finding's message ("kernel time attention: "); printed raw it read
+    # "Explained SG207 (kernel time attention: ): ..." (issue 22, generic-template defects)
+    explanations = [{"code": "SG207", "match": "kernel time attention: ", "text": "Two stacks, two kernels."}]
+    waivers = [{"code": "SG209", "match": "has no revision", "reason": "not published"}]
+    study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])],
+                           study=spec(waivers=waivers, explanations=explanations)))
+    gaps, _ = printed(study.known_gaps)
+    assert gaps[-2:] == ['Waived SG209 (findings matching "has no revision"): not published',
+                         'Explained SG207 (findings matching "kernel time attention"): Two stacks, two kernels.']
