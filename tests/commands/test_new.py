@@ -93,8 +93,8 @@ def test_issue_14_acceptance_new_collect_render_check_exit_0_and_state_the_gaps(
     readme = (tmp_path / "families/demo/README.md").read_text()
     # trt10.16_build-and-run.log line 572: "GPU Compute Time: ... median = 0.0361328 ms"
     assert "| H100 PCIe | 0.0361328 |" in readme
-    assert "- Waived SG209 (has no revision): written by studygen new without --revision" in readme
-    assert "- Waived SG209 (has no repository commit): " in readme
+    assert "- Waived SG209 (findings matching \"has no revision\"): written by studygen new without --revision" in readme
+    assert "- Waived SG209 (findings matching \"has no repository commit\"): " in readme
 
 
 def test_new_never_overwrites(tmp_path, run_cli):
