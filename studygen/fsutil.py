@@ -105,8 +105,11 @@ class _DeferredInterrupt:
                 signal.raise_signal(signal.SIGINT)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically (temp file + fsync + rename).
+def atomic_write_bytes(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """Replace ``path`` with ``data`` atomically (temp file + fsync + rename);
+    with ``exclusive``, create it only if absent (the temp file is hard-linked
+    to ``path``, so of two processes at once exactly one creates it and the
+    other gets FileExistsError, nothing overwritten).
 
     An interrupt (Ctrl-C, SIGINT) at any point leaves ``path`` old or new and
     no temp file: SIGINT is held back while the temp file is created and
@@ -137,7 +140,11 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
+        if exclusive:
+            os.link(tmp_name, path)  # FileExistsError when another writer made it first
+            os.unlink(tmp_name)
+        else:
+            os.replace(tmp_name, path)
         _fsync_folder(path.parent)
     except BaseException:
         try:
@@ -334,9 +341,9 @@ def _drop_lock_file(key: str, fd: int) -> None:
         os.close(fd)
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """UTF-8 text, written with :func:`atomic_write_bytes`."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: Path, text: str, *, exclusive: bool = False) -> None:
+    """UTF-8 text, written with :func:`atomic_write_bytes` (``exclusive``: only if absent)."""
+    atomic_write_bytes(path, text.encode("utf-8"), exclusive=exclusive)
 
 
 def dump_json(document, *, indent: int | str | None = 2) -> str:

@@ -47,16 +47,14 @@ def read_input_text(path: Path, display: str | None = None) -> str:
 
 
 def file_sha256(path: Path, display: str | None = None) -> str:
-    """sha256 (hex) of the bytes of ``path``, read in 1 MiB pieces (as stored:
-    a gzip file's compressed bytes). Raises InputError when it cannot be read."""
-    digest = hashlib.sha256()
+    """sha256 (hex) of the bytes of ``path`` as stored (a gzip file's
+    compressed bytes), read piece by piece by :func:`hashlib.file_digest`.
+    Raises InputError when it cannot be read."""
     try:
         with path.open("rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
+            return hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=display or shown_path(path)) from None
-    return digest.hexdigest()
 
 
 def _read_gzip_text(path: Path, display: str) -> str:

@@ -132,13 +132,17 @@ def run_new(options: NewOptions) -> Path:
     variants = parse_variants(options.variants)
     root = project_root(options.root)
     path = root / "families" / options.family / STUDY_FILE
+    exists = UsageError(f"{shown_path(path, root)} exists already: edit it (studygen new never overwrites)")
     if path.exists():
-        raise UsageError(f"{shown_path(path, root)} exists already: edit it (studygen new never overwrites)")
+        raise exists
     text = study_text(options, variants)
     # What new writes must load: validate against the study schema before anything is written.
     validate_document("study", yaml.safe_load(text), path=shown_path(path, root), text=None)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, text)
+    try:
+        atomic_write_text(path, text, exclusive=True)  # a second `new` at the same moment does not overwrite
+    except FileExistsError:
+        raise exists from None
     return path
 
 

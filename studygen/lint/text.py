@@ -100,7 +100,7 @@ def label_tokens(normalized_text: str) -> tuple[str, ...]:
     (``'on tensorrt 11.4.'`` -> ``['on', 'tensorrt', '11.4']``)."""
     # a token starts with a letter or digit, so stripping its tail never empties it
     tokens = tuple(t.rstrip(".-") if t[-1] in ".-" else t for t in _LABEL_TOKEN_RE.findall(normalized_text))
-    if "trt" in tokens:
+    if not _SYNONYMS.keys().isdisjoint(tokens):  # any synonym, not only the first one listed
         tokens = tuple(_SYNONYMS.get(t, t) for t in tokens)
     return tokens
 

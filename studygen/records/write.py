@@ -342,6 +342,8 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
     drafts: list[Draft] = []
 
     def attempt() -> list[tuple[Path, str]]:
+        # again under the lock: two collects of JOB-A and job-a at once must not both pass
+        refuse_case_twin(path, measurements_dir)
         draft = build_document(path, family, job_id, provenance, new_results, description=description, replace=replace)
         drafts.append(draft)
         if not draft.added and not draft.provenance_filled:

@@ -28,6 +28,7 @@ from ..records.kinds import Kind
 from ..study.rows import Row
 from .drawing import Point, draw_kernel_times, draw_latency
 from .labels import gpu_label, shape_label, short_version
+from .rows import shape_order
 
 STAMP_PREFIX = b"<!-- studygen figure: inputs sha256:"
 
@@ -237,7 +238,7 @@ def latency_chart(study) -> Chart:
     if not rows:
         return Chart(Kind.LATENCY, path, "", "the records hold no latency with a shape"
                      + (f" and {timing}" if timing else ""))
-    shapes = sorted({r.shape for r in rows}, key=lambda s: tuple(int(v) for v in s.split("x")))
+    shapes = sorted({r.shape for r in rows}, key=shape_order)
     by_panel: dict[tuple[str, str], list[Row]] = {}  # (shape, variant) -> its rows, in row order
     for row in rows:
         by_panel.setdefault((row.shape, row.variant), []).append(row)

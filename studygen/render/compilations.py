@@ -242,14 +242,19 @@ class CompilationHelpers(SpanHelpers):
     def compilation_count(self, **filters) -> int:
         """The most compilations any selected latency cell rests on, over every
         job that measured it (1 when none has several)."""
-        return max([len(cell.compilations) for cell in pooled_cells(self.figures(**filters).rows)
-                    if any(c.number is not None for c in cell.compilations)] + [1])
+        return max([len(cell.compilations) for cell in self._compiled_cells(**filters)] + [1])
+
+    def _compiled_cells(self, **filters) -> list:
+        """The selected latency cells (:func:`pooled_cells`) that rest on
+        numbered compilations: an eager cell's "compilations" are its jobs."""
+        return [cell for cell in pooled_cells(self.figures(**filters).rows)
+                if any(c.number is not None for c in cell.compilations)]
 
     @helper("figure")
     def compilation_counts(self, **filters) -> str:
         """How many compilations the selected latency cells rest on, over every
         job: ``6``, or ``6 to 9`` when cells differ."""
-        cells = pooled_cells(self.figures(**filters).rows)
+        cells = self._compiled_cells(**filters)
         counts = [len(cell.compilations) for cell in cells] or [1]
         low, high = min(counts), max(counts)
         return emit(str(low) if low == high else f"{low} to {high}", [r for cell in cells for r in cell.rows])

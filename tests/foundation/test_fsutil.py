@@ -143,3 +143,17 @@ def test_a_lock_path_that_is_a_symbolic_link_is_refused_and_its_target_not_creat
     assert raised.value.message == (f"cannot lock the folder for writing: {fsutil.LOCK_FILE} there is a symbolic "
                                     "link (studygen makes its own lock file; remove the link)")
     assert not target.exists()
+
+
+def test_an_exclusive_write_never_replaces_a_file_another_writer_made(tmp_path):
+    # studygen new: two runs at once must not overwrite each other's study file
+    from studygen.fsutil import atomic_write_text
+
+    target = tmp_path / "study.yaml"
+    atomic_write_text(target, "first\n", exclusive=True)
+    with pytest.raises(FileExistsError):
+        atomic_write_text(target, "second\n", exclusive=True)
+    assert target.read_text() == "first\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["study.yaml"]  # no temp file left
+    atomic_write_text(target, "third\n")  # the default still replaces
+    assert target.read_text() == "third\n"

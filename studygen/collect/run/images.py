@@ -16,12 +16,12 @@ standard deviation that the Deformable DETR image processor uses.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputError, RecordError
 from ...digests import image_ids_sha256
+from ..inputs import file_sha256
 
 SOURCE = "skimage.data"
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
@@ -49,11 +49,6 @@ def shipped_file(name: str) -> Path:
     if not matches:
         raise InputError(f"skimage.data has no shipped image file for {name!r} (looked for {stem}.* in {folder})")
     return matches[0]
-
-
-def file_sha256(path: Path) -> str:
-    """sha256 (hex) of a file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def load_photo(name: str) -> Photo:
