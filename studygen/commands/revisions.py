@@ -33,7 +33,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
+from ..textio import read_bytes
 
 # Folders of a project root that hold what a study is made of.
 STUDY_FOLDERS = ("families", "measurements", "templates")
@@ -233,9 +234,9 @@ def list_working_tree(repo: Repository, root: Path, folders) -> dict[str, Entry]
             dirnames.sort()
             for name in sorted(filenames):
                 full = Path(dirpath) / name
-                try:
-                    content = full.read_bytes()
-                except OSError:
+                try:  # the guarded reader: a FIFO or device under the folder hung diff
+                    content = read_bytes(full)
+                except InputError:
                     continue
                 files[full.relative_to(root).as_posix()] = Entry(blob_id(content, repo.object_format))
     return files

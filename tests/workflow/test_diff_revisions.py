@@ -66,6 +66,14 @@ def test_the_working_tree_lists_what_a_loader_reads(repo):
     assert "templates/outside.json" not in files  # a dangling link: nothing to read
 
 
+def test_a_fifo_in_the_working_tree_is_left_out_not_waited_on(repo):
+    # reading a named pipe blocks until a writer comes: diff hung on one under measurements/
+    info = revisions.repository_of(repo / "studies")
+    os.mkfifo(repo / "studies" / "measurements" / "toy" / "pipe.json")
+    files = revisions.list_working_tree(info, repo / "studies", revisions.STUDY_FOLDERS)
+    assert "measurements/toy/pipe.json" not in files and "measurements/toy/a.json" in files
+
+
 def test_materialize_writes_files_and_links_that_stay_inside(repo, tmp_path):
     info = revisions.repository_of(repo / "studies")
     commit_id = revisions.resolve(info, "HEAD")
