@@ -16,6 +16,16 @@ hedging. The finding sits on the line of the sentence's first outcome.
 - a table row with a cell "not measured" / "not run" / "not tried" (its
   row labels name the configuration).
 
+A qualifier after a declaration scopes it: "FP16 was not measured on an
+Orin", "we did not measure INT8 at 1280 x 720", "... with TensorRT 10.3"
+declare FP16 on an Orin, INT8 at 1280x720, ... (a word with a digit, a name
+with a capital, a configuration word; "on an A2 or the L40S" declares
+both), while a reason, a document place or an unspecific word ("in this
+study", "for lack of time", "on any GPU", "in Section 4") leaves the
+declaration whole (:func:`qualified`). A row's "not measured" cells declare
+the row's label with their own column's words ("fp32" of "fp32 (ms)"
+beside "fp16 (ms)"), not the row's other figures.
+
 A configuration is the set of its words (``b300``, ``tensorrt``, ``11.1``;
 generic words such as "comparison" or "column" left out, a hyphenated name
 also read as its parts, formats and counts written in words read as their
@@ -32,8 +42,12 @@ could, if, when, "not measured"; sentences under a heading such as "When
 to revisit", "Not measured", "Known gaps" or "Future work" state
 conditions, not results, and so do those under any heading that declares
 a not-measured list ("Unmeasured", "Not benchmarked", "Not run" …). A
-table row naming the configuration with a figure in it states an outcome
-too. Each unhedged outcome is a warning.
+table figure states an outcome too where its row names the configuration,
+or part of it and its column header the rest ("fp16" row, "Orin ms"
+column). A one-letter name ("job a", a table cell "b") is a word of the
+configuration, and a sentence holds it only as a name: the article "a"
+never stands for job a (:func:`identifier_letters`; issue 26). Each
+unhedged outcome is a warning.
 """
 
 from __future__ import annotations
@@ -284,7 +298,8 @@ def _names_only(alternative: str) -> bool:
     determiner or an unspecific device word ("the H100", "Xavier"): a later
     item of a list of names, not a new clause ("the H100 rows are eager")."""
     specific = _specific_words(alternative) or []
-    return all(w in specific or w.lower() in _DETERMINERS or w.lower() in _UNSPECIFIC for w in alternative.split())
+    bare = (word.strip("'\"`*_,") for word in alternative.split())
+    return all(w in specific or w.lower() in _DETERMINERS or w.lower() in _UNSPECIFIC for w in bare if w)
 
 
 def qualified(named: str, after: str) -> list[str]:
