@@ -156,8 +156,8 @@ def item_terms(text: str) -> frozenset[str]:
 _FUNCTION_WORDS = STOPWORDS - set("one two three four five six seven eight nine ten table row rows column columns value values "
                                    "figure figures".split())
 # A letter standing alone as a word ("job a", "| b |", "`c`"), not a part of
-# a name ("H100's", "a-b", "e.g.") ...
-_LONE_LETTER_RE = lazy_compile(r"(?<![\w'’.-])([a-z])(?![\w'’]|[.-]\w)", re.IGNORECASE)
+# a name ("H100's", "a-b", "e.g.") nor a unit after a figure ("1.9 x") ...
+_LONE_LETTER_RE = lazy_compile(r"(?<![\w'’.-])(?<!\d\s)([a-z])(?![\w'’]|[.-]\w)", re.IGNORECASE)  # "1.9 x" is a unit
 # ... and "a" or "I" there only when no noun phrase or verb follows it: an
 # article determines the words after it ("a 2x speedup", "a fp16 engine"), so
 # "a" followed by the end, a mark or a function word ("job a was not run",
@@ -173,6 +173,7 @@ def identifier_letters(text: str) -> set[str]:
     configuration only where it writes the id as a name: "fp16 is a 2x
     speedup" does not name job a."""
     found = set()
+    text = normalize(text)  # shapes joined ("800 x 800" is 800x800, no letter x), markup dropped
     for match in _LONE_LETTER_RE.finditer(text):
         letter = match.group(1).lower()
         if letter in "ai" and not _AFTER_NAME_RE.match(text, match.end()):

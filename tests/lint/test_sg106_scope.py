@@ -187,3 +187,14 @@ def test_identifier_letters(text, letters):
 ])
 def test_qualified_items(after, items):
     assert sg106_unmeasured.qualified("FP16", after) == items
+
+
+def test_a_shape_in_a_declared_row_is_no_letter_x():
+    # "1024 x 576" is the shape 1024x576 however it is spaced: the x between the sides is no name
+    table = ("| Shape | Variant | Median ms |\n| ----- | ------- | --------- |\n"
+             "| 1024 x 576 | fp8  | not measured |\n| 1024 x 576 | fp16 | 2.20 |\n")
+    assert _sg106("# S\n\n" + table + "\nFP8 at 1024x576 is 1.3x faster.\n") == [
+        (8, "'1024 x 576 / fp8' is declared not measured (line 5) but line 8 states an outcome for it: "
+            "'FP8 at 1024x576 is 1.3x faster.'")]
+    # a figure's "x" is a unit, not a name
+    assert sg106_unmeasured.identifier_letters("1.9 x faster than job b") == {"b"}
