@@ -130,14 +130,12 @@ _GENERIC = frozenset({"config", "configuration", "option", "path", "variant", "s
 @dataclass
 class Unmeasured:
     """A configuration declared unmeasured: its text, its words, the line
-    of the declaration, the block it sits in (None for a table row) and the
-    row's line when a table row declares it."""
+    of the declaration and the block it sits in (None for a table row)."""
 
     text: str
     terms: frozenset[str]
     line: int
     block: Block | None
-    row_line: int = 0
 
 
 def item_terms(text: str) -> frozenset[str]:
@@ -263,9 +261,12 @@ _QUALIFIER_RE = lazy_compile(
 )
 # Where a qualifier ends: a reason, a relative clause, a comparison ("for
 # batches above 16" bounds a range, it names no configuration).
-_QUALIFIER_STOP = frozenset("""because since as so but which that who whose due when if while where though although unless
-    until either yet than above below beyond over under past between exceeding larger smaller greater bigger higher lower
-    more less fewer up""".split())
+_QUALIFIER_STOP_RE = lazy_compile(
+    r"\b(?:because|since|as|so|but|which|that|who|whose|due|when|if|while|where|though|although|unless|until|either|yet|"
+    r"than|above|below|beyond|over|under|past|between|exceeding|larger|smaller|greater|bigger|higher|lower|more|less|fewer|"
+    r"up)\b",
+    re.IGNORECASE,
+)
 _QUALIFIER_JOIN_RE = lazy_compile(r"\s*,\s+(?:and\s+|or\s+)?|\s+(?:and|or|nor)\s+", re.IGNORECASE)
 # Words that name no particular configuration however they are written ...
 _UNSPECIFIC = frozenset("gpu gpus cpu cpus device devices hardware machine machines platform platforms node nodes i".split())
@@ -310,19 +311,16 @@ def qualified(named: str, after: str) -> list[str]:
     Xavier"), or ``named`` alone when none follows ("FP8 was not measured in
     this study", "... for lack of time", "... in Section 4"). A qualifier
     ends at a mark, a reason, a relative clause or a comparison
-    (:data:`_QUALIFIER_STOP`); a later alternative joins it only when it is
+    (:data:`_QUALIFIER_STOP_RE`); a later alternative joins it only when it is
     a name ("on the Orin, the H100 rows are eager" qualifies by Orin only)."""
     match = _QUALIFIER_RE.match(after)
     if not match:
         return [named]
-    words = []
-    for word in _SHAPE_JOIN_RE.sub(r"\1x", match.group("qualifier")).split():  # "1024 x 1024" is one word
-        if word.lower().strip(",") in _QUALIFIER_STOP:
-            break
-        words.append(word)
+    qualifier = _QUALIFIER_STOP_RE.split(match.group("qualifier"), maxsplit=1)[0]
+    qualifier = _SHAPE_JOIN_RE.sub(r"\1x", qualifier)  # "1024 x 1024" is one word
     preposition = match.group("preposition").lower()
     items = []
-    for index, alternative in enumerate(_QUALIFIER_JOIN_RE.split(" ".join(words))):
+    for index, alternative in enumerate(_QUALIFIER_JOIN_RE.split(qualifier.strip())):
         if index and not _names_only(alternative):
             break
         specific = _specific_words(alternative)
@@ -341,10 +339,10 @@ _DECLARATION_WORDS = ("not", "never", "n't", "untried", "untested", "unmeasured"
 def _declarations(document: Document) -> list[Unmeasured]:
     found: list[Unmeasured] = []
 
-    def add(text: str, line: int, block: Block | None, row_line: int = 0):
+    def add(text: str, line: int, block: Block | None):
         terms = item_terms(text)
         if terms and len(terms) <= 6:
-            found.append(Unmeasured(text.strip(), terms, line, block, row_line))
+            found.append(Unmeasured(text.strip(), terms, line, block))
 
     for block in document.blocks:
         text = block.text
@@ -374,7 +372,7 @@ def _declarations(document: Document) -> list[Unmeasured]:
     for table in document.tables if declared_cells else ():
         for row in table.rows:
             for label in _declared_row_labels(row):
-                add(label, row.line, None, row.line)
+                add(label, row.line, None)
     return found
 
 
@@ -468,13 +466,13 @@ def check(document: Document) -> list[Finding]:
         # the label columns' headers name what their cells hold: row "a" under "Job" is job a
         label_headers = _stemmed(_named_tokens(" / ".join(table.headers[c] for c in table.label_columns if c < len(table.headers))))
         for row in table.rows:
+            if any(_DECLARED_CELL_RE.match(c) for c in row.cells):
+                continue  # a row that declares is no result
             tokens = _stemmed(_named_tokens(row.label)) | label_headers
             for item in declared:
                 # the row names the configuration, or part of it and its column the rest ("fp16" row, "Orin ms"
                 # column); a column header alone names the column, as a declaration may ("the DeepEP column")
-                if item.row_line == row.line or not item.terms <= tokens | any_header or item.terms.isdisjoint(tokens):
-                    continue
-                if any(_DECLARED_CELL_RE.match(c) for c in row.cells):
+                if not item.terms <= tokens | any_header or item.terms.isdisjoint(tokens):
                     continue
                 shown = ", ".join(f"'{series.header}' {series.values[row.index].text}"
                                   for series, header in zip(table.series, headers)

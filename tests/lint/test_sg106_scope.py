@@ -198,3 +198,15 @@ def test_a_shape_in_a_declared_row_is_no_letter_x():
             "'FP8 at 1024x576 is 1.3x faster.'")]
     # a figure's "x" is a unit, not a name
     assert sg106_unmeasured.identifier_letters("1.9 x faster than job b") == {"b"}
+
+
+def test_a_never_run_cell_alone_declares_its_row():
+    # "never run" is the document's only declaration word; the row's figures elsewhere are not results
+    table = ("| Variant | Median ms |\n| ------- | --------- |\n| fp16 | 2.40 |\n| sparse int4 | never run |\n")
+    assert _sg106("# N\n\n" + table + "\nSparse INT4 is 2x faster.\n") == [
+        (8, "'sparse int4' is declared not measured (line 6) but line 8 states an outcome for it: 'Sparse INT4 is 2x faster.'")]
+
+
+def test_a_reason_ends_the_qualifier_whatever_mark_follows_it():
+    assert sg106_unmeasured.qualified("FP16", " on the Orin since, like the A100 and H20, it was lent") == ["FP16 on Orin"]
+    assert sg106_unmeasured.qualified("FP16", " on the Orin because the A100 was busy") == ["FP16 on Orin"]
