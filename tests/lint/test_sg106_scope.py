@@ -210,3 +210,16 @@ def test_a_never_run_cell_alone_declares_its_row():
 def test_a_reason_ends_the_qualifier_whatever_mark_follows_it():
     assert sg106_unmeasured.qualified("FP16", " on the Orin since, like the A100 and H20, it was lent") == ["FP16 on Orin"]
     assert sg106_unmeasured.qualified("FP16", " on the Orin because the A100 was busy") == ["FP16 on Orin"]
+
+
+def test_an_untested_cell_alone_declares_its_row():
+    table = ("| Variant | Median ms |\n| ------- | --------- |\n| fp16 | 2.40 |\n| w4a8 | untested |\n")
+    assert _lines("# U\n\n" + table + "\nW4A8 is 2x faster.\n") == [8]
+
+
+def test_a_leading_qualifier_carries_only_to_one_word_items():
+    # "eager bf16" names its own mode: "compiled" does not carry to it, so eager bf16 alone is declared
+    text = "# Q\n\nNot measured: compiled fp32 and eager bf16.\n\nEager bf16 is 1.3x faster than fp32.\n"
+    assert _sg106(text) == [
+        (5, "'eager bf16' is declared not measured (line 3) but line 5 states an outcome for it: "
+            "'Eager bf16 is 1.3x faster than fp32.'")]
