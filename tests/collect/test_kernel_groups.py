@@ -238,3 +238,18 @@ def test_without_re2_a_cubic_pattern_is_refused_saying_the_package_is_missing(mo
         compile_rules([("x.*y.*z", "G")], "s.yaml")
     assert raised.value.line().endswith("to the power 3, where linear is the most allowed; the google-re2 package "
                                         "is not installed, so rewrite it without that")
+
+
+def test_a_layer_type_decides_before_a_name_that_says_nothing():
+    # survivors of a sampled mutation run: the type tables were never reached by a test of this module
+    grouped = group_times([KernelItem("inception_3a/pool_proj", 0.5, layer_type="CaskConvolution"),
+                           KernelItem("inception_3a/relu", 0.25, layer_type="Scale"),
+                           KernelItem("prob", 0.125)], default_rules())
+    assert grouped.groups == {"Conv": 0.5, "normalization and elementwise": 0.25, "other": 0.125}
+    assert grouped.by_type == 2 and grouped.unclassified_names == ["prob"]
+
+
+@pytest.mark.parametrize("pattern", [r"^a.*b.*(?:cd|ef)", r"^(a+)\1"])
+def test_a_repeat_before_an_alternation_or_a_backreference_counts(pattern):
+    # anchored, so only the pattern's own repeats count: two in a row (the repeat and what follows it)
+    assert backtracking_risk(pattern) is not None
