@@ -72,10 +72,12 @@ ATTENTION = "attention"
 # detr-r50_profile.json), and those stay GEMMs. The example behind each alternative:
 # - flash_(fwd|bwd|att|fprop|bprop): PyTorch's FlashAttention-2 "void pytorch_flash::flash_fwd_kernel<
 #   pytorch_flash::Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, cutlass::bfloat16_t, ...>"
-#   (../shared/fixtures/torch_profiler/cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz); the
+#   (../shared/fixtures/torch_profiler/cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz) and its
+#   backward flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel (Dao-AILab/flash-attention, csrc/); the
 #   FlashAttention-3/4 kernels flash::FlashAttnFwdSm90, flash::FlashAttentionForwardSm100
 #   (Dao-AILab/flash-attention, hopper/ and flash_attn/cute/); cuDNN's
-#   "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_..." (also matched by sdpa_sm).
+#   "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_..." and "..._flash_bprop_..." (also
+#   matched by sdpa_sm; the fprop one is in this project's H200 eager and compiled profiles).
 # - sdpa_sm<N>: cuDNN SDPA, "cudnn_generated_fort_native_sdpa_sm90_knob_7_64x128x128_4x1x1_kernel0_0"
 #   (meta-pytorch/tritonbench issue 41), which carries no "flash".
 # - fmha: PyTorch's memory-efficient SDPA and xformers, "fmha_cutlassF_f16_aligned_64x64_rf_sm80
@@ -93,8 +95,8 @@ ATTENTION = "attention"
 # - ^_fwd_kernel: the same tutorial's older kernel name, kept by Triton attention kernels that copied it
 #   (xformers' split-K decoding "_fwd_kernel_splitK"); anchored, as a Triton kernel is named by its function.
 # - gemm_softmax_gemm, multihead_?attention: ROCm Composable Kernel's first fused attention
-#   "kernel_batched_gemm_softmax_gemm_xdl_cshuffle_v1" and its "batched_multihead_attention" kernels
-#   (ROCm/composable_kernel include/ck/tensor_operation/gpu/device/impl/).
+#   "kernel_batched_gemm_softmax_gemm_xdl_cshuffle_v1" and "kernel_batched_multiheadattention_forward_xdl_cshuffle"
+#   (ROCm/composable_kernel include/ck/tensor_operation/gpu/, the device_batched_*attention* operations).
 # A kernel TorchInductor generates (triton_poi_/triton_per_/triton_red_…) is named after the operators fused into
 # it, so "triton_poi_fused__scaled_dot_product_flash_attention_0" copies an input of the attention kernel and
 # is no attention: the pattern refuses those prefixes first (the elementwise rule below takes them).

@@ -72,6 +72,9 @@ def test_default_rules(name, group, matched):
     "_gemv_mha_v1",
     "flash::FlashAttnFwdSm90<cutlass::bfloat16_t>",
     "kernel_batched_gemm_softmax_gemm_xdl_cshuffle_v1",
+    "kernel_batched_multiheadattention_forward_xdl_cshuffle",
+    "void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<Flash_bwd_kernel_traits<64, 128, 128, 8>>",
+    "cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_64x64x128_1x",
 ])
 def test_fused_attention_kernels_are_their_own_group(name):
     assert default_rules().classify(name) == ("attention", True)
