@@ -98,7 +98,9 @@ def readable_decimals(value, carried: int | None, spread: float | None = None,
     - A spread (``spread`` > 0, in the figure's unit: the width of the values
       it summarises) sets the last digit printed: the first digit the spread
       moves, i.e. the decimal place of its leading digit (a spread of 0.0023
-      ms gives 3 decimals); at least one significant digit of ``value`` is kept.
+      ms gives 3 decimals), yet at least two significant digits of ``value``
+      (a figure of one digit reads as a count or an order of magnitude, and
+      lint takes a bare 0 to 4 for an exact count).
     - Without one, ``significant`` significant digits (default
       :data:`DEFAULT_SIGNIFICANT_DIGITS`); a figure that rounds up across a
       power of ten keeps that count (0.00099996 prints 0.001000, not 0.0010000).
@@ -113,7 +115,7 @@ def readable_decimals(value, carried: int | None, spread: float | None = None,
         return carried
     magnitude = _exact(value).adjusted()  # decimal exponent of the leading digit: 0.0361328 -> -2
     if spread is not None and math.isfinite(spread) and spread > 0:
-        decimals = max(-_exact(spread).adjusted(), -magnitude)
+        decimals = max(-_exact(spread).adjusted(), 1 - magnitude)
     else:
         decimals = significant - 1 - magnitude
         if decimals > 0 and _rounded(value, decimals).adjusted() > magnitude:
