@@ -61,15 +61,16 @@ def shown_decimals(value, row: Row) -> int | None:
 
 
 def difference_decimals(rows: list[Row]) -> int:
-    """Decimals of a sum or difference of the figures of ``rows`` (a spread
-    max - min, a change): those of its least precise operand as the README
-    prints it (the fewest :func:`shown_decimals` of their values), so that no
-    derived figure claims a digit its operands do not show; the most any
-    value carries when none has printed decimals (computed values), 0 for none."""
+    """Decimals of a difference between the figures of ``rows`` (a spread
+    max - min between jobs): the most any of them prints with
+    (:func:`shown_decimals`), so the spread reads as the difference of the
+    figures beside it (5.1 and 5.02 are 0.08 apart), and never a digit finer
+    than the figures the README shows; for values without printed decimals
+    (computed ones) the most any carries; 0 for none."""
     shown = [shown_decimals(r.value, r) for r in rows if r.value is not None]
     shown = [d for d in shown if d is not None]
     if shown:
-        return min(shown)
+        return max(shown)
     return max((r.decimals or 0) for r in rows) if rows else 0
 
 

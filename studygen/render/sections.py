@@ -198,8 +198,8 @@ class SectionHelpers(ViewBase):
     def repeated_measurements(self) -> str:
         """Table of every measurement key (of a latency: and way of timing it,
         :func:`~studygen.study.timing.timing_signature`) reported by two or more jobs, with each
-        job's value and the spread (max - min, with the decimals of the least
-        precise value as printed: :func:`~studygen.render.rows.difference_decimals`); '' when no key is reported twice."""
+        job's value and the spread (max - min, at the most decimals any of them
+        prints with: :func:`~studygen.render.rows.difference_decimals`); '' when no key is reported twice."""
         # latencies timed differently (trtexec flags, mode) are not one measurement, whatever their key (SG212)
         by_key: dict[tuple, list[Row]] = {}
         for row in self._study.rows:
