@@ -115,7 +115,8 @@ def readable_decimals(value, carried: int | None, spread: float | None = None,
         return carried
     magnitude = _exact(value).adjusted()  # decimal exponent of the leading digit: 0.0361328 -> -2
     if spread is not None and math.isfinite(spread) and spread > 0:
-        decimals = max(-_exact(spread).adjusted(), 1 - magnitude)
+        # a width is a float difference (10.36 - 10.26 = 0.0999...96): its leading digit read at 12 significant digits
+        decimals = max(-Decimal(f"{spread:.12g}").adjusted(), 1 - magnitude)
     else:
         decimals = significant - 1 - magnitude
         if decimals > 0 and _rounded(value, decimals).adjusted() > magnitude:

@@ -49,6 +49,7 @@ def test_four_significant_digits_where_no_spread_is_known(text, carried, expecte
     ("2.3", 1, 1.5, "2.3"),              # at least two significant digits: never a bare "2"
     ("0.0361328", 7, 0.5, "0.036"),
     ("5.85", 2, 0.0001, "5.85"),         # the source's digits cap what a tight spread allows
+    ("10.31", 2, 10.36 - 10.26, "10.3"),  # a width of 0.0999...96 in floats is a spread of 0.1
 ])
 def test_a_spread_sets_the_last_printed_digit(text, carried, spread, expected):
     assert shown(text, carried, spread) == expected
