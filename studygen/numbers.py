@@ -12,6 +12,12 @@ from __future__ import annotations
 import math
 from decimal import Decimal, localcontext
 
+# Significant digits a measured time or size prints with when nothing measured
+# says how many it supports (no spread, no study-file precision): trtexec prints
+# six, but its times are multiples of a timer tick (0.0361328 ms = 37/1024 ms)
+# and a run's median moves in the third or fourth digit between runs.
+DEFAULT_SIGNIFICANT_DIGITS = 4
+
 _new_float = float.__new__
 
 
@@ -69,3 +75,51 @@ def format_number(value, decimals: int | None = None, *, sign: bool = False) -> 
     if sign and rounded > 0:
         text = "+" + text
     return text
+
+
+def _exact(value) -> Decimal:
+    """``value`` as the decimal its source printed (a SourceFloat), else its shortest repr."""
+    return Decimal(value.source) if isinstance(value, SourceFloat) else Decimal(repr(float(value)))
+
+
+def _rounded(value, decimals: int) -> Decimal:
+    """``value`` rounded half away from zero to ``decimals`` digits after the point."""
+    exact = _exact(value)
+    with localcontext() as context:
+        context.prec = max(28, exact.adjusted() + decimals + 2)
+        return exact.quantize(Decimal(1).scaleb(-decimals), rounding="ROUND_HALF_UP")
+
+
+def readable_decimals(value, carried: int | None, spread: float | None = None,
+                      significant: int = DEFAULT_SIGNIFICANT_DIGITS) -> int | None:
+    """Digits after the point a measured figure prints with in a README
+    (docs/study-guide.md, "How many digits a figure prints with").
+
+    - A spread (``spread`` > 0, in the figure's unit: the width of the values
+      it summarises) sets the last digit printed: the first digit the spread
+      moves, i.e. the decimal place of its leading digit (a spread of 0.0023
+      ms gives 3 decimals), yet at least two significant digits of ``value``
+      (a figure of one digit reads as a count or an order of magnitude, and
+      lint takes a bare 0 to 4 for an exact count).
+    - Without one, ``significant`` significant digits (default
+      :data:`DEFAULT_SIGNIFICANT_DIGITS`); a figure that rounds up across a
+      power of ten keeps that count (0.00099996 prints 0.001000, not 0.0010000).
+    - Never more than ``carried``, the digits its source supports (a source's
+      ``16.2`` never prints ``16.20``), and never fewer than 0 (no rounding of
+      whole units: 12345.6 prints 12346).
+
+    ``carried`` None (a computed value) sets no cap; a value of None, zero, an
+    infinity or NaN gives ``carried`` back unchanged.
+    """
+    if value is None or isinstance(value, bool) or not math.isfinite(value) or value == 0:
+        return carried
+    magnitude = _exact(value).adjusted()  # decimal exponent of the leading digit: 0.0361328 -> -2
+    if spread is not None and math.isfinite(spread) and spread > 0:
+        # a width is a float difference (10.36 - 10.26 = 0.0999...96): its leading digit read at 12 significant digits
+        decimals = max(-Decimal(f"{spread:.12g}").adjusted(), 1 - magnitude)
+    else:
+        decimals = significant - 1 - magnitude
+        if decimals > 0 and _rounded(value, decimals).adjusted() > magnitude:
+            decimals -= 1  # rounding carried into the next power of ten: one more digit before the point
+    decimals = max(decimals, 0)
+    return decimals if carried is None else min(decimals, carried)

@@ -32,7 +32,7 @@ from ..records.kinds import Kind
 from ..study.rows import Row
 from .drawing import Point, draw_kernel_times, draw_latency
 from .labels import gpu_label, shape_label, short_version
-from .rows import shape_order
+from .rows import fmt, shape_order
 from .share_bars import draw_kernel_shares
 
 STAMP_PREFIX = b"<!-- studygen figure: inputs sha256:"
@@ -264,10 +264,11 @@ def latency_chart(study) -> Chart:
                          for (shape, variant), picked in panels.items() for label, value, repeats in picked],
               "variants": [[v, labels[v]] for v in variants]}
 
-    low = min(r.value for r in rows)
-    high = max(r.value for r in rows)
+    # the ends as the tables print them (fmt: the study's precision or the readable digits), not every source digit
+    low = min(rows, key=lambda r: r.value)
+    high = max(rows, key=lambda r: r.value)
     alt = (f"Latency{' (' + timing + ')' if timing else ''} per variant at {', '.join(shape_label(s) for s in shapes)}: "
-           f"{format_number(low)} to {format_number(high)} ms over {len(rows)} results")
+           f"{fmt(low.value, low)} to {fmt(high.value, high)} ms over {len(rows)} results")
     return Chart(Kind.LATENCY, path, alt, inputs_sha256=inputs_digest(Kind.LATENCY, inputs),
                  draw=functools.partial(draw_latency, panels, shapes, variants, labels))
 

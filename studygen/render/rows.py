@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import TemplateError
-from ..numbers import format_number
+from ..numbers import format_number, readable_decimals
 from ..study.rows import ROW_FIELDS, Row
+from ..study.spread import own_spread_width
 from .labels import gpu_label, shape_label, short_version
 from .produced import emit, helper
 
@@ -22,16 +23,55 @@ from .produced import emit, helper
 # is printed as a restriction by the range helpers.
 QUANTITY_FILTERS = {"kind", "metric", "statistic", "group", "variant", "unit", "reference_variant"}
 DEFAULT_DECIMALS = {"ratio": 2, "percent": 0, "ap_delta_points": 2, "ms": 3}  # derived figures only
+# Units of measured times and sizes: their instruments print more digits than a run repeats
+# (readable_decimals); an AP or an agreement metric keeps its source's digits (a correlation of
+# 0.99987 is not 0.9999 to a reader comparing it with 1).
+MEASURED_UNITS = {"ms", "MiB"}
 UNIT_SUFFIX = {"ms": " ms", "MiB": " MiB", "%": "%", "points": " points", "AP": "", "": "", "modules": ""}
 
 
 def fmt(value, row: Row) -> str:
-    """A source figure as printed: the study file's per-metric precision when it
-    sets one (``precision: {latency_ms: 3}``), else the digits the source carries;
-    a count (a metric named ``*_count``) as an integer whatever the precision."""
+    """A source figure as printed (``value``: the row's value or one end of its
+    range): the study file's per-metric precision when it sets one
+    (``precision: {latency_ms: 3}``); else, for a collected time or size
+    (:data:`MEASURED_UNITS`), the digits its own spread supports or 4
+    significant digits, never more than its source carries
+    (:func:`shown_decimals`); else the digits the source carries. A count (a
+    metric named ``*_count``) prints as an integer whatever the precision. The
+    record keeps every digit; only the README rounds."""
     if str(row.metric or "").endswith("_count") and float(value).is_integer():
         return format_number(value, 0)
-    return format_number(value, row.display_decimals)
+    return format_number(value, shown_decimals(value, row))
+
+
+def shown_decimals(value, row: Row) -> int | None:
+    """Digits after the point :func:`fmt` prints ``value`` of ``row`` with
+    (None: the source's own): the study file's precision for the row's kind,
+    else for ms and MiB read off an instrument's output (not transcribed from a
+    publication, which prints as published) :func:`studygen.numbers.readable_decimals` of the
+    row's own spread (:func:`studygen.study.spread.own_spread_width`) capped
+    at the digits its source supports (``Row.carried_decimals``: a sum of
+    kernel times, those of its least precise addend)."""
+    if row.display_decimals is not None:
+        return row.display_decimals
+    carried = row.carried_decimals(value)
+    if row.unit not in MEASURED_UNITS or row.transcribed:
+        return carried  # a publication's figure is printed as published: its author already rounded it
+    return readable_decimals(value, carried, own_spread_width(row))
+
+
+def difference_decimals(rows: list[Row]) -> int:
+    """Decimals of a difference between the figures of ``rows`` (a spread
+    max - min between jobs): the most any of them prints with
+    (:func:`shown_decimals`), so the spread reads as the difference of the
+    figures beside it (5.1 and 5.02 are 0.08 apart), and never a digit finer
+    than the figures the README shows; for values without printed decimals
+    (computed ones) the most any carries; 0 for none."""
+    shown = [shown_decimals(r.value, r) for r in rows if r.value is not None]
+    shown = [d for d in shown if d is not None]
+    if shown:
+        return max(shown)
+    return max((r.decimals or 0) for r in rows) if rows else 0
 
 
 def unit_suffix(unit: str) -> str:

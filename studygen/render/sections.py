@@ -18,7 +18,7 @@ from ..study.timing import timing_signature
 from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
 from .produced import emit, helper
 from .prose import escape_prose
-from .rows import ViewBase, and_list, fmt, matches
+from .rows import ViewBase, and_list, difference_decimals, fmt, matches
 from .tables import markdown_table, metric_words
 
 
@@ -199,7 +199,7 @@ class SectionHelpers(ViewBase):
         """Table of every measurement key (of a latency: and way of timing it,
         :func:`~studygen.study.timing.timing_signature`) reported by two or more jobs, with each
         job's value and the spread (max - min, at the most decimals any of them
-        carries); '' when no key is reported twice."""
+        prints with: :func:`~studygen.render.rows.difference_decimals`); '' when no key is reported twice."""
         # latencies timed differently (trtexec flags, mode) are not one measurement, whatever their key (SG212)
         by_key: dict[tuple, list[Row]] = {}
         for row in self._study.rows:
@@ -228,7 +228,7 @@ class SectionHelpers(ViewBase):
         what = " ".join(part for part in (self.label(first.variant), timing, first.statistic or first.metric,
                                           first.group, shape_label(first.shape) if first.shape else "") if part)
         values = [r.value for r in rows]
-        decimals = max((r.decimals or 0) for r in rows)
+        decimals = difference_decimals(rows)
         return [escape_cell(what), escape_cell(gpu_label(first.gpu)),
                 *([escape_cell(short_version(first.tensorrt))] if versions else []),
                 "; ".join(f"{escape_cell(r.job_id)}: {fmt(r.value, r)}" for r in rows),
@@ -301,8 +301,10 @@ class SectionHelpers(ViewBase):
                 where = [f"at {shape_label(result['shape'])}" if result.get("shape") else "",
                          f"batch {result['batch']}" if result.get("batch") is not None else "",
                          str(result.get("mode") or "")]
+                total = next((r for r in rows if r.pointer.endswith("/profiled_total_ms")), None)
+                total_text = fmt(total.value, total) if total else format_number(result['profiled_total_ms'])
                 text = (f"In job {record.job_id} ({self.label(result['variant'])} {', '.join(w for w in where if w)}), "
-                        f"{format_number(100 * share, 0)}% of the profiled {format_number(result['profiled_total_ms'])} ms "
+                        f"{format_number(100 * share, 0)}% of the profiled {total_text} ms "
                         "of kernel time is in no named group: the grouping rules match none of those kernel or layer names.")
                 lines.append(emit(escape_inline(" ".join(text.replace(" )", ")").split())), rows))
         return lines

@@ -97,6 +97,38 @@ class Row:
         """Whether the record transcribes a publication (its provenance cites a source)."""
         return "source" in self.record.provenance
 
+    def carried_decimals(self, value) -> int | None:
+        """Digits after the point that the source supports for ``value`` (the
+        row's value or one end of its range). A kernel group's time, or the
+        profiled total, that a collector summed from the kernel times it lists
+        carries the digits of its least precise addend (0.0468854 + 0.012672
+        carries 6, though the record keeps the sum 0.0595574 whole); any other
+        figure the digits its source printed (:func:`source_decimals`), None
+        for a computed one."""
+        addends = self._addends() if value is not None and value == self.value else []
+        carried = [source_decimals(addend) for addend in addends]
+        if carried and None not in carried:
+            return min(carried)
+        return source_decimals(value)
+
+    def _addends(self) -> list:
+        """The kernel times (ms) a kernel-time row's figure is the sum of, as
+        its record lists them: a group's ``kernels``, or for the profiled total
+        every group's; ``[]`` when the record lists none (or not for every group)."""
+        if self.kind != Kind.KERNEL_TIME or "groups" not in self.result:
+            return []
+        groups = self.result["groups"]
+        parts = self.pointer.split("/")
+        if self.pointer.endswith("/profiled_total_ms"):
+            chosen = groups
+        elif len(parts) >= 5 and parts[-3] == "groups" and parts[-1] == "time_ms" and parts[-2].isdigit():
+            chosen = [groups[int(parts[-2])]]
+        else:
+            return []
+        if not chosen or any(not group.get("kernels") for group in chosen):
+            return []
+        return [kernel.get("time_ms") for group in chosen for kernel in group["kernels"]]
+
     # ---- from the result ----------------------------------------------------
     @property
     def approximate(self) -> bool:

@@ -124,6 +124,15 @@ def measured_spreads(study, row: Row) -> list[Spread]:
     return [spread for spread in (spread_of(row), compilation_spread(study, row)) if spread is not None]
 
 
+def own_spread_width(row: Row) -> float | None:
+    """The widest spread (row units) a row's own record measures for it: its
+    repeats or profiled iterations, or its compilations (neither reads the
+    study); None when it has none. The README prints the row to the first
+    digit this width moves (:func:`studygen.numbers.readable_decimals`)."""
+    widths = [spread.width for spread in measured_spreads(None, row)]
+    return max(widths) if widths else None
+
+
 def tolerance(study, row: Row) -> float:
     """Absolute tolerance (row units) the study file's ``tolerances`` give the
     row's metric, looked up by the metric (``coco``, ``gpu_compute``), then the

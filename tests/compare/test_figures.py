@@ -29,8 +29,10 @@ def only(changes, verdict=None):
 
 def test_a_move_up_to_the_widest_repeat_spread_is_within_and_past_it_is_beyond(tmp_path):
     base_rows = [latency("fp16", 10.0, repeats=[9.9, 10.0, 10.2])]  # repeat spread 0.3 ms
-    cases = {10.2: WITHIN, 10.3: WITHIN, 10.31: BEYOND, 9.7: WITHIN, 9.69: BEYOND}
-    for new, verdict in cases.items():
+    # each head value as the README prints it: its repeat spread 0.1 ms moves the first decimal
+    cases = {10.2: (WITHIN, "10.2"), 10.3: (WITHIN, "10.3"), 10.31: (BEYOND, "10.3"), 9.7: (WITHIN, "9.7"),
+             9.69: (BEYOND, "9.7")}
+    for new, (verdict, printed) in cases.items():
         base, head = both(tmp_path / str(new), [record("main", base_rows)],
                           [record("main", [latency("fp16", new, repeats=[new - 0.05, new, new + 0.05])])])
         change = only(compare_figures(base, head), verdict)
@@ -38,7 +40,7 @@ def test_a_move_up_to_the_widest_repeat_spread_is_within_and_past_it_is_beyond(t
         assert change.spread.width == pytest.approx(0.3) and change.spread.count == 3
         assert (change.spread.low, change.spread.high) == (9.9, 10.2)
         assert change.delta == pytest.approx(new - 10.0) and change.relative == pytest.approx((new - 10.0) / 10.0)
-        assert (change.old, change.new) == (("10.0",), (str(new),))
+        assert (change.old, change.new) == (("10.0",), (printed,))
 
 
 def test_the_head_side_spread_counts_when_it_is_the_wider(tmp_path):

@@ -17,7 +17,9 @@ labels equal to the name or not, a variant with no results), GPUs (one, or
 several, named or not), TensorRT and torch versions, modes, shapes (or
 none), batches, which cells are missing, one or several jobs, and the
 figures themselves (printed with 1 to 7 significant digits, as sources
-print them). Every figure is made up for the test.
+print them, some just below a power of ten), kernel groups that list the
+kernel times they sum, and a study-file ``precision:`` or none. Every figure
+is made up for the test.
 """
 
 from __future__ import annotations
@@ -44,9 +46,18 @@ TIMINGS = ["host_latency", "end_to_end", "enqueue", "h2d", "d2h"]  # besides gpu
 GROUPS = ["Conv", "GEMM/MatMul", "normalization and elementwise", "GridSample", "Pooling"]
 
 
+# Mantissas just below ten: 4 significant digits round them up across a power of ten (0.00099996 -> 0.001000)
+EDGE_MANTISSAS = ["9.9996", "9.99951", "9.9995", "9.995", "9.99", "9.99996"]
+
+
 def figure(draw, low: float = 0.001, high: float = 200.0) -> float:
     """A positive figure with 1 to 7 significant digits (trtexec prints 6,
-    a hand-typed source fewer), as a float whose repr is those digits."""
+    a hand-typed source fewer), as a float whose repr is those digits; now and
+    then one just below a power of ten (:data:`EDGE_MANTISSAS`)."""
+    if draw(st.integers(0, 9)) == 0:
+        edge = float(f"{draw(st.sampled_from(EDGE_MANTISSAS))}e{draw(st.integers(-4, 2))}")
+        if low <= edge <= high:
+            return edge
     value = draw(st.floats(low, high, allow_nan=False, allow_infinity=False))
     digits = draw(st.integers(1, 7))
     return float(f"{value:.{digits}g}")
@@ -100,9 +111,20 @@ def _latency(draw, variant: str, where: dict, timing: str, method: dict, value: 
     return result
 
 
+def _group(draw, name: str) -> dict:
+    """A kernel group: its time alone, or (as ``collect`` writes it) the sum of
+    the kernel times it lists, each with its own digits, so that the sum
+    carries more digits than its least precise addend (issue 22)."""
+    if draw(st.booleans()):
+        return {"group": name, "time_ms": figure(draw, 0.001, 20.0)}
+    kernels = [{"name": f"{name} kernel {i}", "time_ms": figure(draw, 0.0001, 10.0)}
+               for i in range(draw(st.integers(1, 3)))]
+    return {"group": name, "time_ms": sum(k["time_ms"] for k in kernels), "kernels": kernels}
+
+
 def _kernel_time(draw, variant: str, where: dict) -> dict:
     names = draw(st.lists(st.sampled_from(GROUPS), min_size=1, max_size=3, unique=True))
-    groups = [{"group": name, "time_ms": figure(draw, 0.001, 20.0)} for name in names]
+    groups = [_group(draw, name) for name in names]
     other = figure(draw, 0.001, 40.0)
     groups.append({"group": "other", "time_ms": other})
     total = sum(g["time_ms"] for g in groups)
@@ -189,6 +211,9 @@ def studies(draw) -> tuple[dict, list[dict]]:
         "variants": declared,
         "decision": {"shipped": False, "summary": "Nothing is shipped."},
     }
+    if draw(st.integers(0, 3)) == 0:  # the study file's print precision overrides the readable digits
+        spec["precision"] = draw(st.dictionaries(st.sampled_from(["latency_ms", "kernel_ms"]), st.integers(1, 6),
+                                                 min_size=1))
     if draw(st.booleans()):
         spec["not_measured"] = [{"config": "NVFP4", "reason": "not tried",
                                  **({"expectation": "a smaller plan", "because": "weights take four bits"}

