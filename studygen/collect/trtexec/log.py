@@ -44,6 +44,7 @@ from pathlib import Path
 from ...errors import InputError
 from ...fsutil import shown_path
 from ..inputs import figure, read_input_text
+from ...records.order import statistics_disorder
 from .runs import ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_tag, version_of_line
 
 # a figure as trtexec prints one; FIG: whatever stands where a line's fixed words put a figure. A line is
@@ -522,31 +523,6 @@ def _check_run(run: TrtexecRun, display: str) -> None:
             raise InputError(f"the {summary.timing} summary of {run.label} is out of order: {disorder}, which no "
                              "set of timings gives (the log was edited?); nothing recorded", path=display,
                              line=summary.line)
-
-
-def _rank(name: str) -> float | None:
-    """Where a statistic sits in the sorted timings, in percent (min 0,
-    median 50, ``p90`` 90, max 100); None for the mean, which has no rank."""
-    fixed = {"min": 0.0, "median": 50.0, "max": 100.0, "mean": None}
-    return fixed[name] if name in fixed else float(name[1:])
-
-
-def statistics_disorder(stats: dict[str, float]) -> str | None:
-    """The first pair of a summary's statistics (ms) out of order, as words
-    (``"median 0.05 ms is above p90 0.045 ms"``), else None. Order statistics
-    of one set of timings never decrease with their rank (min ≤ median ≤
-    p90 ≤ p95 ≤ p99 ≤ max), and the mean lies within [min, max]."""
-    ranked = sorted((rank, name) for name in stats if (rank := _rank(name)) is not None)
-    for index, (rank, name) in enumerate(ranked):
-        for later_rank, later in ranked[index + 1:]:
-            if later_rank > rank and stats[name] > stats[later]:
-                return f"{name} {stats[name]:g} ms is above {later} {stats[later]:g} ms"
-    if "mean" in stats:
-        if "min" in stats and stats["mean"] < stats["min"]:
-            return f"mean {stats['mean']:g} ms is below min {stats['min']:g} ms"
-        if "max" in stats and stats["mean"] > stats["max"]:
-            return f"mean {stats['mean']:g} ms is above max {stats['max']:g} ms"
-    return None
 
 
 def log_provenance(log: TrtexecLog | None, gpu_option: str | None = None,
