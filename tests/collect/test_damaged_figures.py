@@ -51,7 +51,7 @@ CASES = [
     (TRT7, 163, "(end to end 3.47168 ms", "(end to end 3.47\u202e168 ms", "the end_to_end p99"),
     (TRT7, 175, "percentile: 3.41711 ms", "percentile: 3.41 711 ms", "the gpu_compute p99"),
     (TRT7, 175, "at 99%", "at 9\x009%", "names percentile"),
-    (TRT7, 172, "max: 5.56586 ms", "max: 5.56586\x00", "does not read as 'X ms'"),
+    (TRT7, 172, "max: 5.56586 ms", "max: 5.56586\x00", "the gpu_compute max line does not read as 'X ms'"),
     (PROFILE, 86, "193.50", "193.\u202e50", "the --dumpProfile table of run 1 (line 1) has the line"),
     (PROFILE, 100, "1529.13", "152\u202e9.13", "no row of 4 figures and a layer"),
 ]
@@ -83,3 +83,13 @@ def test_a_warning_inside_the_profile_table_is_still_left_alone(collect, workdir
     done = collect("trtexec", "--log", log)
     assert done.exit_code == 0, done.err
     assert done.kind("kernel_time")
+
+
+def test_a_long_damaged_item_is_shown_cut_to_80_characters(collect, workdir):
+    # a damaged statistic name (the item reads as no statistic): 81 characters show as the first 77 and "...",
+    # 80 show whole
+    for length, shown in ((81, "med\x00ian = " + "9" * 67 + "..."), (80, "med\x00ian = " + "9" * 67 + " ms")):
+        item = "med\x00ian = " + "9" * (length - 13) + " ms"
+        assert len(item) == length
+        log = damaged(workdir, UNSTABLE, 6468, "median = 0.0517578 ms", item)
+        assert_refused(collect("trtexec", "--log", log), f"has the item {shown!r}, which is no 'statistic = figure ms'")

@@ -55,3 +55,9 @@ def test_std_and_equal_statistics_are_no_disorder():
     # std has no rank; equal neighbours (a timer's resolution) are in order
     assert statistics_disorder({"min": 1.0, "median": 1.0, "p99": 1.0, "max": 1.0, "std": 0.0, "mean": 1.0}) is None
     assert statistics_disorder({"p99.9": 3.0, "p99": 2.0, "max": 3.0}) is None
+
+
+def test_min_ranks_below_every_percentile():
+    # min is rank 0: a p0.5 below it is out of order, a p0.5 above it is not
+    assert statistics_disorder({"min": 2.0, "p0.5": 1.0}) == "min 2 ms is above p0.5 1 ms"
+    assert statistics_disorder({"min": 1.0, "p0.5": 2.0}) is None
