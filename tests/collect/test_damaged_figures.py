@@ -93,3 +93,20 @@ def test_a_long_damaged_item_is_shown_cut_to_80_characters(collect, workdir):
         assert len(item) == length
         log = damaged(workdir, UNSTABLE, 6468, "median = 0.0517578 ms", item)
         assert_refused(collect("trtexec", "--log", log), f"has the item {shown!r}, which is no 'statistic = figure ms'")
+
+
+def test_a_line_of_other_output_inside_the_log_is_left_alone(collect, workdir):
+    # a line no trtexec prefix starts (another program's output) before the summary: the rest is still read
+    log = damaged(workdir, BUILD, 150, "[I]", "[I]")
+    lines = log.read_text(encoding="utf-8").split("\n")
+    log.write_text("\n".join(lines[:150] + ["another program printed this line"] + lines[150:]), encoding="utf-8")
+    done = collect("trtexec", "--log", log)
+    assert done.exit_code == 0, done.err
+    # line 569 of the fixture: Latency median = 0.0440674 ms
+    assert [r["value_ms"] for r in done.results if r.get("timing") == "host_latency"] == [0.0440674]
+
+
+def test_json_given_as_the_log_is_named_as_json(collect, workdir):
+    times = workdir / "times.json"
+    times.write_text('[{"startEnqMs": 0.1, "endEnqMs": 0.2}]\n')
+    assert_refused(collect("trtexec", "--log", times), "times.json: this is JSON, not a trtexec console log")
