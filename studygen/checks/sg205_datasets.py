@@ -26,7 +26,10 @@ Rules, in order:
    images were used?); a count written by hand in the README ("800 images",
    "400 held out") must be the count of a set the results use. Counts inside
    helper output (the dataset table, known gaps) come from the definitions
-   and are not read.
+   and are not read. A number is a count only where it quantifies the
+   images (:func:`studygen.lint.vocabulary.quantifies`): a factor, size,
+   dimension or setting beside the word ("a 7x7 window on a 32-fold
+   downsampled image", "a 224x224 image", "stride 32") counts nothing.
 5. A definition whose ids were not published → warning; the README's known
    gaps state it by themselves (``StudyView.known_gaps``).
 

@@ -16,6 +16,16 @@ hedging. The finding sits on the line of the sentence's first outcome.
 - a table row with a cell "not measured" / "not run" / "not tried" (its
   row labels name the configuration).
 
+A qualifier after a declaration scopes it: "FP16 was not measured on an
+Orin", "we did not measure INT8 at 1280 x 720", "... with TensorRT 10.3"
+declare FP16 on an Orin, INT8 at 1280x720, ... (a word with a digit, a name
+with a capital, a configuration word; "on an A2 or the L40S" declares
+both), while a reason, a document place or an unspecific word ("in this
+study", "for lack of time", "on any GPU", "in Section 4") leaves the
+declaration whole (:func:`qualified`). A row's "not measured" cells declare
+the row's label with their own column's words ("fp32" of "fp32 (ms)"
+beside "fp16 (ms)"), not the row's other figures.
+
 A configuration is the set of its words (``b300``, ``tensorrt``, ``11.1``;
 generic words such as "comparison" or "column" left out, a hyphenated name
 also read as its parts, formats and counts written in words read as their
@@ -32,8 +42,12 @@ could, if, when, "not measured"; sentences under a heading such as "When
 to revisit", "Not measured", "Known gaps" or "Future work" state
 conditions, not results, and so do those under any heading that declares
 a not-measured list ("Unmeasured", "Not benchmarked", "Not run" …). A
-table row naming the configuration with a figure in it states an outcome
-too. Each unhedged outcome is a warning.
+table figure states an outcome too where its row names the configuration,
+or part of it and its column header the rest ("fp16" row, "Orin ms"
+column). A one-letter name ("job a", a table cell "b") is a word of the
+configuration, and a sentence holds it only as a name: the article "a"
+never stands for job a (:func:`identifier_letters`; issue 26). Each
+unhedged outcome is a warning.
 """
 
 from __future__ import annotations
@@ -45,7 +59,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, is_empty_cell
 from .text import STOPWORDS, label_tokens, normalize, stem
-from .vocabulary import canonical_configuration, format_aliases, number_terms
+from .vocabulary import CONFIGURATION_WORDS, canonical_configuration, format_aliases, number_terms
 
 CODE = "SG106"
 
@@ -106,6 +120,7 @@ _CONDITION_RE = lazy_compile(
     re.IGNORECASE,
 )
 _PAREN_RE = lazy_compile(r"\([^()]*\)")
+_PAREN_UNIT_RE = lazy_compile(r"\(\s*(?:ms|s|us|µs|%|x|mib|gib|mb|gb)\s*\)", re.IGNORECASE)
 _ITEM_SPLIT_RE = lazy_compile(r",\s+|;\s+|\s+and\s+|\s+or\s+")
 _GENERIC = frozenset({"config", "configuration", "option", "path", "variant", "setting", "case", "mode", "yet", "either", "also",
                       "here", "which", "that", "this", "these", "comparison", "comparisons", "number", "numbers", "result",
@@ -115,25 +130,60 @@ _GENERIC = frozenset({"config", "configuration", "option", "path", "variant", "s
 @dataclass
 class Unmeasured:
     """A configuration declared unmeasured: its text, its words, the line
-    of the declaration, the block it sits in (None for a table row) and the
-    row's line when a table row declares it."""
+    of the declaration and the block it sits in (None for a table row)."""
 
     text: str
     terms: frozenset[str]
     line: int
     block: Block | None
-    row_line: int = 0
 
 
 def item_terms(text: str) -> frozenset[str]:
     """The words that name a configuration (``'B300 with TensorRT 11.1'`` ->
-    ``{'b300', 'tensorrt', '11.1'}``); stop words and generic words left out."""
+    ``{'b300', 'tensorrt', '11.1'}``); stop words and generic words left out,
+    a one-letter name kept (``'job a'`` -> ``{'job', 'a'}``, :func:`identifier_letters`)."""
+    text = _PAREN_RE.sub(" ", text)
     terms = set()
-    for token in word_tokens(_PAREN_RE.sub(" ", text), parts=False):
+    for token in word_tokens(text, parts=False):
         if token in STOPWORDS or token in _GENERIC or len(token) < 2:
             continue
         terms.add(stem(token))
-    return frozenset(terms)
+    return frozenset(terms | identifier_letters(text))
+
+
+_FUNCTION_WORDS = STOPWORDS - set("one two three four five six seven eight nine ten table row rows column columns value values "
+                                   "figure figures".split())
+# A letter standing alone as a word ("job a", "| b |", "`c`"), not a part of
+# a name ("H100's", "a-b", "e.g.") nor a unit after a figure ("1.9 x") ...
+_LONE_LETTER_RE = lazy_compile(r"(?<![\w'’.-])(?<!\d\s)([a-z])(?![\w'’]|[.-]\w)", re.IGNORECASE)  # "1.9 x" is a unit
+# ... and "a" or "I" there only when no noun phrase or verb follows it: an
+# article determines the words after it ("a 2x speedup", "a fp16 engine"), so
+# "a" followed by the end, a mark or a function word ("job a was not run",
+# "than a.", "a / fp16") names something.
+_AFTER_NAME_RE = lazy_compile(r"\s*(?:$|[^\w\s]|(?:" + "|".join(sorted(_FUNCTION_WORDS, key=len, reverse=True)) + r")\b(?!-))", re.IGNORECASE)
+
+
+def identifier_letters(text: str) -> set[str]:
+    """The one-letter names of ``text``, lower case: job or run ids such as
+    ``b`` in "job b" or a table cell "b"; "a" and "i" only where they cannot
+    be the article or the pronoun (:data:`_AFTER_NAME_RE`). A configuration
+    named by a one-letter id keeps it, and a sentence names that
+    configuration only where it writes the id as a name: "fp16 is a 2x
+    speedup" does not name job a."""
+    found = set()
+    text = normalize(text)  # shapes joined ("800 x 800" is 800x800, no letter x), markup dropped
+    for match in _LONE_LETTER_RE.finditer(text):
+        letter = match.group(1).lower()
+        if letter in "ai" and not _AFTER_NAME_RE.match(text, match.end()):
+            continue
+        found.add(letter)
+    return found
+
+
+def _named_tokens(text: str) -> set[str]:
+    """The normalised label tokens of ``text``, a lone letter only as a name."""
+    tokens = {token for token in label_tokens(normalize(text)) if len(token) > 1 or not token.isalpha()}
+    return tokens | identifier_letters(text)
 
 
 def word_tokens(text: str, parts: bool = True) -> set[str]:
@@ -142,15 +192,16 @@ def word_tokens(text: str, parts: bool = True) -> set[str]:
     integer" -> ``int6``, "eight" -> ``8``), configuration words in one
     spelling ("bs=16" -> ``batch``, ``16``; :data:`~studygen.lint.vocabulary.CONFIGURATION_WORDS`)
     and, when ``parts``, each part of a hyphenated name (``deepep-ll`` ->
-    ``deepep``, ``ll``)."""
+    ``deepep``, ``ll``). A one-letter token is one only as a name
+    (:func:`identifier_letters`): the article "a" names no job a."""
     text = canonical_configuration(text)
-    tokens = set(label_tokens(normalize(text)))
+    tokens = _named_tokens(text)
     tokens |= format_aliases(text)
     tokens |= number_terms(text)
     if parts:
         for token in list(tokens):
             if "-" in token:
-                tokens.update(part for part in token.split("-") if part)
+                tokens.update(part for part in token.split("-") if len(part) > 1 or part.isdigit())
     return tokens
 
 
@@ -202,6 +253,84 @@ def _object_words(text: str) -> str:
     return " ".join(words)
 
 
+# What follows a declaration may scope it: "FP16 was not measured on an Orin",
+# "we did not measure INT8 at 1024 x 1024", "... with TensorRT 10.3".
+_QUALIFIER_RE = lazy_compile(
+    r"\s+(?:yet\s+)?(?P<preposition>on|at|with|for|under|using|in|across)\s+(?P<qualifier>(?:[^.;:()\n]|\.(?=\w)){1,80})",
+    re.IGNORECASE,
+)
+# Where a qualifier ends: a reason, a relative clause, a comparison ("for
+# batches above 16" bounds a range, it names no configuration).
+_QUALIFIER_STOP_RE = lazy_compile(
+    r"\b(?:because|since|as|so|but|which|that|who|whose|due|when|if|while|where|though|although|unless|until|either|yet|"
+    r"than|above|below|beyond|over|under|past|between|exceeding|larger|smaller|greater|bigger|higher|lower|more|less|fewer|"
+    r"up)\b",
+    re.IGNORECASE,
+)
+_QUALIFIER_JOIN_RE = lazy_compile(r"\s*,\s+(?:and\s+|or\s+)?|\s+(?:and|or|nor)\s+", re.IGNORECASE)
+# Words that name no particular configuration however they are written ...
+_UNSPECIFIC = frozenset("gpu gpus cpu cpus device devices hardware machine machines platform platforms node nodes i".split())
+# ... and document places: "in Section 4" says where, not on what.
+_PLACES = frozenset("section sections sec appendix chapter figure fig table part page".split())
+_SHAPE_JOIN_RE = lazy_compile(r"(\d)\s*[x×]\s*(?=\d)")
+_DETERMINERS = frozenset("a an the any every each all our this these those either both".split())
+
+
+def _specific_words(alternative: str) -> list[str] | None:
+    """The words of a qualifier alternative that name a configuration: a
+    word with a digit ("H100", "10.3", "1024x1024"), a name written with a
+    capital ("Orin", "TensorRT") or a configuration word ("batch"); [] for
+    "an unspecified device", "this study" or "any GPU"; None for a document
+    place ("Section 4")."""
+    words = []
+    for word in alternative.split():
+        bare = word.strip("'\"`*_,")
+        lowered = bare.lower()
+        if lowered in _PLACES:
+            return None
+        if not bare or lowered in _UNSPECIFIC:
+            continue
+        if _has_digit(bare) or bare[0].isupper() or lowered in CONFIGURATION_WORDS:
+            words.append(bare)
+    return words
+
+
+def _names_only(alternative: str) -> bool:
+    """True when every word of ``alternative`` is a specific name, a
+    determiner or an unspecific device word ("the H100", "Xavier"): a later
+    item of a list of names, not a new clause ("the H100 rows are eager")."""
+    specific = _specific_words(alternative) or []
+    bare = (word.strip("'\"`*_,") for word in alternative.split())
+    return all(w in specific or w.lower() in _DETERMINERS or w.lower() in _UNSPECIFIC for w in bare if w)
+
+
+def qualified(named: str, after: str) -> list[str]:
+    """The configurations a declaration of ``named`` declares, given the text
+    ``after`` it: ``named`` with each specific qualifier that follows ("FP16
+    was not measured on an Orin or a Xavier" -> "FP16 on Orin", "FP16 on
+    Xavier"), or ``named`` alone when none follows ("FP8 was not measured in
+    this study", "... for lack of time", "... in Section 4"). A qualifier
+    ends at a mark, a reason, a relative clause or a comparison
+    (:data:`_QUALIFIER_STOP_RE`); a later alternative joins it only when it is
+    a name ("on the Orin, the H100 rows are eager" qualifies by Orin only)."""
+    match = _QUALIFIER_RE.match(after)
+    if not match:
+        return [named]
+    qualifier = _QUALIFIER_STOP_RE.split(match.group("qualifier"), maxsplit=1)[0]
+    qualifier = _SHAPE_JOIN_RE.sub(r"\1x", qualifier)  # "1024 x 1024" is one word
+    preposition = match.group("preposition").lower()
+    items = []
+    for index, alternative in enumerate(_QUALIFIER_JOIN_RE.split(qualifier.strip())):
+        if index and not _names_only(alternative):
+            break
+        specific = _specific_words(alternative)
+        if specific is None:
+            return [named]
+        if specific:
+            items.append(f"{named} {preposition} {' '.join(specific)}")
+    return items or [named]
+
+
 # Every declaration holds one of these (a substring prefilter per block).
 _DECLARATION_WORDS = ("not", "never", "n't", "untried", "untested", "unmeasured", "unrun", "deferred", "skipped", "pending",
                       "postponed", "out of scope", "left for later")
@@ -210,10 +339,10 @@ _DECLARATION_WORDS = ("not", "never", "n't", "untried", "untested", "unmeasured"
 def _declarations(document: Document) -> list[Unmeasured]:
     found: list[Unmeasured] = []
 
-    def add(text: str, line: int, block: Block | None, row_line: int = 0):
+    def add(text: str, line: int, block: Block | None):
         terms = item_terms(text)
         if terms and len(terms) <= 6:
-            found.append(Unmeasured(text.strip(), terms, line, block, row_line))
+            found.append(Unmeasured(text.strip(), terms, line, block))
 
     for block in document.blocks:
         text = block.text
@@ -226,9 +355,12 @@ def _declarations(document: Document) -> list[Unmeasured]:
             item = re.split(r"\s*[:—–(]\s*|\s+-\s+", text, maxsplit=1)[0]
             add(item, block.line, block)
         for match in _DECLARED_SUBJECT_RE.finditer(text):
-            add(_subject_words(match.group("subject")), block.line_at(match.start()), block)
+            for item in qualified(_subject_words(match.group("subject")), text[match.end():]):
+                add(item, block.line_at(match.start()), block)
         for match in _DECLARED_OBJECT_RE.finditer(text):
-            add(_object_words(match.group("object")), block.line_at(match.start()), block)
+            named = _object_words(match.group("object"))
+            for item in qualified(named, text[match.start("object") + len(named):]):
+                add(item, block.line_at(match.start()), block)
         for match in _DECLARED_PAREN_RE.finditer(text):
             add(_subject_words(match.group("subject")), block.line_at(match.start()), block)
         for match in _DECLARED_LIST_RE.finditer(text):
@@ -239,9 +371,8 @@ def _declarations(document: Document) -> list[Unmeasured]:
     declared_cells = any(word in lowered for word in ("not measured", "not run", "not tried", "not tested", "not benchmarked", "never ", "untested", "unmeasured"))
     for table in document.tables if declared_cells else ():
         for row in table.rows:
-            label = _declared_row_label(row)
-            if label:
-                add(label, row.line, None, row.line)
+            for label in _declared_row_labels(row):
+                add(label, row.line, None)
     return found
 
 
@@ -258,6 +389,45 @@ def _declared_row_label(row: Row) -> str:
         return ""
     cells = (row.cells[c] for c in row.table.label_columns)
     return " / ".join(cell for cell in cells if not is_empty_cell(cell) and not _declares_cell(cell))
+
+
+def _declared_row_labels(row: Row) -> list[str]:
+    """What a row with "not measured" cells declares: its label
+    (:func:`_declared_row_label`) with, for each declaring cell in a column
+    that its header tells apart from the table's other value columns, that
+    column's own words ("800 x 800 / total" under "fp32 (ms)" beside "fp16
+    (ms)" declares 800 x 800 / total / fp32, not the row's fp16 figures);
+    the label alone where the column's header names only what all columns
+    measure. [] when the row declares nothing."""
+    label = _declared_row_label(row)
+    if not label:
+        return []
+    table = row.table
+    own = _column_words(table)
+    found = []
+    for column, cell in enumerate(row.cells):
+        if not _declares_cell(cell):
+            continue
+        words = own.get(column)
+        item = f"{label} / {words}" if words else label
+        if item not in found:
+            found.append(item)
+    return found or [label]
+
+
+def _column_words(table) -> dict[int, str]:
+    """For each value column of ``table`` (a column that is no label
+    column, or that holds a "not measured" cell in place of a figure: with
+    many such cells it reads as a label column), the words of its header
+    that not every value column's header has ("fp32" of "fp32 (ms)" beside
+    "fp16 (ms)"); none for a table of one value column."""
+    columns = [c for c in range(len(table.headers))
+               if c not in table.label_columns or any(_declares_cell(r.cells[c]) for r in table.rows if c < len(r.cells))]
+    if len(columns) < 2:
+        return {}
+    tokens = {c: label_tokens(normalize(_PAREN_UNIT_RE.sub("", table.headers[c]))) for c in columns}
+    common = set.intersection(*(set(t) for t in tokens.values()))
+    return {c: " ".join(t for t in tokens[c] if t not in common) for c in columns}
 
 
 def check(document: Document) -> list[Finding]:
@@ -291,17 +461,24 @@ def check(document: Document) -> list[Finding]:
                 reported.add((line, item.text))
                 findings.append(_finding(document, item, line, f"line {line} states an outcome for it: '{_outcome_quote(sentence_text, outcome)}'"))
     for table in document.tables:
+        headers = [_stemmed(_named_tokens(series.header)) for series in table.series]
+        any_header = set().union(*headers)
+        # the label columns' headers name what their cells hold: row "a" under "Job" is job a
+        label_headers = _stemmed(_named_tokens(" / ".join(table.headers[c] for c in table.label_columns if c < len(table.headers))))
         for row in table.rows:
-            tokens = set(label_tokens(normalize(row.label)))
-            tokens |= {stem(t) for t in tokens}
+            if any(_DECLARED_CELL_RE.match(c) for c in row.cells):
+                continue  # a row that declares is no result
+            tokens = _stemmed(_named_tokens(row.label)) | label_headers
             for item in declared:
-                if item.row_line == row.line or not item.terms <= tokens:
+                # the row names the configuration, or part of it and its column the rest ("fp16" row, "Orin ms"
+                # column); a column header alone names the column, as a declaration may ("the DeepEP column")
+                if not item.terms <= tokens | any_header or item.terms.isdisjoint(tokens):
                     continue
-                values = [s.values[row.index] for s in table.series if s.values[row.index] is not None]
-                if not values or any(_DECLARED_CELL_RE.match(c) for c in row.cells):
-                    continue
-                shown = ", ".join(f"'{s.header}' {s.values[row.index].text}" for s in table.series if s.values[row.index] is not None)
-                findings.append(_finding(document, item, row.line, f"{row.name()} (line {row.line}) gives it figures: {_clip(shown)}"))
+                shown = ", ".join(f"'{series.header}' {series.values[row.index].text}"
+                                  for series, header in zip(table.series, headers)
+                                  if series.values[row.index] is not None and item.terms <= tokens | header)
+                if shown:
+                    findings.append(_finding(document, item, row.line, f"{row.name()} (line {row.line}) gives it figures: {_clip(shown)}"))
     return findings
 
 

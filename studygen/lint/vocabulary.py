@@ -98,23 +98,87 @@ def counts(text: str, nouns: str, between: int = 4) -> list[tuple[int, int, int]
     """``(count, start, end)`` for each count of ``nouns`` (a regex
     alternation, e.g. ``"images?|held[- ]out"``) in ``text``: "800 images",
     "800 COCO val images" (up to ``between`` words between), "1000-image",
-    "a thousand-image subset", "three repeats". A four-digit year between
-    the count and the noun is skipped over like any word."""
+    "a thousand-image subset", "three repeats", "400 of the images". A
+    four-digit year between the count and the noun is skipped over like any
+    word.
+
+    A number counts the noun only when it quantifies it, as a reader reads
+    it (:func:`quantifies`): "a 32-fold downsampled image", "a 224 x 224
+    image", "stride 32 image features", "1/32 resolution of the image" and
+    "a 5-minute run" hold a number and the noun, but no count of it."""
     pattern = _count_pattern(nouns, between)
     found = []
-    for match in pattern.finditer(text):
+    position = 0
+    while (match := pattern.search(text, position)) is not None:
         value = number_value(match.group("count"))
-        if value is not None:
+        if value is not None and quantifies(text, match):
             found.append((value, match.start("count"), match.end()))
+            position = match.end()
+        else:
+            # a number that measures something else may still precede a count ("32-bit, 500 images" is not one match)
+            position = match.end("count")
     return found
 
 
 @lru_cache(maxsize=64)
 def _count_pattern(nouns: str, between: int) -> re.Pattern:
     return re.compile(
-        rf"(?<![\w.,-])(?P<count>{NUMBER})(?:-|\s+)(?:(?:[A-Za-z][\w-]*|(?:19|20)\d\d)\s+){{0,{between}}}?(?:{nouns})\b",
+        rf"(?<![\w.,/:×*-])(?P<count>{NUMBER})(?P<joint>-|\s+)"
+        rf"(?P<between>(?:(?:[A-Za-z][\w-]*|(?:19|20)\d\d)\s+){{0,{between}}}?)(?:{nouns})\b",
         re.IGNORECASE,
     )
+
+
+# What a number next to it measures instead of counting the noun after it:
+# factors ("32x", "32-fold", "32 times"), sizes and units ("32-bit", "32 px",
+# "32 MB", "3 channel"), durations ("a 5-minute run").
+MEASURE_WORDS = frozenset(
+    """x × fold times bit bits byte bytes kb mb gb tb kib mib gib tib px pixel pixels pel pels dpi ppi mp megapixel
+    megapixels channel channels ms s sec secs second seconds us µs ns min mins minute minutes h hr hrs hour hours
+    day days percent""".split()
+)
+# Nouns that take a number as their value: after "stride 32", "batch 16" or
+# "layer 4" the number names a setting, it counts nothing that follows it.
+PARAMETER_NOUNS = frozenset(
+    """stride strides batch size sizes resolution scale factor level layer stage step epoch iteration seed version
+    rank width height dimension dim shape window patch kernel block head heads depth""".split()
+)
+# Words that cannot stand between a count and what it counts: after one of
+# them the number quantifies another word ("1/32 resolution of the image").
+_FUNCTION_WORDS = frozenset(
+    """of on at in for to from by with and or but nor per than then into onto over under across after before
+    the a an as is are was were be been this that these those its their our each every""".split()
+)
+_PARTITIVE = frozenset("the these those our their its all".split())
+_DIMENSION_BEFORE_RE = lazy_compile(r"\d\s*(?:x|×|\*|by)\s*$", re.IGNORECASE)
+_DIMENSION_AFTER_RE = lazy_compile(r"^\s*(?:x|×|\*|by)\s*\d", re.IGNORECASE)
+_WORD_BEFORE_RE = lazy_compile(r"([A-Za-z]+)\s*[=:]?\s*$")
+
+
+def quantifies(text: str, match: re.Match) -> bool:
+    """True when the number of ``match`` (a :func:`counts` pattern match on
+    ``text``) counts its noun: it modifies the noun directly or through
+    modifiers ("32 held-out images", "the first 32 images of val2017", "500
+    COCO images", a partitive "400 of the images"). False when it is a
+    compound modifier of another word ("32-fold", "32-bit", "32-pixel"), a
+    measure ("32 px", "32 MB", "32 x 32"), a side of a dimension ("224x224",
+    "640 by 480"), a fraction or ratio ("1/32"), the value of a setting
+    ("stride 32") or quantifies another word that a function word separates
+    from the noun ("1/32 resolution of the image")."""
+    words = match.group("between").split()
+    if match.group("joint") == "-" and words:
+        return False  # "32-fold downsampled image": the number belongs to "fold"
+    if words and words[0].lower() in MEASURE_WORDS:
+        return False
+    if words[:1] == ["of"] and (len(words) == 1 or words[1].lower() in _PARTITIVE):
+        words = words[2:]  # "400 of the images", "32 of our held-out images"
+    if any(word.lower() in _FUNCTION_WORDS for word in words):
+        return False
+    before, after = text[: match.start("count")], text[match.end("count"):]
+    if _DIMENSION_BEFORE_RE.search(before) or _DIMENSION_AFTER_RE.match(after):
+        return False
+    setting = _WORD_BEFORE_RE.search(before)
+    return not (setting and setting.group(1).lower() in PARAMETER_NOUNS)
 
 
 # --- directions ------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from studygen.checks import CheckContext, sg205_datasets
 from studygen.findings import ERROR, WARNING
 
-from .studies import (DEFAULT_DATASETS, coco_ap, codes, dataset, line_of, load, readme_lines, record)
+from .studies import (DEFAULT_DATASETS, coco_ap, codes, dataset, latency, line_of, load, readme_lines, record, spec)
 
 HEADER = "{{ generated_note }}\n\n# {{ study.title }}\n\n"
 GOOD = [record("job", [coco_ap("fp16", 0.4644), coco_ap("fp8", 0.4625)])]
@@ -167,3 +167,61 @@ def test_a_quality_result_with_an_empty_dataset_names_none(tmp_path):
     (finding,) = sg205_datasets.check(CheckContext(study))
     assert (finding.pointer, finding.message) == ("/results/0/value", "coco_ap result of fp16 in job job names no dataset")
     assert finding.hint == 'add "dataset": the id of a definition under datasets/'
+
+
+def test_a_calibration_count_of_a_recipe_is_a_used_count(tmp_path):
+    # the study file's recipe calibrates on calib-4: "4 images" names a set the study uses, no finding
+    template = HEADER + "The FP8 linears were calibrated on 4 images and scored on 8 held-out images.\n"
+    study = load(tmp_path, records=GOOD, template=template)
+    assert [f for f in sg205_datasets.check(CheckContext(study)) if f.file == "families/toy/README.md"] == []
+
+
+def test_an_agreement_result_on_an_undefined_dataset_is_named_once(tmp_path):
+    agreement = {"kind": "agreement", "variant": "fp8", "reference_variant": "fp16", "metric": "nonfinite_count",
+                 "value": 0, "images": 12, "dataset": "val-12", "backend": "tensorrt", "mode": "engine"}
+    study = load(tmp_path, records=[record("job", [coco_ap("fp16", 0.4644), coco_ap("fp8", 0.4625), agreement])])
+    assert [f.message for f in sg205_datasets.check(CheckContext(study)) if "val-12" in f.message] == [
+        "agreement result of fp8 in job job names dataset 'val-12', which has no definition (defined: calib-4, val-8)"]
+
+
+def test_disjointness_declared_on_the_evaluation_side_only(tmp_path):
+    calib = dataset("calib-4", "calibration", 4)
+    del calib["disjoint_from"]
+    datasets = {"calib-4": calib, "val-8": dataset("val-8", "evaluation", 8, disjoint_from=["calib-4"])}
+    study = load(tmp_path, records=GOOD, datasets=datasets)
+    assert [f for f in sg205_datasets.check(CheckContext(study)) if "unverified" in f.message] == []
+    datasets["val-8"] = dataset("val-8", "evaluation", 8)
+    study = load(tmp_path / "undeclared", records=GOOD, datasets=datasets)
+    (finding,) = [f for f in sg205_datasets.check(CheckContext(study)) if "unverified" in f.message]
+    assert finding.hint == ("publish the image ids, or declare disjoint_from with the selection rule that makes them "
+                            "disjoint")
+
+
+def test_a_stated_count_when_no_result_names_a_set(tmp_path):
+    # no quality result and no recipe: the message says the figures use none
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.0)])],
+                 study=spec(recipes={"linears": {"description": "FP8 linears"}}),
+                 template=HEADER + "Quality will be read on 8 held-out images.\n")
+    (finding,) = [f for f in sg205_datasets.check(CheckContext(study)) if f.file == "families/toy/README.md"]
+    assert "the count of val-8, which no result uses; the figures use none:" in finding.message
+
+
+def test_unpublished_ids_hint(tmp_path):
+    datasets = {"calib-4": dataset("calib-4", "calibration", 4, disjoint_from=["val-8"]),
+                "val-8": DEFAULT_DATASETS["val-8"]}
+    study = load(tmp_path, records=GOOD, datasets=datasets)
+    (finding,) = [f for f in sg205_datasets.check(CheckContext(study)) if "were not published" in f.message]
+    assert finding.hint == "the README lists it under known gaps"
+
+
+def test_results_of_an_unreadable_definition_are_not_undefined_too(tmp_path):
+    # val-8.json does not parse: that is SG202's finding; SG205 does not add "has no definition" for its results
+    from studygen.study import load_study
+
+    from .studies import write_project
+
+    study_dir = write_project(tmp_path, records=GOOD)
+    (tmp_path / "measurements" / "toy" / "datasets" / "val-8.json").write_text("{ not json", encoding="utf-8")
+    study = load_study(study_dir, tmp_path)
+    assert [p.path for p in study.problems] == ["measurements/toy/datasets/val-8.json"]
+    assert [f for f in sg205_datasets.check(CheckContext(study)) if "no definition" in f.message] == []
