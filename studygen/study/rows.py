@@ -14,8 +14,9 @@ How a result becomes rows is its kind's row shape (the result-kind table,
 agreement metric, kernel-time difference and count rows hold one figure; a
 kernel-time profile gives a row per group (ms), its share (%) where a
 source gives a range of it, and the profiled total (group ``total``); a
-not-measured result is a row without a figure; an engine's layer list gives
-none.
+not-measured result is a row without a figure, and so is a figure its
+source marks as undefined (COCOeval's -1, :attr:`Row.undefined`); an
+engine's layer list gives none.
 """
 
 from __future__ import annotations
@@ -60,6 +61,18 @@ class Row:
     def is_range(self) -> bool:
         """A range over rows the source does not list (no value of its own)."""
         return self.value is None and self.value_min is not None
+
+    @property
+    def undefined(self) -> str | None:
+        """Why the row has no figure when its source wrote a marker for "none"
+        in the figure's place (:attr:`ResultKind.undefined_marker`: COCOeval's
+        -1 AP), else None. Such a row has no value, so that no figure, range
+        or spread ever counts the marker."""
+        kind = RESULT_KINDS.get(self.result.get("kind"))
+        if self.value is not None or self.is_range or kind is None or kind.undefined_marker is None:
+            return None
+        marker, why = kind.undefined_marker
+        return why if self.result.get(_value_field(kind, self.result)) == marker else None
 
     @property
     def low(self):
@@ -278,6 +291,8 @@ def _value_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
     its kind; a value field the kind divides (a plan size in bytes: 2**20
     bytes a MiB) is converted, its decimals those of the source."""
     name = _value_field(kind, start.result)
+    if kind.undefined_marker is not None and start.result.get(name) == kind.undefined_marker[0]:
+        return [start.row(f"{pointer}/{name}", unit=kind.unit)]  # a marker, no figure: see Row.undefined
     return [start.figure(start.result, name, kind.unit, pointer, divisor=dict(kind.divisors).get(name))]
 
 
