@@ -25,7 +25,7 @@ from operator import attrgetter
 
 from ..numbers import source_decimals
 from ..records.keys import FIELDS, MeasurementKey, software_signature
-from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
+from ..records.kinds import KERNEL_SHARE_METRIC, PROFILED_TOTAL_GROUP, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..records.load import Record
 
 # Method settings that make two latencies incomparable, in the order ``timing_method`` names them.
@@ -260,7 +260,7 @@ def _group_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
         if "share_percent_range" in group:
             rows.append(start.figure(group, "share_percent", "%", at, key._replace(metric=KERNEL_SHARE_METRIC)))
     if "profiled_total_ms" in result or "profiled_total_ms_range" in result:
-        rows.append(start.figure(result, "profiled_total_ms", kind.unit, pointer, start.key._replace(group="total")))
+        rows.append(start.figure(result, "profiled_total_ms", kind.unit, pointer, start.key._replace(group=PROFILED_TOTAL_GROUP)))
     return rows
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..records.kinds import Kind
+from ..records.kinds import Kind, group_times_ms
 from .rows import Row
 
 # Fewest values a figure's spread is read from: what the bootstrap needs a side
@@ -87,7 +87,7 @@ def spread_of(row: Row) -> Spread | None:
         values = row.repeat_medians()
         source = REPEAT_MEDIANS
     elif row.kind == Kind.KERNEL_TIME:
-        values = _iteration_values(row.result, row.group)
+        values = group_times_ms(row.result.get("per_iteration") or [], row.group) or []
         source = PROFILED_ITERATIONS
     else:
         return None
@@ -101,14 +101,15 @@ def compilation_spread(study, row: Row) -> Spread | None:
     (``collect run`` with ``run.compilations``): each compilation's median of
     a latency (``compilations[*].median_ms``), each compilation's time of the
     row's kernel group (``compilations[*].groups[group]``, ``total``: its
-    ``profiled_total_ms``). None for other rows, for fewer than two
-    compilations, and when a compilation lacks the group (no complete set)."""
+    ``profiled_total_ms``; a compilation without kernels of the group counts
+    0 ms: :func:`studygen.records.kinds.group_times_ms`). None for other rows
+    and for fewer than two compilations."""
     if row.value is None:
         return None
     if row.kind == Kind.LATENCY:
         values = row.compilation_medians()
     elif row.kind == Kind.KERNEL_TIME:
-        values = _compilation_group_values(row.result, row.group)
+        values = group_times_ms(row.result.get("compilations") or [], row.group) or []
     else:
         return None
     if len(values) < 2:
@@ -136,35 +137,6 @@ def tolerance(study, row: Row) -> float:
         if name and name in table:
             return float(table[name])
     return 0.0
-
-
-def _compilation_group_values(result: dict, group: str | None) -> list[float]:
-    """Each compilation's kernel time (ms) of ``group`` (``total``: the
-    profiled total); empty when a compilation lacks it."""
-    values = []
-    for compilation in result.get("compilations") or []:
-        if group == "total":
-            value = compilation.get("profiled_total_ms")
-        else:
-            value = (compilation.get("groups") or {}).get(group)
-        if value is None:
-            return []
-        values.append(value)
-    return values
-
-
-def _iteration_values(result: dict, group: str | None) -> list[float]:
-    """Per-iteration kernel times (ms) of ``group`` (``total``: the profiled
-    total); empty when an iteration lacks the group (no complete sample)."""
-    values = []
-    for iteration in result.get("per_iteration") or []:
-        if group == "total":
-            values.append(iteration["profiled_total_ms"])
-        elif group in (iteration.get("groups") or {}):
-            values.append(iteration["groups"][group])
-        else:
-            return []
-    return values
 
 
 # ---- declared sources of job-to-job spread -------------------------------
