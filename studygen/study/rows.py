@@ -120,6 +120,7 @@ class Row:
 
     @property
     def repeat_medians_ms(self) -> list | None:
+        """Per-repeat medians (ms) of a latency (``distribution.repeat_medians_ms``), None when its record has none."""
         return self.distribution.get("repeat_medians_ms")
 
     @property
@@ -148,12 +149,6 @@ class Row:
         return self.result.get("reason" if self.kind == Kind.NOT_MEASURED else "note")
 
     # ---- what a latency or kernel-time result keeps behind its figure ---------
-    def repeat_medians(self) -> list[float]:
-        """Per-repeat medians (ms) of a latency row, ``[]`` when its record has none."""
-        if self.kind != Kind.LATENCY or self.value is None:
-            return []
-        return list(self.distribution.get("repeat_medians_ms") or [])
-
     def compilation_medians(self) -> list[float]:
         """Per-compilation medians (ms) of a latency row, in compilation order:
         ``compilations[*].median_ms`` of its result (``collect run`` with

@@ -84,7 +84,7 @@ def spread_of(row: Row) -> Spread | None:
     if row.value is None:  # a range, a not-measured result, a share given as a range
         return None
     if row.kind == Kind.LATENCY:
-        values = row.repeat_medians()
+        values = row.repeat_medians_ms or []
         source = REPEAT_MEDIANS
     elif row.kind == Kind.KERNEL_TIME:
         values = group_times_ms(row.result.get("per_iteration") or [], row.group) or []
