@@ -96,7 +96,7 @@ def spread_of(row: Row) -> Spread | None:
     return Spread(tuple(float(v) for v in values), source)
 
 
-def compilation_spread(study, row: Row) -> Spread | None:
+def compilation_spread(row: Row) -> Spread | None:
     """The spread between the independent compilations of a compiled row
     (``collect run`` with ``run.compilations``): each compilation's median of
     a latency (``compilations[*].median_ms``), each compilation's time of the
@@ -117,12 +117,12 @@ def compilation_spread(study, row: Row) -> Spread | None:
     return Spread(tuple(float(v) for v in values), COMPILATIONS)
 
 
-def measured_spreads(study, row: Row) -> list[Spread]:
+def measured_spreads(row: Row) -> list[Spread]:
     """Every spread measured for one row from its own record: its repeats or
     profiled iterations (:func:`spread_of`), then its compilations
     (:func:`compilation_spread`); ``[]`` when it has none. The spread between
     jobs needs the other jobs' rows: build it as ``Spread(values, JOBS)``."""
-    return [spread for spread in (spread_of(row), compilation_spread(study, row)) if spread is not None]
+    return [spread for spread in (spread_of(row), compilation_spread(row)) if spread is not None]
 
 
 def tolerance(study, row: Row) -> float:

@@ -10,7 +10,7 @@ from studygen.lint.columns import _cell_figures
 from studygen.lint.derived import derivation, fits
 from studygen.lint.figures import Figure, figures_of
 from studygen.lint.rounding import (
-    Interval, consistent, covers, gives, is_exact, printed_interval, quotient, rounds_to, stands_for, truncation_interval,
+    Interval, consistent, covers, gives, is_exact, printed_interval, quotient, stands_for, truncation_interval,
     verdict,
 )
 
@@ -100,10 +100,9 @@ def test_derived_fits_follow_the_one_rule():
     assert fits("ratio", fig("1.0"), fig("0.0"), fig("2.0", "x")) is None
 
 
-def test_covers_and_rounds_to_widen_by_half_a_last_digit():
+def test_covers_widens_by_half_a_last_digit():
     assert covers(fig("0.19"), fig("0.21"), 0.2149) and not covers(fig("0.19"), fig("0.21"), 0.2151)
     assert covers(fig("0.19"), fig("0.21"), 0.1851) and not covers(fig("0.19"), fig("0.21"), 0.1849)
-    assert rounds_to(0.4094, fig("0.409")) and not rounds_to(0.4096, fig("0.409"))
 
 
 def test_intervals_that_touch_meet():
@@ -113,10 +112,11 @@ def test_intervals_that_touch_meet():
 
 def test_a_value_half_way_between_two_printed_figures_rounds_to_either():
     # 2.25 - 2.2 is 0.04999999999999982 in floats, 2.45 - 2.4 is 0.05000000000000027: both half a last digit
-    assert rounds_to(2.25, fig("2.2")) and rounds_to(2.25, fig("2.3"))
-    assert rounds_to(2.45, fig("2.4")) and rounds_to(2.45, fig("2.5"))
-    # the float slack grows with the value: 1234567.85 - 1234567.8 exceeds 0.05 by 4.7e-11
-    assert rounds_to(1234567.85, fig("1234567.8")) and not rounds_to(1234567.86, fig("1234567.8"))
+    for value, below, above in ((2.25, "2.2", "2.3"), (2.45, "2.4", "2.5")):
+        assert verdict(Interval(value, value), fig(below)) == verdict(Interval(value, value), fig(above)) == "rounded"
+    # half a last digit and a little more is no longer either: 2.2 stands for 2.15 to 2.25 only
+    assert verdict(Interval(2.2501, 2.2501), fig("2.2")) == "truncated"
+    assert verdict(Interval(2.1499, 2.1499), fig("2.2")) is None
 
 
 def test_the_far_end_of_a_cut_is_excluded_to_the_float_tolerance():
