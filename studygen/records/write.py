@@ -33,7 +33,7 @@ from .migrate import version_of
 from .provenance import (as_conversion_machine, check_measuring_machine, clean_provenance, defaulted_checkpoint,
                          measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .result import NewResult
-from .schemas import CURRENT_SCHEMA_VERSION, validate_document
+from .schemas import validate_document
 from .sources import refuse_changed_reading, refuse_other_job, refuse_same_source, replace_sources, same_result
 
 JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
@@ -193,6 +193,19 @@ def other_jobs(path: Path) -> list[tuple[str, str, list[dict]]]:
     return others
 
 
+def new_document(job_id: str, family: str, provenance: dict, description: str | None = None) -> dict:
+    """A record without results, its fields in the order a record file
+    keeps them. Its ``schema_version`` is, as whenever results are added,
+    the lowest that holds its fields (:func:`~studygen.records.migrate.version_of`)."""
+    document = {"schema_version": None, "job_id": job_id, "family": family}
+    if description:
+        document["description"] = description
+    document["provenance"] = provenance
+    document["results"] = []
+    document["schema_version"] = version_of(document)
+    return document
+
+
 def record_path(measurements_dir: Path, family: str, job_id: str, records_dir: Path | None = None) -> Path:
     """``measurements_dir/<family>/<job_id>.json``, or ``records_dir/<job_id>.json``
     when the family's records live elsewhere (a study file's ``measurements:``
@@ -275,11 +288,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
             notes.append(replace_sources(document, new_results, replace, display))
             original = None  # results are dropped: the record is written anew, in the canonical layout
     else:
-        document = {"schema_version": CURRENT_SCHEMA_VERSION, "job_id": job_id, "family": family}
-        if description:
-            document["description"] = description
-        document["provenance"] = clean_provenance(provenance)
-        document["results"] = []
+        document = new_document(job_id, family, clean_provenance(provenance), description)
         created, notes, filled = True, [], False
     keys: dict[MeasurementKey, str] = {}
     recorded: dict[MeasurementKey, dict] = {}
