@@ -66,9 +66,6 @@ class AttributedDifference(NamedTuple):
 class CompilationHelpers(SpanHelpers):
     """Compiled cells pooled over jobs and compilations (see the module docstring)."""
 
-    def _ms(self, value: float, sign: bool = False) -> str:
-        return format_number(value, self.decimals("ms"), sign=sign)
-
     def _ms_span(self, low: float, high: float) -> str:
         """``8.221 to 8.873``, or one figure when both print alike."""
         a, b = self._ms(low), self._ms(high)
@@ -93,12 +90,11 @@ class CompilationHelpers(SpanHelpers):
         ``8.4 (2 jobs: 8.3 to 8.5)`` for jobs without compilations; ``9.018 (1 compilation)`` for a job
         that compiled once; the figure alone for one job without compilations."""
         count, jobs = len(cell.compilations), len(cell.jobs)
-        numbered = any(c.number is not None for c in cell.compilations)
         if count < 2:
             figure = TemplateRow(cell.first).number()
-            return emit(f"{figure} (1 compilation)", list(cell.rows), kind="figure") if numbered else figure
+            return emit(f"{figure} (1 compilation)", list(cell.rows), kind="figure") if cell.numbered else figure
         figure = self._ms(cell.median_ms)
-        what = (f"{count} compilations" + (f" in {jobs} jobs" if jobs > 1 else "")) if numbered else f"{jobs} jobs"
+        what = (f"{count} compilations" + (f" in {jobs} jobs" if jobs > 1 else "")) if cell.numbered else f"{jobs} jobs"
         return emit(f"{figure} ({what}: {self._ms(cell.low)} to {self._ms(cell.high)})", list(cell.rows), kind="figure")
 
     @helper("table", markdown=True)
@@ -126,7 +122,7 @@ class CompilationHelpers(SpanHelpers):
         if len(a.compilations) > 1 or len(b.compilations) > 1:
             values = [x.median_ms / y.median_ms for x, y in product(a.compilations, b.compilations)]
             text += f" ({format_number(min(values), d)}x to {format_number(max(values), d)}x)"
-        same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
+        same_job = a.same_job_pairs(b)
         return emit(text, [*a.rows, *b.rows], compared=same_job, kind="ratio")
 
     @helper("range")
@@ -137,7 +133,7 @@ class CompilationHelpers(SpanHelpers):
         pairs = self._cell_pairs(a_variant, b_variant, **filters)
         values = [x.median_ms / y.median_ms for a, b in pairs for x, y in product(a.compilations, b.compilations)]
         rows = [row for a, b in pairs for row in (*a.rows, *b.rows)]
-        compared = [(x, y) for a, b in pairs for x in a.rows for y in b.rows if x.job_id == y.job_id]
+        compared = [pair for a, b in pairs for pair in a.same_job_pairs(b)]
         return self.derived_span(values, "ratio", "x", restriction_text(filters), rows=rows, compared=compared)
 
     @helper("figure")
@@ -166,7 +162,7 @@ class CompilationHelpers(SpanHelpers):
                         f"({self._ms_span(a.low, a.high)} ms) overlap: neither was faster in every compilation")
             text += (f"; the medians are {self._ms(b.median_ms)} and {self._ms(a.median_ms)} ms, {lb} minus {la} "
                      f"{self._ms(b.median_ms - a.median_ms, True)} ms.")
-            same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
+            same_job = a.same_job_pairs(b)
             lines.append(emit(text, [*a.rows, *b.rows], compared=same_job))
         return lines
 
@@ -192,7 +188,7 @@ class CompilationHelpers(SpanHelpers):
             text = f"from {self._ms(-low)} ms less to {self._ms(high)} ms more"
         rows = [row for a, b in pairs for row in (*a.rows, *b.rows)]
         where = restriction_text(filters)
-        same_job = [(x, y) for a, b in pairs for x in a.rows for y in b.rows if x.job_id == y.job_id]
+        same_job = [pair for a, b in pairs for pair in a.same_job_pairs(b)]
         return emit(f"{text} ({where})" if where else text, rows, compared=same_job)
 
     def _attributions(self, a_variant: str, b_variant: str, **filters) -> list[AttributedDifference]:
@@ -205,7 +201,7 @@ class CompilationHelpers(SpanHelpers):
             label = self._cell_label(b, firsts)
             split = pooled_attribution(a, b)
             if split is not None:
-                same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
+                same_job = a.same_job_pairs(b)
                 found.append(AttributedDifference(label, f"{self.label(b_variant)} minus {self.label(a_variant)}",
                                                   split, [*a.rows, *b.rows], same_job, between_compilations=False))
             for cell, variant in ((a, a_variant), (b, b_variant)):
@@ -268,7 +264,7 @@ class CompilationHelpers(SpanHelpers):
         """The selected latency cells (:func:`pooled_cells`) that rest on
         numbered compilations: an eager cell's "compilations" are its jobs."""
         return [cell for cell in pooled_cells(self.figures(**filters).rows)
-                if any(c.number is not None for c in cell.compilations)]
+                if cell.numbered]
 
     @helper("figure")
     def compilation_counts(self, **filters) -> str:
