@@ -90,7 +90,7 @@ def covers(lo: Figure, hi: Figure, value: float) -> bool:
 def truncation_interval(figure: Figure) -> Interval:
     """The values that print as ``figure`` when cut (not rounded) at its
     digits: ``1.69`` for 1.690 to 1.700, ``-0.29`` for -0.300 to -0.290
-    (the upper end itself is excluded by :func:`verdict`)."""
+    (the end away from zero itself is excluded by :func:`verdict`)."""
     step = 2 * figure.half_step
     if figure.value >= 0:
         return Interval(figure.value, figure.value + step)
@@ -104,10 +104,12 @@ def verdict(computed: Interval, printed: Figure) -> str | None:
     if computed.meets(printed_interval(printed)):
         return "rounded"
     cut_lo, cut_hi = truncation_interval(printed)
-    # the far end of a truncation interval prints as the next figure, not this one
-    if computed.lo < cut_hi - _EPSILON and cut_lo - _EPSILON <= computed.hi:
-        return "truncated"
-    return None
+    # the end of a cut away from zero prints as the next figure, not this one (1.700 and -0.300 are not cut 1.69, -0.29)
+    if printed.value >= 0:
+        reaches = computed.lo < cut_hi - _EPSILON and cut_lo - _EPSILON <= computed.hi
+    else:
+        reaches = computed.lo <= cut_hi + _EPSILON and cut_lo + _EPSILON < computed.hi
+    return "truncated" if reaches else None
 
 
 def consistent(computed: Interval, printed: Figure) -> bool:

@@ -53,6 +53,7 @@ def planted(tmp_path):
     git(repo, "config", "filter.tidy.clean", f"PLANTED_AS=clean {program}")
     git(repo, "config", "filter.tidy.required", "true")
     git(repo, "config", "filter.spare.process", f"PLANTED_AS=process {program}")
+    git(repo, "config", "filter.two words.clean", f"PLANTED_AS=spaced {program}")  # a driver named with a space
     (repo / "pkg" / "spare.txt").write_text("another\n")
     return repo, log
 
@@ -97,7 +98,8 @@ def test_only_the_repositorys_own_filters_are_turned_off(planted, tmp_path, monk
     settings = {environment[f"GIT_CONFIG_KEY_{i}"]: environment[f"GIT_CONFIG_VALUE_{i}"]
                 for i in range(int(environment["GIT_CONFIG_COUNT"]))}
     assert settings == {"core.fsmonitor": "false", "filter.tidy.clean": "", "filter.tidy.required": "false",
-                        "filter.spare.process": "", "filter.spare.required": "false"}
+                        "filter.spare.process": "", "filter.spare.required": "false",
+                        "filter.two words.clean": "", "filter.two words.required": "false"}
     assert "GIT_INDEX_FILE" not in environment
     assert environment["GIT_OPTIONAL_LOCKS"] == "0" and environment["GIT_TERMINAL_PROMPT"] == "0"
     assert git_environment()["GIT_CONFIG_COUNT"] == "1"  # no repository: fsmonitor off, no git config run

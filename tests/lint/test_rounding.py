@@ -124,3 +124,13 @@ def test_the_far_end_of_a_cut_is_excluded_to_the_float_tolerance():
     far_end = (1.69 + 2 * (0.5 * 10.0 ** -2)) - 1e-12
     assert verdict(Interval(far_end, far_end), fig("1.69")) is None
     assert verdict(Interval(far_end - 1e-9, far_end - 1e-9), fig("1.69")) == "truncated"
+    # -0.29 cut covers -0.300 (excluded: cut towards zero it prints -0.30) up to -0.290 (included)
+    far_end = -0.29 - 2 * (0.5 * 10.0 ** -2)
+    assert verdict(Interval(far_end - 0.01, far_end), fig("-0.29")) is None
+    assert verdict(Interval(far_end - 0.01, far_end + 1e-9), fig("-0.29")) == "truncated"
+    assert verdict(Interval(-0.2899999999999, -0.2899999999999), fig("-0.29")) == "rounded"
+
+
+def test_the_edges_are_held_to_the_float_tolerance():
+    assert Interval(1.0 + 1e-12, 2.0).meets(Interval(0.0, 1.0))  # touching to within the tolerance
+    assert covers(fig("0.19"), fig("0.21"), 0.21 + 0.005 + 1e-9)  # the high end itself, as covers computes it
