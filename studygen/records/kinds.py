@@ -123,6 +123,8 @@ RESULT_KINDS: dict[str, ResultKind] = {kind.name: kind for kind in (
 # The metric of a kernel-time profile's group rows (their shares: KERNEL_SHARE_METRIC, in %).
 KERNEL_TIME_METRIC = RESULT_KINDS[Kind.KERNEL_TIME].metric
 KERNEL_SHARE_METRIC = "kernel_share"
+# The group of a kernel-time profile's row for its profiled total (the other rows are named by their groups).
+PROFILED_TOTAL_GROUP = "total"
 # Units a reader wants named after a kind's words; a count ("modules", "layers") and AP name themselves.
 UNITS_IN_WORDS = ("ms", "MiB", "points", "%")
 
@@ -163,3 +165,20 @@ def result_identity(result: dict) -> tuple:
     metric, statistic, group = metric_of(result)
     named = {"metric": metric, "statistic": statistic, "group": group}
     return tuple(named[name] if name in named else result.get(name) for name in IDENTITY_FIELDS)
+
+
+def group_times_ms(entries: list[dict], group: str) -> list[float] | None:
+    """Each entry's time of ``group`` in ms, in order: ``entries`` are a
+    kernel-time result's profiled iterations (``per_iteration``) or its
+    compilations (``compilations``), each ``{profiled_total_ms, groups:
+    {group: ms}}``; :data:`PROFILED_TOTAL_GROUP` reads ``profiled_total_ms``.
+    A group an entry's ``groups`` leaves out counts 0 ms: the collectors
+    leave out a group that had no kernel in that iteration or compilation
+    (``studygen.collect.kernel_groups.group_times``). None when an entry has
+    no ``groups`` at all (it kept only its total: its group times are
+    unknown)."""
+    if group == PROFILED_TOTAL_GROUP:
+        return [entry["profiled_total_ms"] for entry in entries]
+    if any("groups" not in entry for entry in entries):
+        return None
+    return [entry["groups"].get(group, 0.0) for entry in entries]

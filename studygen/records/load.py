@@ -70,7 +70,13 @@ def load_record(path: Path, display: str | None = None) -> Record:
     unknown schema_version) or InputError (unreadable file).
     """
     display = display or str(path)
-    text = read_text(path, display, MAX_DOCUMENT_BYTES)
+    return record_of_text(path, display, read_text(path, display, MAX_DOCUMENT_BYTES))
+
+
+def record_of_text(path: Path, display: str, text: str) -> Record:
+    """The run record ``text`` (read from ``path``, shown as ``display``)
+    holds: parsed, migrated and validated, as :func:`load_record` does.
+    Raises RecordError."""
     document = parse_json(text, display)
     try:
         document = migrate(document, path=display)

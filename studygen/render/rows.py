@@ -330,3 +330,12 @@ class ViewBase:
         """Decimals of a derived figure (``ratio``, ``percent``, ``ap_delta_points``,
         ``ms``): the study file's ``precision`` entry, else the default."""
         return self.spec.get("precision", {}).get(name, DEFAULT_DECIMALS.get(name, 2))
+
+    def _variant_order(self) -> dict[str, int]:
+        """Each variant's place in the study file's ``variants`` (0 first): the
+        order tables, columns and sentences list variants in."""
+        return {variant["name"]: place for place, variant in enumerate(self.spec["variants"])}
+
+    def _ms(self, value: float, sign: bool = False) -> str:
+        """A time computed here (ms, not a row's own figure) at the study's ``ms`` decimals, signed when ``sign``."""
+        return format_number(value, self.decimals("ms"), sign=sign)

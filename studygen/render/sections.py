@@ -161,15 +161,14 @@ class SectionHelpers(ViewBase):
         first, ms = low.first, self.decimals("ms")
 
         def figure(cell: PooledCell) -> str:
-            numbered = any(c.number is not None for c in cell.compilations)
-            what = f"{len(cell.compilations)} compilations in {len(cell.jobs)} jobs" if numbered else f"{len(cell.jobs)} jobs"
+            what = f"{len(cell.compilations)} compilations in {len(cell.jobs)} jobs" if cell.numbered else f"{len(cell.jobs)} jobs"
             return (f"{format_number(cell.median_ms, ms)} ms ({what}: {format_number(cell.low, ms)} to "
                     f"{format_number(cell.high, ms)})")
 
         text = (f"{self.label(first.variant)} on {gpu_label(first.gpu)} at {shape_label(first.shape)} ({first.mode}) "
                 f"is slower than {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
                 f"against {figure(high)}.")
-        same_job = [(x, y) for x in low.rows for y in high.rows if x.job_id == y.job_id]
+        same_job = low.same_job_pairs(high)
         return emit(text, [*low.rows, *high.rows], compared=same_job)
 
     def _inversion_sentence(self, pairs: list[tuple[Row, Row]], batch: bool = False) -> str:

@@ -32,10 +32,10 @@ def row_pairs(pairs) -> list[tuple[Row, Row]]:
     return [(a._row, b._row) for a, b in pairs]
 
 
-def _ends(study, row: Row) -> list[float]:
+def _ends(row: Row) -> list[float]:
     """The values a range over ``row`` must cover: its figure (both ends of
     a range over unlisted rows) and each of its compilations' values."""
-    compiled = compilation_spread(study, row)
+    compiled = compilation_spread(row)
     return [end for end in (row.low, row.high, *(compiled.values if compiled is not None else ())) if end is not None]
 
 
@@ -93,7 +93,7 @@ class SpanHelpers(ViewBase):
         TemplateError for an empty set."""
         if not len(row_set):
             raise TemplateError(f"range over no rows: {row_set.filters}")
-        ends = [(end, row) for row in row_set.rows for end in _ends(self._study, row)]
+        ends = [(end, row) for row in row_set.rows for end in _ends(row)]
         if undefined := undefined_text(row_set.rows):
             return emit(undefined, row_set.rows)
         if not ends:

@@ -207,7 +207,7 @@ class TableHelpers(SpanHelpers):
         """Names of the study file's variants (in its order) that have rows
         matching ``filters``: the columns of a table of those rows."""
         present = {row.variant for row in self.figures(**filters)}
-        return tuple(v["name"] for v in self.spec["variants"] if v["name"] in present)
+        return tuple(name for name in self._variant_order() if name in present)
 
     @helper()
     def index_fields(self, **filters) -> tuple[str, ...]:
@@ -244,7 +244,7 @@ class TableHelpers(SpanHelpers):
             narrowed = dict(filters, backend=signature[0], mode=signature[1])
             jobs = list(dict.fromkeys(row.job_id for row in rows))
             present = {row.variant for row in rows}
-            variants = tuple(v["name"] for v in self.spec["variants"] if v["name"] in present)
+            variants = tuple(name for name in self._variant_order() if name in present)
             heading = "Timed as " + describe(signature) if len(groups) > 1 else ""
             out.append({"filters": narrowed, "jobs": jobs, "variants": variants, "heading": heading})
         return out

@@ -45,8 +45,8 @@ class VerdictHelpers(SpanHelpers):
         (TemplateError otherwise)."""
         a = self.one(kind=Kind.LATENCY, variant=a_variant, **filters)
         b = self.one(kind=Kind.LATENCY, variant=b_variant, **filters)
-        a_repeats = a._row.repeat_medians()
-        b_repeats = b._row.repeat_medians()
+        a_repeats = a._row.repeat_medians_ms or []
+        b_repeats = b._row.repeat_medians_ms or []
         where = restriction_text(filters)
         where = f" ({where})" if where else ""
         la, lb = self.label(a_variant), self.label(b_variant)

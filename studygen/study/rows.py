@@ -26,7 +26,7 @@ from operator import attrgetter
 
 from ..numbers import source_decimals
 from ..records.keys import FIELDS, MeasurementKey, software_signature
-from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
+from ..records.kinds import KERNEL_SHARE_METRIC, PROFILED_TOTAL_GROUP, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..records.load import Record
 
 # Method settings that make two latencies incomparable, in the order ``timing_method`` names them.
@@ -165,6 +165,7 @@ class Row:
 
     @property
     def repeat_medians_ms(self) -> list | None:
+        """Per-repeat medians (ms) of a latency (``distribution.repeat_medians_ms``), None when its record has none."""
         return self.distribution.get("repeat_medians_ms")
 
     @property
@@ -193,12 +194,6 @@ class Row:
         return self.result.get("reason" if self.kind == Kind.NOT_MEASURED else "note")
 
     # ---- what a latency or kernel-time result keeps behind its figure ---------
-    def repeat_medians(self) -> list[float]:
-        """Per-repeat medians (ms) of a latency row, ``[]`` when its record has none."""
-        if self.kind != Kind.LATENCY or self.value is None:
-            return []
-        return list(self.distribution.get("repeat_medians_ms") or [])
-
     def compilation_medians(self) -> list[float]:
         """Per-compilation medians (ms) of a latency row, in compilation order:
         ``compilations[*].median_ms`` of its result (``collect run`` with
@@ -307,7 +302,7 @@ def _group_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
         if "share_percent_range" in group:
             rows.append(start.figure(group, "share_percent", "%", at, key._replace(metric=KERNEL_SHARE_METRIC)))
     if "profiled_total_ms" in result or "profiled_total_ms_range" in result:
-        rows.append(start.figure(result, "profiled_total_ms", kind.unit, pointer, start.key._replace(group="total")))
+        rows.append(start.figure(result, "profiled_total_ms", kind.unit, pointer, start.key._replace(group=PROFILED_TOTAL_GROUP)))
     return rows
 
 
