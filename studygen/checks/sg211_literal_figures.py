@@ -37,7 +37,7 @@ from pathlib import Path
 from ..errors import StudygenError, TemplateError
 from ..findings import Finding
 from ..patterns import lazy_compile
-from ..render.engine import make_environment, template_dirs
+from ..render.engine import make_environment, referenced_templates, template_dirs
 from .readme_text import NUMBER
 
 SOFTWARE_BEFORE = lazy_compile(
@@ -58,7 +58,6 @@ def template_sources(study) -> list[tuple[str, str]]:
     it references (include, import, extends), each once. Raises TemplateError
     like render does when one is missing."""
     import jinja2
-    from jinja2 import meta
 
     env = make_environment(template_dirs(study))
     pending, seen, sources = [study.spec["template"]], set(), []
@@ -69,13 +68,13 @@ def template_sources(study) -> list[tuple[str, str]]:
         seen.add(name)
         try:
             source, filename, _ = env.loader.get_source(env, name)
-            ast = env.parse(source)
+            references = referenced_templates(env, source)
         except jinja2.TemplateNotFound:
             raise TemplateError(f"template '{name}' not found", path=study.rel(study.study_path), pointer="/template") from None
         except jinja2.TemplateSyntaxError as exc:
             raise TemplateError(f"template syntax error: {exc.message}", path=name, line=exc.lineno or 0) from None
         sources.append((study.rel(Path(filename)), source))
-        pending.extend(ref for ref in meta.find_referenced_templates(ast) if isinstance(ref, str))
+        pending.extend(ref for ref in references if isinstance(ref, str))
     return sources
 
 
