@@ -83,5 +83,13 @@ def test_the_memo_keeps_at_most_its_size_dropping_the_oldest():
         memo.keep(key, key.upper())
     assert memo.get("a") is None
     assert (memo.get("b"), memo.get("c")) == ("B", "C")
-    memo.keep("b", "B2")  # an existing key is replaced in place, nothing dropped
-    assert (memo.get("b"), memo.get("c")) == ("B2", "C")
+    memo.keep("c", "C2")  # an existing key is replaced in place, nothing dropped
+    assert (memo.get("b"), memo.get("c")) == ("B", "C2")
+
+
+def test_code_compiled_for_deferred_initialisation_is_not_shared_with_the_normal_kind(tmp_path):
+    env = make_environment([tmp_path])
+    source = "deferred {{ 1 }}"
+    deferred = env.compile(source, "d.md.j2", None, defer_init=True)
+    assert deferred is not env.compile(source, "d.md.j2", None)
+    assert env.compile(source, "d.md.j2", None, defer_init=True) is not deferred  # never kept
