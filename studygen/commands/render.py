@@ -10,7 +10,7 @@ import click
 from ..checks.sg220_open_folders import render_warning
 from ..errors import EXIT_FINDINGS, InputError, UsageError
 from ..fsutil import ensure_inside, shown_path
-from ..lint.parse import collector_paused
+from ..memory import collector_paused
 from ..render.engine import render_study, write_rendered
 from ..study import load_study, resolve_targets
 from . import command
