@@ -90,3 +90,11 @@ def test_a_header_naming_no_sides_may_hold_any_ratio():
     table = PRECISIONS.replace("bf16 / FP8", "Speedup")
     (finding,) = lint_text(f"# Results\n\n## Speed\n\n{table}\nFP8 is 1.12x to 1.31x faster than bf16.\n", "x.md")
     assert "leaves out row 'B200' (1.40x) of 'Speedup'" in finding.message
+
+
+@pytest.mark.parametrize("sentence", ["Latency is 1.12x to 1.31x the GPU busy time in every run.",
+                                      "Over both runs, latency over GPU busy time is 1.12x to 1.31x."])
+def test_a_sentence_naming_fewer_than_two_precisions_may_summarise_any_ratio_column(sentence):
+    # no ratio of two variants is stated: the latency-over-busy column is what the range summarises, and it leaves out
+    (finding,) = lint_text(_summary_then(sentence, HOST_LEFT_OUT), "x.md")
+    assert "leaves out row 'run-b / bf16' (1.40x) of 'Latency / GPU busy'" in finding.message
