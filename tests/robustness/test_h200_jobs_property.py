@@ -140,7 +140,7 @@ def test_generated_jobs_render_charts_check_takes_as_current(project, specs):
     assert rendered.exit_code == 0, rendered.err
     # the charts are written (_write removed them); the README is too unless an example before left it current
     written = set(rendered.out.split()) - {"wrote"}
-    assert written - {README} == {f"families/{FAMILY}/figures/latency.svg",
+    assert written - {str(README)} == {f"families/{FAMILY}/figures/latency.svg",
                                   f"families/{FAMILY}/figures/kernel_time.svg"}, rendered.out
     checked = run_clean("check", "--root", project, "--no-cache", "--format", "json", output_format="json")
     assert not [f for f in json.loads(checked.out) if f["code"] in ("SG201", "SG202")], checked.out
