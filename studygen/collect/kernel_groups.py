@@ -7,7 +7,11 @@ insensitive; write ``(?-i:…)`` for a case-sensitive part). A name no rule
 matches is *unclassified*: its time is counted in the fallback group
 ``other``, and the part of ``other`` it makes up is reported as
 ``unclassified_ms`` (never on top of the groups) so a study can see how much
-of the profile its rules do not explain (SG210).
+of the profile its rules do not explain (SG210). Fused attention kernels
+(FlashAttention, cuDNN SDPA, memory-efficient and Composable Kernel FMHA,
+TensorRT's fused MHA, Triton and AOTriton attention) have a group of their
+own, ``attention`` (:data:`ATTENTION_PATTERN`, tried before convolution and
+GEMM, whose words their names also carry).
 
 A TensorRT layer whose type is known (``--exportLayerInfo`` with
 ``--profilingVerbosity=detailed`` gives each layer's ``LayerType``) is
@@ -60,10 +64,50 @@ CONV = "Conv"
 NORM_ELEMENTWISE = "normalization and elementwise"
 QDQ = "Quantize/Dequantize"
 DLA = "DLA"
+ATTENTION = "attention"
+
+# Fused attention kernels: one kernel runs softmax(Q K^T) V, so its time is neither GEMM nor softmax. Only
+# kernel names are matched, never a module path: TensorRT names the projections of an ONNX model after the
+# module ("/model/model/encoder/layers.0/self_attn/q_proj/MatMul" in ../shared/fixtures/trtexec/
+# detr-r50_profile.json), and those stay GEMMs. The example behind each alternative:
+# - flash_(fwd|bwd|att|fprop|bprop): PyTorch's FlashAttention-2 "void pytorch_flash::flash_fwd_kernel<
+#   pytorch_flash::Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, cutlass::bfloat16_t, ...>"
+#   (../shared/fixtures/torch_profiler/cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz) and its
+#   backward flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel (Dao-AILab/flash-attention, csrc/); the
+#   FlashAttention-3/4 kernels flash::FlashAttnFwdSm90, flash::FlashAttentionForwardSm100
+#   (Dao-AILab/flash-attention, hopper/ and flash_attn/cute/); cuDNN's
+#   "cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_..." and "..._flash_bprop_..." (also
+#   matched by sdpa_sm; the fprop one is in this project's H200 eager and compiled profiles).
+# - sdpa_sm<N>: cuDNN SDPA, "cudnn_generated_fort_native_sdpa_sm90_knob_7_64x128x128_4x1x1_kernel0_0"
+#   (meta-pytorch/tritonbench issue 41), which carries no "flash".
+# - fmha: PyTorch's memory-efficient SDPA and xformers, "fmha_cutlassF_f16_aligned_64x64_rf_sm80
+#   (PyTorchMemEffAttention::AttentionKernel<...>::Params)" and "fmha_cutlassB_f32_aligned_64x64_k32_sm80"
+#   (facebookresearch/xformers issue 1176); ROCm Composable Kernel tile "void ck_tile::kentry<256, 2,
+#   ck_tile::FmhaFwdKernel<...>>" (ROCm/composable_kernel include/ck_tile/ops/fmha/kernel/fmha_fwd_kernel.hpp,
+#   FmhaBwdOGradDotO in ROCm/rocm-libraries issue 12213) and aiter's "aiter::fmha_fwd_hd128_bf16_causal_...";
+#   TensorRT's fused MHA "fmha_v2_flash_attention_fp16_64_32_S_qkv_128_causal_sm86_kernel_nl"; cuDNN's
+#   helper "cudnn::fusion::fmha_reduce_head".
+# - mha_v<N>: TensorRT Myelin's fused attention "_gemm_mha_v2" (NVIDIA/TensorRT issue 3620) and its decode
+#   form "_gemv_mha_v1"; it holds "gemm", hence this group is tried before GEMM.
+# - attn_(fwd|bwd): AOTriton on ROCm, "attn_fwd" (../shared/fixtures/torch_profiler/
+#   rocm-mi300x_bert-small_profilerstep6_kineto_trace.json.gz); Triton's fused-attention tutorial "_attn_fwd"
+#   (triton-lang/triton python/tutorials/06-fused-attention.py).
+# - ^_fwd_kernel: the same tutorial's older kernel name, kept by Triton attention kernels that copied it
+#   (xformers' split-K decoding "_fwd_kernel_splitK"); anchored, as a Triton kernel is named by its function.
+# - gemm_softmax_gemm, multihead_?attention: ROCm Composable Kernel's first fused attention
+#   "kernel_batched_gemm_softmax_gemm_xdl_cshuffle_v1" and "kernel_batched_multiheadattention_forward_xdl_cshuffle"
+#   (ROCm/composable_kernel include/ck/tensor_operation/gpu/, the device_batched_*attention* operations).
+# A kernel TorchInductor generates (triton_poi_/triton_per_/triton_red_…) is named after the operators fused into
+# it, so "triton_poi_fused__scaled_dot_product_flash_attention_0" copies an input of the attention kernel and
+# is no attention: the pattern refuses those prefixes first (the elementwise rule below takes them).
+ATTENTION_PATTERN = (r"^(?!triton_(?:poi|per|red)_).*?(?:fmha|flash_?(?:fwd|bwd|att|fprop|bprop)|(?<![a-z])sdpa_sm\d"
+                     r"|(?<![a-z])mha_v\d|(?<![a-z])attn_(?:fwd|bwd)|^_fwd_kernel|gemm_softmax_gemm"
+                     r"|multihead_?attention)")
 
 # Order matters: the first match wins. Layout copies are claimed first so that
 # "Reformatting CopyNode for Output Tensor 0 to …/Softmax" is not counted as
-# the Softmax it feeds; convolution kernels before GEMM because cuDNN/TensorRT
+# the Softmax it feeds; fused attention (ATTENTION_PATTERN) before convolution and GEMM because its kernels
+# are named "…flash_fprop…", "_gemm_mha_v2" or "…cutlass::bfloat16_t…"; convolution kernels before GEMM because cuDNN/TensorRT
 # convolution kernels are named "…fprop_implicit_gemm…"; Quantize/Dequantize
 # after Conv/GEMM because TensorRT fuses Q/DQ into the GEMM or convolution it
 # feeds, and that kernel's time is the GEMM's or convolution's. Activation
@@ -82,6 +126,7 @@ DEFAULT_RULES: tuple[tuple[str, str], ...] = (
     (r"\s(?:to|from) nvm$|\scopy finish$", DLA),
     (r"^Reformatting CopyNode|reformatter|^reshape_(?:before|after)_|^Memcpy|^Memset", FALLBACK_GROUP),
     (r"grid_?sampl", GRIDSAMPLE),
+    (ATTENTION_PATTERN, ATTENTION),
     (r"(?<![a-z])conv(?!_?encoder)|convolution|fprop|dgrad|wgrad|winograd|convolve|depthwise|scudnn|hcudnn|implicit_precomp"
      r"|(?<![a-z])fft|(?<![a-z])igemm_(?:fwd|bwd|wrw)_", CONV),
     # "fc" alone, not "fc\d*": before (?![a-z]) the digits change no match, and unbounded they would make

@@ -106,6 +106,9 @@ def study_text(options: NewOptions, variants: list[dict]) -> str:
             f"# `studygen render {options.family}` and `studygen check {options.family}`.\n"
             f"# template: {GENERIC_TEMPLATE} is the built-in generic template; a template of your own in\n"
             "# templates/ can extend it block by block ({% extends \"" + GENERIC_TEMPLATE + "\" %}).\n"
+            "# model: the one checkpoint this family measures; collect refuses a --checkpoint with another id\n"
+            "# or revision. Another checkpoint (a fine-tune, a newer revision) is a family of its own:\n"
+            "# studygen new FAMILY2 --model ID --revision REV.\n"
             + body)
 
 
@@ -152,7 +155,8 @@ def run_new(options: NewOptions) -> Path:
               help="Variant names, comma-separated; a name that is not a precision is given as NAME:PRECISION "
                    "(precisions: " + ", ".join(PRECISIONS) + ").")
 @click.option("--title", default=None, help="Study title (default: a placeholder to replace, 'FAMILY (edit this)').")
-@click.option("--model", default=None, metavar="ID", help="Checkpoint id (default: the family name).")
+@click.option("--model", default=None, metavar="ID", help="Checkpoint id, the one checkpoint the family measures (default: the family name); "
+                   "another checkpoint needs a family of its own.")
 @click.option("--revision", default=None, metavar="REV", help="Checkpoint revision (a commit or tag).")
 @click.option("--root", "root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project root (default: the folder holding families/ above, else the working directory).")

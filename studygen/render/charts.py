@@ -5,7 +5,10 @@
   so the spread is visible; where only a published figure exists (transcribed
   records), one point per job.
 - ``kernel_time``: kernel time per group as stacked bars per variant, for
-  every (job, shape) whose record lists at least two groups with times.
+  every (job, shape) whose record lists at least two groups with times; in
+  ms on one linear axis, or, when the bars' totals span more than
+  :data:`SPAN_LIMIT` times, as each group's share of its bar's total with
+  the totals printed above the bars (:mod:`.share_bars`).
 
 A chart whose data is absent is omitted and the README says why. This
 module selects each chart's numbers and labels from the study and digests
@@ -19,6 +22,7 @@ import functools
 import hashlib
 import importlib.metadata
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -29,6 +33,7 @@ from ..study.rows import Row
 from .drawing import Point, draw_kernel_times, draw_latency
 from .labels import gpu_label, shape_label, short_version
 from .rows import shape_order
+from .share_bars import draw_kernel_shares
 
 STAMP_PREFIX = b"<!-- studygen figure: inputs sha256:"
 
@@ -114,13 +119,19 @@ def read_stamp(data: bytes) -> tuple[str, str, bytes] | None:
     return fields[0].decode("ascii", "replace"), fields[1].decode("ascii", "replace"), head + b"\n" + body
 
 
-def inputs_digest(name: str, inputs) -> str:
+# The modules whose code draws every chart; a chart drawn by more names them too (inputs_digest).
+DRAWING_MODULES = ("drawing.py", "labels.py")
+
+
+def inputs_digest(name: str, inputs, modules: tuple[str, ...] = DRAWING_MODULES) -> str:
     """sha256 over the chart's name, the data it is drawn from (JSON, floats
-    as repr), matplotlib's version and the code that draws it (:mod:`.drawing`
-    and :mod:`.labels`): a change to any of them makes a committed chart's stamp
-    stale."""
-    payload = json.dumps([name, inputs, matplotlib_version(), _code_sha256()], sort_keys=True, ensure_ascii=True,
-                         separators=(",", ":"))
+    as repr), matplotlib's version and the code that draws it (``modules`` of
+    this package: :mod:`.drawing` and :mod:`.labels`, plus :mod:`.share_bars`
+    for a chart drawn as shares): a change to any of them makes a committed
+    chart's stamp stale, and a change to a module a chart does not use leaves
+    it current."""
+    payload = json.dumps([name, inputs, matplotlib_version(), _code_sha256(modules)], sort_keys=True,
+                         ensure_ascii=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode("ascii")).hexdigest()
 
 
@@ -134,17 +145,17 @@ def matplotlib_version() -> str:
 
 
 @functools.cache
-def _code_sha256() -> str:
-    """sha256 over what the drawing modules (drawing.py, and labels.py for the
-    labels) do: their syntax trees without docstrings and import statements,
+def _code_sha256(modules: tuple[str, ...] = DRAWING_MODULES) -> str:
+    """sha256 over what the drawing ``modules`` (drawing.py, labels.py for the
+    labels, share_bars.py) do: their syntax trees without docstrings and import statements,
     so moving an import or rewording a comment leaves committed charts
     current, while any change to the code that draws makes them stale. How
     this module selects the data is not in it: the data digest covers what
     that selection gives."""
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for module in (here / "drawing.py", here / "labels.py"):
-        digest.update(ast.dump(_without_docs_and_imports(ast.parse(module.read_text("utf-8")))).encode("utf-8"))
+    for module in modules:
+        digest.update(ast.dump(_without_docs_and_imports(ast.parse((here / module).read_text("utf-8")))).encode("utf-8"))
     return digest.hexdigest()
 
 
@@ -261,8 +272,25 @@ def latency_chart(study) -> Chart:
                  draw=functools.partial(draw_latency, panels, shapes, variants, labels))
 
 
+# A stacked bar shows its groups only while it stands tall enough: at more than this ratio between the largest
+# and the smallest bar total (the TensorRT 7 GoogLeNet files: 1.96 ms at batch 1, 92.3 ms at batch 128) the
+# small bars fall under a tenth of the axis, a few pixels in which seven groups cannot be told apart.
+SPAN_LIMIT = 10.0
+
+
+def three_digits(ms: float) -> str:
+    """``ms`` with three significant digits (92.2963 → ``92.3``, 1.9634 → ``1.96``;
+    0 → ``0``): a label above a bar, whose exact figure the table gives."""
+    if ms <= 0:
+        return "0"
+    return format_number(ms, max(0, 2 - math.floor(math.log10(ms))))
+
+
 def kernel_chart(study) -> Chart:
-    """Kernel time per group (ms), stacked bars per variant, one bar group per (job, shape)."""
+    """Kernel time per group (ms), stacked bars per variant, one bar group per
+    (job, shape); drawn as each group's share of its bar's total, totals
+    printed above the bars, when the totals span more than :data:`SPAN_LIMIT`
+    times (or a total is 0 beside one that is not)."""
     path = study.charts_dir / "kernel_time.svg"
     bars = []  # (label, {group: ms})
     labelled = []  # (label, a row of the result): what tells two bars of one label apart
@@ -288,10 +316,22 @@ def kernel_chart(study) -> Chart:
     groups = sorted({g for _, timed in bars for g in timed})
 
     runs = f"{len(bars)} profiled run{'' if len(bars) == 1 else 's'}"
-    alt = f"Kernel time per group, stacked per variant, for {runs}; groups: {', '.join(groups)}"
-    inputs = [[label, sorted(timed.items())] for label, timed in bars]
-    return Chart(Kind.KERNEL_TIME, path, alt, inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs),
-                 draw=functools.partial(draw_kernel_times, bars, groups))
+    totals = [math.fsum(timed.values()) for _, timed in bars]
+    if max(totals) <= SPAN_LIMIT * min(totals):
+        alt = f"Kernel time per group, stacked per variant, for {runs}; groups: {', '.join(groups)}"
+        inputs = [[label, sorted(timed.items())] for label, timed in bars]
+        return Chart(Kind.KERNEL_TIME, path, alt, inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs),
+                     draw=functools.partial(draw_kernel_times, bars, groups))
+    shares = [(label, {group: 100 * ms / total if total > 0 else 0.0 for group, ms in timed.items()})
+              for (label, timed), total in zip(bars, totals)]
+    printed = [f"{three_digits(total)} ms" for total in totals]
+    alt = (f"Kernel time per group as a percentage of each run's total, stacked per variant, for {runs} whose "
+           f"totals ({three_digits(min(totals))} to {three_digits(max(totals))} ms, printed above the bars) differ "
+           f"more than {format_number(SPAN_LIMIT, 0)}-fold; groups: {', '.join(groups)}")
+    inputs = {"shares": [[label, sorted(part.items())] for label, part in shares], "totals": printed}
+    return Chart(Kind.KERNEL_TIME, path, alt,
+                 inputs_sha256=inputs_digest(Kind.KERNEL_TIME, inputs, DRAWING_MODULES + ("share_bars.py",)),
+                 draw=functools.partial(draw_kernel_shares, shares, groups, printed))
 
 
 CHARTS = {Kind.LATENCY: latency_chart, Kind.KERNEL_TIME: kernel_chart}  # a chart per kind, named after it

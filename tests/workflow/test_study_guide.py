@@ -90,3 +90,28 @@ def test_a_second_job_after_the_walk_still_checks_clean(tmp_path, run_cli, monke
     # no-data-transfers log's line 549, batch 4); as their batches differ, no table of one measurement in two jobs
     assert "0.0361328" in readme and "0.0388184" in readme
     assert "### Same measurement in several jobs" not in readme
+
+
+ONE_CHECKPOINT = re.compile(r"\*\*One family, one checkpoint\.\*\* .*?`collect` refuses a `--checkpoint` whose id or "
+                            r"revision differs from the study file's \(`(?P<message>[^`]*) …`, nothing written\)")
+
+
+def test_the_guide_says_a_family_is_one_checkpoint_and_collect_refuses_another(tmp_path, run_cli, monkeypatch):
+    # the guide's words, quoted from the refusal a reader meets; the walk's family then refuses a second checkpoint
+    match = ONE_CHECKPOINT.search(GUIDE.read_text(encoding="utf-8"))
+    assert match, "the study guide no longer says that one family measures one checkpoint"
+    commands = guide_commands()[:2]
+    project, results = _walk(tmp_path, run_cli, monkeypatch, commands)
+    assert [r.exit_code for r in results] == [0, 0], [r.err for r in results]
+    record = project / "measurements/demo/h100-a.json"
+    before = record.read_bytes()
+    other = [*commands[1][1:], "--job", "h100-b", "--checkpoint", "other/model"]
+    refused = run_cli(*other)
+    assert refused.exit_code == 2
+    assert refused.err.startswith(f"studygen: {match['message']} NVIDIA/trt-samples-for-hackathon-cn/model-trained.onnx")
+    assert record.read_bytes() == before and not (project / "measurements/demo/h100-b.json").exists()
+    # what the guide says to do instead: a family of its own for the other checkpoint
+    own = run_cli("new", "demo-other", "--variants", "fp32", "--model", "other/model", "--revision", "1234567")
+    assert own.exit_code == 0, own.err
+    again = run_cli(*[arg if arg != "demo" else "demo-other" for arg in other])
+    assert again.exit_code == 0, again.err
