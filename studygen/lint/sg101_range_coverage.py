@@ -414,7 +414,7 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     (:func:`studygen.lint.claims.claims_most_rows`)."""
     if len(values) < 2:
         return None
-    # covers() and rounds_to() inlined: this loop runs for every candidate row.
+    # rounding.covers() inlined, with each end's half step: this loop runs for every candidate row.
     lo, hi = rng.lo, rng.hi
     lo_value, hi_value = lo.value, hi.value
     lo_tolerance = lo.half_step + 1e-9
