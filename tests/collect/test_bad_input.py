@@ -228,4 +228,4 @@ def test_complete_log_without_final_newline_is_accepted(collect, workdir):
     path.write_text(BUILD_LOG.read_text().rstrip("\n"))
     done = collect("trtexec", "--log", path)
     assert done.exit_code == 0, done.err
-    assert done.latency("gpu_compute")["value_ms"] == 0.0361328
+    assert done.latency("gpu_compute", batch=1)["value_ms"] == 0.0361328

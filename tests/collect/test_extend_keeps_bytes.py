@@ -60,7 +60,7 @@ def hand_written_record(workdir: Path, text: str = HAND_WRITTEN) -> Path:
 def test_extending_a_hand_written_record_keeps_its_bytes(run_cli, workdir):
     path = hand_written_record(workdir)
     done = run_cli("collect", "trtexec", "--family", "demo", "--job", "t4", "--log", BUILD_LOG, "--variant", "fp16",
-                   "--shape", "800x800", "--measurements", "m")
+                   "--shape", "28x28", "--measurements", "m")
     assert done.exit_code == 0, done.err
     assert done.out.startswith("wrote m/demo/t4.json: 6 result(s) added (record extended)\n")
     after = path.read_bytes().decode("utf-8")
@@ -76,7 +76,7 @@ def test_extending_a_hand_written_record_keeps_its_bytes(run_cli, workdir):
     # the collected results are as in a record of their own: host latency median 0.0440674 ms (log line 569);
     # in another records folder, since the same log under a second job of the family is refused
     fresh = run_cli("collect", "trtexec", "--family", "demo", "--job", "fresh", "--log", BUILD_LOG,
-                    "--variant", "fp16", "--shape", "800x800", "--measurements", "m2")
+                    "--variant", "fp16", "--shape", "28x28", "--measurements", "m2")
     assert fresh.exit_code == 0, fresh.err
     assert record["results"][1:] == json.loads((workdir / "m2" / "demo" / "fresh.json").read_text())["results"]
     assert record["results"][1]["value_ms"] == 0.0440674
@@ -85,19 +85,19 @@ def test_extending_a_hand_written_record_keeps_its_bytes(run_cli, workdir):
 
 def test_a_second_extension_keeps_the_first(run_cli, workdir):
     path = hand_written_record(workdir)
-    # two logs (one measurement is recorded once: the same log under another shape is refused)
-    for shape, log in (("800x800", BUILD_LOG), ("28x28", BUILD_LOG.parent / "trt10.16_no-data-transfers.log")):
+    # two logs, both at 28 x 28: batch 1 (trtexec's own choice) and batch 4 ("--shapes=x:4x1x28x28")
+    for log in (BUILD_LOG, BUILD_LOG.parent / "trt10.16_no-data-transfers.log"):
         done = run_cli("collect", "trtexec", "--family", "demo", "--job", "t4", "--log", log,
-                       "--variant", "fp16", "--shape", shape, "--measurements", "m")
+                       "--variant", "fp16", "--shape", "28x28", "--measurements", "m")
         assert done.exit_code == 0, done.err
-        if shape == "800x800":
+        if log == BUILD_LOG:
             first = path.read_bytes().decode("utf-8")
     second = path.read_bytes().decode("utf-8")
     inserted = only_insertions(first, second)
     # the three results, and the provenance note saying where their shape came from
     assert len(inserted) == 2 and inserted[1].count('"shape": "28x28"') == 3
     assert "shape 28x28 read from its input shapes x=4x1x28x28" in inserted[0]
-    assert [r["shape"] for r in json.loads(second)["results"]] == ["800x1067"] + ["800x800"] * 6 + ["28x28"] * 3
+    assert [r["shape"] for r in json.loads(second)["results"]] == ["800x1067"] + ["28x28"] * 9
 
 
 def test_env_merge_keeps_the_records_bytes(run_cli, workdir):

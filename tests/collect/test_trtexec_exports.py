@@ -258,7 +258,7 @@ def test_extend_record_then_conflicts_name_both_and_write_nothing(collect, workd
     again = collect("trtexec", "--log", rerun, job="h100")
     assert again.exit_code == 2
     assert again.err.count("\n") == 1 and again.err.startswith("studygen: ")
-    assert "latency host_latency median, variant unnamed from" in again.err
+    assert "latency host_latency median, variant unnamed, batch 1, 28x28 from" in again.err
     assert "is already recorded at measurements/demo/h100.json:/results/0" in again.err
     other_gpu = collect("trtexec", "--log", TRTEXEC / "trt8.6_unstable-gpu-compute.log", job="h100")
     assert other_gpu.exit_code == 2

@@ -132,7 +132,7 @@ def test_wrapped_log_lines_are_read(collect, workdir, wrapper):
     done = collect("trtexec", "--log", path)
     assert done.exit_code == 0, done.err
     # line 572 of the fixture: GPU Compute Time ... median = 0.0361328 ms; now on line 573, after the runner's line
-    gpu = done.latency("gpu_compute")
+    gpu = done.latency("gpu_compute", batch=1)
     assert gpu["value_ms"] == 0.0361328 and gpu["source_locator"] == "wrapped.log:573"
     assert done.record["provenance"]["software"]["tensorrt"] == "10.16.1"
 

@@ -11,6 +11,7 @@ from tests.collect.conftest import TRTEXEC, gpu_groups
 
 def test_trt10_16_build_and_run_summary_cv_warning_and_provenance(collect):
     done = collect("trtexec", "--log", TRTEXEC / "trt10.16_build-and-run.log", "--variant", "fp32", "--shape", "28x28")
+    # line 132: "... Automatically overriding shape to: 1x1x28x28": batch 1 at 28 x 28, as --shape says
     assert done.exit_code == 0, done.err
     assert "6 result(s) added (new record)" in done.out
     provenance = done.record["provenance"]
@@ -22,7 +23,7 @@ def test_trt10_16_build_and_run_summary_cv_warning_and_provenance(collect):
     assert provenance["conversion_machine"]["gpu"] is None  # this machine converted; it has no GPU
     # line 572: GPU Compute Time: min = 0.0331421 ms, max = 0.140381 ms, mean = 0.0359588 ms,
     # median = 0.0361328 ms, percentile(90%) = 0.0368652 ms, percentile(95%) = 0.0371094 ms, percentile(99%) = 0.041748 ms
-    gpu = done.latency("gpu_compute")
+    gpu = done.latency("gpu_compute", batch=1)
     assert gpu["statistic"] == "median"
     assert gpu["value_ms"] == 0.0361328
     assert gpu["statistics_ms"] == {"min": 0.0331421, "max": 0.140381, "mean": 0.0359588, "median": 0.0361328,
@@ -36,14 +37,14 @@ def test_trt10_16_build_and_run_summary_cv_warning_and_provenance(collect):
     assert gpu["distribution"]["warmup_iterations"] == 3057
     assert gpu["source_locator"] == "trt10.16_build-and-run.log:572"
     # line 569: Latency (host latency) median = 0.0440674 ms, p99 0.0512695 ms; line 568 Throughput 15374.3 qps
-    host = done.latency("host_latency")
+    host = done.latency("host_latency", batch=1)
     assert host["value_ms"] == 0.0440674
     assert host["statistics_ms"]["p99"] == 0.0512695
     assert host["throughput_qps"] == 15374.3
     assert "unstable" not in host  # the warning is about GPU compute time only
-    assert done.latency("enqueue")["value_ms"] == 0.0267334
-    assert done.latency("h2d")["value_ms"] == 0.00378418
-    assert done.latency("d2h")["value_ms"] == 0.00415039
+    assert done.latency("enqueue", batch=1)["value_ms"] == 0.0267334
+    assert done.latency("h2d", batch=1)["value_ms"] == 0.00378418
+    assert done.latency("d2h", batch=1)["value_ms"] == 0.00415039
     # "=== Inference Options ===": Data transfers: Enabled, Spin-wait: Disabled, CUDA Graph: Disabled
     assert gpu["method"]["data_transfers"] is True
     assert gpu["method"]["spin_wait"] is False

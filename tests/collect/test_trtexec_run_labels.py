@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.collect.conftest import assert_refused
+from tests.collect.conftest import TRTEXEC, assert_refused
 from tests.collect.trtexec_logs import log_text, write
 
 def test_a_log_captured_part_way_takes_version_and_command_from_its_passed_line(collect, workdir):
@@ -63,6 +63,15 @@ SPELLINGS = [
     ("trtexec --loadEngine=m.plan --shapes=x:1x4x3x3", (), 1, None),
     # two image inputs of different sizes: no single HxW
     ("trtexec --loadEngine=m.plan --shapes=left:1x3x64x64,right:1x3x32x32", (), 1, None),
+    # a dynamic input given no shape: trtexec sets each free dimension to 1 and prints the shape it runs at
+    ("trtexec --onnx=seg.onnx", ("Dynamic dimensions required for input: image, but no shapes were provided. "
+                                 "Automatically overriding shape to: 1x3x96x128",), 1, "96x128"),
+    # one such line per dynamic input: a 3-D mask beside the image says nothing about HxW, and agrees on the batch
+    ("trtexec --onnx=seg.onnx",
+     ("Dynamic dimensions required for input: image:0, but no shapes were provided. "
+      "Automatically overriding shape to: 1x1x40x56",
+      "Dynamic dimensions required for input: mask, but no shapes were provided. "
+      "Automatically overriding shape to: 1x40x56"), 1, "40x56"),
     # TensorRT 7's implicit batch: the batch, no shape
     ("trtexec --deploy=googlenet.prototxt --output=prob --batch=32", ("Batch: 32",), 32, None),
 ]
@@ -78,6 +87,18 @@ def test_batch_and_shape_in_every_spelling(collect, workdir, command, messages, 
     notes = done.record["provenance"].get("notes", [])
     if shape:  # the record says where the shape came from
         assert any(f"shape {shape} read from" in note for note in notes), notes
+
+
+def test_the_shape_trtexec_chose_for_an_input_given_none_labels_the_real_build_and_run_log(collect):
+    # trt10.16_build-and-run.log line 132: "... Automatically overriding shape to: 1x1x28x28" (no --shapes given);
+    # its GPU compute median, line 572, is 0.0361328 ms
+    done = collect("trtexec", "--log", TRTEXEC / "trt10.16_build-and-run.log", "--variant", "fp32")
+    assert done.exit_code == 0, done.err
+    gpu = done.latency("gpu_compute", batch=1)
+    assert (gpu["shape"], gpu["value_ms"]) == ("28x28", 0.0361328)
+    assert {(r.get("shape"), r.get("batch")) for r in done.results} == {("28x28", 1)}
+    assert "trt10.16_build-and-run.log run 1 (line 1): shape 28x28 read from its input shapes x=1x1x28x28 (set by " \
+           "trtexec: no shapes given), channels first" in done.record["provenance"]["notes"]
 
 
 def test_a_shape_option_the_log_contradicts_is_refused_and_one_it_agrees_with_is_kept(collect, workdir):

@@ -49,10 +49,13 @@ def results_of(record: Path) -> list[dict]:
 
 def test_eight_writers_adding_shapes_to_one_job_keep_every_result(tmp_path):
     shapes = [f"{100 * (i + 1)}x{100 * (i + 1)}" for i in range(WRITERS)]
-    # one log per shape (the same log under two shapes is one measurement, refused as such)
+    # one log per shape: the fixture with the shape trtexec says it chose (line 132, 1x1x28x28) changed to it
     logs = {shape: tmp_path / f"build-{shape}.log" for shape in shapes}
-    for log in logs.values():
-        log.write_bytes(LOG.read_bytes())
+    text = LOG.read_text(encoding="utf-8")
+    assert text.count("overriding shape to: 1x1x28x28") == 1
+    for shape, log in logs.items():
+        log.write_text(text.replace("overriding shape to: 1x1x28x28", f"overriding shape to: 1x1x{shape}"),
+                       encoding="utf-8")
     ended = finish([trtexec(tmp_path, "shared", logs[shape], shape) for shape in shapes])
     assert [code for code, _, _ in ended] == [0] * WRITERS, [err for _, _, err in ended]
     lines = sorted(out.splitlines()[0] for _, out, _ in ended)
@@ -79,7 +82,7 @@ def test_writers_of_one_measurement_key_from_two_logs_one_wins_the_others_fail_c
     assert text.count("median = 0.0361328 ms") == 1
     rerun.write_text(text.replace("median = 0.0361328 ms", "median = 0.0365328 ms"), encoding="utf-8")
     logs = [LOG, rerun] * 3
-    ended = finish([trtexec(tmp_path, "same", log, "640x640") for log in logs])
+    ended = finish([trtexec(tmp_path, "same", log, "28x28") for log in logs])
     codes = [code for code, _, _ in ended]
     assert sorted(codes) == [0] * 3 + [2] * 3, ended
     (winner,) = [i for i, (_, out, _) in enumerate(ended) if out.startswith("wrote ")]

@@ -68,6 +68,9 @@ PRECISION_LINE = re.compile(r"^Precision: (.+?)\s*$")  # Build Options: what the
 SETTING_LINE = re.compile(r"^(Data transfers|Spin-wait|CUDA Graph|Separate profiling): (Enabled|Disabled)\s*$")
 BATCH_LINE = re.compile(rf"^Batch: ({FIG})\s*$")
 SHAPE_LINE = re.compile(r"^Input (?P<phase>inference|build) shapes? ?: (?P<shapes>.+?)\s*$")
+# a dynamic input given no shape: trtexec sets each free dimension to 1 and says which shape it runs at
+OVERRIDE_LINE = re.compile(r"^Dynamic dimensions required for input: (?P<name>.+), but no shapes were provided\. "
+                           r"Automatically overriding shape to: (?P<dims>\S+)\s*$")
 WARMUP_LINE = re.compile(rf"^Warmup completed ({FIG}) queries over ({FIG}) ms\s*$")
 TRACE_LINE = re.compile(rf"^Timing trace has ({FIG}) queries over {FIG} s\s*$")
 THROUGHPUT_LINE = re.compile(rf"^(?:Throughput|throughput): ({FIG}) qps\s*$")
@@ -461,6 +464,9 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
             field_name = "input_shapes" if match.group("phase") == "inference" else "build_shapes"
             printed = getattr(run, field_name)
             setattr(run, field_name, match.group("shapes") if printed is None else f"{printed}, {match.group('shapes')}")
+    elif match := OVERRIDE_LINE.match(message):
+        shape = f"{match.group('name')}={match.group('dims')}"
+        run.overridden_shapes = shape if run.overridden_shapes is None else f"{run.overridden_shapes}, {shape}"
     elif match := WARMUP_LINE.match(message):
         run.warmup_queries = _count(match.group(1), "the warm-up query count", where)
         run.warmup_ms = _figure(match.group(2), "the warm-up duration", where)

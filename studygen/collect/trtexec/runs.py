@@ -14,7 +14,11 @@ Rules taken from the logs in ../shared/fixtures/trtexec and TensorRT's
   flag, the optimisation shape of the printed build shapes (``Input build
   shape: x=1x1x28x28+4x1x28x28+8x1x28x28``, min+opt+max) and the
   ``--optShapes`` flag (trtexec runs inference at the optimisation shapes
-  when no ``--shapes`` is given). A tensor name may hold colons (``x:0``:
+  when no ``--shapes`` is given), and last the shape trtexec chose for a
+  dynamic input given none (``Dynamic dimensions required for input: x,
+  but no shapes were provided. Automatically overriding shape to:
+  1x1x28x28``: each free dimension set to 1, so batch 1; TensorRT's
+  ``samples/common`` prints it once per such input). A tensor name may hold colons (``x:0``:
   the dimensions follow the last one) and single quotes, which trtexec drops.
 * The batch: for explicit-batch runs, the leading dimension its input
   shapes share (inputs of fewer than two dimensions say nothing about it,
@@ -186,6 +190,7 @@ class TrtexecRun:
     settings: dict[str, bool] = field(default_factory=dict)
     input_shapes: str | None = None
     build_shapes: str | None = None
+    overridden_shapes: str | None = None  # "x=1x1x28x28": the shapes trtexec chose for inputs given none
     warmup_queries: int | None = None
     warmup_ms: float | None = None
     timed_queries: int | None = None
@@ -230,6 +235,8 @@ class TrtexecRun:
         flag = next((m.group(1) for m in map(OPT_SHAPES_FLAG.match, self.flags) if m), None)
         if flag:
             return split_shapes(flag, ":"), f"--optShapes={flag}"
+        if self.overridden_shapes:
+            return split_shapes(self.overridden_shapes, "="), f"{self.overridden_shapes} (set by trtexec: no shapes given)"
         return [], None
 
     def stated_shape(self) -> tuple[str | None, str | None]:
