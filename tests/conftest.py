@@ -69,3 +69,21 @@ if settings is not None:
     settings.register_profile("ci", max_examples=50, deadline=None, suppress_health_check=_SLOW_IS_FINE)
     settings.register_profile("long", max_examples=1000, deadline=None, suppress_health_check=_SLOW_IS_FINE)
     settings.load_profile("ci")
+
+
+BUILD_LOG = FIXTURES / "trtexec" / "trt10.16_build-and-run.log"
+BUILD_LOG_SHAPE_LINE = ("Dynamic dimensions required for input: x, but no shapes were provided. "
+                        "Automatically overriding shape to: 1x1x28x28")
+
+
+def shapeless_build_log(folder: Path) -> Path:
+    """``trt10.16_build-and-run.log`` (same name, same line numbers) written
+    into ``folder`` with its line 132, the only one that states the run's
+    input shape (trtexec's own choice, 1x1x28x28, so 28x28 at batch 1),
+    replaced by a line that says nothing: a log that states neither shape
+    nor batch, for tests of the options that label one."""
+    text = BUILD_LOG.read_text(encoding="utf-8")
+    assert text.count(BUILD_LOG_SHAPE_LINE) == 1
+    path = folder / BUILD_LOG.name
+    path.write_text(text.replace(BUILD_LOG_SHAPE_LINE, "a line a test took out"), encoding="utf-8")
+    return path

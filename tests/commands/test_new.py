@@ -95,7 +95,7 @@ def test_issue_14_acceptance_new_collect_render_check_exit_0_and_state_the_gaps(
         ["SG218", "SG218", "SG219", "SG218"]  # in study-file line order: title, description, variants, decision
     readme = (tmp_path / "families/demo/README.md").read_text()
     # trt10.16_build-and-run.log line 572: "GPU Compute Time: ... median = 0.0361328 ms", printed to 4 significant digits
-    assert "| H100 PCIe | 0.03613 |" in [" ".join(line.split()) for line in readme.splitlines()]
+    assert "| H100 PCIe | 28 x 28 | 1 | 0.03613 |" in [" ".join(line.split()) for line in readme.splitlines()]
     assert "- Waived SG209 (findings matching \"has no revision\"): written by studygen new without --revision" in readme
     assert "- Waived SG209 (findings matching \"has no repository commit\"): " in readme
 

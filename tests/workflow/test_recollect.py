@@ -5,10 +5,19 @@ from __future__ import annotations
 
 import json
 
-from ..conftest import FIXTURES
+import pytest
 
-LOG = FIXTURES / "trtexec" / "trt10.16_build-and-run.log"
+from ..conftest import FIXTURES, shapeless_build_log
+
 LAYER_INFO = FIXTURES / "trtexec" / "trt10.16_export-layer-info.log"
+
+
+@pytest.fixture
+def log(tmp_path):
+    """The build-and-run log without the line that states its shape: a first collect records none."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    return shapeless_build_log(folder)
 
 
 def _collect(run_cli, root, *extra):
@@ -16,13 +25,13 @@ def _collect(run_cli, root, *extra):
                    "--measurements", root / "m", *extra)
 
 
-def test_the_same_inputs_again_change_nothing(tmp_path, run_cli):
-    first = _collect(run_cli, tmp_path, "--log", LOG)
+def test_the_same_inputs_again_change_nothing(tmp_path, run_cli, log):
+    first = _collect(run_cli, tmp_path, "--log", log)
     assert first.exit_code == 0, first.err
     assert "note:" not in first.out  # a new record: nothing was recorded already
     path = tmp_path / "m" / "demo" / "h100.json"
     before = path.read_bytes()
-    again = _collect(run_cli, tmp_path, "--log", LOG)
+    again = _collect(run_cli, tmp_path, "--log", log)
     assert again.exit_code == 0, again.err
     shown = first.out.split(":")[0].removeprefix("wrote ")
     assert shown.endswith("m/demo/h100.json")
@@ -31,9 +40,9 @@ def test_the_same_inputs_again_change_nothing(tmp_path, run_cli):
     assert path.read_bytes() == before
 
 
-def test_new_inputs_next_to_recorded_ones_add_only_the_new(tmp_path, run_cli):
-    assert _collect(run_cli, tmp_path, "--log", LOG).exit_code == 0
-    both = _collect(run_cli, tmp_path, "--log", LOG, "--layer-info", LAYER_INFO)
+def test_new_inputs_next_to_recorded_ones_add_only_the_new(tmp_path, run_cli, log):
+    assert _collect(run_cli, tmp_path, "--log", log).exit_code == 0
+    both = _collect(run_cli, tmp_path, "--log", log, "--layer-info", LAYER_INFO)
     assert both.exit_code == 0, both.err
     assert both.out.count("note:") == 1 and "1 result(s) added (record extended)" in both.out
     assert "6 result(s) recorded already, as read now: kept as they were" in both.out
@@ -41,11 +50,11 @@ def test_new_inputs_next_to_recorded_ones_add_only_the_new(tmp_path, run_cli):
     assert [r["kind"] for r in record["results"]] == ["latency"] * 5 + ["plan_size", "engine_layers"]
 
 
-def test_the_same_line_under_another_shape_is_refused(tmp_path, run_cli):
-    assert _collect(run_cli, tmp_path, "--log", LOG).exit_code == 0
+def test_the_same_line_under_another_shape_is_refused(tmp_path, run_cli, log):
+    assert _collect(run_cli, tmp_path, "--log", log).exit_code == 0
     path = tmp_path / "m" / "demo" / "h100.json"
     before = path.read_bytes()
-    fixed = _collect(run_cli, tmp_path, "--log", LOG, "--shape", "28x28")
+    fixed = _collect(run_cli, tmp_path, "--log", log, "--shape", "28x28")
     assert fixed.exit_code == 2
     assert fixed.err.count("\n") == 1
     assert ("trt10.16_build-and-run.log:569 is already recorded at " in fixed.err
@@ -54,10 +63,10 @@ def test_the_same_line_under_another_shape_is_refused(tmp_path, run_cli):
     assert path.read_bytes() == before
 
 
-def test_replace_swaps_what_the_job_took_from_that_log_and_records_why(tmp_path, run_cli):
-    assert _collect(run_cli, tmp_path, "--log", LOG).exit_code == 0
+def test_replace_swaps_what_the_job_took_from_that_log_and_records_why(tmp_path, run_cli, log):
+    assert _collect(run_cli, tmp_path, "--log", log).exit_code == 0
     assert _collect(run_cli, tmp_path, "--layer-info", LAYER_INFO).exit_code == 0
-    fixed = _collect(run_cli, tmp_path, "--log", LOG, "--shape", "28x28", "--replace", "the first  collect had no --shape")
+    fixed = _collect(run_cli, tmp_path, "--log", log, "--shape", "28x28", "--replace", "the first  collect had no --shape")
     assert fixed.exit_code == 0, fixed.err
     assert "6 result(s) added (record extended)" in fixed.out
     assert "note: replaced 6 result(s) read from trt10.16_build-and-run.log: the first collect had no --shape" in fixed.out
@@ -71,11 +80,11 @@ def test_replace_swaps_what_the_job_took_from_that_log_and_records_why(tmp_path,
     assert gpu_compute["value_ms"] == 0.0361328 and gpu_compute["source_locator"] == "trt10.16_build-and-run.log:572"
 
 
-def test_replace_needs_a_reason_and_a_source_it_can_match(tmp_path, run_cli):
-    assert _collect(run_cli, tmp_path, "--log", LOG).exit_code == 0
+def test_replace_needs_a_reason_and_a_source_it_can_match(tmp_path, run_cli, log):
+    assert _collect(run_cli, tmp_path, "--log", log).exit_code == 0
     path = tmp_path / "m" / "demo" / "h100.json"
     before = path.read_bytes()
-    blank = _collect(run_cli, tmp_path, "--log", LOG, "--replace", "  ")
+    blank = _collect(run_cli, tmp_path, "--log", log, "--replace", "  ")
     assert (blank.exit_code, blank.err) == (2, "studygen: --replace needs a reason (why the earlier results are "
                                                "wrong), e.g. --replace 'wrong --shape'\n")
     assert path.read_bytes() == before
@@ -99,13 +108,13 @@ def test_a_result_without_source_cannot_replace_anything():
         replace_sources(document, [NewResult({"kind": "coco_ap"}, "dt.json (AP)")], "rerun", "r.json")
 
 
-def test_the_same_inputs_with_a_commit_fill_in_the_provenance_and_write_only_that(tmp_path, run_cli):
+def test_the_same_inputs_with_a_commit_fill_in_the_provenance_and_write_only_that(tmp_path, run_cli, log):
     # found by a new user: the note said the commit was filled in while nothing was written
-    assert _collect(run_cli, tmp_path, "--log", LOG).exit_code == 0
+    assert _collect(run_cli, tmp_path, "--log", log).exit_code == 0
     path = tmp_path / "m" / "demo" / "h100.json"
     assert "repository_commit" not in json.loads(path.read_text())["provenance"]
     results_before = json.loads(path.read_text())["results"]
-    filled = _collect(run_cli, tmp_path, "--log", LOG, "--commit", "abcdef1")
+    filled = _collect(run_cli, tmp_path, "--log", log, "--commit", "abcdef1")
     assert filled.exit_code == 0, filled.err
     shown = filled.out.split(":")[0].removeprefix("wrote ")
     assert filled.out.startswith(f"wrote {shown}: no new result, provenance filled in\n")
@@ -113,7 +122,7 @@ def test_the_same_inputs_with_a_commit_fill_in_the_provenance_and_write_only_tha
     assert filled.out.endswith("  note: all 6 result(s) are recorded already, as read now: only the provenance was written\n")
     record = json.loads(path.read_text())
     assert record["provenance"]["repository_commit"] == "abcdef1" and record["results"] == results_before
-    again = _collect(run_cli, tmp_path, "--log", LOG, "--commit", "abcdef1")
+    again = _collect(run_cli, tmp_path, "--log", log, "--commit", "abcdef1")
     assert again.out.startswith(f"{shown}: nothing new, the record is unchanged\n")
 
 

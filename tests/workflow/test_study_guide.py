@@ -56,7 +56,7 @@ def test_the_guide_walk_ends_in_a_clean_check(tmp_path, run_cli, monkeypatch):
     assert [r.exit_code for r in results] == [0] * 5, [r.err for r in results]
     readme = (project / "families/demo/README.md").read_text()
     # the log's GPU compute median (ms), 0.0361328, to the 4 significant digits the guide states; the record keeps 0.0361328
-    assert "| H100 PCIe | 0.03613 |" in [" ".join(line.split()) for line in readme.splitlines()]
+    assert "| H100 PCIe | 28 x 28 | 1 | 0.03613 |" in [" ".join(line.split()) for line in readme.splitlines()]
     assert "0.0361328" not in readme
     assert "0 error(s)" in results[4].out
 
@@ -71,7 +71,7 @@ def test_pr_body_of_the_walked_family_uses_the_builtin_template(tmp_path, run_cl
     assert "## Results\n" in body.out
     # the log's GPU compute median (ms) and plan size: 13185316 bytes / 2**20 = 12.5744 MiB, each to 4 significant digits
     rows = [" ".join(line.split()) for line in body.out.splitlines()]
-    assert "| H100 PCIe | 0.03613 |" in rows and "| H100 PCIe | 12.57 |" in rows
+    assert "| H100 PCIe | 28 x 28 | 1 | 0.03613 |" in rows and "| H100 PCIe | 28 x 28 | 1 | 12.57 |" in rows
     assert not (project / "families/demo/README.md").exists()  # --pr-body prints, writes nothing
 
 
