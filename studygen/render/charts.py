@@ -1,9 +1,13 @@
 """SVG charts of what the records hold: what each is drawn from, and its stamp.
 
-- ``latency``: latency per variant and shape. Where a result has repeats,
+- ``latency``: latency per variant and shape, of the one timing the tables
+  show, one row of panels per timing method as the tables are split (CUDA
+  graphs, data transfers, backend, mode: latencies timed differently never
+  share an axis), the timing named on the y-axis. Where a result has repeats,
   every repeat's median is a point and the overall median a bar across them,
   so the spread is visible; where only a published figure exists (transcribed
-  records), one point per job.
+  records), one point per job. Nothing with a figure is left out: a row
+  without a shape gets a panel of its own.
 - ``kernel_time``: kernel time per group as stacked bars per variant, for
   every (job, shape) whose record lists at least two groups with times; in
   ms on one linear axis, or, when the bars' totals span more than
@@ -30,6 +34,7 @@ from typing import Callable
 from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.rows import Row
+from ..study.timing import TIMING_WORDS, describe, timing_signature
 from .drawing import Point, draw_kernel_times, draw_latency
 from .labels import gpu_label, shape_label, short_version
 from .rows import fmt, shape_order
@@ -226,51 +231,92 @@ def distinct_labels(labelled: list[tuple[str, Row]]) -> list[str]:
 
 # The timing the latency chart plots where the records hold several: the generic template's table shows it.
 CHART_TIMING = "gpu_compute"
-TIMING_WORDS = {"gpu_compute": "median GPU compute time"}
+# A row without a shape is plotted in a panel of its own under these words (the tables print "any").
+NO_SHAPE_WORDS = "shape not stated"
 
 
-def latency_rows(study) -> tuple[list[Row], str]:
-    """The latency rows the chart plots and, where the records hold several
-    timings (trtexec prints GPU compute, host latency, end-to-end, enqueue,
-    H2D and D2H), the words for the one it keeps (:data:`CHART_TIMING`), or
-    '' when there was no choice to make. One axis never mixes timings: with
-    several timings and none of them :data:`CHART_TIMING`, no rows."""
-    rows = [r for r in study.rows if r.kind == Kind.LATENCY and r.value is not None and r.shape]
-    timings = {r.metric for r in rows}
-    if len(timings) < 2:
-        return rows, ""
-    return [r for r in rows if r.metric == CHART_TIMING], TIMING_WORDS[CHART_TIMING]
+def latency_rows(study) -> list[Row]:
+    """The latency rows the chart plots, with or without a shape: where the
+    records hold several timings (trtexec prints GPU compute, host latency,
+    end-to-end, enqueue, H2D and D2H), only those of :data:`CHART_TIMING`,
+    the one the generic template's tables show; with several timings and
+    none of them that one, no rows."""
+    rows = [r for r in study.rows if r.kind == Kind.LATENCY and r.value is not None]
+    if len({r.metric for r in rows}) < 2:
+        return rows
+    return [r for r in rows if r.metric == CHART_TIMING]
+
+
+def axis_words(statistic: str | None, timing: str | None) -> str:
+    """What a latency axis shows, as a reader names it: ``median GPU compute
+    time`` (statistic, then the timing in :data:`studygen.study.timing.TIMING_WORDS`),
+    ``median latency, timing not stated`` where the record says ``unspecified``
+    or nothing (the Deformable DETR logs transcribed from the seed)."""
+    stated = lambda value: value if value and value != "unspecified" else None  # noqa: E731
+    timing_words = TIMING_WORDS.get(timing, timing) if stated(timing) else None
+    statistic = stated(statistic)
+    if timing_words and statistic:
+        return f"{statistic} {timing_words}"
+    if timing_words:
+        return f"{timing_words}, statistic not stated"
+    return f"{statistic} latency, timing not stated" if statistic else "latency, timing and statistic not stated"
+
+
+def timing_groups(rows: list[Row]) -> list[tuple[str, list[Row]]]:
+    """``rows`` split as the generic template splits its latency tables (by
+    :func:`studygen.study.timing.timing_signature`, and by statistic, so that
+    a median and a p99 never share an axis), in row order: ``[(the method in
+    words, as the table heading says it after "Timed as", its rows)]``."""
+    groups: dict[tuple, list[Row]] = {}
+    for row in rows:
+        groups.setdefault((*timing_signature(row), row.statistic), []).append(row)
+    return [(describe(key[:-1]), picked) for key, picked in groups.items()]
 
 
 def latency_chart(study) -> Chart:
-    """Latency (ms) per variant, one panel per shape HxW; one timing (:func:`latency_rows`)."""
+    """Latency (ms) per variant: one row of panels per timing method (as the
+    tables split them, :func:`timing_groups`), one panel per shape HxW in
+    each (rows without a shape in a panel of their own), one timing
+    (:func:`latency_rows`), its name on the y-axis (:func:`axis_words`);
+    the alt text gives each method's shapes and range."""
     path = study.charts_dir / "latency.svg"
-    rows, timing = latency_rows(study)
+    rows = latency_rows(study)
     if not rows:
-        return Chart(Kind.LATENCY, path, "", "the records hold no latency with a shape"
-                     + (f" and {timing}" if timing else ""))
-    shapes = sorted({r.shape for r in rows}, key=shape_order)
-    by_panel: dict[tuple[str, str], list[Row]] = {}  # (shape, variant) -> its rows, in row order
-    for row in rows:
-        by_panel.setdefault((row.shape, row.variant), []).append(row)
-    panels: dict[tuple[str, str], list[Point]] = {}
-    for where, picked in by_panel.items():
-        labels = distinct_labels([(_job_label(row), row) for row in picked])
-        panels[where] = [(label, row.value, row.repeat_medians_ms or []) for label, row in zip(labels, picked)]
-    present = {variant for _, variant in panels}
+        several = len({r.metric for r in study.rows if r.kind == Kind.LATENCY and r.value is not None}) > 1
+        return Chart(Kind.LATENCY, path, "", "the records hold no latency figure"
+                     + (f" of {TIMING_WORDS[CHART_TIMING]}, the timing the tables show" if several else ""))
+    groups = timing_groups(rows)
+    named = {axis_words(r.statistic, r.metric) for r in rows}
+    words = named.pop() if len(named) == 1 else "latency"  # several statistics: each method's axis names its own
+    methods, panels, sentences = [], {}, []
+    for index, (method, picked) in enumerate(groups):
+        shapes = sorted({r.shape or "" for r in picked}, key=shape_order)
+        titles = [shape_label(s) if s else NO_SHAPE_WORDS for s in shapes]
+        methods.append(["" if len(groups) == 1 else f"Timed as {method}", [list(pair) for pair in zip(shapes, titles)],
+                        f"{axis_words(picked[0].statistic, picked[0].metric)} (ms)"])
+        by_panel: dict[tuple, list[Row]] = {}  # (method, shape, variant) -> its rows, in row order
+        for row in picked:
+            by_panel.setdefault((index, row.shape or "", row.variant), []).append(row)
+        for panel, cell in by_panel.items():
+            labels = distinct_labels([(_job_label(row), row) for row in cell])
+            panels[panel] = [(label, row.value, row.repeat_medians_ms or []) for label, row in zip(labels, cell)]
+        # the ends as the tables print them (fmt: the study's precision or the readable digits), not every source digit
+        low, high = min(picked, key=lambda r: r.value), max(picked, key=lambda r: r.value)
+        count = f"{len(picked)} result{'' if len(picked) == 1 else 's'}"
+        sentences.append(f"{'Timed as ' + method + ', at' if len(groups) > 1 else 'at'} {', '.join(titles)}: "
+                         f"{fmt(low.value, low)} to {fmt(high.value, high)} ms over {count}")
+    present = {variant for _, _, variant in panels}
     variants = [v for v in study.variants if v in present]
     labels = {v: one_line(study.variant_label(v)) for v in variants}
-    inputs = {"points": [[shape, variant, label, value, repeats]
-                         for (shape, variant), picked in panels.items() for label, value, repeats in picked],
+    inputs = {"methods": methods,
+              "points": [[index, shape, variant, label, value, repeats]
+                         for (index, shape, variant), picked in panels.items() for label, value, repeats in picked],
               "variants": [[v, labels[v]] for v in variants]}
-
-    # the ends as the tables print them (fmt: the study's precision or the readable digits), not every source digit
-    low = min(rows, key=lambda r: r.value)
-    high = max(rows, key=lambda r: r.value)
-    alt = (f"Latency{' (' + timing + ')' if timing else ''} per variant at {', '.join(shape_label(s) for s in shapes)}: "
-           f"{fmt(low.value, low)} to {fmt(high.value, high)} ms over {len(rows)} results")
+    head = f"{words[0].upper()}{words[1:]}{',' if ',' in words else ''} per variant"
+    alt = (f"{head} {sentences[0]}" if len(groups) == 1 else
+           f"{head}, one row of panels per timing method ({len(groups)}). " + ". ".join(sentences))
     return Chart(Kind.LATENCY, path, alt, inputs_sha256=inputs_digest(Kind.LATENCY, inputs),
-                 draw=functools.partial(draw_latency, panels, shapes, variants, labels))
+                 draw=functools.partial(draw_latency, methods, panels, variants, labels))
 
 
 # A stacked bar shows its groups only while it stands tall enough: at more than this ratio between the largest

@@ -13,8 +13,8 @@ in the metadata, text drawn as paths.
 from __future__ import annotations
 
 import io
+import textwrap
 
-from .labels import shape_label
 
 RC = {
     "svg.hashsalt": "studygen",
@@ -91,30 +91,42 @@ def _draw_run(ax, run: list[tuple[float, Point]], color: str) -> None:
               color=color, linewidth=2)
 
 
-def draw_latency(panels: dict[tuple[str, str], list[Point]], shapes: list[str], variants: list[str],
+def draw_latency(methods: list, panels: dict[tuple[int, str, str], list[Point]], variants: list[str],
                  labels: dict[str, str]) -> bytes:
-    """The latency chart's SVG: ``panels`` maps (shape, variant) to its
-    points; one panel per shape, variants in ``variants`` order under their
-    ``labels``, one colour per job label."""
+    """The latency chart's SVG: one row of panels per entry of ``methods``
+    (``[title, [[shape, panel title], ...], y-axis label]``; the title,
+    wrapped, above the row unless empty), one panel per shape in it;
+    ``panels`` maps (method index, shape, variant) to its points, variants
+    in ``variants`` order under their ``labels``, one colour per job label
+    across the figure, each row's legend naming its own. Rows never share a
+    y-axis."""
     matplotlib, plt = _pyplot()
     series = sorted({point[0] for picked in panels.values() for point in picked})
     colors = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(series)}
+    widest = max(len(shapes) for _, shapes, _ in methods)
     with matplotlib.rc_context(RC):
-        fig, axes = plt.subplots(1, len(shapes), figsize=(3.2 * len(shapes) + 1.5, 3.4), squeeze=False,
-                                 layout="constrained")
-        for panel, (ax, shape) in enumerate(zip(axes[0], shapes)):
-            shown = [v for v in variants if (shape, v) in panels]
-            for x, variant in enumerate(shown):
-                picked = sorted(panels[shape, variant], key=lambda point: point[0])
-                for run in _same_look_runs(picked, x):
-                    _draw_run(ax, run, colors[run[0][1][0]])
-            ax.set_xticks(range(len(shown)), [labels[v] for v in shown], rotation=20, ha="right")
-            ax.set_xlim(-0.5, len(shown) - 0.5)
-            ax.set_title(shape_label(shape))
-            if panel == 0:
-                ax.set_ylabel("latency (ms)")
-        handles = [plt.Line2D([], [], color=colors[s], marker="o", linestyle="", label=s) for s in series]
-        fig.legend(handles=handles, loc="outside right center", frameon=False)
+        # the legends sit beside the panels, inside the figure's width: room for the longest label (~0.07 in a character)
+        legend_in = 0.5 + 0.07 * max((len(label) for label in series), default=0)
+        fig = plt.figure(figsize=(3.2 * widest + legend_in, 3.4 * len(methods)), layout="constrained")
+        for index, (subfig, (title, shapes, axis_label)) in enumerate(
+                zip(fig.subfigures(len(methods), 1, squeeze=False)[:, 0], methods)):
+            axes = subfig.subplots(1, len(shapes), squeeze=False)[0]
+            for panel, (ax, (shape, shape_title)) in enumerate(zip(axes, shapes)):
+                shown = [v for v in variants if (index, shape, v) in panels]
+                for x, variant in enumerate(shown):
+                    picked = sorted(panels[index, shape, variant], key=lambda point: point[0])
+                    for run in _same_look_runs(picked, x):
+                        _draw_run(ax, run, colors[run[0][1][0]])
+                ax.set_xticks(range(len(shown)), [labels[v] for v in shown], rotation=20, ha="right")
+                ax.set_xlim(-0.5, len(shown) - 0.5)
+                ax.set_title(shape_title)
+                if panel == 0:
+                    ax.set_ylabel(axis_label)
+            if title:
+                subfig.suptitle(textwrap.fill(title, 60), fontsize="medium")
+            shown = sorted({point[0] for (at, _, _), picked in panels.items() if at == index for point in picked})
+            handles = [plt.Line2D([], [], color=colors[s], marker="o", linestyle="", label=s) for s in shown]
+            subfig.legend(handles=handles, loc="outside right center", frameon=False)
         has_repeats = any(point[2] for picked in panels.values() for point in picked)
         fig.suptitle("Latency per variant and shape" + (" (points: repeat medians; bar: overall median)"
                                                          if has_repeats else " (one point per job)"))
