@@ -106,7 +106,7 @@ def test_grouped_latency_points_draw_the_same_pixels(synthetic_project, monkeypa
     latency_rows = sum(1 for r in study.rows if r.kind == "latency")
     # issue 22: a job's batch 1 and batch 2 points are told apart by their labels ("... batch 2"), so they
     # are two series, no longer one run drawn by one artist; never more artists than points
-    labels = [label for points in chart.draw.args[0].values() for label, _, _ in points]
+    labels = [label for points in chart.draw.args[1].values() for label, _, _ in points]
     assert len(labels) == latency_rows and len(set(labels)) < len(labels)
     assert any(" batch 2" in label for label in labels)
     assert svg.count('<g id="PathCollection_') <= latency_rows

@@ -23,7 +23,8 @@ def test_figures_render_identically_twice(project, run_cli):
 
 def test_figure_is_embedded_with_alt_text_and_omission_is_explained():
     text = (REPO / README).read_text()
-    assert "![Latency per variant at 800 x 800, 800 x 1067: 5.764 to 15.230 ms over 14 results](figures/latency.svg)" in text
+    assert ("![Latency, timing and statistic not stated, per variant at 800 x 800, 800 x 1067: 5.764 to 15.230 ms "
+            "over 14 results](figures/latency.svg)") in text
     assert "Figure omitted: no record lists kernel time for two or more groups of one profiled run" in text
 
 
