@@ -294,17 +294,22 @@ def latency_chart(study) -> Chart:
         titles = [shape_label(s) if s else NO_SHAPE_WORDS for s in shapes]
         methods.append(["" if len(groups) == 1 else f"Timed as {method}", [list(pair) for pair in zip(shapes, titles)],
                         f"{axis_words(picked[0].statistic, picked[0].metric)} (ms)"])
+        several_batches = len({r.batch for r in picked}) > 1
         by_panel: dict[tuple, list[Row]] = {}  # (method, shape, variant) -> its rows, in row order
         for row in picked:
             by_panel.setdefault((index, row.shape or "", row.variant), []).append(row)
         for panel, cell in by_panel.items():
-            labels = distinct_labels([(_job_label(row), row) for row in cell])
+            # points of several batches in one row of panels: each says its batch, as the table's Batch column does
+            labels = distinct_labels([(_job_label(row) + (f" batch {row.batch}" if several_batches else ""), row)
+                                      for row in cell])
             panels[panel] = [(label, row.value, row.repeat_medians_ms or []) for label, row in zip(labels, cell)]
         # the ends as the tables print them (fmt: the study's precision or the readable digits), not every source digit
         low, high = min(picked, key=lambda r: r.value), max(picked, key=lambda r: r.value)
+        ends = fmt(low.value, low), fmt(high.value, high)
+        span = ends[0] if ends[0] == ends[1] else f"{ends[0]} to {ends[1]}"
         count = f"{len(picked)} result{'' if len(picked) == 1 else 's'}"
         sentences.append(f"{'Timed as ' + method + ', at' if len(groups) > 1 else 'at'} {', '.join(titles)}: "
-                         f"{fmt(low.value, low)} to {fmt(high.value, high)} ms over {count}")
+                         f"{span} ms over {count}")
     present = {variant for _, _, variant in panels}
     variants = [v for v in study.variants if v in present]
     labels = {v: one_line(study.variant_label(v)) for v in variants}

@@ -77,6 +77,24 @@ def test_one_method_has_no_row_title_and_its_alt_text_one_range(tmp_path):
     assert chart.alt == "Median GPU compute time per variant at 800 x 800: 5.0 to 7.5 ms over 2 results"
 
 
+def test_a_method_of_one_result_gives_its_figure_not_a_range(tmp_path):
+    study = generic(tmp_path, [record("a", [latency("fp16", 0.03882)]),
+                               record("b", [latency("fp16", 0.1547, method=OLD_METHOD)])])
+    assert latency_chart(study).alt.endswith("spin-wait on, at 800 x 800: 0.03882 ms over 1 result. Timed as "
+                                             "TensorRT engine, GPU compute time, CUDA graphs off, data transfers on, "
+                                             "spin-wait off, at 800 x 800: 0.1547 ms over 1 result")
+
+
+def test_points_of_a_method_row_at_several_batches_each_say_their_batch(tmp_path):
+    # batch 1 on one GPU, batch 4 on another, one method: in different panels, yet read against each other
+    a = record("a", [latency("fp32", 0.03613)])
+    b = record("b", [latency("fp16", 0.1547, batch=4)], collected_provenance(gpu="NVIDIA GeForce GTX 1070"))
+    panels = latency_chart(generic(tmp_path, [a, b])).draw.args[1]
+    assert {key: [label for label, _, _ in points] for key, points in panels.items()} == {
+        (0, "800x800", "fp32"): ["H200 TensorRT 11.4 batch 1"],
+        (0, "800x800", "fp16"): ["GeForce GTX 1070 TensorRT 11.4 batch 4"]}
+
+
 def test_axis_words_name_what_the_record_states():
     assert axis_words("median", "gpu_compute") == "median GPU compute time"
     assert axis_words("p99", "host_latency") == "p99 host latency"
