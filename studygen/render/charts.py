@@ -273,6 +273,34 @@ def timing_groups(rows: list[Row]) -> list[tuple[str, list[Row]]]:
     return [(describe(key[:-1]), picked) for key, picked in groups.items()]
 
 
+def _method_row(index: int, method: str, picked: list[Row], titled: bool) -> tuple[list, dict, str]:
+    """One timing method's row of the latency chart: ``([title, [[shape,
+    panel title]], y-axis label], {(index, shape, variant): points}, its
+    sentence of the alt text)``; ``titled``: the row is headed "Timed as …"
+    (the chart has several)."""
+    shapes = sorted({r.shape or "" for r in picked}, key=shape_order)
+    titles = [shape_label(s) if s else NO_SHAPE_WORDS for s in shapes]
+    row_spec = ["Timed as " + method if titled else "", [list(pair) for pair in zip(shapes, titles)],
+                f"{axis_words(picked[0].statistic, picked[0].metric)} (ms)"]
+    # points of several batches in one row of panels: each says its batch, as the table's Batch column does
+    several_batches = len({r.batch for r in picked}) > 1
+    by_panel: dict[tuple, list[Row]] = {}  # (method, shape, variant) -> its rows, in row order
+    for row in picked:
+        by_panel.setdefault((index, row.shape or "", row.variant), []).append(row)
+    panels = {}
+    for panel, cell in by_panel.items():
+        labels = distinct_labels([(_job_label(row) + (f" batch {row.batch}" if several_batches else ""), row)
+                                  for row in cell])
+        panels[panel] = [(label, row.value, row.repeat_medians_ms or []) for label, row in zip(labels, cell)]
+    # the ends as the tables print them (fmt: the study's precision or the readable digits), not every source digit
+    low, high = min(picked, key=lambda r: r.value), max(picked, key=lambda r: r.value)
+    ends = fmt(low.value, low), fmt(high.value, high)
+    span = ends[0] if ends[0] == ends[1] else f"{ends[0]} to {ends[1]}"
+    count = f"{len(picked)} result{'' if len(picked) == 1 else 's'}"
+    sentence = f"{'Timed as ' + method + ', at' if titled else 'at'} {', '.join(titles)}: {span} ms over {count}"
+    return row_spec, panels, sentence
+
+
 def latency_chart(study) -> Chart:
     """Latency (ms) per variant: one row of panels per timing method (as the
     tables split them, :func:`timing_groups`), one panel per shape HxW in
@@ -286,30 +314,12 @@ def latency_chart(study) -> Chart:
         return Chart(Kind.LATENCY, path, "", "the records hold no latency figure"
                      + (f" of {TIMING_WORDS[CHART_TIMING]}, the timing the tables show" if several else ""))
     groups = timing_groups(rows)
-    named = {axis_words(r.statistic, r.metric) for r in rows}
-    words = named.pop() if len(named) == 1 else "latency"  # several statistics: each method's axis names its own
     methods, panels, sentences = [], {}, []
     for index, (method, picked) in enumerate(groups):
-        shapes = sorted({r.shape or "" for r in picked}, key=shape_order)
-        titles = [shape_label(s) if s else NO_SHAPE_WORDS for s in shapes]
-        methods.append(["" if len(groups) == 1 else f"Timed as {method}", [list(pair) for pair in zip(shapes, titles)],
-                        f"{axis_words(picked[0].statistic, picked[0].metric)} (ms)"])
-        several_batches = len({r.batch for r in picked}) > 1
-        by_panel: dict[tuple, list[Row]] = {}  # (method, shape, variant) -> its rows, in row order
-        for row in picked:
-            by_panel.setdefault((index, row.shape or "", row.variant), []).append(row)
-        for panel, cell in by_panel.items():
-            # points of several batches in one row of panels: each says its batch, as the table's Batch column does
-            labels = distinct_labels([(_job_label(row) + (f" batch {row.batch}" if several_batches else ""), row)
-                                      for row in cell])
-            panels[panel] = [(label, row.value, row.repeat_medians_ms or []) for label, row in zip(labels, cell)]
-        # the ends as the tables print them (fmt: the study's precision or the readable digits), not every source digit
-        low, high = min(picked, key=lambda r: r.value), max(picked, key=lambda r: r.value)
-        ends = fmt(low.value, low), fmt(high.value, high)
-        span = ends[0] if ends[0] == ends[1] else f"{ends[0]} to {ends[1]}"
-        count = f"{len(picked)} result{'' if len(picked) == 1 else 's'}"
-        sentences.append(f"{'Timed as ' + method + ', at' if len(groups) > 1 else 'at'} {', '.join(titles)}: "
-                         f"{span} ms over {count}")
+        row_spec, row_panels, sentence = _method_row(index, method, picked, titled=len(groups) > 1)
+        methods.append(row_spec)
+        panels.update(row_panels)
+        sentences.append(sentence)
     present = {variant for _, _, variant in panels}
     variants = [v for v in study.variants if v in present]
     labels = {v: one_line(study.variant_label(v)) for v in variants}
@@ -317,6 +327,8 @@ def latency_chart(study) -> Chart:
               "points": [[index, shape, variant, label, value, repeats]
                          for (index, shape, variant), picked in panels.items() for label, value, repeats in picked],
               "variants": [[v, labels[v]] for v in variants]}
+    named = {axis_words(r.statistic, r.metric) for r in rows}
+    words = named.pop() if len(named) == 1 else "latency"  # several statistics: each method's axis names its own
     head = f"{words[0].upper()}{words[1:]}{',' if ',' in words else ''} per variant"
     alt = (f"{head} {sentences[0]}" if len(groups) == 1 else
            f"{head}, one row of panels per timing method ({len(groups)}). " + ". ".join(sentences))
