@@ -35,7 +35,7 @@ from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.rows import Row
 from ..study.timing import TIMING_WORDS, describe, timing_signature
-from .drawing import Point, draw_kernel_times, draw_latency
+from .drawing import draw_kernel_times, draw_latency
 from .labels import gpu_label, shape_label, short_version
 from .rows import fmt, shape_order
 from .share_bars import draw_kernel_shares
@@ -328,7 +328,7 @@ def latency_chart(study) -> Chart:
                          for (index, shape, variant), picked in panels.items() for label, value, repeats in picked],
               "variants": [[v, labels[v]] for v in variants]}
     named = {axis_words(r.statistic, r.metric) for r in rows}
-    words = named.pop() if len(named) == 1 else "latency"  # several statistics: each method's axis names its own
+    words = named.pop() if len(named) == 1 else "latencies"  # several statistics: each method's axis names its own
     head = f"{words[0].upper()}{words[1:]}{',' if ',' in words else ''} per variant"
     alt = (f"{head} {sentences[0]}" if len(groups) == 1 else
            f"{head}, one row of panels per timing method ({len(groups)}). " + ". ".join(sentences))

@@ -61,7 +61,12 @@ def helper_reference() -> str:
     lines += ["", f"A row (from `study.figures(...)`, `study.one(...)`) has: {fields}.", "",
               "Besides `study`, a template gets `figures` (`figures.latency`, `figures.kernel_time`: each chart as an "
               "embedded image, or a sentence saying why it is omitted) and `generated_note` (the line that marks the "
-              "README as generated)."]
+              "README as generated). The latency chart plots one timing, GPU compute time where the records hold "
+              "several (the one the generic template's tables show), names it on its y-axis (`median GPU compute "
+              "time (ms)`), and draws one row of panels per timing method, split and headed as `study.latency_groups` "
+              "splits the tables (\"Timed as TensorRT engine, GPU compute time, CUDA graphs off, …\"), so that "
+              "latencies timed differently never share an axis; its alt text gives each method's shapes and range. A "
+              "figure without a shape is drawn in a panel of its own, \"shape not stated\", never left out."]
     return "\n".join(lines) + "\n"
 
 

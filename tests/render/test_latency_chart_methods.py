@@ -107,4 +107,4 @@ def test_a_median_and_a_p99_of_one_method_never_share_an_axis(tmp_path):
     study = generic(tmp_path, [record("a", [latency("fp16", 5.0), latency("fp16", 6.5, statistic="p99")])])
     chart = latency_chart(study)
     assert [axis for _, _, axis in chart.draw.args[0]] == ["median GPU compute time (ms)", "p99 GPU compute time (ms)"]
-    assert chart.alt.startswith("Latency per variant, one row of panels per timing method (2).")
+    assert chart.alt.startswith("Latencies per variant, one row of panels per timing method (2).")
