@@ -93,8 +93,63 @@ def test_a_listed_row_far_below_a_stated_range(tmp_path):
 
 
 def test_latencies_of_one_run_say_which_timing_they_are(tmp_path):
-    # trtexec gives enqueue time next to GPU compute time: a finding on the enqueue figure names it
-    records = [record("b200", [latency("fp16", 0.05, timing="enqueue")], collected_provenance("NVIDIA B200")),
-               record("b300", [latency("fp16", 3.0, timing="enqueue")], collected_provenance("NVIDIA B300"))]
+    # trtexec gives host latency next to GPU compute time: a finding on the host latency names it
+    records = [record("b200", [latency("fp16", 0.05, timing="host_latency")], collected_provenance("NVIDIA B200")),
+               record("b300", [latency("fp16", 3.0, timing="host_latency")], collected_provenance("NVIDIA B300"))]
     (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
-    assert finding.message.startswith("fp16 latency (enqueue time) median at 800x800: 3.0 ms on NVIDIA B300")
+    assert finding.message.startswith("fp16 latency (host latency) median at 800x800: 3.0 ms on NVIDIA B300")
+
+
+# Method flags as trtexec records them (collect/trtexec/common.timing_method).
+CLASSIC = {"timer": "trtexec", "cuda_graph": False, "data_transfers": True, "spin_wait": False}
+GRAPHS_NO_COPIES = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True}
+
+
+def _trt(gpu: str, version: str) -> dict:
+    return collected_provenance(gpu, version)
+
+
+def test_latencies_timed_differently_are_not_compared(tmp_path):
+    # issue 22: a run with CUDA graphs and no copies (0.041 ms) is no yardstick for runs with copies and no graphs;
+    # among those, 0.262 / 0.097 = 2.70 on one timing, and the graph run is named nowhere
+    records = [record("pascal", [latency("fp32", 0.262, "32x32", method=CLASSIC)], _trt("GeForce GTX 1080", "8.2.3")),
+               record("ampere", [latency("fp32", 0.097, "32x32", method=CLASSIC)], _trt("GeForce RTX 3080", "8.6.1")),
+               record("hopper", [latency("fp32", 0.041, "32x32", method=GRAPHS_NO_COPIES)], _trt("H100 SXM", "10.3.0"))]
+    (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
+    assert finding.message == (
+        "fp32 latency (GPU compute time) median at 32x32: 0.262 ms on GeForce GTX 1080, tensorrt=8.2.3,cuda=13.0 "
+        "(job pascal) is 2.70x the lowest platform (0.097 ms on GeForce RTX 3080, tensorrt=8.6.1,cuda=13.0), at or "
+        "above the anomaly factor 1.50; other platforms: 0.097 ms on GeForce RTX 3080, tensorrt=8.6.1,cuda=13.0 "
+        "(job ampere)")
+    # alone with the graph run, the Pascal figure (6.39x it) draws nothing
+    alone = [records[0], records[2]]
+    assert sg207_anomaly.check(CheckContext(load(tmp_path / "alone", records=alone))) == []
+
+
+def test_unset_flags_take_the_tensorrt_defaults_of_their_version(tmp_path):
+    # TensorRT 11 times with graphs and no copies by default, TensorRT 10 without: the same command line
+    # measures different things, so 0.31 vs 0.12 ms (2.58x) is not compared ...
+    bare = {"timer": "trtexec"}
+    records = [record("trt10", [latency("fp16", 0.31, method=bare)], _trt("NVIDIA L40S", "10.9.0")),
+               record("trt11", [latency("fp16", 0.12, method=bare)], _trt("NVIDIA L40S", "11.2.0"))]
+    assert sg207_anomaly.check(CheckContext(load(tmp_path / "a", records=records))) == []
+    # ... while a TensorRT 10 run stating the classic flags is timed like a TensorRT 8 run that states none
+    records = [record("trt10", [latency("fp16", 0.31, method=CLASSIC)], _trt("NVIDIA L40S", "10.9.0")),
+               record("trt8", [latency("fp16", 0.12, method=bare)], _trt("NVIDIA L40S", "8.6.1"))]
+    (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path / "b", records=records)))
+    assert "0.31 ms on NVIDIA L40S, tensorrt=10.9.0,cuda=13.0 (job trt10) is 2.58x the lowest platform" in finding.message
+
+
+def test_timings_of_the_host_are_not_compared_across_platforms(tmp_path):
+    # enqueue time (host CPU and driver) and the copies (the host's PCIe link) at 8.1x, 4.2x and 1.9x: nothing,
+    # while the GPU compute time of the same runs, 1.62x apart, is reported
+    def run(value_ms: float, enqueue: float, h2d: float, d2h: float) -> list[dict]:
+        return [latency("fp16", value_ms, "64x64", method=CLASSIC),
+                latency("fp16", enqueue, "64x64", method=CLASSIC, timing="enqueue"),
+                latency("fp16", h2d, "64x64", method=CLASSIC, timing="h2d"),
+                latency("fp16", d2h, "64x64", method=CLASSIC, timing="d2h")]
+    records = [record("desk", run(0.81, 0.0405, 0.0084, 0.0038), _trt("GeForce RTX 2070", "8.5.3")),
+               record("lab", run(0.5, 0.005, 0.002, 0.002), _trt("NVIDIA A10", "8.5.3"))]
+    findings = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
+    assert [f.message.split(":")[0] for f in findings] == ["fp16 latency (GPU compute time) median at 64x64"]
+    assert "is 1.62x the lowest platform (0.5 ms on NVIDIA A10" in findings[0].message
