@@ -153,3 +153,26 @@ def test_timings_of_the_host_are_not_compared_across_platforms(tmp_path):
     findings = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
     assert [f.message.split(":")[0] for f in findings] == ["fp16 latency (GPU compute time) median at 64x64"]
     assert "is 1.62x the lowest platform (0.5 ms on NVIDIA A10" in findings[0].message
+
+
+def _with_range(tmp_path, b200_ms: float, b300_ms: float):
+    summary = {"kind": "kernel_time", "variant": "fp16", "batch": 1, "backend": "tensorrt", "mode": "engine",
+               "rows_listed": False,
+               "groups": [{"group": GEMM, "time_ms_range": {"min": 0.19, "max": 0.21, "over": "the other rows"}}]}
+    records = [record("b200", [kernel_time("fp16", {GEMM: b200_ms})], collected_provenance("NVIDIA B200")),
+               record("b300", [kernel_time("fp16", {GEMM: b300_ms})], collected_provenance("NVIDIA B300")),
+               record("summary", [summary], collected_provenance(None, None))]
+    return sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
+
+
+def test_a_figure_inside_the_range_does_not_end_the_search(tmp_path):
+    # 0.22 ms lies within 0.19 to 0.21 by the factor; 0.32 / 0.21 = 1.52 does not; 0.32 / 0.22 = 1.45 between them
+    (finding,) = _with_range(tmp_path, 0.22, 0.32)
+    assert finding.message.startswith("fp16 kernel time GEMM/MatMul at 800x1067: 0.32 ms on NVIDIA B300")
+    assert "is 1.52x above the 0.19 to 0.21 ms stated" in finding.message
+
+
+def test_a_figure_reported_against_another_platform_is_not_reported_again_against_the_range(tmp_path):
+    # 0.45 / 0.2 = 2.25 between the listed rows; 0.45 is also 2.14x the range's maximum: one finding
+    (finding,) = _with_range(tmp_path, 0.2, 0.45)
+    assert "is 2.25x the lowest platform" in finding.message
