@@ -176,3 +176,15 @@ def test_a_figure_reported_against_another_platform_is_not_reported_again_agains
     # 0.45 / 0.2 = 2.25 between the listed rows; 0.45 is also 2.14x the range's maximum: one finding
     (finding,) = _with_range(tmp_path, 0.2, 0.45)
     assert "is 2.25x the lowest platform" in finding.message
+
+
+def test_a_platform_with_several_runs_compares_the_median_of_those_timed_alike(tmp_path):
+    # two H100 runs with copies (0.04, 0.05: median 0.045) and one with graphs and no copies (0.02), which stays
+    # out of that median: 0.16 / 0.045 = 3.56 (with it, the median 0.04 would give 4.00)
+    h100 = _trt("H100 PCIe", "10.16.1")
+    records = [record("gtx", [latency("fp32", 0.16, "28x28", method=CLASSIC)], _trt("GeForce GTX 1070", "8.2.3")),
+               record("h100-a", [latency("fp32", 0.04, "28x28", method=CLASSIC)], h100),
+               record("h100-b", [latency("fp32", 0.05, "28x28", method=CLASSIC)], h100),
+               record("h100-ndt", [latency("fp32", 0.02, "28x28", method=GRAPHS_NO_COPIES)], h100)]
+    (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
+    assert "(job gtx) is 3.56x the lowest platform (0.045 ms on H100 PCIe, tensorrt=10.16.1,cuda=13.0)" in finding.message
