@@ -395,3 +395,30 @@ def test_a_declared_source_without_bound_explains_any_difference(tmp_path):
     a, b = sorted((r for r in study.rows if r.kind == "latency"), key=lambda r: r.job_id)
     verdict = sg203_reconcile.compare_pair(study, a, b)
     assert not verdict.disagree and verdict.basis == "independent compilations are a declared source of spread"
+
+
+# fp32 2.004 and fp16 2.001 ms in job one (fp32 / fp16 = 1.0015, a difference of 0.003 ms); fp16 2.09 ms in job
+# two: fp16's job-to-job spread, 0.089 ms, is wider than the difference (the generic property test's seed 2212).
+ONE_JOB_PAIR = [record("one", [latency("fp32", 2.004), latency("fp16", 2.001)]), record("two", [latency("fp16", 2.09)])]
+POOLED_RATIO_TABLE = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                      "{{ study.table(index=('shape',), variants=('fp32', 'fp16'), kind='latency', "
+                      "derived=study.ratio_columns(('fp32', 'fp16'))) }}\n")
+ONE_JOB_RATIO = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                 "fp32 / fp16 in job one: {{ study.ratio_span('fp32', 'fp16', job_id='one') }}.\n")
+
+
+def test_a_ratio_column_over_every_jobs_figures_states_no_difference_finer_than_the_spread(tmp_path):
+    study = load(tmp_path, records=ONE_JOB_PAIR, study=spec(tolerances={"gpu_compute": 0.5}),
+                 template=POOLED_RATIO_TABLE)
+    row = next(line for line in readme_lines(study) if line.startswith("| 800 x 800"))
+    assert row.split("|")[-2].strip() == "1.00x (2 jobs: 0.96x to 1.00x)"  # 2.004 / 2.09 = 0.9589
+    assert _below(study) == []
+
+
+def test_the_same_ratio_stated_for_one_job_alone_is_still_an_error(tmp_path):
+    study = load(tmp_path, records=ONE_JOB_PAIR, study=spec(tolerances={"gpu_compute": 0.5}), template=ONE_JOB_RATIO)
+    (finding,) = _below(study)
+    assert readme_lines(study)[finding.line - 1] == "fp32 / fp16 in job one: 1.00x (in job one only)."
+    assert finding.message.startswith("fp32 minus fp16 in job one is +0.003 (2.004 vs 2.001), smaller than the "
+                                      "job-to-job spread 0.089 of fp16 median")
+    assert "(2.001 in job one to 2.09 in job two)" in finding.message
