@@ -21,12 +21,17 @@ the child), and each ratio to ``--help`` both ways: wall time on the shared
 machine follows the other processes' load, CPU time much less. Times are
 printed, never asserted (tests assert no wall times).
 
+``--before DIR`` (a checkout of an earlier commit, e.g. ``git worktree add
+/tmp/before 145b456``) times that version's commands too, in the same
+rounds, so that before and after meet the same load; its lines are marked
+``[before]`` and compared with this version's at the end.
+
 ``--extra-check-args`` and ``--cache-dir`` exist to measure earlier versions
 the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Usage: ``python benchmarks/family_check.py [--repeat R] [--extra-check-args ARGS] [--cache-dir DIR] [FAMILY ...]``.
+Usage: ``python benchmarks/family_check.py [--repeat R] [--before DIR] [--extra-check-args ARGS] [--cache-dir DIR] [FAMILY ...]``.
 """
 
 from __future__ import annotations
@@ -78,43 +83,11 @@ def ratio_line(label: str, times: tuple[list, list], base: tuple[list, list], ta
             f"CPU {verdict(cpu <= target)}")
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("families", nargs="*", default=["deformable_detr", "deformable_detr_h200_torch"],
-                        help="shipped families to check and render one by one (default: both)")
-    parser.add_argument("--repeat", type=int, default=10, help="rounds of runs (default 10)")
-    parser.add_argument("--extra-check-args", default="", help="more arguments for every check (e.g. --no-cache)")
-    parser.add_argument("--cache-dir", default=None, help="STUDYGEN_CACHE_DIR for every run (earlier versions only)")
-    args = parser.parse_args(argv)
-
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average "
-          f"{os.getloadavg()[0]:.2f}; studygen's bytecode compiled (compileall), as pip install leaves it")
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "studygen")], check=True)
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    if args.cache_dir is not None:
-        env["STUDYGEN_CACHE_DIR"] = args.cache_dir
-    studygen = [sys.executable, "-m", "studygen"]
-    extra = args.extra_check_args.split()
-    commands = {"studygen --help": [*studygen, "--help"], 'python -c "import click"': [sys.executable, "-c", "import click"],
-                "studygen check (the shipped project)": [*studygen, "check", *extra]}
-    for family in args.families:
-        commands[f"studygen check {family}"] = [*studygen, "check", *extra, family]
-        commands[f"studygen render {family} (unchanged)"] = [*studygen, "render", family]
-    times: dict[str, tuple[list, list]] = {label: ([], []) for label in commands}
-    with tempfile.TemporaryDirectory(prefix="studygen-family-check-") as scratch:
-        project = Path(scratch)  # a copy, so that render cannot write into the checkout
-        for folder in ("families", "measurements", "templates"):
-            shutil.copytree(REPO / folder, project / folder)
-        for argv_ in commands.values():  # a first run of each (a cache of earlier versions fills here)
-            run_once(argv_, env, project)
-        for _ in range(args.repeat):
-            for label, argv_ in commands.items():
-                wall, cpu = run_once(argv_, env, project)
-                times[label][0].append(wall)
-                times[label][1].append(cpu)
+def report(mark: str, times: dict[str, tuple[list, list]]) -> None:
+    """Print each command's times (``mark`` before each line) and its ratios against the targets."""
     help_times = times["studygen --help"]
     for label, (walls, cpus) in times.items():
-        print(line(label, walls, cpus))
+        print(mark + line(label, walls, cpus))
         if label == "studygen check (the shipped project)":
             print(ratio_line("check of the project", (walls, cpus), help_times, TARGET_PROJECT_CHECK_RATIO))
         elif label.startswith("studygen render"):
@@ -124,8 +97,58 @@ def main(argv=None) -> None:
                   f"CPU {verdict(min(cpus) <= TARGET_FAMILY_CHECK_S)}")
     click_times = times['python -c "import click"']
     wall_ratio, cpu_ratio = min(help_times[0]) / min(click_times[0]), min(help_times[1]) / min(click_times[1])
-    print(f"--help / import click: {wall_ratio:.2f}x wall, {cpu_ratio:.2f}x CPU  target <= {TARGET_HELP_RATIO}x: "
+    print(f"{mark}--help / import click: {wall_ratio:.2f}x wall, {cpu_ratio:.2f}x CPU  target <= {TARGET_HELP_RATIO}x: "
           f"wall {verdict(wall_ratio <= TARGET_HELP_RATIO)}, CPU {verdict(cpu_ratio <= TARGET_HELP_RATIO)}")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("families", nargs="*", default=["deformable_detr", "deformable_detr_h200_torch"],
+                        help="shipped families to check and render one by one (default: both)")
+    parser.add_argument("--repeat", type=int, default=10, help="rounds of runs (default 10)")
+    parser.add_argument("--extra-check-args", default="", help="more arguments for every check (e.g. --no-cache)")
+    parser.add_argument("--cache-dir", default=None, help="STUDYGEN_CACHE_DIR for every run (earlier versions only)")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="a checkout of an earlier version, timed in the same rounds (lines marked [before])")
+    args = parser.parse_args(argv)
+
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average "
+          f"{os.getloadavg()[0]:.2f}; studygen's bytecode compiled (compileall), as pip install leaves it")
+    studygen = [sys.executable, "-m", "studygen"]
+    extra = args.extra_check_args.split()
+    commands = {"studygen --help": [*studygen, "--help"], 'python -c "import click"': [sys.executable, "-c", "import click"],
+                "studygen check (the shipped project)": [*studygen, "check", *extra]}
+    for family in args.families:
+        commands[f"studygen check {family}"] = [*studygen, "check", *extra, family]
+        commands[f"studygen render {family} (unchanged)"] = [*studygen, "render", family]
+    versions = {"": REPO} if args.before is None else {"": REPO, "[before] ": args.before.resolve()}
+    envs = {}
+    for mark, checkout in versions.items():
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "studygen")], check=True)
+        envs[mark] = dict(os.environ, PYTHONPATH=str(checkout) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        if args.cache_dir is not None:
+            envs[mark]["STUDYGEN_CACHE_DIR"] = args.cache_dir
+    runs = {mark + label: (argv_, envs[mark]) for mark in versions for label, argv_ in commands.items()}
+    times: dict[str, tuple[list, list]] = {label: ([], []) for label in runs}
+    with tempfile.TemporaryDirectory(prefix="studygen-family-check-") as scratch:
+        project = Path(scratch)  # a copy, so that render cannot write into the checkout
+        for folder in ("families", "measurements", "templates"):
+            shutil.copytree(REPO / folder, project / folder)
+        for argv_, env in runs.values():  # a first run of each (a cache of earlier versions fills here)
+            run_once(argv_, env, project)
+        for _ in range(args.repeat):
+            for label, (argv_, env) in runs.items():
+                wall, cpu = run_once(argv_, env, project)
+                times[label][0].append(wall)
+                times[label][1].append(cpu)
+    for mark in versions:
+        report(mark, {label[len(mark):]: value for label, value in times.items()
+                      if label.startswith(mark) and (mark or not label.startswith("[before] "))})
+    if args.before is not None:
+        print("after / before (best wall, best CPU):")
+        for label in commands:
+            after, before = times[label], times["[before] " + label]
+            print(f"  {label}: {min(after[0]) / min(before[0]):.2f}x wall, {min(after[1]) / min(before[1]):.2f}x CPU")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 

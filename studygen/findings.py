@@ -97,7 +97,7 @@ def summary_line(findings: list[Finding]) -> str:
     return ", ".join(parts)
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     """Line breaks shown as ``\\n``/``\\r``: a record string quoted in a message
     (a GPU name, a group) cannot split a finding over two lines."""
     return text.replace("\r", "\\r").replace("\n", "\\n")
@@ -112,9 +112,9 @@ def format_text(findings: list[Finding]) -> str:
         message = f.message
         if f.waived_reason:
             message += f" [waived: {f.waived_reason}]"
-        lines.append(_one_line(f"{f.place}: {f.code}{severity} {message}{where}"))
+        lines.append(one_line(f"{f.place}: {f.code}{severity} {message}{where}"))
         if f.hint and f.severity != NOTICE:
-            lines.append(f"    hint: {_one_line(f.hint)}")
+            lines.append(f"    hint: {one_line(f.hint)}")
         if f.detail and f.severity != NOTICE:
             lines.extend("    " + line for line in f.detail.splitlines())
     lines.append(summary_line(findings))
@@ -126,23 +126,33 @@ def format_json(findings: list[Finding]) -> str:
     return json.dumps([asdict(f) for f in sorted(findings, key=sort_key)], indent=2)
 
 
-def _escape_github_data(text: str) -> str:
+def _escape_workflow_data(text: str) -> str:
     # Workflow command escaping, as in @actions/core's escapeData.
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _escape_github_property(text: str) -> str:
-    return _escape_github_data(text).replace(":", "%3A").replace(",", "%2C")
+def _escape_workflow_property(text: str) -> str:
+    # @actions/core's escapeProperty: a property also ends at ':' and ','.
+    return _escape_workflow_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(level: str, title: str, message: str, path: str | None = None, line: int = 0) -> str:
+    """A GitHub Actions annotation (``::error file=…,line=…,title=…::message``,
+    docs.github.com "Workflow commands for GitHub Actions"): ``level`` one of
+    error, warning, notice; ``path`` None for an annotation at no file (then no
+    line either); ``line`` 0 for none. Properties and message escaped as
+    @actions/core escapes them, so a message keeps its line breaks."""
+    props = [] if path is None else [f"file={_escape_workflow_property(path)}"]
+    if path is not None and line:
+        props.append(f"line={line}")
+    props.append(f"title={_escape_workflow_property(title)}")
+    return f"::{level} {','.join(props)}::{_escape_workflow_data(message)}"
 
 
 def format_github(findings: list[Finding]) -> str:
     """GitHub Actions workflow commands, one per finding, then the summary."""
     lines = []
     for f in sorted(findings, key=sort_key):
-        props = [f"file={_escape_github_property(f.file)}"]
-        if f.line:
-            props.append(f"line={f.line}")
-        props.append(f"title={_escape_github_property(f.code)}")
         message = f"{f.code} {f.message}"
         if f.pointer:
             message += f" ({f.pointer})"
@@ -150,7 +160,7 @@ def format_github(findings: list[Finding]) -> str:
             message += f"\nhint: {f.hint}"
         if f.waived_reason:
             message += f"\nwaived: {f.waived_reason}"
-        lines.append(f"::{f.severity} {','.join(props)}::{_escape_github_data(message)}")
+        lines.append(workflow_command(f.severity, f.code, message, f.file, f.line))
     lines.append(summary_line(findings))
     return "\n".join(lines)
 

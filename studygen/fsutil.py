@@ -13,6 +13,7 @@ import os
 import re
 import secrets
 import signal
+import stat
 import tempfile
 import threading
 import time
@@ -40,6 +41,19 @@ def resolved(path: Path, display: str | None = None) -> Path:
         if isinstance(exc, OSError) and exc.errno != errno.ELOOP:
             raise
         raise InputError(SYMLINK_LOOP, path=display or str(path)) from None
+
+
+def open_to_others(path: Path) -> int | None:
+    """The permission bits (``0o777`` part, with sticky bit) of folder
+    ``path`` when every user may write in it (``o+w``: mode 0777, 1777,
+    0757, …), else None (and None when it cannot be stat'ed). Whoever can
+    write in a folder can add, replace or (without the sticky bit) delete
+    what studygen reads from it."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return mode & 0o1777 if mode & stat.S_IWOTH else None
 
 
 def shown_path(path: Path, base: Path | None = None) -> str:

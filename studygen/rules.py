@@ -84,6 +84,8 @@ RULES: tuple[Rule, ...] = (
          "study-file text that still holds what studygen new wrote to be replaced (\"(edit this)\")"),
     Rule("SG219", ERROR, "declared variant without results", "studygen.checks.sg219_unmeasured_variant",
          "a declared variant that no record gives a result and not_measured does not name"),
+    Rule("SG220", WARNING, "input folder writable by everyone", "studygen.checks.sg220_open_folders",
+         "a folder records, datasets, the study file or templates are read from that every user may write in"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -95,7 +95,13 @@ def read_bytes(path: Path, display: str | None = None, limit: int = MAX_INPUT_BY
             raise InputError(f"is {_special_kind(opened.st_mode)}, not a regular file", path=display)
         _refuse_oversize(opened.st_size, limit, display)
         try:
-            raw = handle.read(limit + 1)
+            # sized by the file, not the limit: read(limit + 1) made a buffer of the limit (16 MiB for a
+            # record) for every file, most of the time of reading a small record; one byte more tells a
+            # file that grew since fstat, which is then read on to the limit
+            want = min(opened.st_size, limit) + 1
+            raw = handle.read(want)
+            if len(raw) == want:
+                raw += handle.read(limit + 1 - len(raw))
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror or type(exc).__name__}", path=display) from None
     _refuse_oversize(len(raw), limit, display)  # a file that grew while read

@@ -28,6 +28,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import __version__
+from .gitenv import git_environment
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SHORT = 7  # hex digits of a commit shown, as git's short form
@@ -70,9 +71,15 @@ def installed_commit(distribution, package_dir: Path = PACKAGE_DIR) -> str | Non
 def checkout_commit(folder: Path = PACKAGE_DIR) -> tuple[str | None, bool]:
     """``(HEAD commit, uncommitted changes under folder)`` of the git checkout
     holding ``folder``, ``(None, False)`` when it is none or git is missing."""
+    try:
+        environment = git_environment(folder)
+    except (OSError, subprocess.SubprocessError):
+        return None, False
+
     def git(*args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=10)
+            done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=10,
+                                  env=environment)
         except (OSError, subprocess.SubprocessError):
             return None
         return done.stdout if done.returncode == 0 else None

@@ -31,13 +31,14 @@ Case (seed): the pull request's summary hand-wrote "the GEMMs take 0.19 to
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 from ..errors import StudygenError, TemplateError
 from ..findings import Finding
 from ..patterns import lazy_compile
-from ..render.engine import make_environment, template_dirs
+from ..render.engine import make_environment, referenced_templates, template_dirs
 from .readme_text import NUMBER
 
 SOFTWARE_BEFORE = lazy_compile(
@@ -58,7 +59,6 @@ def template_sources(study) -> list[tuple[str, str]]:
     it references (include, import, extends), each once. Raises TemplateError
     like render does when one is missing."""
     import jinja2
-    from jinja2 import meta
 
     env = make_environment(template_dirs(study))
     pending, seen, sources = [study.spec["template"]], set(), []
@@ -69,13 +69,13 @@ def template_sources(study) -> list[tuple[str, str]]:
         seen.add(name)
         try:
             source, filename, _ = env.loader.get_source(env, name)
-            ast = env.parse(source)
+            references = referenced_templates(env, source)
         except jinja2.TemplateNotFound:
             raise TemplateError(f"template '{name}' not found", path=study.rel(study.study_path), pointer="/template") from None
         except jinja2.TemplateSyntaxError as exc:
             raise TemplateError(f"template syntax error: {exc.message}", path=name, line=exc.lineno or 0) from None
         sources.append((study.rel(Path(filename)), source))
-        pending.extend(ref for ref in meta.find_referenced_templates(ast) if isinstance(ref, str))
+        pending.extend(ref for ref in references if isinstance(ref, str))
     return sources
 
 
@@ -172,39 +172,49 @@ def literal_numbers(line_text: str, full_line: str, source_lines: list[str], num
     return found
 
 
+@functools.lru_cache(maxsize=32)
+def figures_by_line(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """``(line, numbers)`` of each template line of ``source`` that prints
+    literal figures, in line order (see the module docstring). Worked out
+    once per process for a source (three shipped families share the generic
+    template), keyed on the text itself, in memory only."""
+    env = make_environment([])  # lexing depends on the environment's settings, not on where templates are found
+    source_lines = source.split("\n")
+    fenced = _skipped_lines(source_lines)
+    in_comment = False
+    by_line: dict[int, list[str]] = {}
+    for number, piece in written_text(env, source):
+        if number in fenced:
+            continue
+        # Multi-line HTML comments: skip everything from <!-- to -->.
+        if in_comment:
+            if "-->" in piece:
+                in_comment = False
+                piece = piece.split("-->", 1)[1]
+            else:
+                continue
+        if "<!--" in piece and "-->" not in piece.split("<!--", 1)[1]:
+            in_comment = True
+            piece = piece.split("<!--", 1)[0]
+        numbers = literal_numbers(piece, source_lines[number - 1], source_lines, number)
+        if numbers:
+            by_line.setdefault(number, []).extend(numbers)
+    for number, literal in literal_arguments(env, source):
+        if number not in fenced:
+            by_line.setdefault(number, []).append(literal)
+    return tuple((number, tuple(numbers)) for number, numbers in sorted(by_line.items()))
+
+
 def check(context) -> list[Finding]:
     study = context.study
     try:
         sources = template_sources(study)
     except StudygenError:
         return []  # SG201 reports a template that cannot render
-    env = make_environment(template_dirs(study))
     findings = []
     for shown, source in sources:
         source_lines = source.split("\n")
-        fenced = _skipped_lines(source_lines)
-        in_comment = False
-        by_line: dict[int, list[str]] = {}
-        for number, piece in written_text(env, source):
-            if number in fenced:
-                continue
-            # Multi-line HTML comments: skip everything from <!-- to -->.
-            if in_comment:
-                if "-->" in piece:
-                    in_comment = False
-                    piece = piece.split("-->", 1)[1]
-                else:
-                    continue
-            if "<!--" in piece and "-->" not in piece.split("<!--", 1)[1]:
-                in_comment = True
-                piece = piece.split("<!--", 1)[0]
-            numbers = literal_numbers(piece, source_lines[number - 1], source_lines, number)
-            if numbers:
-                by_line.setdefault(number, []).extend(numbers)
-        for number, literal in literal_arguments(env, source):
-            if number not in fenced:
-                by_line.setdefault(number, []).append(literal)
-        for number, numbers in sorted(by_line.items()):
+        for number, numbers in figures_by_line(source):
             findings.append(Finding(
                 "SG211", f"template prints literal figure(s) {', '.join(numbers)} in prose; figures must come from "
                 f"records through the view's helpers: {source_lines[number - 1].strip()[:120]!r}", shown, line=number,

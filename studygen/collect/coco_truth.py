@@ -14,7 +14,9 @@ about) in one line naming the file, a count and the first example:
 - an image listed twice; image ids mixing integers and strings (COCOeval
   sorts them);
 - boxes with zero or negative width or height (no detection can match one,
-  so recall is capped);
+  so recall is capped); image sizes that are no pixel count from 1 to
+  100 000 (0, negative, 10^12, a string): detections normalised to the image
+  size would be scaled by them;
 - no annotation at all, or only crowd regions, which COCOeval ignores: AP is
   undefined (COCOeval prints −1, which is never recorded as a figure);
 - annotations carrying a ``score``: a detections dump passed as ground truth
@@ -54,6 +56,9 @@ SIZE_RANGES = {"small": (0.0, 32.0**2), "medium": (32.0**2, 96.0**2), "large": (
 AREA_OVER_BOX = 1.01
 AREA_OVER_BOX_PX = 1.0
 AREA_UNDER_BOX = 0.001
+# The widest image side accepted, in pixels: COCOeval's areaRng ends at 1e5² px² ("all" and "large"), so a
+# box in a larger image could fall outside every area range and go uncounted.
+MAX_IMAGE_SIDE = 100_000
 # More than this share of annotations with a "score" is a detections file, fewer a warning.
 SCORED_SHARE = 0.5
 
@@ -232,9 +237,7 @@ class _Reader:
             if image_id in images:
                 repeated.append((index, image_id))
                 continue
-            width, height = image.get("width"), image.get("height")
-            images[image_id] = (width if _finite_number(width) and width > 0 else None,
-                                height if _finite_number(height) and height > 0 else None)
+            images[image_id] = (self.image_side(image, "width", index), self.image_side(image, "height", index))
             image_list.append(image_id)
         if not images:
             raise self.refuse("the annotations list no image", "/images")
@@ -253,6 +256,21 @@ class _Reader:
                               f"(first string: {json.dumps(image_list[strings[0]])}): COCOeval sorts image ids and "
                               "cannot order the two; use one type", f"/images/{_listed_at(listed, strings[0], image_list)}")
         return images, image_list
+
+    def image_side(self, image: dict, axis: str, index: int) -> float | None:
+        """An image's ``width`` or ``height`` in pixels; None when not given
+        (absent or null: box normalisation then uses the boxes' extent).
+        InputError naming its pointer for any other value outside
+        1..MAX_IMAGE_SIDE: a size of 0 or 10^12 px is no image, and a normalised
+        detection scaled by it would become any box at all."""
+        value = image.get(axis)
+        if value is None:
+            return None
+        if not _finite_number(value) or not 1 <= value <= MAX_IMAGE_SIDE:
+            raise self.refuse(f"image {axis} {json.dumps(value)[:40]} is no image size: an image {axis} is a pixel "
+                              f"count from 1 to {MAX_IMAGE_SIDE} (COCOeval's areas end at 1e5² px²); fix the "
+                              "annotations or leave the size out", f"/images/{index}/{axis}")
+        return value
 
     def categories(self, listed: list) -> set:
         category_ids = set()

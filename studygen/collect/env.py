@@ -19,6 +19,8 @@ import subprocess
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from ..gitenv import git_environment
+
 # provenance.software name -> distribution names to try, in order
 PACKAGES = {
     "torch": ("torch",),
@@ -93,11 +95,13 @@ def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
     whatever ``status.showUntrackedFiles`` says. ``dirty`` is None, with the
     problem, when git status fails."""
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        environment = git_environment(root)
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10,
+                                env=environment)
         if commit.returncode != 0:
             return None, None, f"not a git work tree with a commit ({first_line(commit.stderr, 'git rev-parse failed')})"
         status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=normal"], cwd=root,
-                                capture_output=True, text=True, timeout=30)
+                                capture_output=True, text=True, timeout=30, env=environment)
     except FileNotFoundError:
         return None, None, "git is not installed"
     except subprocess.TimeoutExpired:

@@ -41,6 +41,7 @@ kernels ran on device 2) names that model, with a note.
 from __future__ import annotations
 
 import collections
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -407,7 +408,8 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     """Read a Kineto trace (``.json`` or ``.json.gz``).
 
     Raises InputError for malformed JSON (a repeated key included), a file
-    that is not a trace, a kernel event with a missing or negative ``dur``,
+    that is not a trace, a kernel event with a missing or negative ``dur`` or
+    a name that is no non-empty string (``null``, a list, missing),
     kernels that all last 0, and a trace with no GPU kernel events (naming why: CPU only, CUPTI
     counters, runtime calls only, another device's work, …).
     """
@@ -435,8 +437,16 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
             if not is_number(dur) or dur < 0 or not is_number(ts):
                 raise InputError("kernel event without a non-negative dur and a ts", path=display,
                                  pointer=f"{pointer_base}/{index}")
+            name = event.get("name")
+            if not isinstance(name, str) or not name.strip():
+                # Kineto writes every kernel's name as a string; without one the event's time could only
+                # be guessed into a group or swell "unclassified", so the trace is refused, not read
+                held = f"the name {json.dumps(name)[:40]}" if "name" in event else "no name"
+                raise InputError(f"kernel event with {held}, not a kernel name (a non-empty string): its "
+                                 f"{dur:g} µs cannot be given to any group; nothing recorded",
+                                 path=display, pointer=f"{pointer_base}/{index}/name")
             device = args.get("device") if isinstance(args, dict) else None
-            kernel_events.append((str(event.get("name", "")), dur, ts,
+            kernel_events.append((name, dur, ts,
                                   device if isinstance(device, int) and not isinstance(device, bool) else None,
                                   args.get("correlation") if isinstance(args, dict) else None))
             on_stream.append((_stream_of(event, args), ts, dur, index, _in_graph(args)))

@@ -16,7 +16,7 @@ from ..checks import run_checks
 from ..checks.sg202_records import unloadable_study
 from ..errors import StudygenError
 from ..findings import FORMATTERS, has_errors
-from ..lint.parse import collector_paused
+from ..memory import collector_paused
 from ..records.schemas import fast_run_check
 from ..study import Study, load_study, resolve_targets
 from . import command

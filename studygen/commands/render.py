@@ -7,9 +7,10 @@ from pathlib import Path
 
 import click
 
+from ..checks.sg220_open_folders import render_warning
 from ..errors import EXIT_FINDINGS, InputError, UsageError
 from ..fsutil import ensure_inside, shown_path
-from ..lint.parse import collector_paused
+from ..memory import collector_paused
 from ..render.engine import render_study, write_rendered
 from ..study import load_study, resolve_targets
 from . import command
@@ -29,11 +30,14 @@ class RenderOptions:
 
 @dataclass
 class RenderOutcome:
-    """What :func:`run_render` did: the files whose bytes changed, and the
-    studies it left alone because they hold no record yet (their problem)."""
+    """What :func:`run_render` did: the files whose bytes changed, the
+    studies it left alone because they hold no record yet (their problem),
+    and ``(folder, mode)`` of each folder it read from that every user may
+    write in (as SG220 reports them), once each."""
 
     changed: list[Path]
     not_rendered: list = field(default_factory=list)
+    open_folders: list = field(default_factory=list)
 
 
 def run_render(options: RenderOptions) -> RenderOutcome:
@@ -48,11 +52,12 @@ def run_render(options: RenderOptions) -> RenderOutcome:
     fails.
     """
     root = resolve_root(options.root)
-    outputs, not_rendered = [], []
+    outputs, not_rendered, open_folders = [], [], {}
     # Render every study before writing any, so a failure leaves all files as they were.
     for study_dir in resolve_targets(root, options.families):
         with collector_paused():  # as check does: 11 % of rendering an unchanged shipped family
             study = load_study(study_dir, root)
+            open_folders.update(study.open_folders)
             if study.problems and all(problem.no_records for problem in study.problems):
                 not_rendered.extend(study.problems)
                 continue
@@ -71,7 +76,7 @@ def run_render(options: RenderOptions) -> RenderOutcome:
         except OSError as exc:
             # a README that is a folder, a figures/ that is a file, a read-only tree, a full disk
             raise InputError(f"cannot write: {exc.strerror or exc}", path=str(exc.filename or rendered.study_dir)) from None
-    return RenderOutcome(changed, not_rendered)
+    return RenderOutcome(changed, not_rendered, list(open_folders.items()))
 
 
 def run_pr_body(options: RenderOptions) -> str:
@@ -113,6 +118,8 @@ def render_command(families, root, pr_body, link_base):
         return
     outcome = run_render(options)
     root = resolve_root(options.root)
+    for folder, mode in outcome.open_folders:
+        click.echo(render_warning(folder, mode), err=True)
     for path in outcome.changed:
         click.echo(f"wrote {shown_path(path, root)}")
     if not outcome.changed and not outcome.not_rendered:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import InputError, UsageError
+from ..gitenv import git_environment
 from ..textio import read_bytes
 
 # Folders of a project root that hold what a study is made of.
@@ -86,7 +87,7 @@ def _git(repo_dir: Path, *args: str, check: bool = True, text: bool = True) -> s
     git is missing, or (``check``) when it fails, with git's first line."""
     try:
         done = subprocess.run(["git", "-C", str(repo_dir), *args], capture_output=True, text=text,
-                              timeout=GIT_TIMEOUT_S, env=_git_environment())
+                              timeout=GIT_TIMEOUT_S, env=git_environment())
     except FileNotFoundError:
         raise UsageError("git is not installed or not on PATH (studygen diff reads revisions through git)") from None
     except subprocess.TimeoutExpired:
@@ -96,17 +97,6 @@ def _git(repo_dir: Path, *args: str, check: bool = True, text: bool = True) -> s
         first = next((line.strip() for line in message.splitlines() if line.strip()), f"exit status {done.returncode}")
         raise UsageError(f"git {args[0]} failed: {first}")
     return done
-
-
-def _git_environment() -> dict[str, str]:
-    """The environment git runs in: this process's, with git's own settings
-    that would redirect it elsewhere (``GIT_DIR``, ``GIT_WORK_TREE``,
-    ``GIT_INDEX_FILE`` …) left out, so it reads the repository the project
-    root lies in; prompts off."""
-    kept = {name: value for name, value in os.environ.items()
-            if not (name.startswith("GIT_") and name not in ("GIT_CONFIG_NOSYSTEM", "GIT_CEILING_DIRECTORIES"))}
-    kept["GIT_TERMINAL_PROMPT"] = "0"
-    return kept
 
 
 def repository_of(root: Path) -> Repository:
@@ -257,7 +247,7 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
         return
     try:
         process = subprocess.Popen(["git", "-C", str(repo.toplevel), "cat-file", "--batch"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_git_environment())
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=git_environment())
     except FileNotFoundError:
         raise UsageError("git is not installed or not on PATH (studygen diff reads revisions through git)") from None
     scratch = dest.with_name(dest.name + ".blob")  # beside dest: each blob once, then placed at its paths

@@ -169,8 +169,8 @@ def allowances_of(base, head, old_rows, new_rows, old_value, new_value) -> list[
     Ranges (no single value) get the tolerance only."""
     allowances = []
     single = old_value is not None and new_value is not None
-    for side, study, rows in (("base", base, old_rows), ("head", head, new_rows)):
-        spreads = [spread for row in rows for spread in measured_spreads(study, row)] if single else []
+    for side, rows in (("base", old_rows), ("head", new_rows)):
+        spreads = [spread for row in rows for spread in measured_spreads(row)] if single else []
         values = [_value(row) for row in rows]
         if single and len({_job(row) for row in rows}) > 1:
             spreads.append(Spread(tuple(values), JOBS))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
-from ..findings import Finding
+from ..findings import Finding, one_line, workflow_command
 from ..numbers import format_number
 from ..render.rows import unit_suffix
 from ..render.labels import escape_cell
@@ -206,13 +206,9 @@ def _text_family(family: FamilyChanges) -> list[str]:
     for change in family.findings:
         finding = change.finding
         lines.append(f"  finding {'appeared' if change.appeared else 'gone'}: {finding.place}: {finding.code} "
-                     f"[{finding.severity}] {_one_line(finding.message)}")
+                     f"[{finding.severity}] {one_line(finding.message)}")
     lines += [f"  note: {note}" for note in family.notes]
     return lines
-
-
-def _one_line(text: str) -> str:
-    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 # ---- Markdown -----------------------------------------------------------------
@@ -238,11 +234,11 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         lines += ["Verdict changes:", ""]
         for family in report.decision_flips():
             old, new = family.shipped
-            lines.append(f"- {_cell(family.family)}: decision in the study file, {_shipped(old)} → {_shipped(new)}")
+            lines.append(f"- {escape_cell(family.family)}: decision in the study file, {_shipped(old)} → {_shipped(new)}")
         for family, change in flips:
-            lines.append(f"- {_cell(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
-                         f"{_cell(verdicts_text(change, '→'))}")
-            lines += [f"  - before: {_cell(change.old.text)}", f"  - after: {_cell(change.new.text)}"]
+            lines.append(f"- {escape_cell(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
+                         f"{escape_cell(verdicts_text(change, '→'))}")
+            lines += [f"  - before: {escape_cell(change.old.text)}", f"  - after: {escape_cell(change.new.text)}"]
         lines.append("")
     lines += _details(report)
     return _fit(lines, limit)
@@ -281,22 +277,22 @@ def _details(report: Report) -> list[str]:
         body = []
         for family, change in sentences:
             where = change.new or change.old
-            body.append(f"- {_cell(family.family)}, line {where.line}, {sentence_kind(change)}"
-                        + (f" ({_cell(verdicts_text(change, '→'))})" if change.verdict_changed else ""))
+            body.append(f"- {escape_cell(family.family)}, line {where.line}, {sentence_kind(change)}"
+                        + (f" ({escape_cell(verdicts_text(change, '→'))})" if change.verdict_changed else ""))
             if change.old is not None:
-                body.append(f"  - before: {_cell(change.old.text)}")
+                body.append(f"  - before: {escape_cell(change.old.text)}")
             if change.new is not None:
-                body.append(f"  - after: {_cell(change.new.text)}")
+                body.append(f"  - after: {escape_cell(change.new.text)}")
         lines += _folded(f"Sentences with a verdict or a range ({len(sentences)})", body)
     findings = [(f.family, c) for f in report.families for c in f.findings]
     if findings:
         body = [f"- {'appeared' if c.appeared else 'gone'}: {_code(str(c.finding.place))} {c.finding.code} "
-                f"[{c.finding.severity}] {_cell(c.finding.message)}" for _, c in findings]
+                f"[{c.finding.severity}] {escape_cell(c.finding.message)}" for _, c in findings]
         lines += _folded(f"Findings that appeared or went ({len(findings)})", body)
     unchanged = [f.family for f in report.families if not f.compared]
-    notes = [f"- {_cell(f.family)}: {_cell(note)}" for f in report.families for note in f.notes]
+    notes = [f"- {escape_cell(f.family)}: {escape_cell(note)}" for f in report.families for note in f.notes]
     if unchanged:
-        notes.append(f"- inputs unchanged, not compared: {', '.join(_cell(name) for name in unchanged)}")
+        notes.append(f"- inputs unchanged, not compared: {', '.join(escape_cell(name) for name in unchanged)}")
     if notes:
         lines += ["Notes:", "", *notes, ""]
     return lines
@@ -309,17 +305,12 @@ def _figure_table(rows: list[tuple[str, FigureChange]], with_verdict: bool) -> l
         cells = [family, change.what, values_text(change.old, change.old_jobs, change.unit),
                  values_text(change.new, change.new_jobs, change.unit), change_text(change),
                  *([change.verdict] if with_verdict else []), spread_text(change)]
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+        lines.append("| " + " | ".join(escape_cell(c) for c in cells) + " |")
     return lines
 
 
 def _folded(summary: str, body: list[str]) -> list[str]:
-    return ["<details>", f"<summary>{_cell(summary)}</summary>", "", *body, "", "</details>", ""]
-
-
-def _cell(text: str) -> str:
-    """Record and README text made safe in a table cell or a list item (HTML escaped, pipes escaped, one line)."""
-    return escape_cell(text)
+    return ["<details>", f"<summary>{escape_cell(summary)}</summary>", "", *body, "", "</details>", ""]
 
 
 def _code(text: str) -> str:
@@ -370,23 +361,6 @@ def _sentence_json(change: SentenceChange) -> dict:
 
 # ---- GitHub workflow commands -------------------------------------------------
 
-def _escape_data(text: str) -> str:
-    # Workflow command escaping, as in @actions/core's escapeData and escapeProperty.
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def _command(level: str, title: str, message: str, path: str = "", line: int = 0) -> str:
-    props = [f"file={_escape_property(path)}"] if path else []
-    if path and line:
-        props.append(f"line={line}")
-    props.append(f"title={_escape_property(title)}")
-    return f"::{level} {','.join(props)}::{_escape_data(message)}"
-
-
 def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
     """One workflow command per change at its place in the head revision
     (a removed figure or a finding that went has none there: no file), then
@@ -401,12 +375,12 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
                 continue
             level = ("error" if fails_beyond else "warning") if change.verdict == BEYOND else "notice"
             at = change.place if change.verdict != REMOVED else None
-            lines.append(_command(level, f"studygen diff: {change.verdict}", f"{family.family}: {figure_line(change)}",
-                                  prefix + at.path if at else "", at.line if at else 0))
+            lines.append(workflow_command(level, f"studygen diff: {change.verdict}", f"{family.family}: {figure_line(change)}",
+                                          (prefix + at.path if at else "") or None, at.line if at else 0))
         if family.decision_flipped:
             old, new = family.shipped
-            lines.append(_command("error" if fails_verdict else "warning", "studygen diff: verdict changed",
-                                  f"{family.family}: decision.shipped {_shipped(old)} -> {_shipped(new)}"))
+            lines.append(workflow_command("error" if fails_verdict else "warning", "studygen diff: verdict changed",
+                                          f"{family.family}: decision.shipped {_shipped(old)} -> {_shipped(new)}"))
         for change in family.sentences:
             level = ("error" if fails_verdict else "warning") if change.verdict_changed else "notice"
             message = f"{family.family}: {sentence_kind(change)}"
@@ -416,8 +390,9 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
                 message += f"\nbefore: {change.old.text}"
             if change.new is not None:
                 message += f"\nafter: {change.new.text}"
-            lines.append(_command(level, f"studygen diff: {sentence_kind(change)}", message,
-                                  prefix + family.readme_path if change.new else "", change.new.line if change.new else 0))
+            lines.append(workflow_command(level, f"studygen diff: {sentence_kind(change)}", message,
+                                          (prefix + family.readme_path if change.new else "") or None,
+                                          change.new.line if change.new else 0))
         for change in family.findings:
             lines.append(_finding_command(change, prefix))
     lines.append(summary_line(report))
@@ -427,10 +402,10 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
 def _finding_command(change: FindingChange, prefix: str) -> str:
     finding: Finding = change.finding
     if change.appeared:
-        return _command("warning", f"studygen diff: {finding.code} appeared", f"{finding.code} {finding.message}",
-                        prefix + finding.file if finding.file else "", finding.line)
-    return _command("notice", f"studygen diff: {finding.code} gone", f"{finding.code} {finding.message} "
-                    f"(was at {finding.place})")
+        return workflow_command("warning", f"studygen diff: {finding.code} appeared", f"{finding.code} {finding.message}",
+                                prefix + finding.file if finding.file else None, finding.line)
+    return workflow_command("notice", f"studygen diff: {finding.code} gone",
+                            f"{finding.code} {finding.message} (was at {finding.place})")
 
 
 FORMATS = ("text", "md", "json", "github")

@@ -5,17 +5,21 @@ compared with a per-row reading of two columns of one table: the two
 figures of an ``a → b`` cell, columns whose headers differ in a word or two
 (``fp16 ms`` / ``FP8 ms``), or two columns the sentence names. This module
 finds those pairs and computes the readings (``a - b``, ``(a - b) / a`` in
-%, ``a / b`` in x); :mod:`.sg101_range_coverage` weighs them.
+%, ``a / b`` in x); :mod:`.sg101_range_coverage` weighs them. A column of
+ratios whose header names its two sides (``Latency / kernel total``) is a
+pair too: :func:`may_hold_ratio` says whether a sentence's ratio may be it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..numbers import format_number
+from ..patterns import lazy_compile
 from .document import Block, Document, Row, Sentence, Series, Table
-from .figures import Range, with_unit
-from .text import measure_words
+from .figures import RATIO_UNITS, Range, with_unit
+from .text import keywords, measure_words
 
 
 @dataclass
@@ -101,6 +105,37 @@ def may_state(first: Series, second: Series, sentence: Sentence) -> bool:
     return bool((first.keywords ^ second.keywords) & words)
 
 
+# What parts a ratio header into its two sides: "Latency / kernel total", "host over GPU", "FP8 vs fp16".
+_RATIO_SIDES_RE = lazy_compile(r"\s*/\s*|\s+(?:over|vs\.?|versus|against)\s+", re.IGNORECASE)
+
+
+def may_hold_ratio(series: Series, sentence: Sentence) -> bool:
+    """False when ``sentence`` names two precisions or more ("fp16 over FP8
+    latency is 1.01x to 1.20x": a ratio of those variants) and ``series`` is a
+    ``x`` or ``%`` column whose header names its two sides, none of them a
+    precision of the sentence, nor each a quantity whose every word the
+    sentence names (``Latency / kernel total``: latency over kernel time of one variant,
+    ``fp32 / fp16``: other variants), though its figures may print like the
+    range's ends (issue 26's property test, class D). True otherwise: a
+    header that names no sides ("Speedup") may hold any ratio, and a sentence
+    naming fewer than two precisions ("latency over kernel time is ...") any
+    ratio column. As :func:`may_state` does for pairs of columns."""
+    if series.unit not in RATIO_UNITS:
+        return True
+    words = sentence.keywords
+    precisions = words - measure_words(words)
+    if len(precisions) < 2:
+        return True
+    sides = [keywords(side) for side in _RATIO_SIDES_RE.split(series.header)]
+    if len(sides) != 2 or not all(sides):
+        return True
+    named = [side - measure_words(side) for side in sides]
+    if any(named) and all(side <= precisions for side in named):
+        return True  # "fp16 / FP8 recipe", "Speedup over fp16": ratios of the sentence's variants
+    # "latency over kernel total is ..." names each side whole; "on both GPUs" does not name 'GPU busy'
+    return all(measure_words(side) and measure_words(side) <= words for side in sides)
+
+
 # Words of a generated sub-column name ("figure 1 of 2"), not of its header.
 _FILLER = frozenset({"figure"})
 
@@ -162,4 +197,4 @@ def pair_reading(first: Series, second: Series, rows: list[int], rng: Range, rel
     return description, values, make
 
 
-__all__ = ["Entry", "named_pairs", "pair_reading", "pair_tables", "pairs"]
+__all__ = ["Entry", "may_hold_ratio", "may_state", "named_pairs", "pair_reading", "pair_tables", "pairs"]

@@ -39,14 +39,12 @@ row keeps its source line, through which SG104 reads the raw line.
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import MD_TRIM_CHARS, mdTrim
 from markdown_it.rules_block.table import MAX_AUTOCOMPLETED_CELLS, escapedSplit
 from markdown_it.rules_block.table import table as gfm_table
 
+from ..memory import collector_paused
 from ..patterns import lazy_compile
 from .columns import add_label_vocabulary, type_columns
 from .document import Block, Document, Fence, Row, SourceLines, Table
@@ -225,25 +223,6 @@ def _children_text(children) -> str:
         elif kind in ("softbreak", "hardbreak"):
             parts.append("\n")
     return "".join(parts)
-
-
-@contextmanager
-def collector_paused():
-    """Pause the cyclic garbage collector while the lint model is built and
-    checked.
-
-    The model of a 1 MB document is ~150k live objects; none of them is
-    garbage before the checks end, yet every collection the model's
-    allocations trigger would rescan them (a quarter to half of lint's own
-    time in the benchmark). Collection resumes on exit (if it was on), and
-    what became garbage inside is collected then as usual."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def normalize_newlines(text: str) -> str:

@@ -68,11 +68,9 @@ def is_exact(figure: Figure) -> bool:
 def stands_for(figure: Figure) -> Interval:
     """The values an input figure stands for given its printed digits
     (itself alone when :func:`is_exact`)."""
-    value = figure.value
-    if figure.exact or (figure.decimals == 0 and figure.unit is None and -SMALL_COUNT <= value <= SMALL_COUNT):
-        return Interval(value, value)  # is_exact, inlined: this runs for every operand of every formula tried
-    half = 0.5 * 10.0 ** -figure.decimals
-    return Interval(value - half, value + half)
+    if is_exact(figure):
+        return Interval(figure.value, figure.value)
+    return printed_interval(figure)
 
 
 def printed_interval(figure: Figure) -> Interval:
@@ -89,15 +87,10 @@ def covers(lo: Figure, hi: Figure, value: float) -> bool:
     return lo.value - lo.half_step - 1e-9 <= value <= hi.value + hi.half_step + 1e-9
 
 
-def rounds_to(value: float, figure: Figure) -> bool:
-    """True when ``value`` printed at ``figure``'s decimals gives ``figure``."""
-    return abs(value - figure.value) <= figure.half_step + 1e-9 * max(1.0, abs(value))
-
-
 def truncation_interval(figure: Figure) -> Interval:
     """The values that print as ``figure`` when cut (not rounded) at its
     digits: ``1.69`` for 1.690 to 1.700, ``-0.29`` for -0.300 to -0.290
-    (the upper end itself is excluded by :func:`verdict`)."""
+    (the end away from zero itself is excluded by :func:`verdict`)."""
     step = 2 * figure.half_step
     if figure.value >= 0:
         return Interval(figure.value, figure.value + step)
@@ -108,15 +101,15 @@ def verdict(computed: Interval, printed: Figure) -> str | None:
     """``"rounded"`` when ``computed`` meets the interval ``printed`` stands
     for, ``"truncated"`` when it meets only its truncation interval (see the
     module docstring), None when neither: the printed figure does not follow."""
-    value, half = printed.value, 0.5 * 10.0 ** -printed.decimals
-    low, high = computed
-    if low <= value + half + _EPSILON and value - half - _EPSILON <= high:
-        return "rounded"  # computed meets printed_interval(printed), inlined
-    cut_lo, cut_hi = (value, value + 2 * half) if value >= 0 else (value - 2 * half, value)  # truncation_interval
-    # the far end of a truncation interval prints as the next figure, not this one
-    if low < cut_hi - _EPSILON and cut_lo - _EPSILON <= high:
-        return "truncated"
-    return None
+    if computed.meets(printed_interval(printed)):
+        return "rounded"
+    cut_lo, cut_hi = truncation_interval(printed)
+    # the end of a cut away from zero prints as the next figure, not this one (1.700 and -0.300 are not cut 1.69, -0.29)
+    if printed.value >= 0:
+        reaches = computed.lo < cut_hi - _EPSILON and cut_lo - _EPSILON <= computed.hi
+    else:
+        reaches = computed.lo <= cut_hi + _EPSILON and cut_lo + _EPSILON < computed.hi
+    return "truncated" if reaches else None
 
 
 def consistent(computed: Interval, printed: Figure) -> bool:
@@ -148,5 +141,5 @@ def gives(computed: Interval, printed: Figure, unit: str | None = None) -> str:
     return f" ({with_unit(low, unit)} to {with_unit(high, unit)} within the printed digits)"
 
 
-__all__ = ["Interval", "consistent", "covers", "gives", "is_exact", "printed_interval", "quotient", "rounds_to",
-           "stands_for", "truncation_interval", "verdict"]
+__all__ = ["Interval", "consistent", "covers", "gives", "is_exact", "printed_interval", "quotient", "stands_for",
+           "truncation_interval", "verdict"]

@@ -29,7 +29,9 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   table (the two figures of a ``0.409 → 0.073`` cell, or two columns whose
   headers differ in a word or two such as fp16 / FP8); a ``%`` or ``x``
   range worded as a difference, when no ``%``/``x`` column fits, against
-  per-row relative differences or ratios.
+  per-row relative differences or ratios. A ratio between two precisions
+  the sentence names is not read against a ratio column whose header names
+  other sides (:func:`.column_pairs.may_hold_ratio`).
 - Precision first: a column the range fits clears it when that column is
   as plausible a summary (both endpoints found, a shared header word) as
   the best column it does not fit; otherwise the finding names the most
@@ -58,7 +60,7 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from .claims import claim_finding, claims_most_rows, claims_of, overstated
-from .column_pairs import Entry, may_state, named_pairs, pair_reading, pair_tables, pairs
+from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
@@ -352,6 +354,8 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
         one_side_ok = series is lone
         if (largest < low_edge or smallest > high_edge) and not one_side_ok:
             continue
+        if not may_hold_ratio(series, sentence):  # "fp16 over FP8" is no 'Latency / kernel total'
+            continue
         table = series.table
         key = id(table)
         if view is None:
@@ -410,7 +414,7 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     (:func:`studygen.lint.claims.claims_most_rows`)."""
     if len(values) < 2:
         return None
-    # covers() and rounds_to() inlined: this loop runs for every candidate row.
+    # rounding.covers() inlined, with each end's half step: this loop runs for every candidate row.
     lo, hi = rng.lo, rng.hi
     lo_value, hi_value = lo.value, hi.value
     lo_tolerance = lo.half_step + 1e-9

@@ -65,7 +65,9 @@ class ResultKind:
     appear as ``<field>_range`` (a range over rows a source did not list).
     ``divisors`` turn a value field into the kind's unit (bytes into MiB).
     ``printing_key`` is the study file's ``precision:`` key that sets how
-    source figures of this kind print.
+    source figures of this kind print. ``undefined_marker`` is ``(value,
+    why)`` when the source writes ``value`` for a figure that does not
+    exist (COCOeval's -1): such a row holds no value and says ``why``.
     """
 
     name: str
@@ -83,6 +85,9 @@ class ResultKind:
     value_fields: tuple[str, ...] = ()
     divisors: tuple[tuple[str, int], ...] = ()
     printing_key: str | None = None
+    # (value, why): a value field equal to ``value`` is a marker the source writes for "no figure", never a
+    # figure (pycocotools' -1 for an area range without ground truth): its row has no value and says why
+    undefined_marker: tuple[float, str] | None = None
 
     @property
     def schema_ref(self) -> str:
@@ -96,7 +101,8 @@ RESULT_KINDS: dict[str, ResultKind] = {kind.name: kind for kind in (
     ResultKind(Kind.PLAN_SIZE, "MiB", "engine plan size", RowShape.VALUE, "plan_size", metric="plan_size",
                value_fields=("value_bytes", "value_mib"), divisors=(("value_bytes", 2**20),), printing_key="plan_mib"),
     ResultKind(Kind.COCO_AP, "AP", "COCO AP", RowShape.VALUE, "coco_ap", quality=True, image_set=True,
-               metric="coco", statistic_field="statistic", value_fields=("value",), printing_key="coco"),
+               metric="coco", statistic_field="statistic", value_fields=("value",), printing_key="coco",
+               undefined_marker=(-1, "undefined: no ground truth in its area range (COCOeval's -1)")),
     ResultKind(Kind.COCO_AP_DELTA, "points", "COCO AP difference", RowShape.VALUE, "coco_ap_delta", quality=True,
                image_set=True, metric="coco_delta", statistic_field="statistic", value_fields=("delta_points",)),
     ResultKind(Kind.AGREEMENT, "", "agreement with a reference variant", RowShape.VALUE, "agreement", image_set=True,
@@ -117,6 +123,8 @@ RESULT_KINDS: dict[str, ResultKind] = {kind.name: kind for kind in (
 # The metric of a kernel-time profile's group rows (their shares: KERNEL_SHARE_METRIC, in %).
 KERNEL_TIME_METRIC = RESULT_KINDS[Kind.KERNEL_TIME].metric
 KERNEL_SHARE_METRIC = "kernel_share"
+# The group of a kernel-time profile's row for its profiled total (the other rows are named by their groups).
+PROFILED_TOTAL_GROUP = "total"
 # Units a reader wants named after a kind's words; a count ("modules", "layers") and AP name themselves.
 UNITS_IN_WORDS = ("ms", "MiB", "points", "%")
 
@@ -157,3 +165,20 @@ def result_identity(result: dict) -> tuple:
     metric, statistic, group = metric_of(result)
     named = {"metric": metric, "statistic": statistic, "group": group}
     return tuple(named[name] if name in named else result.get(name) for name in IDENTITY_FIELDS)
+
+
+def group_times_ms(entries: list[dict], group: str) -> list[float] | None:
+    """Each entry's time of ``group`` in ms, in order: ``entries`` are a
+    kernel-time result's profiled iterations (``per_iteration``) or its
+    compilations (``compilations``), each ``{profiled_total_ms, groups:
+    {group: ms}}``; :data:`PROFILED_TOTAL_GROUP` reads ``profiled_total_ms``.
+    A group an entry's ``groups`` leaves out counts 0 ms: the collectors
+    leave out a group that had no kernel in that iteration or compilation
+    (``studygen.collect.kernel_groups.group_times``). None when an entry has
+    no ``groups`` at all (it kept only its total: its group times are
+    unknown)."""
+    if group == PROFILED_TOTAL_GROUP:
+        return [entry["profiled_total_ms"] for entry in entries]
+    if any("groups" not in entry for entry in entries):
+        return None
+    return [entry["groups"].get(group, 0.0) for entry in entries]

@@ -12,9 +12,11 @@ from pathlib import Path
 
 from ..digests import image_ids_sha256
 from ..errors import RecordError
+from ..place import Place
 from ..textio import MAX_DOCUMENT_BYTES, MAX_NESTING, document_problem, parse_json, read_text
 from .jsonpos import line_of_pointer
 from .migrate import migrate
+from .order import result_disorder
 from .schemas import validate_document
 
 
@@ -68,14 +70,35 @@ def load_record(path: Path, display: str | None = None) -> Record:
     unknown schema_version) or InputError (unreadable file).
     """
     display = display or str(path)
-    text = read_text(path, display, MAX_DOCUMENT_BYTES)
+    return record_of_text(path, display, read_text(path, display, MAX_DOCUMENT_BYTES))
+
+
+def record_of_text(path: Path, display: str, text: str) -> Record:
+    """The run record ``text`` (read from ``path``, shown as ``display``)
+    holds: parsed, migrated and validated, as :func:`load_record` does.
+    Raises RecordError."""
     document = parse_json(text, display)
     try:
         document = migrate(document, path=display)
     except RecordError as exc:  # placed by a pointer into the document: add its line
         raise RecordError(exc.message, place=exc.place.at_line(line_of_pointer(text, exc.place.pointer))) from None
     validate_document("run", document, path=display, text=text)
+    refuse_disorder(document, display, text)
     return Record(path=path, display_path=display, data=document, text=text)
+
+
+def refuse_disorder(document: dict, display: str, text: str) -> None:
+    """RecordError at the field and its line when a result's statistics are
+    out of order (:func:`studygen.records.order.result_disorder`): a p99
+    below the median, a mean above the max, a p150. The schema checks each
+    figure alone; no set of timings gives these together, so the record was
+    edited or damaged and its figures are not measurements."""
+    for index, result in enumerate(document.get("results") or []):
+        found = result_disorder(result) if isinstance(result, dict) else None
+        if found is not None:
+            pointer = f"/results/{index}/{found[0]}"
+            raise RecordError(f"{found[0]} out of order: {found[1]}, which no set of timings gives (the record "
+                              "was edited?)", place=Place(display, line_of_pointer(text, pointer), pointer))
 
 
 def load_dataset(path: Path, display: str | None = None) -> Dataset:

@@ -24,16 +24,16 @@ from pathlib import Path
 
 from ..errors import ConflictError, InputError, RecordError, UsageError
 from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside, folder_lock, shown_path
-from ..textio import MAX_DOCUMENT_BYTES, document_problem, parse_json
+from ..textio import MAX_DOCUMENT_BYTES, document_problem, parse_json, read_text
 from .jsonedit import extend_json_text
 from .keys import MeasurementKey, software_signature
 from .kinds import IDENTITY_FIELDS, metric_of, result_identity
-from .load import load_record
+from .load import load_record, record_of_text
 from .migrate import version_of
 from .provenance import (as_conversion_machine, check_measuring_machine, clean_provenance, defaulted_checkpoint,
                          measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .result import NewResult
-from .schemas import CURRENT_SCHEMA_VERSION, validate_document
+from .schemas import validate_document
 from .sources import refuse_changed_reading, refuse_other_job, refuse_same_source, replace_sources, same_result
 
 JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
@@ -175,22 +175,51 @@ def describe(result: dict) -> str:
     return ", ".join(parts)
 
 
-def other_jobs(path: Path) -> list[tuple[str, str, list[dict]]]:
+def other_jobs(path: Path, read: dict | None = None) -> list[tuple[str, str, list[dict]]]:
     """(job id, path as shown, results) of every record beside ``path`` (the
     other jobs of its family); a file that does not load as a record is left
-    to ``check`` (SG202), not refused here."""
+    to ``check`` (SG202), not refused here. ``read`` (sibling path -> its text
+    and what it gave) carries what an earlier call of one write parsed: a
+    sibling whose text is still the same is not parsed and validated again."""
+    read = {} if read is None else read
     others = []
     for sibling in sorted(path.parent.glob("*.json")):
         if sibling.name == path.name:
             continue
         shown = shown_path(sibling)
         try:
-            data = load_record(sibling, shown).data
+            text = read_text(sibling, shown, MAX_DOCUMENT_BYTES)
         except (RecordError, InputError):
             continue
-        if isinstance(data.get("results"), list):
-            others.append((str(data.get("job_id", sibling.stem)), shown, data["results"]))
+        if sibling not in read or read[sibling][0] != text:
+            read[sibling] = (text, _other_job(sibling, shown, text))
+        if read[sibling][1] is not None:
+            others.append(read[sibling][1])
     return others
+
+
+def _other_job(sibling: Path, shown: str, text: str) -> tuple[str, str, list[dict]] | None:
+    """``(job id, shown, results)`` of the record ``text`` holds; None when it does not load as one."""
+    try:
+        data = record_of_text(sibling, shown, text).data
+    except (RecordError, InputError):
+        return None
+    if not isinstance(data.get("results"), list):
+        return None
+    return str(data.get("job_id", sibling.stem)), shown, data["results"]
+
+
+def new_document(job_id: str, family: str, provenance: dict, description: str | None = None) -> dict:
+    """A record without results, its fields in the order a record file
+    keeps them. Its ``schema_version`` is, as whenever results are added,
+    the lowest that holds its fields (:func:`~studygen.records.migrate.version_of`)."""
+    document = {"schema_version": None, "job_id": job_id, "family": family}
+    if description:
+        document["description"] = description
+    document["provenance"] = provenance
+    document["results"] = []
+    document["schema_version"] = version_of(document)
+    return document
 
 
 def record_path(measurements_dir: Path, family: str, job_id: str, records_dir: Path | None = None) -> Path:
@@ -238,7 +267,8 @@ def record_text(original: str, document: dict) -> str:
 
 
 def build_document(path: Path, family: str, job_id: str, provenance: dict, new_results: list[NewResult],
-                   *, description: str | None = None, replace: str | None = None) -> Draft:
+                   *, description: str | None = None, replace: str | None = None,
+                   siblings_read: dict | None = None) -> Draft:
     """The record to write: the existing one extended, or a new one.
 
     ``replace`` (a reason): the results the existing record took from the
@@ -250,6 +280,9 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
     A new result equal to one the record holds under its key is left out
     (the same inputs collected again); the same source line under another
     key is refused (:func:`studygen.records.sources.refuse_same_source`).
+
+    ``siblings_read``: see :func:`other_jobs` (the other jobs' records are
+    read to refuse one run recorded under two jobs).
 
     Raises ConflictError (duplicate measurement key, provenance disagreement),
     RecordError (the existing file or the new document fails the schema).
@@ -275,11 +308,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
             notes.append(replace_sources(document, new_results, replace, display))
             original = None  # results are dropped: the record is written anew, in the canonical layout
     else:
-        document = {"schema_version": CURRENT_SCHEMA_VERSION, "job_id": job_id, "family": family}
-        if description:
-            document["description"] = description
-        document["provenance"] = clean_provenance(provenance)
-        document["results"] = []
+        document = new_document(job_id, family, clean_provenance(provenance), description)
         created, notes, filled = True, [], False
     keys: dict[MeasurementKey, str] = {}
     recorded: dict[MeasurementKey, dict] = {}
@@ -306,7 +335,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
         keys[key] = new.origin
         document["results"].append(new.result)
     if len(new_results) > already:
-        refuse_other_job(other_jobs(path), new_results, describe)
+        refuse_other_job(other_jobs(path, siblings_read), new_results, describe)
     document["schema_version"] = version_of(document)  # the lowest version that holds its fields
     return Draft(document, created, notes, original, added=len(new_results) - already, provenance_filled=filled)
 
@@ -340,11 +369,13 @@ def write_results(measurements_dir: Path, family: str, job_id: str, provenance: 
         raise UsageError("nothing to record: the inputs gave no result")
     path = record_path(measurements_dir, family, job_id, records_dir)
     drafts: list[Draft] = []
+    siblings_read: dict = {}  # the other jobs' records, parsed once for both passes while their text stays the same
 
     def attempt() -> list[tuple[Path, str]]:
         # again under the lock: two collects of JOB-A and job-a at once must not both pass
         refuse_case_twin(path, measurements_dir)
-        draft = build_document(path, family, job_id, provenance, new_results, description=description, replace=replace)
+        draft = build_document(path, family, job_id, provenance, new_results, description=description, replace=replace,
+                               siblings_read=siblings_read)
         drafts.append(draft)
         if not draft.added and not draft.provenance_filled:
             return []  # every result is recorded already, as read now: nothing to write

@@ -23,11 +23,14 @@ every pair of their compilations.
 from __future__ import annotations
 
 from itertools import product
+from typing import NamedTuple
 
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import Kind
+from ..study.attribution import Attribution
 from ..study.compilations import PooledCell, pooled_attribution, pooled_cells, pooled_pairs
+from ..study.rows import Row
 from .labels import escape_cell, gpu_label, shape_label
 from .produced import cells_of, emit, helper
 from .rows import TemplateRow, restriction_text, shape_order
@@ -44,11 +47,24 @@ STOPPED_WORDS = {
 }
 
 
+class AttributedDifference(NamedTuple):
+    """A latency difference of one configuration split by kernel group:
+    ``shape`` the configuration in words, ``what`` the difference in words,
+    ``rows`` the latency rows behind it, ``compared`` its same-job pairs
+    (none for a difference inside one cell), ``between_compilations`` True
+    for a variant's slowest minus its fastest compilation, False for b
+    minus a."""
+
+    shape: str
+    what: str
+    attribution: Attribution
+    rows: list[Row]
+    compared: list[tuple[Row, Row]]
+    between_compilations: bool
+
+
 class CompilationHelpers(SpanHelpers):
     """Compiled cells pooled over jobs and compilations (see the module docstring)."""
-
-    def _ms(self, value: float, sign: bool = False) -> str:
-        return format_number(value, self.decimals("ms"), sign=sign)
 
     def _ms_span(self, low: float, high: float) -> str:
         """``8.221 to 8.873``, or one figure when both print alike."""
@@ -74,12 +90,11 @@ class CompilationHelpers(SpanHelpers):
         ``8.4 (2 jobs: 8.3 to 8.5)`` for jobs without compilations; ``9.018 (1 compilation)`` for a job
         that compiled once; the figure alone for one job without compilations."""
         count, jobs = len(cell.compilations), len(cell.jobs)
-        numbered = any(c.number is not None for c in cell.compilations)
         if count < 2:
             figure = TemplateRow(cell.first).number()
-            return emit(f"{figure} (1 compilation)", list(cell.rows), kind="figure") if numbered else figure
+            return emit(f"{figure} (1 compilation)", list(cell.rows), kind="figure") if cell.numbered else figure
         figure = self._ms(cell.median_ms)
-        what = (f"{count} compilations" + (f" in {jobs} jobs" if jobs > 1 else "")) if numbered else f"{jobs} jobs"
+        what = (f"{count} compilations" + (f" in {jobs} jobs" if jobs > 1 else "")) if cell.numbered else f"{jobs} jobs"
         return emit(f"{figure} ({what}: {self._ms(cell.low)} to {self._ms(cell.high)})", list(cell.rows), kind="figure")
 
     @helper("table", markdown=True)
@@ -107,7 +122,7 @@ class CompilationHelpers(SpanHelpers):
         if len(a.compilations) > 1 or len(b.compilations) > 1:
             values = [x.median_ms / y.median_ms for x, y in product(a.compilations, b.compilations)]
             text += f" ({format_number(min(values), d)}x to {format_number(max(values), d)}x)"
-        same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
+        same_job = a.same_job_pairs(b)
         return emit(text, [*a.rows, *b.rows], compared=same_job, kind="ratio")
 
     @helper("range")
@@ -118,7 +133,7 @@ class CompilationHelpers(SpanHelpers):
         pairs = self._cell_pairs(a_variant, b_variant, **filters)
         values = [x.median_ms / y.median_ms for a, b in pairs for x, y in product(a.compilations, b.compilations)]
         rows = [row for a, b in pairs for row in (*a.rows, *b.rows)]
-        compared = [(x, y) for a, b in pairs for x in a.rows for y in b.rows if x.job_id == y.job_id]
+        compared = [pair for a, b in pairs for pair in a.same_job_pairs(b)]
         return self.derived_span(values, "ratio", "x", restriction_text(filters), rows=rows, compared=compared)
 
     @helper("figure")
@@ -147,7 +162,7 @@ class CompilationHelpers(SpanHelpers):
                         f"({self._ms_span(a.low, a.high)} ms) overlap: neither was faster in every compilation")
             text += (f"; the medians are {self._ms(b.median_ms)} and {self._ms(a.median_ms)} ms, {lb} minus {la} "
                      f"{self._ms(b.median_ms - a.median_ms, True)} ms.")
-            same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
+            same_job = a.same_job_pairs(b)
             lines.append(emit(text, [*a.rows, *b.rows], compared=same_job))
         return lines
 
@@ -173,12 +188,12 @@ class CompilationHelpers(SpanHelpers):
             text = f"from {self._ms(-low)} ms less to {self._ms(high)} ms more"
         rows = [row for a, b in pairs for row in (*a.rows, *b.rows)]
         where = restriction_text(filters)
-        same_job = [(x, y) for a, b in pairs for x in a.rows for y in b.rows if x.job_id == y.job_id]
+        same_job = [pair for a, b in pairs for pair in a.same_job_pairs(b)]
         return emit(f"{text} ({where})" if where else text, rows, compared=same_job)
 
-    def _attributions(self, a_variant: str, b_variant: str, **filters) -> list[tuple[str, str, object, list, list]]:
-        """``(shape, what, Attribution, rows, compared pairs)`` for b - a (pooled medians) and
-        for each variant's slowest against its fastest compilation; the compared pairs only for b - a."""
+    def _attributions(self, a_variant: str, b_variant: str, **filters) -> list[AttributedDifference]:
+        """Per configuration (shapes by size), b minus a at the pooled medians,
+        then each variant's slowest against its fastest compilation."""
         found = []
         pairs = self._cell_pairs(a_variant, b_variant, **filters)
         firsts = [b.first for _, b in pairs]
@@ -186,14 +201,14 @@ class CompilationHelpers(SpanHelpers):
             label = self._cell_label(b, firsts)
             split = pooled_attribution(a, b)
             if split is not None:
-                same_job = [(x, y) for x in a.rows for y in b.rows if x.job_id == y.job_id]
-                found.append((label, f"{self.label(b_variant)} minus {self.label(a_variant)}", split,
-                              [*a.rows, *b.rows], same_job))
+                same_job = a.same_job_pairs(b)
+                found.append(AttributedDifference(label, f"{self.label(b_variant)} minus {self.label(a_variant)}",
+                                                  split, [*a.rows, *b.rows], same_job, between_compilations=False))
             for cell, variant in ((a, a_variant), (b, b_variant)):
                 between = cell.between()
                 if between is not None:
-                    found.append((label, f"{self.label(variant)}: slowest minus fastest compilation", between[2],
-                                  list(cell.rows), []))
+                    found.append(AttributedDifference(label, f"{self.label(variant)}: slowest minus fastest compilation",
+                                                      between[2], list(cell.rows), [], between_compilations=True))
         return found
 
     @helper("table", markdown=True)
@@ -203,17 +218,18 @@ class CompilationHelpers(SpanHelpers):
         slowest minus its fastest compilation; the last column is what no
         group accounts for."""
         found = self._attributions(a_variant, b_variant, **filters)
-        groups = list(dict.fromkeys(g for _, _, attribution, _, _ in found for g, _ in attribution.groups))
+        groups = list(dict.fromkeys(g for line in found for g, _ in line.attribution.groups))
         headers = ["Shape HxW", "Difference", "Latency ms"] + [escape_cell(g) for g in groups] + ["Unattributed ms"]
         body, rows = [], []
         with cells_of(headers):
-            for label, what, attribution, used, compared in found:
-                deltas = dict(attribution.groups)
-                latency = emit(self._ms(attribution.latency_delta_ms, True), used, compared=compared, kind="ratio")
-                body.append([escape_cell(label), escape_cell(what), latency]
+            for line in found:
+                deltas = dict(line.attribution.groups)
+                latency = emit(self._ms(line.attribution.latency_delta_ms, True), line.rows, compared=line.compared,
+                               kind="ratio")
+                body.append([escape_cell(line.shape), escape_cell(line.what), latency]
                             + [self._ms(deltas.get(g, 0.0), True) for g in groups]
-                            + [self._ms(attribution.unattributed_ms, True)])
-                rows += used
+                            + [self._ms(line.attribution.unattributed_ms, True)])
+                rows += line.rows
         return emit(markdown_table(body, headers), rows, headers)
 
     @helper("figure")
@@ -222,17 +238,17 @@ class CompilationHelpers(SpanHelpers):
         groups that carry it (largest first, those of at least a tenth of it)
         and the rest."""
         parts, rows, compared = [], [], []
-        for label, what, attribution, used, pairs in self._attributions(a_variant, b_variant, **filters):
-            if "slowest minus fastest" in what:
+        for line in self._attributions(a_variant, b_variant, **filters):
+            if line.between_compilations:
                 continue
-            total = attribution.latency_delta_ms
-            named = [f"{group} {self._ms(delta, True)} ms" for group, delta in attribution.groups
+            total = line.attribution.latency_delta_ms
+            named = [f"{group} {self._ms(delta, True)} ms" for group, delta in line.attribution.groups
                      if total and abs(delta) >= abs(total) / 10]
-            parts.append(f"at {label} {self._ms(total, True)} ms"
-                         + (f" ({', '.join(named)}; unattributed {self._ms(attribution.unattributed_ms, True)} ms)"
+            parts.append(f"at {line.shape} {self._ms(total, True)} ms"
+                         + (f" ({', '.join(named)}; unattributed {self._ms(line.attribution.unattributed_ms, True)} ms)"
                             if named else ""))
-            rows += used
-            compared += pairs
+            rows += line.rows
+            compared += line.compared
         where = restriction_text(filters)
         text = (f"{self.label(b_variant)} minus {self.label(a_variant)}, by kernel group{f' ({where})' if where else ''}: "
                 + "; ".join(parts) if parts else f"no profiled pair of {self.label(b_variant)} and {self.label(a_variant)}")
@@ -248,7 +264,7 @@ class CompilationHelpers(SpanHelpers):
         """The selected latency cells (:func:`pooled_cells`) that rest on
         numbered compilations: an eager cell's "compilations" are its jobs."""
         return [cell for cell in pooled_cells(self.figures(**filters).rows)
-                if any(c.number is not None for c in cell.compilations)]
+                if cell.numbered]
 
     @helper("figure")
     def compilation_counts(self, **filters) -> str:

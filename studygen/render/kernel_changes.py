@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from math import prod
 
-from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.compilations import Compilation, PooledCell, pooled_cells
 from .produced import cells_of, emit, helper
@@ -114,9 +113,6 @@ def kernel_label(x: dict | None, y: dict | None, place: int, size: int) -> str:
 class KernelChangeHelpers(SpanHelpers):
     """Kernels that differ between compilations, and Inductor's settings (see the module docstring)."""
 
-    def _kernel_ms(self, value: float, sign: bool = False) -> str:
-        return format_number(value, self.decimals("ms"), sign=sign)
-
     @helper("table", markdown=True)
     def kernel_changes(self, group: str, **filters) -> str:
         """A table, per compiled cell with two compilations or more (every job
@@ -130,7 +126,7 @@ class KernelChangeHelpers(SpanHelpers):
         body, rows = [], []
         cells = [cell for cell in pooled_cells(self.figures(kind=Kind.LATENCY, **filters).rows)
                  if len(cell.compilations) > 1]
-        order = {variant["name"]: i for i, variant in enumerate(self.spec["variants"])}
+        order = self._variant_order()
         cells.sort(key=lambda cell: (shape_order(cell.first.shape), order.get(cell.first.variant, len(order))))
         with cells_of(headers):
             for cell in cells:
@@ -142,12 +138,12 @@ class KernelChangeHelpers(SpanHelpers):
         """The table rows of :meth:`kernel_changes` for one cell."""
         fast, slow = cell.fastest(), cell.slowest()
         where = [shape_label(cell.first.shape), escape_cell(self.label(cell.first.variant))]
-        names = f"{fast.label} ({self._kernel_ms(fast.median_ms)} ms)", f"{slow.label} ({self._kernel_ms(slow.median_ms)} ms)"
+        names = f"{fast.label} ({self._ms(fast.median_ms)} ms)", f"{slow.label} ({self._ms(slow.median_ms)} ms)"
         total = _group_ms(slow, group) - _group_ms(fast, group)
         listed_fast, listed_slow = fast.kernels.get(group), slow.kernels.get(group)
         if not listed_fast or not listed_slow:
             return [where + [f"{escape_cell(group)} kernels not kept for both compilations", names[0], names[1],
-                             self._kernel_ms(total, True)]]
+                             self._ms(total, True)]]
         lines, changed = [], 0.0
         for x, y, place, size in matched_kernels(listed_fast, listed_slow):
             if x is not None and y is not None and launch(x) == launch(y):
@@ -155,19 +151,19 @@ class KernelChangeHelpers(SpanHelpers):
             difference = (y["time_ms"] if y else 0.0) - (x["time_ms"] if x else 0.0)
             changed += difference
             lines.append(where + [escape_cell(kernel_label(x, y, place, size)), self._kernel_side(x), self._kernel_side(y),
-                                  self._kernel_ms(difference, True)])
+                                  self._ms(difference, True)])
         if not lines:
-            lines.append(where + ["none with another launch configuration", names[0], names[1], self._kernel_ms(total, True)])
+            lines.append(where + ["none with another launch configuration", names[0], names[1], self._ms(total, True)])
             return lines
-        lines.insert(0, where + [f"all {escape_cell(group)} kernels", names[0], names[1], self._kernel_ms(total, True)])
-        lines.append(where + ["every other kernel of the group", "", "", self._kernel_ms(total - changed, True)])
+        lines.insert(0, where + [f"all {escape_cell(group)} kernels", names[0], names[1], self._ms(total, True)])
+        lines.append(where + ["every other kernel of the group", "", "", self._ms(total - changed, True)])
         return lines
 
     def _kernel_side(self, kernel: dict | None) -> str:
         """``13294 blocks x 128 threads, 1.998 ms``; ``not listed`` for None."""
         if kernel is None:
             return "not listed"
-        return f"{launch(kernel)}, {self._kernel_ms(kernel['time_ms'])} ms"
+        return f"{launch(kernel)}, {self._ms(kernel['time_ms'])} ms"
 
     @helper("figure")
     def inductor_settings(self, **filters) -> str:

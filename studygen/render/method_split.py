@@ -50,7 +50,7 @@ class MethodSplitHelpers(SpanHelpers):
                 continue
             with_it, without = cells.setdefault((row.shape, row.variant), ([], []))
             (with_it if _setting(row, setting) else without).append(row)
-        order = {variant["name"]: i for i, variant in enumerate(self.spec["variants"])}
+        order = self._variant_order()
         found = [(shape, variant, a, b) for (shape, variant), (a, b) in cells.items() if a and b]
         return sorted(found, key=lambda cell: (shape_order(cell[0]), order.get(cell[1], len(order))))
 

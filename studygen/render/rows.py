@@ -74,6 +74,19 @@ def difference_decimals(rows: list[Row]) -> int:
     return max((r.decimals or 0) for r in rows) if rows else 0
 
 
+def counted(count: int, noun: str) -> str:
+    """``1 job``, ``2 jobs``: a count with its noun, plural from 2 (and 0)."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def undefined_text(rows) -> str | None:
+    """``undefined: no ground truth …`` when every one of ``rows`` (study
+    rows) holds a marker instead of a figure (:attr:`Row.undefined`), else
+    None."""
+    reasons = [row.undefined for row in rows]
+    return reasons[0] if reasons and all(reasons) else None
+
+
 def unit_suffix(unit: str) -> str:
     """What follows a number of ``unit``: ``" ms"``, ``"%"``, nothing for AP."""
     return UNIT_SUFFIX.get(unit, f" {unit}")
@@ -123,15 +136,20 @@ class TemplateRow:
         return self._row.unit or ""
 
     def number(self) -> str:
-        """The figure without unit: ``5.850`` or ``0.19 to 0.21``."""
+        """The figure without unit: ``5.850`` or ``0.19 to 0.21``; for a
+        marker its source wrote instead of a figure, why there is none
+        (``undefined: no ground truth …``)."""
         row = self._row
+        if row.undefined:
+            return emit(row.undefined, [row], kind="figure")
         prefix = "about " if row.approximate else ""
         if row.is_range:
             return emit(f"{prefix}{fmt(row.low, row)} to {fmt(row.high, row)}", [row], kind="figure")
         return emit(prefix + fmt(row.value, row), [row], kind="figure")
 
     def __str__(self) -> str:
-        return emit(self.number() + unit_suffix(self.unit), [self._row], kind="figure")
+        suffix = "" if self._row.undefined else unit_suffix(self.unit)
+        return emit(self.number() + suffix, [self._row], kind="figure")
 
     @classmethod
     def field_names(cls) -> list[str]:
@@ -170,7 +188,7 @@ class RowSet:
             raise TemplateError(f"study.figures(...) is indexed by a whole number, not {index!r}: loop over it, or "
                                 "select one row with study.one(...)")
         if not -len(self.rows) <= index < len(self.rows):
-            count = f"{len(self.rows)} row{'' if len(self.rows) == 1 else 's'}"
+            count = counted(len(self.rows), "row")
             raise TemplateError(f"study.figures(...) selected {count}: there is no row [{index}]")
         return TemplateRow(self.rows[index])
 
@@ -312,3 +330,12 @@ class ViewBase:
         """Decimals of a derived figure (``ratio``, ``percent``, ``ap_delta_points``,
         ``ms``): the study file's ``precision`` entry, else the default."""
         return self.spec.get("precision", {}).get(name, DEFAULT_DECIMALS.get(name, 2))
+
+    def _variant_order(self) -> dict[str, int]:
+        """Each variant's place in the study file's ``variants`` (0 first): the
+        order tables, columns and sentences list variants in."""
+        return {variant["name"]: place for place, variant in enumerate(self.spec["variants"])}
+
+    def _ms(self, value: float, sign: bool = False) -> str:
+        """A time computed here (ms, not a row's own figure) at the study's ``ms`` decimals, signed when ``sign``."""
+        return format_number(value, self.decimals("ms"), sign=sign)

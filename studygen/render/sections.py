@@ -166,10 +166,9 @@ class SectionHelpers(ViewBase):
         first, ms = low.first, self.decimals("ms")
 
         def figure(cell: PooledCell) -> str:
-            numbered = any(c.number is not None for c in cell.compilations)
-            if len(cell.compilations) == 1:  # one job, measured once: its figure as its record prints it
+            if len(cell.compilations) == 1 and not cell.numbered:  # one job's figure, as its record prints it
                 return f"{fmt(cell.first.value, cell.first)} ms (job {cell.first.job_id})"
-            what = f"{len(cell.compilations)} compilations in {len(cell.jobs)} jobs" if numbered else f"{len(cell.jobs)} jobs"
+            what = f"{len(cell.compilations)} compilations in {len(cell.jobs)} jobs" if cell.numbered else f"{len(cell.jobs)} jobs"
             return (f"{format_number(cell.median_ms, ms)} ms ({what}: {format_number(cell.low, ms)} to "
                     f"{format_number(cell.high, ms)})")
 
@@ -181,7 +180,7 @@ class SectionHelpers(ViewBase):
         text = (f"{self.label(first.variant)} on {gpu_label(first.gpu)}{where} "
                 f"is slower than {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
                 f"against {figure(high)}.")
-        same_job = [(x, y) for x in low.rows for y in high.rows if x.job_id == y.job_id]
+        same_job = low.same_job_pairs(high)
         return emit(text, [*low.rows, *high.rows], compared=same_job)
 
     def _inversion_sentence(self, pairs: list[tuple[Row, Row]], batch: bool = False) -> str:

@@ -19,7 +19,7 @@ from ..records.kinds import KERNEL_TIME_METRIC, Kind
 from ..study.rows import Row
 from ..study.spread import compilation_spread
 from .produced import emit, helper
-from .rows import RowSet, TemplateRow, ViewBase, fmt, restriction_text, unit_suffix
+from .rows import RowSet, TemplateRow, ViewBase, counted, fmt, restriction_text, undefined_text, unit_suffix
 
 
 def pair_rows(pairs) -> list[Row]:
@@ -32,11 +32,19 @@ def row_pairs(pairs) -> list[tuple[Row, Row]]:
     return [(a._row, b._row) for a, b in pairs]
 
 
-def _ends(study, row: Row) -> list[float]:
+def _ends(row: Row) -> list[float]:
     """The values a range over ``row`` must cover: its figure (both ends of
     a range over unlisted rows) and each of its compilations' values."""
-    compiled = compilation_spread(study, row)
+    compiled = compilation_spread(row)
     return [end for end in (row.low, row.high, *(compiled.values if compiled is not None else ())) if end is not None]
+
+
+def _either_undefined(a: TemplateRow, b: TemplateRow) -> str | None:
+    """What a figure computed from ``a`` and ``b`` prints when either holds a
+    marker instead of a figure (COCOeval's -1): why, never a number; None
+    when both hold figures."""
+    why = a._row.undefined or b._row.undefined
+    return emit(why, [a._row, b._row], compared=[(a._row, b._row)]) if why else None
 
 
 class SpanHelpers(ViewBase):
@@ -52,18 +60,25 @@ class SpanHelpers(ViewBase):
     @helper("ratio")
     def ratio(self, numerator: TemplateRow, denominator: TemplateRow) -> str:
         """``numerator / denominator`` printed with the study's ``ratio`` precision, suffixed x."""
+        if undefined := _either_undefined(numerator, denominator):
+            return undefined
         return emit(format_number(numerator.value / denominator.value, self.decimals("ratio")) + "x",
                     [numerator._row, denominator._row], compared=[(numerator._row, denominator._row)])
 
     @helper("ratio")
     def reduction_percent(self, before: TemplateRow, after: TemplateRow) -> str:
         """``(before - after) / before`` in %, with the study's ``percent`` precision."""
+        if undefined := _either_undefined(before, after):
+            return undefined
         return emit(format_number(100 * (before.value - after.value) / before.value, self.decimals("percent")) + "%",
                     [before._row, after._row], compared=[(before._row, after._row)])
 
     @helper("ratio")
     def delta_points(self, before: TemplateRow, after: TemplateRow) -> str:
-        """AP difference ``after - before`` in points (1 point = 0.01 AP), signed."""
+        """AP difference ``after - before`` in points (1 point = 0.01 AP), signed;
+        ``undefined: …`` when either AP is COCOeval's -1 marker."""
+        if undefined := _either_undefined(before, after):
+            return undefined
         return emit(format_number(100 * (after.value - before.value), self.decimals("ap_delta_points"), sign=True),
                     [before._row, after._row], compared=[(before._row, after._row)])
 
@@ -78,7 +93,9 @@ class SpanHelpers(ViewBase):
         TemplateError for an empty set."""
         if not len(row_set):
             raise TemplateError(f"range over no rows: {row_set.filters}")
-        ends = [(end, row) for row in row_set.rows for end in _ends(self._study, row)]
+        ends = [(end, row) for row in row_set.rows for end in _ends(row)]
+        if undefined := undefined_text(row_set.rows):
+            return emit(undefined, row_set.rows)
         if not ends:
             raise TemplateError(f"range over rows without a figure: {row_set.filters}")
         low_value, lowest = min(ends, key=lambda pair: pair[0])
@@ -86,6 +103,8 @@ class SpanHelpers(ViewBase):
         low, high = fmt(low_value, lowest), fmt(high_value, highest)
         suffix = unit_suffix(unit if unit is not None else next(iter(row_set)).unit)
         text = low + suffix if low == high else f"{low} to {high}{suffix}"
+        if left := sum(1 for row in row_set.rows if row.undefined):
+            text += f" ({left} undefined)"  # a marker (COCOeval's -1) is no end of the range, and is said
         where = row_set.restriction()
         return emit(f"{text} ({where})" if where else text, row_set.rows)
 
@@ -178,7 +197,7 @@ class SpanHelpers(ViewBase):
             return ""
         low = min(same, key=lambda r: r.value)
         high = max(same, key=lambda r: r.value)
-        return f"{len(jobs)} jobs: {fmt(low.value, low)} to {fmt(high.value, high)}"
+        return f"{counted(len(jobs), 'job')}: {fmt(low.value, low)} to {fmt(high.value, high)}"
 
     @helper("figure")
     def with_spread(self, row: TemplateRow) -> str:

@@ -17,7 +17,7 @@ from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
 from ..study.timing import describe, timing_signature
 from .labels import escape_cell, gpu_label, shape_label, short_version
 from .produced import cells_of, emit, helper
-from .rows import RowSet, TemplateRow, fmt, shape_order
+from .rows import RowSet, TemplateRow, counted, fmt, shape_order, undefined_text
 from .spans import SpanHelpers
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
@@ -173,12 +173,18 @@ class TableHelpers(SpanHelpers):
         when they print alike."""
         if len(rows) == 1:
             return self.with_spread(rows[0])
-        lowest = min(rows, key=lambda row: row.low)
-        highest = max(rows, key=lambda row: row.high)
-        jobs = len({row.job_id for row in rows})
+        if undefined := undefined_text(row._row for row in rows):
+            return emit(undefined, [row._row for row in rows], kind="figure")
+        figures = [row for row in rows if row.low is not None]  # a marker (COCOeval's -1) is no figure
+        lowest = min(figures, key=lambda row: row.low)
+        highest = max(figures, key=lambda row: row.high)
+        jobs = counted(len({row.job_id for row in figures}), "job")
         low, high = fmt(lowest.low, lowest._row), fmt(highest.high, highest._row)
-        spread = f"{jobs} jobs: {low} to {high}" if low != high else f"{jobs} jobs, each {low}"
-        return emit(f"{rows[0].number()} ({spread})", [row._row for row in rows], kind="figure")
+        spread = f"{jobs}: {low} to {high}" if low != high else f"{jobs}, each {low}"
+        left = len(rows) - len(figures)
+        if left:
+            spread += f"; {left} undefined"
+        return emit(f"{figures[0].number()} ({spread})", [row._row for row in rows], kind="figure")
 
     def _derived_cell(self, kind: str, a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> str:
         """A derived cell (see :data:`DERIVED`) over the same-job pairs of two
@@ -224,7 +230,7 @@ class TableHelpers(SpanHelpers):
         """Names of the study file's variants (in its order) that have rows
         matching ``filters``: the columns of a table of those rows."""
         present = {row.variant for row in self.figures(**filters)}
-        return tuple(v["name"] for v in self.spec["variants"] if v["name"] in present)
+        return tuple(name for name in self._variant_order() if name in present)
 
     @helper()
     def index_fields(self, **filters) -> tuple[str, ...]:
@@ -261,7 +267,7 @@ class TableHelpers(SpanHelpers):
             narrowed = dict(filters, backend=signature[0], mode=signature[1])
             jobs = list(dict.fromkeys(row.job_id for row in rows))
             present = {row.variant for row in rows}
-            variants = tuple(v["name"] for v in self.spec["variants"] if v["name"] in present)
+            variants = tuple(name for name in self._variant_order() if name in present)
             heading = "Timed as " + describe(signature) if len(groups) > 1 else ""
             out.append({"filters": narrowed, "jobs": jobs, "variants": variants, "heading": heading})
         return out

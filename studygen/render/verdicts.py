@@ -45,8 +45,8 @@ class VerdictHelpers(SpanHelpers):
         (TemplateError otherwise)."""
         a = self.one(kind=Kind.LATENCY, variant=a_variant, **filters)
         b = self.one(kind=Kind.LATENCY, variant=b_variant, **filters)
-        a_repeats = a._row.repeat_medians()
-        b_repeats = b._row.repeat_medians()
+        a_repeats = a._row.repeat_medians_ms or []
+        b_repeats = b._row.repeat_medians_ms or []
         where = restriction_text(filters)
         where = f" ({where})" if where else ""
         la, lb = self.label(a_variant), self.label(b_variant)
@@ -73,12 +73,16 @@ class VerdictHelpers(SpanHelpers):
         job-to-job spread of each figure when other jobs report it and, where
         both results name per-image results (``per_image``, a
         ``studygen-per-image-ap`` file relative to the record), a seeded paired
-        per-image bootstrap interval (:func:`studygen.render.stats.ap_difference`)."""
+        per-image bootstrap interval (:func:`studygen.render.stats.ap_difference`).
+        Undefined, saying which AP is, when either is COCOeval's -1 marker."""
         filters.setdefault("statistic", "AP")
         a = self.one(kind=Kind.COCO_AP, variant=a_variant, **filters)
         b = self.one(kind=Kind.COCO_AP, variant=b_variant, **filters)
         d = self.decimals("ap_delta_points")
         la, lb = self.label(a_variant), self.label(b_variant)
+        if a._row.undefined or b._row.undefined:  # COCOeval's -1 marker: no difference to state
+            return emit(f"{lb} minus {la}: undefined ({la} {a.number()}, {lb} {b.number()})", [a._row, b._row],
+                        compared=[(a._row, b._row)])
         text = (f"{lb} minus {la}: {format_number(100 * (b.value - a.value), d, sign=True)} points "
                 f"({la} {self.with_spread(a)}, {lb} {self.with_spread(b)})")
         paths = [row._row.result.get("per_image") for row in (a, b)]

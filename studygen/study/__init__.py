@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import RecordError, StudygenError, UsageError
-from ..fsutil import shown_path, shown_paths_in
+from ..fsutil import open_to_others, shown_path, shown_paths_in
 from ..place import Place
 from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
 from ..records.schemas import validate_document
@@ -135,6 +135,9 @@ class Study:
     problems: list[Problem] = field(default_factory=list)
     # The study file's ``comparisons``: name -> the records of its folder (kept apart from ``records``).
     comparison_records: dict[str, list[Record]] = field(default_factory=dict)
+    # (folder as shown, mode) of each folder the study's inputs are read from (or one above it, up to the
+    # project root) that every user may write in: SG220 warns about them
+    open_folders: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def family(self) -> str:
@@ -252,7 +255,34 @@ def load_study(study_dir: Path, root: Path) -> Study:
                                   f"{study.family} --job JOB ... (docs/study-guide.md)"))
     _load_comparisons(study, rel)
     study.problems.extend(record_consistency_problems(study))
+    read_from = [study_dir, root / "templates", records_dir, records_dir / "datasets",
+                 *(root / extra for extra in spec.get("extra_measurements", [])),
+                 *(records_dir / entry["records"] for entry in spec.get("comparisons") or [])]
+    study.open_folders = open_folders(read_from, root)
     return study
+
+
+def open_folders(folders: list[Path], root: Path) -> list[tuple[str, int]]:
+    """``(folder as shown, mode)`` of each of ``folders`` that exists, and
+    of each folder above one of them up to ``root``, that every user may
+    write in (:func:`studygen.fsutil.open_to_others`), once each, in order
+    of the path: anyone on the machine could plant or replace the records,
+    study file or templates read from there."""
+    seen, found = set(), []
+    root = root.absolute()
+    for folder in folders:
+        folder = folder.absolute()
+        if not _is_folder(folder):
+            continue
+        chain = [folder, *folder.parents]
+        upto = chain.index(root) + 1 if root in chain else 1
+        for step in chain[:upto]:
+            if step not in seen:
+                seen.add(step)
+                mode = open_to_others(step)
+                if mode is not None:
+                    found.append((step, mode))
+    return [(shown_path(step, root) if step != root else ".", mode) for step, mode in sorted(found)]
 
 
 def _load_comparisons(study: Study, rel: str) -> None:

@@ -90,23 +90,6 @@ def kernel_result_of(latency_row: Row) -> dict | None:
     return None
 
 
-def between_compilations(latency_row: Row) -> Attribution | None:
-    """The difference between the slowest and the fastest compilation of one
-    cell, by group; None unless the latency and the kernel_time result both keep
-    at least two compilations."""
-    compilations = latency_row.result.get("compilations") or []
-    kernel = kernel_result_of(latency_row)
-    profiles = {entry["compilation"]: entry["groups"] for entry in (kernel or {}).get("compilations") or []}
-    if len(compilations) < 2 or len(profiles) < 2:
-        return None
-    fastest = min(compilations, key=lambda entry: entry["median_ms"])
-    slowest = max(compilations, key=lambda entry: entry["median_ms"])
-    if fastest["compilation"] not in profiles or slowest["compilation"] not in profiles:
-        return None
-    return attribute(fastest["median_ms"], slowest["median_ms"], profiles[fastest["compilation"]],
-                     profiles[slowest["compilation"]])
-
-
 def recipe_groups(study, variant: str) -> tuple[str, ...]:
     """The kernel groups variant's recipe changes: ``recipes.<r>.kernel_groups``,
     else :data:`FP8_RECIPE_GROUPS` for an FP8 variant, else none."""

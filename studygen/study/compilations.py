@@ -111,6 +111,17 @@ class PooledCell:
     def profiled(self) -> list[Compilation]:
         return [c for c in self.compilations if c.groups is not None]
 
+    @property
+    def numbered(self) -> bool:
+        """Whether the cell rests on numbered compilations (``collect run``
+        with ``run.compilations``), not only on its jobs' figures."""
+        return any(c.number is not None for c in self.compilations)
+
+    def same_job_pairs(self, other: "PooledCell") -> list[tuple[Row, Row]]:
+        """``(row of this cell, row of other)`` for each two rows of one job:
+        the pairs a figure comparing the two cells compares within a job."""
+        return [(x, y) for x in self.rows for y in other.rows if x.job_id == y.job_id]
+
     def profile(self) -> dict[str, float] | None:
         """Per kernel group, the median over the profiled compilations (ms per
         forward); None when no compilation has a profile."""

@@ -14,8 +14,9 @@ How a result becomes rows is its kind's row shape (the result-kind table,
 agreement metric, kernel-time difference and count rows hold one figure; a
 kernel-time profile gives a row per group (ms), its share (%) where a
 source gives a range of it, and the profiled total (group ``total``); a
-not-measured result is a row without a figure; an engine's layer list gives
-none.
+not-measured result is a row without a figure, and so is a figure its
+source marks as undefined (COCOeval's -1, :attr:`Row.undefined`); an
+engine's layer list gives none.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from operator import attrgetter
 
 from ..numbers import source_decimals
 from ..records.keys import FIELDS, MeasurementKey, software_signature
-from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
+from ..records.kinds import KERNEL_SHARE_METRIC, PROFILED_TOTAL_GROUP, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..records.load import Record
 
 # Method settings that make two latencies incomparable, in the order ``timing_method`` names them.
@@ -60,6 +61,18 @@ class Row:
     def is_range(self) -> bool:
         """A range over rows the source does not list (no value of its own)."""
         return self.value is None and self.value_min is not None
+
+    @property
+    def undefined(self) -> str | None:
+        """Why the row has no figure when its source wrote a marker for "none"
+        in the figure's place (:attr:`ResultKind.undefined_marker`: COCOeval's
+        -1 AP), else None. Such a row has no value, so that no figure, range
+        or spread ever counts the marker."""
+        kind = RESULT_KINDS.get(self.result.get("kind"))
+        if self.value is not None or self.is_range or kind is None or kind.undefined_marker is None:
+            return None
+        marker, why = kind.undefined_marker
+        return why if self.result.get(_value_field(kind, self.result)) == marker else None
 
     @property
     def low(self):
@@ -152,6 +165,7 @@ class Row:
 
     @property
     def repeat_medians_ms(self) -> list | None:
+        """Per-repeat medians (ms) of a latency (``distribution.repeat_medians_ms``), None when its record has none."""
         return self.distribution.get("repeat_medians_ms")
 
     @property
@@ -180,12 +194,6 @@ class Row:
         return self.result.get("reason" if self.kind == Kind.NOT_MEASURED else "note")
 
     # ---- what a latency or kernel-time result keeps behind its figure ---------
-    def repeat_medians(self) -> list[float]:
-        """Per-repeat medians (ms) of a latency row, ``[]`` when its record has none."""
-        if self.kind != Kind.LATENCY or self.value is None:
-            return []
-        return list(self.distribution.get("repeat_medians_ms") or [])
-
     def compilation_medians(self) -> list[float]:
         """Per-compilation medians (ms) of a latency row, in compilation order:
         ``compilations[*].median_ms`` of its result (``collect run`` with
@@ -278,6 +286,8 @@ def _value_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
     its kind; a value field the kind divides (a plan size in bytes: 2**20
     bytes a MiB) is converted, its decimals those of the source."""
     name = _value_field(kind, start.result)
+    if kind.undefined_marker is not None and start.result.get(name) == kind.undefined_marker[0]:
+        return [start.row(f"{pointer}/{name}", unit=kind.unit)]  # a marker, no figure: see Row.undefined
     return [start.figure(start.result, name, kind.unit, pointer, divisor=dict(kind.divisors).get(name))]
 
 
@@ -292,7 +302,7 @@ def _group_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
         if "share_percent_range" in group:
             rows.append(start.figure(group, "share_percent", "%", at, key._replace(metric=KERNEL_SHARE_METRIC)))
     if "profiled_total_ms" in result or "profiled_total_ms_range" in result:
-        rows.append(start.figure(result, "profiled_total_ms", kind.unit, pointer, start.key._replace(group="total")))
+        rows.append(start.figure(result, "profiled_total_ms", kind.unit, pointer, start.key._replace(group=PROFILED_TOTAL_GROUP)))
     return rows
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..records.kinds import Kind
+from ..records.kinds import Kind, group_times_ms
 from .rows import Row
 
 # Fewest values a figure's spread is read from: what the bootstrap needs a side
@@ -84,10 +84,10 @@ def spread_of(row: Row) -> Spread | None:
     if row.value is None:  # a range, a not-measured result, a share given as a range
         return None
     if row.kind == Kind.LATENCY:
-        values = row.repeat_medians()
+        values = row.repeat_medians_ms or []
         source = REPEAT_MEDIANS
     elif row.kind == Kind.KERNEL_TIME:
-        values = _iteration_values(row.result, row.group)
+        values = group_times_ms(row.result.get("per_iteration") or [], row.group) or []
         source = PROFILED_ITERATIONS
     else:
         return None
@@ -96,19 +96,20 @@ def spread_of(row: Row) -> Spread | None:
     return Spread(tuple(float(v) for v in values), source)
 
 
-def compilation_spread(study, row: Row) -> Spread | None:
+def compilation_spread(row: Row) -> Spread | None:
     """The spread between the independent compilations of a compiled row
     (``collect run`` with ``run.compilations``): each compilation's median of
     a latency (``compilations[*].median_ms``), each compilation's time of the
     row's kernel group (``compilations[*].groups[group]``, ``total``: its
-    ``profiled_total_ms``). None for other rows, for fewer than two
-    compilations, and when a compilation lacks the group (no complete set)."""
+    ``profiled_total_ms``; a compilation without kernels of the group counts
+    0 ms: :func:`studygen.records.kinds.group_times_ms`). None for other rows
+    and for fewer than two compilations."""
     if row.value is None:
         return None
     if row.kind == Kind.LATENCY:
         values = row.compilation_medians()
     elif row.kind == Kind.KERNEL_TIME:
-        values = _compilation_group_values(row.result, row.group)
+        values = group_times_ms(row.result.get("compilations") or [], row.group) or []
     else:
         return None
     if len(values) < 2:
@@ -116,12 +117,12 @@ def compilation_spread(study, row: Row) -> Spread | None:
     return Spread(tuple(float(v) for v in values), COMPILATIONS)
 
 
-def measured_spreads(study, row: Row) -> list[Spread]:
+def measured_spreads(row: Row) -> list[Spread]:
     """Every spread measured for one row from its own record: its repeats or
     profiled iterations (:func:`spread_of`), then its compilations
     (:func:`compilation_spread`); ``[]`` when it has none. The spread between
     jobs needs the other jobs' rows: build it as ``Spread(values, JOBS)``."""
-    return [spread for spread in (spread_of(row), compilation_spread(study, row)) if spread is not None]
+    return [spread for spread in (spread_of(row), compilation_spread(row)) if spread is not None]
 
 
 def own_spread_width(row: Row) -> float | None:
@@ -129,7 +130,7 @@ def own_spread_width(row: Row) -> float | None:
     repeats or profiled iterations, or its compilations (neither reads the
     study); None when it has none. The README prints the row to the first
     digit this width moves (:func:`studygen.numbers.readable_decimals`)."""
-    widths = [spread.width for spread in measured_spreads(None, row)]
+    widths = [spread.width for spread in measured_spreads(row)]
     return max(widths) if widths else None
 
 
@@ -145,35 +146,6 @@ def tolerance(study, row: Row) -> float:
         if name and name in table:
             return float(table[name])
     return 0.0
-
-
-def _compilation_group_values(result: dict, group: str | None) -> list[float]:
-    """Each compilation's kernel time (ms) of ``group`` (``total``: the
-    profiled total); empty when a compilation lacks it."""
-    values = []
-    for compilation in result.get("compilations") or []:
-        if group == "total":
-            value = compilation.get("profiled_total_ms")
-        else:
-            value = (compilation.get("groups") or {}).get(group)
-        if value is None:
-            return []
-        values.append(value)
-    return values
-
-
-def _iteration_values(result: dict, group: str | None) -> list[float]:
-    """Per-iteration kernel times (ms) of ``group`` (``total``: the profiled
-    total); empty when an iteration lacks the group (no complete sample)."""
-    values = []
-    for iteration in result.get("per_iteration") or []:
-        if group == "total":
-            values.append(iteration["profiled_total_ms"])
-        elif group in (iteration.get("groups") or {}):
-            values.append(iteration["groups"][group])
-        else:
-            return []
-    return values
 
 
 # ---- declared sources of job-to-job spread -------------------------------

@@ -312,12 +312,21 @@ def test_profiled_iterations_are_a_kernel_time_spread(tmp_path):
     assert len(messages) == 2 and all("5 and 5 profiled iterations" in m for m in messages)
 
 
-def test_an_iteration_without_the_group_leaves_no_spread(tmp_path):
-    iterations = [{"label": f"s{i}", "profiled_total_ms": 4.0, "groups": {"GEMM": 2.0}} for i in range(4)]
-    iterations.append({"label": "s4", "profiled_total_ms": 4.0, "groups": {}})
-    study = load(tmp_path, study=spec(), records=[record("a", [kernel_time("fp16", {"GEMM": 2.0}, per_iteration=iterations)])])
-    gemm = next(r for r in study.rows if r.group == "GEMM")
-    assert spread_of(gemm) is None
+def test_an_iteration_without_kernels_of_the_group_counts_0_ms_and_one_without_groups_leaves_no_spread(tmp_path):
+    # the collectors leave a group out of an iteration that ran none of its kernels (kernel_groups.group_times)
+    iterations = [{"label": f"s{i}", "profiled_total_ms": 4.0, "groups": {"GEMM": 2.0, "Softmax": 0.25}}
+                  for i in range(4)]
+    iterations.append({"label": "s4", "profiled_total_ms": 3.75, "groups": {"GEMM": 2.0}})
+    study = load(tmp_path / "gap", study=spec(), records=[record("a", [kernel_time(
+        "fp16", {"GEMM": 2.0, "Softmax": 0.2}, total=3.95, per_iteration=iterations)])])
+    softmax = next(r for r in study.rows if r.group == "Softmax")
+    assert spread_of(softmax).values == (0.25, 0.25, 0.25, 0.25, 0.0)
+    assert spread_of(next(r for r in study.rows if r.group == "total")).values == (4.0, 4.0, 4.0, 4.0, 3.75)
+    iterations[4] = {"label": "s4", "profiled_total_ms": 3.75}  # only its total kept: its groups are unknown
+    study = load(tmp_path / "total_only", study=spec(), records=[record("a", [kernel_time(
+        "fp16", {"GEMM": 2.0, "Softmax": 0.2}, total=3.95, per_iteration=iterations)])])
+    assert spread_of(next(r for r in study.rows if r.group == "GEMM")) is None
+    assert spread_of(next(r for r in study.rows if r.group == "total")).values == (4.0, 4.0, 4.0, 4.0, 3.75)
 
 
 def _compiled(variant, value, repeats):

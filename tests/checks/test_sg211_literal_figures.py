@@ -151,3 +151,15 @@ def test_a_missing_or_broken_included_template_is_a_template_error_with_its_plac
         sg211_literal_figures.template_sources(study)
     assert raised.value.place.path == "part.md.j2" and raised.value.place.line == 2
     assert raised.value.message.startswith("template syntax error: ")
+
+
+def test_a_template_rewritten_in_place_is_checked_as_it_now_reads(tmp_path):
+    # the figures of a source are worked out once per process: keyed on its text, never on its path
+    study = load(tmp_path, records=RECORDS, template=ALLOWED + "\nIt takes 0.37 ms.\n")
+    first = sg211_literal_figures.check(CheckContext(study))
+    assert [f.message.split(" in prose")[0] for f in first] == ["template prints literal figure(s) 0.37"]
+    template_file = study.root / first[0].file
+    template_file.write_text(ALLOWED + "\nIt takes 0.52 ms, then 0.37 ms.\n")
+    again = sg211_literal_figures.check(CheckContext(study))
+    assert [f.message.split(" in prose")[0] for f in again] == ["template prints literal figure(s) 0.52, 0.37"]
+    assert again[0].line == first[0].line

@@ -17,7 +17,8 @@ import pytest
 
 from studygen.checks import CheckContext, sg217_unchanged_group_cause
 from studygen.findings import ERROR
-from studygen.study.attribution import attribute, between_compilations, median_groups, recipe_pairs
+from studygen.study.attribution import attribute, median_groups, recipe_pairs
+from studygen.study.compilations import pooled_cell
 
 from .studies import line_of, load, record
 
@@ -92,7 +93,8 @@ def test_the_study_pairs_the_recipe_variant_with_its_reference_at_medians_over_c
     assert attribution.latency_delta_ms == pytest.approx(1.25)
     assert dict(attribution.groups)["GridSample"] == pytest.approx(1.19)
     assert row.compilation_medians() == [9.45, 8.98, 9.49]
-    spread = between_compilations(row)
+    fastest, slowest, spread = pooled_cell([row]).between()  # compilations 2 (8.98 ms) and 3 (9.49 ms)
+    assert (fastest.number, slowest.number) == (2, 3)
     assert spread.latency_delta_ms == pytest.approx(0.51)
     assert dict(spread.groups) == pytest.approx({"GridSample": 0.54, "GEMM/MatMul": 0.0, "Quantize/Dequantize": 0.0,
                                                  "normalization and elementwise": -0.02})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from studygen.lint.figures import figures_of, find_ranges, statistics_in, tokenize
-from studygen.lint.rounding import covers, rounds_to
+from studygen.lint.rounding import covers, printed_interval
 
 
 def _ranges(text):
@@ -51,7 +51,7 @@ def test_decimals_and_rounding():
     lo, hi = figures_of("0.19 0.21")
     assert (lo.decimals, hi.decimals) == (2, 2)
     assert covers(lo, hi, 0.185) and covers(lo, hi, 0.2149) and not covers(lo, hi, 0.409)
-    assert rounds_to(0.194, lo) and not rounds_to(0.196, lo)
+    assert printed_interval(lo) == (0.185, 0.195)
 
 
 def test_statistic_words():

@@ -10,7 +10,7 @@ from studygen.lint.columns import _cell_figures
 from studygen.lint.derived import derivation, fits
 from studygen.lint.figures import Figure, figures_of
 from studygen.lint.rounding import (
-    Interval, consistent, covers, gives, is_exact, printed_interval, quotient, rounds_to, stands_for, truncation_interval,
+    Interval, consistent, covers, gives, is_exact, printed_interval, quotient, stands_for, truncation_interval,
     verdict,
 )
 
@@ -100,10 +100,9 @@ def test_derived_fits_follow_the_one_rule():
     assert fits("ratio", fig("1.0"), fig("0.0"), fig("2.0", "x")) is None
 
 
-def test_covers_and_rounds_to_widen_by_half_a_last_digit():
+def test_covers_widens_by_half_a_last_digit():
     assert covers(fig("0.19"), fig("0.21"), 0.2149) and not covers(fig("0.19"), fig("0.21"), 0.2151)
     assert covers(fig("0.19"), fig("0.21"), 0.1851) and not covers(fig("0.19"), fig("0.21"), 0.1849)
-    assert rounds_to(0.4094, fig("0.409")) and not rounds_to(0.4096, fig("0.409"))
 
 
 def test_intervals_that_touch_meet():
@@ -113,10 +112,11 @@ def test_intervals_that_touch_meet():
 
 def test_a_value_half_way_between_two_printed_figures_rounds_to_either():
     # 2.25 - 2.2 is 0.04999999999999982 in floats, 2.45 - 2.4 is 0.05000000000000027: both half a last digit
-    assert rounds_to(2.25, fig("2.2")) and rounds_to(2.25, fig("2.3"))
-    assert rounds_to(2.45, fig("2.4")) and rounds_to(2.45, fig("2.5"))
-    # the float slack grows with the value: 1234567.85 - 1234567.8 exceeds 0.05 by 4.7e-11
-    assert rounds_to(1234567.85, fig("1234567.8")) and not rounds_to(1234567.86, fig("1234567.8"))
+    for value, below, above in ((2.25, "2.2", "2.3"), (2.45, "2.4", "2.5")):
+        assert verdict(Interval(value, value), fig(below)) == verdict(Interval(value, value), fig(above)) == "rounded"
+    # half a last digit and a little more is no longer either: 2.2 stands for 2.15 to 2.25 only
+    assert verdict(Interval(2.2501, 2.2501), fig("2.2")) == "truncated"
+    assert verdict(Interval(2.1499, 2.1499), fig("2.2")) is None
 
 
 def test_the_far_end_of_a_cut_is_excluded_to_the_float_tolerance():
@@ -124,3 +124,13 @@ def test_the_far_end_of_a_cut_is_excluded_to_the_float_tolerance():
     far_end = (1.69 + 2 * (0.5 * 10.0 ** -2)) - 1e-12
     assert verdict(Interval(far_end, far_end), fig("1.69")) is None
     assert verdict(Interval(far_end - 1e-9, far_end - 1e-9), fig("1.69")) == "truncated"
+    # -0.29 cut covers -0.300 (excluded: cut towards zero it prints -0.30) up to -0.290 (included)
+    far_end = -0.29 - 2 * (0.5 * 10.0 ** -2)
+    assert verdict(Interval(far_end - 0.01, far_end), fig("-0.29")) is None
+    assert verdict(Interval(far_end - 0.01, far_end + 1e-9), fig("-0.29")) == "truncated"
+    assert verdict(Interval(-0.2899999999999, -0.2899999999999), fig("-0.29")) == "rounded"
+
+
+def test_the_edges_are_held_to_the_float_tolerance():
+    assert Interval(1.0 + 1e-12, 2.0).meets(Interval(0.0, 1.0))  # touching to within the tolerance
+    assert covers(fig("0.19"), fig("0.21"), 0.21 + 0.005 + 1e-9)  # the high end itself, as covers computes it

@@ -108,3 +108,23 @@ def test_writes_stay_inside_the_measurements_folder(tmp_path):
     assert list(outside.iterdir()) == []
     with pytest.raises(UsageError, match="invalid job id"):
         write_results(measurements, "demo2", "../job", provenance(), [NewResult(latency(1.5), "a")])
+
+
+def test_the_other_jobs_are_parsed_once_a_write_and_again_when_their_text_changed(tmp_path):
+    # a write reads the other jobs twice (before the lock and under it): an unchanged sibling is not validated again
+    from studygen.records.write import other_jobs
+    from tests.checks.studies import latency, record
+
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps(record("a", [latency("fp16", 5.0)])), encoding="utf-8")
+    (folder / "b.json").write_text(json.dumps(record("b", [latency("fp16", 5.25)])), encoding="utf-8")
+    (folder / "broken.json").write_text("{", encoding="utf-8")
+    read: dict = {}
+    first = other_jobs(folder / "new.json", read)
+    assert [(job, [r["value_ms"] for r in results]) for job, _, results in first] == [("a", [5.0]), ("b", [5.25])]
+    (folder / "b.json").write_text(json.dumps(record("b", [latency("fp16", 5.5)])), encoding="utf-8")
+    second = other_jobs(folder / "new.json", read)
+    assert second[0][2] is first[0][2]  # a.json as parsed before
+    assert second[1][2] is not first[1][2] and second[1][2][0]["value_ms"] == 5.5  # b.json changed: read anew
+    assert [job for job, _, _ in other_jobs(folder / "a.json")] == ["b"]  # itself and the broken file left out

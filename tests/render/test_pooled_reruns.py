@@ -208,3 +208,51 @@ def test_a_kernel_saving_range_is_not_read_against_the_host_table(tmp_path, run_
     assert any(line.startswith("| c-eager ") and "| 36.851 " in line for line in lines)  # issue minus wall: 0.000
     linted = run_cli("lint", root / README)
     assert linted.out.strip().splitlines()[-1] == "0 error(s), 0 warning(s)", linted.out
+
+
+def test_a_ratio_range_of_two_variants_is_not_read_against_latency_over_kernel_total(tmp_path, run_cli):
+    # Found by the property test (class D of issue 26): with one shape compiled, the latency table holds one
+    # fp16 / FP8 ratio, too few for lint to read the summary's "fp16 over FP8 latency is 0.72x to 1.07x" against;
+    # lint took the latency-against-kernel-time column instead, whose 1.07x (job b's fp16: 8.318 / 7.799) prints
+    # like the range's upper end, and named job a's fp16 row (8.610 / 7.787 = 1.11x) as left out. That column is a
+    # ratio of latency to kernel time within one variant, not of fp16 to FP8. The generated example, as drawn.
+    root = copy_project(tmp_path, families=(FAMILY,))
+    jobs = [compiled_job("800x800", "gen-0-compile-800x800",
+                         {"fp16": [7.698, 9.521], "fp8": [9.739, 9.973, 10.622, 9.718]}),
+            compiled_job("800x800", "gen-1-compile-800x800",
+                         {"fp16": [8.923, 7.712], "fp8": [9.552, 10.606, 9.012, 8.869, 9.997, 9.223]})]
+    _render_jobs(root, jobs)
+    assert run_cli("render", "--root", root).exit_code == 0
+    lines = (root / README).read_text().splitlines()
+    # over every pair of compilations of both jobs: 7.698 / 10.622 = 0.725 to 9.521 / 8.869 = 1.074
+    assert any(line.startswith("- With torch.compile, fp16 over FP8 latency is 0.72x to 1.07x (mode compile only)")
+               for line in lines)
+    heading = lines.index("| Job                   | Mode    | Shape HxW | Variant                 | Median latency ms "
+                          "| Profiled kernel total ms | Latency / kernel total |")
+    ratios = [(cells[0], cells[3], cells[-1]) for cells in map(_cells, lines[heading + 2:heading + 6])]
+    assert ratios == [("gen-0-compile-800x800", "fp16", "1.11x"), ("gen-0-compile-800x800", "FP8 recipe (72 linears)", "1.00x"),
+                      ("gen-1-compile-800x800", "fp16", "1.07x"), ("gen-1-compile-800x800", "FP8 recipe (72 linears)", "1.01x")]
+    linted = run_cli("lint", root / README)
+    assert linted.out.strip().splitlines()[-1] == "0 error(s), 0 warning(s)", linted.out
+
+
+def test_the_kernel_table_scopes_by_mode_where_job_ids_do_not_say_it(tmp_path, run_cli):
+    # The summary's kernel ranges say "(mode compile only)"; lint finds those rows by a table cell that says
+    # "compile". The kernel table had none but the job id, so with ids that do not say it ("run-a") lint read the
+    # compiled GridSample range 5.686 to 6.365 ms against the eager job's rows too (2.908 and 3.567 ms). The same
+    # records as test_fp16_grid_sampling_range_names_the_group_the_kernel_table_labels, other job ids.
+    root = copy_project(tmp_path, families=(FAMILY,))
+    jobs = [compiled_job("800x800", "run-a", {"fp16": [7.47], "fp8": [8.325]}),
+            compiled_job("800x800", "run-b", {"fp16": [8.149], "fp8": [8.325]}), eager_job("run-c", 0.834)]
+    _render_jobs(root, jobs)
+    assert run_cli("render", "--root", root).exit_code == 0
+    lines = (root / README).read_text().splitlines()
+    summary = next(line for line in lines if line.startswith("- Compiled, GEMM"))
+    assert "; fp16's GridSample kernels take 5.686 to 6.365 ms (mode compile only)." in summary
+    linted = run_cli("lint", root / README)
+    assert linted.out.strip().splitlines()[-1] == "0 error(s), 0 warning(s)", linted.out
+    grid = [cells[:5] for cells in map(_cells, lines) if cells[0].startswith("800 x") and cells[3:4] == ["GridSample"]]
+    assert grid == [["800 x 800", "run-a", "compile", "GridSample", "not measured"],
+                    ["800 x 800", "run-b", "compile", "GridSample", "not measured"],
+                    ["800 x 800", "run-c", "eager", "GridSample", "3.041"],  # fp32: eager_job scales latency only
+                    ["800 x 1067", "run-c", "eager", "GridSample", "3.864"]]

@@ -29,7 +29,8 @@ non_negative = st.one_of(
 positive = st.one_of(st.integers(1, 10**9), st.floats(1e-9, 1e6, allow_nan=False, allow_infinity=False),
                      st.sampled_from([5.889, 1e-9, 1e300, 0.1 + 0.2]))
 any_number = st.one_of(st.integers(-(10**12), 10**12), finite)
-unit_interval = st.floats(-1, 1, allow_nan=False, allow_infinity=False, allow_subnormal=False)
+# a COCO AP or AR: [0, 1], or pycocotools' -1 marker (no ground truth in that area range)
+coco_value = st.one_of(st.just(-1), st.floats(0, 1, allow_nan=False, allow_infinity=False, allow_subnormal=False))
 shape = st.builds(lambda h, w: f"{h}x{w}", st.integers(1, 5000), st.integers(1, 5000))
 version = st.one_of(st.none(), st.from_regex(r"[0-9]{1,2}(\.[0-9]{1,3}){0,3}", fullmatch=True), text)
 gpu = st.one_of(st.none(), st.sampled_from(["NVIDIA B200", "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB"]), text)
@@ -60,6 +61,18 @@ COMMON_OPTIONAL = {
 }
 
 
+def in_order(stats: dict, names: tuple[str, ...], mean: str | None = None) -> dict:
+    """``stats`` with the values of ``names`` (ranked lowest first) that it holds sorted into that order, and
+    ``mean`` moved inside their range: the statistics any set of timings gives (a record whose statistics
+    are out of order is refused, studygen.records.order)."""
+    present = [name for name in names if name in stats]
+    ordered = dict(stats, **dict(zip(present, sorted(stats[name] for name in present))))
+    if mean in ordered and present:
+        low, high = ordered[present[0]], ordered[present[-1]]
+        ordered[mean] = min(max(ordered[mean], low), high) if {"min", "max"} & set(present) else ordered[mean]
+    return ordered
+
+
 def result(kind: str, required: dict, optional: dict | None = None, oneof=None):
     optional = {k: v for k, v in {**COMMON_OPTIONAL, **(optional or {})}.items() if k not in required}
     base = st.fixed_dictionaries({"kind": st.just(kind), "variant": variant, **required}, optional=optional)
@@ -74,12 +87,13 @@ latency = result("latency", {
     "value_ms": positive,
 }, {
     "statistics_ms": st.dictionaries(st.sampled_from(["min", "max", "mean", "median", "std", "p90", "p99", "p99.9"]),
-                                     non_negative, max_size=4),
+                                     non_negative, max_size=4).map(
+        lambda stats: in_order(stats, ("min", "median", "p90", "p99", "p99.9", "max"), mean="mean")),
     "distribution": st.fixed_dictionaries({}, optional={
         "samples": st.integers(1, 10**6), "repeats": st.integers(1, 50), "iterations_per_repeat": st.integers(1, 1000),
         "warmup_iterations": st.integers(0, 100), "repeat_medians_ms": st.lists(positive, max_size=8),
         "median_ms": positive, "mean_ms": positive, "std_ms": non_negative, "p90_ms": positive,
-        "p99_ms": positive, "cv": non_negative}),
+        "p99_ms": positive, "cv": non_negative}).map(lambda given: in_order(given, ("median_ms", "p90_ms", "p99_ms"))),
     "method": st.fixed_dictionaries({}, optional={
         "timer": st.sampled_from(["trtexec", "cuda-events"]), "cuda_graph": st.one_of(st.none(), st.booleans()),
         "data_transfers": st.one_of(st.none(), st.booleans()), "spin_wait": st.one_of(st.none(), st.booleans()),
@@ -90,7 +104,7 @@ latency = result("latency", {
         min_size=1, max_size=3)}, optional={"fake_quant_kernels": st.integers(0, 100)}),
 })
 plan_size = result("plan_size", {}, oneof=one_of_keys(("value_bytes", st.integers(1, 2**40)), ("value_mib", positive)))
-coco_ap = result("coco_ap", {"statistic": st.sampled_from(COCO_STATS), "value": unit_interval, "dataset": identifier},
+coco_ap = result("coco_ap", {"statistic": st.sampled_from(COCO_STATS), "value": coco_value, "dataset": identifier},
                  {"evaluator": text})
 coco_ap_delta = result("coco_ap_delta", {"statistic": st.sampled_from(COCO_STATS), "delta_points": any_number},
                        {"reference_variant": variant})

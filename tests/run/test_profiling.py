@@ -182,6 +182,24 @@ def test_the_trace_is_written_read_and_removed_and_a_failure_is_a_note():
     assert not Path(failing.paths[0]).parent.exists()
 
 
+class _UntidyExporter(_Exporter):
+    """An exporter that leaves a file of its own beside the trace (a writer's partial copy)."""
+
+    def export_chrome_trace(self, path):
+        Path(path + ".partial").write_text("{", encoding="utf-8")
+        super().export_chrome_trace(path)
+
+
+def test_the_trace_folder_goes_with_what_the_exporter_left_in_it():
+    kernel = {"ph": "X", "cat": "kernel", "name": "gemm", "ts": 0, "dur": 9, "args": {"grid": [4, 1, 1], "block": [64, 1, 1]}}
+    untidy = _UntidyExporter([kernel])
+    assert _traced_launches(untidy) == ({"gemm": {"grid": [4, 1, 1], "block": [64, 1, 1]}}, None)
+    assert not Path(untidy.paths[0]).parent.exists()
+    failing = _UntidyExporter(error=ValueError("bad trace"))
+    assert _traced_launches(failing)[1].endswith("(ValueError)")
+    assert not Path(failing.paths[0]).parent.exists()
+
+
 def test_a_kernel_launched_with_two_configurations_gets_none_and_bad_args_are_skipped():
     def kernel(name, **args):
         return {"ph": "X", "cat": "kernel", "name": name, "ts": 0, "dur": 1, "args": args}

@@ -188,9 +188,9 @@ def test_a_compiled_latency_keeps_its_compilation_and_repeat_medians(tmp_path):
     record = write_record(tmp_path, "l4-compile", [COMPILED, eager, {"kind": "plan_size", **TRT, "value_mib": 12.5}])
     compiled, plain, plan = flatten_record(record, VARIANTS, PRECISION)
     assert compiled.compilation_medians() == [7.75, 7.25]  # in compilation order, as the record lists them
-    assert compiled.repeat_medians() == [7.25, 7.75, 7.5, 7.125] and compiled.repeats == 2
-    assert plain.compilation_medians() == [] and plain.repeat_medians() == []  # an eager cell: one process
-    assert (plan.value, plan.compilation_medians(), plan.repeat_medians()) == (12.5, [], [])
+    assert compiled.repeat_medians_ms == [7.25, 7.75, 7.5, 7.125] and compiled.repeats == 2
+    assert plain.compilation_medians() == [] and plain.repeat_medians_ms is None  # an eager cell: one process
+    assert (plan.value, plan.compilation_medians(), plan.repeat_medians_ms) == (12.5, [], None)
 
 
 def test_a_row_reads_how_its_result_was_timed_and_how_steady_it_was(tmp_path):

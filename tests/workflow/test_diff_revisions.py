@@ -11,6 +11,7 @@ import pytest
 from studygen.commands import revisions
 from studygen.commands.revisions import Tree
 from studygen.errors import UsageError
+from studygen.gitenv import git_environment
 from tests.workflow.test_diff import commit, git
 
 
@@ -155,6 +156,6 @@ def test_git_runs_on_the_repository_of_the_root_whatever_git_variables_say(repo,
     monkeypatch.setenv("GIT_DIR", str(elsewhere / ".git"))
     monkeypatch.setenv("GIT_WORK_TREE", str(elsewhere))
     assert revisions.repository_of(repo / "studies").toplevel == repo
-    environment = revisions._git_environment()
+    environment = git_environment()
     assert "GIT_DIR" not in environment and "GIT_WORK_TREE" not in environment
     assert environment["GIT_TERMINAL_PROMPT"] == "0"

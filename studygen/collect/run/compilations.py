@@ -42,7 +42,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from ...records.kinds import Kind
+from ...records.kinds import Kind, group_times_ms
 from .compile_rule import FAILED, FIXED_COUNT, TIME_LIMIT, CompilationRule
 from .context import ImageSet, RunContext, RunInputs, RunOptions, select_device
 from .latency_stage import measure_ready, prepare_group
@@ -462,8 +462,9 @@ def differing_groups(kernels: list[dict]) -> list[str]:
 
 
 def _forward_range(kernel: dict, group: str) -> float:
-    """Max minus min of ``group``'s time over one profile's forwards (a forward without it counts 0 ms)."""
-    values = [(iteration.get("groups") or {}).get(group, 0.0) for iteration in kernel.get("per_iteration") or []]
+    """Max minus min of ``group``'s time over one profile's forwards
+    (:func:`~studygen.records.kinds.group_times_ms`: a forward without it counts 0 ms)."""
+    values = group_times_ms(kernel.get("per_iteration") or [], group)
     return max(values) - min(values) if values else 0.0
 
 

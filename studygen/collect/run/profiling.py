@@ -109,18 +109,16 @@ def _traced_launches(prof) -> tuple[dict[str, dict], str | None]:
     """``(launch configurations by kernel name, None)`` read from ``prof``'s
     trace written to a temporary file, or ``({}, why)`` when it could not be
     written or read (the kernel times do not depend on it)."""
-    folder = tempfile.mkdtemp(prefix="studygen-trace-")
-    path = os.path.join(folder, "trace.json")
-    try:
-        prof.export_chrome_trace(path)
-        with open(path, encoding="utf-8") as handle:
-            return launch_configs(json.load(handle)), None
-    except Exception as exc:  # noqa: BLE001 - recorded as the reason the kernels carry no launch configuration
-        return {}, f"no launch configurations: the profiler trace could not be written or read ({type(exc).__name__})"
-    finally:
-        if os.path.exists(path):
-            os.remove(path)
-        os.rmdir(folder)
+    # a private folder, removed with whatever the exporter left in it (a partial file, a file of its own)
+    with tempfile.TemporaryDirectory(prefix="studygen-trace-", ignore_cleanup_errors=True) as folder:
+        try:
+            path = os.path.join(folder, "trace.json")
+            prof.export_chrome_trace(path)
+            with open(path, encoding="utf-8") as handle:
+                return launch_configs(json.load(handle)), None
+        except Exception as exc:  # noqa: BLE001 - recorded as the reason the kernels carry no launch configuration
+            return {}, (f"no launch configurations: the profiler trace could not be written or read "
+                        f"({type(exc).__name__})")
 
 
 def launch_configs(trace) -> dict[str, dict]:

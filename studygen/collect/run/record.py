@@ -34,8 +34,8 @@ from ...records.jsonedit import extend_json_text
 from ...records.kinds import IDENTITY_FIELDS, Kind, result_identity
 from ...records.load import load_record
 from ...records.migrate import version_of
-from ...records.schemas import CURRENT_SCHEMA_VERSION, validate_document
-from ...records.write import write_files
+from ...records.schemas import validate_document
+from ...records.write import new_document, write_files
 from ...textio import parse_json
 from .datasets import ensure_coco_definition
 
@@ -71,11 +71,7 @@ class RunRecord:
             self.text, self.written = record.text, parse_json(record.text, display)
             self.on_disk = path.read_bytes()
         else:
-            self.data = {"schema_version": CURRENT_SCHEMA_VERSION, "job_id": job_id, "family": family}
-            if description:
-                self.data["description"] = description
-            self.data["provenance"] = provenance
-            self.data["results"] = []
+            self.data = new_document(job_id, family, provenance, description)
 
     @property
     def results(self) -> list[dict]:
@@ -111,9 +107,7 @@ class RunRecord:
                                     f"({describe_identity(identity)}) is already in the record; not overwritten",
                                     path=self.display)
             present[identity] = len(self.results) + offset
-        candidate = {**self.data, "results": [*self.results, *results]}
-        validate_document("run", candidate, path=self.display)
-        self._write(candidate)
+        self._write(self._candidate(results=[*self.results, *results]))
 
     def set_wall_time(self, seconds: float) -> None:
         """Add this invocation's wall time (s) to ``provenance.run_wall_s`` and write the record;
@@ -122,18 +116,23 @@ class RunRecord:
             return
         provenance = dict(self.data["provenance"])
         provenance["run_wall_s"] = round(provenance.get("run_wall_s", 0.0) + seconds, 3)
-        candidate = {**self.data, "provenance": provenance}
+        self._write(self._candidate(provenance=provenance))
+
+    def _candidate(self, **fields) -> dict:
+        """The record with ``fields`` changed and the lowest schema version
+        that holds its fields (:func:`~studygen.records.migrate.version_of`),
+        validated. Raises RecordError when it does not validate."""
+        candidate = {**self.data, **fields}
+        candidate["schema_version"] = version_of(candidate)
         validate_document("run", candidate, path=self.display)
-        self._write(candidate)
+        return candidate
 
     def _write(self, candidate: dict) -> None:
         """Write ``candidate`` atomically, under the folder's lock: a new
         record in the canonical layout, a resumed one as its text extended
         (:func:`studygen.records.jsonedit.extend_json_text`). Raises
         ConflictError, writing nothing, when the file is no longer what this
-        run last read or wrote (:meth:`_refuse_changed`). The record says the
-        lowest schema version that holds its fields (:func:`~studygen.records.migrate.version_of`)."""
-        candidate["schema_version"] = version_of(candidate)
+        run last read or wrote (:meth:`_refuse_changed`)."""
         text = dump_json(candidate) if self.text is None else extend_json_text(self.text, self.written, candidate)
         with folder_lock(self.path.parent):
             self._refuse_changed()

@@ -76,7 +76,8 @@ def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
         has_median = True
         positions: dict[str, int] = {}
         for position, layer in enumerate(items, start=len(value) - len(items)):
-            if not isinstance(layer, dict) or not isinstance(layer.get("name"), str):
+            if not isinstance(layer, dict) or not isinstance(layer.get("name"), str) or not layer["name"].strip():
+                # a blank name, like a missing one, gives its time to no layer: it would only swell "unclassified"
                 raise InputError("layer row without a name", path=display, pointer=f"{pointer}/{position}")
             if layer["name"] in positions:
                 # an engine's layer names are unique: a second row would count the layer's time twice

@@ -44,11 +44,15 @@ from pathlib import Path
 from ...errors import InputError
 from ...fsutil import shown_path
 from ..inputs import figure, read_input_text
+from ...records.order import statistics_disorder
 from .runs import ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_tag, version_of_line
 
-# a figure as trtexec prints one, and any token where one is expected (checked by _figure)
+# a figure as trtexec prints one; FIG: whatever stands where a line's fixed words put a figure. A line is
+# recognised by its words alone, and its figure is then read by _figure or _count, which refuse what is
+# no number: a damaged figure (a NUL byte, a control character) is an error naming the line, never a
+# line left unread (its result silently dropped)
 NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-VALUE = r"[-+]?[\w.]+(?:[-+]\d+)?"
+FIG = r".+?"
 RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$")
 # the closing line repeats the opening one's tags and command: "&&&& PASSED TensorRT.trtexec [TensorRT v8400] # trtexec …"
 STATUS = re.compile(r"^&&&& (?P<status>PASSED|FAILED|WAIVED)\b(?: \S+(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$)?")
@@ -62,23 +66,26 @@ DEVICE_LINE = re.compile(r"^Selected Device: (.+?)\s*$")
 FORMAT_LINE = re.compile(r"^Format: (\S+)\s*$")
 PRECISION_LINE = re.compile(r"^Precision: (.+?)\s*$")  # Build Options: what the builder may use
 SETTING_LINE = re.compile(r"^(Data transfers|Spin-wait|CUDA Graph|Separate profiling): (Enabled|Disabled)\s*$")
-BATCH_LINE = re.compile(r"^Batch: (\d+|Explicit)\s*$")
+BATCH_LINE = re.compile(rf"^Batch: ({FIG})\s*$")
 SHAPE_LINE = re.compile(r"^Input (?P<phase>inference|build) shapes? ?: (?P<shapes>.+?)\s*$")
-WARMUP_LINE = re.compile(rf"^Warmup completed (\d+) queries over ({VALUE}) ms\s*$")
-TRACE_LINE = re.compile(r"^Timing trace has (\d+) queries over \S+ s\s*$")
-THROUGHPUT_LINE = re.compile(rf"^(?:Throughput|throughput): ({VALUE}) qps\s*$")
-ENGINE_SIZE_LINE = re.compile(rf"^Created engine with size: ({VALUE}) MiB\s*$")
-UNSTABLE_LINE = re.compile(rf"^\* GPU compute time is unstable, with coefficient of variance = ({VALUE})%\.?\s*$")
+WARMUP_LINE = re.compile(rf"^Warmup completed ({FIG}) queries over ({FIG}) ms\s*$")
+TRACE_LINE = re.compile(rf"^Timing trace has ({FIG}) queries over {FIG} s\s*$")
+THROUGHPUT_LINE = re.compile(rf"^(?:Throughput|throughput): ({FIG}) qps\s*$")
+ENGINE_SIZE_LINE = re.compile(rf"^Created engine with size: ({FIG}) MiB\s*$")
+UNSTABLE_LINE = re.compile(rf"^\* GPU compute time is unstable, with coefficient of variance = ({FIG})%\.?\s*$")
 BOUND_LINE = re.compile(r"^\* Throughput may be bound by (.+?)\s*$")
 NO_E2E_LINE = re.compile(r"^The e2e network timing is not reported")
-SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({NUM})%\)) = ({VALUE}) (\S+)$")
-SUMMARY_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z0-9 -]*?): (?P<items>(?:min|max|mean|median|percentile\().*)$")
+SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({FIG})%\)) = ({FIG}) (\S+)$")
+# any "label: items" line of the summary; one whose label is a timing trtexec prints must read whole
+SUMMARY_LINE = re.compile(r"^(?P<label>[^:]+?): (?P<items>.*)$")
 SUMMARY_END = re.compile(r"^Total GPU Compute Time: ")
 OLD_BLOCK = {"Host Latency": "host_latency", "Enqueue Time": "enqueue", "GPU Compute": "gpu_compute"}
-OLD_STAT = re.compile(rf"^(min|max|mean|median): ({VALUE}) ms(?: \(end to end ({VALUE}) ms\))?\s*$")
-OLD_PERCENTILE = re.compile(rf"^percentile: ({VALUE}) ms at ({NUM})%(?: \(end to end ({VALUE}) ms at {NUM}%\))?\s*$")
+OLD_STAT = re.compile(rf"^(min|max|mean|median): ({FIG}) ms(?: \(end to end ({FIG}) ms\))?\s*$")
+OLD_PERCENTILE = re.compile(rf"^percentile: ({FIG}) ms at ({FIG})%(?: \(end to end ({FIG}) ms at {FIG}%\))?\s*$")
 # a TensorRT 7 statistic with whatever unit follows its figure (only ms is read)
-OLD_UNIT = re.compile(rf"^(?:min|max|mean|median|percentile): {VALUE} (?P<unit>[^\s(]+)")
+OLD_UNIT = re.compile(r"^(?:min|max|mean|median|percentile): [-+]?[\w.]+(?:[-+]\d+)? (?P<unit>[^\s(]+)")
+# a TensorRT 7 statistic line of a block, recognised by its name whatever follows
+OLD_ANY_STAT = re.compile(r"^(?:min|max|mean|median|percentile):")
 OLD_END = re.compile(r"^total compute time: \S+ s\s*$")
 PROFILE_HEADER = re.compile(r"^=== Profile \((\d+) iterations? \) ===\s*$")
 # TensorRT 8.6+: figures first, the layer last; before 8.6: the layer first, right aligned
@@ -101,22 +108,45 @@ SETTING_NAMES = {"Data transfers": "data_transfers", "Spin-wait": "spin_wait", "
 
 
 class _Context:
-    """Where a message is: the file shown in errors, the line number."""
+    """Where a message is: the file shown in errors, the line number, and
+    the line's severity letter (``I``, ``W``, ``V``…)."""
 
-    __slots__ = ("display", "number")
+    __slots__ = ("display", "number", "severity")
 
     def __init__(self, display: str):
-        self.display, self.number = display, 0
+        self.display, self.number, self.severity = display, 0, None
 
 
 def _figure(text: str, what: str, where: _Context) -> float | int:
     """A figure of the log as printed; InputError naming the line when it is
-    no finite double (nan, inf, 1e400, or a non-zero 1e-400 that would read as 0)."""
+    no number (a damaged figure) or no finite double (nan, inf, 1e400, or a
+    non-zero 1e-400 that would read as 0)."""
     try:
         return figure(text)
     except ValueError:
-        raise InputError(f"{what} is {text!r}, which is not a finite figure (a double cannot hold it): "
-                         "nothing recorded", path=where.display, line=where.number) from None
+        why = ("not a finite figure (a double cannot hold it)" if re.fullmatch(NUM, text) or NOT_FINITE.match(text)
+               else "no number (the line is damaged or edited)")
+        raise InputError(f"{what} is {text!r}, which is {why}: nothing recorded", path=where.display,
+                         line=where.number) from None
+
+
+def _count(text: str, what: str, where: _Context) -> int:
+    """A count of the log (queries, batch) as printed: digits only;
+    InputError naming the line for anything else (a damaged count is never
+    read as another, nor its line left unread)."""
+    if not re.fullmatch(r"\d+", text):
+        raise InputError(f"{what} is {text!r}, which is not a count: nothing recorded", path=where.display,
+                         line=where.number)
+    return int(text)
+
+
+def _rank_of(text: str, label: str, where: _Context) -> str:
+    """The percentile a summary item names (``90``, ``99.9``) as printed;
+    InputError naming the line when it is no plain number in 0-100."""
+    if not re.fullmatch(NUM, text) or not 0 <= float(text) <= 100:
+        raise InputError(f"the {label} line names percentile {text!r}, which is no percentage: nothing recorded",
+                         path=where.display, line=where.number)
+    return text
 
 
 def wrapper_pattern(lines: list[str]) -> re.Pattern | None:
@@ -200,6 +230,7 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
         if prefixed is None:
             continue
         message = prefixed.group("message")
+        where.severity = prefixed.group("severity")
         if current is None:
             # A log without "&&&& RUNNING" (output captured part way): one run.
             if not (message.startswith("===") or message in OLD_BLOCK or message.startswith("TensorRT version")):
@@ -250,6 +281,10 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
     mode = state["mode"]
     if mode == "summary":
         match = SUMMARY_LINE.match(message)
+        if match and match.group("label") not in SUMMARY_LABELS and " = " in match.group("items"):
+            raise InputError(f"the performance summary of {run.label} has statistics under the label "
+                             f"{match.group('label')!r}, which is no timing trtexec prints (the log was edited or "
+                             "damaged?); nothing recorded", path=where.display, line=where.number)
         if match and match.group("label") in SUMMARY_LABELS:
             timing = SUMMARY_LABELS[match.group("label")]
             if timing in run.summary:
@@ -259,8 +294,7 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
                                  "which one is the measurement is unknown; nothing recorded",
                                  path=where.display, line=where.number)
             stats = _summary_items(match.group("items"), match.group("label"), where)
-            if stats is not None:
-                run.summary[timing] = Summary(timing, stats, where.number)
+            run.summary[timing] = Summary(timing, stats, where.number)
             return
         if SUMMARY_END.match(message):
             run.summary_complete = True
@@ -285,18 +319,22 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
     _parse_setting(run, message, where)
 
 
-def _summary_items(items: str, label: str, where: _Context) -> dict[str, float] | None:
-    """``min = X ms, max = Y ms, percentile(99%) = Z ms`` → statistics; None
-    when any item is not complete (a cut line is never read as a figure);
-    InputError for a figure that is not finite."""
+def _summary_items(items: str, label: str, where: _Context) -> dict[str, float]:
+    """``min = X ms, max = Y ms, percentile(99%) = Z ms`` → statistics.
+    InputError naming the line for an item that does not read (cut or
+    damaged: a timing line is refused whole, never dropped unseen) and for a
+    figure that is not finite."""
     stats = {}
     for item in items.split(", "):
         match = SUMMARY_ITEM.match(item.strip())
         if not match:
-            return None
+            shown = item.strip() if len(item.strip()) <= 80 else item.strip()[:77] + "..."
+            raise InputError(f"the {label} line of the performance summary has the item {shown!r}, which is no "
+                             "'statistic = figure ms' (the line is cut or damaged): nothing recorded",
+                             path=where.display, line=where.number)
         name = match.group(1)
         if name.startswith("percentile"):
-            name = "p" + match.group(2)
+            name = "p" + _rank_of(match.group(2), label, where)
         _refuse_unit(match.group(4), f"the {label} {match.group(1)}", where)
         if name in stats:
             raise InputError(f"the {label} line prints {match.group(1)} twice ({stats[name]:g} ms, then "
@@ -331,12 +369,16 @@ def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Contex
     percentile = OLD_PERCENTILE.match(message)
     if state["block"] and not (stat or percentile) and (other := OLD_UNIT.match(message)):
         _refuse_unit(other.group("unit"), f"the {state['block']} {message.split(':')[0]}", where)
+    if state["block"] and not (stat or percentile) and OLD_ANY_STAT.match(message):
+        raise InputError(f"the {state['block']} {message.split(':')[0]} line does not read as 'X ms' (the line is "
+                         "cut or damaged): nothing recorded", path=where.display, line=where.number)
     if not state["block"] or not (stat or percentile):
         return False
     if stat:
         name, value, end_to_end = stat.group(1), stat.group(2), stat.group(3)
     else:
-        name, value, end_to_end = "p" + percentile.group(2), percentile.group(1), percentile.group(3)
+        name = "p" + _rank_of(percentile.group(2), state["block"], where)
+        value, end_to_end = percentile.group(1), percentile.group(3)
     timing = state["block"]
     _old_statistic(run, timing, name, _figure(value, f"the {timing} {name}", where), state, where)
     if end_to_end is not None:
@@ -374,6 +416,12 @@ def _profile_row(run: TrtexecRun, message: str, state: dict, where: _Context) ->
         parts = message.rsplit(None, columns)
         figures, name = parts[1:], parts[0].strip() if len(parts) == columns + 1 else None
     if not name or not all(NOT_FINITE.match(p) or re.fullmatch(NUM, p) for p in figures):
+        if where.severity == "I":
+            # the table's own lines are [I]; a warning printed in between is not, and is left alone
+            shown = message.strip() if len(message.strip()) <= 80 else message.strip()[:77] + "..."
+            raise InputError(f"the --dumpProfile table of {run.label} has the line {shown!r}, which is no row of "
+                             f"{columns} figures and a layer (cut or damaged): nothing recorded",
+                             path=where.display, line=where.number)
         return False
     numbers = [_figure(p, f"the profile row {name!r}", where) for p in figures]
     total_ms, avg_ms = numbers[0], numbers[1]
@@ -407,17 +455,17 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
         if match.group(1) == "Explicit":
             run.explicit_batch = True
         else:
-            run.batch = int(match.group(1))
+            run.batch = _count(match.group(1), "the batch", where)
     elif match := SHAPE_LINE.match(message):
         if match.group("shapes") != "model":  # "model": the shapes the model itself fixes, none printed
             field_name = "input_shapes" if match.group("phase") == "inference" else "build_shapes"
             printed = getattr(run, field_name)
             setattr(run, field_name, match.group("shapes") if printed is None else f"{printed}, {match.group('shapes')}")
     elif match := WARMUP_LINE.match(message):
-        run.warmup_queries = int(match.group(1))
+        run.warmup_queries = _count(match.group(1), "the warm-up query count", where)
         run.warmup_ms = _figure(match.group(2), "the warm-up duration", where)
     elif match := TRACE_LINE.match(message):
-        run.timed_queries = int(match.group(1))
+        run.timed_queries = _count(match.group(1), "the timed query count", where)
     elif match := THROUGHPUT_LINE.match(message):
         run.throughput_qps, run.throughput_line = _figure(match.group(1), "the throughput", where), number
     elif match := ENGINE_SIZE_LINE.match(message):
@@ -475,31 +523,6 @@ def _check_run(run: TrtexecRun, display: str) -> None:
             raise InputError(f"the {summary.timing} summary of {run.label} is out of order: {disorder}, which no "
                              "set of timings gives (the log was edited?); nothing recorded", path=display,
                              line=summary.line)
-
-
-def _rank(name: str) -> float | None:
-    """Where a statistic sits in the sorted timings, in percent (min 0,
-    median 50, ``p90`` 90, max 100); None for the mean, which has no rank."""
-    fixed = {"min": 0.0, "median": 50.0, "max": 100.0, "mean": None}
-    return fixed[name] if name in fixed else float(name[1:])
-
-
-def statistics_disorder(stats: dict[str, float]) -> str | None:
-    """The first pair of a summary's statistics (ms) out of order, as words
-    (``"median 0.05 ms is above p90 0.045 ms"``), else None. Order statistics
-    of one set of timings never decrease with their rank (min ≤ median ≤
-    p90 ≤ p95 ≤ p99 ≤ max), and the mean lies within [min, max]."""
-    ranked = sorted((rank, name) for name in stats if (rank := _rank(name)) is not None)
-    for index, (rank, name) in enumerate(ranked):
-        for later_rank, later in ranked[index + 1:]:
-            if later_rank > rank and stats[name] > stats[later]:
-                return f"{name} {stats[name]:g} ms is above {later} {stats[later]:g} ms"
-    if "mean" in stats:
-        if "min" in stats and stats["mean"] < stats["min"]:
-            return f"mean {stats['mean']:g} ms is below min {stats['min']:g} ms"
-        if "max" in stats and stats["mean"] > stats["max"]:
-            return f"mean {stats['mean']:g} ms is above max {stats['max']:g} ms"
-    return None
 
 
 def log_provenance(log: TrtexecLog | None, gpu_option: str | None = None,

@@ -1,0 +1,80 @@
+"""The environment studygen runs git in, so that a repository's own files
+decide what git reads and never what it runs.
+
+git is run on repositories studygen does not own (a study checkout, a
+folder unpacked from an archive, the checkout studygen itself lies in), and
+a repository's config can name programs that read-only commands start:
+``core.fsmonitor`` (run by ``git status`` and anything that refreshes the
+index), filter drivers' ``clean``/``process`` commands (run by ``git status``
+to compare a file whose timestamps changed) and hooks (``post-index-change``,
+run when a refreshed index is written back). The environment built here
+turns each off:
+
+- git's own variables (``GIT_DIR``, ``GIT_WORK_TREE``, ``GIT_INDEX_FILE``,
+  ``GIT_CONFIG_PARAMETERS`` …) are left out, so git reads the repository the
+  folder lies in, with the config it holds;
+- ``core.fsmonitor=false``, given as command-line config
+  (``GIT_CONFIG_COUNT``, git 2.31), which outranks every config file;
+- the filter drivers the repository's own config files define (scopes
+  ``local`` and ``worktree``; system and user config are the user's own, as
+  git-lfs's usually is) get empty commands and ``required=false``, so git
+  compares the file's bytes as they are;
+- ``GIT_OPTIONAL_LOCKS=0``: the index is not written back (git's
+  ``status`` then neither changes the repository nor runs that hook);
+- ``GIT_TERMINAL_PROMPT=0``: git never waits for a password.
+
+Source: git-config(1) (``core.fsmonitor``, ``filter.<driver>.*``, the
+``GIT_CONFIG_COUNT`` variables, ``--show-scope``), git(1)
+(``GIT_OPTIONAL_LOCKS``), githooks(5) (``post-index-change``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+# git variables that are the caller's to keep: they narrow what git reads, never redirect it
+KEPT_VARIABLES = ("GIT_CONFIG_NOSYSTEM", "GIT_CEILING_DIRECTORIES")
+# config scopes written by whoever made the repository (the rest are the user's and the machine's)
+REPOSITORY_SCOPES = ("local", "worktree")
+CONFIG_TIMEOUT_S = 10
+
+
+def git_environment(repository: Path | None = None) -> dict[str, str]:
+    """This process's environment made safe for git (see the module
+    docstring). With ``repository`` (a folder inside a work tree), the filter
+    drivers its config defines are turned off too, which takes one
+    ``git config`` run there; commands that never compare work-tree files
+    (``rev-parse``, ``ls-tree``, ``cat-file``) need none.
+
+    Raises OSError when git cannot be started and subprocess.TimeoutExpired
+    when ``git config`` takes over :data:`CONFIG_TIMEOUT_S` seconds."""
+    environment = {name: value for name, value in os.environ.items()
+                   if not name.startswith("GIT_") or name in KEPT_VARIABLES}
+    environment["GIT_TERMINAL_PROMPT"] = "0"
+    environment["GIT_OPTIONAL_LOCKS"] = "0"
+    settings = [("core.fsmonitor", "false")]
+    if repository is not None:
+        settings += _filters_off(repository, environment)
+    environment["GIT_CONFIG_COUNT"] = str(len(settings))
+    for index, (key, value) in enumerate(settings):
+        environment[f"GIT_CONFIG_KEY_{index}"] = key
+        environment[f"GIT_CONFIG_VALUE_{index}"] = value
+    return environment
+
+
+def _filters_off(repository: Path, environment: dict[str, str]) -> list[tuple[str, str]]:
+    """Config settings that empty every filter command the repository's own
+    config files define (includes followed) and make the driver optional."""
+    done = subprocess.run(["git", "-C", str(repository), "config", "--includes", "--show-scope", "--null",
+                           "--get-regexp", r"^filter\..*\.(clean|smudge|process)$"], capture_output=True, text=True,
+                          timeout=CONFIG_TIMEOUT_S, env=environment)
+    fields = done.stdout.split("\0")  # scope, key and value (a newline between them), scope, ...
+    settings: list[tuple[str, str]] = []
+    for scope, entry in zip(fields[0::2], fields[1::2]):
+        key = entry.split("\n", 1)[0]
+        if scope in REPOSITORY_SCOPES:
+            driver = key[:key.rindex(".")]  # filter.<driver>
+            settings += [(key, ""), (f"{driver}.required", "false")]
+    return settings

@@ -1,0 +1,65 @@
+"""Order statistics of one set of timings, and the pairs no set of timings
+can give: trtexec's summary lines (read by
+:mod:`studygen.collect.trtexec.log`) and a record's ``statistics_ms`` and
+``distribution`` (checked by :func:`studygen.records.load.load_record`).
+
+Order statistics never decrease with their rank (min ≤ median ≤ p90 ≤ p95
+≤ p99 ≤ max), and the mean lies within [min, max]; a percentile is a rank
+from 0 to 100. A record or log that breaks this was edited or damaged: a
+figure read from it would be no measurement.
+"""
+
+from __future__ import annotations
+
+import re
+
+PERCENTILE = re.compile(r"^p(\d+(?:\.\d+)?)$")
+# a record's distribution fields and the statistic each one is
+DISTRIBUTION_STATISTICS = {"median_ms": "median", "p90_ms": "p90", "p99_ms": "p99", "mean_ms": "mean"}
+
+
+def rank(name: str) -> float | None:
+    """Where a statistic sits in the sorted timings, in percent (min 0,
+    median 50, ``p90`` 90, max 100); None for the mean, which has no rank,
+    and for any other name (``std``)."""
+    fixed = {"min": 0.0, "median": 50.0, "max": 100.0}
+    if name in fixed:
+        return fixed[name]
+    match = PERCENTILE.match(name)
+    return float(match.group(1)) if match else None
+
+
+def statistics_disorder(stats: dict[str, float]) -> str | None:
+    """The first pair of a summary's statistics (ms) out of order, as words
+    (``"median 0.05 ms is above p90 0.045 ms"``), or a percentile above 100
+    (``"p150 is no percentile"``); else None. Names other than min, max,
+    mean, median and ``pNN`` (``std``) are not ordered."""
+    for name in stats:
+        if (at := rank(name)) is not None and at > 100:
+            return f"{name} is no percentile (a rank above 100)"
+    ranked = sorted((at, name) for name in stats if (at := rank(name)) is not None)
+    for index, (at, name) in enumerate(ranked):
+        for later_rank, later in ranked[index + 1:]:
+            if later_rank > at and stats[name] > stats[later]:
+                return f"{name} {stats[name]:g} ms is above {later} {stats[later]:g} ms"
+    if "mean" in stats:
+        if "min" in stats and stats["mean"] < stats["min"]:
+            return f"mean {stats['mean']:g} ms is below min {stats['min']:g} ms"
+        if "max" in stats and stats["mean"] > stats["max"]:
+            return f"mean {stats['mean']:g} ms is above max {stats['max']:g} ms"
+    return None
+
+
+def result_disorder(result: dict) -> tuple[str, str] | None:
+    """``(field, words)`` for the first of a result's ``statistics_ms`` and
+    ``distribution`` (its median, p90 and p99) whose statistics are out of
+    order (:func:`statistics_disorder`), else None."""
+    stats = result.get("statistics_ms")
+    if isinstance(stats, dict) and (words := statistics_disorder(stats)):
+        return "statistics_ms", words
+    distribution = result.get("distribution")
+    if isinstance(distribution, dict):
+        named = {DISTRIBUTION_STATISTICS[k]: v for k, v in distribution.items() if k in DISTRIBUTION_STATISTICS}
+        if words := statistics_disorder(named):
+            return "distribution", words
+    return None

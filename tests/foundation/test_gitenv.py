@@ -1,0 +1,105 @@
+"""git run on a repository studygen does not own starts none of the programs
+its config names, and still answers what it is asked.
+
+A repository's ``.git/config`` and hooks are files like any other: a folder
+unpacked from an archive carries them. ``git status`` (run for the dirty flag
+of ``collect env`` and of studygen's own version) starts ``core.fsmonitor``,
+a filter driver's ``clean`` or ``process`` command for a file whose
+timestamps changed, and the ``post-index-change`` hook when it writes the
+refreshed index back.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+
+import pytest
+
+from studygen.collect.env import git_state
+from studygen.gitenv import git_environment
+from studygen.version import checkout_commit
+
+IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@example.org"}
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
+                          env={**os.environ, **IDENTITY}).stdout
+
+
+@pytest.fixture
+def planted(tmp_path):
+    """A committed repository whose config and hooks run a program that
+    appends its name to ``ran.log`` (outside the repository): returns
+    (repository, log)."""
+    repo, log = tmp_path / "repo", tmp_path / "ran.log"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "pkg").mkdir()
+    (repo / "pkg" / "weights.txt").write_text("measured on the bench\n")
+    (repo / ".gitattributes").write_text("*.txt filter=tidy\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "one")
+    program = tmp_path / "planted.sh"
+    program.write_text(f'#!/bin/sh\necho "$PLANTED_AS" >> "{log}"\ncat\n')
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    hook = repo / ".git" / "hooks" / "post-index-change"
+    hook.write_text(f'#!/bin/sh\necho hook >> "{log}"\n')
+    hook.chmod(hook.stat().st_mode | stat.S_IXUSR)
+    git(repo, "config", "core.fsmonitor", f"PLANTED_AS=fsmonitor {program}")
+    git(repo, "config", "filter.tidy.clean", f"PLANTED_AS=clean {program}")
+    git(repo, "config", "filter.tidy.required", "true")
+    git(repo, "config", "filter.spare.process", f"PLANTED_AS=process {program}")
+    git(repo, "config", "filter.two words.clean", f"PLANTED_AS=spaced {program}")  # a driver named with a space
+    (repo / "pkg" / "spare.txt").write_text("another\n")
+    return repo, log
+
+
+def touch_all(repo):
+    """New timestamps on every tracked file: git must read them again to know they did not change."""
+    for name in ("pkg/weights.txt", ".gitattributes"):
+        os.utime(repo / name, (1_900_000_000, 1_900_000_000))
+
+
+def test_plain_git_status_runs_what_the_planted_config_names(planted):
+    # the case itself: without the environment, each program runs (so the tests below can fail)
+    repo, log = planted
+    touch_all(repo)
+    subprocess.run(["git", "-C", str(repo), "status", "--porcelain"], check=True, capture_output=True)
+    assert set(log.read_text().split()) == {"fsmonitor", "clean", "hook"}
+
+
+def test_version_and_collect_env_run_nothing_the_repository_names(planted):
+    repo, log = planted
+    head = git(repo, "rev-parse", "HEAD").strip()
+    index = repo / ".git" / "index"
+    index_before = index.stat().st_mtime_ns
+    touch_all(repo)
+    assert checkout_commit(repo / "pkg") == (head, False)  # timestamps alone are no change
+    touch_all(repo)
+    assert git_state(repo) == (head, True, None)  # pkg/spare.txt is untracked
+    assert not log.exists()
+    assert index.stat().st_mtime_ns == index_before  # the repository is left as it was
+    (repo / "pkg" / "weights.txt").write_text("changed\n")
+    assert checkout_commit(repo / "pkg") == (head, True)
+    assert not log.exists()
+
+
+def test_only_the_repositorys_own_filters_are_turned_off(planted, tmp_path, monkeypatch):
+    repo, _ = planted
+    (tmp_path / ".gitconfig").write_text('[filter "lfs"]\n\tclean = git-lfs clean -- %f\n')
+    monkeypatch.setenv("HOME", str(tmp_path))  # the user's config: its filter driver is the user's own
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setenv("GIT_INDEX_FILE", str(tmp_path / "elsewhere"))
+    environment = git_environment(repo)
+    settings = {environment[f"GIT_CONFIG_KEY_{i}"]: environment[f"GIT_CONFIG_VALUE_{i}"]
+                for i in range(int(environment["GIT_CONFIG_COUNT"]))}
+    assert settings == {"core.fsmonitor": "false", "filter.tidy.clean": "", "filter.tidy.required": "false",
+                        "filter.spare.process": "", "filter.spare.required": "false",
+                        "filter.two words.clean": "", "filter.two words.required": "false"}
+    assert "GIT_INDEX_FILE" not in environment
+    assert environment["GIT_OPTIONAL_LOCKS"] == "0" and environment["GIT_TERMINAL_PROMPT"] == "0"
+    assert git_environment()["GIT_CONFIG_COUNT"] == "1"  # no repository: fsmonitor off, no git config run

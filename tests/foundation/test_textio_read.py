@@ -1,0 +1,57 @@
+"""studygen.textio.read_bytes: a file read whole, refused past its limit, and
+read with a buffer the size of the file, not of the limit (issue 25 item 5:
+reading a 3 KB record made a 16 MiB buffer, half of what reading it cost)."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+
+from studygen.errors import InputError
+from studygen.textio import MAX_DOCUMENT_BYTES, read_bytes
+
+
+def test_a_small_file_is_read_whole_with_a_buffer_of_its_size(tmp_path):
+    record = tmp_path / "r.json"
+    content = b'{"schema_version": 2, "value_ms": 5.889}\n' * 70  # about 3 KB
+    record.write_bytes(content)
+    tracemalloc.start()
+    try:
+        assert read_bytes(record, "r.json", MAX_DOCUMENT_BYTES) == content
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 1024, f"peak {peak} bytes to read {len(content)}"
+
+
+@pytest.mark.parametrize("size", [0, 1, 99, 100])
+def test_a_file_at_or_under_the_limit_is_read_whole(tmp_path, size):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * size)
+    assert read_bytes(path, "f", 100) == b"x" * size
+
+
+def test_a_file_one_byte_past_the_limit_is_refused_with_its_size(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 101)
+    with pytest.raises(InputError, match="file is 101 bytes; the limit is 100 bytes"):
+        read_bytes(path, "f", 100)
+
+
+def test_a_file_that_grew_after_its_size_was_taken_is_read_on_to_the_limit(tmp_path, monkeypatch):
+    import os
+
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 50)
+    real_stat, real_fstat = os.stat, os.fstat
+
+    def stale(status):  # the size as it was before the file grew: 10 bytes
+        return os.stat_result((*status[:6], 10, *status[7:]))
+
+    monkeypatch.setattr(os, "stat", lambda *args, **kwargs: stale(real_stat(*args, **kwargs)))
+    monkeypatch.setattr(os, "fstat", lambda fd: stale(real_fstat(fd)))
+    assert read_bytes(path, "f", 100) == b"x" * 50
+    path.write_bytes(b"x" * 150)
+    with pytest.raises(InputError, match="file is 101 bytes; the limit is 100 bytes"):
+        read_bytes(path, "f", 100)
