@@ -125,7 +125,9 @@ class TableHelpers(SpanHelpers):
         (a / b), ``reduction_percent`` ((a - b) / a in %) or ``delta_points``
         (b - a in AP points). A cell that several jobs fill shows the first
         job's figure with the spread over those jobs (``5.850 (2 jobs: 5.764
-        to 5.850)``), and its derived cells the range over same-job pairs. A
+        to 5.850)``), and its derived cells the range over same-job pairs,
+        followed by the range over every job's figures where a figure is in
+        no such pair (``1.00x (2 jobs: 0.96x to 1.00x)``, :meth:`_derived_cell`). A
         derived column whose two variants share no table row is left out. A
         cell no row fills reads ``missing``: "not measured" by default; the
         generic template, which may print several latency tables (one per way
