@@ -104,6 +104,9 @@ def test_a_tensorrt_inversion_with_a_figure_in_no_pair_reads_the_medians_over_ev
     (entry,) = recorded
     assert sorted((r.job_id, r.value) for r in entry.rows) == [("a", 2.0), ("a", 31.39), ("b", 40.0)]
     assert [(x.job_id, y.job_id) for x, y in entry.compared] == [("a", "a")]
+    # FP8 at 21.0 ms, fp16's median over both jobs: slower than job a's fp16, not at the medians: nothing listed
+    a = record("a", [latency("fp16", 2.0), latency("fp8", 21.0)])
+    assert StudyView(load(tmp_path / "tie", records=[a, b])).precision_inversions() == []
 
 
 def test_a_tensorrt_inversion_every_figure_of_which_is_in_a_pair_names_its_jobs(tmp_path):
