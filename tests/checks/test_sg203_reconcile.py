@@ -431,3 +431,22 @@ def test_the_same_ratio_stated_for_one_job_alone_is_still_an_error(tmp_path):
     assert finding.message.startswith("fp32 minus fp16 in job one is +0.003 (2.004 vs 2.001), smaller than the "
                                       "job-to-job spread 0.089 of fp16 median")
     assert "(2.001 in job one to 2.09 in job two)" in finding.message
+
+
+def test_latencies_timed_otherwise_are_not_one_measurement(tmp_path):
+    # fp16 5.0 ms with CUDA graphs off in job a, 6.0 ms with them on in job b: one measurement key, two ways of
+    # timing (SG212's business), so no disagreement, and job a's fp32 5.01 vs fp16 5.0 is inside no spread
+    off, on = {"timer": "trtexec", "cuda_graph": False}, {"timer": "trtexec", "cuda_graph": True}
+    records = [record("a", [latency("fp32", 5.01, method=off), latency("fp16", 5.0, method=off)]),
+               record("b", [latency("fp16", 6.0, method=on)])]
+    table = POOLED_RATIO_TABLE.replace("kind='latency'", "kind='latency', jobs=['a']")
+    study = load(tmp_path, records=records, study=spec(), template=table)
+    assert sg203_reconcile.check(CheckContext(study)) == []
+    # timed alike, the two jobs are one measurement: they disagree (no tolerance), and job a's difference is
+    # inside fp16's job-to-job spread
+    records[1] = record("b", [latency("fp16", 6.0, method=off)])
+    alike = load(tmp_path / "alike", records=records, study=spec(), template=table)
+    messages = [f.message for f in sg203_reconcile.check(CheckContext(alike))]
+    assert len(messages) == 2 and "disagrees across jobs" in messages[0] and "5.0 in job a; 6.0 in job b" in messages[0]
+    assert messages[1].startswith("fp32 minus fp16 in job a is +0.01 (5.01 vs 5.0), smaller than the job-to-job "
+                                  "spread 1.0")

@@ -52,7 +52,7 @@ def test_the_generic_readme_draws_no_finding_of_its_own(tmp_path_factory, genera
     assert findings == [], "\n".join(f"{f.line}: {f.code} {f.message}" for f in findings) + "\n\n" + readme
 
 
-def _trtexec_job(job_id: str, figures: dict[str, float]) -> dict:
+def _trtexec_job(job_id: str, figures: dict[str, float], method: dict | None = None) -> dict:
     """A one-log trtexec-like job: the median GPU compute time (ms) of each variant at 224x224, batch 1, on an
     H100 PCIe with TensorRT 10.3.0 (made-up figures, no spread of their own)."""
     provenance = {"gpu": "NVIDIA H100 PCIe", "software": {"tensorrt": "10.3.0"},
@@ -61,7 +61,7 @@ def _trtexec_job(job_id: str, figures: dict[str, float]) -> dict:
                   "collector": {"name": "studygen collect trtexec", "version": "0"}}
     results = [{"kind": "latency", "variant": variant, "backend": "tensorrt", "mode": "engine", "batch": 1,
                 "shape": "224x224", "timing": "gpu_compute", "statistic": "median", "value_ms": value,
-                "method": {"timer": "trtexec"}} for variant, value in figures.items()]
+                "method": method or {"timer": "trtexec"}} for variant, value in figures.items()]
     return {"schema_version": 1, "job_id": job_id, "family": FAMILY, "provenance": provenance, "results": results}
 
 
@@ -101,3 +101,15 @@ def test_a_ratio_every_job_measured_both_ways_keeps_its_paired_range(tmp_path):
     assert findings == [], "\n".join(f"{f.line}: {f.code} {f.message}" for f in findings)
     assert ["H100 PCIe", "224 x 224", "1", "2.004 (2 jobs: 2.004 to 2.1)", "2.001 (2 jobs: 2.001 to 2.09)",
             "1.00x"] in _table_rows(readme)
+
+
+def test_a_figure_timed_otherwise_in_another_job_is_no_job_to_job_spread(tmp_path):
+    # job-2 timed fp32 with CUDA graphs on (2.5 ms), job-1 with them off: the same measurement key, but not one
+    # measurement (SG212); the README prints them in two tables. Job-1's 2.004 / 2.001 = "1.00x" is no
+    # difference inside a job-to-job spread: SG203 read 2.004 to 2.5 as fp32's spread (hypothesis, random seed).
+    records = [_trtexec_job("job-1", {"fp32": 2.004, "fp16": 2.001}, {"timer": "trtexec", "cuda_graph": False}),
+               _trtexec_job("job-2", {"fp32": 2.5}, {"timer": "trtexec", "cuda_graph": True})]
+    readme, findings = own_findings(tmp_path, _two_variant_spec(), records)
+    assert findings == [], "\n".join(f"{f.line}: {f.code} {f.message}" for f in findings)
+    rows = _table_rows(readme)
+    assert rows[rows.index(["GPU", "Shape HxW", "Batch", "fp32 (ms)", "fp16 (ms)", "fp32 / fp16"]) + 2][-1] == "1.00x"
