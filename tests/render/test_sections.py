@@ -109,6 +109,21 @@ def test_a_tensorrt_inversion_with_a_figure_in_no_pair_reads_the_medians_over_ev
     assert StudyView(load(tmp_path / "tie", records=[a, b])).precision_inversions() == []
 
 
+def test_a_pooled_tensorrt_inversion_names_the_batch_where_sentences_differ_in_it_and_no_shape_it_lacks(tmp_path):
+    # as above at batch 1 without a shape (FP8 31.39 against fp16 2.0 and 40.0), and at batch 4 in job a alone
+    def at(variant, value, batch):
+        return latency(variant, value, batch=batch) | {"shape": None}
+
+    a = record("a", [at("fp16", 2.0, 1), at("fp8", 31.39, 1), at("fp16", 3.0, 4), at("fp8", 4.0, 4)])
+    b = record("b", [at("fp16", 40.0, 1)])
+    for result in (*a["results"], *b["results"]):
+        del result["shape"]
+    assert StudyView(load(tmp_path, records=[a, b])).precision_inversions() == [
+        "FP8 on H200 with TensorRT 11.4, batch 1 is slower than fp16 at the medians over every job, with 31.39 ms "
+        "(job a) against 21.000 ms (2 jobs: 2.000 to 40.000).",
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4, batch 4: 4.0 ms against 3.0 ms (job a)."]
+
+
 def test_a_tensorrt_inversion_every_figure_of_which_is_in_a_pair_names_its_jobs(tmp_path):
     # both jobs measured both, FP8 slower in each: every figure is in a pair, the sentence lists them all
     a = record("a", [latency("fp16", 5.0), latency("fp8", 5.5)])

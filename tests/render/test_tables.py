@@ -74,7 +74,7 @@ def test_derived_cells_of_several_jobs_range_over_same_job_pairs(tmp_path):
     assert cells(text)[1] == ["800 x 800", "5.0 (2 jobs: 5.0 to 6.0)", "4.0 (2 jobs, each 4.0)",
                               "1.25x to 1.50x", "-200.00 to -100.00"]
     ratio = next(e for e in recorded if e.text == "1.25x to 1.50x")
-    assert [r.job_id for r in ratio.rows] == ["a", "a", "b", "b"]
+    assert ratio.kind == "ratio" and [r.job_id for r in ratio.rows] == ["a", "a", "b", "b"]
     assert [(x.job_id, y.job_id) for x, y in ratio.compared] == [("a", "a"), ("b", "b")]
 
 
