@@ -40,7 +40,7 @@ from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
 from ..study.rows import Row
-from ..study.resolution import resolution
+from ..study.resolution import printed_rounding, resolution
 from ..study.spread import declared_source_of, spread_of, tolerance
 from ..study.timing import TIMING_WORDS
 from .base import readme_finding, row_finding
@@ -133,7 +133,9 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
 
     Never when they differ by at most the resolution of their timer
     (:func:`studygen.study.resolution.resolution`: one step of trtexec's
-    float32 times): a difference the source cannot express is no disagreement.
+    float32 times), plus the rounding of each figure as printed
+    (:func:`studygen.study.resolution.printed_rounding`): a difference the source cannot express is no
+    disagreement.
     Else, in order: a declared source of spread covering both (each job
     compiled or built its own): they disagree only beyond its
     ``up_to_percent`` of their mean and, where either figure has no spread of
@@ -153,8 +155,8 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     unit_text = f" {unit}" if unit else ""
     difference = abs(b.value - a.value)
     step = max(resolution(a), resolution(b))
-    if difference <= step + 1e-12:
-        places = _gap_decimals([a, b], difference, step)
+    if step and difference <= step + printed_rounding(a) + printed_rounding(b) + 1e-12:
+        places = max(_gap_decimals([a, b], difference), _significant(step))
         return PairVerdict(False, f"{_gap(difference, places)}{unit_text} apart, within the timer resolution "
                                   f"{_gap(step, places)}{unit_text}")
     spread_a, spread_b = spread_of(a), spread_of(b)
@@ -209,7 +211,7 @@ def _against_declared(declared, a: Row, b: Row, allowed: float) -> PairVerdict:
     beyond = percent > declared.up_to_percent + 1e-9 and difference > allowed + 1e-12
     unit = _unit(a)
     places = _gap_decimals([a, b], difference, allowed)
-    floor = (f", and {_gap(difference, places)}{' ' + unit if unit else ''} more than the tolerance "
+    floor = (f", and {_gap(difference, places)}{' ' + unit if unit else ''} apart, more than the tolerance "
              f"{_gap(allowed, places)}" if allowed else "")
     return PairVerdict(beyond, f"{format_number(percent, 2)} % apart, more than the "
                                f"{format_number(declared.up_to_percent)} % the study file expects of "

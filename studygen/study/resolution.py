@@ -15,8 +15,11 @@ TensorRT 8.6 logs give device-to-host medians of 16 and 15 such steps
 (0.00390625 and 0.00366211 ms). The step is set by how long the run lasted,
 not by the TensorRT version.
 
-SG203 never calls two jobs' figures apart by at most this resolution a
-disagreement (:func:`resolution`).
+trtexec prints each time to 6 significant digits, so a printed figure may
+also lie up to half a unit of its last digit from the time it stands for
+(:func:`printed_rounding`). SG203 never calls two jobs' figures a
+disagreement when they are apart by at most the resolution plus the two
+roundings.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ FLOAT32_FRACTION_BITS = 23
 TRTEXEC_DEFAULT_DURATION_S = 3.0
 TRTEXEC_DEFAULT_WARMUP_MS = 200.0
 TRTEXEC_TIMER = "trtexec"
+# trtexec prints its times through a C++ stream at the stream's default precision: 6 significant digits.
+TRTEXEC_PRINTED_DIGITS = 6
 
 _FLAG = r"--{name}[=\s]+(-?[0-9]+(?:\.[0-9]+)?)"
 
@@ -78,3 +83,13 @@ def resolution(row: Row) -> float:
         return 0.0
     end = trtexec_run_end_ms(row.result)
     return float32_step(end) if end > 0 else 0.0
+
+
+def printed_rounding(row: Row) -> float:
+    """How far a trtexec figure as printed may lie from the time it stands
+    for: half a unit of its 6th significant digit (:data:`TRTEXEC_PRINTED_DIGITS`;
+    213 steps of 2**-12 ms, 0.052001953125, print as 0.052002); 0.0 for
+    rows :func:`resolution` gives none, and for a zero."""
+    if not resolution(row) or not row.value:
+        return 0.0
+    return 0.5 * 10.0 ** (math.floor(math.log10(abs(row.value))) - (TRTEXEC_PRINTED_DIGITS - 1))
