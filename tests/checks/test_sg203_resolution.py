@@ -96,6 +96,16 @@ def test_the_resolution_follows_the_length_of_the_run(tmp_path):
     assert len(_failing(sg203_reconcile.check(CheckContext(study)))) == 1  # one step of 2**-12 is 4 of 2**-14
 
 
+def test_a_run_that_iterations_made_longer_is_read_from_queries_over_throughput(tmp_path):
+    # --iterations=100000 at 10000 queries/s runs 10 s past its 3 s duration: 200 + 10000 ms, steps of 2**-10 ms
+    result = latency("fp16", 0.00390625, timing="d2h", throughput_qps=10000.0,
+                     method={"timer": "trtexec", "command": "trtexec --loadEngine=model.plan --iterations=100000"},
+                     distribution={"samples": 100000})
+    assert trtexec_run_end_ms(result) == 10200.0
+    study = load(tmp_path, records=[record("a", [result])], study=spec())
+    assert resolution(study.rows[0]) == 2.0 ** -10
+
+
 def test_another_timer_has_no_stated_resolution(tmp_path):
     study = load(tmp_path, records=[_d2h("a", 16, timer="cuda_event"), _d2h("b", 15, timer="cuda_event")],
                  study=spec())
