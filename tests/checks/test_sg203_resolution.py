@@ -14,7 +14,7 @@ from studygen.checks import CheckContext, sg203_reconcile
 from studygen.commands.collect.options import IngestOptions
 from studygen.commands.collect.trtexec import TrtexecOptions, run_trtexec
 from studygen.study import load_study
-from studygen.study.resolution import float32_step, resolution, trtexec_run_end_ms
+from studygen.study.resolution import float32_step, printed_rounding, resolution, trtexec_run_end_ms
 
 from .studies import FAMILY, REVISION, latency, load, record, spec, write_project
 
@@ -73,10 +73,42 @@ def test_a_difference_of_one_timer_step_is_no_disagreement(tmp_path, settings):
 
 
 def test_float32_step_matches_numpy():
-    for end_ms in (200.0, 1000.0, 2047.9, 2048.0, 3200.0, 4096.0, 10200.0):
+    for end_ms in (0.5, 1.0, 200.0, 1000.0, 2047.9, 2048.0, 3200.0, 4096.0, 10200.0):
         assert float32_step(end_ms) == float(np.spacing(np.float32(end_ms)))
-    with pytest.raises(ValueError):
-        float32_step(0.0)
+    for bad in (0.0, -1.0):
+        with pytest.raises(ValueError, match="positive magnitude, not"):
+            float32_step(bad)
+
+
+def _trtexec(command=None, **extra):
+    method = {"timer": "trtexec"} if command is None else {"timer": "trtexec", "command": command}
+    return latency("fp16", 0.00390625, timing="d2h", method=method, **extra)
+
+
+def test_the_run_length_from_flags_defaults_and_queries():
+    assert trtexec_run_end_ms(_trtexec()) == 3200.0  # no command: trtexec's defaults
+    assert trtexec_run_end_ms(_trtexec("trtexec --duration=10")) == 10200.0
+    assert trtexec_run_end_ms(_trtexec("trtexec --warmUp=0 --duration=1")) == 1000.0
+    assert trtexec_run_end_ms(_trtexec("trtexec --duration=-1")) == 200.0  # endless, no queries counted: warm-up only
+    # queries without a throughput (or the reverse) say nothing about the length
+    assert trtexec_run_end_ms(_trtexec(distribution={"samples": 100000})) == 3200.0
+    assert trtexec_run_end_ms(_trtexec(throughput_qps=10.0)) == 3200.0
+
+
+def test_a_run_of_no_length_has_no_resolution_and_a_short_one_a_fine_one(tmp_path):
+    zero = record("a", [_trtexec("trtexec --warmUp=0 --duration=0")])
+    half = record("b", [latency("fp16", 0.00390625, timing="h2d",
+                                method={"timer": "trtexec", "command": "trtexec --warmUp=0.5 --duration=0"})])
+    study = load(tmp_path, records=[zero, half], study=spec())
+    assert [resolution(r) for r in study.rows] == [0.0, 2.0 ** -24]
+
+
+def test_printed_rounding_is_half_the_sixth_significant_digit_of_trtexec_figures_only(tmp_path):
+    rows = [latency("fp16", 0.052002, shape="28x28", timing="host_latency"),
+            latency("fp16", 0.00390625, shape="28x28", timing="d2h"),
+            latency("fp16", 0.052002, shape="28x28", timing="enqueue", method={"timer": "cuda_event"})]
+    study = load(tmp_path, records=[record("a", rows)], study=spec())
+    assert [printed_rounding(r) for r in study.rows] == pytest.approx([5e-8, 5e-9, 0.0], abs=1e-15)
 
 
 def _d2h(job, steps, command="trtexec --loadEngine=model.plan", timer="trtexec"):
