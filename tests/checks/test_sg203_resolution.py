@@ -191,3 +191,12 @@ def test_the_tolerance_does_not_widen_figures_with_their_own_spread_under_a_decl
     (finding,) = _failing(sg203_reconcile.check(CheckContext(study)))
     assert finding.message.endswith("(1.98 % apart, more than the 1 % the study file expects of independent jobs)")
 
+
+
+def test_a_tolerance_widening_a_bootstrap_interval_prints_with_two_significant_digits(tmp_path):
+    a = record("a", [latency("fp16", 0.00390625, shape="28x28", timing="d2h",
+                             repeats=[0.00390625, 0.00390625, 0.00415039])])
+    b = record("b", [latency("fp16", 0.00488281, shape="28x28", timing="d2h")])  # 4 steps above a's median
+    study = load(tmp_path, records=[a, b], study=spec(tolerances={"latency_ms": 0.0005}))
+    (finding,) = _failing(sg203_reconcile.check(CheckContext(study)))
+    assert "3 repeat medians widened by the tolerance 0.00050 ms (" in finding.message
