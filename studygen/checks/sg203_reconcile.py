@@ -42,7 +42,7 @@ from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_
 from ..study.rows import Row
 from ..study.resolution import printed_rounding, resolution
 from ..study.spread import declared_source_of, spread_of, tolerance
-from ..study.timing import TIMING_WORDS
+from ..study.timing import TIMING_WORDS, timing_signature
 from .base import readme_finding, row_finding
 from .readme_text import normalize, quote, table_cells
 
@@ -68,12 +68,22 @@ def _what(study, row: Row) -> str:
     return f"{' '.join(p for p in parts if p)} on {', '.join(where)}"
 
 
-def repeated_keys(study) -> dict[MeasurementKey, list[Row]]:
-    """Measurement key → rows with a value, for keys reported by two or more jobs."""
-    by_key: dict[MeasurementKey, list[Row]] = {}
+def measurement_of(row: Row) -> tuple[MeasurementKey, tuple | None]:
+    """What makes rows of two jobs one measurement: the measurement key and,
+    for a latency, how it was timed (:func:`~studygen.study.timing.timing_signature`).
+    Latencies timed differently (CUDA graphs on in one job, off in the other)
+    are not one measurement whatever their key (SG212), as render's list of
+    measurements in several jobs has it: neither their disagreement nor their
+    spread says anything about the other job's figure."""
+    return row.key, (timing_signature(row) if row.kind == Kind.LATENCY else None)
+
+
+def repeated_keys(study) -> dict[tuple, list[Row]]:
+    """Measurement (:func:`measurement_of`) → rows with a value, for measurements reported by two or more jobs."""
+    by_key: dict[tuple, list[Row]] = {}
     for row in study.rows:
         if row.value is not None and row.statistic != NOT_MEASURED_STATISTIC:
-            by_key.setdefault(row.key, []).append(row)
+            by_key.setdefault(measurement_of(row), []).append(row)
     return {k: rows for k, rows in by_key.items() if len(rows) > 1 and len({r.job_id for r in rows}) > 1}
 
 
@@ -242,8 +252,8 @@ def _disagreeing(study, rows: list[Row]) -> list[tuple[Row, Row, Row, PairVerdic
     return pairs
 
 
-def disagreeing_pairs(study) -> dict[MeasurementKey, list[tuple[Row, Row, Row, PairVerdict]]]:
-    """Measurement key → its disagreeing pairs (see :func:`_disagreeing`), for every repeated key."""
+def disagreeing_pairs(study) -> dict[tuple, list[tuple[Row, Row, Row, PairVerdict]]]:
+    """Measurement (:func:`measurement_of`) → its disagreeing pairs (see :func:`_disagreeing`), for every repeated key."""
     return {key: _disagreeing(study, rows) for key, rows in repeated_keys(study).items()}
 
 
@@ -306,12 +316,12 @@ def unresolved_differences(study, pairs=None) -> list[tuple[Row, Row, float, lis
         for i, a_name in enumerate(names):
             for b_name in names[i + 1:]:
                 a, b = by_variant[a_name], by_variant[b_name]
-                spreads = [(_spread(repeated[r.key]), r) for r in (a, b) if r.key in repeated]
+                spreads = [(_spread(repeated[measurement_of(r)]), r) for r in (a, b) if measurement_of(r) in repeated]
                 if not spreads:
                     continue
                 spread, spread_row = max(spreads, key=lambda s: s[0])
                 if abs(b.value - a.value) < spread:
-                    found.append((a, b, spread, repeated[spread_row.key]))
+                    found.append((a, b, spread, repeated[measurement_of(spread_row)]))
     return found
 
 

@@ -5,7 +5,16 @@ entry (``explanations:`` with code SG207) in the study file accounts for it
 (then a notice; its message never says "no explanation").
 
 Same configuration = same configuration key (the measurement key without GPU
-and software versions, :mod:`studygen.records.keys`). Two comparisons:
+and software versions, :mod:`studygen.records.keys`) and, for a latency, the
+same timing signature (:func:`studygen.study.timing.timing_signature`: CUDA
+graphs, data transfers, spin-wait, host waits, with TensorRT's defaults for
+unset flags), the key SG212 and the generic template's latency tables split
+by: a run timed with CUDA graphs and no data transfers is not compared with
+one timed with transfers and without graphs. Enqueue time and the input and
+output copy times are not compared at all
+(:data:`studygen.study.timing.HOST_TIMINGS`): they time the host and its link
+to the GPU, which a platform (GPU model, software versions) does not name.
+Two comparisons:
 
 1. Listed figures: per configuration, the figures are grouped by platform
    (GPU and software signature); the platform medians are compared, largest
@@ -16,11 +25,17 @@ and software versions, :mod:`studygen.records.keys`). Two comparisons:
    shape, where the range gives none, since it spans every shape) on another
    platform is compared with the range: an anomaly when the figure is at
    least ``factor`` times the range's maximum, or at most its minimum divided
-   by ``factor``.
+   by ``factor``. A latency is never a range (the record schema has no
+   latency range), so no timing signature is compared here.
 
 Zero and negative figures (counts, differences) are not compared by ratio.
 The finding sits on the listed figure's record pointer and carries its
 measurement key, so an explanation entry can name it.
+
+Case (issue 22, new-user trial): fp32 enqueue time 0.0496826 ms on a
+GTX 1070 (TensorRT 8.2.3, transfers on, no graphs) reported as 25.44x an
+H100 run timed with ``--useCudaGraph --noDataTransfers`` (0.00195312 ms),
+and a device-to-host copy of a few microseconds 1.78x across machines.
 
 Case (seed): fp16 GEMM time 0.409 ms on B200 with TensorRT 11.1 at 800 x 1067,
 against 0.19 to 0.21 ms stated over the other rows (about 2x); the source
@@ -36,7 +51,7 @@ from ..numbers import format_number
 from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..study.rows import Row
-from ..study.timing import TIMING_WORDS
+from ..study.timing import HOST_TIMINGS, TIMING_WORDS, timing_signature
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
@@ -46,6 +61,18 @@ def _quantity(row: Row) -> MeasurementKey:
     """What a range stated over unlisted rows is compared by: the configuration
     key (no GPU, no software versions) without the shape, which such a range spans."""
     return row.key._replace(shape=None, gpu=None, software=None)
+
+
+def _compared(row: Row) -> bool:
+    """Whether the row's figure takes part: a positive value (ratios of counts
+    and differences say nothing), not a timing of the host's part of a run."""
+    return (row.value is not None and row.statistic != NOT_MEASURED_STATISTIC and row.value > 0
+            and not (row.kind == Kind.LATENCY and row.metric in HOST_TIMINGS))
+
+
+def _timing(row: Row) -> tuple | None:
+    """How a latency was timed (its timing signature); None for other kinds."""
+    return timing_signature(row) if row.kind == Kind.LATENCY else None
 
 
 def _platform(row: Row) -> tuple[str, str]:
@@ -77,11 +104,10 @@ def _unit(row: Row) -> str:
 
 def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
     """Comparison 1; also the ids of rows already reported."""
-    groups: dict[str, dict[tuple, list[dict]]] = {}
+    groups: dict[tuple, dict[tuple, list[Row]]] = {}
     for row in study.rows:
-        if row.value is None or row.statistic == NOT_MEASURED_STATISTIC or row.value <= 0:
-            continue
-        groups.setdefault(row.key.config(), {}).setdefault(_platform(row), []).append(row)
+        if _compared(row):
+            groups.setdefault((row.key.config(), _timing(row)), {}).setdefault(_platform(row), []).append(row)
     findings, reported = [], set()
     for platforms in groups.values():
         if len(platforms) < 2:
@@ -115,7 +141,7 @@ def range_anomalies(study, factor: float, reported: set[int]) -> list[Finding]:
     findings = []
     for stated in ranges:
         for row in study.rows:
-            if (row.value is None or row.value <= 0 or id(row) in reported
+            if (not _compared(row) or id(row) in reported
                     or _platform(row) == _platform(stated)
                     or _quantity(row) != _quantity(stated)
                     or (stated.shape and row.shape != stated.shape)):

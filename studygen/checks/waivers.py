@@ -5,12 +5,25 @@ message text) to a notice that carries its mandatory reason; an explanation
 does the same for an anomaly and is rendered next to the known gaps. A waiver
 or explanation that matches no finding is itself a finding (SG216), so stale
 waivers cannot pile up.
+
+Every entry that matches a finding counts as used, whatever other entries
+match it too, and the finding carries the reasons of all of them: the order
+of the entries in the study file changes nothing. Case (issue 22): an
+explanation matching ``GeForce GTX 1070``, a GPU the device-to-host finding
+named among its other platforms, took that finding first, so the entry
+written for it (``device-to-host``) was reported as matching nothing and the
+finding showed the GTX 1070 text; swapping the two entries cleared it.
 """
 
 from __future__ import annotations
 
 from ..findings import Finding
 from ..records.load import yaml_line
+
+# How narrowly a selector names a finding: a measurement key names one figure, a README line one place, a piece
+# of message text any finding that quotes it. A finding's reasons print narrowest first.
+SELECTORS = ("key", "line", "match")
+REASONS_SEPARATOR = " | "
 
 
 def matches(entry: dict, finding: Finding) -> bool:
@@ -26,6 +39,35 @@ def matches(entry: dict, finding: Finding) -> bool:
     return True
 
 
+def _narrowness(entry: dict) -> int:
+    """Index in :data:`SELECTORS` of the narrowest selector the entry gives (its code alone: past the end)."""
+    return next((i for i, name in enumerate(SELECTORS) if name in entry), len(SELECTORS))
+
+
+def joined_reasons(matched: list[tuple[dict, str]]) -> str:
+    """The reasons of the ``(entry, reason)`` pairs that match one finding, each
+    once, narrowest selector first (:data:`SELECTORS`), then by text, so that
+    the order of the study file does not change them; joined by
+    :data:`REASONS_SEPARATOR`."""
+    ordered = sorted(matched, key=lambda pair: (_narrowness(pair[0]), pair[1]))
+    return REASONS_SEPARATOR.join(dict.fromkeys(reason for _, reason in ordered))
+
+
+def unmatched_hint(entry: dict, findings: list[Finding]) -> str:
+    """SG216's hint for ``entry``, which matches none of ``findings`` (all the
+    family's findings, before waivers): the finding is gone when none has the
+    entry's code; otherwise the selectors the code's findings all miss."""
+    code = entry["code"]
+    count = sum(1 for f in findings if f.code == code)
+    if not count:
+        return f"remove it: check reports no {code} finding in this family now, so the one it covered is gone"
+    missed = [f"has the key {entry['key']}"] if "key" in entry else []
+    missed += [f"is at README line {entry['line']}"] if "line" in entry else []
+    missed += [f'says "{entry["match"]}" in its message'] if "match" in entry else []
+    return (f"no {code} finding (of {count} now) {' and '.join(missed)}: make it name the finding it covers "
+            "(studygen check --format json gives each finding's key, line and message), or remove it")
+
+
 def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
     """Findings with waived/explained ones demoted to notices, plus SG216 for
     every waiver or explanation that matched nothing."""
@@ -35,11 +77,11 @@ def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
     used = set()
     result = []
     for finding in findings:
-        for section, index, entry, reason in entries:
-            if matches(entry, finding):
-                finding = finding.waived(reason)
-                used.add((section, index))
-                break
+        matched = [(section, index, entry, reason) for section, index, entry, reason in entries
+                   if matches(entry, finding)]
+        if matched:
+            used.update((section, index) for section, index, _, _ in matched)
+            finding = finding.waived(joined_reasons([(entry, reason) for _, _, entry, reason in matched]))
         result.append(finding)
     study_file = study.rel(study.study_path)
     if study.problems:
@@ -50,6 +92,5 @@ def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
             target = entry.get("key") or entry.get("match") or f"line {entry.get('line')}"
             result.append(Finding(
                 "SG216", f"{section[:-1]} for {entry['code']} ({target}) matches no finding", study_file,
-                line=yaml_line(study.spec_text, section, index),
-                hint="remove it: the finding it covered is gone, or its key changed"))
+                line=yaml_line(study.spec_text, section, index), hint=unmatched_hint(entry, findings)))
     return result

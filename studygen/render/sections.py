@@ -136,8 +136,12 @@ class SectionHelpers(ViewBase):
         for pairs in groups.values():
             low, high = pairs[0]
             lows, highs = self._same_key_rows(low), self._same_key_rows(high)
-            if low.backend != "tensorrt" and len({r.job_id for r in lows + highs}) > 1:
-                line = self._pooled_inversion(pooled_cell(lows), pooled_cell(highs))
+            # TensorRT pairs name their jobs; they are pooled too when a job's figure of either key is in no
+            # pair: one job's pair alone would state a difference that job's figure may not bear out (SG203)
+            in_pairs = {id(row) for pair in pairs for row in pair}
+            left_out = any(id(row) not in in_pairs for row in lows + highs)
+            if (low.backend != "tensorrt" or left_out) and len({r.job_id for r in lows + highs}) > 1:
+                line = self._pooled_inversion(pooled_cell(lows), pooled_cell(highs), batches)
                 if line:
                     lines.append(line)
                 continue
@@ -149,23 +153,31 @@ class SectionHelpers(ViewBase):
         """Every job's latency row with ``row``'s measurement key, in record order."""
         return [r for r in self._study.rows if r.kind == Kind.LATENCY and r.value is not None and r.key == row.key]
 
-    def _pooled_inversion(self, low: PooledCell, high: PooledCell) -> str:
-        """A PyTorch configuration several jobs measured, as the README's other
+    def _pooled_inversion(self, low: PooledCell, high: PooledCell, batch: bool = False) -> str:
+        """A PyTorch configuration several jobs measured, or a TensorRT one
+        where some job's figure is in no inverted pair, as the README's other
         figures of it read it (issue 26): each variant's median over every
         compilation of every job (a job without compilations counts once), ''
         when the lower precision is not the slower one at those medians. One
         job's pair alone would state a difference the other jobs' figures may
-        not bear out."""
+        not bear out. ``batch``: name the batch of a TensorRT configuration."""
         if low.median_ms <= high.median_ms:
             return ""
         first, ms = low.first, self.decimals("ms")
 
         def figure(cell: PooledCell) -> str:
+            if len(cell.compilations) == 1 and not cell.numbered:  # one job's figure, as its record prints it
+                return f"{fmt(cell.first.value, cell.first)} ms (job {cell.first.job_id})"
             what = f"{len(cell.compilations)} compilations in {len(cell.jobs)} jobs" if cell.numbered else f"{len(cell.jobs)} jobs"
             return (f"{format_number(cell.median_ms, ms)} ms ({what}: {format_number(cell.low, ms)} to "
                     f"{format_number(cell.high, ms)})")
 
-        text = (f"{self.label(first.variant)} on {gpu_label(first.gpu)} at {shape_label(first.shape)} ({first.mode}) "
+        if first.backend == "tensorrt":  # as the sentence of one job's pairs names it (_inversion_sentence)
+            at = (f" at {shape_label(first.shape)}" if first.shape else "") + (f", batch {first.batch}" if batch else "")
+            where = f" with TensorRT {short_version(first.tensorrt)}{at}"
+        else:
+            where = f" at {shape_label(first.shape)} ({first.mode})"
+        text = (f"{self.label(first.variant)} on {gpu_label(first.gpu)}{where} "
                 f"is slower than {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
                 f"against {figure(high)}.")
         same_job = low.same_job_pairs(high)

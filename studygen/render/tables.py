@@ -125,7 +125,9 @@ class TableHelpers(SpanHelpers):
         (a / b), ``reduction_percent`` ((a - b) / a in %) or ``delta_points``
         (b - a in AP points). A cell that several jobs fill shows the first
         job's figure with the spread over those jobs (``5.850 (2 jobs: 5.764
-        to 5.850)``), and its derived cells the range over same-job pairs. A
+        to 5.850)``), and its derived cells the range over same-job pairs,
+        followed by the range over every job's figures where a figure is in
+        no such pair (``1.00x (2 jobs: 0.96x to 1.00x)``, :meth:`_derived_cell`). A
         derived column whose two variants share no table row is left out. A
         cell no row fills reads ``missing``: "not measured" by default; the
         generic template, which may print several latency tables (one per way
@@ -188,18 +190,41 @@ class TableHelpers(SpanHelpers):
 
     def _derived_cell(self, kind: str, a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> str:
         """A derived cell (see :data:`DERIVED`) over the same-job pairs of two
-        variant cells: one value, or ``low to high`` when jobs differ."""
+        variant cells: one value, or ``low to high`` when jobs differ.
+
+        When a figure of either cell lies in no same-job pair (a job measured
+        only one of the variants, or no job both), the paired value is
+        followed by its range over every job's figures, ``1.00x (2 jobs: 0.96x
+        to 1.00x)``: a pair of one job is no more precise than the job-to-job
+        spread of its figures (SG203), and the figures outside the pairs
+        measure that spread. The range covers every combination of an ``a``
+        figure with a ``b`` figure, as the pooled ratio of compilations does
+        (``CompilationHelpers._pooled_ratio``)."""
         if kind not in DERIVED:
             raise TemplateError(f"table: unknown derived column {kind!r}; derived columns are {', '.join(DERIVED)}")
         pairs = same_job_pairs(a_rows, b_rows)
-        if len(pairs) == 1:
-            return getattr(self, kind)(*pairs[0])
+        a_figures, b_figures = ([row for row in rows if row.value is not None] for rows in (a_rows, b_rows))
+        in_pairs = {id(row) for pair in pairs for row in pair}
+        if all(id(row) in in_pairs for row in (*a_figures, *b_figures)):
+            if len(pairs) == 1:
+                return getattr(self, kind)(*pairs[0])
+            return emit(self._derived_text(kind, pairs), [row._row for pair in pairs for row in pair],
+                        kind="ratio", compared=[(a._row, b._row) for a, b in pairs])
+        every = [(a, b) for a in a_figures for b in b_figures]
+        jobs = len({row.job_id for row in (*a_figures, *b_figures)})
+        over = self._derived_text(kind, every, f"{jobs} jobs: ", f"{jobs} jobs, each ")
+        return emit(f"{self._derived_text(kind, pairs)} ({over})", [row._row for row in (*a_figures, *b_figures)],
+                    kind="ratio", compared=[(a._row, b._row) for a, b in pairs if a.job_id == b.job_id])
+
+    def _derived_text(self, kind: str, pairs: list[tuple[TemplateRow, TemplateRow]], before_range: str = "",
+                      before_one: str = "") -> str:
+        """The derived figures of ``pairs`` (:data:`DERIVED`, the study's precision): ``low to high``
+        after ``before_range``, or the one figure they all print after ``before_one``."""
         compute, decimals_name, suffix = DERIVED[kind]
         values = [compute(a.value, b.value) for a, b in pairs]
         decimals, sign = self.decimals(decimals_name), kind == "delta_points"
         low, high = (format_number(v, decimals, sign=sign) + suffix for v in (min(values), max(values)))
-        return emit(low if low == high else f"{low} to {high}", [row._row for pair in pairs for row in pair],
-                    kind="ratio", compared=[(a._row, b._row) for a, b in pairs])
+        return before_one + low if low == high else f"{before_range}{low} to {high}"
 
     # ---- what a generic table needs to know ---------------------------------
     @helper()

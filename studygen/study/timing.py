@@ -46,6 +46,13 @@ def timing_signature(row: Row) -> tuple:
     return (row.backend, row.mode, row.metric, *flags, method.get("host_sync"))
 
 
+# Timings of the host's part of a run rather than the configuration's GPU work: enqueue time is CPU time spent
+# launching a batch (host CPU and driver; one graph launch instead of a launch per layer under CUDA graphs), and
+# the input and output copies time the PCIe link and host memory between a machine's CPU and its GPU (for a small
+# model a few microseconds of latency). A platform is a GPU model and software versions; it does not name the host,
+# so a gap in these across platforms is a gap between machines, which SG207 does not report.
+HOST_TIMINGS = frozenset({"enqueue", "h2d", "d2h"})
+
 # The words a reader knows them by; a value outside these tables prints as the record holds it.
 BACKEND_WORDS = {"tensorrt": "TensorRT", "pytorch": "PyTorch", "onnxruntime": "ONNX Runtime", "other": "another backend"}
 MODE_WORDS = {"engine": "engine", "eager": "eager", "compile": "torch.compile"}

@@ -404,3 +404,49 @@ def test_a_declared_source_without_bound_explains_any_difference(tmp_path):
     a, b = sorted((r for r in study.rows if r.kind == "latency"), key=lambda r: r.job_id)
     verdict = sg203_reconcile.compare_pair(study, a, b)
     assert not verdict.disagree and verdict.basis == "independent compilations are a declared source of spread"
+
+
+# fp32 2.004 and fp16 2.001 ms in job one (fp32 / fp16 = 1.0015, a difference of 0.003 ms); fp16 2.09 ms in job
+# two: fp16's job-to-job spread, 0.089 ms, is wider than the difference (the generic property test's seed 2212).
+ONE_JOB_PAIR = [record("one", [latency("fp32", 2.004), latency("fp16", 2.001)]), record("two", [latency("fp16", 2.09)])]
+POOLED_RATIO_TABLE = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                      "{{ study.table(index=('shape',), variants=('fp32', 'fp16'), kind='latency', "
+                      "derived=study.ratio_columns(('fp32', 'fp16'))) }}\n")
+ONE_JOB_RATIO = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+                 "fp32 / fp16 in job one: {{ study.ratio_span('fp32', 'fp16', job_id='one') }}.\n")
+
+
+def test_a_ratio_column_over_every_jobs_figures_states_no_difference_finer_than_the_spread(tmp_path):
+    study = load(tmp_path, records=ONE_JOB_PAIR, study=spec(tolerances={"gpu_compute": 0.5}),
+                 template=POOLED_RATIO_TABLE)
+    row = next(line for line in readme_lines(study) if line.startswith("| 800 x 800"))
+    assert row.split("|")[-2].strip() == "1.00x (2 jobs: 0.96x to 1.00x)"  # 2.004 / 2.09 = 0.9589
+    assert _below(study) == []
+
+
+def test_the_same_ratio_stated_for_one_job_alone_is_still_an_error(tmp_path):
+    study = load(tmp_path, records=ONE_JOB_PAIR, study=spec(tolerances={"gpu_compute": 0.5}), template=ONE_JOB_RATIO)
+    (finding,) = _below(study)
+    assert readme_lines(study)[finding.line - 1] == "fp32 / fp16 in job one: 1.00x (in job one only)."
+    assert finding.message.startswith("fp32 minus fp16 in job one is +0.003 (2.004 vs 2.001), smaller than the "
+                                      "job-to-job spread 0.089 of fp16 median")
+    assert "(2.001 in job one to 2.09 in job two)" in finding.message
+
+
+def test_latencies_timed_otherwise_are_not_one_measurement(tmp_path):
+    # fp16 5.0 ms with CUDA graphs off in job a, 6.0 ms with them on in job b: one measurement key, two ways of
+    # timing (SG212's business), so no disagreement, and job a's fp32 5.01 vs fp16 5.0 is inside no spread
+    off, on = {"timer": "trtexec", "cuda_graph": False}, {"timer": "trtexec", "cuda_graph": True}
+    records = [record("a", [latency("fp32", 5.01, method=off), latency("fp16", 5.0, method=off)]),
+               record("b", [latency("fp16", 6.0, method=on)])]
+    table = POOLED_RATIO_TABLE.replace("kind='latency'", "kind='latency', jobs=['a']")
+    study = load(tmp_path, records=records, study=spec(), template=table)
+    assert sg203_reconcile.check(CheckContext(study)) == []
+    # timed alike, the two jobs are one measurement: they disagree (no tolerance), and job a's difference is
+    # inside fp16's job-to-job spread
+    records[1] = record("b", [latency("fp16", 6.0, method=off)])
+    alike = load(tmp_path / "alike", records=records, study=spec(), template=table)
+    messages = [f.message for f in sg203_reconcile.check(CheckContext(alike))]
+    assert len(messages) == 2 and "disagrees across jobs" in messages[0] and "5.0 in job a; 6.0 in job b" in messages[0]
+    assert messages[1].startswith("fp32 minus fp16 in job a is +0.01 (5.01 vs 5.0), smaller than the job-to-job "
+                                  "spread 1.0")

@@ -35,7 +35,10 @@ def test_unmatched_waivers_and_explanations_are_sg216_at_their_lines(tmp_path):
     ]
     # each at the first line of its entry in the study file
     assert [text[f.line - 1].strip() for f in findings] == ["- code: SG207", "- code: SG214", "- code: SG211", "- code: SG208"]
-    assert {f.hint for f in findings} == {"remove it: the finding it covered is gone, or its key changed"}
+    # no finding of any of these codes: the finding each covered is gone
+    assert [f.hint for f in findings] == [
+        f"remove it: check reports no {code} finding in this family now, so the one it covered is gone"
+        for code in ("SG207", "SG214", "SG211", "SG208")]
     assert yaml.safe_load("\n".join(text))["waivers"] == WAIVERS
 
 
@@ -49,3 +52,77 @@ def test_a_matching_waiver_demotes_its_finding_and_is_used(tmp_path):
         ("SG208", NOTICE, "explained: fp16 falls back to fp32 kernels here")]
     assert [f.message for f in findings[2:]] == ["waiver for SG207 (latency|fp16|800x800) matches no finding",
                                                  "waiver for SG211 (line 7) matches no finding"]
+
+
+# issue 22: two anomalies of one study, and two explanations whose texts both occur in the second finding's message
+# (the first names a GPU the copy finding lists among its other platforms)
+COMPUTE = Finding("SG207", "fp16 latency (GPU compute time) median at 64x64: 0.81 ms on GeForce RTX 2070 (job desk) "
+                           "is 1.62x the lowest platform (0.5 ms on NVIDIA A10)", "measurements/toy/desk.json",
+                  line=12, key="toy|r|fp16|||gpu_compute|median||64x64|1|tensorrt|engine|GeForce RTX 2070|trt||")
+COPY = Finding("SG207", "fp16 latency (input copy time) median at 64x64: 0.0084 ms on NVIDIA A10 (job lab) is 4.20x the "
+                        "lowest platform; other platforms: 0.002 ms on GeForce RTX 2070 (job desk)",
+               "measurements/toy/lab.json", line=30, key="toy|r|fp16|||h2d|median||64x64|1|tensorrt|engine|A10|trt||")
+BY_GPU = {"code": "SG207", "match": "GeForce RTX 2070", "text": "the desktop card clocks down after a few seconds"}
+BY_COPY = {"code": "SG207", "match": "input copy", "text": "the lab host's link runs at PCIe 3.0 x4"}
+
+
+def _explained(tmp_path, explanations, waivers=()):
+    # a study file may leave out either list: an empty one is not written
+    entries = {name: list(given) for name, given in (("explanations", explanations), ("waivers", waivers)) if given}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], study=spec(**entries))
+    return apply_waivers(study, [COMPUTE, COPY])
+
+
+def test_an_explanation_that_matches_a_finding_another_also_matches_is_used(tmp_path):
+    findings = _explained(tmp_path, [BY_GPU, BY_COPY])
+    assert [f.code for f in findings] == ["SG207", "SG207"]  # no SG216: both explanations match a finding
+    assert [(f.severity, f.waived_reason) for f in findings] == [
+        (NOTICE, "explained: the desktop card clocks down after a few seconds"),
+        # the copy finding carries both texts that name it, each selector a piece of its message
+        (NOTICE, "explained: the desktop card clocks down after a few seconds | explained: the lab host's link runs "
+                 "at PCIe 3.0 x4")]
+
+
+def test_the_order_of_the_entries_changes_nothing(tmp_path):
+    given = _explained(tmp_path / "a", [BY_GPU, BY_COPY])
+    swapped = _explained(tmp_path / "b", [BY_COPY, BY_GPU])
+    assert [(f.code, f.message, f.waived_reason) for f in swapped] == [(f.code, f.message, f.waived_reason) for f in given]
+
+
+def test_a_finding_named_by_its_key_shows_that_reason_first(tmp_path):
+    # a waiver by key names one figure; the explanation by text (which sorts first alphabetically) comes after it
+    by_key = {"code": "SG207", "key": COPY.key, "reason": "the two hosts differ; noted in the method section"}
+    findings = _explained(tmp_path, [BY_COPY], waivers=[by_key])
+    assert findings[0].severity == ERROR  # the compute finding is named by neither
+    assert findings[1].waived_reason == ("the two hosts differ; noted in the method section | "
+                                         "explained: the lab host's link runs at PCIe 3.0 x4")
+    assert len(findings) == 2
+
+
+def test_the_hint_of_an_entry_that_misses_findings_of_its_code_names_what_they_lack(tmp_path):
+    by_key = {"code": "SG207", "key": "toy|r|fp32|||gpu_compute|median||64x64|1|tensorrt|engine|A10|trt||",
+              "text": "an fp32 run that is no longer in the study"}
+    by_text = {"code": "SG207", "match": "output copy", "text": "a copy finding of an earlier collect"}
+    both = {"code": "SG207", "key": COPY.key, "match": "output copy", "text": "a key that fits with a text that does not"}
+    findings = _explained(tmp_path, [by_key, by_text, both])
+    assert [(f.code, f.severity) for f in findings] == [("SG207", ERROR), ("SG207", ERROR)] + [("SG216", ERROR)] * 3
+    json_hint = "(studygen check --format json gives each finding's key, line and message), or remove it"
+    assert [f.hint for f in findings[2:]] == [
+        f"no SG207 finding (of 2 now) has the key {by_key['key']}: make it name the finding it covers {json_hint}",
+        f'no SG207 finding (of 2 now) says "output copy" in its message: make it name the finding it covers {json_hint}',
+        f'no SG207 finding (of 2 now) has the key {COPY.key} and says "output copy" in its message: make it name the '
+        f"finding it covers {json_hint}"]
+
+
+def test_the_hint_of_a_waiver_by_line_names_the_line(tmp_path):
+    by_line = {"code": "SG207", "line": 31, "reason": "the copy figure of a trimmed log"}
+    (*_, unmatched) = _explained(tmp_path, [], waivers=[by_line])
+    assert unmatched.message == "waiver for SG207 (line 31) matches no finding"
+    assert unmatched.hint.startswith("no SG207 finding (of 2 now) is at README line 31: make it name")
+
+
+def test_one_reason_given_by_two_entries_prints_once(tmp_path):
+    reason = "both logs come from one shared lab machine"
+    findings = _explained(tmp_path, [], waivers=[{"code": "SG207", "match": "GeForce RTX 2070", "reason": reason},
+                                                 {"code": "SG207", "match": "(job desk)", "reason": reason}])
+    assert [f.waived_reason for f in findings] == [reason, reason]

@@ -86,6 +86,53 @@ def test_inversions_on_pytorch_cells_of_several_jobs_read_the_medians_over_every
     assert sorted((x.job_id, y.job_id) for x, y in entry.compared) == [("a", "a"), ("b", "b")]
 
 
+def test_a_tensorrt_inversion_with_a_figure_in_no_pair_reads_the_medians_over_every_job(tmp_path):
+    # job a: fp16 2.0, FP8 31.39 ms (FP8 slower in job a); job b: fp16 99.996 ms alone. fp16's job-to-job spread
+    # (2.0 to 99.996) is wider than job a's difference (29.39), so job a's pair alone is not stated (the generic
+    # property test found "31.39 ms against 2.0 ms (job a)" flagged by SG203). Over every job: FP8 31.39 (one
+    # job) against fp16's median 50.998 ((2.0 + 99.996) / 2): FP8 is not slower there, so nothing is listed.
+    a = record("a", [latency("fp16", 2.0), latency("fp8", 31.39)])
+    b = record("b", [latency("fp16", 99.996)])
+    assert StudyView(load(tmp_path / "wide", records=[a, b])).precision_inversions() == []
+    # job b's fp16 at 40.0 ms, slower than FP8 (no pair): fp16's median over both jobs is 21.0, FP8 still slower
+    # there, and the sentence shows every job's figure (a figure of one job as its record prints it)
+    b = record("b", [latency("fp16", 40.0)])
+    study = StudyView(load(tmp_path / "narrow", records=[a, b]))
+    lines, recorded = printed(study.precision_inversions)
+    assert lines == ["FP8 on H200 with TensorRT 11.4 at 800 x 800 is slower than fp16 at the medians over every job, "
+                     "with 31.39 ms (job a) against 21.000 ms (2 jobs: 2.000 to 40.000)."]
+    (entry,) = recorded
+    assert sorted((r.job_id, r.value) for r in entry.rows) == [("a", 2.0), ("a", 31.39), ("b", 40.0)]
+    assert [(x.job_id, y.job_id) for x, y in entry.compared] == [("a", "a")]
+    # FP8 at 21.0 ms, fp16's median over both jobs: slower than job a's fp16, not at the medians: nothing listed
+    a = record("a", [latency("fp16", 2.0), latency("fp8", 21.0)])
+    assert StudyView(load(tmp_path / "tie", records=[a, b])).precision_inversions() == []
+
+
+def test_a_pooled_tensorrt_inversion_names_the_batch_where_sentences_differ_in_it_and_no_shape_it_lacks(tmp_path):
+    # as above at batch 1 without a shape (FP8 31.39 against fp16 2.0 and 40.0), and at batch 4 in job a alone
+    def at(variant, value, batch):
+        return latency(variant, value, batch=batch) | {"shape": None}
+
+    a = record("a", [at("fp16", 2.0, 1), at("fp8", 31.39, 1), at("fp16", 3.0, 4), at("fp8", 4.0, 4)])
+    b = record("b", [at("fp16", 40.0, 1)])
+    for result in (*a["results"], *b["results"]):
+        del result["shape"]
+    assert StudyView(load(tmp_path, records=[a, b])).precision_inversions() == [
+        "FP8 on H200 with TensorRT 11.4, batch 1 is slower than fp16 at the medians over every job, with 31.39 ms "
+        "(job a) against 21.000 ms (2 jobs: 2.000 to 40.000).",
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4, batch 4: 4.0 ms against 3.0 ms (job a)."]
+
+
+def test_a_tensorrt_inversion_every_figure_of_which_is_in_a_pair_names_its_jobs(tmp_path):
+    # both jobs measured both, FP8 slower in each: every figure is in a pair, the sentence lists them all
+    a = record("a", [latency("fp16", 5.0), latency("fp8", 5.5)])
+    b = record("b", [latency("fp16", 5.1), latency("fp8", 5.4)])
+    assert StudyView(load(tmp_path, records=[a, b])).precision_inversions() == [
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800: 5.4 to 5.5 ms against 5.0 to 5.1 ms "
+        "(jobs a and b)."]
+
+
 def test_repeated_measurements_list_each_job_and_the_spread(tmp_path):
     study = StudyView(load(tmp_path, records=[record("a", [latency("fp16", 5.02), latency("fp8", 4.0)]),
                                               record("b", [latency("fp16", 5.1)])]))

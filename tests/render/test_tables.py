@@ -65,17 +65,57 @@ def test_a_cell_two_jobs_fill_shows_the_first_jobs_figure_with_the_spread(toy):
 
 
 def test_derived_cells_of_several_jobs_range_over_same_job_pairs(tmp_path):
-    # job a: 5.0 / 4.0 = 1.25x, -100 points; job b: 6.0 / 4.0 = 1.50x, -200 points; job c: fp16 only
+    # job a: 5.0 / 4.0 = 1.25x, -100 points; job b: 6.0 / 4.0 = 1.50x, -200 points
+    a = record("a", [latency("fp16", 5.0), latency("fp8", 4.0)])
+    b = record("b", [latency("fp16", 6.0), latency("fp8", 4.0)])
+    study = StudyView(load(tmp_path, records=[a, b]))
+    text, recorded = printed(study.table, index=("shape",), variants=("fp16", "fp8"), kind="latency",
+                             derived=[("ratio", "fp16", "fp8", "r"), ("delta_points", "fp16", "fp8", "d")])
+    assert cells(text)[1] == ["800 x 800", "5.0 (2 jobs: 5.0 to 6.0)", "4.0 (2 jobs, each 4.0)",
+                              "1.25x to 1.50x", "-200.00 to -100.00"]
+    ratio = next(e for e in recorded if e.text == "1.25x to 1.50x")
+    assert ratio.kind == "ratio" and [r.job_id for r in ratio.rows] == ["a", "a", "b", "b"]
+    assert [(x.job_id, y.job_id) for x, y in ratio.compared] == [("a", "a"), ("b", "b")]
+
+
+def test_a_figure_outside_the_same_job_pairs_widens_the_derived_cell_to_every_job(tmp_path):
+    # jobs a and b as above (1.25x and 1.50x); job c measured fp16 alone, 7.0: its figure is in no pair, so the
+    # paired range is followed by the range over every fp16 figure against every FP8 figure:
+    # 5.0 / 4.0 = 1.25x to 7.0 / 4.0 = 1.75x; FP8 minus fp16 -100 to -300 points
     a = record("a", [latency("fp16", 5.0), latency("fp8", 4.0)])
     b = record("b", [latency("fp16", 6.0), latency("fp8", 4.0)])
     c = record("c", [latency("fp16", 7.0)])
     study = StudyView(load(tmp_path, records=[a, b, c]))
     text, recorded = printed(study.table, index=("shape",), variants=("fp16", "fp8"), kind="latency",
-                             derived=[("ratio", "fp16", "fp8", "r"), ("delta_points", "fp16", "fp8", "d")])
+                             derived=[("ratio", "fp16", "fp8", "r"), ("reduction_percent", "fp16", "fp8", "p"),
+                                      ("delta_points", "fp16", "fp8", "d")])
+    # (5.0 - 4.0) / 5.0 = 20%, (6.0 - 4.0) / 6.0 = 33%, (7.0 - 4.0) / 7.0 = 43%
     assert cells(text)[1] == ["800 x 800", "5.0 (3 jobs: 5.0 to 7.0)", "4.0 (2 jobs, each 4.0)",
-                              "1.25x to 1.50x", "-200.00 to -100.00"]
-    ratio = next(e for e in recorded if e.text == "1.25x to 1.50x")
-    assert [r.job_id for r in ratio.rows] == ["a", "a", "b", "b"]
+                              "1.25x to 1.50x (3 jobs: 1.25x to 1.75x)", "20% to 33% (3 jobs: 20% to 43%)",
+                              "-200.00 to -100.00 (3 jobs: -300.00 to -100.00)"]
+    ratio = next(e for e in recorded if e.text == "1.25x to 1.50x (3 jobs: 1.25x to 1.75x)")
+    assert ratio.kind == "ratio"
+    assert sorted((r.job_id, r.value) for r in ratio.rows) == [("a", 4.0), ("a", 5.0), ("b", 4.0), ("b", 6.0),
+                                                               ("c", 7.0)]
+    assert [(x.job_id, y.job_id) for x, y in ratio.compared] == [("a", "a"), ("b", "b")]
+    # the paired part is no output of its own: it is printed only inside the range over every job
+    assert not any(e.text == "1.25x to 1.50x" for e in recorded)
+
+
+def test_one_pair_and_a_job_of_one_variant(tmp_path):
+    # job a: fp16 5.0, FP8 4.0 (1.25x); job b: FP8 alone, 5.0 (5.0 / 5.0 = 1.00x); a range that prints alike
+    a = record("a", [latency("fp16", 5.0), latency("fp8", 4.0)])
+    b = record("b", [latency("fp8", 5.0)])
+    c = record("c", [latency("fp16", 5.0), latency("fp8", 4.0001)])
+    study = StudyView(load(tmp_path, records=[a, b]))
+    text, recorded = printed(study.table, index=("shape",), variants=("fp16", "fp8"), kind="latency",
+                             derived=[("ratio", "fp16", "fp8", "r")])
+    assert cells(text)[1][-1] == "1.25x (2 jobs: 1.00x to 1.25x)"
+    assert [e.text for e in recorded if e.kind == "ratio"] == ["1.25x (2 jobs: 1.00x to 1.25x)"]
+    alike = StudyView(load(tmp_path / "alike", records=[a, c, record("d", [latency("fp8", 4.0002)])]))
+    # 5.0 / 4.0, 5.0 / 4.0001 and 5.0 / 4.0002 all print 1.25x
+    assert cells(alike.table(index=("shape",), variants=("fp16", "fp8"), kind="latency",
+                             derived=[("ratio", "fp16", "fp8", "r")]))[1][-1] == "1.25x (3 jobs, each 1.25x)"
 
 
 def test_unknown_derived_column_names_the_valid_ones(toy):
@@ -137,12 +177,13 @@ def test_a_derived_range_of_ap_gains_keeps_the_plus_signs(tmp_path):
 
 
 def test_derived_cell_without_a_same_job_pair_takes_the_first_row_of_each(tmp_path):
-    # fp16 from jobs a (5.0) and c (6.0), FP8 from job b (4.0) only: no job has both, so a / b = 5.0 / 4.0
+    # fp16 from jobs a (5.0) and c (6.0), FP8 from job b (4.0) only: no job has both, so a / b = 5.0 / 4.0 first
     records = [record("a", [latency("fp16", 5.0)]), record("c", [latency("fp16", 6.0)]), record("b", [latency("fp8", 4.0)])]
     view = StudyView(load(tmp_path, records=records))
     text = view.table(index=("shape",), variants=("fp16", "fp8"), derived=(("ratio", "fp16", "fp8", "fp16 / FP8"),),
                       kind="latency")
+    # and every fp16 figure against the FP8 one: 5.0 / 4.0 to 6.0 / 4.0 = 1.50x, over jobs a, c and b
     assert cells(text) == [["Shape HxW", "fp16", "FP8", "fp16 / FP8"],
-                           ["800 x 800", "5.0 (2 jobs: 5.0 to 6.0)", "4.0", "1.25x"]]
+                           ["800 x 800", "5.0 (2 jobs: 5.0 to 6.0)", "4.0", "1.25x (3 jobs: 1.25x to 1.50x)"]]
     # an index field without a header of its own is its own header
     assert cells(view.table(index=("statistic",), variants=("fp16",), kind="latency"))[0] == ["statistic", "fp16"]
