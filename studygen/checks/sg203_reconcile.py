@@ -31,6 +31,7 @@ than the 0.0012 spread of the FP8 figure between the two jobs.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..findings import Finding
@@ -39,8 +40,9 @@ from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
 from ..study.rows import Row
+from ..study.resolution import printed_rounding, resolution
 from ..study.spread import declared_source_of, spread_of, tolerance
-from ..study.timing import timing_signature
+from ..study.timing import TIMING_WORDS, timing_signature
 from .base import readme_finding, row_finding
 from .readme_text import normalize, quote, table_cells
 
@@ -52,8 +54,12 @@ def pair_key(row: Row) -> MeasurementKey:
 
 
 def _what(study, row: Row) -> str:
-    """``fp16 AP on NVIDIA B200, tensorrt=11.4.0.106`` style description of a row."""
+    """``fp16 AP on NVIDIA B200, tensorrt=11.4.0.106`` or ``fp16 median device-to-host copy time on …``
+    style description of a row: a latency names its timing (:data:`studygen.study.timing.TIMING_WORDS`)."""
     parts = [study.variant_label(row.variant), row.statistic or row.metric or row.kind]
+    if row.kind == Kind.LATENCY and row.metric:
+        # a trtexec job reports six latencies per cell: name which one (SG207 words them alike)
+        parts.append(TIMING_WORDS.get(row.metric, row.metric))
     if row.group:
         parts.append(row.group)
     where = [row.gpu or "GPU not stated", row.software or "versions not stated"]
@@ -91,6 +97,26 @@ def _decimals(rows: list[Row]) -> int:
     return max((r.decimals if r.decimals is not None else 4) for r in rows)
 
 
+def _gap_decimals(rows: list[Row], *gaps: float) -> int:
+    """Digits to print the gaps of one message (a difference, a tolerance, a
+    resolution) with, all alike: two significant digits of the largest, but
+    no more than the figures carry (:func:`_decimals`). 0.00024414 and
+    0.0005 ms print as 0.00024 and 0.00050, not with the eight digits of
+    the figures."""
+    largest = max((abs(g) for g in gaps if g), default=0.0)
+    return min(_decimals(rows), _significant(largest) if largest else 4)
+
+
+def _significant(value: float) -> int:
+    """Decimals that show two significant digits of ``value`` (> 0): 3 for 0.031, 5 for 0.00024."""
+    return max(0, 1 - math.floor(math.log10(abs(value))))
+
+
+def _gap(value: float, decimals: int) -> str:
+    """A gap printed with ``decimals`` digits; a zero prints as ``0`` (no ``0.00000000``)."""
+    return "0" if not value else format_number(value, decimals)
+
+
 def _unit(row: Row) -> str:
     return row.unit if row.unit not in (None, "", "AP") else ""
 
@@ -115,31 +141,39 @@ def _setting(study, name: str, default):
 def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     """Decide whether rows ``a`` and ``b`` (one key, two jobs) disagree.
 
-    In order: a declared source of spread covering both (each job compiled or
-    built its own): they disagree only beyond its ``up_to_percent`` of their
-    mean. Both with a spread of their own (:func:`studygen.study.spread.spread_of`):
-    a seeded percentile bootstrap of the difference of medians
-    (:func:`studygen.render.stats.median_difference`); they disagree when its
-    interval excludes 0. One with a spread: the other figure is taken as a
-    constant sample (its bootstrap medians are itself), so the interval is that
-    of ``value - median``; they disagree when it misses ``[-tolerance, +tolerance]``.
-    Neither: they disagree when they differ by more than the tolerance.
+    Never when they differ by at most the resolution of their timer
+    (:func:`studygen.study.resolution.resolution`: one step of trtexec's
+    float32 times), plus the rounding of each figure as printed
+    (:func:`studygen.study.resolution.printed_rounding`): a difference the source cannot express is no
+    disagreement.
+    Else, in order: a declared source of spread covering both (each job
+    compiled or built its own): they disagree only beyond its
+    ``up_to_percent`` of their mean and, where either figure has no spread of
+    its own, beyond the study file's tolerance too (a percentage of a 4 µs
+    copy time is less than the timer resolves; the tolerance is the floor
+    the study sets for such figures). Both with a spread of their own
+    (:func:`studygen.study.spread.spread_of`): a seeded percentile bootstrap
+    of the difference of medians (:func:`studygen.render.stats.median_difference`);
+    they disagree when its interval excludes 0. One with a spread: the other
+    figure is taken as a constant sample (its bootstrap medians are itself),
+    so the interval is that of ``value - median``; they disagree when it
+    misses ``[-tolerance, +tolerance]``. Neither: they disagree when they
+    differ by more than the tolerance.
     """
     decimals = _decimals([a, b])
     unit = _unit(a)
     unit_text = f" {unit}" if unit else ""
-    declared = declared_source_of(study, a, b)
-    if declared is not None:
-        if declared.up_to_percent is None:
-            return PairVerdict(False, f"{declared.words} are a declared source of spread")
-        mean = (abs(a.value) + abs(b.value)) / 2
-        percent = 100 * abs(b.value - a.value) / mean if mean else 0.0
-        return PairVerdict(percent > declared.up_to_percent + 1e-9,
-                           f"{format_number(percent, 2)} % apart, more than the "
-                           f"{format_number(declared.up_to_percent)} % "
-                           f"the study file expects of {declared.words}")
+    difference = abs(b.value - a.value)
+    step = max(resolution(a), resolution(b))
+    if step and difference <= step + printed_rounding(a) + printed_rounding(b) + 1e-12:
+        places = max(_gap_decimals([a, b], difference), _significant(step))
+        return PairVerdict(False, f"{_gap(difference, places)}{unit_text} apart, within the timer resolution "
+                                  f"{_gap(step, places)}{unit_text}")
     spread_a, spread_b = spread_of(a), spread_of(b)
     allowed = tolerance(study, a)
+    declared = declared_source_of(study, a, b)
+    if declared is not None:
+        return _against_declared(declared, a, b, allowed if spread_a is None or spread_b is None else 0.0)
     if spread_a is not None and spread_b is not None:
         decimals = max(decimals, 3)  # an interval of a few hundredths needs its third digit
         result = _bootstrap(study, spread_a.values, spread_b.values)
@@ -164,12 +198,34 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
                            f"{round(100 * result.confidence)}% bootstrap interval of the median of job "
                            f"{with_spread.job_id}'s "
                            f"{len(spread.values)} {spread.source} widened by the tolerance "
-                           f"{format_number(allowed, decimals)}"
+                           f"{_gap(allowed, _gap_decimals([a, b], allowed))}"
                            f"{unit_text} ({result.resamples} resamples, seed {result.seed})")
-    difference = abs(b.value - a.value)
+    places = _gap_decimals([a, b], difference, allowed)
+    floor = ""
+    if step > allowed:  # the timer, not the study file, set the bar: say so, with the digits to show it
+        places = max(places, _significant(step))
+        floor = f"; timer resolution {_gap(step, places)}{unit_text}"
     return PairVerdict(difference > allowed + 1e-12,
-                       f"spread {format_number(difference, decimals)}{unit_text}, tolerance "
-                       f"{format_number(allowed, decimals)}")
+                       f"spread {_gap(difference, places)}{unit_text}, tolerance {_gap(allowed, places)}{floor}")
+
+
+def _against_declared(declared, a: Row, b: Row, allowed: float) -> PairVerdict:
+    """Whether ``a`` and ``b``, under a declared source of job-to-job spread,
+    differ by more than its ``up_to_percent`` of their mean and by more than
+    ``allowed`` (the tolerance of a figure without a spread of its own, else 0)."""
+    if declared.up_to_percent is None:
+        return PairVerdict(False, f"{declared.words} are a declared source of spread")
+    difference = abs(b.value - a.value)
+    mean = (abs(a.value) + abs(b.value)) / 2
+    percent = 100 * difference / mean if mean else 0.0
+    beyond = percent > declared.up_to_percent + 1e-9 and difference > allowed + 1e-12
+    unit = _unit(a)
+    places = _gap_decimals([a, b], difference, allowed)
+    floor = (f", and {_gap(difference, places)}{' ' + unit if unit else ''} apart, more than the tolerance "
+             f"{_gap(allowed, places)}" if allowed else "")
+    return PairVerdict(beyond, f"{format_number(percent, 2)} % apart, more than the "
+                               f"{format_number(declared.up_to_percent)} % the study file expects of "
+                               f"{declared.words}{floor}")
 
 
 def _outlier(rows: list[Row], a: Row, b: Row) -> Row:

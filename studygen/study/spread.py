@@ -15,7 +15,8 @@ values it summarises:
 
 Everything else (a transcribed figure, a plan size, an AP, a single-run
 latency) has no spread of its own: SG203 compares it with the study file's
-per-metric ``tolerances`` (:func:`tolerance`).
+per-metric ``tolerances`` (:func:`tolerance`), also under a declared source
+below, and never closer than its timer resolves (:mod:`studygen.study.resolution`).
 
 A compiled figure also has the spread between its independent compilations
 (:func:`compilation_spread`: ``compilations[*].median_ms`` of a latency,

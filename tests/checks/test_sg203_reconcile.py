@@ -278,7 +278,7 @@ def test_one_side_with_a_spread_holds_the_other_figure_against_its_interval(tmp_
         record("a", [latency("fp16", 5.00, repeats=A_REPEATS)]), record("b", [latency("fp16", 5.06)])])
     (finding,) = _across(outside)
     assert ("5.06 in job b (no spread of its own) lies outside the 95% bootstrap interval of the median of "
-            "job a's 5 repeat medians widened by the tolerance 0.00 ms") in finding.message
+            "job a's 5 repeat medians widened by the tolerance 0 ms") in finding.message
     assert finding.file == "measurements/toy/b.json"
     widened = load(tmp_path / "widened", study=spec(tolerances={"latency": 0.05}), records=[
         record("a", [latency("fp16", 5.00, repeats=A_REPEATS)]), record("b", [latency("fp16", 5.06)])])
