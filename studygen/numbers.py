@@ -90,6 +90,22 @@ def _rounded(value, decimals: int) -> Decimal:
         return exact.quantize(Decimal(1).scaleb(-decimals), rounding="ROUND_HALF_UP")
 
 
+def kept_significant(value, decimals: int, carried: int | None) -> int:
+    """``decimals`` (a study file's ``precision:`` for the figure's kind)
+    raised, where they would round a nonzero ``value`` to fewer than two
+    significant digits, to the decimals that keep two (``precision:
+    {latency_ms: 1}`` prints 0.0012 ms as 0.0012, not 0.0, which every ratio
+    beside it would contradict), yet never past ``carried``, the digits its
+    source has (None: no cap). A zero, None or non-finite value keeps
+    ``decimals``."""
+    if value is None or isinstance(value, bool) or not math.isfinite(value) or value == 0:
+        return decimals
+    needed = 1 - _exact(value).adjusted()
+    if carried is not None:
+        needed = min(needed, carried)
+    return max(decimals, needed)
+
+
 def readable_decimals(value, carried: int | None, spread: float | None = None,
                       significant: int = DEFAULT_SIGNIFICANT_DIGITS) -> int | None:
     """Digits after the point a measured figure prints with in a README

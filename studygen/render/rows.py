@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import TemplateError
-from ..numbers import format_number, readable_decimals
+from ..numbers import format_number, kept_significant, readable_decimals
 from ..study.rows import ROW_FIELDS, Row
 from ..study.spread import own_spread_width
 from .labels import gpu_label, shape_label, short_version
@@ -46,15 +46,17 @@ def fmt(value, row: Row) -> str:
 
 def shown_decimals(value, row: Row) -> int | None:
     """Digits after the point :func:`fmt` prints ``value`` of ``row`` with
-    (None: the source's own): the study file's precision for the row's kind,
+    (None: the source's own): the study file's precision for the row's kind
+    (never rounding a nonzero figure below two significant digits:
+    :func:`studygen.numbers.kept_significant`),
     else for ms and MiB read off an instrument's output (not transcribed from a
     publication, which prints as published) :func:`studygen.numbers.readable_decimals` of the
     row's own spread (:func:`studygen.study.spread.own_spread_width`) capped
     at the digits its source supports (``Row.carried_decimals``: a sum of
     kernel times, those of its least precise addend)."""
-    if row.display_decimals is not None:
-        return row.display_decimals
     carried = row.carried_decimals(value)
+    if row.display_decimals is not None:
+        return kept_significant(value, row.display_decimals, carried)
     if row.unit not in MEASURED_UNITS or row.transcribed:
         return carried  # a publication's figure is printed as published: its author already rounded it
     return readable_decimals(value, carried, own_spread_width(row))

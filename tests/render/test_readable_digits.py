@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from studygen.numbers import SourceFloat, format_number, readable_decimals
+from studygen.numbers import SourceFloat, format_number, kept_significant, readable_decimals
 
 from ..checks.studies import collected_provenance, kernel_time, latency, load, record, spec
 from .test_tables import cells
@@ -96,6 +96,23 @@ def test_the_study_files_precision_overrides_the_readable_digits(tmp_path):
     assert study.one(variant="fp16", group="GEMM").number() == "1.282"
     study = _view(tmp_path, [kernel_time("fp16", {"GEMM": 1.2823319})], precision={"kernel_ms": 2})
     assert study.one(variant="fp16", group="GEMM").number() == "1.28"
+
+
+def test_a_study_precision_never_rounds_a_nonzero_figure_to_zero(tmp_path):
+    # the generic property test (seed 41): precision latency_ms 1 printed 0.001 ms as "0.0" beside a
+    # ratio of 9999.60x, which lint rightly read as 10.0 / 0.0
+    study = _view(tmp_path, [latency("fp16", 0.001), latency("fp32", 10.0), latency("fp8", 0.0361328)],
+                  precision={"latency_ms": 1})
+    assert study.one(variant="fp16").number() == "0.001"  # two significant digits wanted, the source has one
+    assert study.one(variant="fp32").number() == "10.0"  # the study's precision, where it keeps two digits
+    assert study.one(variant="fp8").number() == "0.036"
+    assert kept_significant(0.0012, 1, 4) == 4
+    assert kept_significant(0.0012, 1, None) == 4
+    assert kept_significant(0.0012, 1, 3) == 3  # never past the source's digits
+    assert kept_significant(0.0012, 5, 4) == 5  # a precision finer than two digits is kept
+    assert kept_significant(12.5, 1, 1) == 1
+    assert kept_significant(0.0, 1, 3) == 1
+    assert kept_significant(None, 2, 3) == 2
 
 
 def test_a_transcribed_figure_prints_as_published(tmp_path):
