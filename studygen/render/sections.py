@@ -129,7 +129,7 @@ class SectionHelpers(ViewBase):
             if low.kind == Kind.LATENCY and timing_signature(low) != timing_signature(high):
                 continue  # timed differently (trtexec flags, mode): no comparison to state (SG212)
             where = (low.variant, high.variant, low.backend, low.gpu, low.software, low.mode,
-                     low.shape, low.batch, low.metric)
+                     low.shape, low.batch, low.metric, timing_signature(low) if low.kind == Kind.LATENCY else None)
             groups.setdefault(where, []).append((low, high))
         batches = len({where[7] for where in groups}) > 1
         lines = []
@@ -150,8 +150,13 @@ class SectionHelpers(ViewBase):
         return lines
 
     def _same_key_rows(self, row: Row) -> list[Row]:
-        """Every job's latency row with ``row``'s measurement key, in record order."""
-        return [r for r in self._study.rows if r.kind == Kind.LATENCY and r.value is not None and r.key == row.key]
+        """Every job's latency row with ``row``'s measurement key and timing
+        signature, in record order (a figure timed otherwise is another
+        measurement: pooling it would put latencies measured differently
+        together, SG212)."""
+        signature = timing_signature(row)
+        return [r for r in self._study.rows if r.kind == Kind.LATENCY and r.value is not None and r.key == row.key
+                and timing_signature(r) == signature]
 
     def _pooled_inversion(self, low: PooledCell, high: PooledCell, batch: bool = False) -> str:
         """A PyTorch configuration several jobs measured, or a TensorRT one

@@ -109,6 +109,20 @@ def test_a_tensorrt_inversion_with_a_figure_in_no_pair_reads_the_medians_over_ev
     assert StudyView(load(tmp_path / "tie", records=[a, b])).precision_inversions() == []
 
 
+def test_a_pooled_inversion_leaves_out_a_figure_timed_otherwise(tmp_path):
+    # the generic property test (seed 41, 750 examples in): job c's fp16 timed without CUDA graphs was pooled with the
+    # others into one side-finding sentence, which SG212 flags as latencies measured differently put together
+    a = record("a", [latency("fp16", 2.0), latency("fp8", 31.39)])
+    b = record("b", [latency("fp16", 3.0)])
+    graphs = {"timer": "trtexec", "cuda_graph": False}  # TensorRT 11 times with CUDA graphs by default
+    c = record("c", [latency("fp16", 10.0, method=graphs)])
+    study = StudyView(load(tmp_path, records=[a, b, c]))
+    lines, recorded = printed(study.precision_inversions)
+    # job c's figure is another measurement: no sentence pools it with jobs a and b
+    assert lines and not any("10.000" in line or "3 jobs" in line for line in lines), lines
+    assert all(row.job_id != "c" for entry in recorded for row in entry.rows)
+
+
 def test_a_pooled_tensorrt_inversion_names_the_batch_where_sentences_differ_in_it_and_no_shape_it_lacks(tmp_path):
     # as above at batch 1 without a shape (FP8 31.39 against fp16 2.0 and 40.0), and at batch 4 in job a alone
     def at(variant, value, batch):
