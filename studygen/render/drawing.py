@@ -135,18 +135,27 @@ def draw_latency(methods: list, panels: dict[tuple[int, str, str], list[Point]],
     return svg
 
 
+def stacked_bars(plt, bars: list[tuple[str, dict[str, float]]], groups: list[str], colors: dict):
+    """A new figure and axes holding one stacked bar per ``(label, {group:
+    height})`` of ``bars``, groups stacked in ``groups`` order in ``colors``
+    (the kernel-time chart in ms and the share chart in percent both draw
+    with it)."""
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(bars) + 2.5), 3.6), layout="constrained")
+    bottoms = [0.0] * len(bars)
+    for group in groups:
+        heights = [values.get(group, 0.0) for _, values in bars]
+        ax.bar(range(len(bars)), heights, bottom=bottoms, color=colors[group], label=group, width=0.6)
+        bottoms = [b + h for b, h in zip(bottoms, heights)]
+    return fig, ax
+
+
 def draw_kernel_times(bars: list[tuple[str, dict[str, float]]], groups: list[str]) -> bytes:
     """The kernel-time chart's SVG: one stacked bar per ``(label, {group: ms})``
     of ``bars``, groups stacked in ``groups`` order, one colour each."""
     matplotlib, plt = _pyplot()
     colors = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
     with matplotlib.rc_context(RC):
-        fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(bars) + 2.5), 3.6), layout="constrained")
-        bottoms = [0.0] * len(bars)
-        for group in groups:
-            heights = [timed.get(group, 0.0) for _, timed in bars]
-            ax.bar(range(len(bars)), heights, bottom=bottoms, color=colors[group], label=group, width=0.6)
-            bottoms = [b + h for b, h in zip(bottoms, heights)]
+        fig, ax = stacked_bars(plt, bars, groups, colors)
         ax.set_xticks(range(len(bars)), [label for label, _ in bars], rotation=30, ha="right", fontsize=7)
         ax.set_ylabel("kernel time (ms)")
         ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)

@@ -14,7 +14,7 @@ it draws (:func:`studygen.render.charts.inputs_digest`).
 
 from __future__ import annotations
 
-from .drawing import PALETTE, RC, _pyplot, _svg_bytes
+from .drawing import PALETTE, RC, _pyplot, _svg_bytes, stacked_bars
 
 
 def draw_kernel_shares(bars: list[tuple[str, dict[str, float]]], groups: list[str], totals: list[str]) -> bytes:
@@ -25,12 +25,7 @@ def draw_kernel_shares(bars: list[tuple[str, dict[str, float]]], groups: list[st
     matplotlib, plt = _pyplot()
     colors = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
     with matplotlib.rc_context(RC):
-        fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(bars) + 2.5), 3.6), layout="constrained")
-        bottoms = [0.0] * len(bars)
-        for group in groups:
-            heights = [shares.get(group, 0.0) for _, shares in bars]
-            ax.bar(range(len(bars)), heights, bottom=bottoms, color=colors[group], label=group, width=0.6)
-            bottoms = [b + h for b, h in zip(bottoms, heights)]
+        fig, ax = stacked_bars(plt, bars, groups, colors)
         for x, total in enumerate(totals):
             ax.text(x, 101.5, total, ha="center", va="bottom", fontsize=7)
         ax.set_ylim(0, 112)  # room for the totals above the 100 % bars
