@@ -120,6 +120,7 @@ def internal_graph() -> dict[str, set[str]]:
         registry = "studygen.lint" if rule.module.startswith("studygen.lint.") else "studygen.checks"
         if rule.module in known:
             graph[registry].add(rule.module)
+    graph["studygen.checks"].add("studygen.checks.readme_markdown")  # the check registry's first module, by name
     return graph
 
 

@@ -49,11 +49,11 @@ def test_default_severities_come_from_the_table():
 def test_registries_hold_every_module_the_table_names():
     assert [(code, module.__name__) for code, module in lint.CHECKS] == [
         (rule.code, rule.module) for rule in RULES if rule.code.startswith("SG1")]
-    check_modules = [module.__name__ for module in checks.CHECKS]
+    check_modules = [module.__name__ for module in checks.registered_checks()]
     # the lint rules run on the README through readme_markdown; waivers (SG216) run after every check
     assert check_modules == ["studygen.checks.readme_markdown"] + [
         rule.module for rule in rules_in("studygen.checks") if rule.code != "SG216"]
-    assert all(callable(getattr(module, "check", None)) for module in checks.CHECKS)
+    assert all(callable(getattr(module, "check", None)) for module in checks.registered_checks())
     assert callable(checks.waivers.apply_waivers)
 
 

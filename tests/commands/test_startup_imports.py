@@ -1,0 +1,53 @@
+"""What a studygen process imports before it does its work: each command
+pays for what it uses, not for the modules beside it (issue 25 item 5:
+``render`` of an unchanged family within 5x ``--help``; issue 11:
+``--help`` within 1.3x ``import click``). Asserted on ``sys.modules`` of a
+fresh process, never on times."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.conftest import REPO, copy_project
+
+
+def modules_after(argv: list[str], cwd) -> set[str]:
+    """The names in ``sys.modules`` after ``studygen ARGV`` ran in a fresh
+    interpreter in ``cwd`` (its exit code must be 0)."""
+    probe = ("import json, sys\nfrom studygen.cli import run\n"
+             f"code = run({argv!r})\n"
+             "sys.stderr.write('MODULES ' + json.dumps(sorted(sys.modules)) + '\\n')\n"
+             "sys.exit(code)\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES "))
+    return set(json.loads(line.removeprefix("MODULES ")))
+
+
+def test_render_imports_neither_the_check_registry_nor_the_linter(tmp_path):
+    project = copy_project(tmp_path / "project")
+    loaded = modules_after(["render", "deformable_detr"], project)
+    assert "studygen.render.engine" in loaded  # it did render
+    assert not sorted(name for name in loaded if name == "studygen.lint" or name.startswith("studygen.lint."))
+    from studygen.rules import rules_in
+
+    # SG220's module gives render its warning; no other check runs, so none is imported (the registry's
+    # package imports waivers, SG216's module, which reads the study file's waivers and nothing else)
+    other_checks = {rule.module for rule in rules_in("studygen.checks")} - {
+        "studygen.checks.sg220_open_folders", "studygen.checks.waivers"}
+    assert not sorted(loaded & (other_checks | {"studygen.checks.readme_markdown"}))
+
+
+def test_importing_one_check_module_leaves_the_others_out(tmp_path):
+    probe = ("import sys\nimport studygen.checks.sg220_open_folders\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('studygen.lint', 'studygen.checks.sg2',"
+             " 'studygen.checks.readme_markdown'))))")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.strip() == "['studygen.checks.sg220_open_folders']"
