@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import is_generated
+
 PACKAGE = Path(__file__).resolve().parents[1] / "studygen"
 
 CORE = {"studygen", "studygen.errors", "studygen.patterns", "studygen.markdown_format", "studygen.place", "studygen.rules", "studygen.findings", "studygen.fsutil",
@@ -211,5 +213,8 @@ def test_only_third_party_libraries_are_imported_lazily():
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_module_is_under_600_lines(path):
-    lines = path.read_text("utf-8").count("\n")
+    text = path.read_text("utf-8")
+    if is_generated(text):
+        pytest.skip("written by a program (its test keeps it current), not read and changed by hand")
+    lines = text.count("\n")
     assert lines <= MAX_MODULE_LINES, f"{path.relative_to(PACKAGE.parent)} has {lines} lines"

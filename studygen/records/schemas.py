@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import importlib.resources
 import json
 import re
 
+import fastjsonschema
+
 from ..errors import RecordError
+from . import schema_checks
 from .jsonpos import line_of_pointer, pointer_from_path
 
 # A Traversable (``/`` and ``read_text`` as on a Path): a folder of the package, or of its wheel.
@@ -68,11 +72,17 @@ def _best_error(errors):
     return jsonschema.exceptions.best_match(errors)
 
 
+# How every compiled check is made, in the process (compiled_check) and at development time
+# (schema_checks, see generated_checks_source): formats are annotations, as for jsonschema; no detailed exceptions.
+COMPILE_OPTIONS = {"use_formats": False, "detailed_exceptions": False}
+
+
 def compiled_check(schema: dict):
     """fastjsonschema's compiled check of ``schema`` (a Draft 7 schema without
     ``$id``): a function raising ``fastjsonschema.JsonSchemaException`` for a
-    document the schema refuses. Compiled here, in this process, from the
-    schema the package ships; nothing of it is kept on disk or read back.
+    document the schema refuses. Compiled here, in this process; nothing of
+    it is kept on disk or read back. Used for a schema file whose digest is
+    not the one :mod:`~studygen.records.schema_checks` was generated from.
 
     Compiled without detailed exceptions (jsonschema words every error, the
     compiled check only says yes or no): the generated code is a third the
@@ -81,9 +91,7 @@ def compiled_check(schema: dict):
     one-value ``enum`` it equals: fastjsonschema 2.22's ``const`` message
     needs the detailed exceptions (``KeyError: 'definition_rule'`` without
     them), and both keywords compare through the same type-aware test."""
-    import fastjsonschema
-
-    return fastjsonschema.compile(_const_as_enum(schema), use_formats=False, detailed_exceptions=False)
+    return fastjsonschema.compile(_const_as_enum(schema), **COMPILE_OPTIONS)
 
 
 def _const_as_enum(schema):
@@ -187,23 +195,41 @@ def _merged_object_schema(first: dict, second: dict) -> dict | None:
     return merged
 
 
+def _schema_bytes(kind: str) -> bytes:
+    """The shipped schema file of ``kind`` (``run``, ``study``, ``dataset``), as bytes."""
+    return (SCHEMA_DIR / SCHEMA_FILES[kind]).read_bytes()
+
+
+def shipped_checks_apply(kind: str, data: bytes) -> bool:
+    """Whether the checks generated in :mod:`~studygen.records.schema_checks`
+    were made from ``data``, the schema file of ``kind`` as read now (its
+    sha256 is the one recorded there). A schema edited since the last
+    regeneration is compiled in the process instead, so it is never checked
+    by code made from its older text."""
+    return schema_checks.SOURCE_SHA256.get(SCHEMA_FILES[kind]) == hashlib.sha256(data).hexdigest()
+
+
 @functools.cache
 def fast_run_check():
     """A compiled (fastjsonschema) function that returns True for a run record
-    the schema accepts, False for one it may refuse; None when fastjsonschema
-    is missing or the schema cannot be split (then jsonschema does all).
-    Each result is checked against its own kind only (see :func:`fast_run_schemas`),
-    whose check is compiled when the first result of that kind comes."""
-    try:
-        import fastjsonschema
-    except ImportError:
-        return None
-    split = fast_run_schemas(json.loads((SCHEMA_DIR / SCHEMA_FILES["run"]).read_text(encoding="utf-8")))
-    if split is None:
-        return None
-    envelope, per_kind = split
-    check_envelope = compiled_check(envelope)
-    check_result = {}  # kind -> compiled check, compiled when a result of that kind first comes (2 to 9 ms each)
+    the schema accepts, False for one it may refuse; None when the schema
+    cannot be split (then jsonschema does all). Each result is checked
+    against its own kind only (see :func:`fast_run_schemas`). The checks
+    are the generated ones of :mod:`~studygen.records.schema_checks` when the
+    schema file is the one they were made from (:func:`shipped_checks_apply`),
+    else compiled here, a result kind's when its first result comes."""
+    data = _schema_bytes("run")
+    if shipped_checks_apply("run", data):
+        check_envelope = schema_checks.DOCUMENT_CHECKS["run"]()
+        make_check = schema_checks.RUN_RESULT_CHECKS  # kind -> the function that makes its check
+    else:
+        split = fast_run_schemas(json.loads(data))
+        if split is None:
+            return None
+        envelope, per_kind = split
+        check_envelope = compiled_check(envelope)
+        make_check = {kind: functools.partial(compiled_check, schema) for kind, schema in per_kind.items()}
+    check_result = {}  # kind -> its check, made when a result of that kind first comes (compiled: 2 to 9 ms each)
 
     def accepts(document) -> bool:
         try:
@@ -213,11 +239,11 @@ def fast_run_check():
                 return False
             for result in results:
                 kind = result.get("kind") if isinstance(result, dict) else None
-                if not isinstance(kind, str) or kind not in per_kind:
+                if not isinstance(kind, str) or kind not in make_check:
                     return False
                 check = check_result.get(kind)
                 if check is None:
-                    check = check_result[kind] = compiled_check(per_kind[kind])
+                    check = check_result[kind] = make_check[kind]()
                 check(result)
         except fastjsonschema.JsonSchemaException:
             return False
@@ -252,10 +278,11 @@ def _keywords(schema) -> set[str]:
     return found
 
 
-def _document_check_schema(kind: str) -> dict | None:
-    """The ``study`` or ``dataset`` schema as a Draft 7 schema without ``$id``;
-    None when it uses a keyword outside :data:`SHARED_KEYWORDS`."""
-    schema = json.loads((SCHEMA_DIR / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
+def _document_check_schema(kind: str, data: bytes | None = None) -> dict | None:
+    """The ``study`` or ``dataset`` schema (``data``, its file's bytes; read
+    from the package when None) as a Draft 7 schema without ``$id``; None
+    when it uses a keyword outside :data:`SHARED_KEYWORDS`."""
+    schema = json.loads(_schema_bytes(kind) if data is None else data)
     if not _keywords(schema) <= SHARED_KEYWORDS:
         return None
     return {**{k: v for k, v in schema.items() if k != "$id"}, "$schema": DRAFT_07}
@@ -266,16 +293,18 @@ def fast_document_check(kind: str):
     """For ``study`` and ``dataset``: a compiled function that returns True
     for a document the schema accepts, False for one it may refuse (then
     jsonschema words the errors), so that jsonschema is not even imported
-    while every file is valid. None when fastjsonschema is missing or the
-    schema uses a keyword outside :data:`SHARED_KEYWORDS`."""
-    try:
-        import fastjsonschema
-    except ImportError:
-        return None
-    draft_07 = _document_check_schema(kind)
-    if draft_07 is None:
-        return None
-    check = compiled_check(draft_07)
+    while every file is valid. The check is the generated one of
+    :mod:`~studygen.records.schema_checks` when the schema file is the one it
+    was made from (:func:`shipped_checks_apply`), else compiled here. None
+    when the schema uses a keyword outside :data:`SHARED_KEYWORDS`."""
+    data = _schema_bytes(kind)
+    if shipped_checks_apply(kind, data):
+        check = schema_checks.DOCUMENT_CHECKS[kind]()
+    else:
+        draft_07 = _document_check_schema(kind, data)
+        if draft_07 is None:
+            return None
+        check = compiled_check(draft_07)
 
     def accepts(document) -> bool:
         try:
