@@ -15,6 +15,7 @@ byte-identical from run to run and stable under mdformat.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import traceback
 from dataclasses import dataclass, field, replace
@@ -25,7 +26,7 @@ from ..fsutil import atomic_write_bytes, remove_stale_temp_files, resolved
 from ..markdown_format import format_markdown
 from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, read_bytes, read_text, regular_file
-from . import limits
+from . import compiled_templates, limits
 from .charts import render_charts
 from .produced import anchoring, helper_spec
 from .prose import Markdown, escape_alt, escape_prose
@@ -222,6 +223,20 @@ _COMPILED = _SourceMemo(64)
 _REFERENCES = _SourceMemo(64)
 
 
+def shipped_template_code(source: str, name) -> str | None:
+    """The Python code Jinja generates for the built-in template ``name``
+    when ``source`` is the text it was generated from at development time
+    (:mod:`~studygen.render.compiled_templates`: same sha256, same Jinja
+    version), else None (then the template is compiled as any other)."""
+    import jinja2
+
+    shipped = compiled_templates.GENERATED.get(name)
+    if shipped is None or compiled_templates.JINJA2_VERSION != jinja2.__version__:
+        return None
+    digest, code = shipped
+    return code if hashlib.sha256(source.encode("utf-8")).hexdigest() == digest else None
+
+
 def compiled_template(source: str, name, filename, compile_source):
     """The code object of ``source`` (Jinja's ``Environment.compile``):
     ``compile_source()`` the first time in this process for this source,
@@ -335,8 +350,14 @@ def make_environment(search_path: list[Path]):
         def compile(self, source, name=None, filename=None, raw=False, defer_init=False):  # noqa: A003 - jinja2's
             if raw or defer_init or not isinstance(source, str):
                 return super().compile(source, name, filename, raw, defer_init)
-            return compiled_template(source, name, filename, lambda: super(StudySandbox, self).compile(
-                source, name, filename))
+            return compiled_template(source, name, filename, lambda: self._compile_shipped(source, name, filename))
+
+        def _compile_shipped(self, source, name, filename):
+            # a built-in template's code generated at development time: only Python's compile is left to do
+            code = shipped_template_code(source, name)
+            if code is None:
+                return super(StudySandbox, self).compile(source, name, filename)
+            return self._compile(code, filename or "<template>")
 
         def _parse(self, source, name, filename):
             tree = limits.parse_bounded(self, source, name, filename)
