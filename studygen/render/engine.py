@@ -223,18 +223,21 @@ _COMPILED = _SourceMemo(64)
 _REFERENCES = _SourceMemo(64)
 
 
-def shipped_template_code(source: str, name) -> str | None:
-    """The Python code Jinja generates for the built-in template ``name``
-    when ``source`` is the text it was generated from at development time
-    (:mod:`~studygen.render.compiled_templates`: same sha256, same Jinja
-    version), else None (then the template is compiled as any other)."""
+def shipped_template(source: str, name=None) -> tuple[tuple, str] | None:
+    """``(referenced template names, Python code)`` that Jinja made at
+    development time from ``source`` when it is the text of a built-in
+    template (``name``, when given, its name), under this Jinja version
+    (:mod:`~studygen.render.compiled_templates`); None for any other text
+    (then it is parsed and compiled as any other)."""
     import jinja2
 
-    shipped = compiled_templates.GENERATED.get(name)
-    if shipped is None or compiled_templates.JINJA2_VERSION != jinja2.__version__:
+    if compiled_templates.JINJA2_VERSION != jinja2.__version__:
         return None
-    digest, code = shipped
-    return code if hashlib.sha256(source.encode("utf-8")).hexdigest() == digest else None
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    for shipped_name, (shipped_digest, references, code) in compiled_templates.GENERATED.items():
+        if shipped_digest == digest and name in (None, shipped_name):
+            return references, code
+    return None
 
 
 def compiled_template(source: str, name, filename, compile_source):
@@ -254,9 +257,13 @@ def referenced_templates(env, source: str) -> tuple:
     """Names of the templates ``source`` includes, imports or extends (None
     for a name computed at run time), as ``jinja2.meta.find_referenced_templates``
     gives them; parsed with ``env`` (:func:`make_environment`) unless this
-    process parsed the same source already. Raises jinja2's
-    TemplateSyntaxError for a source that does not parse."""
+    process parsed the same source already or it is a built-in template's
+    (:func:`shipped_template`). Raises jinja2's TemplateSyntaxError for a
+    source that does not parse."""
     names = _REFERENCES.get(source)
+    shipped = shipped_template(source) if names is None else None
+    if shipped is not None:
+        return shipped[0]
     if names is None:
         env.parse(source)  # keeps them in _REFERENCES (StudySandbox._parse)
         names = _REFERENCES.get(source)
@@ -354,10 +361,10 @@ def make_environment(search_path: list[Path]):
 
         def _compile_shipped(self, source, name, filename):
             # a built-in template's code generated at development time: only Python's compile is left to do
-            code = shipped_template_code(source, name)
-            if code is None:
+            shipped = shipped_template(source, name)
+            if shipped is None:
                 return super(StudySandbox, self).compile(source, name, filename)
-            return self._compile(code, filename or "<template>")
+            return self._compile(shipped[1], filename or "<template>")
 
         def _parse(self, source, name, filename):
             tree = limits.parse_bounded(self, source, name, filename)

@@ -6,10 +6,12 @@ version), and rendering what Jinja's own generation renders."""
 from __future__ import annotations
 
 import jinja2
+import jinja2.meta
 import pytest
 
 from studygen.render import compiled_templates, engine, template_codegen
-from studygen.render.engine import GENERIC_TEMPLATE, _SourceMemo, make_environment, render_study, shipped_template_code
+from studygen.render.engine import (GENERIC_TEMPLATE, _SourceMemo, make_environment, referenced_templates, render_study,
+                                    shipped_template)
 from studygen.study import load_study
 from tests.conftest import REPO
 
@@ -55,13 +57,14 @@ def test_the_generic_template_is_not_generated_again(generations):
 
 def test_another_text_or_jinja_version_is_generated_by_jinja(generations, monkeypatch):
     source, filename = _generic_source()
-    assert shipped_template_code(source, "generic.md.j2") is not None
-    assert shipped_template_code(source + "\n", "generic.md.j2") is None
-    assert shipped_template_code(source, "other.md.j2") is None
+    assert shipped_template(source, "generic.md.j2") is not None
+    assert shipped_template(source) == shipped_template(source, "generic.md.j2")  # SG211 asks by text alone
+    assert shipped_template(source + "\n", "generic.md.j2") is None
+    assert shipped_template(source, "other.md.j2") is None
     make_environment([]).compile(source + "{# edited #}", "generic.md.j2", filename)
     assert generations == ["generic.md.j2"]
     monkeypatch.setattr(compiled_templates, "JINJA2_VERSION", "0.0")
-    assert shipped_template_code(source, "generic.md.j2") is None
+    assert shipped_template(source, "generic.md.j2") is None
     make_environment([]).compile(source, "generic.md.j2", filename)
     assert generations == ["generic.md.j2", "generic.md.j2"]
 
@@ -76,3 +79,17 @@ def test_a_generic_family_renders_alike_from_the_shipped_code_and_from_jinja(gen
     generated = render_study(study).readme
     assert generations == ["generic.md.j2"]
     assert shipped == generated == (GENERIC_FAMILY / "README.md").read_text(encoding="utf-8")  # the committed one
+
+
+def test_the_templates_the_generic_one_names_are_known_without_parsing_it(monkeypatch):
+    monkeypatch.setattr(engine, "_REFERENCES", _SourceMemo(64))
+    parsed = []
+    parse = jinja2.Environment.parse
+    monkeypatch.setattr(jinja2.Environment, "parse", lambda self, source, *a, **k: parsed.append(source) or parse(
+        self, source, *a, **k))
+    source, _ = _generic_source()
+    env = make_environment([])
+    assert referenced_templates(env, source) == tuple(jinja2.meta.find_referenced_templates(parse(env, source)))
+    assert parsed == []
+    edited = source + '{% include "other.md.j2" %}'
+    assert referenced_templates(env, edited) == ("other.md.j2",) and parsed == [edited]
