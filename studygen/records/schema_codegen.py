@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import json
 import sys
 import textwrap
 from pathlib import Path
@@ -49,15 +50,15 @@ itself. Made with the fastjsonschema version in :data:`FASTJSONSCHEMA_VERSION`.
 """'''
 
 
-def _compiled_pieces() -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+def _compiled_pieces() -> tuple[dict[str, str], list[tuple[str, str, str, str]]]:
     """The sha256 of each schema file read, and ``(function name, table, key)``
     with the generated code, for every check :mod:`~studygen.records.schemas` makes."""
     digests, pieces = {}, []
     for kind in ("run", *schemas.FAST_DOCUMENT_KINDS):
-        data = schemas._schema_bytes(kind)
+        data = schemas.schema_bytes(kind)
         digests[schemas.SCHEMA_FILES[kind]] = hashlib.sha256(data).hexdigest()
         if kind == "run":
-            split = schemas.fast_run_schemas(schemas.json.loads(data))
+            split = schemas.fast_run_schemas(json.loads(data))
             if split is None:
                 raise SystemExit("the run-record schema no longer splits into an envelope and result kinds")
             envelope, per_kind = split

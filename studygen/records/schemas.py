@@ -195,7 +195,7 @@ def _merged_object_schema(first: dict, second: dict) -> dict | None:
     return merged
 
 
-def _schema_bytes(kind: str) -> bytes:
+def schema_bytes(kind: str) -> bytes:
     """The shipped schema file of ``kind`` (``run``, ``study``, ``dataset``), as bytes."""
     return (SCHEMA_DIR / SCHEMA_FILES[kind]).read_bytes()
 
@@ -218,7 +218,7 @@ def fast_run_check():
     are the generated ones of :mod:`~studygen.records.schema_checks` when the
     schema file is the one they were made from (:func:`shipped_checks_apply`),
     else compiled here, a result kind's when its first result comes."""
-    data = _schema_bytes("run")
+    data = schema_bytes("run")
     if shipped_checks_apply("run", data):
         check_envelope = schema_checks.DOCUMENT_CHECKS["run"]()
         make_check = schema_checks.RUN_RESULT_CHECKS  # kind -> the function that makes its check
@@ -282,7 +282,7 @@ def _document_check_schema(kind: str, data: bytes | None = None) -> dict | None:
     """The ``study`` or ``dataset`` schema (``data``, its file's bytes; read
     from the package when None) as a Draft 7 schema without ``$id``; None
     when it uses a keyword outside :data:`SHARED_KEYWORDS`."""
-    schema = json.loads(_schema_bytes(kind) if data is None else data)
+    schema = json.loads(schema_bytes(kind) if data is None else data)
     if not _keywords(schema) <= SHARED_KEYWORDS:
         return None
     return {**{k: v for k, v in schema.items() if k != "$id"}, "$schema": DRAFT_07}
@@ -297,7 +297,7 @@ def fast_document_check(kind: str):
     :mod:`~studygen.records.schema_checks` when the schema file is the one it
     was made from (:func:`shipped_checks_apply`), else compiled here. None
     when the schema uses a keyword outside :data:`SHARED_KEYWORDS`."""
-    data = _schema_bytes(kind)
+    data = schema_bytes(kind)
     if shipped_checks_apply(kind, data):
         check = schema_checks.DOCUMENT_CHECKS[kind]()
     else:

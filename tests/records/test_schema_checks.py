@@ -37,10 +37,10 @@ def test_the_committed_module_is_what_regeneration_writes_now():
 def test_it_records_each_schema_file_it_was_made_from():
     assert set(schema_checks.SOURCE_SHA256) == set(schemas.SCHEMA_FILES.values())
     for kind in schemas.SCHEMA_FILES:
-        assert schemas.shipped_checks_apply(kind, schemas._schema_bytes(kind))
-        assert not schemas.shipped_checks_apply(kind, schemas._schema_bytes(kind) + b"\n")
+        assert schemas.shipped_checks_apply(kind, schemas.schema_bytes(kind))
+        assert not schemas.shipped_checks_apply(kind, schemas.schema_bytes(kind) + b"\n")
     assert set(schema_checks.DOCUMENT_CHECKS) == {"run", "study", "dataset"}
-    assert set(schema_checks.RUN_RESULT_CHECKS) == set(json.loads(schemas._schema_bytes("run"))["$defs"]["result"]
+    assert set(schema_checks.RUN_RESULT_CHECKS) == set(json.loads(schemas.schema_bytes("run"))["$defs"]["result"]
                                                        ["properties"]["kind"]["enum"])
 
 
@@ -74,8 +74,8 @@ def test_an_edited_schema_is_compiled_in_the_process_not_checked_by_the_generate
     for cached in (schemas.fast_run_check, schemas.fast_document_check):
         cached.cache_clear()
     monkeypatch.setattr(schemas, "SCHEMA_DIR", edited)
-    assert not schemas.shipped_checks_apply("run", schemas._schema_bytes("run"))
+    assert not schemas.shipped_checks_apply("run", schemas.schema_bytes("run"))
     assert not schemas.fast_run_check()(record)  # the generated check (limit 128) would accept it
     assert not schemas.fast_document_check("study")(study_file)
     assert schemas.fast_document_check("dataset") is not None  # an unedited file keeps its generated check
-    assert schemas.shipped_checks_apply("dataset", schemas._schema_bytes("dataset"))
+    assert schemas.shipped_checks_apply("dataset", schemas.schema_bytes("dataset"))
