@@ -73,7 +73,7 @@ def _best_error(errors):
 
 
 # How every compiled check is made, in the process (compiled_check) and at development time
-# (schema_checks, see generated_checks_source): formats are annotations, as for jsonschema; no detailed exceptions.
+# (schema_checks, written by schema_codegen): formats are annotations, as for jsonschema; no detailed exceptions.
 COMPILE_OPTIONS = {"use_formats": False, "detailed_exceptions": False}
 
 
