@@ -21,7 +21,7 @@ engine's layer list gives none.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter
 
 from ..numbers import source_decimals
@@ -55,6 +55,9 @@ class Row:
     display_decimals: int | None = None
     unit: str | None = None
     precision: str | None = None
+    # the row's timing signature, made on first use (:func:`studygen.study.timing.timing_signature`):
+    # several checks and the charts group every latency row by it
+    signature: tuple | None = field(default=None, init=False, repr=False)
 
     # ---- the figure ---------------------------------------------------------
     @property
