@@ -54,8 +54,7 @@ class MeasurementKey(NamedTuple):
     @classmethod
     def of(cls, **parts) -> "MeasurementKey":
         """The key of ``parts`` (every field by name), the revision cut to its short form."""
-        revision = parts["revision"]
-        return cls(**{**parts, "revision": str(revision)[:7] if revision else revision})
+        return cls(**{**parts, "revision": short_revision(parts["revision"])})
 
     def text(self) -> str:
         """A readable key such as ``deformable_detr|83ecd26|fp16||latency|gpu_compute|median||800x800|b1|``
@@ -76,6 +75,11 @@ class MeasurementKey(NamedTuple):
 FIELDS = MeasurementKey._fields
 CONFIG_FIELDS = tuple(f for f in FIELDS if f not in ("gpu", "software"))
 _CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
+
+
+def short_revision(revision):
+    """A checkpoint revision as a key holds it: its first 7 characters (None or empty as given)."""
+    return str(revision)[:7] if revision else revision
 
 
 def software_signature(provenance: dict, backend: str | None) -> str:
