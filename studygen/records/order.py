@@ -11,6 +11,7 @@ figure read from it would be no measurement.
 
 from __future__ import annotations
 
+import functools
 import re
 
 PERCENTILE = re.compile(r"^p(\d+(?:\.\d+)?)$")
@@ -36,12 +37,12 @@ def statistics_disorder(stats: dict[str, float]) -> str | None:
     (``"median 0.05 ms is above p90 0.045 ms"``), or a percentile above 100
     (``"p150 is no percentile"``); else None. Names other than min, max,
     mean, median and ``pNN`` (``std``) are not ordered."""
-    ranks = [(rank(name), name) for name in stats]
-    for at, name in ranks:
-        if at is not None and at > 100:
-            return f"{name} is no percentile (a rank above 100)"
-    ranked = sorted(entry for entry in ranks if entry[0] is not None)
-    if not _ranks_in_order(ranked, stats):  # only then look for the first pair out of order, to name it
+    beyond, ranked, distinct = _ranking(tuple(stats))
+    if beyond is not None:
+        return f"{beyond} is no percentile (a rank above 100)"
+    values = [stats[name] for _, name in ranked]
+    in_order = values == sorted(values) if distinct else _ranks_in_order(ranked, stats)
+    if not in_order:  # only then look for the first pair out of order, to name it
         for index, (at, name) in enumerate(ranked):
             for later_rank, later in ranked[index + 1:]:
                 if later_rank > at and stats[name] > stats[later]:
@@ -52,6 +53,18 @@ def statistics_disorder(stats: dict[str, float]) -> str | None:
         if "max" in stats and stats["mean"] > stats["max"]:
             return f"mean {stats['mean']:g} ms is above max {stats['max']:g} ms"
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _ranking(names: tuple[str, ...]) -> tuple[str | None, list[tuple[float, str]], bool]:
+    """``(first name ranked above 100 or None, (rank, name) of the ranked
+    names sorted, whether no two share a rank)`` of a summary's names in
+    its order: the same few sets of names recur in every record a collector
+    writes, so each is ranked once."""
+    ranks = [(rank(name), name) for name in names]
+    beyond = next((name for at, name in ranks if at is not None and at > 100), None)
+    ranked = sorted(entry for entry in ranks if entry[0] is not None)
+    return beyond, ranked, len({at for at, _ in ranked}) == len(ranked)
 
 
 def _ranks_in_order(ranked: list[tuple[float, str]], stats: dict[str, float]) -> bool:
