@@ -11,6 +11,7 @@ compared across GPUs and TensorRT versions (SG207).
 
 from __future__ import annotations
 
+import operator
 from typing import NamedTuple
 
 # Software versions that change what a backend measures.
@@ -65,7 +66,7 @@ class MeasurementKey(NamedTuple):
 
     def config(self) -> tuple:
         """The configuration key: this key without GPU and software versions."""
-        return tuple([self[i] for i in _CONFIG_INDEXES])
+        return _config_parts(self)
 
     def config_text(self) -> str:
         """:meth:`config` as a readable string (the parts of :meth:`text` it keeps)."""
@@ -75,6 +76,7 @@ class MeasurementKey(NamedTuple):
 FIELDS = MeasurementKey._fields
 CONFIG_FIELDS = tuple(f for f in FIELDS if f not in ("gpu", "software"))
 _CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
+_config_parts = operator.itemgetter(*_CONFIG_INDEXES)  # the configuration key's parts as a tuple, picked in C
 
 
 def short_revision(revision):
