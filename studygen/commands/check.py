@@ -99,7 +99,8 @@ def warm_before_fork() -> None:
     fast_run_check()
     study_yaml_loader()
     study_yaml_event_loader()
-    format_markdown("# Warm\n\nText *with* `code` & <b>[link](https://example.org)</b>.\n\n| a | b |\n| - | -: |\n| 1 | 2 |\n")
+    format_markdown("# Warm\n\nText *with* `code` & <b>[link](https://example.org)</b>.\n\n"
+                    "| a | b |\n| - | -: |\n| 1 | 2 |\n")
 
 
 def run_check(options: CheckOptions) -> list:

@@ -179,7 +179,8 @@ def _load_study_yaml(text: str):
 # Texts libyaml is given: printable characters PyYAML's reader accepts (its NON_PRINTABLE set refused,
 # below), without the line breaks and tab whose handling the two scanners could tell apart (carriage
 # returns, NEL, the Unicode line and paragraph separators, tabs) or a byte order mark.
-_LIBYAML_READS_ALIKE = re.compile("[\\n\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010ffff]*")
+_LIBYAML_READS_ALIKE = re.compile(
+    "[\\n\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010ffff]*")
 _LOADERS: dict[str, object] = {}
 
 

@@ -87,7 +87,8 @@ def test_many_brackets_at_a_shallow_depth_are_not_walked():
     text = json.dumps(kernels, indent=2)
     assert text.count("{") + text.count("[") > 300
     assert not may_hold_document_problem(text)
-    assert nesting_within(text, 7) and not nesting_within(text, 6)  # document, results, result, groups, group, kernels, kernel
+    # document, results, result, groups, group, kernels, kernel
+    assert nesting_within(text, 7) and not nesting_within(text, 6)
     assert parse_json(text, "r.json") == kernels
 
 

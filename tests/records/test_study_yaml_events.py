@@ -83,8 +83,9 @@ def generated_documents(count: int) -> list[str]:
     def value(depth: int):
         roll = rng.random()
         if depth > 4 or roll < 0.4:
-            return rng.choice([rng.choice(words), rng.randint(-10**6, 10**6), round(rng.uniform(-9, 9), rng.randint(0, 6)),
-                               None, True, False, datetime.date(2020, 1, rng.randint(1, 28))])
+            return rng.choice([rng.choice(words), rng.randint(-10**6, 10**6),
+                               round(rng.uniform(-9, 9), rng.randint(0, 6)), None, True, False,
+                               datetime.date(2020, 1, rng.randint(1, 28))])
         if roll < 0.7:
             return [value(depth + 1) for _ in range(rng.randint(0, 4))]
         return {rng.choice(words) + str(i): value(depth + 1) for i in range(rng.randint(0, 4))}
