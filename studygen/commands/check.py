@@ -42,8 +42,15 @@ PARALLEL_MIN_RECORDS = 500
 def check_study(study_dir: Path, root: Path) -> list:
     """Findings of every registered check over one study, checked afresh
     (nothing is kept from an earlier check); a study file that cannot be
-    loaded is one SG202 finding."""
-    return loaded_and_checked(study_dir, root)[1]
+    loaded is one SG202 finding.
+
+    The study is let go while the cyclic garbage collector is still paused:
+    its objects, freed by their reference counts, are then gone when
+    collection resumes, where they had been alive and young, so that the
+    first collection after the pause walked every one of them (about 40 ms
+    for a study of 1,000 records)."""
+    with collector_paused():
+        return loaded_and_checked(study_dir, root)[1]  # the study, [0], is dropped before the pause ends
 
 
 def loaded_and_checked(study_dir: Path, root: Path) -> tuple[Study | None, list]:

@@ -96,3 +96,28 @@ def test_the_parent_does_before_forking_what_every_worker_would_do_first():
     env = dict(os.environ, PYTHONPATH=repo + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_checked_study_is_let_go_before_the_garbage_collector_resumes(tmp_path, monkeypatch):
+    """check_study drops the study while collection is still paused: its
+    objects are freed by reference counts then, instead of being walked by
+    the first collection after the pause (which had walked every record)."""
+    import gc
+    import weakref
+
+    from studygen.commands import check
+
+    root = _project(tmp_path)
+    freed_while_paused = []
+    load = check.load_study
+
+    def watched(study_dir, project_root):
+        study = load(study_dir, project_root)
+        weakref.finalize(study, lambda: freed_while_paused.append(not gc.isenabled()))
+        return study
+
+    monkeypatch.setattr(check, "load_study", watched)
+    assert gc.isenabled()
+    findings = check.check_study(root / "families" / "tiny", root)
+    assert freed_while_paused == [True] and gc.isenabled()
+    assert all(f.code != "SG202" for f in findings)
