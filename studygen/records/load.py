@@ -160,11 +160,12 @@ def load_yaml(path: Path, display: str | None = None):
 def _load_study_yaml(text: str):
     """``text`` loaded by :func:`study_yaml_loader`'s rules. Its events come
     from libyaml where PyYAML has it and the text holds only characters both
-    parsers read alike (eight times faster than PyYAML's own scanner and
-    parser; the composer and constructor, and so every rule, stay PyYAML's
-    Python ones, the nodes carrying libyaml's marks). Any error there is
-    met again by the pure-Python loader, so that every message and line is
-    PyYAML's own. Raises yaml.YAMLError."""
+    parsers read alike: the shipped study files load about seven times
+    faster than with PyYAML's own scanner and parser, while the composer and
+    constructor, and so every rule, stay PyYAML's Python ones (the nodes
+    carrying libyaml's marks). Any error there is met again by the
+    pure-Python loader, so that every message and line is PyYAML's own.
+    Raises yaml.YAMLError (and what PyYAML's constructors raise)."""
     import yaml
 
     fast = study_yaml_event_loader() if _LIBYAML_READS_ALIKE.fullmatch(text) else None
@@ -176,9 +177,9 @@ def _load_study_yaml(text: str):
     return yaml.load(text, Loader=study_yaml_loader())  # noqa: S506 - a SafeLoader subclass
 
 
-# Texts libyaml is given: printable characters PyYAML's reader accepts (its NON_PRINTABLE set refused,
-# below), without the line breaks and tab whose handling the two scanners could tell apart (carriage
-# returns, NEL, the Unicode line and paragraph separators, tabs) or a byte order mark.
+# Texts libyaml is given: characters PyYAML's reader accepts (none of its NON_PRINTABLE set), less the
+# line breaks and the tab whose handling the two scanners could tell apart (carriage returns, NEL, the
+# Unicode line and paragraph separators, tabs) and a byte order mark.
 _LIBYAML_READS_ALIKE = re.compile(
     "[\\n\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010ffff]*")
 _LOADERS: dict[str, object] = {}
