@@ -11,6 +11,7 @@ compared across GPUs and TensorRT versions (SG207).
 
 from __future__ import annotations
 
+import operator
 from typing import NamedTuple
 
 # Software versions that change what a backend measures.
@@ -54,8 +55,7 @@ class MeasurementKey(NamedTuple):
     @classmethod
     def of(cls, **parts) -> "MeasurementKey":
         """The key of ``parts`` (every field by name), the revision cut to its short form."""
-        revision = parts["revision"]
-        return cls(**{**parts, "revision": str(revision)[:7] if revision else revision})
+        return cls(**{**parts, "revision": short_revision(parts["revision"])})
 
     def text(self) -> str:
         """A readable key such as ``deformable_detr|83ecd26|fp16||latency|gpu_compute|median||800x800|b1|``
@@ -66,7 +66,7 @@ class MeasurementKey(NamedTuple):
 
     def config(self) -> tuple:
         """The configuration key: this key without GPU and software versions."""
-        return tuple([self[i] for i in _CONFIG_INDEXES])
+        return _config_parts(self)
 
     def config_text(self) -> str:
         """:meth:`config` as a readable string (the parts of :meth:`text` it keeps)."""
@@ -76,6 +76,12 @@ class MeasurementKey(NamedTuple):
 FIELDS = MeasurementKey._fields
 CONFIG_FIELDS = tuple(f for f in FIELDS if f not in ("gpu", "software"))
 _CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
+_config_parts = operator.itemgetter(*_CONFIG_INDEXES)  # the configuration key's parts as a tuple, picked in C
+
+
+def short_revision(revision):
+    """A checkpoint revision as a key holds it: its first 7 characters (None or empty as given)."""
+    return str(revision)[:7] if revision else revision
 
 
 def software_signature(provenance: dict, backend: str | None) -> str:

@@ -11,6 +11,7 @@ figure read from it would be no measurement.
 
 from __future__ import annotations
 
+import functools
 import re
 
 PERCENTILE = re.compile(r"^p(\d+(?:\.\d+)?)$")
@@ -18,13 +19,15 @@ PERCENTILE = re.compile(r"^p(\d+(?:\.\d+)?)$")
 DISTRIBUTION_STATISTICS = {"median_ms": "median", "p90_ms": "p90", "p99_ms": "p99", "mean_ms": "mean"}
 
 
+_FIXED_RANKS = {"min": 0.0, "median": 50.0, "max": 100.0}
+
+
 def rank(name: str) -> float | None:
     """Where a statistic sits in the sorted timings, in percent (min 0,
     median 50, ``p90`` 90, max 100); None for the mean, which has no rank,
     and for any other name (``std``)."""
-    fixed = {"min": 0.0, "median": 50.0, "max": 100.0}
-    if name in fixed:
-        return fixed[name]
+    if name in _FIXED_RANKS:
+        return _FIXED_RANKS[name]
     match = PERCENTILE.match(name)
     return float(match.group(1)) if match else None
 
@@ -34,20 +37,52 @@ def statistics_disorder(stats: dict[str, float]) -> str | None:
     (``"median 0.05 ms is above p90 0.045 ms"``), or a percentile above 100
     (``"p150 is no percentile"``); else None. Names other than min, max,
     mean, median and ``pNN`` (``std``) are not ordered."""
-    for name in stats:
-        if (at := rank(name)) is not None and at > 100:
-            return f"{name} is no percentile (a rank above 100)"
-    ranked = sorted((at, name) for name in stats if (at := rank(name)) is not None)
-    for index, (at, name) in enumerate(ranked):
-        for later_rank, later in ranked[index + 1:]:
-            if later_rank > at and stats[name] > stats[later]:
-                return f"{name} {stats[name]:g} ms is above {later} {stats[later]:g} ms"
+    beyond, ranked, distinct = _ranking(tuple(stats))
+    if beyond is not None:
+        return f"{beyond} is no percentile (a rank above 100)"
+    values = [stats[name] for _, name in ranked]
+    in_order = values == sorted(values) if distinct else _ranks_in_order(ranked, stats)
+    if not in_order:  # only then look for the first pair out of order, to name it
+        for index, (at, name) in enumerate(ranked):
+            for later_rank, later in ranked[index + 1:]:
+                if later_rank > at and stats[name] > stats[later]:
+                    return f"{name} {stats[name]:g} ms is above {later} {stats[later]:g} ms"
     if "mean" in stats:
         if "min" in stats and stats["mean"] < stats["min"]:
             return f"mean {stats['mean']:g} ms is below min {stats['min']:g} ms"
         if "max" in stats and stats["mean"] > stats["max"]:
             return f"mean {stats['mean']:g} ms is above max {stats['max']:g} ms"
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _ranking(names: tuple[str, ...]) -> tuple[str | None, list[tuple[float, str]], bool]:
+    """``(first name ranked above 100 or None, (rank, name) of the ranked
+    names sorted, whether no two share a rank)`` of a summary's names in
+    its order: the same few sets of names recur in every record a collector
+    writes, so each is ranked once."""
+    ranks = [(rank(name), name) for name in names]
+    beyond = next((name for at, name in ranks if at is not None and at > 100), None)
+    ranked = sorted(entry for entry in ranks if entry[0] is not None)
+    return beyond, ranked, len({at for at, _ in ranked}) == len(ranked)
+
+
+def _ranks_in_order(ranked: list[tuple[float, str]], stats: dict[str, float]) -> bool:
+    """Whether no statistic of ``ranked`` (sorted by rank) is above one of a
+    higher rank, in one pass: each must be at least the largest of every
+    lower rank (statistics of equal rank are not compared)."""
+    below = group_rank = group_top = None  # largest of the lower ranks; the current rank and its largest
+    for at, name in ranked:
+        value = stats[name]
+        if at != group_rank:
+            if group_top is not None and (below is None or group_top > below):
+                below = group_top
+            group_rank, group_top = at, value
+        elif value > group_top:
+            group_top = value
+        if below is not None and below > value:
+            return False
+    return True
 
 
 def result_disorder(result: dict) -> tuple[str, str] | None:

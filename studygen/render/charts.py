@@ -180,6 +180,8 @@ def _without_docs_and_imports(tree: ast.Module) -> ast.Module:
 def printable(text: str) -> str:
     """``text`` with control characters (a carriage return or tab from a hand-edited
     record) as spaces: the chart's font has no glyph for them. Newlines stay."""
+    if text.isprintable():  # no control character at all (nearly every label): nothing to replace
+        return text
     return "".join(" " if (ord(ch) < 32 and ch != "\n") or ord(ch) == 127 else ch for ch in text)
 
 

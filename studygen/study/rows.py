@@ -21,11 +21,11 @@ engine's layer list gives none.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter
 
 from ..numbers import source_decimals
-from ..records.keys import FIELDS, MeasurementKey, software_signature
+from ..records.keys import FIELDS, MeasurementKey, short_revision, software_signature
 from ..records.kinds import KERNEL_SHARE_METRIC, PROFILED_TOTAL_GROUP, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..records.load import Record
 
@@ -55,6 +55,9 @@ class Row:
     display_decimals: int | None = None
     unit: str | None = None
     precision: str | None = None
+    # the row's timing signature, made on first use (:func:`studygen.study.timing.timing_signature`):
+    # several checks and the charts group every latency row by it
+    signature: tuple | None = field(default=None, init=False, repr=False)
 
     # ---- the figure ---------------------------------------------------------
     @property
@@ -241,7 +244,7 @@ _SHOWN = {"record": lambda row: row.record.display_path, "key": lambda row: row.
 
 # ---- building rows ------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass sets each field through object.__setattr__, per result
 class _Start:
     """What every row of one result shares: its key (before a group or share
     changes it), record, result, variant precision and print precision."""
@@ -339,6 +342,7 @@ def flatten_record(record: Record, variants: dict[str, dict], printing: dict) ->
     ``printing_key`` in it sets the row's ``display_decimals``)."""
     provenance = record.provenance
     family, revision, gpu = record.data["family"], provenance["checkpoint"].get("revision"), provenance.get("gpu")
+    revision = short_revision(revision)  # once a record, not once a result (MeasurementKey.of cuts it so)
     signatures: dict[str | None, str] = {}  # the record's software signature per backend, made once each
     rows = []
     for index, result in enumerate(record.results):
@@ -349,10 +353,11 @@ def flatten_record(record: Record, variants: dict[str, dict], printing: dict) ->
             software = signatures[backend] = software_signature(provenance, backend)
         variant = variants.get(result["variant"], {})
         metric, statistic, group = metric_of(result)
-        key = MeasurementKey.of(
-            family=family, revision=revision, variant=result["variant"], recipe=variant.get("recipe"), kind=kind.name,
-            metric=metric, statistic=statistic, group=group, shape=result.get("shape"), batch=result.get("batch"),
-            backend=backend, mode=result.get("mode"), gpu=gpu, software=software, dataset=result.get("dataset"))
+        key = MeasurementKey(
+            family=family, revision=revision, variant=result["variant"], recipe=variant.get("recipe"),
+            kind=kind.name, metric=metric, statistic=statistic, group=group, shape=result.get("shape"),
+            batch=result.get("batch"), backend=backend, mode=result.get("mode"), gpu=gpu, software=software,
+            dataset=result.get("dataset"))
         start = _Start(key, record, result, variant.get("precision"),
                        printing.get(kind.printing_key) if kind.printing_key else None)
         rows.extend(ROW_BUILDERS[kind.rows](start, kind, f"/results/{index}"))

@@ -33,7 +33,15 @@ def _trt_major(row: Row) -> int | None:
 
 def timing_signature(row: Row) -> tuple:
     """``(backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)``
-    of a latency row, TensorRT defaults applied to unset flags (None: unknown)."""
+    of a latency row, TensorRT defaults applied to unset flags (None: unknown).
+    Made once a row (kept in :attr:`Row.signature`): SG203, SG207, SG212 and
+    the charts each group every latency row by it."""
+    if row.signature is None:
+        object.__setattr__(row, "signature", _signature_of(row))  # a memo on the frozen row, set once
+    return row.signature
+
+
+def _signature_of(row: Row) -> tuple:
     method = row.result.get("method") or {}
     major = _trt_major(row) if row.backend == "tensorrt" else None
     flags = []

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from studygen.errors import RecordError
-from studygen.textio import MAX_NESTING, document_problem, may_hold_document_problem, parse_json
+from studygen.textio import MAX_NESTING, document_problem, may_hold_document_problem, nesting_within, parse_json
 
 SURROGATE = "a lone surrogate (\\ud800) in a string: not a Unicode character, so not writable as UTF-8"
 
@@ -52,8 +52,8 @@ def test_parse_json_skips_the_walk_only_where_no_problem_can_be():
     assert not may_hold_document_problem(at_limit)  # 100 brackets: at most 100 levels
     assert may_hold_document_problem(past_limit)
     assert document_problem(json.loads(past_limit)) is not None
-    # brackets inside strings count too (an upper bound, never too low)
-    assert may_hold_document_problem(json.dumps({"note": "[" * MAX_NESTING}))
+    # brackets inside strings are no nesting, however many
+    assert not may_hold_document_problem(json.dumps({"note": "[" * MAX_NESTING * 3, "n": "]}" * 500}))
     assert not may_hold_document_problem('{"note": "µs, no escape"}')
     for escaped in ('{"a": "\\ud800"}', '{"a": "\\uDBFF"}', '{"\\udc00": 1}', '{"µ": "\\udfff"}'):
         assert may_hold_document_problem(escaped), escaped
@@ -69,3 +69,78 @@ def test_parse_json_refuses_what_the_walk_refuses_with_and_without_the_shortcut(
             parse_json(text, "r.json")
         assert caught.value.place.pointer == pointer
     assert parse_json('{"a": "\\ud83d\\ude00", "b": [[1]]}', "r.json") == {"a": "\U0001f600", "b": [[1]]}
+
+
+def depth_of(value) -> int:
+    """Levels of lists and mappings in ``value``, the document itself 1 (recursive: small test documents)."""
+    if isinstance(value, dict):
+        return 1 + max(map(depth_of, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(depth_of, value), default=0)
+    return 0
+
+
+def test_many_brackets_at_a_shallow_depth_are_not_walked():
+    """A record listing hundreds of kernels has thousands of brackets but
+    nests a few levels: the bound sees the depth, not the count."""
+    kernels = {"results": [{"groups": [{"kernels": [{"name": f"k{i}", "time_ms": 0.5} for i in range(300)]}]}]}
+    text = json.dumps(kernels, indent=2)
+    assert text.count("{") + text.count("[") > 300
+    assert not may_hold_document_problem(text)
+    # document, results, result, groups, group, kernels, kernel
+    assert nesting_within(text, 7) and not nesting_within(text, 6)
+    assert parse_json(text, "r.json") == kernels
+
+
+def test_the_nesting_bound_counts_only_brackets_outside_strings():
+    at_limit = {"s": "]]]}}}", "x": nested(MAX_NESTING - 1)}  # the mapping is level 1
+    past_limit = {"s": "[[[{{{", "x": nested(MAX_NESTING)}
+    for document, within in ((at_limit, True), (past_limit, False)):
+        text = json.dumps(document)
+        assert nesting_within(text, MAX_NESTING) is within
+        assert may_hold_document_problem(text) is not within
+    # closing brackets inside strings must not hide real depth; escaped quotes and backslashes do not end a string
+    tricky = json.dumps({"a": '\\"]]]]', "b": "\\", "c": '"}}}"', "d": nested(MAX_NESTING)})
+    assert not nesting_within(tricky, MAX_NESTING)
+    with pytest.raises(RecordError) as caught:
+        parse_json(tricky, "r.json")
+    assert caught.value.place.pointer == "/d" + "/0" * (MAX_NESTING - 1)
+    raw = r'{"a": "\\", "b": [[["\\"]]]}'  # "\\" is one escaped backslash, then the string ends
+    assert json.loads(raw)["a"] == "\\" and nesting_within(raw, 4) and not nesting_within(raw, 3)
+
+
+def test_the_nesting_bound_agrees_with_the_walk_on_generated_documents():
+    """Documents of random shapes whose strings hold brackets, quotes,
+    backslashes, escapes and non-ASCII text: the bound says within exactly
+    when the document is no deeper than the limit, so the walk it skips
+    would have found nothing."""
+    import random
+
+    rng = random.Random(25)
+    pieces = ["[", "]", "{", "}", '"', "\\", "\\\\", '\\"', "µ", "\U0001f600", "x", " ", "\n", ":", ","]
+
+    def text_value() -> str:
+        return "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+
+    def build(levels: int):
+        if levels == 0 or rng.random() < 0.15:
+            return rng.choice([text_value(), 1, 2.5, None, True])
+        if rng.random() < 0.5:
+            return [build(levels - 1) for _ in range(rng.randint(0, 3))]
+        return {text_value() + str(i): build(levels - 1) for i in range(rng.randint(0, 3))}
+
+    for _ in range(400):
+        document = build(rng.randint(1, 9))
+        depth = depth_of(document)
+        for text in (json.dumps(document), json.dumps(document, ensure_ascii=False, indent=1)):
+            for limit in range(max(depth - 2, 0), depth + 2):
+                assert nesting_within(text, limit) is (depth <= limit), (text, limit)
+                assert (document_problem(json.loads(text), limit) is None) is (depth <= limit)
+
+
+def test_a_surrogate_is_still_found_in_a_text_of_many_brackets():
+    for text in (json.dumps({"k": [[1]] * 200, "s": "\ud800"}), json.dumps({"k": [[1]] * 200, "\udfff": 1})):
+        assert may_hold_document_problem(text)
+        with pytest.raises(RecordError) as caught:
+            parse_json(text, "r.json")
+        assert "lone surrogate" in caught.value.message

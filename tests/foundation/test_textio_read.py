@@ -55,3 +55,27 @@ def test_a_file_that_grew_after_its_size_was_taken_is_read_on_to_the_limit(tmp_p
     path.write_bytes(b"x" * 150)
     with pytest.raises(InputError, match="file is 101 bytes; the limit is 100 bytes"):
         read_bytes(path, "f", 100)
+
+
+def test_a_file_that_grew_by_megabytes_is_read_whole_in_pieces_and_every_descriptor_is_closed(tmp_path, monkeypatch):
+    import os
+
+    path = tmp_path / "f"
+    content = bytes(range(256)) * (3 * 2**20 // 256 + 7)  # 3 MiB and a little: four pieces past the stale size
+    path.write_bytes(content)
+    real_stat, real_fstat = os.stat, os.fstat
+
+    def stale(status):
+        return os.stat_result((*status[:6], 10, *status[7:]))
+
+    open_before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    monkeypatch.setattr(os, "stat", lambda *args, **kwargs: stale(real_stat(*args, **kwargs)))
+    monkeypatch.setattr(os, "fstat", lambda fd: stale(real_fstat(fd)))
+    assert read_bytes(path, "f", 4 * 2**20) == content
+    with pytest.raises(InputError, match=f"file is {2**20 + 1} bytes; the limit is {2**20} bytes"):
+        read_bytes(path, "f", 2**20)
+    monkeypatch.undo()
+    with pytest.raises(InputError, match="the limit is 100 bytes"):
+        read_bytes(path, "f", 100)  # refused by its size before it is opened
+    if open_before is not None:
+        assert len(os.listdir("/proc/self/fd")) == open_before

@@ -59,3 +59,12 @@ def test_the_software_signature_names_the_versions_of_the_backend_in_order():
     # no backend (a quality figure) or one without a list: the versions that change a quality figure
     assert software_signature(provenance, None) == software_signature(provenance, "other") == "torch=2.5.1,tensorrt=10.3.0"
     assert software_signature({}, "tensorrt") == "" and software_signature({"software": None}, None) == ""
+
+
+def test_a_key_holds_the_first_seven_characters_of_the_revision():
+    from studygen.records.keys import short_revision
+
+    assert [short_revision(r) for r in ("0123456789abcdef", "83ecd26", "abc", "", None)] == [
+        "0123456", "83ecd26", "abc", "", None]
+    key = MeasurementKey.of(**{**dict.fromkeys(FIELDS), "revision": "0123456789abcdef"})
+    assert key.revision == "0123456"

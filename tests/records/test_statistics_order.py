@@ -12,7 +12,7 @@ import pytest
 
 from studygen.errors import RecordError
 from studygen.records.load import load_record
-from studygen.records.order import statistics_disorder
+from studygen.records.order import rank, statistics_disorder
 from tests.checks.studies import latency, record
 
 STATS = {"min": 1.99762, "max": 3.29492, "mean": 2.06069, "median": 2.03601, "p90": 2.1106, "p99": 2.5329}
@@ -61,3 +61,47 @@ def test_min_ranks_below_every_percentile():
     # min is rank 0: a p0.5 below it is out of order, a p0.5 above it is not
     assert statistics_disorder({"min": 2.0, "p0.5": 1.0}) == "min 2 ms is above p0.5 1 ms"
     assert statistics_disorder({"min": 1.0, "p0.5": 2.0}) is None
+
+
+def pairwise_disorder(stats: dict) -> str | None:
+    """statistics_disorder as a plain definition: every pair of ranked statistics compared."""
+    from studygen.records.order import rank
+
+    for name in stats:
+        if rank(name) is not None and rank(name) > 100:
+            return f"{name} is no percentile (a rank above 100)"
+    ranked = sorted((rank(name), name) for name in stats if rank(name) is not None)
+    for index, (at, name) in enumerate(ranked):
+        for later_rank, later in ranked[index + 1:]:
+            if later_rank > at and stats[name] > stats[later]:
+                return f"{name} {stats[name]:g} ms is above {later} {stats[later]:g} ms"
+    if "mean" in stats and "min" in stats and stats["mean"] < stats["min"]:
+        return f"mean {stats['mean']:g} ms is below min {stats['min']:g} ms"
+    if "mean" in stats and "max" in stats and stats["mean"] > stats["max"]:
+        return f"mean {stats['mean']:g} ms is above max {stats['max']:g} ms"
+    return None
+
+
+def test_the_one_pass_order_test_names_the_same_pair_as_comparing_every_pair():
+    """statistics_disorder looks for the pair to name only when one pass finds
+    the order broken: on generated summaries (equal ranks such as median and
+    p50 or max and p100, ties, one value out of place) it words exactly what
+    comparing every pair words."""
+    import random
+
+    rng = random.Random(7)
+    names = ["min", "max", "mean", "median", "std", "p50", "p90", "p95", "p99", "p99.9", "p100", "p0.5", "p150"]
+    seen_disorder = seen_order = 0
+    for _ in range(3000):
+        chosen = rng.sample(names, rng.randint(1, 7))
+        values = sorted(rng.choice([1, 2, 2, 3, 4.5, 5, 7]) for _ in chosen)
+        ordered = sorted(chosen, key=lambda n: (rank(n) if rank(n) is not None else 50, rng.random()))
+        stats = dict(zip(ordered, values))
+        if rng.random() < 0.5:  # one statistic moved
+            stats[rng.choice(chosen)] = rng.choice([0.5, 2, 6, 9])
+        stats = dict(rng.sample(list(stats.items()), len(stats)))  # key order is the record's, any
+        expected = pairwise_disorder(stats)
+        assert statistics_disorder(stats) == expected, stats
+        seen_disorder += expected is not None
+        seen_order += expected is None
+    assert seen_disorder > 500 and seen_order > 500

@@ -52,3 +52,15 @@ def test_escape_prose_keeps_quotes_and_other_leading_white_space():
     # only blanks and tabs are dropped at the start (four would make a code block); a no-break space is text
     assert escape_prose("\u00a0# not a heading") == "\u00a0# not a heading"
     assert escape_prose(" \t# heading") == "\\# heading"
+
+
+def test_printable_replaces_exactly_the_control_characters():
+    """charts.printable: every control character but the newline (C0 and
+    DEL) becomes a space; any other text, ASCII or not, comes back as it is."""
+    from studygen.render.charts import printable
+
+    for text in ("NVIDIA H100 80GB HBM3 TensorRT 10.8", "µs × 2 — ü \U0001f600", "", "a\u00a0b\u2028c\u200bd"):
+        assert printable(text) == text
+    assert printable("a\tb\rc\nd\x7fe\x00f\x1b") == "a b c\nd e f "
+    for code in range(0x20):
+        assert printable(f"x{chr(code)}y") == ("x\ny" if code == 10 else "x y")

@@ -69,3 +69,55 @@ def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypa
     findings = check.run_check(check.CheckOptions(root=root))
     assert started == [3]
     assert any(f.file == "families/tiny_c/study.yaml" for f in findings)
+
+
+def test_the_parent_does_before_forking_what_every_worker_would_do_first():
+    """warm_before_fork leaves in the parent what forked workers inherit
+    instead of each doing it on its first study: PyYAML with the study-file
+    loaders, Jinja's sandbox, mdformat with its GFM plugin (its first text
+    formatted), the compiled run-record check."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = str(Path(__file__).resolve().parents[2])  # this checkout's studygen, whatever is installed
+    script = (
+        "import sys\n"
+        "import studygen.commands.check as check\n"
+        "from studygen.records import load, schemas\n"
+        "wanted = ('yaml', 'jinja2.sandbox', 'mdformat', 'mdformat_gfm')\n"
+        "assert not [m for m in wanted if m in sys.modules], [m for m in wanted if m in sys.modules]\n"
+        "check.warm_before_fork()\n"
+        "assert all(m in sys.modules for m in wanted), [m for m in wanted if m not in sys.modules]\n"
+        "assert 'python' in load._LOADERS and 'libyaml' in load._LOADERS\n"
+        "assert schemas.fast_run_check.cache_info().currsize == 1\n"
+    )
+    env = dict(os.environ, PYTHONPATH=repo + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_checked_study_is_let_go_before_the_garbage_collector_resumes(tmp_path, monkeypatch):
+    """check_study drops the study while collection is still paused: its
+    objects are freed by reference counts then, instead of being walked by
+    the first collection after the pause (which had walked every record)."""
+    import gc
+    import weakref
+
+    from studygen.commands import check
+
+    root = _project(tmp_path)
+    freed_while_paused = []
+    load = check.load_study
+
+    def watched(study_dir, project_root):
+        study = load(study_dir, project_root)
+        weakref.finalize(study, lambda: freed_while_paused.append(not gc.isenabled()))
+        return study
+
+    monkeypatch.setattr(check, "load_study", watched)
+    assert gc.isenabled()
+    findings = check.check_study(root / "families" / "tiny", root)
+    assert freed_while_paused == [True] and gc.isenabled()
+    assert all(f.code != "SG202" for f in findings)

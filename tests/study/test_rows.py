@@ -219,3 +219,18 @@ def test_a_kind_without_a_precision_key_keeps_its_source_digits_whatever_the_tab
                  study=spec(precision={None: 2, "latency_ms": 3}))
     assert [(row.kind, row.value, row.display_decimals) for row in study.rows] == [
         ("latency", 5.0, 3), ("quantization", 72, None)]
+
+
+def test_a_rows_timing_signature_is_made_once_and_kept_on_the_row(record):
+    """SG203, SG207, SG212 and the charts each group every latency row by its
+    timing signature: it is worked out on first use and kept on the row."""
+    from studygen.study.timing import timing_signature
+
+    row = flatten_record(record, VARIANTS, PRECISION)[0]
+    assert row.kind == "latency" and row.signature is None
+    signature = timing_signature(row)
+    assert row.signature is signature and timing_signature(row) is signature
+    # no method stated: TensorRT 10.3's defaults (no CUDA graphs, data transfers timed, no spin-wait)
+    assert signature == ("tensorrt", "engine", "host_latency", False, True, False, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        row.signature = ()
