@@ -23,8 +23,9 @@ class CheckContext:
     other checks (render is the costly step): ``rendered`` (what render
     writes, None when it fails), ``render_error`` (the TemplateError or other
     StudygenError it failed with, SG201 reports it), ``produced`` (every
-    render helper output of that render, :class:`studygen.render.produced.Produced`)
-    and ``readme_text`` (the README as a :class:`studygen.checks.readme_text.ReadmeText`).
+    render helper output of that render, :class:`studygen.render.produced.Produced`),
+    ``rendered_readme`` (the README's text, shared by SG104 and SG201) and
+    ``readme_text`` (the README as a :class:`studygen.checks.readme_text.ReadmeText`).
     """
 
     def __init__(self, study):
@@ -55,13 +56,20 @@ class CheckContext:
         return self._render[1]
 
     @functools.cached_property
+    def rendered_readme(self) -> str | None:
+        """The README text render makes now; None when the study has
+        problems (SG202: it is not rendered) or cannot render (SG201)."""
+        if self.study.problems or self.rendered is None:
+            return None
+        return self.rendered.readme
+
+    @functools.cached_property
     def readme_text(self) -> ReadmeText | None:
         """The README as render makes it now, with the spans each helper
         printed; None when the study cannot render or has invalid records
         (SG201 and SG202 say why)."""
-        if self.study.problems or self.rendered is None:
-            return None
-        return ReadmeText(self.rendered.readme, self.produced)
+        readme = self.rendered_readme
+        return None if readme is None else ReadmeText(readme, self.produced)
 
     def produced_outputs(self, kinds=None):
         """``(item, readme)`` for each render helper output of the README (of

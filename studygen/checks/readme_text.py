@@ -52,32 +52,58 @@ def table_cells(line: str) -> list[str] | None:
     return [normalize(c) for c in cells]
 
 
+# What normalization changes: a run of whitespace (group 1), or a backslash escape (group 2: what it escapes).
+_CHANGED = lazy_compile(r"(\s+)|\\([!-/:-@\[-`{-~])")
+
+
 def normalized_with_offsets(line: str) -> tuple[str, list[int]]:
     """``(normalize(line), offsets)``: ``offsets[k]`` is where position ``k``
     of ``line`` (0 to ``len(line)``) falls in the normalized text, so that a
-    place in the README's line maps onto the line a check reads."""
-    kept: list[str] = []
-    offsets = [0] * (len(line) + 1)
-    k, pending_space = 0, False
-    while k < len(line):
-        offsets[k] = len(kept) + (1 if pending_space and kept else 0)
-        char = line[k]
-        if char.isspace():
-            pending_space = True
-            k += 1
-            continue
-        if pending_space and kept:
-            kept.append(" ")
+    place in the README's line maps onto the line a check reads. A run of
+    characters kept as they are maps one to one; the first character of a
+    whitespace run maps to where its space goes, the rest of the run just
+    after it; both characters of an escape map to the character it keeps.
+
+    Read a run at a time (one step per whitespace run or escape, not per
+    character): checks map every place a helper output starts or ends."""
+    parts: list[str] = []
+    offsets: list[int] = []
+    size = done = 0
+    pending_space = False
+
+    def space_before_text() -> None:  # a whitespace run between kept text is one space
+        nonlocal size, pending_space
+        if pending_space and size:
+            parts.append(" ")
+            size += 1
         pending_space = False
-        if char == "\\" and _ESCAPE.match(line, k):
-            offsets[k + 1] = len(kept)
-            kept.append(line[k + 1])
-            k += 2
-            continue
-        kept.append(char)
-        k += 1
-    offsets[len(line)] = len(kept)
-    return "".join(kept), [min(offset, len(kept)) for offset in offsets]
+
+    for match in _CHANGED.finditer(line):
+        start, end = match.span()
+        if start > done:  # characters kept as they are
+            space_before_text()
+            offsets.extend(range(size, size + start - done))
+            parts.append(line[done:start])
+            size += start - done
+        if match.lastindex == 1:  # whitespace: its first character where the space goes, the rest after it
+            offsets.append(size)
+            offsets.extend([size + 1 if size else 0] * (end - start - 1))
+            pending_space = True
+        else:  # an escape: the backslash and the character both where the character goes
+            space_before_text()
+            offsets += (size, size)
+            parts.append(match.group(2))
+            size += 1
+        done = end
+    if done < len(line):
+        space_before_text()
+        offsets.extend(range(size, size + len(line) - done))
+        parts.append(line[done:])
+        size += len(line) - done
+    offsets.append(size)
+    if pending_space:  # trailing whitespace is dropped: its positions are the end of the text
+        offsets = [min(offset, size) for offset in offsets]
+    return "".join(parts), offsets
 
 
 class ReadmeText:
@@ -89,11 +115,17 @@ class ReadmeText:
 
     def __init__(self, text: str, produced):
         self.raw_lines = text.splitlines()
-        mapped = [normalized_with_offsets(line) for line in self.raw_lines]
-        self.lines = [line for line, _ in mapped]
+        self.lines = [normalize(line) for line in self.raw_lines]  # as normalized_with_offsets gives them
         self.spans: list[list[tuple[int, int, object]]] = [[] for _ in self.lines]
         self._starts = list(accumulate((len(line) for line in text.splitlines(keepends=True)), initial=0))
         self._tables: dict[tuple, int] = {}  # header cells → first README line (0-based) of such a table
+        offsets: dict[int, list[int]] = {}  # of the lines where a place starts or ends (the others are not needed)
+
+        def column(index: int, raw_column: int) -> int:
+            if index not in offsets:
+                offsets[index] = normalized_with_offsets(self.raw_lines[index])[1]
+            return offsets[index][raw_column]
+
         for item in produced:
             for start, end in item.places:
                 start_line, start = self._line_and_column(start)
@@ -102,9 +134,8 @@ class ReadmeText:
                     first = self._tables.get(item.headers)
                     self._tables[item.headers] = start_line if first is None else min(first, start_line)
                 for index in range(start_line, end_line + 1):
-                    offsets = mapped[index][1]
-                    low = offsets[start] if index == start_line else 0
-                    high = offsets[end] if index == end_line else len(self.lines[index])
+                    low = column(index, start) if index == start_line else 0
+                    high = column(index, end) if index == end_line else len(self.lines[index])
                     self.spans[index].append((low, high, item))
 
     def _line_and_column(self, offset: int) -> tuple[int, int]:

@@ -252,9 +252,11 @@ def _disagreeing(study, rows: list[Row]) -> list[tuple[Row, Row, Row, PairVerdic
     return pairs
 
 
-def disagreeing_pairs(study) -> dict[tuple, list[tuple[Row, Row, Row, PairVerdict]]]:
-    """Measurement (:func:`measurement_of`) → its disagreeing pairs (see :func:`_disagreeing`), for every repeated key."""
-    return {key: _disagreeing(study, rows) for key, rows in repeated_keys(study).items()}
+def disagreeing_pairs(study, repeated=None) -> dict[tuple, list[tuple[Row, Row, Row, PairVerdict]]]:
+    """Measurement (:func:`measurement_of`) → its disagreeing pairs (see :func:`_disagreeing`), for every repeated
+    key (``repeated``: :func:`repeated_keys` of the study, when the caller has it)."""
+    repeated = repeated if repeated is not None else repeated_keys(study)
+    return {key: _disagreeing(study, rows) for key, rows in repeated.items()}
 
 
 def disagreements(study, pairs=None) -> list[Finding]:
@@ -294,16 +296,18 @@ def _job_spread_is_the_noise(study, rows: list[Row]) -> bool:
     return any(declared_source_of(study, a, b) is not None for a in rows for b in rows if a is not b)
 
 
-def unresolved_differences(study, pairs=None) -> list[tuple[Row, Row, float, list[Row]]]:
+def unresolved_differences(study, pairs=None, repeated=None) -> list[tuple[Row, Row, float, list[Row]]]:
     """``(a, b, spread, same)`` for each pair of variants of one job whose
     difference ``b - a`` is smaller than the job-to-job spread of either
     figure (``spread``, over ``same``: the rows of that figure's key in the
-    jobs that agree on it)."""
-    pairs = pairs if pairs is not None else disagreeing_pairs(study)
-    agreeing = {key: _agreeing(rows, pairs[key]) for key, rows in repeated_keys(study).items()}
+    jobs that agree on it). ``pairs`` and ``repeated``: :func:`disagreeing_pairs`
+    and :func:`repeated_keys` of the study, when the caller has them."""
+    repeated = repeated if repeated is not None else repeated_keys(study)
+    pairs = pairs if pairs is not None else disagreeing_pairs(study, repeated)
+    agreeing = {key: _agreeing(rows, pairs[key]) for key, rows in repeated.items()}
     # _agreeing leaves two jobs or more of every repeated key
-    repeated = {key: rows for key, rows in agreeing.items() if _job_spread_is_the_noise(study, rows)}
-    if not repeated:
+    noise_held = {key: rows for key, rows in agreeing.items() if _job_spread_is_the_noise(study, rows)}
+    if not noise_held:
         return []
     groups: dict[tuple, list[Row]] = {}
     for row in study.rows:
@@ -312,16 +316,18 @@ def unresolved_differences(study, pairs=None) -> list[tuple[Row, Row, float, lis
     found = []
     for rows in groups.values():
         by_variant = {r.variant: r for r in rows}
+        # each variant's rows of its measurement in the agreeing jobs (None: no job-to-job noise held), read once
+        same_of = {variant: noise_held.get(measurement_of(row)) for variant, row in by_variant.items()}
         names = sorted(by_variant)
         for i, a_name in enumerate(names):
             for b_name in names[i + 1:]:
                 a, b = by_variant[a_name], by_variant[b_name]
-                spreads = [(_spread(repeated[measurement_of(r)]), r) for r in (a, b) if measurement_of(r) in repeated]
+                spreads = [(_spread(same_of[name]), name) for name in (a_name, b_name) if same_of[name] is not None]
                 if not spreads:
                     continue
-                spread, spread_row = max(spreads, key=lambda s: s[0])
+                spread, spread_name = max(spreads, key=lambda s: s[0])
                 if abs(b.value - a.value) < spread:
-                    found.append((a, b, spread, repeated[measurement_of(spread_row)]))
+                    found.append((a, b, spread, same_of[spread_name]))
     return found
 
 
@@ -368,7 +374,7 @@ def _use_line(readme, item, a: Row, b: Row) -> int:
     return candidates[0][0] if candidates else start
 
 
-def differences_below_spread(context, pairs=None) -> list[Finding]:
+def differences_below_spread(context, pairs=None, repeated=None) -> list[Finding]:
     """Variant differences within one job smaller than the job-to-job spread
     of either figure (:func:`unresolved_differences`) that the README states
     or uses (:func:`_uses`): one finding at each README line that does. A
@@ -378,7 +384,7 @@ def differences_below_spread(context, pairs=None) -> list[Finding]:
     if readme is None:
         return []
     findings = []
-    for a, b, spread, same in unresolved_differences(study, pairs):
+    for a, b, spread, same in unresolved_differences(study, pairs, repeated):
         uses = _uses(context, a, b, same)
         if not uses:
             continue
@@ -401,5 +407,6 @@ def differences_below_spread(context, pairs=None) -> list[Finding]:
 
 def check(context) -> list[Finding]:
     study = context.study
-    pairs = disagreeing_pairs(study)
-    return disagreements(study, pairs) + differences_below_spread(context, pairs)
+    repeated = repeated_keys(study)  # once: it reads every row's timing signature
+    pairs = disagreeing_pairs(study, repeated)
+    return disagreements(study, pairs) + differences_below_spread(context, pairs, repeated)

@@ -27,13 +27,15 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
-from ..lint.vocabulary import NOISE_VERDICT_RE
+from ..lint.vocabulary import NOISE_VERDICT_RE, ascii_folded, holds_verdict_stem
 from ..patterns import lazy_compile
 from ..study.rows import Row
 from ..study.spread import REPEAT_MEDIANS, Spread, spread_of
 from .base import readme_finding
 from .readme_text import numbers_in, quote, sentence_at
 
+# A word every match of VERDICT holds: a line without one holds no verdict of its wording.
+VERDICT_WORDS = ("noise", "significant", "change", "difference", "indistinguishable")
 VERDICT = lazy_compile(r"""\b(?:
       (?:within|inside|in|below|under|beyond|above)\s+(?:the\s+)?(?:run-to-run\s+|repeat-to-repeat\s+|measurement\s+|timing\s+)?noise(?:\s+(?:floor|level))?
     | not\s+(?:statistically\s+)?significant(?:ly)?
@@ -48,7 +50,11 @@ def verdicts_in(line: str) -> list[re.Match]:
     """Verdict phrases of ``line`` (:data:`VERDICT` and the shared
     vocabulary's), in order; of two overlapping phrases the one starting
     first (the longer at one start) is kept."""
-    found = sorted([*VERDICT.finditer(line), *NOISE_VERDICT_RE.finditer(line)], key=lambda m: (m.start(), -m.end()))
+    # each pattern only where a word it needs is (most lines hold none): substring tests, not a scan per pattern
+    folded = ascii_folded(line)
+    ours = VERDICT.finditer(line) if any(word in folded for word in VERDICT_WORDS) else ()
+    shared = NOISE_VERDICT_RE.finditer(line) if holds_verdict_stem(folded) else ()
+    found = sorted([*ours, *shared], key=lambda m: (m.start(), -m.end()))
     kept: list[re.Match] = []
     for match in found:
         if not kept or match.start() >= kept[-1].end():

@@ -26,6 +26,7 @@ linears" states an unmeasured configuration as a conclusion.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 from ..findings import Finding
 from ..lint.vocabulary import format_mentions
@@ -53,10 +54,33 @@ def mentions(line: str, entry: dict, pattern: re.Pattern) -> list[tuple[int, int
     names and aliases (``pattern``), and formats written in words whose name
     is one of them ("a four-bit integer format" for INT4; shared vocabulary
     :func:`studygen.lint.vocabulary.format_mentions`)."""
-    wanted = {name.lower() for name in names(entry)}
-    spans = [(m.start(), m.end()) for m in pattern.finditer(line)]
-    spans += [(start, end) for name, start, end in format_mentions(line) if name in wanted]
-    return sorted(set(spans))
+    return _mentions([(m.start(), m.end()) for m in pattern.finditer(line)], format_mentions(line), names(entry))
+
+
+def _mentions(named: list[tuple[int, int]], formats: list[tuple[str, int, int]], entry_names: list[str]):
+    wanted = {name.lower() for name in entry_names}
+    return sorted({*named, *((start, end) for name, start, end in formats if name in wanted)})
+
+
+def _named_by_line(lines: list[str], pattern: re.Pattern, entry_names: list[str]) -> dict[int, list[tuple[int, int]]]:
+    """``{index: [(start, end), ...]}``: where ``pattern`` (:func:`mention_pattern`)
+    finds a name in each of ``lines`` (lines without one left out), as
+    ``pattern.finditer`` finds them line by line. The lines are searched as
+    one text, a newline between two (one search instead of one a line): no
+    name can match across the newline (a name holding one is searched line by
+    line), and a newline is no word character or hyphen, as the pattern sees
+    a line's ends, so each line's matches are the same."""
+    if any("\n" in name for name in entry_names):
+        return {i: found for i, line in enumerate(lines) if (found := [m.span() for m in pattern.finditer(line)])}
+    text = "\n".join(lines)
+    starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    found: dict[int, list[tuple[int, int]]] = {}
+    index = 0
+    for match in pattern.finditer(text):
+        while starts[index + 1] <= match.start():
+            index += 1
+        found.setdefault(index, []).append((match.start() - starts[index], match.end() - starts[index]))
+    return found
 
 
 def record_findings(study, entries: list[dict]) -> list[Finding]:
@@ -84,11 +108,15 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
     if text is None:
         return []
     findings = []
-    patterns = [(entry, mention_pattern(entry)) for entry in entries]
+    per_entry = []
+    for entry in entries:
+        entry_names = names(entry)
+        per_entry.append((entry, entry_names, _named_by_line(text.lines, mention_pattern(entry), entry_names)))
     for index, line in text.prose_lines():
-        for entry, pattern in patterns:
+        formats = format_mentions(line)
+        for entry, entry_names, named in per_entry:
             sentences_seen = set()
-            for start, end in mentions(line, entry, pattern):
+            for start, end in _mentions(named.get(index, []), formats, entry_names):
                 if text.covered(index, start, end, kinds=STATES_NO_RESULT):
                     continue
                 in_table = line.startswith("|")

@@ -83,6 +83,12 @@ _DECLARED_PAREN_RE = lazy_compile(
     r"(?P<subject>[\w.+-]+(?:\s+[\w.+-]+){0,4})\s*\(\s*(?:" + _NOT + r"\s+|un)(?:tried|measured|run|tested|benchmarked)\s*\)",
     re.IGNORECASE,
 )
+# What every match of _DECLARED_SUBJECT_RE and _DECLARED_PAREN_RE holds: a block without it is not scanned with
+# them (each tries its subject words from every position of the text, most of _declarations' time).
+_DECLARED_SUBJECT_CORE_RE = lazy_compile(
+    r"\s(?:was|were|is|are|has|have)\s+" + _NOT + r"\s+(?:been\s+|yet\s+been\s+)?" + _DONE + r"\b", re.IGNORECASE)
+_DECLARED_PAREN_CORE_RE = lazy_compile(
+    r"\(\s*(?:" + _NOT + r"\s+|un)(?:tried|measured|run|tested|benchmarked)\s*\)", re.IGNORECASE)
 _DECLARED_HEADING_RE = lazy_compile(
     r"\b(?:" + _NOT + r"\s+(?:yet\s+)?(?:tried|measured|run|tested|benchmarked|covered)|untested|unmeasured|not\s+part\s+of\s+the\s+study)\b",
     re.IGNORECASE,
@@ -354,14 +360,14 @@ def _declarations(document: Document) -> list[Unmeasured]:
         if block.in_list and _DECLARED_HEADING_RE.search(block.heading or ""):
             item = re.split(r"\s*[:—–(]\s*|\s+-\s+", text, maxsplit=1)[0]
             add(item, block.line, block)
-        for match in _DECLARED_SUBJECT_RE.finditer(text):
+        for match in _DECLARED_SUBJECT_RE.finditer(text) if _DECLARED_SUBJECT_CORE_RE.search(text) else ():
             for item in qualified(_subject_words(match.group("subject")), text[match.end():]):
                 add(item, block.line_at(match.start()), block)
         for match in _DECLARED_OBJECT_RE.finditer(text):
             named = _object_words(match.group("object"))
             for item in qualified(named, text[match.start("object") + len(named):]):
                 add(item, block.line_at(match.start()), block)
-        for match in _DECLARED_PAREN_RE.finditer(text):
+        for match in _DECLARED_PAREN_RE.finditer(text) if _DECLARED_PAREN_CORE_RE.search(text) else ():
             add(_subject_words(match.group("subject")), block.line_at(match.start()), block)
         for match in _DECLARED_LIST_RE.finditer(text):
             listed = _PAREN_RE.sub(" ", match.group("list"))
@@ -494,7 +500,9 @@ def _first_outcome(text: str) -> int | None:
 
 
 def _declares(text: str) -> bool:
-    return bool(_DECLARED_SUBJECT_RE.search(text) or _DECLARED_OBJECT_RE.search(text) or _DECLARED_LIST_RE.search(text) or _DECLARED_PAREN_RE.search(text))
+    return bool(_DECLARED_SUBJECT_CORE_RE.search(text) and _DECLARED_SUBJECT_RE.search(text)
+                or _DECLARED_OBJECT_RE.search(text) or _DECLARED_LIST_RE.search(text)
+                or _DECLARED_PAREN_CORE_RE.search(text) and _DECLARED_PAREN_RE.search(text))
 
 
 def _outcome_quote(text: str, outcome: int, limit: int = 100) -> str:

@@ -106,8 +106,10 @@ def counts(text: str, nouns: str, between: int = 4) -> list[tuple[int, int, int]
     it (:func:`quantifies`): "a 32-fold downsampled image", "a 224 x 224
     image", "stride 32 image features", "1/32 resolution of the image" and
     "a 5-minute run" hold a number and the noun, but no count of it."""
-    pattern = _count_pattern(nouns, between)
     found = []
+    if not _noun_pattern(nouns).search(text):
+        return found  # every count ends in its noun: most lines hold none (one search, not one per number)
+    pattern = _count_pattern(nouns, between)
     position = 0
     while (match := pattern.search(text, position)) is not None:
         value = number_value(match.group("count"))
@@ -118,6 +120,12 @@ def counts(text: str, nouns: str, between: int = 4) -> list[tuple[int, int, int]
             # a number that measures something else may still precede a count ("32-bit, 500 images" is not one match)
             position = match.end("count")
     return found
+
+
+@lru_cache(maxsize=64)
+def _noun_pattern(nouns: str) -> re.Pattern:
+    """The end of every match of :func:`_count_pattern` for ``nouns``, alone."""
+    return re.compile(rf"(?:{nouns})\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
@@ -295,6 +303,27 @@ _LEAD_RE = lazy_compile("|".join(re.escape(lead).replace(r"\ ", r"\s+") for lead
 def noise_stem_offsets(lowered: str) -> list[int]:
     """Offsets of the verdict stems (:data:`NOISE_STEMS`) in lower-cased text."""
     return [match.start() for match in _STEM_RE.finditer(lowered)]
+
+
+# The characters other than A-Z that Python's re.IGNORECASE matches to an ASCII letter (the re module's
+# documentation names these four), as the letter: with str.lower() after, a text holds a lowercase ASCII
+# word as a substring wherever an IGNORECASE pattern of that word finds it (tests/lint/test_vocabulary.py).
+_ASCII_CASE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_VERDICT_STEMS = tuple(stem.strip() for stem in NOISE_STEMS)
+
+
+def ascii_folded(text: str) -> str:
+    """``text`` lower-cased so that a lowercase ASCII word is a substring of
+    it wherever ``re.IGNORECASE`` would match that word in ``text``."""
+    return text.translate(_ASCII_CASE_FOLD).lower()
+
+
+def holds_verdict_stem(folded: str) -> bool:
+    """False when ``folded`` (:func:`ascii_folded`) holds no stem of
+    :data:`NOISE_STEMS`: :data:`NOISE_VERDICT_RE` then finds no verdict in
+    the text, whatever its whitespace (a stem's trailing space is not asked
+    for). Unlike :func:`may_hold_verdict`, never False where it finds one."""
+    return any(stem in folded for stem in _VERDICT_STEMS)
 
 
 def may_hold_verdict(lowered: str) -> bool:

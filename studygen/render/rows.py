@@ -10,6 +10,7 @@ the range helpers print it as a restriction ("on TensorRT 11.4 only").
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from ..errors import TemplateError
@@ -278,7 +279,36 @@ class ViewBase:
         if unknown:
             raise TemplateError(f"unknown filter {', '.join(unknown)}; filters are the row fields "
                                 f"{', '.join(sorted(FILTER_FIELDS))}")
-        return RowSet([r for r in self._study.rows if matches(r, filters)], filters)
+        return RowSet([r for r in self._of_kind(filters.get("kind")) if matches(r, filters)], filters)
+
+    # Templates select by kind in nearly every call, and ask for the rows of one measurement key for every
+    # figure with a spread: both are read off the study's rows once per view (one render), not scanned per call.
+    @functools.cached_property
+    def _rows_of_kind(self) -> dict:
+        return {}
+
+    def _of_kind(self, kind) -> list[Row]:
+        """The study's rows that a ``kind=`` filter of ``kind`` keeps (as
+        :func:`matches` reads it), in record order; every row when ``kind``
+        is not one name (None, or a list: the other filters decide)."""
+        if type(kind) is not str:
+            return self._study.rows
+        rows = self._rows_of_kind.get(kind)
+        if rows is None:
+            rows = self._rows_of_kind[kind] = [r for r in self._study.rows if matches(r, {"kind": kind})]
+        return rows
+
+    @functools.cached_property
+    def _rows_by_key(self) -> dict:
+        by_key: dict = {}
+        for row in self._study.rows:
+            by_key.setdefault(row.key, []).append(row)
+        return by_key
+
+    def same_key_rows(self, row: Row) -> list[Row]:
+        """Every row of the study whose measurement key equals ``row``'s
+        (``row`` among them), in record order. Not a template helper."""
+        return self._rows_by_key.get(row.key, [])
 
     @helper()
     def ordered(self, row_set: RowSet, *fields: str) -> RowSet:

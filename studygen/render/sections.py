@@ -155,7 +155,7 @@ class SectionHelpers(ViewBase):
         measurement: pooling it would put latencies measured differently
         together, SG212)."""
         signature = timing_signature(row)
-        return [r for r in self._study.rows if r.kind == Kind.LATENCY and r.value is not None and r.key == row.key
+        return [r for r in self.same_key_rows(row) if r.kind == Kind.LATENCY and r.value is not None
                 and timing_signature(r) == signature]
 
     def _pooled_inversion(self, low: PooledCell, high: PooledCell, batch: bool = False) -> str:

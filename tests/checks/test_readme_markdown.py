@@ -4,10 +4,11 @@ README's shown path; no README is SG201's to report."""
 
 from __future__ import annotations
 
-from studygen.checks import CheckContext, readme_markdown
+from studygen.checks import CheckContext, readme_markdown, run_checks
 from studygen.findings import ERROR, Finding
+from studygen.study import load_study
 
-from .studies import latency, load, record
+from .studies import latency, load, record, write_project
 
 README = "families/toy/README.md"
 
@@ -60,3 +61,66 @@ def test_a_readme_nested_past_what_mdformat_formats_is_sg104_at_the_deep_line(tm
     assert [(f.file, f.line, f.severity, f.message) for f in findings] == [(
         README, text.count("\n") + 4, ERROR, "nests emphasis, links, quotes or lists more levels deep than mdformat "
         "can format (Python's recursion limit): the renderer cannot have written it")]
+
+
+def _formatting_passes(monkeypatch) -> list[str]:
+    """The texts SG104's mdformat pass formats from now on (the render's own formatting call is not counted)."""
+    from studygen.lint import sg104_structure
+
+    passes = []
+    real = sg104_structure.format_markdown
+
+    def counted(text):
+        passes.append(text)
+        return real(text)
+
+    monkeypatch.setattr(sg104_structure, "format_markdown", counted)
+    return passes
+
+
+def _readme_findings(findings) -> list:
+    """The findings placed in the README (the toy study's chart and variant findings are not)."""
+    return [f for f in findings if f.file == README]
+
+
+def test_a_readme_equal_to_the_render_is_not_formatted_again(tmp_path, monkeypatch):
+    # render's output is an mdformat fixpoint (tests/render hold it): check formats a fresh README once, in the
+    # render, not a second time for SG104 (before: every README was formatted twice per check)
+    study = _study(tmp_path)
+    passes = _formatting_passes(monkeypatch)
+    assert _readme_findings(run_checks(study)) == [] and passes == []
+
+
+def test_a_readme_that_differs_from_the_render_is_formatted_and_its_rewrite_reported(tmp_path, monkeypatch):
+    study = _study(tmp_path)
+    text = study.readme_path.read_text(encoding="utf-8")
+    edited = text + "\n*  a hand-made item\n"
+    study.readme_path.write_text(edited, encoding="utf-8")
+    passes = _formatting_passes(monkeypatch)
+    findings = _readme_findings(run_checks(study))
+    assert passes == [edited]
+    line = text.count("\n") + 2
+    # SG201 at the first line the committed README adds (the blank line), SG104 where mdformat rewrites
+    assert [(f.code, f.line) for f in findings] == [("SG104", line), ("SG201", line - 1)]
+    assert findings[0].message == ("mdformat (gfm, wrap keep) rewrites this document from line "
+                                   f"{line}: '*  a hand-made item' becomes '- a hand-made item'")
+
+
+def test_a_fresh_readme_with_crlf_line_endings_is_formatted_and_named(tmp_path, monkeypatch):
+    study = _study(tmp_path)
+    study.readme_path.write_bytes(study.readme_path.read_bytes().replace(b"\n", b"\r\n"))
+    passes = _formatting_passes(monkeypatch)
+    findings = _readme_findings(run_checks(study))
+    assert len(passes) == 2  # the CRLF text, then the text with LF endings, which mdformat leaves as it is
+    assert [(f.code, f.line) for f in findings] == [("SG104", 1), ("SG201", 1)]
+    assert findings[0].message.startswith("line 1 ends in a carriage return")
+
+
+def test_a_readme_of_a_study_that_is_not_rendered_is_formatted(tmp_path, monkeypatch):
+    # an invalid record: the study is not rendered (SG202), so nothing tells the README is render's output
+    study_dir = write_project(tmp_path, records=[record("job", [latency("fp16", "fast")])])
+    (study_dir / "README.md").write_text("# Title\n\n*  item\n", encoding="utf-8")
+    passes = _formatting_passes(monkeypatch)
+    findings = run_checks(load_study(study_dir, tmp_path))
+    assert passes == ["# Title\n\n*  item\n"]
+    assert [(f.code, f.line) for f in _readme_findings(findings)] == [("SG104", 3)]

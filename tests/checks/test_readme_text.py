@@ -4,7 +4,10 @@ below by hand)."""
 
 from __future__ import annotations
 
-from studygen.checks.readme_text import ReadmeText, sentence_at
+from hypothesis import given
+from hypothesis import strategies as st
+
+from studygen.checks.readme_text import ReadmeText, normalize, normalized_with_offsets, sentence_at
 from studygen.render.produced import Produced
 
 README = """# Title
@@ -80,3 +83,41 @@ def test_sentence_at_cuts_at_full_stops_and_semicolons_either_side():
     start = line.index("Next")
     assert sentence_at(line, start, start + 4) == "Next one;"
     assert sentence_at("- NVFP4 alone", 2, 7) == "NVFP4 alone"
+
+
+def test_offsets_map_each_column_of_a_line_onto_its_normalized_text():
+    line = "  | a\\_b  \\x |\t\\! "  # 18 characters
+    text, offsets = normalized_with_offsets(line)
+    assert text == "| a_b \\x | !"  # escapes of punctuation dropped, "\\x" kept, whitespace folded and stripped
+    # leading spaces to 0; both characters of "\\_" to the "_"; the run of two spaces: its first to the space,
+    # the second after it; the tab to the space before "!"; the trailing space and the end to the end (12)
+    assert offsets == [0, 0, 0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 10, 11, 11, 12, 12]
+
+
+def test_a_place_is_read_off_the_lines_where_it_starts_and_ends():
+    readme = "a  \\*b*\nx | y\n  z  w\n"
+    item = Produced("table", "...", places=[(readme.index("*b*"), readme.index("w") + 1)])
+    text = ReadmeText(readme, [item])
+    assert text.lines == ["a *b*", "x | y", "z w"]
+    assert text.spans == [[(2, 5, item)], [(0, 5, item)], [(0, 3, item)]]
+
+
+_TEXT = st.text(st.sampled_from(" \t\u00a0\u3000\\ab|*!`~_\u2060\u00e9"), max_size=24)
+
+
+@given(line=_TEXT)
+def test_offsets_keep_every_character_kept_and_its_order(line):
+    text, offsets = normalized_with_offsets(line)
+    assert text == normalize(line)  # ReadmeText.lines are normalize's, places are mapped by these offsets
+    assert len(offsets) == len(line) + 1 and offsets[-1] == len(text)
+    assert offsets == sorted(offsets) and all(0 <= offset <= len(text) for offset in offsets)
+    escaped = False
+    for column, char in enumerate(line):  # a kept character lands on itself; a backslash escape on what it keeps
+        if escaped:
+            escaped = False
+            continue
+        if char == "\\" and column + 1 < len(line) and line[column + 1] in "!*`~_|\\":
+            assert offsets[column] == offsets[column + 1] and text[offsets[column]] == line[column + 1]
+            escaped = True
+        elif not char.isspace():
+            assert text[offsets[column]] == char

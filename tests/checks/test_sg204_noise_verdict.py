@@ -196,3 +196,26 @@ def test_a_verdict_inside_another_helpers_output_is_still_hand_written(tmp_path)
                  study=spec(waivers=[waiver]))
     (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
     assert '"within run-to-run noise"' in finding.message
+
+
+def test_a_line_without_a_verdict_word_is_not_scanned_and_holds_no_verdict():
+    # verdicts_in runs VERDICT only on lines holding one of VERDICT_WORDS (as IGNORECASE reads case)
+    import random
+
+    from studygen.checks.sg204_noise_verdict import VERDICT, VERDICT_WORDS, verdicts_in
+    from studygen.lint.vocabulary import ascii_folded
+
+    words = ["within", "the", "run-to-run", "noise", "Noiſe", "floor", "not", "statistically", "significant",
+             "ſignificant", "insignificant", "no", "measurable", "change", "difference", "CHANGE", "indistinguishable",
+             "below", "timing", "level", "real", "x"]
+    rng = random.Random(5)
+    found = 0
+    for _ in range(20000):
+        line = " ".join(rng.choice(words) for _ in range(rng.randint(1, 6)))
+        if VERDICT.search(line):
+            found += 1
+            assert any(word in ascii_folded(line) for word in VERDICT_WORDS), line
+    assert found > 1000
+    # re.IGNORECASE reads the long s as s: a line whose verdict words are written with it is scanned too
+    assert [m.group(0) for m in verdicts_in("No ſignificant \u212aind of CHANGE, within the noiſe")] == [
+        "No ſignificant", "within the noiſe"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from studygen.checks import CheckContext, sg206_unmeasured
 from studygen.findings import ERROR
@@ -72,6 +74,24 @@ def test_names_are_the_configuration_and_its_aliases_longest_first():
     assert sg206_unmeasured.names(entry) == ["NVFP4 linears", "NVFP4", "fp4"]
     assert sg206_unmeasured.mentions("The NVFP4 linears and fp4-x, not NVFP4s.", entry,
                                      sg206_unmeasured.mention_pattern(entry)) == [(4, 17)]
+
+
+def test_names_found_in_the_lines_searched_as_one_text_are_those_found_line_by_line():
+    entry = {"config": "NVFP4", "aliases": ["fp4", "NVFP4 linears"], "reason": "r"}
+    lines = ["NVFP4", "x-fp4 fp4", "", "-NVFP4 linears", "fp4-", "nvfp4s NvFp4"]
+    found = sg206_unmeasured._named_by_line(lines, sg206_unmeasured.mention_pattern(entry), sg206_unmeasured.names(entry))
+    assert found == {0: [(0, 5)], 1: [(6, 9)], 5: [(7, 12)]}
+
+
+@given(lines=st.lists(st.lists(st.sampled_from(["fp4", "FP4", "nv", "NV", "-", " ", "x", "4", "ı", "_"]), max_size=8)
+                      .map("".join), max_size=6),
+       aliases=st.lists(st.sampled_from(["fp4", "nv fp4", "NV-FP4", "fp4\nx", "x"]), max_size=3))
+def test_searching_the_lines_as_one_text_finds_what_each_line_holds(lines, aliases):
+    entry = {"config": "NVFP4", "aliases": aliases, "reason": "r"}
+    pattern = sg206_unmeasured.mention_pattern(entry)
+    by_line = {index: [m.span() for m in pattern.finditer(line)] for index, line in enumerate(lines)}
+    assert sg206_unmeasured._named_by_line(lines, pattern, sg206_unmeasured.names(entry)) == {
+        index: spans for index, spans in by_line.items() if spans}
 
 
 def test_a_mention_in_another_case_than_every_name_is_an_error(tmp_path):

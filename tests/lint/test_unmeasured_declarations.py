@@ -8,7 +8,11 @@ messages worked out by hand."""
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from studygen.lint import lint_text
+from studygen.lint import sg106_unmeasured as sg106
 from studygen.lint.sg106_unmeasured import _outcome_quote
 
 
@@ -146,3 +150,24 @@ def test_a_table_row_of_a_declared_configuration_lists_each_of_its_figures():
     assert _sg106(text) == [
         (8, "'Sparse INT8' is declared not measured (line 3) but row 'sparse int8' (line 8) gives it figures: "
             "'p50 ms' 9.5, 'p99 ms' 9.9")]
+
+
+_DECLARATION_PIECES = st.sampled_from(["FP8", "the int8 engine", " ", "\n", ", ", ".", "was", "were", "has", "is",
+                                       "not", "never", "NOT", "been", "yet", "measured", "tried", "run", "(", ")",
+                                       "un", "tested", "benchmarked", "\t", "x"])
+
+
+@given(pieces=st.lists(_DECLARATION_PIECES, max_size=14), separator=st.sampled_from(["", " "]))
+def test_a_text_without_a_declaration_core_has_no_declaration_of_that_form(pieces, separator):
+    # _declarations scans a block with the costly subject and parenthesis patterns only where their core is
+    text = separator.join(pieces)
+    for full, core in ((sg106._DECLARED_SUBJECT_RE, sg106._DECLARED_SUBJECT_CORE_RE),
+                       (sg106._DECLARED_PAREN_RE, sg106._DECLARED_PAREN_CORE_RE)):
+        assert core.search(text) or not full.search(text), (full.pattern, text)
+
+
+def test_each_declaration_form_is_found_with_its_core():
+    assert _sg106("# T\n\nFP8 has not yet been measured.\n\nFP8 is 2x faster.\n") == [
+        (5, "'FP8' is declared not measured (line 3) but line 5 states an outcome for it: 'FP8 is 2x faster.'")]
+    assert _sg106("# T\n\nNVFP4 (untried) is left for later work.\n\nNVFP4 is 2x faster.\n") == [
+        (5, "'NVFP4' is declared not measured (line 3) but line 5 states an outcome for it: 'NVFP4 is 2x faster.'")]

@@ -5,7 +5,12 @@ by class, configurations in one spelling, claims about most rows)."""
 from __future__ import annotations
 
 import random
+import re
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from studygen.lint import vocabulary
 from studygen.lint.vocabulary import (
     NOISE_VERDICT_RE, canonical_configuration, claims_majority, format_aliases, format_mentions, has_evidence, may_hold_verdict,
     noise_stem_offsets, number_terms, repeat_counts,
@@ -116,3 +121,67 @@ def test_claims_about_most_or_all_rows():
     assert claims_majority("in most configurations") and claims_majority("across the board") and claims_majority("on every GPU")
     assert not claims_majority("at most 5%") and not claims_majority("the most accurate one")
     assert not claims_majority("not all runs") and not claims_majority("on the 7B model")
+
+
+_COUNT_PIECES = st.sampled_from(["800", "1,000", "a thousand", "six", "-", " ", "\n", "images", "image", "IMAGE",
+                                 "held-out", "held out", "runs", "run", "imagesx", "COCO", "2019", "of the", "x", "."])
+
+
+@given(pieces=st.lists(_COUNT_PIECES, max_size=10), nouns=st.sampled_from(["images?|held[- ]out", "runs?"]),
+       between=st.integers(min_value=0, max_value=4))
+def test_a_text_without_the_noun_holds_no_count_of_it(pieces, nouns, between):
+    # counts() searches for the noun alone first: a count must end in it, so a text without it holds none
+    text = "".join(pieces)
+    if vocabulary._count_pattern(nouns, between).search(text):
+        assert vocabulary._noun_pattern(nouns).search(text)
+    else:
+        assert vocabulary.counts(text, nouns, between) == []
+
+
+def test_counts_of_images_in_digits_words_and_hyphens():
+    assert vocabulary.counts("On 800 COCO val images, a thousand-image subset and 1,000 held-out; 32-bit image.",
+                             "images?|held[- ]out") == [(800, 3, 22), (1000, 24, 40), (1000, 52, 66)]
+    assert vocabulary.counts("800 pictures", "images?|held[- ]out") == []
+
+
+def test_ascii_folding_finds_a_word_wherever_ignorecase_matches_it():
+    # every character re.IGNORECASE matches to an ASCII letter folds to that letter (so a word an IGNORECASE
+    # pattern finds is a substring of the folded text); the four non-ASCII ones are the re module's documented ones
+    import string
+    import sys
+
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    singles = {p: re.compile(p, re.IGNORECASE) for p in string.ascii_lowercase}
+    non_ascii = []
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        cased = char.lower() != char or char.upper() != char or char.casefold() != char
+        matched = [p for p, single in singles.items() if single.fullmatch(char)] if cased else []
+        if letter.fullmatch(char) or matched:
+            assert matched == [vocabulary.ascii_folded(char)], (hex(code), matched)
+            if code > 127:
+                non_ascii.append(char)
+    assert non_ascii == ["\u0130", "\u0131", "\u017f", "\u212a"]
+    assert vocabulary.ascii_folded("Noiſe \u212aept SIGNIF\u0130CANT") == "noise kept significant"
+
+
+_VERDICT_WORDS = ["the", "our", "run-to-run", "between", "runs", "is", "not", "no", "be", "from", "cannot", "in", "within",
+                  "below", "of", "level", "than", "smaller", "comparable", "to", "difference", "negligible", "real",
+                  "measurable", "measurably", "different", "just", "noise", "timing", "scatter", "spread", "variance",
+                  "error", "bars", "lost", "swallowed", "by", "disappears", "tied", "inside", "under", "told", "apart",
+                  "separated", "at", "jitter", "statistically", "significant", "insignificant", "indistinguishable",
+                  "material", "change", "gap", "floor", "NOISE", "Real", "ſignificant", "Noiſe", "\u212aept"]
+
+
+def test_a_text_the_noise_verdict_pattern_reads_a_verdict_in_holds_a_stem():
+    # SG204 runs NOISE_VERDICT_RE on a line only where holds_verdict_stem finds a stem, whatever the case or spacing
+    rng = random.Random(11)
+    found = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(_VERDICT_WORDS) + rng.choice([" ", "  ", "\t", "\n", "\u00a0"])
+                       for _ in range(rng.randint(2, 8)))
+        if NOISE_VERDICT_RE.search(text):
+            found += 1
+            assert vocabulary.holds_verdict_stem(vocabulary.ascii_folded(text)), text
+    assert found > 1000  # the words make verdicts often enough for the property to be tried
+    assert not vocabulary.holds_verdict_stem(vocabulary.ascii_folded("fp16 is 1.8x faster than fp32 on the B200"))

@@ -4,6 +4,9 @@ torch-like records; :mod:`.generic_studies`), the README the generic
 template renders never draws a finding from ``lint`` or ``check`` that its
 own generated text caused.
 
+The README is also an mdformat fixpoint: check does not format a README
+equal to render's output again (SG104, :mod:`studygen.checks.readme_markdown`).
+
 A finding the README's text caused is one placed in the README (every lint
 finding, and a check finding at a README line), except SG213: it marks a
 comparison built on a timing its record flags unstable, which is what the
@@ -21,6 +24,7 @@ from __future__ import annotations
 from hypothesis import given
 
 from studygen.checks import run_checks
+from studygen.markdown_format import format_markdown
 from studygen.render.engine import render_study, write_rendered
 from studygen.study import load_study
 
@@ -37,6 +41,8 @@ def own_findings(root, spec, records) -> tuple[str, list]:
     study = load_study(study_dir, root)
     assert not study.problems, study.problems
     rendered = render_study(study)
+    # check skips SG104's formatting pass for a README equal to render's output (checks/readme_markdown.py)
+    assert format_markdown(rendered.readme) == rendered.readme, "render's output is no mdformat fixpoint"
     write_rendered(rendered)
     readme = study.rel(study.readme_path)
     findings = [f for f in run_checks(load_study(study_dir, root))

@@ -32,6 +32,20 @@ def test_filters_select_by_field_any_of_a_list_and_tensorrt_by_release(detr):
     assert len(detr.figures(kind="latency", variant="fp16", shape=None)) == 6  # None: no condition
 
 
+@pytest.mark.parametrize("family", [DETR, H200])
+def test_rows_read_off_the_views_indexes_are_those_a_scan_of_every_row_finds(family):
+    # figures(kind=...) and same_key_rows read the study's rows once per view: same rows, same record order
+    view = view_of(family)
+    rows = view._study.rows
+    for kind in sorted({row.kind for row in rows}) + ["no_such_kind"]:
+        assert view.figures(kind=kind).rows == [r for r in rows if r.kind == kind]
+        assert view.figures(kind=kind, variant="fp16").rows == [r for r in rows if r.kind == kind and r.variant == "fp16"]
+    assert view.figures(kind=["latency", "kernel_time"]).rows == [r for r in rows if r.kind in ("latency", "kernel_time")]
+    for row in rows:
+        assert view.same_key_rows(row) == [r for r in rows if r.key == row.key]
+    assert any(len(view.same_key_rows(row)) > 1 for row in rows)  # both studies measure some keys in two jobs
+
+
 def test_matches_compares_each_filter(tmp_path):
     (row,) = load(tmp_path, records=[record("job", [latency("fp16", 5.0)])]).rows
     (no_trt,) = load(tmp_path / "b", records=[record("job", [latency("fp16", 5.0)],

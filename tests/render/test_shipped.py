@@ -32,6 +32,16 @@ def test_family_renders_to_its_committed_files(study_dir):
         assert chart.is_current(path.read_bytes()), f"{path.relative_to(REPO)} is stale"
 
 
+@pytest.mark.parametrize("study_dir", FAMILIES, ids=lambda d: d.name)
+def test_the_rendered_readme_is_an_mdformat_fixpoint(study_dir):
+    # check does not format a README again when it equals render's output (checks/readme_markdown.py): that
+    # output must be what SG104's formatting pass leaves as it is
+    from studygen.markdown_format import format_markdown
+
+    readme = render_study(load_study(study_dir, REPO)).readme
+    assert format_markdown(readme) == readme
+
+
 def test_a_re_run_job_renders_with_its_spread(tmp_path, run_cli):
     """Issue 14: a second eager job on the H200 (a copy of h200-eager with every
     latency 2 % higher) renders; the eager table shows each cell with the spread
