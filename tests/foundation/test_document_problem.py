@@ -144,3 +144,18 @@ def test_a_surrogate_is_still_found_in_a_text_of_many_brackets():
         with pytest.raises(RecordError) as caught:
             parse_json(text, "r.json")
         assert "lone surrogate" in caught.value.message
+
+
+def test_the_nesting_bound_reads_a_text_holding_raw_surrogates():
+    """A text made in Python (not read from a file) may hold a lone
+    surrogate as a character: the bound still reads its structure (the
+    surrogate encoded as it is), and parse_json names the surrogate. Kills
+    nesting_within mutants 5, 8 and 9 (no ``surrogatepass``: an encoding
+    error instead of a bound)."""
+    text = json.dumps({"k": [[1]] * 200, "s": "\ud800", "d": nested(3)}, ensure_ascii=False)
+    assert "\ud800" in text
+    assert nesting_within(text, 4) and not nesting_within(text, 3)  # the mapping, then "d"'s three lists
+    assert may_hold_document_problem(text)
+    with pytest.raises(RecordError) as caught:
+        parse_json(text, "r.json")
+    assert (caught.value.place.pointer, caught.value.message) == ("/s", SURROGATE)

@@ -79,3 +79,84 @@ def test_a_file_that_grew_by_megabytes_is_read_whole_in_pieces_and_every_descrip
         read_bytes(path, "f", 100)  # refused by its size before it is opened
     if open_before is not None:
         assert len(os.listdir("/proc/self/fd")) == open_before
+
+
+def _stale_size(monkeypatch, size: int) -> None:
+    """os.stat and os.fstat report ``size`` bytes: the file grew after its size was taken."""
+    import os
+
+    real_stat, real_fstat = os.stat, os.fstat
+
+    def stale(status):
+        return os.stat_result((*status[:6], size, *status[7:]))
+
+    monkeypatch.setattr(os, "stat", lambda *args, **kwargs: stale(real_stat(*args, **kwargs)))
+    monkeypatch.setattr(os, "fstat", lambda fd: stale(real_fstat(fd)))
+
+
+def test_a_file_that_grew_past_a_limit_one_byte_over_its_old_size_is_refused_by_its_next_byte(tmp_path, monkeypatch):
+    """Sized 10 bytes, limit 11: the first read takes 11 bytes (size + 1),
+    so exactly one more byte is asked for, and it is the one that tells the
+    file is past the limit. Kills textio._read_up_to mutant 3 (``left > 1``:
+    that last byte never read, the file accepted cut at 11 bytes)."""
+    path = tmp_path / "f"
+    path.write_bytes(b"y" * 50)
+    _stale_size(monkeypatch, 10)
+    with pytest.raises(InputError) as caught:
+        read_bytes(path, "f", 11)
+    assert caught.value.message == "file is 12 bytes; the limit is 11 bytes (0 MiB)"
+
+
+def test_a_file_that_grew_when_its_old_size_was_the_limit_is_refused_at_one_byte_past_it(tmp_path, monkeypatch):
+    """Sized 10 bytes at the limit 10, 50 bytes when read: one byte past the
+    limit is read, no more (kills read_bytes mutant 57, which asked for two
+    and named 12 bytes)."""
+    path = tmp_path / "f"
+    path.write_bytes(b"z" * 50)
+    _stale_size(monkeypatch, 10)
+    with pytest.raises(InputError) as caught:
+        read_bytes(path, "f", 10)
+    assert caught.value.message == "file is 11 bytes; the limit is 10 bytes (0 MiB)"
+
+
+def test_a_file_that_grew_by_one_mebibyte_and_a_little_keeps_both_pieces(tmp_path, monkeypatch):
+    """Sized 10 at first, 2**20 + 111 bytes when read: 11 bytes, then one
+    piece of 1 MiB and one of the last 100 bytes. Kills _read_up_to mutant 22
+    (two pieces answered with the first alone: 100 bytes lost)."""
+    path = tmp_path / "f"
+    content = (bytes(range(251)) * (2**20 // 251 + 2))[: 2**20 + 111]
+    assert len(content) == 2**20 + 111
+    path.write_bytes(content)
+    _stale_size(monkeypatch, 10)
+    assert read_bytes(path, "f", 4 * 2**20) == content
+
+
+def test_a_read_that_fails_is_refused_naming_the_file_and_the_system_error(tmp_path, monkeypatch):
+    """os.read failing (an I/O error of the disk) is one refusal naming the
+    file and the error's own words; the descriptor is closed. Kills
+    read_bytes mutants 80 to 85 (message, path or wording of that refusal)."""
+    import errno
+    import os
+
+    path = tmp_path / "f"
+    path.write_bytes(b"abc")
+    closed = []
+    real_close = os.close
+
+    def failing_read(fd, count):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(os, "read", failing_read)
+    monkeypatch.setattr(os, "close", lambda fd: (closed.append(fd), real_close(fd))[1])
+    with pytest.raises(InputError) as caught:
+        read_bytes(path, "shown/f", 100)
+    assert (caught.value.message, caught.value.path) == ("cannot read: Input/output error", "shown/f")
+    assert len(closed) == 1
+
+    def failing_read_without_words(fd, count):
+        raise BlockingIOError()
+
+    monkeypatch.setattr(os, "read", failing_read_without_words)
+    with pytest.raises(InputError) as caught:
+        read_bytes(path, "shown/f", 100)
+    assert caught.value.message == "cannot read: BlockingIOError"

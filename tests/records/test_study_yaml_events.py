@@ -15,13 +15,22 @@ from pathlib import Path
 import pytest
 import yaml
 
-from studygen.errors import RecordError
+from studygen.errors import InputError, RecordError
 from studygen.records import load
 from studygen.records.load import load_yaml, study_yaml_event_loader, study_yaml_loader
 
 REPO = Path(__file__).resolve().parents[2]
 events = study_yaml_event_loader()
 needs_libyaml = pytest.mark.skipif(events is None, reason="PyYAML built without libyaml")
+
+
+@pytest.fixture(autouse=True)
+def fresh_loaders(monkeypatch):
+    """Every test builds the loader classes again (records.load keeps them
+    for the process): what a test reads is what the rules build now, not a
+    class an earlier test or the import above built. ``events`` stays the
+    class built at import, the reference the fresh ones are compared with."""
+    monkeypatch.setattr(load, "_LOADERS", {})
 
 HANDWRITTEN = [
     "a: 1\nb: [1, 2.5, -3e2, .inf, -.Inf, .nan]\nc: {x: y, 'q''s': \"d\\\"q\"}\n",
@@ -192,3 +201,104 @@ def test_a_shipped_study_file_is_read_from_libyaml_events(monkeypatch):
     path = sorted(REPO.glob("families/*/study.yaml"))[0]
     document, _ = load_yaml(path, "study.yaml")
     assert document["family"] == path.parent.name
+
+
+def _refusal(tmp_path, text: str, display: str | None = "study.yaml") -> tuple[str, int]:
+    path = tmp_path / "study.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RecordError) as caught:
+        load_yaml(path, display)
+    return caught.value.line(), caught.value.place.line
+
+
+def _depth(value) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    return 0
+
+
+def _lists(levels: int, inner=1):
+    for _ in range(levels):
+        inner = [inner]
+    return inner
+
+
+# (document, written as YAML flow text): depth counted by _depth, the limit is 100 (textio.MAX_NESTING)
+NESTED = [
+    _lists(100),  # at the limit
+    _lists(101),  # one past it
+    [_lists(1)] * 300,  # 300 siblings two levels deep: leaving each must give its level back
+    [_lists(1), _lists(99)],  # 100: a sibling left before the deep one
+    [_lists(1), _lists(100)],  # 101
+    [[_lists(2), _lists(99)]],  # 101: two levels left, then one level too deep
+    {"a": _lists(3), "b": _lists(98), "c": {"d": _lists(98)}},  # 100 at two places
+]
+
+
+@pytest.mark.parametrize("document", NESTED, ids=[f"depth{_depth(d)}-{i}" for i, d in enumerate(NESTED)])
+def test_nesting_is_refused_exactly_past_100_levels_whatever_came_before(tmp_path, document):
+    """The depth count goes up on entering a list or mapping and back on
+    leaving it, from 0. Kills load._study_yaml_rules mutants 7, 27, 36, 41,
+    42 and 43 (start, comparison, step up and step back of the count)."""
+    import json
+
+    text = json.dumps(document) + "\n"
+    if _depth(document) <= 100:
+        path = tmp_path / "study.yaml"
+        path.write_text(text, encoding="utf-8")
+        assert load_yaml(path, "study.yaml")[0] == document
+    else:
+        assert _refusal(tmp_path, text)[0] == (
+            "study.yaml:1: malformed YAML: nested more than 100 levels deep (lists or mappings); the limit is 100")
+
+
+def test_each_study_rule_refuses_in_its_own_words_at_its_line(tmp_path):
+    """Kills _study_yaml_rules mutants 9, 16 and 17 (alias refusal), 51 and
+    52 (integer refusal) and 60 (keys after a merge key not checked)."""
+    assert _refusal(tmp_path, "a: &x 1\nb: *x\n") == (
+        "study.yaml:2: malformed YAML: alias *x: study files may not use aliases "
+        "(write the value out where it is needed)", 2)
+    assert _refusal(tmp_path, "a: 1\nb: " + "7" * 5000 + "\n") == (
+        "study.yaml:2: malformed YAML: integer of 5000 characters is out of range "
+        "(no figure or setting has that many digits)", 2)
+    assert _refusal(tmp_path, "<<: {x: 1}\na: 1\nb: 2\na: 3\n") == (
+        "study.yaml:4: malformed YAML: duplicate key 'a' (first on line 2): the last would silently win", 4)
+
+
+def test_a_yaml_error_without_a_mark_is_one_line_naming_the_file_without_a_line(tmp_path):
+    """PyYAML's reader refuses a control character with a YAMLError that has
+    no mark and a message of two lines: the first is kept, no line is named,
+    and the file is named by its path when no display name is given. Kills
+    load_yaml mutants 3, 18, 27, 30, 31, 39 and 43."""
+    path = tmp_path / "study.yaml"
+    assert _refusal(tmp_path, "a: \x07\n", None) == (
+        f"{path}: malformed YAML: unacceptable character #x0007: special characters are not allowed", 0)
+
+
+def test_a_study_file_past_16_mib_is_refused_before_it_is_parsed(tmp_path):
+    """Kills load_yaml mutants 9 and 10 (the study file limit left out: the
+    500 MB input limit instead)."""
+    path = tmp_path / "study.yaml"
+    path.write_bytes(b"# " + b"x" * (16 * 2**20 - 2) + b"\n")
+    with pytest.raises(InputError) as caught:
+        load_yaml(path, "study.yaml")
+    assert caught.value.line() == "study.yaml: file is 16777217 bytes; the limit is 16777216 bytes (16 MiB)"
+
+
+@needs_libyaml
+@pytest.mark.parametrize("text", ["a: 'x\ty'\n", "a: b\r\nc: d\r\n", "a: b\u2028\n", "a: b\x85c: d\n", "a: b\u2029\n"])
+def test_a_text_the_scanners_might_read_apart_never_reaches_libyaml(tmp_path, text):
+    """Tabs, carriage returns, NEL and U+2028/9 go to the
+    pure-Python loader alone: the libyaml loader is not even built (the
+    loaders are built afresh for every test). Kills _load_study_yaml mutant 3
+    (every text given to libyaml)."""
+    path = tmp_path / "study.yaml"
+    path.write_text(text, encoding="utf-8", newline="")
+    document = load_yaml(path, "study.yaml")[0]
+    assert document == yaml.load(text, Loader=study_yaml_loader())  # noqa: S506 - the study loader
+    assert "python" in load._LOADERS and "libyaml" not in load._LOADERS
+    path.write_text("a: b\n", encoding="utf-8")
+    assert load_yaml(path, "study.yaml")[0] == {"a": "b"}
+    assert load._LOADERS["libyaml"] is not None  # a plain text is read from libyaml's events
