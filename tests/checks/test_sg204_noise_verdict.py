@@ -219,3 +219,15 @@ def test_a_line_without_a_verdict_word_is_not_scanned_and_holds_no_verdict():
     # re.IGNORECASE reads the long s as s: a line whose verdict words are written with it is scanned too
     assert [m.group(0) for m in verdicts_in("No ſignificant \u212aind of CHANGE, within the noiſe")] == [
         "No ſignificant", "within the noiſe"]
+
+
+def test_a_line_holding_every_verdict_word_keeps_every_verdict():
+    """The word prefilter lets each pattern scan a line holding any of its
+    words; here all five are there, and only SG204's own pattern reads
+    "noise floor" as part of the phrase (the shared one stops at "noise"). Kills verdicts_in mutant 8 (the scan run only
+    where some word is missing)."""
+    from studygen.checks.sg204_noise_verdict import verdicts_in
+
+    line = "On H200 the fp8 change sits below the timing noise floor; no significant difference, indistinguishable."
+    assert [m.group(0) for m in verdicts_in(line)] == [
+        "below the timing noise floor", "no significant difference", "indistinguishable"]

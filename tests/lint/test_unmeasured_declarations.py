@@ -171,3 +171,16 @@ def test_each_declaration_form_is_found_with_its_core():
         (5, "'FP8' is declared not measured (line 3) but line 5 states an outcome for it: 'FP8 is 2x faster.'")]
     assert _sg106("# T\n\nNVFP4 (untried) is left for later work.\n\nNVFP4 is 2x faster.\n") == [
         (5, "'NVFP4' is declared not measured (line 3) but line 5 states an outcome for it: 'NVFP4 is 2x faster.'")]
+
+
+def test_a_not_measured_clause_without_its_own_subject_declares_nothing():
+    """A sentence declares a configuration not measured only where the
+    clause has a subject of its own: the core words alone ("was not
+    measured" after a comma or bracket) are not enough. Kills _declares
+    mutant 5 (the core search alone taken as a declaration)."""
+    from studygen.lint.sg106_unmeasured import _declares
+
+    assert _declares("INT4 was not measured on H200.")
+    assert _declares("INT4 (not measured) is listed for later.")
+    assert not _declares("NVFP4 is 2x faster on B200, was not measured on H200.")
+    assert not _declares("NVFP4 is 2x faster; was not measured.")
