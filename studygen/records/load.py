@@ -164,11 +164,14 @@ def _load_study_yaml(text: str):
     faster than with PyYAML's own scanner and parser, while the composer and
     constructor, and so every rule, stay PyYAML's Python ones (the nodes
     carrying libyaml's marks). Any error there is met again by the
-    pure-Python loader, so that every message and line is PyYAML's own.
+    pure-Python loader, so that every message and line is PyYAML's own; so
+    is a node with an explicit tag, and a text with a comment right after a
+    block scalar's header (the two parsers read those apart).
     Raises yaml.YAMLError (and what PyYAML's constructors raise)."""
     import yaml
 
-    fast = study_yaml_event_loader() if _LIBYAML_READS_ALIKE.fullmatch(text) else None
+    fast = study_yaml_event_loader() if _LIBYAML_READS_ALIKE.fullmatch(text) and \
+        _BLOCK_HEADER_COMMENT.search(text) is None else None
     if fast is not None:
         try:
             return yaml.load(text, Loader=fast)  # noqa: S506 - SafeConstructor with the study rules
@@ -182,6 +185,9 @@ def _load_study_yaml(text: str):
 # Unicode line and paragraph separators, tabs) and a byte order mark.
 _LIBYAML_READS_ALIKE = re.compile(
     "[\\n\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010ffff]*")
+# libyaml takes a comment right after a block scalar's header ("|#", ">-#"), which PyYAML's scanner refuses:
+# such a text (or one that only looks like it) goes to PyYAML alone.
+_BLOCK_HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
 _LOADERS: dict[str, object] = {}
 
 
@@ -212,6 +218,13 @@ def study_yaml_event_loader():
         from yaml.constructor import SafeConstructor
         from yaml.resolver import Resolver
 
+        def compose_node(self, parent, index):
+            # an explicit tag ("!", "!!str", a %TAG handle) is read apart by the two parsers (libyaml marks
+            # an empty "!" node not plain, so it resolved to '' where PyYAML gives None): PyYAML reads it
+            if getattr(self.peek_event(), "tag", None) is not None:
+                raise _ReadByPyYAML
+            return super(loader, self).compose_node(parent, index)
+
         def __init__(self, stream):
             CParser.__init__(self, stream)
             Composer.__init__(self)
@@ -219,9 +232,14 @@ def study_yaml_event_loader():
             Resolver.__init__(self)
 
         # the Python composer first: its node methods replace CParser's, whose events it reads
-        _LOADERS["libyaml"] = type("StudyYamlEventLoader", (_study_yaml_rules(), Composer, CParser, SafeConstructor,
-                                                             Resolver), {"__init__": __init__})
+        loader = type("StudyYamlEventLoader", (_study_yaml_rules(), Composer, CParser, SafeConstructor, Resolver),
+                      {"__init__": __init__, "compose_node": compose_node})
+        _LOADERS["libyaml"] = loader
     return _LOADERS["libyaml"]
+
+
+class _ReadByPyYAML(Exception):
+    """Raised by the libyaml events loader for a text only PyYAML's own parser reads as PyYAML does."""
 
 
 def _study_yaml_rules():
