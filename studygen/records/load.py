@@ -165,8 +165,9 @@ def _load_study_yaml(text: str):
     constructor, and so every rule, stay PyYAML's Python ones (the nodes
     carrying libyaml's marks). Any error there is met again by the
     pure-Python loader, so that every message and line is PyYAML's own; so
-    is a node with an explicit tag, and a text with a comment right after a
-    block scalar's header (the two parsers read those apart).
+    is a node with an explicit tag, a plain scalar holding "?" in a flow
+    collection, and a text with a comment right after a block scalar's
+    header (the two parsers read those apart).
     Raises yaml.YAMLError (and what PyYAML's constructors raise)."""
     import yaml
 
@@ -216,12 +217,17 @@ def study_yaml_event_loader():
             return None
         from yaml.composer import Composer
         from yaml.constructor import SafeConstructor
+        from yaml.events import ScalarEvent
         from yaml.resolver import Resolver
 
         def compose_node(self, parent, index):
-            # an explicit tag ("!", "!!str", a %TAG handle) is read apart by the two parsers (libyaml marks
-            # an empty "!" node not plain, so it resolved to '' where PyYAML gives None): PyYAML reads it
-            if getattr(self.peek_event(), "tag", None) is not None:
+            # what the two parsers read apart goes to PyYAML: an explicit tag ("!", "!!str", a %TAG handle;
+            # libyaml marks an empty "!" node not plain, so it resolved to '' where PyYAML gives None), and a
+            # plain scalar holding "?" inside a flow collection (PyYAML ends a plain scalar there, libyaml not)
+            event = self.peek_event()
+            if getattr(event, "tag", None) is not None or (
+                    parent is not None and parent.flow_style and isinstance(event, ScalarEvent) and not event.style
+                    and "?" in event.value):
                 raise _ReadByPyYAML
             return super(loader, self).compose_node(parent, index)
 

@@ -207,9 +207,11 @@ def test_a_shipped_study_file_is_read_from_libyaml_events(monkeypatch):
 # Texts libyaml and PyYAML read apart, found by comparing both on generated texts: libyaml marks an empty node
 # with the non-specific tag "!" not plain, so PyYAML's resolver made it '' where PyYAML's own parser gives None
 # (a null revision became an empty string); libyaml takes a comment right after a block scalar's header
-# ("|#"), which PyYAML's scanner refuses. Each must come out of load_yaml as out of the pure-Python loader.
+# ("|#"), which PyYAML's scanner refuses; PyYAML ends a plain scalar at "?" inside a flow collection, libyaml
+# reads "x:y? a" as one scalar. Each must come out of load_yaml as out of the pure-Python loader.
 READ_APART = ("revision: !\n", "a: !\nb: 1\n", "- !\n- ! \n", "!\n", "k: {a: !}\n",
-              "note: |# a comment\n  text\n", "note: >-#c\n  text\n", "|#c\n", "- >+2#c\n   x\n")
+              "note: |# a comment\n  text\n", "note: >-#c\n  text\n", "|#c\n", "- >+2#c\n   x\n",
+              "aliases: [FP8 why?, int8]\n", "k: [  x:y? a]\n", "m: {what? : 1}\n", "[0b101'?\"]\n")
 
 
 @needs_libyaml
