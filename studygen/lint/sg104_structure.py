@@ -146,11 +146,7 @@ def mdformat_idempotency_finding(text: str, path: str) -> Finding | None:
     leaves the text as it is; SG104 too when ``text`` nests emphasis, links,
     quotes or lists past what mdformat can format (its tree is built with
     one Python call per level), at the line of the longest run of the
-    characters that open them.
-
-    ``studygen check`` asks this of a README only when it differs from the
-    text render makes now (:mod:`studygen.checks.readme_markdown`): render's
-    output is an mdformat fixpoint, which the render tests hold."""
+    characters that open them."""
     try:
         formatted = format_markdown(text)
     except RecursionError:

@@ -164,11 +164,15 @@ def _load_study_yaml(text: str):
     faster than with PyYAML's own scanner and parser, while the composer and
     constructor, and so every rule, stay PyYAML's Python ones (the nodes
     carrying libyaml's marks). Any error there is met again by the
-    pure-Python loader, so that every message and line is PyYAML's own.
+    pure-Python loader, so that every message and line is PyYAML's own; so
+    is a node with an explicit tag, a plain scalar holding "?" in a flow
+    collection, and a text with a comment right after a block scalar's
+    header (the two parsers read those apart).
     Raises yaml.YAMLError (and what PyYAML's constructors raise)."""
     import yaml
 
-    fast = study_yaml_event_loader() if _LIBYAML_READS_ALIKE.fullmatch(text) else None
+    fast = study_yaml_event_loader() if _LIBYAML_READS_ALIKE.fullmatch(text) and \
+        _BLOCK_HEADER_COMMENT.search(text) is None else None
     if fast is not None:
         try:
             return yaml.load(text, Loader=fast)  # noqa: S506 - SafeConstructor with the study rules
@@ -182,6 +186,9 @@ def _load_study_yaml(text: str):
 # Unicode line and paragraph separators, tabs) and a byte order mark.
 _LIBYAML_READS_ALIKE = re.compile(
     "[\\n\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010ffff]*")
+# libyaml takes a comment right after a block scalar's header ("|#", ">-#"), which PyYAML's scanner refuses:
+# such a text (or one that only looks like it) goes to PyYAML alone.
+_BLOCK_HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
 _LOADERS: dict[str, object] = {}
 
 
@@ -210,7 +217,19 @@ def study_yaml_event_loader():
             return None
         from yaml.composer import Composer
         from yaml.constructor import SafeConstructor
+        from yaml.events import ScalarEvent
         from yaml.resolver import Resolver
+
+        def compose_node(self, parent, index):
+            # what the two parsers read apart goes to PyYAML: an explicit tag ("!", "!!str", a %TAG handle;
+            # libyaml marks an empty "!" node not plain, so it resolved to '' where PyYAML gives None), and a
+            # plain scalar holding "?" inside a flow collection (PyYAML ends a plain scalar there, libyaml not)
+            event = self.peek_event()
+            if getattr(event, "tag", None) is not None or (
+                    parent is not None and parent.flow_style and isinstance(event, ScalarEvent) and not event.style
+                    and "?" in event.value):
+                raise _ReadByPyYAML
+            return super(loader, self).compose_node(parent, index)
 
         def __init__(self, stream):
             CParser.__init__(self, stream)
@@ -219,9 +238,14 @@ def study_yaml_event_loader():
             Resolver.__init__(self)
 
         # the Python composer first: its node methods replace CParser's, whose events it reads
-        _LOADERS["libyaml"] = type("StudyYamlEventLoader", (_study_yaml_rules(), Composer, CParser, SafeConstructor,
-                                                             Resolver), {"__init__": __init__})
+        loader = type("StudyYamlEventLoader", (_study_yaml_rules(), Composer, CParser, SafeConstructor, Resolver),
+                      {"__init__": __init__, "compose_node": compose_node})
+        _LOADERS["libyaml"] = loader
     return _LOADERS["libyaml"]
+
+
+class _ReadByPyYAML(Exception):
+    """Raised by the libyaml events loader for a text only PyYAML's own parser reads as PyYAML does."""
 
 
 def _study_yaml_rules():

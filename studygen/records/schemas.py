@@ -205,8 +205,13 @@ def shipped_checks_apply(kind: str, data: bytes) -> bool:
     were made from ``data``, the schema file of ``kind`` as read now (its
     sha256 is the one recorded there). A schema edited since the last
     regeneration is compiled in the process instead, so it is never checked
-    by code made from its older text."""
-    return schema_checks.SOURCE_SHA256.get(SCHEMA_FILES[kind]) == hashlib.sha256(data).hexdigest()
+    by code made from its older text. Nor under another fastjsonschema
+    version than the one that generated them (its ``VERSION``, as the
+    built-in template's code is kept to its Jinja version): compiling in the
+    process would then give that version's check, as before the checks were
+    shipped."""
+    return (schema_checks.FASTJSONSCHEMA_VERSION == fastjsonschema.VERSION
+            and schema_checks.SOURCE_SHA256.get(SCHEMA_FILES[kind]) == hashlib.sha256(data).hexdigest())
 
 
 @functools.cache

@@ -79,3 +79,20 @@ def test_an_edited_schema_is_compiled_in_the_process_not_checked_by_the_generate
     assert not schemas.fast_document_check("study")(study_file)
     assert schemas.fast_document_check("dataset") is not None  # an unedited file keeps its generated check
     assert schemas.shipped_checks_apply("dataset", schemas.schema_bytes("dataset"))
+
+
+def test_under_another_fastjsonschema_version_the_checks_are_compiled_in_the_process(fresh_checks, monkeypatch):
+    # the generated code is what fastjsonschema FASTJSONSCHEMA_VERSION made; before it was shipped, every process
+    # compiled the schema with the fastjsonschema installed, so an installed copy with another version must too
+    import fastjsonschema
+
+    compiled = []
+    real = schemas.compiled_check
+    monkeypatch.setattr(schemas, "compiled_check", lambda schema: compiled.append(schema) or real(schema))
+    monkeypatch.setattr(fastjsonschema, "VERSION", "2.0.0")
+    for kind in schemas.SCHEMA_FILES:
+        assert not schemas.shipped_checks_apply(kind, schemas.schema_bytes(kind))
+    record = parse_json(SHIPPED_RECORD.read_text(encoding="utf-8"), str(SHIPPED_RECORD))
+    assert schemas.fast_run_check()(record)
+    assert schemas.fast_document_check("study")(yaml.safe_load(SHIPPED_STUDY.read_text(encoding="utf-8")))
+    assert len(compiled) >= 3  # the envelope, each result kind of the record, the study file
