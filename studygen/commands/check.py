@@ -18,7 +18,7 @@ from ..errors import StudygenError
 from ..findings import FORMATTERS, has_errors
 from ..memory import collector_paused
 from ..markdown_format import format_markdown
-from ..records.load import study_yaml_event_loader, study_yaml_loader
+from ..records.load import study_yaml_loader
 from ..records.schemas import fast_run_check
 from ..study import Study, load_study, resolve_targets
 from . import command
@@ -96,7 +96,7 @@ def warm_before_fork() -> None:
     """Do here, before the worker processes fork, what each worker would
     otherwise do again on its first study whatever the study holds (forked
     workers inherit the parent's memory): compile the run-record check,
-    import PyYAML and build the study-file loaders (every study has a study
+    import PyYAML and build the study-file loader (every study has a study
     file), import Jinja's sandbox (check renders every README again) and
     import mdformat and format a short table with it (SG104 formats every
     README; its first text also compiles the renderer's regular
@@ -105,7 +105,6 @@ def warm_before_fork() -> None:
 
     fast_run_check()
     study_yaml_loader()
-    study_yaml_event_loader()
     format_markdown("# Warm\n\nText *with* `code` & <b>[link](https://example.org)</b>.\n\n"
                     "| a | b |\n| - | -: |\n| 1 | 2 |\n")
 

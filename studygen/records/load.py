@@ -7,7 +7,6 @@ text is at hand, for schema errors).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -158,37 +157,19 @@ def load_yaml(path: Path, display: str | None = None):
 
 
 def _load_study_yaml(text: str):
-    """``text`` loaded by :func:`study_yaml_loader`'s rules. Its events come
-    from libyaml where PyYAML has it and the text holds only characters both
-    parsers read alike: the shipped study files load about seven times
-    faster than with PyYAML's own scanner and parser, while the composer and
-    constructor, and so every rule, stay PyYAML's Python ones (the nodes
-    carrying libyaml's marks). Any error there is met again by the
-    pure-Python loader, so that every message and line is PyYAML's own; so
-    is a node with an explicit tag, a plain scalar holding "?" in a flow
-    collection, and a text with a comment right after a block scalar's
-    header (the two parsers read those apart).
-    Raises yaml.YAMLError (and what PyYAML's constructors raise)."""
+    """``text`` loaded by :func:`study_yaml_loader`, PyYAML's own scanner,
+    parser, composer and constructor, so that every message and line is
+    PyYAML's. (A faster path reading libyaml's events was tried and taken
+    out: the two parsers read some texts apart, e.g. an empty node tagged
+    ``!`` or a comment right after a block scalar's header, and the
+    saving, about 5 ms a study file, did not pay for a second reading of
+    what a verdict rests on.) Raises yaml.YAMLError (and what PyYAML's
+    constructors raise)."""
     import yaml
 
-    fast = study_yaml_event_loader() if _LIBYAML_READS_ALIKE.fullmatch(text) and \
-        _BLOCK_HEADER_COMMENT.search(text) is None else None
-    if fast is not None:
-        try:
-            return yaml.load(text, Loader=fast)  # noqa: S506 - SafeConstructor with the study rules
-        except Exception:  # noqa: BLE001 - whatever failed, PyYAML meets it again below and words it
-            pass
     return yaml.load(text, Loader=study_yaml_loader())  # noqa: S506 - a SafeLoader subclass
 
 
-# Texts libyaml is given: characters PyYAML's reader accepts (none of its NON_PRINTABLE set), less the
-# line breaks and the tab whose handling the two scanners could tell apart (carriage returns, NEL, the
-# Unicode line and paragraph separators, tabs) and a byte order mark.
-_LIBYAML_READS_ALIKE = re.compile(
-    "[\\n\\x20-\\x7e\\xa0-\\u2027\\u202a-\\ud7ff\\ue000-\\ufefe\\uff00-\\ufffd\\U00010000-\\U0010ffff]*")
-# libyaml takes a comment right after a block scalar's header ("|#", ">-#"), which PyYAML's scanner refuses:
-# such a text (or one that only looks like it) goes to PyYAML alone.
-_BLOCK_HEADER_COMMENT = re.compile("[|>][-+0-9]*#")
 _LOADERS: dict[str, object] = {}
 
 
@@ -203,49 +184,6 @@ def study_yaml_loader():
         rules = _study_yaml_rules()
         _LOADERS["python"] = type("StudyYamlLoader", (rules, yaml.SafeLoader), {})
     return _LOADERS["python"]
-
-
-def study_yaml_event_loader():
-    """:func:`study_yaml_loader` reading its events from libyaml (PyYAML's
-    ``CParser``), its composer and constructor PyYAML's Python ones with
-    the same rules; None when PyYAML was built without libyaml."""
-    if "libyaml" not in _LOADERS:
-        try:
-            from yaml._yaml import CParser
-        except ImportError:
-            _LOADERS["libyaml"] = None
-            return None
-        from yaml.composer import Composer
-        from yaml.constructor import SafeConstructor
-        from yaml.events import ScalarEvent
-        from yaml.resolver import Resolver
-
-        def compose_node(self, parent, index):
-            # what the two parsers read apart goes to PyYAML: an explicit tag ("!", "!!str", a %TAG handle;
-            # libyaml marks an empty "!" node not plain, so it resolved to '' where PyYAML gives None), and a
-            # plain scalar holding "?" inside a flow collection (PyYAML ends a plain scalar there, libyaml not)
-            event = self.peek_event()
-            if getattr(event, "tag", None) is not None or (
-                    parent is not None and parent.flow_style and isinstance(event, ScalarEvent) and not event.style
-                    and "?" in event.value):
-                raise _ReadByPyYAML
-            return super(loader, self).compose_node(parent, index)
-
-        def __init__(self, stream):
-            CParser.__init__(self, stream)
-            Composer.__init__(self)
-            SafeConstructor.__init__(self)
-            Resolver.__init__(self)
-
-        # the Python composer first: its node methods replace CParser's, whose events it reads
-        loader = type("StudyYamlEventLoader", (_study_yaml_rules(), Composer, CParser, SafeConstructor, Resolver),
-                      {"__init__": __init__, "compose_node": compose_node})
-        _LOADERS["libyaml"] = loader
-    return _LOADERS["libyaml"]
-
-
-class _ReadByPyYAML(Exception):
-    """Raised by the libyaml events loader for a text only PyYAML's own parser reads as PyYAML does."""
 
 
 def _study_yaml_rules():
@@ -287,9 +225,22 @@ def _study_yaml_rules():
             # an integer past Python's digit limit (4,300) raises a bare ValueError without a line
             try:
                 return super().construct_yaml_int(node)
-            except ValueError:
+            except ValueError as exc:
+                if "limit" not in str(exc):  # not a length: construct_object words it
+                    raise
                 raise ConstructorError(None, None, f"integer of {len(node.value)} characters is out of range "
                                        "(no figure or setting has that many digits)", node.start_mark) from None
+
+        def construct_object(self, node, deep=False):
+            # PyYAML's constructors let Python's own errors through without a line: a date that is no
+            # date ("2024-13-45"), "!!int x"; each becomes a refusal at the node's line
+            try:
+                return super().construct_object(node, deep=deep)
+            except (ValueError, TypeError, OverflowError) as exc:
+                shown = node.value if isinstance(node, yaml.ScalarNode) else node.id
+                kind = node.tag.rsplit(":", 1)[-1]
+                raise ConstructorError(None, None, f"{shown!r} is not a valid {kind} ({exc})",
+                                       node.start_mark) from None
 
         def construct_mapping(self, node, deep=False):
             first_line: dict = {}
