@@ -52,6 +52,17 @@ def test_locate_reads_the_place_the_render_noted_or_gives_zero():
     assert ReadmeText(README, [cell, table]).locate(cell) == 15  # a cell is placed by its table
 
 
+def test_a_cell_of_two_tables_with_the_same_header_cells_is_placed_by_the_first_in_the_readme():
+    # the table printed on line 15 is noted before the one on line 3: the cell goes to line 3 either way
+    cell = Produced("figure", "0.5", within=("A", "B"))
+    later = Produced("table", "| A | B |", headers=("A", "B"), places=[place(14, 0, 4)])
+    earlier = Produced("table", "| A | B |", headers=("A", "B"), places=[place(2, 0, 4)])
+    assert ReadmeText(README, [cell, later, earlier]).locate(cell) == 3
+    assert ReadmeText(README, [cell, earlier, later]).locate(cell) == 3
+    other = Produced("figure", "0.5", within=("A", "C"))
+    assert ReadmeText(README, [other, later, earlier]).locate(other) == 0  # no table with those headers
+
+
 def test_a_place_covers_its_columns_on_normalized_lines():
     text = ReadmeText(README, [Produced("range", "0.19 to 0.21 ms", places=[place(2, 15, 30)])])
     line = text.lines[2]
