@@ -33,7 +33,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Table
 from .text import split_sentences
-from .vocabulary import NOISE_STEMS, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
+from .vocabulary import NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
 
 CODE = "SG105"
 
@@ -58,15 +58,9 @@ def _neighbour_tables(document: Document, block: Block) -> list[Table]:
 
 
 def _candidate_lines(document: Document) -> list[int]:
-    """Sorted 1-based lines holding a verdict stem."""
-    lowered = document.lowered
-    found = set()
-    for stem in NOISE_STEMS:
-        position = lowered.find(stem)
-        while position != -1:
-            found.add(document.line_of_offset(position))
-            position = lowered.find(stem, position + 1)
-    return sorted(found)
+    """Sorted 1-based lines holding a verdict stem (:func:`noise_stem_offsets`:
+    "no real" ends a line of a hard-wrapped paragraph as well as a space)."""
+    return sorted({document.line_of_offset(offset) for offset in noise_stem_offsets(document.lowered)})
 
 
 def _touches(lines: list[int], first: int, last: int) -> bool:

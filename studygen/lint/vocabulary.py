@@ -295,7 +295,8 @@ _VERDICT_LEADS = (
 )
 
 
-_STEM_RE = lazy_compile("|".join(re.escape(stem) for stem in NOISE_STEMS))
+# a stem's trailing space ("real ") is any whitespace: a hard-wrapped paragraph breaks "no real\ndifference"
+_STEM_RE = lazy_compile("|".join(re.escape(stem).replace(r"\ ", r"\s") for stem in NOISE_STEMS))
 _STRONG_RE = lazy_compile("|".join(re.escape(stem) for stem in _STRONG_STEMS))
 _LEAD_RE = lazy_compile("|".join(re.escape(lead).replace(r"\ ", r"\s+") for lead in _VERDICT_LEADS))
 

@@ -40,3 +40,15 @@ def test_the_table_right_before_a_verdict_may_hold_its_evidence():
     assert _sg105(verdict + "\n" + table) == []  # so does the table below
     # a table of medians only states no spread
     assert len(_sg105(table.replace("std ms", "mean ms") + "\n" + verdict)) == 1
+
+
+def test_a_verdict_whose_words_a_hard_wrapped_line_breaks_is_still_read():
+    # "real", "material" and "statistical" are stems only before whitespace; a wrapped paragraph puts a
+    # line break there, a tab-indented one a tab
+    table = "# B\n\n| precision | latency (ms) |\n| --- | --- |\n| fp16 | 4.1 |\n| bf16 | 4.0 |\n\n"
+    for gap in (" ", "\n", "\t"):
+        for words in ("no real", "no material", "no statistical"):
+            text = f"{table}bf16 and fp16 show {words}{gap}difference here.\n"
+            assert _sg105(text) == [(8, f"'{words} difference' with no spread, repeat count or test stated in the "
+                                       "same paragraph")], (words, gap)
+    assert _sg105(table + "bf16 and fp16 show no real difference (± 0.2 ms over 9 runs).\n") == []
