@@ -76,10 +76,14 @@ def grid_of(selected: RowSet, index: tuple[str, ...]) -> dict[tuple, dict[str, l
 
 def same_job_pairs(a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> list[tuple[TemplateRow, TemplateRow]]:
     """``(a, b)`` pairs of one job each, both with a value, in ``a_rows``' order;
-    when no job has both, the first row of each (one pair)."""
+    when no job has both, one pair of the first row of each that has a value
+    (a row without one, such as COCOeval's -1 marker, only where a side has
+    no figure at all: the pair then reads undefined)."""
     by_job = {row.job_id: row for row in b_rows if row.value is not None}
     pairs = [(a, by_job[a.job_id]) for a in a_rows if a.value is not None and a.job_id in by_job]
-    return pairs or [(a_rows[0], b_rows[0])]
+    if pairs:
+        return pairs
+    return [tuple(next((row for row in rows if row.value is not None), rows[0]) for rows in (a_rows, b_rows))]
 
 
 # Derived columns: kind -> (value of an (a, b) pair, precision name, suffix).
@@ -205,6 +209,8 @@ class TableHelpers(SpanHelpers):
         pairs = same_job_pairs(a_rows, b_rows)
         a_figures, b_figures = ([row for row in rows if row.value is not None] for rows in (a_rows, b_rows))
         in_pairs = {id(row) for pair in pairs for row in pair}
+        if not a_figures or not b_figures:  # a side without a figure: no pair to compute, the cell is undefined
+            return getattr(self, kind)(*pairs[0])
         if all(id(row) in in_pairs for row in (*a_figures, *b_figures)):
             if len(pairs) == 1:
                 return getattr(self, kind)(*pairs[0])

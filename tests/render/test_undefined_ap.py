@@ -75,3 +75,21 @@ def test_a_difference_with_an_undefined_ap_is_undefined(view):
     assert view.ap_difference("fp16", "fp8", statistic="APs", job_id=["a", "c"]) == f"FP8 minus fp16: undefined (fp16 {WHY}, FP8 0.3)"
     # a defined pair still gives its points: 0.52 - 0.5 = +2.00
     assert view.ap_difference("fp16", "fp8", job_id=["a", "c"]).startswith("FP8 minus fp16: +2.00 points")
+
+
+@pytest.mark.parametrize(("fp16", "fp8", "expected"), [
+    # job a's fp16 is the marker, job b's 0.2; FP8 only in job a: no same-job pair, so the one pair of
+    # figures is job b's fp16 0.2 with job a's FP8 0.3, +10.00 points (as for two jobs without the marker)
+    ({"a": -1, "b": 0.2}, {"a": 0.3}, "+10.00"),
+    # fp16 has no figure at all: nothing to subtract from, the cell says why
+    ({"a": -1}, {"a": 0.3, "b": 0.2}, WHY),
+])
+def test_a_derived_cell_next_to_the_marker_pairs_only_figures(tmp_path, fp16, fp8, expected):
+    # before: TypeError (the marker's None in the difference), then ValueError (min() of no pairs)
+    jobs = sorted({*fp16, *fp8})
+    records = [record(job, [coco_ap(variant, figures[job]) for variant, figures in (("fp16", fp16), ("fp8", fp8))
+                            if job in figures]) for job in jobs]
+    view = StudyView(load(tmp_path, records=records))
+    text = view.table(index=("dataset",), variants=("fp16", "fp8"), kind="coco_ap", statistic="AP",
+                      derived=[("delta_points", "fp16", "fp8", "FP8 - fp16 (points)")])
+    assert cells(text)[1][-1] == expected
