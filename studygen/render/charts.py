@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..numbers import format_number
+from ..numbers import format_number, readable_decimals
 from ..records.kinds import Kind
 from ..study.rows import Row
 from ..study.timing import TIMING_WORDS, describe, timing_signature
@@ -345,11 +345,13 @@ SPAN_LIMIT = 10.0
 
 
 def three_digits(ms: float) -> str:
-    """``ms`` with three significant digits (92.2963 → ``92.3``, 1.9634 → ``1.96``;
-    0 → ``0``): a label above a bar, whose exact figure the table gives."""
+    """``ms`` with three significant digits (92.2963 → ``92.3``, 1.9634 → ``1.96``,
+    9.996 → ``10.0``; 0 → ``0``), by the README's own rule
+    (:func:`~studygen.numbers.readable_decimals`): a label above a bar, whose
+    exact figure the table gives."""
     if ms <= 0:
         return "0"
-    return format_number(ms, max(0, 2 - math.floor(math.log10(ms))))
+    return format_number(ms, readable_decimals(ms, None, significant=3))
 
 
 def kernel_chart(study) -> Chart:

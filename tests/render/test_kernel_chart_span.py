@@ -81,7 +81,9 @@ def test_a_run_with_no_kernel_time_beside_one_with_some_is_a_share_chart(tmp_pat
 
 
 @pytest.mark.parametrize("ms, text", [(92.2963383, "92.3"), (1.96335148, "1.96"), (0.307197, "0.307"),
-                                      (12.9110432, "12.9"), (7.1, "7.10"), (1234.5, "1235"), (0.0, "0")])
+                                      (12.9110432, "12.9"), (7.1, "7.10"), (1234.5, "1235"), (0.0, "0"),
+                                      # rounding up across a power of ten keeps three digits, not four
+                                      (9.996, "10.0"), (0.9996, "1.00"), (99.96, "100")])
 def test_three_significant_digits(ms, text):
     assert three_digits(ms) == text
 
