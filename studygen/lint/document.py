@@ -28,6 +28,7 @@ from functools import lru_cache
 from ..patterns import lazy_compile
 from .figures import RATIO_UNITS, Figure, Range, Token, find_ranges, statistic_of, tokenize
 from .restriction import TextView, is_single_token, restricted_rows
+from .vocabulary import ascii_folded
 from .text import figure_scope, keywords, label_tokens, measure_words, normalize, opening_phrase, split_sentences, stem
 
 class cached_property:  # noqa: N801 - used as functools.cached_property is
@@ -400,8 +401,11 @@ class Block:
 
     @cached_property
     def lowered(self) -> str:
-        """The block's text in lower case (for substring prefilters)."""
-        return self.text.lower()
+        """The block's text in lower case, folded as ``re.IGNORECASE`` reads
+        letters (:func:`~studygen.lint.vocabulary.ascii_folded`: a long s is an
+        s), so that a substring prefilter never passes over what the pattern
+        after it matches; as long as :attr:`text`, offset for offset."""
+        return ascii_folded(self.text)
 
     @cached_property
     def has_digits(self) -> bool:
@@ -476,8 +480,9 @@ class Document:
 
     @cached_property
     def lowered(self) -> str:
-        """The source text in lower case (for substring prefilters)."""
-        return self.text.lower()
+        """The source text in lower case, folded as :attr:`Block.lowered` is
+        (for substring prefilters)."""
+        return ascii_folded(self.text)
 
     def line_of_offset(self, offset: int) -> int:
         """1-based line of a character offset into :attr:`text`."""
