@@ -96,13 +96,14 @@ ATTENTION = "attention"
 #   (xformers' split-K decoding "_fwd_kernel_splitK"); anchored, as a Triton kernel is named by its function.
 # - gemm_softmax_gemm, multihead_?attention: ROCm Composable Kernel's first fused attention
 #   "kernel_batched_gemm_softmax_gemm_xdl_cshuffle_v1" and "kernel_batched_multiheadattention_forward_xdl_cshuffle"
-#   (ROCm/composable_kernel include/ck/tensor_operation/gpu/, the device_batched_*attention* operations).
+#   (ROCm/composable_kernel include/ck/tensor_operation/gpu/, the device_batched_*attention* operations);
+#   "batched_" in front, as a module path names a "MultiheadAttention" module whose MatMul is a GEMM.
 # A kernel TorchInductor generates (triton_poi_/triton_per_/triton_red_…) is named after the operators fused into
 # it, so "triton_poi_fused__scaled_dot_product_flash_attention_0" copies an input of the attention kernel and
 # is no attention: the pattern refuses those prefixes first (the elementwise rule below takes them).
 ATTENTION_PATTERN = (r"^(?!triton_(?:poi|per|red)_).*?(?:fmha|flash_?(?:fwd|bwd|att|fprop|bprop)|(?<![a-z])sdpa_sm\d"
                      r"|(?<![a-z])mha_v\d|(?<![a-z])attn_(?:fwd|bwd)|^_fwd_kernel|gemm_softmax_gemm"
-                     r"|multihead_?attention)")
+                     r"|batched_multihead_?attention)")
 
 # Order matters: the first match wins. Layout copies are claimed first so that
 # "Reformatting CopyNode for Output Tensor 0 to …/Softmax" is not counted as

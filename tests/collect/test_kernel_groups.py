@@ -86,6 +86,8 @@ def test_fused_attention_kernels_are_their_own_group(name):
     ("reshape_after_/model/model/encoder/layers.5/self_attn/out_proj/MatMul", "other"),
     ("/model/model/encoder/layers.0/self_attn/Softmax", "normalization and elementwise"),
     ("/encoder/layer.0/attention/self/MatMul", "GEMM/MatMul"),
+    ("/blocks.0/attn/MultiheadAttention_1/MatMul", "GEMM/MatMul"),  # torch.nn.MultiheadAttention's module name
+    ("/decoder/layers.2/encoder_attn/MultiHeadAttention/MatMul", "GEMM/MatMul"),
     # CUTLASS GEMMs and a plain softmax kernel of the H100 and timeline fixtures are no attention
     ("void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x1_tn_align8>(Params)",
      "GEMM/MatMul"),
