@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .fsutil import atomic_write_text
+
 
 def generated_marker(module: str) -> str:
     """The comment line that marks a module written by ``python -m module``
@@ -34,6 +36,6 @@ def write_or_check(target: Path, text: str, argv: list[str] | None, description:
         print(f"{target.name}: {'current' if current == text else 'STALE: regenerate it'}")
         return 0 if current == text else 1
     if current != text:
-        target.write_text(text, encoding="utf-8")
+        atomic_write_text(target, text)  # two runs at once leave one whole module, never a mix
     print(f"{'unchanged' if current == text else 'wrote'} {target}")
     return 0

@@ -12,7 +12,7 @@ The registry is built when a check first runs, not when this package is
 imported: importing one check module (``render`` prints SG220's warning from
 :mod:`~studygen.checks.sg220_open_folders`) then costs that module only, not
 every check and the linter behind :mod:`~studygen.checks.readme_markdown`
-(0.16 s of every ``studygen render``).
+(importing render's command took 0.122 s with them, 0.069 s without: best of 8 fresh processes).
 """
 
 from __future__ import annotations

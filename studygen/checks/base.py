@@ -24,7 +24,7 @@ class CheckContext:
     writes, None when it fails), ``render_error`` (the TemplateError or other
     StudygenError it failed with, SG201 reports it), ``produced`` (every
     render helper output of that render, :class:`studygen.render.produced.Produced`),
-    ``rendered_readme`` (the README's text, shared by SG104 and SG201) and
+    ``rendered_readme`` (the README's text, which ``readme_text`` reads) and
     ``readme_text`` (the README as a :class:`studygen.checks.readme_text.ReadmeText`).
     """
 

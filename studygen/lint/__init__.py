@@ -26,7 +26,8 @@ from ..errors import InputError
 from ..findings import Finding, sort_key
 from ..rules import rules_in
 from ..textio import read_text
-from .parse import collector_paused, parse_document
+from ..memory import collector_paused
+from .parse import parse_document
 from .sg104_structure import CODE as STRUCTURE_CODE
 from .sg104_structure import mdformat_idempotency_finding
 

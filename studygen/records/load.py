@@ -7,6 +7,7 @@ text is at hand, for schema errors).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -225,9 +226,10 @@ def _study_yaml_rules():
             # an integer past Python's digit limit (4,300) raises a bare ValueError without a line
             try:
                 return super().construct_yaml_int(node)
-            except ValueError as exc:
-                if "limit" not in str(exc):  # not a length: construct_object words it
-                    raise
+            except ValueError:
+                digits = node.value.replace("_", "").lstrip("+-")
+                if not (digits.isdigit() and len(digits) > sys.get_int_max_str_digits() > 0):
+                    raise  # not a length: construct_object words it
                 raise ConstructorError(None, None, f"integer of {len(node.value)} characters is out of range "
                                        "(no figure or setting has that many digits)", node.start_mark) from None
 
