@@ -48,7 +48,9 @@ def git_environment(repository: Path | None = None) -> dict[str, str]:
     ``git config`` run there; commands that never compare work-tree files
     (``rev-parse``, ``ls-tree``, ``cat-file``) need none.
 
-    Raises OSError when git cannot be started and subprocess.TimeoutExpired
+    Raises OSError when git cannot be started or cannot list the filter
+    drivers (a git older than 2.26 has no ``--show-scope``: rather no git
+    command than one that may run a planted filter), and subprocess.TimeoutExpired
     when ``git config`` takes over :data:`CONFIG_TIMEOUT_S` seconds."""
     environment = {name: value for name, value in os.environ.items()
                    if not name.startswith("GIT_") or name in KEPT_VARIABLES}
@@ -70,6 +72,9 @@ def _filters_off(repository: Path, environment: dict[str, str]) -> list[tuple[st
     done = subprocess.run(["git", "-C", str(repository), "config", "--includes", "--show-scope", "--null",
                            "--get-regexp", r"^filter\..*\.(clean|smudge|process)$"], capture_output=True, text=True,
                           timeout=CONFIG_TIMEOUT_S, env=environment)
+    if done.returncode not in (0, 1):  # 1: no filter defined; anything else: the drivers are unknown, so fail closed
+        reason = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[0]
+        raise OSError(f"git config could not list the repository's filter drivers ({reason})")
     fields = done.stdout.split("\0")  # scope, key and value (a newline between them), scope, ...
     settings: list[tuple[str, str]] = []
     for scope, entry in zip(fields[0::2], fields[1::2]):

@@ -104,6 +104,8 @@ def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
                                 capture_output=True, text=True, timeout=30, env=environment)
     except FileNotFoundError:
         return None, None, "git is not installed"
+    except OSError as exc:  # e.g. git could not list the filter drivers, so none of its commands is run
+        return None, None, f"git not run: {exc}"
     except subprocess.TimeoutExpired:
         return None, None, "git timed out"
     if status.returncode != 0:

@@ -103,3 +103,17 @@ def test_only_the_repositorys_own_filters_are_turned_off(planted, tmp_path, monk
     assert "GIT_INDEX_FILE" not in environment
     assert environment["GIT_OPTIONAL_LOCKS"] == "0" and environment["GIT_TERMINAL_PROMPT"] == "0"
     assert git_environment()["GIT_CONFIG_COUNT"] == "1"  # no repository: fsmonitor off, no git config run
+
+
+def test_a_git_that_cannot_list_the_filter_drivers_runs_nothing(tmp_path, monkeypatch):
+    # a git older than 2.26 refuses --show-scope (exit 129): the filters would stay on, so git_environment
+    # refuses, and collect's environment says git was not run instead of running it
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "git").write_text("#!/bin/sh\necho 'error: unknown option `show-scope'\"'\"'' >&2\nexit 129\n")
+    (fake / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(OSError, match=r"could not list the repository's filter drivers \(error: unknown option"):
+        git_environment(tmp_path)
+    commit, dirty, problem = git_state(tmp_path)
+    assert (commit, dirty) == (None, None) and problem.startswith("git not run: git config could not list")
