@@ -131,11 +131,10 @@ _COUNT_PIECES = st.sampled_from(["800", "1,000", "a thousand", "six", "-", " ", 
        between=st.integers(min_value=0, max_value=4))
 def test_a_text_without_the_noun_holds_no_count_of_it(pieces, nouns, between):
     # counts() searches for the noun alone first: a count must end in it, so a text without it holds none
+    # (the full pattern finding a count where the noun pattern finds no noun would make that shortcut wrong)
     text = "".join(pieces)
     if vocabulary._count_pattern(nouns, between).search(text):
         assert vocabulary._noun_pattern(nouns).search(text)
-    else:
-        assert vocabulary.counts(text, nouns, between) == []
 
 
 def test_counts_of_images_in_digits_words_and_hyphens():

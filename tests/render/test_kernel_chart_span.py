@@ -4,6 +4,7 @@ sliver. Beyond SPAN_LIMIT the figure shows each group's share of its bar's total
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,11 @@ def test_the_share_chart_draws_percentages_and_totals(tmp_path):
     svg = draw_kernel_shares([("a", {"Conv": 75.0, "other": 25.0}), ("b", {"Conv": 40.0, "other": 60.0})],
                              ["Conv", "other"], ["2.00 ms", "92.3 ms"])
     assert svg.startswith(b"<?xml") and b"<svg" in svg
+    # matplotlib writes each text drawn as paths after a comment holding it: the y-axis in percent up to 100,
+    # one total above each bar, in the bars' order
+    texts = re.findall(rb"<!-- (.*?) -->", svg)
+    assert [b"0", b"20", b"40", b"60", b"80", b"100"] == [t for t in texts if t.isdigit()]
+    assert texts.index(b"2.00 ms") < texts.index(b"92.3 ms") and b"share of the run's kernel time (%)" in texts
     again = draw_kernel_shares([("a", {"Conv": 75.0, "other": 25.0}), ("b", {"Conv": 40.0, "other": 60.0})],
                                ["Conv", "other"], ["2.00 ms", "92.3 ms"])
     assert svg == again  # deterministic bytes, as the stamp needs
