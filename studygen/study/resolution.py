@@ -7,13 +7,14 @@ and every time it prints is a difference of two of them. A float32 between
 ``2**e`` and ``2**(e+1)`` is a multiple of ``2**(e-23)``, so a run that
 reaches ``T`` ms has times that are multiples of ``2**(floor(log2 T) - 23)``
 ms by its end. A run of trtexec's default length, a 200 ms warm-up and 3 s
-of timing, ends between 2048 and 4096 ms: its times are multiples of
-``2**-12`` ms (0.244 µs). The public logs bear this out: every printed
-median and percentile of the TensorRT 8.0.3 to 10.14 hackathon logs (all of
-the default length) is a multiple of ``2**-12`` ms, and the two RTX 3090
-TensorRT 8.6 logs give device-to-host medians of 16 and 15 such steps
-(0.00390625 and 0.00366211 ms). The step is set by how long the run lasted,
-not by the TensorRT version.
+of timing, ends between 2048 and 4096 ms, so ``2**-12`` ms (0.244 µs) is the
+coarsest step its times can have: the resolution is an upper bound. Queries
+timed before 2048 ms have finer steps, and a figure may come from one: the
+TensorRT 10.16 hackathon log (default length) prints a Latency median of
+0.0440674 ms, 361 steps of ``2**-13``. Many figures sit on the coarse grid:
+the two RTX 3090 TensorRT 8.6 logs give device-to-host medians of 16 and 15
+steps of ``2**-12`` (0.00390625 and 0.00366211 ms). The bound is set by how
+long the run lasted, not by the TensorRT version.
 
 trtexec prints each time to 6 significant digits, so a printed figure may
 also lie up to half a unit of its last digit from the time it stands for
