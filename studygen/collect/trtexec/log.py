@@ -18,6 +18,10 @@ Format (seen in ../shared/fixtures/trtexec, TensorRT 7.x, 8.4-8.6 and
   percentile(90%) = … ms``, ended by ``Total GPU Compute Time:``; TensorRT 7
   prints blocks (``Host Latency`` / ``min: X ms (end to end Y ms)`` /
   ``percentile: X ms at 99%``), ended by ``total compute time: X s``.
+* A summary label or statistic name that is none of these (one a later
+  TensorRT adds, or one like a known one: ``GPU Compute Time (p99.9)``) is
+  never read as a known one, nor refuses the log: it is left unread and
+  named (``TrtexecRun.unread``); one holding a control character is damage.
 * ``* GPU compute time is unstable, with coefficient of variance = X%.``
   marks the GPU compute timing unstable; the ``* Throughput may be bound
   by …`` warnings are kept for the latency notes.
@@ -329,14 +333,11 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
 
 
 def _unknown_summary_label(run: TrtexecRun, label: str, items: str, where: _Context) -> None:
-    """A ``label: items`` line of the summary under a label that is no timing
-    this reader knows. An ``[I]`` line (trtexec prints its summary at that
-    severity) whose label is no other summary line is kept in ``run.unread``:
-    a label a later TensorRT adds (or renames, or words like a known one:
-    ``GPU Compute Time (p99.9)``) is never read as a known timing, nor costs
-    the known ones. InputError naming the line when the label holds a control
-    or format character (NUL, U+202E), which no trtexec label holds: a
-    damaged known label must not pass as a new one."""
+    """A summary line under a label that is no known timing: kept in
+    ``run.unread`` when it is an ``[I]`` line (as trtexec prints its summary)
+    and no other summary line (see the module docstring). InputError naming
+    the line when the label holds a control or format character (NUL,
+    U+202E): a damaged known label must not pass as a new one."""
     if where.severity != "I" or label in OTHER_SUMMARY_LABELS or label.startswith("["):
         return  # another logger's line ([W], [TRT] …), or a summary line read elsewhere
     if _damaged(label):
