@@ -118,7 +118,7 @@ LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize("label", LOOK_ALIKES, ids=[ascii(label) for label in LOOK_ALIKES])
+@pytest.mark.parametrize("label", LOOK_ALIKES, ids=[f"look-alike-{n}" for n in range(len(LOOK_ALIKES))])
 def test_a_label_like_a_known_one_is_never_read_as_it(collect, workdir, label):
     # our line comes first, so a reader matching on part of the label would take its 7.5 ms median
     log = edit(workdir, BUILD, BUILD_GPU_LINE - 1, [f"{label}: {OUR_ITEMS}"])
@@ -181,7 +181,7 @@ def test_a_new_statistic_on_a_known_line_keeps_the_others(collect, workdir):
     ("mean = 0.0359 us", "the GPU Compute Time mean is printed in 'us', not ms"),
     ("std\x00dev = 0.00237 ms", "has the item 'std\\x00dev = 0.00237 ms'"),
     ("0.00237 ms", "has the item '0.00237 ms'"),
-])
+], ids=["percentile-without-percent", "no-unit", "in-us", "nul-in-name", "no-name"])
 def test_a_damaged_statistic_is_still_refused(collect, workdir, item, words):
     line = BUILD.read_text(encoding="utf-8").split("\n")[BUILD_GPU_LINE - 1]
     log = edit(workdir, BUILD, BUILD_GPU_LINE, [f"{line}, {item}"], replace=True)
@@ -192,7 +192,7 @@ def test_a_damaged_statistic_is_still_refused(collect, workdir, item, words):
     (f"Device\x00Queue Time: {OUR_ITEMS}", "has statistics under the label 'Device\\x00Queue Time', which holds a "
                                            "character no trtexec label holds"),
     ("Through\u202eput: 15374.3 qps", "has a line under the label 'Through\\u202eput'"),
-])
+], ids=["nul-in-statistics-label", "u202e-in-throughput-label"])
 def test_a_damaged_label_is_still_refused(collect, workdir, message, words):
     log = edit(workdir, BUILD, BUILD_GPU_LINE, [message])
     assert_refused(collect("trtexec", "--log", log), "new.log:573: the performance summary of run 1 (line 1) ", words,
@@ -220,7 +220,7 @@ def test_a_summary_of_new_labels_only_records_nothing_and_says_why(collect, work
 @pytest.mark.parametrize("message", [
     "[07/07/2026-02:10:58] [W] Clock Drift: min = 1 ms, max = 2 ms",  # a warning printed in between
     "[07/07/2026-02:10:58] [I] [TRT] Allocator: used = 12 MiB",  # TensorRT's own logger, at [I]
-])
+], ids=["warning-line", "tensorrt-logger-line"])
 def test_another_loggers_line_inside_the_summary_is_left_alone(collect, workdir, message):
     done = collect("trtexec", "--log", edit(workdir, BUILD, BUILD_GPU_LINE, [message]))
     assert (done.exit_code, done.err) == (0, ""), done.err
