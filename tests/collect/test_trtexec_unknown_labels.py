@@ -143,6 +143,19 @@ def test_a_new_label_repeated_is_named_once_with_its_lines(collect, workdir):
     assert medians(done) == BUILD_MEDIANS
 
 
+def test_five_lines_of_a_new_label_are_all_named(collect, workdir):
+    log = edit(workdir, BUILD, BUILD_GPU_LINE, [f"Queue Wait: {OUR_ITEMS}"] * 5)
+    assert_warned(collect("trtexec", "--log", log), "the label 'Queue Wait' (lines 573, 574, 575, 576, 577)")
+
+
+@pytest.mark.parametrize("length, shown", [(78, "'" + "Q" * 78 + "'"), (79, "'" + "Q" * 75 + "...'")],
+                         ids=["78-shown-whole", "79-cut"])
+def test_a_long_label_is_shown_cut_to_80_characters(collect, workdir, length, shown):
+    # quoted, 78 characters make 80 and show whole; 79 show as their first 75 and "...'"
+    log = edit(workdir, BUILD, BUILD_GPU_LINE, [f"{'Q' * length}: {OUR_ITEMS}"])
+    assert_warned(collect("trtexec", "--log", log), f"the label {shown} (line 573)")
+
+
 def test_twelve_new_labels_name_ten_and_count_the_rest(collect, workdir):
     log = edit(workdir, BUILD, BUILD_GPU_LINE, [f"Stage {n} Time: {OUR_ITEMS}" for n in range(1, 13)])
     done = collect("trtexec", "--log", log)
@@ -195,8 +208,9 @@ def test_a_damaged_statistic_is_still_refused(collect, workdir, item, words):
 ], ids=["nul-in-statistics-label", "u202e-in-throughput-label"])
 def test_a_damaged_label_is_still_refused(collect, workdir, message, words):
     log = edit(workdir, BUILD, BUILD_GPU_LINE, [message])
-    assert_refused(collect("trtexec", "--log", log), "new.log:573: the performance summary of run 1 (line 1) ", words,
-                   "nothing recorded")
+    done = collect("trtexec", "--log", log)
+    assert_refused(done, "new.log:573: the performance summary of run 1 (line 1) ", words)
+    assert done.err.endswith(" (the log was edited or damaged?); nothing recorded\n")
 
 
 def test_a_log_cut_after_a_new_label_is_still_refused(collect, workdir):
