@@ -143,9 +143,17 @@ def test_a_new_label_repeated_is_named_once_with_its_lines(collect, workdir):
     assert medians(done) == BUILD_MEDIANS
 
 
-def test_five_lines_of_a_new_label_are_all_named(collect, workdir):
-    log = edit(workdir, BUILD, BUILD_GPU_LINE, [f"Queue Wait: {OUR_ITEMS}"] * 5)
-    assert_warned(collect("trtexec", "--log", log), "the label 'Queue Wait' (lines 573, 574, 575, 576, 577)")
+@pytest.mark.parametrize("times, lines", [(2, "lines 573, 574"), (5, "lines 573, 574, 575, 576, 577")],
+                         ids=["twice", "five-times"])
+def test_up_to_five_lines_of_a_new_label_are_all_named(collect, workdir, times, lines):
+    log = edit(workdir, BUILD, BUILD_GPU_LINE, [f"Queue Wait: {OUR_ITEMS}"] * times)
+    assert_warned(collect("trtexec", "--log", log), f"the label 'Queue Wait' ({lines})")
+
+
+def test_ten_new_labels_are_all_named(collect, workdir):
+    log = edit(workdir, BUILD, BUILD_GPU_LINE, [f"Stage {n} Time: {OUR_ITEMS}" for n in range(1, 11)])
+    assert_warned(collect("trtexec", "--log", log), *[f"the label 'Stage {n} Time' (line {572 + n})"
+                                                      for n in range(1, 11)])
 
 
 @pytest.mark.parametrize("length, shown", [(78, "'" + "Q" * 78 + "'"), (79, "'" + "Q" * 75 + "...'")],
@@ -194,7 +202,9 @@ def test_a_new_statistic_on_a_known_line_keeps_the_others(collect, workdir):
     ("mean = 0.0359 us", "the GPU Compute Time mean is printed in 'us', not ms"),
     ("std\x00dev = 0.00237 ms", "has the item 'std\\x00dev = 0.00237 ms'"),
     ("0.00237 ms", "has the item '0.00237 ms'"),
-], ids=["percentile-without-percent", "no-unit", "in-us", "nul-in-name", "no-name"])
+    ("percentile(101%) = 0.0452 ms", "the GPU Compute Time line names percentile '101', which is no percentage"),
+    ("stddev = 0.00237 ms = 0.0452 ms", "has the item 'stddev = 0.00237 ms = 0.0452 ms', which is no 'statistic"),
+], ids=["percentile-without-percent", "no-unit", "in-us", "nul-in-name", "no-name", "percentile-101", "two-figures"])
 def test_a_damaged_statistic_is_still_refused(collect, workdir, item, words):
     line = BUILD.read_text(encoding="utf-8").split("\n")[BUILD_GPU_LINE - 1]
     log = edit(workdir, BUILD, BUILD_GPU_LINE, [f"{line}, {item}"], replace=True)

@@ -85,7 +85,7 @@ BOUND_LINE = re.compile(r"^\* Throughput may be bound by (.+?)\s*$")
 NO_E2E_LINE = re.compile(r"^The e2e network timing is not reported")
 SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({FIG})%\)) = ({FIG}) (\S+)$")
 # "name = figure unit" under a name SUMMARY_ITEM does not know (a statistic a later TensorRT adds)
-OTHER_ITEM = re.compile(r"^(?P<name>.+?) = \S+(?: \S+)?$")
+OTHER_ITEM = re.compile(r"^(?P<name>[^=]+?) = \S+(?: \S+)?$")
 KNOWN_ITEM = re.compile(r"^(?:min|max|mean|median|percentile\(.*)$")
 # any "label: items" line of the summary; one whose label is a timing trtexec prints must read whole
 SUMMARY_LINE = re.compile(r"^(?P<label>[^:]+?): (?P<items>.*)$")
@@ -367,11 +367,11 @@ def _summary_items(items: str, label: str, where: _Context) -> tuple[dict[str, f
     a figure that is not finite."""
     stats, unread = {}, []
     for item in items.split(", "):
-        match = SUMMARY_ITEM.match(item.strip())
-        other = None if match else OTHER_ITEM.match(item.strip())
+        other = OTHER_ITEM.match(item.strip())
         if other and not KNOWN_ITEM.match(other.group("name")) and not _damaged(other.group("name")):
             unread.append(other.group("name"))
             continue
+        match = SUMMARY_ITEM.match(item.strip())
         if not match:
             shown = item.strip() if len(item.strip()) <= 80 else item.strip()[:77] + "..."
             raise InputError(f"the {label} line of the performance summary has the item {shown!r}, which is no "
