@@ -32,6 +32,8 @@ UNIT_WORDS = frozenset(
 
 _WORD_RE = lazy_compile(r"[A-Za-z][A-Za-z0-9_+]*")
 _SPACE_RE = lazy_compile(r"\s+")
+# A slash that parts a header into two ("fp16 / FP8", "min/max"), not the slash of a rate unit ("img/s", "tokens/s")
+PARTING_SLASH = r"\s*/\s*(?!s\b)"
 _SHAPE_WORD_RE = lazy_compile(r"\d+(?:\s*[x×]\s*\d+)+")
 # the spaces and the x between two sides of a shape ("1024 x 1024", "800×1067"), each side's digit kept
 _SHAPE_JOIN_RE = lazy_compile(r"(\d)\s*[x×]\s*(?=\d)")
