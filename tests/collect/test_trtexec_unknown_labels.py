@@ -98,7 +98,7 @@ def test_a_new_label_keeps_every_known_figure_and_is_named(collect, workdir, sou
     assert latency(done, "d2h")["source_locator"] == f"new.log:{at + 2}"
 
 
-def test_the_new_label_refused_the_log_before(collect, workdir):
+def test_the_unedited_fixture_gives_the_same_figures_without_warning(collect, workdir):
     # what the unedited fixture gives, for the cases above to compare with: the same medians, no warning
     done = collect("trtexec", "--log", BUILD)
     assert (done.exit_code, done.err, medians(done)) == (0, "", BUILD_MEDIANS)
