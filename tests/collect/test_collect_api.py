@@ -30,7 +30,8 @@ def test_python_and_command_line_write_the_same_record(workdir, run_cli):
     ingest = IngestOptions(family="demo", job_id="py", measurements_dir=str(workdir / "py"), variant="fp16",
                            checkpoint="SenseTime/deformable-detr@83ecd26", software=["cuda=13.0"])
     outcome = run_trtexec(TrtexecOptions(ingest=ingest, log_path=str(LOG)))
-    assert (outcome.created, outcome.added, outcome.display) == (True, 6, "py/demo/py.json")
+    assert (outcome.record.created, outcome.record.added, outcome.record.display) == (True, 6, "py/demo/py.json")
+    assert outcome.warnings == []
     done = run_cli("collect", "trtexec", "--log", LOG, "--family", "demo", "--job", "py", "--measurements",
                    workdir / "cli", "--variant", "fp16", "--checkpoint", "SenseTime/deformable-detr@83ecd26",
                    "--software", "cuda=13.0")

@@ -22,8 +22,10 @@ from .runs import TrtexecLog, TrtexecRun, measured_settings
 @dataclass
 class TrtexecInputs:
     """What ``collect trtexec`` was given (any may be None), each with the
-    path as messages show it (``*_display``), and ``notes`` the builders
-    add for the record's provenance (what was left out, and why)."""
+    path as messages show it (``*_display``), ``notes`` the builders add
+    for the record's provenance (what was left out, and why), and
+    ``warnings``, lines for stderr that are notes of the record too (what
+    the inputs print that no reader knows)."""
 
     log: TrtexecLog | None = None
     times: list[TimesRun] | None = None
@@ -35,6 +37,7 @@ class TrtexecInputs:
     plan_bytes: int | None = None
     plan_display: str | None = None
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def runs(self) -> list[TrtexecRun]:

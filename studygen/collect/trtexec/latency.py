@@ -16,7 +16,9 @@ runs without data transfers (zeros by construction), any timing whose
 median is 0 ms (below the timer's resolution, or not measured), and
 timings the times file cannot resolve (:mod:`.times`). Without a log, a
 times file whose writer exports the warm-up iterations is refused: only
-the log says how many there are.
+the log says how many there are. Summary labels and statistics the log
+reader does not know are left unread, and named in one warning
+(:func:`unread_warning`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from .runs import Summary, TrtexecLog, TrtexecRun
 from .times import TimesRun, timing_statistics
 
 TRANSFER_TIMINGS = ("h2d", "d2h")
+MAX_UNREAD_NAMED = 10  # labels or statistics a warning names; MAX_UNREAD_LINES lines each
+MAX_UNREAD_LINES = 5
 
 
 def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResult]:
@@ -43,6 +47,8 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
     log = inputs.log
     out: list[NewResult] = []
     by_run_and_timing: dict[tuple[int, str], dict] = {}
+    if log is not None and (unread := unread_warning(log)):
+        inputs.warnings.append(unread)
     for run in inputs.runs:
         base = run_base(labels, run, log.display, inputs.notes)
         if not run.summary and run.no_e2e_line is not None:
@@ -87,6 +93,30 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
             result["source_locator"] = f"{times_name}:line {times_run.line}"
             out.append(NewResult(result, f"{inputs.times_display}:array {times_run.index + 1}"))
     return out
+
+
+def unread_warning(log: TrtexecLog) -> str | None:
+    """One line naming what the log's performance summaries print under a
+    label or statistic name the reader does not know (left unread, see
+    :mod:`.log`), each with its lines: at most
+    :data:`MAX_UNREAD_NAMED` of them with :data:`MAX_UNREAD_LINES` lines
+    each, so the line stays within a record note's 4,000 characters
+    whatever the log holds. None when nothing was left unread."""
+    lines_of: dict[str, list[int]] = {}
+    for run in log.runs:
+        for line, what in run.unread:
+            lines_of.setdefault(what, []).append(line)
+    if not lines_of:
+        return None
+    named = []
+    for what, lines in list(lines_of.items())[:MAX_UNREAD_NAMED]:
+        shown = ", ".join(map(str, lines[:MAX_UNREAD_LINES]))
+        more = f" and {len(lines) - MAX_UNREAD_LINES} more" if len(lines) > MAX_UNREAD_LINES else ""
+        named.append(f"{what} (line{'s' if len(lines) > 1 else ''} {shown}{more})")
+    if len(lines_of) > MAX_UNREAD_NAMED:
+        named.append(f"and {len(lines_of) - MAX_UNREAD_NAMED} more")
+    return (f"{log.basename}: the performance summary prints what this studygen does not read, so it is not "
+            f"recorded: {'; '.join(named)}; the timings it knows are recorded")
 
 
 def refuse_unknown_warmup(times_run: TimesRun, display: str) -> None:

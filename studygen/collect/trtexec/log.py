@@ -18,6 +18,10 @@ Format (seen in ../shared/fixtures/trtexec, TensorRT 7.x, 8.4-8.6 and
   percentile(90%) = … ms``, ended by ``Total GPU Compute Time:``; TensorRT 7
   prints blocks (``Host Latency`` / ``min: X ms (end to end Y ms)`` /
   ``percentile: X ms at 99%``), ended by ``total compute time: X s``.
+* A summary label or statistic name that is none of these (one a later
+  TensorRT adds, or one like a known one: ``GPU Compute Time (p99.9)``) is
+  never read as a known one, nor refuses the log: it is left unread and
+  named (``TrtexecRun.unread``); one holding a control character is damage.
 * ``* GPU compute time is unstable, with coefficient of variance = X%.``
   marks the GPU compute timing unstable; the ``* Throughput may be bound
   by …`` warnings are kept for the latency notes.
@@ -39,6 +43,7 @@ from __future__ import annotations
 import collections
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 from ...errors import InputError
@@ -79,9 +84,14 @@ UNSTABLE_LINE = re.compile(rf"^\* GPU compute time is unstable, with coefficient
 BOUND_LINE = re.compile(r"^\* Throughput may be bound by (.+?)\s*$")
 NO_E2E_LINE = re.compile(r"^The e2e network timing is not reported")
 SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({FIG})%\)) = ({FIG}) (\S+)$")
+# "name = figure unit" under a name SUMMARY_ITEM does not know (a statistic a later TensorRT adds)
+OTHER_ITEM = re.compile(r"^(?P<name>[^=]+?) = \S+(?: \S+)?$")
+KNOWN_ITEM = re.compile(r"^(?:min|max|mean|median|percentile\(.*)$")
 # any "label: items" line of the summary; one whose label is a timing trtexec prints must read whole
 SUMMARY_LINE = re.compile(r"^(?P<label>[^:]+?): (?P<items>.*)$")
 SUMMARY_END = re.compile(r"^Total GPU Compute Time: ")
+# the summary's lines that are no timing: throughput (read as a setting), walltime, the end
+OTHER_SUMMARY_LABELS = frozenset({"Throughput", "Total Host Walltime", "Total GPU Compute Time"})
 OLD_BLOCK = {"Host Latency": "host_latency", "Enqueue Time": "enqueue", "GPU Compute": "gpu_compute"}
 OLD_STAT = re.compile(rf"^(min|max|mean|median): ({FIG}) ms(?: \(end to end ({FIG}) ms\))?\s*$")
 OLD_PERCENTILE = re.compile(rf"^percentile: ({FIG}) ms at ({FIG})%(?: \(end to end ({FIG}) ms at {FIG}%\))?\s*$")
@@ -284,10 +294,8 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
     mode = state["mode"]
     if mode == "summary":
         match = SUMMARY_LINE.match(message)
-        if match and match.group("label") not in SUMMARY_LABELS and " = " in match.group("items"):
-            raise InputError(f"the performance summary of {run.label} has statistics under the label "
-                             f"{match.group('label')!r}, which is no timing trtexec prints (the log was edited or "
-                             "damaged?); nothing recorded", path=where.display, line=where.number)
+        if match and match.group("label") not in SUMMARY_LABELS:
+            _unknown_summary_label(run, match.group("label"), match.group("items"), where)
         if match and match.group("label") in SUMMARY_LABELS:
             timing = SUMMARY_LABELS[match.group("label")]
             if timing in run.summary:
@@ -296,8 +304,10 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
                                  f"{run.summary[timing].line} and {where.number} ({match.group('label')!r}): "
                                  "which one is the measurement is unknown; nothing recorded",
                                  path=where.display, line=where.number)
-            stats = _summary_items(match.group("items"), match.group("label"), where)
+            stats, unread = _summary_items(match.group("items"), match.group("label"), where)
             run.summary[timing] = Summary(timing, stats, where.number)
+            run.unread += [(where.number, f"the statistic {_shown(name)} of the {match.group('label')} line")
+                           for name in unread]
             return
         if SUMMARY_END.match(message):
             run.summary_complete = True
@@ -322,13 +332,45 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
     _parse_setting(run, message, where)
 
 
-def _summary_items(items: str, label: str, where: _Context) -> dict[str, float]:
-    """``min = X ms, max = Y ms, percentile(99%) = Z ms`` → statistics.
-    InputError naming the line for an item that does not read (cut or
-    damaged: a timing line is refused whole, never dropped unseen) and for a
-    figure that is not finite."""
-    stats = {}
+def _unknown_summary_label(run: TrtexecRun, label: str, items: str, where: _Context) -> None:
+    """A summary line under a label that is no known timing: kept in
+    ``run.unread`` when it is an ``[I]`` line (as trtexec prints its summary)
+    and no other summary line (see the module docstring). InputError naming
+    the line when the label holds a control or format character (NUL,
+    U+202E): a damaged known label must not pass as a new one."""
+    if where.severity != "I" or label in OTHER_SUMMARY_LABELS or label.startswith("["):
+        return  # another logger's line ([W], [TRT] …), or a summary line read elsewhere
+    if _damaged(label):
+        what = "statistics" if " = " in items else "a line"
+        raise InputError(f"the performance summary of {run.label} has {what} under the label {_shown(label)}, "
+                         "which holds a character no trtexec label holds (the log was edited or damaged?); "
+                         "nothing recorded", path=where.display, line=where.number)
+    run.unread.append((where.number, f"the label {_shown(label)}"))
+
+
+def _damaged(name: str) -> bool:
+    """True when ``name`` holds a control or format character (NUL, U+202E)."""
+    return any(unicodedata.category(char).startswith("C") for char in name)
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted, non-ASCII escaped (a Cyrillic e in Latency shows), cut to 80 characters."""
+    return ascii(text) if len(ascii(text)) <= 80 else ascii(text)[:76] + "...'"
+
+
+def _summary_items(items: str, label: str, where: _Context) -> tuple[dict[str, float], list[str]]:
+    """``min = X ms, max = Y ms, percentile(99%) = Z ms`` → (statistics, the
+    names of ``name = figure unit`` items under a name this reader does not
+    know, left unread). InputError naming the line for an item that does not
+    read (cut or damaged: a timing line is refused whole, never dropped
+    unseen; also a known name or one holding a control character), and for
+    a figure that is not finite."""
+    stats, unread = {}, []
     for item in items.split(", "):
+        other = OTHER_ITEM.match(item.strip())
+        if other and not KNOWN_ITEM.match(other.group("name")) and not _damaged(other.group("name")):
+            unread.append(other.group("name"))
+            continue
         match = SUMMARY_ITEM.match(item.strip())
         if not match:
             shown = item.strip() if len(item.strip()) <= 80 else item.strip()[:77] + "..."
@@ -344,7 +386,7 @@ def _summary_items(items: str, label: str, where: _Context) -> dict[str, float]:
                              f"{match.group(3)} ms): which one is the measurement is unknown; nothing recorded",
                              path=where.display, line=where.number)
         stats[name] = _figure(match.group(3), f"the {label} {name}", where)
-    return stats
+    return stats, unread
 
 
 def _refuse_unit(unit: str, what: str, where: _Context) -> None:

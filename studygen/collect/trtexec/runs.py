@@ -207,6 +207,8 @@ class TrtexecRun:
     profile_open_line: int | None = None
     no_e2e_line: int | None = None
     warnings: list[tuple[int, str]] = field(default_factory=list)
+    # (line, what): summary labels and statistics this reader does not know, left unread (never guessed at)
+    unread: list[tuple[int, str]] = field(default_factory=list)
     last_line: int | None = None
     last_text: str | None = None
 

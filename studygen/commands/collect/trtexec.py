@@ -52,10 +52,21 @@ class TrtexecOptions(SubcommandOptions):
             raise UsageError("give at least one of --log, --times, --profile, --layer-info, --plan")
 
 
-def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
+@dataclass
+class TrtexecOutcome:
+    """What ``collect trtexec`` did: the record written, and the warnings
+    for stderr (each also a note of the record): what the inputs print that
+    no reader knows, left unread."""
+
+    record: WriteOutcome
+    warnings: list[str] = field(default_factory=list)
+
+
+def run_trtexec(options: TrtexecOptions) -> TrtexecOutcome:
     """Read the trtexec files, build their results and write or extend the
-    record. Raises UsageError, InputError, RecordError, ConflictError;
-    nothing is written when anything is raised."""
+    record. Raises UsageError (also when the inputs give no result, with
+    the warnings), InputError, RecordError, ConflictError; nothing is
+    written when anything is raised."""
     options.validate()
     target = prepare(options.ingest)
     origins = options.origins()
@@ -63,17 +74,20 @@ def run_trtexec(options: TrtexecOptions) -> WriteOutcome:
                                  options.plan_path)
     results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
                                     batch=options.ingest.batch)
+    if not results and inputs.warnings:
+        raise UsageError(f"nothing to record: the inputs gave no result ({'; '.join(inputs.warnings)})")
     gpu, version, log_notes = trtexec.log_provenance(inputs.log, options.ingest.gpu,
                                                      options.ingest.software_versions().get("tensorrt"))
     precision_notes = check_declared(inputs.log, target.variant, declared_precision(target), target.study_display,
                                      options.override_precision)
-    notes = log_notes + inputs.notes + target.notes + precision_notes + origin_notes(origins)
+    notes = log_notes + inputs.notes + inputs.warnings + target.notes + precision_notes + origin_notes(origins)
     if inputs.log is None:
         notes.append("no trtexec log given: the measuring GPU and TensorRT version come from options only")
     source = SourceProvenance(gpu=gpu, names_gpu=inputs.log is not None, software={"tensorrt": version})
     provenance = provenance_block(options.ingest, "studygen collect trtexec", options.command_line(), source, notes)
-    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
-                         records_dir=target.records_dir, replace=options.ingest.replace)
+    record = write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
+                           records_dir=target.records_dir, replace=options.ingest.replace)
+    return TrtexecOutcome(record, inputs.warnings)
 
 
 @command("trtexec", COLLECT_COMMANDS)
@@ -84,4 +98,7 @@ def trtexec_command(**params):
     file, matched to the log's runs in order) gives its own results, keyed
     by its batch. The measuring GPU and TensorRT version come from the log.
     """
-    report(run_trtexec(TrtexecOptions.from_params(params)))
+    outcome = run_trtexec(TrtexecOptions.from_params(params))
+    report(outcome.record)
+    for warning in outcome.warnings:
+        click.echo(f"studygen: warning: {warning}", err=True)
