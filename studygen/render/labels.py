@@ -36,6 +36,12 @@ def short_version(version) -> str:
     return ".".join(parts[:2])
 
 
+# What a table cell, a chart panel and a label print for a result that states no shape: one
+# wording for one fact, so that the table and the chart beside it read alike.
+NO_SHAPE = "shape not stated"
+
+
 def shape_label(shape) -> str:
-    """``800x1067`` → ``800 x 1067`` (height x width)."""
-    return shape.replace("x", " x ") if shape else "any"
+    """``800x1067`` → ``800 x 1067`` (height x width); None or empty →
+    :data:`NO_SHAPE`."""
+    return shape.replace("x", " x ") if shape else NO_SHAPE

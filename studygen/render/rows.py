@@ -98,7 +98,7 @@ def unit_suffix(unit: str) -> str:
 def shape_order(shape) -> tuple:
     """Sort key of a shape by size: ``800x800`` (640,000 pixels) before
     ``800x1067`` (853,600), then by its text; a shape that is not ``HxW``
-    digits (None, ``any``) after every sized one."""
+    digits (None, a name) after every sized one."""
     parts = str(shape or "").split("x")
     if len(parts) >= 2 and all(part.isdigit() for part in parts):
         size = 1

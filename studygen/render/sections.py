@@ -200,7 +200,7 @@ class SectionHelpers(ViewBase):
         batch_words = f", batch {low.batch}" if batch else ""
         if low.backend == "tensorrt":
             slower = f"{self.label(low.variant)} is slower than {self.label(high.variant)} on {gpu_label(low.gpu)}"
-            at = f" at {shape_label(low.shape)}" if low.shape else ""  # no "at any" for a run without a shape
+            at = f" at {shape_label(low.shape)}" if low.shape else ""  # a run without a shape: no "at" clause
             return (f"{slower} with TensorRT {short_version(low.tensorrt)}{at}{batch_words}: "
                     f"{figures} ({jobs_phrase(*lows, *highs)}).")
         # One clause, so that the ranges are read as the rows of this GPU, shape and mode (lint SG101).
