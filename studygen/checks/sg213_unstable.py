@@ -18,6 +18,7 @@ from ..findings import Finding
 from ..numbers import format_number
 from ..render.produced import kinds_where
 from .base import readme_finding
+from .readme_text import quote
 
 CHECKED_KINDS = kinds_where("concludes")  # the output kinds that declare it (render/produced.py)
 
@@ -39,6 +40,6 @@ def check(context) -> list[Finding]:
             f"{r.unstable_reason or 'flagged unstable'}" for r in unstable if r.value is not None)
         findings.append(readme_finding(
             study, "SG213", line,
-            f"{item.kind.replace('_', ' ')} \"{item.text[:80]}\" is built on an unstable timing: {listed}",
+            f"{item.kind.replace('_', ' ')} {quote(item.text)} is built on an unstable timing: {listed}",
             hint="re-measure until the timing is stable (lock clocks, more iterations), then render again"))
     return findings
