@@ -277,6 +277,25 @@ def test_findings_of_unfinished_study_files_say_what_to_do(tmp_path):
     assert placeholder.hint.startswith("write what the study is (title, description) and what was decided")
 
 
+def test_a_typo_under_not_measured_is_pointed_at_not_asked_for_again(tmp_path):
+    # "in8" was meant for int8 and "fp61" for the recipe of fp8 (its label differs); "fp8 kv cache" names
+    # neither, and fp32, far from every unmatched name, keeps the hint that asks for an entry
+    variants = yaml.safe_load("[{name: fp16, precision: fp16}, {name: int8, precision: int8},"
+                              " {name: fp8, precision: fp8, label: FP8 engine, recipe: fp16-first},"
+                              " {name: fp32, precision: fp32}]")
+    study = generic(tmp_path, [record("a", [latency("fp16", 5.0)])], variants=variants,
+                    not_measured=[{"config": "in8", "reason": "no calibrator"},
+                                  {"config": "fp16-frist", "reason": "not built"},
+                                  {"config": "fp8 kv cache", "reason": "out of scope"}])
+    hints = {f.pointer: f.hint for f in codes(run_checks(study), "SG219")}
+    assert hints == {
+        "/variants/1": "not_measured names 'in8', which is no variant: if it means int8, correct it there; else collect "
+                       "int8, add it under not_measured with the reason it was not measured, or remove it",
+        "/variants/2": "not_measured names 'fp16-frist', which is no variant: if it means fp8, correct it there; else "
+                       "collect fp8, add it under not_measured with the reason it was not measured, or remove it",
+        "/variants/3": "collect fp32, add it under not_measured with the reason it was not measured, or remove it"}
+
+
 def test_labels_of_points_on_two_gpus_name_the_gpus(tmp_path):
     a = record("a", [latency("fp16", 1.5)], collected_provenance(gpu="NVIDIA B200"))
     b = record("a2", [latency("fp16", 1.6)], collected_provenance(gpu="NVIDIA H200"))
