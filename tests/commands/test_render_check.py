@@ -144,6 +144,31 @@ def test_root_is_found_by_walking_up(project, monkeypatch, run_cli):
     assert run_cli("render").exit_code == 0
 
 
+def test_a_study_folder_given_as_a_path_finds_its_project_from_anywhere(project, tmp_path, monkeypatch, run_cli):
+    # run from a folder outside any project: the root is looked for above the study folder, not above the cwd
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    study_dir = project / "families" / "deformable_detr"
+    checked = run_cli("check", study_dir)
+    assert checked.exit_code == 0, checked.err
+    assert checked.out.splitlines()[-1].startswith("0 error(s)")
+    assert run_cli("rows", study_dir, "kind=plan_size").exit_code == 0
+    assert run_cli("render", study_dir).out == ""  # found, and up to date
+    # --root still wins: records are read from its measurements/ (none there), so every variant lacks results
+    other = tmp_path / "other"
+    (other / "families").mkdir(parents=True)
+    wins = run_cli("check", study_dir, "--root", other)
+    assert wins.exit_code == 1 and "SG219" in wins.out and wins.out.splitlines()[-1].startswith("5 error(s)")
+    # a study folder in no project: one line, exit 2
+    loose = tmp_path / "loose" / "demo"
+    loose.mkdir(parents=True)
+    (loose / "study.yaml").write_text((study_dir / "study.yaml").read_text())
+    alone = run_cli("check", loose)
+    assert alone.exit_code == 2 and alone.out == ""
+    assert alone.err == f"studygen: no project root: no folder holding families/ at or above {loose} (use --root DIR)\n"
+
+
 def test_newer_schema_version_is_refused(project, run_cli):
     _edit_record(project, lambda d: d.__setitem__("schema_version", 7))
     result = run_cli("render", "--root", project)
