@@ -6,6 +6,8 @@ import html
 import re
 
 _GPU_PREFIX = re.compile(r"^NVIDIA\s+")
+# What a label prints for a field its record leaves out: said, never guessed.
+NOT_STATED = "not stated"
 
 
 def escape_cell(text) -> str:
@@ -25,20 +27,20 @@ def escape_inline(text) -> str:
 
 def gpu_label(gpu) -> str:
     """``NVIDIA B200`` → ``B200``; None → ``not stated``."""
-    return _GPU_PREFIX.sub("", gpu) if gpu else "not stated"
+    return _GPU_PREFIX.sub("", gpu) if gpu else NOT_STATED
 
 
 def short_version(version) -> str:
     """``11.4.0.106`` → ``11.4`` (major.minor, as the field names releases)."""
     if not version:
-        return "not stated"
+        return NOT_STATED
     parts = str(version).split(".")
     return ".".join(parts[:2])
 
 
 # What a table cell, a chart panel and a label print for a result that states no shape: one
 # wording for one fact, so that the table and the chart beside it read alike.
-NO_SHAPE = "shape not stated"
+NO_SHAPE = f"shape {NOT_STATED}"
 
 
 def shape_label(shape) -> str:

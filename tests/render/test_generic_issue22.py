@@ -336,6 +336,24 @@ def test_the_results_note_explains_dashes_only_where_a_table_has_one(tmp_path):
     assert plan_row[0] == "B200" and plan_row[-3:] == ["12.25", "—", "n/a"]  # fp32, fp16, reduction
 
 
+def test_a_plan_size_names_its_tensorrt_version_shape_and_batch_or_says_they_are_not_stated(tmp_path):
+    # one GPU, one TensorRT version, one shape and batch: the other index fields would be left out as shared,
+    # yet a plan size means nothing without them; the second job's record states none of them
+    def plan(variant, mib, **where):
+        return {"kind": "plan_size", "variant": variant, "backend": "tensorrt", "mode": "engine", "value_mib": mib,
+                **where}
+
+    built = record("a", [latency("fp16", 0.5), plan("fp16", 6.5, shape="640x640", batch=8), plan("fp32", 12.5,
+                                                                                                shape="640x640", batch=8)])
+    bare = record("b", [latency("fp16", 0.4), plan("fp16", 7.25)], collected_provenance(tensorrt=None))
+    tables = tables_of(render_markdown(generic(tmp_path, [built, bare])))
+    (table,) = [t for t in tables if any("(MiB)" in cell for cell in t[0])]
+    assert [row[:4] for row in table] == [["GPU", "TensorRT", "Shape HxW", "Batch"],
+                                          ["H200", "11.4", "640 x 640", "8"],
+                                          ["H200", "not stated", "shape not stated", "not stated"]]
+    assert [row[-3:] for row in table[1:]] == [["12.5", "6.5", "48%"], ["—", "7.25", "n/a"]]
+
+
 def test_the_results_note_points_to_runs_without_a_figure_only_when_there_are_some(tmp_path):
     failed = {"kind": "not_measured", "variant": "fp16", "shape": "800x800", "batch": 1, "backend": "pytorch",
               "mode": "compile", "metric": "latency", "reason": "the compilation failed: the worker exited with code 1"}
