@@ -30,6 +30,13 @@ def gpu_label(gpu) -> str:
     return _GPU_PREFIX.sub("", gpu) if gpu else NOT_STATED
 
 
+def version_label(version) -> str:
+    """A software version as its record gives it (``8.0.3`` stays ``8.0.3``:
+    a reader matches it against the study file's and the logs' words, and
+    two releases of one major.minor stay two); None or empty → ``not stated``."""
+    return str(version) if version else NOT_STATED
+
+
 def short_version(version) -> str:
     """``11.4.0.106`` → ``11.4`` (major.minor, as the field names releases)."""
     if not version:

@@ -15,7 +15,7 @@ from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
 from ..study.timing import describe, timing_signature
-from .labels import NOT_STATED, escape_cell, gpu_label, shape_label, short_version
+from .labels import NOT_STATED, escape_cell, gpu_label, shape_label, version_label
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, counted, fmt, shape_order, undefined_text
 from .spans import SpanHelpers
@@ -60,7 +60,7 @@ def index_label(name: str, value) -> str:
     if name == "gpu":
         return escape_cell(gpu_label(value))
     if name == "tensorrt":
-        return escape_cell(short_version(value))
+        return escape_cell(version_label(value))
     if name == "shape":
         return escape_cell(shape_label(value))
     if name == "batch" and value is None:
