@@ -55,19 +55,19 @@ def test_render_refuses_invalid_record_and_writes_nothing(project, run_cli):
 def test_hand_edit_of_readme_is_sg201_with_diff(project, run_cli):
     path = project / README
     text = path.read_text()
-    path.write_text(text.replace("| B200 | 11.4     | 800 x 800  | 5.889  |", "| B200 | 11.4     | 800 x 800  | 5.123  |"))
+    path.write_text(text.replace("| B200 | 11.4.0.106 | 800 x 800  | 5.889  |", "| B200 | 11.4.0.106 | 800 x 800  | 5.123  |"))
     result = run_cli("check", "--root", project)
     assert result.exit_code == 1
     assert f"{README}:" in result.out and "SG201 README is stale" in result.out
-    assert "-| B200 | 11.4     | 800 x 800  | 5.123  |" in result.out
-    assert "+| B200 | 11.4     | 800 x 800  | 5.889  |" in result.out
+    assert "-| B200 | 11.4.0.106 | 800 x 800  | 5.123  |" in result.out
+    assert "+| B200 | 11.4.0.106 | 800 x 800  | 5.889  |" in result.out
 
 
 def test_changed_record_makes_readme_stale(project, run_cli):
     _edit_record(project, lambda d: d["results"][0].__setitem__("value_ms", 5.901))
     result = run_cli("check", "--root", project)
     assert result.exit_code == 1
-    assert "+| B200 | 11.4     | 800 x 800  | 5.901  |" in result.out
+    assert "+| B200 | 11.4.0.106 | 800 x 800  | 5.901  |" in result.out
 
 
 def test_malformed_json_names_file_and_line(project, run_cli):
@@ -248,8 +248,8 @@ def test_help_imports_no_heavy_module():
 def test_table_row_with_a_missing_cell_is_sg104(project, run_cli):
     path = project / README
     lines = path.read_text().splitlines()
-    index = next(i for i, text in enumerate(lines) if text.startswith("| B300 | 11.4     | 800 x 800  |"))
-    lines[index] = "| B300 | 11.4     | 800 x 800  | 5.816  | 5.764            |"
+    index = next(i for i, text in enumerate(lines) if text.startswith("| B300 | 11.4.0.106 | 800 x 800  |"))
+    lines[index] = "| B300 | 11.4.0.106 | 800 x 800  | 5.816  | 5.764            |"
     path.write_text("\n".join(lines) + "\n")
     result = run_cli("check", "--root", project)
     assert result.exit_code == 1
