@@ -380,8 +380,7 @@ class SectionHelpers(ViewBase):
         for row in self._study.rows:
             if row.unstable:
                 where = ", ".join(part for part in (self.label(row.variant), row.shape and shape_label(row.shape)) if part)
-                gaps.append(f"Unstable timing in job {row.job_id} ({where}): "
-                            f"{row.unstable_reason or 'flagged unstable'}.")
+                gaps.append(f"Unstable timing in job {row.job_id} ({where}): {row.unstable_words(self._cv_percent)}.")
         for w in self.spec.get("waivers", []):
             target = self._gap_target(w, f"README line {w.get('line')}")
             gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")

@@ -290,3 +290,27 @@ def test_a_match_under_known_gaps_is_quoted_without_its_separators(tmp_path):
     gaps, _ = printed(study.known_gaps)
     assert gaps[-2:] == ['Waived SG209 (findings matching "has no revision"): not published',
                          'Explained SG207 (findings matching "kernel time attention"): Two stacks, two kernels.']
+
+
+def test_an_unstable_trtexec_timing_prints_its_coefficient_of_variation_by_the_studys_rule(tmp_path):
+    # collect trtexec keeps the log's 6.58751 % as cv 0.0658751 and says who flagged it; a record written before
+    # quoted trtexec's own words and digits, and reads the same now. The README prints cv_percent decimals (1, or as set)
+    flagged = "trtexec flagged the GPU compute time as unstable (run.log:576)"
+    new = latency("fp16", 0.0361328, unstable=True, unstable_reason=flagged, distribution={"cv": 0.0658751})
+    old = latency("fp8", 0.0439453, unstable=True, distribution={"cv": 0.443558},
+                  unstable_reason="trtexec: GPU compute time is unstable, coefficient of variance 44.3558% (b.log:6475)")
+    own = latency("fp32", 0.05, unstable=True, unstable_reason="CV 7.3 % over all samples exceeds 5 %",
+                  distribution={"cv": 0.0731})  # a reason that states its own percentage is printed as it is
+
+    def unstable_gaps(folder, **precision):
+        study = StudyView(load(tmp_path / folder, records=[record("job", [new, old, own])],
+                               study=spec(precision=precision) if precision else None))
+        return [gap for gap in printed(study.known_gaps)[0] if gap.startswith("Unstable")]
+
+    assert unstable_gaps("default") == [
+        f"Unstable timing in job job (fp16, 800 x 800): coefficient of variation 6.6%; {flagged}.",
+        "Unstable timing in job job (FP8, 800 x 800): coefficient of variation 44.4%; trtexec flagged the GPU compute "
+        "time as unstable (b.log:6475).",
+        "Unstable timing in job job (fp32, 800 x 800): CV 7.3 % over all samples exceeds 5 %."]
+    assert [gap.split(": ")[1].split(";")[0] for gap in unstable_gaps("two", cv_percent=2)] == [
+        "coefficient of variation 6.59%", "coefficient of variation 44.36%", "CV 7.3 % over all samples exceeds 5 %."]
