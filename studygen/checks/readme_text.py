@@ -183,6 +183,14 @@ def sentence_at(line: str, start: int, end: int) -> str:
 
 
 def quote(text: str, limit: int = 140) -> str:
-    """``text`` in double quotes, shortened to ``limit`` characters."""
-    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text`` (README prose) in double quotes, as every finding message
+    quotes it: whole up to ``limit`` characters; a longer text is cut at the
+    last white space that leaves it at most ``limit`` characters with the
+    "…" that marks the cut, so that a figure (or word) is quoted as the
+    README prints it or not at all: "against 29" of "against 29.579 ms" would
+    misquote it. A text without white space there is cut at the limit."""
+    if len(text) > limit:
+        head = text[:limit]  # a space at head[limit - 1] still leaves room for the mark
+        space = max(head.rfind(" "), head.rfind("\t"))
+        text = (head[:space].rstrip() if space > 0 else head[:limit - 1]) + "…"
     return f'"{text}"'

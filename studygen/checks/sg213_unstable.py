@@ -14,10 +14,13 @@ GPU compute time with a coefficient of variation of 44 %.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from ..findings import Finding
 from ..numbers import format_number
 from ..render.produced import kinds_where
 from .base import readme_finding
+from .readme_text import quote
 
 CHECKED_KINDS = kinds_where("concludes")  # the output kinds that declare it (render/produced.py)
 
@@ -36,9 +39,15 @@ def check(context) -> list[Finding]:
         seen.add(marker)
         listed = "; ".join(
             f"{format_number(r.value)} {r.unit or ''} ({r.variant}, job {r.job_id}): "
-            f"{r.unstable_reason or 'flagged unstable'}" for r in unstable if r.value is not None)
+            f"{r.unstable_words(_as_recorded)}" for r in unstable if r.value is not None)
         findings.append(readme_finding(
             study, "SG213", line,
-            f"{item.kind.replace('_', ' ')} \"{item.text[:80]}\" is built on an unstable timing: {listed}",
+            f"{item.kind.replace('_', ' ')} {quote(item.text)} is built on an unstable timing: {listed}",
             hint="re-measure until the timing is stable (lock clocks, more iterations), then render again"))
     return findings
+
+
+def _as_recorded(cv: float) -> str:
+    """A coefficient of variation (a fraction) in %, with every digit its
+    record keeps (0.453157 → ``45.3157%``): a finding quotes the record."""
+    return f"{(Decimal(repr(cv)) * 100).normalize():f}%"

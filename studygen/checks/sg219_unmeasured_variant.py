@@ -7,10 +7,15 @@ the study file says it is ready to publish (``status: ready``, the default),
 a warning while it says ``status: draft`` (:func:`studygen.study.scaffold.unfinished_severity`).
 
 Case (issue 22): a study declared fp32 and fp16, collected fp16 only; the
-README never mentioned fp32 and ``check`` said 0 errors.
+README never mentioned fp32 and ``check`` said 0 errors. Where a
+``not_measured`` entry names no declared variant but is close to this one's
+name, label or recipe (``in8`` for ``int8``: :func:`likely_typo`), the hint
+points at that entry instead of asking for one that is already there.
 """
 
 from __future__ import annotations
+
+import difflib
 
 from ..findings import Finding
 from ..records.load import yaml_line
@@ -24,13 +29,35 @@ def check(context) -> list[Finding]:
     for entry in study.declared_not_measured:
         named.update([entry["config"], *entry.get("aliases", [])])
     findings, severity = [], unfinished_severity(study.spec)
+    declared = {v["name"] for v in study.spec["variants"]} | {v["label"] for v in study.spec["variants"] if v.get("label")}
+    unmatched = [config for config in named if config not in declared]
     for index, variant in enumerate(study.spec["variants"]):
         name = variant["name"]
         if name in with_results or name in named or variant.get("label") in named:
             continue
+        typo = likely_typo(variant, unmatched)
+        hint = f"collect {name}, add it under not_measured with the reason it was not measured, or remove it"
+        if typo:
+            hint = f"not_measured names {typo!r}, which is no variant: if it means {name}, correct it there; else {hint}"
         findings.append(Finding(
             "SG219", f"variant {name} is declared, but no record has a result for it and not_measured does not name it",
             study.rel(study.study_path), line=yaml_line(study.spec_text, "variants", index),
-            pointer=f"/variants/{index}", severity=severity,
-            hint=f"collect {name}, add it under not_measured with the reason it was not measured, or remove it"))
+            pointer=f"/variants/{index}", severity=severity, hint=hint))
     return findings
+
+
+# How alike (difflib's ratio, 0 to 1) a not_measured name and a variant's name, label or recipe must be to be
+# taken for a typo of it: "in8" and "int8" score 0.86, "fp61" and "fp16" 0.75, "fp8" and "fp16" 0.57.
+TYPO_RATIO = 0.7
+
+
+def likely_typo(variant: dict, unmatched: list[str]) -> str | None:
+    """The entry of ``unmatched`` (not_measured names and aliases that name
+    no declared variant) closest to the variant's name, label or recipe,
+    compared without case by :class:`difflib.SequenceMatcher`, when it
+    scores at least :data:`TYPO_RATIO`; None otherwise."""
+    targets = [str(t).casefold() for t in (variant["name"], variant.get("label"), variant.get("recipe")) if t]
+    scored = [(max(difflib.SequenceMatcher(None, config.casefold(), t).ratio() for t in targets), config)
+              for config in sorted(unmatched)]
+    ratio, config = max(scored, key=lambda pair: pair[0], default=(0.0, None))  # the first of equals, in name order
+    return config if ratio >= TYPO_RATIO else None

@@ -118,7 +118,7 @@ def run_check(options: CheckOptions) -> list:
     Raises UsageError for an unknown family or path; a study file that cannot
     be loaded is reported as an SG202 finding.
     """
-    root = resolve_root(options.root)
+    root = resolve_root(options.root, options.targets)
     study_dirs = resolve_targets(root, options.targets)
     workers = worker_count(root, study_dirs)
     if workers == 1:

@@ -51,7 +51,7 @@ def run_render(options: RenderOptions) -> RenderOutcome:
     elsewhere, or a symbolic link out). Nothing is written when any study
     fails.
     """
-    root = resolve_root(options.root)
+    root = resolve_root(options.root, options.families)
     outputs, not_rendered, open_folders = [], [], {}
     # Render every study before writing any, so a failure leaves all files as they were.
     for study_dir in resolve_targets(root, options.families):
@@ -86,7 +86,7 @@ def run_pr_body(options: RenderOptions) -> str:
     Raises RecordError when the study has an invalid record (the first
     problem is named), TemplateError for template failures (or a template
     without the blocks the text is made of), UsageError for an unknown family."""
-    root = resolve_root(options.root)
+    root = resolve_root(options.root, [options.pr_body])
     (study_dir,) = resolve_targets(root, [options.pr_body])
     study = load_study(study_dir, root)
     if study.problems:
@@ -117,7 +117,7 @@ def render_command(families, root, pr_body, link_base):
         click.echo(run_pr_body(options), nl=False)
         return
     outcome = run_render(options)
-    root = resolve_root(options.root)
+    root = resolve_root(options.root, options.families)
     for folder, mode in outcome.open_folders:
         click.echo(render_warning(folder, mode), err=True)
     for path in outcome.changed:

@@ -67,7 +67,7 @@ def run_rows(options: RowsOptions) -> list[dict]:
     (:func:`refuse_unknown_values`), RecordError when a record is invalid
     (the first problem is named)."""
     filters = parse_filters(options.filters)
-    root = resolve_root(options.root)
+    root = resolve_root(options.root, [options.family])
     (study_dir,) = resolve_targets(root, [options.family])
     study = load_study(study_dir, root)
     if study.problems:

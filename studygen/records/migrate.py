@@ -24,6 +24,10 @@ Versions:
   of these fields, so their kernel times have no spread of their own and
   their compilations no rule.
 
+Wordings: a sentence one of studygen's own collectors wrote into a record
+and writes otherwise now is read in today's words (:func:`reword`), whatever
+the version; the file keeps its bytes.
+
 A record is written at the lowest version that holds all its fields
 (:func:`version_of`): a record without any version 2 field keeps
 ``"schema_version": 1`` (a hand-written version 1 record extended by
@@ -32,6 +36,8 @@ with any of them says 2.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..errors import RecordError
 from .schemas import CURRENT_SCHEMA_VERSION
@@ -92,6 +98,39 @@ def version_of(document: dict) -> int:
     return 1
 
 
+def unstable_flag_words(locator: str) -> str:
+    """How ``collect trtexec`` words its log's warning that the GPU compute
+    time is unstable, where ``locator`` (``file:line``) printed it: who
+    flagged what, in our words and without the figure, which the result keeps
+    as ``distribution.cv`` (a fraction) and a README prints by the study's
+    ``cv_percent`` rule."""
+    return f"trtexec flagged the GPU compute time as unstable ({locator})"
+
+
+# collect trtexec before unstable_flag_words: the warning's words and its figure with every digit the log printed
+_QUOTED_FLAG = re.compile(r"trtexec: GPU compute time is unstable, coefficient of variance [^%()]*% \(([^()]*)\)")
+
+
+def reword(document: dict) -> dict:
+    """``document`` with the sentences an older studygen collector wrote in
+    other words replaced by today's (see the module docstring): the
+    instability warning that ``collect trtexec`` quoted with trtexec's figure
+    (``coefficient of variance 6.58751%``) reads as :func:`unstable_flag_words`
+    says, where the result keeps the figure as ``distribution.cv``. Returns
+    ``document`` itself when nothing changes."""
+    results = document.get("results")
+    if not isinstance(results, list):
+        return document
+    reworded = None
+    for index, result in enumerate(results):
+        reason = result.get("unstable_reason") if isinstance(result, dict) else None
+        match = _QUOTED_FLAG.fullmatch(reason) if isinstance(reason, str) else None
+        if match and isinstance(result.get("distribution"), dict) and "cv" in result["distribution"]:
+            reworded = reworded or list(results)
+            reworded[index] = {**result, "unstable_reason": unstable_flag_words(match.group(1))}
+    return document if reworded is None else {**document, "results": reworded}
+
+
 def migrate(document, *, path: str):
     """Bring ``document`` to :data:`CURRENT_SCHEMA_VERSION`.
 
@@ -118,4 +157,4 @@ def migrate(document, *, path: str):
                 path=path, pointer="/schema_version")
         document = step(document)
         version = document["schema_version"]
-    return document
+    return reword(document)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 
 from ..errors import ConflictError, UsageError
-from .kinds import IDENTITY_FIELDS
+from .kinds import IDENTITY_FIELDS, result_identity
 from .result import NewResult
 
 
@@ -83,9 +83,24 @@ def refuse_same_source(results: list[dict], new: NewResult, display: str, descri
         if result.get("source_locator") == locator and same_result(_figure(result), _figure(new.result)):
             raise ConflictError(
                 f"{locator} is already recorded at {display}:/results/{index} ({describe(result)}); "
-                f"collecting it again as {describe(new.result)} would record one measurement twice: "
-                "use --replace REASON to replace what this job took from that file, or another --job; "
-                "nothing written", path=display)
+                f"collecting it again as {describe(new.result)} would record one measurement twice; "
+                f"{record_as_measured(result, new.result, 'again with')}; nothing written", path=display)
+
+
+def record_as_measured(held: dict, offered: dict, how: str) -> str:
+    """What to do when one input, recorded as the result ``held``, is
+    offered as ``offered`` (their :func:`~studygen.records.kinds.result_identity`
+    differs), ``how`` the words before ``--replace``: record it as what the run measured, with
+    ``--replace``, or collect a run of the other configuration. Never
+    "another --job": that job would hold the same run twice over
+    (:func:`refuse_other_job`), and a user sent between the two messages
+    went round in a circle."""
+    differ = [(name, a, b) for name, a, b in zip(IDENTITY_FIELDS, result_identity(held), result_identity(offered))
+              if a != b]
+    was = ", ".join(f"{name} {a if a is not None else 'not given'}" for name, a, _ in differ)
+    now = ", ".join(f"{name} {b if b is not None else 'not given'}" for name, _, b in differ)
+    return (f"if the run was of {now} (not {was}), collect it {how} --replace \"REASON\" (what the job took from "
+            f"that file is dropped first); for {now} as well, collect a file of a run of its own")
 
 
 # Fields a kernel-time result takes from the study file's kernel_groups rather than from its input.
@@ -146,8 +161,10 @@ def refuse_other_job(others: list[tuple[str, str, list[dict]]], new_results: lis
         for job_id, shown, results in others:
             for index, result in enumerate(results):
                 if _run_figures(result) is not None and same_result(_run_figures(result), figures):
+                    # the same configuration: collecting into that job adds the rest, and keeps this as it is
+                    then = (f"to add to it, collect with --job {job_id}" if result_identity(result) ==
+                            result_identity(new.result) else record_as_measured(result, new.result, f"with --job {job_id} and"))
                     raise ConflictError(
                         f"{describe(new.result)} from {new.origin} is already recorded in job {job_id} "
                         f"(here): one run under two jobs would count as two measurements "
-                        f"that agree; to add to it, collect with --job {job_id}; nothing written", path=shown,
-                        pointer=f"/results/{index}")
+                        f"that agree; {then}; nothing written", path=shown, pointer=f"/results/{index}")

@@ -254,8 +254,6 @@ def distinct_labels(labelled: list[tuple[str, Row]]) -> list[str]:
 
 # The timing the latency chart plots where the records hold several: the generic template's table shows it.
 CHART_TIMING = "gpu_compute"
-# A row without a shape is plotted in a panel of its own under these words (the tables print "any").
-NO_SHAPE_WORDS = "shape not stated"
 
 
 def latency_rows(study) -> list[Row]:
@@ -302,7 +300,7 @@ def _method_row(index: int, method: str, picked: list[Row], titled: bool) -> tup
     sentence of the alt text)``; ``titled``: the row is headed "Timed as …"
     (the chart has several)."""
     shapes = sorted({r.shape or "" for r in picked}, key=shape_order)
-    titles = [shape_label(s) if s else NO_SHAPE_WORDS for s in shapes]
+    titles = [shape_label(s) for s in shapes]  # a row without a shape: a panel of its own, NO_SHAPE
     row_spec = ["Timed as " + method if titled else "", [list(pair) for pair in zip(shapes, titles)],
                 f"{axis_words(picked[0].statistic, picked[0].metric)} (ms)"]
     # points of several batches in one row of panels: each says its batch, as the table's Batch column does
@@ -391,7 +389,7 @@ def kernel_chart(study) -> Chart:
             if len(timed) >= 2:
                 variant = one_line(study.variant_label(result["variant"]))
                 label = f"{record.job_id}\n{variant}"
-                if result.get("shape"):  # no "any" for a profile without a shape
+                if result.get("shape"):  # a profile without a shape names none
                     label += f" {shape_label(result['shape'])}"
                 if result.get("mode") and result["mode"] not in variant.split():  # a label "bf16 eager" names it
                     label += f" {printable(result['mode'])}"

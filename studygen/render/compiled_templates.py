@@ -13,7 +13,7 @@ text is parsed and compiled as before.
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
     'generic.md.j2': (
-        'd5b8a51cdc0a14803b8f22e0b11bac155e384ea10e89113edc11a1866b77f2ef',
+        '334899925942d0bdd6228ee7d85fff3f0441c8d108b76b7108278a13a532d78e',
         (),
         'from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join\n'
         "name = 'generic.md.j2'\n"
@@ -437,7 +437,7 @@ GENERATED = {
         '            _loop_vars = {}\n'
         '            pass\n'
         "            yield environment.produced('- ')\n"
-        "            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'expectation'), environment.getattr(l_1_entry, 'config'), _loop_vars=_loop_vars))))\n"
+        "            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'expectation'), environment.getattr(l_1_entry, 'config'), lead=False, _loop_vars=_loop_vars))))\n"
         "            yield environment.produced('\\n')\n"
         '        l_1_entry = missing\n'
         "        yield environment.produced('\\n')\n"

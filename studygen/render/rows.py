@@ -17,7 +17,7 @@ from ..errors import TemplateError
 from ..numbers import format_number, kept_significant, readable_decimals
 from ..study.rows import ROW_FIELDS, Row
 from ..study.spread import own_spread_width
-from .labels import gpu_label, shape_label, short_version
+from .labels import gpu_label, shape_label, short_version, version_label
 from .produced import emit, helper
 
 # Filters that define *what* is measured; any other filter narrows the rows and
@@ -98,7 +98,7 @@ def unit_suffix(unit: str) -> str:
 def shape_order(shape) -> tuple:
     """Sort key of a shape by size: ``800x800`` (640,000 pixels) before
     ``800x1067`` (853,600), then by its text; a shape that is not ``HxW``
-    digits (None, ``any``) after every sized one."""
+    digits (None, a name) after every sized one."""
     parts = str(shape or "").split("x")
     if len(parts) >= 2 and all(part.isdigit() for part in parts):
         size = 1
@@ -209,7 +209,7 @@ def restriction_text(filters: dict) -> str:
             continue
         values = list(value) if isinstance(value, (list, tuple, set)) else [value]
         if name == "tensorrt":
-            words.append("on TensorRT " + and_list([short_version(v) for v in values]))
+            words.append("on TensorRT " + and_list([version_label(v) for v in values]))
         elif name == "gpu":
             words.append("on " + and_list([gpu_label(v) for v in values]))
         elif name == "shape":

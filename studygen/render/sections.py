@@ -15,7 +15,7 @@ from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
 from ..study.spread import declared_sources
 from ..study.timing import timing_signature
-from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
+from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version, version_label
 from .produced import emit, helper
 from .prose import escape_prose
 from .rows import ViewBase, and_list, difference_decimals, fmt, matches
@@ -179,7 +179,7 @@ class SectionHelpers(ViewBase):
 
         if first.backend == "tensorrt":  # as the sentence of one job's pairs names it (_inversion_sentence)
             at = (f" at {shape_label(first.shape)}" if first.shape else "") + (f", batch {first.batch}" if batch else "")
-            where = f" with TensorRT {short_version(first.tensorrt)}{at}"
+            where = f" with TensorRT {version_label(first.tensorrt)}{at}"
         else:
             where = f" at {shape_label(first.shape)} ({first.mode})"
         text = (f"{self.label(first.variant)} on {gpu_label(first.gpu)}{where} "
@@ -200,8 +200,8 @@ class SectionHelpers(ViewBase):
         batch_words = f", batch {low.batch}" if batch else ""
         if low.backend == "tensorrt":
             slower = f"{self.label(low.variant)} is slower than {self.label(high.variant)} on {gpu_label(low.gpu)}"
-            at = f" at {shape_label(low.shape)}" if low.shape else ""  # no "at any" for a run without a shape
-            return (f"{slower} with TensorRT {short_version(low.tensorrt)}{at}{batch_words}: "
+            at = f" at {shape_label(low.shape)}" if low.shape else ""  # a run without a shape: no "at" clause
+            return (f"{slower} with TensorRT {version_label(low.tensorrt)}{at}{batch_words}: "
                     f"{figures} ({jobs_phrase(*lows, *highs)}).")
         # One clause, so that the ranges are read as the rows of this GPU, shape and mode (lint SG101).
         jobs = list(dict.fromkeys(r.job_id for r in lows + highs))
@@ -277,14 +277,15 @@ class SectionHelpers(ViewBase):
 
     # ---- not measured and known gaps -----------------------------------------
     @helper("expectation")
-    def expectation(self, config: str) -> str:
+    def expectation(self, config: str, lead: bool = True) -> str:
         """Hedged wording for a configuration the study declares not measured:
         ``Not measured: NVFP4 (not tried). Expected without a measurement: …, because …``
-        (the configuration is any noun phrase, singular or plural, hence no verb).
+        (the configuration is any noun phrase, singular or plural, hence no verb);
+        ``lead=False`` leaves out ``Not measured:`` under a heading that says it.
         Raises TemplateError when ``config`` is not listed under ``not_measured``."""
         for entry in self._study.declared_not_measured:
             if entry["config"] == config or config in entry.get("aliases", []):
-                text = f"Not measured: {entry['config']} ({entry['reason']})."
+                text = f"{'Not measured: ' if lead else ''}{entry['config']} ({entry['reason']})."
                 if entry.get("expectation"):
                     text += f" Expected without a measurement: {entry['expectation']}"
                     if entry.get("because"):
@@ -379,8 +380,7 @@ class SectionHelpers(ViewBase):
         for row in self._study.rows:
             if row.unstable:
                 where = ", ".join(part for part in (self.label(row.variant), row.shape and shape_label(row.shape)) if part)
-                gaps.append(f"Unstable timing in job {row.job_id} ({where}): "
-                            f"{row.unstable_reason or 'flagged unstable'}.")
+                gaps.append(f"Unstable timing in job {row.job_id} ({where}): {row.unstable_words(self._cv_percent)}.")
         for w in self.spec.get("waivers", []):
             target = self._gap_target(w, f"README line {w.get('line')}")
             gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")

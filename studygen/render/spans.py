@@ -55,6 +55,12 @@ class SpanHelpers(ViewBase):
     def percent(self, fraction) -> str:
         """A fraction (such as a coefficient of variation, std / mean) as a
         percentage with the study's ``cv_percent`` precision (default 1)."""
+        return self._cv_percent(fraction)
+
+    def _cv_percent(self, fraction: float) -> str:
+        """``fraction`` x 100 with the study file's ``precision.cv_percent``
+        decimals (1 unless set), suffixed %: the one rule for a coefficient
+        of variation in a README (docs/study-guide.md, "Derived figures")."""
         return format_number(100 * fraction, self.spec.get("precision", {}).get("cv_percent", 1)) + "%"
 
     @helper("ratio")

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from ..errors import TemplateError
 from ..numbers import format_number
-from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, kind_words
+from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
 from ..study.timing import describe, timing_signature
-from .labels import escape_cell, gpu_label, shape_label, short_version
+from .labels import NOT_STATED, escape_cell, gpu_label, shape_label, version_label
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, counted, fmt, shape_order, undefined_text
 from .spans import SpanHelpers
@@ -23,6 +23,10 @@ from .spans import SpanHelpers
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
                  "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set",
                  "variant": "Variant", "metric": "Metric"}
+# Index fields a table of one kind shows whether its rows set them or not: an engine plan holds kernels
+# chosen for one GPU, one TensorRT release and the shapes and batch it was built for, so its size read
+# without them compares nothing. A row that does not state one prints "not stated", never a guess.
+ALWAYS_INDEXED = {Kind.PLAN_SIZE: ("gpu", "tensorrt", "shape", "batch")}
 LIST_TABLE_COLUMNS = ("job_id", "gpu", "tensorrt", "shape", "variant", "group", "value")
 
 
@@ -56,9 +60,11 @@ def index_label(name: str, value) -> str:
     if name == "gpu":
         return escape_cell(gpu_label(value))
     if name == "tensorrt":
-        return escape_cell(short_version(value))
+        return escape_cell(version_label(value))
     if name == "shape":
         return escape_cell(shape_label(value))
+    if name == "batch" and value is None:
+        return NOT_STATED
     return escape_cell("" if value is None else value)
 
 
@@ -249,12 +255,15 @@ class TableHelpers(SpanHelpers):
         mode, shape, batch and image set, those some row sets, GPU, shape and
         batch always when set (a batch all rows share is still what a reader
         needs: "batch 4"), the others only when rows differ in them
-        (``("gpu", "shape", "batch")``)."""
+        (``("gpu", "shape", "batch")``); for rows of one kind in
+        :data:`ALWAYS_INDEXED`, its fields whether set or not (a cell of a
+        row that does not state one prints ``not stated``)."""
         rows = self.figures(**filters).rows
+        always = set(ALWAYS_INDEXED.get(rows[0].kind, ())) if rows and len({row.kind for row in rows}) == 1 else set()
         fields = []
         for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset"):
             values = {row.field(name) for row in rows} - {None}
-            if values and (name in ("gpu", "shape", "batch") or len(values) > 1):
+            if name in always or values and (name in ("gpu", "shape", "batch") or len(values) > 1):
                 fields.append(name)
         return tuple(fields)
 

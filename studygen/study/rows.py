@@ -187,6 +187,16 @@ class Row:
     def unstable_reason(self) -> str | None:
         return self.result.get("unstable_reason")
 
+    def unstable_words(self, cv_text) -> str:
+        """Why this timing is flagged unstable: the reason its record gives
+        (``flagged unstable`` without one), after its coefficient of variation
+        (``distribution.cv``, a fraction) as ``cv_text(cv)`` prints it where
+        the reason states no percentage of its own: ``collect trtexec`` names
+        the flag and keeps its figure as ``cv``, ``collect run`` words its
+        own test (``CV 21.6 % over all samples exceeds 5 %``)."""
+        reason = self.unstable_reason or "flagged unstable"
+        return reason if self.cv is None or "%" in reason else f"coefficient of variation {cv_text(self.cv)}; {reason}"
+
     @property
     def reference_variant(self) -> str | None:
         return self.result.get("reference_variant")

@@ -132,3 +132,16 @@ def test_offsets_keep_every_character_kept_and_its_order(line):
             escaped = True
         elif not char.isspace():
             assert text[offsets[column]] == char
+
+
+def test_a_quote_cut_short_ends_at_a_word_and_never_cuts_a_figure():
+    from studygen.checks.readme_text import quote
+    sentence = "bf16 on H200 at 800 x 1067 (eager) is slower than fp32 with 43.963 ms against 29.579 ms."
+    assert quote(sentence) == f'"{sentence}"'  # 88 characters: whole
+    # a limit that falls inside 29.579: the figure is left out with the words before it kept, never "29"
+    assert quote(sentence, 80) == '"bf16 on H200 at 800 x 1067 (eager) is slower than fp32 with 43.963 ms against…"'
+    for limit in range(10, len(sentence)):
+        shown = quote(sentence, limit)[1:-1]
+        assert len(shown) <= limit and shown.endswith("…")
+        assert sentence.startswith(shown[:-1]) and sentence[len(shown) - 1] == " "  # cut where a word ends
+    assert quote("x" * 30, 12) == '"' + "x" * 11 + '…"'  # no white space to cut at: cut at the limit

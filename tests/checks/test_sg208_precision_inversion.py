@@ -21,7 +21,8 @@ def test_fp16_slower_than_fp32_is_a_warning_and_a_side_finding(tmp_path):
     assert finding.severity == WARNING and finding.pointer == "/results/1/value_ms"
     assert "fp16 (14.747 ms, job job) is slower than fp32 (13.99 ms, job job)" in finding.message and "800x1067" in finding.message
     # the README prints 14.747 (collected) to 4 significant digits; the finding quotes the record
-    assert ("- fp16 is slower than fp32 on H200 with TensorRT 11.4 at 800 x 1067: 14.75 ms against 13.99 ms (job job)."
+    assert ("- fp16 is slower than fp32 on H200 with TensorRT 11.4.0.106 at 800 x 1067: 14.75 ms against 13.99 ms "
+            "(job job)."
             in readme_lines(study))
 
 

@@ -53,6 +53,19 @@ def test_a_side_finding_on_an_unstable_timing_names_its_kind_in_words(tmp_path):
     results = [latency("fp32", 13.99, "800x1067"), latency("fp16", 14.747, "800x1067", unstable=True, unstable_reason="CV 30%")]
     study = load(tmp_path, records=[record("job", results)], template=template)
     (finding,) = sg213_unstable.check(CheckContext(study))
-    # the quoted text (the README's 14.75, 4 significant digits) is cut at 80 characters; the timing is the record's
-    assert finding.message == ('side finding "fp16 is slower than fp32 on H200 with TensorRT 11.4 at 800 x 1067: 14.75 ms agai" '
-                               "is built on an unstable timing: 14.747 ms (fp16, job job): CV 30%")
+    # the side finding is quoted whole, both figures as the README prints them (14.75: 4 significant digits);
+    # the timing after it is the record's
+    assert finding.message.startswith('side finding "fp16 is slower than fp32 on H200 with TensorRT ')
+    assert finding.message.endswith(' at 800 x 1067: 14.75 ms against 13.99 ms (job job)." '
+                                    "is built on an unstable timing: 14.747 ms (fp16, job job): CV 30%")
+
+
+
+def test_a_timing_trtexec_flagged_names_its_coefficient_of_variation_with_the_records_digits(tmp_path):
+    # the reason collect trtexec writes says who flagged the timing; the figure is the record's cv, quoted whole
+    flagged = "trtexec flagged the GPU compute time as unstable (b.log:6475)"
+    results = [latency("fp16", 5.889, unstable=True, unstable_reason=flagged, distribution={"cv": 0.443558}),
+               latency("fp8", 5.85)]
+    study = load(tmp_path, records=[record("job", results)], template=TEMPLATE)
+    (finding,) = sg213_unstable.check(CheckContext(study))
+    assert finding.message.endswith(f"5.889 ms (fp16, job job): coefficient of variation 44.3558%; {flagged}")

@@ -55,19 +55,19 @@ def test_render_refuses_invalid_record_and_writes_nothing(project, run_cli):
 def test_hand_edit_of_readme_is_sg201_with_diff(project, run_cli):
     path = project / README
     text = path.read_text()
-    path.write_text(text.replace("| B200 | 11.4     | 800 x 800  | 5.889  |", "| B200 | 11.4     | 800 x 800  | 5.123  |"))
+    path.write_text(text.replace("| B200 | 11.4.0.106 | 800 x 800  | 5.889  |", "| B200 | 11.4.0.106 | 800 x 800  | 5.123  |"))
     result = run_cli("check", "--root", project)
     assert result.exit_code == 1
     assert f"{README}:" in result.out and "SG201 README is stale" in result.out
-    assert "-| B200 | 11.4     | 800 x 800  | 5.123  |" in result.out
-    assert "+| B200 | 11.4     | 800 x 800  | 5.889  |" in result.out
+    assert "-| B200 | 11.4.0.106 | 800 x 800  | 5.123  |" in result.out
+    assert "+| B200 | 11.4.0.106 | 800 x 800  | 5.889  |" in result.out
 
 
 def test_changed_record_makes_readme_stale(project, run_cli):
     _edit_record(project, lambda d: d["results"][0].__setitem__("value_ms", 5.901))
     result = run_cli("check", "--root", project)
     assert result.exit_code == 1
-    assert "+| B200 | 11.4     | 800 x 800  | 5.901  |" in result.out
+    assert "+| B200 | 11.4.0.106 | 800 x 800  | 5.901  |" in result.out
 
 
 def test_malformed_json_names_file_and_line(project, run_cli):
@@ -142,6 +142,31 @@ def test_template_syntax_error(project, run_cli):
 def test_root_is_found_by_walking_up(project, monkeypatch, run_cli):
     monkeypatch.chdir(project / "measurements" / "deformable_detr")
     assert run_cli("render").exit_code == 0
+
+
+def test_a_study_folder_given_as_a_path_finds_its_project_from_anywhere(project, tmp_path, monkeypatch, run_cli):
+    # run from a folder outside any project: the root is looked for above the study folder, not above the cwd
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    study_dir = project / "families" / "deformable_detr"
+    checked = run_cli("check", study_dir)
+    assert checked.exit_code == 0, checked.err
+    assert checked.out.splitlines()[-1].startswith("0 error(s)")
+    assert run_cli("rows", study_dir, "kind=plan_size").exit_code == 0
+    assert run_cli("render", study_dir).out == ""  # found, and up to date
+    # --root still wins: records are read from its measurements/ (none there), so every variant lacks results
+    other = tmp_path / "other"
+    (other / "families").mkdir(parents=True)
+    wins = run_cli("check", study_dir, "--root", other)
+    assert wins.exit_code == 1 and "SG219" in wins.out and wins.out.splitlines()[-1].startswith("5 error(s)")
+    # a study folder in no project: one line, exit 2
+    loose = tmp_path / "loose" / "demo"
+    loose.mkdir(parents=True)
+    (loose / "study.yaml").write_text((study_dir / "study.yaml").read_text())
+    alone = run_cli("check", loose)
+    assert alone.exit_code == 2 and alone.out == ""
+    assert alone.err == f"studygen: no project root: no folder holding families/ at or above {loose} (use --root DIR)\n"
 
 
 def test_newer_schema_version_is_refused(project, run_cli):
@@ -223,8 +248,8 @@ def test_help_imports_no_heavy_module():
 def test_table_row_with_a_missing_cell_is_sg104(project, run_cli):
     path = project / README
     lines = path.read_text().splitlines()
-    index = next(i for i, text in enumerate(lines) if text.startswith("| B300 | 11.4     | 800 x 800  |"))
-    lines[index] = "| B300 | 11.4     | 800 x 800  | 5.816  | 5.764            |"
+    index = next(i for i, text in enumerate(lines) if text.startswith("| B300 | 11.4.0.106 | 800 x 800  |"))
+    lines[index] = "| B300 | 11.4.0.106 | 800 x 800  | 5.816  | 5.764            |"
     path.write_text("\n".join(lines) + "\n")
     result = run_cli("check", "--root", project)
     assert result.exit_code == 1

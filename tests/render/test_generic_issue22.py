@@ -205,9 +205,9 @@ def test_side_findings_name_the_batch_and_keep_to_the_timing_the_tables_show(tmp
                latency("fp16", 2.0, batch=1, timing="host_latency"), latency("fp8", 2.5, batch=1, timing="host_latency")]
     text = render_markdown(generic(tmp_path, [record("a", results)]))
     side = text.split("## Side findings")[1].split("##")[0].strip().splitlines()
-    assert side == ["- FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800, batch 1: 1.5 ms against 1.25 ms "
+    assert side == ["- FP8 is slower than fp16 on H200 with TensorRT 11.4.0.106 at 800 x 800, batch 1: 1.5 ms against 1.25 ms "
                     "(job a).",
-                    "- FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800, batch 4: 4.5 ms against 4.0 ms "
+                    "- FP8 is slower than fp16 on H200 with TensorRT 11.4.0.106 at 800 x 800, batch 4: 4.5 ms against 4.0 ms "
                     "(job a)."]
 
 
@@ -277,6 +277,40 @@ def test_findings_of_unfinished_study_files_say_what_to_do(tmp_path):
     assert placeholder.hint.startswith("write what the study is (title, description) and what was decided")
 
 
+def test_a_typo_under_not_measured_is_pointed_at_not_asked_for_again(tmp_path):
+    # "in8" was meant for int8 and "fp61" for the recipe of fp8 (its label differs); "fp8 kv cache" names
+    # neither, and fp32, far from every unmatched name, keeps the hint that asks for an entry
+    variants = yaml.safe_load("[{name: fp16, precision: fp16}, {name: int8, precision: int8},"
+                              " {name: fp8, precision: fp8, label: FP8 engine, recipe: fp16-first},"
+                              " {name: fp32, precision: fp32}]")
+    study = generic(tmp_path, [record("a", [latency("fp16", 5.0)])], variants=variants,
+                    not_measured=[{"config": "in8", "reason": "no calibrator"},
+                                  {"config": "fp16-frist", "reason": "not built"},
+                                  {"config": "fp8 kv cache", "reason": "out of scope"}])
+    hints = {f.pointer: f.hint for f in codes(run_checks(study), "SG219")}
+    assert hints == {
+        "/variants/1": "not_measured names 'in8', which is no variant: if it means int8, correct it there; else collect "
+                       "int8, add it under not_measured with the reason it was not measured, or remove it",
+        "/variants/2": "not_measured names 'fp16-frist', which is no variant: if it means fp8, correct it there; else "
+                       "collect fp8, add it under not_measured with the reason it was not measured, or remove it",
+        "/variants/3": "collect fp32, add it under not_measured with the reason it was not measured, or remove it"}
+
+
+def test_the_not_measured_section_says_each_entry_once_with_its_versions_as_given(tmp_path):
+    # the heading says "Not measured"; each entry names its configuration, and the table beside it prints the
+    # version the entry can be matched with (8.2.3, not 8.2)
+    a = record("a", [latency("fp32", 0.1536)], collected_provenance(gpu="NVIDIA GeForce GTX 1070", tensorrt="8.2.3"))
+    b = record("b", [latency("fp16", 0.1526)], collected_provenance(gpu="NVIDIA GeForce GTX 1070", tensorrt="8.0.3"))
+    study = generic(tmp_path, [a, b], not_measured=[{"config": "fp16 on TensorRT 8.2.3", "reason": "the build failed",
+                                                     "expectation": "about the fp32 time", "because": "8.0.3 shows it"}])
+    text = render_markdown(study)
+    section = text.split("## Not measured")[1].split("##")[0].strip().splitlines()
+    assert section == ["- fp16 on TensorRT 8.2.3 (the build failed). Expected without a measurement: about the fp32 "
+                       "time, because 8.0.3 shows it."]
+    (table,) = [t for t in tables_of(text) if t[0][0] == "GPU" and "fp32 (ms)" in t[0]]
+    assert [row[1] for row in table[1:]] == ["8.2.3", "8.0.3"]
+
+
 def test_labels_of_points_on_two_gpus_name_the_gpus(tmp_path):
     a = record("a", [latency("fp16", 1.5)], collected_provenance(gpu="NVIDIA B200"))
     b = record("a2", [latency("fp16", 1.6)], collected_provenance(gpu="NVIDIA H200"))
@@ -315,6 +349,24 @@ def test_the_results_note_explains_dashes_only_where_a_table_has_one(tmp_path):
     assert results_note(text) == [DASHES]
     (plan_row,) = [row for table in tables_of(text) for row in table if "12.25" in row]
     assert plan_row[0] == "B200" and plan_row[-3:] == ["12.25", "—", "n/a"]  # fp32, fp16, reduction
+
+
+def test_a_plan_size_names_its_tensorrt_version_shape_and_batch_or_says_they_are_not_stated(tmp_path):
+    # one GPU, one TensorRT version, one shape and batch: the other index fields would be left out as shared,
+    # yet a plan size means nothing without them; the second job's record states none of them
+    def plan(variant, mib, **where):
+        return {"kind": "plan_size", "variant": variant, "backend": "tensorrt", "mode": "engine", "value_mib": mib,
+                **where}
+
+    built = record("a", [latency("fp16", 0.5), plan("fp16", 6.5, shape="640x640", batch=8), plan("fp32", 12.5,
+                                                                                                shape="640x640", batch=8)])
+    bare = record("b", [latency("fp16", 0.4), plan("fp16", 7.25)], collected_provenance(tensorrt=None))
+    tables = tables_of(render_markdown(generic(tmp_path, [built, bare])))
+    (table,) = [t for t in tables if any("(MiB)" in cell for cell in t[0])]
+    assert [row[:4] for row in table] == [["GPU", "TensorRT", "Shape HxW", "Batch"],
+                                          ["H200", "11.4.0.106", "640 x 640", "8"],
+                                          ["H200", "not stated", "shape not stated", "not stated"]]
+    assert [row[-3:] for row in table[1:]] == [["12.5", "6.5", "48%"], ["—", "7.25", "n/a"]]
 
 
 def test_the_results_note_points_to_runs_without_a_figure_only_when_there_are_some(tmp_path):

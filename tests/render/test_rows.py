@@ -136,7 +136,7 @@ def test_labels_precisions_and_record_strings(detr):
     assert h200.percent(0.05) == "5.0%"
     assert detr.gpu("NVIDIA B200") == "B200" and detr.gpu(None) == "not stated"
     assert detr.version("11.4.0.106") == "11.4" and detr.version(None) == "not stated"
-    assert detr.shape("800x1067") == "800 x 1067" and detr.shape(None) == "any"
+    assert detr.shape("800x1067") == "800 x 1067" and detr.shape(None) == "shape not stated"
     assert detr.escape("a_b *c* `d`") == "a\\_b \\*c\\* \\`d\\`"
     assert detr.cell("a|b\nc <d>") == "a\\|b c &lt;d&gt;"
     assert (detr.title, detr.family, detr.model["id"]) == (

@@ -53,7 +53,7 @@ def test_precision_inversions_are_sentences_with_their_rows(tmp_path):
             latency("fp8", 9.9, "800x1067", backend="pytorch", mode="eager")]
     study = StudyView(load(tmp_path, records=[record("job", rows)]))
     lines, recorded = printed(study.precision_inversions)
-    assert lines == ["FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800: 5.5 ms against 5.0 ms (job job).",
+    assert lines == ["FP8 is slower than fp16 on H200 with TensorRT 11.4.0.106 at 800 x 800: 5.5 ms against 5.0 ms (job job).",
                      "FP8 on H200 at 800 x 1067 (eager) is slower than fp16 with 9.9 ms against 9.0 ms."]
     assert [e.kind for e in recorded] == ["side_finding", "side_finding"]
     assert [places(e.rows) for e in recorded] == [[("job", "/results/1/value_ms"), ("job", "/results/0/value_ms")],
@@ -63,7 +63,7 @@ def test_precision_inversions_are_sentences_with_their_rows(tmp_path):
 def test_inversion_across_jobs_names_both(tmp_path):
     study = StudyView(load(tmp_path, records=[record("a", [latency("fp16", 5.0)]), record("b", [latency("fp8", 5.5)])]))
     assert study.precision_inversions() == [
-        "FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800: 5.5 ms against 5.0 ms (jobs b and a)."]
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4.0.106 at 800 x 800: 5.5 ms against 5.0 ms (jobs b and a)."]
 
 
 def test_inversions_on_pytorch_cells_of_several_jobs_read_the_medians_over_every_job(tmp_path):
@@ -99,7 +99,7 @@ def test_a_tensorrt_inversion_with_a_figure_in_no_pair_reads_the_medians_over_ev
     b = record("b", [latency("fp16", 40.0)])
     study = StudyView(load(tmp_path / "narrow", records=[a, b]))
     lines, recorded = printed(study.precision_inversions)
-    assert lines == ["FP8 on H200 with TensorRT 11.4 at 800 x 800 is slower than fp16 at the medians over every job, "
+    assert lines == ["FP8 on H200 with TensorRT 11.4.0.106 at 800 x 800 is slower than fp16 at the medians over every job, "
                      "with 31.39 ms (job a) against 21.000 ms (2 jobs: 2.000 to 40.000)."]
     (entry,) = recorded
     assert sorted((r.job_id, r.value) for r in entry.rows) == [("a", 2.0), ("a", 31.39), ("b", 40.0)]
@@ -133,9 +133,9 @@ def test_a_pooled_tensorrt_inversion_names_the_batch_where_sentences_differ_in_i
     for result in (*a["results"], *b["results"]):
         del result["shape"]
     assert StudyView(load(tmp_path, records=[a, b])).precision_inversions() == [
-        "FP8 on H200 with TensorRT 11.4, batch 1 is slower than fp16 at the medians over every job, with 31.39 ms "
+        "FP8 on H200 with TensorRT 11.4.0.106, batch 1 is slower than fp16 at the medians over every job, with 31.39 ms "
         "(job a) against 21.000 ms (2 jobs: 2.000 to 40.000).",
-        "FP8 is slower than fp16 on H200 with TensorRT 11.4, batch 4: 4.0 ms against 3.0 ms (job a)."]
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4.0.106, batch 4: 4.0 ms against 3.0 ms (job a)."]
 
 
 def test_a_tensorrt_inversion_every_figure_of_which_is_in_a_pair_names_its_jobs(tmp_path):
@@ -143,7 +143,7 @@ def test_a_tensorrt_inversion_every_figure_of_which_is_in_a_pair_names_its_jobs(
     a = record("a", [latency("fp16", 5.0), latency("fp8", 5.5)])
     b = record("b", [latency("fp16", 5.1), latency("fp8", 5.4)])
     assert StudyView(load(tmp_path, records=[a, b])).precision_inversions() == [
-        "FP8 is slower than fp16 on H200 with TensorRT 11.4 at 800 x 800: 5.4 to 5.5 ms against 5.0 to 5.1 ms "
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4.0.106 at 800 x 800: 5.4 to 5.5 ms against 5.0 to 5.1 ms "
         "(jobs a and b)."]
 
 
@@ -197,6 +197,8 @@ def test_expectation_is_hedged_and_only_for_declared_configurations(tmp_path):
     assert recorded[-1].kind == "expectation"
     assert study.expectation("INT8") == "Not measured: INT8 (no calibrator)."
     assert study.expectation("W4A16") == "Not measured: W4A16 (out of scope). Expected without a measurement: smaller plan."
+    # under a heading that already says "Not measured" (the generic template's section), without the lead
+    assert study.expectation("W4A16", lead=False) == "W4A16 (out of scope). Expected without a measurement: smaller plan."
     assert [e["config"] for e in study.not_measured()] == ["NVFP4", "INT8", "W4A16"]
     with pytest.raises(TemplateError) as raised:
         study.expectation("FP4")
@@ -274,7 +276,7 @@ def test_inversions_of_runs_without_a_shape_say_no_shape(tmp_path):
         del row["shape"]
     study = StudyView(load(tmp_path, records=[record("job", rows)]))
     assert study.precision_inversions() == [
-        "FP8 is slower than fp16 on H200 with TensorRT 11.4: 5.5 ms against 5.0 ms (job job).",
+        "FP8 is slower than fp16 on H200 with TensorRT 11.4.0.106: 5.5 ms against 5.0 ms (job job).",
         "FP8 on H200 (eager) is slower than fp16 with 9.9 ms against 9.0 ms."]
 
 
@@ -288,3 +290,27 @@ def test_a_match_under_known_gaps_is_quoted_without_its_separators(tmp_path):
     gaps, _ = printed(study.known_gaps)
     assert gaps[-2:] == ['Waived SG209 (findings matching "has no revision"): not published',
                          'Explained SG207 (findings matching "kernel time attention"): Two stacks, two kernels.']
+
+
+def test_an_unstable_trtexec_timing_prints_its_coefficient_of_variation_by_the_studys_rule(tmp_path):
+    # collect trtexec keeps the log's 6.58751 % as cv 0.0658751 and says who flagged it; a record written before
+    # quoted trtexec's own words and digits, and reads the same now. The README prints cv_percent decimals (1, or as set)
+    flagged = "trtexec flagged the GPU compute time as unstable (run.log:576)"
+    new = latency("fp16", 0.0361328, unstable=True, unstable_reason=flagged, distribution={"cv": 0.0658751})
+    old = latency("fp8", 0.0439453, unstable=True, distribution={"cv": 0.443558},
+                  unstable_reason="trtexec: GPU compute time is unstable, coefficient of variance 44.3558% (b.log:6475)")
+    own = latency("fp32", 0.05, unstable=True, unstable_reason="CV 7.3 % over all samples exceeds 5 %",
+                  distribution={"cv": 0.0731})  # a reason that states its own percentage is printed as it is
+
+    def unstable_gaps(folder, **precision):
+        study = StudyView(load(tmp_path / folder, records=[record("job", [new, old, own])],
+                               study=spec(precision=precision) if precision else None))
+        return [gap for gap in printed(study.known_gaps)[0] if gap.startswith("Unstable")]
+
+    assert unstable_gaps("default") == [
+        f"Unstable timing in job job (fp16, 800 x 800): coefficient of variation 6.6%; {flagged}.",
+        "Unstable timing in job job (FP8, 800 x 800): coefficient of variation 44.4%; trtexec flagged the GPU compute "
+        "time as unstable (b.log:6475).",
+        "Unstable timing in job job (fp32, 800 x 800): CV 7.3 % over all samples exceeds 5 %."]
+    assert [gap.split(": ")[1].split(";")[0] for gap in unstable_gaps("two", cv_percent=2)] == [
+        "coefficient of variation 6.59%", "coefficient of variation 44.36%", "CV 7.3 % over all samples exceeds 5 %."]

@@ -92,7 +92,8 @@ def test_restriction_names_every_narrowing_filter(detr, h200):
 
 
 def test_restriction_words():
-    assert RowSet([], {"tensorrt": ["11.4.0.106", "11.1"]}).restriction() == "on TensorRT 11.4 and 11.1 only"
+    # versions as the template's filter gives them ("11.1" selects every 11.1 release, and says so)
+    assert RowSet([], {"tensorrt": ["11.4.0.106", "11.1"]}).restriction() == "on TensorRT 11.4.0.106 and 11.1 only"
     assert RowSet([], {"gpu": "NVIDIA B200"}).restriction() == "on B200 only"
     assert RowSet([], {"job_id": ["a", "b", "c"]}).restriction() == "in jobs a, b and c only"
     assert RowSet([], {"job_id": ["a"]}).restriction() == "in job a only"

@@ -134,19 +134,20 @@ def test_list_table_has_every_row_with_spread_and_ranges(toy):
     assert cells(text) == [["Job", "Shape HxW", "Variant", "ms"],
                            ["b200-trt11.1", "800 x 1067", "fp16", "0.409"],
                            ["b200-trt11.1", "800 x 1067", "FP8 (72 linears)", "0.073"],
-                           ["trt-cross-job-summary", "any", "fp16", "0.19 to 0.21 (range over rows not listed)"]]
+                           ["trt-cross-job-summary", "shape not stated", "fp16",
+                            "0.19 to 0.21 (range over rows not listed)"]]
     assert places(recorded[-1].rows) == [("b200-trt11.1", "/results/8/groups/0/time_ms"),
                                          ("b200-trt11.1", "/results/9/groups/0/time_ms"),
                                          ("trt-cross-job-summary", "/results/4/groups/0/time_ms_range")]
     # a value reported by two jobs carries the spread (fp16 AP on B200 / TensorRT 11.4: 0.4644 and 0.4639)
     ap = detr.list_table(detr.figures(kind="coco_ap", variant="fp16", tensorrt="11.4", gpu="NVIDIA B200"),
                          columns=("job_id", "gpu", "tensorrt", "value"))
-    assert cells(ap)[1:] == [["b200-trt11.4-per-part", "B200", "11.4", "0.4639 (2 jobs: 0.4639 to 0.4644)"],
-                             ["b200-trt11.4", "B200", "11.4", "0.4644 (2 jobs: 0.4639 to 0.4644)"]]
+    assert cells(ap)[1:] == [["b200-trt11.4-per-part", "B200", "11.4.0.106", "0.4639 (2 jobs: 0.4639 to 0.4644)"],
+                             ["b200-trt11.4", "B200", "11.4.0.106", "0.4644 (2 jobs: 0.4639 to 0.4644)"]]
     default = cells(toy.list_table(toy.figures(job_id="b")))
     assert default == [["Job", "GPU", "TensorRT", "Shape HxW", "Variant", "Kernel group", "Value"],
-                       ["b", "B200", "11.4", "800 x 800", "fp16", "", "5.5"],
-                       ["b", "B200", "11.4", "800 x 800", "FP8", "", "4.4"]]
+                       ["b", "B200", "11.4.0.106", "800 x 800", "fp16", "", "5.5"],
+                       ["b", "B200", "11.4.0.106", "800 x 800", "FP8", "", "4.4"]]
 
 
 def test_record_strings_are_escaped_in_cells(tmp_path):

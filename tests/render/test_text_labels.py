@@ -43,8 +43,9 @@ def test_short_version_keeps_major_and_minor():
 
 def test_shape_label_spaces_height_and_width():
     assert shape_label("800x1067") == "800 x 1067"
-    assert shape_label(None) == "any"
-    assert shape_label("") == "any"
+    # the chart's panel for a figure without a shape says "shape not stated"; a table cell says the same
+    assert shape_label(None) == "shape not stated"
+    assert shape_label("") == "shape not stated"
 
 
 def test_escape_prose_keeps_quotes_and_other_leading_white_space():

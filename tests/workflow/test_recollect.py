@@ -225,3 +225,38 @@ def test_a_no_op_re_collect_adds_no_default_note_over_explicit_weights(tmp_path,
     assert _resnet(run_cli, tmp_path / "d", "k", "--commit", "abcdef1").exit_code == 0
     notes = json.loads((other / "k.json").read_text())["provenance"]["notes"]
     assert notes.count("weights not given on the command line: recorded as pretrained (the default)") == 1
+
+
+def _trace(run_cli, root, job, variant, *extra):
+    return run_cli("collect", "torch-profile", "--family", "tp", "--job", job, "--variant", variant, "--root", root,
+                   "--trace", PUBLIC_TRACE, "--mode", "eager", "--batch", "1", *extra)
+
+
+PUBLIC_TRACE = FIXTURES / "public" / "kineto-00a807b7_docs_traces_after_fix_trace.json"
+
+
+def test_a_trace_held_under_another_variant_is_answered_with_a_way_out_not_a_circle(tmp_path, run_cli):
+    # the trace went in as fp16 but was the bf16 run: each refusal's advice, followed, must end in a record
+    assert run_cli("new", "tp", "--variants", "fp16,bf16", "--root", tmp_path).exit_code == 0
+    records = tmp_path / "measurements" / "tp"
+    assert _trace(run_cli, tmp_path, "a", "fp16").exit_code == 0
+    elsewhere = _trace(run_cli, tmp_path, "b", "bf16")
+    assert elsewhere.exit_code == 2 and elsewhere.err.count("\n") == 1
+    assert elsewhere.err.endswith(
+        "is already recorded in job a (here): one run under two jobs would count as two measurements that agree; "
+        'if the run was of variant bf16 (not variant fp16), collect it with --job a and --replace "REASON" (what the '
+        "job took from that file is dropped first); for variant bf16 as well, collect a file of a run of its own; "
+        "nothing written\n")
+    here = _trace(run_cli, tmp_path, "a", "bf16")
+    assert here.exit_code == 2 and "--job" not in here.err  # another job is what the first refusal ruled out
+    assert here.err.endswith("would record one measurement twice; if the run was of variant bf16 (not variant fp16), "
+                             'collect it again with --replace "REASON" (what the job took from that file is dropped '
+                             "first); for variant bf16 as well, collect a file of a run of its own; nothing written\n")
+    followed = _trace(run_cli, tmp_path, "a", "bf16", "--replace", "it was the bf16 run")
+    assert followed.exit_code == 0, followed.err
+    record = json.loads((records / "a.json").read_text())
+    assert [r["variant"] for r in record["results"]] == ["bf16"]
+    assert sorted(p.name for p in records.iterdir()) == ["a.json"]
+    # the same configuration under another job still says to add to the job that holds it
+    again = _trace(run_cli, tmp_path, "b", "bf16")
+    assert again.exit_code == 2 and again.err.endswith("to add to it, collect with --job a; nothing written\n")

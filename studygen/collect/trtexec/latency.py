@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ...errors import InputError
 from ...records.kinds import Kind
+from ...records.migrate import unstable_flag_words
 from ...records.result import NewResult
 from ..inputs import significant
 from .align import align
@@ -147,8 +148,7 @@ def from_summary(run: TrtexecRun, summary: Summary, base: dict, log: TrtexecLog)
     if summary.timing == "gpu_compute" and run.unstable_cv_percent is not None:
         distribution["cv"] = significant(run.unstable_cv_percent / 100)
         result["unstable"] = True
-        result["unstable_reason"] = (f"trtexec: GPU compute time is unstable, coefficient of variance "
-                                     f"{run.unstable_cv_percent}% ({log.basename}:{run.unstable_line})")
+        result["unstable_reason"] = unstable_flag_words(f"{log.basename}:{run.unstable_line}")  # the figure: cv
     if distribution:
         result["distribution"] = distribution
     if summary.timing == "host_latency" and run.warnings:
