@@ -33,11 +33,12 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from ..numbers import format_number
+from ..numbers import format_number, two_significant_decimals
 from ..place import Place
 from ..records.kinds import Kind
 from ..render.rows import fmt, unit_suffix
 from ..render.labels import gpu_label, shape_label
+from ..study.resolution import timer_allowance
 from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
 
 UNCHANGED = "unchanged"
@@ -50,6 +51,7 @@ VERDICT_ORDER = (BEYOND, WITHIN, NEW, REMOVED, UNCHANGED)
 
 DECLARED = "declared"
 TOLERANCE = "tolerance"
+TIMER = "timer resolution"
 _EPSILON = 1e-9  # relative: two floats this close are one value (a value read back through JSON)
 
 
@@ -58,7 +60,8 @@ class Allowance:
     """How far a figure may move and stay within its spread: ``width`` (in
     the figure's unit) and where it comes from: ``source`` (a source of
     :mod:`studygen.study.spread`: ``repeat medians``, ``profiled iterations``,
-    ``compilations``, ``jobs``; or :data:`DECLARED`, :data:`TOLERANCE`),
+    ``compilations``, ``jobs``; or :data:`DECLARED`, :data:`TOLERANCE`,
+    :data:`TIMER`),
     ``side`` (``base`` or ``head``: whose records measured it), ``count`` and
     ``low``/``high`` (the values it is read from), ``percent`` (a declared
     bound), ``declared`` (a declared source's words)."""
@@ -75,11 +78,16 @@ class Allowance:
     def words(self, unit: str, decimals: int | None) -> str:
         """The allowance as a report prints it: ``0.081 ms spread of 15 repeat
         medians in base (8.157 to 8.238 ms)``, ``up to 5 % between independent
-        compilations (study file): 0.412 ms``, ``tolerance 0.05 ms (study file)``."""
+        compilations (study file): 0.412 ms``, ``tolerance 0.05 ms (study file)``,
+        ``timer resolution 0.00024415 ms (one step of the timer, plus print rounding)``
+        (at least two significant digits: a step of 2**-12 ms may have more than the figures print)."""
         suffix = unit_suffix(unit)
         width = f"{format_number(self.width, decimals)}{suffix}"
         if self.source == TOLERANCE:
             return f"tolerance {width} (study file)"
+        if self.source == TIMER:
+            places = max(decimals or 0, two_significant_decimals(self.width))
+            return f"timer resolution {format_number(self.width, places)}{suffix} (one step of the timer, plus print rounding)"
         if self.source == DECLARED:
             return f"up to {format_number(self.percent)} % between {self.declared} (study file): {width}"
         return (f"{width} spread of {self.count} {self.source} in {self.side} "
@@ -165,8 +173,10 @@ def _judge(base, head, old_rows, new_rows, old_value, new_value) -> tuple[str, A
 def allowances_of(base, head, old_rows, new_rows, old_value, new_value) -> list[Allowance]:
     """Every allowance that bounds a change of one key: each side's measured
     spreads (:func:`studygen.study.spread.measured_spreads`) and job-to-job
-    spread, a declared source's bound covering both sides, the tolerance.
-    Ranges (no single value) get the tolerance only."""
+    spread, a declared source's bound covering both sides, the tolerance,
+    and the resolution of their timer (:func:`studygen.study.resolution.timer_allowance`,
+    the bound SG203 holds two jobs to: a change of one tick of trtexec's
+    float32 clock is no change). Ranges (no single value) get the tolerance only."""
     allowances = []
     single = old_value is not None and new_value is not None
     for side, rows in (("base", old_rows), ("head", new_rows)):
@@ -184,6 +194,9 @@ def allowances_of(base, head, old_rows, new_rows, old_value, new_value) -> list[
     allowed = max(tolerance(base, old_rows[0]), tolerance(head, new_rows[0]))
     if allowed > 0:
         allowances.append(Allowance(allowed, TOLERANCE))
+    step = timer_allowance(old_rows, new_rows) if single else 0.0  # a change the timer cannot express (as SG203)
+    if step > 0:
+        allowances.append(Allowance(step, TIMER))
     return allowances
 
 
