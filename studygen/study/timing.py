@@ -25,7 +25,7 @@ measurements in several jobs) group rows by it alike
 from __future__ import annotations
 
 from ..records.keys import MeasurementKey
-from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
+from ..records.kinds import Kind
 from .rows import Row
 
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
@@ -79,7 +79,7 @@ def reported_by_several_jobs(rows) -> dict[tuple, list[Row]]:
     """:func:`measurement_of` → the rows with a value (a range over unlisted
     rows and a not-measured result have none) of each measurement two or more
     jobs report, in row order; the measurements in the order first met."""
-    grouped = rows_by_measurement(r for r in rows if r.value is not None and r.statistic != NOT_MEASURED_STATISTIC)
+    grouped = rows_by_measurement(r for r in rows if r.value is not None)
     return {key: group for key, group in grouped.items() if len({r.job_id for r in group}) > 1}
 
 

@@ -168,3 +168,25 @@ def test_values_and_changes_are_printed_with_the_study_files_precision(tmp_path)
     base, head = both(tmp_path / "carried", [record("main", [latency("fp16", 10.0)])],
                       [record("main", [latency("fp16", 10.125)])])
     assert only(compare_figures(base, head)).decimals == 3  # the most digits a value carries
+
+
+def test_a_change_the_timer_cannot_express_is_within_its_resolution(tmp_path):
+    # the two RTX 3090 logs' device-to-host medians: 16 and 15 steps of 2**-12 ms (a default-length trtexec run),
+    # printed to 6 significant digits (half a unit of the last: 0.000000005 ms each). Held to
+    # 2**-12 + 0.000000005 + 0.000000005 = 0.000244150625 ms, as SG203 holds two jobs
+    def d2h(value, timer="trtexec"):
+        return [record("main", [latency("fp16", value, timing="d2h", method={"timer": timer})])]
+
+    change = only(compare_figures(*both(tmp_path / "one", d2h(0.00390625), d2h(0.00366211))), WITHIN)
+    assert (change.spread.source, change.spread.width) == ("timer resolution", pytest.approx(2 ** -12 + 1e-8, abs=1e-15))
+    assert change.spread.words("ms", 8) == "timer resolution 0.00024415 ms (one step of the timer, plus print rounding)"
+    assert change.spread.words("ms", None) == "timer resolution 0.00024 ms (one step of the timer, plus print rounding)"
+    # two steps (0.00341797, 14 steps) are beyond it; the tolerance, where wider, is the bound
+    change = only(compare_figures(*both(tmp_path / "two", d2h(0.00390625), d2h(0.00341797))), BEYOND)
+    assert change.spread.source == "timer resolution"
+    assert only(compare_figures(*both(tmp_path / "tol", d2h(0.00390625), d2h(0.00341797),
+                                      tolerances={"d2h": 0.0005})), WITHIN).spread.source == "tolerance"
+    # a timer whose resolution nobody has shown gets none: any change is beyond
+    change = only(compare_figures(*both(tmp_path / "events", d2h(0.00390625, "cuda_event"),
+                                        d2h(0.00366211, "cuda_event"))), BEYOND)
+    assert change.spread is None
