@@ -189,9 +189,10 @@ class SpanHelpers(ViewBase):
     # ---- spread of one measurement over jobs ---------------------------------
     @helper()
     def spread(self, row: TemplateRow) -> str:
-        """Job-to-job spread of the same measurement (key and, of a latency,
-        way of timing it: :meth:`same_measurement_rows`), or '' when only one
-        job reports it: ``2 jobs: 0.4639 to 0.4644``."""
+        """Job-to-job spread of the same measurement (its key and, of a
+        latency, how it was timed: CUDA graphs on in one job and off in
+        another are two measurements), or '' when only one job reports it:
+        ``2 jobs: 0.4639 to 0.4644``."""
         same = [r for r in self.same_measurement_rows(row._row) if r.value is not None]
         jobs = {r.job_id for r in same}
         if len(jobs) < 2:
