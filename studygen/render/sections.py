@@ -118,16 +118,14 @@ class SectionHelpers(ViewBase):
         each side, as a range over jobs when several jobs measured it.
         ``filters`` (row fields, as :meth:`figures` takes them) keep the
         pairs whose rows match them (``metric="gpu_compute"``: the timing
-        the generic template's tables show). A latency pair timed differently
-        (:func:`~studygen.study.timing.timing_signature`) is left out: SG212
-        would flag the sentence. The batch is named when the sentences' pairs
+        the generic template's tables show). Both rows of a pair are timed
+        alike (:func:`~studygen.study.analyses.precision_inversions`): a pair
+        timed differently, which SG212 would flag, is no inversion. The batch is named when the sentences' pairs
         differ in it, so that no two sentences read alike."""
         groups: dict[tuple, list[tuple[Row, Row]]] = {}
         for low, high in precision_inversions(self._study):
             if filters and not (matches(low, filters) and matches(high, filters)):
                 continue
-            if latency_signature(low) != latency_signature(high):
-                continue  # timed differently (trtexec flags, mode): no comparison to state (SG212)
             where = (low.variant, high.variant, low.backend, low.gpu, low.software, low.mode,
                      low.shape, low.batch, low.metric, latency_signature(low))
             groups.setdefault(where, []).append((low, high))
