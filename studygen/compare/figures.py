@@ -1,8 +1,10 @@
 """Figures of one study at two revisions, compared by measurement key.
 
 A figure is what one measurement key (:mod:`studygen.records.keys`: what is
-measured, independent of the job that measured it) holds in a revision: the
-value of each job that reports it. Between a base and a head revision each
+measured, independent of the job that measured it) holds in a revision, for
+a latency timed one way (:func:`studygen.study.timing.timing_signature`: CUDA
+graphs on and off are two figures, as SG203 has it): the value of each job
+that reports it. Between a base and a head revision each
 key's figure is
 
 - **unchanged** when both hold the same values (which jobs report them
@@ -40,6 +42,7 @@ from ..render.rows import fmt, unit_suffix
 from ..render.labels import gpu_label, shape_label
 from ..study.resolution import timer_allowance
 from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
+from ..study.timing import describe, latency_signature
 
 UNCHANGED = "unchanged"
 WITHIN = "within spread"
@@ -138,14 +141,14 @@ def compare_figures(base, head) -> list[FigureChange]:
     return sorted(changes, key=lambda c: (VERDICT_ORDER.index(c.verdict), c.what, c.key))
 
 
-def _compare(key: str, what: str, base, head, old_rows: list, new_rows: list) -> FigureChange:
+def _compare(key: tuple[str, str], what: str, base, head, old_rows: list, new_rows: list) -> FigureChange:
     some = (new_rows or old_rows)[0]
     decimals = _decimals(old_rows + new_rows)
     old_value, new_value = _median(old_rows), _median(new_rows)
     delta = new_value - old_value if old_value is not None and new_value is not None else None
     relative = delta / old_value if delta is not None and old_value else None
     verdict, spread = _judge(base, head, old_rows, new_rows, old_value, new_value)
-    return FigureChange(key, what, _unit(some), verdict, tuple(_shown(r) for r in old_rows),
+    return FigureChange(key[0], what, _unit(some), verdict, tuple(_shown(r) for r in old_rows),
                         tuple(_shown(r) for r in new_rows), tuple(_job(r) for r in old_rows),
                         tuple(_job(r) for r in new_rows), old_value, new_value, delta, relative, spread,
                         _place(some), decimals)
@@ -228,12 +231,19 @@ def _decimals(rows) -> int | None:
     return max(carried) if carried else None
 
 
-def _names(base, head, old: dict, new: dict) -> dict[str, str]:
-    """Each key in words; where two keys read the same, the software versions
-    and then the checkpoint revision are added until they differ."""
+def _names(base, head, old: dict, new: dict) -> dict[tuple, str]:
+    """Each figure in words; where two read the same, the way of timing
+    where it tells them apart (one key timed two ways), then the software
+    versions and then the checkpoint revision are added until they differ."""
     rows = {key: (head, rows[0]) for key, rows in new.items()}
     rows.update({key: (base, rows[0]) for key, rows in old.items() if key not in rows})
     names = {key: _what(study, row) for key, (study, row) in rows.items()}
+    timings: dict[str, set] = {}
+    for key, name in names.items():
+        timings.setdefault(name, set()).add(key[1])
+    for key in names:
+        if len(timings[names[key]]) > 1:
+            names[key] += f", {key[1]}"
     for position in range(2):
         seen: dict[str, int] = {}
         for name in names.values():
@@ -247,13 +257,19 @@ def _names(base, head, old: dict, new: dict) -> dict[str, str]:
 
 # ---- the rows this module reads: one adapter over studygen.study's Row ----
 
-def _figures(study) -> dict[str, list]:
-    """Measurement key (its text) -> the rows that give it a figure (a value or a range), in job order."""
-    by_key: dict[str, list] = {}
+def _figures(study) -> dict[tuple[str, str], list]:
+    """``(measurement key text, way of timing in words)`` -> the rows that
+    give that figure (a value or a range), in job order. The timing
+    (:func:`~studygen.study.timing.describe` of a latency's signature, '' for
+    other kinds) is part of what a figure is, as SG203 reads one measurement:
+    jobs timed with CUDA graphs and without give two figures, whose values
+    are neither one median nor one job-to-job spread."""
+    by_key: dict[tuple[str, str], list] = {}
     for row in study.rows:
         if row.kind == Kind.NOT_MEASURED or (row.value is None and row.value_min is None):
             continue
-        by_key.setdefault(row.key.text(), []).append(row)
+        signature = latency_signature(row)
+        by_key.setdefault((row.key.text(), describe(signature) if signature else ""), []).append(row)
     for rows in by_key.values():
         rows.sort(key=lambda r: (r.job_id, r.pointer))
     return by_key

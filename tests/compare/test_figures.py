@@ -190,3 +190,25 @@ def test_a_change_the_timer_cannot_express_is_within_its_resolution(tmp_path):
     change = only(compare_figures(*both(tmp_path / "events", d2h(0.00390625, "cuda_event"),
                                         d2h(0.00366211, "cuda_event"))), BEYOND)
     assert change.spread is None
+
+
+def test_jobs_timed_differently_are_two_figures_and_no_spread_of_each_other(tmp_path):
+    # job a timed without CUDA graphs (10.0 ms), job b with them (100.0 ms, then 60.0 ms): before, one figure of
+    # median 55.0 -> 35.0 ms held to a 90.0 ms "spread of 2 jobs", within spread. Job b's figure moved 40 ms with
+    # nothing measured to bound it but its timer, job a's did not move
+    off, on = {"timer": "trtexec", "cuda_graph": False}, {"timer": "trtexec", "cuda_graph": True}
+    base, head = both(tmp_path, [record("a", [latency("fp16", 10.0, method=off)]),
+                                 record("b", [latency("fp16", 100.0, method=on)])],
+                      [record("a", [latency("fp16", 10.0, method=off)]),
+                       record("b", [latency("fp16", 60.0, method=on)])])
+    changes = compare_figures(base, head)
+    assert [(c.verdict, c.old, c.new, c.old_jobs, c.spread and c.spread.source) for c in changes] == [
+        (BEYOND, ("100.0",), ("60.0",), ("b",), "timer resolution"), (UNCHANGED, ("10.0",), ("10.0",), ("a",), None)]
+    assert changes[0].delta == pytest.approx(-40.0) and changes[0].key == changes[1].key
+    assert changes[0].what == ("fp16 median gpu compute, 800 x 800, engine, H200, TensorRT engine, GPU compute time, "
+                               "CUDA graphs on, data transfers off, spin-wait on")
+    assert changes[1].what.endswith(", CUDA graphs off, data transfers off, spin-wait on")
+    # one way of timing: the words stay those of the key alone
+    base, head = both(tmp_path / "alike", [record("a", [latency("fp16", 10.0, method=on)])],
+                      [record("a", [latency("fp16", 10.5, method=on)])])
+    assert only(compare_figures(base, head), BEYOND).what == "fp16 median gpu compute, 800 x 800, engine, H200"
