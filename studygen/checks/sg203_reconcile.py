@@ -35,25 +35,14 @@ from dataclasses import dataclass
 
 from ..findings import Finding
 from ..numbers import format_number, two_significant_decimals
-from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
 from ..study.rows import Row
 from ..study.resolution import resolution, timer_allowance
 from ..study.spread import declared_source_of, spread_of, tolerance
-from ..study.timing import TIMING_WORDS, latency_signature, measurement_of, reported_by_several_jobs
+from ..study.timing import TIMING_WORDS, measurement_of, reported_by_several_jobs, variant_free_measurement
 from .base import readme_finding, row_finding
 from .readme_text import normalize, quote, table_cells
-
-
-def pair_key(row: Row) -> tuple[MeasurementKey, tuple | None]:
-    """What, besides variant and job, makes two rows of one job comparable as
-    variants: the measurement (:func:`~studygen.study.timing.measurement_of`)
-    without variant and recipe. Two latencies of one job timed differently
-    (fp16 with CUDA graphs, fp32 without) are no variant pair: their gap
-    mixes precision and timing (SG212 says so where a README compares them),
-    and each is held against the spread of its own measurement."""
-    return row.key._replace(variant=None, recipe=None), latency_signature(row)
 
 
 def _what(study, row: Row) -> str:
@@ -284,11 +273,13 @@ def _job_spread_is_the_noise(study, rows: list[Row]) -> bool:
 
 
 def unresolved_differences(study, pairs=None, repeated=None) -> list[tuple[Row, Row, float, list[Row]]]:
-    """``(a, b, spread, same)`` for each pair of variants of one job (one
-    :func:`pair_key`: latencies timed alike) whose difference ``b - a`` is
-    smaller than the job-to-job spread of either figure (``spread``, over
-    ``same``: the rows of that figure's measurement in the jobs that agree on it). ``pairs`` and ``repeated``: :func:`disagreeing_pairs`
-    and :func:`repeated_keys` of the study, when the caller has them."""
+    """``(a, b, spread, same)`` for each pair of variants of one job, timed
+    alike (:func:`~studygen.study.timing.variant_free_measurement`), whose
+    difference ``b - a`` is smaller than the job-to-job spread of either
+    figure (``spread``, over ``same``: the rows of that figure's measurement
+    in the jobs that agree on it). ``pairs`` and ``repeated``:
+    :func:`disagreeing_pairs` and :func:`repeated_keys` of the study, when
+    the caller has them."""
     repeated = repeated if repeated is not None else repeated_keys(study)
     pairs = pairs if pairs is not None else disagreeing_pairs(study, repeated)
     agreeing = {key: _agreeing(rows, pairs[key]) for key, rows in repeated.items()}
@@ -299,7 +290,7 @@ def unresolved_differences(study, pairs=None, repeated=None) -> list[tuple[Row, 
     groups: dict[tuple, list[Row]] = {}
     for row in study.rows:
         if row.value is not None and row.statistic != NOT_MEASURED_STATISTIC:
-            groups.setdefault((row.job_id, pair_key(row)), []).append(row)
+            groups.setdefault((row.job_id, variant_free_measurement(row)), []).append(row)
     found = []
     for rows in groups.values():
         by_variant = {r.variant: r for r in rows}

@@ -66,6 +66,15 @@ def measurement_of(row: Row) -> tuple[MeasurementKey, tuple | None]:
     return row.key, latency_signature(row)
 
 
+def variant_free_measurement(row: Row) -> tuple[MeasurementKey, tuple | None]:
+    """:func:`measurement_of` without variant and recipe: what two variants'
+    rows share when they measured one configuration the same way (SG203's
+    variant pairs of one job, render's pooled compiled cells). fp16 timed with
+    CUDA graphs and fp32 without are no such pair: their gap mixes precision
+    and timing (SG212)."""
+    return row.key._replace(variant=None, recipe=None), latency_signature(row)
+
+
 def rows_by_measurement(rows) -> dict[tuple, list[Row]]:
     """:func:`measurement_of` → the rows of ``rows`` (an iterable of rows) that
     have it, in their order; the dict in the order each measurement is first met."""
