@@ -219,4 +219,5 @@ def test_the_timer_allowance_is_the_coarsest_step_and_each_sides_largest_roundin
     assert timer_allowance([d2h], [d2h, host]) == pytest.approx(STEP + 5e-9 + 5e-8, abs=1e-15)
     assert timer_allowance([events], [d2h]) == pytest.approx(STEP + 5e-9, abs=1e-15)
     assert timer_allowance([d2h], []) == pytest.approx(STEP + 5e-9, abs=1e-15)
+    assert timer_allowance([], [host]) == pytest.approx(STEP + 5e-8, abs=1e-15)
     assert timer_allowance([events], [events]) == 0.0 and timer_allowance([], []) == 0.0
