@@ -496,3 +496,15 @@ def test_a_variant_pair_timed_alike_is_found_beside_the_jobs_rows_timed_otherwis
         assert readme_lines(study)[finding.line - 1].startswith("fp32 / fp16 in job a: 1.00x")
         assert finding.message.startswith("fp32 minus fp16 in job a is +0.01 (5.01 vs 5.0), smaller than the "
                                           "job-to-job spread 1.00 of fp16 median GPU compute time")
+
+
+def test_a_difference_as_wide_as_the_spread_is_resolved(tmp_path):
+    # job a: fp32 5.5, fp16 5.0 ms (a difference of 0.5 ms); job b: fp16 5.5 ms, a spread of exactly 0.5 ms.
+    # Only a difference smaller than the spread is inside it; 0.25 ms more on job b's fp16 puts it inside
+    records = [record("a", [latency("fp32", 5.5), latency("fp16", 5.0)]), record("b", [latency("fp16", 5.5)])]
+    study = load(tmp_path / "edge", records=records, study=spec(tolerances={"gpu_compute": 1.0}))
+    assert sg203_reconcile.unresolved_differences(study) == []
+    records[1] = record("b", [latency("fp16", 5.75)])
+    study = load(tmp_path / "inside", records=records, study=spec(tolerances={"gpu_compute": 1.0}))
+    assert [(a.value, b.value, spread) for a, b, spread, _ in sg203_reconcile.unresolved_differences(study)] == [
+        (5.0, 5.5, 0.75)]

@@ -181,6 +181,9 @@ def test_a_change_the_timer_cannot_express_is_within_its_resolution(tmp_path):
     assert (change.spread.source, change.spread.width) == ("timer resolution", pytest.approx(2 ** -12 + 1e-8, abs=1e-15))
     assert change.spread.words("ms", 8) == "timer resolution 0.00024415 ms (one step of the timer, plus print rounding)"
     assert change.spread.words("ms", None) == "timer resolution 0.00024 ms (one step of the timer, plus print rounding)"
+    from studygen.compare.figures import TIMER, Allowance
+
+    assert Allowance(12.5, TIMER).words("ms", None) == "timer resolution 13 ms (one step of the timer, plus print rounding)"
     # two steps (0.00341797, 14 steps) are beyond it; the tolerance, where wider, is the bound
     change = only(compare_figures(*both(tmp_path / "two", d2h(0.00390625), d2h(0.00341797))), BEYOND)
     assert change.spread.source == "timer resolution"
@@ -197,7 +200,9 @@ def test_jobs_timed_differently_are_two_figures_and_no_spread_of_each_other(tmp_
     # median 55.0 -> 35.0 ms held to a 90.0 ms "spread of 2 jobs", within spread. Job b's figure moved 40 ms with
     # nothing measured to bound it but its timer, job a's did not move
     off, on = {"timer": "trtexec", "cuda_graph": False}, {"timer": "trtexec", "cuda_graph": True}
-    base, head = both(tmp_path, [record("a", [latency("fp16", 10.0, method=off)]),
+    failed = {"kind": "not_measured", "variant": "fp8", "shape": "800x800", "batch": 1, "backend": "tensorrt",
+              "mode": "engine", "metric": "latency", "reason": "the engine build failed"}  # no figure, first
+    base, head = both(tmp_path, [record("a", [dict(failed), latency("fp16", 10.0, method=off)]),
                                  record("b", [latency("fp16", 100.0, method=on)])],
                       [record("a", [latency("fp16", 10.0, method=off)]),
                        record("b", [latency("fp16", 60.0, method=on)])])
