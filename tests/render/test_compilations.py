@@ -147,14 +147,15 @@ def test_jobs_timed_two_ways_are_two_cells_never_pooled(tmp_path):
     from studygen.render.view import StudyView
     from studygen.study.compilations import pooled_cells, pooled_pairs
 
-    from ..checks.studies import latency, load, record
+    from ..checks.studies import coco_ap, latency, load, record
 
     def compiled(variant, value, host_sync):
         method = {"timer": "cuda_event", "cuda_graph": False, "data_transfers": False, "host_sync": host_sync}
         return latency(variant, value, backend="pytorch", mode="compile", method=method,
                        repeats=[value, value + 0.01, value - 0.01])
 
-    records = [record("a", [compiled("fp16", 5.0, "per_forward"), compiled("fp8", 4.0, "per_forward")]),
+    records = [record("a", [compiled("fp16", 5.0, "per_forward"), compiled("fp8", 4.0, "per_forward"),
+                            coco_ap("fp16", 0.46)]),  # no latency: in no cell
                record("b", [compiled("fp16", 3.0, "per_repeat"), compiled("fp8", 2.0, "per_repeat")])]
     study = load(tmp_path, records=records)
     fp16 = [row for row in study.rows if row.variant == "fp16"]
