@@ -23,13 +23,19 @@ turns each off:
   ``status`` then neither changes the repository nor runs that hook);
 - ``GIT_TERMINAL_PROMPT=0``: git never waits for a password.
 
+Every git command studygen runs goes through :func:`run_git` with such an
+environment: collect's commit and dirty flag (:mod:`studygen.collect.env`),
+studygen's own version (:mod:`studygen.version`) and ``studygen diff``'s
+reads of revisions (:mod:`studygen.commands.revisions`).
+
 Source: git-config(1) (``core.fsmonitor``, ``filter.<driver>.*``, the
-``GIT_CONFIG_COUNT`` variables, ``--show-scope``), git(1)
+``GIT_CONFIG_COUNT`` variables, ``--show-scope``, ``core.quotePath``), git(1)
 (``GIT_OPTIONAL_LOCKS``), githooks(5) (``post-index-change``).
 """
 
 from __future__ import annotations
 
+import locale
 import os
 import subprocess
 from pathlib import Path
@@ -38,7 +44,16 @@ from pathlib import Path
 KEPT_VARIABLES = ("GIT_CONFIG_NOSYSTEM", "GIT_CEILING_DIRECTORIES")
 # config scopes written by whoever made the repository (the rest are the user's and the machine's)
 REPOSITORY_SCOPES = ("local", "worktree")
-CONFIG_TIMEOUT_S = 10
+# How long a git command may take before it counts as hung. These guard against a git that never answers (a
+# lock or a file system that hangs); a healthy repository answers each in well under a second, so none is a
+# speed limit. QUICK: commands that read refs, config or the index entries of one folder (rev-parse, config,
+# the status of studygen's own package folder): milliseconds on any repository. STATUS: ``git status`` of a
+# whole work tree, which stats every tracked file and, after a fresh copy or unpack, reads each one again (a
+# large study repository on a cold disk takes seconds). diff waits longer for its walks of whole trees and
+# histories (studygen.commands.revisions.GIT_TIMEOUT_S): a person is waiting for that answer, and without it
+# there is nothing to show, where collect and the version only lose a commit or a dirty flag on a timeout.
+QUICK_TIMEOUT_S = 10
+STATUS_TIMEOUT_S = 30
 
 
 def git_environment(repository: Path | None = None) -> dict[str, str]:
@@ -51,7 +66,7 @@ def git_environment(repository: Path | None = None) -> dict[str, str]:
     Raises OSError when git cannot be started or cannot list the filter
     drivers (a git older than 2.26 has no ``--show-scope``: rather no git
     command than one that may run a planted filter), and subprocess.TimeoutExpired
-    when ``git config`` takes over :data:`CONFIG_TIMEOUT_S` seconds."""
+    when ``git config`` takes over :data:`QUICK_TIMEOUT_S` seconds."""
     environment = {name: value for name, value in os.environ.items()
                    if not name.startswith("GIT_") or name in KEPT_VARIABLES}
     environment["GIT_TERMINAL_PROMPT"] = "0"
@@ -69,9 +84,8 @@ def git_environment(repository: Path | None = None) -> dict[str, str]:
 def _filters_off(repository: Path, environment: dict[str, str]) -> list[tuple[str, str]]:
     """Config settings that empty every filter command the repository's own
     config files define (includes followed) and make the driver optional."""
-    done = subprocess.run(["git", "-C", str(repository), "config", "--includes", "--show-scope", "--null",
-                           "--get-regexp", r"^filter\..*\.(clean|smudge|process)$"], capture_output=True, text=True,
-                          timeout=CONFIG_TIMEOUT_S, env=environment)
+    done = run_git(repository, "config", "--includes", "--show-scope", "--null", "--get-regexp",
+                   r"^filter\..*\.(clean|smudge|process)$", environment=environment, timeout_s=QUICK_TIMEOUT_S)
     if done.returncode not in (0, 1):  # 1: no filter defined; anything else: the drivers are unknown, so fail closed
         reason = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[0]
         raise OSError(f"git config could not list the repository's filter drivers ({reason})")
@@ -83,3 +97,28 @@ def _filters_off(repository: Path, environment: dict[str, str]) -> list[tuple[st
             driver = key[:key.rindex(".")]  # filter.<driver>
             settings += [(key, ""), (f"{driver}.required", "false")]
     return settings
+
+
+def run_git(folder: Path, *args: str, environment: dict[str, str], timeout_s: float,
+            text: bool = True) -> subprocess.CompletedProcess:
+    """``git -C folder args...`` (a fixed argument list, no shell), its
+    output captured, in ``environment``: :func:`git_environment` of
+    ``folder`` for a command that compares work-tree files (``status``),
+    ``git_environment()`` for one that reads only refs and objects.
+
+    With ``text``, stdout is decoded as the file system names files
+    (:func:`os.fsdecode`: undecodable bytes kept as surrogate escapes, so a
+    path git prints becomes the same :class:`~pathlib.Path`) and
+    stderr, words for a person, with undecodable bytes replaced: git prints
+    a file name as the file system holds it wherever ``core.quotePath`` is
+    false, and a name that is no UTF-8 (a Latin-1 ``café.json`` from an
+    unpacked archive) made strict decoding raise. Line ends as git wrote them.
+
+    Raises FileNotFoundError when git is not installed, another OSError when
+    it cannot be started, subprocess.TimeoutExpired after ``timeout_s``
+    seconds (the child is killed)."""
+    done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, timeout=timeout_s, env=environment)
+    if text:
+        done.stdout = os.fsdecode(done.stdout)
+        done.stderr = done.stderr.decode(locale.getpreferredencoding(False), "replace")  # as text=True decoded it
+    return done

@@ -21,12 +21,17 @@ DEFAULT_SIGNIFICANT_DIGITS = 4
 _new_float = float.__new__
 
 
+_UNMADE = object()  # a memo not made yet (None is a value it can hold)
+
+
 class SourceFloat(float):
     """A float parsed from JSON text, keeping that text in ``.source``."""
 
-    # A slot, not an instance dict: the JSON reader makes one per float literal
-    # (dozens a record), and a dict each made that about 40 % slower.
-    __slots__ = ("source",)
+    # Slots, not an instance dict: the JSON reader makes one per float literal
+    # (dozens a record), and a dict each made that about 40 % slower. ``decimals``
+    # is :func:`source_decimals`' memo, set on first use: render asks a kernel
+    # time's digits for its group's row and again for the profiled total's.
+    __slots__ = ("source", "decimals")
 
     def __new__(cls, text: str):
         value = _new_float(cls, text)
@@ -45,8 +50,11 @@ def source_decimals(value) -> int | None:
     if isinstance(value, int):
         return 0
     if isinstance(value, SourceFloat):
-        exponent = Decimal(value.source).as_tuple().exponent
-        return max(0, -exponent) if isinstance(exponent, int) else None
+        decimals = getattr(value, "decimals", _UNMADE)
+        if decimals is _UNMADE:
+            exponent = Decimal(value.source).as_tuple().exponent
+            decimals = value.decimals = max(0, -exponent) if isinstance(exponent, int) else None
+        return decimals
     return None
 
 

@@ -28,7 +28,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import __version__
-from .gitenv import git_environment
+from .gitenv import QUICK_TIMEOUT_S, git_environment, run_git
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SHORT = 7  # hex digits of a commit shown, as git's short form
@@ -78,8 +78,7 @@ def checkout_commit(folder: Path = PACKAGE_DIR) -> tuple[str | None, bool]:
 
     def git(*args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=10,
-                                  env=environment)
+            done = run_git(folder, *args, environment=environment, timeout_s=QUICK_TIMEOUT_S)
         except (OSError, subprocess.SubprocessError):
             return None
         return done.stdout if done.returncode == 0 else None

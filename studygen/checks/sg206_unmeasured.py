@@ -49,15 +49,12 @@ def mention_pattern(entry: dict) -> re.Pattern:
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.I)
 
 
-def mentions(line: str, entry: dict, pattern: re.Pattern) -> list[tuple[int, int]]:
-    """``(start, end)`` of each mention of the configuration in ``line``: its
-    names and aliases (``pattern``), and formats written in words whose name
-    is one of them ("a four-bit integer format" for INT4; shared vocabulary
-    :func:`studygen.lint.vocabulary.format_mentions`)."""
-    return _mentions([(m.start(), m.end()) for m in pattern.finditer(line)], format_mentions(line), names(entry))
-
-
 def _mentions(named: list[tuple[int, int]], formats: list[tuple[str, int, int]], entry_names: list[str]):
+    """``(start, end)`` of each mention of the configuration in one line, in
+    order: its names and aliases where :func:`_named_by_line` found them
+    (``named``), and the formats written in words whose name is one of them
+    ("a four-bit integer format" for INT4; ``formats`` from the shared
+    vocabulary, :func:`studygen.lint.vocabulary.format_mentions`)."""
     wanted = {name.lower() for name in entry_names}
     return sorted({*named, *((start, end) for name, start, end in formats if name in wanted)})
 

@@ -80,7 +80,11 @@ def _platform_text(row: Row) -> str:
     return f"{gpu}, {software}"
 
 
-def _what(study, row: Row) -> str:
+def _configuration_words(study, row: Row) -> str:
+    """``fp16 kernel time GEMM/MatMul at 800x1067`` or ``bf16 eager kernel time attention``
+    style words for the row's configuration: no GPU and no software versions,
+    which the finding names beside each figure (SG203's ``_what`` names a
+    measurement, its platform included)."""
     parts = [study.variant_label(row.variant), row.kind.replace("_", " ")]
     if row.kind == Kind.LATENCY and row.metric and row.metric != "unspecified":
         # trtexec gives several timings of one run (GPU compute, enqueue, host latency): say which
@@ -120,7 +124,8 @@ def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
                            for p, rows in sorted(platforms.items()) if p != high_p)
         findings.append(row_finding(
             "SG207", high_row,
-            f"{_what(study, high_row)}: {format_number(high_row.value)}{_unit(high_row)} on {_platform_text(high_row)} "
+            f"{_configuration_words(study, high_row)}: {format_number(high_row.value)}{_unit(high_row)} "
+            f"on {_platform_text(high_row)} "
             f"(job {high_row.job_id}) is {format_number(ratio, 2)}x the lowest platform "
             f"({format_number(medians[low_p])}{_unit(low_row)} on {_platform_text(low_row)}), at or above the anomaly "
             "factor "
@@ -149,7 +154,8 @@ def range_anomalies(study, factor: float, reported: set[int]) -> list[Finding]:
                 continue
             findings.append(row_finding(
                 "SG207", row,
-                f"{_what(study, row)}: {format_number(row.value)}{_unit(row)} on {_platform_text(row)} "
+                f"{_configuration_words(study, row)}: {format_number(row.value)}{_unit(row)} "
+                f"on {_platform_text(row)} "
                 f"(job {row.job_id}) is {format_number(ratio, 2)}x {side} the {format_number(stated.value_min)} to "
                 f"{format_number(stated.value_max)}{_unit(stated)} stated over the other rows (job {stated.job_id}: "
                 f"{stated.range_over}), at or above the anomaly factor {format_number(factor, 2)}",

@@ -19,7 +19,7 @@ import subprocess
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from ..gitenv import git_environment
+from ..gitenv import QUICK_TIMEOUT_S, STATUS_TIMEOUT_S, git_environment, run_git
 
 # provenance.software name -> distribution names to try, in order
 PACKAGES = {
@@ -95,13 +95,12 @@ def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
     whatever ``status.showUntrackedFiles`` says. ``dirty`` is None, with the
     problem, when git status fails."""
     try:
-        environment = git_environment(root)
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10,
-                                env=environment)
+        environment = git_environment(root)  # fails closed: no git command when the filter drivers are unknown
+        commit = run_git(root, "rev-parse", "HEAD", environment=environment, timeout_s=QUICK_TIMEOUT_S)
         if commit.returncode != 0:
             return None, None, f"not a git work tree with a commit ({first_line(commit.stderr, 'git rev-parse failed')})"
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=normal"], cwd=root,
-                                capture_output=True, text=True, timeout=30, env=environment)
+        status = run_git(root, "status", "--porcelain", "--untracked-files=normal", environment=environment,
+                         timeout_s=STATUS_TIMEOUT_S)
     except FileNotFoundError:
         return None, None, "git is not installed"
     except OSError as exc:  # e.g. git could not list the filter drivers, so none of its commands is run

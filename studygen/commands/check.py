@@ -44,7 +44,8 @@ def check_study(study_dir: Path, root: Path) -> list:
     (nothing is kept from an earlier check); a study file that cannot be
     loaded is one SG202 finding.
 
-    The study is let go while the cyclic garbage collector is still paused:
+    The cyclic garbage collector is paused meanwhile (see
+    :func:`loaded_and_checked`), and the study is let go while it still is:
     its objects, freed by their reference counts, are then gone when
     collection resumes, where they had been alive and young, so that the
     first collection after the pause walked every one of them (about 40 ms
@@ -59,16 +60,16 @@ def loaded_and_checked(study_dir: Path, root: Path) -> tuple[Study | None, list]
     check over it, as ``check`` reports them (a study file that cannot be
     loaded is one SG202 finding). ``studygen diff`` checks each revision here.
 
-    The cyclic garbage collector is paused meanwhile: a study's records are
+    Call it with the cyclic garbage collector paused (:func:`collector_paused`,
+    as :func:`check_study` and diff do, each once): a study's records are
     many small objects, all kept, none in a cycle, which each collection would
     scan again (19 % of checking 2,000 records; raising the first generation's
     threshold to 50,000 instead saved 4 %)."""
-    with collector_paused():
-        try:
-            study = load_study(study_dir, root)
-        except StudygenError as exc:
-            return None, unloadable_study(exc, str(study_dir))
-        return study, run_checks(study)
+    try:
+        study = load_study(study_dir, root)
+    except StudygenError as exc:
+        return None, unloadable_study(exc, str(study_dir))
+    return study, run_checks(study)
 
 
 def worker_count(root: Path, study_dirs: list[Path]) -> int:

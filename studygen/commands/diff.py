@@ -30,6 +30,7 @@ from ..compare import Revision, compare_family, unchanged_family
 from ..compare.report import FAIL_ON, FORMATS, Report, exit_code, format_github, format_json, format_markdown, format_text
 from ..errors import StudygenError, UsageError
 from ..findings import Finding
+from ..memory import collector_paused
 from ..records.load import load_yaml
 from ..study import STUDY_FILE
 from ..textio import read_text
@@ -189,7 +190,8 @@ class _Side:
         if not paths:
             return Revision(None, exists=False)
         self._write(paths)
-        study, findings = loaded_and_checked(self.folder / "families" / family, self.folder)
+        with collector_paused():
+            study, findings = loaded_and_checked(self.folder / "families" / family, self.folder)
         findings = tuple(_relative(finding, self.folder) for finding in findings)
         readme_path = self.folder / "families" / family / "README.md"
         readme = None

@@ -34,13 +34,16 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import InputError, UsageError
-from ..gitenv import git_environment
+from ..gitenv import git_environment, run_git
 from ..textio import read_bytes
 
 # Folders of a project root that hold what a study is made of.
 STUDY_FOLDERS = ("families", "measurements", "templates")
 # The default branch, in the order looked for when BASE is not given.
 DEFAULT_BRANCHES = ("refs/heads/main", "refs/heads/master", "refs/remotes/origin/main", "refs/remotes/origin/master")
+# How long diff waits for one git command: it walks whole trees and histories (ls-tree -r, merge-base,
+# cat-file of every study file), and a person waits for the answer it has no other way to give
+# (the shorter waits of collect and the version: studygen.gitenv.QUICK_TIMEOUT_S).
 GIT_TIMEOUT_S = 300
 CHUNK_BYTES = 1 << 20  # a blob is copied to disk this many bytes at a time
 _MODES = {"100644": "file", "100755": "file", "120000": "link"}  # ls-tree modes written out; others (submodules) are not
@@ -86,8 +89,7 @@ def _git(repo_dir: Path, *args: str, check: bool = True, text: bool = True) -> s
     """``git -C repo_dir args`` (fixed argument list, no shell); UsageError when
     git is missing, or (``check``) when it fails, with git's first line."""
     try:
-        done = subprocess.run(["git", "-C", str(repo_dir), *args], capture_output=True, text=text,
-                              timeout=GIT_TIMEOUT_S, env=git_environment())
+        done = run_git(repo_dir, *args, environment=git_environment(), timeout_s=GIT_TIMEOUT_S, text=text)
     except FileNotFoundError:
         raise UsageError("git is not installed or not on PATH (studygen diff reads revisions through git)") from None
     except subprocess.TimeoutExpired:

@@ -19,7 +19,7 @@ from ..numbers import format_number
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, Sentence, Series, Table
 from .figures import RATIO_UNITS, Range, with_unit
-from .text import keywords, measure_words
+from .text import PARTING_SLASH, keywords, measure_words
 
 
 @dataclass
@@ -105,8 +105,9 @@ def may_state(first: Series, second: Series, sentence: Sentence) -> bool:
     return bool((first.keywords ^ second.keywords) & words)
 
 
-# What parts a ratio header into its two sides: "Latency / kernel total", "host over GPU", "FP8 vs fp16".
-_RATIO_SIDES_RE = lazy_compile(r"\s*/\s*|\s+(?:over|vs\.?|versus|against)\s+", re.IGNORECASE)
+# What parts a ratio header into its two sides: "Latency / kernel total", "host over GPU", "FP8 vs fp16";
+# not the slash of a rate unit ("Speedup (x), img/s at batch 8" names no sides).
+_RATIO_SIDES_RE = lazy_compile(PARTING_SLASH + r"|\s+(?:over|vs\.?|versus|against)\s+", re.IGNORECASE)
 
 
 def may_hold_ratio(series: Series, sentence: Sentence) -> bool:

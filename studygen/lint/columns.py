@@ -36,7 +36,7 @@ from .document import Document, Series, Table, is_empty_cell
 from .figures import UNITS, Figure, is_count_share, statistics_in, tokenize
 from .restriction import is_single_token
 from .table_model import precedes_derived
-from .text import STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, ratio_header, stem
+from .text import PARTING_SLASH, STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, ratio_header, stem
 
 # A header that names a label column (GPU, TensorRT version, shape, recipe …).
 _LABEL_HEADER_RE = lazy_compile(
@@ -53,7 +53,7 @@ _HEADER_UNIT_RE = lazy_compile(
 )
 # A header split into the parts of a multi-figure cell: "fp16 ms 800x800 / 800x1067",
 # "plan MiB fp16 to FP8", "GEMM ms fp16 → FP8", "min / max ms", "median (min–max)".
-_HEADER_SPLIT_RE = lazy_compile(r"\s*/\s*(?!s\b)|\s+to\s+|\s*(?:→|->|=>)\s*|\s+vs\.?\s+|\s*[–—]\s*")
+_HEADER_SPLIT_RE = lazy_compile(PARTING_SLASH + r"|\s+to\s+|\s*(?:→|->|=>)\s*|\s+vs\.?\s+|\s*[–—]\s*")
 _RESIDUE_RE = lazy_compile(
     r"[\s/|(),;:±~≈→<>=+*\-–—\[\]]+|\b(?:to|vs|and|of|or|from|about)\b|\b(?:"
     + "|".join(re.escape(u) for u in UNITS if u[0].isalpha())

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, is_empty_cell
-from .text import STOPWORDS, label_tokens, normalize, stem
+from .text import STOPWORDS, join_shapes, label_tokens, normalize, stem
 from .vocabulary import CONFIGURATION_WORDS, canonical_configuration, format_aliases, number_terms
 
 CODE = "SG106"
@@ -278,7 +278,6 @@ _QUALIFIER_JOIN_RE = lazy_compile(r"\s*,\s+(?:and\s+|or\s+)?|\s+(?:and|or|nor)\s
 _UNSPECIFIC = frozenset("gpu gpus cpu cpus device devices hardware machine machines platform platforms node nodes i".split())
 # ... and document places: "in Section 4" says where, not on what.
 _PLACES = frozenset("section sections sec appendix chapter figure fig table part page".split())
-_SHAPE_JOIN_RE = lazy_compile(r"(\d)\s*[x×]\s*(?=\d)")
 _DETERMINERS = frozenset("a an the any every each all our this these those either both".split())
 
 
@@ -323,7 +322,7 @@ def qualified(named: str, after: str) -> list[str]:
     if not match:
         return [named]
     qualifier = _QUALIFIER_STOP_RE.split(match.group("qualifier"), maxsplit=1)[0]
-    qualifier = _SHAPE_JOIN_RE.sub(r"\1x", qualifier)  # "1024 x 1024" is one word
+    qualifier = join_shapes(qualifier)  # "1024 x 1024" is one word
     preposition = match.group("preposition").lower()
     items = []
     for index, alternative in enumerate(_QUALIFIER_JOIN_RE.split(qualifier.strip())):

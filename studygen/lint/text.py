@@ -32,8 +32,11 @@ UNIT_WORDS = frozenset(
 
 _WORD_RE = lazy_compile(r"[A-Za-z][A-Za-z0-9_+]*")
 _SPACE_RE = lazy_compile(r"\s+")
+# A slash that parts a header into two ("fp16 / FP8", "min/max"), not the slash of a rate unit ("img/s", "tokens/s")
+PARTING_SLASH = r"\s*/\s*(?!s\b)"
 _SHAPE_WORD_RE = lazy_compile(r"\d+(?:\s*[x×]\s*\d+)+")
-_SHAPE_RE = lazy_compile(r"(\d)\s*[x×]\s*(?=\d)")
+# the spaces and the x between two sides of a shape ("1024 x 1024", "800×1067"), each side's digit kept
+_SHAPE_JOIN_RE = lazy_compile(r"(\d)\s*[x×]\s*(?=\d)")
 _MARKUP_RE = lazy_compile(r"[*_`~]")
 # the tail as \\w: a character class with µ in it makes the scan several times slower
 _LABEL_TOKEN_RE = lazy_compile(r"[a-z0-9\xb5\u03bc][\w.+-]*")
@@ -78,6 +81,12 @@ def cached_keywords(text: str) -> frozenset[str]:
     return keywords(text)
 
 
+def join_shapes(text: str) -> str:
+    """``text`` with each shape written as one word: ``1024 x 1024`` and
+    ``800×1067`` become ``1024x1024`` and ``800x1067`` (other text as it is)."""
+    return _SHAPE_JOIN_RE.sub(r"\1x", text)
+
+
 @lru_cache(maxsize=65536)
 def normalize(text: str) -> str:
     """Label text in one spelling: lower case, Markdown emphasis removed,
@@ -87,7 +96,7 @@ def normalize(text: str) -> str:
     if "*" in text or "_" in text or "`" in text or "~" in text:
         text = _MARKUP_RE.sub("", text)
     if "x" in text:
-        text = _SHAPE_RE.sub(r"\1x", text)
+        text = join_shapes(text)
     text = " ".join(text.split())
     if "trt" in text:
         text = re.sub(r"\btrt\b", "tensorrt", text)

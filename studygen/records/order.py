@@ -37,12 +37,13 @@ def statistics_disorder(stats: dict[str, float]) -> str | None:
     (``"median 0.05 ms is above p90 0.045 ms"``), or a percentile above 100
     (``"p150 is no percentile"``); else None. Names other than min, max,
     mean, median and ``pNN`` (``std``) are not ordered."""
-    beyond, ranked, distinct = _ranking(tuple(stats))
+    beyond, ranked = _ranking(tuple(stats))
     if beyond is not None:
         return f"{beyond} is no percentile (a rank above 100)"
     values = [stats[name] for _, name in ranked]
-    in_order = values == sorted(values) if distinct else _ranks_in_order(ranked, stats)
-    if not in_order:  # only then look for the first pair out of order, to name it
+    # values sorted in rank order are in order (the common case, one comparison); else every pair is compared,
+    # to name the first out of order: none may be, where two names of one rank (median and p50) differ
+    if values != sorted(values):
         for index, (at, name) in enumerate(ranked):
             for later_rank, later in ranked[index + 1:]:
                 if later_rank > at and stats[name] > stats[later]:
@@ -56,33 +57,13 @@ def statistics_disorder(stats: dict[str, float]) -> str | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _ranking(names: tuple[str, ...]) -> tuple[str | None, list[tuple[float, str]], bool]:
+def _ranking(names: tuple[str, ...]) -> tuple[str | None, list[tuple[float, str]]]:
     """``(first name ranked above 100 or None, (rank, name) of the ranked
-    names sorted, whether no two share a rank)`` of a summary's names in
-    its order: the same few sets of names recur in every record a collector
-    writes, so each is ranked once."""
+    names sorted)`` of a summary's names in its order: the same few sets of
+    names recur in every record a collector writes, so each is ranked once."""
     ranks = [(rank(name), name) for name in names]
     beyond = next((name for at, name in ranks if at is not None and at > 100), None)
-    ranked = sorted(entry for entry in ranks if entry[0] is not None)
-    return beyond, ranked, len({at for at, _ in ranked}) == len(ranked)
-
-
-def _ranks_in_order(ranked: list[tuple[float, str]], stats: dict[str, float]) -> bool:
-    """Whether no statistic of ``ranked`` (sorted by rank) is above one of a
-    higher rank, in one pass: each must be at least the largest of every
-    lower rank (statistics of equal rank are not compared)."""
-    below = group_rank = group_top = None  # largest of the lower ranks; the current rank and its largest
-    for at, name in ranked:
-        value = stats[name]
-        if at != group_rank:
-            if group_top is not None and (below is None or group_top > below):
-                below = group_top
-            group_rank, group_top = at, value
-        elif value > group_top:
-            group_top = value
-        if below is not None and below > value:
-            return False
-    return True
+    return beyond, sorted(entry for entry in ranks if entry[0] is not None)
 
 
 def result_disorder(result: dict) -> tuple[str, str] | None:

@@ -74,11 +74,14 @@ def grid_of(selected: RowSet, index: tuple[str, ...]) -> dict[tuple, dict[str, l
     return grid
 
 
-def same_job_pairs(a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> list[tuple[TemplateRow, TemplateRow]]:
-    """``(a, b)`` pairs of one job each, both with a value, in ``a_rows``' order;
-    when no job has both, one pair of the first row of each that has a value
-    (a row without one, such as COCOeval's -1 marker, only where a side has
-    no figure at all: the pair then reads undefined)."""
+def derived_pairs(a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> list[tuple[TemplateRow, TemplateRow]]:
+    """The ``(a, b)`` pairs a derived cell is computed from: the pairs of one
+    job each, both with a value, in ``a_rows``' order; when no job has both,
+    one pair across jobs, of the first row of each that has a value (a row
+    without one, such as COCOeval's -1 marker, only where a side has no
+    figure at all: the pair then reads undefined). Not
+    :meth:`studygen.study.compilations.PooledCell.same_job_pairs`, which has
+    no pair across jobs."""
     by_job = {row.job_id: row for row in b_rows if row.value is not None}
     pairs = [(a, by_job[a.job_id]) for a in a_rows if a.value is not None and a.job_id in by_job]
     if pairs:
@@ -193,7 +196,7 @@ class TableHelpers(SpanHelpers):
         return emit(f"{figures[0].number()} ({spread})", [row._row for row in rows], kind="figure")
 
     def _derived_cell(self, kind: str, a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> str:
-        """A derived cell (see :data:`DERIVED`) over the same-job pairs of two
+        """A derived cell (see :data:`DERIVED`) over the same-job pairs (:func:`derived_pairs`) of two
         variant cells: one value, or ``low to high`` when jobs differ.
 
         When a figure of either cell lies in no same-job pair (a job measured
@@ -206,7 +209,7 @@ class TableHelpers(SpanHelpers):
         (``CompilationHelpers._pooled_ratio``)."""
         if kind not in DERIVED:
             raise TemplateError(f"table: unknown derived column {kind!r}; derived columns are {', '.join(DERIVED)}")
-        pairs = same_job_pairs(a_rows, b_rows)
+        pairs = derived_pairs(a_rows, b_rows)
         a_figures, b_figures = ([row for row in rows if row.value is not None] for rows in (a_rows, b_rows))
         in_pairs = {id(row) for pair in pairs for row in pair}
         if not a_figures or not b_figures:  # a side without a figure: no pair to compute, the cell is undefined

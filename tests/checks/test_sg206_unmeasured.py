@@ -68,12 +68,20 @@ def test_a_format_written_in_words_is_a_mention(tmp_path):
     assert "INT4 is declared not measured (no calibration set) but hand-written text names it with figures 2" in findings[0].message
 
 
-def test_names_are_the_configuration_and_its_aliases_longest_first():
+def test_names_are_the_configuration_and_its_aliases_longest_first(tmp_path):
     # longest first, so that "NVFP4 linears" is one mention, not "NVFP4" and a stray word
-    entry = {"config": "NVFP4", "aliases": ["fp4", "NVFP4 linears", "NVFP4"], "reason": "r"}
+    entry = {**NOT_MEASURED[0], "aliases": ["fp4", "NVFP4 linears", "NVFP4"]}
     assert sg206_unmeasured.names(entry) == ["NVFP4 linears", "NVFP4", "fp4"]
-    assert sg206_unmeasured.mentions("The NVFP4 linears and fp4-x, not NVFP4s.", entry,
-                                     sg206_unmeasured.mention_pattern(entry)) == [(4, 17)]
+    lines = ["The NVFP4 linears and fp4-x, not NVFP4s.", "Neither fp4-x nor NVFP4s is the configuration."]
+    found = sg206_unmeasured._named_by_line(lines, sg206_unmeasured.mention_pattern(entry), sg206_unmeasured.names(entry))
+    assert found == {0: [(4, 17)]}
+    # what check reports of the same lines: the first names the configuration, the second only words like it
+    template = HEADER + "- {{ study.expectation('NVFP4') }}\n\n" + "\n\n".join(lines) + "\n"
+    study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=[entry]))
+    findings = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert [f.line for f in findings] == [line_of(study, "The NVFP4 linears")]
+    assert findings[0].message == ('NVFP4 is declared not measured (not tried) but hand-written text names it: '
+                                   '"The NVFP4 linears and fp4-x, not NVFP4s."')
 
 
 def test_names_found_in_the_lines_searched_as_one_text_are_those_found_line_by_line():

@@ -18,7 +18,8 @@ import subprocess
 import pytest
 
 from studygen.collect.env import git_state
-from studygen.gitenv import git_environment
+from studygen.commands import revisions
+from studygen.gitenv import QUICK_TIMEOUT_S, git_environment, run_git
 from studygen.version import checkout_commit
 
 IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
@@ -117,3 +118,51 @@ def test_a_git_that_cannot_list_the_filter_drivers_runs_nothing(tmp_path, monkey
         git_environment(tmp_path)
     commit, dirty, problem = git_state(tmp_path)
     assert (commit, dirty) == (None, None) and problem.startswith("git not run: git config could not list")
+
+
+@pytest.fixture
+def latin1_named(tmp_path):
+    """A committed repository, in a folder whose name is no UTF-8, holding a
+    tracked file with such a name under pkg/, and git told to print names as
+    they are (``core.quotePath`` false, as many set it to read accented names):
+    returns (repository, tracked file)."""
+    repo = tmp_path / os.fsdecode(b"caf\xe9-study")  # Latin-1, as an archive made on Windows unpacks
+    (repo / "pkg").mkdir(parents=True)
+    tracked = repo / "pkg" / os.fsdecode(b"r\xe9sum\xe9.txt")
+    tracked.write_text("measured\n")
+    git(repo, "init", "-q")
+    git(repo, "config", "core.quotePath", "false")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "one")
+    return repo, tracked
+
+
+def test_names_that_are_no_utf8_are_read_not_refused(latin1_named):
+    # git prints such names byte for byte; strict decoding made collect env (and collect run) fail with an
+    # internal error instead of recording the commit and the dirty flag, and studygen's version likewise
+    repo, tracked = latin1_named
+    head = git(repo, "rev-parse", "HEAD").strip()
+    assert git_state(repo) == (head, False, None)
+    assert checkout_commit(repo / "pkg") == (head, False)
+    (repo / os.fsdecode(b"new-\xe9.json")).write_text("{}\n")  # untracked, not ignored: dirty
+    tracked.write_text("changed\n")
+    assert git_state(repo) == (head, True, None)
+    assert checkout_commit(repo / "pkg") == (head, True)
+    status = run_git(repo, "status", "--porcelain", environment=git_environment(repo), timeout_s=QUICK_TIMEOUT_S)
+    assert status.stdout.splitlines() == [" M pkg/" + tracked.name, "?? " + os.fsdecode(b"new-\xe9.json")]
+
+
+def test_diff_finds_a_repository_in_a_folder_whose_name_is_no_utf8(latin1_named):
+    # rev-parse --show-toplevel prints the folder as the file system names it: it becomes the same path
+    repo, _ = latin1_named
+    assert revisions.repository_of(repo / "pkg") == revisions.Repository(repo, "pkg/", "sha1")
+
+
+def test_a_git_error_naming_such_a_folder_reads_as_words(latin1_named):
+    # git's message names the folder byte for byte: the byte it cannot decode is replaced, so the line prints
+    repo, _ = latin1_named
+    gone = repo.parent / os.fsdecode(b"gone-\xe9")
+    done = run_git(gone, "rev-parse", "HEAD", environment=git_environment(), timeout_s=QUICK_TIMEOUT_S)
+    assert done.returncode != 0
+    first = done.stderr.splitlines()[0]
+    assert first.startswith("fatal: ") and f"{repo.parent}/gone-\ufffd" in first  # "cannot change to '…'"

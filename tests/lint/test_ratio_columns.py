@@ -99,3 +99,25 @@ def test_a_sentence_naming_fewer_than_two_precisions_may_summarise_any_ratio_col
     # no ratio of two variants is stated: the latency-over-busy column is what the range summarises, and it leaves out
     (finding,) = lint_text(_summary_then(sentence, HOST_LEFT_OUT), "x.md")
     assert "leaves out row 'run-b / bf16' (1.40x) of 'Latency / GPU busy'" in finding.message
+
+
+# Throughput of bf16 and FP8 at batch 8 and FP8 over bf16: 560 / 500 = 1.12, 524 / 400 = 1.31, 700 / 500 = 1.40.
+RATES = """| GPU | bf16 {unit} | FP8 {unit} | {header} |
+| --- | --- | --- | --- |
+| L40S | 500 | 560 | 1.12x |
+| H100 | 400 | 524 | 1.31x |
+| B200 | 500 | 700 | 1.40x |
+"""
+
+
+@pytest.mark.parametrize("unit, header, sentence", [
+    ("img/s", "Speedup (x), img/s at batch 8", "FP8 over bf16 speedup is 1.12x to 1.31x."),
+    ("tokens/s", "Throughput gain (x), tokens/s at batch 8", "FP8 over bf16 throughput gain is 1.12x to 1.31x."),
+])
+def test_the_slash_of_a_rate_unit_does_not_part_a_ratio_header_into_sides(unit, header, sentence):
+    # "img/s at batch 8" is one side's unit, not 'Speedup (x), img' over 's at batch 8' (sides the sentence does
+    # not name, which made the column read as another ratio than the sentence's): the range leaves out B200
+    table = RATES.format(unit=unit, header=header)
+    (finding,) = lint_text(f"# Results\n\n## Speed\n\n{table}\n{sentence}\n", "x.md")
+    assert finding.code == "SG101" and finding.line == 11
+    assert f"leaves out row 'B200' (1.40x) of '{header}' in the table at line 5" in finding.message

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from studygen.lint.text import (cached_keywords, figure_scope, keywords, label_tokens, measure_words, normalize,
-                                opening_phrase, split_sentences, stem)
+from studygen.lint.text import (cached_keywords, figure_scope, join_shapes, keywords, label_tokens, measure_words,
+                                normalize, opening_phrase, split_sentences, stem)
 
 
 def test_stem_strips_plural_endings_only_on_long_enough_words():
@@ -34,6 +34,13 @@ def test_keywords_leave_out_stop_words_units_and_shapes():
     assert keywords("time_of_x") == {"time_of_x", "time"}
     assert keywords("AP of fp16") == {"ap", "fp16"}  # two letters are a word
     assert cached_keywords("GEMM ms fp16") == {"gemm", "fp16"}
+
+
+def test_join_shapes_writes_each_shape_as_one_word_and_keeps_the_rest():
+    # normalize and SG106's qualifiers share it: "FP16 at 1024 x 1024" declares FP16 at 1024x1024
+    assert join_shapes("FP16 at 1024 x 1024 and 800×1067, 2 x 3 x 4") == "FP16 at 1024x1024 and 800x1067, 2x3x4"
+    assert join_shapes("x 800 and 800 x") == "x 800 and 800 x"  # an x with a digit on one side only
+    assert join_shapes("B200 X 2") == "B200 X 2"  # a capital X is no shape's x
 
 
 def test_normalize_spells_labels_one_way():

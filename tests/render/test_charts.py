@@ -4,6 +4,7 @@ matplotlib (issue 11: its import was most of one family's check time)."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import subprocess
 import sys
 
@@ -15,7 +16,18 @@ from ..conftest import REPO
 def test_stamp_version_is_the_version_matplotlib_reports():
     import matplotlib
 
-    assert charts.matplotlib_version() == matplotlib.__version__
+    assert charts.matplotlib_version() == matplotlib.__version__ == importlib.metadata.version("matplotlib")
+
+
+def test_the_version_is_read_off_the_metadata_header_as_the_email_parser_reads_it():
+    # a long description follows the first empty line: a "Version:" there is text, not the field
+    text = ("Metadata-Version: 2.1\nName: plotting\nversion:  3.11.2\nSummary: x\n\n"
+            "Version: 9.9 is what this description mentions\n")
+    assert charts.header_version(text) == "3.11.2"
+    assert charts.header_version("Metadata-Version: 2.1\nVersion: 1.0.post1\r\n\nbody") == "1.0.post1"
+    assert charts.header_version("Name: p\n\nVersion: 2.0\n") is None  # only in the body
+    assert charts.header_version("Name: p\nVersion: 2.0\n  .dev1\n") is None  # folded: left to the full parser
+    assert charts.header_version("") is None
 
 
 def test_stamp_changes_with_the_matplotlib_version(monkeypatch):

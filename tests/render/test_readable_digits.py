@@ -12,7 +12,8 @@ import json
 
 import pytest
 
-from studygen.numbers import SourceFloat, format_number, kept_significant, readable_decimals
+from studygen import numbers
+from studygen.numbers import SourceFloat, format_number, kept_significant, readable_decimals, source_decimals
 
 from ..checks.studies import collected_provenance, kernel_time, latency, load, record, spec
 from .test_tables import cells
@@ -23,6 +24,17 @@ def shown(value_text: str, carried: int | None, spread: float | None = None) -> 
     """``value_text`` as the README prints it under :func:`readable_decimals`."""
     value = SourceFloat(value_text)
     return format_number(value, readable_decimals(value, carried, spread))
+
+
+@pytest.mark.parametrize("text, decimals", [
+    ("5.850", 3), ("83.0", 1), ("0.0468854", 7), ("1.5e-05", 6), ("2E+3", 0), ("12", 0), ("NaN", None)])
+def test_a_figure_carries_the_digits_its_source_printed_read_once(text, decimals, monkeypatch):
+    # a kernel time is asked for its group's row and again for the profiled total's: its text is read once
+    value = SourceFloat(text)
+    assert source_decimals(value) == decimals and value.decimals == decimals
+    monkeypatch.setattr(numbers, "Decimal", None)  # a second reading of the text would fail
+    assert source_decimals(value) == decimals
+    assert (source_decimals(7), source_decimals(True), source_decimals(5.85)) == (0, None, None)  # int, bool, computed
 
 
 @pytest.mark.parametrize("text, carried, expected", [

@@ -116,8 +116,17 @@ def test_a_checked_study_is_let_go_before_the_garbage_collector_resumes(tmp_path
         weakref.finalize(study, lambda: freed_while_paused.append(not gc.isenabled()))
         return study
 
+    pauses = []
+    paused = check.collector_paused
+
+    def counted():
+        pauses.append(gc.isenabled())  # whether collection was on when this pause began
+        return paused()
+
     monkeypatch.setattr(check, "load_study", watched)
+    monkeypatch.setattr(check, "collector_paused", counted)
     assert gc.isenabled()
     findings = check.check_study(root / "families" / "tiny", root)
     assert freed_while_paused == [True] and gc.isenabled()
+    assert pauses == [True]  # paused once, not again inside the pause
     assert all(f.code != "SG202" for f in findings)

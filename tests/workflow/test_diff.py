@@ -120,6 +120,29 @@ def test_a_latency_moved_inside_its_repeat_spread_is_within_spread_and_exits_0(r
     assert f"finding appeared: families/{FAMILY}/README.md" in result.out and "SG201" in result.out
 
 
+def test_each_revision_is_loaded_and_checked_with_the_garbage_collector_paused(repo, monkeypatch):
+    # diff pauses collection around loading and checking each side, as check does (loaded_and_checked itself does not)
+    import gc
+
+    from studygen.commands import diff
+
+    collecting = []
+    loaded_and_checked = diff.loaded_and_checked
+
+    def watched(study_dir, root):
+        collecting.append(gc.isenabled())
+        return loaded_and_checked(study_dir, root)
+
+    monkeypatch.setattr(diff, "loaded_and_checked", watched)
+    record = read_record(repo, "h200-compile-800x800")
+    shift_latency(record["results"][latency_index(record, "fp16", "800x800")], 0.03)
+    write_record(repo, "h200-compile-800x800", record)
+    commit(repo, "fp16 800x800 re-run, 0.03 ms later")
+    assert gc.isenabled()
+    run_diff(DiffOptions(base="HEAD~1", head="HEAD", root=repo))
+    assert collecting == [False, False] and gc.isenabled()  # base and head, each paused
+
+
 def test_a_latency_moved_beyond_its_spread_names_the_spread_and_its_source_and_exits_1(repo, run_cli):
     record = read_record(repo, "h200-compile-800x1067")
     index = latency_index(record, "fp16", "800x1067")
