@@ -114,6 +114,14 @@ def kept_significant(value, decimals: int, carried: int | None) -> int:
     return max(decimals, needed)
 
 
+def two_significant_decimals(value: float) -> int:
+    """Decimals after the point that show two significant digits of a nonzero
+    ``value``: 3 for 0.031, 5 for 0.00024 (a step of 2**-12 ms), 0 for 12.5.
+    What a gap beside figures (a difference, a tolerance, a timer resolution)
+    prints with when it is far finer than they are."""
+    return max(0, 1 - math.floor(math.log10(abs(value))))
+
+
 def readable_decimals(value, carried: int | None, spread: float | None = None,
                       significant: int = DEFAULT_SIGNIFICANT_DIGITS) -> int | None:
     """Digits after the point a measured figure prints with in a README

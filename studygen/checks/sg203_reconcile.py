@@ -31,26 +31,18 @@ than the 0.0012 spread of the FP8 figure between the two jobs.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ..findings import Finding
-from ..numbers import format_number
-from ..records.keys import MeasurementKey
+from ..numbers import format_number, two_significant_decimals
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
 from ..study.rows import Row
-from ..study.resolution import printed_rounding, resolution
+from ..study.resolution import resolution, timer_allowance
 from ..study.spread import declared_source_of, spread_of, tolerance
-from ..study.timing import TIMING_WORDS, timing_signature
+from ..study.timing import TIMING_WORDS, measurement_of, reported_by_several_jobs, variant_free_measurement
 from .base import readme_finding, row_finding
 from .readme_text import normalize, quote, table_cells
-
-
-def pair_key(row: Row) -> MeasurementKey:
-    """What, besides variant and job, makes two rows of one job comparable as
-    variants: the measurement key without variant and recipe."""
-    return row.key._replace(variant=None, recipe=None)
 
 
 def _what(study, row: Row) -> str:
@@ -68,23 +60,11 @@ def _what(study, row: Row) -> str:
     return f"{' '.join(p for p in parts if p)} on {', '.join(where)}"
 
 
-def measurement_of(row: Row) -> tuple[MeasurementKey, tuple | None]:
-    """What makes rows of two jobs one measurement: the measurement key and,
-    for a latency, how it was timed (:func:`~studygen.study.timing.timing_signature`).
-    Latencies timed differently (CUDA graphs on in one job, off in the other)
-    are not one measurement whatever their key (SG212), as render's list of
-    measurements in several jobs has it: neither their disagreement nor their
-    spread says anything about the other job's figure."""
-    return row.key, (timing_signature(row) if row.kind == Kind.LATENCY else None)
-
-
 def repeated_keys(study) -> dict[tuple, list[Row]]:
-    """Measurement (:func:`measurement_of`) → rows with a value, for measurements reported by two or more jobs."""
-    by_key: dict[tuple, list[Row]] = {}
-    for row in study.rows:
-        if row.value is not None and row.statistic != NOT_MEASURED_STATISTIC:
-            by_key.setdefault(measurement_of(row), []).append(row)
-    return {k: rows for k, rows in by_key.items() if len(rows) > 1 and len({r.job_id for r in rows}) > 1}
+    """Measurement (:func:`~studygen.study.timing.measurement_of`: the key and, of a latency, its timing
+    signature) → rows with a value, for measurements reported by two or more jobs: render's job-to-job
+    spreads read the same grouping (:func:`~studygen.study.timing.reported_by_several_jobs`)."""
+    return reported_by_several_jobs(study.rows)
 
 
 def _spread(rows: list[Row]) -> float:
@@ -104,12 +84,7 @@ def _gap_decimals(rows: list[Row], *gaps: float) -> int:
     0.0005 ms print as 0.00024 and 0.00050, not with the eight digits of
     the figures."""
     largest = max((abs(g) for g in gaps if g), default=0.0)
-    return min(_decimals(rows), _significant(largest) if largest else 4)
-
-
-def _significant(value: float) -> int:
-    """Decimals that show two significant digits of ``value`` (> 0): 3 for 0.031, 5 for 0.00024."""
-    return max(0, 1 - math.floor(math.log10(abs(value))))
+    return min(_decimals(rows), two_significant_decimals(largest) if largest else 4)
 
 
 def _gap(value: float, decimals: int) -> str:
@@ -144,7 +119,8 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     Never when they differ by at most the resolution of their timer
     (:func:`studygen.study.resolution.resolution`: one step of trtexec's
     float32 times), plus the rounding of each figure as printed
-    (:func:`studygen.study.resolution.printed_rounding`): a difference the source cannot express is no
+    (:func:`studygen.study.resolution.timer_allowance`, which ``studygen diff``
+    holds a change to as well): a difference the source cannot express is no
     disagreement.
     Else, in order: a declared source of spread covering both (each job
     compiled or built its own): they disagree only beyond its
@@ -165,8 +141,8 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     unit_text = f" {unit}" if unit else ""
     difference = abs(b.value - a.value)
     step = max(resolution(a), resolution(b))
-    if step and difference <= step + printed_rounding(a) + printed_rounding(b) + 1e-12:
-        places = max(_gap_decimals([a, b], difference), _significant(step))
+    if step and difference <= timer_allowance([a], [b]) + 1e-12:
+        places = max(_gap_decimals([a, b], difference), two_significant_decimals(step))
         return PairVerdict(False, f"{_gap(difference, places)}{unit_text} apart, within the timer resolution "
                                   f"{_gap(step, places)}{unit_text}")
     spread_a, spread_b = spread_of(a), spread_of(b)
@@ -203,7 +179,7 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     places = _gap_decimals([a, b], difference, allowed)
     floor = ""
     if step > allowed:  # the timer, not the study file, set the bar: say so, with the digits to show it
-        places = max(places, _significant(step))
+        places = max(places, two_significant_decimals(step))
         floor = f"; timer resolution {_gap(step, places)}{unit_text}"
     return PairVerdict(difference > allowed + 1e-12,
                        f"spread {_gap(difference, places)}{unit_text}, tolerance {_gap(allowed, places)}{floor}")
@@ -297,11 +273,13 @@ def _job_spread_is_the_noise(study, rows: list[Row]) -> bool:
 
 
 def unresolved_differences(study, pairs=None, repeated=None) -> list[tuple[Row, Row, float, list[Row]]]:
-    """``(a, b, spread, same)`` for each pair of variants of one job whose
+    """``(a, b, spread, same)`` for each pair of variants of one job, timed
+    alike (:func:`~studygen.study.timing.variant_free_measurement`), whose
     difference ``b - a`` is smaller than the job-to-job spread of either
-    figure (``spread``, over ``same``: the rows of that figure's key in the
-    jobs that agree on it). ``pairs`` and ``repeated``: :func:`disagreeing_pairs`
-    and :func:`repeated_keys` of the study, when the caller has them."""
+    figure (``spread``, over ``same``: the rows of that figure's measurement
+    in the jobs that agree on it). ``pairs`` and ``repeated``:
+    :func:`disagreeing_pairs` and :func:`repeated_keys` of the study, when
+    the caller has them."""
     repeated = repeated if repeated is not None else repeated_keys(study)
     pairs = pairs if pairs is not None else disagreeing_pairs(study, repeated)
     agreeing = {key: _agreeing(rows, pairs[key]) for key, rows in repeated.items()}
@@ -312,7 +290,7 @@ def unresolved_differences(study, pairs=None, repeated=None) -> list[tuple[Row, 
     groups: dict[tuple, list[Row]] = {}
     for row in study.rows:
         if row.value is not None and row.statistic != NOT_MEASURED_STATISTIC:
-            groups.setdefault((row.job_id, pair_key(row)), []).append(row)
+            groups.setdefault((row.job_id, variant_free_measurement(row)), []).append(row)
     found = []
     for rows in groups.values():
         by_variant = {r.variant: r for r in rows}

@@ -51,7 +51,7 @@ from ..numbers import format_number
 from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..study.rows import Row
-from ..study.timing import HOST_TIMINGS, TIMING_WORDS, timing_signature
+from ..study.timing import HOST_TIMINGS, TIMING_WORDS, latency_signature
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
@@ -68,11 +68,6 @@ def _compared(row: Row) -> bool:
     and differences say nothing), not a timing of the host's part of a run."""
     return (row.value is not None and row.statistic != NOT_MEASURED_STATISTIC and row.value > 0
             and not (row.kind == Kind.LATENCY and row.metric in HOST_TIMINGS))
-
-
-def _timing(row: Row) -> tuple | None:
-    """How a latency was timed (its timing signature); None for other kinds."""
-    return timing_signature(row) if row.kind == Kind.LATENCY else None
 
 
 def _platform(row: Row) -> tuple[str, str]:
@@ -111,7 +106,7 @@ def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
     groups: dict[tuple, dict[tuple, list[Row]]] = {}
     for row in study.rows:
         if _compared(row):
-            groups.setdefault((row.key.config(), _timing(row)), {}).setdefault(_platform(row), []).append(row)
+            groups.setdefault((row.key.config(), latency_signature(row)), {}).setdefault(_platform(row), []).append(row)
     findings, reported = [], set()
     for platforms in groups.values():
         if len(platforms) < 2:

@@ -1,8 +1,10 @@
 """Figures of one study at two revisions, compared by measurement key.
 
 A figure is what one measurement key (:mod:`studygen.records.keys`: what is
-measured, independent of the job that measured it) holds in a revision: the
-value of each job that reports it. Between a base and a head revision each
+measured, independent of the job that measured it) holds in a revision, for
+a latency timed one way (:func:`studygen.study.timing.timing_signature`: CUDA
+graphs on and off are two figures, as SG203 has it): the value of each job
+that reports it. Between a base and a head revision each
 key's figure is
 
 - **unchanged** when both hold the same values (which jobs report them
@@ -33,12 +35,14 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from ..numbers import format_number
+from ..numbers import format_number, two_significant_decimals
 from ..place import Place
 from ..records.kinds import Kind
 from ..render.rows import fmt, unit_suffix
 from ..render.labels import gpu_label, shape_label
+from ..study.resolution import timer_allowance
 from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
+from ..study.timing import describe, latency_signature
 
 UNCHANGED = "unchanged"
 WITHIN = "within spread"
@@ -50,6 +54,7 @@ VERDICT_ORDER = (BEYOND, WITHIN, NEW, REMOVED, UNCHANGED)
 
 DECLARED = "declared"
 TOLERANCE = "tolerance"
+TIMER = "timer resolution"
 _EPSILON = 1e-9  # relative: two floats this close are one value (a value read back through JSON)
 
 
@@ -58,7 +63,8 @@ class Allowance:
     """How far a figure may move and stay within its spread: ``width`` (in
     the figure's unit) and where it comes from: ``source`` (a source of
     :mod:`studygen.study.spread`: ``repeat medians``, ``profiled iterations``,
-    ``compilations``, ``jobs``; or :data:`DECLARED`, :data:`TOLERANCE`),
+    ``compilations``, ``jobs``; or :data:`DECLARED`, :data:`TOLERANCE`,
+    :data:`TIMER`),
     ``side`` (``base`` or ``head``: whose records measured it), ``count`` and
     ``low``/``high`` (the values it is read from), ``percent`` (a declared
     bound), ``declared`` (a declared source's words)."""
@@ -75,11 +81,16 @@ class Allowance:
     def words(self, unit: str, decimals: int | None) -> str:
         """The allowance as a report prints it: ``0.081 ms spread of 15 repeat
         medians in base (8.157 to 8.238 ms)``, ``up to 5 % between independent
-        compilations (study file): 0.412 ms``, ``tolerance 0.05 ms (study file)``."""
+        compilations (study file): 0.412 ms``, ``tolerance 0.05 ms (study file)``,
+        ``timer resolution 0.00024415 ms (one step of the timer, plus print rounding)``
+        (at least two significant digits: a step of 2**-12 ms may have more than the figures print)."""
         suffix = unit_suffix(unit)
         width = f"{format_number(self.width, decimals)}{suffix}"
         if self.source == TOLERANCE:
             return f"tolerance {width} (study file)"
+        if self.source == TIMER:
+            places = max(decimals or 0, two_significant_decimals(self.width))
+            return f"timer resolution {format_number(self.width, places)}{suffix} (one step of the timer, plus print rounding)"
         if self.source == DECLARED:
             return f"up to {format_number(self.percent)} % between {self.declared} (study file): {width}"
         return (f"{width} spread of {self.count} {self.source} in {self.side} "
@@ -130,14 +141,14 @@ def compare_figures(base, head) -> list[FigureChange]:
     return sorted(changes, key=lambda c: (VERDICT_ORDER.index(c.verdict), c.what, c.key))
 
 
-def _compare(key: str, what: str, base, head, old_rows: list, new_rows: list) -> FigureChange:
+def _compare(key: tuple[str, str], what: str, base, head, old_rows: list, new_rows: list) -> FigureChange:
     some = (new_rows or old_rows)[0]
     decimals = _decimals(old_rows + new_rows)
     old_value, new_value = _median(old_rows), _median(new_rows)
     delta = new_value - old_value if old_value is not None and new_value is not None else None
     relative = delta / old_value if delta is not None and old_value else None
     verdict, spread = _judge(base, head, old_rows, new_rows, old_value, new_value)
-    return FigureChange(key, what, _unit(some), verdict, tuple(_shown(r) for r in old_rows),
+    return FigureChange(key[0], what, _unit(some), verdict, tuple(_shown(r) for r in old_rows),
                         tuple(_shown(r) for r in new_rows), tuple(_job(r) for r in old_rows),
                         tuple(_job(r) for r in new_rows), old_value, new_value, delta, relative, spread,
                         _place(some), decimals)
@@ -165,8 +176,10 @@ def _judge(base, head, old_rows, new_rows, old_value, new_value) -> tuple[str, A
 def allowances_of(base, head, old_rows, new_rows, old_value, new_value) -> list[Allowance]:
     """Every allowance that bounds a change of one key: each side's measured
     spreads (:func:`studygen.study.spread.measured_spreads`) and job-to-job
-    spread, a declared source's bound covering both sides, the tolerance.
-    Ranges (no single value) get the tolerance only."""
+    spread, a declared source's bound covering both sides, the tolerance,
+    and the resolution of their timer (:func:`studygen.study.resolution.timer_allowance`,
+    the bound SG203 holds two jobs to: a change of one tick of trtexec's
+    float32 clock is no change). Ranges (no single value) get the tolerance only."""
     allowances = []
     single = old_value is not None and new_value is not None
     for side, rows in (("base", old_rows), ("head", new_rows)):
@@ -184,6 +197,9 @@ def allowances_of(base, head, old_rows, new_rows, old_value, new_value) -> list[
     allowed = max(tolerance(base, old_rows[0]), tolerance(head, new_rows[0]))
     if allowed > 0:
         allowances.append(Allowance(allowed, TOLERANCE))
+    step = timer_allowance(old_rows, new_rows) if single else 0.0  # a change the timer cannot express (as SG203)
+    if step > 0:
+        allowances.append(Allowance(step, TIMER))
     return allowances
 
 
@@ -215,12 +231,19 @@ def _decimals(rows) -> int | None:
     return max(carried) if carried else None
 
 
-def _names(base, head, old: dict, new: dict) -> dict[str, str]:
-    """Each key in words; where two keys read the same, the software versions
-    and then the checkpoint revision are added until they differ."""
+def _names(base, head, old: dict, new: dict) -> dict[tuple, str]:
+    """Each figure in words; where two read the same, the way of timing
+    where it tells them apart (one key timed two ways), then the software
+    versions and then the checkpoint revision are added until they differ."""
     rows = {key: (head, rows[0]) for key, rows in new.items()}
     rows.update({key: (base, rows[0]) for key, rows in old.items() if key not in rows})
     names = {key: _what(study, row) for key, (study, row) in rows.items()}
+    timings: dict[str, set] = {}
+    for key, name in names.items():
+        timings.setdefault(name, set()).add(key[1])
+    for key in names:
+        if len(timings[names[key]]) > 1:
+            names[key] += f", {key[1]}"
     for position in range(2):
         seen: dict[str, int] = {}
         for name in names.values():
@@ -234,13 +257,19 @@ def _names(base, head, old: dict, new: dict) -> dict[str, str]:
 
 # ---- the rows this module reads: one adapter over studygen.study's Row ----
 
-def _figures(study) -> dict[str, list]:
-    """Measurement key (its text) -> the rows that give it a figure (a value or a range), in job order."""
-    by_key: dict[str, list] = {}
+def _figures(study) -> dict[tuple[str, str], list]:
+    """``(measurement key text, way of timing in words)`` -> the rows that
+    give that figure (a value or a range), in job order. The timing
+    (:func:`~studygen.study.timing.describe` of a latency's signature, '' for
+    other kinds) is part of what a figure is, as SG203 reads one measurement:
+    jobs timed with CUDA graphs and without give two figures, whose values
+    are neither one median nor one job-to-job spread."""
+    by_key: dict[tuple[str, str], list] = {}
     for row in study.rows:
         if row.kind == Kind.NOT_MEASURED or (row.value is None and row.value_min is None):
             continue
-        by_key.setdefault(row.key.text(), []).append(row)
+        signature = latency_signature(row)
+        by_key.setdefault((row.key.text(), describe(signature) if signature else ""), []).append(row)
     for rows in by_key.values():
         rows.sort(key=lambda r: (r.job_id, r.pointer))
     return by_key

@@ -17,6 +17,7 @@ from ..errors import TemplateError
 from ..numbers import format_number, kept_significant, readable_decimals
 from ..study.rows import ROW_FIELDS, Row
 from ..study.spread import own_spread_width
+from ..study.timing import measurement_of, rows_by_measurement
 from .labels import gpu_label, shape_label, short_version, version_label
 from .produced import emit, helper
 
@@ -299,16 +300,16 @@ class ViewBase:
         return rows
 
     @functools.cached_property
-    def _rows_by_key(self) -> dict:
-        by_key: dict = {}
-        for row in self._study.rows:
-            by_key.setdefault(row.key, []).append(row)
-        return by_key
+    def _rows_by_measurement(self) -> dict:
+        return rows_by_measurement(self._study.rows)
 
-    def same_key_rows(self, row: Row) -> list[Row]:
-        """Every row of the study whose measurement key equals ``row``'s
-        (``row`` among them), in record order. Not a template helper."""
-        return self._rows_by_key.get(row.key, [])
+    def same_measurement_rows(self, row: Row) -> list[Row]:
+        """Every row of the study of ``row``'s measurement (``row`` among them),
+        in record order: its measurement key and, of a latency, its timing
+        signature (:func:`studygen.study.timing.measurement_of`, as SG203 reads
+        one measurement): a figure timed otherwise (CUDA graphs on against
+        off) is no job-to-job spread of it. Not a template helper."""
+        return self._rows_by_measurement.get(measurement_of(row), [])
 
     @helper()
     def ordered(self, row_set: RowSet, *fields: str) -> RowSet:

@@ -14,7 +14,7 @@ from ..study.analyses import UNCLASSIFIED_LIMIT, precision_inversions, unclassif
 from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
 from ..study.spread import declared_sources
-from ..study.timing import timing_signature
+from ..study.timing import latency_signature, reported_by_several_jobs
 from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version, version_label
 from .produced import emit, helper
 from .prose import escape_prose
@@ -118,24 +118,22 @@ class SectionHelpers(ViewBase):
         each side, as a range over jobs when several jobs measured it.
         ``filters`` (row fields, as :meth:`figures` takes them) keep the
         pairs whose rows match them (``metric="gpu_compute"``: the timing
-        the generic template's tables show). A latency pair timed differently
-        (:func:`~studygen.study.timing.timing_signature`) is left out: SG212
-        would flag the sentence. The batch is named when the sentences' pairs
+        the generic template's tables show). Both rows of a pair are timed
+        alike (:func:`~studygen.study.analyses.precision_inversions`): a pair
+        timed differently, which SG212 would flag, is no inversion. The batch is named when the sentences' pairs
         differ in it, so that no two sentences read alike."""
         groups: dict[tuple, list[tuple[Row, Row]]] = {}
         for low, high in precision_inversions(self._study):
             if filters and not (matches(low, filters) and matches(high, filters)):
                 continue
-            if low.kind == Kind.LATENCY and timing_signature(low) != timing_signature(high):
-                continue  # timed differently (trtexec flags, mode): no comparison to state (SG212)
             where = (low.variant, high.variant, low.backend, low.gpu, low.software, low.mode,
-                     low.shape, low.batch, low.metric, timing_signature(low) if low.kind == Kind.LATENCY else None)
+                     low.shape, low.batch, low.metric, latency_signature(low))
             groups.setdefault(where, []).append((low, high))
         batches = len({where[7] for where in groups}) > 1
         lines = []
         for pairs in groups.values():
             low, high = pairs[0]
-            lows, highs = self._same_key_rows(low), self._same_key_rows(high)
+            lows, highs = self._same_measurement_figures(low), self._same_measurement_figures(high)
             # TensorRT pairs name their jobs; they are pooled too when a job's figure of either key is in no
             # pair: one job's pair alone would state a difference that job's figure may not bear out (SG203)
             in_pairs = {id(row) for pair in pairs for row in pair}
@@ -149,14 +147,12 @@ class SectionHelpers(ViewBase):
                               compared=pairs))
         return lines
 
-    def _same_key_rows(self, row: Row) -> list[Row]:
-        """Every job's latency row with ``row``'s measurement key and timing
-        signature, in record order (a figure timed otherwise is another
-        measurement: pooling it would put latencies measured differently
-        together, SG212)."""
-        signature = timing_signature(row)
-        return [r for r in self.same_key_rows(row) if r.kind == Kind.LATENCY and r.value is not None
-                and timing_signature(r) == signature]
+    def _same_measurement_figures(self, row: Row) -> list[Row]:
+        """Every job's row with a value of ``row``'s measurement (key and
+        timing signature: :meth:`same_measurement_rows`), in record order (a
+        figure timed otherwise is another measurement: pooling it would put
+        latencies measured differently together, SG212)."""
+        return [r for r in self.same_measurement_rows(row) if r.value is not None]
 
     def _pooled_inversion(self, low: PooledCell, high: PooledCell, batch: bool = False) -> str:
         """A PyTorch configuration several jobs measured, or a TensorRT one
@@ -217,11 +213,7 @@ class SectionHelpers(ViewBase):
         job's value and the spread (max - min, at the most decimals any of them
         prints with: :func:`~studygen.render.rows.difference_decimals`); '' when no key is reported twice."""
         # latencies timed differently (trtexec flags, mode) are not one measurement, whatever their key (SG212)
-        by_key: dict[tuple, list[Row]] = {}
-        for row in self._study.rows:
-            if row.value is not None:
-                by_key.setdefault((row.key, timing_signature(row) if row.kind == Kind.LATENCY else None), []).append(row)
-        repeated = {key: rows for key, rows in by_key.items() if len({r.job_id for r in rows}) >= 2}
+        repeated = reported_by_several_jobs(self._study.rows)
         if not repeated:
             return ""
         # a TensorRT column only where some row was measured by TensorRT: "not stated" in a PyTorch study says nothing

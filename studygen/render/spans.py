@@ -195,9 +195,11 @@ class SpanHelpers(ViewBase):
     # ---- spread of one measurement over jobs ---------------------------------
     @helper()
     def spread(self, row: TemplateRow) -> str:
-        """Job-to-job spread of the same measurement key, or '' when only one
-        job reports it: ``2 jobs: 0.4639 to 0.4644``."""
-        same = [r for r in self.same_key_rows(row._row) if r.value is not None]
+        """Job-to-job spread of the same measurement (its key and, of a
+        latency, how it was timed: CUDA graphs on in one job and off in
+        another are two measurements), or '' when only one job reports it:
+        ``2 jobs: 0.4639 to 0.4644``."""
+        same = [r for r in self.same_measurement_rows(row._row) if r.value is not None]
         jobs = {r.job_id for r in same}
         if len(jobs) < 2:
             return ""
@@ -209,5 +211,5 @@ class SpanHelpers(ViewBase):
     def with_spread(self, row: TemplateRow) -> str:
         """The figure, with its job-to-job spread next to it when there is one."""
         spread = self.spread(row)
-        same = list(self.same_key_rows(row._row)) if spread else [row._row]
+        same = list(self.same_measurement_rows(row._row)) if spread else [row._row]
         return emit(f"{row.number()} ({spread})" if spread else row.number(), same)

@@ -11,6 +11,7 @@ from operator import attrgetter
 
 from ..records.kinds import Kind
 from .rows import Row
+from .timing import timing_signature
 
 # Bits per value: a variant with fewer bits is expected to be at least as fast.
 PRECISION_BITS = {"fp32": 32, "tf32": 19, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nvfp4": 4, "int4": 4}
@@ -20,12 +21,15 @@ _same_config = attrgetter(*SAME_CONFIG)  # a row's SAME_CONFIG values as one tup
 
 def precision_inversions(study) -> list[tuple[Row, Row]]:
     """Pairs ``(lower_precision_row, higher_precision_row)`` of latency rows
-    where the lower-precision variant has the larger latency (ms)."""
+    of one configuration (:data:`SAME_CONFIG`) and way of timing
+    (:func:`~studygen.study.timing.timing_signature`: a pair timed with CUDA
+    graphs on one side only mixes precision and timing, SG212) where the
+    lower-precision variant has the larger latency (ms)."""
     groups: dict[tuple, list[Row]] = {}
     for row in study.rows:
         if row.kind != Kind.LATENCY or row.value is None or row.precision not in PRECISION_BITS:
             continue
-        groups.setdefault(_same_config(row), []).append(row)
+        groups.setdefault((_same_config(row), timing_signature(row)), []).append(row)
     pairs = []
     for rows in groups.values():
         by_bits: dict[int, list[dict]] = {}

@@ -1,8 +1,9 @@
 """A compiled cell over every compilation of every job that measured it.
 
 A *cell* is one measurement key of a latency (variant, shape, mode, GPU,
-software, batch, ...; :class:`~studygen.records.keys.MeasurementKey`): every
-job that reports the key measured the same thing, and every independent
+software, batch, ...; :class:`~studygen.records.keys.MeasurementKey`) timed
+one way (:func:`~studygen.study.timing.measurement_of`): every job that
+reports it measured the same thing, and every independent
 compilation of every such job is one sample of what compiling the cell gives.
 So the cell's figure is the median over all of them, its range their min to
 max, and a ratio of two cells ranges over every pair of their compilations.
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from ..records.kinds import Kind
 from .attribution import Attribution, attribute, kernel_result_of, median_groups
 from .rows import Row
+from .timing import rows_by_measurement, variant_free_measurement
 
 
 @dataclass(frozen=True)
@@ -149,17 +151,17 @@ class PooledCell:
 
 
 def pooled_cell(rows: list[Row]) -> PooledCell:
-    """The :class:`PooledCell` of latency rows of one measurement key."""
+    """The :class:`PooledCell` of latency rows of one measurement (key and timing signature)."""
     return PooledCell(tuple(rows), tuple(c for row in rows for c in job_compilations(row)))
 
 
 def pooled_cells(rows: list[Row]) -> list[PooledCell]:
-    """The latency rows with a value, pooled by measurement key (in the order the keys first come)."""
-    by_key: dict = {}
-    for row in rows:
-        if row.kind == Kind.LATENCY and row.value is not None:
-            by_key.setdefault(row.key, []).append(row)
-    return [pooled_cell(rows) for rows in by_key.values()]
+    """The latency rows with a value, pooled by measurement
+    (:func:`~studygen.study.timing.measurement_of`: jobs that timed one key
+    two ways, the host waiting for each forward in one and not in the other,
+    are two cells), in the order the measurements first come."""
+    grouped = rows_by_measurement(row for row in rows if row.kind == Kind.LATENCY and row.value is not None)
+    return [pooled_cell(rows) for rows in grouped.values()]
 
 
 def pooled_attribution(a: PooledCell, b: PooledCell) -> Attribution | None:
@@ -172,15 +174,10 @@ def pooled_attribution(a: PooledCell, b: PooledCell) -> Attribution | None:
     return attribute(a.median_ms, b.median_ms, pa, pb)
 
 
-def variant_free_key(row: Row):
-    """The row's measurement key without variant and recipe: two variants'
-    cells with the same such key measured the same configuration."""
-    return row.key._replace(variant=None, recipe=None)
-
-
 def pooled_pairs(a_rows: list[Row], b_rows: list[Row]) -> list[tuple[PooledCell, PooledCell]]:
-    """``(a cell, b cell)`` for each configuration (:func:`variant_free_key`)
+    """``(a cell, b cell)`` for each configuration timed one way
+    (:func:`~studygen.study.timing.variant_free_measurement`)
     both variants' latency rows measured, in the order of ``b_rows``."""
-    a_cells = {variant_free_key(cell.first): cell for cell in pooled_cells(a_rows)}
-    return [(a_cells[variant_free_key(cell.first)], cell) for cell in pooled_cells(b_rows)
-            if variant_free_key(cell.first) in a_cells]
+    a_cells = {variant_free_measurement(cell.first): cell for cell in pooled_cells(a_rows)}
+    return [(a_cells[variant_free_measurement(cell.first)], cell) for cell in pooled_cells(b_rows)
+            if variant_free_measurement(cell.first) in a_cells]

@@ -20,7 +20,9 @@ trtexec prints each time to 6 significant digits, so a printed figure may
 also lie up to half a unit of its last digit from the time it stands for
 (:func:`printed_rounding`). SG203 never calls two jobs' figures a
 disagreement when they are apart by at most the resolution plus the two
-roundings.
+roundings, and ``studygen diff`` never calls a figure's change between two
+revisions beyond its spread when it is no larger: both read the one bound,
+:func:`timer_allowance`.
 """
 
 from __future__ import annotations
@@ -94,3 +96,19 @@ def printed_rounding(row: Row) -> float:
     if not resolution(row) or not row.value:
         return 0.0
     return 0.5 * 10.0 ** (math.floor(math.log10(abs(row.value))) - (TRTEXEC_PRINTED_DIGITS - 1))
+
+
+def timer_allowance(old, new) -> float:
+    """The largest gap (ms) between a figure of the rows ``old`` and one of
+    the rows ``new`` (each side one row's value, or the median of its rows'
+    values) that their timers cannot tell from none: the coarsest
+    :func:`resolution` among them plus, on each side, the largest
+    :func:`printed_rounding` (a median of two figures is off by no more than
+    the rounding of either). 0.0 when no row has a resolution: the gap is then
+    as exact as the figures. SG203 holds two jobs' figures to it, one row a
+    side; ``studygen diff`` a figure's change between two revisions, each
+    side's jobs. ``old``, ``new``: sequences of rows (empty: no rounding)."""
+    step = max((resolution(row) for row in (*old, *new)), default=0.0)
+    if not step:
+        return 0.0
+    return step + max(map(printed_rounding, old), default=0.0) + max(map(printed_rounding, new), default=0.0)

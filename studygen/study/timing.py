@@ -13,10 +13,19 @@ SG212 (:mod:`studygen.checks.sg212_incomparable`) flags an output whose
 latencies carry more than one signature; the generic template prints one
 latency table per signature (:meth:`studygen.render.tables.TableHelpers.latency_groups`),
 so that no table it writes mixes them.
+
+One measurement (:func:`measurement_of`) is a measurement key and, for a
+latency, its timing signature: figures of two jobs timed differently are two
+measurements, never a disagreement nor a job-to-job spread. SG203 and
+render's job-to-job spreads (a table cell's ``2 jobs: a to b``, the list of
+measurements in several jobs) group rows by it alike
+(:func:`rows_by_measurement`, :func:`reported_by_several_jobs`).
 """
 
 from __future__ import annotations
 
+from ..records.keys import MeasurementKey
+from ..records.kinds import Kind
 from .rows import Row
 
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
@@ -39,6 +48,48 @@ def timing_signature(row: Row) -> tuple:
     if row.signature is None:
         object.__setattr__(row, "signature", _signature_of(row))  # a memo on the frozen row, set once
     return row.signature
+
+
+def latency_signature(row: Row) -> tuple | None:
+    """The timing signature (:func:`timing_signature`) of a latency row; None
+    for a row of any other kind (a plan size, an AP, a kernel time), whose
+    measurement key alone says what it measured."""
+    return timing_signature(row) if row.kind == Kind.LATENCY else None
+
+
+def measurement_of(row: Row) -> tuple[MeasurementKey, tuple | None]:
+    """What makes figures of several jobs one measurement: the measurement
+    key and, for a latency, how it was timed (:func:`latency_signature`).
+    Latencies timed differently (CUDA graphs on in one job, off in the other)
+    are not one measurement whatever their key (SG212): neither their gap nor
+    their spread says anything about the other's figure."""
+    return row.key, latency_signature(row)
+
+
+def variant_free_measurement(row: Row) -> tuple[MeasurementKey, tuple | None]:
+    """:func:`measurement_of` without variant and recipe: what two variants'
+    rows share when they measured one configuration the same way (SG203's
+    variant pairs of one job, render's pooled compiled cells). fp16 timed with
+    CUDA graphs and fp32 without are no such pair: their gap mixes precision
+    and timing (SG212)."""
+    return row.key._replace(variant=None, recipe=None), latency_signature(row)
+
+
+def rows_by_measurement(rows) -> dict[tuple, list[Row]]:
+    """:func:`measurement_of` → the rows of ``rows`` (an iterable of rows) that
+    have it, in their order; the dict in the order each measurement is first met."""
+    grouped: dict[tuple, list[Row]] = {}
+    for row in rows:
+        grouped.setdefault(measurement_of(row), []).append(row)
+    return grouped
+
+
+def reported_by_several_jobs(rows) -> dict[tuple, list[Row]]:
+    """:func:`measurement_of` → the rows with a value (a range over unlisted
+    rows and a not-measured result have none) of each measurement two or more
+    jobs report, in row order; the measurements in the order first met."""
+    grouped = rows_by_measurement(r for r in rows if r.value is not None)
+    return {key: group for key, group in grouped.items() if len({r.job_id for r in group}) > 1}
 
 
 def _signature_of(row: Row) -> tuple:

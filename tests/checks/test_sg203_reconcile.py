@@ -450,3 +450,61 @@ def test_latencies_timed_otherwise_are_not_one_measurement(tmp_path):
     assert len(messages) == 2 and "disagrees across jobs" in messages[0] and "5.0 in job a; 6.0 in job b" in messages[0]
     assert messages[1].startswith("fp32 minus fp16 in job a is +0.01 (5.01 vs 5.0), smaller than the job-to-job "
                                   "spread 1.0")
+
+
+# Job a: fp32 timed without CUDA graphs (5.01 ms), fp16 with them (5.0 ms); job b: fp16 with them (6.0 ms). fp16's
+# job-to-job spread (graphs on) is 1.0 ms. The README states job a's fp32 / fp16.
+GRAPHS_ON, GRAPHS_OFF = {"timer": "trtexec", "cuda_graph": True}, {"timer": "trtexec", "cuda_graph": False}
+JOB_A_RATIO = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+               "fp32 / fp16 in job a: {{ study.ratio_span('fp32', 'fp16', job_id='a'%s) }}.\n")
+
+
+def test_variants_of_one_job_timed_differently_are_no_variant_pair(tmp_path):
+    from studygen.checks import sg212_incomparable
+
+    records = [record("a", [latency("fp32", 5.01, method=GRAPHS_OFF), latency("fp16", 5.0, method=GRAPHS_ON)]),
+               record("b", [latency("fp16", 6.0, method=GRAPHS_ON)])]
+    study = load(tmp_path, records=records, study=spec(), template=JOB_A_RATIO % "")
+    assert readme_lines(study)[4] == "fp32 / fp16 in job a: 1.00x (in job a only)."
+    # fp32 without graphs minus fp16 with them mixes precision and timing: no variant difference to hold against
+    # fp16's spread (before: "fp32 minus fp16 in job a is +0.01 (5.01 vs 5.0), smaller than the job-to-job spread
+    # 1.00 ..." at line 5); SG212 is the finding on that line
+    assert sg203_reconcile.unresolved_differences(study) == []
+    assert _below(study) == []
+    (mixed,) = sg212_incomparable.check(CheckContext(study))
+    assert mixed.line == 5 and "CUDA graphs off" in mixed.message and "CUDA graphs on" in mixed.message
+    # job a's fp16 against job b's, both with graphs: one measurement, 1.0 ms apart with no tolerance
+    (across,) = [f.message for f in sg203_reconcile.check(CheckContext(study))]
+    assert "disagrees across jobs" in across and "5.0 in job a; 6.0 in job b" in across
+
+
+def test_a_variant_pair_timed_alike_is_found_beside_the_jobs_rows_timed_otherwise(tmp_path):
+    # job a also ran both variants without graphs (fp32 7.0, fp16 9.0 ms): one variant's two rows in one job. Its
+    # pair with graphs (+0.01 ms) is inside fp16's graphs-on spread 1.0 ms and the README states it; before, one
+    # row of each variant overwrote the other and the pair went unreported in this record order
+    with_graphs = [latency("fp32", 5.01, method=GRAPHS_ON), latency("fp16", 5.0, method=GRAPHS_ON)]
+    without = [latency("fp32", 7.0, method=GRAPHS_OFF), latency("fp16", 9.0, method=GRAPHS_OFF)]
+    template = JOB_A_RATIO % ", timing_method='cuda_graph=True'"
+    for order, results in (("on-first", with_graphs + without), ("off-first", without + with_graphs)):
+        records = [record("a", results), record("b", [latency("fp16", 6.0, method=GRAPHS_ON)])]
+        study = load(tmp_path / order, records=records, study=spec(), template=template)
+        (a, b, spread, same) = sg203_reconcile.unresolved_differences(study)[0]
+        assert len(sg203_reconcile.unresolved_differences(study)) == 1
+        assert (a.variant, a.value, b.variant, b.value, spread) == ("fp16", 5.0, "fp32", 5.01, 1.0)
+        assert sorted((r.job_id, r.value) for r in same) == [("a", 5.0), ("b", 6.0)]
+        (finding,) = _below(study)
+        assert readme_lines(study)[finding.line - 1].startswith("fp32 / fp16 in job a: 1.00x")
+        assert finding.message.startswith("fp32 minus fp16 in job a is +0.01 (5.01 vs 5.0), smaller than the "
+                                          "job-to-job spread 1.00 of fp16 median GPU compute time")
+
+
+def test_a_difference_as_wide_as_the_spread_is_resolved(tmp_path):
+    # job a: fp32 5.5, fp16 5.0 ms (a difference of 0.5 ms); job b: fp16 5.5 ms, a spread of exactly 0.5 ms.
+    # Only a difference smaller than the spread is inside it; 0.25 ms more on job b's fp16 puts it inside
+    records = [record("a", [latency("fp32", 5.5), latency("fp16", 5.0)]), record("b", [latency("fp16", 5.5)])]
+    study = load(tmp_path / "edge", records=records, study=spec(tolerances={"gpu_compute": 1.0}))
+    assert sg203_reconcile.unresolved_differences(study) == []
+    records[1] = record("b", [latency("fp16", 5.75)])
+    study = load(tmp_path / "inside", records=records, study=spec(tolerances={"gpu_compute": 1.0}))
+    assert [(a.value, b.value, spread) for a, b, spread, _ in sg203_reconcile.unresolved_differences(study)] == [
+        (5.0, 5.5, 0.75)]

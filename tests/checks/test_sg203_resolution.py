@@ -14,7 +14,7 @@ from studygen.checks import CheckContext, sg203_reconcile
 from studygen.commands.collect.options import IngestOptions
 from studygen.commands.collect.trtexec import TrtexecOptions, run_trtexec
 from studygen.study import load_study
-from studygen.study.resolution import float32_step, printed_rounding, resolution, trtexec_run_end_ms
+from studygen.study.resolution import float32_step, printed_rounding, resolution, timer_allowance, trtexec_run_end_ms
 
 from .studies import FAMILY, REVISION, latency, load, record, spec, write_project
 
@@ -200,3 +200,24 @@ def test_a_tolerance_widening_a_bootstrap_interval_prints_with_two_significant_d
     study = load(tmp_path, records=[a, b], study=spec(tolerances={"latency_ms": 0.0005}))
     (finding,) = _failing(sg203_reconcile.check(CheckContext(study)))
     assert "3 repeat medians widened by the tolerance 0.00050 ms (" in finding.message
+
+
+def test_the_timer_allowance_is_the_coarsest_step_and_each_sides_largest_rounding(tmp_path):
+    # one study, rows in record order: host latency 0.052002 (default run: step 2**-12, rounding 5e-8), d2h
+    # 0.00390625 (rounding 5e-9), d2h of a 10 s run (step 2**-10, rounding 5e-9), and a CUDA-event figure
+    # (no resolution, no rounding)
+    rows = [latency("fp16", 0.052002, shape="28x28", timing="host_latency"),
+            latency("fp16", 0.00390625, shape="28x28", timing="d2h"),
+            latency("fp16", 0.00390625, shape="28x28", timing="h2d",
+                    method={"timer": "trtexec", "command": "trtexec --duration=10"}),
+            latency("fp16", 0.052002, shape="28x28", timing="enqueue", method={"timer": "cuda_event"})]
+    host, d2h, long_run, events = load(tmp_path, records=[record("a", rows)], study=spec()).rows
+    assert timer_allowance([host], [d2h]) == pytest.approx(STEP + 5e-8 + 5e-9, abs=1e-15)
+    assert timer_allowance([d2h], [long_run]) == pytest.approx(2.0 ** -10 + 5e-9 + 5e-9, abs=1e-15)  # the coarser step
+    # a side of several rows (the median of several jobs) is off by no more than its largest rounding
+    assert timer_allowance([host, d2h], [d2h]) == pytest.approx(STEP + 5e-8 + 5e-9, abs=1e-15)
+    assert timer_allowance([d2h], [d2h, host]) == pytest.approx(STEP + 5e-9 + 5e-8, abs=1e-15)
+    assert timer_allowance([events], [d2h]) == pytest.approx(STEP + 5e-9, abs=1e-15)
+    assert timer_allowance([d2h], []) == pytest.approx(STEP + 5e-9, abs=1e-15)
+    assert timer_allowance([], [host]) == pytest.approx(STEP + 5e-8, abs=1e-15)
+    assert timer_allowance([events], [events]) == 0.0 and timer_allowance([], []) == 0.0

@@ -67,3 +67,16 @@ def test_inversions_are_listed_by_gpu_then_shape(tmp_path):
     pairs = precision_inversions(load(tmp_path, records=records))
     assert [(low.job_id, low.shape) for low, _ in pairs] == [
         ("unstated", "800x800"), ("named", "800x1067"), ("named", "800x800")]
+
+
+def test_latencies_timed_differently_are_no_inversion(tmp_path):
+    # fp32 13.99 ms without CUDA graphs in job a, fp16 14.747 ms with them in job b: the gap mixes precision and
+    # timing (SG212), so neither is slower at the same timing method; before, SG208 warned "fp16 (14.747 ms, job b)
+    # is slower than fp32 (13.99 ms, job a)". Timed alike, the pair is the inversion it was
+    off, on = {"timer": "trtexec", "cuda_graph": False}, {"timer": "trtexec", "cuda_graph": True}
+    records = [record("a", [latency("fp32", 13.99, "800x1067", method=off)]),
+               record("b", [latency("fp16", 14.747, "800x1067", method=on)])]
+    assert sg208_precision_inversion.check(CheckContext(load(tmp_path / "mixed", records=records))) == []
+    records[1] = record("b", [latency("fp16", 14.747, "800x1067", method=off)])
+    (finding,) = sg208_precision_inversion.check(CheckContext(load(tmp_path / "alike", records=records)))
+    assert finding.message.startswith("fp16 (14.747 ms, job b) is slower than fp32 (13.99 ms, job a)")

@@ -89,11 +89,13 @@ def test_a_declared_bound_is_a_percentage_of_the_mean_of_both_values(tmp_path):
     base, head = both(tmp_path / "out", [record("main", [latency("fp16", 10.0)])],
                       [record("main", [latency("fp16", 10.6)])], spread_sources=sources)
     assert only(compare_figures(base, head), BEYOND).spread.width == pytest.approx(0.515)
-    # unbounded, a declared source gives no width: nothing bounds the change
+    # unbounded, a declared source gives no width: only the timer bounds the change (one step of 2**-12 ms
+    # plus half the 6th significant digit of 10.0 and of 10.1, 0.00005 each)
     unbounded = [{"source": "engine_build", "reason": "each job builds its own engine"}]
     base, head = both(tmp_path / "open", [record("main", [latency("fp16", 10.0)])],
                       [record("main", [latency("fp16", 10.1)])], spread_sources=unbounded)
-    assert only(compare_figures(base, head), BEYOND).spread is None
+    spread = only(compare_figures(base, head), BEYOND).spread
+    assert (spread.source, spread.width) == ("timer resolution", pytest.approx(2 ** -12 + 0.0001))
 
 
 def test_new_removed_and_unchanged_keys(tmp_path):
@@ -166,3 +168,52 @@ def test_values_and_changes_are_printed_with_the_study_files_precision(tmp_path)
     base, head = both(tmp_path / "carried", [record("main", [latency("fp16", 10.0)])],
                       [record("main", [latency("fp16", 10.125)])])
     assert only(compare_figures(base, head)).decimals == 3  # the most digits a value carries
+
+
+def test_a_change_the_timer_cannot_express_is_within_its_resolution(tmp_path):
+    # the two RTX 3090 logs' device-to-host medians: 16 and 15 steps of 2**-12 ms (a default-length trtexec run),
+    # printed to 6 significant digits (half a unit of the last: 0.000000005 ms each). Held to
+    # 2**-12 + 0.000000005 + 0.000000005 = 0.000244150625 ms, as SG203 holds two jobs
+    def d2h(value, timer="trtexec"):
+        return [record("main", [latency("fp16", value, timing="d2h", method={"timer": timer})])]
+
+    change = only(compare_figures(*both(tmp_path / "one", d2h(0.00390625), d2h(0.00366211))), WITHIN)
+    assert (change.spread.source, change.spread.width) == ("timer resolution", pytest.approx(2 ** -12 + 1e-8, abs=1e-15))
+    assert change.spread.words("ms", 8) == "timer resolution 0.00024415 ms (one step of the timer, plus print rounding)"
+    assert change.spread.words("ms", None) == "timer resolution 0.00024 ms (one step of the timer, plus print rounding)"
+    from studygen.compare.figures import TIMER, Allowance
+
+    assert Allowance(12.5, TIMER).words("ms", None) == "timer resolution 13 ms (one step of the timer, plus print rounding)"
+    # two steps (0.00341797, 14 steps) are beyond it; the tolerance, where wider, is the bound
+    change = only(compare_figures(*both(tmp_path / "two", d2h(0.00390625), d2h(0.00341797))), BEYOND)
+    assert change.spread.source == "timer resolution"
+    assert only(compare_figures(*both(tmp_path / "tol", d2h(0.00390625), d2h(0.00341797),
+                                      tolerances={"d2h": 0.0005})), WITHIN).spread.source == "tolerance"
+    # a timer whose resolution nobody has shown gets none: any change is beyond
+    change = only(compare_figures(*both(tmp_path / "events", d2h(0.00390625, "cuda_event"),
+                                        d2h(0.00366211, "cuda_event"))), BEYOND)
+    assert change.spread is None
+
+
+def test_jobs_timed_differently_are_two_figures_and_no_spread_of_each_other(tmp_path):
+    # job a timed without CUDA graphs (10.0 ms), job b with them (100.0 ms, then 60.0 ms): before, one figure of
+    # median 55.0 -> 35.0 ms held to a 90.0 ms "spread of 2 jobs", within spread. Job b's figure moved 40 ms with
+    # nothing measured to bound it but its timer, job a's did not move
+    off, on = {"timer": "trtexec", "cuda_graph": False}, {"timer": "trtexec", "cuda_graph": True}
+    failed = {"kind": "not_measured", "variant": "fp8", "shape": "800x800", "batch": 1, "backend": "tensorrt",
+              "mode": "engine", "metric": "latency", "reason": "the engine build failed"}  # no figure, first
+    base, head = both(tmp_path, [record("a", [dict(failed), latency("fp16", 10.0, method=off)]),
+                                 record("b", [latency("fp16", 100.0, method=on)])],
+                      [record("a", [latency("fp16", 10.0, method=off)]),
+                       record("b", [latency("fp16", 60.0, method=on)])])
+    changes = compare_figures(base, head)
+    assert [(c.verdict, c.old, c.new, c.old_jobs, c.spread and c.spread.source) for c in changes] == [
+        (BEYOND, ("100.0",), ("60.0",), ("b",), "timer resolution"), (UNCHANGED, ("10.0",), ("10.0",), ("a",), None)]
+    assert changes[0].delta == pytest.approx(-40.0) and changes[0].key == changes[1].key
+    assert changes[0].what == ("fp16 median gpu compute, 800 x 800, engine, H200, TensorRT engine, GPU compute time, "
+                               "CUDA graphs on, data transfers off, spin-wait on")
+    assert changes[1].what.endswith(", CUDA graphs off, data transfers off, spin-wait on")
+    # one way of timing: the words stay those of the key alone
+    base, head = both(tmp_path / "alike", [record("a", [latency("fp16", 10.0, method=on)])],
+                      [record("a", [latency("fp16", 10.5, method=on)])])
+    assert only(compare_figures(base, head), BEYOND).what == "fp16 median gpu compute, 800 x 800, engine, H200"

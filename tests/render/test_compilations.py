@@ -138,3 +138,33 @@ def test_the_sentence_keeps_b_minus_a_whatever_a_variant_is_called():
     assert text.startswith("FP8 (slowest minus fastest recipe) minus fp16, by kernel group (mode compile, at 800 x 800 "
                            "only): at 800 x 800 +0.948 ms (GridSample +0.953 ms, ")
     assert text.count("at 800 x 800 +") == 1  # the compilations' own spread stays in the table
+
+
+def test_jobs_timed_two_ways_are_two_cells_never_pooled(tmp_path):
+    # compiled fp16 and FP8 in job a with the host waiting for each forward (5.0 and 4.0 ms) and in job b with
+    # forwards queued back to back (3.0 and 2.0 ms): one key, two measurements. Before, one cell each pooled both
+    # jobs, "4.000 (2 jobs: 3.000 to 5.000)", and the ratio range paired job a's fp16 with job b's FP8: 0.75x to 2.50x
+    from studygen.render.view import StudyView
+    from studygen.study.compilations import pooled_cells, pooled_pairs
+
+    from ..checks.studies import coco_ap, latency, load, record
+
+    def compiled(variant, value, host_sync):
+        method = {"timer": "cuda_event", "cuda_graph": False, "data_transfers": False, "host_sync": host_sync}
+        return latency(variant, value, backend="pytorch", mode="compile", method=method,
+                       repeats=[value, value + 0.01, value - 0.01])
+
+    records = [record("a", [compiled("fp16", 5.0, "per_forward"), compiled("fp8", 4.0, "per_forward"),
+                            coco_ap("fp16", 0.46)]),  # no latency: in no cell
+               record("b", [compiled("fp16", 3.0, "per_repeat"), compiled("fp8", 2.0, "per_repeat")])]
+    study = load(tmp_path, records=records)
+    fp16 = [row for row in study.rows if row.variant == "fp16"]
+    assert [[row.job_id for row in cell.rows] for cell in pooled_cells(study.rows)] == [["a"], ["a"], ["b"], ["b"]]
+    pairs = pooled_pairs(fp16, [row for row in study.rows if row.variant == "fp8"])
+    assert [(a.first.job_id, a.first.value, b.first.job_id, b.first.value) for a, b in pairs] == [
+        ("a", 5.0, "a", 4.0), ("b", 3.0, "b", 2.0)]
+    view = StudyView(study)
+    assert view.pooled_ratio_span("fp16", "fp8", mode="compile") == "1.25x to 1.50x (mode compile only)"
+    table = view.compilation_table("fp16", "fp8", mode="compile").splitlines()
+    assert [[cell.strip() for cell in line.split("|")[2:-1]] for line in table[2:]] == [
+        ["5.0", "4.0", "1.25x"], ["3.0", "2.0", "1.50x"]]

@@ -239,3 +239,30 @@ def test_saving_span_takes_kernel_times_and_only_the_matching_stated_differences
     assert text == "0.050 to 0.100 ms (at 800 x 800 only)"  # 0.40 - 0.30 and -(-0.05)
     assert places(entry.rows) == [("a", "/results/0/groups/0/time_ms"), ("a", "/results/1/groups/0/time_ms"),
                                   ("a", "/results/2/delta_ms")]
+
+
+def test_a_job_to_job_spread_takes_only_figures_timed_alike(tmp_path):
+    # job a timed without CUDA graphs (fp32 12.0, fp16 10.0 ms), jobs b and c with them (fp32 120.0, fp16 100.0
+    # and 101.0 ms): one measurement key, two measurements (SG203, SG212). Before, the graphs-off cells printed
+    # "12.0 (2 jobs: 12.0 to 120.0)" and "10.0 (3 jobs: 10.0 to 101.0)" while the list of measurements in
+    # several jobs, below them, had fp16 in jobs b and c only
+    from studygen.render.engine import render_markdown
+    from studygen.render.view import StudyView
+
+    from ..checks.studies import latency, record
+    from .test_generic_issue22 import generic
+
+    off, on = {"timer": "trtexec", "cuda_graph": False}, {"timer": "trtexec", "cuda_graph": True}
+    study = generic(tmp_path, [record("a", [latency("fp16", 10.0, method=off), latency("fp32", 12.0, method=off)]),
+                               record("b", [latency("fp16", 100.0, method=on), latency("fp32", 120.0, method=on)]),
+                               record("c", [latency("fp16", 101.0, method=on)])])
+    lines = render_markdown(study).split("## Provenance")[0].splitlines()
+    cells = [[cell.strip() for cell in line.split("|")[1:-1]] for line in lines if "| H200 |" in line]
+    assert cells == [["H200", "800 x 800", "1", "12.0", "10.0", "1.20x"],
+                     ["H200", "800 x 800", "1", "120.0", "100.0 (2 jobs: 100.0 to 101.0)", "1.20x (2 jobs: 1.19x to 1.20x)"],
+                     ["fp16 gpu_compute median 800 x 800", "H200", "11.4", "b: 100.0; c: 101.0", "1.0"]]
+    view = StudyView(study)
+    fp16_a, fp16_b = view.one(variant="fp16", job_id="a"), view.one(variant="fp16", job_id="b")
+    assert view.spread(fp16_a) == "" and view.with_spread(fp16_a) == "10.0"
+    assert view.spread(fp16_b) == "2 jobs: 100.0 to 101.0"
+    assert [r.job_id for r in view.same_measurement_rows(fp16_b._row)] == ["b", "c"]

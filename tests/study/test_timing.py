@@ -21,3 +21,30 @@ def test_unstated_parts_say_so_and_unknown_values_print_as_recorded():
         "forwards queued back to back")
     assert describe(("onnxruntime", "session", "h2d", None, None, None, None)).startswith(
         "ONNX Runtime session, host-to-device copy time, ")
+
+
+def test_one_measurement_is_a_key_and_of_a_latency_its_timing(tmp_path):
+    from studygen.study.timing import (latency_signature, measurement_of, reported_by_several_jobs,
+                                       rows_by_measurement, timing_signature)
+
+    from ..checks.studies import coco_ap, latency, load, record
+
+    off, on = {"timer": "trtexec", "cuda_graph": False}, {"timer": "trtexec", "cuda_graph": True}
+    failed = {"kind": "not_measured", "variant": "fp8", "shape": "800x800", "batch": 1, "backend": "tensorrt",
+              "mode": "engine", "metric": "latency", "reason": "the engine build failed"}
+    records = [record("a", [latency("fp16", 10.0, method=off), coco_ap("fp16", 0.46), dict(failed)]),
+               record("b", [latency("fp16", 100.0, method=on), coco_ap("fp16", 0.47), dict(failed)]),
+               record("c", [latency("fp16", 101.0, method=on)])]
+    study = load(tmp_path, records=records)
+    a_ms, a_ap, a_failed, b_ms, b_ap, b_failed, c_ms = study.rows
+    assert latency_signature(a_ap) is None and latency_signature(a_failed) is None
+    assert latency_signature(a_ms) == timing_signature(a_ms) == ("tensorrt", "engine", "gpu_compute", False, False,
+                                                                  True, None)
+    assert a_ms.key == b_ms.key and measurement_of(a_ms) != measurement_of(b_ms)
+    assert measurement_of(b_ms) == measurement_of(c_ms) == (b_ms.key, latency_signature(b_ms))
+    assert measurement_of(a_ap) == measurement_of(b_ap) == (a_ap.key, None)
+    assert list(rows_by_measurement(study.rows).values()) == [[a_ms], [a_ap, b_ap], [a_failed, b_failed],
+                                                               [b_ms, c_ms]]
+    # only figures (a not-measured result has none) that two jobs or more report, timed alike
+    assert list(reported_by_several_jobs(study.rows).values()) == [[a_ap, b_ap], [b_ms, c_ms]]
+    assert reported_by_several_jobs([a_ms, b_ms]) == {} and reported_by_several_jobs([b_ms, b_ms]) == {}

@@ -386,3 +386,33 @@ def test_record_folders_outside_the_study_folders_and_a_family_left_as_it_was(tm
                                "[data/toy/main.json:")
     commit(repo, "toy re-measured")
     assert run_cli("diff", "HEAD~1", "HEAD", "--root", repo).out.splitlines()[3] == lines[3]
+
+
+def test_a_trtexec_figure_one_timer_step_lower_is_within_spread_and_exits_0(tmp_path, run_cli):
+    # the published GTX 1070 / TensorRT 8.0.3 log's fp16 device-to-host median, 0.00219727 ms, is 9 steps of
+    # 2**-12 ms (the step of a default-length trtexec run); a re-collect one step lower, 0.00195312 ms (8 steps),
+    # is no change its timer can express: within 2**-12 + 0.000000005 + 0.000000005 = 0.00024415 ms, as SG203
+    # allows two jobs. Before, with no repeats, no other job and no tolerance, diff called it beyond spread, exit 1
+    family, job = "hackathon_mnist_trtexec", "gtx1070-trt8.0.3"
+    repo = copy_project(tmp_path / "repo", families=(family,))
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "the shipped hackathon study")
+    path = repo / "measurements" / family / f"{job}.json"
+    record = json.loads(path.read_text())
+    (index,) = [i for i, r in enumerate(record["results"]) if r["kind"] == "latency" and r["timing"] == "d2h"
+                and r["statistic"] == "median"]
+    result = record["results"][index]
+    assert (result["value_ms"], result["statistics_ms"]["median"], result["method"]["timer"]) == (
+        0.00219727, 0.00219727, "trtexec")
+    result["value_ms"] = result["statistics_ms"]["median"] = 0.00195312
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    commit(repo, "d2h median one timer step lower")
+
+    out = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
+    assert out.exit_code == 0, out.out + out.err
+    # figures as the README prints them (the study file's latency precision, 6 decimals)
+    line = line_of(path, '"value_ms": 0.00195312', 0)
+    assert (f"  within spread: fp16 allowed median d2h, 28 x 28, engine, batch 4, GeForce GTX 1070, tensorrt=8.0.3: "
+            f"0.002197 ms -> 0.001953 ms (-0.00024415 ms, -11.11 %); within timer resolution 0.00024415 ms (one step "
+            f"of the timer, plus print rounding) [measurements/{family}/{job}.json:{line}]") in out.out.splitlines()
+    assert "beyond spread:" not in out.out
