@@ -19,7 +19,7 @@ import subprocess
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from ..gitenv import QUICK_TIMEOUT_S, STATUS_TIMEOUT_S, git_environment, run_git
+from ..gitenv import QUICK_TIMEOUT_S, STATUS_SUBMODULES, STATUS_TIMEOUT_S, git_environment, run_git
 
 # provenance.software name -> distribution names to try, in order
 PACKAGES = {
@@ -99,7 +99,7 @@ def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
         commit = run_git(root, "rev-parse", "HEAD", environment=environment, timeout_s=QUICK_TIMEOUT_S)
         if commit.returncode != 0:
             return None, None, f"not a git work tree with a commit ({first_line(commit.stderr, 'git rev-parse failed')})"
-        status = run_git(root, "status", "--porcelain", "--untracked-files=normal", environment=environment,
+        status = run_git(root, "status", "--porcelain", "--untracked-files=normal", STATUS_SUBMODULES, environment=environment,
                          timeout_s=STATUS_TIMEOUT_S)
     except FileNotFoundError:
         return None, None, "git is not installed"
