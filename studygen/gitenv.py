@@ -32,10 +32,12 @@ recorded one, read from its HEAD without a git started inside it, and its
 work-tree files are not compared (a changed file inside a submodule does not
 make the superproject dirty).
 
-Every git command studygen runs goes through :func:`run_git` with such an
-environment: collect's commit and dirty flag (:mod:`studygen.collect.env`),
+Every git command studygen runs has such an environment and goes through
+:func:`run_git`: collect's commit and dirty flag (:mod:`studygen.collect.env`),
 studygen's own version (:mod:`studygen.version`) and ``studygen diff``'s
-reads of revisions (:mod:`studygen.commands.revisions`).
+reads of revisions (:mod:`studygen.commands.revisions`), except the one
+``git cat-file --batch`` that diff streams blobs from, which it starts itself
+and kills after its timeout.
 
 Source: git-config(1) (``core.fsmonitor``, ``filter.<driver>.*``, the
 ``GIT_CONFIG_COUNT`` variables, ``--show-scope``, ``core.quotePath``), git(1)
