@@ -43,6 +43,9 @@ _BLOCK_STARTS = (
 )
 
 
+_INLINE_MARKUP = re.compile(r"[\\`*_\[\]~]")
+
+
 def escape_prose(text) -> str:
     """A string from a record or a study file made safe for Markdown prose,
     wherever a template places it (a paragraph, a heading, a list item, alt
@@ -84,6 +87,16 @@ def fold_line_breaks(text: str) -> str:
     last = len(pieces) - 1
     return " ".join(piece.lstrip(" \t") if index == last else piece.rstrip(" \t") if index == 0
                     else piece.strip(" \t") for index, piece in enumerate(pieces))
+
+
+def escape_markup(text) -> str:
+    """:func:`escape_prose` with the inline markup of the text shown as
+    text too: ``\\``, `````, ``*``, ``_``, ``[``, ``]`` and ``~``
+    backslash-escaped (CommonMark 0.31, "Backslash escapes"; ``~`` for GFM's
+    strikethrough), so that a note a collector copied from a log cannot add
+    a link, an image, emphasis or a code span to the README, and reads as
+    the log wrote it. For the template helper ``study.escape``."""
+    return escape_prose(_INLINE_MARKUP.sub(r"\\\g<0>", str(text)))
 
 
 def escape_alt(text) -> str:

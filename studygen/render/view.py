@@ -22,9 +22,10 @@ import functools
 from ..errors import TemplateError
 from .compilations import CompilationHelpers
 from .kernel_changes import KernelChangeHelpers
-from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
+from .labels import escape_cell, gpu_label, shape_label, short_version
 from .method_split import MethodSplitHelpers
 from .produced import helper, helper_spec
+from .prose import escape_markup
 from .sections import SectionHelpers
 from .tables import TableHelpers
 from .verdicts import VerdictHelpers
@@ -87,10 +88,15 @@ class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers
         """``800x1067`` → ``800 x 1067``."""
         return shape_label(value)
 
-    @helper()
+    @helper(markdown=True)
     def escape(self, text) -> str:
-        """A record string made safe for Markdown prose."""
-        return escape_inline(text)
+        """A record string (a note a collector copied from a log) as prose
+        that reads as written: no HTML, link, image, emphasis, code span or
+        block of its own (:func:`~studygen.render.prose.escape_markup`).
+        Markdown as it is, so that ``{{ study.escape(x) }}`` is escaped once:
+        the plain-text escape it returned before was escaped again by the
+        template engine (a ``<`` in a note showed as ``&lt;``)."""
+        return escape_markup(text)
 
     @helper()
     def cell(self, text) -> str:
