@@ -13,8 +13,8 @@ FORMATS = ("text", "json", "github")
 
 root_option = click.option(
     "--root", "root", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Project root (the folder holding families/). Default: walk up from the study folder given as a path, "
-         "else from the working directory.")
+    help="Project root (the folder holding families/). Default: the project a study folder given as a path lies "
+         "in (as written, links kept), else the one at or above the working directory.")
 format_option = click.option(
     "--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
     help="text: path:line: CODE message; json: a list of findings; github: workflow commands.")
