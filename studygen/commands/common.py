@@ -7,34 +7,59 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
-from ..study import STUDY_FILE, find_root
+from ..study import find_root, is_path_target, is_study_dir_target, project_of_study_dir, refuse_path_target
 
 FORMATS = ("text", "json", "github")
 
 root_option = click.option(
     "--root", "root", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Project root (the folder holding families/). Default: walk up from the study folder given as a path, "
-         "else from the working directory.")
+    help="Project root (the folder holding families/). Default: the project a study folder given as a path lies "
+         "in (as written, links kept), else the one at or above the working directory.")
 format_option = click.option(
     "--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
     help="text: path:line: CODE message; json: a list of findings; github: workflow commands.")
 
 
 def resolve_root(root: Path | None, targets: tuple[str, ...] | list[str] = ()) -> Path:
-    """``--root`` (must hold families/); without it, the nearest folder
-    holding families/ at or above the study folders among ``targets`` (paths
-    to a folder with a study file, as :func:`studygen.study.resolve_targets`
-    reads them), so that ``studygen check ../other/families/demo`` finds
-    ``../other`` from anywhere; with no such target, at or above the working
-    directory. Raises UsageError when no folder holds families/ there, or
-    when two study folders lie in different projects."""
+    """``--root`` (must hold families/; family names are looked up there).
+    Without it, the project every target lies in: a study folder given as a
+    path lies in the project above the ``families/`` it is in, walked up to
+    from the path as given, symbolic links kept
+    (:func:`studygen.study.project_of_study_dir`), so ``studygen check
+    ../other/families/demo`` finds ``../other`` from anywhere; a family name,
+    or no target, lies in the project at or above the working directory.
+
+    Raises UsageError, before any root is looked for, for a target written
+    as a path that is no study folder (no such folder, a file, no study file
+    in it); for targets that lie in two projects (naming each project and
+    its targets); and when no folder holds families/ where one is needed (a
+    bare name that is no folder here is named too: outside a project it is
+    no family either)."""
     if root is not None:
         if not (root / "families").is_dir():
             raise UsageError(f"--root {root}: no families/ folder there")
         return root.resolve()
-    study_dirs = [Path(t) for t in targets if ("/" in t or Path(t).is_dir()) and (Path(t) / STUDY_FILE).is_file()]
-    roots = list(dict.fromkeys(find_root(folder) for folder in study_dirs))
-    if len(roots) > 1:
-        raise UsageError(f"the study folders given lie in {len(roots)} projects ({', '.join(map(str, roots))}): "
-                         "give them one project at a time, or --root DIR")
-    return roots[0] if roots else find_root()
+    for target in targets:
+        if not is_study_dir_target(target) and is_path_target(target):
+            refuse_path_target(target)
+    projects: dict[Path, list[str]] = {}
+    for target in targets:
+        found = project_of_study_dir(target) if is_study_dir_target(target) else _working_project(target)
+        projects.setdefault(found, []).append(target)
+    if len(projects) > 1:
+        where = "; ".join(f"{', '.join(named)} in {folder}" for folder, named in projects.items())
+        raise UsageError(f"the targets given lie in {len(projects)} projects ({where}; a family name is looked up "
+                         "in the working directory's project): give them one project at a time, or --root DIR")
+    return next(iter(projects)) if projects else find_root()
+
+
+def _working_project(name: str) -> Path:
+    """The project at or above the working directory, where the family
+    ``name`` is looked up; outside any project, a UsageError that also says
+    what ``name`` is here (a file, a folder without a study file, nothing)."""
+    try:
+        return find_root()
+    except UsageError as no_root:
+        if Path(name).exists():
+            refuse_path_target(name)
+        raise UsageError(f"{name}: no such folder, and no family either: {no_root}") from None

@@ -27,12 +27,66 @@ STUDY_FILE = "study.yaml"
 
 def find_root(start: Path | None = None) -> Path:
     """The project root: the nearest folder at or above ``start`` (default:
-    the working directory) that holds ``families/``. Raises UsageError."""
-    here = (start or Path.cwd()).resolve()
+    the working directory) that holds ``families/``, resolved. The walk goes
+    up the path as given, made absolute (``os.path.abspath``: symbolic links
+    kept), so a study folder that is a link into another tree still finds the
+    project it was named in. Raises UsageError."""
+    here = Path(os.path.abspath(start or Path.cwd()))
     for folder in (here, *here.parents):
         if (folder / "families").is_dir():
-            return folder
+            return folder.resolve()
     raise UsageError(f"no project root: no folder holding families/ at or above {here} (use --root DIR)")
+
+
+def is_study_dir_target(target: str) -> bool:
+    """Whether a command-line target is a path to a study folder (it holds a
+    "/" or is a folder here, and a study file is in it) rather than a family
+    name; the rule :func:`resolve_targets` reads targets by."""
+    as_path = Path(target)
+    return ("/" in target or as_path.is_dir()) and (as_path / STUDY_FILE).is_file()
+
+
+def is_path_target(target: str) -> bool:
+    """Whether a target that is no study folder was still written as a path
+    (a "/" in it, or a leading "."), so it cannot be a family name."""
+    return "/" in target or target.startswith(".")
+
+
+def refuse_path_target(target: str, root: Path | None = None) -> None:
+    """UsageError naming ``target``, a path that is no study folder, by what
+    it is: no such folder, a file (no folder), or a folder without a study
+    file (InputError when that study file is no regular file:
+    :func:`refuse_special_study_file`; shown relative to ``root``)."""
+    as_path = Path(target)
+    if not as_path.exists():
+        raise UsageError(f"{target}: no such folder")
+    if not as_path.is_dir():
+        raise UsageError(f"{target}: not a folder (a STUDY_DIR is a folder holding {STUDY_FILE})")
+    refuse_special_study_file(as_path / STUDY_FILE, root)
+    raise UsageError(f"{target}: no {STUDY_FILE} in that folder")
+
+
+def project_of_study_dir(target: str) -> Path:
+    """The project root of a study folder given as a path: the folder above
+    the ``families/`` it lies directly in, else the nearest folder holding
+    ``families/`` at or above it (a test case kept elsewhere in a project),
+    both taken from the path as given made absolute, never from where its
+    symbolic links lead (:func:`find_root`). Raises UsageError."""
+    given = Path(os.path.abspath(target))
+    if given.parent.name == "families":
+        return given.parent.parent.resolve()
+    return find_root(given)
+
+
+def study_dir_at(target: str, root: Path) -> Path:
+    """The study folder a path target names: ``root/families/<name>``, the
+    folder a family name gives, when the path as given lies directly in
+    root's ``families/`` (so a family read by path and by name is one study,
+    also when its folder is a symbolic link); else the path resolved."""
+    given = Path(os.path.abspath(target))
+    if given.parent.resolve() == (root / "families").resolve():
+        return root / "families" / given.name
+    return given.resolve()
 
 
 def family_dirs(root: Path) -> list[Path]:
@@ -41,9 +95,10 @@ def family_dirs(root: Path) -> list[Path]:
 
 
 def resolve_targets(root: Path, targets: tuple[str, ...] | list[str]) -> list[Path]:
-    """Study folders for command-line targets: family names or paths to a
-    folder holding a study file. No targets: every family. Raises UsageError
-    for an unknown family or a path without a study file."""
+    """Study folders for command-line targets: family names (looked up in
+    ``root``, which is resolved) or paths to a folder holding a study file
+    (:func:`study_dir_at`). No targets: every family. Raises UsageError for an
+    unknown family or a path that is no study folder."""
     if not targets:
         dirs = family_dirs(root)
         if not dirs:
@@ -51,15 +106,11 @@ def resolve_targets(root: Path, targets: tuple[str, ...] | list[str]) -> list[Pa
         return dirs
     resolved = []
     for target in targets:
-        as_path = Path(target)
-        if ("/" in target or as_path.is_dir()) and (as_path / STUDY_FILE).is_file():
-            resolved.append(as_path.resolve())
+        if is_study_dir_target(target):
+            resolved.append(study_dir_at(target, root))
             continue
-        if ("/" in target or target.startswith(".")) and not as_path.exists():
-            raise UsageError(f"{target}: no such folder")
-        if "/" in target or target.startswith("."):
-            refuse_special_study_file(as_path / STUDY_FILE, root)
-            raise UsageError(f"{target}: no {STUDY_FILE} in that folder")
+        if is_path_target(target):
+            refuse_path_target(target, root)
         validate_family_name(target)
         candidate = root / "families" / target
         if not (candidate / STUDY_FILE).is_file():
