@@ -23,10 +23,21 @@ turns each off:
   ``status`` then neither changes the repository nor runs that hook);
 - ``GIT_TERMINAL_PROMPT=0``: git never waits for a password.
 
-Every git command studygen runs goes through :func:`run_git` with such an
-environment: collect's commit and dirty flag (:mod:`studygen.collect.env`),
+A submodule's config lies in the superproject's ``.git/modules/<name>/config``
+and is read by the git that ``git status`` starts inside the submodule, where
+none of the settings above reach its filter drivers. ``status`` is therefore
+run with :data:`STATUS_SUBMODULES` (``--ignore-submodules=dirty``): a
+submodule counts as changed when its checked-out commit differs from the
+recorded one, read from its HEAD without a git started inside it, and its
+work-tree files are not compared (a changed file inside a submodule does not
+make the superproject dirty).
+
+Every git command studygen runs has such an environment and goes through
+:func:`run_git`: collect's commit and dirty flag (:mod:`studygen.collect.env`),
 studygen's own version (:mod:`studygen.version`) and ``studygen diff``'s
-reads of revisions (:mod:`studygen.commands.revisions`).
+reads of revisions (:mod:`studygen.commands.revisions`), except the one
+``git cat-file --batch`` that diff streams blobs from, which it starts itself
+and kills after its timeout.
 
 Source: git-config(1) (``core.fsmonitor``, ``filter.<driver>.*``, the
 ``GIT_CONFIG_COUNT`` variables, ``--show-scope``, ``core.quotePath``), git(1)
@@ -54,6 +65,8 @@ REPOSITORY_SCOPES = ("local", "worktree")
 # there is nothing to show, where collect and the version only lose a commit or a dirty flag on a timeout.
 QUICK_TIMEOUT_S = 10
 STATUS_TIMEOUT_S = 30
+# Every ``git status`` studygen runs takes this (see the module docstring): no git runs inside a submodule.
+STATUS_SUBMODULES = "--ignore-submodules=dirty"
 
 
 def git_environment(repository: Path | None = None) -> dict[str, str]:

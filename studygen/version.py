@@ -28,7 +28,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import __version__
-from .gitenv import QUICK_TIMEOUT_S, git_environment, run_git
+from .gitenv import QUICK_TIMEOUT_S, STATUS_SUBMODULES, git_environment, run_git
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SHORT = 7  # hex digits of a commit shown, as git's short form
@@ -86,7 +86,7 @@ def checkout_commit(folder: Path = PACKAGE_DIR) -> tuple[str | None, bool]:
     head = git("rev-parse", "HEAD")
     if not head or not head.strip():
         return None, False
-    status = git("status", "--porcelain", "--untracked-files=no", "--", ".")
+    status = git("status", "--porcelain", "--untracked-files=no", STATUS_SUBMODULES, "--", ".")
     return head.strip(), bool(status and status.strip())
 
 

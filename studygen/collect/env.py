@@ -19,7 +19,7 @@ import subprocess
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from ..gitenv import QUICK_TIMEOUT_S, STATUS_TIMEOUT_S, git_environment, run_git
+from ..gitenv import QUICK_TIMEOUT_S, STATUS_SUBMODULES, STATUS_TIMEOUT_S, git_environment, run_git
 
 # provenance.software name -> distribution names to try, in order
 PACKAGES = {
@@ -92,15 +92,18 @@ def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
     Dirty means ``git status --porcelain`` lists anything: a tracked change
     (staged or not) or an untracked file that is not ignored (a new record
     is part of what the commit does not hold). Untracked files are listed
-    whatever ``status.showUntrackedFiles`` says. ``dirty`` is None, with the
+    whatever ``status.showUntrackedFiles`` says. A submodule counts when it
+    is at another commit than the recorded one, not for changed files inside
+    it (no git is run in a submodule: :data:`studygen.gitenv.STATUS_SUBMODULES`).
+    ``dirty`` is None, with the
     problem, when git status fails."""
     try:
         environment = git_environment(root)  # fails closed: no git command when the filter drivers are unknown
         commit = run_git(root, "rev-parse", "HEAD", environment=environment, timeout_s=QUICK_TIMEOUT_S)
         if commit.returncode != 0:
             return None, None, f"not a git work tree with a commit ({first_line(commit.stderr, 'git rev-parse failed')})"
-        status = run_git(root, "status", "--porcelain", "--untracked-files=normal", environment=environment,
-                         timeout_s=STATUS_TIMEOUT_S)
+        status = run_git(root, "status", "--porcelain", "--untracked-files=normal", STATUS_SUBMODULES,
+                         environment=environment, timeout_s=STATUS_TIMEOUT_S)
     except FileNotFoundError:
         return None, None, "git is not installed"
     except OSError as exc:  # e.g. git could not list the filter drivers, so none of its commands is run

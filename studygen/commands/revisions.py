@@ -30,6 +30,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -253,6 +254,9 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
     except FileNotFoundError:
         raise UsageError("git is not installed or not on PATH (studygen diff reads revisions through git)") from None
     scratch = dest.with_name(dest.name + ".blob")  # beside dest: each blob once, then placed at its paths
+    # The reads below block on git's pipe: a git that never answers is killed after GIT_TIMEOUT_S, which ends them.
+    watchdog = threading.Timer(GIT_TIMEOUT_S, process.kill)
+    watchdog.start()
     try:
         for oid, targets in wanted.items():
             process.stdin.write(oid.encode("ascii") + b"\n")
@@ -264,10 +268,19 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
             process.stdout.read(1)  # the newline after each object
             for path, kind in targets:
                 _place(dest, path, kind, scratch)
+    except (UsageError, OSError):
+        if watchdog.finished.is_set():  # killed: what failed is git taking too long, not the object
+            raise UsageError(f"git cat-file took longer than {GIT_TIMEOUT_S} s") from None
+        raise
     finally:
-        process.stdin.close()
-        process.stdout.close()
-        process.wait(timeout=GIT_TIMEOUT_S)
+        watchdog.cancel()
+        for stream in (process.stdin, process.stdout):
+            try:
+                stream.close()
+            except OSError:  # a pipe to a killed git
+                pass
+        process.kill()  # a git still running after its input closed has nothing left to give
+        process.wait()
         scratch.unlink(missing_ok=True)
 
 

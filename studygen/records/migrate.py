@@ -26,7 +26,10 @@ Versions:
 
 Wordings: a sentence one of studygen's own collectors wrote into a record
 and writes otherwise now is read in today's words (:func:`reword`), whatever
-the version; the file keeps its bytes.
+the version. Reading leaves the file as it is; when ``collect`` adds to the
+record, it writes the record back with today's words (the sentence changes,
+no figure does: the reworded sentence states none, the figure stays in the
+result).
 
 A record is written at the lowest version that holds all its fields
 (:func:`version_of`): a record without any version 2 field keeps

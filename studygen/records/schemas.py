@@ -339,11 +339,30 @@ def schema_errors(kind: str, document) -> list[tuple[str, str]]:
             best = _best_error(error.context) or error
         holder = pointer_from_path(best.absolute_path)
         unexpected = _unexpected_key(best)
-        found.append((holder, not unexpected, pointer_from_path([*best.absolute_path, *unexpected]), best.message))
+        found.append((holder, not unexpected, pointer_from_path([*best.absolute_path, *unexpected]), _worded(best)))
     # "Unevaluated properties" is a consequence of a failed branch: report the cause first. Within one
     # object a misspelt key comes before the required key it was meant to be.
     ordered = sorted(set(found), key=lambda e: (e[3].startswith("Unevaluated properties"), e[0], e[1], e[2], e[3]))
     return [(pointer, message) for _, _, pointer, message in ordered]
+
+
+# Size limits worded by count: jsonschema's own message quotes the whole value ("[<100 notes>] is too long",
+# a line of 15,000 characters), where the count and the limit are what the reader needs.
+SIZE_LIMITS = {"maxItems": ("items", "allows at most"), "minItems": ("items", "asks for at least"),
+               "maxLength": ("characters", "allows at most"), "minLength": ("characters", "asks for at least"),
+               "maxProperties": ("keys", "allows at most"), "minProperties": ("keys", "asks for at least")}
+MESSAGE_MAX_CHARS = 300  # any other message quoting a long value is cut to this
+
+
+def _worded(error) -> str:
+    """One readable line for a jsonschema error: a size limit as the count
+    against the limit (``holds 101 items; the schema allows at most 100``), any other message
+    as jsonschema words it, cut to :data:`MESSAGE_MAX_CHARS` characters."""
+    if error.validator in SIZE_LIMITS and isinstance(error.instance, (str, list, dict)):
+        unit, bound = SIZE_LIMITS[error.validator]
+        return f"holds {len(error.instance)} {unit}; the schema {bound} {error.validator_value}"
+    message = error.message
+    return message if len(message) <= MESSAGE_MAX_CHARS else message[:MESSAGE_MAX_CHARS - 1] + "…"
 
 
 def _unexpected_key(error) -> list[str]:

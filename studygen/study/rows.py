@@ -21,6 +21,7 @@ engine's layer list gives none.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from operator import attrgetter
 
@@ -28,6 +29,9 @@ from ..numbers import source_decimals
 from ..records.keys import FIELDS, MeasurementKey, short_revision, software_signature
 from ..records.kinds import KERNEL_SHARE_METRIC, PROFILED_TOTAL_GROUP, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..records.load import Record
+
+# A reason that states a coefficient of variation itself ("CV 21.6 % over all samples", collect run's words)
+STATES_CV = re.compile(r"\b(?:CV|coefficient of variation)\s*=?\s*[0-9]+(?:\.[0-9]+)?\s*%", re.IGNORECASE)
 
 # Method settings that make two latencies incomparable, in the order ``timing_method`` names them.
 TIMING_METHOD_FIELDS = ("cuda_graph", "data_transfers", "spin_wait", "host_sync")
@@ -191,11 +195,15 @@ class Row:
         """Why this timing is flagged unstable: the reason its record gives
         (``flagged unstable`` without one), after its coefficient of variation
         (``distribution.cv``, a fraction) as ``cv_text(cv)`` prints it where
-        the reason states no percentage of its own: ``collect trtexec`` names
-        the flag and keeps its figure as ``cv``, ``collect run`` words its
-        own test (``CV 21.6 % over all samples exceeds 5 %``)."""
+        the reason states no coefficient of variation of its own
+        (:data:`STATES_CV`): ``collect trtexec`` names the flag and keeps its
+        figure as ``cv``, ``collect run`` words its own test (``CV 21.6 % over
+        all samples exceeds 5 %``). Any other percent sign (a log named
+        ``fp16_100%clocks.log``, "fans at 100%") is no CV."""
         reason = self.unstable_reason or "flagged unstable"
-        return reason if self.cv is None or "%" in reason else f"coefficient of variation {cv_text(self.cv)}; {reason}"
+        if self.cv is None or STATES_CV.search(reason):
+            return reason
+        return f"coefficient of variation {cv_text(self.cv)}; {reason}"
 
     @property
     def reference_variant(self) -> str | None:

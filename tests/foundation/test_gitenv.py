@@ -166,3 +166,51 @@ def test_a_git_error_naming_such_a_folder_reads_as_words(latin1_named):
     assert done.returncode != 0
     first = done.stderr.splitlines()[0]
     assert first.startswith("fatal: ") and f"{repo.parent}/gone-\ufffd" in first  # "cannot change to '…'"
+
+
+@pytest.fixture
+def planted_submodule(tmp_path):
+    """A committed superproject holding a submodule ``sub`` whose own config
+    (``.git/modules/sub/config``, which the git started inside the submodule
+    reads) names a filter driver that appends to ``ran.log``: returns
+    (superproject, submodule folder, log)."""
+    source, top, log = tmp_path / "source", tmp_path / "top", tmp_path / "ran.log"
+    source.mkdir()
+    git(source, "init", "-q")
+    (source / "weights.txt").write_text("measured on the bench\n")
+    (source / ".gitattributes").write_text("*.txt filter=tidy\n")
+    git(source, "add", ".")
+    git(source, "commit", "-q", "-m", "one")
+    top.mkdir()
+    git(top, "init", "-q")
+    git(top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(source), "sub")
+    git(top, "commit", "-q", "-m", "with a submodule")
+    program = tmp_path / "planted.sh"
+    program.write_text(f'#!/bin/sh\necho clean >> "{log}"\ncat\n')
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    git(top / "sub", "config", "filter.tidy.clean", str(program))  # lands in top/.git/modules/sub/config
+    return top, top / "sub", log
+
+
+def test_a_filter_planted_in_a_submodules_config_runs_in_neither_collect_env_nor_the_version(planted_submodule):
+    top, sub, log = planted_submodule
+    head = git(top, "rev-parse", "HEAD").strip()
+    os.utime(sub / "weights.txt", (1_900_000_000, 1_900_000_000))
+    subprocess.run(["git", "-C", str(top), "status", "--porcelain"], check=True, capture_output=True)
+    assert log.read_text().split() == ["clean"]  # plain git status runs it, so the asserts below can fail
+    log.unlink()
+    os.utime(sub / "weights.txt", (1_900_000_100, 1_900_000_100))
+    assert git_state(top) == (head, False, None)
+    os.utime(sub / "weights.txt", (1_900_000_200, 1_900_000_200))
+    assert checkout_commit(top) == (head, False)
+    assert not log.exists()
+
+
+def test_a_submodule_moved_to_another_commit_still_makes_the_superproject_dirty(planted_submodule):
+    top, sub, log = planted_submodule
+    head = git(top, "rev-parse", "HEAD").strip()
+    git(sub, "commit", "-q", "--allow-empty", "-m", "moved")  # a plain git: may run the filter itself
+    log.unlink(missing_ok=True)
+    assert git_state(top) == (head, True, None)
+    assert checkout_commit(top) == (head, True)
+    assert not log.exists()

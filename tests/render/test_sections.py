@@ -314,3 +314,20 @@ def test_an_unstable_trtexec_timing_prints_its_coefficient_of_variation_by_the_s
         "Unstable timing in job job (fp32, 800 x 800): CV 7.3 % over all samples exceeds 5 %."]
     assert [gap.split(": ")[1].split(";")[0] for gap in unstable_gaps("two", cv_percent=2)] == [
         "coefficient of variation 6.59%", "coefficient of variation 44.36%", "CV 7.3 % over all samples exceeds 5 %."]
+
+
+def test_a_percent_sign_that_states_no_coefficient_of_variation_keeps_it_printed(tmp_path):
+    # a log named with a percent sign, or a hand-written reason with one, states no CV: the record's cv is printed
+    named = latency("fp16", 0.0361328, unstable=True, distribution={"cv": 0.443558},
+                    unstable_reason="trtexec flagged the GPU compute time as unstable (rtx3090_fp16_100%clocks.log:6475)")
+    fans = latency("fp8", 0.0439453, unstable=True, distribution={"cv": 0.0658751},
+                   unstable_reason="fans held at 100% during the run")
+    stated = latency("fp32", 0.05, unstable=True, distribution={"cv": 0.0731},
+                     unstable_reason="coefficient of variation 7.3% over 40 repeats")
+    study = StudyView(load(tmp_path, records=[record("job", [named, fans, stated])]))
+    gaps = [gap for gap in printed(study.known_gaps)[0] if gap.startswith("Unstable")]
+    assert gaps == [
+        "Unstable timing in job job (fp16, 800 x 800): coefficient of variation 44.4%; trtexec flagged the GPU "
+        "compute time as unstable (rtx3090\\_fp16\\_100%clocks.log:6475).",  # escaped as any record text
+        "Unstable timing in job job (FP8, 800 x 800): coefficient of variation 6.6%; fans held at 100% during the run.",
+        "Unstable timing in job job (fp32, 800 x 800): coefficient of variation 7.3% over 40 repeats."]

@@ -149,6 +149,23 @@ def test_git_failures_are_one_line(repo, monkeypatch):
         revisions.repository_of(repo)
 
 
+def test_a_git_cat_file_that_never_answers_is_one_line_after_the_timeout(repo, tmp_path, monkeypatch):
+    # a git that hangs on cat-file (a lock, a file system that stops answering) and runs every other command
+    info = revisions.repository_of(repo / "studies")
+    tree = revisions.Tree("HEAD", revisions.resolve(info, "HEAD"),
+                          revisions.list_revision(info, revisions.resolve(info, "HEAD"), revisions.STUDY_FOLDERS))
+    real_git = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True, check=True).stdout.strip()
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\ncase " $* " in *" cat-file "*) exec sleep 600;; esac\nexec {real_git} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(revisions, "GIT_TIMEOUT_S", 1)
+    with pytest.raises(UsageError, match=r"^git cat-file took longer than 1 s$"):
+        revisions.materialize(info, tree, list(tree.files), tmp_path / "tree")
+    assert not (tmp_path / "tree.blob").exists()
+
+
 def test_git_runs_on_the_repository_of_the_root_whatever_git_variables_say(repo, tmp_path, monkeypatch):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
