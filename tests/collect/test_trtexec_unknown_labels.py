@@ -244,7 +244,8 @@ def test_a_summary_of_new_labels_only_records_nothing_and_says_why(collect, work
 @pytest.mark.parametrize("message", [
     "[07/07/2026-02:10:58] [W] Clock Drift: min = 1 ms, max = 2 ms",  # a warning printed in between
     "[07/07/2026-02:10:58] [I] [TRT] Allocator: used = 12 MiB",  # TensorRT's own logger, at [I]
-], ids=["warning-line", "tensorrt-logger-line"])
+    "[07/07/2026-02:10:58] [I]",  # an empty line holds nothing to name
+], ids=["warning-line", "tensorrt-logger-line", "empty-line"])
 def test_another_loggers_line_inside_the_summary_is_left_alone(collect, workdir, message):
     done = collect("trtexec", "--log", edit(workdir, BUILD, BUILD_GPU_LINE, [message]))
     assert (done.exit_code, done.err) == (0, ""), done.err
