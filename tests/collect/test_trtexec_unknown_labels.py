@@ -244,7 +244,8 @@ def test_a_summary_of_new_labels_only_records_nothing_and_says_why(collect, work
 @pytest.mark.parametrize("message", [
     "[07/07/2026-02:10:58] [W] Clock Drift: min = 1 ms, max = 2 ms",  # a warning printed in between
     "[07/07/2026-02:10:58] [I] [TRT] Allocator: used = 12 MiB",  # TensorRT's own logger, at [I]
-], ids=["warning-line", "tensorrt-logger-line"])
+    "[07/07/2026-02:10:58] [I]",  # an empty line holds nothing to name
+], ids=["warning-line", "tensorrt-logger-line", "empty-line"])
 def test_another_loggers_line_inside_the_summary_is_left_alone(collect, workdir, message):
     done = collect("trtexec", "--log", edit(workdir, BUILD, BUILD_GPU_LINE, [message]))
     assert (done.exit_code, done.err) == (0, ""), done.err
@@ -266,3 +267,102 @@ def test_collecting_again_adds_no_second_note(collect, workdir):
     expected = warning("the label 'Device Queue Time' (line 573)")
     assert again.err == f"studygen: warning: {expected}\n"
     assert again.record["provenance"]["notes"].count(expected) == 1
+
+
+# Inside the summary a line is read, or named as unread, or refused: never read and named both, never passed over.
+BUILD_THROUGHPUT_LINE, BUILD_END_LINE = 568, 575  # "Throughput: 15374.3 qps", "Total GPU Compute Time: 1.6586 s"
+BUILD_DEVICE, BUILD_PLAN_MIB = "NVIDIA H100 PCIe", 12.5744  # lines 103 and 148, before the run
+
+
+def test_the_fixture_lines_of_the_summary_are_where_the_cases_below_edit(collect):
+    lines = BUILD.read_text(encoding="utf-8").split("\n")
+    assert lines[BUILD_THROUGHPUT_LINE - 1].endswith("] [I] Throughput: 15374.3 qps")
+    assert lines[BUILD_END_LINE - 1].endswith("] [I] Total GPU Compute Time: 1.6586 s")
+    done = collect("trtexec", "--log", BUILD)
+    assert done.record["provenance"]["gpu"] == BUILD_DEVICE
+    assert [r["value_mib"] for r in done.kind("plan_size")] == [BUILD_PLAN_MIB]
+    assert latency(done, "gpu_compute")["throughput_qps"] == 15374.3
+
+
+BUILD_DISTRIBUTION = {"samples": 46125, "warmup_iterations": 3057, "cv": 0.0658751}  # lines 160, 161, 578
+
+
+@pytest.mark.parametrize("setting, named", [
+    ("Selected Device: NVIDIA A10G", "the label 'Selected Device'"),
+    ("Created engine with size: 0.75 MiB", "the label 'Created engine with size'"),
+    ("Data transfers: Disabled", "the label 'Data transfers'"),
+    ("Warmup completed 9 queries over 20 ms", "the line 'Warmup completed 9 queries over 20 ms'"),
+    ("Timing trace has 11 queries over 0.5 s", "the line 'Timing trace has 11 queries over 0.5 s'"),
+], ids=["device", "engine-size", "data-transfers", "warm-up", "trace"])
+def test_a_setting_line_inside_the_summary_is_named_and_not_read(collect, workdir, setting, named):
+    # trtexec prints its settings before the run: one inside the summary comes from an edited or joined log,
+    # so the record keeps what the log says where trtexec says it, and the warning names the line
+    done = collect("trtexec", "--log", edit(workdir, BUILD, BUILD_GPU_LINE, [setting]))
+    assert_warned(done, f"{named} (line 573)")
+    assert done.record["provenance"]["gpu"] == BUILD_DEVICE
+    assert [r["value_mib"] for r in done.kind("plan_size")] == [BUILD_PLAN_MIB]
+    assert medians(done) == BUILD_MEDIANS
+    gpu_compute = latency(done, "gpu_compute")
+    assert (gpu_compute["method"]["data_transfers"], gpu_compute["distribution"]) == (True, BUILD_DISTRIBUTION)
+
+
+def test_two_setting_lines_inside_the_summary_are_both_named_and_neither_read(collect, workdir):
+    log = edit(workdir, BUILD, BUILD_GPU_LINE, ["Selected Device: NVIDIA B300", "Created engine with size: 0.5 MiB"])
+    done = collect("trtexec", "--log", log)
+    assert_warned(done, "the label 'Selected Device' (line 573)", "the label 'Created engine with size' (line 574)")
+    assert (done.record["provenance"]["gpu"], [r["value_mib"] for r in done.kind("plan_size")]) == (
+        BUILD_DEVICE, [BUILD_PLAN_MIB])
+
+
+@pytest.mark.parametrize("message", [
+    "Queue Depth min = 3 ms, max = 5 ms",  # statistics, no label
+    "42 queries were retried",  # words only
+    "=== Performance summary ===",  # a second summary starts inside the first: two logs joined
+], ids=["statistics", "words", "second-header"])
+def test_a_line_of_no_label_inside_the_summary_is_named(collect, workdir, message):
+    done = collect("trtexec", "--log", edit(workdir, BUILD, BUILD_GPU_LINE, [message]))
+    assert_warned(done, f"the line {ascii(message)} (line 573)")
+    assert medians(done) == BUILD_MEDIANS
+
+
+@pytest.mark.parametrize("at, old, new", [
+    (BUILD_GPU_LINE, "GPU Compute Time: ", "GPU Compute Time:"),
+    (BUILD_GPU_LINE, "GPU Compute Time: ", "GPU Compute Time:\t"),
+    (BUILD_GPU_LINE - 3, "Latency: ", "Latency:"),
+    (BUILD_THROUGHPUT_LINE, "Throughput: ", "Throughput:"),
+    (BUILD_END_LINE, "Total GPU Compute Time: ", "Total GPU Compute Time:"),
+], ids=["gpu-compute", "gpu-compute-tab", "latency", "throughput", "summary-end"])
+def test_a_known_label_without_the_space_after_its_colon_is_refused(collect, workdir, at, old, new):
+    # before, such a line matched no summary line and was passed over: its timing lost without a word
+    line = BUILD.read_text(encoding="utf-8").split("\n")[at - 1]
+    assert old in line
+    label = old.rstrip(": ")
+    done = collect("trtexec", "--log", edit(workdir, BUILD, at, [line.replace(old, new)], replace=True))
+    shown = ascii(line[line.index(old):].replace(old, new))
+    shown = shown if len(shown) <= 80 else shown[:76] + "...'"
+    assert_refused(done, f"new.log:{at}: the performance summary of run 1 (line 1) has the line {shown}, which "
+                         f"trtexec prints as '{label}: ", "(the log was edited or damaged?); nothing recorded")
+
+
+@pytest.mark.parametrize("label", ["Throughput", "Total Host Walltime", "Total GPU Compute Time"])
+def test_statistics_under_a_summary_label_that_is_no_timing_are_refused(collect, workdir, label):
+    # these three print one figure each; statistics under one are an edit (the end line would end the summary
+    # early and leave the D2H line after it unread)
+    unit = "qps" if label == "Throughput" else "s"
+    done = collect("trtexec", "--log", edit(workdir, BUILD, BUILD_GPU_LINE, [f"{label}: {OUR_ITEMS}"]))
+    assert_refused(done, f"new.log:573: the performance summary of run 1 (line 1) has statistics under the label "
+                         f"'{label}', which trtexec prints as '{label}: X {unit}' (the log was edited or damaged?)")
+
+
+@pytest.mark.parametrize("at, printed, words", [
+    (BUILD_THROUGHPUT_LINE, "Throughput: 15374.3 fps", "has the line 'Throughput: 15374.3 fps', which trtexec "
+                                                       "prints as 'Throughput: X qps'"),
+    (BUILD_THROUGHPUT_LINE, "Throughput: 15374.3", "has the line 'Throughput: 15374.3', which"),
+    (BUILD_END_LINE - 1, "Total Host Walltime: 3000.13 ms", "has the line 'Total Host Walltime: 3000.13 ms', which"),
+    (BUILD_END_LINE - 1, "Total Host Walltime: 3.0\x0013 s", "the total host walltime is '3.0\\x0013', which is no "
+                                                             "number"),
+    (BUILD_END_LINE, "Total GPU Compute Time: 1.6586", "has the line 'Total GPU Compute Time: 1.6586', which"),
+], ids=["throughput-fps", "throughput-no-unit", "walltime-ms", "walltime-nul", "end-no-unit"])
+def test_a_summary_line_that_is_no_timing_printed_otherwise_is_refused(collect, workdir, at, printed, words):
+    done = collect("trtexec", "--log", edit(workdir, BUILD, at, [printed], replace=True))
+    assert_refused(done, f"new.log:{at}: ", words, "nothing recorded")

@@ -15,13 +15,11 @@ Format (seen in ../shared/fixtures/trtexec, TensorRT 7.x, 8.4-8.6 and
   it (its digits may differ, as a timestamp's do) are read, without it.
 * TensorRT 8+ prints ``=== Performance summary ===`` with lines such as
   ``GPU Compute Time: min = X ms, max = …, mean = …, median = …,
-  percentile(90%) = … ms``, ended by ``Total GPU Compute Time:``; TensorRT 7
-  prints blocks (``Host Latency`` / ``min: X ms (end to end Y ms)`` /
+  percentile(90%) = … ms``, ended by ``Total GPU Compute Time:``; each
+  line in between is read, named as unread (``TrtexecRun.unread``) or
+  refused by :mod:`.summary`, never read as a setting. TensorRT 7 prints
+  blocks (``Host Latency`` / ``min: X ms (end to end Y ms)`` /
   ``percentile: X ms at 99%``), ended by ``total compute time: X s``.
-* A summary label or statistic name that is none of these (one a later
-  TensorRT adds, or one like a known one: ``GPU Compute Time (p99.9)``) is
-  never read as a known one, nor refuses the log: it is left unread and
-  named (``TrtexecRun.unread``); one holding a control character is damage.
 * ``* GPU compute time is unstable, with coefficient of variance = X%.``
   marks the GPU compute timing unstable; the ``* Throughput may be bound
   by …`` warnings are kept for the latency notes.
@@ -33,9 +31,8 @@ Format (seen in ../shared/fixtures/trtexec, TensorRT 7.x, 8.4-8.6 and
   With the profiler on and no ``--separateProfileRun``, trtexec prints
   ``The e2e network timing is not reported …`` and no summary.
 
-Every figure is kept as printed (:func:`studygen.collect.inputs.figure`); a
-figure that is no finite double (``nan``, ``inf``, ``1e400``, or ``1e-400``,
-which would read as 0) is refused with its line, never dropped or read as 0.
+Every figure is kept as printed, and one that is no finite double is
+refused with its line (:mod:`.figures`).
 """
 
 from __future__ import annotations
@@ -43,21 +40,16 @@ from __future__ import annotations
 import collections
 import json
 import re
-import unicodedata
 from pathlib import Path
 
 from ...errors import InputError
 from ...fsutil import shown_path
-from ..inputs import figure, read_input_text
+from ..inputs import read_input_text
 from ...records.order import statistics_disorder
+from .figures import FIG, NOT_FINITE, NUM, Context, rank_of, read_count, read_figure, refuse_unit
 from .runs import ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_tag, version_of_line
+from .summary import read_summary_line
 
-# a figure as trtexec prints one; FIG: whatever stands where a line's fixed words put a figure. A line is
-# recognised by its words alone, and its figure is then read by _figure or _count, which refuse what is
-# no number: a damaged figure (a NUL byte, a control character) is an error naming the line, never a
-# line left unread (its result silently dropped)
-NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-FIG = r".+?"
 RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$")
 # the closing line repeats the opening one's tags and command: "&&&& PASSED TensorRT.trtexec [TensorRT v8400] # trtexec …"
 STATUS = re.compile(r"^&&&& (?P<status>PASSED|FAILED|WAIVED)\b(?: \S+(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$)?")
@@ -83,15 +75,6 @@ ENGINE_SIZE_LINE = re.compile(rf"^Created engine with size: ({FIG}) MiB\s*$")
 UNSTABLE_LINE = re.compile(rf"^\* GPU compute time is unstable, with coefficient of variance = ({FIG})%\.?\s*$")
 BOUND_LINE = re.compile(r"^\* Throughput may be bound by (.+?)\s*$")
 NO_E2E_LINE = re.compile(r"^The e2e network timing is not reported")
-SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({FIG})%\)) = ({FIG}) (\S+)$")
-# "name = figure unit" under a name SUMMARY_ITEM does not know (a statistic a later TensorRT adds)
-OTHER_ITEM = re.compile(r"^(?P<name>[^=]+?) = \S+(?: \S+)?$")
-KNOWN_ITEM = re.compile(r"^(?:min|max|mean|median|percentile\(.*)$")
-# any "label: items" line of the summary; one whose label is a timing trtexec prints must read whole
-SUMMARY_LINE = re.compile(r"^(?P<label>[^:]+?): (?P<items>.*)$")
-SUMMARY_END = re.compile(r"^Total GPU Compute Time: ")
-# the summary's lines that are no timing: throughput (read as a setting), walltime, the end
-OTHER_SUMMARY_LABELS = frozenset({"Throughput", "Total Host Walltime", "Total GPU Compute Time"})
 OLD_BLOCK = {"Host Latency": "host_latency", "Enqueue Time": "enqueue", "GPU Compute": "gpu_compute"}
 OLD_STAT = re.compile(rf"^(min|max|mean|median): ({FIG}) ms(?: \(end to end ({FIG}) ms\))?\s*$")
 OLD_PERCENTILE = re.compile(rf"^percentile: ({FIG}) ms at ({FIG})%(?: \(end to end ({FIG}) ms at {FIG}%\))?\s*$")
@@ -105,61 +88,9 @@ PROFILE_HEADER = re.compile(r"^=== Profile \((\d+) iterations? \) ===\s*$")
 PROFILE_COLUMNS = re.compile(r"^\s*Time\(ms\)\s+Avg\.\s*\(ms\)\s+(?:Median\(ms\)\s+)?Time\(%\)\s+Layer\s*$")
 OLD_PROFILE_COLUMNS = re.compile(
     r"^\s*Layer\s+Time \(ms\)\s+Avg\. Time \(ms\)\s+(?:Median Time \(ms\)\s+)?Time %\s*$")
-NOT_FINITE = re.compile(r"^[-+]?(?:nan|inf|infinity)$", re.IGNORECASE)
 
-SUMMARY_LABELS = {
-    "Latency": "host_latency",
-    "Host Latency": "host_latency",
-    "End-to-End Host Latency": "end_to_end",
-    "Enqueue Time": "enqueue",
-    "H2D Latency": "h2d",
-    "GPU Compute Time": "gpu_compute",
-    "D2H Latency": "d2h",
-}
 SETTING_NAMES = {"Data transfers": "data_transfers", "Spin-wait": "spin_wait", "CUDA Graph": "cuda_graph",
                  "Separate profiling": "separate_profile_run"}
-
-
-class _Context:
-    """Where a message is: the file shown in errors, the line number, and
-    the line's severity letter (``I``, ``W``, ``V``…)."""
-
-    __slots__ = ("display", "number", "severity")
-
-    def __init__(self, display: str):
-        self.display, self.number, self.severity = display, 0, None
-
-
-def _figure(text: str, what: str, where: _Context) -> float | int:
-    """A figure of the log as printed; InputError naming the line when it is
-    no number (a damaged figure) or no finite double (nan, inf, 1e400, or a
-    non-zero 1e-400 that would read as 0)."""
-    try:
-        return figure(text)
-    except ValueError:
-        why = ("not a finite figure (a double cannot hold it)" if re.fullmatch(NUM, text) or NOT_FINITE.match(text)
-               else "no number (the line is damaged or edited)")
-        raise InputError(f"{what} is {text!r}, which is {why}: nothing recorded", path=where.display,
-                         line=where.number) from None
-
-
-def _count(text: str, what: str, where: _Context) -> int:
-    """A count of the log (queries, batch) as printed: digits only;
-    InputError naming the line for anything else (a damaged count is never
-    read as another, nor its line left unread)."""
-    if not re.fullmatch(r"\d+", text):
-        raise InputError(f"{what} is {text!r}, which is not a count: nothing recorded", path=where.display,
-                         line=where.number)
-    return int(text)
-
-
-def _rank_of(text: str, label: str, where: _Context) -> str:
-    """The percentile a summary item names (``90``, ``99.9``) as printed;
-    InputError naming the line when it is no plain number in 0-100."""
-    if not re.fullmatch(NUM, text) or not 0 <= float(text) <= 100:
-        raise InputError(f"the {label} line names percentile {text!r}, which is no percentage: nothing recorded",
-                         path=where.display, line=where.number)
-    return text
 
 
 def wrapper_pattern(lines: list[str]) -> re.Pattern | None:
@@ -212,7 +143,7 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
     runs: list[TrtexecRun] = []
     current: TrtexecRun | None = None
     state = {"mode": None, "block": None}
-    where = _Context(display)
+    where = Context(display)
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r")
         if wrapper is not None:
@@ -258,7 +189,7 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
     return TrtexecLog(display=display, runs=runs)
 
 
-def _closing_line(run: TrtexecRun, status: re.Match, where: _Context) -> None:
+def _closing_line(run: TrtexecRun, status: re.Match, where: Context) -> None:
     """``&&&& PASSED|FAILED|WAIVED …``: the run's status, and the tags and
     command the closing line repeats, which are the only ones a log
     captured part way (no ``&&&& RUNNING``) has: its version tag is taken
@@ -287,32 +218,13 @@ def _is_json(text: str) -> bool:
     return True
 
 
-def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) -> None:
+def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -> None:
     """Update ``run`` from one log message (the text after ``[time] [I] ``)."""
+    mode = state["mode"]
+    if mode == "summary" and read_summary_line(run, message, state, where):
+        return  # inside the summary each trtexec line is read, named as unread, or refused (.summary)
     if message.startswith("Average on "):
         return  # the trace averages: thousands of lines, never a summary figure
-    mode = state["mode"]
-    if mode == "summary":
-        match = SUMMARY_LINE.match(message)
-        if match and match.group("label") not in SUMMARY_LABELS:
-            _unknown_summary_label(run, match.group("label"), match.group("items"), where)
-        if match and match.group("label") in SUMMARY_LABELS:
-            timing = SUMMARY_LABELS[match.group("label")]
-            if timing in run.summary:
-                # which of the two trtexec measured is unknown: never let the last one win
-                raise InputError(f"the performance summary of {run.label} prints {timing} twice, on lines "
-                                 f"{run.summary[timing].line} and {where.number} ({match.group('label')!r}): "
-                                 "which one is the measurement is unknown; nothing recorded",
-                                 path=where.display, line=where.number)
-            stats, unread = _summary_items(match.group("items"), match.group("label"), where)
-            run.summary[timing] = Summary(timing, stats, where.number)
-            run.unread += [(where.number, f"the statistic {_shown(name)} of the {match.group('label')} line")
-                           for name in unread]
-            return
-        if SUMMARY_END.match(message):
-            run.summary_complete = True
-            state["mode"] = None
-            return
     if mode == "old" and _old_summary_line(run, message, state, where):
         return
     if mode == "profile" and _profile_row(run, message, state, where):
@@ -332,75 +244,7 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: _Context) 
     _parse_setting(run, message, where)
 
 
-def _unknown_summary_label(run: TrtexecRun, label: str, items: str, where: _Context) -> None:
-    """A summary line under a label that is no known timing: kept in
-    ``run.unread`` when it is an ``[I]`` line (as trtexec prints its summary)
-    and no other summary line (see the module docstring). InputError naming
-    the line when the label holds a control or format character (NUL,
-    U+202E): a damaged known label must not pass as a new one."""
-    if where.severity != "I" or label in OTHER_SUMMARY_LABELS or label.startswith("["):
-        return  # another logger's line ([W], [TRT] …), or a summary line read elsewhere
-    if _damaged(label):
-        what = "statistics" if " = " in items else "a line"
-        raise InputError(f"the performance summary of {run.label} has {what} under the label {_shown(label)}, "
-                         "which holds a character no trtexec label holds (the log was edited or damaged?); "
-                         "nothing recorded", path=where.display, line=where.number)
-    run.unread.append((where.number, f"the label {_shown(label)}"))
-
-
-def _damaged(name: str) -> bool:
-    """True when ``name`` holds a control or format character (NUL, U+202E)."""
-    return any(unicodedata.category(char).startswith("C") for char in name)
-
-
-def _shown(text: str) -> str:
-    """``text`` quoted, non-ASCII escaped (a Cyrillic e in Latency shows), cut to 80 characters."""
-    return ascii(text) if len(ascii(text)) <= 80 else ascii(text)[:76] + "...'"
-
-
-def _summary_items(items: str, label: str, where: _Context) -> tuple[dict[str, float], list[str]]:
-    """``min = X ms, max = Y ms, percentile(99%) = Z ms`` → (statistics, the
-    names of ``name = figure unit`` items under a name this reader does not
-    know, left unread). InputError naming the line for an item that does not
-    read (cut or damaged: a timing line is refused whole, never dropped
-    unseen; also a known name or one holding a control character), and for
-    a figure that is not finite."""
-    stats, unread = {}, []
-    for item in items.split(", "):
-        other = OTHER_ITEM.match(item.strip())
-        if other and not KNOWN_ITEM.match(other.group("name")) and not _damaged(other.group("name")):
-            unread.append(other.group("name"))
-            continue
-        match = SUMMARY_ITEM.match(item.strip())
-        if not match:
-            shown = item.strip() if len(item.strip()) <= 80 else item.strip()[:77] + "..."
-            raise InputError(f"the {label} line of the performance summary has the item {shown!r}, which is no "
-                             "'statistic = figure ms' (the line is cut or damaged): nothing recorded",
-                             path=where.display, line=where.number)
-        name = match.group(1)
-        if name.startswith("percentile"):
-            name = "p" + _rank_of(match.group(2), label, where)
-        _refuse_unit(match.group(4), f"the {label} {match.group(1)}", where)
-        if name in stats:
-            raise InputError(f"the {label} line prints {match.group(1)} twice ({stats[name]:g} ms, then "
-                             f"{match.group(3)} ms): which one is the measurement is unknown; nothing recorded",
-                             path=where.display, line=where.number)
-        stats[name] = _figure(match.group(3), f"the {label} {name}", where)
-    return stats, unread
-
-
-def _refuse_unit(unit: str, what: str, where: _Context) -> None:
-    """InputError naming the line when a summary statistic is in a unit other
-    than ms: trtexec prints every summary statistic in ms
-    (sampleReporting.cpp), so another unit means the log was edited, and
-    dropping or rescaling the figure would both hide that."""
-    if unit != "ms":
-        raise InputError(f"{what} is printed in {unit!r}, not ms (trtexec prints every summary statistic in ms): "
-                         "the log was edited or is not trtexec's; nothing recorded", path=where.display,
-                         line=where.number)
-
-
-def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Context) -> bool:
+def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: Context) -> bool:
     """One line of a TensorRT 7 summary block; True when consumed. ``(end to
     end X ms)`` feeds the end_to_end timing."""
     if message in OLD_BLOCK:
@@ -413,7 +257,7 @@ def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Contex
     stat = OLD_STAT.match(message)
     percentile = OLD_PERCENTILE.match(message)
     if state["block"] and not (stat or percentile) and (other := OLD_UNIT.match(message)):
-        _refuse_unit(other.group("unit"), f"the {state['block']} {message.split(':')[0]}", where)
+        refuse_unit(other.group("unit"), f"the {state['block']} {message.split(':')[0]}", where)
     if state["block"] and not (stat or percentile) and OLD_ANY_STAT.match(message):
         raise InputError(f"the {state['block']} {message.split(':')[0]} line does not read as 'X ms' (the line is "
                          "cut or damaged): nothing recorded", path=where.display, line=where.number)
@@ -422,16 +266,16 @@ def _old_summary_line(run: TrtexecRun, message: str, state: dict, where: _Contex
     if stat:
         name, value, end_to_end = stat.group(1), stat.group(2), stat.group(3)
     else:
-        name = "p" + _rank_of(percentile.group(2), state["block"], where)
+        name = "p" + rank_of(percentile.group(2), state["block"], where)
         value, end_to_end = percentile.group(1), percentile.group(3)
     timing = state["block"]
-    _old_statistic(run, timing, name, _figure(value, f"the {timing} {name}", where), state, where)
+    _old_statistic(run, timing, name, read_figure(value, f"the {timing} {name}", where), state, where)
     if end_to_end is not None:
-        _old_statistic(run, "end_to_end", name, _figure(end_to_end, f"the end_to_end {name}", where), state, where)
+        _old_statistic(run, "end_to_end", name, read_figure(end_to_end, f"the end_to_end {name}", where), state, where)
     return True
 
 
-def _old_statistic(run: TrtexecRun, timing: str, name: str, value: float | int, state: dict, where: _Context) -> None:
+def _old_statistic(run: TrtexecRun, timing: str, name: str, value: float | int, state: dict, where: Context) -> None:
     """One statistic of a TensorRT 7 block into the run's summary; InputError
     naming both lines when the summary already holds it (the last must not win)."""
     seen = state.setdefault("old_lines", {})
@@ -443,7 +287,7 @@ def _old_statistic(run: TrtexecRun, timing: str, name: str, value: float | int, 
     run.summary.setdefault(timing, Summary(timing, {}, where.number)).statistics_ms[name] = value
 
 
-def _profile_row(run: TrtexecRun, message: str, state: dict, where: _Context) -> bool:
+def _profile_row(run: TrtexecRun, message: str, state: dict, where: Context) -> bool:
     """One line of a ``--dumpProfile`` table (either layout); True when consumed.
     Lines that are no row (a warning printed in between) are left alone."""
     columns_line = PROFILE_COLUMNS.match(message) or OLD_PROFILE_COLUMNS.match(message)
@@ -468,7 +312,7 @@ def _profile_row(run: TrtexecRun, message: str, state: dict, where: _Context) ->
                              f"{columns} figures and a layer (cut or damaged): nothing recorded",
                              path=where.display, line=where.number)
         return False
-    numbers = [_figure(p, f"the profile row {name!r}", where) for p in figures]
+    numbers = [read_figure(p, f"the profile row {name!r}", where) for p in figures]
     total_ms, avg_ms = numbers[0], numbers[1]
     median_ms = numbers[2] if state["profile_has_median"] else None
     if name == "Total":
@@ -481,7 +325,7 @@ def _profile_row(run: TrtexecRun, message: str, state: dict, where: _Context) ->
     return True
 
 
-def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
+def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
     """Options, device, version, counts and warnings outside the summary."""
     number = where.number
     if match := VERSION_LINE.match(message):
@@ -500,7 +344,7 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
         if match.group(1) == "Explicit":
             run.explicit_batch = True
         else:
-            run.batch = _count(match.group(1), "the batch", where)
+            run.batch = read_count(match.group(1), "the batch", where)
     elif match := SHAPE_LINE.match(message):
         if match.group("shapes") != "model":  # "model": the shapes the model itself fixes, none printed
             field_name = "input_shapes" if match.group("phase") == "inference" else "build_shapes"
@@ -510,16 +354,16 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
         shape = f"{match.group('name')}={match.group('dims')}"
         run.overridden_shapes = shape if run.overridden_shapes is None else f"{run.overridden_shapes}, {shape}"
     elif match := WARMUP_LINE.match(message):
-        run.warmup_queries = _count(match.group(1), "the warm-up query count", where)
-        run.warmup_ms = _figure(match.group(2), "the warm-up duration", where)
+        run.warmup_queries = read_count(match.group(1), "the warm-up query count", where)
+        run.warmup_ms = read_figure(match.group(2), "the warm-up duration", where)
     elif match := TRACE_LINE.match(message):
-        run.timed_queries = _count(match.group(1), "the timed query count", where)
+        run.timed_queries = read_count(match.group(1), "the timed query count", where)
     elif match := THROUGHPUT_LINE.match(message):
-        run.throughput_qps, run.throughput_line = _figure(match.group(1), "the throughput", where), number
+        run.throughput_qps, run.throughput_line = read_figure(match.group(1), "the throughput", where), number
     elif match := ENGINE_SIZE_LINE.match(message):
-        run.engine_size_mib, run.engine_size_line = _figure(match.group(1), "the engine size", where), number
+        run.engine_size_mib, run.engine_size_line = read_figure(match.group(1), "the engine size", where), number
     elif match := UNSTABLE_LINE.match(message):
-        run.unstable_cv_percent = _figure(match.group(1), "the GPU compute coefficient of variance", where)
+        run.unstable_cv_percent = read_figure(match.group(1), "the GPU compute coefficient of variance", where)
         run.unstable_line = number
     elif match := BOUND_LINE.match(message):
         run.warnings.append((number, match.group(1)))
@@ -527,7 +371,7 @@ def _parse_setting(run: TrtexecRun, message: str, where: _Context) -> None:
         run.no_e2e_line = number
 
 
-def _check_version(run: TrtexecRun, version: str, where: _Context) -> None:
+def _check_version(run: TrtexecRun, version: str, where: Context) -> None:
     """InputError naming both lines when ``version`` (of a ``TensorRT
     version:`` line or a ``[TensorRT vNNNN]`` tag) contradicts the version
     the run already stated, compared on the parts both print (``8.6.1``
