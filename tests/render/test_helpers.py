@@ -24,7 +24,7 @@ def test_every_name_a_template_may_use_is_declared_or_a_study_file_attribute():
     markdown = {name for name in declared if helper_spec(getattr(StudyView, name)).markdown}
     assert markdown == {"table", "list_table", "dataset_table", "provenance_table", "repeated_measurements",
                         "compilation_table", "attribution_table", "host_table", "variant_entry", "compilation_stops",
-                        "kernel_changes", "method_split_table"}
+                        "kernel_changes", "method_split_table", "escape"}
     assert helper_spec(StudyView.ratio_span).kind == "range" and helper_spec(StudyView.label).kind is None
 
 
