@@ -17,9 +17,14 @@ Format (seen in ../shared/fixtures/trtexec, TensorRT 7.x, 8.4-8.6 and
   ``GPU Compute Time: min = X ms, max = …, mean = …, median = …,
   percentile(90%) = … ms``, ended by ``Total GPU Compute Time:``; each
   line in between is read, named as unread (``TrtexecRun.unread``) or
-  refused by :mod:`.summary`, never read as a setting. TensorRT 7 prints
-  blocks (``Host Latency`` / ``min: X ms (end to end Y ms)`` /
-  ``percentile: X ms at 99%``), ended by ``total compute time: X s``.
+  refused by :mod:`.summary`, never read as a setting (a setting line of
+  another severity, ``[W] Selected Device: …``, is named too). A summary
+  that never reaches its end is refused, also in a run that PASSED.
+  TensorRT 7 prints blocks (``Host Latency`` / ``min: X ms (end to end Y
+  ms)`` / ``percentile: X ms at 99%``), ended by ``total compute time: X s``.
+* The device, engine size and throughput are printed once per run; a
+  second printing that disagrees (a line after the summary, a concatenated
+  log) is refused naming both lines, never taken in silence.
 * ``* GPU compute time is unstable, with coefficient of variance = X%.``
   marks the GPU compute timing unstable; the ``* Throughput may be bound
   by …`` warnings are kept for the latency notes.

@@ -21,8 +21,14 @@ named both, never passed over in silence:
   statistics, in another unit) they are refused, since a known line that
   does not read is damage or an edit, and dropping it would lose the
   throughput or the summary's end unseen;
-* a known label followed by ``:`` and no space is a damaged known line:
-  refused;
+* a known label followed by ``:`` and no space, or differing from a known
+  label or statistic name only in case or spacing (any Unicode whitespace:
+  ``GPU\u2003Compute Time``, ``GPU Compute Time :``, ``mean  =``,
+  ``Mean =``), is a damaged known line: refused, since naming it would
+  drop a figure trtexec measured;
+* a percentile is keyed by its number read and written with ``:g``
+  (``90.0%``, ``090%`` and ``90%`` are one), so one printed twice in two
+  spellings is refused like any statistic printed twice;
 * any other line is named and not read: a label a later TensorRT adds, a
   look-alike of a known one (``GPU Compute Time (p99.9)``), a line of no
   label, and a setting line (``Selected Device:``, ``Created engine with
@@ -32,7 +38,8 @@ named both, never passed over in silence:
   control or format character (NUL, U+202E) is damage: refused.
 
 Lines of another logger (``[W]``, ``[V]``, TensorRT's own ``[TRT]`` lines
-at ``[I]``) are no summary line: the log reader treats them as anywhere.
+at ``[I]``) are no summary line: the log reader treats them as anywhere,
+except a setting line of any severity, which it names and does not read.
 """
 
 from __future__ import annotations
