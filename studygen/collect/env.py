@@ -86,6 +86,9 @@ def torch_cuda() -> tuple[str | None, list[str], str | None]:
     return torch.version.cuda, names, None
 
 
+GITLINK_MODE = "160000 "  # a submodule's entry in ``git ls-files --stage``
+
+
 def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
     """``(commit, dirty, problem)`` of the git work tree at ``root``.
 
@@ -93,9 +96,10 @@ def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
     (staged or not) or an untracked file that is not ignored (a new record
     is part of what the commit does not hold). Untracked files are listed
     whatever ``status.showUntrackedFiles`` says. A submodule counts when it
-    is at another commit than the recorded one, not for changed files inside
-    it (no git is run in a submodule: :data:`studygen.gitenv.STATUS_SUBMODULES`).
-    ``dirty`` is None, with the
+    is at another commit than the recorded one; files inside one are not
+    compared (no git is run in a submodule: :data:`studygen.gitenv.STATUS_SUBMODULES`),
+    so a tree with a submodule that is otherwise clean has ``dirty`` None,
+    with the reason. ``dirty`` is also None, with the
     problem, when git status fails."""
     try:
         environment = git_environment(root)  # fails closed: no git command when the filter drivers are unknown
@@ -113,7 +117,25 @@ def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
     if status.returncode != 0:
         return commit.stdout.strip(), None, f"git status failed, dirty state unknown " \
                                            f"({first_line(status.stderr, f'exit status {status.returncode}')})"
-    return commit.stdout.strip(), bool(status.stdout.strip()), None
+    if status.stdout.strip():
+        return commit.stdout.strip(), True, None
+    return commit.stdout.strip(), *_clean_unless_submodules(root, environment)
+
+
+def _clean_unless_submodules(root: Path, environment: dict[str, str]) -> tuple[bool | None, str | None]:
+    """``(False, None)`` for a work tree status found clean, ``(None, why)``
+    when it holds a submodule, whose files status did not compare (no git is
+    run inside one): clean would be a claim nobody checked."""
+    try:
+        index = run_git(root, "ls-files", "--stage", "-z", environment=environment, timeout_s=STATUS_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired):
+        return None, "git ls-files failed, dirty state unknown"
+    if index.returncode != 0:
+        return None, f"git ls-files failed, dirty state unknown ({first_line(index.stderr, f'exit status {index.returncode}')})"
+    if any(entry.startswith(GITLINK_MODE) for entry in index.stdout.split("\0")):
+        return None, ("dirty state unknown: the files inside its submodules were not compared "
+                      "(studygen runs no git inside a submodule)")
+    return False, None
 
 
 def first_line(text: str, fallback: str) -> str:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import threading
 from dataclasses import dataclass
@@ -249,13 +250,15 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
     if not wanted:
         return
     try:
+        # a session of its own: the watchdog kills git and whatever git started (a wrapper's child holding the pipe)
         process = subprocess.Popen(["git", "-C", str(repo.toplevel), "cat-file", "--batch"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=git_environment())
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=git_environment(),
+                                   start_new_session=True)
     except FileNotFoundError:
         raise UsageError("git is not installed or not on PATH (studygen diff reads revisions through git)") from None
     scratch = dest.with_name(dest.name + ".blob")  # beside dest: each blob once, then placed at its paths
     # The reads below block on git's pipe: a git that never answers is killed after GIT_TIMEOUT_S, which ends them.
-    watchdog = threading.Timer(GIT_TIMEOUT_S, process.kill)
+    watchdog = threading.Timer(GIT_TIMEOUT_S, _kill_group, (process,))
     watchdog.start()
     try:
         for oid, targets in wanted.items():
@@ -279,9 +282,18 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
                 stream.close()
             except OSError:  # a pipe to a killed git
                 pass
-        process.kill()  # a git still running after its input closed has nothing left to give
+        _kill_group(process)  # a git still running after its input closed has nothing left to give
         process.wait()
         scratch.unlink(missing_ok=True)
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """Kill ``process`` and every process in its session (started with
+    ``start_new_session``); nothing when they are gone already."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _copy_blob(stream, size: int, path: Path) -> None:

@@ -16,6 +16,7 @@ import functools
 import hashlib
 import importlib.resources
 import json
+import reprlib
 import re
 
 import fastjsonschema
@@ -352,16 +353,21 @@ SIZE_LIMITS = {"maxItems": ("items", "allows at most"), "minItems": ("items", "a
                "maxLength": ("characters", "allows at most"), "minLength": ("characters", "asks for at least"),
                "maxProperties": ("keys", "allows at most"), "minProperties": ("keys", "asks for at least")}
 MESSAGE_MAX_CHARS = 300  # any other message quoting a long value is cut to this
+_SHORT_REPR = reprlib.Repr()  # Python 3.11's Repr takes no settings in its constructor
+_SHORT_REPR.maxstring, _SHORT_REPR.maxother, _SHORT_REPR.maxlist, _SHORT_REPR.maxdict, _SHORT_REPR.maxlevel = 60, 60, 4, 4, 2
 
 
 def _worded(error) -> str:
     """One readable line for a jsonschema error: a size limit as the count
     against the limit (``holds 101 items; the schema allows at most 100``), any other message
-    as jsonschema words it, cut to :data:`MESSAGE_MAX_CHARS` characters."""
+    as jsonschema words it, a long value in it quoted short (``'zzz...zzz' is not one of [...]``)
+    and the whole cut to :data:`MESSAGE_MAX_CHARS` characters."""
     if error.validator in SIZE_LIMITS and isinstance(error.instance, (str, list, dict)):
         unit, bound = SIZE_LIMITS[error.validator]
         return f"holds {len(error.instance)} {unit}; the schema {bound} {error.validator_value}"
     message = error.message
+    if len(message) > MESSAGE_MAX_CHARS:  # the value quoted shorter, so that the rule it broke still shows
+        message = message.replace(repr(error.instance), _SHORT_REPR.repr(error.instance), 1)
     return message if len(message) <= MESSAGE_MAX_CHARS else message[:MESSAGE_MAX_CHARS - 1] + "…"
 
 

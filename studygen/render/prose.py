@@ -23,8 +23,10 @@ class Markdown(str):
 
 
 # C0 and C1 control characters but tab (a newline is folded, not escaped): a terminal escape
-# (\x1b[2J) or a NUL from a record never reaches the README or the terminal that shows it.
-_CONTROL = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# (\x1b[2J) or a NUL from a record never reaches the README or the terminal that shows it. So do the
+# bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): a U+202E in a note
+# would show the rest of its line reversed (Unicode TR #9; the "Trojan Source" characters).
+_CONTROL = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # A run of line breaks; the blanks around it are stripped from the text beside it (fold_line_breaks).
 # One pattern that also held the blanks ([ \t]*[\r\n]+[ \t]*) tried every blank of a long run as a
 # start: 60,000 spaces took render two minutes.

@@ -200,9 +200,23 @@ def test_a_filter_planted_in_a_submodules_config_runs_in_neither_collect_env_nor
     assert log.read_text().split() == ["clean"]  # plain git status runs it, so the asserts below can fail
     log.unlink()
     os.utime(sub / "weights.txt", (1_900_000_100, 1_900_000_100))
-    assert git_state(top) == (head, False, None)
+    assert git_state(top) == (head, None, SUBMODULE_UNKNOWN)  # its files uncompared: never called clean
     os.utime(sub / "weights.txt", (1_900_000_200, 1_900_000_200))
     assert checkout_commit(top) == (head, False)
+    assert not log.exists()
+
+
+SUBMODULE_UNKNOWN = ("dirty state unknown: the files inside its submodules were not compared "
+                     "(studygen runs no git inside a submodule)")
+
+
+def test_a_changed_file_inside_a_submodule_leaves_the_dirty_flag_unknown_not_clean(planted_submodule):
+    top, sub, log = planted_submodule
+    head = git(top, "rev-parse", "HEAD").strip()
+    (sub / "weights.txt").write_text("edited in the submodule\n")
+    assert git_state(top) == (head, None, SUBMODULE_UNKNOWN)
+    (top / "new.json").write_text("{}\n")  # dirty outside the submodule: dirty whatever the submodule holds
+    assert git_state(top) == (head, True, None)
     assert not log.exists()
 
 

@@ -43,10 +43,32 @@ def test_an_empty_text_the_schema_needs_filled_says_so():
     assert all(len(message) <= schemas.MESSAGE_MAX_CHARS for _, message in errors)
 
 
-def test_any_other_message_quoting_a_long_value_is_cut():
+def test_a_long_value_is_quoted_short_and_the_rule_it_breaks_still_shows():
+    document = copy.deepcopy(shipped_record())
+    document["results"][0]["timing"] = "z" * 400
+    document["provenance"]["gpu"] = {"name": "y" * 400}
+    errors = dict(schemas.schema_errors("run", document))
+    assert errors["/provenance/gpu"].endswith("is not of type 'string', 'null'")
+    timing = errors["/results/0/timing"]
+    assert timing.startswith("'zzzzzzzzzzzz") and "z...z" in timing and timing.endswith("' is not one of ['gpu_compute', "
+                                                                               "'host_latency', 'end_to_end', 'enqueue', "
+                                                                               "'h2d', 'd2h', 'unspecified']")
+    assert all(len(message) <= schemas.MESSAGE_MAX_CHARS for message in errors.values())
+
+
+def test_a_message_quoting_a_long_value_keeps_its_rule():
     document = copy.deepcopy(shipped_record())
     document["provenance"]["notes"] = {"not": "a list", "padding": "z" * 5000}
     [(pointer, message)] = schemas.schema_errors("run", document)
     assert pointer == "/provenance/notes"
+    assert message.startswith("{'not': 'a list', 'padding': 'zzz") and message.endswith("'} is not of type 'array'")
+    assert len(message) <= schemas.MESSAGE_MAX_CHARS
+
+
+def test_a_message_still_too_long_is_cut():
+    # a 20,000-character key: jsonschema quotes the key itself, not the value, so only the cut keeps it short
+    document = copy.deepcopy(shipped_record())
+    document["provenance"]["k" * 20000] = 1
+    [(pointer, message)] = schemas.schema_errors("run", document)
+    assert pointer.startswith("/provenance/kkk")
     assert len(message) == schemas.MESSAGE_MAX_CHARS and message.endswith("…")
-    assert message.startswith("{'not': 'a list', 'padding': 'zzz")

@@ -148,3 +148,12 @@ def test_fold_line_breaks_drops_only_the_blanks_beside_each_run_of_breaks(text, 
     from studygen.render.prose import fold_line_breaks
 
     assert fold_line_breaks(text) == folded
+
+
+def test_bidirectional_overrides_are_shown_not_obeyed():
+    # U+202E in a note would show the rest of its line reversed; a zero-width joiner (an emoji's) is text
+    from studygen.render.prose import escape_markup, escape_prose
+
+    assert escape_prose("fp16 \u202eSM90 \u2066x\u2069") == "fp16 \\u202eSM90 \\u2066x\\u2069"
+    assert escape_markup("a\u202ab\u202cc") == "a\\u202ab\\u202cc"
+    assert escape_prose("team \U0001F468\u200d\U0001F4BB") == "team \U0001F468\u200d\U0001F4BB"

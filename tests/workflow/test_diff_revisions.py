@@ -149,7 +149,14 @@ def test_git_failures_are_one_line(repo, monkeypatch):
         revisions.repository_of(repo)
 
 
-def test_a_git_cat_file_that_never_answers_is_one_line_after_the_timeout(repo, tmp_path, monkeypatch):
+@pytest.mark.parametrize("hang", [
+    "exec sleep 600",  # git itself hangs
+    # a wrapper whose child holds the pipe: killing the wrapper alone ends no read; the child marks that it
+    # outlived the wrapper, which a read that waited for it finds
+    'sh -c \'sleep 20; touch "$0.outlived"\' "$0"; exit 0',
+    'printf "%s blob 100\\nabc" "$(head -c 40)"; exec sleep 600',  # hangs part-way through an object
+], ids=["git", "wrapper-child", "mid-object"])
+def test_a_git_cat_file_that_never_answers_is_one_line_after_the_timeout(repo, tmp_path, monkeypatch, hang):
     # a git that hangs on cat-file (a lock, a file system that stops answering) and runs every other command
     info = revisions.repository_of(repo / "studies")
     tree = revisions.Tree("HEAD", revisions.resolve(info, "HEAD"),
@@ -157,13 +164,14 @@ def test_a_git_cat_file_that_never_answers_is_one_line_after_the_timeout(repo, t
     real_git = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True, check=True).stdout.strip()
     wrapper = tmp_path / "bin" / "git"
     wrapper.parent.mkdir()
-    wrapper.write_text(f'#!/bin/sh\ncase " $* " in *" cat-file "*) exec sleep 600;; esac\nexec {real_git} "$@"\n')
+    wrapper.write_text(f'#!/bin/sh\ncase " $* " in *" cat-file "*) {hang};; esac\nexec {real_git} "$@"\n')
     wrapper.chmod(0o755)
     monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(revisions, "GIT_TIMEOUT_S", 1)
     with pytest.raises(UsageError, match=r"^git cat-file took longer than 1 s$"):
         revisions.materialize(info, tree, list(tree.files), tmp_path / "tree")
     assert not (tmp_path / "tree.blob").exists()
+    assert not wrapper.with_name("git.outlived").exists()  # the wrapper and its child were killed together
 
 
 def test_git_runs_on_the_repository_of_the_root_whatever_git_variables_say(repo, tmp_path, monkeypatch):
