@@ -59,12 +59,30 @@ def read_count(text: str, what: str, where: Context) -> int:
 
 
 def rank_of(text: str, label: str, where: Context) -> str:
-    """The percentile a summary item names (``90``, ``99.9``) as printed;
-    InputError naming the line when it is no plain number in 0-100."""
-    if not re.fullmatch(NUM, text) or not 0 <= float(text) <= 100:
-        raise InputError(f"the {label} line names percentile {text!r}, which is no percentage: nothing recorded",
-                         path=where.display, line=where.number)
-    return text
+    """The percentile a summary item names, in one spelling: the number read
+    and written back with ``:g`` (``90.0``, ``090`` and ``90`` are all
+    ``90``; ``99.9`` stays), so one percentile printed twice in two
+    spellings is seen as printed twice. InputError naming the line when it
+    is no plain unsigned number (a sign, an exponent) or lies outside
+    (0, 100]."""
+    if not re.fullmatch(r"(?:\d+\.?\d*|\.\d+)", text) or not 0 < float(text) <= 100:
+        raise InputError(f"the {label} line names percentile {text!r}, which is no percentage in (0, 100]: "
+                         "nothing recorded", path=where.display, line=where.number)
+    return f"{float(text):g}"
+
+
+def printed_once(run, what: str, first: tuple, value, where: Context) -> tuple:
+    """``(value, line)`` of a run's setting (device, throughput, engine
+    size) printed at ``where``: the first ``(value, line)`` kept when the
+    line repeats it. InputError naming both lines when the two disagree: a
+    second figure, after the summary or from a concatenated log, must not
+    replace the first in silence, and which one trtexec measured is unknown."""
+    previous, line = first
+    if previous is None or previous == value:
+        return (value, where.number) if previous is None else first
+    raise InputError(f"{run.label} prints its {what} twice, {previous!r} on line {line} and {value!r} on line "
+                     f"{where.number}: which one is the measurement is unknown; nothing recorded",
+                     path=where.display, line=where.number)
 
 
 def refuse_unit(unit: str, what: str, where: Context) -> None:

@@ -17,9 +17,14 @@ Format (seen in ../shared/fixtures/trtexec, TensorRT 7.x, 8.4-8.6 and
   ``GPU Compute Time: min = X ms, max = …, mean = …, median = …,
   percentile(90%) = … ms``, ended by ``Total GPU Compute Time:``; each
   line in between is read, named as unread (``TrtexecRun.unread``) or
-  refused by :mod:`.summary`, never read as a setting. TensorRT 7 prints
-  blocks (``Host Latency`` / ``min: X ms (end to end Y ms)`` /
-  ``percentile: X ms at 99%``), ended by ``total compute time: X s``.
+  refused by :mod:`.summary`, never read as a setting (a setting line of
+  another severity, ``[W] Selected Device: …``, is named too). A summary
+  that never reaches its end is refused, also in a run that PASSED.
+  TensorRT 7 prints blocks (``Host Latency`` / ``min: X ms (end to end Y
+  ms)`` / ``percentile: X ms at 99%``), ended by ``total compute time: X s``.
+* The device, engine size and throughput are printed once per run; a
+  second printing that disagrees (a line after the summary, a concatenated
+  log) is refused naming both lines, never taken in silence.
 * ``* GPU compute time is unstable, with coefficient of variance = X%.``
   marks the GPU compute timing unstable; the ``* Throughput may be bound
   by …`` warnings are kept for the latency notes.
@@ -46,7 +51,7 @@ from ...errors import InputError
 from ...fsutil import shown_path
 from ..inputs import read_input_text
 from ...records.order import statistics_disorder
-from .figures import FIG, NOT_FINITE, NUM, Context, rank_of, read_count, read_figure, refuse_unit
+from .figures import FIG, NOT_FINITE, NUM, Context, printed_once, rank_of, read_count, read_figure, refuse_unit, shown
 from .runs import ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_tag, version_of_line
 from .summary import read_summary_line
 
@@ -88,6 +93,11 @@ PROFILE_HEADER = re.compile(r"^=== Profile \((\d+) iterations? \) ===\s*$")
 PROFILE_COLUMNS = re.compile(r"^\s*Time\(ms\)\s+Avg\.\s*\(ms\)\s+(?:Median\(ms\)\s+)?Time\(%\)\s+Layer\s*$")
 OLD_PROFILE_COLUMNS = re.compile(
     r"^\s*Layer\s+Time \(ms\)\s+Avg\. Time \(ms\)\s+(?:Median Time \(ms\)\s+)?Time %\s*$")
+
+# the lines _parse_setting reads: inside the performance summary one of them, of any severity, is named, not read
+SETTING_PATTERNS = (VERSION_LINE, DEVICE_LINE, FORMAT_LINE, PRECISION_LINE, SETTING_LINE, BATCH_LINE, SHAPE_LINE,
+                    OVERRIDE_LINE, WARMUP_LINE, TRACE_LINE, THROUGHPUT_LINE, ENGINE_SIZE_LINE, UNSTABLE_LINE,
+                    BOUND_LINE, NO_E2E_LINE)
 
 SETTING_NAMES = {"Data transfers": "data_transfers", "Spin-wait": "spin_wait", "CUDA Graph": "cuda_graph",
                  "Separate profiling": "separate_profile_run"}
@@ -223,6 +233,11 @@ def _parse_message(run: TrtexecRun, message: str, state: dict, where: Context) -
     mode = state["mode"]
     if mode == "summary" and read_summary_line(run, message, state, where):
         return  # inside the summary each trtexec line is read, named as unread, or refused (.summary)
+    if mode == "summary" and any(pattern.match(message) for pattern in SETTING_PATTERNS):
+        # a [W] or [V] setting line inside the summary comes from an edited or concatenated log, as an [I] one does
+        label = message.split(": ", 1)[0] if ": " in message else None
+        run.unread.append((where.number, f"the label {shown(label)}" if label else f"the line {shown(message)}"))
+        return
     if message.startswith("Average on "):
         return  # the trace averages: thousands of lines, never a summary figure
     if mode == "old" and _old_summary_line(run, message, state, where):
@@ -333,7 +348,7 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         _check_version(run, version, where)
         run.tensorrt_version, run.version_line = version, number
     elif match := DEVICE_LINE.match(message):
-        run.device = match.group(1)
+        run.device, run.device_line = printed_once(run, "device", (run.device, run.device_line), match.group(1), where)
     elif match := FORMAT_LINE.match(message):
         run.model_format = match.group(1)
     elif match := PRECISION_LINE.match(message):
@@ -359,9 +374,13 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
     elif match := TRACE_LINE.match(message):
         run.timed_queries = read_count(match.group(1), "the timed query count", where)
     elif match := THROUGHPUT_LINE.match(message):
-        run.throughput_qps, run.throughput_line = read_figure(match.group(1), "the throughput", where), number
+        run.throughput_qps, run.throughput_line = printed_once(
+            run, "throughput (qps)", (run.throughput_qps, run.throughput_line),
+            read_figure(match.group(1), "the throughput", where), where)
     elif match := ENGINE_SIZE_LINE.match(message):
-        run.engine_size_mib, run.engine_size_line = read_figure(match.group(1), "the engine size", where), number
+        run.engine_size_mib, run.engine_size_line = printed_once(
+            run, "engine size (MiB)", (run.engine_size_mib, run.engine_size_line),
+            read_figure(match.group(1), "the engine size", where), where)
     elif match := UNSTABLE_LINE.match(message):
         run.unstable_cv_percent = read_figure(match.group(1), "the GPU compute coefficient of variance", where)
         run.unstable_line = number
@@ -401,8 +420,12 @@ def _check_run(run: TrtexecRun, display: str) -> None:
         inside = "inside the performance summary" if run.summary_line else "before the run finished"
         raise InputError(f"the log ends {inside} of {run.label} (no '&&&& PASSED' line): "
                          "the file is cut; nothing recorded", path=display, line=run.summary_line or run.line)
-    if run.summary_line and not run.summary_complete and run.status is None:
-        raise InputError(f"the performance summary of {run.label} is incomplete (the log is cut?); nothing recorded",
+    if run.summary_line and not run.summary_complete:
+        # trtexec ends every summary it prints; a run that PASSED without that end had its summary cut or edited
+        cut = "is incomplete (the log is cut?)" if run.status is None else (
+            f"never reaches its end ('Total GPU Compute Time' or 'total compute time') before "
+            f"'&&&& {run.status}': the summary is cut short (the log was edited or concatenated?)")
+        raise InputError(f"the performance summary of {run.label} {cut}; nothing recorded",
                          path=display, line=run.summary_line)
     if run.profile_open_line is not None:
         raise InputError(f"the --dumpProfile table of {run.label} has no Total row (the log is cut?); nothing recorded",

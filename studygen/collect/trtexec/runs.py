@@ -181,6 +181,7 @@ class TrtexecRun:
     tensorrt_version: str | None = None
     version_line: int | None = None
     device: str | None = None
+    device_line: int | None = None
     model_format: str | None = None  # "Format:" of the Model Options ("*": the engine was loaded)
     precision: str | None = None  # "Precision:" of the Build Options, as printed
     precision_line: int | None = None

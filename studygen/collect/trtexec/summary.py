@@ -21,8 +21,14 @@ named both, never passed over in silence:
   statistics, in another unit) they are refused, since a known line that
   does not read is damage or an edit, and dropping it would lose the
   throughput or the summary's end unseen;
-* a known label followed by ``:`` and no space is a damaged known line:
-  refused;
+* a known label followed by ``:`` and no space, or differing from a known
+  label or statistic name only in case or spacing (any Unicode whitespace:
+  ``GPU\u2003Compute Time``, ``GPU Compute Time :``, ``mean  =``,
+  ``Mean =``), is a damaged known line: refused, since naming it would
+  drop a figure trtexec measured;
+* a percentile is keyed by its number read and written with ``:g``
+  (``90.0%``, ``090%`` and ``90%`` are one), so one printed twice in two
+  spellings is refused like any statistic printed twice;
 * any other line is named and not read: a label a later TensorRT adds, a
   look-alike of a known one (``GPU Compute Time (p99.9)``), a line of no
   label, and a setting line (``Selected Device:``, ``Created engine with
@@ -32,7 +38,8 @@ named both, never passed over in silence:
   control or format character (NUL, U+202E) is damage: refused.
 
 Lines of another logger (``[W]``, ``[V]``, TensorRT's own ``[TRT]`` lines
-at ``[I]``) are no summary line: the log reader treats them as anywhere.
+at ``[I]``) are no summary line: the log reader treats them as anywhere,
+except a setting line of any severity, which it names and does not read.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from __future__ import annotations
 import re
 
 from ...errors import InputError
-from .figures import FIG, Context, damaged, rank_of, read_figure, refuse_unit, shown
+from .figures import FIG, Context, damaged, printed_once, rank_of, read_figure, refuse_unit, shown
 from .runs import Summary, TrtexecRun
 
 SUMMARY_ITEM = re.compile(rf"^(min|max|mean|median|percentile\(({FIG})%\)) = ({FIG}) (\S+)$")
@@ -85,9 +92,30 @@ def read_summary_line(run: TrtexecRun, message: str, state: dict, where: Context
         _timing_line(run, label, match.group("items"), where)
     elif label in FIXED_LINES or label in SUMMARY_LABELS:
         _fixed_line(run, label, message, state, where)
+    elif (known := _known_in_shape(message.split(":", 1)[0] if ":" in message else None)) is not None:
+        raise InputError(f"the performance summary of {run.label} has the label {shown(message.split(':', 1)[0])}, "
+                         f"which is trtexec's {known!r} printed in another case or spacing (the log was edited or "
+                         "damaged?); nothing recorded", path=where.display, line=where.number)
     else:
         _unknown_line(run, label, message, where)
     return True
+
+
+def bare(text: str) -> str:
+    """``text`` case-folded, every Unicode whitespace character (an em
+    space, a no-break space) removed: the shape two spellings share when
+    they differ only in case or spacing."""
+    return "".join(char for char in text.casefold() if not char.isspace())
+
+
+def _known_in_shape(label: str | None) -> str | None:
+    """The known label ``label`` differs from only in case or spacing
+    (``GPU compute time``, ``GPU\u2003Compute Time``, ``GPU Compute Time ``
+    before its colon): a damaged known line, never a new label. None when
+    it is no such label."""
+    if label is None:
+        return None
+    return next((known for known in (*SUMMARY_LABELS, *FIXED_LINES) if bare(known) == bare(label)), None)
 
 
 def _known_label_before_colon(message: str) -> str | None:
@@ -125,7 +153,8 @@ def _fixed_line(run: TrtexecRun, label: str, message: str, state: dict, where: C
                          path=where.display, line=where.number)
     value = read_figure(match.group(1), what, where)
     if label == "Throughput":
-        run.throughput_qps, run.throughput_line = value, where.number
+        run.throughput_qps, run.throughput_line = printed_once(run, "throughput (qps)",
+                                                               (run.throughput_qps, run.throughput_line), value, where)
     elif label == "Total GPU Compute Time":
         run.summary_complete = True
         state["mode"] = None
@@ -156,7 +185,8 @@ def _summary_items(items: str, label: str, where: Context) -> tuple[dict[str, fl
     stats, unread = {}, []
     for item in items.split(", "):
         other = OTHER_ITEM.match(item.strip())
-        if other and not KNOWN_ITEM.match(other.group("name")) and not damaged(other.group("name")):
+        # a known name in another case or spacing ("Mean", "mean ", "median\u00a0") is damage, never a new name
+        if other and not KNOWN_ITEM.match(bare(other.group("name"))) and not damaged(other.group("name")):
             unread.append(other.group("name"))
             continue
         match = SUMMARY_ITEM.match(item.strip())
