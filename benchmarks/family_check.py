@@ -131,13 +131,20 @@ def main(argv=None) -> None:
     runs = {mark + label: (argv_, envs[mark]) for mark in versions for label, argv_ in commands.items()}
     times: dict[str, tuple[list, list]] = {label: ([], []) for label in runs}
     with tempfile.TemporaryDirectory(prefix="studygen-family-check-") as scratch:
-        project = Path(scratch)  # a copy, so that render cannot write into the checkout
-        for folder in ("families", "measurements", "templates"):
-            shutil.copytree(REPO / folder, project / folder)
-        for argv_, env in runs.values():  # a first run of each (a cache of earlier versions fills here)
+        # Each version checks and renders a copy of its own checkout's project, so that render cannot write
+        # into a checkout, and an unchanged family stays unchanged for each: a version whose README or chart
+        # stamps differ from the other's would otherwise rewrite (and redraw) what the other just wrote.
+        projects = {}
+        for index, (mark, checkout) in enumerate(versions.items()):
+            projects[mark] = Path(scratch) / f"project-{index}"
+            for folder in ("families", "measurements", "templates"):
+                shutil.copytree(checkout / folder, projects[mark] / folder)
+        runs = {label: (argv_, env, projects[label[:len("[before] ")] if label.startswith("[before] ") else ""])
+                for label, (argv_, env) in runs.items()}
+        for argv_, env, project in runs.values():  # a first run of each (a cache of earlier versions fills here)
             run_once(argv_, env, project)
         for _ in range(args.repeat):
-            for label, (argv_, env) in runs.items():
+            for label, (argv_, env, project) in runs.items():
                 wall, cpu = run_once(argv_, env, project)
                 times[label][0].append(wall)
                 times[label][1].append(cpu)
