@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 import click
@@ -38,6 +40,7 @@ def resolve_root(root: Path | None, targets: tuple[str, ...] | list[str] = ()) -
     if root is not None:
         if not (root / "families").is_dir():
             raise UsageError(f"--root {root}: no families/ folder there")
+        _refuse_study_dirs_of_other_projects(root, targets)
         return root.resolve()
     for target in targets:
         if not is_study_dir_target(target) and is_path_target(target):
@@ -51,6 +54,20 @@ def resolve_root(root: Path | None, targets: tuple[str, ...] | list[str] = ()) -
         raise UsageError(f"the targets given lie in {len(projects)} projects ({where}; a family name is looked up "
                          "in the working directory's project): give them one project at a time, or --root DIR")
     return next(iter(projects)) if projects else find_root()
+
+
+def _refuse_study_dirs_of_other_projects(root: Path, targets) -> None:
+    """UsageError for a STUDY_DIR that lies in the ``families/`` of another
+    project than ``--root`` (as written, links kept): it would be checked
+    against ``root``'s records and templates, which are not its own."""
+    chosen = root.resolve()
+    for target in targets:
+        if not is_study_dir_target(target):
+            continue
+        families = Path(os.path.abspath(target)).parent
+        if families.name == "families" and families.parent.resolve() != chosen:
+            raise UsageError(f"{target}: a study of the project {families.parent}, not of --root {root}: its records "
+                             "and templates are that project's (leave out --root, or give its own)")
 
 
 def _working_project(name: str) -> Path:

@@ -109,3 +109,17 @@ def test_a_target_that_is_no_study_folder_is_named_for_what_it_is_outside_a_proj
     project = copy_project(tmp_path / "p")
     result = run_cli("check", project / "families" / FAMILY, "./notes.txt")
     assert result.err == "studygen: ./notes.txt: not a folder (a STUDY_DIR is a folder holding study.yaml)\n"
+
+
+def test_a_study_folder_of_another_project_is_refused_under_root(tmp_path, monkeypatch, run_cli):
+    # --root pA with pB's study folder would check pB's study against pA's records and templates
+    project_b = copy_project(tmp_path / "pB")
+    project_a = copy_project(tmp_path / "pA")
+    monkeypatch.chdir(tmp_path)
+    refused = run_cli("check", "--root", str(project_a), str(project_b / "families" / FAMILY))
+    assert refused.exit_code == 2 and refused.out == ""
+    assert refused.err == (f"studygen: {project_b / 'families' / FAMILY}: a study of the project {project_b}, not of "
+                           f"--root {project_a}: its records and templates are that project's (leave out --root, or "
+                           "give its own)\n")
+    own = run_cli("check", "--root", str(project_b), str(project_b / "families" / FAMILY))
+    assert own.exit_code == 0 and own.out.splitlines()[-1].startswith("0 error(s)")

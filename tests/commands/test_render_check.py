@@ -155,11 +155,12 @@ def test_a_study_folder_given_as_a_path_finds_its_project_from_anywhere(project,
     assert checked.out.splitlines()[-1].startswith("0 error(s)")
     assert run_cli("rows", study_dir, "kind=plan_size").exit_code == 0
     assert run_cli("render", study_dir).out == ""  # found, and up to date
-    # --root still wins: records are read from its measurements/ (none there), so every variant lacks results
+    # --root naming another project is refused for this study folder: its records and templates would be the
+    # other project's (every variant would lack results: 5 SG219 errors that are no fault of the study)
     other = tmp_path / "other"
     (other / "families").mkdir(parents=True)
-    wins = run_cli("check", study_dir, "--root", other)
-    assert wins.exit_code == 1 and "SG219" in wins.out and wins.out.splitlines()[-1].startswith("5 error(s)")
+    refused = run_cli("check", study_dir, "--root", other)
+    assert refused.exit_code == 2 and refused.out == "" and f"a study of the project {project}, not of --root" in refused.err
     # a study folder in no project: one line, exit 2
     loose = tmp_path / "loose" / "demo"
     loose.mkdir(parents=True)
