@@ -23,7 +23,8 @@ format_option = click.option(
 
 
 def resolve_root(root: Path | None, targets: tuple[str, ...] | list[str] = ()) -> Path:
-    """``--root`` (must hold families/; family names are looked up there).
+    """``--root`` (must hold families/; family names are looked up there; a
+    study folder lying in another project's ``families/`` is refused).
     Without it, the project every target lies in: a study folder given as a
     path lies in the project above the ``families/`` it is in, walked up to
     from the path as given, symbolic links kept
