@@ -30,7 +30,7 @@ run with :data:`STATUS_SUBMODULES` (``--ignore-submodules=dirty``): a
 submodule counts as changed when its checked-out commit differs from the
 recorded one, read from its HEAD without a git started inside it, and its
 work-tree files are not compared (a changed file inside a submodule does not
-make the superproject dirty).
+show in the status; ``collect env`` then records the dirty state as unknown).
 
 Every git command studygen runs has such an environment and goes through
 :func:`run_git`: collect's commit and dirty flag (:mod:`studygen.collect.env`),
@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import locale
 import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -129,9 +130,28 @@ def run_git(folder: Path, *args: str, environment: dict[str, str], timeout_s: fl
 
     Raises FileNotFoundError when git is not installed, another OSError when
     it cannot be started, subprocess.TimeoutExpired after ``timeout_s``
-    seconds (the child is killed)."""
-    done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, timeout=timeout_s, env=environment)
+    seconds. git runs in a session of its own, killed whole on the timeout
+    (:func:`kill_session`): killing git alone left a child it started (a
+    wrapper script's, a hook's) running on as an orphan."""
+    with subprocess.Popen(["git", "-C", str(folder), *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, env=environment, start_new_session=True) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            kill_session(process)
+            process.communicate()
+            raise
+    done = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
     if text:
         done.stdout = os.fsdecode(done.stdout)
         done.stderr = done.stderr.decode(locale.getpreferredencoding(False), "replace")  # as text=True decoded it
     return done
+
+
+def kill_session(process: subprocess.Popen) -> None:
+    """Kill ``process`` and every process in its session (it was started with
+    ``start_new_session``); nothing when they are gone already."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

@@ -29,14 +29,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import signal
 import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ..errors import InputError, UsageError
-from ..gitenv import git_environment, run_git
+from ..gitenv import git_environment, kill_session, run_git
 from ..textio import read_bytes
 
 # Folders of a project root that hold what a study is made of.
@@ -258,7 +257,7 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
         raise UsageError("git is not installed or not on PATH (studygen diff reads revisions through git)") from None
     scratch = dest.with_name(dest.name + ".blob")  # beside dest: each blob once, then placed at its paths
     # The reads below block on git's pipe: a git that never answers is killed after GIT_TIMEOUT_S, which ends them.
-    watchdog = threading.Timer(GIT_TIMEOUT_S, _kill_group, (process,))
+    watchdog = threading.Timer(GIT_TIMEOUT_S, kill_session, (process,))
     watchdog.start()
     try:
         for oid, targets in wanted.items():
@@ -282,18 +281,9 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
                 stream.close()
             except OSError:  # a pipe to a killed git
                 pass
-        _kill_group(process)  # a git still running after its input closed has nothing left to give
+        kill_session(process)  # a git still running after its input closed has nothing left to give
         process.wait()
         scratch.unlink(missing_ok=True)
-
-
-def _kill_group(process: subprocess.Popen) -> None:
-    """Kill ``process`` and every process in its session (started with
-    ``start_new_session``); nothing when they are gone already."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _copy_blob(stream, size: int, path: Path) -> None:

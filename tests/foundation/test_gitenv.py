@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import time
 
 import pytest
 
@@ -228,3 +229,32 @@ def test_a_submodule_moved_to_another_commit_still_makes_the_superproject_dirty(
     assert git_state(top) == (head, True, None)
     assert checkout_commit(top) == (head, True)
     assert not log.exists()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_hung_git_is_killed_with_the_processes_it_started(tmp_path, monkeypatch):
+    # killing git alone at the timeout left a child it started (here a wrapper's) running, an orphan
+    real_git = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True, check=True).stdout.strip()
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    wrapper.write_text("#!/bin/sh\ncase \" $* \" in *\" rev-parse \"*) sh -c 'echo $$ > \"$0.pid\"; exec sleep 30' \"$0\";; "
+                       f"esac\nexec {real_git} \"$@\"\n")
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_git(tmp_path, "rev-parse", "HEAD", environment=git_environment(), timeout_s=1)
+    child = int(wrapper.with_name("git.pid").read_text())
+    for _ in range(50):  # SIGKILL is delivered at once; the wait only lets init reap the orphan
+        if not _alive(child):
+            break
+        time.sleep(0.1)
+    assert not _alive(child)
+    assert run_git(tmp_path, "--version", environment=git_environment(), timeout_s=QUICK_TIMEOUT_S).stdout.startswith(
+        "git version")
