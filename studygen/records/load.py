@@ -162,9 +162,9 @@ def _load_study_yaml(text: str):
     parser, composer and constructor, so that every message and line is
     PyYAML's. (A faster path reading libyaml's events was tried and taken
     out: the two parsers read some texts apart, e.g. an empty node tagged
-    ``!`` or a comment right after a block scalar's header, and the
-    saving, about 5 ms a study file, did not pay for a second reading of
-    what a verdict rests on.) Raises yaml.YAMLError (and what PyYAML's
+    ``!`` or a comment right after a block scalar's header, and a few
+    milliseconds a study file did not pay for a second reading of what a
+    verdict rests on.) Raises yaml.YAMLError (and what PyYAML's
     constructors raise)."""
     import yaml
 
