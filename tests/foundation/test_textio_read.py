@@ -94,29 +94,24 @@ def _stale_size(monkeypatch, size: int) -> None:
     monkeypatch.setattr(os, "fstat", lambda fd: stale(real_fstat(fd)))
 
 
-def test_a_file_that_grew_past_a_limit_one_byte_over_its_old_size_is_refused_by_its_next_byte(tmp_path, monkeypatch):
-    """Sized 10 bytes, limit 11: the first read takes 11 bytes (size + 1),
-    so exactly one more byte is asked for, and it is the one that tells the
-    file is past the limit. Kills textio._read_up_to mutant 3 (``left > 1``:
-    that last byte never read, the file accepted cut at 11 bytes)."""
+@pytest.mark.parametrize("limit, message", [
+    # limit 11: the first read takes 11 bytes (size + 1), so exactly one more byte is asked for, and it is the
+    # one that tells the file is past the limit (kills textio._read_up_to mutant 3, ``left > 1``: that last
+    # byte never read, the file accepted cut at 11 bytes)
+    (11, "file is 12 bytes; the limit is 11 bytes (0 MiB)"),
+    # the old size at the limit: one byte past it is read, no more (kills read_bytes mutant 57, which asked
+    # for two and named 12 bytes)
+    (10, "file is 11 bytes; the limit is 10 bytes (0 MiB)"),
+], ids=["limit-one-over-the-old-size", "old-size-at-the-limit"])
+def test_a_file_that_grew_past_a_limit_near_its_old_size_is_refused_one_byte_past_it(tmp_path, monkeypatch,
+                                                                                        limit, message):
+    """Sized 10 bytes when looked at, 50 bytes when read."""
     path = tmp_path / "f"
     path.write_bytes(b"y" * 50)
     _stale_size(monkeypatch, 10)
     with pytest.raises(InputError) as caught:
-        read_bytes(path, "f", 11)
-    assert caught.value.message == "file is 12 bytes; the limit is 11 bytes (0 MiB)"
-
-
-def test_a_file_that_grew_when_its_old_size_was_the_limit_is_refused_at_one_byte_past_it(tmp_path, monkeypatch):
-    """Sized 10 bytes at the limit 10, 50 bytes when read: one byte past the
-    limit is read, no more (kills read_bytes mutant 57, which asked for two
-    and named 12 bytes)."""
-    path = tmp_path / "f"
-    path.write_bytes(b"z" * 50)
-    _stale_size(monkeypatch, 10)
-    with pytest.raises(InputError) as caught:
-        read_bytes(path, "f", 10)
-    assert caught.value.message == "file is 11 bytes; the limit is 10 bytes (0 MiB)"
+        read_bytes(path, "f", limit)
+    assert caught.value.message == message
 
 
 def test_a_file_that_grew_by_one_mebibyte_and_a_little_keeps_both_pieces(tmp_path, monkeypatch):
