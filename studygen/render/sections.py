@@ -15,7 +15,7 @@ from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
 from ..study.spread import declared_sources
 from ..study.timing import latency_signature, reported_by_several_jobs
-from .labels import escape_cell, escape_inline, gpu_label, shape_label, short_version, version_label
+from .labels import escape_cell, escape_inline, gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .prose import escape_prose
 from .rows import ViewBase, and_list, difference_decimals, fmt, matches
@@ -230,7 +230,7 @@ class SectionHelpers(ViewBase):
         latency (``gpu_compute``, ``host_latency``, …: trtexec reports five),
         statistic (or metric), kernel group and shape where the key has them,
         e.g. ``fp16 gpu_compute median 800 x 800``; the TensorRT version
-        when ``versions``."""
+        in full when ``versions`` (two releases of one major.minor are two lines)."""
         first = rows[0]
         timing = first.metric if first.kind == Kind.LATENCY else ""
         what = " ".join(part for part in (self.label(first.variant), timing, first.statistic or first.metric,
@@ -238,7 +238,7 @@ class SectionHelpers(ViewBase):
         values = [r.value for r in rows]
         decimals = difference_decimals(rows)
         return [escape_cell(what), escape_cell(gpu_label(first.gpu)),
-                *([escape_cell(short_version(first.tensorrt))] if versions else []),
+                *([escape_cell(version_label(first.tensorrt))] if versions else []),
                 "; ".join(f"{escape_cell(r.job_id)}: {fmt(r.value, r)}" for r in rows),
                 format_number(max(values) - min(values), decimals)]
 

@@ -153,7 +153,7 @@ def test_repeated_measurements_list_each_job_and_the_spread(tmp_path):
     text, recorded = printed(study.repeated_measurements)
     # 5.1 - 5.02 = 0.08, printed with the most decimals either figure carries (2)
     assert cells(text) == [["Measurement", "GPU", "TensorRT", "Value per job", "Spread"],
-                           ["fp16 gpu_compute median 800 x 800", "H200", "11.4", "a: 5.02; b: 5.1", "0.08"]]
+                           ["fp16 gpu_compute median 800 x 800", "H200", "11.4.0.106", "a: 5.02; b: 5.1", "0.08"]]
     assert places(recorded[-1].rows) == [("a", "/results/0/value_ms"), ("b", "/results/0/value_ms")]
     assert recorded[-1].compared_by == "key"  # SG212 compares the jobs of one line, not a variant's lines
     single = StudyView(load(tmp_path / "single", records=[record("a", [latency("fp16", 5.0)])]))
@@ -167,8 +167,8 @@ def test_repeated_measurements_without_statistic_or_decimals(tmp_path):
     b = record("b", [latency("fp16", 6), kernel_time("fp16", {"GEMM/MatMul": 0.4})])
     study = StudyView(load(tmp_path, records=[a, b]))
     assert cells(study.repeated_measurements())[1:] == [
-        ["fp16 gpu_compute median 800 x 800", "H200", "11.4", "a: 5; b: 6", "1"],
-        ["fp16 kernel_time GEMM/MatMul 800 x 1067", "H200", "11.4", "a: 0.41; b: 0.4", "0.01"]]
+        ["fp16 gpu_compute median 800 x 800", "H200", "11.4.0.106", "a: 5; b: 6", "1"],
+        ["fp16 kernel_time GEMM/MatMul 800 x 1067", "H200", "11.4.0.106", "a: 0.41; b: 0.4", "0.01"]]
 
 
 def test_repeated_measurements_name_each_timing_group_and_shape(tmp_path):
@@ -331,3 +331,15 @@ def test_a_percent_sign_that_states_no_coefficient_of_variation_keeps_it_printed
         "compute time as unstable (rtx3090\\_fp16\\_100%clocks.log:6475).",  # escaped as any record text
         "Unstable timing in job job (FP8, 800 x 800): coefficient of variation 6.6%; fans held at 100% during the run.",
         "Unstable timing in job job (fp32, 800 x 800): coefficient of variation 7.3% over 40 repeats."]
+
+
+def test_repeated_measurements_name_each_tensorrt_release_in_full(tmp_path):
+    # two releases of one major.minor are two measurements: cut to "10.13" their lines read alike
+    def job(name, tensorrt, value_ms):
+        return record(name, [latency("fp16", value_ms)], provenance=collected_provenance(tensorrt=tensorrt))
+
+    study = StudyView(load(tmp_path, records=[job("a", "10.13.3.9", 5.02), job("b", "10.13.3.9", 5.1),
+                                              job("c", "10.13.0.35", 6.2), job("d", "10.13.0.35", 6.0)]))
+    assert cells(study.repeated_measurements())[1:] == [
+        ["fp16 gpu_compute median 800 x 800", "H200", "10.13.3.9", "a: 5.02; b: 5.1", "0.08"],
+        ["fp16 gpu_compute median 800 x 800", "H200", "10.13.0.35", "c: 6.2; d: 6.0", "0.2"]]
