@@ -86,6 +86,8 @@ RULES: tuple[Rule, ...] = (
          "a declared variant that no record gives a result and not_measured does not name"),
     Rule("SG220", WARNING, "input folder writable by everyone", "studygen.checks.sg220_open_folders",
          "a folder records, datasets, the study file or templates are read from that every user may write in"),
+    Rule("SG221", ERROR, "one run in several jobs", "studygen.checks.sg221_same_run",
+         "two jobs holding a timing of one run: the same input by its sha256, or the same figures to every digit"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

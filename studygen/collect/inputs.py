@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..fsutil import shown_path
+from ..records.sources import DIGEST, TIMED_KINDS, source_file
 from ..textio import MAX_INPUT_BYTES, decode_text, document_problem, read_text, regular_file
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -55,6 +56,50 @@ def file_sha256(path: Path, display: str | None = None) -> str:
             return hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=display or shown_path(path)) from None
+
+
+def content_sha256(path: Path, display: str | None = None) -> str:
+    """sha256 (hex) of the content of ``path`` as :func:`read_input_text`
+    reads it: a gzip file's decompressed bytes, any other file's bytes; so a
+    copy re-compressed, or decompressed, has the digest of its original.
+    Read piece by piece, at most :data:`MAX_INPUT_BYTES` of content. Raises
+    InputError when it cannot be read, is damaged or grew past the limit."""
+    display = display or shown_path(path)
+    digest = hashlib.sha256()
+    produced = 0
+    try:
+        with path.open("rb") as raw:
+            compressed = raw.read(2) == GZIP_MAGIC
+            raw.seek(0)
+            handle = gzip.open(raw, "rb") if compressed else raw
+            while chunk := handle.read(1 << 20):
+                produced += len(chunk)
+                if produced > MAX_INPUT_BYTES:
+                    raise InputError(f"holds more than {MAX_INPUT_BYTES} bytes (500 MiB), the limit", path=display)
+                digest.update(chunk)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise InputError(f"damaged gzip file: {exc}", path=display) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=display) from None
+    return digest.hexdigest()
+
+
+def stamp_digests(results: list, inputs: list[Path]) -> None:
+    """Give each timed result of ``results`` (:class:`~studygen.records.result.NewResult`,
+    changed in place) read from one of ``inputs`` (its ``source_locator``
+    names the file) the :func:`content_sha256` of that file as its
+    ``source_sha256``: what tells one input collected into two jobs from two
+    runs (:func:`studygen.records.sources.run_keys`). Each file is read once,
+    and only when a result names it."""
+    by_name = {path.name: path for path in inputs}
+    digests: dict[str, str] = {}
+    for new in results:
+        name = source_file(new.result)
+        if new.result.get("kind") not in TIMED_KINDS or name not in by_name:
+            continue
+        if name not in digests:
+            digests[name] = content_sha256(by_name[name])
+        new.result[DIGEST] = digests[name]
 
 
 def _read_gzip_text(path: Path, display: str) -> str:

@@ -33,7 +33,9 @@ steps of other names that overlap on one thread, a kernel event written
 twice, and kernels of one stream that overlap beyond the timestamps' 1 µs
 rounding (:func:`refuse_stream_overlaps` says which overlaps are real).
 
-The GPU is the ``deviceProperties`` name of the kernels' device; a trace
+Kernels of several devices are never summed: such a trace is read for the
+one device ``--device`` names, else refused (:mod:`.torch_devices`). The
+GPU is the ``deviceProperties`` name of the kernels' device; a trace
 that lists one model only (the MI300X BERT fixture lists device 0 while its
 kernels ran on device 2) names that model, with a note.
 """
@@ -52,6 +54,7 @@ from ..records.kinds import Kind
 from ..records.result import NewResult
 from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
+from .torch_devices import one_device
 
 STEP_NAME = re.compile(r"^ProfilerStep#(\d+)$")
 US_PER_MS = 1000.0
@@ -404,14 +407,17 @@ def _stream_words(stream: tuple) -> str:
     return f"on {stream[0]} {stream[1]} {stream[2]} {stream[3]}"
 
 
-def parse_trace(path: Path, display: str | None = None) -> Trace:
+def parse_trace(path: Path, display: str | None = None, device: int | None = None) -> Trace:
     """Read a Kineto trace (``.json`` or ``.json.gz``).
 
     Raises InputError for malformed JSON (a repeated key included), a file
     that is not a trace, a kernel event with a missing or negative ``dur`` or
     a name that is no non-empty string (``null``, a list, missing),
     kernels that all last 0, and a trace with no GPU kernel events (naming why: CPU only, CUPTI
-    counters, runtime calls only, another device's work, …).
+    counters, runtime calls only, another device's work, …) and, unless
+    ``device`` names one, a trace whose kernels ran on several devices
+    (:func:`~studygen.collect.torch_devices.one_device`: only ``device``'s
+    kernels are read; UsageError when it ran none).
     """
     display = display or shown_path(path)
     text = read_input_text(path, display)
@@ -468,6 +474,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
         raise InputError(f"every one of its {len(kernel_events)} kernel events has dur 0: no kernel time to record "
                          "(durations not recorded, or below the trace's resolution)", path=display)
     refuse_stream_overlaps(on_stream, kernel_events, display, pointer_base)
+    kernel_events, device_note = one_device(kernel_events, device, display)
     devices = {}
     for entry in top.get("deviceProperties") or []:
         if isinstance(entry, dict) and isinstance(entry.get("id"), int) and isinstance(entry.get("name"), str):
@@ -481,8 +488,7 @@ def parse_trace(path: Path, display: str | None = None) -> Trace:
     trace = Trace(display=display, kernels=kernels, steps=[name for _, _, name in ranges],
                   outside_steps=sum(1 for label in labels if label is None) if ranges else 0, devices=devices,
                   categories=categories, platform=trace_platform(top))
-    if step_note:
-        trace.notes.append(step_note)
+    trace.notes.extend(note for note in (step_note, device_note) if note)
     unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
     if unlisted and trace.gpu:
         trace.notes.append(f"the kernels ran on device {', '.join(map(str, unlisted))}, which deviceProperties does "

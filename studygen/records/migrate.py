@@ -23,6 +23,13 @@ Versions:
   Version 1 records load unchanged (:func:`migrate_1_to_2`): they hold none
   of these fields, so their kernel times have no spread of their own and
   their compilations no rule.
+* 3: adds, optional, ``source_sha256`` to a timed result (latency, kernel
+  time) read from a file: the sha256 of that file's content as the collector
+  read it, which tells one input recorded in two jobs from two runs
+  (:mod:`studygen.records.sources`). Version 2 records load unchanged
+  (:func:`migrate_2_to_3`): no digest can be made for them after the fact,
+  the input being gone, so their results are told apart by their source and
+  timed figures only (:func:`studygen.records.sources.same_run`).
 
 Wordings: a sentence one of studygen's own collectors wrote into a record
 and writes otherwise now is read in today's words (:func:`reword`), whatever
@@ -35,7 +42,7 @@ A record is written at the lowest version that holds all its fields
 (:func:`version_of`): a record without any version 2 field keeps
 ``"schema_version": 1`` (a hand-written version 1 record extended by
 ``collect`` keeps its bytes, and a version 1 studygen still reads it); one
-with any of them says 2.
+with any of them says 2, and one with a version 3 field says 3.
 """
 
 from __future__ import annotations
@@ -76,18 +83,33 @@ def migrate_1_to_2(document: dict) -> dict:
 
 MIGRATIONS[1] = migrate_1_to_2
 
+
+def migrate_2_to_3(document: dict) -> dict:
+    """Version 3 only adds the optional ``source_sha256`` of a result (the
+    module docstring says why an older result goes without it): a version 2
+    record is a version 3 record as it stands."""
+    return {**document, "schema_version": 3}
+
+
+MIGRATIONS[2] = migrate_2_to_3
+
 # Fields version 2 added, by where they stand in a result (see the module docstring)
 RESULT_FIELDS_2 = ("compilation_rule", "differing_groups")
 COMPILE_FIELDS_2 = ("inductor_config", "inductor_environment")
 COMPILATION_FIELDS_2 = ("per_iteration", "kernels")
 KERNEL_FIELDS_2 = ("grid", "block", "registers_per_thread", "shared_memory_bytes")
+RESULT_FIELDS_3 = ("source_sha256",)
 
 
 def version_of(document: dict) -> int:
     """The lowest schema version that holds every field of ``document`` (a
-    record at the current version, in memory): 2 when a result carries a
-    field version 2 added, else 1."""
-    for result in document.get("results") or []:
+    record at the current version, in memory): 3 when a result carries a
+    field version 3 added, else 2 when one carries a field version 2 added,
+    else 1."""
+    results = document.get("results") or []
+    if any(name in result for result in results for name in RESULT_FIELDS_3):
+        return 3
+    for result in results:
         if any(name in result for name in RESULT_FIELDS_2):
             return 2
         if any(name in (result.get("compile") or {}) for name in COMPILE_FIELDS_2):

@@ -19,7 +19,7 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 FASTJSONSCHEMA_VERSION = '2.22.3'
 SOURCE_SHA256 = {
     'dataset.schema.json': '7d1e8b7dbe5a739b0e655702ffc531093fbfe7e0784297ef91b7eb6ed6d6ce0b',
-    'run_record.schema.json': '2eff3971a2d04baac3e4ec7c40f5bed1bfe2637bb705e92e2b141b50ef4c63a5',
+    'run_record.schema.json': '9aa4e4542a18d8b9c46347fe4bc340fc5399265d11faf9660c0850d2f4c7a742',
     'study.schema.json': '353d908f13df7ae8542570e9d9a4b62caff9d96cd08b1f913f2d459d75074a3d',
 }
 
@@ -44,8 +44,8 @@ def _run_envelope():
             if "schema_version" in data_keys:
                 data_keys.remove("schema_version")
                 data__schemaversion = data["schema_version"]
-                if not (isinstance(data__schemaversion, (int, float)) and not isinstance(data__schemaversion, bool) and data__schemaversion == 1 or isinstance(data__schemaversion, (int, float)) and not isinstance(data__schemaversion, bool) and data__schemaversion == 2):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema_version must be one of [1, 2]")
+                if not (isinstance(data__schemaversion, (int, float)) and not isinstance(data__schemaversion, bool) and data__schemaversion == 1 or isinstance(data__schemaversion, (int, float)) and not isinstance(data__schemaversion, bool) and data__schemaversion == 2 or isinstance(data__schemaversion, (int, float)) and not isinstance(data__schemaversion, bool) and data__schemaversion == 3):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".schema_version must be one of [1, 2, 3]")
             if "job_id" in data_keys:
                 data_keys.remove("job_id")
                 data__jobid = data["job_id"]
@@ -512,7 +512,8 @@ def _run_envelope():
 def _run_result_agreement():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
-        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z')
+        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
     }
 
     NoneType = type(None)
@@ -606,6 +607,14 @@ def _run_result_agreement():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]
@@ -695,7 +704,8 @@ def _run_result_agreement():
 def _run_result_coco_ap():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
-        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z')
+        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
     }
 
     NoneType = type(None)
@@ -768,6 +778,14 @@ def _run_result_coco_ap():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]
@@ -868,7 +886,8 @@ def _run_result_coco_ap():
 def _run_result_coco_ap_delta():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
-        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z')
+        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
     }
 
     NoneType = type(None)
@@ -941,6 +960,14 @@ def _run_result_coco_ap_delta():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]
@@ -980,7 +1007,8 @@ def _run_result_coco_ap_delta():
 def _run_result_engine_layers():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
-        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z')
+        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
     }
 
     NoneType = type(None)
@@ -1053,6 +1081,14 @@ def _run_result_engine_layers():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]
@@ -1140,7 +1176,8 @@ def _run_result_engine_layers():
 def _run_result_kernel_time():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
-        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z')
+        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
     }
 
     NoneType = type(None)
@@ -1213,6 +1250,14 @@ def _run_result_kernel_time():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]
@@ -1663,7 +1708,8 @@ def _run_result_kernel_time():
 def _run_result_kernel_time_delta():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
-        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z')
+        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
     }
 
     NoneType = type(None)
@@ -1757,6 +1803,14 @@ def _run_result_kernel_time_delta():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]
@@ -1829,6 +1883,7 @@ def _run_result_latency():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
         '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z'),
         '^(min|max|mean|median|std|p[0-9]+(\\.[0-9]+)?)$': re.compile('^(min|max|mean|median|std|p[0-9]+(\\.[0-9]+)?)\\Z')
     }
 
@@ -1902,6 +1957,14 @@ def _run_result_latency():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]
@@ -2492,7 +2555,8 @@ def _run_result_latency():
 def _run_result_not_measured():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
-        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z')
+        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
     }
 
     NoneType = type(None)
@@ -2565,6 +2629,14 @@ def _run_result_not_measured():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]
@@ -2603,7 +2675,8 @@ def _run_result_not_measured():
 def _run_result_plan_size():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
-        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z')
+        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
     }
 
     NoneType = type(None)
@@ -2697,6 +2770,14 @@ def _run_result_plan_size():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]
@@ -2737,7 +2818,8 @@ def _run_result_plan_size():
 def _run_result_quantization():
     REGEX_PATTERNS = {
         '^[A-Za-z0-9][A-Za-z0-9._-]*$': re.compile('^[A-Za-z0-9][A-Za-z0-9._-]*\\Z'),
-        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z')
+        '^[1-9][0-9]*x[1-9][0-9]*$': re.compile('^[1-9][0-9]*x[1-9][0-9]*\\Z'),
+        '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
     }
 
     NoneType = type(None)
@@ -2810,6 +2892,14 @@ def _run_result_quantization():
                 data__sourcelocator = data["source_locator"]
                 if not isinstance(data__sourcelocator, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_locator must be string")
+            if "source_sha256" in data_keys:
+                data_keys.remove("source_sha256")
+                data__sourcesha256 = data["source_sha256"]
+                if not isinstance(data__sourcesha256, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must be string")
+                if isinstance(data__sourcesha256, str):
+                    if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__sourcesha256):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".source_sha256 must match pattern ^[0-9a-f]{64}$")
             if "note" in data_keys:
                 data_keys.remove("note")
                 data__note = data["note"]

@@ -8,9 +8,12 @@ nothing is written. Re-collecting the same source line under other options
 (a shape or batch fixed after the first collect) would store one
 measurement twice under two keys: it is refused (:func:`refuse_same_source`).
 The same input collected into another job of the family would show one run
-as a replication (a spread of zero between "jobs"): a new result equal, source
-line included, to one another job's record holds is refused
-(:func:`refuse_other_job`). A new result whose key and source line a record
+as a replication (a spread of zero between "jobs"): a new timed result that
+is a run another job's record holds is refused (:func:`refuse_other_job`),
+one run being the same input by its content's sha256 (``source_sha256``)
+and place, the same source line with the same figures, or the same timed
+figures to every printed digit whatever file they came from (a copy under
+another name, re-compressed or re-serialised: :func:`run_keys`). A new result whose key and source line a record
 holds with other figures is the same input read differently (the study
 file's ``kernel_groups`` changed, a newer collector): refused, naming
 ``--replace`` (:func:`refuse_changed_reading`).
@@ -29,6 +32,9 @@ import json
 from ..errors import ConflictError, UsageError
 from .kinds import IDENTITY_FIELDS, result_identity
 from .result import NewResult
+
+# A timed result's digest of its input (schema version 3, :mod:`studygen.records.migrate`).
+DIGEST = "source_sha256"
 
 
 def source_file(result: dict) -> str | None:
@@ -67,8 +73,18 @@ def same_result(a: dict, b: dict) -> bool:
 
 def _figure(result: dict) -> dict:
     """A result without the fields that say what it measured (variant, shape,
-    batch, …): what stays equal when the same line is read under other options."""
-    return {name: value for name, value in result.items() if name not in IDENTITY_FIELDS}
+    batch, …) and its input's digest (absent from a record collected before
+    version 3): what stays equal when the same line is read under other options."""
+    return {name: value for name, value in result.items() if name not in IDENTITY_FIELDS and name != DIGEST}
+
+
+def same_reading(recorded: dict, new: dict) -> bool:
+    """:func:`same_result`, except that a ``recorded`` result without a
+    digest (collected before version 3) is compared with ``new`` without
+    its own: the same input collected again, not another reading."""
+    if DIGEST in new and DIGEST not in recorded:
+        new = {name: value for name, value in new.items() if name != DIGEST}
+    return same_result(recorded, new)
 
 
 def refuse_same_source(results: list[dict], new: NewResult, display: str, describe) -> None:
@@ -133,14 +149,20 @@ def refuse_changed_reading(recorded: dict, new: NewResult, where: str, display: 
 # in a true replication (the same engine measured again), so they are not compared.
 TIMED_KINDS = frozenset({"latency", "kernel_time"})
 
+# Fewest figures (numbers) a result's timings must hold before equal ones are taken for one run
+# without a digest or a source to say so: a log's summary gives seven statistics, a sample count and
+# a throughput, --times every iteration, a trace every kernel. A transcribed median, or a min, median
+# and max, may well repeat in two publications' tables.
+MIN_RUN_FIGURES = 5
+
 
 def _run_figures(result: dict) -> dict | None:
     """A timed result without what its reading adds to the run: the options
-    that say what it measured (variant, shape, batch, …) and the kernel
+    that say what it measured (variant, shape, batch, …), the kernel
     grouping (the study file's rules, which may change between two
-    collects); None for a result of another kind or without a source. The
-    source (file name and place) stays: synthetic or coarse timings may
-    repeat in another file, so a renamed copy of a log is not caught."""
+    collects) and the digest (a record collected before version 3 has
+    none); None for a result of another kind or without a source. The
+    source (file name and place) stays."""
     locator = result.get("source_locator")
     if result.get("kind") not in TIMED_KINDS or not locator:
         return None
@@ -148,23 +170,85 @@ def _run_figures(result: dict) -> dict | None:
     return {**figures, "kind": result["kind"]}
 
 
+def _numbers(value) -> list:
+    """Every number in ``value`` (nested dicts and lists), bools left out."""
+    if isinstance(value, dict):
+        return [number for item in value.values() for number in _numbers(item)]
+    if isinstance(value, (list, tuple)):
+        return [number for item in value for number in _numbers(item)]
+    return [value] if isinstance(value, (int, float)) and not isinstance(value, bool) else []
+
+
+def timed_figures(result: dict) -> dict | None:
+    """What a timed result measured, whatever file it was read from and
+    however that file is laid out: a latency's headline, statistics,
+    distribution (iteration times included) and throughput; a kernel time's
+    kernels (name, time, calls, sorted, whatever group they fall in), its
+    profiled total, iteration count and each profiled iteration's total.
+    None for another kind, or when they hold fewer than
+    :data:`MIN_RUN_FIGURES` distinct numbers (too few for equal ones to
+    prove one run)."""
+    kind = result.get("kind")
+    if kind == "latency":
+        figures = {name: result[name] for name in ("value_ms", "statistics_ms", "distribution", "throughput_qps")
+                   if name in result}
+    elif kind == "kernel_time":
+        kernels = sorted([kernel.get("name"), kernel.get("time_ms"), kernel.get("calls")]
+                         for group in result.get("groups") or [] for kernel in group.get("kernels") or [])
+        totals = [entry.get("profiled_total_ms") for entry in result.get("per_iteration") or []]
+        figures = {"kernels": kernels, "profiled_total_ms": result.get("profiled_total_ms"),
+                   "iterations": result.get("iterations"), "per_iteration": totals}
+    else:
+        return None
+    if len(set(_numbers(figures))) < MIN_RUN_FIGURES:
+        return None
+    return {**figures, "kind": kind}
+
+
+def run_keys(result: dict) -> list[tuple[str, str]]:
+    """What makes ``result`` one run, as ``(how, key)`` pairs: two timed
+    results that share a key come from one run of one input. ``how`` words
+    the key: the same input (its :data:`DIGEST` and the place in it, so
+    the several runs of one log stay apart), the same source with the same
+    figures (:func:`_run_figures`: a record copied under another job), the
+    same timed figures to every printed digit (:func:`timed_figures`: a
+    copy renamed, re-compressed or re-serialised, or a record collected
+    before the digest). Empty for a result of another kind."""
+    if result.get("kind") not in TIMED_KINDS:
+        return []
+    keys = []
+    locator = result.get("source_locator") or ""
+    if isinstance(result.get(DIGEST), str):
+        keys.append((f"the same input: content sha256 {result[DIGEST][:12]}…, read at {locator}",
+                     f"digest {result[DIGEST]} {locator.partition(':')[2]}"))
+    for how, figures in (("the same source and figures", _run_figures(result)),
+                         ("the same timed figures to every digit", timed_figures(result))):
+        if figures is not None:
+            keys.append((how, f"{how} {json.dumps(figures, sort_keys=True)}"))
+    return keys
+
+
 def refuse_other_job(others: list[tuple[str, str, list[dict]]], new_results: list[NewResult], describe) -> None:
-    """ConflictError when a timed result of ``new_results`` equals one
-    another job of the family holds (:func:`_run_figures`: the same figures
-    from the same place of a file of the same name): ``others`` lists
-    (job id, record shown as a path, its results). One run under two jobs
-    would be shown as two measurements that agree (a spread of zero)."""
+    """ConflictError when a timed result of ``new_results`` is a run another
+    job of the family holds (:func:`run_keys`: the same input by its digest,
+    the same source with the same figures, or the same timed figures to
+    every digit): ``others`` lists (job id, record shown as a path, its
+    results). One run under two jobs would be shown as two measurements
+    that agree (a spread of zero)."""
+    held: dict[str, tuple[str, str, int, dict, str]] = {}
+    for job_id, shown, results in others:
+        for index, result in enumerate(results):
+            for how, key in run_keys(result):
+                held.setdefault(key, (job_id, shown, index, result, how))
     for new in new_results:
-        figures = _run_figures(new.result)
-        if figures is None:
-            continue
-        for job_id, shown, results in others:
-            for index, result in enumerate(results):
-                if _run_figures(result) is not None and same_result(_run_figures(result), figures):
-                    # the same configuration: collecting into that job adds the rest, and keeps this as it is
-                    then = (f"to add to it, collect with --job {job_id}" if result_identity(result) ==
-                            result_identity(new.result) else record_as_measured(result, new.result, f"with --job {job_id} and"))
-                    raise ConflictError(
-                        f"{describe(new.result)} from {new.origin} is already recorded in job {job_id} "
-                        f"(here): one run under two jobs would count as two measurements "
-                        f"that agree; {then}; nothing written", path=shown, pointer=f"/results/{index}")
+        for _, key in run_keys(new.result):
+            if key not in held:
+                continue
+            job_id, shown, index, result, how = held[key]
+            # the same configuration: collecting into that job adds the rest, and keeps this as it is
+            then = (f"to add to it, collect with --job {job_id}" if result_identity(result) ==
+                    result_identity(new.result) else record_as_measured(result, new.result, f"with --job {job_id} and"))
+            raise ConflictError(
+                f"{describe(new.result)} from {new.origin} is already recorded in job {job_id} "
+                f"(here; {how}): one run under two jobs would count as two measurements "
+                f"that agree; {then}; nothing written", path=shown, pointer=f"/results/{index}")

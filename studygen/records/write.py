@@ -34,7 +34,7 @@ from .provenance import (as_conversion_machine, check_measuring_machine, clean_p
                          measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .result import NewResult
 from .schemas import validate_document
-from .sources import refuse_changed_reading, refuse_other_job, refuse_same_source, replace_sources, same_result
+from .sources import refuse_changed_reading, refuse_other_job, refuse_same_source, replace_sources, same_reading
 
 JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
 FAMILY_NAME = re.compile(r"[A-Za-z0-9_-]+")
@@ -320,7 +320,7 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
     already = 0
     for new in new_results:
         key = measurement_key(family, document["provenance"], new.result)
-        if key in recorded and same_result(recorded[key], new.result):
+        if key in recorded and same_reading(recorded[key], new.result):
             already += 1  # the same input read again: recorded as it is
             continue
         if key not in keys:

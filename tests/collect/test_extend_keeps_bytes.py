@@ -64,7 +64,9 @@ def test_extending_a_hand_written_record_keeps_its_bytes(run_cli, workdir):
     assert done.exit_code == 0, done.err
     assert done.out.startswith("wrote m/demo/t4.json: 6 result(s) added (record extended)\n")
     after = path.read_bytes().decode("utf-8")
-    inserted = only_insertions(HAND_WRITTEN, after)
+    # the one change: the timed results carry their log's digest, a field of schema version 3
+    assert '"schema_version": 3,' in after and after.count('"source_sha256"') == 5
+    inserted = only_insertions(HAND_WRITTEN.replace('"schema_version": 1,', '"schema_version": 3,'), after)
     assert '"value_ms": 1.50000,\r\n      "statistics_ms": {"median": 1.50000, "p99": 2.0E0}\r\n    },' in after
     assert after.count("\n") == after.count("\r\n")  # CRLF stays CRLF, the new lines too
     assert after.endswith("\r\n  ]\r\n}\r\n")

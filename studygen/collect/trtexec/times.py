@@ -44,8 +44,7 @@ from ...errors import InputError
 from ...fsutil import shown_path
 from ..inputs import is_number, significant
 from .exports import json_arrays
-
-PRINTED_DIGITS = 6  # std::ostream's default precision, what exportJSONTrace prints with
+from .times_order import PRINTED_DIGITS, check_iterations, printed_step
 
 TIMES_KEYS_82 = {"startEnqMs", "endEnqMs", "startH2dMs", "endH2dMs", "startComputeMs", "endComputeMs",
                  "startD2hMs", "endD2hMs", "h2dMs", "computeMs", "d2hMs", "latencyMs"}
@@ -98,18 +97,6 @@ def times_key_set(keys: set[str]) -> TimesKeySet | None:
         if key_set.required <= keys:
             return key_set
     return None
-
-
-def printed_step(value: float) -> float:
-    """The step of the last digit ``value`` was printed with: six significant
-    digits (C++'s default, which drops trailing zeros, so ``3215`` may be
-    3215.00), or more when the text shows more (``repr`` of the parsed
-    float gives back its shortest source digits). 0 for 0 (no digit)."""
-    if value == 0 or not math.isfinite(value):
-        return 0.0
-    mantissa = repr(abs(float(value))).lower().partition("e")[0].replace(".", "").lstrip("0")
-    digits = max(PRINTED_DIGITS, len(mantissa.rstrip("0")) or 1)
-    return 10.0 ** (math.floor(math.log10(abs(value))) - digits + 1)
 
 
 def _round_to_step(value: float, step: float) -> float:
@@ -247,7 +234,8 @@ def parse_times(path: Path, display: str | None = None) -> list[TimesRun]:
     an unresolved enqueue, go to ``left_out`` with the reason. Raises
     InputError for malformed JSON (repeated keys and out-of-range numbers
     included), an unknown key set, a missing, non-numeric or negative
-    duration, or stamps out of order.
+    duration, stamps out of order, or an iteration that contradicts itself
+    or comes before the one it follows (:func:`.times_order.check_iterations`).
     """
     display = display or shown_path(path)
     name = Path(display).name
@@ -265,6 +253,7 @@ def parse_times(path: Path, display: str | None = None) -> list[TimesRun]:
         mapping.update({timing: key for timing, key in found.optional.items() if key in keys})
         run = TimesRun(index=index, line=line, key_set=found.name, timings=_durations(value, mapping, display, pointer),
                        warmup_exported=found.exports_warmup(keys))
+        check_iterations(value, display, pointer)
         if "startComputeMs" in keys:
             run.compute_starts = [item.get("startComputeMs") for item in value]
             if not all(is_number(start) for start in run.compute_starts):

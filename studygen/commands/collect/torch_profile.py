@@ -10,6 +10,7 @@ from typing import ClassVar
 import click
 
 from ...collect import torch_profile
+from ...collect.inputs import stamp_digests
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
 from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report
@@ -19,7 +20,8 @@ from .options import IngestOptions, SubcommandOptions, click_options, flag
 @dataclass
 class TorchProfileOptions(SubcommandOptions):
     """Options of ``studygen collect torch-profile``: the trace, the PyTorch
-    mode it was recorded in, and the :class:`IngestOptions`."""
+    mode it was recorded in, the device whose kernels to read, and the
+    :class:`IngestOptions`."""
 
     subcommand: ClassVar[str] = "torch-profile"
     ingest: IngestOptions
@@ -28,6 +30,10 @@ class TorchProfileOptions(SubcommandOptions):
         help="Chrome trace from torch.profiler (.json or .json.gz)."))
     mode: str | None = field(default=None, metadata=flag(
         "--mode", type=click.Choice(["eager", "compile"]), help="PyTorch mode the trace was recorded in."))
+    device: int | None = field(default=None, metadata=flag(
+        "--device", type=click.IntRange(min=0),
+        help="Device index whose kernels to read, for a trace holding kernels of several devices "
+             "(refused without it: kernel time is never summed across devices)."))
 
     def __post_init__(self):
         self.trace_path = Path(self.trace_path)
@@ -39,9 +45,10 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
     nothing is written when anything is raised."""
     target = prepare(options.ingest)
     origins = options.origins()
-    trace = torch_profile.parse_trace(options.trace_path)
+    trace = torch_profile.parse_trace(options.trace_path, device=options.device)
     results = torch_profile.build_results(trace, target.kernel_rules(), variant=target.variant,
                                           shape=options.ingest.shape, batch=options.ingest.batch, mode=options.mode)
+    stamp_digests(results, [options.trace_path])
     notes = [] if trace.gpu else [f"{Path(trace.display).name} has no deviceProperties name for the kernels' device"]
     notes += target.notes + origin_notes(origins)
     source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)

@@ -10,6 +10,7 @@ from typing import ClassVar
 import click
 
 from ...collect import trtexec
+from ...collect.inputs import stamp_digests
 from ...collect.trtexec.precision import check_declared
 from ...errors import UsageError
 from ...records.write import WriteOutcome, write_results
@@ -74,6 +75,7 @@ def run_trtexec(options: TrtexecOptions) -> TrtexecOutcome:
                                  options.plan_path)
     results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
                                     batch=options.ingest.batch)
+    stamp_digests(results, [path for path in (options.log_path, options.times_path, options.profile_path) if path])
     if not results and inputs.warnings:
         raise UsageError(f"nothing to record: the inputs gave no result ({'; '.join(inputs.warnings)})")
     gpu, version, log_notes = trtexec.log_provenance(inputs.log, options.ingest.gpu,

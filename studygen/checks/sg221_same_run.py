@@ -1,0 +1,65 @@
+"""SG221 one run in several jobs: two jobs whose records hold the same timed
+result of one run. The README would show the figure with a job-to-job
+spread of zero ("2 jobs, each 0.03613"), a replication that never ran.
+
+One run (:func:`studygen.records.sources.run_keys`): the same input by the
+sha256 of its content and the same place in it (a log's line), the same
+source with the same figures, or the same timed figures to every printed
+digit (at least :data:`~studygen.records.sources.MIN_RUN_FIGURES` distinct
+numbers: statistics, sample counts, iteration times, a trace's kernels).
+Only latencies and kernel times are compared: a plan size, a layer list or
+an AP may repeat in a true replication. One file holding several runs gives
+each run its own place; one transcribed source stating figures for several
+GPUs gives other figures to each.
+
+``collect`` refuses such an input already
+(:func:`studygen.records.sources.refuse_other_job`); this check catches the
+records it never saw: a record copied by hand under another ``job_id``, or
+collected by a studygen that did not compare them. SG203 does not cover it:
+its rule is figures that disagree, and a copy agrees with itself.
+
+Case (attack round, 01): a trtexec log copied under another name went into
+a second job, and ``hackathon_mnist_trtexec``'s GTX 1070 record copied
+under job id ``copy`` passed check with 0 errors.
+"""
+
+from __future__ import annotations
+
+from ..findings import Finding
+from ..records.sources import run_keys
+
+
+def _keys_of_rows(study) -> dict[tuple[int, str], str]:
+    """The measurement key (as text, what waivers name) of each result, by
+    (record id, the result's pointer), from the first row of that result."""
+    keys: dict[tuple[int, str], str] = {}
+    for row in study.rows:
+        result_pointer = "/".join(row.pointer.split("/")[:3])
+        keys.setdefault((id(row.record), result_pointer), row.key.text())
+    return keys
+
+
+def check(context) -> list[Finding]:
+    study = context.study
+    held: dict[str, tuple] = {}
+    findings = []
+    row_keys = None
+    for record in study.records:
+        for index, result in enumerate(record.results):
+            pointer = f"/results/{index}"
+            for how, key in run_keys(result):
+                first = held.setdefault(key, (record, pointer, how))
+                if first[0].job_id == record.job_id:
+                    continue
+                other, other_pointer, words = first
+                row_keys = _keys_of_rows(study) if row_keys is None else row_keys
+                findings.append(Finding(
+                    "SG221",
+                    f"job {record.job_id}'s {result['kind']} result of {result.get('variant')} is the run job "
+                    f"{other.job_id} holds at {other.display_path}:{other_pointer} ({words}): one run counted as "
+                    "two jobs that agree",
+                    record.display_path, line=record.line_of(pointer), pointer=pointer,
+                    key=row_keys.get((id(record), pointer)),
+                    hint="remove the copy, or collect a run of its own into this job"))
+                break
+    return findings

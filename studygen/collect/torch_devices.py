@@ -1,0 +1,55 @@
+"""Which device's kernels a Kineto trace's kernel time is read from.
+
+A kernel time per group is the time one GPU spent in each group per
+iteration. A trace holding the kernels of several devices (one process
+driving two GPUs, or traces of two ranks merged into one file) holds one
+such figure per device: summing them would record the attention of a step
+run on GPU 0 and on GPU 1 as one GPU spending twice as long, which no GPU
+did. So a trace whose kernels ran on more than one device (``args.device``;
+a kernel naming none counts as a device of its own, "not stated") is
+refused unless ``--device N`` names the one to read; then only that
+device's kernels are read, and a note says how many of how many launches,
+and which devices the trace holds. Never a sum across devices.
+"""
+
+from __future__ import annotations
+
+import collections
+
+from ..errors import InputError, UsageError
+
+
+def _device_words(device: int | None) -> str:
+    return "device not stated" if device is None else f"device {device}"
+
+
+def _counts_words(counts: collections.Counter) -> str:
+    """``device 0 (60 kernel launches), device 1 (60 kernel launches)``, by device index, "not stated" last."""
+    order = sorted(counts, key=lambda device: (device is None, device or 0))
+    return ", ".join(f"{_device_words(device)} ({counts[device]} kernel launches)" for device in order)
+
+
+def one_device(kernel_events: list[tuple], device: int | None, display: str) -> tuple[list[tuple], str | None]:
+    """The kernels of one device, and a note when others were left out.
+
+    ``kernel_events``: ``(name, dur µs, ts µs, device or None, correlation)``
+    per kernel launch, as :func:`studygen.collect.torch_profile.parse_trace`
+    collects them; ``device``: the ``--device`` index, None when not given.
+    Returns them all when they ran on one device and none was named.
+    Raises InputError (the file named) when they ran on several and none was
+    named, UsageError when the named device ran none of them."""
+    counts = collections.Counter(event[3] for event in kernel_events)
+    if device is None:
+        if len(counts) > 1:
+            raise InputError(f"its kernels ran on {len(counts)} devices: {_counts_words(counts)}; a kernel time "
+                             "per group is one GPU's and is never summed across devices: name the one to read "
+                             "with --device N", path=display)
+        return kernel_events, None
+    kept = [event for event in kernel_events if event[3] == device]
+    if not kept:
+        raise UsageError(f"--device {device}: no kernel of {display} ran on it; its kernels ran on "
+                         f"{_counts_words(counts)}")
+    if len(counts) == 1:
+        return kept, None
+    return kept, (f"kernels of device {device} only (--device {device}): {len(kept)} of {len(kernel_events)} kernel "
+                  f"launches; the trace holds {_counts_words(counts)}")
