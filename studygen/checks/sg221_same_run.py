@@ -8,7 +8,8 @@ source with the same figures, or the same timed figures to every printed
 digit (at least :data:`~studygen.records.sources.MIN_RUN_FIGURES` distinct
 numbers: statistics, sample counts, iteration times, a trace's kernels).
 Only latencies and kernel times are compared: a plan size, a layer list or
-an AP may repeat in a true replication. One file holding several runs gives
+an AP may repeat in a true replication; and only records of measurements: a
+``synthetic`` one (generated for a benchmark) ran nothing. One file holding several runs gives
 each run its own place; one transcribed source stating figures for several
 GPUs gives other figures to each.
 
@@ -45,6 +46,8 @@ def check(context) -> list[Finding]:
     findings = []
     row_keys = None
     for record in study.records:
+        if record.data.get("synthetic"):
+            continue  # generated figures (benchmarks): no run to hold twice
         for index, result in enumerate(record.results):
             pointer = f"/results/{index}"
             for how, key in run_keys(result):

@@ -84,8 +84,8 @@ class Trace:
     """The parts of a Kineto trace the collector uses: the kernels, the
     step labels in time order that hold kernels or not (``steps``), how
     many kernels fell outside every step, the devices by id, the event
-    categories, the platform (``CUDA``, ``ROCm`` or None) and notes on how
-    steps and the GPU were read."""
+    categories, the platform (``CUDA``, ``ROCm`` or None), notes on how
+    steps and the GPU were read, and the device ``--device`` named."""
 
     display: str
     kernels: list[Kernel]
@@ -95,6 +95,7 @@ class Trace:
     categories: collections.Counter = field(default_factory=collections.Counter)
     platform: str | None = None
     notes: list[str] = field(default_factory=list)
+    device: int | None = None  # the device --device named (its kernels only were read)
 
     @property
     def kernel_devices(self) -> set[int]:
@@ -487,7 +488,7 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
                for (name, dur, _, device, _), label in zip(kernel_events, labels)]
     trace = Trace(display=display, kernels=kernels, steps=[name for _, _, name in ranges],
                   outside_steps=sum(1 for label in labels if label is None) if ranges else 0, devices=devices,
-                  categories=categories, platform=trace_platform(top))
+                  categories=categories, platform=trace_platform(top), device=device)
     trace.notes.extend(note for note in (step_note, device_note) if note)
     unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
     if unlisted and trace.gpu:
@@ -576,5 +577,7 @@ def build_results(trace: Trace, rules: KernelGroupRules, *, variant: str, shape:
     if mode:
         base["mode"] = mode
     result = kernel_time_result(trace, rules, base)
-    result["source_locator"] = Path(trace.display).name
+    # a device named: the place in the file, so each device of one trace is a run of its own
+    where = "" if trace.device is None else f":device {trace.device}"
+    result["source_locator"] = f"{Path(trace.display).name}{where}"
     return [NewResult(result, trace.display)]

@@ -79,12 +79,12 @@ def _figure(result: dict) -> dict:
 
 
 def same_reading(recorded: dict, new: dict) -> bool:
-    """:func:`same_result`, except that a ``recorded`` result without a
-    digest (collected before version 3) is compared with ``new`` without
-    its own: the same input collected again, not another reading."""
-    if DIGEST in new and DIGEST not in recorded:
-        new = {name: value for name, value in new.items() if name != DIGEST}
-    return same_result(recorded, new)
+    """:func:`same_result` without the digests: the same figures read again
+    are recorded already, whether the recorded result has no digest
+    (collected before version 3) or the file changed in what no figure
+    shows (line ends, an edit elsewhere in the log)."""
+    return same_result(*({name: value for name, value in result.items() if name != DIGEST}
+                         for result in (recorded, new)))
 
 
 def refuse_same_source(results: list[dict], new: NewResult, display: str, describe) -> None:
@@ -248,7 +248,9 @@ def refuse_other_job(others: list[tuple[str, str, list[dict]]], new_results: lis
             # the same configuration: collecting into that job adds the rest, and keeps this as it is
             then = (f"to add to it, collect with --job {job_id}" if result_identity(result) ==
                     result_identity(new.result) else record_as_measured(result, new.result, f"with --job {job_id} and"))
+            # under another file name the reason is no longer plain to see: say it
+            here = "here" if source_file(result) == source_file(new.result) else f"here; {how}"
             raise ConflictError(
                 f"{describe(new.result)} from {new.origin} is already recorded in job {job_id} "
-                f"(here; {how}): one run under two jobs would count as two measurements "
+                f"({here}): one run under two jobs would count as two measurements "
                 f"that agree; {then}; nothing written", path=shown, pointer=f"/results/{index}")

@@ -9,7 +9,7 @@ import json
 
 from studygen.collect.trtexec.times import parse_times
 from tests.collect.conftest import TRTEXEC, assert_refused
-from tests.collect.test_trtexec_exports import concatenated_arrays
+from tests.collect.test_trtexec_exports import computing_from, computing_longer, concatenated_arrays
 from tests.collect.test_trtexec_formats import OLD_TABLE_LOG, edited, times_rows
 
 TRT7_LOG = TRTEXEC / "trt7_resnet50-int8_console.log"
@@ -27,7 +27,7 @@ def write_arrays(workdir, name, arrays):
 def test_a_warm_up_that_trtexecs_rule_does_not_find_is_another_run(collect, workdir):
     arrays = concatenated_arrays(TRT7_TIMES)
     # iteration 56 of batch 1 starts computing at 199 ms: the rule then finds 56 warm-up iterations, the log 55
-    arrays[0][55] = dict(arrays[0][55], startComputeMs=199.0)
+    arrays[0][55] = computing_from(arrays[0][55], 199.0)
     path = write_arrays(workdir, "shifted.json", arrays)
     done = collect("trtexec", "--log", TRT7_LOG, "--times", path)
     assert_refused(done, f"studygen: {path.name}:1: array 1 does not come from run 1 (line 1) of ",
@@ -38,7 +38,7 @@ def test_a_warm_up_that_trtexecs_rule_does_not_find_is_another_run(collect, work
 def test_a_warm_up_that_holds_every_iteration_is_another_run(collect, workdir):
     # every iteration of batch 1 starts computing at 0 ms, before the 200 ms warm-up ends: the rule finds 1013
     arrays = concatenated_arrays(TRT7_TIMES)
-    arrays[0] = [dict(item, startComputeMs=0.0) for item in arrays[0]]
+    arrays[0] = [computing_from(item, 0.0) for item in arrays[0]]
     path = write_arrays(workdir, "early.json", arrays)
     assert_refused(collect("trtexec", "--log", TRT7_LOG, "--times", path),
                    "trt7_resnet50-int8_console.log: 1013 iterations start computing before the 200 ms warm-up, the "
@@ -59,13 +59,13 @@ def test_without_compute_starts_the_logged_warm_up_count_is_dropped(collect, wor
 
 def test_the_summary_is_checked_past_a_timing_the_times_file_lacks(collect, workdir):
     arrays = concatenated_arrays(TRT7_TIMES)
-    # enqueue unresolved (one warm-up iteration's input stamps equal), and every computeMs 5 % slower
-    first = [dict(item, computeMs=round(item["computeMs"] * 1.05, 5)) for item in arrays[0]]
+    # enqueue unresolved (one warm-up iteration's input stamps equal), and every computeMs 0.02 ms longer
+    first = [computing_longer(item, 0.02) for item in arrays[0]]
     first[0] = dict(first[0], endInMs=first[0]["startInMs"])
     path = write_arrays(workdir, "slower.json", [first, *arrays[1:]])
     done = collect("trtexec", "--log", TRT7_LOG, "--times", path)
     assert_refused(done, f"studygen: {path.name}:1: array 1 does not come from run 1 (line 1) of ",
-                   "trt7_resnet50-int8_console.log: its gpu_compute min is 3.15153 ms, the log prints 3.00146 ms "
+                   "trt7_resnet50-int8_console.log: its gpu_compute min is 3.02146 ms, the log prints 3.00146 ms "
                    "(line 171); a times file from "
                    "another run? nothing recorded\n")
 
@@ -108,7 +108,7 @@ def test_tensorrt_7_times_without_their_log_name_the_warm_up_line(collect, workd
 def test_a_median_of_zero_from_the_times_file_is_left_out(collect, workdir):
     rows = times_rows(11, start_ms=1.0, enqueue_ms=0.25, d2h_ms=0.0)
     for row in rows[:5]:  # 5 of 11 iterations with a 1 µs copy back: not all zero, median 0
-        row["d2hMs"] = 0.001
+        row.update(d2hMs=0.001, endD2hMs=float(f"{row['startD2hMs'] + 0.001:g}"), latencyMs=row["latencyMs"] + 0.001)
     path = write_arrays(workdir, "d2h.json", [rows])
     done = collect("trtexec", "--times", path)
     assert done.exit_code == 0, done.err
@@ -120,7 +120,7 @@ def test_a_median_of_zero_from_the_times_file_is_left_out(collect, workdir):
 def test_a_compute_time_of_zero_throughout_is_no_latency(collect, workdir):
     rows = times_rows(10, start_ms=1.0, enqueue_ms=0.25, h2d_ms=0.02, d2h_ms=0.02)
     for row in rows:
-        row["computeMs"] = 0
+        row.update(computeMs=0, endComputeMs=row["startComputeMs"], latencyMs=0.04)
     path = write_arrays(workdir, "nocompute.json", [rows])
     done = collect("trtexec", "--times", path)
     assert done.exit_code == 0, done.err
@@ -229,7 +229,9 @@ def test_an_enqueue_of_exactly_one_step_is_resolved(collect, workdir):
 
 def test_a_left_out_timing_stays_left_out_after_the_warm_up(workdir):
     arrays = concatenated_arrays(TRT7_TIMES)
-    path = write_arrays(workdir, "no-out.json", [[dict(item, outMs=0) for item in arrays[0]]])
+    path = write_arrays(workdir, "no-out.json", [[dict(item, outMs=0, endOutMs=item["startOutMs"], latencyMs=round(item["inMs"] + item["computeMs"], 6),
+                                                     endToEndMs=round(item["startOutMs"] - item["startEnqMs"], 6))
+                                                for item in arrays[0]]])
     (run,) = parse_times(path)
     assert run.left_out == {"d2h": "outMs of no-out.json array 1 is 0 in every iteration: data transfers were off, "
                                    "not a latency"}

@@ -83,7 +83,8 @@ def test_enqueue_below_the_resolution_of_its_stamps_is_not_derived(collect, work
     # the same enqueue from stamps between 1 and 26.6 ms is resolved (six digits keep 1e-4 ms below 100 ms)
     early = workdir / "early.json"
     early.write_text(json.dumps(times_rows(40, start_ms=1.0, enqueue_ms=0.005, h2d_ms=0.02, d2h_ms=0.02)))
-    done = collect("trtexec", "--times", early, "--batch", "1", job="early")
+    # its own records folder: made-up rows of equal durations are one run's figures to studygen
+    done = collect("trtexec", "--times", early, "--batch", "1", job="early", measurements=workdir / "m-early")
     assert done.exit_code == 0, done.err
     enqueue = done.latency("enqueue", batch=1)
     assert enqueue["value_ms"] == 0.005

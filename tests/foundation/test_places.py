@@ -130,7 +130,7 @@ def test_problem_of_a_load_error_keeps_its_place_and_raises_it_again(tmp_path):
     problem = Problem.of_error(raised.value, "shown/job.json")
     assert (problem.path, problem.line, problem.pointer) == ("shown/job.json", 2, "/schema_version")
     assert problem.error().line() == (
-        "shown/job.json:/schema_version: schema_version 7 is newer than this studygen reads (2); upgrade studygen")
+        "shown/job.json:/schema_version: schema_version 7 is newer than this studygen reads (3); upgrade studygen")
     # the whole document ("/") is no place worth a pointer: its line says as much
     path.write_text("[1]\n", encoding="utf-8")
     with pytest.raises(RecordError) as raised:
