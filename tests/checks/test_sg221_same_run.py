@@ -44,6 +44,7 @@ def test_the_same_input_in_two_jobs_is_one_run_whatever_its_name(tmp_path):
     text = (tmp_path / "measurements/toy/b.json").read_text().splitlines()
     assert text[findings[0].line - 1].strip() == "{"  # the line of the result itself
     assert findings[0].key is not None and "fp16" in findings[0].key
+    assert findings[0].hint == "remove the copy, or collect a run of its own into this job"
 
 
 def test_a_record_copied_under_another_job_id_is_one_run(tmp_path):
@@ -68,9 +69,11 @@ def test_runs_of_their_own_and_one_file_of_several_runs_pass(tmp_path):
     second = latency("fp16", 2.7, source_locator="runs.log:300", source_sha256=DIGEST)
     assert _findings(tmp_path / "a", [record("a", [_run(source_locator="a.log:120"), first]),
                                       record("b", [other, second])]) == []
-    # generated figures (a benchmark's synthetic records) ran nothing
-    assert _findings(tmp_path / "c", [record("a", [_run(source_locator="a.log:1")], synthetic=True),
-                                      record("b", [_run(source_locator="a.log:1")], synthetic=True)]) == []
+    # generated figures (a benchmark's synthetic records) ran nothing; the measured records after them are read
+    held = [_run(source_locator="a.log:1")]
+    found = _findings(tmp_path / "c", [record("a", held, synthetic=True), record("b", held, synthetic=True),
+                                       record("c", held), record("d", held)])
+    assert [(f.file, f.pointer) for f in found] == [("measurements/toy/d.json", "/results/0")]
     # one job split into two records (shards) is no second job
     assert _findings(tmp_path / "b", [record("a", [_run(source_locator="a.log:1")]),
                                       record("a", [_run(source_locator="a.log:1")], description="shard 2")]) == []

@@ -19,8 +19,9 @@ from tests.conftest import FIXTURES
 H100 = TORCH / "cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz"  # 60 kernel launches on device 0
 
 
-def _two_devices(tmp_path, scale: float = 1.0):
-    """The H100 trace with each kernel also on device 1 (pid 1), its dur times ``scale``."""
+def _two_devices(tmp_path, scale: float = 1.0, first: bool = False):
+    """The H100 trace with each kernel also on device 1 (pid 1), its dur times ``scale``; written before the
+    device 0 events when ``first``."""
     trace = json.loads(gzip.decompress(H100.read_bytes()))
     extra = []
     for event in trace["traceEvents"]:
@@ -29,14 +30,15 @@ def _two_devices(tmp_path, scale: float = 1.0):
             twin["args"]["device"], twin["pid"] = 1, 1
             twin["dur"] = round(twin["dur"] * scale, 3)
             extra.append(twin)
-    trace["traceEvents"] += extra
+    trace["traceEvents"] = extra + trace["traceEvents"] if first else trace["traceEvents"] + extra
     path = tmp_path / "two-gpus.json"
     path.write_text(json.dumps(trace))
     return path
 
 
 def test_a_trace_of_two_devices_is_refused_without_device(collect, tmp_path):
-    done = collect("torch-profile", "--variant", "fp16", "--trace", _two_devices(tmp_path))
+    # devices named by index, whichever the trace lists first
+    done = collect("torch-profile", "--variant", "fp16", "--trace", _two_devices(tmp_path, first=True))
     assert_refused(done, "two-gpus.json: its kernels ran on 2 devices: device 0 (60 kernel launches), device 1 "
                          "(60 kernel launches); a kernel time per group is one GPU's and is never summed across "
                          "devices: name the one to read with --device N")
