@@ -20,7 +20,7 @@ FASTJSONSCHEMA_VERSION = '2.22.3'
 SOURCE_SHA256 = {
     'dataset.schema.json': '7d1e8b7dbe5a739b0e655702ffc531093fbfe7e0784297ef91b7eb6ed6d6ce0b',
     'run_record.schema.json': '2eff3971a2d04baac3e4ec7c40f5bed1bfe2637bb705e92e2b141b50ef4c63a5',
-    'study.schema.json': '353d908f13df7ae8542570e9d9a4b62caff9d96cd08b1f913f2d459d75074a3d',
+    'study.schema.json': '5317bb09b5a9bfb1cc80bb98f6c7d173c66977faf0985b184ccc1f2786da1495',
 }
 
 
@@ -3679,8 +3679,8 @@ def _study():
                             for data__run__inductorconfig_key in data__run__inductorconfig_keys:
                                 if data__run__inductorconfig_key not in []:
                                     data__run__inductorconfig_value = data__run__inductorconfig.get(data__run__inductorconfig_key)
-                                    if not isinstance(data__run__inductorconfig_value, (bool, int, int, float, Decimal, str)) and not (isinstance(data__run__inductorconfig_value, float) and data__run__inductorconfig_value.is_integer()):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.inductor_config.{data__run__inductorconfig_key}".format(**locals()) + " must be boolean or integer or number or string")
+                                    if not isinstance(data__run__inductorconfig_value, (bool, int, int, float, Decimal)) and not (isinstance(data__run__inductorconfig_value, float) and data__run__inductorconfig_value.is_integer()):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.inductor_config.{data__run__inductorconfig_key}".format(**locals()) + " must be boolean or integer or number")
             if "waivers" in data_keys:
                 data_keys.remove("waivers")
                 data__waivers = data["waivers"]
