@@ -24,13 +24,16 @@ WARNING = "warning"
 class Rule:
     """One finding code: ``severity`` is the default (``error`` fails the run,
     ``warning`` is printed); ``module`` the dotted name of the module whose
-    ``check`` reports it; ``summary`` one line saying what it catches."""
+    ``check`` reports it; ``summary`` one line saying what it catches;
+    ``waivable`` False for a code no waiver or explanation in a study file may
+    cover (SG216 reports one that tries)."""
 
     code: str
     severity: str
     name: str
     module: str
     summary: str
+    waivable: bool = True
 
 
 RULES: tuple[Rule, ...] = (
@@ -47,9 +50,9 @@ RULES: tuple[Rule, ...] = (
     Rule("SG106", WARNING, "unmeasured stated as result", "studygen.lint.sg106_unmeasured",
          "a configuration the document says was not measured, given an outcome elsewhere"),
     Rule("SG201", ERROR, "stale README or figure", "studygen.checks.sg201_stale",
-         "the committed README or a figure differs from what the records render to"),
+         "the committed README or a figure differs from what the records render to", waivable=False),
     Rule("SG202", ERROR, "invalid record", "studygen.checks.sg202_records",
-         "a record, dataset definition or study file that fails to load or validate"),
+         "a record, dataset definition or study file that fails to load or validate", waivable=False),
     Rule("SG203", ERROR, "same measurement disagrees across jobs", "studygen.checks.sg203_reconcile",
          "one measurement with two values from two jobs, or a difference inside their spread"),
     Rule("SG204", ERROR, "noise verdict without repeats", "studygen.checks.sg204_noise_verdict",
@@ -67,7 +70,7 @@ RULES: tuple[Rule, ...] = (
     Rule("SG210", WARNING, "kernel-time coverage", "studygen.checks.sg210_kernel_coverage",
          "kernel groups that miss the profiled total by 2 %, or leave over 10 % unclassified"),
     Rule("SG211", ERROR, "literal figure in template", "studygen.checks.sg211_literal_figures",
-         "a template that prints a number no expression computed from records"),
+         "a template that prints a number no expression computed from records", waivable=False),
     Rule("SG212", ERROR, "incomparable timings", "studygen.checks.sg212_incomparable",
          "latencies measured differently, or by different shards of one job, in one ratio, range or table"),
     Rule("SG213", WARNING, "unstable measurement", "studygen.checks.sg213_unstable",
@@ -76,8 +79,9 @@ RULES: tuple[Rule, ...] = (
          "a COCO AP figure from random-init weights"),
     Rule("SG215", ERROR, "FP8 latency without real-FP8 evidence", "studygen.checks.sg215_fp8_evidence",
          "an FP8 latency without the FP8 GEMM kernels of a profile behind it"),
-    Rule("SG216", ERROR, "waiver matches no finding", "studygen.checks.waivers",
-         "a waiver or explanation in the study file that matches no finding"),
+    Rule("SG216", ERROR, "waiver matches no finding or is refused", "studygen.checks.waivers",
+         "a waiver or explanation that matches no finding, names none closely enough, or covers a code never waived",
+         waivable=False),
     Rule("SG217", ERROR, "cause in an unchanged kernel group", "studygen.checks.sg217_unchanged_group_cause",
          "a sentence giving a recipe's kernel group as the cause of a difference the profiles put elsewhere"),
     Rule("SG218", ERROR, "placeholder text", "studygen.checks.sg218_placeholder",
@@ -89,6 +93,10 @@ RULES: tuple[Rule, ...] = (
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+# Codes whose finding says the README or the records cannot be trusted (a README that is not what the records render
+# to, a record that does not load, a figure typed into the template, a waiver that covers too much): a waiver of one
+# would hide that every other finding, and every figure, stands on nothing.
+NOT_WAIVABLE: tuple[str, ...] = tuple(rule.code for rule in RULES if not rule.waivable)
 
 
 def rules_in(package: str) -> tuple[Rule, ...]:
@@ -109,9 +117,10 @@ def help_line(rules: tuple[Rule, ...]) -> str:
 
 
 def markdown_table() -> str:
-    """The README's finding-code table (a GFM table, one row per rule)."""
-    lines = ["| code | severity | name | catches |", "| --- | --- | --- | --- |"]
-    lines += [f"| {rule.code} | {rule.severity} | {rule.name} | {rule.summary} |" for rule in RULES]
+    """The README's finding-code table (a GFM table, one row per rule; ``waivable``: yes or no)."""
+    lines = ["| code | severity | waivable | name | catches |", "| --- | --- | --- | --- | --- |"]
+    lines += [f"| {rule.code} | {rule.severity} | {'yes' if rule.waivable else 'no'} | {rule.name} | {rule.summary} |"
+              for rule in RULES]
     return "\n".join(lines) + "\n"
 
 

@@ -71,7 +71,8 @@ def test_readme_table_is_the_rule_table():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert markdown_table() in readme, "README.md's finding-code table differs: paste `python -m studygen.rules`"
     assert markdown_table().count("\n") == len(RULES) + 2
-    assert "| SG212 | error | incomparable timings | latencies measured differently" in markdown_table()
+    assert "| SG212 | error | yes | incomparable timings | latencies measured differently" in markdown_table()
+    assert "| SG202 | error | no | invalid record | a record, dataset" in markdown_table()
 
 
 def _docstring_nodes(tree: ast.AST) -> set[int]:
