@@ -94,7 +94,6 @@ def test_the_first_refused_setting_of_a_study_is_named_at_its_pointer():
 ])
 def test_check_and_render_refuse_the_study_file_at_the_setting_s_line(tmp_path, run_cli, settings, pointer, words):
     root = make_tiny_project(tmp_path / "project")
-    spec = study_spec()
     study = root / "families" / "tiny" / "study.yaml"
     # each setting on a line of its own, its value (flow style) on the same line
     settings_lines = "".join(f"    {name}: {yaml.safe_dump(value, default_flow_style=True).splitlines()[0]}\n"
