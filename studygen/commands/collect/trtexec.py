@@ -73,7 +73,7 @@ def run_trtexec(options: TrtexecOptions) -> TrtexecOutcome:
     inputs = trtexec.read_inputs(options.log_path, options.times_path, options.profile_path, options.layer_info_path,
                                  options.plan_path)
     results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
-                                    batch=options.ingest.batch)
+                                    batch=options.ingest.batch, precision=declared_precision(target))
     if not results and inputs.warnings:
         raise UsageError(f"nothing to record: the inputs gave no result ({'; '.join(inputs.warnings)})")
     gpu, version, log_notes = trtexec.log_provenance(inputs.log, options.ingest.gpu,
