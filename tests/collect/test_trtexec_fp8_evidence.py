@@ -170,11 +170,7 @@ def test_a_profile_without_layer_info_and_several_runs_give_no_evidence():
 
 
 def test_the_dump_profile_table_of_the_log_times_the_layers(collect, study):
-    table = ["=== Profile (250 iterations ) ===", "   Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer",
-             "      10.30       0.0412       0.0410      60.1   /enc/qkv/MatMul",
-             "       6.84       0.0274       0.0271      39.9   /head/Conv",
-             "      17.14       0.0686       0.0681     100.0   Total"]
-    log = write(study, log_text("trtexec --loadEngine=det_fp8.plan --dumpProfile --separateProfileRun", *table,
+    log = write(study, log_text("trtexec --loadEngine=det_fp8.plan --dumpProfile --separateProfileRun", *DUMP_TABLE,
                                 tag="[TensorRT v101601]"), "dump.log")
     (study / "layers.json").write_text(json.dumps(layer_info(FP8_ENGINE)))
     done = collect("trtexec", "--variant", "fp8", "--log", log, "--layer-info", study / "layers.json")
@@ -192,13 +188,52 @@ def test_layers_the_other_file_lacks_are_noted(tmp_path):
     (tmp_path / "layers.json").write_text(json.dumps(layer_info(engine)))
     timed = {name: engine[name] for name in ("/enc/qkv/MatMul", "/head/Conv")}
     timed["__mye12_plugin"] = ({}, 0.004)
+    timed["__mye13_plugin"] = ({}, 0.0005)
     (tmp_path / "profile.json").write_text(json.dumps(profile(timed, count=20)))
     by_run, notes = evidence_of(tmp_path / "profile.json", tmp_path / "layers.json")
     assert by_run[None]["fp8_layers"] == 1 and by_run[None]["iterations"] == 20
     assert notes == ["fp8_evidence: 1 FP8 layer(s) of layers.json have no time in --exportProfile profile.json array 1 "
                      "and are left out ('/enc/proj/MatMul')",
-                     "fp8_evidence: 1 profiled layer(s) of --exportProfile profile.json array 1 are not in layers.json, "
-                     "so their kernels are unknown ('__mye12_plugin')"]
+                     "fp8_evidence: 2 profiled layer(s) of --exportProfile profile.json array 1 are not in layers.json, "
+                     "so their kernels are unknown ('__mye12_plugin', '__mye13_plugin')"]
+
+
+def test_the_fp8_time_sums_every_fp8_layer_to_six_decimals(tmp_path):
+    engine = {"/enc/qkv/MatMul": FP8_ENGINE["/enc/qkv/MatMul"],
+              "/enc/tiny/MatMul": (FP8_ENGINE["/enc/proj/MatMul"][0], 0.00001234)}
+    (tmp_path / "layers.json").write_text(json.dumps(layer_info(engine)))
+    (tmp_path / "profile.json").write_text(json.dumps(profile(engine, count=2)))
+    by_run, _ = evidence_of(tmp_path / "profile.json", tmp_path / "layers.json")
+    assert by_run[None]["fp8_time_ms"] == 0.041212  # 0.0412 + 0.00001234 = 0.04121234
+    assert [kernel["time_ms"] for kernel in by_run[None]["kernels"]] == [0.0412, 0.00001234]
+
+
+DUMP_TABLE = ["=== Profile (250 iterations ) ===", "   Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer",
+              "      10.30       0.0412       0.0410      60.1   /enc/qkv/MatMul",
+              "       6.84       0.0274       0.0271      39.9   /head/Conv",
+              "      17.14       0.0686       0.0681     100.0   Total"]
+
+
+def test_a_log_without_a_profile_table_or_with_two_profiled_runs_gives_no_evidence(tmp_path):
+    (tmp_path / "layers.json").write_text(json.dumps(layer_info(FP8_ENGINE)))
+    plain = write(tmp_path, log_text("trtexec --loadEngine=det_fp8.plan"), "plain.log")
+    assert evidence_of(None, tmp_path / "layers.json", log=plain) == (
+        {}, ["no fp8_evidence recorded: no per-layer profile (--profile, or a --dumpProfile table in the log)"])
+    run = log_text("trtexec --loadEngine=det_fp8.plan --dumpProfile --separateProfileRun", *DUMP_TABLE,
+                   tag="[TensorRT v101601]")
+    two = write(tmp_path, run + run, "two.log")
+    assert evidence_of(None, tmp_path / "layers.json", log=two) == (
+        {}, ["no fp8_evidence recorded: 2 profiled runs but one --layer-info, which describes one engine: collect "
+             "each run with its own layer info"])
+
+
+def test_a_dump_table_of_another_engine_is_refused_at_its_line(collect, study):
+    log = write(study, log_text("trtexec --loadEngine=det_fp8.plan --dumpProfile --separateProfileRun", *DUMP_TABLE,
+                                tag="[TensorRT v101601]"), "dump.log")
+    refused = collect("trtexec", "--variant", "fp8", "--log", log, "--layer-info",
+                      TRTEXEC / "trt8.6_resnet50-int8_layer-info-detailed.json")
+    assert_refused(refused, "dump.log:2: none of its 2 profiled layers is in the layer info "
+                   "trt8.6_resnet50-int8_layer-info-detailed.json")
 
 
 def test_files_of_two_engines_are_refused_for_an_fp8_variant_only(collect, study, workdir):
@@ -216,12 +251,16 @@ def test_tensorrt_11_names_an_input_type_apart_from_its_format(tmp_path):
     # TensorRT 11 splits "Format/Datatype" into "DataType" and "Format"
     entry = {"LayerType": "gemm", "TacticName": PROJ_TACTIC,
              "Inputs": [{"Name": "a_q", "Dimensions": [1, 64], "DataType": "FP8", "Format": "Row major linear (kLINEAR)"}]}
-    engine = {"/dec/MatMul": (entry, 0.0133)}
+    # an entry may list no inputs at all: its tactic alone then tells
+    conv_tactic = "sm90_xmma_fprop_implicit_gemm_e4m3e4m3_e4m3f32_f32_nhwckrsc_nhwc_tilesize128x128x64"
+    engine = {"/dec/MatMul": (entry, 0.0133), "/dec/Conv": ({"LayerType": "CaskConvolution", "TacticName": conv_tactic},
+                                                           0.0061)}
     (tmp_path / "layers.json").write_text(json.dumps({"Layers": layer_info(engine)["Layers"]}))
     (tmp_path / "profile.json").write_text(json.dumps(profile(engine, count=3)))
     by_run, _ = evidence_of(tmp_path / "profile.json", tmp_path / "layers.json")
-    assert by_run[None]["kernels"] == [{"name": PROJ_TACTIC, "layer": "/dec/MatMul", "time_ms": 0.0133,
-                                        "fp8_by": "input type"}]
+    assert by_run[None]["kernels"] == [
+        {"name": PROJ_TACTIC, "layer": "/dec/MatMul", "time_ms": 0.0133, "fp8_by": "input type"},
+        {"name": conv_tactic, "layer": "/dec/Conv", "time_ms": 0.0061, "fp8_by": "tactic"}]
 
 
 def test_myelin_layers_are_counted_as_unnamed_kernels(tmp_path):

@@ -33,7 +33,10 @@ class TrtexecOptions(SubcommandOptions):
     profile_path: Path | None = field(default=None, metadata=flag(
         "--profile", type=PATH, help="--exportProfile JSON (arrays may be concatenated)."))
     layer_info_path: Path | None = field(default=None, metadata=flag(
-        "--layer-info", type=PATH, help="--exportLayerInfo JSON."))
+        "--layer-info", type=PATH, help="--exportLayerInfo JSON. Exported with --profilingVerbosity=detailed and "
+                                        "joined with --profile (or the log's --dumpProfile table), it gives an FP8 "
+                                        "variant's latencies their fp8_evidence: the FP8 GEMM and convolution "
+                                        "layers that ran, with their tactics and times."))
     plan_path: Path | None = field(default=None, metadata=flag(
         "--plan", type=PATH, help="Engine plan file (its size in bytes is recorded)."))
     override_precision: str | None = field(default=None, metadata=flag(
