@@ -322,15 +322,15 @@ def _rows_by_text(texts, row_indexes: list[int]) -> dict[str, list[int]]:
 _PART_SPLIT_RE = lazy_compile(r"[^a-z0-9µμ.+]+")
 
 
+def _split_words(text: str) -> list[str]:
+    """The words of ``text`` as label words are split (lower case, ``_``
+    and ``-`` separate, dots kept inside: ``v0.2``, ``qwen2.5``)."""
+    return [part.strip(".") for part in _PART_SPLIT_RE.split(text.lower().replace("×", "x"))]
+
+
 def _words_of(texts) -> frozenset[str]:
     """The words of ``texts`` (and their stems), split as label words are."""
-    words = set()
-    for text in texts:
-        for part in _PART_SPLIT_RE.split(text.lower()):
-            part = part.strip(".")
-            if part:
-                words.update((part, stem(part)))
-    return frozenset(words)
+    return frozenset(word for text in texts for part in _split_words(text) if part for word in (part, stem(part)))
 
 
 def _label_parts(by_text: dict[str, list[int]], values: set[str], header_words: frozenset[str] = frozenset()
@@ -352,8 +352,7 @@ def _label_parts(by_text: dict[str, list[int]], values: set[str], header_words: 
         labelled += len(rows)
         words: dict[str, None] = {}
         # the raw text: normalize() reads "_" as emphasis and would join "deepep_decode"
-        for part in _PART_SPLIT_RE.split(text.lower().replace("×", "x")):
-            part = part.strip(".")
+        for part in _split_words(text):
             if len(part) < 2 or part in STOPWORDS or part in UNIT_WORDS or part in header_words or not any(
                     ch.isalpha() for ch in part):
                 continue

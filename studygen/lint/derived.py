@@ -328,31 +328,29 @@ def _no_reading_gives(target: Series, formulas, row: int, a: Figure, b: Figure) 
 def _nearest_reading(formula: str, formulas, target: Series, row: int, a: Figure, b: Figure) -> bool:
     """True when ``formula(a, b)`` lies nearest ``target``'s figure of
     ``row`` among every formula of ``formulas`` either way round: the
-    reading a finding on a row with nothing else to go by should show."""
+    reading a finding on a row with nothing else to go by should show.
+    Every reading must be defined (:func:`_no_reading_gives` holds)."""
     printed = target.values[row].value
 
     def distance(name: str, x: Figure, y: Figure) -> float:
-        try:
-            return abs(FORMULAS[name][1](x.value, y.value) - printed)
-        except ZeroDivisionError:
-            return float("inf")
+        return abs(FORMULAS[name][1](x.value, y.value) - printed)
 
     return distance(formula, a, b) <= min(distance(f, x, y) for f in formulas for x, y in ((a, b), (b, a)))
 
 
 def _few_rows_enough(definition: Definition, formula: str, formulas, target: Series, ordered,
                      scored: tuple[list[int], list[int]]) -> bool:
-    """A declared definition on a table too short for :func:`_enough`: with
-    two rows, one fits it and the other is given by no reading of the same
-    operands (either way round, any formula of the unit); with one row, a
-    definition the header's words state, which that row does not follow
-    (read the way that comes nearest its figure). The fitting row must be
-    :func:`_telling`, and a pair of columns must share a unit: an inferred
-    definition never decides on so few rows."""
+    """A declared definition on a table too short for :func:`_enough` (two
+    rows, or one when the header's words state it: :func:`declared_fits`
+    lets no shorter one through, and with three rows or more one miss leaves
+    enough): one row fits it and the other is given by no reading of the
+    same operands (either way round, any formula of the unit); a lone row
+    under a header naming both columns is read the way that comes nearest
+    its figure. The fitting row must be :func:`_telling`, and a pair of
+    columns must share a unit: an inferred definition never decides on so
+    few rows."""
     matched, missed = scored
-    if len(missed) != 1 or len(ordered) > 2:
-        return False
-    if len(matched) < (0 if definition.by_words else 1) or not all(_telling(target.values[row]) for row in matched):
+    if len(missed) != 1 or not all(_telling(target.values[row]) for row in matched):
         return False
     if definition.second is not None and definition.first.unit != definition.second.unit:
         return False

@@ -187,7 +187,7 @@ def _same_unit(a: Series, b: Series) -> bool:
 def is_identity(value: float, unit: str | None) -> bool:
     """True for the identity of a derived figure of ``unit``: 1 (``1x``,
     ``1.0``), or 100 or 0 in ``%`` (a share of the reference, a change)."""
-    return value in _IDENTITIES.get(unit, (1.0,))
+    return value in _IDENTITIES.get(unit, _IDENTITIES[None])
 
 
 def identity_rows(target: Series) -> list[int]:
