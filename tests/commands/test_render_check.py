@@ -304,3 +304,18 @@ def test_a_readme_past_what_render_writes_is_judged_by_its_start(project, run_cl
     result = run_cli("render", "--root", project)
     assert result.exit_code == 2 and result.err.startswith(f"studygen: {README}: holds no studygen generated note")
     assert (project / README).stat().st_size == MAX_RENDERED_BYTES + 1
+
+
+def test_the_start_of_a_readme_is_read_no_further_than_render_writes(tmp_path):
+    import os
+
+    from studygen.render.generated import _head
+    from studygen.textio import MAX_RENDERED_BYTES
+
+    path = tmp_path / "README.md"
+    path.write_bytes(b"# Notes\n")
+    os.truncate(path, MAX_RENDERED_BYTES + 4096)  # sparse
+    head = _head(path)
+    assert len(head) == MAX_RENDERED_BYTES and head.startswith(b"# Notes\n\0")
+    path.write_bytes(b"short")
+    assert _head(path) == b"short"

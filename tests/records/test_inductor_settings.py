@@ -109,3 +109,14 @@ def test_check_and_render_refuse_the_study_file_at_the_setting_s_line(tmp_path, 
     done = run_cli("render", "--root", root)
     assert done.exit_code == 2 and not (root / "families" / "tiny" / "README.md").exists()
     assert done.err.startswith("studygen: families/tiny/study.yaml:") and words in done.err
+
+
+def test_a_name_that_is_no_dotted_identifier_and_a_word_value_are_named_in_full():
+    assert setting_name_problem("a..b") == ("'a..b' is not a torch._inductor.config name (dotted identifiers, "
+                                            "e.g. triton.autotune_pointwise)")
+    assert inductor_config_problem({"run": {"inductor_config": {"max_autotune": "yes"}}}) == (
+        "/run/inductor_config/max_autotune", "inductor_config: 'max_autotune' is given 'yes': a setting takes "
+        "true/false, a whole number or a number, never text, a list, a mapping or null")
+    # a run block or settings of the wrong shape are the schema's to refuse, not this rule's to trip over
+    assert inductor_config_problem({"run": {"inductor_config": ["cpp.cxx"]}}) is None
+    assert inductor_config_problem({"run": ["inductor_config"]}) is None
