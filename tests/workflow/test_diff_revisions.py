@@ -194,9 +194,10 @@ def test_reader_limits_follow_what_reads_each_file():
     assert [revisions.reader_limit(path) for path in (
         "families/toy/README.md", "families/toy/figures/latency.svg", "families/toy/study.yaml",
         "measurements/toy/a.json", "measurements/toy/datasets/d.json", "templates/toy.md.j2",
-        "measurements/toy/logs/run.log", "families/toy/notes/README.md", "families/README.md")] == [
+        "measurements/toy/logs/run.log", "families/toy/notes/README.md", "families/README.md",
+        "families/toy/kernel_groups.yml")] == [
         MAX_RENDERED_BYTES, MAX_RENDERED_BYTES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES,
-        MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, MAX_RENDERED_BYTES, MAX_RENDERED_BYTES]
+        MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, MAX_RENDERED_BYTES, MAX_RENDERED_BYTES, MAX_DOCUMENT_BYTES]
     assert (MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, revisions.MAX_REVISION_BYTES) == (2**24, 2**26, 2**30)
 
 
