@@ -98,11 +98,18 @@ def format_pooled(value, inputs) -> str:
     prints it: a value that is one of them (a median of an odd count) as its
     source printed it, any other with the most digits an input carries
     (:func:`carried_decimals`): the median of 5.611 and 5.603 prints 5.607,
-    not the float 5.606999999999999 its arithmetic gives. Finding messages
-    print the figures beside it as their sources did (:func:`format_number`)."""
+    not the float 5.606999999999999 its arithmetic gives. The mean of two
+    middle values can fall half a step between them, so a value those digits
+    would round gets one more (0.04 and 0.05: 0.045, not 0.05, which every
+    ratio beside it would contradict). Without carried digits, the shortest
+    repr. Finding messages print the figures beside it as their sources did
+    (:func:`format_number`)."""
     if isinstance(value, (SourceFloat, int)):
         return format_number(value)
-    return format_number(value, carried_decimals(inputs))
+    decimals = carried_decimals(inputs)
+    if decimals is not None and abs(float(_rounded(value, decimals)) - value) > abs(value) * 1e-12:
+        decimals += 1
+    return format_number(value, decimals)
 
 
 def _exact(value) -> Decimal:

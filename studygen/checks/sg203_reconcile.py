@@ -255,7 +255,7 @@ def _hint(row: Row) -> str:
     widest: ``latency_ms``, not one timing's ``gpu_compute``), since a figure
     without a spread of its own must otherwise agree exactly."""
     keys = tolerance_keys(row)
-    others = f" (or by {', '.join(keys[:-1])})" if len(keys) > 1 else ""
+    others = f" (a key {' or '.join(keys[:-1])} wins over it)" if len(keys) > 1 else ""
     unit = f" {row.unit}" if row.unit not in (None, "", "AP") else ""
     return ("reconcile the jobs, or repeat them so that their spread is measured (render shows the job-to-job "
             "spread); a figure without a spread of its own (one trace, one trtexec run) must match exactly unless "
