@@ -272,3 +272,18 @@ def test_pooled_figures_print_at_the_digits_their_inputs_carry():
     low, high = SourceFloat("0.04"), SourceFloat("0.05")
     assert format_pooled((low + high) / 2, [low, high]) == "0.045"  # half a step between them: one digit more
     assert format_pooled(0.1 + 0.2, [0.1, 0.2]) == "0.30000000000000004"  # computed inputs carry no digits
+
+
+def test_every_pair_of_platforms_is_judged(tmp_path):
+    # A100 on TensorRT 10.3 and 10.8, an L4 on 10.8, three shapes. The two A100 versions agree within 1.28x
+    # (6.4 / 5.0 at 384x384); A100 10.3 / L4 is 0.5, 0.5, 0.625 (median 0.5: 1.25x off at most); A100 10.8 / L4
+    # is 0.5, 0.5, 0.8: 1.6x the typical 0.5 at 384x384, the only anomaly, found after the pairs that show none
+    l4, old, new = _trt("NVIDIA L4", "10.8.0"), _trt("NVIDIA A100-SXM4-80GB", "10.3.0"), _trt("NVIDIA A100-SXM4-80GB", "10.8.0")
+    shapes = ("128x128", "256x256", "384x384")
+    def results(values):
+        return [latency("fp16", v, shape) for shape, v in zip(shapes, values)]
+    records = [record("l4", results((2.0, 4.0, 8.0)), l4), record("a100-old", results((1.0, 2.0, 5.0)), old),
+               record("a100-new", results((1.0, 2.0, 6.4)), new)]
+    (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
+    assert finding.file == "measurements/toy/a100-new.json" and finding.pointer == "/results/2/value_ms"
+    assert "is 0.80x 8.0 ms on NVIDIA L4, tensorrt=10.8.0,cuda=13.0 (job l4), 1.60x the 0.50x typical" in finding.message

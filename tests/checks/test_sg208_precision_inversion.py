@@ -146,6 +146,30 @@ def test_compute_rows_prefer_the_most_specific_timing_of_each_run(tmp_path):
     assert [(r.job_id, r.metric) for r in compute_rows(study.rows)] == [("a", "host_latency"), ("b", "unspecified")]
 
 
+def test_a_run_is_its_job_configuration_and_method_whatever_the_statistic(tmp_path):
+    from studygen.study.timing import compute_rows
+
+    # one run gives GPU compute time as median and p99 and host latency as p99 only: its compute timing is GPU
+    # compute time at both statistics. The same job's engine timed again with CUDA graphs and no copies, giving
+    # host latency only, is another run, judged by that host latency
+    graphs = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True}
+    classic = {"timer": "trtexec", "cuda_graph": False, "data_transfers": True, "spin_wait": False}
+    records = [record("job", [latency("fp16", 4.2, method=classic), latency("fp16", 4.9, statistic="p99", method=classic),
+                              latency("fp16", 5.6, timing="host_latency", statistic="p99", method=classic),
+                              latency("fp16", 3.9, timing="host_latency", method=graphs)])]
+    study = load(tmp_path, records=records)
+    assert [(r.value, r.metric, r.statistic) for r in compute_rows(study.rows)] == [
+        (4.2, "gpu_compute", "median"), (4.9, "gpu_compute", "p99"), (3.9, "host_latency", "median")]
+
+
+def test_a_latency_without_a_shape_says_so(tmp_path):
+    fp32, fp16 = latency("fp32", 13.99), latency("fp16", 14.747)
+    del fp32["shape"], fp16["shape"]
+    (finding,) = sg208_precision_inversion.check(CheckContext(load(tmp_path, records=[record("job", [fp32, fp16])])))
+    assert finding.message.endswith("on NVIDIA H200, tensorrt=11.4.0.106,cuda=13.0, shape not stated, batch 1, "
+                                    "median GPU compute time")
+
+
 def test_the_side_findings_list_what_sg208_reports(tmp_path):
     # one run per variant with an inversion in host latency only (fp16 2.71 vs fp32 2.60 ms; compute 2.20 vs
     # 2.31 ms) and another in GPU compute time only at 960x960 (fp16 5.5 vs fp32 5.4 ms; host latency 5.9 vs 6.0)

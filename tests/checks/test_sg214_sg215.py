@@ -115,3 +115,10 @@ def test_a_profile_kept_on_one_timing_covers_its_run_and_a_fake_one_fails_it(tmp
     (finding,) = sg215_fp8_evidence.check(CheckContext(load(tmp_path / "b", records=[record("l4", kept)])))
     assert finding.pointer == "/results/0/value_ms"
     assert finding.message.endswith("): the profile still shows 12 fake-quantization kernel(s)")
+
+
+def test_an_fp8_run_without_a_shape_names_none(tmp_path):
+    run = _fp8_run(4, (3.1, 3.5, 0.4, 0.3, 0.02))[:1]
+    del run[0]["shape"]
+    (finding,) = sg215_fp8_evidence.check(CheckContext(load(tmp_path, records=[record("l4", run)])))
+    assert finding.message.startswith("FP8 latency 3.1 ms (median GPU compute time) of fp8, batch 4 in job l4 (")
