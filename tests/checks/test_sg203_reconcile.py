@@ -526,3 +526,14 @@ def test_the_hint_names_the_key_that_sets_a_kernel_time_tolerance(tmp_path):
                                  "tolerances: {kernel_time_ms: <difference ms>} (a key kernel_time wins over it)")
     assert codes(sg203_reconcile.check(CheckContext(study(tmp_path / "b", tolerances={"kernel_time_ms": 0.01}))),
                  "SG203") == []
+
+
+def test_tolerance_keys_follow_the_lookup_order(tmp_path):
+    from studygen.study.spread import tolerance_keys
+
+    # a unitless figure (a logit correlation) has no <kind>_<unit> key; a kernel time's metric is its kind, named once
+    agreement = {"kind": "agreement", "variant": "fp8", "reference_variant": "fp16", "metric": "logit_correlation",
+                 "value": 0.9991, "dataset": "val-8", "backend": "pytorch", "mode": "eager"}
+    study = load(tmp_path, records=[record("job", [agreement, kernel_time("fp16", {"GEMM": 0.4}), latency("fp16", 2.5)])])
+    assert [tolerance_keys(row) for row in study.rows] == [
+        ["logit_correlation", "agreement"], ["kernel_time", "kernel_time_ms"], ["gpu_compute", "latency", "latency_ms"]]
