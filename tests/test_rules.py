@@ -59,8 +59,8 @@ def test_registries_hold_every_module_the_table_names():
 
 def test_lint_help_lists_the_lint_codes_from_the_table(run_cli):
     assert help_line(rules_in("studygen.lint")) == (
-        "Codes: SG101 range coverage, SG102 statistic order, SG103 derived figure, SG104 Markdown structure "
-        "(errors); SG105 noise wording, SG106 unmeasured stated as result (warnings).")
+        "Codes: SG101 range coverage, SG102 statistic order, SG103 derived figure, SG104 Markdown structure, "
+        "SG107 universal comparison contradicted (errors); SG105 noise wording, SG106 unmeasured stated as result (warnings).")
     result = run_cli("lint", "--help")
     assert result.exit_code == 0
     shown = " ".join(result.out.split())
