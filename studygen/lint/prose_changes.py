@@ -102,6 +102,7 @@ class Change:
     object_text: str
     written: str  # the words as written ("44% smaller", "reduces the latency by 38%")
     comparative: str  # the comparative word ("smaller", "faster"), "" for a verb or noun
+    clause_start: int  # block-text offset of the clause
 
 
 def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
@@ -155,7 +156,7 @@ def changes_of(sentence: Sentence) -> list[Change]:
             hedge = "mean"
         comparative = after.group(1) if after else word.group(1) if word and not (noun or verb) else ""
         found.append(Change(figure, sense, hedge, text[start:end], object_text, " ".join(written.split()),
-                            comparative.lower()))
+                            comparative.lower(), start))
     return found
 
 
@@ -251,8 +252,9 @@ def _finding(document: Document, sentence: Sentence, change: Change) -> tuple[in
     if not kinds:
         return None
     figure = change.figure
-    pair = tie(document, change.clause, kinds, sentence.clause_view(figure.start, figure.end - figure.start),
-               change.object_text)
+    start = change.clause_start - sentence.start
+    view = sentence.segment_view(start, start + len(change.clause))  # the whole clause names the rows
+    pair = tie(document, change.clause, kinds, view, change.object_text)
     if pair is None or _printed_backing(pair, figure):
         return None
     readings = []

@@ -24,7 +24,10 @@ This module ties such a sentence to **one** table, or to none:
   latency by 44%": int8 against the table's other column).
 - **One table.** Every table of the document offering such a pair (and
   rows the clause names, :meth:`~studygen.lint.document.Table.restrict`) is
-  a candidate; only when exactly one is, is the sentence read against it.
+  a candidate, and so is one where the sentence names a column of the kind
+  but no pair follows (two of three variants named, no reference); only
+  when exactly one table is a candidate and it offers a pair is the
+  sentence read against it.
 
 A sentence that cannot be tied this way is not checked: lint stays quiet
 rather than guess which figures were meant.
@@ -147,15 +150,17 @@ def _first_mention(tokens: tuple[str, ...], words: frozenset[str]) -> int | None
     return min(i for i, token in enumerate(tokens) if token in words)
 
 
-def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]) -> tuple[Series, Series] | None:
-    """(x, y) columns of ``table`` that ``text`` names (see the module docstring), or None."""
+_UNCLEAR = "unclear"  # a table naming a variant of the kind without a pair: the sentence may be about it
+
+
+def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]):
+    """(x, y) columns of ``table`` that ``text`` names (see the module
+    docstring); :data:`_UNCLEAR` when it names a column of ``kind`` but no
+    pair follows; None when it names none."""
     columns = _kind_columns(table, kind)
     if len(columns) < 2:
         return None
     own = _own_words(table, columns)
-    if any(not words or any(statistic_of(word) for word in words) for words in own.values()):
-        # a column told apart by nothing, or by a statistic ("Wave P50", "Wave P95"): no variants
-        return None
     lowered = normalize(text)
     named, references = [], []
     for series in columns:
@@ -165,17 +170,18 @@ def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]) -
         named.append(series)
         if own[series.column] <= object_words or _REFERENCE_BEFORE_RE.search(lowered, 0, mention):
             references.append(series)
-    if len(named) > 2 or len(references) > 1:
+    if not named:
         return None
-    if len(named) == 2:
-        if len(references) != 1:
-            return None
+    if any(not words or any(statistic_of(word) for word in words) for words in own.values()):
+        # a column told apart by nothing, or by a statistic ("Wave P50", "Wave P95"): no variants
+        return _UNCLEAR
+    if len(named) == 2 and len(references) == 1:
         y = references[0]
         return next(s for s in named if s is not y), y
     if len(named) == 1 and len(columns) == 2:
         other = next(s for s in columns if s is not named[0])
         return (other, named[0]) if references else (named[0], other)
-    return None
+    return _UNCLEAR
 
 
 def _mention(lowered: str, words: frozenset[str]) -> int | None:
@@ -215,9 +221,9 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
             rows = table.restrict(view)
             if not rows:
                 continue
+            if pair is _UNCLEAR or len(found) == 1:
+                return None  # a second table the sentence may be about: which one is meant is unclear
             found.append(Pair(table, pair[0], pair[1], kind, tuple(rows)))
-            if len(found) > 1:
-                return None
     return found[0] if found else None
 
 
