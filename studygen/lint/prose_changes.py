@@ -67,11 +67,14 @@ _AFTER_RE = lazy_compile(rf"\s*({_WORDS})\b", re.IGNORECASE)
 # "a 38% reduction in latency", "a 20% throughput gain"
 _NOUN_AFTER_RE = lazy_compile(
     r"\s*((?:[A-Za-z][\w-]*\s+){0,2}?)(" + "|".join(_NOUN_SENSE) + r")s?\b", re.IGNORECASE)
+# "by up to 38%", "by about 38%": a hedge between "by" and the figure
+_BY = r"by\s+(?:(?:up\s*to|about|around|roughly|nearly|almost|approximately|~|≈|at\s+least|at\s+most|over|" \
+      r"more\s+than|less\s+than|on\s+average)\s*)?$"
 # "reduces the fp16 latency by 38%", "faster by 38%"
 _VERB_BEFORE_RE = lazy_compile(
-    r"\b(reduc|decreas|cut|lower|shrink|shrank|trim|increas|rais)\w*\s+((?:[`*_]*[\w.+-]+[`*_]*\s+){0,5}?)by\s*$",
+    r"\b(reduc|decreas|cut|lower|shrink|shrank|trim|increas|rais)\w*\s+((?:[`*_]*[\w.+-]+[`*_]*\s+){0,5}?)" + _BY,
     re.IGNORECASE)
-_WORD_BEFORE_RE = lazy_compile(rf"\b({_WORDS})\s+by\s*$", re.IGNORECASE)
+_WORD_BEFORE_RE = lazy_compile(rf"\b({_WORDS})\s+" + _BY, re.IGNORECASE)
 
 _NEGATION_RE = lazy_compile(r"\b(?:not|never|no|rather\s+than|instead\s+of|if|would|could)\b[^,;:]{0,40}$",
                             re.IGNORECASE)
