@@ -15,14 +15,13 @@ import re
 # the sequences that set a window title or write the clipboard), DEL, and the bidirectional
 # embeddings, overrides and isolates that reorder a line as it is shown.
 _ACTING = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def visible(text: str, keep: str = "") -> str:
     """``text`` with every control character and bidirectional override
-    shown as an escape (``\\x1b``, ``\\u202e``; ``\\n``, ``\\r``,
-    ``\\t`` by name) except those in ``keep``: a document's or record's
+    shown as an escape as Python writes it (``\\x1b``, ``\\u202e``,
+    ``\\n``, ``\\r``, ``\\t``) except those in ``keep``: a document's or record's
     text quoted in a finding reaches the terminal or the CI log as text,
     never as a command to it."""
-    return _ACTING.sub(lambda m: m.group() if m.group() in keep else _NAMED.get(m.group(), ascii(m.group())[1:-1]),
-                       text)
+    # ascii() writes each as Python does: \n, \t, \x1b, \x9b, \u202e
+    return _ACTING.sub(lambda m: m.group() if m.group() in keep else ascii(m.group())[1:-1], text)
