@@ -136,8 +136,25 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
         if fit is None:
             continue
         for row_index in fit.missed:
-            findings.append(_column_finding(document, table, target, fit, row_index, original))
+            if not _pools_several(table, row_index, (target, fit.first, fit.second)):
+                findings.append(_column_finding(document, table, target, fit, row_index, original))
     return findings
+
+
+# "100.0 (3 jobs: 10.0 to 100.0)", "1.00x (1.00x to 10.00x)": a cell that states the range of the
+# figures it stands for beside the one it leads with
+_STATED_RANGE_RE = lazy_compile(r"\([^()]*\d[^()]*\bto\b[^()]*\d[^()]*\)")
+
+
+def _pools_several(table: Table, row_index: int, columns) -> bool:
+    """True when a cell of ``row_index`` in one of ``columns`` (series, None
+    skipped) states a range beside its figure: it pools several figures
+    (several jobs, say), so which of them the derived cell was computed
+    from is not printed, and its first figure is no operand to recompute
+    it from (case ``sg103_pos_pooled_cells``)."""
+    cells = table.rows[row_index].cells
+    return any(series is not None and series.column < len(cells) and _STATED_RANGE_RE.search(cells[series.column])
+               for series in columns)
 
 
 def _column_finding(document: Document, table: Table, target, fit, row_index: int, original: Table | None) -> Finding:

@@ -18,7 +18,9 @@ A row contradicts the claim when its figures go the other way beyond their
 printed digits (``1.71`` against ``1.660`` ms for "faster": every value
 1.71 stands for is above every value 1.660 stands for); rows that print
 alike or overlap within their digits are not counted against it. A clause
-that denies ("not always faster", "never"), a comparison with a figure
+that denies ("not always faster", "never"), a universal word that says
+what a pooled figure is taken over ("at the medians over every job": a
+side finding render writes), a comparison with a figure
 ("44% smaller than": SG103 reads it), and one that cannot be tied to one
 table are not read.
 
@@ -48,6 +50,11 @@ _UNIVERSAL_RE = lazy_compile(
     r"across\s+the\s+board|without\s+exception)\b",
     re.IGNORECASE,
 )
+# "at the medians over every job", "averaged across all runs": the word quantifies what a figure
+# pools, not the rows the comparison holds for
+_AGGREGATE_BEFORE_RE = lazy_compile(
+    r"\b(?:medians?|means?|average[ds]?|totals?|sums?|summed|pooled|geomean|aggregated?)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:over|across|of|for)\s+(?:the\s+)?$", re.IGNORECASE)
 _DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|doesn't|don't|hardly|rarely)\b|n't\b",
                           re.IGNORECASE)
 _FIGURE_BEFORE_RE = lazy_compile(r"\d(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
@@ -78,6 +85,13 @@ def _segments(sentence: Sentence) -> list[tuple[int, int]]:
     return bounds
 
 
+def _claims_every(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` holds a universal word that is not
+    what a pooled figure is taken over ("medians over every job")."""
+    return any(not _AGGREGATE_BEFORE_RE.search(text, max(start, word.start() - 60), word.start())
+               for word in _UNIVERSAL_RE.finditer(text, start, end))
+
+
 def _contradicting(pair: Pair, want: int) -> list[tuple[int, str, str]]:
     """(row, x text, y text) of each named row whose figures go against ``want`` beyond their digits."""
     found = []
@@ -105,7 +119,7 @@ def check(document: Document) -> list[Finding]:
 
 def _segment_finding(document: Document, sentence: Sentence, text: str, start: int, end: int) -> Finding | None:
     match = _COMPARATIVE_RE.search(text, start, end)
-    if match is None or not _UNIVERSAL_RE.search(text, start, end):
+    if match is None or not _claims_every(text, start, end):
         return None
     clause = text[start:end]
     if _DENIAL_RE.search(clause) or _FIGURE_BEFORE_RE.search(text, start, match.start()):
