@@ -45,6 +45,8 @@ def test_the_reason_names_what_was_found():
     assert placeholder_reason("") == "it is empty"
     assert placeholder_reason("TBD.") == "it holds nothing but placeholder text"
     assert placeholder_reason("L4 at <shape>") == "the template slot <shape>"
+    assert placeholder_reason("<model name>") == placeholder_reason("[TODO] <gpu>") == "it holds nothing but placeholder text"
+    assert placeholder_reason("x<SUP>2</sup> in the plan") == ""  # an HTML element, its tags in any case
     assert placeholder_reason("fp8 takes xxx ms") == "'xxx' stands in for a fact"
     assert placeholder_reason("Shipped. Todo: the A100") == "'Todo' used as a note"
     assert placeholder_reason("Shipped. fill   in why") == "'fill in' used as a note"
@@ -57,11 +59,13 @@ def test_prose_fields_are_those_a_readme_prints():
     assert not is_prose_field(("decision", "revisit_when")) and not is_prose_field(("model", "id"))
 
 
-def _study(tmp_path, template=None, notes=(), **overrides):
+def _study(tmp_path, template=None, notes=(), notes_field=None, **overrides):
     results = [latency("fp32", 3.5), latency("fp16", 2.25), latency("fp8", 1.75)]
     provenance_record = record("h200", results)
     provenance_record["provenance"]["notes"] = list(notes)
     kwargs = {"template": template} if template else {}
+    if notes_field is not None:
+        overrides["notes"] = notes_field
     study_dir = write_project(tmp_path, records=[provenance_record], study=spec(**{"status": "ready", **overrides}),
                               **kwargs)
     return load_study(study_dir, tmp_path)
@@ -95,6 +99,14 @@ def test_a_placeholder_record_note_is_found_at_the_note(tmp_path):
     text = (tmp_path / found.file).read_text(encoding="utf-8").splitlines()
     assert text[found.line - 1].strip() == '"TODO: say which driver"'
     assert json.loads((tmp_path / found.file).read_text())["provenance"]["notes"][1] == "TODO: say which driver"
+    assert found.message == "a note of job h200 is placeholder text ('TODO' used as a note): 'TODO: say which driver'"
+    assert found.hint == "the README prints a record's notes under Provenance: say what the note is about"
+
+
+def test_a_pointer_escapes_a_key_as_rfc_6901_says(tmp_path):
+    study = _study(tmp_path, notes_field={"fp8/int8 ~ choice": "TBD"})
+    (found,) = codes(run_checks(study), "SG218")
+    assert found.pointer == "/notes/fp8~1int8 ~0 choice"
 
 
 TEMPLATE = """# {{ study.title }}
@@ -116,6 +128,9 @@ def test_placeholder_text_of_a_template_is_found_at_its_readme_line(tmp_path):
     readme = study.rel(study.readme_path)
     assert [(f.file, f.line) for f in found] == [(readme, 9), (readme, 11)]
     assert found[1].message == "template text is placeholder text (the template slot <gpu>): 'fp8 on <gpu>'"
+    assert {(f.severity, f.hint) for f in found} == {("error", "write the section in the template, or leave it out")}
+    draft = _study(tmp_path / "draft", template=TEMPLATE, status="draft")
+    assert {f.severity for f in codes(run_checks(draft), "SG218")} == {"warning"}
 
 
 def test_a_study_file_placeholder_the_readme_prints_is_reported_once(tmp_path):
