@@ -23,6 +23,7 @@ def test_a_finding_whose_pointer_line_and_quoted_place_moved_is_the_same_finding
     moved = Finding("SG208", "int8 (2.31 ms, job l4) is slower than fp16 (2.2 ms, job l4), read at l4_int8.log:41 "
                     "(/results/17/value_ms)", RECORD, line=610, pointer="/results/17/value_ms", key="toy|int8|b1")
     assert compare_findings([old], [moved]) == []
+    assert compare_findings([old, old], [moved, moved]) == []  # each matched once, twice over
     # what it says about the measurement changed: a real change, each side reported
     slower = Finding("SG208", moved.message.replace("2.31 ms", "2.42 ms"), RECORD, line=610,
                      pointer="/results/17/value_ms", key="toy|int8|b1")

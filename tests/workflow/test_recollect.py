@@ -320,3 +320,7 @@ def test_replace_drops_only_the_rerun_configuration_of_a_file_holding_several():
     note = replace_sources(document, [new], "rerun of batch 1", "r.json")
     assert note == "replaced 2 result(s) read from runs.log: rerun of batch 1"
     assert document["results"] == [b8, int8]
+    # nothing of that configuration recorded: nothing dropped, the note names the new file
+    fresh = NewResult(result("latency", 16, "b16.log:31", timing="gpu_compute", statistic="median"), "b16.log")
+    assert replace_sources(document, [fresh], "first run", "r.json") == "replaced 0 result(s) read from b16.log: first run"
+    assert document["results"] == [b8, int8]
