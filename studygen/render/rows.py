@@ -103,8 +103,8 @@ def shape_order(shape) -> tuple:
     after every one that is, by its text."""
     parts = str(shape or "").split("x")
     if len(parts) >= 2 and all(part.isdigit() for part in parts):
-        return (0, tuple(int(part) for part in parts), "")
-    return (1, (), str(shape or ""))
+        return (0, tuple(int(part) for part in parts))
+    return (1, str(shape or ""))
 
 
 def batch_order(batch) -> tuple:

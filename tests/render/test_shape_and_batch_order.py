@@ -24,9 +24,9 @@ def latency_table(text):
 
 
 def test_shapes_sort_by_height_then_width_as_numbers():
-    shapes = ["1280x1280", "640x1280", "1280x640", "640x640", "96x2048", None, "dynamic"]
+    shapes = ["1280x1280", "640x1280", "1280x640", "640x640", "96x2048", None, "dynamic", "640xauto"]
     assert sorted(shapes, key=shape_order) == ["96x2048", "640x640", "640x1280", "1280x640", "1280x1280", None,
-                                               "dynamic"]
+                                               "640xauto", "dynamic"]
 
 
 def test_table_rows_go_by_shape_and_batch_numbers_not_by_record_order(tmp_path):
@@ -77,3 +77,18 @@ def test_the_same_measurement_table_names_the_batch_where_the_study_has_several(
     text = render_markdown(generic(tmp_path, jobs))
     repeated = next(table for table in tables_of(text) if table[0][0] == "Measurement")
     assert [row[0] for row in repeated[1:]] == ["fp16 gpu_compute median 640 x 640 batch 1"]
+
+
+def test_a_batch_first_recorded_later_still_comes_first_and_tables_without_jobs_sort_too(tmp_path):
+    # batch 8 recorded before batch 1 (a re-collected batch 1 goes last); plan sizes of 1280 x 1280 first
+    results = [latency("fp16", 18.25, batch=8), latency("fp16", 3.125),
+               {"kind": "plan_size", "variant": "fp16", "shape": "1280x1280", "batch": 1, "backend": "tensorrt",
+                "mode": "engine", "value_mib": 48.5},
+               {"kind": "plan_size", "variant": "fp16", "shape": "640x640", "batch": 1, "backend": "tensorrt",
+                "mode": "engine", "value_mib": 48.25}]
+    text = render_markdown(generic(tmp_path, [record("l4", results)]))
+    assert [row[1:3] + row[-1:] for row in latency_table(text)[1:]] == [["640 x 640", "1", "3.125"],
+                                                                        ["640 x 640", "8", "18.25"]]
+    plan = next(table for table in tables_of(text) if "fp16 (MiB)" in table[0])
+    shape_column = plan[0].index("Shape HxW")
+    assert [row[shape_column] for row in plan[1:]] == ["640 x 640", "1280 x 1280"]
