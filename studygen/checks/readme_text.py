@@ -119,6 +119,7 @@ class ReadmeText:
         self.spans: list[list[tuple[int, int, object]]] = [[] for _ in self.lines]
         self._starts = list(accumulate((len(line) for line in text.splitlines(keepends=True)), initial=0))
         self._tables: dict[tuple, int] = {}  # header cells → first README line (0-based) of such a table
+        self._table_starts: dict[int, int] = {}  # id of a table's token → its first README line (0-based)
         offsets: dict[int, list[int]] = {}  # of the lines where a place starts or ends (the others are not needed)
 
         def column(index: int, raw_column: int) -> int:
@@ -133,6 +134,9 @@ class ReadmeText:
                 if item.headers:
                     first = self._tables.get(item.headers)
                     self._tables[item.headers] = start_line if first is None else min(first, start_line)
+                    if item.table is not None:
+                        shown = self._table_starts.get(id(item.table))
+                        self._table_starts[id(item.table)] = start_line if shown is None else min(shown, start_line)
                 for index in range(start_line, end_line + 1):
                     low = column(index, start) if index == start_line else 0
                     high = column(index, end) if index == end_line else len(self.lines[index])
@@ -152,6 +156,18 @@ class ReadmeText:
             first = self._tables.get(item.within)
             return 0 if first is None else first + 1
         return min((self._line_and_column(start)[0] + 1 for start, _ in item.places), default=0)
+
+    def cell_line(self, item) -> int:
+        """1-based README line of the table row that holds cell ``item``: its
+        own table's first line (header) + 2 (header and delimiter) + its body
+        row, where the table builder recorded both (see
+        :func:`studygen.render.produced.cells_of`); else :meth:`locate`. An
+        output that is no cell: :meth:`locate`."""
+        if item.within and item.cell_row is not None and item.table is not None:
+            start = self._table_starts.get(id(item.table))
+            if start is not None and start + 2 + item.cell_row < len(self.lines):
+                return start + 3 + item.cell_row
+        return self.locate(item)
 
     def covered(self, index: int, start: int, end: int, kinds=None) -> bool:
         """True when ``[start, end)`` of line ``index`` (0-based) lies inside a

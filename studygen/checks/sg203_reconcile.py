@@ -337,6 +337,8 @@ def _use_line(readme, item, a: Row, b: Row) -> int:
     start = readme.locate(item)
     if not item.within or not start:
         return start
+    if (row_line := readme.cell_line(item)) != start:  # the table builder recorded the cell's own row
+        return row_line
     cell = normalize(item.text)
     candidates = []
     index = start  # the header is line start (index start - 1); data rows follow the delimiter row

@@ -32,19 +32,26 @@ def check(context) -> list[Finding]:
         unstable = [r for r in item.rows if r.unstable]
         if not unstable:
             continue
-        line = text.locate(item)
+        line = text.cell_line(item)  # a ratio cell: its own row, since one table may print "1.61x" four times
         marker = (line, item.kind, item.text)
         if marker in seen:
             continue
         seen.add(marker)
-        listed = "; ".join(
-            f"{format_number(r.value)} {r.unit or ''} ({r.variant}, job {r.job_id}): "
-            f"{r.unstable_words(_as_recorded)}" for r in unstable if r.value is not None)
+        listed = "; ".join(f"{format_number(r.value)} {r.unit or ''} ({_configuration(r)}): "
+                           f"{r.unstable_words(_as_recorded)}" for r in unstable if r.value is not None)
         findings.append(readme_finding(
             study, "SG213", line,
             f"{item.kind.replace('_', ' ')} {quote(item.text)} is built on an unstable timing: {listed}",
             hint="re-measure until the timing is stable (lock clocks, more iterations), then render again"))
     return findings
+
+
+def _configuration(row) -> str:
+    """``int8, 1280x1280, batch 8, job l4``: what tells the timing apart
+    from the study's other timings of its variant (shape and batch where
+    its key has them): a table may print one ratio in several rows."""
+    parts = [row.variant, row.shape, f"batch {row.batch}" if row.batch is not None else None, f"job {row.job_id}"]
+    return ", ".join(part for part in parts if part)
 
 
 def _as_recorded(cv: float) -> str:

@@ -8,7 +8,9 @@ its table declares (:mod:`studygen.lint.table_model`: the columns its header
 names, the column before it against the first of its column group or of the
 table, the row printing 1x, a scaling column's one-GPU row, each row group
 with its own baseline), taken when it fits two rows and two thirds of them,
-or when every row lies within 10% of it; else the definition :mod:`studygen.lint.derived` infers from the
+when every row lies within 10% of it, or, on a table of two such rows, when
+one fits it and no reading of the same operands gives the other (case
+``sg103_pos_declared_few_rows``); else the definition :mod:`studygen.lint.derived` infers from the
 figures: a formula over two other columns of the row (``a / b``;
 ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in %; ``a - b`` for a
 difference column), over one column against a baseline row, or against the
@@ -143,14 +145,16 @@ def _column_finding(document: Document, table: Table, target, fit, row_index: in
     d = target.values[row_index]
     matches = len(fit.matched)
     if original is None:
-        where, line, others, row_word = row.name(), row.line, f"the column's other {matches} rows", "row"
+        where, line, row_word, owner = row.name(), row.line, "row", "column"
     else:
-        where, line = f"column '{row.cells[0]}'", original.rows[target.column - 1].line
-        others, row_word = f"the row's other {matches} columns", "column"
+        where, line, row_word, owner = f"column '{row.cells[0]}'", original.rows[target.column - 1].line, "column", "row"
+    others = f"the {owner}'s other {row_word}" if matches == 1 else f"the {owner}'s other {matches} {row_word}s"
     source = "its header declares it" if fit.by_words else "the table's layout declares it"
     if fit.close:
         why = (f"{source}, {fit.declared}; {matches} of {matches + len(fit.missed)} "
                f"{row_word}s fit it to the printed digits, every one lies within {round(CLOSE * 100)}% of it")
+    elif fit.declared and not matches:
+        why = f"{source}, {fit.declared}, and the {owner} has no other {row_word} to check it on"
     elif fit.declared:
         why = f"{source}, {fit.declared}, and it fits {others}"
     else:

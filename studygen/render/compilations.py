@@ -108,7 +108,7 @@ class CompilationHelpers(SpanHelpers):
         headers = ["Shape HxW", f"{la} ms", f"{lb} ms", f"{la} / {lb}"]
         body, rows = [], []
         firsts = [b.first for _, b in pairs]
-        with cells_of(headers):
+        with cells_of(headers, body):
             for a, b in pairs:
                 body.append([escape_cell(self._cell_label(b, firsts)), self._pooled_figure(a), self._pooled_figure(b),
                              self._pooled_ratio(a, b)])
@@ -221,7 +221,7 @@ class CompilationHelpers(SpanHelpers):
         groups = list(dict.fromkeys(g for line in found for g, _ in line.attribution.groups))
         headers = ["Shape HxW", "Difference", "Latency ms"] + [escape_cell(g) for g in groups] + ["Unattributed ms"]
         body, rows = [], []
-        with cells_of(headers):
+        with cells_of(headers, body):
             for line in found:
                 deltas = dict(line.attribution.groups)
                 latency = emit(self._ms(line.attribution.latency_delta_ms, True), line.rows, compared=line.compared,
@@ -299,7 +299,7 @@ class CompilationHelpers(SpanHelpers):
         body, rows = [], []
         selected = [row for row in self.figures(kind=Kind.LATENCY, **filters).rows if row.result.get("compilation_rule")]
         selected.sort(key=lambda row: (shape_order(row.shape), row.job_id))
-        with cells_of(headers):
+        with cells_of(headers, body):
             for row in selected:
                 rule = row.result["compilation_rule"]
                 streak = rule.get("inside_streak")
@@ -318,7 +318,7 @@ class CompilationHelpers(SpanHelpers):
         headers = ["Job", "Mode", "Shape HxW", "Variant", "Median ms", "Host issue ms per forward",
                    "Host wall ms per forward", "Coefficient of variation", "Pinned cores"]
         body, rows = [], []
-        with cells_of(headers):
+        with cells_of(headers, body):
             for row in self.figures(**filters):
                 result = row._row.result
                 distribution = result.get("distribution") or {}

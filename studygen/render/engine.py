@@ -88,7 +88,7 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
         name = exc.filename or exc.name or template_name
         return TemplateError(f"template syntax error: {_one_line(exc.message)}", path=shown(name), line=exc.lineno or 0)
     if isinstance(exc, UnreadableTemplate):
-        return TemplateError(f"template cannot be read: {exc.message}", path=shown(exc.path))
+        return TemplateError(f"template cannot be read: {exc.message}", path=shown(exc.path), line=exc.place.line)
     line, name = 0, template_name
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>":
@@ -138,7 +138,7 @@ def _confined_loader(search_path: list[Path]):
             try:
                 source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES, allow_empty=True)  # renders nothing
             except InputError as exc:
-                raise UnreadableTemplate(exc.message, path=str(path)) from None
+                raise UnreadableTemplate(exc.message, path=str(path), line=exc.place.line) from None
             mtime = path.stat().st_mtime
             return source, os.path.normpath(path), lambda: path.is_file() and path.stat().st_mtime == mtime
 

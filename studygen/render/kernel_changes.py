@@ -128,7 +128,7 @@ class KernelChangeHelpers(SpanHelpers):
                  if len(cell.compilations) > 1]
         order = self._variant_order()
         cells.sort(key=lambda cell: (shape_order(cell.first.shape), order.get(cell.first.variant, len(order))))
-        with cells_of(headers):
+        with cells_of(headers, body):
             for cell in cells:
                 body += self._cell_changes(cell, group)
                 rows += cell.rows

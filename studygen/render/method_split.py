@@ -65,7 +65,7 @@ class MethodSplitHelpers(SpanHelpers):
         headers = ["Shape HxW", "Variant", f"{with_words} ms", f"{without_words} ms", f"{with_words} apart",
                    f"{without_words} outside the {with_words.lower()} range"]
         body, rows = [], []
-        with cells_of(headers):
+        with cells_of(headers, body):
             for shape, variant, with_it, without in self._split_cells(setting, **filters):
                 low, high = min(r.value for r in with_it), max(r.value for r in with_it)
                 outside = [_outside_percent(r.value, low, high) for r in without]

@@ -149,10 +149,17 @@ class Produced:
     # savings, a verdict, a side finding, an attribution row); SG203 reads which differences the README uses.
     compared: tuple = ()
     places: list = field(default_factory=list, compare=False)
+    # Which printed table a cell belongs to: the same token on the table's entry and on its cells
+    # (:func:`cells_of`), so that two tables with the same header cells are told apart; and the
+    # cell's body row in it (0-based), where its table builder names one. None when unknown.
+    table: object = field(default=None, compare=False)
+    cell_row: int | None = field(default=None, compare=False)
 
 
 _PRODUCED: ContextVar[list | None] = ContextVar("studygen_produced", default=None)
-_WITHIN: ContextVar[tuple] = ContextVar("studygen_within_table", default=())
+_WITHIN: ContextVar["TableCells | None"] = ContextVar("studygen_within_table", default=None)
+# the table whose cells were just made: its entry, emitted next, takes the token (see cells_of)
+_FINISHED: ContextVar["TableCells | None"] = ContextVar("studygen_finished_table", default=None)
 _ANCHORS: ContextVar["Anchors | None"] = ContextVar("studygen_anchors", default=None)
 
 
@@ -167,14 +174,33 @@ def recording():
         _PRODUCED.reset(token)
 
 
+@dataclass(eq=False)
+class TableCells:
+    """The table being built inside :func:`cells_of`: its header cells, and
+    the body rows built so far (a cell made now is in row ``len(body)``)."""
+
+    headers: tuple
+    body: list | None = None
+
+    def row_now(self) -> int | None:
+        """0-based body row of a cell made now; None when the builder gave no body list."""
+        return None if self.body is None else len(self.body)
+
+
 @contextmanager
-def cells_of(headers):
-    """Mark helper outputs made while building a table as cells of that table."""
-    token = _WITHIN.set(tuple(headers))
+def cells_of(headers, body: list | None = None):
+    """Mark helper outputs made while building a table as cells of that
+    table; the table's own entry, emitted right after the block, is tied to
+    them. ``body``: the list the builder appends the table's rows to, each
+    after making its cells, so that a cell knows its row (a builder that
+    adds several rows at once gives each of their cells the first)."""
+    cells = TableCells(tuple(headers), body)
+    token = _WITHIN.set(cells)
     try:
-        yield
+        yield cells
     finally:
         _WITHIN.reset(token)
+        _FINISHED.set(cells)
 
 
 class Anchors:
@@ -302,9 +328,15 @@ def emit(text: str, rows=(), headers=(), compared_by: str = "variant", kind: str
     if log is None and anchors is None:
         return text
     text = str(text)
-    within = () if headers else _WITHIN.get()
-    item = Produced(kind, anchors.plain(text) if anchors else text, tuple(rows), tuple(headers), within, compared_by,
-                    tuple(tuple(pair) for pair in compared))
+    cells = None if headers else _WITHIN.get()
+    table = cells
+    if headers and (finished := _FINISHED.get()) is not None and finished.headers == tuple(headers):
+        table = finished  # the table whose cells were just made
+        _FINISHED.set(None)
+    item = Produced(kind, anchors.plain(text) if anchors else text, tuple(rows), tuple(headers),
+                    cells.headers if cells else (), compared_by, tuple(tuple(pair) for pair in compared),
+                    table=table, cell_row=cells.row_now() if cells else None)
+    within = item.within
     if log is not None:
         log.append(item)
     if anchors is None or within:

@@ -158,9 +158,10 @@ class TableHelpers(SpanHelpers):
         headers = [INDEX_HEADERS.get(name, name) for name in index]
         headers += [value_header.format(label=escape_cell(self.label(v))) for v in variants]
         headers += [header for (_, _, _, header) in derived]
-        with cells_of(headers):
-            body = [self._grid_line(index, row_key, grid[row_key], variants, derived, missing)
-                    for row_key in ordered_keys(grid, jobs, index, sort)]
+        body = []
+        with cells_of(headers, body):
+            for row_key in ordered_keys(grid, jobs, index, sort):
+                body.append(self._grid_line(index, row_key, grid[row_key], variants, derived, missing))
         return emit(markdown_table(body, headers), selected.rows, headers)
 
     @helper()
@@ -306,8 +307,10 @@ class TableHelpers(SpanHelpers):
     def list_table(self, row_set: RowSet, columns=LIST_TABLE_COLUMNS, value_header: str = "Value") -> str:
         """One table row per row of ``row_set`` (every row, in record order)."""
         headers = [value_header if c == "value" else INDEX_HEADERS.get(c, c) for c in columns]
-        with cells_of(headers):
-            body = [[self._list_cell(row, c) for c in columns] for row in row_set]
+        body = []
+        with cells_of(headers, body):
+            for row in row_set:
+                body.append([self._list_cell(row, c) for c in columns])
         return emit(markdown_table(body, headers), row_set.rows, headers)
 
     def _list_cell(self, row: TemplateRow, column: str) -> str:

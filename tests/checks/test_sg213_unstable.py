@@ -5,7 +5,7 @@ from __future__ import annotations
 from studygen.checks import CheckContext, sg213_unstable
 from studygen.findings import WARNING
 
-from .studies import latency, line_of, load, record
+from .studies import collected_provenance, latency, line_of, load, readme_lines, record
 
 TEMPLATE = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
             "fp16 over FP8: {{ study.ratio_span('fp16', 'fp8', kind='latency') }}.\n\n"
@@ -22,7 +22,7 @@ def test_ratio_on_an_unstable_timing_warns(tmp_path):
     assert finding.code == "SG213" and finding.severity == WARNING
     assert finding.line == line_of(study, "fp16 over FP8:")
     assert finding.message.startswith('range "1.01x" is built on an unstable timing')  # ratio_span: a range of ratios
-    assert "5.889 ms (fp16, job job): GPU compute time is unstable, CV 44%" in finding.message
+    assert "5.889 ms (fp16, 800x800, batch 1, job job): GPU compute time is unstable, CV 44%" in finding.message
 
 
 def test_stable_timings_pass(tmp_path):
@@ -39,7 +39,7 @@ def test_each_unstable_output_once_with_every_unstable_timing(tmp_path):
     results = [latency("fp16", 5.889, unstable=True, unstable_reason="CV 44%"), latency("fp8", 5.85, unstable=True)]
     study = load(tmp_path, records=[record("job", results)], template=template)
     findings = sg213_unstable.check(CheckContext(study))
-    timings = "5.889 ms (fp16, job job): CV 44%; 5.85 ms (fp8, job job): flagged unstable"
+    timings = "5.889 ms (fp16, 800x800, batch 1, job job): CV 44%; 5.85 ms (fp8, 800x800, batch 1, job job): flagged unstable"
     assert [(f.line, f.message) for f in findings] == [
         (line_of(study, "Ratio:"), f'range "1.01x" is built on an unstable timing: {timings}'),
         (line_of(study, "Range:"), f'range "5.85 to 5.889 ms" is built on an unstable timing: {timings}'),
@@ -57,7 +57,7 @@ def test_a_side_finding_on_an_unstable_timing_names_its_kind_in_words(tmp_path):
     # the timing after it is the record's
     assert finding.message.startswith('side finding "fp16 is slower than fp32 on H200 with TensorRT ')
     assert finding.message.endswith(' at 800 x 1067: 14.75 ms against 13.99 ms (job job)." '
-                                    "is built on an unstable timing: 14.747 ms (fp16, job job): CV 30%")
+                                    "is built on an unstable timing: 14.747 ms (fp16, 800x1067, batch 1, job job): CV 30%")
 
 
 
@@ -68,4 +68,37 @@ def test_a_timing_trtexec_flagged_names_its_coefficient_of_variation_with_the_re
                latency("fp8", 5.85)]
     study = load(tmp_path, records=[record("job", results)], template=TEMPLATE)
     (finding,) = sg213_unstable.check(CheckContext(study))
-    assert finding.message.endswith(f"5.889 ms (fp16, job job): coefficient of variation 44.3558%; {flagged}")
+    assert finding.message.endswith(f"5.889 ms (fp16, 800x800, batch 1, job job): coefficient of variation 44.3558%; {flagged}")
+
+
+# Two tables with the same header cells (one per GPU), each printing the ratio "1.50x" in two rows.
+TWO_TABLES = ("{{ generated_note }}\n\n# {{ study.title }}\n\n"
+              "{% for gpu in ['NVIDIA H200', 'NVIDIA L4'] %}{{ gpu }}:\n\n"
+              "{{ study.table(index=('shape', 'batch'), variants=('fp16', 'fp32'), gpu=gpu, kind='latency', "
+              "derived=[('ratio', 'fp32', 'fp16', 'fp32 / fp16')], sort=True) }}\n\n{% endfor %}")
+
+
+def _gpu_job(job_id, gpu, unstable_at=None):
+    """fp16 and fp32 at two shapes and batches 1 and 8, every fp32 / fp16 ratio 1.50x."""
+    results = []
+    for shape, base in (("640x640", 1.2), ("1280x1280", 4.8)):
+        for batch in (1, 8):
+            fp16 = round(base * batch, 3)
+            flagged = {"unstable": True, "unstable_reason": "CV 9%"} if (shape, batch) == unstable_at else {}
+            results += [latency("fp16", fp16, shape, batch=batch, **flagged),
+                        latency("fp32", round(fp16 * 1.5, 4), shape, batch=batch)]
+    return record(job_id, results, provenance=collected_provenance(gpu=gpu))
+
+
+def test_a_ratio_cell_is_reported_at_its_own_row_of_its_own_table(tmp_path):
+    # "1.50x" stands in eight rows of two tables with the same headers: the finding names the row of the
+    # unstable timing (L4, 1280 x 1280, batch 8), not the first table's header
+    study = load(tmp_path, records=[_gpu_job("h200", "NVIDIA H200"),
+                                    _gpu_job("l4", "NVIDIA L4", unstable_at=("1280x1280", 8))], template=TWO_TABLES)
+    (finding,) = sg213_unstable.check(CheckContext(study))
+    lines = readme_lines(study)
+    assert lines[finding.line - 1].startswith("| 1280 x 1280 | 8 ")
+    assert lines[finding.line - 1].endswith("| 1.50x       |")
+    assert finding.line > line_of(study, "NVIDIA L4:")  # the second table
+    assert finding.message == ('ratio "1.50x" is built on an unstable timing: 38.4 ms (fp16, 1280x1280, batch 8, '
+                               'job l4): CV 9%')

@@ -68,9 +68,27 @@ def test_the_fp8_evidence_finding_in_full(tmp_path):
     (finding,) = sg215_fp8_evidence.check(CheckContext(load(tmp_path / "a", records=[record("job", results)])))
     assert finding.message == ("FP8 latency 14.2 ms of fp8 at 800x800 in job job (NVIDIA H200, tensorrt=11.4.0.106,cuda=13.0): "
                                "fp8_evidence lists no FP8 kernel with a name and a time above 0 ms")
-    assert finding.hint == ("profile the FP8 run and record its FP8 GEMM kernels (fp8_evidence), or do not report FP8 "
-                            "latency")
+    assert finding.hint == ("profile the FP8 run and record its FP8 GEMM kernels (fp8_evidence: collect run profiles "
+                            "its forwards; collect trtexec reads --profile, or the log's --dumpProfile table, with a "
+                            "--layer-info exported with --profilingVerbosity=detailed), or do not report FP8 latency")
     unstated = collected_provenance(gpu=None)
     unstated["software"] = {}
     (finding,) = sg215_fp8_evidence.check(CheckContext(load(tmp_path / "b", records=[record("job", results, unstated)])))
     assert "in job job (GPU not stated, versions not stated): fp8_evidence lists" in finding.message
+
+
+def test_a_profile_that_showed_no_fp8_gemm_is_told_from_no_profile():
+    problem = sg215_fp8_evidence.evidence_problem
+    source = "--exportLayerInfo layers.json joined with --exportProfile profile.json array 1"
+    assert problem({"fp8_evidence": {"kernels": [], "gemm_layers": 54, "source": source}}) == (
+        "profiled, and none of its 54 GEMM/convolution layer(s) ran an FP8 kernel (" + source + ")")
+    assert problem({"fp8_evidence": {"kernels": [], "gemm_layers": 0, "opaque_layers": 3, "source": source}}) == (
+        "profiled, and none of its 0 GEMM/convolution layer(s) ran an FP8 kernel (3 Myelin layer(s) do not name their "
+        "kernels) (" + source + ")")
+    assert problem({"fp8_evidence": {"kernels": [], "source": "nsys trace t.nsys-rep"}}) == (
+        "profiled, and no FP8 GEMM kernel ran (nsys trace t.nsys-rep)")
+    none_listed = "fp8_evidence lists no FP8 kernel with a name and a time above 0 ms"
+    assert problem({"fp8_evidence": {"kernels": []}}) == none_listed  # no source: nothing says what was profiled
+    # kernels listed, none usable: not a profile showing no FP8 GEMM
+    assert problem({"fp8_evidence": {"kernels": [{"name": "g", "time_ms": 0}], "source": source}}) == none_listed
+    assert problem({"fp8_evidence": {"kernels": [], "source": ""}}) == none_listed
