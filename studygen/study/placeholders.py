@@ -33,13 +33,15 @@ from __future__ import annotations
 
 import re
 
+from . import NOT_MEASURED_KEY
+
 # Fields of the study file a README prints as prose, as JSON-pointer steps; "*" stands for any key or index.
 PROSE_FIELDS = (
     ("title",), ("description",), ("decision", "summary"), ("decision", "revisit_when", "*"),
     ("variants", "*", "label"), ("variants", "*", "description"),
     ("recipes", "*", "description"), ("recipes", "*", "keep_high_precision_reasons", "*"),
-    ("not_measured", "*", "config"), ("not_measured", "*", "aliases", "*"), ("not_measured", "*", "reason"),
-    ("not_measured", "*", "expectation"), ("not_measured", "*", "because"),
+    *((NOT_MEASURED_KEY, "*", name) for name in ("config", "reason", "expectation", "because")),
+    (NOT_MEASURED_KEY, "*", "aliases", "*"),
     ("comparisons", "*", "about"), ("spread_sources", "*", "reason"), ("waivers", "*", "reason"),
     ("explanations", "*", "text"), ("notes", "*"), ("kernel_groups", "*", "group"),
 )
