@@ -8,9 +8,18 @@ time is not FP8 time (issue 6). A transcribed figure has no kernel names to
 show, so it is reported too: the study file may waive it with a reason, and
 the README then lists the figure as unverified under its known gaps.
 
+One finding per FP8 run (:func:`studygen.study.timing.run_of`: one job,
+variant, shape and batch, timed one way), not per timing: trtexec prints
+five timings of one run, and the evidence is a profile of the run. It sits
+on the run's compute timing (:func:`studygen.study.timing.compute_rows`) and
+names the run's batch and timings.
+
 Case (seed and issue 6): the seed's FP8 TensorRT latencies come without
 kernel names; on the GPU machine a whole-model "FP8" run still showed
 ``fake_e4m3fy`` kernels in its profile.
+
+Case (new-user trial): 8 FP8 trtexec logs gave 40 errors, one per timing,
+and "FP8 latency 0.21 ms of fp8 at 1280x1280" read alike for batch 1 and 8.
 """
 
 from __future__ import annotations
@@ -18,6 +27,8 @@ from __future__ import annotations
 from ..findings import Finding
 from ..numbers import format_number
 from ..records.kinds import Kind
+from ..study.rows import Row
+from ..study.timing import batch_words, compute_rows, run_of, timing_words
 from .base import row_finding
 
 
@@ -54,18 +65,44 @@ def no_fp8_ran(evidence: dict) -> str:
     return f"profiled, and {seen} ({evidence['source']})"
 
 
+def run_problem(rows: list[Row]) -> str | None:
+    """Why the latency rows of one FP8 run (:func:`studygen.study.timing.run_of`)
+    are not shown to be FP8 GEMM time, or None when they are. The evidence is
+    a profile of the run, so it covers every timing of it wherever the record
+    keeps it; of several results carrying evidence, each must pass (a profile
+    showing fake quantization is not outweighed by another)."""
+    carriers = [row for row in rows if row.result.get("fp8_evidence")]
+    if not carriers:
+        return evidence_problem({})
+    return next((p for p in (evidence_problem(row.result) for row in carriers) if p), None)
+
+
+def fp8_runs(study) -> list[list[Row]]:
+    """The FP8 latency rows with a value, one list per run (in the order first
+    met), its rows in row order."""
+    runs: dict[tuple, list[Row]] = {}
+    for row in study.rows:
+        if row.kind == Kind.LATENCY and row.precision == "fp8" and row.value is not None:
+            runs.setdefault(run_of(row), []).append(row)
+    return list(runs.values())
+
+
 def check(context) -> list[Finding]:
     study = context.study
     findings = []
-    for row in study.rows:
-        if row.kind != Kind.LATENCY or row.precision != "fp8" or row.value is None:
+    for rows in fp8_runs(study):
+        problem = run_problem(rows)
+        if not problem:
             continue
-        problem = evidence_problem(row.result)
-        if problem:
-            shape = f" at {row.shape}" if row.shape else ""
-            findings.append(row_finding(
-                "SG215", row,
-                f"FP8 latency {format_number(row.value)} ms of {row.variant}{shape} in job {row.job_id} "
-                f"({row.gpu or 'GPU not stated'}, {row.software or 'versions not stated'}): {problem}",
-                hint=HINT))
+        # placed at the run's compute timing (what the README's tables show), else its first figure
+        shown = (compute_rows(rows) or rows)[0]
+        others = [timing_words(row) for row in rows if row is not shown]
+        also = f"; also the run's {', '.join(others)}" if others else ""
+        shape = f" at {shown.shape}" if shown.shape else ""
+        findings.append(row_finding(
+            "SG215", shown,
+            f"FP8 latency {format_number(shown.value)} ms ({timing_words(shown)}{also}) of {shown.variant}{shape}, "
+            f"{batch_words(shown)} in job {shown.job_id} "
+            f"({shown.gpu or 'GPU not stated'}, {shown.software or 'versions not stated'}): {problem}",
+            hint=HINT))
     return findings

@@ -62,6 +62,7 @@ from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, 
 from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .rounding import printed_interval
+from .prose_changes import change_findings
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .text import DIFFERENCE_WORDS, cached_keywords, ratio_header
@@ -85,7 +86,8 @@ def check(document: Document) -> list[Finding]:
         for sentence in block.sentences:
             if len(sentence.tokens) >= 3:
                 findings.extend(_prose_findings(document, sentence))
-    for line, message, hint in (*share_findings(document), *ratio_findings(document), *row_ratio_findings(document)):
+    for line, message, hint in (*share_findings(document), *ratio_findings(document), *row_ratio_findings(document),
+                                *change_findings(document)):
         findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
 

@@ -114,7 +114,9 @@ class SectionHelpers(ViewBase):
     def precision_inversions(self, **filters) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT
         version or mode, shape, batch, timing) where the lower-precision
-        variant is slower than the higher one (SG208's data): the figures of
+        variant is slower than the higher one (SG208's data, which judges each
+        run by the timing of its GPU work:
+        :func:`~studygen.study.timing.compute_rows`): the figures of
         each side, as a range over jobs when several jobs measured it.
         ``filters`` (row fields, as :meth:`figures` takes them) keep the
         pairs whose rows match them (``metric="gpu_compute"``: the timing
