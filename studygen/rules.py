@@ -88,7 +88,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG217", ERROR, "cause in an unchanged kernel group", "studygen.checks.sg217_unchanged_group_cause",
          "a sentence giving a recipe's kernel group as the cause of a difference the profiles put elsewhere"),
     Rule("SG218", ERROR, "placeholder text", "studygen.checks.sg218_placeholder",
-         "study-file text that still holds what studygen new wrote to be replaced (\"(edit this)\")"),
+         "study-file text that still holds what studygen new wrote to be replaced (\"(edit this)\"), or a prose "
+         "field that is placeholder text (\"TODO\", \"TBD\", \"...\", an unfilled template slot)"),
     Rule("SG219", ERROR, "declared variant without results", "studygen.checks.sg219_unmeasured_variant",
          "a declared variant that no record gives a result and not_measured does not name"),
     Rule("SG220", WARNING, "input folder writable by everyone", "studygen.checks.sg220_open_folders",

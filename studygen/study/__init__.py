@@ -24,6 +24,8 @@ from ..textio import regular_file
 from .rows import Row, flatten_record
 
 STUDY_FILE = "study.yaml"
+# The study file's list of configurations declared not measured (each with a config and a reason).
+NOT_MEASURED_KEY = "not_measured"
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -224,7 +226,7 @@ class Study:
     def declared_not_measured(self) -> list[dict]:
         """The study file's ``not_measured`` entries (``config``, ``reason``, …):
         configurations the study declares it did not measure."""
-        return list(self.spec.get("not_measured") or [])
+        return list(self.spec.get(NOT_MEASURED_KEY) or [])
 
     def variant_label(self, variant: str) -> str:
         return self.variants.get(variant, {}).get("label", variant)
