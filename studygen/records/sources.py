@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 
 from ..errors import ConflictError, UsageError
-from .kinds import IDENTITY_FIELDS, result_identity
+from .kinds import IDENTITY_FIELDS, Kind, result_identity
 from .result import NewResult
 
 
@@ -166,7 +166,7 @@ def refuse_changed_reading(recorded: dict, new: NewResult, where: str, display: 
 # Kinds timed on a run: two runs never give equal figures (every statistic, the sample count, the
 # iteration times), so equal ones are one run. A plan size, a layer list or an AP may well repeat
 # in a true replication (the same engine measured again), so they are not compared.
-TIMED_KINDS = frozenset({"latency", "kernel_time"})
+TIMED_KINDS = frozenset({Kind.LATENCY, Kind.KERNEL_TIME})
 
 
 def _run_figures(result: dict) -> dict | None:
