@@ -9,6 +9,7 @@ load problems and findings carry.
 from __future__ import annotations
 
 from .place import Place
+from .visible import visible
 
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
@@ -50,16 +51,17 @@ class StudygenError(Exception):
         The place prints as the JSON pointer when the error has one (a pointer
         says which field is wrong, its line only where it sits), else as the
         line number, as compilers print it (editors and CI annotations jump to
-        ``path:N:``).
+        ``path:N:``). Control characters it quotes are shown as escapes
+        (:func:`studygen.visible.visible`): the line is printed, never acted on.
         """
         place = self.place
         if not place.path:
-            return self.message
+            return visible(self.message)
         if place.pointer:
-            return f"{place.path}:{place.pointer}: {self.message}"
+            return visible(f"{place.path}:{place.pointer}: {self.message}")
         if place.line:
-            return f"{place.path}:{place.line}: {self.message}"
-        return f"{place.path}: {self.message}"
+            return visible(f"{place.path}:{place.line}: {self.message}")
+        return visible(f"{place.path}: {self.message}")
 
 
 class UsageError(StudygenError):

@@ -16,6 +16,7 @@ from typing import Iterable
 
 from .place import Place
 from .rules import ERROR, RULES, WARNING
+from .visible import visible
 
 NOTICE = "notice"  # a waived finding: printed, never fails the run
 
@@ -98,9 +99,9 @@ def summary_line(findings: list[Finding]) -> str:
 
 
 def one_line(text: str) -> str:
-    """Line breaks shown as ``\\n``/``\\r``: a record string quoted in a message
-    (a GPU name, a group) cannot split a finding over two lines."""
-    return text.replace("\r", "\\r").replace("\n", "\\n")
+    """:func:`visible` with line breaks shown too (``\\n``/``\\r``): a record string
+    quoted in a message (a GPU name, a group) cannot split a finding over two lines."""
+    return visible(text)
 
 
 def format_text(findings: list[Finding]) -> str:
@@ -116,7 +117,7 @@ def format_text(findings: list[Finding]) -> str:
         if f.hint and f.severity != NOTICE:
             lines.append(f"    hint: {one_line(f.hint)}")
         if f.detail and f.severity != NOTICE:
-            lines.extend("    " + line for line in f.detail.splitlines())
+            lines.extend("    " + visible(line) for line in f.detail.splitlines())
     lines.append(summary_line(findings))
     return "\n".join(lines)
 
@@ -160,7 +161,8 @@ def format_github(findings: list[Finding]) -> str:
             message += f"\nhint: {f.hint}"
         if f.waived_reason:
             message += f"\nwaived: {f.waived_reason}"
-        lines.append(workflow_command(f.severity, f.code, message, f.file, f.line))
+        # line breaks stay (the workflow command encodes them as %0D, %0A); what a log viewer would act on is shown
+        lines.append(workflow_command(f.severity, f.code, visible(message, keep="\r\n"), visible(f.file), f.line))
     lines.append(summary_line(findings))
     return "\n".join(lines)
 

@@ -85,6 +85,33 @@ def format_number(value, decimals: int | None = None, *, sign: bool = False) -> 
     return text
 
 
+def carried_decimals(values) -> int | None:
+    """The most digits after the point any of ``values`` carries as its
+    source printed it (:func:`source_decimals`); None when none carries any
+    (computed floats only, or no values)."""
+    carried = [d for d in map(source_decimals, values) if d is not None]
+    return max(carried) if carried else None
+
+
+def format_pooled(value, inputs) -> str:
+    """A figure pooled from ``inputs`` (their median, a mean) as a message
+    prints it: a value that is one of them (a median of an odd count) as its
+    source printed it, any other with the most digits an input carries
+    (:func:`carried_decimals`): the median of 5.611 and 5.603 prints 5.607,
+    not the float 5.606999999999999 its arithmetic gives. The mean of two
+    middle values can fall half a step between them, so a value those digits
+    would round gets one more (0.04 and 0.05: 0.045, not 0.05, which every
+    ratio beside it would contradict). Without carried digits, the shortest
+    repr. Finding messages print the figures beside it as their sources did
+    (:func:`format_number`)."""
+    if isinstance(value, (SourceFloat, int)):
+        return format_number(value)
+    decimals = carried_decimals(inputs)
+    if decimals is not None and abs(float(_rounded(value, decimals)) - value) > abs(value) * 1e-12:
+        decimals += 1
+    return format_number(value, decimals)
+
+
 def _exact(value) -> Decimal:
     """``value`` as the decimal its source printed (a SourceFloat), else its shortest repr."""
     return Decimal(value.source) if isinstance(value, SourceFloat) else Decimal(repr(float(value)))

@@ -24,13 +24,16 @@ WARNING = "warning"
 class Rule:
     """One finding code: ``severity`` is the default (``error`` fails the run,
     ``warning`` is printed); ``module`` the dotted name of the module whose
-    ``check`` reports it; ``summary`` one line saying what it catches."""
+    ``check`` reports it; ``summary`` one line saying what it catches;
+    ``waivable`` False for a code no waiver or explanation in a study file may
+    cover (SG216 reports one that tries)."""
 
     code: str
     severity: str
     name: str
     module: str
     summary: str
+    waivable: bool = True
 
 
 RULES: tuple[Rule, ...] = (
@@ -46,10 +49,12 @@ RULES: tuple[Rule, ...] = (
          '"within noise" or "not significant" with no spread, repeat count or test nearby'),
     Rule("SG106", WARNING, "unmeasured stated as result", "studygen.lint.sg106_unmeasured",
          "a configuration the document says was not measured, given an outcome elsewhere"),
+    Rule("SG107", ERROR, "universal comparison contradicted", "studygen.lint.sg107_universal_claims",
+         "\"X is faster than Y on every GPU\" (all, always …) where a row of its table has X not faster"),
     Rule("SG201", ERROR, "stale README or figure", "studygen.checks.sg201_stale",
-         "the committed README or a figure differs from what the records render to"),
+         "the committed README or a figure differs from what the records render to", waivable=False),
     Rule("SG202", ERROR, "invalid record", "studygen.checks.sg202_records",
-         "a record, dataset definition or study file that fails to load or validate"),
+         "a record, dataset definition or study file that fails to load or validate", waivable=False),
     Rule("SG203", ERROR, "same measurement disagrees across jobs", "studygen.checks.sg203_reconcile",
          "one measurement with two values from two jobs, or a difference inside their spread"),
     Rule("SG204", ERROR, "noise verdict without repeats", "studygen.checks.sg204_noise_verdict",
@@ -59,15 +64,16 @@ RULES: tuple[Rule, ...] = (
     Rule("SG206", ERROR, "unmeasured configuration stated", "studygen.checks.sg206_unmeasured",
          "a configuration the study file lists as not measured, reported or stated anyway"),
     Rule("SG207", ERROR, "unexplained cross-version or cross-GPU anomaly", "studygen.checks.sg207_anomaly",
-         "one configuration differing by the anomaly factor across GPUs or versions, unexplained"),
+         "one configuration off by the anomaly factor across versions of one GPU, or from a GPU pair's usual ratio, "
+         "unexplained"),
     Rule("SG208", WARNING, "precision inversion", "studygen.checks.sg208_precision_inversion",
-         "a lower-precision variant slower than a higher-precision one on the same platform"),
+         "a lower-precision variant slower than a higher-precision one on the same platform, in GPU work time"),
     Rule("SG209", ERROR, "provenance", "studygen.checks.sg209_provenance",
          "a record that names no GPU, software version, checkpoint revision, commit or citation"),
     Rule("SG210", WARNING, "kernel-time coverage", "studygen.checks.sg210_kernel_coverage",
          "kernel groups that miss the profiled total by 2 %, or leave over 10 % unclassified"),
     Rule("SG211", ERROR, "literal figure in template", "studygen.checks.sg211_literal_figures",
-         "a template that prints a number no expression computed from records"),
+         "a template that prints a number no expression computed from records", waivable=False),
     Rule("SG212", ERROR, "incomparable timings", "studygen.checks.sg212_incomparable",
          "latencies measured differently, or by different shards of one job, in one ratio, range or table"),
     Rule("SG213", WARNING, "unstable measurement", "studygen.checks.sg213_unstable",
@@ -75,13 +81,15 @@ RULES: tuple[Rule, ...] = (
     Rule("SG214", ERROR, "quality from random weights", "studygen.checks.sg214_random_weights",
          "a COCO AP figure from random-init weights"),
     Rule("SG215", ERROR, "FP8 latency without real-FP8 evidence", "studygen.checks.sg215_fp8_evidence",
-         "an FP8 latency without the FP8 GEMM kernels of a profile behind it"),
-    Rule("SG216", ERROR, "waiver matches no finding", "studygen.checks.waivers",
-         "a waiver or explanation in the study file that matches no finding"),
+         "an FP8 run's latency without the FP8 GEMM kernels of a profile behind it"),
+    Rule("SG216", ERROR, "waiver matches no finding or is refused", "studygen.checks.waivers",
+         "a waiver or explanation that matches no finding, names none closely enough, or covers a code never waived",
+         waivable=False),
     Rule("SG217", ERROR, "cause in an unchanged kernel group", "studygen.checks.sg217_unchanged_group_cause",
          "a sentence giving a recipe's kernel group as the cause of a difference the profiles put elsewhere"),
     Rule("SG218", ERROR, "placeholder text", "studygen.checks.sg218_placeholder",
-         "study-file text that still holds what studygen new wrote to be replaced (\"(edit this)\")"),
+         "study-file text that still holds what studygen new wrote to be replaced (\"(edit this)\"), or a prose "
+         "field that is placeholder text (\"TODO\", \"TBD\", \"...\", an unfilled template slot)"),
     Rule("SG219", ERROR, "declared variant without results", "studygen.checks.sg219_unmeasured_variant",
          "a declared variant that no record gives a result and not_measured does not name"),
     Rule("SG220", WARNING, "input folder writable by everyone", "studygen.checks.sg220_open_folders",
@@ -91,6 +99,10 @@ RULES: tuple[Rule, ...] = (
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+# Codes whose finding says the README or the records cannot be trusted (a README that is not what the records render
+# to, a record that does not load, a figure typed into the template, a waiver that covers too much): a waiver of one
+# would hide that every other finding, and every figure, stands on nothing.
+NOT_WAIVABLE: tuple[str, ...] = tuple(rule.code for rule in RULES if not rule.waivable)
 
 
 def rules_in(package: str) -> tuple[Rule, ...]:
@@ -111,9 +123,10 @@ def help_line(rules: tuple[Rule, ...]) -> str:
 
 
 def markdown_table() -> str:
-    """The README's finding-code table (a GFM table, one row per rule)."""
-    lines = ["| code | severity | name | catches |", "| --- | --- | --- | --- |"]
-    lines += [f"| {rule.code} | {rule.severity} | {rule.name} | {rule.summary} |" for rule in RULES]
+    """The README's finding-code table (a GFM table, one row per rule; ``waivable``: yes or no)."""
+    lines = ["| code | severity | waivable | name | catches |", "| --- | --- | --- | --- | --- |"]
+    lines += [f"| {rule.code} | {rule.severity} | {'yes' if rule.waivable else 'no'} | {rule.name} | {rule.summary} |"
+              for rule in RULES]
     return "\n".join(lines) + "\n"
 
 

@@ -135,8 +135,8 @@ def decode_text(raw: bytes, display: str, where: str = "", allow_empty: bool = F
     """``raw`` as UTF-8 text, without the byte order mark some editors put
     first (every text input of studygen reads through here, so each accepts
     one alike); InputError when it is empty (unless ``allow_empty``), binary (NUL bytes in the first
-    8 KiB) or not UTF-8. ``where`` qualifies the messages (for example
-    " after gzip decompression")."""
+    8 KiB) or not UTF-8 (placed at the line of the first bad byte). ``where``
+    qualifies the messages (for example " after gzip decompression")."""
     body = raw[len(UTF8_BOM):] if raw.startswith(UTF8_BOM) else raw
     if not allow_empty and not body.strip():
         raise InputError(f"file is empty{where}", path=display)
@@ -146,7 +146,11 @@ def decode_text(raw: bytes, display: str, where: str = "", allow_empty: bool = F
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start + len(raw) - len(body)}{where})", path=display) from None
+        # placed as an editor shows it: line, and the byte's column in that line (1-based, in bytes)
+        line = body.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (body.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(f"not UTF-8 text: byte {column} of the line (byte {exc.start + len(raw) - len(body)} of the "
+                         f"file{where})", path=display, line=line) from None
 
 
 class _JSONRefusal(ValueError):

@@ -34,7 +34,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "studygen"
 
 CORE = {"studygen", "studygen.codegen", "studygen.errors", "studygen.patterns", "studygen.markdown_format", "studygen.place", "studygen.rules", "studygen.findings", "studygen.fsutil",
         "studygen.numbers", "studygen.textio", "studygen.digests", "studygen.locks", "studygen.version", "studygen.gitenv",
-        "studygen.memory"}
+        "studygen.memory", "studygen.visible"}
 LAYERS = (  # (layer, rank, module-name prefix); the longest matching prefix wins
     ("records", 1, "studygen.records"),
     ("collectors", 2, "studygen.collect"),

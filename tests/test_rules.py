@@ -25,7 +25,7 @@ CODE = re.compile(r"SG\d{3}")
 
 def test_one_rule_per_code_in_order_with_an_existing_module():
     codes = [rule.code for rule in RULES]
-    assert codes == [f"SG10{i}" for i in range(1, 7)] + [f"SG2{i:02d}" for i in range(1, 22)]
+    assert codes == [f"SG10{i}" for i in range(1, 8)] + [f"SG2{i:02d}" for i in range(1, 22)]
     for rule in RULES:
         assert rule.severity in (ERROR, WARNING), rule
         assert rule.name and rule.summary and "\n" not in rule.summary and "|" not in rule.summary, rule
@@ -59,8 +59,8 @@ def test_registries_hold_every_module_the_table_names():
 
 def test_lint_help_lists_the_lint_codes_from_the_table(run_cli):
     assert help_line(rules_in("studygen.lint")) == (
-        "Codes: SG101 range coverage, SG102 statistic order, SG103 derived figure, SG104 Markdown structure "
-        "(errors); SG105 noise wording, SG106 unmeasured stated as result (warnings).")
+        "Codes: SG101 range coverage, SG102 statistic order, SG103 derived figure, SG104 Markdown structure, "
+        "SG107 universal comparison contradicted (errors); SG105 noise wording, SG106 unmeasured stated as result (warnings).")
     result = run_cli("lint", "--help")
     assert result.exit_code == 0
     shown = " ".join(result.out.split())
@@ -71,7 +71,8 @@ def test_readme_table_is_the_rule_table():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert markdown_table() in readme, "README.md's finding-code table differs: paste `python -m studygen.rules`"
     assert markdown_table().count("\n") == len(RULES) + 2
-    assert "| SG212 | error | incomparable timings | latencies measured differently" in markdown_table()
+    assert "| SG212 | error | yes | incomparable timings | latencies measured differently" in markdown_table()
+    assert "| SG202 | error | no | invalid record | a record, dataset" in markdown_table()
 
 
 def _docstring_nodes(tree: ast.AST) -> set[int]:

@@ -5,7 +5,7 @@ the study, and the README as render makes it now).
 The registry is the rule table (:mod:`studygen.rules`): :func:`registered_checks`
 gives every check module the table names (adding a check is one module plus
 one line there), after :mod:`~studygen.checks.readme_markdown`, which runs the
-lint rules (SG101-SG106) on the committed README. SG216's module,
+lint rules (SG101-SG107) on the committed README. SG216's module,
 :mod:`~studygen.checks.waivers`, runs last: it reads the other findings.
 
 The registry is built when a check first runs, not when this package is

@@ -1,4 +1,4 @@
-"""SG101–SG106 on the committed README: the lint checks (table vs prose,
+"""SG101–SG107 on the committed README: the lint checks (table vs prose,
 structure) run on every family README, plus SG104 when mdformat would change
 the README (not idempotent) or the README cannot be read as text.
 

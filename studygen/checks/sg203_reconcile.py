@@ -39,7 +39,7 @@ from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
 from ..study.rows import Row
 from ..study.resolution import resolution, timer_allowance
-from ..study.spread import declared_source_of, spread_of, tolerance
+from ..study.spread import declared_source_of, spread_of, tolerance, tolerance_keys
 from ..study.timing import TIMING_WORDS, measurement_of, reported_by_several_jobs, variant_free_measurement
 from .base import readme_finding, row_finding
 from .readme_text import normalize, quote, table_cells
@@ -245,9 +245,22 @@ def disagreements(study, pairs=None) -> list[Finding]:
             findings.append(row_finding(
                 "SG203", placed,
                 f"same measurement disagrees across jobs: {_what(study, a)}: {values} ({verdict.basis})",
-                hint="reconcile the jobs, or repeat them so that their spread is measured (render shows the "
-                     "job-to-job spread); tolerances in the study file are for figures without a spread of their own"))
+                hint=_hint(placed)))
     return findings
+
+
+def _hint(row: Row) -> str:
+    """SG203's hint for a disagreement at ``row``: the study-file key that
+    sets its tolerance (:func:`~studygen.study.spread.tolerance_keys`, the
+    widest: ``latency_ms``, not one timing's ``gpu_compute``), since a figure
+    without a spread of its own must otherwise agree exactly."""
+    keys = tolerance_keys(row)
+    others = f" (a key {' or '.join(keys[:-1])} wins over it)" if len(keys) > 1 else ""
+    unit = f" {row.unit}" if row.unit not in (None, "", "AP") else ""
+    return ("reconcile the jobs, or repeat them so that their spread is measured (render shows the job-to-job "
+            "spread); a figure without a spread of its own (one trace, one trtexec run) must match exactly unless "
+            f"the study file sets the largest difference it accepts: tolerances: {{{keys[-1]}: <difference{unit}>}}"
+            f"{others}")
 
 
 def _agreeing(rows: list[Row], pairs) -> list[Row]:

@@ -1,6 +1,7 @@
 """SG207 cross-version and cross-GPU anomaly: the same metric of the same
 configuration differing by a factor of at least ``anomaly_factor`` (study
-file, default 1.5) between GPUs or software versions, unless an explanation
+file, default 1.5) between software versions of one GPU, or departing by
+that factor from the usual ratio of two GPUs in the study, unless an explanation
 entry (``explanations:`` with code SG207) in the study file accounts for it
 (then a notice; its message never says "no explanation").
 
@@ -17,8 +18,20 @@ to the GPU, which a platform (GPU model, software versions) does not name.
 Two comparisons:
 
 1. Listed figures: per configuration, the figures are grouped by platform
-   (GPU and software signature); the platform medians are compared, largest
-   over smallest.
+   (GPU and software signature) and each platform's median is compared.
+   Across software versions of one GPU the figure itself is the
+   expectation: the slowest version at least ``factor`` times the fastest
+   is an anomaly. Across GPUs a ratio says nothing by itself (an L4 is
+   slower than an RTX 4090); what departs from the study's own pattern
+   does. Each pair of platforms on different GPUs has a typical ratio: the
+   median of its ratios over every configuration both measured, of one
+   kind of figure, backend and mode, and for a latency one timing
+   signature. A configuration whose ratio is at least ``factor`` times
+   that typical one, or at most its ``1 / factor``, is an anomaly, reported
+   on the platform that is slower than the pattern. With fewer than
+   :data:`MIN_SHARED` shared configurations the pair has no pattern and
+   nothing is said: a notice there would fire on every two-GPU study for
+   a difference that is the GPUs', and be waived unread.
 2. A listed figure against a stated range: a source may give a range over
    rows it does not list (``value_min``/``value_max`` with ``range_over``).
    A listed figure of the same quantity (same configuration fields except
@@ -28,6 +41,9 @@ Two comparisons:
    by ``factor``. A latency is never a range (the record schema has no
    latency range), so no timing signature is compared here.
 
+A platform's median of several rows prints with the digits they carry
+(:func:`studygen.numbers.format_pooled`), and the words name the batch and,
+for a latency, the timing.
 Zero and negative figures (counts, differences) are not compared by ratio.
 The finding sits on the listed figure's record pointer and carries its
 measurement key, so an explanation entry can name it.
@@ -37,6 +53,12 @@ GTX 1070 (TensorRT 8.2.3, transfers on, no graphs) reported as 25.44x an
 H100 run timed with ``--useCudaGraph --noDataTransfers`` (0.00195312 ms),
 and a device-to-host copy of a few microseconds 1.78x across machines.
 
+Case (new-user trial, trtexec logs of an RTX 4090, an L4 and an A100): every
+L4 figure, at 2.2x to 2.7x the RTX 4090's, was an error (24 of them), while
+the one figure that broke the pattern, an int8 engine at 640 x 640, batch 1
+on the A100 (1.71 ms, 1.67x off the A100/RTX 4090 typical ratio), read like
+the rest; and a pooled median printed as 5.606999999999999 ms.
+
 Case (seed): fp16 GEMM time 0.409 ms on B200 with TensorRT 11.1 at 800 x 1067,
 against 0.19 to 0.21 ms stated over the other rows (about 2x); the source
 does not say why.
@@ -44,17 +66,23 @@ does not say why.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from itertools import combinations
 from statistics import median
 
 from ..findings import Finding
-from ..numbers import format_number
+from ..numbers import format_number, format_pooled
 from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..study.rows import Row
-from ..study.timing import HOST_TIMINGS, TIMING_WORDS, latency_signature
+from ..study.timing import HOST_TIMINGS, TIMING_WORDS, batch_words, latency_signature
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
+# Configurations two platforms of different GPUs must share before their typical ratio is known: with two, the
+# median is their mean and each departs from it by the same factor, so neither can be told to be the odd one;
+# with one, the ratio is its own typical and could never depart.
+MIN_SHARED = 3
 
 
 def _quantity(row: Row) -> MeasurementKey:
@@ -81,57 +109,151 @@ def _platform_text(row: Row) -> str:
 
 
 def _configuration_words(study, row: Row) -> str:
-    """``fp16 kernel time GEMM/MatMul at 800x1067`` or ``bf16 eager kernel time attention``
+    """``fp16 batch 1 kernel time GEMM/MatMul at 800x1067`` or ``bf16 eager batch 1 kernel time attention``
     style words for the row's configuration: no GPU and no software versions,
     which the finding names beside each figure (SG203's ``_what`` names a
     measurement, its platform included)."""
-    parts = [study.variant_label(row.variant), row.kind.replace("_", " ")]
-    if row.kind == Kind.LATENCY and row.metric and row.metric != "unspecified":
+    # the batch before the kind: two batches of one shape must not read alike, and an explanation's match
+    # on "kernel time attention: " keeps naming its group; rows without one share the key, nothing to tell apart
+    parts = [study.variant_label(row.variant), batch_words(row) if row.batch is not None else "",
+             row.kind.replace("_", " ")]
+    if row.kind == Kind.LATENCY:
         # trtexec gives several timings of one run (GPU compute, enqueue, host latency): say which
-        parts.append(f"({TIMING_WORDS.get(row.metric, row.metric)})")
+        parts.append(f"({TIMING_WORDS.get(row.metric or 'unspecified', row.metric)})")
     if row.group:
         parts.append(row.group)
     if row.statistic and row.statistic not in ("unspecified",):
         parts.append(row.statistic)
     shape = f" at {row.shape}" if row.shape else ""
-    return " ".join(parts) + shape
+    return " ".join(p for p in parts if p) + shape
 
 
 def _unit(row: Row) -> str:
     return f" {row.unit}" if row.unit and row.unit != "AP" else ""
 
 
-def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
-    """Comparison 1; also the ids of rows already reported."""
+def _jobs(rows: list[Row]) -> str:
+    jobs = list(dict.fromkeys(r.job_id for r in rows))
+    return f"job {jobs[0]}" if len(jobs) == 1 else f"jobs {', '.join(jobs)}"
+
+
+def _pattern(row: Row) -> tuple:
+    """What a platform pair's typical ratio is taken over: one kind of figure
+    (latency, kernel time, plan size), metric, backend and mode, and for a
+    latency its timing signature (a GPU pair's ratio in GPU compute time
+    says nothing of its ratio in host latency, nor eager's of compiled)."""
+    return row.kind, row.metric, row.backend, row.mode, latency_signature(row)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One configuration (configuration key and timing signature) on one
+    platform: its rows and their median, the figure compared."""
+
+    rows: list[Row]
+    median: float
+
+    @property
+    def text(self) -> str:
+        """``5.607 ms on NVIDIA A100, versions not stated (jobs a, b)``: the median
+        at the digits its rows carry (:func:`studygen.numbers.format_pooled`)."""
+        first = self.rows[0]
+        figure = format_pooled(self.median, [r.value for r in self.rows])
+        return f"{figure}{_unit(first)} on {_platform_text(first)} ({_jobs(self.rows)})"
+
+
+def configuration_cells(study) -> dict[tuple, dict[tuple, Cell]]:
+    """Configuration (configuration key, timing signature) → platform → its
+    :class:`Cell`, for the compared rows (:func:`_compared`), in row order."""
     groups: dict[tuple, dict[tuple, list[Row]]] = {}
     for row in study.rows:
         if _compared(row):
             groups.setdefault((row.key.config(), latency_signature(row)), {}).setdefault(_platform(row), []).append(row)
+    # one row (nearly every platform): its value is its median, without sorting a list of one
+    return {config: {p: Cell(rows, rows[0].value if len(rows) == 1 else median([r.value for r in rows]))
+                     for p, rows in platforms.items()}
+            for config, platforms in groups.items()}
+
+
+def typical_ratios(cells: dict[tuple, dict[tuple, Cell]]) -> dict[tuple, list[float]]:
+    """``(pattern, platform a, platform b)`` (a sorts before b; :func:`_pattern`)
+    → the ratio a / b of every configuration both platforms measured, for
+    platforms on different GPUs: the pair's pattern in this study."""
+    ratios: dict[tuple, list[float]] = {}
+    for platforms in cells.values():
+        for a, b in combinations(sorted(platforms), 2):
+            if a[0] != b[0]:
+                pattern = _pattern(platforms[a].rows[0])
+                ratios.setdefault((pattern, a, b), []).append(platforms[a].median / platforms[b].median)
+    return ratios
+
+
+def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple, list[str]]:
+    """Platform → why it is an anomaly among the versions of its GPU: per GPU,
+    the slowest platform when it is at least ``factor`` times the fastest."""
+    reasons: dict[tuple, list[str]] = {}
+    by_gpu: dict[str, list[tuple]] = {}
+    for platform in platforms:
+        by_gpu.setdefault(platform[0], []).append(platform)
+    for same_gpu in by_gpu.values():
+        high = max(same_gpu, key=lambda p: platforms[p].median)
+        low = min(same_gpu, key=lambda p: platforms[p].median)
+        ratio = platforms[high].median / platforms[low].median
+        if ratio >= factor:
+            reasons.setdefault(high, []).append(
+                f"is {format_number(ratio, 2)}x the lowest version on this GPU ({platforms[low].text})")
+    return reasons
+
+
+def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, list[float]],
+                       factor: float) -> dict[tuple, list[str]]:
+    """Platform → why its figure departs from the study's pattern against a
+    platform of another GPU: the ratio of the two is at least ``factor``
+    times, or at most 1 / ``factor`` of, the median of that pair's ratios
+    (:func:`typical_ratios`), when they share :data:`MIN_SHARED` or more
+    configurations; the reason goes to the platform that is slower than the
+    pattern."""
+    reasons: dict[tuple, list[str]] = {}
+    for a, b in combinations(sorted(platforms), 2):
+        if a[0] == b[0]:
+            continue
+        shared = typical[(_pattern(platforms[a].rows[0]), a, b)]
+        if len(shared) < MIN_SHARED:
+            continue  # no pattern to depart from: a GPU being slower than another is no anomaly by itself
+        usual = median(shared)
+        departure = (platforms[a].median / platforms[b].median) / usual
+        if departure >= factor:
+            slow, fast, usual_slow = a, b, usual
+        elif departure * factor <= 1:
+            slow, fast, usual_slow, departure = b, a, 1 / usual, 1 / departure
+        else:
+            continue
+        reasons.setdefault(slow, []).append(
+            f"is {format_number(platforms[slow].median / platforms[fast].median, 2)}x {platforms[fast].text}, "
+            f"{format_number(departure, 2)}x the {format_number(usual_slow, 2)}x typical of these two platforms "
+            f"(median over the {len(shared)} configurations both measured)")
+    return reasons
+
+
+def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
+    """Comparison 1; also the ids of rows already reported."""
+    cells = configuration_cells(study)
+    typical = typical_ratios(cells)
     findings, reported = [], set()
-    for platforms in groups.values():
+    for platforms in cells.values():
         if len(platforms) < 2:
             continue
-        # one row (nearly every platform): its value is its median, without sorting a list of one
-        medians = {p: rows[0].value if len(rows) == 1 else median([r.value for r in rows])
-                   for p, rows in platforms.items()}
-        high_p = max(medians, key=lambda p: medians[p])
-        low_p = min(medians, key=lambda p: medians[p])
-        ratio = medians[high_p] / medians[low_p]
-        if ratio < factor:
-            continue
-        high_row, low_row = platforms[high_p][0], platforms[low_p][0]
-        others = "; ".join(f"{format_number(rows[0].value)}{_unit(rows[0])} on {_platform_text(rows[0])} (job {rows[0].job_id})"
-                           for p, rows in sorted(platforms.items()) if p != high_p)
-        findings.append(row_finding(
-            "SG207", high_row,
-            f"{_configuration_words(study, high_row)}: {format_number(high_row.value)}{_unit(high_row)} "
-            f"on {_platform_text(high_row)} "
-            f"(job {high_row.job_id}) is {format_number(ratio, 2)}x the lowest platform "
-            f"({format_number(medians[low_p])}{_unit(low_row)} on {_platform_text(low_row)}), at or above the anomaly "
-            "factor "
-            f"{format_number(factor, 2)}; other platforms: {others}",
-            hint="add an explanation (code SG207, key or match) to the study file, or re-measure"))
-        reported.update(id(r) for r in platforms[high_p])
+        reasons = _same_gpu_reasons(platforms, factor)
+        for platform, more in _cross_gpu_reasons(platforms, typical, factor).items():
+            reasons.setdefault(platform, []).extend(more)
+        for platform in sorted(reasons):
+            cell = platforms[platform]
+            findings.append(row_finding(
+                "SG207", cell.rows[0],
+                f"{_configuration_words(study, cell.rows[0])}: {cell.text} {'; and '.join(reasons[platform])}, "
+                f"at or above the anomaly factor {format_number(factor, 2)}",
+                hint="add an explanation (code SG207, key or match) to the study file, or re-measure"))
+            reported.update(id(r) for r in cell.rows)
     return findings, reported
 
 

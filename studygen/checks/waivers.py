@@ -6,6 +6,18 @@ does the same for an anomaly and is rendered next to the known gaps. A waiver
 or explanation that matches no finding is itself a finding (SG216), so stale
 waivers cannot pile up.
 
+An entry that could hide more than one known finding is refused, not
+applied, and is an SG216 finding of its own at its study-file line, whatever
+else the study holds: one for a code the rule table marks not waivable
+(:data:`studygen.rules.NOT_WAIVABLE`: a stale README, an invalid record, a
+figure typed into the template, a refused waiver), one whose ``match`` has
+fewer than :data:`MIN_MATCH_CHARS` characters besides spaces, and an
+explanation that gives neither ``key`` nor ``match``. Case (attack round):
+``{code: SG202, match: "", reason: ...}`` waived an invalid record, since
+``""`` is in every message, and with it every check the invalid record
+stopped (exit 0); the same on SG201 let a README edited by hand pass, and an
+explanation without a selector took every finding of its code.
+
 Every entry that matches a finding counts as used, whatever other entries
 match it too, and the finding carries the reasons of all of them: the order
 of the entries in the study file changes nothing. Case (issue 22): an
@@ -19,11 +31,18 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..records.load import yaml_line
+from ..rules import BY_CODE
 
 # How narrowly a selector names a finding: a measurement key names one figure, a README line one place, a piece
 # of message text any finding that quotes it. A finding's reasons print narrowest first.
 SELECTORS = ("key", "line", "match")
 REASONS_SEPARATOR = " | "
+# Fewest characters, besides leading and trailing spaces, a match may quote. Shorter text names a word most
+# messages of a code hold ("latency", "fp16", "B200"), so it would waive every finding of the code that
+# names it, the next one too. Eight take a short phrase ("no revision"); the shipped waivers quote 15 and more.
+MIN_MATCH_CHARS = 8
+SELECTOR_HINT = ("name the finding by its key or README line, or quote more of its message "
+                 "(studygen check --format json gives each finding's key, line and message)")
 
 
 def matches(entry: dict, finding: Finding) -> bool:
@@ -68,14 +87,42 @@ def unmatched_hint(entry: dict, findings: list[Finding]) -> str:
             "(studygen check --format json gives each finding's key, line and message), or remove it")
 
 
+def refusal(section: str, entry: dict) -> tuple[str, str] | None:
+    """``(message, hint)`` of SG216 for a waiver (``section`` ``waivers``) or
+    explanation (``explanations``) that may not be applied: its code is not
+    waivable, its ``match`` is shorter than :data:`MIN_MATCH_CHARS` besides
+    spaces, or it names no finding at all; None for an entry that may be."""
+    kind, code = section[:-1], entry["code"]
+    rule = BY_CODE.get(code)
+    if rule is not None and not rule.waivable:
+        return (f"{kind} for {code} refused: {code} ({rule.name}) is never waived or explained, since it says the "
+                "README or the records cannot be trusted",
+                f"remove the {kind} and fix what the {code} finding names")
+    if "match" in entry and len(entry["match"].strip()) < MIN_MATCH_CHARS:
+        return (f'{kind} for {code} refused: match "{entry["match"]}" has fewer than {MIN_MATCH_CHARS} characters '
+                "besides spaces, so it names no one finding", SELECTOR_HINT)
+    if not any(selector in entry for selector in SELECTORS):
+        return f"{kind} for {code} refused: it names no finding (no key, line or match)", SELECTOR_HINT
+    return None
+
+
 def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
     """Findings with waived/explained ones demoted to notices, plus SG216 for
-    every waiver or explanation that matched nothing."""
+    every waiver or explanation that was refused (:func:`refusal`: it is not
+    applied) or matched nothing."""
     spec = study.spec
-    entries = [("waivers", i, w, w["reason"]) for i, w in enumerate(spec.get("waivers", []))]
-    entries += [("explanations", i, e, "explained: " + e["text"]) for i, e in enumerate(spec.get("explanations", []))]
-    used = set()
-    result = []
+    study_file = study.rel(study.study_path)
+    entries, refused_entries = [], []
+    listed = [("waivers", i, w, w["reason"]) for i, w in enumerate(spec.get("waivers", []))]
+    listed += [("explanations", i, e, "explained: " + e["text"]) for i, e in enumerate(spec.get("explanations", []))]
+    for section, index, entry, reason in listed:
+        refused = refusal(section, entry)
+        if refused is None:
+            entries.append((section, index, entry, reason))
+        else:
+            refused_entries.append(Finding("SG216", refused[0], study_file,
+                                           line=yaml_line(study.spec_text, section, index), hint=refused[1]))
+    used, result = set(), []
     for finding in findings:
         matched = [(section, index, entry, reason) for section, index, entry, reason in entries
                    if matches(entry, finding)]
@@ -83,7 +130,7 @@ def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
             used.update((section, index) for section, index, _, _ in matched)
             finding = finding.waived(joined_reasons([(entry, reason) for _, _, entry, reason in matched]))
         result.append(finding)
-    study_file = study.rel(study.study_path)
+    result += refused_entries  # whatever else the study holds: a refusal needs no other check to have run
     if study.problems:
         # With a record unreadable most checks could not run: an unmatched waiver proves nothing then.
         return result

@@ -33,9 +33,10 @@ from ..collect.run.context import ImageSetDefinition, RunInputs, RunOptions
 from ..collect.run.launcher import shard_option
 from ..collect.run.record import RunRecord, RunRecordStore
 from ..collect.run.runner import run_study
-from ..collect.run.spec import SETTING_NAME, build_plan, parse_shape
+from ..collect.run.spec import build_plan, parse_shape
 from ..errors import RecordError, UsageError
 from ..fsutil import shown_path
+from ..records.inductor_settings import ALLOWED_TYPES, setting_name_problem
 from ..records.load import load_dataset
 from ..records.write import validate_job_id
 from ..study import STUDY_FILE, Study, at_yaml_line, load_study
@@ -146,20 +147,29 @@ def inductor_settings(items: list[str]) -> dict:
     """``['triton.autotune_pointwise=false', 'coordinate_descent_tuning=1']`` ->
     ``{'triton.autotune_pointwise': False, 'coordinate_descent_tuning': 1}``:
     true/false (any case) become booleans, whole numbers ints, other finite
-    numbers floats, anything else stays a string. Raises UsageError for an item
-    without ``=`` or a name that is not a dotted identifier (whether
-    torch._inductor.config has it is checked when compiling)."""
+    numbers floats. Raises UsageError for an item without ``=``, a name that is
+    not a dotted identifier or names a debug, file or program setting, or a
+    value that is none of these (the rules of a study's run.inductor_config:
+    :mod:`studygen.records.inductor_settings`; whether torch._inductor.config
+    has the setting, and of that type, is checked when compiling)."""
     settings = {}
     for item in items:
         name, equals, text = item.partition("=")
-        if not equals or not SETTING_NAME.match(name):
+        if not equals:
             raise UsageError(f"--inductor {item!r}: write NAME=VALUE with a torch._inductor.config name, "
                              "e.g. triton.autotune_pointwise=false")
-        settings[name] = _setting_value(text)
+        problem = setting_name_problem(name)
+        if problem:
+            raise UsageError(f"--inductor {item!r}: {problem}")
+        value = _setting_value(text)
+        if value is None:
+            raise UsageError(f"--inductor {item!r}: the value is {ALLOWED_TYPES}")
+        settings[name] = value
     return settings
 
 
 def _setting_value(text: str):
+    """``text`` as a boolean, int or finite float; None when it is none of them."""
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
     for kind in (int, float):
@@ -169,7 +179,7 @@ def _setting_value(text: str):
             continue
         if math.isfinite(value):
             return value
-    return text
+    return None
 
 
 def command_line(params: dict) -> str:

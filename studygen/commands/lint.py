@@ -23,7 +23,7 @@ class LintOptions:
 
 
 def run_lint(options: LintOptions) -> list:
-    """Findings (SG101..SG106) of every Markdown file named or found.
+    """Findings (SG101..SG107) of every Markdown file named or found.
 
     Raises UsageError when no path is given, InputError for a missing,
     empty, binary or non-UTF-8 file or a folder without ``*.md`` files

@@ -20,6 +20,7 @@ from ..errors import UsageError
 from ..fsutil import atomic_write_text, shown_path
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
+from ..render.generated import MOVE_IT_AWAY, hand_written
 from ..rules import RULES
 from ..study import STUDY_FILE
 from ..study.scaffold import DESCRIPTION_PLACEHOLDER, DRAFT, SUMMARY_PLACEHOLDER, title_placeholder
@@ -129,8 +130,10 @@ def project_root(root: Path | None) -> Path:
 def run_new(options: NewOptions) -> Path:
     """Write the new family's study file; return its path.
 
-    Raises UsageError for a bad family name or variant list, or when the
-    family already has a study file (nothing is overwritten)."""
+    Raises UsageError for a bad family name or variant list, when the
+    family already has a study file (nothing is overwritten), or when its
+    folder holds a README written by hand, which the first render would
+    replace (:func:`studygen.render.generated.hand_written`)."""
     validate_family_name(options.family)
     variants = parse_variants(options.variants)
     root = project_root(options.root)
@@ -138,6 +141,9 @@ def run_new(options: NewOptions) -> Path:
     exists = UsageError(f"{shown_path(path, root)} exists already: edit it (studygen new never overwrites)")
     if path.exists():
         raise exists
+    readme = path.parent / "README.md"
+    if hand_written(readme):
+        raise UsageError(MOVE_IT_AWAY, path=shown_path(readme, root))
     text = study_text(options, variants)
     # What new writes must load: validate against the study schema before anything is written.
     validate_document("study", yaml.safe_load(text), path=shown_path(path, root), text=None)

@@ -12,6 +12,7 @@ from ..errors import EXIT_FINDINGS, InputError, UsageError
 from ..fsutil import ensure_inside, shown_path
 from ..memory import collector_paused
 from ..render.engine import render_study, write_rendered
+from ..render.generated import MOVE_IT_AWAY, hand_written
 from ..study import load_study, resolve_targets
 from . import command
 from .common import resolve_root, root_option
@@ -48,8 +49,9 @@ def run_render(options: RenderOptions) -> RenderOutcome:
     Raises RecordError when a study has an invalid record (the first problem
     is named), TemplateError for template failures, UsageError for an
     unknown family or an output outside the project root (a study folder
-    elsewhere, or a symbolic link out). Nothing is written when any study
-    fails.
+    elsewhere, or a symbolic link out), InputError for a README written by
+    hand (:func:`studygen.render.generated.hand_written`). Nothing is written
+    when any study fails.
     """
     root = resolve_root(options.root, options.families)
     outputs, not_rendered, open_folders = [], [], {}
@@ -69,6 +71,11 @@ def run_render(options: RenderOptions) -> RenderOutcome:
     for rendered in outputs:
         for path in rendered.paths():
             ensure_inside(path, root)
+    # Nor over a README someone wrote: refused before any study's files are written.
+    for rendered in outputs:
+        readme = rendered.study_dir / "README.md"
+        if hand_written(readme, rendered.data(readme)):
+            raise InputError(MOVE_IT_AWAY, path=shown_path(readme, root))
     changed = []
     for rendered in outputs:
         try:

@@ -17,7 +17,12 @@ and the record folders study files name elsewhere), each with its git blob id
 computed here for working-tree files), so two trees can be compared without
 reading either. :func:`materialize` writes chosen files of a revision into a
 private temporary folder outside the repository, where the study loaders read
-them exactly as ``check`` reads a working tree.
+them exactly as ``check`` reads a working tree. What it writes is bounded
+before a byte is written, from the size ``cat-file`` gives in each object's
+header: one file no larger than its reader reads (:func:`reader_limit`),
+one revision's files no more than :data:`MAX_REVISION_BYTES` in all. Case
+(attack round): a commit of about 3 MiB packed, four files of 300 MB of
+zeros, made diff write 1386 MB under TMPDIR before any loader refused them.
 
 Errors (exit 2, one line): no git, a path outside a git repository, an unknown
 revision, a repository without a commit, and a shallow clone where the merge
@@ -31,12 +36,12 @@ import os
 import shutil
 import subprocess
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..errors import InputError, UsageError
 from ..gitenv import git_environment, kill_session, run_git
-from ..textio import read_bytes
+from ..textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, read_bytes
 
 # Folders of a project root that hold what a study is made of.
 STUDY_FOLDERS = ("families", "measurements", "templates")
@@ -48,6 +53,42 @@ DEFAULT_BRANCHES = ("refs/heads/main", "refs/heads/master", "refs/remotes/origin
 GIT_TIMEOUT_S = 300
 CHUNK_BYTES = 1 << 20  # a blob is copied to disk this many bytes at a time
 _MODES = {"100644": "file", "100755": "file", "120000": "link"}  # ls-tree modes written out; others (submodules) are not
+# The most one revision's files take in diff's temporary folder: 16 READMEs or figures at their limit, or 64 records at
+# theirs. check keeps every record of a study in memory, several times its bytes on disk, so a project past this is
+# past what check and diff can load; 2,000 records of the scale benchmark's size take a small part of it.
+MAX_REVISION_BYTES = 16 * MAX_RENDERED_BYTES
+
+
+def reader_limit(path: str) -> int:
+    """The most bytes studygen reads of the file at ``path`` (relative to the
+    project root): a family's README and figures, render's outputs read back
+    by check, :data:`~studygen.textio.MAX_RENDERED_BYTES`; study files,
+    records, dataset definitions and templates
+    :data:`~studygen.textio.MAX_DOCUMENT_BYTES`; any other file (a log kept
+    beside the records) is read by no loader, and gets the larger limit."""
+    parts = PurePosixPath(path).parts
+    if parts[:1] == ("families",) and (parts[2:] == ("README.md",) or parts[2:3] == ("figures",)):
+        return MAX_RENDERED_BYTES
+    if parts[:1] == ("templates",) or path.endswith((".json", ".yaml", ".yml")):
+        return MAX_DOCUMENT_BYTES
+    return MAX_RENDERED_BYTES
+
+
+@dataclass
+class WriteBudget:
+    """Bytes of one revision written to disk so far (``written``), and the most it may write (``limit``)."""
+
+    limit: int = MAX_REVISION_BYTES
+    written: int = 0
+
+    def take(self, size: int, path: str, label: str) -> None:
+        """Count ``size`` more bytes, for ``path`` at revision ``label``; InputError
+        (nothing counted) when they would pass :attr:`limit`."""
+        if self.written + size > self.limit:
+            raise InputError(f"at {label}: with this file the revision's files reach {self.written + size:,} bytes, "
+                             f"more than the {self.limit:,} bytes diff writes of one revision; nothing more is "
+                             "written", path=path)
+        self.written += size
 
 
 @dataclass(frozen=True)
@@ -79,6 +120,7 @@ class Tree:
     label: str
     commit: str | None
     files: dict[str, Entry]
+    budget: WriteBudget = field(default_factory=WriteBudget, compare=False, repr=False)  # of :func:`materialize`
 
     def under(self, folder: str) -> dict[str, Entry]:
         """The files under ``folder`` (a path relative to the project root)."""
@@ -240,7 +282,10 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
     the revision holds them: regular files with their content, links whose
     target stays inside ``dest`` as links (others are left out, as are paths
     ``tree`` lacks). Contents come from one ``git cat-file --batch`` process,
-    one blob at a time."""
+    one blob at a time. Raises InputError naming the path and the revision,
+    before any of the blob is written, for a file larger than its reader reads
+    (:func:`reader_limit`) or one that would take the tree's files past
+    ``tree.budget`` (every call for one tree counts together)."""
     wanted: dict[str, list[tuple[str, str]]] = {}
     for path in sorted(set(paths)):
         entry = tree.files.get(path)
@@ -266,7 +311,9 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
             header = process.stdout.readline().split()
             if len(header) != 3 or header[1] != b"blob":
                 raise UsageError(f"git cat-file could not read {targets[0][0]} ({oid[:12]}) at {tree.label}")
-            _copy_blob(process.stdout, int(header[2]), scratch)
+            size = int(header[2])
+            _refuse_oversize(tree, targets, size)
+            _copy_blob(process.stdout, size, scratch)
             process.stdout.read(1)  # the newline after each object
             for path, kind in targets:
                 _place(dest, path, kind, scratch)
@@ -284,6 +331,23 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
         kill_session(process)  # a git still running after its input closed has nothing left to give
         process.wait()
         scratch.unlink(missing_ok=True)
+
+
+# A symbolic link's blob is its target's path: no longer than a path may be (PATH_MAX on Linux).
+MAX_LINK_BYTES = 4096
+
+
+def _refuse_oversize(tree: Tree, targets: list[tuple[str, str]], size: int) -> None:
+    """InputError when a blob of ``size`` bytes is larger than a reader of one
+    of its ``(path, kind)`` targets reads (a link: :data:`MAX_LINK_BYTES`),
+    or its copies, one per file target, would pass the tree's write budget
+    (the one blob being copied, bounded by the first test, is removed after)."""
+    for path, kind in targets:
+        limit = MAX_LINK_BYTES if kind == "link" else reader_limit(path)
+        if size > limit:
+            raise InputError(f"at {tree.label}: {size:,} bytes, more than the {limit:,} bytes studygen reads of "
+                             "such a file; diff writes none of it", path=path)
+    tree.budget.take(size * sum(1 for _, kind in targets if kind == "file"), targets[0][0], tree.label)
 
 
 def _copy_blob(stream, size: int, path: Path) -> None:

@@ -9,8 +9,11 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
 - :mod:`~studygen.compare.sentences`: README sentences with a verdict or a
   range that changed, and verdicts that flipped;
 - findings (SG1xx, SG2xx) present at one revision and not the other, matched
-  on code, severity, file, pointer, key and message (not the line: an
-  unchanged finding moves when lines are added above it);
+  on what they say about which measurement: code, severity, file, measurement
+  key and message with its places normalised (:func:`finding_identity`), not
+  the line or the JSON pointer: an unchanged finding moves when lines are
+  added above it, and every later pointer of a record shifts when
+  ``collect --replace`` moves a job's results to its end;
 - the study file's decision (``decision.shipped``) when it flips.
 
 :mod:`~studygen.compare.report` prints a :class:`Report` as text, Markdown,
@@ -19,6 +22,7 @@ JSON or GitHub annotations and says which changes fail a run.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..findings import Finding
@@ -112,8 +116,30 @@ def _shipped(study) -> bool | None:
     return bool((study.spec.get("decision") or {}).get("shipped"))
 
 
-def _identity(finding: Finding) -> tuple:
-    return (finding.code, finding.severity, finding.file, finding.pointer or "", finding.key or "", finding.message)
+# Places inside a message: a JSON pointer's array indexes ("/results/62/value_ms"), a file's line
+# ("run.log:33", "study.yaml:line 4") and a README or record line ("line 12", "lines 3 to 5").
+_POINTER_INDEX = re.compile(r"(?<=/)\d+(?=/|\b)")
+_FILE_LINE = re.compile(r"(\.[A-Za-z][A-Za-z0-9]{0,9}):(?:line )?\d+\b")  # after a file name's extension
+_LINE_WORDS = re.compile(r"\b(lines?) \d+(?:(?: to |-)\d+)?\b")
+
+
+def normalised_message(message: str) -> str:
+    """``message`` with the places it names replaced by ``#``: the same
+    finding about the same measurement reads the same at two revisions
+    whose records or README put it elsewhere."""
+    message = _POINTER_INDEX.sub("#", message)
+    message = _FILE_LINE.sub(r"\1:#", message)
+    return _LINE_WORDS.sub(r"\1 #", message)
+
+
+def finding_identity(finding: Finding) -> tuple:
+    """What a finding says about which measurement: code, severity, file,
+    measurement key and :func:`normalised_message` (not its line or
+    pointer)."""
+    return (finding.code, finding.severity, finding.file, finding.key or "", normalised_message(finding.message))
+
+
+_identity = finding_identity
 
 
 def compare_findings(old: tuple[Finding, ...] | list[Finding], new: tuple[Finding, ...] | list[Finding]) -> list[FindingChange]:

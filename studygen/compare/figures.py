@@ -232,12 +232,15 @@ def _decimals(rows) -> int | None:
 
 
 def _names(base, head, old: dict, new: dict) -> dict[tuple, str]:
-    """Each figure in words; where two read the same, the way of timing
+    """Each figure in words (:func:`_what`; the batch named on every figure
+    when they hold several); where two read the same, the way of timing
     where it tells them apart (one key timed two ways), then the software
     versions and then the checkpoint revision are added until they differ."""
     rows = {key: (head, rows[0]) for key, rows in new.items()}
     rows.update({key: (base, rows[0]) for key, rows in old.items() if key not in rows})
-    names = {key: _what(study, row) for key, (study, row) in rows.items()}
+    # batch 1 is named too where the figures hold another batch: "640 x 640, RTX 4090" would read as every batch
+    several_batches = len({row.batch for _, row in rows.values() if row.batch is not None}) > 1
+    names = {key: _what(study, row, several_batches) for key, (study, row) in rows.items()}
     timings: dict[str, set] = {}
     for key, name in names.items():
         timings.setdefault(name, set()).add(key[1])
@@ -319,13 +322,16 @@ def _place(row) -> Place:
     return Place(row.record.display_path, row.line, row.pointer)
 
 
-def _what(study, row) -> str:
-    """``fp16 median gpu compute, 800 x 800, compile, H200`` style words for a row's key."""
+def _what(study, row, batch: bool = False) -> str:
+    """``fp16 median gpu compute, 800 x 800, compile, H200`` style words for a
+    row's key; its batch when it is not 1, or when ``batch`` (the figures
+    compared hold several batches: ``batch 1`` tells a figure apart from
+    ``batch 8`` at the same shape)."""
     measured = row.statistic if row.statistic not in (None, "", "unspecified") else ""
     metric = row.metric if row.metric not in (None, "", "unspecified", row.kind) else row.kind
     head = " ".join(p for p in (study.variant_label(row.variant), measured, metric.replace("_", " "),
                                 row.group or "") if p)
     where = [shape_label(row.shape) if row.shape else "", row.mode or "",
-             f"batch {row.batch}" if row.batch not in (None, 1) else "",
+             f"batch {row.batch}" if row.batch is not None and (batch or row.batch != 1) else "",
              gpu_label(row.gpu) if row.gpu else "", row.dataset or ""]
     return ", ".join(p for p in (head, *where) if p)

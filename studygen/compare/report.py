@@ -22,6 +22,7 @@ the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 
 from ..findings import Finding, one_line, workflow_command
@@ -238,7 +239,7 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         for family, change in flips:
             lines.append(f"- {escape_cell(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
                          f"{escape_cell(verdicts_text(change, '→'))}")
-            lines += [f"  - before: {escape_cell(change.old.text)}", f"  - after: {escape_cell(change.new.text)}"]
+            lines += [f"  - before: {_literal(change.old.text)}", f"  - after: {_literal(change.new.text)}"]
         lines.append("")
     lines += _details(report)
     return _fit(lines, limit)
@@ -280,14 +281,14 @@ def _details(report: Report) -> list[str]:
             body.append(f"- {escape_cell(family.family)}, line {where.line}, {sentence_kind(change)}"
                         + (f" ({escape_cell(verdicts_text(change, '→'))})" if change.verdict_changed else ""))
             if change.old is not None:
-                body.append(f"  - before: {escape_cell(change.old.text)}")
+                body.append(f"  - before: {_literal(change.old.text)}")
             if change.new is not None:
-                body.append(f"  - after: {escape_cell(change.new.text)}")
+                body.append(f"  - after: {_literal(change.new.text)}")
         lines += _folded(f"Sentences with a verdict or a range ({len(sentences)})", body)
     findings = [(f.family, c) for f in report.families for c in f.findings]
     if findings:
         body = [f"- {'appeared' if c.appeared else 'gone'}: {_code(str(c.finding.place))} {c.finding.code} "
-                f"[{c.finding.severity}] {escape_cell(c.finding.message)}" for _, c in findings]
+                f"[{c.finding.severity}] {_literal(c.finding.message)}" for _, c in findings]
         lines += _folded(f"Findings that appeared or went ({len(findings)})", body)
     unchanged = [f.family for f in report.families if not f.compared]
     notes = [f"- {escape_cell(f.family)}: {escape_cell(note)}" for f in report.families for note in f.notes]
@@ -315,6 +316,19 @@ def _folded(summary: str, body: list[str]) -> list[str]:
 
 def _code(text: str) -> str:
     return f"`{text.replace('`', '')}`"
+
+
+def _literal(text: str) -> str:
+    """``text`` (a README sentence, a finding message quoting one) as a code
+    span, so that a pull request comment shows it as written: no link, image,
+    HTML, emphasis or ``@`` mention of its own (escaping cannot stop a
+    mention). The fence is one backtick longer than the longest run inside
+    (CommonMark 6.1); a space pads a text that starts or ends with a
+    backtick; line breaks and control characters are shown as escapes."""
+    text = one_line(text)
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _readme_of(report: Report, family: str) -> str:

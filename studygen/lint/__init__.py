@@ -9,7 +9,7 @@ same typed tables and prose.
 
 Public API (also used by ``studygen check``):
 
-- :func:`lint_text` — every SG101..SG106 finding of one document;
+- :func:`lint_text` — every SG101..SG107 finding of one document;
 - :func:`structure_findings` — SG104 only (row cell counts, unclosed fences);
 - :func:`mdformat_idempotency_finding` — SG104 when mdformat would rewrite
   the text (the renderer's own formatting call);
@@ -47,7 +47,7 @@ def run_checks(document, codes: set[str] | frozenset[str] | None = None) -> list
 
 
 def lint_text(text: str, path: str) -> list[Finding]:
-    """All SG101..SG106 findings for one Markdown document, sorted by line.
+    """All SG101..SG107 findings for one Markdown document, sorted by line.
 
     ``path`` appears in the findings only (nothing is read). Severities: as
     the rule table (:data:`studygen.rules.RULES`) gives them."""

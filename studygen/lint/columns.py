@@ -278,6 +278,7 @@ def _short_cells(texts) -> bool:
 
 def _label_rows(table: Table, label_texts: dict[int, list[str]]) -> None:
     """Label values per label column and each row's label (``B200 / 11.1 / 800 x 1067``)."""
+    header_words = _words_of(table.headers)
     for column, texts in label_texts.items():
         by_text = _rows_by_text(texts, table.all_rows)
         runs: dict[str, list[list[int]]] = {}  # normalised value -> row lists of the texts that give it
@@ -298,7 +299,7 @@ def _label_rows(table: Table, label_texts: dict[int, list[str]]) -> None:
             header_tokens = label_tokens(normalize(table.headers[column]))
             table.numeric_labels[column] = header_tokens[0] if header_tokens else ""
         elif len(values) > 1:
-            parts = _label_parts(by_text, set(values))
+            parts = _label_parts(by_text, set(values), header_words)
             if parts:
                 table.label_parts[column] = parts
 
@@ -321,11 +322,26 @@ def _rows_by_text(texts, row_indexes: list[int]) -> dict[str, list[int]]:
 _PART_SPLIT_RE = lazy_compile(r"[^a-z0-9µμ.+]+")
 
 
-def _label_parts(by_text: dict[str, list[int]], values: set[str]) -> dict[str, set[int]]:
+def _split_words(text: str) -> list[str]:
+    """The words of ``text`` as label words are split (lower case, ``_``
+    and ``-`` separate, dots kept inside: ``v0.2``, ``qwen2.5``)."""
+    return [part.strip(".") for part in _PART_SPLIT_RE.split(text.lower().replace("×", "x"))]
+
+
+def _words_of(texts) -> frozenset[str]:
+    """The words of ``texts`` (and their stems), split as label words are."""
+    return frozenset(word for text in texts for part in _split_words(text) if part for word in (part, stem(part)))
+
+
+def _label_parts(by_text: dict[str, list[int]], values: set[str], header_words: frozenset[str] = frozenset()
+                 ) -> dict[str, set[int]]:
     """Words of a label column's values that tell some rows from others
     (in some values, not all): ``deepep_decode`` / ``none_prefill`` give
     decode, prefill, deepep, none; ``First Inference (A)`` gives first,
-    inference. Numbers, stop words and unit words are left out.
+    inference. Numbers, stop words, unit words and ``header_words`` (the
+    table's own headers: a note "(tile size 64)" in one label of a table of
+    "tile size" columns is about what the columns hold, and a text naming
+    the columns' quantity names no row by it) are left out.
     ``by_text``: :func:`_rows_by_text` of the column; each distinct text
     is split once."""
     runs: dict[str, list[list[int]]] = {}  # word -> row lists of the texts holding it
@@ -336,9 +352,9 @@ def _label_parts(by_text: dict[str, list[int]], values: set[str]) -> dict[str, s
         labelled += len(rows)
         words: dict[str, None] = {}
         # the raw text: normalize() reads "_" as emphasis and would join "deepep_decode"
-        for part in _PART_SPLIT_RE.split(text.lower().replace("×", "x")):
-            part = part.strip(".")
-            if len(part) < 2 or part in STOPWORDS or part in UNIT_WORDS or not any(ch.isalpha() for ch in part):
+        for part in _split_words(text):
+            if len(part) < 2 or part in STOPWORDS or part in UNIT_WORDS or part in header_words or not any(
+                    ch.isalpha() for ch in part):
                 continue
             for word in {part, stem(part)}:
                 words[word] = None

@@ -19,7 +19,9 @@ A column's definition is found by trying, for every formula of its unit:
   row one more optimisation than the last): :func:`previous_fits`.
 
 The definition that fits most rows is taken when it fits at least two rows
-and two thirds of the rows it applies to (see :func:`best_fit`).
+and two thirds of the rows it applies to (see :func:`best_fit`); one the
+table declares may also be taken on a table too short for that
+(:func:`declared_fits`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from ..numbers import format_number
 from .document import Series, Table
 from .figures import Figure, with_unit
 from .rounding import Interval, consistent, gives, quotient, stands_for
-from .table_model import declared_definitions, is_derived, row_groups
+from .table_model import Definition, declared_definitions, is_derived, is_identity, row_groups
 
 
 def _ratio(a: Figure, b: Figure) -> Interval | None:
@@ -300,11 +302,71 @@ def previous_fits(table: Table, target: Series, formulas, pool: list[Series]):
                 yield Fit("previous", formula, first, None, {}, *scored)
 
 
+# One last digit of a lone fitting row's figure spans at most this share of it: "3.0x" or "-10.5%" tell a
+# formula apart, "2x" (1.5x to 2.5x) fits many by chance.
+_TELLING_STEP = 0.10
+
+
+def _telling(figure: Figure) -> bool:
+    """True for a derived figure that a formula fits only on purpose: not
+    an identity (1x, 100%, 0%) and printed to two significant digits at least."""
+    if is_identity(figure.value, figure.unit):
+        return False
+    return 2 * figure.half_step <= _TELLING_STEP * abs(figure.value)
+
+
+def _no_reading_gives(target: Series, formulas, row: int, a: Figure, b: Figure) -> bool:
+    """True when no formula of ``formulas`` over (a, b), either way round,
+    gives ``target``'s figure of ``row`` (an undefined one might); a ``%``
+    figure may also be a difference in points (AP 37.40 to 36.90 printed
+    "-0.50%")."""
+    derived = target.values[row]
+    readings = (*formulas, "difference") if target.unit == "%" else tuple(formulas)
+    return all(fits(formula, x, y, derived) is False for formula in readings for x, y in ((a, b), (b, a)))
+
+
+def _nearest_reading(formula: str, formulas, target: Series, row: int, a: Figure, b: Figure) -> bool:
+    """True when ``formula(a, b)`` lies nearest ``target``'s figure of
+    ``row`` among every formula of ``formulas`` either way round: the
+    reading a finding on a row with nothing else to go by should show.
+    Every reading must be defined (:func:`_no_reading_gives` holds)."""
+    printed = target.values[row].value
+
+    def distance(name: str, x: Figure, y: Figure) -> float:
+        return abs(FORMULAS[name][1](x.value, y.value) - printed)
+
+    return distance(formula, a, b) <= min(distance(f, x, y) for f in formulas for x, y in ((a, b), (b, a)))
+
+
+def _few_rows_enough(definition: Definition, formula: str, formulas, target: Series, ordered,
+                     scored: tuple[list[int], list[int]]) -> bool:
+    """A declared definition on a table too short for :func:`_enough` (two
+    rows, or one when the header's words state it: :func:`declared_fits`
+    lets no shorter one through, and with three rows or more one miss leaves
+    enough): one row fits it and the other is given by no reading of the
+    same operands (either way round, any formula of the unit); a lone row
+    under a header naming both columns is read the way that comes nearest
+    its figure. The fitting row must be :func:`_telling`, and a pair of
+    columns must share a unit: an inferred definition never decides on so
+    few rows."""
+    matched, missed = scored
+    if len(missed) != 1 or not all(_telling(target.values[row]) for row in matched):
+        return False
+    if definition.second is not None and definition.first.unit != definition.second.unit:
+        return False
+    row, a, b = next(pair for pair in ordered if pair[0] == missed[0])
+    if not _no_reading_gives(target, formulas, row, a, b):
+        return False
+    return bool(matched) or _nearest_reading(formula, formulas, target, row, a, b)
+
+
 def declared_fits(table: Table, target: Series, formulas):
     """Fits of the definitions ``target``'s layout or header declares
     (:func:`studygen.lint.table_model.declared_definitions`), either way
-    round: taken on the evidence an inferred one needs (:func:`_enough`), or
-    when every row is :func:`_close` to them."""
+    round: taken on the evidence an inferred one needs (:func:`_enough`),
+    when every row is :func:`_close` to them, or on a table of one or two
+    rows by :func:`_few_rows_enough` (the declaration is the evidence the
+    figures cannot give)."""
     for definition in declared_definitions(table, target):
         if definition.kind == "pair":
             rows = [i for i, v in enumerate(target.values) if v is not None
@@ -315,7 +377,7 @@ def declared_fits(table: Table, target: Series, formulas):
             baselines = next(_baseline_choices(table, target, definition.first), {})
             pairs = _baseline_pairs(target, definition.first, baselines)
             kind = "baseline"
-        if len(pairs) < 2:
+        if len(pairs) < (1 if definition.by_words else 2):
             continue
         for formula in formulas:
             for ordered in (pairs, [(i, b, a) for i, a, b in pairs]):
@@ -325,7 +387,7 @@ def declared_fits(table: Table, target: Series, formulas):
                 matched, missed = scored
                 enough = _enough(matched, len(ordered))
                 close = not enough and _close(formula, target, ordered)
-                if close or enough:
+                if close or enough or _few_rows_enough(definition, formula, formulas, target, ordered, scored):
                     first, second = definition.first, definition.second
                     if kind == "pair" and ordered is not pairs:
                         first, second = second, first

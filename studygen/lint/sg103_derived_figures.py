@@ -8,7 +8,9 @@ its table declares (:mod:`studygen.lint.table_model`: the columns its header
 names, the column before it against the first of its column group or of the
 table, the row printing 1x, a scaling column's one-GPU row, each row group
 with its own baseline), taken when it fits two rows and two thirds of them,
-or when every row lies within 10% of it; else the definition :mod:`studygen.lint.derived` infers from the
+when every row lies within 10% of it, or, on a table of two such rows, when
+one fits it and no reading of the same operands gives the other (case
+``sg103_pos_declared_few_rows``); else the definition :mod:`studygen.lint.derived` infers from the
 figures: a formula over two other columns of the row (``a / b``;
 ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in %; ``a - b`` for a
 difference column), over one column against a baseline row, or against the
@@ -60,6 +62,7 @@ from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, 
 from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .rounding import printed_interval
+from .prose_changes import change_findings
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .text import DIFFERENCE_WORDS, cached_keywords, ratio_header
@@ -83,7 +86,8 @@ def check(document: Document) -> list[Finding]:
         for sentence in block.sentences:
             if len(sentence.tokens) >= 3:
                 findings.extend(_prose_findings(document, sentence))
-    for line, message, hint in (*share_findings(document), *ratio_findings(document), *row_ratio_findings(document)):
+    for line, message, hint in (*share_findings(document), *ratio_findings(document), *row_ratio_findings(document),
+                                *change_findings(document)):
         findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
 
@@ -132,8 +136,25 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
         if fit is None:
             continue
         for row_index in fit.missed:
-            findings.append(_column_finding(document, table, target, fit, row_index, original))
+            if not _pools_several(table, row_index, (target, fit.first, fit.second)):
+                findings.append(_column_finding(document, table, target, fit, row_index, original))
     return findings
+
+
+# "100.0 (3 jobs: 10.0 to 100.0)", "1.00x (1.00x to 10.00x)": a cell that states the range of the
+# figures it stands for beside the one it leads with
+_STATED_RANGE_RE = lazy_compile(r"\([^()]*\d[^()]*\bto\b[^()]*\d[^()]*\)")
+
+
+def _pools_several(table: Table, row_index: int, columns) -> bool:
+    """True when a cell of ``row_index`` in one of ``columns`` (series, None
+    skipped) states a range beside its figure: it pools several figures
+    (several jobs, say), so which of them the derived cell was computed
+    from is not printed, and its first figure is no operand to recompute
+    it from (case ``sg103_pos_pooled_cells``)."""
+    cells = table.rows[row_index].cells
+    return any(series is not None and series.column < len(cells) and _STATED_RANGE_RE.search(cells[series.column])
+               for series in columns)
 
 
 def _column_finding(document: Document, table: Table, target, fit, row_index: int, original: Table | None) -> Finding:
@@ -143,14 +164,16 @@ def _column_finding(document: Document, table: Table, target, fit, row_index: in
     d = target.values[row_index]
     matches = len(fit.matched)
     if original is None:
-        where, line, others, row_word = row.name(), row.line, f"the column's other {matches} rows", "row"
+        where, line, row_word, owner = row.name(), row.line, "row", "column"
     else:
-        where, line = f"column '{row.cells[0]}'", original.rows[target.column - 1].line
-        others, row_word = f"the row's other {matches} columns", "column"
+        where, line, row_word, owner = f"column '{row.cells[0]}'", original.rows[target.column - 1].line, "column", "row"
+    others = f"the {owner}'s other {row_word}" if matches == 1 else f"the {owner}'s other {matches} {row_word}s"
     source = "its header declares it" if fit.by_words else "the table's layout declares it"
     if fit.close:
         why = (f"{source}, {fit.declared}; {matches} of {matches + len(fit.missed)} "
                f"{row_word}s fit it to the printed digits, every one lies within {round(CLOSE * 100)}% of it")
+    elif fit.declared and not matches:
+        why = f"{source}, {fit.declared}, and the {owner} has no other {row_word} to check it on"
     elif fit.declared:
         why = f"{source}, {fit.declared}, and it fits {others}"
     else:

@@ -117,15 +117,26 @@ def check(document: Document) -> list[Finding]:
             ))
     for fence in document.fences:
         if not fence.closed:
+            markup = _fence_words(fence.markup)
             findings.append(Finding(
                 CODE,
-                f"code fence {fence.markup} opened at line {fence.line} is never closed: "
+                f"code fence {markup} opened at line {fence.line} is never closed: "
                 f"everything after it, to line {fence.end_line}, renders as code",
                 document.path,
                 fence.line,
-                hint=f"close the block with a line holding {fence.markup}",
+                hint=f"close the block with a line holding {markup}"
+                     + (" or more" if len(fence.markup) > len(markup) else ""),
             ))
     return findings
+
+
+def _fence_words(markup: str) -> str:
+    """A fence's markup as a message quotes it: itself up to 8 characters
+    (```` ``` ````, ``~~~~``); a longer one by count (``120 backticks``), so
+    that a finding stays one readable line."""
+    if len(markup) <= 8:
+        return markup
+    return f"{len(markup)} {'backticks' if markup.startswith('`') else 'tildes'}"
 
 
 # ---- the committed text against the renderer's formatting (``studygen check``) ----

@@ -119,10 +119,19 @@ HEDGED_HEADING_RE = lazy_compile(
     r"not\s+part\s+of\s+the\s+study|limitations?|known\s+gaps?|caveats?|when\s+to)\b",
     re.IGNORECASE,
 )
-_FIGURE_WITH_UNIT_RE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|µs|%|x|×|MiB|GiB|MB|GB|tokens/s|tok/s|images/s|req/s)(?!\w)")
+# "x" after a figure is a ratio unless a figure follows it: "640 x 640" is a shape, no outcome
+_FIGURE_WITH_UNIT_RE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|µs|%|(?:x|×)(?!\s?\d)|MiB|GiB|MB|GB|tokens/s|"
+                                    r"tok/s|images/s|req/s)(?!\w)")
 # A condition names a configuration without stating anything about it.
 _CONDITION_RE = lazy_compile(
     r"\b(?:if|when|whenever|once|until|unless|as\s+soon\s+as|provided(?:\s+that)?|in\s+case|revisit(?:ed|ing)?)\b[^,;:.()\n]*",
+    re.IGNORECASE,
+)
+# An absence names a configuration to say it is not there ("no fp8 on the A100", "except int8 at
+# 1280 x 1280", "without a B300"): stated nothing about, unless the clause holds an outcome
+# ("no gain from fp8 on the A100" is one).
+_ABSENCE_RE = lazy_compile(
+    r"\b(?:no|without|except(?:\s+for)?|excluding|but\s+not|other\s+than|apart\s+from)\s+[^,;:.()\n]*",
     re.IGNORECASE,
 )
 _PAREN_RE = lazy_compile(r"\([^()]*\)")
@@ -450,8 +459,8 @@ def check(document: Document) -> list[Finding]:
             tokens = None
             for item in declared:
                 if tokens is None:
-                    # the sentence without its conditions: a configuration named only there is not stated
-                    unconditioned = _CONDITION_RE.sub(lambda m: " " * len(m.group()), sentence_text)
+                    # the sentence without its conditions and absences: a configuration named only there is not stated
+                    unconditioned = _unstated(sentence_text)
                     tokens = _stemmed(word_tokens(unconditioned))
                 if not item.terms <= tokens:
                     continue
@@ -485,6 +494,17 @@ def check(document: Document) -> list[Finding]:
                 if shown:
                     findings.append(_finding(document, item, row.line, f"{row.name()} (line {row.line}) gives it figures: {_clip(shown)}"))
     return findings
+
+
+def _unstated(text: str) -> str:
+    """``text`` with its conditions ("if …", "once …") and its absences
+    without an outcome ("no fp8 on the A100") blanked, offsets kept: what a
+    configuration named there is not said to do."""
+    def blank(match) -> str:
+        return " " * len(match.group())
+
+    text = _CONDITION_RE.sub(blank, text)
+    return _ABSENCE_RE.sub(lambda m: m.group() if OUTCOME_RE.search(m.group()) else blank(m), text)
 
 
 def _stemmed(tokens: set[str]) -> set[str]:

@@ -184,10 +184,15 @@ def _same_unit(a: Series, b: Series) -> bool:
     return a.unit == b.unit
 
 
+def is_identity(value: float, unit: str | None) -> bool:
+    """True for the identity of a derived figure of ``unit``: 1 (``1x``,
+    ``1.0``), or 100 or 0 in ``%`` (a share of the reference, a change)."""
+    return value in _IDENTITIES.get(unit, _IDENTITIES[None])
+
+
 def identity_rows(target: Series) -> list[int]:
     """Rows where ``target`` prints its identity (1x, 1.0, 100% or 0%)."""
-    identities = _IDENTITIES.get(target.unit, (1.0,))
-    return [i for i, v in enumerate(target.values) if v is not None and v.value in identities]
+    return [i for i, v in enumerate(target.values) if v is not None and is_identity(v.value, target.unit)]
 
 
 def label_runs(table: Table) -> list[int]:
@@ -232,4 +237,4 @@ def row_groups(table: Table, target: Series | None = None) -> list[range]:
     return [range(start, end) for start, end in zip(ordered, ends)]
 
 
-__all__ = ["Definition", "declared_definitions", "identity_rows", "is_derived", "label_runs", "precedes_derived", "row_groups"]
+__all__ = ["Definition", "declared_definitions", "identity_rows", "is_derived", "is_identity", "label_runs", "precedes_derived", "row_groups"]

@@ -19,8 +19,8 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 FASTJSONSCHEMA_VERSION = '2.22.3'
 SOURCE_SHA256 = {
     'dataset.schema.json': '7d1e8b7dbe5a739b0e655702ffc531093fbfe7e0784297ef91b7eb6ed6d6ce0b',
-    'run_record.schema.json': '9aa4e4542a18d8b9c46347fe4bc340fc5399265d11faf9660c0850d2f4c7a742',
-    'study.schema.json': '353d908f13df7ae8542570e9d9a4b62caff9d96cd08b1f913f2d459d75074a3d',
+    'run_record.schema.json': 'd1db41b475428bc6974fdaa754c8253222095d7891d49d82baf21ccb1c148395',
+    'study.schema.json': '5317bb09b5a9bfb1cc80bb98f6c7d173c66977faf0985b184ccc1f2786da1495',
 }
 
 
@@ -2275,8 +2275,6 @@ def _run_result_latency():
                         data__fp8evidence__kernels_is_list = isinstance(data__fp8evidence__kernels, (list, tuple))
                         if data__fp8evidence__kernels_is_list:
                             data__fp8evidence__kernels_len = len(data__fp8evidence__kernels)
-                            if data__fp8evidence__kernels_len < 1:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels must contain at least 1 items")
                             for data__fp8evidence__kernels_x, data__fp8evidence__kernels_item in enumerate(data__fp8evidence__kernels):
                                 if not isinstance(data__fp8evidence__kernels_item, (dict)):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}]".format(**locals()) + " must be object")
@@ -2304,6 +2302,16 @@ def _run_result_latency():
                                         data__fp8evidence__kernels_item__calls = data__fp8evidence__kernels_item["calls"]
                                         if not isinstance(data__fp8evidence__kernels_item__calls, (int)) and not (isinstance(data__fp8evidence__kernels_item__calls, float) and data__fp8evidence__kernels_item__calls.is_integer()) or isinstance(data__fp8evidence__kernels_item__calls, bool):
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls".format(**locals()) + " must be integer")
+                                    if "layer" in data__fp8evidence__kernels_item_keys:
+                                        data__fp8evidence__kernels_item_keys.remove("layer")
+                                        data__fp8evidence__kernels_item__layer = data__fp8evidence__kernels_item["layer"]
+                                        if not isinstance(data__fp8evidence__kernels_item__layer, (str)):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].layer".format(**locals()) + " must be string")
+                                    if "fp8_by" in data__fp8evidence__kernels_item_keys:
+                                        data__fp8evidence__kernels_item_keys.remove("fp8_by")
+                                        data__fp8evidence__kernels_item__fp8by = data__fp8evidence__kernels_item["fp8_by"]
+                                        if not (isinstance(data__fp8evidence__kernels_item__fp8by, str) and data__fp8evidence__kernels_item__fp8by == 'tactic' or isinstance(data__fp8evidence__kernels_item__fp8by, str) and data__fp8evidence__kernels_item__fp8by == 'input type'):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].fp8_by".format(**locals()) + " must be one of ['tactic', 'input type']")
                     if "fake_quant_kernels" in data__fp8evidence_keys:
                         data__fp8evidence_keys.remove("fake_quant_kernels")
                         data__fp8evidence__fakequantkernels = data__fp8evidence["fake_quant_kernels"]
@@ -2312,6 +2320,51 @@ def _run_result_latency():
                         if isinstance(data__fp8evidence__fakequantkernels, (int, float, Decimal)) and not isinstance(data__fp8evidence__fakequantkernels, bool):
                             if data__fp8evidence__fakequantkernels < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fake_quant_kernels must be bigger than or equal to 0")
+                    if "source" in data__fp8evidence_keys:
+                        data__fp8evidence_keys.remove("source")
+                        data__fp8evidence__source = data__fp8evidence["source"]
+                        if not isinstance(data__fp8evidence__source, (str)):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.source must be string")
+                    if "fp8_layers" in data__fp8evidence_keys:
+                        data__fp8evidence_keys.remove("fp8_layers")
+                        data__fp8evidence__fp8layers = data__fp8evidence["fp8_layers"]
+                        if not isinstance(data__fp8evidence__fp8layers, (int)) and not (isinstance(data__fp8evidence__fp8layers, float) and data__fp8evidence__fp8layers.is_integer()) or isinstance(data__fp8evidence__fp8layers, bool):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_layers must be integer")
+                        if isinstance(data__fp8evidence__fp8layers, (int, float, Decimal)) and not isinstance(data__fp8evidence__fp8layers, bool):
+                            if data__fp8evidence__fp8layers < 0:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_layers must be bigger than or equal to 0")
+                    if "fp8_time_ms" in data__fp8evidence_keys:
+                        data__fp8evidence_keys.remove("fp8_time_ms")
+                        data__fp8evidence__fp8timems = data__fp8evidence["fp8_time_ms"]
+                        if not isinstance(data__fp8evidence__fp8timems, (int, float, Decimal)) or isinstance(data__fp8evidence__fp8timems, bool):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_time_ms must be number")
+                        if isinstance(data__fp8evidence__fp8timems, (int, float, Decimal)) and not isinstance(data__fp8evidence__fp8timems, bool):
+                            if data__fp8evidence__fp8timems < 0:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_time_ms must be bigger than or equal to 0")
+                    if "gemm_layers" in data__fp8evidence_keys:
+                        data__fp8evidence_keys.remove("gemm_layers")
+                        data__fp8evidence__gemmlayers = data__fp8evidence["gemm_layers"]
+                        if not isinstance(data__fp8evidence__gemmlayers, (int)) and not (isinstance(data__fp8evidence__gemmlayers, float) and data__fp8evidence__gemmlayers.is_integer()) or isinstance(data__fp8evidence__gemmlayers, bool):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.gemm_layers must be integer")
+                        if isinstance(data__fp8evidence__gemmlayers, (int, float, Decimal)) and not isinstance(data__fp8evidence__gemmlayers, bool):
+                            if data__fp8evidence__gemmlayers < 0:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.gemm_layers must be bigger than or equal to 0")
+                    if "opaque_layers" in data__fp8evidence_keys:
+                        data__fp8evidence_keys.remove("opaque_layers")
+                        data__fp8evidence__opaquelayers = data__fp8evidence["opaque_layers"]
+                        if not isinstance(data__fp8evidence__opaquelayers, (int)) and not (isinstance(data__fp8evidence__opaquelayers, float) and data__fp8evidence__opaquelayers.is_integer()) or isinstance(data__fp8evidence__opaquelayers, bool):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.opaque_layers must be integer")
+                        if isinstance(data__fp8evidence__opaquelayers, (int, float, Decimal)) and not isinstance(data__fp8evidence__opaquelayers, bool):
+                            if data__fp8evidence__opaquelayers < 1:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.opaque_layers must be bigger than or equal to 1")
+                    if "iterations" in data__fp8evidence_keys:
+                        data__fp8evidence_keys.remove("iterations")
+                        data__fp8evidence__iterations = data__fp8evidence["iterations"]
+                        if not isinstance(data__fp8evidence__iterations, (int)) and not (isinstance(data__fp8evidence__iterations, float) and data__fp8evidence__iterations.is_integer()) or isinstance(data__fp8evidence__iterations, bool):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.iterations must be integer")
+                        if isinstance(data__fp8evidence__iterations, (int, float, Decimal)) and not isinstance(data__fp8evidence__iterations, bool):
+                            if data__fp8evidence__iterations < 1:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.iterations must be bigger than or equal to 1")
             if "compile_s" in data_keys:
                 data_keys.remove("compile_s")
                 data__compiles = data["compile_s"]
@@ -3769,8 +3822,8 @@ def _study():
                             for data__run__inductorconfig_key in data__run__inductorconfig_keys:
                                 if data__run__inductorconfig_key not in []:
                                     data__run__inductorconfig_value = data__run__inductorconfig.get(data__run__inductorconfig_key)
-                                    if not isinstance(data__run__inductorconfig_value, (bool, int, int, float, Decimal, str)) and not (isinstance(data__run__inductorconfig_value, float) and data__run__inductorconfig_value.is_integer()):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.inductor_config.{data__run__inductorconfig_key}".format(**locals()) + " must be boolean or integer or number or string")
+                                    if not isinstance(data__run__inductorconfig_value, (bool, int, int, float, Decimal)) and not (isinstance(data__run__inductorconfig_value, float) and data__run__inductorconfig_value.is_integer()):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.inductor_config.{data__run__inductorconfig_key}".format(**locals()) + " must be boolean or integer or number")
             if "waivers" in data_keys:
                 data_keys.remove("waivers")
                 data__waivers = data["waivers"]

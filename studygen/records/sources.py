@@ -21,8 +21,10 @@ file's ``kernel_groups`` changed, a newer collector): refused, naming
 A collected result names the file (and line or array) it was read from in
 ``source_locator`` (``build-and-run.log:569``, ``times.json:line 3``,
 ``model.plan``). ``collect … --replace REASON`` drops the results a job
-took from the files the new results come from before adding them, and
-records why (:func:`replace_sources`). Nothing here reads or writes a file.
+took from the files the new results come from, and the earlier run of each
+configuration the new results measure again whatever its file's name (a
+rerun saved as ``run2.log``), before adding them, and records why
+(:func:`replace_sources`). Nothing here reads or writes a file.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from __future__ import annotations
 import json
 
 from ..errors import ConflictError, UsageError
-from .kinds import IDENTITY_FIELDS, result_identity
+from .kinds import IDENTITY_FIELDS, Kind, result_identity
 from .result import NewResult
 
 # A timed result's digest of its input (schema version 3, :mod:`studygen.records.migrate`).
@@ -43,12 +45,26 @@ def source_file(result: dict) -> str | None:
     return locator.partition(":")[0] if locator else None
 
 
+# What a run measured, whatever it reported of it: a result's identity less the kind, metric, statistic and group.
+RUN_FIELDS = ("variant", "shape", "batch", "backend", "mode", "dataset")
+
+
+def _run_of(result: dict) -> tuple:
+    return tuple(result.get(name) for name in RUN_FIELDS)
+
+
 def replace_sources(document: dict, new_results: list[NewResult], reason: str, display: str) -> str:
-    """Drop from ``document`` (a record, changed in place) every result read
-    from a file one of ``new_results`` comes from; add a provenance note
-    with the count, the files and ``reason``; return that note. Raises
-    UsageError when a new result names no source file (nothing could say
-    which results it replaces) or the reason is blank."""
+    """Drop from ``document`` (a record, changed in place) what the new
+    results replace: every result read from a file one of ``new_results``
+    comes from (a file collected again), and the run of each configuration
+    (:data:`RUN_FIELDS`: variant, shape, batch, …) a new result measures
+    again (its identity is recorded, whatever the file it was read from: a
+    rerun saved under another name), that is every result the record read
+    from that file for that configuration; add a provenance note with the
+    count, the files they were read from (the new results' files when
+    none was dropped) and ``reason``; return that note. Raises UsageError
+    when a new result names no source file (nothing could say which results
+    it replaces) or the reason is blank."""
     if not reason.strip():
         raise UsageError("--replace needs a reason (why the earlier results are wrong), e.g. --replace 'wrong --shape'")
     files = set()
@@ -58,10 +74,16 @@ def replace_sources(document: dict, new_results: list[NewResult], reason: str, d
             raise UsageError(f"--replace: {new.origin} names no source file, so no recorded result can be matched "
                              f"to it; {display} is left as it was")
         files.add(name)
-    kept = [result for result in document["results"] if source_file(result) not in files]
-    removed = len(document["results"]) - len(kept)
-    document["results"] = kept
-    note = f"replaced {removed} result(s) read from {', '.join(sorted(files))}: {' '.join(reason.split())}"
+    measured = {result_identity(new.result) for new in new_results}
+    rerun = {(source_file(result), _run_of(result)) for result in document["results"]
+             if result_identity(result) in measured}
+
+    def replaced(result: dict) -> bool:
+        return source_file(result) in files or (source_file(result), _run_of(result)) in rerun
+    dropped = [result for result in document["results"] if replaced(result)]
+    document["results"] = [result for result in document["results"] if not replaced(result)]
+    read_from = sorted({source_file(result) or "no named file" for result in dropped}) or sorted(files)
+    note = f"replaced {len(dropped)} result(s) read from {', '.join(read_from)}: {' '.join(reason.split())}"
     document["provenance"].setdefault("notes", []).append(note)
     return note
 
@@ -123,6 +145,19 @@ def record_as_measured(held: dict, offered: dict, how: str) -> str:
 GROUPING_FIELDS = frozenset({"groups", "unclassified_ms", "unclassified_share", "note"})
 
 
+def already_recorded(held: dict, where: str, new: NewResult, describe) -> str:
+    """The message refusing ``new``, whose measurement the result ``held``
+    (at ``where``) already records from another source: what ``--replace``
+    would drop, so that a rerun saved under a new file name is recorded as
+    one, and another measurement is told apart by its options."""
+    file = source_file(held) or "no named file"
+    run = ", ".join(f"{name} {value}" for name, value in zip(RUN_FIELDS, _run_of(held)) if value is not None)
+    return (f"{describe(new.result)} from {new.origin} is already recorded at {where} (read from {file}); a result "
+            f"is never overwritten: if this is a rerun of that measurement, collect it with --replace \"REASON\", "
+            f"which drops what the job read from the same file name and its run of {run} from {file}; "
+            "if it measured something else, use another --job, --variant, --shape or --batch; nothing written")
+
+
 def refuse_changed_reading(recorded: dict, new: NewResult, where: str, display: str, describe) -> None:
     """ConflictError when ``recorded`` (the result at ``where`` under the key
     of ``new``) names the same source (``source_locator``) as ``new`` but
@@ -147,7 +182,7 @@ def refuse_changed_reading(recorded: dict, new: NewResult, where: str, display: 
 # Kinds timed on a run: two runs never give equal figures (every statistic, the sample count, the
 # iteration times), so equal ones are one run. A plan size, a layer list or an AP may well repeat
 # in a true replication (the same engine measured again), so they are not compared.
-TIMED_KINDS = frozenset({"latency", "kernel_time"})
+TIMED_KINDS = frozenset({Kind.LATENCY, Kind.KERNEL_TIME})
 
 # Fewest figures (numbers) a result's timings must hold before equal ones are taken for one run
 # without a digest or a source to say so: a log's summary gives seven statistics, a sample count and

@@ -34,7 +34,8 @@ from .provenance import (as_conversion_machine, check_measuring_machine, clean_p
                          measuring_machine_block, merge_conversion_machine, merge_provenance)
 from .result import NewResult
 from .schemas import validate_document
-from .sources import refuse_changed_reading, refuse_other_job, refuse_same_source, replace_sources, same_reading
+from .sources import (already_recorded, refuse_changed_reading, refuse_other_job, refuse_same_source, replace_sources,
+                      same_reading)
 
 JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
 FAMILY_NAME = re.compile(r"[A-Za-z0-9_-]+")
@@ -325,9 +326,10 @@ def build_document(path: Path, family: str, job_id: str, provenance: dict, new_r
             continue
         if key not in keys:
             refuse_same_source(earlier, new, display, describe)
-        if key in recorded:
+        if key in recorded:  # from another source, or the same read otherwise (refused with its own words)
             refuse_changed_reading(recorded[key], new, keys[key], display, describe)
-        if key in keys:
+            raise ConflictError(already_recorded(recorded[key], keys[key], new, describe), path=display)
+        if key in keys:  # twice in this collect's own results
             raise ConflictError(
                 f"{describe(new.result)} from {new.origin} is already recorded at {keys[key]}; "
                 "a result is never overwritten (use another --job, --variant, --shape or --batch); nothing written",

@@ -97,16 +97,32 @@ def unit_suffix(unit: str) -> str:
 
 
 def shape_order(shape) -> tuple:
-    """Sort key of a shape by size: ``800x800`` (640,000 pixels) before
-    ``800x1067`` (853,600), then by its text; a shape that is not ``HxW``
-    digits (None, a name) after every sized one."""
+    """Sort key of a shape ``HxW`` by its numbers, height then width:
+    ``640x640`` before ``640x1280`` before ``1280x1280`` (as text, ``1280x…``
+    came first); a shape that is not ``x``-joined digits (None, a name)
+    after every one that is, by its text."""
     parts = str(shape or "").split("x")
     if len(parts) >= 2 and all(part.isdigit() for part in parts):
-        size = 1
-        for part in parts:
-            size *= int(part)
-        return (0, size, str(shape))
-    return (1, 0, str(shape or ""))
+        return (0, tuple(int(part) for part in parts))
+    return (1, str(shape or ""))
+
+
+def batch_order(batch) -> tuple:
+    """Sort key of a batch size: by its number (1 before 8 before 16), a
+    batch not stated (None) after every stated one."""
+    return (0, batch) if isinstance(batch, int) else (1, 0)
+
+
+def field_order(name: str, value, first: dict) -> tuple:
+    """Sort key of a row ``value`` of the field ``name`` in a table or
+    list: a shape (:func:`shape_order`) and a batch (:func:`batch_order`)
+    by their numbers, any other field by where its value first came
+    (``first``: value -> its place, filled in row order)."""
+    if name == "shape":
+        return shape_order(value)
+    if name == "batch":
+        return batch_order(value)
+    return (first[value],)
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,9 +330,9 @@ class ViewBase:
     @helper()
     def ordered(self, row_set: RowSet, *fields: str) -> RowSet:
         """``row_set`` sorted by ``fields`` in turn (default ``mode`` then
-        ``shape``): a shape by its size (``800x800`` before ``800x1067``), any
-        other field in the order its values first come; rows equal in them keep
-        their order."""
+        ``shape``): a shape and a batch by their numbers (:func:`field_order`:
+        ``800x800`` before ``800x1067``), any other field in the order its
+        values first come; rows equal in them keep their order."""
         fields = fields or ("mode", "shape")
         unknown = sorted(set(fields) - set(ROW_FIELDS))
         if unknown:
@@ -327,8 +343,7 @@ class ViewBase:
                 first[name].setdefault(row.field(name), len(first[name]))
 
         def sort_key(row: Row) -> tuple:
-            return tuple(shape_order(row.field(name)) if name == "shape" else (first[name][row.field(name)],)
-                         for name in fields)
+            return tuple(field_order(name, row.field(name), first[name]) for name in fields)
         return RowSet(sorted(row_set.rows, key=sort_key), row_set.filters)
 
     @helper()

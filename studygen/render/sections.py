@@ -114,7 +114,9 @@ class SectionHelpers(ViewBase):
     def precision_inversions(self, **filters) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT
         version or mode, shape, batch, timing) where the lower-precision
-        variant is slower than the higher one (SG208's data): the figures of
+        variant is slower than the higher one (SG208's data, which judges each
+        run by the timing of its GPU work:
+        :func:`~studygen.study.timing.compute_rows`): the figures of
         each side, as a range over jobs when several jobs measured it.
         ``filters`` (row fields, as :meth:`figures` takes them) keep the
         pairs whose rows match them (``metric="gpu_compute"``: the timing
@@ -129,7 +131,7 @@ class SectionHelpers(ViewBase):
             where = (low.variant, high.variant, low.backend, low.gpu, low.software, low.mode,
                      low.shape, low.batch, low.metric, latency_signature(low))
             groups.setdefault(where, []).append((low, high))
-        batches = len({where[7] for where in groups}) > 1
+        batches = len({where[7] for where in groups}) > 1 or self._several_batches
         lines = []
         for pairs in groups.values():
             low, high = pairs[0]
@@ -229,12 +231,13 @@ class SectionHelpers(ViewBase):
         named so that no two lines read alike: variant label, the timing of a
         latency (``gpu_compute``, ``host_latency``, …: trtexec reports five),
         statistic (or metric), kernel group and shape where the key has them,
-        e.g. ``fp16 gpu_compute median 800 x 800``; the TensorRT version
+        the batch where the study has several, e.g. ``fp16 gpu_compute median 800 x 800``; the TensorRT version
         in full when ``versions`` (two releases of one major.minor are two lines)."""
         first = rows[0]
         timing = first.metric if first.kind == Kind.LATENCY else ""
+        batch = f"batch {first.batch}" if self._several_batches and first.batch is not None else ""
         what = " ".join(part for part in (self.label(first.variant), timing, first.statistic or first.metric,
-                                          first.group, shape_label(first.shape) if first.shape else "") if part)
+                                          first.group, shape_label(first.shape) if first.shape else "", batch) if part)
         values = [r.value for r in rows]
         decimals = difference_decimals(rows)
         return [escape_cell(what), escape_cell(gpu_label(first.gpu)),
@@ -360,6 +363,13 @@ class SectionHelpers(ViewBase):
                  parts["software"], parts["dataset"]]
         return ", ".join(p for p in (what, *where) if p)
 
+    @property
+    def _several_batches(self) -> bool:
+        """Whether the study's rows state more than one batch size: then a
+        sentence naming a configuration names its batch too (its tables
+        have a Batch column)."""
+        return len({row.batch for row in self._study.rows if row.batch is not None}) > 1
+
     @helper("gap")
     def known_gaps(self) -> list[str]:
         """Everything the README must admit by itself: waivers and explanations
@@ -371,7 +381,9 @@ class SectionHelpers(ViewBase):
                 gaps.append(f"Image set {d['dataset_id']} ({d['count']} images): {d['ids_not_published']}.")
         for row in self._study.rows:
             if row.unstable:
-                where = ", ".join(part for part in (self.label(row.variant), row.shape and shape_label(row.shape)) if part)
+                batch = f"batch {row.batch}" if self._several_batches and row.batch is not None else ""
+                where = ", ".join(part for part in (self.label(row.variant), row.shape and shape_label(row.shape), batch)
+                                  if part)
                 gaps.append(f"Unstable timing in job {row.job_id} ({where}): {row.unstable_words(self._cv_percent)}.")
         for w in self.spec.get("waivers", []):
             target = self._gap_target(w, f"README line {w.get('line')}")

@@ -17,7 +17,7 @@ from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
 from ..study.timing import describe, timing_signature
 from .labels import NOT_STATED, escape_cell, gpu_label, shape_label, version_label
 from .produced import cells_of, emit, helper
-from .rows import RowSet, TemplateRow, counted, fmt, shape_order, undefined_text
+from .rows import RowSet, TemplateRow, counted, field_order, fmt, undefined_text
 from .spans import SpanHelpers
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
@@ -104,25 +104,26 @@ DERIVED = {
 
 
 def ordered_keys(grid: dict[tuple, dict[str, TemplateRow]], jobs, index=(), sort: bool = False) -> list[tuple]:
-    """The grid's index tuples: in the order of ``jobs`` (by the first listed
-    job among a tuple's cells) when given; else, with ``sort``, by their
-    ``index`` fields in turn (a shape by its size, :func:`~.text.shape_order`;
-    any other field in the order its values first came); else in the order
-    rows came."""
-    if not jobs and sort:
-        first: list[dict] = [{} for _ in index]
-        for row_key in grid:
-            for position, value in enumerate(row_key):
-                first[position].setdefault(value, len(first[position]))
+    """The grid's index tuples by their ``index`` fields in turn: a shape
+    and a batch by their numbers (:func:`~.rows.field_order`: ``640 x 640``
+    before ``1280 x 1280``, batch 1 before 8), any other field in the order
+    its values first came; with ``jobs``, first in their order (by the first
+    listed job among a tuple's cells). The order rows came in (a record's,
+    which follows its logs' file names as text and puts results
+    re-collected with ``--replace`` last) never orders them. ``sort``: kept
+    for templates that ask for it, and now the rule without it too."""
+    first: list[dict] = [{} for _ in index]
+    for row_key in grid:
+        for position, value in enumerate(row_key[:len(index)]):
+            first[position].setdefault(value, len(first[position]))
 
-        def sort_key(row_key: tuple) -> tuple:
-            return tuple(shape_order(value) if name == "shape" else (first[position][value],)
-                         for position, (name, value) in enumerate(zip(index, row_key)))
-        return sorted(grid, key=sort_key)
+    def by_index(row_key: tuple) -> tuple:
+        return tuple(field_order(name, value, first[position])
+                     for position, (name, value) in enumerate(zip(index, row_key)))
     if not jobs:
-        return list(grid)
+        return sorted(grid, key=by_index)
     order = {job: i for i, job in enumerate(jobs)}
-    return sorted(grid, key=lambda k: min(order[row.job_id] for rows in grid[k].values() for row in rows))
+    return sorted(grid, key=lambda k: (min(order[row.job_id] for rows in grid[k].values() for row in rows), by_index(k)))
 
 
 class TableHelpers(SpanHelpers):

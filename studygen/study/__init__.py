@@ -16,6 +16,7 @@ from pathlib import Path
 from ..errors import RecordError, StudygenError, UsageError
 from ..fsutil import open_to_others, shown_path, shown_paths_in
 from ..place import Place
+from ..records.inductor_settings import inductor_config_problem
 from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
 from ..records.schemas import validate_document
 from ..records.write import study_name_problem, validate_family_name
@@ -23,6 +24,8 @@ from ..textio import regular_file
 from .rows import Row, flatten_record
 
 STUDY_FILE = "study.yaml"
+# The study file's list of configurations declared not measured (each with a config and a reason).
+NOT_MEASURED_KEY = "not_measured"
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -223,7 +226,7 @@ class Study:
     def declared_not_measured(self) -> list[dict]:
         """The study file's ``not_measured`` entries (``config``, ``reason``, …):
         configurations the study declares it did not measure."""
-        return list(self.spec.get("not_measured") or [])
+        return list(self.spec.get(NOT_MEASURED_KEY) or [])
 
     def variant_label(self, variant: str) -> str:
         return self.variants.get(variant, {}).get("label", variant)
@@ -252,6 +255,15 @@ def refuse_unportable_names(spec: dict, shown: str) -> None:
         raise RecordError(problem[1], path=shown, pointer=problem[0])
 
 
+def refuse_inductor_settings(spec: dict, shown: str) -> None:
+    """RecordError at the pointer of a ``run.inductor_config`` setting a study
+    file may not give: a debug, file or program setting, or a value that is no
+    switch or number (:mod:`studygen.records.inductor_settings`)."""
+    problem = inductor_config_problem(spec)
+    if problem is not None:
+        raise RecordError(problem[1], path=shown, pointer=problem[0])
+
+
 def load_study(study_dir: Path, root: Path) -> Study:
     """Load ``study_dir/study.yaml`` and the records it names.
 
@@ -268,6 +280,7 @@ def load_study(study_dir: Path, root: Path) -> Study:
     try:
         validate_document("study", spec, path=rel, text=None)
         refuse_unportable_names(spec, rel)
+        refuse_inductor_settings(spec, rel)
         if spec["family"] != study_dir.name and study_dir.parent == root / "families":
             raise RecordError(f"family '{spec['family']}' differs from its folder name '{study_dir.name}'",
                               path=rel, pointer="/family")

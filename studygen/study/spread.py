@@ -142,11 +142,19 @@ def tolerance(study, row: Row) -> float:
     0.0 when the study sets none. It stands in for a spread a figure does not
     have (SG203, ``studygen diff``)."""
     table = study.spec.get("tolerances") or {}
-    unit = (row.unit or "").lower()
-    for name in (row.metric, row.kind, f"{row.kind}_{unit}" if unit else None):
-        if name and name in table:
+    for name in tolerance_keys(row):
+        if name in table:
             return float(table[name])
     return 0.0
+
+
+def tolerance_keys(row: Row) -> list[str]:
+    """The ``tolerances`` keys that set ``row``'s tolerance, in the order
+    :func:`tolerance` looks them up: its metric, its kind, ``<kind>_<unit>``
+    (a kernel time in ms: ``kernel_time``, ``kernel_time_ms``), each once."""
+    unit = (row.unit or "").lower()
+    names = (row.metric, row.kind, f"{row.kind}_{unit}" if unit else None)
+    return [name for name in dict.fromkeys(names) if name]
 
 
 # ---- declared sources of job-to-job spread -------------------------------

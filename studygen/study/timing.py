@@ -112,6 +112,56 @@ def _signature_of(row: Row) -> tuple:
 # so a gap in these across platforms is a gap between machines, which SG207 does not report.
 HOST_TIMINGS = frozenset({"enqueue", "h2d", "d2h"})
 
+# The timings of one run that time its GPU work, the most specific first: GPU compute time alone, then host latency
+# (the input copy, GPU compute and output copy), then the end-to-end time (also the host's wait between queries),
+# then a figure whose source does not say (a transcription). A claim about a variant's compute (SG208's precision
+# inversions, the README's side findings) judges each run by the first of these it gives (:func:`compute_rows`):
+# trtexec prints five timings of one run, and the other four restate its compute time with host work added
+# (host latency, end-to-end) or time the host alone (:data:`HOST_TIMINGS`).
+COMPUTE_TIMINGS = ("gpu_compute", "host_latency", "end_to_end", "unspecified")
+
+
+def run_of(row: Row) -> tuple:
+    """What the timings of one run share: the job, the measurement key
+    without timing and statistic, and the way it was timed apart from the
+    timing (backend, mode, CUDA graphs, data transfers, spin-wait, host
+    waits). trtexec's GPU compute time and host latency of one engine at one
+    shape and batch are one run; the same engine timed with CUDA graphs in
+    another invocation of the job is another."""
+    signature = timing_signature(row)
+    return row.job_id, row.key._replace(metric=None, statistic=None), signature[:2] + signature[3:]
+
+
+def compute_rows(rows) -> list[Row]:
+    """The latency rows of ``rows`` (an iterable of rows; other kinds are left
+    out) that time their run's GPU work (:func:`run_of`): of each run, the
+    rows of the first timing of :data:`COMPUTE_TIMINGS` it gives, every
+    statistic of it, in row order. A run giving only host timings (enqueue,
+    copies) gives none; a timing outside the table is judged as unspecified."""
+    latency = [row for row in rows if row.kind == Kind.LATENCY and row.metric not in HOST_TIMINGS]
+    rank = {timing: place for place, timing in enumerate(COMPUTE_TIMINGS)}
+    last = len(COMPUTE_TIMINGS) - 1
+    best: dict[tuple, int] = {}
+    for row in latency:
+        run = run_of(row)
+        best[run] = min(best.get(run, last), rank.get(row.metric, last))
+    return [row for row in latency if rank.get(row.metric, last) == best[run_of(row)]]
+
+
+def timing_words(row: Row) -> str:
+    """A latency row's timing and statistic in words (``median GPU compute
+    time``, ``p99 host latency``, ``timing not stated``): what tells apart the
+    figures trtexec prints for one run."""
+    timing = TIMING_WORDS.get(row.metric, row.metric) if row.metric else TIMING_WORDS["unspecified"]
+    statistic = row.statistic if row.statistic and row.statistic != "unspecified" else ""
+    return f"{statistic} {timing}".strip()
+
+
+def batch_words(row: Row) -> str:
+    """``batch 8``, or ``batch not stated`` for a row without one."""
+    return f"batch {row.batch}" if row.batch is not None else "batch not stated"
+
+
 # The words a reader knows them by; a value outside these tables prints as the record holds it.
 BACKEND_WORDS = {"tensorrt": "TensorRT", "pytorch": "PyTorch", "onnxruntime": "ONNX Runtime", "other": "another backend"}
 MODE_WORDS = {"engine": "engine", "eager": "eager", "compile": "torch.compile"}

@@ -241,7 +241,9 @@ def test_separated_repeat_medians_disagree_by_the_bootstrap_interval(tmp_path):
     assert finding.file == "measurements/toy/b.json" and finding.pointer == "/results/0/value_ms"
     assert "5.0 in job a; 5.11 in job b" in finding.message
     assert finding.hint == ("reconcile the jobs, or repeat them so that their spread is measured (render shows the "
-                            "job-to-job spread); tolerances in the study file are for figures without a spread of their own")
+                            "job-to-job spread); a figure without a spread of its own (one trace, one trtexec run) must "
+                            "match exactly unless the study file sets the largest difference it accepts: tolerances: "
+                            "{latency_ms: <difference ms>} (a key gpu_compute or latency wins over it)")
     assert (f"job b minus job a +0.110 ms, 95% bootstrap interval of the difference of medians "
             f"{expected.low_ms:+.3f} to {expected.high_ms:+.3f} ms excludes 0 "
             "(5 and 5 repeat medians, 10000 resamples, seed 0)") in finding.message
@@ -508,3 +510,30 @@ def test_a_difference_as_wide_as_the_spread_is_resolved(tmp_path):
     study = load(tmp_path / "inside", records=records, study=spec(tolerances={"gpu_compute": 1.0}))
     assert [(a.value, b.value, spread) for a, b, spread, _ in sg203_reconcile.unresolved_differences(study)] == [
         (5.0, 5.5, 0.75)]
+
+
+def test_the_hint_names_the_key_that_sets_a_kernel_time_tolerance(tmp_path):
+    # two single traces of one A100 0.008 ms apart (1.814, 1.806): with no tolerance set they must match exactly;
+    # the hint's key, set to 0.01 ms, lets them agree
+    def study(root, **overrides):
+        records = [record("trace-a", [kernel_time("fp32", {"convolution": 1.814})]),
+                   record("trace-b", [kernel_time("fp32", {"convolution": 1.806})])]
+        return load(root, records=records, study=spec(**overrides))
+
+    (finding,) = codes(sg203_reconcile.check(CheckContext(study(tmp_path / "a"))), "SG203")
+    assert "(spread 0.008 ms, tolerance 0)" in finding.message
+    assert finding.hint.endswith("must match exactly unless the study file sets the largest difference it accepts: "
+                                 "tolerances: {kernel_time_ms: <difference ms>} (a key kernel_time wins over it)")
+    assert codes(sg203_reconcile.check(CheckContext(study(tmp_path / "b", tolerances={"kernel_time_ms": 0.01}))),
+                 "SG203") == []
+
+
+def test_tolerance_keys_follow_the_lookup_order(tmp_path):
+    from studygen.study.spread import tolerance_keys
+
+    # a unitless figure (a logit correlation) has no <kind>_<unit> key; a kernel time's metric is its kind, named once
+    agreement = {"kind": "agreement", "variant": "fp8", "reference_variant": "fp16", "metric": "logit_correlation",
+                 "value": 0.9991, "dataset": "val-8", "backend": "pytorch", "mode": "eager"}
+    study = load(tmp_path, records=[record("job", [agreement, kernel_time("fp16", {"GEMM": 0.4}), latency("fp16", 2.5)])])
+    assert [tolerance_keys(row) for row in study.rows] == [
+        ["logit_correlation", "agreement"], ["kernel_time", "kernel_time_ms"], ["gpu_compute", "latency", "latency_ms"]]

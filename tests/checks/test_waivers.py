@@ -3,6 +3,7 @@ with its reason; one that matches nothing is SG216 at its line of the study file
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from studygen.checks.waivers import apply_waivers
@@ -13,9 +14,9 @@ from .studies import latency, load, record, spec
 WAIVERS = [
     {"code": "SG207", "key": "latency|fp16|800x800", "reason": "the B300 run used another clock"},
     {"code": "SG214", "match": "random-init", "reason": "a smoke test of the pipeline only"},
-    {"code": "SG211", "line": 7, "reason": "a hand count, checked by review"},
+    {"code": "SG212", "line": 7, "reason": "one method across the table, checked by review"},
 ]
-EXPLANATIONS = [{"code": "SG208", "match": "fp16", "text": "fp16 falls back to fp32 kernels here"}]
+EXPLANATIONS = [{"code": "SG208", "match": "is slower than fp32", "text": "fp16 falls back to fp32 kernels here"}]
 
 
 def _study(tmp_path):
@@ -30,15 +31,15 @@ def test_unmatched_waivers_and_explanations_are_sg216_at_their_lines(tmp_path):
     assert [(f.code, f.severity, f.file, f.message) for f in findings] == [
         ("SG216", ERROR, "families/toy/study.yaml", "waiver for SG207 (latency|fp16|800x800) matches no finding"),
         ("SG216", ERROR, "families/toy/study.yaml", "waiver for SG214 (random-init) matches no finding"),
-        ("SG216", ERROR, "families/toy/study.yaml", "waiver for SG211 (line 7) matches no finding"),
-        ("SG216", ERROR, "families/toy/study.yaml", "explanation for SG208 (fp16) matches no finding"),
+        ("SG216", ERROR, "families/toy/study.yaml", "waiver for SG212 (line 7) matches no finding"),
+        ("SG216", ERROR, "families/toy/study.yaml", "explanation for SG208 (is slower than fp32) matches no finding"),
     ]
     # each at the first line of its entry in the study file
-    assert [text[f.line - 1].strip() for f in findings] == ["- code: SG207", "- code: SG214", "- code: SG211", "- code: SG208"]
+    assert [text[f.line - 1].strip() for f in findings] == ["- code: SG207", "- code: SG214", "- code: SG212", "- code: SG208"]
     # no finding of any of these codes: the finding each covered is gone
     assert [f.hint for f in findings] == [
         f"remove it: check reports no {code} finding in this family now, so the one it covered is gone"
-        for code in ("SG207", "SG214", "SG211", "SG208")]
+        for code in ("SG207", "SG214", "SG212", "SG208")]
     assert yaml.safe_load("\n".join(text))["waivers"] == WAIVERS
 
 
@@ -51,7 +52,7 @@ def test_a_matching_waiver_demotes_its_finding_and_is_used(tmp_path):
         ("SG214", NOTICE, "a smoke test of the pipeline only"),
         ("SG208", NOTICE, "explained: fp16 falls back to fp32 kernels here")]
     assert [f.message for f in findings[2:]] == ["waiver for SG207 (latency|fp16|800x800) matches no finding",
-                                                 "waiver for SG211 (line 7) matches no finding"]
+                                                 "waiver for SG212 (line 7) matches no finding"]
 
 
 # issue 22: two anomalies of one study, and two explanations whose texts both occur in the second finding's message
@@ -126,3 +127,81 @@ def test_one_reason_given_by_two_entries_prints_once(tmp_path):
     findings = _explained(tmp_path, [], waivers=[{"code": "SG207", "match": "GeForce RTX 2070", "reason": reason},
                                                  {"code": "SG207", "match": "(job desk)", "reason": reason}])
     assert [f.waived_reason for f in findings] == [reason, reason]
+
+
+# Attack round: {code: SG202, match: ""} waived an invalid record ("" is in every message, and the other checks had
+# stopped: exit 0); the same on SG201 passed a README edited by hand; an explanation needed no selector at all.
+INVALID = Finding("SG202", "Additional properties are not allowed ('surprise' was unexpected) (/surprise)",
+                  "measurements/toy/job.json", line=3)
+STALE = Finding("SG201", "README is stale: it differs from what the records render to", "families/toy/README.md",
+                line=22)
+
+
+def _refusals(tmp_path, waivers=(), explanations=()):
+    entries = {name: list(given) for name, given in (("explanations", explanations), ("waivers", waivers)) if given}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], study=spec(**entries))
+    text = (tmp_path / "families/toy/study.yaml").read_text().splitlines()
+    findings = apply_waivers(study, [INVALID, STALE, COPY])
+    return findings, [text[f.line - 1].strip() if f.code == "SG216" else None for f in findings]
+
+
+def test_a_code_that_says_the_readme_or_records_cannot_be_trusted_is_never_waived(tmp_path):
+    waivers = [{"code": code, "match": words, "reason": "records and README are reviewed elsewhere"}
+               for code, words in (("SG202", "Additional properties"), ("SG201", "README is stale"),
+                                   ("SG211", "prints a number"), ("SG216", "matches no finding"))]
+    findings, lines = _refusals(tmp_path, waivers=waivers,
+                                explanations=[{"code": "SG202", "key": "k", "text": "a record kept as it came"}])
+    # the findings stay errors, and each entry is an SG216 error of its own, at its line, naming the code
+    assert [(f.code, f.severity, f.waived_reason) for f in findings[:3]] == [
+        ("SG202", ERROR, None), ("SG201", ERROR, None), ("SG207", ERROR, None)]
+    assert [(f.code, f.severity, f.message) for f in findings[3:]] == [
+        ("SG216", ERROR, "waiver for SG202 refused: SG202 (invalid record) is never waived or explained, since it "
+                         "says the README or the records cannot be trusted"),
+        ("SG216", ERROR, "waiver for SG201 refused: SG201 (stale README or figure) is never waived or explained, "
+                         "since it says the README or the records cannot be trusted"),
+        ("SG216", ERROR, "waiver for SG211 refused: SG211 (literal figure in template) is never waived or explained, "
+                         "since it says the README or the records cannot be trusted"),
+        ("SG216", ERROR, "waiver for SG216 refused: SG216 (waiver matches no finding or is refused) is never waived "
+                         "or explained, since it says the README or the records cannot be trusted"),
+        ("SG216", ERROR, "explanation for SG202 refused: SG202 (invalid record) is never waived or explained, since "
+                         "it says the README or the records cannot be trusted")]
+    assert lines[3:] == ["- code: SG202", "- code: SG201", "- code: SG211", "- code: SG216", "- code: SG202"]
+    assert [f.hint for f in findings[3:5]] == ["remove the waiver and fix what the SG202 finding names",
+                                               "remove the waiver and fix what the SG201 finding names"]
+
+
+@pytest.mark.parametrize("match", ["", " ", "       ", "GeForce", "  (job)  ", "\tRTX 207 \n"])
+def test_a_match_of_fewer_than_eight_characters_besides_spaces_is_refused_and_waives_nothing(tmp_path, match):
+    # each of these is in the copy finding's message ("GeForce", "(job)", "" in every one): all would waive it
+    findings, lines = _refusals(tmp_path, waivers=[{"code": "SG207", "match": match, "reason": "a shared lab machine"}])
+    assert [(f.code, f.severity) for f in findings] == [("SG202", ERROR), ("SG201", ERROR), ("SG207", ERROR),
+                                                        ("SG216", ERROR)]
+    assert findings[3].message == (f'waiver for SG207 refused: match "{match}" has fewer than 8 characters besides '
+                                   "spaces, so it names no one finding")
+    assert findings[3].hint.startswith("name the finding by its key or README line, or quote more of its message")
+    assert lines[3] == "- code: SG207"
+
+
+@pytest.mark.parametrize("match", ["GeForce R", "(job lab", " 4.20x th"])
+def test_a_match_of_eight_characters_besides_spaces_waives_what_it_names(tmp_path, match):
+    findings, _ = _refusals(tmp_path, waivers=[{"code": "SG207", "match": match, "reason": "a shared lab machine"}])
+    assert [(f.code, f.severity) for f in findings] == [("SG202", ERROR), ("SG201", ERROR), ("SG207", NOTICE)]
+
+
+def test_an_explanation_without_key_or_match_is_refused_and_explains_nothing(tmp_path):
+    findings, lines = _refusals(tmp_path, explanations=[{"code": "SG207", "text": "the lab host runs PCIe 3.0"}])
+    assert [(f.code, f.severity) for f in findings] == [("SG202", ERROR), ("SG201", ERROR), ("SG207", ERROR),
+                                                        ("SG216", ERROR)]
+    assert findings[3].message == "explanation for SG207 refused: it names no finding (no key, line or match)"
+    assert lines[3] == "- code: SG207"
+
+
+def test_a_refused_entry_is_reported_even_when_a_record_did_not_load(tmp_path):
+    # an unmatched entry proves nothing while a record is invalid; a refused one needs no other check to have run
+    entries = {"waivers": [{"code": "SG202", "match": "", "reason": "records are reviewed elsewhere"},
+                           {"code": "SG207", "match": "not in any message", "reason": "a shared lab machine"}]}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], study=spec(**entries))
+    study.problems.append(object())
+    findings = apply_waivers(study, [INVALID])
+    assert [(f.code, f.severity) for f in findings] == [("SG202", ERROR), ("SG216", ERROR)]
+    assert findings[1].message.startswith("waiver for SG202 refused")

@@ -139,3 +139,32 @@ def test_without_root_new_uses_the_project_above_or_the_working_directory(tmp_pa
     monkeypatch.chdir(fresh)
     assert run_cli("new", "demo", "--variants", "fp16").exit_code == 0
     assert (fresh / "families/demo/study.yaml").is_file()
+
+
+HAND_WRITTEN = "# Kernel notes for the demo model\n\nTyped by hand on the lab machine, 3 pages of it.\n"
+MOVE_IT_AWAY = ("holds no studygen generated note, so it was written by hand and render would replace it: move it "
+                "away (e.g. git mv it to NOTES.md), then render")
+
+
+def test_new_refuses_a_family_folder_holding_a_hand_written_readme_and_render_would_not_replace_it(tmp_path, run_cli,
+                                                                                                  monkeypatch):
+    # attack round: render replaced a README without studygen's note (exit 0), and new did not say a word of it
+    from ..conftest import SHARED
+
+    readme = tmp_path / "families/demo/README.md"
+    readme.parent.mkdir(parents=True)
+    readme.write_text(HAND_WRITTEN)
+    refused = run_cli("new", "demo", "--variants", "fp32", "--root", tmp_path)
+    assert (refused.exit_code, refused.err) == (2, f"studygen: families/demo/README.md: {MOVE_IT_AWAY}\n")
+    assert not (tmp_path / "families/demo/study.yaml").exists()
+    # moved away, new and collect run; put back, render refuses it and writes nothing
+    readme.rename(tmp_path / "NOTES.md")
+    monkeypatch.chdir(tmp_path)
+    log = SHARED / "fixtures/trtexec/trt10.16_build-and-run.log"
+    assert run_cli("new", "demo", "--variants", "fp32").exit_code == 0
+    assert run_cli("collect", "trtexec", "--family", "demo", "--job", "a", "--variant", "fp32", "--log", log,
+                   "--commit", "abc1234").exit_code == 0
+    (tmp_path / "NOTES.md").rename(readme)
+    refused = run_cli("render", "demo")
+    assert (refused.exit_code, refused.out, refused.err) == (2, "", f"studygen: families/demo/README.md: {MOVE_IT_AWAY}\n")
+    assert readme.read_text() == HAND_WRITTEN and not (tmp_path / "families/demo/figures").exists()

@@ -131,12 +131,12 @@ def test_markdown_puts_the_summary_and_what_needs_a_look_first(report):
     assert lines[flips + 2:flips + 6] == [
         "- toy: decision in the study file, not shipped → shipped",
         "- toy, `families/toy/README.md` line 3: no faster → faster",
-        "  - before: FP8 is no faster than fp16: 10.0 ms against 10.0 ms.",
-        "  - after: FP8 is faster than fp16: 9.0 ms against 10.0 ms."]
+        "  - before: `FP8 is no faster than fp16: 10.0 ms against 10.0 ms.`",
+        "  - after: `FP8 is faster than fp16: 9.0 ms against 10.0 ms.`"]
     assert "<summary>All figure changes (2)</summary>" in lines
     assert "<summary>Findings that appeared or went (1)</summary>" in lines
-    assert ("- appeared: `families/toy/README.md:3` SG201 [error] README is stale: line 3 differs from what the "
-            "records render to") in lines
+    assert ("- appeared: `families/toy/README.md:3` SG201 [error] `README is stale: line 3 differs from what the "
+            "records render to`") in lines
     assert lines[-1] == "- inputs unchanged, not compared: other"
     assert text.count("<details>") == text.count("</details>") == 3
     assert flips < lines.index("<details>")
@@ -242,8 +242,8 @@ def test_every_kind_of_change_in_every_format(tmp_path):
 
     markdown = format_markdown(report).splitlines()
     assert "- toy, line 7, sentence removed" in markdown
-    assert "  - before: bf16 is slower than fp16 at batch 8: 12.0 ms against 10.0 ms." in markdown
-    assert any(line.startswith("- gone: `families/toy/README.md:3` SG201 [error] README is stale") for line in markdown)
+    assert "  - before: `bf16 is slower than fp16 at batch 8: 12.0 ms against 10.0 ms.`" in markdown
+    assert any(line.startswith("- gone: `families/toy/README.md:3` SG201 [error] `README is stale") for line in markdown)
     assert "| Family | Figure | Old | New | Change | Verdict | Spread |" in markdown
     notes = markdown.index("Notes:")
     assert markdown[notes + 2] == "- toy: a note \\| with a pipe"
@@ -290,3 +290,15 @@ def test_a_finding_message_over_two_lines_prints_on_one(tmp_path):
     text = format_text(Report("a", "b", [family]))
     assert ("  finding appeared: measurements/toy/main.json:2: SG209 [error] no GPU named in\\nthe record\\r"
             in text.splitlines())
+
+
+def test_a_quoted_sentence_is_literal_in_the_pull_request_comment():
+    # a README sentence carrying link markup and a team mention was posted live in the PR comment
+    from studygen.compare.report import _literal
+
+    assert _literal("3x faster [approved, merge](https://evil.example) @org/everyone.") == (
+        "`3x faster [approved, merge](https://evil.example) @org/everyone.`")
+    # a backtick run inside: the fence is one longer; a text ending in a backtick is padded
+    assert _literal("run ``x`` now") == "```run ``x`` now```"
+    assert _literal("`a`") == "`` `a` ``"
+    assert _literal("line\nbreak\x1b]0;t\x07") == "`line\\nbreak\\x1b]0;t\\x07`"

@@ -103,3 +103,42 @@ def test_unknown_code_or_severity_is_refused():
         Finding("SG999", "m", "f")
     with pytest.raises(ValueError, match="unknown severity fatal"):
         Finding("SG201", "m", "f", severity="fatal")
+
+
+# A row label a document carried into a message: an OSC sequence that sets the terminal's title, a
+# C1 CSI byte, a tab, and a U+202E that would show the rest of the line reversed.
+HOSTILE = Finding("SG101", "range leaves out row 'r4\x1b]0;OWNED\x07\x9b2J\tx\u202ey'", "docs/\x1bb.md", line=11,
+                  hint="widen it past 'r4\x1b]0;OWNED\x07'", detail="cell\x1b[31m red")
+
+
+def test_text_shows_control_characters_and_overrides_as_escapes():
+    assert format_text([HOSTILE]).splitlines() == [
+        "docs/\\x1bb.md:11: SG101 range leaves out row 'r4\\x1b]0;OWNED\\x07\\x9b2J\\tx\\u202ey'",
+        "    hint: widen it past 'r4\\x1b]0;OWNED\\x07'",
+        "    cell\\x1b[31m red",
+        "1 error(s), 0 warning(s)",
+    ]
+
+
+def test_github_shows_control_characters_as_escapes_and_keeps_its_line_breaks():
+    (line, _) = format_github([HOSTILE]).splitlines()
+    assert line == ("::error file=docs/\\x1bb.md,line=11,title=SG101::SG101 range leaves out row "
+                    "'r4\\x1b]0;OWNED\\x07\\x9b2J\\tx\\u202ey'%0Ahint: widen it past 'r4\\x1b]0;OWNED\\x07'")
+
+
+def test_an_error_line_shows_control_characters_as_escapes():
+    from studygen.errors import InputError
+
+    error = InputError("label 'a\x1b]52;c;aGk=\x07' refused\nsecond", path="logs/\x1bx.log", line=3)
+    assert error.line() == "logs/\\x1bx.log:3: label 'a\\x1b]52;c;aGk=\\x07' refused\\nsecond"
+
+
+def test_text_that_is_not_utf8_is_placed_at_its_line_and_byte():
+    from studygen.errors import InputError
+    from studygen.textio import decode_text
+
+    raw = b"\xef\xbb\xbf# T\n\n" + b"row\n" * 40 + b"ab\xe2\x82\n"  # a euro sign cut after two of its three bytes
+    with pytest.raises(InputError) as refused:
+        decode_text(raw, "notes/cut.md")
+    # the bad sequence starts at the line's third byte; the file counts the 3-byte mark too: 3 + 5 + 160 + 2 = 170
+    assert refused.value.line() == "notes/cut.md:43: not UTF-8 text: byte 3 of the line (byte 170 of the file)"

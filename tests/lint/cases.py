@@ -24,7 +24,7 @@ _EXPECT_RE = re.compile(r'^expect: (SG\d{3}) line (\d+)((?: "[^"]*")*)\s*$', re.
 _ABSENT_RE = re.compile(r'^absent:((?: "[^"]*")+)\s*$', re.M)
 _CASE_RE = re.compile(r"^case: (.+)$", re.M)
 _QUOTED_RE = re.compile(r'"([^"]*)"')
-CHECK_CODES = ("SG101", "SG102", "SG103", "SG104", "SG105", "SG106")
+CHECK_CODES = ("SG101", "SG102", "SG103", "SG104", "SG105", "SG106", "SG107")
 
 
 @dataclass

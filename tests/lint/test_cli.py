@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import shutil
 
+from studygen.lint import lint_paths
+
 from .cases import CASES
 
 SEED = CASES / "sg101_seed_as_submitted.md"
@@ -107,3 +109,18 @@ def test_lint_paths_api(tmp_path):
         assert "no such file" in error.line()
     else:
         raise AssertionError("InputError expected")
+
+
+def test_an_unclosed_fence_of_many_backticks_is_quoted_by_count(tmp_path):
+    # a fence of 5,000 backticks made a finding line of 5,000+ characters, and its hint another
+    document = tmp_path / "long.md"
+    document.write_text("# T\n\n" + "`" * 5000 + "\ncode\n", encoding="utf-8")
+    (finding,) = lint_paths([document])
+    assert finding.message == ("code fence 5000 backticks opened at line 3 is never closed: everything after it, "
+                               "to line 4, renders as code")
+    assert finding.hint == "close the block with a line holding 5000 backticks or more"
+    short = tmp_path / "short.md"
+    short.write_text("# T\n\n~~~~\ncode\n", encoding="utf-8")
+    assert [(f.message, f.hint) for f in lint_paths([short])] == [
+        ("code fence ~~~~ opened at line 3 is never closed: everything after it, to line 4, renders as code",
+         "close the block with a line holding ~~~~")]

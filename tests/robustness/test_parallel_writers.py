@@ -96,7 +96,8 @@ def test_writers_of_one_measurement_key_from_two_logs_one_wins_the_others_fail_c
             continue
         assert out == "" and err.count("\n") == 1 and err.startswith("studygen: m/demo/same.json: latency "), err
         assert f"{logs[index].name}:line " in err and "is already recorded at m/demo/same.json:/results/" in err
-        assert err.endswith("a result is never overwritten (use another --job, --variant, --shape or --batch); "
+        assert 'a result is never overwritten: if this is a rerun of that measurement, collect it with --replace' in err
+        assert err.endswith("if it measured something else, use another --job, --variant, --shape or --batch; "
                             "nothing written\n")
     assert len(results_of(tmp_path / "m" / "demo" / "same.json")) == winner_count
 

@@ -297,4 +297,4 @@ def test_junk_markdown_ends_cleanly(documents, payload):
     path.write_bytes(payload)
     result = run_clean("lint", path)
     if result.exit_code == 2:
-        assert result.err.startswith(f"studygen: {path}: ")  # the one line names the file
+        assert result.err.startswith(f"studygen: {path}:")  # the one line names the file (and a line, where known)

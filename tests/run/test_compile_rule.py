@@ -94,6 +94,19 @@ def test_an_inductor_setting_that_is_no_dotted_name_is_refused_at_its_place(name
     assert build_plan(spec, study_path="s.yaml").settings["inductor_config"] == {"triton.autotune_pointwise": False}
 
 
+@pytest.mark.parametrize("settings, pointer, words", [
+    ({"cpp.cxx": True}, "/run/inductor_config/cpp.cxx", "'cpp.cxx' is a debug, trace, file, folder or program"),
+    ({"max_autotune": "yes"}, "/run/inductor_config/max_autotune", "'max_autotune' is given 'yes'"),
+])
+def test_a_program_setting_or_a_word_value_is_refused_by_the_plan_too(settings, pointer, words):
+    # the plan is built from study files check has not seen (collect run reads the file itself)
+    spec = _spec("{}")
+    spec["run"]["inductor_config"] = {"triton.autotune_pointwise": False, **settings}
+    with pytest.raises(RecordError, match=words) as raised:
+        build_plan(spec, study_path="s.yaml")
+    assert raised.value.place.pointer == pointer
+
+
 def test_a_fixed_count_needs_no_rule_and_the_rule_is_not_read_then():
     plan = build_plan(_spec("{compilations: 6, compilation_rule: {at_least: 6, at_most: 5}}"), study_path="s.yaml")
     assert plan.settings["compilations"] == 6

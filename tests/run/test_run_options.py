@@ -13,16 +13,24 @@ from studygen.records.load import load_record
 from .conftest import TINY_STUDY, make_tiny_project, run_studygen
 
 
-def test_inductor_settings_read_booleans_numbers_and_words():
+def test_inductor_settings_read_booleans_and_numbers_and_refuse_words():
     assert inductor_settings(["triton.autotune_pointwise=False", "coordinate_descent_tuning=true",
-                              "compile_threads=4", "some.ratio=0.5", "realize_opcount_threshold=inf",
-                              "name=abc"]) == {
+                              "compile_threads=4", "some.ratio=0.5"]) == {
         "triton.autotune_pointwise": False, "coordinate_descent_tuning": True, "compile_threads": 4,
-        "some.ratio": 0.5, "realize_opcount_threshold": "inf", "name": "abc"}  # inf is no JSON number: kept as words
+        "some.ratio": 0.5}
     assert inductor_settings([]) == {}
     for bad in ("triton.autotune_pointwise", "=1", "2fast=1", "a..b=1", "a.=1", "a b=1"):
-        with pytest.raises(UsageError, match="NAME=VALUE"):
+        with pytest.raises(UsageError, match="NAME=VALUE|is not a torch._inductor.config name"):
             inductor_settings([bad])
+    # a word, a path or a number JSON cannot hold is no setting value (it could name a program); nor is a
+    # debug, trace or program setting, whatever its value
+    for bad, words in (("cpp.cxx=/tmp/evil.sh", "'cpp.cxx' is a debug, trace, file, folder or program setting"),
+                       ("trace.enabled=true", "'trace.enabled' is a debug, trace"),
+                       ("realize_opcount_threshold=inf", "the value is true/false, a whole number or a number"),
+                       ("worker_start_method=fork", "the value is true/false, a whole number or a number")):
+        with pytest.raises(UsageError) as refused:
+            inductor_settings([bad])
+        assert str(refused.value).startswith(f"--inductor {bad!r}: {words}")
 
 
 def test_inductor_settings_are_set_for_the_process_and_an_unknown_one_is_refused():
@@ -38,6 +46,35 @@ def test_inductor_settings_are_set_for_the_process_and_an_unknown_one_is_refused
             apply_inductor_config({"no_such_group.x": 1})
     finally:
         config.triton.autotune_pointwise, config.coordinate_descent_tuning = before
+
+
+def test_only_switches_and_numbers_of_torch_s_own_type_are_set_and_a_refusal_sets_nothing():
+    import os
+
+    import torch._inductor.config as config
+
+    cxx, threads, pointwise = config.cpp.cxx, config.compile_threads, config.triton.autotune_pointwise
+    refusals = {
+        # the attack: a program for Inductor to run as its C++ compiler
+        "cpp.cxx": ("/tmp/evil.sh", "'cpp.cxx' is a debug, trace, file, folder or program setting ('cxx')"),
+        # a module the config imports is no setting (setattr on it would change os itself)
+        "os.sep": (1, "torch._inductor.config has no setting 'os.sep'"),
+        # torch holds a whole number: a boolean (True == 1) is no count of threads
+        "compile_threads": (True, "'compile_threads' holds int in torch._inductor.config, and is given bool True"),
+        # torch holds text (or nothing) here: a study cannot set it, whatever the value
+        "worker_start_method": (True, "'worker_start_method' holds str in torch._inductor.config"),
+    }
+    try:
+        for name, (value, words) in refusals.items():
+            with pytest.raises(ValueError) as refused:
+                apply_inductor_config({"triton.autotune_pointwise": not pointwise, name: value})
+            assert words in str(refused.value)
+            assert config.triton.autotune_pointwise == pointwise  # nothing set before the refusal
+        assert (config.cpp.cxx, config.compile_threads, os.sep) == (cxx, threads, "/")
+        apply_inductor_config({"compile_threads": threads + 1})
+        assert config.compile_threads == threads + 1
+    finally:
+        config.compile_threads, config.triton.autotune_pointwise = threads, pointwise
 
 
 def test_compile_settings_keep_the_study_settings_and_inductor_variables_but_the_cache_folder():

@@ -10,7 +10,7 @@ import pytest
 
 from studygen.commands import revisions
 from studygen.commands.revisions import Tree
-from studygen.errors import UsageError
+from studygen.errors import InputError, UsageError
 from studygen.gitenv import git_environment
 from tests.workflow.test_diff import commit, git
 
@@ -184,3 +184,78 @@ def test_git_runs_on_the_repository_of_the_root_whatever_git_variables_say(repo,
     environment = git_environment()
     assert "GIT_DIR" not in environment and "GIT_WORK_TREE" not in environment
     assert environment["GIT_TERMINAL_PROMPT"] == "0"
+
+
+# Attack round: a commit of about 3 MiB packed (four 300 MB files of zeros) made diff write 1386 MB under TMPDIR
+# before any loader looked at a size: each blob's size is in cat-file's header, and is refused from it.
+def test_reader_limits_follow_what_reads_each_file():
+    from studygen.textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES
+
+    assert [revisions.reader_limit(path) for path in (
+        "families/toy/README.md", "families/toy/figures/latency.svg", "families/toy/study.yaml",
+        "measurements/toy/a.json", "measurements/toy/datasets/d.json", "templates/toy.md.j2",
+        "measurements/toy/logs/run.log", "families/toy/notes/README.md", "families/README.md",
+        "families/toy/kernel_groups.yml")] == [
+        MAX_RENDERED_BYTES, MAX_RENDERED_BYTES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES,
+        MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, MAX_RENDERED_BYTES, MAX_RENDERED_BYTES, MAX_DOCUMENT_BYTES]
+    assert (MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, revisions.MAX_REVISION_BYTES) == (2**24, 2**26, 2**30)
+
+
+def _oversized(repo, name: str, size: int) -> tuple:
+    root = repo / "studies"
+    (root / "measurements" / "toy" / name).write_bytes(b"0" * size)
+    commit(repo, "big")
+    info = revisions.repository_of(root)
+    commit_id = revisions.resolve(info, "HEAD")
+    return info, Tree("HEAD", commit_id, revisions.list_revision(info, commit_id, revisions.STUDY_FOLDERS))
+
+
+def test_a_blob_larger_than_its_reader_reads_is_refused_before_a_byte_is_written(repo, tmp_path):
+    info, tree = _oversized(repo, "big.json", 2**24 + 1)
+    dest = tmp_path / "out" / "tree"
+    with pytest.raises(InputError) as refused:
+        revisions.materialize(info, tree, sorted(tree.files), dest)
+    assert refused.value.line() == ("measurements/toy/big.json: at HEAD: 16,777,217 bytes, more than the 16,777,216 "
+                                    "bytes studygen reads of such a file; diff writes none of it")
+    written = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+    assert sum(p.stat().st_size for p in written) < 100  # the small files before it at most, no scratch blob left
+    assert not (dest / "measurements/toy/big.json").exists() and not (tmp_path / "out" / "tree.blob").exists()
+    # at the limit it is written
+    info, tree = _oversized(repo, "big.json", 2**24)
+    revisions.materialize(info, tree, ["measurements/toy/big.json"], tmp_path / "again")
+    assert (tmp_path / "again/measurements/toy/big.json").stat().st_size == 2**24
+
+
+def test_one_revision_writes_at_most_its_budget_counting_every_copy_and_every_call(repo, tmp_path):
+    info = revisions.repository_of(repo / "studies")
+    commit_id = revisions.resolve(info, "HEAD")
+    files = revisions.list_revision(info, commit_id, revisions.STUDY_FOLDERS)
+    # a.json and copy.json: one 13-byte blob, written twice; study.yaml 12 bytes
+    tree = Tree("HEAD", commit_id, files, budget=revisions.WriteBudget(limit=38))
+    revisions.materialize(info, tree, ["measurements/toy/a.json", "measurements/toy/copy.json"], tmp_path / "t")
+    assert tree.budget.written == 26
+    revisions.materialize(info, tree, ["families/toy/study.yaml"], tmp_path / "t")  # 26 + 12 = 38: at the limit
+    assert tree.budget.written == 38
+    tree = Tree("HEAD", commit_id, files, budget=revisions.WriteBudget(limit=37))
+    revisions.materialize(info, tree, ["measurements/toy/a.json", "measurements/toy/copy.json"], tmp_path / "u")
+    with pytest.raises(InputError) as refused:
+        revisions.materialize(info, tree, ["families/toy/study.yaml"], tmp_path / "u")
+    assert refused.value.line() == ("families/toy/study.yaml: at HEAD: with this file the revision's files reach 38 "
+                                    "bytes, more than the 37 bytes diff writes of one revision; nothing more is written")
+    assert tree.budget.written == 26 and not (tmp_path / "u/families/toy/study.yaml").exists()
+
+
+def test_diff_refuses_an_oversized_file_in_one_line_and_leaves_nothing_in_tmpdir(repo, tmp_path, monkeypatch, run_cli):
+    import tempfile
+
+    base = git(repo, "rev-parse", "HEAD").strip()
+    _oversized(repo, "zz0.json", 2**24 + 5)
+    scratch = tmp_path / "tmpdir"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    done = run_cli("diff", base, "HEAD", "--root", repo / "studies")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == (f"studygen: measurements/toy/zz0.json: at HEAD ({head[:12]}): 16,777,221 bytes, more than the "
+                        "16,777,216 bytes studygen reads of such a file; diff writes none of it\n")
+    assert list(scratch.iterdir()) == []

@@ -99,10 +99,14 @@ def test_a_result_without_source_cannot_replace_anything():
 
     assert source_file({"source_locator": "times.json:line 3"}) == "times.json"
     assert source_file({"source_locator": "model.plan"}) == "model.plan" and source_file({}) is None
-    document = {"results": [{"source_locator": "a.log:3"}, {"source_locator": "b.log:4"}, {}], "provenance": {}}
-    note = replace_sources(document, [NewResult({"source_locator": "a.log:9"}, "a.log:9")], "rerun", "r.json")
+    # b.log's and the sourceless result measure another variant: no rerun of what a.log gives
+    fp16, int8 = {"kind": "plan_size", "variant": "fp16"}, {"kind": "plan_size", "variant": "int8"}
+    document = {"results": [dict(fp16, source_locator="a.log:3"), dict(int8, source_locator="b.log:4"), int8],
+                "provenance": {}}
+    note = replace_sources(document, [NewResult(dict(fp16, source_locator="a.log:9"), "a.log:9")], "rerun", "r.json")
     assert note == "replaced 1 result(s) read from a.log: rerun"
-    assert document["results"] == [{"source_locator": "b.log:4"}, {}] and document["provenance"]["notes"] == [note]
+    assert document["results"] == [dict(int8, source_locator="b.log:4"), int8]
+    assert document["provenance"]["notes"] == [note]
     with pytest.raises(UsageError, match=r"^--replace: dt.json \(AP\) names no source file, so no recorded result "
                                          r"can be matched to it; r.json is left as it was$"):
         replace_sources(document, [NewResult({"kind": "coco_ap"}, "dt.json (AP)")], "rerun", "r.json")
@@ -260,3 +264,63 @@ def test_a_trace_held_under_another_variant_is_answered_with_a_way_out_not_a_cir
     # the same configuration under another job still says to add to the job that holds it
     again = _trace(run_cli, tmp_path, "b", "bf16")
     assert again.exit_code == 2 and again.err.endswith("to add to it, collect with --job a; nothing written\n")
+
+
+# ---- a rerun saved under another file name (a new user's case) ----------------------------------
+
+def _rerun_of(log, name):
+    """``log`` as a rerun saved as ``name``: the same run lines, the GPU compute median 0.0361328 -> 0.036377 ms."""
+    path = log.parent / name
+    path.write_text(log.read_text(encoding="utf-8").replace("median = 0.0361328 ms", "median = 0.036377 ms"),
+                    encoding="utf-8")
+    return path
+
+
+def test_a_rerun_under_a_new_file_name_is_refused_with_what_replace_would_drop(tmp_path, run_cli, log):
+    assert _collect(run_cli, tmp_path, "--log", log, "--shape", "28x28").exit_code == 0
+    path = tmp_path / "m" / "demo" / "h100.json"
+    before = path.read_bytes()
+    refused = _collect(run_cli, tmp_path, "--log", _rerun_of(log, "rerun-driver-580.log"), "--shape", "28x28")
+    assert refused.exit_code == 2 and refused.err.count("\n") == 1
+    assert ("/m/demo/h100.json:/results/0 (read from trt10.16_build-and-run.log); a result is never overwritten: if "
+                "this is a rerun of that measurement, collect it with --replace \"REASON\", which drops what the job "
+                "read from the same file name and its run of variant fp16, shape 28x28, backend tensorrt, "
+                "mode engine from trt10.16_build-and-run.log; if it measured something else, use another --job, "
+                "--variant, --shape or --batch; nothing written" in refused.err)
+    assert path.read_bytes() == before
+
+
+def test_replace_takes_a_rerun_under_a_new_file_name_in_place_of_the_first_run(tmp_path, run_cli, log):
+    assert _collect(run_cli, tmp_path, "--log", log, "--shape", "28x28").exit_code == 0
+    assert _collect(run_cli, tmp_path, "--layer-info", LAYER_INFO).exit_code == 0
+    rerun = _rerun_of(log, "rerun-driver-580.log")
+    replaced = _collect(run_cli, tmp_path, "--log", rerun, "--shape", "28x28", "--replace", "driver 580")
+    assert replaced.exit_code == 0, replaced.err
+    assert "note: replaced 6 result(s) read from trt10.16_build-and-run.log: driver 580" in replaced.out
+    record = json.loads((tmp_path / "m" / "demo" / "h100.json").read_text())
+    assert [(r["kind"], r["source_locator"].split(":")[0]) for r in record["results"]] == \
+        [("engine_layers", LAYER_INFO.name)] + [("latency", rerun.name)] * 5 + [("plan_size", rerun.name)]
+    gpu_compute = next(r for r in record["results"] if r.get("timing") == "gpu_compute")
+    assert gpu_compute["value_ms"] == 0.036377
+
+
+def test_replace_drops_only_the_rerun_configuration_of_a_file_holding_several():
+    from studygen.records.result import NewResult
+    from studygen.records.sources import replace_sources
+
+    def result(kind, batch, where, **extra):
+        return {"kind": kind, "variant": "fp16", "shape": "640x640", "batch": batch, "backend": "tensorrt",
+                "mode": "engine", "source_locator": where, **extra}
+    b1 = result("latency", 1, "runs.log:30", timing="gpu_compute", statistic="median")
+    plan_b1 = result("plan_size", 1, "runs.log:12")
+    b8 = result("latency", 8, "runs.log:80", timing="gpu_compute", statistic="median")
+    int8 = dict(result("latency", 1, "int8.log:30", timing="gpu_compute", statistic="median"), variant="int8")
+    document = {"results": [b1, plan_b1, b8, int8], "provenance": {}}
+    new = NewResult(result("latency", 1, "b1-again.log:31", timing="gpu_compute", statistic="median"), "b1-again.log")
+    note = replace_sources(document, [new], "rerun of batch 1", "r.json")
+    assert note == "replaced 2 result(s) read from runs.log: rerun of batch 1"
+    assert document["results"] == [b8, int8]
+    # nothing of that configuration recorded: nothing dropped, the note names the new file
+    fresh = NewResult(result("latency", 16, "b16.log:31", timing="gpu_compute", statistic="median"), "b16.log")
+    assert replace_sources(document, [fresh], "first run", "r.json") == "replaced 0 result(s) read from b16.log: first run"
+    assert document["results"] == [b8, int8]

@@ -16,6 +16,7 @@ the record keeps it with the ``TORCHINDUCTOR_*`` environment variables
 
 from __future__ import annotations
 
+from ...records.inductor_settings import typed_setting_problem
 from .context import Variant
 
 CUDA_GRAPH_MODES = ("reduce-overhead", "max-autotune")
@@ -45,19 +46,27 @@ def compiled_forward(variant: Variant, settings: dict):
 def apply_inductor_config(config: dict) -> None:
     """Set each ``name: value`` of ``config`` (dotted names under
     ``torch._inductor.config``, e.g. ``triton.autotune_pointwise``) for this
-    process. Raises ValueError naming a setting Inductor does not have (the
-    compilation is then recorded as failed, with that reason)."""
+    process. Raises ValueError, setting nothing, for a name Inductor's config
+    does not list (``get_config_copy``: its settings, not the modules it
+    imports) or a setting studies may not change, by name, by the type torch
+    holds or by the value's type (:func:`~studygen.records.inductor_settings.typed_setting_problem`);
+    the compilation is then recorded as failed, with that reason."""
     if not config:
         return
     import torch._inductor.config as inductor_config
 
+    current = inductor_config.get_config_copy()
+    for name, value in config.items():
+        if name not in current:
+            raise ValueError(f"torch._inductor.config has no setting {name!r}")
+        problem = typed_setting_problem(name, current[name], value)
+        if problem:
+            raise ValueError(f"torch._inductor.config: {problem}")
     for name, value in config.items():
         *parents, leaf = name.split(".")
         holder = inductor_config
         for part in parents:
-            holder = getattr(holder, part, None)
-        if holder is None or not hasattr(holder, leaf):
-            raise ValueError(f"torch._inductor.config has no setting {name!r}")
+            holder = getattr(holder, part)
         setattr(holder, leaf, value)
 
 

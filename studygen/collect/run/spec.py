@@ -14,12 +14,11 @@ import re
 from dataclasses import dataclass, field
 
 from ...errors import RecordError, UsageError
+from ...records.inductor_settings import inductor_config_problem
 from ..kernel_groups import KernelGroupRules, default_rules, rules_from_study
 from .compile_rule import AUTO, DEFAULT_RULE
 
 SHAPE = re.compile(r"^([1-9][0-9]*)x([1-9][0-9]*)$")
-# a torch._inductor.config setting by its dotted name (run.inductor_config, collect run --inductor)
-SETTING_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 MODES = ("eager", "compile")
 PRECISIONS = ("fp32", "fp16", "bf16", "fp8")
 
@@ -235,12 +234,13 @@ def _check_compilation_rule(run: dict, study_path: str) -> None:
 
 
 def _check_inductor_config(run: dict, study_path: str) -> None:
-    """Each ``run.inductor_config`` name is a dotted identifier (whether Inductor has it is checked when compiling)."""
-    for name in run.get("inductor_config") or {}:
-        if not SETTING_NAME.match(name):
-            raise RecordError(f"inductor_config: {name!r} is not a torch._inductor.config name (dotted identifiers, "
-                              "e.g. triton.autotune_pointwise)", path=study_path,
-                              pointer="/run/inductor_config/" + name.replace("~", "~0").replace("/", "~1"))
+    """Each ``run.inductor_config`` setting is a switch or a number Inductor
+    compiles by, never a debug, file or program setting
+    (:mod:`studygen.records.inductor_settings`; whether Inductor has it, and
+    of that type, is checked when compiling)."""
+    problem = inductor_config_problem({"run": run})
+    if problem:
+        raise RecordError(problem[1], path=study_path, pointer=problem[0])
 
 
 def _agreement(spec: dict, declared: dict[str, dict], study_path: str) -> dict:

@@ -6,7 +6,8 @@ settings, ``--dumpProfile`` tables; TensorRT 7 to 10.x), :mod:`.times`
 ``--exportLayerInfo``, the plan file's size); :mod:`.align` matches a
 times array to its log run (warm-up, the log's own summary). Result
 builders, one per result kind: :mod:`.latency`, :mod:`.kernel_time`,
-:mod:`.engine_layers`, :mod:`.plan_size`, sharing :mod:`.common`. Each module's docstring names the formats and versions it
+:mod:`.engine_layers`, :mod:`.plan_size`, sharing :mod:`.common`;
+:mod:`.fp8` reads the FP8 evidence a latency carries. Each module's docstring names the formats and versions it
 reads.
 
 Runs are never pooled: each run of a log (for example one per batch size)
@@ -24,6 +25,7 @@ from ...records.result import NewResult
 from .common import ResultLabels, TrtexecInputs
 from .engine_layers import engine_layers_results
 from .exports import parse_layer_info, parse_profile, plan_size_bytes
+from .fp8 import fp8_evidence_by_run
 from .kernel_time import kernel_time_results
 from .latency import latency_results
 from .log import log_provenance, parse_log
@@ -61,13 +63,17 @@ def read_inputs(log: Path | None, times: Path | None, profile: Path | None, laye
 
 
 def build_results(inputs: TrtexecInputs, rules: KernelGroupRules, *, variant: str, shape: str | None,
-                  batch: int | None) -> list[NewResult]:
+                  batch: int | None, precision: str | None = None) -> list[NewResult]:
     """Results from every given trtexec input, builder by builder
     (:data:`BUILDERS`): latency per timing and run (headline: median;
     ``statistics_ms`` as printed), per-iteration distributions from
     ``--times`` attached to the matching run and timing, kernel time per
     group (``--profile``, else the log's ``--dumpProfile`` table), engine
     layers, plan size (``--plan`` in bytes, else the log's ``Created engine
-    with size`` in MiB). Raises InputError / UsageError."""
-    labels = ResultLabels(variant=variant, shape=shape, batch=batch, rules=rules)
+    with size`` in MiB). Each latency of a profiled run carries the run's
+    ``fp8_evidence`` (:mod:`.fp8`) where the variant is declared
+    ``precision`` fp8, or undeclared and FP8 kernels ran. Raises InputError
+    / UsageError."""
+    labels = ResultLabels(variant=variant, shape=shape, batch=batch, rules=rules, precision=precision)
+    inputs.fp8_evidence = fp8_evidence_by_run(inputs, labels)
     return [result for builder in BUILDERS for result in builder(inputs, labels)]

@@ -38,6 +38,7 @@ class TrtexecInputs:
     plan_display: str | None = None
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    fp8_evidence: dict[int | None, dict] = field(default_factory=dict)  # by run index (None: no log), see .fp8
 
     @property
     def runs(self) -> list[TrtexecRun]:
@@ -49,13 +50,15 @@ class TrtexecInputs:
 class ResultLabels:
     """What the command line says every result measures: the study's
     ``variant``, the input ``shape`` HxW (None: not stated), the ``batch``
-    (None: the log's, or not stated), and the kernel-group ``rules`` that
-    group layer times."""
+    (None: the log's, or not stated), the kernel-group ``rules`` that
+    group layer times, and the ``precision`` the study file declares for
+    the variant (None: no study file, or not declared)."""
 
     variant: str
     shape: str | None
     batch: int | None
     rules: KernelGroupRules
+    precision: str | None = None
 
 
 def base_result(labels: ResultLabels, batch: int | None, shape: str | None = None) -> dict:

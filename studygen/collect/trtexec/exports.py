@@ -12,7 +12,13 @@ Formats (seen in ../shared/fixtures/trtexec and TensorRT's
   one array is refused.
 * **--exportLayerInfo**: ``{"Layers": [...], "Bindings": [...]}`` with layer
   names, or objects (``Name, LayerType, TacticName, Metadata``) when the
-  engine was built with ``--profilingVerbosity=detailed``.
+  engine was built with ``--profilingVerbosity=detailed``. A detailed layer
+  lists its ``Inputs``, each with its type and layout in one text,
+  ``"Format/Datatype"`` (TensorRT 8.2 to 10: ``"Row major linear FP8
+  format"``, or a bare type such as ``"Half"`` for the kernels Myelin
+  generates); TensorRT 11 splits it into ``"DataType"`` and ``"Format"``
+  (NVIDIA's migration guide for IEngineInspector), so the type is read from
+  whichever the layer gives.
 * **Engine plan**: only its size in bytes is read.
 
 Several arrays concatenated in one file (``cat profile_*.json``) are several
@@ -24,7 +30,7 @@ beyond a double's range is refused at its JSON pointer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import InputError
@@ -107,14 +113,29 @@ def parse_profile(path: Path, display: str | None = None) -> list[ProfileRun]:
 
 # --- exportLayerInfo and plan ------------------------------------------------
 
+@dataclass(frozen=True)
+class LayerKernel:
+    """What a detailed layer entry says of the kernel that ran it: ``work``
+    (its ``LayerType`` and ``ParameterType``, space-joined), ``tactic``
+    (``TacticName``; None when not given) and ``input_types`` (each input's
+    ``Format/Datatype``, or TensorRT 11's ``DataType``, in order; "" where
+    an input states neither)."""
+
+    work: str
+    tactic: str | None
+    input_types: tuple[str, ...]
+
+
 @dataclass
 class LayerInfo:
     """``--exportLayerInfo``: layers as dicts (name, and layer_type, tactic,
-    origin when detailed), bindings."""
+    origin when detailed), bindings, and for a detailed export each layer's
+    kernel facts by layer name (``kernels``)."""
 
     layers: list[dict]
     bindings: list[str]
     detailed: bool
+    kernels: dict[str, LayerKernel] = field(default_factory=dict)
 
     def types(self) -> dict[str, str]:
         """Layer name → its type (``LayerType``), for the layers that have one."""
@@ -140,7 +161,7 @@ def parse_layer_info(path: Path, display: str | None = None) -> LayerInfo:
     document = values[0][0]
     if not isinstance(document, dict) or not isinstance(document.get("Layers"), list):
         raise InputError("expected an object with a \"Layers\" list (trtexec --exportLayerInfo)", path=display, pointer="/Layers")
-    layers, detailed = [], False
+    layers, detailed, kernels = [], False, {}
     for index, layer in enumerate(document["Layers"]):
         if isinstance(layer, str):
             layers.append({"name": layer})
@@ -151,12 +172,42 @@ def parse_layer_info(path: Path, display: str | None = None) -> LayerInfo:
                 if isinstance(layer.get(source), str) and layer[source]:
                     entry[target] = layer[source]
             layers.append(entry)
+            kernels[layer["Name"]] = layer_kernel(layer, display, f"/Layers/{index}")
         else:
             raise InputError("a layer must be a name or an object with \"Name\"", path=display, pointer=f"/Layers/{index}")
     bindings = document.get("Bindings") or []
     if not all(isinstance(b, str) for b in bindings):
         raise InputError("Bindings must be a list of names", path=display, pointer="/Bindings")
-    return LayerInfo(layers=layers, bindings=bindings, detailed=detailed)
+    return LayerInfo(layers=layers, bindings=bindings, detailed=detailed, kernels=kernels)
+
+
+# the keys an input names its type under: TensorRT 8.2 to 10 in one text with its layout, TensorRT 11 on its own
+INPUT_TYPE_KEYS = ("Format/Datatype", "DataType")
+
+
+def layer_kernel(layer: dict, display: str, pointer: str) -> LayerKernel:
+    """The :class:`LayerKernel` of one detailed layer entry at ``pointer``.
+    Raises InputError (naming the field's JSON pointer) for a ``TacticName``
+    that is not text, ``Inputs`` that is not a list of objects, or an
+    input type that is not text: the FP8 evidence is read from these, so
+    a damaged one is refused rather than read as "not FP8"."""
+    tactic = layer.get("TacticName")
+    if tactic is not None and not isinstance(tactic, str):
+        raise InputError("TacticName is not text", path=display, pointer=f"{pointer}/TacticName")
+    inputs = layer.get("Inputs", [])
+    if not isinstance(inputs, list):
+        raise InputError("Inputs is not a list", path=display, pointer=f"{pointer}/Inputs")
+    types = []
+    for position, tensor in enumerate(inputs):
+        if not isinstance(tensor, dict):
+            raise InputError("an input is not an object", path=display, pointer=f"{pointer}/Inputs/{position}")
+        key = next((k for k in INPUT_TYPE_KEYS if k in tensor), None)
+        if key is not None and not isinstance(tensor[key], str):
+            escaped = key.replace("/", "~1")  # a JSON pointer writes "/" in a key as "~1"
+            raise InputError(f"{key} is not text", path=display, pointer=f"{pointer}/Inputs/{position}/{escaped}")
+        types.append(tensor[key] if key is not None else "")
+    work = " ".join(layer[k] for k in ("LayerType", "ParameterType") if isinstance(layer.get(k), str))
+    return LayerKernel(work=work, tactic=tactic or None, input_types=tuple(types))
 
 
 def plan_size_bytes(path: Path, display: str | None = None) -> int:

@@ -18,11 +18,13 @@ timings the times file cannot resolve (:mod:`.times`). Without a log, a
 times file whose writer exports the warm-up iterations is refused: only
 the log says how many there are. Summary labels and statistics the log
 reader does not know are left unread, and named in one warning
-(:func:`unread_warning`).
+(:func:`unread_warning`). Each latency of a profiled run carries the run's
+FP8 evidence where :mod:`.fp8` read one.
 """
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from ...errors import InputError
@@ -63,6 +65,7 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
                                     "(below the timer's resolution, or data transfers off), not a latency")
                 continue
             result = from_summary(run, summary, base, log)
+            attach_fp8_evidence(result, inputs, run.index)
             by_run_and_timing[(run.index, summary.timing)] = result
             out.append(NewResult(result, f"{log.display}:line {summary.line}"))
     if inputs.times is None:
@@ -91,9 +94,18 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
                                     "0 ms (below the timer's resolution), not a latency")
                 continue
             attach_times(result, values, times_run, run, times_name, timing)
+            attach_fp8_evidence(result, inputs, run.index if run else None)
             result["source_locator"] = f"{times_name}:line {times_run.line}"
             out.append(NewResult(result, f"{inputs.times_display}:array {times_run.index + 1}"))
     return out
+
+
+def attach_fp8_evidence(result: dict, inputs: TrtexecInputs, run_index: int | None) -> None:
+    """Give ``result`` its run's ``fp8_evidence`` (:mod:`.fp8`; keyed by run
+    index, None for a run without a log), a copy each, when there is one."""
+    evidence = inputs.fp8_evidence.get(run_index)
+    if evidence is not None:
+        result["fp8_evidence"] = copy.deepcopy(evidence)
 
 
 def unread_warning(log: TrtexecLog) -> str | None:

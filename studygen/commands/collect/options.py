@@ -118,7 +118,9 @@ class IngestOptions:
         "--dirty", is_flag=True, help="The working tree at --commit had uncommitted changes."))
     replace: str | None = field(default=None, metadata=flag(
         "--replace", metavar="REASON", help="Replace the results this job took from the same input files "
-                                            "(a fixed option, a rerun), recording REASON in the record."))
+                                            "(a fixed option, a rerun), and its earlier run of each configuration "
+                                            "(variant, shape, batch) the new input measures again, whatever that "
+                                            "run's file name; REASON is recorded in the record."))
     origin: tuple[str, ...] = field(default=(), metadata=flag(
         "--origin", multiple=True, metavar="INPUT=REPOSITORY@COMMIT:PATH",
         help="Where an input file was published (repeatable), e.g. log=NVIDIA/TensorRT@1a2b3c4:samples/run.log; "

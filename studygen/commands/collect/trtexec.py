@@ -34,7 +34,10 @@ class TrtexecOptions(SubcommandOptions):
     profile_path: Path | None = field(default=None, metadata=flag(
         "--profile", type=PATH, help="--exportProfile JSON (arrays may be concatenated)."))
     layer_info_path: Path | None = field(default=None, metadata=flag(
-        "--layer-info", type=PATH, help="--exportLayerInfo JSON."))
+        "--layer-info", type=PATH, help="--exportLayerInfo JSON. Exported with --profilingVerbosity=detailed and "
+                                        "joined with --profile (or the log's --dumpProfile table), it gives an FP8 "
+                                        "variant's latencies their fp8_evidence: the FP8 GEMM and convolution "
+                                        "layers that ran, with their tactics and times."))
     plan_path: Path | None = field(default=None, metadata=flag(
         "--plan", type=PATH, help="Engine plan file (its size in bytes is recorded)."))
     override_precision: str | None = field(default=None, metadata=flag(
@@ -74,7 +77,7 @@ def run_trtexec(options: TrtexecOptions) -> TrtexecOutcome:
     inputs = trtexec.read_inputs(options.log_path, options.times_path, options.profile_path, options.layer_info_path,
                                  options.plan_path)
     results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
-                                    batch=options.ingest.batch)
+                                    batch=options.ingest.batch, precision=declared_precision(target))
     stamp_digests(results, [path for path in (options.log_path, options.times_path, options.profile_path) if path])
     if not results and inputs.warnings:
         raise UsageError(f"nothing to record: the inputs gave no result ({'; '.join(inputs.warnings)})")

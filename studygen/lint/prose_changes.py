@@ -1,0 +1,304 @@
+"""A percent change between two variants in prose, read against the table
+that measures both (SG103).
+
+"int8 plans are 44% smaller than fp16 plans", "int8 cuts the fp16 latency
+by 38% on the L4", "a 38% reduction in latency", "int8 gives 60% more
+throughput": the clause states one percentage ``P`` with the way it goes,
+names two variants (or one, against the table's only other one) and a
+quantity, and maybe rows ("on the L4", "at batch 8"). The variants,
+quantity and rows are tied to one table by :mod:`studygen.lint.variant_pairs`
+(a clause that cannot be tied to exactly one table is not read). Each named
+row then gives the change as the table's figures allow, over their printed
+intervals (:mod:`studygen.lint.rounding`):
+
+- a decrease ("smaller", "less", "lower", "fewer", "shorter", "reduces …
+  by", "a P% reduction/saving/drop in") is ``(y - x) / y``;
+- an increase ("more", "higher", "larger", "increases … by") is
+  ``(x - y) / y``;
+- "faster" (and "slower") has two readings, both accepted: the time saved
+  (``(y - x) / y`` of a time) and the speed gained (``y / x - 1`` of a
+  time; for throughput columns the same with the figures swapped).
+
+How the figure is held to the rows depends on its words: a plain figure
+over several rows must lie within their span (from the smallest row to the
+largest; one row: that row); "up to" and "as much as" is the largest row;
+"on average" the rows' mean; "about", "around", "roughly", "~", "nearly"
+allow rounding the figure to its own significant digits ("about 60%" is 55
+to 65%); "at least", "over", "more than" need one row to reach it; "at
+most", "under", "less than" one row at or below it. A percentage column of
+the same table printing ``P`` in a named row also backs it. A figure denied
+("not 40% faster") is not read. Only when no reading fits is it reported.
+
+Cases: ``sg103_pos_percent_change_claims``, ``sg103_neg_percent_change_claims``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..numbers import format_number
+from ..patterns import lazy_compile
+from .derived import FORMULAS
+from .document import Document, Sentence
+from .figures import Figure
+from .rounding import Interval, consistent, printed_interval
+from .variant_pairs import HIGHER_IS_BETTER, Pair, kinds_named, tie
+
+HINT = "recompute the percentage from the table's figures for both variants in the rows it is about, or name the run it comes from"
+
+_DECREASE, _INCREASE, _FASTER, _SLOWER = "decrease", "increase", "faster", "slower"
+_WORD_SENSE = {
+    "smaller": _DECREASE, "less": _DECREASE, "lower": _DECREASE, "fewer": _DECREASE, "shorter": _DECREASE,
+    "cheaper": _DECREASE,
+    "more": _INCREASE, "higher": _INCREASE, "larger": _INCREASE, "bigger": _INCREASE, "greater": _INCREASE,
+    "longer": _INCREASE,
+    "faster": _FASTER, "quicker": _FASTER, "slower": _SLOWER,
+}
+_NOUN_SENSE = {"reduction": _DECREASE, "decrease": _DECREASE, "drop": _DECREASE, "saving": _DECREASE,
+               "cut": _DECREASE, "increase": _INCREASE, "gain": _INCREASE, "rise": _INCREASE, "speedup": _FASTER,
+               "speed-up": _FASTER}
+_VERB_SENSE = {"reduc": _DECREASE, "decreas": _DECREASE, "cut": _DECREASE, "lower": _DECREASE, "shrink": _DECREASE,
+               "shrank": _DECREASE, "trim": _DECREASE, "increas": _INCREASE, "rais": _INCREASE}
+
+_WORDS = "|".join(sorted(_WORD_SENSE, key=len, reverse=True))
+# "44% smaller", "38% less time"
+_AFTER_RE = lazy_compile(rf"\s*({_WORDS})\b", re.IGNORECASE)
+# "a 38% reduction in latency", "a 20% throughput gain"
+_NOUN_AFTER_RE = lazy_compile(
+    r"\s*((?:[A-Za-z][\w-]*\s+){0,2}?)(" + "|".join(_NOUN_SENSE) + r")s?\b", re.IGNORECASE)
+# "by up to 38%", "by about 38%": a hedge between "by" and the figure
+_BY = r"by\s+(?:(?:up\s*to|about|around|roughly|nearly|almost|approximately|~|≈|at\s+least|at\s+most|over|" \
+      r"more\s+than|less\s+than|on\s+average)\s*)?$"
+# "reduces the fp16 latency by 38%", "faster by 38%"
+_VERB_BEFORE_RE = lazy_compile(
+    r"\b(reduc|decreas|cut|lower|shrink|shrank|trim|increas|rais)\w*\s+((?:[`*_]*[\w.+-]+[`*_]*\s+){0,5}?)" + _BY,
+    re.IGNORECASE)
+_WORD_BEFORE_RE = lazy_compile(rf"\b({_WORDS})\s+" + _BY, re.IGNORECASE)
+
+_NEGATION_RE = lazy_compile(r"\b(?:not|never|no|rather\s+than|instead\s+of|if|would|could)\b[^,;:]{0,40}$",
+                            re.IGNORECASE)
+_HEDGES = (
+    ("max", lazy_compile(r"(?:\bup\s*to|\bupto|\bas\s+much\s+as)\s*$", re.IGNORECASE)),
+    ("mean", lazy_compile(r"(?:\bon\s+average|\baverage\s+of|\baveraging|\bmean\s+of)\s*(?:an?\s+|by\s+)?$",
+                          re.IGNORECASE)),
+    ("about", lazy_compile(r"(?:~|≈|\babout|\baround|\broughly|\bnearly|\balmost|\bapprox(?:imately|\.)?|"
+                           r"\bclose\s+to|\bsome)\s*$", re.IGNORECASE)),
+    ("floor", lazy_compile(r"(?:≥|>|\bat\s+least|\bover|\bmore\s+than|\babove|\bbeyond)\s*$", re.IGNORECASE)),
+    ("ceiling", lazy_compile(r"(?:≤|<|\bat\s+most|\bunder|\bbelow|\bless\s+than)\s*$", re.IGNORECASE)),
+)
+_AVERAGE_AFTER_RE = lazy_compile(r"^[^,;]{0,60}\bon\s+average\b", re.IGNORECASE)
+_CLAUSE_END_RE = lazy_compile(r";|,\s*(?:and|but|while|whereas)\b|\b(?:while|whereas)\b")
+_HEDGE_WINDOW = 24
+
+
+@dataclass(frozen=True)
+class Change:
+    """One stated percent change: the figure, its sense (decrease, increase,
+    faster, slower), its hedge ("" plain, max, mean, about, floor, ceiling),
+    the clause it sits in and the object of its verb ("the fp16 time")."""
+
+    figure: Figure
+    sense: str
+    hedge: str
+    clause: str
+    object_text: str
+    written: str  # the words as written ("44% smaller", "reduces the latency by 38%")
+    comparative: str  # the comparative word ("smaller", "faster"), "" for a verb or noun
+    clause_start: int  # block-text offset of the clause
+
+
+def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
+    """The figure's clause: from the last ';' or ', and' before it to the next one."""
+    text = sentence.block.text
+    start = sentence.start
+    for match in _CLAUSE_END_RE.finditer(text, sentence.start, figure.start):
+        start = match.end()
+    after = _CLAUSE_END_RE.search(text, figure.end, sentence.end)
+    return start, after.start() if after else sentence.end
+
+
+def _hedge(before: str) -> str:
+    for name, pattern in _HEDGES:
+        if pattern.search(before):
+            return name
+    return ""
+
+
+def changes_of(sentence: Sentence) -> list[Change]:
+    """The percent changes a sentence states (see the module docstring)."""
+    text = sentence.block.text
+    found = []
+    in_ranges = sentence.range_ends
+    for token in sentence.tokens:
+        figure = token.figure
+        if figure is None or figure.unit != "%" or figure.start in in_ranges or figure.value <= 0:
+            continue
+        start, end = _clause(sentence, figure)
+        before = text[start:figure.start]
+        object_text, sense, written = "", None, ""
+        after = _AFTER_RE.match(text, figure.end, end)
+        noun = _NOUN_AFTER_RE.match(text, figure.end, end)
+        verb = _VERB_BEFORE_RE.search(before)
+        word = _WORD_BEFORE_RE.search(before)
+        if after:
+            sense, written = _WORD_SENSE[after.group(1).lower()], text[figure.start:after.end()]
+        elif noun:
+            sense, written = _NOUN_SENSE[noun.group(2).lower()], text[figure.start:noun.end()]
+        elif verb:
+            sense, object_text = _VERB_SENSE[verb.group(1).lower()], verb.group(2)
+            written = text[start + verb.start():figure.end]
+        elif word:
+            sense, written = _WORD_SENSE[word.group(1).lower()], text[start + word.start():figure.end]
+        if sense is None or _NEGATION_RE.search(before[-60:]):
+            continue
+        if sense == _DECREASE and figure.value >= 100:
+            continue
+        hedge = _hedge(before[-_HEDGE_WINDOW:])
+        if not hedge and _AVERAGE_AFTER_RE.match(text[figure.end:end]):
+            hedge = "mean"
+        comparative = after.group(1) if after else word.group(1) if word and not (noun or verb) else ""
+        found.append(Change(figure, sense, hedge, text[start:end], object_text, " ".join(written.split()),
+                            comparative.lower(), start))
+    return found
+
+
+def _readings(change: Change, kind: str) -> tuple[tuple[str, bool], ...]:
+    """(formula, x first) pairs a change may follow for a quantity ``kind``:
+    the formula over (x, y) when True, over (y, x) when False."""
+    higher = kind in HIGHER_IS_BETTER
+    sense = change.sense
+    if sense == _DECREASE:
+        return (("relative_first", False),)  # (y - x) / y
+    if sense == _INCREASE:
+        return (("relative_second", True),)  # (x - y) / y
+    if (sense == _FASTER) != higher:  # faster on a time, slower on a throughput: x is the smaller figure
+        return (("relative_first", False), ("relative_second", False))  # (y - x) / y, y / x - 1
+    return (("relative_first", True), ("relative_second", True))  # (x - y) / x, x / y - 1
+
+
+def _row_intervals(pair: Pair, formula: str, x_first: bool) -> list[tuple[int, Interval, float]]:
+    """(row, the change's interval, its value) of each named row."""
+    compute, point, _ = FORMULAS[formula]
+    found = []
+    for row, x, y in pair.values():
+        a, b = (x, y) if x_first else (y, x)
+        interval = compute(a, b)
+        if interval is not None and b.value:
+            found.append((row, interval, point(a.value, b.value)))
+    return found
+
+
+def _about(figure: Figure) -> Interval:
+    """The values "about P" allows: P rounded at its own significant digits
+    (trailing zeros of a whole number are not significant: "about 60" is 55 to 65)."""
+    step = 2 * figure.half_step
+    if figure.decimals == 0:
+        value = int(round(figure.value))
+        while value and value % 10 == 0 and step < abs(figure.value):
+            value //= 10
+            step *= 10
+    return Interval(figure.value - step / 2, figure.value + step / 2)
+
+
+def _holds(change: Change, intervals: list[Interval]) -> bool:
+    """Whether the rows' change ``intervals`` give the stated figure as its hedge reads it."""
+    figure = change.figure
+    low = Interval(min(i.lo for i in intervals), min(i.hi for i in intervals))
+    high = Interval(max(i.lo for i in intervals), max(i.hi for i in intervals))
+    span = Interval(low.lo, high.hi)
+    stated = printed_interval(figure)
+    if change.hedge == "max":
+        return consistent(high, figure)
+    if change.hedge == "mean":
+        count = len(intervals)
+        return consistent(Interval(sum(i.lo for i in intervals) / count, sum(i.hi for i in intervals) / count), figure)
+    if change.hedge == "about":
+        return span.meets(_about(figure))
+    if change.hedge == "floor":
+        return high.hi >= stated.lo - 1e-12
+    if change.hedge == "ceiling":
+        return low.lo <= stated.hi + 1e-12
+    return consistent(span, figure)
+
+
+def _printed_backing(pair: Pair, figure: Figure) -> bool:
+    """True when a percentage column of the pair's table prints ``figure`` in a named row."""
+    for series in pair.table.series:
+        if series.unit != "%":
+            continue
+        for row in pair.rows:
+            value = series.values[row]
+            if value is not None and printed_interval(value).meets(printed_interval(figure)):
+                return True
+    return False
+
+
+def change_findings(document: Document) -> list[tuple[int, str, str]]:
+    """(line, message, hint) of each stated percent change between two
+    variants that the one table measuring both does not give (see the module
+    docstring)."""
+    found = []
+    for block in document.prose:
+        if "%" not in block.text:
+            continue
+        for sentence in block.sentences:
+            for change in changes_of(sentence):
+                finding = _finding(document, sentence, change)
+                if finding is not None:
+                    found.append(finding)
+    return found
+
+
+def _finding(document: Document, sentence: Sentence, change: Change) -> tuple[int, str, str] | None:
+    kinds = kinds_named(change.clause, change.comparative)
+    if not kinds:
+        return None
+    figure = change.figure
+    start = change.clause_start - sentence.start
+    view = sentence.segment_view(start, start + len(change.clause))  # the whole clause names the rows
+    pair = tie(document, change.clause, kinds, view, change.object_text)
+    if pair is None or _printed_backing(pair, figure):
+        return None
+    readings = []
+    for formula, x_first in _readings(change, pair.kind):
+        rows = _row_intervals(pair, formula, x_first)
+        if not rows:
+            continue
+        if _holds(change, [interval for _, interval, _ in rows]):
+            return None
+        readings.append((formula, x_first, rows))
+    if not readings:
+        return None
+    return sentence.line_at(figure.start), _message(change, pair, readings), HINT
+
+
+_HEDGE_WORDS = {"max": ", read as the largest row", "mean": ", read as the rows' mean",
+                "about": ", read as rounded to its own digits", "floor": ", read as a floor",
+                "ceiling": ", read as a ceiling", "": ""}
+
+
+def _message(change: Change, pair: Pair, readings) -> str:
+    figure = change.figure
+    table = pair.table
+    formula, x_first, rows = readings[0]
+    pattern = FORMULAS[formula][2]
+    x, y = pair.x.header, pair.y.header
+    a, b = (x, y) if x_first else (y, x)
+    shown = []
+    for row, _, value in rows[:4]:
+        label = table.rows[row].label or f"line {table.rows[row].line}"
+        shown.append(f"{label} {format_number(value, figure.decimals + 1)}%")
+    more = f" and {len(rows) - 4} more" if len(rows) > 4 else ""
+    other = ""
+    if len(readings) > 1:
+        formula2, x2, rows2 = readings[1]
+        values = ", ".join(format_number(v, figure.decimals + 1) + "%" for _, _, v in rows2[:4])
+        a2, b2 = (x, y) if x2 else (y, x)
+        other = f"; read as {FORMULAS[formula2][2].format(a=repr(a2), b=repr(b2))}: {values}"
+    return (f"'{change.written}'{_HEDGE_WORDS[change.hedge]} does not follow from the table at line {table.line}: "
+            f"{pattern.format(a=repr(a), b=repr(b))} gives {', '.join(shown)}{more} "
+            f"({len(rows)} row{'s' if len(rows) != 1 else ''}){other}")
+
+
+__all__ = ["Change", "change_findings", "changes_of"]

@@ -1,0 +1,151 @@
+"""SG107 universal comparisons: "int8 is faster than fp16 on every GPU",
+"int8 plans are always smaller than fp16 plans", "fp8 has higher
+throughput than bf16 in all configurations", when a row of the table that
+measures both variants says otherwise.
+
+A clause (a sentence, or its part after ';' or ', and/but/while/whereas')
+holding a comparative word followed by "than" ("faster than", "lower
+latency than") and a word claiming it for every row (every, each, all,
+always, consistently, uniformly, across the board, without exception) is
+tied to two variant columns of one table, a quantity kind and the rows the
+clause names by :mod:`studygen.lint.variant_pairs` ("at 640 x 640" keeps
+those rows). The comparative says which way each row must go: "faster" is
+a smaller time or a larger throughput, "smaller"/"lower"/"less"/"fewer" a
+smaller figure, "larger"/"higher"/"more" a larger one, "better" the better
+way for the kind (lower time or size, higher throughput or AP).
+
+A row contradicts the claim when its figures go the other way beyond their
+printed digits (``1.71`` against ``1.660`` ms for "faster": every value
+1.71 stands for is above every value 1.660 stands for); rows that print
+alike or overlap within their digits are not counted against it. A clause
+that denies ("not always faster", "never"), a universal word that says
+what a pooled figure is taken over ("at the medians over every job": a
+side finding render writes), a comparison with a figure
+("44% smaller than": SG103 reads it), and one that cannot be tied to one
+table are not read.
+
+Cases: ``sg107_pos_*``, ``sg107_neg_*``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from ..patterns import lazy_compile
+from .document import Document, Sentence
+from .rounding import stands_for
+from .variant_pairs import HIGHER_IS_BETTER, Pair, kinds_named, tie
+
+CODE = "SG107"
+HINT = "name the rows the comparison holds for (or the exception), or correct the table"
+
+_COMPARATIVE_RE = lazy_compile(
+    r"\b(faster|slower|quicker|smaller|larger|bigger|lower|higher|less|more|fewer|better|worse)\s+"
+    r"(?:[A-Za-z][\w-]*\s+){0,2}?than\b",
+    re.IGNORECASE,
+)
+_UNIVERSAL_RE = lazy_compile(
+    r"(?<!\bnot\s)(?<!\balmost\s)(?<!\bnearly\s)\b(?:every|each|all|always|consistently|uniformly|"
+    r"across\s+the\s+board|without\s+exception)\b",
+    re.IGNORECASE,
+)
+# "at the medians over every job", "averaged across all runs": the word quantifies what a figure
+# pools, not the rows the comparison holds for
+_AGGREGATE_BEFORE_RE = lazy_compile(
+    r"\b(?:medians?|means?|average[ds]?|totals?|sums?|summed|pooled|geomean|aggregated?)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:over|across|of|for)\s+(?:the\s+)?$", re.IGNORECASE)
+_DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|doesn't|don't|hardly|rarely)\b|n't\b",
+                          re.IGNORECASE)
+_FIGURE_BEFORE_RE = lazy_compile(r"\d(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
+_CLAUSE_END_RE = lazy_compile(r";|,\s*(?:and|but|while|whereas)\b|\b(?:while|whereas)\b")
+_PREFILTER_RE = lazy_compile(r"\bthan\b", re.IGNORECASE)
+
+# comparative -> +1 when the variant's figure must be the larger, -1 the smaller; None: by kind
+_SIGN = {"smaller": -1, "lower": -1, "less": -1, "fewer": -1, "larger": 1, "bigger": 1, "higher": 1, "more": 1}
+
+
+def _want(comparative: str, kind: str) -> int:
+    """+1 when the variant's figure must be larger than the reference's, -1 smaller."""
+    if comparative in _SIGN:
+        return _SIGN[comparative]
+    higher = kind in HIGHER_IS_BETTER
+    better = comparative in ("faster", "quicker", "better")
+    return 1 if better == higher else -1
+
+
+def _segments(sentence: Sentence) -> list[tuple[int, int]]:
+    """(start, end) offsets into the block text of the sentence's clauses."""
+    text = sentence.block.text
+    bounds, start = [], sentence.start
+    for match in _CLAUSE_END_RE.finditer(text, sentence.start, sentence.end):
+        bounds.append((start, match.start()))
+        start = match.end()
+    bounds.append((start, sentence.end))
+    return bounds
+
+
+def _claims_every(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` holds a universal word that is not
+    what a pooled figure is taken over ("medians over every job")."""
+    return any(not _AGGREGATE_BEFORE_RE.search(text, max(start, word.start() - 60), word.start())
+               for word in _UNIVERSAL_RE.finditer(text, start, end))
+
+
+def _contradicting(pair: Pair, want: int) -> list[tuple[int, str, str]]:
+    """(row, x text, y text) of each named row whose figures go against ``want`` beyond their digits."""
+    found = []
+    for row, x, y in pair.values():
+        a, b = stands_for(x), stands_for(y)
+        if (want < 0 and a.lo >= b.hi) or (want > 0 and a.hi <= b.lo):
+            found.append((row, x.text, y.text))
+    return found
+
+
+def check(document: Document) -> list[Finding]:
+    """SG107 findings: universal comparisons a row of their table contradicts."""
+    findings = []
+    for block in document.prose:
+        if not _PREFILTER_RE.search(block.text):
+            continue
+        text = block.text
+        for sentence in block.sentences:
+            for start, end in _segments(sentence):
+                finding = _segment_finding(document, sentence, text, start, end)
+                if finding is not None:
+                    findings.append(finding)
+    return findings
+
+
+def _segment_finding(document: Document, sentence: Sentence, text: str, start: int, end: int) -> Finding | None:
+    match = _COMPARATIVE_RE.search(text, start, end)
+    if match is None or not _claims_every(text, start, end):
+        return None
+    clause = text[start:end]
+    if _DENIAL_RE.search(clause) or _FIGURE_BEFORE_RE.search(text, start, match.start()):
+        return None
+    comparative = match.group(1).lower()
+    kinds = kinds_named(clause, comparative)
+    if not kinds:
+        return None
+    pair = tie(document, clause, kinds, sentence.segment_view(start - sentence.start, end - sentence.start))
+    if pair is None:
+        return None
+    rows = _contradicting(pair, _want(comparative, pair.kind))
+    if not rows:
+        return None
+    table = pair.table
+    shown = "; ".join(f"{table.rows[r].name()} has {x} against {y}" for r, x, y in rows[:3])
+    more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""
+    claim = " ".join(clause.split()).rstrip(".")
+    return Finding(
+        CODE,
+        f"'{claim}' is contradicted by the table at line {table.line} ('{pair.x.header}' against "
+        f"'{pair.y.header}', {len(pair.values())} rows named): {shown}{more}",
+        document.path,
+        sentence.line_at(match.start()),
+        hint=HINT,
+    )
+
+
+__all__ = ["check"]

@@ -1,0 +1,231 @@
+"""Which two variant columns of which table a comparative sentence is about
+(SG103 percent changes, SG107 universal comparisons).
+
+"int8 plans are 44% smaller than fp16 plans", "int8 is faster than fp16 on
+every GPU": the sentence names two variants, a quantity and (maybe) rows.
+This module ties such a sentence to **one** table, or to none:
+
+- **Quantity kind.** Each measured column has a kind, by its unit first
+  (ms, s, us, ns: ``time``; MiB, GB …: ``size``; tokens/s, images/s:
+  ``throughput``; AP: ``quality``), else by its header words ("latency",
+  "throughput", "memory"). A sentence's kind comes from its quantity words
+  ("latency", "plan", "memory", "throughput", "AP"); with none, from its
+  comparative word ("faster" is ``time`` or ``throughput``, "smaller"
+  ``size``); a sentence naming two kinds, or none, is not read.
+- **Variants.** Among a table's columns of that kind, a column is named when
+  every word of its header that tells it from the others (its unit and the
+  words all of them share left out: ``fp16`` of ``fp16 (ms)``) is in the
+  sentence; columns told apart by a statistic (``p50``, ``p95``) are not
+  variants, and the table offers no pair. The reference (Y) is the column named right after "than", "vs",
+  "over", "relative to", "compared to/with", "against" or "from", or named
+  as the owner of the quantity a verb reduces ("cuts the fp16 time by");
+  the other named column is the variant (X). With one column named and
+  exactly two of the kind, the other is the second one ("int8 reduces the
+  latency by 44%": int8 against the table's other column).
+- **One table.** Every table of the document offering such a pair (and
+  rows the clause names, :meth:`~studygen.lint.document.Table.restrict`) is
+  a candidate, and so is one where the sentence names a column of the kind
+  but no pair follows (two of three variants named, no reference); only
+  when exactly one table is a candidate and it offers a pair is the
+  sentence read against it.
+
+A sentence that cannot be tied this way is not checked: lint stays quiet
+rather than guess which figures were meant.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..patterns import lazy_compile
+from .document import Document, Series, Table
+from .figures import RATIO_UNITS, Figure, statistic_of
+from .restriction import TextView
+from .text import label_tokens, normalize, stem
+
+TIME, SIZE, THROUGHPUT, QUALITY = "time", "size", "throughput", "quality"
+# kinds where a larger figure is better
+HIGHER_IS_BETTER = frozenset({THROUGHPUT, QUALITY})
+
+_KIND_OF_UNIT = {
+    "ms": TIME, "s": TIME, "us": TIME, "ns": TIME,
+    "MiB": SIZE, "GiB": SIZE, "KiB": SIZE, "MB": SIZE, "GB": SIZE, "KB": SIZE,
+    "tokens/s": THROUGHPUT, "images/s": THROUGHPUT,
+    "AP": QUALITY, "AP50": QUALITY, "AP75": QUALITY,
+}
+# quantity words (stems) -> kind; read in header keywords and in sentences
+_KIND_WORDS = {
+    "latency": TIME, "time": TIME, "runtime": TIME, "duration": TIME, "ms": TIME,
+    "size": SIZE, "plan": SIZE, "memory": SIZE, "footprint": SIZE, "disk": SIZE, "file": SIZE, "checkpoint": SIZE,
+    "mib": SIZE, "gib": SIZE, "mb": SIZE, "gb": SIZE,
+    "throughput": THROUGHPUT, "fps": THROUGHPUT, "qps": THROUGHPUT,
+    "ap": QUALITY, "ap50": QUALITY, "ap75": QUALITY, "map": QUALITY, "accuracy": QUALITY,
+}
+# comparative word -> the kinds it may be about when the sentence names no quantity
+COMPARATIVE_KINDS = {
+    "faster": (TIME, THROUGHPUT), "slower": (TIME, THROUGHPUT), "quicker": (TIME, THROUGHPUT),
+    "smaller": (SIZE,), "larger": (SIZE,), "bigger": (SIZE,),
+}
+# "than fp16", "vs fp16", "compared with fp16": the variant named after it is the reference
+_REFERENCE_BEFORE_RE = lazy_compile(
+    r"(?:\bthan|\bvs\.?|\bversus|\bover|\bagainst|\bfrom|\brelative\s+to|\bcompared\s+(?:to|with))"
+    r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$",
+    re.IGNORECASE,
+)
+
+
+def kind_of_series(series: Series) -> str | None:
+    """The quantity kind of a measured column: by unit, else by its header
+    words; None for a ratio or percentage column or one of no known kind."""
+    if series.unit in RATIO_UNITS:
+        return None
+    if series.unit is not None:
+        return _KIND_OF_UNIT.get(series.unit)
+    kinds = {_KIND_WORDS[word] for word in series.keywords if word in _KIND_WORDS}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def kinds_named(text: str, comparative: str) -> tuple[str, ...]:
+    """The kinds ``text`` may be about: the one its quantity words name, else
+    those its ``comparative`` word allows (see the module docstring); ()
+    when it names two kinds or nothing tells."""
+    named = {_KIND_WORDS[stem(token)] for token in label_tokens(normalize(text)) if stem(token) in _KIND_WORDS}
+    if len(named) > 1:
+        return ()
+    allowed = COMPARATIVE_KINDS.get(comparative.lower(), ())
+    if named:
+        kind = named.pop()
+        return (kind,) if not allowed or kind in allowed else ()
+    return allowed
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A variant column (``x``) and its reference column (``y``) of one
+    table, of one quantity ``kind``, and the rows the sentence names."""
+
+    table: Table
+    x: Series
+    y: Series
+    kind: str
+    rows: tuple[int, ...]
+
+    def values(self) -> list[tuple[int, Figure, Figure]]:
+        """(row, x figure, y figure) of each named row holding both."""
+        found = []
+        for row in self.rows:
+            a, b = self.x.values[row], self.y.values[row]
+            if a is not None and b is not None:
+                found.append((row, a, b))
+        return found
+
+
+def _own_words(table: Table, columns: list[Series]) -> dict[int, frozenset[str]]:
+    """Column -> the header words that tell it from the other ``columns``
+    (unit words and the words all of them share left out)."""
+    words = {s.column: frozenset(label_tokens(normalize(table.headers[s.column]))) for s in columns}
+    units = {normalize(s.unit) for s in columns if s.unit}
+    shared = frozenset.intersection(*words.values()) if words else frozenset()
+    return {c: frozenset(w - shared - units) for c, w in words.items()}
+
+
+def _kind_columns(table: Table, kind: str) -> list[Series]:
+    """The first measured series of each column of ``kind`` (label columns left out)."""
+    seen, found = set(), []
+    for series in table.series:
+        if series.column in table.label_columns or series.column in seen:
+            continue
+        if kind_of_series(series) == kind:
+            seen.add(series.column)
+            found.append(series)
+    return found
+
+
+def _first_mention(tokens: tuple[str, ...], words: frozenset[str]) -> int | None:
+    """Index of the first token of ``tokens`` among ``words`` when all of
+    ``words`` occur in ``tokens``, else None."""
+    if not words or not words <= set(tokens):
+        return None
+    return min(i for i, token in enumerate(tokens) if token in words)
+
+
+_UNCLEAR = "unclear"  # a table naming a variant of the kind without a pair: the sentence may be about it
+
+
+def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]):
+    """(x, y) columns of ``table`` that ``text`` names (see the module
+    docstring); :data:`_UNCLEAR` when it names a column of ``kind`` but no
+    pair follows; None when it names none."""
+    columns = _kind_columns(table, kind)
+    if len(columns) < 2:
+        return None
+    own = _own_words(table, columns)
+    lowered = normalize(text)
+    named, references = [], []
+    for series in columns:
+        mention = _mention(lowered, own[series.column])
+        if mention is None:
+            continue
+        named.append(series)
+        if own[series.column] <= object_words or _REFERENCE_BEFORE_RE.search(lowered, 0, mention):
+            references.append(series)
+    if not named:
+        return None
+    if any(not words or any(statistic_of(word) for word in words) for words in own.values()):
+        # a column told apart by nothing, or by a statistic ("Wave P50", "Wave P95"): no variants
+        return _UNCLEAR
+    if len(named) == 2 and len(references) == 1:
+        y = references[0]
+        return next(s for s in named if s is not y), y
+    if len(named) == 1 and len(columns) == 2:
+        other = next(s for s in columns if s is not named[0])
+        return (other, named[0]) if references else (named[0], other)
+    return _UNCLEAR
+
+
+def _mention(lowered: str, words: frozenset[str]) -> int | None:
+    """Offset in ``lowered`` of the first whole-word occurrence of any of
+    ``words`` when every one of them occurs, else None."""
+    offsets = []
+    for word in words:
+        match = re.search(r"(?<![\w.+-])" + re.escape(word) + r"(?![\w+])", lowered)
+        if match is None:
+            return None
+        offsets.append(match.start())
+    return min(offsets)
+
+
+def _tables_naming(document: Document, text: str) -> list[Table]:
+    """Tables with a column whose header holds a word of ``text``, in
+    document order (a variant column is named by its header words)."""
+    seen: dict[int, Table] = {}
+    for token in set(label_tokens(normalize(text))):
+        for table in document.tables_by_keyword.get(stem(token), ()):
+            seen.setdefault(table.order, table)
+    return [seen[order] for order in sorted(seen)]
+
+
+def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, object_text: str = "") -> Pair | None:
+    """The one :class:`Pair` that ``text`` (a clause; ``object_text`` the
+    object of a reducing verb, "the fp16 time" of "cuts the fp16 time by")
+    names in the document, its rows restricted by ``view``; None when none
+    or several tables offer one (see the module docstring)."""
+    found: list[Pair] = []
+    object_words = frozenset(label_tokens(normalize(object_text)))
+    for table in _tables_naming(document, text):
+        for kind in kinds:
+            pair = _pair_in(table, kind, text, object_words)
+            if pair is None:
+                continue
+            rows = table.restrict(view)
+            if not rows:
+                continue
+            if pair is _UNCLEAR or len(found) == 1:
+                return None  # a second table the sentence may be about: which one is meant is unclear
+            found.append(Pair(table, pair[0], pair[1], kind, tuple(rows)))
+    return found[0] if found else None
+
+
+__all__ = ["COMPARATIVE_KINDS", "HIGHER_IS_BETTER", "Pair", "QUALITY", "SIZE", "THROUGHPUT", "TIME",
+           "kind_of_series", "kinds_named", "tie"]

@@ -1,0 +1,118 @@
+"""Placeholder text in the study file's prose: words that hold the place of
+text nobody wrote yet, which a README would publish as the study's own words
+("# TODO", "TBD", "…", "<model name>").
+
+Which strings are prose (:data:`PROSE_FIELDS`): those a README prints as
+sentences, headings or labels (the title, the description, the decision,
+reasons, revisit conditions, variant labels, kernel group names, …); not
+names, patterns or paths (``kernel_groups[*].pattern`` may well be ``...``).
+
+When a string is placeholder text (:func:`placeholder_reason`), case aside:
+
+- **nothing but placeholder matter**: empty, blank, only dots, an ellipsis
+  or other punctuation, or only markers and slots (``TODO``, ``TBD.``,
+  ``[FIXME]``, ``<model name>``, ``fill in``);
+- an **angle-bracket slot** anywhere (``YOLO on <gpu name>``): a template
+  field left unfilled. An HTML element is not one: a void element
+  (``<br>``, ``<hr>``, ``<wbr>``) or one closed later in the text
+  (``<sup>2</sup>``);
+- **TBD, TBA, XXX** as a whole word anywhere: they are no words of English
+  prose, each stands in for a fact ("int8 takes XXX ms", "the A100 run is TBD");
+- **TODO, FIXME, "fill in", "lorem ipsum"** used as a note: opening the text
+  or a sentence, after a colon, followed by a colon, or alone in brackets
+  ("TODO: add the L4", "Shipped. Fill in why.", "(todo)"). Elsewhere they are
+  prose about something ("the TODO list of the upstream exporter", "a FIXME in
+  onnx-graphsurgeon", "dashes fill in the missing cells") and pass.
+
+A whole word is bounded by neither a letter, a digit, ``_``, ``-`` or ``/``,
+nor a ``.`` or an apostrophe joined to a further letter: ``XXX-large`` (a
+model size), ``todo.txt`` and ``TODOs`` are words of their own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import NOT_MEASURED_KEY
+
+# Fields of the study file a README prints as prose, as JSON-pointer steps; "*" stands for any key or index.
+PROSE_FIELDS = (
+    ("title",), ("description",), ("decision", "summary"), ("decision", "revisit_when", "*"),
+    ("variants", "*", "label"), ("variants", "*", "description"),
+    ("recipes", "*", "description"), ("recipes", "*", "keep_high_precision_reasons", "*"),
+    *((NOT_MEASURED_KEY, "*", name) for name in ("config", "reason", "expectation", "because")),
+    (NOT_MEASURED_KEY, "*", "aliases", "*"),
+    ("comparisons", "*", "about"), ("spread_sources", "*", "reason"), ("waivers", "*", "reason"),
+    ("explanations", "*", "text"), ("notes", "*"), ("kernel_groups", "*", "group"),
+)
+
+_BEFORE = r"(?<![\w\-/.])"  # not inside a word, a hyphenated compound, a path or a file name
+_AFTER = r"(?![\w\-/]|[.'’]\w)"
+
+
+def _word(pattern: str) -> str:
+    return f"{_BEFORE}(?:{pattern}){_AFTER}"
+
+
+_ANYWHERE = _word(r"tbd|tba|xxx")
+_NOTE = _word(r"todo|fixme|fill\s+in|lorem\s+ipsum")
+_ANY_MARKER = re.compile(f"{_ANYWHERE}|{_NOTE}", re.IGNORECASE)
+_STANDALONE = re.compile(_ANYWHERE, re.IGNORECASE)
+_OPEN = r"[\s(\[{\"'*_>#-]*"  # brackets, quotes, emphasis, a bullet or a quote mark before a note's marker
+_AS_NOTE = re.compile(
+    rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<a>{_NOTE})"  # opening the text or a sentence, or after a colon
+    rf"|(?P<b>{_NOTE})\s*:"  # followed by a colon: "TODO: …"
+    rf"|[(\[{{]\s*(?P<c>{_NOTE})\s*[)\]}}]",  # alone in brackets
+    re.IGNORECASE)
+_SLOT = re.compile(r"<\s*([A-Za-z][\w \-]*?)\s*>")
+_VOID_ELEMENTS = frozenset({"br", "hr", "wbr"})
+
+
+def template_slots(text: str) -> list[str]:
+    """Each ``<slot>`` of ``text`` that is no HTML element (see the module
+    docstring), as written, in order."""
+    slots = []
+    for match in _SLOT.finditer(text):
+        name = match.group(1)
+        closed = re.search(rf"</\s*{re.escape(name)}\s*>", text[match.end():], re.IGNORECASE)
+        if name.lower() not in _VOID_ELEMENTS and not closed:
+            slots.append(match.group(0))
+    return slots
+
+
+def names_a_marker(text: str) -> bool:
+    """Whether ``text`` holds a placeholder word (TODO, TBD, …, as a whole
+    word) or a template slot: what placeholder text in a line of a README,
+    whose tables and lists leave lines of pipes and dashes, is told by."""
+    return bool(_ANY_MARKER.search(text) or template_slots(text))
+
+
+def placeholder_reason(text: str) -> str:
+    """Why ``text`` (one study-file string) is placeholder text, in words
+    for a finding (``'TODO' used as a note``, ``the template slot <model name>``,
+    ``it is empty``); ``''`` when it is not. The rules are the module docstring's."""
+    text = str(text)
+    if not text.strip():
+        return "it is empty"
+    slots = template_slots(text)
+    rest = _ANY_MARKER.sub(" ", text)
+    for slot in slots:
+        rest = rest.replace(slot, " ")
+    if not re.search(r"[^\W_]", rest):
+        return "it holds nothing but placeholder text"
+    if slots:
+        return f"the template slot {slots[0]}"
+    standalone = _STANDALONE.search(text)
+    if standalone:
+        return f"{standalone.group(0)!r} stands in for a fact"
+    note = _AS_NOTE.search(text)
+    if note:
+        return f"{' '.join(next(g for g in note.groups() if g).split())!r} used as a note"
+    return ""
+
+
+def is_prose_field(path: tuple) -> bool:
+    """Whether ``path`` (the keys and indexes from the study file's root to a
+    string) names a field of :data:`PROSE_FIELDS`."""
+    return any(len(field) == len(path) and all(f in ("*", step) for f, step in zip(field, path))
+               for field in PROSE_FIELDS)

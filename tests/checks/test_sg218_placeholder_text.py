@@ -1,0 +1,140 @@
+"""SG218 on placeholder text of any origin, not only the words ``studygen new``
+writes: a new user's ``status: ready`` study with ``title: TODO``,
+``description: TBD``, a summary ``'...'`` and ``revisit_when: [TODO]`` checked
+with 0 errors, and its README published them. Each test failed on the code
+before the fix (SG218 knew only "(edit this)" and "Not decided yet")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from studygen.checks import run_checks
+from studygen.study import load_study
+from studygen.study.placeholders import is_prose_field, placeholder_reason
+
+from .studies import FAMILY, codes, latency, record, spec, write_project
+
+PLACEHOLDERS = [
+    "TODO", "tbd", "TBA.", "FIXME", "xxx", "", "   ", "...", "…", ". . .", "[TODO]", "(tbd)", "- FIXME -",
+    "<model name>", "<GPU>", "Fill in", "fill in the decision here", "Lorem ipsum dolor sit amet",
+    "todo: say why fp8 was not shipped", "The int8 engine wins. TODO add the A100 runs.", "int8 takes XXX ms on the L4",
+    "Batch 8 on the A100 is TBD", "ResNet-50 on <gpu name>, TensorRT 10.8", "fp16 on the L4 (todo)",
+    "Decision: fixme", "TODO / TBD",
+]
+PROSE = [
+    "the TODO list of the upstream exporter names fp8", "XXX-large checkpoint, fp16 engine", "a FIXME in onnx-graphsurgeon",
+    "dashes fill in the cells a variant has no figure for", "TODOs left in the exporter do not touch the engine",
+    "the tbd-flagged rows were dropped", "x<sup>2</sup> in the plan size", "latency < 2 ms > 1 ms", "one line<br>two",
+    "see <https://example.org/run>", "int8 plans are 44% smaller than fp16 plans", "todo.txt of the exporter",
+]
+
+
+@pytest.mark.parametrize("text", PLACEHOLDERS)
+def test_placeholder_text_is_told(text):
+    assert placeholder_reason(text), text
+
+
+@pytest.mark.parametrize("text", PROSE)
+def test_prose_that_mentions_a_marker_in_passing_is_not(text):
+    assert placeholder_reason(text) == "", text
+
+
+def test_the_reason_names_what_was_found():
+    assert placeholder_reason("") == "it is empty"
+    assert placeholder_reason("TBD.") == "it holds nothing but placeholder text"
+    assert placeholder_reason("L4 at <shape>") == "the template slot <shape>"
+    assert placeholder_reason("<model name>") == placeholder_reason("[TODO] <gpu>") == "it holds nothing but placeholder text"
+    assert placeholder_reason("x<SUP>2</sup> in the plan") == ""  # an HTML element, its tags in any case
+    assert placeholder_reason("fp8 takes xxx ms") == "'xxx' stands in for a fact"
+    assert placeholder_reason("Shipped. Todo: the A100") == "'Todo' used as a note"
+    assert placeholder_reason("Shipped. fill   in why") == "'fill in' used as a note"
+
+
+def test_prose_fields_are_those_a_readme_prints():
+    assert is_prose_field(("title",)) and is_prose_field(("decision", "revisit_when", 3))
+    assert is_prose_field(("variants", 0, "label")) and is_prose_field(("not_measured", 1, "because"))
+    assert not is_prose_field(("kernel_groups", 0, "pattern"))  # a regular expression: "..." is one
+    assert not is_prose_field(("decision", "revisit_when")) and not is_prose_field(("model", "id"))
+
+
+def _study(tmp_path, template=None, notes=(), notes_field=None, **overrides):
+    results = [latency("fp32", 3.5), latency("fp16", 2.25), latency("fp8", 1.75)]
+    provenance_record = record("h200", results)
+    provenance_record["provenance"]["notes"] = list(notes)
+    kwargs = {"template": template} if template else {}
+    if notes_field is not None:
+        overrides["notes"] = notes_field
+    study_dir = write_project(tmp_path, records=[provenance_record], study=spec(**{"status": "ready", **overrides}),
+                              **kwargs)
+    return load_study(study_dir, tmp_path)
+
+
+def test_a_ready_study_of_placeholders_fails_check_at_each_field(tmp_path):
+    study = _study(tmp_path, title="TODO", description="TBD",
+                   decision={"shipped": True, "summary": "...", "revisit_when": ["TODO", "a newer TensorRT"]},
+                   kernel_groups=[{"pattern": "...", "group": "<group name>"}])
+    found = codes(run_checks(study), "SG218")
+    assert [(f.pointer, f.severity) for f in found] == [  # in the study file's order
+        ("/title", "error"), ("/decision/summary", "error"), ("/decision/revisit_when/0", "error"),
+        ("/description", "error"), ("/kernel_groups/0/group", "error")]
+    lines = study.study_path.read_text(encoding="utf-8").splitlines()
+    assert [lines[f.line - 1].strip() for f in found] == [
+        "title: TODO", "summary: '...'", "- TODO", "description: TBD", "group: <group name>"]
+    assert found[1].message == ("decision/summary is placeholder text, not the study's words "
+                                "(it holds nothing but placeholder text): '...'")
+
+
+def test_a_draft_is_warned(tmp_path):
+    study = _study(tmp_path, status="draft", description="YOLO at <shape> on the L4")
+    (found,) = codes(run_checks(study), "SG218")
+    assert (found.pointer, found.severity) == ("/description", "warning")
+
+
+def test_a_placeholder_record_note_is_found_at_the_note(tmp_path):
+    study = _study(tmp_path, notes=["weights from the exporter's release 3", "TODO: say which driver"])
+    (found,) = codes(run_checks(study), "SG218")
+    assert (found.file, found.pointer) == (f"measurements/{FAMILY}/h200.json", "/provenance/notes/1")
+    text = (tmp_path / found.file).read_text(encoding="utf-8").splitlines()
+    assert text[found.line - 1].strip() == '"TODO: say which driver"'
+    assert json.loads((tmp_path / found.file).read_text())["provenance"]["notes"][1] == "TODO: say which driver"
+    assert found.message == "a note of job h200 is placeholder text ('TODO' used as a note): 'TODO: say which driver'"
+    assert found.hint == "the README prints a record's notes under Provenance: say what the note is about"
+
+
+def test_a_pointer_escapes_a_key_as_rfc_6901_says(tmp_path):
+    study = _study(tmp_path, notes_field={"fp8/int8 ~ choice": "TBD"})
+    (found,) = codes(run_checks(study), "SG218")
+    assert found.pointer == "/notes/fp8~1int8 ~0 choice"
+
+
+TEMPLATE = """# {{ study.title }}
+
+## Method
+
+{{ study.provenance_table() }}
+
+TODO
+
+- fp8 on <gpu>
+- a list item that says what it is
+"""
+
+
+def test_placeholder_text_of_a_template_is_found_at_its_readme_line(tmp_path):
+    study = _study(tmp_path, template=TEMPLATE)
+    found = codes(run_checks(study), "SG218")
+    readme = study.rel(study.readme_path)
+    assert [(f.file, f.line) for f in found] == [(readme, 9), (readme, 11)]
+    assert found[1].message == "template text is placeholder text (the template slot <gpu>): 'fp8 on <gpu>'"
+    assert {(f.severity, f.hint) for f in found} == {("error", "write the section in the template, or leave it out")}
+    draft = _study(tmp_path / "draft", template=TEMPLATE, status="draft")
+    assert {f.severity for f in codes(run_checks(draft), "SG218")} == {"warning"}
+
+
+def test_a_study_file_placeholder_the_readme_prints_is_reported_once(tmp_path):
+    study = _study(tmp_path, template="# {{ study.title }}\n\n{{ study.decision.summary }}\n", title="TBD",
+                   decision={"shipped": False, "summary": "Not shipped: XXX"})
+    assert [(f.file, f.pointer) for f in codes(run_checks(study), "SG218")] == [
+        (f"families/{FAMILY}/study.yaml", "/title"), (f"families/{FAMILY}/study.yaml", "/decision/summary")]
