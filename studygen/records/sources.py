@@ -224,10 +224,10 @@ def timed_figures(result: dict) -> dict | None:
     :data:`MIN_RUN_FIGURES` distinct numbers (too few for equal ones to
     prove one run)."""
     kind = result.get("kind")
-    if kind == "latency":
+    if kind == Kind.LATENCY:
         figures = {name: result[name] for name in ("value_ms", "statistics_ms", "distribution", "throughput_qps")
                    if name in result}
-    elif kind == "kernel_time":
+    elif kind == Kind.KERNEL_TIME:
         kernels = sorted([kernel.get("name"), kernel.get("time_ms"), kernel.get("calls")]
                          for group in result.get("groups") or [] for kernel in group.get("kernels") or [])
         totals = [entry.get("profiled_total_ms") for entry in result.get("per_iteration") or []]

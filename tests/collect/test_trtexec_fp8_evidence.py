@@ -298,6 +298,7 @@ def test_without_a_study_evidence_is_kept_only_where_fp8_ran(collect, workdir):
     assert done.exit_code == 0, done.err
     assert done.kind("latency")[0]["fp8_evidence"]["fp8_layers"] == 2
     plain = {name: FP8_ENGINE[name] for name in ("/head/Conv", "/enc/QuantizeLinear")}
-    again = collect("trtexec", *exports(workdir, plain), job="job2")
+    # another records folder: the same log in a second job of one family is one run recorded twice
+    again = collect("trtexec", *exports(workdir, plain), job="job2", measurements=workdir / "other")
     assert again.exit_code == 0, again.err
     assert not any("fp8_evidence" in result for result in again.results)
