@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..fsutil import shown_path
 from ..records.sources import DIGEST, TIMED_KINDS, source_file
-from ..textio import MAX_INPUT_BYTES, decode_text, document_problem, read_text, regular_file
+from ..textio import MAX_INPUT_BYTES, UTF8_BOM, decode_text, document_problem, read_text, regular_file
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -60,8 +60,9 @@ def file_sha256(path: Path, display: str | None = None) -> str:
 
 def content_sha256(path: Path, display: str | None = None) -> str:
     """sha256 (hex) of the content of ``path`` as :func:`read_input_text`
-    reads it: a gzip file's decompressed bytes, any other file's bytes; so a
-    copy re-compressed, or decompressed, has the digest of its original.
+    reads it: a gzip file's decompressed bytes, any other file's bytes,
+    without a leading UTF-8 byte order mark; so a copy re-compressed,
+    decompressed or re-saved with a mark has the digest of its original.
     Read piece by piece, at most :data:`MAX_INPUT_BYTES` of content. Raises
     InputError when it cannot be read, is damaged or grew past the limit."""
     display = display or shown_path(path)
@@ -72,7 +73,11 @@ def content_sha256(path: Path, display: str | None = None) -> str:
             compressed = raw.read(2) == GZIP_MAGIC
             raw.seek(0)
             handle = gzip.open(raw, "rb") if compressed else raw
+            first = True
             while chunk := handle.read(1 << 20):
+                if first and chunk.startswith(UTF8_BOM):  # decode_text drops it: the same text, the same input
+                    chunk = chunk[len(UTF8_BOM):]
+                first = False
                 produced += len(chunk)
                 if produced > MAX_INPUT_BYTES:
                     raise InputError(f"holds more than {MAX_INPUT_BYTES} bytes (500 MiB), the limit", path=display)
