@@ -95,6 +95,15 @@ def _notes(document: dict):
                 yield f"{prefix}/{index}", note
 
 
+def _outside_helpers(line: str, spans) -> str:
+    """``line`` with every character a helper output covers (``spans``:
+    ``(start, end, item)`` in the line) as a space: the template's own text."""
+    chars = list(line)
+    for start, end, _ in spans:
+        chars[start:end] = " " * len(chars[start:end])
+    return "".join(chars)
+
+
 def _template_text(context, severity: str, printed: list[str]) -> list[Finding]:
     """Findings at README lines whose text a template wrote (no render
     helper printed it, and it holds no string reported at its source,
@@ -104,7 +113,7 @@ def _template_text(context, severity: str, printed: list[str]) -> list[Finding]:
         return []
     findings = []
     for index, line in readme.prose_lines():
-        kept = "".join(" " if readme.covered(index, at, at + 1) else char for at, char in enumerate(line))
+        kept = _outside_helpers(line, readme.spans[index])
         text = _MARKUP.sub("", kept.strip())
         if not text.strip() or any(source in line for source in printed):
             continue
