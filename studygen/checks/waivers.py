@@ -31,18 +31,9 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..records.load import yaml_line
-from ..rules import BY_CODE
+from ..study.waiver_rules import MIN_MATCH_CHARS, SELECTOR_HINT, SELECTORS, refusal  # noqa: F401 - the rules live there
 
-# How narrowly a selector names a finding: a measurement key names one figure, a README line one place, a piece
-# of message text any finding that quotes it. A finding's reasons print narrowest first.
-SELECTORS = ("key", "line", "match")
 REASONS_SEPARATOR = " | "
-# Fewest characters, besides leading and trailing spaces, a match may quote. Shorter text names a word most
-# messages of a code hold ("latency", "fp16", "B200"), so it would waive every finding of the code that
-# names it, the next one too. Eight take a short phrase ("no revision"); the shipped waivers quote 15 and more.
-MIN_MATCH_CHARS = 8
-SELECTOR_HINT = ("name the finding by its key or README line, or quote more of its message "
-                 "(studygen check --format json gives each finding's key, line and message)")
 
 
 def matches(entry: dict, finding: Finding) -> bool:
@@ -85,25 +76,6 @@ def unmatched_hint(entry: dict, findings: list[Finding]) -> str:
     missed += [f'says "{entry["match"]}" in its message'] if "match" in entry else []
     return (f"no {code} finding (of {count} now) {' and '.join(missed)}: make it name the finding it covers "
             "(studygen check --format json gives each finding's key, line and message), or remove it")
-
-
-def refusal(section: str, entry: dict) -> tuple[str, str] | None:
-    """``(message, hint)`` of SG216 for a waiver (``section`` ``waivers``) or
-    explanation (``explanations``) that may not be applied: its code is not
-    waivable, its ``match`` is shorter than :data:`MIN_MATCH_CHARS` besides
-    spaces, or it names no finding at all; None for an entry that may be."""
-    kind, code = section[:-1], entry["code"]
-    rule = BY_CODE.get(code)
-    if rule is not None and not rule.waivable:
-        return (f"{kind} for {code} refused: {code} ({rule.name}) is never waived or explained, since it says the "
-                "README or the records cannot be trusted",
-                f"remove the {kind} and fix what the {code} finding names")
-    if "match" in entry and len(entry["match"].strip()) < MIN_MATCH_CHARS:
-        return (f'{kind} for {code} refused: match "{entry["match"]}" has fewer than {MIN_MATCH_CHARS} characters '
-                "besides spaces, so it names no one finding", SELECTOR_HINT)
-    if not any(selector in entry for selector in SELECTORS):
-        return f"{kind} for {code} refused: it names no finding (no key, line or match)", SELECTOR_HINT
-    return None
 
 
 def apply_waivers(study, findings: list[Finding]) -> list[Finding]:

@@ -15,6 +15,7 @@ from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
 from ..study.spread import declared_sources
 from ..study.timing import latency_signature, reported_by_several_jobs
+from ..study.waiver_rules import refusal
 from .labels import escape_cell, escape_inline, gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .prose import escape_prose
@@ -385,10 +386,14 @@ class SectionHelpers(ViewBase):
                 where = ", ".join(part for part in (self.label(row.variant), row.shape and shape_label(row.shape), batch)
                                   if part)
                 gaps.append(f"Unstable timing in job {row.job_id} ({where}): {row.unstable_words(self._cv_percent)}.")
+        # an entry check refuses (SG216) waives nothing, so the README never lists it as waived
         for w in self.spec.get("waivers", []):
-            target = self._gap_target(w, f"README line {w.get('line')}")
-            gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")
+            if refusal("waivers", w) is None:
+                target = self._gap_target(w, f"README line {w.get('line')}")
+                gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")
         for e in self.spec.get("explanations", []):
+            if refusal("explanations", e) is not None:
+                continue
             target = self._gap_target(e, "study")
             gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
         return [emit(escape_inline(g)) for g in gaps]

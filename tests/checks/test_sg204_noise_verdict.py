@@ -191,7 +191,7 @@ def test_a_verdict_inside_another_helpers_output_is_still_hand_written(tmp_path)
     from .studies import spec
 
     template = HEADER + "{% for gap in study.known_gaps() %}- {{ gap }}\n{% endfor %}"
-    waiver = {"code": "SG203", "match": "nothing", "reason": "the two jobs agree within run-to-run noise"}
+    waiver = {"code": "SG203", "match": "nothing at all here", "reason": "the two jobs agree within run-to-run noise"}
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=template,
                  study=spec(waivers=[waiver]))
     (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")

@@ -220,8 +220,8 @@ def test_known_gaps_admit_waivers_explanations_unpublished_ids_and_unstable_timi
     waivers = [{"code": "SG203", "key": "toy|x", "reason": "two jobs differ, kept"},
                {"code": "SG207", "match": "kernel time", "reason": "expected outlier"},
                {"code": "SG101", "line": 7, "reason": "range over the rows shown"}]
-    explanations = [{"code": "SG208", "text": "FP8 casts cost more than they save."},
-                    {"code": "SG205", "match": "val-8", "text": "kept for a later study"}]
+    explanations = [{"code": "SG208", "key": "toy|y", "text": "FP8 casts cost more than they save."},
+                    {"code": "SG205", "match": "val-8 image set", "text": "kept for a later study"}]
     datasets = {**DEFAULT_DATASETS, "held-2": dataset("held-2", "evaluation", 2)}
     study = StudyView(load(tmp_path, records=[record("job", rows)], datasets=datasets,
                            study=spec(waivers=waivers, explanations=explanations)))
@@ -232,8 +232,8 @@ def test_known_gaps_admit_waivers_explanations_unpublished_ids_and_unstable_timi
                     "Waived SG203 (toy|x): two jobs differ, kept",
                     "Waived SG207 (findings matching \"kernel time\"): expected outlier",
                     "Waived SG101 (README line 7): range over the rows shown",
-                    "Explained SG208 (study): FP8 casts cost more than they save.",
-                    "Explained SG205 (findings matching \"val-8\"): kept for a later study"]
+                    "Explained SG208 (toy|y): FP8 casts cost more than they save.",
+                    "Explained SG205 (findings matching \"val-8 image set\"): kept for a later study"]
     assert [e.kind for e in recorded] == ["gap"] * 8
     # a measurement key in words (b200-trt11.4.json /results/6: fp16 AP on B200, TensorRT 11.4, held-out set)
     assert detr.describe_key(key) == "fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400"
@@ -343,3 +343,19 @@ def test_repeated_measurements_name_each_tensorrt_release_in_full(tmp_path):
     assert cells(study.repeated_measurements())[1:] == [
         ["fp16 gpu_compute median 800 x 800", "H200", "10.13.3.9", "a: 5.02; b: 5.1", "0.08"],
         ["fp16 gpu_compute median 800 x 800", "H200", "10.13.0.35", "c: 6.2; d: 6.0", "0.2"]]
+
+
+def test_a_waiver_or_explanation_check_refuses_is_never_listed_as_a_known_gap(tmp_path):
+    # new-user trial: check refused these (SG216) yet the README said "Waived SG201 (…): edited by hand" and
+    # "Waived SG215 (README line None): …"
+    waivers = [{"code": "SG201", "match": "README is stale", "reason": "edited by hand"},
+               {"code": "SG215", "match": "", "reason": "we trust the builder"},
+               {"code": "SG209", "match": "has no revision", "reason": "not published"}]
+    explanations = [{"code": "SG207", "text": "no selector at all"},
+                    {"code": "SG207", "match": "kernel time attention", "text": "Two stacks, two kernels."}]
+    study = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])],
+                           study=spec(waivers=waivers, explanations=explanations)))
+    gaps, _ = printed(study.known_gaps)
+    assert [g for g in gaps if g.startswith(("Waived", "Explained"))] == [
+        'Waived SG209 (findings matching "has no revision"): not published',
+        'Explained SG207 (findings matching "kernel time attention"): Two stacks, two kernels.']
