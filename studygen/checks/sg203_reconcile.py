@@ -345,8 +345,10 @@ def _uses(context, a: Row, b: Row, same: list[Row]) -> list:
 
 
 def _use_line(readme, item, a: Row, b: Row) -> int:
-    """README line (1-based) of a use: for a table cell, the first line of its
-    table that holds the cell and, where one does, both figures; else where its text starts."""
+    """README line (1-based) of a use: for a table cell, its own row where the
+    table builder recorded it (:meth:`ReadmeText.cell_line`), else the first
+    line of its table that holds the cell and, where one does, both figures;
+    else where its text starts."""
     start = readme.locate(item)
     if not item.within or not start:
         return start

@@ -330,9 +330,11 @@ def emit(text: str, rows=(), headers=(), compared_by: str = "variant", kind: str
     text = str(text)
     cells = None if headers else _WITHIN.get()
     table = cells
-    if headers and (finished := _FINISHED.get()) is not None and finished.headers == tuple(headers):
-        table = finished  # the table whose cells were just made
+    if headers:  # a table's entry takes the cells made just before it, if they are its own, and no later table does
+        finished = _FINISHED.get()
         _FINISHED.set(None)
+        if finished is not None and finished.headers == tuple(headers):
+            table = finished
     item = Produced(kind, anchors.plain(text) if anchors else text, tuple(rows), tuple(headers),
                     cells.headers if cells else (), compared_by, tuple(tuple(pair) for pair in compared),
                     table=table, cell_row=cells.row_now() if cells else None)
