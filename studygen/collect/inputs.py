@@ -95,8 +95,11 @@ def stamp_digests(results: list, inputs: list[Path]) -> None:
     names the file) the :func:`content_sha256` of that file as its
     ``source_sha256``: what tells one input collected into two jobs from two
     runs (:func:`studygen.records.sources.run_keys`). Each file is read once,
-    and only when a result names it."""
-    by_name = {path.name: path for path in inputs}
+    and only when a result names it. A name two inputs share (``a/run.json``,
+    ``b/run.json``) stamps nothing: a locator gives the name alone, so which
+    file's content its result holds is not known."""
+    names = [path.name for path in inputs]
+    by_name = {path.name: path for path in inputs if names.count(path.name) == 1}
     digests: dict[str, str] = {}
     for new in results:
         name = source_file(new.result)

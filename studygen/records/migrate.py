@@ -51,6 +51,7 @@ import re
 
 from ..errors import RecordError
 from .schemas import CURRENT_SCHEMA_VERSION
+from .sources import DIGEST
 
 # version N -> function turning a version-N document into version N+1
 MIGRATIONS: dict[int, callable] = {}
@@ -98,7 +99,7 @@ RESULT_FIELDS_2 = ("compilation_rule", "differing_groups")
 COMPILE_FIELDS_2 = ("inductor_config", "inductor_environment")
 COMPILATION_FIELDS_2 = ("per_iteration", "kernels")
 KERNEL_FIELDS_2 = ("grid", "block", "registers_per_thread", "shared_memory_bytes")
-RESULT_FIELDS_3 = ("source_sha256",)
+RESULT_FIELDS_3 = (DIGEST,)
 
 
 def version_of(document: dict) -> int:

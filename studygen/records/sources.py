@@ -46,7 +46,7 @@ def source_file(result: dict) -> str | None:
 
 
 # What a run measured, whatever it reported of it: a result's identity less the kind, metric, statistic and group.
-RUN_FIELDS = ("variant", "shape", "batch", "backend", "mode", "dataset")
+RUN_FIELDS = tuple(name for name in IDENTITY_FIELDS if name not in ("kind", "metric", "statistic", "group"))
 
 
 def _run_of(result: dict) -> tuple:

@@ -7,7 +7,7 @@ iteration (``computeMs`` = ``endComputeMs`` − ``startComputeMs``), the host
 latency as the sum of the H2D, compute and D2H durations, and sorts the
 iterations by their H2D start (``sampleInference.cpp``, ``runInference``).
 A duration off its stamps by more than the printing can explain (six
-significant digits, :func:`~.times.printed_step`, of each of the three
+significant digits, :func:`printed_step`, of each of the three
 figures) was not written by trtexec, and an H2D start earlier than the one
 before it means iterations out of order: a file pasted twice into one array.
 Either would reach the record's mean, max and coefficient of variation.
