@@ -26,7 +26,9 @@ class Rule:
     ``warning`` is printed); ``module`` the dotted name of the module whose
     ``check`` reports it; ``summary`` one line saying what it catches;
     ``waivable`` False for a code no waiver or explanation in a study file may
-    cover (SG216 reports one that tries)."""
+    cover (SG216 reports one that tries): its finding says the README or the
+    records cannot be trusted, so a waiver of it would leave every other
+    finding, and every figure, standing on nothing."""
 
     code: str
     severity: str
@@ -99,10 +101,6 @@ RULES: tuple[Rule, ...] = (
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
-# Codes whose finding says the README or the records cannot be trusted (a README that is not what the records render
-# to, a record that does not load, a figure typed into the template, a waiver that covers too much): a waiver of one
-# would hide that every other finding, and every figure, stands on nothing.
-NOT_WAIVABLE: tuple[str, ...] = tuple(rule.code for rule in RULES if not rule.waivable)
 
 
 def rules_in(package: str) -> tuple[Rule, ...]:

@@ -80,8 +80,8 @@ from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
 # Configurations two platforms of different GPUs must share before their typical ratio is known: with two, the
-# median is their mean and each departs from it by the same factor, so neither can be told to be the odd one;
-# with one, the ratio is its own typical and could never depart.
+# median is their mean, which lies between them, so one departs above it and the other below and neither can be
+# told to be the odd one; with one, the ratio is its own typical and could never depart.
 MIN_SHARED = 3
 
 

@@ -30,11 +30,12 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
-from ..study.placeholders import placeholder_reason as reason_of
+from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_line
+from ..study.placeholders import is_prose_field, names_a_marker
+from ..study.placeholders import placeholder_reason as reason_of
 from .base import readme_finding
 from .readme_text import normalize
-from ..study.placeholders import is_prose_field, names_a_marker
 from ..study.scaffold import is_placeholder, unfinished_severity
 
 
@@ -71,7 +72,7 @@ def check(context) -> list[Finding]:
     for path, text in _strings(study.spec):
         message = _problem(path, text)
         if message:
-            pointer = "".join("/" + str(step).replace("~", "~0").replace("/", "~1") for step in path)  # RFC 6901
+            pointer = pointer_from_path(path)
             findings.append(Finding("SG218", message, study.rel(study.study_path), line=yaml_line(study.spec_text, *path),
                                     pointer=pointer, severity=severity, hint=_HINT))
             printed.append(normalize(text))

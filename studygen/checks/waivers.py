@@ -9,9 +9,9 @@ waivers cannot pile up.
 An entry that could hide more than one known finding is refused, not
 applied, and is an SG216 finding of its own at its study-file line, whatever
 else the study holds: one for a code the rule table marks not waivable
-(:data:`studygen.rules.NOT_WAIVABLE`: a stale README, an invalid record, a
+(``Rule.waivable`` in :mod:`studygen.rules`: a stale README, an invalid record, a
 figure typed into the template, a refused waiver), one whose ``match`` has
-fewer than :data:`MIN_MATCH_CHARS` characters besides spaces, and an
+fewer than :data:`studygen.study.waiver_rules.MIN_MATCH_CHARS` characters besides spaces, and an
 explanation that gives neither ``key`` nor ``match``. Case (attack round):
 ``{code: SG202, match: "", reason: ...}`` waived an invalid record, since
 ``""`` is in every message, and with it every check the invalid record
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..records.load import yaml_line
-from ..study.waiver_rules import MIN_MATCH_CHARS, SELECTOR_HINT, SELECTORS, refusal  # noqa: F401 - the rules live there
+from ..study.waiver_rules import SELECTORS, refusal
 
 REASONS_SEPARATOR = " | "
 

@@ -112,7 +112,8 @@ def test_the_cross_gpu_finding_in_full(tmp_path):
 
 
 def test_a_gpu_pair_needs_three_shared_configurations_for_a_pattern(tmp_path):
-    # two configurations: the median 0.5 is their mean, each 2x off it either way; three give the pattern
+    # two configurations: the median 0.5 is their mean, 0.25 below it and 0.75 above: neither is the odd one;
+    # three give the pattern
     two = {"128x128": (2.0, 0.5), "256x256": (4.0, 3.0)}
     assert _gpu_pair(tmp_path / "two", two) == []
     three = dict(two, **{"320x320": (8.0, 2.0)})  # ratios 0.25, 0.75, 0.25: median 0.25, 256x256 3x off it
