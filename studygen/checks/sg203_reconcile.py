@@ -256,7 +256,7 @@ def _hint(row: Row) -> str:
     without a spread of its own must otherwise agree exactly."""
     keys = tolerance_keys(row)
     others = f" (a key {' or '.join(keys[:-1])} wins over it)" if len(keys) > 1 else ""
-    unit = f" {row.unit}" if row.unit not in (None, "", "AP") else ""
+    unit = f" {_unit(row)}" if _unit(row) else ""
     return ("reconcile the jobs, or repeat them so that their spread is measured (render shows the job-to-job "
             "spread); a figure without a spread of its own (one trace, one trtexec run) must match exactly unless "
             f"the study file sets the largest difference it accepts: tolerances: {{{keys[-1]}: <difference{unit}>}}"
