@@ -55,7 +55,7 @@ CHUNK_BYTES = 1 << 20  # a blob is copied to disk this many bytes at a time
 _MODES = {"100644": "file", "100755": "file", "120000": "link"}  # ls-tree modes written out; others (submodules) are not
 # The most one revision's files take in diff's temporary folder: 16 READMEs or figures at their limit, or 64 records at
 # theirs. check keeps every record of a study in memory, several times its bytes on disk, so a project past this is
-# past what check and diff can load; 2,000 records of the scale benchmark's size take a small part of it.
+# past what check and diff can load.
 MAX_REVISION_BYTES = 16 * MAX_RENDERED_BYTES
 
 

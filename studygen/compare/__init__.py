@@ -23,6 +23,7 @@ JSON or GitHub annotations and says which changes fail a run.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..findings import Finding
@@ -118,7 +119,7 @@ def _shipped(study) -> bool | None:
 
 # Places inside a message: a JSON pointer's array indexes ("/results/62/value_ms"), a file's line
 # ("run.log:33", "study.yaml:line 4") and a README or record line ("line 12", "lines 3 to 5").
-_POINTER_INDEX = re.compile(r"(?<=/)\d+(?=/|\b)")
+_POINTER_INDEX = re.compile(r"(?<=[A-Za-z_]/)\d+(?=/|\b)")  # after a name ("results/"), never "3/4 rows"
 _FILE_LINE = re.compile(r"(\.[A-Za-z][A-Za-z0-9]{0,9}):(?:line )?\d+\b")  # after a file name's extension
 _LINE_WORDS = re.compile(r"\b(lines?) \d+(?:(?: to |-)\d+)?\b")
 
@@ -139,30 +140,24 @@ def finding_identity(finding: Finding) -> tuple:
     return (finding.code, finding.severity, finding.file, finding.key or "", normalised_message(finding.message))
 
 
-_identity = finding_identity
-
 
 def compare_findings(old: tuple[Finding, ...] | list[Finding], new: tuple[Finding, ...] | list[Finding]) -> list[FindingChange]:
     """Findings of one revision that the other lacks (each matched once, see
     the module docstring): those gone first, then those that appeared."""
-    left: dict[tuple, int] = {}
-    for finding in new:
-        left[_identity(finding)] = left.get(_identity(finding), 0) + 1
-    gone = []
-    for finding in old:
-        if left.get(_identity(finding), 0):
-            left[_identity(finding)] -= 1
-        else:
-            gone.append(FindingChange(finding, appeared=False))
-    matched: dict[tuple, int] = {}
-    for finding in old:
-        matched[_identity(finding)] = matched.get(_identity(finding), 0) + 1
-    appeared = []
-    for finding in new:
-        if matched.get(_identity(finding), 0):
-            matched[_identity(finding)] -= 1
-        else:
-            appeared.append(FindingChange(finding, appeared=True))
+    def unmatched(findings, others) -> list[Finding]:
+        # each finding of ``others`` matches one finding of ``findings`` with its identity, in order
+        left = Counter(map(finding_identity, others))
+        kept = []
+        for finding in findings:
+            identity = finding_identity(finding)
+            if left[identity]:
+                left[identity] -= 1
+            else:
+                kept.append(finding)
+        return kept
+
+    gone = [FindingChange(finding, appeared=False) for finding in unmatched(old, new)]
+    appeared = [FindingChange(finding, appeared=True) for finding in unmatched(new, old)]
     return gone + appeared
 
 

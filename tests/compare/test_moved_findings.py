@@ -73,3 +73,11 @@ def test_a_figure_label_names_the_batch_where_the_figures_hold_several(tmp_path)
     single = compare_figures(load(tmp_path / "one-a", records=[record("rtx", [latency("fp16", 1.192)])]),
                              load(tmp_path / "one-b", records=[record("rtx", [latency("fp16", 1.311)])]))
     assert [c.what for c in single] == ["fp16 median gpu compute, 800 x 800, engine, H200"]
+
+
+def test_a_place_is_left_out_of_a_message_but_a_count_is_kept():
+    from studygen.compare import normalised_message
+
+    assert normalised_message("at /results/62/value_ms (run.log:33, line 12)") == "at /results/#/value_ms (run.log:#, line #)"
+    # "3/4 rows" is a count, not a pointer's index: a finding whose count changed is a changed finding
+    assert normalised_message("3/4 rows fit") != normalised_message("3/5 rows fit")
