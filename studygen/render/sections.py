@@ -6,6 +6,8 @@ ids, unstable timings)."""
 
 from __future__ import annotations
 
+import functools
+
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.keys import FIELDS
@@ -364,7 +366,7 @@ class SectionHelpers(ViewBase):
                  parts["software"], parts["dataset"]]
         return ", ".join(p for p in (what, *where) if p)
 
-    @property
+    @functools.cached_property  # read once per row by known_gaps and the repeated-measurements table
     def _several_batches(self) -> bool:
         """Whether the study's rows state more than one batch size: then a
         sentence naming a configuration names its batch too (its tables

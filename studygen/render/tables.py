@@ -147,8 +147,9 @@ class TableHelpers(SpanHelpers):
         generic template, which may print several latency tables (one per way
         of timing), writes "—", since a variant absent from one table may be
         measured in another (lint SG106 reads "not measured" as a declaration).
-        ``sort``: table rows sorted by their index fields (shapes by size;
-        see :func:`ordered_keys`) instead of in the order rows come.
+        ``sort``: accepted for templates written for it; rows are always
+        ordered by their index fields (shapes and batches by their numbers,
+        see :func:`ordered_keys`), never in the order records list them.
         """
         selected = self.figures(variant=list(variants), job_id=jobs, **filters)
         grid = grid_of(selected, index)
