@@ -43,7 +43,7 @@ from .derived import FORMULAS
 from .document import Document, Sentence
 from .figures import Figure
 from .rounding import Interval, consistent, printed_interval
-from .variant_pairs import HIGHER_IS_BETTER, Pair, kinds_named, tie
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, Pair, kinds_named, tie
 
 HINT = "recompute the percentage from the table's figures for both variants in the rows it is about, or name the run it comes from"
 
@@ -88,7 +88,6 @@ _HEDGES = (
     ("ceiling", lazy_compile(r"(?:≤|<|\bat\s+most|\bunder|\bbelow|\bless\s+than)\s*$", re.IGNORECASE)),
 )
 _AVERAGE_AFTER_RE = lazy_compile(r"^[^,;]{0,60}\bon\s+average\b", re.IGNORECASE)
-_CLAUSE_END_RE = lazy_compile(r";|,\s*(?:and|but|while|whereas)\b|\b(?:while|whereas)\b")
 _HEDGE_WINDOW = 24
 
 
@@ -112,9 +111,9 @@ def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
     """The figure's clause: from the last ';' or ', and' before it to the next one."""
     text = sentence.block.text
     start = sentence.start
-    for match in _CLAUSE_END_RE.finditer(text, sentence.start, figure.start):
+    for match in CLAUSE_END_RE.finditer(text, sentence.start, figure.start):
         start = match.end()
-    after = _CLAUSE_END_RE.search(text, figure.end, sentence.end)
+    after = CLAUSE_END_RE.search(text, figure.end, sentence.end)
     return start, after.start() if after else sentence.end
 
 

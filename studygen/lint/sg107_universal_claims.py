@@ -35,7 +35,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Document, Sentence
 from .rounding import stands_for
-from .variant_pairs import HIGHER_IS_BETTER, Pair, kinds_named, tie
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, Pair, kinds_named, tie
 
 CODE = "SG107"
 HINT = "name the rows the comparison holds for (or the exception), or correct the table"
@@ -58,7 +58,6 @@ _AGGREGATE_BEFORE_RE = lazy_compile(
 _DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|doesn't|don't|hardly|rarely)\b|n't\b",
                           re.IGNORECASE)
 _FIGURE_BEFORE_RE = lazy_compile(r"\d(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
-_CLAUSE_END_RE = lazy_compile(r";|,\s*(?:and|but|while|whereas)\b|\b(?:while|whereas)\b")
 _PREFILTER_RE = lazy_compile(r"\bthan\b", re.IGNORECASE)
 
 # comparative -> +1 when the variant's figure must be the larger, -1 the smaller; None: by kind
@@ -78,7 +77,7 @@ def _segments(sentence: Sentence) -> list[tuple[int, int]]:
     """(start, end) offsets into the block text of the sentence's clauses."""
     text = sentence.block.text
     bounds, start = [], sentence.start
-    for match in _CLAUSE_END_RE.finditer(text, sentence.start, sentence.end):
+    for match in CLAUSE_END_RE.finditer(text, sentence.start, sentence.end):
         bounds.append((start, match.start()))
         start = match.end()
     bounds.append((start, sentence.end))

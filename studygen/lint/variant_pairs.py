@@ -68,6 +68,9 @@ COMPARATIVE_KINDS = {
     "smaller": (SIZE,), "larger": (SIZE,), "bigger": (SIZE,),
 }
 # "than fp16", "vs fp16", "compared with fp16": the variant named after it is the reference
+# Where a clause ends inside a sentence: at ";", at ", and/but/while/whereas", at "while"/"whereas": the
+# clause a percent change (prose_changes) or a universal comparison (SG107) is read in.
+CLAUSE_END_RE = lazy_compile(r";|,\s*(?:and|but|while|whereas)\b|\b(?:while|whereas)\b")
 _REFERENCE_BEFORE_RE = lazy_compile(
     r"(?:\bthan|\bvs\.?|\bversus|\bover|\bagainst|\bfrom|\brelative\s+to|\bcompared\s+(?:to|with))"
     r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$",
