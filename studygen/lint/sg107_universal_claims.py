@@ -35,7 +35,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Document, Sentence
 from .rounding import stands_for
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, Pair, kinds_named, tie
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_VERB_RE, Pair, kinds_named, tie
 
 CODE = "SG107"
 HINT = "name the rows the comparison holds for (or the exception), or correct the table"
@@ -57,8 +57,10 @@ _AGGREGATE_BEFORE_RE = lazy_compile(
     r"(?:over|across|of|for)\s+(?:the\s+)?$", re.IGNORECASE)
 _DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|doesn't|don't|hardly|rarely)\b|n't\b",
                           re.IGNORECASE)
-_FIGURE_BEFORE_RE = lazy_compile(r"\d(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
-_PREFILTER_RE = lazy_compile(r"\bthan\b", re.IGNORECASE)
+# a figure of its own ("40% faster than"), not the digits ending a variant's name ("fp8 outperforms")
+_FIGURE_BEFORE_RE = lazy_compile(r"(?<![\w.])\d[\d.,]*(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
+_PREFILTER_RE = lazy_compile(
+    r"\bthan\b|\boutperform|\bbeat|\blead|\bahead\b|\btrail|\blag|\bunderperform|\bbehind\b", re.IGNORECASE)
 
 # comparative -> +1 when the variant's figure must be the larger, -1 the smaller; None: by kind
 _SIGN = {"smaller": -1, "lower": -1, "less": -1, "fewer": -1, "larger": 1, "bigger": 1, "higher": 1, "more": 1}
@@ -69,7 +71,7 @@ def _want(comparative: str, kind: str) -> int:
     if comparative in _SIGN:
         return _SIGN[comparative]
     higher = kind in HIGHER_IS_BETTER
-    better = comparative in ("faster", "quicker", "better")
+    better = comparative in ("faster", "quicker", "better", "outperforms")
     return 1 if better == higher else -1
 
 
@@ -116,14 +118,25 @@ def check(document: Document) -> list[Finding]:
     return findings
 
 
+def _comparison(text: str, start: int, end: int) -> tuple[re.Match, str] | None:
+    """The first comparison of ``text[start:end]`` and its comparative word:
+    "faster ... than" as written, a verb of ranking as "outperforms" (it
+    says the subject is better) or "trails" (worse)."""
+    comparative = _COMPARATIVE_RE.search(text, start, end)
+    verb = RANKING_VERB_RE.search(text, start, end)
+    if verb is not None and (comparative is None or verb.start() < comparative.start()):
+        return verb, "outperforms" if verb.group(1) else "trails"
+    return (comparative, comparative.group(1).lower()) if comparative is not None else None
+
+
 def _segment_finding(document: Document, sentence: Sentence, text: str, start: int, end: int) -> Finding | None:
-    match = _COMPARATIVE_RE.search(text, start, end)
-    if match is None or not _claims_every(text, start, end):
+    found = _comparison(text, start, end)
+    if found is None or not _claims_every(text, start, end):
         return None
+    match, comparative = found
     clause = text[start:end]
     if _DENIAL_RE.search(clause) or _FIGURE_BEFORE_RE.search(text, start, match.start()):
         return None
-    comparative = match.group(1).lower()
     kinds = kinds_named(clause, comparative)
     if not kinds:
         return None

@@ -62,17 +62,34 @@ _KIND_WORDS = {
     "throughput": THROUGHPUT, "fps": THROUGHPUT, "qps": THROUGHPUT,
     "ap": QUALITY, "ap50": QUALITY, "ap75": QUALITY, "map": QUALITY, "accuracy": QUALITY,
 }
+# "batch size", "input size": a label of the rows, not the size a comparison is about
+_LABEL_BEFORE_SIZE = frozenset({"batch", "input", "image", "tile", "block", "group", "window", "chunk", "page", "beam",
+                                "context", "vocab", "step", "sample", "patch"})
 # comparative word -> the kinds it may be about when the sentence names no quantity
 COMPARATIVE_KINDS = {
     "faster": (TIME, THROUGHPUT), "slower": (TIME, THROUGHPUT), "quicker": (TIME, THROUGHPUT),
     "smaller": (SIZE,), "larger": (SIZE,), "bigger": (SIZE,),
+    # a verb of ranking ("outperforms", "trails": RANKING_VERB_RE) says which is better, of any kind but size
+    "outperforms": (TIME, THROUGHPUT, QUALITY), "trails": (TIME, THROUGHPUT, QUALITY),
 }
+# "fp8 outperforms fp16", "beats", "leads", "is ahead of"; "trails", "lags behind", "falls behind",
+# "underperforms": a comparison without "than", its reference right after the verb. Group 1: better,
+# group 2: worse. "leads to" (a cause) and "behind" without a verb of position ("the reason behind") are none.
+RANKING_VERB_RE = lazy_compile(
+    r"\b(?:(outperform(?:s|ed|ing)?|beat(?:s|ing)?|lead(?:s|ing)?(?!\s+to\b)|"
+    r"(?:is|are|was|were|stays?|remains?)\s+ahead\s+of)"
+    r"|(trail(?:s|ed|ing)?|lag(?:s|ged|ging)?(?:\s+behind)?|underperform(?:s|ed|ing)?|"
+    r"(?:is|are|was|were|falls?|fell|stays?|remains?)\s+behind))\b",
+    re.IGNORECASE,
+)
 # "than fp16", "vs fp16", "compared with fp16": the variant named after it is the reference
 # Where a clause ends inside a sentence: at ";", at ", and/but/while/whereas", at "while"/"whereas": the
 # clause a percent change (prose_changes) or a universal comparison (SG107) is read in.
 CLAUSE_END_RE = lazy_compile(r";|,\s*(?:and|but|while|whereas)\b|\b(?:while|whereas)\b")
 _REFERENCE_BEFORE_RE = lazy_compile(
-    r"(?:\bthan|\bvs\.?|\bversus|\bover|\bagainst|\bfrom|\brelative\s+to|\bcompared\s+(?:to|with))"
+    r"(?:\bthan|\bvs\.?|\bversus|\bover|\bagainst|\bfrom|\brelative\s+to|\bcompared\s+(?:to|with)|"
+    r"\boutperform(?:s|ed|ing)?|\bbeat(?:s|ing)?|\blead(?:s|ing)?|\bahead\s+of|\btrail(?:s|ed|ing)?|"
+    r"\blag(?:s|ged|ging)?(?:\s+behind)?|\bunderperform(?:s|ed|ing)?|\bbehind)"
     r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$",
     re.IGNORECASE,
 )
@@ -93,7 +110,9 @@ def kinds_named(text: str, comparative: str) -> tuple[str, ...]:
     """The kinds ``text`` may be about: the one its quantity words name, else
     those its ``comparative`` word allows (see the module docstring); ()
     when it names two kinds or nothing tells."""
-    named = {_KIND_WORDS[stem(token)] for token in label_tokens(normalize(text)) if stem(token) in _KIND_WORDS}
+    tokens = label_tokens(normalize(text))
+    named = {_KIND_WORDS[stem(token)] for index, token in enumerate(tokens)
+             if stem(token) in _KIND_WORDS and not (index and tokens[index - 1] in _LABEL_BEFORE_SIZE and stem(token) == "size")}
     if len(named) > 1:
         return ()
     allowed = COMPARATIVE_KINDS.get(comparative.lower(), ())
@@ -230,5 +249,5 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
     return found[0] if found else None
 
 
-__all__ = ["COMPARATIVE_KINDS", "HIGHER_IS_BETTER", "Pair", "QUALITY", "SIZE", "THROUGHPUT", "TIME",
+__all__ = ["COMPARATIVE_KINDS", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_VERB_RE", "SIZE", "THROUGHPUT", "TIME",
            "kind_of_series", "kinds_named", "tie"]
