@@ -7,19 +7,30 @@ table by their labels, not the figures. When the clause holds
 - exactly one figure, a ratio (``x``) or a percentage, neither hedged
   ("up to", "about", "~", "≥") nor denied nor part of a range, and no other
   figure;
-- exactly two row labels of one table, matched whole-word and
-  case-insensitively, each label naming one row only (a label inside a longer
-  matched label, "int8" in "int8+sq", counts as the longer one), and no third;
+- exactly two row labels of one table (its first label column), matched
+  whole-word and case-insensitively, each label naming one row only (a label
+  inside a longer matched label, "int8" in "int8+sq", counts as the longer
+  one), and no third; a parenthesis around one word is part of a label
+  ("TensorRT (INT8)"), not a clause break;
 - one measured column to read: the single column the clause names by its
   header words, else the table's only column of a time or throughput unit
   (ms, s, us, ns, tokens/s, images/s; or a header saying latency, time or
   throughput) when the clause speaks of speed ("faster", "speedup",
-  "latency" …); a clause naming two columns, or a ratio column, is skipped;
+  "latency" …); a clause naming two columns, or a ratio column while it does
+  not speak of speed, is skipped;
 
 the figure is recomputed both ways round: ``a / b`` and ``b / a`` for a
 ratio, ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in either order and
 either sign for a percentage. Only when none fits to the printed digits
-(truncation allowed, :func:`studygen.lint.derived.fits`) is it reported.
+(truncation allowed, :func:`studygen.lint.derived.fits`) is it reported. A
+ratio column printed beside the times ("speedup") gives the ratio between
+two rows as well (their printed ratios over each other), never one the
+rows named do not. When the clause says which row is the reference
+("than", "vs", "over" before it) and which way the figure goes ("slower",
+"a speedup", "lower latency", "cuts … by": :mod:`studygen.lint.ratio_direction`),
+rows whose figures go the other way beyond their printed digits are a
+finding whatever the size (cases ``sg103_pos_ratio_direction``,
+``sg103_neg_ratio_direction``).
 
 The table is the nearest one above the paragraph in its section or the
 nearest one below; when both give such a reading, one fitting clears it,
@@ -37,7 +48,9 @@ from ..patterns import lazy_compile
 from .derived import derivation, fits, formulas_for
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
+from .ratio_direction import goes_against, wanted_sign, written_direction
 from .text import keywords, normalize
+from .variant_pairs import REFERENCE_BEFORE_RE, kind_of_series
 
 HINT = "recompute the ratio or percentage from the two rows it compares (to their printed digits), or name the run it comes from"
 
@@ -54,6 +67,7 @@ _HEDGE_RE = lazy_compile(
 _HEDGE_AFTER_RE = lazy_compile(r"^\s*(?:\+|or\s+(?:more|so|less)|at\s+(?:most|best|least))", re.IGNORECASE)
 _HEDGE_WINDOW = 16
 _CLAUSE_BREAKS = ",;()"
+_LABEL_PARENTHESIS_RE = lazy_compile(r"\(([\w.+-]{1,16})\)")
 
 
 @dataclass
@@ -63,12 +77,18 @@ class _Reading:
 
     table: Table
     series: Series
-    rows: tuple[int, int]
+    rows: tuple[int, int]  # in the clause's order
     fits: bool
+    against: int | None = None  # the subject's index in rows when they go the other way than the clause says
+    stated: tuple[str, str] | None = None  # (direction, its words) the clause states, when ``against`` is set
 
 
 def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
-    text = sentence.block.text
+    """(start, end) in the block text of the figure's clause: back to , ; ( or )
+    or the sentence start, forward to the next or the sentence end. A
+    parenthesis around one short word is part of a row's name ("TensorRT
+    (INT8)"), no clause break."""
+    text = _LABEL_PARENTHESIS_RE.sub(lambda m: " " + m.group(1) + " ", sentence.block.text[:sentence.end])
     start = max([text.rfind(c, sentence.start, figure.start) for c in _CLAUSE_BREAKS] + [sentence.start - 1]) + 1
     ends = [text.find(c, figure.end, sentence.end) for c in _CLAUSE_BREAKS]
     return start, min([e for e in ends if e != -1] + [sentence.end])
@@ -94,10 +114,13 @@ def _labelled_rows(table: Table) -> dict[str, list[int]]:
     return cached
 
 
-def _named_rows(table: Table, clause: str) -> tuple[int, int] | None:
-    """The two rows the clause names by their labels, or None (not two, a
-    label shared by several rows, or a label column that is not one)."""
-    if len(table.label_columns) != 1:
+def _named_rows(table: Table, clause: str) -> tuple[int, int, int | None] | None:
+    """(first row, second row, which of the two is the reference: 0, 1 or
+    None) of the two rows the clause names by their labels, in the clause's
+    order, or None (not two, a label shared by several rows, or no label
+    column). The reference is the row named right after "than", "vs",
+    "over", "compared to" …; None when neither or both are."""
+    if not table.label_columns:
         return None
     rows_of = _labelled_rows(table)
     spans = []
@@ -113,7 +136,9 @@ def _named_rows(table: Table, clause: str) -> tuple[int, int] | None:
     if len(labels) != 2 or any(len(rows_of[label]) != 1 for label in labels):
         return None
     first, second = sorted(labels, key=lambda label: min(s[0] for s in kept if s[2] == label))
-    return rows_of[first][0], rows_of[second][0]
+    references = [index for index, label in enumerate((first, second))
+                  if REFERENCE_BEFORE_RE.search(lowered, 0, min(s[0] for s in kept if s[2] == label))]
+    return rows_of[first][0], rows_of[second][0], references[0] if len(references) == 1 else None
 
 
 def _is_time(series: Series) -> bool:
@@ -131,6 +156,8 @@ def _column(table: Table, clause: str) -> Series | None:
     shared |= keywords(normalize(" ".join(table.headers[c] for c in table.label_columns)))
     named = {id(s): s for s in numeric if (s.keywords - shared - {"x"}) & words}
     speed = bool(_SPEED_RE.search(clause))
+    if speed and named and all(s.unit in RATIO_UNITS for s in named.values()):
+        named = {}  # "a 2.4x speedup" beside a 'speedup' column: the ratio of the timed column it is printed from
     if len(named) > 1:
         return None
     if named:
@@ -143,11 +170,24 @@ def _column(table: Table, clause: str) -> Series | None:
     return timed[0] if len(timed) == 1 else None
 
 
+def _printed_ratios(table: Table, series: Series) -> list[Series]:
+    """The table's ratio columns printed from ``series`` (an ``x`` column
+    headed as a speedup or ratio): two rows' printed ratios give the ratio
+    between the rows as well (3.76x over 1.00x is 3.76x)."""
+    return [s for s in table.series if s.unit == "x" and s is not series and s.column not in table.label_columns]
+
+
 def _negated(figure: Figure) -> Figure:
     return figure._replace(value=-figure.value)
 
 
-def _reading(table: Table, clause: str, figure: Figure) -> _Reading | None:
+def _reading(table: Table, text: str, start: int, end: int, figure: Figure) -> _Reading | None:
+    """What ``table`` gives for the ratio or percentage ``figure`` of the
+    clause ``text[start:end]``: None when the clause does not name two of its
+    rows and a column to read; else whether a formula fits either way round,
+    in the direction the clause states (:mod:`studygen.lint.ratio_direction`),
+    by the measured column or by a ratio column printed beside it."""
+    clause = text[start:end]
     rows = _named_rows(table, clause)
     if rows is None:
         return None
@@ -161,7 +201,17 @@ def _reading(table: Table, clause: str, figure: Figure) -> _Reading | None:
     verdicts = [fits(f, x, y, t) for f in formulas_for(figure.unit, False) for x, y in ((a, b), (b, a)) for t in targets]
     if all(v is None for v in verdicts):
         return None
-    return _Reading(table, series, rows, any(verdicts))
+    written = written_direction(text, figure, start) if rows[2] is not None else None
+    sign = wanted_sign(written[0], kind_of_series(series)) if written else None
+    subject, reference = (b, a) if rows[2] == 0 else (a, b)
+    if goes_against(subject, reference, sign):
+        return _Reading(table, series, rows[:2], False, against=1 - rows[2], stated=written)
+    if figure.unit == "x" and not any(verdicts):
+        for printed in _printed_ratios(table, series):
+            p, q = printed.values[rows[0]], printed.values[rows[1]]
+            if p is not None and q is not None and any(fits("ratio", x, y, figure) for x, y in ((p, q), (q, p))):
+                return _Reading(table, series, rows[:2], True)
+    return _Reading(table, series, rows[:2], any(verdicts))
 
 
 def _nearby(document: Document, block) -> list[Table]:
@@ -180,8 +230,8 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     for block in document.prose:
         if not block.has_digits:
             continue
-        # the tables a clause of this block may read: one label column is what names two rows
-        if not any(len(t.label_columns) == 1 for t in _nearby(document, block)):
+        # the tables a clause of this block may read: a label column is what names two rows
+        if not any(t.label_columns for t in _nearby(document, block)):
             continue
         text = block.text
         for sentence in block.sentences:
@@ -204,8 +254,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                     continue
                 if tables is None:
                     tables = _nearby(document, sentence.block)
-                clause = text[start:end]
-                readings = [r for r in (_reading(t, clause, figure) for t in tables) if r is not None]
+                readings = [r for r in (_reading(t, text, start, end, figure) for t in tables) if r is not None]
                 if len(readings) != 1 or readings[0].fits:
                     continue
                 found.append(_finding(sentence, figure, readings[0]))
@@ -216,6 +265,14 @@ def _finding(sentence: Sentence, figure: Figure, reading: _Reading) -> tuple[int
     table, series = reading.table, reading.series
     first, second = (table.rows[i] for i in reading.rows)
     a, b = series.values[reading.rows[0]], series.values[reading.rows[1]]
+    if reading.against is not None:
+        subject, reference = (first, second) if reading.against == 0 else (second, first)
+        x, y = (a, b) if reading.against == 0 else (b, a)
+        direction, words = reading.stated
+        detail = (f"'{words}' says {subject.name()} is the {direction} one, but '{series.header}' of the table at "
+                  f"line {table.line} has {x.text} against {y.text} for {reference.name()}")
+        return (sentence.line_at(figure.start), f"{with_unit(figure.text, figure.unit)} between {first.name()} and "
+                f"{second.name()} goes the wrong way: {detail}", HINT)
     formula = formulas_for(figure.unit, False)[0]
     options = " or ".join(derivation(formula, x, y, figure) for x, y in ((a, b), (b, a)))
     return (

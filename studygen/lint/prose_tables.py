@@ -19,7 +19,9 @@ sentence) the variant, and whose rows the clause names ("at 8192"): the ratio
 must be one of the variant over the reference, the reference over the
 variant (time or throughput), or the ratio printed in the variant's own cell
 ("1655.3 (1.86x)"), to the printed digits, in at least one such table of the
-document. Only when every such table contradicts it is it reported. A hedged
+document; a row whose figures go the other way than the sentence says ("1.6x
+faster vs dg" of the slower kernel, :mod:`studygen.lint.ratio_direction`)
+gives it by no reading. Only when every such table contradicts it is it reported. A hedged
 figure ("~1.8x", "up to 2x") or one the sentence denies is not checked, nor a
 clause that names no row (which row would it be?).
 """
@@ -35,9 +37,11 @@ from ..patterns import lazy_compile
 from .derived import fits
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
+from .ratio_direction import goes_against, wanted_sign, written_direction
 from .restriction import TextView
 from .rounding import gives, printed_interval, quotient, stands_for
 from .text import DIFFERENCE_WORDS, keywords, label_tokens, measure_words, normalize, stem
+from .variant_pairs import kind_of_series
 
 # --- a share stated as a reduction --------------------------------------------------
 
@@ -306,13 +310,15 @@ class _Reading:
     x: Figure | None = None
     y: Figure | None = None
     printed: str = ""
+    wrong_way: str = ""  # the direction the sentence states, when the row's figures go the other way
 
     def shown(self, ratio: Figure) -> str:
         """The reading for a message (made only for a reported ratio)."""
         if self.printed:
             return self.printed
         computed = quotient(stands_for(self.x), stands_for(self.y))
-        return f"{self.x.text} / {self.y.text} = {format_number(self.value, ratio.decimals + 1)}x{gives(computed, ratio, 'x')}"
+        shown = f"{self.x.text} / {self.y.text} = {format_number(self.value, ratio.decimals + 1)}x{gives(computed, ratio, 'x')}"
+        return f"{shown}, the other way round than '{self.wrong_way}' says" if self.wrong_way else shown
 
 
 @dataclass
@@ -335,15 +341,18 @@ class _Columns:
 
 
 def _readings(table: Table, columns: _Columns, reference: str, named: set[str], rows: list[int],
-              ratio: Figure) -> list[_Reading]:
+              ratio: Figure, direction: tuple[str, str] | None = None) -> list[_Reading]:
     """What each variant column the sentence names gives against the
-    reference column in ``rows`` of ``table``."""
+    reference column in ``rows`` of ``table``; a row whose figures go the
+    other way than ``direction`` says ("1.3x slower vs fp16" of the faster
+    variant, :mod:`studygen.lint.ratio_direction`) gives it by no reading."""
     references = [c for c, words in columns.words.items() if reference in words]
     if len(references) != 1:
         return []
     base = columns.operands[references[0]][0]
     if base is None:
         return []
+    sign = wanted_sign(direction[0] if direction else None, kind_of_series(base))
     readings = []
     for column, own in columns.own.items():
         if column == references[0] or not own or not own <= named:
@@ -352,6 +361,9 @@ def _readings(table: Table, columns: _Columns, reference: str, named: set[str], 
         for row in rows:
             b = base.values[row]
             a = measured.values[row] if measured is not None else None
+            if a is not None and b is not None and goes_against(a, b, sign):
+                readings.append(_Reading(table, row, a.value / b.value, False, a, b, wrong_way=direction[1] if direction else ""))
+                continue  # the variant is not the faster (slower, larger …) one here: no printed ratio says it is
             if a is not None and b is not None:
                 for x, y in ((a, b), (b, a)):
                     verdict = fits("ratio", x, y, ratio)
@@ -445,7 +457,8 @@ def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, writt
                     columns = cache["columns"][id(table)] = _Columns.of(table)
                 if named is None:
                     named = _subjects(sentence, figure)
-                found = _readings(table, columns, reference, named, rows, figure)
+                found = _readings(table, columns, reference, named, rows, figure,
+                                  written_direction(sentence.block.text, figure, sentence.start))
                 if any(r.fits for r in found):
                     return None  # a table gives it (nearest first: the rest need not be read)
                 readings.extend(found)

@@ -86,7 +86,7 @@ RANKING_VERB_RE = lazy_compile(
 # Where a clause ends inside a sentence: at ";", at ", and/but/while/whereas", at "while"/"whereas": the
 # clause a percent change (prose_changes) or a universal comparison (SG107) is read in.
 CLAUSE_END_RE = lazy_compile(r";|,\s*(?:and|but|while|whereas)\b|\b(?:while|whereas)\b")
-_REFERENCE_BEFORE_RE = lazy_compile(
+REFERENCE_BEFORE_RE = lazy_compile(
     r"(?:\bthan|\bvs\.?|\bversus|\bover|\bagainst|\bfrom|\brelative\s+to|\bcompared\s+(?:to|with)|"
     r"\boutperform(?:s|ed|ing)?|\bbeat(?:s|ing)?|\blead(?:s|ing)?|\bahead\s+of|\btrail(?:s|ed|ing)?|"
     r"\blag(?:s|ged|ging)?(?:\s+behind)?|\bunderperform(?:s|ed|ing)?|\bbehind)"
@@ -190,7 +190,7 @@ def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]):
         if mention is None:
             continue
         named.append(series)
-        if own[series.column] <= object_words or _REFERENCE_BEFORE_RE.search(lowered, 0, mention):
+        if own[series.column] <= object_words or REFERENCE_BEFORE_RE.search(lowered, 0, mention):
             references.append(series)
     if not named:
         return None
@@ -249,5 +249,5 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
     return found[0] if found else None
 
 
-__all__ = ["COMPARATIVE_KINDS", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_VERB_RE", "SIZE", "THROUGHPUT", "TIME",
+__all__ = ["COMPARATIVE_KINDS", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
            "kind_of_series", "kinds_named", "tie"]
