@@ -67,6 +67,8 @@ _CONTEXT_UNIT_RE = lazy_compile(
     r"\((?:in\s+)?(" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True)) + r")\)"
     r"|\b(?:in|times\s+in|latency\s+in)\s+(ms|us|µs|MiB|GiB|MB|GB|seconds)\b"
 )
+# A first column that names the quantity of each row ("Metric", "Quantity", "KPI")
+_METRIC_HEADER_RE = lazy_compile(r"^\W*(?:metrics?|quantity|quantities|measures?|measurements?|kpis?)\W*$", re.IGNORECASE)
 _TEXT_HEADER_RE = lazy_compile(
     r"^\W*(?:notes?|comments?|remarks?|source|sources|details?|description|why|explanation|reason|command|link|links|see|evidence)\b",
     re.IGNORECASE,
@@ -224,8 +226,10 @@ def type_columns(table: Table) -> None:
             if headers is not None:
                 split_labels.setdefault(parts, [varying for _, varying in headers])
     default_unit = table_unit(table)
+    # "| Metric | Baseline | Candidate |": each row its own quantity, so a cell's unit ("60.1s") belongs to its row
+    metric_rows = table.label_columns[:1] == [0] and bool(_METRIC_HEADER_RE.match(table.headers[0]))
     for column, parsed, parts in numeric_columns:
-        _add_series(table, column, parsed, parts, split_labels.get(parts), default_unit)
+        _add_series(table, column, parsed, parts, split_labels.get(parts), default_unit, metric_rows)
 
 
 # Words after a label word that keep a header a label ("Batch size", "Model name", "TensorRT version").
@@ -427,7 +431,12 @@ def _series_specs(header: str, parts: int, sibling_labels: tuple[str, ...] | Non
     return tuple(specs)
 
 
-def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_labels: list[str] | None, default_unit: str | None) -> None:
+def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_labels: list[str] | None, default_unit: str | None,
+                metric_rows: bool = False) -> None:
+    """Add the series of one numeric column (one per figure position of its
+    cells); ``metric_rows`` when each row is its own quantity (a first column
+    headed "Metric"): in a column of no unit, cells that print one are then
+    kept, since the unit is the row's ("60.1s" beside "14,523" tokens)."""
     header = table.headers[column] or f"column {column + 1}"
     specs = _series_specs(header, parts, tuple(sibling_labels) if sibling_labels else None)
     unit = header_unit(header)
@@ -445,7 +454,7 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
             # a unit printed in a minority of cells (an "Increase" row of x under throughputs) does not type the column
             if part_unit is None and with_unit * 2 >= sum(1 for v in values if v is not None):
                 part_unit = unit_of_most
-            if units_seen != {part_unit}:
+            if units_seen != {part_unit} and not (metric_rows and part_unit is None):
                 values = [v if v is None or v.unit in (None, part_unit) else None for v in values]
         if part_unit is None and not ratio_header(display):
             part_unit = default_unit  # "Throughput (images/s)" over a table: not the unit of its speedup column
