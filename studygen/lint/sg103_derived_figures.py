@@ -65,7 +65,8 @@ from .rounding import printed_interval
 from .prose_changes import change_findings
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
-from .text import DIFFERENCE_WORDS, cached_keywords, ratio_header
+from .section_rows import names_derived, section_views
+from .text import DIFFERENCE_WORDS, ratio_header
 
 CODE = "SG103"
 
@@ -80,6 +81,8 @@ def check(document: Document) -> list[Finding]:
         transposed = _transposed(table)
         if transposed is not None:
             findings.extend(_table_findings(document, transposed, table))
+        for view in section_views(table):  # a "**Speedup**" section under "**H100**" and "**A100**" sections
+            findings.extend(_table_findings(document, view))
     for block in document.prose:
         if not block.has_digits:
             continue
@@ -98,19 +101,13 @@ def check(document: Document) -> list[Finding]:
 _MIN_TRANSPOSED_COLUMNS = 3  # variants a transposed row needs before a formula can be told from chance
 
 
-def _names_derived(label: str) -> bool:
-    """True for a row label that names a ratio or a difference ("Speedup",
-    "Relative goodput", "Saving (ms)")."""
-    return ratio_header(label) or bool(DIFFERENCE_WORDS & cached_keywords(label))
-
-
 def _transposed(table: Table) -> Table | None:
     """The table read the other way round (rows become columns), when its
     first column labels quantities and one of them names a derived figure;
     None otherwise. Row ``j`` of the view is column ``j + 1`` of ``table``."""
     if len(table.headers) < _MIN_TRANSPOSED_COLUMNS + 1 or len(table.rows) < 2 or 0 not in table.label_columns:
         return None
-    if any(column != 0 for column in table.label_columns) or not any(_names_derived(row.cells[0]) for row in table.rows):
+    if any(column != 0 for column in table.label_columns) or not any(names_derived(row.cells[0]) for row in table.rows):
         return None
     view = Table(table.order, table.section, table.line, table.end_line,
                  [table.headers[0]] + [row.cells[0] for row in table.rows], [], table.context)
