@@ -49,8 +49,9 @@ _LABEL_HEADER_RE = lazy_compile(
 )
 _HEADER_UNIT_RE = lazy_compile(
     r"(?<![\w/'])(" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("second", "seconds", "sec", "secs", "s"))
-    + r"|s(?=\)|\]|$))(?![\w/])"
-)
+    + r"|s(?=\)|\]|$))(?!\w)(?!/(?!" + r"(?i:gpus?|devices?|chips?|cards?|nodes?|ranks?|users?|requests?|reqs?|im|imgs?|images?|samples?|"
+    r"streams?|seqs?|quer(?:y|ies))\b))"
+)  # a unit per something ("tok/s/GPU", "ms/im") is the unit, as prose reads it (studygen.lint.figures)
 # A header split into the parts of a multi-figure cell: "fp16 ms 800x800 / 800x1067",
 # "plan MiB fp16 to FP8", "GEMM ms fp16 → FP8", "min / max ms", "median (min–max)".
 _HEADER_SPLIT_RE = lazy_compile(PARTING_SLASH + r"|\s+to\s+|\s*(?:→|->|=>)\s*|\s+vs\.?\s+|\s*[–—]\s*")
