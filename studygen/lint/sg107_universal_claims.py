@@ -35,6 +35,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Document, Sentence
 from .rounding import stands_for
+from .row_variants import RowPair, row_pair
 from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_VERB_RE, Pair, kinds_named, tie
 
 CODE = "SG107"
@@ -93,7 +94,7 @@ def _claims_every(text: str, start: int, end: int) -> bool:
                for word in _UNIVERSAL_RE.finditer(text, start, end))
 
 
-def _contradicting(pair: Pair, want: int) -> list[tuple[int, str, str]]:
+def _contradicting(pair: Pair | RowPair, want: int) -> list[tuple[int, str, str]]:
     """(row, x text, y text) of each named row whose figures go against ``want`` beyond their digits."""
     found = []
     for row, x, y in pair.values():
@@ -140,20 +141,26 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     kinds = kinds_named(clause, comparative)
     if not kinds:
         return None
-    pair = tie(document, clause, kinds, sentence.segment_view(start - sentence.start, end - sentence.start))
+    view = sentence.segment_view(start - sentence.start, end - sentence.start)
+    pair = tie(document, clause, kinds, view)
+    # variants written as row labels ("| small | INT8 | 3.65 |"): rows paired by the other labels
+    pair = pair if pair is not None else row_pair(document, clause, kinds, view)
     if pair is None:
         return None
     rows = _contradicting(pair, _want(comparative, pair.kind))
     if not rows:
         return None
     table = pair.table
+    if isinstance(pair, RowPair):
+        compared = f"'{pair.series.header}' of the {pair.x} rows against the {pair.y} rows, {len(pair.values())} pairs"
+    else:
+        compared = f"'{pair.x.header}' against '{pair.y.header}', {len(pair.values())} rows named"
     shown = "; ".join(f"{table.rows[r].name()} has {x} against {y}" for r, x, y in rows[:3])
     more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""
     claim = " ".join(clause.split()).rstrip(".")
     return Finding(
         CODE,
-        f"'{claim}' is contradicted by the table at line {table.line} ('{pair.x.header}' against "
-        f"'{pair.y.header}', {len(pair.values())} rows named): {shown}{more}",
+        f"'{claim}' is contradicted by the table at line {table.line} ({compared}): {shown}{more}",
         document.path,
         sentence.line_at(match.start()),
         hint=HINT,

@@ -86,13 +86,14 @@ RANKING_VERB_RE = lazy_compile(
 # Where a clause ends inside a sentence: at ";", at ", and/but/while/whereas", at "while"/"whereas": the
 # clause a percent change (prose_changes) or a universal comparison (SG107) is read in.
 CLAUSE_END_RE = lazy_compile(r";|,\s*(?:and|but|while|whereas)\b|\b(?:while|whereas)\b")
-REFERENCE_BEFORE_RE = lazy_compile(
+_COMPARISON_WORDS = (
     r"(?:\bthan|\bvs\.?|\bversus|\bover|\bagainst|\bfrom|\brelative\s+to|\bcompared\s+(?:to|with)|"
     r"\boutperform(?:s|ed|ing)?|\bbeat(?:s|ing)?|\blead(?:s|ing)?|\bahead\s+of|\btrail(?:s|ed|ing)?|"
     r"\blag(?:s|ged|ging)?(?:\s+behind)?|\bunderperform(?:s|ed|ing)?|\bbehind)"
-    r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$",
-    re.IGNORECASE,
 )
+REFERENCE_BEFORE_RE = lazy_compile(_COMPARISON_WORDS + r"\s+(?:the\s+|a\s+|an\s+)?[`*_]*$", re.IGNORECASE)
+# a word of comparison anywhere ("than", "vs", "outperforms" …): what comes after it is the reference
+COMPARISON_RE = lazy_compile(_COMPARISON_WORDS + r"\b", re.IGNORECASE)
 
 
 def kind_of_series(series: Series) -> str | None:
@@ -249,5 +250,5 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
     return found[0] if found else None
 
 
-__all__ = ["COMPARATIVE_KINDS", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
+__all__ = ["COMPARATIVE_KINDS", "COMPARISON_RE", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
            "kind_of_series", "kinds_named", "tie"]

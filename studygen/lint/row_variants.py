@@ -1,0 +1,140 @@
+"""Variants written as row labels, not as columns (SG107).
+
+    | Model | Precision | Inference time (ms) |
+    | small | FP16      | 3.53                |
+    | small | INT8      | 3.65                |
+    | large | FP16      | 9.60                |
+    | large | INT8      | 6.03                |
+
+"INT8 is faster than FP16 for every model" compares rows of one column, two
+by two: :func:`row_pair` ties a clause to such a table when
+
+- one label column holds both variants the clause names (a cell equal to the
+  variant's word, case aside), the reference being the one named right after
+  "than", "vs", "over" or a verb of ranking (a comparison word between the
+  two mentions makes the second the reference; one before both, the first);
+- the rows of the two variants pair up by a key: the other label columns
+  whose cells vary among the variant's rows ("Model": small, large); a key
+  held by one row of each variant is a pair, any other is left out;
+- one measured column is of the clause's kind (or the clause names one by
+  its header words);
+- exactly one table of the document offers such pairs among the rows the
+  clause names (:meth:`~studygen.lint.document.Table.restrict`).
+
+Anything else is no pair, and the clause is not read.
+Cases: ``sg107_pos_row_variants``, ``sg107_neg_row_variants``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .document import Document, Series, Table, is_empty_cell
+from .figures import Figure
+from .restriction import TextView
+from .text import keywords, normalize
+from .variant_pairs import COMPARISON_RE as _COMPARISON_RE, kind_of_series
+
+
+@dataclass(frozen=True)
+class RowPair:
+    """Pairs of rows of one ``table`` (subject row, reference row) that hold
+    the variant ``x`` and its reference ``y`` in the same key, read in
+    ``series`` of quantity ``kind``."""
+
+    table: Table
+    series: Series
+    x: str
+    y: str
+    kind: str
+    pairs: tuple[tuple[int, int], ...]
+
+    def values(self) -> list[tuple[int, Figure, Figure]]:
+        """(subject row, subject figure, reference figure) of each pair holding both."""
+        found = []
+        for row_x, row_y in self.pairs:
+            a, b = self.series.values[row_x], self.series.values[row_y]
+            if a is not None and b is not None:
+                found.append((row_x, a, b))
+        return found
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _variants(table: Table, column: int, clause: str) -> tuple[str, str] | None:
+    """(subject, reference): the two labels of ``column`` the clause names,
+    the reference the one after "than"/"vs"/a verb of ranking; None otherwise."""
+    lowered = clause.lower()
+    named = []
+    for value in {_cell(row.cells[column]) for row in table.rows}:
+        if is_empty_cell(value) or not any(c.isalpha() for c in value):
+            continue
+        match = re.search(r"(?<![\w.+-])" + re.escape(value) + r"(?![\w+])", lowered)
+        if match is not None:
+            named.append((match.start(), value))
+    if len(named) != 2:
+        return None
+    (first_at, first), (second_at, second) = sorted(named)
+    # "int8 is faster than openvino fp16": a comparison word between them makes the second the reference;
+    # "compared with fp16, int8 is ...": one before both, the first
+    if _COMPARISON_RE.search(lowered, first_at + len(first), second_at):
+        return first, second
+    if _COMPARISON_RE.search(lowered, 0, first_at):
+        return second, first
+    return None
+
+
+def _pairs(table: Table, column: int, subject: str, reference: str, rows: list[int]) -> tuple[tuple[int, int], ...]:
+    """(subject row, reference row) of each key one row of each variant holds, among ``rows``."""
+    of = {name: [i for i in rows if _cell(table.rows[i].cells[column]) == name] for name in (subject, reference)}
+    keys = [c for c in table.label_columns if c != column
+            and len({_cell(table.rows[i].cells[c]) for i in of[subject]}) > 1]
+    if not keys:
+        return ()
+
+    def keyed(indexes: list[int]) -> dict[tuple[str, ...], list[int]]:
+        found: dict[tuple[str, ...], list[int]] = {}
+        for i in indexes:
+            found.setdefault(tuple(_cell(table.rows[i].cells[c]) for c in keys), []).append(i)
+        return found
+
+    xs, ys = keyed(of[subject]), keyed(of[reference])
+    return tuple((xs[key][0], ys[key][0]) for key in xs if len(xs[key]) == 1 and len(ys.get(key, ())) == 1)
+
+
+def _series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[Series, str] | None:
+    """The one measured series of one of ``kinds`` (the clause's header words
+    choose among several), with its kind."""
+    measured = [(s, kind_of_series(s)) for s in table.series if s.column not in table.label_columns]
+    of_kind = [(s, k) for s, k in measured if k in kinds]
+    if len(of_kind) > 1:
+        words = keywords(normalize(clause))
+        of_kind = [(s, k) for s, k in of_kind if s.measure & words] or of_kind
+    return of_kind[0] if len(of_kind) == 1 else None
+
+
+def row_pair(document: Document, clause: str, kinds: tuple[str, ...], view: TextView) -> RowPair | None:
+    """The one :class:`RowPair` the clause names in the document (see the
+    module docstring), or None."""
+    found: list[RowPair] = []
+    for table in document.tables:
+        if len(table.label_columns) < 2:
+            continue
+        for column in table.label_columns:
+            variants = _variants(table, column, clause)
+            if variants is None:
+                continue
+            series = _series(table, kinds, clause)
+            rows = table.restrict(view)
+            if series is None or not rows:
+                continue
+            pairs = _pairs(table, column, *variants, rows)
+            if len(pairs) >= 2:
+                found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
+    return found[0] if len(found) == 1 else None
+
+
+__all__ = ["RowPair", "row_pair"]
