@@ -61,7 +61,8 @@ def helper_reference() -> str:
     lines += ["", f"A row (from `study.figures(...)`, `study.one(...)`) has: {fields}.", "",
               "Besides `study`, a template gets `figures` (`figures.latency`, `figures.kernel_time`: each chart as an "
               "embedded image, or a sentence saying why it is omitted) and `generated_note` (the line that marks the "
-              "README as generated). The latency chart plots one timing, GPU compute time where the records hold "
+              "README as generated; render puts it at the top where a template places it nowhere, since a README "
+              "without it reads as written by hand and the next render would refuse to replace it). The latency chart plots one timing, GPU compute time where the records hold "
               "several (the one the generic template's tables show), names it on its y-axis (`median GPU compute "
               "time (ms)`), and draws one row of panels per timing method, split and headed as `study.latency_groups` "
               "splits the tables (\"Timed as TensorRT engine, GPU compute time, CUDA graphs off, …\"), so that "
