@@ -6,7 +6,7 @@ figure says which operand is the larger. A ratio recomputed both ways round
 (``a / b`` or ``b / a``) fits either; the direction is what tells a table
 whose int8 row is the faster one from a sentence calling it slower.
 
-- :func:`written_direction` (and :func:`stated_direction`) reads the word right after the figure
+- :func:`written_direction` reads the word right after the figure
   ("faster", "slower", "speedup", "higher", "less" ...) or a verb before it
   that changes a quantity by the figure ("cuts ... by", "raises ... by"):
   ``better``, ``worse``, ``larger`` or ``smaller``; None when the sentence
@@ -64,13 +64,6 @@ def written_direction(text: str, figure: Figure, start: int = 0) -> tuple[str, s
     return None
 
 
-def stated_direction(text: str, figure: Figure, start: int = 0) -> str | None:
-    """``better``, ``worse``, ``larger`` or ``smaller``: the direction of
-    :func:`written_direction`, or None."""
-    written = written_direction(text, figure, start)
-    return written[0] if written else None
-
-
 def wanted_sign(direction: str | None, kind: str | None) -> int | None:
     """+1 when the subject's figure must be the larger, -1 the smaller; None
     when ``direction`` is None or a better/worse claim meets a column of no
@@ -94,4 +87,4 @@ def goes_against(subject: Figure, reference: Figure, sign: int | None) -> bool:
     return a.hi <= b.lo if sign > 0 else a.lo >= b.hi
 
 
-__all__ = ["BETTER", "LARGER", "SMALLER", "WORSE", "goes_against", "stated_direction", "wanted_sign", "written_direction"]
+__all__ = ["BETTER", "LARGER", "SMALLER", "WORSE", "goes_against", "wanted_sign", "written_direction"]

@@ -1,0 +1,110 @@
+"""Which way a prose ratio says its operands go (studygen.lint.ratio_direction),
+and the section views of stacked tables (studygen.lint.section_rows), on
+figures and tables of our own; each expected value worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.lint.figures import tokenize
+from studygen.lint.parse import parse_document
+from studygen.lint.ratio_direction import BETTER, LARGER, SMALLER, WORSE, goes_against, wanted_sign, written_direction
+from studygen.lint.section_rows import section_views, sections
+from studygen.lint.variant_pairs import QUALITY, SIZE, THROUGHPUT, TIME
+
+
+def _figure(text: str, printed: str):
+    """The figure ``printed`` as tokenized inside ``text``."""
+    return next(t.figure for t in tokenize(text) if t.figure is not None and t.figure.text == printed)
+
+
+@pytest.mark.parametrize("text, printed, expected", [
+    ("int8 is 1.3x faster than fp16", "1.3", (BETTER, "faster")),
+    ("a 2.5x speedup over eager", "2.5", (BETTER, "speedup")),
+    ("w4 is 1.2x slower than w8", "1.2", (WORSE, "slower")),
+    ("a 1.4x slowdown at batch 1", "1.4", (WORSE, "slowdown")),
+    ("1.6x higher throughput than bf16", "1.6", (LARGER, "higher")),
+    ("uses 3x less memory than fp32", "3", (SMALLER, "less")),
+    ("30% fewer kernels than eager", "30", (SMALLER, "fewer")),
+    ("raises throughput by 40% over bf16", "40", (LARGER, "raises throughput by")),
+    ("cuts the fp16 time by 20%", "20", (SMALLER, "cuts the fp16 time by")),
+    ("1.3x the latency of fp16", "1.3", None),
+    ("a ratio of 1.3x between them", "1.3", None),
+])
+def test_written_direction_reads_the_word_after_the_figure_or_the_verb_before_it(text, printed, expected):
+    assert written_direction(text, _figure(text, printed)) == expected
+
+
+def test_a_verb_before_the_clause_start_or_far_back_is_not_read():
+    text = "It cuts memory; the step takes 20% of the total"
+    # the verb lies before the clause start given (after the ';')
+    assert written_direction(text, _figure(text, "20"), start=text.index("the step")) is None
+    far = "reduces " + "x " * 45 + "by 20%"  # the verb 90 characters back, beyond the 80 looked at
+    assert written_direction(far, _figure(far, "20")) is None
+    near = "reduces the step time by 20%"
+    assert written_direction(near, _figure(near, "20"), start=0) == (SMALLER, "reduces the step time by")
+
+
+@pytest.mark.parametrize("direction, kind, sign", [
+    (LARGER, None, 1), (SMALLER, None, -1), (LARGER, TIME, 1), (SMALLER, THROUGHPUT, -1),
+    (BETTER, TIME, -1), (BETTER, THROUGHPUT, 1), (BETTER, QUALITY, 1), (BETTER, SIZE, -1),
+    (WORSE, TIME, 1), (WORSE, THROUGHPUT, -1),
+    (BETTER, None, None), (WORSE, None, None), (None, TIME, None),
+])
+def test_wanted_sign_is_the_side_the_subject_must_be_on(direction, kind, sign):
+    assert wanted_sign(direction, kind) == sign
+
+
+@pytest.mark.parametrize("subject, reference, sign, against", [
+    ("3.91", "4.91", 1, True),    # said larger, clearly smaller
+    ("3.91", "4.91", -1, False),
+    ("4.91", "3.91", -1, True),
+    ("3.9", "4.0", 1, True),      # 3.85..3.95 against 3.95..4.05: touching ends, no value of it is larger
+    ("4.0", "3.9", -1, True),
+    ("3.95", "3.9", -1, False),   # 3.945..3.955 against 3.85..3.95: overlap, not against
+    ("3.9", "3.95", 1, False),
+    ("3.9", "3.9", 1, False),     # printed alike
+    ("3.9", "4.9", None, False),  # no direction stated
+])
+def test_goes_against_only_beyond_the_printed_digits(subject, reference, sign, against):
+    s, r = _figure(subject, subject), _figure(reference, reference)
+    assert goes_against(s, r, sign) is against
+
+
+STACKED = """\
+| model | batch | decode (tokens/s) | step (ms) |
+|---|---:|---:|---:|
+| **new GPU** |
+| 8B | 1 | 310 | 3.2 |
+| 8B | 16 | 2,400 | 6.7 |
+| **old GPU** |
+| 8B | 1 | 150 | 6.6 |
+| 8B | 16 | 1,000 | 16.0 |
+| **Speedup** |
+| 8B | 1 | 2.1x | 2.1x |
+| 8B | 16 | 2.4x | 2.4x |
+"""
+
+
+def test_sections_and_their_views_hold_the_rows_by_key():
+    table = parse_document(STACKED, "x.md").tables[0]
+    assert [(row.cells[0], [r.cells[1] for r in rows]) for row, rows in sections(table)] == [
+        ("new GPU", ["1", "16"]), ("old GPU", ["1", "16"]), ("Speedup", ["1", "16"])]
+    views = section_views(table)
+    assert [view.headers for view in views] == [
+        ["model", "batch", "new GPU decode (tokens/s)", "old GPU decode (tokens/s)", "Speedup"],
+        ["model", "batch", "new GPU step (ms)", "old GPU step (ms)", "Speedup"]]
+    # each view row stands on the line of its speedup row (lines 10 and 11) and holds the two GPUs' cells
+    assert [(row.line, row.cells) for row in views[1].rows] == [
+        (10, ["8B", "1", "3.2", "6.6", "2.1x"]), (11, ["8B", "16", "6.7", "16.0", "2.4x"])]
+
+
+@pytest.mark.parametrize("markdown", [
+    STACKED.replace("| **Speedup** |", "| **Third GPU** |"),  # no derived section
+    STACKED.replace("| **old GPU** |\n", ""),                   # old rows join the new section: keys named twice
+    STACKED.replace("| 8B | 16 | 1,000 |", "| 8B | 1 | 1,000 |"),  # a key naming two rows of one section
+    "| model | x |\n|---|---:|\n| **A** |\n| a | 1 |\n",            # one section only
+])
+def test_no_view_where_sections_do_not_pair_up(markdown):
+    table = parse_document(markdown, "x.md").tables[0]
+    assert section_views(table) == []
