@@ -12,7 +12,7 @@ by two: :func:`row_pair` ties a clause to such a table when
 - one label column holds both variants the clause names (a cell equal to the
   variant's word, case aside), the reference being the one named right after
   "than", "vs", "over" or a verb of ranking (a comparison word between the
-  two mentions makes the second the reference; one before both, the first);
+  two mentions makes the second the reference);
 - the rows of the two variants pair up by a key: the other label columns
   whose cells vary among the variant's rows ("Model": small, large); a key
   held by one row of each variant is a pair, any other is left out;
@@ -78,12 +78,10 @@ def _variants(table: Table, column: int, clause: str) -> tuple[str, str] | None:
     if len(named) != 2:
         return None
     (first_at, first), (second_at, second) = sorted(named)
-    # "int8 is faster than openvino fp16": a comparison word between them makes the second the reference;
-    # "compared with fp16, int8 is ...": one before both, the first
+    # "int8 is faster than openvino fp16": a comparison word between them makes the second the reference
+    # (SG107 reads comparisons with "than" or a verb of ranking, both between subject and reference)
     if _COMPARISON_RE.search(lowered, first_at + len(first), second_at):
         return first, second
-    if _COMPARISON_RE.search(lowered, 0, first_at):
-        return second, first
     return None
 
 

@@ -9,6 +9,7 @@ import pytest
 from studygen.lint.figures import tokenize
 from studygen.lint.parse import parse_document
 from studygen.lint.ratio_direction import BETTER, LARGER, SMALLER, WORSE, goes_against, wanted_sign, written_direction
+from studygen.lint import lint_text
 from studygen.lint.section_rows import section_views, sections
 from studygen.lint.variant_pairs import QUALITY, SIZE, THROUGHPUT, TIME
 
@@ -60,6 +61,8 @@ def test_wanted_sign_is_the_side_the_subject_must_be_on(direction, kind, sign):
     ("3.91", "4.91", -1, False),
     ("4.91", "3.91", -1, True),
     ("3.9", "4.0", 1, True),      # 3.85..3.95 against 3.95..4.05: touching ends, no value of it is larger
+    ("10", "11", 1, True),        # 9.5..10.5 against 10.5..11.5: ends that touch exactly still count
+    ("11", "10", -1, True),
     ("4.0", "3.9", -1, True),
     ("3.95", "3.9", -1, False),   # 3.945..3.955 against 3.85..3.95: overlap, not against
     ("3.9", "3.95", 1, False),
@@ -108,3 +111,45 @@ def test_sections_and_their_views_hold_the_rows_by_key():
 def test_no_view_where_sections_do_not_pair_up(markdown):
     table = parse_document(markdown, "x.md").tables[0]
     assert section_views(table) == []
+
+
+def test_a_saving_section_is_derived_and_a_row_missing_from_a_gpu_section_is_skipped():
+    markdown = STACKED.replace("| **Speedup** |", "| **Saving** |").replace(
+        "| 8B | 1 | 2.1x | 2.1x |", "| 3B | 1 | 1.0 | 1.0 |\n| 8B | 1 | 2.1x | 2.1x |")
+    views = section_views(parse_document(markdown, "x.md").tables[0])
+    # the 3B row has no row in the GPU sections: left out, the two 8B rows still make each view
+    assert [[row.cells[:2] for row in view.rows] for view in views] == [[["8B", "1"], ["8B", "16"]]] * 2
+
+
+def test_keys_compare_with_their_spacing_and_case_folded():
+    markdown = STACKED.replace("| **old GPU** |\n| 8B | 1 |", "| **old GPU** |\n| 8b  | 1 |")
+    assert len(section_views(parse_document(markdown, "x.md").tables[0])[0].rows) == 2
+
+
+ROW_VARIANTS = """| Model | Precision | Runtime | Latency (ms) |
+|---|---|---|---:|
+| nano | FP16 | rt 1.2 | 3.40 |
+| nano | INT8 | rt 1.3 | 3.70 |
+| small | FP16 | rt 1.2 | 5.40 |
+| small | INT8 | rt 1.3 | 4.00 |
+| 8 | FP16 | rt 1.2 | 9.90 |
+| 8 | INT8 | rt 1.3 | 7.00 |
+
+"""
+
+
+@pytest.mark.parametrize("sentence, reported", [
+    # a label column constant within each variant (Runtime) is no key: nano, small and 8 still pair up
+    ("INT8 has a lower latency than FP16 for every model.", True),
+    ("FP16 has a higher latency than INT8 for every model.", True),
+    # no comparison word: which variant is the reference is not known
+    ("INT8 and FP16 both have lower latency for every model.", False),
+    # labels without a letter ("8") are no variants: the clause names one (nano), so no pair
+    ("Model 8 has a lower latency than nano for every precision.", False),
+])
+def test_row_variants_pair_rows_by_the_labels_that_vary(sentence, reported):
+    found = [f for f in lint_text(ROW_VARIANTS + sentence + "\n", "x.md") if f.code == "SG107"]
+    assert bool(found) is reported
+    if reported:
+        assert "row 'nano / INT8 / rt 1.3' has 3.70 against 3.40" in found[0].message or \
+            "row 'nano / FP16 / rt 1.2' has 3.40 against 3.70" in found[0].message
