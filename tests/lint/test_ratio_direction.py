@@ -153,3 +153,14 @@ def test_row_variants_pair_rows_by_the_labels_that_vary(sentence, reported):
     if reported:
         assert "row 'nano / INT8 / rt 1.3' has 3.70 against 3.40" in found[0].message or \
             "row 'nano / FP16 / rt 1.2' has 3.40 against 3.70" in found[0].message
+
+
+def test_a_section_row_with_no_rows_under_it_makes_no_sections():
+    markdown = STACKED.replace("| **old GPU** |\n", "| **old GPU** |\n| **older GPU** |\n")
+    assert sections(parse_document(markdown, "x.md").tables[0]) == []
+
+
+def test_a_table_of_one_label_column_before_does_not_stop_the_search():
+    before = "| Model | Latency (ms) |\n|---|---:|\n| nano | 3.1 |\n| small | 4.4 |\n\n"
+    text = before + ROW_VARIANTS + "INT8 has a lower latency than FP16 for every model.\n"
+    assert [f.line for f in lint_text(text, "x.md") if f.code == "SG107"] == [15]
