@@ -154,15 +154,19 @@ def backing(document: Document, claim: Claim, order: int = 0) -> list[Series]:
     speedup columns printed without a unit. The full list per kind of claim
     is found once per document."""
     key = ("backing", claim.figure.unit, claim.direction, claim.quantity)
-    stating = document.memo.get(key)
-    if stating is None:
+    found = document.memo.get(key)
+    if found is None:
         candidates = list(document.series_by_unit.get(claim.figure.unit, ()))
         if claim.figure.unit == "x":
             candidates += [s for s in document.series_by_unit.get(None, ()) if _SPEEDUP_HEADER_RE.search(s.header)]
             candidates.sort(key=lambda s: (s.table.order, s.column, s.sub))
-        stating = document.memo[key] = [s for s in candidates if _states_same(s, claim)]
+        stating = [s for s in candidates if _states_same(s, claim)]
+        # the tables' orders are listed once per document, not once per claim: a document of many small tables,
+        # each with a claim, took time quadratic in its length (attack round: 2 MB, 114 s)
+        found = document.memo[key] = stating, [s.table.order for s in stating]
+    stating, orders = found
     if len(stating) > MAX_BACKING:
-        middle = bisect_left([s.table.order for s in stating], order)
+        middle = bisect_left(orders, order)
         stating = stating[max(0, middle - MAX_BACKING):middle + MAX_BACKING]
     return sorted(stating, key=lambda s: (abs(s.table.order - order), s.table.order))[:MAX_BACKING]
 

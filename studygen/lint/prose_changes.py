@@ -43,6 +43,7 @@ from .derived import FORMULAS
 from .document import Document, Sentence
 from .figures import Figure
 from .rounding import Interval, consistent, printed_interval
+from .text import CLAUSE_REACH
 from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, Pair, kinds_named, tie
 
 HINT = "recompute the percentage from the table's figures for both variants in the rows it is about, or name the run it comes from"
@@ -108,13 +109,15 @@ class Change:
 
 
 def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
-    """The figure's clause: from the last ';' or ', and' before it to the next one."""
+    """The figure's clause: from the last ';' or ', and' before it to the next
+    one, at most :data:`CLAUSE_REACH` characters from the figure each way."""
     text = sentence.block.text
-    start = sentence.start
-    for match in CLAUSE_END_RE.finditer(text, sentence.start, figure.start):
+    start = max(sentence.start, figure.start - CLAUSE_REACH)
+    for match in CLAUSE_END_RE.finditer(text, start, figure.start):
         start = match.end()
-    after = CLAUSE_END_RE.search(text, figure.end, sentence.end)
-    return start, after.start() if after else sentence.end
+    stop = min(sentence.end, figure.end + CLAUSE_REACH)
+    after = CLAUSE_END_RE.search(text, figure.end, stop)
+    return start, after.start() if after else stop
 
 
 def _hedge(before: str) -> str:

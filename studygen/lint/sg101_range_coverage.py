@@ -292,7 +292,7 @@ def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentenc
     low_edge = rng.lo.value - rng.lo.half_step - 1e-9
     high_edge = rng.hi.value + rng.hi.half_step + 1e-9
     # the ones _scan_series would not skip unread (same edges, same one-side test)
-    yield from section.worth_reading(low_edge, high_edge, section.lone_measured(sentence.measure))
+    yield from section.worth_reading(low_edge, high_edge, section.lone_measured(sentence.measure), block.order)
     at_lo = index.holding(unit, rng.lo)
     at_hi = index.holding(unit, rng.hi)
     hi_ids = {id(s) for s in at_hi}

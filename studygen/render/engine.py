@@ -28,7 +28,7 @@ from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, read_bytes, read_text, regular_file
 from . import compiled_templates, limits
 from .charts import render_charts
-from .generated import GENERATED_MARK, GENERATED_NOTE
+from .generated import GENERATED_NOTE, holds_note
 from .produced import anchoring, helper_spec
 from .prose import Markdown, escape_alt, escape_prose
 from .rows import TemplateRow
@@ -498,12 +498,12 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
             text = _generate(env, template, template_name, context, blocks)
     except Exception as exc:  # noqa: BLE001 - any failure inside a template is the template's error
         raise _template_error(exc, template_name, study) from None
-    if blocks is None and GENERATED_MARK not in text:
-        # Without the note, the README render writes reads as hand-written to the next render, which then
-        # refuses to replace it: a template that leaves the note out could be rendered once only.
-        text = f"{note}\n\n{text}"
     try:
         formatted = format_markdown(text)
+        if blocks is None and not holds_note(formatted.encode("utf-8")):
+            # Without the note, the README render writes reads as hand-written to the next render, which then
+            # refuses to replace it: a template that leaves the note out could be rendered once only.
+            formatted = format_markdown(f"{note}\n\n{text}")
     except RecursionError:  # mdformat builds a tree of nested nodes with one Python call per level
         shown = study.rel(Path(template.filename)) if template.filename and Path(template.filename).is_absolute() \
             else template_name

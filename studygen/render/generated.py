@@ -12,6 +12,7 @@ README in a family folder was replaced by ``studygen render``, exit 0, and
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from ..errors import InputError
@@ -29,7 +30,7 @@ MOVE_IT_AWAY = ("holds no studygen generated note, so it was written by hand and
 def hand_written(path: Path, rendered: bytes | None = None) -> bool:
     """Whether ``path`` is a file render must not replace: a regular file
     (or a link to one) that differs from ``rendered`` (the bytes render would
-    write; None: any) and holds no :data:`GENERATED_MARK` in its first
+    write; None: any) and holds no note (:func:`holds_note`) in its first
     :data:`~studygen.textio.MAX_RENDERED_BYTES` bytes (no README render writes
     is longer: one grown past it is still render's when it starts as render
     wrote it). No file, or a folder, is not one (writing there fails on its
@@ -37,7 +38,31 @@ def hand_written(path: Path, rendered: bytes | None = None) -> bool:
     if not path.is_file():
         return False
     current = _head(path)
-    return current != rendered and GENERATED_MARK_BYTES not in current
+    return current != rendered and not holds_note(current)
+
+
+FENCE = re.compile(rb" {0,3}(`{3,}|~{3,})")
+
+
+def holds_note(markdown: bytes) -> bool:
+    """Whether ``markdown`` (UTF-8) holds render's note as render writes it:
+    a line of its own, unindented, that starts with :data:`GENERATED_MARK`
+    and ends the comment (``-->``), outside fenced code. A hand-written
+    README that quotes the note's start, in a code block or inside a
+    sentence, is not render's (case, attack round: one quoting it in a fence
+    was replaced, its notes lost)."""
+    fence = None  # the opening fence's character and length while inside one (CommonMark 4.5)
+    for line in markdown.splitlines():
+        opened = FENCE.match(line)
+        if fence is None and opened:
+            fence = (opened.group(1)[:1], len(opened.group(1)))
+        elif fence is not None:
+            if opened and opened.group(1)[:1] == fence[0] and len(opened.group(1)) >= fence[1] \
+                    and not line[opened.end():].strip():
+                fence = None
+        elif line.startswith(GENERATED_MARK_BYTES) and line.rstrip().endswith(b"-->"):
+            return True
+    return False
 
 
 def _head(path: Path) -> bytes:

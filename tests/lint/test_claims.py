@@ -108,7 +108,8 @@ def test_backing_columns_are_found_once_per_kind_of_claim_and_bounded_to_the_nea
     nearest = backing(document, claim, document.prose[-1].order)
     assert len(nearest) == MAX_BACKING
     assert nearest[0].table is document.tables[-1] and document.tables[0] not in [s.table for s in nearest]
-    assert len(document.memo[("backing", "x", "faster", "")]) == MAX_BACKING + 10
+    stating, orders = document.memo[("backing", "x", "faster", "")]
+    assert len(stating) == MAX_BACKING + 10 and orders == [s.table.order for s in stating]
 
 
 def test_a_claim_scoped_to_two_rows_by_its_clause_is_read_against_those_two():

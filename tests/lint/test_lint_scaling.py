@@ -83,3 +83,79 @@ def test_indexed_scope_start_matches_a_plain_scan():
         for start in range(0, len(text), 3):
             end = min(len(text), start + rng.randint(0, 4))
             assert figure_scope(text, start, end)[0] == _plain_scope_start(text, start), (text, start)
+
+
+def _lines_run(text: str) -> int:
+    """Python lines run while linting ``text`` (comprehension steps included,
+    which a count of calls misses)."""
+    counted = [0]
+
+    def tracer(frame, event, arg):
+        if event == "line":
+            counted[0] += 1
+        return tracer
+
+    lint_text(text[:200], "warm.md")
+    sys.settrace(tracer)
+    try:
+        lint_text(text, "scaling.md")
+    finally:
+        sys.settrace(None)
+    return counted[0]
+
+
+def _like_tables(count: int) -> str:
+    # every table holds the same figures, so every one of them may hold every range: the value index skips none
+    block = "| GPU | fp16 (ms) | fp8 (ms) |\n|---|---|---|\n| H100 | 1.20 | 0.90 |\n| L4 | 2.40 | 1.70 |\n\n" \
+            "fp16 takes 1.20 to 2.40 ms here.\n\n"
+    return "# Runs\n\n" + block * count
+
+
+def test_like_tables_each_followed_by_a_range_are_read_nearest_first_and_stay_linear():
+    # attack round: 1 MB of such tables took 17.6 s and 2 MB 114 s, each range reading every table of its section
+    from studygen.lint.series_index import MAX_READ
+
+    small = _lines_run(_like_tables(4 * MAX_READ))
+    large = _lines_run(_like_tables(8 * MAX_READ))
+    assert large / small < 2.2  # 2.00 now; 2.47 before, when each range read every table
+
+
+def test_a_range_in_a_section_of_many_like_tables_reads_the_nearest_ones():
+    from studygen.lint import parse_document
+    from studygen.lint.series_index import MAX_READ, SectionSeries
+
+    document = parse_document(_like_tables(MAX_READ + 40), "x.md")
+    series = document.series_by_section[(document.tables[0].section, "ms")]
+    section = SectionSeries(series)
+    last = document.prose[-1].order
+    read = section.worth_reading(1.2, 2.4, None, last)
+    assert len(read) == MAX_READ
+    assert {s.table.order for s in read} == {s.table.order for s in series[-MAX_READ:]}
+    # where few series may hold it, every one is read, wherever it stands
+    assert [s.table.order for s in section.worth_reading(100.0, 200.0, None, last)] == []
+    assert len(section.worth_reading(1.2, 2.4, None, last)[:1]) == 1
+
+
+def test_a_percent_change_clause_reaches_a_bounded_distance_from_its_figure():
+    # attack round: a sentence of thousands of percent figures and no clause end rescanned itself for each figure
+    from studygen.lint import parse_document
+    from studygen.lint.prose_changes import _clause
+    from studygen.lint.text import CLAUSE_REACH
+
+    text = "| GPU | fp16 (ms) | fp8 (ms) |\n|---|---|---|\n| H100 | 1.20 | 0.90 |\n\nfp8 is " + "5.5% " * 600 + "faster.\n"
+    sentence = parse_document(text, "x.md").prose[-1].sentences[0]
+    figures = [t.figure for t in sentence.tokens if t.figure is not None]
+    first, last = figures[0], figures[-1]
+    assert _clause(sentence, first) == (sentence.start, first.end + CLAUSE_REACH)
+    start, end = _clause(sentence, last)
+    assert (start, end) == (last.start - CLAUSE_REACH, sentence.end)
+
+
+def test_a_noise_verdict_reads_its_clause_a_bounded_distance_back():
+    from studygen.lint.sg105_noise_wording import _expected
+    from studygen.lint.text import CLAUSE_REACH
+
+    near = "we expect the gap " + "x " * 10 + "to be within noise"
+    far = "we expect the gap " + "x " * CLAUSE_REACH + "to be within noise"
+    assert _expected(near, near.index("within"))
+    assert not _expected(far, far.index("within"))
