@@ -307,14 +307,12 @@ def _set_finding(row: Row, message: str, hint: str) -> Finding:
 
 def sets_in_study_file(study) -> list[Finding]:
     """Rule 6: each calibration and agreement set a record names is the one the study file names for it."""
-    findings, seen = [], set()
+    findings = []  # a quantization or agreement result is one row
     study_file = study.rel(study.study_path)
     for row in study.rows:
         role = SET_ROLES.get(row.kind)
-        where = (row.record.display_path, _result_pointer(row))
-        if role is None or not row.dataset or where in seen:
+        if role is None or not row.dataset:
             continue
-        seen.add(where)
         pointer, named = study_file_set(study, role, _recipe(study, row))
         if named is None or row.dataset == named:
             continue
@@ -333,9 +331,9 @@ def calibrated_on(study) -> list[Finding]:
     for row in study.rows:
         if row.kind not in QUALITY_KINDS or not row.dataset:
             continue
-        recipe = _recipe(study, row)
-        pointer, named = study_file_set(study, CALIBRATION, recipe) if recipe else ("", None)
-        if row.dataset == named:
+        recipe = _recipe(study, row)  # a variant without a recipe is calibrated on nothing
+        pointer, named = study_file_set(study, CALIBRATION, recipe)
+        if recipe and row.dataset == named:
             source = f"{study_file} {pointer}"
         elif (job_row := quantized.get((row.job_id, row.variant))) is not None and job_row.dataset == row.dataset:
             source = f"the quantization result of job {row.job_id}, {job_row.record.display_path} {_result_pointer(job_row)}/dataset"

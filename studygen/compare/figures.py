@@ -191,9 +191,9 @@ def _compare(key: tuple[str, str], what: str, base, old_rows: list, new_rows: li
     scale = max(abs(farthest.old or 0.0), abs(farthest.new or 0.0), 1.0)
     within = farthest.distance <= (widest.width if widest else 0.0) + _EPSILON * scale
     delta = farthest.new - farthest.old if farthest.old is not None and farthest.new is not None else None
-    quality = _is_quality(some)
-    relative = delta / farthest.old if delta is not None and farthest.old and not quality else None
-    points = delta * POINTS_PER_UNIT.get(_unit(some), 1.0) if delta is not None and quality else None
+    factor = POINTS_PER_UNIT.get(_unit(some)) if _is_quality(some) else None  # AP points per unit; None: no points
+    relative = delta / farthest.old if delta is not None and farthest.old and factor is None else None
+    points = delta * factor if delta is not None and factor is not None else None
     moved = next(row for row in new_rows if _job(row) == farthest.job)
     return FigureChange(key[0], what, _unit(some), WITHIN if within else BEYOND, *shown, farthest.old, farthest.new,
                         delta, relative, widest, _place(moved), decimals, farthest.job, points)
@@ -230,13 +230,12 @@ def allowances_of(base, old_rows, new_rows) -> list[Allowance]:
     no change). Ranges (no single value) get the tolerance only. The head's
     rows never widen a spread: ``new_rows`` serve only the timer and the
     declared source's cover."""
-    allowances = []
     single = all(_value(row) is not None for row in (*old_rows, *new_rows))
+    spreads = [spread for row in old_rows for spread in measured_spreads(row)] if single else []
+    if single and len({_job(row) for row in old_rows}) > 1:
+        spreads.append(Spread(tuple(_value(row) for row in old_rows), JOBS))
+    allowances = [Allowance(s.width, s.source, "base", len(s.values), s.low, s.high) for s in spreads]
     if single:
-        spreads = [spread for row in old_rows for spread in measured_spreads(row)]
-        if len({_job(row) for row in old_rows}) > 1:
-            spreads.append(Spread(tuple(_value(row) for row in old_rows), JOBS))
-        allowances += [Allowance(s.width, s.source, "base", len(s.values), s.low, s.high) for s in spreads]
         declared = declared_source_of(base, old_rows[0], new_rows[0])
         if declared is not None and declared.up_to_percent is not None:
             allowances.append(Allowance(declared.up_to_percent / 100 * abs(_median(old_rows)), DECLARED,
@@ -244,7 +243,7 @@ def allowances_of(base, old_rows, new_rows) -> list[Allowance]:
     allowed = tolerance(base, old_rows[0])
     if allowed > 0:
         allowances.append(Allowance(allowed, TOLERANCE))
-    step = timer_allowance(old_rows, new_rows) if single else 0.0  # a change the timer cannot express (as SG203)
+    step = timer_allowance(old_rows, new_rows)  # a change the timer cannot express (as SG203); no range has one
     if step > 0:
         allowances.append(Allowance(step, TIMER))
     return allowances

@@ -260,6 +260,12 @@ def test_a_calibration_or_agreement_set_the_study_file_does_not_define(tmp_path)
     assert '"dataset": "calib-16"' in lines[found[0].line - 1] and '"dataset": "val-8"' in lines[found[1].line - 1]
     assert found[0].hint == ("set /recipes/linears/calibration_set in the study file to the set the job used, "
                              "or collect the job again")
+    assert [f.key for f in found] == [next(r.key.text() for r in study.rows if r.record.job_id == "a" and r.kind == kind)
+                                      for kind in ("quantization", "agreement")]  # what a waiver names
+    # a record's variant the study file does not declare (SG202 says so) keeps the recipe its result names
+    from types import SimpleNamespace
+    assert sg205_datasets._recipe(study, SimpleNamespace(variant="fp9", result={"recipe": "linears"})) == "linears"
+    assert sg205_datasets._recipe(study, SimpleNamespace(variant="fp8", result={"recipe": "other"})) == "linears"
 
 
 def test_without_a_recipe_set_the_runs_calibration_set_counts_and_without_either_nothing_is_compared(tmp_path):
@@ -283,12 +289,14 @@ def test_without_a_recipe_set_the_runs_calibration_set_counts_and_without_either
 def test_a_quality_figure_on_its_variants_calibration_set(tmp_path):
     # FP8 (recipe linears, calibrated on calib-4 by the study file) scored on calib-4: its calibration images
     records = [record("a", [coco_ap("fp16", 0.4644, dataset="calib-4"), coco_ap("fp8", 0.4625, dataset="calib-4")])]
-    study = load(tmp_path / "spec", records=records)
-    (finding,) = rule_findings(study, "calibrated on")
+    study = load(tmp_path / "spec", records=records, study=spec(run={"calibration_set": "calib-4"}))
+    (finding,) = rule_findings(study, "calibrated on")  # fp16 has no recipe: the run's set calibrates no fp16
     assert (finding.file, finding.pointer, finding.severity) == ("measurements/toy/a.json", "/results/1/dataset", ERROR)
     assert finding.message == (
         "coco_ap (AP) of fp8 in job a is evaluated on calib-4, the set fp8 was calibrated on (families/toy/study.yaml "
         "/recipes/linears/calibration_set): quality must be measured on images the calibration never saw")
+    assert finding.hint == "evaluate on a held-out set that differs from the calibration set"
+    assert finding.key == study.rows[1].key.text() and study.rows[1].variant == "fp8"
     # fp16 has no recipe: calibrated on nothing, its AP on calib-4 is no such finding
     # where the study file names no calibration set, the job's quantization result tells it
     recipes = {"linears": {"description": "FP8 linears"}}

@@ -74,7 +74,7 @@ def test_each_head_job_is_judged_on_its_own_move_not_a_pooled_median(tmp_path):
     assert (change.farthest, change.old_value, change.new_value) == ("c", pytest.approx(10.1), 15.5)
     assert change.delta == pytest.approx(5.4) and change.relative == pytest.approx(5.4 / 10.1)
     assert (change.spread.source, change.spread.width, change.spread.count) == ("jobs", pytest.approx(0.2), 2)
-    assert change.new_jobs == ("a", "b", "c")
+    assert change.new_jobs == ("a", "b", "c") and change.place.path == "measurements/toy/c.json"  # c's row
     # a job the base has moves from its own base figure: b 10.2 -> 10.5 is 0.3 (beyond the 0.2), not 0.4 from 10.1
     base, head = both(tmp_path / "own", base_jobs, [base_jobs[0], record("b", [latency("fp16", 10.5)])])
     change = only(compare_figures(base, head), BEYOND)
@@ -170,6 +170,9 @@ def test_new_removed_and_unchanged_keys(tmp_path):
     assert verdicts == {"fp16": UNCHANGED, "FP8": REMOVED, "fp32": NEW}
     changes = {c.verdict: c for c in compare_figures(base, head)}
     assert changes[NEW].new == ("9.0",) and changes[NEW].old == () and changes[NEW].delta is None
+    assert (changes[NEW].old_value, changes[NEW].new_value, changes[NEW].unit, changes[NEW].decimals) == (None, 9.0, "ms", 1)
+    assert (changes[REMOVED].old_value, changes[REMOVED].new_value, changes[UNCHANGED].new_value) == (4.0, None, 5.0)
+    assert changes[UNCHANGED].farthest is None and changes[UNCHANGED].points is None
     assert changes[NEW].place.path == "measurements/toy/main.json" and changes[NEW].place.pointer == "/results/1/value_ms"
     lines = (tmp_path / "head" / "measurements/toy/main.json").read_text().splitlines()
     assert '"value_ms": 9.0' in lines[changes[NEW].place.line - 1]
