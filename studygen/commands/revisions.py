@@ -381,11 +381,12 @@ def _read_link_texts(process, tree: Tree) -> None:
 
 def _sources(tree: Tree, paths: list[str]) -> dict[str, list[str]]:
     """Blob id -> the paths it is written at: a file's own blob, a link's
-    target's (:func:`link_target`); a link to no file of the tree is left out."""
+    target's (:func:`link_target`, which gives a file itself); a link to no
+    file of the tree is left out."""
     folders = {str(parent) for path in tree.files for parent in PurePosixPath(path).parents} - {"."}
     sources: dict[str, list[str]] = {}
     for path in paths:
-        source = path if tree.files[path].kind == "file" else link_target(tree, path, folders)
+        source = link_target(tree, path, folders)
         if source is not None:
             sources.setdefault(tree.files[source].oid, []).append(path)
     return sources

@@ -140,6 +140,9 @@ def test_an_object_that_is_no_blob_is_refused(repo, tmp_path):
     tree = Tree("HEAD", commit_id, {"templates/x.j2": revisions.Entry(folder)})
     with pytest.raises(UsageError, match=r"^git cat-file could not read templates/x\.j2 \(" + folder[:12] + r"\) at HEAD$"):
         revisions.materialize(info, tree, ["templates/x.j2"], tmp_path / "tree")
+    link = Tree("HEAD", commit_id, {"templates/y.j2": revisions.Entry(folder, "link")})  # a link's object, the same
+    with pytest.raises(UsageError, match=r"^git cat-file could not read templates/y\.j2 \(" + folder[:12] + r"\) at HEAD$"):
+        revisions.materialize(info, link, ["templates/y.j2"], tmp_path / "tree")
 
 
 def test_git_failures_are_one_line(repo, monkeypatch):
@@ -354,6 +357,8 @@ def test_a_link_blob_longer_than_a_path_is_refused(tmp_path):
     info = revisions.repository_of(repo)
     commit_id = revisions.resolve(info, "HEAD")
     tree = Tree("HEAD", commit_id, revisions.list_revision(info, commit_id, ["templates"]))
+    revisions.materialize(info, tree, ["templates/a.j2"], tmp_path / "files" / "tree")  # no link asked: none read
+    assert (tmp_path / "files" / "tree" / "templates" / "a.j2").read_text() == "a\n" and tree.link_texts == {}
     with pytest.raises(InputError) as refused:
         revisions.materialize(info, tree, ["templates/a.j2", "templates/long.j2"], tmp_path / "out" / "tree")
     assert refused.value.line() == ("templates/long.j2: at HEAD: 4,100 bytes, more than the 4,096 bytes studygen "
