@@ -1,6 +1,8 @@
 """SG205 datasets: every figure measured on images names a defined image set,
 calibration and evaluation sets are disjoint, one comparison uses one
-evaluation set, and every image count agrees with its definition.
+evaluation set, every image count agrees with its definition, the
+calibration and agreement sets of the records are the study file's, and no
+quality figure is measured on its variant's calibration set.
 
 Which figures are measured on images is the result-kind table's
 (``image_set`` in :data:`studygen.records.kinds.RESULT_KINDS`): the quality
@@ -32,6 +34,19 @@ Rules, in order:
    downsampled image", "a 224x224 image", "stride 32") counts nothing.
 5. A definition whose ids were not published → warning; the README's known
    gaps state it by themselves (``StudyView.known_gaps``).
+6. A calibration set a record names (a ``quantization`` result's
+   ``dataset``) or an agreement set (an ``agreement`` result's ``dataset``)
+   that the study file does not name for it → error at the record's
+   ``dataset``, the message naming the study file's pointer: a calibration
+   set is the one of the variant's recipe (``/recipes/<recipe>/calibration_set``),
+   else the run's (``/run/calibration_set``); an agreement set the run's
+   (``/run/agreement_set``). Where the study file names no set of that
+   role (a study transcribed from a source has no ``run`` section), the
+   record's set is held only to a definition (rule 1 for agreement).
+7. A quality figure evaluated on the set its variant was calibrated on →
+   error at the figure (the held-out set must differ): the set the study
+   file names for the variant's recipe (the message names that pointer), or
+   the one a ``quantization`` result of the variant in the same job names.
 
 Case (seed): the AP figures are on "400 held-out images" while the same study
 describes its quality set as "800 images at a fixed stride"; both are
@@ -46,7 +61,7 @@ from pathlib import Path
 from ..findings import WARNING, Finding
 from ..lint import vocabulary
 from ..numbers import format_number
-from ..records.kinds import IMAGE_SET_KINDS, Kind
+from ..records.kinds import IMAGE_SET_KINDS, QUALITY_KINDS, Kind
 from ..study.rows import Row
 from .base import readme_finding, row_finding
 from .readme_text import quote, sentence_at
@@ -251,7 +266,88 @@ def unpublished_ids(study) -> list[Finding]:
     ]
 
 
+# What set a record names for each kind of result that rule 6 holds to the study file.
+CALIBRATION, AGREEMENT = "calibration", "agreement"
+SET_ROLES = {Kind.QUANTIZATION: CALIBRATION, Kind.AGREEMENT: AGREEMENT}
+
+
+def study_file_set(study, role: str, recipe: str | None) -> tuple[str, str | None]:
+    """``(pointer, dataset id)``: where the study file names the set of
+    ``role`` for a variant of ``recipe`` (None: a variant with no recipe),
+    and the id it names there (None when it names none): a calibration set
+    is its recipe's ``calibration_set``, else the run's; an agreement set the
+    run's ``agreement_set``."""
+    if role == CALIBRATION and recipe:
+        named = ((study.spec.get("recipes") or {}).get(recipe) or {}).get("calibration_set")
+        if named:
+            return f"/recipes/{_pointer_token(recipe)}/calibration_set", named
+    key = "calibration_set" if role == CALIBRATION else "agreement_set"
+    return f"/run/{key}", (study.spec.get("run") or {}).get(key) or None
+
+
+def _pointer_token(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")  # RFC 6901
+
+
+def _result_pointer(row: Row) -> str:
+    """The pointer of the record result a row is read from (``/results/3``)."""
+    return "/".join(row.pointer.split("/")[:3])
+
+
+def _recipe(study, row: Row) -> str | None:
+    """The recipe of the row's variant: the study file's (``variants[*].recipe``), else the result's own."""
+    return study.variants.get(row.variant, {}).get("recipe") or row.result.get("recipe")
+
+
+def _set_finding(row: Row, message: str, hint: str) -> Finding:
+    pointer = f"{_result_pointer(row)}/dataset"
+    return Finding("SG205", message, row.record.display_path, line=row.record.line_of(pointer), pointer=pointer,
+                   key=row.key.text(), hint=hint)
+
+
+def sets_in_study_file(study) -> list[Finding]:
+    """Rule 6: each calibration and agreement set a record names is the one the study file names for it."""
+    findings = []  # a quantization or agreement result is one row
+    study_file = study.rel(study.study_path)
+    for row in study.rows:
+        role = SET_ROLES.get(row.kind)
+        if role is None or not row.dataset:
+            continue
+        pointer, named = study_file_set(study, role, _recipe(study, row))
+        if named is None or row.dataset == named:
+            continue
+        findings.append(_set_finding(
+            row, f"{row.kind} result of {row.variant} in job {row.job_id} names {role} set '{row.dataset}', which the "
+            f"study file does not define for it: {study_file} {pointer} names '{named}'",
+            hint=f"set {pointer} in the study file to the set the job used, or collect the job again"))
+    return findings
+
+
+def calibrated_on(study) -> list[Finding]:
+    """Rule 7: no quality figure on its variant's own calibration set."""
+    quantized = {(row.job_id, row.variant): row for row in study.rows if row.kind == Kind.QUANTIZATION and row.dataset}
+    study_file = study.rel(study.study_path)
+    findings = []
+    for row in study.rows:
+        if row.kind not in QUALITY_KINDS or not row.dataset:
+            continue
+        recipe = _recipe(study, row)  # a variant without a recipe is calibrated on nothing
+        pointer, named = study_file_set(study, CALIBRATION, recipe)
+        if recipe and row.dataset == named:
+            source = f"{study_file} {pointer}"
+        elif (job_row := quantized.get((row.job_id, row.variant))) is not None and job_row.dataset == row.dataset:
+            source = f"the quantization result of job {row.job_id}, {job_row.record.display_path} {_result_pointer(job_row)}/dataset"
+        else:
+            continue
+        findings.append(_set_finding(
+            row, f"{row.kind} ({row.statistic or row.metric}) of {row.variant} in job {row.job_id} is evaluated on "
+            f"{row.dataset}, the set {row.variant} was calibrated on ({source}): quality must be measured on images "
+            "the calibration never saw",
+            hint="evaluate on a held-out set that differs from the calibration set"))
+    return findings
+
+
 def check(context) -> list[Finding]:
     study = context.study
     return (named_datasets(study) + disjointness(study) + mixed_comparisons(context) + counts(context)
-            + unpublished_ids(study))
+            + unpublished_ids(study) + sets_in_study_file(study) + calibrated_on(study))

@@ -17,7 +17,18 @@ and the record folders study files name elsewhere), each with its git blob id
 computed here for working-tree files), so two trees can be compared without
 reading either. :func:`materialize` writes chosen files of a revision into a
 private temporary folder outside the repository, where the study loaders read
-them exactly as ``check`` reads a working tree. What it writes is bounded
+them exactly as ``check`` reads a working tree. A symbolic link of the
+revision is read from the revision's objects (its blob is the path it
+holds) and followed through the revision's own links and folders
+(:func:`link_target`), never through the disk; it is written as a copy of
+the file it names there, or left out when it names none (a path outside the
+project's study files, an absolute one, a folder, a loop): no link is
+written, so nothing a loader reads there lies outside the copy. Case
+(attack): links were written as links when the disk said they stayed
+inside; ``measurements/toy/evil.json -> x/../../../secret.json``, placed
+before ``x -> ../..``, looked inside while ``x`` was not there yet, and read
+through both, it was a record outside the repository, whose figures the
+diff reported as the revision's. What it writes is bounded
 before a byte is written, from the size ``cat-file`` gives in each object's
 header: one file no larger than its reader reads (:func:`reader_limit`),
 one revision's files no more than :data:`MAX_REVISION_BYTES` in all. Case
@@ -121,6 +132,8 @@ class Tree:
     commit: str | None
     files: dict[str, Entry]
     budget: WriteBudget = field(default_factory=WriteBudget, compare=False, repr=False)  # of :func:`materialize`
+    # path of a link -> the path its blob holds, read by :func:`materialize` from the revision's objects
+    link_texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def under(self, folder: str) -> dict[str, Entry]:
         """The files under ``folder`` (a path relative to the project root)."""
@@ -278,20 +291,21 @@ def list_working_tree(repo: Repository, root: Path, folders) -> dict[str, Entry]
 
 
 def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
-    """Write the files ``paths`` of ``tree`` (a revision) under ``dest``, as
-    the revision holds them: regular files with their content, links whose
-    target stays inside ``dest`` as links (others are left out, as are paths
-    ``tree`` lacks). Contents come from one ``git cat-file --batch`` process,
-    one blob at a time. Raises InputError naming the path and the revision,
-    before any of the blob is written, for a file larger than its reader reads
-    (:func:`reader_limit`) or one that would take the tree's files past
+    """Write the files ``paths`` of ``tree`` (a revision) under ``dest`` as
+    plain files, read from the revision's objects alone: a regular file with
+    its content; a symbolic link with the content of the file it names in
+    the same revision (:func:`link_target`, which follows the revision's own
+    links, never the disk), or nothing when it names no file of the tree
+    (a path outside the project's study files, absolute, a folder, a loop,
+    nothing). No link is written, so nothing under ``dest`` leads outside
+    it. Paths ``tree`` lacks are left out. Contents come from one ``git
+    cat-file --batch`` process, one blob at a time. Raises InputError naming
+    the path and the revision, before any of the blob is written, for a file
+    larger than its reader reads (:func:`reader_limit`; a link's own blob:
+    :data:`MAX_LINK_BYTES`) or one that would take the tree's files past
     ``tree.budget`` (every call for one tree counts together)."""
-    wanted: dict[str, list[tuple[str, str]]] = {}
-    for path in sorted(set(paths)):
-        entry = tree.files.get(path)
-        if entry is not None:
-            wanted.setdefault(entry.oid, []).append((path, entry.kind))
-    if not wanted:
+    requested = sorted({path for path in paths if path in tree.files})
+    if not requested:
         return
     try:
         # a session of its own: the watchdog kills git and whatever git started (a wrapper's child holding the pipe)
@@ -305,18 +319,17 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
     watchdog = threading.Timer(GIT_TIMEOUT_S, kill_session, (process,))
     watchdog.start()
     try:
-        for oid, targets in wanted.items():
-            process.stdin.write(oid.encode("ascii") + b"\n")
-            process.stdin.flush()
-            header = process.stdout.readline().split()
-            if len(header) != 3 or header[1] != b"blob":
-                raise UsageError(f"git cat-file could not read {targets[0][0]} ({oid[:12]}) at {tree.label}")
-            size = int(header[2])
+        if any(tree.files[path].kind == "link" for path in requested):
+            _read_link_texts(process, tree)
+        for oid, targets in _sources(tree, requested).items():
+            size = _blob_size(process, oid, targets[0], tree.label)
             _refuse_oversize(tree, targets, size)
             _copy_blob(process.stdout, size, scratch)
             process.stdout.read(1)  # the newline after each object
-            for path, kind in targets:
-                _place(dest, path, kind, scratch)
+            for path in targets:
+                target = dest / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(scratch, target)
     except (UsageError, OSError):
         if watchdog.finished.is_set():  # killed: what failed is git taking too long, not the object
             raise UsageError(f"git cat-file took longer than {GIT_TIMEOUT_S} s") from None
@@ -335,19 +348,98 @@ def materialize(repo: Repository, tree: Tree, paths, dest: Path) -> None:
 
 # A symbolic link's blob is its target's path: no longer than a path may be (PATH_MAX on Linux).
 MAX_LINK_BYTES = 4096
+# Links followed in one path before it counts as a loop (Linux's MAXSYMLINKS).
+MAX_LINK_HOPS = 40
 
 
-def _refuse_oversize(tree: Tree, targets: list[tuple[str, str]], size: int) -> None:
-    """InputError when a blob of ``size`` bytes is larger than a reader of one
-    of its ``(path, kind)`` targets reads (a link: :data:`MAX_LINK_BYTES`),
-    or its copies, one per file target, would pass the tree's write budget
-    (the one blob being copied, bounded by the first test, is removed after)."""
-    for path, kind in targets:
-        limit = MAX_LINK_BYTES if kind == "link" else reader_limit(path)
+def _blob_size(process, oid: str, path: str, label: str) -> int:
+    """Ask ``git cat-file --batch`` for ``oid`` (the blob of ``path``) and read its header: the blob's size in bytes.
+    Raises UsageError when the object is no blob."""
+    process.stdin.write(oid.encode("ascii") + b"\n")
+    process.stdin.flush()
+    header = process.stdout.readline().split()
+    if len(header) != 3 or header[1] != b"blob":
+        raise UsageError(f"git cat-file could not read {path} ({oid[:12]}) at {label}")
+    return int(header[2])
+
+
+def _read_link_texts(process, tree: Tree) -> None:
+    """Fill ``tree.link_texts`` with the path each link of the tree holds
+    (every link: one may lead through another). Raises InputError for a
+    link blob longer than :data:`MAX_LINK_BYTES`."""
+    for path, entry in sorted(tree.files.items()):
+        if entry.kind != "link" or path in tree.link_texts:
+            continue
+        size = _blob_size(process, entry.oid, path, tree.label)
+        if size > MAX_LINK_BYTES:
+            raise InputError(f"at {tree.label}: {size:,} bytes, more than the {MAX_LINK_BYTES:,} bytes studygen reads "
+                             "of such a file; diff writes none of it", path=path)
+        text = process.stdout.read(size)
+        process.stdout.read(1)  # the newline after each object
+        tree.link_texts[path] = text.decode("utf-8", "surrogateescape")
+
+
+def _sources(tree: Tree, paths: list[str]) -> dict[str, list[str]]:
+    """Blob id -> the paths it is written at: a file's own blob, a link's
+    target's (:func:`link_target`, which gives a file itself); a link to no
+    file of the tree is left out."""
+    folders = {str(parent) for path in tree.files for parent in PurePosixPath(path).parents} - {"."}
+    sources: dict[str, list[str]] = {}
+    for path in paths:
+        source = link_target(tree, path, folders)
+        if source is not None:
+            sources.setdefault(tree.files[source].oid, []).append(path)
+    return sources
+
+
+def link_target(tree: Tree, path: str, folders: set[str]) -> str | None:
+    """The regular file of ``tree`` that ``path`` names, each link on the
+    way followed as the revision holds it (``tree.link_texts``, relative to
+    the link's folder, as the kernel follows one), never as the disk does;
+    ``folders``: every folder of the tree. None when the way leaves the
+    project root, passes a link that is absolute or unread, or a name that
+    is no folder of the tree, takes more than :data:`MAX_LINK_HOPS` links
+    (a loop), or ends at no regular file (a folder, nothing)."""
+    pending = list(PurePosixPath(path).parts)
+    reached: list[str] = []
+    hops = 0
+    while pending:
+        part = pending.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not reached:
+                return None  # above the project root
+            reached.pop()
+            continue
+        here = "/".join([*reached, part])
+        entry = tree.files.get(here)
+        if entry is not None and entry.kind == "link":
+            hops += 1
+            text = tree.link_texts.get(here)
+            if text is None or text.startswith("/") or hops > MAX_LINK_HOPS:
+                return None
+            pending = text.split("/") + pending
+            continue
+        if pending and here not in folders:
+            return None  # a name that is no folder, with more of the way after it
+        reached.append(part)
+    final = "/".join(reached)
+    entry = tree.files.get(final)
+    return final if entry is not None and entry.kind == "file" else None
+
+
+def _refuse_oversize(tree: Tree, targets: list[str], size: int) -> None:
+    """InputError when a blob of ``size`` bytes is larger than a reader of
+    one of the ``targets`` paths reads, or its copies, one per path, would
+    pass the tree's write budget (the one blob being copied, bounded by the
+    first test, is removed after)."""
+    for path in targets:
+        limit = reader_limit(path)
         if size > limit:
             raise InputError(f"at {tree.label}: {size:,} bytes, more than the {limit:,} bytes studygen reads of "
                              "such a file; diff writes none of it", path=path)
-    tree.budget.take(size * sum(1 for _, kind in targets if kind == "file"), targets[0][0], tree.label)
+    tree.budget.take(size * len(targets), targets[0], tree.label)
 
 
 def _copy_blob(stream, size: int, path: Path) -> None:
@@ -360,22 +452,3 @@ def _copy_blob(stream, size: int, path: Path) -> None:
                 raise UsageError(f"git cat-file ended early while writing {path.name}")
             out.write(chunk)
             left -= len(chunk)
-
-
-def _place(dest: Path, path: str, kind: str, blob: Path) -> None:
-    """Put one path's content, read from ``blob``, where it belongs under
-    ``dest``: a file as a copy; a link as a symbolic link to the target its
-    blob names when that target stays inside ``dest``, else nothing."""
-    target = dest / path
-    if kind == "link":
-        link_text = blob.read_bytes().decode("utf-8", "surrogateescape")
-        resolved = (target.parent / link_text).resolve()
-        if not link_text.startswith("/") and resolved.is_relative_to(dest.resolve()):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.symlink(link_text, target)
-            except (OSError, ValueError):  # a NUL in the link text, a name the file system refuses
-                pass
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(blob, target)

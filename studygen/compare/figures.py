@@ -10,20 +10,33 @@ key's figure is
 - **unchanged** when both hold the same values (which jobs report them
   aside);
 - **new** / **removed** when only the head / only the base holds it;
-- **within spread** when the change (head minus base, the median over jobs
-  on each side) is no larger than the widest spread measured for it, else
-  **beyond spread**.
+- **within spread** when every job of the head moved no further than the
+  widest allowance the base revision gives the figure, else **beyond
+  spread**. Each head job is judged on its own move: from its own value at
+  the base when the base has that job, else from the base's figure (the
+  median over the base's jobs). Head jobs are never pooled into a median: a
+  re-run 55 % slower beside an unchanged job moved 55 %, not half of it.
 
-The spreads are those of the study's spread model
-(:mod:`studygen.study.spread`), read on each side from that side's records:
-the repeat medians or profiled iterations of a figure, its independent
-compilations, the jobs that report the same key, a declared source's bound
-(``spread_sources[*].up_to_percent``, of the mean of the two values), and the
-study file's tolerance for figures without a spread of their own. A spread's
-width is its largest minus its smallest value: the rule SG203 holds a
-variant difference to (a difference no larger than the job-to-job spread is
-not a measured difference) applied to a difference between revisions. A
-figure with no spread and no tolerance is beyond spread on any change.
+The allowances are read from the base revision alone, from the spread model
+(:mod:`studygen.study.spread`): the base's repeat medians or profiled
+iterations of a figure, its independent compilations, the spread between
+the base's jobs that report the same key, a declared source's bound in the
+base's study file (``spread_sources[*].up_to_percent``, of the base's
+figure), and the base's study file tolerance for figures without a spread
+of their own; and the resolution of the timer both revisions were timed
+with (:func:`studygen.study.resolution.timer_allowance`: one clock step is
+no change). The head's own scatter never widens the allowance it is judged
+by: a slow re-run whose repeats scattered widely was called within spread
+when the head's repeats counted. A spread's width is its largest minus its
+smallest value: the rule SG203 holds a variant difference to (a difference
+no larger than the job-to-job spread is not a measured difference) applied
+to a difference between revisions. A figure that moved with no spread and
+no tolerance is beyond spread.
+
+A quality figure's change (COCO AP and its difference,
+``studygen.records.kinds.QUALITY_KINDS``) is also given in points
+(:data:`POINTS_PER_UNIT`: 1 point = 0.01 AP), never as a percentage of
+itself.
 
 Figures given as a range over rows the source does not list
 (``value_min``/``value_max``) are compared end by end against the tolerance.
@@ -37,7 +50,7 @@ from dataclasses import dataclass
 
 from ..numbers import format_number, two_significant_decimals
 from ..place import Place
-from ..records.kinds import Kind
+from ..records.kinds import QUALITY_KINDS, Kind
 from ..render.rows import fmt, unit_suffix
 from ..render.labels import gpu_label, shape_label
 from ..study.resolution import timer_allowance
@@ -55,6 +68,8 @@ VERDICT_ORDER = (BEYOND, WITHIN, NEW, REMOVED, UNCHANGED)
 DECLARED = "declared"
 TOLERANCE = "tolerance"
 TIMER = "timer resolution"
+# AP points per unit of a quality figure: COCO AP is in [0, 1] (1 point = 0.01 AP); an AP difference is in points
+POINTS_PER_UNIT = {"AP": 100.0, "points": 1.0}
 _EPSILON = 1e-9  # relative: two floats this close are one value (a value read back through JSON)
 
 
@@ -65,7 +80,7 @@ class Allowance:
     :mod:`studygen.study.spread`: ``repeat medians``, ``profiled iterations``,
     ``compilations``, ``jobs``; or :data:`DECLARED`, :data:`TOLERANCE`,
     :data:`TIMER`),
-    ``side`` (``base`` or ``head``: whose records measured it), ``count`` and
+    ``side`` (``base``: whose records measured it; a head's never count), ``count`` and
     ``low``/``high`` (the values it is read from), ``percent`` (a declared
     bound), ``declared`` (a declared source's words)."""
 
@@ -102,13 +117,19 @@ class FigureChange:
     """One measurement key compared between two revisions.
 
     ``what``: the figure in words; ``old``/``new``: each job's value at base
-    and head, as printed (``[]`` where the side has none); ``old_value``,
-    ``new_value``: the figure compared (median over jobs; None for a range or
-    a missing side); ``delta`` = new - old (figure unit) and ``relative`` =
-    delta / old (a fraction; None when old is 0 or either is missing);
-    ``spread``: the widest allowance (None when nothing bounds the figure);
-    ``place``: the head's row (its record and line), the base's for a removed
-    figure; ``decimals``: digits a value is printed with."""
+    and head, as printed (``[]`` where the side has none); ``farthest``: the
+    head job that moved most (None for a new, removed or unchanged figure),
+    the one whose move the verdict and the change are given for;
+    ``old_value``/``new_value``: that job's figure at base (its own value
+    there, else the base's median over jobs) and at head (None for a range
+    or a missing side); ``delta`` = new - old (figure unit); ``relative`` =
+    delta / old (a fraction; None when old is 0, either is missing, or the
+    figure is a quality figure); ``points``: a quality figure's delta in AP
+    points (None for other figures); ``spread``: the widest allowance of
+    the base (None when nothing bounds the figure); ``place``: the head's
+    row (its record and line; of the farthest job when several report
+    it), the base's for a removed figure;
+    ``decimals``: digits a value is printed with."""
 
     key: str
     what: str
@@ -125,6 +146,20 @@ class FigureChange:
     spread: Allowance | None
     place: Place
     decimals: int | None
+    farthest: str | None = None
+    points: float | None = None
+
+
+@dataclass(frozen=True)
+class JobMove:
+    """How far one head job's figure moved from the base: ``job``; ``old``
+    and ``new`` the two values compared (None for a range); ``distance``
+    the size of the move in the figure's unit (a range: its farther end)."""
+
+    job: str
+    old: float | None
+    new: float | None
+    distance: float
 
 
 def compare_figures(base, head) -> list[FigureChange]:
@@ -137,67 +172,78 @@ def compare_figures(base, head) -> list[FigureChange]:
     names = _names(base, head, old, new)
     changes = []
     for key in sorted(old.keys() | new.keys()):
-        changes.append(_compare(key, names[key], base, head, old.get(key, []), new.get(key, [])))
+        changes.append(_compare(key, names[key], base, old.get(key, []), new.get(key, [])))
     return sorted(changes, key=lambda c: (VERDICT_ORDER.index(c.verdict), c.what, c.key))
 
 
-def _compare(key: tuple[str, str], what: str, base, head, old_rows: list, new_rows: list) -> FigureChange:
+def _compare(key: tuple[str, str], what: str, base, old_rows: list, new_rows: list) -> FigureChange:
     some = (new_rows or old_rows)[0]
     decimals = _decimals(old_rows + new_rows)
-    old_value, new_value = _median(old_rows), _median(new_rows)
-    delta = new_value - old_value if old_value is not None and new_value is not None else None
-    relative = delta / old_value if delta is not None and old_value else None
-    verdict, spread = _judge(base, head, old_rows, new_rows, old_value, new_value)
-    return FigureChange(key[0], what, _unit(some), verdict, tuple(_shown(r) for r in old_rows),
-                        tuple(_shown(r) for r in new_rows), tuple(_job(r) for r in old_rows),
-                        tuple(_job(r) for r in new_rows), old_value, new_value, delta, relative, spread,
-                        _place(some), decimals)
-
-
-def _judge(base, head, old_rows, new_rows, old_value, new_value) -> tuple[str, Allowance | None]:
-    """The verdict of one key and the allowance it was held to."""
-    if not old_rows:
-        return NEW, None
-    if not new_rows:
-        return REMOVED, None
-    if _same(old_rows, new_rows):
-        return UNCHANGED, None
-    allowances = allowances_of(base, head, old_rows, new_rows, old_value, new_value)
+    shown = (tuple(_shown(r) for r in old_rows), tuple(_shown(r) for r in new_rows),
+             tuple(_job(r) for r in old_rows), tuple(_job(r) for r in new_rows))
+    if not old_rows or not new_rows or _same(old_rows, new_rows):
+        verdict = NEW if not old_rows else REMOVED if not new_rows else UNCHANGED
+        return FigureChange(key[0], what, _unit(some), verdict, *shown, _median(old_rows), _median(new_rows),
+                            None, None, None, _place(some), decimals)
+    farthest = max(job_moves(old_rows, new_rows), key=lambda move: move.distance)  # the first of equal moves
+    allowances = allowances_of(base, old_rows, new_rows)
     widest = max(allowances, key=lambda a: a.width) if allowances else None
-    if old_value is None or new_value is None:  # ranges: each end within the tolerance
-        moved = max(abs(a - b) for a, b in zip(_ends(old_rows), _ends(new_rows)))
-    else:
-        moved = abs(new_value - old_value)
-    scale = max(abs(old_value or 0.0), abs(new_value or 0.0), 1.0)
-    within = widest is not None and moved <= widest.width + _EPSILON * scale
-    return (WITHIN if within else BEYOND), widest
+    scale = max(abs(farthest.old or 0.0), abs(farthest.new or 0.0), 1.0)
+    within = farthest.distance <= (widest.width if widest else 0.0) + _EPSILON * scale
+    delta = farthest.new - farthest.old if farthest.old is not None and farthest.new is not None else None
+    factor = POINTS_PER_UNIT.get(_unit(some)) if _is_quality(some) else None  # AP points per unit; None: no points
+    relative = delta / farthest.old if delta is not None and farthest.old and factor is None else None
+    points = delta * factor if delta is not None and factor is not None else None
+    moved = next(row for row in new_rows if _job(row) == farthest.job)
+    return FigureChange(key[0], what, _unit(some), WITHIN if within else BEYOND, *shown, farthest.old, farthest.new,
+                        delta, relative, widest, _place(moved), decimals, farthest.job, points)
 
 
-def allowances_of(base, head, old_rows, new_rows, old_value, new_value) -> list[Allowance]:
-    """Every allowance that bounds a change of one key: each side's measured
-    spreads (:func:`studygen.study.spread.measured_spreads`) and job-to-job
-    spread, a declared source's bound covering both sides, the tolerance,
-    and the resolution of their timer (:func:`studygen.study.resolution.timer_allowance`,
-    the bound SG203 holds two jobs to: a change of one tick of trtexec's
-    float32 clock is no change). Ranges (no single value) get the tolerance only."""
-    allowances = []
-    single = old_value is not None and new_value is not None
-    for side, rows in (("base", old_rows), ("head", new_rows)):
-        spreads = [spread for row in rows for spread in measured_spreads(row)] if single else []
-        values = [_value(row) for row in rows]
-        if single and len({_job(row) for row in rows}) > 1:
-            spreads.append(Spread(tuple(values), JOBS))
-        allowances += [Allowance(s.width, s.source, side, len(s.values), s.low, s.high) for s in spreads]
+def job_moves(old_rows, new_rows) -> list[JobMove]:
+    """Each head job's move, in job order: from its own figure at the base
+    when the base has the job, else from the base's figure (the median over
+    its jobs); a job's figure is the median of its rows of the key. Single
+    values are compared as values, else (a range on either side) each end
+    (:func:`_ends`) against the same end."""
+    old_by_job, new_by_job = _by_job(old_rows), _by_job(new_rows)
+    single = all(_value(row) is not None for row in (*old_rows, *new_rows))
+    moves = []
+    for job, rows in new_by_job.items():
+        reference = old_by_job.get(job, old_rows)
+        if single:
+            old, new = _median(reference), _median(rows)
+            moves.append(JobMove(job, old, new, abs(new - old)))
+        else:
+            distance = max(abs(a - b) for a, b in zip(_ends(reference), _ends(rows)))
+            moves.append(JobMove(job, None, None, distance))
+    return moves
+
+
+def allowances_of(base, old_rows, new_rows) -> list[Allowance]:
+    """Every allowance that bounds a change of one key, all of the base
+    revision: its measured spreads (:func:`studygen.study.spread.measured_spreads`)
+    and job-to-job spread, a declared source's bound in its study file (of
+    the base's figure, the median over its jobs), its study file's
+    tolerance; and the resolution of the timer of either side's rows
+    (:func:`studygen.study.resolution.timer_allowance`, the bound SG203
+    holds two jobs to: a change of one tick of trtexec's float32 clock is
+    no change). Ranges (no single value) get the tolerance only. The head's
+    rows never widen a spread: ``new_rows`` serve only the timer and the
+    declared source's cover."""
+    single = all(_value(row) is not None for row in (*old_rows, *new_rows))
+    spreads = [spread for row in old_rows for spread in measured_spreads(row)] if single else []
+    if single and len({_job(row) for row in old_rows}) > 1:
+        spreads.append(Spread(tuple(_value(row) for row in old_rows), JOBS))
+    allowances = [Allowance(s.width, s.source, "base", len(s.values), s.low, s.high) for s in spreads]
     if single:
-        declared = declared_source_of(head, old_rows[0], new_rows[0])
+        declared = declared_source_of(base, old_rows[0], new_rows[0])
         if declared is not None and declared.up_to_percent is not None:
-            mean = (abs(old_value) + abs(new_value)) / 2
-            allowances.append(Allowance(declared.up_to_percent / 100 * mean, DECLARED, percent=declared.up_to_percent,
-                                        declared=declared.words))
-    allowed = max(tolerance(base, old_rows[0]), tolerance(head, new_rows[0]))
+            allowances.append(Allowance(declared.up_to_percent / 100 * abs(_median(old_rows)), DECLARED,
+                                        percent=declared.up_to_percent, declared=declared.words))
+    allowed = tolerance(base, old_rows[0])
     if allowed > 0:
         allowances.append(Allowance(allowed, TOLERANCE))
-    step = timer_allowance(old_rows, new_rows) if single else 0.0  # a change the timer cannot express (as SG203)
+    step = timer_allowance(old_rows, new_rows)  # a change the timer cannot express (as SG203); no range has one
     if step > 0:
         allowances.append(Allowance(step, TIMER))
     return allowances
@@ -280,6 +326,18 @@ def _figures(study) -> dict[tuple[str, str], list]:
 
 def _job(row) -> str:
     return row.job_id
+
+
+def _by_job(rows) -> dict[str, list]:
+    """``rows`` by job, in order."""
+    by_job: dict[str, list] = {}
+    for row in rows:
+        by_job.setdefault(_job(row), []).append(row)
+    return by_job
+
+
+def _is_quality(row) -> bool:
+    return row.kind in QUALITY_KINDS
 
 
 def _value(row) -> float | None:

@@ -4,10 +4,13 @@
   change absolute and relative, the spread it was held to, its place), then
   a summary line;
 - ``md``: for a pull-request comment: the summary, the figures beyond their
-  spread (the :data:`SUMMARY_ROWS` largest relative changes) and the verdict
+  spread (the :data:`SUMMARY_ROWS` largest changes, :func:`change_size`) and the verdict
   changes first, then every change folded in ``<details>`` blocks (GitHub
   renders them collapsed), cut to :data:`MAX_COMMENT_CHARS`;
-- ``json``: one object (``base``, ``head``, ``summary``, ``families``);
+- ``json``: one object (``base``, ``head``, ``summary``, ``families``); each
+  changed figure gives its ``delta`` and ``relative`` change, ``points`` (a
+  quality figure's change in AP points, else null) and ``farthest`` (the
+  head job that moved most, whose move they are);
 - ``github``: workflow commands (``::error file=…,line=…::…``, as
   docs.github.com "Workflow commands for GitHub Actions" gives them) at the
   changed lines of the head revision: what fails the run under ``--fail-on``
@@ -22,6 +25,7 @@ the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -30,7 +34,7 @@ from ..numbers import format_number
 from ..render.rows import unit_suffix
 from ..render.labels import escape_cell
 from . import FamilyChanges, FindingChange
-from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
+from .figures import BEYOND, NEW, POINTS_PER_UNIT, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import ProseSentence, SentenceChange
 
 FAIL_ON = ("beyond-spread", "verdict", "never")
@@ -116,13 +120,32 @@ def values_text(values: tuple[str, ...], jobs: tuple[str, ...], unit: str) -> st
 
 
 def change_text(change: FigureChange) -> str:
-    """``+0.500 ms, +3.98 %``; '' when there is no single value on both sides."""
+    """``+0.500 ms, +3.97 %``; a quality figure in points, ``-0.40 points``
+    (its digits less those the points' factor takes: 0.4644 AP moves in
+    hundredths of a point); with several head jobs, the job it is given for
+    (``…, job b moved most``); '' when there is no single value on both sides."""
     if change.delta is None:
         return ""
-    text = f"{format_number(change.delta, change.decimals, sign=True)}{unit_suffix(change.unit)}"
+    if change.points is not None:
+        factor_digits = round(math.log10(POINTS_PER_UNIT.get(change.unit, 1.0)))
+        decimals = None if change.decimals is None else max(change.decimals - factor_digits, 0)
+        text = f"{format_number(change.points, decimals, sign=True)} points"
+    else:
+        text = f"{format_number(change.delta, change.decimals, sign=True)}{unit_suffix(change.unit)}"
     if change.relative is not None:
         text += f", {format_number(100 * change.relative, RELATIVE_DECIMALS, sign=True)} %"
+    if len(change.new_jobs) > 1 and change.farthest:
+        text += f", job {change.farthest} moved most"
     return text
+
+
+def change_size(change: FigureChange) -> float:
+    """How large a change reads, to list the largest first: its relative
+    change, or a quality figure's points as hundredths (a point is a
+    hundredth of AP's full scale); 0.0 without either."""
+    if change.relative is not None:
+        return abs(change.relative)
+    return abs(change.points) / 100 if change.points is not None else 0.0
 
 
 def spread_text(change: FigureChange) -> str:
@@ -222,7 +245,7 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         lines.append(f"Nothing changed between {_code(report.base)} and {_code(report.head)}.")
         return "\n".join(lines) + "\n"
     lines += [f"**{summary_line(report)}**", ""]
-    beyond = sorted(report.figures(BEYOND), key=lambda item: -abs(item[1].relative or 0.0))
+    beyond = sorted(report.figures(BEYOND), key=lambda item: -change_size(item[1]))
     if beyond:
         shown = beyond[:SUMMARY_ROWS]
         more = f" (the {len(shown)} largest relative changes; all {len(beyond)} in the table below)" \
@@ -358,7 +381,8 @@ def _figure_json(change: FigureChange) -> dict:
     data = {"key": change.key, "what": change.what, "unit": change.unit, "verdict": change.verdict,
             "old": list(change.old), "new": list(change.new), "old_jobs": list(change.old_jobs),
             "new_jobs": list(change.new_jobs), "old_value": change.old_value, "new_value": change.new_value,
-            "delta": change.delta, "relative": change.relative,
+            "delta": change.delta, "relative": change.relative, "points": change.points,
+            "farthest": change.farthest,
             "spread": asdict(change.spread) if change.spread else None, "file": change.place.path,
             "line": change.place.line, "pointer": change.place.pointer}
     return data

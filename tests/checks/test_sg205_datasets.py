@@ -225,3 +225,87 @@ def test_results_of_an_unreadable_definition_are_not_undefined_too(tmp_path):
     study = load_study(study_dir, tmp_path)
     assert [p.path for p in study.problems] == ["measurements/toy/datasets/val-8.json"]
     assert [f for f in sg205_datasets.check(CheckContext(study)) if "no definition" in f.message] == []
+
+
+def quantization(dataset_id: str, variant: str = "fp8", recipe: str = "linears") -> dict:
+    return {"kind": "quantization", "variant": variant, "quantized_modules": 72, "recipe": recipe, "dataset": dataset_id}
+
+
+def agreement(dataset_id: str, variant: str = "fp8") -> dict:
+    return {"kind": "agreement", "variant": variant, "reference_variant": "fp16", "metric": "nonfinite_count",
+            "value": 0, "dataset": dataset_id, "backend": "tensorrt", "mode": "engine"}
+
+
+def rule_findings(study, words: str):
+    return [f for f in sg205_datasets.check(CheckContext(study)) if words in f.message]
+
+
+def test_a_calibration_or_agreement_set_the_study_file_does_not_define(tmp_path):
+    # the toy study file calibrates recipe linears on calib-4 (/recipes/linears/calibration_set); job a's FP8 was
+    # calibrated on calib-16, and its agreement measured on val-8 where the run names val-16 (/run/agreement_set)
+    datasets = dict(DEFAULT_DATASETS, **{"calib-16": dataset("calib-16", "calibration", 16, ids=range(31, 47),
+                                                             disjoint_from=["val-8"])})
+    records = [record("a", [*GOOD[0]["results"], quantization("calib-16"), agreement("val-8")]),
+               record("b", [quantization("calib-4"), agreement("val-16")])]
+    study = load(tmp_path, records=records, datasets=datasets, study=spec(run={"agreement_set": "val-16"}))
+    found = rule_findings(study, "which the study file does not define")
+    assert [(f.file, f.pointer, f.severity, f.message) for f in found] == [
+        ("measurements/toy/a.json", "/results/2/dataset", ERROR,
+         "quantization result of fp8 in job a names calibration set 'calib-16', which the study file does not define "
+         "for it: families/toy/study.yaml /recipes/linears/calibration_set names 'calib-4'"),
+        ("measurements/toy/a.json", "/results/3/dataset", ERROR,
+         "agreement result of fp8 in job a names agreement set 'val-8', which the study file does not define for it: "
+         "families/toy/study.yaml /run/agreement_set names 'val-16'")]
+    lines = (tmp_path / "measurements/toy/a.json").read_text().splitlines()
+    assert '"dataset": "calib-16"' in lines[found[0].line - 1] and '"dataset": "val-8"' in lines[found[1].line - 1]
+    assert found[0].hint == ("set /recipes/linears/calibration_set in the study file to the set the job used, "
+                             "or collect the job again")
+    assert [f.key for f in found] == [next(r.key.text() for r in study.rows if r.record.job_id == "a" and r.kind == kind)
+                                      for kind in ("quantization", "agreement")]  # what a waiver names
+    # a record's variant the study file does not declare (SG202 says so) keeps the recipe its result names
+    from types import SimpleNamespace
+    assert sg205_datasets._recipe(study, SimpleNamespace(variant="fp9", result={"recipe": "linears"})) == "linears"
+    assert sg205_datasets._recipe(study, SimpleNamespace(variant="fp8", result={"recipe": "other"})) == "linears"
+
+
+def test_without_a_recipe_set_the_runs_calibration_set_counts_and_without_either_nothing_is_compared(tmp_path):
+    recipes = {"linears": {"description": "FP8 linears"}, "a/b~c": {"description": "an odd name"}}
+    variants = [{"name": "fp16", "precision": "fp16", "label": "fp16"},
+                {"name": "fp8", "precision": "fp8", "recipe": "linears", "label": "FP8"},
+                {"name": "odd", "precision": "fp8", "recipe": "a/b~c", "label": "odd"}]
+    records = [record("a", [quantization("calib-16"), quantization("calib-4", "odd", "a/b~c")])]
+    study = load(tmp_path / "run", records=records, study=spec(recipes=recipes, variants=variants,
+                                                                 run={"calibration_set": "calib-4"}))
+    (finding,) = rule_findings(study, "does not define")
+    assert finding.message.endswith("families/toy/study.yaml /run/calibration_set names 'calib-4'")
+    assert sg205_datasets.study_file_set(study, "calibration", "a/b~c") == ("/run/calibration_set", "calib-4")
+    recipes["a/b~c"]["calibration_set"] = "calib-16"
+    study = load(tmp_path / "odd", records=records, study=spec(recipes=recipes, variants=variants))
+    (finding,) = rule_findings(study, "does not define")  # fp8's recipe and the run name none: only odd's
+    assert finding.message.endswith("/recipes/a~1b~0c/calibration_set names 'calib-16'")
+    assert "'calib-4'" in finding.message and finding.pointer == "/results/1/dataset"
+
+
+def test_a_quality_figure_on_its_variants_calibration_set(tmp_path):
+    # FP8 (recipe linears, calibrated on calib-4 by the study file) scored on calib-4: its calibration images
+    records = [record("a", [coco_ap("fp16", 0.4644, dataset="calib-4"), coco_ap("fp8", 0.4625, dataset="calib-4")])]
+    study = load(tmp_path / "spec", records=records, study=spec(run={"calibration_set": "calib-4"}))
+    (finding,) = rule_findings(study, "calibrated on")  # fp16 has no recipe: the run's set calibrates no fp16
+    assert (finding.file, finding.pointer, finding.severity) == ("measurements/toy/a.json", "/results/1/dataset", ERROR)
+    assert finding.message == (
+        "coco_ap (AP) of fp8 in job a is evaluated on calib-4, the set fp8 was calibrated on (families/toy/study.yaml "
+        "/recipes/linears/calibration_set): quality must be measured on images the calibration never saw")
+    assert finding.hint == "evaluate on a held-out set that differs from the calibration set"
+    assert finding.key == study.rows[1].key.text() and study.rows[1].variant == "fp8"
+    # fp16 has no recipe: calibrated on nothing, its AP on calib-4 is no such finding
+    # where the study file names no calibration set, the job's quantization result tells it
+    recipes = {"linears": {"description": "FP8 linears"}}
+    records = [record("a", [quantization("calib-4"), coco_ap("fp8", 0.4625, dataset="calib-4")]),
+               record("b", [coco_ap("fp8", 0.4625, dataset="calib-4")])]
+    study = load(tmp_path / "job", records=records, study=spec(recipes=recipes))
+    (finding,) = rule_findings(study, "calibrated on")
+    assert (finding.file, finding.pointer) == ("measurements/toy/a.json", "/results/1/dataset")
+    assert ("the set fp8 was calibrated on (the quantization result of job a, measurements/toy/a.json "
+            "/results/0/dataset)") in finding.message
+    # on the held-out set: nothing
+    assert rule_findings(load(tmp_path / "good", records=GOOD), "calibrated on") == []

@@ -43,26 +43,91 @@ def test_a_move_up_to_the_widest_repeat_spread_is_within_and_past_it_is_beyond(t
         assert (change.old, change.new) == (("10.0",), (printed,))
 
 
-def test_the_head_side_spread_counts_when_it_is_the_wider(tmp_path):
+def test_the_heads_own_scatter_never_widens_the_allowance(tmp_path):
+    # base repeats 9.95 to 10.05 (0.1 ms); head 10.4 with repeats 10.0 to 10.6 (0.6 ms). Before, the head's 0.6 ms
+    # was the widest spread and the 0.4 ms move was within it; the base's 0.1 ms is what the move is held to
     base, head = both(tmp_path, [record("main", [latency("fp16", 10.0, repeats=[9.95, 10.0, 10.05])])],
-                      [record("main", [latency("fp16", 10.4, repeats=[10.0, 10.4, 10.6])])])  # 0.6 ms wide
+                      [record("main", [latency("fp16", 10.4, repeats=[10.0, 10.4, 10.6])])])
+    change = only(compare_figures(base, head), BEYOND)
+    assert (change.spread.source, change.spread.side, change.spread.count) == ("repeat medians", "base", 3)
+    assert change.spread.width == pytest.approx(0.1) and change.delta == pytest.approx(0.4)
+    assert change.spread.words("ms", 3) == "0.100 ms spread of 3 repeat medians in base (9.950 to 10.050 ms)"
+
+
+def test_a_re_run_55_percent_slower_with_a_wide_scatter_is_beyond_spread(tmp_path):
+    # the GPU trial's case: base 20.0 ms (repeats 19.8 to 20.3, 0.5 ms); the re-run's median 31.0 ms (+55 %), its
+    # repeats 20.5 to 33.0 (12.5 ms). Pooled, the 11.0 ms move was within the head's 12.5 ms: within spread, exit 0
+    base, head = both(tmp_path, [record("main", [latency("fp16", 20.0, repeats=[19.8, 20.0, 20.3])])],
+                      [record("main", [latency("fp16", 31.0, repeats=[20.5, 31.0, 33.0])])])
+    change = only(compare_figures(base, head), BEYOND)
+    assert change.delta == pytest.approx(11.0) and change.relative == pytest.approx(0.55)
+    assert (change.spread.source, change.spread.width, change.farthest) == ("repeat medians", pytest.approx(0.5), "main")
+
+
+def test_each_head_job_is_judged_on_its_own_move_not_a_pooled_median(tmp_path):
+    # base jobs a 10.0 and b 10.2 (job-to-job spread 0.2). Head: a and b again, and a new job c at 15.5 (55 % slower
+    # than a). Before, the head's median 10.2 against the base's 10.1 (+0.1) was held to the head's job spread
+    # 5.5 ms: within. Job c moved from the base's figure 10.1 to 15.5, 5.4 ms, past the base's 0.2
+    base_jobs = [record("a", [latency("fp16", 10.0)]), record("b", [latency("fp16", 10.2)])]
+    base, head = both(tmp_path, base_jobs, [*base_jobs, record("c", [latency("fp16", 15.5)])])
+    change = only(compare_figures(base, head), BEYOND)
+    assert (change.farthest, change.old_value, change.new_value) == ("c", pytest.approx(10.1), 15.5)
+    assert change.delta == pytest.approx(5.4) and change.relative == pytest.approx(5.4 / 10.1)
+    assert (change.spread.source, change.spread.width, change.spread.count) == ("jobs", pytest.approx(0.2), 2)
+    assert change.new_jobs == ("a", "b", "c") and change.place.path == "measurements/toy/c.json"  # c's row
+    # a job the base has moves from its own base figure: b 10.2 -> 10.5 is 0.3 (beyond the 0.2), not 0.4 from 10.1
+    base, head = both(tmp_path / "own", base_jobs, [base_jobs[0], record("b", [latency("fp16", 10.5)])])
+    change = only(compare_figures(base, head), BEYOND)
+    assert (change.farthest, change.old_value, change.new_value) == ("b", 10.2, 10.5)
+    assert change.delta == pytest.approx(0.3)
+
+
+def test_the_tolerance_and_declared_bound_are_the_base_study_files(tmp_path):
+    # head's study file sets a tolerance of 0.02 AP and a 60 % job bound; the base's sets neither. Before, the
+    # larger tolerance of the two study files held the 0.0144 AP move: within
+    base = load(tmp_path / "base", records=[record("main", [coco_ap("fp16", 0.4644)])], study=spec())
+    head = load(tmp_path / "head", records=[record("main", [coco_ap("fp16", 0.4500)])],
+                study=spec(tolerances={"coco": 0.02},
+                           spread_sources=[{"source": "job", "reason": "any two jobs", "up_to_percent": 60}]))
+    change = only(compare_figures(base, head), BEYOND)
+    assert change.spread is None
+    # the other way round, the base's study file holds it: 60 % of the base's 0.45 (0.27) is its widest bound
+    change = only(compare_figures(head, base), WITHIN)
+    assert (change.spread.source, change.spread.width) == ("declared", pytest.approx(0.27))
+
+
+def test_a_quality_change_is_in_points_and_never_a_percentage(tmp_path):
+    # 0.4644 -> 0.4600 AP: -0.0044 AP is -0.44 points; within the base's 0.005 tolerance
+    base, head = both(tmp_path, [record("main", [coco_ap("fp16", 0.4644)])],
+                      [record("main", [coco_ap("fp16", 0.4600)])], tolerances={"coco": 0.005})
     change = only(compare_figures(base, head), WITHIN)
-    assert (change.spread.side, change.spread.width, change.spread.count) == ("head", pytest.approx(0.6), 3)
-    assert change.spread.words("ms", 3) == "0.600 ms spread of 3 repeat medians in head (10.000 to 10.600 ms)"
+    assert change.points == pytest.approx(-0.44) and change.relative is None
+    assert change.delta == pytest.approx(-0.0044)
+    # an AP difference is in points already
+    delta = {"kind": "coco_ap_delta", "variant": "fp8", "statistic": "AP", "delta_points": -0.2, "dataset": "val-8",
+             "reference_variant": "fp16", "batch": 1, "backend": "tensorrt", "mode": "engine"}
+    base, head = both(tmp_path / "delta", [record("main", [delta])], [record("main", [dict(delta, delta_points=-1.7)])])
+    change = only(compare_figures(base, head), BEYOND)
+    assert change.points == pytest.approx(-1.5) and change.relative is None and change.unit == "points"
+    # a latency has no points
+    base, head = both(tmp_path / "ms", [record("main", [latency("fp16", 10.0)])], [record("main", [latency("fp16", 10.5)])])
+    assert only(compare_figures(base, head)).points is None
 
 
 def test_jobs_reporting_the_same_key_give_the_job_to_job_spread(tmp_path):
-    # base: jobs a 10.0 and b 10.4 (median 10.2, spread 0.4); head: a 10.1, b 10.45 (median 10.275)
+    # base: jobs a 10.0 and b 10.4 (spread 0.4); head: a 10.1 (+0.1), b 10.45 (+0.05): a moved most
     base, head = both(tmp_path, [record("a", [latency("fp16", 10.0)]), record("b", [latency("fp16", 10.4)])],
                       [record("a", [latency("fp16", 10.1)]), record("b", [latency("fp16", 10.45)])])
     change = only(compare_figures(base, head), WITHIN)
-    assert (change.old_value, change.new_value) == (pytest.approx(10.2), pytest.approx(10.275))
+    assert (change.old_value, change.new_value, change.farthest) == (10.0, 10.1, "a")
+    assert change.delta == pytest.approx(0.1)
     assert (change.spread.source, change.spread.side, change.spread.width) == ("jobs", "base", pytest.approx(0.4))
     assert change.old_jobs == change.new_jobs == ("a", "b")
-    # one job moving 0.5 past the other moves the median 0.5 / 2 beyond the 0.4 spread? no: 0.25 is within
+    # both jobs 1.0 later: each moved 1.0, past the 0.4 spread; the first of equal moves is named
     base, head = both(tmp_path / "far", [record("a", [latency("fp16", 10.0)]), record("b", [latency("fp16", 10.4)])],
                       [record("a", [latency("fp16", 11.0)]), record("b", [latency("fp16", 11.4)])])
-    assert only(compare_figures(base, head), BEYOND).delta == pytest.approx(1.0)
+    change = only(compare_figures(base, head), BEYOND)
+    assert change.delta == pytest.approx(1.0) and change.farthest == "a"
 
 
 def test_without_a_spread_the_tolerance_bounds_a_change_and_without_either_any_change_is_beyond(tmp_path):
@@ -77,18 +142,18 @@ def test_without_a_spread_the_tolerance_bounds_a_change_and_without_either_any_c
     assert change.spread is None and change.delta == pytest.approx(-0.0001)
 
 
-def test_a_declared_bound_is_a_percentage_of_the_mean_of_both_values(tmp_path):
+def test_a_declared_bound_is_a_percentage_of_the_base_figure(tmp_path):
     sources = [{"source": "engine_build", "reason": "each job builds its own engine", "up_to_percent": 5}]
-    # 10.0 -> 10.5: 5 % of the mean 10.25 is 0.5125, the move 0.5 is within
+    # 10.0 -> 10.5: 5 % of the base's 10.0 is 0.5, the move 0.5 is within (before: of the mean 10.25, 0.5125)
     base, head = both(tmp_path / "in", [record("main", [latency("fp16", 10.0)])],
                       [record("main", [latency("fp16", 10.5)])], spread_sources=sources)
     change = only(compare_figures(base, head), WITHIN)
-    assert (change.spread.source, change.spread.width) == ("declared", pytest.approx(0.5125))
-    assert change.spread.words("ms", 3) == "up to 5 % between independent engine builds (study file): 0.513 ms"
-    # 10.0 -> 10.6: 5 % of 10.3 is 0.515, the move 0.6 is beyond
+    assert (change.spread.source, change.spread.width) == ("declared", pytest.approx(0.5))
+    assert change.spread.words("ms", 3) == "up to 5 % between independent engine builds (study file): 0.500 ms"
+    # 10.0 -> 10.52: 5 % of 10.0 is still 0.5, the move 0.52 is beyond (of the mean 10.26 it was 0.513: within)
     base, head = both(tmp_path / "out", [record("main", [latency("fp16", 10.0)])],
-                      [record("main", [latency("fp16", 10.6)])], spread_sources=sources)
-    assert only(compare_figures(base, head), BEYOND).spread.width == pytest.approx(0.515)
+                      [record("main", [latency("fp16", 10.52)])], spread_sources=sources)
+    assert only(compare_figures(base, head), BEYOND).spread.width == pytest.approx(0.5)
     # unbounded, a declared source gives no width: only the timer bounds the change (one step of 2**-12 ms
     # plus half the 6th significant digit of 10.0 and of 10.1, 0.00005 each)
     unbounded = [{"source": "engine_build", "reason": "each job builds its own engine"}]
@@ -105,6 +170,9 @@ def test_new_removed_and_unchanged_keys(tmp_path):
     assert verdicts == {"fp16": UNCHANGED, "FP8": REMOVED, "fp32": NEW}
     changes = {c.verdict: c for c in compare_figures(base, head)}
     assert changes[NEW].new == ("9.0",) and changes[NEW].old == () and changes[NEW].delta is None
+    assert (changes[NEW].old_value, changes[NEW].new_value, changes[NEW].unit, changes[NEW].decimals) == (None, 9.0, "ms", 1)
+    assert (changes[REMOVED].old_value, changes[REMOVED].new_value, changes[UNCHANGED].new_value) == (4.0, None, 5.0)
+    assert changes[UNCHANGED].farthest is None and changes[UNCHANGED].points is None
     assert changes[NEW].place.path == "measurements/toy/main.json" and changes[NEW].place.pointer == "/results/1/value_ms"
     lines = (tmp_path / "head" / "measurements/toy/main.json").read_text().splitlines()
     assert '"value_ms": 9.0' in lines[changes[NEW].place.line - 1]
@@ -119,9 +187,14 @@ def test_the_same_values_from_other_jobs_are_unchanged(tmp_path):
     assert [c.verdict for c in compare_figures(base, head)] == [UNCHANGED]
     base, head = both(tmp_path / "moved", [record("a", [latency("fp16", 5.0)]), record("b", [latency("fp16", 5.2)])],
                       [record("a", [latency("fp16", 5.0)])])
-    # job b's 5.2 went: the figure moved from the median 5.1 to 5.0, inside the 0.2 the two jobs spanned
+    # job b's 5.2 went; job a, the one head job, did not move: within the 0.2 the two base jobs spanned
     change = only(compare_figures(base, head), WITHIN)
-    assert change.delta == pytest.approx(-0.1) and (change.spread.source, change.spread.width) == ("jobs", pytest.approx(0.2))
+    assert (change.farthest, change.delta) == ("a", 0.0)
+    assert (change.spread.source, change.spread.width) == ("jobs", pytest.approx(0.2))
+    base, head = both(tmp_path / "ap", [record("a", [coco_ap("fp16", 0.46)]), record("b", [coco_ap("fp16", 0.47)])],
+                      [record("a", [coco_ap("fp16", 0.46)])])
+    change = only(compare_figures(base, head), WITHIN)
+    assert change.points == 0.0 and change.spread.width == pytest.approx(0.01)  # the two base jobs' spread
 
 
 def test_ranges_are_compared_end_by_end_against_the_tolerance(tmp_path):

@@ -302,3 +302,21 @@ def test_a_quoted_sentence_is_literal_in_the_pull_request_comment():
     assert _literal("run ``x`` now") == "```run ``x`` now```"
     assert _literal("`a`") == "`` `a` ``"
     assert _literal("line\nbreak\x1b]0;t\x07") == "`line\\nbreak\\x1b]0;t\\x07`"
+
+
+def test_a_quality_change_reads_in_points_and_ranks_by_them(tmp_path):
+    # AP 0.4644 -> 0.4144: -5.00 points (0.05 AP is a twentieth of AP's full scale); fp16 10.0 -> 10.3 ms: +3.00 %.
+    # Without the points, an AP change had no relative size and came last; a point ranks as a hundredth
+    from tests.checks.studies import coco_ap
+
+    from studygen.compare.report import change_size, change_text
+
+    base = load(tmp_path / "base", records=[record("main", [coco_ap("fp16", 0.4644), latency("fp16", 10.0)])])
+    head = load(tmp_path / "head", records=[record("main", [coco_ap("fp16", 0.4144), latency("fp16", 10.3)])])
+    family = compare_family("toy", "families/toy/README.md", Revision(base), Revision(head))
+    ap, ms = sorted(family.figures, key=lambda c: c.unit)  # "AP" before "ms"
+    assert (change_text(ap), change_text(ms)) == ("-5.00 points", "+0.3 ms, +3.00 %")
+    assert (change_size(ap), change_size(ms)) == (pytest.approx(0.05), pytest.approx(0.03))
+    markdown = format_markdown(Report("base", "head", [family]))
+    assert markdown.index("| toy | fp16 AP coco") < markdown.index("| toy | fp16 median gpu compute")
+    assert "%" not in next(line for line in markdown.splitlines() if line.startswith("| toy | fp16 AP coco"))

@@ -167,6 +167,71 @@ def test_a_latency_moved_beyond_its_spread_names_the_spread_and_its_source_and_e
     assert [exit_code(report, fail_on) for fail_on in ("beyond-spread", "verdict", "never")] == [1, 0, 0]
 
 
+def test_a_re_run_55_percent_slower_is_beyond_the_base_spread_however_its_own_repeats_scatter(repo, run_cli):
+    # the GPU trial's case: a re-run of fp16 800 x 1067 whose median is 55 % slower and whose repeats scatter from
+    # the old times to 7 ms above them. Before, its own 7.098 ms repeat spread was the widest and held the
+    # 6.934 ms move: within spread, exit 0. The base's 30 repeat medians span 0.098 ms
+    record = read_record(repo, "h200-compile-800x1067")
+    result = record["results"][latency_index(record, "fp16", "800x1067")]
+    repeats = result["distribution"]["repeat_medians_ms"]
+    assert (result["value_ms"], min(repeats), max(repeats)) == (12.607392, 12.542608, 12.640608)
+    slower = round(12.607392 * 1.55, 6)  # 19.541458
+    shift_latency(result, slower - 12.607392)
+    result["distribution"]["repeat_medians_ms"] = repeats[:10] + [round(v + 7.0, 6) for v in repeats[10:]]
+    head_repeats = result["distribution"]["repeat_medians_ms"]
+    assert max(head_repeats) - min(head_repeats) > slower - 12.607392  # 7.098 > 6.934: what made it "within"
+    write_record(repo, "h200-compile-800x1067", record)
+    commit(repo, "fp16 800x1067 re-run, 55 % slower, scattered")
+
+    out = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
+    assert out.exit_code == 1, out.out + out.err
+    # +6.934066 / 12.607392 = +55.00 %
+    assert ("  beyond spread: fp16 median gpu compute, 800 x 1067, compile, H200, skimage-heldout-6: "
+            "12.607 ms -> 19.541 ms (+6.934 ms, +55.00 %); more than 0.098 ms spread of 30 repeat medians in base "
+            "(12.543 to 12.641 ms)") in out.out
+    data = json.loads(run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "json").out)
+    (figure,) = [f for f in data["families"][0]["figures"] if f["verdict"] == "beyond spread"]
+    assert (figure["farthest"], figure["points"], figure["spread"]["side"]) == ("h200-compile-800x1067", None, "base")
+    assert figure["relative"] == pytest.approx(0.55) and figure["delta"] == pytest.approx(6.934066)
+
+
+def test_a_new_job_is_judged_on_its_own_move_and_an_ap_change_reads_in_points(tmp_path, run_cli):
+    """A toy project: jobs a and b at 10.0 and 10.2 ms and AP 0.4644; a third job c, 55 % slower, joins, and
+    job a's AP drops to 0.4600. Before, the head's three jobs gave a median of 10.2 (+0.1 ms from 10.1) held to
+    their own 5.5 ms spread: within spread, exit 0; the AP change read -0.09 %."""
+    from tests.checks.studies import coco_ap, latency, record, spec, write_project
+
+    repo = tmp_path / "repo"
+    jobs = [record("a", [latency("fp16", 10.0), coco_ap("fp16", 0.4644)]),
+            record("b", [latency("fp16", 10.2), coco_ap("fp16", 0.4644)])]
+    write_project(repo, records=jobs, study=spec(tolerances={"coco": 0.01}))
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "jobs a and b")
+    jobs[0]["results"][1]["value"] = 0.46
+    write_project(repo, records=[*jobs, record("c", [latency("fp16", 15.5)])], study=spec(tolerances={"coco": 0.01}))
+    commit(repo, "job c; job a's AP re-measured")
+
+    out = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
+    assert out.exit_code == 1, out.out + out.err
+    lines = out.out.splitlines()
+    c_line = line_of(repo / "measurements" / "toy" / "c.json", '"value_ms"', 0)
+    a_line = line_of(repo / "measurements" / "toy" / "a.json", '"value": 0.46', 0)
+    # c moved from the base's median 10.1 to 15.5: +5.4 ms, +53.47 %, past the base's two jobs' 0.2 ms
+    assert ("  beyond spread: fp16 median gpu compute, 800 x 800, engine, H200: 10.0, 10.2 ms (jobs a, b) -> "
+            "10.0, 10.2, 15.5 ms (jobs a, b, c) (+5.4 ms, +53.47 %, job c moved most); more than 0.2 ms spread of "
+            f"2 jobs in base (10.0 to 10.2 ms) [measurements/toy/c.json:{c_line}]") in lines
+    # job a's AP: 0.4644 -> 0.46 is -0.44 points, within the base's tolerance 0.01 AP
+    assert ("  within spread: fp16 AP coco, engine, H200, val-8: 0.4644, 0.4644 (jobs a, b) -> 0.46, 0.4644 (jobs a, b) "
+            f"(-0.44 points, job a moved most); within tolerance 0.0100 (study file) [measurements/toy/a.json:{a_line}]"
+            ) in lines
+    data = json.loads(run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "json").out)
+    figures = {f["verdict"]: f for f in data["families"][0]["figures"]}
+    assert (figures["beyond spread"]["farthest"], figures["beyond spread"]["points"]) == ("c", None)
+    assert figures["beyond spread"]["delta"] == pytest.approx(5.4)
+    assert (figures["within spread"]["farthest"], figures["within spread"]["relative"]) == ("a", None)
+    assert figures["within spread"]["points"] == pytest.approx(-0.44)
+
+
 def test_a_new_job_on_another_gpu_gives_new_figures(repo, run_cli):
     record = read_record(repo, "h200-eager")
     record["job_id"] = "h100-eager"

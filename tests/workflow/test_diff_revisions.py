@@ -75,7 +75,7 @@ def test_a_fifo_in_the_working_tree_is_left_out_not_waited_on(repo):
     assert "measurements/toy/pipe.json" not in files and "measurements/toy/a.json" in files
 
 
-def test_materialize_writes_files_and_links_that_stay_inside(repo, tmp_path):
+def test_materialize_writes_files_and_the_files_links_name_inside(repo, tmp_path):
     info = revisions.repository_of(repo / "studies")
     commit_id = revisions.resolve(info, "HEAD")
     tree = Tree("HEAD", commit_id, revisions.list_revision(info, commit_id, revisions.STUDY_FOLDERS))
@@ -83,7 +83,9 @@ def test_materialize_writes_files_and_links_that_stay_inside(repo, tmp_path):
     revisions.materialize(info, tree, list(tree.files) + ["measurements/toy/not-there.json"], dest)
     assert (dest / "measurements/toy/a.json").read_text() == '{"job": "a"}\n'
     assert (dest / "measurements/toy/copy.json").read_text() == '{"job": "a"}\n'
-    assert os.readlink(dest / "templates/inside.json") == "../measurements/toy/a.json"
+    # a link to a file of the revision is written as a copy of that file, never as a link
+    inside = dest / "templates/inside.json"
+    assert inside.read_text() == '{"job": "a"}\n' and not inside.is_symlink()
     assert not os.path.lexists(dest / "templates/outside.json")
     assert not (dest / "measurements/toy/not-there.json").exists()
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tree"]  # the scratch blob is gone
@@ -138,6 +140,9 @@ def test_an_object_that_is_no_blob_is_refused(repo, tmp_path):
     tree = Tree("HEAD", commit_id, {"templates/x.j2": revisions.Entry(folder)})
     with pytest.raises(UsageError, match=r"^git cat-file could not read templates/x\.j2 \(" + folder[:12] + r"\) at HEAD$"):
         revisions.materialize(info, tree, ["templates/x.j2"], tmp_path / "tree")
+    link = Tree("HEAD", commit_id, {"templates/y.j2": revisions.Entry(folder, "link")})  # a link's object, the same
+    with pytest.raises(UsageError, match=r"^git cat-file could not read templates/y\.j2 \(" + folder[:12] + r"\) at HEAD$"):
+        revisions.materialize(info, link, ["templates/y.j2"], tmp_path / "tree")
 
 
 def test_git_failures_are_one_line(repo, monkeypatch):
@@ -259,3 +264,103 @@ def test_diff_refuses_an_oversized_file_in_one_line_and_leaves_nothing_in_tmpdir
     assert done.err == (f"studygen: measurements/toy/zz0.json: at HEAD ({head[:12]}): 16,777,221 bytes, more than the "
                         "16,777,216 bytes studygen reads of such a file; diff writes none of it\n")
     assert list(scratch.iterdir()) == []
+
+
+def test_a_link_through_a_link_placed_after_it_never_reads_outside_the_revision(tmp_path):
+    # templates/a.j2 -> "x/../../outside.txt" is placed first (names in order); x -> ".." comes after it. Checked
+    # against the disk, a.j2 looked inside (x was not there yet: dest/outside.txt) and x too (dest); read through
+    # both, a.j2 is tmp_path/out/outside.txt, outside the revision. In the revision's own tree, x leads to the
+    # project root and two '..' from there leave it: a.j2 is no file of the revision
+    dest = tmp_path / "out" / "tree"
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "outside.txt").write_text("a file of the disk, no file of the revision\n")
+    repo = tmp_path / "repo"
+    (repo / "templates").mkdir(parents=True)
+    (repo / "templates" / "b.j2").write_text("b\n")
+    os.symlink("x/../../outside.txt", repo / "templates" / "a.j2")
+    os.symlink("..", repo / "templates" / "x")
+    os.symlink("x/templates/b.j2", repo / "templates" / "c.j2")  # through x, and back inside: b.j2
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "links")
+    info = revisions.repository_of(repo)
+    commit_id = revisions.resolve(info, "HEAD")
+    tree = Tree("HEAD", commit_id, revisions.list_revision(info, commit_id, ["templates"]))
+    assert [tree.files[p].kind for p in ("templates/a.j2", "templates/x", "templates/c.j2")] == ["link"] * 3
+    revisions.materialize(info, tree, list(tree.files), dest)
+    assert not os.path.lexists(dest / "templates" / "a.j2")
+    assert not os.path.lexists(dest / "templates" / "x")  # a link to a folder: nothing is written for it
+    assert (dest / "templates" / "c.j2").read_text() == "b\n" and not (dest / "templates" / "c.j2").is_symlink()
+    assert sorted(p.name for p in (dest / "templates").iterdir()) == ["b.j2", "c.j2"]
+
+
+def test_a_committed_link_to_a_record_outside_the_repository_gives_no_figure(tmp_path, monkeypatch, run_cli):
+    # A record outside the repository, and a committed link measurements/toy/evil.json -> x/../../../secret.json
+    # with measurements/toy/x -> ../.. (the project root). diff's copy of the revision lies 3 folders below
+    # tmp_path (tmp_path/tmp/studygen-diff-*/head): read through the links as a loader reads it, evil.json was
+    # tmp_path/secret.json, and its job showed as a new figure of the revision
+    import json
+    import tempfile
+
+    from tests.checks.studies import latency, record, write_project
+
+    repo = tmp_path / "repo"
+    write_project(repo, records=[record("main", [latency("fp16", 10.0, repeats=[9.9, 10.0, 10.1])])])
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "the toy study")
+    secret = record("leak", [latency("fp16", 77.0)])
+    (tmp_path / "secret.json").write_text(json.dumps(secret, indent=2) + "\n")
+    (repo / "measurements" / "toy" / "evil.json").symlink_to("x/../../../secret.json")
+    (repo / "measurements" / "toy" / "x").symlink_to("../..")
+    (repo / "measurements" / "toy" / "outside.json").symlink_to(tmp_path / "secret.json")  # absolute, plain
+    commit(repo, "links to a record outside the repository")
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+
+    out = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
+    assert "77.0" not in out.out and "leak" not in out.out, out.out
+    assert out.out.splitlines()[1:] == ["toy: nothing changed", "nothing changed between HEAD~1 ("
+                                        + out.out.splitlines()[-1].split("HEAD~1 (")[1]]
+    assert out.exit_code == 0
+    assert list((tmp_path / "tmp").iterdir()) == []  # the copy is gone
+
+
+def test_a_link_is_followed_through_the_revisions_own_links_and_folders():
+    files = {"templates/b.j2": revisions.Entry("b" * 40), "templates/deep/c.j2": revisions.Entry("c" * 40)}
+    texts = {"templates/loop1": "loop2", "templates/loop2": "loop1", "templates/via-file": "b.j2/../b.j2",
+             "templates/ghost": "nothere/../b.j2", "templates/folder": "deep", "templates/in-folder": "folder/c.j2",
+             "templates/absolute": "/etc/passwd", "templates/up": "../templates/./b.j2", "templates/above": "../../b.j2",
+             "templates/double": "deep//c.j2"}
+    texts.update({f"templates/chain{i}": f"chain{i + 1}" for i in range(40)})
+    texts["templates/chain40"] = "b.j2"  # chain1 takes 40 links to b.j2, chain0 41
+    files.update({path: revisions.Entry("1" * 40, "link") for path in [*texts, "templates/unread"]})
+    tree = Tree("HEAD", "0" * 40, files, link_texts=texts)
+    folders = {"templates", "templates/deep"}
+    targets = {path: revisions.link_target(tree, path, folders) for path in sorted(files)}
+    assert {path: target for path, target in targets.items() if target} == {
+        "templates/b.j2": "templates/b.j2", "templates/deep/c.j2": "templates/deep/c.j2",
+        "templates/in-folder": "templates/deep/c.j2", "templates/up": "templates/b.j2",
+        "templates/double": "templates/deep/c.j2", **{f"templates/chain{i}": "templates/b.j2" for i in range(1, 41)}}
+    assert targets["templates/chain0"] is None and targets["templates/unread"] is None
+
+
+def test_a_link_blob_longer_than_a_path_is_refused(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "templates").mkdir(parents=True)
+    (repo / "templates" / "a.j2").write_text("a\n")
+    git(repo, "init", "-q", "-b", "main")
+    long_text = tmp_path / "long.txt"
+    long_text.write_text("x/" * 2048 + "a.j2")  # 4,100 bytes: no link's target is that long
+    oid = git(repo, "hash-object", "-w", str(long_text)).strip()
+    git(repo, "update-index", "--add", "--cacheinfo", f"120000,{oid},templates/long.j2")
+    git(repo, "add", "templates/a.j2")
+    git(repo, "commit", "-q", "-m", "a long link")
+    info = revisions.repository_of(repo)
+    commit_id = revisions.resolve(info, "HEAD")
+    tree = Tree("HEAD", commit_id, revisions.list_revision(info, commit_id, ["templates"]))
+    revisions.materialize(info, tree, ["templates/a.j2"], tmp_path / "files" / "tree")  # no link asked: none read
+    assert (tmp_path / "files" / "tree" / "templates" / "a.j2").read_text() == "a\n" and tree.link_texts == {}
+    with pytest.raises(InputError) as refused:
+        revisions.materialize(info, tree, ["templates/a.j2", "templates/long.j2"], tmp_path / "out" / "tree")
+    assert refused.value.line() == ("templates/long.j2: at HEAD: 4,100 bytes, more than the 4,096 bytes studygen "
+                                    "reads of such a file; diff writes none of it")
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.j2"))
