@@ -13,7 +13,7 @@ text is parsed and compiled as before.
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
     'generic.md.j2': (
-        '334899925942d0bdd6228ee7d85fff3f0441c8d108b76b7108278a13a532d78e',
+        '39ceecf49e30519c09288f1b2e7994476e47c6886f74ab57faf196c27a1aa520',
         (),
         'from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join\n'
         "name = 'generic.md.j2'\n"
@@ -103,8 +103,10 @@ GENERATED = {
         "        yield environment.produced('### Recipe ')\n"
         '        yield environment.produced(str(environment.finalize(l_1_name)))\n'
         "        yield environment.produced('\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.getattr(l_1_recipe, 'description'))))\n"
-        "        yield environment.produced('\\n\\n')\n"
+        "        if environment.call(context, environment.getattr(l_1_recipe, 'get'), 'description', _loop_vars=_loop_vars):\n"
+        '            pass\n'
+        "            yield environment.produced(str(environment.finalize(environment.getattr(l_1_recipe, 'description'))))\n"
+        "            yield environment.produced('\\n\\n')\n"
         "        if environment.call(context, environment.getattr(l_1_recipe, 'get'), 'calibration_set', _loop_vars=_loop_vars):\n"
         '            pass\n'
         "            yield environment.produced('Calibration set: `')\n"
@@ -531,6 +533,6 @@ GENERATED = {
         '    l_1_job = l_1_note = missing\n'
         '\n'
         "blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}\n"
-        "debug_info = '7=11&17=12&23=13&42=14&44=15&52=16&117=17&125=18&142=19&151=20&163=21&174=22&184=23&195=24&206=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&36=91&37=94&42=98&44=107&45=116&48=119&52=122&57=140&58=142&59=145&61=151&62=154&64=160&65=165&66=167&69=170&72=173&76=176&98=177&107=178&76=180&79=203&80=205&83=208&84=210&88=212&89=215&90=217&93=219&98=223&99=233&100=235&103=238&107=241&108=251&109=253&112=256&117=259&118=274&121=277&125=280&126=303&127=305&130=308&131=310&134=312&136=314&137=318&142=323&143=333&144=335&147=338&151=341&153=357&154=359&157=362&158=366&163=371&164=387&165=389&168=392&169=396&174=401&175=416&178=419&179=423&184=428&185=444&186=446&189=449&190=453&195=458&196=474&197=476&200=479&201=483&206=488&209=504&211=506&212=510'"
+        "debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&119=17&127=18&144=19&153=20&165=21&176=22&186=23&197=24&208=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=156&66=162&67=167&68=169&71=172&74=175&78=178&100=179&109=180&78=182&81=205&82=207&85=210&86=212&90=214&91=217&92=219&95=221&100=225&101=235&102=237&105=240&109=243&110=253&111=255&114=258&119=261&120=276&123=279&127=282&128=305&129=307&132=310&133=312&136=314&138=316&139=320&144=325&145=335&146=337&149=340&153=343&155=359&156=361&159=364&160=368&165=373&166=389&167=391&170=394&171=398&176=403&177=418&180=421&181=425&186=430&187=446&188=448&191=451&192=455&197=460&198=476&199=478&202=481&203=485&208=490&211=506&213=508&214=512'"
     ),
 }

@@ -32,6 +32,7 @@ from .generated import GENERATED_NOTE, holds_note
 from .produced import anchoring, helper_spec
 from .prose import Markdown, escape_alt, escape_prose
 from .rows import TemplateRow
+from .study_file import StudyDataError, StudyFileList, StudyFileMapping
 from .view import StudyView
 
 
@@ -94,6 +95,8 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
         if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>":
             line, name = frame.lineno or 0, frame.filename
             break
+    if isinstance(exc, StudyDataError):  # its place is the study file's; the template line says who asked
+        return TemplateError(f"{exc.message} (asked for by {shown(name)} line {line})", place=exc.place)
     kind = "template error"
     if isinstance(exc, MemoryError):
         kind, exc = "template ran out of memory", TemplateError(
@@ -338,6 +341,8 @@ def make_environment(search_path: list[Path]):
         def getattr(self, obj, attribute):
             # A misspelt helper or row field would otherwise surface as "undefined": name the valid ones.
             value = super().getattr(obj, attribute)
+            if isinstance(value, jinja2.Undefined) and isinstance(obj, StudyFileMapping):
+                return self.study_file_undefined(obj, attribute)
             if isinstance(value, jinja2.Undefined) and not hasattr(obj, attribute):  # else: refused by the sandbox
                 if isinstance(obj, StudyView):
                     raise TemplateError(f"unknown helper study.{attribute}; helpers are "
@@ -345,6 +350,17 @@ def make_environment(search_path: list[Path]):
                 if isinstance(obj, TemplateRow):
                     raise TemplateError(f"a row has no field {attribute}; its fields are {', '.join(TemplateRow.field_names())}")
             return value
+
+        def getitem(self, obj, argument):
+            # study.spec.recipes["r"]["description"]: a field the study file lacks names the file and pointer
+            value = super().getitem(obj, argument)
+            if isinstance(value, jinja2.Undefined) and isinstance(obj, (StudyFileMapping, StudyFileList)):
+                return self.study_file_undefined(obj, argument)
+            return value
+
+        def study_file_undefined(self, holder, name):
+            # still undefined to `is defined`; any use of it raises the error naming the study file and pointer
+            return self.undefined(obj=holder, name=name, exc=lambda _message: holder.missing(name))
 
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)

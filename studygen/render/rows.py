@@ -20,6 +20,7 @@ from ..study.spread import own_spread_width
 from ..study.timing import measurement_of, rows_by_measurement
 from .labels import gpu_label, shape_label, short_version, version_label
 from .produced import emit, helper
+from .study_file import study_file_view
 
 # Filters that define *what* is measured; any other filter narrows the rows and
 # is printed as a restriction by the range helpers.
@@ -281,11 +282,12 @@ class ViewBase:
 
     def __init__(self, study):
         self._study = study
-        self.spec = study.spec
+        # what a template reads of the study file knows its place there: a field it lacks is an error naming both
+        self.spec = study_file_view(study.spec, study.rel(study.study_path))
         self.family = study.family
         self.title = study.spec["title"]
-        self.decision = study.spec["decision"]
-        self.model = study.spec["model"]
+        self.decision = self.spec["decision"]
+        self.model = self.spec["model"]
 
     @helper()
     def figures(self, **filters) -> RowSet:
