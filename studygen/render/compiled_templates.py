@@ -13,7 +13,7 @@ text is parsed and compiled as before.
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
     'generic.md.j2': (
-        '39ceecf49e30519c09288f1b2e7994476e47c6886f74ab57faf196c27a1aa520',
+        '1dd6fd18b40255abd2bc9c2fa9474bd1e2231353f5e3007ee5993401ba82c8f7',
         (),
         'from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join\n'
         "name = 'generic.md.j2'\n"
@@ -167,15 +167,20 @@ GENERATED = {
         '                raise TemplateRuntimeError("cannot assign attribute on non-namespace object")\n'
         "            l_0_dashes['shown'] = True\n"
         '    l_1_group = missing\n'
-        "    for l_1_filters in t_1(({'kind': 'plan_size'}, {'kind': 'coco_ap'})):\n"
+        "    if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='plan_size', _block_vars=_block_vars), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='plan_size', _block_vars=_block_vars), kind='plan_size', _block_vars=_block_vars):\n"
+        '        pass\n'
+        '        if not isinstance(l_0_dashes, Namespace):\n'
+        '            raise TemplateRuntimeError("cannot assign attribute on non-namespace object")\n'
+        "        l_0_dashes['shown'] = True\n"
+        "    for l_1_quality in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'quality_filters'), _block_vars=_block_vars)):\n"
         '        _loop_vars = {}\n'
         '        pass\n'
-        "        if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **l_1_filters), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), _loop_vars=_loop_vars, **l_1_filters), _loop_vars=_loop_vars, **l_1_filters):\n"
+        "        if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')), variants=environment.getattr(l_1_quality, 'variants'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')):\n"
         '            pass\n'
         '            if not isinstance(l_0_dashes, Namespace):\n'
         '                raise TemplateRuntimeError("cannot assign attribute on non-namespace object")\n'
         "            l_0_dashes['shown'] = True\n"
-        '    l_1_filters = missing\n'
+        '    l_1_quality = missing\n'
         "    if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), metric='kernel_time', _block_vars=_block_vars), metric='kernel_time', _block_vars=_block_vars):\n"
         '        pass\n'
         '        if not isinstance(l_0_dashes, Namespace):\n'
@@ -265,15 +270,27 @@ GENERATED = {
         '    if 0: yield None\n'
         '    _block_vars = {}\n'
         "    l_0_study = resolve('study')\n"
-        '    l_0_ap_variants = missing\n'
+        '    l_0_quality_groups = missing\n'
+        '    try:\n'
+        "        t_1 = environment.filters['studygen_steps']\n"
+        '    except KeyError:\n'
+        '        @internalcode\n'
+        '        def t_1(*unused):\n'
+        '            raise TemplateRuntimeError("No filter named \'studygen_steps\' found.")\n'
         '    pass\n'
-        "    l_0_ap_variants = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='coco_ap', _block_vars=_block_vars)\n"
-        "    _block_vars['ap_variants'] = l_0_ap_variants\n"
-        "    if (undefined(name='ap_variants') if l_0_ap_variants is missing else l_0_ap_variants):\n"
+        "    l_0_quality_groups = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'quality_filters'), _block_vars=_block_vars)\n"
+        "    _block_vars['quality_groups'] = l_0_quality_groups\n"
+        "    if (undefined(name='quality_groups') if l_0_quality_groups is missing else l_0_quality_groups):\n"
         '        pass\n'
         "        yield environment.produced('### COCO AP\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='coco_ap', _block_vars=_block_vars), variants=(undefined(name='ap_variants') if l_0_ap_variants is missing else l_0_ap_variants), kind='coco_ap', value_header='{label} (AP)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), (undefined(name='ap_variants') if l_0_ap_variants is missing else l_0_ap_variants), 'delta_points', '{b} minus {a} (AP points)', _block_vars=_block_vars), missing='—', _block_vars=_block_vars))))\n"
-        "        yield environment.produced('\\n\\n')\n"
+        "        for l_1_quality in t_1((undefined(name='quality_groups') if l_0_quality_groups is missing else l_0_quality_groups)):\n"
+        '            _loop_vars = {}\n'
+        '            pass\n'
+        "            yield environment.produced(str(environment.finalize(environment.getattr(l_1_quality, 'holds'))))\n"
+        "            yield environment.produced(':\\n\\n')\n"
+        "            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')), variants=environment.getattr(l_1_quality, 'variants'), value_header=environment.getattr(l_1_quality, 'header'), derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_quality, 'variants'), 'delta_points', environment.getattr(l_1_quality, 'difference_header'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')))))\n"
+        "            yield environment.produced('\\n\\n')\n"
+        '        l_1_quality = missing\n'
         '\n'
         'def block_agreement(context, missing=missing, environment=environment):\n'
         '    resolve = context.resolve_or_missing\n'
@@ -533,6 +550,6 @@ GENERATED = {
         '    l_1_job = l_1_note = missing\n'
         '\n'
         "blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}\n"
-        "debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&119=17&127=18&144=19&153=20&165=21&176=22&186=23&197=24&208=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=156&66=162&67=167&68=169&71=172&74=175&78=178&100=179&109=180&78=182&81=205&82=207&85=210&86=212&90=214&91=217&92=219&95=221&100=225&101=235&102=237&105=240&109=243&110=253&111=255&114=258&119=261&120=276&123=279&127=282&128=305&129=307&132=310&133=312&136=314&138=316&139=320&144=325&145=335&146=337&149=340&153=343&155=359&156=361&159=364&160=368&165=373&166=389&167=391&170=394&171=398&176=403&177=418&180=421&181=425&186=430&187=446&188=448&191=451&192=455&197=460&198=476&199=478&202=481&203=485&208=490&211=506&213=508&214=512'"
+        "debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&125=17&133=18&150=19&159=20&171=21&182=22&192=23&203=24&214=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=174&72=177&75=180&79=183&101=184&110=185&79=187&82=210&83=212&86=215&87=217&91=219&92=222&93=224&96=226&101=230&102=240&103=242&106=245&110=248&112=264&113=266&116=269&117=272&119=274&125=278&126=293&129=296&133=299&134=322&135=324&138=327&139=329&142=331&144=333&145=337&150=342&151=352&152=354&155=357&159=360&161=376&162=378&165=381&166=385&171=390&172=406&173=408&176=411&177=415&182=420&183=435&186=438&187=442&192=447&193=463&194=465&197=468&198=472&203=477&204=493&205=495&208=498&209=502&214=507&217=523&219=525&220=529'"
     ),
 }

@@ -27,9 +27,12 @@ from .study_file import study_file_view
 QUANTITY_FILTERS = {"kind", "metric", "statistic", "group", "variant", "unit", "reference_variant"}
 DEFAULT_DECIMALS = {"ratio": 2, "percent": 0, "ap_delta_points": 2, "ms": 3}  # derived figures only
 # Units of measured times and sizes: their instruments print more digits than a run repeats
-# (readable_decimals); an AP or an agreement metric keeps its source's digits (a correlation of
+# (readable_decimals); an agreement metric keeps its source's digits (a correlation of
 # 0.99987 is not 0.9999 to a reader comparing it with 1).
 MEASURED_UNITS = {"ms", "MiB"}
+# A collected AP (pycocotools' float, 0.46123456789...) prints to this many significant digits: COCOeval's own
+# summary prints three decimals, and no image set of a study's size moves AP in its 16th digit.
+AP_UNIT, AP_SIGNIFICANT_DIGITS = "AP", 4
 UNIT_SUFFIX = {"ms": " ms", "MiB": " MiB", "%": "%", "points": " points", "AP": "", "": "", "modules": ""}
 
 
@@ -52,14 +55,18 @@ def shown_decimals(value, row: Row) -> int | None:
     (None: the source's own): the study file's precision for the row's kind
     (never rounding a nonzero figure below two significant digits:
     :func:`studygen.numbers.kept_significant`),
-    else for ms and MiB read off an instrument's output (not transcribed from a
-    publication, which prints as published) :func:`studygen.numbers.readable_decimals` of the
+    else for a collected AP :data:`AP_SIGNIFICANT_DIGITS` significant digits
+    (never more than its source carries), else for ms and MiB read off an
+    instrument's output (not transcribed from a publication, which prints
+    as published) :func:`studygen.numbers.readable_decimals` of the
     row's own spread (:func:`studygen.study.spread.own_spread_width`) capped
     at the digits its source supports (``Row.carried_decimals``: a sum of
     kernel times, those of its least precise addend)."""
     carried = row.carried_decimals(value)
     if row.display_decimals is not None:
         return kept_significant(value, row.display_decimals, carried)
+    if row.unit == AP_UNIT and not row.transcribed:
+        return readable_decimals(value, carried, significant=AP_SIGNIFICANT_DIGITS)
     if row.unit not in MEASURED_UNITS or row.transcribed:
         return carried  # a publication's figure is printed as published: its author already rounded it
     return readable_decimals(value, carried, own_spread_width(row))

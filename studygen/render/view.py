@@ -26,6 +26,7 @@ from .labels import escape_cell, gpu_label, shape_label, short_version
 from .method_split import MethodSplitHelpers
 from .produced import helper, helper_spec
 from .prose import escape_markup
+from .quality import QualityHelpers
 from .sections import SectionHelpers
 from .tables import TableHelpers
 from .verdicts import VerdictHelpers
@@ -35,7 +36,7 @@ VIEW_ATTRIBUTES = ("spec", "family", "title", "decision", "model")
 
 
 class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers, KernelChangeHelpers,
-                MethodSplitHelpers):
+                MethodSplitHelpers, QualityHelpers):
     """The object templates receive as ``study``."""
 
     @classmethod

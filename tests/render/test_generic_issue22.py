@@ -229,7 +229,7 @@ def test_a_cell_whose_jobs_print_alike_says_so_once(tmp_path):
     a = record("a", [latency("fp16", 0.0439453)])
     b = record("b", [latency("fp16", 0.0439453)])
     tables = tables_of(render_markdown(generic(tmp_path, [a, b])))
-    assert tables[1][1][-1] == "0.04395 (2 jobs, each 0.04395)"  # 0.0439453 to 4 significant digits
+    assert tables[1][1][-1] == "0.04395 (2 jobs, each: a, b)"  # 0.0439453 to 4 significant digits
 
 
 def test_a_kernel_bar_without_a_shape_says_no_shape_and_its_mode_once(tmp_path):
