@@ -13,7 +13,7 @@ text is parsed and compiled as before.
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
     'generic.md.j2': (
-        '1dd6fd18b40255abd2bc9c2fa9474bd1e2231353f5e3007ee5993401ba82c8f7',
+        '64fd89b5e525aa23306e3055572be61f4c3715ce6be89556fc2e8250732ba403',
         (),
         'from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join\n'
         "name = 'generic.md.j2'\n"
@@ -181,6 +181,11 @@ GENERATED = {
         '                raise TemplateRuntimeError("cannot assign attribute on non-namespace object")\n'
         "            l_0_dashes['shown'] = True\n"
         '    l_1_quality = missing\n'
+        "    if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call_binop(context, '+', ('metric',), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='agreement', _block_vars=_block_vars)), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='agreement', _block_vars=_block_vars), kind='agreement', _block_vars=_block_vars):\n"
+        '        pass\n'
+        '        if not isinstance(l_0_dashes, Namespace):\n'
+        '            raise TemplateRuntimeError("cannot assign attribute on non-namespace object")\n'
+        "        l_0_dashes['shown'] = True\n"
         "    if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), metric='kernel_time', _block_vars=_block_vars), metric='kernel_time', _block_vars=_block_vars):\n"
         '        pass\n'
         '        if not isinstance(l_0_dashes, Namespace):\n'
@@ -300,17 +305,14 @@ GENERATED = {
         '    if 0: yield None\n'
         '    _block_vars = {}\n'
         "    l_0_study = resolve('study')\n"
-        '    try:\n'
-        "        t_3 = environment.filters['length']\n"
-        '    except KeyError:\n'
-        '        @internalcode\n'
-        '        def t_3(*unused):\n'
-        '            raise TemplateRuntimeError("No filter named \'length\' found.")\n'
+        '    l_0_agreement_variants = missing\n'
         '    pass\n'
-        "    if t_3(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'figures'), kind='agreement', _block_vars=_block_vars)):\n"
+        "    l_0_agreement_variants = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='agreement', _block_vars=_block_vars)\n"
+        "    _block_vars['agreement_variants'] = l_0_agreement_variants\n"
+        "    if (undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants):\n"
         '        pass\n'
         "        yield environment.produced('### Agreement with the reference\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'list_table'), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'figures'), kind='agreement', _block_vars=_block_vars), columns=('metric', 'variant', 'shape', 'dataset', 'value'), value_header='Value (unit in Metric)', _block_vars=_block_vars))))\n"
+        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', ('metric',), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='agreement', _block_vars=_block_vars)), variants=(undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants), kind='agreement', missing='—', _block_vars=_block_vars))))\n"
         "        yield environment.produced('\\n\\n')\n"
         '\n'
         'def block_kernel_time(context, missing=missing, environment=environment):\n'
@@ -550,6 +552,6 @@ GENERATED = {
         '    l_1_job = l_1_note = missing\n'
         '\n'
         "blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}\n"
-        "debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&125=17&133=18&150=19&159=20&171=21&182=22&192=23&203=24&214=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=174&72=177&75=180&79=183&101=184&110=185&79=187&82=210&83=212&86=215&87=217&91=219&92=222&93=224&96=226&101=230&102=240&103=242&106=245&110=248&112=264&113=266&116=269&117=272&119=274&125=278&126=293&129=296&133=299&134=322&135=324&138=327&139=329&142=331&144=333&145=337&150=342&151=352&152=354&155=357&159=360&161=376&162=378&165=381&166=385&171=390&172=406&173=408&176=411&177=415&182=420&183=435&186=438&187=442&192=447&193=463&194=465&197=468&198=472&203=477&204=493&205=495&208=498&209=502&214=507&217=523&219=525&220=529'"
+        "debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&126=17&137=18&154=19&163=20&175=21&186=22&196=23&207=24&218=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&102=189&111=190&80=192&83=215&84=217&87=220&88=222&92=224&93=227&94=229&97=231&102=235&103=245&104=247&107=250&111=253&113=269&114=271&117=274&118=277&120=279&126=283&129=293&130=295&133=298&137=301&138=324&139=326&142=329&143=331&146=333&148=335&149=339&154=344&155=354&156=356&159=359&163=362&165=378&166=380&169=383&170=387&175=392&176=408&177=410&180=413&181=417&186=422&187=437&190=440&191=444&196=449&197=465&198=467&201=470&202=474&207=479&208=495&209=497&212=500&213=504&218=509&221=525&223=527&224=531'"
     ),
 }

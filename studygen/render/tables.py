@@ -22,7 +22,7 @@ from .spans import SpanHelpers
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
                  "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set",
-                 "variant": "Variant", "metric": "Metric"}
+                 "variant": "Variant", "metric": "Metric", "reference_variant": "Against"}
 # Index fields a table of one kind shows whether its rows set them or not: an engine plan holds kernels
 # chosen for one GPU, one TensorRT release and the shapes and batch it was built for, so its size read
 # without them compares nothing. A row that does not state one prints "not stated", never a guess.
@@ -291,7 +291,8 @@ class TableHelpers(SpanHelpers):
     @helper()
     def index_fields(self, **filters) -> tuple[str, ...]:
         """Table index for the rows matching ``filters``: of GPU, TensorRT,
-        mode, shape, batch and image set, those some row sets, GPU, shape and
+        mode, shape, batch, image set and the variant an agreement is
+        measured against, those some row sets, GPU, shape and
         batch always when set (a batch all rows share is still what a reader
         needs: "batch 4"), the others only when rows differ in them
         (``("gpu", "shape", "batch")``); for rows of one kind in
@@ -300,7 +301,7 @@ class TableHelpers(SpanHelpers):
         rows = self.figures(**filters).rows
         always = set(ALWAYS_INDEXED.get(rows[0].kind, ())) if rows and len({row.kind for row in rows}) == 1 else set()
         fields = []
-        for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset"):
+        for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset", "reference_variant"):
             values = {row.field(name) for row in rows} - {None}
             if name in always or values and (name in ("gpu", "shape", "batch") or len(values) > 1):
                 fields.append(name)
