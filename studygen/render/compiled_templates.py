@@ -13,7 +13,7 @@ text is parsed and compiled as before.
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
     'generic.md.j2': (
-        '64fd89b5e525aa23306e3055572be61f4c3715ce6be89556fc2e8250732ba403',
+        '101b16d55d09852b2ac86ecce51ed2d25b322fef352bc1e941a775017283680c',
         (),
         'from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join\n'
         "name = 'generic.md.j2'\n"
@@ -233,7 +233,9 @@ GENERATED = {
         "    _block_vars['latency_variants'] = l_0_latency_variants\n"
         "    if (undefined(name='latency_variants') if l_0_latency_variants is missing else l_0_latency_variants):\n"
         '        pass\n'
-        "        yield environment.produced('### Latency (ms, median GPU compute time)\\n\\n')\n"
+        "        yield environment.produced('### Latency (ms, ')\n"
+        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', metric='gpu_compute', _block_vars=_block_vars))))\n"
+        "        yield environment.produced(')\\n\\n')\n"
         "        if (t_2((undefined(name='figures') if l_0_figures is missing else l_0_figures)) and environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency')):\n"
         '            pass\n'
         "            yield environment.produced(str(environment.finalize(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency'))))\n"
@@ -552,6 +554,6 @@ GENERATED = {
         '    l_1_job = l_1_note = missing\n'
         '\n'
         "blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}\n"
-        "debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&126=17&137=18&154=19&163=20&175=21&186=22&196=23&207=24&218=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&102=189&111=190&80=192&83=215&84=217&87=220&88=222&92=224&93=227&94=229&97=231&102=235&103=245&104=247&107=250&111=253&113=269&114=271&117=274&118=277&120=279&126=283&129=293&130=295&133=298&137=301&138=324&139=326&142=329&143=331&146=333&148=335&149=339&154=344&155=354&156=356&159=359&163=362&165=378&166=380&169=383&170=387&175=392&176=408&177=410&180=413&181=417&186=422&187=437&190=440&191=444&196=449&197=465&198=467&201=470&202=474&207=479&208=495&209=497&212=500&213=504&218=509&221=525&223=527&224=531'"
+        "debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&126=17&137=18&154=19&163=20&175=21&186=22&196=23&207=24&218=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&102=189&111=190&80=192&83=215&84=217&85=220&87=222&88=224&92=226&93=229&94=231&97=233&102=237&103=247&104=249&107=252&111=255&113=271&114=273&117=276&118=279&120=281&126=285&129=295&130=297&133=300&137=303&138=326&139=328&142=331&143=333&146=335&148=337&149=341&154=346&155=356&156=358&159=361&163=364&165=380&166=382&169=385&170=389&175=394&176=410&177=412&180=415&181=419&186=424&187=439&190=442&191=446&196=451&197=467&198=469&201=472&202=476&207=481&208=497&209=499&212=502&213=506&218=511&221=527&223=529&224=533'"
     ),
 }

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
-from ..study.timing import describe, timing_signature
+from ..study.timing import describe, timing_label, timing_signature, timing_words
 from .labels import NOT_STATED, escape_cell, gpu_label, shape_label, version_label
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, counted, field_order, fmt, undefined_text
@@ -328,9 +328,18 @@ class TableHelpers(SpanHelpers):
             jobs = list(dict.fromkeys(row.job_id for row in rows))
             present = {row.variant for row in rows}
             variants = tuple(name for name in self._variant_order() if name in present)
-            heading = "Timed as " + describe(signature) if len(groups) > 1 else ""
+            heading = "Timed as " + describe(signature, timing_label(rows)) if len(groups) > 1 else ""
             out.append({"filters": narrowed, "jobs": jobs, "variants": variants, "heading": heading})
         return out
+
+    @helper()
+    def latency_timing(self, **filters) -> str:
+        """What the latency rows matching ``filters`` time, with their
+        statistic, as their records say they were timed
+        (:func:`studygen.study.timing.timing_words`): ``median GPU compute
+        time``, ``median CUDA-event time per forward``, distinct ones in row
+        order joined by ``; ``. For a heading over tables of those rows."""
+        return "; ".join(dict.fromkeys(timing_words(row) for row in self.figures(**filters).rows))
 
     @helper()
     def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:
