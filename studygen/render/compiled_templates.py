@@ -13,7 +13,7 @@ text is parsed and compiled as before.
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
     'generic.md.j2': (
-        '101b16d55d09852b2ac86ecce51ed2d25b322fef352bc1e941a775017283680c',
+        '0e9b4547c8c34eb6c782aae6c297de6154436a0af1344d67a4839b2d62d8406d',
         (),
         'from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join\n'
         "name = 'generic.md.j2'\n"
@@ -101,7 +101,7 @@ GENERATED = {
         '        _loop_vars = {}\n'
         '        pass\n'
         "        yield environment.produced('### Recipe ')\n"
-        '        yield environment.produced(str(environment.finalize(l_1_name)))\n'
+        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_name, _loop_vars=_loop_vars))))\n"
         "        yield environment.produced('\\n\\n')\n"
         "        if environment.call(context, environment.getattr(l_1_recipe, 'get'), 'description', _loop_vars=_loop_vars):\n"
         '            pass\n'

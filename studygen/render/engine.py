@@ -30,7 +30,8 @@ from . import compiled_templates, limits
 from .charts import render_charts
 from .generated import GENERATED_NOTE, holds_note
 from .produced import anchoring, helper_spec
-from .prose import Markdown, escape_alt, escape_prose
+from .escaping import escape_alt, escape_prose
+from .prose import Markdown
 from .rows import TemplateRow
 from .study_file import StudyDataError, StudyFileList, StudyFileMapping
 from .view import StudyView
@@ -429,7 +430,7 @@ def markdown_value(value):
     are; any other text (a record or study file string, ``figure.job_id``,
     ``study.decision.summary``, ``study.label(...)``, a filter's result, a
     figure's formatted value, any other object as ``str()`` prints it)
-    escaped for prose (:func:`~studygen.render.prose.escape_prose`): a GPU name
+    escaped for prose (:func:`~studygen.render.escaping.escape_prose`): a GPU name
     ``"B200\\n\\n# x"`` cannot add a heading. Numbers and None as they are.
     Raises jinja2's SecurityError for text holding an object's default repr
     (:data:`OBJECT_ADDRESS`: ``'%s'|format(study)``), whose address would

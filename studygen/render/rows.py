@@ -18,6 +18,7 @@ from ..numbers import format_number, kept_significant, readable_decimals
 from ..study.rows import ROW_FIELDS, Row
 from ..study.spread import own_spread_width
 from ..study.timing import measurement_of, rows_by_measurement
+from .escaping import escape_label_in_prose
 from .labels import gpu_label, shape_label, short_version, version_label
 from .produced import emit, helper
 from .study_file import study_file_view
@@ -379,8 +380,22 @@ class ViewBase:
 
     @helper()
     def label(self, variant: str) -> str:
-        """The variant's label from the study file (its id when it has none)."""
+        """The variant's label from the study file (its id when it has none),
+        its inline markup escaped (``*fast*`` prints as written, not italic),
+        ready to print as a plain string, which the template engine escapes
+        for prose (:func:`studygen.render.escaping.escape_prose`)."""
+        return self._prose_label(variant)
+
+    def _label(self, variant: str) -> str:
+        """The variant's label as the study file gives it (its id when it has
+        none): for an escaper of the place it goes (a table cell:
+        :func:`~studygen.render.escaping.escape_label`), never printed as it is."""
         return self._study.variant_label(variant)
+
+    def _prose_label(self, variant: str) -> str:
+        """:meth:`_label` in a sentence a helper returns as a plain string
+        (:func:`~studygen.render.escaping.escape_label_in_prose`)."""
+        return escape_label_in_prose(self._study.variant_label(variant))
 
     @helper()
     def decimals(self, name: str) -> int:

@@ -15,7 +15,8 @@ from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
 from ..study.timing import describe, timing_label, timing_signature, timing_words
-from .labels import NOT_STATED, escape_cell, gpu_label, shape_label, version_label
+from .escaping import escape_cell, escape_label
+from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, counted, field_order, fmt, undefined_text
 from .spans import SpanHelpers
@@ -58,7 +59,7 @@ def index_label(name: str, value) -> str:
     if name == "metric" and value:
         return escape_cell(metric_words(value))
     if name == "gpu":
-        return escape_cell(gpu_label(value))
+        return escape_label(gpu_label(value))
     if name == "tensorrt":
         return escape_cell(version_label(value))
     if name == "shape":
@@ -187,7 +188,7 @@ class TableHelpers(SpanHelpers):
         derived = [column for column in derived
                    if any(column[1] in cells and column[2] in cells for cells in grid.values())]
         headers = [INDEX_HEADERS.get(name, name) for name in index]
-        headers += [value_header.format(label=escape_cell(self.label(v))) for v in variants]
+        headers += [value_header.format(label=escape_label(self._label(v))) for v in variants]
         refuse_mixed_cells(grid, index, dict(zip(variants, headers[len(index):])))
         headers += [header for (_, _, _, header) in derived]
         body = []
@@ -347,7 +348,7 @@ class TableHelpers(SpanHelpers):
         (the reference) with each other one: ``[(kind, first, other, header)]``,
         ``header`` formatted with both variants' labels."""
         first, *others = list(variants) or [None]
-        return [(kind, first, other, header.format(a=escape_cell(self.label(first)), b=escape_cell(self.label(other))))
+        return [(kind, first, other, header.format(a=escape_label(self._label(first)), b=escape_label(self._label(other))))
                 for other in others]
 
     @helper("table", markdown=True)
@@ -365,5 +366,5 @@ class TableHelpers(SpanHelpers):
         if column == "value":
             return self.with_spread(row) if not row.is_range else f"{row.number()} (range over rows not listed)"
         if column == "variant":
-            return escape_cell(self.label(row.variant))
+            return escape_label(self._label(row.variant))
         return index_label(column, row._row.field(column))
