@@ -85,3 +85,16 @@ def test_a_cell_of_several_jobs_names_them_and_headlines_none(tmp_path):
     text = custom(tmp_path, records, '{{ study.table(kind="coco_ap", variants=("fp16", "fp8"), index=("gpu",)) }}')
     assert tables_of(text)[0] == [["GPU", "fp16", "FP8"],
                                   ["H200", "0.4639 to 0.4644 (2 jobs: a-per-part, a)", "0.4625 (2 jobs, each: c, d)"]]
+
+
+def test_statistic_words_and_difference_headers_follow_cocoeval():
+    from studygen.render.quality import difference_header, statistic_words
+
+    assert statistic_words("AR1") == ("AR1: recall averaged over IoU 0.50 to 0.95, objects of every area, "
+                                      "up to 1 detection per image")
+    assert statistic_words("APl") == ("APl: precision averaged over IoU 0.50 to 0.95, large objects (over 96 x 96 "
+                                      "pixels), up to 100 detections per image")
+    assert statistic_words("AP75") == "AP75: precision at IoU 0.75, objects of every area, up to 100 detections per image"
+    assert statistic_words("mAP") == "mAP" and statistic_words(None) == "statistic not stated"
+    assert difference_header("ARm") == "{b} minus {a} (AR points)"
+    assert difference_header("APm") == difference_header("mAP") == "{b} minus {a} (AP points)"

@@ -53,3 +53,16 @@ def test_a_study_file_field_a_template_tests_for_stays_a_plain_test(tmp_path):
     template = ("{{ generated_note }}\n\n{{ 'yes' if study.spec.variants[0].recipe is defined else 'no' }} "
                 "{{ study.spec.recipes.linears.get('quantize', 'none') }} {{ study.spec.recipes.linears.description }}\n")
     assert "no none FP8 linears" in render_with(tmp_path, template)
+
+
+def test_the_pointer_escapes_slash_and_tilde_and_a_list_names_its_length(tmp_path):
+    template = "{{ generated_note }}\n\n{{ study.spec.recipes['a/b~c'].quantize }}\n"
+    with pytest.raises(TemplateError) as caught:
+        render_with(tmp_path / "map", template, recipes={"a/b~c": {"description": "d", "calibration_set": "calib-4"}})
+    assert caught.value.place.pointer == "/recipes/a~1b~0c"  # RFC 6901
+    assert caught.value.message.startswith("the study file has no 'quantize' here (its fields: calibration_set, "
+                                           "description) (asked for by templates/toy.md.j2 line 3)")
+    with pytest.raises(TemplateError) as caught:
+        render_with(tmp_path / "list", "{{ generated_note }}\n\n{{ study.spec.variants[7] }}\n")
+    assert (caught.value.path, caught.value.place.pointer) == (f"families/{FAMILY}/study.yaml", "/variants")
+    assert caught.value.message.startswith("the study file has no '7' here (a list of 3 items)")
