@@ -33,7 +33,7 @@ from .produced import anchoring, helper_spec
 from .escaping import escape_alt, escape_prose
 from .prose import Markdown
 from .rows import TemplateRow
-from .study_file import StudyDataError, StudyFileList, StudyFileMapping
+from .study_file import StudyDataError, StudyFileList, StudyFileMapping, missing_field
 from .view import StudyView
 
 
@@ -343,7 +343,7 @@ def make_environment(search_path: list[Path]):
             # A misspelt helper or row field would otherwise surface as "undefined": name the valid ones.
             value = super().getattr(obj, attribute)
             if isinstance(value, jinja2.Undefined) and isinstance(obj, StudyFileMapping):
-                return self.study_file_undefined(obj, attribute)
+                return missing_field(self.undefined, obj, attribute)
             if isinstance(value, jinja2.Undefined) and not hasattr(obj, attribute):  # else: refused by the sandbox
                 if isinstance(obj, StudyView):
                     raise TemplateError(f"unknown helper study.{attribute}; helpers are "
@@ -356,12 +356,8 @@ def make_environment(search_path: list[Path]):
             # study.spec.recipes["r"]["description"]: a field the study file lacks names the file and pointer
             value = super().getitem(obj, argument)
             if isinstance(value, jinja2.Undefined) and isinstance(obj, (StudyFileMapping, StudyFileList)):
-                return self.study_file_undefined(obj, argument)
+                return missing_field(self.undefined, obj, argument)
             return value
-
-        def study_file_undefined(self, holder, name):
-            # still undefined to `is defined`; any use of it raises the error naming the study file and pointer
-            return self.undefined(obj=holder, name=name, exc=lambda _message: holder.missing(name))
 
         def call_binop(self, context, operator, left, right):
             refuse_huge_result(operator, left, right)

@@ -59,3 +59,11 @@ def study_file_view(value, source: str, pointer: str = ""):
         return value
     out.source, out.pointer = source, pointer
     return out
+
+
+def missing_field(undefined, holder, name):
+    """What a template reading ``name`` of ``holder`` (a study-file mapping
+    or list that lacks it) gets: an ``undefined`` (the environment's class)
+    that ``is defined`` still tests as undefined and whose any other use
+    raises ``holder.missing(name)``, naming the study file and the pointer."""
+    return undefined(obj=holder, name=name, exc=lambda _message: holder.missing(name))
