@@ -342,8 +342,8 @@ def make_environment(search_path: list[Path]):
         def getattr(self, obj, attribute):
             # A misspelt helper or row field would otherwise surface as "undefined": name the valid ones.
             value = super().getattr(obj, attribute)
-            if isinstance(value, jinja2.Undefined) and isinstance(obj, StudyFileMapping):
-                return missing_field(self.undefined, obj, attribute)
+            if isinstance(value, jinja2.Undefined) and isinstance(obj, StudyFileMapping) and not hasattr(obj, attribute):
+                return missing_field(self.undefined, obj, attribute)  # a method (update) stays the sandbox's refusal
             if isinstance(value, jinja2.Undefined) and not hasattr(obj, attribute):  # else: refused by the sandbox
                 if isinstance(obj, StudyView):
                     raise TemplateError(f"unknown helper study.{attribute}; helpers are "
@@ -355,7 +355,8 @@ def make_environment(search_path: list[Path]):
         def getitem(self, obj, argument):
             # study.spec.recipes["r"]["description"]: a field the study file lacks names the file and pointer
             value = super().getitem(obj, argument)
-            if isinstance(value, jinja2.Undefined) and isinstance(obj, (StudyFileMapping, StudyFileList)):
+            if (isinstance(value, jinja2.Undefined) and isinstance(obj, (StudyFileMapping, StudyFileList))
+                    and not (isinstance(argument, str) and hasattr(obj, argument))):
                 return missing_field(self.undefined, obj, argument)
             return value
 

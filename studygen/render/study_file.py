@@ -45,6 +45,11 @@ class StudyFileList(list):
                               path=self.source, pointer=self.pointer or "/")
 
 
+# A template author sees a mapping and a list: the sandbox's refusals ("access to attribute 'update' of 'dict'
+# object is unsafe") name the type by __name__, which stays that of the type they behave as.
+StudyFileMapping.__name__, StudyFileList.__name__ = "dict", "list"
+
+
 def study_file_view(value, source: str, pointer: str = ""):
     """``value`` (the loaded study file, or a part of it at ``pointer``) with
     every mapping a :class:`StudyFileMapping` and every list a
