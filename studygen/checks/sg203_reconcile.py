@@ -40,18 +40,18 @@ from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_
 from ..study.rows import Row
 from ..study.resolution import resolution, timer_allowance
 from ..study.spread import declared_source_of, spread_of, tolerance, tolerance_keys
-from ..study.timing import TIMING_WORDS, measurement_of, reported_by_several_jobs, variant_free_measurement
+from ..study.timing import measurement_of, timing_name, reported_by_several_jobs, variant_free_measurement
 from .base import readme_finding, row_finding
 from .readme_text import normalize, quote, table_cells
 
 
 def _what(study, row: Row) -> str:
     """``fp16 AP on NVIDIA B200, tensorrt=11.4.0.106`` or ``fp16 median device-to-host copy time on …``
-    style description of a row: a latency names its timing (:data:`studygen.study.timing.TIMING_WORDS`)."""
+    style description of a row: a latency names its timing as its record took it (:func:`studygen.study.timing.timing_name`)."""
     parts = [study.variant_label(row.variant), row.statistic or row.metric or row.kind]
     if row.kind == Kind.LATENCY and row.metric:
         # a trtexec job reports six latencies per cell: name which one (SG207 words them alike)
-        parts.append(TIMING_WORDS.get(row.metric, row.metric))
+        parts.append(timing_name(row))
     if row.group:
         parts.append(row.group)
     where = [row.gpu or "GPU not stated", row.software or "versions not stated"]

@@ -75,7 +75,7 @@ from ..numbers import format_number, format_pooled
 from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..study.rows import Row
-from ..study.timing import HOST_TIMINGS, TIMING_WORDS, batch_words, latency_signature
+from ..study.timing import HOST_TIMINGS, batch_words, latency_signature, timing_name
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
@@ -119,7 +119,7 @@ def _configuration_words(study, row: Row) -> str:
              row.kind.replace("_", " ")]
     if row.kind == Kind.LATENCY:
         # trtexec gives several timings of one run (GPU compute, enqueue, host latency): say which
-        parts.append(f"({TIMING_WORDS.get(row.metric or 'unspecified', row.metric)})")
+        parts.append(f"({timing_name(row)})")
     if row.group:
         parts.append(row.group)
     if row.statistic and row.statistic not in ("unspecified",):

@@ -38,7 +38,7 @@ from ..records.jobs import shard_of_job
 from ..records.kinds import Kind
 from ..render.produced import kinds_where
 from ..study.rows import Row
-from ..study.timing import describe, timing_signature
+from ..study.timing import describe, timing_name, timing_signature
 from .base import readme_finding
 
 CHECKED_KINDS = kinds_where("side_by_side")  # the output kinds that declare it (render/produced.py)
@@ -116,7 +116,7 @@ def check(context) -> list[Finding]:
             seen.add(marker)
             listed = "; ".join(
                 f"{format_number(r.value)} ms ({r.variant}, job {r.job_id}{', ' + r.shape if r.shape else ''}): "
-                f"{describe(sig)}" for sig, r in signatures.items())
+                f"{describe(sig, timing_name(r))}" for sig, r in signatures.items())
             what = (("table column" if item.compared_by == "variant" else "table row") if item.kind == "table"
                     else item.kind.replace("_", " "))
             findings.append(readme_finding(

@@ -140,11 +140,17 @@ def no_detections_warning(display: str) -> str:
 
 def build_results(stats: dict[str, float], *, variant: str, dataset: str, backend: str, shape: str | None,
                   batch: int | None, inference_backend: str | None, mode: str | None, origin: str,
-                  note: str | None = None, tie_range: dict | None = None) -> list[NewResult]:
+                  note: str | None = None, tie_range: dict | None = None, source: tuple[str, str] | None = None
+                  ) -> list[NewResult]:
     """One ``coco_ap`` result per statistic, each with ``note`` when given
-    (e.g. :func:`no_detections_warning` for an empty detections file) and,
+    (e.g. :func:`no_detections_warning` for an empty detections file),
     for an AP statistic whose value the order of tied scores moves,
-    ``tie_order_range`` ``{min, max}`` (from :func:`evaluate_checked`)."""
+    ``tie_order_range`` ``{min, max}`` (from :func:`evaluate_checked`), and
+    with ``source`` (the detections file's name and the sha256 of its
+    content) its ``source_locator`` and ``source_sha256``: what
+    ``collect coco --replace`` matches the results it replaces by
+    (:func:`studygen.records.sources.replace_sources`). ``collect run``'s
+    detections are no file: it gives no ``source``."""
     evaluator = f"{backend} {backend_version(backend)} COCOeval bbox"
     out = []
     for name in STAT_NAMES:
@@ -163,6 +169,8 @@ def build_results(stats: dict[str, float], *, variant: str, dataset: str, backen
             result["tie_order_range"] = {"min": low, "max": high}
         if note:
             result["note"] = note
+        if source is not None:
+            result["source_locator"], result["source_sha256"] = source
         out.append(NewResult(result, f"{origin} ({name})"))
     return out
 

@@ -34,7 +34,7 @@ from typing import Callable
 from ..numbers import format_number, readable_decimals
 from ..records.kinds import Kind
 from ..study.rows import Row
-from ..study.timing import TIMING_WORDS, describe, timing_signature
+from ..study.timing import TIMING_WORDS, describe, timing_label, timing_name, timing_signature
 from .drawing import draw_kernel_times, draw_latency
 from .labels import gpu_label, shape_label, short_version
 from .rows import fmt, shape_order
@@ -268,13 +268,15 @@ def latency_rows(study) -> list[Row]:
     return [r for r in rows if r.metric == CHART_TIMING]
 
 
-def axis_words(statistic: str | None, timing: str | None) -> str:
+def axis_words(statistic: str | None, timing: str | None, timing_text: str | None = None) -> str:
     """What a latency axis shows, as a reader names it: ``median GPU compute
-    time`` (statistic, then the timing in :data:`studygen.study.timing.TIMING_WORDS`),
-    ``median latency, timing not stated`` where the record says ``unspecified``
-    or nothing (the Deformable DETR logs transcribed from the seed)."""
+    time`` (statistic, then the timing in :data:`studygen.study.timing.TIMING_WORDS`,
+    or ``timing_text``, the timing as its rows' records name it:
+    :func:`studygen.study.timing.timing_name`), ``median latency, timing not
+    stated`` where the record says ``unspecified`` or nothing (the Deformable
+    DETR logs transcribed from the seed)."""
     stated = lambda value: value if value and value != "unspecified" else None  # noqa: E731
-    timing_words = TIMING_WORDS.get(timing, timing) if stated(timing) else None
+    timing_words = (timing_text or TIMING_WORDS.get(timing, timing)) if stated(timing) else None
     statistic = stated(statistic)
     if timing_words and statistic:
         return f"{statistic} {timing_words}"
@@ -291,7 +293,7 @@ def timing_groups(rows: list[Row]) -> list[tuple[str, list[Row]]]:
     groups: dict[tuple, list[Row]] = {}
     for row in rows:
         groups.setdefault((*timing_signature(row), row.statistic), []).append(row)
-    return [(describe(key[:-1]), picked) for key, picked in groups.items()]
+    return [(describe(key[:-1], timing_label(picked)), picked) for key, picked in groups.items()]
 
 
 def _method_row(index: int, method: str, picked: list[Row], titled: bool) -> tuple[list, dict, str]:
@@ -302,7 +304,7 @@ def _method_row(index: int, method: str, picked: list[Row], titled: bool) -> tup
     shapes = sorted({r.shape or "" for r in picked}, key=shape_order)
     titles = [shape_label(s) for s in shapes]  # a row without a shape: a panel of its own, NO_SHAPE
     row_spec = ["Timed as " + method if titled else "", [list(pair) for pair in zip(shapes, titles)],
-                f"{axis_words(picked[0].statistic, picked[0].metric)} (ms)"]
+                f"{axis_words(picked[0].statistic, picked[0].metric, timing_label(picked))} (ms)"]
     # points of several batches in one row of panels: each says its batch, as the table's Batch column does
     several_batches = len({r.batch for r in picked}) > 1
     by_panel: dict[tuple, list[Row]] = {}  # (method, shape, variant) -> its rows, in row order
@@ -348,7 +350,7 @@ def latency_chart(study) -> Chart:
               "points": [[index, shape, variant, label, value, repeats]
                          for (index, shape, variant), picked in panels.items() for label, value, repeats in picked],
               "variants": [[v, labels[v]] for v in variants]}
-    named = {axis_words(r.statistic, r.metric) for r in rows}
+    named = {axis_words(r.statistic, r.metric, timing_name(r)) for r in rows}
     words = named.pop() if len(named) == 1 else "latencies"  # several statistics: each method's axis names its own
     head = f"{words[0].upper()}{words[1:]}{',' if ',' in words else ''} per variant"
     alt = (f"{head} {sentences[0]}" if len(groups) == 1 else

@@ -31,7 +31,8 @@ from ..records.kinds import Kind
 from ..study.attribution import Attribution
 from ..study.compilations import PooledCell, pooled_attribution, pooled_cells, pooled_pairs
 from ..study.rows import Row
-from .labels import escape_cell, gpu_label, shape_label
+from .escaping import escape_cell, escape_label
+from .labels import gpu_label, shape_label
 from .produced import cells_of, emit, helper
 from .rows import TemplateRow, restriction_text, shape_order
 from .spans import SpanHelpers
@@ -49,7 +50,7 @@ STOPPED_WORDS = {
 
 class AttributedDifference(NamedTuple):
     """A latency difference of one configuration split by kernel group:
-    ``shape`` the configuration in words, ``what`` the difference in words,
+    ``shape`` the configuration in words, ``what`` the difference in words (a table cell, labels escaped),
     ``rows`` the latency rows behind it, ``compared`` its same-job pairs
     (none for a difference inside one cell), ``between_compilations`` True
     for a variant's slowest minus its fastest compilation, False for b
@@ -104,7 +105,7 @@ class CompilationHelpers(SpanHelpers):
         and jobs) and a / b at the medians, with its range over every pair of
         compilations."""
         pairs = self._cell_pairs(a_variant, b_variant, **filters)
-        la, lb = escape_cell(self.label(a_variant)), escape_cell(self.label(b_variant))
+        la, lb = escape_label(self._label(a_variant)), escape_label(self._label(b_variant))
         headers = ["Shape HxW", f"{la} ms", f"{lb} ms", f"{la} / {lb}"]
         body, rows = [], []
         firsts = [b.first for _, b in pairs]
@@ -202,12 +203,14 @@ class CompilationHelpers(SpanHelpers):
             split = pooled_attribution(a, b)
             if split is not None:
                 same_job = a.same_job_pairs(b)
-                found.append(AttributedDifference(label, f"{self.label(b_variant)} minus {self.label(a_variant)}",
+                found.append(AttributedDifference(label, f"{escape_label(self._label(b_variant))} minus "
+                                                         f"{escape_label(self._label(a_variant))}",
                                                   split, [*a.rows, *b.rows], same_job, between_compilations=False))
             for cell, variant in ((a, a_variant), (b, b_variant)):
                 between = cell.between()
                 if between is not None:
-                    found.append(AttributedDifference(label, f"{self.label(variant)}: slowest minus fastest compilation",
+                    found.append(AttributedDifference(label, f"{escape_label(self._label(variant))}: slowest minus "
+                                                             "fastest compilation",
                                                       between[2], list(cell.rows), [], between_compilations=True))
         return found
 
@@ -226,7 +229,7 @@ class CompilationHelpers(SpanHelpers):
                 deltas = dict(line.attribution.groups)
                 latency = emit(self._ms(line.attribution.latency_delta_ms, True), line.rows, compared=line.compared,
                                kind="ratio")
-                body.append([escape_cell(line.shape), escape_cell(line.what), latency]
+                body.append([escape_cell(line.shape), line.what, latency]
                             + [self._ms(deltas.get(g, 0.0), True) for g in groups]
                             + [self._ms(line.attribution.unattributed_ms, True)])
                 rows += line.rows
@@ -305,7 +308,7 @@ class CompilationHelpers(SpanHelpers):
                 streak = rule.get("inside_streak")
                 needed = rule.get("consecutive_inside")
                 inside = f"{streak} ({needed} needed)" if streak is not None and needed else "not recorded"
-                body.append([escape_cell(row.job_id), shape_label(row.shape), escape_cell(self.label(row.variant)),
+                body.append([escape_cell(row.job_id), shape_label(row.shape), escape_label(self._label(row.variant)),
                              str(rule["count"]), inside, STOPPED_WORDS.get(rule["stopped"], escape_cell(rule["stopped"]))])
                 rows.append(row)
         return emit(markdown_table(body, headers), rows, headers)
@@ -325,7 +328,7 @@ class CompilationHelpers(SpanHelpers):
                 if "host_ms_per_forward" not in distribution:
                     continue
                 cores = (result.get("method") or {}).get("pinned_cores")
-                body.append([row.job_id, row.mode, shape_label(row.shape), escape_cell(self.label(row.variant)),
+                body.append([row.job_id, row.mode, shape_label(row.shape), escape_label(self._label(row.variant)),
                              row.number(), self._ms(distribution["host_issue_ms_per_forward"]),
                              self._ms(distribution["host_ms_per_forward"]), self.percent(row.cv),
                              _core_range(cores)])

@@ -13,7 +13,7 @@ text is parsed and compiled as before.
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
     'generic.md.j2': (
-        '334899925942d0bdd6228ee7d85fff3f0441c8d108b76b7108278a13a532d78e',
+        '720b7adbcddfe4d7bc94afe1dc5deae3e7372c0b903bbf25b0e15aaf109de106',
         (),
         'from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join\n'
         "name = 'generic.md.j2'\n"
@@ -101,10 +101,12 @@ GENERATED = {
         '        _loop_vars = {}\n'
         '        pass\n'
         "        yield environment.produced('### Recipe ')\n"
-        '        yield environment.produced(str(environment.finalize(l_1_name)))\n'
+        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_name, _loop_vars=_loop_vars))))\n"
         "        yield environment.produced('\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.getattr(l_1_recipe, 'description'))))\n"
-        "        yield environment.produced('\\n\\n')\n"
+        "        if environment.call(context, environment.getattr(l_1_recipe, 'get'), 'description', _loop_vars=_loop_vars):\n"
+        '            pass\n'
+        "            yield environment.produced(str(environment.finalize(environment.getattr(l_1_recipe, 'description'))))\n"
+        "            yield environment.produced('\\n\\n')\n"
         "        if environment.call(context, environment.getattr(l_1_recipe, 'get'), 'calibration_set', _loop_vars=_loop_vars):\n"
         '            pass\n'
         "            yield environment.produced('Calibration set: `')\n"
@@ -165,15 +167,25 @@ GENERATED = {
         '                raise TemplateRuntimeError("cannot assign attribute on non-namespace object")\n'
         "            l_0_dashes['shown'] = True\n"
         '    l_1_group = missing\n'
-        "    for l_1_filters in t_1(({'kind': 'plan_size'}, {'kind': 'coco_ap'})):\n"
+        "    if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='plan_size', _block_vars=_block_vars), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='plan_size', _block_vars=_block_vars), kind='plan_size', _block_vars=_block_vars):\n"
+        '        pass\n'
+        '        if not isinstance(l_0_dashes, Namespace):\n'
+        '            raise TemplateRuntimeError("cannot assign attribute on non-namespace object")\n'
+        "        l_0_dashes['shown'] = True\n"
+        "    for l_1_quality in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'quality_filters'), _block_vars=_block_vars)):\n"
         '        _loop_vars = {}\n'
         '        pass\n'
-        "        if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **l_1_filters), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), _loop_vars=_loop_vars, **l_1_filters), _loop_vars=_loop_vars, **l_1_filters):\n"
+        "        if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')), variants=environment.getattr(l_1_quality, 'variants'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')):\n"
         '            pass\n'
         '            if not isinstance(l_0_dashes, Namespace):\n'
         '                raise TemplateRuntimeError("cannot assign attribute on non-namespace object")\n'
         "            l_0_dashes['shown'] = True\n"
-        '    l_1_filters = missing\n'
+        '    l_1_quality = missing\n'
+        "    if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call_binop(context, '+', ('metric',), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='agreement', _block_vars=_block_vars)), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='agreement', _block_vars=_block_vars), kind='agreement', _block_vars=_block_vars):\n"
+        '        pass\n'
+        '        if not isinstance(l_0_dashes, Namespace):\n'
+        '            raise TemplateRuntimeError("cannot assign attribute on non-namespace object")\n'
+        "        l_0_dashes['shown'] = True\n"
         "    if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), metric='kernel_time', _block_vars=_block_vars), metric='kernel_time', _block_vars=_block_vars):\n"
         '        pass\n'
         '        if not isinstance(l_0_dashes, Namespace):\n'
@@ -221,7 +233,9 @@ GENERATED = {
         "    _block_vars['latency_variants'] = l_0_latency_variants\n"
         "    if (undefined(name='latency_variants') if l_0_latency_variants is missing else l_0_latency_variants):\n"
         '        pass\n'
-        "        yield environment.produced('### Latency (ms, median GPU compute time)\\n\\n')\n"
+        "        yield environment.produced('### Latency (ms, ')\n"
+        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', metric='gpu_compute', _block_vars=_block_vars))))\n"
+        "        yield environment.produced(')\\n\\n')\n"
         "        if (t_2((undefined(name='figures') if l_0_figures is missing else l_0_figures)) and environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency')):\n"
         '            pass\n'
         "            yield environment.produced(str(environment.finalize(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency'))))\n"
@@ -263,15 +277,27 @@ GENERATED = {
         '    if 0: yield None\n'
         '    _block_vars = {}\n'
         "    l_0_study = resolve('study')\n"
-        '    l_0_ap_variants = missing\n'
+        '    l_0_quality_groups = missing\n'
+        '    try:\n'
+        "        t_1 = environment.filters['studygen_steps']\n"
+        '    except KeyError:\n'
+        '        @internalcode\n'
+        '        def t_1(*unused):\n'
+        '            raise TemplateRuntimeError("No filter named \'studygen_steps\' found.")\n'
         '    pass\n'
-        "    l_0_ap_variants = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='coco_ap', _block_vars=_block_vars)\n"
-        "    _block_vars['ap_variants'] = l_0_ap_variants\n"
-        "    if (undefined(name='ap_variants') if l_0_ap_variants is missing else l_0_ap_variants):\n"
+        "    l_0_quality_groups = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'quality_filters'), _block_vars=_block_vars)\n"
+        "    _block_vars['quality_groups'] = l_0_quality_groups\n"
+        "    if (undefined(name='quality_groups') if l_0_quality_groups is missing else l_0_quality_groups):\n"
         '        pass\n'
         "        yield environment.produced('### COCO AP\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='coco_ap', _block_vars=_block_vars), variants=(undefined(name='ap_variants') if l_0_ap_variants is missing else l_0_ap_variants), kind='coco_ap', value_header='{label} (AP)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), (undefined(name='ap_variants') if l_0_ap_variants is missing else l_0_ap_variants), 'delta_points', '{b} minus {a} (AP points)', _block_vars=_block_vars), missing='—', _block_vars=_block_vars))))\n"
-        "        yield environment.produced('\\n\\n')\n"
+        "        for l_1_quality in t_1((undefined(name='quality_groups') if l_0_quality_groups is missing else l_0_quality_groups)):\n"
+        '            _loop_vars = {}\n'
+        '            pass\n'
+        "            yield environment.produced(str(environment.finalize(environment.getattr(l_1_quality, 'holds'))))\n"
+        "            yield environment.produced(':\\n\\n')\n"
+        "            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')), variants=environment.getattr(l_1_quality, 'variants'), value_header=environment.getattr(l_1_quality, 'header'), derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_quality, 'variants'), 'delta_points', environment.getattr(l_1_quality, 'difference_header'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')))))\n"
+        "            yield environment.produced('\\n\\n')\n"
+        '        l_1_quality = missing\n'
         '\n'
         'def block_agreement(context, missing=missing, environment=environment):\n'
         '    resolve = context.resolve_or_missing\n'
@@ -281,17 +307,14 @@ GENERATED = {
         '    if 0: yield None\n'
         '    _block_vars = {}\n'
         "    l_0_study = resolve('study')\n"
-        '    try:\n'
-        "        t_3 = environment.filters['length']\n"
-        '    except KeyError:\n'
-        '        @internalcode\n'
-        '        def t_3(*unused):\n'
-        '            raise TemplateRuntimeError("No filter named \'length\' found.")\n'
+        '    l_0_agreement_variants = missing\n'
         '    pass\n'
-        "    if t_3(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'figures'), kind='agreement', _block_vars=_block_vars)):\n"
+        "    l_0_agreement_variants = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='agreement', _block_vars=_block_vars)\n"
+        "    _block_vars['agreement_variants'] = l_0_agreement_variants\n"
+        "    if (undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants):\n"
         '        pass\n'
         "        yield environment.produced('### Agreement with the reference\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'list_table'), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'figures'), kind='agreement', _block_vars=_block_vars), columns=('metric', 'variant', 'shape', 'dataset', 'value'), value_header='Value (unit in Metric)', _block_vars=_block_vars))))\n"
+        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', ('metric',), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='agreement', _block_vars=_block_vars)), variants=(undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants), kind='agreement', missing='—', _block_vars=_block_vars))))\n"
         "        yield environment.produced('\\n\\n')\n"
         '\n'
         'def block_kernel_time(context, missing=missing, environment=environment):\n'
@@ -531,6 +554,6 @@ GENERATED = {
         '    l_1_job = l_1_note = missing\n'
         '\n'
         "blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}\n"
-        "debug_info = '7=11&17=12&23=13&42=14&44=15&52=16&117=17&125=18&142=19&151=20&163=21&174=22&184=23&195=24&206=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&36=91&37=94&42=98&44=107&45=116&48=119&52=122&57=140&58=142&59=145&61=151&62=154&64=160&65=165&66=167&69=170&72=173&76=176&98=177&107=178&76=180&79=203&80=205&83=208&84=210&88=212&89=215&90=217&93=219&98=223&99=233&100=235&103=238&107=241&108=251&109=253&112=256&117=259&118=274&121=277&125=280&126=303&127=305&130=308&131=310&134=312&136=314&137=318&142=323&143=333&144=335&147=338&151=341&153=357&154=359&157=362&158=366&163=371&164=387&165=389&168=392&169=396&174=401&175=416&178=419&179=423&184=428&185=444&186=446&189=449&190=453&195=458&196=474&197=476&200=479&201=483&206=488&209=504&211=506&212=510'"
+        "debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&127=17&138=18&155=19&164=20&176=21&187=22&197=23&208=24&219=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&103=189&112=190&80=192&84=215&85=217&86=220&88=222&89=224&93=226&94=229&95=231&98=233&103=237&104=247&105=249&108=252&112=255&114=271&115=273&118=276&119=279&121=281&127=285&130=295&131=297&134=300&138=303&139=326&140=328&143=331&144=333&147=335&149=337&150=341&155=346&156=356&157=358&160=361&164=364&166=380&167=382&170=385&171=389&176=394&177=410&178=412&181=415&182=419&187=424&188=439&191=442&192=446&197=451&198=467&199=469&202=472&203=476&208=481&209=497&210=499&213=502&214=506&219=511&222=527&224=529&225=533'"
     ),
 }

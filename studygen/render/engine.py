@@ -30,8 +30,10 @@ from . import compiled_templates, limits
 from .charts import render_charts
 from .generated import GENERATED_NOTE, holds_note
 from .produced import anchoring, helper_spec
-from .prose import Markdown, escape_alt, escape_prose
+from .escaping import escape_alt, escape_prose
+from .prose import Markdown
 from .rows import TemplateRow
+from .study_file import StudyDataError, StudyFileList, StudyFileMapping, missing_field
 from .view import StudyView
 
 
@@ -94,6 +96,8 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
         if frame.filename.endswith((".j2", ".jinja", ".md")) or frame.filename == "<template>":
             line, name = frame.lineno or 0, frame.filename
             break
+    if isinstance(exc, StudyDataError):  # its place is the study file's; the template line says who asked
+        return TemplateError(f"{exc.message} (asked for by {shown(name)} line {line})", place=exc.place)
     kind = "template error"
     if isinstance(exc, MemoryError):
         kind, exc = "template ran out of memory", TemplateError(
@@ -338,12 +342,22 @@ def make_environment(search_path: list[Path]):
         def getattr(self, obj, attribute):
             # A misspelt helper or row field would otherwise surface as "undefined": name the valid ones.
             value = super().getattr(obj, attribute)
+            if isinstance(value, jinja2.Undefined) and isinstance(obj, StudyFileMapping) and not hasattr(obj, attribute):
+                return missing_field(self.undefined, obj, attribute)  # a method (update) stays the sandbox's refusal
             if isinstance(value, jinja2.Undefined) and not hasattr(obj, attribute):  # else: refused by the sandbox
                 if isinstance(obj, StudyView):
                     raise TemplateError(f"unknown helper study.{attribute}; helpers are "
                                         f"{', '.join(StudyView.helper_names())}")
                 if isinstance(obj, TemplateRow):
                     raise TemplateError(f"a row has no field {attribute}; its fields are {', '.join(TemplateRow.field_names())}")
+            return value
+
+        def getitem(self, obj, argument):
+            # study.spec.recipes["r"]["description"]: a field the study file lacks names the file and pointer
+            value = super().getitem(obj, argument)
+            if (isinstance(value, jinja2.Undefined) and isinstance(obj, (StudyFileMapping, StudyFileList))
+                    and not (isinstance(argument, str) and hasattr(obj, argument))):
+                return missing_field(self.undefined, obj, argument)
             return value
 
         def call_binop(self, context, operator, left, right):
@@ -413,7 +427,7 @@ def markdown_value(value):
     are; any other text (a record or study file string, ``figure.job_id``,
     ``study.decision.summary``, ``study.label(...)``, a filter's result, a
     figure's formatted value, any other object as ``str()`` prints it)
-    escaped for prose (:func:`~studygen.render.prose.escape_prose`): a GPU name
+    escaped for prose (:func:`~studygen.render.escaping.escape_prose`): a GPU name
     ``"B200\\n\\n# x"`` cannot add a heading. Numbers and None as they are.
     Raises jinja2's SecurityError for text holding an object's default repr
     (:data:`OBJECT_ADDRESS`: ``'%s'|format(study)``), whose address would

@@ -34,7 +34,8 @@ from .produced import cells_of, emit, helper
 from .spans import SpanHelpers
 from .tables import markdown_table
 from .rows import shape_order
-from .labels import escape_cell, shape_label
+from .escaping import escape_cell, escape_label
+from .labels import shape_label
 
 _NUMBER_SUFFIX = re.compile(r"_\d+$")
 _TRITON_KIND = re.compile(r"^(triton_(?:poi|per|red))_")
@@ -137,7 +138,7 @@ class KernelChangeHelpers(SpanHelpers):
     def _cell_changes(self, cell: PooledCell, group: str) -> list[list[str]]:
         """The table rows of :meth:`kernel_changes` for one cell."""
         fast, slow = cell.fastest(), cell.slowest()
-        where = [shape_label(cell.first.shape), escape_cell(self.label(cell.first.variant))]
+        where = [shape_label(cell.first.shape), escape_label(self._label(cell.first.variant))]
         names = f"{fast.label} ({self._ms(fast.median_ms)} ms)", f"{slow.label} ({self._ms(slow.median_ms)} ms)"
         total = _group_ms(slow, group) - _group_ms(fast, group)
         listed_fast, listed_slow = fast.kernels.get(group), slow.kernels.get(group)

@@ -1,28 +1,12 @@
-"""Escaping and labels for strings placed in Markdown tables and prose."""
+"""Labels of record fields (GPU, versions, shapes) as a README prints them; escaping is :mod:`.escaping`'s."""
 
 from __future__ import annotations
 
-import html
 import re
 
 _GPU_PREFIX = re.compile(r"^NVIDIA\s+")
 # What a label prints for a field its record leaves out: said, never guessed.
 NOT_STATED = "not stated"
-
-
-def escape_cell(text) -> str:
-    """A record string made safe for one GFM table cell: HTML escaped, pipes and
-    backticks backslash-escaped, newlines folded to spaces."""
-    value = html.escape(str(text), quote=False)
-    value = re.sub(r"[\r\n]+", " ", value)
-    return value.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
-
-
-def escape_inline(text) -> str:
-    """A record string made safe for Markdown prose (one line, no HTML, no code spans)."""
-    value = html.escape(str(text), quote=False)
-    value = re.sub(r"[\r\n]+", " ", value)
-    return value.replace("`", "\\`").replace("*", "\\*").replace("_", "\\_")
 
 
 def gpu_label(gpu) -> str:

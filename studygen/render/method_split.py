@@ -21,7 +21,8 @@ from .produced import cells_of, emit, helper
 from .rows import fmt, shape_order
 from .spans import SpanHelpers
 from .tables import markdown_table
-from .labels import escape_cell, shape_label
+from .escaping import escape_label
+from .labels import shape_label
 
 
 def _setting(row, name: str) -> bool:
@@ -69,7 +70,7 @@ class MethodSplitHelpers(SpanHelpers):
             for shape, variant, with_it, without in self._split_cells(setting, **filters):
                 low, high = min(r.value for r in with_it), max(r.value for r in with_it)
                 outside = [_outside_percent(r.value, low, high) for r in without]
-                body.append([shape_label(shape), escape_cell(self.label(variant)),
+                body.append([shape_label(shape), escape_label(self._label(variant)),
                              ", ".join(fmt(r.value, r) for r in with_it), ", ".join(fmt(r.value, r) for r in without),
                              f"{format_number(100 * (high - low) / low, pct)}%",
                              ", ".join("inside" if v == 0 else f"{format_number(v, pct, sign=True)}%" for v in outside)])

@@ -1,15 +1,8 @@
-"""Strings from records and study files placed in a README's prose, and the
-marker of Markdown that studygen's helpers built (tables, spans, links),
-which the template engine passes through as it is (render/engine.py).
-Tables escape their cells with :func:`studygen.render.labels.escape_cell`."""
+"""The marker of Markdown that studygen's helpers built (tables, spans,
+links), which the template engine passes through as it is (render/engine.py).
+Strings from records and study files are escaped by :mod:`.escaping`."""
 
 from __future__ import annotations
-
-import html
-import re
-
-from ..patterns import lazy_compile
-from .produced import anchors_around
 
 
 class Markdown(str):
@@ -17,93 +10,6 @@ class Markdown(str):
     figures, a figure's link), record strings in it already escaped: the
     template engine passes it through as it is. Any operation on it (``+``,
     a filter) gives a plain ``str`` again, which is escaped like a record
-    string (:func:`escape_prose`)."""
+    string (:func:`.escaping.escape_prose`)."""
 
     __slots__ = ()
-
-
-# C0 and C1 control characters but tab (a newline is folded, not escaped): a terminal escape
-# (\x1b[2J) or a NUL from a record never reaches the README or the terminal that shows it. So do the
-# bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): a U+202E in a note
-# would show the rest of its line reversed (Unicode TR #9; the "Trojan Source" characters).
-_CONTROL = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-# A run of line breaks; the blanks around it are stripped from the text beside it (fold_line_breaks).
-# One pattern that also held the blanks ([ \t]*[\r\n]+[ \t]*) tried every blank of a long run as a
-# start: 60,000 spaces took render two minutes.
-_LINE_BREAKS = lazy_compile(r"[\r\n\u2028\u2029\x85]+")
-# What makes a line a block when it starts it (CommonMark 0.31): an ATX heading, a quote, a
-# bullet or ordered list item, a thematic break or setext underline, a fence, a link reference
-# definition (a quote's ">" and an HTML block's "<" are entities already); escaped by a backslash before the
-# character that makes it. Anywhere in a line, "|" could make a table row.
-_BLOCK_STARTS = (
-    re.compile(r"^(#{1,6})(?=[ \t]|$)"),
-    re.compile(r"^([-+*])(?=[ \t]|$)"),
-    re.compile(r"^\d{1,9}([.)])(?=[ \t]|$)"),
-    re.compile(r"^([-*_=])[ \t]*(?:\1[ \t]*){2,}$|^(=)=*[ \t]*$"),
-    re.compile(r"^(`{3,}|~{3,})"),
-    re.compile(r"^(\[)[^\]]*\]:"),
-)
-
-
-_INLINE_MARKUP = re.compile(r"[\\`*_\[\]~]")
-
-
-def escape_prose(text) -> str:
-    """A string from a record or a study file made safe for Markdown prose,
-    wherever a template places it (a paragraph, a heading, a list item, alt
-    text), without changing how an ordinary string reads: line breaks folded
-    to one space (a string cannot end a paragraph, start a heading or a list
-    item), leading blanks dropped (four would start a code block), HTML's
-    ``<``, ``>`` and ``&`` as entities, control characters as ``\\uXXXX``,
-    ``|`` as ``\\|`` and a start that would make a block (``#``, ``>``,
-    ``-``, ``1.``, ``---``, a fence, ``[x]:``) backslash-escaped. Emphasis,
-    links and code spans in the text are left to the template's author
-    (inside a code span a backslash would show: CommonMark 0.31,
-    "Backslash escapes"). A helper's anchors around the string
-    (:mod:`studygen.render.produced`) are no text: what they enclose is
-    escaped as the string itself."""
-    value = fold_line_breaks(str(text))
-    start, end = anchors_around(value)
-    return value[:start] + _escaped_prose(value[start:end]) + value[end:]
-
-
-def _escaped_prose(value: str) -> str:
-    value = value.lstrip(" \t")
-    value = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
-    value = html.escape(value, quote=False).replace("|", "\\|")
-    for pattern in _BLOCK_STARTS:
-        match = pattern.match(value)
-        if match:
-            at = next(match.start(i) for i in range(1, (match.lastindex or 0) + 1) if match.group(i) is not None)
-            return value[:at] + "\\" + value[at:]
-    return value
-
-
-def fold_line_breaks(text: str) -> str:
-    """``text`` with each run of line breaks (CR, LF, U+2028, U+2029, NEL)
-    and the blanks (spaces, tabs) on either side of it as one space; linear
-    in the length of ``text``, whatever its runs of blanks."""
-    pieces = _LINE_BREAKS.split(text)
-    if len(pieces) == 1:
-        return text
-    last = len(pieces) - 1
-    return " ".join(piece.lstrip(" \t") if index == last else piece.rstrip(" \t") if index == 0
-                    else piece.strip(" \t") for index, piece in enumerate(pieces))
-
-
-def escape_markup(text) -> str:
-    """:func:`escape_prose` with the inline markup of the text shown as
-    text too: ``\\``, `````, ``*``, ``_``, ``[``, ``]`` and ``~``
-    backslash-escaped (CommonMark 0.31, "Backslash escapes"; ``~`` for GFM's
-    strikethrough), so that a note a collector copied from a log cannot add
-    a link, an image, emphasis or a code span to the README, and reads as
-    the log wrote it. For the template helper ``study.escape``."""
-    return escape_prose(_INLINE_MARKUP.sub(r"\\\g<0>", str(text)))
-
-
-def escape_alt(text) -> str:
-    """:func:`escape_prose` for an image's alt text (``![alt](path)``), with
-    ``[``, ``]`` and ``\\`` backslash-escaped too, so that a group or label
-    name from a study file cannot close the alt text and add a link."""
-    value = re.sub(r"([\\[\]])", r"\\\1", str(text))
-    return escape_prose(value)

@@ -63,8 +63,9 @@ def helper_reference() -> str:
               "embedded image, or a sentence saying why it is omitted) and `generated_note` (the line that marks the "
               "README as generated; render puts it at the top where a template places it nowhere, since a README "
               "without it reads as written by hand and the next render would refuse to replace it). The latency chart plots one timing, GPU compute time where the records hold "
-              "several (the one the generic template's tables show), names it on its y-axis (`median GPU compute "
-              "time (ms)`), and draws one row of panels per timing method, split and headed as `study.latency_groups` "
+              "several (the one the generic template's tables show), names it on its y-axis as the records say it was timed (`median GPU compute "
+              "time (ms)`; `median CUDA-event time per forward (ms)` for collect run's CUDA events around each "
+              "forward, which hold the GPU's waits for the host), and draws one row of panels per timing method, split and headed as `study.latency_groups` "
               "splits the tables (\"Timed as TensorRT engine, GPU compute time, CUDA graphs off, …\"), so that "
               "latencies timed differently never share an axis; its alt text gives each method's shapes and range. A "
               "figure without a shape is drawn in a panel of its own, \"shape not stated\", never left out."]

@@ -18,17 +18,22 @@ from ..numbers import format_number, kept_significant, readable_decimals
 from ..study.rows import ROW_FIELDS, Row
 from ..study.spread import own_spread_width
 from ..study.timing import measurement_of, rows_by_measurement
+from .escaping import escape_label_in_prose
 from .labels import gpu_label, shape_label, short_version, version_label
 from .produced import emit, helper
+from .study_file import study_file_view
 
 # Filters that define *what* is measured; any other filter narrows the rows and
 # is printed as a restriction by the range helpers.
 QUANTITY_FILTERS = {"kind", "metric", "statistic", "group", "variant", "unit", "reference_variant"}
 DEFAULT_DECIMALS = {"ratio": 2, "percent": 0, "ap_delta_points": 2, "ms": 3}  # derived figures only
 # Units of measured times and sizes: their instruments print more digits than a run repeats
-# (readable_decimals); an AP or an agreement metric keeps its source's digits (a correlation of
+# (readable_decimals); an agreement metric keeps its source's digits (a correlation of
 # 0.99987 is not 0.9999 to a reader comparing it with 1).
 MEASURED_UNITS = {"ms", "MiB"}
+# A collected AP (pycocotools' float, 0.46123456789...) prints to this many significant digits: COCOeval's own
+# summary prints three decimals, and no image set of a study's size moves AP in its 16th digit.
+AP_UNIT, AP_SIGNIFICANT_DIGITS = "AP", 4
 UNIT_SUFFIX = {"ms": " ms", "MiB": " MiB", "%": "%", "points": " points", "AP": "", "": "", "modules": ""}
 
 
@@ -51,14 +56,18 @@ def shown_decimals(value, row: Row) -> int | None:
     (None: the source's own): the study file's precision for the row's kind
     (never rounding a nonzero figure below two significant digits:
     :func:`studygen.numbers.kept_significant`),
-    else for ms and MiB read off an instrument's output (not transcribed from a
-    publication, which prints as published) :func:`studygen.numbers.readable_decimals` of the
+    else for a collected AP :data:`AP_SIGNIFICANT_DIGITS` significant digits
+    (never more than its source carries), else for ms and MiB read off an
+    instrument's output (not transcribed from a publication, which prints
+    as published) :func:`studygen.numbers.readable_decimals` of the
     row's own spread (:func:`studygen.study.spread.own_spread_width`) capped
     at the digits its source supports (``Row.carried_decimals``: a sum of
     kernel times, those of its least precise addend)."""
     carried = row.carried_decimals(value)
     if row.display_decimals is not None:
         return kept_significant(value, row.display_decimals, carried)
+    if row.unit == AP_UNIT and not row.transcribed:
+        return readable_decimals(value, carried, significant=AP_SIGNIFICANT_DIGITS)
     if row.unit not in MEASURED_UNITS or row.transcribed:
         return carried  # a publication's figure is printed as published: its author already rounded it
     return readable_decimals(value, carried, own_spread_width(row))
@@ -281,11 +290,12 @@ class ViewBase:
 
     def __init__(self, study):
         self._study = study
-        self.spec = study.spec
+        # what a template reads of the study file knows its place there: a field it lacks is an error naming both
+        self.spec = study_file_view(study.spec, study.rel(study.study_path))
         self.family = study.family
         self.title = study.spec["title"]
-        self.decision = study.spec["decision"]
-        self.model = study.spec["model"]
+        self.decision = self.spec["decision"]
+        self.model = self.spec["model"]
 
     @helper()
     def figures(self, **filters) -> RowSet:
@@ -370,8 +380,22 @@ class ViewBase:
 
     @helper()
     def label(self, variant: str) -> str:
-        """The variant's label from the study file (its id when it has none)."""
+        """The variant's label from the study file (its id when it has none),
+        its inline markup escaped (``*fast*`` prints as written, not italic),
+        ready to print as a plain string, which the template engine escapes
+        for prose (:func:`studygen.render.escaping.escape_prose`)."""
+        return self._prose_label(variant)
+
+    def _label(self, variant: str) -> str:
+        """The variant's label as the study file gives it (its id when it has
+        none): for an escaper of the place it goes (a table cell:
+        :func:`~studygen.render.escaping.escape_label`), never printed as it is."""
         return self._study.variant_label(variant)
+
+    def _prose_label(self, variant: str) -> str:
+        """:meth:`_label` in a sentence a helper returns as a plain string
+        (:func:`~studygen.render.escaping.escape_label_in_prose`)."""
+        return escape_label_in_prose(self._study.variant_label(variant))
 
     @helper()
     def decimals(self, name: str) -> int:

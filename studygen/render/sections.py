@@ -18,9 +18,9 @@ from ..study.rows import Row
 from ..study.spread import declared_sources
 from ..study.timing import latency_signature, reported_by_several_jobs
 from ..study.waiver_rules import refusal
-from .labels import escape_cell, escape_inline, gpu_label, shape_label, version_label
+from .escaping import code_span, escape_cell, escape_label, escape_label_in_prose, escape_markup
+from .labels import gpu_label, shape_label, version_label
 from .produced import emit, helper
-from .prose import escape_prose
 from .rows import ViewBase, and_list, difference_decimals, fmt, matches
 from .tables import markdown_table, metric_words
 
@@ -69,7 +69,7 @@ class SectionHelpers(ViewBase):
             software = ", ".join(f"{k} {v}" for k, v in sorted((p.get("software") or {}).items()) if v)
             origin = "transcribed: " + p["source"]["citation"] if "source" in p else \
                 f"collected by {p['collector']['name']} {p['collector']['version']}"
-            body.append([escape_cell(record.job_id), escape_cell(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
+            body.append([escape_cell(record.job_id), escape_label(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
                          escape_cell(p["checkpoint"]["weights"]), escape_cell(origin)])
         headers = ["Job", "GPU", "Software", "Weights", "Figures"]
         return emit(markdown_table(body, headers), (), headers)
@@ -96,7 +96,7 @@ class SectionHelpers(ViewBase):
         for source in declared_sources(self._study):
             bound = (f"up to {format_number(source.up_to_percent)} % of their mean" if source.up_to_percent is not None
                      else "no bound stated")
-            lines.append(emit(f"{source.words} ({bound}): {escape_inline(' '.join(source.reason.split()))}"))
+            lines.append(emit(f"{source.words} ({bound}): {escape_label_in_prose(' '.join(source.reason.split()))}"))
         return lines
 
     @helper()
@@ -183,7 +183,7 @@ class SectionHelpers(ViewBase):
             where = f" with TensorRT {version_label(first.tensorrt)}{at}"
         else:
             where = f" at {shape_label(first.shape)} ({first.mode})"
-        text = (f"{self.label(first.variant)} on {gpu_label(first.gpu)}{where} "
+        text = (f"{self.label(first.variant)} on {escape_label_in_prose(gpu_label(first.gpu))}{where} "
                 f"is slower than {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
                 f"against {figure(high)}.")
         same_job = low.same_job_pairs(high)
@@ -200,7 +200,8 @@ class SectionHelpers(ViewBase):
         figures = f"{values_text(lows)} ms against {values_text(highs)} ms"
         batch_words = f", batch {low.batch}" if batch else ""
         if low.backend == "tensorrt":
-            slower = f"{self.label(low.variant)} is slower than {self.label(high.variant)} on {gpu_label(low.gpu)}"
+            slower = (f"{self.label(low.variant)} is slower than {self.label(high.variant)} on "
+                      f"{escape_label_in_prose(gpu_label(low.gpu))}")
             at = f" at {shape_label(low.shape)}" if low.shape else ""  # a run without a shape: no "at" clause
             return (f"{slower} with TensorRT {version_label(low.tensorrt)}{at}{batch_words}: "
                     f"{figures} ({jobs_phrase(*lows, *highs)}).")
@@ -208,7 +209,7 @@ class SectionHelpers(ViewBase):
         jobs = list(dict.fromkeys(r.job_id for r in lows + highs))
         over = f" over {len(jobs)} jobs ({' and '.join(jobs)})" if len(jobs) > 1 else ""
         at = f" at {shape_label(low.shape)}" if low.shape else ""
-        return (f"{self.label(low.variant)} on {gpu_label(low.gpu)}{at}{batch_words} ({low.mode}) "
+        return (f"{self.label(low.variant)} on {escape_label_in_prose(gpu_label(low.gpu))}{at}{batch_words} ({low.mode}) "
                 f"is slower than {self.label(high.variant)} with {figures}{over}.")
 
     @helper("table", markdown=True)
@@ -239,11 +240,12 @@ class SectionHelpers(ViewBase):
         first = rows[0]
         timing = first.metric if first.kind == Kind.LATENCY else ""
         batch = f"batch {first.batch}" if self._several_batches and first.batch is not None else ""
-        what = " ".join(part for part in (self.label(first.variant), timing, first.statistic or first.metric,
-                                          first.group, shape_label(first.shape) if first.shape else "", batch) if part)
+        what = " ".join(escape_label(part) if place == 0 else escape_cell(part) for place, part in enumerate(
+            (self._label(first.variant), timing, first.statistic or first.metric, first.group,
+             shape_label(first.shape) if first.shape else "", batch)) if part)
         values = [r.value for r in rows]
         decimals = difference_decimals(rows)
-        return [escape_cell(what), escape_cell(gpu_label(first.gpu)),
+        return [what, escape_label(gpu_label(first.gpu)),
                 *([escape_cell(version_label(first.tensorrt))] if versions else []),
                 "; ".join(f"{escape_cell(r.job_id)}: {fmt(r.value, r)}" for r in rows),
                 format_number(max(values) - min(values), decimals)]
@@ -255,15 +257,17 @@ class SectionHelpers(ViewBase):
         label in bold, its name in code and its precision only where they add
         to the label, its recipe: ``**Fast engine** (`fast`): int8, recipe `r```.
         A declaration, not a result: SG206 lets it name a variant the study
-        file lists under ``not_measured``. Study-file strings escaped for prose."""
+        file lists under ``not_measured``. Study-file strings escaped once:
+        the label as text (:func:`~studygen.render.escaping.escape_markup`),
+        name and recipe as code spans (:func:`~studygen.render.escaping.code_span`)."""
         label = variant.get("label") or variant["name"]
-        text = f"**{escape_prose(escape_inline(label))}**"
+        text = f"**{escape_markup(label)}**"
         if variant["name"] != label:
-            text += f" (`{escape_prose(variant['name'])}`)"
+            text += f" ({code_span(variant['name'])})"
         if variant.get("precision") != variant["name"]:
-            text += f": {escape_prose(variant.get('precision'))}"
+            text += f": {escape_markup(variant.get('precision'))}"
         if variant.get("recipe"):
-            text += f", recipe `{escape_prose(variant['recipe'])}`"
+            text += f", recipe {code_span(variant['recipe'])}"
         return emit(text)
 
     @helper("condition")
@@ -318,10 +322,10 @@ class SectionHelpers(ViewBase):
                          str(result.get("mode") or "")]
                 total = next((r for r in rows if r.pointer.endswith("/profiled_total_ms")), None)
                 total_text = fmt(total.value, total) if total else format_number(result['profiled_total_ms'])
-                text = (f"In job {record.job_id} ({self.label(result['variant'])} {', '.join(w for w in where if w)}), "
+                text = (f"In job {record.job_id} ({self._label(result['variant'])} {', '.join(w for w in where if w)}), "
                         f"{format_number(100 * share, 0)}% of the profiled {total_text} ms "
                         "of kernel time is in no named group: the grouping rules match none of those kernel or layer names.")
-                lines.append(emit(escape_inline(" ".join(text.replace(" )", ")").split())), rows))
+                lines.append(emit(escape_label_in_prose(" ".join(text.replace(" )", ")").split())), rows))
         return lines
 
     @helper("expectation")
@@ -343,25 +347,30 @@ class SectionHelpers(ViewBase):
                 return and_list(list(dict.fromkeys(values)))
             kind = RESULT_KINDS.get(metric)
             words = kind.words if kind is not None else metric_words(str(metric or "figure"))
-            what = f"{words[0].upper()}{words[1:]} of {listed(self.label(r.variant) for r in rows)}"
+            what = f"{words[0].upper()}{words[1:]} of {listed(self._label(r.variant) for r in rows)}"
             shapes = [shape_label(r.shape) for r in rows if r.shape]
             modes = [r.mode for r in rows if r.mode]
             text = (what + (f" at {listed(shapes)}" if shapes else "") + (f" ({listed(modes)})" if modes else "")
                     + f" in {'job' if len({r.job_id for r in rows}) == 1 else 'jobs'} {listed(r.job_id for r in rows)}: "
                     + (reason or "no reason recorded").rstrip(".") + ".")
             # a statement of what was not measured, as study.expectation's: SG206 lets it name a declared configuration
-            lines.append(emit(escape_inline(" ".join(text.split())), rows))
+            lines.append(emit(escape_label_in_prose(" ".join(text.split())), rows))
         return lines
 
     @helper()
     def describe_key(self, key: str) -> str:
         """A measurement key in words: ``fp16 AP, B200, tensorrt=11.4.0.106,cuda=13, coco2017-val-heldout-400``
-        (variant label, what is measured, shape, GPU, versions, dataset; empty parts left out)."""
+        (variant label, what is measured, shape, GPU, versions, dataset; empty parts left out), its
+        inline markup escaped (a label's ``*`` prints as written)."""
+        return escape_label_in_prose(self._key_words(key))
+
+    def _key_words(self, key: str) -> str:
+        """:meth:`describe_key` before escaping: for a sentence escaped as a whole."""
         parts = dict(zip(FIELDS, key.split("|")))
         if len(parts) != len(FIELDS):
             return key
         measured = parts["statistic"] if parts["statistic"] not in ("", "unspecified") else parts["kind"].replace("_", " ")
-        what = " ".join(p for p in (self.label(parts["variant"]) if parts["variant"] else "", measured, parts["group"]) if p)
+        what = " ".join(p for p in (self._label(parts["variant"]) if parts["variant"] else "", measured, parts["group"]) if p)
         where = [shape_label(parts["shape"]) if parts["shape"] else "", gpu_label(parts["gpu"]) if parts["gpu"] else "",
                  parts["software"], parts["dataset"]]
         return ", ".join(p for p in (what, *where) if p)
@@ -385,7 +394,7 @@ class SectionHelpers(ViewBase):
         for row in self._study.rows:
             if row.unstable:
                 batch = f"batch {row.batch}" if self._several_batches and row.batch is not None else ""
-                where = ", ".join(part for part in (self.label(row.variant), row.shape and shape_label(row.shape), batch)
+                where = ", ".join(part for part in (self._label(row.variant), row.shape and shape_label(row.shape), batch)
                                   if part)
                 gaps.append(f"Unstable timing in job {row.job_id} ({where}): {row.unstable_words(self._cv_percent)}.")
         # an entry check refuses (SG216) waives nothing, so the README never lists it as waived
@@ -398,7 +407,7 @@ class SectionHelpers(ViewBase):
                 continue
             target = self._gap_target(e, "study")
             gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
-        return [emit(escape_inline(g)) for g in gaps]
+        return [emit(escape_label_in_prose(g)) for g in gaps]
 
     def _gap_target(self, entry: dict, otherwise: str) -> str:
         """What a waiver or explanation covers, in words: its measurement key
@@ -406,6 +415,6 @@ class SectionHelpers(ViewBase):
         piece of a finding's message, such as ``kernel time attention: ``,
         so it is quoted without its trailing separators), else ``otherwise``."""
         if entry.get("key"):
-            return self.describe_key(entry["key"])
+            return self._key_words(entry["key"])
         match = (entry.get("match") or "").strip(" :;,")
         return f'findings matching "{match}"' if match else otherwise

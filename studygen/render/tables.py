@@ -14,15 +14,16 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
-from ..study.timing import describe, timing_signature
-from .labels import NOT_STATED, escape_cell, gpu_label, shape_label, version_label
+from ..study.timing import describe, timing_label, timing_signature, timing_words
+from .escaping import escape_cell, escape_label
+from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, counted, field_order, fmt, undefined_text
 from .spans import SpanHelpers
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
                  "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set",
-                 "variant": "Variant", "metric": "Metric"}
+                 "variant": "Variant", "metric": "Metric", "reference_variant": "Against"}
 # Index fields a table of one kind shows whether its rows set them or not: an engine plan holds kernels
 # chosen for one GPU, one TensorRT release and the shapes and batch it was built for, so its size read
 # without them compares nothing. A row that does not state one prints "not stated", never a guess.
@@ -58,7 +59,7 @@ def index_label(name: str, value) -> str:
     if name == "metric" and value:
         return escape_cell(metric_words(value))
     if name == "gpu":
-        return escape_cell(gpu_label(value))
+        return escape_label(gpu_label(value))
     if name == "tensorrt":
         return escape_cell(version_label(value))
     if name == "shape":
@@ -78,6 +79,32 @@ def grid_of(selected: RowSet, index: tuple[str, ...]) -> dict[tuple, dict[str, l
         row_key = tuple(row._row.field(name) for name in index)
         grid.setdefault(row_key, {}).setdefault(row.variant, []).append(row)
     return grid
+
+
+# What a figure is, besides where and by whom it was measured: figures that differ in one of these are
+# different quantities (AP and AP50, GPU compute time and host latency), which one cell never holds.
+WHAT_FIELDS = ("kind", "metric", "statistic", "group", "dataset", "unit", "reference_variant")
+
+
+def refuse_mixed_cells(grid: dict[tuple, dict[str, list[TemplateRow]]], index: tuple[str, ...],
+                       headers: dict[str, str]) -> None:
+    """Raise TemplateError for the first cell of ``grid`` (:func:`grid_of`)
+    whose rows differ in a field of :data:`WHAT_FIELDS`, naming the cell by
+    its row's index values and its column's header (``headers``: variant ->
+    header) and the values it would mix; a cell holds one statistic of one
+    quantity, however many jobs measured it."""
+    for row_key, cells in grid.items():
+        for variant, rows in cells.items():
+            for name in WHAT_FIELDS:
+                values = list(dict.fromkeys(str(row._row.field(name)) for row in rows))
+                if len(values) > 1:
+                    where = ", ".join(f"{INDEX_HEADERS.get(field, field)} {index_label(field, value)}"
+                                      for field, value in zip(index, row_key))
+                    raise TemplateError(
+                        f"table: the cell of {'row ' + where + ' and ' if where else ''}column {headers[variant]} "
+                        f"would hold figures of different {name} ({', '.join(values)}): select one {name} with a "
+                        f"filter or add {name} to the index (study.quality_filters() gives the filters of one "
+                        "COCO statistic each)")
 
 
 def derived_pairs(a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> list[tuple[TemplateRow, TemplateRow]]:
@@ -137,9 +164,10 @@ class TableHelpers(SpanHelpers):
 
         ``derived`` items are ``(kind, a, b, header)`` with kind ``ratio``
         (a / b), ``reduction_percent`` ((a - b) / a in %) or ``delta_points``
-        (b - a in AP points). A cell that several jobs fill shows the first
-        job's figure with the spread over those jobs (``5.850 (2 jobs: 5.764
-        to 5.850)``), and its derived cells the range over same-job pairs,
+        (b - a in AP points). A cell that several rows fill shows the range
+        over them and whose figures they are, no one job's figure as the
+        cell's (``5.764 to 5.850 (2 jobs: a, b)``, ``5.0 to 8.0 (2 figures of
+        1 job: a)``: :meth:`_cell_figure`), and its derived cells the range over same-job pairs,
         followed by the range over every job's figures where a figure is in
         no such pair (``1.00x (2 jobs: 0.96x to 1.00x)``, :meth:`_derived_cell`). A
         derived column whose two variants share no table row is left out. A
@@ -150,6 +178,9 @@ class TableHelpers(SpanHelpers):
         ``sort``: accepted for templates written for it; rows are always
         ordered by their index fields (shapes and batches by their numbers,
         see :func:`ordered_keys`), never in the order records list them.
+        Raises TemplateError, naming the cell, when a cell would hold figures
+        of different quantities (statistic, metric, group, image set:
+        :func:`refuse_mixed_cells`).
         """
         selected = self.figures(variant=list(variants), job_id=jobs, **filters)
         grid = grid_of(selected, index)
@@ -157,7 +188,8 @@ class TableHelpers(SpanHelpers):
         derived = [column for column in derived
                    if any(column[1] in cells and column[2] in cells for cells in grid.values())]
         headers = [INDEX_HEADERS.get(name, name) for name in index]
-        headers += [value_header.format(label=escape_cell(self.label(v))) for v in variants]
+        headers += [value_header.format(label=escape_label(self._label(v))) for v in variants]
+        refuse_mixed_cells(grid, index, dict(zip(variants, headers[len(index):])))
         headers += [header for (_, _, _, header) in derived]
         body = []
         with cells_of(headers, body):
@@ -186,9 +218,10 @@ class TableHelpers(SpanHelpers):
     def _cell_figure(self, rows: list[TemplateRow]) -> str:
         """A table cell for the rows of one index tuple and variant: one row
         prints with its job-to-job spread (:meth:`with_spread`); several rows
-        (several jobs) print the first one's figure and the range over them all,
-        ``5.850 (2 jobs: 5.764 to 5.850)``, or ``5.850 (2 jobs, each 5.850)``
-        when they print alike."""
+        print the range over them all and whose figures they are, no one
+        row's figure as the cell's: ``5.764 to 5.850 (2 jobs: a, b)``,
+        ``5.850 (2 jobs, each: a, b)`` when they print alike, ``5.0 to 8.0 (2
+        figures of 1 job: a)`` when a job gives several (jobs in row order)."""
         if len(rows) == 1:
             return self.with_spread(rows[0])
         if undefined := undefined_text(row._row for row in rows):
@@ -196,13 +229,17 @@ class TableHelpers(SpanHelpers):
         figures = [row for row in rows if row.low is not None]  # a marker (COCOeval's -1) is no figure
         lowest = min(figures, key=lambda row: row.low)
         highest = max(figures, key=lambda row: row.high)
-        jobs = counted(len({row.job_id for row in figures}), "job")
+        jobs = list(dict.fromkeys(row.job_id for row in figures))
+        whose = counted(len(jobs), "job")
+        if len(figures) > len(jobs):
+            whose = f"{len(figures)} figures of {whose}"
         low, high = fmt(lowest.low, lowest._row), fmt(highest.high, highest._row)
-        spread = f"{jobs}: {low} to {high}" if low != high else f"{jobs}, each {low}"
+        named = ", ".join(escape_cell(job) for job in jobs)
+        text = f"{low} to {high} ({whose}: {named}" if low != high else f"{low} ({whose}, each: {named}"
         left = len(rows) - len(figures)
         if left:
-            spread += f"; {left} undefined"
-        return emit(f"{figures[0].number()} ({spread})", [row._row for row in rows], kind="figure")
+            text += f"; {left} undefined"
+        return emit(text + ")", [row._row for row in rows], kind="figure")
 
     def _derived_cell(self, kind: str, a_rows: list[TemplateRow], b_rows: list[TemplateRow]) -> str:
         """A derived cell (see :data:`DERIVED`) over the same-job pairs (:func:`derived_pairs`) of two
@@ -255,7 +292,8 @@ class TableHelpers(SpanHelpers):
     @helper()
     def index_fields(self, **filters) -> tuple[str, ...]:
         """Table index for the rows matching ``filters``: of GPU, TensorRT,
-        mode, shape, batch and image set, those some row sets, GPU, shape and
+        mode, shape, batch, image set and the variant an agreement is
+        measured against, those some row sets, GPU, shape and
         batch always when set (a batch all rows share is still what a reader
         needs: "batch 4"), the others only when rows differ in them
         (``("gpu", "shape", "batch")``); for rows of one kind in
@@ -264,7 +302,7 @@ class TableHelpers(SpanHelpers):
         rows = self.figures(**filters).rows
         always = set(ALWAYS_INDEXED.get(rows[0].kind, ())) if rows and len({row.kind for row in rows}) == 1 else set()
         fields = []
-        for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset"):
+        for name in ("gpu", "tensorrt", "mode", "shape", "batch", "dataset", "reference_variant"):
             values = {row.field(name) for row in rows} - {None}
             if name in always or values and (name in ("gpu", "shape", "batch") or len(values) > 1):
                 fields.append(name)
@@ -291,9 +329,18 @@ class TableHelpers(SpanHelpers):
             jobs = list(dict.fromkeys(row.job_id for row in rows))
             present = {row.variant for row in rows}
             variants = tuple(name for name in self._variant_order() if name in present)
-            heading = "Timed as " + describe(signature) if len(groups) > 1 else ""
+            heading = "Timed as " + describe(signature, timing_label(rows)) if len(groups) > 1 else ""
             out.append({"filters": narrowed, "jobs": jobs, "variants": variants, "heading": heading})
         return out
+
+    @helper()
+    def latency_timing(self, **filters) -> str:
+        """What the latency rows matching ``filters`` time, with their
+        statistic, as their records say they were timed
+        (:func:`studygen.study.timing.timing_words`): ``median GPU compute
+        time``, ``median CUDA-event time per forward``, distinct ones in row
+        order joined by ``; ``. For a heading over tables of those rows."""
+        return "; ".join(dict.fromkeys(timing_words(row) for row in self.figures(**filters).rows))
 
     @helper()
     def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:
@@ -301,7 +348,7 @@ class TableHelpers(SpanHelpers):
         (the reference) with each other one: ``[(kind, first, other, header)]``,
         ``header`` formatted with both variants' labels."""
         first, *others = list(variants) or [None]
-        return [(kind, first, other, header.format(a=escape_cell(self.label(first)), b=escape_cell(self.label(other))))
+        return [(kind, first, other, header.format(a=escape_label(self._label(first)), b=escape_label(self._label(other))))
                 for other in others]
 
     @helper("table", markdown=True)
@@ -319,5 +366,5 @@ class TableHelpers(SpanHelpers):
         if column == "value":
             return self.with_spread(row) if not row.is_range else f"{row.number()} (range over rows not listed)"
         if column == "variant":
-            return escape_cell(self.label(row.variant))
+            return escape_label(self._label(row.variant))
         return index_label(column, row._row.field(column))

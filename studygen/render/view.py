@@ -22,10 +22,11 @@ import functools
 from ..errors import TemplateError
 from .compilations import CompilationHelpers
 from .kernel_changes import KernelChangeHelpers
-from .labels import escape_cell, gpu_label, shape_label, short_version
+from .escaping import escape_cell, escape_markup
+from .labels import gpu_label, shape_label, short_version
 from .method_split import MethodSplitHelpers
 from .produced import helper, helper_spec
-from .prose import escape_markup
+from .quality import QualityHelpers
 from .sections import SectionHelpers
 from .tables import TableHelpers
 from .verdicts import VerdictHelpers
@@ -35,7 +36,7 @@ VIEW_ATTRIBUTES = ("spec", "family", "title", "decision", "model")
 
 
 class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers, KernelChangeHelpers,
-                MethodSplitHelpers):
+                MethodSplitHelpers, QualityHelpers):
     """The object templates receive as ``study``."""
 
     @classmethod
@@ -92,7 +93,7 @@ class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers
     def escape(self, text) -> str:
         """A record string (a note a collector copied from a log) as prose
         that reads as written: no HTML, link, image, emphasis, code span or
-        block of its own (:func:`~studygen.render.prose.escape_markup`).
+        block of its own (:func:`~studygen.render.escaping.escape_markup`).
         Markdown as it is, so that ``{{ study.escape(x) }}`` is escaped once:
         the plain-text escape it returned before was escaped again by the
         template engine (a ``<`` in a note showed as ``&lt;``)."""

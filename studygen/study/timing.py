@@ -150,11 +150,37 @@ def compute_rows(rows) -> list[Row]:
 
 def timing_words(row: Row) -> str:
     """A latency row's timing and statistic in words (``median GPU compute
-    time``, ``p99 host latency``, ``timing not stated``): what tells apart the
-    figures trtexec prints for one run."""
-    timing = TIMING_WORDS.get(row.metric, row.metric) if row.metric else TIMING_WORDS["unspecified"]
+    time``, ``p99 host latency``, ``median CUDA-event time per forward``,
+    ``timing not stated``): what tells apart the figures trtexec prints for
+    one run, named as the record says it was timed (:func:`timing_name`)."""
     statistic = row.statistic if row.statistic and row.statistic != "unspecified" else ""
-    return f"{statistic} {timing}".strip()
+    return f"{statistic} {timing_name(row)}".strip()
+
+
+def is_cuda_event_timer(timer) -> bool:
+    """Whether a record's ``method.timer`` names CUDA events (``cuda-events``
+    as ``collect run`` writes it, ``cuda_event``, ``CUDA events``)."""
+    return "".join(ch for ch in str(timer or "").lower() if ch.isalnum()).startswith("cudaevent")
+
+
+def timing_name(row: Row) -> str:
+    """What a latency row times, in words, as its record says it was taken:
+    :data:`TIMING_WORDS` of its ``timing``, except that a ``gpu_compute``
+    figure whose ``method.timer`` is CUDA events (:func:`is_cuda_event_timer`)
+    is :data:`CUDA_EVENT_TIMING`: the time between events recorded on the
+    stream around each forward holds every gap where the GPU waited for the
+    host to launch work, which trtexec's GPU compute time (the engine's work
+    alone) does not."""
+    if row.metric == "gpu_compute" and is_cuda_event_timer((row.result.get("method") or {}).get("timer")):
+        return CUDA_EVENT_TIMING
+    return TIMING_WORDS.get(row.metric, row.metric) if row.metric else TIMING_WORDS["unspecified"]
+
+
+def timing_label(rows) -> str:
+    """The timing of ``rows`` (latency rows) in words (:func:`timing_name`):
+    one name, or the distinct names in row order joined by `` and ``; ''
+    for no rows."""
+    return " and ".join(dict.fromkeys(timing_name(row) for row in rows))
 
 
 def batch_words(row: Row) -> str:
@@ -168,17 +194,21 @@ MODE_WORDS = {"engine": "engine", "eager": "eager", "compile": "torch.compile"}
 TIMING_WORDS = {"gpu_compute": "GPU compute time", "host_latency": "host latency", "end_to_end": "end-to-end time",
                 "enqueue": "enqueue time", "h2d": "host-to-device copy time", "d2h": "device-to-host copy time",
                 "unspecified": "timing not stated"}
+# A GPU-compute figure timed by CUDA events around each forward (collect run): what it is called (timing_name).
+CUDA_EVENT_TIMING = "CUDA-event time per forward"
 
 
-def describe(signature: tuple) -> str:
+def describe(signature: tuple, timing_text: str | None = None) -> str:
     """A signature (:func:`timing_signature`) in words, e.g. ``TensorRT engine,
-    GPU compute time, CUDA graphs off, data transfers on, spin-wait off``."""
+    GPU compute time, CUDA graphs off, data transfers on, spin-wait off``;
+    ``timing_text`` (:func:`timing_label` of its rows, which know their
+    timer) names the timing instead of the signature's timing field."""
     backend, mode, timing, cuda_graph, transfers, spin, host_sync = signature
     flag = lambda name, value: f"{name} {'unknown' if value is None else ('on' if value else 'off')}"  # noqa: E731
     waits = {"per_forward": ", host waits for each forward", "per_repeat": ", forwards queued back to back"}
     backend_words = BACKEND_WORDS.get(backend, backend) if backend else "backend not stated"
     mode_words = f" {MODE_WORDS.get(mode, mode)}" if mode else ""
-    timing_words = TIMING_WORDS.get(timing, timing) if timing else "timing not stated"
+    timing_words = timing_text or (TIMING_WORDS.get(timing, timing) if timing else "timing not stated")
     return (f"{backend_words}{mode_words}, {timing_words}, "
             f"{flag('CUDA graphs', cuda_graph)}, {flag('data transfers', transfers)}, {flag('spin-wait', spin)}"
             f"{waits.get(host_sync, '')}")

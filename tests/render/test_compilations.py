@@ -132,7 +132,7 @@ def test_inductor_settings_say_what_each_record_kept(h200):
 def test_the_sentence_keeps_b_minus_a_whatever_a_variant_is_called():
     # the sentence leaves out the slowest-minus-fastest lines by what they are, not by words a label may hold too
     view = view_of(H200)
-    fp8 = next(variant for variant in view.spec["variants"] if variant["name"] == "fp8")
+    fp8 = next(variant for variant in view._study.spec["variants"] if variant["name"] == "fp8")
     fp8["label"] = "FP8 (slowest minus fastest recipe)"
     text = view.attribution_sentence("fp16", "fp8", mode="compile", shape="800x800")
     assert text.startswith("FP8 (slowest minus fastest recipe) minus fp16, by kernel group (mode compile, at 800 x 800 "

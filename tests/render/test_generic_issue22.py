@@ -92,7 +92,7 @@ def test_tensorrt_and_pytorch_latencies_of_one_variant_get_a_table_each(tmp_path
     tables = tables_of(text)
     assert tables[1] == [["GPU", "Shape HxW", "Batch", "fp16 (ms)"], ["H100 PCIe", "800 x 800", "1", "3.75"]]
     assert tables[2] == [["GPU", "Shape HxW", "Batch", "fp16 (ms)"], ["H200", "800 x 800", "1", "0.42"]]
-    assert ("Timed as PyTorch eager, GPU compute time, CUDA graphs off, data transfers off, spin-wait unknown, forwards "
+    assert ("Timed as PyTorch eager, CUDA-event time per forward, CUDA graphs off, data transfers off, spin-wait unknown, forwards "
             "queued back to back:") in text.splitlines()
     readme = study.rel(study.readme_path)
     assert [f for f in run_checks(study) if f.file == readme and f.code == "SG212"] == []
@@ -229,7 +229,7 @@ def test_a_cell_whose_jobs_print_alike_says_so_once(tmp_path):
     a = record("a", [latency("fp16", 0.0439453)])
     b = record("b", [latency("fp16", 0.0439453)])
     tables = tables_of(render_markdown(generic(tmp_path, [a, b])))
-    assert tables[1][1][-1] == "0.04395 (2 jobs, each 0.04395)"  # 0.0439453 to 4 significant digits
+    assert tables[1][1][-1] == "0.04395 (2 jobs, each: a, b)"  # 0.0439453 to 4 significant digits
 
 
 def test_a_kernel_bar_without_a_shape_says_no_shape_and_its_mode_once(tmp_path):

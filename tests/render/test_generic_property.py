@@ -95,7 +95,7 @@ def test_a_ratio_of_one_job_inside_the_job_to_job_spread_prints_its_range_over_j
         spec = _two_variant_spec(**({"tolerances": tolerances} if tolerances else {}))
         readme, findings = own_findings(tmp_path / str(bool(tolerances)), spec, records)
         assert findings == [], "\n".join(f"{f.line}: {f.code} {f.message}" for f in findings)
-        assert ["H100 PCIe", "224 x 224", "1", "2.004", "2.001 (2 jobs: 2.001 to 2.09)",
+        assert ["H100 PCIe", "224 x 224", "1", "2.004", "2.001 to 2.09 (2 jobs: job-1, job-2)",
                 "1.00x (2 jobs: 0.96x to 1.00x)"] in _table_rows(readme)
 
 
@@ -105,7 +105,7 @@ def test_a_ratio_every_job_measured_both_ways_keeps_its_paired_range(tmp_path):
     records = [_trtexec_job("job-1", {"fp32": 2.004, "fp16": 2.001}), _trtexec_job("job-2", {"fp32": 2.1, "fp16": 2.09})]
     readme, findings = own_findings(tmp_path, _two_variant_spec(tolerances={"gpu_compute": 0.5}), records)
     assert findings == [], "\n".join(f"{f.line}: {f.code} {f.message}" for f in findings)
-    assert ["H100 PCIe", "224 x 224", "1", "2.004 (2 jobs: 2.004 to 2.1)", "2.001 (2 jobs: 2.001 to 2.09)",
+    assert ["H100 PCIe", "224 x 224", "1", "2.004 to 2.1 (2 jobs: job-1, job-2)", "2.001 to 2.09 (2 jobs: job-1, job-2)",
             "1.00x"] in _table_rows(readme)
 
 

@@ -13,7 +13,7 @@ from studygen.markdown_format import format_markdown
 from studygen.render.engine import render_study
 from studygen.render.produced import (ANCHOR, BITS, OPEN, Anchors, Produced, anchoring, anchors_around, cells_of, emit,
                                       recording)
-from studygen.render.prose import escape_prose
+from studygen.render.escaping import escape_prose
 from studygen.study import load_study
 
 from ..conftest import REPO

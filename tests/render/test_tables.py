@@ -53,14 +53,14 @@ def test_grid_rows_come_in_record_order_without_jobs(toy):
                            ["800 x 1067", "not measured", "8.0", "n/a"]]
 
 
-def test_a_cell_two_jobs_fill_shows_the_first_jobs_figure_with_the_spread(toy):
+def test_a_cell_two_jobs_fill_shows_the_range_and_names_the_jobs(toy):
     # 800x800 fp16: job a 5.0 (H200), job b 5.5 (B200); FP8 4.0 and 4.4; both pairs 1.25x
     text, recorded = printed(toy.table, index=("shape",), variants=("fp16", "fp8"), kind="latency",
                              derived=[("ratio", "fp16", "fp8", "fp16 / FP8")])
     assert cells(text) == [["Shape HxW", "fp16", "FP8", "fp16 / FP8"],
-                           ["800 x 800", "5.0 (2 jobs: 5.0 to 5.5)", "4.0 (2 jobs: 4.0 to 4.4)", "1.25x"],
+                           ["800 x 800", "5.0 to 5.5 (2 jobs: a, b)", "4.0 to 4.4 (2 jobs: a, b)", "1.25x"],
                            ["800 x 1067", "8.0", "not measured", "n/a"]]
-    spread = next(e for e in recorded if e.text == "5.0 (2 jobs: 5.0 to 5.5)")
+    spread = next(e for e in recorded if e.text == "5.0 to 5.5 (2 jobs: a, b)")
     assert [(r.job_id, r.value) for r in spread.rows] == [("a", 5.0), ("b", 5.5)]
 
 
@@ -71,7 +71,7 @@ def test_derived_cells_of_several_jobs_range_over_same_job_pairs(tmp_path):
     study = StudyView(load(tmp_path, records=[a, b]))
     text, recorded = printed(study.table, index=("shape",), variants=("fp16", "fp8"), kind="latency",
                              derived=[("ratio", "fp16", "fp8", "r"), ("delta_points", "fp16", "fp8", "d")])
-    assert cells(text)[1] == ["800 x 800", "5.0 (2 jobs: 5.0 to 6.0)", "4.0 (2 jobs, each 4.0)",
+    assert cells(text)[1] == ["800 x 800", "5.0 to 6.0 (2 jobs: a, b)", "4.0 (2 jobs, each: a, b)",
                               "1.25x to 1.50x", "-200.00 to -100.00"]
     ratio = next(e for e in recorded if e.text == "1.25x to 1.50x")
     assert ratio.kind == "ratio" and [r.job_id for r in ratio.rows] == ["a", "a", "b", "b"]
@@ -90,7 +90,7 @@ def test_a_figure_outside_the_same_job_pairs_widens_the_derived_cell_to_every_jo
                              derived=[("ratio", "fp16", "fp8", "r"), ("reduction_percent", "fp16", "fp8", "p"),
                                       ("delta_points", "fp16", "fp8", "d")])
     # (5.0 - 4.0) / 5.0 = 20%, (6.0 - 4.0) / 6.0 = 33%, (7.0 - 4.0) / 7.0 = 43%
-    assert cells(text)[1] == ["800 x 800", "5.0 (3 jobs: 5.0 to 7.0)", "4.0 (2 jobs, each 4.0)",
+    assert cells(text)[1] == ["800 x 800", "5.0 to 7.0 (3 jobs: a, b, c)", "4.0 (2 jobs, each: a, b)",
                               "1.25x to 1.50x (3 jobs: 1.25x to 1.75x)", "20% to 33% (3 jobs: 20% to 43%)",
                               "-200.00 to -100.00 (3 jobs: -300.00 to -100.00)"]
     ratio = next(e for e in recorded if e.text == "1.25x to 1.50x (3 jobs: 1.25x to 1.75x)")
@@ -185,6 +185,6 @@ def test_derived_cell_without_a_same_job_pair_takes_the_first_row_of_each(tmp_pa
                       kind="latency")
     # and every fp16 figure against the FP8 one: 5.0 / 4.0 to 6.0 / 4.0 = 1.50x, over jobs a, c and b
     assert cells(text) == [["Shape HxW", "fp16", "FP8", "fp16 / FP8"],
-                           ["800 x 800", "5.0 (2 jobs: 5.0 to 6.0)", "4.0", "1.25x (3 jobs: 1.25x to 1.50x)"]]
+                           ["800 x 800", "5.0 to 6.0 (2 jobs: a, c)", "4.0", "1.25x (3 jobs: 1.25x to 1.50x)"]]
     # an index field without a header of its own is its own header
     assert cells(view.table(index=("statistic",), variants=("fp16",), kind="latency"))[0] == ["statistic", "fp16"]

@@ -1,4 +1,4 @@
-"""Escaping and labels of studygen.render.labels, each helper on its own.
+"""Escaping (studygen.render.escaping) and labels (studygen.render.labels), each helper on its own.
 
 The expected strings were written out by hand from the rules in the helpers'
 docstrings (HTML escaped without quotes, newlines folded, Markdown's active
@@ -6,8 +6,8 @@ characters backslash-escaped)."""
 
 from __future__ import annotations
 
-from studygen.render.prose import escape_prose
-from studygen.render.labels import escape_cell, escape_inline, gpu_label, shape_label, short_version
+from studygen.render.escaping import code_span, escape_cell, escape_label, escape_label_in_prose, escape_prose
+from studygen.render.labels import gpu_label, shape_label, short_version
 
 
 def test_escape_cell_escapes_html_pipes_backticks_and_backslashes():
@@ -17,11 +17,22 @@ def test_escape_cell_escapes_html_pipes_backticks_and_backslashes():
     assert escape_cell(5.8) == "5.8"
 
 
-def test_escape_inline_escapes_emphasis_and_code_but_not_pipes():
-    assert escape_inline("a*b_c`d\r\ne<") == "a\\*b\\_c\\`d e&lt;"
-    assert escape_inline("a|b\\c") == "a|b\\c"
-    assert escape_inline("x\n\n\ny") == "x y"
-    assert escape_inline('say "hi" & <b>') == 'say "hi" &amp; &lt;b&gt;'  # quotes stay
+def test_escape_label_escapes_a_cell_and_its_emphasis_links_and_strikethrough():
+    assert escape_label("H|200 *SXM* _x_ [r] ~y~ <b>&") == "H\\|200 \\*SXM\\* \\_x\\_ \\[r\\] \\~y\\~ &lt;b&gt;&amp;"
+    assert escape_label("a\\b`c") == "a\\\\b\\`c"  # as escape_cell: a backslash and a backtick once each
+
+
+def test_escape_label_in_prose_leaves_html_and_pipes_to_the_engine():
+    # the engine's escape_prose escapes <, & and | next: each character is escaped once in all
+    assert escape_label_in_prose("A|B *x* <y> & z_\\") == "A|B \\*x\\* <y> & z\\_\\\\"
+    assert escape_prose(escape_label_in_prose("A|B *x* <y>")) == "A\\|B \\*x\\* &lt;y&gt;"
+
+
+def test_code_span_takes_a_longer_fence_than_its_backticks():
+    assert code_span("lin_*ears*") == "`lin_*ears*`"
+    assert code_span("a`b``c") == "```a`b``c```"
+    assert code_span("`x") == "`` `x ``"
+    assert code_span("a\nb\x1b") == "`a b\\u001b`"
 
 
 def test_gpu_label_drops_the_vendor_prefix_only_at_the_start():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from studygen.errors import TemplateError
 from studygen.render.view import StudyView
 
 from ..checks.studies import coco_ap, load, record
@@ -41,20 +42,31 @@ def test_the_marker_is_a_row_without_a_figure(view):
     assert ap_a.value == 0.5 and ap_a._row.undefined is None
 
 
-def test_a_cell_over_statistics_leaves_the_marker_out_and_counts_one_job(view):
-    text = view.table(index=("dataset",), variants=("fp16",), kind="coco_ap", jobs=["a"])
-    # job a's figures 0.5 and 1.0 make the range; its APs -1 is counted as undefined, not as the low end
-    assert cells(text) == [["Image set", "fp16"], ["val-8", "0.5 (1 job: 0.5 to 1.0; 1 undefined)"]]
+def test_a_cell_over_statistics_is_refused(view):
+    # job a's AP 0.5, APs -1 and APl 1.0 in one cell read "0.5 (1 job: 0.5 to 1.0; 1 undefined)": three
+    # statistics as if one figure's spread
+    with pytest.raises(TemplateError, match=r"the cell of row Image set val-8 and column fp16 would hold figures of "
+                                            r"different statistic \(AP, APs, APl\)"):
+        view.table(index=("dataset",), variants=("fp16",), kind="coco_ap", jobs=["a"])
+
+
+def test_a_cell_of_one_statistic_leaves_the_marker_out_and_counts_it(tmp_path):
+    # APs: -1 in job a (no small objects there), 0.25 and 0.3 in jobs b and c: the range is over b and c
+    records = [record(job, [coco_ap("fp16", value, statistic="APs")]) for job, value in
+               (("a", -1), ("b", 0.25), ("c", 0.3))]
+    view = StudyView(load(tmp_path, records=records))
+    text = view.table(index=("dataset",), variants=("fp16",), kind="coco_ap")
+    assert cells(text) == [["Image set", "fp16"], ["val-8", "0.25 to 0.3 (2 jobs: b, c; 1 undefined)"]]
 
 
 def test_a_cell_over_two_jobs_says_jobs(view):
     text = view.table(index=("dataset",), variants=("fp16",), kind="coco_ap", statistic="AP")
-    assert cells(text) == [["Image set", "fp16"], ["val-8", "0.5 (2 jobs: 0.48 to 0.5)"]]
+    assert cells(text) == [["Image set", "fp16"], ["val-8", "0.48 to 0.5 (2 jobs: a, b)"]]
 
 
 def test_a_statistic_undefined_in_every_job_reads_undefined(view):
     text = view.table(index=("statistic",), variants=("fp16",), kind="coco_ap")
-    assert cells(text) == [["statistic", "fp16"], ["AP", "0.5 (2 jobs: 0.48 to 0.5)"], ["APs", WHY],
+    assert cells(text) == [["statistic", "fp16"], ["AP", "0.48 to 0.5 (2 jobs: a, b)"], ["APs", WHY],
                            ["APl", "1.0"]]
 
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from studygen.render.prose import escape_alt, escape_prose
+from studygen.render.escaping import escape_alt, escape_prose
 from tests.robustness.tiny import make_tiny_project, run_record, study_spec
 
 INJECTED_GPU = "NVIDIA B200\n\n# injected heading\n\n- injected item\n> quote\n<b>bold</b> \x1b[2J"
@@ -145,14 +145,14 @@ def test_a_record_note_of_60000_blanks_renders(tmp_path, run_cli):
     ("no break", "no break"),
 ])
 def test_fold_line_breaks_drops_only_the_blanks_beside_each_run_of_breaks(text, folded):
-    from studygen.render.prose import fold_line_breaks
+    from studygen.render.escaping import fold_line_breaks
 
     assert fold_line_breaks(text) == folded
 
 
 def test_bidirectional_overrides_are_shown_not_obeyed():
     # U+202E in a note would show the rest of its line reversed; a zero-width joiner (an emoji's) is text
-    from studygen.render.prose import escape_markup, escape_prose
+    from studygen.render.escaping import escape_markup, escape_prose
 
     assert escape_prose("fp16 \u202eSM90 \u2066x\u2069") == "fp16 \\u202eSM90 \\u2066x\\u2069"
     assert escape_markup("a\u202ab\u202cc") == "a\\u202ab\\u202cc"

@@ -89,6 +89,9 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
                 attach_times(existing, values, times_run, run, times_name, timing)
                 continue
             result = from_times(values, timing, base, run)
+            if run is None and times_run.data_transfers is not None:
+                # no log to read the setting from: the export's own copy times say it, never a version's default
+                result["method"]["data_transfers"] = times_run.data_transfers
             if result["value_ms"] == 0:
                 inputs.notes.append(f"{timing} of {times_name} array {times_run.index + 1} left out: its median is "
                                     "0 ms (below the timer's resolution), not a latency")

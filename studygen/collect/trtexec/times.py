@@ -191,6 +191,17 @@ class TimesRun:
     warmup_dropped: int = 0
 
     @property
+    def data_transfers(self) -> bool | None:
+        """What the array shows about data transfers: False when its H2D and
+        D2H times are 0 in every iteration (left out as zeros: trtexec ran
+        with ``--noDataTransfers``), True when it holds a copy time that is
+        not (a copy was timed), None when it holds neither (no copy times)."""
+        if "h2d" in self.timings or "d2h" in self.timings:
+            return True
+        zero = [timing for timing in ("h2d", "d2h") if "is 0 in every iteration" in self.left_out.get(timing, "")]
+        return False if len(zero) == 2 else None
+
+    @property
     def iterations(self) -> int:
         return len(next(iter(self.timings.values()))) if self.timings else 0
 

@@ -11,6 +11,7 @@ from typing import ClassVar
 import click
 
 from ...collect import coco
+from ...collect.inputs import content_sha256
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
@@ -98,7 +99,8 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
     results = coco.build_results(stats, variant=target.variant, dataset=options.dataset_id, backend=options.backend,
                                  shape=ingest.shape, batch=ingest.batch, inference_backend=options.inference,
                                  mode=options.mode, origin=detections_display, note=empty_warning,
-                                 tie_range=evaluation.tie_range)
+                                 tie_range=evaluation.tie_range,
+                                 source=(options.detections_path.name, content_sha256(options.detections_path)))
     if not detections:
         notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
     notes += warnings + evaluation_notes + target.notes + origin_notes(origins)

@@ -1,0 +1,161 @@
+"""Every escaper of render: how a string from a record or a study file is
+placed in a README so that it reads exactly as written, escaped once.
+
+- :func:`escape_prose`: what the template engine applies to any plain string
+  a template prints (render/engine.py); emphasis and code spans are left to
+  the template's author.
+- :func:`escape_markup`: :func:`escape_prose` with the string's own inline
+  markup shown as text (``study.escape``: a note a collector copied).
+- :func:`escape_cell`: a record string in a GFM table cell (HTML, ``|``,
+  backticks, backslashes).
+- :func:`escape_label` and :func:`escape_label_in_prose`: a label (a
+  variant's label, a GPU name, a recipe name) in a table cell, or inside
+  text a helper returns as a plain string for the engine to escape: its
+  emphasis, link and strikethrough characters as text too, so ``*fast*``
+  never prints italic.
+- :func:`escape_alt`: an image's alt text.
+
+A helper escapes a string once, with the one escaper of the place it puts
+it: a helper declared Markdown (:func:`~studygen.render.produced.helper`)
+escapes everything it prints, one returning a plain string escapes nothing
+but the inline markup of its labels (:func:`escape_label_in_prose`), and the
+engine escapes the rest (:func:`escape_prose`). Escaping HTML twice shows
+``&lt;`` to the reader; escaping a label's ``*`` not at all shows emphasis.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from ..patterns import lazy_compile
+from .produced import anchors_around
+
+# CommonMark's inline markup characters (0.31, "Backslash escapes"), and GFM's ~ (strikethrough); of them,
+# those escape_cell leaves as they are (it escapes backslashes and backticks itself)
+_INLINE_MARKUP = re.compile(r"[\\`*_\[\]~]")
+_LABEL_MARKUP = re.compile(r"[*_\[\]~]")
+
+
+def escape_cell(text) -> str:
+    """A record string made safe for one GFM table cell: HTML escaped, pipes and
+    backticks backslash-escaped, newlines folded to spaces."""
+    value = html.escape(str(text), quote=False)
+    value = re.sub(r"[\r\n]+", " ", value)
+    return value.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
+
+
+# C0 and C1 control characters but tab (a newline is folded, not escaped): a terminal escape
+# (\x1b[2J) or a NUL from a record never reaches the README or the terminal that shows it. So do the
+# bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): a U+202E in a note
+# would show the rest of its line reversed (Unicode TR #9; the "Trojan Source" characters).
+_CONTROL = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# A run of line breaks; the blanks around it are stripped from the text beside it (fold_line_breaks).
+# One pattern that also held the blanks ([ \t]*[\r\n]+[ \t]*) tried every blank of a long run as a
+# start: 60,000 spaces took render two minutes.
+_LINE_BREAKS = lazy_compile(r"[\r\n\u2028\u2029\x85]+")
+# What makes a line a block when it starts it (CommonMark 0.31): an ATX heading, a quote, a
+# bullet or ordered list item, a thematic break or setext underline, a fence, a link reference
+# definition (a quote's ">" and an HTML block's "<" are entities already); escaped by a backslash before the
+# character that makes it. Anywhere in a line, "|" could make a table row.
+_BLOCK_STARTS = (
+    re.compile(r"^(#{1,6})(?=[ \t]|$)"),
+    re.compile(r"^([-+*])(?=[ \t]|$)"),
+    re.compile(r"^\d{1,9}([.)])(?=[ \t]|$)"),
+    re.compile(r"^([-*_=])[ \t]*(?:\1[ \t]*){2,}$|^(=)=*[ \t]*$"),
+    re.compile(r"^(`{3,}|~{3,})"),
+    re.compile(r"^(\[)[^\]]*\]:"),
+)
+
+
+def escape_prose(text) -> str:
+    """A string from a record or a study file made safe for Markdown prose,
+    wherever a template places it (a paragraph, a heading, a list item, alt
+    text), without changing how an ordinary string reads: line breaks folded
+    to one space (a string cannot end a paragraph, start a heading or a list
+    item), leading blanks dropped (four would start a code block), HTML's
+    ``<``, ``>`` and ``&`` as entities, control characters as ``\\uXXXX``,
+    ``|`` as ``\\|`` and a start that would make a block (``#``, ``>``,
+    ``-``, ``1.``, ``---``, a fence, ``[x]:``) backslash-escaped. Emphasis,
+    links and code spans in the text are left to the template's author
+    (inside a code span a backslash would show: CommonMark 0.31,
+    "Backslash escapes"). A helper's anchors around the string
+    (:mod:`studygen.render.produced`) are no text: what they enclose is
+    escaped as the string itself."""
+    value = fold_line_breaks(str(text))
+    start, end = anchors_around(value)
+    return value[:start] + _escaped_prose(value[start:end]) + value[end:]
+
+
+def _escaped_prose(value: str) -> str:
+    value = value.lstrip(" \t")
+    value = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
+    value = html.escape(value, quote=False).replace("|", "\\|")
+    for pattern in _BLOCK_STARTS:
+        match = pattern.match(value)
+        if match:
+            at = next(match.start(i) for i in range(1, (match.lastindex or 0) + 1) if match.group(i) is not None)
+            return value[:at] + "\\" + value[at:]
+    return value
+
+
+def fold_line_breaks(text: str) -> str:
+    """``text`` with each run of line breaks (CR, LF, U+2028, U+2029, NEL)
+    and the blanks (spaces, tabs) on either side of it as one space; linear
+    in the length of ``text``, whatever its runs of blanks."""
+    pieces = _LINE_BREAKS.split(text)
+    if len(pieces) == 1:
+        return text
+    last = len(pieces) - 1
+    return " ".join(piece.lstrip(" \t") if index == last else piece.rstrip(" \t") if index == 0
+                    else piece.strip(" \t") for index, piece in enumerate(pieces))
+
+
+def escape_markup(text) -> str:
+    """:func:`escape_prose` with the inline markup of the text shown as
+    text too: ``\\``, `````, ``*``, ``_``, ``[``, ``]`` and ``~``
+    backslash-escaped (CommonMark 0.31, "Backslash escapes"; ``~`` for GFM's
+    strikethrough), so that a note a collector copied from a log cannot add
+    a link, an image, emphasis or a code span to the README, and reads as
+    the log wrote it. For the template helper ``study.escape``."""
+    return escape_prose(_INLINE_MARKUP.sub(r"\\\g<0>", str(text)))
+
+
+def escape_alt(text) -> str:
+    """:func:`escape_prose` for an image's alt text (``![alt](path)``), with
+    its inline markup escaped too (:func:`escape_markup`): a group or label
+    name from a study file cannot close the alt text and add a link, and its
+    ``*`` or ``_`` stays in the alt text a reader gets (CommonMark keeps an
+    image description's text, not its emphasis markers)."""
+    return escape_markup(text)
+
+
+def escape_label(text) -> str:
+    """A label (a variant's label, a GPU name, a recipe name) made safe for
+    one GFM table cell and read as written: :func:`escape_cell`, and its
+    emphasis, link and strikethrough characters (``*``, ``_``, ``[``,
+    ``]``, ``~``) backslash-escaped too (``*SXM*`` never prints italic)."""
+    return _LABEL_MARKUP.sub(r"\\\g<0>", escape_cell(text))
+
+
+def escape_label_in_prose(text) -> str:
+    """A label inside a sentence a helper returns as a plain string, which
+    the template engine then escapes for prose (:func:`escape_prose`: HTML,
+    ``|``, a block start): only the label's inline markup, backslash-escaped
+    here (``\\``, `````, ``*``, ``_``, ``[``, ``]``, ``~``), so that each
+    character is escaped once in all."""
+    return _INLINE_MARKUP.sub(r"\\\g<0>", fold_line_breaks(str(text)))
+
+
+def code_span(text) -> str:
+    """A study-file name (a variant's, a recipe's) as a CommonMark code span,
+    whose content shows as written with no escape at all (a backslash in a
+    code span is a backslash): line breaks folded and control characters as
+    ``\\uXXXX``, fenced by one backtick more than its longest run of
+    backticks, with a space inside each fence where it starts or ends with
+    one (CommonMark 0.31, "Code spans")."""
+    value = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", fold_line_breaks(str(text)))
+    longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    return f"{fence}{pad}{value}{pad}{fence}"
