@@ -23,6 +23,8 @@ project, the lint corpus and the fixtures both ways and compares).
 
 from __future__ import annotations
 
+import re
+
 MDFORMAT_EXTENSIONS = frozenset({"gfm"})
 # wrap keep: a line break is the author's; number False: ordered lists keep their numbers.
 MDFORMAT_OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
@@ -138,8 +140,6 @@ class _MdformatParts:
     expressions), looked up once when the parser is built."""
 
     def __init__(self) -> None:
-        import re
-
         from mdformat import codepoints
         from mdformat.renderer import _context, _util
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,9 +128,6 @@ def run_check(options: CheckOptions) -> list:
     if workers == 1:
         per_study = [check_study(study_dir, root) for study_dir in study_dirs]
     else:
-        import multiprocessing  # the pool's imports (about 10 ms), only where a pool is used
-        from concurrent.futures import ProcessPoolExecutor
-
         # fork where it is safe and cheap (Linux: workers inherit the imports); spawn elsewhere
         method = "fork" if sys.platform == "linux" else "spawn"
         if method == "fork":  # workers inherit what is done here: done once, not once per worker

@@ -64,9 +64,7 @@ def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypa
             super().__init__(max_workers=max_workers, **kwargs)
 
     root = _project(tmp_path)
-    import concurrent.futures
-
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", RecordedPool)  # check imports it where it pools
+    monkeypatch.setattr(check, "ProcessPoolExecutor", RecordedPool)
     monkeypatch.setenv("STUDYGEN_JOBS", "3")
     findings = check.run_check(check.CheckOptions(root=root))
     assert started == [3]
