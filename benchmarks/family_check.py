@@ -31,6 +31,16 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
+Last measured (branch wt-speed against main 1aeda10 with ``--before``,
+``--repeat 20``, best of 20, load average 6.5 to 7.9 from other work on the
+2 cores, so CPU is the figure to read): ``--help`` 0.057 s CPU (0.062 s
+wall); check of the project 1.062 -> 0.770 s CPU, 18.6x -> 13.5x ``--help``
+(target 8x: missed); render deformable_detr 0.317 -> 0.256 s CPU, 5.6x ->
+4.5x (met); render deformable_detr_h200_torch 0.447 -> 0.364 s CPU, 7.8x ->
+6.4x (missed: loading its 1.4 MB of records, compiling its template and
+importing mdformat, whose plugin registry scans every installed package's
+entry points, remain); check deformable_detr 0.478 -> 0.373 s CPU.
+
 Usage: ``python benchmarks/family_check.py [--repeat R] [--before DIR] [--extra-check-args ARGS] [--cache-dir DIR] [FAMILY ...]``.
 """
 

@@ -1,24 +1,188 @@
 """The one Markdown formatting call: mdformat with GFM tables, as render writes
 READMEs and as SG104 expects committed ones to be.
 
-Nothing is kept between runs: a formatted text read back from disk could not
+Nothing is kept between texts: a formatted text read back from disk could not
 be told from a forged one without formatting again (a cache entry rewritten
 by someone else would put its text into a README), so every text is
-formatted afresh.
+formatted afresh. What is kept for the life of the process is the parser
+(markdown-it with mdformat's renderer and the GFM plugins): it depends on the
+options below only, and each text gets its own parse environment.
+
+One renderer is ours: mdformat's renderer of plain text (escaping what would
+otherwise read as emphasis, links, HTML, code or character references) takes
+about a third of formatting a README, mostly in two steps that cost whatever
+the text holds: an ``re.sub`` with a replacement string against mdformat's
+expression of every HTML5 entity name (whose cache key hashes the whole
+compiled expression on every call) and a character-by-character loop over
+every underscore. :func:`_render_text` does the same steps in the same order,
+skipping a step when its text holds none of the characters the step acts on
+and finding underscores with ``str.find``; its output is the same string
+(tests/foundation/test_markdown_format.py formats every Markdown file of the
+project, the lint corpus and the fixtures both ways and compares).
 """
 
 from __future__ import annotations
+
+import re
 
 MDFORMAT_EXTENSIONS = frozenset({"gfm"})
 # wrap keep: a line break is the author's; number False: ordered lists keep their numbers.
 MDFORMAT_OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
 
+_parser = None  # the markdown-it parser with mdformat's renderer, built on the first text
+
 
 def format_markdown(text: str) -> str:
     """``text`` as ``mdformat.text(text, extensions={"gfm"}, options=MDFORMAT_OPTIONS)``
-    formats it (LF line endings). ``text`` is decoded text (no lone
-    surrogates: UnicodeEncodeError). Raises what mdformat raises
-    (ImportError when mdformat or mdformat-gfm is not installed)."""
-    import mdformat  # heavy (about 0.1 s with its plugins): only when a text is formatted
+    formats it (LF line endings), character for character. ``text`` is
+    decoded text (no lone surrogates: UnicodeEncodeError). Raises what
+    mdformat raises (ImportError when mdformat or mdformat-gfm is not
+    installed, RecursionError for nesting deeper than Python's recursion
+    limit)."""
+    global _parser
+    if _parser is None:
+        _parser = _build_parser()
+    env: dict = {}  # what MarkdownIt.render does, with the tree made here so that it can be taken apart
+    tree = _mdformat.tree_of(_parser.parse(text, env))
+    try:
+        return _parser.renderer.render_tree(tree, _parser.options, env)
+    finally:
+        _take_apart(tree)
 
-    return mdformat.text(text, extensions=set(MDFORMAT_EXTENSIONS), options=MDFORMAT_OPTIONS)
+
+def _take_apart(tree) -> None:
+    """Empty the child list of every node of ``tree`` (an mdformat
+    ``RenderTreeNode``). Each node holds its parent and its children, so a
+    tree is one large reference cycle that only the cyclic collector frees,
+    after a pause of it (``studygen.memory.collector_paused``) by walking
+    every node: with the downward links gone, reference counts free the
+    nodes and their tokens as soon as the tree is let go (about 12,600 nodes
+    and 17,500 tokens for the shipped project's READMEs; a tenth of the
+    check's CPU time went to collecting them)."""
+    nodes = [tree]
+    while nodes:
+        node = nodes.pop()
+        nodes.extend(node._children)
+        node._children = []
+
+
+def _build_parser():
+    """The parser ``mdformat.text`` builds for our options (mdformat 1.0's
+    ``build_mdit``; with ``wrap: keep`` mdformat renders once), with
+    :func:`_render_text` in place of mdformat's text renderer."""
+    from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
+    from mdformat.renderer import MDRenderer
+
+    global _mdformat
+    _mdformat = _MdformatParts()
+    parser = build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
+                        extensions=sorted(MDFORMAT_EXTENSIONS))
+    parser.options["parser_extension"].append(_TextRenderer)
+    return parser
+
+
+class _TextRenderer:
+    """An mdformat parser extension that only replaces the renderer of
+    ``text`` nodes (the GFM plugin's postprocessor of text still runs after it)."""
+
+    CHANGES_AST = False
+    POSTPROCESSORS: dict = {}
+
+    @staticmethod
+    def update_mdit(parser) -> None:  # pragma: no cover - never called: the extension is added after build_mdit
+        """Nothing to change in the parser."""
+
+
+def _render_text(node, context) -> str:
+    """mdformat 1.0's ``renderer._context.text``: the steps in its order, each
+    skipped when ``text`` holds nothing it acts on (mdformat 1.0.0,
+    ``mdformat/renderer/_context.py``, function ``text``)."""
+    mdformat_ = _mdformat
+    text = node.content
+    if "\t" in text:
+        text = text.replace("\t", " ")
+    if "  " in text:
+        text = mdformat_.spaces.sub(" ", text)
+    if "\\" in text:
+        text = text.replace("\\", "\\\\")
+    text = mdformat_.escape_asterisk_emphasis(text)  # returns at once when there is no asterisk
+    if "_" in text:
+        text = _escape_underscore_emphasis(text)
+    if "[" in text or "]" in text:
+        text = mdformat_.escape_square_brackets(text, context.env["used_refs"])
+    if "<" in text:
+        text = mdformat_.escape_less_than_sign(text)
+    if "`" in text:
+        text = text.replace("`", "\\`")
+    if "&" in text:
+        text = mdformat_.character_reference.sub(_escaped, text)
+    if "\n\n" in text:
+        text = text.replace("\n\n", "&#10;&#10;")
+    if text.endswith("!"):
+        next_sibling = node.next_sibling
+        if next_sibling and next_sibling.type == "link":
+            text = text[:-1] + "\\!"
+    if context.do_wrap and mdformat_.in_block("paragraph", node):
+        text = mdformat_.wrap_space.sub(mdformat_.WRAP_POINT, text)
+    return text
+
+
+_TextRenderer.RENDERERS = {"text": _render_text}
+
+
+def _escaped(match) -> str:
+    """A backslash before the matched text (what ``sub(r"\\\\\\g<0>", ...)`` writes)."""
+    return "\\" + match.group(0)
+
+
+class _MdformatParts:
+    """What :func:`_render_text` uses of mdformat 1.0 (its escape functions and
+    expressions), looked up once when the parser is built."""
+
+    def __init__(self) -> None:
+        from mdformat import codepoints
+        from mdformat.renderer import _context, _util
+
+        self.escape_asterisk_emphasis = _util.escape_asterisk_emphasis
+        self.escape_square_brackets = _util.escape_square_brackets
+        self.escape_less_than_sign = _util.escape_less_than_sign
+        from mdformat.renderer import RenderTreeNode
+
+        self.tree_of = RenderTreeNode
+        self.in_block = _context._in_block
+        self.WRAP_POINT = _context.WRAP_POINT
+        self.whitespace, self.punctuation = codepoints.UNICODE_WHITESPACE, codepoints.UNICODE_PUNCTUATION
+        self.spaces = re.compile(" {2,}")
+        self.wrap_space = re.compile(r"[ \t\n]+")
+        self._character_reference = _util.re_char_reference  # compiled on first use (about 30 ms)
+
+    @property
+    def character_reference(self):
+        """mdformat's expression of decimal, hex and HTML5 named character references."""
+        return self._character_reference()
+
+
+_mdformat: _MdformatParts  # set by _build_parser, before any text is rendered
+
+
+def _escape_underscore_emphasis(text: str) -> str:
+    """mdformat 1.0's ``escape_underscore_emphasis``: a backslash before each
+    underscore unless both neighbours are Unicode whitespace, or neither is
+    whitespace, punctuation or the start or end of the text. Found with
+    ``str.find`` instead of a loop over every character."""
+    whitespace, punctuation = _mdformat.whitespace, _mdformat.punctuation
+    parts, start, end = [], 0, len(text)
+    index = text.find("_")
+    while index != -1:
+        before = text[index - 1] if index > 0 else None
+        after = text[index + 1] if index + 1 < end else None
+        kept = (before in whitespace and after in whitespace) or (
+            before is not None and after is not None and before not in whitespace and before not in punctuation
+            and after not in whitespace and after not in punctuation)
+        if not kept:
+            parts.append(text[start:index])
+            parts.append("\\")
+            start = index
+        index = text.find("_", index + 1)
+    parts.append(text[start:])
+    return "".join(parts)

@@ -79,11 +79,19 @@ def template_sources(study) -> list[tuple[str, str]]:
     return sources
 
 
-def written_text(env, source: str) -> list[tuple[int, str]]:
-    """``(line, text)`` pieces of ``source`` that print as written: data
-    tokens, and string literals printed alone (``{{ "…" }}``)."""
+def significant_tokens(env, source: str) -> list[tuple[int, str, str]]:
+    """Jinja's ``(line, kind, value)`` tokens of ``source`` lexed by ``env``,
+    whitespace left out: what :func:`written_text` and
+    :func:`literal_arguments` read (lexed once for both). Raises jinja2's
+    TemplateSyntaxError for a source that does not lex."""
+    return [t for t in env.lex(source) if t[1] != "whitespace"]
+
+
+def written_text(tokens: list[tuple[int, str, str]]) -> list[tuple[int, str]]:
+    """``(line, text)`` pieces of a template (its :func:`significant_tokens`)
+    that print as written: data tokens, and string literals printed alone
+    (``{{ "…" }}``)."""
     pieces: list[tuple[int, str]] = []
-    tokens = [t for t in env.lex(source) if t[1] != "whitespace"]
     for i, (lineno, kind, value) in enumerate(tokens):
         if kind == "data":
             for offset, part in enumerate(value.split("\n")):
@@ -100,12 +108,12 @@ _PRINTED_AFTER = {("variable_begin", "{{"), ("operator", "("), ("operator", ",")
 _COMPARISONS = {"==", "!=", "<", ">", "<=", ">="}
 
 
-def literal_arguments(env, source: str) -> list[tuple[int, str]]:
+def literal_arguments(tokens: list[tuple[int, str, str]]) -> list[tuple[int, str]]:
     """``(line, number)`` of each number literal a print expression prints
-    (see the module docstring): ``{{ study.percent(0.12) }}`` gives
-    ``(line, "0.12")``, ``{{ study.one(batch=1) }}`` nothing."""
+    in a template (its :func:`significant_tokens`; see the module
+    docstring): ``{{ study.percent(0.12) }}`` gives ``(line, "0.12")``,
+    ``{{ study.one(batch=1) }}`` nothing."""
     found: list[tuple[int, str]] = []
-    tokens = [t for t in env.lex(source) if t[1] != "whitespace"]
     depth = 0  # inside a {{ ... }} block
     brackets = 0  # open [ of a subscript
     for i, (lineno, kind, value) in enumerate(tokens):
@@ -183,7 +191,8 @@ def figures_by_line(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
     fenced = _skipped_lines(source_lines)
     in_comment = False
     by_line: dict[int, list[str]] = {}
-    for number, piece in written_text(env, source):
+    tokens = significant_tokens(env, source)
+    for number, piece in written_text(tokens):
         if number in fenced:
             continue
         # Multi-line HTML comments: skip everything from <!-- to -->.
@@ -199,7 +208,7 @@ def figures_by_line(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
         numbers = literal_numbers(piece, source_lines[number - 1], source_lines, number)
         if numbers:
             by_line.setdefault(number, []).extend(numbers)
-    for number, literal in literal_arguments(env, source):
+    for number, literal in literal_arguments(tokens):
         if number not in fenced:
             by_line.setdefault(number, []).append(literal)
     return tuple((number, tuple(numbers)) for number, numbers in sorted(by_line.items()))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from ..checks import run_checks
+from ..checks import registered_checks, run_checks
 from ..checks.sg202_records import unloadable_study
 from ..errors import StudygenError
 from ..findings import FORMATTERS, has_errors
@@ -101,11 +101,15 @@ def warm_before_fork() -> None:
     file), import Jinja's sandbox (check renders every README again) and
     import mdformat and format a short table with it (SG104 formats every
     README; its first text also compiles the renderer's regular
-    expressions). Each worker saved about 0.1 s of CPU on the scale benchmark."""
+    expressions), and import every registered check module with the linter
+    (each worker's first study imported them: about 50 ms). Each worker
+    saved about 0.1 s of CPU on the scale benchmark before the check modules
+    were added."""
     import jinja2.sandbox  # noqa: F401 - imported for the workers
 
     fast_run_check()
     study_yaml_loader()
+    registered_checks()
     format_markdown("# Warm\n\nText *with* `code` & <b>[link](https://example.org)</b>.\n\n"
                     "| a | b |\n| - | -: |\n| 1 | 2 |\n")
 

@@ -1408,7 +1408,7 @@ def _run_result_kernel_time():
                                 if data__groups_item__kernels_is_list:
                                     data__groups_item__kernels_len = len(data__groups_item__kernels)
                                     for data__groups_item__kernels_x, data__groups_item__kernels_item in enumerate(data__groups_item__kernels):
-                                        validate____defs_kernel_entry(data__groups_item__kernels_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}].kernels[{data__groups_item__kernels_x}]".format(**locals()))
+                                        validate____defs_kernel_entry(data__groups_item__kernels_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}].kernels[{data__groups_item__kernels_x}]")
                             if data__groups_item_keys:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]".format(**locals()) + " must not contain "+str(data__groups_item_keys)+" properties")
             if "profiled_total_ms" in data_keys:
@@ -1496,7 +1496,7 @@ def _run_result_kernel_time():
                 if data__periteration_is_list:
                     data__periteration_len = len(data__periteration)
                     for data__periteration_x, data__periteration_item in enumerate(data__periteration):
-                        validate____defs_iteration_entry(data__periteration_item, custom_formats, (name_prefix or "data") + ".per_iteration[{data__periteration_x}]".format(**locals()))
+                        validate____defs_iteration_entry(data__periteration_item, custom_formats, (name_prefix or "data") + ".per_iteration[{data__periteration_x}]")
             if "compilations" in data_keys:
                 data_keys.remove("compilations")
                 data__compilations = data["compilations"]
@@ -1557,7 +1557,7 @@ def _run_result_kernel_time():
                                 if data__compilations_item__periteration_is_list:
                                     data__compilations_item__periteration_len = len(data__compilations_item__periteration)
                                     for data__compilations_item__periteration_x, data__compilations_item__periteration_item in enumerate(data__compilations_item__periteration):
-                                        validate____defs_iteration_entry(data__compilations_item__periteration_item, custom_formats, (name_prefix or "data") + ".compilations[{data__compilations_x}].per_iteration[{data__compilations_item__periteration_x}]".format(**locals()))
+                                        validate____defs_iteration_entry(data__compilations_item__periteration_item, custom_formats, (name_prefix or "data") + ".compilations[{data__compilations_x}].per_iteration[{data__compilations_item__periteration_x}]")
                             if "kernels" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("kernels")
                                 data__compilations_item__kernels = data__compilations_item["kernels"]
@@ -1575,7 +1575,7 @@ def _run_result_kernel_time():
                                             if data__compilations_item__kernels_value_is_list:
                                                 data__compilations_item__kernels_value_len = len(data__compilations_item__kernels_value)
                                                 for data__compilations_item__kernels_value_x, data__compilations_item__kernels_value_item in enumerate(data__compilations_item__kernels_value):
-                                                    validate____defs_kernel_entry(data__compilations_item__kernels_value_item, custom_formats, (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels.{data__compilations_item__kernels_key}[{data__compilations_item__kernels_value_x}]".format(**locals()))
+                                                    validate____defs_kernel_entry(data__compilations_item__kernels_value_item, custom_formats, (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels.{data__compilations_item__kernels_key}[{data__compilations_item__kernels_value_x}]")
                             if data__compilations_item_keys:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must not contain "+str(data__compilations_item_keys)+" properties")
             if "differing_groups" in data_keys:

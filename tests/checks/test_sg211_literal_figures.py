@@ -95,7 +95,8 @@ def test_literal_arguments_of_one_source():
     env = jinja2.Environment()
     source = ("{{ f(1, k=2)[3] }}\n{{ g(x, 4.5) if n >= 6 else -7 }}\n{% if n == 8 %}{{ h(9) }}{% endif %}\n"
               "{{ f(x[0], 10) }}\n")
-    assert sg211_literal_figures.literal_arguments(env, source) == [(1, "1"), (2, "4.5"), (2, "-7"), (3, "9"), (4, "10")]
+    tokens = sg211_literal_figures.significant_tokens(env, source)
+    assert sg211_literal_figures.literal_arguments(tokens) == [(1, "1"), (2, "4.5"), (2, "-7"), (3, "9"), (4, "10")]
 
 
 def _figures_by_line(study) -> dict[int, str]:
@@ -128,8 +129,25 @@ def test_an_expression_cut_at_the_end_of_the_source_is_read_without_error():
     import jinja2
 
     env = jinja2.Environment()
-    assert sg211_literal_figures.literal_arguments(env, "{{ f(1) }} {{ 2") == [(1, "1"), (1, "2")]
-    assert sg211_literal_figures.written_text(env, 'text {{ "a"') == [(1, "text ")]
+    lexed = sg211_literal_figures.significant_tokens
+    assert sg211_literal_figures.literal_arguments(lexed(env, "{{ f(1) }} {{ 2")) == [(1, "1"), (1, "2")]
+    assert sg211_literal_figures.written_text(lexed(env, 'text {{ "a"')) == [(1, "text ")]
+
+
+def test_each_template_is_lexed_once(tmp_path, monkeypatch):
+    """Written text and printed arguments are read off one lexing of the template.
+    Failed before: each of the two lexed the template again."""
+    import jinja2
+
+    template = ALLOWED + "\nFP8 saves {{ study.percent(0.12) }}; plans are 53 MB.\n"
+    study = load(tmp_path, records=RECORDS, template=template)
+    lexed = []
+    real_lex = jinja2.Environment.lex
+    monkeypatch.setattr(jinja2.Environment, "lex", lambda env, source, *a, **k: lexed.append(source) or real_lex(env, source, *a, **k))
+    sg211_literal_figures.figures_by_line.cache_clear()
+    lines = template.split("\n")
+    assert _figures_by_line(study) == {lines.index("FP8 saves {{ study.percent(0.12) }}; plans are 53 MB.") + 1: "53, 0.12"}
+    assert lexed.count(template) == 1
 
 
 def test_a_missing_or_broken_included_template_is_a_template_error_with_its_place(tmp_path):

@@ -51,3 +51,4 @@ def test_importing_one_check_module_leaves_the_others_out(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=120, check=True)
     assert done.stdout.strip() == "['studygen.checks.sg220_open_folders']"
+

@@ -1,15 +1,37 @@
-"""studygen.markdown_format: the one mdformat call, with the renderer's options."""
+"""studygen.markdown_format: mdformat's output with the renderer's options,
+character for character, from one parser per process and our renderer of text."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import mdformat
+import pytest
 
 from studygen import markdown_format
+from tests.conftest import REPO, SHARED
 
 TEXT = "# Latency\n\n| variant | median (ms) |\n|:--|--:|\n| fp16 | 8.19 |\n| FP8 | 9.45 |\n\n1. first\n1. second\n"
 
+# Every branch of mdformat's text renderer: a tab, runs of spaces, a backslash, asterisks and underscores
+# between every kind of neighbour (start and end of text, whitespace, punctuation, letters), brackets
+# that enclose a used reference or are followed by ":" or "(", a "<" before a space and before a letter,
+# backticks, decimal, hex and named character references (and an "&" that starts none), a "!" before a
+# link, and table cells holding each of them.
+ESCAPES = (
+    "\\_start and end\\_ a_b a _ b (\\_x\\_) _. ._ snake_case_name __dunder__ 2 * 3 *a* a*b * ** \\ \\*\n"
+    "tab\there  two   spaces [x] [ref] [y]: [z](w) [[nested]] ] [ < a <b> <\n"
+    "`code` \\&amp; \\&#38; \\&#x26; \\&copy \\&notanentity; & alone! [link](https://example.org) wow\\![a](b)\n\n"
+    "[ref]: https://example.org\n\n"
+    "| a_b | *c* | _d_ | x<y | &amp; | `e` | [f] |\n|---|--:|:-:|:--|---|---|---|\n"
+    "| 1_ | 2* | _3 | <4 | &#1; | \\| | g_h_ |\n\n"
+    "- item _one_\n- [ ] task\n- [x] done_\n\n> quote_ *q*\n\n~~strike~~ ~~ a_~~\n"
+    "para&#10;&#10;with entity newlines and a hard  \nbreak\\\nend_\n"
+)
+
 
 def direct(text: str) -> str:
+    """mdformat's own call, as the renderer's options give it."""
     return mdformat.text(text, extensions={"gfm"}, options={"wrap": "keep", "number": False, "end_of_line": "lf"})
 
 
@@ -19,10 +41,96 @@ def test_the_result_is_mdformats_with_the_renderers_options():
     assert "| fp16    |        8.19 |" in formatted and "1. first\n1. second" in formatted  # numbers kept
 
 
-def test_every_text_is_formatted_afresh(monkeypatch):
+def test_every_escape_of_text_is_mdformats():
+    formatted = markdown_format.format_markdown(ESCAPES)
+    assert formatted == direct(ESCAPES)
+    # read off mdformat 1.0.0's rules by hand: an underscore at a word's edge or beside punctuation is
+    # escaped, one inside a word or between spaces stays; an asterisk stays only between spaces; only a
+    # complete character reference is escaped; a "!" before a link is; brackets followed by ":" are
+    assert "\\_start and end\\_ a_b a _ b (\\_x\\_)" in formatted
+    assert "2 * 3 *a* a\\*b" in formatted
+    assert "\\&amp; \\&#38; \\&#x26; &copy &notanentity; & alone!" in formatted
+    assert "wow\\![a](b)" in formatted and "\\[y\\]: [z](w)" in formatted
+    assert "tab here two spaces" in formatted and "<b> \\<\n" in formatted
+
+
+def _markdown_files() -> list[Path]:
+    """Every Markdown file of the project and of ../shared (lint corpus, fixtures' notes), read in place."""
+    found = [path for path in REPO.rglob("*.md") if ".git" not in path.parts and ".venv" not in path.parts]
+    found += sorted(SHARED.rglob("*.md"))
+    return sorted(found)
+
+
+def _template_outputs() -> list[str]:
+    """What each shipped family's template writes before formatting (the text render formats)."""
+    from studygen.render import engine
+    from studygen.study import family_dirs, load_study
+
+    outputs = []
+    real = engine.format_markdown
+    engine.format_markdown = lambda text: outputs.append(text) or real(text)
+    try:
+        for study_dir in family_dirs(REPO):
+            engine.render_study(load_study(study_dir, REPO))
+    finally:
+        engine.format_markdown = real
+    return outputs
+
+
+def test_every_markdown_text_at_hand_formats_as_mdformat_formats_it():
+    files = _markdown_files()
+    texts = {str(path): path.read_text(encoding="utf-8", errors="replace") for path in files}
+    texts.update({f"template output {index}": text for index, text in enumerate(_template_outputs())})
+    assert len(files) >= 200 and len(texts) >= len(files) + 5  # the project's, the corpus's and five families'
+    differing = [name for name, text in texts.items() if markdown_format.format_markdown(text) != direct(text)]
+    assert differing == []
+
+
+def test_one_parser_per_process_and_every_text_formatted_afresh(monkeypatch):
+    """The parser is built once (it depends on the options only); each text is parsed and rendered anew.
+    Failed before: mdformat.text built a parser (markdown-it, plugins, renderer) for every text."""
+    import mdformat._util
+
+    monkeypatch.setattr(markdown_format, "_parser", None)
+    built, parsed = [], []
+    real_build = mdformat._util.build_mdit
+
+    def counted_build(*args, **kwargs):
+        parser = real_build(*args, **kwargs)
+        real_parse = parser.parse
+        parser.parse = lambda text, env=None: parsed.append(text) or real_parse(text, env)
+        built.append(parser)
+        return parser
+
+    monkeypatch.setattr(mdformat._util, "build_mdit", counted_build)
     expected = direct(TEXT)
-    calls = []
-    real = mdformat.text
-    monkeypatch.setattr(mdformat, "text", lambda *a, **k: calls.append(a) or real(*a, **k))
     assert markdown_format.format_markdown(TEXT) == markdown_format.format_markdown(TEXT) == expected
-    assert len(calls) == 2
+    assert markdown_format.format_markdown(ESCAPES) == direct(ESCAPES)
+    assert len(built) == 1 and parsed == [TEXT, TEXT, ESCAPES]
+
+
+@pytest.mark.parametrize("text", ["a_b", "_", "x _ y", "(_)", "a_", "_a", "é_é", "1_2", "a\u00a0_\u00a0b", "._.", ""])
+def test_underscores_as_mdformat_escapes_them(text):
+    from mdformat.renderer._util import escape_underscore_emphasis
+
+    markdown_format.format_markdown("")  # builds the parser and what the renderer uses of mdformat
+    assert markdown_format._escape_underscore_emphasis(text) == escape_underscore_emphasis(text)
+
+
+def test_formatting_leaves_nothing_for_the_cyclic_collector():
+    """The render tree is taken apart after rendering: reference counts free it, no collection is needed.
+    Failed before: each text left its whole tree (nodes holding parent and children) as one cycle
+    (900 objects for five copies of TEXT)."""
+    import gc
+
+    markdown_format.format_markdown(TEXT)  # the parser and mdformat's modules, built and imported outside the count
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        formatted = markdown_format.format_markdown(ESCAPES + TEXT * 5)
+        assert gc.collect() == 0
+    finally:
+        if was_enabled:
+            gc.enable()
+    assert formatted == direct(ESCAPES + TEXT * 5)

@@ -96,3 +96,98 @@ def test_under_another_fastjsonschema_version_the_checks_are_compiled_in_the_pro
     assert schemas.fast_run_check()(record)
     assert schemas.fast_document_check("study")(yaml.safe_load(SHIPPED_STUDY.read_text(encoding="utf-8")))
     assert len(compiled) >= 3  # the envelope, each result kind of the record, the study file
+
+
+def _fastjsonschemas_own_checks(monkeypatch) -> dict:
+    """``(table, key) -> validate`` as fastjsonschema writes each shipped check, names formatted."""
+    monkeypatch.setattr(schema_codegen, "unformatted_reference_names", lambda code: code)
+    checks = {}
+    for _, table, key, code in schema_codegen._compiled_pieces()[1]:
+        namespace: dict = {}
+        exec(compile(code, f"<{table} {key}>", "exec"), namespace)  # noqa: S102 - fastjsonschema's own output
+        checks[table, key] = namespace["validate"]
+    return checks
+
+
+def _accepts(check, document) -> bool:
+    try:
+        check(document)
+    except schema_checks.JsonSchemaValueException:
+        return False
+    return True
+
+
+def _entry_lists(value, path=()):
+    """``(path, key)`` of every list of entries under a "kernels" key (directly, or in a mapping of lists
+    as in compilations) or a "per_iteration" key within ``value``."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("kernels", "per_iteration") and isinstance(item, list) and item:
+                yield (*path, key), key
+            elif key == "kernels" and isinstance(item, dict):
+                yield from (((*path, key, name), "kernels") for name, entries in item.items() if entries)
+            else:
+                yield from _entry_lists(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _entry_lists(item, (*path, index))
+
+
+BREAKINGS = {"kernels": (lambda e: e.pop("name"), lambda e: e.update(time_ms="0.5"), lambda e: e.update(grid=[1, 2])),
+             "per_iteration": (lambda e: e.update(profiled_total_ms=-1), lambda e: e.update(surprise=1))}
+
+
+def _broken_kernel_entries(result: dict):
+    """Copies of ``result`` with one referenced entry (the first or last of each kernel or per-iteration
+    list) broken in each way its $def refuses: a kernel entry without a name, with a string time, with
+    a grid of two numbers; a per-iteration entry with a negative total or an unknown key. The first two
+    lists of each place (a group's kernels, a compilation's kernels by name, ...) of each result."""
+    taken: dict = {}
+    for path, key in _entry_lists(result):
+        place = (key, tuple(step for step in path if isinstance(step, str))[:-1])
+        taken[place] = taken.get(place, 0) + 1
+        if taken[place] > 2:
+            continue
+        for index in (0, -1):
+            for breaking in BREAKINGS[key]:
+                broken = json.loads(json.dumps(result))
+                entries = broken
+                for step in path:
+                    entries = entries[step]
+                breaking(entries[index])
+                yield broken
+
+
+def test_unformatted_reference_names_change_no_answer(monkeypatch):
+    """The generated checks (names of referenced checks left unformatted) accept and refuse exactly what
+    fastjsonschema's own code does, over every shipped run record's envelope and results and copies of
+    them with one kernel or per-iteration entry broken."""
+    own = _fastjsonschemas_own_checks(monkeypatch)
+    generated = {**{("DOCUMENT_CHECKS", k): f() for k, f in schema_checks.DOCUMENT_CHECKS.items()},
+                 **{("RUN_RESULT_CHECKS", k): f() for k, f in schema_checks.RUN_RESULT_CHECKS.items()}}
+    assert set(own) == set(generated)
+    answers = {True: 0, False: 0}
+    for path in sorted((REPO / "measurements").glob("*/*.json")):
+        record = parse_json(path.read_text(encoding="utf-8"), str(path))
+        cases = [(("DOCUMENT_CHECKS", "run"), record)]
+        for result in record["results"]:
+            key = ("RUN_RESULT_CHECKS", result["kind"])
+            cases += [(key, result), *((key, broken) for broken in _broken_kernel_entries(result))]
+        for key, document in cases:
+            answer = _accepts(own[key], document)
+            assert _accepts(generated[key], document) == answer, (path.name, key)
+            answers[answer] += 1
+    assert answers[True] >= 80 and answers[False] >= 100  # every shipped result, and every broken copy refused
+
+
+def test_the_generated_checks_format_no_name_from_locals():
+    """Failed before: each call of a referenced check (one per kernel entry) built its name with
+    str.format(**locals()), copying every local of the calling function."""
+    source = schema_codegen.TARGET.read_text(encoding="utf-8")
+    calls = [line for line in source.splitlines() if line.lstrip().startswith("validate_")]
+    assert len([line for line in calls if "[{" in line]) == 4 and not [line for line in calls if "locals()" in line]
+    line = ('        validate____defs_dim3(data__grid, custom_formats, (name_prefix or "data") + '
+            '".kernels[{data__kernels_x}].grid".format(**locals()))')
+    assert schema_codegen.unformatted_reference_names(line) == line.removesuffix(".format(**locals()))") + ")"
+    raising = '    raise JsonSchemaValueException("" + (name_prefix or "data") + ".a[{x}]".format(**locals()) + " must")'
+    assert schema_codegen.unformatted_reference_names(raising) == raising

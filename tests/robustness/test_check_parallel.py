@@ -75,7 +75,8 @@ def test_the_parent_does_before_forking_what_every_worker_would_do_first():
     """warm_before_fork leaves in the parent what forked workers inherit
     instead of each doing it on its first study: PyYAML with the study-file
     loaders, Jinja's sandbox, mdformat with its GFM plugin (its first text
-    formatted), the compiled run-record check."""
+    formatted), the compiled run-record check, every registered check module
+    (failed before for the check modules: each worker imported them on its first study)."""
     import os
     import subprocess
     import sys
@@ -86,7 +87,8 @@ def test_the_parent_does_before_forking_what_every_worker_would_do_first():
         "import sys\n"
         "import studygen.commands.check as check\n"
         "from studygen.records import load, schemas\n"
-        "wanted = ('yaml', 'jinja2.sandbox', 'mdformat', 'mdformat_gfm')\n"
+        "wanted = ('yaml', 'jinja2.sandbox', 'mdformat', 'mdformat_gfm', 'studygen.checks.readme_markdown',"
+        " 'studygen.lint', 'studygen.checks.sg211_literal_figures', 'studygen.checks.sg221_same_run')\n"
         "assert not [m for m in wanted if m in sys.modules], [m for m in wanted if m in sys.modules]\n"
         "check.warm_before_fork()\n"
         "assert all(m in sys.modules for m in wanted), [m for m in wanted if m not in sys.modules]\n"
