@@ -174,13 +174,16 @@ class ApContext:
     root: Path
 
     def pending(self, sink: ResultSink) -> list[str]:
-        """Variants whose AP (or, for a shard, whose detections file) is still missing."""
+        """Variants whose AP (or, for a shard, whose detections file) is still
+        missing, and that the record does not say were not measured (a model
+        without boxes)."""
         if self.setup is None:
             return []
         if self.shard == (1, 1):
             return [v for v in self.variants if not sink.has(Kind.COCO_AP, v, self.setup.shape, "eager", "AP")]
         return [v for v in self.variants
-                if not detections_path(self.measurements, self.job, v, self.shard).is_file()]
+                if not detections_path(self.measurements, self.job, v, self.shard).is_file()
+                and not sink.has(Kind.COCO_AP, v, self.setup.shape, "eager", Kind.COCO_AP)]
 
 
 @dataclass
