@@ -1,6 +1,7 @@
-"""``run.calibration_set`` is needed only by a run that may build a variant
-ModelOpt calibrates (FP8): without one, a study of fp32/fp16/bf16 runs; with
-one, the refusal names the study file, its line, the pointer and the variant."""
+"""What a ``collect run`` study must name: ``run.calibration_set`` only for a
+run that may build a variant ModelOpt calibrates (FP8): without one, a study
+of fp32/fp16/bf16 runs; with one, the refusal names the study file, its line,
+the pointer and the variant. ``model.hf_class`` always, refused likewise."""
 
 from __future__ import annotations
 
@@ -47,3 +48,16 @@ def test_the_calibrated_variants_are_the_fp8_ones_of_the_selection_in_every_shar
         assert plan.calibrated_variants() == ["fp8"]
     assert plan.calibrated_variants(["fp16", "fp8"]) == ["fp8"]
     assert plan.calibrated_variants(["fp32", "bf16"]) == []
+
+
+def test_a_study_without_hf_class_is_refused_at_its_model_block(tmp_path):
+    study = TINY_STUDY.replace("  hf_class: DeformableDetrForObjectDetection\n", "")
+    root = make_tiny_project(tmp_path / "project", study)
+    model_line = study.splitlines().index("model:") + 2  # /model's node: its first entry
+    code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "nocls",
+                                "--root", root, "--quiet")
+    assert code == 2
+    assert output == (f"studygen: families/tiny/study.yaml:{model_line}: model.hf_class is not set: name the "
+                      "transformers class collect run builds, e.g. AutoModelForImageClassification or "
+                      "DeformableDetrForObjectDetection (/model)\n")
+    assert list((root / "measurements" / "tiny").glob("*.json")) == []

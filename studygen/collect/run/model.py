@@ -26,14 +26,18 @@ def build_model(model_spec: dict, *, root: Path, study_path: str):
     """``(module, checkpoint)``: the fp32 eval-mode model and the record's
     ``provenance.checkpoint`` block (id, revision, weights, seed, local_dir, config).
 
-    Raises RecordError for a study model entry that cannot be built (unknown
-    class, missing seed or config) and InputError for a missing checkpoint folder.
+    Raises RecordError for a study model entry that cannot be built (no or an
+    unknown class, missing seed or config) and InputError for a missing checkpoint folder.
     """
     import torch
     import transformers
 
     class_name = model_spec.get("hf_class")
-    model_class = getattr(transformers, class_name or "", None)
+    if not class_name:
+        raise RecordError("model.hf_class is not set: name the transformers class collect run builds, e.g. "
+                          "AutoModelForImageClassification or DeformableDetrForObjectDetection",
+                          path=study_path, pointer="/model")
+    model_class = getattr(transformers, class_name, None)
     if model_class is None:
         raise RecordError(f"transformers has no class {class_name!r}", path=study_path, pointer="/model/hf_class")
     weights = model_spec.get("weights", "pretrained")
