@@ -85,3 +85,55 @@ def test_studygen_from_another_checkout_keeps_its_own_version(tmp_path, monkeypa
     monkeypatch.setattr("studygen.version.PACKAGE_DIR", tool / "studygen")
     (root / "measurements.json").write_text("{}\n")
     assert provenance(root) == (study_head, True, f"{studygen.__version__}+g{tool_head[:7]}")
+
+
+def test_a_clone_of_studygen_inside_the_study_keeps_its_own_version(tmp_path, monkeypatch):
+    root = tmp_path / "study"
+    study_head = checkout(root)
+    tool_head = checkout(root / "tools" / "tool")  # its own repository, untracked in the study's
+    monkeypatch.setattr("studygen.version.PACKAGE_DIR", root / "tools" / "tool" / "studygen")
+    assert provenance(root) == (study_head, True, f"{studygen.__version__}+g{tool_head[:7]}")
+    (root / "tools" / "tool" / "studygen" / "__init__.py").write_text("x = 3\n")
+    assert provenance(root) == (study_head, True, f"{studygen.__version__}+g{tool_head[:7]}.dirty")
+    # a study folder without git (its commit stated) holding a clone of studygen: the clone's own version
+    plain = tmp_path / "plain"
+    clone_head = checkout(plain / "tool")
+    monkeypatch.setattr("studygen.version.PACKAGE_DIR", plain / "tool" / "studygen")
+    stated = "89abcdef" * 5
+    assert provenance(plain, commit=stated, dirty=False) == (stated, False, f"{studygen.__version__}+g{clone_head[:7]}")
+
+
+def test_a_project_root_below_the_checkout_top_shares_its_reading(tmp_path, monkeypatch):
+    repository = tmp_path / "repository"
+    head = checkout(repository)
+    (repository / "project").mkdir()
+    monkeypatch.setattr("studygen.version.PACKAGE_DIR", repository / "studygen")
+    (repository / "project" / "record.json").write_text("{}\n")  # untracked: dirty, though no package file changed
+    assert provenance(repository / "project") == (head, True, f"{studygen.__version__}+g{head[:7]}.dirty")
+
+
+def test_a_commit_pip_recorded_for_the_package_wins(project, monkeypatch):
+    root, head = project
+
+    class Installed:  # what importlib.metadata gives for studygen installed from a git URL into this folder
+        def locate_file(self, name):
+            return root / name
+
+        def read_text(self, name):
+            return '{"url": "https://example.org/studygen.git", "vcs_info": {"vcs": "git", "commit_id": "fedcba9876"}}'
+
+    from importlib import metadata
+
+    real = metadata.distribution
+    monkeypatch.setattr("studygen.version.metadata.distribution",
+                        lambda name: Installed() if name == "studygen" else real(name))
+    (root / "studygen" / "__init__.py").write_text("x = 4\n")
+    assert provenance(root) == (head, True, f"{studygen.__version__}+gfedcba9")
+
+
+def test_studygen_outside_the_stated_copy_and_outside_git_has_a_bare_version(tmp_path, monkeypatch):
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "elsewhere" / "studygen").mkdir(parents=True)
+    monkeypatch.setattr("studygen.version.PACKAGE_DIR", tmp_path / "elsewhere" / "studygen")
+    stated = "89abcdef" * 5
+    assert provenance(tmp_path / "copy", commit=stated, dirty=True) == (stated, True, studygen.__version__)
