@@ -17,6 +17,13 @@ It is written as a PEP 440 local version: ``0.1.0+g0bec37b`` (``.dirty``
 added for a checkout with changes); the version alone where neither says
 (a copy installed from a folder, as pre-commit installs its hooks, which
 write no record). Records name it as ``provenance.collector.version``.
+
+A ``collect run`` record also names the project checkout's commit and dirty
+flag (``provenance.repository_commit``, ``repository_dirty``). When studygen
+runs from that same checkout, :func:`version_for_record` builds the version
+from that one reading instead of a second one of its own (which counted only
+tracked changes under the package folder and could be taken at another
+moment), so the two cannot say different things.
 """
 
 from __future__ import annotations
@@ -93,11 +100,60 @@ def checkout_commit(folder: Path = PACKAGE_DIR) -> tuple[str | None, bool]:
 @functools.lru_cache(maxsize=1)
 def studygen_version() -> str:
     """This studygen's version with its commit (see the module docstring)."""
-    try:
-        commit = installed_commit(metadata.distribution("studygen"))
-    except metadata.PackageNotFoundError:
-        commit = None
+    return package_version(PACKAGE_DIR)
+
+
+def package_version(package_dir: Path) -> str:
+    """The version of the studygen package in ``package_dir``: the commit pip
+    recorded for it, else its checkout's HEAD and changes (module docstring)."""
+    commit = _pip_commit(package_dir)
     if commit:
         return local_version(__version__, commit)
-    commit, dirty = checkout_commit()
+    commit, dirty = checkout_commit(package_dir)
     return local_version(__version__, commit, dirty)
+
+
+def _pip_commit(package_dir: Path) -> str | None:
+    try:
+        return installed_commit(metadata.distribution("studygen"), package_dir)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def version_for_record(root: Path, commit: str | None, dirty: bool | None, package_dir: Path | None = None) -> str:
+    """studygen's version for a record of the project at ``root`` whose
+    ``repository_commit`` and ``repository_dirty`` are ``commit`` and
+    ``dirty`` (read from git once, or stated with ``--commit``/``--dirty``).
+
+    When the studygen package (``package_dir``, default this one) is code of
+    that same checkout (:func:`same_checkout`) and pip recorded no commit of
+    its own for it, the version is made from ``commit`` and ``dirty``
+    (``.dirty`` only when ``dirty`` is True; an unknown state adds nothing,
+    the record's ``repository_dirty`` null says it), so the two agree. Else
+    it is the package's own version (:func:`package_version`)."""
+    package_dir = package_dir or PACKAGE_DIR
+    if _pip_commit(package_dir) is None and same_checkout(root, package_dir):
+        return local_version(__version__, commit, dirty is True)
+    return package_version(package_dir)
+
+
+def checkout_toplevel(folder: Path) -> Path | None:
+    """The top folder of the git work tree holding ``folder`` (resolved);
+    None outside one, or when git is missing or fails."""
+    try:
+        done = run_git(folder, "rev-parse", "--show-toplevel", environment=git_environment(),
+                       timeout_s=QUICK_TIMEOUT_S)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    top = done.stdout.strip() if done.returncode == 0 else ""
+    return Path(top).resolve() if top else None
+
+
+def same_checkout(root: Path, package_dir: Path) -> bool:
+    """``package_dir`` is part of the checkout at ``root``: both lie in one git
+    work tree, or, neither being in one (a copy without ``.git``, whose commit
+    ``--commit`` states), ``package_dir`` lies under ``root``."""
+    package_top, root_top = checkout_toplevel(package_dir), checkout_toplevel(root)
+    if package_top is not None or root_top is not None:
+        return package_top == root_top
+    return Path(package_dir).resolve().is_relative_to(Path(root).resolve())

@@ -61,8 +61,9 @@ def collect_run(options: RunOptions) -> RunRecord:
                                description=inputs.description, resume=options.resume)
         if options.merge_ap:
             return merge_ap(inputs, options, store)
-        inputs = replace(inputs, calibration_set=image_set(study, inputs, "calibration_set"),
-                         agreement_set=image_set(study, inputs, "agreement_set"))
+        calibrated = inputs.plan.calibrated_variants(options.variants)
+        calibration_set = image_set(study, inputs, "calibration_set", needed_by=calibrated) if calibrated else None
+        inputs = replace(inputs, calibration_set=calibration_set, agreement_set=image_set(study, inputs, "agreement_set"))
         return run_study(inputs, options, store, started=started)
     except RecordError as exc:
         if exc.path != study_path:
@@ -85,14 +86,17 @@ def run_inputs(study: Study, options: RunOptions, study_path: str) -> RunInputs:
                      description=study.spec.get("title"), coco=coco)
 
 
-def image_set(study: Study, inputs: RunInputs, key: str) -> ImageSetDefinition:
-    """The dataset definition the study names under ``run.<key>``. Raises
+def image_set(study: Study, inputs: RunInputs, key: str, needed_by: list[str] | None = None) -> ImageSetDefinition:
+    """The dataset definition the study names under ``run.<key>``;
+    ``needed_by`` the variants that use it, named when it is unset. Raises
     RecordError when the key is unset, the definition is missing, or it
     failed to load (its own file and place)."""
     datasets = f"{shown_path(study.measurements_dir, study.root)}/datasets"
     dataset_id = inputs.plan.settings.get(key)
     if not dataset_id:
-        raise RecordError(f"run.{key} is not set: name a dataset definition under {datasets}/",
+        users = (f" (FP8 variant{'s' if len(needed_by) > 1 else ''} {', '.join(map(repr, needed_by))} "
+                 f"{'are' if len(needed_by) > 1 else 'is'} calibrated on it)") if needed_by else ""
+        raise RecordError(f"run.{key} is not set{users}: name a dataset definition under {datasets}/",
                           path=inputs.study_path, pointer="/run")
     dataset = study.datasets.get(dataset_id)
     if dataset is None:

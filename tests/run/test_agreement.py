@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from studygen.collect.run.agreement import (Outputs, detections, iou, logit_correlation, match_counts,
-                                            nonfinite_count, precision_recall)
+from studygen.collect.run.agreement import (Outputs, detections, have_boxes, have_logits, iou, logit_correlation,
+                                            match_counts, nonfinite_count, outputs_from_model, precision_recall)
 
 
 def outputs(logits, boxes):
@@ -70,3 +70,29 @@ def test_precision_and_recall_over_images():
     assert result["precision"] is None and result["recall"] == 0.0
     assert math.isclose(precision_recall([ref], [ref], height=10, width=10, score_threshold=0.5,
                                          iou_threshold=0.99)["recall"], 1.0)
+
+
+def test_a_classifier_output_is_read_as_logits_without_boxes():
+    import torch
+    from transformers.modeling_outputs import ImageClassifierOutput
+
+    read = outputs_from_model(ImageClassifierOutput(logits=torch.tensor([[1.5, float("nan"), -2.0]])))
+    assert read.boxes is None and read.logits.dtype == np.float64
+    assert read.logits.shape == (3,) and read.logits[0] == 1.5 and read.logits[2] == -2.0
+    assert nonfinite_count([read, read]) == 2  # one NaN logit in each, no boxes to count
+    assert have_logits([read]) and not have_boxes([read]) and not have_boxes([])
+    assert logit_correlation([read], [Outputs(np.array([3.0, 0.0, -4.0]))]) == pytest.approx(1.0)  # NaN left out
+    detector = outputs([[1.0, 2.0]], [[0.5, 0.5, 0.1, 0.1]])
+    assert have_boxes([detector]) and not have_boxes([detector, read])
+    assert not have_logits([Outputs(None)]) and not have_logits([])
+
+
+def test_a_detection_output_is_read_as_logits_and_boxes_of_its_first_image():
+    import torch
+    from transformers.models.deformable_detr.modeling_deformable_detr import DeformableDetrObjectDetectionOutput
+
+    logits = torch.tensor([[[0.0, 1.0], [2.0, 3.0]], [[9.0, 9.0], [9.0, 9.0]]])
+    boxes = torch.tensor([[[0.5, 0.5, 0.2, 0.2], [0.1, 0.1, 0.1, 0.1]], [[0.9] * 4] * 2])
+    read = outputs_from_model(DeformableDetrObjectDetectionOutput(logits=logits, pred_boxes=boxes))
+    assert read.logits.tolist() == [[0.0, 1.0], [2.0, 3.0]]
+    assert read.boxes.ravel().tolist() == pytest.approx([0.5, 0.5, 0.2, 0.2, 0.1, 0.1, 0.1, 0.1])

@@ -14,14 +14,14 @@ from .conftest import TINY_STUDY, make_tiny_project, run_studygen
 IMAGES = [("astronaut", 11), ("coffee", 12), ("chelsea", 13)]
 
 
-def coco_project(tmp_path):
-    """The tiny study with three skimage photographs saved as PNG and one hand-made box each."""
+def coco_project(tmp_path, study_text: str = TINY_STUDY):
+    """``study_text`` (the tiny study) with three skimage photographs saved as PNG and one hand-made box each."""
     import numpy as np
     from PIL import Image
 
     from studygen.collect.run.images import load_photo
 
-    study = TINY_STUDY.replace("  calibration_set: cal\n", "  calibration_set: cal\n  coco_images: coco/images\n"
+    study = study_text.replace("  agreement_set: held\n", "  agreement_set: held\n  coco_images: coco/images\n"
                                "  coco_annotations: coco/annotations.json\n  coco_dataset: tiny-coco\n"
                                "  coco_shape: \"64x96\"\n")
     root = make_tiny_project(tmp_path / "project", study)

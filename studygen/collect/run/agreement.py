@@ -3,7 +3,9 @@
 * **logit correlation**: Pearson's r over every class logit of every query of
   every image (float64), counting only positions finite in both outputs.
 * **non-finite count**: NaN or Inf values in the variant's logits and boxes.
-* **precision / recall of matched detections**: detections per image are the
+* **precision / recall of matched detections** (detectors only: a model whose
+  output has no ``pred_boxes``, an image classifier, is compared by its
+  logits alone): detections per image are the
   queries whose best class probability (sigmoid, as Deformable DETR's focal
   loss defines its scores) reaches ``score_threshold``, the ``top_k`` highest
   when set; boxes (cx, cy, w, h normalised) become pixel corners of the input
@@ -22,17 +24,34 @@ from dataclasses import dataclass
 
 @dataclass
 class Outputs:
-    """One image's model outputs as float64 numpy arrays: ``logits`` (Q, C), ``boxes`` (Q, 4) cx, cy, w, h in [0, 1]."""
+    """One image's model outputs as float64 numpy arrays: ``logits`` (Q, C) for
+    a detector, (C,) for a classifier, None when the output has none;
+    ``boxes`` (Q, 4) cx, cy, w, h in [0, 1], None when the model gives none."""
 
     logits: object
-    boxes: object
+    boxes: object = None
 
 
 def outputs_from_model(model_output) -> Outputs:
-    """Batch-1 transformers detection output → :class:`Outputs` (float64, CPU)."""
-    logits = model_output.logits[0].detach().double().cpu().numpy()
-    boxes = model_output.pred_boxes[0].detach().double().cpu().numpy()
-    return Outputs(logits=logits, boxes=boxes)
+    """Batch-1 transformers output → :class:`Outputs` (float64, CPU): its
+    ``logits`` and, for a detector, its ``pred_boxes``; a field the output
+    lacks (or holds as None) is None."""
+    def first(name: str):
+        value = getattr(model_output, name, None)
+        return None if value is None else value[0].detach().double().cpu().numpy()
+
+    return Outputs(logits=first("logits"), boxes=first("pred_boxes"))
+
+
+def have_boxes(outputs: list[Outputs]) -> bool:
+    """Every output holds boxes (a detector's): precision and recall of
+    matched detections can be read off them."""
+    return bool(outputs) and all(o.boxes is not None for o in outputs)
+
+
+def have_logits(outputs: list[Outputs]) -> bool:
+    """Every output holds logits, so they can be compared."""
+    return bool(outputs) and all(o.logits is not None for o in outputs)
 
 
 def logit_correlation(reference: list[Outputs], variant: list[Outputs]) -> float | None:
@@ -53,10 +72,10 @@ def logit_correlation(reference: list[Outputs], variant: list[Outputs]) -> float
 
 
 def nonfinite_count(outputs: list[Outputs]) -> int:
-    """NaN and Inf values over all logits and boxes."""
+    """NaN and Inf values over all logits and boxes (those the outputs hold)."""
     import numpy as np
 
-    return int(sum((~np.isfinite(o.logits)).sum() + (~np.isfinite(o.boxes)).sum() for o in outputs))
+    return int(sum((~np.isfinite(array)).sum() for o in outputs for array in (o.logits, o.boxes) if array is not None))
 
 
 def detections(output: Outputs, *, height: int, width: int, score_threshold: float, top_k: int | None = None) -> list[tuple]:

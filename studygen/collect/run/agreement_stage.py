@@ -2,8 +2,10 @@
 
 Every pending variant and the reference run the agreement set's photographs;
 the figures (:mod:`studygen.collect.run.agreement`) become ``agreement``
-results: logit correlation, non-finite count, precision and recall of matched
-detections. A figure that is undefined (no finite logits with variance, no
+results: logit correlation, non-finite count, and for a detector (outputs
+with ``pred_boxes``) precision and recall of matched detections; a model
+without boxes (an image classifier) is compared by its logits alone, and its
+results say so. A figure that is undefined (no finite logits with variance, no
 detections) is a ``not_measured`` result saying why. FP8 is measured with
 ModelOpt's fake quantization, before compression, and its results say so.
 """
@@ -15,6 +17,7 @@ from . import agreement as agree
 from .context import RunContext, Variant
 
 FAKE_FP8_NOTE = "FP8 by ModelOpt fake quantization (mtq.quantize): values rounded to FP8, computed in fp16"
+NO_BOXES_NOTE = "the model outputs no boxes (pred_boxes), only class logits: no detection precision or recall"
 
 
 def measure_agreement(run: RunContext) -> None:
@@ -43,32 +46,53 @@ def measure_agreement(run: RunContext) -> None:
 
 
 def agreement_results(run: RunContext, variant: Variant, reference: list, outputs: list) -> tuple[list[dict], str]:
-    """The four agreement results of ``variant`` (outputs per photo) against
-    ``reference``, and a one-line summary for the log."""
-    plan, thresholds = run.plan, run.plan.agreement
-    height, width = run.agreement_hw
+    """The agreement results of ``variant`` (outputs per photo) against
+    ``reference``, and a one-line summary for the log: logit correlation and
+    non-finite count, then precision and recall of matched detections when
+    both outputs hold boxes (a detector; a classifier's results say it has
+    none). Outputs without logits give one ``not_measured`` saying so."""
+    plan = run.plan
     base = {"kind": Kind.AGREEMENT, "variant": variant.name, "reference_variant": plan.reference_variant,
             "shape": plan.agreement_shape, "batch": 1, "backend": "pytorch", "mode": "eager",
             "dataset": run.agreement.dataset_id, "images": len(outputs)}
-    note = FAKE_FP8_NOTE if variant.precision == "fp8" else None
+    if not (agree.have_logits(reference) and agree.have_logits(outputs)):
+        reason = "the model's output holds no logits to compare with the reference's"
+        return [value_or_not_measured(base, "logit_correlation", None, reason, None)], f"{variant.name}: {reason}"
+    detector = agree.have_boxes(reference) and agree.have_boxes(outputs)
+    note = "; ".join(filter(None, [FAKE_FP8_NOTE if variant.precision == "fp8" else None,
+                                   None if detector else NO_BOXES_NOTE])) or None
     correlation = agree.logit_correlation(reference, outputs)
     results = [value_or_not_measured(base, "logit_correlation", correlation,
                                      "no finite logits with non-zero variance in both outputs", note),
                {**base, "metric": "nonfinite_count", "value": agree.nonfinite_count(outputs),
                 **({"note": note} if note else {})}]
+    summary = f"{variant.name}: logit correlation {correlation}, non-finite {results[1]['value']}"
+    if detector:
+        matched = matched_detection_results(run, base, reference, outputs, note)
+        results += matched
+        summary += ", " + ", ".join(f"{r['metric']} {r.get('value')}" for r in matched)
+    return results, summary
+
+
+def matched_detection_results(run: RunContext, base: dict, reference: list, outputs: list,
+                              note: str | None) -> list[dict]:
+    """The precision and recall results of matched detections
+    (:func:`~studygen.collect.run.agreement.precision_recall`, the study's
+    thresholds), each a ``not_measured`` when its denominator is zero."""
+    thresholds = run.plan.agreement
+    height, width = run.agreement_hw
     matched = agree.precision_recall(reference, outputs, height=height, width=width,
                                      score_threshold=thresholds["score_threshold"],
                                      iou_threshold=thresholds["iou_threshold"], top_k=thresholds.get("top_k"))
     extra = {"score_threshold": thresholds["score_threshold"], "iou_threshold": thresholds["iou_threshold"]}
+    results = []
     for metric, denominator in (("precision", "variant_detections"), ("recall", "reference_detections")):
         counted = denominator.replace("_", " ")
         detail = f"{matched['matches']} matches of {matched[denominator]} {counted}"
         results.append(value_or_not_measured(
             {**base, **extra}, metric, matched[metric], f"no {counted} at score >= {thresholds['score_threshold']}",
             "; ".join(filter(None, [note, detail]))))
-    summary = (f"{variant.name}: logit correlation {correlation}, non-finite {results[1]['value']}, "
-               f"precision {matched['precision']}, recall {matched['recall']}")
-    return results, summary
+    return results
 
 
 def value_or_not_measured(base: dict, metric: str, value, reason: str, note: str | None) -> dict:

@@ -1,7 +1,8 @@
 """The COCO AP stage of a run, and ``--merge-ap`` over the shards of a job.
 
 Without COCO images in the study, each variant gets a ``not_measured``
-result saying why. With them, each pending variant detects on this shard's
+result saying why; so does each variant of a model that outputs no boxes
+(an image classifier). With them, each pending variant detects on this shard's
 images (:func:`~studygen.collect.run.coco_ap.detect`) and its detections file
 is written; unsharded, AP is evaluated at once by the ingest path
 (:mod:`studygen.collect.coco`, pycocotools: 12 statistics); sharded, the
@@ -15,7 +16,7 @@ from ...errors import UsageError
 from ...fsutil import shown_path
 from ...records.kinds import Kind
 from ..coco import build_results, checked_inputs, evaluate_inputs
-from .coco_ap import CocoSetup, detect, detections_path, merge_shards, shard_ids, sorted_image_ids, write_detections
+from .coco_ap import CocoSetup, NoBoxesError, detect, detections_path, merge_shards, shard_ids, sorted_image_ids, write_detections
 from .context import RecordStore, ResultSink, RunContext, RunInputs, RunOptions
 from .spec import parse_shape
 
@@ -44,8 +45,14 @@ def measure_ap(run: RunContext, pending: list[str]) -> None:
     task = run.progress.task(f"detections {setup.shape}", len(pending))
     for name in pending:
         variant = run.variants[name]
-        found, dropped = detect(variant.model, gt, ids, setup.images, height=height, width=width, device=run.device,
-                                dtype=variant.dtype)
+        try:
+            found, dropped = detect(variant.model, gt, ids, setup.images, height=height, width=width,
+                                    device=run.device, dtype=variant.dtype)
+        except NoBoxesError as exc:
+            run.sink.add({"kind": Kind.NOT_MEASURED, "variant": name, "metric": Kind.COCO_AP, "shape": setup.shape,
+                          "mode": "eager", "reason": f"{exc}: COCO AP needs a detector's boxes"})
+            run.progress.advance(task)
+            continue
         path = detections_path(ap.measurements, ap.job, name, ap.shard)
         write_detections(path, found)
         run.progress.advance(task)

@@ -82,10 +82,15 @@ def shard_ids(ids: list, shard: tuple[int, int]) -> list:
     return ids[(index - 1) * len(ids) // count:index * len(ids) // count]
 
 
+class NoBoxesError(Exception):
+    """The model's output holds no ``pred_boxes`` (not a detector): it has no COCO detections."""
+
+
 def detect(model, ground_truth, image_ids: list, folder: Path, *, height: int, width: int, device, dtype,
            top_k: int = TOP_K) -> tuple[list[dict], int]:
     """``(detections, dropped)``: COCO results for ``image_ids`` and how many
-    detections named no category of the annotations."""
+    detections named no category of the annotations. Raises NoBoxesError
+    when the model's output has no ``pred_boxes`` (an image classifier)."""
     import numpy as np
     import torch
     from PIL import Image
@@ -102,6 +107,8 @@ def detect(model, ground_truth, image_ids: list, folder: Path, *, height: int, w
         original_h, original_w = pixels.shape[:2]
         pixel_values = to_pixel_values(Photo(name=name, pixels=pixels, sha256=""), height, width)
         output = model(pixel_values=pixel_values.to(device=device, dtype=dtype))
+        if getattr(output, "pred_boxes", None) is None:
+            raise NoBoxesError(f"the model's output ({type(output).__name__}) holds no pred_boxes")
         logits = output.logits[0].float()
         boxes = output.pred_boxes[0].float()
         scores = logits.sigmoid().flatten()

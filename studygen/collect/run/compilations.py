@@ -318,7 +318,7 @@ def _work(conn, job: WorkerJob) -> None:
     inputs, options = job.inputs, job.options
     progress = LineProgress(job.label, quiet=options.quiet)
     device = select_device(options.cpu, inputs.study_path, options.local_rank)
-    calibration, agreement = ImageSet.load(inputs.calibration_set), ImageSet.load(inputs.agreement_set)
+    calibration, agreement = ImageSet.load_if_named(inputs.calibration_set), ImageSet.load(inputs.agreement_set)
     base_model, _ = build_model(inputs.plan.model, root=options.root, study_path=inputs.study_path)
     sink = MemorySink()
     run = RunContext(inputs=inputs, options=options, device=device, progress=progress, sink=sink, store=None,

@@ -84,6 +84,12 @@ class ImageSet:
         photos = load_image_set(image_set.definition, image_set.display)
         return cls(image_set.dataset_id, photos, image_set.revision)
 
+    @classmethod
+    def load_if_named(cls, image_set: ImageSetDefinition | None) -> "ImageSet | None":
+        """:meth:`load` for a set the run uses; None for one it does not
+        (``run.calibration_set`` of a run without an FP8 variant)."""
+        return None if image_set is None else cls.load(image_set)
+
 
 @dataclass(frozen=True)
 class RunInputs:
@@ -93,7 +99,8 @@ class RunInputs:
     ``measurements`` the records folder (``measurements/<family>/`` or
     ``--measurements``); ``description`` the study's title for a new record;
     ``coco`` None when the study gives no COCO images. The image sets are
-    None for ``--merge-ap``, which measures nothing.
+    None for ``--merge-ap``, which measures nothing; the calibration set is
+    None too when no variant the run may build is calibrated (no FP8).
     """
 
     plan: RunPlan
@@ -167,13 +174,16 @@ class ApContext:
     root: Path
 
     def pending(self, sink: ResultSink) -> list[str]:
-        """Variants whose AP (or, for a shard, whose detections file) is still missing."""
+        """Variants whose AP (or, for a shard, whose detections file) is still
+        missing, and that the record does not say were not measured (a model
+        without boxes)."""
         if self.setup is None:
             return []
         if self.shard == (1, 1):
             return [v for v in self.variants if not sink.has(Kind.COCO_AP, v, self.setup.shape, "eager", "AP")]
         return [v for v in self.variants
-                if not detections_path(self.measurements, self.job, v, self.shard).is_file()]
+                if not detections_path(self.measurements, self.job, v, self.shard).is_file()
+                and not sink.has(Kind.COCO_AP, v, self.setup.shape, "eager", Kind.COCO_AP)]
 
 
 @dataclass
@@ -190,7 +200,7 @@ class RunContext:
     sink: ResultSink
     store: RecordStore
     base_model: object
-    calibration: ImageSet
+    calibration: ImageSet | None  # None when no variant of the run is calibrated (no FP8)
     agreement: ImageSet
     variants: dict[str, Variant] = field(default_factory=dict)
 

@@ -6,7 +6,9 @@ Two ways, chosen by the study file's ``model.weights``:
   the folder must exist (relative paths are read from the project root).
 * ``random-init``: ``transformers.AutoConfig.for_model(**model.config)`` (the
   mapping must carry ``model_type``), ``torch.manual_seed(model.seed)``, then
-  ``hf_class(config)``. A timm backbone is created with
+  ``hf_class(config)`` (``hf_class.from_config(config)`` for a transformers
+  auto class such as ``AutoModelForImageClassification``, which cannot be
+  instantiated directly). A timm backbone is created with
   ``use_pretrained_backbone=False`` forced, so no backbone weights are fetched.
 
 The returned module is fp32, on the CPU, in eval mode; every variant is a copy
@@ -24,14 +26,18 @@ def build_model(model_spec: dict, *, root: Path, study_path: str):
     """``(module, checkpoint)``: the fp32 eval-mode model and the record's
     ``provenance.checkpoint`` block (id, revision, weights, seed, local_dir, config).
 
-    Raises RecordError for a study model entry that cannot be built (unknown
-    class, missing seed or config) and InputError for a missing checkpoint folder.
+    Raises RecordError for a study model entry that cannot be built (no or an
+    unknown class, missing seed or config) and InputError for a missing checkpoint folder.
     """
     import torch
     import transformers
 
     class_name = model_spec.get("hf_class")
-    model_class = getattr(transformers, class_name or "", None)
+    if not class_name:
+        raise RecordError("model.hf_class is not set: name the transformers class collect run builds, e.g. "
+                          "AutoModelForImageClassification or DeformableDetrForObjectDetection",
+                          path=study_path, pointer="/model")
+    model_class = getattr(transformers, class_name, None)
     if model_class is None:
         raise RecordError(f"transformers has no class {class_name!r}", path=study_path, pointer="/model/hf_class")
     weights = model_spec.get("weights", "pretrained")
@@ -52,7 +58,8 @@ def build_model(model_spec: dict, *, root: Path, study_path: str):
             raise RecordError("random-init weights need model.seed", path=study_path, pointer="/model/seed")
         config = random_init_config(model_spec.get("config") or {}, study_path)
         torch.manual_seed(int(seed))
-        model = model_class(config)
+        from_config = getattr(model_class, "from_config", None)  # an auto class; a model class has none
+        model = from_config(config) if from_config is not None else model_class(config)
         checkpoint.update(seed=int(seed), local_dir=None, config=dict(model_spec.get("config") or {}))
     model = model.float().eval()
     for parameter in model.parameters():

@@ -14,7 +14,7 @@ import datetime as _dt
 import platform
 from pathlib import Path
 
-from ...version import studygen_version
+from ...version import version_for_record
 from ..env import git_state, nvml_gpus, package_version
 
 # provenance.software name -> distribution names
@@ -27,8 +27,10 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
     """The record's ``provenance`` block (schemas/run_record.schema.json).
 
     ``commit`` and ``dirty`` when given (a checkout without .git), else
-    ``git rev-parse HEAD`` and ``git status`` in ``root``; ``checkpoint`` as
-    :func:`~studygen.collect.run.model.build_model` returns it.
+    ``git rev-parse HEAD`` and ``git status`` in ``root``, read once: the
+    collector's version comes from the same reading when studygen runs from
+    that checkout (:func:`studygen.version.version_for_record`);
+    ``checkpoint`` as :func:`~studygen.collect.run.model.build_model` returns it.
     """
     import torch
 
@@ -52,7 +54,8 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
         "repository_commit": commit,
         "repository_dirty": dirty,
         "collected_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
-        "collector": {"name": "studygen collect run", "version": studygen_version(), "command": command},
+        "collector": {"name": "studygen collect run", "version": version_for_record(root, commit, dirty),
+                      "command": command},
     }
     if gpu:
         provenance["notes"] = [f"torch.backends.cuda.matmul.allow_tf32={torch.backends.cuda.matmul.allow_tf32}, "

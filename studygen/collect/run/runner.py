@@ -74,7 +74,7 @@ def _start(inputs: RunInputs, options: RunOptions, store: RecordStore, device, p
     plan = inputs.plan
     if not plan.cells:
         progress.log(f"shard {plan.shard[0]}/{plan.shard[1]} holds no cells of the grid; nothing to measure")
-    calibration, agreement = ImageSet.load(inputs.calibration_set), ImageSet.load(inputs.agreement_set)
+    calibration, agreement = ImageSet.load_if_named(inputs.calibration_set), ImageSet.load(inputs.agreement_set)
     base_model, checkpoint = build_model(plan.model, root=options.root, study_path=inputs.study_path)
     provenance = collect_provenance(root=options.root, checkpoint=checkpoint, commit=options.commit, dirty=options.dirty,
                                     command=options.command, dataset_revision=agreement.revision)

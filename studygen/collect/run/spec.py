@@ -115,6 +115,12 @@ class RunPlan:
             names.append(self.reference_variant)
         return [v for v in self.variants if v in names]
 
+    def calibrated_variants(self, chosen: list[str] | None = None) -> list[str]:
+        """The variants among ``chosen`` (default: every declared one) that
+        ModelOpt calibrates on ``run.calibration_set``: the FP8 ones. Not
+        narrowed to a shard, so every shard of a job needs the same sets."""
+        return [name for name in (chosen or self.variants) if self.precision(name) == "fp8"]
+
     def agreement_variants(self) -> list[str]:
         """Non-reference variants whose agreement this shard computes: those
         whose eager cell at the agreement shape belongs to it (so each
