@@ -16,9 +16,13 @@ way for the kind (lower time or size, higher throughput or AP).
 
 A row contradicts the claim when its figures go the other way beyond their
 printed digits (``1.71`` against ``1.660`` ms for "faster": every value
-1.71 stands for is above every value 1.660 stands for); rows that print
-alike or overlap within their digits are not counted against it. A clause
-that denies ("not always faster", "never"), a universal word that says
+1.71 stands for is above every value 1.660 stands for), or, for a strict
+comparative ("faster than"), when the row prints the two figures equal
+(``9.30`` and ``9.3``): a tie as printed is no "faster". A non-strict
+comparison ("at least as fast as", "no slower than", "never larger than")
+is read the same way, but a tie does not contradict it. Rows whose figures
+differ but overlap within their digits are not counted against either. A
+clause that denies ("not always faster", "never"), a universal word that says
 what a pooled figure is taken over ("at the medians over every job": a
 side finding render writes), a comparison with a figure
 ("44% smaller than": SG103 reads it), and one that cannot be tied to one
@@ -61,7 +65,20 @@ _DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|do
 # a figure of its own ("40% faster than"), not the digits ending a variant's name ("fp8 outperforms")
 _FIGURE_BEFORE_RE = lazy_compile(r"(?<![\w.])\d[\d.,]*(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
 _PREFILTER_RE = lazy_compile(
-    r"\bthan\b|\boutperform|\bbeat|\blead|\bahead\b|\btrail|\blag|\bunderperform|\bbehind\b", re.IGNORECASE)
+    r"\bthan\b|\bas\s+\w+\s+as\b|\boutperform|\bbeat|\blead|\bahead\b|\btrail|\blag|\bunderperform|\bbehind\b", re.IGNORECASE)
+
+# "at least as fast as" (group 1: the plain adjective), "no slower than", "never larger than" (group 2: the
+# comparative it denies): a comparison that a tie does not contradict
+_NON_STRICT_RE = lazy_compile(
+    r"\bat\s+least\s+as\s+(fast|quick|small|low|high|large|big|good)\s+as\b"
+    r"|\b(?:no|never|not\s+any)\s+(slower|faster|quicker|smaller|larger|bigger|lower|higher|worse|better)\s+"
+    r"(?:[A-Za-z][\w-]*\s+){0,2}?than\b",
+    re.IGNORECASE,
+)
+_PLAIN_TO_COMPARATIVE = {"fast": "faster", "quick": "quicker", "small": "smaller", "low": "lower", "high": "higher",
+                         "large": "larger", "big": "bigger", "good": "better"}
+_OPPOSITE = {"slower": "faster", "faster": "slower", "quicker": "slower", "smaller": "larger", "larger": "smaller",
+             "bigger": "smaller", "lower": "higher", "higher": "lower", "worse": "better", "better": "worse"}
 
 # comparative -> +1 when the variant's figure must be the larger, -1 the smaller; None: by kind
 _SIGN = {"smaller": -1, "lower": -1, "less": -1, "fewer": -1, "larger": 1, "bigger": 1, "higher": 1, "more": 1}
@@ -94,13 +111,15 @@ def _claims_every(text: str, start: int, end: int) -> bool:
                for word in _UNIVERSAL_RE.finditer(text, start, end))
 
 
-def _contradicting(pair: Pair | RowPair, want: int) -> list[tuple[int, str, str]]:
-    """(row, x text, y text) of each named row whose figures go against ``want`` beyond their digits."""
+def _contradicting(pair: Pair | RowPair, want: int, strict: bool) -> list[tuple[int, str, str, bool]]:
+    """(row, x text, y text, tied) of each named row whose figures go against ``want`` beyond their digits,
+    or, when ``strict``, print the same number (``9.30`` and ``9.3``: a tie is not "faster")."""
     found = []
     for row, x, y in pair.values():
         a, b = stands_for(x), stands_for(y)
-        if (want < 0 and a.lo >= b.hi) or (want > 0 and a.hi <= b.lo):
-            found.append((row, x.text, y.text))
+        tied = x.value == y.value
+        if (want < 0 and a.lo >= b.hi) or (want > 0 and a.hi <= b.lo) or (strict and tied):
+            found.append((row, x.text, y.text, tied))
     return found
 
 
@@ -119,10 +138,22 @@ def check(document: Document) -> list[Finding]:
     return findings
 
 
-def _comparison(text: str, start: int, end: int) -> tuple[re.Match, str] | None:
-    """The first comparison of ``text[start:end]`` and its comparative word:
-    "faster ... than" as written, a verb of ranking as "outperforms" (it
-    says the subject is better) or "trails" (worse)."""
+def _comparison(text: str, start: int, end: int) -> tuple[re.Match, str, bool] | None:
+    """The first comparison of ``text[start:end]``, its comparative word and
+    whether it is strict: "faster ... than" as written, a verb of ranking as
+    "outperforms" (it says the subject is better) or "trails" (worse), a
+    non-strict one as the comparative it allows ("no slower than" and "at
+    least as fast as": "faster", not strict)."""
+    loose = _NON_STRICT_RE.search(text, start, end)
+    if loose is not None:
+        word = loose.group(1) or loose.group(2)
+        comparative = _PLAIN_TO_COMPARATIVE[word.lower()] if loose.group(1) else _OPPOSITE[word.lower()]
+        return loose, comparative, False
+    found = _strict_comparison(text, start, end)
+    return (found[0], found[1], True) if found is not None else None
+
+
+def _strict_comparison(text: str, start: int, end: int) -> tuple[re.Match, str] | None:
     comparative = _COMPARATIVE_RE.search(text, start, end)
     verb = RANKING_VERB_RE.search(text, start, end)
     if verb is not None and (comparative is None or verb.start() < comparative.start()):
@@ -134,10 +165,15 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     found = _comparison(text, start, end)
     if found is None or not _claims_every(text, start, end):
         return None
-    match, comparative = found
+    match, comparative, strict = found
     clause = text[start:end]
-    if _DENIAL_RE.search(clause) or _FIGURE_BEFORE_RE.search(text, start, match.start()):
+    # the "no" of "no slower than" is the comparison's own word, not a denial of it
+    undenied = clause if strict else text[start:match.start()] + " " + text[match.end():end]
+    if _DENIAL_RE.search(undenied) or _FIGURE_BEFORE_RE.search(text, start, match.start()):
         return None
+    if not strict:
+        # "at least as fast as fp16" names its reference as "faster than fp16" does
+        clause = f"{text[start:match.start()]}{comparative} than{text[match.end():end]}"
     kinds = kinds_named(clause, comparative)
     if not kinds:
         return None
@@ -147,7 +183,7 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     pair = pair if pair is not None else row_pair(document, clause, kinds, view)
     if pair is None:
         return None
-    rows = _contradicting(pair, _want(comparative, pair.kind))
+    rows = _contradicting(pair, _want(comparative, pair.kind), strict)
     if not rows:
         return None
     table = pair.table
@@ -155,9 +191,10 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
         compared = f"'{pair.series.header}' of the {pair.x} rows against the {pair.y} rows, {len(pair.values())} pairs"
     else:
         compared = f"'{pair.x.header}' against '{pair.y.header}', {len(pair.values())} rows named"
-    shown = "; ".join(f"{table.rows[r].name()} has {x} against {y}" for r, x, y in rows[:3])
+    shown = "; ".join(f"{table.rows[r].name()} has {x} against {y}{' (a tie as printed)' if tied else ''}"
+                      for r, x, y, tied in rows[:3])
     more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""
-    claim = " ".join(clause.split()).rstrip(".")
+    claim = " ".join(text[start:end].split()).rstrip(".")
     return Finding(
         CODE,
         f"'{claim}' is contradicted by the table at line {table.line} ({compared}): {shown}{more}",
