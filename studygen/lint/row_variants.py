@@ -117,6 +117,12 @@ def _series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[Series, 
 def row_pair(document: Document, clause: str, kinds: tuple[str, ...], view: TextView) -> RowPair | None:
     """The one :class:`RowPair` the clause names in the document (see the
     module docstring), or None."""
+    found = row_pairs(document, clause, kinds, view)
+    return found[0] if len(found) == 1 else None
+
+
+def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: TextView) -> list[RowPair]:
+    """Every :class:`RowPair` the clause names in the document, in document order."""
     found: list[RowPair] = []
     for table in document.tables:
         if len(table.label_columns) < 2:
@@ -132,7 +138,7 @@ def row_pair(document: Document, clause: str, kinds: tuple[str, ...], view: Text
             pairs = _pairs(table, column, *variants, rows)
             if len(pairs) >= 2:
                 found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
-    return found[0] if len(found) == 1 else None
+    return found
 
 
-__all__ = ["RowPair", "row_pair"]
+__all__ = ["RowPair", "row_pair", "row_pairs"]

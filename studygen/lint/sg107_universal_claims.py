@@ -25,8 +25,15 @@ differ but overlap within their digits are not counted against either. A
 clause that denies ("not always faster", "never"), a universal word that says
 what a pooled figure is taken over ("at the medians over every job": a
 side finding render writes), a comparison with a figure
-("44% smaller than": SG103 reads it), and one that cannot be tied to one
-table are not read.
+("44% smaller than": SG103 reads it), and one that names no table's pair
+are not read.
+
+A claim that several tables could back (an eager table and a compiled one,
+both with fp16 and int8 columns) is judged against each of them
+(:func:`~studygen.lint.variant_pairs.candidates`, the 64 nearest): when
+exactly one of them stands in the claim's own section, against that one
+only; otherwise it is reported only when every candidate contradicts it, and
+the finding names each table's contradicting rows.
 
 Cases: ``sg107_pos_*``, ``sg107_neg_*``.
 """
@@ -39,8 +46,8 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Document, Sentence
 from .rounding import stands_for
-from .row_variants import RowPair, row_pair
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_VERB_RE, Pair, kinds_named, tie
+from .row_variants import RowPair, row_pairs
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_VERB_RE, Pair, candidates, kinds_named
 
 CODE = "SG107"
 HINT = "name the rows the comparison holds for (or the exception), or correct the table"
@@ -178,14 +185,41 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     if not kinds:
         return None
     view = sentence.segment_view(start - sentence.start, end - sentence.start)
-    pair = tie(document, clause, kinds, view)
-    # variants written as row labels ("| small | INT8 | 3.65 |"): rows paired by the other labels
-    pair = pair if pair is not None else row_pair(document, clause, kinds, view)
-    if pair is None:
+    judged = _judged(document, sentence, clause, kinds, view)
+    if not judged:
         return None
-    rows = _contradicting(pair, _want(comparative, pair.kind), strict)
-    if not rows:
-        return None
+    want = {id(pair): _want(comparative, pair.kind) for pair in judged}
+    contradicted = [(pair, _contradicting(pair, want[id(pair)], strict)) for pair in judged]
+    if not all(rows for _, rows in contradicted):
+        return None  # a table that could back the claim bears it out
+    claim = " ".join(text[start:end].split()).rstrip(".")
+    tables = "; ".join(_described(pair, rows) for pair, rows in contradicted)
+    every = "every table that could back it: " if len(judged) > 1 else ""
+    return Finding(
+        CODE,
+        f"'{claim}' is contradicted by {every}{tables}",
+        document.path,
+        sentence.line_at(match.start()),
+        hint=HINT,
+    )
+
+
+def _judged(document: Document, sentence: Sentence, clause: str, kinds: tuple[str, ...],
+            view) -> list[Pair] | list[RowPair]:
+    """The pairs a claim is judged against: every table offering one (columns
+    first, else variants written as row labels: "| small | INT8 | 3.65 |"),
+    or only the one in the claim's own section when exactly one is there."""
+    pairs: list[Pair] | list[RowPair] | None = candidates(document, clause, kinds, view, near=sentence.block.order)
+    if pairs is None:
+        return []
+    if not pairs:
+        pairs = row_pairs(document, clause, kinds, view)
+    own = [pair for pair in pairs if pair.table.section == sentence.block.section]
+    return own if len(own) == 1 else pairs
+
+
+def _described(pair: Pair | RowPair, rows: list[tuple[int, str, str, bool]]) -> str:
+    """"the table at line N (what was compared): row 'X' has a against b; ..." for one judged pair."""
     table = pair.table
     if isinstance(pair, RowPair):
         compared = f"'{pair.series.header}' of the {pair.x} rows against the {pair.y} rows, {len(pair.values())} pairs"
@@ -194,14 +228,7 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     shown = "; ".join(f"{table.rows[r].name()} has {x} against {y}{' (a tie as printed)' if tied else ''}"
                       for r, x, y, tied in rows[:3])
     more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""
-    claim = " ".join(text[start:end].split()).rstrip(".")
-    return Finding(
-        CODE,
-        f"'{claim}' is contradicted by the table at line {table.line} ({compared}): {shown}{more}",
-        document.path,
-        sentence.line_at(match.start()),
-        hint=HINT,
-    )
+    return f"the table at line {table.line} ({compared}): {shown}{more}"
 
 
 __all__ = ["check"]
