@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from ..patterns import lazy_compile
 from .document import Document, Series, Table
 from .figures import RATIO_UNITS, Figure, statistic_of
+from .header_names import mention as header_mention
+from .header_names import name_words, prose_words
 from .restriction import TextView
 from .text import label_tokens, normalize, stem
 
@@ -148,8 +150,8 @@ class Pair:
 def _own_words(table: Table, columns: list[Series]) -> dict[int, frozenset[str]]:
     """Column -> the header words that tell it from the other ``columns``
     (unit words and the words all of them share left out)."""
-    words = {s.column: frozenset(label_tokens(normalize(table.headers[s.column]))) for s in columns}
-    units = {normalize(s.unit) for s in columns if s.unit}
+    words = {s.column: frozenset(name_words(table.headers[s.column])) for s in columns}
+    units = {stem(normalize(s.unit)) for s in columns if s.unit}
     shared = frozenset.intersection(*words.values()) if words else frozenset()
     return {c: frozenset(w - shared - units) for c, w in words.items()}
 
@@ -188,7 +190,7 @@ def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]):
     lowered = normalize(text)
     named, references = [], []
     for series in columns:
-        mention = _mention(lowered, own[series.column])
+        mention = header_mention(text, own[series.column])
         if mention is None:
             continue
         named.append(series)
@@ -206,18 +208,6 @@ def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]):
         other = next(s for s in columns if s is not named[0])
         return (other, named[0]) if references else (named[0], other)
     return _UNCLEAR
-
-
-def _mention(lowered: str, words: frozenset[str]) -> int | None:
-    """Offset in ``lowered`` of the first whole-word occurrence of any of
-    ``words`` when every one of them occurs, else None."""
-    offsets = []
-    for word in words:
-        match = re.search(r"(?<![\w.+-])" + re.escape(word) + r"(?![\w+])", lowered)
-        if match is None:
-            return None
-        offsets.append(match.start())
-    return min(offsets)
 
 
 def _tables_naming(document: Document, text: str) -> list[Table]:
@@ -244,7 +234,7 @@ def candidates(document: Document, text: str, kinds: tuple[str, ...], view: Text
     in document order; None when a table names a variant of the kind but
     offers no pair (which figures are meant is then unclear)."""
     found: list[Pair] = []
-    object_words = frozenset(label_tokens(normalize(object_text)))
+    object_words = frozenset(word for _, _, word in prose_words(object_text))
     for table in sorted(_tables_naming(document, text), key=lambda t: (abs(t.order - near), t.order)):
         if len(found) >= limit:
             break
