@@ -103,7 +103,7 @@ def _pairs(table: Table, column: int, subject: str, reference: str, rows: list[i
     return tuple((xs[key][0], ys[key][0]) for key in xs if len(xs[key]) == 1 and len(ys.get(key, ())) == 1)
 
 
-def _series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[Series, str] | None:
+def measured_series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[Series, str] | None:
     """The one measured series of one of ``kinds`` (the clause's header words
     choose among several), with its kind."""
     measured = [(s, kind_of_series(s)) for s in table.series if s.column not in table.label_columns]
@@ -131,7 +131,7 @@ def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: Tex
             variants = _variants(table, column, clause)
             if variants is None:
                 continue
-            series = _series(table, kinds, clause)
+            series = measured_series(table, kinds, clause)
             rows = table.restrict(view)
             if series is None or not rows:
                 continue
@@ -141,4 +141,4 @@ def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: Tex
     return found
 
 
-__all__ = ["RowPair", "row_pair", "row_pairs"]
+__all__ = ["RowPair", "measured_series", "row_pair", "row_pairs"]

@@ -35,7 +35,12 @@ exactly one of them stands in the claim's own section, against that one
 only; otherwise it is reported only when every candidate contradicts it, and
 the finding names each table's contradicting rows.
 
-Cases: ``sg107_pos_*``, ``sg107_neg_*``.
+A comparison of two rows without a universal word or a figure ("the A100
+row beats the H100 row", "batch 1 has higher throughput than batch 8") is a
+claim about that one pair (:func:`~studygen.lint.row_axis.row_comparison`),
+read the same way unless hedged ("can be faster", "usually beats").
+
+Cases: ``sg107_pos_*``, ``sg107_neg_*``, ``tests/lint/test_row_axis.py``.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Document, Sentence
 from .rounding import stands_for
+from .row_axis import row_comparison
 from .row_variants import RowPair, row_pairs
 from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_VERB_RE, Pair, candidates, kinds_named
 
@@ -71,6 +77,10 @@ _DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|do
                           re.IGNORECASE)
 # a figure of its own ("40% faster than"), not the digits ending a variant's name ("fp8 outperforms")
 _FIGURE_BEFORE_RE = lazy_compile(r"(?<![\w.])\d[\d.,]*(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
+# a comparison hedged or habitual: "can be faster than", "is often ahead of", "would beat"
+_HEDGED_RE = lazy_compile(
+    r"\b(?:can|could|may|might|would|should|will|often|sometimes|usually|typically|generally|mostly|tends?\s+to|"
+    r"expected|likely|most|many|some|if|when|unless)\b", re.IGNORECASE)
 _PREFILTER_RE = lazy_compile(
     r"\bthan\b|\bas\s+\w+\s+as\b|\boutperform|\bbeat|\blead|\bahead\b|\btrail|\blag|\bunderperform|\bbehind\b", re.IGNORECASE)
 
@@ -170,8 +180,11 @@ def _strict_comparison(text: str, start: int, end: int) -> tuple[re.Match, str] 
 
 def _segment_finding(document: Document, sentence: Sentence, text: str, start: int, end: int) -> Finding | None:
     found = _comparison(text, start, end)
-    if found is None or not _claims_every(text, start, end):
+    if found is None:
         return None
+    every = _claims_every(text, start, end)
+    if not every and _HEDGED_RE.search(text, start, end):
+        return None  # "can be faster than", "usually beats": no claim about a given pair of rows
     match, comparative, strict = found
     clause = text[start:end]
     # the "no" of "no slower than" is the comparison's own word, not a denial of it
@@ -184,8 +197,13 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     kinds = kinds_named(clause, comparative)
     if not kinds:
         return None
-    view = sentence.segment_view(start - sentence.start, end - sentence.start)
-    judged = _judged(document, sentence, clause, kinds, view)
+    if every:
+        view = sentence.segment_view(start - sentence.start, end - sentence.start)
+        judged = _judged(document, sentence, clause, kinds, view)
+    else:
+        # two rows compared ("the A100 row beats the H100 row", "batch 8 is faster than batch 1"): one pair
+        single = row_comparison(document, sentence.block, clause, kinds)
+        judged = [single] if single is not None else []
     if not judged:
         return None
     want = {id(pair): _want(comparative, pair.kind) for pair in judged}
@@ -221,7 +239,9 @@ def _judged(document: Document, sentence: Sentence, clause: str, kinds: tuple[st
 def _described(pair: Pair | RowPair, rows: list[tuple[int, str, str, bool]]) -> str:
     """"the table at line N (what was compared): row 'X' has a against b; ..." for one judged pair."""
     table = pair.table
-    if isinstance(pair, RowPair):
+    if isinstance(pair, RowPair) and len(pair.pairs) == 1:
+        compared = f"'{pair.series.header}' of row '{pair.x}' against row '{pair.y}'"
+    elif isinstance(pair, RowPair):
         compared = f"'{pair.series.header}' of the {pair.x} rows against the {pair.y} rows, {len(pair.values())} pairs"
     else:
         compared = f"'{pair.x.header}' against '{pair.y.header}', {len(pair.values())} rows named"
