@@ -77,6 +77,7 @@ _DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|do
                           re.IGNORECASE)
 # a figure of its own ("40% faster than"), not the digits ending a variant's name ("fp8 outperforms")
 _FIGURE_BEFORE_RE = lazy_compile(r"(?<![\w.])\d[\d.,]*(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
+_FIGURE_WINDOW = 40
 # a comparison hedged or habitual: "can be faster than", "is often ahead of", "would beat"
 _HEDGED_RE = lazy_compile(
     r"\b(?:can|could|may|might|would|should|will|often|sometimes|usually|typically|generally|mostly|tends?\s+to|"
@@ -92,6 +93,7 @@ _NON_STRICT_RE = lazy_compile(
     r"(?:[A-Za-z][\w-]*\s+){0,2}?than\b",
     re.IGNORECASE,
 )
+_NON_STRICT_LEAD = len("not any ")  # the longest word before the comparative of a non-strict one
 _PLAIN_TO_COMPARATIVE = {"fast": "faster", "quick": "quicker", "small": "smaller", "low": "lower", "high": "higher",
                          "large": "larger", "big": "bigger", "good": "better"}
 _OPPOSITE = {"slower": "faster", "faster": "slower", "quicker": "slower", "smaller": "larger", "larger": "smaller",
@@ -161,12 +163,17 @@ def _comparison(text: str, start: int, end: int) -> tuple[re.Match, str, bool] |
     "outperforms" (it says the subject is better) or "trails" (worse), a
     non-strict one as the comparative it allows ("no slower than" and "at
     least as fast as": "faster", not strict)."""
-    loose = _NON_STRICT_RE.search(text, start, end)
+    found = _strict_comparison(text, start, end)
+    loose = None
+    if found is not None and found[1] in _OPPOSITE:  # a comparative word, not a verb of ranking
+        # "no slower than" ends where its comparative does: read only the words just before it
+        loose = _NON_STRICT_RE.search(text, max(start, found[0].start() - _NON_STRICT_LEAD), found[0].end())
+    if loose is None and "least" in text[start:end].lower():
+        loose = _NON_STRICT_RE.search(text, start, end)
     if loose is not None:
         word = loose.group(1) or loose.group(2)
         comparative = _PLAIN_TO_COMPARATIVE[word.lower()] if loose.group(1) else _OPPOSITE[word.lower()]
         return loose, comparative, False
-    found = _strict_comparison(text, start, end)
     return (found[0], found[1], True) if found is not None else None
 
 
@@ -183,13 +190,16 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     if found is None:
         return None
     every = _claims_every(text, start, end)
+    match, comparative, strict = found
+    # a figure of its own right before the comparison: a ratio SG103 reads (a figure and its unit fit in the window)
+    if _FIGURE_BEFORE_RE.search(text, max(start, match.start() - _FIGURE_WINDOW), match.start()):
+        return None
     if not every and _HEDGED_RE.search(text, start, end):
         return None  # "can be faster than", "usually beats": no claim about a given pair of rows
-    match, comparative, strict = found
     clause = text[start:end]
     # the "no" of "no slower than" is the comparison's own word, not a denial of it
     undenied = clause if strict else text[start:match.start()] + " " + text[match.end():end]
-    if _DENIAL_RE.search(undenied) or _FIGURE_BEFORE_RE.search(text, start, match.start()):
+    if _DENIAL_RE.search(undenied):
         return None
     if not strict:
         # "at least as fast as fp16" names its reference as "faster than fp16" does
@@ -227,6 +237,10 @@ def _judged(document: Document, sentence: Sentence, clause: str, kinds: tuple[st
     """The pairs a claim is judged against: every table offering one (columns
     first, else variants written as row labels: "| small | INT8 | 3.65 |"),
     or only the one in the claim's own section when exactly one is there."""
+    section = sentence.block.section
+    own = candidates(document, clause, kinds, view, near=sentence.block.order, limit=2, section=section)
+    if own is not None and len(own) == 1:
+        return own  # the one candidate in the claim's own section: the others need not be read
     pairs: list[Pair] | list[RowPair] | None = candidates(document, clause, kinds, view, near=sentence.block.order)
     if pairs is None:
         return []

@@ -226,18 +226,22 @@ CANDIDATE_LIMIT = 64
 
 
 def candidates(document: Document, text: str, kinds: tuple[str, ...], view: TextView,
-               object_text: str = "", near: int = 0, limit: int = CANDIDATE_LIMIT) -> list[Pair] | None:
+               object_text: str = "", near: int = 0, limit: int = CANDIDATE_LIMIT,
+               section: int | None = None) -> list[Pair] | None:
     """The :class:`Pair` each table offers that ``text`` (a clause;
     ``object_text`` the object of a reducing verb, "the fp16 time" of "cuts
     the fp16 time by") names, its rows restricted by ``view``: at most
     ``limit`` of them, the tables nearest block order ``near`` first, returned
     in document order; None when a table names a variant of the kind but
-    offers no pair (which figures are meant is then unclear)."""
+    offers no pair (which figures are meant is then unclear). ``section``:
+    only the tables of that section."""
     found: list[Pair] = []
     object_words = frozenset(word for _, _, word in prose_words(object_text))
     for table in sorted(_tables_naming(document, text), key=lambda t: (abs(t.order - near), t.order)):
         if len(found) >= limit:
             break
+        if section is not None and table.section != section:
+            continue
         for kind in kinds:
             pair = _pair_in(table, kind, text, object_words)
             if pair is None:
