@@ -77,3 +77,20 @@ def test_a_comparison_of_number_rows_without_a_figure():
     (message,) = [f.message for f in lint_text(BATCHES + "Batch 1 has higher throughput than batch 8.\n", "t.md")
                   if f.code == "SG107"]
     assert "'Throughput (images/s)' of row '1' against row '8'" in message and "has 192 against 567" in message
+
+
+def test_the_reference_named_first_is_still_the_reference():
+    # "Against Thor, Orin leads": Thor (after "against") is the reference; Orin 7.40 ms against 4.90 goes the other way
+    (message,) = [f.message for f in lint_text(BOARDS + "Against Thor, Orin leads.\n", "t.md") if f.code == "SG107"]
+    assert "'Latency (ms)' of row 'Orin' against row 'Thor'" in message and "row 'Orin' has 7.40 against 4.90" in message
+
+
+def test_two_nearby_tables_giving_the_rows_leave_the_comparison_unread():
+    below = BOARDS.replace("7.40", "3.10")  # a second table right below, where Orin is the faster one
+    also_slower = BOARDS.replace("7.40", "8.00")  # one where Orin is slower too: which table is meant is unclear
+    text = BOARDS + "The Orin row beats the Thor row.\n\n" + also_slower
+    assert not [f for f in lint_text(text, "t.md") if f.code == "SG107"]
+    # with the table below alone, the comparison is read against it and holds (3.10 against 4.90)
+    assert not [f for f in lint_text("The Orin row beats the Thor row.\n\n" + below, "t.md") if f.code == "SG107"]
+    # and against the table above alone it is contradicted
+    assert [f for f in lint_text(BOARDS + "The Orin row beats the Thor row.\n", "t.md") if f.code == "SG107"]
