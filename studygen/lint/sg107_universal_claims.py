@@ -157,7 +157,7 @@ def check(document: Document) -> list[Finding]:
     return findings
 
 
-def _comparison(text: str, start: int, end: int) -> tuple[re.Match, str, bool] | None:
+def _comparison(text: str, start: int, end: int, lowered: str) -> tuple[re.Match, str, bool] | None:
     """The first comparison of ``text[start:end]``, its comparative word and
     whether it is strict: "faster ... than" as written, a verb of ranking as
     "outperforms" (it says the subject is better) or "trails" (worse), a
@@ -168,7 +168,7 @@ def _comparison(text: str, start: int, end: int) -> tuple[re.Match, str, bool] |
     if found is not None and found[1] in _OPPOSITE:  # a comparative word, not a verb of ranking
         # "no slower than" ends where its comparative does: read only the words just before it
         loose = _NON_STRICT_RE.search(text, max(start, found[0].start() - _NON_STRICT_LEAD), found[0].end())
-    if loose is None and "least" in text[start:end].lower():
+    if loose is None and lowered.find("least", start, end) != -1:  # lowered: the text folded, offset for offset
         loose = _NON_STRICT_RE.search(text, start, end)
     if loose is not None:
         word = loose.group(1) or loose.group(2)
@@ -186,7 +186,7 @@ def _strict_comparison(text: str, start: int, end: int) -> tuple[re.Match, str] 
 
 
 def _segment_finding(document: Document, sentence: Sentence, text: str, start: int, end: int) -> Finding | None:
-    found = _comparison(text, start, end)
+    found = _comparison(text, start, end, sentence.block.lowered)
     if found is None:
         return None
     every = _claims_every(text, start, end)
