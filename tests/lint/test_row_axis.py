@@ -94,3 +94,29 @@ def test_two_nearby_tables_giving_the_rows_leave_the_comparison_unread():
     assert not [f for f in lint_text("The Orin row beats the Thor row.\n\n" + below, "t.md") if f.code == "SG107"]
     # and against the table above alone it is contradicted
     assert [f for f in lint_text(BOARDS + "The Orin row beats the Thor row.\n", "t.md") if f.code == "SG107"]
+
+
+def test_a_label_inside_a_longer_named_label_is_the_longer_one():
+    table = _table("| Engine | Latency (ms) |\n|---|---:|\n| TensorRT | 2.0 |\n| TensorRT INT8 | 1.0 |\n| ONNX | 4.0 |\n")
+    assert named_rows(table, "tensorrt int8 is 4.0x faster than onnx") == (1, 2, 1)
+
+
+def test_only_the_nearest_table_below_is_read():
+    # the claim reads the table right below it (Orin slower: reported); the one after that is not a candidate
+    text = "## Boards\n\nThe Orin row beats the Thor row.\n\n" + BOARDS + BOARDS.replace("7.40", "7.90")
+    (message,) = [f.message for f in lint_text(text, "t.md") if f.code == "SG107"]
+    assert "the table at line 5" in message
+
+
+def test_a_table_above_without_the_rows_gives_way_to_the_one_below():
+    above = "| Board | Latency (ms) |\n|---|---:|\n| Xavier | 9.10 |\n| Nano | 4.90 |\n\n"
+    (message,) = [f.message for f in lint_text(above + "The Orin row beats the Thor row.\n\n" + BOARDS, "t.md")
+                  if f.code == "SG107"]
+    assert "the table at line 8" in message and "row 'Orin' has 7.40 against 4.90" in message
+
+
+def test_faster_on_a_throughput_column_wants_the_larger_figure():
+    table = "| Board | Throughput (images/s) |\n|---|---:|\n| Orin | 410 |\n| Thor | 620 |\n\n"
+    assert not [f for f in lint_text(table + "Thor is faster than Orin.\n", "t.md") if f.code == "SG107"]
+    (message,) = [f.message for f in lint_text(table + "Orin is faster than Thor.\n", "t.md") if f.code == "SG107"]
+    assert "row 'Orin' has 410 against 620" in message
