@@ -124,6 +124,22 @@ _SNAKE_UNITS = {"ms": "ms", "us": "us", "s": "s", "sec": "s", "ns": "ns", "pct":
 _SNAKE_UNIT_RE = lazy_compile(r"[A-Za-z0-9]_(" + "|".join(_SNAKE_UNITS) + r")\b", re.IGNORECASE)
 
 _EMPTY = (None, False)
+# A cell holding a range of values: "1.20–1.31", "1.20 to 1.31", "(3 jobs: 1.20 to 1.31)"; group 2 the separator
+_RANGE_CELL_RE = lazy_compile(
+    r"(?:\d+\s+[A-Za-z]+\s*:\s*)?(-?\d+(?:\.\d+)?)\s*(–|—|-|to)\s*(-?\d+(?:\.\d+)?)")
+
+
+def _range_cell(text: str) -> tuple[tuple[Figure, Figure], str] | None:
+    """((low end, high end), separator) of a cell holding a range of values
+    (see :data:`_RANGE_CELL_RE`; the whole cell, maybe in parentheses, the low
+    end first), else None. ``0.409 to 0.073`` goes down: a change, no range."""
+    text = text.strip()
+    inner = text[1:-1].strip() if text.startswith("(") and text.endswith(")") else text
+    match = _RANGE_CELL_RE.fullmatch(inner)
+    if match is None:
+        return None
+    low, high = _plain_figure(match.group(1), match.start(1)), _plain_figure(match.group(3), match.start(3))
+    return ((low, high), match.group(2)) if low.value < high.value else None
 
 
 # An LRU cache smaller than a column's distinct labels misses on every row
@@ -159,6 +175,10 @@ def _cell_figures(text: str) -> tuple[list[Figure], bool]:
         if is_count_share(first, second, text[pair.end(1):pair.start(2)]):
             first, second = first._replace(exact=True), second._replace(exact=True)
         return [first, second], True
+    if text.startswith("(") and text.endswith(")"):
+        ends = _range_cell(text)  # "(3 jobs: 1.20 to 1.31)": the cell is the range its note gives
+        if ends is not None:
+            return list(ends[0]), True
     if text.endswith(")"):
         annotated = _ANNOTATION_RE.match(text)
         # "(1.26x)" or "(+8%)" is a figure of the cell, "(2 jobs: ...)" a note on it
@@ -214,14 +234,17 @@ def type_columns(table: Table) -> None:
                 label_texts[column] = texts
             continue
         lengths = {len(f) for f in parsed if f}
-        if len(lengths) == 1:
+        spans = _range_rows(header, texts, parsed, lengths)
+        if spans:
+            parts = 1
+        elif len(lengths) == 1:
             parts = lengths.pop()
         else:
             parts = Counter(len(f) for f in parsed if f).most_common(1)[0][0]
-        numeric_columns.append((column, parsed, parts))
+        numeric_columns.append((column, parsed, parts, spans))
     _label_rows(table, label_texts)
     split_labels: dict[int, list[str]] = {}
-    for column, parsed, parts in numeric_columns:
+    for column, parsed, parts, _ in numeric_columns:
         if parts > 1:
             headers = _split_header(table.headers[column], parts)
             if headers is not None:
@@ -229,8 +252,32 @@ def type_columns(table: Table) -> None:
     default_unit = table_unit(table)
     # "| Metric | Baseline | Candidate |": each row its own quantity, so a cell's unit ("60.1s") belongs to its row
     metric_rows = table.label_columns[:1] == [0] and bool(_METRIC_HEADER_RE.match(table.headers[0]))
-    for column, parsed, parts in numeric_columns:
-        _add_series(table, column, parsed, parts, split_labels.get(parts), default_unit, metric_rows)
+    for column, parsed, parts, spans in numeric_columns:
+        _add_series(table, column, parsed, parts, split_labels.get(parts), default_unit, metric_rows, spans)
+
+
+def _range_rows(header: str, texts, parsed: list, lengths: set[int]) -> dict[int, tuple[Figure, Figure]]:
+    """Row -> (low end, high end) of the cells of a column that hold ranges of
+    values, when the column is read as one of values with ranges among them:
+    beside single figures ("1.38" above "1.45–1.52"), or in every row when
+    each is a dash or a note of repeats ("(3 jobs: 1.20 to 1.31)") and the
+    header names no parts ("min / max", "fp16 to FP8") nor statistics. Empty
+    otherwise: "0.073 to 0.409" in every row may be a before and after."""
+    if 2 not in lengths or not lengths <= {1, 2}:
+        return {}
+    spans, separators = {}, set()
+    for row, (text, figures) in enumerate(zip(texts, parsed)):
+        if figures and len(figures) == 2:
+            found = _range_cell(text)
+            if found is None:
+                return {}
+            spans[row] = found[0]
+            separators.add("note" if text.strip().startswith("(") else found[1])
+    if 1 in lengths:
+        return spans
+    if "to" in separators or _split_header(header, 2) is not None or statistics_in(header) or _RANGE_HEADER_RE.search(header):
+        return {}
+    return spans
 
 
 # Words after a label word that keep a header a label ("Batch size", "Model name", "TensorRT version").
@@ -433,18 +480,22 @@ def _series_specs(header: str, parts: int, sibling_labels: tuple[str, ...] | Non
 
 
 def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_labels: list[str] | None, default_unit: str | None,
-                metric_rows: bool = False) -> None:
+                metric_rows: bool = False, spans: dict[int, tuple[Figure, Figure]] | None = None) -> None:
     """Add the series of one numeric column (one per figure position of its
     cells); ``metric_rows`` when each row is its own quantity (a first column
     headed "Metric"): in a column of no unit, cells that print one are then
-    kept, since the unit is the row's ("60.1s" beside "14,523" tokens)."""
+    kept, since the unit is the row's ("60.1s" beside "14,523" tokens).
+    ``spans``: rows whose cell holds a range (:func:`_range_rows`), kept as
+    the series' :attr:`~studygen.lint.document.Series.spans`."""
     header = table.headers[column] or f"column {column + 1}"
+    spans = spans or {}
     specs = _series_specs(header, parts, tuple(sibling_labels) if sibling_labels else None)
     unit = header_unit(header)
     made = []
     for sub, (display, varying, part_unit, stat, words) in enumerate(specs):
         if parts == 1:
-            values = [(f[0] if len(f) == 1 else _one_of_unit(f, unit)) if f else None for f in parsed]
+            values = [None if row in spans else (f[0] if len(f) == 1 else _one_of_unit(f, unit)) if f else None
+                      for row, f in enumerate(parsed)]
         else:
             values = [f[sub] if f and len(f) == parts else None for f in parsed]
         units_seen = {v.unit for v in values if v is not None}
@@ -459,8 +510,9 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
                 values = [v if v is None or v.unit in (None, part_unit) else None for v in values]
         if part_unit is None and not ratio_header(display):
             part_unit = default_unit  # "Throughput (images/s)" over a table: not the unit of its speedup column
-        if any(v is not None for v in values):
-            made.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values))
+        if spans or any(v is not None for v in values):
+            made.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values,
+                               spans))
     own_split = parts > 1 and _split_header(header, parts) is not None
     if len(made) > 1 and not own_split and len({s.unit for s in made}) == len(made):
         # "931.3 (1.61x)": the figures of a cell differ by unit, and the unit names each ('+combine', '+combine, x');

@@ -159,6 +159,23 @@ class Series:
     stat: str | None
     keywords: frozenset[str]
     values: list[Figure | None]
+    # row -> (low end, high end) of a cell holding a range of values ("1.20–1.31", "(3 jobs: 1.20 to 1.31)");
+    # such a row's ``values`` entry is None: no one figure stands for it (studygen.lint.columns)
+    spans: dict[int, tuple[Figure, Figure]] = field(default_factory=dict)
+
+    @cached_property
+    def figures(self) -> list[tuple[int, Figure]]:
+        """(row, figure) of every value of the series in row order, both ends
+        of a cell holding a range counted as values of the column."""
+        if not self.spans:
+            return [(i, v) for i, v in enumerate(self.values) if v is not None]
+        found = []
+        for i, value in enumerate(self.values):
+            if value is not None:
+                found.append((i, value))
+            elif i in self.spans:
+                found.extend((i, end) for end in self.spans[i])
+        return found
 
     @cached_property
     def present_indexes(self) -> list[int]:
@@ -173,7 +190,7 @@ class Series:
     @cached_property
     def bounds(self) -> tuple[float, float]:
         """(smallest, largest) value of the series."""
-        present = [v.value for v in self.values if v is not None]
+        present = [v.value for _, v in self.figures]
         return min(present), max(present)
 
     @cached_property

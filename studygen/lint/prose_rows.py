@@ -49,8 +49,9 @@ from .derived import derivation, fits, formulas_for
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .ratio_direction import goes_against, wanted_sign, written_direction
+from .row_axis import named_rows, nearby_tables, number_label_spans
 from .text import keywords, normalize
-from .variant_pairs import REFERENCE_BEFORE_RE, kind_of_series
+from .variant_pairs import kind_of_series
 
 HINT = "recompute the ratio or percentage from the two rows it compares (to their printed digits), or name the run it comes from"
 
@@ -92,53 +93,6 @@ def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
     start = max([text.rfind(c, sentence.start, figure.start) for c in _CLAUSE_BREAKS] + [sentence.start - 1]) + 1
     ends = [text.find(c, figure.end, sentence.end) for c in _CLAUSE_BREAKS]
     return start, min([e for e in ends if e != -1] + [sentence.end])
-
-
-def _label_of(cell: str) -> str:
-    # cells are plain text already (markup removed by the parser): only case and spacing vary
-    return " ".join(cell.lower().split())
-
-
-def _labelled_rows(table: Table) -> dict[str, list[int]]:
-    """Label -> rows of the table's one label column (labels of two characters
-    or more with a letter); kept on the table, which clauses read repeatedly."""
-    cached = table.pair_cache.get("labelled rows")
-    if cached is None:
-        column = table.label_columns[0]
-        cached = {}
-        for row in table.rows:
-            label = _label_of(row.cells[column])
-            if len(label) >= 2 and any(c.isalpha() for c in label):
-                cached.setdefault(label, []).append(row.index)
-        table.pair_cache["labelled rows"] = cached
-    return cached
-
-
-def _named_rows(table: Table, clause: str) -> tuple[int, int, int | None] | None:
-    """(first row, second row, which of the two is the reference: 0, 1 or
-    None) of the two rows the clause names by their labels, in the clause's
-    order, or None (not two, a label shared by several rows, or no label
-    column). The reference is the row named right after "than", "vs",
-    "over", "compared to" …; None when neither or both are."""
-    if not table.label_columns:
-        return None
-    rows_of = _labelled_rows(table)
-    spans = []
-    lowered = clause.lower()
-    for label, rows in rows_of.items():
-        if label not in lowered:
-            continue  # the whole-word search below only where the text holds the label at all
-        for match in re.finditer(r"(?<![\w.+-])" + re.escape(label) + r"(?![\w+]|-\w)", lowered):
-            spans.append((match.start(), match.end(), label))
-    # a label inside a longer one ("int8" in "int8+sq") is the longer one
-    kept = [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and (o[1] - o[0]) > (s[1] - s[0]) for o in spans)]
-    labels = {label for _, _, label in kept}
-    if len(labels) != 2 or any(len(rows_of[label]) != 1 for label in labels):
-        return None
-    first, second = sorted(labels, key=lambda label: min(s[0] for s in kept if s[2] == label))
-    references = [index for index, label in enumerate((first, second))
-                  if REFERENCE_BEFORE_RE.search(lowered, 0, min(s[0] for s in kept if s[2] == label))]
-    return rows_of[first][0], rows_of[second][0], references[0] if len(references) == 1 else None
 
 
 def _is_time(series: Series) -> bool:
@@ -188,7 +142,7 @@ def _reading(table: Table, text: str, start: int, end: int, figure: Figure) -> _
     in the direction the clause states (:mod:`studygen.lint.ratio_direction`),
     by the measured column or by a ratio column printed beside it."""
     clause = text[start:end]
-    rows = _named_rows(table, clause)
+    rows = named_rows(table, clause)
     if rows is None:
         return None
     series = _column(table, clause)
@@ -214,15 +168,6 @@ def _reading(table: Table, text: str, start: int, end: int, figure: Figure) -> _
     return _Reading(table, series, rows[:2], any(verdicts))
 
 
-def _nearby(document: Document, block) -> list[Table]:
-    """The nearest table above the paragraph in its section and the nearest below."""
-    order = block.order
-    tables = document.tables_by_section.get(block.section, ())
-    orders = document.table_orders_by_section.get(block.section, ())
-    above, below = bisect.bisect_left(orders, order), bisect.bisect_right(orders, order)
-    return tables[above - 1:above] + tables[below:below + 1]
-
-
 def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each prose ratio or percent change between two
     named rows that the rows' figures do not give (see the module docstring)."""
@@ -231,7 +176,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
         if not block.has_digits:
             continue
         # the tables a clause of this block may read: a label column is what names two rows
-        if not any(t.label_columns for t in _nearby(document, block)):
+        if not any(t.label_columns for t in nearby_tables(document, block)):
             continue
         text = block.text
         for sentence in block.sentences:
@@ -247,18 +192,35 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 operands_end = text.find(")", end, sentence.end) if text.startswith("(", end) else end
                 operands_end = sentence.end if operands_end == -1 else operands_end
                 within = bisect.bisect_left(starts, operands_end) - bisect.bisect_left(starts, start)
+                if within > 1:
+                    if tables is None:
+                        tables = nearby_tables(document, sentence.block)
+                    within -= _row_numbers(tables, text, start, operands_end, starts)
                 if within > (start <= figure.start < operands_end):
                     continue  # other figures: the clause states its operands (the pair check's to read)
                 if _HEDGE_RE.search(text, max(start, figure.start - _HEDGE_WINDOW), figure.start) or \
                         _HEDGE_AFTER_RE.match(text[figure.end:end]):
                     continue
                 if tables is None:
-                    tables = _nearby(document, sentence.block)
+                    tables = nearby_tables(document, sentence.block)
                 readings = [r for r in (_reading(t, text, start, end, figure) for t in tables) if r is not None]
                 if len(readings) != 1 or readings[0].fits:
                     continue
                 found.append(_finding(sentence, figure, readings[0]))
     return found
+
+
+def _row_numbers(tables: list[Table], text: str, start: int, end: int, starts: list[int]) -> int:
+    """How many figures of ``text[start:end]`` (their offsets ``starts``) are
+    the numbers of row labels a table names with its column's word ("batch
+    8", :func:`~studygen.lint.row_axis.number_label_spans`): the most any
+    one table gives."""
+    most = 0
+    for table in tables:
+        spans = number_label_spans(table, text[start:end])
+        inside = {at for at in starts if start <= at < end and any(a <= at - start < b for a, b in spans)}
+        most = max(most, len(inside))
+    return most
 
 
 def _finding(sentence: Sentence, figure: Figure, reading: _Reading) -> tuple[int, str, str]:

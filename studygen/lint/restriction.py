@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from ..patterns import lazy_compile
+from .header_names import name_words, phrase_at
 from .text import label_tokens, normalize, stem
 
 _EXCLUDE_WORDS = frozenset({"except", "excluding", "exclude", "besides", "without"})
@@ -145,8 +146,12 @@ class TextView:
         if is_single_token(value):
             if value in self.token_set or stem(value) in self.token_set:
                 return -1 if value in self.excluded else 1
-            return 0
+            if "-" not in value:
+                return 0
         match = re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w])", self.normalized)
+        if not match and "-" in value and value.replace("-", " ").strip() in self.normalized:
+            # "mixed precision" names the label "mixed-precision" (header_names: a hyphen parts words as a space)
+            match = phrase_at(self.normalized, name_words(value))
         if not match:
             return 0
         first = label_tokens(value)

@@ -9,8 +9,8 @@
 "INT8 is faster than FP16 for every model" compares rows of one column, two
 by two: :func:`row_pair` ties a clause to such a table when
 
-- one label column holds both variants the clause names (a cell equal to the
-  variant's word, case aside), the reference being the one named right after
+- one label column holds both variants the clause names (a cell whose words
+  the clause names in order, as :mod:`.header_names` matches them), the reference being the one named right after
   "than", "vs", "over" or a verb of ranking (a comparison word between the
   two mentions makes the second the reference);
 - the rows of the two variants pair up by a key: the other label columns
@@ -27,11 +27,11 @@ Cases: ``sg107_pos_row_variants``, ``sg107_neg_row_variants``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .document import Document, Series, Table, is_empty_cell
 from .figures import Figure
+from .header_names import name_words, phrase_at
 from .restriction import TextView
 from .text import keywords, normalize
 from .variant_pairs import COMPARISON_RE as _COMPARISON_RE, kind_of_series
@@ -67,20 +67,20 @@ def _cell(text: str) -> str:
 def _variants(table: Table, column: int, clause: str) -> tuple[str, str] | None:
     """(subject, reference): the two labels of ``column`` the clause names,
     the reference the one after "than"/"vs"/a verb of ranking; None otherwise."""
-    lowered = clause.lower()
+    lowered = normalize(clause)
     named = []
     for value in {_cell(row.cells[column]) for row in table.rows}:
         if is_empty_cell(value) or not any(c.isalpha() for c in value):
             continue
-        match = re.search(r"(?<![\w.+-])" + re.escape(value) + r"(?![\w+])", lowered)
-        if match is not None:
-            named.append((match.start(), value))
+        span = phrase_at(clause, name_words(value))
+        if span is not None:
+            named.append((span, value))
     if len(named) != 2:
         return None
-    (first_at, first), (second_at, second) = sorted(named)
+    ((_, first_end), first), ((second_at, _), second) = sorted(named)
     # "int8 is faster than openvino fp16": a comparison word between them makes the second the reference
     # (SG107 reads comparisons with "than" or a verb of ranking, both between subject and reference)
-    if _COMPARISON_RE.search(lowered, first_at + len(first), second_at):
+    if _COMPARISON_RE.search(lowered, first_end, second_at):
         return first, second
     return None
 
@@ -103,7 +103,7 @@ def _pairs(table: Table, column: int, subject: str, reference: str, rows: list[i
     return tuple((xs[key][0], ys[key][0]) for key in xs if len(xs[key]) == 1 and len(ys.get(key, ())) == 1)
 
 
-def _series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[Series, str] | None:
+def measured_series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[Series, str] | None:
     """The one measured series of one of ``kinds`` (the clause's header words
     choose among several), with its kind."""
     measured = [(s, kind_of_series(s)) for s in table.series if s.column not in table.label_columns]
@@ -117,6 +117,12 @@ def _series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[Series, 
 def row_pair(document: Document, clause: str, kinds: tuple[str, ...], view: TextView) -> RowPair | None:
     """The one :class:`RowPair` the clause names in the document (see the
     module docstring), or None."""
+    found = row_pairs(document, clause, kinds, view)
+    return found[0] if len(found) == 1 else None
+
+
+def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: TextView) -> list[RowPair]:
+    """Every :class:`RowPair` the clause names in the document, in document order."""
     found: list[RowPair] = []
     for table in document.tables:
         if len(table.label_columns) < 2:
@@ -125,14 +131,14 @@ def row_pair(document: Document, clause: str, kinds: tuple[str, ...], view: Text
             variants = _variants(table, column, clause)
             if variants is None:
                 continue
-            series = _series(table, kinds, clause)
+            series = measured_series(table, kinds, clause)
             rows = table.restrict(view)
             if series is None or not rows:
                 continue
             pairs = _pairs(table, column, *variants, rows)
             if len(pairs) >= 2:
                 found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
-    return found[0] if len(found) == 1 else None
+    return found
 
 
-__all__ = ["RowPair", "row_pair"]
+__all__ = ["RowPair", "measured_series", "row_pair", "row_pairs"]

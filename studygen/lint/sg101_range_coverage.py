@@ -161,9 +161,7 @@ class _ValueIndex:
         if mapping is None:
             mapping = {}
             for series in self.document.series_by_unit.get(unit, ()):
-                for value in series.values:
-                    if value is None:
-                        continue
+                for _, value in series.figures:  # both ends of a cell holding a range are values of the column
                     for k in rounding_keys(value.value, figure.decimals):
                         bucket = mapping.setdefault(k, [])
                         if not bucket or bucket[-1] is not series:
@@ -320,14 +318,10 @@ def _series_excluded(series: Series, view) -> bool:
     return False
 
 
-def _series_entries(series: Series, row_indexes: list[int]) -> Callable[[], list[Entry]]:
+def _series_entries(series: Series, figures: list[tuple[int, Figure]]) -> Callable[[], list[Entry]]:
     def make() -> list[Entry]:
         rows = series.table.rows
-        return [
-            Entry(rows[i], f.value, with_unit(f.text, series.unit), f.decimals)
-            for i in row_indexes
-            for f in (series.values[i],)
-        ]
+        return [Entry(rows[i], f.value, with_unit(f.text, series.unit), f.decimals) for i, f in figures]
 
     return make
 
@@ -365,19 +359,20 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
         rows = restrictions[key]
         if rows is None or _series_excluded(series, view):
             continue
-        column = series.values
         restricted = rows is not table.all_rows or bool(series.varying and view.mention(series.varying) == 1)
         baseline = _baseline_rows(series, rng, view, _reference_opening(sentence.text))
-        if rows is table.all_rows and not baseline:
-            present, values = series.present_indexes, series.present_values
-        else:
-            present = [i for i in rows if column[i] is not None and i not in baseline]
-            values = [column[i].value for i in present]
+        figures = series.figures  # (row, figure); a cell holding a range gives both its ends
+        if rows is not table.all_rows or baseline:
+            kept = set(rows) - baseline
+            figures = [(i, f) for i, f in figures if i in kept]
         if view.sweep_ends and not restricted:
             # "small sizes read -13% to -41%": the words name the end of the sweep the range covers
-            inside = [i for i, v in zip(present, values) if low_edge <= v <= high_edge]
+            present = [i for i, _ in figures]
+            inside = [i for i, f in figures if low_edge <= f.value <= high_edge]
             if sweep_end_rows(table, view, present, inside):
-                present, values = inside, [column[i].value for i in inside]
+                inside_rows = set(inside)
+                figures = [(i, f) for i, f in figures if i in inside_rows and low_edge <= f.value <= high_edge]
+        values = [f.value for _, f in figures]
         same_section = table.section == block.section
         # Within the section a variant name ("fp16 latency") is enough to tie
         # a sentence to a column; across sections only a quantity word is.
@@ -390,7 +385,7 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
         # the heading over the table may name the quantity its columns do not ("Time per token (ms)")
         overlap = overlap or bool(table.heading_words & words)
         candidate = _evaluate(
-            f"'{series.header}'", table, values, _series_entries(series, present), rng,
+            f"'{series.header}'", table, values, _series_entries(series, figures), rng,
             overlap, abs(table.order - block.order), same_section, restricted, siblings, one_side_ok, majority,
         )
         if candidate is None:

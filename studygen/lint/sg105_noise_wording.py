@@ -12,7 +12,7 @@ Evidence is any of, in the same paragraph, in the table the paragraph
 introduces or follows directly, or (for a verdict in a table cell) in the
 same table:
 
-- a spread: ``±``, std / standard deviation, CV, IQR, a confidence interval,
+- a spread: ``±``, std / standard deviation / s.d. / ``SD = 0.2``, CV, IQR, a confidence interval,
   min and max, p90/p95/p99, "spread", "variance";
 - a repeat count: "5 runs", "three repeats", "across four jobs", ``n = 10``,
   "repeated 5 times";
@@ -33,7 +33,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Table
 from .text import CLAUSE_REACH, split_sentences
-from .vocabulary import NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
+from .vocabulary import EXPECTATION_AFTER_RE, NOISE_VERDICT_RE, has_evidence, is_expectation, may_hold_verdict, noise_stem_offsets
 
 CODE = "SG105"
 
@@ -77,7 +77,7 @@ def check(document: Document) -> list[Finding]:
     for block in document.prose:
         if not _touches(lines, block.line, block.end_line):
             continue
-        matches = [m for m in _verdicts(block) if not _expected(block.text, m.start())]
+        matches = [m for m in _verdicts(block) if not _expected(block.text, m.start(), m.end())]
         if not matches:
             continue
         if has_evidence(block.text):
@@ -93,7 +93,7 @@ def check(document: Document) -> list[Finding]:
         if not VERDICT_RE.search(text):
             continue
         verdicts = [(row.line, m.group(0)) for row in table.rows for cell in row.cells for m in [VERDICT_RE.search(cell)]
-                    if m and not _expected(cell, m.start())]
+                    if m and not _expected(cell, m.start(), m.end())]
         if not verdicts or has_evidence(text):
             continue
         for line, phrase in verdicts:
@@ -116,14 +116,17 @@ def _verdicts(block: Block):
             yield from VERDICT_RE.finditer(text, start, end)
 
 
-def _expected(text: str, offset: int) -> bool:
-    """True when the clause holding the verdict at ``offset`` states an
-    expectation or a plan ("should be within noise", "we expect no
-    significant change"), not a measured result."""
+def _expected(text: str, offset: int, end: int | None = None) -> bool:
+    """True when the clause holding the verdict at ``offset`` (to ``end``)
+    states an expectation or a plan ("should be within noise", "we expect no
+    significant change", "no measurable difference was expected"), not a
+    measured result."""
     start = max(0, offset - CLAUSE_REACH)  # a bound keeps lint linear (attack round: 8,000 verdicts, 40 s)
     for match in _CLAUSE_START_RE.finditer(text, start, offset):
         start = match.end()
-    return is_expectation(text[start:offset])
+    # what follows is read only up to 80 characters (EXPECTATION_AFTER_RE): bounded as the clause before is
+    after = offset if end is None else end
+    return is_expectation(text[start:offset]) or EXPECTATION_AFTER_RE.match(text, after, after + 120) is not None
 
 
 def _finding(document: Document, phrase: str, line: int, where: str) -> Finding:

@@ -16,15 +16,31 @@ way for the kind (lower time or size, higher throughput or AP).
 
 A row contradicts the claim when its figures go the other way beyond their
 printed digits (``1.71`` against ``1.660`` ms for "faster": every value
-1.71 stands for is above every value 1.660 stands for); rows that print
-alike or overlap within their digits are not counted against it. A clause
-that denies ("not always faster", "never"), a universal word that says
+1.71 stands for is above every value 1.660 stands for), or, for a strict
+comparative ("faster than"), when the row prints the two figures equal
+(``9.30`` and ``9.3``): a tie as printed is no "faster". A non-strict
+comparison ("at least as fast as", "no slower than", "never larger than")
+is read the same way, but a tie does not contradict it. Rows whose figures
+differ but overlap within their digits are not counted against either. A
+clause that denies ("not always faster", "never"), a universal word that says
 what a pooled figure is taken over ("at the medians over every job": a
 side finding render writes), a comparison with a figure
-("44% smaller than": SG103 reads it), and one that cannot be tied to one
-table are not read.
+("44% smaller than": SG103 reads it), and one that names no table's pair
+are not read.
 
-Cases: ``sg107_pos_*``, ``sg107_neg_*``.
+A claim that several tables could back (an eager table and a compiled one,
+both with fp16 and int8 columns) is judged against each of them
+(:func:`~studygen.lint.variant_pairs.candidates`, the 64 nearest): when
+exactly one of them stands in the claim's own section, against that one
+only; otherwise it is reported only when every candidate contradicts it, and
+the finding names each table's contradicting rows.
+
+A comparison of two rows without a universal word or a figure ("the A100
+row beats the H100 row", "batch 1 has higher throughput than batch 8") is a
+claim about that one pair (:func:`~studygen.lint.row_axis.row_comparison`),
+read the same way unless hedged ("can be faster", "usually beats").
+
+Cases: ``sg107_pos_*``, ``sg107_neg_*``, ``tests/lint/test_row_axis.py``.
 """
 
 from __future__ import annotations
@@ -35,8 +51,9 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Document, Sentence
 from .rounding import stands_for
-from .row_variants import RowPair, row_pair
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_VERB_RE, Pair, kinds_named, tie
+from .row_axis import row_comparison
+from .row_variants import RowPair, row_pairs
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_VERB_RE, Pair, candidates, kinds_named
 
 CODE = "SG107"
 HINT = "name the rows the comparison holds for (or the exception), or correct the table"
@@ -60,8 +77,27 @@ _DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|do
                           re.IGNORECASE)
 # a figure of its own ("40% faster than"), not the digits ending a variant's name ("fp8 outperforms")
 _FIGURE_BEFORE_RE = lazy_compile(r"(?<![\w.])\d[\d.,]*(?:\s*(?:%|x|×|percent|times))?\s*$", re.IGNORECASE)
+_FIGURE_WINDOW = 40
+# a comparison hedged or habitual: "can be faster than", "is often ahead of", "would beat"
+_HEDGED_RE = lazy_compile(
+    r"\b(?:can|could|may|might|would|should|will|often|sometimes|usually|typically|generally|mostly|tends?\s+to|"
+    r"expected|likely|most|many|some|if|when|unless)\b", re.IGNORECASE)
 _PREFILTER_RE = lazy_compile(
-    r"\bthan\b|\boutperform|\bbeat|\blead|\bahead\b|\btrail|\blag|\bunderperform|\bbehind\b", re.IGNORECASE)
+    r"\bthan\b|\bas\s+\w+\s+as\b|\boutperform|\bbeat|\blead|\bahead\b|\btrail|\blag|\bunderperform|\bbehind\b", re.IGNORECASE)
+
+# "at least as fast as" (group 1: the plain adjective), "no slower than", "never larger than" (group 2: the
+# comparative it denies): a comparison that a tie does not contradict
+_NON_STRICT_RE = lazy_compile(
+    r"\bat\s+least\s+as\s+(fast|quick|small|low|high|large|big|good)\s+as\b"
+    r"|\b(?:no|never|not\s+any)\s+(slower|faster|quicker|smaller|larger|bigger|lower|higher|worse|better)\s+"
+    r"(?:[A-Za-z][\w-]*\s+){0,2}?than\b",
+    re.IGNORECASE,
+)
+_NON_STRICT_LEAD = len("not any ")  # the longest word before the comparative of a non-strict one
+_PLAIN_TO_COMPARATIVE = {"fast": "faster", "quick": "quicker", "small": "smaller", "low": "lower", "high": "higher",
+                         "large": "larger", "big": "bigger", "good": "better"}
+_OPPOSITE = {"slower": "faster", "faster": "slower", "quicker": "slower", "smaller": "larger", "larger": "smaller",
+             "bigger": "smaller", "lower": "higher", "higher": "lower", "worse": "better", "better": "worse"}
 
 # comparative -> +1 when the variant's figure must be the larger, -1 the smaller; None: by kind
 _SIGN = {"smaller": -1, "lower": -1, "less": -1, "fewer": -1, "larger": 1, "bigger": 1, "higher": 1, "more": 1}
@@ -94,13 +130,15 @@ def _claims_every(text: str, start: int, end: int) -> bool:
                for word in _UNIVERSAL_RE.finditer(text, start, end))
 
 
-def _contradicting(pair: Pair | RowPair, want: int) -> list[tuple[int, str, str]]:
-    """(row, x text, y text) of each named row whose figures go against ``want`` beyond their digits."""
+def _contradicting(pair: Pair | RowPair, want: int, strict: bool) -> list[tuple[int, str, str, bool]]:
+    """(row, x text, y text, tied) of each named row whose figures go against ``want`` beyond their digits,
+    or, when ``strict``, print the same number (``9.30`` and ``9.3``: a tie is not "faster")."""
     found = []
     for row, x, y in pair.values():
         a, b = stands_for(x), stands_for(y)
-        if (want < 0 and a.lo >= b.hi) or (want > 0 and a.hi <= b.lo):
-            found.append((row, x.text, y.text))
+        tied = x.value == y.value
+        if (want < 0 and a.lo >= b.hi) or (want > 0 and a.hi <= b.lo) or (strict and tied):
+            found.append((row, x.text, y.text, tied))
     return found
 
 
@@ -119,10 +157,27 @@ def check(document: Document) -> list[Finding]:
     return findings
 
 
-def _comparison(text: str, start: int, end: int) -> tuple[re.Match, str] | None:
-    """The first comparison of ``text[start:end]`` and its comparative word:
-    "faster ... than" as written, a verb of ranking as "outperforms" (it
-    says the subject is better) or "trails" (worse)."""
+def _comparison(text: str, start: int, end: int, lowered: str) -> tuple[re.Match, str, bool] | None:
+    """The first comparison of ``text[start:end]``, its comparative word and
+    whether it is strict: "faster ... than" as written, a verb of ranking as
+    "outperforms" (it says the subject is better) or "trails" (worse), a
+    non-strict one as the comparative it allows ("no slower than" and "at
+    least as fast as": "faster", not strict)."""
+    found = _strict_comparison(text, start, end)
+    loose = None
+    if found is not None and found[1] in _OPPOSITE:  # a comparative word, not a verb of ranking
+        # "no slower than" ends where its comparative does: read only the words just before it
+        loose = _NON_STRICT_RE.search(text, max(start, found[0].start() - _NON_STRICT_LEAD), found[0].end())
+    if loose is None and lowered.find("least", start, end) != -1:  # lowered: the text folded, offset for offset
+        loose = _NON_STRICT_RE.search(text, start, end)
+    if loose is not None:
+        word = loose.group(1) or loose.group(2)
+        comparative = _PLAIN_TO_COMPARATIVE[word.lower()] if loose.group(1) else _OPPOSITE[word.lower()]
+        return loose, comparative, False
+    return (found[0], found[1], True) if found is not None else None
+
+
+def _strict_comparison(text: str, start: int, end: int) -> tuple[re.Match, str] | None:
     comparative = _COMPARATIVE_RE.search(text, start, end)
     verb = RANKING_VERB_RE.search(text, start, end)
     if verb is not None and (comparative is None or verb.start() < comparative.start()):
@@ -131,40 +186,83 @@ def _comparison(text: str, start: int, end: int) -> tuple[re.Match, str] | None:
 
 
 def _segment_finding(document: Document, sentence: Sentence, text: str, start: int, end: int) -> Finding | None:
-    found = _comparison(text, start, end)
-    if found is None or not _claims_every(text, start, end):
+    found = _comparison(text, start, end, sentence.block.lowered)
+    if found is None:
         return None
-    match, comparative = found
+    every = _claims_every(text, start, end)
+    match, comparative, strict = found
+    # a figure of its own right before the comparison: a ratio SG103 reads (a figure and its unit fit in the window)
+    if _FIGURE_BEFORE_RE.search(text, max(start, match.start() - _FIGURE_WINDOW), match.start()):
+        return None
+    if not every and _HEDGED_RE.search(text, start, end):
+        return None  # "can be faster than", "usually beats": no claim about a given pair of rows
     clause = text[start:end]
-    if _DENIAL_RE.search(clause) or _FIGURE_BEFORE_RE.search(text, start, match.start()):
+    # the "no" of "no slower than" is the comparison's own word, not a denial of it
+    undenied = clause if strict else text[start:match.start()] + " " + text[match.end():end]
+    if _DENIAL_RE.search(undenied):
         return None
+    if not strict:
+        # "at least as fast as fp16" names its reference as "faster than fp16" does
+        clause = f"{text[start:match.start()]}{comparative} than{text[match.end():end]}"
     kinds = kinds_named(clause, comparative)
     if not kinds:
         return None
-    view = sentence.segment_view(start - sentence.start, end - sentence.start)
-    pair = tie(document, clause, kinds, view)
-    # variants written as row labels ("| small | INT8 | 3.65 |"): rows paired by the other labels
-    pair = pair if pair is not None else row_pair(document, clause, kinds, view)
-    if pair is None:
-        return None
-    rows = _contradicting(pair, _want(comparative, pair.kind))
-    if not rows:
-        return None
-    table = pair.table
-    if isinstance(pair, RowPair):
-        compared = f"'{pair.series.header}' of the {pair.x} rows against the {pair.y} rows, {len(pair.values())} pairs"
+    if every:
+        view = sentence.segment_view(start - sentence.start, end - sentence.start)
+        judged = _judged(document, sentence, clause, kinds, view)
     else:
-        compared = f"'{pair.x.header}' against '{pair.y.header}', {len(pair.values())} rows named"
-    shown = "; ".join(f"{table.rows[r].name()} has {x} against {y}" for r, x, y in rows[:3])
-    more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""
-    claim = " ".join(clause.split()).rstrip(".")
+        # two rows compared ("the A100 row beats the H100 row", "batch 8 is faster than batch 1"): one pair
+        single = row_comparison(document, sentence.block, clause, kinds)
+        judged = [single] if single is not None else []
+    if not judged:
+        return None
+    want = {id(pair): _want(comparative, pair.kind) for pair in judged}
+    contradicted = [(pair, _contradicting(pair, want[id(pair)], strict)) for pair in judged]
+    if not all(rows for _, rows in contradicted):
+        return None  # a table that could back the claim bears it out
+    claim = " ".join(text[start:end].split()).rstrip(".")
+    tables = "; ".join(_described(pair, rows) for pair, rows in contradicted)
+    every = "every table that could back it: " if len(judged) > 1 else ""
     return Finding(
         CODE,
-        f"'{claim}' is contradicted by the table at line {table.line} ({compared}): {shown}{more}",
+        f"'{claim}' is contradicted by {every}{tables}",
         document.path,
         sentence.line_at(match.start()),
         hint=HINT,
     )
+
+
+def _judged(document: Document, sentence: Sentence, clause: str, kinds: tuple[str, ...],
+            view) -> list[Pair] | list[RowPair]:
+    """The pairs a claim is judged against: every table offering one (columns
+    first, else variants written as row labels: "| small | INT8 | 3.65 |"),
+    or only the one in the claim's own section when exactly one is there."""
+    section = sentence.block.section
+    own = candidates(document, clause, kinds, view, near=sentence.block.order, limit=2, section=section)
+    if own is not None and len(own) == 1:
+        return own  # the one candidate in the claim's own section: the others need not be read
+    pairs: list[Pair] | list[RowPair] | None = candidates(document, clause, kinds, view, near=sentence.block.order)
+    if pairs is None:
+        return []
+    if not pairs:
+        pairs = row_pairs(document, clause, kinds, view)
+    own = [pair for pair in pairs if pair.table.section == sentence.block.section]
+    return own if len(own) == 1 else pairs
+
+
+def _described(pair: Pair | RowPair, rows: list[tuple[int, str, str, bool]]) -> str:
+    """"the table at line N (what was compared): row 'X' has a against b; ..." for one judged pair."""
+    table = pair.table
+    if isinstance(pair, RowPair) and len(pair.pairs) == 1:
+        compared = f"'{pair.series.header}' of row '{pair.x}' against row '{pair.y}'"
+    elif isinstance(pair, RowPair):
+        compared = f"'{pair.series.header}' of the {pair.x} rows against the {pair.y} rows, {len(pair.values())} pairs"
+    else:
+        compared = f"'{pair.x.header}' against '{pair.y.header}', {len(pair.values())} rows named"
+    shown = "; ".join(f"{table.rows[r].name()} has {x} against {y}{' (a tie as printed)' if tied else ''}"
+                      for r, x, y, tied in rows[:3])
+    more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""
+    return f"the table at line {table.line} ({compared}): {shown}{more}"
 
 
 __all__ = ["check"]

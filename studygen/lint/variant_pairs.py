@@ -24,10 +24,11 @@ This module ties such a sentence to **one** table, or to none:
   latency by 44%": int8 against the table's other column).
 - **One table.** Every table of the document offering such a pair (and
   rows the clause names, :meth:`~studygen.lint.document.Table.restrict`) is
-  a candidate, and so is one where the sentence names a column of the kind
-  but no pair follows (two of three variants named, no reference); only
-  when exactly one table is a candidate and it offers a pair is the
-  sentence read against it.
+  a candidate (:func:`candidates`), and a table where the sentence names a
+  column of the kind but no pair follows (two of three variants named, no
+  reference) makes the tie unclear; :func:`tie` reads the sentence only when
+  exactly one table is a candidate (a percent change). SG107 judges a
+  universal comparison against each candidate (see its module).
 
 A sentence that cannot be tied this way is not checked: lint stays quiet
 rather than guess which figures were meant.
@@ -41,6 +42,8 @@ from dataclasses import dataclass
 from ..patterns import lazy_compile
 from .document import Document, Series, Table
 from .figures import RATIO_UNITS, Figure, statistic_of
+from .header_names import mention as header_mention
+from .header_names import name_words, prose_words
 from .restriction import TextView
 from .text import label_tokens, normalize, stem
 
@@ -147,8 +150,8 @@ class Pair:
 def _own_words(table: Table, columns: list[Series]) -> dict[int, frozenset[str]]:
     """Column -> the header words that tell it from the other ``columns``
     (unit words and the words all of them share left out)."""
-    words = {s.column: frozenset(label_tokens(normalize(table.headers[s.column]))) for s in columns}
-    units = {normalize(s.unit) for s in columns if s.unit}
+    words = {s.column: frozenset(name_words(table.headers[s.column])) for s in columns}
+    units = {stem(normalize(s.unit)) for s in columns if s.unit}
     shared = frozenset.intersection(*words.values()) if words else frozenset()
     return {c: frozenset(w - shared - units) for c, w in words.items()}
 
@@ -187,7 +190,7 @@ def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]):
     lowered = normalize(text)
     named, references = [], []
     for series in columns:
-        mention = _mention(lowered, own[series.column])
+        mention = header_mention(text, own[series.column])
         if mention is None:
             continue
         named.append(series)
@@ -207,18 +210,6 @@ def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]):
     return _UNCLEAR
 
 
-def _mention(lowered: str, words: frozenset[str]) -> int | None:
-    """Offset in ``lowered`` of the first whole-word occurrence of any of
-    ``words`` when every one of them occurs, else None."""
-    offsets = []
-    for word in words:
-        match = re.search(r"(?<![\w.+-])" + re.escape(word) + r"(?![\w+])", lowered)
-        if match is None:
-            return None
-        offsets.append(match.start())
-    return min(offsets)
-
-
 def _tables_naming(document: Document, text: str) -> list[Table]:
     """Tables with a column whose header holds a word of ``text``, in
     document order (a variant column is named by its header words)."""
@@ -229,14 +220,28 @@ def _tables_naming(document: Document, text: str) -> list[Table]:
     return [seen[order] for order in sorted(seen)]
 
 
-def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, object_text: str = "") -> Pair | None:
-    """The one :class:`Pair` that ``text`` (a clause; ``object_text`` the
-    object of a reducing verb, "the fp16 time" of "cuts the fp16 time by")
-    names in the document, its rows restricted by ``view``; None when none
-    or several tables offer one (see the module docstring)."""
+# The most candidate tables a claim is judged against: far past any hand-written document, and a bound keeps
+# lint linear on a generated one of thousands of like tables (tests/lint/test_lint_scaling.py).
+CANDIDATE_LIMIT = 64
+
+
+def candidates(document: Document, text: str, kinds: tuple[str, ...], view: TextView,
+               object_text: str = "", near: int = 0, limit: int = CANDIDATE_LIMIT,
+               section: int | None = None) -> list[Pair] | None:
+    """The :class:`Pair` each table offers that ``text`` (a clause;
+    ``object_text`` the object of a reducing verb, "the fp16 time" of "cuts
+    the fp16 time by") names, its rows restricted by ``view``: at most
+    ``limit`` of them, the tables nearest block order ``near`` first, returned
+    in document order; None when a table names a variant of the kind but
+    offers no pair (which figures are meant is then unclear). ``section``:
+    only the tables of that section."""
     found: list[Pair] = []
-    object_words = frozenset(label_tokens(normalize(object_text)))
-    for table in _tables_naming(document, text):
+    object_words = frozenset(word for _, _, word in prose_words(object_text))
+    for table in sorted(_tables_naming(document, text), key=lambda t: (abs(t.order - near), t.order)):
+        if len(found) >= limit:
+            break
+        if section is not None and table.section != section:
+            continue
         for kind in kinds:
             pair = _pair_in(table, kind, text, object_words)
             if pair is None:
@@ -244,11 +249,18 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
             rows = table.restrict(view)
             if not rows:
                 continue
-            if pair is _UNCLEAR or len(found) == 1:
-                return None  # a second table the sentence may be about: which one is meant is unclear
+            if pair is _UNCLEAR:
+                return None
             found.append(Pair(table, pair[0], pair[1], kind, tuple(rows)))
-    return found[0] if found else None
+    return sorted(found, key=lambda pair: pair.table.order)
 
 
-__all__ = ["COMPARATIVE_KINDS", "COMPARISON_RE", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
+def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, object_text: str = "") -> Pair | None:
+    """The one :class:`Pair` that ``text`` names in the document (see
+    :func:`candidates`); None when none or several tables offer one."""
+    found = candidates(document, text, kinds, view, object_text, limit=2)
+    return found[0] if found is not None and len(found) == 1 else None
+
+
+__all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
            "kind_of_series", "kinds_named", "tie"]

@@ -263,6 +263,8 @@ NOISE_VERDICT_RE = lazy_compile(
     r"|(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?noise\b"
     r"(?!\s+(?:floor|level|source))"
     r"|indistinguishable(?:\s+from)?"
+    # cannot be statistically distinguished / not statistically separable: a test's verdict, no "from the noise" needed
+    rf"|(?:cannot|can't|can\s+not|could\s+not|couldn't|not)\s+(?:be\s+)?statistically\s+{_any('inseparable')}"
     r"|(?:not|n't|no)\s+(?:statistically\s+)?significant(?:ly)?(?:\s+(?:different|difference|change|gain|speedup|slowdown|"
     r"regression|improvement))?"
     r"|(?:statistically\s+)?insignificant"
@@ -278,7 +280,7 @@ NOISE_VERDICT_RE = lazy_compile(
 NOISE_STEMS = (
     "nois", "jitter", "variation", "varianc", "variabil", "scatter", "spread", "fluctuat", "uncertain", "error", "deviat",
     "significan", "measurabl", "meaningful", "noticeabl", "detectabl", "discernibl", "observabl", "appreciabl",
-    "indistinguishabl", "negligibl", "real ", "material ", "statistical ",
+    "indistinguishabl", "negligibl", "real ", "material ", "statistical ", "statistically",
 )
 
 # A sentence holding one of these may hold a verdict by its words alone; one
@@ -342,9 +344,10 @@ _REPEAT_NOUNS = (
 )
 EVIDENCE_RE = lazy_compile(
     r"±|\+/-|\bstd\b|\bstdev\b|\bstd\.?\s*dev|standard\s+(?:deviation|error)|\bsem\b|\bσ|\bsigma\b|\bcv\b"
+    r"|\bs\.d\.|\bsd\s*[=:]\s*\d"
     r"|coefficient\s+of\s+variation|\biqr\b|interquartile|quartiles?|\bspread\b|\bvariance\b|confidence\s+interval"
     r"|\b\d{2}\s*%\s*ci\b|\bci\s*[=:\[(]"
-    r"|\bmin(?:imum)?\b[^.]{0,60}\bmax(?:imum)?\b|\bp(?:90|95|99)\b|percentiles?"
+    r"|\bmin(?:imum)?\b(?:[^.]|\.(?=\d)){0,60}\bmax(?:imum)?\b|\bp(?:90|95|99)\b|percentiles?"
     rf"|\bn\s*=\s*(?:[2-9]|\d\d+)|\brepeated\s+(?:{NUMBER}|several|many)\b|\b(?:several|multiple|repeated|many)\s+{_REPEAT_NOUNS}\b"
     r"|t-test|\bt\s+test|\bwelch|mann[-\s]whitney|wilcoxon|bootstrap|permutation\s+test|\bp-value|\bp\s*[<=>≤≥]\s*0?\.\d+"
     r"|\banova\b|kolmogorov",
@@ -372,6 +375,14 @@ def has_evidence(text: str) -> bool:
     if EVIDENCE_RE.search(text):
         return True
     return any(count >= 2 for count, _, _ in repeat_counts(text))
+
+
+# An expectation stated after the verdict, in the passive: "no measurable difference was expected", not "as expected".
+EXPECTATION_AFTER_RE = lazy_compile(
+    r"[^,;:.]{0,80}?(?<!\bas\s)\b(?:is|are|was|were|be|been)\s+(?:\w+\s+)?"
+    r"(?:expected|predicted|anticipated|hoped\s+for|targeted|planned)\b",
+    re.IGNORECASE,
+)
 
 
 def is_expectation(clause: str) -> bool:

@@ -105,7 +105,7 @@ def _sg107(text: str) -> list[str]:
 def test_a_universal_claim_is_contradicted_only_beyond_the_printed_digits():
     table = "| GPU | fp16 (ms) | int8 (ms) |\n|---|---:|---:|\n| H100 | 10.0 | 6.0 |\n| T4 | 20.0 | {t4} |\n\n"
     claim = "int8 is faster than fp16 on every GPU.\n"
-    assert not _sg107(table.format(t4="20.0") + claim)  # prints alike: not counted
+    assert "row 'T4' has 20.0 against 20.0 (a tie as printed)" in _sg107(table.format(t4="20.0") + claim)[0]
     assert not _sg107(table.format(t4="19.9") + claim)
     (message,) = _sg107(table.format(t4="20.1") + claim)
     assert "row 'T4' has 20.1 against 20.0" in message and "2 rows named" in message

@@ -1,0 +1,169 @@
+"""The rows of a table as the variants a clause compares (SG103 row ratios,
+SG107 comparisons between two rows).
+
+"FP16 is 3.1x faster than FP32", "batch 8 gives 2.9x the throughput of batch
+1", "the A100 row beats the H100 row": the variants are rows of one table,
+named by the cells of its first label column, not columns named by their
+headers. :func:`named_rows` finds the two rows a clause names and which of
+them is the reference:
+
+- a label with a letter ("a100", "int8+sq") is named whole-word, case aside;
+  a label inside a longer one it also names ("int8" in "int8+sq") counts as
+  the longer one;
+- a label of a number ("8", "1.5") is named only together with its column's
+  word, either side of it: "batch 8", "batch size 8", "bs=8" under "Batch",
+  "8 GPUs" under "GPUs" (the spellings of
+  :data:`~studygen.lint.vocabulary.CONFIGURATION_WORDS`); a bare "8" names
+  nothing;
+- each of the two labels names exactly one row, and no third is named;
+- the reference is the row named right after "than", "vs", "over",
+  "compared to" or a verb of ranking.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from ..patterns import lazy_compile
+from .document import Document, Table
+from .row_variants import RowPair, measured_series
+from .text import keywords, normalize
+from .variant_pairs import REFERENCE_BEFORE_RE
+from .vocabulary import CONFIGURATION_WORDS
+
+_NUMBER_LABEL_RE = lazy_compile(r"\d+(?:\.\d+)?")
+
+
+def _label_of(cell: str) -> str:
+    # cells are plain text already (markup removed by the parser): only case and spacing vary
+    return " ".join(cell.lower().split())
+
+
+def _labelled_rows(table: Table) -> dict[str, list[int]]:
+    """Label -> rows of the table's one label column (labels of two characters
+    or more with a letter); kept on the table, which clauses read repeatedly."""
+    cached = table.pair_cache.get("labelled rows")
+    if cached is None:
+        column = table.label_columns[0]
+        cached = {}
+        for row in table.rows:
+            label = _label_of(row.cells[column])
+            if len(label) >= 2 and any(c.isalpha() for c in label):
+                cached.setdefault(label, []).append(row.index)
+        table.pair_cache["labelled rows"] = cached
+    return cached
+
+
+def named_rows(table: Table, clause: str) -> tuple[int, int, int | None] | None:
+    """(first row, second row, which of the two is the reference: 0, 1 or
+    None) of the two rows the clause names by their labels (a number label
+    with its column's word: "batch 8", "bs=8", "8 GPUs"), in the clause's
+    order, or None (not two, a label shared by several rows, or no label
+    column). The reference is the row named right after "than", "vs",
+    "over", "compared to" …; None when neither or both are."""
+    if not table.label_columns:
+        return None
+    rows_of = _labelled_rows(table)
+    spans = []
+    lowered = clause.lower()
+    for label, rows in rows_of.items():
+        if label not in lowered:
+            continue  # the whole-word search below only where the text holds the label at all
+        for match in re.finditer(r"(?<![\w.+-])" + re.escape(label) + r"(?![\w+]|-\w)", lowered):
+            spans.append((match.start(), match.end(), label))
+    numbered = _numbered_rows(table)
+    if numbered is not None:
+        spans.extend(_number_mentions(lowered, *numbered))
+        rows_of = {**rows_of, **numbered[1]}
+    # a label inside a longer one ("int8" in "int8+sq") is the longer one
+    kept = [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and (o[1] - o[0]) > (s[1] - s[0]) for o in spans)]
+    labels = {label for _, _, label in kept}
+    if len(labels) != 2 or any(len(rows_of[label]) != 1 for label in labels):
+        return None
+    first, second = sorted(labels, key=lambda label: min(s[0] for s in kept if s[2] == label))
+    references = [index for index, label in enumerate((first, second))
+                  if REFERENCE_BEFORE_RE.search(lowered, 0, min(s[0] for s in kept if s[2] == label))]
+    return rows_of[first][0], rows_of[second][0], references[0] if len(references) == 1 else None
+
+
+def _numbered_rows(table: Table) -> tuple[str, dict[str, list[int]]] | None:
+    """(pattern of the column's word, label -> rows) when the table's first
+    label column holds numbers only and its header names a word ("Batch",
+    "GPUs", "Batch size"), else None; kept on the table."""
+    key = "numbered rows"
+    if key in table.pair_cache:
+        return table.pair_cache[key]
+    found = None
+    column = table.label_columns[0]
+    words = sorted(keywords(normalize(table.headers[column])))
+    cells = [_label_of(row.cells[column]) for row in table.rows]
+    if len(words) == 1 and cells and all(_NUMBER_LABEL_RE.fullmatch(c) for c in cells):
+        word = words[0]
+        spellings = (re.escape(word) + r"e?s?", *CONFIGURATION_WORDS.get(word, ()))
+        rows: dict[str, list[int]] = {}
+        for row, cell in zip(table.rows, cells):
+            rows.setdefault(cell, []).append(row.index)
+        found = ("(?:" + "|".join(sorted(spellings, key=len, reverse=True)) + ")", rows)
+    table.pair_cache[key] = found
+    return found
+
+
+def _number_mentions(lowered: str, word: str, rows: dict[str, list[int]]) -> list[tuple[int, int, str]]:
+    """(start, end, label) of each number label named with its column's
+    ``word`` in ``lowered``: "batch 8", "bs=8", "batch size of 8", "8 gpus"."""
+    found = []
+    for label in rows:
+        if label not in lowered:
+            continue
+        number = re.escape(label) + r"(?!\w|\.\d)"
+        pattern = (rf"(?<![\w.-]){word}\s*(?:[=:]|of)?\s*(?<![\w.]){number}"
+                   rf"|(?<![\w.]){re.escape(label)}\s*-?\s*{word}\b")
+        found.extend((m.start(), m.end(), label) for m in re.finditer(pattern, lowered))
+    return found
+
+
+def nearby_tables(document: Document, block) -> list[Table]:
+    """The nearest table above the paragraph in its section and the nearest below."""
+    order = block.order
+    tables = document.tables_by_section.get(block.section, ())
+    orders = document.table_orders_by_section.get(block.section, ())
+    above, below = bisect.bisect_left(orders, order), bisect.bisect_right(orders, order)
+    return tables[above - 1:above] + tables[below:below + 1]
+
+
+def row_comparison(document: Document, block, clause: str, kinds: tuple[str, ...]) -> RowPair | None:
+    """The two rows of one nearby table (:func:`nearby_tables`) that a
+    comparison without a figure names ("the A100 row beats the H100 row",
+    "batch 8 has higher throughput than batch 1"), as a :class:`RowPair` of
+    one pair (subject row, reference row) read in the one measured column of
+    ``kinds`` (the clause's header words choose among several); None unless
+    exactly one table gives such a reading and the clause names which row is
+    the reference."""
+    found = []
+    for table in nearby_tables(document, block):
+        rows = named_rows(table, clause)
+        if rows is None or rows[2] is None:
+            continue
+        series = measured_series(table, kinds, clause)
+        if series is None:
+            continue
+        subject, reference = (rows[1], rows[0]) if rows[2] == 0 else (rows[0], rows[1])
+        cells = table.rows
+        found.append(RowPair(table, series[0], cells[subject].label, cells[reference].label, series[1],
+                             ((subject, reference),)))
+    return found[0] if len(found) == 1 else None
+
+
+def number_label_spans(table: Table, clause: str) -> list[tuple[int, int]]:
+    """(start, end) in ``clause`` of each number label of ``table`` named
+    with its column's word ("batch 8"): figures there name rows, not values."""
+    if not table.label_columns:
+        return []
+    numbered = _numbered_rows(table)
+    if numbered is None:
+        return []
+    return [(start, end) for start, end, _ in _number_mentions(clause.lower(), *numbered)]
+
+
+__all__ = ["named_rows", "nearby_tables", "number_label_spans", "row_comparison"]
