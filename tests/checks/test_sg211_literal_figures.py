@@ -163,3 +163,61 @@ def test_a_template_rewritten_in_place_is_checked_as_it_now_reads(tmp_path):
     again = sg211_literal_figures.check(CheckContext(study))
     assert [f.message.split(" in prose")[0] for f in again] == ["template prints literal figure(s) 0.52, 0.37"]
     assert again[0].line == first[0].line
+
+
+def test_numbers_glued_to_their_unit_are_figures(tmp_path):
+    template = ALLOWED + "\nThe GEMMs take 12.5ms, 3x faster, in 40GB at 1.98GHz.\n"
+    study = load(tmp_path, records=RECORDS, template=template)
+    assert _figures_by_line(study) == {len(template.split("\n")) - 1: "12.5, 3, 40, 1.98"}
+
+
+def test_constant_expressions_are_folded_to_the_figure_they_print(tmp_path):
+    # attack round: {{ 10 * 1.25 }} printed 12.5 and SG211 named only the 10; '* 1.25' and '~' went unseen
+    template = ALLOWED + (
+        "\nFP8 saves {{ 10 * 1.25 }} ms, {{ 3 / 4 }} of it.\n"
+        "Glued: {{ '0.' ~ '21 ms' }} and {{ study.title ~ ' in 0.37 ms' }}.\n"
+        "Or: {{ study.title or 2.5 }}; scaled {{ study.one(kind='latency', variant='fp16').number() * 100 }}, "
+        "fudged {{ study.one(kind='latency', variant='fp16').number() * 1.1 }}.\n")
+    study = load(tmp_path, records=RECORDS, template=template)
+    lines = template.split("\n")
+    assert _figures_by_line(study) == {
+        lines.index("FP8 saves {{ 10 * 1.25 }} ms, {{ 3 / 4 }} of it.") + 1: "12.5, 0.75",
+        lines.index("Glued: {{ '0.' ~ '21 ms' }} and {{ study.title ~ ' in 0.37 ms' }}.") + 1: "0.21, 0.37",
+        len(lines) - 1: "2.5, 1.1",  # '* 100' changes the unit, not the figure
+    }
+
+
+def test_a_literal_bound_to_a_name_is_printed_where_the_name_is(tmp_path):
+    template = ALLOWED + (
+        "\n{% set saving = 0.04 %}\n"
+        "{% for gap in [0.19, 0.21] %}a gap of {{ gap }} ms {% endfor %}\n"
+        "{% macro ms(value=7.5) %}{{ value }} ms{% endmacro %}\n"
+        "FP8 saves {{ saving }} ms.\n"
+        "{% set unused = 9.5 %}\n")
+    study = load(tmp_path, records=RECORDS, template=template)
+    lines = template.split("\n")
+    assert _figures_by_line(study) == {
+        lines.index("{% set saving = 0.04 %}") + 1: "0.04",
+        lines.index("{% for gap in [0.19, 0.21] %}a gap of {{ gap }} ms {% endfor %}") + 1: "0.19, 0.21",
+        lines.index("{% macro ms(value=7.5) %}{{ value }} ms{% endmacro %}") + 1: "7.5",
+    }
+
+
+def test_an_include_whose_name_is_computed_is_read_or_named(tmp_path):
+    # attack round: {% include 'pa' ~ 'rt.md.j2' %} hid the included template's 0.04 from SG211
+    template = ("{{ generated_note }}\n\n{% include 'pa' ~ 'rt.md.j2' %}\n"
+                "{% include 'other.md.j2' if study.title else 'none.md.j2' %}\n"
+                "{% include study.title ~ '.md.j2' ignore missing %}\n")
+    extra = {"templates/part.md.j2": "FP8 saves 0.04 ms.\n", "templates/other.md.j2": "It takes 0.5 ms.\n",
+             "templates/none.md.j2": "Nothing.\n"}
+    study = load(tmp_path, records=RECORDS, template=template, extra_files=extra)
+    findings = sg211_literal_figures.check(CheckContext(study))
+    got = sorted((f.file, f.line, f.message.split(":")[0]) for f in findings)
+    assert got == [
+        ("templates/other.md.j2", 1, "template prints literal figure(s) 0.5 in prose; figures must come from records "
+         "through the view's helpers"),
+        ("templates/part.md.j2", 1, "template prints literal figure(s) 0.04 in prose; figures must come from records "
+         "through the view's helpers"),
+        ("templates/toy.md.j2", 5, "template includes, imports or extends a template whose name is computed at "
+         "render time, so what it prints cannot be read for literal figures"),
+    ]
