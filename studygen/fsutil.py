@@ -71,15 +71,17 @@ def shown_path(path: Path, base: Path | None = None) -> str:
 def shown_paths_in(folder: Path, base: Path):
     """A function giving :func:`shown_path` of files directly in ``folder``
     relative to ``base``, with the folder resolved once rather than per file
-    (a study may hold thousands of records). A file that is a symbolic link,
-    or a folder outside ``base``, takes :func:`shown_path` itself."""
+    (a study may hold thousands of records). A file that is a symbolic link
+    is shown where the link lies, the place a person lists and edits (its
+    target may lie outside ``base``, or not exist); a folder outside ``base``
+    takes :func:`shown_path` itself."""
     try:
         shown_folder = resolved(folder).relative_to(resolved(base))
     except (OSError, ValueError, InputError):
         shown_folder = None
 
     def shown(path: Path) -> str:
-        if shown_folder is None or path.parent != folder or path.is_symlink():
+        if shown_folder is None or path.parent != folder:
             return shown_path(path, base)
         return str(shown_folder / path.name)
 

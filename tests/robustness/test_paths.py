@@ -4,6 +4,7 @@ study folders and documents named on the command line may live anywhere
 
 from __future__ import annotations
 
+import json
 import shutil
 
 from pathlib import Path
@@ -149,3 +150,30 @@ def test_lint_reads_a_document_anywhere(tmp_path, run_cli):
     result = run_cli("lint", document)
     assert result.exit_code == 0, result.out + result.err
     assert list(document.parent.iterdir()) == [document]
+
+
+@pytest.mark.parametrize("command", ["render", "check"])
+def test_a_dangling_record_link_is_named_where_it_lies_and_what_it_points_at(tmp_path, tiny, run_cli, command):
+    # attack round: "/abs/path/measurements/tiny/gone.json: no such file", for a file a listing shows
+    (tiny / "measurements" / "tiny" / "gone.json").symlink_to(tmp_path / "elsewhere" / "gone.json")
+    before = snapshot(tiny)
+    done = run_cli(command, "tiny", "--root", tiny)
+    told = f"measurements/tiny/gone.json: is a symbolic link to {tmp_path / 'elsewhere' / 'gone.json'}, which does not exist"
+    if command == "render":
+        assert (done.exit_code, done.out, done.err) == (2, "", f"studygen: {told}\n")
+    else:
+        assert done.exit_code == 1 and told.replace(": is", ": SG202 is", 1) in done.out.splitlines()
+    assert snapshot(tiny) == before
+
+
+def test_a_record_linked_from_inside_the_project_is_named_by_its_link(tiny, run_cli):
+    folder = tiny / "measurements" / "tiny"
+    (tiny / "elsewhere").mkdir()
+    (folder / "job-a.json").rename(tiny / "elsewhere" / "job-a.json")
+    (folder / "job-a.json").symlink_to(tiny / "elsewhere" / "job-a.json")
+    record = json.loads((folder / "job-a.json").read_text())
+    record["results"][0]["value_ms"] = -1
+    (tiny / "elsewhere" / "job-a.json").write_text(json.dumps(record, indent=2))
+    done = run_cli("check", "tiny", "--root", tiny)
+    assert [line.split(": SG202")[0] for line in done.out.splitlines() if "SG202" in line] == [
+        "measurements/tiny/job-a.json:" + str(json.dumps(record, indent=2).split("\n").index('      "value_ms": -1,') + 1)]
