@@ -106,7 +106,8 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
         # {% include/import/extends %} of a name outside the template folders (or absent):
         # the loader refuses absolute paths and '..', so no other file can be read.
         folders = ", ".join(study.rel(p) for p in template_dirs(study)) if study is not None else "the template folders"
-        message = f"template '{exc.name}' not found in {folders} (templates may include only files there)"
+        message = (f"template '{exc.name}' not found in {folders} (templates may include only template files there, "
+                   f"named {', '.join('*' + suffix for suffix in TEMPLATE_SUFFIXES)})")
     else:
         message = exc.message if isinstance(exc, TemplateError) else str(exc)
     return TemplateError(f"{kind}: {_one_line(message)}", path=shown(name), line=line)
@@ -116,11 +117,19 @@ class UnreadableTemplate(TemplateError):
     """A template file that is not text studygen reads (not UTF-8, binary, too large)."""
 
 
+# A template file's name ends so: the family folder is a template folder too (a template may sit next to its
+# study file), and it also holds the README render writes, the study file, charts and scripts. Included, the
+# README fed the last render's text into the next one, and the study file printed as prose.
+TEMPLATE_SUFFIXES = (".j2", ".jinja", ".jinja2")
+
+
 def _confined_loader(search_path: list[Path]):
     """A ``FileSystemLoader`` that also refuses a template file whose real path
     (symbolic links followed) lies outside ``search_path`` (Jinja's loader
     already refuses absolute names and '..', this closes the symlink way
-    out), and reads a template as every text input is read
+    out) or whose name (the link's target's, for a link) does not end in
+    one of :data:`TEMPLATE_SUFFIXES` (the README, the study file, a chart),
+    and reads a template as every text input is read
     (:func:`studygen.textio.read_text`: a byte order mark dropped, at most
     :data:`MAX_DOCUMENT_BYTES`; a file that is not UTF-8 text is an
     :class:`UnreadableTemplate` naming it, not a UnicodeDecodeError)."""
@@ -133,7 +142,8 @@ def _confined_loader(search_path: list[Path]):
         def get_source(self, environment, template):
             pieces = split_template_path(template)  # TemplateNotFound for '..'
             path = next((Path(folder, *pieces) for folder in self.searchpath if Path(folder, *pieces).is_file()), None)
-            if path is None or not any(resolved(path).is_relative_to(folder) for folder in folders):
+            if path is None or not any(resolved(path).is_relative_to(folder) for folder in folders) \
+                    or not resolved(path).name.endswith(TEMPLATE_SUFFIXES):
                 raise jinja2.TemplateNotFound(template)
             try:
                 source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES, allow_empty=True)  # renders nothing
@@ -489,7 +499,9 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
     try:
         template = env.get_template(template_name)
     except jinja2.TemplateNotFound as exc:
-        raise TemplateError(f"template '{exc.name}' not found in {', '.join(study.rel(p) for p in template_dirs(study))}",
+        raise TemplateError(f"template '{exc.name}' not found in {', '.join(study.rel(p) for p in template_dirs(study))}"
+                            + ("" if str(exc.name).endswith(TEMPLATE_SUFFIXES) else
+                               f" (a template file is named {', '.join('*' + suffix for suffix in TEMPLATE_SUFFIXES)})"),
                             path=study.rel(study.study_path), pointer="/template") from None
     except Exception as exc:  # noqa: BLE001 - a syntax error in the template file
         raise _template_error(exc, template_name, study) from None
