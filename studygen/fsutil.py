@@ -405,4 +405,21 @@ def ensure_inside(path: Path, *allowed: Path) -> Path:
         folder = resolved(folder)
         if target == folder or folder in target.parents:
             return target
-    raise UsageError(f"refusing to write {path}: outside {', '.join(str(a) for a in allowed)}")
+    shown = _lexically_shown(path, allowed)
+    link = next((p for p in (path, *path.parents) if p.is_symlink()), None)
+    if link is not None:
+        raise UsageError(f"refusing to write {shown}: {_lexically_shown(link, allowed)} is a symbolic link to "
+                         f"{os.readlink(link)}, which leads outside {', '.join(str(a) for a in allowed)} (render writes "
+                         "only there: replace the link with the file or folder)")
+    raise UsageError(f"refusing to write {shown}: outside {', '.join(str(a) for a in allowed)}")
+
+
+def _lexically_shown(path: Path, allowed) -> str:
+    """``path`` relative to the first of ``allowed`` that holds it as written
+    (no link followed), else as given."""
+    for folder in allowed:
+        try:
+            return str(Path(os.path.abspath(path)).relative_to(os.path.abspath(folder)))
+        except ValueError:
+            continue
+    return str(path)

@@ -122,7 +122,8 @@ def test_render_refuses_a_readme_linked_outside_the_root(tmp_path, tiny, run_cli
     readme.symlink_to(target)
     result = run_cli("render", "--root", tiny)
     assert result.exit_code == 2
-    assert result.err.startswith(f"studygen: refusing to write {readme}: outside {tiny}")
+    assert result.err.startswith("studygen: refusing to write families/tiny/README.md: families/tiny/README.md is a "
+                                 f"symbolic link to {target}, which leads outside {tiny} ")
     assert target.read_text(encoding="utf-8") == "not studygen's file\n"
     assert readme.is_symlink()
 
@@ -177,3 +178,33 @@ def test_a_record_linked_from_inside_the_project_is_named_by_its_link(tiny, run_
     done = run_cli("check", "tiny", "--root", tiny)
     assert [line.split(": SG202")[0] for line in done.out.splitlines() if "SG202" in line] == [
         "measurements/tiny/job-a.json:" + str(json.dumps(record, indent=2).split("\n").index('      "value_ms": -1,') + 1)]
+
+
+def test_a_readme_that_links_outside_the_root_is_refused_naming_the_link(tmp_path, tiny, run_cli):
+    # attack round: "refusing to write /abs/.../families/tiny/README.md: outside /abs/...", about a file inside
+    target = tmp_path / "shared" / "README.md"
+    target.parent.mkdir()
+    target.write_text("kept as it is\n")
+    readme = tiny / "families" / "tiny" / "README.md"
+    readme.unlink()
+    readme.symlink_to(target)
+    before = snapshot(tiny)
+    done = run_cli("render", "tiny", "--root", tiny)
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == (f"studygen: refusing to write families/tiny/README.md: families/tiny/README.md is a symbolic "
+                        f"link to {target}, which leads outside {tiny} (render writes only there: replace the link "
+                        "with the file or folder)\n")
+    assert snapshot(tiny) == before and target.read_text() == "kept as it is\n"
+
+
+def test_a_readme_that_links_inside_the_root_is_replaced_not_written_through(tiny, run_cli):
+    readme = tiny / "families" / "tiny" / "README.md"
+    rendered = readme.read_bytes()
+    other = tiny / "families" / "other.md"  # a generated README gone stale (a hand-written one is refused)
+    other.write_bytes(rendered + b"\nanother line\n")
+    readme.unlink()
+    readme.symlink_to(other)
+    done = run_cli("render", "tiny", "--root", tiny)
+    assert (done.exit_code, done.out) == (0, "wrote families/tiny/README.md\n")
+    assert not readme.is_symlink() and readme.read_bytes() == rendered
+    assert other.read_bytes() == rendered + b"\nanother line\n"
