@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InputError, TemplateError
-from ..fsutil import atomic_write_bytes, remove_stale_temp_files, resolved
+from ..fsutil import atomic_write_bytes, remove_stale_temp_files, resolved, shown_path
 from ..markdown_format import format_markdown
 from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, read_bytes, read_text, regular_file
@@ -44,6 +44,7 @@ class Rendered:
     study_dir: Path
     files: dict[Path, bytes] = field(default_factory=dict)
     charts: dict = field(default_factory=dict)
+    root: Path | None = None  # the project root: messages name paths relative to it
 
     @property
     def readme(self) -> str:
@@ -544,7 +545,7 @@ def render_study(study) -> Rendered:
     """Everything a study renders to (README, and charts where the study has them).
     Templates get the charts as ``figures`` (``figures.latency``: the image
     link, or the sentence saying why the chart is omitted)."""
-    rendered = Rendered(study.study_dir)
+    rendered = Rendered(study.study_dir, root=study.root)
     charts = render_charts(study)
     # alt text names groups and shapes from the records and study file: escaped like any such string
     readme = render_markdown(study, extra_context={"figures": {
@@ -584,12 +585,13 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     for path in stale:  # refuse before writing anything, so a read-only folder leaves the set as it was
         folder = next((p for p in (path.parent, *path.parent.parents) if p.exists()), None)
         if folder is not None and not os.access(folder, os.W_OK | os.X_OK):
-            raise InputError(f"cannot write: {folder} is not writable", path=str(path))
+            raise InputError(f"cannot write: {shown_path(folder, rendered.root)} is not writable",
+                             path=shown_path(path, rendered.root))
     changed = []
     for path in stale:
         try:
             atomic_write_bytes(path, rendered.data(path))
         except OSError as exc:  # a full disk, a README that is a folder: name the target, not the temp file
-            raise InputError(f"cannot write: {exc.strerror or exc}", path=str(path)) from None
+            raise InputError(f"cannot write: {exc.strerror or exc}", path=shown_path(path, rendered.root)) from None
         changed.append(path)
     return changed

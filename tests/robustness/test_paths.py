@@ -5,6 +5,7 @@ study folders and documents named on the command line may live anywhere
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 from pathlib import Path
@@ -208,3 +209,40 @@ def test_a_readme_that_links_inside_the_root_is_replaced_not_written_through(tin
     assert (done.exit_code, done.out) == (0, "wrote families/tiny/README.md\n")
     assert not readme.is_symlink() and readme.read_bytes() == rendered
     assert other.read_bytes() == rendered + b"\nanother line\n"
+
+
+@pytest.fixture
+def read_only():
+    """Makes a folder read-only for this process (chmod, or chattr +i for root, whom modes do not stop)."""
+    import subprocess
+
+    made = []
+
+    def make(folder: Path) -> None:
+        if os.geteuid() != 0:
+            folder.chmod(0o555)
+        elif subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+            pytest.skip("root, and chattr +i is not available here")
+        made.append(folder)
+
+    yield make
+    for folder in made:
+        if os.geteuid() != 0:
+            folder.chmod(0o755)
+        else:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+@pytest.mark.parametrize("where, named", [("families/tiny", "README.md"), ("families/tiny/figures", "figures/latency.svg")])
+def test_a_read_only_family_folder_is_named_relative_to_the_root_and_nothing_is_written(tmp_path, tiny, run_cli,
+                                                                                        read_only, where, named):
+    # attack round: the message named both paths absolutely
+    record = tiny / "measurements" / "tiny" / "job-a.json"
+    record.write_text(record.read_text().replace('"value_ms": 2.5', '"value_ms": 2.4'))
+    before = snapshot(tiny)
+    read_only(tiny / where)
+    done = run_cli("render", "tiny", "--root", tiny)
+    assert (done.exit_code, done.out) == (2, "")
+    first = "families/tiny/figures/latency.svg" if where.endswith("figures") else f"families/tiny/{named}"
+    assert done.err == f"studygen: {first}: cannot write: {where} is not writable\n"
+    assert snapshot(tiny) == before
