@@ -60,21 +60,34 @@ def fold(node):
         return text
     if kind in _UNARY:
         value = fold(node.node)
-        if not _is_number(value):
+        if not _is_number(value) or not _printable(value):
             raise NotConstant
         return _UNARY[kind](value)
     if kind in _BINARY:
         symbol, apply = _BINARY[kind]
         left, right = fold(node.left), fold(node.right)
+        if symbol == "*" and any(isinstance(side, (str, list)) and isinstance(times, int)
+                                 and len(side) * times > MAX_FOLDED_CHARS for side, times in ((left, right), (right, left))):
+            raise NotConstant  # not made at all: a long repeat is read literal by literal
         try:
             refuse_huge_result(symbol, left, right)
             value = apply(left, right)
         except Exception:  # noqa: BLE001 - SecurityError past a limit, ZeroDivisionError, TypeError, OverflowError
             raise NotConstant from None
-        if isinstance(value, (str, list)) and len(value) > MAX_FOLDED_CHARS:
+        if isinstance(value, (str, list)) and len(value) > MAX_FOLDED_CHARS or not _printable(value):
             raise NotConstant
         return value
     raise NotConstant
+
+
+MAX_FOLDED_NUMBER = 10**15  # past this, a folded number is not shown (10 ** 5000 has more digits than str() makes)
+
+
+def _printable(value) -> bool:
+    """False for a number a finding could not show as a figure: not finite, or past :data:`MAX_FOLDED_NUMBER`."""
+    if isinstance(value, float):
+        return math.isfinite(value) and abs(value) < MAX_FOLDED_NUMBER
+    return not _is_number(value) or abs(value) < MAX_FOLDED_NUMBER
 
 
 def _is_number(value) -> bool:
@@ -86,6 +99,14 @@ def shown_number(value) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
         return str(int(value)) if not math.isinf(value) else repr(value)
     return repr(value) if isinstance(value, float) else str(value)
+
+
+def _is_constant(node) -> bool:
+    try:
+        fold(node)
+    except NotConstant:
+        return False
+    return True
 
 
 def _is_unit_factor(node, kind: str) -> bool:
@@ -172,8 +193,8 @@ class PrintedLiterals:
                     self.printed(part)
             return
         if isinstance(node, (nodes.Or, nodes.And)) or kind in _BINARY:
-            for part in (node.left, node.right):
-                if not _is_unit_factor(part, kind):
+            for part, other in ((node.left, node.right), (node.right, node.left)):
+                if not (_is_unit_factor(part, kind) and not _is_constant(other)):
                     self.printed(part)
             return
         if kind in _UNARY:

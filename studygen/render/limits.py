@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import ItemsView, KeysView, ValuesView
 
 from ..textio import MAX_DOCUMENT_BYTES
@@ -339,6 +340,21 @@ def budgeted_filters(filters: dict, budget: TemplateBudget) -> dict:
 MAX_TEMPLATE_NESTING = 50
 
 
+def long_integer(source: str, after_line: int = 1) -> tuple[int | None, int]:
+    """Line and length of the first run of digits in ``source``, from line
+    ``after_line`` on (the line the lexer had reached), longer than Python
+    converts to an integer (``sys.get_int_max_str_digits()``, 4,300 by
+    default); ``(None, 0)`` when there is none."""
+    limit = sys.get_int_max_str_digits()
+    start = 0
+    for _ in range(max(after_line, 1) - 1):
+        start = source.find("\n", start) + 1
+    found = re.compile(rf"[0-9_]{{{limit + 1},}}").search(source, start) if limit else None
+    if found is None:
+        return None, 0
+    return source.count("\n", 0, found.start()) + 1, len(found.group(0).replace("_", ""))
+
+
 def parse_bounded(environment, source: str, name, filename):
     """The tree of ``source`` as ``Environment._parse`` makes it. Raises
     jinja2's TemplateSyntaxError (file and line, a template error in render
@@ -355,6 +371,12 @@ def parse_bounded(environment, source: str, name, filename):
         tree = parser.parse()
     except RecursionError:
         raise TemplateSyntaxError(message, parser.stream.current.lineno, name, filename) from None
+    except ValueError:  # Jinja's lexer makes int() of each integer literal: past Python's digit limit
+        line, digits = long_integer(source, after_line=parser.stream.current.lineno)
+        if line is None:
+            raise
+        raise TemplateSyntaxError(f"an integer of {digits} digits; Python reads at most {sys.get_int_max_str_digits()}",
+                                  line, name, filename) from None
     stack = [(tree, 0)]
     while stack:
         node, depth = stack.pop()

@@ -221,3 +221,13 @@ def test_an_include_whose_name_is_computed_is_read_or_named(tmp_path):
         ("templates/toy.md.j2", 5, "template includes, imports or extends a template whose name is computed at "
          "render time, so what it prints cannot be read for literal figures"),
     ]
+
+
+def test_folding_stops_where_a_figure_could_not_be_shown():
+    # 10 ** 5000 folded to a number str() refuses to print (check ended in an internal error); 1e308 * 10 is inf
+    by_line = sg211_literal_figures.figures_by_line
+    assert by_line("{{ 10 ** 5000 }}") == ((1, ("10", "5000")),)
+    assert by_line("{{ 1e308 * 10 }}") == ((1, ("1e+308", "10")),)
+    assert by_line("{{ 'x' * 9000000 }}") == ((1, ("9000000",)),)  # not made: read literal by literal
+    assert by_line("{{ 7 // 0 }}\n{{ x * 100 }}\n{{ 1000 / x }}\n{{ x * 1.5 }}") == ((1, ("7", "0")), (4, ("1.5",)))
+    assert by_line("{{ 2 ** 10 }} {{ -(3) }}") == ((1, ("1024", "-3")),)

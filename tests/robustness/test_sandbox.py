@@ -44,6 +44,9 @@ CASES = {
     "include a chart": ("{% include 'figures/latency.svg' %}", f"template 'figures/latency.svg' {NOT_FOUND}"),
     "include a record": ("{% include '../measurements/tiny/job-a.json' %}",
                          f"template '../measurements/tiny/job-a.json' {NOT_FOUND}"),
+    # attack round: Jinja's lexer raised Python's ValueError; render named no line, check crashed (internal error)
+    "integer past Python's digit limit": ("{{ 9" + "9" * 5000 + " }}", "template syntax error: an integer of 5001 "
+                                          "digits; Python reads at most 4300"),
     "open builtin": ("{{ open('/etc/passwd').read() }}", "undefined name in template: 'open' is undefined"),
     "huge range": ("{{ range(10**9) | list | length }}", "The sandbox blocks ranges larger than MAX_RANGE"),
     "string repeat bomb": ("{{ 'x' * 10000000000 }}",
@@ -98,6 +101,17 @@ def rendered_tiny(tmp_path, run_cli):
     result = run_cli("render", "--root", root)
     assert result.exit_code == 0, result.err
     return root
+
+
+@pytest.mark.parametrize("case", ["integer past Python's digit limit", "nested loops", "include the family README"])
+def test_check_reports_a_hostile_template_as_sg201_at_its_line_without_an_internal_error(case, rendered_tiny, run_cli):
+    line, expected = CASES[case]
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template(line), encoding="utf-8")
+    result = run_cli("check", "--root", rendered_tiny)
+    assert (result.exit_code, result.err) == (1, "")
+    (found,) = [text for text in result.out.splitlines() if " SG201 cannot render: " in text]
+    assert found.startswith(f"families/tiny/study.yaml: SG201 cannot render: {TEMPLATE_FILE}:{HOSTILE_LINE}: ")
+    assert expected in found
 
 
 @pytest.mark.parametrize("case", list(CASES))
