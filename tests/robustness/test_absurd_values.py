@@ -97,3 +97,20 @@ def test_a_study_file_past_the_stated_limit_is_refused_before_parsing(tiny, run_
     assert done.exit_code != 0 and "Traceback" not in done.err
     assert f"{STUDY}: " in done.out + done.err
     assert f"{size} bytes" in done.out + done.err or "262144" in done.out + done.err
+
+
+def test_an_absurd_figure_in_a_collected_log_is_refused_at_its_log_line(tmp_path, run_cli, monkeypatch):
+    # before: "m/demo/j.json:/results/3/statistics_ms/max: ...", a place in a file that was never written
+    from tests.conftest import FIXTURES
+
+    lines = (FIXTURES / "trtexec" / "trt10.16_build-and-run.log").read_text(encoding="utf-8").split("\n")
+    number = next(n for n, line in enumerate(lines, 1) if "] GPU Compute Time: min = " in line)
+    lines[number - 1] = lines[number - 1].replace("max = 0.140381 ms", "max = 9e307 ms")
+    (tmp_path / "big.log").write_text("\n".join(lines), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    done = run_cli("collect", "trtexec", "--family", "demo", "--job", "j", "--variant", "fp32", "--log", "big.log",
+                   "--measurements", "m")
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == (f"studygen: big.log:{number}: 9e+307 is greater than the maximum of 3600000 "
+                        "(/results/3/statistics_ms/max of m/demo/j.json); nothing written\n")
+    assert not (tmp_path / "m" / "demo" / "j.json").exists()
