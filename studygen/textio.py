@@ -350,6 +350,24 @@ def _pointer_part(key) -> str:
     return str(key).encode("utf-8", "backslashreplace").decode("utf-8").replace("~", "~0").replace("/", "~1")
 
 
+def _line_past_nesting(text: str, limit: int) -> int:
+    """Line (1-based) of the first ``[`` or ``{`` of JSON ``text`` that opens
+    level ``limit + 1``, strings skipped; 0 when none does. Only on the error
+    path: Python's parser ran out of recursion and names no place."""
+    depth, line = 0, 1
+    for token in re.finditer(r'"(?:[^"\\\n]|\\.)*"?|[\[{]|[\]}]|\n', text):
+        kind = token.group(0)[0]
+        if kind == "\n":
+            line += 1
+        elif kind in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        elif kind in "]}":
+            depth -= 1
+    return 0
+
+
 def parse_json(text: str, display: str):
     """``json.loads`` with errors as ``file:N: malformed JSON: …``.
 
@@ -374,6 +392,7 @@ def parse_json(text: str, display: str):
         raise RecordError(f"malformed JSON: {exc}", path=display, line=line or 0, pointer=pointer) from None
     except RecursionError:
         raise RecordError(f"malformed JSON: nested too deeply to read (the limit is {MAX_NESTING} levels)",
+                          line=_line_past_nesting(text, MAX_NESTING),
                           path=display) from None
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
         reason = str(exc)

@@ -114,3 +114,20 @@ def test_an_absurd_figure_in_a_collected_log_is_refused_at_its_log_line(tmp_path
     assert done.err == (f"studygen: big.log:{number}: 9e+307 is greater than the maximum of 3600000 "
                         "(/results/3/statistics_ms/max of m/demo/j.json); nothing written\n")
     assert not (tmp_path / "m" / "demo" / "j.json").exists()
+
+
+@pytest.mark.parametrize("command", ["render", "check"])
+def test_a_record_nested_past_what_the_parser_reads_is_named_at_the_line_it_passes_the_limit(tiny, run_cli, command):
+    # before: "measurements/tiny/job-a.json: malformed JSON: nested too deeply to read (...)", no line
+    text = (tiny / RECORD).read_text()
+    line = _line_of(text, '"value_ms": 2.5')
+    # value_ms sits at level 3 (the record, results, the result): its lists open level 4 on, one per line, so
+    # level 101 opens 97 lines below
+    deep = "[\n" * 150 + "[" * 100_000 + "]" * 100_000 + "]" * 150
+    (tiny / RECORD).write_text(text.replace('"value_ms": 2.5', f'"value_ms": {deep}', 1))
+    done = run_cli(command, "tiny", "--root", tiny)
+    told = f"{RECORD}:{line + 97}: malformed JSON: nested too deeply to read (the limit is 100 levels)"
+    if command == "render":
+        assert (done.exit_code, done.err) == (2, f"studygen: {told}\n")
+    else:
+        assert done.exit_code == 1 and told.replace(": malformed", ": SG202 malformed", 1) in done.out.splitlines()
