@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.checks import CheckContext, sg211_literal_figures
 from studygen.findings import ERROR
 
 from .studies import latency, load, record
 
 RECORDS = [record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memos():
+    """What SG211 worked out for a source is kept for the process: each test works it out again (a mutant of the
+    code behind it must meet every test, not an answer an earlier test left)."""
+    sg211_literal_figures.figures_by_line.cache_clear()
+    sg211_literal_figures.computed_reference_lines.cache_clear()
 
 ALLOWED = """\
 {{ generated_note }}
