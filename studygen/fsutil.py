@@ -59,7 +59,11 @@ def open_to_others(path: Path) -> int | None:
 def shown_path(path: Path, base: Path | None = None) -> str:
     """``path`` as messages and READMEs show it: relative to ``base`` (default:
     the working directory) when it lies inside it, else as given (also when
-    a symbolic link loop stands on the way: :func:`resolved`)."""
+    a symbolic link loop stands on the way: :func:`resolved`). A symbolic
+    link is shown where it lies, not where it leads: that is the file a
+    person lists and edits (its target may lie outside ``base``, or not exist)."""
+    if path.name and path.is_symlink():
+        return shown_path(path.parent, base) + os.sep + path.name if path.parent != path else str(path)
     try:
         return str(resolved(path).relative_to(resolved(base or Path.cwd())))
     except InputError:  # the file itself is a loop: its folder still places it
@@ -72,9 +76,8 @@ def shown_paths_in(folder: Path, base: Path):
     """A function giving :func:`shown_path` of files directly in ``folder``
     relative to ``base``, with the folder resolved once rather than per file
     (a study may hold thousands of records). A file that is a symbolic link
-    is shown where the link lies, the place a person lists and edits (its
-    target may lie outside ``base``, or not exist); a folder outside ``base``
-    takes :func:`shown_path` itself."""
+    is shown where the link lies, as :func:`shown_path` shows it; a folder
+    outside ``base`` takes :func:`shown_path` itself."""
     try:
         shown_folder = resolved(folder).relative_to(resolved(base))
     except (OSError, ValueError, InputError):
