@@ -150,9 +150,19 @@ def wide_unicode(raw: bytes) -> str | None:
     sample = raw[:8192]
     sample = sample[: len(sample) - len(sample) % 2]
     for name, zeros, others in (("UTF-16LE", sample[1::2], sample[0::2]), ("UTF-16BE", sample[0::2], sample[1::2])):
-        if zeros and not zeros.strip(b"\x00") and b"\x00" not in others:
+        if zeros and not zeros.strip(b"\x00") and b"\x00" not in others and _reads_as_text(sample, name):
             return name
     return None
+
+
+def _reads_as_text(sample: bytes, codec: str) -> bool:
+    """True when ``sample`` decodes with ``codec`` to printable text (tabs and line ends allowed):
+    b"\\x00\\x01\\x02" has its NUL bytes at every other byte too, and is binary."""
+    try:
+        text = sample.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return all(char.isprintable() or char in "\t\r\n" for char in text)
 
 
 def decode_text(raw: bytes, display: str, where: str = "", allow_empty: bool = False) -> str:

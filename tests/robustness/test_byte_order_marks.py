@@ -149,6 +149,8 @@ def test_binary_data_is_still_named_binary(tmp_path):
     from studygen.textio import decode_text, wide_unicode
 
     assert wide_unicode(b"\x7fELF\x02\x01\x01\x00\x00\x00") is None
+    assert wide_unicode(b"\x00\x01\x02") is None and wide_unicode(b"\x01\x00\x02\x00") is None  # NULs every other byte
+    assert wide_unicode("a\tb\r\n".encode("utf-16-le")) == "UTF-16LE"
     assert wide_unicode("{}".encode("utf-16-le")) == "UTF-16LE"
     assert wide_unicode("{}".encode("utf-16-be")) == "UTF-16BE"
     with pytest.raises(InputError, match=r"binary file \(NUL bytes\), not text$"):
