@@ -141,14 +141,13 @@ class PrintedLiterals:
     def _bind(self, node) -> None:
         from jinja2 import nodes
 
-        pairs = []
         if isinstance(node, nodes.Assign):
             pairs = [(node.target, node.node)]
         elif isinstance(node, nodes.For):
             pairs = [(node.target, node.iter)]
         elif isinstance(node, nodes.With):
             pairs = list(zip(node.targets, node.values))
-        elif isinstance(node, nodes.Macro):
+        else:  # a macro: its last arguments have defaults
             pairs = list(zip(node.args[len(node.args) - len(node.defaults):], node.defaults))
         for target, value in pairs:
             names = [n.name for n in target.find_all(nodes.Name)] + ([target.name] if isinstance(target, nodes.Name) else [])
@@ -181,7 +180,7 @@ class PrintedLiterals:
             self.found.extend(self.bound.get(node.name, ()))
             return
         if isinstance(node, (nodes.Call, nodes.Filter)):
-            for part in ([node.node] if node.node is not None else []) + list(node.args):
+            for part in (node.node, *node.args):  # a {% filter %} block's filter has no node: None folds to nothing
                 self.printed(part)
             return
         if isinstance(node, (nodes.Getattr, nodes.Getitem)):

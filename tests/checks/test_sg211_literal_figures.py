@@ -241,3 +241,25 @@ def test_folding_stops_where_a_figure_could_not_be_shown():
     assert by_line("{{ 'x' * 9000000 }}") == ((1, ("9000000",)),)  # not made: read literal by literal
     assert by_line("{{ 7 // 0 }}\n{{ x * 100 }}\n{{ 1000 / x }}\n{{ x * 1.5 }}") == ((1, ("7", "0")), (4, ("1.5",)))
     assert by_line("{{ 2 ** 10 }} {{ -(3) }}") == ((1, ("1024", "-3")),)
+
+
+def test_what_each_kind_of_expression_prints():
+    by_line = sg211_literal_figures.figures_by_line
+    assert by_line("{{ 'ab' * 50000 }}") == ()  # 100,000 characters, the most folded: text without a number
+    assert by_line("{{ 'ab' * 50001 }}") == ((1, ("50001",)),)  # one more: not made, read literal by literal
+    assert by_line("{{ 1e999 }}") == ((1, ("inf",)),)  # Jinja reads the literal as infinity
+    assert by_line("{{ x // 10 }} {{ x // 3 }}") == ((1, ("3",)),)  # a power of ten divides: a unit
+    assert by_line("{% with a = 0.5, b = x %}{{ a }}{{ b }}{% endwith %}") == ((1, ("0.5",)),)
+    assert by_line("{{ {'a': 0.25, 'b': x}|dictsort }}") == ((1, ("0.25",)),)
+    assert by_line("{% filter upper %}{{ x }}{% endfilter %}") == ()
+
+
+def test_each_template_of_an_include_list_is_read(tmp_path):
+    template = "{{ generated_note }}\n\n{% include ['first.md.j2', 'second.md.j2' if x else 'third.md.j2'] %}\n"
+    extra = {"templates/first.md.j2": "It takes 0.5 ms.\n", "templates/second.md.j2": "Or 0.6 ms.\n",
+             "templates/third.md.j2": "Or 0.7 ms.\n"}
+    study = load(tmp_path, records=RECORDS, template=template, extra_files=extra)
+    assert sorted((f.file, f.message.split(" in prose")[0]) for f in sg211_literal_figures.check(CheckContext(study))) == [
+        ("templates/first.md.j2", "template prints literal figure(s) 0.5"),
+        ("templates/second.md.j2", "template prints literal figure(s) 0.6"),
+        ("templates/third.md.j2", "template prints literal figure(s) 0.7")]
