@@ -59,7 +59,11 @@ def open_to_others(path: Path) -> int | None:
 def shown_path(path: Path, base: Path | None = None) -> str:
     """``path`` as messages and READMEs show it: relative to ``base`` (default:
     the working directory) when it lies inside it, else as given (also when
-    a symbolic link loop stands on the way: :func:`resolved`)."""
+    a symbolic link loop stands on the way: :func:`resolved`). A symbolic
+    link is shown where it lies, not where it leads: that is the file a
+    person lists and edits (its target may lie outside ``base``, or not exist)."""
+    if path.name and path.is_symlink():
+        return shown_path(path.parent, base) + os.sep + path.name if path.parent != path else str(path)
     try:
         return str(resolved(path).relative_to(resolved(base or Path.cwd())))
     except InputError:  # the file itself is a loop: its folder still places it
@@ -71,15 +75,16 @@ def shown_path(path: Path, base: Path | None = None) -> str:
 def shown_paths_in(folder: Path, base: Path):
     """A function giving :func:`shown_path` of files directly in ``folder``
     relative to ``base``, with the folder resolved once rather than per file
-    (a study may hold thousands of records). A file that is a symbolic link,
-    or a folder outside ``base``, takes :func:`shown_path` itself."""
+    (a study may hold thousands of records). A file that is a symbolic link
+    is shown where the link lies, as :func:`shown_path` shows it; a folder
+    outside ``base`` takes :func:`shown_path` itself."""
     try:
         shown_folder = resolved(folder).relative_to(resolved(base))
     except (OSError, ValueError, InputError):
         shown_folder = None
 
     def shown(path: Path) -> str:
-        if shown_folder is None or path.parent != folder or path.is_symlink():
+        if shown_folder is None or path.parent != folder:
             return shown_path(path, base)
         return str(shown_folder / path.name)
 
@@ -403,4 +408,21 @@ def ensure_inside(path: Path, *allowed: Path) -> Path:
         folder = resolved(folder)
         if target == folder or folder in target.parents:
             return target
-    raise UsageError(f"refusing to write {path}: outside {', '.join(str(a) for a in allowed)}")
+    shown = _lexically_shown(path, allowed)
+    link = next((p for p in (path, *path.parents) if p.is_symlink()), None)
+    if link is not None:
+        raise UsageError(f"refusing to write {shown}: {_lexically_shown(link, allowed)} is a symbolic link to "
+                         f"{os.readlink(link)}, which leads outside {', '.join(str(a) for a in allowed)} (render writes "
+                         "only there: replace the link with the file or folder)")
+    raise UsageError(f"refusing to write {shown}: outside {', '.join(str(a) for a in allowed)}")
+
+
+def _lexically_shown(path: Path, allowed) -> str:
+    """``path`` relative to the first of ``allowed`` that holds it as written
+    (no link followed), else as given."""
+    for folder in allowed:
+        try:
+            return str(Path(os.path.abspath(path)).relative_to(os.path.abspath(folder)))
+        except ValueError:
+            continue
+    return str(path)

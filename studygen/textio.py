@@ -46,6 +46,8 @@ def regular_file(path: Path, display: str | None = None, folder: str = "is a fol
     try:
         status = path.stat()
     except FileNotFoundError:
+        if path.is_symlink():  # a dangling link: "no such file" sent a person looking at a file that is there
+            raise InputError(f"is a symbolic link to {os.readlink(path)}, which does not exist", path=display) from None
         raise InputError("no such file", path=display) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
@@ -125,22 +127,58 @@ def _read_up_to(fd: int, count: int, piece_size: int) -> bytes:
 
 def _refuse_oversize(size: int, limit: int, display: str) -> None:
     if size > limit:
-        raise InputError(f"file is {size} bytes; the limit is {limit} bytes ({limit // 2**20} MiB)", path=display)
+        shown = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit // 2**10} KiB"
+        raise InputError(f"file is {size} bytes; the limit is {limit} bytes ({shown})", path=display)
 
 
 UTF8_BOM = b"\xef\xbb\xbf"  # U+FEFF as UTF-8: Windows editors write it first; no text starts with it
 
 
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe", "UTF-16LE"),
+              (b"\xfe\xff", "UTF-16BE"))
+
+
+def wide_unicode(raw: bytes) -> str | None:
+    """The name of the UTF-16 or UTF-32 encoding ``raw`` is written in
+    (``"UTF-16LE (byte order mark FF FE)"``), when it starts with that
+    encoding's byte order mark or, without one, when its first 8 KiB hold
+    NUL bytes at every other byte and only there (a Windows editor's
+    "Unicode"); None for anything else, binary data included."""
+    for mark, name in _WIDE_BOMS:
+        if raw.startswith(mark):
+            return f"{name} (byte order mark {mark.hex(' ').upper()})"
+    sample = raw[:8192]
+    sample = sample[: len(sample) - len(sample) % 2]
+    for name, zeros, others in (("UTF-16LE", sample[1::2], sample[0::2]), ("UTF-16BE", sample[0::2], sample[1::2])):
+        if zeros and not zeros.strip(b"\x00") and b"\x00" not in others and _reads_as_text(sample, name):
+            return name
+    return None
+
+
+def _reads_as_text(sample: bytes, codec: str) -> bool:
+    """True when ``sample`` decodes with ``codec`` to printable text (tabs and line ends allowed):
+    b"\\x00\\x01\\x02" has its NUL bytes at every other byte too, and is binary."""
+    try:
+        text = sample.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return all(char.isprintable() or char in "\t\r\n" for char in text)
+
+
 def decode_text(raw: bytes, display: str, where: str = "", allow_empty: bool = False) -> str:
     """``raw`` as UTF-8 text, without the byte order mark some editors put
     first (every text input of studygen reads through here, so each accepts
-    one alike); InputError when it is empty (unless ``allow_empty``), binary (NUL bytes in the first
-    8 KiB) or not UTF-8 (placed at the line of the first bad byte). ``where``
+    one alike); InputError when it is empty (unless ``allow_empty``), UTF-16 or UTF-32
+    (:func:`wide_unicode`, named), binary (NUL bytes in the first 8 KiB) or not UTF-8 (placed at the line of the first bad byte). ``where``
     qualifies the messages (for example " after gzip decompression")."""
     body = raw[len(UTF8_BOM):] if raw.startswith(UTF8_BOM) else raw
     if not allow_empty and not body.strip():
         raise InputError(f"file is empty{where}", path=display)
     if b"\x00" in body[:8192]:
+        wide = wide_unicode(body)
+        if wide is not None:
+            raise InputError(f"{wide} text{where}, not UTF-8: studygen reads UTF-8 only (save the file as UTF-8)",
+                             path=display, line=1)
         what = "binary content" if where else "binary file"
         raise InputError(f"{what} (NUL bytes){where}, not text", path=display)
     try:
@@ -322,6 +360,24 @@ def _pointer_part(key) -> str:
     return str(key).encode("utf-8", "backslashreplace").decode("utf-8").replace("~", "~0").replace("/", "~1")
 
 
+def _line_past_nesting(text: str, limit: int) -> int:
+    """Line (1-based) of the first ``[`` or ``{`` of JSON ``text`` that opens
+    level ``limit + 1``, strings skipped; 0 when none does. Only on the error
+    path: Python's parser ran out of recursion and names no place."""
+    depth, line = 0, 1
+    for token in re.finditer(r'"(?:[^"\\\n]|\\.)*"?|[\[{]|[\]}]|\n', text):
+        kind = token.group(0)[0]
+        if kind == "\n":
+            line += 1
+        elif kind in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        elif kind in "]}":
+            depth -= 1
+    return 0
+
+
 def parse_json(text: str, display: str):
     """``json.loads`` with errors as ``file:N: malformed JSON: …``.
 
@@ -346,6 +402,7 @@ def parse_json(text: str, display: str):
         raise RecordError(f"malformed JSON: {exc}", path=display, line=line or 0, pointer=pointer) from None
     except RecursionError:
         raise RecordError(f"malformed JSON: nested too deeply to read (the limit is {MAX_NESTING} levels)",
+                          line=_line_past_nesting(text, MAX_NESTING),
                           path=display) from None
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
         reason = str(exc)

@@ -18,12 +18,21 @@ error at its template line, one finding per line naming every number, except:
   follow it;
 - code spans, fenced code, HTML comments, Jinja comments, link targets and URLs.
 
-A number literal inside a print expression is a figure too when the
-expression prints it: printed alone (``{{ 0.21 }}``), passed to a helper as
-a positional argument (``{{ study.percent(0.12) }}``, issue 12 item I) or
-given as an ``else`` value. A keyword argument (``decimals=3``, ``batch=1``),
-a subscript (``[0]``) and an operand of a comparison (``n == 0``) select or
-format; they print no figure of their own.
+A number or text literal inside a print expression is a figure too when the
+expression prints it, read off Jinja's syntax tree
+(:mod:`studygen.checks.template_literals`): printed alone (``{{ 0.21 }}``),
+passed to a helper as a positional argument (``{{ study.percent(0.12) }}``,
+issue 12 item I), given as an ``else`` value, folded from constants
+(``{{ 10 * 1.25 }}`` prints 12.5, ``{{ "0." ~ "21" }}`` 0.21), or bound to
+a name that is printed (``{% set gap = 0.2 %}``). A keyword argument
+(``decimals=3``, ``batch=1``), a subscript (``[0]``) and an operand of a
+comparison (``n == 0``) select or format; they print no figure of their own.
+Numbers glued to a unit (``12.5ms``, ``3x``) are figures like any other.
+
+An include, import or extends whose template name is computed from
+constants (``"pa" ~ "rt.md.j2"``, either branch of ``… if … else …``) reads
+that template too; one whose name depends on the render is itself a finding
+at its line, since what it prints cannot be read.
 
 Case (seed): the pull request's summary hand-wrote "the GEMMs take 0.19 to
 0.21 ms" and "FP8 saves 0.04 to 0.11 ms", figures its own table contradicted.
@@ -40,6 +49,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from ..render.engine import make_environment, referenced_templates, template_dirs
 from .readme_text import NUMBER
+from .template_literals import printed_literals, referenced_names
 
 SOFTWARE_BEFORE = lazy_compile(
     r"(?:tensorrt|trt|cuda|cudnn|torch|pytorch|python|transformers|modelopt|onnxruntime|timm|driver|version|release|"
@@ -75,29 +85,35 @@ def template_sources(study) -> list[tuple[str, str]]:
         except jinja2.TemplateSyntaxError as exc:
             raise TemplateError(f"template syntax error: {exc.message}", path=name, line=exc.lineno or 0) from None
         sources.append((study.rel(Path(filename)), source))
+        if None in references:  # a name Jinja's meta cannot read: constant parts folded, both branches taken
+            references = referenced_names(env, source)[0]
         pending.extend(ref for ref in references if isinstance(ref, str))
     return sources
 
 
-def significant_tokens(env, source: str) -> list[tuple[int, str, str]]:
-    """Jinja's ``(line, kind, value)`` tokens of ``source`` lexed by ``env``,
-    whitespace left out: what :func:`written_text` and
-    :func:`literal_arguments` read (lexed once for both). Raises jinja2's
-    TemplateSyntaxError for a source that does not lex."""
-    return [t for t in env.lex(source) if t[1] != "whitespace"]
+@functools.lru_cache(maxsize=32)
+def computed_reference_lines(source: str) -> tuple[int, ...]:
+    """Lines of ``source`` that include, import or extend a template whose
+    name is computed at render time (SG211 cannot read what it prints)."""
+    import jinja2
+
+    try:
+        return tuple(referenced_names(make_environment([]), source)[1])
+    except jinja2.TemplateSyntaxError:
+        return ()
 
 
-def written_text(tokens: list[tuple[int, str, str]]) -> list[tuple[int, str]]:
-    """``(line, text)`` pieces of a template (its :func:`significant_tokens`)
-    that print as written: data tokens, and string literals printed alone
-    (``{{ "…" }}``)."""
+def written_text(env, source: str, strings: bool = True) -> list[tuple[int, str]]:
+    """``(line, text)`` pieces of ``source`` that print as written: data
+    tokens, and (``strings``) string literals printed alone (``{{ "…" }}``)."""
     pieces: list[tuple[int, str]] = []
+    tokens = [t for t in env.lex(source) if t[1] != "whitespace"]
     for i, (lineno, kind, value) in enumerate(tokens):
         if kind == "data":
             for offset, part in enumerate(value.split("\n")):
                 if part:
                     pieces.append((lineno + offset, part))
-        elif (kind == "string" and 0 < i < len(tokens) - 1 and tokens[i - 1][1] == "variable_begin"
+        elif (strings and kind == "string" and 0 < i < len(tokens) - 1 and tokens[i - 1][1] == "variable_begin"
               and (tokens[i + 1][1] == "variable_end" or tokens[i + 1][2] == "|")):
             pieces.append((lineno, value[1:-1]))
     return pieces
@@ -108,12 +124,12 @@ _PRINTED_AFTER = {("variable_begin", "{{"), ("operator", "("), ("operator", ",")
 _COMPARISONS = {"==", "!=", "<", ">", "<=", ">="}
 
 
-def literal_arguments(tokens: list[tuple[int, str, str]]) -> list[tuple[int, str]]:
+def literal_arguments(env, source: str) -> list[tuple[int, str]]:
     """``(line, number)`` of each number literal a print expression prints
-    in a template (its :func:`significant_tokens`; see the module
-    docstring): ``{{ study.percent(0.12) }}`` gives ``(line, "0.12")``,
-    ``{{ study.one(batch=1) }}`` nothing."""
+    (see the module docstring): ``{{ study.percent(0.12) }}`` gives
+    ``(line, "0.12")``, ``{{ study.one(batch=1) }}`` nothing."""
     found: list[tuple[int, str]] = []
+    tokens = [t for t in env.lex(source) if t[1] != "whitespace"]
     depth = 0  # inside a {{ ... }} block
     brackets = 0  # open [ of a subscript
     for i, (lineno, kind, value) in enumerate(tokens):
@@ -186,13 +202,18 @@ def figures_by_line(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
     literal figures, in line order (see the module docstring). Worked out
     once per process for a source (three shipped families share the generic
     template), keyed on the text itself, in memory only."""
+    import jinja2
+
     env = make_environment([])  # lexing depends on the environment's settings, not on where templates are found
     source_lines = source.split("\n")
     fenced = _skipped_lines(source_lines)
+    try:
+        printed = printed_literals(env, source)
+    except jinja2.TemplateSyntaxError:
+        printed = None  # read token by token (render reports the syntax error)
     in_comment = False
     by_line: dict[int, list[str]] = {}
-    tokens = significant_tokens(env, source)
-    for number, piece in written_text(tokens):
+    for number, piece in written_text(env, source, strings=printed is None):
         if number in fenced:
             continue
         # Multi-line HTML comments: skip everything from <!-- to -->.
@@ -208,9 +229,14 @@ def figures_by_line(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
         numbers = literal_numbers(piece, source_lines[number - 1], source_lines, number)
         if numbers:
             by_line.setdefault(number, []).extend(numbers)
-    for number, literal in literal_arguments(tokens):
-        if number not in fenced:
-            by_line.setdefault(number, []).append(literal)
+    if printed is None:
+        printed = [(number, "number", literal) for number, literal in literal_arguments(env, source)]
+    for number, kind, value in printed:
+        if number in fenced:
+            continue
+        numbers = [value] if kind == "number" else literal_numbers(value, source_lines[number - 1], source_lines, number)
+        if numbers:
+            by_line.setdefault(number, []).extend(numbers)
     return tuple((number, tuple(numbers)) for number, numbers in sorted(by_line.items()))
 
 
@@ -228,4 +254,9 @@ def check(context) -> list[Finding]:
                 "SG211", f"template prints literal figure(s) {', '.join(numbers)} in prose; figures must come from "
                 f"records through the view's helpers: {source_lines[number - 1].strip()[:120]!r}", shown, line=number,
                 hint="print figures with study.one(...), study.span(...), study.table(...) and friends"))
+        for number in computed_reference_lines(source):
+            findings.append(Finding(
+                "SG211", "template includes, imports or extends a template whose name is computed at render time, "
+                f"so what it prints cannot be read for literal figures: {source_lines[number - 1].strip()[:120]!r}",
+                shown, line=number, hint="name the template as a literal string ('part.md.j2')"))
     return findings

@@ -82,7 +82,8 @@ def run_render(options: RenderOptions) -> RenderOutcome:
             changed.extend(write_rendered(rendered))
         except OSError as exc:
             # a README that is a folder, a figures/ that is a file, a read-only tree, a full disk
-            raise InputError(f"cannot write: {exc.strerror or exc}", path=str(exc.filename or rendered.study_dir)) from None
+            raise InputError(f"cannot write: {exc.strerror or exc}",
+                             path=shown_path(Path(exc.filename or rendered.study_dir), root)) from None
     return RenderOutcome(changed, not_rendered, list(open_folders.items()))
 
 

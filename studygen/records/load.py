@@ -7,6 +7,7 @@ text is at hand, for schema errors).
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,16 +134,23 @@ def _checked_dataset(path: Path, display: str, document, text: str) -> Dataset:
     return Dataset(path=path, display_path=display, data=document, text=text)
 
 
+# A study file is written by hand: the largest shipped one holds 10 KB. PyYAML's Python parser reads about
+# 60 KB a second on a loaded machine, so a 16 MB study file (the limit of a record) kept render and check
+# busy for minutes (a 5 MB flow list: 80 s) before its first finding; 256 KiB reads in a few seconds.
+MAX_STUDY_BYTES = 256 * 1024
+
+
 def load_yaml(path: Path, display: str | None = None):
-    """A study file's YAML, read with :func:`study_yaml_loader` (PyYAML's safe
-    loader refusing aliases, duplicate keys and nesting past
+    """A study file's YAML (at most :data:`MAX_STUDY_BYTES`), read with
+    :func:`study_yaml_loader` (PyYAML's safe loader refusing aliases,
+    duplicate keys, non-finite floats and nesting past
     :data:`~studygen.textio.MAX_NESTING`), and its text. Errors are
     RecordError ``file:N: malformed YAML: …``; a lone surrogate (``"\\ud800"``)
     is refused naming its pointer."""
     import yaml
 
     display = display or str(path)
-    text = read_text(path, display, MAX_DOCUMENT_BYTES)
+    text = read_text(path, display, MAX_STUDY_BYTES)
     try:
         document = _load_study_yaml(text)
     except yaml.YAMLError as exc:
@@ -196,7 +204,8 @@ def _study_yaml_rules():
     - a key written twice in one mapping is refused (PyYAML keeps the last
       silently), naming the line of the first;
     - mappings and lists nested deeper than :data:`~studygen.textio.MAX_NESTING`
-      are refused before the composer's recursion runs out."""
+      are refused before the composer's recursion runs out;
+    - a float that is not finite (``.inf``, ``-.inf``, ``.nan``) is refused at its line."""
     if "rules" in _LOADERS:
         return _LOADERS["rules"]
     import yaml
@@ -233,6 +242,15 @@ def _study_yaml_rules():
                 raise ConstructorError(None, None, f"integer of {len(node.value)} characters is out of range "
                                        "(no figure or setting has that many digits)", node.start_mark) from None
 
+        def construct_yaml_float(self, node):
+            # YAML spells infinity and not-a-number (.inf, .nan): no figure or setting is either; a NaN
+            # anomaly factor or tolerance compares false with everything and so turned its check off
+            value = super().construct_yaml_float(node)
+            if not math.isfinite(value):
+                raise ConstructorError(None, None, f"{node.value!r} is not a finite number (no figure or setting is "
+                                       "infinite or not a number)", node.start_mark)
+            return value
+
         def construct_object(self, node, deep=False):
             # PyYAML's constructors let Python's own errors through without a line: a date that is no
             # date ("2024-13-45"), "!!int x"; each becomes a refusal at the node's line
@@ -259,7 +277,8 @@ def _study_yaml_rules():
     # each loader class built on the rules copies SafeConstructor's table when it adds to it (PyYAML's
     # add_constructor), so the rules class holds its own table with the int constructor replaced
     StudyYamlRules.yaml_constructors = {**yaml.SafeLoader.yaml_constructors,
-                                        "tag:yaml.org,2002:int": StudyYamlRules.construct_yaml_int}
+                                        "tag:yaml.org,2002:int": StudyYamlRules.construct_yaml_int,
+                                        "tag:yaml.org,2002:float": StudyYamlRules.construct_yaml_float}
     _LOADERS["rules"] = StudyYamlRules
     return StudyYamlRules
 

@@ -18,9 +18,9 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 FASTJSONSCHEMA_VERSION = '2.22.3'
 SOURCE_SHA256 = {
-    'dataset.schema.json': '7d1e8b7dbe5a739b0e655702ffc531093fbfe7e0784297ef91b7eb6ed6d6ce0b',
-    'run_record.schema.json': 'd1db41b475428bc6974fdaa754c8253222095d7891d49d82baf21ccb1c148395',
-    'study.schema.json': '5317bb09b5a9bfb1cc80bb98f6c7d173c66977faf0985b184ccc1f2786da1495',
+    'dataset.schema.json': 'c7565153b8bcb406c051b9ba4b11347c13a7d08228fe6f602266de26213b8218',
+    'run_record.schema.json': '128aa459ab3003b09a658c9cf275a2297cb797837ca2a3a22cd1bd608bfeda07',
+    'study.schema.json': '1afeda3efadfd642829ab0182db130e6d9a0d590742c87f1dcd068dcb3a88289',
 }
 
 
@@ -123,6 +123,8 @@ def _run_envelope():
                         if isinstance(data__provenance__gpucount, (int, float, Decimal)) and not isinstance(data__provenance__gpucount, bool):
                             if data__provenance__gpucount < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.gpu_count must be bigger than or equal to 0")
+                            if data__provenance__gpucount > 65536:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.gpu_count must be smaller than or equal to 65536")
                     if "driver" in data__provenance_keys:
                         data__provenance_keys.remove("driver")
                         data__provenance__driver = data__provenance["driver"]
@@ -217,6 +219,11 @@ def _run_envelope():
                                 data__provenance__checkpoint__seed = data__provenance__checkpoint["seed"]
                                 if not isinstance(data__provenance__checkpoint__seed, (int, NoneType)) and not (isinstance(data__provenance__checkpoint__seed, float) and data__provenance__checkpoint__seed.is_integer()) or isinstance(data__provenance__checkpoint__seed, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.checkpoint.seed must be integer or null")
+                                if isinstance(data__provenance__checkpoint__seed, (int, float, Decimal)) and not isinstance(data__provenance__checkpoint__seed, bool):
+                                    if data__provenance__checkpoint__seed < -9223372036854775808:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.checkpoint.seed must be bigger than or equal to -9223372036854775808")
+                                    if data__provenance__checkpoint__seed > 18446744073709551615:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.checkpoint.seed must be smaller than or equal to 18446744073709551615")
                             if "local_dir" in data__provenance__checkpoint_keys:
                                 data__provenance__checkpoint_keys.remove("local_dir")
                                 data__provenance__checkpoint__localdir = data__provenance__checkpoint["local_dir"]
@@ -330,6 +337,8 @@ def _run_envelope():
                                 if isinstance(data__provenance__conversionmachine__gpucount, (int, float, Decimal)) and not isinstance(data__provenance__conversionmachine__gpucount, bool):
                                     if data__provenance__conversionmachine__gpucount < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.conversion_machine.gpu_count must be bigger than or equal to 0")
+                                    if data__provenance__conversionmachine__gpucount > 65536:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.conversion_machine.gpu_count must be smaller than or equal to 65536")
                             if "driver" in data__provenance__conversionmachine_keys:
                                 data__provenance__conversionmachine_keys.remove("driver")
                                 data__provenance__conversionmachine__driver = data__provenance__conversionmachine["driver"]
@@ -423,6 +432,8 @@ def _run_envelope():
                         if isinstance(data__provenance__runwalls, (int, float, Decimal)) and not isinstance(data__provenance__runwalls, bool):
                             if data__provenance__runwalls < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.run_wall_s must be bigger than or equal to 0")
+                            if data__provenance__runwalls > 604800:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.run_wall_s must be smaller than or equal to 604800")
                     if "placement" in data__provenance_keys:
                         data__provenance_keys.remove("placement")
                         data__provenance__placement = data__provenance["placement"]
@@ -452,6 +463,8 @@ def _run_envelope():
                                         if isinstance(data__provenance__placement__shard_item, (int, float, Decimal)) and not isinstance(data__provenance__placement__shard_item, bool):
                                             if data__provenance__placement__shard_item < 1:
                                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.shard[{data__provenance__placement__shard_x}]".format(**locals()) + " must be bigger than or equal to 1")
+                                            if data__provenance__placement__shard_item > 1000000:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.shard[{data__provenance__placement__shard_x}]".format(**locals()) + " must be smaller than or equal to 1000000")
                             if "launcher" in data__provenance__placement_keys:
                                 data__provenance__placement_keys.remove("launcher")
                                 data__provenance__placement__launcher = data__provenance__placement["launcher"]
@@ -465,6 +478,8 @@ def _run_envelope():
                                 if isinstance(data__provenance__placement__localrank, (int, float, Decimal)) and not isinstance(data__provenance__placement__localrank, bool):
                                     if data__provenance__placement__localrank < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.local_rank must be bigger than or equal to 0")
+                                    if data__provenance__placement__localrank > 65536:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.local_rank must be smaller than or equal to 65536")
                             if "gpu_index" in data__provenance__placement_keys:
                                 data__provenance__placement_keys.remove("gpu_index")
                                 data__provenance__placement__gpuindex = data__provenance__placement["gpu_index"]
@@ -473,6 +488,8 @@ def _run_envelope():
                                 if isinstance(data__provenance__placement__gpuindex, (int, float, Decimal)) and not isinstance(data__provenance__placement__gpuindex, bool):
                                     if data__provenance__placement__gpuindex < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.gpu_index must be bigger than or equal to 0")
+                                    if data__provenance__placement__gpuindex > 65536:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.gpu_index must be smaller than or equal to 65536")
                             if "gpu_uuid" in data__provenance__placement_keys:
                                 data__provenance__placement_keys.remove("gpu_uuid")
                                 data__provenance__placement__gpuuuid = data__provenance__placement["gpu_uuid"]
@@ -495,6 +512,8 @@ def _run_envelope():
                 data__notes_is_list = isinstance(data__notes, (list, tuple))
                 if data__notes_is_list:
                     data__notes_len = len(data__notes)
+                    if data__notes_len > 1000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".notes must contain less than or equal to 1000 items")
                     for data__notes_x, data__notes_item in enumerate(data__notes):
                         if not isinstance(data__notes_item, (str)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".notes[{data__notes_x}]".format(**locals()) + " must be string")
@@ -503,6 +522,11 @@ def _run_envelope():
                 data__results = data["results"]
                 if not isinstance(data__results, (list, tuple)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".results must be array")
+                data__results_is_list = isinstance(data__results, (list, tuple))
+                if data__results_is_list:
+                    data__results_len = len(data__results)
+                    if data__results_len > 100000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".results must contain less than or equal to 100000 items")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data
@@ -582,6 +606,8 @@ def _run_result_agreement():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -645,6 +671,11 @@ def _run_result_agreement():
                 data__value = data["value"]
                 if not isinstance(data__value, (int, float, Decimal)) or isinstance(data__value, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".value must be number")
+                if isinstance(data__value, (int, float, Decimal)) and not isinstance(data__value, bool):
+                    if data__value < -1000000000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".value must be bigger than or equal to -1000000000000")
+                    if data__value > 1000000000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".value must be smaller than or equal to 1000000000000")
             if "value_range" in data_keys:
                 data_keys.remove("value_range")
                 data__valuerange = data["value_range"]
@@ -661,11 +692,21 @@ def _run_result_agreement():
                         data__valuerange__min = data__valuerange["min"]
                         if not isinstance(data__valuerange__min, (int, float, Decimal)) or isinstance(data__valuerange__min, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.min must be number")
+                        if isinstance(data__valuerange__min, (int, float, Decimal)) and not isinstance(data__valuerange__min, bool):
+                            if data__valuerange__min < -1000000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.min must be bigger than or equal to -1000000000000")
+                            if data__valuerange__min > 1000000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.min must be smaller than or equal to 1000000000000")
                     if "max" in data__valuerange_keys:
                         data__valuerange_keys.remove("max")
                         data__valuerange__max = data__valuerange["max"]
                         if not isinstance(data__valuerange__max, (int, float, Decimal)) or isinstance(data__valuerange__max, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.max must be number")
+                        if isinstance(data__valuerange__max, (int, float, Decimal)) and not isinstance(data__valuerange__max, bool):
+                            if data__valuerange__max < -1000000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.max must be bigger than or equal to -1000000000000")
+                            if data__valuerange__max > 1000000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.max must be smaller than or equal to 1000000000000")
                     if "over" in data__valuerange_keys:
                         data__valuerange_keys.remove("over")
                         data__valuerange__over = data__valuerange["over"]
@@ -682,11 +723,21 @@ def _run_result_agreement():
                 data__scorethreshold = data["score_threshold"]
                 if not isinstance(data__scorethreshold, (int, float, Decimal)) or isinstance(data__scorethreshold, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".score_threshold must be number")
+                if isinstance(data__scorethreshold, (int, float, Decimal)) and not isinstance(data__scorethreshold, bool):
+                    if data__scorethreshold < 0:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".score_threshold must be bigger than or equal to 0")
+                    if data__scorethreshold > 1:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".score_threshold must be smaller than or equal to 1")
             if "iou_threshold" in data_keys:
                 data_keys.remove("iou_threshold")
                 data__iouthreshold = data["iou_threshold"]
                 if not isinstance(data__iouthreshold, (int, float, Decimal)) or isinstance(data__iouthreshold, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".iou_threshold must be number")
+                if isinstance(data__iouthreshold, (int, float, Decimal)) and not isinstance(data__iouthreshold, bool):
+                    if data__iouthreshold < 0:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".iou_threshold must be bigger than or equal to 0")
+                    if data__iouthreshold > 1:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".iou_threshold must be smaller than or equal to 1")
             if "images" in data_keys:
                 data_keys.remove("images")
                 data__images = data["images"]
@@ -695,6 +746,8 @@ def _run_result_agreement():
                 if isinstance(data__images, (int, float, Decimal)) and not isinstance(data__images, bool):
                     if data__images < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".images must be bigger than or equal to 0")
+                    if data__images > 1000000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images must be smaller than or equal to 1000000000")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data
@@ -753,6 +806,8 @@ def _run_result_coco_ap():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -935,6 +990,8 @@ def _run_result_coco_ap_delta():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -998,6 +1055,11 @@ def _run_result_coco_ap_delta():
                 data__deltapoints = data["delta_points"]
                 if not isinstance(data__deltapoints, (int, float, Decimal)) or isinstance(data__deltapoints, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_points must be number")
+                if isinstance(data__deltapoints, (int, float, Decimal)) and not isinstance(data__deltapoints, bool):
+                    if data__deltapoints < -100:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_points must be bigger than or equal to -100")
+                    if data__deltapoints > 100:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_points must be smaller than or equal to 100")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data
@@ -1056,6 +1118,8 @@ def _run_result_engine_layers():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -1112,6 +1176,8 @@ def _run_result_engine_layers():
                 if isinstance(data__layercount, (int, float, Decimal)) and not isinstance(data__layercount, bool):
                     if data__layercount < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".layer_count must be bigger than or equal to 0")
+                    if data__layercount > 10000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".layer_count must be smaller than or equal to 10000000")
             if "detailed" in data_keys:
                 data_keys.remove("detailed")
                 data__detailed = data["detailed"]
@@ -1125,6 +1191,8 @@ def _run_result_engine_layers():
                 data__layers_is_list = isinstance(data__layers, (list, tuple))
                 if data__layers_is_list:
                     data__layers_len = len(data__layers)
+                    if data__layers_len > 1000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers must contain less than or equal to 1000000 items")
                     for data__layers_x, data__layers_item in enumerate(data__layers):
                         if not isinstance(data__layers_item, (dict)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}]".format(**locals()) + " must be object")
@@ -1164,6 +1232,8 @@ def _run_result_engine_layers():
                 data__bindings_is_list = isinstance(data__bindings, (list, tuple))
                 if data__bindings_is_list:
                     data__bindings_len = len(data__bindings)
+                    if data__bindings_len > 100000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".bindings must contain less than or equal to 100000 items")
                     for data__bindings_x, data__bindings_item in enumerate(data__bindings):
                         if not isinstance(data__bindings_item, (str)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".bindings[{data__bindings_x}]".format(**locals()) + " must be string")
@@ -1225,6 +1295,8 @@ def _run_result_kernel_time():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -1283,6 +1355,8 @@ def _run_result_kernel_time():
                     data__groups_len = len(data__groups)
                     if data__groups_len < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups must contain at least 1 items")
+                    if data__groups_len > 100000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups must contain less than or equal to 100000 items")
                     for data__groups_x, data__groups_item in enumerate(data__groups):
                         if not isinstance(data__groups_item, (dict)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]".format(**locals()) + " must be object")
@@ -1335,6 +1409,8 @@ def _run_result_kernel_time():
                                 if isinstance(data__groups_item__timems, (int, float, Decimal)) and not isinstance(data__groups_item__timems, bool):
                                     if data__groups_item__timems < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms".format(**locals()) + " must be bigger than or equal to 0")
+                                    if data__groups_item__timems > 3600000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms".format(**locals()) + " must be smaller than or equal to 3600000")
                             if "time_ms_range" in data__groups_item_keys:
                                 data__groups_item_keys.remove("time_ms_range")
                                 data__groups_item__timemsrange = data__groups_item["time_ms_range"]
@@ -1351,11 +1427,21 @@ def _run_result_kernel_time():
                                         data__groups_item__timemsrange__min = data__groups_item__timemsrange["min"]
                                         if not isinstance(data__groups_item__timemsrange__min, (int, float, Decimal)) or isinstance(data__groups_item__timemsrange__min, bool):
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.min".format(**locals()) + " must be number")
+                                        if isinstance(data__groups_item__timemsrange__min, (int, float, Decimal)) and not isinstance(data__groups_item__timemsrange__min, bool):
+                                            if data__groups_item__timemsrange__min < 0:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.min".format(**locals()) + " must be bigger than or equal to 0")
+                                            if data__groups_item__timemsrange__min > 3600000:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.min".format(**locals()) + " must be smaller than or equal to 3600000")
                                     if "max" in data__groups_item__timemsrange_keys:
                                         data__groups_item__timemsrange_keys.remove("max")
                                         data__groups_item__timemsrange__max = data__groups_item__timemsrange["max"]
                                         if not isinstance(data__groups_item__timemsrange__max, (int, float, Decimal)) or isinstance(data__groups_item__timemsrange__max, bool):
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.max".format(**locals()) + " must be number")
+                                        if isinstance(data__groups_item__timemsrange__max, (int, float, Decimal)) and not isinstance(data__groups_item__timemsrange__max, bool):
+                                            if data__groups_item__timemsrange__max < 0:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.max".format(**locals()) + " must be bigger than or equal to 0")
+                                            if data__groups_item__timemsrange__max > 3600000:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.max".format(**locals()) + " must be smaller than or equal to 3600000")
                                     if "over" in data__groups_item__timemsrange_keys:
                                         data__groups_item__timemsrange_keys.remove("over")
                                         data__groups_item__timemsrange__over = data__groups_item__timemsrange["over"]
@@ -1383,11 +1469,21 @@ def _run_result_kernel_time():
                                         data__groups_item__sharepercentrange__min = data__groups_item__sharepercentrange["min"]
                                         if not isinstance(data__groups_item__sharepercentrange__min, (int, float, Decimal)) or isinstance(data__groups_item__sharepercentrange__min, bool):
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.min".format(**locals()) + " must be number")
+                                        if isinstance(data__groups_item__sharepercentrange__min, (int, float, Decimal)) and not isinstance(data__groups_item__sharepercentrange__min, bool):
+                                            if data__groups_item__sharepercentrange__min < 0:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.min".format(**locals()) + " must be bigger than or equal to 0")
+                                            if data__groups_item__sharepercentrange__min > 100:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.min".format(**locals()) + " must be smaller than or equal to 100")
                                     if "max" in data__groups_item__sharepercentrange_keys:
                                         data__groups_item__sharepercentrange_keys.remove("max")
                                         data__groups_item__sharepercentrange__max = data__groups_item__sharepercentrange["max"]
                                         if not isinstance(data__groups_item__sharepercentrange__max, (int, float, Decimal)) or isinstance(data__groups_item__sharepercentrange__max, bool):
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.max".format(**locals()) + " must be number")
+                                        if isinstance(data__groups_item__sharepercentrange__max, (int, float, Decimal)) and not isinstance(data__groups_item__sharepercentrange__max, bool):
+                                            if data__groups_item__sharepercentrange__max < 0:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.max".format(**locals()) + " must be bigger than or equal to 0")
+                                            if data__groups_item__sharepercentrange__max > 100:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.max".format(**locals()) + " must be smaller than or equal to 100")
                                     if "over" in data__groups_item__sharepercentrange_keys:
                                         data__groups_item__sharepercentrange_keys.remove("over")
                                         data__groups_item__sharepercentrange__over = data__groups_item__sharepercentrange["over"]
@@ -1407,6 +1503,8 @@ def _run_result_kernel_time():
                                 data__groups_item__kernels_is_list = isinstance(data__groups_item__kernels, (list, tuple))
                                 if data__groups_item__kernels_is_list:
                                     data__groups_item__kernels_len = len(data__groups_item__kernels)
+                                    if data__groups_item__kernels_len > 100000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].kernels".format(**locals()) + " must contain less than or equal to 100000 items")
                                     for data__groups_item__kernels_x, data__groups_item__kernels_item in enumerate(data__groups_item__kernels):
                                         validate____defs_kernel_entry(data__groups_item__kernels_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}].kernels[{data__groups_item__kernels_x}]")
                             if data__groups_item_keys:
@@ -1417,6 +1515,8 @@ def _run_result_kernel_time():
                 if not isinstance(data__profiledtotalms, (int, float, Decimal)) or isinstance(data__profiledtotalms, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms must be number")
                 if isinstance(data__profiledtotalms, (int, float, Decimal)) and not isinstance(data__profiledtotalms, bool):
+                    if data__profiledtotalms > 3600000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms must be smaller than or equal to 3600000")
                     if data__profiledtotalms <= 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms must be bigger than 0")
             if "profiled_total_ms_range" in data_keys:
@@ -1435,11 +1535,21 @@ def _run_result_kernel_time():
                         data__profiledtotalmsrange__min = data__profiledtotalmsrange["min"]
                         if not isinstance(data__profiledtotalmsrange__min, (int, float, Decimal)) or isinstance(data__profiledtotalmsrange__min, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.min must be number")
+                        if isinstance(data__profiledtotalmsrange__min, (int, float, Decimal)) and not isinstance(data__profiledtotalmsrange__min, bool):
+                            if data__profiledtotalmsrange__min < 0:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.min must be bigger than or equal to 0")
+                            if data__profiledtotalmsrange__min > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.min must be smaller than or equal to 3600000")
                     if "max" in data__profiledtotalmsrange_keys:
                         data__profiledtotalmsrange_keys.remove("max")
                         data__profiledtotalmsrange__max = data__profiledtotalmsrange["max"]
                         if not isinstance(data__profiledtotalmsrange__max, (int, float, Decimal)) or isinstance(data__profiledtotalmsrange__max, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.max must be number")
+                        if isinstance(data__profiledtotalmsrange__max, (int, float, Decimal)) and not isinstance(data__profiledtotalmsrange__max, bool):
+                            if data__profiledtotalmsrange__max < 0:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.max must be bigger than or equal to 0")
+                            if data__profiledtotalmsrange__max > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.max must be smaller than or equal to 3600000")
                     if "over" in data__profiledtotalmsrange_keys:
                         data__profiledtotalmsrange_keys.remove("over")
                         data__profiledtotalmsrange__over = data__profiledtotalmsrange["over"]
@@ -1459,6 +1569,8 @@ def _run_result_kernel_time():
                 if isinstance(data__unclassifiedms, (int, float, Decimal)) and not isinstance(data__unclassifiedms, bool):
                     if data__unclassifiedms < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".unclassified_ms must be bigger than or equal to 0")
+                    if data__unclassifiedms > 3600000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".unclassified_ms must be smaller than or equal to 3600000")
             if "unclassified_share" in data_keys:
                 data_keys.remove("unclassified_share")
                 data__unclassifiedshare = data["unclassified_share"]
@@ -1477,6 +1589,8 @@ def _run_result_kernel_time():
                 if isinstance(data__iterations, (int, float, Decimal)) and not isinstance(data__iterations, bool):
                     if data__iterations < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".iterations must be bigger than or equal to 1")
+                    if data__iterations > 1000000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".iterations must be smaller than or equal to 1000000000")
             if "profiler" in data_keys:
                 data_keys.remove("profiler")
                 data__profiler = data["profiler"]
@@ -1495,6 +1609,8 @@ def _run_result_kernel_time():
                 data__periteration_is_list = isinstance(data__periteration, (list, tuple))
                 if data__periteration_is_list:
                     data__periteration_len = len(data__periteration)
+                    if data__periteration_len > 100000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".per_iteration must contain less than or equal to 100000 items")
                     for data__periteration_x, data__periteration_item in enumerate(data__periteration):
                         validate____defs_iteration_entry(data__periteration_item, custom_formats, (name_prefix or "data") + ".per_iteration[{data__periteration_x}]")
             if "compilations" in data_keys:
@@ -1507,6 +1623,8 @@ def _run_result_kernel_time():
                     data__compilations_len = len(data__compilations)
                     if data__compilations_len < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations must contain at least 1 items")
+                    if data__compilations_len > 10000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations must contain less than or equal to 10000 items")
                     for data__compilations_x, data__compilations_item in enumerate(data__compilations):
                         if not isinstance(data__compilations_item, (dict)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must be object")
@@ -1532,6 +1650,8 @@ def _run_result_kernel_time():
                                 if isinstance(data__compilations_item__profiledtotalms, (int, float, Decimal)) and not isinstance(data__compilations_item__profiledtotalms, bool):
                                     if data__compilations_item__profiledtotalms < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].profiled_total_ms".format(**locals()) + " must be bigger than or equal to 0")
+                                    if data__compilations_item__profiledtotalms > 3600000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].profiled_total_ms".format(**locals()) + " must be smaller than or equal to 3600000")
                             if "groups" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("groups")
                                 data__compilations_item__groups = data__compilations_item["groups"]
@@ -1548,6 +1668,8 @@ def _run_result_kernel_time():
                                             if isinstance(data__compilations_item__groups_value, (int, float, Decimal)) and not isinstance(data__compilations_item__groups_value, bool):
                                                 if data__compilations_item__groups_value < 0:
                                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups.{data__compilations_item__groups_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                                if data__compilations_item__groups_value > 3600000:
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups.{data__compilations_item__groups_key}".format(**locals()) + " must be smaller than or equal to 3600000")
                             if "per_iteration" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("per_iteration")
                                 data__compilations_item__periteration = data__compilations_item["per_iteration"]
@@ -1556,6 +1678,8 @@ def _run_result_kernel_time():
                                 data__compilations_item__periteration_is_list = isinstance(data__compilations_item__periteration, (list, tuple))
                                 if data__compilations_item__periteration_is_list:
                                     data__compilations_item__periteration_len = len(data__compilations_item__periteration)
+                                    if data__compilations_item__periteration_len > 100000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].per_iteration".format(**locals()) + " must contain less than or equal to 100000 items")
                                     for data__compilations_item__periteration_x, data__compilations_item__periteration_item in enumerate(data__compilations_item__periteration):
                                         validate____defs_iteration_entry(data__compilations_item__periteration_item, custom_formats, (name_prefix or "data") + ".compilations[{data__compilations_x}].per_iteration[{data__compilations_item__periteration_x}]")
                             if "kernels" in data__compilations_item_keys:
@@ -1574,6 +1698,8 @@ def _run_result_kernel_time():
                                             data__compilations_item__kernels_value_is_list = isinstance(data__compilations_item__kernels_value, (list, tuple))
                                             if data__compilations_item__kernels_value_is_list:
                                                 data__compilations_item__kernels_value_len = len(data__compilations_item__kernels_value)
+                                                if data__compilations_item__kernels_value_len > 100000:
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels.{data__compilations_item__kernels_key}".format(**locals()) + " must contain less than or equal to 100000 items")
                                                 for data__compilations_item__kernels_value_x, data__compilations_item__kernels_value_item in enumerate(data__compilations_item__kernels_value):
                                                     validate____defs_kernel_entry(data__compilations_item__kernels_value_item, custom_formats, (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels.{data__compilations_item__kernels_key}[{data__compilations_item__kernels_value_x}]")
                             if data__compilations_item_keys:
@@ -1586,6 +1712,8 @@ def _run_result_kernel_time():
                 data__differinggroups_is_list = isinstance(data__differinggroups, (list, tuple))
                 if data__differinggroups_is_list:
                     data__differinggroups_len = len(data__differinggroups)
+                    if data__differinggroups_len > 100000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".differing_groups must contain less than or equal to 100000 items")
                     for data__differinggroups_x, data__differinggroups_item in enumerate(data__differinggroups):
                         if not isinstance(data__differinggroups_item, (str)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".differing_groups[{data__differinggroups_x}]".format(**locals()) + " must be string")
@@ -1615,6 +1743,8 @@ def _run_result_kernel_time():
                 if isinstance(data__profiledtotalms, (int, float, Decimal)) and not isinstance(data__profiledtotalms, bool):
                     if data__profiledtotalms < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms must be bigger than or equal to 0")
+                    if data__profiledtotalms > 3600000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms must be smaller than or equal to 3600000")
             if "groups" in data_keys:
                 data_keys.remove("groups")
                 data__groups = data["groups"]
@@ -1631,6 +1761,8 @@ def _run_result_kernel_time():
                             if isinstance(data__groups_value, (int, float, Decimal)) and not isinstance(data__groups_value, bool):
                                 if data__groups_value < 0:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                if data__groups_value > 3600000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + " must be smaller than or equal to 3600000")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data
@@ -1654,11 +1786,21 @@ def _run_result_kernel_time():
                 data__timems = data["time_ms"]
                 if not isinstance(data__timems, (int, float, Decimal)) or isinstance(data__timems, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".time_ms must be number")
+                if isinstance(data__timems, (int, float, Decimal)) and not isinstance(data__timems, bool):
+                    if data__timems < 0:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".time_ms must be bigger than or equal to 0")
+                    if data__timems > 3600000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".time_ms must be smaller than or equal to 3600000")
             if "calls" in data_keys:
                 data_keys.remove("calls")
                 data__calls = data["calls"]
                 if not isinstance(data__calls, (int)) and not (isinstance(data__calls, float) and data__calls.is_integer()) or isinstance(data__calls, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".calls must be integer")
+                if isinstance(data__calls, (int, float, Decimal)) and not isinstance(data__calls, bool):
+                    if data__calls < 0:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".calls must be bigger than or equal to 0")
+                    if data__calls > 1000000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".calls must be smaller than or equal to 1000000000")
             if "grid" in data_keys:
                 data_keys.remove("grid")
                 data__grid = data["grid"]
@@ -1675,6 +1817,8 @@ def _run_result_kernel_time():
                 if isinstance(data__registersperthread, (int, float, Decimal)) and not isinstance(data__registersperthread, bool):
                     if data__registersperthread < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".registers_per_thread must be bigger than or equal to 0")
+                    if data__registersperthread > 65536:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".registers_per_thread must be smaller than or equal to 65536")
             if "shared_memory_bytes" in data_keys:
                 data_keys.remove("shared_memory_bytes")
                 data__sharedmemorybytes = data["shared_memory_bytes"]
@@ -1683,6 +1827,8 @@ def _run_result_kernel_time():
                 if isinstance(data__sharedmemorybytes, (int, float, Decimal)) and not isinstance(data__sharedmemorybytes, bool):
                     if data__sharedmemorybytes < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".shared_memory_bytes must be bigger than or equal to 0")
+                    if data__sharedmemorybytes > 1073741824:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".shared_memory_bytes must be smaller than or equal to 1073741824")
         return data
 
     def validate____defs_dim3(data, custom_formats={}, name_prefix=None):
@@ -1701,6 +1847,8 @@ def _run_result_kernel_time():
                 if isinstance(data_item, (int, float, Decimal)) and not isinstance(data_item, bool):
                     if data_item < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be bigger than or equal to 0")
+                    if data_item > 4294967295:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be smaller than or equal to 4294967295")
         return data
     return validate
 
@@ -1778,6 +1926,8 @@ def _run_result_kernel_time_delta():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -1841,6 +1991,11 @@ def _run_result_kernel_time_delta():
                 data__deltams = data["delta_ms"]
                 if not isinstance(data__deltams, (int, float, Decimal)) or isinstance(data__deltams, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms must be number")
+                if isinstance(data__deltams, (int, float, Decimal)) and not isinstance(data__deltams, bool):
+                    if data__deltams < -3600000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms must be bigger than or equal to -3600000")
+                    if data__deltams > 3600000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms must be smaller than or equal to 3600000")
             if "delta_ms_range" in data_keys:
                 data_keys.remove("delta_ms_range")
                 data__deltamsrange = data["delta_ms_range"]
@@ -1857,11 +2012,21 @@ def _run_result_kernel_time_delta():
                         data__deltamsrange__min = data__deltamsrange["min"]
                         if not isinstance(data__deltamsrange__min, (int, float, Decimal)) or isinstance(data__deltamsrange__min, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.min must be number")
+                        if isinstance(data__deltamsrange__min, (int, float, Decimal)) and not isinstance(data__deltamsrange__min, bool):
+                            if data__deltamsrange__min < -3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.min must be bigger than or equal to -3600000")
+                            if data__deltamsrange__min > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.min must be smaller than or equal to 3600000")
                     if "max" in data__deltamsrange_keys:
                         data__deltamsrange_keys.remove("max")
                         data__deltamsrange__max = data__deltamsrange["max"]
                         if not isinstance(data__deltamsrange__max, (int, float, Decimal)) or isinstance(data__deltamsrange__max, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.max must be number")
+                        if isinstance(data__deltamsrange__max, (int, float, Decimal)) and not isinstance(data__deltamsrange__max, bool):
+                            if data__deltamsrange__max < -3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.max must be bigger than or equal to -3600000")
+                            if data__deltamsrange__max > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.max must be smaller than or equal to 3600000")
                     if "over" in data__deltamsrange_keys:
                         data__deltamsrange_keys.remove("over")
                         data__deltamsrange__over = data__deltamsrange["over"]
@@ -1932,6 +2097,8 @@ def _run_result_latency():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -1996,6 +2163,8 @@ def _run_result_latency():
                 if not isinstance(data__valuems, (int, float, Decimal)) or isinstance(data__valuems, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_ms must be number")
                 if isinstance(data__valuems, (int, float, Decimal)) and not isinstance(data__valuems, bool):
+                    if data__valuems > 3600000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_ms must be smaller than or equal to 3600000")
                     if data__valuems <= 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_ms must be bigger than 0")
             if "statistics_ms" in data_keys:
@@ -2014,6 +2183,8 @@ def _run_result_latency():
                             if isinstance(data__statisticsms_value, (int, float, Decimal)) and not isinstance(data__statisticsms_value, bool):
                                 if data__statisticsms_value < 0:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistics_ms.{data__statisticsms_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                if data__statisticsms_value > 3600000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistics_ms.{data__statisticsms_key}".format(**locals()) + " must be smaller than or equal to 3600000")
                     data__statisticsms_len = len(data__statisticsms)
                     if data__statisticsms_len != 0:
                         data__statisticsms_property_names = True
@@ -2042,6 +2213,8 @@ def _run_result_latency():
                         if isinstance(data__distribution__samples, (int, float, Decimal)) and not isinstance(data__distribution__samples, bool):
                             if data__distribution__samples < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.samples must be bigger than or equal to 1")
+                            if data__distribution__samples > 1000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.samples must be smaller than or equal to 1000000000")
                     if "repeats" in data__distribution_keys:
                         data__distribution_keys.remove("repeats")
                         data__distribution__repeats = data__distribution["repeats"]
@@ -2050,6 +2223,8 @@ def _run_result_latency():
                         if isinstance(data__distribution__repeats, (int, float, Decimal)) and not isinstance(data__distribution__repeats, bool):
                             if data__distribution__repeats < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeats must be bigger than or equal to 1")
+                            if data__distribution__repeats > 100000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeats must be smaller than or equal to 100000")
                     if "iterations_per_repeat" in data__distribution_keys:
                         data__distribution_keys.remove("iterations_per_repeat")
                         data__distribution__iterationsperrepeat = data__distribution["iterations_per_repeat"]
@@ -2058,6 +2233,8 @@ def _run_result_latency():
                         if isinstance(data__distribution__iterationsperrepeat, (int, float, Decimal)) and not isinstance(data__distribution__iterationsperrepeat, bool):
                             if data__distribution__iterationsperrepeat < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.iterations_per_repeat must be bigger than or equal to 1")
+                            if data__distribution__iterationsperrepeat > 1000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.iterations_per_repeat must be smaller than or equal to 1000000000")
                     if "warmup_iterations" in data__distribution_keys:
                         data__distribution_keys.remove("warmup_iterations")
                         data__distribution__warmupiterations = data__distribution["warmup_iterations"]
@@ -2066,6 +2243,8 @@ def _run_result_latency():
                         if isinstance(data__distribution__warmupiterations, (int, float, Decimal)) and not isinstance(data__distribution__warmupiterations, bool):
                             if data__distribution__warmupiterations < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.warmup_iterations must be bigger than or equal to 0")
+                            if data__distribution__warmupiterations > 1000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.warmup_iterations must be smaller than or equal to 1000000000")
                     if "repeat_medians_ms" in data__distribution_keys:
                         data__distribution_keys.remove("repeat_medians_ms")
                         data__distribution__repeatmediansms = data__distribution["repeat_medians_ms"]
@@ -2074,10 +2253,14 @@ def _run_result_latency():
                         data__distribution__repeatmediansms_is_list = isinstance(data__distribution__repeatmediansms, (list, tuple))
                         if data__distribution__repeatmediansms_is_list:
                             data__distribution__repeatmediansms_len = len(data__distribution__repeatmediansms)
+                            if data__distribution__repeatmediansms_len > 100000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms must contain less than or equal to 100000 items")
                             for data__distribution__repeatmediansms_x, data__distribution__repeatmediansms_item in enumerate(data__distribution__repeatmediansms):
                                 if not isinstance(data__distribution__repeatmediansms_item, (int, float, Decimal)) or isinstance(data__distribution__repeatmediansms_item, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms[{data__distribution__repeatmediansms_x}]".format(**locals()) + " must be number")
                                 if isinstance(data__distribution__repeatmediansms_item, (int, float, Decimal)) and not isinstance(data__distribution__repeatmediansms_item, bool):
+                                    if data__distribution__repeatmediansms_item > 3600000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms[{data__distribution__repeatmediansms_x}]".format(**locals()) + " must be smaller than or equal to 3600000")
                                     if data__distribution__repeatmediansms_item <= 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms[{data__distribution__repeatmediansms_x}]".format(**locals()) + " must be bigger than 0")
                     if "median_ms" in data__distribution_keys:
@@ -2086,6 +2269,8 @@ def _run_result_latency():
                         if not isinstance(data__distribution__medianms, (int, float, Decimal)) or isinstance(data__distribution__medianms, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.median_ms must be number")
                         if isinstance(data__distribution__medianms, (int, float, Decimal)) and not isinstance(data__distribution__medianms, bool):
+                            if data__distribution__medianms > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.median_ms must be smaller than or equal to 3600000")
                             if data__distribution__medianms <= 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.median_ms must be bigger than 0")
                     if "mean_ms" in data__distribution_keys:
@@ -2094,6 +2279,8 @@ def _run_result_latency():
                         if not isinstance(data__distribution__meanms, (int, float, Decimal)) or isinstance(data__distribution__meanms, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.mean_ms must be number")
                         if isinstance(data__distribution__meanms, (int, float, Decimal)) and not isinstance(data__distribution__meanms, bool):
+                            if data__distribution__meanms > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.mean_ms must be smaller than or equal to 3600000")
                             if data__distribution__meanms <= 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.mean_ms must be bigger than 0")
                     if "std_ms" in data__distribution_keys:
@@ -2104,12 +2291,16 @@ def _run_result_latency():
                         if isinstance(data__distribution__stdms, (int, float, Decimal)) and not isinstance(data__distribution__stdms, bool):
                             if data__distribution__stdms < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.std_ms must be bigger than or equal to 0")
+                            if data__distribution__stdms > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.std_ms must be smaller than or equal to 3600000")
                     if "p90_ms" in data__distribution_keys:
                         data__distribution_keys.remove("p90_ms")
                         data__distribution__p90ms = data__distribution["p90_ms"]
                         if not isinstance(data__distribution__p90ms, (int, float, Decimal)) or isinstance(data__distribution__p90ms, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p90_ms must be number")
                         if isinstance(data__distribution__p90ms, (int, float, Decimal)) and not isinstance(data__distribution__p90ms, bool):
+                            if data__distribution__p90ms > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p90_ms must be smaller than or equal to 3600000")
                             if data__distribution__p90ms <= 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p90_ms must be bigger than 0")
                     if "p99_ms" in data__distribution_keys:
@@ -2118,6 +2309,8 @@ def _run_result_latency():
                         if not isinstance(data__distribution__p99ms, (int, float, Decimal)) or isinstance(data__distribution__p99ms, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p99_ms must be number")
                         if isinstance(data__distribution__p99ms, (int, float, Decimal)) and not isinstance(data__distribution__p99ms, bool):
+                            if data__distribution__p99ms > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p99_ms must be smaller than or equal to 3600000")
                             if data__distribution__p99ms <= 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p99_ms must be bigger than 0")
                     if "cv" in data__distribution_keys:
@@ -2128,6 +2321,8 @@ def _run_result_latency():
                         if isinstance(data__distribution__cv, (int, float, Decimal)) and not isinstance(data__distribution__cv, bool):
                             if data__distribution__cv < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.cv must be bigger than or equal to 0")
+                            if data__distribution__cv > 1000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.cv must be smaller than or equal to 1000")
                     if "repeat_iqr_ms" in data__distribution_keys:
                         data__distribution_keys.remove("repeat_iqr_ms")
                         data__distribution__repeatiqrms = data__distribution["repeat_iqr_ms"]
@@ -2136,12 +2331,16 @@ def _run_result_latency():
                         data__distribution__repeatiqrms_is_list = isinstance(data__distribution__repeatiqrms, (list, tuple))
                         if data__distribution__repeatiqrms_is_list:
                             data__distribution__repeatiqrms_len = len(data__distribution__repeatiqrms)
+                            if data__distribution__repeatiqrms_len > 100000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms must contain less than or equal to 100000 items")
                             for data__distribution__repeatiqrms_x, data__distribution__repeatiqrms_item in enumerate(data__distribution__repeatiqrms):
                                 if not isinstance(data__distribution__repeatiqrms_item, (int, float, Decimal)) or isinstance(data__distribution__repeatiqrms_item, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms[{data__distribution__repeatiqrms_x}]".format(**locals()) + " must be number")
                                 if isinstance(data__distribution__repeatiqrms_item, (int, float, Decimal)) and not isinstance(data__distribution__repeatiqrms_item, bool):
                                     if data__distribution__repeatiqrms_item < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms[{data__distribution__repeatiqrms_x}]".format(**locals()) + " must be bigger than or equal to 0")
+                                    if data__distribution__repeatiqrms_item > 3600000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms[{data__distribution__repeatiqrms_x}]".format(**locals()) + " must be smaller than or equal to 3600000")
                     if "repeat_cv" in data__distribution_keys:
                         data__distribution_keys.remove("repeat_cv")
                         data__distribution__repeatcv = data__distribution["repeat_cv"]
@@ -2150,6 +2349,8 @@ def _run_result_latency():
                         if isinstance(data__distribution__repeatcv, (int, float, Decimal)) and not isinstance(data__distribution__repeatcv, bool):
                             if data__distribution__repeatcv < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_cv must be bigger than or equal to 0")
+                            if data__distribution__repeatcv > 1000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_cv must be smaller than or equal to 1000")
                     if "host_issue_ms_per_forward" in data__distribution_keys:
                         data__distribution_keys.remove("host_issue_ms_per_forward")
                         data__distribution__hostissuemsperforward = data__distribution["host_issue_ms_per_forward"]
@@ -2158,6 +2359,8 @@ def _run_result_latency():
                         if isinstance(data__distribution__hostissuemsperforward, (int, float, Decimal)) and not isinstance(data__distribution__hostissuemsperforward, bool):
                             if data__distribution__hostissuemsperforward < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.host_issue_ms_per_forward must be bigger than or equal to 0")
+                            if data__distribution__hostissuemsperforward > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.host_issue_ms_per_forward must be smaller than or equal to 3600000")
                     if "host_ms_per_forward" in data__distribution_keys:
                         data__distribution_keys.remove("host_ms_per_forward")
                         data__distribution__hostmsperforward = data__distribution["host_ms_per_forward"]
@@ -2166,6 +2369,8 @@ def _run_result_latency():
                         if isinstance(data__distribution__hostmsperforward, (int, float, Decimal)) and not isinstance(data__distribution__hostmsperforward, bool):
                             if data__distribution__hostmsperforward < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.host_ms_per_forward must be bigger than or equal to 0")
+                            if data__distribution__hostmsperforward > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.host_ms_per_forward must be smaller than or equal to 3600000")
                     if data__distribution_keys:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution must not contain "+str(data__distribution_keys)+" properties")
             if "method" in data_keys:
@@ -2219,6 +2424,8 @@ def _run_result_latency():
                         data__method__flags_is_list = isinstance(data__method__flags, (list, tuple))
                         if data__method__flags_is_list:
                             data__method__flags_len = len(data__method__flags)
+                            if data__method__flags_len > 1000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.flags must contain less than or equal to 1000 items")
                             for data__method__flags_x, data__method__flags_item in enumerate(data__method__flags):
                                 if not isinstance(data__method__flags_item, (str)):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.flags[{data__method__flags_x}]".format(**locals()) + " must be string")
@@ -2240,6 +2447,8 @@ def _run_result_latency():
                         data__method__pinnedcores_is_list = isinstance(data__method__pinnedcores, (list, tuple))
                         if data__method__pinnedcores_is_list:
                             data__method__pinnedcores_len = len(data__method__pinnedcores)
+                            if data__method__pinnedcores_len > 100000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.pinned_cores must contain less than or equal to 100000 items")
                             for data__method__pinnedcores_x, data__method__pinnedcores_item in enumerate(data__method__pinnedcores):
                                 if not isinstance(data__method__pinnedcores_item, (int)) and not (isinstance(data__method__pinnedcores_item, float) and data__method__pinnedcores_item.is_integer()) or isinstance(data__method__pinnedcores_item, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.pinned_cores[{data__method__pinnedcores_x}]".format(**locals()) + " must be integer")
@@ -2256,6 +2465,8 @@ def _run_result_latency():
                 if isinstance(data__throughputqps, (int, float, Decimal)) and not isinstance(data__throughputqps, bool):
                     if data__throughputqps < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".throughput_qps must be bigger than or equal to 0")
+                    if data__throughputqps > 1000000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".throughput_qps must be smaller than or equal to 1000000000")
             if "fp8_evidence" in data_keys:
                 data_keys.remove("fp8_evidence")
                 data__fp8evidence = data["fp8_evidence"]
@@ -2275,6 +2486,8 @@ def _run_result_latency():
                         data__fp8evidence__kernels_is_list = isinstance(data__fp8evidence__kernels, (list, tuple))
                         if data__fp8evidence__kernels_is_list:
                             data__fp8evidence__kernels_len = len(data__fp8evidence__kernels)
+                            if data__fp8evidence__kernels_len > 100000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels must contain less than or equal to 100000 items")
                             for data__fp8evidence__kernels_x, data__fp8evidence__kernels_item in enumerate(data__fp8evidence__kernels):
                                 if not isinstance(data__fp8evidence__kernels_item, (dict)):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}]".format(**locals()) + " must be object")
@@ -2297,11 +2510,18 @@ def _run_result_latency():
                                         if isinstance(data__fp8evidence__kernels_item__timems, (int, float, Decimal)) and not isinstance(data__fp8evidence__kernels_item__timems, bool):
                                             if data__fp8evidence__kernels_item__timems < 0:
                                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].time_ms".format(**locals()) + " must be bigger than or equal to 0")
+                                            if data__fp8evidence__kernels_item__timems > 3600000:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].time_ms".format(**locals()) + " must be smaller than or equal to 3600000")
                                     if "calls" in data__fp8evidence__kernels_item_keys:
                                         data__fp8evidence__kernels_item_keys.remove("calls")
                                         data__fp8evidence__kernels_item__calls = data__fp8evidence__kernels_item["calls"]
                                         if not isinstance(data__fp8evidence__kernels_item__calls, (int)) and not (isinstance(data__fp8evidence__kernels_item__calls, float) and data__fp8evidence__kernels_item__calls.is_integer()) or isinstance(data__fp8evidence__kernels_item__calls, bool):
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls".format(**locals()) + " must be integer")
+                                        if isinstance(data__fp8evidence__kernels_item__calls, (int, float, Decimal)) and not isinstance(data__fp8evidence__kernels_item__calls, bool):
+                                            if data__fp8evidence__kernels_item__calls < 0:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls".format(**locals()) + " must be bigger than or equal to 0")
+                                            if data__fp8evidence__kernels_item__calls > 1000000000:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls".format(**locals()) + " must be smaller than or equal to 1000000000")
                                     if "layer" in data__fp8evidence__kernels_item_keys:
                                         data__fp8evidence__kernels_item_keys.remove("layer")
                                         data__fp8evidence__kernels_item__layer = data__fp8evidence__kernels_item["layer"]
@@ -2320,6 +2540,8 @@ def _run_result_latency():
                         if isinstance(data__fp8evidence__fakequantkernels, (int, float, Decimal)) and not isinstance(data__fp8evidence__fakequantkernels, bool):
                             if data__fp8evidence__fakequantkernels < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fake_quant_kernels must be bigger than or equal to 0")
+                            if data__fp8evidence__fakequantkernels > 10000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fake_quant_kernels must be smaller than or equal to 10000000")
                     if "source" in data__fp8evidence_keys:
                         data__fp8evidence_keys.remove("source")
                         data__fp8evidence__source = data__fp8evidence["source"]
@@ -2333,6 +2555,8 @@ def _run_result_latency():
                         if isinstance(data__fp8evidence__fp8layers, (int, float, Decimal)) and not isinstance(data__fp8evidence__fp8layers, bool):
                             if data__fp8evidence__fp8layers < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_layers must be bigger than or equal to 0")
+                            if data__fp8evidence__fp8layers > 10000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_layers must be smaller than or equal to 10000000")
                     if "fp8_time_ms" in data__fp8evidence_keys:
                         data__fp8evidence_keys.remove("fp8_time_ms")
                         data__fp8evidence__fp8timems = data__fp8evidence["fp8_time_ms"]
@@ -2341,6 +2565,8 @@ def _run_result_latency():
                         if isinstance(data__fp8evidence__fp8timems, (int, float, Decimal)) and not isinstance(data__fp8evidence__fp8timems, bool):
                             if data__fp8evidence__fp8timems < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_time_ms must be bigger than or equal to 0")
+                            if data__fp8evidence__fp8timems > 3600000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_time_ms must be smaller than or equal to 3600000")
                     if "gemm_layers" in data__fp8evidence_keys:
                         data__fp8evidence_keys.remove("gemm_layers")
                         data__fp8evidence__gemmlayers = data__fp8evidence["gemm_layers"]
@@ -2349,6 +2575,8 @@ def _run_result_latency():
                         if isinstance(data__fp8evidence__gemmlayers, (int, float, Decimal)) and not isinstance(data__fp8evidence__gemmlayers, bool):
                             if data__fp8evidence__gemmlayers < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.gemm_layers must be bigger than or equal to 0")
+                            if data__fp8evidence__gemmlayers > 10000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.gemm_layers must be smaller than or equal to 10000000")
                     if "opaque_layers" in data__fp8evidence_keys:
                         data__fp8evidence_keys.remove("opaque_layers")
                         data__fp8evidence__opaquelayers = data__fp8evidence["opaque_layers"]
@@ -2357,6 +2585,8 @@ def _run_result_latency():
                         if isinstance(data__fp8evidence__opaquelayers, (int, float, Decimal)) and not isinstance(data__fp8evidence__opaquelayers, bool):
                             if data__fp8evidence__opaquelayers < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.opaque_layers must be bigger than or equal to 1")
+                            if data__fp8evidence__opaquelayers > 10000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.opaque_layers must be smaller than or equal to 10000000")
                     if "iterations" in data__fp8evidence_keys:
                         data__fp8evidence_keys.remove("iterations")
                         data__fp8evidence__iterations = data__fp8evidence["iterations"]
@@ -2365,6 +2595,8 @@ def _run_result_latency():
                         if isinstance(data__fp8evidence__iterations, (int, float, Decimal)) and not isinstance(data__fp8evidence__iterations, bool):
                             if data__fp8evidence__iterations < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.iterations must be bigger than or equal to 1")
+                            if data__fp8evidence__iterations > 1000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.iterations must be smaller than or equal to 1000000000")
             if "compile_s" in data_keys:
                 data_keys.remove("compile_s")
                 data__compiles = data["compile_s"]
@@ -2373,6 +2605,8 @@ def _run_result_latency():
                 if isinstance(data__compiles, (int, float, Decimal)) and not isinstance(data__compiles, bool):
                     if data__compiles < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile_s must be bigger than or equal to 0")
+                    if data__compiles > 604800:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile_s must be smaller than or equal to 604800")
             if "compile" in data_keys:
                 data_keys.remove("compile")
                 data__compile = data["compile"]
@@ -2404,6 +2638,8 @@ def _run_result_latency():
                         if isinstance(data__compile__cudagraphskippedgraphs, (int, float, Decimal)) and not isinstance(data__compile__cudagraphskippedgraphs, bool):
                             if data__compile__cudagraphskippedgraphs < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile.cudagraph_skipped_graphs must be bigger than or equal to 0")
+                            if data__compile__cudagraphskippedgraphs > 10000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile.cudagraph_skipped_graphs must be smaller than or equal to 10000000")
                     if "inductor_config" in data__compile_keys:
                         data__compile_keys.remove("inductor_config")
                         data__compile__inductorconfig = data__compile["inductor_config"]
@@ -2442,6 +2678,8 @@ def _run_result_latency():
                     data__compilations_len = len(data__compilations)
                     if data__compilations_len < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations must contain at least 1 items")
+                    if data__compilations_len > 10000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations must contain less than or equal to 10000 items")
                     for data__compilations_x, data__compilations_item in enumerate(data__compilations):
                         if not isinstance(data__compilations_item, (dict)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must be object")
@@ -2459,12 +2697,16 @@ def _run_result_latency():
                                 if isinstance(data__compilations_item__compilation, (int, float, Decimal)) and not isinstance(data__compilations_item__compilation, bool):
                                     if data__compilations_item__compilation < 1:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation".format(**locals()) + " must be bigger than or equal to 1")
+                                    if data__compilations_item__compilation > 10000000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation".format(**locals()) + " must be smaller than or equal to 10000000")
                             if "median_ms" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("median_ms")
                                 data__compilations_item__medianms = data__compilations_item["median_ms"]
                                 if not isinstance(data__compilations_item__medianms, (int, float, Decimal)) or isinstance(data__compilations_item__medianms, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].median_ms".format(**locals()) + " must be number")
                                 if isinstance(data__compilations_item__medianms, (int, float, Decimal)) and not isinstance(data__compilations_item__medianms, bool):
+                                    if data__compilations_item__medianms > 3600000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].median_ms".format(**locals()) + " must be smaller than or equal to 3600000")
                                     if data__compilations_item__medianms <= 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].median_ms".format(**locals()) + " must be bigger than 0")
                             if "repeat_medians_ms" in data__compilations_item_keys:
@@ -2475,12 +2717,16 @@ def _run_result_latency():
                                 data__compilations_item__repeatmediansms_is_list = isinstance(data__compilations_item__repeatmediansms, (list, tuple))
                                 if data__compilations_item__repeatmediansms_is_list:
                                     data__compilations_item__repeatmediansms_len = len(data__compilations_item__repeatmediansms)
+                                    if data__compilations_item__repeatmediansms_len > 100000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms".format(**locals()) + " must contain less than or equal to 100000 items")
                                     for data__compilations_item__repeatmediansms_x, data__compilations_item__repeatmediansms_item in enumerate(data__compilations_item__repeatmediansms):
                                         if not isinstance(data__compilations_item__repeatmediansms_item, (int, float, Decimal)) or isinstance(data__compilations_item__repeatmediansms_item, bool):
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms[{data__compilations_item__repeatmediansms_x}]".format(**locals()) + " must be number")
                                         if isinstance(data__compilations_item__repeatmediansms_item, (int, float, Decimal)) and not isinstance(data__compilations_item__repeatmediansms_item, bool):
                                             if data__compilations_item__repeatmediansms_item < 0:
                                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms[{data__compilations_item__repeatmediansms_x}]".format(**locals()) + " must be bigger than or equal to 0")
+                                            if data__compilations_item__repeatmediansms_item > 3600000:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms[{data__compilations_item__repeatmediansms_x}]".format(**locals()) + " must be smaller than or equal to 3600000")
                             if "cv" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("cv")
                                 data__compilations_item__cv = data__compilations_item["cv"]
@@ -2489,6 +2735,8 @@ def _run_result_latency():
                                 if isinstance(data__compilations_item__cv, (int, float, Decimal)) and not isinstance(data__compilations_item__cv, bool):
                                     if data__compilations_item__cv < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cv".format(**locals()) + " must be bigger than or equal to 0")
+                                    if data__compilations_item__cv > 1000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cv".format(**locals()) + " must be smaller than or equal to 1000")
                             if "compile_s" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("compile_s")
                                 data__compilations_item__compiles = data__compilations_item["compile_s"]
@@ -2497,6 +2745,8 @@ def _run_result_latency():
                                 if isinstance(data__compilations_item__compiles, (int, float, Decimal)) and not isinstance(data__compilations_item__compiles, bool):
                                     if data__compilations_item__compiles < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compile_s".format(**locals()) + " must be bigger than or equal to 0")
+                                    if data__compilations_item__compiles > 604800:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compile_s".format(**locals()) + " must be smaller than or equal to 604800")
                             if "unstable" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("unstable")
                                 data__compilations_item__unstable = data__compilations_item["unstable"]
@@ -2510,6 +2760,8 @@ def _run_result_latency():
                                 if isinstance(data__compilations_item__hostmsperforward, (int, float, Decimal)) and not isinstance(data__compilations_item__hostmsperforward, bool):
                                     if data__compilations_item__hostmsperforward < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].host_ms_per_forward".format(**locals()) + " must be bigger than or equal to 0")
+                                    if data__compilations_item__hostmsperforward > 3600000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].host_ms_per_forward".format(**locals()) + " must be smaller than or equal to 3600000")
                             if "cudagraph_skipped_graphs" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("cudagraph_skipped_graphs")
                                 data__compilations_item__cudagraphskippedgraphs = data__compilations_item["cudagraph_skipped_graphs"]
@@ -2518,6 +2770,8 @@ def _run_result_latency():
                                 if isinstance(data__compilations_item__cudagraphskippedgraphs, (int, float, Decimal)) and not isinstance(data__compilations_item__cudagraphskippedgraphs, bool):
                                     if data__compilations_item__cudagraphskippedgraphs < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cudagraph_skipped_graphs".format(**locals()) + " must be bigger than or equal to 0")
+                                    if data__compilations_item__cudagraphskippedgraphs > 10000000:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cudagraph_skipped_graphs".format(**locals()) + " must be smaller than or equal to 10000000")
                             if data__compilations_item_keys:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must not contain "+str(data__compilations_item_keys)+" properties")
             if "compilation_rule" in data_keys:
@@ -2657,6 +2911,8 @@ def _run_result_not_measured():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -2798,6 +3054,8 @@ def _run_result_plan_size():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -2854,12 +3112,16 @@ def _run_result_plan_size():
                 if isinstance(data__valuebytes, (int, float, Decimal)) and not isinstance(data__valuebytes, bool):
                     if data__valuebytes < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_bytes must be bigger than or equal to 1")
+                    if data__valuebytes > 1099511627776:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_bytes must be smaller than or equal to 1099511627776")
             if "value_mib" in data_keys:
                 data_keys.remove("value_mib")
                 data__valuemib = data["value_mib"]
                 if not isinstance(data__valuemib, (int, float, Decimal)) or isinstance(data__valuemib, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_mib must be number")
                 if isinstance(data__valuemib, (int, float, Decimal)) and not isinstance(data__valuemib, bool):
+                    if data__valuemib > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_mib must be smaller than or equal to 1048576")
                     if data__valuemib <= 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_mib must be bigger than 0")
             if data_keys:
@@ -2920,6 +3182,8 @@ def _run_result_quantization():
                 if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
+                    if data__batch > 1048576:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be smaller than or equal to 1048576")
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
@@ -2976,6 +3240,8 @@ def _run_result_quantization():
                 if isinstance(data__quantizedmodules, (int, float, Decimal)) and not isinstance(data__quantizedmodules, bool):
                     if data__quantizedmodules < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".quantized_modules must be bigger than or equal to 0")
+                    if data__quantizedmodules > 10000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".quantized_modules must be smaller than or equal to 10000000")
             if "total_modules" in data_keys:
                 data_keys.remove("total_modules")
                 data__totalmodules = data["total_modules"]
@@ -2984,6 +3250,8 @@ def _run_result_quantization():
                 if isinstance(data__totalmodules, (int, float, Decimal)) and not isinstance(data__totalmodules, bool):
                     if data__totalmodules < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".total_modules must be bigger than or equal to 0")
+                    if data__totalmodules > 10000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".total_modules must be smaller than or equal to 10000000")
             if "module_type" in data_keys:
                 data_keys.remove("module_type")
                 data__moduletype = data["module_type"]
@@ -2997,6 +3265,8 @@ def _run_result_quantization():
                 data__modulenames_is_list = isinstance(data__modulenames, (list, tuple))
                 if data__modulenames_is_list:
                     data__modulenames_len = len(data__modulenames)
+                    if data__modulenames_len > 1000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".module_names must contain less than or equal to 1000000 items")
                     for data__modulenames_x, data__modulenames_item in enumerate(data__modulenames):
                         if not isinstance(data__modulenames_item, (str)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".module_names[{data__modulenames_x}]".format(**locals()) + " must be string")
@@ -3008,6 +3278,8 @@ def _run_result_quantization():
                 if isinstance(data__enabledquantizers, (int, float, Decimal)) and not isinstance(data__enabledquantizers, bool):
                     if data__enabledquantizers < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".enabled_quantizers must be bigger than or equal to 0")
+                    if data__enabledquantizers > 10000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".enabled_quantizers must be smaller than or equal to 10000000")
             if "inserted_quantizers" in data_keys:
                 data_keys.remove("inserted_quantizers")
                 data__insertedquantizers = data["inserted_quantizers"]
@@ -3016,6 +3288,8 @@ def _run_result_quantization():
                 if isinstance(data__insertedquantizers, (int, float, Decimal)) and not isinstance(data__insertedquantizers, bool):
                     if data__insertedquantizers < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".inserted_quantizers must be bigger than or equal to 0")
+                    if data__insertedquantizers > 10000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".inserted_quantizers must be smaller than or equal to 10000000")
             if "disabled_outside_recipe" in data_keys:
                 data_keys.remove("disabled_outside_recipe")
                 data__disabledoutsiderecipe = data["disabled_outside_recipe"]
@@ -3024,6 +3298,8 @@ def _run_result_quantization():
                 data__disabledoutsiderecipe_is_list = isinstance(data__disabledoutsiderecipe, (list, tuple))
                 if data__disabledoutsiderecipe_is_list:
                     data__disabledoutsiderecipe_len = len(data__disabledoutsiderecipe)
+                    if data__disabledoutsiderecipe_len > 1000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".disabled_outside_recipe must contain less than or equal to 1000000 items")
                     for data__disabledoutsiderecipe_x, data__disabledoutsiderecipe_item in enumerate(data__disabledoutsiderecipe):
                         if not isinstance(data__disabledoutsiderecipe_item, (str)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".disabled_outside_recipe[{data__disabledoutsiderecipe_x}]".format(**locals()) + " must be string")
@@ -3045,6 +3321,8 @@ def _run_result_quantization():
                 if isinstance(data__calibrationimages, (int, float, Decimal)) and not isinstance(data__calibrationimages, bool):
                     if data__calibrationimages < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".calibration_images must be bigger than or equal to 0")
+                    if data__calibrationimages > 1000000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".calibration_images must be smaller than or equal to 1000000000")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data
@@ -3216,6 +3494,11 @@ def _study():
                         data__model__seed = data__model["seed"]
                         if not isinstance(data__model__seed, (int)) and not (isinstance(data__model__seed, float) and data__model__seed.is_integer()) or isinstance(data__model__seed, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.seed must be integer")
+                        if isinstance(data__model__seed, (int, float, Decimal)) and not isinstance(data__model__seed, bool):
+                            if data__model__seed < -9223372036854775808:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.seed must be bigger than or equal to -9223372036854775808")
+                            if data__model__seed > 18446744073709551615:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.seed must be smaller than or equal to 18446744073709551615")
                     if "config" in data__model_keys:
                         data__model_keys.remove("config")
                         data__model__config = data__model["config"]
@@ -3345,11 +3628,21 @@ def _study():
                                     data__recipes_value__quantizedmodules = data__recipes_value["quantized_modules"]
                                     if not isinstance(data__recipes_value__quantizedmodules, (int)) and not (isinstance(data__recipes_value__quantizedmodules, float) and data__recipes_value__quantizedmodules.is_integer()) or isinstance(data__recipes_value__quantizedmodules, bool):
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantized_modules".format(**locals()) + " must be integer")
+                                    if isinstance(data__recipes_value__quantizedmodules, (int, float, Decimal)) and not isinstance(data__recipes_value__quantizedmodules, bool):
+                                        if data__recipes_value__quantizedmodules < 0:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantized_modules".format(**locals()) + " must be bigger than or equal to 0")
+                                        if data__recipes_value__quantizedmodules > 10000000:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantized_modules".format(**locals()) + " must be smaller than or equal to 10000000")
                                 if "total_modules" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("total_modules")
                                     data__recipes_value__totalmodules = data__recipes_value["total_modules"]
                                     if not isinstance(data__recipes_value__totalmodules, (int)) and not (isinstance(data__recipes_value__totalmodules, float) and data__recipes_value__totalmodules.is_integer()) or isinstance(data__recipes_value__totalmodules, bool):
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.total_modules".format(**locals()) + " must be integer")
+                                    if isinstance(data__recipes_value__totalmodules, (int, float, Decimal)) and not isinstance(data__recipes_value__totalmodules, bool):
+                                        if data__recipes_value__totalmodules < 0:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.total_modules".format(**locals()) + " must be bigger than or equal to 0")
+                                        if data__recipes_value__totalmodules > 10000000:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.total_modules".format(**locals()) + " must be smaller than or equal to 10000000")
                                 if "weights" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("weights")
                                     data__recipes_value__weights = data__recipes_value["weights"]
@@ -3515,6 +3808,8 @@ def _study():
                             if isinstance(data__tolerances_value, (int, float, Decimal)) and not isinstance(data__tolerances_value, bool):
                                 if data__tolerances_value < 0:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".tolerances.{data__tolerances_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                if data__tolerances_value > 3600000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tolerances.{data__tolerances_key}".format(**locals()) + " must be smaller than or equal to 3600000")
             if "spread_sources" in data_keys:
                 data_keys.remove("spread_sources")
                 data__spreadsources = data["spread_sources"]
@@ -3552,6 +3847,8 @@ def _study():
                                 if not isinstance(data__spreadsources_item__uptopercent, (int, float, Decimal)) or isinstance(data__spreadsources_item__uptopercent, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].up_to_percent".format(**locals()) + " must be number")
                                 if isinstance(data__spreadsources_item__uptopercent, (int, float, Decimal)) and not isinstance(data__spreadsources_item__uptopercent, bool):
+                                    if data__spreadsources_item__uptopercent > 200:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].up_to_percent".format(**locals()) + " must be smaller than or equal to 200")
                                     if data__spreadsources_item__uptopercent <= 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].up_to_percent".format(**locals()) + " must be bigger than 0")
                             if data__spreadsources_item_keys:
@@ -3562,6 +3859,8 @@ def _study():
                 if not isinstance(data__anomalyfactor, (int, float, Decimal)) or isinstance(data__anomalyfactor, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".anomaly_factor must be number")
                 if isinstance(data__anomalyfactor, (int, float, Decimal)) and not isinstance(data__anomalyfactor, bool):
+                    if data__anomalyfactor > 1000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".anomaly_factor must be smaller than or equal to 1000000")
                     if data__anomalyfactor <= 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".anomaly_factor must be bigger than 1")
             if "kernel_groups" in data_keys:
@@ -3606,11 +3905,21 @@ def _study():
                         data__agreement__scorethreshold = data__agreement["score_threshold"]
                         if not isinstance(data__agreement__scorethreshold, (int, float, Decimal)) or isinstance(data__agreement__scorethreshold, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.score_threshold must be number")
+                        if isinstance(data__agreement__scorethreshold, (int, float, Decimal)) and not isinstance(data__agreement__scorethreshold, bool):
+                            if data__agreement__scorethreshold < 0:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.score_threshold must be bigger than or equal to 0")
+                            if data__agreement__scorethreshold > 1:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.score_threshold must be smaller than or equal to 1")
                     if "iou_threshold" in data__agreement_keys:
                         data__agreement_keys.remove("iou_threshold")
                         data__agreement__iouthreshold = data__agreement["iou_threshold"]
                         if not isinstance(data__agreement__iouthreshold, (int, float, Decimal)) or isinstance(data__agreement__iouthreshold, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.iou_threshold must be number")
+                        if isinstance(data__agreement__iouthreshold, (int, float, Decimal)) and not isinstance(data__agreement__iouthreshold, bool):
+                            if data__agreement__iouthreshold < 0:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.iou_threshold must be bigger than or equal to 0")
+                            if data__agreement__iouthreshold > 1:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.iou_threshold must be smaller than or equal to 1")
                     if "reference_variant" in data__agreement_keys:
                         data__agreement_keys.remove("reference_variant")
                         data__agreement__referencevariant = data__agreement["reference_variant"]
@@ -3676,6 +3985,8 @@ def _study():
                         if isinstance(data__run__batch, (int, float, Decimal)) and not isinstance(data__run__batch, bool):
                             if data__run__batch < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.batch must be bigger than or equal to 1")
+                            if data__run__batch > 1048576:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.batch must be smaller than or equal to 1048576")
                     if "warmup_iterations" in data__run_keys:
                         data__run_keys.remove("warmup_iterations")
                         data__run__warmupiterations = data__run["warmup_iterations"]
@@ -3684,6 +3995,8 @@ def _study():
                         if isinstance(data__run__warmupiterations, (int, float, Decimal)) and not isinstance(data__run__warmupiterations, bool):
                             if data__run__warmupiterations < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.warmup_iterations must be bigger than or equal to 0")
+                            if data__run__warmupiterations > 1000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.warmup_iterations must be smaller than or equal to 1000000000")
                     if "iterations" in data__run_keys:
                         data__run_keys.remove("iterations")
                         data__run__iterations = data__run["iterations"]
@@ -3692,6 +4005,8 @@ def _study():
                         if isinstance(data__run__iterations, (int, float, Decimal)) and not isinstance(data__run__iterations, bool):
                             if data__run__iterations < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.iterations must be bigger than or equal to 1")
+                            if data__run__iterations > 1000000000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.iterations must be smaller than or equal to 1000000000")
                     if "repeats" in data__run_keys:
                         data__run_keys.remove("repeats")
                         data__run__repeats = data__run["repeats"]
@@ -3700,6 +4015,8 @@ def _study():
                         if isinstance(data__run__repeats, (int, float, Decimal)) and not isinstance(data__run__repeats, bool):
                             if data__run__repeats < 3:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.repeats must be bigger than or equal to 3")
+                            if data__run__repeats > 100000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.repeats must be smaller than or equal to 100000")
                     if "calibration_set" in data__run_keys:
                         data__run_keys.remove("calibration_set")
                         data__run__calibrationset = data__run["calibration_set"]
@@ -3728,6 +4045,8 @@ def _study():
                         if isinstance(data__run__profileiterations, (int, float, Decimal)) and not isinstance(data__run__profileiterations, bool):
                             if data__run__profileiterations < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.profile_iterations must be bigger than or equal to 1")
+                            if data__run__profileiterations > 100000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.profile_iterations must be smaller than or equal to 100000")
                     if "host_sync" in data__run_keys:
                         data__run_keys.remove("host_sync")
                         data__run__hostsync = data__run["host_sync"]
@@ -3749,6 +4068,8 @@ def _study():
                         if not isinstance(data__run__unstablecv, (int, float, Decimal)) or isinstance(data__run__unstablecv, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.unstable_cv must be number")
                         if isinstance(data__run__unstablecv, (int, float, Decimal)) and not isinstance(data__run__unstablecv, bool):
+                            if data__run__unstablecv > 1000:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.unstable_cv must be smaller than or equal to 1000")
                             if data__run__unstablecv <= 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.unstable_cv must be bigger than 0")
                     if "compilations" in data__run_keys:
@@ -4130,6 +4451,8 @@ def _dataset():
                 if isinstance(data__count, (int, float, Decimal)) and not isinstance(data__count, bool):
                     if data__count < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".count must be bigger than or equal to 0")
+                    if data__count > 100000000:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".count must be smaller than or equal to 100000000")
             if "image_ids" in data_keys:
                 data_keys.remove("image_ids")
                 data__imageids = data["image_ids"]
@@ -4207,11 +4530,21 @@ def _dataset():
                                 data__images_item__height = data__images_item["height"]
                                 if not isinstance(data__images_item__height, (int)) and not (isinstance(data__images_item__height, float) and data__images_item__height.is_integer()) or isinstance(data__images_item__height, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].height".format(**locals()) + " must be integer")
+                                if isinstance(data__images_item__height, (int, float, Decimal)) and not isinstance(data__images_item__height, bool):
+                                    if data__images_item__height < 1:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].height".format(**locals()) + " must be bigger than or equal to 1")
+                                    if data__images_item__height > 1048576:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].height".format(**locals()) + " must be smaller than or equal to 1048576")
                             if "width" in data__images_item_keys:
                                 data__images_item_keys.remove("width")
                                 data__images_item__width = data__images_item["width"]
                                 if not isinstance(data__images_item__width, (int)) and not (isinstance(data__images_item__width, float) and data__images_item__width.is_integer()) or isinstance(data__images_item__width, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].width".format(**locals()) + " must be integer")
+                                if isinstance(data__images_item__width, (int, float, Decimal)) and not isinstance(data__images_item__width, bool):
+                                    if data__images_item__width < 1:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].width".format(**locals()) + " must be bigger than or equal to 1")
+                                    if data__images_item__width > 1048576:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].width".format(**locals()) + " must be smaller than or equal to 1048576")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data

@@ -434,8 +434,32 @@ def validated_text(path: Path, draft: Draft) -> str:
         raise RecordError(f"the record would be {size} bytes ({len(draft.document['results'])} results), over the "
                           f"{MAX_DOCUMENT_BYTES // 2**20} MiB a record may hold (the loader refuses larger ones); "
                           "nothing written: split the input into several jobs (--job)", path=shown_path(path))
-    validate_document("run", draft.document, path=shown_path(path), text=text)
+    try:
+        validate_document("run", draft.document, path=shown_path(path), text=text)
+    except RecordError as exc:
+        raise _at_its_source(exc, draft.document, shown_path(path)) from None
     return text
+
+
+_RESULT_POINTER = re.compile(r"^/results/(\d+)(/.*)?$")
+_LOCATOR = re.compile(r"^(?P<file>.+):(?P<line>\d+)$")
+
+
+def _at_its_source(error: RecordError, document: dict, shown: str) -> RecordError:
+    """``error`` (a schema refusal of the record about to be written) placed
+    at the input line its result came from (``source_locator``: ``run.log:572``),
+    the place a person can look at, since the record is not written; as it is
+    when the refused field belongs to no result with a locator."""
+    found = _RESULT_POINTER.match(error.place.pointer or "")
+    results = document.get("results") if isinstance(document, dict) else None
+    if found is None or not isinstance(results, list) or int(found.group(1)) >= len(results):
+        return error
+    result = results[int(found.group(1))]
+    locator = _LOCATOR.match(result.get("source_locator") or "") if isinstance(result, dict) else None
+    if locator is None:
+        return error
+    return RecordError(f"{error.message} ({error.place.pointer} of {shown}); nothing written",
+                       path=locator.group("file"), line=int(locator.group("line")))
 
 
 def existing_record_path(measurements_dir: Path, family: str, job_id: str, records_dir: Path | None = None) -> Path:

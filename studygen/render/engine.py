@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import InputError, TemplateError
-from ..fsutil import atomic_write_bytes, remove_stale_temp_files, resolved
+from ..fsutil import atomic_write_bytes, remove_stale_temp_files, resolved, shown_path
 from ..markdown_format import format_markdown
 from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, read_bytes, read_text, regular_file
@@ -46,6 +46,7 @@ class Rendered:
     study_dir: Path
     files: dict[Path, bytes] = field(default_factory=dict)
     charts: dict = field(default_factory=dict)
+    root: Path | None = None  # the project root: messages name paths relative to it
 
     @property
     def readme(self) -> str:
@@ -110,7 +111,8 @@ def _template_error(exc: Exception, template_name: str, study=None) -> TemplateE
         # {% include/import/extends %} of a name outside the template folders (or absent):
         # the loader refuses absolute paths and '..', so no other file can be read.
         folders = ", ".join(study.rel(p) for p in template_dirs(study)) if study is not None else "the template folders"
-        message = f"template '{exc.name}' not found in {folders} (templates may include only files there)"
+        message = (f"template '{exc.name}' not found in {folders} (templates may include only template files there, "
+                   f"named {', '.join('*' + suffix for suffix in TEMPLATE_SUFFIXES)})")
     else:
         message = exc.message if isinstance(exc, TemplateError) else str(exc)
     return TemplateError(f"{kind}: {_one_line(message)}", path=shown(name), line=line)
@@ -120,11 +122,19 @@ class UnreadableTemplate(TemplateError):
     """A template file that is not text studygen reads (not UTF-8, binary, too large)."""
 
 
+# A template file's name ends so: the family folder is a template folder too (a template may sit next to its
+# study file), and it also holds the README render writes, the study file, charts and scripts. Included, the
+# README fed the last render's text into the next one, and the study file printed as prose.
+TEMPLATE_SUFFIXES = (".j2", ".jinja", ".jinja2")
+
+
 def _confined_loader(search_path: list[Path]):
     """A ``FileSystemLoader`` that also refuses a template file whose real path
     (symbolic links followed) lies outside ``search_path`` (Jinja's loader
     already refuses absolute names and '..', this closes the symlink way
-    out), and reads a template as every text input is read
+    out) or whose name (the link's target's, for a link) does not end in
+    one of :data:`TEMPLATE_SUFFIXES` (the README, the study file, a chart),
+    and reads a template as every text input is read
     (:func:`studygen.textio.read_text`: a byte order mark dropped, at most
     :data:`MAX_DOCUMENT_BYTES`; a file that is not UTF-8 text is an
     :class:`UnreadableTemplate` naming it, not a UnicodeDecodeError)."""
@@ -137,7 +147,8 @@ def _confined_loader(search_path: list[Path]):
         def get_source(self, environment, template):
             pieces = split_template_path(template)  # TemplateNotFound for '..'
             path = next((Path(folder, *pieces) for folder in self.searchpath if Path(folder, *pieces).is_file()), None)
-            if path is None or not any(resolved(path).is_relative_to(folder) for folder in folders):
+            if path is None or not any(resolved(path).is_relative_to(folder) for folder in folders) \
+                    or not resolved(path).name.endswith(TEMPLATE_SUFFIXES):
                 raise jinja2.TemplateNotFound(template)
             try:
                 source = read_text(path, str(path), limit=MAX_DOCUMENT_BYTES, allow_empty=True)  # renders nothing
@@ -159,32 +170,6 @@ def _builtin_loader():
     import jinja2
 
     return jinja2.PackageLoader("studygen.render", "templates")
-
-
-# Jinja's sandbox stops a template reaching Python internals, not one
-# exhausting memory or time; these limits refuse the two one-line bombs
-# ('x' * 10**10, 10 ** (10 ** 10)). The loop bomb is refused by jinja2's MAX_RANGE.
-MAX_REPEAT_ITEMS = 10_000_000  # characters or items a template's '*' may make
-MAX_POWER_BITS = 100_000  # bits of an integer a template's '**' may make (~30,000 digits)
-
-
-def refuse_huge_result(operator: str, left, right) -> None:
-    """Raise jinja2's SecurityError when ``left <operator> right`` in a
-    template would repeat a string or list past :data:`MAX_REPEAT_ITEMS` or
-    raise an integer past :data:`MAX_POWER_BITS`."""
-    from jinja2.exceptions import SecurityError
-
-    def is_int(value) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool)
-
-    if operator == "*":
-        for sequence, times in ((left, right), (right, left)):
-            if isinstance(sequence, (str, bytes, list, tuple)) and is_int(times) and len(sequence) * times > MAX_REPEAT_ITEMS:
-                raise SecurityError(f"'*' would make {len(sequence) * times} items; a template may make at most {MAX_REPEAT_ITEMS}")
-    elif operator == "**" and is_int(left) and is_int(right) and abs(left) > 1 and right > 0:
-        bits = right * abs(left).bit_length()
-        if bits > MAX_POWER_BITS:
-            raise SecurityError(f"'**' would make an integer of about {bits} bits; a template may make at most {MAX_POWER_BITS}")
 
 
 # A step is one loop item or one call. The shipped studies take a few hundred steps each; nested
@@ -278,7 +263,7 @@ def make_environment(search_path: list[Path]):
     """The sandboxed Jinja environment: immutable (a template cannot change a
     list, mapping or set it is given), StrictUndefined, no autoescape
     (Markdown, not HTML: record strings are escaped by the view's helpers),
-    keep trailing newline; '*' and '**' limited (:func:`refuse_huge_result`);
+    keep trailing newline; '*' and '**' limited (:func:`limits.refuse_huge_result`);
     every loop item and call counted against :data:`MAX_TEMPLATE_STEPS`
     (``steps`` holds the count); no ``lipsum`` (random text: output would
     differ from run to run)."""
@@ -361,7 +346,7 @@ def make_environment(search_path: list[Path]):
             return value
 
         def call_binop(self, context, operator, left, right):
-            refuse_huge_result(operator, left, right)
+            limits.refuse_huge_result(operator, left, right)
             self.budget.room(limits.binop_size(operator, left, right), f"'{operator}'")
             return self.budget.made_by(super().call_binop(context, operator, left, right), f"'{operator}'")
 
@@ -503,7 +488,9 @@ def render_markdown(study, template_name: str | None = None, extra_context: dict
     try:
         template = env.get_template(template_name)
     except jinja2.TemplateNotFound as exc:
-        raise TemplateError(f"template '{exc.name}' not found in {', '.join(study.rel(p) for p in template_dirs(study))}",
+        raise TemplateError(f"template '{exc.name}' not found in {', '.join(study.rel(p) for p in template_dirs(study))}"
+                            + ("" if str(exc.name).endswith(TEMPLATE_SUFFIXES) else
+                               f" (a template file is named {', '.join('*' + suffix for suffix in TEMPLATE_SUFFIXES)})"),
                             path=study.rel(study.study_path), pointer="/template") from None
     except Exception as exc:  # noqa: BLE001 - a syntax error in the template file
         raise _template_error(exc, template_name, study) from None
@@ -546,7 +533,7 @@ def render_study(study) -> Rendered:
     """Everything a study renders to (README, and charts where the study has them).
     Templates get the charts as ``figures`` (``figures.latency``: the image
     link, or the sentence saying why the chart is omitted)."""
-    rendered = Rendered(study.study_dir)
+    rendered = Rendered(study.study_dir, root=study.root)
     charts = render_charts(study)
     # alt text names groups and shapes from the records and study file: escaped like any such string
     readme = render_markdown(study, extra_context={"figures": {
@@ -586,12 +573,13 @@ def write_rendered(rendered: Rendered) -> list[Path]:
     for path in stale:  # refuse before writing anything, so a read-only folder leaves the set as it was
         folder = next((p for p in (path.parent, *path.parent.parents) if p.exists()), None)
         if folder is not None and not os.access(folder, os.W_OK | os.X_OK):
-            raise InputError(f"cannot write: {folder} is not writable", path=str(path))
+            raise InputError(f"cannot write: {shown_path(folder, rendered.root)} is not writable",
+                             path=shown_path(path, rendered.root))
     changed = []
     for path in stale:
         try:
             atomic_write_bytes(path, rendered.data(path))
         except OSError as exc:  # a full disk, a README that is a folder: name the target, not the temp file
-            raise InputError(f"cannot write: {exc.strerror or exc}", path=str(path)) from None
+            raise InputError(f"cannot write: {exc.strerror or exc}", path=shown_path(path, rendered.root)) from None
         changed.append(path)
     return changed

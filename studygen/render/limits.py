@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import ItemsView, KeysView, ValuesView
 
 from ..textio import MAX_DOCUMENT_BYTES
@@ -339,6 +340,21 @@ def budgeted_filters(filters: dict, budget: TemplateBudget) -> dict:
 MAX_TEMPLATE_NESTING = 50
 
 
+def long_integer(source: str, after_line: int = 1) -> tuple[int | None, int]:
+    """Line and length of the first run of digits in ``source``, from line
+    ``after_line`` on (the line the lexer had reached), longer than Python
+    converts to an integer (``sys.get_int_max_str_digits()``, 4,300 by
+    default); ``(None, 0)`` when there is none."""
+    limit = sys.get_int_max_str_digits()
+    start = 0
+    for _ in range(max(after_line, 1) - 1):
+        start = source.find("\n", start) + 1
+    found = re.compile(rf"[0-9_]{{{limit + 1},}}").search(source, start) if limit else None
+    if found is None:
+        return None, 0
+    return source.count("\n", 0, found.start()) + 1, len(found.group(0).replace("_", ""))
+
+
 def parse_bounded(environment, source: str, name, filename):
     """The tree of ``source`` as ``Environment._parse`` makes it. Raises
     jinja2's TemplateSyntaxError (file and line, a template error in render
@@ -355,6 +371,12 @@ def parse_bounded(environment, source: str, name, filename):
         tree = parser.parse()
     except RecursionError:
         raise TemplateSyntaxError(message, parser.stream.current.lineno, name, filename) from None
+    except ValueError:  # Jinja's lexer makes int() of each integer literal: past Python's digit limit
+        line, digits = long_integer(source, after_line=parser.stream.current.lineno)
+        if line is None:
+            raise
+        raise TemplateSyntaxError(f"an integer of {digits} digits; Python reads at most {sys.get_int_max_str_digits()}",
+                                  line, name, filename) from None
     stack = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
@@ -466,3 +488,29 @@ def budgeted_code_generator() -> type:
             self.write("))")
 
     return BudgetedCodeGenerator
+
+
+# Jinja's sandbox stops a template reaching Python internals, not one
+# exhausting memory or time; these limits refuse the two one-line bombs
+# ('x' * 10**10, 10 ** (10 ** 10)). The loop bomb is refused by jinja2's MAX_RANGE.
+MAX_REPEAT_ITEMS = 10_000_000  # characters or items a template's '*' may make
+MAX_POWER_BITS = 100_000  # bits of an integer a template's '**' may make (~30,000 digits)
+
+
+def refuse_huge_result(operator: str, left, right) -> None:
+    """Raise jinja2's SecurityError when ``left <operator> right`` in a
+    template would repeat a string or list past :data:`MAX_REPEAT_ITEMS` or
+    raise an integer past :data:`MAX_POWER_BITS`."""
+    from jinja2.exceptions import SecurityError
+
+    def is_int(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if operator == "*":
+        for sequence, times in ((left, right), (right, left)):
+            if isinstance(sequence, (str, bytes, list, tuple)) and is_int(times) and len(sequence) * times > MAX_REPEAT_ITEMS:
+                raise SecurityError(f"'*' would make {len(sequence) * times} items; a template may make at most {MAX_REPEAT_ITEMS}")
+    elif operator == "**" and is_int(left) and is_int(right) and abs(left) > 1 and right > 0:
+        bits = right * abs(left).bit_length()
+        if bits > MAX_POWER_BITS:
+            raise SecurityError(f"'**' would make an integer of about {bits} bits; a template may make at most {MAX_POWER_BITS}")

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.checks import CheckContext, sg211_literal_figures
 from studygen.findings import ERROR
 
 from .studies import latency, load, record
 
 RECORDS = [record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memos():
+    """What SG211 worked out for a source is kept for the process: each test works it out again (a mutant of the
+    code behind it must meet every test, not an answer an earlier test left)."""
+    sg211_literal_figures.figures_by_line.cache_clear()
+    sg211_literal_figures.computed_reference_lines.cache_clear()
 
 ALLOWED = """\
 {{ generated_note }}
@@ -95,8 +105,7 @@ def test_literal_arguments_of_one_source():
     env = jinja2.Environment()
     source = ("{{ f(1, k=2)[3] }}\n{{ g(x, 4.5) if n >= 6 else -7 }}\n{% if n == 8 %}{{ h(9) }}{% endif %}\n"
               "{{ f(x[0], 10) }}\n")
-    tokens = sg211_literal_figures.significant_tokens(env, source)
-    assert sg211_literal_figures.literal_arguments(tokens) == [(1, "1"), (2, "4.5"), (2, "-7"), (3, "9"), (4, "10")]
+    assert sg211_literal_figures.literal_arguments(env, source) == [(1, "1"), (2, "4.5"), (2, "-7"), (3, "9"), (4, "10")]
 
 
 def _figures_by_line(study) -> dict[int, str]:
@@ -129,14 +138,14 @@ def test_an_expression_cut_at_the_end_of_the_source_is_read_without_error():
     import jinja2
 
     env = jinja2.Environment()
-    lexed = sg211_literal_figures.significant_tokens
-    assert sg211_literal_figures.literal_arguments(lexed(env, "{{ f(1) }} {{ 2")) == [(1, "1"), (1, "2")]
-    assert sg211_literal_figures.written_text(lexed(env, 'text {{ "a"')) == [(1, "text ")]
+    assert sg211_literal_figures.literal_arguments(env, "{{ f(1) }} {{ 2") == [(1, "1"), (1, "2")]
+    assert sg211_literal_figures.written_text(env, 'text {{ "a"') == [(1, "text ")]
 
 
 def test_each_template_is_lexed_once(tmp_path, monkeypatch):
-    """Written text and printed arguments are read off one lexing of the template.
-    Failed before: each of the two lexed the template again."""
+    """Written text is lexed once; printed arguments are read off the template's
+    syntax tree (lexed again only for a template that does not parse).
+    Failed before: written text and printed arguments each lexed it."""
     import jinja2
 
     template = ALLOWED + "\nFP8 saves {{ study.percent(0.12) }}; plans are 53 MB.\n"
@@ -181,3 +190,93 @@ def test_a_template_rewritten_in_place_is_checked_as_it_now_reads(tmp_path):
     again = sg211_literal_figures.check(CheckContext(study))
     assert [f.message.split(" in prose")[0] for f in again] == ["template prints literal figure(s) 0.52, 0.37"]
     assert again[0].line == first[0].line
+
+
+def test_numbers_glued_to_their_unit_are_figures(tmp_path):
+    template = ALLOWED + "\nThe GEMMs take 12.5ms, 3x faster, in 40GB at 1.98GHz.\n"
+    study = load(tmp_path, records=RECORDS, template=template)
+    assert _figures_by_line(study) == {len(template.split("\n")) - 1: "12.5, 3, 40, 1.98"}
+
+
+def test_constant_expressions_are_folded_to_the_figure_they_print(tmp_path):
+    # attack round: {{ 10 * 1.25 }} printed 12.5 and SG211 named only the 10; '* 1.25' and '~' went unseen
+    template = ALLOWED + (
+        "\nFP8 saves {{ 10 * 1.25 }} ms, {{ 3 / 4 }} of it.\n"
+        "Glued: {{ '0.' ~ '21 ms' }} and {{ study.title ~ ' in 0.37 ms' }}.\n"
+        "Or: {{ study.title or 2.5 }}; scaled {{ study.one(kind='latency', variant='fp16').number() * 100 }}, "
+        "fudged {{ study.one(kind='latency', variant='fp16').number() * 1.1 }}.\n")
+    study = load(tmp_path, records=RECORDS, template=template)
+    lines = template.split("\n")
+    assert _figures_by_line(study) == {
+        lines.index("FP8 saves {{ 10 * 1.25 }} ms, {{ 3 / 4 }} of it.") + 1: "12.5, 0.75",
+        lines.index("Glued: {{ '0.' ~ '21 ms' }} and {{ study.title ~ ' in 0.37 ms' }}.") + 1: "0.21, 0.37",
+        len(lines) - 1: "2.5, 1.1",  # '* 100' changes the unit, not the figure
+    }
+
+
+def test_a_literal_bound_to_a_name_is_printed_where_the_name_is(tmp_path):
+    template = ALLOWED + (
+        "\n{% set saving = 0.04 %}\n"
+        "{% for gap in [0.19, 0.21] %}a gap of {{ gap }} ms {% endfor %}\n"
+        "{% macro ms(value=7.5) %}{{ value }} ms{% endmacro %}\n"
+        "FP8 saves {{ saving }} ms.\n"
+        "{% set unused = 9.5 %}\n")
+    study = load(tmp_path, records=RECORDS, template=template)
+    lines = template.split("\n")
+    assert _figures_by_line(study) == {
+        lines.index("{% set saving = 0.04 %}") + 1: "0.04",
+        lines.index("{% for gap in [0.19, 0.21] %}a gap of {{ gap }} ms {% endfor %}") + 1: "0.19, 0.21",
+        lines.index("{% macro ms(value=7.5) %}{{ value }} ms{% endmacro %}") + 1: "7.5",
+    }
+
+
+def test_an_include_whose_name_is_computed_is_read_or_named(tmp_path):
+    # attack round: {% include 'pa' ~ 'rt.md.j2' %} hid the included template's 0.04 from SG211
+    template = ("{{ generated_note }}\n\n{% include 'pa' ~ 'rt.md.j2' %}\n"
+                "{% include 'other.md.j2' if study.title else 'none.md.j2' %}\n"
+                "{% include study.title ~ '.md.j2' ignore missing %}\n")
+    extra = {"templates/part.md.j2": "FP8 saves 0.04 ms.\n", "templates/other.md.j2": "It takes 0.5 ms.\n",
+             "templates/none.md.j2": "Nothing.\n"}
+    study = load(tmp_path, records=RECORDS, template=template, extra_files=extra)
+    findings = sg211_literal_figures.check(CheckContext(study))
+    got = sorted((f.file, f.line, f.message.split(":")[0]) for f in findings)
+    assert got == [
+        ("templates/other.md.j2", 1, "template prints literal figure(s) 0.5 in prose; figures must come from records "
+         "through the view's helpers"),
+        ("templates/part.md.j2", 1, "template prints literal figure(s) 0.04 in prose; figures must come from records "
+         "through the view's helpers"),
+        ("templates/toy.md.j2", 5, "template includes, imports or extends a template whose name is computed at "
+         "render time, so what it prints cannot be read for literal figures"),
+    ]
+
+
+def test_folding_stops_where_a_figure_could_not_be_shown():
+    # 10 ** 5000 folded to a number str() refuses to print (check ended in an internal error); 1e308 * 10 is inf
+    by_line = sg211_literal_figures.figures_by_line
+    assert by_line("{{ 10 ** 5000 }}") == ((1, ("10", "5000")),)
+    assert by_line("{{ 1e308 * 10 }}") == ((1, ("1e+308", "10")),)
+    assert by_line("{{ 'x' * 9000000 }}") == ((1, ("9000000",)),)  # not made: read literal by literal
+    assert by_line("{{ 7 // 0 }}\n{{ x * 100 }}\n{{ 1000 / x }}\n{{ x * 1.5 }}") == ((1, ("7", "0")), (4, ("1.5",)))
+    assert by_line("{{ 2 ** 10 }} {{ -(3) }}") == ((1, ("1024", "-3")),)
+
+
+def test_what_each_kind_of_expression_prints():
+    by_line = sg211_literal_figures.figures_by_line
+    assert by_line("{{ 'ab' * 50000 }}") == ()  # 100,000 characters, the most folded: text without a number
+    assert by_line("{{ 'ab' * 50001 }}") == ((1, ("50001",)),)  # one more: not made, read literal by literal
+    assert by_line("{{ 1e999 }}") == ((1, ("inf",)),)  # Jinja reads the literal as infinity
+    assert by_line("{{ x // 10 }} {{ x // 3 }}") == ((1, ("3",)),)  # a power of ten divides: a unit
+    assert by_line("{% with a = 0.5, b = x %}{{ a }}{{ b }}{% endwith %}") == ((1, ("0.5",)),)
+    assert by_line("{{ {'a': 0.25, 'b': x}|dictsort }}") == ((1, ("0.25",)),)
+    assert by_line("{% filter upper %}{{ x }}{% endfilter %}") == ()
+
+
+def test_each_template_of_an_include_list_is_read(tmp_path):
+    template = "{{ generated_note }}\n\n{% include ['first.md.j2', 'second.md.j2' if x else 'third.md.j2'] %}\n"
+    extra = {"templates/first.md.j2": "It takes 0.5 ms.\n", "templates/second.md.j2": "Or 0.6 ms.\n",
+             "templates/third.md.j2": "Or 0.7 ms.\n"}
+    study = load(tmp_path, records=RECORDS, template=template, extra_files=extra)
+    assert sorted((f.file, f.message.split(" in prose")[0]) for f in sg211_literal_figures.check(CheckContext(study))) == [
+        ("templates/first.md.j2", "template prints literal figure(s) 0.5"),
+        ("templates/second.md.j2", "template prints literal figure(s) 0.6"),
+        ("templates/third.md.j2", "template prints literal figure(s) 0.7")]

@@ -77,9 +77,11 @@ def test_values_that_would_become_wrong_figures(project, run_cli, old, new, mess
 
 def test_deep_nesting_is_refused_not_a_crash(project, run_cli):
     _replace(project, RECORD, '"notes": [', '"deep": ' + "[" * 100000 + "]" * 100000 + ', "notes": [')
+    text = (project / RECORD).read_text(encoding="utf-8")
+    line = text[: text.index('"deep": ')].count("\n") + 1  # every bracket on one line: level 101 opens there
     result = run_cli("render", "--root", project)
     assert result.exit_code == 2
-    assert result.err == f"studygen: {RECORD}: malformed JSON: nested too deeply to read (the limit is 100 levels)\n"
+    assert result.err == f"studygen: {RECORD}:{line}: malformed JSON: nested too deeply to read (the limit is 100 levels)\n"
 
 
 def test_nesting_past_the_limit_that_python_can_parse_is_refused_at_its_pointer(project, run_cli):

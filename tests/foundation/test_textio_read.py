@@ -98,10 +98,10 @@ def _stale_size(monkeypatch, size: int) -> None:
     # limit 11: the first read takes 11 bytes (size + 1), so exactly one more byte is asked for, and it is the
     # one that tells the file is past the limit (kills textio._read_up_to mutant 3, ``left > 1``: that last
     # byte never read, the file accepted cut at 11 bytes)
-    (11, "file is 12 bytes; the limit is 11 bytes (0 MiB)"),
+    (11, "file is 12 bytes; the limit is 11 bytes (0 KiB)"),
     # the old size at the limit: one byte past it is read, no more (kills read_bytes mutant 57, which asked
     # for two and named 12 bytes)
-    (10, "file is 11 bytes; the limit is 10 bytes (0 MiB)"),
+    (10, "file is 11 bytes; the limit is 10 bytes (0 KiB)"),
 ], ids=["limit-one-over-the-old-size", "old-size-at-the-limit"])
 def test_a_file_that_grew_past_a_limit_near_its_old_size_is_refused_one_byte_past_it(tmp_path, monkeypatch,
                                                                                         limit, message):

@@ -154,7 +154,7 @@ def test_malformed_per_image_results_name_the_file_and_line(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("[" * 5000 + "]" * 5000, ": malformed JSON: nested too deeply to read (the limit is 100 levels)"),
+    ("[" * 5000 + "]" * 5000, ":1: malformed JSON: nested too deeply to read (the limit is 100 levels)"),
     ('{"format": "studygen-per-image-ap", "images": ["\\ud800"]}',
      ":/images/0: a lone surrogate (\\ud800) in a string: not a Unicode character, so not writable as UTF-8"),
 ], ids=["deep", "surrogate"])

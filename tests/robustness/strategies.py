@@ -21,14 +21,27 @@ VARIANTS = ["fp16", "fp8"]  # the tiny study's variants: a record naming another
 variant = st.sampled_from(VARIANTS)
 # no subnormals: a record's reader refuses them (no measurement is below 2.2e-308)
 finite = st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=False, width=64)
+# the schemas bound what a figure may be (times within an hour, 3,600,000 ms; a throughput below 10**9; counts):
+# each strategy reaches the bound it draws for
+HOUR_MS = 3_600_000
 non_negative = st.one_of(
-    st.integers(0, 10**9),
+    st.integers(0, HOUR_MS),
     st.floats(0, 1e6, allow_nan=False, allow_infinity=False, allow_subnormal=False),
-    st.sampled_from([0, 0.0, 5.889, 14.747, 1e-9, 1e300, 0.1 + 0.2]),
+    st.sampled_from([0, 0.0, 5.889, 14.747, 1e-9, HOUR_MS, 0.1 + 0.2]),
 )
-positive = st.one_of(st.integers(1, 10**9), st.floats(1e-9, 1e6, allow_nan=False, allow_infinity=False),
-                     st.sampled_from([5.889, 1e-9, 1e300, 0.1 + 0.2]))
+positive = st.one_of(st.integers(1, HOUR_MS), st.floats(1e-9, 1e6, allow_nan=False, allow_infinity=False),
+                     st.sampled_from([5.889, 1e-9, HOUR_MS, 0.1 + 0.2]))
 any_number = st.one_of(st.integers(-(10**12), 10**12), finite)
+
+
+def bounded(low, high):
+    """Integers and floats from ``low`` to ``high``, both ends included."""
+    return st.one_of(st.integers(int(low), int(high)), st.sampled_from([low, high]),
+                     st.floats(low, high, allow_nan=False, allow_infinity=False, allow_subnormal=False))
+
+
+signed_ms = bounded(-HOUR_MS, HOUR_MS)  # a delta: an hour either way
+cv = bounded(0, 1000)
 # a COCO AP or AR: [0, 1], or pycocotools' -1 marker (no ground truth in that area range)
 coco_value = st.one_of(st.just(-1), st.floats(0, 1, allow_nan=False, allow_infinity=False, allow_subnormal=False))
 shape = st.builds(lambda h, w: f"{h}x{w}", st.integers(1, 5000), st.integers(1, 5000))
@@ -93,7 +106,7 @@ latency = result("latency", {
         "samples": st.integers(1, 10**6), "repeats": st.integers(1, 50), "iterations_per_repeat": st.integers(1, 1000),
         "warmup_iterations": st.integers(0, 100), "repeat_medians_ms": st.lists(positive, max_size=8),
         "median_ms": positive, "mean_ms": positive, "std_ms": non_negative, "p90_ms": positive,
-        "p99_ms": positive, "cv": non_negative}).map(lambda given: in_order(given, ("median_ms", "p90_ms", "p99_ms"))),
+        "p99_ms": positive, "cv": cv}).map(lambda given: in_order(given, ("median_ms", "p90_ms", "p99_ms"))),
     "method": st.fixed_dictionaries({}, optional={
         "timer": st.sampled_from(["trtexec", "cuda-events"]), "cuda_graph": st.one_of(st.none(), st.booleans()),
         "data_transfers": st.one_of(st.none(), st.booleans()), "spin_wait": st.one_of(st.none(), st.booleans()),
@@ -103,26 +116,31 @@ latency = result("latency", {
         st.fixed_dictionaries({"name": text, "time_ms": non_negative}, optional={"calls": st.integers(0, 10**6)}),
         min_size=1, max_size=3)}, optional={"fake_quant_kernels": st.integers(0, 100)}),
 })
-plan_size = result("plan_size", {}, oneof=one_of_keys(("value_bytes", st.integers(1, 2**40)), ("value_mib", positive)))
+# a plan in MiB: above 0, at most 2**20 MiB (1 TiB), the schema's bound
+plan_mib = st.one_of(st.integers(1, 2**20), st.sampled_from([1e-9, 2**20]),
+                    st.floats(1e-9, 2**20, allow_nan=False, allow_infinity=False, allow_subnormal=False))
+plan_size = result("plan_size", {}, oneof=one_of_keys(("value_bytes", st.integers(1, 2**40)), ("value_mib", plan_mib)))
 coco_ap = result("coco_ap", {"statistic": st.sampled_from(COCO_STATS), "value": coco_value, "dataset": identifier},
                  {"evaluator": text})
-coco_ap_delta = result("coco_ap_delta", {"statistic": st.sampled_from(COCO_STATS), "delta_points": any_number},
+coco_ap_delta = result("coco_ap_delta", {"statistic": st.sampled_from(COCO_STATS), "delta_points": bounded(-100, 100)},
                        {"reference_variant": variant})
 agreement = result("agreement", {
     "reference_variant": variant,
     "metric": st.sampled_from(["logit_correlation", "precision", "recall", "nonfinite_count", "max_abs_diff"]),
-}, {"images": st.integers(0, 5000)}, oneof=one_of_keys(("value", any_number), ("value_range", range_of())))
+}, {"images": st.integers(0, 5000)}, oneof=one_of_keys(("value", bounded(-(10**12), 10**12)),
+                                                      ("value_range", range_of(bounded(-(10**12), 10**12)))))
 kernel_group = st.builds(
     lambda base, value: {**base, **value},
     st.fixed_dictionaries({"group": st.one_of(st.sampled_from(["GEMM/MatMul", "GridSample", "other"]), text)}),
-    one_of_keys(("time_ms", non_negative), ("time_ms_range", range_of()), ("share_percent_range", range_of())),
+    one_of_keys(("time_ms", non_negative), ("time_ms_range", range_of(bounded(0, HOUR_MS))),
+                ("share_percent_range", range_of(bounded(0, 100)))),
 )
 kernel_time = result("kernel_time", {"groups": st.lists(kernel_group, min_size=1, max_size=4)}, {
     "profiled_total_ms": positive, "unclassified_ms": non_negative,
     "unclassified_share": st.floats(0, 1, allow_subnormal=False), "iterations": st.integers(1, 100), "rows_listed": st.booleans(),
 })
 kernel_time_delta = result("kernel_time_delta", {"reference_variant": variant, "group": text},
-                           oneof=one_of_keys(("delta_ms", any_number), ("delta_ms_range", range_of())))
+                           oneof=one_of_keys(("delta_ms", signed_ms), ("delta_ms_range", range_of(signed_ms))))
 not_measured = result("not_measured", {"metric": text, "reason": nonempty_text})
 quantization = result("quantization", {"quantized_modules": st.integers(0, 10**4)},
                       {"total_modules": st.integers(0, 10**4), "module_names": st.lists(text, max_size=3)})

@@ -114,3 +114,44 @@ def test_a_file_of_only_a_byte_order_mark_is_empty(tmp_path, run_cli, monkeypatc
     done = run_cli("collect", "trtexec", "--family", "demo", "--job", "j", "--measurements", "m", "--log", "input.log")
     assert (done.exit_code, done.err) == (2, "studygen: input.log: file is empty\n")
     assert not (tmp_path / "m").exists()
+
+
+WIDE = [("utf-16", "UTF-16LE (byte order mark FF FE)"), ("utf-16-be", "UTF-16BE"),
+        ("utf-16-le", "UTF-16LE"), ("utf-32", "UTF-32LE (byte order mark FF FE 00 00)")]
+
+
+@pytest.mark.parametrize("codec, named", WIDE)
+@pytest.mark.parametrize("relative", PROJECT_FILES)
+def test_a_project_file_saved_as_utf_16_or_32_is_one_line_naming_its_encoding(relative, codec, named, tmp_path,
+                                                                             run_cli):
+    # attack round: it read "binary file (NUL bytes), not text", which sends a person looking for a binary
+    root = _project(tmp_path)
+    path = root / relative
+    text = path.read_text(encoding="utf-8")
+    path.write_bytes((BOM + text).encode(codec) if codec == "utf-16-be" else text.encode(codec))
+    if codec == "utf-16-be":  # with its byte order mark
+        named = "UTF-16BE (byte order mark FE FF)"
+    told = f"{named} text, not UTF-8: studygen reads UTF-8 only (save the file as UTF-8)"
+    if relative.endswith(".j2"):
+        told = f"template cannot be read: {told}"
+    rendered = run_cli("render", "--root", root)
+    assert rendered.exit_code != 0 and "Traceback" not in rendered.err
+    assert rendered.err == f"studygen: {relative}:1: {told}\n"
+    checked = run_cli("check", "--root", root, "--no-cache")
+    assert checked.exit_code == 1 and checked.err == ""
+    assert [line for line in checked.out.splitlines() if told in line] == [
+        f"families/tiny/study.yaml: SG201 cannot render: {relative}:1: {told}" if relative.endswith(".j2")
+        else f"{relative}:1: SG202 {told}"]
+
+
+def test_binary_data_is_still_named_binary(tmp_path):
+    from studygen.errors import InputError
+    from studygen.textio import decode_text, wide_unicode
+
+    assert wide_unicode(b"\x7fELF\x02\x01\x01\x00\x00\x00") is None
+    assert wide_unicode(b"\x00\x01\x02") is None and wide_unicode(b"\x01\x00\x02\x00") is None  # NULs every other byte
+    assert wide_unicode("a\tb\r\n".encode("utf-16-le")) == "UTF-16LE"
+    assert wide_unicode("{}".encode("utf-16-le")) == "UTF-16LE"
+    assert wide_unicode("{}".encode("utf-16-be")) == "UTF-16BE"
+    with pytest.raises(InputError, match=r"binary file \(NUL bytes\), not text$"):
+        decode_text(b"\x7fELF\x02\x01\x01\x00\x00\x00", "x")

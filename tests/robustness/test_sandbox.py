@@ -16,7 +16,8 @@ HOSTILE_LINE = 3  # the line each case is inserted at (1-based)
 TEMPLATE_FILE = "templates/tiny.md.j2"
 
 REFUSED = "template refused by the sandbox: access to attribute"
-NOT_FOUND = "not found in families/tiny, templates (templates may include only files there)"
+NOT_FOUND = ("not found in families/tiny, templates (templates may include only template files there, named *.j2, "
+             "*.jinja, *.jinja2)")
 
 CASES = {
     "str __class__": ("{{ ''.__class__ }}", f"{REFUSED} '__class__' of 'str' object is unsafe"),
@@ -36,6 +37,16 @@ CASES = {
     "include parent path": ("{% include '../../../../../../etc/hostname' %}",
                             f"template '../../../../../../etc/hostname' {NOT_FOUND}"),
     "extends absolute file": ("{% extends '/etc/passwd' %}", f"template '/etc/passwd' {NOT_FOUND}"),
+    # the family folder is a template folder, but its README, study file and charts are no templates (attack
+    # round: the README included itself, feeding the last render into the next; the study file printed as prose)
+    "include the family README": ("{% include 'README.md' %}", f"template 'README.md' {NOT_FOUND}"),
+    "import the study file": ("{% import 'study.yaml' as s %}", f"template 'study.yaml' {NOT_FOUND}"),
+    "include a chart": ("{% include 'figures/latency.svg' %}", f"template 'figures/latency.svg' {NOT_FOUND}"),
+    "include a record": ("{% include '../measurements/tiny/job-a.json' %}",
+                         f"template '../measurements/tiny/job-a.json' {NOT_FOUND}"),
+    # attack round: Jinja's lexer raised Python's ValueError; render named no line, check crashed (internal error)
+    "integer past Python's digit limit": ("{{ 9" + "9" * 5000 + " }}", "template syntax error: an integer of 5001 "
+                                          "digits; Python reads at most 4300"),
     "open builtin": ("{{ open('/etc/passwd').read() }}", "undefined name in template: 'open' is undefined"),
     "huge range": ("{{ range(10**9) | list | length }}", "The sandbox blocks ranges larger than MAX_RANGE"),
     "string repeat bomb": ("{{ 'x' * 10000000000 }}",
@@ -90,6 +101,17 @@ def rendered_tiny(tmp_path, run_cli):
     result = run_cli("render", "--root", root)
     assert result.exit_code == 0, result.err
     return root
+
+
+@pytest.mark.parametrize("case", ["integer past Python's digit limit", "nested loops", "include the family README"])
+def test_check_reports_a_hostile_template_as_sg201_at_its_line_without_an_internal_error(case, rendered_tiny, run_cli):
+    line, expected = CASES[case]
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template(line), encoding="utf-8")
+    result = run_cli("check", "--root", rendered_tiny)
+    assert (result.exit_code, result.err) == (1, "")
+    (found,) = [text for text in result.out.splitlines() if " SG201 cannot render: " in text]
+    assert found.startswith(f"families/tiny/study.yaml: SG201 cannot render: {TEMPLATE_FILE}:{HOSTILE_LINE}: ")
+    assert expected in found
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -147,6 +169,34 @@ def test_symlinked_template_cannot_read_a_file_outside_the_template_folders(tmp_
     assert result.exit_code == 1
     assert result.err == f"studygen: {TEMPLATE_FILE}:{HOSTILE_LINE}: template error: template 'link.md.j2' {NOT_FOUND}\n"
     assert "SECRET" not in result.out + result.err
+    assert snapshot(rendered_tiny) == before
+
+
+def test_a_template_named_link_to_the_family_readme_is_refused(rendered_tiny, run_cli):
+    # the link lies in a template folder and resolves inside one; its target is the README render writes
+    (rendered_tiny / "templates" / "readme.md.j2").symlink_to(rendered_tiny / "families" / "tiny" / "README.md")
+    (rendered_tiny / TEMPLATE_FILE).write_text(_hostile_template("{% include 'readme.md.j2' %}"), encoding="utf-8")
+    before = snapshot(rendered_tiny)
+    result = run_cli("render", "--root", rendered_tiny)
+    assert (result.exit_code, result.out) == (1, "")
+    assert result.err == f"studygen: {TEMPLATE_FILE}:{HOSTILE_LINE}: template error: template 'readme.md.j2' {NOT_FOUND}\n"
+    assert snapshot(rendered_tiny) == before
+
+
+@pytest.mark.parametrize("command", ["render", "check"])
+def test_a_study_file_naming_its_readme_as_its_template_is_refused(rendered_tiny, run_cli, command):
+    study = rendered_tiny / "families" / "tiny" / "study.yaml"
+    study.write_text(study.read_text(encoding="utf-8").replace("template: tiny.md.j2", "template: README.md"),
+                     encoding="utf-8")
+    before = snapshot(rendered_tiny)
+    result = run_cli(command, "--root", rendered_tiny)
+    assert result.exit_code == 1 and "Traceback" not in result.err
+    message = ("families/tiny/study.yaml:/template: template 'README.md' not found in families/tiny, templates (a "
+               "template file is named *.j2, *.jinja, *.jinja2)")
+    if command == "render":
+        assert result.err == f"studygen: {message}\n"
+    else:
+        assert f"families/tiny/study.yaml: SG201 cannot render: {message}" in result.out.splitlines()
     assert snapshot(rendered_tiny) == before
 
 
