@@ -13,7 +13,7 @@ text is parsed and compiled as before.
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
     'generic.md.j2': (
-        '334899925942d0bdd6228ee7d85fff3f0441c8d108b76b7108278a13a532d78e',
+        'e7437d3c0b968a55ccc43b2657f27158ce759e8c7513d7ad65156377393f7fa7',
         (),
         'from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join\n'
         "name = 'generic.md.j2'\n"
@@ -335,6 +335,13 @@ GENERATED = {
         '            yield environment.produced(str(environment.finalize(l_1_line)))\n'
         "            yield environment.produced('\\n')\n"
         '        l_1_line = missing\n'
+        "        for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_over_compute'), _block_vars=_block_vars)):\n"
+        '            _loop_vars = {}\n'
+        '            pass\n'
+        "            yield environment.produced('- ')\n"
+        '            yield environment.produced(str(environment.finalize(l_1_line)))\n'
+        "            yield environment.produced('\\n')\n"
+        '        l_1_line = missing\n'
         "        yield environment.produced('\\n')\n"
         '\n'
         'def block_spread(context, missing=missing, environment=environment):\n'
@@ -531,6 +538,6 @@ GENERATED = {
         '    l_1_job = l_1_note = missing\n'
         '\n'
         "blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}\n"
-        "debug_info = '7=11&17=12&23=13&42=14&44=15&52=16&117=17&125=18&142=19&151=20&163=21&174=22&184=23&195=24&206=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&36=91&37=94&42=98&44=107&45=116&48=119&52=122&57=140&58=142&59=145&61=151&62=154&64=160&65=165&66=167&69=170&72=173&76=176&98=177&107=178&76=180&79=203&80=205&83=208&84=210&88=212&89=215&90=217&93=219&98=223&99=233&100=235&103=238&107=241&108=251&109=253&112=256&117=259&118=274&121=277&125=280&126=303&127=305&130=308&131=310&134=312&136=314&137=318&142=323&143=333&144=335&147=338&151=341&153=357&154=359&157=362&158=366&163=371&164=387&165=389&168=392&169=396&174=401&175=416&178=419&179=423&184=428&185=444&186=446&189=449&190=453&195=458&196=474&197=476&200=479&201=483&206=488&209=504&211=506&212=510'"
+        "debug_info = '7=11&17=12&23=13&42=14&44=15&52=16&117=17&125=18&145=19&154=20&166=21&177=22&187=23&198=24&209=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&36=91&37=94&42=98&44=107&45=116&48=119&52=122&57=140&58=142&59=145&61=151&62=154&64=160&65=165&66=167&69=170&72=173&76=176&98=177&107=178&76=180&79=203&80=205&83=208&84=210&88=212&89=215&90=217&93=219&98=223&99=233&100=235&103=238&107=241&108=251&109=253&112=256&117=259&118=274&121=277&125=280&126=303&127=305&130=308&131=310&134=312&136=314&137=318&139=321&140=325&145=330&146=340&147=342&150=345&154=348&156=364&157=366&160=369&161=373&166=378&167=394&168=396&171=399&172=403&177=408&178=423&181=426&182=430&187=435&188=451&189=453&192=456&193=460&198=465&199=481&200=483&203=486&204=490&209=495&212=511&214=513&215=517'"
     ),
 }

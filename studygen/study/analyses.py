@@ -6,9 +6,11 @@ same pairs, so both read them from here (the study layer, below both).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter
 
+from ..records.kinds import PROFILED_TOTAL_GROUP, Kind
 from .rows import Row
 from .timing import compute_rows, timing_signature
 
@@ -74,3 +76,69 @@ def unclassified_share(result: dict) -> float | None:
         other = [g["time_ms"] for g in result["groups"] if g["group"].lower() in UNCLASSIFIED_GROUPS and "time_ms" in g]
         share = sum(other) / total if other else None
     return share
+
+
+# A profile's per-layer kernel total above its run's GPU compute time by more than this share: the profile is of
+# another run, or of a run whose profiler added time to each layer (SG210 warns; the generic README says so).
+KERNEL_OVER_COMPUTE_LIMIT = 0.02
+
+
+@dataclass(frozen=True)
+class KernelOverCompute:
+    """A kernel-time profile whose per-layer total (``total``, the row of
+    group ``total``) is above the GPU compute time of the run it profiled
+    (``compute``, a GPU compute latency row of the same job and
+    configuration) by more than :data:`KERNEL_OVER_COMPUTE_LIMIT`;
+    ``compute_ms`` and ``statistic`` the compute figure compared (the mean
+    where the latency prints one, as profiles give per-iteration means, else
+    its headline value)."""
+
+    total: Row
+    compute: Row
+    compute_ms: float
+    statistic: str
+
+    @property
+    def excess(self) -> float:
+        """How far the total is above the compute time, as a share (0.1: 10% above)."""
+        return self.total.value / self.compute_ms - 1
+
+
+def _run_configuration(row: Row) -> tuple:
+    """What a kernel-time profile and the GPU compute latency of its run share: the job and the measurement
+    key without kind, metric, statistic, group and dataset."""
+    return row.job_id, row.key._replace(kind=None, metric=None, statistic=None, group=None, dataset=None)
+
+
+def _compute_figure(row: Row) -> tuple[float, str]:
+    """``(ms, statistic)`` of a GPU compute latency row: its mean where the result prints one, else its value."""
+    mean = (row.result.get("statistics_ms") or {}).get("mean")
+    return (mean, "mean") if isinstance(mean, (int, float)) and mean > 0 else (row.value, row.statistic or "unspecified")
+
+
+def kernel_time_over_compute(study) -> list[KernelOverCompute]:
+    """Kernel-time profiles whose per-layer total (``profiled_total_ms``)
+    exceeds the GPU compute time of the same job and configuration (variant,
+    shape, batch, backend, mode, GPU, versions) by more than
+    :data:`KERNEL_OVER_COMPUTE_LIMIT`, in row order. Layers run inside the
+    GPU compute time of an iteration, so their per-iteration total cannot be
+    above it: a larger one was profiled in another run, or in a run whose
+    per-layer timing added overhead (trtexec's ``--dumpProfile`` without
+    ``--separateProfileRun``). Where several GPU compute latencies match
+    (runs timed differently), the largest is the one compared: the total
+    must exceed them all."""
+    compute: dict[tuple, tuple[float, str, Row]] = {}
+    for row in study.rows:
+        if row.kind == Kind.LATENCY and row.metric == "gpu_compute" and row.value is not None and row.value > 0:
+            ms, statistic = _compute_figure(row)
+            key = _run_configuration(row)
+            if key not in compute or ms > compute[key][0]:
+                compute[key] = (ms, statistic, row)
+    found = []
+    for row in study.rows:
+        if row.kind != Kind.KERNEL_TIME or row.group != PROFILED_TOTAL_GROUP or not row.value:
+            continue
+        match = compute.get(_run_configuration(row))
+        if match and row.value > match[0] * (1 + KERNEL_OVER_COMPUTE_LIMIT):
+            found.append(KernelOverCompute(row, match[2], match[0], match[1]))
+    return found
