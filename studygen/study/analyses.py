@@ -32,7 +32,17 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
     run gives it): a precision claims faster compute, and trtexec's copy and
     enqueue times of one run (case: int8 0.0130 ms slower than fp16 0.0113
     ms, a device-to-host copy) or its host latency would each state the
-    claim again, or against it, for work the precision does not change."""
+    claim again, or against it, for work the precision does not change.
+
+    A pair is of one job wherever a job measured both variants of it
+    (:func:`_measured_together`): two jobs are two runs, on two machines or
+    at two times, and their gap mixes the precision with the run (case, a
+    user's GPU trial: job b's FP8 5.5 ms against job a's fp16 5.0 ms read as
+    an inversion, while job a's own FP8 took 4.0 ms). Rows of two jobs are
+    paired only where no job measured both, as when an fp32 engine was
+    timed in a job of its own (the seed: fp16 14.747 ms in job
+    b200-trt11.4 against fp32 13.99 ms in job b200-trt11.4-fp32-engine):
+    there they are the only comparison the records hold."""
     groups: dict[tuple, list[Row]] = {}
     for row in compute_rows(study.rows):
         if row.value is None or row.precision not in PRECISION_BITS:
@@ -40,6 +50,7 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
         groups.setdefault((_same_config(row), timing_signature(row)), []).append(row)
     pairs = []
     for rows in groups.values():
+        together = _measured_together(rows)
         by_bits: dict[int, list[dict]] = {}
         for row in rows:
             by_bits.setdefault(PRECISION_BITS[row.precision], []).append(row)
@@ -51,8 +62,18 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
                 for high in faster_first:
                     if high.value >= low.value:
                         break
-                    pairs.append((low, high))
+                    if low.job_id == high.job_id or (low.variant, high.variant) not in together:
+                        pairs.append((low, high))
     return sorted(pairs, key=lambda p: (p[0].gpu or "", p[0].software, p[0].shape or "", p[0].variant, p[1].variant))
+
+
+def _measured_together(rows: list[Row]) -> set[tuple[str, str]]:
+    """``(variant, other variant)``, both ways, for every two variants that
+    one job of ``rows`` measured both of."""
+    by_job: dict[str, set[str]] = {}
+    for row in rows:
+        by_job.setdefault(row.job_id, set()).add(row.variant)
+    return {(a, b) for variants in by_job.values() for a in variants for b in variants if a != b}
 
 
 # Kernel time in no named group: above this share of a profile's total, SG210 warns and the generic README says so.
