@@ -99,7 +99,7 @@ def resolution(row: Row) -> float:
     for a kernel-time figure in ms (a group, a profile's total; not a share);
     0.0 for every other row (a timer whose resolution nobody here has shown,
     a plan size, an AP)."""
-    if row.kind == Kind.KERNEL_TIME and row.metric == KERNEL_TIME_METRIC and row.unit == "ms":
+    if row.kind == Kind.KERNEL_TIME and row.metric == KERNEL_TIME_METRIC:  # a share has its own metric
         return KERNEL_TIME_RESOLUTION_MS
     if row.kind != Kind.LATENCY or (row.result.get("method") or {}).get("timer") != TRTEXEC_TIMER:
         return 0.0
