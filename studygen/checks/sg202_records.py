@@ -5,6 +5,11 @@ that cannot be loaded at all. The hint says to fix the file, except for a
 study with no record yet, which says to collect (issue 22: "check emptyfam"
 hinted to fix a file that was not wrong).
 
+A folder ``families/<f>/`` without a study file is one too, when
+``check`` runs over every family (no targets; :func:`folder_without_study_file`):
+it was skipped in silence, so a family whose study file was lost or never
+committed passed CI unchecked.
+
 Case: a hand-edited record with ``"value_ms": "fast"`` must be caught before
 anything is rendered from it.
 """
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 from ..errors import StudygenError
 from ..findings import Finding, error_finding
+from ..place import Place
 
 CODE = "SG202"
 HINT = "fix the file so it validates against its schema (studygen/schemas/; see docs/study-guide.md)"
@@ -27,3 +33,11 @@ def unloadable_study(error: StudygenError, study_file: str) -> list[Finding]:
     study can be checked then): the error at its place, in ``study_file``
     when the error names no file."""
     return [error_finding(CODE, error, path=study_file)]
+
+
+def folder_without_study_file(folder: str) -> Finding:
+    """The finding of a family folder (``folder``, as shown: ``families/<f>``)
+    that holds no study file, so that none of it is checked or rendered."""
+    return Finding.at(Place(folder), CODE, f"{folder} holds no study.yaml: nothing of family "
+                      f"'{folder.rsplit('/', 1)[-1]}' is checked or rendered",
+                      hint="add its study file (studygen new makes one), or remove the folder")

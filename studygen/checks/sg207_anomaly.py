@@ -11,8 +11,13 @@ same timing signature (:func:`studygen.study.timing.timing_signature`: CUDA
 graphs, data transfers, spin-wait, host waits, with TensorRT's defaults for
 unset flags), the key SG212 and the generic template's latency tables split
 by: a run timed with CUDA graphs and no data transfers is not compared with
-one timed with transfers and without graphs. Enqueue time and the input and
-output copy times are not compared at all
+one timed with transfers and without graphs. Of the latencies trtexec prints for one run,
+only its compute timing is compared (:func:`studygen.study.timing.compute_rows`:
+GPU compute time where the run gives it, else host latency, else end-to-end
+time): host latency and end-to-end time restate the GPU compute time with host
+work added, so judging them too reports one configuration up to three times,
+and a gap in them alone is a gap in the host. Enqueue time and the input and
+output copy times are never compared
 (:data:`studygen.study.timing.HOST_TIMINGS`): they time the host and its link
 to the GPU, which a platform (GPU model, software versions) does not name.
 Two comparisons:
@@ -75,7 +80,7 @@ from ..numbers import format_number, format_pooled
 from ..records.keys import MeasurementKey
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..study.rows import Row
-from ..study.timing import HOST_TIMINGS, batch_words, latency_signature, timing_name
+from ..study.timing import batch_words, compute_rows, latency_signature, timing_name
 from .base import row_finding
 
 DEFAULT_FACTOR = 1.5
@@ -91,11 +96,15 @@ def _quantity(row: Row) -> MeasurementKey:
     return row.key._replace(shape=None, gpu=None, software=None)
 
 
-def _compared(row: Row) -> bool:
-    """Whether the row's figure takes part: a positive value (ratios of counts
-    and differences say nothing), not a timing of the host's part of a run."""
-    return (row.value is not None and row.statistic != NOT_MEASURED_STATISTIC and row.value > 0
-            and not (row.kind == Kind.LATENCY and row.metric in HOST_TIMINGS))
+def compared_rows(rows) -> list[Row]:
+    """The rows of ``rows`` whose figures take part, in row order: a positive
+    value (ratios of counts and differences say nothing) and, of a latency,
+    only its run's compute timing (:func:`studygen.study.timing.compute_rows`;
+    never a timing of the host's part of a run)."""
+    compute = {id(row) for row in compute_rows(rows)}
+    return [row for row in rows
+            if row.value is not None and row.statistic != NOT_MEASURED_STATISTIC and row.value > 0
+            and (row.kind != Kind.LATENCY or id(row) in compute)]
 
 
 def _platform(row: Row) -> tuple[str, str]:
@@ -162,30 +171,30 @@ class Cell:
         return f"{figure}{_unit(first)} on {_platform_text(first)} ({_jobs(self.rows)})"
 
 
-def configuration_cells(study) -> dict[tuple, dict[tuple, Cell]]:
+def configuration_cells(compared: list[Row]) -> dict[tuple, dict[tuple, Cell]]:
     """Configuration (configuration key, timing signature) → platform → its
-    :class:`Cell`, for the compared rows (:func:`_compared`), in row order."""
+    :class:`Cell`, for the compared rows (:func:`compared_rows`), in row order."""
     groups: dict[tuple, dict[tuple, list[Row]]] = {}
-    for row in study.rows:
-        if _compared(row):
-            groups.setdefault((row.key.config(), latency_signature(row)), {}).setdefault(_platform(row), []).append(row)
+    for row in compared:
+        groups.setdefault((row.key.config(), latency_signature(row)), {}).setdefault(_platform(row), []).append(row)
     # one row (nearly every platform): its value is its median, without sorting a list of one
     return {config: {p: Cell(rows, rows[0].value if len(rows) == 1 else median([r.value for r in rows]))
                      for p, rows in platforms.items()}
             for config, platforms in groups.items()}
 
 
-def typical_ratios(cells: dict[tuple, dict[tuple, Cell]]) -> dict[tuple, list[float]]:
+def typical_ratios(cells: dict[tuple, dict[tuple, Cell]]) -> dict[tuple, tuple[float, int]]:
     """``(pattern, platform a, platform b)`` (a sorts before b; :func:`_pattern`)
-    → the ratio a / b of every configuration both platforms measured, for
-    platforms on different GPUs: the pair's pattern in this study."""
+    → the median of the ratios a / b of every configuration both platforms
+    measured, and how many there are, for platforms on different GPUs: the
+    pair's pattern in this study, taken once for the whole check."""
     ratios: dict[tuple, list[float]] = {}
     for platforms in cells.values():
         for a, b in combinations(sorted(platforms), 2):
             if a[0] != b[0]:
                 pattern = _pattern(platforms[a].rows[0])
                 ratios.setdefault((pattern, a, b), []).append(platforms[a].median / platforms[b].median)
-    return ratios
+    return {pair: (median(shared), len(shared)) for pair, shared in ratios.items()}
 
 
 def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple, list[str]]:
@@ -205,7 +214,7 @@ def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple
     return reasons
 
 
-def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, list[float]],
+def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, tuple[float, int]],
                        factor: float) -> dict[tuple, list[str]]:
     """Platform → why its figure departs from the study's pattern against a
     platform of another GPU: the ratio of the two is at least ``factor``
@@ -217,10 +226,9 @@ def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, list[f
     for a, b in combinations(sorted(platforms), 2):
         if a[0] == b[0]:
             continue
-        shared = typical[(_pattern(platforms[a].rows[0]), a, b)]
-        if len(shared) < MIN_SHARED:
+        usual, shared = typical[(_pattern(platforms[a].rows[0]), a, b)]
+        if shared < MIN_SHARED:
             continue  # no pattern to depart from: a GPU being slower than another is no anomaly by itself
-        usual = median(shared)
         departure = (platforms[a].median / platforms[b].median) / usual
         if departure >= factor:
             slow, fast, usual_slow = a, b, usual
@@ -231,13 +239,13 @@ def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, list[f
         reasons.setdefault(slow, []).append(
             f"is {format_number(platforms[slow].median / platforms[fast].median, 2)}x {platforms[fast].text}, "
             f"{format_number(departure, 2)}x the {format_number(usual_slow, 2)}x typical of these two platforms "
-            f"(median over the {len(shared)} configurations both measured)")
+            f"(median over the {shared} configurations both measured)")
     return reasons
 
 
-def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
-    """Comparison 1; also the ids of rows already reported."""
-    cells = configuration_cells(study)
+def listed_anomalies(study, compared: list[Row], factor: float) -> tuple[list[Finding], set[int]]:
+    """Comparison 1 over the compared rows (:func:`compared_rows`); also the ids of rows already reported."""
+    cells = configuration_cells(compared)
     typical = typical_ratios(cells)
     findings, reported = [], set()
     for platforms in cells.values():
@@ -257,13 +265,14 @@ def listed_anomalies(study, factor: float) -> tuple[list[Finding], set[int]]:
     return findings, reported
 
 
-def range_anomalies(study, factor: float, reported: set[int]) -> list[Finding]:
-    """Comparison 2: listed figures against ranges stated over unlisted rows."""
+def range_anomalies(study, compared: list[Row], factor: float, reported: set[int]) -> list[Finding]:
+    """Comparison 2: listed figures (the compared rows, :func:`compared_rows`)
+    against ranges stated over unlisted rows."""
     ranges = [r for r in study.rows if r.value is None and r.value_min is not None and r.value_min > 0]
     findings = []
     for stated in ranges:
-        for row in study.rows:
-            if (not _compared(row) or id(row) in reported
+        for row in compared:
+            if (id(row) in reported
                     or _platform(row) == _platform(stated)
                     or _quantity(row) != _quantity(stated)
                     or (stated.shape and row.shape != stated.shape)):
@@ -289,5 +298,6 @@ def range_anomalies(study, factor: float, reported: set[int]) -> list[Finding]:
 def check(context) -> list[Finding]:
     study = context.study
     factor = float(study.spec.get("anomaly_factor", DEFAULT_FACTOR))
-    findings, reported = listed_anomalies(study, factor)
-    return findings + range_anomalies(study, factor, reported)
+    compared = compared_rows(study.rows)
+    findings, reported = listed_anomalies(study, compared, factor)
+    return findings + range_anomalies(study, compared, factor, reported)

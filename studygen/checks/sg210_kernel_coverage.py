@@ -13,6 +13,14 @@ the total, else the time of a group named ``other`` or ``unclassified``
 over the total. Results that give ranges over unlisted rows, or no total,
 cannot be summed and are skipped.
 
+A third warning: a profile's per-layer total more than 2 % above the GPU
+compute time of the run it should have profiled (the same job and
+configuration; :func:`studygen.study.analyses.kernel_time_over_compute`). The
+layers of an iteration run inside its GPU compute time, so a larger total is
+a profile of another run, or of a run whose per-layer timing added overhead
+(trtexec's ``--dumpProfile`` without ``--separateProfileRun``): its groups
+do not describe the latency they sit beside.
+
 Cases: (seed) the source gives its kernel groups only as ranges over rows it
 does not list, so no sum can be checked; a collected profile whose grouping
 rules miss the deformable-attention kernels would leave them unclassified.
@@ -27,7 +35,8 @@ from __future__ import annotations
 from ..findings import Finding
 from ..numbers import format_number
 from ..records.kinds import Kind
-from ..study.analyses import UNCLASSIFIED_LIMIT, unclassified_share
+from ..study.analyses import KERNEL_OVER_COMPUTE_LIMIT, UNCLASSIFIED_LIMIT, kernel_time_over_compute, unclassified_share
+from ..study.timing import batch_words
 
 SUM_TOLERANCE = 0.02
 
@@ -75,6 +84,27 @@ def check_result(record, index: int, result: dict) -> list[Finding]:
     return findings
 
 
+def over_compute_findings(study) -> list[Finding]:
+    """One warning per profile whose per-layer total exceeds its run's GPU
+    compute time by more than the limit (:func:`kernel_time_over_compute`),
+    on the profile's ``profiled_total_ms``."""
+    findings = []
+    for found in kernel_time_over_compute(study):
+        total, result = found.total, found.total.result
+        where = (f"job {total.job_id}, {result['variant']}" + (f" at {result['shape']}" if result.get("shape") else "")
+                 + f" {batch_words(total)}")
+        findings.append(_finding(
+            total.record, total.pointer,
+            f"the per-layer kernel total of {where} is {format_number(total.value)} ms, "
+            f"{format_number(100 * found.excess, 1)}% above the {format_number(found.compute_ms)} ms {found.statistic} "
+            f"GPU compute time of the same run it should fit in (limit "
+            f"{format_number(100 * KERNEL_OVER_COMPUTE_LIMIT, 0)}%): a profile of another run, or of a run whose "
+            "profiling added time to each layer",
+            "collect the profile of the run that measured the latency (trtexec: --exportProfile with "
+            "--separateProfileRun), or record the profiled run as its own job"))
+    return findings
+
+
 def check(context) -> list[Finding]:
     study = context.study
     findings = []
@@ -82,4 +112,4 @@ def check(context) -> list[Finding]:
         for index, result in enumerate(record.results):
             if result["kind"] == Kind.KERNEL_TIME:
                 findings.extend(check_result(record, index, result))
-    return findings
+    return findings + over_compute_findings(study)

@@ -13,14 +13,14 @@ from pathlib import Path
 import click
 
 from ..checks import registered_checks, run_checks
-from ..checks.sg202_records import unloadable_study
+from ..checks.sg202_records import folder_without_study_file, unloadable_study
 from ..errors import StudygenError
 from ..findings import FORMATTERS, has_errors
 from ..memory import collector_paused
 from ..markdown_format import format_markdown
 from ..records.load import study_yaml_loader
 from ..records.schemas import fast_run_check
-from ..study import Study, load_study, resolve_targets
+from ..study import Study, folders_without_study_file, load_study, resolve_targets
 from . import command
 from .common import format_option, resolve_root, root_option
 
@@ -120,10 +120,13 @@ def run_check(options: CheckOptions) -> list:
     :func:`worker_count`; the findings are the same).
 
     Raises UsageError for an unknown family or path; a study file that cannot
-    be loaded is reported as an SG202 finding.
+    be loaded is reported as an SG202 finding, and so, with no targets (every
+    family), is each family folder without a study file, first.
     """
     root = resolve_root(options.root, options.targets)
     study_dirs = resolve_targets(root, options.targets)
+    missing = [] if options.targets else [folder_without_study_file(f"families/{folder.name}")
+                                          for folder in folders_without_study_file(root)]
     workers = worker_count(root, study_dirs)
     if workers == 1:
         per_study = [check_study(study_dir, root) for study_dir in study_dirs]
@@ -134,7 +137,7 @@ def run_check(options: CheckOptions) -> list:
             warm_before_fork()
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
             per_study = list(pool.map(check_study, study_dirs, [root] * len(study_dirs)))
-    return [finding for findings in per_study for finding in findings]
+    return missing + [finding for findings in per_study for finding in findings]
 
 
 # pre-commit runs a hook with PRE_COMMIT=1 in its environment (pre_commit/commands/run.py), in a virtualenv of

@@ -12,7 +12,7 @@ from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.keys import FIELDS
 from ..records.kinds import RESULT_KINDS, Kind
-from ..study.analyses import UNCLASSIFIED_LIMIT, precision_inversions, unclassified_share
+from ..study.analyses import UNCLASSIFIED_LIMIT, kernel_time_over_compute, precision_inversions, unclassified_share
 from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
 from ..study.spread import declared_sources
@@ -326,6 +326,30 @@ class SectionHelpers(ViewBase):
                         f"{format_number(100 * share, 0)}% of the profiled {total_text} ms "
                         "of kernel time is in no named group: the grouping rules match none of those kernel or layer names.")
                 lines.append(emit(escape_label_in_prose(" ".join(text.replace(" )", ")").split())), rows))
+        return lines
+
+    @helper("gap")
+    def kernel_time_over_compute(self) -> list[str]:
+        """One sentence per kernel-time profile whose per-layer total is more
+        than :data:`studygen.study.analyses.KERNEL_OVER_COMPUTE_LIMIT` above
+        the GPU compute time of the same job and configuration (SG210's third
+        warning; :func:`studygen.study.analyses.kernel_time_over_compute`), in
+        row order: ``In job j1 (fp16 at 224 x 224, batch 4), the layers' kernel
+        time adds up to 5.415 ms, 12% above the 4.82 ms mean GPU compute time of
+        the same run: the profile was taken in another run, or profiling added
+        time to each layer, so its groups do not divide that latency.``"""
+        lines = []
+        for found in kernel_time_over_compute(self._study):
+            total, result = found.total, found.total.result
+            where = [f"at {shape_label(result['shape'])}" if result.get("shape") else "",
+                     f"batch {result['batch']}" if result.get("batch") is not None else "",
+                     str(result.get("mode") or "")]
+            text = (f"In job {total.job_id} ({self.label(result['variant'])} {', '.join(w for w in where if w)}), "
+                    f"the layers' kernel time adds up to {fmt(total.value, total)} ms, "
+                    f"{format_number(100 * found.excess, 0)}% above the {format_number(found.compute_ms)} ms "
+                    f"{found.statistic} GPU compute time of the same run: the profile was taken in another run, or "
+                    "profiling added time to each layer, so its groups do not divide that latency.")
+            lines.append(emit(" ".join(text.replace(" )", ")").split()), [total, found.compute]))
         return lines
 
     @helper("expectation")

@@ -97,6 +97,19 @@ def family_dirs(root: Path) -> list[Path]:
     return sorted(p.parent for p in (root / "families").glob(f"*/{STUDY_FILE}"))
 
 
+def folders_without_study_file(root: Path) -> list[Path]:
+    """Every folder ``families/<f>/`` (hidden ones, such as ``.git``, left
+    out) with nothing at ``<f>/study.yaml``, sorted by name: a family begun
+    and never given its study file, which :func:`family_dirs` cannot list
+    (a study file that is there but no regular file is listed, and refused
+    when loaded)."""
+    families = root / "families"
+    if not families.is_dir():
+        return []
+    return sorted(p for p in families.iterdir()
+                  if p.is_dir() and not p.name.startswith(".") and not os.path.lexists(p / STUDY_FILE))
+
+
 def resolve_targets(root: Path, targets: tuple[str, ...] | list[str]) -> list[Path]:
     """Study folders for command-line targets: family names (looked up in
     ``root``, which is resolved) or paths to a folder holding a study file

@@ -6,9 +6,11 @@ same pairs, so both read them from here (the study layer, below both).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter
 
+from ..records.kinds import PROFILED_TOTAL_GROUP, Kind
 from .rows import Row
 from .timing import compute_rows, timing_signature
 
@@ -30,7 +32,17 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
     run gives it): a precision claims faster compute, and trtexec's copy and
     enqueue times of one run (case: int8 0.0130 ms slower than fp16 0.0113
     ms, a device-to-host copy) or its host latency would each state the
-    claim again, or against it, for work the precision does not change."""
+    claim again, or against it, for work the precision does not change.
+
+    A pair is of one job wherever a job measured both variants of it
+    (:func:`_measured_together`): two jobs are two runs, on two machines or
+    at two times, and their gap mixes the precision with the run (case, a
+    user's GPU trial: job b's FP8 5.5 ms against job a's fp16 5.0 ms read as
+    an inversion, while job a's own FP8 took 4.0 ms). Rows of two jobs are
+    paired only where no job measured both, as when an fp32 engine was
+    timed in a job of its own (the seed: fp16 14.747 ms in job
+    b200-trt11.4 against fp32 13.99 ms in job b200-trt11.4-fp32-engine):
+    there they are the only comparison the records hold."""
     groups: dict[tuple, list[Row]] = {}
     for row in compute_rows(study.rows):
         if row.value is None or row.precision not in PRECISION_BITS:
@@ -38,6 +50,7 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
         groups.setdefault((_same_config(row), timing_signature(row)), []).append(row)
     pairs = []
     for rows in groups.values():
+        together = _measured_together(rows)
         by_bits: dict[int, list[dict]] = {}
         for row in rows:
             by_bits.setdefault(PRECISION_BITS[row.precision], []).append(row)
@@ -49,8 +62,18 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
                 for high in faster_first:
                     if high.value >= low.value:
                         break
-                    pairs.append((low, high))
+                    if low.job_id == high.job_id or (low.variant, high.variant) not in together:
+                        pairs.append((low, high))
     return sorted(pairs, key=lambda p: (p[0].gpu or "", p[0].software, p[0].shape or "", p[0].variant, p[1].variant))
+
+
+def _measured_together(rows: list[Row]) -> set[tuple[str, str]]:
+    """``(variant, other variant)``, both ways, for every two variants that
+    one job of ``rows`` measured both of."""
+    by_job: dict[str, set[str]] = {}
+    for row in rows:
+        by_job.setdefault(row.job_id, set()).add(row.variant)
+    return {(a, b) for variants in by_job.values() for a in variants for b in variants if a != b}
 
 
 # Kernel time in no named group: above this share of a profile's total, SG210 warns and the generic README says so.
@@ -74,3 +97,69 @@ def unclassified_share(result: dict) -> float | None:
         other = [g["time_ms"] for g in result["groups"] if g["group"].lower() in UNCLASSIFIED_GROUPS and "time_ms" in g]
         share = sum(other) / total if other else None
     return share
+
+
+# A profile's per-layer kernel total above its run's GPU compute time by more than this share: the profile is of
+# another run, or of a run whose profiler added time to each layer (SG210 warns; the generic README says so).
+KERNEL_OVER_COMPUTE_LIMIT = 0.02
+
+
+@dataclass(frozen=True)
+class KernelOverCompute:
+    """A kernel-time profile whose per-layer total (``total``, the row of
+    group ``total``) is above the GPU compute time of the run it profiled
+    (``compute``, a GPU compute latency row of the same job and
+    configuration) by more than :data:`KERNEL_OVER_COMPUTE_LIMIT`;
+    ``compute_ms`` and ``statistic`` the compute figure compared (the mean
+    where the latency prints one, as profiles give per-iteration means, else
+    its headline value)."""
+
+    total: Row
+    compute: Row
+    compute_ms: float
+    statistic: str
+
+    @property
+    def excess(self) -> float:
+        """How far the total is above the compute time, as a share (0.1: 10% above)."""
+        return self.total.value / self.compute_ms - 1
+
+
+def _run_configuration(row: Row) -> tuple:
+    """What a kernel-time profile and the GPU compute latency of its run share: the job and the measurement
+    key without kind, metric, statistic, group and dataset."""
+    return row.job_id, row.key._replace(kind=None, metric=None, statistic=None, group=None, dataset=None)
+
+
+def _compute_figure(row: Row) -> tuple[float, str]:
+    """``(ms, statistic)`` of a GPU compute latency row: its mean where the result prints one, else its value."""
+    mean = (row.result.get("statistics_ms") or {}).get("mean")
+    return (mean, "mean") if isinstance(mean, (int, float)) and mean > 0 else (row.value, row.statistic or "unspecified")
+
+
+def kernel_time_over_compute(study) -> list[KernelOverCompute]:
+    """Kernel-time profiles whose per-layer total (``profiled_total_ms``)
+    exceeds the GPU compute time of the same job and configuration (variant,
+    shape, batch, backend, mode, GPU, versions) by more than
+    :data:`KERNEL_OVER_COMPUTE_LIMIT`, in row order. Layers run inside the
+    GPU compute time of an iteration, so their per-iteration total cannot be
+    above it: a larger one was profiled in another run, or in a run whose
+    per-layer timing added overhead (trtexec's ``--dumpProfile`` without
+    ``--separateProfileRun``). Where several GPU compute latencies match
+    (runs timed differently), the largest is the one compared: the total
+    must exceed them all."""
+    compute: dict[tuple, tuple[float, str, Row]] = {}
+    for row in study.rows:
+        if row.kind == Kind.LATENCY and row.metric == "gpu_compute" and row.value is not None and row.value > 0:
+            ms, statistic = _compute_figure(row)
+            key = _run_configuration(row)
+            if key not in compute or ms > compute[key][0]:
+                compute[key] = (ms, statistic, row)
+    found = []
+    for row in study.rows:
+        if row.kind != Kind.KERNEL_TIME or row.group != PROFILED_TOTAL_GROUP or not row.value:
+            continue
+        match = compute.get(_run_configuration(row))
+        if match and row.value > match[0] * (1 + KERNEL_OVER_COMPUTE_LIMIT):
+            found.append(KernelOverCompute(row, match[2], match[0], match[1]))
+    return found

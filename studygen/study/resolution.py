@@ -18,7 +18,18 @@ long the run lasted, not by the TensorRT version.
 
 trtexec prints each time to 6 significant digits, so a printed figure may
 also lie up to half a unit of its last digit from the time it stands for
-(:func:`printed_rounding`). SG203 never calls two jobs' figures a
+(:func:`printed_rounding`).
+
+A kernel-time figure (a group's time per iteration, a profile's total) sums
+durations timed by CUDA events (trtexec's per-layer profile; the CUDA
+runtime documents ``cudaEventElapsedTime`` at about 0.5 µs) or by CUPTI
+activity records that a Kineto trace writes in microseconds (whole ones in
+older traces). Its resolution is the stated floor
+:data:`KERNEL_TIME_RESOLUTION_MS`, 1 µs: two jobs' groups of 0.07 and 0.12 µs
+(a re-run's ``other`` group of a few reformat copies) differ by less than
+either timer tells, and are no disagreement.
+
+SG203 never calls two jobs' figures a
 disagreement when they are apart by at most the resolution plus the two
 roundings, and ``studygen diff`` never calls a figure's change between two
 revisions beyond its spread when it is no larger: both read the one bound,
@@ -30,7 +41,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..records.kinds import Kind
+from ..records.kinds import KERNEL_TIME_METRIC, Kind
 from .rows import Row
 
 # Bits of a float32 significand after the leading one.
@@ -41,6 +52,10 @@ TRTEXEC_DEFAULT_WARMUP_MS = 200.0
 TRTEXEC_TIMER = "trtexec"
 # trtexec prints its times through a C++ stream at the stream's default precision: 6 significant digits.
 TRTEXEC_PRINTED_DIGITS = 6
+
+# The floor below which two kernel-time figures (ms per iteration) are not told apart: 1 µs, the coarser of
+# cudaEventElapsedTime's documented ~0.5 µs and a Kineto trace's microsecond timestamps (see the module docstring).
+KERNEL_TIME_RESOLUTION_MS = 0.001
 
 _FLAG = r"--{name}[=\s]+(-?[0-9]+(?:\.[0-9]+)?)"
 
@@ -80,8 +95,12 @@ def resolution(row: Row) -> float:
     """The smallest difference (ms) the timer of a latency row can express:
     for trtexec's timer (``method.timer: trtexec``) the float32 step at the
     end of its run (:func:`float32_step` of :func:`trtexec_run_end_ms`; 2**-12
-    ms for a run of the default length); 0.0 for every other row (a timer
-    whose resolution nobody here has shown, a plan size, an AP)."""
+    ms for a run of the default length); :data:`KERNEL_TIME_RESOLUTION_MS`
+    for a kernel-time figure in ms (a group, a profile's total; not a share);
+    0.0 for every other row (a timer whose resolution nobody here has shown,
+    a plan size, an AP)."""
+    if row.kind == Kind.KERNEL_TIME and row.metric == KERNEL_TIME_METRIC:  # a share has its own metric
+        return KERNEL_TIME_RESOLUTION_MS
     if row.kind != Kind.LATENCY or (row.result.get("method") or {}).get("timer") != TRTEXEC_TIMER:
         return 0.0
     end = trtexec_run_end_ms(row.result)
@@ -92,8 +111,9 @@ def printed_rounding(row: Row) -> float:
     """How far a trtexec figure as printed may lie from the time it stands
     for: half a unit of its 6th significant digit (:data:`TRTEXEC_PRINTED_DIGITS`;
     213 steps of 2**-12 ms, 0.052001953125, print as 0.052002); 0.0 for
-    rows :func:`resolution` gives none, and for a zero."""
-    if not resolution(row) or not row.value:
+    rows :func:`resolution` gives none, for a kernel time (its floor is
+    coarser than any printed digit), and for a zero."""
+    if row.kind != Kind.LATENCY or not resolution(row) or not row.value:
         return 0.0
     return 0.5 * 10.0 ** (math.floor(math.log10(abs(row.value))) - (TRTEXEC_PRINTED_DIGITS - 1))
 

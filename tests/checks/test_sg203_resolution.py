@@ -221,3 +221,28 @@ def test_the_timer_allowance_is_the_coarsest_step_and_each_sides_largest_roundin
     assert timer_allowance([d2h], []) == pytest.approx(STEP + 5e-9, abs=1e-15)
     assert timer_allowance([], [host]) == pytest.approx(STEP + 5e-8, abs=1e-15)
     assert timer_allowance([events], [events]) == 0.0 and timer_allowance([], []) == 0.0
+
+
+def _kernel_pair(tmp_path, a_ms: float, b_ms: float):
+    """Two jobs (a re-run added to a study) of one fp16 profile, GEMM 0.5 ms in both, group "other" differing."""
+    from .studies import kernel_time
+
+    records = [record(job, [kernel_time("fp16", {"GEMM/MatMul": 0.5, "other": other}, total=0.5 + other)])
+               for job, other in (("first", a_ms), ("rerun", b_ms))]
+    return load(tmp_path, records=records)
+
+
+def test_kernel_times_closer_than_the_stated_floor_agree(tmp_path):
+    # a re-run's "other" group of 0.07 us against 0.12 us (0.00007 and 0.00012 ms), no tolerance set: 0.05 us apart,
+    # below the 1 us floor of kernel-time figures; before, an SG203 error (a metric with no tolerance must match)
+    study = _kernel_pair(tmp_path / "below", 0.00007, 0.00012)
+    assert _failing(sg203_reconcile.check(CheckContext(study))) == []
+    group = next(r for r in study.rows if r.kind == "kernel_time" and r.group == "other")
+    assert resolution(group) == 0.001 and printed_rounding(group) == 0.0
+    # 0.0030 against 0.0045 ms: 1.5 us apart, beyond the floor, and no tolerance: the group and the total (0.503
+    # and 0.5045) disagree, and the message says the timer's floor was the bar
+    found = _failing(sg203_reconcile.check(CheckContext(_kernel_pair(tmp_path / "above", 0.003, 0.0045))))
+    assert [f.pointer for f in found] == ["/results/0/groups/1/time_ms", "/results/0/profiled_total_ms"]
+    assert found[0].message.endswith("kernel_time other on NVIDIA H200, tensorrt=11.4.0.106,cuda=13.0, 800x1067: 0.003 "
+                                     "in job first; 0.0045 in job rerun (spread 0.0015 ms, tolerance 0; timer "
+                                     "resolution 0.0010 ms)")

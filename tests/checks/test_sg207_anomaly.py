@@ -288,3 +288,38 @@ def test_every_pair_of_platforms_is_judged(tmp_path):
     (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path, records=records)))
     assert finding.file == "measurements/toy/a100-new.json" and finding.pointer == "/results/2/value_ms"
     assert "is 0.80x 8.0 ms on NVIDIA L4, tensorrt=10.8.0,cuda=13.0 (job l4), 1.60x the 0.50x typical" in finding.message
+
+
+def test_only_each_runs_compute_timing_is_judged(tmp_path):
+    # trtexec prints GPU compute time, host latency and end-to-end time of one run: GPU compute 2.0 vs 1.0 ms
+    # (2.00x) between two versions of one A10 is one anomaly, not three (host latency 2.3 / 1.3 = 1.77x and
+    # end-to-end 2.6 / 1.5 = 1.73x restate it with host work added)
+    def run(compute: float, host: float, end_to_end: float) -> list[dict]:
+        return [latency("fp16", compute, "64x64", method=CLASSIC),
+                latency("fp16", host, "64x64", method=CLASSIC, timing="host_latency"),
+                latency("fp16", end_to_end, "64x64", method=CLASSIC, timing="end_to_end")]
+    records = [record("old", run(2.0, 2.3, 2.6), _trt("NVIDIA A10", "8.5.3")),
+               record("new", run(1.0, 1.3, 1.5), _trt("NVIDIA A10", "8.6.1"))]
+    (finding,) = sg207_anomaly.check(CheckContext(load(tmp_path / "a", records=records)))
+    assert finding.pointer == "/results/0/value_ms" and finding.file == "measurements/toy/old.json"
+    assert finding.message.startswith("fp16 batch 1 latency (GPU compute time) median at 64x64: 2.0 ms on NVIDIA A10")
+    assert "is 2.00x the lowest version on this GPU (1.0 ms on NVIDIA A10" in finding.message
+    # GPU compute within 1.1x while host latency is 2.5x (3.0 vs 1.2 ms): a gap in the hosts, nothing to report
+    records = [record("old", run(1.1, 3.0, 3.2), _trt("NVIDIA A10", "8.5.3")),
+               record("new", run(1.0, 1.2, 1.4), _trt("NVIDIA A10", "8.6.1"))]
+    assert sg207_anomaly.check(CheckContext(load(tmp_path / "b", records=records))) == []
+    # a run giving host latency alone is judged by it (test_latencies_of_one_run_say_which_timing_they_are)
+
+
+def test_typical_ratios_are_taken_once_per_pair(tmp_path):
+    # each pair's typical ratio is a (median, count) made once, not a list sorted again per configuration
+    shapes = {"128x128": (2.0, 1.0), "256x256": (4.0, 2.0), "320x320": (8.0, 3.2), "384x384": (10.0, 6.0)}
+    l4, a100 = _trt("NVIDIA L4", "10.8.0"), _trt("NVIDIA A100-SXM4-80GB", "10.8.0")
+    records = [record("l4", [latency("fp16", a, shape) for shape, (a, _) in shapes.items()], l4),
+               record("a100", [latency("fp16", b, shape) for shape, (_, b) in shapes.items()], a100)]
+    study = load(tmp_path, records=records)
+    typical = sg207_anomaly.typical_ratios(sg207_anomaly.configuration_cells(sg207_anomaly.compared_rows(study.rows)))
+    ((pair, (usual, shared)),) = typical.items()
+    # A100 / L4: 0.5, 0.5, 0.4, 0.6: median 0.5 over 4
+    assert pair[1][0] == "NVIDIA A100-SXM4-80GB" and pair[2][0] == "NVIDIA L4"
+    assert (usual, shared) == (0.5, 4)

@@ -185,3 +185,27 @@ def test_the_side_findings_list_what_sg208_reports(tmp_path):
     assert "fp16 (5.5 ms, job job) is slower than fp32 (5.4 ms, job job)" in finding.message
     assert [line for line in readme_lines(study) if line.startswith("- ")] == [
         "- fp16 is slower than fp32 on H200 with TensorRT 11.4.0.106 at 960 x 960: 5.5 ms against 5.4 ms (job job)."]
+
+
+def test_rows_of_two_jobs_are_not_paired_where_a_job_measured_both(tmp_path):
+    # a user's GPU trial, one platform: job a fp16 5.0 / FP8 4.0 ms, job b fp16 6.0 / FP8 5.5 ms. Each job's own FP8
+    # is faster; across jobs, b's FP8 5.5 against a's fp16 5.0 read as an inversion
+    records = [record("a", [latency("fp16", 5.0), latency("fp8", 4.0)]),
+               record("b", [latency("fp16", 6.0), latency("fp8", 5.5)])]
+    study = load(tmp_path / "cross", records=records)
+    assert precision_inversions(study) == []
+    assert sg208_precision_inversion.check(CheckContext(study)) == []
+    # an inversion inside one job is still one, with another job beside it: job c's FP8 7.0 against its fp16 6.5
+    records.append(record("c", [latency("fp16", 6.5), latency("fp8", 7.0)]))
+    (finding,) = sg208_precision_inversion.check(CheckContext(load(tmp_path / "within", records=records)))
+    assert finding.message.startswith("fp8 (7.0 ms, job c) is slower than fp16 (6.5 ms, job c) on NVIDIA H200")
+    assert finding.file == "measurements/toy/c.json" and finding.pointer == "/results/1/value_ms"
+
+
+def test_rows_of_two_jobs_are_paired_where_no_job_measured_both(tmp_path):
+    # the seed's shape: the fp32 engine timed in a job of its own (13.99 ms), fp16 in another (14.747 ms): the
+    # only comparison the records hold
+    records = [record("fp16-job", [latency("fp16", 14.747, "800x1067")]),
+               record("fp32-engine", [latency("fp32", 13.99, "800x1067")])]
+    (finding,) = sg208_precision_inversion.check(CheckContext(load(tmp_path, records=records)))
+    assert finding.message.startswith("fp16 (14.747 ms, job fp16-job) is slower than fp32 (13.99 ms, job fp32-engine)")

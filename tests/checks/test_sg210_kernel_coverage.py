@@ -87,3 +87,59 @@ def test_a_stated_unclassified_share_is_taken_as_stated_and_hints_say_what_to_do
     short = load(tmp_path / "b", records=[record("job", [kernel_time("fp16", GROUPS, total=16.2)])])
     (finding,) = sg210_kernel_coverage.check(CheckContext(short))
     assert finding.hint == "group every kernel (add an 'other' group) or fix the total"
+
+
+def _profiled_run(tmp_path, total: float, *, mean: float | None = 4.82, median: float = 4.75, job_of_latency="job",
+                  **latency_extra):
+    """A job's fp16 GPU compute latency (median 4.75 ms; mean 4.82 ms where printed) and a kernel-time profile of
+    one fp16 configuration (800x1067, batch 1) whose groups sum to ``total``."""
+    from .studies import latency
+
+    extra = {"statistics_ms": {"mean": mean, "median": median}} if mean is not None else {}
+    compute = latency("fp16", median, "800x1067", **extra, **latency_extra)
+    profile = kernel_time("fp16", {"GEMM/MatMul": total - 1.0, "other": 1.0}, total=total)
+    if job_of_latency == "job":
+        records = [record("job", [compute, profile])]
+    else:
+        records = [record("job", [profile]), record(job_of_latency, [compute])]
+    return load(tmp_path, records=records)
+
+
+def test_a_kernel_total_above_the_compute_time_of_its_run(tmp_path):
+    # 5.4153 / 4.82 = 1.1235: 12.4 % above the mean GPU compute time (profiles give per-iteration means)
+    study = _profiled_run(tmp_path, 5.4153)
+    (finding,) = [f for f in sg210_kernel_coverage.check(CheckContext(study)) if "above the" in f.message]
+    assert finding.severity == WARNING and finding.pointer == "/results/1/profiled_total_ms"
+    assert finding.message == (
+        "the per-layer kernel total of job job, fp16 at 800x1067 batch 1 is 5.4153 ms, 12.4% above the 4.82 ms mean "
+        "GPU compute time of the same run it should fit in (limit 2%): a profile of another run, or of a run whose "
+        "profiling added time to each layer")
+    assert finding.hint.startswith("collect the profile of the run that measured the latency")
+
+
+def test_the_kernel_total_limit_and_what_is_compared(tmp_path):
+    def over(path, total, **kwargs):
+        study = _profiled_run(tmp_path / path, total, **kwargs)
+        return [f.message for f in sg210_kernel_coverage.check(CheckContext(study)) if "above the" in f.message]
+    assert over("a", 4.9164) == []  # 4.82 * 1.02 = 4.9164: at the limit, not above it
+    assert len(over("b", 4.92)) == 1  # 2.07 % above
+    # no mean printed: the headline median 4.75 ms; 4.9 / 4.75 = 1.0316
+    (message,) = over("c", 4.9, mean=None)
+    assert "4.9 ms, 3.2% above the 4.75 ms median GPU compute time" in message
+    # the GPU compute time of another job is no run this profile should fit in
+    assert over("d", 5.4153, job_of_latency="other") == []
+    # a host latency is no GPU compute time
+    assert over("e", 5.4153, timing="host_latency") == []
+
+
+def test_a_kernel_total_is_held_to_the_largest_compute_time_of_its_configuration(tmp_path):
+    # one job timed fp16 twice, with CUDA graphs (3.9 ms) and without (4.82 ms): the profile's 4.9 ms fits the run
+    # without graphs (1.7 % above it), so nothing is said; against the graph run it would be 25.6 % above
+    from .studies import latency
+
+    graphs = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True}
+    classic = {"timer": "trtexec", "cuda_graph": False, "data_transfers": True, "spin_wait": False}
+    results = [latency("fp16", 3.9, "800x1067", method=graphs), latency("fp16", 4.82, "800x1067", method=classic),
+               kernel_time("fp16", {"GEMM/MatMul": 3.9, "other": 1.0}, total=4.9)]
+    study = load(tmp_path, records=[record("job", results)])
+    assert [f for f in sg210_kernel_coverage.check(CheckContext(study)) if "above the" in f.message] == []

@@ -35,14 +35,16 @@ def test_a_gzip_trace_is_hashed_as_stored(collect):
 
 
 def test_two_inputs_two_origins_and_a_second_collect_repeats_no_note(collect):
-    profile = TRTEXEC / "trt8.6_resnet50-int8_profile.json"
-    args = ("--log", LOG, "--profile", profile, "--origin", f"log={LOG_ORIGIN}",
+    # the profile with the log of the run that wrote it (a profile matched to a run that wrote none is refused)
+    log, profile = TRTEXEC / "trt8.6_resnet50-int8_separate-profile-run.log", TRTEXEC / "trt8.6_resnet50-int8_profile.json"
+    args = ("--log", log, "--profile", profile,
+            "--origin", "log=kalfazed/tensorrt_starter@3782a931:result/resnet50-int8.engine.profile.log",
             "--origin", "profile=kalfazed/tensorrt_starter@3782a931:result/resnet50-int8.engine.profile.json")
     done = collect("trtexec", *args)
     assert done.exit_code == 0, done.err
     notes = [n for n in done.record["provenance"]["notes"] if n.startswith("input --")]
     assert [n.split(" (sha256")[0] for n in notes] == [
-        "input --log trt10.16_build-and-run.log", "input --profile trt8.6_resnet50-int8_profile.json"]
+        "input --log trt8.6_resnet50-int8_separate-profile-run.log", "input --profile trt8.6_resnet50-int8_profile.json"]
     again = collect("trtexec", *args)
     assert again.exit_code == 0, again.err
     assert [n for n in again.record["provenance"]["notes"] if n.startswith("input --")] == notes

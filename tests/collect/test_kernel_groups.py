@@ -258,3 +258,40 @@ def test_a_layer_type_decides_before_a_name_that_says_nothing():
 def test_a_repeat_before_an_alternation_or_a_backreference_counts(pattern):
     # anchored, so only the pattern's own repeats count: two in a row (the repeat and what follows it)
     assert backtracking_risk(pattern) is not None
+
+
+def test_an_elided_myelin_node_is_untold_and_a_pointwise_fusion_elementwise():
+    rules = default_rules()
+    # {ForeignNode[first...last]} names two members of a Myelin subgraph: "Cast", "MatMul" or "Conv" there says
+    # nothing of the rest, so it is unclassified (other, unmatched)
+    for name in ("{ForeignNode[Cast_416...Slice_1070]}", "{ForeignNode[/enc/MatMul.../dec/Conv]}"):
+        assert rules.classify_item(KernelItem(name, 1.0)) == ("other", False, False)
+    # a type that names one kind of work still decides; one member, not elided, is read by its name
+    typed = KernelItem("{ForeignNode[/a/Conv.../b/Relu]}", 1.0, layer_type="CaskConvolution")
+    assert rules.classify_item(typed) == ("Conv", True, True)
+    assert rules.classify_item(KernelItem("{ForeignNode[/enc/layers.0/norm/LayerNormalization]}", 1.0))[:2] == (
+        "normalization and elementwise", True)
+    # a reformat *to* such a node is a reformat
+    assert rules.classify("Reformatting CopyNode for Input Tensor 0 to {ForeignNode[a...b]}") == ("other", True)
+    # PWN(...) is elementwise whatever its fused members are named (before: Conv, GEMM, attention words won)
+    for name in ("PWN(/backbone/conv1/Relu)", "PWN(/head/fc/Add, PWN(/head/MatMul_output_0))", "PWN(/fmha_scale/Mul)"):
+        assert rules.classify(name) == ("normalization and elementwise", True), name
+    assert rules.classify("/backbone/conv1/Conv + PWN(/backbone/conv1/Relu)") == ("Conv", True)  # not at the start
+    # a study's own rules meet the elided node the same way
+    own = compile_rules([("conv", "Conv")], source="study.yaml")
+    assert own.classify_item(KernelItem("{ForeignNode[conv1...conv9]}", 1.0)) == ("other", False, False)
+
+
+def test_grouped_times_count_elided_nodes_among_the_unclassified():
+    items = [KernelItem("{ForeignNode[a...b]}", 4.8044), KernelItem("{ForeignNode[Cast_416...Slice_1070]}", 0.0413),
+             KernelItem("NMS_plugin", 0.124), KernelItem("PWN(Sin_1071)", 0.0072)]
+    grouped = group_times(items, default_rules())
+    assert grouped.unclassified_ms == 4.9697  # 4.8044 + 0.0413 + 0.124
+    assert grouped.untold == 2 and len(grouped.unclassified_names) == 3
+    assert grouped.groups == {"normalization and elementwise": 0.0072, "other": 4.9697}
+
+
+def test_the_default_groups_keep_their_order():
+    # the PWN rule comes before Conv and GEMM, yet records list the default groups as before
+    assert default_rules().group_order == ["DLA", "GridSample", "attention", "Conv", "GEMM/MatMul",
+                                           "Quantize/Dequantize", "normalization and elementwise", "other"]

@@ -236,7 +236,10 @@ def test_dla_transfers_and_the_wait_for_the_dla_are_their_own_group(collect, wor
     # transfers: 0.0760 + 7.2000 + 0.0020 + 0.0030
     groups = gpu_groups(kernel)
     assert groups["DLA"] == 7.281
-    assert groups["other"] == 0.124  # NMS_plugin: no rule names it
+    # NMS_plugin (0.1240): no rule names it; the DLA subgraph's submission {ForeignNode[Conv_3...Sigmoid_88]}
+    # (0.0080) names two of its members only: untold, not the convolution its first member is
+    assert groups["other"] == 0.132 and kernel["unclassified_ms"] == 0.132
+    assert "Conv" not in groups
     assert kernel["profiled_total_ms"] == 7.413 and kernel["iterations"] == 400
     dla = next(g for g in kernel["groups"] if g["group"] == "DLA")
     assert [k["name"] for k in dla["kernels"]] == ["boxes from nvm", "images to nvm", "boxes copy finish",

@@ -75,7 +75,8 @@ def study(workdir, run_cli):
 
 
 def exports(workdir, engine: dict, info: dict | None = None) -> tuple:
-    log = write(workdir, log_text("trtexec --loadEngine=det_fp8.plan --separateProfileRun", "=== Model Options ===",
+    log = write(workdir, log_text("trtexec --loadEngine=det_fp8.plan --separateProfileRun --exportProfile=profile.json",
+                                  "=== Model Options ===",
                                   "Format: *"))
     (workdir / "profile.json").write_text(json.dumps(profile(engine)))
     (workdir / "layers.json").write_text(json.dumps(info or layer_info(engine)))

@@ -339,3 +339,23 @@ def test_the_start_of_a_readme_is_read_no_further_than_render_writes(tmp_path):
     assert len(head) == MAX_RENDERED_BYTES and head.startswith(b"# Notes\n\0")
     path.write_bytes(b"short")
     assert _head(path) == b"short"
+
+
+def test_a_family_folder_without_a_study_file_is_an_error_of_plain_check(project, run_cli):
+    (project / "families" / "lost").mkdir()  # its study file never committed
+    (project / "families" / "lost" / "README.md").write_text("# Lost\n")
+    (project / "families" / ".hidden").mkdir()  # hidden folders are no families
+    checked = run_cli("check", "--root", project, "--format", "json")
+    assert checked.exit_code == 1
+    (found,) = [f for f in json.loads(checked.out) if f["code"] == "SG202"]
+    assert (found["severity"], found["file"], found["line"], found["pointer"]) == ("error", "families/lost", 0, None)
+    assert found["message"] == "families/lost holds no study.yaml: nothing of family 'lost' is checked or rendered"
+    assert found["hint"] == "add its study file (studygen new makes one), or remove the folder"
+    text = run_cli("check", "--root", project)
+    assert text.out.splitlines()[0] == ("families/lost: SG202 families/lost holds no study.yaml: nothing of family "
+                                        "'lost' is checked or rendered")
+    # a family named on the command line is checked alone: the stray folder is not its concern
+    assert run_cli("check", "deformable_detr", "--root", project).exit_code == 0
+    # without the folder, plain check passes again
+    (project / "families" / "lost").rename(project / "lost-moved")
+    assert run_cli("check", "--root", project).exit_code == 0

@@ -380,3 +380,18 @@ def test_the_results_note_points_to_runs_without_a_figure_only_when_there_are_so
     both = record("run", [torch_latency("fp16", 3.75), torch_latency("fp32", 7.5),
                           torch_latency("fp32", 30.0, shape="1600x1600"), failed], torch_provenance())
     assert results_note(render_markdown(generic(tmp_path / "both", [both]))) == [BOTH]
+
+
+def test_a_kernel_total_above_its_runs_compute_time_is_stated(tmp_path):
+    # 5.4153 ms of layers against a 4.82 ms mean GPU compute time of the same job and configuration: 12% above
+    compute = latency("fp16", 4.75, "224x224", batch=4, statistics_ms={"mean": 4.82, "median": 4.75})
+    profile = kernel_time("fp16", {"Conv": 5.2153, "other": 0.2}, "224x224", total=5.4153, batch=4)
+    text = render_markdown(generic(tmp_path, [record("trt", [compute, profile])]))
+    said = [line for line in text.splitlines() if "adds up to" in line]
+    # the total prints as the kernel-time table prints it (3 decimals)
+    assert said == ["- In job trt (fp16 at 224 x 224, batch 4, engine), the layers' kernel time adds up to 5.415 ms, "
+                    "12% above the 4.82 ms mean GPU compute time of the same run: the profile was taken in another "
+                    "run, or profiling added time to each layer, so its groups do not divide that latency."]
+    within = kernel_time("fp16", {"Conv": 4.7, "other": 0.1}, "224x224", total=4.8, batch=4)
+    text = render_markdown(generic(tmp_path / "b", [record("trt", [compute, within])]))
+    assert "adds up to" not in text

@@ -149,3 +149,23 @@ def match_runs(count: int, log: TrtexecLog | None, what: str, display: str) -> l
         raise InputError(f"holds {count} run(s) but the log {log.display} has {len(runs)}: the arrays of a {what} "
                          "file are matched to the log's runs in order, so the counts must agree", path=display)
     return list(runs)
+
+
+def profile_runs(inputs: TrtexecInputs) -> list[TrtexecRun | None]:
+    """The log run that wrote each ``--profile`` array (:func:`match_runs`,
+    in order): the kernel time and the FP8 evidence of an array belong to
+    its run alone. Raises InputError naming both files when a matched run
+    wrote no profile (:meth:`.runs.TrtexecRun.wrote_profile`: its ``Export
+    profile to JSON file:`` line is empty, or its command line has no
+    ``--exportProfile``): the array is then a profile of another run (a
+    profiled run's layer times, or another engine's), and tying it to this
+    run's latencies would record figures no run measured together. A run
+    whose log says neither (captured part way) is taken as matched."""
+    matched = match_runs(len(inputs.profile), inputs.log, "profile", inputs.profile_display)
+    for array, run in zip(inputs.profile, matched):
+        wrote, where = run.wrote_profile() if run is not None else (None, "")
+        if wrote is False:
+            raise InputError(f"array {array.index + 1} is matched to {run.label} of {inputs.log.display}, which "
+                             f"wrote no profile ({where}): a profile of another run? nothing recorded",
+                             path=inputs.profile_display, line=array.line)
+    return matched

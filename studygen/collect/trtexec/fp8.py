@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputError
-from .common import ResultLabels, TrtexecInputs, match_runs
+from .common import ResultLabels, TrtexecInputs, profile_runs
 from .exports import LayerInfo, LayerKernel
 
 FP8_TYPE = re.compile(r"fp8|float8|e4m3|e5m2", re.IGNORECASE)
@@ -136,7 +136,7 @@ def timed_runs(inputs: TrtexecInputs) -> list[tuple[int | None, TimedRun]]:
     tables."""
     if inputs.profile is not None:
         name = Path(inputs.profile_display).name
-        matched = match_runs(len(inputs.profile), inputs.log, "profile", inputs.profile_display)
+        matched = profile_runs(inputs)
         return [(run.index if run else None,
                  TimedRun([(n, average) for n, average, _, _ in array.rows], array.iterations,
                           f"--exportProfile {name} array {array.index + 1}",

@@ -21,7 +21,7 @@ from ...records.kinds import Kind
 from ...records.result import NewResult
 from ..inputs import significant
 from ..kernel_groups import KernelGroupRules, KernelItem, group_times, groups_for_record
-from .common import ResultLabels, TrtexecInputs, match_runs, run_base
+from .common import ResultLabels, TrtexecInputs, profile_runs, run_base
 
 EXPORT_PROFILER = "trtexec --exportProfile ({name}; averageMs: mean per iteration)"
 DUMP_PROFILER = "trtexec --dumpProfile ({column}: mean per iteration; total from its Total row)"
@@ -40,7 +40,7 @@ def kernel_time_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[New
     out: list[NewResult] = []
     if inputs.profile is not None:
         profile_name = Path(inputs.profile_display).name
-        matched = match_runs(len(inputs.profile), log, "profile", inputs.profile_display)
+        matched = profile_runs(inputs)
         for profile_run, run in zip(inputs.profile, matched):
             base = run_base(labels, run, log.display if log else inputs.profile_display, inputs.notes)
             items = [KernelItem(name, average, None, details.get(name), types.get(name))
@@ -96,5 +96,8 @@ def kernel_time(items: list[KernelItem], rules: KernelGroupRules, base: dict, *,
         words.append(f"{grouped.by_type} layers grouped by their --exportLayerInfo type")
     if grouped.unclassified_names:
         words.append(f"{len(grouped.unclassified_names)} layers matched no rule (counted in 'other')")
+    if grouped.untold:
+        words.append(f"{grouped.untold} of them are Myelin nodes whose members TensorRT elides "
+                     "({ForeignNode[first...last]}): their work cannot be told from the names, so they are unclassified")
     result["note"] = "; ".join(words)
     return result

@@ -35,6 +35,9 @@ Format (seen in ../shared/fixtures/trtexec, TensorRT 7.x, 8.4-8.6 and
   aligned (``Layer Time (ms) Avg. Time (ms) [Median Time (ms)] Time %``).
   With the profiler on and no ``--separateProfileRun``, trtexec prints
   ``The e2e network timing is not reported …`` and no summary.
+* The Reporting Options' ``Export profile to JSON file: FILE`` (FILE empty
+  when the run exported none) is kept: a ``--profile`` array is refused for a
+  run that wrote none (:func:`.common.profile_runs`).
 
 Every figure is kept as printed, and one that is no finite double is
 refused with its line (:mod:`.figures`).
@@ -80,6 +83,7 @@ ENGINE_SIZE_LINE = re.compile(rf"^Created engine with size: ({FIG}) MiB\s*$")
 UNSTABLE_LINE = re.compile(rf"^\* GPU compute time is unstable, with coefficient of variance = ({FIG})%\.?\s*$")
 BOUND_LINE = re.compile(r"^\* Throughput may be bound by (.+?)\s*$")
 NO_E2E_LINE = re.compile(r"^The e2e network timing is not reported")
+EXPORT_PROFILE_LINE = re.compile(r"^Export profile to JSON file:(?: (?P<file>.*?))?\s*$")  # Reporting Options
 OLD_BLOCK = {"Host Latency": "host_latency", "Enqueue Time": "enqueue", "GPU Compute": "gpu_compute"}
 OLD_STAT = re.compile(rf"^(min|max|mean|median): ({FIG}) ms(?: \(end to end ({FIG}) ms\))?\s*$")
 OLD_PERCENTILE = re.compile(rf"^percentile: ({FIG}) ms at ({FIG})%(?: \(end to end ({FIG}) ms at {FIG}%\))?\s*$")
@@ -97,7 +101,7 @@ OLD_PROFILE_COLUMNS = re.compile(
 # the lines _parse_setting reads: inside the performance summary one of them, of any severity, is named, not read
 SETTING_PATTERNS = (VERSION_LINE, DEVICE_LINE, FORMAT_LINE, PRECISION_LINE, SETTING_LINE, BATCH_LINE, SHAPE_LINE,
                     OVERRIDE_LINE, WARMUP_LINE, TRACE_LINE, THROUGHPUT_LINE, ENGINE_SIZE_LINE, UNSTABLE_LINE,
-                    BOUND_LINE, NO_E2E_LINE)
+                    BOUND_LINE, NO_E2E_LINE, EXPORT_PROFILE_LINE)
 
 SETTING_NAMES = {"Data transfers": "data_transfers", "Spin-wait": "spin_wait", "CUDA Graph": "cuda_graph",
                  "Separate profiling": "separate_profile_run"}
@@ -388,6 +392,8 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         run.warnings.append((number, match.group(1)))
     elif NO_E2E_LINE.match(message):
         run.no_e2e_line = number
+    elif match := EXPORT_PROFILE_LINE.match(message):
+        run.profile_export, run.profile_export_line = match.group("file") or "", number
 
 
 def _check_version(run: TrtexecRun, version: str, where: Context) -> None:

@@ -207,6 +207,9 @@ class TrtexecRun:
     profile: ProfileTable | None = None
     profile_open_line: int | None = None
     no_e2e_line: int | None = None
+    # the Reporting Options' "Export profile to JSON file:" line: the file as printed ("" when empty) and its line
+    profile_export: str | None = None
+    profile_export_line: int | None = None
     warnings: list[tuple[int, str]] = field(default_factory=list)
     # (line, what): summary labels and statistics this reader does not know, left unread (never guessed at)
     unread: list[tuple[int, str]] = field(default_factory=list)
@@ -219,6 +222,20 @@ class TrtexecRun:
         if not self.command:
             return []
         return [token for token in self.command.split() if MEASURED_FLAGS.match(token)]
+
+    def wrote_profile(self) -> tuple[bool | None, str]:
+        """``(whether the run exported a per-layer profile, where the log says
+        so)``: its ``Export profile to JSON file:`` line (empty: none), else
+        its command line (an ``--exportProfile`` flag or not); ``(None, "")``
+        when the log says neither (a log captured part way)."""
+        if self.profile_export is not None:
+            printed = repr(self.profile_export) if self.profile_export else "nothing"
+            return bool(self.profile_export), f"its 'Export profile to JSON file:' line {self.profile_export_line} " \
+                                              f"names {printed}"
+        if self.command:
+            flagged = any(token.startswith("--exportProfile") for token in self.command.split())
+            return flagged, f"its command line {'has' if flagged else 'has no'} --exportProfile"
+        return None, ""
 
     @property
     def label(self) -> str:
