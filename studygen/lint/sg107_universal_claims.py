@@ -68,11 +68,14 @@ _UNIVERSAL_RE = lazy_compile(
     r"across\s+the\s+board|without\s+exception)\b",
     re.IGNORECASE,
 )
-# "at the medians over every job", "averaged across all runs": the word quantifies what a figure
+# "at the medians over every job", "averaged across all runs", "over six compilations of each": the word quantifies what a figure
 # pools, not the rows the comparison holds for
 _AGGREGATE_BEFORE_RE = lazy_compile(
     r"\b(?:medians?|means?|average[ds]?|totals?|sums?|summed|pooled|geomean|aggregated?)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:over|across|of|for)\s+(?:the\s+)?$", re.IGNORECASE)
+    r"(?:over|across|of|for)\s+(?:the\s+)?$"
+    # "over six compilations of each", "three runs for every variant": how many measurements a figure pools
+    r"|\b(?:runs?|repeats?|repetitions?|compilations?|jobs?|iterations?|samples?|measurements?|trials?|builds?)"
+    r"\s+(?:of|for|per)\s+(?:the\s+)?$", re.IGNORECASE)
 _DENIAL_RE = lazy_compile(r"\b(?:not|never|no|nor|isn't|aren't|wasn't|weren't|doesn't|don't|hardly|rarely)\b|n't\b",
                           re.IGNORECASE)
 # a figure of its own ("40% faster than"), not the digits ending a variant's name ("fp8 outperforms")
@@ -189,8 +192,11 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     found = _comparison(text, start, end, sentence.block.lowered)
     if found is None:
         return None
-    every = _claims_every(text, start, end)
     match, comparative, strict = found
+    # after a colon that follows the comparison comes its explanation: "each" or "all" there
+    # quantifies what explains it ("...: each quantized linear adds host work"), not the rows
+    colon = text.find(":", match.end(), end)
+    every = _claims_every(text, start, end if colon == -1 else colon)
     # a figure of its own right before the comparison: a ratio SG103 reads (a figure and its unit fit in the window)
     if _FIGURE_BEFORE_RE.search(text, max(start, match.start() - _FIGURE_WINDOW), match.start()):
         return None
