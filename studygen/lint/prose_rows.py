@@ -6,9 +6,11 @@ table by their labels, not the figures. When the clause holds
 
 - exactly one figure, a ratio (``x``) or a percentage, neither hedged
   ("up to", "about", "~", "≥") nor denied nor part of a range, and no other
-  figure;
+  figure (a number inside a row label the clause names, "1070" of "GTX
+  1070" or "8" of "batch 8", is part of the name, no figure);
 - exactly two row labels of one table (its first label column), matched
-  whole-word and case-insensitively, each label naming one row only (a label
+  whole-word and case-insensitively (spelling variants:
+  :mod:`studygen.lint.row_axis`), each label naming one row only (a label
   inside a longer matched label, "int8" in "int8+sq", counts as the longer
   one), and no third; a parenthesis around one word is part of a label
   ("TensorRT (INT8)"), not a clause break;

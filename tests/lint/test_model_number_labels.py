@@ -105,3 +105,30 @@ def test_label_spans_cover_the_model_number_and_vendor_word():
 def test_a_label_of_two_numbers_keeps_them_parted():
     table = parse_document("| Shape | ms |\n|---|---:|\n| tile 64 32 | 1.0 |\n| tile 128 | 2.0 |\n", "t.md").tables[0]
     assert label_spans(table, "tile 6432 and tile-64 32") == [(14, 24)]
+
+
+def test_two_vendor_words_before_a_label_are_both_part_of_its_name():
+    table = parse_document(GPUS, "t.md").tables[0]
+    clause = "the NVIDIA GeForce RTX 4090 and the L40S"
+    assert [clause[a:b] for a, b in label_spans(table, clause)] == ["NVIDIA GeForce RTX 4090", "L40S"]
+
+
+def test_a_label_that_is_only_a_vendor_word_is_still_named():
+    # 9.0 / 3.0 = 3x
+    table = "| Board | Latency (ms) |\n|---|---:|\n| Jetson | 9.0 |\n| Tesla | 3.0 |\n\n"
+    assert _sg103("The Tesla is 3x faster than the Jetson.", table) == []
+    assert [line for line, _ in _sg103("The Tesla is 5x faster than the Jetson.", table)] == [6]
+
+
+def test_a_label_opening_with_its_model_number_holds_that_number():
+    # 8.00 / 5.00 = 1.6x; "7900" opens the label's span
+    table = "| GPU | Latency (ms) |\n|---|---:|\n| 7900 XTX | 5.00 |\n| RTX 4090 | 8.00 |\n\n"
+    assert _sg103("The 7900 XTX is 1.6x faster than the RTX 4090.", table) == []
+    assert [line for line, _ in _sg103("The 7900 XTX is 2.6x faster than the RTX 4090.", table)] == [6]
+
+
+def test_the_label_numbers_of_the_table_above_count_with_a_table_below_in_the_section():
+    # the table below names none of the rows: the figures in the labels are still the table above's
+    below = "\n\n| Recipe | Plan (MiB) |\n|---|---:|\n| fp16 | 80 |\n| int8 | 50 |\n"
+    findings = lint_text(GPUS + "The A100 80GB is 2x faster than the RTX 4090." + below, "x.md")
+    assert [(f.code, f.line) for f in findings if f.code == "SG103"] == [("SG103", SENTENCE_LINE)]
