@@ -6,9 +6,11 @@ table by their labels, not the figures. When the clause holds
 
 - exactly one figure, a ratio (``x``) or a percentage, neither hedged
   ("up to", "about", "~", "≥") nor denied nor part of a range, and no other
-  figure;
+  figure (a number inside a row label the clause names, "1070" of "GTX
+  1070" or "8" of "batch 8", is part of the name, no figure);
 - exactly two row labels of one table (its first label column), matched
-  whole-word and case-insensitively, each label naming one row only (a label
+  whole-word and case-insensitively (spelling variants:
+  :mod:`studygen.lint.row_axis`), each label naming one row only (a label
   inside a longer matched label, "int8" in "int8+sq", counts as the longer
   one), and no third; a parenthesis around one word is part of a label
   ("TensorRT (INT8)"), not a clause break;
@@ -49,7 +51,7 @@ from .derived import derivation, fits, formulas_for
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .ratio_direction import goes_against, wanted_sign, written_direction
-from .row_axis import named_rows, nearby_tables, number_label_spans
+from .row_axis import label_spans, named_rows, nearby_tables
 from .text import keywords, normalize
 from .variant_pairs import kind_of_series
 
@@ -195,7 +197,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 if within > 1:
                     if tables is None:
                         tables = nearby_tables(document, sentence.block)
-                    within -= _row_numbers(tables, text, start, operands_end, starts)
+                    within -= _in_labels(tables, text, start, operands_end, starts)
                 if within > (start <= figure.start < operands_end):
                     continue  # other figures: the clause states its operands (the pair check's to read)
                 if _HEDGE_RE.search(text, max(start, figure.start - _HEDGE_WINDOW), figure.start) or \
@@ -210,14 +212,14 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     return found
 
 
-def _row_numbers(tables: list[Table], text: str, start: int, end: int, starts: list[int]) -> int:
-    """How many figures of ``text[start:end]`` (their offsets ``starts``) are
-    the numbers of row labels a table names with its column's word ("batch
-    8", :func:`~studygen.lint.row_axis.number_label_spans`): the most any
-    one table gives."""
+def _in_labels(tables: list[Table], text: str, start: int, end: int, starts: list[int]) -> int:
+    """How many figures of ``text[start:end]`` (their offsets ``starts``) lie
+    inside a row label the clause names ("1070" of "the GTX 1070", "8" of
+    "batch 8": :func:`~studygen.lint.row_axis.label_spans`): part of a name,
+    not operands. The most any one table gives."""
     most = 0
     for table in tables:
-        spans = number_label_spans(table, text[start:end])
+        spans = label_spans(table, text[start:end])
         inside = {at for at in starts if start <= at < end and any(a <= at - start < b for a, b in spans)}
         most = max(most, len(inside))
     return most

@@ -8,8 +8,11 @@ headers. :func:`named_rows` finds the two rows a clause names and which of
 them is the reference:
 
 - a label with a letter ("a100", "int8+sq") is named whole-word, case aside;
-  a label inside a longer one it also names ("int8" in "int8+sq") counts as
-  the longer one;
+  its words may be parted by a space, a hyphen or nothing ("GTX 1070",
+  "GTX-1070", "gtx1070"; two numbers stay parted), and a vendor or product-line word
+  opening it (:data:`VENDOR_WORDS`: "GeForce GTX 1070", "Jetson AGX Orin")
+  may be written or left out on either side; a label inside a longer one it
+  also names ("int8" in "int8+sq") counts as the longer one;
 - a label of a number ("8", "1.5") is named only together with its column's
   word, either side of it: "batch 8", "batch size 8", "bs=8" under "Batch",
   "8 GPUs" under "GPUs" (the spellings of
@@ -18,6 +21,9 @@ them is the reference:
 - each of the two labels names exactly one row, and no third is named;
 - the reference is the row named right after "than", "vs", "over",
   "compared to" or a verb of ranking.
+
+:func:`label_spans` gives where a clause names labels: a number there
+("1070" of "GTX 1070", "8" of "batch 8") is part of a name, no figure.
 """
 
 from __future__ import annotations
@@ -55,6 +61,56 @@ def _labelled_rows(table: Table) -> dict[str, list[int]]:
     return cached
 
 
+# Words a GPU's name may open with or leave out: "GeForce GTX 1070" is the "GTX 1070" row and the other way round
+VENDOR_WORDS = ("geforce", "nvidia", "tesla", "quadro", "jetson")
+_VENDOR_PREFIX = r"(?:(?:" + "|".join(VENDOR_WORDS) + r")[\s-]+)*"
+_LABEL_GAP_RE = lazy_compile(r"[\s-]+")
+
+
+def _label_pattern(label: str) -> tuple[tuple[str, ...], str]:
+    """(the words a text must hold, the regex) that names ``label`` (lower
+    case) whole-word: words parted by space, hyphen or nothing (two numbers
+    by a space or hyphen), opening vendor words optional (see the module docstring)."""
+    words = [word for word in _LABEL_GAP_RE.split(label) if word]
+    while len(words) > 1 and words[0] in VENDOR_WORDS:
+        words.pop(0)
+    pattern = re.escape(words[0])
+    for before, word in zip(words, words[1:]):
+        gap = r"[\s-]+" if before[-1].isdigit() and word[0].isdigit() else r"[\s-]*"
+        pattern += gap + re.escape(word)
+    return tuple(words), r"(?<![\w.+-])" + _VENDOR_PREFIX + pattern + r"(?![\w+]|-\w)"
+
+
+def _label_patterns(table: Table) -> list[tuple[str, tuple[str, ...], re.Pattern]]:
+    """(label, its words, compiled pattern) of each label of :func:`_labelled_rows`; kept on the table."""
+    cached = table.pair_cache.get("label patterns")
+    if cached is None:
+        cached = []
+        for label in _labelled_rows(table):
+            words, pattern = _label_pattern(label)
+            cached.append((label, words, re.compile(pattern)))
+        table.pair_cache["label patterns"] = cached
+    return cached
+
+
+def _mentions(table: Table, lowered: str) -> tuple[list[tuple[int, int, str]], dict[str, list[int]]]:
+    """(start, end, label) of each row label ``lowered`` names (a label inside
+    a longer one named there left out), and label -> rows."""
+    rows_of = _labelled_rows(table)
+    spans = []
+    for label, words, pattern in _label_patterns(table):
+        if not all(word in lowered for word in words):
+            continue  # the regex search below only where the text holds the label's words at all
+        spans.extend((match.start(), match.end(), label) for match in pattern.finditer(lowered))
+    numbered = _numbered_rows(table)
+    if numbered is not None:
+        spans.extend(_number_mentions(lowered, *numbered))
+        rows_of = {**rows_of, **numbered[1]}
+    # a label inside a longer one ("int8" in "int8+sq") is the longer one
+    kept = [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and (o[1] - o[0]) > (s[1] - s[0]) for o in spans)]
+    return kept, rows_of
+
+
 def named_rows(table: Table, clause: str) -> tuple[int, int, int | None] | None:
     """(first row, second row, which of the two is the reference: 0, 1 or
     None) of the two rows the clause names by their labels (a number label
@@ -64,20 +120,8 @@ def named_rows(table: Table, clause: str) -> tuple[int, int, int | None] | None:
     "over", "compared to" …; None when neither or both are."""
     if not table.label_columns:
         return None
-    rows_of = _labelled_rows(table)
-    spans = []
     lowered = clause.lower()
-    for label, rows in rows_of.items():
-        if label not in lowered:
-            continue  # the whole-word search below only where the text holds the label at all
-        for match in re.finditer(r"(?<![\w.+-])" + re.escape(label) + r"(?![\w+]|-\w)", lowered):
-            spans.append((match.start(), match.end(), label))
-    numbered = _numbered_rows(table)
-    if numbered is not None:
-        spans.extend(_number_mentions(lowered, *numbered))
-        rows_of = {**rows_of, **numbered[1]}
-    # a label inside a longer one ("int8" in "int8+sq") is the longer one
-    kept = [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and (o[1] - o[0]) > (s[1] - s[0]) for o in spans)]
+    kept, rows_of = _mentions(table, lowered)
     labels = {label for _, _, label in kept}
     if len(labels) != 2 or any(len(rows_of[label]) != 1 for label in labels):
         return None
@@ -155,15 +199,13 @@ def row_comparison(document: Document, block, clause: str, kinds: tuple[str, ...
     return found[0] if len(found) == 1 else None
 
 
-def number_label_spans(table: Table, clause: str) -> list[tuple[int, int]]:
-    """(start, end) in ``clause`` of each number label of ``table`` named
-    with its column's word ("batch 8"): figures there name rows, not values."""
+def label_spans(table: Table, clause: str) -> list[tuple[int, int]]:
+    """(start, end) in ``clause`` of each row label of ``table`` the clause
+    names ("GTX 1070", "GeForce GTX-1070", "batch 8": see the module
+    docstring): a figure there is part of a row's name, not a value."""
     if not table.label_columns:
         return []
-    numbered = _numbered_rows(table)
-    if numbered is None:
-        return []
-    return [(start, end) for start, end, _ in _number_mentions(clause.lower(), *numbered)]
+    return [(start, end) for start, end, _ in _mentions(table, clause.lower())[0]]
 
 
-__all__ = ["named_rows", "nearby_tables", "number_label_spans", "row_comparison"]
+__all__ = ["named_rows", "nearby_tables", "label_spans", "row_comparison"]

@@ -8,7 +8,7 @@ from studygen.checks import CheckContext, readme_markdown, run_checks
 from studygen.findings import ERROR, Finding
 from studygen.study import load_study
 
-from .studies import latency, load, record, spec, write_project
+from .studies import MINIMAL_TEMPLATE, latency, load, record, spec, write_project
 
 README = "families/toy/README.md"
 
@@ -142,3 +142,29 @@ def test_a_readme_of_a_study_that_is_not_rendered_is_formatted(tmp_path, monkeyp
     findings = run_checks(load_study(study_dir, tmp_path))
     assert passes == ["# Title\n\n*  item\n"]
     assert [(f.code, f.line) for f in _readme_findings(findings)] == [("SG104", 3)]
+
+
+# A decision about two cards whose names carry model numbers, read by check through lint: 0.1547 / 0.04395 = 3.52x,
+# so the 3090 is the faster one; before, "1070" and "3090" were taken for figures of the claim and it went unread.
+_CARDS_TEMPLATE = MINIMAL_TEMPLATE.replace(
+    "{{ study.decision.summary }}",
+    "| GPU | fp16 GPU compute (ms) |\n| --- | --- |\n| GeForce GTX 1070 | 0.1547 |\n| RTX 3090 | 0.04395 |\n\n"
+    "{{ study.decision.summary }}")
+
+
+def _cards_study(tmp_path, summary: str):
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=_CARDS_TEMPLATE,
+                 study=spec(decision={"shipped": False, "summary": summary}))
+    context = CheckContext(study)
+    study.readme_path.write_bytes(context.rendered.files[study.readme_path])
+    return study
+
+
+def test_a_decision_naming_cards_by_model_number_is_read_against_the_table(tmp_path):
+    wrong = _cards_study(tmp_path / "wrong", "The GTX-1070 is 3.5x faster than the RTX 3090.")
+    findings = [f for f in readme_markdown.check(CheckContext(wrong)) if f.code == "SG103"]
+    lines = wrong.readme_path.read_text(encoding="utf-8").splitlines()
+    assert [(f.file, f.line) for f in findings] == [(README, lines.index("The GTX-1070 is 3.5x faster than the RTX 3090.") + 1)]
+    assert findings[0].message.startswith("3.5x between row 'GeForce GTX 1070' and row 'RTX 3090' goes the wrong way")
+    right = _cards_study(tmp_path / "right", "The RTX 3090 is 3.5x faster than the GTX 1070.")
+    assert readme_markdown.check(CheckContext(right)) == []
