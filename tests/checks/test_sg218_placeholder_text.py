@@ -166,3 +166,12 @@ def test_a_study_file_placeholder_the_readme_prints_is_reported_once(tmp_path):
                    decision={"shipped": False, "summary": "Not shipped: XXX"})
     assert [(f.file, f.pointer) for f in codes(run_checks(study), "SG218")] == [
         (f"families/{FAMILY}/study.yaml", "/title"), (f"families/{FAMILY}/study.yaml", "/decision/summary")]
+
+
+@pytest.mark.parametrize("summary", ["{{ decision }}", "${DECISION}", "[decision]", "%DECISION%", "N/A",
+                                     "To be decided.", "Write the decision here."])
+def test_a_ready_study_whose_decision_is_a_slot_or_an_instruction_fails_check(tmp_path, summary):
+    study = _study(tmp_path, decision={"shipped": True, "summary": summary})
+    (found,) = codes(run_checks(study), "SG218")
+    assert (found.pointer, found.severity) == ("/decision/summary", "error")
+    assert found.message.endswith(f": {summary!r}")
