@@ -73,6 +73,8 @@ def test_the_reason_names_what_was_found():
     assert placeholder_reason("fp8 on ${GPU} at batch 8") == "the template slot ${GPU}"
     assert placeholder_reason("YOLO on {gpu_name}") == "the template slot {gpu_name}"
     assert placeholder_reason("Shipped int8. [reason]") == "the template slot [reason]"
+    # slots are named in the order they stand: the whole-sentence [reason] is the last, not the one inside
+    assert placeholder_reason("fp8 [reason] on ${GPU}. [reason]") == "the template slot ${GPU}"
     assert placeholder_reason("The A100 run is to be determined.") == "'to be determined' stands in for a fact"
     assert placeholder_reason("Shipped int8. Add the A100 figures here.") == (
         "'Add the A100 figures here' is an instruction to the author")

@@ -56,3 +56,32 @@ def test_a_run_that_passed_without_a_summary_says_what_it_lacks(collect, workdir
         "studygen: edited.log:1: nothing to record: run 1 (line 1) built an engine (line 3433) and passed (line 3438) "
         "without a performance summary, a --dumpProfile table or an engine size ('Created engine with size'), "
         "and its command line has no --skipInference: the log was cut or edited?\n")
+
+
+def _captured_part_way(workdir, skipped: bool):
+    """The build-only log without its '&&&& RUNNING' and '&&&& PASSED' lines (output captured part way: no
+    command line), keeping trtexec's own 'skip inference' lines or not; its lines move up by one."""
+    lines = BUILD_ONLY.read_text(encoding="utf-8").split("\n")
+    assert lines[0].startswith("&&&& RUNNING") and lines[3438].startswith("&&&& PASSED")
+    if not skipped:
+        lines[24] = lines[24].replace("Enabled", "Disabled")
+        del lines[3437]
+    del lines[3438 if skipped else 3437], lines[0]
+    path = workdir / "part.log"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def test_a_log_without_its_command_line_is_told_build_only_by_trtexec_lines(collect, workdir):
+    done = collect("trtexec", "--log", _captured_part_way(workdir, skipped=True), "--variant", "fp16")
+    assert_refused(done)
+    assert done.err == (
+        "studygen: part.log:3437: nothing to record: run 1 (line 1) built an engine (line 3432) and ran no inference: "
+        "line 3437 says 'Skipped inference phase since --skipInference is added.'; a build-only log has no timings "
+        "(collect the log of a run that times the engine)\n")
+
+
+def test_a_log_without_its_command_line_or_closing_line_ended(collect, workdir):
+    done = collect("trtexec", "--log", _captured_part_way(workdir, skipped=False), "--variant", "fp16")
+    assert_refused(done, "studygen: part.log:1: nothing to record: run 1 (line 1) built an engine (line 3432) and ended "
+                         "without a performance summary")
