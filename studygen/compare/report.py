@@ -109,13 +109,19 @@ def _count(number: int, one: str, many: str) -> str:
 
 # ---- words shared by the formats ---------------------------------------------
 
-def values_text(values: tuple[str, ...], jobs: tuple[str, ...], unit: str) -> str:
-    """One side of a figure: ``8.188 ms``, or ``8.188, 8.190 ms (jobs a, b)``."""
+def jobs_text(jobs: tuple[str, ...]) -> str:
+    """``job a`` or ``jobs a, b``."""
+    return f"{'job' if len(jobs) == 1 else 'jobs'} {', '.join(jobs)}"
+
+
+def values_text(values: tuple[str, ...], jobs: tuple[str, ...], unit: str, name_one_job: bool = False) -> str:
+    """One side of a figure: ``8.188 ms``, or ``8.188, 8.190 ms (jobs a, b)``;
+    ``8.188 ms (job a)`` with ``name_one_job``."""
     if not values:
         return "-"
     text = ", ".join(values) + unit_suffix(unit)
-    if len(jobs) > 1:
-        text += f" (jobs {', '.join(jobs)})"
+    if len(jobs) > 1 or (jobs and name_one_job):
+        text += f" ({jobs_text(jobs)})"
     return text
 
 
@@ -160,9 +166,9 @@ def spread_text(change: FigureChange) -> str:
 def figure_line(change: FigureChange) -> str:
     """One figure change in words (text and annotations)."""
     if change.verdict == NEW:
-        return f"{change.what}: {values_text(change.new, change.new_jobs, change.unit)} (job {', '.join(change.new_jobs)})"
+        return f"{change.what}: {values_text(change.new, change.new_jobs, change.unit, name_one_job=True)}"
     if change.verdict == REMOVED:
-        return f"{change.what}: was {values_text(change.old, change.old_jobs, change.unit)} (job {', '.join(change.old_jobs)})"
+        return f"{change.what}: was {values_text(change.old, change.old_jobs, change.unit, name_one_job=True)}"
     moved = change_text(change)
     line = (f"{change.what}: {values_text(change.old, change.old_jobs, change.unit)} -> "
             f"{values_text(change.new, change.new_jobs, change.unit)}{f' ({moved})' if moved else ''}")

@@ -16,7 +16,7 @@ from ..study.analyses import UNCLASSIFIED_LIMIT, kernel_time_over_compute, preci
 from ..study.compilations import PooledCell, pooled_cell
 from ..study.rows import Row
 from ..study.spread import declared_sources
-from ..study.timing import latency_signature, reported_by_several_jobs
+from ..study.timing import latency_signature, reported_by_several_jobs, timing_words
 from ..study.waiver_rules import refusal
 from .escaping import code_span, escape_cell, escape_label, escape_label_in_prose, escape_markup
 from .labels import gpu_label, shape_label, version_label
@@ -232,16 +232,17 @@ class SectionHelpers(ViewBase):
 
     def _repeated_line(self, rows: list[Row], versions: bool = True) -> list[str]:
         """One line of :meth:`repeated_measurements`: the rows of one key,
-        named so that no two lines read alike: variant label, the timing of a
-        latency (``gpu_compute``, ``host_latency``, …: trtexec reports five),
-        statistic (or metric), kernel group and shape where the key has them,
-        the batch where the study has several, e.g. ``fp16 gpu_compute median 800 x 800``; the TensorRT version
-        in full when ``versions`` (two releases of one major.minor are two lines)."""
+        named so that no two lines read alike: variant label, a latency's
+        statistic and timing in the latency tables' words (``median GPU compute time``,
+        ``median host latency``: :func:`~studygen.study.timing.timing_words`; trtexec reports five
+        timings), another figure's statistic or metric, kernel group and shape where the key has them,
+        the batch where the study has several, e.g. ``fp16 median GPU compute time 800 x 800``; the TensorRT
+        version in full when ``versions`` (two releases of one major.minor are two lines)."""
         first = rows[0]
-        timing = first.metric if first.kind == Kind.LATENCY else ""
+        measured = timing_words(first) if first.kind == Kind.LATENCY else first.statistic or first.metric
         batch = f"batch {first.batch}" if self._several_batches and first.batch is not None else ""
         what = " ".join(escape_label(part) if place == 0 else escape_cell(part) for place, part in enumerate(
-            (self._label(first.variant), timing, first.statistic or first.metric, first.group,
+            (self._label(first.variant), measured, first.group,
              shape_label(first.shape) if first.shape else "", batch)) if part)
         values = [r.value for r in rows]
         decimals = difference_decimals(rows)

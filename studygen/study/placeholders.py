@@ -16,8 +16,23 @@ When a string is placeholder text (:func:`placeholder_reason`), case aside:
   field left unfilled. An HTML element is not one: a void element
   (``<br>``, ``<hr>``, ``<wbr>``) or one closed later in the text
   (``<sup>2</sup>``);
+- a **slot of another template language** anywhere: Jinja's or Mustache's
+  ``{{ name }}``, the shell's or JavaScript's ``${NAME}``, ``%NAME%``, and
+  Python's ``{name}`` when the name is no English word (it holds ``_`` or is
+  in capitals: ``{gpu_name}``, ``{GPU}``);
+- a **lone bracketed name**, ``[decision]`` or ``{decision}``, when it is the
+  whole text or a whole sentence: in running prose it is notation ("maps
+  {input} to a binding", "latency (ms) [median]");
+- **N/A** (not applicable) when the text holds nothing else: as a row label
+  ("N/A rows are not measured") it is prose;
 - **TBD, TBA, XXX** as a whole word anywhere: they are no words of English
   prose, each stands in for a fact ("int8 takes XXX ms", "the A100 run is TBD");
+- **to be decided, determined, confirmed** (TBD spelled out) opening or
+  ending the text or a sentence ("To be decided.", "the A100 run is to be
+  determined"); within a sentence it is prose ("was to be decided by the A100 runs");
+- an **instruction to the author**: a sentence that opens with write,
+  describe, add, insert, put, fill, enter or paste and ends with "here"
+  ("Write the decision here.", "Add the A100 figures here");
 - **TODO, FIXME, "fill in", "lorem ipsum"** used as a note: opening the text
   or a sentence, after a colon, followed by a colon, or alone in brackets
   ("TODO: add the L4", "Shipped. Fill in why.", "(todo)"). Elsewhere they are
@@ -66,25 +81,69 @@ _AS_NOTE = re.compile(
     re.IGNORECASE)
 _SLOT = re.compile(r"<\s*([A-Za-z][\w \-]*?)\s*>")
 _VOID_ELEMENTS = frozenset({"br", "hr", "wbr"})
+_NAME = r"[A-Za-z_]\w*"
+_OTHER_SLOT = re.compile(
+    rf"\{{\{{\s*{_NAME}(?:\.{_NAME})*\s*\}}\}}"  # Jinja, Mustache: {{ name }}, {{ study.title }}
+    rf"|\$\{{\s*{_NAME}\s*\}}"  # shell, JavaScript: ${NAME}
+    rf"|(?<![\w%])%{_NAME}%(?![\w%])"  # %NAME%
+    r"|(?<![\w{$])\{(?:[A-Za-z]\w*_\w*|[A-Z][A-Z\d]+)\}(?!\})")  # Python format, a name no English word
+_LONE_SLOT = re.compile(rf"[\[{{]\s*{_NAME}\s*[\]}}]")
+_SENTENCES = re.compile(r"(?<=[.!?:;])\s+|\n")
+_FILLER = re.compile(_word(r"n/a"), re.IGNORECASE)  # placeholder matter only when nothing else is there
+_SPELLED_TBD = r"to\s+be\s+(?:decided|determined|confirmed)"
+_SPELLED = re.compile(
+    rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<a>{_SPELLED_TBD}){_AFTER}"  # opening the text or a sentence
+    rf"|{_BEFORE}(?P<b>{_SPELLED_TBD})\s*(?:[.!?;:]|$)",  # ending it
+    re.IGNORECASE | re.MULTILINE)
+_INSTRUCTION = re.compile(
+    rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<i>(?:write|describe|add|insert|put|fill|enter|paste)\s"
+    r"(?:[^.!?;:\n\s]+\s+){0,8}?here)\s*(?:[.!?]|$)", re.IGNORECASE | re.MULTILINE)
 
 
-def template_slots(text: str) -> list[str]:
-    """Each ``<slot>`` of ``text`` that is no HTML element (see the module
-    docstring), as written, in order."""
-    slots = []
+def _angle_slots(text: str):
+    """``(position, slot)`` of each ``<slot>`` of ``text`` that is no HTML element."""
     for match in _SLOT.finditer(text):
         name = match.group(1)
         closed = re.search(rf"</\s*{re.escape(name)}\s*>", text[match.end():], re.IGNORECASE)
         if name.lower() not in _VOID_ELEMENTS and not closed:
-            slots.append(match.group(0))
-    return slots
+            yield match.start(), match.group(0)
+
+
+def _lone_slots(text: str):
+    """``(position, slot)`` of each sentence of ``text`` that is one bracketed
+    name and nothing else (a trailing full stop aside), no marker word."""
+    start = 0
+    for separator in [*_SENTENCES.finditer(text), None]:
+        end = separator.start() if separator else len(text)
+        sentence = text[start:end].strip().rstrip(".!?:;").strip()
+        if _LONE_SLOT.fullmatch(sentence) and not _ANY_MARKER.search(sentence):
+            yield text.index(sentence, start), sentence
+        start = separator.end() if separator else end
+
+
+def template_slots(text: str) -> list[str]:
+    """Each unfilled template slot of ``text`` (``<slot>`` that is no HTML
+    element, ``{{ name }}``, ``${NAME}``, …: see the module docstring), as
+    written, in order."""
+    found = [*_angle_slots(text), *_lone_slots(text),
+             *((match.start(), match.group(0)) for match in _OTHER_SLOT.finditer(text))]
+    return [slot for _, slot in sorted(found)]
+
+
+def _spelled_tbd(text: str) -> str:
+    """The first "to be decided" (determined, confirmed) of ``text`` that opens
+    or ends a sentence, as written; '' when there is none."""
+    match = _SPELLED.search(text)
+    return (match.group("a") or match.group("b")) if match else ""
 
 
 def names_a_marker(text: str) -> bool:
     """Whether ``text`` holds a placeholder word (TODO, TBD, …, as a whole
-    word) or a template slot: what placeholder text in a line of a README,
-    whose tables and lists leave lines of pipes and dashes, is told by."""
-    return bool(_ANY_MARKER.search(text) or template_slots(text))
+    word), a template slot, TBD spelled out, an instruction to the author or
+    N/A: what placeholder text in a line of a README, whose tables and lists
+    leave lines of pipes and dashes, is told by."""
+    return bool(_ANY_MARKER.search(text) or template_slots(text) or _spelled_tbd(text)
+                or _INSTRUCTION.search(text) or _FILLER.search(text))
 
 
 def placeholder_reason(text: str) -> str:
@@ -94,20 +153,23 @@ def placeholder_reason(text: str) -> str:
     text = str(text)
     if not text.strip():
         return "it is empty"
-    slots = template_slots(text)
-    rest = _ANY_MARKER.sub(" ", text)
-    for slot in slots:
-        rest = rest.replace(slot, " ")
+    slots, spelled = template_slots(text), _spelled_tbd(text)
+    rest = _FILLER.sub(" ", _ANY_MARKER.sub(" ", text))
+    for matter in [*slots, spelled]:
+        rest = rest.replace(matter, " ") if matter else rest
     if not re.search(r"[^\W_]", rest):
         return "it holds nothing but placeholder text"
     if slots:
         return f"the template slot {slots[0]}"
     standalone = _STANDALONE.search(text)
-    if standalone:
-        return f"{standalone.group(0)!r} stands in for a fact"
+    if standalone or spelled:
+        return f"{' '.join((standalone.group(0) if standalone else spelled).split())!r} stands in for a fact"
     note = _AS_NOTE.search(text)
     if note:
         return f"{' '.join(next(g for g in note.groups() if g).split())!r} used as a note"
+    instruction = _INSTRUCTION.search(text)
+    if instruction:
+        return f"{' '.join(instruction.group('i').split())!r} is an instruction to the author"
     return ""
 
 

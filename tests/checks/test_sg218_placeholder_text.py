@@ -23,6 +23,24 @@ PLACEHOLDERS = [
     "Batch 8 on the A100 is TBD", "ResNet-50 on <gpu name>, TensorRT 10.8", "fp16 on the L4 (todo)",
     "Decision: fixme", "TODO / TBD",
 ]
+# A new user's decision summaries that checked with 0 errors: slots of common template languages left
+# unfilled, "not applicable" alone, TBD spelled out, and instructions to the author.
+TEMPLATE_SLOTS = [
+    "{{ decision }}", "{{decision}}", "${DECISION}", "{decision}", "[decision]", "%DECISION%", "N/A", "n/a.",
+    "To be decided.", "To be determined", "to be confirmed", "Write the decision here.", "Describe the result here.",
+    "ResNet-50 on {{ gpu_name }}, TensorRT 10.8", "fp8 on ${GPU} at batch 8", "int8 takes %LATENCY% ms",
+    "YOLO on {gpu_name}", "Shipped int8. [reason]", "Shipped int8. {reason}", "Int8 ships. The A100 run is to be determined.",
+    "Decision: to be decided", "Shipped int8. Add the A100 figures here.", "Put the plan size here",
+    "insert the reason here.", "{{ study.title }}",
+]
+PROSE_SLOTS = [
+    "the engine maps {input} to a binding", "N/A rows are not measured", "latency (ms) [median]",
+    "the shape [batch, 3, 640, 640] was fixed", "x[index] in the exporter's graph", "between 5% and 10% faster",
+    "which precision to ship was to be decided by the A100 runs", "we add a reformat layer here because of the plan",
+    "Add one warm-up pass; the timing cache helps here.", "a dict {} of options", "the ${} form of the exporter",
+    "the {{ }} braces of Jinja", "the N/A-marked rows", "TensorRT writes its plan here, then the timing cache",
+    "the {fp16, int8} pair", "see [the guide](docs/guide.md)", "the [decision] section of the study file explains it",
+]
 PROSE = [
     "the TODO list of the upstream exporter names fp8", "XXX-large checkpoint, fp16 engine", "a FIXME in onnx-graphsurgeon",
     "dashes fill in the cells a variant has no figure for", "TODOs left in the exporter do not touch the engine",
@@ -31,12 +49,12 @@ PROSE = [
 ]
 
 
-@pytest.mark.parametrize("text", PLACEHOLDERS)
+@pytest.mark.parametrize("text", PLACEHOLDERS + TEMPLATE_SLOTS)
 def test_placeholder_text_is_told(text):
     assert placeholder_reason(text), text
 
 
-@pytest.mark.parametrize("text", PROSE)
+@pytest.mark.parametrize("text", PROSE + PROSE_SLOTS)
 def test_prose_that_mentions_a_marker_in_passing_is_not(text):
     assert placeholder_reason(text) == "", text
 
@@ -50,6 +68,16 @@ def test_the_reason_names_what_was_found():
     assert placeholder_reason("fp8 takes xxx ms") == "'xxx' stands in for a fact"
     assert placeholder_reason("Shipped. Todo: the A100") == "'Todo' used as a note"
     assert placeholder_reason("Shipped. fill   in why") == "'fill in' used as a note"
+    assert placeholder_reason("{{ decision }}") == placeholder_reason("N/A") == "it holds nothing but placeholder text"
+    assert placeholder_reason("To be decided.") == "it holds nothing but placeholder text"
+    assert placeholder_reason("fp8 on ${GPU} at batch 8") == "the template slot ${GPU}"
+    assert placeholder_reason("YOLO on {gpu_name}") == "the template slot {gpu_name}"
+    assert placeholder_reason("Shipped int8. [reason]") == "the template slot [reason]"
+    # slots are named in the order they stand: the whole-sentence [reason] is the last, not the one inside
+    assert placeholder_reason("fp8 [reason] on ${GPU}. [reason]") == "the template slot ${GPU}"
+    assert placeholder_reason("The A100 run is to be determined.") == "'to be determined' stands in for a fact"
+    assert placeholder_reason("Shipped int8. Add the A100 figures here.") == (
+        "'Add the A100 figures here' is an instruction to the author")
 
 
 def test_prose_fields_are_those_a_readme_prints():
@@ -140,3 +168,12 @@ def test_a_study_file_placeholder_the_readme_prints_is_reported_once(tmp_path):
                    decision={"shipped": False, "summary": "Not shipped: XXX"})
     assert [(f.file, f.pointer) for f in codes(run_checks(study), "SG218")] == [
         (f"families/{FAMILY}/study.yaml", "/title"), (f"families/{FAMILY}/study.yaml", "/decision/summary")]
+
+
+@pytest.mark.parametrize("summary", ["{{ decision }}", "${DECISION}", "[decision]", "%DECISION%", "N/A",
+                                     "To be decided.", "Write the decision here."])
+def test_a_ready_study_whose_decision_is_a_slot_or_an_instruction_fails_check(tmp_path, summary):
+    study = _study(tmp_path, decision={"shipped": True, "summary": summary})
+    (found,) = codes(run_checks(study), "SG218")
+    assert (found.pointer, found.severity) == ("/decision/summary", "error")
+    assert found.message.endswith(f": {summary!r}")

@@ -320,3 +320,15 @@ def test_a_quality_change_reads_in_points_and_ranks_by_them(tmp_path):
     markdown = format_markdown(Report("base", "head", [family]))
     assert markdown.index("| toy | fp16 AP coco") < markdown.index("| toy | fp16 median gpu compute")
     assert "%" not in next(line for line in markdown.splitlines() if line.startswith("| toy | fp16 AP coco"))
+
+
+def test_a_new_or_removed_figure_of_several_jobs_names_them_once(tmp_path):
+    # a new user's diff printed "(jobs a, a-b) (job a, a-b)": the values named the jobs, then the line again
+    base = load(tmp_path / "base", records=[record("a", [latency("fp16", 10.0)]), record("a-b", [latency("fp16", 10.5)])])
+    head = load(tmp_path / "head", records=[record("a", [latency("fp32", 20.0)]), record("a-b", [latency("fp32", 20.5)])])
+    family = compare_family("toy", "families/toy/README.md", Revision(base, (), None), Revision(head, (), None))
+    lines = format_text(Report("main (0123456789ab)", "the working tree", [family])).splitlines()
+    assert lines[2].startswith("  new: fp32 median gpu compute, 800 x 800, engine, H200: 20.0, 20.5 ms (jobs a, a-b) [")
+    assert lines[3].startswith("  removed: fp16 median gpu compute, 800 x 800, engine, H200: was 10.0, 10.5 ms "
+                               "(jobs a, a-b) [")
+    assert sum(line.count("(job") for line in lines) == 2

@@ -112,7 +112,7 @@ def test_a_pytorch_study_has_no_tensorrt_column_in_its_repeated_measurements(tmp
     text = render_markdown(generic(tmp_path, [a, b]))
     repeated = tables_of(text.split("### Same measurement in several jobs")[1])[0]
     assert repeated[0] == ["Measurement", "GPU", "Value per job", "Spread"]
-    assert repeated[1] == ["fp16 gpu_compute median 800 x 800", "H100 PCIe", "a: 3.75; b: 3.8", "0.05"]
+    assert repeated[1] == ["fp16 median CUDA-event time per forward 800 x 800", "H100 PCIe", "a: 3.75; b: 3.8", "0.05"]
 
 
 def test_a_batch_every_row_shares_is_stated(tmp_path):

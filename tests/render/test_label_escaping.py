@@ -62,4 +62,4 @@ def test_a_label_in_the_repeated_measurements_table_reads_as_written(tmp_path):
     study = generic(tmp_path, [record("a", [latency("fp16", 4.0)]), record("b", [latency("fp16", 4.5)])],
                     variants=variants)
     page = MarkdownIt("commonmark").enable("table").render(render_markdown(study))
-    assert f"<td>{shown(LABEL)} gpu_compute median 800 x 800</td>" in page
+    assert f"<td>{shown(LABEL)} median GPU compute time 800 x 800</td>" in page

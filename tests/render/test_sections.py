@@ -153,7 +153,7 @@ def test_repeated_measurements_list_each_job_and_the_spread(tmp_path):
     text, recorded = printed(study.repeated_measurements)
     # 5.1 - 5.02 = 0.08, printed with the most decimals either figure carries (2)
     assert cells(text) == [["Measurement", "GPU", "TensorRT", "Value per job", "Spread"],
-                           ["fp16 gpu_compute median 800 x 800", "H200", "11.4.0.106", "a: 5.02; b: 5.1", "0.08"]]
+                           ["fp16 median GPU compute time 800 x 800", "H200", "11.4.0.106", "a: 5.02; b: 5.1", "0.08"]]
     assert places(recorded[-1].rows) == [("a", "/results/0/value_ms"), ("b", "/results/0/value_ms")]
     assert recorded[-1].compared_by == "key"  # SG212 compares the jobs of one line, not a variant's lines
     single = StudyView(load(tmp_path / "single", records=[record("a", [latency("fp16", 5.0)])]))
@@ -167,7 +167,7 @@ def test_repeated_measurements_without_statistic_or_decimals(tmp_path):
     b = record("b", [latency("fp16", 6), kernel_time("fp16", {"GEMM/MatMul": 0.4})])
     study = StudyView(load(tmp_path, records=[a, b]))
     assert cells(study.repeated_measurements())[1:] == [
-        ["fp16 gpu_compute median 800 x 800", "H200", "11.4.0.106", "a: 5; b: 6", "1"],
+        ["fp16 median GPU compute time 800 x 800", "H200", "11.4.0.106", "a: 5; b: 6", "1"],
         ["fp16 kernel_time GEMM/MatMul 800 x 1067", "H200", "11.4.0.106", "a: 0.41; b: 0.4", "0.01"]]
 
 
@@ -182,8 +182,23 @@ def test_repeated_measurements_name_each_timing_group_and_shape(tmp_path):
 
     study = StudyView(load(tmp_path, records=[job("a", 0), job("b", 0.001)]))
     assert [row[0] for row in cells(study.repeated_measurements())[1:]] == [
-        "fp16 host_latency median 800 x 800", "fp16 gpu_compute median 800 x 800", "fp16 gpu_compute median 640 x 640",
+        "fp16 median host latency 800 x 800", "fp16 median GPU compute time 800 x 800", "fp16 median GPU compute time 640 x 640",
         "fp16 kernel_time GEMM 800 x 1067", "fp16 kernel_time Softmax 800 x 1067"]
+
+
+def test_repeated_measurements_name_timings_as_the_latency_tables_do(tmp_path):
+    # a new user's README printed gpu_compute, host_latency and h2d here, where the latency tables say
+    # "GPU compute time": the words (written out by hand) are those of "Timed as ..." above the tables
+    def job(name, offset):
+        return record(name, [latency("fp16", 0.0440674 + offset, timing="host_latency"),
+                             latency("fp16", 0.0361328 + offset, timing="gpu_compute"),
+                             latency("fp16", 0.0051 + offset, timing="h2d"),
+                             latency("fp32", 9.5 + offset, method={"timer": "cuda-events"})])
+
+    study = StudyView(load(tmp_path, records=[job("a", 0), job("b", 0.001)]))
+    assert [row[0] for row in cells(study.repeated_measurements())[1:]] == [
+        "fp16 median host latency 800 x 800", "fp16 median GPU compute time 800 x 800",
+        "fp16 median host-to-device copy time 800 x 800", "fp32 median CUDA-event time per forward 800 x 800"]
 
 
 def test_expectation_is_hedged_and_only_for_declared_configurations(tmp_path):
@@ -341,8 +356,8 @@ def test_repeated_measurements_name_each_tensorrt_release_in_full(tmp_path):
     study = StudyView(load(tmp_path, records=[job("a", "10.13.3.9", 5.02), job("b", "10.13.3.9", 5.1),
                                               job("c", "10.13.0.35", 6.2), job("d", "10.13.0.35", 6.0)]))
     assert cells(study.repeated_measurements())[1:] == [
-        ["fp16 gpu_compute median 800 x 800", "H200", "10.13.3.9", "a: 5.02; b: 5.1", "0.08"],
-        ["fp16 gpu_compute median 800 x 800", "H200", "10.13.0.35", "c: 6.2; d: 6.0", "0.2"]]
+        ["fp16 median GPU compute time 800 x 800", "H200", "10.13.3.9", "a: 5.02; b: 5.1", "0.08"],
+        ["fp16 median GPU compute time 800 x 800", "H200", "10.13.0.35", "c: 6.2; d: 6.0", "0.2"]]
 
 
 def test_a_waiver_or_explanation_check_refuses_is_never_listed_as_a_known_gap(tmp_path):

@@ -76,7 +76,7 @@ def test_the_same_measurement_table_names_the_batch_where_the_study_has_several(
             record("l4-b", [latency("fp16", 3.0)])]
     text = render_markdown(generic(tmp_path, jobs))
     repeated = next(table for table in tables_of(text) if table[0][0] == "Measurement")
-    assert [row[0] for row in repeated[1:]] == ["fp16 gpu_compute median 640 x 640 batch 1"]
+    assert [row[0] for row in repeated[1:]] == ["fp16 median GPU compute time 640 x 640 batch 1"]
 
 
 def test_a_batch_first_recorded_later_still_comes_first_and_tables_without_jobs_sort_too(tmp_path):

@@ -260,7 +260,7 @@ def test_a_job_to_job_spread_takes_only_figures_timed_alike(tmp_path):
     cells = [[cell.strip() for cell in line.split("|")[1:-1]] for line in lines if "| H200 |" in line]
     assert cells == [["H200", "800 x 800", "1", "12.0", "10.0", "1.20x"],
                      ["H200", "800 x 800", "1", "120.0", "100.0 to 101.0 (2 jobs: b, c)", "1.20x (2 jobs: 1.19x to 1.20x)"],
-                     ["fp16 gpu_compute median 800 x 800", "H200", "11.4.0.106", "b: 100.0; c: 101.0", "1.0"]]
+                     ["fp16 median GPU compute time 800 x 800", "H200", "11.4.0.106", "b: 100.0; c: 101.0", "1.0"]]
     view = StudyView(study)
     fp16_a, fp16_b = view.one(variant="fp16", job_id="a"), view.one(variant="fp16", job_id="b")
     assert view.spread(fp16_a) == "" and view.with_spread(fp16_a) == "10.0"

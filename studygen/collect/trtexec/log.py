@@ -83,6 +83,8 @@ ENGINE_SIZE_LINE = re.compile(rf"^Created engine with size: ({FIG}) MiB\s*$")
 UNSTABLE_LINE = re.compile(rf"^\* GPU compute time is unstable, with coefficient of variance = ({FIG})%\.?\s*$")
 BOUND_LINE = re.compile(r"^\* Throughput may be bound by (.+?)\s*$")
 NO_E2E_LINE = re.compile(r"^The e2e network timing is not reported")
+ENGINE_BUILT_LINE = re.compile(r"^Engine built in ")
+SKIPPED_INFERENCE_LINE = re.compile(r"^(?:Skip inference: Enabled|Skipped inference phase\b.*?)\s*$")  # 8.6+
 EXPORT_PROFILE_LINE = re.compile(r"^Export profile to JSON file:(?: (?P<file>.*?))?\s*$")  # Reporting Options
 OLD_BLOCK = {"Host Latency": "host_latency", "Enqueue Time": "enqueue", "GPU Compute": "gpu_compute"}
 OLD_STAT = re.compile(rf"^(min|max|mean|median): ({FIG}) ms(?: \(end to end ({FIG}) ms\))?\s*$")
@@ -209,7 +211,7 @@ def _closing_line(run: TrtexecRun, status: re.Match, where: Context) -> None:
     captured part way (no ``&&&& RUNNING``) has: its version tag is taken
     where the run states none and checked against one it states, its
     command where the run has none."""
-    run.status = status.group("status")
+    run.status, run.status_line = status.group("status"), where.number
     if tag := VERSION_TAG.search(status.group("tags") or ""):
         version = decode_version_tag(tag.group(1))
         _check_version(run, version, where)
@@ -394,6 +396,10 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         run.no_e2e_line = number
     elif match := EXPORT_PROFILE_LINE.match(message):
         run.profile_export, run.profile_export_line = match.group("file") or "", number
+    elif ENGINE_BUILT_LINE.match(message):
+        run.engine_built_line = number
+    elif SKIPPED_INFERENCE_LINE.match(message):
+        run.skipped_inference.append((number, message.strip()))
 
 
 def _check_version(run: TrtexecRun, version: str, where: Context) -> None:

@@ -186,6 +186,7 @@ class TrtexecRun:
     precision: str | None = None  # "Precision:" of the Build Options, as printed
     precision_line: int | None = None
     status: str | None = None
+    status_line: int | None = None
     batch: int | None = None
     explicit_batch: bool = False
     settings: dict[str, bool] = field(default_factory=dict)
@@ -202,6 +203,9 @@ class TrtexecRun:
     summary_complete: bool = False
     unstable_cv_percent: float | None = None
     unstable_line: int | None = None
+    engine_built_line: int | None = None  # "Engine built in N sec."
+    # (line, message) of each line saying inference was skipped: "Skip inference: Enabled", "Skipped inference phase …"
+    skipped_inference: list[tuple[int, str]] = field(default_factory=list)
     engine_size_mib: float | None = None
     engine_size_line: int | None = None
     profile: ProfileTable | None = None

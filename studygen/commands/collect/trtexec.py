@@ -11,6 +11,7 @@ import click
 
 from ...collect import trtexec
 from ...collect.inputs import stamp_digests
+from ...collect.trtexec.no_result import no_result_error
 from ...collect.trtexec.precision import check_declared
 from ...errors import UsageError
 from ...records.write import WriteOutcome, write_results
@@ -81,6 +82,8 @@ def run_trtexec(options: TrtexecOptions) -> TrtexecOutcome:
     stamp_digests(results, [path for path in (options.log_path, options.times_path, options.profile_path) if path])
     if not results and inputs.warnings:
         raise UsageError(f"nothing to record: the inputs gave no result ({'; '.join(inputs.warnings)})")
+    if not results and inputs.log is not None:
+        raise no_result_error(inputs.log)
     gpu, version, log_notes = trtexec.log_provenance(inputs.log, options.ingest.gpu,
                                                      options.ingest.software_versions().get("tensorrt"))
     precision_notes = check_declared(inputs.log, target.variant, declared_precision(target), target.study_display,
