@@ -197,3 +197,21 @@ def test_a_built_engine_gets_no_loaded_plan_note(collect, study):
     done = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp16")
     assert done.exit_code == 0, done.err
     assert not [n for n in done.record["provenance"]["notes"] if "loads a built plan" in n]
+
+
+def test_the_refusal_points_at_the_precision_line_of_the_log(collect, study):
+    refused = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32")
+    assert_refused(refused)
+    assert refused.err.startswith(f"studygen: {FP16_BUILD}:11: variant 'fp32'"), refused.err
+
+
+def test_a_flag_only_strongly_typed_build_and_an_unknown_spelling_are_not_judged(collect, study, workdir):
+    # no Precision line: --stronglyTyped among the flags makes the build strongly typed (noted, not refused)
+    typed = write(workdir, built(None, "--stronglyTyped"), "typed.log")
+    done = collect("trtexec", "--log", typed, "--variant", "fp8", job="typed")
+    assert done.exit_code == 0, done.err
+    assert any("strongly typed build (its flags --stronglyTyped)" in n for n in done.record["provenance"]["notes"])
+    done.path.unlink()  # these made-up logs print one summary: in a second job it would be one run twice
+    # a precision token this reader does not know says nothing it can check: accepted under any variant
+    unknown = write(workdir, built("FP32+FP6", "--fp6"), "unknown.log")
+    assert collect("trtexec", "--log", unknown, "--variant", "int8", job="unknown").exit_code == 0
