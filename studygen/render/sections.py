@@ -29,7 +29,9 @@ from .tables import markdown_table, metric_words
 # a kernel_time result's ``profiler`` field as collect trtexec writes it (or a transcription names it):
 # trtexec's per-layer profiler, either form
 TRTEXEC_PROFILE = re.compile(r"\btrtexec\b.*?(--dumpProfile|--exportProfile)")
-PROFILE_SOURCE = {"--dumpProfile": "the --dumpProfile table of {file}", "--exportProfile": "the --exportProfile file {file}"}
+# how a sentence names the profile: (with the file its source_locator names, without one)
+PROFILE_SOURCE = {"--dumpProfile": ("the --dumpProfile table of {file}", "a --dumpProfile table"),
+                  "--exportProfile": ("the --exportProfile file {file}", "an --exportProfile file")}
 
 
 def jobs_phrase(*rows) -> str:
@@ -352,10 +354,10 @@ class SectionHelpers(ViewBase):
                 found = TRTEXEC_PROFILE.search(str(result.get("profiler") or "")) \
                     if result["kind"] == Kind.KERNEL_TIME else None
                 if found:
-                    file = str(result.get("source_locator") or "").rsplit(":", 1)[0] or "its log"
+                    file = str(result.get("source_locator") or "").rsplit(":", 1)[0]
                     sources.setdefault((record.job_id, found.group(1), file), None)
         return [emit(escape_label_in_prose(
-            f"In job {job}, the per-layer times come from {PROFILE_SOURCE[flag].format(file=file)}, which trtexec "
+            f"In job {job}, the per-layer times come from {PROFILE_SOURCE[flag][not file].format(file=file)}, which trtexec "
             "takes in a profiled run that synchronises after each layer: they include that overhead and do not "
             "divide the latency of a run timed without the profiler.")) for job, flag, file in sources]
 

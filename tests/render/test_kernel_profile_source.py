@@ -43,9 +43,13 @@ def test_each_job_and_source_once_and_no_sentence_for_another_profiler(tmp_path)
                                  source_locator="p.json:line 40")])
     b = record("b", [latency("fp16", 5.5),
                      kernel_time("fp16", {"GEMM/MatMul": 0.5}, profiler="torch.profiler (Kineto trace)",
-                                 source_locator="trace.json")])
+                                 source_locator="trace.json"),
+                     kernel_time("fp16", {"GEMM/MatMul": 0.6}, shape="800x800", profiler="trtexec --dumpProfile")])
     lines = [line for line in kernel_section(render_markdown(generic_study(tmp_path, [a, b]))).splitlines()
              if "per-layer times" in line]
     assert lines == ["- In job a, the per-layer times come from the --exportProfile file p.json, which trtexec takes "
                      "in a profiled run that synchronises after each layer: they include that overhead and do not "
-                     "divide the latency of a run timed without the profiler."]
+                     "divide the latency of a run timed without the profiler.",
+                     "- In job b, the per-layer times come from a --dumpProfile table, which trtexec takes in a "
+                     "profiled run that synchronises after each layer: they include that overhead and do not divide "
+                     "the latency of a run timed without the profiler."]
