@@ -7,6 +7,7 @@ ids, unstable timings)."""
 from __future__ import annotations
 
 import functools
+import re
 
 from ..errors import TemplateError
 from ..numbers import format_number
@@ -23,6 +24,14 @@ from .labels import gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .rows import ViewBase, and_list, difference_decimals, fmt, matches
 from .tables import markdown_table, metric_words
+
+
+# a kernel_time result's ``profiler`` field as collect trtexec writes it (or a transcription names it):
+# trtexec's per-layer profiler, either form
+TRTEXEC_PROFILE = re.compile(r"\btrtexec\b.*?(--dumpProfile|--exportProfile)")
+# how a sentence names the profile: (with the file its source_locator names, without one)
+PROFILE_SOURCE = {"--dumpProfile": ("the --dumpProfile table of {file}", "a --dumpProfile table"),
+                  "--exportProfile": ("the --exportProfile file {file}", "an --exportProfile file")}
 
 
 def jobs_phrase(*rows) -> str:
@@ -328,6 +337,29 @@ class SectionHelpers(ViewBase):
                         "of kernel time is in no named group: the grouping rules match none of those kernel or layer names.")
                 lines.append(emit(escape_label_in_prose(" ".join(text.replace(" )", ")").split())), rows))
         return lines
+
+    @helper("gap")
+    def kernel_time_profile_sources(self) -> list[str]:
+        """One sentence per job and trtexec profile its kernel times were read
+        from (a ``kernel_time`` result whose ``profiler`` names trtexec's
+        ``--dumpProfile`` or ``--exportProfile``; the file from its
+        ``source_locator``), in record order: ``In job h100, the per-layer
+        times come from the --dumpProfile table of run.log, which trtexec
+        takes in a profiled run that synchronises after each layer: they
+        include that overhead and do not divide the latency of a run timed
+        without the profiler.`` Kernel times of other profilers get none."""
+        sources: dict[tuple[str, str, str], None] = {}
+        for record in self._study.records:
+            for result in record.results:
+                found = TRTEXEC_PROFILE.search(str(result.get("profiler") or "")) \
+                    if result["kind"] == Kind.KERNEL_TIME else None
+                if found:
+                    file = str(result.get("source_locator") or "").rsplit(":", 1)[0]
+                    sources.setdefault((record.job_id, found.group(1), file), None)
+        return [emit(escape_label_in_prose(
+            f"In job {job}, the per-layer times come from {PROFILE_SOURCE[flag][not file].format(file=file)}, which trtexec "
+            "takes in a profiled run that synchronises after each layer: they include that overhead and do not "
+            "divide the latency of a run timed without the profiler.")) for job, flag, file in sources]
 
     @helper("gap")
     def kernel_time_over_compute(self) -> list[str]:

@@ -163,3 +163,55 @@ def test_every_run_of_a_log_is_checked(collect, study, workdir):
     assert done.exit_code == 0, done.err
     noted = [n for n in done.record["provenance"]["notes"] if n.startswith("precision: variant 'fp16'")]
     assert [n.split(" but ")[1].split(" allowed")[0] for n in noted] == ["run 1 (line 1)", "run 2 (line 16)"]
+
+
+LOADED_FP32_PLAN = FIXTURES / "public" / "hackathon-07271c31_trt8.6.0_result-04.log"  # line 1 --loadEngine
+
+
+def test_a_loaded_plan_is_accepted_with_a_note_that_reaches_the_readme(collect, study, run_cli):
+    # the real TensorRT 8.6.0 log: line 1 runs --loadEngine=./model-FP32.plan, line 11 prints the builder's
+    # default "Precision: FP32"; the log cannot show the plan's precision, so fp16 is the collector's word
+    done = collect("trtexec", "--log", LOADED_FP32_PLAN, "--variant", "fp16")
+    assert done.exit_code == 0, done.err
+    note = ("hackathon-07271c31_trt8.6.0_result-04.log run 1 (line 1): loads a built plan (line 1 "
+            "'--loadEngine=./model-FP32.plan'), which shows no precision; its line 11 'Precision: FP32' is trtexec's "
+            "builder default, not the plan's: that variant 'fp16' is fp16 rests on the collector's word, not on the log")
+    assert note in done.record["provenance"]["notes"]
+    rendered = run_cli("render", "demo")
+    assert rendered.exit_code == 0, rendered.err
+    provenance = (done.measurements.parent / "families" / "demo" / "README.md").read_text().split("## Provenance")[1]
+    assert f"- job1: {note}" in provenance.replace("\\'", "'")
+
+
+def test_a_plan_loaded_in_a_log_without_its_command_is_named_by_its_format_line(collect, study, workdir):
+    # captured part way, no command anywhere: the Model Options' "Format: *" (line 2) says a plan was loaded
+    log = write(workdir, log_text(None, "=== Model Options ===", "Format: *", "=== Build Options ===",
+                                  "Precision: FP32", running=False))
+    done = collect("trtexec", "--log", log, "--variant", "int8")
+    assert done.exit_code == 0, done.err
+    loaded = [n for n in done.record["provenance"]["notes"] if "loads a built plan" in n]
+    assert len(loaded) == 1 and "(line 2 'Format: *')" in loaded[0] and "'int8' is int8" in loaded[0], loaded
+
+
+def test_a_built_engine_gets_no_loaded_plan_note(collect, study):
+    done = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp16")
+    assert done.exit_code == 0, done.err
+    assert not [n for n in done.record["provenance"]["notes"] if "loads a built plan" in n]
+
+
+def test_the_refusal_points_at_the_precision_line_of_the_log(collect, study):
+    refused = collect("trtexec", "--log", FP16_BUILD, "--variant", "fp32")
+    assert_refused(refused)
+    assert refused.err.startswith(f"studygen: {FP16_BUILD}:11: variant 'fp32'"), refused.err
+
+
+def test_a_flag_only_strongly_typed_build_and_an_unknown_spelling_are_not_judged(collect, study, workdir):
+    # no Precision line: --stronglyTyped among the flags makes the build strongly typed (noted, not refused)
+    typed = write(workdir, built(None, "--stronglyTyped"), "typed.log")
+    done = collect("trtexec", "--log", typed, "--variant", "fp8", job="typed")
+    assert done.exit_code == 0, done.err
+    assert any("strongly typed build (its flags --stronglyTyped)" in n for n in done.record["provenance"]["notes"])
+    done.path.unlink()  # these made-up logs print one summary: in a second job it would be one run twice
+    # a precision token this reader does not know says nothing it can check: accepted under any variant
+    unknown = write(workdir, built("FP32+FP6", "--fp6"), "unknown.log")
+    assert collect("trtexec", "--log", unknown, "--variant", "int8", job="unknown").exit_code == 0

@@ -173,7 +173,9 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
         if line.startswith("&&&& "):
             match = RUNNING.match(line)
             if match:
-                current = TrtexecRun(index=len(runs), line=number, command=match.group("command") or None)
+                command = match.group("command") or None
+                current = TrtexecRun(index=len(runs), line=number, command=command,
+                                     command_line_number=number if command else None)
                 tag = VERSION_TAG.search(match.group("tags") or "")
                 if tag:
                     current.tensorrt_version = decode_version_tag(tag.group(1))
@@ -218,7 +220,7 @@ def _closing_line(run: TrtexecRun, status: re.Match, where: Context) -> None:
         if run.tensorrt_version is None:
             run.tensorrt_version, run.version_line = version, where.number
     if run.command is None and status.group("command"):
-        run.command = status.group("command")
+        run.command, run.command_line_number = status.group("command"), where.number
 
 
 def _is_json(text: str) -> bool:
@@ -356,7 +358,7 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
     elif match := DEVICE_LINE.match(message):
         run.device, run.device_line = printed_once(run, "device", (run.device, run.device_line), match.group(1), where)
     elif match := FORMAT_LINE.match(message):
-        run.model_format = match.group(1)
+        run.model_format, run.model_format_line = match.group(1), number
     elif match := PRECISION_LINE.match(message):
         run.precision, run.precision_line = match.group(1), number
     elif match := SETTING_LINE.match(message):

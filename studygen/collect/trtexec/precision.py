@@ -66,9 +66,32 @@ def loaded_engine(run: TrtexecRun) -> bool:
     """True when the run loaded its engine rather than building it: its
     command has ``--loadEngine`` (trtexec then loads the plan whatever model
     flag is given too), or its Model Options print ``Format: *``."""
-    if any(t.startswith("--loadEngine") for t in (run.command or "").split()):
-        return True
-    return run.model_format == "*"
+    return plan_load_evidence(run) is not None
+
+
+def plan_load_evidence(run: TrtexecRun) -> str | None:
+    """Where the log shows that ``run`` loaded a built plan, in words for a
+    note: its command's ``--loadEngine`` flag and the line holding that
+    command, else its ``Format: *`` line; None when it built its engine."""
+    flag = next((t for t in (run.command or "").split() if t.startswith("--loadEngine")), None)
+    if flag is not None:
+        return f"line {run.command_line_number} {flag!r}"
+    if run.model_format == "*":
+        return f"line {run.model_format_line} 'Format: *'"
+    return None
+
+
+def loaded_plan_note(log: TrtexecLog, run: TrtexecRun, variant: str, declared: str) -> str | None:
+    """The note for a run that loaded a built plan (None for one that built
+    its engine): nothing in the log shows the plan's precision, so the
+    variant's declared precision is the collector's word, not a reading."""
+    evidence = plan_load_evidence(run)
+    if evidence is None:
+        return None
+    printed = (f"; its line {run.precision_line} 'Precision: {run.precision}' is trtexec's builder default, "
+               "not the plan's" if run.precision is not None else "")
+    return (f"{log.basename} {run.label}: loads a built plan ({evidence}), which shows no precision{printed}: that "
+            f"variant {variant!r} is {declared} rests on the collector's word, not on the log")
 
 
 def build_precision(run: TrtexecRun) -> BuildPrecision | None:
@@ -121,8 +144,8 @@ def check_declared(log: TrtexecLog | None, variant: str, declared: str | None, s
     first line) a log with a run whose build contradicts ``declared``, the
     precision the study file gives ``variant`` (None: no study, nothing to
     check), unless ``override`` gives a reason (UsageError when it is blank),
-    which is returned as a note; also notes a strongly typed build, whose
-    precision the log cannot show."""
+    which is returned as a note; also notes a strongly typed build and a
+    loaded plan, whose precision the log cannot show."""
     if override is not None and not override.strip():
         raise UsageError("--override-precision needs a reason (why the declared precision is right for this log)")
     if log is None or declared is None:
@@ -131,6 +154,7 @@ def check_declared(log: TrtexecLog | None, variant: str, declared: str | None, s
     for run in log.runs:
         build = build_precision(run)
         if build is None:
+            notes.extend(filter(None, [loaded_plan_note(log, run, variant, declared)]))
             continue
         if build.strongly_typed:
             notes.append(f"{log.basename} {run.label}: strongly typed build ({build.evidence}): each layer's precision "

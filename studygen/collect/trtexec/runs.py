@@ -178,11 +178,13 @@ class TrtexecRun:
     index: int
     line: int
     command: str | None = None
+    command_line_number: int | None = None  # the line the command was read from (opening, else closing line)
     tensorrt_version: str | None = None
     version_line: int | None = None
     device: str | None = None
     device_line: int | None = None
     model_format: str | None = None  # "Format:" of the Model Options ("*": the engine was loaded)
+    model_format_line: int | None = None
     precision: str | None = None  # "Precision:" of the Build Options, as printed
     precision_line: int | None = None
     status: str | None = None

@@ -1,0 +1,55 @@
+"""The generic template's kernel-time section says where trtexec's per-layer
+times come from: trtexec's profiler (``--dumpProfile`` table or
+``--exportProfile`` file) times each layer in a profiled run that
+synchronises after every layer, so those times carry that overhead and do
+not divide the GPU compute latency of an unprofiled run beside them. The
+sentence is built from each result's ``profiler`` and ``source_locator``
+fields; a kernel time from another profiler gets none."""
+
+from __future__ import annotations
+
+from studygen.render.engine import render_markdown
+
+from ..checks.studies import kernel_time, latency, record
+from ..conftest import FIXTURES
+from .test_generic_template import generic_study
+
+DUMP_PROFILE = FIXTURES / "trtexec" / "trt10.16_dump-profile.log"
+
+
+def kernel_section(markdown: str) -> str:
+    return markdown.split("### Kernel time per group (ms)")[1].split("\n## ")[0]
+
+
+def test_a_dump_profile_read_from_a_real_log_is_said_to_come_from_a_profiled_run(tmp_path, run_cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("new", "demo", "--variants", "fp32").exit_code == 0
+    done = run_cli("collect", "trtexec", "--family", "demo", "--job", "h100", "--variant", "fp32",
+                   "--log", DUMP_PROFILE)
+    assert done.exit_code == 0, done.err
+    assert run_cli("render", "demo").exit_code == 0
+    section = kernel_section((tmp_path / "families" / "demo" / "README.md").read_text())
+    # source_locator trt10.16_dump-profile.log:83 (its '=== Profile' line); profiler 'trtexec --dumpProfile (...)'
+    assert ("- In job h100, the per-layer times come from the --dumpProfile table of trt10.16_dump-profile.log, "
+            "which trtexec takes in a profiled run that synchronises after each layer: they include that overhead "
+            "and do not divide the latency of a run timed without the profiler.") in section.splitlines()
+
+
+def test_each_job_and_source_once_and_no_sentence_for_another_profiler(tmp_path):
+    export = "trtexec --exportProfile (p.json; averageMs: mean per iteration)"
+    a = record("a", [latency("fp16", 5.0),
+                     kernel_time("fp16", {"GEMM/MatMul": 0.4}, profiler=export, source_locator="p.json:line 1"),
+                     kernel_time("fp16", {"GEMM/MatMul": 0.8}, shape="800x800", profiler=export,
+                                 source_locator="p.json:line 40")])
+    b = record("b", [latency("fp16", 5.5),
+                     kernel_time("fp16", {"GEMM/MatMul": 0.5}, profiler="torch.profiler (Kineto trace)",
+                                 source_locator="trace.json"),
+                     kernel_time("fp16", {"GEMM/MatMul": 0.6}, shape="800x800", profiler="trtexec --dumpProfile")])
+    lines = [line for line in kernel_section(render_markdown(generic_study(tmp_path, [a, b]))).splitlines()
+             if "per-layer times" in line]
+    assert lines == ["- In job a, the per-layer times come from the --exportProfile file p.json, which trtexec takes "
+                     "in a profiled run that synchronises after each layer: they include that overhead and do not "
+                     "divide the latency of a run timed without the profiler.",
+                     "- In job b, the per-layer times come from a --dumpProfile table, which trtexec takes in a "
+                     "profiled run that synchronises after each layer: they include that overhead and do not divide "
+                     "the latency of a run timed without the profiler."]
