@@ -41,8 +41,8 @@ def same_revision(first: str, second: str) -> bool:
         return True
     if not (GIT_HASH.fullmatch(first) and GIT_HASH.fullmatch(second)):
         return False
-    shorter, longer = sorted((first.lower(), second.lower()), key=len)
-    return longer.startswith(shorter)
+    first, second = first.lower(), second.lower()
+    return first.startswith(second) or second.startswith(first)
 
 
 def names_revision(model: dict | None, revision: str) -> bool:
