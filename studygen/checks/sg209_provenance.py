@@ -9,6 +9,12 @@ software, model and code, or to a publication.
   commit. A version must name a number: ``unknown`` is no version.
 - A transcribed record (``provenance.source``) must carry a citation that is
   more than whitespace.
+- Any record's checkpoint revision must be one its study file names
+  (``model.revision``) or lists (``model.revisions``), by the rule
+  ``collect`` refuses a ``--checkpoint`` with
+  (:func:`~studygen.study.model_revisions.names_revision`: an abbreviated
+  git hash names its commit). A study file that states no revision allows
+  any.
 
 Each missing field is one error at its JSON pointer (or its parent's, when
 the field is absent). The hint fits how the record was made: a record
@@ -22,12 +28,17 @@ Cases: (seed) every seed figure is transcribed and cites the pull request;
 a collected record without ``repository_commit`` could not be re-run from
 the commit that measured it. (issue 22) A record collected with
 ``--software torch=unknown`` passed, and the hint for a log from another
-machine said to run ``collect env``, which records this machine.
+machine said to run ``collect env``, which records this machine. (issue:
+revisions) collect refused a log exported at another commit of the model
+repository, so its record stated the study's revision, false; and the
+hackathon family's records held seven revisions while its study file named
+one, and check said nothing.
 """
 
 from __future__ import annotations
 
 from ..findings import Finding
+from ..study.model_revisions import describe_allowed, names_revision
 
 BACKEND_VERSION = {"tensorrt": "tensorrt", "pytorch": "torch", "onnxruntime": "onnxruntime"}
 
@@ -112,8 +123,22 @@ def transcribed(record) -> list[Finding]:
     return []
 
 
+def unlisted_revision(record, model: dict | None, study_file: str) -> list[Finding]:
+    """A finding when ``record``'s checkpoint revision is one the study file's
+    ``model`` (shown as ``study_file``) neither names nor lists; none for a
+    record without a revision (:func:`collected` asks for it)."""
+    revision = (record.provenance.get("checkpoint") or {}).get("revision")
+    if not revision or names_revision(model, revision):
+        return []
+    return [_finding(record, "/provenance/checkpoint/revision",
+                     f"checkpoint revision {revision} is not one {study_file} names ({describe_allowed(model)})",
+                     f"if the record measured that revision, list {revision} under model.revisions in {study_file}; "
+                     "if not, collect it again with --checkpoint ID@REVISION --replace REASON")]
+
+
 def check(context) -> list[Finding]:
     study = context.study
+    model, study_file = study.spec.get("model"), study.rel(study.study_path)
     findings = []
     for record in study.records:
         provenance = record.provenance
@@ -121,4 +146,5 @@ def check(context) -> list[Finding]:
             findings.extend(collected(record))
         elif "source" in provenance:
             findings.extend(transcribed(record))
+        findings.extend(unlisted_revision(record, model, study_file))
     return findings

@@ -20,7 +20,7 @@ FASTJSONSCHEMA_VERSION = '2.22.3'
 SOURCE_SHA256 = {
     'dataset.schema.json': 'c7565153b8bcb406c051b9ba4b11347c13a7d08228fe6f602266de26213b8218',
     'run_record.schema.json': '128aa459ab3003b09a658c9cf275a2297cb797837ca2a3a22cd1bd608bfeda07',
-    'study.schema.json': '1afeda3efadfd642829ab0182db130e6d9a0d590742c87f1dcd068dcb3a88289',
+    'study.schema.json': '62473d11998897d7d30f4192eda408393d8dbc0a5b311a68cd5e79e0109e88c4',
 }
 
 
@@ -3469,6 +3469,21 @@ def _study():
                         data__model__revision = data__model["revision"]
                         if not isinstance(data__model__revision, (str, NoneType)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.revision must be string or null")
+                    if "revisions" in data__model_keys:
+                        data__model_keys.remove("revisions")
+                        data__model__revisions = data__model["revisions"]
+                        if not isinstance(data__model__revisions, (list, tuple)):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.revisions must be array")
+                        data__model__revisions_is_list = isinstance(data__model__revisions, (list, tuple))
+                        if data__model__revisions_is_list:
+                            data__model__revisions_len = len(data__model__revisions)
+                            for data__model__revisions_x, data__model__revisions_item in enumerate(data__model__revisions):
+                                if not isinstance(data__model__revisions_item, (str)):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.revisions[{data__model__revisions_x}]".format(**locals()) + " must be string")
+                                if isinstance(data__model__revisions_item, str):
+                                    data__model__revisions_item_len = len(data__model__revisions_item)
+                                    if data__model__revisions_item_len < 1:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.revisions[{data__model__revisions_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
                     if "architecture" in data__model_keys:
                         data__model_keys.remove("architecture")
                         data__model__architecture = data__model["architecture"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from studygen.checks import CheckContext, sg209_provenance
 from studygen.findings import ERROR
 
-from .studies import collected_provenance, latency, load, record
+from .studies import collected_provenance, latency, load, record, spec
 
 
 def test_complete_collected_record_passes(tmp_path):
@@ -70,3 +70,52 @@ def test_no_software_at_all_is_one_finding_unless_a_backend_names_the_missing_on
     assert _findings(tmp_path / "b", latency("fp16", 5.889)) == [
         ("/provenance/software/tensorrt", "job job: collected record has no tensorrt version, yet its results ran on it",
          versions_hint)]
+
+
+def _revision_findings(root, revisions: list[str], model_changes: dict) -> list[tuple[str, str, str, str]]:
+    """SG209's findings (job, pointer, message, hint) on one record per revision of ``revisions``, under a study
+    file whose model is :func:`spec`'s with ``model_changes``."""
+    study_file = spec()
+    study_file["model"].update(model_changes)
+    records = []
+    for number, revision in enumerate(revisions):
+        provenance = collected_provenance()
+        provenance["checkpoint"] = {"id": "example/toy-detector", "revision": revision, "weights": "pretrained"}
+        records.append(record(f"job{number}", [latency("fp16", 5.889)], provenance))
+    findings = sg209_provenance.check(CheckContext(load(root, records=records, study=study_file)))
+    return [(f.message.split(":")[0], f.pointer, f.message, f.hint) for f in findings]
+
+
+def test_a_revision_the_study_file_neither_names_nor_lists_is_an_error(tmp_path):
+    # the study names REVISION (0123456789ab…) and lists 331d8b23 and one full hash
+    listed = {"revisions": ["331d8b23", "c65790e1147b8cb4a22258c41533d29d13417fd4"]}
+    revisions = ["0123456789abcdef0123456789abcdef01234567", "0123456", "331D8B23c6d37346276343a583206868eefcb052",
+                 "c65790e", "76321b190daa3755d544922052be109a2172e441", "0123457", "331d8b2"]
+    findings = _revision_findings(tmp_path / "a", revisions, listed)
+    study_file = "families/toy/study.yaml"
+    allowed = "model revisions 0123456789abcdef0123456789abcdef01234567, 331d8b23, c65790e1147b8cb4a22258c41533d29d13417fd4"
+    assert findings == [
+        ("job job4", "/provenance/checkpoint/revision",
+         f"job job4: checkpoint revision 76321b190daa3755d544922052be109a2172e441 is not one {study_file} names "
+         f"({allowed})",
+         f"if the record measured that revision, list 76321b190daa3755d544922052be109a2172e441 under model.revisions "
+         f"in {study_file}; if not, collect it again with --checkpoint ID@REVISION --replace REASON"),
+        ("job job5", "/provenance/checkpoint/revision",
+         f"job job5: checkpoint revision 0123457 is not one {study_file} names ({allowed})",
+         f"if the record measured that revision, list 0123457 under model.revisions in {study_file}; if not, "
+         "collect it again with --checkpoint ID@REVISION --replace REASON"),
+    ]  # 331d8b2 is 7 hex digits of 331d8b23: the same commit abbreviated
+    without_list = _revision_findings(tmp_path / "b", ["331d8b23"], {})
+    assert [(job, pointer) for job, pointer, _, _ in without_list] == [("job job0", "/provenance/checkpoint/revision")]
+    assert "(model revision 0123456789abcdef0123456789abcdef01234567)" in without_list[0][2]
+
+
+def test_a_study_without_revision_allows_any_and_names_are_matched_whole(tmp_path):
+    assert _revision_findings(tmp_path / "a", ["331d8b23", "v2"], {"revision": None}) == []
+    # a branch or tag matches only itself; "main" begins "mainline" but names another revision
+    findings = _revision_findings(tmp_path / "b", ["mainline", "main", "v1.0"], {"revision": "main", "revisions": ["v1.0"]})
+    assert [(job, pointer) for job, pointer, _, _ in findings] == [("job job0", "/provenance/checkpoint/revision")]
+    assert "checkpoint revision mainline is not one families/toy/study.yaml names (model revisions main, v1.0)" in findings[0][2]
+    # revision null, one listed: the list alone decides
+    findings = _revision_findings(tmp_path / "c", ["331d8b23", "0123456"], {"revision": None, "revisions": ["331d8b23"]})
+    assert [(job, message.split("(")[1]) for job, _, message, _ in findings] == [("job job1", "model revision 331d8b23)")]

@@ -67,8 +67,9 @@ def test_contradicting_or_malformed_options_are_refused(tmp_path, run_cli, monke
     _new(run_cli, tmp_path, "--model", "org/m", "--revision", "abc1234")
     cases = {
         ("--checkpoint", "org/other"): "studygen: --checkpoint org/other but the study file's model is org/m\n",
-        ("--checkpoint", "org/m@fff0000"): "studygen: --checkpoint revision fff0000 but the study file's model "
-                                          "revision is abc1234\n",
+        ("--checkpoint", "org/m@fff0000"): "studygen: --checkpoint revision fff0000 but the study file names model "
+                                          "revision abc1234: list fff0000 under model.revisions if the input was "
+                                          "made from that revision\n",
         ("--commit", "12345"): "studygen: invalid --commit '12345': give the commit as 7 to 40 hex digits "
                                "(git rev-parse HEAD in the repository that made the engine or run)\n",
         ("--commit", "g" * 7): "studygen: invalid --commit 'ggggggg': give the commit as 7 to 40 hex digits "
@@ -82,3 +83,37 @@ def test_contradicting_or_malformed_options_are_refused(tmp_path, run_cli, monke
     same = _collect(run_cli, tmp_path, monkeypatch, "--checkpoint", "org/m@abc1234", "--commit", "a" * 40)
     assert same.exit_code == 0, same.err
     assert _provenance(tmp_path)["repository_commit"] == "a" * 40
+
+
+def _new_with_revisions(run_cli, root):
+    """A project whose study names revision 353a4d73 and lists two more (one abbreviated, one whole)."""
+    _new(run_cli, root, "--model", "org/m", "--revision", "353a4d73")
+    spec_path = root / "families/demo/study.yaml"
+    spec_path.write_text(spec_path.read_text().replace(
+        "  revision: 353a4d73\n", "  revision: 353a4d73\n  revisions: [76321b19, c65790e1147b8cb4a22258c41533d29d13417fd4]\n"))
+
+
+def test_a_revision_the_study_file_neither_names_nor_lists_is_refused(tmp_path, run_cli, monkeypatch):
+    """Logs of one model repository at several commits: each record states the commit its input came from."""
+    _new_with_revisions(run_cli, tmp_path)
+    refused = _collect(run_cli, tmp_path, monkeypatch, "--checkpoint", "org/m@07271c31")
+    assert (refused.exit_code, refused.err) == (2, (
+        "studygen: --checkpoint revision 07271c31 but the study file names model revisions 353a4d73, 76321b19, "
+        "c65790e1147b8cb4a22258c41533d29d13417fd4: list 07271c31 under model.revisions if the input was made from "
+        "that revision\n"))
+    assert not (tmp_path / "measurements" / "demo").exists() or not any((tmp_path / "measurements" / "demo").iterdir())
+
+
+def test_each_revision_the_study_file_names_or_lists_is_recorded_as_given(tmp_path, run_cli, monkeypatch):
+    # given -> recorded: a listed one, an abbreviation of a listed one, a longer form of the named one, none
+    cases = {"76321b19": "76321b19", "c65790e": "c65790e", "353A4D73ffff": "353A4D73ffff", None: "353a4d73"}
+    for number, (given, recorded) in enumerate(cases.items()):
+        root = tmp_path / f"p{number}"
+        root.mkdir()
+        _new_with_revisions(run_cli, root)
+        checkpoint = ("--checkpoint", f"org/m@{given}") if given else ()
+        result = _collect(run_cli, root, monkeypatch, *checkpoint, "--commit", "abcdef1")
+        assert result.exit_code == 0, (given, result.err)
+        assert _provenance(root)["checkpoint"]["revision"] == recorded
+        study = load_study(root / "families" / "demo", root)
+        assert sg209_provenance.check(CheckContext(study)) == [], given

@@ -95,14 +95,14 @@ def test_a_second_job_after_the_walk_still_checks_clean(tmp_path, run_cli, monke
     assert "### Same measurement in several jobs" not in readme
 
 
-ONE_CHECKPOINT = re.compile(r"\*\*One family, one checkpoint\.\*\* .*?`collect` refuses a `--checkpoint` whose id or "
-                            r"revision differs from the study file's \(`(?P<message>[^`]*) …`, nothing written\)")
+ONE_CHECKPOINT = re.compile(r"\*\*One family, one model\.\*\* .*?`collect` refuses a `--checkpoint` whose id "
+                            r"differs from the study file's \(`(?P<message>[^`]*) …`, nothing written\)")
 
 
 def test_the_guide_says_a_family_is_one_checkpoint_and_collect_refuses_another(tmp_path, run_cli, monkeypatch):
     # the guide's words, quoted from the refusal a reader meets; the walk's family then refuses a second checkpoint
     match = ONE_CHECKPOINT.search(GUIDE.read_text(encoding="utf-8"))
-    assert match, "the study guide no longer says that one family measures one checkpoint"
+    assert match, "the study guide no longer says that one family measures one model"
     commands = guide_commands()[:2]
     project, results = _walk(tmp_path, run_cli, monkeypatch, commands)
     assert [r.exit_code for r in results] == [0, 0], [r.err for r in results]
