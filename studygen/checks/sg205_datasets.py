@@ -61,6 +61,7 @@ from pathlib import Path
 from ..findings import WARNING, Finding
 from ..lint import vocabulary
 from ..numbers import format_number
+from ..records.jsonpos import pointer_part
 from ..records.kinds import IMAGE_SET_KINDS, QUALITY_KINDS, Kind
 from ..study.rows import Row
 from .base import readme_finding, row_finding
@@ -280,13 +281,9 @@ def study_file_set(study, role: str, recipe: str | None) -> tuple[str, str | Non
     if role == CALIBRATION and recipe:
         named = ((study.spec.get("recipes") or {}).get(recipe) or {}).get("calibration_set")
         if named:
-            return f"/recipes/{_pointer_token(recipe)}/calibration_set", named
+            return f"/recipes/{pointer_part(recipe)}/calibration_set", named
     key = "calibration_set" if role == CALIBRATION else "agreement_set"
     return f"/run/{key}", (study.spec.get("run") or {}).get(key) or None
-
-
-def _pointer_token(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")  # RFC 6901
 
 
 def _result_pointer(row: Row) -> str:

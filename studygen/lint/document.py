@@ -183,11 +183,6 @@ class Series:
         return [i for i, v in enumerate(self.values) if v is not None]
 
     @cached_property
-    def present_values(self) -> list[float]:
-        """The values of :attr:`present_indexes`."""
-        return [self.values[i].value for i in self.present_indexes]
-
-    @cached_property
     def bounds(self) -> tuple[float, float]:
         """(smallest, largest) value of the series."""
         present = [v.value for _, v in self.figures]

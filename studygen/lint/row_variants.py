@@ -7,7 +7,7 @@
     | large | INT8      | 6.03                |
 
 "INT8 is faster than FP16 for every model" compares rows of one column, two
-by two: :func:`row_pair` ties a clause to such a table when
+by two: :func:`row_pairs` ties a clause to each such table when
 
 - one label column holds both variants the clause names (a cell whose words
   the clause names in order, as :mod:`.header_names` matches them), the reference being the one named right after
@@ -114,13 +114,6 @@ def measured_series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[
     return of_kind[0] if len(of_kind) == 1 else None
 
 
-def row_pair(document: Document, clause: str, kinds: tuple[str, ...], view: TextView) -> RowPair | None:
-    """The one :class:`RowPair` the clause names in the document (see the
-    module docstring), or None."""
-    found = row_pairs(document, clause, kinds, view)
-    return found[0] if len(found) == 1 else None
-
-
 def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: TextView) -> list[RowPair]:
     """Every :class:`RowPair` the clause names in the document, in document order."""
     found: list[RowPair] = []
@@ -141,4 +134,4 @@ def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: Tex
     return found
 
 
-__all__ = ["RowPair", "measured_series", "row_pair", "row_pairs"]
+__all__ = ["RowPair", "measured_series", "row_pairs"]

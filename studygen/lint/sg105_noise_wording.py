@@ -41,6 +41,8 @@ VERDICT_RE = NOISE_VERDICT_RE
 
 # The clause a verdict sits in starts after the last of these before it.
 _CLAUSE_START_RE = lazy_compile(r"[.;:!?]\s|,\s+(?:but|while|whereas|yet|so)\s|\n\s*[-*]\s|—|\s–\s")
+# the words after a verdict that make it an expectation ("... was expected") are read this far
+EXPECTATION_REACH = 120
 
 
 def _table_text(table: Table) -> str:
@@ -124,9 +126,10 @@ def _expected(text: str, offset: int, end: int | None = None) -> bool:
     start = max(0, offset - CLAUSE_REACH)  # a bound keeps lint linear (attack round: 8,000 verdicts, 40 s)
     for match in _CLAUSE_START_RE.finditer(text, start, offset):
         start = match.end()
-    # what follows is read only up to 80 characters (EXPECTATION_AFTER_RE): bounded as the clause before is
+    # what follows is read only up to EXPECTATION_REACH characters: bounded as the clause before is
     after = offset if end is None else end
-    return is_expectation(text[start:offset]) or EXPECTATION_AFTER_RE.match(text, after, after + 120) is not None
+    return (is_expectation(text[start:offset])
+            or EXPECTATION_AFTER_RE.match(text, after, after + EXPECTATION_REACH) is not None)
 
 
 def _finding(document: Document, phrase: str, line: int, where: str) -> Finding:

@@ -26,9 +26,14 @@ def pointer_tokens(pointer: str) -> list[str]:
     return [unescape_pointer_token(t) for t in pointer.lstrip("/").split("/")]
 
 
+def pointer_part(key) -> str:
+    """One reference token of a JSON pointer: ``~`` as ``~0``, ``/`` as ``~1`` (RFC 6901)."""
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
 def pointer_from_path(path) -> str:
     """JSON pointer of a jsonschema ``error.absolute_path`` deque."""
-    parts = [str(p).replace("~", "~0").replace("/", "~1") for p in path]
+    parts = [pointer_part(p) for p in path]
     return "/" + "/".join(parts) if parts else ""
 
 

@@ -9,17 +9,13 @@ and lists."""
 from __future__ import annotations
 
 from ..errors import TemplateError
+from ..records.jsonpos import pointer_part
 
 
 class StudyDataError(TemplateError):
     """A template asked the study file for something it does not hold; the
     error's place is the study file and the JSON pointer of the mapping or
     list asked (render adds the template line that asked)."""
-
-
-def pointer_part(key) -> str:
-    """One reference token of a JSON pointer: ``~`` as ``~0``, ``/`` as ``~1`` (RFC 6901)."""
-    return str(key).replace("~", "~0").replace("/", "~1")
 
 
 class StudyFileMapping(dict):

@@ -267,7 +267,7 @@ class TableHelpers(SpanHelpers):
                         kind="ratio", compared=[(a._row, b._row) for a, b in pairs])
         every = [(a, b) for a in a_figures for b in b_figures]
         jobs = len({row.job_id for row in (*a_figures, *b_figures)})
-        over = self._derived_text(kind, every, f"{jobs} jobs: ", f"{jobs} jobs, each ")
+        over = self._derived_text(kind, every, f"{counted(jobs, 'job')}: ", f"{counted(jobs, 'job')}, each ")
         return emit(f"{self._derived_text(kind, pairs)} ({over})", [row._row for row in (*a_figures, *b_figures)],
                     kind="ratio", compared=[(a._row, b._row) for a, b in pairs if a.job_id == b.job_id])
 

@@ -98,3 +98,11 @@ def test_statistic_words_and_difference_headers_follow_cocoeval():
     assert statistic_words("mAP") == "mAP" and statistic_words(None) == "statistic not stated"
     assert difference_header("ARm") == "{b} minus {a} (AR points)"
     assert difference_header("APm") == difference_header("mAP") == "{b} minus {a} (AP points)"
+
+
+def test_the_quality_table_knows_every_statistic_collect_coco_records_in_its_order():
+    # render's list of COCO statistics must not drift from the one the collector writes (collect/coco_eval.py)
+    from studygen.collect.coco_eval import STAT_NAMES
+    from studygen.render.quality import COCO_STATISTICS
+
+    assert tuple(entry[0] for entry in COCO_STATISTICS) == STAT_NAMES
