@@ -38,10 +38,12 @@ _LABEL_MARKUP = re.compile(r"[*_\[\]~]")
 
 
 def escape_cell(text) -> str:
-    """A record string made safe for one GFM table cell: HTML escaped, pipes and
-    backticks backslash-escaped, newlines folded to spaces."""
-    value = html.escape(str(text), quote=False)
-    value = re.sub(r"[\r\n]+", " ", value)
+    """A record string made safe for one GFM table cell: line breaks folded to
+    one space (:func:`fold_line_breaks`), control and bidirectional
+    characters as ``\\uXXXX`` (as :func:`escape_prose` shows them), HTML
+    escaped, backslashes, pipes and backticks backslash-escaped."""
+    value = _CONTROL.sub(_code_point, fold_line_breaks(str(text)))
+    value = html.escape(value, quote=False)
     return value.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
 
 
@@ -87,9 +89,14 @@ def escape_prose(text) -> str:
     return value[:start] + _escaped_prose(value[start:end]) + value[end:]
 
 
+def _code_point(match) -> str:
+    """A control character matched by :data:`_CONTROL` as ``\\uXXXX``."""
+    return f"\\u{ord(match.group()):04x}"
+
+
 def _escaped_prose(value: str) -> str:
     value = value.lstrip(" \t")
-    value = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
+    value = _CONTROL.sub(_code_point, value)
     value = html.escape(value, quote=False).replace("|", "\\|")
     for pattern in _BLOCK_STARTS:
         match = pattern.match(value)
@@ -154,7 +161,7 @@ def code_span(text) -> str:
     ``\\uXXXX``, fenced by one backtick more than its longest run of
     backticks, with a space inside each fence where it starts or ends with
     one (CommonMark 0.31, "Code spans")."""
-    value = _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", fold_line_breaks(str(text)))
+    value = _CONTROL.sub(_code_point, fold_line_breaks(str(text)))
     longest = max((len(run) for run in re.findall(r"`+", value)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if value.startswith("`") or value.endswith("`") else ""

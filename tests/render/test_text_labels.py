@@ -17,6 +17,16 @@ def test_escape_cell_escapes_html_pipes_backticks_and_backslashes():
     assert escape_cell(5.8) == "5.8"
 
 
+def test_escape_cell_shows_control_and_bidi_characters_and_folds_every_line_break():
+    # a terminal escape, a NUL and a right-to-left override from a record show as code points (a
+    # backslash the cell's own escaping doubles, so the reader sees \u001b); U+2028 and NEL end a line
+    assert escape_cell("fp16\x1b[2J\x00") == "fp16\\\\u001b[2J\\\\u0000"
+    assert escape_cell("gpu\u202eA100") == "gpu\\\\u202eA100"
+    assert escape_cell("a \u2028 b\x85c") == "a b c"
+    assert escape_cell("tab\tkept") == "tab\tkept"
+    assert escape_label("x\u2066y") == "x\\\\u2066y"
+
+
 def test_escape_label_escapes_a_cell_and_its_emphasis_links_and_strikethrough():
     assert escape_label("H|200 *SXM* _x_ [r] ~y~ <b>&") == "H\\|200 \\*SXM\\* \\_x\\_ \\[r\\] \\~y\\~ &lt;b&gt;&amp;"
     assert escape_label("a\\b`c") == "a\\\\b\\`c"  # as escape_cell: a backslash and a backtick once each
