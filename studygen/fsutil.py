@@ -63,13 +63,22 @@ def shown_path(path: Path, base: Path | None = None) -> str:
     link is shown where it lies, not where it leads: that is the file a
     person lists and edits (its target may lie outside ``base``, or not exist)."""
     if path.name and path.is_symlink():
-        return shown_path(path.parent, base) + os.sep + path.name if path.parent != path else str(path)
+        return _shown_in_folder(path, base)
     try:
         return str(resolved(path).relative_to(resolved(base or Path.cwd())))
     except InputError:  # the file itself is a loop: its folder still places it
-        return shown_path(path.parent, base) + os.sep + path.name if path.parent != path else str(path)
+        return _shown_in_folder(path, base)
     except (ValueError, OSError):
         return str(path)
+
+
+def _shown_in_folder(path: Path, base: Path | None) -> str:
+    """``path`` as its folder is shown (:func:`shown_path`) and its own name:
+    ``lnk``, not ``./lnk``, for a link in ``base`` itself, as a file there is shown."""
+    if path.parent == path:
+        return str(path)
+    folder = shown_path(path.parent, base)
+    return path.name if folder == "." else folder + os.sep + path.name
 
 
 def shown_paths_in(folder: Path, base: Path):

@@ -157,3 +157,17 @@ def test_an_exclusive_write_never_replaces_a_file_another_writer_made(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["study.yaml"]  # no temp file left
     atomic_write_text(target, "third\n")  # the default still replaces
     assert target.read_text() == "third\n"
+
+
+def test_a_link_in_the_base_folder_is_shown_by_its_name_as_a_file_there_is(tmp_path):
+    (tmp_path / "real.json").write_text("{}")
+    os.symlink(tmp_path / "real.json", tmp_path / "lnk.json")
+    os.symlink(tmp_path / "loop.json", tmp_path / "loop.json")  # a link to itself: shown by its folder too
+    (tmp_path / "sub").mkdir()
+    os.symlink(tmp_path / "real.json", tmp_path / "sub" / "lnk.json")
+    shown_path, shown_paths_in = fsutil.shown_path, fsutil.shown_paths_in
+    assert shown_path(tmp_path / "lnk.json", tmp_path) == "lnk.json"  # it was ./lnk.json
+    assert shown_path(tmp_path / "loop.json", tmp_path) == "loop.json"
+    assert shown_path(tmp_path / "sub" / "lnk.json", tmp_path) == os.path.join("sub", "lnk.json")
+    for name in ("real.json", "lnk.json", "loop.json"):  # the one-folder form agrees with it
+        assert shown_paths_in(tmp_path, tmp_path)(tmp_path / name) == shown_path(tmp_path / name, tmp_path) == name
