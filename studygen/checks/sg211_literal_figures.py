@@ -47,9 +47,10 @@ from pathlib import Path
 from ..errors import StudygenError, TemplateError
 from ..findings import Finding
 from ..patterns import lazy_compile
-from ..render.engine import make_environment, referenced_templates, template_dirs
+from ..render.engine import make_environment, template_dirs
+from ..render.template_memo import referenced_templates
 from .readme_text import NUMBER
-from .template_literals import printed_literals, referenced_names
+from .template_literals import PrintedLiterals, referenced_names
 
 SOFTWARE_BEFORE = lazy_compile(
     r"(?:tensorrt|trt|cuda|cudnn|torch|pytorch|python|transformers|modelopt|onnxruntime|timm|driver|version|release|"
@@ -103,6 +104,13 @@ def computed_reference_lines(source: str) -> tuple[int, ...]:
         return ()
 
 
+def _add_lines(pieces: list[tuple[int, str]], lineno: int, text: str) -> None:
+    """Add each non-empty line of ``text``, which starts on template line ``lineno``, to ``pieces``."""
+    for offset, part in enumerate(text.split("\n")):
+        if part:
+            pieces.append((lineno + offset, part))
+
+
 def written_text(env, source: str, strings: bool = True) -> list[tuple[int, str]]:
     """``(line, text)`` pieces of ``source`` that print as written: data
     tokens, and (``strings``) string literals printed alone (``{{ "…" }}``)."""
@@ -110,12 +118,25 @@ def written_text(env, source: str, strings: bool = True) -> list[tuple[int, str]
     tokens = [t for t in env.lex(source) if t[1] != "whitespace"]
     for i, (lineno, kind, value) in enumerate(tokens):
         if kind == "data":
-            for offset, part in enumerate(value.split("\n")):
-                if part:
-                    pieces.append((lineno + offset, part))
+            _add_lines(pieces, lineno, value)
         elif (strings and kind == "string" and 0 < i < len(tokens) - 1 and tokens[i - 1][1] == "variable_begin"
               and (tokens[i + 1][1] == "variable_end" or tokens[i + 1][2] == "|")):
             pieces.append((lineno, value[1:-1]))
+    return pieces
+
+
+def written_data(parsed) -> list[tuple[int, str]]:
+    """``(line, text)`` pieces of a parsed template (a
+    :class:`~studygen.render.template_memo.ParsedTemplate`) that print as
+    written: what :func:`written_text` gives without ``strings``, read off
+    the tree (Jinja's parser makes each non-empty data token a
+    ``TemplateData`` node of its text and line, in the order of the source),
+    so the source is not lexed again."""
+    from jinja2 import nodes
+
+    pieces: list[tuple[int, str]] = []
+    for node in parsed.find_all(nodes.TemplateData):
+        _add_lines(pieces, node.lineno, node.data)
     return pieces
 
 
@@ -208,12 +229,13 @@ def figures_by_line(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
     source_lines = source.split("\n")
     fenced = _skipped_lines(source_lines)
     try:
-        printed = printed_literals(env, source)
+        parsed = env.parsed(source)  # the tree render compiles, when it parsed this source already
     except jinja2.TemplateSyntaxError:
-        printed = None  # read token by token (render reports the syntax error)
+        parsed = None  # read token by token (render reports the syntax error)
+    printed = PrintedLiterals(parsed).found if parsed is not None else None
     in_comment = False
     by_line: dict[int, list[str]] = {}
-    for number, piece in written_text(env, source, strings=printed is None):
+    for number, piece in written_text(env, source) if parsed is None else written_data(parsed):
         if number in fenced:
             continue
         # Multi-line HTML comments: skip everything from <!-- to -->.

@@ -26,7 +26,6 @@ import sys
 from pathlib import Path
 
 import jinja2
-from jinja2 import meta
 
 from ..codegen import generated_marker, write_or_check
 from .engine import make_environment
@@ -56,7 +55,7 @@ def generated_templates_source() -> str:
         source, filename, _ = env.loader.get_source(env, f"studygen/{name}")
         code = env.compile(source, name, filename, raw=True)
         digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-        references = tuple(meta.find_referenced_templates(env.parse(source)))
+        references = env.parsed(source).references
         lines = "\n".join(f"        {line!r}" for line in code.splitlines(keepends=True))
         entries.append(f"    {name!r}: (\n        {digest!r},\n        {references!r},\n{lines}\n    ),")
     return "\n".join([_DOCSTRING, MARKER, "", f"JINJA2_VERSION = {jinja2.__version__!r}",
