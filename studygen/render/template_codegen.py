@@ -16,7 +16,7 @@ Each template's code is what ``Environment.compile(source, name, filename,
 raw=True)`` of that environment gives, recorded with the sha256 of the
 template's text and the templates it names (``jinja2.meta.find_referenced_templates``,
 which SG211 reads); the environment uses them only for that text, under the
-Jinja version recorded (:func:`studygen.render.engine.shipped_template`).
+Jinja version recorded (:func:`studygen.render.template_memo.shipped_template`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ _DOCSTRING = '''"""The Python code Jinja generates from each built-in template
 
 :data:`GENERATED` maps a template's name to the sha256 of the text the code
 was made from, the templates that text names and the code;
-:func:`studygen.render.engine.shipped_template` gives them only for that
+:func:`studygen.render.template_memo.shipped_template` gives them only for that
 text and under the Jinja version in :data:`JINJA2_VERSION`, and any other
 text is parsed and compiled as before.
 """'''
