@@ -41,6 +41,7 @@ Case (seed): the pull request's summary hand-wrote "the GEMMs take 0.19 to
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from pathlib import Path
 
@@ -49,6 +50,8 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from ..render.engine import make_environment, template_dirs
 from ..render.template_memo import referenced_templates
+from .builtin_template_figures import FIGURES as SHIPPED_FIGURES
+from .builtin_template_figures import JINJA2_VERSION as SHIPPED_JINJA2_VERSION
 from .readme_text import NUMBER
 from .template_literals import PrintedLiterals, referenced_names
 
@@ -92,10 +95,32 @@ def template_sources(study) -> list[tuple[str, str]]:
     return sources
 
 
+def shipped_figures(source: str) -> tuple[tuple, tuple[int, ...]] | None:
+    """``(figures by line, computed reference lines)`` of ``source`` worked
+    out at development time when it is the text of a built-in template,
+    under this Jinja version (:mod:`~studygen.checks.builtin_template_figures`);
+    None for any other text (then they are worked out here)."""
+    import jinja2
+
+    if SHIPPED_JINJA2_VERSION != jinja2.__version__:
+        return None
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    return next(((figures, lines) for shipped_digest, figures, lines in SHIPPED_FIGURES.values()
+                 if shipped_digest == digest), None)
+
+
 @functools.lru_cache(maxsize=32)
 def computed_reference_lines(source: str) -> tuple[int, ...]:
     """Lines of ``source`` that include, import or extend a template whose
-    name is computed at render time (SG211 cannot read what it prints)."""
+    name is computed at render time (SG211 cannot read what it prints):
+    a built-in template's as shipped (:func:`shipped_figures`), any other's
+    worked out (:func:`worked_out_reference_lines`)."""
+    shipped = shipped_figures(source)
+    return shipped[1] if shipped is not None else worked_out_reference_lines(source)
+
+
+def worked_out_reference_lines(source: str) -> tuple[int, ...]:
+    """What :func:`computed_reference_lines` gives, read off the parsed ``source``."""
     import jinja2
 
     try:
@@ -220,9 +245,17 @@ def literal_numbers(line_text: str, full_line: str, source_lines: list[str], num
 @functools.lru_cache(maxsize=32)
 def figures_by_line(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """``(line, numbers)`` of each template line of ``source`` that prints
-    literal figures, in line order (see the module docstring). Worked out
-    once per process for a source (three shipped families share the generic
-    template), keyed on the text itself, in memory only."""
+    literal figures, in line order (see the module docstring). A built-in
+    template's as shipped (:func:`shipped_figures`: no process parses the
+    generic template, whose code render ships), any other's worked out
+    (:func:`worked_out_figures`) once per process for a source, keyed on the
+    text itself, in memory only."""
+    shipped = shipped_figures(source)
+    return shipped[0] if shipped is not None else worked_out_figures(source)
+
+
+def worked_out_figures(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """What :func:`figures_by_line` gives, worked out from ``source``."""
     import jinja2
 
     env = make_environment([])  # lexing depends on the environment's settings, not on where templates are found
