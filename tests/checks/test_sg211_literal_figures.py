@@ -304,3 +304,17 @@ def test_written_text_read_off_the_tree_is_what_the_lexer_gives(which):
                          (6, "maybe"), (6, "no"), (7, "macro "), (7, " body"), (8, "caller "), (9, "filtered "),
                          (10, "with "), (11, "raw {{ not parsed }}"), (12, "trimmed"), (13, "block text "),
                          (15, "last line")]
+
+
+def test_a_template_that_does_not_parse_is_read_token_by_token():
+    # its written text, strings printed alone among it (the last at the very end), and its number arguments
+    from studygen.render.engine import make_environment
+
+    source = 'Took {{ "0.5 ms" }} and {{ "0.25 ms"|upper }}, {{ x(1.5) }} {{ x y }}\nlast {{ "7 ms" }}'
+    env = make_environment([])
+    assert sg211_literal_figures.written_text(env, source) == [
+        (1, "Took "), (1, "0.5 ms"), (1, " and "), (1, "0.25 ms"), (1, ", "), (1, " "), (2, "last "), (2, "7 ms")]
+    assert sg211_literal_figures.written_text(env, source, strings=False) == [
+        (1, "Took "), (1, " and "), (1, ", "), (1, " "), (2, "last ")]
+    assert sg211_literal_figures.figures_by_line(source) == ((1, ("0.5", "0.25", "1.5")), (2, ("7",)))
+    assert sg211_literal_figures.written_text(env, '{{ "3 ms" }} {{ x y }}') == [(1, "3 ms"), (1, " ")]  # the first
