@@ -41,15 +41,19 @@ Case (seed): the pull request's summary hand-wrote "the GEMMs take 0.19 to
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from pathlib import Path
 
 from ..errors import StudygenError, TemplateError
 from ..findings import Finding
 from ..patterns import lazy_compile
-from ..render.engine import make_environment, referenced_templates, template_dirs
+from ..render.engine import make_environment, template_dirs
+from ..render.template_memo import referenced_templates
+from .builtin_template_figures import FIGURES as SHIPPED_FIGURES
+from .builtin_template_figures import JINJA2_VERSION as SHIPPED_JINJA2_VERSION
 from .readme_text import NUMBER
-from .template_literals import printed_literals, referenced_names
+from .template_literals import PrintedLiterals, referenced_names
 
 SOFTWARE_BEFORE = lazy_compile(
     r"(?:tensorrt|trt|cuda|cudnn|torch|pytorch|python|transformers|modelopt|onnxruntime|timm|driver|version|release|"
@@ -91,16 +95,45 @@ def template_sources(study) -> list[tuple[str, str]]:
     return sources
 
 
+def shipped_figures(source: str) -> tuple[tuple, tuple[int, ...]] | None:
+    """``(figures by line, computed reference lines)`` of ``source`` worked
+    out at development time when it is the text of a built-in template,
+    under this Jinja version (:mod:`~studygen.checks.builtin_template_figures`);
+    None for any other text (then they are worked out here)."""
+    import jinja2
+
+    if SHIPPED_JINJA2_VERSION != jinja2.__version__:
+        return None
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    return next(((figures, lines) for shipped_digest, figures, lines in SHIPPED_FIGURES.values()
+                 if shipped_digest == digest), None)
+
+
 @functools.lru_cache(maxsize=32)
 def computed_reference_lines(source: str) -> tuple[int, ...]:
     """Lines of ``source`` that include, import or extend a template whose
-    name is computed at render time (SG211 cannot read what it prints)."""
+    name is computed at render time (SG211 cannot read what it prints):
+    a built-in template's as shipped (:func:`shipped_figures`), any other's
+    worked out (:func:`worked_out_reference_lines`)."""
+    shipped = shipped_figures(source)
+    return shipped[1] if shipped is not None else worked_out_reference_lines(source)
+
+
+def worked_out_reference_lines(source: str) -> tuple[int, ...]:
+    """What :func:`computed_reference_lines` gives, read off the parsed ``source``."""
     import jinja2
 
     try:
         return tuple(referenced_names(make_environment([]), source)[1])
     except jinja2.TemplateSyntaxError:
         return ()
+
+
+def _add_lines(pieces: list[tuple[int, str]], lineno: int, text: str) -> None:
+    """Add each non-empty line of ``text``, which starts on template line ``lineno``, to ``pieces``."""
+    for offset, part in enumerate(text.split("\n")):
+        if part:
+            pieces.append((lineno + offset, part))
 
 
 def written_text(env, source: str, strings: bool = True) -> list[tuple[int, str]]:
@@ -110,12 +143,25 @@ def written_text(env, source: str, strings: bool = True) -> list[tuple[int, str]
     tokens = [t for t in env.lex(source) if t[1] != "whitespace"]
     for i, (lineno, kind, value) in enumerate(tokens):
         if kind == "data":
-            for offset, part in enumerate(value.split("\n")):
-                if part:
-                    pieces.append((lineno + offset, part))
+            _add_lines(pieces, lineno, value)
         elif (strings and kind == "string" and 0 < i < len(tokens) - 1 and tokens[i - 1][1] == "variable_begin"
               and (tokens[i + 1][1] == "variable_end" or tokens[i + 1][2] == "|")):
             pieces.append((lineno, value[1:-1]))
+    return pieces
+
+
+def written_data(parsed) -> list[tuple[int, str]]:
+    """``(line, text)`` pieces of a parsed template (a
+    :class:`~studygen.render.template_memo.ParsedTemplate`) that print as
+    written: what :func:`written_text` gives without ``strings``, read off
+    the tree (Jinja's parser makes each non-empty data token a
+    ``TemplateData`` node of its text and line, in the order of the source),
+    so the source is not lexed again."""
+    from jinja2 import nodes
+
+    pieces: list[tuple[int, str]] = []
+    for node in parsed.find_all(nodes.TemplateData):
+        _add_lines(pieces, node.lineno, node.data)
     return pieces
 
 
@@ -199,21 +245,30 @@ def literal_numbers(line_text: str, full_line: str, source_lines: list[str], num
 @functools.lru_cache(maxsize=32)
 def figures_by_line(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """``(line, numbers)`` of each template line of ``source`` that prints
-    literal figures, in line order (see the module docstring). Worked out
-    once per process for a source (three shipped families share the generic
-    template), keyed on the text itself, in memory only."""
+    literal figures, in line order (see the module docstring). A built-in
+    template's as shipped (:func:`shipped_figures`: no process parses the
+    generic template, whose code render ships), any other's worked out
+    (:func:`worked_out_figures`) once per process for a source, keyed on the
+    text itself, in memory only."""
+    shipped = shipped_figures(source)
+    return shipped[0] if shipped is not None else worked_out_figures(source)
+
+
+def worked_out_figures(source: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """What :func:`figures_by_line` gives, worked out from ``source``."""
     import jinja2
 
     env = make_environment([])  # lexing depends on the environment's settings, not on where templates are found
     source_lines = source.split("\n")
     fenced = _skipped_lines(source_lines)
     try:
-        printed = printed_literals(env, source)
+        parsed = env.parsed(source)  # the tree render compiles, when it parsed this source already
     except jinja2.TemplateSyntaxError:
-        printed = None  # read token by token (render reports the syntax error)
+        parsed = None  # read token by token (render reports the syntax error)
+    printed = PrintedLiterals(parsed).found if parsed is not None else None
     in_comment = False
     by_line: dict[int, list[str]] = {}
-    for number, piece in written_text(env, source, strings=printed is None):
+    for number, piece in written_text(env, source) if parsed is None else written_data(parsed):
         if number in fenced:
             continue
         # Multi-line HTML comments: skip everything from <!-- to -->.

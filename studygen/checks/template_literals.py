@@ -122,18 +122,19 @@ def _is_unit_factor(node, kind: str) -> bool:
 
 
 class PrintedLiterals:
-    """Walks one template tree: ``found`` holds ``(line, kind, value)`` with
+    """Reads one parsed template (a :class:`~studygen.render.template_memo.ParsedTemplate`,
+    or anything with Jinja's ``find_all``): ``found`` holds ``(line, kind, value)`` with
     kind ``"number"`` (value: the number as shown) or ``"text"`` (a printed
     text literal, whose numbers the caller reads like written text)."""
 
-    def __init__(self, tree):
+    def __init__(self, parsed):
         from jinja2 import nodes
 
         self.found: list[tuple[int, str, str]] = []
         self.bound: dict[str, list[tuple[int, str, str]]] = {}
-        for assign in tree.find_all((nodes.Assign, nodes.For, nodes.With, nodes.Macro)):
+        for assign in parsed.find_all((nodes.Assign, nodes.For, nodes.With, nodes.Macro)):
             self._bind(assign)
-        for output in tree.find_all(nodes.Output):
+        for output in parsed.find_all(nodes.Output):
             for child in output.nodes:
                 if not isinstance(child, nodes.TemplateData):
                     self.printed(child)
@@ -218,13 +219,6 @@ class PrintedLiterals:
             self.found.append((line, "text", value))
 
 
-def printed_literals(env, source: str) -> list[tuple[int, str, str]]:
-    """``(line, kind, value)`` of each literal ``source`` prints (see the
-    module docstring), in tree order. Raises jinja2's TemplateSyntaxError for
-    a source that does not parse."""
-    return PrintedLiterals(env.parse(source)).found
-
-
 def template_names(node) -> tuple[list[str], bool]:
     """The template names an include, import or extends expression can take
     (constant names folded, both branches of ``… if … else …``, each item of a
@@ -259,7 +253,7 @@ def referenced_names(env, source: str) -> tuple[list[str], list[int]]:
     from jinja2 import nodes
 
     names, computed_lines = [], []
-    for node in env.parse(source).find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends)):
+    for node in env.parsed(source).find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends)):
         found, computed = template_names(node.template)
         names.extend(found)
         if computed:

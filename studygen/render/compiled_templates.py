@@ -4,7 +4,7 @@
 
 :data:`GENERATED` maps a template's name to the sha256 of the text the code
 was made from, the templates that text names and the code;
-:func:`studygen.render.engine.shipped_template` gives them only for that
+:func:`studygen.render.template_memo.shipped_template` gives them only for that
 text and under the Jinja version in :data:`JINJA2_VERSION`, and any other
 text is parsed and compiled as before.
 """

@@ -15,7 +15,6 @@ byte-identical from run to run and stable under mdformat.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import traceback
 from dataclasses import dataclass, field, replace
@@ -26,13 +25,14 @@ from ..fsutil import atomic_write_bytes, remove_stale_temp_files, resolved, show
 from ..markdown_format import format_markdown
 from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, read_bytes, read_text, regular_file
-from . import compiled_templates, limits
+from . import limits
 from .charts import render_charts
 from .generated import GENERATED_NOTE, holds_note
 from .produced import anchoring, helper_spec
 from .escaping import escape_alt, escape_prose
 from .prose import Markdown
 from .rows import TemplateRow
+from .template_memo import BUDGET_FILTER, ParsedTemplate, compiled_template, parsed_template, shipped_template
 from .study_file import StudyDataError, StudyFileList, StudyFileMapping, missing_field
 from .view import StudyView
 
@@ -177,86 +177,8 @@ def _builtin_loader():
 # runaway template ends in well under a second.
 MAX_TEMPLATE_STEPS = 1_000_000
 MAX_OUTPUT_CHARS = MAX_DOCUMENT_BYTES  # a README past the size any loader of studygen reads is refused
-BUDGET_FILTER = "studygen_steps"  # wraps the iterable of every {% for %} (StudySandbox._parse)
 # An object's default repr, or a function's: its address differs from run to run.
 OBJECT_ADDRESS = lazy_compile(r" at 0x[0-9A-Fa-f]+>")
-
-
-class _SourceMemo:
-    """What one process worked out from a template's source text, keyed on
-    that text (and the name and file Jinja gives it): the only inputs of the
-    work, so an entry cannot go stale. In memory only, never written (a file
-    could be forged: issue 24); the oldest entry goes past :data:`size`.
-
-    Families that share a template (three of the shipped five use the
-    built-in generic one) would otherwise each parse, walk and compile it:
-    about 0.07 s a template, a fifth of checking a small family."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.entries: dict = {}
-
-    def get(self, key):
-        return self.entries.get(key)
-
-    def keep(self, key, value) -> None:
-        if key not in self.entries and len(self.entries) >= self.size:
-            del self.entries[next(iter(self.entries))]
-        self.entries[key] = value
-
-
-# Python code objects of compiled templates, keyed on (source, name, filename); every environment is made by
-# make_environment with the same settings, filters and code generator, so the code depends on nothing else.
-_COMPILED = _SourceMemo(64)
-# The template names a source includes, imports or extends ({% extends "x" %}; None for a computed name).
-_REFERENCES = _SourceMemo(64)
-
-
-def shipped_template(source: str, name=None) -> tuple[tuple, str] | None:
-    """``(referenced template names, Python code)`` that Jinja made at
-    development time from ``source`` when it is the text of a built-in
-    template (``name``, when given, its name), under this Jinja version
-    (:mod:`~studygen.render.compiled_templates`); None for any other text
-    (then it is parsed and compiled as any other)."""
-    import jinja2
-
-    if compiled_templates.JINJA2_VERSION != jinja2.__version__:
-        return None
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    for shipped_name, (shipped_digest, references, code) in compiled_templates.GENERATED.items():
-        if shipped_digest == digest and name in (None, shipped_name):
-            return references, code
-    return None
-
-
-def compiled_template(source: str, name, filename, compile_source):
-    """The code object of ``source`` (Jinja's ``Environment.compile``):
-    ``compile_source()`` the first time in this process for this source,
-    name and file; the same code object after that. Raises what
-    ``compile_source`` raises (nothing is kept then)."""
-    key = (source, name, filename)
-    code = _COMPILED.get(key)
-    if code is None:
-        code = compile_source()
-        _COMPILED.keep(key, code)
-    return code
-
-
-def referenced_templates(env, source: str) -> tuple:
-    """Names of the templates ``source`` includes, imports or extends (None
-    for a name computed at run time), as ``jinja2.meta.find_referenced_templates``
-    gives them; parsed with ``env`` (:func:`make_environment`) unless this
-    process parsed the same source already or it is a built-in template's
-    (:func:`shipped_template`). Raises jinja2's TemplateSyntaxError for a
-    source that does not parse."""
-    names = _REFERENCES.get(source)
-    shipped = shipped_template(source) if names is None else None
-    if shipped is not None:
-        return shipped[0]
-    if names is None:
-        env.parse(source)  # keeps them in _REFERENCES (StudySandbox._parse)
-        names = _REFERENCES.get(source)
-    return names
 
 
 def make_environment(search_path: list[Path]):
@@ -268,7 +190,6 @@ def make_environment(search_path: list[Path]):
     (``steps`` holds the count); no ``lipsum`` (random text: output would
     differ from run to run)."""
     import jinja2
-    from jinja2 import meta, nodes
     from jinja2.exceptions import SecurityError
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -366,11 +287,14 @@ def make_environment(search_path: list[Path]):
             return self._compile(shipped[1], filename or "<template>")
 
         def _parse(self, source, name, filename):
-            tree = limits.parse_bounded(self, source, name, filename)
-            _REFERENCES.keep(source, tuple(meta.find_referenced_templates(tree)))
-            for loop in tree.find_all(nodes.For):
-                loop.iter = nodes.Filter(loop.iter, BUDGET_FILTER, [], [], None, None, lineno=loop.lineno)
-            return tree
+            return parsed_template(self, source, name, filename).tree
+
+        def parsed(self, source, name=None, filename=None) -> ParsedTemplate:
+            """``parse``, giving the tree with its nodes listed (:class:`ParsedTemplate`)."""
+            try:
+                return parsed_template(self, source, name, filename)
+            except jinja2.TemplateSyntaxError:
+                self.handle_exception(source=source)
 
     env = StudySandbox(
         loader=jinja2.ChoiceLoader([jinja2.PrefixLoader({BUILTIN_PREFIX: _builtin_loader()}),
@@ -460,7 +384,7 @@ def _ancestors(env, template_name: str) -> list:
     chain, name, seen = [], template_name, {template_name}
     while True:
         source = env.loader.get_source(env, name)[0]
-        parent = next((node.template.value for node in env.parse(source).find_all(nodes.Extends)
+        parent = next((node.template.value for node in env.parsed(source).find_all(nodes.Extends)
                        if isinstance(node.template, nodes.Const)), None)
         if parent is None or parent in seen:
             return chain

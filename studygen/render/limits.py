@@ -355,8 +355,11 @@ def long_integer(source: str, after_line: int = 1) -> tuple[int | None, int]:
     return source.count("\n", 0, found.start()) + 1, len(found.group(0).replace("_", ""))
 
 
-def parse_bounded(environment, source: str, name, filename):
-    """The tree of ``source`` as ``Environment._parse`` makes it. Raises
+def parse_bounded(environment, source: str, name, filename) -> tuple:
+    """``(tree, nodes)``: the tree of ``source`` as ``Environment._parse``
+    makes it, and its nodes in the order ``tree.find_all`` yields them
+    (the template node itself left out), listed by the walk that measures
+    its depth. Raises
     jinja2's TemplateSyntaxError (file and line, a template error in render
     and check alike) when blocks and expressions nest more than
     :data:`MAX_TEMPLATE_NESTING` levels deep, also where the parser itself
@@ -377,13 +380,41 @@ def parse_bounded(environment, source: str, name, filename):
             raise
         raise TemplateSyntaxError(f"an integer of {digits} digits; Python reads at most {sys.get_int_max_str_digits()}",
                                   line, name, filename) from None
-    stack = [(tree, 0)]
+    walked, too_deep = tree_nodes(tree, MAX_TEMPLATE_NESTING)
+    if too_deep is not None:
+        raise TemplateSyntaxError(message, too_deep.lineno, name, filename)
+    return tree, walked
+
+
+def tree_nodes(tree, max_depth: int) -> tuple[list, object]:
+    """``(nodes, too_deep)``: the nodes below ``tree`` in the order
+    ``tree.find_all`` yields them (each node, then the nodes below each of
+    its children in turn: Jinja's ``iter_child_nodes``, read field by field
+    here, once), and the last of them, in that order, that lies
+    ``max_depth + 1`` levels below ``tree`` (None when none does: below it
+    nothing is listed). The last, not the first: the depth check walked
+    the last child first and named the first such node it met."""
+    from jinja2.nodes import Node
+
+    walked, too_deep = [], None
+    stack, depths = [tree], [0]
     while stack:
-        node, depth = stack.pop()
-        if depth > MAX_TEMPLATE_NESTING:
-            raise TemplateSyntaxError(message, node.lineno, name, filename)
-        stack.extend((child, depth + 1) for child in node.iter_child_nodes())
-    return tree
+        node, depth = stack.pop(), depths.pop()
+        walked.append(node)
+        if depth > max_depth:
+            too_deep = node
+            continue
+        children = []
+        for field in node.fields:
+            item = getattr(node, field, None)
+            if isinstance(item, list):
+                children.extend(child for child in item if isinstance(child, Node))
+            elif isinstance(item, Node):
+                children.append(item)
+        children.reverse()
+        stack.extend(children)
+        depths.extend([depth + 1] * len(children))
+    return walked[1:], too_deep
 
 
 _DEBUG_INFO = re.compile(r"^debug_info = '([0-9=&]*)'$", re.M)  # template line = Python line, &-joined

@@ -16,7 +16,7 @@ Each template's code is what ``Environment.compile(source, name, filename,
 raw=True)`` of that environment gives, recorded with the sha256 of the
 template's text and the templates it names (``jinja2.meta.find_referenced_templates``,
 which SG211 reads); the environment uses them only for that text, under the
-Jinja version recorded (:func:`studygen.render.engine.shipped_template`).
+Jinja version recorded (:func:`studygen.render.template_memo.shipped_template`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import sys
 from pathlib import Path
 
 import jinja2
-from jinja2 import meta
 
 from ..codegen import generated_marker, write_or_check
 from .engine import make_environment
@@ -41,7 +40,7 @@ _DOCSTRING = '''"""The Python code Jinja generates from each built-in template
 
 :data:`GENERATED` maps a template's name to the sha256 of the text the code
 was made from, the templates that text names and the code;
-:func:`studygen.render.engine.shipped_template` gives them only for that
+:func:`studygen.render.template_memo.shipped_template` gives them only for that
 text and under the Jinja version in :data:`JINJA2_VERSION`, and any other
 text is parsed and compiled as before.
 """'''
@@ -56,7 +55,7 @@ def generated_templates_source() -> str:
         source, filename, _ = env.loader.get_source(env, f"studygen/{name}")
         code = env.compile(source, name, filename, raw=True)
         digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-        references = tuple(meta.find_referenced_templates(env.parse(source)))
+        references = env.parsed(source).references
         lines = "\n".join(f"        {line!r}" for line in code.splitlines(keepends=True))
         entries.append(f"    {name!r}: (\n        {digest!r},\n        {references!r},\n{lines}\n    ),")
     return "\n".join([_DOCSTRING, MARKER, "", f"JINJA2_VERSION = {jinja2.__version__!r}",

@@ -142,21 +142,29 @@ def test_an_expression_cut_at_the_end_of_the_source_is_read_without_error():
     assert sg211_literal_figures.written_text(env, 'text {{ "a"') == [(1, "text ")]
 
 
-def test_each_template_is_lexed_once(tmp_path, monkeypatch):
-    """Written text is lexed once; printed arguments are read off the template's
-    syntax tree (lexed again only for a template that does not parse).
-    Failed before: written text and printed arguments each lexed it."""
+def test_each_template_is_parsed_once_for_render_and_sg211_and_not_lexed_apart(tmp_path, monkeypatch):
+    """One parse of each template source a process reads, shared by render's compile and SG211; SG211 reads the
+    written text off that tree and lexes a source again only when it does not parse (issue 25 item 5).
+    Failed before: render parsed the template, SG211 parsed it twice more (printed literals, computed references)
+    and lexed it for its written text; the included part was parsed twice and lexed once."""
     import jinja2
 
-    template = ALLOWED + "\nFP8 saves {{ study.percent(0.12) }}; plans are 53 MB.\n"
-    study = load(tmp_path, records=RECORDS, template=template)
-    lexed = []
-    real_lex = jinja2.Environment.lex
-    monkeypatch.setattr(jinja2.Environment, "lex", lambda env, source, *a, **k: lexed.append(source) or real_lex(env, source, *a, **k))
-    sg211_literal_figures.figures_by_line.cache_clear()
+    template = ALLOWED + "\nFP8 saves {{ study.percent(0.12) }}; plans are 53 MB.\n{% include 'parse-once-part.md.j2' %}\n"
+    part = "{% for x in [1] %}Part of the parse-once case: 0.75 ms.\n{% endfor %}"
+    study = load(tmp_path, records=RECORDS, template=template, extra_files={"templates/parse-once-part.md.j2": part})
+    parsed, lexed = [], []
+    init, tokeniter = jinja2.parser.Parser.__init__, jinja2.lexer.Lexer.tokeniter
+    monkeypatch.setattr(jinja2.parser.Parser, "__init__",
+                        lambda self, env, source, *a, **k: parsed.append(source) or init(self, env, source, *a, **k))
+    monkeypatch.setattr(jinja2.lexer.Lexer, "tokeniter",
+                        lambda self, source, *a, **k: lexed.append(source) or tokeniter(self, source, *a, **k))
+    context = CheckContext(study)
+    assert context.render_error is None and "Part of the parse-once case: 0.75 ms." in context.rendered.readme
     lines = template.split("\n")
-    assert _figures_by_line(study) == {lines.index("FP8 saves {{ study.percent(0.12) }}; plans are 53 MB.") + 1: "53, 0.12"}
-    assert lexed.count(template) == 1
+    assert _figures_by_line(study) == {lines.index("FP8 saves {{ study.percent(0.12) }}; plans are 53 MB.") + 1: "53, 0.12",
+                                       1: "0.75"}
+    assert (parsed.count(template), parsed.count(part)) == (1, 1)
+    assert (lexed.count(template), lexed.count(part)) == (1, 1)
 
 
 def test_a_missing_or_broken_included_template_is_a_template_error_with_its_place(tmp_path):
@@ -280,3 +288,33 @@ def test_each_template_of_an_include_list_is_read(tmp_path):
         ("templates/first.md.j2", "template prints literal figure(s) 0.5"),
         ("templates/second.md.j2", "template prints literal figure(s) 0.6"),
         ("templates/third.md.j2", "template prints literal figure(s) 0.7")]
+
+
+@pytest.mark.parametrize("which", range(4))
+def test_written_text_read_off_the_tree_is_what_the_lexer_gives(which):
+    from studygen.render.engine import make_environment
+    from tests.render.test_template_sharing import EVERY_KIND, _shipped_sources
+
+    source = [EVERY_KIND, *_shipped_sources()][which]
+    env = make_environment([])
+    lexed = sg211_literal_figures.written_text(env, source, strings=False)
+    assert sg211_literal_figures.written_data(env.parsed(source)) == lexed
+    if which == 0:  # every kind of block's text, in source order (a set block's, a macro's, a raw block's, ...)
+        assert lexed == [(1, "intro "), (1, " text"), (2, "captured "), (3, "- "), (3, " row"), (4, "none"), (6, "yes"),
+                         (6, "maybe"), (6, "no"), (7, "macro "), (7, " body"), (8, "caller "), (9, "filtered "),
+                         (10, "with "), (11, "raw {{ not parsed }}"), (12, "trimmed"), (13, "block text "),
+                         (15, "last line")]
+
+
+def test_a_template_that_does_not_parse_is_read_token_by_token():
+    # its written text, strings printed alone among it (the last at the very end), and its number arguments
+    from studygen.render.engine import make_environment
+
+    source = 'Took {{ "0.5 ms" }} and {{ "0.25 ms"|upper }}, {{ x(1.5) }} {{ x y }}\nlast {{ "7 ms" }}'
+    env = make_environment([])
+    assert sg211_literal_figures.written_text(env, source) == [
+        (1, "Took "), (1, "0.5 ms"), (1, " and "), (1, "0.25 ms"), (1, ", "), (1, " "), (2, "last "), (2, "7 ms")]
+    assert sg211_literal_figures.written_text(env, source, strings=False) == [
+        (1, "Took "), (1, " and "), (1, ", "), (1, " "), (2, "last ")]
+    assert sg211_literal_figures.figures_by_line(source) == ((1, ("0.5", "0.25", "1.5")), (2, ("7",)))
+    assert sg211_literal_figures.written_text(env, '{{ "3 ms" }} {{ x y }}') == [(1, "3 ms"), (1, " ")]  # the first

@@ -9,9 +9,9 @@ import jinja2
 import jinja2.meta
 import pytest
 
-from studygen.render import compiled_templates, engine, template_codegen
-from studygen.render.engine import (GENERIC_TEMPLATE, _SourceMemo, make_environment, referenced_templates, render_study,
-                                    shipped_template)
+from studygen.render import compiled_templates, template_codegen, template_memo
+from studygen.render.engine import GENERIC_TEMPLATE, make_environment, render_study
+from studygen.render.template_memo import _SourceMemo, referenced_templates, shipped_template
 from studygen.study import load_study
 from tests.conftest import REPO
 
@@ -21,7 +21,7 @@ GENERIC_FAMILY = REPO / "families" / "hackathon_mnist_trtexec"  # its study file
 @pytest.fixture
 def generations(monkeypatch):
     """Template names Jinja lexes, parses and generates code for from now on, in a process that compiled nothing yet."""
-    monkeypatch.setattr(engine, "_COMPILED", _SourceMemo(64))
+    monkeypatch.setattr(template_memo, "_COMPILED", _SourceMemo(64))
     made = []
     generate = jinja2.Environment._generate
 
@@ -74,22 +74,34 @@ def test_a_generic_family_renders_alike_from_the_shipped_code_and_from_jinja(gen
     assert study.spec["template"] == GENERIC_TEMPLATE
     shipped = render_study(study).readme
     assert generations == []
-    monkeypatch.setattr(engine, "_COMPILED", _SourceMemo(64))
+    monkeypatch.setattr(template_memo, "_COMPILED", _SourceMemo(64))
     monkeypatch.setattr(compiled_templates, "GENERATED", {})
     generated = render_study(study).readme
     assert generations == ["generic.md.j2"]
     assert shipped == generated == (GENERIC_FAMILY / "README.md").read_text(encoding="utf-8")  # the committed one
 
 
-def test_the_templates_the_generic_one_names_are_known_without_parsing_it(monkeypatch):
-    monkeypatch.setattr(engine, "_REFERENCES", _SourceMemo(64))
-    parsed = []
-    parse = jinja2.Environment.parse
-    monkeypatch.setattr(jinja2.Environment, "parse", lambda self, source, *a, **k: parsed.append(source) or parse(
-        self, source, *a, **k))
+@pytest.fixture
+def parses(monkeypatch):
+    """Sources Jinja's parser is made for from now on (Environment.parse's, render's compile's, SG211's), in a
+    process that parsed nothing yet."""
+    monkeypatch.setattr(template_memo, "_PARSED", _SourceMemo(64))
+    made = []
+    init = jinja2.parser.Parser.__init__
+
+    def counted(self, environment, source, *args, **kwargs):
+        made.append(source)
+        init(self, environment, source, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.parser.Parser, "__init__", counted)
+    return made
+
+
+def test_the_templates_the_generic_one_names_are_known_without_parsing_it(parses):
     source, _ = _generic_source()
-    env = make_environment([])
-    assert referenced_templates(env, source) == tuple(jinja2.meta.find_referenced_templates(parse(env, source)))
-    assert parsed == []
+    expected = tuple(jinja2.meta.find_referenced_templates(jinja2.Environment().parse(source)))
+    parses.clear()
+    assert referenced_templates(make_environment([]), source) == expected
+    assert parses == []
     edited = source + '{% include "other.md.j2" %}'
-    assert referenced_templates(env, edited) == ("other.md.j2",) and parsed == [edited]
+    assert referenced_templates(make_environment([]), edited) == ("other.md.j2",) and parses == [edited]

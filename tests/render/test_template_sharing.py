@@ -8,10 +8,14 @@ from __future__ import annotations
 import traceback
 
 import jinja2
+import jinja2.meta
 import pytest
+from jinja2 import nodes
 
-from studygen.render import engine
-from studygen.render.engine import _SourceMemo, make_environment, referenced_templates
+from studygen.render import limits, template_memo
+from studygen.render.engine import GENERIC_TEMPLATE, make_environment
+from studygen.render.template_memo import _SourceMemo, referenced_templates
+from tests.conftest import REPO
 
 
 def _render(folder, name="t.md.j2", **context):
@@ -58,7 +62,7 @@ def test_a_source_that_does_not_parse_is_refused_every_time(tmp_path):
     for _ in range(2):
         with pytest.raises(jinja2.TemplateSyntaxError):
             env.compile("{% for x in %}", "broken.md.j2", None)
-    assert ("{% for x in %}", "broken.md.j2", None) not in engine._COMPILED.entries
+    assert ("{% for x in %}", "broken.md.j2", None) not in template_memo._COMPILED.entries
 
 
 def test_a_template_nested_too_deep_is_refused_by_a_second_environment_too(tmp_path):
@@ -93,3 +97,69 @@ def test_code_compiled_for_deferred_initialisation_is_not_shared_with_the_normal
     deferred = env.compile(source, "d.md.j2", None, defer_init=True)
     assert deferred is not env.compile(source, "d.md.j2", None)
     assert env.compile(source, "d.md.j2", None, defer_init=True) is not deferred  # never kept
+
+
+# Every statement and block kind of Jinja, each around written text, for the walk and SG211's written text.
+EVERY_KIND = """intro {{ a }} text
+{% set x = 1 %}{% set y %}captured {{ x }}{% endset %}
+{% for i in items if i %}- {{ i }} row
+{% else %}none
+{% endfor %}
+{% if a %}yes{% elif b %}maybe{% else %}no{% endif %}
+{% macro m(p, q=2) %}macro {{ p }} body{% endmacro %}
+{% call(z) m(1) %}caller {{ z }}{% endcall %}
+{% filter upper %}filtered {{ a }}{% endfilter %}
+{% with w = 3 %}with {{ w }}{% endwith %}
+{% raw %}raw {{ not parsed }}{% endraw %}
+{%- if a -%}  trimmed  {%- endif %}
+{% block b %}block text {{ a[1:] ~ "z" }}{% endblock %}
+{% include "part.md.j2" %}{% import "m.j2" as mm %}{% from "f" ~ "j.j2" import g %}{% include [n, "c.j2"] %}
+{# comment #}last line
+"""
+
+
+def _shipped_sources() -> list[str]:
+    env = make_environment([REPO / "templates"])
+    names = [GENERIC_TEMPLATE, *(path.name for path in sorted((REPO / "templates").glob("*.j2")))]
+    return [env.loader.get_source(env, name)[0] for name in names]
+
+
+@pytest.mark.parametrize("which", range(4))
+def test_the_one_walk_lists_the_nodes_find_all_yields(which):
+    source = [EVERY_KIND, *_shipped_sources()][which]
+    parsed = make_environment([]).parsed(source)
+    budget = [node for node in parsed.tree.find_all(nodes.Filter) if node.name == template_memo.BUDGET_FILTER]
+    assert len(budget) == len(parsed.find_all(nodes.For)) >= 1  # each loop's iterable wrapped, once
+    # the nodes Jinja finds in the tree render compiles, less the budget filters the loops' wrapping added
+    assert [id(node) for node in parsed.nodes] == [id(node) for node in parsed.tree.find_all(nodes.Node)
+                                                   if not any(node is wrapper for wrapper in budget)]
+    for kinds in (nodes.For, nodes.Output, (nodes.Assign, nodes.For, nodes.With, nodes.Macro),
+                  (nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends), nodes.TemplateData):
+        assert [id(node) for node in parsed.find_all(kinds)] == [id(node) for node in parsed.tree.find_all(kinds)]
+    assert parsed.references == tuple(jinja2.meta.find_referenced_templates(jinja2.Environment().parse(source)))
+
+
+def test_the_names_every_kind_of_reference_gives():
+    assert make_environment([]).parsed(EVERY_KIND).references == ("part.md.j2", "m.j2", None, None, "c.j2")
+
+
+def test_compiling_a_shared_tree_leaves_it_as_parsed(monkeypatch):
+    source = EVERY_KIND.replace("intro", "compiled-tree case")
+    env = make_environment([])
+    shared = env.parsed(source)
+    env.compile(source, "case.md.j2", None)
+    assert env.parsed(source) is shared
+    monkeypatch.setattr(template_memo, "_PARSED", _SourceMemo(64))
+    fresh = make_environment([]).parsed(source)
+    assert fresh is not shared and fresh.tree == shared.tree and len(fresh.nodes) == len(shared.nodes) == 88
+
+
+def test_a_template_nested_too_deep_in_two_places_is_refused_at_the_later():
+    # the depth check named the first node past the limit it met, walking the last child first
+    deep = "{{ 'x'" + "|lower" * 60 + " }}"
+    source = f"{deep}\n\n{deep}\n{{{{ y }}}}\n"
+    with pytest.raises(jinja2.TemplateSyntaxError) as refused:
+        make_environment([]).parsed(source)
+    assert refused.value.lineno == 3 and refused.value.message.startswith("blocks and expressions")
+    just_deep = "{{ 'x'" + "|lower" * (limits.MAX_TEMPLATE_NESTING - 2) + " }}"
+    assert len(make_environment([]).parsed(just_deep).nodes) == limits.MAX_TEMPLATE_NESTING  # its literal 50 levels down

@@ -1,0 +1,141 @@
+"""What one process works out from a template's source text, kept in memory
+for that process: its parsed tree (one parse, read by render's compile, by
+SG211 and by ``--pr-body``'s ancestors) and its compiled code.
+
+Each entry is keyed on the source text (and, for code, the name and file
+Jinja gives it): the only inputs of the work, so an entry cannot go stale.
+Nothing is written or read from disk (a file could be forged: issue 24).
+Every environment that asks is made by
+:func:`studygen.render.engine.make_environment` with the same settings,
+filters and code generator, so what one environment worked out holds for
+another.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+
+from . import compiled_templates, limits
+
+BUDGET_FILTER = "studygen_steps"  # wraps the iterable of every {% for %} (see parsed_template)
+
+
+class _SourceMemo:
+    """A mapping of at most :data:`size` entries; the oldest entry goes past it.
+
+    Families that share a template (three of the shipped five use the
+    built-in generic one) would otherwise each parse, walk and compile it:
+    about 0.07 s a template, a fifth of checking a small family."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.entries: dict = {}
+
+    def get(self, key):
+        return self.entries.get(key)
+
+    def keep(self, key, value) -> None:
+        if key not in self.entries and len(self.entries) >= self.size:
+            del self.entries[next(iter(self.entries))]
+        self.entries[key] = value
+
+
+# Python code objects of compiled templates, keyed on (source, name, filename).
+_COMPILED = _SourceMemo(64)
+# ParsedTemplate of each source parsed, keyed on the source.
+_PARSED = _SourceMemo(64)
+
+
+class ParsedTemplate:
+    """A template's syntax tree (``tree``, every ``{% for %}`` iterable
+    wrapped in the :data:`BUDGET_FILTER` filter, as render compiles it) and
+    its nodes (``nodes``), listed once by the walk that bounds its depth
+    (:func:`studygen.render.limits.parse_bounded`), in the order Jinja's
+    ``Node.find_all`` yields them. The filters the wrapping adds are not
+    listed: no caller looks for a ``Filter`` node, and they hold no node
+    that is not listed.
+
+    Shared by every reader of the same source in a process: nobody may
+    change it."""
+
+    def __init__(self, tree, nodes: list):
+        self.tree = tree
+        self.nodes = nodes
+
+    def find_all(self, kinds) -> list:
+        """The nodes that are instances of ``kinds`` (a class or a tuple of
+        classes), in tree order: what ``tree.find_all(kinds)`` yields."""
+        return [node for node in self.nodes if isinstance(node, kinds)]
+
+    @functools.cached_property
+    def references(self) -> tuple:
+        """Names of the templates it includes, imports or extends (None for
+        a name computed at render time), as ``jinja2.meta.find_referenced_templates``
+        gives them (which reads nodes by ``find_all`` alone)."""
+        from jinja2 import meta
+
+        return tuple(meta.find_referenced_templates(self))
+
+
+def parsed_template(environment, source: str, name=None, filename=None) -> ParsedTemplate:
+    """The :class:`ParsedTemplate` of ``source``: parsed by ``environment``
+    the first time in this process, the same object after that. Raises
+    jinja2's TemplateSyntaxError (naming ``name`` and ``filename``) for a
+    source that does not parse or nests too deep; nothing is kept then."""
+    from jinja2 import nodes
+
+    parsed = _PARSED.get(source)
+    if parsed is None:
+        tree, walked = limits.parse_bounded(environment, source, name, filename)
+        for loop in walked:
+            if isinstance(loop, nodes.For):
+                loop.iter = nodes.Filter(loop.iter, BUDGET_FILTER, [], [], None, None, lineno=loop.lineno)
+        parsed = ParsedTemplate(tree, walked)
+        _PARSED.keep(source, parsed)
+    return parsed
+
+
+def shipped_template(source: str, name=None) -> tuple[tuple, str] | None:
+    """``(referenced template names, Python code)`` that Jinja made at
+    development time from ``source`` when it is the text of a built-in
+    template (``name``, when given, its name), under this Jinja version
+    (:mod:`~studygen.render.compiled_templates`); None for any other text
+    (then it is parsed and compiled as any other)."""
+    import jinja2
+
+    if compiled_templates.JINJA2_VERSION != jinja2.__version__:
+        return None
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    for shipped_name, (shipped_digest, references, code) in compiled_templates.GENERATED.items():
+        if shipped_digest == digest and name in (None, shipped_name):
+            return references, code
+    return None
+
+
+def compiled_template(source: str, name, filename, compile_source):
+    """The code object of ``source`` (Jinja's ``Environment.compile``):
+    ``compile_source()`` the first time in this process for this source,
+    name and file; the same code object after that. Raises what
+    ``compile_source`` raises (nothing is kept then)."""
+    key = (source, name, filename)
+    code = _COMPILED.get(key)
+    if code is None:
+        code = compile_source()
+        _COMPILED.keep(key, code)
+    return code
+
+
+def referenced_templates(env, source: str) -> tuple:
+    """Names of the templates ``source`` includes, imports or extends (None
+    for a name computed at run time), as ``jinja2.meta.find_referenced_templates``
+    gives them: read off the built-in template's shipped list
+    (:func:`shipped_template`) when this process has not parsed ``source``,
+    else off its :class:`ParsedTemplate` (parsed by ``env``, made by
+    :func:`~studygen.render.engine.make_environment`, if it was not).
+    Raises jinja2's TemplateSyntaxError for a source that does not parse."""
+    if _PARSED.get(source) is None:
+        shipped = shipped_template(source)
+        if shipped is not None:
+            return shipped[0]
+    return env.parsed(source).references
