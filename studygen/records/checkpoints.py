@@ -112,14 +112,15 @@ def short_revision(revision):
 
 def model_id_form(checkpoint_id: str) -> str:
     """A Hugging Face id in the form it is compared in: its Hub address
-    dropped, slashes trimmed, lower case (the Hub resolves ids case aside).
-    Anything else (a local folder) trimmed of ``./`` and trailing slashes."""
+    dropped, trailing slashes trimmed, lower case (the Hub resolves ids case
+    aside). Anything else (a local folder) trimmed of ``./`` and trailing
+    slashes."""
     text = checkpoint_id.strip()
     for address in HUB_ADDRESSES:
         if text.lower().startswith(address):
             text = text[len(address):]
             break
-    text = text.strip("/") if not text.startswith("/") else text.rstrip("/")
+    text = text.rstrip("/")
     while text.startswith("./"):
         text = text[2:]
     return text.lower() if HUB_ID.fullmatch(text) else text
@@ -136,9 +137,7 @@ def names_model_id(checkpoint_id: str, model_id: str, local_dir: str | None = No
     path = PurePosixPath(record)
     if local_dir and path == PurePosixPath(model_id_form(local_dir)):
         return True
-    if not HUB_ID.fullmatch(model):
-        return False
-    if len(path.parts) > 2 and "/".join(path.parts[-2:]).lower() == model:
+    if "/".join(path.parts[-2:]).lower() == model:  # …/org/name (model_id_form lower-cases a Hub id)
         return True
     caches = (HUB_CACHE.fullmatch(part) for part in path.parts)  # the folder itself or one of its snapshots
     return any(cache is not None and f"{cache['org']}/{cache['name']}".lower() == model for cache in caches)

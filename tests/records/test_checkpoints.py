@@ -47,6 +47,7 @@ def test_same_is_equal_keys_so_a_hash_beginning_two_commits_names_neither():
     assert not Revisions().same("v1.0.1-rc1", "v1.0.1-rc2") and not Revisions().same("Main", "main")
     assert view.commits_begun("abc1234") == [TWIN_A, TWIN_B] and view.commits_begun("ABC1234A") == [TWIN_A]
     assert Revisions(["abc1234a", TWIN_A]).commits_begun("abc1234") == [TWIN_A]  # one commit spelt twice: its longest
+    assert Revisions(["abc1234"]).commits_begun("ABC1234") == []  # itself is no longer commit
 
 
 def test_a_hugging_face_id_is_compared_case_aside_and_without_its_address():
@@ -54,6 +55,7 @@ def test_a_hugging_face_id_is_compared_case_aside_and_without_its_address():
     assert model_id_form("hf://SenseTime/deformable-detr") == "sensetime/deformable-detr"
     assert model_id_form("./checkpoints/My-Model/") == "checkpoints/my-model"  # two parts: read as org/name
     assert model_id_form("/data/Hub/SenseTime/deformable-detr/") == "/data/Hub/SenseTime/deformable-detr"
+    assert model_id_form("/data/MODELX//") == "/data/MODELX" and model_id_form("org/MX/") == "org/mx"
     assert names_model_id("sensetime/DEFORMABLE-detr", "SenseTime/deformable-detr")
     assert not names_model_id("SenseTime/deformable-detr-v2", "SenseTime/deformable-detr")
     assert not names_model_id("facebook/detr-resnet-50", "SenseTime/deformable-detr")
@@ -64,8 +66,13 @@ def test_a_local_folder_names_the_model_it_holds():
     assert names_model_id("checkpoints/ddetr", model, "./checkpoints/ddetr/")  # the study's local_dir
     assert not names_model_id("checkpoints/other", model, "checkpoints/ddetr")
     assert names_model_id("/data/hub/SenseTime/deformable-detr", model)  # a folder laid out as org/name
+    assert names_model_id("hub/sensetime/Deformable-DETR/", model)
     assert names_model_id("/cache/models--SenseTime--deformable-detr/snapshots/83ecd26", model)  # the Hub cache
     assert not names_model_id("/cache/models--facebook--detr-resnet-50/snapshots/1", model)
     assert not names_model_id("/data/hub/other/deformable-detr", model)  # another org's model of that name
     assert not names_model_id("/data/deformable-detr", model)  # a name alone says no org
-    assert not names_model_id("/data/hub/my-model", "checkpoints/my-model")  # no Hugging Face id to end in
+    assert not names_model_id("/data/hub/my-model", "checkpoints/my-model")  # another folder
+    # an id that is no Hugging Face id (a file in a repository) is matched whole, with its case
+    assert names_model_id("NVIDIA/samples/model.onnx", "NVIDIA/samples/model.onnx/")
+    assert not names_model_id("nvidia/samples/model.onnx", "NVIDIA/samples/model.onnx")
+    assert not names_model_id("/data/samples/model.onnx", "NVIDIA/samples/model.onnx")
