@@ -83,11 +83,11 @@ def parse_revisions(text: str | None, revision: str | None) -> list[str]:
             continue
         if any(character.isspace() for character in item):
             raise UsageError(f"--revisions: {item!r} has a blank in it; separate revisions with commas")
-        named = [*([revision] if revision else []), *revisions]
+        named = [revision, *revisions]  # a None revision names nothing: no key equals its
         view = Revisions([*named, item])
         twin = next((other for other in named if view.same(item, other)), None)
         if twin is not None:
-            where = "--revision" if twin == revision and twin not in revisions else "--revisions"
+            where = "--revision" if twin == revision else "--revisions"  # the list holds none --revision names
             raise UsageError(f"--revisions: {item} names the checkpoint {where} gives as {twin}; name each once")
         revisions.append(item)
     return revisions

@@ -102,7 +102,8 @@ class Row:
 
     @property
     def revision(self) -> str | None:
-        """The checkpoint revision as the record states it (the key keeps its first 7 characters)."""
+        """The checkpoint revision as the record states it (the key holds its key form:
+        :meth:`studygen.records.checkpoints.Revisions.key`)."""
         return self.record.provenance["checkpoint"].get("revision")
 
     @property

@@ -179,3 +179,16 @@ def test_a_record_of_another_model_is_an_error_however_the_model_is_spelt(tmp_pa
          f"a record of {ids[n]} belongs in a family of its own (studygen new FAMILY --model {ids[n]}); if it "
          "measured example/toy-detector, collect it again with --checkpoint example/toy-detector --replace REASON")
         for n in (6, 7)]
+
+
+def test_a_study_revision_that_begins_two_commits_its_records_hold_names_neither(tmp_path):
+    # the study file names abc1234; its records hold two commits that begin with it: which one is meant is unknown
+    twin_a, twin_b = "abc1234a" + "0" * 32, "abc1234b" + "0" * 32
+    findings = _revision_findings(tmp_path / "a", [twin_a, twin_b], {"revision": "abc1234"})
+    assert [(job, pointer) for job, pointer, _, _ in findings] == [
+        ("job job0", "/provenance/checkpoint/revision"), ("job job1", "/provenance/checkpoint/revision")]
+    # a revision beginning one commit of the study only: no word of ambiguity
+    findings = _revision_findings(tmp_path / "b", ["abc1234", twin_a], {"revision": "353a4d73"})
+    assert [message for _, _, message, _ in findings] == [
+        f"job job{n}: checkpoint revision {revision} is not one families/toy/study.yaml names (model revision 353a4d73)"
+        for n, revision in enumerate(["abc1234", twin_a])]

@@ -101,3 +101,16 @@ def test_revisions_naming_one_commit_twice_or_with_a_blank_are_refused(tmp_path,
     kept = run_cli("new", "demo4", "--variants", "fp32", "--revisions", "v1.0,V1.0", "--root", tmp_path)
     assert kept.exit_code == 0, kept.err  # tags are names: V1.0 is another one
     assert yaml.safe_load((tmp_path / "families/demo4/study.yaml").read_text())["model"]["revisions"] == ["v1.0", "V1.0"]
+
+
+def test_the_study_text_itself_refuses_revisions_naming_its_revision_again():
+    import pytest
+
+    from studygen.commands.new import NewOptions, parse_variants, study_text
+    from studygen.errors import UsageError
+
+    options = NewOptions(family="demo5", variants="fp32", revision="abc1234", revisions="ABC1234ff")
+    with pytest.raises(UsageError, match="ABC1234ff names the checkpoint --revision gives as abc1234"):
+        study_text(options, parse_variants("fp32"))
+    assert "revisions" not in yaml.safe_load(study_text(NewOptions(family="demo5", variants="fp32"),
+                                                        parse_variants("fp32")))["model"]
