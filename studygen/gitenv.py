@@ -35,7 +35,8 @@ show in the status; ``collect env`` then records the dirty state as unknown).
 Every git command studygen runs has such an environment and goes through
 :func:`run_git`: collect's commit and dirty flag (:mod:`studygen.collect.env`),
 studygen's own version (:mod:`studygen.version`) and ``studygen diff``'s
-reads of revisions (:mod:`studygen.commands.revisions`), except the one
+reads of revisions (:mod:`studygen.commands.revisions`); both of the last
+find the work tree a folder lies in with :func:`work_tree_place`, except the one
 ``git cat-file --batch`` that diff streams blobs from, which it starts itself
 and kills after its timeout.
 
@@ -155,3 +156,18 @@ def kill_session(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def work_tree_place(folder: Path, timeout_s: float = QUICK_TIMEOUT_S) -> tuple[Path, str] | None:
+    """``(top, prefix)`` of the git work tree holding ``folder``: its top
+    folder as git prints it and ``folder``'s path below it (``pkg/``, empty at
+    the top), read by one ``git rev-parse`` that compares no work-tree file;
+    None outside a work tree (or inside a ``.git`` folder). Raises as
+    :func:`run_git` does: FileNotFoundError without git, another OSError,
+    subprocess.TimeoutExpired after ``timeout_s`` seconds."""
+    done = run_git(folder, "rev-parse", "--show-toplevel", "--show-prefix", environment=git_environment(),
+                   timeout_s=timeout_s)
+    lines = done.stdout.split("\n") if done.returncode == 0 else []
+    if not lines or not lines[0].strip():
+        return None
+    return Path(lines[0]), lines[1] if len(lines) > 1 else ""

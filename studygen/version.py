@@ -18,12 +18,17 @@ added for a checkout with changes); the version alone where neither says
 (a copy installed from a folder, as pre-commit installs its hooks, which
 write no record). Records name it as ``provenance.collector.version``.
 
-A ``collect run`` record also names the project checkout's commit and dirty
-flag (``provenance.repository_commit``, ``repository_dirty``). When studygen
-runs from that same checkout, :func:`version_for_record` builds the version
-from that one reading instead of a second one of its own (which counted only
-tracked changes under the package folder and could be taken at another
-moment), so the two cannot say different things.
+Every collector (``collect run``, ``env``, ``trtexec``, ``torch-profile``,
+``coco``) takes the version from :func:`collector_version`, through
+:func:`studygen.collect.env.collector_block`. A ``collect run`` or ``collect
+env`` record also names the project checkout's commit and dirty flag
+(``provenance.repository_commit``, ``repository_dirty``); when studygen runs
+from that same checkout the version is built from that one reading instead
+of a second one of its own (which counted only tracked changes under the
+package folder and could be taken at another moment), so the two cannot
+say different things. An ingest reads the checkout once, by the same rule,
+for the version alone. ``studygen --version`` (:func:`studygen_version`)
+names the package's own checkout.
 """
 
 from __future__ import annotations
@@ -31,11 +36,12 @@ from __future__ import annotations
 import functools
 import json
 import subprocess
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
 from . import __version__
-from .gitenv import QUICK_TIMEOUT_S, STATUS_SUBMODULES, git_environment, run_git
+from .gitenv import QUICK_TIMEOUT_S, STATUS_SUBMODULES, git_environment, run_git, work_tree_place
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SHORT = 7  # hex digits of a commit shown, as git's short form
@@ -120,33 +126,44 @@ def _pip_commit(package_dir: Path) -> str | None:
         return None
 
 
-def version_for_record(root: Path, commit: str | None, dirty: bool | None, package_dir: Path | None = None) -> str:
-    """studygen's version for a record of the project at ``root`` whose
-    ``repository_commit`` and ``repository_dirty`` are ``commit`` and
-    ``dirty`` (read from git once, or stated with ``--commit``/``--dirty``).
+def collector_version(root: Path | None, read_checkout: Callable[[], tuple[str | None, bool | None]],
+                      package_dir: Path | None = None) -> str:
+    """studygen's version as every collector records it
+    (``provenance.collector.version``) in a record of the project at ``root``
+    (None: a record outside any project).
 
-    When the studygen package (``package_dir``, default this one) is code of
-    that same checkout (:func:`same_checkout`) and pip recorded no commit of
-    its own for it, the version is made from ``commit`` and ``dirty``
-    (``.dirty`` only when ``dirty`` is True; an unknown state adds nothing,
-    the record's ``repository_dirty`` null says it), so the two agree. Else
-    it is the package's own version (:func:`package_version`)."""
+    The commit pip recorded for the package (``package_dir``, default this
+    one) wins. Else, when the package is code of ``root``'s checkout
+    (:func:`same_checkout`), the version is made from ``read_checkout()``,
+    the collector's ``(commit, dirty)`` reading of that checkout: the one
+    its record states (``collect run``'s and ``collect env``'s
+    ``repository_commit`` and ``repository_dirty``, read once or stated with
+    ``--commit``/``--dirty``), or one made for the version alone (an ingest,
+    whose record's commit is that of the code that made its input); so a
+    record and its collector's version never disagree. ``.dirty`` only when
+    dirty is True (an unknown state adds nothing). Else the package's own
+    checkout decides (:func:`checkout_commit`). ``read_checkout`` is called
+    only in the second case; git is read at most once more."""
     package_dir = package_dir or PACKAGE_DIR
-    if _pip_commit(package_dir) is None and same_checkout(root, package_dir):
+    commit = _pip_commit(package_dir)
+    if commit:
+        return local_version(__version__, commit)
+    if root is not None and same_checkout(root, package_dir):
+        commit, dirty = read_checkout()
         return local_version(__version__, commit, dirty is True)
-    return package_version(package_dir)
+    commit, dirty = checkout_commit(package_dir)
+    return local_version(__version__, commit, dirty)
 
 
 def checkout_toplevel(folder: Path) -> Path | None:
-    """The top folder of the git work tree holding ``folder`` (resolved);
-    None outside one, or when git is missing or fails."""
+    """The top folder of the git work tree holding ``folder`` (resolved,
+    :func:`studygen.gitenv.work_tree_place`); None outside one, or when git
+    is missing or fails."""
     try:
-        done = run_git(folder, "rev-parse", "--show-toplevel", environment=git_environment(),
-                       timeout_s=QUICK_TIMEOUT_S)
+        place = work_tree_place(folder)
     except (OSError, subprocess.SubprocessError):
         return None
-    top = done.stdout.strip() if done.returncode == 0 else ""
-    return Path(top).resolve() if top else None
+    return place[0].resolve() if place else None
 
 
 def same_checkout(root: Path, package_dir: Path) -> bool:

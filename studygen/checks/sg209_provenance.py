@@ -11,10 +11,15 @@ software, model and code, or to a publication.
   more than whitespace.
 - Any record's checkpoint revision must be one its study file names
   (``model.revision``) or lists (``model.revisions``), by the rule
-  ``collect`` refuses a ``--checkpoint`` with
-  (:func:`~studygen.study.model_revisions.names_revision`: an abbreviated
-  git hash names its commit). A study file that states no revision allows
-  any.
+  ``collect`` refuses a ``--checkpoint`` with and the measurement key
+  follows (:func:`~studygen.study.model_revisions.names_revision`: a git
+  hash names its commit in either case and abbreviated, unless it begins
+  two commits the study holds). A study file that states no revision
+  allows any.
+- Any record's checkpoint id must name the study file's model
+  (``model.id``), by the rule ``collect`` refuses a ``--checkpoint`` with
+  (:func:`~studygen.study.model_revisions.names_model`: a Hugging Face id
+  case aside, or the study's ``local_dir``).
 
 Each missing field is one error at its JSON pointer (or its parent's, when
 the field is absent). The hint fits how the record was made: a record
@@ -32,13 +37,16 @@ machine said to run ``collect env``, which records this machine. (issue:
 revisions) collect refused a log exported at another commit of the model
 repository, so its record stated the study's revision, false; and the
 hackathon family's records held seven revisions while its study file named
-one, and check said nothing.
+one, and check said nothing. (issue: provenance) ``ABC1234…`` passed as
+``abc1234`` yet made a measurement key of its own; a record of another
+model in the study's folder passed.
 """
 
 from __future__ import annotations
 
 from ..findings import Finding
-from ..study.model_revisions import describe_allowed, names_revision
+from ..records.checkpoints import Revisions
+from ..study.model_revisions import describe_allowed, names_model, names_revision
 
 BACKEND_VERSION = {"tensorrt": "tensorrt", "pytorch": "torch", "onnxruntime": "onnxruntime"}
 
@@ -123,17 +131,37 @@ def transcribed(record) -> list[Finding]:
     return []
 
 
-def unlisted_revision(record, model: dict | None, study_file: str) -> list[Finding]:
+def unlisted_revision(record, model: dict | None, study_file: str, view: Revisions | None = None) -> list[Finding]:
     """A finding when ``record``'s checkpoint revision is one the study file's
-    ``model`` (shown as ``study_file``) neither names nor lists; none for a
-    record without a revision (:func:`collected` asks for it)."""
+    ``model`` (shown as ``study_file``) neither names nor lists among the
+    revisions in ``view`` (the study's: a hash that begins two commits in
+    view names neither); none for a record without a revision
+    (:func:`collected` asks for it)."""
     revision = (record.provenance.get("checkpoint") or {}).get("revision")
-    if not revision or names_revision(model, revision):
+    if not revision or names_revision(model, revision, view):
         return []
+    begun = (view or Revisions()).commits_begun(revision)
+    ambiguous = f"; it begins {len(begun)} commits the study holds ({', '.join(begun)})" if len(begun) > 1 else ""
     return [_finding(record, "/provenance/checkpoint/revision",
-                     f"checkpoint revision {revision} is not one {study_file} names ({describe_allowed(model)})",
+                     f"checkpoint revision {revision} is not one {study_file} names ({describe_allowed(model)})"
+                     f"{ambiguous}",
                      f"if the record measured that revision, list {revision} under model.revisions in {study_file}; "
                      "if not, collect it again with --checkpoint ID@REVISION --replace REASON")]
+
+
+def other_model(record, model: dict | None, study_file: str) -> list[Finding]:
+    """A finding when ``record``'s checkpoint id names another model than the
+    study file's ``model.id`` (:func:`~studygen.study.model_revisions.names_model`:
+    a Hugging Face id case aside, the study's ``local_dir``, a folder of the
+    model); none when either states no id."""
+    checkpoint_id = (record.provenance.get("checkpoint") or {}).get("id")
+    if names_model(model, checkpoint_id):
+        return []
+    return [_finding(record, "/provenance/checkpoint/id",
+                     f"checkpoint {checkpoint_id} is not the model {study_file} measures ({model['id']})",
+                     f"a record of {checkpoint_id} belongs in a family of its own (studygen new FAMILY --model "
+                     f"{checkpoint_id}); if it measured {model['id']}, collect it again with --checkpoint "
+                     f"{model['id']} --replace REASON")]
 
 
 def check(context) -> list[Finding]:
@@ -146,5 +174,6 @@ def check(context) -> list[Finding]:
             findings.extend(collected(record))
         elif "source" in provenance:
             findings.extend(transcribed(record))
-        findings.extend(unlisted_revision(record, model, study_file))
+        findings.extend(other_model(record, model, study_file))
+        findings.extend(unlisted_revision(record, model, study_file, study.revisions))
     return findings

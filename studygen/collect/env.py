@@ -20,6 +20,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from ..gitenv import QUICK_TIMEOUT_S, STATUS_SUBMODULES, STATUS_TIMEOUT_S, git_environment, run_git
+from ..version import collector_version
 
 # provenance.software name -> distribution names to try, in order
 PACKAGES = {
@@ -205,3 +206,21 @@ def conversion_machine() -> dict:
              "software": {"python": platform.python_version()}}
     return block
 
+
+def collector_block(name: str, root: Path | None, *, reading: tuple[str | None, bool | None] | None = None,
+                    command: str | None = None) -> dict:
+    """``provenance.collector`` of a record that collector ``name`` (``studygen
+    collect run`` …) writes for the project at ``root``: the name, studygen's
+    version (:func:`studygen.version.collector_version`) and the studygen
+    ``command`` line when given. ``reading`` is the ``(commit, dirty)`` of
+    ``root``'s checkout the record states (``collect run``, ``collect env``);
+    without one (an ingest), the checkout is read by :func:`git_state`, only
+    when the version needs it. Every collector's record gets its collector
+    here, so the version follows one rule."""
+    def read_checkout() -> tuple[str | None, bool | None]:
+        return reading if reading is not None else git_state(root)[:2]
+
+    block = {"name": name, "version": collector_version(root, read_checkout)}
+    if command is not None:
+        block["command"] = command
+    return block

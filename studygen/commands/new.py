@@ -18,6 +18,7 @@ import yaml
 
 from ..errors import UsageError
 from ..fsutil import atomic_write_text, shown_path
+from ..records.checkpoints import Revisions
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
 from ..render.generated import MOVE_IT_AWAY, hand_written
@@ -42,6 +43,7 @@ class NewOptions:
     title: str | None = None  # --title TEXT (default: a placeholder, "FAMILY (edit this)")
     model: str | None = None  # --model ID (checkpoint id, e.g. a Hugging Face repository)
     revision: str | None = None  # --revision REV (checkpoint revision: a commit or tag)
+    revisions: str | None = None  # --revisions A,B (other revisions its records may state: model.revisions)
     root: Path | None = None  # --root DIR (default: the project root above, else the working directory)
 
 
@@ -68,6 +70,29 @@ def parse_variants(text: str) -> list[dict]:
     return variants
 
 
+def parse_revisions(text: str | None, revision: str | None) -> list[str]:
+    """``331d8b23,76321b19`` → the study file's ``model.revisions``, in the
+    order given (None or empty: none). Raises UsageError for a revision with
+    a blank in it (no git revision has one), or one naming the same
+    checkpoint as another or as ``revision``
+    (:meth:`studygen.records.checkpoints.Revisions.same`: ``76321b19`` and
+    ``76321B190daa…`` are one commit)."""
+    revisions: list[str] = []
+    for item in (part.strip() for part in (text or "").split(",")):
+        if not item:
+            continue
+        if any(character.isspace() for character in item):
+            raise UsageError(f"--revisions: {item!r} has a blank in it; separate revisions with commas")
+        named = [revision, *revisions]  # a None revision names nothing: no key equals its
+        view = Revisions([*named, item])
+        twin = next((other for other in named if view.same(item, other)), None)
+        if twin is not None:
+            where = "--revision" if twin == revision else "--revisions"  # the list holds none --revision names
+            raise UsageError(f"--revisions: {item} names the checkpoint {where} gives as {twin}; name each once")
+        revisions.append(item)
+    return revisions
+
+
 def _code_of(module: str) -> str:
     """The finding code the rule table gives the check in ``module``."""
     (rule,) = [rule for rule in RULES if rule.module == module]
@@ -89,6 +114,9 @@ def study_text(options: NewOptions, variants: list[dict]) -> str:
         "decision": {"shipped": False, "summary": SUMMARY_PLACEHOLDER},
         "not_measured": [],
     }
+    revisions = parse_revisions(options.revisions, options.revision)
+    if revisions:
+        document["model"]["revisions"] = revisions
     if not options.revision:
         # A scaffold without a pinned checkpoint still renders and checks, but the gap is stated: the
         # waivers print under the README's known gaps, and SG216 asks to delete each once it matches nothing.
@@ -108,7 +136,8 @@ def study_text(options: NewOptions, variants: list[dict]) -> str:
             f"# template: {GENERIC_TEMPLATE} is the built-in generic template; a template of your own in\n"
             "# templates/ can extend it block by block ({% extends \"" + GENERIC_TEMPLATE + "\" %}).\n"
             "# model: the one checkpoint this family measures; collect refuses a --checkpoint with another id\n"
-            "# or revision. Another checkpoint (a fine-tune, a newer revision) is a family of its own:\n"
+            "# or a revision that model.revision and model.revisions (--revisions) do not name. Another\n"
+            "# checkpoint (a fine-tune, a newer revision) is a family of its own:\n"
             "# studygen new FAMILY2 --model ID --revision REV.\n"
             + body)
 
@@ -136,6 +165,7 @@ def run_new(options: NewOptions) -> Path:
     replace (:func:`studygen.render.generated.hand_written`)."""
     validate_family_name(options.family)
     variants = parse_variants(options.variants)
+    parse_revisions(options.revisions, options.revision)  # refused before anything is looked up or written
     root = project_root(options.root)
     path = root / "families" / options.family / STUDY_FILE
     exists = UsageError(f"{shown_path(path, root)} exists already: edit it (studygen new never overwrites)")
@@ -164,14 +194,18 @@ def run_new(options: NewOptions) -> Path:
 @click.option("--model", default=None, metavar="ID", help="Checkpoint id, the one checkpoint the family measures (default: the family name); "
                    "another checkpoint needs a family of its own.")
 @click.option("--revision", default=None, metavar="REV", help="Checkpoint revision (a commit or tag).")
+@click.option("--revisions", default=None, metavar="A,B,...",
+              help="Other revisions of the checkpoint that records may state, comma-separated (model.revisions: "
+                   "inputs made at several commits of one model repository).")
 @click.option("--root", "root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Project root (default: the folder holding families/ above, else the working directory).")
 @click.option("--backend", type=click.Choice(BACKENDS), default=None,
               help="What ran the variants: tensorrt (trtexec logs) or pytorch (profiler traces); only the next "
                    "step printed depends on it.")
-def new_command(family, variants, title, model, revision, root, backend):
+def new_command(family, variants, title, model, revision, revisions, root, backend):
     """FAMILY's records go to measurements/FAMILY/; collect, render and check work at once."""
-    options = NewOptions(family=family, variants=variants, title=title, model=model, revision=revision, root=root)
+    options = NewOptions(family=family, variants=variants, title=title, model=model, revision=revision,
+                         revisions=revisions, root=root)
     path = run_new(options)
     shown = shown_path(path, project_root(options.root))
     click.echo(f"wrote {shown}")

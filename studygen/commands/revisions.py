@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..errors import InputError, UsageError
-from ..gitenv import git_environment, kill_session, run_git
+from ..gitenv import git_environment, kill_session, run_git, work_tree_place
 from ..textio import MAX_DOCUMENT_BYTES, MAX_RENDERED_BYTES, read_bytes
 
 # Folders of a project root that hold what a study is made of.
@@ -159,11 +159,15 @@ def _git(repo_dir: Path, *args: str, check: bool = True, text: bool = True) -> s
 
 def repository_of(root: Path) -> Repository:
     """The repository ``root`` lies in. Raises UsageError when it lies in none."""
-    done = _git(root, "rev-parse", "--show-toplevel", "--show-prefix", check=False)
-    if done.returncode != 0:
+    try:
+        place = work_tree_place(root, timeout_s=GIT_TIMEOUT_S)
+    except FileNotFoundError:
+        raise UsageError("git is not installed or not on PATH (studygen diff reads revisions through git)") from None
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"git rev-parse took longer than {GIT_TIMEOUT_S} s") from None
+    if place is None:
         raise UsageError(f"{root} is not inside a git repository (studygen diff compares git revisions)")
-    lines = done.stdout.split("\n")
-    toplevel, prefix = Path(lines[0]), lines[1] if len(lines) > 1 else ""
+    toplevel, prefix = place
     object_format = _git(root, "rev-parse", "--show-object-format", check=False).stdout.strip() or "sha1"
     return Repository(toplevel, prefix, object_format)
 

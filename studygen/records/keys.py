@@ -14,6 +14,8 @@ from __future__ import annotations
 import operator
 from typing import NamedTuple
 
+from .checkpoints import short_revision
+
 # Software versions that change what a backend measures.
 BACKEND_SOFTWARE = {
     "tensorrt": ("tensorrt", "cuda"),
@@ -29,8 +31,10 @@ class MeasurementKey(NamedTuple):
     Two rows with equal keys measured the same thing (SG203 compares them);
     :meth:`config` leaves out the GPU and the software versions (SG207
     compares a configuration across them). ``revision`` is the checkpoint
-    revision's first 7 characters (a short and a full hash of one commit
-    name one checkpoint); ``software`` the signature of the versions that
+    revision as :meth:`studygen.records.checkpoints.Revisions.key` gives it
+    (a hash lower-cased and cut to 7 digits, longer where two commits in
+    view share them; a tag or branch whole), so every spelling of one commit
+    makes one key; ``software`` the signature of the versions that
     matter for the backend (:func:`software_signature`). The key stays a
     tuple of values; :meth:`text` is its readable string, for waivers and
     messages only.
@@ -54,7 +58,8 @@ class MeasurementKey(NamedTuple):
 
     @classmethod
     def of(cls, **parts) -> "MeasurementKey":
-        """The key of ``parts`` (every field by name), the revision cut to its short form."""
+        """The key of ``parts`` (every field by name), the revision in its key form with no other
+        revision in view (:func:`studygen.records.checkpoints.short_revision`)."""
         return cls(**{**parts, "revision": short_revision(parts["revision"])})
 
     def text(self) -> str:
@@ -77,11 +82,6 @@ FIELDS = MeasurementKey._fields
 CONFIG_FIELDS = tuple(f for f in FIELDS if f not in ("gpu", "software"))
 _CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
 _config_parts = operator.itemgetter(*_CONFIG_INDEXES)  # the configuration key's parts as a tuple, picked in C
-
-
-def short_revision(revision):
-    """A checkpoint revision as a key holds it: its first 7 characters (None or empty as given)."""
-    return str(revision)[:7] if revision else revision
 
 
 def software_signature(provenance: dict, backend: str | None) -> str:

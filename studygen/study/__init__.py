@@ -21,6 +21,8 @@ from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml
 from ..records.schemas import validate_document
 from ..records.write import study_name_problem, validate_family_name
 from ..textio import regular_file
+from ..records.checkpoints import Revisions
+from .model_revisions import revisions_in_view
 from .rows import Row, flatten_record
 
 STUDY_FILE = "study.yaml"
@@ -249,15 +251,27 @@ class Study:
         ``name`` only (same study file and datasets, no comparisons of its
         own): what render prints of a side measurement. Raises KeyError for a
         name the study file does not declare."""
-        return replace(self, records=list(self.comparison_records[name]), comparison_records={}, problems=[])
+        view = replace(self, records=list(self.comparison_records[name]), comparison_records={}, problems=[])
+        view.__dict__["revisions"] = self.revisions  # keys made among the same revisions as the study's own
+        return view
 
     @functools.cached_property
     def rows(self) -> list[Row]:
         """Every figure of every record as one :class:`~studygen.study.rows.Row`, in record order."""
         rows, variants, printing = [], self.variants, self.spec.get("precision", {})
         for record in self.records:
-            rows.extend(flatten_record(record, variants, printing))
+            rows.extend(flatten_record(record, variants, printing, self.revisions))
         return rows
+
+    @functools.cached_property
+    def revisions(self) -> Revisions:
+        """The checkpoint revisions in view: those the study file allows and
+        those its records (and its comparisons' records) hold; each row's key
+        holds its revision's :meth:`~studygen.records.checkpoints.Revisions.key`
+        among them, and SG209 asks them which revisions the study names."""
+        records = [*self.records, *(r for group in self.comparison_records.values() for r in group)]
+        return revisions_in_view(self.spec.get("model"),
+                                 ((record.provenance.get("checkpoint") or {}).get("revision") for record in records))
 
 
 def refuse_unportable_names(spec: dict, shown: str) -> None:

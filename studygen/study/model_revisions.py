@@ -1,24 +1,27 @@
-"""The checkpoint revisions a study file allows its records to hold.
+"""The checkpoints a study file allows its records to hold: its model and revisions.
 
 A study file's ``model.revision`` names the revision a collect fills in when
 ``--checkpoint`` gives none; ``model.revisions`` lists the others its records
 may hold (logs published at several commits of one model repository, each
 with its own export). ``collect`` accepts a ``--checkpoint`` revision among
 them and refuses any other; SG209 reports a record holding any other. Both
-ask :func:`names_revision`, so one rule decides for both.
+ask :func:`names_revision`, so one rule decides for both, and it is the
+rule the measurement key follows (:class:`studygen.records.checkpoints.Revisions`):
+a hash names its commit in either case and abbreviated to 7 digits or more,
+unless it begins two commits in view; a tag or branch only itself.
 
-A git commit may be written abbreviated: two hex revisions of 7 to 40
-digits name the same commit when the shorter one begins the longer one
-(case aside), as a measurement key keeps only the first 7 digits
-(:func:`studygen.records.keys.short_revision`). Other revisions (a branch, a
-tag) match only when equal.
+Likewise ``model.id``: a ``--checkpoint`` id and a record's
+``provenance.checkpoint.id`` must name the study's model, however spelt
+(:func:`names_model`, :func:`studygen.records.checkpoints.names_model_id`).
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 
-GIT_HASH = re.compile(r"[0-9a-fA-F]{7,40}")
+from ..records.checkpoints import Revisions, names_model_id
+
+UNKNOWN_ID = "unknown"  # the id a collect writes when nobody named the checkpoint (records.provenance)
 
 
 def allowed_revisions(model: dict | None) -> list[str]:
@@ -34,23 +37,20 @@ def allowed_revisions(model: dict | None) -> list[str]:
     return allowed
 
 
-def same_revision(first: str, second: str) -> bool:
-    """Whether two revisions name one commit: equal, or both hex git hashes
-    of 7 to 40 digits, the shorter beginning the longer (case aside)."""
-    if first == second:
-        return True
-    if not (GIT_HASH.fullmatch(first) and GIT_HASH.fullmatch(second)):
-        return False
-    first, second = first.lower(), second.lower()
-    return first.startswith(second) or second.startswith(first)
+def revisions_in_view(model: dict | None, held: Iterable = ()) -> Revisions:
+    """The revisions a study sees: those ``model`` allows and those its
+    records hold (``held``; None and empty left out)."""
+    return Revisions([*allowed_revisions(model), *(revision for revision in held if revision)])
 
 
-def names_revision(model: dict | None, revision: str) -> bool:
+def names_revision(model: dict | None, revision: str, view: Revisions | None = None) -> bool:
     """Whether the study file's ``model`` allows a record to hold checkpoint
-    ``revision``: it names or lists it (:func:`same_revision`), or states no
-    revision at all."""
+    ``revision``: it names or lists one with the same key among the
+    revisions in ``view`` (default: the allowed ones and ``revision``), or
+    states no revision at all."""
     allowed = allowed_revisions(model)
-    return not allowed or any(same_revision(revision, known) for known in allowed)
+    view = view or revisions_in_view(model)
+    return not allowed or any(view.same(revision, known) for known in allowed)
 
 
 def describe_allowed(model: dict | None) -> str:
@@ -59,3 +59,15 @@ def describe_allowed(model: dict | None) -> str:
     (``revision`` first, then ``revisions``)."""
     allowed = allowed_revisions(model)
     return f"model revision{'s' if len(allowed) > 1 else ''} {', '.join(allowed)}"
+
+
+def names_model(model: dict | None, checkpoint_id: str | None) -> bool:
+    """Whether a checkpoint ``checkpoint_id`` (a record's or a ``--checkpoint``'s)
+    is the study file's ``model``: true when either states no id (or the
+    record's is ``unknown``), else by
+    :func:`~studygen.records.checkpoints.names_model_id` (its id however
+    spelt, or its ``local_dir``)."""
+    model = model or {}
+    if not model.get("id") or not checkpoint_id or checkpoint_id == UNKNOWN_ID:
+        return True
+    return names_model_id(checkpoint_id, model["id"], model.get("local_dir"))

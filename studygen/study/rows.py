@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from ..numbers import source_decimals
-from ..records.keys import FIELDS, MeasurementKey, short_revision, software_signature
+from ..records.checkpoints import Revisions
+from ..records.keys import FIELDS, MeasurementKey, software_signature
 from ..records.kinds import KERNEL_SHARE_METRIC, PROFILED_TOTAL_GROUP, RESULT_KINDS, Kind, ResultKind, RowShape, metric_of
 from ..records.load import Record
 
@@ -101,7 +102,8 @@ class Row:
 
     @property
     def revision(self) -> str | None:
-        """The checkpoint revision as the record states it (the key keeps its first 7 characters)."""
+        """The checkpoint revision as the record states it (the key holds its key form:
+        :meth:`studygen.records.checkpoints.Revisions.key`)."""
         return self.record.provenance["checkpoint"].get("revision")
 
     @property
@@ -353,14 +355,18 @@ ROW_BUILDERS = {
 }
 
 
-def flatten_record(record: Record, variants: dict[str, dict], printing: dict) -> list[Row]:
+def flatten_record(record: Record, variants: dict[str, dict], printing: dict,
+                   revisions: Revisions | None = None) -> list[Row]:
     """Every figure row of ``record`` (see the module docstring): ``variants``
     are the study file's variants by name (their recipe and precision go on
     the rows), ``printing`` its ``precision:`` table (each kind's
-    ``printing_key`` in it sets the row's ``display_decimals``)."""
+    ``printing_key`` in it sets the row's ``display_decimals``), ``revisions``
+    the checkpoint revisions in view (the study's; default none but the
+    record's), among which the key's revision is made
+    (:meth:`~studygen.records.checkpoints.Revisions.key`)."""
     provenance = record.provenance
     family, revision, gpu = record.data["family"], provenance["checkpoint"].get("revision"), provenance.get("gpu")
-    revision = short_revision(revision)  # once a record, not once a result (MeasurementKey.of cuts it so)
+    revision = (revisions or Revisions()).key(revision)  # once a record, not once a result
     signatures: dict[str | None, str] = {}  # the record's software signature per backend, made once each
     rows = []
     for index, result in enumerate(record.results):

@@ -119,3 +119,76 @@ def test_a_study_without_revision_allows_any_and_names_are_matched_whole(tmp_pat
     # revision null, one listed: the list alone decides
     findings = _revision_findings(tmp_path / "c", ["331d8b23", "0123456"], {"revision": None, "revisions": ["331d8b23"]})
     assert [(job, message.split("(")[1]) for job, _, message, _ in findings] == [("job job1", "model revision 331d8b23)")]
+
+
+def test_a_revision_in_upper_case_is_the_listed_commit_and_one_key(tmp_path):
+    # ABC1234… and abc1234 name one commit: SG209 passes both and their figures make one measurement key
+    upper = "ABC1234" + "d" * 33
+    study_file = spec()
+    study_file["model"]["revision"] = "abc1234"
+    records = []
+    for number, revision in enumerate([upper, "abc1234", "abc1234DDD"]):
+        provenance = collected_provenance()
+        provenance["checkpoint"] = {"id": "example/toy-detector", "revision": revision, "weights": "pretrained"}
+        records.append(record(f"job{number}", [latency("fp16", 5.889)], provenance))
+    study = load(tmp_path, records=records, study=study_file)
+    assert sg209_provenance.check(CheckContext(study)) == []
+    assert sorted({row.key.revision for row in study.rows}) == ["abc1234"]
+
+
+def test_a_hash_beginning_two_commits_of_the_study_names_neither(tmp_path):
+    twin_a, twin_b = "abc1234a" + "0" * 32, "abc1234b" + "0" * 32
+    findings = _revision_findings(tmp_path, [twin_a, twin_b, "abc1234"], {"revision": twin_a, "revisions": [twin_b]})
+    assert [(job, pointer) for job, pointer, _, _ in findings] == [("job job2", "/provenance/checkpoint/revision")]
+    assert findings[0][2] == (f"job job2: checkpoint revision abc1234 is not one families/toy/study.yaml names "
+                              f"(model revisions {twin_a}, {twin_b}); it begins 2 commits the study holds "
+                              f"({twin_a}, {twin_b})")
+    study_file = spec()
+    study_file["model"].update(revision=twin_a, revisions=[twin_b])
+    records = []
+    for number, revision in enumerate([twin_a, twin_b.upper(), "abc1234"]):
+        provenance = collected_provenance()
+        provenance["checkpoint"] = {"id": "example/toy-detector", "revision": revision, "weights": "pretrained"}
+        records.append(record(f"job{number}", [latency("fp16", 5.889)], provenance))
+    keys = {row.job_id: row.key.revision for row in load(tmp_path / "k", records=records, study=study_file).rows}
+    assert keys == {"job0": "abc1234a", "job1": "abc1234b", "job2": "abc1234"}  # two commits, two keys
+
+
+def _id_findings(root, checkpoint_ids: list, model_changes: dict | None = None) -> list[tuple[str, str, str, str]]:
+    """SG209's findings (job, pointer, message, hint) on one record per checkpoint id of ``checkpoint_ids``."""
+    study_file = spec()
+    study_file["model"].update(model_changes or {})
+    records = []
+    for number, checkpoint_id in enumerate(checkpoint_ids):
+        provenance = collected_provenance()
+        provenance["checkpoint"]["id"] = checkpoint_id
+        records.append(record(f"job{number}", [latency("fp16", 5.889)], provenance))
+    findings = sg209_provenance.check(CheckContext(load(root, records=records, study=study_file)))
+    return [(f.message.split(":")[0], f.pointer, f.message, f.hint) for f in findings]
+
+
+def test_a_record_of_another_model_is_an_error_however_the_model_is_spelt(tmp_path):
+    ids = ["example/toy-detector", "Example/Toy-Detector", "https://huggingface.co/example/toy-detector",
+           "checkpoints/toy", "/models/example/toy-detector", "unknown", "example/other-detector",
+           "/models/toy-detector"]
+    findings = _id_findings(tmp_path, ids, {"local_dir": "./checkpoints/toy"})
+    study_file = "families/toy/study.yaml"
+    assert findings == [
+        (f"job job{n}", "/provenance/checkpoint/id",
+         f"job job{n}: checkpoint {ids[n]} is not the model {study_file} measures (example/toy-detector)",
+         f"a record of {ids[n]} belongs in a family of its own (studygen new FAMILY --model {ids[n]}); if it "
+         "measured example/toy-detector, collect it again with --checkpoint example/toy-detector --replace REASON")
+        for n in (6, 7)]
+
+
+def test_a_study_revision_that_begins_two_commits_its_records_hold_names_neither(tmp_path):
+    # the study file names abc1234; its records hold two commits that begin with it: which one is meant is unknown
+    twin_a, twin_b = "abc1234a" + "0" * 32, "abc1234b" + "0" * 32
+    findings = _revision_findings(tmp_path / "a", [twin_a, twin_b], {"revision": "abc1234"})
+    assert [(job, pointer) for job, pointer, _, _ in findings] == [
+        ("job job0", "/provenance/checkpoint/revision"), ("job job1", "/provenance/checkpoint/revision")]
+    # a revision beginning one commit of the study only: no word of ambiguity
+    findings = _revision_findings(tmp_path / "b", ["abc1234", twin_a], {"revision": "353a4d73"})
+    assert [message for _, _, message, _ in findings] == [
+        f"job job{n}: checkpoint revision {revision} is not one families/toy/study.yaml names (model revision 353a4d73)"
+        for n, revision in enumerate(["abc1234", twin_a])]

@@ -13,7 +13,8 @@ EXPECTED_DEMO = """\
 # template: studygen/generic.md.j2 is the built-in generic template; a template of your own in
 # templates/ can extend it block by block ({% extends "studygen/generic.md.j2" %}).
 # model: the one checkpoint this family measures; collect refuses a --checkpoint with another id
-# or revision. Another checkpoint (a fine-tune, a newer revision) is a family of its own:
+# or a revision that model.revision and model.revisions (--revisions) do not name. Another
+# checkpoint (a fine-tune, a newer revision) is a family of its own:
 # studygen new FAMILY2 --model ID --revision REV.
 schema_version: 1
 family: demo

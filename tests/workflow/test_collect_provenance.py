@@ -117,3 +117,20 @@ def test_each_revision_the_study_file_names_or_lists_is_recorded_as_given(tmp_pa
         assert _provenance(root)["checkpoint"]["revision"] == recorded
         study = load_study(root / "families" / "demo", root)
         assert sg209_provenance.check(CheckContext(study)) == [], given
+
+
+def test_the_study_model_spelt_otherwise_is_accepted_and_another_model_refused(tmp_path, run_cli, monkeypatch):
+    # collect and SG209 share one rule for the model id: a Hugging Face id case aside, its address, a cache folder
+    accepted = ["ORG/M@ABC1234", "https://huggingface.co/org/m@abc1234def", "/hub/models--org--m/snapshots/1@abc1234"]
+    for number, checkpoint in enumerate(accepted):
+        root = tmp_path / f"p{number}"
+        root.mkdir()
+        _new(run_cli, root, "--model", "org/m", "--revision", "abc1234")
+        done = _collect(run_cli, root, monkeypatch, "--checkpoint", checkpoint, "--commit", "abcdef1")
+        assert done.exit_code == 0, (checkpoint, done.err)
+        assert _provenance(root)["checkpoint"]["id"] == checkpoint.rsplit("@", 1)[0]  # recorded as given
+        study = load_study(root / "families" / "demo", root)
+        assert sg209_provenance.check(CheckContext(study)) == [], checkpoint
+        assert {row.key.revision for row in study.rows} == {"abc1234"}
+    refused = _collect(run_cli, tmp_path / "p0", monkeypatch, "--checkpoint", "org/m2@abc1234", job="other")
+    assert (refused.exit_code, refused.err) == (2, "studygen: --checkpoint org/m2 but the study file's model is org/m\n")

@@ -61,3 +61,56 @@ def test_a_title_a_person_writes_is_no_placeholder():
     assert is_placeholder("alexnet_kineto (edit this)")
     for title in ("alexnet_kineto", "alexnet_kineto: fp32", "demo2: fp32, fp16", "Edit this engine: fp16 on H100"):
         assert not is_placeholder(title), title
+
+
+def test_revisions_writes_the_commits_a_record_may_state_and_collect_holds_to_them(tmp_path, run_cli):
+    made = run_cli("new", "demo3", "--variants", "fp32", "--model", "org/m", "--revision", "353a4d73",
+                   "--revisions", " 331d8b23,76321B19,,c65790e1147b8cb4a22258c41533d29d13417fd4", "--root", tmp_path)
+    assert made.exit_code == 0, made.err
+    study_file = tmp_path / "families" / "demo3" / "study.yaml"
+    assert yaml.safe_load(study_file.read_text(encoding="utf-8"))["model"] == {
+        "id": "org/m", "revision": "353a4d73",
+        "revisions": ["331d8b23", "76321B19", "c65790e1147b8cb4a22258c41533d29d13417fd4"]}
+
+    def collect(revision, job):
+        return run_cli("collect", "trtexec", "--family", "demo3", "--job", job, "--variant", "fp32", "--log", LOG,
+                       "--checkpoint", f"org/m@{revision}", "--commit", "353a4d73", "--root", tmp_path)
+
+    refused = collect("07271c31", "a")
+    assert (refused.exit_code, refused.err) == (2, (
+        "studygen: --checkpoint revision 07271c31 but the study file names model revisions 353a4d73, 331d8b23, "
+        "76321B19, c65790e1147b8cb4a22258c41533d29d13417fd4: list 07271c31 under model.revisions if the input was "
+        "made from that revision\n"))
+    assert collect("76321b190daa", "a").exit_code == 0
+    study = load_study(study_file.parent, tmp_path)
+    assert [f for f in run_checks(study) if f.code == "SG209"] == []
+    assert {row.key.revision for row in study.rows} == {"76321b1"}
+
+
+def test_revisions_naming_one_commit_twice_or_with_a_blank_are_refused(tmp_path, run_cli):
+    cases = {("--revision", "353a4d73", "--revisions", "353A4D73ff"):
+             "studygen: --revisions: 353A4D73ff names the checkpoint --revision gives as 353a4d73; name each once\n",
+             ("--revisions", "331d8b23,331D8B2"):
+             "studygen: --revisions: 331D8B2 names the checkpoint --revisions gives as 331d8b23; name each once\n",
+             ("--revisions", "v1.0 beta"):
+             "studygen: --revisions: 'v1.0 beta' has a blank in it; separate revisions with commas\n"}
+    for options, message in cases.items():
+        done = run_cli("new", "demo4", "--variants", "fp32", *options, "--root", tmp_path)
+        assert (done.exit_code, done.err) == (2, message), options
+    assert not (tmp_path / "families" / "demo4").exists()
+    kept = run_cli("new", "demo4", "--variants", "fp32", "--revisions", "v1.0,V1.0", "--root", tmp_path)
+    assert kept.exit_code == 0, kept.err  # tags are names: V1.0 is another one
+    assert yaml.safe_load((tmp_path / "families/demo4/study.yaml").read_text())["model"]["revisions"] == ["v1.0", "V1.0"]
+
+
+def test_the_study_text_itself_refuses_revisions_naming_its_revision_again():
+    import pytest
+
+    from studygen.commands.new import NewOptions, parse_variants, study_text
+    from studygen.errors import UsageError
+
+    options = NewOptions(family="demo5", variants="fp32", revision="abc1234", revisions="ABC1234ff")
+    with pytest.raises(UsageError, match="ABC1234ff names the checkpoint --revision gives as abc1234"):
+        study_text(options, parse_variants("fp32"))
+    assert "revisions" not in yaml.safe_load(study_text(NewOptions(family="demo5", variants="fp32"),
+                                                        parse_variants("fp32")))["model"]

@@ -96,7 +96,7 @@ def test_a_second_job_after_the_walk_still_checks_clean(tmp_path, run_cli, monke
 
 
 ONE_CHECKPOINT = re.compile(r"\*\*One family, one model\.\*\* .*?`collect` refuses a `--checkpoint` whose id "
-                            r"differs from the study file's \(`(?P<message>[^`]*) …`, nothing written\)")
+                            r"names another model than the study file's \(`(?P<message>[^`]*) …`, nothing written\)")
 
 
 def test_the_guide_says_a_family_is_one_checkpoint_and_collect_refuses_another(tmp_path, run_cli, monkeypatch):

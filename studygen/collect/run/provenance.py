@@ -14,8 +14,7 @@ import datetime as _dt
 import platform
 from pathlib import Path
 
-from ...version import version_for_record
-from ..env import git_state, nvml_gpus, package_version
+from ..env import collector_block, git_state, nvml_gpus, package_version
 
 # provenance.software name -> distribution names
 DISTRIBUTIONS = {"transformers": ("transformers",), "modelopt": ("nvidia-modelopt",),
@@ -29,7 +28,7 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
     ``commit`` and ``dirty`` when given (a checkout without .git), else
     ``git rev-parse HEAD`` and ``git status`` in ``root``, read once: the
     collector's version comes from the same reading when studygen runs from
-    that checkout (:func:`studygen.version.version_for_record`);
+    that checkout (:func:`studygen.collect.env.collector_block`);
     ``checkpoint`` as :func:`~studygen.collect.run.model.build_model` returns it.
     """
     import torch
@@ -54,8 +53,7 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
         "repository_commit": commit,
         "repository_dirty": dirty,
         "collected_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
-        "collector": {"name": "studygen collect run", "version": version_for_record(root, commit, dirty),
-                      "command": command},
+        "collector": collector_block("studygen collect run", root, reading=(commit, dirty), command=command),
     }
     if gpu:
         provenance["notes"] = [f"torch.backends.cuda.matmul.allow_tf32={torch.backends.cuda.matmul.allow_tf32}, "

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import click
 
-from ...version import studygen_version
-from ...collect.env import collect_env
+from ...collect.env import collect_env, collector_block
 from ...errors import UsageError
 from ...records.write import WriteOutcome, existing_record_path, merge_machine
 from .. import COLLECT_COMMANDS, command
@@ -84,8 +83,11 @@ def record_folders(options: EnvOptions) -> tuple[Path, Path]:
 
 def merge_env(options: EnvOptions, block: dict) -> WriteOutcome:
     """Merge ``block`` into the record of ``--family``/``--job`` as its
-    ``--role`` machine (:func:`studygen.records.write.merge_machine`)."""
-    collector = {"name": "studygen collect env", "version": studygen_version()}
+    ``--role`` machine (:func:`studygen.records.write.merge_machine`); the
+    collector's version is made from the block's own reading of the project
+    checkout (:func:`studygen.collect.env.collector_block`)."""
+    collector = collector_block("studygen collect env", project_root() or Path.cwd(),  # where collect_env read git
+                                reading=(block.get("repository_commit"), block.get("repository_dirty")))
     measurements, records_dir = record_folders(options)
     return merge_machine(measurements, options.family, options.job_id, block, options.role, collector, records_dir)
 

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import click
 
-from ...version import studygen_version
-from ...collect.env import conversion_machine, now_iso
+from ...collect.env import collector_block, conversion_machine, now_iso
 from ...collect.inputs import file_sha256
 from ...collect.kernel_groups import KernelGroupRules, rules_from_study
 from ...errors import RecordError, UsageError
@@ -223,7 +222,7 @@ def provenance_block(options: IngestOptions, collector: str, command: str, sourc
         block["gpu_count"] = source.gpu_count
     block.update(options.repository_block())
     block.update(software=software, checkpoint=checkpoint, collected_at=now_iso(),
-                 collector={"name": collector, "version": studygen_version(), "command": command},
+                 collector=collector_block(collector, project_root(options.root), command=command),
                  conversion_machine=conversion_machine())
     notes = list(notes)
     if "weights" in checkpoint.get(DEFAULTED, []):

@@ -23,7 +23,7 @@ import click
 from ...errors import UsageError
 from ...records.provenance import CHECKPOINT_DEFAULTS, DEFAULTED
 from ...records.write import validate_family_name, validate_job_id
-from ...study.model_revisions import describe_allowed, names_revision
+from ...study.model_revisions import describe_allowed, names_model, names_revision
 
 SHAPE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")  # HxW, as studygen.collect.run.spec.SHAPE; matched whole
 FLAG = "flag"
@@ -196,14 +196,15 @@ def with_study_model(block: dict, model: dict | None) -> dict:
     """``block`` (from :func:`checkpoint_block`) with the fields the command
     line left to defaults taken from the study file's ``model`` (id,
     revision, weights; the seed of random-init weights). A ``--checkpoint``
-    naming another model than the study's, or a revision the study neither
+    naming another model than the study's (:func:`~studygen.study.model_revisions.names_model`:
+    its id however spelt), or a revision the study neither
     names nor lists (``model.revision``, ``model.revisions``:
     :func:`~studygen.study.model_revisions.names_revision`), is refused
     (UsageError). Fields the study does not state stay defaults."""
     if not model:
         return block
     defaulted = list(block.get(DEFAULTED, []))
-    if "id" not in defaulted and block["id"] != model.get("id"):
+    if "id" not in defaulted and not names_model(model, block["id"]):
         raise UsageError(f"--checkpoint {block['id']} but the study file's model is {model.get('id')}")
     if "revision" not in defaulted and block["revision"] and not names_revision(model, block["revision"]):
         raise UsageError(f"--checkpoint revision {block['revision']} but the study file names "

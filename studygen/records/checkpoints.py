@@ -1,0 +1,143 @@
+"""When two spellings name one checkpoint: its revision and its model id.
+
+One rule each, for every layer that asks: the measurement key
+(:mod:`studygen.records.keys`), the study file's allowed revisions and model
+(:mod:`studygen.study.model_revisions`), which ``collect`` refuses a
+``--checkpoint`` with and SG209 holds records to.
+
+**Revisions.** A git commit (a Hugging Face revision is one) is written as
+hex digits, full (40) or abbreviated (at least 7, as git prints it), in
+either case: hex is a number, so ``ABC1234`` and ``abc1234`` name one
+commit. Two hashes name one commit when the shorter begins the longer, case
+aside, and only when that is unambiguous among the revisions in view (a
+study's): ``abc1234`` does not name ``abc1234a…`` when ``abc1234b…`` is in
+view too, since it begins both. Any other revision (a branch, a tag) is a
+name, matched whole and with its case. A measurement key holds
+:meth:`Revisions.key`: a hash in lower case, cut to 7 digits, or longer
+where two commits in view share those 7 (git lengthens its abbreviations
+the same way); a name whole. Two revisions name one checkpoint exactly when
+their keys are equal (:meth:`Revisions.same`).
+
+**Model ids.** A record names its model by ``provenance.checkpoint.id``:
+``collect run`` writes the study file's ``model.id`` (and ``local_dir``,
+the folder it loaded), an ingest the id its ``--checkpoint`` gives. A Hugging
+Face id ``org/name`` is matched case aside, as the Hub resolves it, with
+or without its ``https://huggingface.co/`` address; a local folder matches
+the study's model when it is the study's ``model.local_dir``, ends in the
+model's ``org/name``, or lies in the Hub cache's ``models--org--name``
+(:func:`names_model_id`). Source: git-rev-parse(1) (abbreviated object
+names), the Hugging Face Hub's repository ids and cache layout
+(huggingface_hub ``snapshot_download``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import PurePosixPath
+
+GIT_HASH = re.compile(r"[0-9a-fA-F]{7,40}")
+SHORT_DIGITS = 7  # digits of a hash a key keeps, as git's short form, when no other commit in view shares them
+HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*")  # org/name
+HUB_ADDRESSES = ("https://huggingface.co/", "http://huggingface.co/", "huggingface.co/", "hf://")
+HUB_CACHE = re.compile(r"models--(?P<org>[^/]+?)--(?P<name>[^/]+)")  # the Hub cache's folder of org/name
+
+
+def is_git_hash(revision) -> bool:
+    """Whether ``revision`` is written as a git commit: 7 to 40 hex digits, either case."""
+    return isinstance(revision, str) and GIT_HASH.fullmatch(revision) is not None
+
+
+def prefix_of(first: str, second: str) -> bool:
+    """Whether two revisions could name one commit on their own: equal, or
+    both hashes and the shorter begins the longer, case aside (no view of
+    other revisions: :class:`Revisions` decides ambiguity)."""
+    if first == second:
+        return True
+    if not (is_git_hash(first) and is_git_hash(second)):
+        return False
+    first, second = first.lower(), second.lower()
+    return first.startswith(second) or second.startswith(first)
+
+
+class Revisions:
+    """The revisions in view (a study's: its study file's and its records'),
+    and the key each one gets among them (see the module docstring)."""
+
+    def __init__(self, known: Iterable = ()):
+        self.hashes = sorted({revision.lower() for revision in known if is_git_hash(revision)})
+
+    def key(self, revision):
+        """``revision`` as a measurement key holds it: a name whole; a hash
+        lower-cased and cut to :data:`SHORT_DIGITS` digits, or to one digit
+        past the longest start it shares with a hash in view that names
+        another commit (never past its own length). None or empty as given."""
+        if not is_git_hash(revision):
+            return revision
+        revision = revision.lower()
+        digits = SHORT_DIGITS
+        for other in self.hashes:
+            if not prefix_of(revision, other):
+                digits = max(digits, _common_start(revision, other) + 1)
+        return revision[:min(digits, len(revision))]
+
+    def same(self, first: str, second: str) -> bool:
+        """Whether ``first`` and ``second`` name one checkpoint: equal keys
+        (a hash that begins two commits in view names neither)."""
+        view = Revisions([*self.hashes, first, second])
+        return view.key(first) == view.key(second)
+
+    def commits_begun(self, revision: str) -> list[str]:
+        """The commits in view that ``revision`` begins, each by its longest
+        spelling (two or more: ``revision`` is ambiguous)."""
+        longer = [other for other in self.hashes if prefix_of(revision, other) and len(other) > len(revision)]
+        return [other for other in longer if not any(o != other and o.startswith(other) for o in longer)]
+
+
+def _common_start(first: str, second: str) -> int:
+    """How many leading characters ``first`` and ``second`` share."""
+    count = 0
+    for a, b in zip(first, second):
+        if a != b:
+            break
+        count += 1
+    return count
+
+
+def short_revision(revision):
+    """A revision as a key holds it with no other revision in view (one
+    record's): :meth:`Revisions.key` of an empty view."""
+    return Revisions().key(revision)
+
+
+def model_id_form(checkpoint_id: str) -> str:
+    """A Hugging Face id in the form it is compared in: its Hub address
+    dropped, trailing slashes trimmed, lower case (the Hub resolves ids case
+    aside). Anything else (a local folder) trimmed of ``./`` and trailing
+    slashes."""
+    text = checkpoint_id.strip()
+    for address in HUB_ADDRESSES:
+        if text.lower().startswith(address):
+            text = text[len(address):]
+            break
+    text = text.rstrip("/")
+    while text.startswith("./"):
+        text = text[2:]
+    return text.lower() if HUB_ID.fullmatch(text) else text
+
+
+def names_model_id(checkpoint_id: str, model_id: str, local_dir: str | None = None) -> bool:
+    """Whether a record's ``checkpoint_id`` names the study file's model
+    (``model_id``, its folder ``local_dir``): the same id
+    (:func:`model_id_form`), the study's local folder, a folder ending in the
+    model's ``org/name`` (case aside) or the Hub cache's folder of it."""
+    record, model = model_id_form(checkpoint_id), model_id_form(model_id)
+    if record == model:
+        return True
+    path = PurePosixPath(record)
+    if local_dir and path == PurePosixPath(model_id_form(local_dir)):
+        return True
+    if "/".join(path.parts[-2:]).lower() == model:  # …/org/name (model_id_form lower-cases a Hub id)
+        return True
+    caches = (HUB_CACHE.fullmatch(part) for part in path.parts)  # the folder itself or one of its snapshots
+    return any(cache is not None and f"{cache['org']}/{cache['name']}".lower() == model for cache in caches)
