@@ -190,11 +190,20 @@ def typical_ratios(cells: dict[tuple, dict[tuple, Cell]]) -> dict[tuple, tuple[f
     pair's pattern in this study, taken once for the whole check."""
     ratios: dict[tuple, list[float]] = {}
     for platforms in cells.values():
+        pattern = _cell_pattern(platforms)
         for a, b in combinations(sorted(platforms), 2):
             if a[0] != b[0]:
-                pattern = _pattern(platforms[a].rows[0])
                 ratios.setdefault((pattern, a, b), []).append(platforms[a].median / platforms[b].median)
     return {pair: (median(shared), len(shared)) for pair, shared in ratios.items()}
+
+
+def _cell_pattern(platforms: dict[tuple, Cell]) -> tuple:
+    """The :func:`_pattern` of one configuration's cells (platform → :class:`Cell`),
+    the same for each: a configuration (:func:`configuration_cells`) is a
+    configuration key, which holds the kind, metric, backend and mode, and a
+    timing signature. Taken once a configuration, not once a pair of its
+    platforms (20 platforms make 190 pairs)."""
+    return _pattern(next(iter(platforms.values())).rows[0])
 
 
 def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple, list[str]]:
@@ -223,10 +232,11 @@ def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, tuple[
     configurations; the reason goes to the platform that is slower than the
     pattern."""
     reasons: dict[tuple, list[str]] = {}
+    pattern = _cell_pattern(platforms)
     for a, b in combinations(sorted(platforms), 2):
         if a[0] == b[0]:
             continue
-        usual, shared = typical[(_pattern(platforms[a].rows[0]), a, b)]
+        usual, shared = typical[(pattern, a, b)]
         if shared < MIN_SHARED:
             continue  # no pattern to depart from: a GPU being slower than another is no anomaly by itself
         departure = (platforms[a].median / platforms[b].median) / usual
