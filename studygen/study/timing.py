@@ -160,7 +160,10 @@ def timing_words(row: Row) -> str:
 def is_cuda_event_timer(timer) -> bool:
     """Whether a record's ``method.timer`` names CUDA events (``cuda-events``
     as ``collect run`` writes it, ``cuda_event``, ``CUDA events``)."""
-    return "".join(ch for ch in str(timer or "").lower() if ch.isalnum()).startswith("cudaevent")
+    lowered = str(timer or "").lower()
+    if not lowered.isalnum():  # nothing to drop in a name of letters and digits alone ("trtexec"): no pass a letter
+        lowered = "".join(ch for ch in lowered if ch.isalnum())
+    return lowered.startswith("cudaevent")
 
 
 def timing_name(row: Row) -> str:
