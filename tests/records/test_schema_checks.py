@@ -221,12 +221,16 @@ def test_the_generated_checks_format_no_message_and_test_each_numbers_type_once(
             '    if isinstance(v, (int, float, Decimal)) and not isinstance(v, bool):\n'
             '    if not isinstance(n, (int, NoneType)) and not (isinstance(n, float) and n.is_integer()) or isinstance(n, bool):\n'
             '        raise JsonSchemaValueException("n")\n'
-            '    if isinstance(n, (int, float, Decimal)) and not isinstance(n, bool):\n')
+            '    if isinstance(n, (int, float, Decimal)) and not isinstance(n, bool):\n'
+            '    if not isinstance(u, (int, float, Decimal)) or isinstance(u, bool):\n'
+            '        count += 1\n'
+            '    if isinstance(u, (int, float, Decimal)) and not isinstance(u, bool):\n')
     lean = schema_codegen.lean_checks(code).splitlines()
     assert lean[0] == '    raise JsonSchemaValueException("" + (name_prefix or "data") + ".a[{x}]" + " must")'
     assert lean[3] == "    if True:  # its type tested above"
     # another variable tested (w, then v) and a nullable integer (None fails the second test) stay
     assert lean[7] == code.splitlines()[7] and lean[10] == code.splitlines()[10]
+    assert lean[13] == code.splitlines()[13]  # the first test raised nothing: the second one decides
     chain = ("        if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and "
              "data__mode == 'eager'):")
     assert schema_codegen.enum_as_set(chain) == "        if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager'}):"
