@@ -319,9 +319,11 @@ def test_typical_ratios_are_taken_once_per_pair(tmp_path):
                record("a100", [latency("fp16", b, shape) for shape, (_, b) in shapes.items()], a100)]
     study = load(tmp_path, records=records)
     typical = sg207_anomaly.typical_ratios(sg207_anomaly.configuration_cells(sg207_anomaly.compared_rows(study.rows)))
-    ((pair, (usual, shared)),) = typical.items()
+    ((pattern, pairs),) = typical.items()
+    assert pattern[:4] == ("latency", "gpu_compute", "tensorrt", "engine")
+    ((pair, (usual, shared)),) = pairs.items()
     # A100 / L4: 0.5, 0.5, 0.4, 0.6: median 0.5 over 4
-    assert pair[1][0] == "NVIDIA A100-SXM4-80GB" and pair[2][0] == "NVIDIA L4"
+    assert pair[0][0] == "NVIDIA A100-SXM4-80GB" and pair[1][0] == "NVIDIA L4"
     assert (usual, shared) == (0.5, 4)
 
 
@@ -343,6 +345,7 @@ def test_a_configurations_pattern_is_taken_once_not_once_a_pair(tmp_path, monkey
     assert sorted(taken) == sorted(shapes * 2)
     # the typical ratio of each pair of the four (6 pairs), each over the three shapes: L4 / A10 = 1.5 at each
     typical = sg207_anomaly.typical_ratios(sg207_anomaly.configuration_cells(compared))
-    assert len(typical) == 6 and all(shared == 3 for _, shared in typical.values())
-    (l4_a10,) = [usual for (_, a, b), (usual, _) in typical.items() if {a[0], b[0]} == {"NVIDIA L4", "NVIDIA A10"}]
+    ((_, pairs),) = typical.items()  # one pattern: fp16 latency, GPU compute time, one timing signature
+    assert len(pairs) == 6 and all(shared == 3 for _, shared in pairs.values())
+    (l4_a10,) = [usual for (a, b), (usual, _) in pairs.items() if {a[0], b[0]} == {"NVIDIA L4", "NVIDIA A10"}]
     assert abs(l4_a10 - 1 / 1.5) < 1e-12  # A10 sorts first: A10 / L4 = 8 ms / 12 ms
