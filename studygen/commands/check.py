@@ -28,6 +28,7 @@ from .common import format_option, resolve_root, root_option
 multiprocessing = lazy_import("multiprocessing")
 futures = lazy_import("concurrent.futures")
 
+
 @dataclass
 class CheckOptions:
     """Options of ``studygen check``."""

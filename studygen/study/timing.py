@@ -161,7 +161,7 @@ def is_cuda_event_timer(timer) -> bool:
     """Whether a record's ``method.timer`` names CUDA events (``cuda-events``
     as ``collect run`` writes it, ``cuda_event``, ``CUDA events``)."""
     lowered = str(timer or "").lower()
-    if not lowered.isalnum():  # nothing to drop in a name of letters and digits alone ("trtexec"): no pass a letter
+    if not lowered.isalnum():  # a name of letters and digits alone ("trtexec") has nothing to drop: no loop a letter
         lowered = "".join(ch for ch in lowered if ch.isalnum())
     return lowered.startswith("cudaevent")
 
