@@ -349,3 +349,13 @@ def test_a_configurations_pattern_is_taken_once_not_once_a_pair(tmp_path, monkey
     assert len(pairs) == 6 and all(shared == 3 for _, shared in pairs.values())
     (l4_a10,) = [usual for (a, b), (usual, _) in pairs.items() if {a[0], b[0]} == {"NVIDIA L4", "NVIDIA A10"}]
     assert abs(l4_a10 - 1 / 1.5) < 1e-12  # A10 sorts first: A10 / L4 = 8 ms / 12 ms
+
+
+def test_typical_ratios_pair_platforms_of_different_gpus_only(tmp_path):
+    # two TensorRT versions on the B200 and one on the B300: the B200's versions are compared with each other
+    # by the figure itself, never by a typical ratio; each B200 version has one with the B300
+    compared = sg207_anomaly.compared_rows(versions(tmp_path).rows)
+    ((_, pairs),) = sg207_anomaly.typical_ratios(sg207_anomaly.configuration_cells(compared)).items()
+    assert sorted((a[0], a[1].split(",")[0], b[0], b[1].split(",")[0], ratio) for (a, b), ratio in pairs.items()) == [
+        ("NVIDIA B200", "tensorrt=11.1.0.106", "NVIDIA B300", "tensorrt=11.4.0.106", (0.409 / 0.20, 1)),
+        ("NVIDIA B200", "tensorrt=11.4.0.106", "NVIDIA B300", "tensorrt=11.4.0.106", (0.21 / 0.20, 1))]
