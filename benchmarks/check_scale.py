@@ -30,18 +30,21 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured (branch wt-speed, 2 shared cores, load average 8 to 13 from
-other work, so CPU time is the figure to read): 4,000 records (20 x 200),
-``--repeat 2``: the floor 0.118 to 0.120 s (about 30 us a record); check in
-one process 2.19 s CPU before, 2.48 s after (18.6x and 20.7x the floor; the
-load moved both); interleaved on one kept project, best of 5 each,
-``STUDYGEN_JOBS=1``: 2.33 s CPU before and after, 19.4x the floor (target 5x:
-missed). Per study in one process the benchmark's own phases moved from load
-0.19 s, other checks 0.35 s to 0.13 s and 0.21 s. At this scale the time is per
-record, about 580 us of CPU each: reading (``parse_json`` about 55 us against
-``json.loads`` 30 us) and the generated schema checks (about 50 us) are a
-fifth of it; the rest is the rows, the per-record checks (SG207 the largest)
-and the bookkeeping of each record's place.
+Last measured (branch wt-cold against main 93ed235, 2 shared cores, load
+average 7 to 15 from other work, so CPU time is the figure to read): 4,000
+records (8 x 500), ``--repeat 3``: the floor 0.116 to 0.123 s (about 30 us a
+record); check in one process 2.22 s CPU on main (load 7), 1.87 s on the
+branch (load 15), 18.5x and 16.2x the floor; interleaved on one kept
+project, best of 5 each, ``STUDYGEN_JOBS=1``: 2.33 -> 1.94 s CPU, 19.0x ->
+15.8x the floor (target 5x: missed), the output byte-identical. What moved:
+SG207 took a configuration's pattern once per pair of its platforms (20
+platforms, 190 pairs; its listed comparison of a 500-record study 70 -> 27 ms
+CPU), and the generated schema checks copied the checking function's locals
+for each failed ``oneOf`` branch and tested each number's type twice (45 us a
+record instead of 50). About 480 us of CPU a record remain: reading
+(``parse_json`` about 55 us against ``json.load``'s 30 us), the schema checks
+(45 us), the rows, SG207 (about 60 us), the charts' selection and the other
+per-record checks.
 
 Usage: ``python benchmarks/check_scale.py [--families N] [--records-per-family M ...] [--repeat R] [--keep DIR]``.
 Times are printed, never asserted (tests assert no wall times): wall time,

@@ -183,18 +183,35 @@ def configuration_cells(compared: list[Row]) -> dict[tuple, dict[tuple, Cell]]:
             for config, platforms in groups.items()}
 
 
-def typical_ratios(cells: dict[tuple, dict[tuple, Cell]]) -> dict[tuple, tuple[float, int]]:
-    """``(pattern, platform a, platform b)`` (a sorts before b; :func:`_pattern`)
-    → the median of the ratios a / b of every configuration both platforms
-    measured, and how many there are, for platforms on different GPUs: the
-    pair's pattern in this study, taken once for the whole check."""
-    ratios: dict[tuple, list[float]] = {}
+def typical_ratios(cells: dict[tuple, dict[tuple, Cell]]) -> dict[tuple, dict[tuple, tuple[float, int]]]:
+    """Pattern (:func:`_pattern`) → ``(platform a, platform b)`` (a sorts
+    before b) → the median of the ratios a / b of every configuration both
+    platforms measured, and how many there are, for platforms on different
+    GPUs: the pair's pattern in this study, taken once for the whole check.
+    Kept by pattern first, so that a pair of one configuration is looked up
+    by its two platforms alone (a key holding the pattern hashed its dozen
+    parts again for each of a configuration's pairs)."""
+    ratios: dict[tuple, dict[tuple, list[float]]] = {}
     for platforms in cells.values():
-        for a, b in combinations(sorted(platforms), 2):
-            if a[0] != b[0]:
-                pattern = _pattern(platforms[a].rows[0])
-                ratios.setdefault((pattern, a, b), []).append(platforms[a].median / platforms[b].median)
-    return {pair: (median(shared), len(shared)) for pair, shared in ratios.items()}
+        by_pair = ratios.setdefault(_cell_pattern(platforms), {})
+        ordered = sorted(platforms)
+        medians = [platforms[platform].median for platform in ordered]
+        for first, a in enumerate(ordered):
+            for second in range(first + 1, len(ordered)):
+                b = ordered[second]
+                if a[0] != b[0]:
+                    by_pair.setdefault((a, b), []).append(medians[first] / medians[second])
+    return {pattern: {pair: (median(shared), len(shared)) for pair, shared in by_pair.items()}
+            for pattern, by_pair in ratios.items()}
+
+
+def _cell_pattern(platforms: dict[tuple, Cell]) -> tuple:
+    """The :func:`_pattern` of one configuration's cells (platform → :class:`Cell`),
+    the same for each: a configuration (:func:`configuration_cells`) is a
+    configuration key, which holds the kind, metric, backend and mode, and a
+    timing signature. Taken once a configuration, not once a pair of its
+    platforms (20 platforms make 190 pairs)."""
+    return _pattern(next(iter(platforms.values())).rows[0])
 
 
 def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple, list[str]]:
@@ -214,7 +231,7 @@ def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple
     return reasons
 
 
-def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, tuple[float, int]],
+def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, dict[tuple, tuple[float, int]]],
                        factor: float) -> dict[tuple, list[str]]:
     """Platform → why its figure departs from the study's pattern against a
     platform of another GPU: the ratio of the two is at least ``factor``
@@ -223,10 +240,11 @@ def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, tuple[
     configurations; the reason goes to the platform that is slower than the
     pattern."""
     reasons: dict[tuple, list[str]] = {}
+    pairs = typical[_cell_pattern(platforms)]
     for a, b in combinations(sorted(platforms), 2):
         if a[0] == b[0]:
             continue
-        usual, shared = typical[(_pattern(platforms[a].rows[0]), a, b)]
+        usual, shared = pairs[(a, b)]
         if shared < MIN_SHARED:
             continue  # no pattern to depart from: a GPU being slower than another is no anomaly by itself
         departure = (platforms[a].median / platforms[b].median) / usual

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +12,7 @@ import click
 
 from ..checks import registered_checks, run_checks
 from ..checks.sg202_records import folder_without_study_file, unloadable_study
+from ..collect.lazy import lazy_import
 from ..errors import StudygenError
 from ..findings import FORMATTERS, has_errors
 from ..memory import collector_paused
@@ -23,6 +22,11 @@ from ..records.schemas import fast_run_check
 from ..study import Study, folders_without_study_file, load_study, resolve_targets
 from . import command
 from .common import format_option, resolve_root, root_option
+
+# Imported when a check first spreads studies over processes (a large project): the shipped project and a
+# single study are checked in this process, and importing both cost about 7 ms of every check.
+multiprocessing = lazy_import("multiprocessing")
+futures = lazy_import("concurrent.futures")
 
 
 @dataclass
@@ -135,7 +139,8 @@ def run_check(options: CheckOptions) -> list:
         method = "fork" if sys.platform == "linux" else "spawn"
         if method == "fork":  # workers inherit what is done here: done once, not once per worker
             warm_before_fork()
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+        with futures.ProcessPoolExecutor(max_workers=workers,
+                                         mp_context=multiprocessing.get_context(method)) as pool:
             per_study = list(pool.map(check_study, study_dirs, [root] * len(study_dirs)))
     return missing + [finding for findings in per_study for finding in findings]
 

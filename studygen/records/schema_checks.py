@@ -120,7 +120,7 @@ def _run_envelope():
                         data__provenance__gpucount = data__provenance["gpu_count"]
                         if not isinstance(data__provenance__gpucount, (int)) and not (isinstance(data__provenance__gpucount, float) and data__provenance__gpucount.is_integer()) or isinstance(data__provenance__gpucount, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.gpu_count must be integer")
-                        if isinstance(data__provenance__gpucount, (int, float, Decimal)) and not isinstance(data__provenance__gpucount, bool):
+                        if True:  # its type tested above
                             if data__provenance__gpucount < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.gpu_count must be bigger than or equal to 0")
                             if data__provenance__gpucount > 65536:
@@ -187,7 +187,7 @@ def _run_envelope():
                                 if data__provenance__software_key not in ['tensorrt', 'torch', 'cuda', 'transformers', 'modelopt', 'python', 'pycocotools', 'onnxruntime', 'timm']:
                                     data__provenance__software_value = data__provenance__software.get(data__provenance__software_key)
                                     if not isinstance(data__provenance__software_value, (str, NoneType)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.software.{data__provenance__software_key}".format(**locals()) + " must be string or null")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.software.{data__provenance__software_key}" + " must be string or null")
                     if "checkpoint" in data__provenance_keys:
                         data__provenance_keys.remove("checkpoint")
                         data__provenance__checkpoint = data__provenance["checkpoint"]
@@ -212,7 +212,7 @@ def _run_envelope():
                             if "weights" in data__provenance__checkpoint_keys:
                                 data__provenance__checkpoint_keys.remove("weights")
                                 data__provenance__checkpoint__weights = data__provenance__checkpoint["weights"]
-                                if not (isinstance(data__provenance__checkpoint__weights, str) and data__provenance__checkpoint__weights == 'pretrained' or isinstance(data__provenance__checkpoint__weights, str) and data__provenance__checkpoint__weights == 'random-init'):
+                                if not (isinstance(data__provenance__checkpoint__weights, str) and data__provenance__checkpoint__weights in {'pretrained', 'random-init'}):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.checkpoint.weights must be one of ['pretrained', 'random-init']")
                             if "seed" in data__provenance__checkpoint_keys:
                                 data__provenance__checkpoint_keys.remove("seed")
@@ -334,7 +334,7 @@ def _run_envelope():
                                 data__provenance__conversionmachine__gpucount = data__provenance__conversionmachine["gpu_count"]
                                 if not isinstance(data__provenance__conversionmachine__gpucount, (int)) and not (isinstance(data__provenance__conversionmachine__gpucount, float) and data__provenance__conversionmachine__gpucount.is_integer()) or isinstance(data__provenance__conversionmachine__gpucount, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.conversion_machine.gpu_count must be integer")
-                                if isinstance(data__provenance__conversionmachine__gpucount, (int, float, Decimal)) and not isinstance(data__provenance__conversionmachine__gpucount, bool):
+                                if True:  # its type tested above
                                     if data__provenance__conversionmachine__gpucount < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.conversion_machine.gpu_count must be bigger than or equal to 0")
                                     if data__provenance__conversionmachine__gpucount > 65536:
@@ -406,7 +406,7 @@ def _run_envelope():
                                         if data__provenance__conversionmachine__software_key not in ['tensorrt', 'torch', 'cuda', 'transformers', 'modelopt', 'python', 'pycocotools', 'onnxruntime', 'timm']:
                                             data__provenance__conversionmachine__software_value = data__provenance__conversionmachine__software.get(data__provenance__conversionmachine__software_key)
                                             if not isinstance(data__provenance__conversionmachine__software_value, (str, NoneType)):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.conversion_machine.software.{data__provenance__conversionmachine__software_key}".format(**locals()) + " must be string or null")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.conversion_machine.software.{data__provenance__conversionmachine__software_key}" + " must be string or null")
                     if "notes" in data__provenance_keys:
                         data__provenance_keys.remove("notes")
                         data__provenance__notes = data__provenance["notes"]
@@ -419,17 +419,17 @@ def _run_envelope():
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.notes must contain less than or equal to 100 items")
                             for data__provenance__notes_x, data__provenance__notes_item in enumerate(data__provenance__notes):
                                 if not isinstance(data__provenance__notes_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.notes[{data__provenance__notes_x}]".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.notes[{data__provenance__notes_x}]" + " must be string")
                                 if isinstance(data__provenance__notes_item, str):
                                     data__provenance__notes_item_len = len(data__provenance__notes_item)
                                     if data__provenance__notes_item_len > 4000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.notes[{data__provenance__notes_x}]".format(**locals()) + " must be shorter than or equal to 4000 characters")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.notes[{data__provenance__notes_x}]" + " must be shorter than or equal to 4000 characters")
                     if "run_wall_s" in data__provenance_keys:
                         data__provenance_keys.remove("run_wall_s")
                         data__provenance__runwalls = data__provenance["run_wall_s"]
                         if not isinstance(data__provenance__runwalls, (int, float, Decimal)) or isinstance(data__provenance__runwalls, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.run_wall_s must be number")
-                        if isinstance(data__provenance__runwalls, (int, float, Decimal)) and not isinstance(data__provenance__runwalls, bool):
+                        if True:  # its type tested above
                             if data__provenance__runwalls < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.run_wall_s must be bigger than or equal to 0")
                             if data__provenance__runwalls > 604800:
@@ -459,12 +459,12 @@ def _run_envelope():
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.shard must contain less than or equal to 2 items")
                                     for data__provenance__placement__shard_x, data__provenance__placement__shard_item in enumerate(data__provenance__placement__shard):
                                         if not isinstance(data__provenance__placement__shard_item, (int)) and not (isinstance(data__provenance__placement__shard_item, float) and data__provenance__placement__shard_item.is_integer()) or isinstance(data__provenance__placement__shard_item, bool):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.shard[{data__provenance__placement__shard_x}]".format(**locals()) + " must be integer")
-                                        if isinstance(data__provenance__placement__shard_item, (int, float, Decimal)) and not isinstance(data__provenance__placement__shard_item, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.shard[{data__provenance__placement__shard_x}]" + " must be integer")
+                                        if True:  # its type tested above
                                             if data__provenance__placement__shard_item < 1:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.shard[{data__provenance__placement__shard_x}]".format(**locals()) + " must be bigger than or equal to 1")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.shard[{data__provenance__placement__shard_x}]" + " must be bigger than or equal to 1")
                                             if data__provenance__placement__shard_item > 1000000:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.shard[{data__provenance__placement__shard_x}]".format(**locals()) + " must be smaller than or equal to 1000000")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.placement.shard[{data__provenance__placement__shard_x}]" + " must be smaller than or equal to 1000000")
                             if "launcher" in data__provenance__placement_keys:
                                 data__provenance__placement_keys.remove("launcher")
                                 data__provenance__placement__launcher = data__provenance__placement["launcher"]
@@ -516,7 +516,7 @@ def _run_envelope():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".notes must contain less than or equal to 1000 items")
                     for data__notes_x, data__notes_item in enumerate(data__notes):
                         if not isinstance(data__notes_item, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".notes[{data__notes_x}]".format(**locals()) + " must be string")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".notes[{data__notes_x}]" + " must be string")
             if "results" in data_keys:
                 data_keys.remove("results")
                 data__results = data["results"]
@@ -575,7 +575,7 @@ def _run_result_agreement():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'agreement'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement']")
@@ -603,7 +603,7 @@ def _run_result_agreement():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -611,12 +611,12 @@ def _run_result_agreement():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -664,14 +664,14 @@ def _run_result_agreement():
             if "metric" in data_keys:
                 data_keys.remove("metric")
                 data__metric = data["metric"]
-                if not (isinstance(data__metric, str) and data__metric == 'logit_correlation' or isinstance(data__metric, str) and data__metric == 'precision' or isinstance(data__metric, str) and data__metric == 'recall' or isinstance(data__metric, str) and data__metric == 'nonfinite_count' or isinstance(data__metric, str) and data__metric == 'max_abs_diff'):
+                if not (isinstance(data__metric, str) and data__metric in {'logit_correlation', 'precision', 'recall', 'nonfinite_count', 'max_abs_diff'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".metric must be one of ['logit_correlation', 'precision', 'recall', 'nonfinite_count', 'max_abs_diff']")
             if "value" in data_keys:
                 data_keys.remove("value")
                 data__value = data["value"]
                 if not isinstance(data__value, (int, float, Decimal)) or isinstance(data__value, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".value must be number")
-                if isinstance(data__value, (int, float, Decimal)) and not isinstance(data__value, bool):
+                if True:  # its type tested above
                     if data__value < -1000000000000:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".value must be bigger than or equal to -1000000000000")
                     if data__value > 1000000000000:
@@ -692,7 +692,7 @@ def _run_result_agreement():
                         data__valuerange__min = data__valuerange["min"]
                         if not isinstance(data__valuerange__min, (int, float, Decimal)) or isinstance(data__valuerange__min, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.min must be number")
-                        if isinstance(data__valuerange__min, (int, float, Decimal)) and not isinstance(data__valuerange__min, bool):
+                        if True:  # its type tested above
                             if data__valuerange__min < -1000000000000:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.min must be bigger than or equal to -1000000000000")
                             if data__valuerange__min > 1000000000000:
@@ -702,7 +702,7 @@ def _run_result_agreement():
                         data__valuerange__max = data__valuerange["max"]
                         if not isinstance(data__valuerange__max, (int, float, Decimal)) or isinstance(data__valuerange__max, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.max must be number")
-                        if isinstance(data__valuerange__max, (int, float, Decimal)) and not isinstance(data__valuerange__max, bool):
+                        if True:  # its type tested above
                             if data__valuerange__max < -1000000000000:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_range.max must be bigger than or equal to -1000000000000")
                             if data__valuerange__max > 1000000000000:
@@ -723,7 +723,7 @@ def _run_result_agreement():
                 data__scorethreshold = data["score_threshold"]
                 if not isinstance(data__scorethreshold, (int, float, Decimal)) or isinstance(data__scorethreshold, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".score_threshold must be number")
-                if isinstance(data__scorethreshold, (int, float, Decimal)) and not isinstance(data__scorethreshold, bool):
+                if True:  # its type tested above
                     if data__scorethreshold < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".score_threshold must be bigger than or equal to 0")
                     if data__scorethreshold > 1:
@@ -733,7 +733,7 @@ def _run_result_agreement():
                 data__iouthreshold = data["iou_threshold"]
                 if not isinstance(data__iouthreshold, (int, float, Decimal)) or isinstance(data__iouthreshold, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".iou_threshold must be number")
-                if isinstance(data__iouthreshold, (int, float, Decimal)) and not isinstance(data__iouthreshold, bool):
+                if True:  # its type tested above
                     if data__iouthreshold < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".iou_threshold must be bigger than or equal to 0")
                     if data__iouthreshold > 1:
@@ -743,7 +743,7 @@ def _run_result_agreement():
                 data__images = data["images"]
                 if not isinstance(data__images, (int)) and not (isinstance(data__images, float) and data__images.is_integer()) or isinstance(data__images, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".images must be integer")
-                if isinstance(data__images, (int, float, Decimal)) and not isinstance(data__images, bool):
+                if True:  # its type tested above
                     if data__images < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".images must be bigger than or equal to 0")
                     if data__images > 1000000000:
@@ -775,7 +775,7 @@ def _run_result_coco_ap():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'coco_ap'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['coco_ap']")
@@ -803,7 +803,7 @@ def _run_result_coco_ap():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -811,12 +811,12 @@ def _run_result_coco_ap():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -859,7 +859,7 @@ def _run_result_coco_ap():
             if "statistic" in data_keys:
                 data_keys.remove("statistic")
                 data__statistic = data["statistic"]
-                if not (isinstance(data__statistic, str) and data__statistic == 'AP' or isinstance(data__statistic, str) and data__statistic == 'AP50' or isinstance(data__statistic, str) and data__statistic == 'AP75' or isinstance(data__statistic, str) and data__statistic == 'APs' or isinstance(data__statistic, str) and data__statistic == 'APm' or isinstance(data__statistic, str) and data__statistic == 'APl' or isinstance(data__statistic, str) and data__statistic == 'AR1' or isinstance(data__statistic, str) and data__statistic == 'AR10' or isinstance(data__statistic, str) and data__statistic == 'AR100' or isinstance(data__statistic, str) and data__statistic == 'ARs' or isinstance(data__statistic, str) and data__statistic == 'ARm' or isinstance(data__statistic, str) and data__statistic == 'ARl'):
+                if not (isinstance(data__statistic, str) and data__statistic in {'AP', 'AP50', 'AP75', 'APs', 'APm', 'APl', 'AR1', 'AR10', 'AR100', 'ARs', 'ARm', 'ARl'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistic must be one of ['AP', 'AP50', 'AP75', 'APs', 'APm', 'APl', 'AR1', 'AR10', 'AR100', 'ARs', 'ARm', 'ARl']")
             if "value" in data_keys:
                 data_keys.remove("value")
@@ -915,7 +915,7 @@ def _run_result_coco_ap():
                         data__tieorderrange__min = data__tieorderrange["min"]
                         if not isinstance(data__tieorderrange__min, (int, float, Decimal)) or isinstance(data__tieorderrange__min, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".tie_order_range.min must be number")
-                        if isinstance(data__tieorderrange__min, (int, float, Decimal)) and not isinstance(data__tieorderrange__min, bool):
+                        if True:  # its type tested above
                             if data__tieorderrange__min < -1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".tie_order_range.min must be bigger than or equal to -1")
                             if data__tieorderrange__min > 1:
@@ -925,7 +925,7 @@ def _run_result_coco_ap():
                         data__tieorderrange__max = data__tieorderrange["max"]
                         if not isinstance(data__tieorderrange__max, (int, float, Decimal)) or isinstance(data__tieorderrange__max, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".tie_order_range.max must be number")
-                        if isinstance(data__tieorderrange__max, (int, float, Decimal)) and not isinstance(data__tieorderrange__max, bool):
+                        if True:  # its type tested above
                             if data__tieorderrange__max < -1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".tie_order_range.max must be bigger than or equal to -1")
                             if data__tieorderrange__max > 1:
@@ -959,7 +959,7 @@ def _run_result_coco_ap_delta():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'coco_ap_delta'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['coco_ap_delta']")
@@ -987,7 +987,7 @@ def _run_result_coco_ap_delta():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -995,12 +995,12 @@ def _run_result_coco_ap_delta():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -1043,7 +1043,7 @@ def _run_result_coco_ap_delta():
             if "statistic" in data_keys:
                 data_keys.remove("statistic")
                 data__statistic = data["statistic"]
-                if not (isinstance(data__statistic, str) and data__statistic == 'AP' or isinstance(data__statistic, str) and data__statistic == 'AP50' or isinstance(data__statistic, str) and data__statistic == 'AP75' or isinstance(data__statistic, str) and data__statistic == 'APs' or isinstance(data__statistic, str) and data__statistic == 'APm' or isinstance(data__statistic, str) and data__statistic == 'APl' or isinstance(data__statistic, str) and data__statistic == 'AR1' or isinstance(data__statistic, str) and data__statistic == 'AR10' or isinstance(data__statistic, str) and data__statistic == 'AR100' or isinstance(data__statistic, str) and data__statistic == 'ARs' or isinstance(data__statistic, str) and data__statistic == 'ARm' or isinstance(data__statistic, str) and data__statistic == 'ARl'):
+                if not (isinstance(data__statistic, str) and data__statistic in {'AP', 'AP50', 'AP75', 'APs', 'APm', 'APl', 'AR1', 'AR10', 'AR100', 'ARs', 'ARm', 'ARl'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistic must be one of ['AP', 'AP50', 'AP75', 'APs', 'APm', 'APl', 'AR1', 'AR10', 'AR100', 'ARs', 'ARm', 'ARl']")
             if "reference_variant" in data_keys:
                 data_keys.remove("reference_variant")
@@ -1055,7 +1055,7 @@ def _run_result_coco_ap_delta():
                 data__deltapoints = data["delta_points"]
                 if not isinstance(data__deltapoints, (int, float, Decimal)) or isinstance(data__deltapoints, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_points must be number")
-                if isinstance(data__deltapoints, (int, float, Decimal)) and not isinstance(data__deltapoints, bool):
+                if True:  # its type tested above
                     if data__deltapoints < -100:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_points must be bigger than or equal to -100")
                     if data__deltapoints > 100:
@@ -1087,7 +1087,7 @@ def _run_result_engine_layers():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'engine_layers'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['engine_layers']")
@@ -1115,7 +1115,7 @@ def _run_result_engine_layers():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -1123,12 +1123,12 @@ def _run_result_engine_layers():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -1173,7 +1173,7 @@ def _run_result_engine_layers():
                 data__layercount = data["layer_count"]
                 if not isinstance(data__layercount, (int)) and not (isinstance(data__layercount, float) and data__layercount.is_integer()) or isinstance(data__layercount, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".layer_count must be integer")
-                if isinstance(data__layercount, (int, float, Decimal)) and not isinstance(data__layercount, bool):
+                if True:  # its type tested above
                     if data__layercount < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".layer_count must be bigger than or equal to 0")
                     if data__layercount > 10000000:
@@ -1195,35 +1195,35 @@ def _run_result_engine_layers():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers must contain less than or equal to 1000000 items")
                     for data__layers_x, data__layers_item in enumerate(data__layers):
                         if not isinstance(data__layers_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}]" + " must be object")
                         data__layers_item_is_dict = isinstance(data__layers_item, dict)
                         if data__layers_item_is_dict:
                             data__layers_item__missing_keys = set(['name']) - data__layers_item.keys()
                             if data__layers_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}]" + " must contain ")
                             data__layers_item_keys = set(data__layers_item.keys())
                             if "name" in data__layers_item_keys:
                                 data__layers_item_keys.remove("name")
                                 data__layers_item__name = data__layers_item["name"]
                                 if not isinstance(data__layers_item__name, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}].name".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}].name" + " must be string")
                             if "layer_type" in data__layers_item_keys:
                                 data__layers_item_keys.remove("layer_type")
                                 data__layers_item__layertype = data__layers_item["layer_type"]
                                 if not isinstance(data__layers_item__layertype, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}].layer_type".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}].layer_type" + " must be string")
                             if "tactic" in data__layers_item_keys:
                                 data__layers_item_keys.remove("tactic")
                                 data__layers_item__tactic = data__layers_item["tactic"]
                                 if not isinstance(data__layers_item__tactic, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}].tactic".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}].tactic" + " must be string")
                             if "origin" in data__layers_item_keys:
                                 data__layers_item_keys.remove("origin")
                                 data__layers_item__origin = data__layers_item["origin"]
                                 if not isinstance(data__layers_item__origin, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}].origin".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}].origin" + " must be string")
                             if data__layers_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}]".format(**locals()) + " must not contain "+str(data__layers_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".layers[{data__layers_x}]" + " must not contain "+str(data__layers_item_keys)+" properties")
             if "bindings" in data_keys:
                 data_keys.remove("bindings")
                 data__bindings = data["bindings"]
@@ -1236,7 +1236,7 @@ def _run_result_engine_layers():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".bindings must contain less than or equal to 100000 items")
                     for data__bindings_x, data__bindings_item in enumerate(data__bindings):
                         if not isinstance(data__bindings_item, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".bindings[{data__bindings_x}]".format(**locals()) + " must be string")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".bindings[{data__bindings_x}]" + " must be string")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data
@@ -1264,7 +1264,7 @@ def _run_result_kernel_time():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'kernel_time'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['kernel_time']")
@@ -1292,7 +1292,7 @@ def _run_result_kernel_time():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -1300,12 +1300,12 @@ def _run_result_kernel_time():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -1359,7 +1359,7 @@ def _run_result_kernel_time():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups must contain less than or equal to 100000 items")
                     for data__groups_x, data__groups_item in enumerate(data__groups):
                         if not isinstance(data__groups_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]" + " must be object")
                         data__groups_item_one_of_count1 = 0
                         if data__groups_item_one_of_count1 < 2:
                             try:
@@ -1367,7 +1367,7 @@ def _run_result_kernel_time():
                                 if data__groups_item_is_dict:
                                     data__groups_item__missing_keys = set(['time_ms']) - data__groups_item.keys()
                                     if data__groups_item__missing_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]".format(**locals()) + " must contain ")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]" + " must contain ")
                                 data__groups_item_one_of_count1 += 1
                             except (JsonSchemaValueException, JsonSchemaValuesException): pass
                         if data__groups_item_one_of_count1 < 2:
@@ -1376,7 +1376,7 @@ def _run_result_kernel_time():
                                 if data__groups_item_is_dict:
                                     data__groups_item__missing_keys = set(['time_ms_range']) - data__groups_item.keys()
                                     if data__groups_item__missing_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]".format(**locals()) + " must contain ")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]" + " must contain ")
                                 data__groups_item_one_of_count1 += 1
                             except (JsonSchemaValueException, JsonSchemaValuesException): pass
                         if data__groups_item_one_of_count1 < 2:
@@ -1385,136 +1385,136 @@ def _run_result_kernel_time():
                                 if data__groups_item_is_dict:
                                     data__groups_item__missing_keys = set(['share_percent_range']) - data__groups_item.keys()
                                     if data__groups_item__missing_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]".format(**locals()) + " must contain ")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]" + " must contain ")
                                 data__groups_item_one_of_count1 += 1
                             except (JsonSchemaValueException, JsonSchemaValuesException): pass
                         if data__groups_item_one_of_count1 != 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]".format(**locals()) + " must be valid exactly by one definition")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]" + " must be valid exactly by one definition")
                         data__groups_item_is_dict = isinstance(data__groups_item, dict)
                         if data__groups_item_is_dict:
                             data__groups_item__missing_keys = set(['group']) - data__groups_item.keys()
                             if data__groups_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]" + " must contain ")
                             data__groups_item_keys = set(data__groups_item.keys())
                             if "group" in data__groups_item_keys:
                                 data__groups_item_keys.remove("group")
                                 data__groups_item__group = data__groups_item["group"]
                                 if not isinstance(data__groups_item__group, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].group".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].group" + " must be string")
                             if "time_ms" in data__groups_item_keys:
                                 data__groups_item_keys.remove("time_ms")
                                 data__groups_item__timems = data__groups_item["time_ms"]
                                 if not isinstance(data__groups_item__timems, (int, float, Decimal)) or isinstance(data__groups_item__timems, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms".format(**locals()) + " must be number")
-                                if isinstance(data__groups_item__timems, (int, float, Decimal)) and not isinstance(data__groups_item__timems, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms" + " must be number")
+                                if True:  # its type tested above
                                     if data__groups_item__timems < 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms".format(**locals()) + " must be bigger than or equal to 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms" + " must be bigger than or equal to 0")
                                     if data__groups_item__timems > 3600000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms".format(**locals()) + " must be smaller than or equal to 3600000")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms" + " must be smaller than or equal to 3600000")
                             if "time_ms_range" in data__groups_item_keys:
                                 data__groups_item_keys.remove("time_ms_range")
                                 data__groups_item__timemsrange = data__groups_item["time_ms_range"]
                                 if not isinstance(data__groups_item__timemsrange, (dict)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range".format(**locals()) + " must be object")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range" + " must be object")
                                 data__groups_item__timemsrange_is_dict = isinstance(data__groups_item__timemsrange, dict)
                                 if data__groups_item__timemsrange_is_dict:
                                     data__groups_item__timemsrange__missing_keys = set(['min', 'max', 'over']) - data__groups_item__timemsrange.keys()
                                     if data__groups_item__timemsrange__missing_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range".format(**locals()) + " must contain ")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range" + " must contain ")
                                     data__groups_item__timemsrange_keys = set(data__groups_item__timemsrange.keys())
                                     if "min" in data__groups_item__timemsrange_keys:
                                         data__groups_item__timemsrange_keys.remove("min")
                                         data__groups_item__timemsrange__min = data__groups_item__timemsrange["min"]
                                         if not isinstance(data__groups_item__timemsrange__min, (int, float, Decimal)) or isinstance(data__groups_item__timemsrange__min, bool):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.min".format(**locals()) + " must be number")
-                                        if isinstance(data__groups_item__timemsrange__min, (int, float, Decimal)) and not isinstance(data__groups_item__timemsrange__min, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.min" + " must be number")
+                                        if True:  # its type tested above
                                             if data__groups_item__timemsrange__min < 0:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.min".format(**locals()) + " must be bigger than or equal to 0")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.min" + " must be bigger than or equal to 0")
                                             if data__groups_item__timemsrange__min > 3600000:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.min".format(**locals()) + " must be smaller than or equal to 3600000")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.min" + " must be smaller than or equal to 3600000")
                                     if "max" in data__groups_item__timemsrange_keys:
                                         data__groups_item__timemsrange_keys.remove("max")
                                         data__groups_item__timemsrange__max = data__groups_item__timemsrange["max"]
                                         if not isinstance(data__groups_item__timemsrange__max, (int, float, Decimal)) or isinstance(data__groups_item__timemsrange__max, bool):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.max".format(**locals()) + " must be number")
-                                        if isinstance(data__groups_item__timemsrange__max, (int, float, Decimal)) and not isinstance(data__groups_item__timemsrange__max, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.max" + " must be number")
+                                        if True:  # its type tested above
                                             if data__groups_item__timemsrange__max < 0:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.max".format(**locals()) + " must be bigger than or equal to 0")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.max" + " must be bigger than or equal to 0")
                                             if data__groups_item__timemsrange__max > 3600000:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.max".format(**locals()) + " must be smaller than or equal to 3600000")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.max" + " must be smaller than or equal to 3600000")
                                     if "over" in data__groups_item__timemsrange_keys:
                                         data__groups_item__timemsrange_keys.remove("over")
                                         data__groups_item__timemsrange__over = data__groups_item__timemsrange["over"]
                                         if not isinstance(data__groups_item__timemsrange__over, (str)):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.over".format(**locals()) + " must be string")
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.over" + " must be string")
                                         if isinstance(data__groups_item__timemsrange__over, str):
                                             data__groups_item__timemsrange__over_len = len(data__groups_item__timemsrange__over)
                                             if data__groups_item__timemsrange__over_len < 1:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.over".format(**locals()) + " must be longer than or equal to 1 characters")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range.over" + " must be longer than or equal to 1 characters")
                                     if data__groups_item__timemsrange_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range".format(**locals()) + " must not contain "+str(data__groups_item__timemsrange_keys)+" properties")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].time_ms_range" + " must not contain "+str(data__groups_item__timemsrange_keys)+" properties")
                             if "share_percent_range" in data__groups_item_keys:
                                 data__groups_item_keys.remove("share_percent_range")
                                 data__groups_item__sharepercentrange = data__groups_item["share_percent_range"]
                                 if not isinstance(data__groups_item__sharepercentrange, (dict)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range".format(**locals()) + " must be object")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range" + " must be object")
                                 data__groups_item__sharepercentrange_is_dict = isinstance(data__groups_item__sharepercentrange, dict)
                                 if data__groups_item__sharepercentrange_is_dict:
                                     data__groups_item__sharepercentrange__missing_keys = set(['min', 'max', 'over']) - data__groups_item__sharepercentrange.keys()
                                     if data__groups_item__sharepercentrange__missing_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range".format(**locals()) + " must contain ")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range" + " must contain ")
                                     data__groups_item__sharepercentrange_keys = set(data__groups_item__sharepercentrange.keys())
                                     if "min" in data__groups_item__sharepercentrange_keys:
                                         data__groups_item__sharepercentrange_keys.remove("min")
                                         data__groups_item__sharepercentrange__min = data__groups_item__sharepercentrange["min"]
                                         if not isinstance(data__groups_item__sharepercentrange__min, (int, float, Decimal)) or isinstance(data__groups_item__sharepercentrange__min, bool):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.min".format(**locals()) + " must be number")
-                                        if isinstance(data__groups_item__sharepercentrange__min, (int, float, Decimal)) and not isinstance(data__groups_item__sharepercentrange__min, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.min" + " must be number")
+                                        if True:  # its type tested above
                                             if data__groups_item__sharepercentrange__min < 0:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.min".format(**locals()) + " must be bigger than or equal to 0")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.min" + " must be bigger than or equal to 0")
                                             if data__groups_item__sharepercentrange__min > 100:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.min".format(**locals()) + " must be smaller than or equal to 100")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.min" + " must be smaller than or equal to 100")
                                     if "max" in data__groups_item__sharepercentrange_keys:
                                         data__groups_item__sharepercentrange_keys.remove("max")
                                         data__groups_item__sharepercentrange__max = data__groups_item__sharepercentrange["max"]
                                         if not isinstance(data__groups_item__sharepercentrange__max, (int, float, Decimal)) or isinstance(data__groups_item__sharepercentrange__max, bool):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.max".format(**locals()) + " must be number")
-                                        if isinstance(data__groups_item__sharepercentrange__max, (int, float, Decimal)) and not isinstance(data__groups_item__sharepercentrange__max, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.max" + " must be number")
+                                        if True:  # its type tested above
                                             if data__groups_item__sharepercentrange__max < 0:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.max".format(**locals()) + " must be bigger than or equal to 0")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.max" + " must be bigger than or equal to 0")
                                             if data__groups_item__sharepercentrange__max > 100:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.max".format(**locals()) + " must be smaller than or equal to 100")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.max" + " must be smaller than or equal to 100")
                                     if "over" in data__groups_item__sharepercentrange_keys:
                                         data__groups_item__sharepercentrange_keys.remove("over")
                                         data__groups_item__sharepercentrange__over = data__groups_item__sharepercentrange["over"]
                                         if not isinstance(data__groups_item__sharepercentrange__over, (str)):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.over".format(**locals()) + " must be string")
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.over" + " must be string")
                                         if isinstance(data__groups_item__sharepercentrange__over, str):
                                             data__groups_item__sharepercentrange__over_len = len(data__groups_item__sharepercentrange__over)
                                             if data__groups_item__sharepercentrange__over_len < 1:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.over".format(**locals()) + " must be longer than or equal to 1 characters")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range.over" + " must be longer than or equal to 1 characters")
                                     if data__groups_item__sharepercentrange_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range".format(**locals()) + " must not contain "+str(data__groups_item__sharepercentrange_keys)+" properties")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].share_percent_range" + " must not contain "+str(data__groups_item__sharepercentrange_keys)+" properties")
                             if "kernels" in data__groups_item_keys:
                                 data__groups_item_keys.remove("kernels")
                                 data__groups_item__kernels = data__groups_item["kernels"]
                                 if not isinstance(data__groups_item__kernels, (list, tuple)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].kernels".format(**locals()) + " must be array")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].kernels" + " must be array")
                                 data__groups_item__kernels_is_list = isinstance(data__groups_item__kernels, (list, tuple))
                                 if data__groups_item__kernels_is_list:
                                     data__groups_item__kernels_len = len(data__groups_item__kernels)
                                     if data__groups_item__kernels_len > 100000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].kernels".format(**locals()) + " must contain less than or equal to 100000 items")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}].kernels" + " must contain less than or equal to 100000 items")
                                     for data__groups_item__kernels_x, data__groups_item__kernels_item in enumerate(data__groups_item__kernels):
                                         validate____defs_kernel_entry(data__groups_item__kernels_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}].kernels[{data__groups_item__kernels_x}]")
                             if data__groups_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]".format(**locals()) + " must not contain "+str(data__groups_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups[{data__groups_x}]" + " must not contain "+str(data__groups_item_keys)+" properties")
             if "profiled_total_ms" in data_keys:
                 data_keys.remove("profiled_total_ms")
                 data__profiledtotalms = data["profiled_total_ms"]
                 if not isinstance(data__profiledtotalms, (int, float, Decimal)) or isinstance(data__profiledtotalms, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms must be number")
-                if isinstance(data__profiledtotalms, (int, float, Decimal)) and not isinstance(data__profiledtotalms, bool):
+                if True:  # its type tested above
                     if data__profiledtotalms > 3600000:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms must be smaller than or equal to 3600000")
                     if data__profiledtotalms <= 0:
@@ -1535,7 +1535,7 @@ def _run_result_kernel_time():
                         data__profiledtotalmsrange__min = data__profiledtotalmsrange["min"]
                         if not isinstance(data__profiledtotalmsrange__min, (int, float, Decimal)) or isinstance(data__profiledtotalmsrange__min, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.min must be number")
-                        if isinstance(data__profiledtotalmsrange__min, (int, float, Decimal)) and not isinstance(data__profiledtotalmsrange__min, bool):
+                        if True:  # its type tested above
                             if data__profiledtotalmsrange__min < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.min must be bigger than or equal to 0")
                             if data__profiledtotalmsrange__min > 3600000:
@@ -1545,7 +1545,7 @@ def _run_result_kernel_time():
                         data__profiledtotalmsrange__max = data__profiledtotalmsrange["max"]
                         if not isinstance(data__profiledtotalmsrange__max, (int, float, Decimal)) or isinstance(data__profiledtotalmsrange__max, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.max must be number")
-                        if isinstance(data__profiledtotalmsrange__max, (int, float, Decimal)) and not isinstance(data__profiledtotalmsrange__max, bool):
+                        if True:  # its type tested above
                             if data__profiledtotalmsrange__max < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms_range.max must be bigger than or equal to 0")
                             if data__profiledtotalmsrange__max > 3600000:
@@ -1566,7 +1566,7 @@ def _run_result_kernel_time():
                 data__unclassifiedms = data["unclassified_ms"]
                 if not isinstance(data__unclassifiedms, (int, float, Decimal)) or isinstance(data__unclassifiedms, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".unclassified_ms must be number")
-                if isinstance(data__unclassifiedms, (int, float, Decimal)) and not isinstance(data__unclassifiedms, bool):
+                if True:  # its type tested above
                     if data__unclassifiedms < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".unclassified_ms must be bigger than or equal to 0")
                     if data__unclassifiedms > 3600000:
@@ -1576,7 +1576,7 @@ def _run_result_kernel_time():
                 data__unclassifiedshare = data["unclassified_share"]
                 if not isinstance(data__unclassifiedshare, (int, float, Decimal)) or isinstance(data__unclassifiedshare, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".unclassified_share must be number")
-                if isinstance(data__unclassifiedshare, (int, float, Decimal)) and not isinstance(data__unclassifiedshare, bool):
+                if True:  # its type tested above
                     if data__unclassifiedshare < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".unclassified_share must be bigger than or equal to 0")
                     if data__unclassifiedshare > 1:
@@ -1586,7 +1586,7 @@ def _run_result_kernel_time():
                 data__iterations = data["iterations"]
                 if not isinstance(data__iterations, (int)) and not (isinstance(data__iterations, float) and data__iterations.is_integer()) or isinstance(data__iterations, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".iterations must be integer")
-                if isinstance(data__iterations, (int, float, Decimal)) and not isinstance(data__iterations, bool):
+                if True:  # its type tested above
                     if data__iterations < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".iterations must be bigger than or equal to 1")
                     if data__iterations > 1000000000:
@@ -1627,36 +1627,36 @@ def _run_result_kernel_time():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations must contain less than or equal to 10000 items")
                     for data__compilations_x, data__compilations_item in enumerate(data__compilations):
                         if not isinstance(data__compilations_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]" + " must be object")
                         data__compilations_item_is_dict = isinstance(data__compilations_item, dict)
                         if data__compilations_item_is_dict:
                             data__compilations_item__missing_keys = set(['compilation', 'profiled_total_ms', 'groups']) - data__compilations_item.keys()
                             if data__compilations_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]" + " must contain ")
                             data__compilations_item_keys = set(data__compilations_item.keys())
                             if "compilation" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("compilation")
                                 data__compilations_item__compilation = data__compilations_item["compilation"]
                                 if not isinstance(data__compilations_item__compilation, (int)) and not (isinstance(data__compilations_item__compilation, float) and data__compilations_item__compilation.is_integer()) or isinstance(data__compilations_item__compilation, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation".format(**locals()) + " must be integer")
-                                if isinstance(data__compilations_item__compilation, (int, float, Decimal)) and not isinstance(data__compilations_item__compilation, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation" + " must be integer")
+                                if True:  # its type tested above
                                     if data__compilations_item__compilation < 1:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation".format(**locals()) + " must be bigger than or equal to 1")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation" + " must be bigger than or equal to 1")
                             if "profiled_total_ms" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("profiled_total_ms")
                                 data__compilations_item__profiledtotalms = data__compilations_item["profiled_total_ms"]
                                 if not isinstance(data__compilations_item__profiledtotalms, (int, float, Decimal)) or isinstance(data__compilations_item__profiledtotalms, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].profiled_total_ms".format(**locals()) + " must be number")
-                                if isinstance(data__compilations_item__profiledtotalms, (int, float, Decimal)) and not isinstance(data__compilations_item__profiledtotalms, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].profiled_total_ms" + " must be number")
+                                if True:  # its type tested above
                                     if data__compilations_item__profiledtotalms < 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].profiled_total_ms".format(**locals()) + " must be bigger than or equal to 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].profiled_total_ms" + " must be bigger than or equal to 0")
                                     if data__compilations_item__profiledtotalms > 3600000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].profiled_total_ms".format(**locals()) + " must be smaller than or equal to 3600000")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].profiled_total_ms" + " must be smaller than or equal to 3600000")
                             if "groups" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("groups")
                                 data__compilations_item__groups = data__compilations_item["groups"]
                                 if not isinstance(data__compilations_item__groups, (dict)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups".format(**locals()) + " must be object")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups" + " must be object")
                                 data__compilations_item__groups_is_dict = isinstance(data__compilations_item__groups, dict)
                                 if data__compilations_item__groups_is_dict:
                                     data__compilations_item__groups_keys = set(data__compilations_item__groups.keys())
@@ -1664,29 +1664,29 @@ def _run_result_kernel_time():
                                         if data__compilations_item__groups_key not in []:
                                             data__compilations_item__groups_value = data__compilations_item__groups.get(data__compilations_item__groups_key)
                                             if not isinstance(data__compilations_item__groups_value, (int, float, Decimal)) or isinstance(data__compilations_item__groups_value, bool):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups.{data__compilations_item__groups_key}".format(**locals()) + " must be number")
-                                            if isinstance(data__compilations_item__groups_value, (int, float, Decimal)) and not isinstance(data__compilations_item__groups_value, bool):
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups.{data__compilations_item__groups_key}" + " must be number")
+                                            if True:  # its type tested above
                                                 if data__compilations_item__groups_value < 0:
-                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups.{data__compilations_item__groups_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups.{data__compilations_item__groups_key}" + " must be bigger than or equal to 0")
                                                 if data__compilations_item__groups_value > 3600000:
-                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups.{data__compilations_item__groups_key}".format(**locals()) + " must be smaller than or equal to 3600000")
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].groups.{data__compilations_item__groups_key}" + " must be smaller than or equal to 3600000")
                             if "per_iteration" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("per_iteration")
                                 data__compilations_item__periteration = data__compilations_item["per_iteration"]
                                 if not isinstance(data__compilations_item__periteration, (list, tuple)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].per_iteration".format(**locals()) + " must be array")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].per_iteration" + " must be array")
                                 data__compilations_item__periteration_is_list = isinstance(data__compilations_item__periteration, (list, tuple))
                                 if data__compilations_item__periteration_is_list:
                                     data__compilations_item__periteration_len = len(data__compilations_item__periteration)
                                     if data__compilations_item__periteration_len > 100000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].per_iteration".format(**locals()) + " must contain less than or equal to 100000 items")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].per_iteration" + " must contain less than or equal to 100000 items")
                                     for data__compilations_item__periteration_x, data__compilations_item__periteration_item in enumerate(data__compilations_item__periteration):
                                         validate____defs_iteration_entry(data__compilations_item__periteration_item, custom_formats, (name_prefix or "data") + ".compilations[{data__compilations_x}].per_iteration[{data__compilations_item__periteration_x}]")
                             if "kernels" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("kernels")
                                 data__compilations_item__kernels = data__compilations_item["kernels"]
                                 if not isinstance(data__compilations_item__kernels, (dict)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels".format(**locals()) + " must be object")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels" + " must be object")
                                 data__compilations_item__kernels_is_dict = isinstance(data__compilations_item__kernels, dict)
                                 if data__compilations_item__kernels_is_dict:
                                     data__compilations_item__kernels_keys = set(data__compilations_item__kernels.keys())
@@ -1694,16 +1694,16 @@ def _run_result_kernel_time():
                                         if data__compilations_item__kernels_key not in []:
                                             data__compilations_item__kernels_value = data__compilations_item__kernels.get(data__compilations_item__kernels_key)
                                             if not isinstance(data__compilations_item__kernels_value, (list, tuple)):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels.{data__compilations_item__kernels_key}".format(**locals()) + " must be array")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels.{data__compilations_item__kernels_key}" + " must be array")
                                             data__compilations_item__kernels_value_is_list = isinstance(data__compilations_item__kernels_value, (list, tuple))
                                             if data__compilations_item__kernels_value_is_list:
                                                 data__compilations_item__kernels_value_len = len(data__compilations_item__kernels_value)
                                                 if data__compilations_item__kernels_value_len > 100000:
-                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels.{data__compilations_item__kernels_key}".format(**locals()) + " must contain less than or equal to 100000 items")
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels.{data__compilations_item__kernels_key}" + " must contain less than or equal to 100000 items")
                                                 for data__compilations_item__kernels_value_x, data__compilations_item__kernels_value_item in enumerate(data__compilations_item__kernels_value):
                                                     validate____defs_kernel_entry(data__compilations_item__kernels_value_item, custom_formats, (name_prefix or "data") + ".compilations[{data__compilations_x}].kernels.{data__compilations_item__kernels_key}[{data__compilations_item__kernels_value_x}]")
                             if data__compilations_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must not contain "+str(data__compilations_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]" + " must not contain "+str(data__compilations_item_keys)+" properties")
             if "differing_groups" in data_keys:
                 data_keys.remove("differing_groups")
                 data__differinggroups = data["differing_groups"]
@@ -1716,7 +1716,7 @@ def _run_result_kernel_time():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".differing_groups must contain less than or equal to 100000 items")
                     for data__differinggroups_x, data__differinggroups_item in enumerate(data__differinggroups):
                         if not isinstance(data__differinggroups_item, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".differing_groups[{data__differinggroups_x}]".format(**locals()) + " must be string")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".differing_groups[{data__differinggroups_x}]" + " must be string")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data
@@ -1740,7 +1740,7 @@ def _run_result_kernel_time():
                 data__profiledtotalms = data["profiled_total_ms"]
                 if not isinstance(data__profiledtotalms, (int, float, Decimal)) or isinstance(data__profiledtotalms, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms must be number")
-                if isinstance(data__profiledtotalms, (int, float, Decimal)) and not isinstance(data__profiledtotalms, bool):
+                if True:  # its type tested above
                     if data__profiledtotalms < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".profiled_total_ms must be bigger than or equal to 0")
                     if data__profiledtotalms > 3600000:
@@ -1757,12 +1757,12 @@ def _run_result_kernel_time():
                         if data__groups_key not in []:
                             data__groups_value = data__groups.get(data__groups_key)
                             if not isinstance(data__groups_value, (int, float, Decimal)) or isinstance(data__groups_value, bool):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + " must be number")
-                            if isinstance(data__groups_value, (int, float, Decimal)) and not isinstance(data__groups_value, bool):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}" + " must be number")
+                            if True:  # its type tested above
                                 if data__groups_value < 0:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}" + " must be bigger than or equal to 0")
                                 if data__groups_value > 3600000:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}".format(**locals()) + " must be smaller than or equal to 3600000")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".groups.{data__groups_key}" + " must be smaller than or equal to 3600000")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data
@@ -1786,7 +1786,7 @@ def _run_result_kernel_time():
                 data__timems = data["time_ms"]
                 if not isinstance(data__timems, (int, float, Decimal)) or isinstance(data__timems, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".time_ms must be number")
-                if isinstance(data__timems, (int, float, Decimal)) and not isinstance(data__timems, bool):
+                if True:  # its type tested above
                     if data__timems < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".time_ms must be bigger than or equal to 0")
                     if data__timems > 3600000:
@@ -1796,7 +1796,7 @@ def _run_result_kernel_time():
                 data__calls = data["calls"]
                 if not isinstance(data__calls, (int)) and not (isinstance(data__calls, float) and data__calls.is_integer()) or isinstance(data__calls, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".calls must be integer")
-                if isinstance(data__calls, (int, float, Decimal)) and not isinstance(data__calls, bool):
+                if True:  # its type tested above
                     if data__calls < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".calls must be bigger than or equal to 0")
                     if data__calls > 1000000000:
@@ -1814,7 +1814,7 @@ def _run_result_kernel_time():
                 data__registersperthread = data["registers_per_thread"]
                 if not isinstance(data__registersperthread, (int)) and not (isinstance(data__registersperthread, float) and data__registersperthread.is_integer()) or isinstance(data__registersperthread, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".registers_per_thread must be integer")
-                if isinstance(data__registersperthread, (int, float, Decimal)) and not isinstance(data__registersperthread, bool):
+                if True:  # its type tested above
                     if data__registersperthread < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".registers_per_thread must be bigger than or equal to 0")
                     if data__registersperthread > 65536:
@@ -1824,7 +1824,7 @@ def _run_result_kernel_time():
                 data__sharedmemorybytes = data["shared_memory_bytes"]
                 if not isinstance(data__sharedmemorybytes, (int)) and not (isinstance(data__sharedmemorybytes, float) and data__sharedmemorybytes.is_integer()) or isinstance(data__sharedmemorybytes, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".shared_memory_bytes must be integer")
-                if isinstance(data__sharedmemorybytes, (int, float, Decimal)) and not isinstance(data__sharedmemorybytes, bool):
+                if True:  # its type tested above
                     if data__sharedmemorybytes < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".shared_memory_bytes must be bigger than or equal to 0")
                     if data__sharedmemorybytes > 1073741824:
@@ -1843,12 +1843,12 @@ def _run_result_kernel_time():
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain less than or equal to 3 items")
             for data_x, data_item in enumerate(data):
                 if not isinstance(data_item, (int)) and not (isinstance(data_item, float) and data_item.is_integer()) or isinstance(data_item, bool):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be integer")
-                if isinstance(data_item, (int, float, Decimal)) and not isinstance(data_item, bool):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]" + " must be integer")
+                if True:  # its type tested above
                     if data_item < 0:
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be bigger than or equal to 0")
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]" + " must be bigger than or equal to 0")
                     if data_item > 4294967295:
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be smaller than or equal to 4294967295")
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]" + " must be smaller than or equal to 4294967295")
         return data
     return validate
 
@@ -1895,7 +1895,7 @@ def _run_result_kernel_time_delta():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'kernel_time_delta'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['kernel_time_delta']")
@@ -1923,7 +1923,7 @@ def _run_result_kernel_time_delta():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -1931,12 +1931,12 @@ def _run_result_kernel_time_delta():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -1991,7 +1991,7 @@ def _run_result_kernel_time_delta():
                 data__deltams = data["delta_ms"]
                 if not isinstance(data__deltams, (int, float, Decimal)) or isinstance(data__deltams, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms must be number")
-                if isinstance(data__deltams, (int, float, Decimal)) and not isinstance(data__deltams, bool):
+                if True:  # its type tested above
                     if data__deltams < -3600000:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms must be bigger than or equal to -3600000")
                     if data__deltams > 3600000:
@@ -2012,7 +2012,7 @@ def _run_result_kernel_time_delta():
                         data__deltamsrange__min = data__deltamsrange["min"]
                         if not isinstance(data__deltamsrange__min, (int, float, Decimal)) or isinstance(data__deltamsrange__min, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.min must be number")
-                        if isinstance(data__deltamsrange__min, (int, float, Decimal)) and not isinstance(data__deltamsrange__min, bool):
+                        if True:  # its type tested above
                             if data__deltamsrange__min < -3600000:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.min must be bigger than or equal to -3600000")
                             if data__deltamsrange__min > 3600000:
@@ -2022,7 +2022,7 @@ def _run_result_kernel_time_delta():
                         data__deltamsrange__max = data__deltamsrange["max"]
                         if not isinstance(data__deltamsrange__max, (int, float, Decimal)) or isinstance(data__deltamsrange__max, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.max must be number")
-                        if isinstance(data__deltamsrange__max, (int, float, Decimal)) and not isinstance(data__deltamsrange__max, bool):
+                        if True:  # its type tested above
                             if data__deltamsrange__max < -3600000:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".delta_ms_range.max must be bigger than or equal to -3600000")
                             if data__deltamsrange__max > 3600000:
@@ -2066,7 +2066,7 @@ def _run_result_latency():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'latency'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['latency']")
@@ -2094,7 +2094,7 @@ def _run_result_latency():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -2102,12 +2102,12 @@ def _run_result_latency():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -2150,19 +2150,19 @@ def _run_result_latency():
             if "timing" in data_keys:
                 data_keys.remove("timing")
                 data__timing = data["timing"]
-                if not (isinstance(data__timing, str) and data__timing == 'gpu_compute' or isinstance(data__timing, str) and data__timing == 'host_latency' or isinstance(data__timing, str) and data__timing == 'end_to_end' or isinstance(data__timing, str) and data__timing == 'enqueue' or isinstance(data__timing, str) and data__timing == 'h2d' or isinstance(data__timing, str) and data__timing == 'd2h' or isinstance(data__timing, str) and data__timing == 'unspecified'):
+                if not (isinstance(data__timing, str) and data__timing in {'gpu_compute', 'host_latency', 'end_to_end', 'enqueue', 'h2d', 'd2h', 'unspecified'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".timing must be one of ['gpu_compute', 'host_latency', 'end_to_end', 'enqueue', 'h2d', 'd2h', 'unspecified']")
             if "statistic" in data_keys:
                 data_keys.remove("statistic")
                 data__statistic = data["statistic"]
-                if not (isinstance(data__statistic, str) and data__statistic == 'median' or isinstance(data__statistic, str) and data__statistic == 'mean' or isinstance(data__statistic, str) and data__statistic == 'min' or isinstance(data__statistic, str) and data__statistic == 'max' or isinstance(data__statistic, str) and data__statistic == 'p90' or isinstance(data__statistic, str) and data__statistic == 'p95' or isinstance(data__statistic, str) and data__statistic == 'p99' or isinstance(data__statistic, str) and data__statistic == 'unspecified'):
+                if not (isinstance(data__statistic, str) and data__statistic in {'median', 'mean', 'min', 'max', 'p90', 'p95', 'p99', 'unspecified'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistic must be one of ['median', 'mean', 'min', 'max', 'p90', 'p95', 'p99', 'unspecified']")
             if "value_ms" in data_keys:
                 data_keys.remove("value_ms")
                 data__valuems = data["value_ms"]
                 if not isinstance(data__valuems, (int, float, Decimal)) or isinstance(data__valuems, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_ms must be number")
-                if isinstance(data__valuems, (int, float, Decimal)) and not isinstance(data__valuems, bool):
+                if True:  # its type tested above
                     if data__valuems > 3600000:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_ms must be smaller than or equal to 3600000")
                     if data__valuems <= 0:
@@ -2179,12 +2179,12 @@ def _run_result_latency():
                         if data__statisticsms_key not in []:
                             data__statisticsms_value = data__statisticsms.get(data__statisticsms_key)
                             if not isinstance(data__statisticsms_value, (int, float, Decimal)) or isinstance(data__statisticsms_value, bool):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistics_ms.{data__statisticsms_key}".format(**locals()) + " must be number")
-                            if isinstance(data__statisticsms_value, (int, float, Decimal)) and not isinstance(data__statisticsms_value, bool):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistics_ms.{data__statisticsms_key}" + " must be number")
+                            if True:  # its type tested above
                                 if data__statisticsms_value < 0:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistics_ms.{data__statisticsms_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistics_ms.{data__statisticsms_key}" + " must be bigger than or equal to 0")
                                 if data__statisticsms_value > 3600000:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistics_ms.{data__statisticsms_key}".format(**locals()) + " must be smaller than or equal to 3600000")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".statistics_ms.{data__statisticsms_key}" + " must be smaller than or equal to 3600000")
                     data__statisticsms_len = len(data__statisticsms)
                     if data__statisticsms_len != 0:
                         data__statisticsms_property_names = True
@@ -2210,7 +2210,7 @@ def _run_result_latency():
                         data__distribution__samples = data__distribution["samples"]
                         if not isinstance(data__distribution__samples, (int)) and not (isinstance(data__distribution__samples, float) and data__distribution__samples.is_integer()) or isinstance(data__distribution__samples, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.samples must be integer")
-                        if isinstance(data__distribution__samples, (int, float, Decimal)) and not isinstance(data__distribution__samples, bool):
+                        if True:  # its type tested above
                             if data__distribution__samples < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.samples must be bigger than or equal to 1")
                             if data__distribution__samples > 1000000000:
@@ -2220,7 +2220,7 @@ def _run_result_latency():
                         data__distribution__repeats = data__distribution["repeats"]
                         if not isinstance(data__distribution__repeats, (int)) and not (isinstance(data__distribution__repeats, float) and data__distribution__repeats.is_integer()) or isinstance(data__distribution__repeats, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeats must be integer")
-                        if isinstance(data__distribution__repeats, (int, float, Decimal)) and not isinstance(data__distribution__repeats, bool):
+                        if True:  # its type tested above
                             if data__distribution__repeats < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeats must be bigger than or equal to 1")
                             if data__distribution__repeats > 100000:
@@ -2230,7 +2230,7 @@ def _run_result_latency():
                         data__distribution__iterationsperrepeat = data__distribution["iterations_per_repeat"]
                         if not isinstance(data__distribution__iterationsperrepeat, (int)) and not (isinstance(data__distribution__iterationsperrepeat, float) and data__distribution__iterationsperrepeat.is_integer()) or isinstance(data__distribution__iterationsperrepeat, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.iterations_per_repeat must be integer")
-                        if isinstance(data__distribution__iterationsperrepeat, (int, float, Decimal)) and not isinstance(data__distribution__iterationsperrepeat, bool):
+                        if True:  # its type tested above
                             if data__distribution__iterationsperrepeat < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.iterations_per_repeat must be bigger than or equal to 1")
                             if data__distribution__iterationsperrepeat > 1000000000:
@@ -2240,7 +2240,7 @@ def _run_result_latency():
                         data__distribution__warmupiterations = data__distribution["warmup_iterations"]
                         if not isinstance(data__distribution__warmupiterations, (int)) and not (isinstance(data__distribution__warmupiterations, float) and data__distribution__warmupiterations.is_integer()) or isinstance(data__distribution__warmupiterations, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.warmup_iterations must be integer")
-                        if isinstance(data__distribution__warmupiterations, (int, float, Decimal)) and not isinstance(data__distribution__warmupiterations, bool):
+                        if True:  # its type tested above
                             if data__distribution__warmupiterations < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.warmup_iterations must be bigger than or equal to 0")
                             if data__distribution__warmupiterations > 1000000000:
@@ -2257,18 +2257,18 @@ def _run_result_latency():
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms must contain less than or equal to 100000 items")
                             for data__distribution__repeatmediansms_x, data__distribution__repeatmediansms_item in enumerate(data__distribution__repeatmediansms):
                                 if not isinstance(data__distribution__repeatmediansms_item, (int, float, Decimal)) or isinstance(data__distribution__repeatmediansms_item, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms[{data__distribution__repeatmediansms_x}]".format(**locals()) + " must be number")
-                                if isinstance(data__distribution__repeatmediansms_item, (int, float, Decimal)) and not isinstance(data__distribution__repeatmediansms_item, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms[{data__distribution__repeatmediansms_x}]" + " must be number")
+                                if True:  # its type tested above
                                     if data__distribution__repeatmediansms_item > 3600000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms[{data__distribution__repeatmediansms_x}]".format(**locals()) + " must be smaller than or equal to 3600000")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms[{data__distribution__repeatmediansms_x}]" + " must be smaller than or equal to 3600000")
                                     if data__distribution__repeatmediansms_item <= 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms[{data__distribution__repeatmediansms_x}]".format(**locals()) + " must be bigger than 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_medians_ms[{data__distribution__repeatmediansms_x}]" + " must be bigger than 0")
                     if "median_ms" in data__distribution_keys:
                         data__distribution_keys.remove("median_ms")
                         data__distribution__medianms = data__distribution["median_ms"]
                         if not isinstance(data__distribution__medianms, (int, float, Decimal)) or isinstance(data__distribution__medianms, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.median_ms must be number")
-                        if isinstance(data__distribution__medianms, (int, float, Decimal)) and not isinstance(data__distribution__medianms, bool):
+                        if True:  # its type tested above
                             if data__distribution__medianms > 3600000:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.median_ms must be smaller than or equal to 3600000")
                             if data__distribution__medianms <= 0:
@@ -2278,7 +2278,7 @@ def _run_result_latency():
                         data__distribution__meanms = data__distribution["mean_ms"]
                         if not isinstance(data__distribution__meanms, (int, float, Decimal)) or isinstance(data__distribution__meanms, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.mean_ms must be number")
-                        if isinstance(data__distribution__meanms, (int, float, Decimal)) and not isinstance(data__distribution__meanms, bool):
+                        if True:  # its type tested above
                             if data__distribution__meanms > 3600000:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.mean_ms must be smaller than or equal to 3600000")
                             if data__distribution__meanms <= 0:
@@ -2288,7 +2288,7 @@ def _run_result_latency():
                         data__distribution__stdms = data__distribution["std_ms"]
                         if not isinstance(data__distribution__stdms, (int, float, Decimal)) or isinstance(data__distribution__stdms, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.std_ms must be number")
-                        if isinstance(data__distribution__stdms, (int, float, Decimal)) and not isinstance(data__distribution__stdms, bool):
+                        if True:  # its type tested above
                             if data__distribution__stdms < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.std_ms must be bigger than or equal to 0")
                             if data__distribution__stdms > 3600000:
@@ -2298,7 +2298,7 @@ def _run_result_latency():
                         data__distribution__p90ms = data__distribution["p90_ms"]
                         if not isinstance(data__distribution__p90ms, (int, float, Decimal)) or isinstance(data__distribution__p90ms, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p90_ms must be number")
-                        if isinstance(data__distribution__p90ms, (int, float, Decimal)) and not isinstance(data__distribution__p90ms, bool):
+                        if True:  # its type tested above
                             if data__distribution__p90ms > 3600000:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p90_ms must be smaller than or equal to 3600000")
                             if data__distribution__p90ms <= 0:
@@ -2308,7 +2308,7 @@ def _run_result_latency():
                         data__distribution__p99ms = data__distribution["p99_ms"]
                         if not isinstance(data__distribution__p99ms, (int, float, Decimal)) or isinstance(data__distribution__p99ms, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p99_ms must be number")
-                        if isinstance(data__distribution__p99ms, (int, float, Decimal)) and not isinstance(data__distribution__p99ms, bool):
+                        if True:  # its type tested above
                             if data__distribution__p99ms > 3600000:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.p99_ms must be smaller than or equal to 3600000")
                             if data__distribution__p99ms <= 0:
@@ -2318,7 +2318,7 @@ def _run_result_latency():
                         data__distribution__cv = data__distribution["cv"]
                         if not isinstance(data__distribution__cv, (int, float, Decimal)) or isinstance(data__distribution__cv, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.cv must be number")
-                        if isinstance(data__distribution__cv, (int, float, Decimal)) and not isinstance(data__distribution__cv, bool):
+                        if True:  # its type tested above
                             if data__distribution__cv < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.cv must be bigger than or equal to 0")
                             if data__distribution__cv > 1000:
@@ -2335,18 +2335,18 @@ def _run_result_latency():
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms must contain less than or equal to 100000 items")
                             for data__distribution__repeatiqrms_x, data__distribution__repeatiqrms_item in enumerate(data__distribution__repeatiqrms):
                                 if not isinstance(data__distribution__repeatiqrms_item, (int, float, Decimal)) or isinstance(data__distribution__repeatiqrms_item, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms[{data__distribution__repeatiqrms_x}]".format(**locals()) + " must be number")
-                                if isinstance(data__distribution__repeatiqrms_item, (int, float, Decimal)) and not isinstance(data__distribution__repeatiqrms_item, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms[{data__distribution__repeatiqrms_x}]" + " must be number")
+                                if True:  # its type tested above
                                     if data__distribution__repeatiqrms_item < 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms[{data__distribution__repeatiqrms_x}]".format(**locals()) + " must be bigger than or equal to 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms[{data__distribution__repeatiqrms_x}]" + " must be bigger than or equal to 0")
                                     if data__distribution__repeatiqrms_item > 3600000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms[{data__distribution__repeatiqrms_x}]".format(**locals()) + " must be smaller than or equal to 3600000")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_iqr_ms[{data__distribution__repeatiqrms_x}]" + " must be smaller than or equal to 3600000")
                     if "repeat_cv" in data__distribution_keys:
                         data__distribution_keys.remove("repeat_cv")
                         data__distribution__repeatcv = data__distribution["repeat_cv"]
                         if not isinstance(data__distribution__repeatcv, (int, float, Decimal)) or isinstance(data__distribution__repeatcv, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_cv must be number")
-                        if isinstance(data__distribution__repeatcv, (int, float, Decimal)) and not isinstance(data__distribution__repeatcv, bool):
+                        if True:  # its type tested above
                             if data__distribution__repeatcv < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.repeat_cv must be bigger than or equal to 0")
                             if data__distribution__repeatcv > 1000:
@@ -2356,7 +2356,7 @@ def _run_result_latency():
                         data__distribution__hostissuemsperforward = data__distribution["host_issue_ms_per_forward"]
                         if not isinstance(data__distribution__hostissuemsperforward, (int, float, Decimal)) or isinstance(data__distribution__hostissuemsperforward, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.host_issue_ms_per_forward must be number")
-                        if isinstance(data__distribution__hostissuemsperforward, (int, float, Decimal)) and not isinstance(data__distribution__hostissuemsperforward, bool):
+                        if True:  # its type tested above
                             if data__distribution__hostissuemsperforward < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.host_issue_ms_per_forward must be bigger than or equal to 0")
                             if data__distribution__hostissuemsperforward > 3600000:
@@ -2366,7 +2366,7 @@ def _run_result_latency():
                         data__distribution__hostmsperforward = data__distribution["host_ms_per_forward"]
                         if not isinstance(data__distribution__hostmsperforward, (int, float, Decimal)) or isinstance(data__distribution__hostmsperforward, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.host_ms_per_forward must be number")
-                        if isinstance(data__distribution__hostmsperforward, (int, float, Decimal)) and not isinstance(data__distribution__hostmsperforward, bool):
+                        if True:  # its type tested above
                             if data__distribution__hostmsperforward < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".distribution.host_ms_per_forward must be bigger than or equal to 0")
                             if data__distribution__hostmsperforward > 3600000:
@@ -2428,7 +2428,7 @@ def _run_result_latency():
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.flags must contain less than or equal to 1000 items")
                             for data__method__flags_x, data__method__flags_item in enumerate(data__method__flags):
                                 if not isinstance(data__method__flags_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.flags[{data__method__flags_x}]".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.flags[{data__method__flags_x}]" + " must be string")
                     if "input_shapes" in data__method_keys:
                         data__method_keys.remove("input_shapes")
                         data__method__inputshapes = data__method["input_shapes"]
@@ -2437,7 +2437,7 @@ def _run_result_latency():
                     if "host_sync" in data__method_keys:
                         data__method_keys.remove("host_sync")
                         data__method__hostsync = data__method["host_sync"]
-                        if not (isinstance(data__method__hostsync, str) and data__method__hostsync == 'per_repeat' or isinstance(data__method__hostsync, str) and data__method__hostsync == 'per_forward'):
+                        if not (isinstance(data__method__hostsync, str) and data__method__hostsync in {'per_repeat', 'per_forward'}):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.host_sync must be one of ['per_repeat', 'per_forward']")
                     if "pinned_cores" in data__method_keys:
                         data__method_keys.remove("pinned_cores")
@@ -2451,10 +2451,10 @@ def _run_result_latency():
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.pinned_cores must contain less than or equal to 100000 items")
                             for data__method__pinnedcores_x, data__method__pinnedcores_item in enumerate(data__method__pinnedcores):
                                 if not isinstance(data__method__pinnedcores_item, (int)) and not (isinstance(data__method__pinnedcores_item, float) and data__method__pinnedcores_item.is_integer()) or isinstance(data__method__pinnedcores_item, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.pinned_cores[{data__method__pinnedcores_x}]".format(**locals()) + " must be integer")
-                                if isinstance(data__method__pinnedcores_item, (int, float, Decimal)) and not isinstance(data__method__pinnedcores_item, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.pinned_cores[{data__method__pinnedcores_x}]" + " must be integer")
+                                if True:  # its type tested above
                                     if data__method__pinnedcores_item < 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.pinned_cores[{data__method__pinnedcores_x}]".format(**locals()) + " must be bigger than or equal to 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".method.pinned_cores[{data__method__pinnedcores_x}]" + " must be bigger than or equal to 0")
                     if data__method_keys:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".method must not contain "+str(data__method_keys)+" properties")
             if "throughput_qps" in data_keys:
@@ -2462,7 +2462,7 @@ def _run_result_latency():
                 data__throughputqps = data["throughput_qps"]
                 if not isinstance(data__throughputqps, (int, float, Decimal)) or isinstance(data__throughputqps, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".throughput_qps must be number")
-                if isinstance(data__throughputqps, (int, float, Decimal)) and not isinstance(data__throughputqps, bool):
+                if True:  # its type tested above
                     if data__throughputqps < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".throughput_qps must be bigger than or equal to 0")
                     if data__throughputqps > 1000000000:
@@ -2490,54 +2490,54 @@ def _run_result_latency():
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels must contain less than or equal to 100000 items")
                             for data__fp8evidence__kernels_x, data__fp8evidence__kernels_item in enumerate(data__fp8evidence__kernels):
                                 if not isinstance(data__fp8evidence__kernels_item, (dict)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}]".format(**locals()) + " must be object")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}]" + " must be object")
                                 data__fp8evidence__kernels_item_is_dict = isinstance(data__fp8evidence__kernels_item, dict)
                                 if data__fp8evidence__kernels_item_is_dict:
                                     data__fp8evidence__kernels_item__missing_keys = set(['name', 'time_ms']) - data__fp8evidence__kernels_item.keys()
                                     if data__fp8evidence__kernels_item__missing_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}]".format(**locals()) + " must contain ")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}]" + " must contain ")
                                     data__fp8evidence__kernels_item_keys = set(data__fp8evidence__kernels_item.keys())
                                     if "name" in data__fp8evidence__kernels_item_keys:
                                         data__fp8evidence__kernels_item_keys.remove("name")
                                         data__fp8evidence__kernels_item__name = data__fp8evidence__kernels_item["name"]
                                         if not isinstance(data__fp8evidence__kernels_item__name, (str)):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].name".format(**locals()) + " must be string")
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].name" + " must be string")
                                     if "time_ms" in data__fp8evidence__kernels_item_keys:
                                         data__fp8evidence__kernels_item_keys.remove("time_ms")
                                         data__fp8evidence__kernels_item__timems = data__fp8evidence__kernels_item["time_ms"]
                                         if not isinstance(data__fp8evidence__kernels_item__timems, (int, float, Decimal)) or isinstance(data__fp8evidence__kernels_item__timems, bool):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].time_ms".format(**locals()) + " must be number")
-                                        if isinstance(data__fp8evidence__kernels_item__timems, (int, float, Decimal)) and not isinstance(data__fp8evidence__kernels_item__timems, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].time_ms" + " must be number")
+                                        if True:  # its type tested above
                                             if data__fp8evidence__kernels_item__timems < 0:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].time_ms".format(**locals()) + " must be bigger than or equal to 0")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].time_ms" + " must be bigger than or equal to 0")
                                             if data__fp8evidence__kernels_item__timems > 3600000:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].time_ms".format(**locals()) + " must be smaller than or equal to 3600000")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].time_ms" + " must be smaller than or equal to 3600000")
                                     if "calls" in data__fp8evidence__kernels_item_keys:
                                         data__fp8evidence__kernels_item_keys.remove("calls")
                                         data__fp8evidence__kernels_item__calls = data__fp8evidence__kernels_item["calls"]
                                         if not isinstance(data__fp8evidence__kernels_item__calls, (int)) and not (isinstance(data__fp8evidence__kernels_item__calls, float) and data__fp8evidence__kernels_item__calls.is_integer()) or isinstance(data__fp8evidence__kernels_item__calls, bool):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls".format(**locals()) + " must be integer")
-                                        if isinstance(data__fp8evidence__kernels_item__calls, (int, float, Decimal)) and not isinstance(data__fp8evidence__kernels_item__calls, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls" + " must be integer")
+                                        if True:  # its type tested above
                                             if data__fp8evidence__kernels_item__calls < 0:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls".format(**locals()) + " must be bigger than or equal to 0")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls" + " must be bigger than or equal to 0")
                                             if data__fp8evidence__kernels_item__calls > 1000000000:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls".format(**locals()) + " must be smaller than or equal to 1000000000")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].calls" + " must be smaller than or equal to 1000000000")
                                     if "layer" in data__fp8evidence__kernels_item_keys:
                                         data__fp8evidence__kernels_item_keys.remove("layer")
                                         data__fp8evidence__kernels_item__layer = data__fp8evidence__kernels_item["layer"]
                                         if not isinstance(data__fp8evidence__kernels_item__layer, (str)):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].layer".format(**locals()) + " must be string")
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].layer" + " must be string")
                                     if "fp8_by" in data__fp8evidence__kernels_item_keys:
                                         data__fp8evidence__kernels_item_keys.remove("fp8_by")
                                         data__fp8evidence__kernels_item__fp8by = data__fp8evidence__kernels_item["fp8_by"]
-                                        if not (isinstance(data__fp8evidence__kernels_item__fp8by, str) and data__fp8evidence__kernels_item__fp8by == 'tactic' or isinstance(data__fp8evidence__kernels_item__fp8by, str) and data__fp8evidence__kernels_item__fp8by == 'input type'):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].fp8_by".format(**locals()) + " must be one of ['tactic', 'input type']")
+                                        if not (isinstance(data__fp8evidence__kernels_item__fp8by, str) and data__fp8evidence__kernels_item__fp8by in {'tactic', 'input type'}):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.kernels[{data__fp8evidence__kernels_x}].fp8_by" + " must be one of ['tactic', 'input type']")
                     if "fake_quant_kernels" in data__fp8evidence_keys:
                         data__fp8evidence_keys.remove("fake_quant_kernels")
                         data__fp8evidence__fakequantkernels = data__fp8evidence["fake_quant_kernels"]
                         if not isinstance(data__fp8evidence__fakequantkernels, (int)) and not (isinstance(data__fp8evidence__fakequantkernels, float) and data__fp8evidence__fakequantkernels.is_integer()) or isinstance(data__fp8evidence__fakequantkernels, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fake_quant_kernels must be integer")
-                        if isinstance(data__fp8evidence__fakequantkernels, (int, float, Decimal)) and not isinstance(data__fp8evidence__fakequantkernels, bool):
+                        if True:  # its type tested above
                             if data__fp8evidence__fakequantkernels < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fake_quant_kernels must be bigger than or equal to 0")
                             if data__fp8evidence__fakequantkernels > 10000000:
@@ -2552,7 +2552,7 @@ def _run_result_latency():
                         data__fp8evidence__fp8layers = data__fp8evidence["fp8_layers"]
                         if not isinstance(data__fp8evidence__fp8layers, (int)) and not (isinstance(data__fp8evidence__fp8layers, float) and data__fp8evidence__fp8layers.is_integer()) or isinstance(data__fp8evidence__fp8layers, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_layers must be integer")
-                        if isinstance(data__fp8evidence__fp8layers, (int, float, Decimal)) and not isinstance(data__fp8evidence__fp8layers, bool):
+                        if True:  # its type tested above
                             if data__fp8evidence__fp8layers < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_layers must be bigger than or equal to 0")
                             if data__fp8evidence__fp8layers > 10000000:
@@ -2562,7 +2562,7 @@ def _run_result_latency():
                         data__fp8evidence__fp8timems = data__fp8evidence["fp8_time_ms"]
                         if not isinstance(data__fp8evidence__fp8timems, (int, float, Decimal)) or isinstance(data__fp8evidence__fp8timems, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_time_ms must be number")
-                        if isinstance(data__fp8evidence__fp8timems, (int, float, Decimal)) and not isinstance(data__fp8evidence__fp8timems, bool):
+                        if True:  # its type tested above
                             if data__fp8evidence__fp8timems < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.fp8_time_ms must be bigger than or equal to 0")
                             if data__fp8evidence__fp8timems > 3600000:
@@ -2572,7 +2572,7 @@ def _run_result_latency():
                         data__fp8evidence__gemmlayers = data__fp8evidence["gemm_layers"]
                         if not isinstance(data__fp8evidence__gemmlayers, (int)) and not (isinstance(data__fp8evidence__gemmlayers, float) and data__fp8evidence__gemmlayers.is_integer()) or isinstance(data__fp8evidence__gemmlayers, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.gemm_layers must be integer")
-                        if isinstance(data__fp8evidence__gemmlayers, (int, float, Decimal)) and not isinstance(data__fp8evidence__gemmlayers, bool):
+                        if True:  # its type tested above
                             if data__fp8evidence__gemmlayers < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.gemm_layers must be bigger than or equal to 0")
                             if data__fp8evidence__gemmlayers > 10000000:
@@ -2582,7 +2582,7 @@ def _run_result_latency():
                         data__fp8evidence__opaquelayers = data__fp8evidence["opaque_layers"]
                         if not isinstance(data__fp8evidence__opaquelayers, (int)) and not (isinstance(data__fp8evidence__opaquelayers, float) and data__fp8evidence__opaquelayers.is_integer()) or isinstance(data__fp8evidence__opaquelayers, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.opaque_layers must be integer")
-                        if isinstance(data__fp8evidence__opaquelayers, (int, float, Decimal)) and not isinstance(data__fp8evidence__opaquelayers, bool):
+                        if True:  # its type tested above
                             if data__fp8evidence__opaquelayers < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.opaque_layers must be bigger than or equal to 1")
                             if data__fp8evidence__opaquelayers > 10000000:
@@ -2592,7 +2592,7 @@ def _run_result_latency():
                         data__fp8evidence__iterations = data__fp8evidence["iterations"]
                         if not isinstance(data__fp8evidence__iterations, (int)) and not (isinstance(data__fp8evidence__iterations, float) and data__fp8evidence__iterations.is_integer()) or isinstance(data__fp8evidence__iterations, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.iterations must be integer")
-                        if isinstance(data__fp8evidence__iterations, (int, float, Decimal)) and not isinstance(data__fp8evidence__iterations, bool):
+                        if True:  # its type tested above
                             if data__fp8evidence__iterations < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fp8_evidence.iterations must be bigger than or equal to 1")
                             if data__fp8evidence__iterations > 1000000000:
@@ -2602,7 +2602,7 @@ def _run_result_latency():
                 data__compiles = data["compile_s"]
                 if not isinstance(data__compiles, (int, float, Decimal)) or isinstance(data__compiles, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile_s must be number")
-                if isinstance(data__compiles, (int, float, Decimal)) and not isinstance(data__compiles, bool):
+                if True:  # its type tested above
                     if data__compiles < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile_s must be bigger than or equal to 0")
                     if data__compiles > 604800:
@@ -2635,7 +2635,7 @@ def _run_result_latency():
                         data__compile__cudagraphskippedgraphs = data__compile["cudagraph_skipped_graphs"]
                         if not isinstance(data__compile__cudagraphskippedgraphs, (int)) and not (isinstance(data__compile__cudagraphskippedgraphs, float) and data__compile__cudagraphskippedgraphs.is_integer()) or isinstance(data__compile__cudagraphskippedgraphs, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile.cudagraph_skipped_graphs must be integer")
-                        if isinstance(data__compile__cudagraphskippedgraphs, (int, float, Decimal)) and not isinstance(data__compile__cudagraphskippedgraphs, bool):
+                        if True:  # its type tested above
                             if data__compile__cudagraphskippedgraphs < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile.cudagraph_skipped_graphs must be bigger than or equal to 0")
                             if data__compile__cudagraphskippedgraphs > 10000000:
@@ -2652,7 +2652,7 @@ def _run_result_latency():
                                 if data__compile__inductorconfig_key not in []:
                                     data__compile__inductorconfig_value = data__compile__inductorconfig.get(data__compile__inductorconfig_key)
                                     if not isinstance(data__compile__inductorconfig_value, (bool, int, int, float, Decimal, str)) and not (isinstance(data__compile__inductorconfig_value, float) and data__compile__inductorconfig_value.is_integer()):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile.inductor_config.{data__compile__inductorconfig_key}".format(**locals()) + " must be boolean or integer or number or string")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile.inductor_config.{data__compile__inductorconfig_key}" + " must be boolean or integer or number or string")
                     if "inductor_environment" in data__compile_keys:
                         data__compile_keys.remove("inductor_environment")
                         data__compile__inductorenvironment = data__compile["inductor_environment"]
@@ -2665,7 +2665,7 @@ def _run_result_latency():
                                 if data__compile__inductorenvironment_key not in []:
                                     data__compile__inductorenvironment_value = data__compile__inductorenvironment.get(data__compile__inductorenvironment_key)
                                     if not isinstance(data__compile__inductorenvironment_value, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile.inductor_environment.{data__compile__inductorenvironment_key}".format(**locals()) + " must be string")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile.inductor_environment.{data__compile__inductorenvironment_key}" + " must be string")
                     if data__compile_keys:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compile must not contain "+str(data__compile_keys)+" properties")
             if "compilations" in data_keys:
@@ -2682,98 +2682,98 @@ def _run_result_latency():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations must contain less than or equal to 10000 items")
                     for data__compilations_x, data__compilations_item in enumerate(data__compilations):
                         if not isinstance(data__compilations_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]" + " must be object")
                         data__compilations_item_is_dict = isinstance(data__compilations_item, dict)
                         if data__compilations_item_is_dict:
                             data__compilations_item__missing_keys = set(['compilation', 'median_ms', 'repeat_medians_ms']) - data__compilations_item.keys()
                             if data__compilations_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]" + " must contain ")
                             data__compilations_item_keys = set(data__compilations_item.keys())
                             if "compilation" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("compilation")
                                 data__compilations_item__compilation = data__compilations_item["compilation"]
                                 if not isinstance(data__compilations_item__compilation, (int)) and not (isinstance(data__compilations_item__compilation, float) and data__compilations_item__compilation.is_integer()) or isinstance(data__compilations_item__compilation, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation".format(**locals()) + " must be integer")
-                                if isinstance(data__compilations_item__compilation, (int, float, Decimal)) and not isinstance(data__compilations_item__compilation, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation" + " must be integer")
+                                if True:  # its type tested above
                                     if data__compilations_item__compilation < 1:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation".format(**locals()) + " must be bigger than or equal to 1")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation" + " must be bigger than or equal to 1")
                                     if data__compilations_item__compilation > 10000000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation".format(**locals()) + " must be smaller than or equal to 10000000")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compilation" + " must be smaller than or equal to 10000000")
                             if "median_ms" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("median_ms")
                                 data__compilations_item__medianms = data__compilations_item["median_ms"]
                                 if not isinstance(data__compilations_item__medianms, (int, float, Decimal)) or isinstance(data__compilations_item__medianms, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].median_ms".format(**locals()) + " must be number")
-                                if isinstance(data__compilations_item__medianms, (int, float, Decimal)) and not isinstance(data__compilations_item__medianms, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].median_ms" + " must be number")
+                                if True:  # its type tested above
                                     if data__compilations_item__medianms > 3600000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].median_ms".format(**locals()) + " must be smaller than or equal to 3600000")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].median_ms" + " must be smaller than or equal to 3600000")
                                     if data__compilations_item__medianms <= 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].median_ms".format(**locals()) + " must be bigger than 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].median_ms" + " must be bigger than 0")
                             if "repeat_medians_ms" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("repeat_medians_ms")
                                 data__compilations_item__repeatmediansms = data__compilations_item["repeat_medians_ms"]
                                 if not isinstance(data__compilations_item__repeatmediansms, (list, tuple)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms".format(**locals()) + " must be array")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms" + " must be array")
                                 data__compilations_item__repeatmediansms_is_list = isinstance(data__compilations_item__repeatmediansms, (list, tuple))
                                 if data__compilations_item__repeatmediansms_is_list:
                                     data__compilations_item__repeatmediansms_len = len(data__compilations_item__repeatmediansms)
                                     if data__compilations_item__repeatmediansms_len > 100000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms".format(**locals()) + " must contain less than or equal to 100000 items")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms" + " must contain less than or equal to 100000 items")
                                     for data__compilations_item__repeatmediansms_x, data__compilations_item__repeatmediansms_item in enumerate(data__compilations_item__repeatmediansms):
                                         if not isinstance(data__compilations_item__repeatmediansms_item, (int, float, Decimal)) or isinstance(data__compilations_item__repeatmediansms_item, bool):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms[{data__compilations_item__repeatmediansms_x}]".format(**locals()) + " must be number")
-                                        if isinstance(data__compilations_item__repeatmediansms_item, (int, float, Decimal)) and not isinstance(data__compilations_item__repeatmediansms_item, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms[{data__compilations_item__repeatmediansms_x}]" + " must be number")
+                                        if True:  # its type tested above
                                             if data__compilations_item__repeatmediansms_item < 0:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms[{data__compilations_item__repeatmediansms_x}]".format(**locals()) + " must be bigger than or equal to 0")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms[{data__compilations_item__repeatmediansms_x}]" + " must be bigger than or equal to 0")
                                             if data__compilations_item__repeatmediansms_item > 3600000:
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms[{data__compilations_item__repeatmediansms_x}]".format(**locals()) + " must be smaller than or equal to 3600000")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].repeat_medians_ms[{data__compilations_item__repeatmediansms_x}]" + " must be smaller than or equal to 3600000")
                             if "cv" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("cv")
                                 data__compilations_item__cv = data__compilations_item["cv"]
                                 if not isinstance(data__compilations_item__cv, (int, float, Decimal)) or isinstance(data__compilations_item__cv, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cv".format(**locals()) + " must be number")
-                                if isinstance(data__compilations_item__cv, (int, float, Decimal)) and not isinstance(data__compilations_item__cv, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cv" + " must be number")
+                                if True:  # its type tested above
                                     if data__compilations_item__cv < 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cv".format(**locals()) + " must be bigger than or equal to 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cv" + " must be bigger than or equal to 0")
                                     if data__compilations_item__cv > 1000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cv".format(**locals()) + " must be smaller than or equal to 1000")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cv" + " must be smaller than or equal to 1000")
                             if "compile_s" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("compile_s")
                                 data__compilations_item__compiles = data__compilations_item["compile_s"]
                                 if not isinstance(data__compilations_item__compiles, (int, float, Decimal)) or isinstance(data__compilations_item__compiles, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compile_s".format(**locals()) + " must be number")
-                                if isinstance(data__compilations_item__compiles, (int, float, Decimal)) and not isinstance(data__compilations_item__compiles, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compile_s" + " must be number")
+                                if True:  # its type tested above
                                     if data__compilations_item__compiles < 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compile_s".format(**locals()) + " must be bigger than or equal to 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compile_s" + " must be bigger than or equal to 0")
                                     if data__compilations_item__compiles > 604800:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compile_s".format(**locals()) + " must be smaller than or equal to 604800")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].compile_s" + " must be smaller than or equal to 604800")
                             if "unstable" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("unstable")
                                 data__compilations_item__unstable = data__compilations_item["unstable"]
                                 if not isinstance(data__compilations_item__unstable, (bool)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].unstable".format(**locals()) + " must be boolean")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].unstable" + " must be boolean")
                             if "host_ms_per_forward" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("host_ms_per_forward")
                                 data__compilations_item__hostmsperforward = data__compilations_item["host_ms_per_forward"]
                                 if not isinstance(data__compilations_item__hostmsperforward, (int, float, Decimal)) or isinstance(data__compilations_item__hostmsperforward, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].host_ms_per_forward".format(**locals()) + " must be number")
-                                if isinstance(data__compilations_item__hostmsperforward, (int, float, Decimal)) and not isinstance(data__compilations_item__hostmsperforward, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].host_ms_per_forward" + " must be number")
+                                if True:  # its type tested above
                                     if data__compilations_item__hostmsperforward < 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].host_ms_per_forward".format(**locals()) + " must be bigger than or equal to 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].host_ms_per_forward" + " must be bigger than or equal to 0")
                                     if data__compilations_item__hostmsperforward > 3600000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].host_ms_per_forward".format(**locals()) + " must be smaller than or equal to 3600000")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].host_ms_per_forward" + " must be smaller than or equal to 3600000")
                             if "cudagraph_skipped_graphs" in data__compilations_item_keys:
                                 data__compilations_item_keys.remove("cudagraph_skipped_graphs")
                                 data__compilations_item__cudagraphskippedgraphs = data__compilations_item["cudagraph_skipped_graphs"]
                                 if not isinstance(data__compilations_item__cudagraphskippedgraphs, (int)) and not (isinstance(data__compilations_item__cudagraphskippedgraphs, float) and data__compilations_item__cudagraphskippedgraphs.is_integer()) or isinstance(data__compilations_item__cudagraphskippedgraphs, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cudagraph_skipped_graphs".format(**locals()) + " must be integer")
-                                if isinstance(data__compilations_item__cudagraphskippedgraphs, (int, float, Decimal)) and not isinstance(data__compilations_item__cudagraphskippedgraphs, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cudagraph_skipped_graphs" + " must be integer")
+                                if True:  # its type tested above
                                     if data__compilations_item__cudagraphskippedgraphs < 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cudagraph_skipped_graphs".format(**locals()) + " must be bigger than or equal to 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cudagraph_skipped_graphs" + " must be bigger than or equal to 0")
                                     if data__compilations_item__cudagraphskippedgraphs > 10000000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cudagraph_skipped_graphs".format(**locals()) + " must be smaller than or equal to 10000000")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}].cudagraph_skipped_graphs" + " must be smaller than or equal to 10000000")
                             if data__compilations_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]".format(**locals()) + " must not contain "+str(data__compilations_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilations[{data__compilations_x}]" + " must not contain "+str(data__compilations_item_keys)+" properties")
             if "compilation_rule" in data_keys:
                 data_keys.remove("compilation_rule")
                 data__compilationrule = data["compilation_rule"]
@@ -2793,7 +2793,7 @@ def _run_result_latency():
                             try:
                                 if not isinstance(data__compilationrule__compilations, (int)) and not (isinstance(data__compilationrule__compilations, float) and data__compilationrule__compilations.is_integer()) or isinstance(data__compilationrule__compilations, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.compilations must be integer")
-                                if isinstance(data__compilationrule__compilations, (int, float, Decimal)) and not isinstance(data__compilationrule__compilations, bool):
+                                if True:  # its type tested above
                                     if data__compilationrule__compilations < 1:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.compilations must be bigger than or equal to 1")
                                 data__compilationrule__compilations_one_of_count1 += 1
@@ -2811,7 +2811,7 @@ def _run_result_latency():
                         data__compilationrule__atleast = data__compilationrule["at_least"]
                         if not isinstance(data__compilationrule__atleast, (int)) and not (isinstance(data__compilationrule__atleast, float) and data__compilationrule__atleast.is_integer()) or isinstance(data__compilationrule__atleast, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.at_least must be integer")
-                        if isinstance(data__compilationrule__atleast, (int, float, Decimal)) and not isinstance(data__compilationrule__atleast, bool):
+                        if True:  # its type tested above
                             if data__compilationrule__atleast < 2:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.at_least must be bigger than or equal to 2")
                     if "consecutive_inside" in data__compilationrule_keys:
@@ -2819,7 +2819,7 @@ def _run_result_latency():
                         data__compilationrule__consecutiveinside = data__compilationrule["consecutive_inside"]
                         if not isinstance(data__compilationrule__consecutiveinside, (int)) and not (isinstance(data__compilationrule__consecutiveinside, float) and data__compilationrule__consecutiveinside.is_integer()) or isinstance(data__compilationrule__consecutiveinside, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.consecutive_inside must be integer")
-                        if isinstance(data__compilationrule__consecutiveinside, (int, float, Decimal)) and not isinstance(data__compilationrule__consecutiveinside, bool):
+                        if True:  # its type tested above
                             if data__compilationrule__consecutiveinside < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.consecutive_inside must be bigger than or equal to 1")
                     if "at_most" in data__compilationrule_keys:
@@ -2827,7 +2827,7 @@ def _run_result_latency():
                         data__compilationrule__atmost = data__compilationrule["at_most"]
                         if not isinstance(data__compilationrule__atmost, (int)) and not (isinstance(data__compilationrule__atmost, float) and data__compilationrule__atmost.is_integer()) or isinstance(data__compilationrule__atmost, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.at_most must be integer")
-                        if isinstance(data__compilationrule__atmost, (int, float, Decimal)) and not isinstance(data__compilationrule__atmost, bool):
+                        if True:  # its type tested above
                             if data__compilationrule__atmost < 2:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.at_most must be bigger than or equal to 2")
                     if "count" in data__compilationrule_keys:
@@ -2835,20 +2835,20 @@ def _run_result_latency():
                         data__compilationrule__count = data__compilationrule["count"]
                         if not isinstance(data__compilationrule__count, (int)) and not (isinstance(data__compilationrule__count, float) and data__compilationrule__count.is_integer()) or isinstance(data__compilationrule__count, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.count must be integer")
-                        if isinstance(data__compilationrule__count, (int, float, Decimal)) and not isinstance(data__compilationrule__count, bool):
+                        if True:  # its type tested above
                             if data__compilationrule__count < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.count must be bigger than or equal to 1")
                     if "stopped" in data__compilationrule_keys:
                         data__compilationrule_keys.remove("stopped")
                         data__compilationrule__stopped = data__compilationrule["stopped"]
-                        if not (isinstance(data__compilationrule__stopped, str) and data__compilationrule__stopped == 'fixed count' or isinstance(data__compilationrule__stopped, str) and data__compilationrule__stopped == 'rule met' or isinstance(data__compilationrule__stopped, str) and data__compilationrule__stopped == 'at most reached' or isinstance(data__compilationrule__stopped, str) and data__compilationrule__stopped == 'time limit' or isinstance(data__compilationrule__stopped, str) and data__compilationrule__stopped == 'failed compilation'):
+                        if not (isinstance(data__compilationrule__stopped, str) and data__compilationrule__stopped in {'fixed count', 'rule met', 'at most reached', 'time limit', 'failed compilation'}):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.stopped must be one of ['fixed count', 'rule met', 'at most reached', 'time limit', 'failed compilation']")
                     if "inside_streak" in data__compilationrule_keys:
                         data__compilationrule_keys.remove("inside_streak")
                         data__compilationrule__insidestreak = data__compilationrule["inside_streak"]
                         if not isinstance(data__compilationrule__insidestreak, (int)) and not (isinstance(data__compilationrule__insidestreak, float) and data__compilationrule__insidestreak.is_integer()) or isinstance(data__compilationrule__insidestreak, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.inside_streak must be integer")
-                        if isinstance(data__compilationrule__insidestreak, (int, float, Decimal)) and not isinstance(data__compilationrule__insidestreak, bool):
+                        if True:  # its type tested above
                             if data__compilationrule__insidestreak < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".compilation_rule.inside_streak must be bigger than or equal to 0")
                     if data__compilationrule_keys:
@@ -2880,7 +2880,7 @@ def _run_result_not_measured():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'not_measured'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['not_measured']")
@@ -2908,7 +2908,7 @@ def _run_result_not_measured():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -2916,12 +2916,12 @@ def _run_result_not_measured():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -3023,7 +3023,7 @@ def _run_result_plan_size():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'plan_size'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['plan_size']")
@@ -3051,7 +3051,7 @@ def _run_result_plan_size():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -3059,12 +3059,12 @@ def _run_result_plan_size():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -3109,7 +3109,7 @@ def _run_result_plan_size():
                 data__valuebytes = data["value_bytes"]
                 if not isinstance(data__valuebytes, (int)) and not (isinstance(data__valuebytes, float) and data__valuebytes.is_integer()) or isinstance(data__valuebytes, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_bytes must be integer")
-                if isinstance(data__valuebytes, (int, float, Decimal)) and not isinstance(data__valuebytes, bool):
+                if True:  # its type tested above
                     if data__valuebytes < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_bytes must be bigger than or equal to 1")
                     if data__valuebytes > 1099511627776:
@@ -3119,7 +3119,7 @@ def _run_result_plan_size():
                 data__valuemib = data["value_mib"]
                 if not isinstance(data__valuemib, (int, float, Decimal)) or isinstance(data__valuemib, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_mib must be number")
-                if isinstance(data__valuemib, (int, float, Decimal)) and not isinstance(data__valuemib, bool):
+                if True:  # its type tested above
                     if data__valuemib > 1048576:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".value_mib must be smaller than or equal to 1048576")
                     if data__valuemib <= 0:
@@ -3151,7 +3151,7 @@ def _run_result_quantization():
             if "kind" in data_keys:
                 data_keys.remove("kind")
                 data__kind = data["kind"]
-                if not (isinstance(data__kind, str) and data__kind == 'agreement' or isinstance(data__kind, str) and data__kind == 'coco_ap' or isinstance(data__kind, str) and data__kind == 'coco_ap_delta' or isinstance(data__kind, str) and data__kind == 'engine_layers' or isinstance(data__kind, str) and data__kind == 'kernel_time' or isinstance(data__kind, str) and data__kind == 'kernel_time_delta' or isinstance(data__kind, str) and data__kind == 'latency' or isinstance(data__kind, str) and data__kind == 'not_measured' or isinstance(data__kind, str) and data__kind == 'plan_size' or isinstance(data__kind, str) and data__kind == 'quantization'):
+                if not (isinstance(data__kind, str) and data__kind in {'agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['agreement', 'coco_ap', 'coco_ap_delta', 'engine_layers', 'kernel_time', 'kernel_time_delta', 'latency', 'not_measured', 'plan_size', 'quantization']")
                 if not (isinstance(data__kind, str) and data__kind == 'quantization'):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['quantization']")
@@ -3179,7 +3179,7 @@ def _run_result_quantization():
                 data__batch = data["batch"]
                 if not isinstance(data__batch, (int)) and not (isinstance(data__batch, float) and data__batch.is_integer()) or isinstance(data__batch, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be integer")
-                if isinstance(data__batch, (int, float, Decimal)) and not isinstance(data__batch, bool):
+                if True:  # its type tested above
                     if data__batch < 1:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".batch must be bigger than or equal to 1")
                     if data__batch > 1048576:
@@ -3187,12 +3187,12 @@ def _run_result_quantization():
             if "backend" in data_keys:
                 data_keys.remove("backend")
                 data__backend = data["backend"]
-                if not (isinstance(data__backend, str) and data__backend == 'tensorrt' or isinstance(data__backend, str) and data__backend == 'pytorch' or isinstance(data__backend, str) and data__backend == 'onnxruntime' or isinstance(data__backend, str) and data__backend == 'other'):
+                if not (isinstance(data__backend, str) and data__backend in {'tensorrt', 'pytorch', 'onnxruntime', 'other'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".backend must be one of ['tensorrt', 'pytorch', 'onnxruntime', 'other']")
             if "mode" in data_keys:
                 data_keys.remove("mode")
                 data__mode = data["mode"]
-                if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and data__mode == 'eager' or isinstance(data__mode, str) and data__mode == 'compile'):
+                if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager', 'compile'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".mode must be one of ['engine', 'eager', 'compile']")
             if "dataset" in data_keys:
                 data_keys.remove("dataset")
@@ -3237,7 +3237,7 @@ def _run_result_quantization():
                 data__quantizedmodules = data["quantized_modules"]
                 if not isinstance(data__quantizedmodules, (int)) and not (isinstance(data__quantizedmodules, float) and data__quantizedmodules.is_integer()) or isinstance(data__quantizedmodules, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".quantized_modules must be integer")
-                if isinstance(data__quantizedmodules, (int, float, Decimal)) and not isinstance(data__quantizedmodules, bool):
+                if True:  # its type tested above
                     if data__quantizedmodules < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".quantized_modules must be bigger than or equal to 0")
                     if data__quantizedmodules > 10000000:
@@ -3247,7 +3247,7 @@ def _run_result_quantization():
                 data__totalmodules = data["total_modules"]
                 if not isinstance(data__totalmodules, (int)) and not (isinstance(data__totalmodules, float) and data__totalmodules.is_integer()) or isinstance(data__totalmodules, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".total_modules must be integer")
-                if isinstance(data__totalmodules, (int, float, Decimal)) and not isinstance(data__totalmodules, bool):
+                if True:  # its type tested above
                     if data__totalmodules < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".total_modules must be bigger than or equal to 0")
                     if data__totalmodules > 10000000:
@@ -3269,13 +3269,13 @@ def _run_result_quantization():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".module_names must contain less than or equal to 1000000 items")
                     for data__modulenames_x, data__modulenames_item in enumerate(data__modulenames):
                         if not isinstance(data__modulenames_item, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".module_names[{data__modulenames_x}]".format(**locals()) + " must be string")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".module_names[{data__modulenames_x}]" + " must be string")
             if "enabled_quantizers" in data_keys:
                 data_keys.remove("enabled_quantizers")
                 data__enabledquantizers = data["enabled_quantizers"]
                 if not isinstance(data__enabledquantizers, (int)) and not (isinstance(data__enabledquantizers, float) and data__enabledquantizers.is_integer()) or isinstance(data__enabledquantizers, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".enabled_quantizers must be integer")
-                if isinstance(data__enabledquantizers, (int, float, Decimal)) and not isinstance(data__enabledquantizers, bool):
+                if True:  # its type tested above
                     if data__enabledquantizers < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".enabled_quantizers must be bigger than or equal to 0")
                     if data__enabledquantizers > 10000000:
@@ -3285,7 +3285,7 @@ def _run_result_quantization():
                 data__insertedquantizers = data["inserted_quantizers"]
                 if not isinstance(data__insertedquantizers, (int)) and not (isinstance(data__insertedquantizers, float) and data__insertedquantizers.is_integer()) or isinstance(data__insertedquantizers, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".inserted_quantizers must be integer")
-                if isinstance(data__insertedquantizers, (int, float, Decimal)) and not isinstance(data__insertedquantizers, bool):
+                if True:  # its type tested above
                     if data__insertedquantizers < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".inserted_quantizers must be bigger than or equal to 0")
                     if data__insertedquantizers > 10000000:
@@ -3302,7 +3302,7 @@ def _run_result_quantization():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".disabled_outside_recipe must contain less than or equal to 1000000 items")
                     for data__disabledoutsiderecipe_x, data__disabledoutsiderecipe_item in enumerate(data__disabledoutsiderecipe):
                         if not isinstance(data__disabledoutsiderecipe_item, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".disabled_outside_recipe[{data__disabledoutsiderecipe_x}]".format(**locals()) + " must be string")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".disabled_outside_recipe[{data__disabledoutsiderecipe_x}]" + " must be string")
             if "recipe" in data_keys:
                 data_keys.remove("recipe")
                 data__recipe = data["recipe"]
@@ -3318,7 +3318,7 @@ def _run_result_quantization():
                 data__calibrationimages = data["calibration_images"]
                 if not isinstance(data__calibrationimages, (int)) and not (isinstance(data__calibrationimages, float) and data__calibrationimages.is_integer()) or isinstance(data__calibrationimages, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".calibration_images must be integer")
-                if isinstance(data__calibrationimages, (int, float, Decimal)) and not isinstance(data__calibrationimages, bool):
+                if True:  # its type tested above
                     if data__calibrationimages < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".calibration_images must be bigger than or equal to 0")
                     if data__calibrationimages > 1000000000:
@@ -3374,7 +3374,7 @@ def _study():
             if "status" in data_keys:
                 data_keys.remove("status")
                 data__status = data["status"]
-                if not (isinstance(data__status, str) and data__status == 'draft' or isinstance(data__status, str) and data__status == 'ready'):
+                if not (isinstance(data__status, str) and data__status in {'draft', 'ready'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".status must be one of ['draft', 'ready']")
             if "description" in data_keys:
                 data_keys.remove("description")
@@ -3401,7 +3401,7 @@ def _study():
                     data__extrameasurements_len = len(data__extrameasurements)
                     for data__extrameasurements_x, data__extrameasurements_item in enumerate(data__extrameasurements):
                         if not isinstance(data__extrameasurements_item, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".extra_measurements[{data__extrameasurements_x}]".format(**locals()) + " must be string")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".extra_measurements[{data__extrameasurements_x}]" + " must be string")
             if "comparisons" in data_keys:
                 data_keys.remove("comparisons")
                 data__comparisons = data["comparisons"]
@@ -3412,42 +3412,42 @@ def _study():
                     data__comparisons_len = len(data__comparisons)
                     for data__comparisons_x, data__comparisons_item in enumerate(data__comparisons):
                         if not isinstance(data__comparisons_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}]" + " must be object")
                         data__comparisons_item_is_dict = isinstance(data__comparisons_item, dict)
                         if data__comparisons_item_is_dict:
                             data__comparisons_item__missing_keys = set(['name', 'records', 'about']) - data__comparisons_item.keys()
                             if data__comparisons_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}]" + " must contain ")
                             data__comparisons_item_keys = set(data__comparisons_item.keys())
                             if "name" in data__comparisons_item_keys:
                                 data__comparisons_item_keys.remove("name")
                                 data__comparisons_item__name = data__comparisons_item["name"]
                                 if not isinstance(data__comparisons_item__name, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].name".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].name" + " must be string")
                                 if isinstance(data__comparisons_item__name, str):
                                     if not REGEX_PATTERNS['^[a-z0-9][a-z0-9-]{0,63}$'].search(data__comparisons_item__name):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].name".format(**locals()) + " must match pattern ^[a-z0-9][a-z0-9-]{0,63}$")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].name" + " must match pattern ^[a-z0-9][a-z0-9-]{0,63}$")
                             if "records" in data__comparisons_item_keys:
                                 data__comparisons_item_keys.remove("records")
                                 data__comparisons_item__records = data__comparisons_item["records"]
                                 if not isinstance(data__comparisons_item__records, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].records".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].records" + " must be string")
                                 if isinstance(data__comparisons_item__records, str):
                                     if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'].search(data__comparisons_item__records):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].records".format(**locals()) + " must match pattern ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].records" + " must match pattern ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
                             if "about" in data__comparisons_item_keys:
                                 data__comparisons_item_keys.remove("about")
                                 data__comparisons_item__about = data__comparisons_item["about"]
                                 if not isinstance(data__comparisons_item__about, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].about".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].about" + " must be string")
                                 if isinstance(data__comparisons_item__about, str):
                                     data__comparisons_item__about_len = len(data__comparisons_item__about)
                                     if data__comparisons_item__about_len < 1:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].about".format(**locals()) + " must be longer than or equal to 1 characters")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].about" + " must be longer than or equal to 1 characters")
                                     if data__comparisons_item__about_len > 2000:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].about".format(**locals()) + " must be shorter than or equal to 2000 characters")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}].about" + " must be shorter than or equal to 2000 characters")
                             if data__comparisons_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}]".format(**locals()) + " must not contain "+str(data__comparisons_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".comparisons[{data__comparisons_x}]" + " must not contain "+str(data__comparisons_item_keys)+" properties")
             if "model" in data_keys:
                 data_keys.remove("model")
                 data__model = data["model"]
@@ -3479,11 +3479,11 @@ def _study():
                             data__model__revisions_len = len(data__model__revisions)
                             for data__model__revisions_x, data__model__revisions_item in enumerate(data__model__revisions):
                                 if not isinstance(data__model__revisions_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.revisions[{data__model__revisions_x}]".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.revisions[{data__model__revisions_x}]" + " must be string")
                                 if isinstance(data__model__revisions_item, str):
                                     data__model__revisions_item_len = len(data__model__revisions_item)
                                     if data__model__revisions_item_len < 1:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.revisions[{data__model__revisions_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.revisions[{data__model__revisions_x}]" + " must be longer than or equal to 1 characters")
                     if "architecture" in data__model_keys:
                         data__model_keys.remove("architecture")
                         data__model__architecture = data__model["architecture"]
@@ -3497,7 +3497,7 @@ def _study():
                     if "weights" in data__model_keys:
                         data__model_keys.remove("weights")
                         data__model__weights = data__model["weights"]
-                        if not (isinstance(data__model__weights, str) and data__model__weights == 'pretrained' or isinstance(data__model__weights, str) and data__model__weights == 'random-init'):
+                        if not (isinstance(data__model__weights, str) and data__model__weights in {'pretrained', 'random-init'}):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.weights must be one of ['pretrained', 'random-init']")
                     if "local_dir" in data__model_keys:
                         data__model_keys.remove("local_dir")
@@ -3509,7 +3509,7 @@ def _study():
                         data__model__seed = data__model["seed"]
                         if not isinstance(data__model__seed, (int)) and not (isinstance(data__model__seed, float) and data__model__seed.is_integer()) or isinstance(data__model__seed, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.seed must be integer")
-                        if isinstance(data__model__seed, (int, float, Decimal)) and not isinstance(data__model__seed, bool):
+                        if True:  # its type tested above
                             if data__model__seed < -9223372036854775808:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.seed must be bigger than or equal to -9223372036854775808")
                             if data__model__seed > 18446744073709551615:
@@ -3531,46 +3531,46 @@ def _study():
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants must contain at least 1 items")
                     for data__variants_x, data__variants_item in enumerate(data__variants):
                         if not isinstance(data__variants_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}]" + " must be object")
                         data__variants_item_is_dict = isinstance(data__variants_item, dict)
                         if data__variants_item_is_dict:
                             data__variants_item__missing_keys = set(['name', 'precision']) - data__variants_item.keys()
                             if data__variants_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}]" + " must contain ")
                             data__variants_item_keys = set(data__variants_item.keys())
                             if "name" in data__variants_item_keys:
                                 data__variants_item_keys.remove("name")
                                 data__variants_item__name = data__variants_item["name"]
                                 if not isinstance(data__variants_item__name, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].name".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].name" + " must be string")
                                 if isinstance(data__variants_item__name, str):
                                     data__variants_item__name_len = len(data__variants_item__name)
                                     if data__variants_item__name_len > 128:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].name".format(**locals()) + " must be shorter than or equal to 128 characters")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].name" + " must be shorter than or equal to 128 characters")
                                     if not REGEX_PATTERNS['^[A-Za-z0-9][A-Za-z0-9._-]*$'].search(data__variants_item__name):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].name".format(**locals()) + " must match pattern ^[A-Za-z0-9][A-Za-z0-9._-]*$")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].name" + " must match pattern ^[A-Za-z0-9][A-Za-z0-9._-]*$")
                             if "precision" in data__variants_item_keys:
                                 data__variants_item_keys.remove("precision")
                                 data__variants_item__precision = data__variants_item["precision"]
-                                if not (isinstance(data__variants_item__precision, str) and data__variants_item__precision == 'fp32' or isinstance(data__variants_item__precision, str) and data__variants_item__precision == 'tf32' or isinstance(data__variants_item__precision, str) and data__variants_item__precision == 'bf16' or isinstance(data__variants_item__precision, str) and data__variants_item__precision == 'fp16' or isinstance(data__variants_item__precision, str) and data__variants_item__precision == 'fp8' or isinstance(data__variants_item__precision, str) and data__variants_item__precision == 'int8' or isinstance(data__variants_item__precision, str) and data__variants_item__precision == 'nvfp4' or isinstance(data__variants_item__precision, str) and data__variants_item__precision == 'int4'):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].precision".format(**locals()) + " must be one of ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'nvfp4', 'int4']")
+                                if not (isinstance(data__variants_item__precision, str) and data__variants_item__precision in {'fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'nvfp4', 'int4'}):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].precision" + " must be one of ['fp32', 'tf32', 'bf16', 'fp16', 'fp8', 'int8', 'nvfp4', 'int4']")
                             if "recipe" in data__variants_item_keys:
                                 data__variants_item_keys.remove("recipe")
                                 data__variants_item__recipe = data__variants_item["recipe"]
                                 if not isinstance(data__variants_item__recipe, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].recipe".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].recipe" + " must be string")
                             if "label" in data__variants_item_keys:
                                 data__variants_item_keys.remove("label")
                                 data__variants_item__label = data__variants_item["label"]
                                 if not isinstance(data__variants_item__label, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].label".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].label" + " must be string")
                             if "description" in data__variants_item_keys:
                                 data__variants_item_keys.remove("description")
                                 data__variants_item__description = data__variants_item["description"]
                                 if not isinstance(data__variants_item__description, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].description".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}].description" + " must be string")
                             if data__variants_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}]".format(**locals()) + " must not contain "+str(data__variants_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".variants[{data__variants_x}]" + " must not contain "+str(data__variants_item_keys)+" properties")
             if "recipes" in data_keys:
                 data_keys.remove("recipes")
                 data__recipes = data["recipes"]
@@ -3583,7 +3583,7 @@ def _study():
                         if data__recipes_key not in []:
                             data__recipes_value = data__recipes.get(data__recipes_key)
                             if not isinstance(data__recipes_value, (dict)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}".format(**locals()) + " must be object")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}" + " must be object")
                             data__recipes_value_is_dict = isinstance(data__recipes_value, dict)
                             if data__recipes_value_is_dict:
                                 data__recipes_value_keys = set(data__recipes_value.keys())
@@ -3591,34 +3591,34 @@ def _study():
                                     data__recipes_value_keys.remove("description")
                                     data__recipes_value__description = data__recipes_value["description"]
                                     if not isinstance(data__recipes_value__description, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.description".format(**locals()) + " must be string")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.description" + " must be string")
                                 if "quantize" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("quantize")
                                     data__recipes_value__quantize = data__recipes_value["quantize"]
                                     if not isinstance(data__recipes_value__quantize, (list, tuple)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantize".format(**locals()) + " must be array")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantize" + " must be array")
                                     data__recipes_value__quantize_is_list = isinstance(data__recipes_value__quantize, (list, tuple))
                                     if data__recipes_value__quantize_is_list:
                                         data__recipes_value__quantize_len = len(data__recipes_value__quantize)
                                         for data__recipes_value__quantize_x, data__recipes_value__quantize_item in enumerate(data__recipes_value__quantize):
                                             if not isinstance(data__recipes_value__quantize_item, (str)):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantize[{data__recipes_value__quantize_x}]".format(**locals()) + " must be string")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantize[{data__recipes_value__quantize_x}]" + " must be string")
                                 if "keep_high_precision" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("keep_high_precision")
                                     data__recipes_value__keephighprecision = data__recipes_value["keep_high_precision"]
                                     if not isinstance(data__recipes_value__keephighprecision, (list, tuple)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.keep_high_precision".format(**locals()) + " must be array")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.keep_high_precision" + " must be array")
                                     data__recipes_value__keephighprecision_is_list = isinstance(data__recipes_value__keephighprecision, (list, tuple))
                                     if data__recipes_value__keephighprecision_is_list:
                                         data__recipes_value__keephighprecision_len = len(data__recipes_value__keephighprecision)
                                         for data__recipes_value__keephighprecision_x, data__recipes_value__keephighprecision_item in enumerate(data__recipes_value__keephighprecision):
                                             if not isinstance(data__recipes_value__keephighprecision_item, (str)):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.keep_high_precision[{data__recipes_value__keephighprecision_x}]".format(**locals()) + " must be string")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.keep_high_precision[{data__recipes_value__keephighprecision_x}]" + " must be string")
                                 if "keep_high_precision_reasons" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("keep_high_precision_reasons")
                                     data__recipes_value__keephighprecisionreasons = data__recipes_value["keep_high_precision_reasons"]
                                     if not isinstance(data__recipes_value__keephighprecisionreasons, (dict)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.keep_high_precision_reasons".format(**locals()) + " must be object")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.keep_high_precision_reasons" + " must be object")
                                     data__recipes_value__keephighprecisionreasons_is_dict = isinstance(data__recipes_value__keephighprecisionreasons, dict)
                                     if data__recipes_value__keephighprecisionreasons_is_dict:
                                         data__recipes_value__keephighprecisionreasons_keys = set(data__recipes_value__keephighprecisionreasons.keys())
@@ -3626,76 +3626,76 @@ def _study():
                                             if data__recipes_value__keephighprecisionreasons_key not in []:
                                                 data__recipes_value__keephighprecisionreasons_value = data__recipes_value__keephighprecisionreasons.get(data__recipes_value__keephighprecisionreasons_key)
                                                 if not isinstance(data__recipes_value__keephighprecisionreasons_value, (str)):
-                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.keep_high_precision_reasons.{data__recipes_value__keephighprecisionreasons_key}".format(**locals()) + " must be string")
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.keep_high_precision_reasons.{data__recipes_value__keephighprecisionreasons_key}" + " must be string")
                                 if "disable_module_types" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("disable_module_types")
                                     data__recipes_value__disablemoduletypes = data__recipes_value["disable_module_types"]
                                     if not isinstance(data__recipes_value__disablemoduletypes, (list, tuple)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.disable_module_types".format(**locals()) + " must be array")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.disable_module_types" + " must be array")
                                     data__recipes_value__disablemoduletypes_is_list = isinstance(data__recipes_value__disablemoduletypes, (list, tuple))
                                     if data__recipes_value__disablemoduletypes_is_list:
                                         data__recipes_value__disablemoduletypes_len = len(data__recipes_value__disablemoduletypes)
                                         for data__recipes_value__disablemoduletypes_x, data__recipes_value__disablemoduletypes_item in enumerate(data__recipes_value__disablemoduletypes):
                                             if not isinstance(data__recipes_value__disablemoduletypes_item, (str)):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.disable_module_types[{data__recipes_value__disablemoduletypes_x}]".format(**locals()) + " must be string")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.disable_module_types[{data__recipes_value__disablemoduletypes_x}]" + " must be string")
                                 if "quantized_modules" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("quantized_modules")
                                     data__recipes_value__quantizedmodules = data__recipes_value["quantized_modules"]
                                     if not isinstance(data__recipes_value__quantizedmodules, (int)) and not (isinstance(data__recipes_value__quantizedmodules, float) and data__recipes_value__quantizedmodules.is_integer()) or isinstance(data__recipes_value__quantizedmodules, bool):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantized_modules".format(**locals()) + " must be integer")
-                                    if isinstance(data__recipes_value__quantizedmodules, (int, float, Decimal)) and not isinstance(data__recipes_value__quantizedmodules, bool):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantized_modules" + " must be integer")
+                                    if True:  # its type tested above
                                         if data__recipes_value__quantizedmodules < 0:
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantized_modules".format(**locals()) + " must be bigger than or equal to 0")
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantized_modules" + " must be bigger than or equal to 0")
                                         if data__recipes_value__quantizedmodules > 10000000:
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantized_modules".format(**locals()) + " must be smaller than or equal to 10000000")
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.quantized_modules" + " must be smaller than or equal to 10000000")
                                 if "total_modules" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("total_modules")
                                     data__recipes_value__totalmodules = data__recipes_value["total_modules"]
                                     if not isinstance(data__recipes_value__totalmodules, (int)) and not (isinstance(data__recipes_value__totalmodules, float) and data__recipes_value__totalmodules.is_integer()) or isinstance(data__recipes_value__totalmodules, bool):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.total_modules".format(**locals()) + " must be integer")
-                                    if isinstance(data__recipes_value__totalmodules, (int, float, Decimal)) and not isinstance(data__recipes_value__totalmodules, bool):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.total_modules" + " must be integer")
+                                    if True:  # its type tested above
                                         if data__recipes_value__totalmodules < 0:
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.total_modules".format(**locals()) + " must be bigger than or equal to 0")
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.total_modules" + " must be bigger than or equal to 0")
                                         if data__recipes_value__totalmodules > 10000000:
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.total_modules".format(**locals()) + " must be smaller than or equal to 10000000")
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.total_modules" + " must be smaller than or equal to 10000000")
                                 if "weights" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("weights")
                                     data__recipes_value__weights = data__recipes_value["weights"]
                                     if not isinstance(data__recipes_value__weights, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.weights".format(**locals()) + " must be string")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.weights" + " must be string")
                                 if "activations" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("activations")
                                     data__recipes_value__activations = data__recipes_value["activations"]
                                     if not isinstance(data__recipes_value__activations, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.activations".format(**locals()) + " must be string")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.activations" + " must be string")
                                 if "modelopt_config" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("modelopt_config")
                                     data__recipes_value__modeloptconfig = data__recipes_value["modelopt_config"]
                                     if not isinstance(data__recipes_value__modeloptconfig, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.modelopt_config".format(**locals()) + " must be string")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.modelopt_config" + " must be string")
                                 if "calibration_set" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("calibration_set")
                                     data__recipes_value__calibrationset = data__recipes_value["calibration_set"]
                                     if not isinstance(data__recipes_value__calibrationset, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.calibration_set".format(**locals()) + " must be string")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.calibration_set" + " must be string")
                                 if "dequantize" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("dequantize")
                                     data__recipes_value__dequantize = data__recipes_value["dequantize"]
                                     if not isinstance(data__recipes_value__dequantize, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.dequantize".format(**locals()) + " must be string")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.dequantize" + " must be string")
                                 if "kernel_groups" in data__recipes_value_keys:
                                     data__recipes_value_keys.remove("kernel_groups")
                                     data__recipes_value__kernelgroups = data__recipes_value["kernel_groups"]
                                     if not isinstance(data__recipes_value__kernelgroups, (list, tuple)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.kernel_groups".format(**locals()) + " must be array")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.kernel_groups" + " must be array")
                                     data__recipes_value__kernelgroups_is_list = isinstance(data__recipes_value__kernelgroups, (list, tuple))
                                     if data__recipes_value__kernelgroups_is_list:
                                         data__recipes_value__kernelgroups_len = len(data__recipes_value__kernelgroups)
                                         for data__recipes_value__kernelgroups_x, data__recipes_value__kernelgroups_item in enumerate(data__recipes_value__kernelgroups):
                                             if not isinstance(data__recipes_value__kernelgroups_item, (str)):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.kernel_groups[{data__recipes_value__kernelgroups_x}]".format(**locals()) + " must be string")
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}.kernel_groups[{data__recipes_value__kernelgroups_x}]" + " must be string")
                                 if data__recipes_value_keys:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}".format(**locals()) + " must not contain "+str(data__recipes_value_keys)+" properties")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".recipes.{data__recipes_key}" + " must not contain "+str(data__recipes_value_keys)+" properties")
             if "decision" in data_keys:
                 data_keys.remove("decision")
                 data__decision = data["decision"]
@@ -3727,7 +3727,7 @@ def _study():
                             data__decision__revisitwhen_len = len(data__decision__revisitwhen)
                             for data__decision__revisitwhen_x, data__decision__revisitwhen_item in enumerate(data__decision__revisitwhen):
                                 if not isinstance(data__decision__revisitwhen_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".decision.revisit_when[{data__decision__revisitwhen_x}]".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".decision.revisit_when[{data__decision__revisitwhen_x}]" + " must be string")
             if "not_measured" in data_keys:
                 data_keys.remove("not_measured")
                 data__notmeasured = data["not_measured"]
@@ -3738,46 +3738,46 @@ def _study():
                     data__notmeasured_len = len(data__notmeasured)
                     for data__notmeasured_x, data__notmeasured_item in enumerate(data__notmeasured):
                         if not isinstance(data__notmeasured_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}]" + " must be object")
                         data__notmeasured_item_is_dict = isinstance(data__notmeasured_item, dict)
                         if data__notmeasured_item_is_dict:
                             data__notmeasured_item__missing_keys = set(['config', 'reason']) - data__notmeasured_item.keys()
                             if data__notmeasured_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}]" + " must contain ")
                             data__notmeasured_item_keys = set(data__notmeasured_item.keys())
                             if "config" in data__notmeasured_item_keys:
                                 data__notmeasured_item_keys.remove("config")
                                 data__notmeasured_item__config = data__notmeasured_item["config"]
                                 if not isinstance(data__notmeasured_item__config, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].config".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].config" + " must be string")
                             if "aliases" in data__notmeasured_item_keys:
                                 data__notmeasured_item_keys.remove("aliases")
                                 data__notmeasured_item__aliases = data__notmeasured_item["aliases"]
                                 if not isinstance(data__notmeasured_item__aliases, (list, tuple)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].aliases".format(**locals()) + " must be array")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].aliases" + " must be array")
                                 data__notmeasured_item__aliases_is_list = isinstance(data__notmeasured_item__aliases, (list, tuple))
                                 if data__notmeasured_item__aliases_is_list:
                                     data__notmeasured_item__aliases_len = len(data__notmeasured_item__aliases)
                                     for data__notmeasured_item__aliases_x, data__notmeasured_item__aliases_item in enumerate(data__notmeasured_item__aliases):
                                         if not isinstance(data__notmeasured_item__aliases_item, (str)):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].aliases[{data__notmeasured_item__aliases_x}]".format(**locals()) + " must be string")
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].aliases[{data__notmeasured_item__aliases_x}]" + " must be string")
                             if "reason" in data__notmeasured_item_keys:
                                 data__notmeasured_item_keys.remove("reason")
                                 data__notmeasured_item__reason = data__notmeasured_item["reason"]
                                 if not isinstance(data__notmeasured_item__reason, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].reason".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].reason" + " must be string")
                             if "expectation" in data__notmeasured_item_keys:
                                 data__notmeasured_item_keys.remove("expectation")
                                 data__notmeasured_item__expectation = data__notmeasured_item["expectation"]
                                 if not isinstance(data__notmeasured_item__expectation, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].expectation".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].expectation" + " must be string")
                             if "because" in data__notmeasured_item_keys:
                                 data__notmeasured_item_keys.remove("because")
                                 data__notmeasured_item__because = data__notmeasured_item["because"]
                                 if not isinstance(data__notmeasured_item__because, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].because".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}].because" + " must be string")
                             if data__notmeasured_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}]".format(**locals()) + " must not contain "+str(data__notmeasured_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".not_measured[{data__notmeasured_x}]" + " must not contain "+str(data__notmeasured_item_keys)+" properties")
             if "tables" in data_keys:
                 data_keys.remove("tables")
                 data__tables = data["tables"]
@@ -3788,7 +3788,7 @@ def _study():
                     data__tables_len = len(data__tables)
                     for data__tables_x, data__tables_item in enumerate(data__tables):
                         if not isinstance(data__tables_item, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".tables[{data__tables_x}]".format(**locals()) + " must be string")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".tables[{data__tables_x}]" + " must be string")
             if "precision" in data_keys:
                 data_keys.remove("precision")
                 data__precision = data["precision"]
@@ -3801,12 +3801,12 @@ def _study():
                         if data__precision_key not in []:
                             data__precision_value = data__precision.get(data__precision_key)
                             if not isinstance(data__precision_value, (int)) and not (isinstance(data__precision_value, float) and data__precision_value.is_integer()) or isinstance(data__precision_value, bool):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".precision.{data__precision_key}".format(**locals()) + " must be integer")
-                            if isinstance(data__precision_value, (int, float, Decimal)) and not isinstance(data__precision_value, bool):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".precision.{data__precision_key}" + " must be integer")
+                            if True:  # its type tested above
                                 if data__precision_value < 0:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".precision.{data__precision_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".precision.{data__precision_key}" + " must be bigger than or equal to 0")
                                 if data__precision_value > 8:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".precision.{data__precision_key}".format(**locals()) + " must be smaller than or equal to 8")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".precision.{data__precision_key}" + " must be smaller than or equal to 8")
             if "tolerances" in data_keys:
                 data_keys.remove("tolerances")
                 data__tolerances = data["tolerances"]
@@ -3819,12 +3819,12 @@ def _study():
                         if data__tolerances_key not in []:
                             data__tolerances_value = data__tolerances.get(data__tolerances_key)
                             if not isinstance(data__tolerances_value, (int, float, Decimal)) or isinstance(data__tolerances_value, bool):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tolerances.{data__tolerances_key}".format(**locals()) + " must be number")
-                            if isinstance(data__tolerances_value, (int, float, Decimal)) and not isinstance(data__tolerances_value, bool):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".tolerances.{data__tolerances_key}" + " must be number")
+                            if True:  # its type tested above
                                 if data__tolerances_value < 0:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tolerances.{data__tolerances_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tolerances.{data__tolerances_key}" + " must be bigger than or equal to 0")
                                 if data__tolerances_value > 3600000:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tolerances.{data__tolerances_key}".format(**locals()) + " must be smaller than or equal to 3600000")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".tolerances.{data__tolerances_key}" + " must be smaller than or equal to 3600000")
             if "spread_sources" in data_keys:
                 data_keys.remove("spread_sources")
                 data__spreadsources = data["spread_sources"]
@@ -3835,45 +3835,45 @@ def _study():
                     data__spreadsources_len = len(data__spreadsources)
                     for data__spreadsources_x, data__spreadsources_item in enumerate(data__spreadsources):
                         if not isinstance(data__spreadsources_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}]" + " must be object")
                         data__spreadsources_item_is_dict = isinstance(data__spreadsources_item, dict)
                         if data__spreadsources_item_is_dict:
                             data__spreadsources_item__missing_keys = set(['source', 'reason']) - data__spreadsources_item.keys()
                             if data__spreadsources_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}]" + " must contain ")
                             data__spreadsources_item_keys = set(data__spreadsources_item.keys())
                             if "source" in data__spreadsources_item_keys:
                                 data__spreadsources_item_keys.remove("source")
                                 data__spreadsources_item__source = data__spreadsources_item["source"]
-                                if not (isinstance(data__spreadsources_item__source, str) and data__spreadsources_item__source == 'compilation' or isinstance(data__spreadsources_item__source, str) and data__spreadsources_item__source == 'engine_build' or isinstance(data__spreadsources_item__source, str) and data__spreadsources_item__source == 'job'):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].source".format(**locals()) + " must be one of ['compilation', 'engine_build', 'job']")
+                                if not (isinstance(data__spreadsources_item__source, str) and data__spreadsources_item__source in {'compilation', 'engine_build', 'job'}):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].source" + " must be one of ['compilation', 'engine_build', 'job']")
                             if "reason" in data__spreadsources_item_keys:
                                 data__spreadsources_item_keys.remove("reason")
                                 data__spreadsources_item__reason = data__spreadsources_item["reason"]
                                 if not isinstance(data__spreadsources_item__reason, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].reason".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].reason" + " must be string")
                                 if isinstance(data__spreadsources_item__reason, str):
                                     data__spreadsources_item__reason_len = len(data__spreadsources_item__reason)
                                     if data__spreadsources_item__reason_len < 10:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].reason".format(**locals()) + " must be longer than or equal to 10 characters")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].reason" + " must be longer than or equal to 10 characters")
                             if "up_to_percent" in data__spreadsources_item_keys:
                                 data__spreadsources_item_keys.remove("up_to_percent")
                                 data__spreadsources_item__uptopercent = data__spreadsources_item["up_to_percent"]
                                 if not isinstance(data__spreadsources_item__uptopercent, (int, float, Decimal)) or isinstance(data__spreadsources_item__uptopercent, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].up_to_percent".format(**locals()) + " must be number")
-                                if isinstance(data__spreadsources_item__uptopercent, (int, float, Decimal)) and not isinstance(data__spreadsources_item__uptopercent, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].up_to_percent" + " must be number")
+                                if True:  # its type tested above
                                     if data__spreadsources_item__uptopercent > 200:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].up_to_percent".format(**locals()) + " must be smaller than or equal to 200")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].up_to_percent" + " must be smaller than or equal to 200")
                                     if data__spreadsources_item__uptopercent <= 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].up_to_percent".format(**locals()) + " must be bigger than 0")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}].up_to_percent" + " must be bigger than 0")
                             if data__spreadsources_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}]".format(**locals()) + " must not contain "+str(data__spreadsources_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".spread_sources[{data__spreadsources_x}]" + " must not contain "+str(data__spreadsources_item_keys)+" properties")
             if "anomaly_factor" in data_keys:
                 data_keys.remove("anomaly_factor")
                 data__anomalyfactor = data["anomaly_factor"]
                 if not isinstance(data__anomalyfactor, (int, float, Decimal)) or isinstance(data__anomalyfactor, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".anomaly_factor must be number")
-                if isinstance(data__anomalyfactor, (int, float, Decimal)) and not isinstance(data__anomalyfactor, bool):
+                if True:  # its type tested above
                     if data__anomalyfactor > 1000000:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".anomaly_factor must be smaller than or equal to 1000000")
                     if data__anomalyfactor <= 1:
@@ -3888,25 +3888,25 @@ def _study():
                     data__kernelgroups_len = len(data__kernelgroups)
                     for data__kernelgroups_x, data__kernelgroups_item in enumerate(data__kernelgroups):
                         if not isinstance(data__kernelgroups_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}]" + " must be object")
                         data__kernelgroups_item_is_dict = isinstance(data__kernelgroups_item, dict)
                         if data__kernelgroups_item_is_dict:
                             data__kernelgroups_item__missing_keys = set(['pattern', 'group']) - data__kernelgroups_item.keys()
                             if data__kernelgroups_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}]" + " must contain ")
                             data__kernelgroups_item_keys = set(data__kernelgroups_item.keys())
                             if "pattern" in data__kernelgroups_item_keys:
                                 data__kernelgroups_item_keys.remove("pattern")
                                 data__kernelgroups_item__pattern = data__kernelgroups_item["pattern"]
                                 if not isinstance(data__kernelgroups_item__pattern, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}].pattern".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}].pattern" + " must be string")
                             if "group" in data__kernelgroups_item_keys:
                                 data__kernelgroups_item_keys.remove("group")
                                 data__kernelgroups_item__group = data__kernelgroups_item["group"]
                                 if not isinstance(data__kernelgroups_item__group, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}].group".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}].group" + " must be string")
                             if data__kernelgroups_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}]".format(**locals()) + " must not contain "+str(data__kernelgroups_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".kernel_groups[{data__kernelgroups_x}]" + " must not contain "+str(data__kernelgroups_item_keys)+" properties")
             if "agreement" in data_keys:
                 data_keys.remove("agreement")
                 data__agreement = data["agreement"]
@@ -3920,7 +3920,7 @@ def _study():
                         data__agreement__scorethreshold = data__agreement["score_threshold"]
                         if not isinstance(data__agreement__scorethreshold, (int, float, Decimal)) or isinstance(data__agreement__scorethreshold, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.score_threshold must be number")
-                        if isinstance(data__agreement__scorethreshold, (int, float, Decimal)) and not isinstance(data__agreement__scorethreshold, bool):
+                        if True:  # its type tested above
                             if data__agreement__scorethreshold < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.score_threshold must be bigger than or equal to 0")
                             if data__agreement__scorethreshold > 1:
@@ -3930,7 +3930,7 @@ def _study():
                         data__agreement__iouthreshold = data__agreement["iou_threshold"]
                         if not isinstance(data__agreement__iouthreshold, (int, float, Decimal)) or isinstance(data__agreement__iouthreshold, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.iou_threshold must be number")
-                        if isinstance(data__agreement__iouthreshold, (int, float, Decimal)) and not isinstance(data__agreement__iouthreshold, bool):
+                        if True:  # its type tested above
                             if data__agreement__iouthreshold < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.iou_threshold must be bigger than or equal to 0")
                             if data__agreement__iouthreshold > 1:
@@ -3958,7 +3958,7 @@ def _study():
                             data__run__shapes_len = len(data__run__shapes)
                             for data__run__shapes_x, data__run__shapes_item in enumerate(data__run__shapes):
                                 if not isinstance(data__run__shapes_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.shapes[{data__run__shapes_x}]".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.shapes[{data__run__shapes_x}]" + " must be string")
                     if "modes" in data__run_keys:
                         data__run_keys.remove("modes")
                         data__run__modes = data__run["modes"]
@@ -3969,7 +3969,7 @@ def _study():
                             data__run__modes_len = len(data__run__modes)
                             for data__run__modes_x, data__run__modes_item in enumerate(data__run__modes):
                                 if not isinstance(data__run__modes_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.modes[{data__run__modes_x}]".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.modes[{data__run__modes_x}]" + " must be string")
                     if "compile_variants" in data__run_keys:
                         data__run_keys.remove("compile_variants")
                         data__run__compilevariants = data__run["compile_variants"]
@@ -3980,7 +3980,7 @@ def _study():
                             data__run__compilevariants_len = len(data__run__compilevariants)
                             for data__run__compilevariants_x, data__run__compilevariants_item in enumerate(data__run__compilevariants):
                                 if not isinstance(data__run__compilevariants_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compile_variants[{data__run__compilevariants_x}]".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compile_variants[{data__run__compilevariants_x}]" + " must be string")
                     if "compile_shapes" in data__run_keys:
                         data__run_keys.remove("compile_shapes")
                         data__run__compileshapes = data__run["compile_shapes"]
@@ -3991,13 +3991,13 @@ def _study():
                             data__run__compileshapes_len = len(data__run__compileshapes)
                             for data__run__compileshapes_x, data__run__compileshapes_item in enumerate(data__run__compileshapes):
                                 if not isinstance(data__run__compileshapes_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compile_shapes[{data__run__compileshapes_x}]".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compile_shapes[{data__run__compileshapes_x}]" + " must be string")
                     if "batch" in data__run_keys:
                         data__run_keys.remove("batch")
                         data__run__batch = data__run["batch"]
                         if not isinstance(data__run__batch, (int)) and not (isinstance(data__run__batch, float) and data__run__batch.is_integer()) or isinstance(data__run__batch, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.batch must be integer")
-                        if isinstance(data__run__batch, (int, float, Decimal)) and not isinstance(data__run__batch, bool):
+                        if True:  # its type tested above
                             if data__run__batch < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.batch must be bigger than or equal to 1")
                             if data__run__batch > 1048576:
@@ -4007,7 +4007,7 @@ def _study():
                         data__run__warmupiterations = data__run["warmup_iterations"]
                         if not isinstance(data__run__warmupiterations, (int)) and not (isinstance(data__run__warmupiterations, float) and data__run__warmupiterations.is_integer()) or isinstance(data__run__warmupiterations, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.warmup_iterations must be integer")
-                        if isinstance(data__run__warmupiterations, (int, float, Decimal)) and not isinstance(data__run__warmupiterations, bool):
+                        if True:  # its type tested above
                             if data__run__warmupiterations < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.warmup_iterations must be bigger than or equal to 0")
                             if data__run__warmupiterations > 1000000000:
@@ -4017,7 +4017,7 @@ def _study():
                         data__run__iterations = data__run["iterations"]
                         if not isinstance(data__run__iterations, (int)) and not (isinstance(data__run__iterations, float) and data__run__iterations.is_integer()) or isinstance(data__run__iterations, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.iterations must be integer")
-                        if isinstance(data__run__iterations, (int, float, Decimal)) and not isinstance(data__run__iterations, bool):
+                        if True:  # its type tested above
                             if data__run__iterations < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.iterations must be bigger than or equal to 1")
                             if data__run__iterations > 1000000000:
@@ -4027,7 +4027,7 @@ def _study():
                         data__run__repeats = data__run["repeats"]
                         if not isinstance(data__run__repeats, (int)) and not (isinstance(data__run__repeats, float) and data__run__repeats.is_integer()) or isinstance(data__run__repeats, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.repeats must be integer")
-                        if isinstance(data__run__repeats, (int, float, Decimal)) and not isinstance(data__run__repeats, bool):
+                        if True:  # its type tested above
                             if data__run__repeats < 3:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.repeats must be bigger than or equal to 3")
                             if data__run__repeats > 100000:
@@ -4057,7 +4057,7 @@ def _study():
                         data__run__profileiterations = data__run["profile_iterations"]
                         if not isinstance(data__run__profileiterations, (int)) and not (isinstance(data__run__profileiterations, float) and data__run__profileiterations.is_integer()) or isinstance(data__run__profileiterations, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.profile_iterations must be integer")
-                        if isinstance(data__run__profileiterations, (int, float, Decimal)) and not isinstance(data__run__profileiterations, bool):
+                        if True:  # its type tested above
                             if data__run__profileiterations < 1:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.profile_iterations must be bigger than or equal to 1")
                             if data__run__profileiterations > 100000:
@@ -4065,7 +4065,7 @@ def _study():
                     if "host_sync" in data__run_keys:
                         data__run_keys.remove("host_sync")
                         data__run__hostsync = data__run["host_sync"]
-                        if not (isinstance(data__run__hostsync, str) and data__run__hostsync == 'per_repeat' or isinstance(data__run__hostsync, str) and data__run__hostsync == 'per_forward'):
+                        if not (isinstance(data__run__hostsync, str) and data__run__hostsync in {'per_repeat', 'per_forward'}):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.host_sync must be one of ['per_repeat', 'per_forward']")
                     if "compile_backend" in data__run_keys:
                         data__run_keys.remove("compile_backend")
@@ -4075,14 +4075,14 @@ def _study():
                     if "compile_mode" in data__run_keys:
                         data__run_keys.remove("compile_mode")
                         data__run__compilemode = data__run["compile_mode"]
-                        if not (isinstance(data__run__compilemode, str) and data__run__compilemode == 'default' or isinstance(data__run__compilemode, str) and data__run__compilemode == 'reduce-overhead' or isinstance(data__run__compilemode, str) and data__run__compilemode == 'max-autotune' or isinstance(data__run__compilemode, str) and data__run__compilemode == 'max-autotune-no-cudagraphs'):
+                        if not (isinstance(data__run__compilemode, str) and data__run__compilemode in {'default', 'reduce-overhead', 'max-autotune', 'max-autotune-no-cudagraphs'}):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compile_mode must be one of ['default', 'reduce-overhead', 'max-autotune', 'max-autotune-no-cudagraphs']")
                     if "unstable_cv" in data__run_keys:
                         data__run_keys.remove("unstable_cv")
                         data__run__unstablecv = data__run["unstable_cv"]
                         if not isinstance(data__run__unstablecv, (int, float, Decimal)) or isinstance(data__run__unstablecv, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.unstable_cv must be number")
-                        if isinstance(data__run__unstablecv, (int, float, Decimal)) and not isinstance(data__run__unstablecv, bool):
+                        if True:  # its type tested above
                             if data__run__unstablecv > 1000:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.unstable_cv must be smaller than or equal to 1000")
                             if data__run__unstablecv <= 0:
@@ -4095,7 +4095,7 @@ def _study():
                             try:
                                 if not isinstance(data__run__compilations, (int)) and not (isinstance(data__run__compilations, float) and data__run__compilations.is_integer()) or isinstance(data__run__compilations, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compilations must be integer")
-                                if isinstance(data__run__compilations, (int, float, Decimal)) and not isinstance(data__run__compilations, bool):
+                                if True:  # its type tested above
                                     if data__run__compilations < 1:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compilations must be bigger than or equal to 1")
                                 data__run__compilations_one_of_count1 += 1
@@ -4126,7 +4126,7 @@ def _study():
                                 data__run__compilationrule__atleast = data__run__compilationrule["at_least"]
                                 if not isinstance(data__run__compilationrule__atleast, (int)) and not (isinstance(data__run__compilationrule__atleast, float) and data__run__compilationrule__atleast.is_integer()) or isinstance(data__run__compilationrule__atleast, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compilation_rule.at_least must be integer")
-                                if isinstance(data__run__compilationrule__atleast, (int, float, Decimal)) and not isinstance(data__run__compilationrule__atleast, bool):
+                                if True:  # its type tested above
                                     if data__run__compilationrule__atleast < 2:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compilation_rule.at_least must be bigger than or equal to 2")
                             if "consecutive_inside" in data__run__compilationrule_keys:
@@ -4134,7 +4134,7 @@ def _study():
                                 data__run__compilationrule__consecutiveinside = data__run__compilationrule["consecutive_inside"]
                                 if not isinstance(data__run__compilationrule__consecutiveinside, (int)) and not (isinstance(data__run__compilationrule__consecutiveinside, float) and data__run__compilationrule__consecutiveinside.is_integer()) or isinstance(data__run__compilationrule__consecutiveinside, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compilation_rule.consecutive_inside must be integer")
-                                if isinstance(data__run__compilationrule__consecutiveinside, (int, float, Decimal)) and not isinstance(data__run__compilationrule__consecutiveinside, bool):
+                                if True:  # its type tested above
                                     if data__run__compilationrule__consecutiveinside < 1:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compilation_rule.consecutive_inside must be bigger than or equal to 1")
                             if "at_most" in data__run__compilationrule_keys:
@@ -4142,7 +4142,7 @@ def _study():
                                 data__run__compilationrule__atmost = data__run__compilationrule["at_most"]
                                 if not isinstance(data__run__compilationrule__atmost, (int)) and not (isinstance(data__run__compilationrule__atmost, float) and data__run__compilationrule__atmost.is_integer()) or isinstance(data__run__compilationrule__atmost, bool):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compilation_rule.at_most must be integer")
-                                if isinstance(data__run__compilationrule__atmost, (int, float, Decimal)) and not isinstance(data__run__compilationrule__atmost, bool):
+                                if True:  # its type tested above
                                     if data__run__compilationrule__atmost < 2:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.compilation_rule.at_most must be bigger than or equal to 2")
                             if data__run__compilationrule_keys:
@@ -4159,7 +4159,7 @@ def _study():
                                 if data__run__inductorconfig_key not in []:
                                     data__run__inductorconfig_value = data__run__inductorconfig.get(data__run__inductorconfig_key)
                                     if not isinstance(data__run__inductorconfig_value, (bool, int, int, float, Decimal)) and not (isinstance(data__run__inductorconfig_value, float) and data__run__inductorconfig_value.is_integer()):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.inductor_config.{data__run__inductorconfig_key}".format(**locals()) + " must be boolean or integer or number")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.inductor_config.{data__run__inductorconfig_key}" + " must be boolean or integer or number")
             if "waivers" in data_keys:
                 data_keys.remove("waivers")
                 data__waivers = data["waivers"]
@@ -4170,7 +4170,7 @@ def _study():
                     data__waivers_len = len(data__waivers)
                     for data__waivers_x, data__waivers_item in enumerate(data__waivers):
                         if not isinstance(data__waivers_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]" + " must be object")
                         data__waivers_item_any_of_count2 = 0
                         if not data__waivers_item_any_of_count2:
                             try:
@@ -4178,7 +4178,7 @@ def _study():
                                 if data__waivers_item_is_dict:
                                     data__waivers_item__missing_keys = set(['key']) - data__waivers_item.keys()
                                     if data__waivers_item__missing_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]".format(**locals()) + " must contain ")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]" + " must contain ")
                                 data__waivers_item_any_of_count2 += 1
                             except (JsonSchemaValueException, JsonSchemaValuesException): pass
                         if not data__waivers_item_any_of_count2:
@@ -4187,7 +4187,7 @@ def _study():
                                 if data__waivers_item_is_dict:
                                     data__waivers_item__missing_keys = set(['line']) - data__waivers_item.keys()
                                     if data__waivers_item__missing_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]".format(**locals()) + " must contain ")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]" + " must contain ")
                                 data__waivers_item_any_of_count2 += 1
                             except (JsonSchemaValueException, JsonSchemaValuesException): pass
                         if not data__waivers_item_any_of_count2:
@@ -4196,54 +4196,54 @@ def _study():
                                 if data__waivers_item_is_dict:
                                     data__waivers_item__missing_keys = set(['match']) - data__waivers_item.keys()
                                     if data__waivers_item__missing_keys:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]".format(**locals()) + " must contain ")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]" + " must contain ")
                                 data__waivers_item_any_of_count2 += 1
                             except (JsonSchemaValueException, JsonSchemaValuesException): pass
                         if not data__waivers_item_any_of_count2:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]".format(**locals()) + " cannot be validated by any definition")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]" + " cannot be validated by any definition")
                         data__waivers_item_is_dict = isinstance(data__waivers_item, dict)
                         if data__waivers_item_is_dict:
                             data__waivers_item__missing_keys = set(['code', 'reason']) - data__waivers_item.keys()
                             if data__waivers_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]" + " must contain ")
                             data__waivers_item_keys = set(data__waivers_item.keys())
                             if "code" in data__waivers_item_keys:
                                 data__waivers_item_keys.remove("code")
                                 data__waivers_item__code = data__waivers_item["code"]
                                 if not isinstance(data__waivers_item__code, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].code".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].code" + " must be string")
                                 if isinstance(data__waivers_item__code, str):
                                     if not REGEX_PATTERNS['^SG[12][0-9][0-9]$'].search(data__waivers_item__code):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].code".format(**locals()) + " must match pattern ^SG[12][0-9][0-9]$")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].code" + " must match pattern ^SG[12][0-9][0-9]$")
                             if "key" in data__waivers_item_keys:
                                 data__waivers_item_keys.remove("key")
                                 data__waivers_item__key = data__waivers_item["key"]
                                 if not isinstance(data__waivers_item__key, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].key".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].key" + " must be string")
                             if "line" in data__waivers_item_keys:
                                 data__waivers_item_keys.remove("line")
                                 data__waivers_item__line = data__waivers_item["line"]
                                 if not isinstance(data__waivers_item__line, (int)) and not (isinstance(data__waivers_item__line, float) and data__waivers_item__line.is_integer()) or isinstance(data__waivers_item__line, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].line".format(**locals()) + " must be integer")
-                                if isinstance(data__waivers_item__line, (int, float, Decimal)) and not isinstance(data__waivers_item__line, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].line" + " must be integer")
+                                if True:  # its type tested above
                                     if data__waivers_item__line < 1:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].line".format(**locals()) + " must be bigger than or equal to 1")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].line" + " must be bigger than or equal to 1")
                             if "match" in data__waivers_item_keys:
                                 data__waivers_item_keys.remove("match")
                                 data__waivers_item__match = data__waivers_item["match"]
                                 if not isinstance(data__waivers_item__match, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].match".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].match" + " must be string")
                             if "reason" in data__waivers_item_keys:
                                 data__waivers_item_keys.remove("reason")
                                 data__waivers_item__reason = data__waivers_item["reason"]
                                 if not isinstance(data__waivers_item__reason, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].reason".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].reason" + " must be string")
                                 if isinstance(data__waivers_item__reason, str):
                                     data__waivers_item__reason_len = len(data__waivers_item__reason)
                                     if data__waivers_item__reason_len < 10:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].reason".format(**locals()) + " must be longer than or equal to 10 characters")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}].reason" + " must be longer than or equal to 10 characters")
                             if data__waivers_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]".format(**locals()) + " must not contain "+str(data__waivers_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".waivers[{data__waivers_x}]" + " must not contain "+str(data__waivers_item_keys)+" properties")
             if "explanations" in data_keys:
                 data_keys.remove("explanations")
                 data__explanations = data["explanations"]
@@ -4254,42 +4254,42 @@ def _study():
                     data__explanations_len = len(data__explanations)
                     for data__explanations_x, data__explanations_item in enumerate(data__explanations):
                         if not isinstance(data__explanations_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}]" + " must be object")
                         data__explanations_item_is_dict = isinstance(data__explanations_item, dict)
                         if data__explanations_item_is_dict:
                             data__explanations_item__missing_keys = set(['code', 'text']) - data__explanations_item.keys()
                             if data__explanations_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}]" + " must contain ")
                             data__explanations_item_keys = set(data__explanations_item.keys())
                             if "code" in data__explanations_item_keys:
                                 data__explanations_item_keys.remove("code")
                                 data__explanations_item__code = data__explanations_item["code"]
                                 if not isinstance(data__explanations_item__code, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].code".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].code" + " must be string")
                                 if isinstance(data__explanations_item__code, str):
                                     if not REGEX_PATTERNS['^SG2[0-9][0-9]$'].search(data__explanations_item__code):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].code".format(**locals()) + " must match pattern ^SG2[0-9][0-9]$")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].code" + " must match pattern ^SG2[0-9][0-9]$")
                             if "key" in data__explanations_item_keys:
                                 data__explanations_item_keys.remove("key")
                                 data__explanations_item__key = data__explanations_item["key"]
                                 if not isinstance(data__explanations_item__key, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].key".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].key" + " must be string")
                             if "match" in data__explanations_item_keys:
                                 data__explanations_item_keys.remove("match")
                                 data__explanations_item__match = data__explanations_item["match"]
                                 if not isinstance(data__explanations_item__match, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].match".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].match" + " must be string")
                             if "text" in data__explanations_item_keys:
                                 data__explanations_item_keys.remove("text")
                                 data__explanations_item__text = data__explanations_item["text"]
                                 if not isinstance(data__explanations_item__text, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].text".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].text" + " must be string")
                                 if isinstance(data__explanations_item__text, str):
                                     data__explanations_item__text_len = len(data__explanations_item__text)
                                     if data__explanations_item__text_len < 10:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].text".format(**locals()) + " must be longer than or equal to 10 characters")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}].text" + " must be longer than or equal to 10 characters")
                             if data__explanations_item_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}]".format(**locals()) + " must not contain "+str(data__explanations_item_keys)+" properties")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".explanations[{data__explanations_x}]" + " must not contain "+str(data__explanations_item_keys)+" properties")
             if "notes" in data_keys:
                 data_keys.remove("notes")
                 data__notes = data["notes"]
@@ -4302,7 +4302,7 @@ def _study():
                         if data__notes_key not in []:
                             data__notes_value = data__notes.get(data__notes_key)
                             if not isinstance(data__notes_value, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".notes.{data__notes_key}".format(**locals()) + " must be string")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".notes.{data__notes_key}" + " must be string")
             if "figures" in data_keys:
                 data_keys.remove("figures")
                 data__figures = data["figures"]
@@ -4321,7 +4321,7 @@ def _study():
                         data__bootstrap__seed = data__bootstrap["seed"]
                         if not isinstance(data__bootstrap__seed, (int)) and not (isinstance(data__bootstrap__seed, float) and data__bootstrap__seed.is_integer()) or isinstance(data__bootstrap__seed, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".bootstrap.seed must be integer")
-                        if isinstance(data__bootstrap__seed, (int, float, Decimal)) and not isinstance(data__bootstrap__seed, bool):
+                        if True:  # its type tested above
                             if data__bootstrap__seed < 0:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".bootstrap.seed must be bigger than or equal to 0")
                     if "resamples" in data__bootstrap_keys:
@@ -4329,7 +4329,7 @@ def _study():
                         data__bootstrap__resamples = data__bootstrap["resamples"]
                         if not isinstance(data__bootstrap__resamples, (int)) and not (isinstance(data__bootstrap__resamples, float) and data__bootstrap__resamples.is_integer()) or isinstance(data__bootstrap__resamples, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".bootstrap.resamples must be integer")
-                        if isinstance(data__bootstrap__resamples, (int, float, Decimal)) and not isinstance(data__bootstrap__resamples, bool):
+                        if True:  # its type tested above
                             if data__bootstrap__resamples < 100:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".bootstrap.resamples must be bigger than or equal to 100")
                             if data__bootstrap__resamples > 100000:
@@ -4339,7 +4339,7 @@ def _study():
                         data__bootstrap__apresamples = data__bootstrap["ap_resamples"]
                         if not isinstance(data__bootstrap__apresamples, (int)) and not (isinstance(data__bootstrap__apresamples, float) and data__bootstrap__apresamples.is_integer()) or isinstance(data__bootstrap__apresamples, bool):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".bootstrap.ap_resamples must be integer")
-                        if isinstance(data__bootstrap__apresamples, (int, float, Decimal)) and not isinstance(data__bootstrap__apresamples, bool):
+                        if True:  # its type tested above
                             if data__bootstrap__apresamples < 100:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".bootstrap.ap_resamples must be bigger than or equal to 100")
                             if data__bootstrap__apresamples > 100000:
@@ -4447,7 +4447,7 @@ def _dataset():
             if "role" in data_keys:
                 data_keys.remove("role")
                 data__role = data["role"]
-                if not (isinstance(data__role, str) and data__role == 'calibration' or isinstance(data__role, str) and data__role == 'evaluation' or isinstance(data__role, str) and data__role == 'reference'):
+                if not (isinstance(data__role, str) and data__role in {'calibration', 'evaluation', 'reference'}):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".role must be one of ['calibration', 'evaluation', 'reference']")
             if "selection" in data_keys:
                 data_keys.remove("selection")
@@ -4463,7 +4463,7 @@ def _dataset():
                 data__count = data["count"]
                 if not isinstance(data__count, (int)) and not (isinstance(data__count, float) and data__count.is_integer()) or isinstance(data__count, bool):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".count must be integer")
-                if isinstance(data__count, (int, float, Decimal)) and not isinstance(data__count, bool):
+                if True:  # its type tested above
                     if data__count < 0:
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".count must be bigger than or equal to 0")
                     if data__count > 100000000:
@@ -4478,7 +4478,7 @@ def _dataset():
                     data__imageids_len = len(data__imageids)
                     for data__imageids_x, data__imageids_item in enumerate(data__imageids):
                         if not isinstance(data__imageids_item, (int, str)) and not (isinstance(data__imageids_item, float) and data__imageids_item.is_integer()) or isinstance(data__imageids_item, bool):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".image_ids[{data__imageids_x}]".format(**locals()) + " must be integer or string")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".image_ids[{data__imageids_x}]" + " must be integer or string")
             if "image_ids_sha256" in data_keys:
                 data_keys.remove("image_ids_sha256")
                 data__imageidssha256 = data["image_ids_sha256"]
@@ -4502,7 +4502,7 @@ def _dataset():
                     data__disjointfrom_len = len(data__disjointfrom)
                     for data__disjointfrom_x, data__disjointfrom_item in enumerate(data__disjointfrom):
                         if not isinstance(data__disjointfrom_item, (str)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".disjoint_from[{data__disjointfrom_x}]".format(**locals()) + " must be string")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".disjoint_from[{data__disjointfrom_x}]" + " must be string")
             if "revision" in data_keys:
                 data_keys.remove("revision")
                 data__revision = data["revision"]
@@ -4523,43 +4523,43 @@ def _dataset():
                     data__images_len = len(data__images)
                     for data__images_x, data__images_item in enumerate(data__images):
                         if not isinstance(data__images_item, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}]".format(**locals()) + " must be object")
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}]" + " must be object")
                         data__images_item_is_dict = isinstance(data__images_item, dict)
                         if data__images_item_is_dict:
                             data__images_item__missing_keys = set(['name', 'sha256']) - data__images_item.keys()
                             if data__images_item__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}]".format(**locals()) + " must contain ")
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}]" + " must contain ")
                             data__images_item_keys = set(data__images_item.keys())
                             if "name" in data__images_item_keys:
                                 data__images_item_keys.remove("name")
                                 data__images_item__name = data__images_item["name"]
                                 if not isinstance(data__images_item__name, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].name".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].name" + " must be string")
                             if "sha256" in data__images_item_keys:
                                 data__images_item_keys.remove("sha256")
                                 data__images_item__sha256 = data__images_item["sha256"]
                                 if not isinstance(data__images_item__sha256, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].sha256".format(**locals()) + " must be string")
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].sha256" + " must be string")
                             if "height" in data__images_item_keys:
                                 data__images_item_keys.remove("height")
                                 data__images_item__height = data__images_item["height"]
                                 if not isinstance(data__images_item__height, (int)) and not (isinstance(data__images_item__height, float) and data__images_item__height.is_integer()) or isinstance(data__images_item__height, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].height".format(**locals()) + " must be integer")
-                                if isinstance(data__images_item__height, (int, float, Decimal)) and not isinstance(data__images_item__height, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].height" + " must be integer")
+                                if True:  # its type tested above
                                     if data__images_item__height < 1:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].height".format(**locals()) + " must be bigger than or equal to 1")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].height" + " must be bigger than or equal to 1")
                                     if data__images_item__height > 1048576:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].height".format(**locals()) + " must be smaller than or equal to 1048576")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].height" + " must be smaller than or equal to 1048576")
                             if "width" in data__images_item_keys:
                                 data__images_item_keys.remove("width")
                                 data__images_item__width = data__images_item["width"]
                                 if not isinstance(data__images_item__width, (int)) and not (isinstance(data__images_item__width, float) and data__images_item__width.is_integer()) or isinstance(data__images_item__width, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].width".format(**locals()) + " must be integer")
-                                if isinstance(data__images_item__width, (int, float, Decimal)) and not isinstance(data__images_item__width, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].width" + " must be integer")
+                                if True:  # its type tested above
                                     if data__images_item__width < 1:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].width".format(**locals()) + " must be bigger than or equal to 1")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].width" + " must be bigger than or equal to 1")
                                     if data__images_item__width > 1048576:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].width".format(**locals()) + " must be smaller than or equal to 1048576")
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".images[{data__images_x}].width" + " must be smaller than or equal to 1048576")
             if data_keys:
                 raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
         return data

@@ -319,7 +319,43 @@ def test_typical_ratios_are_taken_once_per_pair(tmp_path):
                record("a100", [latency("fp16", b, shape) for shape, (_, b) in shapes.items()], a100)]
     study = load(tmp_path, records=records)
     typical = sg207_anomaly.typical_ratios(sg207_anomaly.configuration_cells(sg207_anomaly.compared_rows(study.rows)))
-    ((pair, (usual, shared)),) = typical.items()
+    ((pattern, pairs),) = typical.items()
+    assert pattern[:4] == ("latency", "gpu_compute", "tensorrt", "engine")
+    ((pair, (usual, shared)),) = pairs.items()
     # A100 / L4: 0.5, 0.5, 0.4, 0.6: median 0.5 over 4
-    assert pair[1][0] == "NVIDIA A100-SXM4-80GB" and pair[2][0] == "NVIDIA L4"
+    assert pair[0][0] == "NVIDIA A100-SXM4-80GB" and pair[1][0] == "NVIDIA L4"
     assert (usual, shared) == (0.5, 4)
+
+
+def test_a_configurations_pattern_is_taken_once_not_once_a_pair(tmp_path, monkeypatch):
+    # four platforms on four GPUs measure one configuration at three shapes: 6 pairs a configuration; the
+    # pattern (kind, metric, backend, mode, timing signature) is one per configuration, taken once each by the
+    # typical ratios and once each by the departures (was once a pair in both: 36 calls)
+    gpus = {"NVIDIA L4": 1.0, "NVIDIA A10": 1.5, "NVIDIA A100-SXM4-80GB": 3.0, "NVIDIA H100 80GB HBM3": 6.0}
+    shapes = ("128x128", "256x256", "320x320")
+    records = [record(f"gpu{index}", [latency("fp16", 12.0 / speed, shape) for shape in shapes],
+                      _trt(gpu, "10.8.0")) for index, (gpu, speed) in enumerate(gpus.items())]
+    study = load(tmp_path, records=records)
+    compared = sg207_anomaly.compared_rows(study.rows)
+    taken = []
+    pattern = sg207_anomaly._pattern
+    monkeypatch.setattr(sg207_anomaly, "_pattern", lambda row: taken.append(row.shape) or pattern(row))
+    findings, reported = sg207_anomaly.listed_anomalies(study, compared, 1.5)
+    assert (findings, reported) == ([], set())  # every pair at its typical ratio: nothing departs
+    assert sorted(taken) == sorted(shapes * 2)
+    # the typical ratio of each pair of the four (6 pairs), each over the three shapes: L4 / A10 = 1.5 at each
+    typical = sg207_anomaly.typical_ratios(sg207_anomaly.configuration_cells(compared))
+    ((_, pairs),) = typical.items()  # one pattern: fp16 latency, GPU compute time, one timing signature
+    assert len(pairs) == 6 and all(shared == 3 for _, shared in pairs.values())
+    (l4_a10,) = [usual for (a, b), (usual, _) in pairs.items() if {a[0], b[0]} == {"NVIDIA L4", "NVIDIA A10"}]
+    assert abs(l4_a10 - 1 / 1.5) < 1e-12  # A10 sorts first: A10 / L4 = 8 ms / 12 ms
+
+
+def test_typical_ratios_pair_platforms_of_different_gpus_only(tmp_path):
+    # two TensorRT versions on the B200 and one on the B300: the B200's versions are compared with each other
+    # by the figure itself, never by a typical ratio; each B200 version has one with the B300
+    compared = sg207_anomaly.compared_rows(versions(tmp_path).rows)
+    ((_, pairs),) = sg207_anomaly.typical_ratios(sg207_anomaly.configuration_cells(compared)).items()
+    assert sorted((a[0], a[1].split(",")[0], b[0], b[1].split(",")[0], ratio) for (a, b), ratio in pairs.items()) == [
+        ("NVIDIA B200", "tensorrt=11.1.0.106", "NVIDIA B300", "tensorrt=11.4.0.106", (0.409 / 0.20, 1)),
+        ("NVIDIA B200", "tensorrt=11.4.0.106", "NVIDIA B300", "tensorrt=11.4.0.106", (0.21 / 0.20, 1))]

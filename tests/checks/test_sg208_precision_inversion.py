@@ -209,3 +209,18 @@ def test_rows_of_two_jobs_are_paired_where_no_job_measured_both(tmp_path):
                record("fp32-engine", [latency("fp32", 13.99, "800x1067")])]
     (finding,) = sg208_precision_inversion.check(CheckContext(load(tmp_path, records=records)))
     assert finding.message.startswith("fp16 (14.747 ms, job fp16-job) is slower than fp32 (13.99 ms, job fp32-engine)")
+
+
+def test_compute_rows_make_each_rows_run_once(tmp_path, monkeypatch):
+    from studygen.study import timing
+
+    # 2 runs of 2 timings each and a copy time (not a compute timing, never asked its run): 4 rows asked once each
+    records = [record("a", [latency("fp16", 3.3, timing="end_to_end"), latency("fp16", 3.1, timing="host_latency"),
+                            latency("fp16", 0.2, timing="h2d")]),
+               record("b", [latency("fp16", 2.9), latency("fp16", 3.4, timing="end_to_end")])]
+    study = load(tmp_path, records=records)
+    asked = []
+    run_of = timing.run_of
+    monkeypatch.setattr(timing, "run_of", lambda row: asked.append(row.value) or run_of(row))
+    assert [(r.job_id, r.value) for r in timing.compute_rows(study.rows)] == [("a", 3.1), ("b", 2.9)]
+    assert sorted(asked) == [2.9, 3.1, 3.3, 3.4]

@@ -99,8 +99,9 @@ def test_under_another_fastjsonschema_version_the_checks_are_compiled_in_the_pro
 
 
 def _fastjsonschemas_own_checks(monkeypatch) -> dict:
-    """``(table, key) -> validate`` as fastjsonschema writes each shipped check, names formatted."""
-    monkeypatch.setattr(schema_codegen, "unformatted_reference_names", lambda code: code)
+    """``(table, key) -> validate`` as fastjsonschema writes each shipped check: names and messages
+    formatted, each number's type tested twice."""
+    monkeypatch.setattr(schema_codegen, "lean_checks", lambda code: code)
     checks = {}
     for _, table, key, code in schema_codegen._compiled_pieces()[1]:
         namespace: dict = {}
@@ -133,8 +134,14 @@ def _entry_lists(value, path=()):
             yield from _entry_lists(item, (*path, index))
 
 
-BREAKINGS = {"kernels": (lambda e: e.pop("name"), lambda e: e.update(time_ms="0.5"), lambda e: e.update(grid=[1, 2])),
-             "per_iteration": (lambda e: e.update(profiled_total_ms=-1), lambda e: e.update(surprise=1))}
+BREAKINGS = {"kernels": (lambda e: e.pop("name"), lambda e: e.update(time_ms="0.5"), lambda e: e.update(grid=[1, 2]),
+                         # the number tests (type_tested_once): a bool, a fraction or a negative where a count
+                         # goes, a bool time; a count written 3.0 passes as fastjsonschema's own test lets it
+                         lambda e: e.update(calls=True), lambda e: e.update(calls=2.5), lambda e: e.update(calls=3.0),
+                         lambda e: e.update(grid=[1, 2, -1]), lambda e: e.update(block=[1, False, 1]),
+                         lambda e: e.update(time_ms=True), lambda e: e.update(time_ms=-0.1)),
+             "per_iteration": (lambda e: e.update(profiled_total_ms=-1), lambda e: e.update(surprise=1),
+                               lambda e: e.update(profiled_total_ms=False))}
 
 
 def _broken_kernel_entries(result: dict):
@@ -173,11 +180,14 @@ def test_unformatted_reference_names_change_no_answer(monkeypatch):
         for result in record["results"]:
             key = ("RUN_RESULT_CHECKS", result["kind"])
             cases += [(key, result), *((key, broken) for broken in _broken_kernel_entries(result))]
+            # a string enum (enum_as_set): a value in another case, a value of another type, each listed value
+            cases += [(key, {**result, "backend": backend}) for backend in ("TensorRT", 7, "pytorch", "other")]
         for key, document in cases:
             answer = _accepts(own[key], document)
             assert _accepts(generated[key], document) == answer, (path.name, key)
             answers[answer] += 1
     assert answers[True] >= 80 and answers[False] >= 100  # every shipped result, and every broken copy refused
+    assert answers[False] > answers[True]
 
 
 def test_the_generated_checks_format_no_name_from_locals():
@@ -191,3 +201,38 @@ def test_the_generated_checks_format_no_name_from_locals():
     assert schema_codegen.unformatted_reference_names(line) == line.removesuffix(".format(**locals()))") + ")"
     raising = '    raise JsonSchemaValueException("" + (name_prefix or "data") + ".a[{x}]".format(**locals()) + " must")'
     assert schema_codegen.unformatted_reference_names(raising) == raising
+
+
+def test_the_generated_checks_format_no_message_and_test_each_numbers_type_once():
+    """Failed before: a refusal's message was made with str.format(**locals()) (a kernel-time group fails two
+    of its three oneOf branches, each a copy of every local of the checking function), and each bounded number
+    had its type tested again after the test that raised for any other type."""
+    source = schema_codegen.TARGET.read_text(encoding="utf-8")
+    assert "locals()" not in source
+    assert source.count("if True:  # its type tested above") >= 100
+    assert source.count(", (int, float, Decimal)) and not isinstance(") == 4  # nullable integers and one anyOf
+    code = ('    raise JsonSchemaValueException("" + (name_prefix or "data") + ".a[{x}]".format(**locals()) + " must")\n'
+            '    if not isinstance(v, (int)) and not (isinstance(v, float) and v.is_integer()) or isinstance(v, bool):\n'
+            '        raise JsonSchemaValueException("" + (name_prefix or "data") + ".v must be integer")\n'
+            '    if isinstance(v, (int, float, Decimal)) and not isinstance(v, bool):\n'
+            '        if v < 0:\n'
+            '    if not isinstance(w, (int, float, Decimal)) or isinstance(w, bool):\n'
+            '        raise JsonSchemaValueException("w")\n'
+            '    if isinstance(v, (int, float, Decimal)) and not isinstance(v, bool):\n'
+            '    if not isinstance(n, (int, NoneType)) and not (isinstance(n, float) and n.is_integer()) or isinstance(n, bool):\n'
+            '        raise JsonSchemaValueException("n")\n'
+            '    if isinstance(n, (int, float, Decimal)) and not isinstance(n, bool):\n'
+            '    if not isinstance(u, (int, float, Decimal)) or isinstance(u, bool):\n'
+            '        count += 1\n'
+            '    if isinstance(u, (int, float, Decimal)) and not isinstance(u, bool):\n')
+    lean = schema_codegen.lean_checks(code).splitlines()
+    assert lean[0] == '    raise JsonSchemaValueException("" + (name_prefix or "data") + ".a[{x}]" + " must")'
+    assert lean[3] == "    if True:  # its type tested above"
+    # another variable tested (w, then v) and a nullable integer (None fails the second test) stay
+    assert lean[7] == code.splitlines()[7] and lean[10] == code.splitlines()[10]
+    assert lean[13] == code.splitlines()[13]  # the first test raised nothing: the second one decides
+    chain = ("        if not (isinstance(data__mode, str) and data__mode == 'engine' or isinstance(data__mode, str) and "
+             "data__mode == 'eager'):")
+    assert schema_codegen.enum_as_set(chain) == "        if not (isinstance(data__mode, str) and data__mode in {'engine', 'eager'}):"
+    single = "        if not (isinstance(data__kind, str) and data__kind == 'latency'):"
+    assert schema_codegen.enum_as_set(single) == single

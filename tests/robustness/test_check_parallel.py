@@ -64,7 +64,7 @@ def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypa
             super().__init__(max_workers=max_workers, **kwargs)
 
     root = _project(tmp_path)
-    monkeypatch.setattr(check, "ProcessPoolExecutor", RecordedPool)
+    monkeypatch.setattr("concurrent.futures.ProcessPoolExecutor", RecordedPool)  # check imports it lazily
     monkeypatch.setenv("STUDYGEN_JOBS", "3")
     findings = check.run_check(check.CheckOptions(root=root))
     assert started == [3]
@@ -87,6 +87,7 @@ def test_the_parent_does_before_forking_what_every_worker_would_do_first():
         "import sys\n"
         "import studygen.commands.check as check\n"
         "from studygen.records import load, schemas\n"
+        "assert 'multiprocessing' not in sys.modules and 'concurrent.futures' not in sys.modules\n"
         "wanted = ('yaml', 'jinja2.sandbox', 'mdformat', 'mdformat_gfm', 'studygen.checks.readme_markdown',"
         " 'studygen.lint', 'studygen.checks.sg211_literal_figures', 'studygen.checks.sg221_same_run')\n"
         "assert not [m for m in wanted if m in sys.modules], [m for m in wanted if m in sys.modules]\n"

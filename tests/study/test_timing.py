@@ -48,3 +48,14 @@ def test_one_measurement_is_a_key_and_of_a_latency_its_timing(tmp_path):
     # only figures (a not-measured result has none) that two jobs or more report, timed alike
     assert list(reported_by_several_jobs(study.rows).values()) == [[a_ap, b_ap], [b_ms, c_ms]]
     assert reported_by_several_jobs([a_ms, b_ms]) == {} and reported_by_several_jobs([b_ms, b_ms]) == {}
+
+
+def test_a_cuda_event_timer_is_told_by_its_letters_and_digits_alone():
+    from studygen.study.timing import is_cuda_event_timer
+
+    # collect run writes "cuda-events"; other spellings read alike, whatever separates the words or their case
+    for timer in ("cuda-events", "cuda_event", "CUDA events", "CudaEvent", "cudaevent", "cuda.events.v2", "CUDA–events"):
+        assert is_cuda_event_timer(timer), timer
+    # trtexec's own timer, none, an empty name, a name that only holds the words later or a number before them
+    for timer in ("trtexec", None, "", "xcudaevent", "1cudaevent", "cuda", "events", "cudevent", 7, "ｃｕｄａevent"):
+        assert not is_cuda_event_timer(timer), timer
