@@ -231,3 +231,59 @@ def test_windows_crlf_log_reads_as_the_same_log(collect, workdir):
     assert result["method"]["flags"] == ["--infStreams=2", "--shapes=img:4x3x96x128,scale:4x2"]
     assert result["method"]["input_shapes"] == "img=4x3x96x128, scale=4x2"
     assert done.record["provenance"]["software"]["tensorrt"] == "10.2.0"
+
+
+# --- TensorRT 7.0: the "Host latency" block, and times of a run whose counts are 0 ----------------
+
+def old_block_log(header: str, *, warmup: int, timed: int, throughput: str) -> str:
+    """A TensorRT 7 block summary of 20 timed iterations that all took 2.15 ms (H2D 0.1 + compute 2.0 + D2H 0.05),
+    end to end 2.15 ms, enqueue 0.03 ms."""
+    return run_log("trtexec --onnx=m.onnx --explicitBatch --exportTimes=t.json", *lines(
+        f"Warmup completed {warmup} queries over 200 ms", f"Timing trace has {timed} queries over 0.20015 s", header,
+        *(f"{stat}: 2.15 ms (end to end 2.15 ms)" for stat in ("min", "max", "mean", "median")),
+        "percentile: 2.15 ms at 99% (end to end 2.15 ms at 99%)", f"throughput: {throughput} qps",
+        "walltime: 0.20015 s", "Enqueue Time", "min: 0.03 ms", "max: 0.03 ms", "median: 0.03 ms", "GPU Compute",
+        *(f"{stat}: 2 ms" for stat in ("min", "max", "mean", "median")), "percentile: 2 ms at 99%",
+        "total compute time: 0.04 s"), tag="").replace("TensorRT.trtexec  #", "TensorRT.trtexec #")
+
+
+def times_7(warmup: int, timed: int) -> list[dict]:
+    """TensorRT 7 --exportTimes rows (enqueue and input stamps swapped, warm-up exported): ``warmup`` iterations
+    computing 5 ms from 0 ms on, then ``timed`` computing 2 ms from 200 ms on, 10 ms apart."""
+    rows = []
+    for index in range(warmup + timed):
+        warm = index < warmup
+        base, compute = (index * 40.0, 5.0) if warm else (200.0 + (index - warmup) * 10.0, 2.0)
+        row = {"startEnqMs": base, "endEnqMs": base + 0.1, "startInMs": base + 0.02, "endInMs": base + 0.05,
+               "startComputeMs": base + 0.1, "endComputeMs": base + 0.1 + compute, "startOutMs": base + 0.1 + compute,
+               "endOutMs": base + 0.15 + compute, "inMs": 0.1, "computeMs": compute, "outMs": 0.05,
+               "latencyMs": 0.15 + compute, "endToEndMs": 0.15 + compute}
+        rows.append({key: round(value, 6) for key, value in row.items()})
+    return rows
+
+
+def test_tensorrt_70_host_latency_block_is_read(collect, workdir):
+    # before: the 7.0 spelling "Host latency" opened no block: host and end-to-end latency were dropped unseen
+    done = collect("trtexec", "--log", write(workdir, old_block_log("Host latency", warmup=4, timed=20,
+                                                                    throughput="99.93")))
+    assert done.exit_code == 0, done.err
+    assert [r["timing"] for r in done.kind("latency")] == ["host_latency", "end_to_end", "enqueue", "gpu_compute"]
+    host = done.latency("host_latency")
+    assert (host["value_ms"], host["statistics_ms"]["p99"], host["throughput_qps"]) == (2.15, 2.15, 99.93)
+    assert host["distribution"] == {"samples": 20, "warmup_iterations": 4}
+
+
+def test_times_of_a_zero_batch_run_drop_the_warmup_by_trtexecs_rule(collect, workdir):
+    # before: the log's 0 timed queries refused the array (24 iterations, "the run timed 0"); with the counts left
+    # out, the 4 warm-up iterations (compute 5 ms) must still be dropped, or the max and mean would include them
+    import json
+    log = write(workdir, old_block_log("Host Latency", warmup=0, timed=0, throughput="0"))
+    times = workdir / "t.json"
+    times.write_text(json.dumps(times_7(4, 20)), encoding="utf-8")
+    done = collect("trtexec", "--log", log, "--times", times)
+    assert done.exit_code == 0, done.err
+    gpu = done.latency("gpu_compute")
+    assert (gpu["distribution"]["samples"], gpu["distribution"]["mean_ms"], gpu["distribution"]["p99_ms"]) == (
+        20, 2.0, 2.0)
+    assert "its first 4 iteration(s) start computing before the log's 200 ms warm-up" in gpu["note"]
+    assert "throughput_qps" not in gpu

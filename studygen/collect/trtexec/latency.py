@@ -204,7 +204,10 @@ def attach_times(result: dict, values: list[float], times_run: TimesRun, run: Tr
     result["distribution"] = distribution
     words = [f"distribution: {len(values)} per-iteration timings of {times_name} (array {times_run.index + 1}, "
              f"{times_run.key_set} keys)"]
-    if times_run.warmup_dropped == 1:
+    if times_run.warmup_dropped and run is not None and run.warmup_iterations() is None:
+        words.append(f"its first {times_run.warmup_dropped} iteration(s) start computing before the log's "
+                     f"{run.warmup_ms} ms warm-up (trtexec's rule; the log counts none) and are left out")
+    elif times_run.warmup_dropped == 1:
         words.append("its first iteration is the warm-up the log counts and is left out")
     elif times_run.warmup_dropped:
         words.append(f"its first {times_run.warmup_dropped} iterations are the warm-up the log counts and are left out")

@@ -20,8 +20,11 @@ Format (seen in ../shared/fixtures/trtexec, TensorRT 7.x, 8.4-8.6 and
   refused by :mod:`.summary`, never read as a setting (a setting line of
   another severity, ``[W] Selected Device: …``, is named too). A summary
   that never reaches its end is refused, also in a run that PASSED.
-  TensorRT 7 prints blocks (``Host Latency`` / ``min: X ms (end to end Y
-  ms)`` / ``percentile: X ms at 99%``), ended by ``total compute time: X s``.
+  TensorRT 7 prints blocks (``Host Latency``, ``Host latency`` in 7.0 /
+  ``min: X ms (end to end Y ms)`` / ``percentile: X ms at 99%``), ended by
+  ``total compute time: X s``; it multiplies its query counts and
+  throughput by the implicit batch, so an explicit-batch run prints them
+  as 0, which is no measurement (left out, ``TrtexecRun.zeroed``).
 * The device, engine size and throughput are printed once per run; a
   second printing that disagrees (a line after the summary, a concatenated
   log) is refused naming both lines, never taken in silence.
@@ -90,7 +93,9 @@ GRAPH_IGNORED_LINE = re.compile(r"(?:The specified --useCudaGraph flag has been 
 ENGINE_BUILT_LINE = re.compile(r"^Engine built in ")
 SKIPPED_INFERENCE_LINE = re.compile(r"^(?:Skip inference: Enabled|Skipped inference phase\b.*?)\s*$")  # 8.6+
 EXPORT_PROFILE_LINE = re.compile(r"^Export profile to JSON file:(?: (?P<file>.*?))?\s*$")  # Reporting Options
-OLD_BLOCK = {"Host Latency": "host_latency", "Enqueue Time": "enqueue", "GPU Compute": "gpu_compute"}
+# block headers; TensorRT 7.0's report spells the first "Host latency" (samples/common/sampleReporting.cpp, printEpilog)
+OLD_BLOCK = {"Host Latency": "host_latency", "Host latency": "host_latency", "Enqueue Time": "enqueue",
+             "GPU Compute": "gpu_compute"}
 OLD_STAT = re.compile(rf"^(min|max|mean|median): ({FIG}) ms(?: \(end to end ({FIG}) ms\))?\s*$")
 OLD_PERCENTILE = re.compile(rf"^percentile: ({FIG}) ms at ({FIG})%(?: \(end to end ({FIG}) ms at {FIG}%\))?\s*$")
 # a TensorRT 7 statistic with whatever unit follows its figure (only ms is read)
