@@ -287,3 +287,19 @@ def test_times_of_a_zero_batch_run_drop_the_warmup_by_trtexecs_rule(collect, wor
         20, 2.0, 2.0)
     assert "its first 4 iteration(s) start computing before the log's 200 ms warm-up" in gpu["note"]
     assert "throughput_qps" not in gpu
+
+
+# --- dynamic shapes given as --minShapes/--maxShapes only (NVIDIA/TensorRT issue 3229) ---------------
+
+@pytest.mark.parametrize(("shape_flags", "batch", "shape"), [
+    ("--minShapes=x:1x3x64x96 --maxShapes=x:4x3x128x192", 4, "128x192"),  # opt broadcast from max
+    ("--minShapes=x:2x3x64x96", 2, "64x96"),                              # from min when max is absent too
+    ("--minShapes=x:1x3x64x96 --optShapes=x:8x3x96x96 --maxShapes=x:16x3x128x192", 8, "96x96"),
+])
+def test_shapes_of_a_part_way_log_follow_trtexecs_broadcast(collect, workdir, shape_flags, batch, shape):
+    # before: without --optShapes the flags said nothing, and batch and shape went unread
+    body = "\n".join([*lines("TensorRT version: 8.6.1"), *SUMMARY_8,
+                      f"&&&& PASSED TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=m.onnx {shape_flags}"]) + "\n"
+    done = collect("trtexec", "--log", write(workdir, body))
+    assert done.exit_code == 0, done.err
+    assert done.latency("host_latency", batch=batch)["shape"] == shape

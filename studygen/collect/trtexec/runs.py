@@ -14,7 +14,9 @@ Rules taken from the logs in ../shared/fixtures/trtexec and TensorRT's
   flag, the optimisation shape of the printed build shapes (``Input build
   shape: x=1x1x28x28+4x1x28x28+8x1x28x28``, min+opt+max) and the
   ``--optShapes`` flag (trtexec runs inference at the optimisation shapes
-  when no ``--shapes`` is given), and last the shape trtexec chose for a
+  when no ``--shapes`` is given; without ``--optShapes`` it takes the
+  ``--maxShapes``, else the ``--minShapes``, as ``processShapes`` in
+  sampleOptions.cpp broadcasts them), and last the shape trtexec chose for a
   dynamic input given none (``Dynamic dimensions required for input: x,
   but no shapes were provided. Automatically overriding shape to:
   1x1x28x28``: each free dimension set to 1, so batch 1; TensorRT's
@@ -280,9 +282,11 @@ class TrtexecRun:
             return split_shapes(flag, ":"), flag
         if self.build_shapes:
             return optimisation_shapes(split_shapes(self.build_shapes, "=")), f"{self.build_shapes} (min+opt+max)"
-        flag = self.flag("--optShapes")
-        if flag:
-            return split_shapes(flag, ":"), f"--optShapes={flag}"
+        for name in ("--optShapes", "--maxShapes", "--minShapes"):  # without opt, trtexec takes max, else min
+            flag = self.flag(name)
+            if flag:
+                broadcast = "" if name == "--optShapes" else " (no --optShapes: trtexec optimises and runs at these)"
+                return split_shapes(flag, ":"), f"{name}={flag}{broadcast}"
         if self.overridden_shapes:
             return split_shapes(self.overridden_shapes, "="), f"{self.overridden_shapes} (set by trtexec: no shapes given)"
         return [], None
