@@ -303,3 +303,36 @@ def test_shapes_of_a_part_way_log_follow_trtexecs_broadcast(collect, workdir, sh
     done = collect("trtexec", "--log", write(workdir, body))
     assert done.exit_code == 0, done.err
     assert done.latency("host_latency", batch=batch)["shape"] == shape
+
+
+# --- TensorRT 10: FP8 strongly typed, timing cache, multi-stream, [W]/[E] lines inside the summary -----
+
+def test_tensorrt_10_fp8_strongly_typed_log_with_interleaved_warnings(collect, workdir):
+    # a regression case (read right before this change too): lines of other loggers inside the summary and
+    # the timing-cache and multi-stream lines around it take nothing from the figures
+    command = ("trtexec --onnx=m.onnx --fp8 --stronglyTyped --timingCacheFile=tc.bin --useCudaGraph --noDataTransfers "
+               "--infStreams=2 --separateProfileRun --dumpProfile")
+    summary = [*SUMMARY_8[:2], *lines("[TRT] a warning of the builder's own", severity="W"), *SUMMARY_8[2:5],
+               *lines("[TRT] an error the run survived", severity="E"), *SUMMARY_8[5:]]
+    body = run_log(command, *lines(
+        "Precision: Strongly Typed", "timingCacheMode: global", "CUDA Graph: Enabled", "Data transfers: Disabled",
+        "Separate profiling: Enabled", "Spin-wait: Disabled", "TensorRT version: 10.10.0",
+        "Selected Device: NVIDIA H100 80GB HBM3", "[TRT] Loaded 120345 bytes of timing cache from tc.bin",
+        "Created engine with size: 52.25 MiB", "[TRT] [MS] Number of aux streams is 2",
+        "Warmup completed 180 queries over 200 ms", "Timing trace has 9000 queries over 3.00041 s"),
+        *lines("[TRT] Detected invalid timing cache, setup a local cache instead", severity="W"), *summary,
+        *lines("* GPU compute time is unstable, with coefficient of variance = 6.2%.", severity="W"),
+        *lines("=== Profile (4500 iterations ) ===", "   Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer",
+               "    1200.00       0.2667       0.2650      45.0   /conv1/Conv",
+               "    1466.67       0.3259       0.3240      55.0   /fc/Gemm",
+               "    2666.67       0.5926       0.5890     100.0   Total"), tag="[TensorRT v101000]")
+    done = collect("trtexec", "--log", write(workdir, body))
+    assert done.exit_code == 0, done.err
+    assert [r["timing"] for r in done.kind("latency")] == ["host_latency", "enqueue", "gpu_compute"]
+    gpu = done.latency("gpu_compute")
+    assert (gpu["value_ms"], gpu["statistics_ms"]["p95"], gpu["throughput_qps"], gpu["distribution"]) == (
+        2.9, 3.2, 311.2, {"samples": 9000, "warmup_iterations": 180, "cv": 0.062})
+    method = gpu["method"]
+    assert (method["cuda_graph"], method["data_transfers"], method["separate_profile_run"]) == (True, False, True)
+    assert done.record["provenance"]["software"]["tensorrt"] == "10.10.0"
+    assert done.kind("plan_size")[0]["value_mib"] == 52.25
