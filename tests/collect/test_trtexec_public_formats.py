@@ -336,3 +336,72 @@ def test_tensorrt_10_fp8_strongly_typed_log_with_interleaved_warnings(collect, w
     assert (method["cuda_graph"], method["data_transfers"], method["separate_profile_run"]) == (True, False, True)
     assert done.record["provenance"]["software"]["tensorrt"] == "10.10.0"
     assert done.kind("plan_size")[0]["value_mib"] == 52.25
+
+
+# --- exact words and edges of the readers above (what mutation testing asked for) -------------------
+
+def test_notes_word_the_zero_batch_and_graph_cases(workdir):
+    from studygen.collect.trtexec.latency import run_setting_notes
+    log = parse_log(write(workdir, ZERO_BATCH_7))
+    assert run_setting_notes(log.runs[0], log) == [
+        "run.log:5: the timed and warm-up query counts, printed as 0, left out: TensorRT 7's report scales the query "
+        "counts and the throughput by the implicit batch, which is 0 for an explicit-batch engine (no timed run "
+        "measures 0)",
+        "run.log:13: the throughput, printed as 0, left out: TensorRT 7's report scales the query counts and the "
+        "throughput by the implicit batch, which is 0 for an explicit-batch engine (no timed run measures 0)"]
+    before = parse_log(write(workdir, run_log("trtexec --loadEngine=a.plan --useCudaGraph", *OPTIONS_86[:5],
+                                              *GRAPH_WARNINGS, *OPTIONS_86[5:], *SUMMARY_8), "b.log"))
+    assert run_setting_notes(before.runs[0], before) == [
+        "b.log:9: run 1 (line 1): trtexec ignored --useCudaGraph; cuda_graph recorded false: its timed inference ran "
+        "without the CUDA graph its options enable"]
+    after = parse_log(write(workdir, run_log("trtexec --loadEngine=a.plan --useCudaGraph --separateProfileRun",
+                                             *OPTIONS_86, *SUMMARY_8, *GRAPH_WARNINGS), "c.log"))
+    assert run_setting_notes(after.runs[0], after) == [
+        "c.log:20: run 1 (line 1): trtexec ignored --useCudaGraph; after its performance summary, so it concerns the "
+        "separate profiling run, not the timings"]
+
+
+def test_a_repeated_flag_without_a_value_is_shown_bare(collect, workdir):
+    log = write(workdir, run_log("trtexec --loadEngine=m.plan --exportProfile --exportProfile=p.json",
+                                 *OPTIONS_86, *SUMMARY_8))
+    assert_refused(collect("trtexec", "--log", log), "gives --exportProfile 2 times (--exportProfile, "
+                                                     "--exportProfile=p.json)")
+
+
+def test_flag_evidence_words():
+    from studygen.collect.trtexec.precision import build_precision, plan_load_evidence
+    bare = TrtexecRun(index=0, line=1, command="trtexec --loadEngine --fp16", command_line_number=2)
+    assert plan_load_evidence(bare) == "line 2 '--loadEngine'"
+    assert build_precision(TrtexecRun(index=0, line=1, command="trtexec --onnx=m.onnx")).evidence == (
+        "its flags (no precision flag)")
+
+
+def test_batch_and_shapes_from_the_flags_say_where_they_come_from():
+    assert TrtexecRun(index=0, line=1, command="trtexec --deploy=r.prototxt --batch=4").stated_batch() == (
+        4, "its --batch=4 flag")
+    assert TrtexecRun(index=0, line=1, command="trtexec --deploy=r.prototxt --batch=x4").stated_batch() == (None, None)
+    assert TrtexecRun(index=0, line=1, batch=2, command="trtexec --batch=4").stated_batch() == (
+        2, "its implicit batch ('Batch: 2')")
+    assert TrtexecRun(index=0, line=1, command="trtexec --maxShapes=x:4x3x8x8").stated_shapes() == (
+        [("x", "4x3x8x8")], "--maxShapes=x:4x3x8x8 (no --optShapes: trtexec optimises and runs at these)")
+    assert TrtexecRun(index=0, line=1, command="trtexec --optShapes=x:2x3x8x8 --maxShapes=x:4x3x8x8").stated_shapes() == (
+        [("x", "2x3x8x8")], "--optShapes=x:2x3x8x8")
+    built = TrtexecRun(index=0, line=1, build_shapes="x=1x3x8x8+2x3x8x8+4x3x8x8")
+    assert built.stated_shapes() == ([("x", "2x3x8x8")], "x=1x3x8x8+2x3x8x8+4x3x8x8 (min+opt+max)")
+
+
+def test_warmup_rule_edges():
+    from studygen.collect.trtexec.align import _drop_warmup_by_rule
+    from studygen.collect.trtexec.times import TimesRun
+
+    def times(starts, exported=True):
+        return TimesRun(index=0, line=1, key_set="TensorRT 7", timings={"gpu_compute": [1.0] * len(starts or [0.0, 0.0])},
+                        compute_starts=starts, warmup_exported=exported)
+
+    run = TrtexecRun(index=0, line=1, warmup_ms=200)
+    assert _drop_warmup_by_rule(times([100.0, 200.0, 210.0]), run).iterations == 2  # 200 ms itself is timed
+    assert _drop_warmup_by_rule(times([100.0, 150.0]), run).iterations == 0
+    unchanged = [times([200.0, 210.0]), times([100.0, 210.0], exported=False), times(None)]
+    assert all(_drop_warmup_by_rule(t, run) is t for t in unchanged)
+    no_duration = times([100.0, 210.0])
+    assert _drop_warmup_by_rule(no_duration, TrtexecRun(index=0, line=1)) is no_duration
