@@ -405,3 +405,13 @@ def test_warmup_rule_edges():
     assert all(_drop_warmup_by_rule(t, run) is t for t in unchanged)
     no_duration = times([100.0, 210.0])
     assert _drop_warmup_by_rule(no_duration, TrtexecRun(index=0, line=1)) is no_duration
+
+
+def test_a_conflict_in_the_closing_lines_command_is_placed_there(collect, workdir):
+    # a log captured part way has its command on the closing line only: the refusal points there
+    body = "\n".join([*lines("TensorRT version: 8.6.1"), *SUMMARY_8,
+                      "&&&& PASSED TensorRT.trtexec [TensorRT v8601] # trtexec --loadEngine=m.plan --batch=2 --batch=4"])
+    done = collect("trtexec", "--log", write(workdir, body + "\n"))
+    assert_refused(done, "run.log:11: the command of run 1 (line 1) gives --batch 2 times (--batch=2, --batch=4): "
+                         "trtexec reads it once and fails on another copy ('Unknown option'), so which one this run "
+                         "used is unknown (the command was edited?); nothing recorded")
