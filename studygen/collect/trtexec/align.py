@@ -7,7 +7,8 @@ The warm-up rule is trtexec's own (``printPerformanceReport`` in
 order, and the warm-up ends at the first whose compute starts at or after
 the warm-up duration (``startComputeMs >= warmupMs``); the log prints the
 count and the duration (``Warmup completed N queries over T ms``; queries
-are iterations times the implicit batch). An array holds either the timed
+are iterations times the implicit batch; where the log gives no count, the
+rule alone picks the warm-up). An array holds either the timed
 iterations only (the log's ``Timing trace has N queries``) or the warm-up
 ones too (TensorRT 7, and the 8.2-era writers that print ``endToEndMs``):
 then its first N iterations must be exactly those that start computing
@@ -43,7 +44,9 @@ def drop_warmup(times_run: TimesRun, run: TrtexecRun, times_display: str, log_di
     not the one trtexec's rule finds in its timestamps."""
     timed, warmup = run.timed_iterations(), run.warmup_iterations()
     count = times_run.iterations
-    if timed is None or count == timed:
+    if timed is None:
+        return _drop_warmup_by_rule(times_run, run)
+    if count == timed:
         return times_run
     if warmup is None or count != timed + warmup:
         expected = f"{timed}" + (f" (or {timed + warmup} with its {warmup} warm-up iterations)" if warmup else "")
@@ -57,6 +60,19 @@ def drop_warmup(times_run: TimesRun, run: TrtexecRun, times_display: str, log_di
                                f"{by_rule} iterations start computing before the {warmup_ms} ms warm-up, the log "
                                f"counts {warmup} warm-up iterations")
     return times_run.without_first(warmup)
+
+
+def _drop_warmup_by_rule(times_run: TimesRun, run: TrtexecRun) -> TimesRun:
+    """An array whose writer exports the warm-up, of a run whose log gives no
+    query counts (TensorRT 7 prints them as 0 for an explicit-batch engine)
+    but the warm-up duration: its leading iterations that start computing
+    before that duration (trtexec's own rule) are left out. Unchanged when
+    the writer skips the warm-up or the log or array lacks what the rule needs."""
+    starts, warmup_ms = times_run.compute_starts, run.warmup_ms
+    if not times_run.warmup_exported or starts is None or warmup_ms is None:
+        return times_run
+    by_rule = next((position for position, start in enumerate(starts) if start >= warmup_ms), len(starts))
+    return times_run.without_first(by_rule) if by_rule else times_run
 
 
 def check_summary(times_run: TimesRun, run: TrtexecRun, times_display: str, log_display: str) -> None:

@@ -34,7 +34,7 @@ from ...records.result import NewResult
 from ..inputs import significant
 from .align import align
 from .common import ResultLabels, TrtexecInputs, match_runs, run_base, timing_method, transfers_off
-from .runs import Summary, TrtexecLog, TrtexecRun
+from .runs import Summary, TrtexecLog, TrtexecRun, graph_ignored_before_summary
 from .times import TimesRun, timing_statistics
 
 TRANSFER_TIMINGS = ("h2d", "d2h")
@@ -54,6 +54,7 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
         inputs.warnings.append(unread)
     for run in inputs.runs:
         base = run_base(labels, run, log.display, inputs.notes)
+        inputs.notes.extend(run_setting_notes(run, log))
         if not run.summary and run.no_e2e_line is not None:
             inputs.notes.append(f"{log.basename} {run.label}: no latency, trtexec did not report the end-to-end "
                                 f"timing (line {run.no_e2e_line}: the profiler was on without --separateProfileRun)")
@@ -101,6 +102,21 @@ def latency_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResu
             result["source_locator"] = f"{times_name}:line {times_run.line}"
             out.append(NewResult(result, f"{inputs.times_display}:array {times_run.index + 1}"))
     return out
+
+
+def run_setting_notes(run: TrtexecRun, log: TrtexecLog) -> list[str]:
+    """Notes on what a run printed that its results do not take as printed:
+    figures printed as 0 by a zero batch (``TrtexecRun.zeroed``), and the
+    CUDA graph trtexec turned off after printing its options."""
+    notes = [f"{log.basename}:{line}: {what}, printed as 0, left out: TensorRT 7's report scales the query counts and "
+             "the throughput by the implicit batch, which is 0 for an explicit-batch engine (no timed run measures 0)"
+             for line, what in run.zeroed]
+    if run.graph_ignored_line is not None:
+        which = ("cuda_graph recorded false: its timed inference ran without the CUDA graph its options enable"
+                 if graph_ignored_before_summary(run) else
+                 "after its performance summary, so it concerns the separate profiling run, not the timings")
+        notes.append(f"{log.basename}:{run.graph_ignored_line}: {run.label}: trtexec ignored --useCudaGraph; {which}")
+    return notes
 
 
 def attach_fp8_evidence(result: dict, inputs: TrtexecInputs, run_index: int | None) -> None:
@@ -188,7 +204,10 @@ def attach_times(result: dict, values: list[float], times_run: TimesRun, run: Tr
     result["distribution"] = distribution
     words = [f"distribution: {len(values)} per-iteration timings of {times_name} (array {times_run.index + 1}, "
              f"{times_run.key_set} keys)"]
-    if times_run.warmup_dropped == 1:
+    if times_run.warmup_dropped and run is not None and run.warmup_iterations() is None:
+        words.append(f"its first {times_run.warmup_dropped} iteration(s) start computing before the log's "
+                     f"{run.warmup_ms} ms warm-up (trtexec's rule; the log counts none) and are left out")
+    elif times_run.warmup_dropped == 1:
         words.append("its first iteration is the warm-up the log counts and is left out")
     elif times_run.warmup_dropped:
         words.append(f"its first {times_run.warmup_dropped} iterations are the warm-up the log counts and are left out")

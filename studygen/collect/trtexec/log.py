@@ -20,8 +20,11 @@ Format (seen in ../shared/fixtures/trtexec, TensorRT 7.x, 8.4-8.6 and
   refused by :mod:`.summary`, never read as a setting (a setting line of
   another severity, ``[W] Selected Device: …``, is named too). A summary
   that never reaches its end is refused, also in a run that PASSED.
-  TensorRT 7 prints blocks (``Host Latency`` / ``min: X ms (end to end Y
-  ms)`` / ``percentile: X ms at 99%``), ended by ``total compute time: X s``.
+  TensorRT 7 prints blocks (``Host Latency``, ``Host latency`` in 7.0 /
+  ``min: X ms (end to end Y ms)`` / ``percentile: X ms at 99%``), ended by
+  ``total compute time: X s``; it multiplies its query counts and
+  throughput by the implicit batch, so an explicit-batch run prints them
+  as 0, which is no measurement (left out, ``TrtexecRun.zeroed``).
 * The device, engine size and throughput are printed once per run; a
   second printing that disagrees (a line after the summary, a concatenated
   log) is refused naming both lines, never taken in silence.
@@ -55,7 +58,8 @@ from ...fsutil import shown_path
 from ..inputs import read_input_text
 from ...records.order import statistics_disorder
 from .figures import FIG, NOT_FINITE, NUM, Context, printed_once, rank_of, read_count, read_figure, refuse_unit, shown
-from .runs import ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_tag, version_of_line
+from .command import conflicting_flag
+from .runs import READ_FLAGS, ProfileTable, Summary, TrtexecLog, TrtexecRun, decode_version_tag, version_of_line
 from .summary import read_summary_line
 
 RUNNING = re.compile(r"^&&&& RUNNING (?P<program>\S+)(?P<tags>(?: \[[^\]]*\])*)\s*#\s*(?P<command>.*?)\s*$")
@@ -83,10 +87,15 @@ ENGINE_SIZE_LINE = re.compile(rf"^Created engine with size: ({FIG}) MiB\s*$")
 UNSTABLE_LINE = re.compile(rf"^\* GPU compute time is unstable, with coefficient of variance = ({FIG})%\.?\s*$")
 BOUND_LINE = re.compile(r"^\* Throughput may be bound by (.+?)\s*$")
 NO_E2E_LINE = re.compile(r"^The e2e network timing is not reported")
+# trtexec turned the CUDA graph off after printing its options (8.x-10.x: the engine could not be captured;
+# 7.2-8.x: a profiled run on CUDA < 11.1), a [W] line
+GRAPH_IGNORED_LINE = re.compile(r"(?:The specified --useCudaGraph flag has been ignored|Ignored --useCudaGraph flag)\b")
 ENGINE_BUILT_LINE = re.compile(r"^Engine built in ")
 SKIPPED_INFERENCE_LINE = re.compile(r"^(?:Skip inference: Enabled|Skipped inference phase\b.*?)\s*$")  # 8.6+
 EXPORT_PROFILE_LINE = re.compile(r"^Export profile to JSON file:(?: (?P<file>.*?))?\s*$")  # Reporting Options
-OLD_BLOCK = {"Host Latency": "host_latency", "Enqueue Time": "enqueue", "GPU Compute": "gpu_compute"}
+# block headers; TensorRT 7.0's report spells the first "Host latency" (samples/common/sampleReporting.cpp, printEpilog)
+OLD_BLOCK = {"Host Latency": "host_latency", "Host latency": "host_latency", "Enqueue Time": "enqueue",
+             "GPU Compute": "gpu_compute"}
 OLD_STAT = re.compile(rf"^(min|max|mean|median): ({FIG}) ms(?: \(end to end ({FIG}) ms\))?\s*$")
 OLD_PERCENTILE = re.compile(rf"^percentile: ({FIG}) ms at ({FIG})%(?: \(end to end ({FIG}) ms at {FIG}%\))?\s*$")
 # a TensorRT 7 statistic with whatever unit follows its figure (only ms is read)
@@ -204,7 +213,23 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
         raise InputError("not a trtexec console log: no '&&&& RUNNING' line and no performance summary", path=display)
     for run in runs:
         _check_run(run, display)
+        _drop_zero_batch_figures(run)
     return TrtexecLog(display=display, runs=runs)
+
+
+def _drop_zero_batch_figures(run: TrtexecRun) -> None:
+    """Forget the query counts and throughput of a run that prints them as
+    0, into ``run.zeroed`` (line, what): no run that timed anything timed 0
+    queries at 0 qps. TensorRT 7's report (``printPerformanceReport`` in
+    ``samples/common/sampleReporting.cpp``) multiplies both counts and the
+    throughput by the implicit batch, which is 0 for an explicit-batch
+    engine; the warm-up count is multiplied by the same 0, so it goes too."""
+    if run.timed_queries == 0:
+        run.zeroed.append((run.trace_line, "the timed and warm-up query counts"))
+        run.timed_queries = run.warmup_queries = None
+    if run.throughput_qps == 0:
+        run.zeroed.append((run.throughput_line, "the throughput"))
+        run.throughput_qps = run.throughput_line = None
 
 
 def _closing_line(run: TrtexecRun, status: re.Match, where: Context) -> None:
@@ -381,6 +406,7 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         run.warmup_ms = read_figure(match.group(2), "the warm-up duration", where)
     elif match := TRACE_LINE.match(message):
         run.timed_queries = read_count(match.group(1), "the timed query count", where)
+        run.trace_line = number
     elif match := THROUGHPUT_LINE.match(message):
         run.throughput_qps, run.throughput_line = printed_once(
             run, "throughput (qps)", (run.throughput_qps, run.throughput_line),
@@ -402,6 +428,8 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         run.engine_built_line = number
     elif SKIPPED_INFERENCE_LINE.match(message):
         run.skipped_inference.append((number, message.strip()))
+    elif GRAPH_IGNORED_LINE.search(message) and run.graph_ignored_line is None:
+        run.graph_ignored_line = number
 
 
 def _check_version(run: TrtexecRun, version: str, where: Context) -> None:
@@ -424,6 +452,13 @@ def _check_run(run: TrtexecRun, display: str) -> None:
     """Refuse runs whose figures cannot be trusted."""
     if run.status == "FAILED":
         raise InputError(f"trtexec reported FAILED for {run.label}; nothing recorded", path=display, line=run.line)
+    if conflict := conflicting_flag(run.command, READ_FLAGS):
+        name, values = conflict
+        shown_values = ", ".join(f"{name}={value}" if value else name for value in values)
+        raise InputError(f"the command of {run.label} gives {name} {len(values)} times ({shown_values}): trtexec reads "
+                         "it once and fails on another copy ('Unknown option'), so which one this run used is "
+                         "unknown (the command was edited?); nothing recorded", path=display,
+                         line=run.command_line_number or run.line)
     if run.line and run.command is not None and run.status is None:
         if run.last_text is not None and not PREFIX.match(run.last_text) and not run.summary_line:
             shown = run.last_text.strip()

@@ -18,18 +18,8 @@ from .runs import TrtexecLog, TrtexecRun
 BUILD_ONLY_FLAGS = ("--skipInference", "--buildOnly")
 
 
-def _flag_value(run: TrtexecRun, name: str) -> str | None:
-    """The first ``name`` flag of the run's command line: '' when it takes no
-    value, its value after ``=``; None when the command line lacks it."""
-    for token in (run.command or "").split():
-        flag, _, value = token.partition("=")
-        if flag == name:
-            return value
-    return None
-
-
 def _build_only_flag(run: TrtexecRun) -> str | None:
-    return next((flag for flag in BUILD_ONLY_FLAGS if _flag_value(run, flag) is not None), None)
+    return next((flag for flag in BUILD_ONLY_FLAGS if run.flag(flag) is not None), None)
 
 
 def _why(run: TrtexecRun) -> tuple[str, int]:
@@ -58,7 +48,7 @@ def no_result_error(log: TrtexecLog) -> InputError:
     message = "; ".join(reason for reason, _ in reasons)
     build_only = [run for run in log.runs if _build_only_flag(run) or run.skipped_inference]
     if build_only:
-        plans = [plan for run in build_only if (plan := _flag_value(run, "--saveEngine"))]
+        plans = [plan for run in build_only if (plan := run.flag("--saveEngine"))]
         plan = f", and its size with --plan {plans[0]}" if plans else ""
         message += f"; a build-only log has no timings (collect the log of a run that times the engine{plan})"
     return InputError(f"nothing to record: {message}", path=log.display, line=reasons[0][1])

@@ -73,9 +73,9 @@ def plan_load_evidence(run: TrtexecRun) -> str | None:
     """Where the log shows that ``run`` loaded a built plan, in words for a
     note: its command's ``--loadEngine`` flag and the line holding that
     command, else its ``Format: *`` line; None when it built its engine."""
-    flag = next((t for t in (run.command or "").split() if t.startswith("--loadEngine")), None)
-    if flag is not None:
-        return f"line {run.command_line_number} {flag!r}"
+    engine = run.flag("--loadEngine")
+    if engine is not None:
+        return f"line {run.command_line_number} {'--loadEngine=' + engine if engine else '--loadEngine'!r}"
     if run.model_format == "*":
         return f"line {run.model_format_line} 'Format: *'"
     return None
@@ -99,8 +99,7 @@ def build_precision(run: TrtexecRun) -> BuildPrecision | None:
     engine) or neither its ``Precision:`` line nor its command says."""
     if loaded_engine(run):
         return None
-    tokens = (run.command or "").split()
-    no_tf32 = "--noTF32" in tokens
+    no_tf32 = run.flag("--noTF32") is not None
     if run.precision is not None:
         evidence = f"line {run.precision_line} 'Precision: {run.precision}'"
         printed = CONSTRAINT.sub("", run.precision)
@@ -112,10 +111,10 @@ def build_precision(run: TrtexecRun) -> BuildPrecision | None:
         return BuildPrecision(frozenset(names | {"fp32"}), False, no_tf32, evidence)
     if not run.command:
         return None
-    flags = [t.split("=")[0] for t in tokens if t.startswith("--")]
+    named = (*FLAG_PRECISIONS, "--stronglyTyped", "--noTF32")
+    flags = list(dict.fromkeys(name for name, _ in run.options if name in named))
     allowed = {"fp32"}.union(*(FLAG_PRECISIONS.get(flag, set()) for flag in flags))
-    evidence = "its flags " + (" ".join(f for f in flags if f in FLAG_PRECISIONS or f in ("--stronglyTyped", "--noTF32"))
-                               or "(no precision flag)")
+    evidence = "its flags " + (" ".join(flags) or "(no precision flag)")
     return BuildPrecision(frozenset(allowed), "--stronglyTyped" in flags, no_tf32, evidence)
 
 

@@ -14,7 +14,9 @@ Rules taken from the logs in ../shared/fixtures/trtexec and TensorRT's
   flag, the optimisation shape of the printed build shapes (``Input build
   shape: x=1x1x28x28+4x1x28x28+8x1x28x28``, min+opt+max) and the
   ``--optShapes`` flag (trtexec runs inference at the optimisation shapes
-  when no ``--shapes`` is given), and last the shape trtexec chose for a
+  when no ``--shapes`` is given; without ``--optShapes`` it takes the
+  ``--maxShapes``, else the ``--minShapes``, as ``processShapes`` in
+  sampleOptions.cpp broadcasts them), and last the shape trtexec chose for a
   dynamic input given none (``Dynamic dimensions required for input: x,
   but no shapes were provided. Automatically overriding shape to:
   1x1x28x28``: each free dimension set to 1, so batch 1; TensorRT's
@@ -43,15 +45,19 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .command import arguments, options
+
 # Flags that change what is measured (precision, shapes, batch, timing method).
-MEASURED_FLAGS = re.compile(
-    r"^--(?:fp16|bf16|int8|fp8|int4|fp4|best|noTF32|stronglyTyped|precisionConstraints|layerPrecisions|layerOutputTypes"
-    r"|shapes|optShapes|minShapes|maxShapes|batch|maxBatch|useCudaGraph|noDataTransfers|useSpinWait|separateProfileRun"
-    r"|infStreams|streams|threads|exposeDMA|useDLACore|allowGPUFallback|sparsity|builderOptimizationLevel|useManagedMemory"
-    r"|noCudaGraph|dataTransfers|spinWait)(?:=.*)?$")
-BATCH_FLAG = re.compile(r"^--batch=(\d+)$")
-SHAPES_FLAG = re.compile(r"^--shapes=(.+)$")
-OPT_SHAPES_FLAG = re.compile(r"^--optShapes=(.+)$")
+MEASURED_NAMES = (
+    "fp16", "bf16", "int8", "fp8", "int4", "fp4", "best", "noTF32", "stronglyTyped", "precisionConstraints",
+    "layerPrecisions", "layerOutputTypes", "shapes", "optShapes", "minShapes", "maxShapes", "batch", "maxBatch",
+    "useCudaGraph", "noDataTransfers", "useSpinWait", "separateProfileRun", "infStreams", "streams", "threads",
+    "exposeDMA", "useDLACore", "allowGPUFallback", "sparsity", "builderOptimizationLevel", "useManagedMemory",
+    "noCudaGraph", "dataTransfers", "spinWait")
+MEASURED_FLAGS = re.compile(rf"^--(?:{'|'.join(MEASURED_NAMES)})(?:=.*)?$")
+# Every option this reader takes a value from: one the command gives twice, differently, is refused (.log)
+READ_FLAGS = frozenset({f"--{name}" for name in MEASURED_NAMES} | {"--loadEngine", "--saveEngine", "--exportProfile",
+                                                                   "--skipInference", "--buildOnly"})
 CHANNELS = range(1, 5)  # image channels: grey, two-channel, colour, colour with alpha
 DIMS = re.compile(r"^[1-9]\d*(?:x[1-9]\d*)*$")
 # The timing flags as (flag, method field, value when given); their defaults
@@ -198,6 +204,10 @@ class TrtexecRun:
     warmup_queries: int | None = None
     warmup_ms: float | None = None
     timed_queries: int | None = None
+    trace_line: int | None = None  # "Timing trace has N queries"
+    # (line, what) of figures printed as 0 because trtexec multiplied them by a zero batch (.log), not recorded
+    zeroed: list[tuple[int | None, str]] = field(default_factory=list)
+    graph_ignored_line: int | None = None  # "[W] The specified --useCudaGraph flag has been ignored" (.log)
     throughput_qps: float | None = None
     throughput_line: int | None = None
     summary: dict[str, Summary] = field(default_factory=dict)
@@ -224,22 +234,36 @@ class TrtexecRun:
 
     @property
     def flags(self) -> list[str]:
-        """Flags of the command line that change what is measured, verbatim."""
-        if not self.command:
-            return []
-        return [token for token in self.command.split() if MEASURED_FLAGS.match(token)]
+        """Arguments of the command line that change what is measured,
+        verbatim (:func:`.command.arguments`: quoted names kept whole)."""
+        return [argument for argument in arguments(self.command) if MEASURED_FLAGS.match(argument)]
+
+    @property
+    def options(self) -> list[tuple[str, str]]:
+        """``[(name, value)]`` of each ``--name[=value]`` argument of the
+        command line, in order (:func:`.command.options`)."""
+        return options(self.command)
+
+    def flag(self, name: str) -> str | None:
+        """The value the command line gives the option ``name`` (``--shapes``):
+        what follows its first ``=``, ``''`` when it has none; the first
+        copy's when it is given twice (a run that passed has no two that
+        differ: :func:`.log.parse_log` refuses them); None when absent or
+        the log prints no command (:mod:`.command`)."""
+        return next((value for option, value in self.options if option == name), None)
 
     def wrote_profile(self) -> tuple[bool | None, str]:
         """``(whether the run exported a per-layer profile, where the log says
         so)``: its ``Export profile to JSON file:`` line (empty: none), else
-        its command line (an ``--exportProfile`` flag or not); ``(None, "")``
-        when the log says neither (a log captured part way)."""
+        its command line (an ``--exportProfile`` flag with a file: trtexec
+        writes none for an empty value); ``(None, "")`` when the log says
+        neither (a log captured part way)."""
         if self.profile_export is not None:
             printed = repr(self.profile_export) if self.profile_export else "nothing"
             return bool(self.profile_export), f"its 'Export profile to JSON file:' line {self.profile_export_line} " \
                                               f"names {printed}"
         if self.command:
-            flagged = any(token.startswith("--exportProfile") for token in self.command.split())
+            flagged = bool(self.flag("--exportProfile"))
             return flagged, f"its command line {'has' if flagged else 'has no'} --exportProfile"
         return None, ""
 
@@ -253,14 +277,16 @@ class TrtexecRun:
         ``([], None)``."""
         if self.input_shapes:
             return split_shapes(self.input_shapes, "="), self.input_shapes
-        flag = next((m.group(1) for m in map(SHAPES_FLAG.match, self.flags) if m), None)
+        flag = self.flag("--shapes")
         if flag:
             return split_shapes(flag, ":"), flag
         if self.build_shapes:
             return optimisation_shapes(split_shapes(self.build_shapes, "=")), f"{self.build_shapes} (min+opt+max)"
-        flag = next((m.group(1) for m in map(OPT_SHAPES_FLAG.match, self.flags) if m), None)
-        if flag:
-            return split_shapes(flag, ":"), f"--optShapes={flag}"
+        for name in ("--optShapes", "--maxShapes", "--minShapes"):  # without opt, trtexec takes max, else min
+            flag = self.flag(name)
+            if flag:
+                broadcast = "" if name == "--optShapes" else " (no --optShapes: trtexec optimises and runs at these)"
+                return split_shapes(flag, ":"), f"{name}={flag}{broadcast}"
         if self.overridden_shapes:
             return split_shapes(self.overridden_shapes, "="), f"{self.overridden_shapes} (set by trtexec: no shapes given)"
         return [], None
@@ -286,9 +312,9 @@ class TrtexecRun:
             return None, None
         if self.batch is not None:
             return self.batch, f"its implicit batch ('Batch: {self.batch}')"
-        flag = next((int(m.group(1)) for m in map(BATCH_FLAG.match, self.flags) if m), None)
-        if flag is not None:
-            return flag, f"its --batch={flag} flag"
+        flag = self.flag("--batch")
+        if flag is not None and re.fullmatch(r"\d+", flag):
+            return int(flag), f"its --batch={int(flag)} flag"
         return None, None
 
     def _queries_per_iteration(self) -> int:
@@ -323,17 +349,30 @@ class TrtexecLog:
         return Path(self.display).name
 
 
+def graph_ignored_before_summary(run: TrtexecRun) -> bool:
+    """True when trtexec says it ignored ``--useCudaGraph`` before the run's
+    performance summary (or in a run with none): the timed inference ran
+    without a CUDA graph whatever the options say. trtexec profiles a
+    ``--separateProfileRun`` after printing the summary, so a warning after
+    it concerns the profiling run only."""
+    line = run.graph_ignored_line
+    return line is not None and (run.summary_line is None or line < run.summary_line)
+
+
 def measured_settings(run: TrtexecRun) -> dict[str, bool | None]:
     """CUDA graph, data transfers, spin-wait and separate profile run: as the
     log prints them under Inference Options, else from the flags (a missing
-    flag means the default only when the version is known to be < 11)."""
-    flags = run.flags
+    flag means the default only when the version is known to be < 11); the
+    CUDA graph off where trtexec says it ignored ``--useCudaGraph`` before
+    the summary (:func:`graph_ignored_before_summary`)."""
     major = major_version(run.tensorrt_version)
     out = {}
     for flag, name, given in TIMING_FLAGS:
-        if name in run.settings:
+        if name == "cuda_graph" and graph_ignored_before_summary(run):
+            out[name] = False
+        elif name in run.settings:
             out[name] = run.settings[name]
-        elif flag in flags:
+        elif run.flag(flag) is not None:
             out[name] = given
         elif major is not None and major < 11:
             out[name] = PRE11_DEFAULTS[name]
