@@ -64,6 +64,7 @@ from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_re
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
+from .repeat_ranges import repeats_spanned, rows_are
 from .restriction import sweep_end_rows
 from .rounding import covers
 from .series_index import SectionSeries
@@ -253,6 +254,9 @@ def _check_range(document: Document, index: _ValueIndex, block: Block, sentence:
         if not any(c.reportable for c in candidates) and rng.unit in RATIO_UNITS and rng.difference:
             if _scan_pairs(document, block, sentence, rng, candidates, relative=True):
                 return None
+    noun = repeats_spanned(sentence.text, rng.start - sentence.start, rng.end - sentence.start)
+    if noun is not None:  # a range over repeats summarises only a table whose rows are those repeats
+        candidates = [c for c in candidates if rows_are(c.table, noun)]
     return _verdict(document, sentence, rng, candidates)
 
 
@@ -461,6 +465,8 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
             reportable = False
         elif not same_section and not (strong or (stated * 2 > count and overlap)):
             reportable = False  # another section's column, rows not named: most of it, or both endpoints, in the range
+    elif stated < count and not same_section and not (strong or stated * 2 >= count):
+        reportable = False  # another section's rows the clause names: half of them, or both endpoints, in the range
     return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section,
                      reportable, siblings)
 
