@@ -63,7 +63,7 @@ from .claims import claim_finding, claims_most_rows, claims_of, overstated
 from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
-from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
+from .figures import RATIO_UNITS, Figure, Range, commensurable_units, in_unit, near_range, rounding_keys, with_unit
 from .repeat_ranges import repeats_spanned, rows_are
 from .restriction import sweep_end_rows
 from .rounding import covers
@@ -127,6 +127,7 @@ class Candidate:
     same_section: bool
     reportable: bool = True
     siblings: Siblings = Siblings()  # the sentence's other figures and ranges of the range's unit
+    reading: Range | None = None  # the range in the unit of the column (set by _check_range)
 
     @property
     def covered(self) -> bool:
@@ -241,23 +242,35 @@ def _siblings(sentence: Sentence, rng: Range) -> Siblings:
 
 def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
     candidates: list[Candidate] = []
-    if rng.difference and rng.unit not in RATIO_UNITS:
-        if rng.unit in index.difference_units:
-            plain = (s for s in _plain_sources(document, index, block, sentence, rng) if _DIFFERENCE_HEADER_WORDS & s.keywords)
-            if _scan_series(plain, index, block, sentence, rng, candidates):
-                return None
-        if _scan_pairs(document, block, sentence, rng, candidates, relative=False):
+    # the range as printed, then in each other unit of its dimension the tables use ("8.2 to 11.6 s" over "ttft (ms)")
+    for reading in (rng, *(in_unit(rng, u) for u in commensurable_units(rng.unit) if u in document.series_by_unit)):
+        start = len(candidates)
+        conclusive = _scan(document, index, block, sentence, reading, candidates)
+        if reading is not rng:  # read in another unit: both endpoints found, or most of a column of its section inside
+            candidates[start:] = [c for c in candidates[start:] if c.strong or (c.same_section and 2 * c.inside > len(c.values))]
+        for candidate in candidates[start:]:
+            candidate.reading = reading
+        if conclusive:
             return None
-    else:
-        if _scan_series(_plain_sources(document, index, block, sentence, rng), index, block, sentence, rng, candidates):
-            return None
-        if not any(c.reportable for c in candidates) and rng.unit in RATIO_UNITS and rng.difference:
-            if _scan_pairs(document, block, sentence, rng, candidates, relative=True):
-                return None
     noun = repeats_spanned(sentence.text, rng.start - sentence.start, rng.end - sentence.start)
     if noun is not None:  # a range over repeats summarises only a table whose rows are those repeats
         candidates = [c for c in candidates if rows_are(c.table, noun)]
     return _verdict(document, sentence, rng, candidates)
+
+
+def _scan(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range, candidates) -> bool:
+    """Candidates of ``rng`` into ``candidates``; True as soon as one is conclusive."""
+    if rng.difference and rng.unit not in RATIO_UNITS:
+        if rng.unit in index.difference_units:
+            plain = (s for s in _plain_sources(document, index, block, sentence, rng) if _DIFFERENCE_HEADER_WORDS & s.keywords)
+            if _scan_series(plain, index, block, sentence, rng, candidates):
+                return True
+        return _scan_pairs(document, block, sentence, rng, candidates, relative=False)
+    if _scan_series(_plain_sources(document, index, block, sentence, rng), index, block, sentence, rng, candidates):
+        return True
+    if not any(c.reportable for c in candidates) and rng.unit in RATIO_UNITS and rng.difference:
+        return _scan_pairs(document, block, sentence, rng, candidates, relative=True)
+    return False
 
 
 def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: list[Candidate]) -> Finding | None:
@@ -269,7 +282,7 @@ def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: lis
     best = max(uncovered, key=Candidate.rank)
     if any(c.covered and c.tier >= best.tier for c in candidates):
         return None
-    if best.siblings and not best.siblings.unexplained([v for v in best.values if not covers(rng.lo, rng.hi, v)]):
+    if best.siblings and not best.siblings.unexplained([v for v in best.values if not covers(best.reading.lo, best.reading.hi, v)]):
         return None  # every row the range leaves out, the sentence states with another figure
     return _finding(document, sentence, rng, best)
 
@@ -442,7 +455,7 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     found = found_lo + found_hi
     # Every value on one side of the range ("35-40% faster" over +33.9% and +33.8%): the
     # range overstates or understates the whole column the words name.
-    one_side = one_side_ok and inside == 0 and explained == 0 and (below == count or above == count) and _near(values, rng)
+    one_side = one_side_ok and inside == 0 and explained == 0 and (below == count or above == count) and near_range(values, rng)
     # Another section's column is reported only with a shared header word as
     # well (in a long document two endpoints turn up somewhere by
     # coincidence); without one it can still show that the range fits.
@@ -469,18 +482,6 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
         reportable = False  # another section's rows the clause names: half of them, or both endpoints, in the range
     return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section,
                      reportable, siblings)
-
-
-def _near(values: list[float], rng: Range) -> bool:
-    """True when the range does not span zero and the value nearest to it
-    lies within half the nearest endpoint's size of it: a column of AP
-    values is not what a confidence interval of AP differences summarises."""
-    lo, hi = rng.lo.value, rng.hi.value
-    if lo <= 0 <= hi:
-        return False
-    nearest = min(values, key=lambda v: min(abs(v - lo), abs(v - hi)))
-    endpoint = lo if abs(nearest - lo) <= abs(nearest - hi) else hi
-    return abs(nearest - endpoint) <= 0.5 * abs(endpoint)
 
 
 # A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).
@@ -575,7 +576,7 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
 
 def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate) -> Finding:
     entries = best.make_entries()
-    outside = [e for e in entries if not covers(rng.lo, rng.hi, e.value)]
+    outside = [e for e in entries if not covers(best.reading.lo, best.reading.hi, e.value)]
     unexplained = best.siblings.unexplained([e.value for e in outside]) if best.siblings else [e.value for e in outside]
     left_out = [e for e in outside if e.value in unexplained]
     named = ", ".join(f"'{e.row.label or f'line {e.row.line}'}' ({e.shown})" for e in left_out[:MAX_ROWS_NAMED])
@@ -586,7 +587,7 @@ def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate
     low = min(entries, key=lambda e: e.value)
     high = max(entries, key=lambda e: e.value)
     low_text = format_number(low.value, low.decimals)
-    high_text = with_unit(format_number(high.value, high.decimals), rng.unit)
+    high_text = with_unit(format_number(high.value, high.decimals), best.reading.unit)
     hint = (
         f"widen the range to {low_text} to {high_text} to cover every row, "
         "or name the rows it covers in the same clause (for example 'on TensorRT 11.4' or 'at 800 x 800') so only those are compared"
