@@ -302,13 +302,20 @@ def in_unit(rng: Range, unit: str) -> Range | None:
     scale = next((s for s in _SCALES if rng.unit in s and unit in s), None)
     if scale is None:
         return None
-    factor = scale[rng.unit] / scale[unit]
+    return rng._replace(lo=figure_in_unit(rng.lo, unit, rng.unit), hi=figure_in_unit(rng.hi, unit, rng.unit), unit=unit)
+
+
+def figure_in_unit(figure: Figure, unit: str, printed_unit: str | None = None) -> Figure:
+    """``figure``, printed in ``printed_unit`` (default: its own), expressed
+    in ``unit`` of that dimension (see :func:`in_unit`). Raises ValueError
+    for units that do not convert into each other."""
+    printed_unit = printed_unit or figure.unit
+    scale = next((s for s in _SCALES if printed_unit in s and unit in s), None)
+    if scale is None:
+        raise ValueError(f"{printed_unit} does not convert to {unit}")
+    factor = scale[printed_unit] / scale[unit]
     shift = round(math.log10(factor))
-
-    def convert(figure: Figure) -> Figure:
-        return figure._replace(value=figure.value * factor, decimals=figure.decimals - shift, unit=unit)
-
-    return rng._replace(lo=convert(rng.lo), hi=convert(rng.hi), unit=unit)
+    return figure._replace(value=figure.value * factor, decimals=figure.decimals - shift, unit=unit)
 
 
 def near_range(values: list[float], rng: Range) -> bool:

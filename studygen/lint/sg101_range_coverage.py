@@ -63,12 +63,13 @@ from .claims import claim_finding, claims_most_rows, claims_of, overstated
 from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
-from .figures import RATIO_UNITS, Figure, Range, commensurable_units, in_unit, near_range, rounding_keys, with_unit
+from .figures import (RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
+                      with_unit)
 from .repeat_ranges import repeats_spanned, rows_are
 from .restriction import sweep_end_rows
 from .rounding import covers
 from .series_index import SectionSeries
-from .text import normalize
+from .text import normalize, reference_opening
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -237,6 +238,10 @@ def _siblings(sentence: Sentence, rng: Range) -> Siblings:
     """The sentence's figures of ``rng``'s unit outside every range, and its
     ranges of that unit but ``rng`` (see :attr:`Sentence.by_unit`)."""
     figures, ranges = sentence.by_unit.get(rng.unit, ((), ()))
+    for unit in commensurable_units(rng.unit):  # "2.4 to 5.0 s, plus one at 27 s" read in ms: 27000 ms
+        other_figures, other_ranges = sentence.by_unit.get(unit, ((), ()))
+        figures = (*figures, *(figure_in_unit(f, rng.unit, unit) for f in other_figures))
+        ranges = (*ranges, *(rng if r.start == rng.start else in_unit(r, rng.unit) for r in other_ranges))
     return Siblings(figures, ranges, rng)
 
 
@@ -377,7 +382,7 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
         if rows is None or _series_excluded(series, view):
             continue
         restricted = rows is not table.all_rows or bool(series.varying and view.mention(series.varying) == 1)
-        baseline = _baseline_rows(series, rng, view, _reference_opening(sentence.text))
+        baseline = _baseline_rows(series, rng, view, reference_opening(sentence.text))
         figures = series.figures  # (row, figure); a cell holding a range gives both its ends
         if rows is not table.all_rows or baseline:
             kept = set(rows) - baseline
@@ -489,25 +494,13 @@ _BASELINE_WORD_RE = lazy_compile(r"\b(?:baseline|reference|ref|none|default|orig
 _REFERENCE_BEFORE = r"(?:of|vs\.?|versus|over|than|against|to|with|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+)?"
 
 
-# "Against fp16, ...", "Relative to the BF16 engine, ...": a reference named
-# before the first comma holds for every clause of the sentence.
-_REFERENCE_OPENING_RE = lazy_compile(
-    r"^\W*(?:against|relative\s+to|compared\s+(?:to|with)|versus|vs\.?)\s+([^,;:]+)[,;:]", re.IGNORECASE)
-
-
-def _reference_opening(text: str) -> str:
-    """The normalized reference phrase a sentence opens with ("against fp16"), or ""."""
-    match = _REFERENCE_OPENING_RE.match(text)
-    return "against " + normalize(match.group(1)) if match else ""
-
-
 def _baseline_rows(series: Series, rng: Range, view, opening: str = "") -> set[int]:
     """Rows of an ``x`` or ``%`` series that are the comparison's reference
     (item 3): their value is the identity (1x; 100% or 0% for a percentage)
     and their label says baseline / reference / none / default …, or the
     clause names them as what is compared against ("0.40-0.55x of the
     fp16 reference"), or the sentence's ``opening`` reference phrase does
-    (:func:`_reference_opening`: "Against fp16, the quantized engines take
+    (:func:`.text.reference_opening`: "Against fp16, the quantized engines take
     0.40-0.55x"). Empty when the range itself covers the identity."""
     if series.unit not in RATIO_UNITS:
         return set()

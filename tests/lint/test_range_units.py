@@ -93,3 +93,23 @@ def test_a_range_read_in_another_unit_needs_both_endpoints_or_most_of_its_own_se
     third = _KERNEL_US.replace("| 32768 | 71412.4 | 74709.9 |", "| 32768 | 71412.4 | 74709.9 |\n| 65536 | 80100.0 | 84000.0 |")
     assert _sg101(third.format(range="2.7 to 71.4 ms of compute")) == [
         (11, "range 2.7 to 71.4 ms leaves out row '65536' (80100.0 us) of 'compute µs' in the table at line 3")]
+
+
+def test_a_figure_of_the_sentence_in_the_range_unit_states_a_row_left_out_in_the_column_unit():
+    cards = ("# Cards\n\nTheir ttft is 2.4 to 5.0 seconds{tail}.\n\n| card | ttft (ms) |\n|---|---:|\n"
+             "| a | 2410 |\n| b | 4940 |\n| c | 3530 |\n| d | 27010 |\n")
+    assert _sg101(cards.format(tail=", plus one outlier at 27 seconds")) == []
+    # 26 s stands for 25500 to 26500 ms: it does not state 27010 ms
+    assert _sg101(cards.format(tail=", plus one outlier at 26 seconds")) == [
+        (3, "range 2.4 to 5.0 seconds leaves out row 'd' (27010 ms) of 'ttft (ms)' in the table at line 5")]
+
+
+def test_figure_in_unit_refuses_units_that_do_not_convert():
+    import pytest
+
+    from studygen.lint.figures import figure_in_unit
+
+    assert figure_in_unit(Figure(27.0, "27", 0, "s", 0, 2), "ms").value == 27000.0
+    assert figure_in_unit(Figure(27.0, "27", 0, None, 0, 2), "ms", "s").half_step == 500.0
+    with pytest.raises(ValueError, match="MiB does not convert to MB"):
+        figure_in_unit(Figure(27.0, "27", 0, "MiB", 0, 2), "MB")
