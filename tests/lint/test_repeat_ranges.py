@@ -123,3 +123,61 @@ def test_rows_are_named_by_a_label_header_or_a_label_word():
     assert not rows_are(table, "compilation")
     labelled = parse_document("| Setting | ms |\n|---|---|\n| compilation 1 | 1.0 |\n| compilation 2 | 2.0 |\n", "x.md")
     assert rows_are(labelled.tables[0], "compilation") and not rows_are(labelled.tables[0], "seed")
+
+
+@pytest.mark.parametrize("text", [
+    # the repeats stand in another statement, before or after the range's (semicolons and colons part them)
+    "x; each of the 3 runs was timed alone; fp16 takes 8.2 to 8.5 ms",
+    "x: each of the 3 runs was timed alone: fp16 takes 8.2 to 8.5 ms",
+    "fp16 takes 8.2 to 8.5 ms; x each of the 3 runs; y",
+    "fp16 takes 8.2 to 8.5 ms: x each of the 3 runs: y",
+])
+def test_a_statement_ends_at_the_nearest_semicolon_or_colon(text):
+    (rng,) = find_ranges(text, tokenize(text))
+    assert repeats_spanned(text, rng.start, rng.end) is None
+    # the same words in the range's own statement
+    joined = text.replace(";", ",").replace(":", ",")
+    assert repeats_spanned(joined, rng.start, rng.end) == "run"
+
+
+def test_a_statement_reaches_at_most_1000_characters_either_side_of_its_range():
+    from studygen.lint.repeat_ranges import STATEMENT_REACH
+
+    assert STATEMENT_REACH == 1000
+    opening = "each of the 3 runs "
+    for pad, noun in ((999, "run"), (1000, None)):  # "each" starts 1000 characters before the range, then 1001
+        text = opening + "x" * (pad - len(opening)) + " 8.2 to 8.5 ms"
+        (rng,) = find_ranges(text, tokenize(text))
+        assert rng.start == pad + 1
+        assert repeats_spanned(text, rng.start, rng.end) == noun
+    text = "8.2 to 8.5 ms " + "x " * 600 + "each of the 3 runs"
+    assert repeats_spanned(text, 0, 13) is None
+    assert repeats_spanned("8.2 to 8.5 ms " + "x " * 400 + "each of the 3 runs", 0, 13) == "run"
+
+
+def test_a_pooled_repeat_noun_does_not_hide_a_spanning_one_after_it():
+    text = "the medians over every compilation differ, and each of the 3 runs takes 8.2 to 8.5 ms"
+    (rng,) = find_ranges(text, tokenize(text))
+    assert repeats_spanned(text, rng.start, rng.end) == "run"
+
+
+def test_a_noun_inside_a_longer_word_is_no_repeat_row():
+    document = parse_document("| Setting | ms |\n|---|---|\n| prerun | 1.0 |\n| runner | 2.0 |\n", "x.md")
+    assert not rows_are(document.tables[0], "run")
+    assert rows_are(parse_document("| Setting | ms |\n|---|---|\n| runs a | 1.0 |\n| b | 2.0 |\n", "x.md").tables[0], "run")
+
+
+@pytest.mark.parametrize("stop", [";", ":"])
+def test_the_statement_window_is_searched_only_inside_its_reach(stop):
+    # a stop more than 1000 characters back is out of reach: the repeat words after it stay out too
+    far = stop + " each of the 3 runs " + "x" * 1100 + " 8.2 to 8.5 ms"
+    (rng,) = find_ranges(far, tokenize(far))
+    assert repeats_spanned(far, rng.start, rng.end) is None
+    # a stop after the range ends the statement there, one before it starts it there
+    for text, noun in ((f"each of the 3 runs took 8.2 to 8.5 ms{stop} y", "run"),
+                       (f"x{stop} 8.2 to 8.5 ms, each of the 3 runs", "run")):
+        (rng,) = find_ranges(text, tokenize(text))
+        assert repeats_spanned(text, rng.start, rng.end) == noun
+    # a stop more than 1000 characters after the range is out of reach as well
+    late = "8.2 to 8.5 ms " + "x " * 600 + "each of the 3 runs" + stop + " z"
+    assert repeats_spanned(late, 0, 13) is None
