@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_right
 from collections import Counter
@@ -359,6 +360,11 @@ class Sentence:
         own = self.segment_view(start, end)
         if _names_rows(own, document):
             return own  # (the sentence then names a label too: the whole-sentence view is not needed)
+        if start > 1 and _APPOSITION_RE.fullmatch(self.text, start, relative):
+            # ", by 1.26x to 1.47x" says how much of the clause before it ("faster from M = 16"): scoped by it
+            joined = self.segment_view(figure_scope(self.text, start - 2, start - 1)[0], end)
+            if _names_rows(joined, document):
+                return joined
         whole = self.view
         if not (_names_rows(whole, document) or whole.multiword_possible or document.header_parts & whole.token_set):
             return whole  # the sentence names no label and no header part at all
@@ -543,6 +549,10 @@ class Document:
 
 
 _DIGIT_RE = lazy_compile(r"\d")
+
+
+# A clause of nothing but a figure and the word joining it to the clause before: ", by 1.3x", "— up to 2x"
+_APPOSITION_RE = lazy_compile(r"\s*(?:[—–-]\s*)?(?:by|of|with|up\s+to)\s+(?:about|roughly|around|some\s+)?\s*", re.IGNORECASE)
 
 
 def _names_rows(view: TextView, document: "Document") -> bool:

@@ -275,6 +275,61 @@ def find_ranges(text: str, tokens: list[Token]) -> list[Range]:
     return ranges
 
 
+# Units of one dimension and their size in its smallest unit: a range printed in one is read against a column in
+# another. Powers of ten only, so a printed figure's rounding allowance converts exactly (KiB, MiB and GiB differ by
+# 1024: their printed digits would stand for no whole number of the other's digits, and they are not converted).
+_SCALES: tuple[dict[str, int], ...] = (
+    {"ns": 1, "us": 10**3, "ms": 10**6, "s": 10**9},
+    {"KB": 1, "MB": 10**3, "GB": 10**6},
+)
+
+
+def commensurable_units(unit: str | None) -> tuple[str, ...]:
+    """The other units of ``unit``'s dimension (``ms`` -> ``ns``, ``us``, ``s``); () for a unit of none."""
+    for scale in _SCALES:
+        if unit in scale:
+            return tuple(other for other in scale if other != unit)
+    return ()
+
+
+def in_unit(rng: Range, unit: str) -> Range | None:
+    """``rng`` with both figures expressed in ``unit`` (``8.5 s`` -> 8500 ms,
+    its rounding allowance 50 ms), its printed text kept; ``rng`` itself for
+    its own unit, None for a unit of another dimension (or one not
+    converted, see :data:`_SCALES`)."""
+    if unit == rng.unit:
+        return rng
+    scale = next((s for s in _SCALES if rng.unit in s and unit in s), None)
+    if scale is None:
+        return None
+    return rng._replace(lo=figure_in_unit(rng.lo, unit, rng.unit), hi=figure_in_unit(rng.hi, unit, rng.unit), unit=unit)
+
+
+def figure_in_unit(figure: Figure, unit: str, printed_unit: str | None = None) -> Figure:
+    """``figure``, printed in ``printed_unit`` (default: its own), expressed
+    in ``unit`` of that dimension (see :func:`in_unit`). Raises ValueError
+    for units that do not convert into each other."""
+    printed_unit = printed_unit or figure.unit
+    scale = next((s for s in _SCALES if printed_unit in s and unit in s), None)
+    if scale is None:
+        raise ValueError(f"{printed_unit} does not convert to {unit}")
+    factor = scale[printed_unit] / scale[unit]
+    shift = round(math.log10(factor))
+    return figure._replace(value=figure.value * factor, decimals=figure.decimals - shift, unit=unit)
+
+
+def near_range(values: list[float], rng: Range) -> bool:
+    """True when the range does not span zero and the value nearest to it
+    lies within half the nearest endpoint's size of it: a column of AP
+    values is not what a confidence interval of AP differences summarises."""
+    lo, hi = rng.lo.value, rng.hi.value
+    if lo <= 0 <= hi:
+        return False
+    nearest = min(values, key=lambda v: min(abs(v - lo), abs(v - hi)))
+    endpoint = lo if abs(nearest - lo) <= abs(nearest - hi) else hi
+    return abs(nearest - endpoint) <= 0.5 * abs(endpoint)
+
+
 def rounding_keys(value: float, decimals: int) -> tuple[int, ...]:
     """Integer keys of ``value`` rounded to ``decimals`` (both neighbours when
     it sits exactly halfway), for indexing figures by their printed value."""

@@ -11,6 +11,7 @@ SG106 reads a sentence's tokens through the same view.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -25,6 +26,15 @@ _BARE_NUMBER_RE = lazy_compile(
     r"(?:\bat|@|\bthe|\bfor)\s*(\d+(?:\.\d+)?)(?:\s*(?:-|–|—|\.\.|to)\s*(\d+(?:\.\d+)?))?"
     r"(?![\da-zµ_]|\.\d|\s*(?:%|x\b|x\d|×|(?:ms|us|µs|ns|s|sec|secs|seconds)\b|[kmg]i?b\b|tokens?/s|/s|(?:-|–|—|\.\.)\s*\d))"
 )
+# "from M = 16", "M >= 16", "batch 16 and above", "up to batch 4", "2 or fewer": every sweep point on one side of a
+# bound (read into an open span); a unit after the number makes it a figure, not a point ("up to 3x", "from 16 GB")
+_NO_UNIT = r"(?![\da-zµ_%×]|\.\d|\s*(?:x\b|(?:ms|us|µs|ns|s|sec|seconds)\b|[kmg]i?b\b|tokens?/s|/s|(?:-|–|—|\.\.|to)\s*\d))"
+_LOWER_BOUND_RE = lazy_compile(
+    r"(?:\bfrom\s+(?:[a-z][\w-]*\s*(?:=|of)?\s*)?|(?:>=|≥|>)\s*)(\d+(?:\.\d+)?)" + _NO_UNIT + r"(?!\s+to\b)"
+    + r"|(?<![\d.])(\d+(?:\.\d+)?)\s+(?:and|or)\s+(?:above|more|larger|up|higher|beyond|over|greater)\b")
+_UPPER_BOUND_RE = lazy_compile(
+    r"(?:\bup\s+to\s+(?:[a-z][\w-]*\s*(?:=|of)?\s*)?|(?:<=|≤|<)\s*)(\d+(?:\.\d+)?)" + _NO_UNIT
+    + r"|(?<![\d.])(\d+(?:\.\d+)?)\s+(?:and|or)\s+(?:below|less|fewer|smaller|lower|under)\b")
 _EXCLUSION_RE = lazy_compile(r"except|exclud|besides|without|other than|apart from")
 # "small sizes", "large token counts", "long contexts", "low concurrency": a size word before a noun that names
 # the swept quantity picks one end of a sweep (the rows of the smallest or the largest labels)
@@ -112,6 +122,10 @@ class TextView:
                         numbers.add(match.group(1))
                     else:
                         spans.append((float(match.group(1)), float(match.group(2))))
+                for match in _LOWER_BOUND_RE.finditer(self.normalized):
+                    spans.append((float(match.group(1) or match.group(2)), math.inf))
+                for match in _UPPER_BOUND_RE.finditer(self.normalized):
+                    spans.append((-math.inf, float(match.group(1) or match.group(2))))
             self._numbers = (frozenset(numbers), tuple(spans))
         return self._numbers
 
@@ -229,8 +243,12 @@ def _holds_points(table, view: TextView) -> bool:
     the text names as a sweep point: both ends of each span ("at
     1024-8192") and each single point ("at 8192")."""
     wanted = {float(number) for number in view.bare_numbers}
+    bounds = set()
     for lo, hi in view.number_spans:
-        wanted.update((lo, hi))
+        if math.isinf(lo) or math.isinf(hi):
+            bounds.add(hi if math.isinf(lo) else lo)  # an open span's bound need only fall inside the sweep
+        else:
+            wanted.update((lo, hi))
     for column in table.numeric_labels:
         held = set()
         for value in table.label_values.get(column, ()):
@@ -238,7 +256,7 @@ def _holds_points(table, view: TextView) -> bool:
                 held.add(float(value))
             except ValueError:
                 pass
-        if wanted <= held:
+        if held and wanted <= held and all(min(held) <= bound <= max(held) for bound in bounds):
             return True
     return False
 

@@ -63,11 +63,13 @@ from .claims import claim_finding, claims_most_rows, claims_of, overstated
 from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
-from .figures import RATIO_UNITS, Figure, Range, rounding_keys, with_unit
+from .figures import (RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
+                      with_unit)
+from .repeat_ranges import repeats_spanned, rows_are
 from .restriction import sweep_end_rows
 from .rounding import covers
 from .series_index import SectionSeries
-from .text import normalize
+from .text import normalize, reference_opening
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -126,6 +128,7 @@ class Candidate:
     same_section: bool
     reportable: bool = True
     siblings: Siblings = Siblings()  # the sentence's other figures and ranges of the range's unit
+    reading: Range | None = None  # the range in the unit of the column (set by _check_range)
 
     @property
     def covered(self) -> bool:
@@ -235,25 +238,44 @@ def _siblings(sentence: Sentence, rng: Range) -> Siblings:
     """The sentence's figures of ``rng``'s unit outside every range, and its
     ranges of that unit but ``rng`` (see :attr:`Sentence.by_unit`)."""
     figures, ranges = sentence.by_unit.get(rng.unit, ((), ()))
+    for unit in commensurable_units(rng.unit):  # "2.4 to 5.0 s, plus one at 27 s" read in ms: 27000 ms
+        other_figures, other_ranges = sentence.by_unit.get(unit, ((), ()))
+        figures = (*figures, *(figure_in_unit(f, rng.unit, unit) for f in other_figures))
+        ranges = (*ranges, *(rng if r.start == rng.start else in_unit(r, rng.unit) for r in other_ranges))
     return Siblings(figures, ranges, rng)
 
 
 def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
     candidates: list[Candidate] = []
+    # the range as printed, then in each other unit of its dimension the tables use ("8.2 to 11.6 s" over "ttft (ms)")
+    for reading in (rng, *(in_unit(rng, u) for u in commensurable_units(rng.unit) if u in document.series_by_unit)):
+        start = len(candidates)
+        conclusive = _scan(document, index, block, sentence, reading, candidates)
+        if reading is not rng:  # read in another unit: both endpoints found, or most of a column of its section inside
+            candidates[start:] = [c for c in candidates[start:] if c.strong or (c.same_section and 2 * c.inside > len(c.values))]
+        for candidate in candidates[start:]:
+            candidate.reading = reading
+        if conclusive:
+            return None
+    noun = repeats_spanned(sentence.text, rng.start - sentence.start, rng.end - sentence.start)
+    if noun is not None:  # a range over repeats summarises only a table whose rows are those repeats
+        candidates = [c for c in candidates if rows_are(c.table, noun)]
+    return _verdict(document, sentence, rng, candidates)
+
+
+def _scan(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range, candidates) -> bool:
+    """Candidates of ``rng`` into ``candidates``; True as soon as one is conclusive."""
     if rng.difference and rng.unit not in RATIO_UNITS:
         if rng.unit in index.difference_units:
             plain = (s for s in _plain_sources(document, index, block, sentence, rng) if _DIFFERENCE_HEADER_WORDS & s.keywords)
             if _scan_series(plain, index, block, sentence, rng, candidates):
-                return None
-        if _scan_pairs(document, block, sentence, rng, candidates, relative=False):
-            return None
-    else:
-        if _scan_series(_plain_sources(document, index, block, sentence, rng), index, block, sentence, rng, candidates):
-            return None
-        if not any(c.reportable for c in candidates) and rng.unit in RATIO_UNITS and rng.difference:
-            if _scan_pairs(document, block, sentence, rng, candidates, relative=True):
-                return None
-    return _verdict(document, sentence, rng, candidates)
+                return True
+        return _scan_pairs(document, block, sentence, rng, candidates, relative=False)
+    if _scan_series(_plain_sources(document, index, block, sentence, rng), index, block, sentence, rng, candidates):
+        return True
+    if not any(c.reportable for c in candidates) and rng.unit in RATIO_UNITS and rng.difference:
+        return _scan_pairs(document, block, sentence, rng, candidates, relative=True)
+    return False
 
 
 def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: list[Candidate]) -> Finding | None:
@@ -265,7 +287,7 @@ def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: lis
     best = max(uncovered, key=Candidate.rank)
     if any(c.covered and c.tier >= best.tier for c in candidates):
         return None
-    if best.siblings and not best.siblings.unexplained([v for v in best.values if not covers(rng.lo, rng.hi, v)]):
+    if best.siblings and not best.siblings.unexplained([v for v in best.values if not covers(best.reading.lo, best.reading.hi, v)]):
         return None  # every row the range leaves out, the sentence states with another figure
     return _finding(document, sentence, rng, best)
 
@@ -360,7 +382,7 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
         if rows is None or _series_excluded(series, view):
             continue
         restricted = rows is not table.all_rows or bool(series.varying and view.mention(series.varying) == 1)
-        baseline = _baseline_rows(series, rng, view, _reference_opening(sentence.text))
+        baseline = _baseline_rows(series, rng, view, reference_opening(sentence.text))
         figures = series.figures  # (row, figure); a cell holding a range gives both its ends
         if rows is not table.all_rows or baseline:
             kept = set(rows) - baseline
@@ -438,7 +460,7 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     found = found_lo + found_hi
     # Every value on one side of the range ("35-40% faster" over +33.9% and +33.8%): the
     # range overstates or understates the whole column the words name.
-    one_side = one_side_ok and inside == 0 and explained == 0 and (below == count or above == count) and _near(values, rng)
+    one_side = one_side_ok and inside == 0 and explained == 0 and (below == count or above == count) and near_range(values, rng)
     # Another section's column is reported only with a shared header word as
     # well (in a long document two endpoints turn up somewhere by
     # coincidence); without one it can still show that the range fits.
@@ -461,37 +483,15 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
             reportable = False
         elif not same_section and not (strong or (stated * 2 > count and overlap)):
             reportable = False  # another section's column, rows not named: most of it, or both endpoints, in the range
+    elif stated < count and not same_section and not (strong or stated * 2 >= count):
+        reportable = False  # another section's rows the clause names: half of them, or both endpoints, in the range
     return Candidate(description, table, values, make_entries, strong, overlap, found, inside, distance, same_section,
                      reportable, siblings)
-
-
-def _near(values: list[float], rng: Range) -> bool:
-    """True when the range does not span zero and the value nearest to it
-    lies within half the nearest endpoint's size of it: a column of AP
-    values is not what a confidence interval of AP differences summarises."""
-    lo, hi = rng.lo.value, rng.hi.value
-    if lo <= 0 <= hi:
-        return False
-    nearest = min(values, key=lambda v: min(abs(v - lo), abs(v - hi)))
-    endpoint = lo if abs(nearest - lo) <= abs(nearest - hi) else hi
-    return abs(nearest - endpoint) <= 0.5 * abs(endpoint)
 
 
 # A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).
 _BASELINE_WORD_RE = lazy_compile(r"\b(?:baseline|reference|ref|none|default|original|vanilla|stock|naive|unoptimi[sz]ed)\b")
 _REFERENCE_BEFORE = r"(?:of|vs\.?|versus|over|than|against|to|with|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+)?"
-
-
-# "Against fp16, ...", "Relative to the BF16 engine, ...": a reference named
-# before the first comma holds for every clause of the sentence.
-_REFERENCE_OPENING_RE = lazy_compile(
-    r"^\W*(?:against|relative\s+to|compared\s+(?:to|with)|versus|vs\.?)\s+([^,;:]+)[,;:]", re.IGNORECASE)
-
-
-def _reference_opening(text: str) -> str:
-    """The normalized reference phrase a sentence opens with ("against fp16"), or ""."""
-    match = _REFERENCE_OPENING_RE.match(text)
-    return "against " + normalize(match.group(1)) if match else ""
 
 
 def _baseline_rows(series: Series, rng: Range, view, opening: str = "") -> set[int]:
@@ -500,7 +500,7 @@ def _baseline_rows(series: Series, rng: Range, view, opening: str = "") -> set[i
     and their label says baseline / reference / none / default …, or the
     clause names them as what is compared against ("0.40-0.55x of the
     fp16 reference"), or the sentence's ``opening`` reference phrase does
-    (:func:`_reference_opening`: "Against fp16, the quantized engines take
+    (:func:`.text.reference_opening`: "Against fp16, the quantized engines take
     0.40-0.55x"). Empty when the range itself covers the identity."""
     if series.unit not in RATIO_UNITS:
         return set()
@@ -569,7 +569,7 @@ def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range
 
 def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate) -> Finding:
     entries = best.make_entries()
-    outside = [e for e in entries if not covers(rng.lo, rng.hi, e.value)]
+    outside = [e for e in entries if not covers(best.reading.lo, best.reading.hi, e.value)]
     unexplained = best.siblings.unexplained([e.value for e in outside]) if best.siblings else [e.value for e in outside]
     left_out = [e for e in outside if e.value in unexplained]
     named = ", ".join(f"'{e.row.label or f'line {e.row.line}'}' ({e.shown})" for e in left_out[:MAX_ROWS_NAMED])
@@ -580,7 +580,7 @@ def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate
     low = min(entries, key=lambda e: e.value)
     high = max(entries, key=lambda e: e.value)
     low_text = format_number(low.value, low.decimals)
-    high_text = with_unit(format_number(high.value, high.decimals), rng.unit)
+    high_text = with_unit(format_number(high.value, high.decimals), best.reading.unit)
     hint = (
         f"widen the range to {low_text} to {high_text} to cover every row, "
         "or name the rows it covers in the same clause (for example 'on TensorRT 11.4' or 'at 800 x 800') so only those are compared"

@@ -334,3 +334,15 @@ def measure_words(words: frozenset[str]) -> frozenset[str]:
     (``fp16``, ``fp8``, ``int8``, ``nvfp4``) left out, since a sentence about
     FP8 latency and a column of FP8 AP share "fp8" but not a quantity."""
     return frozenset(w for w in words if not _VARIANT_WORD_RE.match(w))
+
+
+# "Against fp16, ...", "Relative to the BF16 engine, ...": a reference named
+# before the first comma holds for every clause of the sentence.
+_REFERENCE_OPENING_RE = lazy_compile(
+    r"^\W*(?:against|relative\s+to|compared\s+(?:to|with)|versus|vs\.?)\s+([^,;:]+)[,;:]", re.IGNORECASE)
+
+
+def reference_opening(text: str) -> str:
+    """The normalized reference phrase a sentence opens with ("against fp16"), or ""."""
+    match = _REFERENCE_OPENING_RE.match(text)
+    return "against " + normalize(match.group(1)) if match else ""

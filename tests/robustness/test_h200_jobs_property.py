@@ -49,6 +49,13 @@ FIGURE_EXAMPLES = 3 if EXAMPLES == 8 else 50
 # Class D of the long runs (lint read "fp16 over FP8 latency is 0.72x to 1.07x" against 'Latency / kernel total').
 CLASS_D = [("compile", "800x800", {"fp16": [7.698, 9.521], "fp8": [9.739, 9.973, 10.622, 9.718]}),
            ("compile", "800x800", {"fp16": [8.923, 7.712], "fp8": [9.552, 10.606, 9.012, 8.869, 9.997, 9.223]})]
+# The one failure of the long run with seed 2026 (example 492 of 500): lint read the summary's "by 0.212 to 2.927 ms"
+# (between each pair of compilations) against the kernel-time table's per-row differences 240 lines on.
+SEED_2026_492 = [("eager", 0.95),
+                 ("compile", "800x800", {"fp16": [8.89, 8.96, 7.568], "fp8": [9.685, 8.325, 10.458, 8.325, 9.613, 9.321]}),
+                 ("compile", "800x1067", {"fp16": [11.34, 11.34, 11.34],
+                                          "fp8": [13.862, 12.805, 14.267, 11.552, 14.148, 12.05]}),
+                 ("eager", 1.174)]
 
 
 def _medians(shape: str, variant: str):
@@ -128,6 +135,7 @@ def readme_findings(project: Path, figures: list[str]) -> tuple[str, list, list]
 @settings(max_examples=EXAMPLES, derandomize=DERANDOMIZE)
 @given(specs=job_sets(), plain_ids=st.booleans())
 @example(specs=CLASS_D, plain_ids=False)
+@example(specs=SEED_2026_492, plain_ids=False)
 def test_generated_jobs_render_a_readme_with_no_finding_of_its_own(project, specs, plain_ids):
     _write(project, build(specs, plain_ids))
     lint_line, own, unrendered = readme_findings(project, render_readme(project))

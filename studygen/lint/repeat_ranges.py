@@ -1,0 +1,82 @@
+"""Ranges taken over repeated measurements, not over a table's rows.
+
+"Each of the 6 compilations of FP8 was slower than each of the 3 compilations
+of fp16, by 0.212 to 2.927 ms", "the ratio runs from 0.81x to 1.00x over every
+pair of compilations", "2.1 to 2.4 ms from one run to the next": such a range
+spans the repeats of one measurement (runs, compilations, seeds …) or the
+pairs of them. A table that prints one figure per configuration (a median, a
+kernel group's time) does not hold those repeats, so the range is no summary
+of its rows, however its figures happen to fall. A table whose rows are the
+repeats themselves (a label column of runs or compilations) still may be.
+
+A repeat noun counts only where the statement quantifies it as what the range
+spans ("each of the 6 compilations", "every pair of runs", "run-to-run"), not
+where a figure pools it ("the medians over every compilation": SG107 reads
+that wording the same way).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..patterns import lazy_compile
+from .text import normalize
+
+# The singular of each noun naming a repeated measurement (vocabulary.NOISE_VOCABULARY's repeat nouns, and builds).
+REPEAT_NOUNS = ("run", "repeat", "repetition", "trial", "measurement", "iteration", "sample", "seed", "session", "job",
+                "compilation", "launch", "build")
+_NOUNS = "|".join(REPEAT_NOUNS)
+_NOUN = r"(?:" + _NOUNS + r")(?:e?s)?\b"
+_COUNT = r"(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\s+)"
+_SPAN_RE = lazy_compile(
+    # "each of the 6 compilations", "every pair of runs", "all three seeds", "both builds"
+    r"\b(?:each|every|all|both|any)\s+(?:of\s+)?(?:the\s+|its\s+|their\s+|our\s+)?" + _COUNT + r"?(?:pairs?\s+of\s+)?"
+    r"(?:the\s+)?" + _COUNT + r"?" + _NOUN
+    # "pairs of compilations", "a pair of runs"
+    + r"|\bpairs?\s+of\s+(?:the\s+)?" + _COUNT + r"?" + _NOUN
+    # "run-to-run", "from one compilation to the next"
+    + r"|\b(?:" + _NOUNS + r")-to-(?:" + _NOUNS + r")\b"
+    + r"|\bfrom\s+one\s+(?:" + _NOUNS + r")\s+to\s+(?:the\s+next|another)\b",
+    re.IGNORECASE,
+)
+# "the medians over every compilation", "averaged across all runs": the repeats a figure pools
+_POOLED_BEFORE_RE = lazy_compile(
+    r"\b(?:medians?|means?|averages?|averaged|totals?|sums?|summed|pooled|geomean|aggregated?)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:over|across|of|for)\s+(?:the\s+)?$", re.IGNORECASE)
+_NOUN_RE = lazy_compile(r"\b(" + _NOUNS + r")(?:e?s)?\b", re.IGNORECASE)
+# How far a statement reaches either side of its range (characters): bounds the cost per range on a sentence
+# shaped to slow lint down, far past any hand-written statement.
+STATEMENT_REACH = 1000
+
+
+def repeats_spanned(sentence_text: str, start: int, end: int) -> str | None:
+    """The repeat noun (singular, lower case: ``compilation``) that the
+    statement holding ``sentence_text[start:end]`` (a range) quantifies as
+    what the range spans, or None. The statement runs between the
+    semicolons or colons around the range, at most :data:`STATEMENT_REACH`
+    characters either side of it."""
+    low = max(0, start - STATEMENT_REACH)
+    begin = max(sentence_text.rfind(";", low, start), sentence_text.rfind(":", low, start), low - 1) + 1
+    high = min(len(sentence_text), end + STATEMENT_REACH)
+    finish = min((i for i in (sentence_text.find(";", end, high), sentence_text.find(":", end, high)) if i != -1), default=high)
+    statement = sentence_text[begin:finish]
+    for match in _SPAN_RE.finditer(statement):
+        if _POOLED_BEFORE_RE.search(statement, max(0, match.start() - 60), match.start()):
+            continue
+        return _NOUN_RE.findall(match.group())[-1].lower()
+    return None
+
+
+def rows_are(table, noun: str) -> bool:
+    """True when a label column of ``table`` names ``noun`` (singular or
+    plural) in its header or in a label: the rows are those repeats."""
+    pattern = re.compile(r"(?<![a-z])" + re.escape(noun) + r"(?:e?s)?(?![a-z])")
+    for column in table.label_values:
+        if pattern.search(normalize(table.headers[column])):
+            return True
+        if any(pattern.search(value) for value in table.label_values[column]):
+            return True
+    return False
+
+
+__all__ = ["REPEAT_NOUNS", "repeats_spanned", "rows_are"]
