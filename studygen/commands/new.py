@@ -78,19 +78,34 @@ def parse_revisions(text: str | None, revision: str | None) -> list[str]:
     (:meth:`studygen.records.checkpoints.Revisions.same`: ``76321b19`` and
     ``76321B190daa…`` are one commit)."""
     revisions: list[str] = []
+    view = Revisions([revision])  # the revisions named so far, added one by one
+    place = {revision: 0} if revision else {}  # each revision named so far -> its place (--revision first)
+    spelling = {revision.lower(): revision} if revision else {}  # a hash in view, lower case -> as first named
     for item in (part.strip() for part in (text or "").split(",")):
         if not item:
             continue
         if any(character.isspace() for character in item):
             raise UsageError(f"--revisions: {item!r} has a blank in it; separate revisions with commas")
-        named = [revision, *revisions]  # a None revision names nothing: no key equals its
-        view = Revisions([*named, item])
-        twin = next((other for other in named if view.same(item, other)), None)
+        twin = _twin(item, view, place, spelling)
         if twin is not None:
             where = "--revision" if twin == revision else "--revisions"  # the list holds none --revision names
             raise UsageError(f"--revisions: {item} names the checkpoint {where} gives as {twin}; name each once")
+        view.add(item)
+        place.setdefault(item, len(place))
+        spelling.setdefault(item.lower(), item)
         revisions.append(item)
     return revisions
+
+
+def _twin(item: str, view: Revisions, place: dict[str, int], spelling: dict[str, str]) -> str | None:
+    """The first revision named so far (``place``: each one's place in
+    order; ``spelling``: a hash's lower case -> its spelling) that names the
+    checkpoint ``item`` names among the revisions in ``view``, else None.
+    Only ``item`` itself and the hashes in view it begins or that begin it
+    can (:meth:`~studygen.records.checkpoints.Revisions.relatives`), so a
+    list of thousands asks a few of them, not each one."""
+    candidates = {item, *(spelling[other] for other in view.relatives(item))} & place.keys()
+    return next((other for other in sorted(candidates, key=place.__getitem__) if view.same(item, other)), None)
 
 
 def _code_of(module: str) -> str:

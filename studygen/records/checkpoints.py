@@ -33,6 +33,7 @@ names), the Hugging Face Hub's repository ids and cache layout
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
@@ -62,36 +63,84 @@ def prefix_of(first: str, second: str) -> bool:
 
 class Revisions:
     """The revisions in view (a study's: its study file's and its records'),
-    and the key each one gets among them (see the module docstring)."""
+    and the key each one gets among them (see the module docstring).
+
+    The view's hashes are kept sorted, so a key asks at most a few of them
+    (:meth:`key`): a study listing thousands of revisions keys each in
+    logarithmic time, not by a pass over the others."""
 
     def __init__(self, known: Iterable = ()):
         self.hashes = sorted({revision.lower() for revision in known if is_git_hash(revision)})
 
-    def key(self, revision):
+    def key(self, revision, extra: Iterable = ()):
         """``revision`` as a measurement key holds it: a name whole; a hash
         lower-cased and cut to :data:`SHORT_DIGITS` digits, or to one digit
-        past the longest start it shares with a hash in view that names
+        past the longest start it shares with a hash in view (and in
+        ``extra``, revisions counted in view for this call) that names
         another commit (never past its own length). None or empty as given."""
         if not is_git_hash(revision):
             return revision
         revision = revision.lower()
-        digits = SHORT_DIGITS
-        for other in self.hashes:
-            if not prefix_of(revision, other):
-                digits = max(digits, _common_start(revision, other) + 1)
-        return revision[:min(digits, len(revision))]
+        shared = max((_common_start(revision, other) for other in self._nearest_others(revision)), default=0)
+        for other in extra:
+            if is_git_hash(other) and not prefix_of(revision, other):
+                shared = max(shared, _common_start(revision, other.lower()))
+        return revision[:min(max(SHORT_DIGITS, shared + 1), len(revision))]
+
+    def _nearest_others(self, revision: str) -> list[str]:
+        """The hashes in view just before and just after the lower-case hash
+        ``revision`` in sorted order, passing over those it begins or that
+        begin it: in sorted order the start two hashes share only shrinks
+        with the distance between them, so these share the longest start
+        with ``revision`` of all hashes in view that name another commit."""
+        start = bisect_left(self.hashes, revision)
+        end = bisect_left(self.hashes, revision + "g", start)  # past the hashes ``revision`` begins (hex < 'g')
+        before = start - 1
+        while before >= 0 and revision.startswith(self.hashes[before]):  # at most one per length, 7 to 40
+            before -= 1
+        return [self.hashes[index] for index in (before, end) if 0 <= index < len(self.hashes)]
 
     def same(self, first: str, second: str) -> bool:
         """Whether ``first`` and ``second`` name one checkpoint: equal keys
-        (a hash that begins two commits in view names neither)."""
-        view = Revisions([*self.hashes, first, second])
-        return view.key(first) == view.key(second)
+        among the hashes in view and these two (a hash that begins two
+        commits in view names neither)."""
+        pair = (first, second)
+        return self.key(first, pair) == self.key(second, pair)
+
+    def add(self, revision) -> None:
+        """Count ``revision`` in view from now on (a name, or one already in
+        view, changes nothing)."""
+        if is_git_hash(revision) and not self._holds(revision.lower()):
+            insort(self.hashes, revision.lower())
+
+    def relatives(self, revision) -> list[str]:
+        """The hashes in view that ``revision`` begins or that begin it, case
+        aside, itself included: the only ones that can name its commit
+        (:meth:`same`). Empty for a name."""
+        if not is_git_hash(revision):
+            return []
+        revision = revision.lower()
+        start = bisect_left(self.hashes, revision)
+        begun = self.hashes[start:bisect_left(self.hashes, revision + "g", start)]
+        beginnings = (revision[:digits] for digits in range(SHORT_DIGITS, len(revision)))
+        return [beginning for beginning in beginnings if self._holds(beginning)] + begun
+
+    def _holds(self, lower_hash: str) -> bool:
+        """Whether the lower-case hash ``lower_hash`` is in view."""
+        index = bisect_left(self.hashes, lower_hash)
+        return index < len(self.hashes) and self.hashes[index] == lower_hash
 
     def commits_begun(self, revision: str) -> list[str]:
         """The commits in view that ``revision`` begins, each by its longest
         spelling (two or more: ``revision`` is ambiguous)."""
-        longer = [other for other in self.hashes if prefix_of(revision, other) and len(other) > len(revision)]
-        return [other for other in longer if not any(o != other and o.startswith(other) for o in longer)]
+        if not is_git_hash(revision):
+            return []
+        revision = revision.lower()
+        start = bisect_right(self.hashes, revision)  # the hashes longer than ``revision`` that it begins follow it
+        longer = self.hashes[start:bisect_left(self.hashes, revision + "g", start)]
+        # a hash that begins another is followed at once by one it begins
+        return [other for index, other in enumerate(longer)
+                if index + 1 == len(longer) or not longer[index + 1].startswith(other)]
 
 
 def _common_start(first: str, second: str) -> int:
