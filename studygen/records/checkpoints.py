@@ -32,6 +32,7 @@ names), the Hugging Face Hub's repository ids and cache layout
 
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
@@ -162,16 +163,17 @@ def short_revision(revision):
 def model_id_form(checkpoint_id: str) -> str:
     """A Hugging Face id in the form it is compared in: its Hub address
     dropped, trailing slashes trimmed, lower case (the Hub resolves ids case
-    aside). Anything else (a local folder) trimmed of ``./`` and trailing
-    slashes."""
+    aside). Anything else (a local folder) normalised as written, without
+    asking the disk (``posixpath.normpath``: ``./``, doubled and trailing
+    slashes and each ``name/..`` step dropped), so ``org/name/..`` is the
+    folder ``org``, not the model."""
     text = checkpoint_id.strip()
     for address in HUB_ADDRESSES:
         if text.lower().startswith(address):
             text = text[len(address):]
             break
-    text = text.rstrip("/")
-    while text.startswith("./"):
-        text = text[2:]
+    # a folder as written: ./, //, a trailing / and name/.. steps dropped ("/" alone trimmed to nothing)
+    text = posixpath.normpath(text) if text.rstrip("/") else ""
     return text.lower() if HUB_ID.fullmatch(text) else text
 
 
@@ -188,5 +190,7 @@ def names_model_id(checkpoint_id: str, model_id: str, local_dir: str | None = No
         return True
     if "/".join(path.parts[-2:]).lower() == model:  # …/org/name (model_id_form lower-cases a Hub id)
         return True
-    caches = (HUB_CACHE.fullmatch(part) for part in path.parts)  # the folder itself or one of its snapshots
-    return any(cache is not None and f"{cache['org']}/{cache['name']}".lower() == model for cache in caches)
+    # the Hub cache's folder itself or a folder inside it (its snapshots): the outermost such folder decides,
+    # one of that name further in is a file of that repository
+    cache = next(filter(None, (HUB_CACHE.fullmatch(part) for part in path.parts)), None)
+    return cache is not None and f"{cache['org']}/{cache['name']}".lower() == model

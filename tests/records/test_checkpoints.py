@@ -76,3 +76,23 @@ def test_a_local_folder_names_the_model_it_holds():
     assert names_model_id("NVIDIA/samples/model.onnx", "NVIDIA/samples/model.onnx/")
     assert not names_model_id("nvidia/samples/model.onnx", "NVIDIA/samples/model.onnx")
     assert not names_model_id("/data/samples/model.onnx", "NVIDIA/samples/model.onnx")
+
+
+def test_a_folder_id_is_read_after_its_dot_dot_steps():
+    # org/name/.. is the folder org; a Hub cache folder left by .. is not the model; a step back into the model is
+    model = "nvidia/resnet50"
+    assert model_id_form("nvidia/resnet50/..") == "nvidia" and not names_model_id("nvidia/resnet50/..", model)
+    assert not names_model_id("/hf/hub/models--nvidia--resnet50/..", model)
+    assert not names_model_id("/hf/hub/models--nvidia--resnet50/../models--evil--x", model)
+    assert not names_model_id("/hf/hub/models--nvidia--resnet50/snapshots/../../models--evil--x/snapshots/1", model)
+    assert names_model_id("/home/nvidia/resnet50-old/../resnet50", model)
+    assert model_id_form("/home/nvidia/resnet50-old/../resnet50") == "/home/nvidia/resnet50"
+    assert names_model_id("/ckpt/./model//", "other/name", "/data/../ckpt/model")  # local_dir read the same way
+    assert model_id_form("/") == "" and model_id_form("./") == "."
+
+
+def test_the_outermost_hub_cache_folder_names_the_model():
+    # a folder named like another repository's cache folder inside a snapshot is a file of that snapshot
+    inside_evil = "/hf/hub/models--evil--x/snapshots/abc/models--nvidia--resnet50"
+    assert not names_model_id(inside_evil, "nvidia/resnet50") and names_model_id(inside_evil, "evil/x")
+    assert names_model_id("/hf/hub/models--nvidia--resnet50/snapshots/abc/models--evil--x", "nvidia/resnet50")
