@@ -18,7 +18,7 @@ import yaml
 
 from ..errors import UsageError
 from ..fsutil import atomic_write_text, shown_path
-from ..records.checkpoints import Revisions
+from ..records.checkpoints import Revisions, revision_problem
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
 from ..render.generated import MOVE_IT_AWAY, hand_written
@@ -73,10 +73,14 @@ def parse_variants(text: str) -> list[dict]:
 def parse_revisions(text: str | None, revision: str | None) -> list[str]:
     """``331d8b23,76321b19`` → the study file's ``model.revisions``, in the
     order given (None or empty: none). Raises UsageError for a revision with
-    a blank in it (no git revision has one), or one naming the same
+    a blank in it (no git revision has one), or any other text no git
+    revision holds (:func:`~studygen.records.checkpoints.revision_problem`,
+    ``revision`` too), or one naming the same
     checkpoint as another or as ``revision``
     (:meth:`studygen.records.checkpoints.Revisions.same`: ``76321b19`` and
     ``76321B190daa…`` are one commit)."""
+    if revision and revision_problem(revision):
+        raise UsageError(f"--revision: {revision!r} {revision_problem(revision)}")
     revisions: list[str] = []
     view = Revisions([revision])  # the revisions named so far, added one by one
     place = {revision: 0} if revision else {}  # each revision named so far -> its place (--revision first)
@@ -86,6 +90,8 @@ def parse_revisions(text: str | None, revision: str | None) -> list[str]:
             continue
         if any(character.isspace() for character in item):
             raise UsageError(f"--revisions: {item!r} has a blank in it; separate revisions with commas")
+        if revision_problem(item):
+            raise UsageError(f"--revisions: {item!r} {revision_problem(item)}")
         twin = _twin(item, view, place, spelling)
         if twin is not None:
             where = "--revision" if twin == revision else "--revisions"  # the list holds none --revision names

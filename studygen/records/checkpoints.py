@@ -50,6 +50,26 @@ def is_git_hash(revision) -> bool:
     return isinstance(revision, str) and GIT_HASH.fullmatch(revision) is not None
 
 
+# What git check-ref-format(1) refuses in a ref name (a branch or tag): ASCII control characters, blanks and
+# ~ ^ : ? * [ \\ anywhere, "..", "@{", "//", a part beginning with "." or ending in ".lock", a name beginning
+# or ending with "/" or ending with ".", the name "@" alone
+_REF_CHARACTERS = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
+_REF_SEQUENCES = re.compile(r"\.\.|@\{|//|(?:^|/)\.|\.lock(?:/|$)|^/|/$|\.$|^@$")
+
+
+def revision_problem(revision: str) -> str | None:
+    """Why ``revision`` can name no checkpoint revision (a git commit, or a
+    branch or tag of the model repository, which a Hugging Face revision
+    is), as words for a refusal; None when it can. Source: git-check-ref-format(1)."""
+    bad = _REF_CHARACTERS.search(revision)
+    if bad:
+        return f"holds {bad.group()!r} at character {bad.start() + 1}, which no git revision holds"
+    odd = _REF_SEQUENCES.search(revision)
+    if odd:
+        return f"holds {odd.group() or 'an empty part'!r} at character {odd.start() + 1}, which no git revision holds"
+    return None
+
+
 def prefix_of(first: str, second: str) -> bool:
     """Whether two revisions could name one commit on their own: equal, or
     both hashes and the shorter begins the longer, case aside (no view of
