@@ -111,3 +111,16 @@ def test_thousands_of_revisions_stay_fast():
     with pytest.raises(UsageError, match=f"{hashes[7][:9].upper()} names the checkpoint --revisions gives as"):
         parse_revisions(",".join([*hashes[1:], hashes[7][:9].upper()]), hashes[0])
     assert time.process_time() - started < 1.0
+
+
+def test_a_view_counts_a_hash_once_in_either_case_and_reads_the_pair_case_aside():
+    view = Revisions(["abc1234"])
+    view.add("ABC1234")
+    view.add("abc1234")
+    view.add("main")
+    assert view.hashes == ["abc1234"]
+    view.add("ABC1234F")
+    assert view.hashes == ["abc1234", "abc1234f"] and view.relatives("ABC1234") == ["abc1234", "abc1234f"]
+    # two commits sharing 7 digits, one in upper case, neither in view: the pair alone tells them apart
+    first, second = "ABC1234A" + "0" * 32, "abc1234b" + "0" * 32
+    assert not Revisions().same(first, second) and Revisions().key(first, (first, second)) == "abc1234a"
