@@ -21,6 +21,10 @@ by two: :func:`row_pairs` ties a clause to each such table when
 - exactly one table of the document offers such pairs among the rows the
   clause names (:meth:`~studygen.lint.document.Table.restrict`).
 
+A table whose label column holds both variants but whose rows pair none of
+them (the fp16 row on the A100, the fp32 row on the H100) is offered with no
+pairs: a universal claim tied to it compares nothing (SG107 says so).
+
 Anything else is no pair, and the clause is not read.
 Cases: ``sg107_pos_row_variants``, ``sg107_neg_row_variants``.
 """
@@ -129,9 +133,26 @@ def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: Tex
             if series is None or not rows:
                 continue
             pairs = _pairs(table, column, *variants, rows)
-            if len(pairs) >= 2:
+            if len(pairs) >= 2 or (not pairs and _never_paired(table, column, *variants, rows)):
                 found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
     return found
+
+
+def _never_paired(table: Table, column: int, subject: str, reference: str, rows: list[int]) -> bool:
+    """True when ``rows`` hold both variants but no key holds both: the other
+    label columns whose cells vary among the two variants' rows together
+    ("GPU": the fp16 row is the A100's, the fp32 row the H100's) tell every
+    subject row from every reference row, so the table compares them nowhere."""
+    of = {name: [i for i in rows if _cell(table.rows[i].cells[column]) == name] for name in (subject, reference)}
+    both = of[subject] + of[reference]
+    if not of[subject] or not of[reference]:
+        return False
+    keys = [c for c in table.label_columns if c != column and len({_cell(table.rows[i].cells[c]) for i in both}) > 1]
+
+    def key(i: int) -> tuple[str, ...]:
+        return tuple(_cell(table.rows[i].cells[c]) for c in keys)
+
+    return bool(keys) and not {key(i) for i in of[subject]} & {key(i) for i in of[reference]}
 
 
 __all__ = ["RowPair", "measured_series", "row_pairs"]
