@@ -102,6 +102,9 @@ RULES: tuple[Rule, ...] = (
          "a folder records, datasets, the study file or templates are read from that every user may write in"),
     Rule("SG221", ERROR, "one run in several jobs", "studygen.checks.sg221_same_run",
          "two jobs holding a timing of one run: the same input by its sha256, or the same figures to every digit"),
+    Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
+         "a figure in the study file's prose (ms, MiB, AP) that no measured figure gives at its printed digits "
+         "but one gives with one digit changed or two swapped"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
