@@ -12,11 +12,11 @@ import yaml
 
 from studygen.checks import CheckContext, run_checks
 from studygen.checks.sg222_misquoted_figures import (
-    check, matches, one_digit_away, quoted_figures, significant_digits)
+    check, matches, one_digit_away, quoted_figures, sentence_at, significant_digits)
 from studygen.study import load_study
 from tests.conftest import copy_project
 
-from .studies import FAMILY, codes, latency, load, record, spec
+from .studies import FAMILY, codes, collected_provenance, latency, load, record, spec
 
 # the RTX 3090 log's GPU compute median and its p99, as trtexec printed them
 GPU_COMPUTE = latency("fp16", 0.0439453, "28x28", batch=4,
@@ -140,6 +140,10 @@ def test_matches_reads_rounding_and_cutting():
     assert matches("0.04395", 0.0439453) and matches("0.04394", 0.0439453) and matches("0.0439", 0.0439453)
     assert not matches("0.04396", 0.0439453) and not matches("0.03395", 0.0439453)
     assert matches("13.62", 13.62) and matches("13.6", 13.62) and not matches("13.7", 13.62)
+    assert matches("2.71", 2.718) and matches("2.72", 2.718) and not matches("2.70", 2.718)  # cut, rounded
+    # a float just under its decimal text is cut as the text reads: 0.29 is 0.28999…, yet never "0.28"
+    assert matches("0.29", 0.29) and not matches("0.28", 0.29) and not matches("1.14", 1.15)
+    assert matches("0.0421", -0.0421) and matches("0.042", -0.0421)  # a delta's sign aside
 
 
 def test_one_digit_away():
@@ -148,8 +152,7 @@ def test_one_digit_away():
     assert not one_digit_away("0.03385", "0.04395")  # two digits apart
     assert one_digit_away("1.937", "1.397")  # neighbours swapped
     assert not one_digit_away("1.937", "1.739")  # swapped, but not neighbours
-    assert not one_digit_away("19.73", "1.973") and not one_digit_away("0.4395", "0.04395")  # lengths differ
-    assert not one_digit_away("12.34", "1.2.34"[:5])  # a decimal point moved is no digit changed
+    assert not one_digit_away("4", "54") and not one_digit_away("0.4395", "0.04395")  # lengths differ
 
 
 def test_quoted_figures():
@@ -184,3 +187,106 @@ def test_a_sentence_naming_rows_is_read_against_those_rows_only(tmp_path):
     # naming no row at all: every row's figure is a candidate (the sentence before names the GPU, not this one)
     (message,) = sg222("The RTX 3090 is quick. It is 0.04359 ms.")
     assert "one digit away: 0.04395 ms (" in message
+
+
+def test_sentence_at():
+    text = "The RTX 3090 is quick. It takes 0.04359 ms; the GTX 1070 1.234 ms! Done? 9.99 ms"
+    assert sentence_at(text, text.index("0.04359")) == " It takes 0.04359 ms"
+    assert sentence_at(text, text.index("1.234")) == " the GTX 1070 1.234 ms"
+    assert sentence_at(text, text.index("9.99")) == " 9.99 ms"
+    assert sentence_at(text, 4) == "The RTX 3090 is quick"
+    assert sentence_at("v1.5 is 2.25 ms.", 8) == "v1.5 is 2.25 ms"  # a decimal point ends no sentence
+
+
+def test_a_quote_of_three_significant_digits_is_read(tmp_path):
+    (finding,) = _findings(tmp_path, "It runs at 0.0449 ms.")  # 0.0439 at four decimals
+    assert "quotes 0.0449 ms" in finding.message and "one digit away: 0.0439 ms (" in finding.message
+
+
+def test_a_kept_statistic_or_repeat_median_is_matched(tmp_path):
+    # 0.04295 (a mean) and 0.04305 (a repeat median) are each one digit from the row's 0.04395
+    result = latency("fp16", 0.0439453, "28x28", batch=4, repeats=[0.0430469, 0.0439453, 0.0441406],
+                     statistics_ms={"min": 0.0419922, "median": 0.0439453, "mean": 0.0429453, "max": 0.0512695})
+    assert _findings(tmp_path, "Its mean is 0.04295 ms, its first repeat 0.04305 ms.", results=(result,)) == []
+    (finding,) = _findings(tmp_path, "Its mean is 0.04385 ms.", results=(result,))
+    assert "one digit away: 0.04395 ms (measurements/toy/rtx3090-a.json#/results/0/value_ms)" in finding.message
+
+
+def test_rows_of_other_units_before_do_not_stop_the_reading(tmp_path):
+    agreement = {"kind": "agreement", "variant": "fp8", "reference_variant": "fp16", "metric": "logit_correlation",
+                 "value": 0.9991, "dataset": "val-8", "backend": "pytorch", "mode": "eager"}
+    (finding,) = _findings(tmp_path, "It runs at 0.03395 ms.", results=(agreement, GPU_COMPUTE))
+    assert "one digit away: 0.04395 ms (measurements/toy/rtx3090-a.json#/results/1/value_ms)" in finding.message
+
+
+def test_an_unprinted_field_does_not_stop_the_reading_of_the_next(tmp_path):
+    (finding,) = _findings(tmp_path, "It runs at 0.03395 ms.", description="It runs at 0.04359 ms.")
+    assert finding.pointer == "/decision/summary" and "quotes 0.03395 ms" in finding.message
+
+
+def test_ap_delta_points_are_read_and_their_sign_is_aside(tmp_path):
+    delta = {"kind": "coco_ap_delta", "variant": "fp8", "reference_variant": "fp16", "statistic": "AP",
+             "delta_points": -0.215}
+    assert _findings(tmp_path, "AP drops by 0.215 points.", results=(delta,)) == []
+    (finding,) = _findings(tmp_path, "AP drops by 0.251 points.", results=(delta,))
+    assert finding.message.endswith("one digit away: 0.215 points (measurements/toy/rtx3090-a.json#/results/0/"
+                                    "delta_points)")
+
+
+def test_ap_in_points_is_read_times_a_hundred(tmp_path):
+    ap = {"kind": "coco_ap", "variant": "fp16", "statistic": "AP", "value": 0.4625, "dataset": "val-8",
+          "batch": 1, "backend": "tensorrt", "mode": "engine"}
+    (finding,) = _findings(tmp_path, "It reaches 46.52 AP.", results=(ap,))
+    assert finding.message.endswith("one digit away: 46.25 AP (measurements/toy/rtx3090-a.json#/results/0/value)")
+    small = dict(ap, value=0.0152)  # an AP of a rare class, in points 1.52
+    assert _findings(tmp_path, "Small objects reach 1.52 AP.", results=(small,)) == []
+    assert len(_findings(tmp_path, "Small objects reach 1.25 AP.", results=(small,))) == 1
+
+
+def test_the_finding_carries_its_line_key_and_hint(tmp_path):
+    (finding,) = _findings(tmp_path, "It runs at 0.03395 ms.")
+    lines = (tmp_path / "families" / FAMILY / "study.yaml").read_text().splitlines()
+    assert finding.line == next(i + 1 for i, line in enumerate(lines) if line.strip().startswith("summary:"))
+    assert finding.key == "/decision/summary 0.03395 ms"
+    assert finding.hint.startswith("quote the figure as the records hold it")
+
+
+@pytest.mark.parametrize("summary, named", [
+    ("The fp32 build takes 0.1562 ms.", "0.1592 ms"),  # the variant: the 8.0.3 fp16 build's 0.1592 is not fp32's
+    ("The FP16 BUILD on TensorRT 8.0.3 takes 0.1562 ms.", "0.1592 ms"),  # case aside
+    ("At batch 4 the GTX 1070 takes 0.1562 ms.", "0.1592 ms"),
+    ("At 28 x 28 the GeForce GTX 1070 takes 0.1562 ms.", "0.1592 ms"),
+])
+def test_names_a_sentence_may_give_its_rows_by(tmp_path, summary, named):
+    root = copy_project(tmp_path, families=("hackathon_mnist_trtexec",))
+    study_file = root / "families/hackathon_mnist_trtexec/study.yaml"
+    spec_data = yaml.safe_load(study_file.read_text())
+    spec_data["decision"]["summary"] = summary
+    study_file.write_text(yaml.safe_dump(spec_data, sort_keys=False))
+    messages = [f.message for f in codes(run_checks(load_study(study_file.parent, root)), "SG222")]
+    if summary.startswith("The fp32"):
+        # the fp32 build (8.2.3) holds 0.1602 and 0.1536 ms, neither a digit from 0.1562: the fp16 build's 0.1592
+        # is not suggested for a sentence about fp32
+        assert messages == []
+        spec_data["decision"]["summary"] = "The fp32 build takes 0.1563 ms."  # 0.1536 with two digits swapped
+        study_file.write_text(yaml.safe_dump(spec_data, sort_keys=False))
+        (message,) = [f.message for f in codes(run_checks(load_study(study_file.parent, root)), "SG222")]
+        assert message.endswith("one digit away: 0.1536 ms (measurements/hackathon_mnist_trtexec/"
+                                "gtx1070-trt8.2.3.json#/results/4/value_ms)")
+    else:
+        assert messages and named in messages[0]
+
+
+# row a: fp16 ("half"), job a, H200, 800 x 800, batch 1, 0.04395 ms; row b: fp32 ("single"), job b, GeForce GTX 1070,
+# 640 x 640, batch 8, 0.1526 ms. 0.04359 ms is a digit swap of row a's figure only.
+@pytest.mark.parametrize("about_b", ["fp32", "SINGLE", "job b", "GeForce GTX 1070", "GTX 1070", "1070", "640x640",
+                                     "640 x 640", "batch 8"])
+def test_each_name_of_a_row_restricts_the_suggestions_to_it(tmp_path, about_b):
+    variants = [{"name": "fp16", "precision": "fp16", "label": "half"},
+                {"name": "fp32", "precision": "fp32", "label": "single"}]
+    rows = [record("a", [latency("fp16", 0.0439453)]),
+            record("b", [latency("fp32", 0.1526, "640x640", batch=8)], collected_provenance(gpu="NVIDIA GeForce GTX 1070"))]
+    study = load(tmp_path, records=rows, study=spec(variants=variants, decision={
+        "shipped": False, "summary": f"With {about_b.replace('job ', '')} it takes 0.04359 ms. Unnamed, 0.04359 ms."}))
+    (finding,) = check(CheckContext(study))  # the second sentence names no row: row a's figure is suggested
+    assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
