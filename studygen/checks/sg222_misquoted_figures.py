@@ -117,14 +117,14 @@ def measured_figures(study) -> dict[str, Figures]:
 
 def row_names(study, row) -> frozenset[str]:
     """What a sentence about ``row`` may name it by, lower case: its variant
-    and the variant's label, its job, its GPU's model (``rtx 3090``, ``3090``
-    for ``NVIDIA GeForce RTX 3090``), its shape (``800x800``, ``800 x 800``),
+    and the variant's label, its job, its GPU's model (``geforce rtx 3090`` and
+    ``3090`` for ``NVIDIA GeForce RTX 3090``; ``orin`` for ``Jetson AGX Orin``), its shape (``800x800``, ``800 x 800``),
     its batch (``batch 4``) and its kernel group."""
     names = {row.variant, study.variant_label(row.variant), row.job_id, row.key.group}
     if row.gpu:
         model = gpu_label(row.gpu)
-        names |= {model, *(word for word in model.split() if any(ch.isdigit() for ch in word))}
-        names |= {" ".join(model.split()[i:]) for i in range(len(model.split()))}
+        numbered = {word for word in model.split() if any(ch.isdigit() for ch in word)}
+        names |= {model, *(numbered or model.split()[-1:])}  # "3090", "H100"; a model without a number by its last word
     if row.shape:
         names |= {row.shape, shape_label(row.shape)}
     if row.batch is not None:

@@ -139,20 +139,16 @@ def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: Tex
 
 
 def _never_paired(table: Table, column: int, subject: str, reference: str, rows: list[int]) -> bool:
-    """True when ``rows`` hold both variants but no key holds both: the other
-    label columns whose cells vary among the two variants' rows together
-    ("GPU": the fp16 row is the A100's, the fp32 row the H100's) tell every
-    subject row from every reference row, so the table compares them nowhere."""
-    of = {name: [i for i in rows if _cell(table.rows[i].cells[column]) == name] for name in (subject, reference)}
-    both = of[subject] + of[reference]
-    if not of[subject] or not of[reference]:
-        return False
-    keys = [c for c in table.label_columns if c != column and len({_cell(table.rows[i].cells[c]) for i in both}) > 1]
+    """True when no subject row of ``rows`` shares its other label cells
+    with a reference row ("GPU": the fp16 row is the A100's, the fp32 row the
+    H100's; or the rows the clause names hold one of the two only):
+    the table compares the two nowhere."""
+    def keys_of(name: str) -> set[tuple[str, ...]]:
+        return {tuple(_cell(table.rows[i].cells[c]) for c in table.label_columns if c != column)
+                for i in rows if _cell(table.rows[i].cells[column]) == name}
 
-    def key(i: int) -> tuple[str, ...]:
-        return tuple(_cell(table.rows[i].cells[c]) for c in keys)
-
-    return bool(keys) and not {key(i) for i in of[subject]} & {key(i) for i in of[reference]}
+    subject_keys, reference_keys = keys_of(subject), keys_of(reference)
+    return not subject_keys & reference_keys
 
 
 __all__ = ["RowPair", "measured_series", "row_pairs"]

@@ -288,7 +288,7 @@ def _key_words(table, pair: RowPair) -> str:
     """The headers of the label columns other than the one holding the two variants: what would pair their rows."""
     holding = next(c for c in table.label_columns
                    if any(" ".join(row.cells[c].split()).lower() == pair.x for row in table.rows))
-    return ", ".join(f"'{table.headers[c]}'" for c in table.label_columns if c != holding) or "label"
+    return ", ".join(f"'{table.headers[c]}'" for c in table.label_columns if c != holding)
 
 
 def _described(pair: Pair | RowPair, rows: list[tuple[int, str, str, bool]]) -> str:

@@ -141,6 +141,7 @@ def test_matches_reads_rounding_and_cutting():
     assert not matches("0.04396", 0.0439453) and not matches("0.03395", 0.0439453)
     assert matches("13.62", 13.62) and matches("13.6", 13.62) and not matches("13.7", 13.62)
     assert matches("2.71", 2.718) and matches("2.72", 2.718) and not matches("2.70", 2.718)  # cut, rounded
+    assert matches("1.15", 1.159) and matches("2.70", 2.709)  # cut at ten to the decimals, zeros kept
     # a float just under its decimal text is cut as the text reads: 0.29 is 0.28999…, yet never "0.28"
     assert matches("0.29", 0.29) and not matches("0.28", 0.29) and not matches("1.14", 1.15)
     assert matches("0.0421", -0.0421) and matches("0.042", -0.0421)  # a delta's sign aside
@@ -212,6 +213,30 @@ def test_a_kept_statistic_or_repeat_median_is_matched(tmp_path):
     assert "one digit away: 0.04395 ms (measurements/toy/rtx3090-a.json#/results/0/value_ms)" in finding.message
 
 
+def test_the_statistics_of_every_row_are_kept(tmp_path):
+    first = latency("fp16", 0.0439453, statistics_ms={"mean": 0.0429453})
+    second = latency("fp32", 0.0612305, statistics_ms={"mean": 0.0622305})
+    # each mean is a digit from its own row's figure: both are quotes, not misquotes
+    assert _findings(tmp_path, "The means are 0.04295 ms and 0.06223 ms.", results=(first, second)) == []
+
+
+def test_a_figure_two_rows_share_is_suggested_once(tmp_path):
+    rows = [record("a", [latency("fp16", 0.0439453)]), record("b", [latency("fp16", 0.0439453, "640x640")])]
+    study = load(tmp_path, records=rows, study=spec(decision={"shipped": False, "summary": "It takes 0.03395 ms."}))
+    (finding,) = check(CheckContext(study))
+    assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
+
+
+def test_a_figure_in_other_units_is_matched_and_ordered_in_the_quoted_unit(tmp_path):
+    plans = [dict(PLAN, value_mib=mib) for mib in (24.375, 24.40)]  # 25.56 and 25.59 MB
+    assert _findings(tmp_path, "The plan is 25.56 MB.", results=plans) == []
+    # 25.65 MB (24.4617 MiB) is 0.10 above 25.55, 25.54 MB (24.3568 MiB) 0.01 below: the nearer first
+    plans = [dict(PLAN, value_mib=mib) for mib in (24.4617, 24.3568)]
+    (finding,) = _findings(tmp_path, "The plan is 25.55 MB.", results=plans)
+    assert finding.message.endswith("one digit away: 25.54 MB (measurements/toy/rtx3090-a.json#/results/1/value_mib), "
+                                    "25.65 MB (measurements/toy/rtx3090-a.json#/results/0/value_mib)")
+
+
 def test_rows_of_other_units_before_do_not_stop_the_reading(tmp_path):
     agreement = {"kind": "agreement", "variant": "fp8", "reference_variant": "fp16", "metric": "logit_correlation",
                  "value": 0.9991, "dataset": "val-8", "backend": "pytorch", "mode": "eager"}
@@ -220,7 +245,10 @@ def test_rows_of_other_units_before_do_not_stop_the_reading(tmp_path):
 
 
 def test_an_unprinted_field_does_not_stop_the_reading_of_the_next(tmp_path):
-    (finding,) = _findings(tmp_path, "It runs at 0.03395 ms.", description="It runs at 0.04359 ms.")
+    # a variant's description comes before the decision in the study file; the toy template prints neither it
+    # nor the description
+    variants = [{"name": "fp16", "precision": "fp16", "label": "fp16", "description": "It runs at 0.04359 ms."}]
+    (finding,) = _findings(tmp_path, "It runs at 0.03395 ms.", description="It runs at 0.04359 ms.", variants=variants)
     assert finding.pointer == "/decision/summary" and "quotes 0.03395 ms" in finding.message
 
 
@@ -280,12 +308,13 @@ def test_names_a_sentence_may_give_its_rows_by(tmp_path, summary, named):
 # row a: fp16 ("half"), job a, H200, 800 x 800, batch 1, 0.04395 ms; row b: fp32 ("single"), job b, GeForce GTX 1070,
 # 640 x 640, batch 8, 0.1526 ms. 0.04359 ms is a digit swap of row a's figure only.
 @pytest.mark.parametrize("about_b", ["fp32", "SINGLE", "job b", "GeForce GTX 1070", "GTX 1070", "1070", "640x640",
-                                     "640 x 640", "batch 8"])
+                                     "640 x 640", "batch 8", "Orin"])
 def test_each_name_of_a_row_restricts_the_suggestions_to_it(tmp_path, about_b):
     variants = [{"name": "fp16", "precision": "fp16", "label": "half"},
                 {"name": "fp32", "precision": "fp32", "label": "single"}]
     rows = [record("a", [latency("fp16", 0.0439453)]),
-            record("b", [latency("fp32", 0.1526, "640x640", batch=8)], collected_provenance(gpu="NVIDIA GeForce GTX 1070"))]
+            record("b", [latency("fp32", 0.1526, "640x640", batch=8)], collected_provenance(
+                gpu="NVIDIA Jetson AGX Orin" if about_b == "Orin" else "NVIDIA GeForce GTX 1070"))]
     study = load(tmp_path, records=rows, study=spec(variants=variants, decision={
         "shipped": False, "summary": f"With {about_b.replace('job ', '')} it takes 0.04359 ms. Unnamed, 0.04359 ms."}))
     (finding,) = check(CheckContext(study))  # the second sentence names no row: row a's figure is suggested

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from studygen.lint import lint_text
 
-# the Xavier ran int8 only, the Orin fp16 only: not one board compares them
+# the Xavier and the Nano ran int8 only, the Orin fp16 only: not one board compares them
 SPLIT_COLUMNS = """\
 # Boards
 
@@ -17,6 +17,7 @@ SPLIT_COLUMNS = """\
 |---|---:|---:|
 | Xavier | — | 11.9 |
 | Orin | 8.10 | — |
+| Nano | — | 23.4 |
 
 int8 is faster than fp16 on every board.
 """
@@ -41,9 +42,9 @@ def _sg107(text: str) -> list[tuple[int, str]]:
 
 def test_columns_that_share_no_row_are_an_unmeasured_claim():
     ((line, message),) = _sg107(SPLIT_COLUMNS)
-    assert line == 8
+    assert line == 9
     assert message == ("'int8 is faster than fp16 on every board' compares nothing: no row of the table at line 3 "
-                       "holds both 'int8 (ms)' and 'fp16 (ms)' (1 row(s) with 'int8 (ms)' only, "
+                       "holds both 'int8 (ms)' and 'fp16 (ms)' (2 row(s) with 'int8 (ms)' only, "
                        "1 with 'fp16 (ms)' only)")
 
 
@@ -74,7 +75,7 @@ def test_a_table_without_comparisons_beside_one_that_contradicts():
     claim = "int8 is faster than fp16 on every board.\n"
     text = other + SPLIT_COLUMNS.replace(claim, "") + "# Summary\n\n" + claim
     ((line, message),) = _sg107(text)
-    assert line == 16
+    assert line == 17
     assert message == ("'int8 is faster than fp16 on every board' is contradicted by the table at line 3 "
                        "('int8 (ms)' against 'fp16 (ms)', 1 rows named): row 'Thor' has 4.60 against 4.10")
     # in the empty table's own section the claim is judged against that table alone: it compares nothing
@@ -82,6 +83,41 @@ def test_a_table_without_comparisons_beside_one_that_contradicts():
     assert "compares nothing: no row of the table at line 9" in message
 
 
+def test_a_comparison_of_two_rows_without_both_figures_is_not_read():
+    # no universal word: a claim about one pair of rows, one of them without its figure, says nothing to judge
+    text = "# Boards\n\n| Board | fp16 (ms) |\n|---|---:|\n| A100 | 4.10 |\n| H100 | — |\n\n" \
+           "The A100 row is faster than the H100 row.\n"
+    assert _sg107(text) == []
+    assert len(_sg107(text.replace("| — |", "| 3.90 |"))) == 1  # with both figures it is judged, and contradicted
+
+
 def test_a_denied_or_hedged_claim_is_not_read():
     for said in ("int8 is not faster than fp16 on every board.", "int8 can be faster than fp16."):
         assert _sg107(SPLIT_COLUMNS.replace("int8 is faster than fp16 on every board.", said)) == []
+
+
+def test_variant_rows_the_claim_names_holding_one_variant_only_compare_nothing():
+    # "on the Orin" keeps the Orin rows (board names as row labels), and the Orin ran int8 only
+    text = ("# Boards\n\n| Board | Precision | Latency (ms) |\n|---|---|---:|\n| Xavier | int8 | 11.9 |\n"
+            "| Xavier | fp16 | 14.2 |\n| Orin | int8 | 7.40 |\n| Nano | int8 | 23.4 |\n| Nano | fp16 | 25.0 |\n\n"
+            "On the Orin, int8 is faster than fp16 in every run.\n")
+    found = _sg107(text)
+    assert [message for _, message in found] == [
+        "'On the Orin, int8 is faster than fp16 in every run' compares nothing: the table at line 3 pairs no "
+        "'int8' row with a 'fp16' row of the same 'Board' in 'Latency (ms)'"]
+
+
+def test_variant_rows_paired_once_are_too_few_to_read():
+    # int8 ran on the Xavier and the Orin (AGX modules), fp16 on a Xavier NX only: the boards pair the Xavier
+    # rows once, and one pair is no table to judge "every board" by, though its int8 is the slower
+    text = ("# Boards\n\n| Board | Module | Precision | Latency (ms) |\n|---|---|---|---:|\n"
+            "| Xavier | AGX | int8 | 15.9 |\n| Orin | AGX | int8 | 7.40 |\n| Xavier | NX | fp16 | 14.2 |\n\n"
+            "int8 is faster than fp16 on every board.\n")
+    assert _sg107(text) == []
+
+
+def test_one_subject_row_sharing_its_board_with_a_reference_row_is_a_comparison():
+    # int8 ran on the Orin only, fp16 on the Orin and the Xavier: the Orin compares them, so nothing is unmeasured
+    text = ("# Boards\n\n| Board | Precision | Latency (ms) |\n|---|---|---:|\n| Orin | int8 | 7.40 |\n"
+            "| Orin | fp16 | 8.10 |\n| Xavier | fp16 | 14.2 |\n\nint8 is faster than fp16 on every board.\n")
+    assert _sg107(text) == []
