@@ -50,3 +50,18 @@ def test_one_shape_and_one_batch_keep_one_range(tmp_path):
     a = record("a", [latency("fp32", 7.5, batch=4), latency("fp16", 5.0, batch=4)])
     assert latency_chart(generic(tmp_path, [a])).alt == (
         "Median GPU compute time per variant at 800 x 800: 5.0 to 7.5 ms over 2 results")
+
+
+def test_shapes_go_by_their_numbers_not_by_row_order(tmp_path):
+    a = record("a", [latency("fp32", 15.25, "800x1067"), latency("fp32", 5.875)])
+    assert latency_chart(generic(tmp_path, [a])).alt == (
+        "Median GPU compute time per variant at 800 x 800: 5.875 ms over 1 result; "
+        "800 x 1067: 15.25 ms over 1 result")
+
+
+def test_a_figure_without_a_batch_says_so(tmp_path):
+    unbatched = {name: value for name, value in latency("fp16", 6.5).items() if name != "batch"}
+    a = record("a", [latency("fp32", 5.875), unbatched])
+    assert latency_chart(generic(tmp_path, [a])).alt == (
+        "Median GPU compute time per variant at 800 x 800: 5.875 ms at batch 1, 6.5 ms at batch not stated "
+        "(2 results)")
