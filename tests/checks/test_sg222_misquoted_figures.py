@@ -308,14 +308,25 @@ def test_names_a_sentence_may_give_its_rows_by(tmp_path, summary, named):
 # row a: fp16 ("half"), job a, H200, 800 x 800, batch 1, 0.04395 ms; row b: fp32 ("single"), job b, GeForce GTX 1070,
 # 640 x 640, batch 8, 0.1526 ms. 0.04359 ms is a digit swap of row a's figure only.
 @pytest.mark.parametrize("about_b", ["fp32", "SINGLE", "job b", "GeForce GTX 1070", "GTX 1070", "1070", "640x640",
-                                     "640 x 640", "batch 8", "Orin"])
+                                     "640 x 640", "batch 8", "Orin", "H100"])
 def test_each_name_of_a_row_restricts_the_suggestions_to_it(tmp_path, about_b):
     variants = [{"name": "fp16", "precision": "fp16", "label": "half"},
                 {"name": "fp32", "precision": "fp32", "label": "single"}]
     rows = [record("a", [latency("fp16", 0.0439453)]),
             record("b", [latency("fp32", 0.1526, "640x640", batch=8)], collected_provenance(
-                gpu="NVIDIA Jetson AGX Orin" if about_b == "Orin" else "NVIDIA GeForce GTX 1070"))]
+                gpu={"Orin": "NVIDIA Jetson AGX Orin", "H100": "NVIDIA H100 PCIe"}.get(about_b, "NVIDIA GeForce GTX 1070")))]
     study = load(tmp_path, records=rows, study=spec(variants=variants, decision={
         "shipped": False, "summary": f"With {about_b.replace('job ', '')} it takes 0.04359 ms. Unnamed, 0.04359 ms."}))
     (finding,) = check(CheckContext(study))  # the second sentence names no row: row a's figure is suggested
+    assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
+
+
+def test_a_word_many_gpu_models_share_names_none_of_them(tmp_path):
+    # "AGX" of "Jetson AGX Orin" is no name of the Orin (nor "PCIe" of "H100 PCIe"): the sentence names no row
+    rows = [record("a", [latency("fp16", 0.0439453)]),
+            record("b", [latency("fp32", 0.1526, "640x640", batch=8)], collected_provenance(gpu="NVIDIA Jetson AGX Orin")),
+            record("c", [latency("fp32", 0.1627, "640x640", batch=8)], collected_provenance(gpu="NVIDIA H100 PCIe"))]
+    study = load(tmp_path, records=rows, study=spec(decision={
+        "shipped": False, "summary": "On AGX modules over PCIe it takes 0.04359 ms."}))
+    (finding,) = check(CheckContext(study))
     assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
