@@ -52,7 +52,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG106", WARNING, "unmeasured stated as result", "studygen.lint.sg106_unmeasured",
          "a configuration the document says was not measured, given an outcome elsewhere"),
     Rule("SG107", ERROR, "universal comparison contradicted", "studygen.lint.sg107_universal_claims",
-         "\"X is faster than Y on every GPU\" (all, always …) where a row of its table has X not faster"),
+         "\"X is faster than Y on every GPU\" (all, always …) where a row of its table has X not faster, or no "
+         "row holds both"),
     Rule("SG201", ERROR, "stale README or figure", "studygen.checks.sg201_stale",
          "the committed README or a figure differs from what the records render to", waivable=False),
     Rule("SG202", ERROR, "invalid record", "studygen.checks.sg202_records",
@@ -101,6 +102,9 @@ RULES: tuple[Rule, ...] = (
          "a folder records, datasets, the study file or templates are read from that every user may write in"),
     Rule("SG221", ERROR, "one run in several jobs", "studygen.checks.sg221_same_run",
          "two jobs holding a timing of one run: the same input by its sha256, or the same figures to every digit"),
+    Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
+         "a figure in the study file's prose (ms, MiB, AP) that no measured figure gives at its printed digits "
+         "but one gives with one digit changed or two swapped"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
