@@ -35,8 +35,10 @@ from .base import readme_finding, row_finding
 from .readme_text import numbers_in, quote, sentence_at
 
 # Helper output that states no result: hedged wording, the Variants list (what
-# the study file declares), revisit_when entries (conditions, by the field's meaning).
-STATES_NO_RESULT = frozenset({"expectation", "variant_list", "condition"})
+# the study file declares), revisit_when entries (conditions, by the field's meaning),
+# a record's notes on its input (a trtexec log's builder-default "Precision: FP32" line,
+# quoted by collect, named a configuration the study never measured).
+STATES_NO_RESULT = frozenset({"expectation", "variant_list", "condition", "record_note"})
 
 
 def names(entry: dict) -> list[str]:
