@@ -8,7 +8,12 @@ formatted afresh. What is kept for the life of the process is the parser
 (markdown-it with mdformat's renderer and the GFM plugins): it depends on the
 options below only, and each text gets its own parse environment.
 
-One renderer is ours: mdformat's renderer of plain text (escaping what would
+Two renderers and the tree are ours. The tree is built by
+:mod:`studygen.markdown_tree` (the same nodes, with their types, children
+and parents as attributes rather than properties), and tables are rendered
+by :mod:`studygen.markdown_tables` (mdformat-gfm's table renderer, reading
+rows and cells off the table's shape): together they made formatting the
+shipped READMEs about a fifth faster. The third is mdformat's renderer of plain text (escaping what would
 otherwise read as emphasis, links, HTML, code or character references) takes
 about a third of formatting a README, mostly in two steps that cost whatever
 the text holds: an ``re.sub`` with a replacement string against mdformat's
@@ -24,6 +29,9 @@ project, the lint corpus and the fixtures both ways and compares).
 from __future__ import annotations
 
 import re
+
+from .markdown_tables import render_table
+from .markdown_tree import build_tree, take_apart
 
 MDFORMAT_EXTENSIONS = frozenset({"gfm"})
 # wrap keep: a line break is the author's; number False: ordered lists keep their numbers.
@@ -43,27 +51,11 @@ def format_markdown(text: str) -> str:
     if _parser is None:
         _parser = _build_parser()
     env: dict = {}  # what MarkdownIt.render does, with the tree made here so that it can be taken apart
-    tree = _mdformat.tree_of(_parser.parse(text, env))
+    tree = _mdformat.build_tree(_parser.parse(text, env))
     try:
         return _parser.renderer.render_tree(tree, _parser.options, env)
     finally:
-        _take_apart(tree)
-
-
-def _take_apart(tree) -> None:
-    """Empty the child list of every node of ``tree`` (an mdformat
-    ``RenderTreeNode``). Each node holds its parent and its children, so a
-    tree is one large reference cycle that only the cyclic collector frees,
-    after a pause of it (``studygen.memory.collector_paused``) by walking
-    every node: with the downward links gone, reference counts free the
-    nodes and their tokens as soon as the tree is let go (about 12,600 nodes
-    and 17,500 tokens for the shipped project's READMEs; a tenth of the
-    check's CPU time went to collecting them)."""
-    nodes = [tree]
-    while nodes:
-        node = nodes.pop()
-        nodes.extend(node._children)
-        node._children = []
+        _mdformat.take_apart(tree)
 
 
 def _build_parser():
@@ -72,13 +64,31 @@ def _build_parser():
     :func:`_render_text` in place of mdformat's text renderer."""
     from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
     from mdformat.renderer import MDRenderer
+    from mdformat_gfm import _tables_plugin
 
     global _mdformat
     _mdformat = _MdformatParts()
+    _TablesPlugin.RENDERERS = {**_tables_plugin.RENDERERS, "table": render_table}
+    _TablesPlugin.POSTPROCESSORS = _tables_plugin.POSTPROCESSORS
     parser = build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
                         extensions=sorted(MDFORMAT_EXTENSIONS))
-    parser.options["parser_extension"].append(_TextRenderer)
+    extensions = parser.options["parser_extension"]
+    extensions[:] = [_TablesPlugin if extension is _tables_plugin else extension for extension in extensions]
+    extensions.append(_TextRenderer)
     return parser
+
+
+class _TablesPlugin:
+    """mdformat-gfm's tables plugin, in its place among the parser
+    extensions, with :func:`studygen.markdown_tables.render_table` as the
+    renderer of tables (mdformat keeps the first renderer a plugin gives a
+    syntax and warns of the second, so the plugin itself is replaced)."""
+
+    CHANGES_AST = False
+
+    @staticmethod
+    def update_mdit(parser) -> None:  # pragma: no cover - never called: the plugin replaces one build_mdit added
+        """Nothing to change in the parser."""
 
 
 class _TextRenderer:
@@ -146,9 +156,7 @@ class _MdformatParts:
         self.escape_asterisk_emphasis = _util.escape_asterisk_emphasis
         self.escape_square_brackets = _util.escape_square_brackets
         self.escape_less_than_sign = _util.escape_less_than_sign
-        from mdformat.renderer import RenderTreeNode
-
-        self.tree_of = RenderTreeNode
+        self.build_tree, self.take_apart = build_tree, take_apart
         self.in_block = _context._in_block
         self.WRAP_POINT = _context.WRAP_POINT
         self.whitespace, self.punctuation = codepoints.UNICODE_WHITESPACE, codepoints.UNICODE_PUNCTUATION
