@@ -28,9 +28,11 @@ project, the lint corpus and the fixtures both ways and compares).
 
 from __future__ import annotations
 
+import importlib
 import re
+from types import SimpleNamespace
 
-from .markdown_tables import render_table
+from .markdown_tables import render_table, table_rule
 from .markdown_tree import build_tree, take_apart
 
 MDFORMAT_EXTENSIONS = frozenset({"gfm"})
@@ -61,34 +63,42 @@ def format_markdown(text: str) -> str:
 def _build_parser():
     """The parser ``mdformat.text`` builds for our options (mdformat 1.0's
     ``build_mdit``; with ``wrap: keep`` mdformat renders once), with
-    :func:`_render_text` in place of mdformat's text renderer."""
+    :func:`_render_text` in place of mdformat's text renderer, our renderer
+    of tables in place of mdformat-gfm's, markdown-it's table rule with our
+    splitter of rows (:func:`studygen.markdown_tables.table_rule`), and without mdformat-gfm's
+    postprocessor of inline text when the options do not wrap (it returns
+    its text unchanged then)."""
     from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
-    from mdformat.renderer import MDRenderer
-    from mdformat_gfm import _tables_plugin
+    from mdformat.renderer import MDRenderer, RenderContext
+    from mdformat_gfm import _mdformat_plugin, _tables_plugin
 
     global _mdformat
     _mdformat = _MdformatParts()
-    _TablesPlugin.RENDERERS = {**_tables_plugin.RENDERERS, "table": render_table}
-    _TablesPlugin.POSTPROCESSORS = _tables_plugin.POSTPROCESSORS
     parser = build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
                         extensions=sorted(MDFORMAT_EXTENSIONS))
+    table_module = importlib.import_module("markdown_it.rules_block.table")  # the package's "table" is the rule
+    table_alt = next(rule.alt for rule in parser.block.ruler.__rules__ if rule.name == "table")
+    parser.block.ruler.at("table", table_rule(table_module), {"alt": list(table_alt)})
+    _mdformat.do_wrap = RenderContext({}, {}, parser.options, {}).do_wrap  # a function of the options only
+    gfm_postprocessors = dict(_mdformat_plugin.POSTPROCESSORS)
+    if not _mdformat.do_wrap:
+        del gfm_postprocessors["inline"]
+    stand_ins = {_tables_plugin: _stand_in(_tables_plugin, {**_tables_plugin.RENDERERS, "table": render_table},
+                                           _tables_plugin.POSTPROCESSORS),
+                 _mdformat_plugin: _stand_in(_mdformat_plugin, _mdformat_plugin.RENDERERS, gfm_postprocessors)}
     extensions = parser.options["parser_extension"]
-    extensions[:] = [_TablesPlugin if extension is _tables_plugin else extension for extension in extensions]
+    extensions[:] = [stand_ins.get(extension, extension) for extension in extensions]
     extensions.append(_TextRenderer)
     return parser
 
 
-class _TablesPlugin:
-    """mdformat-gfm's tables plugin, in its place among the parser
-    extensions, with :func:`studygen.markdown_tables.render_table` as the
-    renderer of tables (mdformat keeps the first renderer a plugin gives a
-    syntax and warns of the second, so the plugin itself is replaced)."""
-
-    CHANGES_AST = False
-
-    @staticmethod
-    def update_mdit(parser) -> None:  # pragma: no cover - never called: the plugin replaces one build_mdit added
-        """Nothing to change in the parser."""
+def _stand_in(plugin, renderers: dict, postprocessors: dict) -> SimpleNamespace:
+    """An mdformat plugin to put in ``plugin``'s place among the parser's
+    extensions, with other renderers and postprocessors (mdformat keeps the
+    first renderer a plugin gives a syntax and warns of the second, so a
+    renderer is replaced by replacing its plugin)."""
+    return SimpleNamespace(RENDERERS=renderers, POSTPROCESSORS=postprocessors,
+                           CHANGES_AST=getattr(plugin, "CHANGES_AST", False), update_mdit=plugin.update_mdit)
 
 
 class _TextRenderer:
@@ -132,7 +142,7 @@ def _render_text(node, context) -> str:
         next_sibling = node.next_sibling
         if next_sibling and next_sibling.type == "link":
             text = text[:-1] + "\\!"
-    if context.do_wrap and mdformat_.in_block("paragraph", node):
+    if mdformat_.do_wrap and mdformat_.in_block("paragraph", node):
         text = mdformat_.wrap_space.sub(mdformat_.WRAP_POINT, text)
     return text
 

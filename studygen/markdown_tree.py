@@ -30,8 +30,7 @@ def _load() -> None:
 
     global _node_class, _pair
     _pair = _NesterTokens
-    _node_class = type("FormatNode", (RenderTreeNode,), {"type": None, "children": None, "parent": None,
-                                                         "__module__": __name__})
+    _node_class = type("FormatNode", (RenderTreeNode,), {"type": None, "children": None, "parent": None})
 
 
 class _NotNested(Exception):

@@ -142,7 +142,8 @@ TREE_TEXTS = ["", "# T\n\n| a | b |\n|---|---|\n| `c` | *d* |\n\n- [x] done\n- !
 
 
 def _same_tree(ours, theirs, parent=None) -> None:
-    assert type(ours).__name__ == "FormatNode" and ours.parent is parent
+    assert type(ours).__name__ == "FormatNode" and type(ours).__module__ == "studygen.markdown_tree"
+    assert isinstance(ours, type(theirs)) and ours.parent is parent
     assert ours.type == theirs.type and ours.token is theirs.token
     assert (ours.nester_tokens or ()) == (theirs.nester_tokens or ())  # the same two tokens, compared by identity
     if ours.nester_tokens:
@@ -154,10 +155,11 @@ def _same_tree(ours, theirs, parent=None) -> None:
 
 
 @pytest.mark.parametrize("text", TREE_TEXTS)
-def test_the_tree_is_the_one_mdformat_builds(text):
+def test_the_tree_is_the_one_mdformat_builds(text, monkeypatch):
     from mdformat.renderer import RenderTreeNode
 
     markdown_format.format_markdown("")
+    monkeypatch.setattr(markdown_tree, "_node_class", None)  # the node class made afresh
     tokens = markdown_format._parser.parse(text, {})
     tree = markdown_tree.build_tree(tokens)
     theirs = RenderTreeNode(tokens)
@@ -191,3 +193,58 @@ def test_tokens_not_nested_in_pairs_are_left_to_markdown_it():
             markdown_tree.build_tree(tokens)
     tree = markdown_tree.build_tree([opening, text, closing, text])
     assert [child.type for child in tree.children] == ["paragraph", "text"] and tree.children[0].children[0].token is text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text("|\\a` ", max_size=12))
+@example("\\\\|a\\|\\||")
+def test_rows_split_into_cells_as_markdown_it_splits_them(line):
+    import importlib
+
+    table_module = importlib.import_module("markdown_it.rules_block.table")
+    assert markdown_tables.escaped_split(line) == table_module.escapedSplit(line)
+
+
+def test_cells_split_by_hand():
+    assert markdown_tables.escaped_split("") == [""]
+    assert markdown_tables.escaped_split("|a|") == ["", "a", ""]
+    assert markdown_tables.escaped_split("a\\|b|c") == ["a|b", "c"]
+    assert markdown_tables.escaped_split("\\\\|x") == ["\\|x"]  # a pipe after any backslash is escaped
+    assert markdown_tables.escaped_split("|\\|\\||") == ["", "||", ""]
+
+
+def test_table_rows_split_by_our_splitter_and_wrapping_read_off_the_options_once(monkeypatch):
+    """markdown-it's table rule in our parser splits rows with escaped_split, and nothing asks a render
+    context whether to wrap while a table is rendered (the options say it once). Failed before: each row
+    was split character by character, and each cell's text and inline postprocessor read the property."""
+    import importlib
+
+    from mdformat.renderer import RenderContext
+
+    markdown_format.format_markdown("")
+    table_module = importlib.import_module("markdown_it.rules_block.table")
+    monkeypatch.setattr(table_module, "escapedSplit", lambda line: pytest.fail("markdown-it's splitter"))
+    reads = []
+    real = RenderContext.do_wrap
+    monkeypatch.setattr(RenderContext, "do_wrap", property(lambda self: reads.append(1) or real.fget(self)))
+    text = "| a | b\\|c |\n|---|:-:|\n| `d` | e |\n"
+    assert markdown_format.format_markdown(text) == "| a   | b\\|c |\n| --- | :--: |\n| `d` |  e   |\n"
+    assert reads == []
+
+
+WRAPPED = "- [ ] a task whose text is long enough to wrap at forty columns, twice over at least\n\n" + \
+          "A paragraph_with *emphasis* and\na soft break, long enough to be wrapped at forty columns.\n"
+
+
+@pytest.mark.parametrize("wrap", [40, "no", "keep"])
+def test_options_that_wrap_keep_mdformat_gfms_postprocessor_of_inline_text(monkeypatch, wrap):
+    options = {**OPTIONS, "wrap": wrap}
+    monkeypatch.setattr(markdown_format, "MDFORMAT_OPTIONS", options)
+    monkeypatch.setattr(markdown_format, "_parser", None)
+    formatted = markdown_format.format_markdown(WRAPPED)
+    assert formatted == mdformat.text(WRAPPED, extensions={"gfm"}, options=options)
+    assert ("- [ ] a task whose text is long enough\n" in formatted) == (wrap == 40)
+    assert ("*emphasis* and a soft break, long enough to be wrapped at forty columns.\n" in formatted) == (wrap == "no")
+    inline_postprocessors = [plugin.POSTPROCESSORS.get("inline") for plugin in markdown_format._parser.options[
+        "parser_extension"] if getattr(plugin, "POSTPROCESSORS", {}).get("inline")]
+    assert len(inline_postprocessors) == (wrap != "keep")
