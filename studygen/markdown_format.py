@@ -79,26 +79,20 @@ def _build_parser():
     table_module = importlib.import_module("markdown_it.rules_block.table")  # the package's "table" is the rule
     table_alt = next(rule.alt for rule in parser.block.ruler.__rules__ if rule.name == "table")
     parser.block.ruler.at("table", table_rule(table_module), {"alt": list(table_alt)})
-    _mdformat.do_wrap = RenderContext({}, {}, parser.options, {}).do_wrap  # a function of the options only
+    _mdformat.do_wrap = RenderContext(None, None, parser.options, None).do_wrap  # a function of the options only
     gfm_postprocessors = dict(_mdformat_plugin.POSTPROCESSORS)
     if not _mdformat.do_wrap:
         del gfm_postprocessors["inline"]
-    stand_ins = {_tables_plugin: _stand_in(_tables_plugin, {**_tables_plugin.RENDERERS, "table": render_table},
-                                           _tables_plugin.POSTPROCESSORS),
-                 _mdformat_plugin: _stand_in(_mdformat_plugin, _mdformat_plugin.RENDERERS, gfm_postprocessors)}
+    # mdformat keeps the first renderer a plugin gives a syntax (and warns of a second): a renderer is
+    # replaced by putting a stand-in in its plugin's place (what render_tree reads of a plugin is these two)
+    stand_ins = {_tables_plugin: SimpleNamespace(RENDERERS={**_tables_plugin.RENDERERS, "table": render_table},
+                                                 POSTPROCESSORS=_tables_plugin.POSTPROCESSORS),
+                 _mdformat_plugin: SimpleNamespace(RENDERERS=_mdformat_plugin.RENDERERS,
+                                                   POSTPROCESSORS=gfm_postprocessors)}
     extensions = parser.options["parser_extension"]
     extensions[:] = [stand_ins.get(extension, extension) for extension in extensions]
     extensions.append(_TextRenderer)
     return parser
-
-
-def _stand_in(plugin, renderers: dict, postprocessors: dict) -> SimpleNamespace:
-    """An mdformat plugin to put in ``plugin``'s place among the parser's
-    extensions, with other renderers and postprocessors (mdformat keeps the
-    first renderer a plugin gives a syntax and warns of the second, so a
-    renderer is replaced by replacing its plugin)."""
-    return SimpleNamespace(RENDERERS=renderers, POSTPROCESSORS=postprocessors,
-                           CHANGES_AST=getattr(plugin, "CHANGES_AST", False), update_mdit=plugin.update_mdit)
 
 
 class _TextRenderer:

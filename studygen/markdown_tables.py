@@ -161,7 +161,6 @@ def escaped_split(line: str) -> list[str]:
 def table_rule(table_module) -> types.FunctionType:
     """markdown-it's block rule ``table`` from ``table_module`` (the module
     ``markdown_it.rules_block.table``): the same code, whose global
-    ``escapedSplit`` is :func:`escaped_split`."""
-    rule = table_module.table
-    rule_globals = {**vars(table_module), "escapedSplit": escaped_split}
-    return types.FunctionType(rule.__code__, rule_globals, rule.__name__, rule.__defaults__, rule.__closure__)
+    ``escapedSplit`` is :func:`escaped_split` (the rule has no defaults
+    and no closure: it is always called with its four arguments)."""
+    return types.FunctionType(table_module.table.__code__, {**vars(table_module), "escapedSplit": escaped_split})

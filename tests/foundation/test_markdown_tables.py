@@ -46,6 +46,15 @@ def tables(draw) -> str:
     return draw(st.sampled_from(["", "para\n\n", "para\n"])) + text
 
 
+@pytest.fixture
+def fresh(monkeypatch):
+    """The parser and the node class made afresh, by the code under test."""
+    from studygen import markdown_tree
+
+    monkeypatch.setattr(markdown_format, "_parser", None)
+    monkeypatch.setattr(markdown_tree, "_node_class", None)
+
+
 def direct(text: str) -> str:
     return mdformat.text(text, extensions={"gfm"}, options=OPTIONS)
 
@@ -67,7 +76,7 @@ def test_cells_padded_by_their_width_in_columns():
     assert markdown_format.format_markdown(text) == expected == direct(text)
 
 
-def test_rendering_a_table_walks_no_cell_content(monkeypatch):
+def test_rendering_a_table_walks_no_cell_content(monkeypatch, fresh):
     """Rows and cells are read off the table's shape; nothing below a cell is visited to find them.
     Failed before: mdformat-gfm's renderer walked every node under the table (each text of each cell)."""
     from markdown_it.tree import SyntaxTreeNode
@@ -155,11 +164,10 @@ def _same_tree(ours, theirs, parent=None) -> None:
 
 
 @pytest.mark.parametrize("text", TREE_TEXTS)
-def test_the_tree_is_the_one_mdformat_builds(text, monkeypatch):
+def test_the_tree_is_the_one_mdformat_builds(text, fresh):
     from mdformat.renderer import RenderTreeNode
 
     markdown_format.format_markdown("")
-    monkeypatch.setattr(markdown_tree, "_node_class", None)  # the node class made afresh
     tokens = markdown_format._parser.parse(text, {})
     tree = markdown_tree.build_tree(tokens)
     theirs = RenderTreeNode(tokens)
@@ -168,7 +176,7 @@ def test_the_tree_is_the_one_mdformat_builds(text, monkeypatch):
     assert tree.to_tokens() == tokens and len(list(tree.walk())) == len(list(theirs.walk()))
 
 
-def test_no_node_type_is_read_through_the_property(monkeypatch):
+def test_no_node_type_is_read_through_the_property(monkeypatch, fresh):
     """Types, children and parents are attributes of the nodes, set as the tree is built.
     Failed before: the renderer read each node's type through two properties (about 24,000 reads for
     the shipped READMEs)."""
@@ -213,7 +221,7 @@ def test_cells_split_by_hand():
     assert markdown_tables.escaped_split("|\\|\\||") == ["", "||", ""]
 
 
-def test_table_rows_split_by_our_splitter_and_wrapping_read_off_the_options_once(monkeypatch):
+def test_table_rows_split_by_our_splitter_and_wrapping_read_off_the_options_once(monkeypatch, fresh):
     """markdown-it's table rule in our parser splits rows with escaped_split, and nothing asks a render
     context whether to wrap while a table is rendered (the options say it once). Failed before: each row
     was split character by character, and each cell's text and inline postprocessor read the property."""
@@ -224,6 +232,9 @@ def test_table_rows_split_by_our_splitter_and_wrapping_read_off_the_options_once
     markdown_format.format_markdown("")
     table_module = importlib.import_module("markdown_it.rules_block.table")
     monkeypatch.setattr(table_module, "escapedSplit", lambda line: pytest.fail("markdown-it's splitter"))
+    rules = [rule for rule in markdown_format._parser.block.ruler.__rules__ if rule.name == "table"]
+    assert len(rules) == 1 and rules[0].alt == ["paragraph", "reference"] and rules[0].enabled
+    assert rules[0].fn.__globals__["escapedSplit"] is markdown_tables.escaped_split
     reads = []
     real = RenderContext.do_wrap
     monkeypatch.setattr(RenderContext, "do_wrap", property(lambda self: reads.append(1) or real.fget(self)))
