@@ -8,15 +8,16 @@ formatted afresh. What is kept for the life of the process is the parser
 (markdown-it with mdformat's renderer and the GFM plugins): it depends on the
 options below only, and each text gets its own parse environment.
 
-Two renderers and the tree are ours. The tree is built by
-:mod:`studygen.markdown_tree` (the same nodes, with their types, children
-and parents as attributes rather than properties), and tables are rendered
-by :mod:`studygen.markdown_tables` (mdformat-gfm's table renderer, reading
-rows and cells off the table's shape): together they made formatting the
-shipped READMEs about a fifth faster. The third is mdformat's renderer of plain text (escaping what would
-otherwise read as emphasis, links, HTML, code or character references) takes
-about a third of formatting a README, mostly in two steps that cost whatever
-the text holds: an ``re.sub`` with a replacement string against mdformat's
+The tree, the renderers of tables and of text, and markdown-it's splitting
+of table rows are ours, each giving the same result as mdformat's own.
+The tree is built by :mod:`studygen.markdown_tree` (the same nodes, with
+their types, children and parents as attributes rather than properties);
+tables are rendered, and their rows split into cells, by
+:mod:`studygen.markdown_tables`; with wrapping off, mdformat-gfm's
+postprocessor of inline text (the identity then) is left out. mdformat's
+renderer of plain text (escaping what would otherwise read as emphasis,
+links, HTML, code or character references) took about a third of formatting
+a README, mostly in two steps that cost whatever the text holds: an ``re.sub`` with a replacement string against mdformat's
 expression of every HTML5 entity name (whose cache key hashes the whole
 compiled expression on every call) and a character-by-character loop over
 every underscore. :func:`_render_text` does the same steps in the same order,
@@ -53,11 +54,11 @@ def format_markdown(text: str) -> str:
     if _parser is None:
         _parser = _build_parser()
     env: dict = {}  # what MarkdownIt.render does, with the tree made here so that it can be taken apart
-    tree = _mdformat.build_tree(_parser.parse(text, env))
+    tree = build_tree(_parser.parse(text, env))
     try:
         return _parser.renderer.render_tree(tree, _parser.options, env)
     finally:
-        _mdformat.take_apart(tree)
+        take_apart(tree)
 
 
 def _build_parser():
@@ -65,9 +66,9 @@ def _build_parser():
     ``build_mdit``; with ``wrap: keep`` mdformat renders once), with
     :func:`_render_text` in place of mdformat's text renderer, our renderer
     of tables in place of mdformat-gfm's, markdown-it's table rule with our
-    splitter of rows (:func:`studygen.markdown_tables.table_rule`), and without mdformat-gfm's
-    postprocessor of inline text when the options do not wrap (it returns
-    its text unchanged then)."""
+    splitter of rows (:func:`studygen.markdown_tables.table_rule`), and
+    without mdformat-gfm's postprocessor of inline text when the options do
+    not wrap (it returns its text unchanged then)."""
     from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
     from mdformat.renderer import MDRenderer, RenderContext
     from mdformat_gfm import _mdformat_plugin, _tables_plugin
@@ -151,7 +152,8 @@ def _escaped(match) -> str:
 
 class _MdformatParts:
     """What :func:`_render_text` uses of mdformat 1.0 (its escape functions and
-    expressions), looked up once when the parser is built."""
+    expressions), looked up once when the parser is built, and whether the
+    parser's options wrap text (``do_wrap``, set by :func:`_build_parser`)."""
 
     def __init__(self) -> None:
         from mdformat import codepoints
@@ -160,7 +162,6 @@ class _MdformatParts:
         self.escape_asterisk_emphasis = _util.escape_asterisk_emphasis
         self.escape_square_brackets = _util.escape_square_brackets
         self.escape_less_than_sign = _util.escape_less_than_sign
-        self.build_tree, self.take_apart = build_tree, take_apart
         self.in_block = _context._in_block
         self.WRAP_POINT = _context.WRAP_POINT
         self.whitespace, self.punctuation = codepoints.UNICODE_WHITESPACE, codepoints.UNICODE_PUNCTUATION

@@ -96,7 +96,7 @@ def _table_node(text: str):
 
     markdown_format.format_markdown("")
     parser = markdown_format._parser
-    tree = markdown_format._mdformat.build_tree(parser.parse(text, {}))
+    tree = markdown_tree.build_tree(parser.parse(text, {}))
     renderers = dict(DEFAULT_RENDERERS)
     postprocessors = {}
     for plugin in parser.options["parser_extension"]:
