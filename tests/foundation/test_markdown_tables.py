@@ -154,8 +154,8 @@ def _same_tree(ours, theirs, parent=None) -> None:
     assert type(ours).__name__ == "FormatNode" and type(ours).__module__ == "studygen.markdown_tree"
     assert isinstance(ours, type(theirs)) and ours.parent is parent
     assert ours.type == theirs.type and ours.token is theirs.token
-    assert (ours.nester_tokens or ()) == (theirs.nester_tokens or ())  # the same two tokens, compared by identity
-    if ours.nester_tokens:
+    assert (ours.nester_tokens is None) == (theirs.nester_tokens is None)
+    if theirs.nester_tokens is not None:
         assert ours.nester_tokens.opening is theirs.nester_tokens.opening
         assert ours.nester_tokens.closing is theirs.nester_tokens.closing
     assert len(ours.children) == len(theirs.children)
