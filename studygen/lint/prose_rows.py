@@ -124,7 +124,7 @@ def _column(table: Table, clause: str) -> Series | None:
         return series if series.unit not in RATIO_UNITS and (not speed or _is_time(series)) else None
     # "12% less time", "30% less memory": the one column of the quantity kind the clause names
     kinds = kinds_named(clause, "")
-    of_kind = [s for s in numeric if len(kinds) == 1 and kind_of_series(s) == kinds[0]]
+    of_kind = [s for s in numeric if kind_of_series(s) in kinds]
     if len(of_kind) == 1:
         return of_kind[0]
     if not speed:

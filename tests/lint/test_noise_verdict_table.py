@@ -26,6 +26,7 @@ def _sg105(paragraph: str) -> list[tuple[int, str]]:
     ("The gap sits below measurement noise.", "below measurement noise"),
     ("The gap stays inside trial-to-trial jitter.", "inside trial-to-trial jitter"),
     ("The gap is smaller than timing error.", "smaller than timing error"),
+    ("The gap is below trial-to-trial error.", "below trial-to-trial error"),
     ("The gap is comparable to session-to-session fluctuation.", "comparable to session-to-session fluctuation"),
     ("We see no meaningful kernel-time difference.", "no meaningful kernel-time difference"),
     ("We see no measurable latency change.", "no measurable latency change"),

@@ -38,6 +38,8 @@ def test_a_range_over_named_rows_of_another_section_is_read_whatever_the_verb(pa
     "int8 takes 2.31 to 2.58 ms on the L4 and the L40S.",   # the clause names the two rows it covers
     "int8 takes 2.31 to 2.70 ms on the L4 and the L40S.",
     "int8 takes 2.31 to 2.49 ms.",                            # one endpoint only among the int8 rows
+    "int8 takes 0.917 to 2.40 ms.",                           # one endpoint, though two of three rows inside
+    "int8 takes 0.917 to 2.44 ms.",                           # 2.44 is bf16's: one endpoint among the int8 rows
     "A request takes 2.31 to 2.58 ms.",                       # no row named, no header word shared
     "int8 engines weigh 168 to 175 MB.",                      # another column, which the range covers
     "int8 takes 2.31 to 2.58 s.",                             # another unit: no column of it
