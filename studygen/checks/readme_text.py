@@ -190,12 +190,21 @@ class ReadmeText:
             yield index, line
 
 
-def sentence_at(line: str, start: int, end: int) -> str:
-    """The sentence of ``line`` around ``[start, end)`` (split at '. ', '; ', ': ' boundaries)."""
+def sentence_bounds(line: str, start: int, end: int) -> tuple[int, int]:
+    """``(first, last)`` offsets of the sentence of ``line`` around ``[start,
+    end)``: it begins after the '. ' or '; ' before ``start`` (the line's
+    start when none) and ends with the '.' or ';' of the first such mark
+    after ``end`` (the line's end when none)."""
     left = max(line.rfind(". ", 0, start), line.rfind("; ", 0, start))
     right_candidates = [p for p in (line.find(". ", end), line.find("; ", end)) if p >= 0]
     right = min(right_candidates) + 1 if right_candidates else len(line)
-    return line[left + 2 if left >= 0 else 0:right].strip(" -*")
+    return (left + 2 if left >= 0 else 0), right
+
+
+def sentence_at(line: str, start: int, end: int) -> str:
+    """The sentence of ``line`` around ``[start, end)`` (:func:`sentence_bounds`), its list marks and emphasis stripped."""
+    first, last = sentence_bounds(line, start, end)
+    return line[first:last].strip(" -*")
 
 
 def quote(text: str, limit: int = 140) -> str:
