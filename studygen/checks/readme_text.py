@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import accumulate
 
+from ..lint.row_axis import label_pattern
 from ..patterns import lazy_compile
 
 _ESCAPE = lazy_compile(r"\\([!-/:-@\[-`{-~])")
@@ -38,9 +40,31 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", _ESCAPE.sub(r"\1", text)).strip()
 
 
-def numbers_in(text: str) -> list[str]:
-    """Every number in ``text`` as printed (``0.19``, ``800``), in order."""
+def numbers_in(text: str, labels: re.Pattern | None = None) -> list[str]:
+    """Every number in ``text`` as printed (``0.19``, ``800``), in order, less
+    those inside a name ``labels`` finds (:func:`label_names`: "1070" of "GTX
+    1070" is part of a GPU's name, no figure)."""
+    if labels is not None:
+        text = labels.sub(lambda match: " " * len(match.group()), text)
     return NUMBER.findall(text)
+
+
+def label_names(study) -> re.Pattern | None:
+    """The names of ``study`` that hold a number apart from their words: the
+    GPUs its records ran on and its variants' labels ("NVIDIA GeForce GTX
+    1070", "batch 8"), each however a reader spells it (any case, vendor
+    words optional, words parted by a space, a hyphen or nothing:
+    :func:`studygen.lint.row_axis.label_pattern`); None when no name holds one."""
+    gpus = {row.gpu for row in study.rows if row.gpu}
+    labels = {str(variant.get("label") or name) for name, variant in study.variants.items()}
+    return _names_pattern(tuple(sorted(" ".join(name.lower().split()) for name in gpus | labels if NUMBER.search(name))))
+
+
+@lru_cache(maxsize=64)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern | None:
+    if not names:
+        return None
+    return re.compile("|".join(label_pattern(name)[1] for name in names), re.I)
 
 
 def table_cells(line: str) -> list[str] | None:

@@ -43,7 +43,7 @@ from ..lint.row_axis import label_pattern
 from ..lint.vocabulary import format_mentions
 from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import readme_finding, row_finding
-from .readme_text import numbers_in, quote, sentence_at, sentence_bounds
+from .readme_text import label_names, numbers_in, quote, sentence_at, sentence_bounds
 
 # Helper output that states no result: hedged wording, the Variants list (what
 # the study file declares), revisit_when entries (conditions, by the field's meaning),
@@ -189,6 +189,7 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
         return []
     findings = []
     per_entry = []
+    labels = label_names(study)
     for entry in entries:
         entry_names = names(entry)
         per_entry.append((entry, entry_names, _named_by_line(text.lines, mention_pattern(entry), entry_names),
@@ -209,7 +210,7 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
                     continue  # one finding per sentence
                 sentences_seen.add(span)
                 sentence = line if in_table else sentence_at(line, start, end)
-                figures = numbers_in(sentence)
+                figures = numbers_in(sentence, labels)
                 shown = f" with figures {', '.join(figures)}" if figures else ""
                 where = "a table row" if in_table else "hand-written text"
                 findings.append(readme_finding(
