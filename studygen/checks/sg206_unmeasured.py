@@ -101,7 +101,7 @@ def config_parts(study, entry: dict) -> Parts | None:
             alternatives |= words
     if not variants:
         return None
-    return Parts(re.compile(_whole_words(alternatives), re.I), re.compile("|".join(gpus.values()), re.I),
+    return Parts(re.compile(_whole_words(alternatives), re.I), re.compile("|".join(gpus.values())),
                  frozenset(variants), frozenset(gpus))
 
 

@@ -24,6 +24,7 @@ def _prose_findings(tmp_path, summary: str, records=MIXED, **study):
 def test_a_summary_comparing_figures_of_two_image_sets_is_an_error(tmp_path):
     findings = _prose_findings(tmp_path, "fp16 ships: AP 0.8020 against 0.7690 for fp32 on the validation images.")
     assert [(f.pointer, f.line) for f in findings] == [("/decision/summary", 26)]  # the line safe_dump writes it on
+    assert findings[0].key == "/decision/summary 0.8020 0.7690"  # what a waiver matches, figures and all
     assert findings[0].message == (
         "/decision/summary compares quality figures from different image sets: 0.8020: fp16 on mnist-val (2 images, "
         "job a); 0.7690: fp32 on mnist-val-4 (4 images, job b): "

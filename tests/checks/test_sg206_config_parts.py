@@ -29,14 +29,21 @@ def test_the_parts_are_the_variant_and_the_record_gpu_it_names(tmp_path):
     assert sg206_unmeasured.config_parts(study, {"config": "fp16 on TensorRT 8.2.3", "reason": "r"}) is None
 
 
+def test_a_variant_is_named_by_its_precision_too(tmp_path):
+    variants = [{"name": "full", "precision": "fp32", "label": "Full precision"}, {"name": "fp16", "precision": "fp16", "label": "fp16"}]
+    records = [record("ampere", [latency("fp16", 0.0612)], provenance=collected_provenance(gpu="NVIDIA GeForce RTX 3090"))]
+    study = load(tmp_path, records=records, template=HEADER, study=spec(variants=variants, not_measured=NOT_MEASURED))
+    assert sg206_unmeasured.config_parts(study, NOT_MEASURED[0]).variants == {"full"}
+
+
 def test_the_gpu_without_its_vendor_word_or_first_in_the_sentence_is_a_mention(tmp_path):
     prose = ("fp32 on the RTX 3090 runs at 0.0612 ms.\n\n"
-             "On the rtx-3090, fp32 was slower than fp16.\n\n"
+             "On the rtx-3090, FP32 was slower than fp16.\n\n"
              "The RTX3090 in fp32 is the gap in this study; fp16 on the GTX 1070 took 0.2001 ms.\n")
     study, findings = _findings(tmp_path, prose)
     assert [f.line for f in findings] == [line_of(study, "fp32 on the RTX 3090 runs"), line_of(study, "On the rtx-3090"),
                                           line_of(study, "The RTX3090 in fp32")]
-    assert '"On the rtx-3090, fp32 was slower than fp16."' in findings[1].message
+    assert '"On the rtx-3090, FP32 was slower than fp16."' in findings[1].message
     # one sentence per finding: the GTX 1070 sentence after the ';' is no part of the third
     assert findings[2].message.endswith('"The RTX3090 in fp32 is the gap in this study;"')
 
@@ -49,7 +56,8 @@ def test_a_part_alone_or_the_parts_in_two_sentences_name_nothing(tmp_path):
 
 
 def test_a_table_row_naming_both_parts_is_a_mention(tmp_path):
-    prose = "| GPU | Variant | ms |\n| --- | --- | --- |\n| GeForce RTX 3090 | fp32 | 0.0890 |\n"
+    # a row is one mention, though a cell holds a sentence mark between the GPU and the variant
+    prose = "| GPU | Variant | ms |\n| --- | --- | --- |\n| GeForce RTX 3090 (driver 470; CUDA 11.4) | fp32 | 0.0890 |\n"
     study, findings = _findings(tmp_path, prose)
     assert [f.line for f in findings] == [line_of(study, "| GeForce RTX 3090")]
     assert "a table row names it" in findings[0].message
