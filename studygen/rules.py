@@ -64,7 +64,8 @@ RULES: tuple[Rule, ...] = (
          "a noise or significance verdict written by hand instead of computed from repeats"),
     Rule("SG205", ERROR, "dataset", "studygen.checks.sg205_datasets",
          "a quality figure on an undefined, overlapping, mixed or miscounted image set, or on its own calibration "
-         "set; a calibration or agreement set the study file names otherwise"),
+         "set; figures of different image sets compared in helper output or a study-file sentence; a calibration "
+         "or agreement set the study file names otherwise"),
     Rule("SG206", ERROR, "unmeasured configuration stated", "studygen.checks.sg206_unmeasured",
          "a configuration the study file lists as not measured, reported or stated anyway"),
     Rule("SG207", ERROR, "unexplained cross-version or cross-GPU anomaly", "studygen.checks.sg207_anomaly",
