@@ -47,7 +47,7 @@ def failed_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResul
     for run in log.failed:
         build_only = any(run.flag(flag) is not None for flag in BUILD_ONLY_FLAGS)
         result = dict(run_base(labels, run, log.display, inputs.notes), kind=Kind.NOT_MEASURED,
-                      metric="plan_size" if build_only else "latency", reason=failure_reason(log, run))
+                      metric=Kind.PLAN_SIZE if build_only else Kind.LATENCY, reason=failure_reason(log, run))
         result["source_locator"] = f"{log.basename}:{run.status_line}"
         out.append(NewResult(result, f"{log.display}:line {run.status_line}"))
     return out
