@@ -72,3 +72,22 @@ def test_a_failed_run_beside_a_passed_one_keeps_the_passed_figures(workdir):
     assert log.failed[0].errors == [(offset + 4, "Error[2]: first complaint"),
                                     (offset + 5, "Error[4]: [network.cpp::validate::3100] no implementation for "
                                                  "layer Foo")]
+
+
+def test_a_build_only_run_that_failed_misses_its_plan_size_and_a_long_error_is_cut(collect, workdir):
+    command = "trtexec --onnx=net.onnx --int8 --skipInference --saveEngine=net.plan"
+    long_error = "Error[10]: could not find any implementation for node " + "x" * 300
+    (workdir / "build.log").write_text("\n".join([
+        f"&&&& RUNNING TensorRT.trtexec [TensorRT v100100] # {command}",
+        STAMP + "[E] Error[1]: first",
+        STAMP + "[E] Error[2]: second",
+        STAMP + f"[E] {long_error}",
+        f"&&&& FAILED TensorRT.trtexec [TensorRT v100100] # {command}",
+        ""]))
+    done = collect("trtexec", "--variant", "int8", "--shape", "640x640", "--log", workdir / "build.log")
+    assert done.exit_code == 0, done.err
+    [result] = done.results
+    assert (result["metric"], result["shape"], result["variant"]) == ("plan_size", "640x640", "int8")
+    shown = long_error[:197] + "..."
+    assert result["reason"] == f"trtexec reported FAILED (build.log line 5); its last error (line 4): {shown}"
+    assert len(shown) == 200
