@@ -91,3 +91,12 @@ def test_a_build_only_run_that_failed_misses_its_plan_size_and_a_long_error_is_c
     shown = long_error[:197] + "..."
     assert result["reason"] == f"trtexec reported FAILED (build.log line 5); its last error (line 4): {shown}"
     assert len(shown) == 200
+
+
+def test_an_error_line_of_exactly_200_characters_is_quoted_whole():
+    from studygen.collect.trtexec.failed import failure_reason
+    from studygen.collect.trtexec.runs import TrtexecLog, TrtexecRun
+
+    run = TrtexecRun(index=0, line=1, status="FAILED", status_line=9, errors=[(8, "e" * 200)])
+    assert failure_reason(TrtexecLog("x/a.log", [], [run]), run) == (
+        "trtexec reported FAILED (a.log line 9); its last error (line 8): " + "e" * 200)
