@@ -42,6 +42,7 @@ def test_what_a_study_file_allows_a_record_to_keep():
     assert study_allows("id", "ORG/Model", ["org/model", None])  # the model however spelt
     assert study_allows("id", "/models/m", ["org/model", "/models/m"])  # its local folder
     assert not study_allows("id", "org/other", ["org/model", None])
+    assert study_allows("id", "Org/Model", ["org/model"]) and not study_allows("id", "org/model", [])
     assert study_allows("weights", "random-init", ["random-init"])
     assert not study_allows("weights", "pretrained", ["random-init"])
 
