@@ -144,13 +144,13 @@ def _delimiter_rows_in_body(document: Document, table) -> list[Finding]:
     """SG104 for each body row of ``table`` that is a delimiter row (see the
     module docstring), naming the repeated header above it when there is one."""
     lines, findings = document.lines, []
-    header = raw_cells(lines[table.line - 1]) if 0 < table.line <= len(lines) else None
-    rows = [start for start in table.row_source_lines if start < len(lines)]
-    for index, start in enumerate(rows):
+    header = raw_cells(lines[table.line - 1])
+    first_body_line = table.line + 1  # 0-based: the header's line is table.line - 1, the delimiter's table.line
+    for start in table.row_source_lines:
         cells = raw_cells(lines[start])
         if not cells or not all(_DELIMITER_CELL_RE.match(cell) for cell in cells):
             continue
-        above = rows[index - 1] if index and rows[index - 1] == start - 1 else None
+        above = start - 1 if start - 1 >= first_body_line else None  # the source line above, when a body row
         repeated = above is not None and raw_cells(lines[above]) == header
         if not repeated and all(cell == "-" for cell in cells):
             continue  # "| - | - |": a row of values given as "-", not a delimiter row
