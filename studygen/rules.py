@@ -46,7 +46,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG103", ERROR, "derived figure", "studygen.lint.sg103_derived_figures",
          "a ratio, speedup, reduction, percentage or average that its own figures do not give"),
     Rule("SG104", ERROR, "Markdown structure", "studygen.lint.sg104_structure",
-         "a table row with the wrong cell count, an unclosed fence, text mdformat would rewrite"),
+         "a table row with the wrong cell count, a delimiter row that does not match its header or repeats "
+         "inside a table body, an unclosed code fence; in check, also a family README that mdformat would rewrite"),
     Rule("SG105", WARNING, "noise wording", "studygen.lint.sg105_noise_wording",
          '"within noise" or "not significant" with no spread, repeat count or test nearby'),
     Rule("SG106", WARNING, "unmeasured stated as result", "studygen.lint.sg106_unmeasured",
@@ -136,5 +137,16 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def lint_code_list() -> str:
+    """The lint codes as docs/lint.md lists them: one Markdown list item per
+    rule of ``studygen.lint`` (code, severity, name, what it catches), in
+    table order, so the page says what the rule table says."""
+    return "".join(f"- {rule.code} ({rule.severity}, {rule.name}): {rule.summary}.\n"
+                   for rule in rules_in("studygen.lint"))
+
+
 if __name__ == "__main__":  # python -m studygen.rules: the table to paste into the README
-    print(markdown_table(), end="")
+    import sys
+
+    # python -m studygen.rules lint: the list to paste into docs/lint.md
+    print(lint_code_list() if sys.argv[1:] == ["lint"] else markdown_table(), end="")
