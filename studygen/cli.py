@@ -78,8 +78,22 @@ def run(argv=None) -> int:
     except Exception as exc:  # noqa: BLE001 - the one place internal errors are caught
         if os.environ.get("STUDYGEN_DEBUG"):
             raise
-        click.echo(f"studygen: internal error: {type(exc).__name__}: {exc} (set STUDYGEN_DEBUG=1 for the traceback)", err=True)
+        click.echo(f"studygen: {_missing_package(exc) or 'internal error: ' + type(exc).__name__ + ': ' + str(exc)} "
+                   "(set STUDYGEN_DEBUG=1 for the traceback)", err=True)
         return EXIT_USAGE
+
+
+def _missing_package(exc: Exception) -> str | None:
+    """What to say when ``exc`` is a library that is not installed (a
+    ModuleNotFoundError naming its module; e.g. a GPU machine given
+    studygen's wheels without their dependencies lacked wcwidth, which
+    mdformat-gfm imports): the package to install. None for anything else."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name:
+        return None
+    top = exc.name.partition(".")[0]
+    # the module's name, not a package to pip install: they differ (yaml is PyYAML's, re2 google-re2's)
+    return (f"the Python module {top} is not installed in this environment (this command or a library it uses "
+            "needs it): install studygen with its dependencies (pip install -e . in its checkout)")
 
 
 def main(argv=None) -> None:

@@ -8,10 +8,16 @@ formatted afresh. What is kept for the life of the process is the parser
 (markdown-it with mdformat's renderer and the GFM plugins): it depends on the
 options below only, and each text gets its own parse environment.
 
-One renderer is ours: mdformat's renderer of plain text (escaping what would
-otherwise read as emphasis, links, HTML, code or character references) takes
-about a third of formatting a README, mostly in two steps that cost whatever
-the text holds: an ``re.sub`` with a replacement string against mdformat's
+The tree, the renderers of tables and of text, and markdown-it's splitting
+of table rows are ours, each giving the same result as mdformat's own.
+The tree is built by :mod:`studygen.markdown_tree` (the same nodes, with
+their types, children and parents as attributes rather than properties);
+tables are rendered, and their rows split into cells, by
+:mod:`studygen.markdown_tables`; with wrapping off, mdformat-gfm's
+postprocessor of inline text (the identity then) is left out. mdformat's
+renderer of plain text (escaping what would otherwise read as emphasis,
+links, HTML, code or character references) took about a third of formatting
+a README, mostly in two steps that cost whatever the text holds: an ``re.sub`` with a replacement string against mdformat's
 expression of every HTML5 entity name (whose cache key hashes the whole
 compiled expression on every call) and a character-by-character loop over
 every underscore. :func:`_render_text` does the same steps in the same order,
@@ -23,7 +29,12 @@ project, the lint corpus and the fixtures both ways and compares).
 
 from __future__ import annotations
 
+import importlib
 import re
+from types import SimpleNamespace
+
+from .markdown_tables import render_table, table_rule
+from .markdown_tree import build_tree, take_apart
 
 MDFORMAT_EXTENSIONS = frozenset({"gfm"})
 # wrap keep: a line break is the author's; number False: ordered lists keep their numbers.
@@ -43,41 +54,45 @@ def format_markdown(text: str) -> str:
     if _parser is None:
         _parser = _build_parser()
     env: dict = {}  # what MarkdownIt.render does, with the tree made here so that it can be taken apart
-    tree = _mdformat.tree_of(_parser.parse(text, env))
+    tree = build_tree(_parser.parse(text, env))
     try:
         return _parser.renderer.render_tree(tree, _parser.options, env)
     finally:
-        _take_apart(tree)
-
-
-def _take_apart(tree) -> None:
-    """Empty the child list of every node of ``tree`` (an mdformat
-    ``RenderTreeNode``). Each node holds its parent and its children, so a
-    tree is one large reference cycle that only the cyclic collector frees,
-    after a pause of it (``studygen.memory.collector_paused``) by walking
-    every node: with the downward links gone, reference counts free the
-    nodes and their tokens as soon as the tree is let go (about 12,600 nodes
-    and 17,500 tokens for the shipped project's READMEs; a tenth of the
-    check's CPU time went to collecting them)."""
-    nodes = [tree]
-    while nodes:
-        node = nodes.pop()
-        nodes.extend(node._children)
-        node._children = []
+        take_apart(tree)
 
 
 def _build_parser():
     """The parser ``mdformat.text`` builds for our options (mdformat 1.0's
     ``build_mdit``; with ``wrap: keep`` mdformat renders once), with
-    :func:`_render_text` in place of mdformat's text renderer."""
+    :func:`_render_text` in place of mdformat's text renderer, our renderer
+    of tables in place of mdformat-gfm's, markdown-it's table rule with our
+    splitter of rows (:func:`studygen.markdown_tables.table_rule`), and
+    without mdformat-gfm's postprocessor of inline text when the options do
+    not wrap (it returns its text unchanged then)."""
     from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
-    from mdformat.renderer import MDRenderer
+    from mdformat.renderer import MDRenderer, RenderContext
+    from mdformat_gfm import _mdformat_plugin, _tables_plugin
 
     global _mdformat
     _mdformat = _MdformatParts()
     parser = build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
                         extensions=sorted(MDFORMAT_EXTENSIONS))
-    parser.options["parser_extension"].append(_TextRenderer)
+    table_module = importlib.import_module("markdown_it.rules_block.table")  # the package's "table" is the rule
+    table_alt = next(rule.alt for rule in parser.block.ruler.__rules__ if rule.name == "table")
+    parser.block.ruler.at("table", table_rule(table_module), {"alt": list(table_alt)})
+    _mdformat.do_wrap = RenderContext(None, None, parser.options, None).do_wrap  # a function of the options only
+    gfm_postprocessors = dict(_mdformat_plugin.POSTPROCESSORS)
+    if not _mdformat.do_wrap:
+        del gfm_postprocessors["inline"]
+    # mdformat keeps the first renderer a plugin gives a syntax (and warns of a second): a renderer is
+    # replaced by putting a stand-in in its plugin's place (what render_tree reads of a plugin is these two)
+    stand_ins = {_tables_plugin: SimpleNamespace(RENDERERS={**_tables_plugin.RENDERERS, "table": render_table},
+                                                 POSTPROCESSORS=_tables_plugin.POSTPROCESSORS),
+                 _mdformat_plugin: SimpleNamespace(RENDERERS=_mdformat_plugin.RENDERERS,
+                                                   POSTPROCESSORS=gfm_postprocessors)}
+    extensions = parser.options["parser_extension"]
+    extensions[:] = [stand_ins.get(extension, extension) for extension in extensions]
+    extensions.append(_TextRenderer)
     return parser
 
 
@@ -122,7 +137,7 @@ def _render_text(node, context) -> str:
         next_sibling = node.next_sibling
         if next_sibling and next_sibling.type == "link":
             text = text[:-1] + "\\!"
-    if context.do_wrap and mdformat_.in_block("paragraph", node):
+    if mdformat_.do_wrap and mdformat_.in_block("paragraph", node):
         text = mdformat_.wrap_space.sub(mdformat_.WRAP_POINT, text)
     return text
 
@@ -137,7 +152,8 @@ def _escaped(match) -> str:
 
 class _MdformatParts:
     """What :func:`_render_text` uses of mdformat 1.0 (its escape functions and
-    expressions), looked up once when the parser is built."""
+    expressions), looked up once when the parser is built, and whether the
+    parser's options wrap text (``do_wrap``, set by :func:`_build_parser`)."""
 
     def __init__(self) -> None:
         from mdformat import codepoints
@@ -146,9 +162,6 @@ class _MdformatParts:
         self.escape_asterisk_emphasis = _util.escape_asterisk_emphasis
         self.escape_square_brackets = _util.escape_square_brackets
         self.escape_less_than_sign = _util.escape_less_than_sign
-        from mdformat.renderer import RenderTreeNode
-
-        self.tree_of = RenderTreeNode
         self.in_block = _context._in_block
         self.WRAP_POINT = _context.WRAP_POINT
         self.whitespace, self.punctuation = codepoints.UNICODE_WHITESPACE, codepoints.UNICODE_PUNCTUATION

@@ -46,13 +46,15 @@ RULES: tuple[Rule, ...] = (
     Rule("SG103", ERROR, "derived figure", "studygen.lint.sg103_derived_figures",
          "a ratio, speedup, reduction, percentage or average that its own figures do not give"),
     Rule("SG104", ERROR, "Markdown structure", "studygen.lint.sg104_structure",
-         "a table row with the wrong cell count, an unclosed fence, text mdformat would rewrite"),
+         "a table row with the wrong cell count, a delimiter row that does not match its header or repeats "
+         "inside a table body, an unclosed code fence; in check, also a family README that mdformat would rewrite"),
     Rule("SG105", WARNING, "noise wording", "studygen.lint.sg105_noise_wording",
          '"within noise" or "not significant" with no spread, repeat count or test nearby'),
     Rule("SG106", WARNING, "unmeasured stated as result", "studygen.lint.sg106_unmeasured",
          "a configuration the document says was not measured, given an outcome elsewhere"),
     Rule("SG107", ERROR, "universal comparison contradicted", "studygen.lint.sg107_universal_claims",
-         "\"X is faster than Y on every GPU\" (all, always …) where a row of its table has X not faster"),
+         "\"X is faster than Y on every GPU\" (all, always …) where a row of its table has X not faster, or no "
+         "row holds both"),
     Rule("SG201", ERROR, "stale README or figure", "studygen.checks.sg201_stale",
          "the committed README or a figure differs from what the records render to", waivable=False),
     Rule("SG202", ERROR, "invalid record", "studygen.checks.sg202_records",
@@ -63,7 +65,8 @@ RULES: tuple[Rule, ...] = (
          "a noise or significance verdict written by hand instead of computed from repeats"),
     Rule("SG205", ERROR, "dataset", "studygen.checks.sg205_datasets",
          "a quality figure on an undefined, overlapping, mixed or miscounted image set, or on its own calibration "
-         "set; a calibration or agreement set the study file names otherwise"),
+         "set; figures of different image sets compared in helper output or a study-file sentence; a calibration "
+         "or agreement set the study file names otherwise"),
     Rule("SG206", ERROR, "unmeasured configuration stated", "studygen.checks.sg206_unmeasured",
          "a configuration the study file lists as not measured, reported or stated anyway"),
     Rule("SG207", ERROR, "unexplained cross-version or cross-GPU anomaly", "studygen.checks.sg207_anomaly",
@@ -101,6 +104,9 @@ RULES: tuple[Rule, ...] = (
          "a folder records, datasets, the study file or templates are read from that every user may write in"),
     Rule("SG221", ERROR, "one run in several jobs", "studygen.checks.sg221_same_run",
          "two jobs holding a timing of one run: the same input by its sha256, or the same figures to every digit"),
+    Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
+         "a figure in the study file's prose (ms, MiB, AP) that no measured figure gives at its printed digits "
+         "but one gives with one digit changed or two swapped"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
@@ -131,5 +137,16 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def lint_code_list() -> str:
+    """The lint codes as docs/lint.md lists them: one Markdown list item per
+    rule of ``studygen.lint`` (code, severity, name, what it catches), in
+    table order, so the page says what the rule table says."""
+    return "".join(f"- {rule.code} ({rule.severity}, {rule.name}): {rule.summary}.\n"
+                   for rule in rules_in("studygen.lint"))
+
+
 if __name__ == "__main__":  # python -m studygen.rules: the table to paste into the README
-    print(markdown_table(), end="")
+    import sys
+
+    # python -m studygen.rules lint: the list to paste into docs/lint.md
+    print(lint_code_list() if sys.argv[1:] == ["lint"] else markdown_table(), end="")

@@ -15,7 +15,7 @@ import sys
 
 from studygen import checks, lint
 from studygen.findings import CODES, Finding
-from studygen.rules import ERROR, RULES, WARNING, help_line, markdown_table, rules_in
+from studygen.rules import ERROR, RULES, WARNING, help_line, lint_code_list, markdown_table, rules_in
 
 from tests.conftest import REPO
 
@@ -25,7 +25,7 @@ CODE = re.compile(r"SG\d{3}")
 
 def test_one_rule_per_code_in_order_with_an_existing_module():
     codes = [rule.code for rule in RULES]
-    assert codes == [f"SG10{i}" for i in range(1, 8)] + [f"SG2{i:02d}" for i in range(1, 22)]
+    assert codes == [f"SG10{i}" for i in range(1, 8)] + [f"SG2{i:02d}" for i in range(1, 23)]
     for rule in RULES:
         assert rule.severity in (ERROR, WARNING), rule
         assert rule.name and rule.summary and "\n" not in rule.summary and "|" not in rule.summary, rule
@@ -119,3 +119,12 @@ def test_the_scan_sees_literals_and_skips_docstrings(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "studygen")
     monkeypatch.setattr(sys.modules[__name__], "REPO", tmp_path)
     assert code_literals() == {"SG997": {"studygen.fake"}}
+
+
+def test_lint_page_lists_the_lint_codes_from_the_table():
+    page = (REPO / "docs" / "lint.md").read_text(encoding="utf-8")
+    assert lint_code_list() in page, "docs/lint.md's code list differs: paste `python -m studygen.rules lint`"
+    assert lint_code_list().count("\n") == len(rules_in("studygen.lint")) == 7
+    assert ("- SG104 (error, Markdown structure): a table row with the wrong cell count, a delimiter row that does "
+            "not match its header or repeats inside a table body, an unclosed code fence; in check, also a family "
+            "README that mdformat would rewrite.\n") in lint_code_list()

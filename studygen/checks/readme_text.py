@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import accumulate
 
+from ..lint.row_axis import label_pattern
 from ..patterns import lazy_compile
 
 _ESCAPE = lazy_compile(r"\\([!-/:-@\[-`{-~])")
@@ -38,9 +40,31 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", _ESCAPE.sub(r"\1", text)).strip()
 
 
-def numbers_in(text: str) -> list[str]:
-    """Every number in ``text`` as printed (``0.19``, ``800``), in order."""
+def numbers_in(text: str, labels: re.Pattern | None = None) -> list[str]:
+    """Every number in ``text`` as printed (``0.19``, ``800``), in order, less
+    those inside a name ``labels`` finds (:func:`label_names`: "1070" of "GTX
+    1070" is part of a GPU's name, no figure)."""
+    if labels is not None:
+        text = labels.sub(lambda match: " " * len(match.group()), text)
     return NUMBER.findall(text)
+
+
+def label_names(study) -> re.Pattern | None:
+    """The names of ``study`` that hold a number apart from their words: the
+    GPUs its records ran on and its variants' labels ("NVIDIA GeForce GTX
+    1070", "batch 8"), each however a reader spells it (any case, vendor
+    words optional, words parted by a space, a hyphen or nothing:
+    :func:`studygen.lint.row_axis.label_pattern`); None when no name holds one."""
+    gpus = {row.gpu for row in study.rows if row.gpu}
+    labels = {str(variant.get("label") or name) for name, variant in study.variants.items()}
+    return _names_pattern(tuple(sorted(" ".join(name.lower().split()) for name in gpus | labels if NUMBER.search(name))))
+
+
+@lru_cache(maxsize=64)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern | None:
+    if not names:
+        return None
+    return re.compile("|".join(label_pattern(name)[1] for name in names), re.I)
 
 
 def table_cells(line: str) -> list[str] | None:
@@ -190,12 +214,21 @@ class ReadmeText:
             yield index, line
 
 
-def sentence_at(line: str, start: int, end: int) -> str:
-    """The sentence of ``line`` around ``[start, end)`` (split at '. ', '; ', ': ' boundaries)."""
+def sentence_bounds(line: str, start: int, end: int) -> tuple[int, int]:
+    """``(first, last)`` offsets of the sentence of ``line`` around ``[start,
+    end)``: it begins after the '. ' or '; ' before ``start`` (the line's
+    start when none) and ends with the '.' or ';' of the first such mark
+    after ``end`` (the line's end when none)."""
     left = max(line.rfind(". ", 0, start), line.rfind("; ", 0, start))
     right_candidates = [p for p in (line.find(". ", end), line.find("; ", end)) if p >= 0]
     right = min(right_candidates) + 1 if right_candidates else len(line)
-    return line[left + 2 if left >= 0 else 0:right].strip(" -*")
+    return (left + 2 if left >= 0 else 0), right
+
+
+def sentence_at(line: str, start: int, end: int) -> str:
+    """The sentence of ``line`` around ``[start, end)`` (:func:`sentence_bounds`), its list marks and emphasis stripped."""
+    first, last = sentence_bounds(line, start, end)
+    return line[first:last].strip(" -*")
 
 
 def quote(text: str, limit: int = 140) -> str:

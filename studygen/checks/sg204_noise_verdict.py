@@ -14,7 +14,8 @@ SG105 (:data:`studygen.lint.vocabulary.NOISE_VERDICT_RE`: "lost in the
 scatter of the measurements", "cannot be separated from the variation
 between runs", "within error", "indistinguishable" …), plus the plain
 "no change", "no difference" and "statistically significant". Any other verdict is an error at its README
-line; the message quotes the sentence, names its figures and says whether the
+line; the message quotes the sentence, names its figures (a number of a GPU's
+name or a variant's label, "1070" of "GTX 1070", is none) and says whether the
 records hold repeated timings at all.
 
 Case (seed): "FP8 saves 0.04 to 0.11 ms of GEMM time, which is within the
@@ -32,7 +33,7 @@ from ..patterns import lazy_compile
 from ..study.rows import Row
 from ..study.spread import REPEAT_MEDIANS, Spread, spread_of
 from .base import readme_finding
-from .readme_text import numbers_in, quote, sentence_at
+from .readme_text import label_names, numbers_in, quote, sentence_at
 
 # A word every match of VERDICT holds: a line without one holds no verdict of its wording.
 VERDICT_WORDS = ("noise", "significant", "change", "difference", "indistinguishable")
@@ -90,6 +91,7 @@ def check(context) -> list[Finding]:
         return []  # SG201/SG202 say why there is no README to read
     findings = []
     basis = None
+    labels = label_names(study)
     for index, line in text.prose_lines():
         for match in verdicts_in(line):
             if text.covered(index, match.start(), match.end(), kinds={"verdict"}):
@@ -97,7 +99,7 @@ def check(context) -> list[Finding]:
             if basis is None:
                 basis = _basis(study)
             sentence = sentence_at(line, match.start(), match.end())
-            figures = numbers_in(sentence)
+            figures = numbers_in(sentence, labels)
             about = f" about {', '.join(figures)}" if figures else ""
             findings.append(readme_finding(
                 study, "SG204", index + 1,

@@ -21,7 +21,17 @@ Rules, in order:
 3. Quality figures of one job and statistic on different evaluation sets,
    or a helper output of the README (range, ratio, table, AP difference)
    built from quality figures of different evaluation sets → error, unless a
-   table shows its image-set column or the study file explains it.
+   table shows its image-set column or the study file explains it; so is a
+   sentence of the study file's prose (the decision summary, a description:
+   the fields SG222 reads, not ``not_measured``, waivers or explanations)
+   that quotes two or more quality figures no one image set gives together,
+   unless it names each set by its id. Which rows a figure is read from is
+   SG222's matcher (:func:`studygen.checks.sg222_misquoted_figures.matches`:
+   the figure rounds or is cut to the row's at its printed decimals; AP as a
+   fraction or in points); a figure with "AP" beside it or one bare in a
+   sentence that holds such a figure ("AP 0.8020 against 0.7690 for fp32"),
+   of at least three significant digits; a figure no row gives is left out
+   (where its rows cannot be told, nothing is reported).
 4. Image counts: an ``images`` field of a result must equal its dataset's
    count; an evaluation definition that no result names, while quality results
    exist, is an error (two definitions for one study's quality figures: which
@@ -48,6 +58,10 @@ Rules, in order:
    file names for the variant's recipe (the message names that pointer), or
    the one a ``quantization`` result of the variant in the same job names.
 
+Case (a new user's trial): fp16 AP on ``mnist-val`` (2 images) and fp32 AP
+on ``mnist-val-4`` (4 images); the decision summary "AP 0.8020 against 0.7690
+for fp32 on the validation images" passed.
+
 Case (seed): the AP figures are on "400 held-out images" while the same study
 describes its quality set as "800 images at a fixed stride"; both are
 definitions in ``measurements/deformable_detr/datasets/``, the results name the
@@ -56,16 +70,23 @@ definitions in ``measurements/deformable_detr/datasets/``, the results name the
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..findings import WARNING, Finding
 from ..lint import vocabulary
 from ..numbers import format_number
-from ..records.jsonpos import pointer_part
+from ..patterns import lazy_compile
+from ..records.jsonpos import pointer_from_path, pointer_part
+from ..records.load import yaml_line
 from ..records.kinds import IMAGE_SET_KINDS, QUALITY_KINDS, Kind
+from ..study import NOT_MEASURED_KEY
+from ..study.placeholders import prose_strings
 from ..study.rows import Row
 from .base import readme_finding, row_finding
 from .readme_text import quote, sentence_at
+from .sg222_misquoted_figures import MIN_SIGNIFICANT, matches, quoted_figures, significant_digits
+from .sg222_misquoted_figures import sentence_at as prose_sentence_at
 
 # What an image count counts: "800 images", "400 held out", "a thousand-image subset", "1000-image".
 IMAGE_NOUNS = r"images?|held[- ]out"
@@ -158,7 +179,78 @@ def mixed_comparisons(context) -> list[Finding]:
             "SG205", rows[-1],
             f"{statistic} figures of job {job} are on different evaluation sets: {_listed(rows)}",
             hint="compare figures on one image set, or explain the mix in the study file (explanations: SG205)"))
-    return findings + _mixed_in_readme(context)
+    return findings + _mixed_in_readme(context) + mixed_in_prose(study)
+
+
+# A bare figure in a sentence that quotes AP: not inside a version, date or word, no other unit after it.
+_BARE_FIGURE_RE = lazy_compile(r"(?<![\w.\-/])\d+(?:\.\d+)?(?![\w.]?\d)(?!\s*(?:ms|µs|μs|us|MiB|MB|GiB|GB|%|x|×)(?![\w-]))")
+_NOT_READ = (NOT_MEASURED_KEY, "waivers", "explanations")  # expectations, and the words that account for a finding
+
+
+def _quality_rows(study) -> list[Row]:
+    return [row for row in study.rows if row.kind in QUALITY_KINDS and row.dataset and row.value is not None
+            and row.unit in ("AP", "points")]
+
+
+def _rows_of(number: str, unit: str, rows: list[Row]) -> list[Row]:
+    """The quality ``rows`` whose figure the quoted ``number`` (``unit`` "AP"
+    or "points" as written) gives (:func:`~studygen.checks.sg222_misquoted_figures.matches`:
+    an AP above 1 is read in points, x100)."""
+    wanted = "points" if unit.startswith("point") else "AP"
+    factor = 100.0 if wanted == "AP" and float(number) > 1 else 1.0
+    return [row for row in rows if row.unit == wanted and matches(number, row.value * factor)]
+
+
+def quality_sentences(spec) -> list[tuple[tuple, str]]:
+    """``(path, sentence)`` of each sentence of the study file's prose that
+    quotes a figure with "AP" or "points" beside it (not under ``not_measured``,
+    waivers or explanations), each sentence once."""
+    found = []
+    for path, text in prose_strings(spec):
+        if path[0] in _NOT_READ:
+            continue
+        for _, unit, start in quoted_figures(text):
+            if unit in ("AP", "point", "points") and (path, sentence := prose_sentence_at(text, start)) not in found:
+                found.append((path, sentence))
+    return found
+
+
+def mixed_in_prose(study) -> list[Finding]:
+    """Rule 3 in the study file's prose: a sentence whose quality figures
+    (:func:`quality_sentences`, each read against the rows it gives,
+    :func:`_rows_of`) no one image set gives together, unless the sentence
+    names each set by its id."""
+    rows = _quality_rows(study)
+    if len({row.dataset for row in rows}) < 2:
+        return []
+    findings = []
+    for path, sentence in quality_sentences(study.spec):
+        quoted = []
+        for match in _BARE_FIGURE_RE.finditer(sentence):
+            number = match.group()
+            if significant_digits(number) >= MIN_SIGNIFICANT:
+                unit = "points" if re.match(r"\s*points?\b", sentence[match.end():]) else "AP"
+                if matched := _rows_of(number, unit, rows):
+                    quoted.append((number, matched))
+        sets = [{row.dataset for row in matched} for _, matched in quoted]
+        if len(quoted) < 2 or set.intersection(*sets) or all(names_dataset(sentence, d) for d in set.union(*sets)):
+            continue
+        pointer = pointer_from_path(path)
+        listed = "; ".join(f"{number}: " + ", ".join(f"{r.variant} on {r.dataset} ({study.datasets[r.dataset].data['count']} images, "
+                                                      f"job {r.job_id})" if r.dataset in study.datasets else
+                                                      f"{r.variant} on {r.dataset} (job {r.job_id})" for r in matched)
+                           for number, matched in quoted)
+        findings.append(Finding(
+            "SG205", f"{pointer} compares quality figures from different image sets: {listed}: {quote(sentence.strip())}",
+            study.rel(study.study_path), line=yaml_line(study.spec_text, *path), pointer=pointer,
+            key=f"{pointer} {' '.join(number for number, _ in quoted)}",
+            hint="compare figures on one image set, or name each set in the sentence"))
+    return findings
+
+
+def names_dataset(sentence: str, dataset_id: str) -> bool:
+    """True when ``sentence`` names ``dataset_id`` as a whole word (case aside)."""
+    return re.search(rf"(?<![\w-]){re.escape(dataset_id)}(?![\w-])", sentence, re.I) is not None
 
 
 def _listed(rows: list[Row]) -> str:

@@ -18,6 +18,15 @@ Errors:
   that includes it (see :mod:`studygen.checks.readme_text` for how helper text is
   recognised).
 
+A configuration that names one of the study's variants (its name, label or
+precision) and one of the GPUs its records ran on ("fp32 on the GeForce RTX
+3090") is also named by its parts: a sentence (a table row) that names the
+variant and the GPU however spelt (vendor words such as GeForce, NVIDIA,
+Tesla optional, words parted by a space, a hyphen or nothing:
+:func:`studygen.lint.row_axis.label_pattern`) names it ("On the RTX 3090, fp32
+was slower"), and so does a record of that variant on that GPU. A mention by
+parts is exempt where both parts lie in helper output that states no result.
+
 Cases: (issue 22) a new user's generic README drew SG206 on its own Variants
 list and on a revisit_when line "publishes an FP16 run"; (seed) "NVFP4 was not tried: FP8 already gives no speedup on these
 linears" states an unmeasured configuration as a conclusion.
@@ -26,17 +35,21 @@ linears" states an unmeasured configuration as a conclusion.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from itertools import accumulate
 
 from ..findings import Finding
+from ..lint.row_axis import label_pattern
 from ..lint.vocabulary import format_mentions
 from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import readme_finding, row_finding
-from .readme_text import numbers_in, quote, sentence_at
+from .readme_text import label_names, numbers_in, quote, sentence_at, sentence_bounds
 
 # Helper output that states no result: hedged wording, the Variants list (what
-# the study file declares), revisit_when entries (conditions, by the field's meaning).
-STATES_NO_RESULT = frozenset({"expectation", "variant_list", "condition"})
+# the study file declares), revisit_when entries (conditions, by the field's meaning),
+# a record's notes on its input (a trtexec log's builder-default "Precision: FP32" line,
+# quoted by collect, named a configuration the study never measured).
+STATES_NO_RESULT = frozenset({"expectation", "variant_list", "condition", "record_note"})
 
 
 def names(entry: dict) -> list[str]:
@@ -49,6 +62,67 @@ def mention_pattern(entry: dict) -> re.Pattern:
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.I)
 
 
+@dataclass(frozen=True)
+class Parts:
+    """A configuration read as a variant on a GPU: ``variant`` finds a name,
+    label or precision of the variants it names (lower case, whole word),
+    ``gpu`` one of the GPUs it names however spelt; ``variants`` and ``gpus``
+    are those variants' names and the GPUs as the records give them."""
+
+    variant: re.Pattern
+    gpu: re.Pattern
+    variants: frozenset[str]
+    gpus: frozenset[str]
+
+
+def _whole_words(alternatives) -> str:
+    return "(?<![\\w-])(?:" + "|".join(re.escape(a) for a in sorted(alternatives, key=len, reverse=True)) + ")(?![\\w-])"
+
+
+def config_parts(study, entry: dict) -> Parts | None:
+    """The parts of ``entry``'s configuration (or of an alias) when it names
+    one or more of the study's variants by name, label or precision and one
+    or more GPUs of its records (:func:`~studygen.lint.row_axis.label_pattern`),
+    else None: ``"fp32 on the GeForce RTX 3090"`` is variant fp32 on the
+    record GPU "NVIDIA GeForce RTX 3090"."""
+    spelt = [name.lower() for name in names(entry)]
+    gpus = {}
+    for gpu in sorted({row.gpu for row in study.rows if row.gpu}):
+        pattern = label_pattern(" ".join(gpu.lower().split()))[1]
+        if any(re.search(pattern, name) for name in spelt):
+            gpus[gpu] = pattern
+    if not gpus:
+        return None
+    variants, alternatives = set(), set()
+    for name, variant in study.variants.items():
+        words = {str(w).lower() for w in (name, variant.get("label"), variant.get("precision")) if w}
+        if any(re.search(_whole_words([word]), text) for word in words for text in spelt):
+            variants.add(name)
+            alternatives |= words
+    if not variants:
+        return None
+    return Parts(re.compile(_whole_words(alternatives), re.I), re.compile("|".join(gpus.values())),
+                 frozenset(variants), frozenset(gpus))
+
+
+def _part_mentions(line: str, parts: Parts | None) -> list[tuple[tuple[int, int], ...]]:
+    """``((start, end) of the variant, (start, end) of the GPU)`` for each
+    variant name in ``line`` whose sentence (a table line: the row) names a
+    GPU of ``parts`` too; [] without parts."""
+    if parts is None:
+        return []
+    lowered = line.lower()
+    if not parts.gpu.search(lowered):
+        return []
+    found = []
+    for match in parts.variant.finditer(line):
+        first, last = (0, len(line)) if line.startswith("|") else sentence_bounds(line, match.start(), match.end())
+        gpu = parts.gpu.search(lowered, first, last)
+        if gpu:
+            found.append((match.span(), gpu.span()))
+    return found
+
+
 def _mentions(named: list[tuple[int, int]], formats: list[tuple[str, int, int]], entry_names: list[str]):
     """``(start, end)`` of each mention of the configuration in one line, in
     order: its names and aliases where :func:`_named_by_line` found them
@@ -57,6 +131,14 @@ def _mentions(named: list[tuple[int, int]], formats: list[tuple[str, int, int]],
     vocabulary, :func:`studygen.lint.vocabulary.format_mentions`)."""
     wanted = {name.lower() for name in entry_names}
     return sorted({*named, *((start, end) for name, start, end in formats if name in wanted)})
+
+
+def _all_mentions(line: str, named, formats, entry_names: list[str], parts: Parts | None) -> list[tuple[tuple[int, int], ...]]:
+    """Each mention of the configuration in ``line`` as the places it covers,
+    in order: one place for a name, alias or format (:func:`_mentions`), two
+    for a variant and a GPU named in one sentence (:func:`_part_mentions`)."""
+    whole = [(span,) for span in _mentions(named, formats, entry_names)]
+    return sorted(whole + _part_mentions(line, parts))
 
 
 def _named_by_line(lines: list[str], pattern: re.Pattern, entry_names: list[str]) -> dict[int, list[tuple[int, int]]]:
@@ -84,12 +166,13 @@ def record_findings(study, entries: list[dict]) -> list[Finding]:
     findings = []
     for entry in entries:
         wanted = {n.lower() for n in names(entry)}
+        parts = config_parts(study, entry)
         for row in study.rows:
             if row.statistic == NOT_MEASURED_STATISTIC:
                 continue
             variant = study.variants.get(row.variant, {})
             labels = {row.variant.lower(), str(variant.get("label", "")).lower(), str(variant.get("precision", "")).lower()}
-            if labels & wanted:
+            if labels & wanted or parts is not None and row.variant in parts.variants and row.gpu in parts.gpus:
                 figure = row.value if row.value is not None else f"{row.value_min} to {row.value_max}"
                 findings.append(row_finding(
                     "SG206", row,
@@ -106,16 +189,19 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
         return []
     findings = []
     per_entry = []
+    labels = label_names(study)
     for entry in entries:
         entry_names = names(entry)
-        per_entry.append((entry, entry_names, _named_by_line(text.lines, mention_pattern(entry), entry_names)))
+        per_entry.append((entry, entry_names, _named_by_line(text.lines, mention_pattern(entry), entry_names),
+                          config_parts(study, entry)))
     for index, line in text.prose_lines():
         formats = format_mentions(line)
-        for entry, entry_names, named in per_entry:
+        for entry, entry_names, named, parts in per_entry:
             sentences_seen = set()
-            for start, end in _mentions(named.get(index, []), formats, entry_names):
-                if text.covered(index, start, end, kinds=STATES_NO_RESULT):
+            for places in _all_mentions(line, named.get(index, []), formats, entry_names, parts):
+                if all(text.covered(index, start, end, kinds=STATES_NO_RESULT) for start, end in places):
                     continue
+                start, end = places[0]
                 in_table = line.startswith("|")
                 if in_table and sentences_seen:
                     continue  # one finding per table row
@@ -124,7 +210,7 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
                     continue  # one finding per sentence
                 sentences_seen.add(span)
                 sentence = line if in_table else sentence_at(line, start, end)
-                figures = numbers_in(sentence)
+                figures = numbers_in(sentence, labels)
                 shown = f" with figures {', '.join(figures)}" if figures else ""
                 where = "a table row" if in_table else "hand-written text"
                 findings.append(readme_finding(

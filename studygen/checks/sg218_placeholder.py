@@ -32,23 +32,11 @@ import re
 from ..findings import Finding
 from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_line
-from ..study.placeholders import is_prose_field, names_a_marker
+from ..study.placeholders import is_prose_field, names_a_marker, spec_strings
 from ..study.placeholders import placeholder_reason as reason_of
 from .base import readme_finding
 from .readme_text import normalize
 from ..study.scaffold import is_placeholder, unfinished_severity
-
-
-def _strings(node, path=()):
-    """``(path, text)`` of every string in a parsed YAML ``node``, depth first."""
-    if isinstance(node, str):
-        yield path, node
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            yield from _strings(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _strings(value, (*path, index))
 
 
 def _problem(path: tuple, text: str) -> str:
@@ -69,7 +57,7 @@ _MARKUP = re.compile(r"^(?:#+|[-*+]|>|\d+[.)])\s+")  # a heading's, a list item'
 def check(context) -> list[Finding]:
     study = context.study
     findings, severity, printed = [], unfinished_severity(study.spec), []
-    for path, text in _strings(study.spec):
+    for path, text in spec_strings(study.spec):
         message = _problem(path, text)
         if message:
             pointer = pointer_from_path(path)

@@ -12,8 +12,9 @@ row then gives the change as the table's figures allow, over their printed
 intervals (:mod:`studygen.lint.rounding`):
 
 - a decrease ("smaller", "less", "lower", "fewer", "shorter", "reduces …
-  by", "a P% reduction/saving/drop in") is ``(y - x) / y``;
-- an increase ("more", "higher", "larger", "increases … by") is
+  by", "saves P%", "shaves P% off", "a P% reduction/saving/drop in") is
+  ``(y - x) / y``;
+- an increase ("more", "higher", "larger", "increases … by", "grows by") is
   ``(x - y) / y``;
 - "faster" (and "slower") has two readings, both accepted: the time saved
   (``(y - x) / y`` of a time) and the speed gained (``y / x - 1`` of a
@@ -60,7 +61,8 @@ _NOUN_SENSE = {"reduction": _DECREASE, "decrease": _DECREASE, "drop": _DECREASE,
                "cut": _DECREASE, "increase": _INCREASE, "gain": _INCREASE, "rise": _INCREASE, "speedup": _FASTER,
                "speed-up": _FASTER}
 _VERB_SENSE = {"reduc": _DECREASE, "decreas": _DECREASE, "cut": _DECREASE, "lower": _DECREASE, "shrink": _DECREASE,
-               "shrank": _DECREASE, "trim": _DECREASE, "increas": _INCREASE, "rais": _INCREASE}
+               "shrank": _DECREASE, "trim": _DECREASE, "increas": _INCREASE, "rais": _INCREASE,
+               "grow": _INCREASE, "grew": _INCREASE, "climb": _INCREASE, "rise": _INCREASE, "rose": _INCREASE}
 
 _WORDS = "|".join(sorted(_WORD_SENSE, key=len, reverse=True))
 # "44% smaller", "38% less time"
@@ -69,13 +71,17 @@ _AFTER_RE = lazy_compile(rf"\s*({_WORDS})\b", re.IGNORECASE)
 _NOUN_AFTER_RE = lazy_compile(
     r"\s*((?:[A-Za-z][\w-]*\s+){0,2}?)(" + "|".join(_NOUN_SENSE) + r")s?\b", re.IGNORECASE)
 # "by up to 38%", "by about 38%": a hedge between "by" and the figure
-_BY = r"by\s+(?:(?:up\s*to|about|around|roughly|nearly|almost|approximately|~|≈|at\s+least|at\s+most|over|" \
-      r"more\s+than|less\s+than|on\s+average)\s*)?$"
+_HEDGE_BEFORE = r"(?:(?:up\s*to|about|around|roughly|nearly|almost|approximately|~|≈|at\s+least|at\s+most|over|" \
+                r"more\s+than|less\s+than|on\s+average)\s*)?$"
+_BY = r"by\s+" + _HEDGE_BEFORE
 # "reduces the fp16 latency by 38%", "faster by 38%"
 _VERB_BEFORE_RE = lazy_compile(
-    r"\b(reduc|decreas|cut|lower|shrink|shrank|trim|increas|rais)\w*\s+((?:[`*_]*[\w.+-]+[`*_]*\s+){0,5}?)" + _BY,
+    r"\b(reduc|decreas|cut|lower|shrink|shrank|trim|increas|rais|grow|grew|climb|rise|rose)\w*\s+((?:[`*_]*[\w.+-]+[`*_]*\s+){0,5}?)" + _BY,
     re.IGNORECASE)
 _WORD_BEFORE_RE = lazy_compile(rf"\b({_WORDS})\s+" + _BY, re.IGNORECASE)
+# "saves 12% of the time", "shaves 12% off", "cuts 38% from the latency": a verb of saving, the figure its object
+_SAVING_VERB_RE = lazy_compile(
+    r"\b(?:sav(?:e|es|ed|ing)|shav(?:e|es|ed|ing)|cut(?:s|ting)?|trim(?:s|med|ming)?)\s+" + _HEDGE_BEFORE, re.IGNORECASE)
 
 _NEGATION_RE = lazy_compile(r"\b(?:not|never|no|rather\s+than|instead\s+of|if|would|could)\b[^,;:]{0,40}$",
                             re.IGNORECASE)
@@ -143,6 +149,7 @@ def changes_of(sentence: Sentence) -> list[Change]:
         noun = _NOUN_AFTER_RE.match(text, figure.end, end)
         verb = _VERB_BEFORE_RE.search(before)
         word = _WORD_BEFORE_RE.search(before)
+        saving = _SAVING_VERB_RE.search(before)
         if after:
             sense, written = _WORD_SENSE[after.group(1).lower()], text[figure.start:after.end()]
         elif noun:
@@ -152,6 +159,8 @@ def changes_of(sentence: Sentence) -> list[Change]:
             written = text[start + verb.start():figure.end]
         elif word:
             sense, written = _WORD_SENSE[word.group(1).lower()], text[start + word.start():figure.end]
+        elif saving:
+            sense, written = _DECREASE, text[start + saving.start():figure.end]
         if sense is None or _NEGATION_RE.search(before[-60:]):
             continue
         if sense == _DECREASE and figure.value >= 100:

@@ -18,8 +18,10 @@ table by their labels, not the figures. When the clause holds
   header words, else the table's only column of a time or throughput unit
   (ms, s, us, ns, tokens/s, images/s; or a header saying latency, time or
   throughput) when the clause speaks of speed ("faster", "speedup",
-  "latency" …); a clause naming two columns, or a ratio column while it does
-  not speak of speed, is skipped;
+  "latency" …), else the table's only column of the quantity kind a noun of
+  the clause names ("12% less time", "30% less memory":
+  :func:`.variant_pairs.kinds_named`); a clause naming two columns, or a
+  ratio column while it does not speak of speed, is skipped;
 
 the figure is recomputed both ways round: ``a / b`` and ``b / a`` for a
 ratio, ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in either order and
@@ -53,7 +55,7 @@ from .figures import RATIO_UNITS, Figure, with_unit
 from .ratio_direction import goes_against, wanted_sign, written_direction
 from .row_axis import label_spans, named_rows, nearby_tables
 from .text import keywords, normalize
-from .variant_pairs import kind_of_series
+from .variant_pairs import kind_of_series, kinds_named
 
 HINT = "recompute the ratio or percentage from the two rows it compares (to their printed digits), or name the run it comes from"
 
@@ -120,6 +122,11 @@ def _column(table: Table, clause: str) -> Series | None:
         series = next(iter(named.values()))
         # "halves the engine size and is 3.0x faster": a speed figure in a clause naming another column
         return series if series.unit not in RATIO_UNITS and (not speed or _is_time(series)) else None
+    # "12% less time", "30% less memory": the one column of the quantity kind the clause names
+    kinds = kinds_named(clause, "")
+    of_kind = [s for s in numeric if kind_of_series(s) in kinds]
+    if len(of_kind) == 1:
+        return of_kind[0]
     if not speed:
         return None
     timed = [s for s in numeric if s.unit not in RATIO_UNITS and _is_time(s)]

@@ -67,10 +67,12 @@ _VENDOR_PREFIX = r"(?:(?:" + "|".join(VENDOR_WORDS) + r")[\s-]+)*"
 _LABEL_GAP_RE = lazy_compile(r"[\s-]+")
 
 
-def _label_pattern(label: str) -> tuple[tuple[str, ...], str]:
+def label_pattern(label: str) -> tuple[tuple[str, ...], str]:
     """(the words a text must hold, the regex) that names ``label`` (lower
     case) whole-word: words parted by space, hyphen or nothing (two numbers
-    by a space or hyphen), opening vendor words optional (see the module docstring)."""
+    by a space or hyphen), opening vendor words optional (see the module docstring):
+    ``label_pattern("nvidia geforce rtx 3090")`` names "RTX 3090", "rtx-3090",
+    "GeForce RTX3090". SG206 matches a GPU a configuration names with it."""
     words = [word for word in _LABEL_GAP_RE.split(label) if word]
     while len(words) > 1 and words[0] in VENDOR_WORDS:
         words.pop(0)
@@ -87,7 +89,7 @@ def _label_patterns(table: Table) -> list[tuple[str, tuple[str, ...], re.Pattern
     if cached is None:
         cached = []
         for label in _labelled_rows(table):
-            words, pattern = _label_pattern(label)
+            words, pattern = label_pattern(label)
             cached.append((label, words, re.compile(pattern)))
         table.pair_cache["label patterns"] = cached
     return cached

@@ -21,6 +21,10 @@ by two: :func:`row_pairs` ties a clause to each such table when
 - exactly one table of the document offers such pairs among the rows the
   clause names (:meth:`~studygen.lint.document.Table.restrict`).
 
+A table whose label column holds both variants but whose rows pair none of
+them (the fp16 row on the A100, the fp32 row on the H100) is offered with no
+pairs: a universal claim tied to it compares nothing (SG107 says so).
+
 Anything else is no pair, and the clause is not read.
 Cases: ``sg107_pos_row_variants``, ``sg107_neg_row_variants``.
 """
@@ -129,9 +133,22 @@ def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: Tex
             if series is None or not rows:
                 continue
             pairs = _pairs(table, column, *variants, rows)
-            if len(pairs) >= 2:
+            if len(pairs) >= 2 or (not pairs and _never_paired(table, column, *variants, rows)):
                 found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
     return found
+
+
+def _never_paired(table: Table, column: int, subject: str, reference: str, rows: list[int]) -> bool:
+    """True when no subject row of ``rows`` shares its other label cells
+    with a reference row ("GPU": the fp16 row is the A100's, the fp32 row the
+    H100's; or the rows the clause names hold one of the two only):
+    the table compares the two nowhere."""
+    def keys_of(name: str) -> set[tuple[str, ...]]:
+        return {tuple(_cell(table.rows[i].cells[c]) for c in table.label_columns if c != column)
+                for i in rows if _cell(table.rows[i].cells[column]) == name}
+
+    subject_keys, reference_keys = keys_of(subject), keys_of(reference)
+    return not subject_keys & reference_keys
 
 
 __all__ = ["RowPair", "measured_series", "row_pairs"]

@@ -461,7 +461,8 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
     # Every value on one side of the range ("35-40% faster" over +33.9% and +33.8%): the
     # range overstates or understates the whole column the words name.
     one_side = one_side_ok and inside == 0 and explained == 0 and (below == count or above == count) and near_range(values, rng)
-    # Another section's column is reported only with a shared header word as
+    # Another section's column is reported only with a shared header word, or
+    # both endpoints among the rows the clause names ("fp16 takes ..."), as
     # well (in a long document two endpoints turn up somewhere by
     # coincidence); without one it can still show that the range fits.
     reportable = True
@@ -469,7 +470,7 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
         # a clause that claims the range for most rows of the column its words name reads that column whole
         if not strong and not (overlap and (found or inside * 2 > count or one_side or majority)):
             return None
-    elif not (overlap and found):
+    elif not (overlap and found) and not (restricted and strong):
         if not (strong and inside == count):
             return None
         reportable = False

@@ -32,7 +32,10 @@ variant by its column header.
 **Prose.** In one clause, a ratio or percentage next to two figures of one
 unit compared ("14.75 vs 13.99 ms, 1.05x", "drops from 0.4644 to 0.4625
 (-0.4%)", "climbs from the baseline of 2.2 req/s to 11.7 req/s (~5.4x)")
-must fit one of the same formulas over some pair of its sentence. A figure
+must fit one of the same formulas over some pair of its sentence. Two
+figures right after a stated percent change, printed the way it goes ("cuts
+the GPU time by 12% (0.1536 ms to 0.1526 ms)", "grows by 9% (498 to 512
+MB)"), are its before and after though no "from" marks them. A figure
 the sentence denies ("not linearly by 64x") is not checked; a bound
 ("≥93%", "up to 30x") is checked for its direction only.
 
@@ -62,7 +65,7 @@ from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, 
 from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .rounding import printed_interval
-from .prose_changes import change_findings
+from .prose_changes import change_findings, changes_of
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .section_rows import names_derived, section_views
@@ -236,6 +239,28 @@ def _pairs(sentence, text: str, tokens) -> list[tuple[Figure, Figure]]:
             and (a.unit == b.unit or a.unit is None or b.unit is None)]
 
 
+_TIME_UNITS = frozenset({"ms", "s", "us", "ns"})
+
+
+def _change_pairs(sentence, text: str, starts: list[int]) -> list[tuple[Figure, Figure]]:
+    """Two figures printed next to a stated percent change in the order its
+    words go ("cuts the time by 12% (0.1536 ms to 0.1526 ms)", "12% more
+    memory (62 to 70 MB)"): its before and after, though no "from" marks them
+    (a range of values is printed from low to high; a decrease, or "faster" on
+    a time, goes from high to low)."""
+    found = []
+    ranges = [r for r in sentence.ranges if r.kind == "range" and r.unit not in RATIO_UNITS]
+    for change in changes_of(sentence) if ranges else ():
+        for rng in ranges:
+            first, second = sorted((rng.lo, rng.hi), key=lambda f: f.start)
+            falling = change.sense == "decrease" or (change.sense in ("faster", "slower")) and (
+                (change.sense == "faster") == (rng.unit in _TIME_UNITS))
+            if first.value != second.value and (first.value > second.value) == falling and \
+                    _adjacent(text, starts, change.figure, first, second):
+                found.append((first, second))
+    return found
+
+
 def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> bool | None:
     """Whether ``derived`` follows from (a, b): exactly (:func:`fits`), or
     for a bound ("≥93%", "up to 30x") in its direction."""
@@ -253,12 +278,12 @@ def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> b
 def _prose_findings(document: Document, sentence) -> list[Finding]:
     text = sentence.block.text
     tokens = [t for t in sentence.tokens if t.figure is not None]
-    pairs = _pairs(sentence, text, tokens)
+    # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
+    starts = [t.start for t in tokens if t.figure.unit is not None or t.figure.decimals]
+    pairs = _pairs(sentence, text, tokens) + _change_pairs(sentence, text, starts)
     if not pairs:
         return []
     in_ranges = sentence.range_ends
-    # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
-    starts = [t.start for t in tokens if t.figure.unit is not None or t.figure.decimals]
     findings = []
     for token in tokens:
         derived = token.figure

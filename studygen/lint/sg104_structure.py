@@ -15,6 +15,12 @@
   reported.
 - A header and delimiter row whose cell counts differ: GFM then renders no
   table at all, only a paragraph of pipes.
+- A delimiter row inside a table body (every cell ``---``, ``:--``, ``--:``
+  or ``:-:``, as GFM writes the line under a header): GFM reads it as one
+  more data row, a row of dashes, and the row above it, when it repeats
+  the header, as data too (tables pasted together without a blank line).
+  A body row of single dashes (``| - | - |``, "no value" in every cell)
+  is such a row only below a repeated header.
 - A fenced code block that is never closed: it swallows the rest of its
   container (usually the whole document).
 """
@@ -84,6 +90,7 @@ def check(document: Document) -> list[Finding]:
     lines = document.lines
     for table in document.tables:
         expected = len(table.headers)
+        findings += _delimiter_rows_in_body(document, table)
         for start in table.row_source_lines:
             if start >= len(lines):
                 continue
@@ -127,6 +134,36 @@ def check(document: Document) -> list[Finding]:
                 hint=f"close the block with a line holding {markup}"
                      + (" or more" if len(fence.markup) > len(markup) else ""),
             ))
+    return findings
+
+
+_DELIMITER_CELL_RE = lazy_compile(r"^:?-+:?$")
+
+
+def _delimiter_rows_in_body(document: Document, table) -> list[Finding]:
+    """SG104 for each body row of ``table`` that is a delimiter row (see the
+    module docstring), naming the repeated header above it when there is one."""
+    lines, findings = document.lines, []
+    header = raw_cells(lines[table.line - 1])
+    first_body_line = table.line + 1  # 0-based: the header's line is table.line - 1, the delimiter's table.line
+    for start in table.row_source_lines:
+        cells = raw_cells(lines[start])
+        if not cells or not all(_DELIMITER_CELL_RE.match(cell) for cell in cells):
+            continue
+        above = start - 1 if start - 1 >= first_body_line else None  # the source line above, when a body row
+        repeated = above is not None and raw_cells(lines[above]) == header
+        if not repeated and all(cell == "-" for cell in cells):
+            continue  # "| - | - |": a row of values given as "-", not a delimiter row
+        shown = (f"; the row above it (line {above + 1}) repeats the header and reads as data too" if repeated
+                 else "")
+        findings.append(Finding(
+            CODE,
+            f"a delimiter row inside the body of the table whose header is on line {table.line}: it renders as a "
+            f"row of dashes{shown}",
+            document.path,
+            start + 1,
+            hint="remove the repeated rows, or put a blank line before a header that starts a new table",
+        ))
     return findings
 
 

@@ -5,7 +5,8 @@ Verdicts are recognised by concept (:data:`studygen.lint.vocabulary.NOISE_VOCABU
 one class of words per line: the variation and what ties it to repeats,
 where a verdict puts a difference, what hides it, what it cannot be told
 from, no effect), so "disappears in the run-to-run jitter" and "below the
-level of repeat-to-repeat variance" read as verdicts and "the spread of
+level of repeat-to-repeat variance" read as verdicts (the forms a
+verdict takes: :data:`studygen.lint.vocabulary.NOISE_VERDICT_FORMS`, one table) and "the spread of
 prompt lengths" does not (``sg105_*_noise_concepts``, ``sg105_*_paraphrases``).
 
 Evidence is any of, in the same paragraph, in the table the paragraph

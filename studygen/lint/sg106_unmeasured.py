@@ -27,7 +27,8 @@ the row's label with their own column's words ("fp32" of "fp32 (ms)"
 beside "fp16 (ms)"), not the row's other figures.
 
 A configuration is the set of its words (``b300``, ``tensorrt``, ``11.1``;
-generic words such as "comparison" or "column" left out, a hyphenated name
+generic words such as "comparison" or "column" and GPU vendor words
+("GeForce", "NVIDIA": optional) left out, a hyphenated name
 also read as its parts, formats and counts written in words read as their
 names: "a six-bit integer format" is ``int6``, "eight GPUs" is ``8 gpu``, and
 a configuration word in one spelling: "bs=32" and "batch size 32" are
@@ -58,6 +59,7 @@ from dataclasses import dataclass
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, is_empty_cell
+from .row_axis import VENDOR_WORDS
 from .text import STOPWORDS, join_shapes, label_tokens, normalize, stem
 from .vocabulary import CONFIGURATION_WORDS, canonical_configuration, format_aliases, number_terms
 
@@ -155,7 +157,8 @@ class Unmeasured:
 
 def item_terms(text: str) -> frozenset[str]:
     """The words that name a configuration (``'B300 with TensorRT 11.1'`` ->
-    ``{'b300', 'tensorrt', '11.1'}``); stop words and generic words left out,
+    ``{'b300', 'tensorrt', '11.1'}``); stop words, generic words and GPU vendor
+    words (:data:`~studygen.lint.row_axis.VENDOR_WORDS`: GeForce, NVIDIA …) left out,
     a one-letter name kept (``'job a'`` -> ``{'job', 'a'}``, :func:`identifier_letters`)."""
     text = _PAREN_RE.sub(" ", text)
     terms = set()
@@ -163,7 +166,9 @@ def item_terms(text: str) -> frozenset[str]:
         if token in STOPWORDS or token in _GENERIC or len(token) < 2:
             continue
         terms.add(stem(token))
-    return frozenset(terms | identifier_letters(text))
+    # a GPU's vendor word is optional wherever it is named ("fp32 on the GeForce RTX 3090" is "fp32 on the RTX 3090")
+    named = terms - set(VENDOR_WORDS)
+    return frozenset((named or terms) | identifier_letters(text))
 
 
 _FUNCTION_WORDS = STOPWORDS - set("one two three four five six seven eight nine ten table row rows column columns value values "

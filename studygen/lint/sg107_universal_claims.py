@@ -28,6 +28,14 @@ side finding render writes), a comparison with a figure
 ("44% smaller than": SG103 reads it), and one that names no table's pair
 are not read.
 
+A universal claim whose tables hold no row with both figures (each GPU ran
+one of the two variants) compares nothing: it is reported as unmeasured,
+never passed as borne out by zero rows. Among several tables, one without a
+single comparison is left out of the judgement (it can neither back nor
+contradict the claim). Case (a new user's trial): "fp16 is faster than fp32
+on every GPU" over a table whose fp16 and fp32 figures sat on different
+GPUs passed with 0 findings.
+
 A claim that several tables could back (an eager table and a compiled one,
 both with fp16 and int8 columns) is judged against each of them
 (:func:`~studygen.lint.variant_pairs.candidates`, the 64 nearest): when
@@ -57,6 +65,8 @@ from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_VERB_RE, Pai
 
 CODE = "SG107"
 HINT = "name the rows the comparison holds for (or the exception), or correct the table"
+UNMEASURED_HINT = ("measure both on the same rows (GPU, batch, shape) before claiming it, or say the comparison "
+                   "was not measured")
 
 _COMPARATIVE_RE = lazy_compile(
     r"\b(faster|slower|quicker|smaller|larger|bigger|lower|higher|less|more|fewer|better|worse)\s+"
@@ -222,11 +232,17 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
         judged = [single] if single is not None else []
     if not judged:
         return None
+    claim = " ".join(text[start:end].split()).rstrip(".")
+    if every:
+        measured = [pair for pair in judged if pair.values()]
+        if not measured:  # no row holds both figures: the claim is about comparisons never made
+            return Finding(CODE, f"'{claim}' compares nothing: {'; '.join(_unmeasured(pair) for pair in judged)}",
+                           document.path, sentence.line_at(match.start()), hint=UNMEASURED_HINT)
+        judged = measured  # a table without a single comparison can neither back nor contradict the claim
     want = {id(pair): _want(comparative, pair.kind) for pair in judged}
     contradicted = [(pair, _contradicting(pair, want[id(pair)], strict)) for pair in judged]
     if not all(rows for _, rows in contradicted):
         return None  # a table that could back the claim bears it out
-    claim = " ".join(text[start:end].split()).rstrip(".")
     tables = "; ".join(_described(pair, rows) for pair, rows in contradicted)
     every = "every table that could back it: " if len(judged) > 1 else ""
     return Finding(
@@ -254,6 +270,25 @@ def _judged(document: Document, sentence: Sentence, clause: str, kinds: tuple[st
         pairs = row_pairs(document, clause, kinds, view)
     own = [pair for pair in pairs if pair.table.section == sentence.block.section]
     return own if len(own) == 1 else pairs
+
+
+def _unmeasured(pair: Pair | RowPair) -> str:
+    """"the table at line N holds no row with both 'X' and 'Y'" for a judged pair without one comparison."""
+    table = pair.table
+    if isinstance(pair, RowPair):
+        return (f"the table at line {table.line} pairs no '{pair.x}' row with a '{pair.y}' row "
+                f"of the same {_key_words(table, pair)} in '{pair.series.header}'")
+    only_x = sum(1 for row in pair.rows if pair.x.values[row] is not None)
+    only_y = sum(1 for row in pair.rows if pair.y.values[row] is not None)
+    return (f"no row of the table at line {table.line} holds both '{pair.x.header}' and '{pair.y.header}' "
+            f"({only_x} row(s) with '{pair.x.header}' only, {only_y} with '{pair.y.header}' only)")
+
+
+def _key_words(table, pair: RowPair) -> str:
+    """The headers of the label columns other than the one holding the two variants: what would pair their rows."""
+    holding = next(c for c in table.label_columns
+                   if any(" ".join(row.cells[c].split()).lower() == pair.x for row in table.rows))
+    return ", ".join(f"'{table.headers[c]}'" for c in table.label_columns if c != holding)
 
 
 def _described(pair: Pair | RowPair, rows: list[tuple[int, str, str, bool]]) -> str:

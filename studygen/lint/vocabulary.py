@@ -221,6 +221,10 @@ NOISE_VOCABULARY: dict[str, tuple[str, ...]] = {
     "beneath": ("in", "into", "inside", "under", "below", "beneath", r"at\s+the\s+level\s+of", r"(?:on|of)\s+the\s+order\s+of",
                 r"comparable\s+to", r"on\s+par\s+with", r"no\s+(?:larger|bigger|greater)\s+than", r"smaller\s+than",
                 r"less\s+than"),
+    # ... or beneath a variation of repeated measurements named without a determiner ("below measurement noise")
+    "beneath_bare": ("inside", "below", "beneath", r"at\s+the\s+level\s+of", r"(?:on|of)\s+the\s+order\s+of",
+                     r"comparable\s+to", r"on\s+par\s+with", r"no\s+(?:larger|bigger|greater)\s+than", r"smaller\s+than",
+                     r"less\s+than"),
     # what the noise does to the difference: hides it (followed by in / into / by / under / within / beneath)
     "hidden": ("lost", "buried", r"drown(?:s|ed|ing)?(?:\s+out)?", "hidden", "hides", "swamped", "masked", "swallowed",
                "dwarfed", "obscured", "absorbed", r"disappear(?:s|ed)?", r"vanish(?:es|ed)?", r"fades?", "faded",
@@ -247,33 +251,41 @@ _REPEAT_VARIATION = (rf"(?:{_any('repeats')}[\s-]+(?:[\w-]+\s+)?{_any('variation
 _NOISE = rf"{_QUALIFIER}(?:{_any('noise')}|{_REPEAT_VARIATION})"
 
 NOISE_NOUNS = _any("noise", "variation")  # every word that names the variation itself
-NOISE_VERDICT_RE = lazy_compile(
-    r"\b(?<![\w-])(?:"
-    # within (the) run-to-run noise / within the repeat-to-repeat variation / within measurement error
-    rf"{_any('within')}\s+{_DETERMINER}{_QUALIFIER}(?:{NOISE_NOUNS}|error)"
-    # below the noise floor / in the run-to-run jitter / comparable to the run-to-run variation
-    # ("under input noise" is no verdict, nor "see under Timing spread")
-    rf"|{_any('beneath')}\s+(?:the|our)\s+{_NOISE}"
-    # lost in / disappears in / swallowed by / dwarfed by the scatter between runs
-    rf"|{_any('hidden')}\s+(?:in|into|by|under|within|beneath|inside)\s+{_DETERMINER}(?:{_NOISE}|{_QUALIFIER}{NOISE_NOUNS})"
-    # cannot be separated / told apart / distinguished from the variation between runs
-    rf"|(?:cannot|can't|can\s+not|could\s+not|couldn't|not|no\s+longer)\s+(?:be\s+)?{_any('inseparable')}\s+from\s+"
-    rf"{_DETERMINER}{_QUALIFIER}{NOISE_NOUNS}"
-    # (is) just / only / mere / pure noise, amounts to noise
-    r"|(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?noise\b"
-    r"(?!\s+(?:floor|level|source))"
-    r"|indistinguishable(?:\s+from)?"
-    # cannot be statistically distinguished / not statistically separable: a test's verdict, no "from the noise" needed
-    rf"|(?:cannot|can't|can\s+not|could\s+not|couldn't|not)\s+(?:be\s+)?statistically\s+{_any('inseparable')}"
-    r"|(?:not|n't|no)\s+(?:statistically\s+)?significant(?:ly)?(?:\s+(?:different|difference|change|gain|speedup|slowdown|"
-    r"regression|improvement))?"
-    r"|(?:statistically\s+)?insignificant"
-    rf"|no\s+{_any('no_effect')}\s+{_any('effect')}"
-    r"|not\s+measurably\s+(?:different|faster|slower|better|worse)"
-    r"|(?:difference|change|gap|delta)\s+(?:is|are|was|were)\s+(?:negligible|insignificant)"
-    r")(?![\w-])",
-    re.IGNORECASE,
+# the variation of repeated measurements, named without "the": "run-to-run noise", "measurement noise",
+# "the scatter between runs", "measurement error"
+_MEASURED_NOISE = (rf"(?:{_any('repeats')}[\s-]+(?:[\w-]+\s+)?(?:{NOISE_NOUNS}|error)"
+                   rf"|{_any('variation')}\s+(?:between|across|over|among|from|of)\s+(?:the\s+)?(?:[\w-]+\s+)?{_any('repeat_nouns')}"
+                   rf"|{_any('noise')})")
+_CANNOT = r"(?:cannot|can't|can\s+not|could\s+not|couldn't|not|no\s+longer)"
+
+# The forms of a noise verdict, one a line: (an example, its pattern over the classes of NOISE_VOCABULARY).
+# NOISE_VERDICT_RE is their union; extend this table to teach lint a new form (docs/lint.md lists it).
+NOISE_VERDICT_FORMS: tuple[tuple[str, str], ...] = (
+    ("within the run-to-run noise", rf"{_any('within')}\s+{_DETERMINER}{_QUALIFIER}(?:{NOISE_NOUNS}|error)"),
+    # after "the" or "our" any noise ("under input noise" is no verdict, nor "see under Timing spread")
+    ("below the run-to-run noise", rf"{_any('beneath')}\s+(?:the|our)\s+{_NOISE}"),
+    # without a determiner, the variation of repeated measurements ("in", "into", "under": "a drop in run-to-run
+    # variance", "robust under measurement noise" say something else)
+    ("less than run-to-run variation", rf"{_any('beneath_bare')}\s+{_MEASURED_NOISE}"),
+    ("lost in the scatter between runs",
+     rf"{_any('hidden')}\s+(?:in|into|by|under|within|beneath|inside)\s+{_DETERMINER}(?:{_NOISE}|{_QUALIFIER}{NOISE_NOUNS})"),
+    ("cannot be told apart from the variation",
+     rf"{_CANNOT}\s+(?:be\s+)?{_any('inseparable')}\s+from\s+{_DETERMINER}{_QUALIFIER}{NOISE_NOUNS}"),
+    ("is just noise", r"(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?"
+                      r"noise\b(?!\s+(?:floor|level|source))"),
+    ("indistinguishable", r"indistinguishable(?:\s+from)?"),
+    # a test's verdict, no "from the noise" needed
+    ("cannot be statistically distinguished", rf"(?:{_CANNOT})\s+(?:be\s+)?statistically\s+{_any('inseparable')}"),
+    ("not significantly different", r"(?:not|n't|no)\s+(?:statistically\s+)?significant(?:ly)?(?:\s+(?:different|difference|"
+                                    r"change|gain|speedup|slowdown|regression|improvement))?"),
+    ("statistically insignificant", r"(?:statistically\s+)?insignificant"),
+    # a word may name the quantity between them ("no meaningful latency difference")
+    ("no measurable difference", rf"no\s+{_any('no_effect')}\s+(?:[\w-]+\s+)?{_any('effect')}s?"),
+    ("not measurably faster", r"not\s+measurably\s+(?:different|faster|slower|better|worse)"),
+    ("difference is negligible", r"(?:difference|change|gap|delta)\s+(?:is|are|was|were)\s+(?:negligible|insignificant)"),
 )
+NOISE_VERDICT_RE = lazy_compile(
+    r"\b(?<![\w-])(?:" + "|".join(pattern for _, pattern in NOISE_VERDICT_FORMS) + r")(?![\w-])", re.IGNORECASE)
 
 # Every verdict above holds one of these stems: a substring search of the
 # lower-cased text finds the lines worth a closer look.
@@ -293,7 +305,7 @@ _VERDICT_LEADS = (
     "below the", "below our", "beneath the", "beneath our", "level of", "order of", "comparable to", "par with",
     "than the", "than our", "lost", "buried", "drown", "hidden", "hides", "swamped", "masked", "swallowed",
     "dwarfed", "obscured", "absorbed", "disappear", "vanish", "fade", "sink", "sank", "tie", "separa",
-    "distinguish", "told apart", "resolved", "teased apart", "no ",
+    "distinguish", "told apart", "resolved", "teased apart", "no ", "inside", "below", "beneath", "than",
 )
 
 

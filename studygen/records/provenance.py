@@ -18,11 +18,15 @@ import copy
 import socket
 
 from ..errors import ConflictError
+from .checkpoints import Revisions, names_model_id
 
 # Provenance fields a collector may fill in; checked for conflicts on extend.
 SCALAR_PROVENANCE = ("gpu", "gpu_count", "driver", "dataset_revision", "repository_commit", "repository_dirty")
 # Key in provenance["checkpoint"] listing fields filled by default, not given.
 DEFAULTED = "_defaulted"
+# Key in provenance["checkpoint"]: {field: values the study file allows} for the fields a collect took from the
+# study file's model because the command line left them out (the first value is the one taken).
+FROM_STUDY = "_from_study"
 # What a checkpoint field is when nobody said: the id unknown, no revision, pretrained weights.
 CHECKPOINT_DEFAULTS = {"id": "unknown", "revision": None, "weights": "pretrained"}
 # The note a collect adds when the weights were left to their default: true only of a record that gets it.
@@ -56,9 +60,9 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
     notes: list[str] = []
     corrections: list[str] = []
 
-    def differs(field: str, old, new, conflict: str, pointer: str, shown=repr) -> None:
+    def differs(field: str, old, new, conflict: str, pointer: str, shown=repr, fix: str = "") -> None:
         if correct is None:
-            raise ConflictError(f"{conflict}; collect with --replace REASON to correct the record", path=display,
+            raise ConflictError(f"{conflict}; {fix}collect with --replace REASON to correct the record", path=display,
                                 pointer=pointer)
         corrections.append(f"provenance.{field} corrected from {shown(old)} to {shown(new)}: {' '.join(correct.split())}")
 
@@ -85,12 +89,19 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
             software[name] = new
     old_ckpt, new_ckpt = merged.get("checkpoint") or {}, incoming.get("checkpoint") or {}
     existing_weights = old_ckpt.get("weights") is not None  # the record keeps its own: no default reaches it
-    defaulted = new_ckpt.get(DEFAULTED, [])
+    defaulted, from_study = new_ckpt.get(DEFAULTED, []), new_ckpt.get(FROM_STUDY, {})
     for name in ("id", "revision", "weights"):
         if name not in new_ckpt or name in defaulted:
             continue
         old, new = old_ckpt.get(name), new_ckpt.get(name)
         if old in (None, "unknown") and new is not None:
+            old_ckpt[name] = new
+        elif new is not None and old != new and name in from_study:
+            if study_allows(name, old, from_study[name]):
+                continue  # nobody gave this field: the record's own value, which the study file allows, stays
+            differs(f"checkpoint.{name}", old, new, f"the record says checkpoint {name} {old!r}, which the study "
+                    f"file does not allow; the command line gives no {name}, and {new!r} is the study file's "
+                    f"model.{name}", f"/provenance/checkpoint/{name}", fix=keeping_hint(name, old, old_ckpt))
             old_ckpt[name] = new
         elif new is not None and old != new:
             differs(f"checkpoint.{name}", old, new, f"the record says checkpoint {name} {old!r}, the command line "
@@ -110,11 +121,40 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
     return merged, notes + corrections
 
 
+def study_allows(name: str, value, allowed: list) -> bool:
+    """Whether a record's checkpoint field ``name`` holding ``value`` is one
+    the study file allows (``allowed``, as :data:`FROM_STUDY` lists them): a
+    revision naming one of them (:class:`~studygen.records.checkpoints.Revisions`),
+    an id naming the model however spelt (``allowed``: the id, then its
+    local folder or None; :func:`~studygen.records.checkpoints.names_model_id`),
+    weights equal to the study's."""
+    if not allowed or not isinstance(value, str):
+        return False
+    if name == "revision":
+        return any(Revisions([*allowed, value]).same(value, known) for known in allowed)
+    if name == "id":
+        return names_model_id(value, allowed[0], allowed[1] if len(allowed) > 1 else None)
+    return value in allowed
+
+
+def keeping_hint(name: str, old, checkpoint: dict) -> str:
+    """How a collect keeps a record's checkpoint field ``name`` (``old``)
+    that the study file does not allow, as a conflict message ends."""
+    if name == "revision":
+        return (f"if the input was made from revision {old}, list it under the study file's model.revisions and "
+                f"give --checkpoint {checkpoint.get('id') or 'ID'}@{old}, else ")
+    if name == "weights":
+        return f"if the input was made with {old} weights, set the study file's model.weights to it, else "
+    return f"if the input was made from {old}, name it in the study file's model.id, else "
+
+
 def clean_provenance(provenance: dict) -> dict:
-    """Drop the private :data:`DEFAULTED` marker (checkpoint fields the user
-    did not give, which never conflict with a record's)."""
+    """Drop the private markers :data:`DEFAULTED` and :data:`FROM_STUDY`
+    (checkpoint fields the user did not give, which never conflict with a
+    record's value the study file allows)."""
     provenance = copy.deepcopy(provenance)
     (provenance.get("checkpoint") or {}).pop(DEFAULTED, None)
+    (provenance.get("checkpoint") or {}).pop(FROM_STUDY, None)
     return provenance
 
 

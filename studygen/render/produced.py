@@ -66,6 +66,7 @@ OUTPUT_KINDS = {kind.name: kind for kind in (
     OutputKind("condition"),  # a revisit_when entry: when to decide again
     OutputKind("gap"),
     OutputKind("dataset"),
+    OutputKind("record_note"),  # a note a record holds on its input, printed as written: no result
 )}
 
 
@@ -126,7 +127,7 @@ def helper_spec(function) -> HelperSpec | None:
 class Produced:
     """One helper output: ``kind`` (figure, ratio, range, table, verdict,
     no_verdict, ap_difference, expectation, variant_list, condition, gap,
-    side_finding, dataset),
+    side_finding, dataset, record_note),
     the text it returned, the rows it was computed from
     (:class:`studygen.study.rows.Row`), and for tables the header cells.
 

@@ -85,7 +85,13 @@ class SectionHelpers(ViewBase):
 
     @helper()
     def record_notes(self) -> list[tuple[str, str]]:
-        """``(job_id, note)`` for every note in every record, in record order."""
+        """``(job_id, note)`` for every note in every record, in record order;
+        each note printed as a ``record_note`` (what a record says about its
+        input, no result of the study: SG206 reads no configuration in it)."""
+        return [(job, emit(note, kind="record_note")) for job, note in self._notes()]
+
+    def _notes(self) -> list[tuple[str, str]]:
+        """``(job_id, note)`` as the records hold them (result notes, then provenance notes)."""
         notes = []
         for record in self._study.records:
             for note in record.data.get("notes", []) + record.provenance.get("notes", []):
@@ -113,13 +119,14 @@ class SectionHelpers(ViewBase):
         """``(jobs, note)`` per distinct note of the records, in the order
         first met, ``jobs`` naming every job whose record holds it (``a``,
         ``a and b``, ``a, b and c``): a note that ``collect`` wrote for each
-        of seven public logs is said once, not seven times."""
+        of seven public logs is said once, not seven times; each note
+        printed as a ``record_note`` (:meth:`record_notes`)."""
         jobs_by_note: dict[str, list[str]] = {}
-        for job, note in self.record_notes():
+        for job, note in self._notes():
             jobs = jobs_by_note.setdefault(note, [])
             if job not in jobs:
                 jobs.append(job)
-        return [(and_list(jobs), note) for note, jobs in jobs_by_note.items()]
+        return [(and_list(jobs), emit(note, kind="record_note")) for note, jobs in jobs_by_note.items()]
 
     # ---- side findings -------------------------------------------------------
     @helper("side_finding")

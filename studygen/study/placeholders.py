@@ -178,3 +178,24 @@ def is_prose_field(path: tuple) -> bool:
     string) names a field of :data:`PROSE_FIELDS`."""
     return any(len(field) == len(path) and all(f in ("*", step) for f, step in zip(field, path))
                for field in PROSE_FIELDS)
+
+
+def spec_strings(node, path: tuple = ()):
+    """``(path, text)`` of every string in a parsed study file ``node``, depth
+    first; ``path`` the keys and indexes from the root (as
+    :func:`is_prose_field` reads them)."""
+    if isinstance(node, str):
+        yield path, node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from spec_strings(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from spec_strings(value, (*path, index))
+
+
+def prose_strings(spec):
+    """``(path, text)`` of each string of the study file ``spec`` in a prose
+    field (:data:`PROSE_FIELDS`: what the README prints as the study's words)."""
+    return ((path, text) for path, text in spec_strings(spec) if is_prose_field(path))
+

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from studygen.checks import CheckContext, sg206_unmeasured
 from studygen.findings import ERROR
 
-from .studies import codes, latency, line_of, load, readme_lines, record, spec
+from .studies import codes, collected_provenance, latency, line_of, load, readme_lines, record, spec
 
 HEADER = "{{ generated_note }}\n\n# {{ study.title }}\n\n"
 NOT_MEASURED = [{"config": "NVFP4", "aliases": ["nvfp4"], "reason": "not tried",
@@ -199,3 +199,25 @@ def test_a_revisit_line_printed_as_it_is_still_counts(tmp_path):
                  study=spec(title="Toy detector", not_measured=entry, decision=decision))
     (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
     assert finding.line == line_of(study, "someone publishes an fp8 run")
+
+
+NOTES = ("{% for job, note in study.record_notes() %}- {{ job }}: {{ note }}\n{% endfor %}\n"
+         "{% for jobs, note in study.shared_record_notes() %}- {{ jobs }}: {{ note }}\n{% endfor %}")
+
+
+def test_a_records_note_on_its_input_may_name_it_the_same_words_by_hand_may_not(tmp_path):
+    # new-user trial: collect's note on a log that loads a built plan quotes the log's builder-default
+    # precision line ("Precision: FP32"); the study lists fp32 as not measured. The note says what the
+    # input holds, not a result: printed by either notes helper it is no finding, copied by hand it is one.
+    entry = [{"config": "fp32", "reason": "no fp32 engine was built"}]
+    note = "its line 11 'Precision: FP32' is trtexec's builder default, not the plan's"
+    provenance = dict(collected_provenance(), notes=[note])
+    template = HEADER + NOTES + f"\n{note}.\n"
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)], provenance=provenance)],
+                 template=template, study=spec(not_measured=entry))
+    lines = readme_lines(study)
+    assert lines.count(f"- job: {note}") == 2  # once by each helper
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.line == line_of(study, f"{note}.") and finding.line > max(
+        index + 1 for index, line in enumerate(lines) if line.startswith("- job:"))
+    assert "hand-written text names it with figures 11" in finding.message

@@ -223,3 +223,22 @@ def test_a_leading_qualifier_carries_only_to_one_word_items():
     assert _sg106(text) == [
         (5, "'eager bf16' is declared not measured (line 3) but line 5 states an outcome for it: "
             "'Eager bf16 is 1.3x faster than fp32.'")]
+
+
+# new-user trial (GTX 1070 and RTX 3090 logs): a GPU named with a vendor word in the declaration and
+# without one in the result, or the other way round, is the same GPU
+@pytest.mark.parametrize("declared, stated", [
+    ("fp32 was not measured on the GeForce RTX 3090.", "fp32 on the RTX 3090 runs at 0.0612 ms."),
+    ("fp32 was not measured on the GeForce RTX 3090.", "On the RTX 3090, fp32 was slower than fp16."),
+    ("fp32 was not measured on the RTX 3090.", "On the NVIDIA GeForce RTX 3090, fp32 was slower than fp16."),
+])
+def test_a_gpu_vendor_word_is_optional_on_either_side(declared, stated):
+    text = f"# Study\n\n{declared}\n\n{stated}\n"
+    assert _lines(text) == [5]
+    assert sg106_unmeasured.item_terms("fp32 on the GeForce RTX 3090") == {"fp32", "rtx", "3090"}
+
+
+def test_a_vendor_word_alone_stays_the_configuration():
+    assert sg106_unmeasured.item_terms("NVIDIA") == {"nvidia"}
+    assert _lines("# Study\n\nThe fp32 run on the GTX 1070 took 0.2113 ms; fp32 was not measured on the RTX 3090.\n\n"
+                  "On the GTX 1070, fp32 was slower than fp16.\n") == []

@@ -28,3 +28,42 @@ def test_a_different_value_is_refused_at_its_pointer_and_nothing_changes():
     assert str(trt.value) == ("r.json:/provenance/conversion_machine/software/tensorrt: the record's conversion "
                               "machine has tensorrt 10.16.1, this machine 10.3.0; nothing overwritten")
     assert provenance["conversion_machine"] == {"gpu": "NVIDIA H100 PCIe", "software": {"tensorrt": "10.16.1"}}
+
+
+def test_what_a_study_file_allows_a_record_to_keep():
+    from studygen.records.provenance import study_allows
+
+    revisions = ["353a4d73", "76321b19", "c65790e1147b8cb4a22258c41533d29d13417fd4"]
+    assert study_allows("revision", "c65790e1", revisions)  # an abbreviation of a listed hash
+    assert study_allows("revision", "76321B19", revisions)  # a hash in either case
+    assert not study_allows("revision", "07271c31", revisions)
+    assert not study_allows("revision", "353a4d73", [])  # nothing listed: nothing to keep by
+    assert not study_allows("revision", None, revisions)
+    assert study_allows("id", "ORG/Model", ["org/model", None])  # the model however spelt
+    assert study_allows("id", "/models/m", ["org/model", "/models/m"])  # its local folder
+    assert not study_allows("id", "org/other", ["org/model", None])
+    assert study_allows("id", "Org/Model", ["org/model"]) and not study_allows("id", "org/model", [])
+    assert study_allows("weights", "random-init", ["random-init"])
+    assert not study_allows("weights", "pretrained", ["random-init"])
+
+
+def test_how_a_conflict_tells_the_user_to_keep_the_records_value():
+    from studygen.records.provenance import keeping_hint
+
+    assert keeping_hint("revision", "c65790e1", {"id": "org/m"}) == (
+        "if the input was made from revision c65790e1, list it under the study file's model.revisions and give "
+        "--checkpoint org/m@c65790e1, else ")
+    assert keeping_hint("revision", "c65790e1", {}).endswith("give --checkpoint ID@c65790e1, else ")
+    assert keeping_hint("weights", "random-init", {}) == (
+        "if the input was made with random-init weights, set the study file's model.weights to it, else ")
+    assert keeping_hint("id", "org/old", {}) == "if the input was made from org/old, name it in the study file's " \
+                                                "model.id, else "
+
+
+def test_the_private_checkpoint_markers_never_reach_a_record():
+    from studygen.records.provenance import DEFAULTED, FROM_STUDY, clean_provenance
+
+    block = {"gpu": "H100", "checkpoint": {"id": "org/m", "revision": "abc1234", DEFAULTED: ["weights"],
+                                           FROM_STUDY: {"revision": ["abc1234"]}}}
+    assert clean_provenance(block) == {"gpu": "H100", "checkpoint": {"id": "org/m", "revision": "abc1234"}}
+    assert FROM_STUDY in block["checkpoint"]  # the block given is left as it was

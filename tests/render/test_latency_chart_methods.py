@@ -52,8 +52,8 @@ def test_each_timing_method_is_a_row_of_panels_headed_as_its_table(tmp_path):
                                                     [["28x28", "28 x 28"]]]
     assert chart.alt == (
         "Median GPU compute time per variant, one row of panels per timing method (2). Timed as TensorRT engine, "
-        "GPU compute time, CUDA graphs on, data transfers off, spin-wait on, at 28 x 28, shape not stated: 0.02954 "
-        "to 0.03613 ms over 2 results. Timed as TensorRT engine, GPU compute time, CUDA graphs off, data transfers "
+        "GPU compute time, CUDA graphs on, data transfers off, spin-wait on, at 28 x 28: 0.02954 ms over 1 result; "
+        "shape not stated: 0.03613 ms over 1 result. Timed as TensorRT engine, GPU compute time, CUDA graphs off, data transfers "
         "on, spin-wait off, at 28 x 28: 0.1526 to 0.1536 ms over 2 results")
 
 

@@ -134,3 +134,39 @@ def test_the_study_model_spelt_otherwise_is_accepted_and_another_model_refused(t
         assert {row.key.revision for row in study.rows} == {"abc1234"}
     refused = _collect(run_cli, tmp_path / "p0", monkeypatch, "--checkpoint", "org/m2@abc1234", job="other")
     assert (refused.exit_code, refused.err) == (2, "studygen: --checkpoint org/m2 but the study file's model is org/m\n")
+
+
+def test_a_revision_left_to_the_study_file_keeps_the_records_own_when_the_study_allows_it(tmp_path, run_cli,
+                                                                                           monkeypatch):
+    # the record was collected at a listed revision; a second collect into the job without --checkpoint must not
+    # read the study file's model.revision (353a4d73) as the user's word against the record's (c65790e1)
+    _new_with_revisions(run_cli, tmp_path)
+    first = _collect(run_cli, tmp_path, monkeypatch, "--checkpoint", "org/m@c65790e1")
+    assert first.exit_code == 0, first.err
+    second = run_cli("collect", "trtexec", "--family", "demo", "--job", "h100-a", "--variant", "int8",
+                     "--log", FIXTURES / "trtexec" / "trt10.16_no-data-transfers.log")
+    assert second.exit_code == 0, second.err
+    assert "3 result(s) added" in second.out
+    assert _provenance(tmp_path)["checkpoint"] == {"id": "org/m", "revision": "c65790e1", "weights": "pretrained"}
+    study = load_study(tmp_path / "families" / "demo", tmp_path)
+    assert {row.key.revision for row in study.rows} == {"c65790e"}
+
+
+def test_a_revision_left_to_the_study_file_against_a_record_it_does_not_allow_says_where_it_came_from(
+        tmp_path, run_cli, monkeypatch):
+    _new_with_revisions(run_cli, tmp_path)
+    assert _collect(run_cli, tmp_path, monkeypatch, "--checkpoint", "org/m@c65790e1").exit_code == 0
+    spec_path = tmp_path / "families/demo/study.yaml"  # the study no longer lists the record's revision
+    spec_path.write_text(spec_path.read_text().replace(", c65790e1147b8cb4a22258c41533d29d13417fd4", ""))
+    record = tmp_path / "measurements" / "demo" / "h100-a.json"
+    before = record.read_bytes()
+    refused = run_cli("collect", "trtexec", "--family", "demo", "--job", "h100-a", "--variant", "int8",
+                      "--log", FIXTURES / "trtexec" / "trt10.16_no-data-transfers.log")
+    assert refused.exit_code != 0
+    assert refused.err == (
+        "studygen: measurements/demo/h100-a.json:/provenance/checkpoint/revision: the record says checkpoint "
+        "revision 'c65790e1', which the study file does not allow; the command line gives no revision, and "
+        "'353a4d73' is the study file's model.revision; if the input was made from revision c65790e1, list it under "
+        "the study file's model.revisions and give --checkpoint org/m@c65790e1, else collect with --replace REASON "
+        "to correct the record\n")
+    assert record.read_bytes() == before

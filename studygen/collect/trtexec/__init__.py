@@ -7,7 +7,7 @@ settings, ``--dumpProfile`` tables; TensorRT 7 to 10.x), :mod:`.times`
 times array to its log run (warm-up, the log's own summary). Result
 builders, one per result kind: :mod:`.latency`, :mod:`.kernel_time`,
 :mod:`.engine_layers`, :mod:`.plan_size`, sharing :mod:`.common`;
-:mod:`.fp8` reads the FP8 evidence a latency carries; :mod:`.no_result` says why a log gave none;
+:mod:`.fp8` reads the FP8 evidence a latency carries; :mod:`.failed` turns a run trtexec reported FAILED into a not-measured result; :mod:`.no_result` says why a log gave none;
 :mod:`.command` splits a run's command line as trtexec does, for every flag lookup. Each module's docstring names the formats and versions it
 reads.
 
@@ -25,6 +25,7 @@ from ..kernel_groups import KernelGroupRules
 from ...records.result import NewResult
 from .common import ResultLabels, TrtexecInputs
 from .engine_layers import engine_layers_results
+from .failed import failed_results, refuse_unnamed_failure
 from .exports import parse_layer_info, parse_profile, plan_size_bytes
 from .fp8 import fp8_evidence_by_run
 from .kernel_time import kernel_time_results
@@ -33,11 +34,11 @@ from .log import log_provenance, parse_log
 from .plan_size import plan_size_results
 from .times import parse_times
 
-__all__ = ["BUILDERS", "ResultLabels", "TrtexecInputs", "build_results", "log_provenance", "parse_layer_info",
+__all__ = ["BUILDERS", "refuse_unnamed_failure", "ResultLabels", "TrtexecInputs", "build_results", "log_provenance", "parse_layer_info",
            "parse_log", "parse_profile", "parse_times", "plan_size_bytes", "read_inputs"]
 
 # One builder per result kind, in the order a record lists their results.
-BUILDERS = (latency_results, kernel_time_results, engine_layers_results, plan_size_results)
+BUILDERS = (latency_results, kernel_time_results, engine_layers_results, plan_size_results, failed_results)
 
 
 def read_inputs(log: Path | None, times: Path | None, profile: Path | None, layer_info: Path | None,
@@ -71,7 +72,7 @@ def build_results(inputs: TrtexecInputs, rules: KernelGroupRules, *, variant: st
     ``--times`` attached to the matching run and timing, kernel time per
     group (``--profile``, else the log's ``--dumpProfile`` table), engine
     layers, plan size (``--plan`` in bytes, else the log's ``Created engine
-    with size`` in MiB). Each latency of a profiled run carries the run's
+    with size`` in MiB), a not-measured result per failed run. Each latency of a profiled run carries the run's
     ``fp8_evidence`` (:mod:`.fp8`) where the variant is declared
     ``precision`` fp8, or undeclared and FP8 kernels ran. Raises InputError
     / UsageError."""

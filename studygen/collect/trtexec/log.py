@@ -146,8 +146,9 @@ def wrapper_pattern(lines: list[str]) -> re.Pattern | None:
 def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
     """Parse a trtexec console log into runs.
 
-    Raises InputError (naming file and line) when the file is not a trtexec
-    log, a run reports FAILED, a run lacks its closing ``&&&& PASSED`` line
+    A run closed with ``&&&& FAILED`` goes to ``TrtexecLog.failed`` with
+    its ``[E]`` lines, none of its figures read. Raises InputError (naming
+    file and line) when the file is not a trtexec log, a run lacks its closing ``&&&& PASSED`` line
     (the log is cut, or trtexec crashed: nothing of that run is read), its
     summary or profile table is incomplete, or a figure is not finite. A
     last line without a newline is dropped, since it may be half-written
@@ -208,13 +209,16 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
                 continue
             current = TrtexecRun(index=0, line=number)
             runs.append(current)
+        if where.severity == "E":
+            current.errors.append((number, message.strip()))
         _parse_message(current, message, state, where)
     if not runs:
         raise InputError("not a trtexec console log: no '&&&& RUNNING' line and no performance summary", path=display)
-    for run in runs:
+    passed = [run for run in runs if run.status != "FAILED"]
+    for run in passed:
         _check_run(run, display)
         _drop_zero_batch_figures(run)
-    return TrtexecLog(display=display, runs=runs)
+    return TrtexecLog(display=display, runs=passed, failed=[run for run in runs if run.status == "FAILED"])
 
 
 def _drop_zero_batch_figures(run: TrtexecRun) -> None:
@@ -450,8 +454,6 @@ def _check_version(run: TrtexecRun, version: str, where: Context) -> None:
 
 def _check_run(run: TrtexecRun, display: str) -> None:
     """Refuse runs whose figures cannot be trusted."""
-    if run.status == "FAILED":
-        raise InputError(f"trtexec reported FAILED for {run.label}; nothing recorded", path=display, line=run.line)
     if conflict := conflicting_flag(run.command, READ_FLAGS):
         name, values = conflict
         shown_values = ", ".join(f"{name}={value}" if value else name for value in values)
@@ -499,8 +501,8 @@ def log_provenance(log: TrtexecLog | None, gpu_option: str | None = None,
     disagree (one job is one machine)."""
     if log is None:
         return None, None, []
-    devices = {run.device for run in log.runs if run.device}
-    versions = {run.tensorrt_version for run in log.runs if run.tensorrt_version}
+    devices = {run.device for run in log.every_run if run.device}
+    versions = {run.tensorrt_version for run in log.every_run if run.tensorrt_version}
     if len(devices) > 1:
         raise InputError(f"runs name different devices {sorted(devices)}: one job is one GPU; split the log", path=log.display)
     if len(versions) > 1:

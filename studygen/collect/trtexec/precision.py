@@ -150,7 +150,7 @@ def check_declared(log: TrtexecLog | None, variant: str, declared: str | None, s
     if log is None or declared is None:
         return []
     notes = []
-    for run in log.runs:
+    for run in log.every_run:  # a failed build is recorded under the variant too (not measured)
         build = build_precision(run)
         if build is None:
             notes.extend(filter(None, [loaded_plan_note(log, run, variant, declared)]))

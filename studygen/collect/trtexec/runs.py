@@ -231,6 +231,7 @@ class TrtexecRun:
     unread: list[tuple[int, str]] = field(default_factory=list)
     last_line: int | None = None
     last_text: str | None = None
+    errors: list[tuple[int, str]] = field(default_factory=list)  # (line, message) of each [E] line of the run
 
     @property
     def flags(self) -> list[str]:
@@ -339,14 +340,23 @@ class TrtexecRun:
 
 @dataclass
 class TrtexecLog:
-    """A parsed console log: its runs, in order."""
+    """A parsed console log: the runs whose figures are read (``runs``), and
+    those trtexec closed with ``&&&& FAILED`` (``failed``: nothing of them
+    is a figure), each in log order."""
 
     display: str
     runs: list[TrtexecRun]
+    failed: list[TrtexecRun] = field(default_factory=list)
 
     @property
     def basename(self) -> str:
         return Path(self.display).name
+
+    @property
+    def every_run(self) -> list[TrtexecRun]:
+        """Passed and failed runs together, in log order (for what a run states
+        about the machine and the build, not for figures)."""
+        return sorted([*self.runs, *self.failed], key=lambda run: run.index)
 
 
 def graph_ignored_before_summary(run: TrtexecRun) -> bool:

@@ -22,9 +22,9 @@ import click
 
 from ...errors import UsageError
 from ...records.checkpoints import revision_problem
-from ...records.provenance import CHECKPOINT_DEFAULTS, DEFAULTED
+from ...records.provenance import CHECKPOINT_DEFAULTS, DEFAULTED, FROM_STUDY
 from ...records.write import validate_family_name, validate_job_id
-from ...study.model_revisions import describe_allowed, names_model, names_revision
+from ...study.model_revisions import allowed_revisions, describe_allowed, names_model, names_revision
 
 SHAPE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")  # HxW, as studygen.collect.run.spec.SHAPE; matched whole
 FLAG = "flag"
@@ -201,7 +201,10 @@ def with_study_model(block: dict, model: dict | None) -> dict:
     its id however spelt), or a revision the study neither
     names nor lists (``model.revision``, ``model.revisions``:
     :func:`~studygen.study.model_revisions.names_revision`), is refused
-    (UsageError). Fields the study does not state stay defaults."""
+    (UsageError). Fields the study does not state stay defaults; those it
+    fills are listed under :data:`~studygen.records.provenance.FROM_STUDY`
+    with the values the study allows, so extending a record that holds
+    another allowed value keeps the record's (no conflict)."""
     if not model:
         return block
     defaulted = list(block.get(DEFAULTED, []))
@@ -212,14 +215,31 @@ def with_study_model(block: dict, model: dict | None) -> dict:
                          f"{describe_allowed(model)}: list {block['revision']} under model.revisions if the input "
                          "was made from that revision")
     block = dict(block)
+    from_study = {}
     for name in ("id", "revision", "weights"):
         if name in defaulted and model.get(name) is not None:
             block[name] = model[name]
             defaulted.remove(name)
+            from_study[name] = study_values(model, name)
+    if from_study:
+        block[FROM_STUDY] = from_study
     if block.get("weights") == "random-init" and model.get("seed") is not None:
         block["seed"] = model["seed"]
     block[DEFAULTED] = defaulted
     return block
+
+
+def study_values(model: dict, name: str) -> list:
+    """The values of checkpoint field ``name`` that the study file's
+    ``model`` allows a record to hold, as
+    :data:`~studygen.records.provenance.FROM_STUDY` lists them: its
+    revisions (:func:`~studygen.study.model_revisions.allowed_revisions`),
+    its id and local folder, or its weights."""
+    if name == "revision":
+        return allowed_revisions(model)
+    if name == "id":
+        return [model["id"], model.get("local_dir")]
+    return [model[name]]
 
 
 def check_shape(shape: str | None, option: str = "--shape") -> str | None:

@@ -77,6 +77,7 @@ def run_trtexec(options: TrtexecOptions) -> TrtexecOutcome:
     origins = options.origins()
     inputs = trtexec.read_inputs(options.log_path, options.times_path, options.profile_path, options.layer_info_path,
                                  options.plan_path)
+    trtexec.refuse_unnamed_failure(inputs.log, options.ingest.variant is not None or target.spec is not None)
     results = trtexec.build_results(inputs, target.kernel_rules(), variant=target.variant, shape=options.ingest.shape,
                                     batch=options.ingest.batch, precision=declared_precision(target))
     stamp_digests(results, [path for path in (options.log_path, options.times_path, options.profile_path) if path])

@@ -1,0 +1,258 @@
+"""SG222 misquoted figure: a figure with a measurement unit in the study
+file's prose (the title, description, decision, reasons, explanations: the
+fields :data:`studygen.study.placeholders.PROSE_FIELDS` names, which the
+README prints as the study's own words) that no measured figure of the study
+gives at the digits it is printed with, but that one of them gives with one
+digit changed or two neighbouring digits swapped: a figure copied wrong.
+
+What counts, so that a figure from elsewhere is not taken for a misquote:
+
+- a unit the records hold figures in: ms (and µs), MiB (and MB, GiB, GB, as
+  2**20 or 10**6 bytes), AP (a COCOeval fraction, or in points x100), AP
+  points; a unit the records hold nothing in is not read ("H100 80GB" in a
+  study of kernel times);
+- at least three significant digits (``0.03395``, ``91.6``): a round target,
+  threshold or budget ("under 5 ms", "1.5 ms", "100 MB") is no quotation;
+- not in a version, a date or a name (``10.16.1``, ``2023-03-25``, a digit
+  inside a word);
+- not under ``not_measured``: those fields say what an unmeasured
+  configuration is expected to give, which no record holds;
+- a figure the README does not print (a custom template that leaves the
+  field out) is not read.
+
+A quoted figure matches a measured one when the measured value, its sign
+aside ("saves 0.0421 ms" of a delta of -0.0421), rounds to it at its printed
+decimals, or is cut to it there (``0.04394`` for 0.0439453: truncation, not a
+wrong figure). The measured figures are every figure of every row in the
+unit (its value, both ends of a range) and, for a latency, the statistics and
+repeat medians its record keeps (min, mean, p99 …). A figure matching none
+is reported only when a row's own figure (not a kept statistic), rounded to
+the quoted decimals, is one digit away from it; when the figure's sentence
+names rows (their variant or its label, job, GPU model, shape, batch or
+kernel group), only those rows' figures. A figure matching nothing and near
+nothing is from another source or computed (a difference, a sum), and is not
+judged here. Measured on the shipped families, a figure of four significant
+digits drawn at random near their latencies lies one digit from a row's
+figure 4 to 16 % of the time (more rows, more often): the sentence's names
+are what keep another source's figure about other rows from being reported.
+
+Case (a new user's trial): the decision summary of a study of public trtexec
+logs said the RTX 3090 ran at "0.03395 ms" where both of its records hold
+0.0439453 ms (printed 0.04395); ``lint`` and ``check`` reported nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from ..findings import Finding
+from ..numbers import format_number
+from ..records.jsonpos import pointer_from_path
+from ..records.load import yaml_line
+from ..render.labels import gpu_label, shape_label
+from ..study import NOT_MEASURED_KEY
+from ..study.placeholders import prose_strings
+
+CODE = "SG222"
+MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
+MAX_NAMED = 3  # measured figures a finding names; the count of the others follows
+MIN_SIGNIFICANT = 3  # fewer: a round target or threshold, not a quotation of a measurement
+_NUMBER = r"\d+(?:\.\d+)?"
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
+# "0.03395 ms", "0.03395 to 0.04 ms" (both ends), "AP 0.4625", "0.4625 AP"; not inside a version, date or word
+_FIGURE_RE = re.compile(
+    rf"(?<![\w.\-/])(?:(?P<first>{_NUMBER})\s*(?:to|–|—|-)\s*)?(?P<number>{_NUMBER})(?![\w.]?\d)\s*"
+    r"(?P<unit>ms|µs|μs|us|MiB|MB|GiB|GB|AP|points?)(?![\w-])"
+    rf"|\bAP\s*(?:of\s+|=\s*|:\s*)?(?P<ap>{_NUMBER})(?![\w.]?\d|[\w-])")
+# unit as written -> (unit of the rows it is read against, factor from the row's unit to it)
+_UNITS = {"ms": ("ms", 1.0), "µs": ("ms", 1000.0), "μs": ("ms", 1000.0), "us": ("ms", 1000.0),
+          "MiB": ("MiB", 1.0), "MB": ("MiB", 1.048576), "GiB": ("MiB", 1 / 1024), "GB": ("MiB", 1.048576e-3),
+          "AP": ("AP", 1.0), "point": ("points", 1.0), "points": ("points", 1.0)}
+_HINT = ("quote the figure as the records hold it (studygen rows prints every digit), or say where a figure "
+         "from another source comes from; a waiver with the reason keeps one that is right")
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One row's own figure in its unit (a result's value or range end): the
+    value, where it is (record and pointer) and what a sentence about its row
+    may name it by (:func:`row_names`)."""
+
+    value: float
+    where: str
+    names: frozenset[str] = frozenset()
+
+
+@dataclass
+class Figures:
+    """The measured figures of one unit: ``rows`` the rows' own (a misquote is
+    told against these), ``kept`` the statistics and repeat medians their
+    records keep besides (min, mean, p99 …; a quote of one is no misquote,
+    but a study of many runs keeps so many that some would lie a digit away
+    from most figures of another source, so none is suggested)."""
+
+    rows: list[Measured] = field(default_factory=list)
+    kept: list[float] = field(default_factory=list)
+
+
+def measured_figures(study) -> dict[str, Figures]:
+    """Unit (``ms``, ``MiB``, ``AP``, ``points``) -> the study's measured
+    figures in it (:class:`Figures`)."""
+    found: dict[str, Figures] = {}
+    for row in study.rows:
+        if row.unit not in MEASURED_UNITS:
+            continue
+        figures = found.setdefault(row.unit, Figures())
+        where, names = f"{row.record.display_path}#{row.pointer}", row_names(study, row)
+        figures.rows += [Measured(float(v), where, names) for v in (row.value, row.value_min, row.value_max)
+                         if v is not None]
+        if row.unit == "ms":
+            statistics = row.result.get("statistics_ms") or {}
+            figures.kept += [float(v) for v in statistics.values() if isinstance(v, (int, float))]
+            figures.kept += [float(v) for v in row.repeat_medians_ms or []]
+    return found
+
+
+def row_names(study, row) -> frozenset[str]:
+    """What a sentence about ``row`` may name it by, lower case: its variant
+    and the variant's label, its job, its GPU's model (``geforce rtx 3090`` and
+    ``3090`` for ``NVIDIA GeForce RTX 3090``; ``orin`` for ``Jetson AGX Orin``), its shape (``800x800``, ``800 x 800``),
+    its batch (``batch 4``) and its kernel group."""
+    names = {row.variant, study.variant_label(row.variant), row.job_id, row.key.group}
+    if row.gpu:
+        model = gpu_label(row.gpu)
+        numbered = {word for word in model.split() if any(ch.isdigit() for ch in word)}
+        names |= {model, *(numbered or model.split()[-1:])}  # "3090", "H100"; a model without a number by its last word
+    if row.shape:
+        names |= {row.shape, shape_label(row.shape)}
+    if row.batch is not None:
+        names.add(f"batch {row.batch}")
+    return frozenset(str(name).lower() for name in names if name)
+
+
+def names_in(sentence: str, names) -> bool:
+    """True when ``sentence`` holds one of ``names`` (lower case) as whole words."""
+    folded = sentence.lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", folded) for name in names if name in folded)
+
+
+def sentence_at(text: str, start: int) -> str:
+    """The sentence of ``text`` around offset ``start`` (ended by ``.``, ``!``,
+    ``?`` or ``;`` before a space, so a decimal point ends none)."""
+    begin = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    end = _SENTENCE_END.search(text, start)
+    return text[begin:end.start() if end else len(text)]
+
+
+def significant_digits(text: str) -> int:
+    """Significant digits of a figure as written: ``0.03395`` 4, ``91.6`` 3,
+    ``100.0`` 4, ``1000`` 1 (a whole number's trailing zeros are not counted)."""
+    digits = text.replace(".", "").lstrip("0")
+    return len(digits if "." in text else digits.rstrip("0"))
+
+
+def _decimals(text: str) -> int:
+    return len(text.partition(".")[2])
+
+
+def _rounded(value: float, decimals: int) -> str:
+    return format_number(value, decimals)
+
+
+def _cut(value: float, decimals: int) -> str:
+    """``value`` (not negative) cut, not rounded, to ``decimals``; 1e-9 of a step
+    keeps a float just under its decimal text (1.15 is 1.1499999…) from losing a digit."""
+    scale = 10 ** decimals
+    return format_number(math.floor(value * scale + 1e-9) / scale, decimals)
+
+
+def matches(text: str, value: float) -> bool:
+    """True when ``value``, its sign aside (a prose figure has none: "saves
+    0.0421 ms"), rounds or is cut to the figure ``text`` at its decimals."""
+    decimals, size = _decimals(text), abs(value)
+    return text in (_rounded(size, decimals), _cut(size, decimals))
+
+
+def one_digit_away(a: str, b: str) -> bool:
+    """True when the figures ``a`` and ``b``, of one length (printed with the
+    same decimals: their points stand in one place), differ in one digit or
+    by two neighbouring digits swapped (``0.03395`` and ``0.04395``, ``1.973``
+    and ``1.937``)."""
+    if len(a) != len(b):
+        return False
+    differ = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    if len(differ) == 1:
+        return True
+    return len(differ) == 2 and differ[1] == differ[0] + 1 and (a[differ[0]], a[differ[1]]) == (b[differ[1]], b[differ[0]])
+
+
+def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list[Measured]:
+    """The rows' figures the quoted ``text`` (``factor`` from the figures'
+    unit to its own) may have been copied wrong from: those one digit away
+    from it at its decimals (:func:`one_digit_away`), each printed value
+    once, nearest first; none when any measured figure, a kept one too,
+    matches it. When ``sentence`` (the one the figure stands in) names rows
+    (:func:`row_names`), only their figures are suggested: a figure said of
+    the RTX 3090 is no misquote of the GTX 1070's."""
+    if any(matches(text, value * factor) for value in [f.value for f in figures.rows] + figures.kept):
+        return []
+    named = [figure for figure in figures.rows if names_in(sentence, figure.names)] or figures.rows
+    decimals, seen, near = _decimals(text), set(), []
+    for figure in named:
+        shown = _rounded(abs(figure.value * factor), decimals)
+        if shown not in seen and one_digit_away(text, shown):
+            seen.add(shown)
+            near.append((abs(abs(figure.value * factor) - float(text)), len(near), figure))
+    return [figure for _, _, figure in sorted(near)]
+
+
+def quoted_figures(text: str):
+    """``(number text, unit as written, offset)`` of each figure with a unit in ``text``, in order."""
+    for match in _FIGURE_RE.finditer(text):
+        if match.group("ap") is not None:
+            yield match.group("ap"), "AP", match.start("ap")
+            continue
+        for name in ("first", "number"):
+            if match.group(name) is not None:
+                yield match.group(name), match.group("unit"), match.start(name)
+
+
+def read_against(number: str, unit: str, measured: dict[str, Figures]) -> tuple[Figures, float]:
+    """``(figures, factor)``: the measured figures a quoted ``number unit`` is
+    read against and the factor from their unit to the quoted one (an AP
+    above 1 is in points, x100); no figures for a unit the records hold none in."""
+    rows_unit, factor = _UNITS[unit]
+    if rows_unit == "AP" and float(number) > 1:
+        factor = 100.0
+    return measured.get(rows_unit, Figures()), factor
+
+
+def _finding(study, path: tuple, number: str, unit: str, near: list[str], count: int) -> Finding:
+    pointer = pointer_from_path(path)
+    more = f" and {count - len(near)} more" if count > len(near) else ""
+    return Finding(CODE, f"{pointer} quotes {number} {unit}, which no measured figure of the study gives at "
+                   f"{_decimals(number)} decimals; one digit away: {', '.join(near)}{more}",
+                   study.rel(study.study_path), line=yaml_line(study.spec_text, *path), pointer=pointer,
+                   key=f"{pointer} {number} {unit}", hint=_HINT)
+
+
+def check(context) -> list[Finding]:
+    study = context.study
+    quoted = [(path, number, unit, sentence_at(text, start)) for path, text in prose_strings(study.spec)
+              if path[0] != NOT_MEASURED_KEY for number, unit, start in quoted_figures(text)
+              if significant_digits(number) >= MIN_SIGNIFICANT]
+    if not quoted:  # most study files quote no figure: the records are not read
+        return []
+    measured, readme, findings = measured_figures(study), context.rendered_readme, []
+    for path, number, unit, sentence in quoted:
+        if readme is not None and number not in readme:
+            continue  # a field the README does not print
+        figures, factor = read_against(number, unit, measured)
+        near = misquoted(number, figures, factor, sentence)
+        if near:
+            findings.append(_finding(study, path, number, unit, [
+                f"{_rounded(abs(figure.value * factor), _decimals(number))} {unit} ({figure.where})"
+                for figure in near[:MAX_NAMED]], len(near)))
+    return findings

@@ -1,0 +1,332 @@
+"""SG222: a figure in the study file's prose that misquotes a record. A new
+user's decision summary said "0.03395 ms" where the records hold 0.0439453 ms
+(printed 0.04395), and neither lint nor check said a word. Each study test
+here failed before SG222 existed (no finding at all); the figures are made up
+unless a test reads the shipped hackathon records, whose values are named."""
+
+from __future__ import annotations
+
+
+import pytest
+import yaml
+
+from studygen.checks import CheckContext, run_checks
+from studygen.checks.sg222_misquoted_figures import (
+    check, matches, one_digit_away, quoted_figures, sentence_at, significant_digits)
+from studygen.study import load_study
+from tests.conftest import copy_project
+
+from .studies import FAMILY, codes, collected_provenance, latency, load, record, spec
+
+# the RTX 3090 log's GPU compute median and its p99, as trtexec printed them
+GPU_COMPUTE = latency("fp16", 0.0439453, "28x28", batch=4,
+                      statistics_ms={"min": 0.0419922, "median": 0.0439453, "mean": 0.0445, "p99": 0.0512695})
+PLAN = {"kind": "plan_size", "variant": "fp16", "backend": "tensorrt", "mode": "engine", "value_mib": 24.375}
+
+
+def _findings(tmp_path, summary: str, *, results=(GPU_COMPUTE,), **fields):
+    study = load(tmp_path, records=[record("rtx3090-a", list(results))],
+                 study=spec(decision={"shipped": False, "summary": summary}, **fields))
+    return check(CheckContext(study))
+
+
+def test_the_trials_misquote_is_reported_at_the_study_file_pointer(tmp_path):
+    (finding,) = _findings(tmp_path, "Not shipped: the RTX 3090 runs the plan at 0.03395 ms per batch of 4.")
+    assert (finding.code, finding.file, finding.pointer) == ("SG222", f"families/{FAMILY}/study.yaml",
+                                                             "/decision/summary")
+    study_lines = (tmp_path / "families" / FAMILY / "study.yaml").read_text().splitlines()
+    assert study_lines[finding.line - 1].lstrip().startswith("summary:")
+    assert finding.message == (
+        "/decision/summary quotes 0.03395 ms, which no measured figure of the study gives at 5 decimals; one digit "
+        "away: 0.04395 ms (measurements/toy/rtx3090-a.json#/results/0/value_ms)")
+    assert finding.severity == "error"
+
+
+def test_the_check_is_registered_and_runs_with_the_others(tmp_path):
+    study = load(tmp_path, records=[record("rtx3090-a", [GPU_COMPUTE])],
+                 study=spec(decision={"shipped": False, "summary": "It runs at 0.04359 ms."}))
+    (finding,) = codes(run_checks(study), "SG222")  # two neighbouring digits swapped: 0.04395
+    assert "quotes 0.04359 ms" in finding.message and "0.04395 ms (" in finding.message
+
+
+@pytest.mark.parametrize("summary", [
+    "The RTX 3090 runs the plan at 0.04395 ms.",  # as the README prints it
+    "The RTX 3090 runs the plan at 0.0439453 ms.",  # every digit of the record
+    "The RTX 3090 runs the plan at 0.04394 ms.",  # cut, not rounded: no wrong figure
+    "Its p99 is 0.05127 ms and its fastest iteration 0.04199 ms.",  # the record's statistics
+    "The plan runs under 0.05 ms and 1.5 ms is the budget.",  # round targets: fewer than 3 significant digits
+    "A vendor's figure for another network is 12.34 ms.",  # near no measured figure: another source
+    "Measured on 2023-03-25 with TensorRT 8.6.0 on an H100 80GB.",  # a date, a version, a memory size
+    "The 0.03395ms-long warm-up and build 0.03395-ms are names, not figures.",
+])
+def test_figures_that_are_no_misquote_are_not_reported(tmp_path, summary):
+    assert _findings(tmp_path, summary) == []
+
+
+def test_a_field_the_readme_does_not_print_or_an_expectation_is_not_read(tmp_path):
+    # the toy template prints the title and the summary, not the description; not_measured says what is expected
+    findings = _findings(tmp_path, "Nothing to ship.", description="It runs at 0.03395 ms.",
+                         not_measured=[{"config": "int4", "reason": "not tried", "expectation": "about 0.03395 ms",
+                                        "because": "fewer bytes"}])
+    assert findings == []
+
+
+def test_plan_sizes_and_ap_are_read_in_their_units(tmp_path):
+    ap = {"kind": "coco_ap", "variant": "fp16", "statistic": "AP", "value": 0.4625, "dataset": "val-8",
+          "batch": 1, "backend": "tensorrt", "mode": "engine"}
+    summary = "The plan is 24.38 MiB (25.56 MB) with AP 0.4652, 46.25 AP in points; 0.4625 AP as measured."
+    findings = _findings(tmp_path, summary, results=(PLAN, ap))
+    assert [f.message.split(", which")[0] for f in findings] == ["/decision/summary quotes 0.4652 AP"]
+    assert "one digit away: 0.4625 AP (measurements/toy/rtx3090-a.json#/results/1/value)" in findings[0].message
+    # 24.375 MiB is 25.56 MB: 25.65 MB swaps two digits, 24.48 MiB changes one
+    findings = _findings(tmp_path, "The plan is 24.48 MiB, or 25.65 MB.", results=(PLAN,))
+    assert [f.message.split(", which")[0] for f in findings] == [
+        "/decision/summary quotes 24.48 MiB", "/decision/summary quotes 25.65 MB"]
+    assert "one digit away: 25.56 MB (" in findings[1].message
+
+
+def test_a_unit_the_records_hold_nothing_in_is_not_read(tmp_path):
+    assert _findings(tmp_path, "The plan is 24.48 MiB.") == []  # no plan size recorded
+
+
+def test_both_ends_of_a_range_are_read(tmp_path):
+    # the first end has no unit of its own; the second matches the record's p99 (0.0512695)
+    (finding,) = _findings(tmp_path, "From 0.03395 to 0.05127 ms.")
+    assert "quotes 0.03395 ms" in finding.message
+
+
+def test_a_kept_statistic_is_matched_but_never_suggested(tmp_path):
+    # 0.05217 is a digit swap from the p99 0.05127: too many kept statistics lie near any figure to name them
+    assert _findings(tmp_path, "Its tail reaches 0.05217 ms.") == []
+
+
+def test_a_misquote_near_many_figures_names_three_and_counts_the_rest(tmp_path):
+    results = [latency("fp16", value, "28x28", batch=batch) for batch, value in
+               ((1, 1.234), (2, 1.214), (4, 1.224), (8, 1.274), (16, 1.284))]
+    (finding,) = _findings(tmp_path, "It runs at 1.244 ms.", results=results)
+    assert finding.message.endswith(
+        "one digit away: 1.234 ms (measurements/toy/rtx3090-a.json#/results/0/value_ms), 1.224 ms "
+        "(measurements/toy/rtx3090-a.json#/results/2/value_ms), 1.214 ms "
+        "(measurements/toy/rtx3090-a.json#/results/1/value_ms) and 2 more")  # nearest first: 1.274 ties 1.214
+
+
+def test_the_shipped_hackathon_study_quoting_its_records_right_and_wrong(tmp_path):
+    # its README prints the RTX 3090 median 0.04395 ms, the GTX 1070 fp16 builds 0.1547 and 0.1526 ms
+    root = copy_project(tmp_path, families=("hackathon_mnist_trtexec",))
+    study_file = root / "families/hackathon_mnist_trtexec/study.yaml"
+    spec_data = yaml.safe_load(study_file.read_text())
+    right = ("The RTX 3090 logs give 0.04395 ms, the GTX 1070 fp16 builds 0.1547 and 0.1526 ms, all on "
+             "TensorRT 8.6.0 or older, published 2023-03-25, on cards of 8 GB to 24 GB.")
+    spec_data["decision"]["summary"] = right
+    study_file.write_text(yaml.safe_dump(spec_data, sort_keys=False))
+    assert codes(run_checks(load_study(study_file.parent, root)), "SG222") == []
+    spec_data["decision"]["summary"] = right.replace("0.1526 ms", "0.1562 ms")
+    study_file.write_text(yaml.safe_dump(spec_data, sort_keys=False))
+    (finding,) = codes(run_checks(load_study(study_file.parent, root)), "SG222")
+    # nearest first: the 8.0.3 fp16 build's host latency 0.15918 ms (0.1592, a digit changed), then its GPU compute
+    # time 0.152588 ms (two digits swapped); the README's table prints the latter as 0.1526
+    assert finding.message == (
+        "/decision/summary quotes 0.1562 ms, which no measured figure of the study gives at 4 decimals; one digit "
+        "away: 0.1592 ms (measurements/hackathon_mnist_trtexec/gtx1070-trt8.0.3.json#/results/0/value_ms), 0.1526 ms "
+        "(measurements/hackathon_mnist_trtexec/gtx1070-trt8.0.3.json#/results/4/value_ms)")
+
+
+def test_significant_digits():
+    assert [significant_digits(t) for t in ("0.03395", "91.6", "100.0", "1000", "0.05", "1.5", "24.375", "80")] == \
+        [4, 3, 4, 1, 1, 2, 5, 1]
+
+
+def test_matches_reads_rounding_and_cutting():
+    assert matches("0.04395", 0.0439453) and matches("0.04394", 0.0439453) and matches("0.0439", 0.0439453)
+    assert not matches("0.04396", 0.0439453) and not matches("0.03395", 0.0439453)
+    assert matches("13.62", 13.62) and matches("13.6", 13.62) and not matches("13.7", 13.62)
+    assert matches("2.71", 2.718) and matches("2.72", 2.718) and not matches("2.70", 2.718)  # cut, rounded
+    assert matches("1.15", 1.159) and matches("2.70", 2.709)  # cut at ten to the decimals, zeros kept
+    # a float just under its decimal text is cut as the text reads: 0.29 is 0.28999…, yet never "0.28"
+    assert matches("0.29", 0.29) and not matches("0.28", 0.29) and not matches("1.14", 1.15)
+    assert matches("0.0421", -0.0421) and matches("0.042", -0.0421)  # a delta's sign aside
+
+
+def test_one_digit_away():
+    assert one_digit_away("0.03395", "0.04395") and one_digit_away("1.973", "1.937")
+    assert not one_digit_away("0.04395", "0.04395")  # equal
+    assert not one_digit_away("0.03385", "0.04395")  # two digits apart
+    assert one_digit_away("1.937", "1.397")  # neighbours swapped
+    assert not one_digit_away("1.937", "1.739")  # swapped, but not neighbours
+    assert not one_digit_away("4", "54") and not one_digit_away("0.4395", "0.04395")  # lengths differ
+
+
+def test_quoted_figures():
+    def figures(text):
+        return [(number, unit) for number, unit, _ in quoted_figures(text)]
+
+    assert figures("at 0.03395 ms, from 1.5 to 2.25 ms, 24.4 MiB, AP of 0.462, 46.2 AP, 3.1 points") == [
+        ("0.03395", "ms"), ("1.5", "ms"), ("2.25", "ms"), ("24.4", "MiB"), ("0.462", "AP"), ("46.2", "AP"),
+        ("3.1", "points")]
+    assert figures("TensorRT 10.16.1 ms, 2023-03-25 ms, v1.234 ms, 12.5msec, sm_90 MB") == []
+    assert figures("43.95 µs and 43.95 us") == [("43.95", "µs"), ("43.95", "us")]
+    assert [start for _, _, start in quoted_figures("at 0.03395 ms, AP 0.462")] == [3, 18]
+
+
+def test_a_sentence_naming_rows_is_read_against_those_rows_only(tmp_path):
+    root = copy_project(tmp_path, families=("hackathon_mnist_trtexec",))
+    study_file = root / "families/hackathon_mnist_trtexec/study.yaml"
+    spec_data = yaml.safe_load(study_file.read_text())
+
+    def sg222(summary):
+        spec_data["decision"]["summary"] = summary
+        study_file.write_text(yaml.safe_dump(spec_data, sort_keys=False))
+        return [f.message for f in codes(run_checks(load_study(study_file.parent, root)), "SG222")]
+
+    # 0.1562 ms said of the RTX 3090 (0.04395 ms there): one digit from GTX 1070 figures only, so not theirs
+    assert sg222("The RTX 3090 is quick. A vendor's RTX 3090 figure is 0.1562 ms.") == []
+    # said of the GTX 1070's fp16 build on TensorRT 8.0.3 (job gtx1070-trt8.0.3): its two figures are named
+    (message,) = sg222("The gtx1070-trt8.0.3 job gives 0.1562 ms.")
+    assert message.endswith("one digit away: 0.1592 ms (measurements/hackathon_mnist_trtexec/gtx1070-trt8.0.3.json"
+                            "#/results/0/value_ms), 0.1526 ms (measurements/hackathon_mnist_trtexec/"
+                            "gtx1070-trt8.0.3.json#/results/4/value_ms)")
+    # naming no row at all: every row's figure is a candidate (the sentence before names the GPU, not this one)
+    (message,) = sg222("The RTX 3090 is quick. It is 0.04359 ms.")
+    assert "one digit away: 0.04395 ms (" in message
+
+
+def test_sentence_at():
+    text = "The RTX 3090 is quick. It takes 0.04359 ms; the GTX 1070 1.234 ms! Done? 9.99 ms"
+    assert sentence_at(text, text.index("0.04359")) == " It takes 0.04359 ms"
+    assert sentence_at(text, text.index("1.234")) == " the GTX 1070 1.234 ms"
+    assert sentence_at(text, text.index("9.99")) == " 9.99 ms"
+    assert sentence_at(text, 4) == "The RTX 3090 is quick"
+    assert sentence_at("v1.5 is 2.25 ms.", 8) == "v1.5 is 2.25 ms"  # a decimal point ends no sentence
+
+
+def test_a_quote_of_three_significant_digits_is_read(tmp_path):
+    (finding,) = _findings(tmp_path, "It runs at 0.0449 ms.")  # 0.0439 at four decimals
+    assert "quotes 0.0449 ms" in finding.message and "one digit away: 0.0439 ms (" in finding.message
+
+
+def test_a_kept_statistic_or_repeat_median_is_matched(tmp_path):
+    # 0.04295 (a mean) and 0.04305 (a repeat median) are each one digit from the row's 0.04395
+    result = latency("fp16", 0.0439453, "28x28", batch=4, repeats=[0.0430469, 0.0439453, 0.0441406],
+                     statistics_ms={"min": 0.0419922, "median": 0.0439453, "mean": 0.0429453, "max": 0.0512695})
+    assert _findings(tmp_path, "Its mean is 0.04295 ms, its first repeat 0.04305 ms.", results=(result,)) == []
+    (finding,) = _findings(tmp_path, "Its mean is 0.04385 ms.", results=(result,))
+    assert "one digit away: 0.04395 ms (measurements/toy/rtx3090-a.json#/results/0/value_ms)" in finding.message
+
+
+def test_the_statistics_of_every_row_are_kept(tmp_path):
+    first = latency("fp16", 0.0439453, statistics_ms={"mean": 0.0429453})
+    second = latency("fp32", 0.0612305, statistics_ms={"mean": 0.0622305})
+    # each mean is a digit from its own row's figure: both are quotes, not misquotes
+    assert _findings(tmp_path, "The means are 0.04295 ms and 0.06223 ms.", results=(first, second)) == []
+
+
+def test_a_figure_two_rows_share_is_suggested_once(tmp_path):
+    rows = [record("a", [latency("fp16", 0.0439453)]), record("b", [latency("fp16", 0.0439453, "640x640")])]
+    study = load(tmp_path, records=rows, study=spec(decision={"shipped": False, "summary": "It takes 0.03395 ms."}))
+    (finding,) = check(CheckContext(study))
+    assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
+
+
+def test_a_figure_in_other_units_is_matched_and_ordered_in_the_quoted_unit(tmp_path):
+    plans = [dict(PLAN, value_mib=mib) for mib in (24.375, 24.40)]  # 25.56 and 25.59 MB
+    assert _findings(tmp_path, "The plan is 25.56 MB.", results=plans) == []
+    # 25.65 MB (24.4617 MiB) is 0.10 above 25.55, 25.54 MB (24.3568 MiB) 0.01 below: the nearer first
+    plans = [dict(PLAN, value_mib=mib) for mib in (24.4617, 24.3568)]
+    (finding,) = _findings(tmp_path, "The plan is 25.55 MB.", results=plans)
+    assert finding.message.endswith("one digit away: 25.54 MB (measurements/toy/rtx3090-a.json#/results/1/value_mib), "
+                                    "25.65 MB (measurements/toy/rtx3090-a.json#/results/0/value_mib)")
+
+
+def test_rows_of_other_units_before_do_not_stop_the_reading(tmp_path):
+    agreement = {"kind": "agreement", "variant": "fp8", "reference_variant": "fp16", "metric": "logit_correlation",
+                 "value": 0.9991, "dataset": "val-8", "backend": "pytorch", "mode": "eager"}
+    (finding,) = _findings(tmp_path, "It runs at 0.03395 ms.", results=(agreement, GPU_COMPUTE))
+    assert "one digit away: 0.04395 ms (measurements/toy/rtx3090-a.json#/results/1/value_ms)" in finding.message
+
+
+def test_an_unprinted_field_does_not_stop_the_reading_of_the_next(tmp_path):
+    # a variant's description comes before the decision in the study file; the toy template prints neither it
+    # nor the description
+    variants = [{"name": "fp16", "precision": "fp16", "label": "fp16", "description": "It runs at 0.04359 ms."}]
+    (finding,) = _findings(tmp_path, "It runs at 0.03395 ms.", description="It runs at 0.04359 ms.", variants=variants)
+    assert finding.pointer == "/decision/summary" and "quotes 0.03395 ms" in finding.message
+
+
+def test_ap_delta_points_are_read_and_their_sign_is_aside(tmp_path):
+    delta = {"kind": "coco_ap_delta", "variant": "fp8", "reference_variant": "fp16", "statistic": "AP",
+             "delta_points": -0.215}
+    assert _findings(tmp_path, "AP drops by 0.215 points.", results=(delta,)) == []
+    (finding,) = _findings(tmp_path, "AP drops by 0.251 points.", results=(delta,))
+    assert finding.message.endswith("one digit away: 0.215 points (measurements/toy/rtx3090-a.json#/results/0/"
+                                    "delta_points)")
+
+
+def test_ap_in_points_is_read_times_a_hundred(tmp_path):
+    ap = {"kind": "coco_ap", "variant": "fp16", "statistic": "AP", "value": 0.4625, "dataset": "val-8",
+          "batch": 1, "backend": "tensorrt", "mode": "engine"}
+    (finding,) = _findings(tmp_path, "It reaches 46.52 AP.", results=(ap,))
+    assert finding.message.endswith("one digit away: 46.25 AP (measurements/toy/rtx3090-a.json#/results/0/value)")
+    small = dict(ap, value=0.0152)  # an AP of a rare class, in points 1.52
+    assert _findings(tmp_path, "Small objects reach 1.52 AP.", results=(small,)) == []
+    assert len(_findings(tmp_path, "Small objects reach 1.25 AP.", results=(small,))) == 1
+
+
+def test_the_finding_carries_its_line_key_and_hint(tmp_path):
+    (finding,) = _findings(tmp_path, "It runs at 0.03395 ms.")
+    lines = (tmp_path / "families" / FAMILY / "study.yaml").read_text().splitlines()
+    assert finding.line == next(i + 1 for i, line in enumerate(lines) if line.strip().startswith("summary:"))
+    assert finding.key == "/decision/summary 0.03395 ms"
+    assert finding.hint.startswith("quote the figure as the records hold it")
+
+
+@pytest.mark.parametrize("summary, named", [
+    ("The fp32 build takes 0.1562 ms.", "0.1592 ms"),  # the variant: the 8.0.3 fp16 build's 0.1592 is not fp32's
+    ("The FP16 BUILD on TensorRT 8.0.3 takes 0.1562 ms.", "0.1592 ms"),  # case aside
+    ("At batch 4 the GTX 1070 takes 0.1562 ms.", "0.1592 ms"),
+    ("At 28 x 28 the GeForce GTX 1070 takes 0.1562 ms.", "0.1592 ms"),
+])
+def test_names_a_sentence_may_give_its_rows_by(tmp_path, summary, named):
+    root = copy_project(tmp_path, families=("hackathon_mnist_trtexec",))
+    study_file = root / "families/hackathon_mnist_trtexec/study.yaml"
+    spec_data = yaml.safe_load(study_file.read_text())
+    spec_data["decision"]["summary"] = summary
+    study_file.write_text(yaml.safe_dump(spec_data, sort_keys=False))
+    messages = [f.message for f in codes(run_checks(load_study(study_file.parent, root)), "SG222")]
+    if summary.startswith("The fp32"):
+        # the fp32 build (8.2.3) holds 0.1602 and 0.1536 ms, neither a digit from 0.1562: the fp16 build's 0.1592
+        # is not suggested for a sentence about fp32
+        assert messages == []
+        spec_data["decision"]["summary"] = "The fp32 build takes 0.1563 ms."  # 0.1536 with two digits swapped
+        study_file.write_text(yaml.safe_dump(spec_data, sort_keys=False))
+        (message,) = [f.message for f in codes(run_checks(load_study(study_file.parent, root)), "SG222")]
+        assert message.endswith("one digit away: 0.1536 ms (measurements/hackathon_mnist_trtexec/"
+                                "gtx1070-trt8.2.3.json#/results/4/value_ms)")
+    else:
+        assert messages and named in messages[0]
+
+
+# row a: fp16 ("half"), job a, H200, 800 x 800, batch 1, 0.04395 ms; row b: fp32 ("single"), job b, GeForce GTX 1070,
+# 640 x 640, batch 8, 0.1526 ms. 0.04359 ms is a digit swap of row a's figure only.
+@pytest.mark.parametrize("about_b", ["fp32", "SINGLE", "job b", "GeForce GTX 1070", "GTX 1070", "1070", "640x640",
+                                     "640 x 640", "batch 8", "Orin", "H100"])
+def test_each_name_of_a_row_restricts_the_suggestions_to_it(tmp_path, about_b):
+    variants = [{"name": "fp16", "precision": "fp16", "label": "half"},
+                {"name": "fp32", "precision": "fp32", "label": "single"}]
+    rows = [record("a", [latency("fp16", 0.0439453)]),
+            record("b", [latency("fp32", 0.1526, "640x640", batch=8)], collected_provenance(
+                gpu={"Orin": "NVIDIA Jetson AGX Orin", "H100": "NVIDIA H100 PCIe"}.get(about_b, "NVIDIA GeForce GTX 1070")))]
+    study = load(tmp_path, records=rows, study=spec(variants=variants, decision={
+        "shipped": False, "summary": f"With {about_b.replace('job ', '')} it takes 0.04359 ms. Unnamed, 0.04359 ms."}))
+    (finding,) = check(CheckContext(study))  # the second sentence names no row: row a's figure is suggested
+    assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
+
+
+def test_a_word_many_gpu_models_share_names_none_of_them(tmp_path):
+    # "AGX" of "Jetson AGX Orin" is no name of the Orin (nor "PCIe" of "H100 PCIe"): the sentence names no row
+    rows = [record("a", [latency("fp16", 0.0439453)]),
+            record("b", [latency("fp32", 0.1526, "640x640", batch=8)], collected_provenance(gpu="NVIDIA Jetson AGX Orin")),
+            record("c", [latency("fp32", 0.1627, "640x640", batch=8)], collected_provenance(gpu="NVIDIA H100 PCIe"))]
+    study = load(tmp_path, records=rows, study=spec(decision={
+        "shipped": False, "summary": "On AGX modules over PCIe it takes 0.04359 ms."}))
+    (finding,) = check(CheckContext(study))
+    assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
