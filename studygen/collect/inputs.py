@@ -404,9 +404,13 @@ def figure(text: str) -> float | int:
     """A figure as its source printed it: ``"0"`` → ``0`` (int), ``"0.0361328"``
     → ``0.0361328`` (float); raises ValueError for anything else and for a
     number no double holds (:func:`out_of_range`: ``nan``, ``inf``,
-    ``1e400``, and ``1e-400``, which would read as 0)."""
+    ``1e400``, and ``1e-400``, which would read as 0; a whole number of
+    more than 309 digits)."""
     if text.isdigit():
-        return int(text)
+        whole = int(text)  # ValueError past Python's 4,300 digits
+        if whole > sys.float_info.max:  # a record stores figures as doubles (JSON readers too)
+            raise ValueError(f"not a finite number: {len(text)} digits")
+        return whole
     value = float(text)
     if out_of_range(text, value):
         raise ValueError(f"not a finite number: {text}")

@@ -18,7 +18,7 @@ import yaml
 
 from ..errors import UsageError
 from ..fsutil import atomic_write_text, shown_path
-from ..records.checkpoints import Revisions
+from ..records.checkpoints import Revisions, revision_problem
 from ..records.schemas import validate_document
 from ..records.write import validate_family_name
 from ..render.generated import MOVE_IT_AWAY, hand_written
@@ -73,24 +73,45 @@ def parse_variants(text: str) -> list[dict]:
 def parse_revisions(text: str | None, revision: str | None) -> list[str]:
     """``331d8b23,76321b19`` → the study file's ``model.revisions``, in the
     order given (None or empty: none). Raises UsageError for a revision with
-    a blank in it (no git revision has one), or one naming the same
+    a blank in it (no git revision has one), or any other text no git
+    revision holds (:func:`~studygen.records.checkpoints.revision_problem`,
+    ``revision`` too), or one naming the same
     checkpoint as another or as ``revision``
     (:meth:`studygen.records.checkpoints.Revisions.same`: ``76321b19`` and
     ``76321B190daa…`` are one commit)."""
+    if revision and revision_problem(revision):
+        raise UsageError(f"--revision: {revision!r} {revision_problem(revision)}")
     revisions: list[str] = []
+    view = Revisions([revision])  # the revisions named so far, added one by one
+    place = {revision: 0} if revision else {}  # each revision named so far -> its place (--revision first)
+    spelling = {revision.lower(): revision} if revision else {}  # a hash in view, lower case -> as first named
     for item in (part.strip() for part in (text or "").split(",")):
         if not item:
             continue
         if any(character.isspace() for character in item):
             raise UsageError(f"--revisions: {item!r} has a blank in it; separate revisions with commas")
-        named = [revision, *revisions]  # a None revision names nothing: no key equals its
-        view = Revisions([*named, item])
-        twin = next((other for other in named if view.same(item, other)), None)
+        if revision_problem(item):
+            raise UsageError(f"--revisions: {item!r} {revision_problem(item)}")
+        twin = _twin(item, view, place, spelling)
         if twin is not None:
             where = "--revision" if twin == revision else "--revisions"  # the list holds none --revision names
             raise UsageError(f"--revisions: {item} names the checkpoint {where} gives as {twin}; name each once")
+        view.add(item)
+        place.setdefault(item, len(place))
+        spelling.setdefault(item.lower(), item)
         revisions.append(item)
     return revisions
+
+
+def _twin(item: str, view: Revisions, place: dict[str, int], spelling: dict[str, str]) -> str | None:
+    """The first revision named so far (``place``: each one's place in
+    order; ``spelling``: a hash's lower case -> its spelling) that names the
+    checkpoint ``item`` names among the revisions in ``view``, else None.
+    Only ``item`` itself and the hashes in view it begins or that begin it
+    can (:meth:`~studygen.records.checkpoints.Revisions.relatives`), so a
+    list of thousands asks a few of them, not each one."""
+    candidates = {item, *(spelling[other] for other in view.relatives(item))} & place.keys()
+    return next((other for other in sorted(candidates, key=place.__getitem__) if view.same(item, other)), None)
 
 
 def _code_of(module: str) -> str:

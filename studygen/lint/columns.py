@@ -27,6 +27,7 @@ words prose is matched against when it names rows.
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from functools import lru_cache
 from itertools import chain
@@ -155,10 +156,18 @@ def _parsed_cell(text: str) -> tuple[tuple[Figure, ...] | None, bool]:
     return (tuple(figures) if numeric else None), True
 
 
+_LARGEST_FLOAT = sys.float_info.max
+
+
 def _plain_figure(text: str, start: int) -> Figure:
     dot = text.find(".")
     decimals = len(text) - dot - 1 if dot != -1 else 0
     return Figure(float(text), text, decimals, None, start, start + len(text))
+
+
+def _finite(*figures: Figure) -> bool:
+    """Whether each figure's value is a finite float."""
+    return all(-_LARGEST_FLOAT <= figure.value <= _LARGEST_FLOAT for figure in figures)
 
 
 def _cell_figures(text: str) -> tuple[list[Figure], bool]:
@@ -167,11 +176,12 @@ def _cell_figures(text: str) -> tuple[list[Figure], bool]:
     trailing note in parentheses with words in it (``0.4644 (2 jobs: 0.4639
     to 0.4644)``) is left out; one of figures only (``5.3 (5.1–5.9)``) is kept."""
     # Fast paths for the common cells: "5.889", "0.409 → 0.073", "5.889 / 14.747".
-    if _PLAIN_NUMBER_RE.fullmatch(text):
-        return [_plain_figure(text, 0)], True
+    # (a figure past 1.8e308 reads as infinity: the tokenizer, below, leaves it out)
+    if _PLAIN_NUMBER_RE.fullmatch(text) and _finite(plain := _plain_figure(text, 0)):
+        return [plain], True
     pair = _PLAIN_PAIR_RE.fullmatch(text)
-    if pair:
-        first, second = _plain_figure(pair.group(1), pair.start(1)), _plain_figure(pair.group(2), pair.start(2))
+    if pair and _finite(first := _plain_figure(pair.group(1), pair.start(1)),
+                        second := _plain_figure(pair.group(2), pair.start(2))):
         if is_count_share(first, second, text[pair.end(1):pair.start(2)]):
             first, second = first._replace(exact=True), second._replace(exact=True)
         return [first, second], True

@@ -12,12 +12,11 @@ SG106 reads a sentence's tokens through the same view.
 from __future__ import annotations
 
 import math
-import re
 from functools import lru_cache
 
 from ..patterns import lazy_compile
 from .header_names import name_words, phrase_at
-from .text import label_tokens, normalize, stem
+from .text import label_tokens, names_whole, normalize, stem
 
 _EXCLUDE_WORDS = frozenset({"except", "excluding", "exclude", "besides", "without"})
 # "at 8192", "@1024", "the 16384 point", "at 1024-8192": a number right after one of these words and
@@ -162,7 +161,7 @@ class TextView:
                 return -1 if value in self.excluded else 1
             if "-" not in value:
                 return 0
-        match = re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w])", self.normalized)
+        match = names_whole(self.normalized, value)
         if not match and "-" in value and value.replace("-", " ").strip() in self.normalized:
             # "mixed precision" names the label "mixed-precision" (header_names: a hyphen parts words as a space)
             match = phrase_at(self.normalized, name_words(value))

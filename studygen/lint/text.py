@@ -126,6 +126,28 @@ _ABBREVIATION_BEFORE_RE = lazy_compile(
     r"(?<![^\s(])\(*(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")$", re.IGNORECASE)
 
 
+def _word_character(character: str) -> bool:
+    """What the regular expression ``\\w`` matches in a str: a letter, digit or number of any script, or ``_``."""
+    return character.isalnum() or character == "_"
+
+
+def names_whole(text: str, value: str) -> bool:
+    """Whether ``text`` holds ``value`` with no word character or ``.``
+    just before it and no word character just after it: the regular
+    expression ``(?<![\\w.])VALUE(?!\\w)``, read with ``str.find`` so that a
+    document of thousands of row labels compiles no pattern per label
+    (Python keeps 512 compiled patterns; past that each label was compiled
+    again for every sentence that asked)."""
+    start = text.find(value)
+    while start >= 0:
+        end = start + len(value)
+        if (start == 0 or not (_word_character(text[start - 1]) or text[start - 1] == ".")) and (
+                end == len(text) or not _word_character(text[end])):
+            return True
+        start = text.find(value, start + 1)
+    return False
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) offsets of the sentences of a paragraph's plain text
     (leading white space left out, empty stretches dropped)."""

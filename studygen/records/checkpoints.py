@@ -32,7 +32,9 @@ names), the Hugging Face Hub's repository ids and cache layout
 
 from __future__ import annotations
 
+import posixpath
 import re
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
@@ -46,6 +48,26 @@ HUB_CACHE = re.compile(r"models--(?P<org>[^/]+?)--(?P<name>[^/]+)")  # the Hub c
 def is_git_hash(revision) -> bool:
     """Whether ``revision`` is written as a git commit: 7 to 40 hex digits, either case."""
     return isinstance(revision, str) and GIT_HASH.fullmatch(revision) is not None
+
+
+# What git check-ref-format(1) refuses in a ref name (a branch or tag): ASCII control characters, blanks and
+# ~ ^ : ? * [ \\ anywhere, "..", "@{", "//", a part beginning with "." or ending in ".lock", a name beginning
+# or ending with "/" or ending with ".", the name "@" alone
+_REF_CHARACTERS = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
+_REF_SEQUENCES = re.compile(r"\.\.|@\{|//|(?:^|/)\.|\.lock(?:/|$)|^/|/$|\.$|^@$")
+
+
+def revision_problem(revision: str) -> str | None:
+    """Why ``revision`` can name no checkpoint revision (a git commit, or a
+    branch or tag of the model repository, which a Hugging Face revision
+    is), as words for a refusal; None when it can. Source: git-check-ref-format(1)."""
+    bad = _REF_CHARACTERS.search(revision)
+    if bad:
+        return f"holds {bad.group()!r} at character {bad.start() + 1}, which no git revision holds"
+    odd = _REF_SEQUENCES.search(revision)
+    if odd:
+        return f"holds {odd.group() or 'an empty part'!r} at character {odd.start() + 1}, which no git revision holds"
+    return None
 
 
 def prefix_of(first: str, second: str) -> bool:
@@ -62,36 +84,84 @@ def prefix_of(first: str, second: str) -> bool:
 
 class Revisions:
     """The revisions in view (a study's: its study file's and its records'),
-    and the key each one gets among them (see the module docstring)."""
+    and the key each one gets among them (see the module docstring).
+
+    The view's hashes are kept sorted, so a key asks at most a few of them
+    (:meth:`key`): a study listing thousands of revisions keys each in
+    logarithmic time, not by a pass over the others."""
 
     def __init__(self, known: Iterable = ()):
         self.hashes = sorted({revision.lower() for revision in known if is_git_hash(revision)})
 
-    def key(self, revision):
+    def key(self, revision, extra: Iterable = ()):
         """``revision`` as a measurement key holds it: a name whole; a hash
         lower-cased and cut to :data:`SHORT_DIGITS` digits, or to one digit
-        past the longest start it shares with a hash in view that names
+        past the longest start it shares with a hash in view (and in
+        ``extra``, revisions counted in view for this call) that names
         another commit (never past its own length). None or empty as given."""
         if not is_git_hash(revision):
             return revision
         revision = revision.lower()
-        digits = SHORT_DIGITS
-        for other in self.hashes:
-            if not prefix_of(revision, other):
-                digits = max(digits, _common_start(revision, other) + 1)
-        return revision[:min(digits, len(revision))]
+        shared = max((_common_start(revision, other) for other in self._nearest_others(revision)), default=0)
+        for other in extra:
+            if is_git_hash(other) and not prefix_of(revision, other):
+                shared = max(shared, _common_start(revision, other.lower()))
+        return revision[:min(max(SHORT_DIGITS, shared + 1), len(revision))]
+
+    def _nearest_others(self, revision: str) -> list[str]:
+        """The hashes in view just before and just after the lower-case hash
+        ``revision`` in sorted order, passing over those it begins or that
+        begin it: in sorted order the start two hashes share only shrinks
+        with the distance between them, so these share the longest start
+        with ``revision`` of all hashes in view that name another commit."""
+        start = bisect_left(self.hashes, revision)
+        end = bisect_left(self.hashes, revision + "g", start)  # past the hashes ``revision`` begins (hex < 'g')
+        before = start - 1
+        while before >= 0 and revision.startswith(self.hashes[before]):  # at most one per length, 7 to 40
+            before -= 1
+        return [self.hashes[index] for index in (before, end) if 0 <= index < len(self.hashes)]
 
     def same(self, first: str, second: str) -> bool:
         """Whether ``first`` and ``second`` name one checkpoint: equal keys
-        (a hash that begins two commits in view names neither)."""
-        view = Revisions([*self.hashes, first, second])
-        return view.key(first) == view.key(second)
+        among the hashes in view and these two (a hash that begins two
+        commits in view names neither)."""
+        pair = (first, second)
+        return self.key(first, pair) == self.key(second, pair)
+
+    def add(self, revision) -> None:
+        """Count ``revision`` in view from now on (a name, or one already in
+        view, changes nothing)."""
+        if is_git_hash(revision) and not self._holds(revision.lower()):
+            insort(self.hashes, revision.lower())
+
+    def relatives(self, revision) -> list[str]:
+        """The hashes in view that ``revision`` begins or that begin it, case
+        aside, itself included: the only ones that can name its commit
+        (:meth:`same`). Empty for a name."""
+        if not is_git_hash(revision):
+            return []
+        revision = revision.lower()
+        start = bisect_left(self.hashes, revision)
+        begun = self.hashes[start:bisect_left(self.hashes, revision + "g", start)]
+        beginnings = (revision[:digits] for digits in range(SHORT_DIGITS, len(revision)))
+        return [beginning for beginning in beginnings if self._holds(beginning)] + begun
+
+    def _holds(self, lower_hash: str) -> bool:
+        """Whether the lower-case hash ``lower_hash`` is in view."""
+        index = bisect_left(self.hashes, lower_hash)
+        return index < len(self.hashes) and self.hashes[index] == lower_hash
 
     def commits_begun(self, revision: str) -> list[str]:
         """The commits in view that ``revision`` begins, each by its longest
         spelling (two or more: ``revision`` is ambiguous)."""
-        longer = [other for other in self.hashes if prefix_of(revision, other) and len(other) > len(revision)]
-        return [other for other in longer if not any(o != other and o.startswith(other) for o in longer)]
+        if not is_git_hash(revision):
+            return []
+        revision = revision.lower()
+        start = bisect_right(self.hashes, revision)  # the hashes longer than ``revision`` that it begins follow it
+        longer = self.hashes[start:bisect_left(self.hashes, revision + "g", start)]
+        # a hash that begins another is followed at once by one it begins
+        return [other for index, other in enumerate(longer)
+                if index + 1 == len(longer) or not longer[index + 1].startswith(other)]
 
 
 def _common_start(first: str, second: str) -> int:
@@ -113,16 +183,17 @@ def short_revision(revision):
 def model_id_form(checkpoint_id: str) -> str:
     """A Hugging Face id in the form it is compared in: its Hub address
     dropped, trailing slashes trimmed, lower case (the Hub resolves ids case
-    aside). Anything else (a local folder) trimmed of ``./`` and trailing
-    slashes."""
+    aside). Anything else (a local folder) normalised as written, without
+    asking the disk (``posixpath.normpath``: ``./``, doubled and trailing
+    slashes and each ``name/..`` step dropped), so ``org/name/..`` is the
+    folder ``org``, not the model."""
     text = checkpoint_id.strip()
     for address in HUB_ADDRESSES:
         if text.lower().startswith(address):
             text = text[len(address):]
             break
-    text = text.rstrip("/")
-    while text.startswith("./"):
-        text = text[2:]
+    # a folder as written: ./, //, a trailing / and name/.. steps dropped ("/" alone trimmed to nothing)
+    text = posixpath.normpath(text) if text.rstrip("/") else ""
     return text.lower() if HUB_ID.fullmatch(text) else text
 
 
@@ -139,5 +210,7 @@ def names_model_id(checkpoint_id: str, model_id: str, local_dir: str | None = No
         return True
     if "/".join(path.parts[-2:]).lower() == model:  # …/org/name (model_id_form lower-cases a Hub id)
         return True
-    caches = (HUB_CACHE.fullmatch(part) for part in path.parts)  # the folder itself or one of its snapshots
-    return any(cache is not None and f"{cache['org']}/{cache['name']}".lower() == model for cache in caches)
+    # the Hub cache's folder itself or a folder inside it (its snapshots): the outermost such folder decides,
+    # one of that name further in is a file of that repository
+    cache = next(filter(None, (HUB_CACHE.fullmatch(part) for part in path.parts)), None)
+    return cache is not None and f"{cache['org']}/{cache['name']}".lower() == model

@@ -285,19 +285,45 @@ def _study_yaml_rules():
 
 def yaml_line(text: str, *path) -> int:
     """1-based line of the YAML node at ``path`` (keys and indexes) in ``text``; 0 if absent."""
+    node = yaml_node(text, *path)
+    return node.start_mark.line + 1 if node is not None else 0
+
+
+def yaml_node(text: str, *path):
+    """PyYAML's node at ``path`` (keys and indexes) in ``text``, composed by
+    the safe loader (its ``value`` the text as written, its ``tag`` what an
+    unquoted scalar resolves to); None if absent or ``text`` is no YAML."""
     import yaml
 
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
-        return 0
+        return None
     for step in path:
         if node is None:
-            return 0
+            return None
         if isinstance(node, yaml.MappingNode):
             node = next((v for k, v in node.value if k.value == step), None)
         elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
             node = node.value[step]
         else:
-            return 0
-    return node.start_mark.line + 1 if node is not None else 0
+            return None
+    return node
+
+
+def unquoted_non_text(node) -> str | None:
+    """For a plain (unquoted) YAML scalar that YAML reads as no text (a
+    number, a boolean, null, a date: ``0123456`` is the octal number 42798
+    and ``1234567`` a number, both short git hashes), how it was written
+    and how to keep it as text; None for any other node. Source: YAML 1.1's
+    implicit types, which PyYAML's safe loader resolves."""
+    if node is None or getattr(node, "style", "") is not None or not isinstance(node.value, str):
+        return None
+    kind = node.tag.rsplit(":", 1)[-1]
+    if kind == "str":
+        return None
+    read_as = _READ_AS.get(kind, f"a {kind}")
+    return f"YAML reads the unquoted {node.value} as {read_as}: quote it ('{node.value}') to keep it as written"
+
+
+_READ_AS = {"int": "a number", "float": "a number", "bool": "true or false", "null": "no value", "timestamp": "a date"}

@@ -17,7 +17,7 @@ from ..errors import RecordError, StudygenError, UsageError
 from ..fsutil import open_to_others, shown_path, shown_paths_in
 from ..place import Place
 from ..records.inductor_settings import inductor_config_problem
-from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, yaml_line
+from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, unquoted_non_text, yaml_node
 from ..records.schemas import validate_document
 from ..records.write import study_name_problem, validate_family_name
 from ..textio import regular_file
@@ -404,16 +404,20 @@ def _load_comparisons(study: Study, rel: str) -> None:
 def at_yaml_line(exc: RecordError, text: str) -> RecordError:
     """``exc`` (placed by a JSON pointer into the study file) placed at the YAML
     line of that node instead, the pointer kept in the message; as it was when
-    the node has no line (a missing key)."""
+    the node has no line (a missing key). A refusal of a value that is no
+    text says so when YAML read it from unquoted text (``revision: 0123456``
+    is the octal number 42798): how it was written and to quote it."""
     pointer = exc.place.pointer
     if not pointer:
         return exc
     steps = [int(part) if part.isdigit() else part.replace("~1", "/").replace("~0", "~")
              for part in pointer.split("/")[1:] if part]
-    line = yaml_line(text, *steps)
-    if not line:
+    node = yaml_node(text, *steps)
+    if node is None:
         return exc
-    return RecordError(f"{exc.message} ({pointer})", place=Place(exc.place.path, line))
+    written = unquoted_non_text(node) if "'string'" in exc.message else None  # a schema's type refusal of a text
+    message = f"{exc.message}; {written}" if written else exc.message
+    return RecordError(f"{message} ({pointer})", place=Place(exc.place.path, node.start_mark.line + 1))
 
 
 def _is_folder(path: Path) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..records.checkpoints import Revisions, names_model_id
+from ..records.checkpoints import Revisions, names_model_id, prefix_of
 
 UNKNOWN_ID = "unknown"  # the id a collect writes when nobody named the checkpoint (records.provenance)
 
@@ -30,11 +30,7 @@ def allowed_revisions(model: dict | None) -> list[str]:
     named. Empty when the study states none (then every revision is allowed)."""
     model = model or {}
     named = [model.get("revision"), *(model.get("revisions") or [])]
-    allowed: list[str] = []
-    for revision in named:
-        if revision and revision not in allowed:
-            allowed.append(revision)
-    return allowed
+    return [revision for revision in dict.fromkeys(named) if revision]  # each once, first place kept
 
 
 def revisions_in_view(model: dict | None, held: Iterable = ()) -> Revisions:
@@ -50,7 +46,8 @@ def names_revision(model: dict | None, revision: str, view: Revisions | None = N
     states no revision at all."""
     allowed = allowed_revisions(model)
     view = view or revisions_in_view(model)
-    return not allowed or any(view.same(revision, known) for known in allowed)
+    # only a revision that equals, begins or is begun by ``revision`` can name its commit (a cheap test first)
+    return not allowed or any(prefix_of(revision, known) and view.same(revision, known) for known in allowed)
 
 
 def describe_allowed(model: dict | None) -> str:

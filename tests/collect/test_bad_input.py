@@ -229,3 +229,22 @@ def test_complete_log_without_final_newline_is_accepted(collect, workdir):
     done = collect("trtexec", "--log", path)
     assert done.exit_code == 0, done.err
     assert done.latency("gpu_compute", batch=1)["value_ms"] == 0.0361328
+
+
+@pytest.mark.parametrize("digits", [310, 400, 5000])
+def test_a_whole_figure_past_a_doubles_range_is_refused_at_its_line(collect, workdir, digits):
+    # a 400-digit whole latency read as an int reached the statistics order check, which raised OverflowError
+    huge = "9" * digits
+    text = BUILD_LOG.read_text().replace("Latency: min = 0.0410156 ms", f"Latency: min = {huge} ms", 1)
+    path = workdir / "huge.log"
+    path.write_text(text)
+    assert_refused(collect("trtexec", "--log", path), "huge.log:569: the Latency min is '999",
+                   "which is not a finite figure (a double cannot hold it): nothing recorded")
+
+
+def test_a_whole_figure_within_a_doubles_range_is_read_as_printed():
+    from studygen.collect.inputs import figure
+
+    assert figure("9" * 308) == int("9" * 308) and figure("0") == 0 and figure("17") == 17
+    with pytest.raises(ValueError):
+        figure("9" * 309 + "0")  # 1e310 - 10 > 1.797e308

@@ -59,3 +59,20 @@ def test_rounding_keys_of_a_figure_with_hundreds_of_decimals():
 
     assert rounding_keys(5e-324, 324) == (5,)
     assert rounding_keys(5.85, 2) == (585,)
+
+
+def test_a_figure_past_the_largest_float_is_no_figure_and_raises_nothing():
+    # 400 digits read as infinity by float(); rounding an infinite figure raised OverflowError (an internal error)
+    from studygen.lint import lint_text
+    from studygen.lint.figures import figures_of
+
+    huge = "9" * 400
+    assert [f.value for f in figures_of(f"from 1 to {huge} ms, then 2.5 ms")] == [1.0, 2.5]
+    assert [f.value for f in figures_of(f"-{huge}.5 and 7 ms")] == [7.0]
+    table = "| Batch | Latency (ms) |\n|---|---|\n| 1 | {cell} |\n| 2 | 3 |\n| 4 | 5 |\n"
+    for cell in (f"{huge}.5", f"2 / {huge}", f"{huge} ms"):
+        text = "# T\n\n" + table.format(cell=cell) + f"\nLatency ranges from 3 to {huge} ms.\n"
+        assert lint_text(text, "huge.md") == []
+    # the overflowing row is left out, not the column: a range missing a measured row is still reported
+    text = "# T\n\n" + table.format(cell=f"{huge}.5") + "\nLatency ranges from 3 to 4 ms.\n"
+    assert [f.message[:40] for f in lint_text(text, "huge.md")] == ["range 3 to 4 ms leaves out row '4' (5 ms"]

@@ -76,3 +76,50 @@ def test_a_local_folder_names_the_model_it_holds():
     assert names_model_id("NVIDIA/samples/model.onnx", "NVIDIA/samples/model.onnx/")
     assert not names_model_id("nvidia/samples/model.onnx", "NVIDIA/samples/model.onnx")
     assert not names_model_id("/data/samples/model.onnx", "NVIDIA/samples/model.onnx")
+
+
+def test_a_folder_id_is_read_after_its_dot_dot_steps():
+    # org/name/.. is the folder org; a Hub cache folder left by .. is not the model; a step back into the model is
+    model = "nvidia/resnet50"
+    assert model_id_form("nvidia/resnet50/..") == "nvidia" and not names_model_id("nvidia/resnet50/..", model)
+    assert not names_model_id("/hf/hub/models--nvidia--resnet50/..", model)
+    assert not names_model_id("/hf/hub/models--nvidia--resnet50/../models--evil--x", model)
+    assert not names_model_id("/hf/hub/models--nvidia--resnet50/snapshots/../../models--evil--x/snapshots/1", model)
+    assert names_model_id("/home/nvidia/resnet50-old/../resnet50", model)
+    assert model_id_form("/home/nvidia/resnet50-old/../resnet50") == "/home/nvidia/resnet50"
+    assert names_model_id("/ckpt/./model//", "other/name", "/data/../ckpt/model")  # local_dir read the same way
+    assert model_id_form("/") == "" and model_id_form("./") == "."
+
+
+def test_the_outermost_hub_cache_folder_names_the_model():
+    # a folder named like another repository's cache folder inside a snapshot is a file of that snapshot
+    inside_evil = "/hf/hub/models--evil--x/snapshots/abc/models--nvidia--resnet50"
+    assert not names_model_id(inside_evil, "nvidia/resnet50") and names_model_id(inside_evil, "evil/x")
+    assert names_model_id("/hf/hub/models--nvidia--resnet50/snapshots/abc/models--evil--x", "nvidia/resnet50")
+
+
+def test_a_revision_no_git_revision_could_be_is_refused_where_it_is_typed():
+    # git-check-ref-format(1): control characters, blanks, ~^:?*[\, '..', '@{', '//', a part beginning with '.'
+    # or ending '.lock', a leading or trailing '/', a trailing '.', '@' alone
+    import pytest
+
+    from studygen.commands.collect.options import checkpoint_block
+    from studygen.commands.new import parse_revisions
+    from studygen.errors import UsageError
+    from studygen.records.checkpoints import revision_problem
+
+    for good in ("abc1234", FULL.upper(), "v1.0.1-rc1", "refs/pr/1", "main", "feature/x", "ünï"):
+        assert revision_problem(good) is None, good
+    assert revision_problem("a\x01b") == "holds '\\x01' at character 2, which no git revision holds"
+    assert revision_problem("../../etc") == "holds '..' at character 1, which no git revision holds"
+    assert revision_problem("main@{1}") == "holds '@{' at character 5, which no git revision holds"
+    for bad in ("a b", "a~1", "a^", "a:b", "a?", "a*", "a[", "a\\b", "x/.hidden", ".x", "v1.lock", "v1.lock/x",
+                "/x", "x/", "a//b", "x.", "@", "a\x7fb"):
+        assert revision_problem(bad) is not None, bad
+    with pytest.raises(UsageError, match=r"^--revisions: '\.\.' holds '\.\.' at character 1"):
+        parse_revisions("abc1234,..", None)
+    with pytest.raises(UsageError, match=r"^--revision: 'a\\x01b' holds '\\x01' at character 2"):
+        parse_revisions("abc1234", "a\x01b")
+    with pytest.raises(UsageError, match=r"^invalid --checkpoint 'org/m@main@\{1\}': revision 'main@\{1\}' holds '@\{'"):
+        checkpoint_block("org/m@main@{1}", None)
+    assert checkpoint_block("org/m@refs/pr/1", None)["revision"] == "refs/pr/1"

@@ -215,3 +215,37 @@ def test_texts_libyaml_reads_otherwise_load_as_pyyaml_reads_them(tmp_path, case)
     else:
         words, line = expected
         assert _refusal(tmp_path, text) == (f"study.yaml:{line}: malformed YAML: {words}", line)
+
+
+def _study_refusal(text: str) -> str:
+    """The one line check prints for a study file ``text`` the schema refuses."""
+    import yaml
+
+    from studygen.errors import RecordError
+    from studygen.records.schemas import validate_document
+    from studygen.study import at_yaml_line
+
+    try:
+        validate_document("study", yaml.safe_load(text), path="study.yaml", text=None)
+    except RecordError as exc:
+        placed = at_yaml_line(exc, text)
+        return f"{placed.place.line}: {placed.message}"
+    raise AssertionError("the schema accepted it")
+
+
+def test_a_revision_yaml_reads_as_no_text_is_refused_saying_how_it_was_written():
+    # a short git hash of decimal digits, or one with a leading 0 (YAML 1.1 octal), loads as a number
+    shipped = (Path(__file__).parents[2] / "families/deformable_detr/study.yaml").read_text(encoding="utf-8")
+    octal = shipped.replace("revision: 83ecd26945199939cb82806f988debdb71e6f43e", "revision: 0123456")
+    assert _study_refusal(octal) == (
+        "11: 42798 is not of type 'string', 'null'; YAML reads the unquoted 0123456 as a number: quote it "
+        "('0123456') to keep it as written (/model/revision)")
+    dated = shipped.replace("revision: 83ecd26945199939cb82806f988debdb71e6f43e", "revision: 2024-01-02")
+    assert "YAML reads the unquoted 2024-01-02 as a date: quote it ('2024-01-02')" in _study_refusal(dated)
+    listed = shipped.replace("revision: 83ecd26945199939cb82806f988debdb71e6f43e",
+                             "revision: 83ecd26\n  revisions: [abc1234, yes]")
+    assert _study_refusal(listed).endswith("True is not of type 'string'; YAML reads the unquoted yes as true or "
+                                           "false: quote it ('yes') to keep it as written (/model/revisions/1)")
+    # a quoted number is text already: the plain refusal stands (no advice to quote what is quoted)
+    quoted = shipped.replace("revision: 83ecd26945199939cb82806f988debdb71e6f43e", "revision: [\"0123456\"]")
+    assert _study_refusal(quoted) == "11: ['0123456'] is not of type 'string', 'null' (/model/revision)"

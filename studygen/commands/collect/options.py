@@ -21,6 +21,7 @@ from typing import ClassVar
 import click
 
 from ...errors import UsageError
+from ...records.checkpoints import revision_problem
 from ...records.provenance import CHECKPOINT_DEFAULTS, DEFAULTED, FROM_STUDY
 from ...records.write import validate_family_name, validate_job_id
 from ...study.model_revisions import allowed_revisions, describe_allowed, names_model, names_revision
@@ -304,12 +305,15 @@ def checkpoint_block(checkpoint: str | None, weights: str | None) -> dict:
     """``{id, revision, weights}`` from the options; fields not given are
     defaults (id ``unknown``, revision null, weights ``pretrained``) and are
     marked so they never conflict with an existing record. Raises UsageError
-    for a checkpoint that is not ID or ID@REVISION."""
+    for a checkpoint that is not ID or ID@REVISION, or whose revision no git
+    revision could be (:func:`~studygen.records.checkpoints.revision_problem`)."""
     block, defaulted = {}, []
     if checkpoint:
         ident, sep, revision = checkpoint.partition("@")
         if not ident or (sep and not revision):
             raise UsageError(f"invalid --checkpoint {checkpoint!r}: use ID or ID@REVISION")
+        if revision and revision_problem(revision):
+            raise UsageError(f"invalid --checkpoint {checkpoint!r}: revision {revision!r} {revision_problem(revision)}")
         block["id"] = ident
         block["revision"] = revision or None
         if not sep:
