@@ -32,7 +32,7 @@ from .conftest import is_generated
 
 PACKAGE = Path(__file__).resolve().parents[1] / "studygen"
 
-CORE = {"studygen", "studygen.codegen", "studygen.errors", "studygen.patterns", "studygen.markdown_format", "studygen.markdown_tables", "studygen.markdown_tree",
+CORE = {"studygen", "studygen.codegen", "studygen.errors", "studygen.patterns", "studygen.markdown_format", "studygen.markdown_tables", "studygen.label_names", "studygen.markdown_tree",
         "studygen.place", "studygen.rules", "studygen.findings", "studygen.fsutil",
         "studygen.numbers", "studygen.textio", "studygen.digests", "studygen.locks", "studygen.version", "studygen.gitenv",
         "studygen.memory", "studygen.visible"}

@@ -24,7 +24,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
 
-from ..lint.row_axis import label_pattern
+from ..label_names import label_pattern
 from ..patterns import lazy_compile
 
 _ESCAPE = lazy_compile(r"\\([!-/:-@\[-`{-~])")
@@ -54,7 +54,7 @@ def label_names(study) -> re.Pattern | None:
     GPUs its records ran on and its variants' labels ("NVIDIA GeForce GTX
     1070", "batch 8"), each however a reader spells it (any case, vendor
     words optional, words parted by a space, a hyphen or nothing:
-    :func:`studygen.lint.row_axis.label_pattern`); None when no name holds one."""
+    :func:`studygen.label_names.label_pattern`); None when no name holds one."""
     gpus = {row.gpu for row in study.rows if row.gpu}
     labels = {str(variant.get("label") or name) for name, variant in study.variants.items()}
     return _names_pattern(tuple(sorted(" ".join(name.lower().split()) for name in gpus | labels if NUMBER.search(name))))

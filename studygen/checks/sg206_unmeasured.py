@@ -23,7 +23,7 @@ precision) and one of the GPUs its records ran on ("fp32 on the GeForce RTX
 3090") is also named by its parts: a sentence (a table row) that names the
 variant and the GPU however spelt (vendor words such as GeForce, NVIDIA,
 Tesla optional, words parted by a space, a hyphen or nothing:
-:func:`studygen.lint.row_axis.label_pattern`) names it ("On the RTX 3090, fp32
+:func:`studygen.label_names.label_pattern`) names it ("On the RTX 3090, fp32
 was slower"), and so does a record of that variant on that GPU. A mention by
 parts is exempt where both parts lie in helper output that states no result.
 
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ..findings import Finding
-from ..lint.row_axis import label_pattern
+from ..label_names import label_pattern
 from ..lint.vocabulary import format_mentions
 from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import readme_finding, row_finding
@@ -82,7 +82,7 @@ def _whole_words(alternatives) -> str:
 def config_parts(study, entry: dict) -> Parts | None:
     """The parts of ``entry``'s configuration (or of an alias) when it names
     one or more of the study's variants by name, label or precision and one
-    or more GPUs of its records (:func:`~studygen.lint.row_axis.label_pattern`),
+    or more GPUs of its records (:func:`~studygen.label_names.label_pattern`),
     else None: ``"fp32 on the GeForce RTX 3090"`` is variant fp32 on the
     record GPU "NVIDIA GeForce RTX 3090"."""
     spelt = [name.lower() for name in names(entry)]

@@ -31,6 +31,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from ..label_names import label_pattern
 from ..patterns import lazy_compile
 from .document import Document, Table
 from .row_variants import RowPair, measured_series
@@ -59,28 +60,6 @@ def _labelled_rows(table: Table) -> dict[str, list[int]]:
                 cached.setdefault(label, []).append(row.index)
         table.pair_cache["labelled rows"] = cached
     return cached
-
-
-# Words a GPU's name may open with or leave out: "GeForce GTX 1070" is the "GTX 1070" row and the other way round
-VENDOR_WORDS = ("geforce", "nvidia", "tesla", "quadro", "jetson")
-_VENDOR_PREFIX = r"(?:(?:" + "|".join(VENDOR_WORDS) + r")[\s-]+)*"
-_LABEL_GAP_RE = lazy_compile(r"[\s-]+")
-
-
-def label_pattern(label: str) -> tuple[tuple[str, ...], str]:
-    """(the words a text must hold, the regex) that names ``label`` (lower
-    case) whole-word: words parted by space, hyphen or nothing (two numbers
-    by a space or hyphen), opening vendor words optional (see the module docstring):
-    ``label_pattern("nvidia geforce rtx 3090")`` names "RTX 3090", "rtx-3090",
-    "GeForce RTX3090". SG206 matches a GPU a configuration names with it."""
-    words = [word for word in _LABEL_GAP_RE.split(label) if word]
-    while len(words) > 1 and words[0] in VENDOR_WORDS:
-        words.pop(0)
-    pattern = re.escape(words[0])
-    for before, word in zip(words, words[1:]):
-        gap = r"[\s-]+" if before[-1].isdigit() and word[0].isdigit() else r"[\s-]*"
-        pattern += gap + re.escape(word)
-    return tuple(words), r"(?<![\w.+-])" + _VENDOR_PREFIX + pattern + r"(?![\w+]|-\w)"
 
 
 def _label_patterns(table: Table) -> list[tuple[str, tuple[str, ...], re.Pattern]]:

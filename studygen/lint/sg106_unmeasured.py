@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, is_empty_cell
-from .row_axis import VENDOR_WORDS
+from ..label_names import VENDOR_WORDS
 from .text import STOPWORDS, join_shapes, label_tokens, normalize, stem
 from .vocabulary import CONFIGURATION_WORDS, canonical_configuration, format_aliases, number_terms
 
@@ -158,7 +158,7 @@ class Unmeasured:
 def item_terms(text: str) -> frozenset[str]:
     """The words that name a configuration (``'B300 with TensorRT 11.1'`` ->
     ``{'b300', 'tensorrt', '11.1'}``); stop words, generic words and GPU vendor
-    words (:data:`~studygen.lint.row_axis.VENDOR_WORDS`: GeForce, NVIDIA …) left out,
+    words (:data:`~studygen.label_names.VENDOR_WORDS`: GeForce, NVIDIA …) left out,
     a one-letter name kept (``'job a'`` -> ``{'job', 'a'}``, :func:`identifier_letters`)."""
     text = _PAREN_RE.sub(" ", text)
     terms = set()
