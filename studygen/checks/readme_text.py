@@ -42,14 +42,14 @@ def normalize(text: str) -> str:
 
 def numbers_in(text: str, labels: re.Pattern | None = None) -> list[str]:
     """Every number in ``text`` as printed (``0.19``, ``800``), in order, less
-    those inside a name ``labels`` finds (:func:`label_names`: "1070" of "GTX
+    those inside a name ``labels`` finds (:func:`numbered_labels`: "1070" of "GTX
     1070" is part of a GPU's name, no figure)."""
     if labels is not None:
         text = labels.sub(lambda match: " " * len(match.group()), text)
     return NUMBER.findall(text)
 
 
-def label_names(study) -> re.Pattern | None:
+def numbered_labels(study) -> re.Pattern | None:
     """The names of ``study`` that hold a number apart from their words: the
     GPUs its records ran on and its variants' labels ("NVIDIA GeForce GTX
     1070", "batch 8"), each however a reader spells it (any case, vendor

@@ -33,7 +33,7 @@ from ..patterns import lazy_compile
 from ..study.rows import Row
 from ..study.spread import REPEAT_MEDIANS, Spread, spread_of
 from .base import readme_finding
-from .readme_text import label_names, numbers_in, quote, sentence_at
+from .readme_text import numbered_labels, numbers_in, quote, sentence_at
 
 # A word every match of VERDICT holds: a line without one holds no verdict of its wording.
 VERDICT_WORDS = ("noise", "significant", "change", "difference", "indistinguishable")
@@ -91,7 +91,7 @@ def check(context) -> list[Finding]:
         return []  # SG201/SG202 say why there is no README to read
     findings = []
     basis = None
-    labels = label_names(study)
+    labels = numbered_labels(study)
     for index, line in text.prose_lines():
         for match in verdicts_in(line):
             if text.covered(index, match.start(), match.end(), kinds={"verdict"}):

@@ -80,8 +80,7 @@ from ..patterns import lazy_compile
 from ..records.jsonpos import pointer_from_path, pointer_part
 from ..records.load import yaml_line
 from ..records.kinds import IMAGE_SET_KINDS, QUALITY_KINDS, Kind
-from ..study import NOT_MEASURED_KEY
-from ..study.placeholders import prose_strings
+from ..study.placeholders import claim_strings
 from ..study.rows import Row
 from .base import readme_finding, row_finding
 from .readme_text import quote, sentence_at
@@ -184,7 +183,6 @@ def mixed_comparisons(context) -> list[Finding]:
 
 # A bare figure in a sentence that quotes AP: not inside a version, date or word, no other unit after it.
 _BARE_FIGURE_RE = lazy_compile(r"(?<![\w.\-/])\d+(?:\.\d+)?(?![\w.]?\d)(?!\s*(?:ms|µs|μs|us|MiB|MB|GiB|GB|%|x|×)(?![\w-]))")
-_NOT_READ = (NOT_MEASURED_KEY, "waivers", "explanations")  # expectations, and the words that account for a finding
 
 
 def _quality_rows(study) -> list[Row]:
@@ -206,9 +204,7 @@ def quality_sentences(spec) -> list[tuple[tuple, str]]:
     quotes a figure with "AP" or "points" beside it (not under ``not_measured``,
     waivers or explanations), each sentence once."""
     found = []
-    for path, text in prose_strings(spec):
-        if path[0] in _NOT_READ:
-            continue
+    for path, text in claim_strings(spec):
         for _, unit, start in quoted_figures(text):
             if unit in ("AP", "point", "points") and (path, sentence := prose_sentence_at(text, start)) not in found:
                 found.append((path, sentence))

@@ -43,7 +43,7 @@ from ..label_names import label_pattern
 from ..lint.vocabulary import format_mentions
 from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import readme_finding, row_finding
-from .readme_text import label_names, numbers_in, quote, sentence_at, sentence_bounds
+from .readme_text import numbered_labels, numbers_in, quote, sentence_at, sentence_bounds
 
 # Helper output that states no result: hedged wording, the Variants list (what
 # the study file declares), revisit_when entries (conditions, by the field's meaning),
@@ -73,6 +73,7 @@ class Parts:
     gpu: re.Pattern
     variants: frozenset[str]
     gpus: frozenset[str]
+    other_gpus: re.Pattern | None = None  # the records' other GPUs: a sentence naming one compares, not configures
 
 
 def _whole_words(alternatives) -> str:
@@ -86,11 +87,13 @@ def config_parts(study, entry: dict) -> Parts | None:
     else None: ``"fp32 on the GeForce RTX 3090"`` is variant fp32 on the
     record GPU "NVIDIA GeForce RTX 3090"."""
     spelt = [name.lower() for name in names(entry)]
-    gpus = {}
-    for gpu in sorted({row.gpu for row in study.rows if row.gpu}):
-        pattern = label_pattern(" ".join(gpu.lower().split()))[1]
-        if any(re.search(pattern, name) for name in spelt):
-            gpus[gpu] = pattern
+    patterns = {gpu: label_pattern(" ".join(gpu.lower().split()))[1]
+                for gpu in sorted({row.gpu for row in study.rows if row.gpu})}
+    spans = {gpu: [(i, m.span()) for i, name in enumerate(spelt) if (m := re.search(pattern, name))]
+             for gpu, pattern in patterns.items()}
+    # a GPU named only inside a longer GPU's name is that one's: "RTX 3090 Ti" is no "RTX 3090"
+    gpus = {gpu: patterns[gpu] for gpu, found in spans.items()
+            if any(not _inside(span, spans, gpu) for span in found)}
     if not gpus:
         return None
     variants, alternatives = set(), set()
@@ -101,8 +104,16 @@ def config_parts(study, entry: dict) -> Parts | None:
             alternatives |= words
     if not variants:
         return None
+    others = [pattern for gpu, pattern in patterns.items() if gpu not in gpus]
     return Parts(re.compile(_whole_words(alternatives), re.I), re.compile("|".join(gpus.values())),
-                 frozenset(variants), frozenset(gpus))
+                 frozenset(variants), frozenset(gpus), re.compile("|".join(others)) if others else None)
+
+
+def _inside(span: tuple[int, tuple[int, int]], spans: dict, gpu: str) -> bool:
+    """Whether ``span`` (``(name index, (start, end))``) lies strictly inside another GPU's span in the same name."""
+    index, (start, end) = span
+    return any(other != gpu and i == index and s <= start and end <= e and (s, e) != (start, end)
+               for other, found in spans.items() for i, (s, e) in found)
 
 
 def _part_mentions(line: str, parts: Parts | None) -> list[tuple[tuple[int, int], ...]]:
@@ -118,9 +129,21 @@ def _part_mentions(line: str, parts: Parts | None) -> list[tuple[tuple[int, int]
     for match in parts.variant.finditer(line):
         first, last = (0, len(line)) if line.startswith("|") else sentence_bounds(line, match.start(), match.end())
         gpu = parts.gpu.search(lowered, first, last)
-        if gpu:
+        if gpu and not _names_another_gpu(lowered, first, last, parts):
             found.append((match.span(), gpu.span()))
     return found
+
+
+def _names_another_gpu(lowered: str, first: int, last: int, parts: Parts) -> bool:
+    """Whether ``lowered[first:last]`` also names a GPU of the records other
+    than the configuration's (not as part of the configuration GPU's longer
+    name): "fp16 takes 0.05 ms on the RTX 3090 and fp32 0.09 ms on the GTX
+    1070" compares two GPUs and states no fp32 result on the RTX 3090."""
+    if parts.other_gpus is None:
+        return False
+    own = [m.span() for m in parts.gpu.finditer(lowered, first, last)]
+    return any(not any(s <= m.start() and m.end() <= e for s, e in own)
+               for m in parts.other_gpus.finditer(lowered, first, last))
 
 
 def _mentions(named: list[tuple[int, int]], formats: list[tuple[str, int, int]], entry_names: list[str]):
@@ -189,7 +212,7 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
         return []
     findings = []
     per_entry = []
-    labels = label_names(study)
+    labels = numbered_labels(study)
     for entry in entries:
         entry_names = names(entry)
         per_entry.append((entry, entry_names, _named_by_line(text.lines, mention_pattern(entry), entry_names),

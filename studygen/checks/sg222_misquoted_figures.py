@@ -52,8 +52,7 @@ from ..numbers import format_number
 from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_line
 from ..render.labels import gpu_label, shape_label
-from ..study import NOT_MEASURED_KEY
-from ..study.placeholders import prose_strings
+from ..study.placeholders import claim_strings
 
 CODE = "SG222"
 MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
@@ -240,8 +239,8 @@ def _finding(study, path: tuple, number: str, unit: str, near: list[str], count:
 
 def check(context) -> list[Finding]:
     study = context.study
-    quoted = [(path, number, unit, sentence_at(text, start)) for path, text in prose_strings(study.spec)
-              if path[0] != NOT_MEASURED_KEY for number, unit, start in quoted_figures(text)
+    quoted = [(path, number, unit, sentence_at(text, start)) for path, text in claim_strings(study.spec)
+              for number, unit, start in quoted_figures(text)
               if significant_digits(number) >= MIN_SIGNIFICANT]
     if not quoted:  # most study files quote no figure: the records are not read
         return []

@@ -30,10 +30,10 @@ _BARE_NUMBER_RE = lazy_compile(
 _NO_UNIT = r"(?![\da-zµ_%×]|\.\d|\s*(?:x\b|(?:ms|us|µs|ns|s|sec|seconds)\b|[kmg]i?b\b|tokens?/s|/s|(?:-|–|—|\.\.|to)\s*\d))"
 _LOWER_BOUND_RE = lazy_compile(
     r"(?:\bfrom\s+(?:[a-z][\w-]*\s*(?:=|of)?\s*)?|(?:>=|≥|>)\s*)(\d+(?:\.\d+)?)" + _NO_UNIT + r"(?!\s+to\b)"
-    + r"|(?<![\d.])(\d+(?:\.\d+)?)\s+(?:and|or)\s+(?:above|more|larger|up|higher|beyond|over|greater)\b")
+    + r"|(?<![\w.])(\d+(?:\.\d+)?)\s+(?:and|or)\s+(?:above|more|larger|up|higher|beyond|over|greater)\b")
 _UPPER_BOUND_RE = lazy_compile(
     r"(?:\bup\s+to\s+(?:[a-z][\w-]*\s*(?:=|of)?\s*)?|(?:<=|≤|<)\s*)(\d+(?:\.\d+)?)" + _NO_UNIT
-    + r"|(?<![\d.])(\d+(?:\.\d+)?)\s+(?:and|or)\s+(?:below|less|fewer|smaller|lower|under)\b")
+    + r"|(?<![\w.])(\d+(?:\.\d+)?)\s+(?:and|or)\s+(?:below|less|fewer|smaller|lower|under)\b")
 _EXCLUSION_RE = lazy_compile(r"except|exclud|besides|without|other than|apart from")
 # "small sizes", "large token counts", "long contexts", "low concurrency": a size word before a noun that names
 # the swept quantity picks one end of a sweep (the rows of the smallest or the largest labels)

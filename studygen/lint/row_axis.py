@@ -10,7 +10,7 @@ them is the reference:
 - a label with a letter ("a100", "int8+sq") is named whole-word, case aside;
   its words may be parted by a space, a hyphen or nothing ("GTX 1070",
   "GTX-1070", "gtx1070"; two numbers stay parted), and a vendor or product-line word
-  opening it (:data:`VENDOR_WORDS`: "GeForce GTX 1070", "Jetson AGX Orin")
+  opening it (:data:`~studygen.label_names.VENDOR_WORDS`: "GeForce GTX 1070", "Jetson AGX Orin")
   may be written or left out on either side; a label inside a longer one it
   also names ("int8" in "int8+sq") counts as the longer one;
 - a label of a number ("8", "1.5") is named only together with its column's

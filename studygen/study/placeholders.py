@@ -199,3 +199,13 @@ def prose_strings(spec):
     field (:data:`PROSE_FIELDS`: what the README prints as the study's words)."""
     return ((path, text) for path, text in spec_strings(spec) if is_prose_field(path))
 
+
+# Study-file fields whose figures claim no result of the study: the expectations of not_measured, and the
+# words that account for a finding (a waiver's reason, an explanation): "the vendor's published 0.03395 ms".
+NOT_CLAIMS = (NOT_MEASURED_KEY, "waivers", "explanations")
+
+
+def claim_strings(spec):
+    """:func:`prose_strings` but those of :data:`NOT_CLAIMS`: the prose whose
+    figures state the study's results (SG205 and SG222 read their figures)."""
+    return ((path, text) for path, text in prose_strings(spec) if path[0] not in NOT_CLAIMS)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from studygen.checks import CheckContext, sg204_noise_verdict, sg206_unmeasured
-from studygen.checks.readme_text import label_names, numbers_in
+from studygen.checks.readme_text import numbered_labels, numbers_in
 
 from .studies import collected_provenance, codes, latency, load, record, spec
 
@@ -26,7 +26,7 @@ def _study(tmp_path, prose: str, **study):
 
 def test_numbers_of_gpu_names_and_variant_labels_are_left_out(tmp_path):
     study = _study(tmp_path, "")
-    labels = label_names(study)
+    labels = numbered_labels(study)
     sentence = "On the GeForce GTX 1070 fp32 batch 8 took 0.2113 ms, 1070 times, and the rtx3090 2 runs"
     assert numbers_in(sentence, labels) == ["0.2113", "1070", "2"]
     assert numbers_in(sentence) == ["1070", "8", "0.2113", "1070", "2"]

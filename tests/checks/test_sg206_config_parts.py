@@ -75,3 +75,25 @@ def test_a_record_of_the_variant_on_that_gpu_is_an_error(tmp_path):
     _, findings = _findings(tmp_path, "", records=records)
     assert [(f.file, f.pointer) for f in findings] == [("measurements/toy/ampere32.json", "/results/0/value_ms")]
     assert "job ampere32 reports latency 0.089 for fp32" in findings[0].message
+
+
+def test_a_sentence_comparing_two_gpus_states_no_result_of_the_configuration(tmp_path):
+    # review: fp32 was measured on the GTX 1070 only; a sentence naming both GPUs compares them, and
+    # states no fp32 result on the RTX 3090; one naming the RTX 3090 alone still does
+    prose = ("fp16 runs at 0.0612 ms on the RTX 3090 and at 0.2001 ms on the GTX 1070, where fp32 takes 0.2113 ms.\n\n"
+             "On the GTX 1070 fp32 takes 0.2113 ms, about 3.5x the RTX 3090's fp16 time.\n\n"
+             "On the RTX 3090, fp32 was slower than fp16.\n")
+    study, findings = _findings(tmp_path, prose)
+    assert [f.line for f in findings] == [line_of(study, "On the RTX 3090, fp32 was slower")]
+
+
+def test_a_gpu_named_inside_a_longer_gpus_name_is_that_one(tmp_path):
+    # review: "RTX 3090 Ti" held "RTX 3090"; with both GPUs in the records each configuration names its own
+    records = [*RECORDS, record("ti", [latency("fp32", 0.0577)], provenance=collected_provenance(gpu="NVIDIA GeForce RTX 3090 Ti"))]
+    study, findings = _findings(tmp_path, "On the RTX 3090 Ti, fp32 takes 0.0577 ms.\n\nfp32 on the RTX 3090 runs at 0.07 ms.\n",
+                                records=records)
+    assert sg206_unmeasured.config_parts(study, NOT_MEASURED[0]).gpus == {"NVIDIA GeForce RTX 3090"}
+    ti = {"config": "fp32 on the GeForce RTX 3090 Ti", "reason": "r"}
+    assert sg206_unmeasured.config_parts(study, ti).gpus == {"NVIDIA GeForce RTX 3090 Ti"}
+    readme = [f for f in findings if f.file.endswith("README.md")]
+    assert [f.line for f in readme] == [line_of(study, "fp32 on the RTX 3090 runs at")]

@@ -330,3 +330,13 @@ def test_a_word_many_gpu_models_share_names_none_of_them(tmp_path):
         "shipped": False, "summary": "On AGX modules over PCIe it takes 0.04359 ms."}))
     (finding,) = check(CheckContext(study))
     assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
+
+
+def test_a_waiver_or_explanation_giving_a_figure_is_no_quote_of_the_study(tmp_path):
+    # review: the remedy SG222's hint names (a waiver with the reason) drew a finding of its own on the reason
+    waiver = {"code": "SG222", "match": "/decision/summary quotes 0.03395", "reason": "0.03395 ms is the vendor's figure"}
+    study = load(tmp_path, records=[record("rtx3090-a", [GPU_COMPUTE])],
+                 study=spec(decision={"shipped": False, "summary": "The vendor quotes 0.03395 ms for it."},
+                            waivers=[waiver]))
+    findings = codes(run_checks(study), "SG222")
+    assert [(f.pointer, f.waived_reason) for f in findings] == [("/decision/summary", "0.03395 ms is the vendor's figure")]
