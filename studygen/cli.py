@@ -91,9 +91,12 @@ def _missing_package(exc: Exception) -> str | None:
     if not isinstance(exc, ModuleNotFoundError) or not exc.name:
         return None
     top = exc.name.partition(".")[0]
+    if top == "studygen":  # a module of our own missing is our fault, not the installation's
+        return None
     # the module's name, not a package to pip install: they differ (yaml is PyYAML's, re2 google-re2's)
     return (f"the Python module {top} is not installed in this environment (this command or a library it uses "
-            "needs it): install studygen with its dependencies (pip install -e . in its checkout)")
+            "needs it): install studygen with its dependencies (pip install -e . in its checkout; "
+            "pip install -e '.[gpu]' for collect run's torch, transformers and ModelOpt)")
 
 
 def main(argv=None) -> None:

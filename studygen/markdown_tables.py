@@ -11,9 +11,10 @@ and cells are read off the table's fixed shape (table, its ``thead`` and
 ``tbody``, their ``tr`` rows, their ``th`` and ``td`` cells), and a cell of
 printable ASCII is measured by its length (``wcswidth``'s own value for such
 text) and padded by arithmetic. Any other cell is measured and padded by
-mdformat-gfm's own functions, and a table of any other shape, compact
-tables or a row that is not as long as the header row are rendered by
-mdformat-gfm's renderer itself (tests/foundation/test_markdown_format.py
+mdformat-gfm's own functions. A table of any other shape, a compact
+table or a row not as long as the header row is handed to mdformat-gfm's
+renderer itself: a guard, since markdown-it gives every body row the
+header's cell count and our options never ask for compact tables (tests/foundation/test_markdown_format.py
 renders every Markdown file at hand and generated tables both ways).
 
 markdown-it's table rule splits each line of a table at its unescaped pipes

@@ -10,7 +10,7 @@ built-in template, the check (:mod:`~studygen.checks.sg211_literal_figures`,
 :mod:`~studygen.checks.template_literals`, the ``NUMBER`` pattern of
 :mod:`~studygen.checks.readme_text`) or the installed Jinja, and commit the
 result; ``--check`` exits 1 (writing nothing) when the committed module is
-not what this makes now (``tests/checks/test_sg211_literal_figures.py``
+not what this makes now (``tests/checks/test_builtin_template_figures.py``
 asserts the same, and that each entry is what the check works out afresh).
 
 Each template's entry is the sha256 of its text, :func:`~studygen.checks.sg211_literal_figures.worked_out_figures`

@@ -7,7 +7,7 @@ placed in a README so that it reads exactly as written, escaped once.
 - :func:`escape_markup`: :func:`escape_prose` with the string's own inline
   markup shown as text (``study.escape``: a note a collector copied).
 - :func:`escape_cell`: a record string in a GFM table cell (HTML, ``|``,
-  backticks, backslashes).
+  backticks, backslashes; control and bidirectional characters as ``\\uXXXX``).
 - :func:`escape_label` and :func:`escape_label_in_prose`: a label (a
   variant's label, a GPU name, a recipe name) in a table cell, or inside
   text a helper returns as a plain string for the engine to escape: its

@@ -100,3 +100,30 @@ def test_an_error_line_of_exactly_200_characters_is_quoted_whole():
     run = TrtexecRun(index=0, line=1, status="FAILED", status_line=9, errors=[(8, "e" * 200)])
     assert failure_reason(TrtexecLog("x/a.log", [], [run]), run) == (
         "trtexec reported FAILED (a.log line 9); its last error (line 8): " + "e" * 200)
+
+
+def _failed_then_passed(workdir, shapes: str):
+    """A failed run of the no-data-transfers fixture's engine at ``shapes``, then the fixture's passed run (28x28, batch 4)."""
+    command = f"trtexec --loadEngine=model-trained.trt --shapes={shapes} --noDataTransfers"
+    failed = "\n".join([f"&&&& RUNNING TensorRT.trtexec [TensorRT v101601] # {command}",
+                        STAMP + "[E] Error[3]: a first attempt that failed",
+                        f"&&&& FAILED TensorRT.trtexec [TensorRT v101601] # {command}", ""])
+    log = workdir / "retry.log"
+    log.write_text(failed + (TRTEXEC / "trt10.16_no-data-transfers.log").read_text())
+    return log
+
+
+def test_a_failed_run_measured_again_in_the_same_log_is_no_gap(collect, workdir):
+    # review: "failed, fixed, run again" in one log recorded both a latency and a not-measured latency of fp32 28x28 b4
+    done = collect("trtexec", "--variant", "fp32", "--log", _failed_then_passed(workdir, "x:4x1x28x28"))
+    assert done.exit_code == 0, done.err
+    assert [r["kind"] for r in done.results if r["kind"] == "not_measured"] == []
+    assert {(r["shape"], r["batch"]) for r in done.results if r["kind"] == "latency"} == {("28x28", 4)}
+
+
+def test_a_failed_run_of_another_batch_beside_a_passed_one_is_still_a_gap(collect, workdir):
+    done = collect("trtexec", "--variant", "fp32", "--log", _failed_then_passed(workdir, "x:8x1x28x28"))
+    assert done.exit_code == 0, done.err
+    (gap,) = [r for r in done.results if r["kind"] == "not_measured"]
+    assert (gap["shape"], gap["batch"], gap["metric"]) == ("28x28", 8, "latency")
+    assert gap["reason"] == "trtexec reported FAILED (retry.log line 3); its last error (line 2): Error[3]: a first attempt that failed"

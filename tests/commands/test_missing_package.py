@@ -25,10 +25,12 @@ def test_a_missing_library_is_named_with_how_to_install_it(monkeypatch, capsys, 
     err = capsys.readouterr().err
     assert err == ("studygen: the Python module wcwidth is not installed in this environment (this command or a "
                    "library it uses needs it): install studygen with its dependencies (pip install -e . in its "
-                   "checkout) (set STUDYGEN_DEBUG=1 for the traceback)\n")
+                   "checkout; pip install -e '.[gpu]' for collect run's torch, transformers and ModelOpt) "
+                   "(set STUDYGEN_DEBUG=1 for the traceback)\n")
 
 
-@pytest.mark.parametrize("exc", [ModuleNotFoundError("no name given"), ValueError("boom")])
+@pytest.mark.parametrize("exc", [ModuleNotFoundError("no name given"), ValueError("boom"),
+                                 ModuleNotFoundError("No module named 'studygen.nothere'", name="studygen.nothere")])
 def test_other_errors_stay_internal_errors(monkeypatch, capsys, tmp_path, exc):
     monkeypatch.setattr(check_command, "run_check", _failing(exc))
     assert cli.run(["check", "--root", str(tmp_path)]) == 2

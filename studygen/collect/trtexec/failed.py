@@ -4,11 +4,16 @@ A failed run (an engine that did not build at the precision asked, an
 input it could not parse) measured nothing, but that the configuration
 was tried and failed is a finding a README must state: each failed run of
 a log (:attr:`.runs.TrtexecLog.failed`) gives one ``not_measured`` result
-for the variant the command line names and the shape and batch the run
+for the variant collect names and the shape and batch the run
 states (else the options'), whose reason says trtexec reported FAILED, at
 which line, and the run's last ``[E]`` line (TensorRT's own words on why)
 when it printed one. The metric is ``latency``, or ``plan_size`` for a
 build-only run (``--skipInference``/``--buildOnly``), which times nothing.
+A failed run whose variant, shape and batch a passed run of the same log
+measured gives nothing (failed, fixed, run again: one log holding both
+said "measured" and "not measured" of one configuration). The variant is
+collect's ``--variant`` (or the study file's only one): trtexec's command
+line names none.
 """
 
 from __future__ import annotations
@@ -43,14 +48,23 @@ def failed_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewResul
     log = inputs.log
     if log is None:
         return []
+    passed = {_configuration(run_base(labels, run, log.display, [])) for run in log.runs}
     out = []
     for run in log.failed:
+        base = run_base(labels, run, log.display, inputs.notes)
+        if _configuration(base) in passed:  # failed, then run again and measured in the same log: that run's figures stand
+            continue
         build_only = any(run.flag(flag) is not None for flag in BUILD_ONLY_FLAGS)
-        result = dict(run_base(labels, run, log.display, inputs.notes), kind=Kind.NOT_MEASURED,
+        result = dict(base, kind=Kind.NOT_MEASURED,
                       metric=Kind.PLAN_SIZE if build_only else Kind.LATENCY, reason=failure_reason(log, run))
         result["source_locator"] = f"{log.basename}:{run.status_line}"
         out.append(NewResult(result, f"{log.display}:line {run.status_line}"))
     return out
+
+
+def _configuration(base: dict) -> tuple:
+    """What a run of one log measures, as far as a failure can say: its variant, shape and batch."""
+    return base.get("variant"), base.get("shape"), base.get("batch")
 
 
 def refuse_unnamed_failure(log: TrtexecLog | None, variant_named: bool) -> None:
