@@ -18,7 +18,7 @@ import copy
 import socket
 
 from ..errors import ConflictError
-from .checkpoints import Revisions, names_model_id
+from .checkpoints import Revisions, model_id_form, names_model_id
 
 # Provenance fields a collector may fill in; checked for conflicts on extend.
 SCALAR_PROVENANCE = ("gpu", "gpu_count", "driver", "dataset_revision", "repository_commit", "repository_dirty")
@@ -103,6 +103,9 @@ def merge_provenance(existing: dict, incoming: dict, display: str,
                     f"file does not allow; the command line gives no {name}, and {new!r} is the study file's "
                     f"model.{name}", f"/provenance/checkpoint/{name}", fix=keeping_hint(name, old, old_ckpt))
             old_ckpt[name] = new
+        elif new is not None and old != new and same_checkpoint_field(name, old, new):
+            if name == "revision" and len(str(new)) > len(str(old)):
+                old_ckpt[name] = new  # the same commit, now written out longer
         elif new is not None and old != new:
             differs(f"checkpoint.{name}", old, new, f"the record says checkpoint {name} {old!r}, the command line "
                     f"says {new!r}", f"/provenance/checkpoint/{name}")
@@ -131,10 +134,26 @@ def study_allows(name: str, value, allowed: list) -> bool:
     if not allowed or not isinstance(value, str):
         return False
     if name == "revision":
-        return any(Revisions([*allowed, value]).same(value, known) for known in allowed)
+        view = Revisions([*allowed, value])  # one view: a view per allowed revision made this quadratic
+        return any(view.same(value, known) for known in allowed)
     if name == "id":
         return names_model_id(value, allowed[0], allowed[1] if len(allowed) > 1 else None)
     return value in allowed
+
+
+def same_checkpoint_field(name: str, old, new) -> bool:
+    """Whether a record's checkpoint field ``name`` (``old``) and a command
+    line's (``new``) name one checkpoint, by the rule collect and SG209 read
+    them with (:mod:`studygen.records.checkpoints`): a revision and its
+    longer or differently cased spelling, a Hugging Face id however spelt
+    (``ORG/Name``, its Hub address); weights only when equal."""
+    if not isinstance(old, str) or not isinstance(new, str):
+        return False
+    if name == "revision":
+        return Revisions([old, new]).same(old, new)
+    if name == "id":
+        return model_id_form(old) == model_id_form(new)
+    return False
 
 
 def keeping_hint(name: str, old, checkpoint: dict) -> str:

@@ -67,3 +67,26 @@ def test_the_private_checkpoint_markers_never_reach_a_record():
                                            FROM_STUDY: {"revision": ["abc1234"]}}}
     assert clean_provenance(block) == {"gpu": "H100", "checkpoint": {"id": "org/m", "revision": "abc1234"}}
     assert FROM_STUDY in block["checkpoint"]  # the block given is left as it was
+
+
+@pytest.mark.parametrize("old, new, kept", [
+    ({"id": "org/name", "revision": "abc1234"}, {"id": "ORG/Name", "revision": "ABC1234DEF5678"},
+     {"id": "org/name", "revision": "ABC1234DEF5678"}),  # the same commit written out longer is kept longer
+    ({"id": "org/name", "revision": "abc1234def5678"}, {"id": "https://huggingface.co/org/name", "revision": "abc1234"},
+     {"id": "org/name", "revision": "abc1234def5678"}),
+])
+def test_one_checkpoint_spelt_another_way_extends_the_record(old, new, kept):
+    # review: collect accepts these spellings as the study's model, then extending the job refused them as raw strings
+    from studygen.records.provenance import merge_provenance
+
+    merged, _ = merge_provenance({"gpu": "H100", "checkpoint": dict(old)}, {"gpu": "H100", "checkpoint": dict(new)}, "r.json")
+    assert merged["checkpoint"] == kept
+
+
+def test_another_checkpoint_is_still_refused():
+    from studygen.records.provenance import merge_provenance, same_checkpoint_field
+
+    with pytest.raises(ConflictError, match="the record says checkpoint revision 'abc1234', the command line says 'abd1234'"):
+        merge_provenance({"checkpoint": {"revision": "abc1234"}}, {"checkpoint": {"revision": "abd1234"}}, "r.json")
+    assert not same_checkpoint_field("id", "org/name", "org/other") and not same_checkpoint_field("weights", "a", "A")
+    assert not same_checkpoint_field("revision", "v1.0", "V1.0")  # a tag is kept as written, case and all
