@@ -127,3 +127,15 @@ def test_a_failed_run_of_another_batch_beside_a_passed_one_is_still_a_gap(collec
     (gap,) = [r for r in done.results if r["kind"] == "not_measured"]
     assert (gap["shape"], gap["batch"], gap["metric"]) == ("28x28", 8, "latency")
     assert gap["reason"] == "trtexec reported FAILED (retry.log line 3); its last error (line 2): Error[3]: a first attempt that failed"
+
+
+def test_a_failed_run_whose_command_gives_a_flag_twice_is_refused(collect, workdir):
+    # review: the batch of the first --shapes was recorded as tried, though the repeat is likely why trtexec failed
+    command = "trtexec --onnx=net.onnx --shapes=x:4x1x28x28 --shapes=x:8x1x28x28"
+    log = workdir / "twice.log"
+    log.write_text("\n".join([f"&&&& RUNNING TensorRT.trtexec [TensorRT v101601] # {command}",
+                              STAMP + "[E] Unknown option: --shapes x:8x1x28x28",
+                              f"&&&& FAILED TensorRT.trtexec [TensorRT v101601] # {command}", ""]))
+    assert_refused(collect("trtexec", "--variant", "fp32", "--log", log),
+                   "twice.log:1: the command of run 1 (line 1) gives --shapes 2 times (--shapes=x:4x1x28x28, "
+                   "--shapes=x:8x1x28x28)")

@@ -215,10 +215,13 @@ def parse_log(path: Path, display: str | None = None) -> TrtexecLog:
     if not runs:
         raise InputError("not a trtexec console log: no '&&&& RUNNING' line and no performance summary", path=display)
     passed = [run for run in runs if run.status != "FAILED"]
+    failed = [run for run in runs if run.status == "FAILED"]
     for run in passed:
         _check_run(run, display)
         _drop_zero_batch_figures(run)
-    return TrtexecLog(display=display, runs=passed, failed=[run for run in runs if run.status == "FAILED"])
+    for run in failed:  # which configuration a failed run tried is as unknown (it may be why it failed)
+        _refuse_conflicting_flag(run, display)
+    return TrtexecLog(display=display, runs=passed, failed=failed)
 
 
 def _drop_zero_batch_figures(run: TrtexecRun) -> None:
@@ -452,8 +455,9 @@ def _check_version(run: TrtexecRun, version: str, where: Context) -> None:
                          path=where.display, line=where.number)
 
 
-def _check_run(run: TrtexecRun, display: str) -> None:
-    """Refuse runs whose figures cannot be trusted."""
+def _refuse_conflicting_flag(run: TrtexecRun, display: str) -> None:
+    """InputError at the command's line when it gives a flag collect reads
+    twice with two values (:func:`.command.conflicting_flag`)."""
     if conflict := conflicting_flag(run.command, READ_FLAGS):
         name, values = conflict
         shown_values = ", ".join(f"{name}={value}" if value else name for value in values)
@@ -461,6 +465,11 @@ def _check_run(run: TrtexecRun, display: str) -> None:
                          "it once and fails on another copy ('Unknown option'), so which one this run used is "
                          "unknown (the command was edited?); nothing recorded", path=display,
                          line=run.command_line_number or run.line)
+
+
+def _check_run(run: TrtexecRun, display: str) -> None:
+    """Refuse runs whose figures cannot be trusted."""
+    _refuse_conflicting_flag(run, display)
     if run.line and run.command is not None and run.status is None:
         if run.last_text is not None and not PREFIX.match(run.last_text) and not run.summary_line:
             shown = run.last_text.strip()
