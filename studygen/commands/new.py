@@ -100,6 +100,12 @@ def parse_revisions(text: str | None, revision: str | None) -> list[str]:
         place.setdefault(item, len(place))
         spelling.setdefault(item.lower(), item)
         revisions.append(item)
+    for named in ([revision] if revision else []) + revisions:  # the list is complete: a short hash may begin two
+        begun = view.commits_begun(named)
+        if len(begun) > 1:
+            where = "--revision" if named == revision else "--revisions"
+            raise UsageError(f"{where}: {named} begins {len(begun)} of the commits listed ({', '.join(begun[:3])}), so it "
+                             "names none of them; give the full hash of the one meant")
     return revisions
 
 

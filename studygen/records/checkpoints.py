@@ -66,8 +66,14 @@ def revision_problem(revision: str) -> str | None:
         return f"holds {bad.group()!r} at character {bad.start() + 1}, which no git revision holds"
     odd = _REF_SEQUENCES.search(revision)
     if odd:
-        return f"holds {odd.group() or 'an empty part'!r} at character {odd.start() + 1}, which no git revision holds"
+        return f"{_SEQUENCE_WORDS.get(odd.group(), f'holds {odd.group()!r}')} at character {odd.start() + 1}, " \
+               "which no git revision does"
     return None
+
+
+# How a refusal words the sequences of _REF_SEQUENCES that are no fault alone ("/" and "." are; where they stand is not)
+_SEQUENCE_WORDS = {"/": "begins or ends with '/'", ".": "ends with '.' or has a part beginning with '.'",
+                   "/.": "has a part beginning with '.'"}
 
 
 def prefix_of(first: str, second: str) -> bool:

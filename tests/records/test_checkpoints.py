@@ -111,13 +111,21 @@ def test_a_revision_no_git_revision_could_be_is_refused_where_it_is_typed():
     for good in ("abc1234", FULL.upper(), "v1.0.1-rc1", "refs/pr/1", "main", "feature/x", "ünï"):
         assert revision_problem(good) is None, good
     assert revision_problem("a\x01b") == "holds '\\x01' at character 2, which no git revision holds"
-    assert revision_problem("../../etc") == "holds '..' at character 1, which no git revision holds"
-    assert revision_problem("main@{1}") == "holds '@{' at character 5, which no git revision holds"
+    assert revision_problem("../../etc") == "holds '..' at character 1, which no git revision does"
+    assert revision_problem("main@{1}") == "holds '@{' at character 5, which no git revision does"
+    # review: "/" and "." are no fault alone: where they stand is, and the words say so
+    assert revision_problem("refs/pr/1/") == "begins or ends with '/' at character 10, which no git revision does"
+    assert revision_problem("v1.") == "ends with '.' or has a part beginning with '.' at character 3, which no git revision does"
+    assert revision_problem("a/.b") == "has a part beginning with '.' at character 2, which no git revision does"
     for bad in ("a b", "a~1", "a^", "a:b", "a?", "a*", "a[", "a\\b", "x/.hidden", ".x", "v1.lock", "v1.lock/x",
                 "/x", "x/", "a//b", "x.", "@", "a\x7fb"):
         assert revision_problem(bad) is not None, bad
     with pytest.raises(UsageError, match=r"^--revisions: '\.\.' holds '\.\.' at character 1"):
         parse_revisions("abc1234,..", None)
+    # review: a short hash beginning two listed commits names neither; new refuses to write it
+    with pytest.raises(UsageError, match=r"^--revisions: abc1234 begins 2 of the commits listed \(abc12345, abc12346\), "
+                                         r"so it names none of them"):
+        parse_revisions("abc12345,abc12346,abc1234", None)
     with pytest.raises(UsageError, match=r"^--revision: 'a\\x01b' holds '\\x01' at character 2"):
         parse_revisions("abc1234", "a\x01b")
     with pytest.raises(UsageError, match=r"^invalid --checkpoint 'org/m@main@\{1\}': revision 'main@\{1\}' holds '@\{'"):
