@@ -112,4 +112,17 @@ def rows_are(table, noun: str) -> bool:
     return False
 
 
-__all__ = ["REPEAT_NOUNS", "repeats_spanned", "rows_are"]
+def axis_named(table, text: str) -> bool:
+    """True when ``text`` names a label column of ``table`` by its header's
+    words ("at every batch size" under "Batch"): a range spanning the rows
+    of that axis as well as repeats ("at every batch size and in every run")
+    still summarises the table."""
+    lowered = normalize(text)
+    for column in table.label_values:
+        words = [word for word in re.findall(r"[a-z]{3,}", normalize(table.headers[column]))]
+        if any(re.search(r"(?<![a-z])" + re.escape(word) + r"(?:e?s)?(?![a-z])", lowered) for word in words):
+            return True
+    return False
+
+
+__all__ = ["REPEAT_NOUNS", "axis_named", "repeats_spanned", "rows_are"]

@@ -65,7 +65,7 @@ from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
 from .figures import (RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
                       with_unit)
-from .repeat_ranges import repeats_spanned, rows_are
+from .repeat_ranges import axis_named, repeats_spanned, rows_are
 from .restriction import sweep_end_rows
 from .rounding import covers
 from .series_index import SectionSeries
@@ -259,7 +259,7 @@ def _check_range(document: Document, index: _ValueIndex, block: Block, sentence:
             return None
     noun = repeats_spanned(sentence.text, rng.start - sentence.start, rng.end - sentence.start)
     if noun is not None:  # a range over repeats summarises only a table whose rows are those repeats
-        candidates = [c for c in candidates if rows_are(c.table, noun)]
+        candidates = [c for c in candidates if rows_are(c.table, noun) or axis_named(c.table, sentence.text)]
     return _verdict(document, sentence, rng, candidates)
 
 
