@@ -26,7 +26,7 @@ Rules, in order:
    the fields SG222 reads, not ``not_measured``, waivers or explanations)
    that quotes two or more quality figures no one image set gives together,
    unless it names each set by its id. Which rows a figure is read from is
-   SG222's matcher (:func:`studygen.checks.sg222_misquoted_figures.matches`:
+   SG222's matcher (:func:`studygen.checks.prose_figures.matches`:
    the figure rounds or is cut to the row's at its printed decimals; AP as a
    fraction or in points); a figure with "AP" beside it or one bare in a
    sentence that holds such a figure ("AP 0.8020 against 0.7690 for fp32"),
@@ -84,8 +84,8 @@ from ..study.placeholders import claim_strings
 from ..study.rows import Row
 from .base import readme_finding, row_finding
 from .readme_text import quote, sentence_at
-from .sg222_misquoted_figures import MIN_SIGNIFICANT, matches, quoted_figures, significant_digits
-from .sg222_misquoted_figures import sentence_at as prose_sentence_at
+from .prose_figures import MIN_SIGNIFICANT, matches, quoted_figures, significant_digits
+from .prose_figures import sentence_at as prose_sentence_at
 
 # What an image count counts: "800 images", "400 held out", "a thousand-image subset", "1000-image".
 IMAGE_NOUNS = r"images?|held[- ]out"
@@ -192,7 +192,7 @@ def _quality_rows(study) -> list[Row]:
 
 def _rows_of(number: str, unit: str, rows: list[Row]) -> list[Row]:
     """The quality ``rows`` whose figure the quoted ``number`` (``unit`` "AP"
-    or "points" as written) gives (:func:`~studygen.checks.sg222_misquoted_figures.matches`:
+    or "points" as written) gives (:func:`~studygen.checks.prose_figures.matches`:
     an AP above 1 is read in points, x100)."""
     wanted = "points" if unit.startswith("point") else "AP"
     factor = 100.0 if wanted == "AP" and float(number) > 1 else 1.0

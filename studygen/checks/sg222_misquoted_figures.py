@@ -43,7 +43,6 @@ logs said the RTX 3090 ran at "0.03395 ms" where both of its records hold
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 
@@ -53,18 +52,11 @@ from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_line
 from ..render.labels import gpu_label, shape_label
 from ..study.placeholders import claim_strings
+from .prose_figures import MIN_SIGNIFICANT, decimals_of, matches, quoted_figures, sentence_at, significant_digits
 
 CODE = "SG222"
 MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
 MAX_NAMED = 3  # measured figures a finding names; the count of the others follows
-MIN_SIGNIFICANT = 3  # fewer: a round target or threshold, not a quotation of a measurement
-_NUMBER = r"\d+(?:\.\d+)?"
-_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
-# "0.03395 ms", "0.03395 to 0.04 ms" (both ends), "AP 0.4625", "0.4625 AP"; not inside a version, date or word
-_FIGURE_RE = re.compile(
-    rf"(?<![\w.\-/])(?:(?P<first>{_NUMBER})\s*(?:to|–|—|-)\s*)?(?P<number>{_NUMBER})(?![\w.]?\d)\s*"
-    r"(?P<unit>ms|µs|μs|us|MiB|MB|GiB|GB|AP|points?)(?![\w-])"
-    rf"|\bAP\s*(?:of\s+|=\s*|:\s*)?(?P<ap>{_NUMBER})(?![\w.]?\d|[\w-])")
 # unit as written -> (unit of the rows it is read against, factor from the row's unit to it)
 _UNITS = {"ms": ("ms", 1.0), "µs": ("ms", 1000.0), "μs": ("ms", 1000.0), "us": ("ms", 1000.0),
           "MiB": ("MiB", 1.0), "MB": ("MiB", 1.048576), "GiB": ("MiB", 1 / 1024), "GB": ("MiB", 1.048576e-3),
@@ -137,43 +129,6 @@ def names_in(sentence: str, names) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", folded) for name in names if name in folded)
 
 
-def sentence_at(text: str, start: int) -> str:
-    """The sentence of ``text`` around offset ``start`` (ended by ``.``, ``!``,
-    ``?`` or ``;`` before a space, so a decimal point ends none)."""
-    begin = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
-    end = _SENTENCE_END.search(text, start)
-    return text[begin:end.start() if end else len(text)]
-
-
-def significant_digits(text: str) -> int:
-    """Significant digits of a figure as written: ``0.03395`` 4, ``91.6`` 3,
-    ``100.0`` 4, ``1000`` 1 (a whole number's trailing zeros are not counted)."""
-    digits = text.replace(".", "").lstrip("0")
-    return len(digits if "." in text else digits.rstrip("0"))
-
-
-def _decimals(text: str) -> int:
-    return len(text.partition(".")[2])
-
-
-def _rounded(value: float, decimals: int) -> str:
-    return format_number(value, decimals)
-
-
-def _cut(value: float, decimals: int) -> str:
-    """``value`` (not negative) cut, not rounded, to ``decimals``; 1e-9 of a step
-    keeps a float just under its decimal text (1.15 is 1.1499999…) from losing a digit."""
-    scale = 10 ** decimals
-    return format_number(math.floor(value * scale + 1e-9) / scale, decimals)
-
-
-def matches(text: str, value: float) -> bool:
-    """True when ``value``, its sign aside (a prose figure has none: "saves
-    0.0421 ms"), rounds or is cut to the figure ``text`` at its decimals."""
-    decimals, size = _decimals(text), abs(value)
-    return text in (_rounded(size, decimals), _cut(size, decimals))
-
-
 def one_digit_away(a: str, b: str) -> bool:
     """True when the figures ``a`` and ``b``, of one length (printed with the
     same decimals: their points stand in one place), differ in one digit or
@@ -198,24 +153,13 @@ def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list
     if any(matches(text, value * factor) for value in [f.value for f in figures.rows] + figures.kept):
         return []
     named = [figure for figure in figures.rows if names_in(sentence, figure.names)] or figures.rows
-    decimals, seen, near = _decimals(text), set(), []
+    decimals, seen, near = decimals_of(text), set(), []
     for figure in named:
-        shown = _rounded(abs(figure.value * factor), decimals)
+        shown = format_number(abs(figure.value * factor), decimals)
         if shown not in seen and one_digit_away(text, shown):
             seen.add(shown)
             near.append((abs(abs(figure.value * factor) - float(text)), len(near), figure))
     return [figure for _, _, figure in sorted(near)]
-
-
-def quoted_figures(text: str):
-    """``(number text, unit as written, offset)`` of each figure with a unit in ``text``, in order."""
-    for match in _FIGURE_RE.finditer(text):
-        if match.group("ap") is not None:
-            yield match.group("ap"), "AP", match.start("ap")
-            continue
-        for name in ("first", "number"):
-            if match.group(name) is not None:
-                yield match.group(name), match.group("unit"), match.start(name)
 
 
 def read_against(number: str, unit: str, measured: dict[str, Figures]) -> tuple[Figures, float]:
@@ -232,7 +176,7 @@ def _finding(study, path: tuple, number: str, unit: str, near: list[str], count:
     pointer = pointer_from_path(path)
     more = f" and {count - len(near)} more" if count > len(near) else ""
     return Finding(CODE, f"{pointer} quotes {number} {unit}, which no measured figure of the study gives at "
-                   f"{_decimals(number)} decimals; one digit away: {', '.join(near)}{more}",
+                   f"{decimals_of(number)} decimals; one digit away: {', '.join(near)}{more}",
                    study.rel(study.study_path), line=yaml_line(study.spec_text, *path), pointer=pointer,
                    key=f"{pointer} {number} {unit}", hint=_HINT)
 
@@ -252,6 +196,6 @@ def check(context) -> list[Finding]:
         near = misquoted(number, figures, factor, sentence)
         if near:
             findings.append(_finding(study, path, number, unit, [
-                f"{_rounded(abs(figure.value * factor), _decimals(number))} {unit} ({figure.where})"
+                f"{format_number(abs(figure.value * factor), decimals_of(number))} {unit} ({figure.where})"
                 for figure in near[:MAX_NAMED]], len(near)))
     return findings

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from studygen.checks import CheckContext, run_checks
-from studygen.checks.sg222_misquoted_figures import (
-    check, matches, one_digit_away, quoted_figures, sentence_at, significant_digits)
+from studygen.checks.prose_figures import matches, quoted_figures, sentence_at, significant_digits
+from studygen.checks.sg222_misquoted_figures import check, one_digit_away
 from studygen.study import load_study
 from tests.conftest import copy_project
 

@@ -1,0 +1,74 @@
+"""Figures quoted in a study file's prose, as SG222 (misquoted figures) and
+SG205 (quality figures from mixed image sets) read them: a figure with a
+unit (``0.03395 ms``, ``AP 0.4625``, ``24.4 MiB``), the sentence it stands
+in, its significant digits, and whether a measured value gives it at its
+printed decimals (rounded or cut). Shared by the two checks; no check of
+its own.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..numbers import format_number
+
+MIN_SIGNIFICANT = 3  # fewer: a round target or threshold, not a quotation of a measurement
+_NUMBER = r"\d+(?:\.\d+)?"
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
+# "0.03395 ms", "0.03395 to 0.04 ms" (both ends), "AP 0.4625", "0.4625 AP"; not inside a version, date or word
+_FIGURE_RE = re.compile(
+    rf"(?<![\w.\-/])(?:(?P<first>{_NUMBER})\s*(?:to|–|—|-)\s*)?(?P<number>{_NUMBER})(?![\w.]?\d)\s*"
+    r"(?P<unit>ms|µs|μs|us|MiB|MB|GiB|GB|AP|points?)(?![\w-])"
+    rf"|\bAP\s*(?:of\s+|=\s*|:\s*)?(?P<ap>{_NUMBER})(?![\w.]?\d|[\w-])")
+
+
+def sentence_at(text: str, start: int) -> str:
+    """The sentence of ``text`` around offset ``start`` (ended by ``.``, ``!``,
+    ``?`` or ``;`` before a space, so a decimal point ends none)."""
+    begin = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    end = _SENTENCE_END.search(text, start)
+    return text[begin:end.start() if end else len(text)]
+
+
+def significant_digits(text: str) -> int:
+    """Significant digits of a figure as written: ``0.03395`` 4, ``91.6`` 3,
+    ``100.0`` 4, ``1000`` 1 (a whole number's trailing zeros are not counted)."""
+    digits = text.replace(".", "").lstrip("0")
+    return len(digits if "." in text else digits.rstrip("0"))
+
+
+def decimals_of(text: str) -> int:
+    return len(text.partition(".")[2])
+
+
+def _rounded(value: float, decimals: int) -> str:
+    return format_number(value, decimals)
+
+
+def _cut(value: float, decimals: int) -> str:
+    """``value`` (not negative) cut, not rounded, to ``decimals``; 1e-9 of a step
+    keeps a float just under its decimal text (1.15 is 1.1499999…) from losing a digit."""
+    scale = 10 ** decimals
+    return format_number(math.floor(value * scale + 1e-9) / scale, decimals)
+
+
+def matches(text: str, value: float) -> bool:
+    """True when ``value``, its sign aside (a prose figure has none: "saves
+    0.0421 ms"), rounds or is cut to the figure ``text`` at its decimals."""
+    decimals, size = decimals_of(text), abs(value)
+    return text in (_rounded(size, decimals), _cut(size, decimals))
+
+
+def quoted_figures(text: str):
+    """``(number text, unit as written, offset)`` of each figure with a unit in ``text``, in order."""
+    for match in _FIGURE_RE.finditer(text):
+        if match.group("ap") is not None:
+            yield match.group("ap"), "AP", match.start("ap")
+            continue
+        for name in ("first", "number"):
+            if match.group(name) is not None:
+                yield match.group(name), match.group("unit"), match.start(name)
+
+
+__all__ = ["MIN_SIGNIFICANT", "decimals_of", "matches", "quoted_figures", "sentence_at", "significant_digits"]
