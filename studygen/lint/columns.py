@@ -26,8 +26,8 @@ words prose is matched against when it names rows.
 
 from __future__ import annotations
 
+import math
 import re
-import sys
 from collections import Counter
 from functools import lru_cache
 from itertools import chain
@@ -156,9 +156,6 @@ def _parsed_cell(text: str) -> tuple[tuple[Figure, ...] | None, bool]:
     return (tuple(figures) if numeric else None), True
 
 
-_LARGEST_FLOAT = sys.float_info.max
-
-
 def _plain_figure(text: str, start: int) -> Figure:
     dot = text.find(".")
     decimals = len(text) - dot - 1 if dot != -1 else 0
@@ -167,7 +164,7 @@ def _plain_figure(text: str, start: int) -> Figure:
 
 def _finite(*figures: Figure) -> bool:
     """Whether each figure's value is a finite float."""
-    return all(-_LARGEST_FLOAT <= figure.value <= _LARGEST_FLOAT for figure in figures)
+    return all(math.isfinite(figure.value) for figure in figures)
 
 
 def _cell_figures(text: str) -> tuple[list[Figure], bool]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
@@ -142,7 +141,6 @@ def with_unit(number_text: str, unit: str | None) -> str:
     return f"{number_text} {unit}"
 
 
-_LARGEST_FLOAT = sys.float_info.max  # a figure printed with more than 309 whole digits reads as infinity
 
 
 def _number(text: str) -> tuple[float, int]:
@@ -187,8 +185,8 @@ def tokenize(text: str) -> list[Token]:
         else:  # _number's common case, inlined
             dot = number_text.find(".")
             value, decimals = float(number_text), (len(number_text) - dot - 1 if dot != -1 else 0)
-        if not -_LARGEST_FLOAT <= value <= _LARGEST_FLOAT:
-            continue  # past 1.8e308 digits read as infinity: no figure can be compared with it
+        if not math.isfinite(value):
+            continue  # a figure printed with more than 309 whole digits reads as infinity: nothing compares with it
         unit = UNITS[unit_text] if unit_text else None
         if unit is None and has_ap and start:
             prefix = _AP_PREFIX_RE.search(text, max(0, start - 32), start)
