@@ -21,9 +21,12 @@ import re
 
 from ..patterns import lazy_compile
 from .text import normalize
+from .vocabulary import NOISE_VOCABULARY
 
-# The singular of each noun naming a repeated measurement (vocabulary.NOISE_VOCABULARY's repeat nouns, and builds).
-REPEAT_NOUNS = ("run", "repeat", "repetition", "trial", "measurement", "iteration", "sample", "seed", "session", "job",
+# The singular of each noun naming a repeated measurement: the noise vocabulary's repeat nouns, and builds
+REPEAT_NOUNS = (*(noun[:-2] if noun.endswith("ches") else noun[:-1] for noun in NOISE_VOCABULARY["repeat_nouns"]),
+                "build")
+_NOUNS = ("run", "repeat", "repetition", "trial", "measurement", "iteration", "sample", "seed", "session", "job",
                 "compilation", "launch", "build")
 _NOUNS = "|".join(REPEAT_NOUNS)
 _NOUN = r"(?:" + _NOUNS + r")(?:e?s)?\b"
