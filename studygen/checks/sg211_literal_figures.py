@@ -41,7 +41,6 @@ Case (seed): the pull request's summary hand-wrote "the GEMMs take 0.19 to
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from pathlib import Path
 
@@ -49,7 +48,7 @@ from ..errors import StudygenError, TemplateError
 from ..findings import Finding
 from ..patterns import lazy_compile
 from ..render.engine import make_environment, template_dirs
-from ..render.template_memo import referenced_templates
+from ..render.template_memo import generated_for, referenced_templates
 from .builtin_template_figures import FIGURES as SHIPPED_FIGURES
 from .builtin_template_figures import JINJA2_VERSION as SHIPPED_JINJA2_VERSION
 from .readme_text import NUMBER
@@ -100,11 +99,9 @@ def shipped_figures(source: str) -> tuple[tuple, tuple[int, ...]] | None:
     out at development time when it is the text of a built-in template,
     under this Jinja version (:mod:`~studygen.checks.builtin_template_figures`);
     None for any other text (then they are worked out here)."""
-    import jinja2
-
-    if SHIPPED_JINJA2_VERSION != jinja2.__version__:
+    digest = generated_for(source, SHIPPED_JINJA2_VERSION)
+    if digest is None:
         return None
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
     return next(((figures, lines) for shipped_digest, figures, lines in SHIPPED_FIGURES.values()
                  if shipped_digest == digest), None)
 

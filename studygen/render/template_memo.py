@@ -96,17 +96,34 @@ def parsed_template(environment, source: str, name=None, filename=None) -> Parse
     return parsed
 
 
+@functools.lru_cache(maxsize=16)
+def _source_digest(source: str) -> str:
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+def generated_for(source: str, jinja2_version: str) -> str | None:
+    """The sha256 (hex) of ``source`` by which data generated at development
+    time from a built-in template is looked up (its Jinja code here, SG211's
+    reading of it in :mod:`studygen.checks.sg211_literal_figures`), or None
+    when that data was made under another Jinja version than the installed
+    one (``jinja2_version``: the generated module's). Hashed once per text
+    in a process, where render and SG211 each hashed it."""
+    import jinja2
+
+    if jinja2_version != jinja2.__version__:
+        return None
+    return _source_digest(source)
+
+
 def shipped_template(source: str, name=None) -> tuple[tuple, str] | None:
     """``(referenced template names, Python code)`` that Jinja made at
     development time from ``source`` when it is the text of a built-in
     template (``name``, when given, its name), under this Jinja version
     (:mod:`~studygen.render.compiled_templates`); None for any other text
     (then it is parsed and compiled as any other)."""
-    import jinja2
-
-    if compiled_templates.JINJA2_VERSION != jinja2.__version__:
+    digest = generated_for(source, compiled_templates.JINJA2_VERSION)
+    if digest is None:
         return None
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
     for shipped_name, (shipped_digest, references, code) in compiled_templates.GENERATED.items():
         if shipped_digest == digest and name in (None, shipped_name):
             return references, code
