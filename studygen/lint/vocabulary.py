@@ -51,9 +51,13 @@ NUMBER_WORDS = (
     rf"|(?:{_WORD})(?:[- ](?:and[- ])?(?:{_WORD}))*)"
 )
 # A count as printed: digits (thousands separators allowed) or words.
-NUMBER = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+|{NUMBER_WORDS})"
-_NUMBER_RE = lazy_compile(rf"^{NUMBER}$", re.IGNORECASE)
+_DIGIT_COUNT = r"\d{1,3}(?:,\d{3})+|\d+"
+NUMBER = rf"(?:{_DIGIT_COUNT}|{NUMBER_WORDS})"
+# The one compiled copy of NUMBER_WORDS that number_value, number_terms and format_mentions share (each copy
+# costs about 1 ms to compile). Its lookarounds hold at the ends of a fullmatch, so fullmatch(text, start, end)
+# says whether the words are exactly text[start:end] (with no letter, digit or hyphen glued on before).
 _NUMBER_WORDS_RE = lazy_compile(rf"(?<![\w-]){NUMBER_WORDS}(?![\w])", re.IGNORECASE)
+_DIGIT_COUNT_RE = lazy_compile(_DIGIT_COUNT)
 
 
 @lru_cache(maxsize=4096)
@@ -62,8 +66,8 @@ def number_value(text: str) -> int | None:
     ``"twenty-four"``, ``"a thousand"``, ``"two hundred and fifty"``,
     ``"a dozen"``, ``"half a dozen"``; None for anything else."""
     text = text.strip().lower()
-    if not text or not _NUMBER_RE.match(text):
-        return None
+    if not text or not (_DIGIT_COUNT_RE.fullmatch(text) or _NUMBER_WORDS_RE.fullmatch(text)):
+        return None  # not NUMBER, whole
     digits = text.replace(",", "")
     if digits.isdigit():
         return int(digits)
@@ -451,12 +455,36 @@ def claims_majority(clause: str) -> bool:
 
 # --- formats named in words -------------------------------------------------------
 
-_FORMAT_RE = lazy_compile(
-    rf"(?<![\w-])(?P<bits>\d+|{NUMBER_WORDS})[- ]bits?(?:\s+(?P<kind>integer|int|floating[- ]point|float|fp|"
-    r"normal[- ]float|nf|microscaling|mx))?\b",
-    re.IGNORECASE,
-)
+# What follows a format's bit count ("-bit", " bits", "-bit floating point"). The count before it is read
+# apart (digits, or words by the shared _NUMBER_WORDS_RE): the spans and groups are those of one pattern
+# (?<![\w-])(?P<bits>\d+|NUMBER_WORDS)_FORMAT_TAIL (tests/lint/test_vocabulary.py holds it as the oracle).
+_FORMAT_TAIL = (r"[- ]bits?(?:\s+(?P<kind>integer|int|floating[- ]point|float|fp|"
+                r"normal[- ]float|nf|microscaling|mx))?\b")
+_FORMAT_TAIL_RE = lazy_compile(_FORMAT_TAIL, re.IGNORECASE)
+_BIT_DIGITS_RE = lazy_compile(r"(?<![\w-])\d+")
 _KIND_PREFIX = {"integer": "int", "int": "int", "float": "fp", "fp": "fp", "normal": "nf", "nf": "nf", "microscaling": "mxfp", "mx": "mxfp"}
+
+
+def _format_matches(text: str):
+    """``(start, bits, tail match)`` of each format in words, left to right,
+    as ``finditer`` gave them for the one pattern "a count (digits, or
+    :data:`NUMBER_WORDS`; no letter, digit or hyphen glued before) then
+    :data:`_FORMAT_TAIL`". Exact because no number word holds "bit": a
+    count never runs past a tail, so a tail has at most one count before it
+    and the match is at the leftmost start that fullmatches up to the tail."""
+    resume = 0  # where the previous format ended: the next starts there or later
+    for tail in _FORMAT_TAIL_RE.finditer(text):
+        end = tail.start()
+        first = end
+        while first > resume and (text[first - 1].isalnum() or text[first - 1].isspace() or text[first - 1] in "_-"):
+            first -= 1  # the count is word characters, blanks and hyphens
+        for start in range(first, end):
+            if start and (text[start - 1].isalnum() or text[start - 1] in "_-"):
+                continue  # (?<![\w-]) cannot hold here
+            if _BIT_DIGITS_RE.fullmatch(text, start, end) or _NUMBER_WORDS_RE.fullmatch(text, start, end):
+                yield start, text[start:end], tail
+                resume = tail.end()
+                break
 
 
 def format_mentions(text: str) -> list[tuple[str, int, int]]:
@@ -468,15 +496,15 @@ def format_mentions(text: str) -> list[tuple[str, int, int]]:
     found = []
     if "bit" not in text.lower():
         return found
-    for match in _FORMAT_RE.finditer(text):
-        bits = number_value(match.group("bits"))
+    for start, count, tail in _format_matches(text):
+        bits = number_value(count)
         if bits is None or bits > 64:
             continue
-        kind = (match.group("kind") or "").lower()
+        kind = (tail.group("kind") or "").lower()
         if kind:
             prefix = _KIND_PREFIX.get(kind.split("-")[0].split()[0], "fp")
-            found.append((f"{prefix}{bits}", match.start(), match.end()))
-        found.append((f"{bits}-bit", match.start(), match.end()))
+            found.append((f"{prefix}{bits}", start, tail.end()))
+        found.append((f"{bits}-bit", start, tail.end()))
     return found
 
 

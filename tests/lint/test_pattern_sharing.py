@@ -1,0 +1,141 @@
+"""Patterns that cost less to compile and match as before (issue 25 item 5).
+
+Each rewritten pattern is held here against the pattern it replaced, kept
+as text (the oracle): same spans and the same groups the code reads, over
+every Markdown file of the repository, ../shared/corpus and
+../shared/fixtures, and over strings hypothesis builds from the
+vocabulary. The mechanism itself (one compiled copy of the number words,
+forms compiled only when used) is asserted in a fresh interpreter, where
+``re``'s own cache is empty.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from studygen.lint import vocabulary
+
+from ..conftest import REPO, SHARED
+
+# --- the texts: every Markdown file of the repository, the lint corpus and the fixtures
+
+
+@lru_cache(maxsize=1)
+def markdown_lines() -> tuple[str, ...]:
+    """Every distinct line of every Markdown file (the repository's own, not
+    its build outputs) and every paragraph, joined as one line."""
+    paths = [p for p in REPO.rglob("*.md") if ".venv" not in p.parts and ".git" not in p.parts]
+    paths += sorted((SHARED / "corpus").rglob("*.md")) + sorted((SHARED / "fixtures").rglob("*.md"))
+    assert len(paths) > 150, len(paths)
+    lines: set[str] = set()
+    for path in paths:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        lines.update(text.splitlines())
+        lines.update(" ".join(paragraph.split("\n")) for paragraph in text.split("\n\n"))
+    return tuple(sorted(lines))
+
+
+# --- the number words: one compiled copy, shared by number_value, number_terms and format_mentions
+
+# The patterns as they were (main f4138a9), over the module's NUMBER_WORDS.
+OLD_NUMBER_RE = re.compile(rf"^(?:\d{{1,3}}(?:,\d{{3}})+|\d+|{vocabulary.NUMBER_WORDS})$", re.IGNORECASE)
+OLD_FORMAT_RE = re.compile(
+    rf"(?<![\w-])(?P<bits>\d+|{vocabulary.NUMBER_WORDS})[- ]bits?(?:\s+(?P<kind>integer|int|floating[- ]point|float|fp|"
+    r"normal[- ]float|nf|microscaling|mx))?\b",
+    re.IGNORECASE,
+)
+
+
+def old_format_matches(text: str) -> list[tuple]:
+    return [(m.start(), m.end(), m.group("bits"), m.group("kind")) for m in OLD_FORMAT_RE.finditer(text)]
+
+
+def new_format_matches(text: str) -> list[tuple]:
+    return [(start, tail.end(), bits, tail.group("kind")) for start, bits, tail in vocabulary._format_matches(text)]
+
+
+def old_is_number(text: str) -> bool:
+    return OLD_NUMBER_RE.match(text) is not None
+
+
+def new_is_number(text: str) -> bool:
+    return vocabulary._DIGIT_COUNT_RE.fullmatch(text) is not None or vocabulary._NUMBER_WORDS_RE.fullmatch(text) is not None
+
+
+def test_number_words_compile_once_for_values_terms_and_formats():
+    # the three readers of number words used to compile NUMBER_WORDS three times (about 1 ms each)
+    script = (
+        "import json, re._compiler as c\n"
+        "from studygen.lint import vocabulary as v\n"
+        "seen = []\n"
+        "real = c.compile\n"
+        "c.compile = lambda p, f=0: seen.append(p) or real(p, f)\n"
+        "v.number_value('twenty-four'); v.number_terms('eight GPUs'); v.format_mentions('a six-bit integer')\n"
+        "v.number_value('800'); v.format_mentions('8-bit floating point')\n"
+        "print(json.dumps([p for p in seen if isinstance(p, str) and v.NUMBER_WORDS in p]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
+    assert json.loads(done.stdout) == [vocabulary._NUMBER_WORDS_RE.pattern]
+
+
+def test_format_matches_and_number_values_as_before_on_every_markdown_line():
+    checked = 0
+    for line in markdown_lines():
+        assert new_format_matches(line) == old_format_matches(line), line
+        if "bit" in line.lower():
+            checked += len(old_format_matches(line))
+        for candidate in {line.strip().lower(), *(" ".join(line.lower().split()[i:i + 4]) for i in range(0, 40))}:
+            assert new_is_number(candidate) == old_is_number(candidate), candidate
+    assert checked > 20  # the texts do hold formats in words ("4-bit", "eight-bit")
+
+
+_NUMBER_PIECES = st.sampled_from(
+    [*vocabulary._UNITS, *vocabulary._TENS, *vocabulary._SCALES, "dozen", "half", "a", "an", "and", "of", "couple", "pair",
+     "single", "8", "64", "1,000", "128", "0"]
+)
+_GLUE = st.sampled_from([" ", " ", "-", "  ", "\n", "\t", ",", ".", "_", "", "x", "\u017f", "\u212a", "\u0130"])
+_TAIL_PIECES = st.sampled_from(["bit", "bits", "BIT", "Bits", "bitsy", "integer", "int", "floating point", "floating-point",
+                                "float", "fp", "normal float", "normal-float", "nf", "microscaling", "mx", "format"])
+
+
+@st.composite
+def number_phrase(draw):
+    """Number words and digits joined as counts are written ("two hundred and fifty", "twenty-four")."""
+    words = draw(st.lists(_NUMBER_PIECES, min_size=1, max_size=5))
+    joints = draw(st.lists(st.sampled_from([" ", "-", " and ", "-and-", "  ", "\n"]), min_size=len(words), max_size=len(words)))
+    return "".join(word + joint for word, joint in zip(words, joints))[:-1]
+
+
+@st.composite
+def vocabulary_text(draw):
+    """A string of number phrases, digits, bit words and format kinds with glue between."""
+    parts = []
+    for _ in range(draw(st.integers(min_value=1, max_value=8))):
+        parts.append(draw(st.one_of(number_phrase(), _NUMBER_PIECES, _TAIL_PIECES)))
+        if draw(st.booleans()):
+            parts.append(draw(st.sampled_from(["-bit", " bit", "-bits", " BITS", "-bit-", "bit", "--bit"])))
+            parts.append(draw(st.sampled_from(["", " ", "  ", "-"])) + draw(_TAIL_PIECES))
+        parts.append(draw(_GLUE))
+    text = "".join(parts)
+    return text.upper() if draw(st.integers(min_value=0, max_value=5)) == 0 else text
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=vocabulary_text())
+def test_format_matches_as_before_on_vocabulary_strings(text):
+    assert new_format_matches(text) == old_format_matches(text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(text=st.one_of(number_phrase(), vocabulary_text()))
+def test_number_value_reads_what_it_read_before(text):
+    stripped = text.strip().lower()
+    assert new_is_number(stripped) == old_is_number(stripped)
