@@ -16,7 +16,6 @@ import re
 import subprocess
 import sys
 from functools import lru_cache
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
