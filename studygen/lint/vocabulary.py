@@ -11,7 +11,7 @@ SG106 (lint) and SG204, SG205 and SG206 (check) read the same words.
 - :data:`NOISE_VERDICT_RE`: a verdict that a difference is noise or not
   significant (the phrase lint's SG105 and check's SG204 look for);
 - :data:`EVIDENCE_RE`: what supports such a verdict (a spread, a repeat
-  count, a test);
+  count, a test; :func:`has_evidence` adds "repeated" with a count);
 - :data:`EXPECTATION_RE`: words that make a clause an expectation, not a
   result ("should be within noise");
 - :func:`number_value` and :data:`NUMBER` (digits or number words),
@@ -364,7 +364,7 @@ EVIDENCE_RE = lazy_compile(
     r"|coefficient\s+of\s+variation|\biqr\b|interquartile|quartiles?|\bspread\b|\bvariance\b|confidence\s+interval"
     r"|\b\d{2}\s*%\s*ci\b|\bci\s*[=:\[(]"
     r"|\bmin(?:imum)?\b(?:[^.]|\.(?=\d)){0,60}\bmax(?:imum)?\b|\bp(?:90|95|99)\b|percentiles?"
-    rf"|\bn\s*=\s*(?:[2-9]|\d\d+)|\brepeated\s+(?:{NUMBER}|several|many)\b|\b(?:several|multiple|repeated|many)\s+{_REPEAT_NOUNS}\b"
+    rf"|\bn\s*=\s*(?:[2-9]|\d\d+)|\b(?:several|multiple|repeated|many)\s+{_REPEAT_NOUNS}\b"
     r"|t-test|\bt\s+test|\bwelch|mann[-\s]whitney|wilcoxon|bootstrap|permutation\s+test|\bp-value|\bp\s*[<=>≤≥]\s*0?\.\d+"
     r"|\banova\b|kolmogorov",
     re.IGNORECASE,
@@ -384,11 +384,29 @@ def repeat_counts(text: str) -> list[tuple[int, int, int]]:
     return counts(text, _REPEAT_NOUNS, between=1)
 
 
+# "repeated five times", "repeated 3x", "repeated several times": read apart from EVIDENCE_RE, whose one
+# alternative it was, so that the number words are compiled once (in _NUMBER_WORDS_RE), not in EVIDENCE_RE too
+_REPEATED_RE = lazy_compile(r"\brepeated\s+", re.IGNORECASE)
+_REPEATED_COUNT_RE = lazy_compile(rf"(?:{_DIGIT_COUNT}|several|many)\b", re.IGNORECASE)
+
+
+def _repeated_count(text: str) -> bool:
+    r"""True where ``\brepeated\s+(?:NUMBER|several|many)\b`` matches in
+    ``text``: after a "repeated" and its blanks, digits, "several", "many"
+    or number words ending a word (number words end in a letter, so their
+    ``(?![\w])`` is that ``\b``; a blank before meets their lookbehind)."""
+    for repeated in _REPEATED_RE.finditer(text):
+        after = repeated.end()
+        if _REPEATED_COUNT_RE.match(text, after) or _NUMBER_WORDS_RE.match(text, after):
+            return True
+    return False
+
+
 def has_evidence(text: str) -> bool:
     """True when ``text`` states a spread, a test or a repeat count of at
-    least two (:data:`EVIDENCE_RE`, :func:`repeat_counts`): one run shows no
-    variation, so "a single run" is no evidence."""
-    if EVIDENCE_RE.search(text):
+    least two (:data:`EVIDENCE_RE`, "repeated" with a count, :func:`repeat_counts`):
+    one run shows no variation, so "a single run" is no evidence."""
+    if EVIDENCE_RE.search(text) or _repeated_count(text):
         return True
     return any(count >= 2 for count, _, _ in repeat_counts(text))
 

@@ -69,8 +69,8 @@ def new_is_number(text: str) -> bool:
     return vocabulary._DIGIT_COUNT_RE.fullmatch(text) is not None or vocabulary._NUMBER_WORDS_RE.fullmatch(text) is not None
 
 
-def test_number_words_compile_once_for_values_terms_and_formats():
-    # the three readers of number words used to compile NUMBER_WORDS three times (about 1 ms each)
+def test_number_words_compile_once_for_values_terms_formats_and_evidence():
+    # the four readers of number words used to compile NUMBER_WORDS four times (about 1 ms each)
     script = (
         "import json, re._compiler as c\n"
         "from studygen.lint import vocabulary as v\n"
@@ -78,7 +78,7 @@ def test_number_words_compile_once_for_values_terms_and_formats():
         "real = c.compile\n"
         "c.compile = lambda p, f=0: seen.append(p) or real(p, f)\n"
         "v.number_value('twenty-four'); v.number_terms('eight GPUs'); v.format_mentions('a six-bit integer')\n"
-        "v.number_value('800'); v.format_mentions('8-bit floating point')\n"
+        "v.number_value('800'); v.format_mentions('8-bit floating point'); v.has_evidence('repeated six times')\n"
         "print(json.dumps([p for p in seen if isinstance(p, str) and v.NUMBER_WORDS in p]))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
@@ -138,3 +138,40 @@ def test_format_matches_as_before_on_vocabulary_strings(text):
 def test_number_value_reads_what_it_read_before(text):
     stripped = text.strip().lower()
     assert new_is_number(stripped) == old_is_number(stripped)
+
+
+# --- evidence: "repeated" with a count is read apart, by the shared number words
+
+OLD_EVIDENCE_RE = re.compile(
+    r"±|\+/-|\bstd\b|\bstdev\b|\bstd\.?\s*dev|standard\s+(?:deviation|error)|\bsem\b|\bσ|\bsigma\b|\bcv\b"
+    r"|\bs\.d\.|\bsd\s*[=:]\s*\d"
+    r"|coefficient\s+of\s+variation|\biqr\b|interquartile|quartiles?|\bspread\b|\bvariance\b|confidence\s+interval"
+    r"|\b\d{2}\s*%\s*ci\b|\bci\s*[=:\[(]"
+    r"|\bmin(?:imum)?\b(?:[^.]|\.(?=\d)){0,60}\bmax(?:imum)?\b|\bp(?:90|95|99)\b|percentiles?"
+    rf"|\bn\s*=\s*(?:[2-9]|\d\d+)|\brepeated\s+(?:{vocabulary.NUMBER}|several|many)\b"
+    rf"|\b(?:several|multiple|repeated|many)\s+{vocabulary._REPEAT_NOUNS}\b"
+    r"|t-test|\bt\s+test|\bwelch|mann[-\s]whitney|wilcoxon|bootstrap|permutation\s+test|\bp-value|\bp\s*[<=>≤≥]\s*0?\.\d+"
+    r"|\banova\b|kolmogorov",
+    re.IGNORECASE,
+)
+
+
+def new_evidence(text: str) -> bool:
+    return vocabulary.EVIDENCE_RE.search(text) is not None or vocabulary._repeated_count(text)
+
+
+def test_evidence_as_before_on_every_markdown_line():
+    found = 0
+    for line in markdown_lines():
+        assert new_evidence(line) == (OLD_EVIDENCE_RE.search(line) is not None), line
+        found += bool(re.search(r"repeated\s+\w", line, re.IGNORECASE))
+    assert found > 5
+
+
+@settings(max_examples=1500, deadline=None)
+@given(before=vocabulary_text(), count=st.one_of(number_phrase(), _NUMBER_PIECES, st.sampled_from(["several", "many", "1,00"])),
+       blank=st.sampled_from([" ", "  ", "\n", "", "-"]), after=vocabulary_text(),
+       word=st.sampled_from(["repeated", "Repeated", "REPEATED", "unrepeated", "repeated-"]))
+def test_evidence_as_before_on_repeated_counts(before, word, blank, count, after):
+    text = f"{before}{word}{blank}{count}{after}"
+    assert new_evidence(text) == (OLD_EVIDENCE_RE.search(text) is not None)
