@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..patterns import lazy_compile
+from ..patterns import GuardedPattern, lazy_compile
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -262,6 +262,9 @@ _MEASURED_NOISE = (rf"(?:{_any('repeats')}[\s-]+(?:[\w-]+\s+)?(?:{NOISE_NOUNS}|e
                    rf"|{_any('noise')})")
 _CANNOT = r"(?:cannot|can't|can\s+not|could\s+not|couldn't|not|no\s+longer)"
 
+_JUST_NOISE = r"(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?noise\b"
+_NEGLIGIBLE = r"(?:difference|change|gap|delta)\s+(?:is|are|was|were)\s+(?:negligible|insignificant)"
+
 # The forms of a noise verdict, one a line: (an example, its pattern over the classes of NOISE_VOCABULARY).
 # NOISE_VERDICT_RE is their union; extend this table to teach lint a new form (docs/lint.md lists it).
 NOISE_VERDICT_FORMS: tuple[tuple[str, str], ...] = (
@@ -275,8 +278,7 @@ NOISE_VERDICT_FORMS: tuple[tuple[str, str], ...] = (
      rf"{_any('hidden')}\s+(?:in|into|by|under|within|beneath|inside)\s+{_DETERMINER}(?:{_NOISE}|{_QUALIFIER}{NOISE_NOUNS})"),
     ("cannot be told apart from the variation",
      rf"{_CANNOT}\s+(?:be\s+)?{_any('inseparable')}\s+from\s+{_DETERMINER}{_QUALIFIER}{NOISE_NOUNS}"),
-    ("is just noise", r"(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?"
-                      r"noise\b(?!\s+(?:floor|level|source))"),
+    ("is just noise", rf"{_JUST_NOISE}(?!\s+(?:floor|level|source))"),
     ("indistinguishable", r"indistinguishable(?:\s+from)?"),
     # a test's verdict, no "from the noise" needed
     ("cannot be statistically distinguished", rf"(?:{_CANNOT})\s+(?:be\s+)?statistically\s+{_any('inseparable')}"),
@@ -286,10 +288,50 @@ NOISE_VERDICT_FORMS: tuple[tuple[str, str], ...] = (
     # a word may name the quantity between them ("no meaningful latency difference")
     ("no measurable difference", rf"no\s+{_any('no_effect')}\s+(?:[\w-]+\s+)?{_any('effect')}s?"),
     ("not measurably faster", r"not\s+measurably\s+(?:different|faster|slower|better|worse)"),
-    ("difference is negligible", r"(?:difference|change|gap|delta)\s+(?:is|are|was|were)\s+(?:negligible|insignificant)"),
+    ("difference is negligible", _NEGLIGIBLE),
 )
-NOISE_VERDICT_RE = lazy_compile(
-    r"\b(?<![\w-])(?:" + "|".join(pattern for _, pattern in NOISE_VERDICT_FORMS) + r")(?![\w-])", re.IGNORECASE)
+
+
+def _opening_letters(alternative: str) -> list[str]:
+    """The letters every word of a class alternative starts with: ``noise``
+    for ``noise\\s+(?:floor|level|band)``, ``margin`` for ``margins?...``,
+    one each for an opening group ``(?:measurement|timing)\\s+error``."""
+    if alternative.startswith("(?:"):
+        return [word for part in alternative[3:alternative.index(")")].split("|") for word in _opening_letters(part)]
+    letters = re.match(r"[a-z-]*", alternative).group()
+    if len(letters) < len(alternative) and alternative[len(letters)] in "?*{":
+        letters = letters[:-1]  # "margins?": the s may be missing
+    if not letters:
+        raise ValueError(f"no opening letters in {alternative!r}")
+    return [letters]
+
+
+_STARTS = sorted({word for name in ("noise", "variation", "repeats") for alternative in NOISE_VOCABULARY[name]
+                  for word in _opening_letters(alternative)})
+# Every word that names the variation, its repeats or the noise starts with one of these.
+_VARIATION_STARTS = "(?:" + "|".join(w for w in _STARTS if not any(o != w and w.startswith(o) for o in _STARTS)) + ")"
+# Where a verdict of each form may start: its opening words, then for the forms naming the variation a word
+# that starts as one of its words does (or looser). Each verdict NOISE_VERDICT_RE finds starts with a match of
+# this union, so it is the guard of NOISE_VERDICT_RE: it costs about 2 ms to compile, the verdicts about 5 ms,
+# and a text it finds nothing in (every text of a clean project: a hand-written verdict is an SG204 finding)
+# never compiles them. A new form needs its opening here (tests/lint/test_pattern_sharing.py checks that this
+# finds verdicts of every form); a new word of a class is read from the classes.
+_VERDICT_OPENINGS = (
+    rf"(?:{_any('within')}\s+{_DETERMINER}|{_any('beneath')}\s+(?:the|our)\s+"
+    rf"|{_any('hidden')}\s+(?:in|into|by|under|within|beneath|inside)\s+{_DETERMINER}){_QUALIFIER}{_VARIATION_STARTS}",
+    rf"{_any('beneath_bare')}\s+{_VARIATION_STARTS}",
+    rf"{_CANNOT}\s+(?:be\s+)?(?:statistically\s|{_any('inseparable')}\s+from\s)",
+    _JUST_NOISE,
+    r"indistinguishable",
+    r"(?:statistically\s+)?insignificant",
+    rf"(?:not|n't|no)\s+(?:(?:statistically\s+)?significant|measurably\s|{_any('no_effect')}\s)",
+    _NEGLIGIBLE,
+)
+NOISE_VERDICT_RE = GuardedPattern(
+    lazy_compile(r"\b(?<![\w-])(?:" + "|".join(pattern for _, pattern in NOISE_VERDICT_FORMS) + r")(?![\w-])",
+                 re.IGNORECASE),
+    guard=lazy_compile(r"\b(?<![\w-])(?:" + "|".join(_VERDICT_OPENINGS) + ")", re.IGNORECASE),
+)
 
 # Every verdict above holds one of these stems: a substring search of the
 # lower-cased text finds the lines worth a closer look.

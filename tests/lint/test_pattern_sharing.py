@@ -215,3 +215,69 @@ _SPAN_PIECES = st.sampled_from(
 def test_span_pattern_finds_what_it_found_on_vocabulary_strings(pieces):
     text = "".join(word + glue for word, glue in pieces)
     assert spans(repeat_ranges._SPAN_RE, text) == spans(OLD_SPAN_RE, text)
+
+
+# --- noise verdicts: the union is searched only where the cheaper guard finds a verdict's opening
+
+VERDICTS = re.compile(vocabulary.NOISE_VERDICT_RE.pattern, re.IGNORECASE)  # the union, compiled as before
+
+
+def test_the_union_is_the_one_it_was():
+    # the two forms now written through names shared with the guard read as they did
+    forms = dict(vocabulary.NOISE_VERDICT_FORMS)
+    assert forms["is just noise"] == (r"(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)"
+                                      r"\s+(?:[\w-]+\s+)?noise\b(?!\s+(?:floor|level|source))")
+    assert forms["difference is negligible"] == (r"(?:difference|change|gap|delta)\s+(?:is|are|was|were)\s+"
+                                                 r"(?:negligible|insignificant)")
+    assert vocabulary.NOISE_VERDICT_RE.pattern == (
+        r"\b(?<![\w-])(?:" + "|".join(pattern for _, pattern in vocabulary.NOISE_VERDICT_FORMS) + r")(?![\w-])")
+
+
+def assert_guarded(text: str) -> int:
+    """Every verdict of the union starts where the guard matches; the guarded pattern answers as the union."""
+    guard = vocabulary.NOISE_VERDICT_RE.guard
+    found = [m.span() for m in VERDICTS.finditer(text)]
+    for start, _ in found:
+        assert guard.match(text, start) is not None, (text, start)
+    assert [m.span() for m in vocabulary.NOISE_VERDICT_RE.finditer(text)] == found
+    half = len(text) // 2
+    assert ([m.span() for m in vocabulary.NOISE_VERDICT_RE.finditer(text, 1, half)]
+            == [m.span() for m in VERDICTS.finditer(text, 1, half)])
+    first = vocabulary.NOISE_VERDICT_RE.search(text)
+    assert (first.span() if first else None) == (found[0] if found else None)
+    return len(found)
+
+
+def test_the_guard_finds_every_verdict_of_every_markdown_line():
+    assert sum(assert_guarded(line) for line in markdown_lines()) > 100
+    for example, _ in vocabulary.NOISE_VERDICT_FORMS:
+        assert assert_guarded(f"We found it {example} here.") == 1
+
+
+@settings(max_examples=1000, deadline=None)
+@given(verdict=st.one_of([st.from_regex(re.compile(pattern, re.IGNORECASE), fullmatch=True)
+                          for _, pattern in vocabulary.NOISE_VERDICT_FORMS]),
+       before=st.sampled_from(["", " ", "We saw it ", "x", "-", "(", "The gap is "]),
+       after=st.sampled_from(["", ".", " here", "x", "-y", " floor", " from the runs"]))
+def test_the_guard_finds_verdicts_of_every_form(before, verdict, after):
+    assert_guarded(before + verdict + after)
+
+
+def test_a_text_without_a_verdicts_opening_compiles_no_verdict_pattern():
+    # SG204 searches every README line holding a stem ("spread", "jitter", "repeat"): a clean project's lines
+    # hold no verdict, and the union (about 5 ms to compile) was compiled for them all the same
+    script = (
+        "import json, re._compiler as c\n"
+        "from studygen.lint import vocabulary as v\n"
+        "seen = []\n"
+        "real = c.compile\n"
+        "c.compile = lambda p, f=0: seen.append(p) or real(p, f)\n"
+        "lines = ['the spread between the two jobs is known', 'inside that spread', 'the host jitter, per repeat']\n"
+        "print(json.dumps([[m.group(0) for m in v.NOISE_VERDICT_RE.finditer(line)] for line in lines]))\n"
+        "print(json.dumps(v.NOISE_VERDICT_RE.pattern in seen))\n"
+        "print(json.dumps([m.group(0) for m in v.NOISE_VERDICT_RE.finditer('it is within the run-to-run noise')]))\n"
+        "print(json.dumps(v.NOISE_VERDICT_RE.pattern in seen))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        [[], [], []], False, ["within the run-to-run noise"], True]
