@@ -93,6 +93,7 @@ def test_format_matches_and_number_values_as_before_on_every_markdown_line():
             checked += len(old_format_matches(line))
         for candidate in {line.strip().lower(), *(" ".join(line.lower().split()[i:i + 4]) for i in range(0, 40))}:
             assert new_is_number(candidate) == old_is_number(candidate), candidate
+            assert old_is_number(candidate) or vocabulary.number_value(candidate) is None, candidate
     assert checked > 20  # the texts do hold formats in words ("4-bit", "eight-bit")
 
 
@@ -138,6 +139,7 @@ def test_format_matches_as_before_on_vocabulary_strings(text):
 def test_number_value_reads_what_it_read_before(text):
     stripped = text.strip().lower()
     assert new_is_number(stripped) == old_is_number(stripped)
+    assert old_is_number(stripped) or vocabulary.number_value(text) is None  # its gate is the old pattern's
 
 
 # --- evidence: "repeated" with a count is read apart, by the shared number words
@@ -157,7 +159,10 @@ OLD_EVIDENCE_RE = re.compile(
 
 
 def new_evidence(text: str) -> bool:
-    return vocabulary.EVIDENCE_RE.search(text) is not None or vocabulary._repeated_count(text)
+    found = vocabulary.EVIDENCE_RE.search(text) is not None or vocabulary._repeated_count(text)
+    old_verdict = OLD_EVIDENCE_RE.search(text) is not None or any(n >= 2 for n, _, _ in vocabulary.repeat_counts(text))
+    assert vocabulary.has_evidence(text) == old_verdict, text
+    return found
 
 
 def test_evidence_as_before_on_every_markdown_line():
