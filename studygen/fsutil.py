@@ -28,6 +28,7 @@ except ImportError:  # Windows: no flock
 from .errors import ConflictError, InputError, UsageError
 from .numbers import SourceFloat
 from .textio import SYMLINK_LOOP
+from .patterns import lazy_compile
 
 
 def resolved(path: Path, display: str | None = None) -> Path:
@@ -216,7 +217,7 @@ def _process_alive(pid: int) -> bool:
 
 # ``.<target name>.<writer's pid>.<mkstemp's random part>.tmp``: what atomic_write_bytes makes
 # (the repository's .gitignore covers ``.*.tmp``, so a leftover never shows in git status).
-_TEMP_NAME = re.compile(r"^\.(.+)\.(\d+)\.[A-Za-z0-9_]+\.tmp$")
+_TEMP_NAME = lazy_compile(r"^\.(.+)\.(\d+)\.[A-Za-z0-9_]+\.tmp$")
 
 
 def stale_temp_files(folder: Path) -> list[Path]:

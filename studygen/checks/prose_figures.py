@@ -12,10 +12,11 @@ import math
 import re
 
 from ..numbers import format_number
+from ..patterns import lazy_compile
 
 MIN_SIGNIFICANT = 3  # fewer: a round target or threshold, not a quotation of a measurement
 _NUMBER = r"\d+(?:\.\d+)?"
-_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
+_SENTENCE_END = lazy_compile(r"[.!?;](?=\s|$)")
 # "0.03395 ms", "0.03395 to 0.04 ms" (both ends), "AP 0.4625", "0.4625 AP"; not inside a version, date or word
 _FIGURE_RE = re.compile(
     rf"(?<![\w.\-/])(?:(?P<first>{_NUMBER})\s*(?:to|–|—|-)\s*)?(?P<number>{_NUMBER})(?![\w.]?\d)\s*"

@@ -25,7 +25,7 @@ from functools import lru_cache
 from itertools import accumulate
 
 from ..label_names import label_pattern
-from ..patterns import lazy_compile
+from ..patterns import LazyPattern, lazy_compile
 
 _ESCAPE = lazy_compile(r"\\([!-/:-@\[-`{-~])")
 _SPACES = lazy_compile(r"\s+")
@@ -49,22 +49,24 @@ def numbers_in(text: str, labels: re.Pattern | None = None) -> list[str]:
     return NUMBER.findall(text)
 
 
-def numbered_labels(study) -> re.Pattern | None:
+def numbered_labels(study) -> LazyPattern | None:
     """The names of ``study`` that hold a number apart from their words: the
     GPUs its records ran on and its variants' labels ("NVIDIA GeForce GTX
     1070", "batch 8"), each however a reader spells it (any case, vendor
     words optional, words parted by a space, a hyphen or nothing:
-    :func:`studygen.label_names.label_pattern`); None when no name holds one."""
+    :func:`studygen.label_names.label_pattern`); None when no name holds one.
+    Compiled at its first use: most checks that ask for it find nothing to
+    quote figures from."""
     gpus = {row.gpu for row in study.rows if row.gpu}
     labels = {str(variant.get("label") or name) for name, variant in study.variants.items()}
     return _names_pattern(tuple(sorted(" ".join(name.lower().split()) for name in gpus | labels if NUMBER.search(name))))
 
 
 @lru_cache(maxsize=64)
-def _names_pattern(names: tuple[str, ...]) -> re.Pattern | None:
+def _names_pattern(names: tuple[str, ...]) -> LazyPattern | None:
     if not names:
         return None
-    return re.compile("|".join(label_pattern(name)[1] for name in names), re.I)
+    return lazy_compile("|".join(label_pattern(name)[1] for name in names), re.I)
 
 
 def table_cells(line: str) -> list[str] | None:

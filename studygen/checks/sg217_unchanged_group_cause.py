@@ -39,16 +39,16 @@ CAUSE = lazy_compile(r"\b(?:because|due\s+to|thanks\s+to|owing\s+to|caused\s+by|
 # How prose names a kernel group. Loose words such as "linear" or "quantized" are left out:
 # "each quantized linear adds host-side work" names a module, not a kernel group.
 GROUP_WORDS = {
-    "GEMM/MatMul": re.compile(r"\bGEMMs?\b|\bmatmuls?\b|matrix multipl", re.I),
-    "Quantize/Dequantize": re.compile(r"\bcasts?\b|\bcasting\b|dequantiz|quantize/dequantize", re.I),
-    "GridSample": re.compile(r"grid[ -]?sampl", re.I),
-    "Conv": re.compile(r"\bconvolutions?\b|\bconv\b", re.I),
+    "GEMM/MatMul": lazy_compile(r"\bGEMMs?\b|\bmatmuls?\b|matrix multipl", re.I),
+    "Quantize/Dequantize": lazy_compile(r"\bcasts?\b|\bcasting\b|dequantiz|quantize/dequantize", re.I),
+    "GridSample": lazy_compile(r"grid[ -]?sampl", re.I),
+    "Conv": lazy_compile(r"\bconvolutions?\b|\bconv\b", re.I),
 }
 # A sentence about a difference in speed: "because TorchDynamo cannot trace ..." alone is no such cause.
 DIFFERENCE = lazy_compile(r"\b(?:faster|slower|speed-?ups?|slow-?downs?|differences?|differs?|gains?|loses|"
                         r"overhead|costs?\s+more|saves?|savings?|latency|quicker)\b", re.I)
-MODE_WORDS = {"eager": re.compile(r"\beager\b", re.I),
-              "compile": re.compile(r"\bcompiled?\b|torch\.compile|inductor", re.I)}
+MODE_WORDS = {"eager": lazy_compile(r"\beager\b", re.I),
+              "compile": lazy_compile(r"\bcompiled?\b|torch\.compile|inductor", re.I)}
 
 
 def misplaced_pairs(study) -> list[tuple[Row, Row, str, set[str], object]]:

@@ -32,7 +32,7 @@ import bisect
 import re
 
 from ..label_names import label_pattern
-from ..patterns import lazy_compile
+from ..patterns import LazyPattern, lazy_compile
 from .document import Document, Table
 from .row_variants import RowPair, measured_series
 from .text import keywords, normalize
@@ -62,14 +62,16 @@ def _labelled_rows(table: Table) -> dict[str, list[int]]:
     return cached
 
 
-def _label_patterns(table: Table) -> list[tuple[str, tuple[str, ...], re.Pattern]]:
-    """(label, its words, compiled pattern) of each label of :func:`_labelled_rows`; kept on the table."""
+def _label_patterns(table: Table) -> list[tuple[str, tuple[str, ...], LazyPattern]]:
+    """(label, its words, pattern) of each label of :func:`_labelled_rows`;
+    kept on the table. A pattern is compiled at its first search: only where
+    a text holds the label's words (most labels are never searched for)."""
     cached = table.pair_cache.get("label patterns")
     if cached is None:
         cached = []
         for label in _labelled_rows(table):
             words, pattern = label_pattern(label)
-            cached.append((label, words, re.compile(pattern)))
+            cached.append((label, words, lazy_compile(pattern)))
         table.pair_cache["label patterns"] = cached
     return cached
 

@@ -11,7 +11,7 @@ SG106 (lint) and SG204, SG205 and SG206 (check) read the same words.
 - :data:`NOISE_VERDICT_RE`: a verdict that a difference is noise or not
   significant (the phrase lint's SG105 and check's SG204 look for);
 - :data:`EVIDENCE_RE`: what supports such a verdict (a spread, a repeat
-  count, a test);
+  count, a test; :func:`has_evidence` adds "repeated" with a count);
 - :data:`EXPECTATION_RE`: words that make a clause an expectation, not a
   result ("should be within noise");
 - :func:`number_value` and :data:`NUMBER` (digits or number words),
@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..patterns import lazy_compile
+from ..patterns import GuardedPattern, lazy_compile
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -51,9 +51,13 @@ NUMBER_WORDS = (
     rf"|(?:{_WORD})(?:[- ](?:and[- ])?(?:{_WORD}))*)"
 )
 # A count as printed: digits (thousands separators allowed) or words.
-NUMBER = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+|{NUMBER_WORDS})"
-_NUMBER_RE = lazy_compile(rf"^{NUMBER}$", re.IGNORECASE)
+_DIGIT_COUNT = r"\d{1,3}(?:,\d{3})+|\d+"
+NUMBER = rf"(?:{_DIGIT_COUNT}|{NUMBER_WORDS})"
+# The one compiled copy of NUMBER_WORDS that number_value, number_terms and format_mentions share (each copy
+# costs about 1 ms to compile). Its lookarounds hold at the ends of a fullmatch, so fullmatch(text, start, end)
+# says whether the words are exactly text[start:end] (with no letter, digit or hyphen glued on before).
 _NUMBER_WORDS_RE = lazy_compile(rf"(?<![\w-]){NUMBER_WORDS}(?![\w])", re.IGNORECASE)
+_DIGIT_COUNT_RE = lazy_compile(_DIGIT_COUNT)
 
 
 @lru_cache(maxsize=4096)
@@ -62,8 +66,8 @@ def number_value(text: str) -> int | None:
     ``"twenty-four"``, ``"a thousand"``, ``"two hundred and fifty"``,
     ``"a dozen"``, ``"half a dozen"``; None for anything else."""
     text = text.strip().lower()
-    if not text or not _NUMBER_RE.match(text):
-        return None
+    if not text or not (_DIGIT_COUNT_RE.fullmatch(text) or _NUMBER_WORDS_RE.fullmatch(text)):
+        return None  # not NUMBER, whole
     digits = text.replace(",", "")
     if digits.isdigit():
         return int(digits)
@@ -258,6 +262,9 @@ _MEASURED_NOISE = (rf"(?:{_any('repeats')}[\s-]+(?:[\w-]+\s+)?(?:{NOISE_NOUNS}|e
                    rf"|{_any('noise')})")
 _CANNOT = r"(?:cannot|can't|can\s+not|could\s+not|couldn't|not|no\s+longer)"
 
+_JUST_NOISE = r"(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?noise\b"
+_NEGLIGIBLE = r"(?:difference|change|gap|delta)\s+(?:is|are|was|were)\s+(?:negligible|insignificant)"
+
 # The forms of a noise verdict, one a line: (an example, its pattern over the classes of NOISE_VOCABULARY).
 # NOISE_VERDICT_RE is their union; extend this table to teach lint a new form (docs/lint.md lists it).
 NOISE_VERDICT_FORMS: tuple[tuple[str, str], ...] = (
@@ -271,8 +278,7 @@ NOISE_VERDICT_FORMS: tuple[tuple[str, str], ...] = (
      rf"{_any('hidden')}\s+(?:in|into|by|under|within|beneath|inside)\s+{_DETERMINER}(?:{_NOISE}|{_QUALIFIER}{NOISE_NOUNS})"),
     ("cannot be told apart from the variation",
      rf"{_CANNOT}\s+(?:be\s+)?{_any('inseparable')}\s+from\s+{_DETERMINER}{_QUALIFIER}{NOISE_NOUNS}"),
-    ("is just noise", r"(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?"
-                      r"noise\b(?!\s+(?:floor|level|source))"),
+    ("is just noise", rf"{_JUST_NOISE}(?!\s+(?:floor|level|source))"),
     ("indistinguishable", r"indistinguishable(?:\s+from)?"),
     # a test's verdict, no "from the noise" needed
     ("cannot be statistically distinguished", rf"(?:{_CANNOT})\s+(?:be\s+)?statistically\s+{_any('inseparable')}"),
@@ -282,10 +288,50 @@ NOISE_VERDICT_FORMS: tuple[tuple[str, str], ...] = (
     # a word may name the quantity between them ("no meaningful latency difference")
     ("no measurable difference", rf"no\s+{_any('no_effect')}\s+(?:[\w-]+\s+)?{_any('effect')}s?"),
     ("not measurably faster", r"not\s+measurably\s+(?:different|faster|slower|better|worse)"),
-    ("difference is negligible", r"(?:difference|change|gap|delta)\s+(?:is|are|was|were)\s+(?:negligible|insignificant)"),
+    ("difference is negligible", _NEGLIGIBLE),
 )
-NOISE_VERDICT_RE = lazy_compile(
-    r"\b(?<![\w-])(?:" + "|".join(pattern for _, pattern in NOISE_VERDICT_FORMS) + r")(?![\w-])", re.IGNORECASE)
+
+
+def _opening_letters(alternative: str) -> list[str]:
+    """The letters every word of a class alternative starts with: ``noise``
+    for ``noise\\s+(?:floor|level|band)``, ``margin`` for ``margins?...``,
+    one each for an opening group ``(?:measurement|timing)\\s+error``."""
+    if alternative.startswith("(?:"):
+        return [word for part in alternative[3:alternative.index(")")].split("|") for word in _opening_letters(part)]
+    letters = re.match(r"[a-z-]*", alternative).group()
+    if len(letters) < len(alternative) and alternative[len(letters)] in "?*{":
+        letters = letters[:-1]  # "margins?": the s may be missing
+    if not letters:
+        raise ValueError(f"no opening letters in {alternative!r}")
+    return [letters]
+
+
+_STARTS = sorted({word for name in ("noise", "variation", "repeats") for alternative in NOISE_VOCABULARY[name]
+                  for word in _opening_letters(alternative)})
+# Every word that names the variation, its repeats or the noise starts with one of these.
+_VARIATION_STARTS = "(?:" + "|".join(w for w in _STARTS if not any(o != w and w.startswith(o) for o in _STARTS)) + ")"
+# Where a verdict of each form may start: its opening words, then for the forms naming the variation a word
+# that starts as one of its words does (or looser). Each verdict NOISE_VERDICT_RE finds starts with a match of
+# this union, so it is the guard of NOISE_VERDICT_RE: it costs about 2 ms to compile, the verdicts about 5 ms,
+# and a text it finds nothing in (every text of a clean project: a hand-written verdict is an SG204 finding)
+# never compiles them. A new form needs its opening here (tests/lint/test_pattern_sharing.py checks that this
+# finds verdicts of every form); a new word of a class is read from the classes.
+_VERDICT_OPENINGS = (
+    rf"(?:{_any('within')}\s+{_DETERMINER}|{_any('beneath')}\s+(?:the|our)\s+"
+    rf"|{_any('hidden')}\s+(?:in|into|by|under|within|beneath|inside)\s+{_DETERMINER}){_QUALIFIER}{_VARIATION_STARTS}",
+    rf"{_any('beneath_bare')}\s+{_VARIATION_STARTS}",
+    rf"{_CANNOT}\s+(?:be\s+)?(?:statistically\s|{_any('inseparable')}\s+from\s)",
+    _JUST_NOISE,
+    r"indistinguishable",
+    r"(?:statistically\s+)?insignificant",
+    rf"(?:not|n't|no)\s+(?:(?:statistically\s+)?significant|measurably\s|{_any('no_effect')}\s)",
+    _NEGLIGIBLE,
+)
+NOISE_VERDICT_RE = GuardedPattern(
+    lazy_compile(r"\b(?<![\w-])(?:" + "|".join(pattern for _, pattern in NOISE_VERDICT_FORMS) + r")(?![\w-])",
+                 re.IGNORECASE),
+    guard=lazy_compile(r"\b(?<![\w-])(?:" + "|".join(_VERDICT_OPENINGS) + ")", re.IGNORECASE),
+)
 
 # Every verdict above holds one of these stems: a substring search of the
 # lower-cased text finds the lines worth a closer look.
@@ -360,7 +406,7 @@ EVIDENCE_RE = lazy_compile(
     r"|coefficient\s+of\s+variation|\biqr\b|interquartile|quartiles?|\bspread\b|\bvariance\b|confidence\s+interval"
     r"|\b\d{2}\s*%\s*ci\b|\bci\s*[=:\[(]"
     r"|\bmin(?:imum)?\b(?:[^.]|\.(?=\d)){0,60}\bmax(?:imum)?\b|\bp(?:90|95|99)\b|percentiles?"
-    rf"|\bn\s*=\s*(?:[2-9]|\d\d+)|\brepeated\s+(?:{NUMBER}|several|many)\b|\b(?:several|multiple|repeated|many)\s+{_REPEAT_NOUNS}\b"
+    rf"|\bn\s*=\s*(?:[2-9]|\d\d+)|\b(?:several|multiple|repeated|many)\s+{_REPEAT_NOUNS}\b"
     r"|t-test|\bt\s+test|\bwelch|mann[-\s]whitney|wilcoxon|bootstrap|permutation\s+test|\bp-value|\bp\s*[<=>≤≥]\s*0?\.\d+"
     r"|\banova\b|kolmogorov",
     re.IGNORECASE,
@@ -380,11 +426,29 @@ def repeat_counts(text: str) -> list[tuple[int, int, int]]:
     return counts(text, _REPEAT_NOUNS, between=1)
 
 
+# "repeated five times", "repeated 3x", "repeated several times": read apart from EVIDENCE_RE, whose one
+# alternative it was, so that the number words are compiled once (in _NUMBER_WORDS_RE), not in EVIDENCE_RE too
+_REPEATED_RE = lazy_compile(r"\brepeated\s+", re.IGNORECASE)
+_REPEATED_COUNT_RE = lazy_compile(rf"(?:{_DIGIT_COUNT}|several|many)\b", re.IGNORECASE)
+
+
+def _repeated_count(text: str) -> bool:
+    r"""True where ``\brepeated\s+(?:NUMBER|several|many)\b`` matches in
+    ``text``: after a "repeated" and its blanks, digits, "several", "many"
+    or number words ending a word (number words end in a letter, so their
+    ``(?![\w])`` is that ``\b``; a blank before meets their lookbehind)."""
+    for repeated in _REPEATED_RE.finditer(text):
+        after = repeated.end()
+        if _REPEATED_COUNT_RE.match(text, after) or _NUMBER_WORDS_RE.match(text, after):
+            return True
+    return False
+
+
 def has_evidence(text: str) -> bool:
     """True when ``text`` states a spread, a test or a repeat count of at
-    least two (:data:`EVIDENCE_RE`, :func:`repeat_counts`): one run shows no
-    variation, so "a single run" is no evidence."""
-    if EVIDENCE_RE.search(text):
+    least two (:data:`EVIDENCE_RE`, "repeated" with a count, :func:`repeat_counts`):
+    one run shows no variation, so "a single run" is no evidence."""
+    if EVIDENCE_RE.search(text) or _repeated_count(text):
         return True
     return any(count >= 2 for count, _, _ in repeat_counts(text))
 
@@ -451,12 +515,36 @@ def claims_majority(clause: str) -> bool:
 
 # --- formats named in words -------------------------------------------------------
 
-_FORMAT_RE = lazy_compile(
-    rf"(?<![\w-])(?P<bits>\d+|{NUMBER_WORDS})[- ]bits?(?:\s+(?P<kind>integer|int|floating[- ]point|float|fp|"
-    r"normal[- ]float|nf|microscaling|mx))?\b",
-    re.IGNORECASE,
-)
+# What follows a format's bit count ("-bit", " bits", "-bit floating point"). The count before it is read
+# apart (digits, or words by the shared _NUMBER_WORDS_RE): the spans and groups are those of one pattern
+# (?<![\w-])(?P<bits>\d+|NUMBER_WORDS)_FORMAT_TAIL (tests/lint/test_vocabulary.py holds it as the oracle).
+_FORMAT_TAIL = (r"[- ]bits?(?:\s+(?P<kind>integer|int|floating[- ]point|float|fp|"
+                r"normal[- ]float|nf|microscaling|mx))?\b")
+_FORMAT_TAIL_RE = lazy_compile(_FORMAT_TAIL, re.IGNORECASE)
+_BIT_DIGITS_RE = lazy_compile(r"(?<![\w-])\d+")
 _KIND_PREFIX = {"integer": "int", "int": "int", "float": "fp", "fp": "fp", "normal": "nf", "nf": "nf", "microscaling": "mxfp", "mx": "mxfp"}
+
+
+def _format_matches(text: str):
+    """``(start, bits, tail match)`` of each format in words, left to right,
+    as ``finditer`` gave them for the one pattern "a count (digits, or
+    :data:`NUMBER_WORDS`; no letter, digit or hyphen glued before) then
+    :data:`_FORMAT_TAIL`". Exact because no number word holds "bit": a
+    count never runs past a tail, so a tail has at most one count before it
+    and the match is at the leftmost start that fullmatches up to the tail."""
+    resume = 0  # where the previous format ended: the next starts there or later
+    for tail in _FORMAT_TAIL_RE.finditer(text):
+        end = tail.start()
+        first = end
+        while first > resume and (text[first - 1].isalnum() or text[first - 1].isspace() or text[first - 1] in "_-"):
+            first -= 1  # the count is word characters, blanks and hyphens
+        for start in range(first, end):
+            if start and (text[start - 1].isalnum() or text[start - 1] in "_-"):
+                continue  # (?<![\w-]) cannot hold here
+            if _BIT_DIGITS_RE.fullmatch(text, start, end) or _NUMBER_WORDS_RE.fullmatch(text, start, end):
+                yield start, text[start:end], tail
+                resume = tail.end()
+                break
 
 
 def format_mentions(text: str) -> list[tuple[str, int, int]]:
@@ -468,15 +556,15 @@ def format_mentions(text: str) -> list[tuple[str, int, int]]:
     found = []
     if "bit" not in text.lower():
         return found
-    for match in _FORMAT_RE.finditer(text):
-        bits = number_value(match.group("bits"))
+    for start, count, tail in _format_matches(text):
+        bits = number_value(count)
         if bits is None or bits > 64:
             continue
-        kind = (match.group("kind") or "").lower()
+        kind = (tail.group("kind") or "").lower()
         if kind:
             prefix = _KIND_PREFIX.get(kind.split("-")[0].split()[0], "fp")
-            found.append((f"{prefix}{bits}", match.start(), match.end()))
-        found.append((f"{bits}-bit", match.start(), match.end()))
+            found.append((f"{prefix}{bits}", start, tail.end()))
+        found.append((f"{bits}-bit", start, tail.end()))
     return found
 
 

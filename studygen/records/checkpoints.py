@@ -38,11 +38,13 @@ from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
+from ..patterns import lazy_compile
+
 GIT_HASH = re.compile(r"[0-9a-fA-F]{7,40}")
 SHORT_DIGITS = 7  # digits of a hash a key keeps, as git's short form, when no other commit in view shares them
 HUB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*")  # org/name
 HUB_ADDRESSES = ("https://huggingface.co/", "http://huggingface.co/", "huggingface.co/", "hf://")
-HUB_CACHE = re.compile(r"models--(?P<org>[^/]+?)--(?P<name>[^/]+)")  # the Hub cache's folder of org/name
+HUB_CACHE = lazy_compile(r"models--(?P<org>[^/]+?)--(?P<name>[^/]+)")  # the Hub cache's folder of org/name
 
 
 def is_git_hash(revision) -> bool:
@@ -53,8 +55,8 @@ def is_git_hash(revision) -> bool:
 # What git check-ref-format(1) refuses in a ref name (a branch or tag): ASCII control characters, blanks and
 # ~ ^ : ? * [ \\ anywhere, "..", "@{", "//", a part beginning with "." or ending in ".lock", a name beginning
 # or ending with "/" or ending with ".", the name "@" alone
-_REF_CHARACTERS = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
-_REF_SEQUENCES = re.compile(r"\.\.|@\{|//|(?:^|/)\.|\.lock(?:/|$)|^/|/$|\.$|^@$")
+_REF_CHARACTERS = lazy_compile(r"[\x00-\x20\x7f~^:?*\[\\]")
+_REF_SEQUENCES = lazy_compile(r"\.\.|@\{|//|(?:^|/)\.|\.lock(?:/|$)|^/|/$|\.$|^@$")
 
 
 def revision_problem(revision: str) -> str | None:

@@ -29,10 +29,11 @@ again, against torch's own types, in the process that compiles.
 from __future__ import annotations
 
 import math
-import re
+
+from ..patterns import lazy_compile
 
 # A torch._inductor.config setting by its dotted name (run.inductor_config, collect run --inductor).
-SETTING_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
+SETTING_NAME = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 # Words of a setting name that mark it as choosing a program, a folder or a file, as writing debug output, or as
 # reaching another machine (the remote caches).
 REFUSED_WORDS = frozenset({

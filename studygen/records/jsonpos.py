@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import re
 
+from ..patterns import lazy_compile
+
 _WS = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+_SCALAR = lazy_compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 
 
 def unescape_pointer_token(token: str) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..errors import ConflictError, InputError, RecordError, UsageError
 from ..fsutil import LOCK_TIMEOUT_S, atomic_write_text, dump_json, ensure_inside, folder_lock, shown_path
+from ..patterns import lazy_compile
 from ..textio import MAX_DOCUMENT_BYTES, document_problem, parse_json, read_text
 from .jsonedit import extend_json_text
 from .keys import MeasurementKey, software_signature
@@ -38,7 +39,7 @@ from .sources import (already_recorded, refuse_changed_reading, refuse_other_job
                       same_reading)
 
 JOB_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]*"  # matched whole (re.fullmatch): "x\n" is no name
-FAMILY_NAME = re.compile(r"[A-Za-z0-9_-]+")
+FAMILY_NAME = lazy_compile(r"[A-Za-z0-9_-]+")
 # Names become file names (<job>.json, and .<job>.json.<pid>.<random>.tmp while it is written): well
 # below the 255 bytes a file name may have, with room for what is added to it.
 MAX_NAME_LENGTH = 128
@@ -441,8 +442,8 @@ def validated_text(path: Path, draft: Draft) -> str:
     return text
 
 
-_RESULT_POINTER = re.compile(r"^/results/(\d+)(/.*)?$")
-_LOCATOR = re.compile(r"^(?P<file>.+):(?P<line>\d+)$")
+_RESULT_POINTER = lazy_compile(r"^/results/(\d+)(/.*)?$")
+_LOCATOR = lazy_compile(r"^(?P<file>.+):(?P<line>\d+)$")
 
 
 def _at_its_source(error: RecordError, document: dict, shown: str) -> RecordError:

@@ -37,6 +37,7 @@ import sys
 from collections.abc import ItemsView, KeysView, ValuesView
 
 from ..textio import MAX_DOCUMENT_BYTES
+from ..patterns import lazy_compile
 
 # Four READMEs of the largest size a README may have (render/engine.py MAX_OUTPUT_CHARS); the shipped
 # templates make well under a million.
@@ -108,7 +109,7 @@ def text_size(value, limit: int = MAX_TEMPLATE_CHARS) -> int:
 
 _DIGITS = re.compile(r"\d+")
 # One printf conversion (Python's "printf-style String Formatting"): %[(key)][flags][width][.precision]
-_PRINTF = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?")
+_PRINTF = lazy_compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?")
 
 
 def spec_size(spec: str) -> int:
@@ -417,7 +418,7 @@ def tree_nodes(tree, max_depth: int) -> tuple[list, object]:
     return walked[1:], too_deep
 
 
-_DEBUG_INFO = re.compile(r"^debug_info = '([0-9=&]*)'$", re.M)  # template line = Python line, &-joined
+_DEBUG_INFO = lazy_compile(r"^debug_info = '([0-9=&]*)'$", re.M)  # template line = Python line, &-joined
 
 
 def compile_generated(source: str, filename):

@@ -30,6 +30,7 @@ import secrets
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from ..patterns import lazy_compile
 
 OPEN, CLOSE = "\u2060", "\u2061"  # word joiner, function application: where an output starts and ends
 BITS = "\u2062\u2063"  # invisible times (0) and invisible separator (1): the id, 32 of them
@@ -283,7 +284,7 @@ class Anchors:
 _TO_BITS = str.maketrans("01", BITS)
 _ALPHABET = OPEN + CLOSE + BITS
 # A lone word joiner is text (a record may hold one); remains hold at least one bit of an id.
-_REMAINS = re.compile(f"[{OPEN}{CLOSE}]?[{BITS}]+")
+_REMAINS = lazy_compile(f"[{OPEN}{CLOSE}]?[{BITS}]+")
 
 
 @contextmanager

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from studygen.patterns import LazyPattern, lazy_compile
+from studygen.patterns import GuardedPattern, LazyPattern, lazy_compile
 
 TEXT = "fp16 8.19 ms, FP8 9.45 ms at 800x800; fp32 21.26 ms"
 
@@ -48,3 +48,15 @@ def test_compiled_may_be_the_first_use_and_flags_default_to_none():
     assert lazy.search("FP8") is None  # no flag given: case matters
     with pytest.raises(AttributeError, match="^groupdict$"):
         lazy.groupdict
+
+
+def test_a_guarded_pattern_answers_as_its_pattern_and_compiles_it_only_past_its_guard():
+    full = lazy_compile(r"\bfp(?:8|16)\s+(?:is|was)\s+(?:faster|slower)\b", re.I)
+    guarded = GuardedPattern(full, guard=lazy_compile(r"\bfp(?:8|16)\s", re.I))  # where each match starts
+    assert guarded.search("fp32 is faster") is None and list(guarded.finditer("no precision here")) == []
+    assert "compiled" not in vars(full)  # the guard found nothing: the costly pattern was never compiled
+    text = "FP8 was slower; then fp16 is faster, fp8 is big"
+    assert [m.span() for m in guarded.finditer(text)] == [(0, 14), (21, 35)] == [m.span() for m in full.finditer(text)]
+    assert [m.group(0) for m in guarded.finditer(text, 1, 36)] == ["fp16 is faster"]
+    assert guarded.search(text, 1).group(0) == "fp16 is faster" and guarded.search(text, 1, 30) is None
+    assert guarded.pattern == full.pattern and "GuardedPattern(LazyPattern(" in repr(guarded)
