@@ -327,9 +327,16 @@ _ASCII_CASE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "
 _VERDICT_STEMS = tuple(stem.strip() for stem in NOISE_STEMS)
 
 
+_FOLDED_LETTERS = tuple(chr(code) for code in _ASCII_CASE_FOLD)
+
+
 def ascii_folded(text: str) -> str:
     """``text`` lower-cased so that a lowercase ASCII word is a substring of
-    it wherever ``re.IGNORECASE`` would match that word in ``text``."""
+    it wherever ``re.IGNORECASE`` would match that word in ``text``. Text
+    without any of the four letters is only lower-cased (``str.translate``
+    looks every character up, the substring tests do not)."""
+    if text.isascii() or not any(letter in text for letter in _FOLDED_LETTERS):
+        return text.lower()
     return text.translate(_ASCII_CASE_FOLD).lower()
 
 
