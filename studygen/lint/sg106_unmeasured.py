@@ -61,7 +61,7 @@ from ..patterns import lazy_compile
 from .document import Block, Document, Row, is_empty_cell
 from ..label_names import VENDOR_WORDS
 from .text import STOPWORDS, join_shapes, label_tokens, normalize, stem
-from .vocabulary import CONFIGURATION_WORDS, canonical_configuration, format_aliases, number_terms
+from .vocabulary import CONFIGURATION_WORDS, canonical_configuration, format_aliases, letter_runs, number_terms
 
 CODE = "SG106"
 
@@ -124,18 +124,26 @@ HEDGED_HEADING_RE = lazy_compile(
 # "x" after a figure is a ratio unless a figure follows it: "640 x 640" is a shape, no outcome
 _FIGURE_WITH_UNIT_RE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|µs|%|(?:x|×)(?!\s?\d)|MiB|GiB|MB|GB|tokens/s|"
                                     r"tok/s|images/s|req/s)(?!\w)")
-# A condition names a configuration without stating anything about it.
-_CONDITION_RE = lazy_compile(
-    r"\b(?:if|when|whenever|once|until|unless|as\s+soon\s+as|provided(?:\s+that)?|in\s+case|revisit(?:ed|ing)?)\b[^,;:.()\n]*",
-    re.IGNORECASE,
-)
+
+
+def _phrases(phrases: tuple[str, ...]) -> str:
+    """The alternatives of a pattern of ``phrases``, tried in their order, words apart by any white space."""
+    return "|".join(phrase.replace(" ", r"\s+") for phrase in phrases)
+
+
+# A condition names a configuration without stating anything about it (a phrase a pattern alternative,
+# the longer of two that start alike first).
+_CONDITION_PHRASES = ("if", "when", "whenever", "once", "until", "unless", "as soon as", "provided that", "provided",
+                      "in case", "revisited", "revisiting", "revisit")
+_CONDITION_RE = lazy_compile(r"\b(?:" + _phrases(_CONDITION_PHRASES) + r")\b[^,;:.()\n]*", re.IGNORECASE)
 # An absence names a configuration to say it is not there ("no fp8 on the A100", "except int8 at
 # 1280 x 1280", "without a B300"): stated nothing about, unless the clause holds an outcome
 # ("no gain from fp8 on the A100" is one).
-_ABSENCE_RE = lazy_compile(
-    r"\b(?:no|without|except(?:\s+for)?|excluding|but\s+not|other\s+than|apart\s+from)\s+[^,;:.()\n]*",
-    re.IGNORECASE,
-)
+_ABSENCE_PHRASES = ("no", "without", "except for", "except", "excluding", "but not", "other than", "apart from")
+_ABSENCE_RE = lazy_compile(r"\b(?:" + _phrases(_ABSENCE_PHRASES) + r")\s+[^,;:.()\n]*", re.IGNORECASE)
+# The words of each phrase: a text holds a match only if it holds every word of one phrase whole (letter_runs)
+_CONDITION_WORDS = tuple(frozenset(phrase.split()) for phrase in _CONDITION_PHRASES)
+_ABSENCE_WORDS = tuple(frozenset(phrase.split()) for phrase in _ABSENCE_PHRASES)
 _PAREN_RE = lazy_compile(r"\([^()]*\)")
 _PAREN_UNIT_RE = lazy_compile(r"\(\s*(?:ms|s|us|µs|%|x|mib|gib|mb|gb)\s*\)", re.IGNORECASE)
 _ITEM_SPLIT_RE = lazy_compile(r",\s+|;\s+|\s+and\s+|\s+or\s+")
@@ -389,9 +397,15 @@ def _declarations(document: Document) -> list[Unmeasured]:
     lowered = document.lowered
     declared_cells = any(word in lowered for word in ("not measured", "not run", "not tried", "not tested", "not benchmarked", "never ", "untested", "unmeasured"))
     for table in document.tables if declared_cells else ():
+        column_words = None  # read once a table, when a row declares
         for row in table.rows:
-            for label in _declared_row_labels(row):
-                add(label, row.line, None)
+            label = _declared_row_label(row)
+            if not label:
+                continue
+            if column_words is None:
+                column_words = _column_words(table)
+            for item in _declared_row_labels(row, label, column_words):
+                add(item, row.line, None)
     return found
 
 
@@ -410,24 +424,20 @@ def _declared_row_label(row: Row) -> str:
     return " / ".join(cell for cell in cells if not is_empty_cell(cell) and not _declares_cell(cell))
 
 
-def _declared_row_labels(row: Row) -> list[str]:
-    """What a row with "not measured" cells declares: its label
-    (:func:`_declared_row_label`) with, for each declaring cell in a column
-    that its header tells apart from the table's other value columns, that
+def _declared_row_labels(row: Row, label: str, column_words: dict[int, str]) -> list[str]:
+    """What a row with "not measured" cells declares: its ``label``
+    (:func:`_declared_row_label`, not "") with, for each declaring cell in a
+    column that its header tells apart from the table's other value columns
+    (``column_words``: :func:`_column_words` of the row's table), that
     column's own words ("800 x 800 / total" under "fp32 (ms)" beside "fp16
     (ms)" declares 800 x 800 / total / fp32, not the row's fp16 figures);
     the label alone where the column's header names only what all columns
-    measure. [] when the row declares nothing."""
-    label = _declared_row_label(row)
-    if not label:
-        return []
-    table = row.table
-    own = _column_words(table)
+    measure."""
     found = []
     for column, cell in enumerate(row.cells):
         if not _declares_cell(cell):
             continue
-        words = own.get(column)
+        words = column_words.get(column)
         item = f"{label} / {words}" if words else label
         if item not in found:
             found.append(item)
@@ -508,8 +518,13 @@ def _unstated(text: str) -> str:
     def blank(match) -> str:
         return " " * len(match.group())
 
-    text = _CONDITION_RE.sub(blank, text)
-    return _ABSENCE_RE.sub(lambda m: m.group() if OUTCOME_RE.search(m.group()) else blank(m), text)
+    words = letter_runs(text)  # a pattern whose phrases the text does not hold is not run
+    if any(phrase <= words for phrase in _CONDITION_WORDS):
+        text = _CONDITION_RE.sub(blank, text)
+        words = letter_runs(text)
+    if any(phrase <= words for phrase in _ABSENCE_WORDS):
+        text = _ABSENCE_RE.sub(lambda m: m.group() if OUTCOME_RE.search(m.group()) else blank(m), text)
+    return text
 
 
 def _stemmed(tokens: set[str]) -> set[str]:

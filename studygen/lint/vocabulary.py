@@ -423,8 +423,25 @@ CONFIGURATION_WORDS: dict[str, tuple[str, ...]] = {
     "fp32": (r"float32", r"single[\s-]precision", r"full[\s-]precision", r"fp-32"),
     "gpu": (r"gpus", r"graphics\s+cards?"),
 }
+
+
+def spelling_head(spelling: str) -> str:
+    """The characters every match of the regular expression ``spelling``
+    starts with, lower case: its leading letters, digits and hyphens up to
+    its first other character, less one that a quantifier makes optional
+    (``"batch[\\s_-]?sizes?"`` -> ``"batch"``, ``"fp-16"`` -> ``"fp-16"``,
+    ``"gpus?"`` -> ``"gpu"``); "" when it starts with anything else."""
+    head = re.match(r"[A-Za-z0-9-]*", spelling).group()
+    if spelling[len(head):len(head) + 1] in ("?", "*", "{"):
+        head = head[:-1]
+    return head.lower()
+
+
+# (canonical word, its spellings' pattern, the heads of its spellings): a text whose folded form
+# (ascii_folded) holds none of the heads holds no spelling, and is not searched
 _CONFIGURATION_RES = tuple(
-    (canonical, lazy_compile(r"(?<![\w.-])(?:" + "|".join(spellings) + r")(?=\d|[^\w]|$)", re.IGNORECASE))
+    (canonical, lazy_compile(r"(?<![\w.-])(?:" + "|".join(spellings) + r")(?=\d|[^\w]|$)", re.IGNORECASE),
+     tuple(spelling_head(spelling) for spelling in spellings))
     for canonical, spellings in CONFIGURATION_WORDS.items()
 )
 
@@ -432,9 +449,15 @@ _CONFIGURATION_RES = tuple(
 def canonical_configuration(text: str) -> str:
     """``text`` with each spelling of :data:`CONFIGURATION_WORDS` written as
     its canonical word, a number glued to it set apart ("bs16" -> "batch 16",
-    "half-precision weights" -> "fp16 weights")."""
-    for canonical, pattern in _CONFIGURATION_RES:
-        text = pattern.sub(lambda m: canonical + " ", text)
+    "half-precision weights" -> "fp16 weights"). A canonical word is searched
+    for only where the text holds the head of one of its spellings
+    (:func:`spelling_head`)."""
+    folded = ascii_folded(text)
+    for canonical, pattern, heads in _CONFIGURATION_RES:
+        if any(head in folded for head in heads):
+            replaced = pattern.sub(lambda m: canonical + " ", text)
+            if replaced != text:  # the next spellings are looked for in the text as rewritten
+                text, folded = replaced, ascii_folded(replaced)
     return text
 
 
@@ -493,9 +516,27 @@ def format_aliases(text: str) -> set[str]:
     return {name for name, _, _ in format_mentions(text)}
 
 
+@lru_cache(maxsize=8)
+def letter_runs(text: str) -> frozenset[str]:
+    """The words of ``text`` as runs of letters a-z of its folded form
+    (:func:`ascii_folded`), each as long as it goes: a word that a pattern
+    matches case-insensitively between two non-word characters is one of
+    them ("Didn't try" -> ``{"didn", "t", "try"}``). Kept for the last few
+    texts asked (the gates of one sentence ask for it one after another)."""
+    return frozenset(_LETTER_RUN_RE.findall(ascii_folded(text)))
+
+
+_LETTER_RUN_RE = lazy_compile(r"[a-z]+")
+# Every count in words holds one of these as a whole word ("twenty-four", "a dozen", "a couple of")
+_NUMBER_WORD_SET = frozenset([*_UNITS, *_TENS, *_SCALES, *_ALONE])
+
+
 def number_terms(text: str) -> set[str]:
-    """Digits for the counts ``text`` writes in words ("eight GPUs" -> "8")."""
+    """Digits for the counts ``text`` writes in words ("eight GPUs" -> "8");
+    a text without a number word (:func:`letter_runs`) is not searched."""
     found = set()
+    if _NUMBER_WORD_SET.isdisjoint(letter_runs(text)):
+        return found
     for match in _NUMBER_WORDS_RE.finditer(text):
         value = number_value(match.group(0))
         if value is not None and match.group(0).lower() not in ("one", "a single"):

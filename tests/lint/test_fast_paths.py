@@ -50,3 +50,110 @@ def test_table_rows_are_split_without_markdown_its_character_loop(monkeypatch):
         ("SG104", 6, "table row has 4 cells but its header (li"),
         ("SG104", 7, "a delimiter row inside the body of the t"),
     ]
+
+
+# --- SG106's sentence words: patterns run only on text that holds what they need ------------------------------------
+
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from studygen.lint import sg106_unmeasured, vocabulary  # noqa: E402
+
+_FRAGMENTS = ("batch size", "bs", "BS16", "mbs=2", "micro-batch", "half precision", "half-precision", "Float16", "fp-16",
+              "bfloat16", "bf-16", "float32", "single precision", "full-precision", "fp-32", "GPUs", "graphics cards",
+              "gpu", "eight", "twenty-four", "a dozen", "half a dozen", "a couple of", "a pair of", "a single", "one",
+              "a hundred and five", "ſix", "fo\u212aur", "if", "when", "whenever", "once", "as soon as", "provided that",
+              "in case", "revisited", "unless", "no", "without", "except for", "but not", "other than", "apart from",
+              "faster", "gain", "fp8", "H100", "1.9x", "800 x 800", "int8", "run", "and", "the", "-", ",", ".", ";", "(",
+              ")", "'", "\n", "  ", "x", "a", "b", "7")
+_TEXTS = st.lists(st.sampled_from(_FRAGMENTS), max_size=14).map(" ".join)
+
+
+def _every_spelling_searched(text: str) -> str:
+    """canonical_configuration as it was: every pattern run on every text."""
+    for canonical, pattern, _ in vocabulary._CONFIGURATION_RES:
+        text = pattern.sub(lambda m: canonical + " ", text)
+    return text
+
+
+def _number_terms_searched(text: str) -> set[str]:
+    """number_terms as it was: the pattern run on every text."""
+    found = set()
+    for match in vocabulary._NUMBER_WORDS_RE.finditer(text):
+        value = vocabulary.number_value(match.group(0))
+        if value is not None and match.group(0).lower() not in ("one", "a single"):
+            found.add(str(value))
+    return found
+
+
+_OLD_CONDITION_RE = r"\b(?:if|when|whenever|once|until|unless|as\s+soon\s+as|provided(?:\s+that)?|in\s+case|revisit(?:ed|ing)?)\b[^,;:.()\n]*"
+_OLD_ABSENCE_RE = r"\b(?:no|without|except(?:\s+for)?|excluding|but\s+not|other\s+than|apart\s+from)\s+[^,;:.()\n]*"
+
+
+def _unstated_searched(text: str) -> str:
+    """_unstated as it was: both patterns, as written before, run on every text."""
+    import re
+
+    def blank(match):
+        return " " * len(match.group())
+
+    text = re.sub(_OLD_CONDITION_RE, blank, text, flags=re.IGNORECASE)
+    outcome = sg106_unmeasured.OUTCOME_RE
+    return re.sub(_OLD_ABSENCE_RE, lambda m: m.group() if outcome.search(m.group()) else blank(m), text, flags=re.IGNORECASE)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+@example("bs16 on eight GPUs, if batch size 2 is no faster than half-precision")
+def test_gated_sentence_words_are_the_words_searched_everywhere(text):
+    assert vocabulary.canonical_configuration(text) == _every_spelling_searched(text)
+    assert vocabulary.number_terms(text) == _number_terms_searched(text)
+    assert sg106_unmeasured._unstated(text) == _unstated_searched(text)
+
+
+def test_spelling_heads_are_what_every_spelling_starts_with():
+    assert [heads for _, _, heads in vocabulary._CONFIGURATION_RES] == [
+        ("batch", "micro", "bs", "mbs"), ("half", "float16", "fp-16"), ("bfloat16", "bf-16"),
+        ("float32", "single", "full", "fp-32"), ("gpus", "graphics")]
+    assert vocabulary.spelling_head(r"gpus?") == "gpu"  # a quantified last letter is no part of it
+    assert vocabulary.spelling_head(r"(?:a|b)c") == ""
+    assert vocabulary.spelling_head(r"Tensor[\s-]?RT") == "tensor"
+
+
+class _Unused:
+    """A pattern that fails the test when it is run."""
+
+    pattern = "unused"
+
+    def __getattr__(self, name):
+        raise AssertionError(f"pattern {name} called")
+
+
+def test_sentence_words_run_no_pattern_on_text_without_their_words(monkeypatch):
+    # Failed before: every sentence of a document with a declaration went through the five configuration
+    # spellings, the number words and the two clause patterns, each tried at every character.
+    monkeypatch.setattr(vocabulary, "_CONFIGURATION_RES",
+                        tuple((c, _Unused(), heads) for c, _, heads in vocabulary._CONFIGURATION_RES))
+    monkeypatch.setattr(vocabulary, "_NUMBER_WORDS_RE", _Unused())
+    monkeypatch.setattr(sg106_unmeasured, "_CONDITION_RE", _Unused())
+    monkeypatch.setattr(sg106_unmeasured, "_ABSENCE_RE", _Unused())
+    sentence = "FP8 is 1.9x faster than FP16 on the H100 at 800 x 800."
+    assert sg106_unmeasured.word_tokens(sg106_unmeasured._unstated(sentence)) == {
+        "fp8", "is", "1.9x", "faster", "than", "fp16", "on", "the", "h100", "at", "800x800"}
+
+
+def test_a_tables_column_words_are_read_once_not_once_a_declaring_row(monkeypatch):
+    # Failed before: each row with a "not measured" cell read every column of every row of its table again
+    # (rows x rows x columns for a table of such rows).
+    calls = []
+    real = sg106_unmeasured._column_words
+    monkeypatch.setattr(sg106_unmeasured, "_column_words", lambda table: calls.append(table.line) or real(table))
+    text = ("# Latency\n\n| shape | fp16 (ms) | fp32 (ms) |\n|---|---:|---:|\n"
+            "| 512 x 512 | 3.10 | 6.20 |\n| 640 x 640 | 4.10 | not measured |\n| 800 x 800 | 5.20 | 10.40 |\n"
+            "| 1024 x 1024 | not run | 9.90 |\n| 1280 x 1280 | 8.00 | 16.10 |\n")
+    from studygen.lint.parse import parse_document
+
+    declared = sg106_unmeasured._declarations(parse_document(text, "t.md"))
+    assert calls == [3]
+    assert [(item.text, item.line) for item in declared] == [
+        ("640 x 640 / fp32", 6), ("1024 x 1024 / fp16", 8)]
