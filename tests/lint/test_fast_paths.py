@@ -157,3 +157,35 @@ def test_a_tables_column_words_are_read_once_not_once_a_declaring_row(monkeypatc
     assert calls == [3]
     assert [(item.text, item.line) for item in declared] == [
         ("640 x 640 / fp32", 6), ("1024 x 1024 / fp16", 8)]
+
+
+# --- SG107: a clause is searched for a comparison only where it holds one's words ------------------------------------
+
+from studygen.lint import sg107_universal_claims, variant_pairs  # noqa: E402
+
+_ALWAYS_SMALLER = ("# Engine files\n\n| model | batch | fp16 (MB) | int4 (MB) |\n|---|---:|---:|---:|\n"
+                   "| small | 1 | 310 | 120 |\n| small | 8 | 330 | 345 |\n| large | 1 | 1210 | 520 |\n| large | 8 | 1240 | 1302 |\n\n"
+                   "The engines were built on one machine; each build took minutes.\n\n"
+                   "At batch 8 the int4 engines are always smaller than the fp16 engines; at batch 1 they are about a third "
+                   "of the size.\n")
+
+
+def test_clauses_without_a_verb_of_ranking_are_not_searched_for_one(monkeypatch):
+    # Failed before: every clause of a block holding "than" (or "as ... as", "lead" ...) was searched for each
+    # verb of ranking, a pattern tried at every character.
+    monkeypatch.setattr(variant_pairs, "RANKING_VERB_RE", _Unused())
+    monkeypatch.setattr(sg107_universal_claims, "RANKING_VERB_RE", _Unused())
+    found = [(f.code, f.line) for f in lint_text(_ALWAYS_SMALLER, "t.md") if f.code == "SG107"]
+    assert found == [("SG107", 12)]
+
+
+_RANKING_FRAGMENTS = ("outperforms", "OutPerformed", "beat", "BEATS", "beating", "leads", "leading", "lead to", "is ahead of",
+                      "STAYS AHEAD OF", "trails", "trailed", "lags behind", "lagged", "underperforms", "falls behind",
+                      "remains behind", "fell behind", "the reason behind", "fp8", "fp16", "and", "than", " ", "\n", ",")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_RANKING_FRAGMENTS), max_size=8).map(" ".join))
+def test_every_verb_of_ranking_holds_a_ranking_stem(text):
+    if variant_pairs.RANKING_VERB_RE.search(text):
+        assert any(stem in ascii_folded(text) for stem in variant_pairs.RANKING_STEMS)
