@@ -60,8 +60,10 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, is_empty_cell
 from ..label_names import VENDOR_WORDS
+from .configuration_terms import identifier_letters, named_tokens as _named_tokens, sentence_probe, stemmed as _stemmed
+from .configuration_terms import term_anchor, word_tokens
 from .text import STOPWORDS, join_shapes, label_tokens, normalize, stem
-from .vocabulary import CONFIGURATION_WORDS, canonical_configuration, format_aliases, letter_runs, number_terms
+from .vocabulary import CONFIGURATION_WORDS, letter_runs
 
 CODE = "SG106"
 
@@ -177,60 +179,6 @@ def item_terms(text: str) -> frozenset[str]:
     # a GPU's vendor word is optional wherever it is named ("fp32 on the GeForce RTX 3090" is "fp32 on the RTX 3090")
     named = terms - set(VENDOR_WORDS)
     return frozenset((named or terms) | identifier_letters(text))
-
-
-_FUNCTION_WORDS = STOPWORDS - set("one two three four five six seven eight nine ten table row rows column columns value values "
-                                   "figure figures".split())
-# A letter standing alone as a word ("job a", "| b |", "`c`"), not a part of
-# a name ("H100's", "a-b", "e.g.") nor a unit after a figure ("1.9 x") ...
-_LONE_LETTER_RE = lazy_compile(r"(?<![\w'’.-])(?<!\d\s)([a-z])(?![\w'’]|[.-]\w)", re.IGNORECASE)  # "1.9 x" is a unit
-# ... and "a" or "I" there only when no noun phrase or verb follows it: an
-# article determines the words after it ("a 2x speedup", "a fp16 engine"), so
-# "a" followed by the end, a mark or a function word ("job a was not run",
-# "than a.", "a / fp16") names something.
-_AFTER_NAME_RE = lazy_compile(r"\s*(?:$|[^\w\s]|(?:" + "|".join(sorted(_FUNCTION_WORDS, key=len, reverse=True)) + r")\b(?!-))", re.IGNORECASE)
-
-
-def identifier_letters(text: str) -> set[str]:
-    """The one-letter names of ``text``, lower case: job or run ids such as
-    ``b`` in "job b" or a table cell "b"; "a" and "i" only where they cannot
-    be the article or the pronoun (:data:`_AFTER_NAME_RE`). A configuration
-    named by a one-letter id keeps it, and a sentence names that
-    configuration only where it writes the id as a name: "fp16 is a 2x
-    speedup" does not name job a."""
-    found = set()
-    text = normalize(text)  # shapes joined ("800 x 800" is 800x800, no letter x), markup dropped
-    for match in _LONE_LETTER_RE.finditer(text):
-        letter = match.group(1).lower()
-        if letter in "ai" and not _AFTER_NAME_RE.match(text, match.end()):
-            continue
-        found.add(letter)
-    return found
-
-
-def _named_tokens(text: str) -> set[str]:
-    """The normalised label tokens of ``text``, a lone letter only as a name."""
-    tokens = {token for token in label_tokens(normalize(text)) if len(token) > 1 or not token.isalpha()}
-    return tokens | identifier_letters(text)
-
-
-def word_tokens(text: str, parts: bool = True) -> set[str]:
-    """Tokens of ``text`` as configurations are matched: normalised label
-    tokens, formats and counts written in words by their names ("six-bit
-    integer" -> ``int6``, "eight" -> ``8``), configuration words in one
-    spelling ("bs=16" -> ``batch``, ``16``; :data:`~studygen.lint.vocabulary.CONFIGURATION_WORDS`)
-    and, when ``parts``, each part of a hyphenated name (``deepep-ll`` ->
-    ``deepep``, ``ll``). A one-letter token is one only as a name
-    (:func:`identifier_letters`): the article "a" names no job a."""
-    text = canonical_configuration(text)
-    tokens = _named_tokens(text)
-    tokens |= format_aliases(text)
-    tokens |= number_terms(text)
-    if parts:
-        for token in list(tokens):
-            if "-" in token:
-                tokens.update(part for part in token.split("-") if len(part) > 1 or part.isdigit())
-    return tokens
 
 
 _QUALIFIER_WORD_RE = lazy_compile(r"^[a-z][a-z.\-]*$")  # lowercase, no digit: 'compiled', 'torch.compile', 'of'
@@ -466,11 +414,19 @@ def check(document: Document) -> list[Finding]:
         return []
     findings = []
     reported: set[tuple[int, str]] = set()
+    # what a sentence must hold to name each declared configuration (configuration_terms.term_anchor);
+    # None: some configuration any sentence may name
+    anchors = [term_anchor(item.terms) for item in declared]
+    anchors = None if None in anchors else set(anchors)
     for block in document.prose:
         if HEDGED_HEADING_RE.search(block.heading or ""):
             continue
         for sentence in block.sentences:
             sentence_text = sentence.text
+            if anchors is not None:
+                probe = sentence_probe(sentence_text)
+                if not any(anchor in probe for anchor in anchors):
+                    continue  # it names none of the declared configurations: not tokenized
             tokens = None
             for item in declared:
                 if tokens is None:
@@ -525,10 +481,6 @@ def _unstated(text: str) -> str:
     if any(phrase <= words for phrase in _ABSENCE_WORDS):
         text = _ABSENCE_RE.sub(lambda m: m.group() if OUTCOME_RE.search(m.group()) else blank(m), text)
     return text
-
-
-def _stemmed(tokens: set[str]) -> set[str]:
-    return tokens | {stem(t) for t in tokens}
 
 
 def _first_outcome(text: str) -> int | None:

@@ -315,9 +315,32 @@ _STRONG_RE = lazy_compile("|".join(re.escape(stem) for stem in _STRONG_STEMS))
 _LEAD_RE = lazy_compile("|".join(re.escape(lead).replace(r"\ ", r"\s+") for lead in _VERDICT_LEADS))
 
 
+# Where a stem can start: its letters before any space (str.find finds each; a pattern of 25 alternatives
+# tries every one at every character)
+_STEM_HEADS = tuple(dict.fromkeys(stem.split(" ")[0] for stem in NOISE_STEMS))
+
+
 def noise_stem_offsets(lowered: str) -> list[int]:
-    """Offsets of the verdict stems (:data:`NOISE_STEMS`) in lower-cased text."""
-    return [match.start() for match in _STEM_RE.finditer(lowered)]
+    """Offsets of the verdict stems (:data:`NOISE_STEMS`) in lower-cased
+    text, as ``_STEM_RE.finditer`` gives them (a stem is not looked for
+    inside the one before it): the pattern is matched only where
+    ``str.find`` finds a stem's head."""
+    heads = set()
+    for head in _STEM_HEADS:
+        at = lowered.find(head)
+        while at != -1:
+            heads.add(at)
+            at = lowered.find(head, at + 1)
+    offsets = []
+    cursor = 0
+    for at in sorted(heads):
+        if at < cursor:
+            continue
+        match = _STEM_RE.match(lowered, at)
+        if match is not None:
+            offsets.append(at)
+            cursor = match.end()
+    return offsets
 
 
 # The characters other than A-Z that Python's re.IGNORECASE matches to an ASCII letter (the re module's
@@ -508,6 +531,15 @@ def format_mentions(text: str) -> list[tuple[str, int, int]]:
             found.append((f"{prefix}{bits}", match.start(), match.end()))
         found.append((f"{bits}-bit", match.start(), match.end()))
     return found
+
+
+_FORMAT_NAME_RE = lazy_compile(r"(?:" + "|".join(sorted(set(_KIND_PREFIX.values()))) + r")\d+|\d+-bit")
+
+
+def is_format_name(word: str) -> bool:
+    """True for a name :func:`format_mentions` may give (``int6``, ``fp8``,
+    ``nf4``, ``mxfp4``, ``6-bit``)."""
+    return _FORMAT_NAME_RE.fullmatch(word) is not None
 
 
 def format_aliases(text: str) -> set[str]:

@@ -189,3 +189,50 @@ _RANKING_FRAGMENTS = ("outperforms", "OutPerformed", "beat", "BEATS", "beating",
 def test_every_verb_of_ranking_holds_a_ranking_stem(text):
     if variant_pairs.RANKING_VERB_RE.search(text):
         assert any(stem in ascii_folded(text) for stem in variant_pairs.RANKING_STEMS)
+
+
+# --- SG106: a sentence that cannot name a declared configuration is not tokenized --------------------------------------
+
+from studygen.lint import configuration_terms  # noqa: E402
+
+
+def test_a_configurations_anchor_is_its_longest_plain_term_less_a_letter():
+    assert configuration_terms.term_anchor(frozenset({"b300", "tensorrt", "11.1"})) == "11."  # tensorrt: written anew
+    assert configuration_terms.term_anchor(frozenset({"latency", "int8"})) == "latenc"  # "latencies" holds it too
+    assert configuration_terms.term_anchor(frozenset({"fp8", "6-bit", "8", "a", "batch", "800x800"})) is None
+    assert configuration_terms.term_anchor(frozenset({"gpus", "torch.compile"})) == "torch.compil"
+    assert configuration_terms.sentence_probe("The **NVFP4** `GEMM`ſ") == "the nvfp4 gemms"
+
+
+_SENTENCE_FRAGMENTS = ("NVFP4", "nv*fp4*", "**B300**", "TRT", "TensorRT 11.1", "trt-llm", "latencies", "latency", "Latency",
+                       "batch size 8", "bs8", "eight", "six-bit integer", "bİt", "bıt", "4 bits", "half-precision", "GPUs",
+                       "800 x 800", "800×800", "job a", "a", "b", "if", "no", "without", "faster", "deepep-ll", "DeepEP",
+                       "torch.compile", "torch_compile", "ſcatter", "\u212aernel", "kernels", "H100's", "-", ".", ",", "(", ")")
+_PHRASES = st.lists(st.sampled_from(_SENTENCE_FRAGMENTS), min_size=1, max_size=6).map(" ".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_PHRASES, _PHRASES)
+@example("TRT-LLM latency", "trt-llm latencies are lower")
+@example("bıt", "4 bits")
+def test_a_sentence_naming_a_configuration_holds_its_anchor(item, sentence):
+    terms = sg106_unmeasured.item_terms(item)
+    tokens = configuration_terms.stemmed(configuration_terms.word_tokens(sg106_unmeasured._unstated(sentence)))
+    anchor = configuration_terms.term_anchor(terms)
+    if terms and terms <= tokens and anchor is not None:
+        assert anchor in configuration_terms.sentence_probe(sentence)
+
+
+def test_sentences_without_a_declared_configurations_words_are_not_tokenized(monkeypatch):
+    # Failed before: every sentence of a document that declares anything went through word_tokens (configuration
+    # spellings, number words, formats in words, one-letter names), most of SG106's time.
+    tokenized = []
+    real = sg106_unmeasured.word_tokens
+    monkeypatch.setattr(sg106_unmeasured, "word_tokens", lambda text, parts=True: tokenized.append(text) or real(text, parts))
+    text = ("# Study\n\nNVFP4 was not measured.\n\n"
+            "FP8 is 1.9x faster than FP16 on the H100. The H100 ran at 700 W. Batch 8 was used throughout.\n\n"
+            "NVFP4 is 2x faster than FP8.\n")
+    found = [(f.code, f.line) for f in lint_text(text, "t.md") if f.code == "SG106"]
+    assert found == [("SG106", 7)]
+    sentences = [t for t in tokenized if t != "NVFP4"]  # the declared item itself is read by item_terms
+    assert sentences == ["NVFP4 was not measured.", "NVFP4 is 2x faster than FP8."]
