@@ -236,3 +236,33 @@ def test_sentences_without_a_declared_configurations_words_are_not_tokenized(mon
     assert found == [("SG106", 7)]
     sentences = [t for t in tokenized if t != "NVFP4"]  # the declared item itself is read by item_terms
     assert sentences == ["NVFP4 was not measured.", "NVFP4 is 2x faster than FP8."]
+
+
+# --- SG105: the verdict stems are found by str.find, the stem pattern matched only there ------------------------------
+
+_STEM_FRAGMENTS = ("noise", "noisy", "jitter", "variation", "variance", "statistical\ntest", "statistically", "statistical ",
+                   "real\u00a0gain", "real ", "really", "material ", "materially", "errorerror", "errerror", "spread",
+                   "indistinguishable", "significant", "insignificant", "deviation", "the", " ", "\t", "x")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_STEM_FRAGMENTS), max_size=10).map("".join))
+def test_stem_offsets_are_the_stem_patterns_matches(text):
+    assert vocabulary.noise_stem_offsets(text) == [m.start() for m in vocabulary._STEM_RE.finditer(text)]
+
+
+class _MatchOnly:
+    """The stem pattern, whose scan over the whole text fails the test."""
+
+    def __init__(self, pattern):
+        self.match = pattern.match
+
+    def finditer(self, *args):
+        raise AssertionError("the stem pattern tried at every character")
+
+
+def test_stem_offsets_match_the_pattern_only_where_a_stem_starts(monkeypatch):
+    # Failed before: an alternation of 25 stems was tried at every character of the document (SG105, per document
+    # and per block with a stem).
+    monkeypatch.setattr(vocabulary, "_STEM_RE", _MatchOnly(vocabulary._STEM_RE))
+    assert vocabulary.noise_stem_offsets("the spread and the noise, statistically real\ndifferences") == [4, 19, 26, 40]
