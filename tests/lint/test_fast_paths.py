@@ -266,3 +266,41 @@ def test_stem_offsets_match_the_pattern_only_where_a_stem_starts(monkeypatch):
     # and per block with a stem).
     monkeypatch.setattr(vocabulary, "_STEM_RE", _MatchOnly(vocabulary._STEM_RE))
     assert vocabulary.noise_stem_offsets("the spread and the noise, statistically real\ndifferences") == [4, 19, 26, 40]
+
+
+# --- SG103: a formula is given up at the miss that leaves too few rows to fit it ----------------------------------------
+
+from types import SimpleNamespace  # noqa: E402
+
+from studygen.lint import derived  # noqa: E402
+from studygen.lint.figures import Figure  # noqa: E402
+
+
+def _figure(value: float, decimals: int = 2, unit: str | None = None) -> Figure:
+    return Figure(value, f"{value:.{decimals}f}", decimals, unit, 0, 0)
+
+
+_VALUES = st.lists(st.tuples(st.integers(1, 40), st.integers(1, 40), st.integers(-60, 60)), min_size=0, max_size=9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES, st.sampled_from(sorted(derived.FORMULAS)))
+def test_a_formula_given_up_early_is_one_that_would_not_be_taken(rows, formula):
+    pairs = [(i, _figure(a / 4), _figure(b / 4)) for i, (a, b, _) in enumerate(rows)]
+    target = SimpleNamespace(values=[_figure(c / 8, 1, "%") for _, _, c in rows])
+    scored = derived._score(formula, target, pairs)
+    taken = scored if scored and derived._enough(scored[0], len(pairs)) else None
+    assert derived._score_enough(formula, target, pairs) == taken
+
+
+def test_a_formula_is_not_computed_past_the_miss_that_rules_it_out(monkeypatch):
+    # Failed before: every row of every pair of columns was computed for every formula, though a definition fitting
+    # fewer than two thirds of the rows is never taken (9 rows: the 4th miss rules it out).
+    calls = []
+    real = derived.fits
+    monkeypatch.setattr(derived, "fits", lambda *args: calls.append(args[0]) or real(*args))
+    first = SimpleNamespace(values=[_figure(v) for v in (2.0, 4.0, 6.0, 8.0, 3.0, 5.0, 7.0, 9.0, 1.0)])
+    second = SimpleNamespace(values=[_figure(1.0)] * 9)
+    target = SimpleNamespace(values=[_figure(9.0, 1, "x")] * 9)  # 9x fits only the last but one row
+    assert list(derived.pair_fits(target, ("ratio",), [first, second])) == []
+    assert calls == ["ratio"] * 4 * 2  # (first, second) and (second, first), four rows each
