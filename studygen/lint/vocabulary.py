@@ -53,7 +53,10 @@ NUMBER_WORDS = (
 # A count as printed: digits (thousands separators allowed) or words.
 NUMBER = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+|{NUMBER_WORDS})"
 _NUMBER_RE = lazy_compile(rf"^{NUMBER}$", re.IGNORECASE)
-_NUMBER_WORDS_RE = lazy_compile(rf"(?<![\w-]){NUMBER_WORDS}(?![\w])", re.IGNORECASE)
+# The letters a number in words starts with ("a", "one", "half" and each word of the tables): a lookahead
+# of them first lets the search skip every other character without trying the alternatives there
+_NUMBER_FIRST_LETTERS = "".join(sorted({"a", "o", "h"} | {word[0] for word in (*_UNITS, *_TENS, *_SCALES)}))
+_NUMBER_WORDS_RE = lazy_compile(rf"(?=[{_NUMBER_FIRST_LETTERS}])(?<![\w-]){NUMBER_WORDS}(?![\w])", re.IGNORECASE)
 
 
 @lru_cache(maxsize=4096)

@@ -62,7 +62,7 @@ from studygen.lint import sg106_unmeasured, vocabulary  # noqa: E402
 _FRAGMENTS = ("batch size", "bs", "BS16", "mbs=2", "micro-batch", "half precision", "half-precision", "Float16", "fp-16",
               "bfloat16", "bf-16", "float32", "single precision", "full-precision", "fp-32", "GPUs", "graphics cards",
               "gpu", "eight", "twenty-four", "a dozen", "half a dozen", "a couple of", "a pair of", "a single", "one",
-              "a hundred and five", "ſix", "fo\u212aur", "if", "when", "whenever", "once", "as soon as", "provided that",
+              "a hundred and five", "ſix", "ſeventy-ſeven", "HALF A DOZEN", "Twenty", "if", "when", "whenever", "once", "as soon as", "provided that",
               "in case", "revisited", "unless", "no", "without", "except for", "but not", "other than", "apart from",
               "faster", "gain", "fp8", "H100", "1.9x", "800 x 800", "int8", "run", "and", "the", "-", ",", ".", ";", "(",
               ")", "'", "\n", "  ", "x", "a", "b", "7")
@@ -77,9 +77,11 @@ def _every_spelling_searched(text: str) -> str:
 
 
 def _number_terms_searched(text: str) -> set[str]:
-    """number_terms as it was: the pattern run on every text."""
+    """number_terms as it was: the pattern, without its lookahead of first letters, run on every text."""
+    import re
+
     found = set()
-    for match in vocabulary._NUMBER_WORDS_RE.finditer(text):
+    for match in re.finditer(rf"(?<![\w-]){vocabulary.NUMBER_WORDS}(?![\w])", text, re.IGNORECASE):
         value = vocabulary.number_value(match.group(0))
         if value is not None and match.group(0).lower() not in ("one", "a single"):
             found.add(str(value))
