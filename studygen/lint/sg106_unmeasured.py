@@ -450,7 +450,10 @@ def check(document: Document) -> list[Finding]:
         any_header = set().union(*headers)
         # the label columns' headers name what their cells hold: row "a" under "Job" is job a
         label_headers = _stemmed(_named_tokens(" / ".join(table.headers[c] for c in table.label_columns if c < len(table.headers))))
+        row_anchors = _row_anchors(declared, label_headers | any_header)
         for row in table.rows:
+            if row_anchors is not None and not any(anchor in sentence_probe(row.label) for anchor in row_anchors):
+                continue  # its label names no configuration's words that the headers leave out
             if any(_DECLARED_CELL_RE.match(c) for c in row.cells):
                 continue  # a row that declares is no result
             tokens = _stemmed(_named_tokens(row.label)) | label_headers
@@ -465,6 +468,20 @@ def check(document: Document) -> list[Finding]:
                 if shown:
                     findings.append(_finding(document, item, row.line, f"{row.name()} (line {row.line}) gives it figures: {_clip(shown)}"))
     return findings
+
+
+def _row_anchors(declared: list[Unmeasured], headed: set[str]) -> set[str] | None:
+    """What a row's label must hold (:func:`~studygen.lint.configuration_terms.term_anchor`)
+    to name each configuration with the words ``headed`` (its table's headers) leave to it; None
+    when one needs no word of the label, or none it can be read from."""
+    anchors = set()
+    for item in declared:
+        rest = item.terms - headed
+        anchor = term_anchor(rest) if rest else None
+        if anchor is None:
+            return None
+        anchors.add(anchor)
+    return anchors
 
 
 def _unstated(text: str) -> str:

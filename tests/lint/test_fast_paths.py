@@ -223,6 +223,9 @@ def test_a_sentence_naming_a_configuration_holds_its_anchor(item, sentence):
     anchor = configuration_terms.term_anchor(terms)
     if terms and terms <= tokens and anchor is not None:
         assert anchor in configuration_terms.sentence_probe(sentence)
+    # a row label's words (SG106's table figures) are of the same text, fewer of them
+    if terms and terms <= configuration_terms.stemmed(configuration_terms.named_tokens(sentence)) and anchor is not None:
+        assert anchor in configuration_terms.sentence_probe(sentence)
 
 
 def test_sentences_without_a_declared_configurations_words_are_not_tokenized(monkeypatch):
@@ -306,3 +309,15 @@ def test_a_formula_is_not_computed_past_the_miss_that_rules_it_out(monkeypatch):
     target = SimpleNamespace(values=[_figure(9.0, 1, "x")] * 9)  # 9x fits only the last but one row
     assert list(derived.pair_fits(target, ("ratio",), [first, second])) == []
     assert calls == ["ratio"] * 4 * 2  # (first, second) and (second, first), four rows each
+
+
+def test_row_labels_without_a_declared_configurations_words_are_not_tokenized(monkeypatch):
+    # Failed before: every row label and header of every table of a document that declares anything was tokenized.
+    read = []
+    real = sg106_unmeasured._named_tokens
+    monkeypatch.setattr(sg106_unmeasured, "_named_tokens", lambda text: read.append(text) or real(text))
+    text = ("# Study\n\nNVFP4 on the B300 was not measured.\n\n| format | GPU | ms |\n|---|---|---:|\n"
+            "| FP8 | B300 | 4.10 |\n| NVFP4 | B300 | 3.20 |\n| FP8 | H100 | 5.30 |\n| BF16 | H100 | 7.90 |\n")
+    found = [(f.code, f.line, f.message.split(" gives")[0]) for f in lint_text(text, "t.md") if f.code == "SG106"]
+    assert found == [("SG106", 8, "'NVFP4 on the B300' is declared not measured (line 3) but row 'NVFP4 / B300' (line 8)")]
+    assert [t for t in read if "/" in t and "|" not in t] == ["format / GPU", "NVFP4 / B300"]  # label headers, the one row
