@@ -118,6 +118,9 @@ def test_spelling_heads_are_what_every_spelling_starts_with():
         ("batch", "micro", "bs", "mbs"), ("half", "float16", "fp-16"), ("bfloat16", "bf-16"),
         ("float32", "single", "full", "fp-32"), ("gpus", "graphics")]
     assert vocabulary.spelling_head(r"gpus?") == "gpu"  # a quantified last letter is no part of it
+    assert vocabulary.spelling_head(r"fp-?16") == "fp"
+    assert vocabulary.spelling_head(r"bs*") == "b"
+    assert vocabulary.spelling_head(r"batch{1,2}") == "batc"
     assert vocabulary.spelling_head(r"(?:a|b)c") == ""
     assert vocabulary.spelling_head(r"Tensor[\s-]?RT") == "tensor"
 
@@ -179,6 +182,15 @@ def test_clauses_without_a_verb_of_ranking_are_not_searched_for_one(monkeypatch)
     monkeypatch.setattr(sg107_universal_claims, "RANKING_VERB_RE", _Unused())
     found = [(f.code, f.line) for f in lint_text(_ALWAYS_SMALLER, "t.md") if f.code == "SG107"]
     assert found == [("SG107", 12)]
+
+
+def test_a_block_holding_only_at_least_as_fast_as_is_still_read():
+    # the gate lets through a block with "least" and neither "than" nor a verb of ranking: a non-strict comparison
+    text = ("# Latency\n\n| GPU | fp16 ms | int8 ms |\n|---|---:|---:|\n| A100 | 7.21 | 5.10 |\n| H100 | 5.30 | 6.40 |\n"
+            "| L40S | 8.02 | 6.93 |\n\nThe int8 engine is at least as fast as fp16 on every GPU.\n")
+    found = [(f.code, f.line, f.message) for f in lint_text(text, "t.md")]
+    assert found == [("SG107", 9, "'The int8 engine is at least as fast as fp16 on every GPU' is contradicted by the table at "
+                               "line 3 ('int8 ms' against 'fp16 ms', 3 rows named): row 'H100' has 6.40 against 5.30")]
 
 
 _RANKING_FRAGMENTS = ("outperforms", "OutPerformed", "beat", "BEATS", "beating", "leads", "leading", "lead to", "is ahead of",
@@ -296,6 +308,15 @@ def test_a_formula_given_up_early_is_one_that_would_not_be_taken(rows, formula):
     scored = derived._score(formula, target, pairs)
     taken = scored if scored and derived._enough(scored[0], len(pairs)) else None
     assert derived._score_enough(formula, target, pairs) == taken
+
+
+def test_a_pair_of_columns_with_too_few_rows_is_passed_over_not_the_end_of_the_pool():
+    first = SimpleNamespace(values=[_figure(v) for v in (2.0, 4.0, 6.0, 8.0)])
+    sparse = SimpleNamespace(values=[_figure(1.0), None, None, None])
+    second = SimpleNamespace(values=[_figure(1.0)] * 4)
+    target = SimpleNamespace(values=[_figure(v, 1, "x") for v in (2.0, 4.0, 6.0, 8.0)])
+    fits = [(fit.first is first, fit.second is second, fit.matched) for fit in derived.pair_fits(target, ("ratio",), [first, sparse, second])]
+    assert fits == [(True, True, [0, 1, 2, 3])]
 
 
 def test_a_formula_is_not_computed_past_the_miss_that_rules_it_out(monkeypatch):
