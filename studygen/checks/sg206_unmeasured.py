@@ -40,7 +40,7 @@ from itertools import accumulate
 
 from ..findings import Finding
 from ..label_names import label_pattern
-from ..lint.vocabulary import format_mentions
+from ..lint.format_words import format_mentions
 from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import readme_finding, row_finding
 from .readme_text import numbered_labels, numbers_in, quote, sentence_at, sentence_bounds
@@ -151,7 +151,7 @@ def _mentions(named: list[tuple[int, int]], formats: list[tuple[str, int, int]],
     order: its names and aliases where :func:`_named_by_line` found them
     (``named``), and the formats written in words whose name is one of them
     ("a four-bit integer format" for INT4; ``formats`` from the shared
-    vocabulary, :func:`studygen.lint.vocabulary.format_mentions`)."""
+    vocabulary, :func:`studygen.lint.format_words.format_mentions`)."""
     wanted = {name.lower() for name in entry_names}
     return sorted({*named, *((start, end) for name, start, end in formats if name in wanted)})
 

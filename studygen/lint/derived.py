@@ -180,6 +180,26 @@ def _enough(matched: list[int], rows: int) -> bool:
     return len(matched) >= 2 and len(matched) * 3 >= rows * 2
 
 
+def _score_enough(formula, target: Series, pairs) -> tuple[list[int], list[int]] | None:
+    """:func:`_score` when it is :func:`_enough`, else None; the rows after
+    the miss that leaves too few to fit are not computed (an inferred
+    definition over the rows that fit would not be taken)."""
+    rows = len(pairs)
+    matched, missed = [], []
+    for row, a, b in pairs:
+        verdict = fits(formula, a, b, target.values[row])
+        if verdict is None:
+            return None
+        if verdict:
+            matched.append(row)
+            continue
+        missed.append(row)
+        left = rows - len(missed)  # the most rows that can still fit
+        if left < 2 or left * 3 < rows * 2:
+            return None
+    return (matched, missed) if _enough(matched, rows) else None
+
+
 # A declared definition every row of which lies within this share of the
 # printed figure is the column's, though few rows fit it to the digits: the
 # figures were derived from other measurements than those printed.
@@ -217,8 +237,8 @@ def pair_fits(target: Series, formulas, pool: list[Series]):
             if len(pairs) < 3:
                 continue
             for formula in formulas:
-                scored = _score(formula, target, pairs)
-                if scored and _enough(scored[0], len(pairs)):
+                scored = _score_enough(formula, target, pairs)
+                if scored:
                     yield Fit("pair", formula, first, second, {}, *scored)
 
 
@@ -272,8 +292,8 @@ def baseline_fits(table: Table, target: Series, formulas, pool: list[Series]):
                 continue
             for formula in formulas:
                 for ordered in (pairs, [(i, b, a) for i, a, b in pairs]):
-                    scored = _score(formula, target, ordered)
-                    if scored and _enough(scored[0], len(ordered)):
+                    scored = _score_enough(formula, target, ordered)
+                    if scored:
                         yield Fit("baseline", formula, first, None, baselines, *scored, reversed=ordered is not pairs)
 
 
@@ -297,8 +317,8 @@ def previous_fits(table: Table, target: Series, formulas, pool: list[Series]):
         if len(pairs) < 2:
             continue
         for formula in formulas:
-            scored = _score(formula, target, pairs)
-            if scored and _enough(scored[0], len(pairs)):
+            scored = _score_enough(formula, target, pairs)
+            if scored:
                 yield Fit("previous", formula, first, None, {}, *scored)
 
 

@@ -21,7 +21,7 @@ block holds markup characters at all (:func:`inline_text`, in pieces of at
 most :data:`INLINE_PIECE` characters), and a table body is read by
 :func:`compact_table`, markdown-it-py's own GFM table rule for the header
 and delimiter row with the body rows kept as one list of cell texts (split
-by the library's ``escapedSplit``) instead of three tokens per cell. Equal
+as the library's ``escapedSplit`` splits them) instead of three tokens per cell. Equal
 cell texts of a table are one string (label cells repeat on every row), the
 source lines are offsets into the text (:class:`~studygen.lint.document.SourceLines`),
 and label columns are grouped by distinct text: a 30 MB table of four
@@ -39,15 +39,20 @@ row keeps its source line, through which SG104 reads the raw line.
 
 from __future__ import annotations
 
+import importlib
+
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import MD_TRIM_CHARS, mdTrim
-from markdown_it.rules_block.table import MAX_AUTOCOMPLETED_CELLS, escapedSplit
-from markdown_it.rules_block.table import table as gfm_table
+from markdown_it.rules_block.table import MAX_AUTOCOMPLETED_CELLS
 
+from ..markdown_tables import escaped_split, table_rule
 from ..memory import collector_paused
 from ..patterns import lazy_compile
 from .columns import add_label_vocabulary, type_columns
 from .document import Block, Document, Fence, Row, SourceLines, Table
+
+# markdown-it-py's GFM table rule, its rows split at pipes found by str.find (studygen.markdown_tables)
+gfm_table = table_rule(importlib.import_module("markdown_it.rules_block.table"))  # the package's "table" is the rule
 
 _PARSER: MarkdownIt | None = None
 _LINT_PARSER: MarkdownIt | None = None
@@ -121,7 +126,7 @@ def compact_table(state, start_line: int, end_line: int, silent: bool) -> bool:
         if not text or state.is_code_block(line):
             break
         # escapedSplit without a backslash is str.split("|")
-        columns = escapedSplit(text) if "\\" in text else text.split("|")
+        columns = escaped_split(text) if "\\" in text else text.split("|")
         if columns and columns[0] == "":
             columns.pop(0)
         if columns and columns[-1] == "":

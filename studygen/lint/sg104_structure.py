@@ -4,7 +4,8 @@
   header, where that changes what is shown. markdown-it-py (like GitHub)
   pads short rows with empty cells and drops extra ones, so the parsed table
   cannot show it; the row's source line is split the GFM way (at pipes not
-  escaped with a backslash, markdown-it-py's own ``escapedSplit``; a leading
+  escaped with a backslash, as markdown-it-py's ``escapedSplit`` splits it,
+  :func:`studygen.markdown_tables.escaped_split`; a leading
   and a trailing pipe open and close the row; a pipe inside inline code
   still splits). A row loses nothing when the cells it drops are empty (a
   trailing ``||``), when it is short but ends in an empty cell (its author
@@ -28,10 +29,10 @@
 from __future__ import annotations
 
 from markdown_it.common.utils import mdTrim
-from markdown_it.rules_block.table import escapedSplit
 
 from ..findings import Finding
 from ..markdown_format import format_markdown
+from ..markdown_tables import escaped_split
 from ..patterns import lazy_compile
 from .document import Document
 
@@ -61,7 +62,7 @@ def raw_cells(line: str) -> list[str]:
     """The cells of a raw table row as markdown-it-py splits it (trimmed;
     the empty cells before a leading and after a trailing pipe dropped)."""
     line = _QUOTE_PREFIX_RE.sub("", line) if ">" in line[:8] else line
-    cells = escapedSplit(mdTrim(line))
+    cells = escaped_split(mdTrim(line))
     if cells and cells[0] == "":
         cells.pop(0)
     if cells and cells[-1] == "":
@@ -147,6 +148,8 @@ def _delimiter_rows_in_body(document: Document, table) -> list[Finding]:
     header = raw_cells(lines[table.line - 1])
     first_body_line = table.line + 1  # 0-based: the header's line is table.line - 1, the delimiter's table.line
     for start in table.row_source_lines:
+        if "-" not in lines[start]:
+            continue  # every cell of a delimiter row holds a dash: no need to split the line
         cells = raw_cells(lines[start])
         if not cells or not all(_DELIMITER_CELL_RE.match(cell) for cell in cells):
             continue

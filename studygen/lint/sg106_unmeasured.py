@@ -60,8 +60,10 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Block, Document, Row, is_empty_cell
 from ..label_names import VENDOR_WORDS
+from .configuration_terms import identifier_letters, named_tokens as _named_tokens, sentence_probe, stemmed as _stemmed
+from .configuration_terms import term_anchor, word_tokens
 from .text import STOPWORDS, join_shapes, label_tokens, normalize, stem
-from .vocabulary import CONFIGURATION_WORDS, canonical_configuration, format_aliases, number_terms
+from .vocabulary import CONFIGURATION_WORDS, letter_runs
 
 CODE = "SG106"
 
@@ -124,18 +126,26 @@ HEDGED_HEADING_RE = lazy_compile(
 # "x" after a figure is a ratio unless a figure follows it: "640 x 640" is a shape, no outcome
 _FIGURE_WITH_UNIT_RE = lazy_compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|us|µs|%|(?:x|×)(?!\s?\d)|MiB|GiB|MB|GB|tokens/s|"
                                     r"tok/s|images/s|req/s)(?!\w)")
-# A condition names a configuration without stating anything about it.
-_CONDITION_RE = lazy_compile(
-    r"\b(?:if|when|whenever|once|until|unless|as\s+soon\s+as|provided(?:\s+that)?|in\s+case|revisit(?:ed|ing)?)\b[^,;:.()\n]*",
-    re.IGNORECASE,
-)
+
+
+def _phrases(phrases: tuple[str, ...]) -> str:
+    """The alternatives of a pattern of ``phrases``, tried in their order, words apart by any white space."""
+    return "|".join(phrase.replace(" ", r"\s+") for phrase in phrases)
+
+
+# A condition names a configuration without stating anything about it (a phrase a pattern alternative,
+# the longer of two that start alike first).
+_CONDITION_PHRASES = ("if", "when", "whenever", "once", "until", "unless", "as soon as", "provided that", "provided",
+                      "in case", "revisited", "revisiting", "revisit")
+_CONDITION_RE = lazy_compile(r"\b(?:" + _phrases(_CONDITION_PHRASES) + r")\b[^,;:.()\n]*", re.IGNORECASE)
 # An absence names a configuration to say it is not there ("no fp8 on the A100", "except int8 at
 # 1280 x 1280", "without a B300"): stated nothing about, unless the clause holds an outcome
 # ("no gain from fp8 on the A100" is one).
-_ABSENCE_RE = lazy_compile(
-    r"\b(?:no|without|except(?:\s+for)?|excluding|but\s+not|other\s+than|apart\s+from)\s+[^,;:.()\n]*",
-    re.IGNORECASE,
-)
+_ABSENCE_PHRASES = ("no", "without", "except for", "except", "excluding", "but not", "other than", "apart from")
+_ABSENCE_RE = lazy_compile(r"\b(?:" + _phrases(_ABSENCE_PHRASES) + r")\s+[^,;:.()\n]*", re.IGNORECASE)
+# The words of each phrase: a text holds a match only if it holds every word of one phrase whole (letter_runs)
+_CONDITION_WORDS = tuple(frozenset(phrase.split()) for phrase in _CONDITION_PHRASES)
+_ABSENCE_WORDS = tuple(frozenset(phrase.split()) for phrase in _ABSENCE_PHRASES)
 _PAREN_RE = lazy_compile(r"\([^()]*\)")
 _PAREN_UNIT_RE = lazy_compile(r"\(\s*(?:ms|s|us|µs|%|x|mib|gib|mb|gb)\s*\)", re.IGNORECASE)
 _ITEM_SPLIT_RE = lazy_compile(r",\s+|;\s+|\s+and\s+|\s+or\s+")
@@ -169,60 +179,6 @@ def item_terms(text: str) -> frozenset[str]:
     # a GPU's vendor word is optional wherever it is named ("fp32 on the GeForce RTX 3090" is "fp32 on the RTX 3090")
     named = terms - set(VENDOR_WORDS)
     return frozenset((named or terms) | identifier_letters(text))
-
-
-_FUNCTION_WORDS = STOPWORDS - set("one two three four five six seven eight nine ten table row rows column columns value values "
-                                   "figure figures".split())
-# A letter standing alone as a word ("job a", "| b |", "`c`"), not a part of
-# a name ("H100's", "a-b", "e.g.") nor a unit after a figure ("1.9 x") ...
-_LONE_LETTER_RE = lazy_compile(r"(?<![\w'’.-])(?<!\d\s)([a-z])(?![\w'’]|[.-]\w)", re.IGNORECASE)  # "1.9 x" is a unit
-# ... and "a" or "I" there only when no noun phrase or verb follows it: an
-# article determines the words after it ("a 2x speedup", "a fp16 engine"), so
-# "a" followed by the end, a mark or a function word ("job a was not run",
-# "than a.", "a / fp16") names something.
-_AFTER_NAME_RE = lazy_compile(r"\s*(?:$|[^\w\s]|(?:" + "|".join(sorted(_FUNCTION_WORDS, key=len, reverse=True)) + r")\b(?!-))", re.IGNORECASE)
-
-
-def identifier_letters(text: str) -> set[str]:
-    """The one-letter names of ``text``, lower case: job or run ids such as
-    ``b`` in "job b" or a table cell "b"; "a" and "i" only where they cannot
-    be the article or the pronoun (:data:`_AFTER_NAME_RE`). A configuration
-    named by a one-letter id keeps it, and a sentence names that
-    configuration only where it writes the id as a name: "fp16 is a 2x
-    speedup" does not name job a."""
-    found = set()
-    text = normalize(text)  # shapes joined ("800 x 800" is 800x800, no letter x), markup dropped
-    for match in _LONE_LETTER_RE.finditer(text):
-        letter = match.group(1).lower()
-        if letter in "ai" and not _AFTER_NAME_RE.match(text, match.end()):
-            continue
-        found.add(letter)
-    return found
-
-
-def _named_tokens(text: str) -> set[str]:
-    """The normalised label tokens of ``text``, a lone letter only as a name."""
-    tokens = {token for token in label_tokens(normalize(text)) if len(token) > 1 or not token.isalpha()}
-    return tokens | identifier_letters(text)
-
-
-def word_tokens(text: str, parts: bool = True) -> set[str]:
-    """Tokens of ``text`` as configurations are matched: normalised label
-    tokens, formats and counts written in words by their names ("six-bit
-    integer" -> ``int6``, "eight" -> ``8``), configuration words in one
-    spelling ("bs=16" -> ``batch``, ``16``; :data:`~studygen.lint.vocabulary.CONFIGURATION_WORDS`)
-    and, when ``parts``, each part of a hyphenated name (``deepep-ll`` ->
-    ``deepep``, ``ll``). A one-letter token is one only as a name
-    (:func:`identifier_letters`): the article "a" names no job a."""
-    text = canonical_configuration(text)
-    tokens = _named_tokens(text)
-    tokens |= format_aliases(text)
-    tokens |= number_terms(text)
-    if parts:
-        for token in list(tokens):
-            if "-" in token:
-                tokens.update(part for part in token.split("-") if len(part) > 1 or part.isdigit())
-    return tokens
 
 
 _QUALIFIER_WORD_RE = lazy_compile(r"^[a-z][a-z.\-]*$")  # lowercase, no digit: 'compiled', 'torch.compile', 'of'
@@ -389,9 +345,15 @@ def _declarations(document: Document) -> list[Unmeasured]:
     lowered = document.lowered
     declared_cells = any(word in lowered for word in ("not measured", "not run", "not tried", "not tested", "not benchmarked", "never ", "untested", "unmeasured"))
     for table in document.tables if declared_cells else ():
+        column_words = None  # read once a table, when a row declares
         for row in table.rows:
-            for label in _declared_row_labels(row):
-                add(label, row.line, None)
+            label = _declared_row_label(row)
+            if not label:
+                continue
+            if column_words is None:
+                column_words = _column_words(table)
+            for item in _declared_row_labels(row, label, column_words):
+                add(item, row.line, None)
     return found
 
 
@@ -410,24 +372,20 @@ def _declared_row_label(row: Row) -> str:
     return " / ".join(cell for cell in cells if not is_empty_cell(cell) and not _declares_cell(cell))
 
 
-def _declared_row_labels(row: Row) -> list[str]:
-    """What a row with "not measured" cells declares: its label
-    (:func:`_declared_row_label`) with, for each declaring cell in a column
-    that its header tells apart from the table's other value columns, that
+def _declared_row_labels(row: Row, label: str, column_words: dict[int, str]) -> list[str]:
+    """What a row with "not measured" cells declares: its ``label``
+    (:func:`_declared_row_label`, not "") with, for each declaring cell in a
+    column that its header tells apart from the table's other value columns
+    (``column_words``: :func:`_column_words` of the row's table), that
     column's own words ("800 x 800 / total" under "fp32 (ms)" beside "fp16
     (ms)" declares 800 x 800 / total / fp32, not the row's fp16 figures);
     the label alone where the column's header names only what all columns
-    measure. [] when the row declares nothing."""
-    label = _declared_row_label(row)
-    if not label:
-        return []
-    table = row.table
-    own = _column_words(table)
+    measure."""
     found = []
     for column, cell in enumerate(row.cells):
         if not _declares_cell(cell):
             continue
-        words = own.get(column)
+        words = column_words.get(column)
         item = f"{label} / {words}" if words else label
         if item not in found:
             found.append(item)
@@ -456,11 +414,19 @@ def check(document: Document) -> list[Finding]:
         return []
     findings = []
     reported: set[tuple[int, str]] = set()
+    # what a sentence must hold to name each declared configuration (configuration_terms.term_anchor);
+    # None: some configuration any sentence may name
+    anchors = [term_anchor(item.terms) for item in declared]
+    anchors = None if None in anchors else set(anchors)
     for block in document.prose:
         if HEDGED_HEADING_RE.search(block.heading or ""):
             continue
         for sentence in block.sentences:
             sentence_text = sentence.text
+            if anchors is not None:
+                probe = sentence_probe(sentence_text)
+                if not any(anchor in probe for anchor in anchors):
+                    continue  # it names none of the declared configurations: not tokenized
             tokens = None
             for item in declared:
                 if tokens is None:
@@ -484,7 +450,10 @@ def check(document: Document) -> list[Finding]:
         any_header = set().union(*headers)
         # the label columns' headers name what their cells hold: row "a" under "Job" is job a
         label_headers = _stemmed(_named_tokens(" / ".join(table.headers[c] for c in table.label_columns if c < len(table.headers))))
+        row_anchors = _row_anchors(declared, label_headers | any_header)
         for row in table.rows:
+            if row_anchors is not None and not any(anchor in sentence_probe(row.label) for anchor in row_anchors):
+                continue  # its label names no configuration's words that the headers leave out
             if any(_DECLARED_CELL_RE.match(c) for c in row.cells):
                 continue  # a row that declares is no result
             tokens = _stemmed(_named_tokens(row.label)) | label_headers
@@ -501,6 +470,20 @@ def check(document: Document) -> list[Finding]:
     return findings
 
 
+def _row_anchors(declared: list[Unmeasured], headed: set[str]) -> set[str] | None:
+    """What a row's label must hold (:func:`~studygen.lint.configuration_terms.term_anchor`)
+    to name each configuration with the words ``headed`` (its table's headers) leave to it; None
+    when one needs no word of the label, or none it can be read from."""
+    anchors = set()
+    for item in declared:
+        rest = item.terms - headed
+        anchor = term_anchor(rest) if rest else None
+        if anchor is None:
+            return None
+        anchors.add(anchor)
+    return anchors
+
+
 def _unstated(text: str) -> str:
     """``text`` with its conditions ("if …", "once …") and its absences
     without an outcome ("no fp8 on the A100") blanked, offsets kept: what a
@@ -508,12 +491,13 @@ def _unstated(text: str) -> str:
     def blank(match) -> str:
         return " " * len(match.group())
 
-    text = _CONDITION_RE.sub(blank, text)
-    return _ABSENCE_RE.sub(lambda m: m.group() if OUTCOME_RE.search(m.group()) else blank(m), text)
-
-
-def _stemmed(tokens: set[str]) -> set[str]:
-    return tokens | {stem(t) for t in tokens}
+    words = letter_runs(text)  # a pattern whose phrases the text does not hold is not run
+    if any(phrase <= words for phrase in _CONDITION_WORDS):
+        text = _CONDITION_RE.sub(blank, text)
+        words = letter_runs(text)
+    if any(phrase <= words for phrase in _ABSENCE_WORDS):
+        text = _ABSENCE_RE.sub(lambda m: m.group() if OUTCOME_RE.search(m.group()) else blank(m), text)
+    return text
 
 
 def _first_outcome(text: str) -> int | None:

@@ -61,7 +61,7 @@ from .document import Document, Sentence
 from .rounding import stands_for
 from .row_axis import row_comparison
 from .row_variants import RowPair, row_pairs
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_VERB_RE, Pair, candidates, kinds_named
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_STEMS, RANKING_VERB_RE, Pair, candidates, kinds_named
 
 CODE = "SG107"
 HINT = "name the rows the comparison holds for (or the exception), or correct the table"
@@ -95,8 +95,6 @@ _FIGURE_WINDOW = 40
 _HEDGED_RE = lazy_compile(
     r"\b(?:can|could|may|might|would|should|will|often|sometimes|usually|typically|generally|mostly|tends?\s+to|"
     r"expected|likely|most|many|some|if|when|unless)\b", re.IGNORECASE)
-_PREFILTER_RE = lazy_compile(
-    r"\bthan\b|\bas\s+\w+\s+as\b|\boutperform|\bbeat|\blead|\bahead\b|\btrail|\blag|\bunderperform|\bbehind\b", re.IGNORECASE)
 
 # "at least as fast as" (group 1: the plain adjective), "no slower than", "never larger than" (group 2: the
 # comparative it denies): a comparison that a tie does not contradict
@@ -159,8 +157,9 @@ def check(document: Document) -> list[Finding]:
     """SG107 findings: universal comparisons a row of their table contradicts."""
     findings = []
     for block in document.prose:
-        if not _PREFILTER_RE.search(block.text):
-            continue
+        lowered = block.lowered
+        if "than" not in lowered and "least" not in lowered and not any(stem in lowered for stem in RANKING_STEMS):
+            continue  # no clause of the block holds a comparison (_comparison)
         text = block.text
         for sentence in block.sentences:
             for start, end in _segments(sentence):
@@ -176,7 +175,7 @@ def _comparison(text: str, start: int, end: int, lowered: str) -> tuple[re.Match
     "outperforms" (it says the subject is better) or "trails" (worse), a
     non-strict one as the comparative it allows ("no slower than" and "at
     least as fast as": "faster", not strict)."""
-    found = _strict_comparison(text, start, end)
+    found = _strict_comparison(text, start, end, lowered)
     loose = None
     if found is not None and found[1] in _OPPOSITE:  # a comparative word, not a verb of ranking
         # "no slower than" ends where its comparative does: read only the words just before it
@@ -190,9 +189,11 @@ def _comparison(text: str, start: int, end: int, lowered: str) -> tuple[re.Match
     return (found[0], found[1], True) if found is not None else None
 
 
-def _strict_comparison(text: str, start: int, end: int) -> tuple[re.Match, str] | None:
-    comparative = _COMPARATIVE_RE.search(text, start, end)
-    verb = RANKING_VERB_RE.search(text, start, end)
+def _strict_comparison(text: str, start: int, end: int, lowered: str) -> tuple[re.Match, str] | None:
+    # each pattern only where the clause holds what every match of it holds ("than"; a verb's stem)
+    comparative = _COMPARATIVE_RE.search(text, start, end) if lowered.find("than", start, end) != -1 else None
+    verb = (RANKING_VERB_RE.search(text, start, end)
+            if any(lowered.find(stem, start, end) != -1 for stem in RANKING_STEMS) else None)
     if verb is not None and (comparative is None or verb.start() < comparative.start()):
         return verb, "outperforms" if verb.group(1) else "trails"
     return (comparative, comparative.group(1).lower()) if comparative is not None else None

@@ -91,14 +91,19 @@ def join_shapes(text: str) -> str:
     return _SHAPE_JOIN_RE.sub(r"\1x", text)
 
 
+def strip_markup(text: str) -> str:
+    """``text`` without the characters of Markdown emphasis and code (``*``, ``_``, `````, ``~``)."""
+    if "*" in text or "_" in text or "`" in text or "~" in text:
+        return _MARKUP_RE.sub("", text)
+    return text
+
+
 @lru_cache(maxsize=65536)
 def normalize(text: str) -> str:
-    """Label text in one spelling: lower case, Markdown emphasis removed,
-    shapes written ``800x1067``, ``×`` as ``x``, ``trt`` as ``tensorrt``,
-    single spaces."""
-    text = text.replace("×", "x").lower()
-    if "*" in text or "_" in text or "`" in text or "~" in text:
-        text = _MARKUP_RE.sub("", text)
+    """Label text in one spelling: lower case, Markdown emphasis removed
+    (:func:`strip_markup`), shapes written ``800x1067``, ``×`` as ``x``,
+    ``trt`` as ``tensorrt``, single spaces."""
+    text = strip_markup(text.replace("×", "x").lower())
     if "x" in text:
         text = join_shapes(text)
     text = " ".join(text.split())

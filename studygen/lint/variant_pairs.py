@@ -85,6 +85,9 @@ RANKING_VERB_RE = lazy_compile(
     r"(?:is|are|was|were|falls?|fell|stays?|remains?)\s+behind))\b",
     re.IGNORECASE,
 )
+# What every match of RANKING_VERB_RE holds, lower case: a text whose folded form (ascii_folded) holds
+# none of these is not searched for a verb of ranking. Extend it with the pattern.
+RANKING_STEMS = ("outperform", "beat", "lead", "ahead", "trail", "lag", "underperform", "behind")
 # "than fp16", "vs fp16", "compared with fp16": the variant named after it is the reference
 # Where a clause ends inside a sentence: at ";", at ", and/but/while/whereas", at "while"/"whereas": the
 # clause a percent change (prose_changes) or a universal comparison (SG107) is read in.
@@ -262,5 +265,5 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
     return found[0] if found is not None and len(found) == 1 else None
 
 
-__all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
+__all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_STEMS", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
            "kind_of_series", "kinds_named", "tie"]

@@ -56,7 +56,10 @@ NUMBER = rf"(?:{_DIGIT_COUNT}|{NUMBER_WORDS})"
 # The one compiled copy of NUMBER_WORDS that number_value, number_terms and format_mentions share (each copy
 # costs about 1 ms to compile). Its lookarounds hold at the ends of a fullmatch, so fullmatch(text, start, end)
 # says whether the words are exactly text[start:end] (with no letter, digit or hyphen glued on before).
-_NUMBER_WORDS_RE = lazy_compile(rf"(?<![\w-]){NUMBER_WORDS}(?![\w])", re.IGNORECASE)
+# The letters a number in words starts with ("a", "one", "half" and each word of the tables): a lookahead
+# of them first lets a search skip every other character without trying the alternatives there
+_NUMBER_FIRST_LETTERS = "".join(sorted({"a", "o", "h"} | {word[0] for word in (*_UNITS, *_TENS, *_SCALES)}))
+NUMBER_WORDS_RE = lazy_compile(rf"(?=[{_NUMBER_FIRST_LETTERS}])(?<![\w-]){NUMBER_WORDS}(?![\w])", re.IGNORECASE)
 _DIGIT_COUNT_RE = lazy_compile(_DIGIT_COUNT)
 
 
@@ -66,7 +69,7 @@ def number_value(text: str) -> int | None:
     ``"twenty-four"``, ``"a thousand"``, ``"two hundred and fifty"``,
     ``"a dozen"``, ``"half a dozen"``; None for anything else."""
     text = text.strip().lower()
-    if not text or not (_DIGIT_COUNT_RE.fullmatch(text) or _NUMBER_WORDS_RE.fullmatch(text)):
+    if not text or not (_DIGIT_COUNT_RE.fullmatch(text) or NUMBER_WORDS_RE.fullmatch(text)):
         return None  # not NUMBER, whole
     digits = text.replace(",", "")
     if digits.isdigit():
@@ -361,9 +364,32 @@ _STRONG_RE = lazy_compile("|".join(re.escape(stem) for stem in _STRONG_STEMS))
 _LEAD_RE = lazy_compile("|".join(re.escape(lead).replace(r"\ ", r"\s+") for lead in _VERDICT_LEADS))
 
 
+# Where a stem can start: its letters before any space (str.find finds each; a pattern of 25 alternatives
+# tries every one at every character)
+_STEM_HEADS = tuple(dict.fromkeys(stem.split(" ")[0] for stem in NOISE_STEMS))
+
+
 def noise_stem_offsets(lowered: str) -> list[int]:
-    """Offsets of the verdict stems (:data:`NOISE_STEMS`) in lower-cased text."""
-    return [match.start() for match in _STEM_RE.finditer(lowered)]
+    """Offsets of the verdict stems (:data:`NOISE_STEMS`) in lower-cased
+    text, as ``_STEM_RE.finditer`` gives them (a stem is not looked for
+    inside the one before it): the pattern is matched only where
+    ``str.find`` finds a stem's head."""
+    heads = set()
+    for head in _STEM_HEADS:
+        at = lowered.find(head)
+        while at != -1:
+            heads.add(at)
+            at = lowered.find(head, at + 1)
+    offsets = []
+    cursor = 0
+    for at in sorted(heads):
+        if at < cursor:
+            continue
+        match = _STEM_RE.match(lowered, at)
+        if match is not None:
+            offsets.append(at)
+            cursor = match.end()
+    return offsets
 
 
 # The characters other than A-Z that Python's re.IGNORECASE matches to an ASCII letter (the re module's
@@ -373,9 +399,16 @@ _ASCII_CASE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "
 _VERDICT_STEMS = tuple(stem.strip() for stem in NOISE_STEMS)
 
 
+_FOLDED_LETTERS = tuple(chr(code) for code in _ASCII_CASE_FOLD)
+
+
 def ascii_folded(text: str) -> str:
     """``text`` lower-cased so that a lowercase ASCII word is a substring of
-    it wherever ``re.IGNORECASE`` would match that word in ``text``."""
+    it wherever ``re.IGNORECASE`` would match that word in ``text``. Text
+    without any of the four letters is only lower-cased (``str.translate``
+    looks every character up, the substring tests do not)."""
+    if text.isascii() or not any(letter in text for letter in _FOLDED_LETTERS):
+        return text.lower()
     return text.translate(_ASCII_CASE_FOLD).lower()
 
 
@@ -427,7 +460,7 @@ def repeat_counts(text: str) -> list[tuple[int, int, int]]:
 
 
 # "repeated five times", "repeated 3x", "repeated several times": read apart from EVIDENCE_RE, whose one
-# alternative it was, so that the number words are compiled once (in _NUMBER_WORDS_RE), not in EVIDENCE_RE too
+# alternative it was, so that the number words are compiled once (in NUMBER_WORDS_RE), not in EVIDENCE_RE too
 _REPEATED_RE = lazy_compile(r"\brepeated\s+", re.IGNORECASE)
 _REPEATED_COUNT_RE = lazy_compile(rf"(?:{_DIGIT_COUNT}|several|many)\b", re.IGNORECASE)
 
@@ -439,7 +472,7 @@ def _repeated_count(text: str) -> bool:
     ``(?![\w])`` is that ``\b``; a blank before meets their lookbehind)."""
     for repeated in _REPEATED_RE.finditer(text):
         after = repeated.end()
-        if _REPEATED_COUNT_RE.match(text, after) or _NUMBER_WORDS_RE.match(text, after):
+        if _REPEATED_COUNT_RE.match(text, after) or NUMBER_WORDS_RE.match(text, after):
             return True
     return False
 
@@ -480,8 +513,25 @@ CONFIGURATION_WORDS: dict[str, tuple[str, ...]] = {
     "fp32": (r"float32", r"single[\s-]precision", r"full[\s-]precision", r"fp-32"),
     "gpu": (r"gpus", r"graphics\s+cards?"),
 }
+
+
+def spelling_head(spelling: str) -> str:
+    """The characters every match of the regular expression ``spelling``
+    starts with, lower case: its leading letters, digits and hyphens up to
+    its first other character, less one that a quantifier makes optional
+    (``"batch[\\s_-]?sizes?"`` -> ``"batch"``, ``"fp-16"`` -> ``"fp-16"``,
+    ``"gpus?"`` -> ``"gpu"``); "" when it starts with anything else."""
+    head = re.match(r"[A-Za-z0-9-]*", spelling).group()
+    if spelling[len(head):len(head) + 1] in ("?", "*", "{"):
+        head = head[:-1]
+    return head.lower()
+
+
+# (canonical word, its spellings' pattern, the heads of its spellings): a text whose folded form
+# (ascii_folded) holds none of the heads holds no spelling, and is not searched
 _CONFIGURATION_RES = tuple(
-    (canonical, lazy_compile(r"(?<![\w.-])(?:" + "|".join(spellings) + r")(?=\d|[^\w]|$)", re.IGNORECASE))
+    (canonical, lazy_compile(r"(?<![\w.-])(?:" + "|".join(spellings) + r")(?=\d|[^\w]|$)", re.IGNORECASE),
+     tuple(spelling_head(spelling) for spelling in spellings))
     for canonical, spellings in CONFIGURATION_WORDS.items()
 )
 
@@ -489,9 +539,15 @@ _CONFIGURATION_RES = tuple(
 def canonical_configuration(text: str) -> str:
     """``text`` with each spelling of :data:`CONFIGURATION_WORDS` written as
     its canonical word, a number glued to it set apart ("bs16" -> "batch 16",
-    "half-precision weights" -> "fp16 weights")."""
-    for canonical, pattern in _CONFIGURATION_RES:
-        text = pattern.sub(lambda m: canonical + " ", text)
+    "half-precision weights" -> "fp16 weights"). A canonical word is searched
+    for only where the text holds the head of one of its spellings
+    (:func:`spelling_head`)."""
+    folded = ascii_folded(text)
+    for canonical, pattern, heads in _CONFIGURATION_RES:
+        if any(head in folded for head in heads):
+            replaced = pattern.sub(lambda m: canonical + " ", text)
+            if replaced != text:  # the next spellings are looked for in the text as rewritten
+                text, folded = replaced, ascii_folded(replaced)
     return text
 
 
@@ -513,71 +569,28 @@ def claims_majority(clause: str) -> bool:
     return MAJORITY_RE.search(clause) is not None
 
 
-# --- formats named in words -------------------------------------------------------
-
-# What follows a format's bit count ("-bit", " bits", "-bit floating point"). The count before it is read
-# apart (digits, or words by the shared _NUMBER_WORDS_RE): the spans and groups are those of one pattern
-# (?<![\w-])(?P<bits>\d+|NUMBER_WORDS)_FORMAT_TAIL (tests/lint/test_vocabulary.py holds it as the oracle).
-_FORMAT_TAIL = (r"[- ]bits?(?:\s+(?P<kind>integer|int|floating[- ]point|float|fp|"
-                r"normal[- ]float|nf|microscaling|mx))?\b")
-_FORMAT_TAIL_RE = lazy_compile(_FORMAT_TAIL, re.IGNORECASE)
-_BIT_DIGITS_RE = lazy_compile(r"(?<![\w-])\d+")
-_KIND_PREFIX = {"integer": "int", "int": "int", "float": "fp", "fp": "fp", "normal": "nf", "nf": "nf", "microscaling": "mxfp", "mx": "mxfp"}
+@lru_cache(maxsize=8)
+def letter_runs(text: str) -> frozenset[str]:
+    """The words of ``text`` as runs of letters a-z of its folded form
+    (:func:`ascii_folded`), each as long as it goes: a word that a pattern
+    matches case-insensitively between two non-word characters is one of
+    them ("Didn't try" -> ``{"didn", "t", "try"}``). Kept for the last few
+    texts asked (the gates of one sentence ask for it one after another)."""
+    return frozenset(_LETTER_RUN_RE.findall(ascii_folded(text)))
 
 
-def _format_matches(text: str):
-    """``(start, bits, tail match)`` of each format in words, left to right,
-    as ``finditer`` gave them for the one pattern "a count (digits, or
-    :data:`NUMBER_WORDS`; no letter, digit or hyphen glued before) then
-    :data:`_FORMAT_TAIL`". Exact because no number word holds "bit": a
-    count never runs past a tail, so a tail has at most one count before it
-    and the match is at the leftmost start that fullmatches up to the tail."""
-    resume = 0  # where the previous format ended: the next starts there or later
-    for tail in _FORMAT_TAIL_RE.finditer(text):
-        end = tail.start()
-        first = end
-        while first > resume and (text[first - 1].isalnum() or text[first - 1].isspace() or text[first - 1] in "_-"):
-            first -= 1  # the count is word characters, blanks and hyphens
-        for start in range(first, end):
-            if start and (text[start - 1].isalnum() or text[start - 1] in "_-"):
-                continue  # (?<![\w-]) cannot hold here
-            if _BIT_DIGITS_RE.fullmatch(text, start, end) or _NUMBER_WORDS_RE.fullmatch(text, start, end):
-                yield start, text[start:end], tail
-                resume = tail.end()
-                break
-
-
-def format_mentions(text: str) -> list[tuple[str, int, int]]:
-    """``(name, start, end)`` for each format ``text`` writes in words: two
-    names for "a six-bit integer format" (``int6`` and ``6-bit``), ``fp8``
-    and ``8-bit`` for "8-bit floating point", ``nf4`` for "4-bit normal
-    float", only ``4-bit`` for a bare "four-bit". Bit counts over 64 are no
-    format."""
-    found = []
-    if "bit" not in text.lower():
-        return found
-    for start, count, tail in _format_matches(text):
-        bits = number_value(count)
-        if bits is None or bits > 64:
-            continue
-        kind = (tail.group("kind") or "").lower()
-        if kind:
-            prefix = _KIND_PREFIX.get(kind.split("-")[0].split()[0], "fp")
-            found.append((f"{prefix}{bits}", start, tail.end()))
-        found.append((f"{bits}-bit", start, tail.end()))
-    return found
-
-
-def format_aliases(text: str) -> set[str]:
-    """The names of :func:`format_mentions` (``{"int6", "6-bit"}`` for "a
-    six-bit integer format")."""
-    return {name for name, _, _ in format_mentions(text)}
+_LETTER_RUN_RE = lazy_compile(r"[a-z]+")
+# Every count in words holds one of these as a whole word ("twenty-four", "a dozen", "a couple of")
+_NUMBER_WORD_SET = frozenset([*_UNITS, *_TENS, *_SCALES, *_ALONE])
 
 
 def number_terms(text: str) -> set[str]:
-    """Digits for the counts ``text`` writes in words ("eight GPUs" -> "8")."""
+    """Digits for the counts ``text`` writes in words ("eight GPUs" -> "8");
+    a text without a number word (:func:`letter_runs`) is not searched."""
     found = set()
-    for match in _NUMBER_WORDS_RE.finditer(text):
+    if _NUMBER_WORD_SET.isdisjoint(letter_runs(text)):
+        return found
+    for match in NUMBER_WORDS_RE.finditer(text):
         value = number_value(match.group(0))
         if value is not None and match.group(0).lower() not in ("one", "a single"):
             found.add(str(value))

@@ -21,3 +21,9 @@ def test_statistic_of(word, statistic):
 def test_word_tokens_split_hyphenated_names_into_their_parts_by_default():
     assert {"deepep-ll", "deepep", "ll"} <= word_tokens("deepep-ll kernels")
     assert "deepep" not in word_tokens("deepep-ll kernels", parts=False)
+
+
+def test_a_one_letter_part_of_a_hyphenated_name_is_no_token_unless_a_digit():
+    # "h100-a" holds no job a; "tp-2" holds the count 2 (a mutant keeping every part survived before)
+    assert word_tokens("h100-a kernels") == {"h100-a", "h100", "kernels"}
+    assert word_tokens("tp-2 runs") == {"tp-2", "tp", "2", "runs"}

@@ -20,7 +20,7 @@ from functools import lru_cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studygen.lint import repeat_ranges, vocabulary
+from studygen.lint import format_words, repeat_ranges, vocabulary
 
 from ..conftest import REPO, SHARED
 
@@ -58,7 +58,7 @@ def old_format_matches(text: str) -> list[tuple]:
 
 
 def new_format_matches(text: str) -> list[tuple]:
-    return [(start, tail.end(), bits, tail.group("kind")) for start, bits, tail in vocabulary._format_matches(text)]
+    return [(start, tail.end(), bits, tail.group("kind")) for start, bits, tail in format_words._format_matches(text)]
 
 
 def old_is_number(text: str) -> bool:
@@ -66,23 +66,23 @@ def old_is_number(text: str) -> bool:
 
 
 def new_is_number(text: str) -> bool:
-    return vocabulary._DIGIT_COUNT_RE.fullmatch(text) is not None or vocabulary._NUMBER_WORDS_RE.fullmatch(text) is not None
+    return vocabulary._DIGIT_COUNT_RE.fullmatch(text) is not None or vocabulary.NUMBER_WORDS_RE.fullmatch(text) is not None
 
 
 def test_number_words_compile_once_for_values_terms_formats_and_evidence():
     # the four readers of number words used to compile NUMBER_WORDS four times (about 1 ms each)
     script = (
         "import json, re._compiler as c\n"
-        "from studygen.lint import vocabulary as v\n"
+        "from studygen.lint import format_words as f, vocabulary as v\n"
         "seen = []\n"
         "real = c.compile\n"
         "c.compile = lambda p, f=0: seen.append(p) or real(p, f)\n"
-        "v.number_value('twenty-four'); v.number_terms('eight GPUs'); v.format_mentions('a six-bit integer')\n"
-        "v.number_value('800'); v.format_mentions('8-bit floating point'); v.has_evidence('repeated six times')\n"
+        "v.number_value('twenty-four'); v.number_terms('eight GPUs'); f.format_mentions('a six-bit integer')\n"
+        "v.number_value('800'); f.format_mentions('8-bit floating point'); v.has_evidence('repeated six times')\n"
         "print(json.dumps([p for p in seen if isinstance(p, str) and v.NUMBER_WORDS in p]))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
-    assert json.loads(done.stdout) == [vocabulary._NUMBER_WORDS_RE.pattern]
+    assert json.loads(done.stdout) == [vocabulary.NUMBER_WORDS_RE.pattern]
 
 
 def test_format_matches_and_number_values_as_before_on_every_markdown_line():
@@ -274,7 +274,7 @@ def test_a_text_without_a_verdicts_opening_compiles_no_verdict_pattern():
     # hold no verdict, and the union (about 5 ms to compile) was compiled for them all the same
     script = (
         "import json, re._compiler as c\n"
-        "from studygen.lint import vocabulary as v\n"
+        "from studygen.lint import format_words as f, vocabulary as v\n"
         "seen = []\n"
         "real = c.compile\n"
         "c.compile = lambda p, f=0: seen.append(p) or real(p, f)\n"

@@ -167,6 +167,7 @@ def test_a_one_letter_job_id_in_a_sentence_is_a_name():
     ("the H100's fp8", set()),
     ("an a-b split, e.g. this one", set()),
     ("a per-GPU figure", set()),
+    ("a 2x speedup over job b", {"b"}),  # the article is passed over, not the end of the search
 ])
 def test_identifier_letters(text, letters):
     assert sg106_unmeasured.identifier_letters(text) == letters

@@ -11,9 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from studygen.lint import vocabulary
+from studygen.lint.format_words import format_aliases, format_mentions
 from studygen.lint.vocabulary import (
-    NOISE_VERDICT_RE, canonical_configuration, claims_majority, format_aliases, format_mentions, has_evidence, may_hold_verdict,
-    noise_stem_offsets, number_terms, repeat_counts,
+    NOISE_VERDICT_RE, canonical_configuration, claims_majority, has_evidence, may_hold_verdict, noise_stem_offsets,
+    number_terms, repeat_counts,
 )
 
 
