@@ -7,13 +7,12 @@ from pathlib import Path
 
 import click
 
-from ..checks.sg220_open_folders import render_warning
 from ..errors import EXIT_FINDINGS, InputError, UsageError
 from ..fsutil import ensure_inside, shown_path
 from ..memory import collector_paused
 from ..render.engine import render_study, write_rendered
 from ..render.generated import MOVE_IT_AWAY, hand_written
-from ..study import load_study, resolve_targets
+from ..study import load_study, open_folder_warning, resolve_targets
 from . import command
 from .common import resolve_root, root_option
 from .pr_text import check_link_base, pr_text
@@ -127,7 +126,7 @@ def render_command(families, root, pr_body, link_base):
     outcome = run_render(options)
     root = resolve_root(options.root, options.families)
     for folder, mode in outcome.open_folders:
-        click.echo(render_warning(folder, mode), err=True)
+        click.echo(open_folder_warning(folder, mode), err=True)
     for path in outcome.changed:
         click.echo(f"wrote {shown_path(path, root)}")
     if not outcome.changed and not outcome.not_rendered:

@@ -376,6 +376,15 @@ def open_folders(folders: list[Path], root: Path) -> list[tuple[str, int]]:
     return [(shown_path(step, root) if step != root else ".", mode) for step, mode in sorted(found)]
 
 
+def open_folder_warning(folder: str, mode: int) -> str:
+    """The line ``render`` prints on stderr for a folder of :func:`open_folders`
+    (render runs no check, but writes a README from what it read there;
+    ``check`` reports the folder as SG220, :mod:`studygen.checks.sg220_open_folders`).
+    Here, not in the check's module, so that render imports no check."""
+    return (f"studygen: warning: {folder}/: writable by every user (mode {mode:04o}), so anyone on this machine could "
+            "have added or replaced what this README was rendered from (SG220)")
+
+
 def _load_comparisons(study: Study, rel: str) -> None:
     """The records of each ``comparisons`` entry (a folder under the
     measurements folder, see the study schema) into
