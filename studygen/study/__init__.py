@@ -19,7 +19,7 @@ from ..place import Place
 from ..records.inductor_settings import inductor_config_problem
 from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, unquoted_non_text, yaml_node
 from ..records.schemas import validate_document
-from ..records.write import study_name_problem, validate_family_name
+from ..records.names import study_name_problem, validate_family_name
 from ..textio import regular_file
 from ..records.checkpoints import Revisions
 from .model_revisions import revisions_in_view
@@ -276,7 +276,7 @@ class Study:
 
 def refuse_unportable_names(spec: dict, shown: str) -> None:
     """RecordError at the pointer of a name in a study file that cannot name
-    a file everywhere (:func:`studygen.records.write.study_name_problem`)."""
+    a file everywhere (:func:`studygen.records.names.study_name_problem`)."""
     problem = study_name_problem(spec)
     if problem is not None:
         raise RecordError(problem[1], path=shown, pointer=problem[0])

@@ -39,6 +39,15 @@ def test_render_imports_no_check_nor_the_linter(tmp_path):
     assert not sorted(name for name in loaded if name == "studygen.checks" or name.startswith("studygen.checks."))
 
 
+def test_render_imports_none_of_what_writes_records(tmp_path):
+    """Loading a study checks its names (records.names) and writes nothing: what writes records stays out.
+    Failed before: the study took its name rules from records.write, which imports jsonedit and provenance."""
+    project = copy_project(tmp_path / "project")
+    loaded = modules_after(["render", "deformable_detr"], project)
+    assert not sorted(loaded & {"studygen.records.write", "studygen.records.jsonedit", "studygen.records.provenance"})
+    assert "studygen.records.names" in loaded and "studygen.records.load" in loaded
+
+
 def test_importing_one_check_module_leaves_the_others_out(tmp_path):
     probe = ("import sys\nimport studygen.checks.sg220_open_folders\n"
              "print(sorted(m for m in sys.modules if m.startswith(('studygen.lint', 'studygen.checks.sg2',"
