@@ -22,6 +22,7 @@ from ..records.schemas import validate_document
 from ..records.names import study_name_problem, validate_family_name
 from ..textio import regular_file
 from ..records.checkpoints import Revisions
+from ..rules import code_of
 from .model_revisions import revisions_in_view
 from .rows import Row, flatten_record
 
@@ -376,13 +377,17 @@ def open_folders(folders: list[Path], root: Path) -> list[tuple[str, int]]:
     return [(shown_path(step, root) if step != root else ".", mode) for step, mode in sorted(found)]
 
 
+# The check that reports the folders of open_folders, named by the rule table (its code is written there).
+OPEN_FOLDERS_CHECK = "studygen.checks.sg220_open_folders"
+
+
 def open_folder_warning(folder: str, mode: int) -> str:
     """The line ``render`` prints on stderr for a folder of :func:`open_folders`
     (render runs no check, but writes a README from what it read there;
-    ``check`` reports the folder as SG220, :mod:`studygen.checks.sg220_open_folders`).
+    ``check`` reports the folder under the code of :data:`OPEN_FOLDERS_CHECK`).
     Here, not in the check's module, so that render imports no check."""
     return (f"studygen: warning: {folder}/: writable by every user (mode {mode:04o}), so anyone on this machine could "
-            "have added or replaced what this README was rendered from (SG220)")
+            f"have added or replaced what this README was rendered from ({code_of(OPEN_FOLDERS_CHECK)})")
 
 
 def _load_comparisons(study: Study, rel: str) -> None:
