@@ -68,15 +68,30 @@ def _build_parser():
     of tables in place of mdformat-gfm's, markdown-it's table rule with our
     splitter of rows (:func:`studygen.markdown_tables.table_rule`), and
     without mdformat-gfm's postprocessor of inline text when the options do
-    not wrap (it returns its text unchanged then)."""
+    not wrap (it returns its text unchanged then). The plugins are
+    mdformat-gfm's own modules, not looked up among the entry points of
+    every installed distribution."""
+    import mdformat.plugins
     from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
     from mdformat.renderer import MDRenderer, RenderContext
     from mdformat_gfm import _mdformat_plugin, _tables_plugin
 
     global _mdformat
     _mdformat = _MdformatParts()
-    parser = build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
-                        extensions=sorted(MDFORMAT_EXTENSIONS))
+    # build_mdit and the gfm plugin look their plugins up by name in mdformat.plugins.PARSER_EXTENSIONS, which
+    # mdformat fills on first use by reading the entry points of every installed distribution (one file per
+    # distribution: 3 % of rendering an unchanged family). The two the gfm extension uses are the modules
+    # mdformat-gfm declares for them; they are given for the build only, where mdformat has not filled the
+    # table yet (a later mdformat.text in this process fills it as before).
+    declared = "PARSER_EXTENSIONS" not in vars(mdformat.plugins)
+    if declared:
+        mdformat.plugins.PARSER_EXTENSIONS = {"gfm": _mdformat_plugin, "tables": _tables_plugin}
+    try:
+        parser = build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
+                            extensions=sorted(MDFORMAT_EXTENSIONS))
+    finally:
+        if declared:
+            del mdformat.plugins.PARSER_EXTENSIONS
     table_module = importlib.import_module("markdown_it.rules_block.table")  # the package's "table" is the rule
     table_alt = next(rule.alt for rule in parser.block.ruler.__rules__ if rule.name == "table")
     parser.block.ruler.at("table", table_rule(table_module), {"alt": list(table_alt)})

@@ -118,6 +118,17 @@ def rules_in(package: str) -> tuple[Rule, ...]:
     return tuple(rule for rule in RULES if rule.module.startswith(package + "."))
 
 
+def code_of(module: str) -> str:
+    """The code of the rule the module named ``module`` (dotted) implements,
+    for text that names the code outside that module (render's line about
+    an open folder names SG220's). Raises KeyError for a module the table
+    does not name."""
+    for rule in RULES:
+        if rule.module == module:
+            return rule.code
+    raise KeyError(module)
+
+
 def help_line(rules: tuple[Rule, ...]) -> str:
     """``Codes: SG101 range coverage, … (errors); SG105 noise wording, … (warnings).``
     for ``--help`` texts: each severity's codes in table order."""

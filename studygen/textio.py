@@ -430,10 +430,10 @@ def may_hold_document_problem(text: str, limit: int = MAX_NESTING) -> bool:
     mappings nest at most ``limit`` levels (:func:`nesting_within`) and it
     holds no surrogate, neither escaped nor raw. True otherwise (the walk
     decides)."""
-    if text.count("{") + text.count("[") > limit and not nesting_within(text, limit):
+    if not nesting_within(text, limit):
         return True
     if text.isascii():
-        return "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
+        return _SURROGATE_ESCAPE.search(text) is not None
     return _SURROGATE_ESCAPE.search(text) is not None or _SURROGATE.search(text) is not None
 
 
@@ -443,18 +443,52 @@ def nesting_within(text: str, limit: int) -> bool:
     counted; found at C speed, where walking the parsed document visits
     every value (records with hundreds of kernel entries have thousands).
 
-    The text is reduced to its quotes and brackets: escaped backslashes,
-    then escaped quotes dropped (left to right, as JSON pairs them), so that
-    the quotes left delimit the strings; every other piece between quotes
-    is inside a string and dropped. Each pass then deletes the innermost
-    pairs (``[]``, ``{}``), one level; the brackets are gone after as many
-    passes as the deepest nesting."""
-    structure = text.encode("utf-8", "surrogatepass")
-    if b"\\" in structure:
-        structure = structure.replace(b"\\\\", b"").replace(b'\\"', b"")
-    structure = b"".join(structure.translate(None, _NOT_STRUCTURE).split(b'"')[::2])
+    The text is reduced to its quotes and brackets: escaped quotes dropped
+    (:func:`_escaped_quotes_dropped`), so that the quotes left delimit the
+    strings; every other piece between quotes is inside a string and
+    dropped (two quotes side by side first, most strings holding no
+    bracket: dropping them leaves what is outside the strings as it was).
+    Each pass then deletes the innermost pairs (``[]``, ``{}``), one level;
+    the brackets are gone after as many passes as the deepest nesting."""
+    structure = _escaped_quotes_dropped(text.encode("utf-8", "surrogatepass"))
+    structure = structure.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in structure:
+        structure = b"".join(structure.split(b'"')[::2])
     for _ in range(limit):
         if not structure:
             return True
         structure = _INNERMOST_PAIR.sub(b"", structure)
     return not structure
+
+
+# Backslashes read one by one by _escaped_quotes_dropped; a text holding more has its escapes removed by replace.
+_FEW_BACKSLASHES = 64
+
+
+def _escaped_quotes_dropped(data: bytes) -> bytes:
+    """JSON text ``data`` (UTF-8) without the quotes a backslash escapes:
+    a quote after a run of an odd number of backslashes (JSON pairs them
+    left to right). The backslashes are left, for the reduction to brackets
+    drops them anyway. A record holds a few backslashes, if any, so they
+    are found with ``bytes.find``: ``replace`` over the whole text, as for
+    a text holding more than :data:`_FEW_BACKSLASHES`, cost half the bound."""
+    quotes, seen = [], 0
+    index = data.find(b"\\")
+    while index != -1:
+        end = index
+        while data[end:end + 1] == b"\\":
+            end += 1
+            seen += 1
+            if seen > _FEW_BACKSLASHES:
+                return data.replace(b"\\\\", b"").replace(b'\\"', b"")
+        if (end - index) % 2 and data[end:end + 1] == b'"':
+            quotes.append(end)
+        index = data.find(b"\\", end)
+    if not quotes:
+        return data
+    pieces, start = [], 0
+    for quote in quotes:
+        pieces.append(data[start:quote])
+        start = quote + 1
+    pieces.append(data[start:])
+    return b"".join(pieces)

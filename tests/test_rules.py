@@ -13,6 +13,8 @@ import importlib
 import re
 import sys
 
+import pytest
+
 from studygen import checks, lint
 from studygen.findings import CODES, Finding
 from studygen.rules import ERROR, RULES, WARNING, help_line, lint_code_list, markdown_table, rules_in
@@ -128,3 +130,12 @@ def test_lint_page_lists_the_lint_codes_from_the_table():
     assert ("- SG104 (error, Markdown structure): a table row with the wrong cell count, a delimiter row that does "
             "not match its header or repeats inside a table body, an unclosed code fence; in check, also a family "
             "README that mdformat would rewrite.\n") in lint_code_list()
+
+
+def test_code_of_names_the_code_a_module_implements():
+    from studygen.rules import code_of
+
+    assert code_of("studygen.checks.sg220_open_folders") == "SG220"
+    assert code_of("studygen.lint.sg101_range_coverage") == "SG101"
+    with pytest.raises(KeyError):
+        code_of("studygen.checks")

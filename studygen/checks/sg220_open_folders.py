@@ -5,7 +5,8 @@ it, up to the project root) whose mode lets every user write in it (``o+w``:
 file). ``check`` and ``render`` trust what they read there, so anyone on
 the machine could add a record, or replace one, and change a figure or a
 verdict. A warning, not an error: the folder may be shared on purpose, and
-whether its writers are trusted is the owner's to judge.
+whether its writers are trusted is the owner's to judge. ``render`` prints
+its own line for such a folder (:func:`studygen.study.open_folder_warning`).
 
 Case (attack on main after issue 24): issue 24 closed the cache's trust
 hole by reading no cache at all, but ``measurements/`` set to 0777 was read
@@ -23,9 +24,3 @@ def check(context) -> list[Finding]:
                     folder, hint=f"chmod o-w {folder} (or keep the project where only its writers can write)")
             for folder, mode in context.study.open_folders]
 
-
-def render_warning(folder: str, mode: int) -> str:
-    """The line ``render`` prints on stderr for such a folder (render runs
-    no check, but writes a README from what it read there)."""
-    return (f"studygen: warning: {folder}/: writable by every user (mode {mode:04o}), so anyone on this machine could "
-            "have added or replaced what this README was rendered from (SG220)")

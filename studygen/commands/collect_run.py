@@ -38,7 +38,7 @@ from ..errors import RecordError, UsageError
 from ..fsutil import shown_path
 from ..records.inductor_settings import ALLOWED_TYPES, setting_name_problem
 from ..records.load import load_dataset
-from ..records.write import validate_job_id
+from ..records.names import validate_job_id
 from ..study import STUDY_FILE, Study, at_yaml_line, load_study
 from . import COLLECT_COMMANDS, command
 from .common import resolve_root, root_option

@@ -20,7 +20,7 @@ from ..errors import UsageError
 from ..fsutil import atomic_write_text, shown_path
 from ..records.checkpoints import Revisions, revision_problem
 from ..records.schemas import validate_document
-from ..records.write import validate_family_name
+from ..records.names import validate_family_name
 from ..render.generated import MOVE_IT_AWAY, hand_written
 from ..rules import RULES
 from ..study import STUDY_FILE

@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..fsutil import dump_json, ensure_inside, shown_path
 from .load import load_dataset
 from .schemas import validate_document
-from .write import validate_job_id
+from .names import validate_job_id
 
 
 @dataclass

@@ -19,9 +19,10 @@ from ..place import Place
 from ..records.inductor_settings import inductor_config_problem
 from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, unquoted_non_text, yaml_node
 from ..records.schemas import validate_document
-from ..records.write import study_name_problem, validate_family_name
+from ..records.names import study_name_problem, validate_family_name
 from ..textio import regular_file
 from ..records.checkpoints import Revisions
+from ..rules import code_of
 from .model_revisions import revisions_in_view
 from .rows import Row, flatten_record
 
@@ -276,7 +277,7 @@ class Study:
 
 def refuse_unportable_names(spec: dict, shown: str) -> None:
     """RecordError at the pointer of a name in a study file that cannot name
-    a file everywhere (:func:`studygen.records.write.study_name_problem`)."""
+    a file everywhere (:func:`studygen.records.names.study_name_problem`)."""
     problem = study_name_problem(spec)
     if problem is not None:
         raise RecordError(problem[1], path=shown, pointer=problem[0])
@@ -374,6 +375,19 @@ def open_folders(folders: list[Path], root: Path) -> list[tuple[str, int]]:
                 if mode is not None:
                     found.append((step, mode))
     return [(shown_path(step, root) if step != root else ".", mode) for step, mode in sorted(found)]
+
+
+# The check that reports the folders of open_folders, named by the rule table (its code is written there).
+OPEN_FOLDERS_CHECK = "studygen.checks.sg220_open_folders"
+
+
+def open_folder_warning(folder: str, mode: int) -> str:
+    """The line ``render`` prints on stderr for a folder of :func:`open_folders`
+    (render runs no check, but writes a README from what it read there;
+    ``check`` reports the folder under the code of :data:`OPEN_FOLDERS_CHECK`).
+    Here, not in the check's module, so that render imports no check."""
+    return (f"studygen: warning: {folder}/: writable by every user (mode {mode:04o}), so anyone on this machine could "
+            f"have added or replaced what this README was rendered from ({code_of(OPEN_FOLDERS_CHECK)})")
 
 
 def _load_comparisons(study: Study, rel: str) -> None:

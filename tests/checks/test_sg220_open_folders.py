@@ -73,4 +73,5 @@ def test_check_and_render_report_it_once_each(project, run_cli):
     rendered = run_cli("render", "--root", root)
     assert rendered.exit_code == 0, rendered.err
     assert rendered.err.count("writable by every user") == 1
-    assert "studygen: warning: measurements/: writable by every user (mode 0777)" in rendered.err
+    assert ("studygen: warning: measurements/: writable by every user (mode 0777), so anyone on this machine could "
+            "have added or replaced what this README was rendered from (SG220)\n") in rendered.err

@@ -29,18 +29,23 @@ def modules_after(argv: list[str], cwd) -> set[str]:
     return set(json.loads(line.removeprefix("MODULES ")))
 
 
-def test_render_imports_neither_the_check_registry_nor_the_linter(tmp_path):
+def test_render_imports_no_check_nor_the_linter(tmp_path):
     project = copy_project(tmp_path / "project")
     loaded = modules_after(["render", "deformable_detr"], project)
     assert "studygen.render.engine" in loaded  # it did render
     assert not sorted(name for name in loaded if name == "studygen.lint" or name.startswith("studygen.lint."))
-    from studygen.rules import rules_in
+    # no check runs, so no check module is imported, nor their package (its waivers and base were 10 % of
+    # rendering an unchanged family when render took SG220's wording from the check's module)
+    assert not sorted(name for name in loaded if name == "studygen.checks" or name.startswith("studygen.checks."))
 
-    # SG220's module gives render its warning; no other check runs, so none is imported (the registry's
-    # package imports waivers, SG216's module, which reads the study file's waivers and nothing else)
-    other_checks = {rule.module for rule in rules_in("studygen.checks")} - {
-        "studygen.checks.sg220_open_folders", "studygen.checks.waivers"}
-    assert not sorted(loaded & (other_checks | {"studygen.checks.readme_markdown"}))
+
+def test_render_imports_none_of_what_writes_records(tmp_path):
+    """Loading a study checks its names (records.names) and writes nothing: what writes records stays out.
+    Failed before: the study took its name rules from records.write, which imports jsonedit and provenance."""
+    project = copy_project(tmp_path / "project")
+    loaded = modules_after(["render", "deformable_detr"], project)
+    assert not sorted(loaded & {"studygen.records.write", "studygen.records.jsonedit", "studygen.records.provenance"})
+    assert "studygen.records.names" in loaded and "studygen.records.load" in loaded
 
 
 def test_importing_one_check_module_leaves_the_others_out(tmp_path):

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from studygen import textio
 from studygen.errors import RecordError
 from studygen.textio import MAX_NESTING, document_problem, may_hold_document_problem, nesting_within, parse_json
 
@@ -159,3 +160,51 @@ def test_the_nesting_bound_reads_a_text_holding_raw_surrogates():
     with pytest.raises(RecordError) as caught:
         parse_json(text, "r.json")
     assert (caught.value.place.pointer, caught.value.message) == ("/s", SURROGATE)
+
+
+def _nesting_within_by_replace(text: str, limit: int) -> bool:
+    """The bound as it was before escapes were found one by one: escaped
+    backslashes, then escaped quotes, replaced over the whole text, and the
+    text between quotes split off (the reference the faster reduction must equal)."""
+    import re
+
+    structure = text.encode("utf-8", "surrogatepass").replace(b"\\\\", b"").replace(b'\\"', b"")
+    structure = b"".join(structure.translate(None, textio._NOT_STRUCTURE).split(b'"')[::2])
+    for _ in range(limit):
+        if not structure:
+            return True
+        structure = re.sub(rb"\[\]|\{\}", b"", structure)
+    return not structure
+
+
+def test_only_the_quotes_an_odd_run_of_backslashes_escapes_are_dropped():
+    """Escapes are found one by one in a text of a few backslashes (the text
+    is not copied where no quote is escaped), by replace in one of many.
+    Failed before: there was no such step (two replaces ran over every text)."""
+    data = b'{"a": "x\\"y", "b": "\\\\", "c": "\\\\\\"]", "d": "\\n\\u00b5"}'
+    assert textio._escaped_quotes_dropped(data) == b'{"a": "x\\y", "b": "\\\\", "c": "\\\\\\]", "d": "\\n\\u00b5"}'
+    plain = b'{"a": "\\n", "b": [1]}'
+    assert textio._escaped_quotes_dropped(plain) is plain
+    many = b'"' + b'\\"' * (textio._FEW_BACKSLASHES + 1) + b'"'
+    assert textio._escaped_quotes_dropped(many) == b'""'  # past the few: the replaces, which drop the backslashes too
+    few = b'"' + b'\\"' * textio._FEW_BACKSLASHES + b'"'
+    assert textio._escaped_quotes_dropped(few) == b'"' + b"\\" * textio._FEW_BACKSLASHES + b'"'
+
+
+def test_the_bound_equals_the_replace_reduction_on_every_json_text_at_hand():
+    """Every JSON file of the project and of ../shared, at the limit and at
+    one level less than each text's depth, and texts of many escapes."""
+    from tests.conftest import REPO, SHARED
+
+    paths = [path for path in [*REPO.rglob("*.json"), *SHARED.rglob("*.json")] if ".git" not in path.parts]
+    texts = [path.read_text(encoding="utf-8", errors="surrogateescape") for path in paths]
+    texts += [json.dumps({"k": ['\\"' * n, "\\" * n, '"]' * n], "d": nested(5)}) for n in (1, 2, 63, 64, 65, 200)]
+    assert len(paths) >= 50
+    for text in texts:
+        try:
+            json.loads(text)
+        except ValueError:
+            continue  # the bound reads texts that parsed
+        depth = next(level for level in range(MAX_NESTING + 2) if _nesting_within_by_replace(text, level))
+        for limit in (MAX_NESTING, depth, max(depth - 1, 0)):
+            assert nesting_within(text, limit) is _nesting_within_by_replace(text, limit), (text[:80], limit)

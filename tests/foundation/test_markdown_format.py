@@ -109,6 +109,41 @@ def test_one_parser_per_process_and_every_text_formatted_afresh(monkeypatch):
     assert len(built) == 1 and parsed == [TEXT, TEXT, ESCAPES]
 
 
+def test_the_parser_is_built_without_reading_entry_points(monkeypatch):
+    """mdformat-gfm's plugins are its modules, taken as they are: no distribution's entry points are read.
+    Failed before: mdformat read the entry points of every installed distribution to find "gfm" and "tables"."""
+    import importlib.metadata
+
+    import mdformat.plugins
+    from mdformat_gfm import _mdformat_plugin, _tables_plugin
+
+    monkeypatch.setattr(markdown_format, "_parser", None)
+    monkeypatch.delattr(mdformat.plugins, "PARSER_EXTENSIONS", raising=False)  # as in a fresh process
+    read = []
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kwargs: read.append(kwargs) or ())
+    formatted = markdown_format.format_markdown(TEXT)
+    assert read == []
+    assert "PARSER_EXTENSIONS" not in vars(mdformat.plugins)  # mdformat's own table is left for mdformat to fill
+    # gfm (strikethrough, task lists, autolinks) and tables, from the two modules mdformat-gfm declares
+    extensions = markdown_format._parser.options["parser_extension"]
+    assert [getattr(extension, "__name__", None) for extension in extensions[:2]] == [None, None]  # stand-ins
+    assert extensions[0].RENDERERS is _mdformat_plugin.RENDERERS
+    assert extensions[1].POSTPROCESSORS is _tables_plugin.POSTPROCESSORS
+    assert formatted == ("# Latency\n\n| variant | median (ms) |\n| :------ | ----------: |\n| fp16    |        8.19 |\n"
+                         "| FP8     |        9.45 |\n\n1. first\n1. second\n")
+    assert markdown_format.format_markdown("~~gone~~ https://example.org\n\n- [x] done\n") == (
+        "~~gone~~ https://example.org\n\n- [x] done\n")
+
+
+def test_the_entry_points_name_the_same_plugins():
+    """What mdformat finds by reading the entry points is what the parser is built from."""
+    import mdformat.plugins
+    from mdformat_gfm import _mdformat_plugin, _tables_plugin
+
+    assert mdformat.plugins.PARSER_EXTENSIONS["gfm"] is _mdformat_plugin
+    assert mdformat.plugins.PARSER_EXTENSIONS["tables"] is _tables_plugin
+
+
 @pytest.mark.parametrize("text", ["a_b", "_", "x _ y", "(_)", "a_", "_a", "é_é", "1_2", "a\u00a0_\u00a0b", "._.", ""])
 def test_underscores_as_mdformat_escapes_them(text):
     from mdformat.renderer._util import escape_underscore_emphasis

@@ -43,3 +43,60 @@ def test_checking_a_family_with_current_charts_imports_no_matplotlib():
             "print(code, sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
+
+
+def _without_docs_and_imports_by_walk(tree):
+    """The code digest's stripping as it was: every node of ``ast.walk`` (expressions too) whose body is a list."""
+    import ast
+
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        kept = [child for child in body if not isinstance(child, (ast.Import, ast.ImportFrom))]
+        if kept and isinstance(kept[0], ast.Expr) and isinstance(getattr(kept[0], "value", None), ast.Constant) \
+                and isinstance(kept[0].value.value, str):
+            kept = kept[1:]
+        node.body = kept or [ast.Pass()]
+    return tree
+
+
+def test_the_code_digest_strips_bodies_without_walking_expressions(monkeypatch):
+    """Only statement fields are read to reach every body; the committed charts' stamps hold the digest the
+    walk over every node gave. Failed before: the stripping walked every node (ast.walk)."""
+    import ast
+    import hashlib
+
+    here = REPO / "studygen" / "render"
+    expected = hashlib.sha256()
+    for module in charts.DRAWING_MODULES:
+        tree = _without_docs_and_imports_by_walk(ast.parse((here / module).read_text("utf-8")))
+        expected.update(ast.dump(tree).encode("utf-8"))
+
+    def refused(node):
+        raise RuntimeError("ast.walk reads every expression")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(ast, "walk", refused)
+        digest = charts._code_sha256.__wrapped__(charts.DRAWING_MODULES)
+    assert digest == expected.hexdigest()
+
+
+def test_the_stripping_equals_the_walk_on_every_module_of_the_project():
+    """Nested functions and classes, loops with else, try with handlers and finally, with, match: every
+    Python file of studygen stripped both ways dumps alike (docstrings and imports gone)."""
+    import ast
+
+    sources = [path.read_text("utf-8") for path in sorted((REPO / "studygen").rglob("*.py"))]
+    sources.append("def f():\n    '''doc'''\n    import os\n    for x in y:\n        '''d'''\n    else:\n"
+                   "        import re\n    try:\n        pass\n    except E:\n        '''h'''\n    finally:\n"
+                   "        import sys\n    match v:\n        case 1:\n            '''m'''\n            g = lambda: 0\n")
+    assert len(sources) > 200
+    for source in sources:
+        stripped = ast.dump(charts._without_docs_and_imports(ast.parse(source)))
+        assert stripped == ast.dump(_without_docs_and_imports_by_walk(ast.parse(source)))
+    last = charts._without_docs_and_imports(ast.parse(sources[-1])).body[0]
+    # bodies only: an else or finally block keeps its imports, as the walk left them
+    assert isinstance(last.body[0], ast.For) and isinstance(last.body[0].orelse[0], ast.Import)
+    assert isinstance(last.body[1].handlers[0].body[0], ast.Pass) and isinstance(last.body[1].finalbody[0], ast.Import)
+    assert isinstance(last.body[2].cases[0].body[0], ast.Assign)

@@ -15,7 +15,7 @@ import yaml
 
 from studygen.errors import UsageError
 from studygen.records.schemas import schema_errors
-from studygen.records.write import MAX_NAME_LENGTH, validate_family_name, validate_job_id
+from studygen.records.names import MAX_NAME_LENGTH, validate_family_name, validate_job_id
 from tests.collect.conftest import TRTEXEC
 from tests.robustness.snapshot import snapshot
 from tests.robustness.tiny import make_tiny_project, run_record, study_spec

@@ -23,7 +23,7 @@ import click
 from ...errors import UsageError
 from ...records.checkpoints import revision_problem
 from ...records.provenance import CHECKPOINT_DEFAULTS, DEFAULTED, FROM_STUDY
-from ...records.write import validate_family_name, validate_job_id
+from ...records.names import validate_family_name, validate_job_id
 from ...study.model_revisions import allowed_revisions, describe_allowed, names_model, names_revision
 
 SHAPE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")  # HxW, as studygen.collect.run.spec.SHAPE; matched whole
