@@ -69,8 +69,10 @@ def _word(pattern: str) -> str:
     return f"{_BEFORE}(?:{pattern}){_AFTER}"
 
 
-_ANYWHERE = _word(r"tbd|tba|xxx")
-_NOTE = _word(r"todo|fixme|fill\s+in|lorem\s+ipsum")
+_ANYWHERE_WORDS = ("tbd", "tba", "xxx")
+_NOTE_WORDS = ("todo", "fixme", r"fill\s+in", r"lorem\s+ipsum")
+_ANYWHERE = _word("|".join(_ANYWHERE_WORDS))
+_NOTE = _word("|".join(_NOTE_WORDS))
 _ANY_MARKER = re.compile(f"{_ANYWHERE}|{_NOTE}", re.IGNORECASE)
 _STANDALONE = re.compile(_ANYWHERE, re.IGNORECASE)
 _OPEN = r"[\s(\[{\"'*_>#-]*"  # brackets, quotes, emphasis, a bullet or a quote mark before a note's marker
@@ -90,14 +92,37 @@ _OTHER_SLOT = re.compile(
 _LONE_SLOT = re.compile(rf"[\[{{]\s*{_NAME}\s*[\]}}]")
 _SENTENCES = re.compile(r"(?<=[.!?:;])\s+|\n")
 _FILLER = re.compile(_word(r"n/a"), re.IGNORECASE)  # placeholder matter only when nothing else is there
-_SPELLED_TBD = r"to\s+be\s+(?:decided|determined|confirmed)"
+_SPELLED_ENDS = ("decided", "determined", "confirmed")
+_SPELLED_TBD = rf"to\s+be\s+(?:{'|'.join(_SPELLED_ENDS)})"
 _SPELLED = re.compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<a>{_SPELLED_TBD}){_AFTER}"  # opening the text or a sentence
     rf"|{_BEFORE}(?P<b>{_SPELLED_TBD})\s*(?:[.!?;:]|$)",  # ending it
     re.IGNORECASE | re.MULTILINE)
+_INSTRUCTION_VERBS = ("write", "describe", "add", "insert", "put", "fill", "enter", "paste")
 _INSTRUCTION = re.compile(
-    rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<i>(?:write|describe|add|insert|put|fill|enter|paste)\s"
+    rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<i>(?:{'|'.join(_INSTRUCTION_VERBS)})\s"
     r"(?:[^.!?;:\n\s]+\s+){0,8}?here)\s*(?:[.!?]|$)", re.IGNORECASE | re.MULTILINE)
+
+# What each pattern above needs, for :func:`_plain`: a slot's opening mark (``<``, ``[``, ``{``, ``%``),
+# or, lower-cased, the first word of a marker, of N/A or of TBD spelled out, or "here" and a verb of
+# an instruction.
+_SLOT_MARKS = "<[{%"
+_CUE_WORDS = (*_ANYWHERE_WORDS, *(word.split("\\")[0] for word in _NOTE_WORDS), "n/a", *_SPELLED_ENDS)
+
+
+def _plain(text: str) -> bool:
+    """Whether ``text`` can hold no placeholder matter but punctuation: it
+    is ASCII, holds no slot mark, and its lower case holds no cue word
+    (:data:`_CUE_WORDS`; "here" only with no instruction verb). In ASCII
+    text ``str.lower()`` folds case as ``re.IGNORECASE`` does, so where a
+    pattern above matches, its words are in the lower-cased text. Most
+    README lines are plain: the patterns' scans (each tries every position
+    of a line) are skipped for them."""
+    if not text.isascii() or any(mark in text for mark in _SLOT_MARKS):
+        return False
+    lowered = text.lower()
+    return not (any(word in lowered for word in _CUE_WORDS)
+                or ("here" in lowered and any(verb in lowered for verb in _INSTRUCTION_VERBS)))
 
 
 def _angle_slots(text: str):
@@ -125,6 +150,8 @@ def template_slots(text: str) -> list[str]:
     """Each unfilled template slot of ``text`` (``<slot>`` that is no HTML
     element, ``{{ name }}``, ``${NAME}``, …: see the module docstring), as
     written, in order."""
+    if not any(mark in text for mark in _SLOT_MARKS):  # every slot opens with one of them
+        return []
     found = [*_angle_slots(text), *_lone_slots(text),
              *((match.start(), match.group(0)) for match in _OTHER_SLOT.finditer(text))]
     return [slot for _, slot in sorted(found)]
@@ -142,6 +169,8 @@ def names_a_marker(text: str) -> bool:
     word), a template slot, TBD spelled out, an instruction to the author or
     N/A: what placeholder text in a line of a README, whose tables and lists
     leave lines of pipes and dashes, is told by."""
+    if _plain(text):
+        return False
     return bool(_ANY_MARKER.search(text) or template_slots(text) or _spelled_tbd(text)
                 or _INSTRUCTION.search(text) or _FILLER.search(text))
 
@@ -153,6 +182,8 @@ def placeholder_reason(text: str) -> str:
     text = str(text)
     if not text.strip():
         return "it is empty"
+    if _plain(text):  # no marker, slot, TBD, instruction or N/A: placeholder text only when no letter or digit
+        return "" if re.search(r"[^\W_]", text) else "it holds nothing but placeholder text"
     slots, spelled = template_slots(text), _spelled_tbd(text)
     rest = _FILLER.sub(" ", _ANY_MARKER.sub(" ", text))
     for matter in [*slots, spelled]:
