@@ -77,7 +77,7 @@ from statistics import median
 
 from ..findings import Finding
 from ..numbers import format_number, format_pooled
-from ..records.keys import MeasurementKey
+from ..records.keys import MeasurementKey, blanking
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..study.rows import Row
 from ..study.timing import batch_words, compute_rows, latency_signature, timing_name
@@ -90,10 +90,13 @@ DEFAULT_FACTOR = 1.5
 MIN_SHARED = 3
 
 
+_without_shape_and_platform = blanking("shape", "gpu", "software")
+
+
 def _quantity(row: Row) -> MeasurementKey:
     """What a range stated over unlisted rows is compared by: the configuration
     key (no GPU, no software versions) without the shape, which such a range spans."""
-    return row.key._replace(shape=None, gpu=None, software=None)
+    return _without_shape_and_platform(row.key)
 
 
 def compared_rows(rows) -> list[Row]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter
 
+from ..records.keys import blanking
 from ..records.kinds import PROFILED_TOTAL_GROUP, Kind
 from .rows import Row
 from .timing import compute_rows, timing_signature
@@ -125,10 +126,13 @@ class KernelOverCompute:
         return self.total.value / self.compute_ms - 1
 
 
+_without_quantity = blanking("kind", "metric", "statistic", "group", "dataset")
+
+
 def _run_configuration(row: Row) -> tuple:
     """What a kernel-time profile and the GPU compute latency of its run share: the job and the measurement
     key without kind, metric, statistic, group and dataset."""
-    return row.job_id, row.key._replace(kind=None, metric=None, statistic=None, group=None, dataset=None)
+    return row.job_id, _without_quantity(row.key)
 
 
 def _compute_figure(row: Row) -> tuple[float, str]:

@@ -24,9 +24,12 @@ measurements in several jobs) group rows by it alike
 
 from __future__ import annotations
 
-from ..records.keys import MeasurementKey
+from ..records.keys import MeasurementKey, blanking
 from ..records.kinds import Kind
 from .rows import Row
+
+_without_variant = blanking("variant", "recipe")
+_without_timing = blanking("metric", "statistic")
 
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
 TRT_DEFAULTS = (("cuda_graph", True, False), ("data_transfers", False, True), ("spin_wait", True, False))
@@ -72,7 +75,7 @@ def variant_free_measurement(row: Row) -> tuple[MeasurementKey, tuple | None]:
     variant pairs of one job, render's pooled compiled cells). fp16 timed with
     CUDA graphs and fp32 without are no such pair: their gap mixes precision
     and timing (SG212)."""
-    return row.key._replace(variant=None, recipe=None), latency_signature(row)
+    return _without_variant(row.key), latency_signature(row)
 
 
 def rows_by_measurement(rows) -> dict[tuple, list[Row]]:
@@ -129,7 +132,7 @@ def run_of(row: Row) -> tuple:
     shape and batch are one run; the same engine timed with CUDA graphs in
     another invocation of the job is another."""
     signature = timing_signature(row)
-    return row.job_id, row.key._replace(metric=None, statistic=None), signature[:2] + signature[3:]
+    return row.job_id, _without_timing(row.key), signature[:2] + signature[3:]
 
 
 def compute_rows(rows) -> list[Row]:
