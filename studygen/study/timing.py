@@ -92,7 +92,8 @@ def reported_by_several_jobs(rows) -> dict[tuple, list[Row]]:
     rows and a not-measured result have none) of each measurement two or more
     jobs report, in row order; the measurements in the order first met."""
     grouped = rows_by_measurement(r for r in rows if r.value is not None)
-    return {key: group for key, group in grouped.items() if len({r.job_id for r in group}) > 1}
+    # a measurement of one row (most of them) is one job's: no set of job ids to build
+    return {key: group for key, group in grouped.items() if len(group) > 1 and len({r.job_id for r in group}) > 1}
 
 
 def _signature_of(row: Row) -> tuple:
