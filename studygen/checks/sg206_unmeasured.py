@@ -213,14 +213,18 @@ def _lines_naming(lines: list[str], entry_names: list[str]) -> list[int]:
 
 def record_findings(study, entries: list[dict]) -> list[Finding]:
     findings = []
+    variants, labels_of = study.variants, {}  # a variant's name, label and precision, lower-cased once a variant
     for entry in entries:
         wanted = {n.lower() for n in names(entry)}
         parts = config_parts(study, entry)
         for row in study.rows:
             if row.statistic == NOT_MEASURED_STATISTIC:
                 continue
-            variant = study.variants.get(row.variant, {})
-            labels = {row.variant.lower(), str(variant.get("label", "")).lower(), str(variant.get("precision", "")).lower()}
+            labels = labels_of.get(row.variant)
+            if labels is None:
+                variant = variants.get(row.variant, {})
+                labels = labels_of[row.variant] = {row.variant.lower(), str(variant.get("label", "")).lower(),
+                                                   str(variant.get("precision", "")).lower()}
             if labels & wanted or parts is not None and row.variant in parts.variants and row.gpu in parts.gpus:
                 figure = row.value if row.value is not None else f"{row.value_min} to {row.value_max}"
                 findings.append(row_finding(

@@ -244,3 +244,19 @@ def test_a_records_note_on_its_input_may_name_it_the_same_words_by_hand_may_not(
     assert finding.line == line_of(study, f"{note}.") and finding.line > max(
         index + 1 for index, line in enumerate(lines) if line.startswith("- job:"))
     assert "hand-written text names it with figures 11" in finding.message
+
+
+def test_record_figures_read_the_variants_once_for_every_row_and_entry(tmp_path, monkeypatch):
+    """The study's variants (a dict made anew each time it is asked) are read
+    once for the record rule, not once a row per declared configuration."""
+    from studygen.study import Study
+
+    entries = [NOT_MEASURED[0], {"config": "W4", "reason": "no kernels"}]
+    records = [record(f"job{n}", [latency("fp16", 5.889), latency("fp8", 5.850)]) for n in range(3)]
+    study = load(tmp_path, records=records, study=spec(not_measured=entries))
+    assert len(study.rows) == 6  # made before counting (the rows read the variants too)
+    asked = []
+    real = Study.variants.fget
+    monkeypatch.setattr(Study, "variants", property(lambda self: asked.append(1) or real(self)))
+    assert sg206_unmeasured.record_findings(study, entries) == []
+    assert len(asked) == 1  # no GPU named by either configuration: config_parts asks none
