@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy_compile
 from . import NOT_MEASURED_KEY
 
 # Fields of the study file a README prints as prose, as JSON-pointer steps; "*" stands for any key or index.
@@ -73,33 +74,33 @@ _ANYWHERE_WORDS = ("tbd", "tba", "xxx")
 _NOTE_WORDS = ("todo", "fixme", r"fill\s+in", r"lorem\s+ipsum")
 _ANYWHERE = _word("|".join(_ANYWHERE_WORDS))
 _NOTE = _word("|".join(_NOTE_WORDS))
-_ANY_MARKER = re.compile(f"{_ANYWHERE}|{_NOTE}", re.IGNORECASE)
-_STANDALONE = re.compile(_ANYWHERE, re.IGNORECASE)
+_ANY_MARKER = lazy_compile(f"{_ANYWHERE}|{_NOTE}", re.IGNORECASE)
+_STANDALONE = lazy_compile(_ANYWHERE, re.IGNORECASE)
 _OPEN = r"[\s(\[{\"'*_>#-]*"  # brackets, quotes, emphasis, a bullet or a quote mark before a note's marker
-_AS_NOTE = re.compile(
+_AS_NOTE = lazy_compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<a>{_NOTE})"  # opening the text or a sentence, or after a colon
     rf"|(?P<b>{_NOTE})\s*:"  # followed by a colon: "TODO: …"
     rf"|[(\[{{]\s*(?P<c>{_NOTE})\s*[)\]}}]",  # alone in brackets
     re.IGNORECASE)
-_SLOT = re.compile(r"<\s*([A-Za-z][\w \-]*?)\s*>")
+_SLOT = lazy_compile(r"<\s*([A-Za-z][\w \-]*?)\s*>")
 _VOID_ELEMENTS = frozenset({"br", "hr", "wbr"})
 _NAME = r"[A-Za-z_]\w*"
-_OTHER_SLOT = re.compile(
+_OTHER_SLOT = lazy_compile(
     rf"\{{\{{\s*{_NAME}(?:\.{_NAME})*\s*\}}\}}"  # Jinja, Mustache: {{ name }}, {{ study.title }}
     rf"|\$\{{\s*{_NAME}\s*\}}"  # shell, JavaScript: ${NAME}
     rf"|(?<![\w%])%{_NAME}%(?![\w%])"  # %NAME%
     r"|(?<![\w{$])\{(?:[A-Za-z]\w*_\w*|[A-Z][A-Z\d]+)\}(?!\})")  # Python format, a name no English word
-_LONE_SLOT = re.compile(rf"[\[{{]\s*{_NAME}\s*[\]}}]")
-_SENTENCES = re.compile(r"(?<=[.!?:;])\s+|\n")
-_FILLER = re.compile(_word(r"n/a"), re.IGNORECASE)  # placeholder matter only when nothing else is there
+_LONE_SLOT = lazy_compile(rf"[\[{{]\s*{_NAME}\s*[\]}}]")
+_SENTENCES = lazy_compile(r"(?<=[.!?:;])\s+|\n")
+_FILLER = lazy_compile(_word(r"n/a"), re.IGNORECASE)  # placeholder matter only when nothing else is there
 _SPELLED_ENDS = ("decided", "determined", "confirmed")
 _SPELLED_TBD = rf"to\s+be\s+(?:{'|'.join(_SPELLED_ENDS)})"
-_SPELLED = re.compile(
+_SPELLED = lazy_compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<a>{_SPELLED_TBD}){_AFTER}"  # opening the text or a sentence
     rf"|{_BEFORE}(?P<b>{_SPELLED_TBD})\s*(?:[.!?;:]|$)",  # ending it
     re.IGNORECASE | re.MULTILINE)
 _INSTRUCTION_VERBS = ("write", "describe", "add", "insert", "put", "fill", "enter", "paste")
-_INSTRUCTION = re.compile(
+_INSTRUCTION = lazy_compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<i>(?:{'|'.join(_INSTRUCTION_VERBS)})\s"
     r"(?:[^.!?;:\n\s]+\s+){0,8}?here)\s*(?:[.!?]|$)", re.IGNORECASE | re.MULTILINE)
 
