@@ -89,12 +89,21 @@ from .prose_figures import sentence_at as prose_sentence_at
 
 # What an image count counts: "800 images", "400 held out", "a thousand-image subset", "1000-image".
 IMAGE_NOUNS = r"images?|held[- ]out"
+# A word each of IMAGE_NOUNS begins with, lower case: a line holding neither holds no image count.
+IMAGE_NOUN_WORDS = ("image", "held")
 
 
 def image_counts(line: str) -> list[tuple[int, int, int]]:
     """``(count, start, end)`` of each image count of ``line``, in digits or
     words, hyphenated or not (:func:`studygen.lint.vocabulary.counts`); "one
-    image" or "a single image" is an image, not a set, and is left out."""
+    image" or "a single image" is an image, not a set, and is left out.
+
+    A line whose case-folded text (:func:`studygen.lint.vocabulary.ascii_folded`,
+    where a case-insensitive pattern's ASCII words are substrings) holds no
+    word of :data:`IMAGE_NOUN_WORDS` is not searched: most README lines."""
+    folded = vocabulary.ascii_folded(line)
+    if not any(word in folded for word in IMAGE_NOUN_WORDS):
+        return []
     return [found for found in vocabulary.counts(line, IMAGE_NOUNS) if found[0] > 1]
 
 
