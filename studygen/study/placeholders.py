@@ -104,26 +104,29 @@ _INSTRUCTION = lazy_compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<i>(?:{'|'.join(_INSTRUCTION_VERBS)})\s"
     r"(?:[^.!?;:\n\s]+\s+){0,8}?here)\s*(?:[.!?]|$)", re.IGNORECASE | re.MULTILINE)
 
-# What each pattern above needs, for :func:`_plain`: a slot's opening mark (``<``, ``[``, ``{``, ``%``),
-# or, lower-cased, the first word of a marker, of N/A or of TBD spelled out, or "here" and a verb of
-# an instruction.
+# What the patterns above need: a slot opens with one of _SLOT_MARKS; each other pattern needs, lower case,
+# a word of its own (an alternative's first word), an instruction "here" and a verb (:class:`_Cues`).
 _SLOT_MARKS = "<[{%"
-_CUE_WORDS = (*_ANYWHERE_WORDS, *(word.split("\\")[0] for word in _NOTE_WORDS), "n/a", *_SPELLED_ENDS)
+_MARKER_WORDS = (*_ANYWHERE_WORDS, *(word.split("\\")[0] for word in _NOTE_WORDS))
+_FILLER_WORDS = ("n/a",)
 
 
-def _plain(text: str) -> bool:
-    """Whether ``text`` can hold no placeholder matter but punctuation: it
-    is ASCII, holds no slot mark, and its lower case holds no cue word
-    (:data:`_CUE_WORDS`; "here" only with no instruction verb). In ASCII
-    text ``str.lower()`` folds case as ``re.IGNORECASE`` does, so where a
-    pattern above matches, its words are in the lower-cased text. Most
-    README lines are plain: the patterns' scans (each tries every position
-    of a line) are skipped for them."""
-    if not text.isascii() or any(mark in text for mark in _SLOT_MARKS):
-        return False
-    lowered = text.lower()
-    return not (any(word in lowered for word in _CUE_WORDS)
-                or ("here" in lowered and any(verb in lowered for verb in _INSTRUCTION_VERBS)))
+class _Cues:
+    """Which patterns above may match one text: in ASCII text ``str.lower()``
+    folds case as ``re.IGNORECASE`` does, so a pattern matches only where the
+    lower-cased text holds its words. Most README lines hold none: the scans
+    (each pattern tries every position of a line) are skipped for them. A
+    text that is not ASCII may hold any (its case folds otherwise)."""
+
+    __slots__ = ("lowered",)
+
+    def __init__(self, text: str):
+        self.lowered = text.lower() if text.isascii() else None
+
+    def may(self, *needed: tuple[str, ...]) -> bool:
+        """Whether the text holds a word of each of ``needed`` (always, when not ASCII)."""
+        lowered = self.lowered
+        return lowered is None or all(any(word in lowered for word in words) for words in needed)
 
 
 def _angle_slots(text: str):
@@ -170,10 +173,11 @@ def names_a_marker(text: str) -> bool:
     word), a template slot, TBD spelled out, an instruction to the author or
     N/A: what placeholder text in a line of a README, whose tables and lists
     leave lines of pipes and dashes, is told by."""
-    if _plain(text):
-        return False
-    return bool(_ANY_MARKER.search(text) or template_slots(text) or _spelled_tbd(text)
-                or _INSTRUCTION.search(text) or _FILLER.search(text))
+    cues = _Cues(text)
+    return bool((cues.may(_MARKER_WORDS) and _ANY_MARKER.search(text)) or template_slots(text)
+                or (cues.may(_SPELLED_ENDS) and _spelled_tbd(text))
+                or (cues.may(("here",), _INSTRUCTION_VERBS) and _INSTRUCTION.search(text))
+                or (cues.may(_FILLER_WORDS) and _FILLER.search(text)))
 
 
 def placeholder_reason(text: str) -> str:
@@ -183,23 +187,25 @@ def placeholder_reason(text: str) -> str:
     text = str(text)
     if not text.strip():
         return "it is empty"
-    if _plain(text):  # no marker, slot, TBD, instruction or N/A: placeholder text only when no letter or digit
-        return "" if re.search(r"[^\W_]", text) else "it holds nothing but placeholder text"
-    slots, spelled = template_slots(text), _spelled_tbd(text)
-    rest = _FILLER.sub(" ", _ANY_MARKER.sub(" ", text))
+    cues = _Cues(text)
+    markers = cues.may(_MARKER_WORDS)  # the words of _ANY_MARKER, _STANDALONE and _AS_NOTE
+    slots, spelled = template_slots(text), _spelled_tbd(text) if cues.may(_SPELLED_ENDS) else ""
+    rest = _ANY_MARKER.sub(" ", text) if markers else text
+    if cues.may(_FILLER_WORDS):  # a marker's removal leaves a space: it cannot join an "n/a" together
+        rest = _FILLER.sub(" ", rest)
     for matter in [*slots, spelled]:
         rest = rest.replace(matter, " ") if matter else rest
     if not re.search(r"[^\W_]", rest):
         return "it holds nothing but placeholder text"
     if slots:
         return f"the template slot {slots[0]}"
-    standalone = _STANDALONE.search(text)
+    standalone = _STANDALONE.search(text) if markers else None
     if standalone or spelled:
         return f"{' '.join((standalone.group(0) if standalone else spelled).split())!r} stands in for a fact"
-    note = _AS_NOTE.search(text)
+    note = _AS_NOTE.search(text) if markers else None
     if note:
         return f"{' '.join(next(g for g in note.groups() if g).split())!r} used as a note"
-    instruction = _INSTRUCTION.search(text)
+    instruction = _INSTRUCTION.search(text) if cues.may(("here",), _INSTRUCTION_VERBS) else None
     if instruction:
         return f"{' '.join(instruction.group('i').split())!r} is an instruction to the author"
     return ""

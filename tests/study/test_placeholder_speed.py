@@ -1,6 +1,6 @@
-"""The placeholder rules skip their patterns' scans for plain text
-(:func:`studygen.study.placeholders._plain`): ASCII text with no slot mark
-and, lower-cased, no word a pattern needs. Each pattern tries every position
+"""The placeholder rules skip each pattern's scan for a text that cannot
+hold what it finds (:class:`studygen.study.placeholders._Cues`): ASCII text
+with no slot mark, or, lower-cased, no word the pattern needs. Each pattern tries every position
 of a line (they open with a look-behind), and SG218 asks them of every
 README line: 3 % of a project's check. The answers must be those of the
 patterns alone, over real texts and texts built to find a gap."""
@@ -22,8 +22,8 @@ RULES = (placeholders.names_a_marker, placeholders.placeholder_reason, placehold
 
 
 def _patterns_alone(monkeypatch) -> None:
-    """Every text goes to the patterns: no text is plain, every text may hold a slot."""
-    monkeypatch.setattr(placeholders, "_plain", lambda text: False)
+    """Every text goes to every pattern: each may match, every text may hold a slot."""
+    monkeypatch.setattr(placeholders._Cues, "may", lambda self, *needed: True)
     monkeypatch.setattr(placeholders, "_SLOT_MARKS", ("",))  # "" is in every text
 
 
@@ -96,3 +96,14 @@ def test_importing_the_rules_compiles_no_pattern():
              "assert not any('compiled' in vars(vars(p)[n]) for n in found)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_line_with_a_link_is_scanned_for_slots_alone(monkeypatch):
+    """A link's bracket may open a slot, so the slot patterns read the line;
+    the others need their words, which it does not hold."""
+    assert placeholders.template_slots("Shipped. [reason]") == ["[reason]"]
+    for name in ("_ANY_MARKER", "_FILLER", "_INSTRUCTION", "_SPELLED", "_STANDALONE", "_AS_NOTE"):
+        monkeypatch.setattr(placeholders, name, _NoScan())
+    line = "See [the trtexec guide](https://example.com/guide) for the flags."
+    assert placeholders.names_a_marker(line) is False
+    assert placeholders.placeholder_reason(line) == ""
