@@ -91,12 +91,16 @@ def shown_paths_in(folder: Path, base: Path):
     try:
         shown_folder = resolved(folder).relative_to(resolved(base))
     except (OSError, ValueError, InputError):
-        shown_folder = None
+        return lambda path: shown_path(path, base)
+    # Read off the path's text: its folder's text equal to the folder's is the folder (a Path's parent and
+    # the shown folder joined cost two Path objects a record); another text is asked of the paths themselves.
+    folder_text = str(folder)
+    prefix = "" if str(shown_folder) == "." else str(shown_folder) + os.sep
 
     def shown(path: Path) -> str:
-        if shown_folder is None or path.parent != folder:
-            return shown_path(path, base)
-        return str(shown_folder / path.name)
+        if (os.path.dirname(str(path)) or ".") == folder_text or path.parent == folder:
+            return prefix + path.name
+        return shown_path(path, base)
 
     return shown
 

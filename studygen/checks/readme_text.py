@@ -28,7 +28,9 @@ from ..label_names import label_pattern
 from ..patterns import LazyPattern, lazy_compile
 
 _ESCAPE = lazy_compile(r"\\([!-/:-@\[-`{-~])")
-_SPACES = lazy_compile(r"\s+")
+# The whitespace normalizing changes: a run of two or more, or any whitespace but the space ("a b" stays as it is;
+# a pattern of every run replaced each space between two words with a space, at a match each).
+_SPACES = lazy_compile(r"\s{2,}|[^\S ]")
 
 # Numbers as prose figures: not glued to a word on the left (fp16, B200, SG211,
 # #2119 are names), decimals and thousands separators included.
@@ -79,7 +81,9 @@ def table_cells(line: str) -> list[str] | None:
 
 
 # What normalization changes: a run of whitespace (group 1), or a backslash escape (group 2: what it escapes).
-_CHANGED = lazy_compile(r"(\s+)|\\([!-/:-@\[-`{-~])")
+# A lone space between two other characters is kept as it is, like them: a run of whitespace (group 1) is
+# two or more, any whitespace but the space, or a space opening or closing the line (dropped).
+_CHANGED = lazy_compile(r"(\s{2,}|[^\S ]|^ | \Z)|\\([!-/:-@\[-`{-~])")
 
 
 def normalized_with_offsets(line: str) -> tuple[str, list[int]]:

@@ -89,12 +89,21 @@ from .prose_figures import sentence_at as prose_sentence_at
 
 # What an image count counts: "800 images", "400 held out", "a thousand-image subset", "1000-image".
 IMAGE_NOUNS = r"images?|held[- ]out"
+# A word each of IMAGE_NOUNS begins with, lower case: a line holding neither holds no image count.
+IMAGE_NOUN_WORDS = ("image", "held")
 
 
 def image_counts(line: str) -> list[tuple[int, int, int]]:
     """``(count, start, end)`` of each image count of ``line``, in digits or
     words, hyphenated or not (:func:`studygen.lint.vocabulary.counts`); "one
-    image" or "a single image" is an image, not a set, and is left out."""
+    image" or "a single image" is an image, not a set, and is left out.
+
+    A line whose case-folded text (:func:`studygen.lint.vocabulary.ascii_folded`,
+    where a case-insensitive pattern's ASCII words are substrings) holds no
+    word of :data:`IMAGE_NOUN_WORDS` is not searched: most README lines."""
+    folded = vocabulary.ascii_folded(line)
+    if not any(word in folded for word in IMAGE_NOUN_WORDS):
+        return []
     return [found for found in vocabulary.counts(line, IMAGE_NOUNS) if found[0] > 1]
 
 
@@ -379,9 +388,10 @@ def _result_pointer(row: Row) -> str:
     return "/".join(row.pointer.split("/")[:3])
 
 
-def _recipe(study, row: Row) -> str | None:
-    """The recipe of the row's variant: the study file's (``variants[*].recipe``), else the result's own."""
-    return study.variants.get(row.variant, {}).get("recipe") or row.result.get("recipe")
+def _recipe(study, row: Row, variants: dict | None = None) -> str | None:
+    """The recipe of the row's variant: the study file's (``variants[*].recipe``), else the result's own.
+    ``variants``: the study's (:attr:`studygen.study.Study.variants`, made anew each time it is asked), when at hand."""
+    return (study.variants if variants is None else variants).get(row.variant, {}).get("recipe") or row.result.get("recipe")
 
 
 def _set_finding(row: Row, message: str, hint: str) -> Finding:
@@ -393,12 +403,12 @@ def _set_finding(row: Row, message: str, hint: str) -> Finding:
 def sets_in_study_file(study) -> list[Finding]:
     """Rule 6: each calibration and agreement set a record names is the one the study file names for it."""
     findings = []  # a quantization or agreement result is one row
-    study_file = study.rel(study.study_path)
+    study_file, variants = study.rel(study.study_path), study.variants
     for row in study.rows:
         role = SET_ROLES.get(row.kind)
         if role is None or not row.dataset:
             continue
-        pointer, named = study_file_set(study, role, _recipe(study, row))
+        pointer, named = study_file_set(study, role, _recipe(study, row, variants))
         if named is None or row.dataset == named:
             continue
         findings.append(_set_finding(
@@ -411,13 +421,16 @@ def sets_in_study_file(study) -> list[Finding]:
 def calibrated_on(study) -> list[Finding]:
     """Rule 7: no quality figure on its variant's own calibration set."""
     quantized = {(row.job_id, row.variant): row for row in study.rows if row.kind == Kind.QUANTIZATION and row.dataset}
-    study_file = study.rel(study.study_path)
+    study_file, variants = study.rel(study.study_path), study.variants
+    calibration_sets = {}  # recipe → where the study file names its calibration set, and which (once a recipe)
     findings = []
     for row in study.rows:
         if row.kind not in QUALITY_KINDS or not row.dataset:
             continue
-        recipe = _recipe(study, row)  # a variant without a recipe is calibrated on nothing
-        pointer, named = study_file_set(study, CALIBRATION, recipe)
+        recipe = _recipe(study, row, variants)  # a variant without a recipe is calibrated on nothing
+        if recipe not in calibration_sets:
+            calibration_sets[recipe] = study_file_set(study, CALIBRATION, recipe)
+        pointer, named = calibration_sets[recipe]
         if recipe and row.dataset == named:
             source = f"{study_file} {pointer}"
         elif (job_row := quantized.get((row.job_id, row.variant))) is not None and job_row.dataset == row.dataset:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from bisect import bisect_right
 from itertools import accumulate
 
 from ..findings import Finding
@@ -146,21 +147,23 @@ def _names_another_gpu(lowered: str, first: int, last: int, parts: Parts) -> boo
                for m in parts.other_gpus.finditer(lowered, first, last))
 
 
-def _mentions(named: list[tuple[int, int]], formats: list[tuple[str, int, int]], entry_names: list[str]):
+def _mentions(named: list[tuple[int, int]], formats: list[tuple[str, int, int]], wanted: frozenset[str]):
     """``(start, end)`` of each mention of the configuration in one line, in
     order: its names and aliases where :func:`_named_by_line` found them
     (``named``), and the formats written in words whose name is one of them
-    ("a four-bit integer format" for INT4; ``formats`` from the shared
-    vocabulary, :func:`studygen.lint.format_words.format_mentions`)."""
-    wanted = {name.lower() for name in entry_names}
+    (``wanted``: the names and aliases lower-cased; "a four-bit integer
+    format" for INT4; ``formats`` from the shared vocabulary,
+    :func:`studygen.lint.format_words.format_mentions`)."""
+    if not named and not formats:  # nearly every line: no set to build and sort
+        return []
     return sorted({*named, *((start, end) for name, start, end in formats if name in wanted)})
 
 
-def _all_mentions(line: str, named, formats, entry_names: list[str], parts: Parts | None) -> list[tuple[tuple[int, int], ...]]:
+def _all_mentions(line: str, named, formats, wanted: frozenset[str], parts: Parts | None) -> list[tuple[tuple[int, int], ...]]:
     """Each mention of the configuration in ``line`` as the places it covers,
     in order: one place for a name, alias or format (:func:`_mentions`), two
     for a variant and a GPU named in one sentence (:func:`_part_mentions`)."""
-    whole = [(span,) for span in _mentions(named, formats, entry_names)]
+    whole = [(span,) for span in _mentions(named, formats, wanted)]
     return sorted(whole + _part_mentions(line, parts))
 
 
@@ -174,6 +177,9 @@ def _named_by_line(lines: list[str], pattern: re.Pattern, entry_names: list[str]
     a line's ends, so each line's matches are the same."""
     if any("\n" in name for name in entry_names):
         return {i: found for i, line in enumerate(lines) if (found := [m.span() for m in pattern.finditer(line)])}
+    if all(name.isascii() for name in entry_names):
+        return {i: found for i in _lines_naming(lines, entry_names)
+                if (found := [m.span() for m in pattern.finditer(lines[i])])}
     text = "\n".join(lines)
     starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
     found: dict[int, list[tuple[int, int]]] = {}
@@ -185,16 +191,40 @@ def _named_by_line(lines: list[str], pattern: re.Pattern, entry_names: list[str]
     return found
 
 
+def _lines_naming(lines: list[str], entry_names: list[str]) -> list[int]:
+    """Indexes, in order, of the lines that may hold one of ``entry_names``
+    (ASCII, none holding a newline) as :func:`mention_pattern` finds them:
+    every line that is not ASCII, and each ASCII line whose lower case holds
+    a name's. Among ASCII characters ``str.lower()`` folds case as
+    ``re.IGNORECASE`` does, so the names are found by ``str.find`` over the
+    ASCII lines at C speed; the pattern, whose look-behind makes it try every
+    position of a text, then reads only these lines (a README's lines were
+    scanned once for each declared configuration)."""
+    ascii_text = "\n".join(line if line.isascii() else "" for line in lines).lower()
+    starts = list(accumulate((len(line) + 1 if line.isascii() else 1 for line in lines), initial=0))
+    found = {i for i, line in enumerate(lines) if not line.isascii()}
+    for name in {name.lower() for name in entry_names}:
+        at = ascii_text.find(name)
+        while at >= 0:
+            found.add(bisect_right(starts, at) - 1)
+            at = ascii_text.find(name, at + 1)
+    return sorted(found)
+
+
 def record_findings(study, entries: list[dict]) -> list[Finding]:
     findings = []
+    variants, labels_of = study.variants, {}  # a variant's name, label and precision, lower-cased once a variant
     for entry in entries:
         wanted = {n.lower() for n in names(entry)}
         parts = config_parts(study, entry)
         for row in study.rows:
             if row.statistic == NOT_MEASURED_STATISTIC:
                 continue
-            variant = study.variants.get(row.variant, {})
-            labels = {row.variant.lower(), str(variant.get("label", "")).lower(), str(variant.get("precision", "")).lower()}
+            labels = labels_of.get(row.variant)
+            if labels is None:
+                variant = variants.get(row.variant, {})
+                labels = labels_of[row.variant] = {row.variant.lower(), str(variant.get("label", "")).lower(),
+                                                   str(variant.get("precision", "")).lower()}
             if labels & wanted or parts is not None and row.variant in parts.variants and row.gpu in parts.gpus:
                 figure = row.value if row.value is not None else f"{row.value_min} to {row.value_max}"
                 findings.append(row_finding(
@@ -215,13 +245,13 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
     labels = numbered_labels(study)
     for entry in entries:
         entry_names = names(entry)
-        per_entry.append((entry, entry_names, _named_by_line(text.lines, mention_pattern(entry), entry_names),
-                          config_parts(study, entry)))
+        per_entry.append((entry, frozenset(name.lower() for name in entry_names),
+                          _named_by_line(text.lines, mention_pattern(entry), entry_names), config_parts(study, entry)))
     for index, line in text.prose_lines():
         formats = format_mentions(line)
-        for entry, entry_names, named, parts in per_entry:
+        for entry, wanted, named, parts in per_entry:
             sentences_seen = set()
-            for places in _all_mentions(line, named.get(index, []), formats, entry_names, parts):
+            for places in _all_mentions(line, named.get(index, []), formats, wanted, parts):
                 if all(text.covered(index, start, end, kinds=STATES_NO_RESULT) for start, end in places):
                     continue
                 start, end = places[0]

@@ -77,7 +77,7 @@ from statistics import median
 
 from ..findings import Finding
 from ..numbers import format_number, format_pooled
-from ..records.keys import MeasurementKey
+from ..records.keys import MeasurementKey, blanking
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..study.rows import Row
 from ..study.timing import batch_words, compute_rows, latency_signature, timing_name
@@ -90,10 +90,13 @@ DEFAULT_FACTOR = 1.5
 MIN_SHARED = 3
 
 
+_without_shape_and_platform = blanking("shape", "gpu", "software")
+
+
 def _quantity(row: Row) -> MeasurementKey:
     """What a range stated over unlisted rows is compared by: the configuration
     key (no GPU, no software versions) without the shape, which such a range spans."""
-    return row.key._replace(shape=None, gpu=None, software=None)
+    return _without_shape_and_platform(row.key)
 
 
 def compared_rows(rows) -> list[Row]:
@@ -190,19 +193,34 @@ def typical_ratios(cells: dict[tuple, dict[tuple, Cell]]) -> dict[tuple, dict[tu
     GPUs: the pair's pattern in this study, taken once for the whole check.
     Kept by pattern first, so that a pair of one configuration is looked up
     by its two platforms alone (a key holding the pattern hashed its dozen
-    parts again for each of a configuration's pairs)."""
-    ratios: dict[tuple, dict[tuple, list[float]]] = {}
+    parts again for each of a configuration's pairs).
+
+    The configurations measured on one set of platforms (in a study, most
+    are measured on all of them) give their ratios as one list each, pair by
+    pair in one order (:func:`_cross_pairs`), turned into one list a pair at
+    the end: a pair is hashed once a platform set, not once a configuration."""
+    by_set: dict[tuple, tuple[list[tuple[int, int]], list[list[float]]]] = {}
     for platforms in cells.values():
-        by_pair = ratios.setdefault(_cell_pattern(platforms), {})
-        ordered = sorted(platforms)
+        ordered = tuple(sorted(platforms))
         medians = [platforms[platform].median for platform in ordered]
-        for first, a in enumerate(ordered):
-            for second in range(first + 1, len(ordered)):
-                b = ordered[second]
-                if a[0] != b[0]:
-                    by_pair.setdefault((a, b), []).append(medians[first] / medians[second])
+        found = by_set.get(key := (_cell_pattern(platforms), ordered))
+        if found is None:
+            found = by_set[key] = (_cross_pairs(ordered), [])
+        found[1].append([medians[first] / medians[second] for first, second in found[0]])
+    ratios: dict[tuple, dict[tuple, list[float]]] = {}
+    for (pattern, ordered), (pairs, per_configuration) in by_set.items():
+        by_pair = ratios.setdefault(pattern, {})
+        for (first, second), shared in zip(pairs, zip(*per_configuration)):
+            by_pair.setdefault((ordered[first], ordered[second]), []).extend(shared)
     return {pattern: {pair: (median(shared), len(shared)) for pair, shared in by_pair.items()}
             for pattern, by_pair in ratios.items()}
+
+
+def _cross_pairs(ordered: tuple) -> list[tuple[int, int]]:
+    """``(i, j)``, i < j, of each two platforms of ``ordered`` (sorted) on
+    different GPUs, in the order of ``combinations``."""
+    return [(first, second) for first, second in combinations(range(len(ordered)), 2)
+            if ordered[first][0] != ordered[second][0]]
 
 
 def _cell_pattern(platforms: dict[tuple, Cell]) -> tuple:
@@ -232,30 +250,38 @@ def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple
 
 
 def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, dict[tuple, tuple[float, int]]],
-                       factor: float) -> dict[tuple, list[str]]:
+                       factor: float, known: dict | None = None) -> dict[tuple, list[str]]:
     """Platform → why its figure departs from the study's pattern against a
     platform of another GPU: the ratio of the two is at least ``factor``
     times, or at most 1 / ``factor`` of, the median of that pair's ratios
     (:func:`typical_ratios`), when they share :data:`MIN_SHARED` or more
     configurations; the reason goes to the platform that is slower than the
-    pattern."""
+    pattern. ``known``: the typical ratio of each pair of a set of platforms,
+    looked up once a set (by pattern and platforms) where a check passes one
+    dict for all its configurations."""
     reasons: dict[tuple, list[str]] = {}
-    pairs = typical[_cell_pattern(platforms)]
-    for a, b in combinations(sorted(platforms), 2):
-        if a[0] == b[0]:
-            continue
-        usual, shared = pairs[(a, b)]
+    ordered = tuple(sorted(platforms))
+    key = (_cell_pattern(platforms), ordered)
+    usual_of = None if known is None else known.get(key)
+    if usual_of is None:
+        pairs = typical[key[0]]
+        usual_of = [(first, second, *pairs[(ordered[first], ordered[second])])
+                    for first, second in _cross_pairs(ordered)]
+        if known is not None:
+            known[key] = usual_of
+    medians = [platforms[platform].median for platform in ordered]
+    for a, b, usual, shared in usual_of:
         if shared < MIN_SHARED:
             continue  # no pattern to depart from: a GPU being slower than another is no anomaly by itself
-        departure = (platforms[a].median / platforms[b].median) / usual
+        departure = (medians[a] / medians[b]) / usual
         if departure >= factor:
             slow, fast, usual_slow = a, b, usual
         elif departure * factor <= 1:
             slow, fast, usual_slow, departure = b, a, 1 / usual, 1 / departure
         else:
             continue
-        reasons.setdefault(slow, []).append(
-            f"is {format_number(platforms[slow].median / platforms[fast].median, 2)}x {platforms[fast].text}, "
+        reasons.setdefault(ordered[slow], []).append(
+            f"is {format_number(medians[slow] / medians[fast], 2)}x {platforms[ordered[fast]].text}, "
             f"{format_number(departure, 2)}x the {format_number(usual_slow, 2)}x typical of these two platforms "
             f"(median over the {shared} configurations both measured)")
     return reasons
@@ -265,12 +291,12 @@ def listed_anomalies(study, compared: list[Row], factor: float) -> tuple[list[Fi
     """Comparison 1 over the compared rows (:func:`compared_rows`); also the ids of rows already reported."""
     cells = configuration_cells(compared)
     typical = typical_ratios(cells)
-    findings, reported = [], set()
+    findings, reported, known = [], set(), {}
     for platforms in cells.values():
         if len(platforms) < 2:
             continue
         reasons = _same_gpu_reasons(platforms, factor)
-        for platform, more in _cross_gpu_reasons(platforms, typical, factor).items():
+        for platform, more in _cross_gpu_reasons(platforms, typical, factor, known).items():
             reasons.setdefault(platform, []).extend(more)
         for platform in sorted(reasons):
             cell = platforms[platform]

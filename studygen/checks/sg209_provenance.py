@@ -44,6 +44,8 @@ model in the study's folder passed.
 
 from __future__ import annotations
 
+import functools
+
 from ..findings import Finding
 from ..records.checkpoints import Revisions
 from ..study.model_revisions import describe_allowed, names_model, names_revision
@@ -167,6 +169,10 @@ def other_model(record, model: dict | None, study_file: str) -> list[Finding]:
 def check(context) -> list[Finding]:
     study = context.study
     model, study_file = study.spec.get("model"), study.rel(study.study_path)
+    # A study's records hold a few checkpoint ids and revisions, each asked once (both tests are pure):
+    # a revision's key among the study's took most of this check's time, twice a record.
+    model_named = functools.cache(functools.partial(names_model, model))
+    revision_named = functools.cache(lambda revision: names_revision(model, revision, study.revisions))
     findings = []
     for record in study.records:
         provenance = record.provenance
@@ -174,6 +180,9 @@ def check(context) -> list[Finding]:
             findings.extend(collected(record))
         elif "source" in provenance:
             findings.extend(transcribed(record))
-        findings.extend(other_model(record, model, study_file))
-        findings.extend(unlisted_revision(record, model, study_file, study.revisions))
+        checkpoint = provenance.get("checkpoint") or {}
+        if not model_named(checkpoint.get("id")):
+            findings.extend(other_model(record, model, study_file))
+        if checkpoint.get("revision") and not revision_named(checkpoint["revision"]):
+            findings.extend(unlisted_revision(record, model, study_file, study.revisions))
     return findings

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding
+from ..lint.vocabulary import ascii_folded
 from ..patterns import lazy_compile
 from ..study.attribution import recipe_groups, recipe_pairs
 from ..study.rows import Row
@@ -36,6 +37,8 @@ from .readme_text import quote, sentence_at
 CAUSE = lazy_compile(r"\b(?:because|due\s+to|thanks\s+to|owing\s+to|caused\s+by|comes?\s+from|came\s+from|"
                    r"(?:is|are)\s+why|explain(?:s|ed)?\s+by|makes?\s+\w+(?:\s+\w+)?\s+(?:faster|slower)|"
                    r"made\s+\w+(?:\s+\w+)?\s+(?:faster|slower))\b", re.I)
+# A word each alternative of CAUSE holds, lower case: a line holding none gives no cause (most README lines).
+CAUSE_WORDS = ("because", "due", "thanks", "owing", "caused", "come", "came", "why", "explain", "make", "made")
 # How prose names a kernel group. Loose words such as "linear" or "quantized" are left out:
 # "each quantized linear adds host-side work" names a module, not a kernel group.
 GROUP_WORDS = {
@@ -77,6 +80,17 @@ def _about(sentence: str, row: Row) -> bool:
     return not shapes or f"{row.shape}" in {f"{h}x{w}" for h, w in shapes}
 
 
+def causes_in(line: str):
+    """The causal phrases of ``line`` (:data:`CAUSE` matches), in order; a
+    line whose case-folded text (:func:`studygen.lint.vocabulary.ascii_folded`,
+    where a case-insensitive pattern's ASCII words are substrings) holds no
+    word of :data:`CAUSE_WORDS` is not searched: most README lines."""
+    folded = ascii_folded(line)
+    if not any(word in folded for word in CAUSE_WORDS):
+        return iter(())
+    return CAUSE.finditer(line)
+
+
 def check(context) -> list[Finding]:
     study = context.study
     text = context.readme_text
@@ -85,7 +99,7 @@ def check(context) -> list[Finding]:
     pairs = None
     findings = []
     for index, line in text.prose_lines():
-        for match in CAUSE.finditer(line):
+        for match in causes_in(line):
             sentence = sentence_at(line, match.start(), match.end())
             if not DIFFERENCE.search(sentence):
                 continue

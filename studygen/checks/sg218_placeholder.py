@@ -87,6 +87,8 @@ def _notes(document: dict):
 def _outside_helpers(line: str, spans) -> str:
     """``line`` with every character a helper output covers (``spans``:
     ``(start, end, item)`` in the line) as a space: the template's own text."""
+    if not spans:
+        return line
     chars = list(line)
     for start, end, _ in spans:
         chars[start:end] = " " * len(chars[start:end])

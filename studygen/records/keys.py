@@ -84,6 +84,18 @@ _CONFIG_INDEXES = tuple(FIELDS.index(name) for name in CONFIG_FIELDS)
 _config_parts = operator.itemgetter(*_CONFIG_INDEXES)  # the configuration key's parts as a tuple, picked in C
 
 
+def blanking(*names: str):
+    """A function giving a key with the fields ``names`` set to None, as
+    ``key._replace(name=None, ...)`` gives it: picked in C from the key and a
+    None (``operator.itemgetter``) at a third of ``_replace``'s time, where
+    grouping rows makes one a row. Raises ValueError for a name that is no
+    field of :data:`FIELDS`."""
+    blank = {FIELDS.index(name) for name in names}
+    pick = operator.itemgetter(*(len(FIELDS) if index in blank else index for index in range(len(FIELDS))))
+    make = MeasurementKey._make
+    return lambda key: make(pick(key + (None,)))
+
+
 def software_signature(provenance: dict, backend: str | None) -> str:
     """``tensorrt=11.4.0.106`` style signature of the versions that matter."""
     versions = provenance.get("software") or {}

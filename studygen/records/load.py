@@ -7,6 +7,7 @@ text is at hand, for schema errors).
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from ..digests import image_ids_sha256
 from ..errors import RecordError
 from ..place import Place
 from ..textio import MAX_DOCUMENT_BYTES, MAX_NESTING, document_problem, parse_json, read_text
-from .jsonpos import line_of_pointer
+from .jsonpos import PointerLines, line_of_pointer
 from .migrate import migrate
 from .order import result_disorder
 from .schemas import validate_document
@@ -45,7 +46,12 @@ class Record:
 
     def line_of(self, pointer: str) -> int:
         """Line of ``pointer`` in this record's file (1-based)."""
-        return line_of_pointer(self.text, pointer)
+        return self._pointer_lines.line_of(pointer)
+
+    @functools.cached_property
+    def _pointer_lines(self) -> PointerLines:
+        # one per record: each finding asks a line, and a lookup goes on from where the last stopped
+        return PointerLines(self.text)
 
 
 @dataclass
@@ -62,7 +68,11 @@ class Dataset:
         return self.data["dataset_id"]
 
     def line_of(self, pointer: str) -> int:
-        return line_of_pointer(self.text, pointer)
+        return self._pointer_lines.line_of(pointer)
+
+    @functools.cached_property
+    def _pointer_lines(self) -> PointerLines:
+        return PointerLines(self.text)
 
 
 def load_record(path: Path, display: str | None = None) -> Record:

@@ -208,6 +208,7 @@ class Study:
     # (folder as shown, mode) of each folder the study's inputs are read from (or one above it, up to the
     # project root) that every user may write in: SG220 warns about them
     open_folders: list[tuple[str, int]] = field(default_factory=list)
+    _shown_paths: dict[Path, str] = field(default_factory=dict, init=False, repr=False, compare=False)  # rel()'s
 
     @property
     def family(self) -> str:
@@ -232,7 +233,14 @@ class Study:
         return self.root / rel
 
     def rel(self, path: Path) -> str:
-        return shown_path(path, self.root)
+        """``path`` as findings show it (:func:`studygen.fsutil.shown_path`,
+        relative to the project root), worked out once a path for this study:
+        every README finding shows the README's path, and each working out
+        resolved it and the root on the disk, a component at a time."""
+        shown = self._shown_paths.get(path)
+        if shown is None:
+            shown = self._shown_paths[path] = shown_path(path, self.root)
+        return shown
 
     @property
     def variants(self) -> dict[str, dict]:

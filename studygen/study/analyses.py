@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter
 
+from ..records.keys import blanking
 from ..records.kinds import PROFILED_TOTAL_GROUP, Kind
 from .rows import Row
 from .timing import compute_rows, timing_signature
@@ -50,7 +51,9 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
         groups.setdefault((_same_config(row), timing_signature(row)), []).append(row)
     pairs = []
     for rows in groups.values():
-        together = _measured_together(rows)
+        if len(rows) < 2:
+            continue  # one row pairs with none
+        together = None  # made when a pair of two jobs needs it (most groups have no inversion)
         by_bits: dict[int, list[dict]] = {}
         for row in rows:
             by_bits.setdefault(PRECISION_BITS[row.precision], []).append(row)
@@ -62,6 +65,8 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
                 for high in faster_first:
                     if high.value >= low.value:
                         break
+                    if low.job_id != high.job_id and together is None:
+                        together = _measured_together(rows)
                     if low.job_id == high.job_id or (low.variant, high.variant) not in together:
                         pairs.append((low, high))
     return sorted(pairs, key=lambda p: (p[0].gpu or "", p[0].software, p[0].shape or "", p[0].variant, p[1].variant))
@@ -125,10 +130,13 @@ class KernelOverCompute:
         return self.total.value / self.compute_ms - 1
 
 
+_without_quantity = blanking("kind", "metric", "statistic", "group", "dataset")
+
+
 def _run_configuration(row: Row) -> tuple:
     """What a kernel-time profile and the GPU compute latency of its run share: the job and the measurement
     key without kind, metric, statistic, group and dataset."""
-    return row.job_id, row.key._replace(kind=None, metric=None, statistic=None, group=None, dataset=None)
+    return row.job_id, _without_quantity(row.key)
 
 
 def _compute_figure(row: Row) -> tuple[float, str]:
@@ -148,6 +156,9 @@ def kernel_time_over_compute(study) -> list[KernelOverCompute]:
     ``--separateProfileRun``). Where several GPU compute latencies match
     (runs timed differently), the largest is the one compared: the total
     must exceed them all."""
+    totals = [row for row in study.rows if row.kind == Kind.KERNEL_TIME and row.group == PROFILED_TOTAL_GROUP and row.value]
+    if not totals:
+        return []  # no profile: the compute times need not be gathered
     compute: dict[tuple, tuple[float, str, Row]] = {}
     for row in study.rows:
         if row.kind == Kind.LATENCY and row.metric == "gpu_compute" and row.value is not None and row.value > 0:
@@ -156,9 +167,7 @@ def kernel_time_over_compute(study) -> list[KernelOverCompute]:
             if key not in compute or ms > compute[key][0]:
                 compute[key] = (ms, statistic, row)
     found = []
-    for row in study.rows:
-        if row.kind != Kind.KERNEL_TIME or row.group != PROFILED_TOTAL_GROUP or not row.value:
-            continue
+    for row in totals:
         match = compute.get(_run_configuration(row))
         if match and row.value > match[0] * (1 + KERNEL_OVER_COMPUTE_LIMIT):
             found.append(KernelOverCompute(row, match[2], match[0], match[1]))

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy_compile
 from . import NOT_MEASURED_KEY
 
 # Fields of the study file a README prints as prose, as JSON-pointer steps; "*" stands for any key or index.
@@ -69,35 +70,63 @@ def _word(pattern: str) -> str:
     return f"{_BEFORE}(?:{pattern}){_AFTER}"
 
 
-_ANYWHERE = _word(r"tbd|tba|xxx")
-_NOTE = _word(r"todo|fixme|fill\s+in|lorem\s+ipsum")
-_ANY_MARKER = re.compile(f"{_ANYWHERE}|{_NOTE}", re.IGNORECASE)
-_STANDALONE = re.compile(_ANYWHERE, re.IGNORECASE)
+_ANYWHERE_WORDS = ("tbd", "tba", "xxx")
+_NOTE_WORDS = ("todo", "fixme", r"fill\s+in", r"lorem\s+ipsum")
+_ANYWHERE = _word("|".join(_ANYWHERE_WORDS))
+_NOTE = _word("|".join(_NOTE_WORDS))
+_ANY_MARKER = lazy_compile(f"{_ANYWHERE}|{_NOTE}", re.IGNORECASE)
+_STANDALONE = lazy_compile(_ANYWHERE, re.IGNORECASE)
 _OPEN = r"[\s(\[{\"'*_>#-]*"  # brackets, quotes, emphasis, a bullet or a quote mark before a note's marker
-_AS_NOTE = re.compile(
+_AS_NOTE = lazy_compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<a>{_NOTE})"  # opening the text or a sentence, or after a colon
     rf"|(?P<b>{_NOTE})\s*:"  # followed by a colon: "TODO: …"
     rf"|[(\[{{]\s*(?P<c>{_NOTE})\s*[)\]}}]",  # alone in brackets
     re.IGNORECASE)
-_SLOT = re.compile(r"<\s*([A-Za-z][\w \-]*?)\s*>")
+_SLOT = lazy_compile(r"<\s*([A-Za-z][\w \-]*?)\s*>")
 _VOID_ELEMENTS = frozenset({"br", "hr", "wbr"})
 _NAME = r"[A-Za-z_]\w*"
-_OTHER_SLOT = re.compile(
+_OTHER_SLOT = lazy_compile(
     rf"\{{\{{\s*{_NAME}(?:\.{_NAME})*\s*\}}\}}"  # Jinja, Mustache: {{ name }}, {{ study.title }}
     rf"|\$\{{\s*{_NAME}\s*\}}"  # shell, JavaScript: ${NAME}
     rf"|(?<![\w%])%{_NAME}%(?![\w%])"  # %NAME%
     r"|(?<![\w{$])\{(?:[A-Za-z]\w*_\w*|[A-Z][A-Z\d]+)\}(?!\})")  # Python format, a name no English word
-_LONE_SLOT = re.compile(rf"[\[{{]\s*{_NAME}\s*[\]}}]")
-_SENTENCES = re.compile(r"(?<=[.!?:;])\s+|\n")
-_FILLER = re.compile(_word(r"n/a"), re.IGNORECASE)  # placeholder matter only when nothing else is there
-_SPELLED_TBD = r"to\s+be\s+(?:decided|determined|confirmed)"
-_SPELLED = re.compile(
+_LONE_SLOT = lazy_compile(rf"[\[{{]\s*{_NAME}\s*[\]}}]")
+_SENTENCES = lazy_compile(r"(?<=[.!?:;])\s+|\n")
+_FILLER = lazy_compile(_word(r"n/a"), re.IGNORECASE)  # placeholder matter only when nothing else is there
+_SPELLED_ENDS = ("decided", "determined", "confirmed")
+_SPELLED_TBD = rf"to\s+be\s+(?:{'|'.join(_SPELLED_ENDS)})"
+_SPELLED = lazy_compile(
     rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<a>{_SPELLED_TBD}){_AFTER}"  # opening the text or a sentence
     rf"|{_BEFORE}(?P<b>{_SPELLED_TBD})\s*(?:[.!?;:]|$)",  # ending it
     re.IGNORECASE | re.MULTILINE)
-_INSTRUCTION = re.compile(
-    rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<i>(?:write|describe|add|insert|put|fill|enter|paste)\s"
+_INSTRUCTION_VERBS = ("write", "describe", "add", "insert", "put", "fill", "enter", "paste")
+_INSTRUCTION = lazy_compile(
+    rf"(?:^|[.!?:;]\s|\n){_OPEN}(?P<i>(?:{'|'.join(_INSTRUCTION_VERBS)})\s"
     r"(?:[^.!?;:\n\s]+\s+){0,8}?here)\s*(?:[.!?]|$)", re.IGNORECASE | re.MULTILINE)
+
+# What the patterns above need: a slot opens with one of _SLOT_MARKS; each other pattern needs, lower case,
+# a word of its own (an alternative's first word), an instruction "here" and a verb (:class:`_Cues`).
+_SLOT_MARKS = "<[{%"
+_MARKER_WORDS = (*_ANYWHERE_WORDS, *(word.split("\\")[0] for word in _NOTE_WORDS))
+_FILLER_WORDS = ("n/a",)
+
+
+class _Cues:
+    """Which patterns above may match one text: in ASCII text ``str.lower()``
+    folds case as ``re.IGNORECASE`` does, so a pattern matches only where the
+    lower-cased text holds its words. Most README lines hold none: the scans
+    (each pattern tries every position of a line) are skipped for them. A
+    text that is not ASCII may hold any (its case folds otherwise)."""
+
+    __slots__ = ("lowered",)
+
+    def __init__(self, text: str):
+        self.lowered = text.lower() if text.isascii() else None
+
+    def may(self, *needed: tuple[str, ...]) -> bool:
+        """Whether the text holds a word of each of ``needed`` (always, when not ASCII)."""
+        lowered = self.lowered
+        return lowered is None or all(any(word in lowered for word in words) for words in needed)
 
 
 def _angle_slots(text: str):
@@ -125,6 +154,8 @@ def template_slots(text: str) -> list[str]:
     """Each unfilled template slot of ``text`` (``<slot>`` that is no HTML
     element, ``{{ name }}``, ``${NAME}``, …: see the module docstring), as
     written, in order."""
+    if not any(mark in text for mark in _SLOT_MARKS):  # every slot opens with one of them
+        return []
     found = [*_angle_slots(text), *_lone_slots(text),
              *((match.start(), match.group(0)) for match in _OTHER_SLOT.finditer(text))]
     return [slot for _, slot in sorted(found)]
@@ -142,8 +173,11 @@ def names_a_marker(text: str) -> bool:
     word), a template slot, TBD spelled out, an instruction to the author or
     N/A: what placeholder text in a line of a README, whose tables and lists
     leave lines of pipes and dashes, is told by."""
-    return bool(_ANY_MARKER.search(text) or template_slots(text) or _spelled_tbd(text)
-                or _INSTRUCTION.search(text) or _FILLER.search(text))
+    cues = _Cues(text)
+    return bool((cues.may(_MARKER_WORDS) and _ANY_MARKER.search(text)) or template_slots(text)
+                or (cues.may(_SPELLED_ENDS) and _spelled_tbd(text))
+                or (cues.may(("here",), _INSTRUCTION_VERBS) and _INSTRUCTION.search(text))
+                or (cues.may(_FILLER_WORDS) and _FILLER.search(text)))
 
 
 def placeholder_reason(text: str) -> str:
@@ -153,21 +187,25 @@ def placeholder_reason(text: str) -> str:
     text = str(text)
     if not text.strip():
         return "it is empty"
-    slots, spelled = template_slots(text), _spelled_tbd(text)
-    rest = _FILLER.sub(" ", _ANY_MARKER.sub(" ", text))
+    cues = _Cues(text)
+    markers = cues.may(_MARKER_WORDS)  # the words of _ANY_MARKER, _STANDALONE and _AS_NOTE
+    slots, spelled = template_slots(text), _spelled_tbd(text) if cues.may(_SPELLED_ENDS) else ""
+    rest = _ANY_MARKER.sub(" ", text) if markers else text
+    if cues.may(_FILLER_WORDS):  # a marker's removal leaves a space: it cannot join an "n/a" together
+        rest = _FILLER.sub(" ", rest)
     for matter in [*slots, spelled]:
         rest = rest.replace(matter, " ") if matter else rest
     if not re.search(r"[^\W_]", rest):
         return "it holds nothing but placeholder text"
     if slots:
         return f"the template slot {slots[0]}"
-    standalone = _STANDALONE.search(text)
+    standalone = _STANDALONE.search(text) if markers else None
     if standalone or spelled:
         return f"{' '.join((standalone.group(0) if standalone else spelled).split())!r} stands in for a fact"
-    note = _AS_NOTE.search(text)
+    note = _AS_NOTE.search(text) if markers else None
     if note:
         return f"{' '.join(next(g for g in note.groups() if g).split())!r} used as a note"
-    instruction = _INSTRUCTION.search(text)
+    instruction = _INSTRUCTION.search(text) if cues.may(("here",), _INSTRUCTION_VERBS) else None
     if instruction:
         return f"{' '.join(instruction.group('i').split())!r} is an instruction to the author"
     return ""

@@ -311,7 +311,7 @@ def _value_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
     name = _value_field(kind, start.result)
     if kind.undefined_marker is not None and start.result.get(name) == kind.undefined_marker[0]:
         return [start.row(f"{pointer}/{name}", unit=kind.unit)]  # a marker, no figure: see Row.undefined
-    return [start.figure(start.result, name, kind.unit, pointer, divisor=dict(kind.divisors).get(name))]
+    return [start.figure(start.result, name, kind.unit, pointer, divisor=_DIVISORS[kind.name].get(name))]
 
 
 def _group_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
@@ -319,14 +319,21 @@ def _group_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
     range of it), then the profiled total as group ``total``."""
     rows, result = [], start.result
     for index, group in enumerate(result["groups"]):
-        at, key = f"{pointer}/groups/{index}", start.key._replace(group=group["group"])
+        at, key = f"{pointer}/groups/{index}", _with_part(start.key, _GROUP, group["group"])
         if "time_ms" in group or "time_ms_range" in group:
             rows.append(start.figure(group, "time_ms", kind.unit, at, key))
         if "share_percent_range" in group:
-            rows.append(start.figure(group, "share_percent", "%", at, key._replace(metric=KERNEL_SHARE_METRIC)))
+            rows.append(start.figure(group, "share_percent", "%", at, _with_part(key, _METRIC, KERNEL_SHARE_METRIC)))
     if "profiled_total_ms" in result or "profiled_total_ms_range" in result:
-        rows.append(start.figure(result, "profiled_total_ms", kind.unit, pointer, start.key._replace(group=PROFILED_TOTAL_GROUP)))
+        rows.append(start.figure(result, "profiled_total_ms", kind.unit, pointer,
+                                 _with_part(start.key, _GROUP, PROFILED_TOTAL_GROUP)))
     return rows
+
+
+def _with_part(key: MeasurementKey, index: int, value) -> MeasurementKey:
+    """``key`` with its field at ``index`` (of FIELDS) set to ``value``: made
+    from its parts, where ``_replace`` takes a call per field (per group row)."""
+    return MeasurementKey(*key[:index], value, *key[index + 1:])
 
 
 def _count_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
@@ -344,6 +351,10 @@ def _no_rows(start: _Start, kind: ResultKind, pointer: str) -> list[Row]:
     """No figure (an engine's layer list)."""
     return []
 
+
+# Each kind's divisors by value field, made once (not a dict per result).
+_DIVISORS = {name: dict(kind.divisors) for name, kind in RESULT_KINDS.items()}
+_GROUP, _METRIC = FIELDS.index("group"), FIELDS.index("metric")
 
 # How a result becomes rows, for each shape a result kind names (RESULT_KINDS[kind].rows).
 ROW_BUILDERS = {
@@ -377,11 +388,10 @@ def flatten_record(record: Record, variants: dict[str, dict], printing: dict,
             software = signatures[backend] = software_signature(provenance, backend)
         variant = variants.get(result["variant"], {})
         metric, statistic, group = metric_of(result)
-        key = MeasurementKey(
-            family=family, revision=revision, variant=result["variant"], recipe=variant.get("recipe"),
-            kind=kind.name, metric=metric, statistic=statistic, group=group, shape=result.get("shape"),
-            batch=result.get("batch"), backend=backend, mode=result.get("mode"), gpu=gpu, software=software,
-            dataset=result.get("dataset"))
+        # the fields in the order of MeasurementKey's (FIELDS): by position, a third of the time by name
+        key = MeasurementKey(family, revision, result["variant"], variant.get("recipe"), kind.name, metric, statistic,
+                             group, result.get("shape"), result.get("batch"), backend, result.get("mode"), gpu,
+                             software, result.get("dataset"))
         start = _Start(key, record, result, variant.get("precision"),
                        printing.get(kind.printing_key) if kind.printing_key else None)
         rows.extend(ROW_BUILDERS[kind.rows](start, kind, f"/results/{index}"))

@@ -24,9 +24,12 @@ measurements in several jobs) group rows by it alike
 
 from __future__ import annotations
 
-from ..records.keys import MeasurementKey
+from ..records.keys import MeasurementKey, blanking
 from ..records.kinds import Kind
 from .rows import Row
+
+_without_variant = blanking("variant", "recipe")
+_without_timing = blanking("metric", "statistic")
 
 # (flag, TensorRT 11+ default, TensorRT <= 10 default)
 TRT_DEFAULTS = (("cuda_graph", True, False), ("data_transfers", False, True), ("spin_wait", True, False))
@@ -72,7 +75,7 @@ def variant_free_measurement(row: Row) -> tuple[MeasurementKey, tuple | None]:
     variant pairs of one job, render's pooled compiled cells). fp16 timed with
     CUDA graphs and fp32 without are no such pair: their gap mixes precision
     and timing (SG212)."""
-    return row.key._replace(variant=None, recipe=None), latency_signature(row)
+    return _without_variant(row.key), latency_signature(row)
 
 
 def rows_by_measurement(rows) -> dict[tuple, list[Row]]:
@@ -89,7 +92,8 @@ def reported_by_several_jobs(rows) -> dict[tuple, list[Row]]:
     rows and a not-measured result have none) of each measurement two or more
     jobs report, in row order; the measurements in the order first met."""
     grouped = rows_by_measurement(r for r in rows if r.value is not None)
-    return {key: group for key, group in grouped.items() if len({r.job_id for r in group}) > 1}
+    # a measurement of one row (most of them) is one job's: no set of job ids to build
+    return {key: group for key, group in grouped.items() if len(group) > 1 and len({r.job_id for r in group}) > 1}
 
 
 def _signature_of(row: Row) -> tuple:
@@ -129,7 +133,7 @@ def run_of(row: Row) -> tuple:
     shape and batch are one run; the same engine timed with CUDA graphs in
     another invocation of the job is another."""
     signature = timing_signature(row)
-    return row.job_id, row.key._replace(metric=None, statistic=None), signature[:2] + signature[3:]
+    return row.job_id, _without_timing(row.key), signature[:2] + signature[3:]
 
 
 def compute_rows(rows) -> list[Row]:

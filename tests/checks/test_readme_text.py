@@ -145,3 +145,44 @@ def test_a_quote_cut_short_ends_at_a_word_and_never_cuts_a_figure():
         assert len(shown) <= limit and shown.endswith("…")
         assert sentence.startswith(shown[:-1]) and sentence[len(shown) - 1] == " "  # cut where a word ends
     assert quote("x" * 30, 12) == '"' + "x" * 11 + '…"'  # no white space to cut at: cut at the limit
+
+
+def _old_reading(line: str):
+    """normalize and normalized_with_offsets as they read a line before, with every run of whitespace a change
+    (a lone space between two words included): patched in for the comparison."""
+    import re
+
+    from studygen.checks import readme_text
+
+    saved = readme_text._SPACES, readme_text._CHANGED
+    readme_text._SPACES, readme_text._CHANGED = re.compile(r"\s+"), re.compile(r"(\s+)|\\([!-/:-@\[-`{-~])")
+    try:
+        return normalize(line), normalized_with_offsets(line)
+    finally:
+        readme_text._SPACES, readme_text._CHANGED = saved
+
+
+@given(line=st.text(st.sampled_from(" \t\n\u00a0\u3000\\ab|*!`~_\u2060\u00e9"), max_size=24))
+def test_lone_spaces_kept_as_they_are_read_as_every_run_was(line):
+    assert (normalize(line), normalized_with_offsets(line)) == _old_reading(line)
+
+
+def test_the_projects_and_corpus_lines_read_as_before():
+    from ..conftest import REPO, SHARED
+
+    files = [*REPO.glob("families/*/README.md"), *REPO.glob("docs/*.md"), *(SHARED / "corpus").rglob("*.md")]
+    lines = {line for path in files for line in path.read_text(encoding="utf-8").splitlines()}
+    lines |= {" a", "a ", " ", "a \\* b", "a\\* b ", "\ta b", "a b\u00a0c"}
+    assert len(lines) > 3000
+    for line in sorted(lines):
+        assert (normalize(line), normalized_with_offsets(line)) == _old_reading(line), line
+
+
+def test_a_lone_space_is_no_change_to_read():
+    """The changes read on a line are its runs of whitespace and its escapes, not each space between two words."""
+    from studygen.checks import readme_text
+
+    line = "The fp16 engine  is\tfaster \\* here "
+    changes = [match.group() for match in readme_text._CHANGED.finditer(line)]
+    assert changes == ["  ", "\t", "\\*", " "]
+    assert normalized_with_offsets(line)[0] == "The fp16 engine is faster * here"

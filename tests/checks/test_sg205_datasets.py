@@ -309,3 +309,28 @@ def test_a_quality_figure_on_its_variants_calibration_set(tmp_path):
             "/results/0/dataset)") in finding.message
     # on the held-out set: nothing
     assert rule_findings(load(tmp_path / "good", records=GOOD), "calibrated on") == []
+
+
+def test_rule_7_reads_the_variants_once_and_each_recipes_set_once(tmp_path, monkeypatch):
+    """The study's variants (a dict made anew each time it is asked) are read
+    once for all rows, and the study file's calibration set once a recipe;
+    the finding is still made for each row evaluated on it."""
+    from studygen.study import Study
+
+    variants = [{"name": "fp16", "precision": "fp16", "label": "fp16"},
+                {"name": "int8", "precision": "int8", "label": "int8", "recipe": "ptq"}]
+    study_file = spec(variants=variants, recipes={"ptq": {"calibration_set": "calib-4"}})
+    records = [record(f"job{n}", [coco_ap("int8", 0.41, dataset="calib-4"), coco_ap("fp16", 0.42, dataset="val-8")])
+               for n in range(3)]
+    study = load(tmp_path, records=records, study=study_file)  # calib-4 and val-8 defined
+    assert len(study.rows) == 6  # made before counting (the rows read the variants too)
+    asked = {"variants": 0, "sets": []}
+    real_variants, real_set = Study.variants.fget, sg205_datasets.study_file_set
+    monkeypatch.setattr(Study, "variants", property(lambda self: asked.__setitem__("variants", asked["variants"] + 1)
+                                                    or real_variants(self)))
+    monkeypatch.setattr(sg205_datasets, "study_file_set",
+                        lambda study, role, recipe: asked["sets"].append(recipe) or real_set(study, role, recipe))
+    findings = sg205_datasets.calibrated_on(study)
+    assert [(f.file, f.pointer) for f in findings] == [(f"measurements/toy/job{n}.json", "/results/0/dataset")
+                                                       for n in range(3)]
+    assert asked == {"variants": 1, "sets": ["ptq", None]}

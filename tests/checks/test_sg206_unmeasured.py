@@ -91,15 +91,38 @@ def test_names_found_in_the_lines_searched_as_one_text_are_those_found_line_by_l
     assert found == {0: [(0, 5)], 1: [(6, 9)], 5: [(7, 12)]}
 
 
-@given(lines=st.lists(st.lists(st.sampled_from(["fp4", "FP4", "nv", "NV", "-", " ", "x", "4", "ı", "_"]), max_size=8)
-                      .map("".join), max_size=6),
-       aliases=st.lists(st.sampled_from(["fp4", "nv fp4", "NV-FP4", "fp4\nx", "x"]), max_size=3))
+@given(lines=st.lists(st.lists(st.sampled_from(["fp4", "FP4", "nv", "NV", "-", " ", "x", "4", "ı", "_", "ſ", "S", "K",
+                                                "\u212a", "İ", "i"]), max_size=8).map("".join), max_size=6),
+       aliases=st.lists(st.sampled_from(["fp4", "nv fp4", "NV-FP4", "fp4\nx", "x", "s", "ſ", "k", "ik"]), max_size=3))
 def test_searching_the_lines_as_one_text_finds_what_each_line_holds(lines, aliases):
     entry = {"config": "NVFP4", "aliases": aliases, "reason": "r"}
     pattern = sg206_unmeasured.mention_pattern(entry)
     by_line = {index: [m.span() for m in pattern.finditer(line)] for index, line in enumerate(lines)}
     assert sg206_unmeasured._named_by_line(lines, pattern, sg206_unmeasured.names(entry)) == {
         index: spans for index, spans in by_line.items() if spans}
+
+
+class _Reading:
+    """A mention pattern that notes each text it is asked to read."""
+
+    def __init__(self, pattern):
+        self.pattern, self.read = pattern, []
+
+    def finditer(self, text, *args):
+        self.read.append(text)
+        return self.pattern.finditer(text, *args)
+
+
+def test_the_pattern_reads_only_lines_that_may_name_the_configuration():
+    """Lines whose lower case holds no name, and that are ASCII, are not
+    given to the pattern (it tries every position of what it reads); a line
+    that is not ASCII is, since case folds there as ``str.lower()`` does not."""
+    entry = {"config": "NVFP4", "aliases": ["fp4 linears"], "reason": "r"}
+    lines = ["The fp16 engine is faster.", "nvfp4 was not tried", "| int8 | 0.5 |", "FP4 Linears", "ſ × 2", "fp4"]
+    pattern = _Reading(sg206_unmeasured.mention_pattern(entry))
+    found = sg206_unmeasured._named_by_line(lines, pattern, sg206_unmeasured.names(entry))
+    assert found == {1: [(0, 5)], 3: [(0, 11)]}
+    assert pattern.read == ["nvfp4 was not tried", "FP4 Linears", "ſ × 2"]  # "fp4" alone is no name
 
 
 def test_a_mention_in_another_case_than_every_name_is_an_error(tmp_path):
@@ -221,3 +244,19 @@ def test_a_records_note_on_its_input_may_name_it_the_same_words_by_hand_may_not(
     assert finding.line == line_of(study, f"{note}.") and finding.line > max(
         index + 1 for index, line in enumerate(lines) if line.startswith("- job:"))
     assert "hand-written text names it with figures 11" in finding.message
+
+
+def test_record_figures_read_the_variants_once_for_every_row_and_entry(tmp_path, monkeypatch):
+    """The study's variants (a dict made anew each time it is asked) are read
+    once for the record rule, not once a row per declared configuration."""
+    from studygen.study import Study
+
+    entries = [NOT_MEASURED[0], {"config": "W4", "reason": "no kernels"}]
+    records = [record(f"job{n}", [latency("fp16", 5.889), latency("fp8", 5.850)]) for n in range(3)]
+    study = load(tmp_path, records=records, study=spec(not_measured=entries))
+    assert len(study.rows) == 6  # made before counting (the rows read the variants too)
+    asked = []
+    real = Study.variants.fget
+    monkeypatch.setattr(Study, "variants", property(lambda self: asked.append(1) or real(self)))
+    assert sg206_unmeasured.record_findings(study, entries) == []
+    assert len(asked) == 1  # no GPU named by either configuration: config_parts asks none

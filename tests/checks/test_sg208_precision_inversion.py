@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.checks import CheckContext, sg208_precision_inversion
 from studygen.findings import WARNING
 from studygen.study.analyses import precision_inversions
@@ -224,3 +226,21 @@ def test_compute_rows_make_each_rows_run_once(tmp_path, monkeypatch):
     monkeypatch.setattr(timing, "run_of", lambda row: asked.append(row.value) or run_of(row))
     assert [(r.job_id, r.value) for r in timing.compute_rows(study.rows)] == [("a", 3.1), ("b", 2.9)]
     assert sorted(asked) == [2.9, 3.1, 3.3, 3.4]
+
+
+def test_a_group_with_no_inversion_between_two_jobs_lists_no_jobs_variants(tmp_path, monkeypatch):
+    """Which variants a job measured together is asked only for a pair of two
+    jobs that inverts: a lone row, or a lower precision that is faster,
+    asks nothing; an inversion between jobs still asks, and is found."""
+    from studygen.study import analyses
+
+    records = [record("a", [latency("fp16", 5.0), latency("fp8", 4.0), latency("fp16", 7.0, "640x640")]),
+               record("b", [latency("fp8", 4.5)])]
+    study = load(tmp_path, records=records)
+    monkeypatch.setattr(analyses, "_measured_together", lambda rows: pytest.fail("asked a job's variants"))
+    assert analyses.precision_inversions(study) == []
+    inverted = load(tmp_path / "inverted", records=[record("a", [latency("fp16", 5.0)]), record("b", [latency("fp8", 5.5)])])
+    asked = []
+    monkeypatch.setattr(analyses, "_measured_together", lambda rows: asked.append(len(rows)) or set())
+    assert [(low.value, high.value) for low, high in analyses.precision_inversions(inverted)] == [(5.5, 5.0)]
+    assert asked == [2]

@@ -192,3 +192,23 @@ def test_a_study_revision_that_begins_two_commits_its_records_hold_names_neither
     assert [message for _, _, message, _ in findings] == [
         f"job job{n}: checkpoint revision {revision} is not one families/toy/study.yaml names (model revision 353a4d73)"
         for n, revision in enumerate(["abc1234", twin_a])]
+
+
+def test_each_checkpoint_id_and_revision_is_asked_once_a_study(tmp_path, monkeypatch):
+    """Records share a few ids and revisions: the study file is asked about
+    each one once (the tests are pure), and the records that hold one the
+    study does not name are each still reported."""
+    asked = []
+    for name in ("names_model", "names_revision"):
+        real = getattr(sg209_provenance, name)
+        monkeypatch.setattr(sg209_provenance, name,
+                            lambda model, value, *view, real=real, name=name: asked.append((name, value)) or real(model, value, *view))
+    revisions = ["0123456789abcdef0123456789abcdef01234567", "0123456", "0123456789abcdef0123456789abcdef01234567",
+                 "76321b190daa3755d544922052be109a2172e441", "0123456", "76321b190daa3755d544922052be109a2172e441"]
+    findings = _revision_findings(tmp_path, revisions, {})
+    assert [job for job, *_ in findings] == ["job job3", "job job5"]
+    revision_asks = [value for name, value in asked if name == "names_revision"]
+    assert revision_asks[:3] == ["0123456789abcdef0123456789abcdef01234567", "0123456",
+                                 "76321b190daa3755d544922052be109a2172e441"]
+    assert len(revision_asks) == 3 + 2  # once a revision, and again by each finding's own test
+    assert [value for name, value in asked if name == "names_model"] == ["example/toy-detector"]

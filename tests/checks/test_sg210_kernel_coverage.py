@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.checks import CheckContext, sg210_kernel_coverage
 from studygen.findings import WARNING
 
-from .studies import kernel_time, load, record
+from .studies import kernel_time, latency, load, record
 
 GROUPS = {"GEMM/MatMul": 0.2, "GridSample": 9.7, "normalization and elementwise": 5.5}  # 15.4 ms
 
@@ -143,3 +145,11 @@ def test_a_kernel_total_is_held_to_the_largest_compute_time_of_its_configuration
                kernel_time("fp16", {"GEMM/MatMul": 3.9, "other": 1.0}, total=4.9)]
     study = load(tmp_path, records=[record("job", results)])
     assert [f for f in sg210_kernel_coverage.check(CheckContext(study)) if "above the" in f.message] == []
+
+
+def test_a_study_without_profiles_gathers_no_compute_times(tmp_path, monkeypatch):
+    from studygen.study import analyses
+
+    study = load(tmp_path, records=[record("a", [latency("fp16", 5.0), latency("fp8", 4.0)])])
+    monkeypatch.setattr(analyses, "_compute_figure", lambda row: pytest.fail("gathered a compute time"))
+    assert analyses.kernel_time_over_compute(study) == []

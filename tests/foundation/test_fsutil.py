@@ -171,3 +171,24 @@ def test_a_link_in_the_base_folder_is_shown_by_its_name_as_a_file_there_is(tmp_p
     assert shown_path(tmp_path / "sub" / "lnk.json", tmp_path) == os.path.join("sub", "lnk.json")
     for name in ("real.json", "lnk.json", "loop.json"):  # the one-folder form agrees with it
         assert shown_paths_in(tmp_path, tmp_path)(tmp_path / name) == shown_path(tmp_path / name, tmp_path) == name
+
+
+def test_shown_paths_in_reads_a_path_in_the_folder_off_its_text(tmp_path, monkeypatch):
+    """A path directly in the folder is told by its text (no parent Path made
+    and compared, no joined Path: two Path objects a record); any other is
+    asked as before, and every answer is shown_path's."""
+    import pathlib
+
+    folder = tmp_path / "measurements" / "toy"
+    (folder / "sub").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    cases = [(folder, tmp_path, [folder / "job-1.json", folder / "sub" / ".." / "job-2.json", tmp_path / "o.json"]),
+             (pathlib.Path("measurements/toy"), tmp_path, [pathlib.Path("measurements/toy/job-3.json")]),
+             (pathlib.Path("."), tmp_path, [pathlib.Path("job-4.json"), pathlib.Path("measurements/x.json")])]
+    for folder_given, base, paths in cases:
+        shown = fsutil.shown_paths_in(folder_given, base)
+        assert [shown(path) for path in paths] == [fsutil.shown_path(path, base) for path in paths]
+    shown = fsutil.shown_paths_in(folder, tmp_path)
+    monkeypatch.setattr(pathlib.PurePath, "parent", property(lambda self: pytest.fail("made a parent Path")))
+    assert shown(folder / "job-1.json") == "measurements/toy/job-1.json"
+    assert fsutil.shown_paths_in(pathlib.Path("."), tmp_path)(pathlib.Path("job-4.json")) == "job-4.json"

@@ -5,6 +5,13 @@ to 7 characters)."""
 
 from __future__ import annotations
 
+import types
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from studygen.records import keys
 from studygen.records.keys import CONFIG_FIELDS, FIELDS, MeasurementKey, software_signature
 
 PARTS = {"family": "deformable_detr", "revision": "83ecd26a1b2c3d4e", "variant": "fp16", "recipe": None,
@@ -68,3 +75,37 @@ def test_a_key_holds_the_first_seven_characters_of_the_revision():
         "0123456", "83ecd26", "abc", "", None]
     key = MeasurementKey.of(**{**dict.fromkeys(FIELDS), "revision": "0123456789abcdef"})
     assert key.revision == "0123456"
+
+
+@given(st.tuples(*[st.one_of(st.none(), st.text(max_size=3), st.integers(0, 9)) for _ in FIELDS]),
+       st.sets(st.sampled_from(FIELDS)))
+def test_blanking_gives_what_replace_gives(parts, names):
+    key = MeasurementKey(*parts)
+    blanked = keys.blanking(*names)(key)
+    assert blanked == key._replace(**dict.fromkeys(names)) and type(blanked) is MeasurementKey
+
+
+def test_blanking_refuses_a_name_that_is_no_field():
+    with pytest.raises(ValueError):
+        keys.blanking("gpu", "colour")
+
+
+def test_grouping_rows_blanks_keys_without_replace(monkeypatch):
+    """The keys a row is grouped by (its run, its measurement without variant, a profile's run
+    configuration, a range's quantity) are picked from the key, not made by ``_replace`` (a call per field)."""
+    from studygen.checks import sg207_anomaly
+    from studygen.study import analyses, timing
+
+    def refused(self, **changes):
+        raise AssertionError(f"_replace({changes})")
+
+    key = MeasurementKey("f", "0123456", "fp8", "r", "latency", "gpu_compute", "median", None, "64x64", 1, "tensorrt",
+                         "engine", "NVIDIA L4", "tensorrt=10.8", None)
+    row = types.SimpleNamespace(key=key, job_id="j", kind="latency", signature=("tensorrt", "engine", "gpu_compute",
+                                                                               False, True, False, None))
+    monkeypatch.setattr(MeasurementKey, "_replace", refused)
+    assert timing.run_of(row)[1] == ("f", "0123456", "fp8", "r", "latency", None, None, None, "64x64", 1, "tensorrt",
+                                     "engine", "NVIDIA L4", "tensorrt=10.8", None)
+    assert timing.variant_free_measurement(row)[0][2:4] == (None, None)
+    assert analyses._run_configuration(row)[1][4:8] == (None, None, None, None)
+    assert sg207_anomaly._quantity(row)[8] is None and sg207_anomaly._quantity(row)[12:14] == (None, None)

@@ -5,8 +5,15 @@ lists them in; too few figures prove nothing. Figures are our own."""
 from __future__ import annotations
 
 import copy
+import json
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from studygen.records import sources
 from studygen.records.sources import run_keys, timed_figures
+
+from ..conftest import REPO
 
 LATENCY = {"kind": "latency", "variant": "fp16", "timing": "gpu_compute", "statistic": "median", "value_ms": 1.25977,
            "statistics_ms": {"min": 1.20117, "max": 1.90332, "mean": 1.26545, "median": 1.25977, "p99": 1.45801},
@@ -63,3 +70,37 @@ def test_the_order_a_record_lists_figures_in_is_no_figure():
     keys = dict(run_keys(dict(LATENCY, source_locator="run.log:12")))
     assert dict(run_keys(dict(reordered, source_locator="copy.log:40")))["the same timed figures to every digit"] == \
         keys["the same timed figures to every digit"]
+
+
+def _numbers(value) -> list:
+    """Every number in ``value``, as studygen listed them before it stopped at the fifth distinct one."""
+    if isinstance(value, dict):
+        return [number for item in value.values() for number in _numbers(item)]
+    if isinstance(value, (list, tuple)):
+        return [number for item in value for number in _numbers(item)]
+    return [value] if isinstance(value, (int, float)) and not isinstance(value, bool) else []
+
+
+NESTED = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([0.0, 1.0, -0.0, 2.5, 3]),
+                                st.text(max_size=2)),
+                      lambda inner: st.one_of(st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=2), inner,
+                                                                                           max_size=6)),
+                      max_leaves=30)
+
+
+@given(NESTED, st.integers(1, 7))
+def test_distinct_numbers_counted_as_a_set_of_all_of_them(value, wanted):
+    assert sources._holds_distinct_numbers(value, wanted) == (len(set(_numbers(value))) >= wanted)
+
+
+def test_counting_stops_at_the_wanted_number():
+    class Unread(dict):
+        def values(self):
+            raise AssertionError("read past the fifth distinct number")
+
+    assert sources._holds_distinct_numbers([Unread(), 1, 2, 3, 4, 5], 5) is True
+    assert sources._holds_distinct_numbers([1, 1.0, True, 2, [3, {"a": 4}]], 5) is False  # 1 and 1.0 one; True none
+    for path in sorted((REPO / "measurements").rglob("*.json")):
+        for result in json.loads(path.read_text(encoding="utf-8")).get("results", []):
+            figures = {name: value for name, value in result.items() if name != "kind"}
+            assert sources._holds_distinct_numbers(figures, 5) == (len(set(_numbers(figures))) >= 5), path

@@ -126,6 +126,26 @@ def test_fields_are_what_templates_and_studygen_rows_read(record):
         row.field("result")  # the result is the row's own, not a field templates filter by
 
 
+def test_keys_are_made_from_their_parts_by_field(record, monkeypatch):
+    """Every row's key, its fields read by name, holds what its record and
+    result state (read here by hand); a group row's key is made from its
+    parts, never by ``_replace`` (a call per field, per group row)."""
+    def refused(self, **changes):
+        raise AssertionError(f"_replace({changes})")
+
+    monkeypatch.setattr(MeasurementKey, "_replace", refused)
+    rows = flatten_record(record, VARIANTS, PRECISION)
+    software = {"tensorrt": "tensorrt=10.3.0", "pytorch": "torch=2.5.1"}
+    for row, (kind, metric, statistic, group, _, _) in zip(rows, EXPECTED_ROWS, strict=True):
+        result = row.result
+        assert row.key._asdict() == {
+            "family": "demo", "revision": "0123456", "variant": "int8", "recipe": "ptq-entropy", "kind": kind,
+            "metric": metric, "statistic": statistic, "group": group, "shape": result.get("shape"),
+            "batch": result.get("batch"), "backend": result.get("backend"), "mode": result.get("mode"),
+            "gpu": "NVIDIA L4", "software": software.get(result.get("backend"), "torch=2.5.1,tensorrt=10.3.0"),
+            "dataset": result.get("dataset")}
+
+
 def key_parts(key: MeasurementKey) -> dict:
     return dict(zip(FIELDS, key.text().split("|")))
 

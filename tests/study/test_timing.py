@@ -59,3 +59,22 @@ def test_a_cuda_event_timer_is_told_by_its_letters_and_digits_alone():
     # trtexec's own timer, none, an empty name, a name that only holds the words later or a number before them
     for timer in ("trtexec", None, "", "xcudaevent", "1cudaevent", "cuda", "events", "cudevent", 7, "ｃｕｄａevent"):
         assert not is_cuda_event_timer(timer), timer
+
+
+class _LoneRow:
+    """A plan-size row whose job nobody needs to ask: its measurement has no other row."""
+
+    kind, value = "plan_size", 3.0
+
+    def __init__(self, key):
+        self.key = key
+
+    @property
+    def job_id(self):
+        raise AssertionError("asked the job of a measurement with one row")
+
+
+def test_a_measurement_of_one_row_is_not_asked_its_jobs():
+    from studygen.study.timing import reported_by_several_jobs
+
+    assert reported_by_several_jobs([_LoneRow(("a",)), _LoneRow(("b",))]) == {}

@@ -1,0 +1,109 @@
+"""The placeholder rules skip each pattern's scan for a text that cannot
+hold what it finds (:class:`studygen.study.placeholders._Cues`): ASCII text
+with no slot mark, or, lower-cased, no word the pattern needs. Each pattern tries every position
+of a line (they open with a look-behind), and SG218 asks them of every
+README line: 3 % of a project's check. The answers must be those of the
+patterns alone, over real texts and texts built to find a gap."""
+
+from __future__ import annotations
+
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from studygen.checks.readme_text import normalize
+from studygen.study import placeholders
+
+from ..conftest import REPO, SHARED
+from ..checks.test_sg218_placeholder_text import PLACEHOLDERS, PROSE_SLOTS, TEMPLATE_SLOTS
+
+RULES = (placeholders.names_a_marker, placeholders.placeholder_reason, placeholders.template_slots)
+
+
+def _patterns_alone(monkeypatch) -> None:
+    """Every text goes to every pattern: each may match, every text may hold a slot."""
+    monkeypatch.setattr(placeholders._Cues, "may", lambda self, *needed: True)
+    monkeypatch.setattr(placeholders, "_SLOT_MARKS", ("",))  # "" is in every text
+
+
+def _answers(texts) -> list:
+    return [tuple(rule(text) for rule in RULES) for text in texts]
+
+
+def _real_texts() -> list[str]:
+    """Every line, normalized as SG218 reads README lines, of the project's Markdown and
+    study files and of the shared corpus; and every cell text the sg218 tests use."""
+    files = [*REPO.glob("families/*/README.md"), *REPO.glob("docs/*.md"), REPO / "README.md",
+             *REPO.glob("families/*/study.yaml"), *(SHARED / "corpus").rglob("*.md")]
+    lines = {normalize(line) for path in files for line in path.read_text(encoding="utf-8").splitlines()}
+    return sorted(lines | {*PLACEHOLDERS, *TEMPLATE_SLOTS, *PROSE_SLOTS})
+
+
+# Case the patterns fold as re.IGNORECASE does, beyond ASCII: dotted and dotless i, long s, the Kelvin sign.
+FOLDED = ["TODO", "ToDo: add it", "FİXME", "fıxme", "fıll in", "lorem ıpſum", "TBD", "tbd.", "XXX", "N/A", "n/A",
+          "To Be Determined.", "to be confırmed", "Write the decision HERE.", "wrıte it here", "Kelvin K: TODO",
+          "the A100 run is TBD", "(tbd)", "…", "—", "- -", "|---|---|", "...", " ", "Where the FP8 gain comes from",
+          "Put it there", "Insert: here", "added here", "%", "%X%", "${A}", "{{ a.b }}", "<b>x</b>", "<br>", "[x]"]
+PIECES = st.sampled_from(["todo", "TODO", "tbd", "xxx", "fill", " in", "fixme", "lorem", " ipsum", "n/a", "N/A",
+                          "to be", " decided", "here", "write ", "add ", "ı", "İ", "ſ", "K", "<", ">", "[", "]",
+                          "{", "}", "{{", "}}", "$", "%", "_", "-", "/", ".", ":", " ", "\n", "x", "gpu", "1", "…"])
+
+
+def test_plain_texts_answer_as_the_patterns_do(monkeypatch):
+    texts = _real_texts() + FOLDED
+    fast = _answers(texts)
+    _patterns_alone(monkeypatch)
+    assert fast == _answers(texts)
+    assert len(texts) > 3000  # the corpus and the project were read
+
+
+@given(st.lists(PIECES, max_size=12).map("".join))
+def test_built_texts_answer_as_the_patterns_do(text):
+    fast = _answers([text])
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _patterns_alone(monkeypatch)
+        assert fast == _answers([text])
+
+
+class _NoScan:
+    def __getattr__(self, name):
+        raise AssertionError(f"a plain text was scanned ({name})")
+
+
+@pytest.mark.parametrize("text", ["The FP8 engine is 1.31x faster than fp16 at batch 8.",
+                                  "| fp16 | 14.747 | NVIDIA B200 |", "Latency rises with the batch."])
+def test_a_plain_line_is_not_scanned(monkeypatch, text):
+    for name in ("_ANY_MARKER", "_FILLER", "_INSTRUCTION", "_SPELLED", "_OTHER_SLOT", "_SLOT", "_SENTENCES"):
+        monkeypatch.setattr(placeholders, name, _NoScan())
+    assert placeholders.names_a_marker(text) is False
+    assert placeholders.placeholder_reason(text) == ""
+    assert placeholders.template_slots(text) == []
+    assert placeholders.placeholder_reason("- . -") == "it holds nothing but placeholder text"
+
+
+def test_importing_the_rules_compiles_no_pattern():
+    """The patterns compile at first use (2.5 ms of every check's start went
+    to compiling them at import), and a plain README line never uses most."""
+    import subprocess
+    import sys
+
+    probe = ("import re; import studygen.study.placeholders as p; from studygen.patterns import LazyPattern; "
+             "found = [n for n, v in vars(p).items() if isinstance(v, (LazyPattern, re.Pattern))]; "
+             "assert len(found) >= 10, found; "
+             "assert all(isinstance(vars(p)[n], LazyPattern) and 'compiled' not in vars(vars(p)[n]) for n in found), found; "
+             "p.names_a_marker('The FP8 engine is faster.'); "
+             "assert not any('compiled' in vars(vars(p)[n]) for n in found)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_line_with_a_link_is_scanned_for_slots_alone(monkeypatch):
+    """A link's bracket may open a slot, so the slot patterns read the line;
+    the others need their words, which it does not hold."""
+    assert placeholders.template_slots("Shipped. [reason]") == ["[reason]"]
+    for name in ("_ANY_MARKER", "_FILLER", "_INSTRUCTION", "_SPELLED", "_STANDALONE", "_AS_NOTE"):
+        monkeypatch.setattr(placeholders, name, _NoScan())
+    line = "See [the trtexec guide](https://example.com/guide) for the flags."
+    assert placeholders.names_a_marker(line) is False
+    assert placeholders.placeholder_reason(line) == ""
