@@ -63,20 +63,19 @@ def format_markdown(text: str) -> str:
 
 def _build_parser():
     """The parser ``mdformat.text`` builds for our options (mdformat 1.0's
-    ``build_mdit``; with ``wrap: keep`` mdformat renders once), with
-    :func:`_render_text` in place of mdformat's text renderer, our renderer
-    of tables in place of mdformat-gfm's, markdown-it's table rule with our
-    splitter of rows (:func:`studygen.markdown_tables.table_rule`), and
-    without mdformat-gfm's postprocessor of inline text when the options do
-    not wrap (it returns its text unchanged then)."""
-    from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
-    from mdformat.renderer import MDRenderer, RenderContext
+    ``build_mdit``, :func:`mdformat_parser`; with ``wrap: keep`` mdformat
+    renders once), with :func:`_render_text` in place of mdformat's text
+    renderer, our renderer of tables in place of mdformat-gfm's, markdown-it's
+    table rule with our splitter of rows
+    (:func:`studygen.markdown_tables.table_rule`), and without mdformat-gfm's
+    postprocessor of inline text when the options do not wrap (it returns its
+    text unchanged then)."""
+    from mdformat.renderer import RenderContext
     from mdformat_gfm import _mdformat_plugin, _tables_plugin
 
     global _mdformat
     _mdformat = _MdformatParts()
-    parser = build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
-                        extensions=sorted(MDFORMAT_EXTENSIONS))
+    parser = mdformat_parser()
     table_module = importlib.import_module("markdown_it.rules_block.table")  # the package's "table" is the rule
     table_alt = next(rule.alt for rule in parser.block.ruler.__rules__ if rule.name == "table")
     parser.block.ruler.at("table", table_rule(table_module), {"alt": list(table_alt)})
@@ -93,6 +92,36 @@ def _build_parser():
     extensions = parser.options["parser_extension"]
     extensions[:] = [stand_ins.get(extension, extension) for extension in extensions]
     extensions.append(_TextRenderer)
+    return parser
+
+
+def mdformat_parser():
+    """What mdformat 1.0's ``build_mdit(MDRenderer, mdformat_opts=...,
+    extensions=["gfm"])`` builds for our options, without looking the
+    extension up among the installed packages' entry points
+    (``mdformat.plugins.PARSER_EXTENSIONS``, which reads the metadata of every
+    installed distribution: about a tenth of a ``studygen render``). The
+    extension "gfm" is mdformat-gfm's plugin, whose ``update_mdit`` adds
+    GFM autolinks, its tables plugin (its ``update_mdit`` enables tables),
+    strikethrough and task lists, in this order; it looks the tables plugin
+    up among the entry points too, so its steps are taken here
+    (tests/foundation/test_markdown_format.py compares this parser's rules and
+    options with ``build_mdit``'s)."""
+    from markdown_it import MarkdownIt  # heavy (about 0.1 s with mdformat): only when a text is formatted
+    from mdformat.renderer import MDRenderer
+    from mdformat_gfm import _mdformat_plugin, _tables_plugin
+    from mdformat_gfm._mdit_gfm_autolink_plugin import gfm_autolink_plugin
+    from mdit_py_plugins.tasklists import tasklists_plugin
+
+    parser = MarkdownIt(renderer_cls=MDRenderer)
+    parser.options["mdformat"] = {**MDFORMAT_OPTIONS, "filename": ""}
+    parser.options["store_labels"] = True
+    parser.options["parser_extension"] = [_mdformat_plugin, _tables_plugin]
+    parser.use(gfm_autolink_plugin)
+    _tables_plugin.update_mdit(parser)
+    parser.enable("strikethrough")
+    parser.use(tasklists_plugin)
+    parser.options["codeformatters"] = {}
     return parser
 
 

@@ -89,20 +89,18 @@ def test_every_markdown_text_at_hand_formats_as_mdformat_formats_it():
 def test_one_parser_per_process_and_every_text_formatted_afresh(monkeypatch):
     """The parser is built once (it depends on the options only); each text is parsed and rendered anew.
     Failed before: mdformat.text built a parser (markdown-it, plugins, renderer) for every text."""
-    import mdformat._util
-
     monkeypatch.setattr(markdown_format, "_parser", None)
     built, parsed = [], []
-    real_build = mdformat._util.build_mdit
+    real_build = markdown_format.mdformat_parser
 
-    def counted_build(*args, **kwargs):
-        parser = real_build(*args, **kwargs)
+    def counted_build():
+        parser = real_build()
         real_parse = parser.parse
         parser.parse = lambda text, env=None: parsed.append(text) or real_parse(text, env)
         built.append(parser)
         return parser
 
-    monkeypatch.setattr(mdformat._util, "build_mdit", counted_build)
+    monkeypatch.setattr(markdown_format, "mdformat_parser", counted_build)
     expected = direct(TEXT)
     assert markdown_format.format_markdown(TEXT) == markdown_format.format_markdown(TEXT) == expected
     assert markdown_format.format_markdown(ESCAPES) == direct(ESCAPES)
@@ -134,3 +132,49 @@ def test_formatting_leaves_nothing_for_the_cyclic_collector():
         if was_enabled:
             gc.enable()
     assert formatted == direct(ESCAPES + TEXT * 5)
+
+
+def _configuration(parser) -> dict:
+    """What a markdown-it parser does with a text: each rule chain's rules in order (name, function's
+    code, since a plugin may make a closure per parser, enabled, what they may interrupt), its options,
+    its renderer's class and its link functions."""
+    chains = {"core": parser.core.ruler, "block": parser.block.ruler, "inline": parser.inline.ruler,
+              "inline2": parser.inline.ruler2}
+    return {"rules": {name: [(rule.name, rule.fn.__code__, rule.enabled, rule.alt) for rule in ruler.__rules__]
+                      for name, ruler in chains.items()},
+            "options": dict(parser.options), "renderer": type(parser.renderer), "linkify": type(parser.linkify),
+            "links": [getattr(getattr(parser, name), "__func__", None) for name in
+                      ("validateLink", "normalizeLink", "normalizeLinkText")]}
+
+
+def test_the_parser_is_the_one_mdformats_build_mdit_makes_for_the_gfm_extension():
+    """mdformat_parser takes build_mdit's steps for "gfm" itself; the same rules, options and renderer."""
+    from mdformat._util import build_mdit
+    from mdformat.renderer import MDRenderer
+
+    theirs = build_mdit(MDRenderer, mdformat_opts={**markdown_format.MDFORMAT_OPTIONS, "filename": ""},
+                        extensions=sorted(markdown_format.MDFORMAT_EXTENSIONS))
+    assert _configuration(markdown_format.mdformat_parser()) == _configuration(theirs)
+    enabled = {name: {rule.name for rule in ruler.__rules__ if rule.enabled}
+               for name, ruler in (("block", theirs.block.ruler), ("inline", theirs.inline.ruler))}
+    assert "table" in enabled["block"] and {"gfm_autolink", "strikethrough"} <= enabled["inline"]
+
+
+def test_formatting_reads_no_entry_points_of_installed_packages(monkeypatch):
+    """The GFM plugin is mdformat-gfm's, imported by name. Failed before: the first text of a process
+    looked mdformat's extensions up among every installed distribution's entry points (a tenth of
+    ``studygen render`` of a family)."""
+    import importlib.metadata
+
+    import mdformat.plugins
+
+    monkeypatch.setattr(markdown_format, "_parser", None)
+    monkeypatch.delattr(mdformat.plugins, "PARSER_EXTENSIONS", raising=False)  # as a fresh process has it
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kwargs: pytest.fail("read entry points"))
+    assert markdown_format.format_markdown(TEXT) == direct_without_entry_points(TEXT)
+
+
+def direct_without_entry_points(text: str) -> str:
+    """mdformat.text's result for ``text``, read off by hand: the table padded, the list as written."""
+    return ("# Latency\n\n| variant | median (ms) |\n| :------ | ----------: |\n| fp16    |        8.19 |\n"
+            "| FP8     |        9.45 |\n\n1. first\n1. second\n")
