@@ -92,7 +92,50 @@ def _build_parser():
     extensions = parser.options["parser_extension"]
     extensions[:] = [stand_ins.get(extension, extension) for extension in extensions]
     extensions.append(_TextRenderer)
+    _parse_plain_text_at_once(parser)
     return parser
+
+
+def _parse_plain_text_at_once(parser) -> None:
+    """Give ``parser.inline`` a ``parse`` that turns inline text no inline
+    rule acts on into its one text token at once, as markdown-it's would.
+
+    markdown-it parses each inline text (a paragraph's, a heading's, every
+    table cell's) with a state of its own, its rules and four passes over
+    what they made; most of a README's table cells are plain words and
+    figures. The first inline rule, mdformat-gfm's ``text``, takes a text up
+    to the first character another rule may act on or the first place a GFM
+    autolink may start (its two expressions); when the text holds none, it
+    takes the whole text, which markdown-it then pushes as one ``text``
+    token of level 0, and the passes after (pairs of delimiters,
+    strikethrough, emphasis, joining text fragments) find nothing to change.
+    That is done here, for a text added to an empty token list; any other
+    text is parsed by markdown-it. Left as it is when the parser's first
+    inline rule or its passes are not those."""
+    from markdown_it import rules_inline
+    from markdown_it.token import Token
+    from mdformat_gfm import _text_inline_rule
+
+    inline = parser.inline
+    first_rule = next((rule.fn for rule in inline.ruler.__rules__ if rule.enabled), None)
+    passes = [rule.fn for rule in inline.ruler2.__rules__ if rule.enabled]
+    if first_rule is not _text_inline_rule.text_rule or passes != [
+            rules_inline.link_pairs, rules_inline.strikethrough.postProcess, rules_inline.emphasis.postProcess,
+            rules_inline.fragments_join]:
+        return
+    starts_markup = _text_inline_rule._RE_TERMINATOR_FIRST_CHAR.match
+    holds_markup = _text_inline_rule._RE_TERMINATOR_NON_FIRST_CHAR.search
+    parse = inline.parse
+
+    def parse_inline(src, md, env, tokens):
+        if tokens or not src or md.inline is not inline or starts_markup(src) or holds_markup(src, 0):
+            return parse(src, md, env, tokens)
+        token = Token("text", "", 0)
+        token.content = src
+        tokens.append(token)
+        return tokens
+
+    inline.parse = parse_inline
 
 
 def mdformat_parser():
