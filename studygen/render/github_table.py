@@ -72,22 +72,23 @@ def _rows(body, headers) -> list[list[str]] | None:
         if any(type(cell) is not str for cell in row) or any(cell.strip() == _SEPARATING_LINE for cell in row[:2]):
             return None
         rows.append(row)
-    texts = "\t".join([*headers, *(cell for row in rows for cell in row)])
-    return None if any(mark in texts for mark in ("\n", "\r", "\x1b")) else rows
+    for text in (*headers, *(cell for row in rows for cell in row)):
+        if "\n" in text or "\r" in text or "\x1b" in text:
+            return None
+    return rows
 
 
 def _padded_column(cells: list[str], least: int) -> tuple[int, list[str]]:
     """The width of a column of ``cells`` (stripped) whose header asks for
     ``least`` columns, and its cells padded as tabulate's ``_align_column``
     pads them: each with as many spaces as its width falls short of the
-    widest (a cell ``wcswidth`` cannot measure, -1, one more). The column's
-    width is then measured again over the padded cells, as tabulate does."""
-    if not cells:
-        return max(least, 0), []
+    widest (a cell ``wcswidth`` cannot measure, -1, one more). tabulate then
+    measures the padded cells again for the column's width; that is the
+    widest width whatever they hold, since the widest cell gets no space and
+    spaces after a text add at most their number to its width."""
     measured = [_width(cell) for cell in cells]
-    widest = max(max(measured), least)
-    padded = [cell + " " * (widest - width) for cell, width in zip(cells, measured)]
-    return max(least, max(widest if _plain(cell) else _width(cell) for cell in padded)), padded
+    widest = max([*measured, least])
+    return widest, [cell + " " * (widest - width) for cell, width in zip(cells, measured)]
 
 
 def _line(cells) -> str:

@@ -6,7 +6,8 @@ padding is then README text."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate
 
@@ -42,10 +43,10 @@ def test_cells_are_stripped_and_headers_are_not():
 # and words tabulate reads as booleans.
 PIECES = ["a", "B", "5.850", " ", "  ", "\t", "|", "\\|", "\\", "`", "*", "-", ":", "界", "😀", "👩\u200d💻",
           "\u2764\ufe0f", "\U0001f1fa\U0001f1f8", "\u200b", "\u200d", "\u2060", "\u0301", "\u00ad", "\u1160",
-          "\u00a0", "\u3000", "\u2028", "\x85", "\x1c", "\x00", "\x7f", "\x01", "\x1b[31m", "\n", "\r\n",
+          "\u00a0", "\u3000", "\u2028", "\x85", "\x1c", "\x00", "\x7f", "\x01", "\x1b[31m", "\n", "\r\n", "\r",
           "True", "False", "—", "±", "×"]
 TEXT = st.lists(st.sampled_from(PIECES), max_size=6).map("".join)
-CELL = st.one_of(TEXT, TEXT.map(escape_cell), TEXT.map(escape_label), st.none())
+CELL = st.one_of(TEXT, TEXT.map(escape_cell), TEXT.map(escape_label), st.none(), st.sampled_from([5, 5.85, True]))
 
 
 @st.composite
@@ -60,9 +61,32 @@ def tables(draw):
 
 @settings(max_examples=max(400, settings.default.max_examples))
 @given(tables())
+@example(([["a\u200d"], ["bcd"]], [""]))  # a joiner takes the space after it: tabulate's second measure
+@example(([["\x07"], ["\x07\x07"]], ["h"]))  # a column wcswidth cannot measure: its header's width
 def test_every_table_is_tabulates(table):
     body, headers = table
     assert github_table(body, headers) == tabulated(body, headers)
+
+
+def test_tabulate_is_imported_only_for_a_table_the_own_layout_does_not_cover(monkeypatch):
+    import sys
+
+    covered = ([["a", None, "\x01"], ["\u200b", "b\x07", ""]], ["x", "y", "z"])  # the mark in a third cell is text
+    expected = tabulated(*covered)
+    monkeypatch.setitem(sys.modules, "tabulate", None)  # importing it fails now
+    assert github_table(*covered) == expected
+    for body, headers in (([["a\nb"]], ["x"]), ([["a"]], ["x\r"]), ([["\x1b[1m"]], ["x"]), ([[5]], ["x"]),
+                          ([[" \x01 "]], ["x"]), ([["a", "\x01"]], ["x", "y"]), ([["a"]], []), ([["a", "b"]], ["x"]),
+                          ((["a"],), ["x"]), ([{"x": "a"}], ["x"]), ([["a"]], [5]), ([["a"]], "x")):
+        with pytest.raises(ImportError):
+            github_table(body, headers)
+
+
+def test_headers_given_otherwise_than_as_a_list_are_tabulates_to_read():
+    # tabulate reads "keys" as "number the columns", and a header that is no text through str()
+    for body, headers in (([["a", "b", "c", "d"]], "keys"), ([["a", "b"]], ("x", "y")), ([["a"]], [5])):
+        assert github_table(body, headers) == tabulated(body, headers)
+    assert github_table([["a", "b", "c", "d"]], "keys").startswith("| 0   | 1   | 2   | 3   |\n")
 
 
 def test_record_strings_take_the_layout_of_their_own():
