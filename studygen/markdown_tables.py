@@ -72,7 +72,7 @@ def cell_width(text: str) -> tuple[int, bool]:
     its alignment). ``wcswidth`` reads its text character by character (at
     about 1.5 microseconds each for zero-width ones); it measures only what
     lies between the edges."""
-    core = text.strip(ZERO_WIDTH_EDGES) if text[:1] in ZERO_WIDTH_EDGES or text[-1:] in ZERO_WIDTH_EDGES else text
+    core = text.strip(ZERO_WIDTH_EDGES)
     if core.isascii() and core.isprintable():
         return len(core), True
     from mdformat_gfm import _tables_plugin
