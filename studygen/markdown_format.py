@@ -29,6 +29,7 @@ project, the lint corpus and the fixtures both ways and compares).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from types import SimpleNamespace
@@ -74,14 +75,15 @@ def _build_parser():
     from mdformat_gfm import _mdformat_plugin, _tables_plugin
 
     global _mdformat
-    _mdformat = _MdformatParts()
+    if _mdformat is None:
+        _mdformat = _MdformatParts()
     parser = mdformat_parser()
     table_module = importlib.import_module("markdown_it.rules_block.table")  # the package's "table" is the rule
     table_alt = next(rule.alt for rule in parser.block.ruler.__rules__ if rule.name == "table")
     parser.block.ruler.at("table", table_rule(table_module), {"alt": list(table_alt)})
-    _mdformat.do_wrap = RenderContext(None, None, parser.options, None).do_wrap  # a function of the options only
+    do_wrap = RenderContext(None, None, parser.options, None).do_wrap  # a function of the options only
     gfm_postprocessors = dict(_mdformat_plugin.POSTPROCESSORS)
-    if not _mdformat.do_wrap:
+    if not do_wrap:
         del gfm_postprocessors["inline"]
     # mdformat keeps the first renderer a plugin gives a syntax (and warns of a second): a renderer is
     # replaced by putting a stand-in in its plugin's place (what render_tree reads of a plugin is these two)
@@ -90,8 +92,8 @@ def _build_parser():
                  _mdformat_plugin: SimpleNamespace(RENDERERS=_mdformat_plugin.RENDERERS,
                                                    POSTPROCESSORS=gfm_postprocessors)}
     extensions = parser.options["parser_extension"]
-    extensions[:] = [stand_ins.get(extension, extension) for extension in extensions]
-    extensions.append(_TextRenderer)
+    extensions[:] = [stand_ins[extension] for extension in extensions]  # mdformat_parser's two plugins
+    extensions.append(_TextRenderer(do_wrap))
     _parse_plain_text_at_once(parser)
     return parser
 
@@ -128,7 +130,7 @@ def _parse_plain_text_at_once(parser) -> None:
     parse = inline.parse
 
     def parse_inline(src, md, env, tokens):
-        if tokens or not src or md.inline is not inline or starts_markup(src) or holds_markup(src, 0):
+        if tokens or not src or md.inline is not inline or starts_markup(src) or holds_markup(src):
             return parse(src, md, env, tokens)
         token = Token("text", "", 0)
         token.content = src
@@ -169,21 +171,27 @@ def mdformat_parser():
 
 
 class _TextRenderer:
-    """An mdformat parser extension that only replaces the renderer of
-    ``text`` nodes (the GFM plugin's postprocessor of text still runs after it)."""
+    """An mdformat parser extension of one parser that only replaces the
+    renderer of ``text`` nodes (the GFM plugin's postprocessor of text still
+    runs after it), knowing whether that parser's options wrap text (the
+    postprocessor that takes the wrap points out is there only then)."""
 
     CHANGES_AST = False
     POSTPROCESSORS: dict = {}
+
+    def __init__(self, do_wrap: bool) -> None:
+        self.RENDERERS = {"text": functools.partial(_render_text, do_wrap=do_wrap)}
 
     @staticmethod
     def update_mdit(parser) -> None:  # pragma: no cover - never called: the extension is added after build_mdit
         """Nothing to change in the parser."""
 
 
-def _render_text(node, context) -> str:
+def _render_text(node, context, do_wrap: bool = False) -> str:
     """mdformat 1.0's ``renderer._context.text``: the steps in its order, each
     skipped when ``text`` holds nothing it acts on (mdformat 1.0.0,
-    ``mdformat/renderer/_context.py``, function ``text``)."""
+    ``mdformat/renderer/_context.py``, function ``text``); ``do_wrap``:
+    whether the parser's options wrap text."""
     mdformat_ = _mdformat
     text = node.content
     if "\t" in text:
@@ -209,12 +217,10 @@ def _render_text(node, context) -> str:
         next_sibling = node.next_sibling
         if next_sibling and next_sibling.type == "link":
             text = text[:-1] + "\\!"
-    if mdformat_.do_wrap and mdformat_.in_block("paragraph", node):
+    if do_wrap and mdformat_.in_block("paragraph", node):
         text = mdformat_.wrap_space.sub(mdformat_.WRAP_POINT, text)
     return text
 
-
-_TextRenderer.RENDERERS = {"text": _render_text}
 
 
 def _escaped(match) -> str:
@@ -224,8 +230,7 @@ def _escaped(match) -> str:
 
 class _MdformatParts:
     """What :func:`_render_text` uses of mdformat 1.0 (its escape functions and
-    expressions), looked up once when the parser is built, and whether the
-    parser's options wrap text (``do_wrap``, set by :func:`_build_parser`)."""
+    expressions, which no option changes), looked up when the first parser is built."""
 
     def __init__(self) -> None:
         from mdformat import codepoints
@@ -247,7 +252,7 @@ class _MdformatParts:
         return self._character_reference()
 
 
-_mdformat: _MdformatParts  # set by _build_parser, before any text is rendered
+_mdformat: _MdformatParts | None = None  # set by the first _build_parser, before any text is rendered
 
 
 def _escape_underscore_emphasis(text: str) -> str:

@@ -193,8 +193,8 @@ INLINE_PIECES = list("ab 1.:;,-_*`[]()<>&@!#|\\~^{}$%+=?\"'/\n\t") + [
 @example("see www.example.org")
 @example("a@b")
 def test_inline_text_parses_to_the_tokens_markdown_it_makes(text):
-    markdown_format.format_markdown("")
-    parser = markdown_format._parser
+    parser = markdown_format._build_parser()
+    assert "parse" in vars(parser.inline)  # the parser's own parse of inline text, not markdown-it's method
     theirs = type(parser.inline).parse(parser.inline, text, parser, {}, [])
     assert parser.inline.parse(text, parser, {}, []) == theirs
     before = [Token("text", "", 0)]
@@ -210,9 +210,26 @@ def test_plain_inline_text_is_one_text_token_without_a_parse_of_its_own(monkeypa
 
     text = "| GPU | fp16 (ms) |\n|---|--:|\n| H200 | 5.764 to 5.850 (2 jobs: a, b) |\n| B200 | *4.1* |\n\nPlain words.\n"
     expected = direct(text)
+    monkeypatch.setattr(markdown_format, "_parser", None)  # built anew, by the code under test
     markdown_format.format_markdown("")
     states = []
     real = parser_inline.StateInline
     monkeypatch.setattr(parser_inline, "StateInline", lambda *args: states.append(args[0]) or real(*args))
     assert markdown_format.format_markdown(text) == expected
     assert states == ["5.764 to 5.850 (2 jobs: a, b)", "*4.1*"]  # a colon or an asterisk: another rule may act
+
+
+def test_each_parser_wraps_as_its_own_options_say(monkeypatch):
+    """Whether text is wrapped is its parser's: a parser of the renderer's options (wrap: keep) formats
+    as mdformat after one that wraps was built. Failed before: the last parser built set it for every
+    parser, and the first then left mdformat's wrap points (NUL characters) in its text."""
+    text = "A paragraph_with *emphasis* and\na soft break, long enough to be wrapped at forty columns.\n"
+    keep = markdown_format._build_parser()
+    monkeypatch.setattr(markdown_format, "MDFORMAT_OPTIONS", {**markdown_format.MDFORMAT_OPTIONS, "wrap": 40})
+    wrapping = markdown_format._build_parser()
+    monkeypatch.setattr(markdown_format, "_parser", keep)
+    assert markdown_format.format_markdown(text) == direct(text)
+    monkeypatch.setattr(markdown_format, "_parser", wrapping)
+    assert markdown_format.format_markdown(text) == mdformat.text(
+        text, extensions={"gfm"}, options={**markdown_format.MDFORMAT_OPTIONS, "wrap": 40})
+    assert "paragraph_with *emphasis* and a soft\n" in markdown_format.format_markdown(text)
