@@ -55,6 +55,7 @@ def fresh(monkeypatch):
     from studygen import markdown_tree
 
     monkeypatch.setattr(markdown_format, "_parser", None)
+    monkeypatch.setattr(markdown_format, "_mdformat", None)
     monkeypatch.setattr(markdown_tree, "_node_class", None)
 
 
@@ -279,10 +280,9 @@ WRAPPED = "- [ ] a task whose text is long enough to wrap at forty columns, twic
 
 
 @pytest.mark.parametrize("wrap", [40, "no", "keep"])
-def test_options_that_wrap_keep_mdformat_gfms_postprocessor_of_inline_text(monkeypatch, wrap):
+def test_options_that_wrap_keep_mdformat_gfms_postprocessor_of_inline_text(monkeypatch, fresh, wrap):
     options = {**OPTIONS, "wrap": wrap}
     monkeypatch.setattr(markdown_format, "MDFORMAT_OPTIONS", options)
-    monkeypatch.setattr(markdown_format, "_parser", None)
     formatted = markdown_format.format_markdown(WRAPPED)
     assert formatted == mdformat.text(WRAPPED, extensions={"gfm"}, options=options)
     assert ("- [ ] a task whose text is long enough\n" in formatted) == (wrap == 40)
