@@ -29,6 +29,7 @@ project, the lint corpus and the fixtures both ways and compares).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from types import SimpleNamespace
@@ -63,41 +64,26 @@ def format_markdown(text: str) -> str:
 
 def _build_parser():
     """The parser ``mdformat.text`` builds for our options (mdformat 1.0's
-    ``build_mdit``; with ``wrap: keep`` mdformat renders once), with
-    :func:`_render_text` in place of mdformat's text renderer, our renderer
-    of tables in place of mdformat-gfm's, markdown-it's table rule with our
-    splitter of rows (:func:`studygen.markdown_tables.table_rule`), and
-    without mdformat-gfm's postprocessor of inline text when the options do
-    not wrap (it returns its text unchanged then). The plugins are
-    mdformat-gfm's own modules, not looked up among the entry points of
-    every installed distribution."""
-    import mdformat.plugins
-    from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
-    from mdformat.renderer import MDRenderer, RenderContext
+    ``build_mdit``, :func:`mdformat_parser`; with ``wrap: keep`` mdformat
+    renders once), with :func:`_render_text` in place of mdformat's text
+    renderer, our renderer of tables in place of mdformat-gfm's, markdown-it's
+    table rule with our splitter of rows
+    (:func:`studygen.markdown_tables.table_rule`), and without mdformat-gfm's
+    postprocessor of inline text when the options do not wrap (it returns its
+    text unchanged then)."""
+    from mdformat.renderer import RenderContext
     from mdformat_gfm import _mdformat_plugin, _tables_plugin
 
     global _mdformat
-    _mdformat = _MdformatParts()
-    # build_mdit and the gfm plugin look their plugins up by name in mdformat.plugins.PARSER_EXTENSIONS, which
-    # mdformat fills on first use by reading the entry points of every installed distribution (one file per
-    # distribution: 3 % of rendering an unchanged family). The two the gfm extension uses are the modules
-    # mdformat-gfm declares for them; they are given for the build only, where mdformat has not filled the
-    # table yet (a later mdformat.text in this process fills it as before).
-    declared = "PARSER_EXTENSIONS" not in vars(mdformat.plugins)
-    if declared:
-        mdformat.plugins.PARSER_EXTENSIONS = {"gfm": _mdformat_plugin, "tables": _tables_plugin}
-    try:
-        parser = build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
-                            extensions=sorted(MDFORMAT_EXTENSIONS))
-    finally:
-        if declared:
-            del mdformat.plugins.PARSER_EXTENSIONS
+    if _mdformat is None:
+        _mdformat = _MdformatParts()
+    parser = mdformat_parser()
     table_module = importlib.import_module("markdown_it.rules_block.table")  # the package's "table" is the rule
     table_alt = next(rule.alt for rule in parser.block.ruler.__rules__ if rule.name == "table")
     parser.block.ruler.at("table", table_rule(table_module), {"alt": list(table_alt)})
-    _mdformat.do_wrap = RenderContext(None, None, parser.options, None).do_wrap  # a function of the options only
+    do_wrap = RenderContext(None, None, parser.options, None).do_wrap  # a function of the options only
     gfm_postprocessors = dict(_mdformat_plugin.POSTPROCESSORS)
-    if not _mdformat.do_wrap:
+    if not do_wrap:
         del gfm_postprocessors["inline"]
     # mdformat keeps the first renderer a plugin gives a syntax (and warns of a second): a renderer is
     # replaced by putting a stand-in in its plugin's place (what render_tree reads of a plugin is these two)
@@ -106,27 +92,104 @@ def _build_parser():
                  _mdformat_plugin: SimpleNamespace(RENDERERS=_mdformat_plugin.RENDERERS,
                                                    POSTPROCESSORS=gfm_postprocessors)}
     extensions = parser.options["parser_extension"]
-    extensions[:] = [stand_ins.get(extension, extension) for extension in extensions]
-    extensions.append(_TextRenderer)
+    extensions[:] = [stand_ins[extension] for extension in extensions]  # mdformat_parser's two plugins
+    extensions.append(_TextRenderer(do_wrap))
+    _parse_plain_text_at_once(parser)
     return parser
 
 
+def _parse_plain_text_at_once(parser) -> None:
+    """Give ``parser.inline`` a ``parse`` that turns inline text no inline
+    rule acts on into its one text token at once, as markdown-it's would.
+
+    markdown-it parses each inline text (a paragraph's, a heading's, every
+    table cell's) with a state of its own, its rules and four passes over
+    what they made; most of a README's table cells are plain words and
+    figures. The first inline rule, mdformat-gfm's ``text``, takes a text up
+    to the first character another rule may act on or the first place a GFM
+    autolink may start (its two expressions); when the text holds none, it
+    takes the whole text, which markdown-it then pushes as one ``text``
+    token of level 0, and the passes after (pairs of delimiters,
+    strikethrough, emphasis, joining text fragments) find nothing to change.
+    That is done here, for a text added to an empty token list; any other
+    text is parsed by markdown-it. Left as it is when the parser's first
+    inline rule or its passes are not those."""
+    from markdown_it import rules_inline
+    from markdown_it.token import Token
+    from mdformat_gfm import _text_inline_rule
+
+    inline = parser.inline
+    first_rule = next((rule.fn for rule in inline.ruler.__rules__ if rule.enabled), None)
+    passes = [rule.fn for rule in inline.ruler2.__rules__ if rule.enabled]
+    if first_rule is not _text_inline_rule.text_rule or passes != [
+            rules_inline.link_pairs, rules_inline.strikethrough.postProcess, rules_inline.emphasis.postProcess,
+            rules_inline.fragments_join]:
+        return
+    starts_markup = _text_inline_rule._RE_TERMINATOR_FIRST_CHAR.match
+    holds_markup = _text_inline_rule._RE_TERMINATOR_NON_FIRST_CHAR.search
+    parse = inline.parse
+
+    def parse_inline(src, md, env, tokens):
+        if tokens or not src or md.inline is not inline or starts_markup(src) or holds_markup(src):
+            return parse(src, md, env, tokens)
+        token = Token("text", "", 0)
+        token.content = src
+        tokens.append(token)
+        return tokens
+
+    inline.parse = parse_inline
+
+
+def mdformat_parser():
+    """What mdformat 1.0's ``build_mdit(MDRenderer, mdformat_opts=...,
+    extensions=["gfm"])`` builds for our options, built by it, without
+    mdformat looking its plugins up among the installed packages' entry
+    points: ``mdformat.plugins.PARSER_EXTENSIONS``, filled on first use by
+    reading the metadata of every installed distribution (about a tenth of a
+    ``studygen render``). The two plugins the gfm extension uses ("gfm", and
+    "tables" which it looks up itself) are the modules mdformat-gfm declares
+    for them, given for the build only where mdformat has not filled the
+    table yet; a later ``mdformat.text`` in this process fills it as before
+    (tests/foundation/test_markdown_format.py compares the entry points'
+    plugins and the parser's rules and options with ``build_mdit``'s)."""
+    import mdformat.plugins
+    from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
+    from mdformat.renderer import MDRenderer
+    from mdformat_gfm import _mdformat_plugin, _tables_plugin
+
+    declared = "PARSER_EXTENSIONS" not in vars(mdformat.plugins)
+    if declared:
+        mdformat.plugins.PARSER_EXTENSIONS = {"gfm": _mdformat_plugin, "tables": _tables_plugin}
+    try:
+        return build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
+                          extensions=sorted(MDFORMAT_EXTENSIONS))
+    finally:
+        if declared:
+            del mdformat.plugins.PARSER_EXTENSIONS
+
+
 class _TextRenderer:
-    """An mdformat parser extension that only replaces the renderer of
-    ``text`` nodes (the GFM plugin's postprocessor of text still runs after it)."""
+    """An mdformat parser extension of one parser that only replaces the
+    renderer of ``text`` nodes (the GFM plugin's postprocessor of text still
+    runs after it), knowing whether that parser's options wrap text (the
+    postprocessor that takes the wrap points out is there only then)."""
 
     CHANGES_AST = False
     POSTPROCESSORS: dict = {}
+
+    def __init__(self, do_wrap: bool) -> None:
+        self.RENDERERS = {"text": functools.partial(_render_text, do_wrap=do_wrap)}
 
     @staticmethod
     def update_mdit(parser) -> None:  # pragma: no cover - never called: the extension is added after build_mdit
         """Nothing to change in the parser."""
 
 
-def _render_text(node, context) -> str:
+def _render_text(node, context, do_wrap: bool = False) -> str:
     """mdformat 1.0's ``renderer._context.text``: the steps in its order, each
     skipped when ``text`` holds nothing it acts on (mdformat 1.0.0,
-    ``mdformat/renderer/_context.py``, function ``text``)."""
+    ``mdformat/renderer/_context.py``, function ``text``); ``do_wrap``:
+    whether the parser's options wrap text."""
     mdformat_ = _mdformat
     text = node.content
     if "\t" in text:
@@ -152,12 +215,10 @@ def _render_text(node, context) -> str:
         next_sibling = node.next_sibling
         if next_sibling and next_sibling.type == "link":
             text = text[:-1] + "\\!"
-    if mdformat_.do_wrap and mdformat_.in_block("paragraph", node):
+    if do_wrap and mdformat_.in_block("paragraph", node):
         text = mdformat_.wrap_space.sub(mdformat_.WRAP_POINT, text)
     return text
 
-
-_TextRenderer.RENDERERS = {"text": _render_text}
 
 
 def _escaped(match) -> str:
@@ -167,8 +228,7 @@ def _escaped(match) -> str:
 
 class _MdformatParts:
     """What :func:`_render_text` uses of mdformat 1.0 (its escape functions and
-    expressions), looked up once when the parser is built, and whether the
-    parser's options wrap text (``do_wrap``, set by :func:`_build_parser`)."""
+    expressions, which no option changes), looked up when the first parser is built."""
 
     def __init__(self) -> None:
         from mdformat import codepoints
@@ -190,7 +250,7 @@ class _MdformatParts:
         return self._character_reference()
 
 
-_mdformat: _MdformatParts  # set by _build_parser, before any text is rendered
+_mdformat: _MdformatParts | None = None  # set by the first _build_parser, before any text is rendered
 
 
 def _escape_underscore_emphasis(text: str) -> str:

@@ -8,10 +8,11 @@ and cells, reads each node's type through a property, measures every cell
 with ``wcwidth.wcswidth`` and pads it through a function call; it took most
 of the rendering of the shipped READMEs, which are mostly tables. Here rows
 and cells are read off the table's fixed shape (table, its ``thead`` and
-``tbody``, their ``tr`` rows, their ``th`` and ``td`` cells), and a cell of
-printable ASCII is measured by its length (``wcswidth``'s own value for such
-text) and padded by arithmetic. Any other cell is measured and padded by
-mdformat-gfm's own functions. A table of any other shape, a compact
+``tbody``, their ``tr`` rows, their ``th`` and ``td`` cells), and each cell
+is measured once (:func:`cell_width`) and padded by arithmetic on that width,
+as mdformat-gfm's ``_rpad`` and ``_lpad`` pad it; only a centred cell that is
+not printable ASCII (between zero-width edges) is padded by mdformat-gfm's
+``_center``, which measures its padded text again. A table of any other shape, a compact
 table or a row not as long as the header row is handed to mdformat-gfm's
 renderer itself: a guard, since markdown-it gives every body row the
 header's cell count and our options never ask for compact tables (tests/foundation/test_markdown_format.py
@@ -48,10 +49,8 @@ def render_table(node, context) -> str:
     if rows is None:
         return _tables_plugin._render_table(node, context)
     widths = [MIN_WIDTH] * len(rows[0])
-    wcswidth = _tables_plugin.wcswidth
     for row in rows:
-        for index, (text, _, plain) in enumerate(row):
-            width = len(text) if plain else wcswidth(text)
+        for index, (_, _, width, _) in enumerate(row):
             if width > widths[index]:
                 widths[index] = width
     lines = [_joined(rows[0], widths), _delimiter_line(rows[0], widths)]
@@ -59,12 +58,34 @@ def render_table(node, context) -> str:
     return "\n".join(lines)
 
 
-def _rows(node, context) -> list[list[tuple[str, str, bool]]] | None:
-    """Each row of the table ``node`` as (rendered text, alignment, whether
-    the text is printable ASCII) per cell, the header row first; ``None``,
-    before any cell is rendered, when the table is not of the shape
-    markdown-it makes (sections of rows of cells) or a row's length differs
-    from the header row's."""
+# Word joiner, function application, invisible times, separator and plus: format characters of no
+# width that join with nothing (render's anchors are made of them, at the edges of a table's first and
+# last cell). A run of them at either end of a text leaves its width as it is (cell_width).
+ZERO_WIDTH_EDGES = "\u2060\u2061\u2062\u2063\u2064"
+
+
+def cell_width(text: str) -> tuple[int, bool]:
+    """The terminal width of ``text`` as ``wcwidth.wcswidth`` measures it
+    (-1 when a character has no width there), and whether ``text`` is
+    printable ASCII between runs of :data:`ZERO_WIDTH_EDGES` (then its width
+    is the length of that ASCII, and it is padded by arithmetic whatever
+    its alignment). ``wcswidth`` reads its text character by character (at
+    about 1.5 microseconds each for zero-width ones); it measures only what
+    lies between the edges."""
+    core = text.strip(ZERO_WIDTH_EDGES)
+    if core.isascii() and core.isprintable():
+        return len(core), True
+    from mdformat_gfm import _tables_plugin
+
+    return _tables_plugin.wcswidth(core), False
+
+
+def _rows(node, context) -> list[list[tuple[str, str, int, bool]]] | None:
+    """Each row of the table ``node`` as (rendered text, alignment, width in
+    columns, whether padded by arithmetic: :func:`cell_width`) per cell,
+    the header row first; ``None``, before any cell is rendered, when the
+    table is not of the shape markdown-it makes (sections of rows of cells)
+    or a row's length differs from the header row's."""
     row_nodes = []
     for section in node.children:
         if section.type not in _SECTIONS:
@@ -80,7 +101,7 @@ def _rows(node, context) -> list[list[tuple[str, str, bool]]] | None:
         row = []
         for cell in cells:
             text = cell.render(context)
-            row.append((text, _alignment(cell), text.isascii() and text.isprintable()))
+            row.append((text, _alignment(cell), *cell_width(text)))
         rows.append(row)
     return rows
 
@@ -100,26 +121,25 @@ def _alignment(cell) -> str:
 
 def _joined(row, widths) -> str:
     """The line of ``row``: each cell padded to its column's width, between pipes."""
-    return "| " + " | ".join(_padded(text, alignment, plain, width)
-                             for (text, alignment, plain), width in zip(row, widths)) + " |"
+    return "| " + " | ".join(_padded(*cell, width) for cell, width in zip(row, widths)) + " |"
 
 
-def _padded(text: str, alignment: str, plain: bool, width: int) -> str:
-    """``text`` padded with spaces to ``width`` columns as mdformat-gfm's
-    ``_rpad``, ``_lpad`` and ``_center`` pad it: a right-aligned cell on the
-    left, a centred one on both sides (the odd space on the right), any other
-    on the right. Printable ASCII (``plain``) is padded here, by its length,
-    which is never more than its column's width; any other text by
-    mdformat-gfm's functions."""
-    if not plain:
-        from mdformat_gfm import _tables_plugin
-
-        pad = {">": _tables_plugin._lpad, "^": _tables_plugin._center}.get(alignment, _tables_plugin._rpad)
-        return pad(text, width)
-    spaces = width - len(text)
+def _padded(text: str, alignment: str, text_width: int, simple: bool, width: int) -> str:
+    """``text`` (``text_width`` columns wide) padded with spaces to ``width``
+    columns as mdformat-gfm's ``_rpad``, ``_lpad`` and ``_center`` pad it: a
+    right-aligned cell on the left, a centred one on both sides (the odd
+    space on the right), any other on the right; by as many spaces as its
+    width falls short (``_rpad`` and ``_lpad`` measure the text once, as
+    here). A centred text that is not ``simple`` (:func:`cell_width`) is
+    padded by ``_center``, which measures the text with its left padding."""
+    spaces = width - text_width
     if alignment == ">":
         return " " * spaces + text
     if alignment == "^":
+        if not simple:
+            from mdformat_gfm import _tables_plugin
+
+            return _tables_plugin._center(text, width)
         return " " * (spaces // 2) + text + " " * (spaces - spaces // 2)
     return text + " " * spaces
 
@@ -129,7 +149,7 @@ def _delimiter_line(header, widths) -> str:
     its first dash a colon when the header cell is left-aligned or centred,
     its last a colon when right-aligned or centred."""
     cells = []
-    for (_, alignment, _), width in zip(header, widths):
+    for (_, alignment, _, _), width in zip(header, widths):
         left = ":" if alignment in ("<", "^") else "-"
         right = ":" if alignment in (">", "^") else "-"
         cells.append(left + "-" * (width - 2) + right)

@@ -240,9 +240,11 @@ def make_environment(search_path: list[Path]):
             return markdown_value(value)
 
         def is_safe_attribute(self, obj, attr, value):
-            # a template reaches the view's declared helpers and study-file attributes only
-            if isinstance(obj, StudyView) and attr not in StudyView.helper_names():
-                return False
+            # A template reaches the view's declared helpers and study-file attributes only. Jinja's own
+            # test passes each of them (no name of a helper starts with "_", and a view is no function,
+            # type or mutable container): it is asked of any other object.
+            if isinstance(obj, StudyView):
+                return attr in helper_names
             return super().is_safe_attribute(obj, attr, value)
 
         def getattr(self, obj, attribute):
@@ -296,6 +298,7 @@ def make_environment(search_path: list[Path]):
             except jinja2.TemplateSyntaxError:
                 self.handle_exception(source=source)
 
+    helper_names = frozenset(StudyView.helper_names())
     env = StudySandbox(
         loader=jinja2.ChoiceLoader([jinja2.PrefixLoader({BUILTIN_PREFIX: _builtin_loader()}),
                                     _confined_loader(search_path)]),

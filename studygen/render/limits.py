@@ -80,6 +80,8 @@ def text_size(value, limit: int = MAX_TEMPLATE_CHARS) -> int:
     an integer's digits from its bits; a list, tuple, set, mapping or
     ``namespace()`` the sum of what it holds plus its punctuation; any
     other object 80 (its own short ``str``, e.g. a row's figure)."""
+    if isinstance(value, str):  # what nearly every call is given: no container to walk
+        return len(value)
     from jinja2.runtime import Namespace
 
     total, stack, top = 0, [value], True

@@ -238,6 +238,8 @@ class Anchors:
 
     def plain(self, text: str) -> str:
         """``text`` without the anchors this run issued."""
+        if OPEN not in text and CLOSE not in text:  # no anchor starts anywhere in it (most helper outputs)
+            return text
         return ANCHOR.sub(lambda m: "" if m.group()[1:] in self.items else m.group(), text)
 
     def strip(self, text: str) -> str:

@@ -1,4 +1,4 @@
-"""Result tables of the view (Markdown via tabulate, GFM pipes).
+"""Result tables of the view (GFM pipe tables laid out as tabulate lays them: :mod:`.github_table`).
 
 - :meth:`TableHelpers.table`: a grid, one table row per distinct index tuple
   (GPU and TensorRT by default), one column per variant, then derived columns
@@ -16,6 +16,7 @@ from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
 from ..study.timing import describe, timing_label, timing_signature, timing_words
 from .escaping import escape_cell, escape_label
+from .github_table import github_table
 from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, counted, field_order, fmt, undefined_text
@@ -33,10 +34,9 @@ LIST_TABLE_COLUMNS = ("job_id", "gpu", "tensorrt", "shape", "variant", "group", 
 
 def markdown_table(body: list[list[str]], headers: list[str]) -> str:
     """A GFM pipe table of already formatted cells (no number parsing, so
-    ``5.850`` keeps its digits)."""
-    from tabulate import tabulate
-
-    return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
+    ``5.850`` keeps its digits), as tabulate's ``github`` format writes it
+    (:func:`.github_table.github_table`, without importing tabulate)."""
+    return github_table(body, headers)
 
 
 # Metric names as a reader says them, each with what its value is in: the agreement metrics, a

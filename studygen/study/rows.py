@@ -38,6 +38,9 @@ STATES_CV = re.compile(r"\b(?:CV|coefficient of variation)\s*=?\s*[0-9]+(?:\.[0-
 TIMING_METHOD_FIELDS = ("cuda_graph", "data_transfers", "spin_wait", "host_sync")
 
 
+_UNMADE = object()  # a memo of a row not made yet
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Row:
     """One figure of one record result (see the module docstring).
@@ -63,6 +66,9 @@ class Row:
     # the row's timing signature, made on first use (:func:`studygen.study.timing.timing_signature`):
     # several checks and the charts group every latency row by it
     signature: tuple | None = field(default=None, init=False, repr=False)
+    # what the figure's addends carry (:meth:`carried_decimals`), made on first use: render asks it for every
+    # printed kernel time, and a profiled total's addends are every kernel time of its record
+    addend_decimals: object = field(default=_UNMADE, init=False, repr=False)
 
     # ---- the figure ---------------------------------------------------------
     @property
@@ -127,10 +133,13 @@ class Row:
         carries 6, though the record keeps the sum 0.0595574 whole); any other
         figure the digits its source printed (:func:`source_decimals`), None
         for a computed one."""
-        addends = self._addends() if value is not None and value == self.value else []
-        carried = [source_decimals(addend) for addend in addends]
-        if carried and None not in carried:
-            return min(carried)
+        if value is not None and value == self.value:
+            if self.addend_decimals is _UNMADE:
+                carried = [source_decimals(addend) for addend in self._addends()]
+                # a memo on the frozen row, set once: the record's kernel times do not change
+                object.__setattr__(self, "addend_decimals", min(carried) if carried and None not in carried else None)
+            if self.addend_decimals is not None:
+                return self.addend_decimals
         return source_decimals(value)
 
     def _addends(self) -> list:

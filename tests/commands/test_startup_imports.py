@@ -57,3 +57,14 @@ def test_importing_one_check_module_leaves_the_others_out(tmp_path):
                           timeout=120, check=True)
     assert done.stdout.strip() == "['studygen.checks.sg220_open_folders']"
 
+
+
+def test_render_and_check_lay_out_tables_without_tabulate(tmp_path):
+    """The view's tables are laid out by studygen.render.github_table, as tabulate would lay them; tabulate
+    (about 10 ms to import) is left to ``studygen rows``. Failed before: render/tables.py called tabulate."""
+    families = [path.parent.name for path in (REPO / "families").glob("*/study.yaml")]
+    project = copy_project(tmp_path / "project", families)
+    rendered = modules_after(["render", "deformable_detr_h200_torch"], project)
+    checked = modules_after(["check"], project)
+    assert "studygen.render.github_table" in rendered and "studygen.render.github_table" in checked  # tables made
+    assert "tabulate" not in rendered and "tabulate" not in checked

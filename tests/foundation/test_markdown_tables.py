@@ -17,10 +17,13 @@ OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
 # Cell characters that measure other than one column or that the formatter escapes: East Asian wide and
 # halfwidth, an emoji with a skin tone, a ZWJ sequence, VS16, combining marks (a spacing one, Mc, and a
 # nonspacing one), a virama conjunct, zero-width and no-break spaces, regional indicators, C0 and C1
-# controls, a tab, pipes and backslashes, code-span backticks, emphasis, HTML and entity starts.
+# controls, a tab, pipes and backslashes, code-span backticks, emphasis, HTML and entity starts; and the
+# zero-width format characters render's anchors are made of (markdown_tables.ZERO_WIDTH_EDGES), alone and
+# as an anchor is written.
+ANCHOR = "\u2060" + "\u2062\u2063" * 16
 SPECIAL = ["漢", "ｱ", "😀", "👍🏽", "👩\u200d💻", "\u200d", "\u2764\ufe0f", "\ufe0f", "e\u0301", "\u093e", "क\u094dष",
-           "\u200b", "\u00a0", "🇯🇵", "\x07", "\x85", "\t", "|", "\\|", "\\", "`", "``", "*", "_", "~~", "<b>", "&amp;",
-           "-", ":", " ", "  "]
+           "\u094d", "क", "\u200b", "\u00a0", "🇯🇵", "\x07", "\x85", "\t", "|", "\\|", "\\", "`", "``", "*", "_", "~~",
+           "<b>", "&amp;", "-", ":", " ", "  ", ANCHOR, "\u2061\u2063\u2062", "\u2060", "\u2064"]
 CELL = st.lists(st.one_of(st.sampled_from(SPECIAL), st.text("ab1.", min_size=1, max_size=4)),
                 max_size=4).map("".join)
 DELIMITERS = st.sampled_from(["---", ":--", "--:", ":-:", "-", ":-", "-:", "::", "---:"])
@@ -52,6 +55,7 @@ def fresh(monkeypatch):
     from studygen import markdown_tree
 
     monkeypatch.setattr(markdown_format, "_parser", None)
+    monkeypatch.setattr(markdown_format, "_mdformat", None)
     monkeypatch.setattr(markdown_tree, "_node_class", None)
 
 
@@ -65,6 +69,34 @@ def direct(text: str) -> str:
 @example("a | b\n-- | :-\n`c\\|d` | \\\\|\n")
 def test_generated_tables_format_as_mdformat_formats_them(text):
     assert markdown_format.format_markdown(text) == direct(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(SPECIAL + ["a", "5.0", "x y"]), max_size=6).map("".join))
+@example(ANCHOR + "Variant")
+@example("fp16\u2061" + "\u2063" * 32)
+@example("\u094d\u2060क")
+def test_a_cell_measures_as_wcswidth_measures_it(text):
+    from wcwidth import wcswidth
+
+    width, simple = markdown_tables.cell_width(text)
+    core = text.strip(markdown_tables.ZERO_WIDTH_EDGES)
+    assert width == wcswidth(text)
+    assert simple == (core.isascii() and core.isprintable())
+
+
+def test_cells_of_ascii_between_zero_width_edges_are_measured_without_wcswidth(monkeypatch):
+    """A table as render writes it, anchored inside its first and last cell, is laid out by length and
+    arithmetic. Failed before: those two cells went through wcswidth (about 20 and 50 microseconds:
+    a fifth of formatting the shipped READMEs' tables) and their padding through it again."""
+    from mdformat_gfm import _tables_plugin
+
+    text = f"| {ANCHOR}GPU | ms |\n|:-:|--:|\n| H200 | 5.850\u2061{ANCHOR[1:]} |\n"
+    expected = direct(text)
+    markdown_format.format_markdown("")
+    monkeypatch.setattr(_tables_plugin, "wcswidth", lambda text: pytest.fail(f"wcswidth of {text!r}"))
+    assert markdown_format.format_markdown(text) == expected
+    assert expected.splitlines()[0] == f"| {ANCHOR}GPU  |    ms |"
 
 
 def test_cells_padded_by_their_width_in_columns():
@@ -248,10 +280,9 @@ WRAPPED = "- [ ] a task whose text is long enough to wrap at forty columns, twic
 
 
 @pytest.mark.parametrize("wrap", [40, "no", "keep"])
-def test_options_that_wrap_keep_mdformat_gfms_postprocessor_of_inline_text(monkeypatch, wrap):
+def test_options_that_wrap_keep_mdformat_gfms_postprocessor_of_inline_text(monkeypatch, fresh, wrap):
     options = {**OPTIONS, "wrap": wrap}
     monkeypatch.setattr(markdown_format, "MDFORMAT_OPTIONS", options)
-    monkeypatch.setattr(markdown_format, "_parser", None)
     formatted = markdown_format.format_markdown(WRAPPED)
     assert formatted == mdformat.text(WRAPPED, extensions={"gfm"}, options=options)
     assert ("- [ ] a task whose text is long enough\n" in formatted) == (wrap == 40)

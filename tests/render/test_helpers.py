@@ -28,6 +28,34 @@ def test_every_name_a_template_may_use_is_declared_or_a_study_file_attribute():
     assert helper_spec(StudyView.ratio_span).kind == "range" and helper_spec(StudyView.label).kind is None
 
 
+def test_the_sandbox_lets_a_template_reach_exactly_the_helpers_and_jinjas_own_test_passes_each(tmp_path, monkeypatch):
+    """A view's attribute is judged by the helper names alone; Jinja's test (a name not starting with "_",
+    no function or type, nothing that changes a list, mapping or set) would pass every one of them, so the
+    answer is Jinja's. Failed before: each of the template's reads of ``study.`` also ran Jinja's test,
+    three isinstance checks against abstract collection classes (about 1,300 to render deformable_detr_h200_torch)."""
+    import jinja2.sandbox
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    from studygen.render.engine import make_environment
+
+    view = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)])]))
+    jinja = ImmutableSandboxedEnvironment()
+    for name in StudyView.helper_names():
+        assert jinja.is_safe_attribute(view, name, getattr(view, name)), name
+    env = make_environment([tmp_path])
+    assert all(env.is_safe_attribute(view, name, None) for name in StudyView.helper_names())
+    assert not any(env.is_safe_attribute(view, name, None) for name in ("_study", "__class__", "_label", "figure"))
+    real = jinja2.sandbox.modifies_known_mutable
+
+    def judged_by_jinja(obj, attr):
+        assert not isinstance(obj, StudyView), attr
+        return real(obj, attr)
+
+    monkeypatch.setattr(jinja2.sandbox, "modifies_known_mutable", judged_by_jinja)
+    text = env.from_string("{{ study.title }}: {{ study.figures(kind='latency')|length }}").render(study=view)
+    assert text.endswith(": 1") and not env.is_safe_attribute([], "append", None)
+
+
 def test_markdown_passes_through_only_from_a_helper_declared_so():
     @helper("table", markdown=True)
     def declared():

@@ -29,6 +29,26 @@ def test_outside_a_template_run_a_helper_returns_its_text_as_it_is():
     assert [(item.kind, item.text, item.places) for item in log] == [("ratio", "1.01x", [])]
 
 
+def test_text_without_an_anchor_character_is_not_searched_for_anchors(monkeypatch):
+    """Most helper outputs hold no anchor: their recorded text is the text as it is, with no search.
+    Failed before: every output was searched with the anchor expression."""
+    from studygen.render import produced
+
+    anchors = Anchors()
+    anchored = anchors.wrap(Produced("ratio", "1.01x"), "1.01x")
+    searched = []
+    real = produced.ANCHOR
+
+    class Counted:
+        def sub(self, replace, text):
+            searched.append(text)
+            return real.sub(replace, text)
+
+    monkeypatch.setattr(produced, "ANCHOR", Counted())
+    assert anchors.plain("0.97x to 1.02x \u2062\u2063") == "0.97x to 1.02x \u2062\u2063" and searched == []
+    assert anchors.plain(f"0.97x to {anchored}") == "0.97x to 1.01x" and len(searched) == 1
+
+
 def test_an_output_is_anchored_and_its_place_noted_after_formatting():
     with recording() as log, anchoring() as anchors:
         ratio = emit(kind="ratio", text="1.01x")

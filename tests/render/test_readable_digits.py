@@ -147,6 +147,25 @@ def test_a_kernel_group_sum_carries_its_least_precise_addend(tmp_path):
     assert study.one(group="total").number() == "1.6"  # the total: every listed kernel, least precise 1.5
 
 
+def test_a_rows_addends_are_read_once(tmp_path, monkeypatch):
+    """A kernel group's digits, asked again (a table cell, then a sentence), come from the row's memo.
+    Failed before: each ask listed the record's kernel times and read their digits again (about 3,000
+    readings to render deformable_detr_h200_torch, whose profiled totals sum every kernel)."""
+    from studygen.study.rows import Row
+
+    result = kernel_time("fp16", {}, total=0.0595574)
+    result["groups"] = [{"group": "reformat", "time_ms": 0.0595574,
+                         "kernels": [{"name": "a", "time_ms": 0.0468854}, {"name": "b", "time_ms": 0.012672}]}]
+    study = _view(tmp_path, [result])
+    listed = []
+    real = Row._addends
+    monkeypatch.setattr(Row, "_addends", lambda row: listed.append(row.pointer) or real(row))
+    row = study.one(group="reformat")._row
+    assert [row.carried_decimals(row.value) for _ in range(3)] == [6, 6, 6]  # 0.012672: 6 decimals
+    assert row.carried_decimals(SourceFloat("0.05")) == 2  # another figure of the row: its own digits
+    assert study.one(group="reformat").number() == "0.05956" and len(listed) == 1
+
+
 def test_the_generic_table_prints_readable_digits(tmp_path):
     study = _view(tmp_path, [latency("fp16", 0.0361328), latency("fp8", 0.0388184)])
     table = cells(study.table(index=("gpu",), variants=["fp16", "fp8"], kind="latency", value_header="{label} (ms)"))

@@ -48,6 +48,32 @@ def test_rows_read_off_the_views_indexes_are_those_a_scan_of_every_row_finds(fam
     assert any(len(view.same_measurement_rows(row)) > 1 for row in rows)  # both studies measure some keys in two jobs
 
 
+def test_a_selection_is_made_once_per_view(monkeypatch):
+    """The same filters (in any order) select from the view's memo, each call a list of its own.
+    Failed before: every call scanned the rows of its kind again (64 scans for 28 selections to
+    render deformable_detr_h200_torch)."""
+    from studygen.render import rows as rows_module
+
+    view = view_of(DETR)
+    scanned = []
+    real = rows_module.matches
+    monkeypatch.setattr(rows_module, "matches", lambda row, filters: scanned.append(row) or real(row, filters))
+    first = view.figures(kind="latency", variant=["fp16"], shape="800x1067")
+    scans = len(scanned)
+    again = view.figures(shape="800x1067", kind="latency", variant=["fp16"])
+    assert len(scanned) == scans > 0 and again.rows == first.rows and again.rows is not first.rows
+    assert len(first) == 3 and again.filters == {"shape": "800x1067", "kind": "latency", "variant": ["fp16"]}
+    assert len(view.figures(kind="latency", variant=("fp16",), shape="800x1067")) == 3 and len(scanned) > scans
+
+
+def test_filters_equal_in_value_but_not_in_type_select_apart(tmp_path):
+    # a version filter is read as text: 11.0 selects TensorRT 11.0.x, 11 does not, though 11 == 11.0
+    view = StudyView(load(tmp_path, records=[record("job", [latency("fp16", 5.0)],
+                                                    collected_provenance(tensorrt="11.0.0.1"))]))
+    assert (len(view.figures(tensorrt=11.0)), len(view.figures(tensorrt=11)), len(view.figures(tensorrt=11.0))) == (1, 0, 1)
+    assert (len(view.figures(tensorrt=["11.0"])), len(view.figures(tensorrt={"11.0"})), len(view.figures(tensorrt=11))) == (1, 1, 0)
+
+
 def test_matches_compares_each_filter(tmp_path):
     (row,) = load(tmp_path, records=[record("job", [latency("fp16", 5.0)])]).rows
     (no_trt,) = load(tmp_path / "b", records=[record("job", [latency("fp16", 5.0)],

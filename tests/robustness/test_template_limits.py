@@ -129,6 +129,19 @@ def test_printf_size_is_at_least_the_length_of_what_percent_makes(template, numb
     assert printf_size(template, tuple(numbers)) >= len(made)
 
 
+def test_the_size_of_text_is_its_length_without_walking_a_container(monkeypatch):
+    """Text (nearly every value a template prints) is measured by its length; jinja2's Namespace is looked up
+    only for a container. Failed before: every call imported it first."""
+    import sys
+
+    from studygen.render.prose import Markdown
+
+    monkeypatch.setitem(sys.modules, "jinja2.runtime", None)  # an import of it would fail now
+    assert (text_size("5.850 ms"), text_size(Markdown("| a |")), text_size("")) == (8, 5, 0)
+    with pytest.raises(ImportError):
+        text_size(["5.850"])
+
+
 def test_text_size_of_other_objects_and_indented_dumps():
     assert text_size(object()) >= len(str(object()))  # an object's own short str: "<object object at 0x…>"
     assert limits._nested_size([1, [2, 3]], 4) == 2 * (1 * 4 + 1) + 2 * (2 * 4 + 1)
