@@ -30,21 +30,18 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured (branch wt-cold against main 93ed235, 2 shared cores, load
-average 7 to 15 from other work, so CPU time is the figure to read): 4,000
-records (8 x 500), ``--repeat 3``: the floor 0.116 to 0.123 s (about 30 us a
-record); check in one process 2.22 s CPU on main (load 7), 1.87 s on the
-branch (load 15), 18.5x and 16.2x the floor; interleaved on one kept
-project, best of 5 each, ``STUDYGEN_JOBS=1``: 2.33 -> 1.94 s CPU, 19.0x ->
-15.8x the floor (target 5x: missed), the output byte-identical. What moved:
-SG207 took a configuration's pattern once per pair of its platforms (20
-platforms, 190 pairs; its listed comparison of a 500-record study 70 -> 27 ms
-CPU), and the generated schema checks copied the checking function's locals
-for each failed ``oneOf`` branch and tested each number's type twice (45 us a
-record instead of 50). About 480 us of CPU a record remain: reading
-(``parse_json`` about 55 us against ``json.load``'s 30 us), the schema checks
-(45 us), the rows, SG207 (about 60 us), the charts' selection and the other
-per-record checks.
+Last measured (main f371c1c and f4138a9 one after the other, ``--families
+8 --records-per-family 500 --repeat 3``, load average 1.2 on the 2 cores):
+the floor 0.115 s (28.7 us a record); one process (``STUDYGEN_JOBS=1``)
+1.67 -> 1.42 s CPU, 14.5x -> 12.3x the floor; worker processes 1.05 ->
+0.90 s wall (9.1x -> 7.8x) and 1.82 -> 1.52 s CPU (target 5x: missed). What
+moved: SG207 looks a set of platforms up once (51 -> 31 ms per 1,000
+records), SG209 asks the study file once per checkpoint id (15 -> 5 ms),
+SG210 and SG208 skip work a study without profiles or inversions does not
+need, and row keys are made by position. The 355 us of CPU a record in
+all are reading (``parse_json`` about 2.8x ``json.loads``, mostly its hooks
+for floats, integers and duplicate keys), the generated schema checks
+(about 45 us), the rows (about 5 us a row) and the per-record checks.
 
 Usage: ``python benchmarks/check_scale.py [--families N] [--records-per-family M ...] [--repeat R] [--keep DIR]``.
 Times are printed, never asserted (tests assert no wall times): wall time,
