@@ -38,7 +38,22 @@ STATES_CV = re.compile(r"\b(?:CV|coefficient of variation)\s*=?\s*[0-9]+(?:\.[0-
 TIMING_METHOD_FIELDS = ("cuda_graph", "data_transfers", "spin_wait", "host_sync")
 
 
-_UNMADE = object()  # a memo of a row not made yet
+class _Unmade:
+    """The mark of a row's memo not made yet: one object, also after a copy or
+    a pickle of the row (a fresh ``object()`` would come back from either as
+    a value of its own, and be returned as the memo)."""
+
+    def __reduce__(self) -> str:
+        return "_UNMADE"  # pickled as the module's name for it
+
+    def __copy__(self) -> _Unmade:
+        return self
+
+    def __deepcopy__(self, memo) -> _Unmade:
+        return self
+
+
+_UNMADE = _Unmade()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -68,6 +83,7 @@ class Row:
     signature: tuple | None = field(default=None, init=False, repr=False)
     # what the figure's addends carry (:meth:`carried_decimals`), made on first use: render asks it for every
     # printed kernel time, and a profiled total's addends are every kernel time of its record
+    # digits carried by its addends (int, or None), or _UNMADE until carried_decimals first works them out
     addend_decimals: object = field(default=_UNMADE, init=False, repr=False)
 
     # ---- the figure ---------------------------------------------------------

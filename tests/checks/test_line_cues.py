@@ -7,7 +7,9 @@ gap, what is found must be what the patterns alone find."""
 
 from __future__ import annotations
 
-from hypothesis import given
+import re
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studygen.checks import sg205_datasets, sg217_unchanged_group_cause
@@ -76,3 +78,22 @@ def test_a_line_without_the_words_is_not_searched(monkeypatch):
     context = CheckContext(None)
     context.__dict__["readme_text"] = Text()
     assert sg217_unchanged_group_cause.check(context) == []
+
+
+def _compiled(pattern):
+    return re.compile(pattern.pattern, pattern.flags)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(_compiled(sg217_unchanged_group_cause.CAUSE)))
+def test_every_line_the_cause_pattern_matches_passes_its_cue(line):
+    """Lines drawn from the pattern itself, so that a phrase added to CAUSE without its word in
+    CAUSE_WORDS fails here (the lines above are drawn from a fixed list of pieces)."""
+    assert _causes_after_cue(line) == _causes_by_pattern(line) != []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(vocabulary._count_pattern(sg205_datasets.IMAGE_NOUNS, 4)))
+def test_every_line_the_image_count_pattern_matches_passes_its_cue(line):
+    """As above, for the image nouns of SG205 and IMAGE_NOUN_WORDS."""
+    assert sg205_datasets.image_counts(line) == _image_counts_by_pattern(line)

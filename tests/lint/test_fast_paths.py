@@ -6,6 +6,7 @@ business (``benchmarks/family_check.py``), never a test's."""
 from __future__ import annotations
 
 import importlib
+import re
 
 import pytest
 
@@ -342,3 +343,13 @@ def test_row_labels_without_a_declared_configurations_words_are_not_tokenized(mo
     found = [(f.code, f.line, f.message.split(" gives")[0]) for f in lint_text(text, "t.md") if f.code == "SG106"]
     assert found == [("SG106", 8, "'NVFP4 on the B300' is declared not measured (line 3) but row 'NVFP4 / B300' (line 8)")]
     assert [t for t in read if "/" in t and "|" not in t] == ["format / GPU", "NVFP4 / B300"]  # label headers, the one row
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(re.compile(variant_pairs.RANKING_VERB_RE.pattern, variant_pairs.RANKING_VERB_RE.flags)))
+def test_every_text_the_ranking_verb_pattern_matches_holds_one_of_its_stems(text):
+    """SG107 searches a clause for a verb of ranking only where its folded text holds one of RANKING_STEMS;
+    texts drawn from the pattern itself, so that a verb added to it without its stem fails here."""
+    match = variant_pairs.RANKING_VERB_RE.search(text)
+    assert match is not None
+    assert any(stem in ascii_folded(match.group(0)) for stem in variant_pairs.RANKING_STEMS)

@@ -186,3 +186,18 @@ def test_shipped_readmes_print_no_six_digit_latency():
     # the three public families' tables: trtexec's 6 significant digits are rounded to 4
     hackathon = view_of("hackathon_mnist_trtexec")
     assert hackathon.one(metric="gpu_compute", job_id="h100-trt10.16.1", variant="fp32").number() == "0.03882"
+
+
+def test_a_copied_or_pickled_row_works_its_addends_out_as_the_original(tmp_path):
+    """The memo's "not made yet" mark survives a copy and a pickle of a row made before the first ask.
+    Failed before: the mark was a bare object(), so a copy carried a new one, which came back as the digits."""
+    import copy
+    import pickle
+
+    result = kernel_time("fp16", {}, total=0.0595574)
+    result["groups"] = [{"group": "reformat", "time_ms": 0.0595574,
+                         "kernels": [{"name": "a", "time_ms": 0.0468854}, {"name": "b", "time_ms": 0.012672}]}]
+    row = _view(tmp_path, [result]).one(group="reformat")._row
+    copies = [copy.copy(row), copy.deepcopy(row), pickle.loads(pickle.dumps(row))]
+    assert [twin.carried_decimals(twin.value) for twin in copies] == [6, 6, 6]  # 0.012672: 6 decimals
+    assert row.carried_decimals(row.value) == 6
