@@ -236,7 +236,10 @@ class Study:
         """``path`` as findings show it (:func:`studygen.fsutil.shown_path`,
         relative to the project root), worked out once a path for this study:
         every README finding shows the README's path, and each working out
-        resolved it and the root on the disk, a component at a time."""
+        resolved it and the root on the disk, a component at a time. A study
+        holds what one command read, so the answer is the disk's (links,
+        working folder) as that command found it: a study kept past a change
+        of the folders shows paths as they were."""
         shown = self._shown_paths.get(path)
         if shown is None:
             shown = self._shown_paths[path] = shown_path(path, self.root)

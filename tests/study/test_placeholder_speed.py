@@ -8,8 +8,10 @@ patterns alone, over real texts and texts built to find a gap."""
 from __future__ import annotations
 
 
+import re
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studygen.checks.readme_text import normalize
@@ -107,3 +109,25 @@ def test_a_line_with_a_link_is_scanned_for_slots_alone(monkeypatch):
     line = "See [the trtexec guide](https://example.com/guide) for the flags."
     assert placeholders.names_a_marker(line) is False
     assert placeholders.placeholder_reason(line) == ""
+
+
+def _drawn(pattern):
+    return st.from_regex(re.compile(pattern.pattern, pattern.flags), alphabet=st.characters(codec="ascii"))
+
+
+# each gated pattern with the cue words names_a_marker asks for before running it (all hand-kept beside it)
+GATES = [("marker", placeholders._ANY_MARKER, (placeholders._MARKER_WORDS,)),
+         ("spelled", placeholders._SPELLED, (placeholders._SPELLED_ENDS,)),
+         ("instruction", placeholders._INSTRUCTION, (("here",), placeholders._INSTRUCTION_VERBS)),
+         ("filler", placeholders._FILLER, (placeholders._FILLER_WORDS,))]
+
+
+@pytest.mark.parametrize(("name", "pattern", "cues"), GATES, ids=[gate[0] for gate in GATES])
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_every_text_a_gated_pattern_matches_holds_its_cue_words(name, pattern, cues, data):
+    """Texts drawn from each pattern itself (ASCII, where the cues apply): a word added to a pattern
+    without its cue would skip the texts holding it, and fails here."""
+    text = data.draw(_drawn(pattern))
+    assert pattern.search(text) is not None
+    assert placeholders._Cues(text).may(*cues)
