@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..patterns import lazy_compile
-from .text import STOPWORDS, label_tokens, normalize, stem, strip_markup
+from .text import STOPWORDS, SYNONYMS, label_tokens, normalize, stem, strip_markup
 from .format_words import format_aliases, is_format_name
 from .vocabulary import CONFIGURATION_WORDS, ascii_folded, canonical_configuration, number_terms
 
@@ -83,7 +83,7 @@ def stemmed(tokens: set[str]) -> set[str]:
 # A term a sentence's text holds as written (less markup, in lower case) wherever its tokens hold it: letters,
 # digits and . + _ - of ASCII, no "x" ("×" is written x, "800 x 800" joined as 800x800)
 _PLAIN_TERM_RE = lazy_compile(r"[a-wyz0-9.+_-]{2,}")
-_REWRITTEN = ("tensorrt",)  # normalize writes "trt" as "tensorrt"
+_REWRITTEN = tuple(SYNONYMS.values())  # words normalize writes anew ("trt" as "tensorrt")
 
 
 def _plain(term: str) -> bool:

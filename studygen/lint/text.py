@@ -44,7 +44,9 @@ _SHAPE_JOIN_RE = lazy_compile(r"(\d)\s*[x×]\s*(?=\d)")
 _MARKUP_RE = lazy_compile(r"[*_`~]")
 # the tail as \\w: a character class with µ in it makes the scan several times slower
 _LABEL_TOKEN_RE = lazy_compile(r"[a-z0-9\xb5\u03bc][\w.+-]*")
-_SYNONYMS = {"trt": "tensorrt"}
+# one spelling of a word written two ways: normalize and the label tokens write the key as its value
+SYNONYMS = {"trt": "tensorrt"}
+_SYNONYM_RE = lazy_compile(r"\b(?:" + "|".join(map(re.escape, SYNONYMS)) + r")\b")
 
 
 @lru_cache(maxsize=65536)
@@ -102,13 +104,14 @@ def strip_markup(text: str) -> str:
 def normalize(text: str) -> str:
     """Label text in one spelling: lower case, Markdown emphasis removed
     (:func:`strip_markup`), shapes written ``800x1067``, ``×`` as ``x``,
-    ``trt`` as ``tensorrt``, single spaces."""
+    each word of :data:`SYNONYMS` as its one spelling (``trt`` as ``tensorrt``),
+    single spaces."""
     text = strip_markup(text.replace("×", "x").lower())
     if "x" in text:
         text = join_shapes(text)
     text = " ".join(text.split())
-    if "trt" in text:
-        text = re.sub(r"\btrt\b", "tensorrt", text)
+    if any(word in text for word in SYNONYMS):
+        text = _SYNONYM_RE.sub(lambda match: SYNONYMS[match.group(0)], text)
     return text
 
 
@@ -118,8 +121,8 @@ def label_tokens(normalized_text: str) -> tuple[str, ...]:
     (``'on tensorrt 11.4.'`` -> ``['on', 'tensorrt', '11.4']``)."""
     # a token starts with a letter or digit, so stripping its tail never empties it
     tokens = tuple(t.rstrip(".-") if t[-1] in ".-" else t for t in _LABEL_TOKEN_RE.findall(normalized_text))
-    if not _SYNONYMS.keys().isdisjoint(tokens):  # any synonym, not only the first one listed
-        tokens = tuple(_SYNONYMS.get(t, t) for t in tokens)
+    if not SYNONYMS.keys().isdisjoint(tokens):  # any synonym, not only the first one listed
+        tokens = tuple(SYNONYMS.get(t, t) for t in tokens)
     return tokens
 
 
