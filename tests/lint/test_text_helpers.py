@@ -47,6 +47,7 @@ def test_normalize_spells_labels_one_way():
     assert normalize("**TRT** 800 × 1067  ms") == "tensorrt 800x1067 ms"
     assert normalize("_fp8_ `B200` ~old~") == "fp8 b200 old"
     assert normalize("strt 2 x 3") == "strt 2x3"  # "trt" only as a whole word
+    assert normalize("trt-llm on TRT. trt8") == "tensorrt-llm on tensorrt. trt8"  # a word: a digit joins, - and . part
     assert normalize("Batch  1\n x 2") == "batch 1x2"
 
 
