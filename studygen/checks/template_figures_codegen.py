@@ -21,15 +21,14 @@ recorded (:func:`~studygen.checks.sg211_literal_figures.shipped_figures`).
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from pathlib import Path
 
 import jinja2
 
 from ..codegen import generated_marker, write_or_check
-from ..render.engine import BUILTIN_PREFIX, make_environment
-from ..render.template_codegen import TEMPLATES
+from ..render.engine import make_environment
+from ..render.template_codegen import builtin_templates
 from .sg211_literal_figures import worked_out_figures, worked_out_reference_lines
 
 TARGET = Path(__file__).with_name("builtin_template_figures.py")
@@ -51,11 +50,9 @@ def generated_figures_source() -> str:
     """The text :data:`TARGET` must hold, worked out from the built-in templates as they are now."""
     env = make_environment([])
     entries = []
-    for path in sorted(TEMPLATES.glob("*.j2")):
-        source = env.loader.get_source(env, f"{BUILTIN_PREFIX}/{path.name}")[0]
-        digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    for name, source, _, digest in builtin_templates(env):
         figures, lines = worked_out_figures(source), worked_out_reference_lines(source)
-        entries.append(f"    {path.name!r}: (\n        {digest!r},\n        {figures!r},\n        {lines!r},\n    ),")
+        entries.append(f"    {name!r}: (\n        {digest!r},\n        {figures!r},\n        {lines!r},\n    ),")
     return "\n".join([_DOCSTRING, MARKER, "", f"JINJA2_VERSION = {jinja2.__version__!r}",
                       "FIGURES = {", *entries, "}"]) + "\n"
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import jinja2
 
 from ..codegen import generated_marker, write_or_check
-from .engine import make_environment
+from .engine import BUILTIN_PREFIX, make_environment
 
 TARGET = Path(__file__).with_name("compiled_templates.py")
 TEMPLATES = Path(__file__).with_name("templates")
@@ -46,15 +46,23 @@ text is parsed and compiled as before.
 """'''
 
 
+def builtin_templates(env) -> list[tuple[str, str, str, str]]:
+    """``(name, source, filename, sha256 of source)`` of each built-in
+    template, by name, as ``env`` (:func:`~studygen.render.engine.make_environment`)
+    loads it: what both code generators work from."""
+    found = []
+    for path in sorted(TEMPLATES.glob("*.j2")):
+        source, filename, _ = env.loader.get_source(env, f"{BUILTIN_PREFIX}/{path.name}")
+        found.append((path.name, source, filename, hashlib.sha256(source.encode("utf-8")).hexdigest()))
+    return found
+
+
 def generated_templates_source() -> str:
     """The text :data:`TARGET` must hold, made from the built-in templates as they are now."""
     env = make_environment([])
     entries = []
-    for path in sorted(TEMPLATES.glob("*.j2")):
-        name = path.name
-        source, filename, _ = env.loader.get_source(env, f"studygen/{name}")
+    for name, source, filename, digest in builtin_templates(env):
         code = env.compile(source, name, filename, raw=True)
-        digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
         references = env.parsed(source).references
         lines = "\n".join(f"        {line!r}" for line in code.splitlines(keepends=True))
         entries.append(f"    {name!r}: (\n        {digest!r},\n        {references!r},\n{lines}\n    ),")
