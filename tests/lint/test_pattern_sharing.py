@@ -69,14 +69,19 @@ def new_is_number(text: str) -> bool:
     return vocabulary._DIGIT_COUNT_RE.fullmatch(text) is not None or vocabulary.NUMBER_WORDS_RE.fullmatch(text) is not None
 
 
-def test_number_words_compile_once_for_values_terms_formats_and_evidence():
-    # the four readers of number words used to compile NUMBER_WORDS four times (about 1 ms each)
-    script = (
+# A fresh interpreter's start that records every pattern source compiled after it (in ``seen``)
+COMPILES_SEEN = (
         "import json, re._compiler as c\n"
         "from studygen.lint import format_words as f, vocabulary as v\n"
         "seen = []\n"
         "real = c.compile\n"
         "c.compile = lambda p, f=0: seen.append(p) or real(p, f)\n"
+)
+
+
+def test_number_words_compile_once_for_values_terms_formats_and_evidence():
+    # the four readers of number words used to compile NUMBER_WORDS four times (about 1 ms each)
+    script = COMPILES_SEEN + (
         "v.number_value('twenty-four'); v.number_terms('eight GPUs'); f.format_mentions('a six-bit integer')\n"
         "v.number_value('800'); f.format_mentions('8-bit floating point'); v.has_evidence('repeated six times')\n"
         "print(json.dumps([p for p in seen if isinstance(p, str) and v.NUMBER_WORDS in p]))\n"
@@ -272,12 +277,7 @@ def test_the_guard_finds_verdicts_of_every_form(before, verdict, after):
 def test_a_text_without_a_verdicts_opening_compiles_no_verdict_pattern():
     # SG204 searches every README line holding a stem ("spread", "jitter", "repeat"): a clean project's lines
     # hold no verdict, and the union (about 5 ms to compile) was compiled for them all the same
-    script = (
-        "import json, re._compiler as c\n"
-        "from studygen.lint import format_words as f, vocabulary as v\n"
-        "seen = []\n"
-        "real = c.compile\n"
-        "c.compile = lambda p, f=0: seen.append(p) or real(p, f)\n"
+    script = COMPILES_SEEN + (
         "lines = ['the spread between the two jobs is known', 'inside that spread', 'the host jitter, per repeat']\n"
         "print(json.dumps([[m.group(0) for m in v.NOISE_VERDICT_RE.finditer(line)] for line in lines]))\n"
         "print(json.dumps(v.NOISE_VERDICT_RE.pattern in seen))\n"
