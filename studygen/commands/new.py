@@ -22,7 +22,7 @@ from ..records.checkpoints import Revisions, revision_problem
 from ..records.schemas import validate_document
 from ..records.names import validate_family_name
 from ..render.generated import MOVE_IT_AWAY, hand_written
-from ..rules import RULES
+from ..rules import code_of
 from ..study import STUDY_FILE
 from ..study.scaffold import DESCRIPTION_PLACEHOLDER, DRAFT, SUMMARY_PLACEHOLDER, title_placeholder
 from . import command
@@ -120,12 +120,6 @@ def _twin(item: str, view: Revisions, place: dict[str, int], spelling: dict[str,
     return next((other for other in sorted(candidates, key=place.__getitem__) if view.same(item, other)), None)
 
 
-def _code_of(module: str) -> str:
-    """The finding code the rule table gives the check in ``module``."""
-    (rule,) = [rule for rule in RULES if rule.module == module]
-    return rule.code
-
-
 def study_text(options: NewOptions, variants: list[dict]) -> str:
     """The study file ``new`` writes: YAML with comments saying what to fill in."""
     document = {
@@ -147,7 +141,7 @@ def study_text(options: NewOptions, variants: list[dict]) -> str:
     if not options.revision:
         # A scaffold without a pinned checkpoint still renders and checks, but the gap is stated: the
         # waivers print under the README's known gaps, and SG216 asks to delete each once it matches nothing.
-        provenance = _code_of("studygen.checks.sg209_provenance")
+        provenance = code_of("studygen.checks.sg209_provenance")
         document["waivers"] = [
             {"code": provenance, "match": "has no revision",
              "reason": "written by studygen new without --revision: the checkpoint revision that was measured is "

@@ -12,7 +12,7 @@ from .vocabulary import NUMBER_WORDS_RE, number_value
 
 # What follows a format's bit count ("-bit", " bits", "-bit floating point"). The count before it is read
 # apart (digits, or words by the shared NUMBER_WORDS_RE): the spans and groups are those of one pattern
-# (?<![\w-])(?P<bits>\d+|NUMBER_WORDS)_FORMAT_TAIL (tests/lint/test_vocabulary.py holds it as the oracle).
+# (?<![\w-])(?P<bits>\d+|NUMBER_WORDS)_FORMAT_TAIL (tests/lint/test_pattern_sharing.py holds it as the oracle).
 _FORMAT_TAIL = (r"[- ]bits?(?:\s+(?P<kind>integer|int|floating[- ]point|float|fp|"
                 r"normal[- ]float|nf|microscaling|mx))?\b")
 _FORMAT_TAIL_RE = lazy_compile(_FORMAT_TAIL, re.IGNORECASE)

@@ -124,8 +124,9 @@ def _shipped_sources() -> list[str]:
     return [env.loader.get_source(env, name)[0] for name in names]
 
 
-@pytest.mark.parametrize("which", range(4))
+@pytest.mark.parametrize("which", range(1 + 1 + len(list((REPO / "templates").glob("*.j2")))))
 def test_the_one_walk_lists_the_nodes_find_all_yields(which):
+    # EVERY_KIND, the generic template and each of the project's templates
     source = [EVERY_KIND, *_shipped_sources()][which]
     parsed = make_environment([]).parsed(source)
     budget = [node for node in parsed.tree.find_all(nodes.Filter) if node.name == template_memo.BUDGET_FILTER]
