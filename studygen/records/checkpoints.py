@@ -173,13 +173,9 @@ class Revisions:
 
 
 def _common_start(first: str, second: str) -> int:
-    """How many leading characters ``first`` and ``second`` share."""
-    count = 0
-    for a, b in zip(first, second):
-        if a != b:
-            break
-        count += 1
-    return count
+    """How many leading characters ``first`` and ``second`` share (character by character, as
+    ``os.path.commonprefix`` compares any strings)."""
+    return len(posixpath.commonprefix([first, second]))
 
 
 def short_revision(revision):

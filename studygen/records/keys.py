@@ -87,7 +87,8 @@ _config_parts = operator.itemgetter(*_CONFIG_INDEXES)  # the configuration key's
 def blanking(*names: str):
     """A function giving a key with the fields ``names`` set to None, as
     ``key._replace(name=None, ...)`` gives it: picked in C from the key and a
-    None (``operator.itemgetter``) at a third of ``_replace``'s time, where
+    None (``operator.itemgetter``) in about half ``_replace``'s time (0.087
+    against 0.185 s for 200,000 keys), where
     grouping rows makes one a row. Raises ValueError for a name that is no
     field of :data:`FIELDS`."""
     blank = {FIELDS.index(name) for name in names}

@@ -54,12 +54,22 @@ def drop_warmup(times_run: TimesRun, run: TrtexecRun, times_display: str, log_di
                            f"it holds {count} iterations, the run timed {expected}")
     starts, warmup_ms = times_run.compute_starts, run.warmup_ms
     if starts is not None and warmup_ms is not None:
-        by_rule = next((position for position, start in enumerate(starts) if start >= warmup_ms), len(starts))
+        by_rule = warmup_count(starts, warmup_ms)
         if by_rule != warmup:
             raise _another_run(times_display, times_run, run, log_display,
                                f"{by_rule} iterations start computing before the {warmup_ms} ms warm-up, the log "
                                f"counts {warmup} warm-up iterations")
     return times_run.without_first(warmup)
+
+
+def warmup_count(compute_starts: list[float], warmup_ms: float) -> int:
+    """How many leading iterations trtexec counts as warm-up: those whose
+    ``startComputeMs`` (``compute_starts``, ms, as ``--exportTimes`` writes
+    them) is below the run's warm-up duration ``warmup_ms``; all of them when
+    none starts later. The one place the rule is written (aligning an
+    array with its log, and dropping the warm-up of a TensorRT 7 run)."""
+    return next((position for position, start in enumerate(compute_starts) if start >= warmup_ms),
+                len(compute_starts))
 
 
 def _drop_warmup_by_rule(times_run: TimesRun, run: TrtexecRun) -> TimesRun:
@@ -71,7 +81,7 @@ def _drop_warmup_by_rule(times_run: TimesRun, run: TrtexecRun) -> TimesRun:
     starts, warmup_ms = times_run.compute_starts, run.warmup_ms
     if not times_run.warmup_exported or starts is None or warmup_ms is None:
         return times_run
-    by_rule = next((position for position, start in enumerate(starts) if start >= warmup_ms), len(starts))
+    by_rule = warmup_count(starts, warmup_ms)
     return times_run.without_first(by_rule) if by_rule else times_run
 
 
