@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import string
 
+import pytest
 import wcwidth
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -51,3 +52,10 @@ def test_any_text_is_as_wide_as_wcswidth_measures_it(text):
     assert length_width(text) in (None, wcwidth.wcswidth(text))
     if any(char in OTHERS for char in text):
         assert length_width(text) is None
+
+
+def test_wcwidth_measures_only_what_length_cannot(monkeypatch):
+    monkeypatch.setattr(wcwidth, "wcswidth", lambda text: pytest.fail(f"wcswidth of {text!r}"))
+    assert terminal_width("H100 — B200: ±1.2 µs…") == 21 and terminal_width("") == 0
+    monkeypatch.setattr(wcwidth, "wcswidth", lambda text: -7)
+    assert terminal_width("界") == terminal_width("a\x07") == -7  # asked of wcwidth (a stand-in here)
