@@ -303,8 +303,9 @@ def test_options_that_wrap_keep_mdformat_gfms_postprocessor_of_inline_text(monke
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.text("|-: a\n\\", max_size=30))
+@given(st.text(st.one_of(st.sampled_from("|-: \n\\\t"), st.characters()), max_size=30))
 @example("---\n| - |\na - b\n\n:-:")
+@example("X-X\n-|a")  # a line with any other character keeps its dash
 def test_paragraph_lines_that_read_as_a_delimiter_row_are_escaped_as_mdformat_gfm_escapes_them(text):
     from mdformat_gfm import _tables_plugin
 
