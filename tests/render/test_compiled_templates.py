@@ -171,3 +171,9 @@ def test_the_templates_the_generic_one_names_are_known_without_parsing_it(parses
     assert parses == []
     edited = source + '{% include "other.md.j2" %}'
     assert referenced_templates(make_environment([]), edited) == ("other.md.j2",) and parses == [edited]
+
+
+def test_a_missing_code_module_is_an_import_error_naming_it():
+    with pytest.raises(ImportError, match="^the code of a built-in template is missing: studygen.render.gone_template_code$") as raised:
+        template_memo.shipped_code("studygen.render.gone_template_code", "generic.md.j2")
+    assert raised.value.name == "studygen.render.gone_template_code"
