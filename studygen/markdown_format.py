@@ -32,9 +32,10 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+import sys
 from types import SimpleNamespace
 
-from .markdown_tables import render_table, table_rule
+from .markdown_tables import TABLES_PLUGIN, table_rule
 from .markdown_tree import build_tree, take_apart
 
 MDFORMAT_EXTENSIONS = frozenset({"gfm"})
@@ -66,13 +67,14 @@ def _build_parser():
     """The parser ``mdformat.text`` builds for our options (mdformat 1.0's
     ``build_mdit``, :func:`mdformat_parser`; with ``wrap: keep`` mdformat
     renders once), with :func:`_render_text` in place of mdformat's text
-    renderer, our renderer of tables in place of mdformat-gfm's, markdown-it's
-    table rule with our splitter of rows
+    renderer, mdformat-gfm's tables plugin with our renderer of tables
+    (:data:`studygen.markdown_tables.TABLES_PLUGIN`) in place of mdformat-gfm's
+    module, markdown-it's table rule with our splitter of rows
     (:func:`studygen.markdown_tables.table_rule`), and without mdformat-gfm's
     postprocessor of inline text when the options do not wrap (it returns its
     text unchanged then)."""
     from mdformat.renderer import RenderContext
-    from mdformat_gfm import _mdformat_plugin, _tables_plugin
+    from mdformat_gfm import _mdformat_plugin
 
     global _mdformat
     if _mdformat is None:
@@ -87,10 +89,12 @@ def _build_parser():
         del gfm_postprocessors["inline"]
     # mdformat keeps the first renderer a plugin gives a syntax (and warns of a second): a renderer is
     # replaced by putting a stand-in in its plugin's place (what render_tree reads of a plugin is these two)
-    stand_ins = {_tables_plugin: SimpleNamespace(RENDERERS={**_tables_plugin.RENDERERS, "table": render_table},
-                                                 POSTPROCESSORS=_tables_plugin.POSTPROCESSORS),
+    stand_ins = {TABLES_PLUGIN: TABLES_PLUGIN,
                  _mdformat_plugin: SimpleNamespace(RENDERERS=_mdformat_plugin.RENDERERS,
                                                    POSTPROCESSORS=gfm_postprocessors)}
+    tables_module = sys.modules.get("mdformat_gfm._tables_plugin")  # built by it where mdformat's lookup imported it
+    if tables_module is not None:
+        stand_ins[tables_module] = TABLES_PLUGIN
     extensions = parser.options["parser_extension"]
     extensions[:] = [stand_ins[extension] for extension in extensions]  # mdformat_parser's two plugins
     extensions.append(_TextRenderer(do_wrap))
@@ -147,19 +151,21 @@ def mdformat_parser():
     points: ``mdformat.plugins.PARSER_EXTENSIONS``, filled on first use by
     reading the metadata of every installed distribution (about a tenth of a
     ``studygen render``). The two plugins the gfm extension uses ("gfm", and
-    "tables" which it looks up itself) are the modules mdformat-gfm declares
-    for them, given for the build only where mdformat has not filled the
+    "tables" which it looks up itself) are the module mdformat-gfm declares
+    for "gfm" and :data:`studygen.markdown_tables.TABLES_PLUGIN` for "tables"
+    (mdformat-gfm's tables plugin without importing its module, which imports
+    wcwidth), given for the build only where mdformat has not filled the
     table yet; a later ``mdformat.text`` in this process fills it as before
     (tests/foundation/test_markdown_format.py compares the entry points'
     plugins and the parser's rules and options with ``build_mdit``'s)."""
     import mdformat.plugins
     from mdformat._util import build_mdit  # heavy (about 0.1 s with its plugins): only when a text is formatted
     from mdformat.renderer import MDRenderer
-    from mdformat_gfm import _mdformat_plugin, _tables_plugin
+    from mdformat_gfm import _mdformat_plugin
 
     declared = "PARSER_EXTENSIONS" not in vars(mdformat.plugins)
     if declared:
-        mdformat.plugins.PARSER_EXTENSIONS = {"gfm": _mdformat_plugin, "tables": _tables_plugin}
+        mdformat.plugins.PARSER_EXTENSIONS = {"gfm": _mdformat_plugin, "tables": TABLES_PLUGIN}
     try:
         return build_mdit(MDRenderer, mdformat_opts={**MDFORMAT_OPTIONS, "filename": ""},
                           extensions=sorted(MDFORMAT_EXTENSIONS))

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import types
 
+from .terminal_width import length_width
+
 MIN_WIDTH = 3  # mdformat-gfm pads every column to at least three characters, the delimiter row's "---"
 _SECTIONS = ("thead", "tbody")
 _CELLS = ("th", "td")
@@ -40,13 +42,12 @@ def render_table(node, context) -> str:
     every column padded to its widest cell in terminal columns (at least
     three) and aligned as its delimiter says. Raises what rendering a cell
     raises."""
-    from mdformat_gfm import _tables_plugin
-
     options = context.options["mdformat"]
-    if options.get("compact_tables") or options.get("plugin", {}).get("tables", {}).get("compact_tables"):
-        return _tables_plugin._render_table(node, context)
-    rows = _rows(node, context)
+    compact = options.get("compact_tables") or options.get("plugin", {}).get("tables", {}).get("compact_tables")
+    rows = None if compact else _rows(node, context)
     if rows is None:
+        from mdformat_gfm import _tables_plugin  # imports wcwidth: only for a table laid out by mdformat-gfm
+
         return _tables_plugin._render_table(node, context)
     widths = [MIN_WIDTH] * len(rows[0])
     for row in rows:
@@ -66,18 +67,21 @@ ZERO_WIDTH_EDGES = "\u2060\u2061\u2062\u2063\u2064"
 
 def cell_width(text: str) -> tuple[int, bool]:
     """The terminal width of ``text`` as ``wcwidth.wcswidth`` measures it
-    (-1 when a character has no width there), and whether ``text`` is
-    printable ASCII between runs of :data:`ZERO_WIDTH_EDGES` (then its width
-    is the length of that ASCII, and it is padded by arithmetic whatever
-    its alignment). ``wcswidth`` reads its text character by character (at
-    about 1.5 microseconds each for zero-width ones); it measures only what
-    lies between the edges."""
+    (-1 when a character has no width there), and whether that width is the
+    length of the text between runs of :data:`ZERO_WIDTH_EDGES` (printable
+    ASCII and :data:`studygen.terminal_width.NARROW_SYMBOLS`: then it is
+    padded by arithmetic whatever its alignment, since spaces before it add
+    their number to its width). ``wcswidth`` reads its text character by
+    character (at about 1.5 microseconds each for zero-width ones); it
+    measures only what lies between the edges, and wcwidth is imported only
+    for such a text that is not its length wide."""
     core = text.strip(ZERO_WIDTH_EDGES)
-    if core.isascii() and core.isprintable():
-        return len(core), True
-    from mdformat_gfm import _tables_plugin
+    width = length_width(core)
+    if width is not None:
+        return width, True
+    from wcwidth import wcswidth
 
-    return _tables_plugin.wcswidth(core), False
+    return wcswidth(core), False
 
 
 def _rows(node, context) -> list[list[tuple[str, str, int, bool]]] | None:
@@ -154,6 +158,42 @@ def _delimiter_line(header, widths) -> str:
         right = ":" if alignment in (">", "^") else "-"
         cells.append(left + "-" * (width - 2) + right)
     return "| " + " | ".join(cells) + " |"
+
+
+def render_cell(node, context) -> str:
+    """A ``th`` or ``td`` cell as mdformat-gfm 1.0's ``_render_cell``
+    writes it: its inline text rendered, every pipe in it backslash-escaped."""
+    return node.children[0].render(context).replace("|", "\\|")
+
+
+def escape_delimiter_lines(text: str, node, context) -> str:
+    """mdformat-gfm 1.0's postprocessor of a paragraph (``_escape_tables``):
+    ``text`` with the first ``-`` of each line made only of ``|``, ``-``,
+    ``:`` and spaces backslash-escaped, so that the line cannot be read as
+    a table's delimiter row. A text without ``-`` is returned as it is
+    (nearly every paragraph); ``node`` and ``context`` are not read."""
+    if "-" not in text:
+        return text
+    return "\n".join(line.replace("-", "\\-", 1) if not line.strip("|-: ") else line for line in text.split("\n"))
+
+
+class TablesPlugin:
+    """mdformat-gfm 1.0's tables plugin (``mdformat_gfm/_tables_plugin.py``)
+    with our renderer of tables, without importing that module (it imports
+    wcwidth, which only a table :func:`render_table` hands back to it
+    needs): what mdformat reads of a plugin, ``update_mdit`` when it builds
+    a parser, ``RENDERERS`` and ``POSTPROCESSORS`` when it renders."""
+
+    RENDERERS = {"table": render_table, "td": render_cell, "th": render_cell}
+    POSTPROCESSORS = {"paragraph": escape_delimiter_lines}
+
+    @staticmethod
+    def update_mdit(parser) -> None:
+        """Turn markdown-it's table rule on (mdformat-gfm's ``update_mdit`` of its tables plugin)."""
+        parser.enable("table")
+
+
+TABLES_PLUGIN = TablesPlugin()
 
 
 def escaped_split(line: str) -> list[str]:

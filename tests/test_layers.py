@@ -35,7 +35,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "studygen"
 CORE = {"studygen", "studygen.codegen", "studygen.errors", "studygen.patterns", "studygen.markdown_format", "studygen.markdown_tables", "studygen.label_names", "studygen.markdown_tree",
         "studygen.place", "studygen.rules", "studygen.findings", "studygen.fsutil",
         "studygen.numbers", "studygen.textio", "studygen.digests", "studygen.locks", "studygen.version", "studygen.gitenv",
-        "studygen.memory", "studygen.visible"}
+        "studygen.memory", "studygen.visible", "studygen.terminal_width"}
 LAYERS = (  # (layer, rank, module-name prefix); the longest matching prefix wins
     ("records", 1, "studygen.records"),
     ("collectors", 2, "studygen.collect"),

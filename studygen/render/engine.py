@@ -32,7 +32,8 @@ from .produced import anchoring, helper_spec
 from .escaping import escape_alt, escape_prose
 from .prose import Markdown
 from .rows import TemplateRow
-from .template_memo import BUDGET_FILTER, ParsedTemplate, compiled_template, parsed_template, shipped_template
+from .template_memo import (BUDGET_FILTER, ParsedTemplate, compiled_template, parsed_template, shipped_code,
+                            shipped_template)
 from .study_file import StudyDataError, StudyFileList, StudyFileMapping, missing_field
 from .view import StudyView
 
@@ -282,11 +283,11 @@ def make_environment(search_path: list[Path]):
             return compiled_template(source, name, filename, lambda: self._compile_shipped(source, name, filename))
 
         def _compile_shipped(self, source, name, filename):
-            # a built-in template's code generated at development time: only Python's compile is left to do
+            # a built-in template's code generated at development time, its code object from Python's bytecode
             shipped = shipped_template(source, name)
             if shipped is None:
                 return super(StudySandbox, self).compile(source, name, filename)
-            return self._compile(shipped[1], filename or "<template>")
+            return shipped_code(shipped[1], filename or "<template>")
 
         def _parse(self, source, name, filename):
             return parsed_template(self, source, name, filename).tree

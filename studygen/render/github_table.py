@@ -10,9 +10,10 @@ and there the padding is text of the README. So the layout is tabulate's
 own, not merely one that formats alike: each data cell stripped
 (``str.strip``) and padded on the right to its column's widest cell, a
 header padded to its column, columns at least two wider than their header,
-widths in terminal columns (``wcwidth.wcswidth``, printable ASCII by its
-length, which is what ``wcswidth`` gives it), a delimiter row of dashes
-two wider than each column.
+widths in terminal columns (``wcwidth.wcswidth``, measured by
+:func:`studygen.terminal_width.terminal_width`, which imports wcwidth only
+for a text whose width is not its length), a delimiter row of dashes two
+wider than each column.
 
 Tables outside what this layout covers go to tabulate itself (imported
 then): a cell or header that is not text (``None`` excepted, which prints
@@ -26,6 +27,8 @@ tables and the shipped READMEs' tables).
 """
 
 from __future__ import annotations
+
+from ..terminal_width import terminal_width as _width
 
 MIN_PADDING = 2  # tabulate's MIN_PADDING: a column is at least two wider than its header
 _SEPARATING_LINE = "\x01"  # a row whose first or second cell is this is a separating line to tabulate
@@ -94,17 +97,3 @@ def _padded_column(cells: list[str], least: int) -> tuple[int, list[str]]:
 def _line(cells) -> str:
     """One table line: each cell between a space and a pipe."""
     return "| " + " | ".join(cells) + " |"
-
-
-def _plain(text: str) -> bool:
-    """Whether ``text`` is printable ASCII, whose terminal width is its length."""
-    return text.isascii() and text.isprintable()
-
-
-def _width(text: str) -> int:
-    """``wcwidth.wcswidth(text)``: terminal columns, -1 when a character has no width there."""
-    if _plain(text):
-        return len(text)
-    from wcwidth import wcswidth
-
-    return wcswidth(text)

@@ -424,15 +424,16 @@ _DEBUG_INFO = lazy_compile(r"^debug_info = '([0-9=&]*)'$", re.M)  # template lin
 
 
 def compile_generated(source: str, filename):
-    """``compile`` of the Python code Jinja generated from a template.
-    Raises jinja2's TemplateSyntaxError naming the template line when Python
+    """``compile`` of the Python code Jinja generated from a template, with
+    no compiler flags (Jinja's own ``Environment._compile`` passes none; this
+    module's ``from __future__ import annotations`` is not inherited). Raises jinja2's TemplateSyntaxError naming the template line when Python
     refuses it for its depth (more than 20 nested loops, 100 indentation
     levels or 200 parentheses: limits of Python's compiler, below
     :data:`MAX_TEMPLATE_NESTING`'s)."""
     from jinja2.exceptions import TemplateSyntaxError
 
     try:
-        return compile(source, filename, "exec")
+        return compile(source, filename, "exec", dont_inherit=True)  # as Jinja's: not under this module's __future__
     except (SyntaxError, RecursionError, MemoryError) as exc:
         reason = getattr(exc, "msg", None) or type(exc).__name__
         found = _DEBUG_INFO.search(source)

@@ -5,7 +5,9 @@ SG211 and by ``--pr-body``'s ancestors) and its compiled code.
 Each entry is keyed on the source text (and, for code, the name and file
 Jinja gives it): the only inputs of the work, so an entry cannot go stale.
 Nothing is written or read from disk (a file could be forged: issue 24).
-Every environment that asks is made by
+The built-in templates' code comes from modules generated at development
+time (:func:`shipped_code`), Python's own bytecode of which is read as for
+any module. Every environment that asks is made by
 :func:`studygen.render.engine.make_environment` with the same settings,
 filters and code generator, so what one environment worked out holds for
 another.
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
+import types
 
 from . import compiled_templates, limits
 
@@ -116,18 +120,42 @@ def generated_for(source: str, jinja2_version: str) -> str | None:
 
 
 def shipped_template(source: str, name=None) -> tuple[tuple, str] | None:
-    """``(referenced template names, Python code)`` that Jinja made at
-    development time from ``source`` when it is the text of a built-in
-    template (``name``, when given, its name), under this Jinja version
-    (:mod:`~studygen.render.compiled_templates`); None for any other text
-    (then it is parsed and compiled as any other)."""
+    """``(referenced template names, module holding its Python code)`` that
+    Jinja made at development time from ``source`` when it is the text of a
+    built-in template (``name``, when given, its name), under this Jinja
+    version (:mod:`~studygen.render.compiled_templates`); None for any other
+    text (then it is parsed and compiled as any other)."""
     digest = generated_for(source, compiled_templates.JINJA2_VERSION)
     if digest is None:
         return None
-    for shipped_name, (shipped_digest, references, code) in compiled_templates.GENERATED.items():
+    for shipped_name, (shipped_digest, references, module) in compiled_templates.GENERATED.items():
         if shipped_digest == digest and name in (None, shipped_name):
-            return references, code
+            return references, module
     return None
+
+
+def shipped_code(module: str, filename: str) -> types.CodeType:
+    """The code object of the built-in template code in ``module`` (one of
+    :mod:`~studygen.render.compiled_templates`'s), as Python's import system
+    gives a module's code: read from its bytecode in ``__pycache__`` when that
+    is current, else compiled from its source (and, where Python writes
+    bytecode, written there for the next process); the module is not
+    executed. Every code object in it is named after ``filename`` (the
+    template's file, as ``compile`` of the code under that name would name
+    it): Jinja reads the template's file and lines off it. The same object
+    ``compile(code, filename, "exec")`` gives (tests/render/test_compiled_templates.py).
+    Raises ImportError when the module is missing."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"the code of a built-in template is missing: {module}", name=module)
+    return _named(spec.loader.get_code(module), filename)
+
+
+def _named(code: types.CodeType, filename: str) -> types.CodeType:
+    """``code`` and every code object within it with ``co_filename`` ``filename``."""
+    constants = tuple(_named(constant, filename) if isinstance(constant, types.CodeType) else constant
+                      for constant in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=constants)
 
 
 def compiled_template(source: str, name, filename, compile_source):

@@ -68,3 +68,16 @@ def test_render_and_check_lay_out_tables_without_tabulate(tmp_path):
     checked = modules_after(["check"], project)
     assert "studygen.render.github_table" in rendered and "studygen.render.github_table" in checked  # tables made
     assert "tabulate" not in rendered and "tabulate" not in checked
+
+
+def test_render_and_check_measure_cells_without_wcwidth(tmp_path):
+    """Every cell of the shipped READMEs is printable ASCII or dashes, signs and ellipses of one column
+    (studygen.terminal_width), measured by its length: wcwidth (about 6 ms to import) is left to a cell
+    only it can measure, and mdformat-gfm's tables module, which imports it, to a table our renderer hands
+    back. Failed before: building the formatter imported mdformat_gfm._tables_plugin, and with it wcwidth."""
+    families = [path.parent.name for path in (REPO / "families").glob("*/study.yaml")]
+    project = copy_project(tmp_path / "project", families)
+    for argv in (["render", "deformable_detr_h200_torch"], ["check"]):
+        loaded = modules_after(argv, project)
+        assert "studygen.markdown_tables" in loaded and "mdformat" in loaded  # it did format Markdown
+        assert not loaded & {"wcwidth", "mdformat_gfm._tables_plugin"}, argv

@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it.token import Token
 
-from studygen import markdown_format
+from studygen import markdown_format, markdown_tables
 from tests.conftest import REPO, SHARED
 
 TEXT = "# Latency\n\n| variant | median (ms) |\n|:--|--:|\n| fp16 | 8.19 |\n| FP8 | 9.45 |\n\n1. first\n1. second\n"
@@ -125,11 +125,13 @@ def test_the_parser_is_built_without_reading_entry_points(monkeypatch):
     formatted = markdown_format.format_markdown(TEXT)
     assert read == []
     assert "PARSER_EXTENSIONS" not in vars(mdformat.plugins)  # mdformat's own table is left for mdformat to fill
-    # gfm (strikethrough, task lists, autolinks) and tables, from the two modules mdformat-gfm declares
+    # gfm (strikethrough, task lists, autolinks) from the module mdformat-gfm declares, and its tables plugin
     extensions = markdown_format._parser.options["parser_extension"]
     assert [getattr(extension, "__name__", None) for extension in extensions[:2]] == [None, None]  # stand-ins
     assert extensions[0].RENDERERS is _mdformat_plugin.RENDERERS
-    assert extensions[1].POSTPROCESSORS is _tables_plugin.POSTPROCESSORS
+    assert extensions[1] is markdown_tables.TABLES_PLUGIN
+    assert set(extensions[1].RENDERERS) == set(_tables_plugin.RENDERERS)
+    assert set(extensions[1].POSTPROCESSORS) == set(_tables_plugin.POSTPROCESSORS)
     assert formatted == ("# Latency\n\n| variant | median (ms) |\n| :------ | ----------: |\n| fp16    |        8.19 |\n"
                          "| FP8     |        9.45 |\n\n1. first\n1. second\n")
     assert markdown_format.format_markdown("~~gone~~ https://example.org\n\n- [x] done\n") == (
@@ -137,7 +139,8 @@ def test_the_parser_is_built_without_reading_entry_points(monkeypatch):
 
 
 def test_the_entry_points_name_the_same_plugins():
-    """What mdformat finds by reading the entry points is what the parser is built from."""
+    """What mdformat finds by reading the entry points is what the parser is built from (for "tables", the
+    module markdown_tables.TablesPlugin stands for)."""
     import mdformat.plugins
     from mdformat_gfm import _mdformat_plugin, _tables_plugin
 
@@ -185,15 +188,22 @@ def _configuration(parser) -> dict:
                       ("validateLink", "normalizeLink", "normalizeLinkText")]}
 
 
-def test_the_parser_is_the_one_mdformats_build_mdit_makes_for_the_gfm_extension():
-    """mdformat_parser, built with mdformat-gfm's modules in place of the entry points' lookup, has the rules,
-    options and renderer of build_mdit's parser built after the lookup."""
+def test_the_parser_is_the_one_mdformats_build_mdit_makes_for_the_gfm_extension(monkeypatch):
+    """mdformat_parser, built with mdformat-gfm's gfm module and our tables plugin in place of the entry
+    points' lookup, has the rules, options and renderer of build_mdit's parser built after the lookup
+    (its tables plugin the module mdformat-gfm declares), and so has one built after mdformat's lookup."""
+    import mdformat.plugins
     from mdformat._util import build_mdit
     from mdformat.renderer import MDRenderer
 
     theirs = build_mdit(MDRenderer, mdformat_opts={**markdown_format.MDFORMAT_OPTIONS, "filename": ""},
                         extensions=sorted(markdown_format.MDFORMAT_EXTENSIONS))
-    assert _configuration(markdown_format.mdformat_parser()) == _configuration(theirs)
+    assert _configuration(markdown_format.mdformat_parser()) == _configuration(theirs)  # after the lookup
+    monkeypatch.delattr(mdformat.plugins, "PARSER_EXTENSIONS")  # as in a fresh process
+    ours = markdown_format.mdformat_parser()
+    assert ours.options["parser_extension"][1] is markdown_tables.TABLES_PLUGIN
+    ours.options["parser_extension"][1] = theirs.options["parser_extension"][1]
+    assert _configuration(ours) == _configuration(theirs)
     enabled = {name: {rule.name for rule in ruler.__rules__ if rule.enabled}
                for name, ruler in (("block", theirs.block.ruler), ("inline", theirs.inline.ruler))}
     assert "table" in enabled["block"] and {"gfm_autolink", "strikethrough"} <= enabled["inline"]

@@ -11,6 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from studygen import markdown_format, markdown_tables, markdown_tree
+from studygen.terminal_width import NARROW_SYMBOLS
 
 OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
 
@@ -19,11 +20,13 @@ OPTIONS = {"wrap": "keep", "number": False, "end_of_line": "lf"}
 # nonspacing one), a virama conjunct, zero-width and no-break spaces, regional indicators, C0 and C1
 # controls, a tab, pipes and backslashes, code-span backticks, emphasis, HTML and entity starts; and the
 # zero-width format characters render's anchors are made of (markdown_tables.ZERO_WIDTH_EDGES), alone and
-# as an anchor is written.
+# as an anchor is written; signs of terminal_width.NARROW_SYMBOLS (measured by their length), a soft hyphen
+# and a line separator (not).
 ANCHOR = "\u2060" + "\u2062\u2063" * 16
 SPECIAL = ["漢", "ｱ", "😀", "👍🏽", "👩\u200d💻", "\u200d", "\u2764\ufe0f", "\ufe0f", "e\u0301", "\u093e", "क\u094dष",
            "\u094d", "क", "\u200b", "\u00a0", "🇯🇵", "\x07", "\x85", "\t", "|", "\\|", "\\", "`", "``", "*", "_", "~~",
-           "<b>", "&amp;", "-", ":", " ", "  ", ANCHOR, "\u2061\u2063\u2062", "\u2060", "\u2064"]
+           "<b>", "&amp;", "-", ":", " ", "  ", ANCHOR, "\u2061\u2063\u2062", "\u2060", "\u2064",
+           "—", "…", "±", "×", "µ", "Δ", "→", "≤", "\u00ad", "\u2028"]
 CELL = st.lists(st.one_of(st.sampled_from(SPECIAL), st.text("ab1.", min_size=1, max_size=4)),
                 max_size=4).map("".join)
 DELIMITERS = st.sampled_from(["---", ":--", "--:", ":-:", "-", ":-", "-:", "::", "---:"])
@@ -82,21 +85,28 @@ def test_a_cell_measures_as_wcswidth_measures_it(text):
     width, simple = markdown_tables.cell_width(text)
     core = text.strip(markdown_tables.ZERO_WIDTH_EDGES)
     assert width == wcswidth(text)
-    assert simple == (core.isascii() and core.isprintable())
+    assert simple == all(char in NARROW_SYMBOLS or " " <= char <= "~" for char in core)
 
 
 def test_cells_of_ascii_between_zero_width_edges_are_measured_without_wcswidth(monkeypatch):
     """A table as render writes it, anchored inside its first and last cell, is laid out by length and
-    arithmetic. Failed before: those two cells went through wcswidth (about 20 and 50 microseconds:
+    arithmetic, and so are cells holding dashes, signs and an ellipsis (terminal_width.NARROW_SYMBOLS).
+    Failed before: those two cells went through wcswidth (about 20 and 50 microseconds:
     a fifth of formatting the shipped READMEs' tables) and their padding through it again."""
+    import wcwidth
     from mdformat_gfm import _tables_plugin
 
     text = f"| {ANCHOR}GPU | ms |\n|:-:|--:|\n| H200 | 5.850\u2061{ANCHOR[1:]} |\n"
-    expected = direct(text)
+    # signs of NARROW_SYMBOLS, one column each: "H100 — B200" is 11 wide, "±1 µs…" 6
+    signs = "| a | b |\n|:-:|--:|\n| H100 — B200 | ±1 µs… |\n"
+    expected, expected_signs = direct(text), direct(signs)
     markdown_format.format_markdown("")
-    monkeypatch.setattr(_tables_plugin, "wcswidth", lambda text: pytest.fail(f"wcswidth of {text!r}"))
+    for module in (_tables_plugin, wcwidth):
+        monkeypatch.setattr(module, "wcswidth", lambda text: pytest.fail(f"wcswidth of {text!r}"))
     assert markdown_format.format_markdown(text) == expected
     assert expected.splitlines()[0] == f"| {ANCHOR}GPU  |    ms |"
+    assert markdown_format.format_markdown(signs) == expected_signs
+    assert expected_signs.splitlines()[0] == "|      a      |      b |"  # 5 + 1 + 5 and 5 + 1 spaces
 
 
 def test_cells_padded_by_their_width_in_columns():
@@ -290,3 +300,22 @@ def test_options_that_wrap_keep_mdformat_gfms_postprocessor_of_inline_text(monke
     inline_postprocessors = [plugin.POSTPROCESSORS.get("inline") for plugin in markdown_format._parser.options[
         "parser_extension"] if getattr(plugin, "POSTPROCESSORS", {}).get("inline")]
     assert len(inline_postprocessors) == (wrap != "keep")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.one_of(st.sampled_from("|-: \n\\\t"), st.characters()), max_size=30))
+@example("---\n| - |\na - b\n\n:-:")
+@example("X-X\n-|a")  # a line with any other character keeps its dash
+def test_paragraph_lines_that_read_as_a_delimiter_row_are_escaped_as_mdformat_gfm_escapes_them(text):
+    from mdformat_gfm import _tables_plugin
+
+    assert markdown_tables.escape_delimiter_lines(text, None, None) == _tables_plugin._escape_tables(text, None, None)
+
+
+def test_the_tables_plugin_is_mdformat_gfms_with_our_renderer_of_tables():
+    from mdformat_gfm import _tables_plugin
+
+    plugin = markdown_tables.TABLES_PLUGIN
+    assert set(plugin.RENDERERS) == set(_tables_plugin.RENDERERS) and plugin.RENDERERS["table"] is markdown_tables.render_table
+    assert set(plugin.POSTPROCESSORS) == set(_tables_plugin.POSTPROCESSORS)
+    assert markdown_tables.escape_delimiter_lines("a\n|-|:-:|\n- b", None, None) == "a\n|\\-|:-:|\n- b"

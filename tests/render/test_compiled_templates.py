@@ -5,11 +5,17 @@ version), and rendering what Jinja's own generation renders."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import types
+
 import jinja2
 import jinja2.meta
 import pytest
 
-from studygen.render import compiled_templates, template_codegen, template_memo
+from studygen.render import compiled_templates, limits, template_codegen, template_memo
 from studygen.render.engine import GENERIC_TEMPLATE, make_environment, render_study
 from studygen.render.template_memo import _SourceMemo, referenced_templates, shipped_template
 from studygen.study import load_study
@@ -39,11 +45,71 @@ def _generic_source() -> tuple[str, str]:
     return source, filename
 
 
-def test_the_committed_module_is_what_regeneration_writes_now():
+def test_the_committed_modules_are_what_regeneration_writes_now():
     # fails after editing generic.md.j2, the environment or its code generator without regenerating
-    assert template_codegen.TARGET.read_text(encoding="utf-8") == template_codegen.generated_templates_source()
+    texts = template_codegen.generated_modules()
+    for target, text in texts.items():
+        assert target.read_text(encoding="utf-8") == text, target.name
     assert template_codegen.main(["--check"]) == 0
     assert set(compiled_templates.GENERATED) == {path.name for path in template_codegen.TEMPLATES.glob("*.j2")}
+    modules = {module for _, _, module in compiled_templates.GENERATED.values()}
+    assert modules == {"studygen.render.generic_template_code"}
+    assert set(texts) == {template_codegen.TARGET, *map(template_codegen.module_path, modules)}
+    assert set(template_codegen.TARGET.parent.glob("*_template_code.py")) == set(texts) - {template_codegen.TARGET}
+
+
+def _code_objects(code) -> list:
+    """``code`` and the code objects within it, depth first."""
+    found = [code]
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            found.extend(_code_objects(constant))
+    return found
+
+
+def _described(code) -> list:
+    return [(each.co_qualname, each.co_filename, each.co_flags, each.co_firstlineno, list(each.co_positions()),
+             each.co_code, each.co_names, each.co_varnames) for each in _code_objects(code)]
+
+
+def test_the_shipped_code_object_is_the_one_compile_makes_of_jinjas_code():
+    """The code object read through the import system is the one Python's compile made of Jinja's code
+    under the template's file name: same instructions, constants, names, flags and line numbers (which
+    Jinja maps to template lines), every code object in it named after the template's file."""
+    env = make_environment([])
+    for name, source, filename, _ in template_codegen.builtin_templates(env):
+        compiled = limits.compile_generated(env.compile(source, name, filename, raw=True), filename)
+        shipped = template_memo.shipped_code(shipped_template(source, name)[1], filename)
+        assert shipped == compiled
+        assert _described(shipped) == _described(compiled)
+        assert {each.co_filename for each in _code_objects(shipped)} == {filename}
+        assert len(_code_objects(shipped)) > 20  # a function per block and the root
+
+
+def test_a_fresh_process_compiles_no_code_of_the_generic_template(tmp_path):
+    """Python's compile() is not run on the generic template's code: its code object comes from the
+    bytecode of its module, written by the import system the first time (here under a pycache prefix of
+    the test's own) and read after that. Failed before: compile() of the code, under the template's file
+    name, in every process."""
+    probe = ("import builtins, json, sys\n"
+             f"sys.pycache_prefix = {str(tmp_path / 'pycache')!r}\n"
+             "sys.dont_write_bytecode = False\n"
+             "seen, real = [], builtins.compile\n"
+             "def spy(source, filename, *args, **kwargs):\n"
+             "    seen.append(str(filename))\n"
+             "    return real(source, filename, *args, **kwargs)\n"
+             "builtins.compile = spy\n"
+             "from studygen.render.engine import GENERIC_TEMPLATE, make_environment\n"
+             "template = make_environment([]).get_template(GENERIC_TEMPLATE)\n"
+             "print(json.dumps([seen, template.filename, template.root_render_func.__code__.co_filename]))\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    runs = [json.loads(subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True,
+                                      text=True, timeout=300, check=True).stdout) for _ in range(2)]
+    module_file = str(template_codegen.module_path("studygen.render.generic_template_code"))
+    (first, filename, code_file), (second, _, _) = runs
+    assert filename == code_file and filename.endswith("generic.md.j2")
+    assert filename not in first and module_file in first  # the import system compiled the module's source once
+    assert filename not in second and module_file not in second  # and read its bytecode after that
 
 
 def test_the_generic_template_is_not_generated_again(generations):
@@ -105,3 +171,9 @@ def test_the_templates_the_generic_one_names_are_known_without_parsing_it(parses
     assert parses == []
     edited = source + '{% include "other.md.j2" %}'
     assert referenced_templates(make_environment([]), edited) == ("other.md.j2",) and parses == [edited]
+
+
+def test_a_missing_code_module_is_an_import_error_naming_it():
+    with pytest.raises(ImportError, match="^the code of a built-in template is missing: studygen.render.gone_template_code$") as raised:
+        template_memo.shipped_code("studygen.render.gone_template_code", "generic.md.j2")
+    assert raised.value.name == "studygen.render.gone_template_code"
