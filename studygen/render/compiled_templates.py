@@ -51,13 +51,13 @@ GENERATED = {
         "    l_0_generated_note = resolve('generated_note')\n"
         "    l_0_study = resolve('study')\n"
         '    pass\n'
-        "    yield environment.produced(str(environment.finalize((undefined(name='generated_note') if l_0_generated_note is missing else l_0_generated_note))))\n"
+        "    yield environment.printed((undefined(name='generated_note') if l_0_generated_note is missing else l_0_generated_note))\n"
         "    yield environment.produced('\\n\\n# ')\n"
-        "    yield environment.produced(str(environment.finalize(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'title'))))\n"
+        "    yield environment.printed(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'title'))\n"
         "    yield environment.produced('\\n\\n')\n"
         "    if environment.call(context, environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'get'), 'description', _block_vars=_block_vars):\n"
         '        pass\n'
-        "        yield environment.produced(str(environment.finalize(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'description'))))\n"
+        "        yield environment.printed(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'description'))\n"
         "        yield environment.produced('\\n\\n')\n"
         '\n'
         'def block_summary(context, missing=missing, environment=environment):\n'
@@ -70,7 +70,7 @@ GENERATED = {
         "    l_0_study = resolve('study')\n"
         '    pass\n'
         "    yield environment.produced('## Summary and decision\\n\\n')\n"
-        "    yield environment.produced(str(environment.finalize(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'decision'), 'summary'))))\n"
+        "    yield environment.printed(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'decision'), 'summary'))\n"
         "    yield environment.produced('\\n\\n')\n"
         '\n'
         'def block_variants(context, missing=missing, environment=environment):\n'
@@ -93,7 +93,7 @@ GENERATED = {
         '        _loop_vars = {}\n'
         '        pass\n'
         "        yield environment.produced('- ')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variant_entry'), l_1_variant, _loop_vars=_loop_vars))))\n"
+        "        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variant_entry'), l_1_variant, _loop_vars=_loop_vars))\n"
         "        yield environment.produced('\\n')\n"
         '    l_1_variant = missing\n'
         "    yield environment.produced('\\n')\n"
@@ -101,16 +101,16 @@ GENERATED = {
         '        _loop_vars = {}\n'
         '        pass\n'
         "        yield environment.produced('### Recipe ')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_name, _loop_vars=_loop_vars))))\n"
+        "        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_name, _loop_vars=_loop_vars))\n"
         "        yield environment.produced('\\n\\n')\n"
         "        if environment.call(context, environment.getattr(l_1_recipe, 'get'), 'description', _loop_vars=_loop_vars):\n"
         '            pass\n'
-        "            yield environment.produced(str(environment.finalize(environment.getattr(l_1_recipe, 'description'))))\n"
+        "            yield environment.printed(environment.getattr(l_1_recipe, 'description'))\n"
         "            yield environment.produced('\\n\\n')\n"
         "        if environment.call(context, environment.getattr(l_1_recipe, 'get'), 'calibration_set', _loop_vars=_loop_vars):\n"
         '            pass\n'
         "            yield environment.produced('Calibration set: `')\n"
-        "            yield environment.produced(str(environment.finalize(environment.getattr(l_1_recipe, 'calibration_set'))))\n"
+        "            yield environment.printed(environment.getattr(l_1_recipe, 'calibration_set'))\n"
         "            yield environment.produced('`.\\n\\n')\n"
         '    l_1_name = l_1_recipe = missing\n'
         '\n'
@@ -135,7 +135,7 @@ GENERATED = {
         "    if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'datasets'), _block_vars=_block_vars):\n"
         '        pass\n'
         "        yield environment.produced('## Image sets\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'dataset_table'), _block_vars=_block_vars))))\n"
+        "        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'dataset_table'), _block_vars=_block_vars))\n"
         "        yield environment.produced('\\n\\n')\n"
         '\n'
         'def block_results(context, missing=missing, environment=environment):\n'
@@ -234,20 +234,20 @@ GENERATED = {
         "    if (undefined(name='latency_variants') if l_0_latency_variants is missing else l_0_latency_variants):\n"
         '        pass\n'
         "        yield environment.produced('### Latency (ms, ')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', metric='gpu_compute', _block_vars=_block_vars))))\n"
+        "        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', metric='gpu_compute', _block_vars=_block_vars))\n"
         "        yield environment.produced(')\\n\\n')\n"
         "        if (t_2((undefined(name='figures') if l_0_figures is missing else l_0_figures)) and environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency')):\n"
         '            pass\n'
-        "            yield environment.produced(str(environment.finalize(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency'))))\n"
+        "            yield environment.printed(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency'))\n"
         "            yield environment.produced('\\n\\n')\n"
         "        for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', metric='gpu_compute', _block_vars=_block_vars)):\n"
         '            _loop_vars = {}\n'
         '            pass\n'
         "            if environment.getattr(l_1_group, 'heading'):\n"
         '                pass\n'
-        "                yield environment.produced(str(environment.finalize(environment.getattr(l_1_group, 'heading'))))\n"
+        "                yield environment.printed(environment.getattr(l_1_group, 'heading'))\n"
         "                yield environment.produced(':\\n\\n')\n"
-        "            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), value_header='{label} (ms)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_group, 'variants'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')))))\n"
+        "            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), value_header='{label} (ms)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_group, 'variants'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')))\n"
         "            yield environment.produced('\\n\\n')\n"
         '        l_1_group = missing\n'
         '\n'
@@ -266,7 +266,7 @@ GENERATED = {
         "    if (undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants):\n"
         '        pass\n'
         "        yield environment.produced('### Engine plan size (MiB)\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='plan_size', _block_vars=_block_vars), variants=(undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants), kind='plan_size', value_header='{label} (MiB)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), (undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants), 'reduction_percent', '{b} smaller than {a} by (%)', _block_vars=_block_vars), missing='—', _block_vars=_block_vars))))\n"
+        "        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='plan_size', _block_vars=_block_vars), variants=(undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants), kind='plan_size', value_header='{label} (MiB)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), (undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants), 'reduction_percent', '{b} smaller than {a} by (%)', _block_vars=_block_vars), missing='—', _block_vars=_block_vars))\n"
         "        yield environment.produced('\\n\\n')\n"
         '\n'
         'def block_quality(context, missing=missing, environment=environment):\n'
@@ -293,9 +293,9 @@ GENERATED = {
         "        for l_1_quality in t_1((undefined(name='quality_groups') if l_0_quality_groups is missing else l_0_quality_groups)):\n"
         '            _loop_vars = {}\n'
         '            pass\n'
-        "            yield environment.produced(str(environment.finalize(environment.getattr(l_1_quality, 'holds'))))\n"
+        "            yield environment.printed(environment.getattr(l_1_quality, 'holds'))\n"
         "            yield environment.produced(':\\n\\n')\n"
-        "            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')), variants=environment.getattr(l_1_quality, 'variants'), value_header=environment.getattr(l_1_quality, 'header'), derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_quality, 'variants'), 'delta_points', environment.getattr(l_1_quality, 'difference_header'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')))))\n"
+        "            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')), variants=environment.getattr(l_1_quality, 'variants'), value_header=environment.getattr(l_1_quality, 'header'), derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_quality, 'variants'), 'delta_points', environment.getattr(l_1_quality, 'difference_header'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')))\n"
         "            yield environment.produced('\\n\\n')\n"
         '        l_1_quality = missing\n'
         '\n'
@@ -314,7 +314,7 @@ GENERATED = {
         "    if (undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants):\n"
         '        pass\n'
         "        yield environment.produced('### Agreement with the reference\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', ('metric',), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='agreement', _block_vars=_block_vars)), variants=(undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants), kind='agreement', missing='—', _block_vars=_block_vars))))\n"
+        "        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', ('metric',), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='agreement', _block_vars=_block_vars)), variants=(undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants), kind='agreement', missing='—', _block_vars=_block_vars))\n"
         "        yield environment.produced('\\n\\n')\n"
         '\n'
         'def block_kernel_time(context, missing=missing, environment=environment):\n'
@@ -347,29 +347,29 @@ GENERATED = {
         "        yield environment.produced('### Kernel time per group (ms)\\n\\n')\n"
         "        if (t_2((undefined(name='figures') if l_0_figures is missing else l_0_figures)) and environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'kernel_time')):\n"
         '            pass\n'
-        "            yield environment.produced(str(environment.finalize(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'kernel_time'))))\n"
+        "            yield environment.printed(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'kernel_time'))\n"
         "            yield environment.produced('\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=(undefined(name='kernel_variants') if l_0_kernel_variants is missing else l_0_kernel_variants), metric='kernel_time', value_header='{label} (ms)', missing='—', _block_vars=_block_vars))))\n"
+        "        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=(undefined(name='kernel_variants') if l_0_kernel_variants is missing else l_0_kernel_variants), metric='kernel_time', value_header='{label} (ms)', missing='—', _block_vars=_block_vars))\n"
         "        yield environment.produced('\\n\\n')\n"
         "        for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_profile_sources'), _block_vars=_block_vars)):\n"
         '            _loop_vars = {}\n'
         '            pass\n'
         "            yield environment.produced('- ')\n"
-        '            yield environment.produced(str(environment.finalize(l_1_line)))\n'
+        '            yield environment.printed(l_1_line)\n'
         "            yield environment.produced('\\n')\n"
         '        l_1_line = missing\n'
         "        for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'unclassified_kernel_time'), _block_vars=_block_vars)):\n"
         '            _loop_vars = {}\n'
         '            pass\n'
         "            yield environment.produced('- ')\n"
-        '            yield environment.produced(str(environment.finalize(l_1_line)))\n'
+        '            yield environment.printed(l_1_line)\n'
         "            yield environment.produced('\\n')\n"
         '        l_1_line = missing\n'
         "        for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_over_compute'), _block_vars=_block_vars)):\n"
         '            _loop_vars = {}\n'
         '            pass\n'
         "            yield environment.produced('- ')\n"
-        '            yield environment.produced(str(environment.finalize(l_1_line)))\n'
+        '            yield environment.printed(l_1_line)\n'
         "            yield environment.produced('\\n')\n"
         '        l_1_line = missing\n'
         "        yield environment.produced('\\n')\n"
@@ -389,7 +389,7 @@ GENERATED = {
         "    if (undefined(name='repeated') if l_0_repeated is missing else l_0_repeated):\n"
         '        pass\n'
         "        yield environment.produced('### Same measurement in several jobs\\n\\n')\n"
-        "        yield environment.produced(str(environment.finalize((undefined(name='repeated') if l_0_repeated is missing else l_0_repeated))))\n"
+        "        yield environment.printed((undefined(name='repeated') if l_0_repeated is missing else l_0_repeated))\n"
         "        yield environment.produced('\\n\\n')\n"
         '\n'
         'def block_side_findings(context, missing=missing, environment=environment):\n'
@@ -417,7 +417,7 @@ GENERATED = {
         '            _loop_vars = {}\n'
         '            pass\n'
         "            yield environment.produced('- ')\n"
-        '            yield environment.produced(str(environment.finalize(l_1_line)))\n'
+        '            yield environment.printed(l_1_line)\n'
         "            yield environment.produced('\\n')\n"
         '        l_1_line = missing\n'
         "        yield environment.produced('\\n')\n"
@@ -447,7 +447,7 @@ GENERATED = {
         '            _loop_vars = {}\n'
         '            pass\n'
         "            yield environment.produced('- ')\n"
-        '            yield environment.produced(str(environment.finalize(l_1_line)))\n'
+        '            yield environment.printed(l_1_line)\n'
         "            yield environment.produced('\\n')\n"
         '        l_1_line = missing\n'
         "        yield environment.produced('\\n')\n"
@@ -474,7 +474,7 @@ GENERATED = {
         '            _loop_vars = {}\n'
         '            pass\n'
         "            yield environment.produced('- ')\n"
-        "            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'expectation'), environment.getattr(l_1_entry, 'config'), lead=False, _loop_vars=_loop_vars))))\n"
+        "            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'expectation'), environment.getattr(l_1_entry, 'config'), lead=False, _loop_vars=_loop_vars))\n"
         "            yield environment.produced('\\n')\n"
         '        l_1_entry = missing\n'
         "        yield environment.produced('\\n')\n"
@@ -504,7 +504,7 @@ GENERATED = {
         '            _loop_vars = {}\n'
         '            pass\n'
         "            yield environment.produced('- ')\n"
-        '            yield environment.produced(str(environment.finalize(l_1_gap)))\n'
+        '            yield environment.printed(l_1_gap)\n'
         "            yield environment.produced('\\n')\n"
         '        l_1_gap = missing\n'
         "        yield environment.produced('\\n')\n"
@@ -534,7 +534,7 @@ GENERATED = {
         '            _loop_vars = {}\n'
         '            pass\n'
         "            yield environment.produced('- ')\n"
-        '            yield environment.produced(str(environment.finalize(l_1_item)))\n'
+        '            yield environment.printed(l_1_item)\n'
         "            yield environment.produced('\\n')\n"
         '        l_1_item = missing\n'
         "        yield environment.produced('\\n')\n"
@@ -555,15 +555,15 @@ GENERATED = {
         '            raise TemplateRuntimeError("No filter named \'studygen_steps\' found.")\n'
         '    pass\n'
         "    yield environment.produced('## Provenance\\n\\n')\n"
-        "    yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'provenance_table'), _block_vars=_block_vars))))\n"
+        "    yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'provenance_table'), _block_vars=_block_vars))\n"
         "    yield environment.produced('\\n\\n')\n"
         "    for (l_1_job, l_1_note) in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shared_record_notes'), _block_vars=_block_vars)):\n"
         '        _loop_vars = {}\n'
         '        pass\n'
         "        yield environment.produced('- ')\n"
-        '        yield environment.produced(str(environment.finalize(l_1_job)))\n'
+        '        yield environment.printed(l_1_job)\n'
         "        yield environment.produced(': ')\n"
-        "        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_note, _loop_vars=_loop_vars))))\n"
+        "        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_note, _loop_vars=_loop_vars))\n"
         "        yield environment.produced('\\n')\n"
         '    l_1_job = l_1_note = missing\n'
         '\n'
