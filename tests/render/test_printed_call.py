@@ -6,6 +6,8 @@ template prints, and how it fails, is as before."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from studygen.render import limits, template_memo
@@ -31,6 +33,8 @@ CASES = [
     ("{% autoescape true %}{{ a }}{% endautoescape %} {{ a }}", {"a": "<b>_x_</b>"}),
     ("line one\n{{ a }}", {"a": Shown()}),
     ("{{ a }}", {"a": [1, "two"]}),
+    ("{% autoescape on %}{{ a }}{% endautoescape %}|{% autoescape off %}{{ a }}{% endautoescape %}",
+     {"a": "<i>", "on": True, "off": False}),  # escaping decided as it prints
     ("one\n\n{{ a }}", {"a": "x" * 80, "budget": 60}),  # the budget of 60 characters cannot hold what it prints
     ("one\n{{ a }}", {"a": "<" * 20, "budget": 60}),  # room for its 20 characters, not for the 80 escaped
     ("{{ a.b }}", {"a": {}}),
@@ -58,16 +62,17 @@ def test_what_a_template_prints_or_how_it_fails_is_as_before(fresh_memo, monkeyp
 
 
 def test_the_outcomes_compared_are_the_real_ones(fresh_memo):
+    assert _outcome(*CASES[6]) == ("printed", "&amp;lt;i&amp;gt;|&lt;i&gt;")  # escaped for HTML, then for prose
     assert _outcome(*CASES[0]) == ("printed", "B200 # heading and 7\n- None\n- 1.5\n- *x*\n")  # line breaks folded
     assert _outcome(*CASES[1]) == ("printed", "| kept | as is |")
     refused = _outcome(*CASES[4])
     assert refused[0] == "refused" and refused[2] == 2 and "its address differs from run to run" in refused[1]
-    assert _outcome(*CASES[6])[1:] == ("template refused by the sandbox: printing a value could make 80 characters or "
+    assert _outcome(*CASES[7])[1:] == ("template refused by the sandbox: printing a value could make 80 characters or "
                                        "items, more than the 55 left of the 60 characters or items a template may make "
                                        "in all", 3)  # 60 less the 5 of "one\n\n"
-    assert _outcome(*CASES[7])[1:] == ("template refused by the sandbox: the text it prints took what this template "
+    assert _outcome(*CASES[8])[1:] == ("template refused by the sandbox: the text it prints took what this template "
                                        "made past the 60 characters or items a template may make in all", 2)  # 4 + 80 > 60
-    assert _outcome(*CASES[8])[0:2] == ("refused", "undefined name in template: 'dict object' has no attribute 'b'")
+    assert _outcome(*CASES[9])[0:2] == ("refused", "undefined name in template: 'dict object' has no attribute 'b'")
 
 
 def test_a_print_is_one_call_outside_autoescape(fresh_memo):
@@ -75,3 +80,11 @@ def test_a_print_is_one_call_outside_autoescape(fresh_memo):
     assert "yield environment.printed((undefined(name='a') if l_0_a is missing else l_0_a))" in code
     assert "environment.finalize(" not in code.split("autoescape")[0] and code.count("environment.printed(") == 1
     assert "environment.produced(escape(environment.finalize(" in code  # inside autoescape: as before
+
+
+def test_only_a_finalize_of_the_value_alone_prints_in_one_call():
+    plain = SimpleNamespace(eval_ctx=SimpleNamespace(volatile=False, autoescape=False))
+    assert limits._printed_in_one_call(plain, SimpleNamespace(src="environment.finalize("))
+    # a finalize given the context or the environment first, or none: Jinja's code, wrapped as before
+    for src in ("environment.finalize(context, ", "environment.finalize(environment, ", None):
+        assert not limits._printed_in_one_call(plain, SimpleNamespace(src=src))

@@ -43,11 +43,21 @@ def test_generating_code_reads_no_node_field_by_field(fresh_memo, monkeypatch):
         reads.append((type(node).__name__, exclude, only))
         return field_by_field(node, exclude, only)
 
+    walked_down = []
+    generator_a_node = nodes.Node.find_all
+
+    def find_all(node, kinds):
+        walked_down.append(type(node).__name__)
+        return generator_a_node(node, kinds)
+
     monkeypatch.setattr(nodes.Node, "iter_fields", iter_fields)
+    monkeypatch.setattr(nodes.Node, "find_all", find_all)
     monkeypatch.setattr(nodes.Node, "set_environment", lambda node, env: environments_set.append(node))
     env.compile(source, "h200.md.j2", None, raw=True)
     # only the walks that name fields to keep or leave out (a loop's body, asked whether it reads `loop`)
     assert set(reads) == {("For", None, ("body",))} and len(reads) <= 12
+    # the whole tree's blocks, imports and extends are found without a generator for each node on the way
+    assert "Template" not in walked_down and "For" in walked_down
     # nor does parsing walk the tree setting each node's environment: the walk that lists the nodes sets it
     template_memo._PARSED.entries.clear()
     tree = env.parsed(source).tree
