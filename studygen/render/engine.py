@@ -232,6 +232,10 @@ def make_environment(search_path: list[Path]):
         def produced(self, text):
             return self.budget.made_by(text, "the text it prints")
 
+        def printed(self, value):
+            # what {{ value }} prints, in one call (limits.budgeted_code_generator): produced(str(finalize(value)))
+            return self.produced(str(self.finalize(value)))
+
         def concatenated(self, join, parts):
             self.budget.room(sum(limits.text_size(part) for part in parts), "'~'")
             return self.budget.made_by(join(parts), "'~'")

@@ -34,13 +34,13 @@ def block_header(context, missing=missing, environment=environment):
     l_0_generated_note = resolve('generated_note')
     l_0_study = resolve('study')
     pass
-    yield environment.produced(str(environment.finalize((undefined(name='generated_note') if l_0_generated_note is missing else l_0_generated_note))))
+    yield environment.printed((undefined(name='generated_note') if l_0_generated_note is missing else l_0_generated_note))
     yield environment.produced('\n\n# ')
-    yield environment.produced(str(environment.finalize(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'title'))))
+    yield environment.printed(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'title'))
     yield environment.produced('\n\n')
     if environment.call(context, environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'get'), 'description', _block_vars=_block_vars):
         pass
-        yield environment.produced(str(environment.finalize(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'description'))))
+        yield environment.printed(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'spec'), 'description'))
         yield environment.produced('\n\n')
 
 def block_summary(context, missing=missing, environment=environment):
@@ -53,7 +53,7 @@ def block_summary(context, missing=missing, environment=environment):
     l_0_study = resolve('study')
     pass
     yield environment.produced('## Summary and decision\n\n')
-    yield environment.produced(str(environment.finalize(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'decision'), 'summary'))))
+    yield environment.printed(environment.getattr(environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'decision'), 'summary'))
     yield environment.produced('\n\n')
 
 def block_variants(context, missing=missing, environment=environment):
@@ -76,7 +76,7 @@ def block_variants(context, missing=missing, environment=environment):
         _loop_vars = {}
         pass
         yield environment.produced('- ')
-        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variant_entry'), l_1_variant, _loop_vars=_loop_vars))))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variant_entry'), l_1_variant, _loop_vars=_loop_vars))
         yield environment.produced('\n')
     l_1_variant = missing
     yield environment.produced('\n')
@@ -84,16 +84,16 @@ def block_variants(context, missing=missing, environment=environment):
         _loop_vars = {}
         pass
         yield environment.produced('### Recipe ')
-        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_name, _loop_vars=_loop_vars))))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_name, _loop_vars=_loop_vars))
         yield environment.produced('\n\n')
         if environment.call(context, environment.getattr(l_1_recipe, 'get'), 'description', _loop_vars=_loop_vars):
             pass
-            yield environment.produced(str(environment.finalize(environment.getattr(l_1_recipe, 'description'))))
+            yield environment.printed(environment.getattr(l_1_recipe, 'description'))
             yield environment.produced('\n\n')
         if environment.call(context, environment.getattr(l_1_recipe, 'get'), 'calibration_set', _loop_vars=_loop_vars):
             pass
             yield environment.produced('Calibration set: `')
-            yield environment.produced(str(environment.finalize(environment.getattr(l_1_recipe, 'calibration_set'))))
+            yield environment.printed(environment.getattr(l_1_recipe, 'calibration_set'))
             yield environment.produced('`.\n\n')
     l_1_name = l_1_recipe = missing
 
@@ -118,7 +118,7 @@ def block_image_sets(context, missing=missing, environment=environment):
     if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'datasets'), _block_vars=_block_vars):
         pass
         yield environment.produced('## Image sets\n\n')
-        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'dataset_table'), _block_vars=_block_vars))))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'dataset_table'), _block_vars=_block_vars))
         yield environment.produced('\n\n')
 
 def block_results(context, missing=missing, environment=environment):
@@ -217,20 +217,20 @@ def block_latency(context, missing=missing, environment=environment):
     if (undefined(name='latency_variants') if l_0_latency_variants is missing else l_0_latency_variants):
         pass
         yield environment.produced('### Latency (ms, ')
-        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', metric='gpu_compute', _block_vars=_block_vars))))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', metric='gpu_compute', _block_vars=_block_vars))
         yield environment.produced(')\n\n')
         if (t_2((undefined(name='figures') if l_0_figures is missing else l_0_figures)) and environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency')):
             pass
-            yield environment.produced(str(environment.finalize(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency'))))
+            yield environment.printed(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency'))
             yield environment.produced('\n\n')
         for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', metric='gpu_compute', _block_vars=_block_vars)):
             _loop_vars = {}
             pass
             if environment.getattr(l_1_group, 'heading'):
                 pass
-                yield environment.produced(str(environment.finalize(environment.getattr(l_1_group, 'heading'))))
+                yield environment.printed(environment.getattr(l_1_group, 'heading'))
                 yield environment.produced(':\n\n')
-            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), value_header='{label} (ms)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_group, 'variants'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')))))
+            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), value_header='{label} (ms)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_group, 'variants'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')))
             yield environment.produced('\n\n')
         l_1_group = missing
 
@@ -249,7 +249,7 @@ def block_plan_size(context, missing=missing, environment=environment):
     if (undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants):
         pass
         yield environment.produced('### Engine plan size (MiB)\n\n')
-        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='plan_size', _block_vars=_block_vars), variants=(undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants), kind='plan_size', value_header='{label} (MiB)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), (undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants), 'reduction_percent', '{b} smaller than {a} by (%)', _block_vars=_block_vars), missing='—', _block_vars=_block_vars))))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='plan_size', _block_vars=_block_vars), variants=(undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants), kind='plan_size', value_header='{label} (MiB)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), (undefined(name='plan_variants') if l_0_plan_variants is missing else l_0_plan_variants), 'reduction_percent', '{b} smaller than {a} by (%)', _block_vars=_block_vars), missing='—', _block_vars=_block_vars))
         yield environment.produced('\n\n')
 
 def block_quality(context, missing=missing, environment=environment):
@@ -276,9 +276,9 @@ def block_quality(context, missing=missing, environment=environment):
         for l_1_quality in t_1((undefined(name='quality_groups') if l_0_quality_groups is missing else l_0_quality_groups)):
             _loop_vars = {}
             pass
-            yield environment.produced(str(environment.finalize(environment.getattr(l_1_quality, 'holds'))))
+            yield environment.printed(environment.getattr(l_1_quality, 'holds'))
             yield environment.produced(':\n\n')
-            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')), variants=environment.getattr(l_1_quality, 'variants'), value_header=environment.getattr(l_1_quality, 'header'), derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_quality, 'variants'), 'delta_points', environment.getattr(l_1_quality, 'difference_header'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')))))
+            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')), variants=environment.getattr(l_1_quality, 'variants'), value_header=environment.getattr(l_1_quality, 'header'), derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_quality, 'variants'), 'delta_points', environment.getattr(l_1_quality, 'difference_header'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_quality, 'filters')))
             yield environment.produced('\n\n')
         l_1_quality = missing
 
@@ -297,7 +297,7 @@ def block_agreement(context, missing=missing, environment=environment):
     if (undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants):
         pass
         yield environment.produced('### Agreement with the reference\n\n')
-        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', ('metric',), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='agreement', _block_vars=_block_vars)), variants=(undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants), kind='agreement', missing='—', _block_vars=_block_vars))))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', ('metric',), environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), kind='agreement', _block_vars=_block_vars)), variants=(undefined(name='agreement_variants') if l_0_agreement_variants is missing else l_0_agreement_variants), kind='agreement', missing='—', _block_vars=_block_vars))
         yield environment.produced('\n\n')
 
 def block_kernel_time(context, missing=missing, environment=environment):
@@ -330,29 +330,29 @@ def block_kernel_time(context, missing=missing, environment=environment):
         yield environment.produced('### Kernel time per group (ms)\n\n')
         if (t_2((undefined(name='figures') if l_0_figures is missing else l_0_figures)) and environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'kernel_time')):
             pass
-            yield environment.produced(str(environment.finalize(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'kernel_time'))))
+            yield environment.printed(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'kernel_time'))
             yield environment.produced('\n\n')
-        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=(undefined(name='kernel_variants') if l_0_kernel_variants is missing else l_0_kernel_variants), metric='kernel_time', value_header='{label} (ms)', missing='—', _block_vars=_block_vars))))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=(undefined(name='kernel_variants') if l_0_kernel_variants is missing else l_0_kernel_variants), metric='kernel_time', value_header='{label} (ms)', missing='—', _block_vars=_block_vars))
         yield environment.produced('\n\n')
         for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_profile_sources'), _block_vars=_block_vars)):
             _loop_vars = {}
             pass
             yield environment.produced('- ')
-            yield environment.produced(str(environment.finalize(l_1_line)))
+            yield environment.printed(l_1_line)
             yield environment.produced('\n')
         l_1_line = missing
         for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'unclassified_kernel_time'), _block_vars=_block_vars)):
             _loop_vars = {}
             pass
             yield environment.produced('- ')
-            yield environment.produced(str(environment.finalize(l_1_line)))
+            yield environment.printed(l_1_line)
             yield environment.produced('\n')
         l_1_line = missing
         for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_over_compute'), _block_vars=_block_vars)):
             _loop_vars = {}
             pass
             yield environment.produced('- ')
-            yield environment.produced(str(environment.finalize(l_1_line)))
+            yield environment.printed(l_1_line)
             yield environment.produced('\n')
         l_1_line = missing
         yield environment.produced('\n')
@@ -372,7 +372,7 @@ def block_spread(context, missing=missing, environment=environment):
     if (undefined(name='repeated') if l_0_repeated is missing else l_0_repeated):
         pass
         yield environment.produced('### Same measurement in several jobs\n\n')
-        yield environment.produced(str(environment.finalize((undefined(name='repeated') if l_0_repeated is missing else l_0_repeated))))
+        yield environment.printed((undefined(name='repeated') if l_0_repeated is missing else l_0_repeated))
         yield environment.produced('\n\n')
 
 def block_side_findings(context, missing=missing, environment=environment):
@@ -400,7 +400,7 @@ def block_side_findings(context, missing=missing, environment=environment):
             _loop_vars = {}
             pass
             yield environment.produced('- ')
-            yield environment.produced(str(environment.finalize(l_1_line)))
+            yield environment.printed(l_1_line)
             yield environment.produced('\n')
         l_1_line = missing
         yield environment.produced('\n')
@@ -430,7 +430,7 @@ def block_runs_without_figure(context, missing=missing, environment=environment)
             _loop_vars = {}
             pass
             yield environment.produced('- ')
-            yield environment.produced(str(environment.finalize(l_1_line)))
+            yield environment.printed(l_1_line)
             yield environment.produced('\n')
         l_1_line = missing
         yield environment.produced('\n')
@@ -457,7 +457,7 @@ def block_not_measured(context, missing=missing, environment=environment):
             _loop_vars = {}
             pass
             yield environment.produced('- ')
-            yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'expectation'), environment.getattr(l_1_entry, 'config'), lead=False, _loop_vars=_loop_vars))))
+            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'expectation'), environment.getattr(l_1_entry, 'config'), lead=False, _loop_vars=_loop_vars))
             yield environment.produced('\n')
         l_1_entry = missing
         yield environment.produced('\n')
@@ -487,7 +487,7 @@ def block_known_gaps(context, missing=missing, environment=environment):
             _loop_vars = {}
             pass
             yield environment.produced('- ')
-            yield environment.produced(str(environment.finalize(l_1_gap)))
+            yield environment.printed(l_1_gap)
             yield environment.produced('\n')
         l_1_gap = missing
         yield environment.produced('\n')
@@ -517,7 +517,7 @@ def block_revisit(context, missing=missing, environment=environment):
             _loop_vars = {}
             pass
             yield environment.produced('- ')
-            yield environment.produced(str(environment.finalize(l_1_item)))
+            yield environment.printed(l_1_item)
             yield environment.produced('\n')
         l_1_item = missing
         yield environment.produced('\n')
@@ -538,15 +538,15 @@ def block_provenance(context, missing=missing, environment=environment):
             raise TemplateRuntimeError("No filter named 'studygen_steps' found.")
     pass
     yield environment.produced('## Provenance\n\n')
-    yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'provenance_table'), _block_vars=_block_vars))))
+    yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'provenance_table'), _block_vars=_block_vars))
     yield environment.produced('\n\n')
     for (l_1_job, l_1_note) in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shared_record_notes'), _block_vars=_block_vars)):
         _loop_vars = {}
         pass
         yield environment.produced('- ')
-        yield environment.produced(str(environment.finalize(l_1_job)))
+        yield environment.printed(l_1_job)
         yield environment.produced(': ')
-        yield environment.produced(str(environment.finalize(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_note, _loop_vars=_loop_vars))))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'escape'), l_1_note, _loop_vars=_loop_vars))
         yield environment.produced('\n')
     l_1_job = l_1_note = missing
 
