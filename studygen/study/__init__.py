@@ -270,9 +270,9 @@ class Study:
     @functools.cached_property
     def rows(self) -> list[Row]:
         """Every figure of every record as one :class:`~studygen.study.rows.Row`, in record order."""
-        rows, variants, printing = [], self.variants, self.spec.get("precision", {})
+        rows, variants, printing, revision_keys = [], self.variants, self.spec.get("precision", {}), {}
         for record in self.records:
-            rows.extend(flatten_record(record, variants, printing, self.revisions))
+            rows.extend(flatten_record(record, variants, printing, self.revisions, revision_keys))
         return rows
 
     @functools.cached_property

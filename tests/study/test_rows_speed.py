@@ -1,0 +1,31 @@
+"""How a study's rows are made (studygen/study/rows.py, Study.rows): the
+checkpoint revision's key is made once per revision a study's records
+state, not once a record, and every row still holds the key its own
+record's revision gets among the study's revisions."""
+
+from __future__ import annotations
+
+from studygen.records.checkpoints import Revisions
+from tests.checks.studies import REVISION, collected_provenance, latency, load, record
+
+
+def provenance_with(revision):
+    provenance = collected_provenance()
+    provenance["checkpoint"] = dict(provenance["checkpoint"], revision=revision)
+    return provenance
+
+
+def test_a_revision_key_is_made_once_per_revision(tmp_path, monkeypatch):
+    # 40 records of the study's revision (two spellings: full and short), 5 of another commit, 3 stating none
+    other = "fedcba9876543210fedcba9876543210fedcba98"
+    stated = [REVISION] * 30 + [REVISION[:7]] * 10 + [other] * 5 + [None] * 3
+    records = [record(f"job-{index:02d}", [latency("fp16", 5.0 + index / 100)], provenance_with(revision))
+               for index, revision in enumerate(stated)]
+    study = load(tmp_path, records=records)
+    asked = []
+    made = Revisions.key
+    monkeypatch.setattr(Revisions, "key", lambda self, revision, extra=(): asked.append(revision) or made(self, revision, extra))
+    rows = study.rows
+    assert sorted(asked, key=str) == sorted([REVISION, REVISION[:7], other, None], key=str)  # before: 48, one a record
+    assert [row.key.revision for row in rows] == [REVISION[:7]] * 40 + [other[:7]] * 5 + [None] * 3
+    assert [row.revision for row in rows] == stated  # the record's own spelling, as before
