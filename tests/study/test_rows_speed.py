@@ -29,3 +29,21 @@ def test_a_revision_key_is_made_once_per_revision(tmp_path, monkeypatch):
     assert sorted(asked, key=str) == sorted([REVISION, REVISION[:7], other, None], key=str)  # before: 48, one a record
     assert [row.key.revision for row in rows] == [REVISION[:7]] * 40 + [other[:7]] * 5 + [None] * 3
     assert [row.revision for row in rows] == stated  # the record's own spelling, as before
+
+
+def test_a_studys_compute_timings_are_picked_once_for_every_check(tmp_path, monkeypatch):
+    """SG207 and SG208 both judge each run by its compute timing; the runs
+    are worked out once a study (Study.compute_timing_rows), not once per check."""
+    from studygen.checks import run_checks
+    from studygen.study import timing
+
+    # two jobs, fp16 and fp32 (no FP8: SG215 asks no run), each a GPU compute time and a host latency
+    records = [record(job, [latency(variant, value), latency(variant, value + 0.5, timing="host_latency")])
+               for job, variant, value in (("a", "fp16", 5.0), ("b", "fp32", 4.0))]
+    study = load(tmp_path, records=records)
+    asked = []
+    run_of = timing.run_of
+    monkeypatch.setattr(timing, "run_of", lambda row: asked.append((row.job_id, row.metric)) or run_of(row))
+    findings = run_checks(study)
+    assert [f.code for f in findings if f.code in ("SG207", "SG208")] == ["SG208"]  # fp16 5.0 ms slower than fp32 4.0
+    assert sorted(asked) == [("a", "gpu_compute"), ("a", "host_latency"), ("b", "gpu_compute"), ("b", "host_latency")]
