@@ -309,11 +309,13 @@ class _Start:
         """The row of ``holder[name]`` (a value) or ``holder[name + '_range']``
         (a range over rows the source does not list), in ``unit``; a value
         divided by ``divisor`` keeps the digits the source gave it."""
-        if name in holder:  # nearly every row: made here, not through row() and its keyword dict
+        if name in holder:  # nearly every row: made here, its fields by position (keywords: 0.7 us of 2.1 a row)
             value = holder[name]
+            # key, record, result, pointer, value, value_min, value_max, range_over, decimals, display_decimals,
+            # unit, precision: Row's fields in order
             return Row(key or self.key, self.record, self.result, f"{pointer}/{name}",
-                       value / divisor if divisor else value, decimals=source_decimals(value), unit=unit,
-                       precision=self.precision, display_decimals=self.display_decimals)
+                       value / divisor if divisor else value, None, None, None, source_decimals(value),
+                       self.display_decimals, unit, self.precision)
         if f"{name}_range" in holder:
             given = holder[f"{name}_range"]
             return self.row(f"{pointer}/{name}_range", key, value_min=given["min"], value_max=given["max"],

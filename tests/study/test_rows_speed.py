@@ -47,3 +47,18 @@ def test_a_studys_compute_timings_are_picked_once_for_every_check(tmp_path, monk
     findings = run_checks(study)
     assert [f.code for f in findings if f.code in ("SG207", "SG208")] == ["SG208"]  # fp16 5.0 ms slower than fp32 4.0
     assert sorted(asked) == [("a", "gpu_compute"), ("a", "host_latency"), ("b", "gpu_compute"), ("b", "host_latency")]
+
+
+def test_a_value_row_is_made_by_position(tmp_path, monkeypatch):
+    """A row holding one value (nearly every row) is made without keywords,
+    which took a third of its making; its fields are as by name (read off the record)."""
+    from studygen.study import rows as rows_module
+
+    study = load(tmp_path, records=[record("a", [latency("fp8", 4.125)])])
+    made = []
+    row_class = rows_module.Row
+    monkeypatch.setattr(rows_module, "Row", lambda *args, **named: made.append(sorted(named)) or row_class(*args, **named))
+    (row,) = study.rows
+    assert made == [[]]  # before: decimals, display_decimals, precision, unit by keyword
+    assert (row.pointer, row.value, row.value_min, row.value_max, row.range_over, row.decimals, row.display_decimals,
+            row.unit, row.precision) == ("/results/0/value_ms", 4.125, None, None, None, 3, None, "ms", "fp8")
