@@ -50,9 +50,19 @@ def source_decimals(value) -> int | None:
     if isinstance(value, int):
         return 0
     if isinstance(value, SourceFloat):
+        # A text whose part after its point is ASCII digits alone (5.850: nearly every JSON figure, no exponent,
+        # blank or underscore) has as many decimals as that part has digits, which Decimal(text)'s exponent
+        # says too (tests/foundation/test_source_decimals.py compares them over generated texts). Counted
+        # first, before the memo is asked: asking a memo not made yet raises inside getattr, and with the
+        # Decimal that made it, the first ask took 1.5 us of each row's 6.7 (0.4 us so).
+        text = value.source
+        after = text[text.find(".") + 1:] if "." in text else ""
+        if after.isdigit() and after.isascii():
+            value.decimals = len(after)  # kept as before for whoever reads the memo
+            return value.decimals
         decimals = getattr(value, "decimals", _UNMADE)
         if decimals is _UNMADE:
-            exponent = Decimal(value.source).as_tuple().exponent
+            exponent = Decimal(text).as_tuple().exponent
             decimals = value.decimals = max(0, -exponent) if isinstance(exponent, int) else None
         return decimals
     return None

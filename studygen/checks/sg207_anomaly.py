@@ -99,12 +99,12 @@ def _quantity(row: Row) -> MeasurementKey:
     return _without_shape_and_platform(row.key)
 
 
-def compared_rows(rows) -> list[Row]:
+def compared_rows(rows, compute: list[Row] | None = None) -> list[Row]:
     """The rows of ``rows`` whose figures take part, in row order: a positive
     value (ratios of counts and differences say nothing) and, of a latency,
-    only its run's compute timing (:func:`studygen.study.timing.compute_rows`;
-    never a timing of the host's part of a run)."""
-    compute = {id(row) for row in compute_rows(rows)}
+    only its run's compute timing (``compute``, else :func:`studygen.study.timing.compute_rows`
+    of ``rows``; never a timing of the host's part of a run)."""
+    compute = {id(row) for row in (compute_rows(rows) if compute is None else compute)}
     return [row for row in rows
             if row.value is not None and row.statistic != NOT_MEASURED_STATISTIC and row.value > 0
             and (row.kind != Kind.LATENCY or id(row) in compute)]
@@ -342,6 +342,6 @@ def range_anomalies(study, compared: list[Row], factor: float, reported: set[int
 def check(context) -> list[Finding]:
     study = context.study
     factor = float(study.spec.get("anomaly_factor", DEFAULT_FACTOR))
-    compared = compared_rows(study.rows)
+    compared = compared_rows(study.rows, study.compute_timing_rows)
     findings, reported = listed_anomalies(study, compared, factor)
     return findings + range_anomalies(study, compared, factor, reported)

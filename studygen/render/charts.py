@@ -90,9 +90,9 @@ class Chart:
         """
         if not self.present:
             return False
-        stamped = read_stamp(committed)
+        stamped = stamp_digests(committed)
         if stamped is not None and stamped[0] == self.inputs_sha256:
-            return hashlib.sha256(stamped[2]).hexdigest() == stamped[1]
+            return drawing_sha256(committed) == stamped[1]
         return committed == self.svg
 
     def markdown(self, readme_dir: Path) -> str:
@@ -122,6 +122,37 @@ def read_stamp(data: bytes) -> tuple[str, str, bytes] | None:
     if len(fields) != 2:
         return None
     return fields[0].decode("ascii", "replace"), fields[1].decode("ascii", "replace"), head + b"\n" + body
+
+
+def stamp_digests(data: bytes) -> tuple[str, str] | None:
+    """``(inputs sha256, drawing sha256)`` as :func:`read_stamp` gives them,
+    without copying the drawing out: a chart of 4,000 points is 0.9 MB, which
+    read_stamp copied three times into fresh memory (15 of SG201's 20 ms over
+    the scale benchmark's eight studies)."""
+    first = data.find(b"\n")
+    if first < 0:
+        return None
+    second = data.find(b"\n", first + 1)
+    line = data[first + 1:second] if second >= 0 else data[first + 1:]
+    if not line.startswith(STAMP_PREFIX) or not line.endswith(b" -->"):
+        return None
+    fields = line[len(STAMP_PREFIX):-len(b" -->")].split(b" drawing sha256:")
+    if len(fields) != 2:
+        return None
+    return fields[0].decode("ascii", "replace"), fields[1].decode("ascii", "replace")
+
+
+def drawing_sha256(data: bytes) -> str:
+    """sha256 (hex) of the drawing :func:`read_stamp` gives of a stamped
+    chart file (its first line, then what follows the stamp line), hashed
+    from ``data`` in place."""
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1)
+    view = memoryview(data)
+    digest = hashlib.sha256(view[:first + 1])
+    if second >= 0:
+        digest.update(view[second + 1:])
+    return digest.hexdigest()
 
 
 # The modules whose code draws every chart; a chart drawn by more names them too (inputs_digest).
@@ -236,6 +267,15 @@ def _job_label(row: Row) -> str:
     return one_line(" ".join(parts))
 
 
+def _platform_label(row: Row, made: dict) -> str:
+    """:func:`_job_label` of ``row``, kept in ``made`` by the fields it reads (GPU, TensorRT version, mode, backend)."""
+    fields = (row.gpu, row.tensorrt, row.mode, row.backend)
+    label = made.get(fields)
+    if label is None:
+        label = made[fields] = _job_label(row)
+    return label
+
+
 # Row fields that may tell two points or bars apart, in the order a label adds them.
 TELLING_FIELDS = (("batch", "batch {}"), ("job_id", "{}"), ("gpu", None), ("tensorrt", "TensorRT {}"),
                   ("mode", "{}"), ("backend", "{}"))
@@ -306,30 +346,47 @@ def timing_groups(rows: list[Row]) -> list[tuple[str, list[Row]]]:
     :func:`studygen.study.timing.timing_signature`, and by statistic, so that
     a median and a p99 never share an axis), in row order: ``[(the method in
     words, as the table heading says it after "Timed as", its rows)]``."""
+    return [(method, picked) for method, picked, _ in _named_timing_groups(rows)]
+
+
+def _named_timing_groups(rows: list[Row]) -> list[tuple[str, list[Row], list[str]]]:
+    """:func:`timing_groups` with each group's timing names
+    (:func:`~studygen.study.timing.timing_name` of its rows, each once, in
+    row order; :func:`~studygen.study.timing.timing_label` joins them): the
+    latency chart names a group's timing in its heading, on its axis and in
+    its alt text, and named every row's timing for each (three passes over
+    the rows, 9 ms per 1,000 records of the scale benchmark)."""
     groups: dict[tuple, list[Row]] = {}
     for row in rows:
         groups.setdefault((*timing_signature(row), row.statistic), []).append(row)
-    return [(describe(key[:-1], timing_label(picked)), picked) for key, picked in groups.items()]
+    named = []
+    for key, picked in groups.items():
+        names = list(dict.fromkeys(timing_name(row) for row in picked))
+        named.append((describe(key[:-1], " and ".join(names)), picked, names))
+    return named
 
 
-def _method_row(index: int, method: str, picked: list[Row], titled: bool) -> tuple[list, dict, str]:
+def _method_row(index: int, method: str, picked: list[Row], titled: bool,
+                timing_text: str | None = None) -> tuple[list, dict, str]:
     """One timing method's row of the latency chart: ``([title, [[shape,
     panel title]], y-axis label], {(index, shape, variant): points}, its
     sentence of the alt text)``; ``titled``: the row is headed "Timed as …"
-    (the chart has several)."""
+    (the chart has several); ``timing_text``: the rows' :func:`~studygen.study.timing.timing_label`
+    when the caller has it."""
     shapes = sorted({r.shape or "" for r in picked}, key=shape_order)
     titles = [shape_label(s) for s in shapes]  # a row without a shape: a panel of its own, NO_SHAPE
+    timing_text = timing_label(picked) if timing_text is None else timing_text
     row_spec = ["Timed as " + method if titled else "", [list(pair) for pair in zip(shapes, titles)],
-                f"{axis_words(picked[0].statistic, picked[0].metric, timing_label(picked))} (ms)"]
+                f"{axis_words(picked[0].statistic, picked[0].metric, timing_text)} (ms)"]
     # points of several batches in one row of panels: each says its batch, as the table's Batch column does
     several_batches = len({r.batch for r in picked}) > 1
     by_panel: dict[tuple, list[Row]] = {}  # (method, shape, variant) -> its rows, in row order
     for row in picked:
         by_panel.setdefault((index, row.shape or "", row.variant), []).append(row)
-    panels = {}
+    panels, job_labels = {}, {}  # job_labels: _job_label by the fields it reads (a chart's rows share a few platforms)
     for panel, cell in by_panel.items():
-        labels = distinct_labels([(_job_label(row) + (f" batch {row.batch}" if several_batches else ""), row)
-                                  for row in cell])
+        labels = distinct_labels([(_platform_label(row, job_labels) + (f" batch {row.batch}" if several_batches else ""),
+                                   row) for row in cell])
         panels[panel] = [(label, row.value, row.repeat_medians_ms or []) for label, row in zip(labels, cell)]
     sentence = f"{'Timed as ' + method + ', at' if titled else 'at'} {_ranges_by_shape_and_batch(picked)}"
     return row_spec, panels, sentence
@@ -391,10 +448,10 @@ def latency_chart(study) -> Chart:
         several = len({r.metric for r in study.rows if r.kind == Kind.LATENCY and r.value is not None}) > 1
         return Chart(Kind.LATENCY, path, "", "the records hold no latency figure"
                      + (f" of {TIMING_WORDS[CHART_TIMING]}, the timing the tables show" if several else ""))
-    groups = timing_groups(rows)
+    groups = _named_timing_groups(rows)
     methods, panels, sentences = [], {}, []
-    for index, (method, picked) in enumerate(groups):
-        row_spec, row_panels, sentence = _method_row(index, method, picked, titled=len(groups) > 1)
+    for index, (method, picked, names) in enumerate(groups):
+        row_spec, row_panels, sentence = _method_row(index, method, picked, len(groups) > 1, " and ".join(names))
         methods.append(row_spec)
         panels.update(row_panels)
         sentences.append(sentence)
@@ -405,7 +462,8 @@ def latency_chart(study) -> Chart:
               "points": [[index, shape, variant, label, value, repeats]
                          for (index, shape, variant), picked in panels.items() for label, value, repeats in picked],
               "variants": [[v, labels[v]] for v in variants]}
-    named = {axis_words(r.statistic, r.metric, timing_name(r)) for r in rows}
+    # every row's axis words: a group's rows share their statistic and timing (its key), not always their timer
+    named = {axis_words(picked[0].statistic, picked[0].metric, name) for _, picked, names in groups for name in names}
     words = named.pop() if len(named) == 1 else "latencies"  # several statistics: each method's axis names its own
     head = f"{words[0].upper()}{words[1:]}{',' if ',' in words else ''} per variant"
     alt = (f"{head} {sentences[0]}" if len(groups) == 1 else

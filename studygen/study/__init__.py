@@ -25,6 +25,7 @@ from ..records.checkpoints import Revisions
 from ..rules import code_of
 from .model_revisions import revisions_in_view
 from .rows import Row, flatten_record
+from .timing import compute_rows
 
 STUDY_FILE = "study.yaml"
 # The study file's list of configurations declared not measured (each with a config and a reason).
@@ -270,10 +271,19 @@ class Study:
     @functools.cached_property
     def rows(self) -> list[Row]:
         """Every figure of every record as one :class:`~studygen.study.rows.Row`, in record order."""
-        rows, variants, printing = [], self.variants, self.spec.get("precision", {})
+        rows, variants, printing, revision_keys = [], self.variants, self.spec.get("precision", {}), {}
         for record in self.records:
-            rows.extend(flatten_record(record, variants, printing, self.revisions))
+            rows.extend(flatten_record(record, variants, printing, self.revisions, revision_keys))
         return rows
+
+    @functools.cached_property
+    def compute_timing_rows(self) -> list[Row]:
+        """The latency rows that time their run's GPU work
+        (:func:`~studygen.study.timing.compute_rows` of :attr:`rows`), in row
+        order; made once a study: SG207 compares them and the precision
+        inversions (SG208, render's side findings) pair them, and each made
+        them anew (4 ms per 1,000 records of the scale benchmark)."""
+        return compute_rows(self.rows)
 
     @functools.cached_property
     def revisions(self) -> Revisions:

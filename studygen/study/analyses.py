@@ -13,7 +13,7 @@ from operator import attrgetter
 from ..records.keys import blanking
 from ..records.kinds import PROFILED_TOTAL_GROUP, Kind
 from .rows import Row
-from .timing import compute_rows, timing_signature
+from .timing import timing_signature
 
 # Bits per value: a variant with fewer bits is expected to be at least as fast.
 PRECISION_BITS = {"fp32": 32, "tf32": 19, "bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "nvfp4": 4, "int4": 4}
@@ -29,7 +29,7 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
     lower-precision variant has the larger latency (ms).
 
     Only the timing of each run that times its GPU work is judged
-    (:func:`~studygen.study.timing.compute_rows`: GPU compute time where the
+    (:attr:`~studygen.study.Study.compute_timing_rows`: GPU compute time where the
     run gives it): a precision claims faster compute, and trtexec's copy and
     enqueue times of one run (case: int8 0.0130 ms slower than fp16 0.0113
     ms, a device-to-host copy) or its host latency would each state the
@@ -45,7 +45,7 @@ def precision_inversions(study) -> list[tuple[Row, Row]]:
     b200-trt11.4 against fp32 13.99 ms in job b200-trt11.4-fp32-engine):
     there they are the only comparison the records hold."""
     groups: dict[tuple, list[Row]] = {}
-    for row in compute_rows(study.rows):
+    for row in study.compute_timing_rows:
         if row.value is None or row.precision not in PRECISION_BITS:
             continue
         groups.setdefault((_same_config(row), timing_signature(row)), []).append(row)
