@@ -194,3 +194,20 @@ def test_one_pass_drops_the_pairs_one_substitution_drops(structure):
 def test_the_escape_search_by_backslash_is_the_regular_expression(text, backslashes):
     for candidate in (text, "\\x" * backslashes + text):
         assert textio._holds_surrogate_escape(candidate) is (textio._SURROGATE_ESCAPE.search(candidate) is not None)
+
+
+def test_the_nesting_bound_answers_a_few_brackets_without_the_passes(monkeypatch):
+    """Failed before (the passes ran for every text): at most ``limit`` opening brackets in the whole text, or a
+    structure of at most ``2 * limit`` brackets, nests within ``limit`` and is answered without a pass; one more
+    bracket is not (the counts are bounds, not the depth)."""
+    passes = []
+    real = textio._innermost_pairs_dropped
+    monkeypatch.setattr(textio, "_innermost_pairs_dropped", lambda structure: passes.append(1) or real(structure))
+    limit = 10
+    assert textio.nesting_within("[" * limit + "]" * limit, limit) and not passes
+    assert not textio.nesting_within("[" * (limit + 1) + "]" * (limit + 1), limit) and passes
+    passes.clear()
+    many_in_a_string = json.dumps({"s": "[" * 50, "x": [[[1]]]})  # 51 openings, a structure of 8 brackets
+    assert textio.nesting_within(many_in_a_string, limit) and not passes
+    past = json.dumps({"s": "{" * 50, "x": json.loads("[" * limit + "]" * limit)})  # 2 * limit + 2 brackets
+    assert not textio.nesting_within(past, limit) and len(passes) == limit
