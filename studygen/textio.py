@@ -304,7 +304,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float, parse_int=_bounded_int,
                             object_pairs_hook=_no_duplicate_keys)
 # _DECODER with Python's own integers (made by the parser in C): for a text holding no run of _MAX_INT_DIGITS
-# digits, where _bounded_int refuses nothing and returns int(literal) (a fifth of reading a record).
+# digits, where _bounded_int refuses nothing and returns int(literal) (its calls: a fifth of parse_json's time).
 _PLAIN_INT_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float,
                                       object_pairs_hook=_no_duplicate_keys)
 _DIGIT_STRIDE = 16
@@ -528,8 +528,8 @@ def _innermost_pairs_dropped(structure: bytes) -> bytes:
     """``structure`` (brackets only) without each ``[]`` and ``{}`` it holds,
     one level: a pair that dropping another leaves (``{[]}``) stays for the
     next pass, as in one substitution of both by a regular expression, here
-    by ``bytes.replace`` (the substitution, a match at a time, cost as much
-    as the parse of the floats). Each ``[]`` is marked first, so that no
+    by ``bytes.replace`` (the substitution, a match at a time, took four
+    times as long over the H200 records). Each ``[]`` is marked first, so that no
     ``{}`` forms where one went; dropping a ``{}`` forms no ``[]`` that is
     looked for again."""
     return structure.replace(b"[]", b"\0").replace(b"{}", b"").replace(b"\0", b"")
