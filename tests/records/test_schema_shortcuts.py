@@ -73,12 +73,37 @@ def test_the_expression_of_small_schemas():
     assert shortcut({"type": "array", "items": {"type": "null"}}, {}, "v", _Names()) is None
 
 
+NESTED = {"type": "object", "required": ["n"],
+          "properties": {"n": {"type": "string"}, "g": {"type": "array", "items": {"$ref": "#/$defs/pair"}}}}
+PAIR = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 0}}
+VALUES_ARE_SHORT_LISTS = {"type": "object", "additionalProperties": {"type": "array", "maxItems": 1}}
+
+
+def test_the_expression_of_nested_schemas_names_each_value_once_and_holds_as_the_schema_does():
+    """Other keys allowed (no additionalProperties), a list of references to a fixed pair, values under
+    additionalProperties: each nested value gets a fresh name; evaluated, the expression holds as the schema."""
+    nested = shortcut(NESTED, {"pair": PAIR}, "v", _Names())
+    assert nested == (
+        "type(v) is dict and 'n' in v and (type((shortcut__1 := v['n'])) is str) and ('g' not in v or "
+        "type((shortcut__2 := v['g'])) is list and all(type(shortcut__3) is list and len(shortcut__3) == 2 and "
+        "(type((shortcut__4 := shortcut__3[0])) is int and 0 <= shortcut__4) and (type((shortcut__4 := "
+        "shortcut__3[1])) is int and 0 <= shortcut__4) for shortcut__3 in shortcut__2))")
+    for value, holds in (({"n": "a", "other": 1}, True), ({"n": "a", "g": [[0, 5], [1, 1]]}, True),
+                         ({"n": "a", "g": [[0, -5]]}, False), ({"n": "a", "g": [[0, 5, 1]]}, False),
+                         ({"n": "a", "g": [[0, 5.0]]}, False), ({"g": []}, False), ({"n": 1}, False), (["n"], False)):
+        assert eval(nested, {}, {"v": value}) is holds, value  # noqa: S307 - an expression made above
+    values = shortcut(VALUES_ARE_SHORT_LISTS, {}, "v", _Names())
+    assert values == "type(v) is dict and all(type(shortcut__1) is list and len(shortcut__1) <= 1 for shortcut__1 in v.values())"
+    assert eval(values, {}, {"v": {"a": [], "b": [1]}}) and not eval(values, {}, {"v": {"a": [1, 2]}})  # noqa: S307
+
+
 @pytest.mark.parametrize("schema", [
     {"type": "string", "pattern": "^a$"}, {"type": "string", "enum": ["a"]}, {"type": ["integer", "null"]},
     {"type": "integer", "default": 1}, {"type": "object", "properties": {"a": {"type": "integer", "default": 0}}},
     {"minimum": 0}, {"type": "string", "minimum": 0}, {"type": "number", "maximum": True},
     {"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}}, {"$ref": "#/$defs/missing"},
     {"$ref": "#/$defs/loop", "type": "object"}, {"type": "array", "items": [{"type": "integer"}]},
+    {"type": "array", "minItems": True}, {"type": "array", "maxItems": -1}, {"type": "string", "minLength": 1.5},
     {"type": "object", "additionalProperties": {"type": "integer"}, "properties": {"a": {}}}])
 def test_a_schema_with_a_keyword_it_does_not_read_has_no_shortcut(schema):
     defs = {"loop": {"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}}}
@@ -86,13 +111,14 @@ def test_a_schema_with_a_keyword_it_does_not_read_has_no_shortcut(schema):
 
 
 def test_only_calls_of_defs_with_a_shortcut_are_guarded():
-    schema = {"$defs": {"n": {"type": "integer"}, "s": {"type": "string", "pattern": "a"}}}
+    schema = {"$defs": {"n": {"type": "integer"}, "s": {"type": "string", "pattern": "a"}, "any": {}}}
     code = ("        validate____defs_n(data__a, custom_formats, (name_prefix or \"data\") + \".a\")\n"
-            "        validate____defs_s(data__b, custom_formats, (name_prefix or \"data\") + \".b\")\n")
+            "        validate____defs_s(data__b, custom_formats, (name_prefix or \"data\") + \".b\")\n"
+            "        validate____defs_any(data__c, custom_formats, (name_prefix or \"data\") + \".c\")\n")
     assert with_shortcuts(code, schema).splitlines() == [
         "        if not (type(data__a) is int):",
         "            validate____defs_n(data__a, custom_formats, (name_prefix or \"data\") + \".a\")",
-        code.splitlines()[1]]
+        *code.splitlines()[1:]]  # a pattern is not read; an entry that holds for every value keeps its call
 
 
 _VALUE = st.one_of(st.integers(min_value=-2, max_value=2**32 + 1), st.sampled_from([0, 4294967295, 65536, 65537,
