@@ -34,6 +34,7 @@ import fastjsonschema
 
 from ..codegen import generated_marker, write_or_check
 from . import schemas
+from .schema_shortcuts import with_shortcuts
 
 TARGET = Path(__file__).with_name("schema_checks.py")
 MARKER = generated_marker("studygen.records.schema_codegen")
@@ -71,8 +72,8 @@ def _compiled_pieces() -> tuple[dict[str, str], list[tuple[str, str, str, str]]]
             if draft_07 is None:
                 raise SystemExit(f"the {kind} schema uses a keyword a compiled check does not share")
             pieces.append((f"_{kind}", "DOCUMENT_CHECKS", kind, draft_07))
-    return digests, [(name, table, key, lean_checks(
-        fastjsonschema.compile_to_code(schemas._const_as_enum(schema), **schemas.COMPILE_OPTIONS)))
+    return digests, [(name, table, key, with_shortcuts(lean_checks(
+        fastjsonschema.compile_to_code(schemas._const_as_enum(schema), **schemas.COMPILE_OPTIONS)), schema))
                      for name, table, key, schema in pieces]
 
 
