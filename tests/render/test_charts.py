@@ -78,8 +78,38 @@ def test_the_code_digest_strips_bodies_without_walking_expressions(monkeypatch):
 
     with monkeypatch.context() as patched:
         patched.setattr(ast, "walk", refused)
+        charts._code_dump.cache_clear()  # each module dumped afresh under the refusal
         digest = charts._code_sha256.__wrapped__(charts.DRAWING_MODULES)
     assert digest == expected.hexdigest()
+
+
+def test_each_drawing_module_is_parsed_once_for_every_chart_that_names_it(monkeypatch):
+    """A latency chart digests drawing.py and labels.py, a chart drawn as shares those and share_bars.py: the
+    three modules are parsed three times in all, not five, and each digest is still the sha256 over the dumps
+    of its modules in order. Failed before: drawing.py and labels.py were parsed again for the second chart."""
+    import ast
+    import hashlib
+
+    parsed = []
+    real_parse = ast.parse
+
+    def counted(source, *args, **kwargs):
+        parsed.append(source)
+        return real_parse(source, *args, **kwargs)
+
+    shares = charts.DRAWING_MODULES + ("share_bars.py",)
+    with monkeypatch.context() as patched:
+        patched.setattr(ast, "parse", counted)
+        charts._code_dump.cache_clear()
+        both = [charts._code_sha256.__wrapped__(modules) for modules in (charts.DRAWING_MODULES, shares)]
+    assert len(parsed) == 3
+    here = REPO / "studygen" / "render"
+    for modules, digest in zip((charts.DRAWING_MODULES, shares), both):
+        expected = hashlib.sha256()
+        for module in modules:
+            tree = _without_docs_and_imports_by_walk(real_parse((here / module).read_text("utf-8")))
+            expected.update(ast.dump(tree).encode("utf-8"))
+        assert digest == expected.hexdigest()
 
 
 def test_the_stripping_equals_the_walk_on_every_module_of_the_project():
