@@ -58,8 +58,7 @@ def source_decimals(value) -> int | None:
         text = value.source
         after = text[text.find(".") + 1:] if "." in text else ""
         if after.isdigit() and after.isascii():
-            value.decimals = len(after)  # kept as before for whoever reads the memo
-            return value.decimals
+            return len(after)  # counting is as cheap as asking the memo: none is kept
         decimals = getattr(value, "decimals", _UNMADE)
         if decimals is _UNMADE:
             exponent = Decimal(text).as_tuple().exponent

@@ -34,7 +34,7 @@ from typing import Callable
 from ..numbers import format_number, readable_decimals
 from ..records.kinds import Kind
 from ..study.rows import Row
-from ..study.timing import TIMING_WORDS, describe, timing_label, timing_name, timing_signature
+from ..study.timing import TIMING_WORDS, describe, timing_names, timing_signature
 from .drawing import draw_kernel_times, draw_latency
 from .labels import gpu_label, shape_label, short_version
 from .rows import batch_order, fmt, shape_order
@@ -111,24 +111,12 @@ def stamp(drawing: bytes, inputs_sha256: str) -> bytes:
     return head + b"\n" + line + b"\n" + rest
 
 
-def read_stamp(data: bytes) -> tuple[str, str, bytes] | None:
-    """``(inputs sha256, drawing sha256, drawing bytes)`` of a stamped chart
-    file, or None when its second line is no stamp."""
-    head, _, rest = data.partition(b"\n")
-    line, _, body = rest.partition(b"\n")
-    if not line.startswith(STAMP_PREFIX) or not line.endswith(b" -->"):
-        return None
-    fields = line[len(STAMP_PREFIX):-len(b" -->")].split(b" drawing sha256:")
-    if len(fields) != 2:
-        return None
-    return fields[0].decode("ascii", "replace"), fields[1].decode("ascii", "replace"), head + b"\n" + body
-
-
 def stamp_digests(data: bytes) -> tuple[str, str] | None:
-    """``(inputs sha256, drawing sha256)`` as :func:`read_stamp` gives them,
+    """``(inputs sha256, drawing sha256)`` of a stamped chart file (its
+    second line, :func:`stamp`'s), or None when that line is no stamp; read
     without copying the drawing out: a chart of 4,000 points is 0.9 MB, which
-    read_stamp copied three times into fresh memory (15 of SG201's 20 ms over
-    the scale benchmark's eight studies)."""
+    the reading before copied three times into fresh memory (15 of SG201's
+    20 ms over the scale benchmark's eight studies)."""
     first = data.find(b"\n")
     if first < 0:
         return None
@@ -143,8 +131,8 @@ def stamp_digests(data: bytes) -> tuple[str, str] | None:
 
 
 def drawing_sha256(data: bytes) -> str:
-    """sha256 (hex) of the drawing :func:`read_stamp` gives of a stamped
-    chart file (its first line, then what follows the stamp line), hashed
+    """sha256 (hex) of the drawing in a stamped chart file (its first line,
+    then what follows the stamp line: what :func:`stamp` was given), hashed
     from ``data`` in place."""
     first = data.find(b"\n")
     second = data.find(b"\n", first + 1)
@@ -351,41 +339,34 @@ def axis_words(statistic: str | None, timing: str | None, timing_text: str | Non
     return f"{statistic} latency, timing not stated" if statistic else "latency, timing and statistic not stated"
 
 
-def timing_groups(rows: list[Row]) -> list[tuple[str, list[Row]]]:
+def _named_timing_groups(rows: list[Row]) -> list[tuple[str, list[Row], list[str]]]:
     """``rows`` split as the generic template splits its latency tables (by
     :func:`studygen.study.timing.timing_signature`, and by statistic, so that
     a median and a p99 never share an axis), in row order: ``[(the method in
-    words, as the table heading says it after "Timed as", its rows)]``."""
-    return [(method, picked) for method, picked, _ in _named_timing_groups(rows)]
-
-
-def _named_timing_groups(rows: list[Row]) -> list[tuple[str, list[Row], list[str]]]:
-    """:func:`timing_groups` with each group's timing names
-    (:func:`~studygen.study.timing.timing_name` of its rows, each once, in
-    row order; :func:`~studygen.study.timing.timing_label` joins them): the
+    words, as the table heading says it after "Timed as", its rows, their
+    timing names (:func:`~studygen.study.timing.timing_names`))]``. The
     latency chart names a group's timing in its heading, on its axis and in
-    its alt text, and named every row's timing for each (three passes over
-    the rows, 9 ms per 1,000 records of the scale benchmark)."""
+    its alt text from these names, where it named every row's timing for
+    each (three passes over the rows, 9 ms per 1,000 records of the scale
+    benchmark)."""
     groups: dict[tuple, list[Row]] = {}
     for row in rows:
         groups.setdefault((*timing_signature(row), row.statistic), []).append(row)
     named = []
     for key, picked in groups.items():
-        names = list(dict.fromkeys(timing_name(row) for row in picked))
+        names = timing_names(picked)
         named.append((describe(key[:-1], " and ".join(names)), picked, names))
     return named
 
 
 def _method_row(index: int, method: str, picked: list[Row], titled: bool,
-                timing_text: str | None = None) -> tuple[list, dict, str]:
+                timing_text: str) -> tuple[list, dict, str]:
     """One timing method's row of the latency chart: ``([title, [[shape,
     panel title]], y-axis label], {(index, shape, variant): points}, its
     sentence of the alt text)``; ``titled``: the row is headed "Timed as …"
-    (the chart has several); ``timing_text``: the rows' :func:`~studygen.study.timing.timing_label`
-    when the caller has it."""
+    (the chart has several); ``timing_text``: the rows' :func:`~studygen.study.timing.timing_label`."""
     shapes = sorted({r.shape or "" for r in picked}, key=shape_order)
     titles = [shape_label(s) for s in shapes]  # a row without a shape: a panel of its own, NO_SHAPE
-    timing_text = timing_label(picked) if timing_text is None else timing_text
     row_spec = ["Timed as " + method if titled else "", [list(pair) for pair in zip(shapes, titles)],
                 f"{axis_words(picked[0].statistic, picked[0].metric, timing_text)} (ms)"]
     # points of several batches in one row of panels: each says its batch, as the table's Batch column does
@@ -447,7 +428,7 @@ def _batch_words(batch) -> str:
 
 def latency_chart(study) -> Chart:
     """Latency (ms) per variant: one row of panels per timing method (as the
-    tables split them, :func:`timing_groups`), one panel per shape HxW in
+    tables split them, :func:`_named_timing_groups`), one panel per shape HxW in
     each (rows without a shape in a panel of their own), one timing
     (:func:`latency_rows`), its name on the y-axis (:func:`axis_words`);
     the alt text gives each method's range per shape, and per batch where

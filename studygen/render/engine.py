@@ -315,7 +315,8 @@ def make_environment(search_path: list[Path]):
         finalize=markdown_value,
         # without Jinja's optimizer pass (constant sub-expressions folded while compiling, which studies'
         # templates, printing figures of records, gain nothing from): a template compiles in about 25 % less
-        # time, and every process compiles its templates anew
+        # time, and every process compiles its templates anew; template_memo.parsed_template relies on it (the
+        # optimizer rewrites a tree's fields, which would leave the children it lists once stale)
         optimized=False,
     )
     env.budget = limits.TemplateBudget()

@@ -41,6 +41,8 @@ from .engine import BUILTIN_PREFIX, make_environment
 TARGET = Path(__file__).with_name("compiled_templates.py")
 TEMPLATES = Path(__file__).with_name("templates")
 MARKER = generated_marker("studygen.render.template_codegen")
+# a code module's code names Jinja's ``environment``, which only the namespace Jinja runs it in gives
+CODE_MARKER = MARKER + "; not importable: template_memo.shipped_code reads its code object"
 
 _DOCSTRING = '''"""Where the Python code Jinja generates from each built-in template
 (``studygen/render/templates``) is, written at development time by
@@ -80,7 +82,7 @@ def module_path(module: str) -> Path:
 
 
 def marked_code(code: str) -> str:
-    """Jinja's ``code`` with :data:`MARKER` in place of its first empty line,
+    """Jinja's ``code`` with :data:`CODE_MARKER` in place of its first empty line,
     which lies in the first 2,000 characters (where the style and layer tests
     look for the marker), and a line break after its last line. Raises
     ValueError when there is no such line."""
@@ -88,7 +90,7 @@ def marked_code(code: str) -> str:
     if "" not in head:
         raise ValueError("Jinja's code has no empty line near its top to hold the generated-module marker")
     lines = code.split("\n")
-    lines[head.index("")] = MARKER
+    lines[head.index("")] = CODE_MARKER
     return "\n".join(lines) + "\n"
 
 
@@ -100,6 +102,8 @@ def generated_modules() -> dict[Path, str]:
     entries, texts = [], {}
     for name, source, filename, digest in builtin_templates(env):
         module = code_module(name)
+        if module_path(module) in texts:
+            raise ValueError(f"{name}: its code module {module} is another built-in template's too (rename one)")
         texts[module_path(module)] = marked_code(env.compile(source, name, filename, raw=True))
         references = env.parsed(source).references
         entries.append(f"    {name!r}: ({digest!r}, {references!r}, {module!r}),")

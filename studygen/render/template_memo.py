@@ -4,10 +4,10 @@ SG211 and by ``--pr-body``'s ancestors) and its compiled code.
 
 Each entry is keyed on the source text (and, for code, the name and file
 Jinja gives it): the only inputs of the work, so an entry cannot go stale.
-Nothing is written or read from disk (a file could be forged: issue 24).
-The built-in templates' code comes from modules generated at development
-time (:func:`shipped_code`), Python's own bytecode of which is read as for
-any module. Every environment that asks is made by
+studygen keeps no cache of its own on disk (a file could be forged: issue
+24). The built-in templates' code comes from modules generated at development
+time (:func:`shipped_code`), whose bytecode Python's import system reads (and
+writes where it may) as for any module of the package. Every environment that asks is made by
 :func:`studygen.render.engine.make_environment` with the same settings,
 filters and code generator, so what one environment worked out holds for
 another.
@@ -88,9 +88,15 @@ def parsed_template(environment, source: str, name=None, filename=None) -> Parse
     nodes answering ``iter_child_nodes()`` from its children as listed then
     (:func:`answer_children`). Raises
     jinja2's TemplateSyntaxError (naming ``name`` and ``filename``) for a
-    source that does not parse or nests too deep; nothing is kept then."""
+    source that does not parse or nests too deep; nothing is kept then.
+    Raises ValueError for an environment with Jinja's optimizer on: it
+    rewrites a tree's fields while compiling, which would leave the listed
+    children stale (:func:`~studygen.render.engine.make_environment` turns it off)."""
     from jinja2 import nodes
 
+    if environment.optimized:
+        raise ValueError("parsed_template lists each node's children once; Jinja's optimizer would rewrite them "
+                         "while compiling (make the environment with optimized=False, as make_environment does)")
     parsed = _PARSED.get(source)
     if parsed is None:
         tree, walked, children = limits.parse_bounded(environment, source, name, filename)
@@ -122,7 +128,8 @@ def _found_below(node, kinds):
 
 
 def answer_children(node, children: list) -> None:
-    """Let ``node`` (of a tree nobody changes after parsing: :class:`ParsedTemplate`)
+    """Let ``node`` (of a tree nobody changes after parsing: :class:`ParsedTemplate`;
+    compiled only with Jinja's optimizer off, which :func:`parsed_template` holds to)
     answer ``iter_child_nodes()`` from ``children`` (what Jinja's method
     yields for it, listed once), and a call naming fields to leave out or
     keep as Jinja does. Jinja's code generator walks a tree a dozen times

@@ -183,11 +183,16 @@ def timing_name(row: Row) -> str:
     return TIMING_WORDS.get(row.metric, row.metric) if row.metric else TIMING_WORDS["unspecified"]
 
 
+def timing_names(rows) -> list[str]:
+    """The distinct :func:`timing_name` of ``rows`` (latency rows), in row order."""
+    return list(dict.fromkeys(timing_name(row) for row in rows))
+
+
 def timing_label(rows) -> str:
-    """The timing of ``rows`` (latency rows) in words (:func:`timing_name`):
+    """The timing of ``rows`` (latency rows) in words (:func:`timing_names`):
     one name, or the distinct names in row order joined by `` and ``; ''
     for no rows."""
-    return " and ".join(dict.fromkeys(timing_name(row) for row in rows))
+    return " and ".join(timing_names(rows))
 
 
 def batch_words(row: Row) -> str:

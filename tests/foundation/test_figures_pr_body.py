@@ -86,7 +86,8 @@ def test_hand_edited_figure_with_its_stamp_kept_is_stale(project, run_cli):
 
 
 def test_figure_with_a_forged_inputs_digest_is_drawn_and_compared(project, run_cli):
-    from studygen.render.charts import read_stamp, stamp
+    from studygen.render.charts import stamp
+    from tests.render.test_chart_stamp_reading import read_stamp
 
     path = project / LATENCY_SVG
     inputs, _, drawing = read_stamp(path.read_bytes())
@@ -147,7 +148,8 @@ def test_a_restamped_hand_edit_passes_check_and_render_until_the_figure_is_remov
     # and render, which decides from the same stamp, leaves it; removing the figure puts the real one back
     import hashlib
 
-    from studygen.render.charts import read_stamp, stamp
+    from studygen.render.charts import stamp
+    from tests.render.test_chart_stamp_reading import read_stamp
 
     path = project / LATENCY_SVG
     committed = path.read_bytes()

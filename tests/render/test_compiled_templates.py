@@ -177,3 +177,23 @@ def test_a_missing_code_module_is_an_import_error_naming_it():
     with pytest.raises(ImportError, match="^the code of a built-in template is missing: studygen.render.gone_template_code$") as raised:
         template_memo.shipped_code("studygen.render.gone_template_code", "generic.md.j2")
     assert raised.value.name == "studygen.render.gone_template_code"
+
+
+def test_two_built_in_templates_with_one_code_module_are_refused(monkeypatch):
+    """``a.md.j2`` and ``a.txt.j2`` both map to ``a_template_code``: the second would overwrite the first's code
+    with nothing but an indirect test to notice, so regeneration stops naming both."""
+    env = make_environment([])
+    shipped = template_codegen.builtin_templates(env)
+    name, source, filename, digest = shipped[0]
+    twin = ("generic.txt.j2", source, filename, digest)
+    monkeypatch.setattr(template_codegen, "builtin_templates", lambda env: [*shipped, twin])
+    with pytest.raises(ValueError, match=r"generic\.txt\.j2: its code module studygen\.render\.generic_template_code"):
+        template_codegen.generated_modules()
+
+
+def test_the_code_module_says_it_is_not_importable():
+    """Its code names Jinja's ``environment``: importing it raises NameError, and its marker line says so."""
+    path = template_codegen.module_path(template_codegen.code_module("generic.md.j2"))
+    assert template_codegen.CODE_MARKER in path.read_text("utf-8").split("\n")[:5]
+    with pytest.raises(NameError, match="environment"):
+        exec(compile(path.read_text("utf-8"), str(path), "exec"), {})
