@@ -30,18 +30,22 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured (main f371c1c and f4138a9 one after the other, ``--families
-8 --records-per-family 500 --repeat 3``, load average 1.2 on the 2 cores):
-the floor 0.115 s (28.7 us a record); one process (``STUDYGEN_JOBS=1``)
-1.67 -> 1.42 s CPU, 14.5x -> 12.3x the floor; worker processes 1.05 ->
-0.90 s wall (9.1x -> 7.8x) and 1.82 -> 1.52 s CPU (target 5x: missed). What
-moved: SG207 looks a set of platforms up once (51 -> 31 ms per 1,000
-records), SG209 asks the study file once per checkpoint id (15 -> 5 ms),
-SG210 and SG208 skip work a study without profiles or inversions does not
-need, and row keys are made by position. The 355 us of CPU a record in
-all are reading (``parse_json`` about 2.8x ``json.loads``, mostly its hooks
-for floats, integers and duplicate keys), the generated schema checks
-(about 45 us), the rows (about 5 us a row) and the per-record checks.
+Last measured (main 879ff67, ``--families 8 --records-per-family 500
+--repeat 3``, load average 0.5-0.8 on the 2 cores; 4c578c0 measured 1.42
+s one process and 0.90 s wall with workers the same way): the floor 0.114
+s (28.5 us a record); one process (``STUDYGEN_JOBS=1``) 1.42 -> 1.22 s CPU,
+12.3x -> 10.7x the floor; worker processes 0.90 -> 0.78 s wall (7.8x ->
+6.8x) and 1.30 s CPU (11.4x) (target 5x: missed). What moved: JSON
+integers are made in C where no literal could be refused, the schema checks
+test a plainly valid kernel or per-iteration entry in one expression, a
+figure's decimals are counted from its text, value rows are made by
+position, a study's compute-timing rows are made once (SG207 and SG208
+each made them), the latency chart names each row's timing once, and
+SG201 reads a chart's stamp in place. Per 1,000 records (one process,
+before these): loading 127 ms (records 115), rows 40, SG207 32 (150
+configurations x 150 cross-GPU pairs a family, near its method's floor),
+render 32, the other checks about 45; and about 0.23 s a process fixed
+(imports, check modules, the first render).
 
 Usage: ``python benchmarks/check_scale.py [--families N] [--records-per-family M ...] [--repeat R] [--keep DIR]``.
 Times are printed, never asserted (tests assert no wall times): wall time,

@@ -31,25 +31,30 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main f371c1c against f4138a9 with ``--before``, ``--repeat
-10``, best of 10, load average 1.1 on the 2 cores): ``--help`` 0.056 s CPU
-both; check of the project 0.764 -> 0.647 s CPU, 13.5x -> 11.5x ``--help``
-(target 8x: missed); render deformable_detr 0.256 -> 0.233 s, 4.5x -> 4.1x
-(met); render deformable_detr_h200_torch 0.352 -> 0.322 s, 6.2x -> 5.7x
-(missed); check deformable_detr 0.377 -> 0.334 s (issue 11's 0.35 s: met);
-check deformable_detr_h200_torch 0.537 -> 0.466 s. What moved: the lint
-rules read a sentence only for what it holds (87-91 -> 67 ms), the study
-checks filter README lines by their words and resume a record's line
-lookups (81 -> 51 ms), tables are laid out without importing tabulate,
-figure selections and carried decimals are worked out once per view and
-row, mdformat's parser is built without reading every installed package's
-entry points, and 22 regular expressions fewer are compiled per check. What
-remains of the H200 render: compiling the family's own template (about 31
-ms, Jinja's parser and code generator), importing Jinja, markdown-it,
-mdformat and PyYAML (about 55 ms), reading 2.5 MB of records, and the
-interpreter's start and exit. With ``STUDYGEN_JOBS=2`` the project's check
-takes 0.532 s wall (9.5x) and 0.739 s CPU: a second process does not reach
-8x either, so the shipped project stays in one.
+Last measured (main 7e56d03 against 4c578c0 with ``--before``, ``--repeat
+10``, best of 10 CPU; idle figures from a run at load average 0.6, the
+``--before`` run at 1.9-2.8): ``--help`` 0.055-0.057 s; check of the project
+0.641 -> 0.601 s, 11.2x -> 10.6-11.0x ``--help`` (target 8x: missed); render
+deformable_detr 0.232 -> 0.214 s, 4.1x -> 3.8x (met); render
+deformable_detr_h200_torch 0.311 -> 0.281-0.285 s, 5.5x -> 5.0x idle and
+5.1x at load 2.5 (at the target, no margin); check deformable_detr 0.334 ->
+0.313 s (issue 11's 0.35 s: met); check deformable_detr_h200_torch 0.458 ->
+0.425 s. What moved: wcwidth is imported only for a table cell that needs
+it (about 6.6 ms a process; mdformat-gfm's tables module imported it at
+the top), the generic template's code object comes from Python's bytecode
+(4.2 -> 0.1 ms), the family template's code is generated from children
+listed once per node and prints in one call (26 -> 22 ms to compile the
+H200 template), JSON integers are made in C where no literal could be
+refused and the schema checks test a plainly valid kernel entry in one
+expression (the H200 family's records 48 -> 36 ms to load), and each chart
+code module is parsed once a process. What remains of the H200 render
+(in-process CPU): imports about 0.16 s (of which the interpreter and click,
+as for ``--help``, and 13 ms creating 28 dataclasses), compiling the
+family's template 21 ms, generating its text about 28 ms, formatting it 20
+ms, the records 28 ms and the study file's YAML (PyYAML's own Python
+scanner) about 10 ms. With ``STUDYGEN_JOBS=2`` the project's check took
+0.532 s wall (9.5x) and 0.739 s CPU at f371c1c: a second process does not
+reach 8x either, so the shipped project stays in one.
 
 Usage: ``python benchmarks/family_check.py [--repeat R] [--before DIR] [--extra-check-args ARGS] [--cache-dir DIR] [FAMILY ...]``.
 """
