@@ -13,6 +13,7 @@ import re
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
+from ..records.kinds import POINTS_PER_UNIT
 
 MIN_SIGNIFICANT = 3  # fewer: a round target or threshold, not a quotation of a measurement
 _NUMBER = r"\d+(?:\.\d+)?"
@@ -61,6 +62,14 @@ def matches(text: str, value: float) -> bool:
     return text in (_rounded(size, decimals), _cut(size, decimals))
 
 
+def ap_factor(number: str) -> float:
+    """The factor from a stored AP (COCOeval's fraction, 0 to 1) to the
+    figure ``number`` quoted as AP: 100 when the figure is above 1 (it is in
+    points, :data:`studygen.records.kinds.POINTS_PER_UNIT`: "AP 46.3" of
+    0.4630), else 1 ("AP 0.4630")."""
+    return POINTS_PER_UNIT["AP"] if float(number) > 1 else 1.0
+
+
 def quoted_figures(text: str):
     """``(number text, unit as written, offset)`` of each figure with a unit in ``text``, in order."""
     for match in _FIGURE_RE.finditer(text):
@@ -72,4 +81,4 @@ def quoted_figures(text: str):
                 yield match.group(name), match.group("unit"), match.start(name)
 
 
-__all__ = ["MIN_SIGNIFICANT", "decimals_of", "matches", "quoted_figures", "sentence_at", "significant_digits"]
+__all__ = ["MIN_SIGNIFICANT", "ap_factor", "decimals_of", "matches", "quoted_figures", "sentence_at", "significant_digits"]

@@ -84,7 +84,7 @@ from ..study.placeholders import claim_strings
 from ..study.rows import Row
 from .base import readme_finding, row_finding
 from .readme_text import quote, sentence_at
-from .prose_figures import MIN_SIGNIFICANT, matches, quoted_figures, significant_digits
+from .prose_figures import MIN_SIGNIFICANT, ap_factor, matches, quoted_figures, significant_digits
 from .prose_figures import sentence_at as prose_sentence_at
 
 # What an image count counts: "800 images", "400 held out", "a thousand-image subset", "1000-image".
@@ -202,9 +202,9 @@ def _quality_rows(study) -> list[Row]:
 def _rows_of(number: str, unit: str, rows: list[Row]) -> list[Row]:
     """The quality ``rows`` whose figure the quoted ``number`` (``unit`` "AP"
     or "points" as written) gives (:func:`~studygen.checks.prose_figures.matches`:
-    an AP above 1 is read in points, x100)."""
+    an AP above 1 is read in points, :func:`~studygen.checks.prose_figures.ap_factor`)."""
     wanted = "points" if unit.startswith("point") else "AP"
-    factor = 100.0 if wanted == "AP" and float(number) > 1 else 1.0
+    factor = ap_factor(number) if wanted == "AP" else 1.0
     return [row for row in rows if row.unit == wanted and matches(number, row.value * factor)]
 
 

@@ -52,7 +52,7 @@ from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_line
 from ..render.labels import gpu_label, shape_label
 from ..study.placeholders import claim_strings
-from .prose_figures import MIN_SIGNIFICANT, decimals_of, matches, quoted_figures, sentence_at, significant_digits
+from .prose_figures import MIN_SIGNIFICANT, ap_factor, decimals_of, matches, quoted_figures, sentence_at, significant_digits
 
 CODE = "SG222"
 MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
@@ -165,10 +165,11 @@ def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list
 def read_against(number: str, unit: str, measured: dict[str, Figures]) -> tuple[Figures, float]:
     """``(figures, factor)``: the measured figures a quoted ``number unit`` is
     read against and the factor from their unit to the quoted one (an AP
-    above 1 is in points, x100); no figures for a unit the records hold none in."""
+    above 1 is in points, :func:`~studygen.checks.prose_figures.ap_factor`); no
+    figures for a unit the records hold none in."""
     rows_unit, factor = _UNITS[unit]
-    if rows_unit == "AP" and float(number) > 1:
-        factor = 100.0
+    if rows_unit == "AP":
+        factor = ap_factor(number)
     return measured.get(rows_unit, Figures()), factor
 
 

@@ -35,7 +35,7 @@ no tolerance is beyond spread.
 
 A quality figure's change (COCO AP and its difference,
 ``studygen.records.kinds.QUALITY_KINDS``) is also given in points
-(:data:`POINTS_PER_UNIT`: 1 point = 0.01 AP), never as a percentage of
+(:data:`studygen.records.kinds.POINTS_PER_UNIT`: 1 point = 0.01 AP), never as a percentage of
 itself.
 
 Figures given as a range over rows the source does not list
@@ -50,7 +50,7 @@ from dataclasses import dataclass
 
 from ..numbers import format_number, two_significant_decimals
 from ..place import Place
-from ..records.kinds import QUALITY_KINDS, Kind
+from ..records.kinds import POINTS_PER_UNIT, QUALITY_KINDS, Kind
 from ..render.rows import fmt, unit_suffix
 from ..render.labels import gpu_label, shape_label
 from ..study.resolution import timer_allowance
@@ -68,8 +68,6 @@ VERDICT_ORDER = (BEYOND, WITHIN, NEW, REMOVED, UNCHANGED)
 DECLARED = "declared"
 TOLERANCE = "tolerance"
 TIMER = "timer resolution"
-# AP points per unit of a quality figure: COCO AP is in [0, 1] (1 point = 0.01 AP); an AP difference is in points
-POINTS_PER_UNIT = {"AP": 100.0, "points": 1.0}
 _EPSILON = 1e-9  # relative: two floats this close are one value (a value read back through JSON)
 
 

@@ -31,10 +31,11 @@ from dataclasses import asdict, dataclass, field
 
 from ..findings import Finding, one_line, workflow_command
 from ..numbers import format_number
+from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
 from ..render.escaping import escape_cell
 from . import FamilyChanges, FindingChange
-from .figures import BEYOND, NEW, POINTS_PER_UNIT, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
+from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import ProseSentence, SentenceChange
 
 FAIL_ON = ("beyond-spread", "verdict", "never")

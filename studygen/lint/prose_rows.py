@@ -55,12 +55,12 @@ from .figures import RATIO_UNITS, Figure, with_unit
 from .ratio_direction import goes_against, wanted_sign, written_direction
 from .row_axis import label_spans, named_rows, nearby_tables
 from .text import keywords, normalize
-from .variant_pairs import kind_of_series, kinds_named
+from .variant_pairs import SPEED_UNITS, kind_of_series, kinds_named
 
 HINT = "recompute the ratio or percentage from the two rows it compares (to their printed digits), or name the run it comes from"
 
-_TIME_UNITS = frozenset({"ms", "s", "us", "ns", "tokens/s", "images/s"})
-_TIME_WORDS = frozenset({"latency", "time", "throughput", "fps", "qps", "runtime", "duration"})
+# header words of a column "faster" may be about: a time or a rate (its units: SPEED_UNITS)
+_SPEED_WORDS = frozenset({"latency", "time", "throughput", "fps", "qps", "runtime", "duration"})
 _SPEED_RE = lazy_compile(
     r"\b(?:faster|slower|quicker|speed-?ups?|slowdowns?|latency|latencies|throughput|runtime|speed)\b", re.IGNORECASE)
 _HEDGE_RE = lazy_compile(
@@ -99,8 +99,8 @@ def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
     return start, min([e for e in ends if e != -1] + [sentence.end])
 
 
-def _is_time(series: Series) -> bool:
-    return series.unit in _TIME_UNITS or bool(_TIME_WORDS & series.keywords)
+def _is_speed(series: Series) -> bool:
+    return series.unit in SPEED_UNITS or bool(_SPEED_WORDS & series.keywords)
 
 
 def _column(table: Table, clause: str) -> Series | None:
@@ -121,7 +121,7 @@ def _column(table: Table, clause: str) -> Series | None:
     if named:
         series = next(iter(named.values()))
         # "halves the engine size and is 3.0x faster": a speed figure in a clause naming another column
-        return series if series.unit not in RATIO_UNITS and (not speed or _is_time(series)) else None
+        return series if series.unit not in RATIO_UNITS and (not speed or _is_speed(series)) else None
     # "12% less time", "30% less memory": the one column of the quantity kind the clause names
     kinds = kinds_named(clause, "")
     of_kind = [s for s in numeric if kind_of_series(s) in kinds]
@@ -129,7 +129,7 @@ def _column(table: Table, clause: str) -> Series | None:
         return of_kind[0]
     if not speed:
         return None
-    timed = [s for s in numeric if s.unit not in RATIO_UNITS and _is_time(s)]
+    timed = [s for s in numeric if s.unit not in RATIO_UNITS and _is_speed(s)]
     return timed[0] if len(timed) == 1 else None
 
 

@@ -70,6 +70,7 @@ from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .section_rows import names_derived, section_views
 from .text import DIFFERENCE_WORDS, ratio_header
+from .variant_pairs import DURATION_UNITS
 
 CODE = "SG103"
 
@@ -239,9 +240,6 @@ def _pairs(sentence, text: str, tokens) -> list[tuple[Figure, Figure]]:
             and (a.unit == b.unit or a.unit is None or b.unit is None)]
 
 
-_TIME_UNITS = frozenset({"ms", "s", "us", "ns"})
-
-
 def _change_pairs(sentence, text: str, starts: list[int]) -> list[tuple[Figure, Figure]]:
     """Two figures printed next to a stated percent change in the order its
     words go ("cuts the time by 12% (0.1536 ms to 0.1526 ms)", "12% more
@@ -254,7 +252,7 @@ def _change_pairs(sentence, text: str, starts: list[int]) -> list[tuple[Figure, 
         for rng in ranges:
             first, second = sorted((rng.lo, rng.hi), key=lambda f: f.start)
             falling = change.sense == "decrease" or (change.sense in ("faster", "slower")) and (
-                (change.sense == "faster") == (rng.unit in _TIME_UNITS))
+                (change.sense == "faster") == (rng.unit in DURATION_UNITS))
             if first.value != second.value and (first.value > second.value) == falling and \
                     _adjacent(text, starts, change.figure, first, second):
                 found.append((first, second))

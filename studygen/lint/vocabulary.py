@@ -252,17 +252,20 @@ def _any(*classes: str) -> str:
 
 _QUALIFIER = r"(?:[\w-]+\s+){0,3}?"
 _DETERMINER = r"(?:the\s+|our\s+|a\s+|an\s+|any\s+)?"
+# the words before a variation that tie it to repeats: "run-to-run ", "measurement ", "run-to-run timing "
+_REPEATS_BEFORE = rf"{_any('repeats')}[\s-]+(?:[\w-]+\s+)?"
+# a variation followed by the repeats it is over: "scatter between runs", "variation of the measurements"
+_VARIATION_OVER_REPEATS = (rf"{_any('variation')}\s+(?:between|across|over|among|from|of)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+                           rf"{_any('repeat_nouns')}")
 # a variation tied to repeats: "run-to-run variance", "the scatter between runs", "the variation of the measurements"
-_REPEAT_VARIATION = (rf"(?:{_any('repeats')}[\s-]+(?:[\w-]+\s+)?{_any('variation')}"
-                     rf"|{_any('variation')}\s+(?:between|across|over|among|from|of)\s+(?:the\s+)?(?:[\w-]+\s+)?{_any('repeat_nouns')})")
+_REPEAT_VARIATION = rf"(?:{_REPEATS_BEFORE}{_any('variation')}|{_VARIATION_OVER_REPEATS})"
 _NOISE = rf"{_QUALIFIER}(?:{_any('noise')}|{_REPEAT_VARIATION})"
 
 NOISE_NOUNS = _any("noise", "variation")  # every word that names the variation itself
-# the variation of repeated measurements, named without "the": "run-to-run noise", "measurement noise",
-# "the scatter between runs", "measurement error"
-_MEASURED_NOISE = (rf"(?:{_any('repeats')}[\s-]+(?:[\w-]+\s+)?(?:{NOISE_NOUNS}|error)"
-                   rf"|{_any('variation')}\s+(?:between|across|over|among|from|of)\s+(?:the\s+)?(?:[\w-]+\s+)?{_any('repeat_nouns')}"
-                   rf"|{_any('noise')})")
+# the variation of repeated measurements, named without "the": _REPEAT_VARIATION's two forms, the first with any
+# noun of the variation or "error" ("run-to-run noise", "measurement noise", "measurement error", "the scatter
+# between runs"), or a word of noise alone
+_MEASURED_NOISE = rf"(?:{_REPEATS_BEFORE}(?:{NOISE_NOUNS}|error)|{_VARIATION_OVER_REPEATS}|{_any('noise')})"
 _CANNOT = r"(?:cannot|can't|can\s+not|could\s+not|couldn't|not|no\s+longer)"
 
 _JUST_NOISE = r"(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?noise\b"

@@ -127,6 +127,10 @@ KERNEL_SHARE_METRIC = "kernel_share"
 PROFILED_TOTAL_GROUP = "total"
 # Units a reader wants named after a kind's words; a count ("modules", "layers") and AP name themselves.
 UNITS_IN_WORDS = ("ms", "MiB", "points", "%")
+# AP points per unit of a quality figure: a COCO AP is stored as COCOeval gives it, a fraction 0 to 1, and read in
+# points 0 to 100 (1 point = 0.01 AP); an AP difference is stored in points. Compare (a quality figure's move in
+# points) and the checks of quoted figures (SG205, SG222: studygen.checks.prose_figures.ap_factor) read it here.
+POINTS_PER_UNIT = {"AP": 100.0, "points": 1.0}
 
 
 def kind_words(kind: ResultKind) -> str:

@@ -17,6 +17,8 @@ from studygen.lint.vocabulary import (
     number_terms, repeat_counts,
 )
 
+from ..conftest import REPO
+
 
 def test_repeat_counts_allow_one_word_between_count_and_noun():
     assert [c for c, _, _ in repeat_counts("across four timed runs")] == [4]
@@ -185,3 +187,26 @@ def test_a_text_the_noise_verdict_pattern_reads_a_verdict_in_holds_a_stem():
             assert vocabulary.holds_verdict_stem(vocabulary.ascii_folded(text)), text
     assert found > 1000  # the words make verdicts often enough for the property to be tried
     assert not vocabulary.holds_verdict_stem(vocabulary.ascii_folded("fp16 is 1.8x faster than fp32 on the B200"))
+
+
+def test_the_variation_of_repeats_is_written_once_for_both_noise_patterns():
+    """_REPEAT_VARIATION (after "the": "below the scatter between runs") and
+    _MEASURED_NOISE (without it: "less than run-to-run noise") share their
+    forms of a variation tied to repeats; each pattern reads as the text it
+    was before (the oracle, written out from the classes)."""
+    v = vocabulary
+    source = (REPO / "studygen" / "lint" / "vocabulary.py").read_text(encoding="utf-8")
+    assert source.count(r"(?:between|across|over|among|from|of)") == 1
+    assert source.count(r"{_any('repeats')}[\s-]+(?:[\w-]+\s+)?") == 1
+    for pattern in (v._REPEAT_VARIATION, v._MEASURED_NOISE):
+        assert v._REPEATS_BEFORE in pattern and v._VARIATION_OVER_REPEATS in pattern
+    any_of = v._any
+    over = (rf"{any_of('variation')}\s+(?:between|across|over|among|from|of)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+            rf"{any_of('repeat_nouns')}")
+    assert v._REPEAT_VARIATION == rf"(?:{any_of('repeats')}[\s-]+(?:[\w-]+\s+)?{any_of('variation')}|{over})"
+    assert v._MEASURED_NOISE == (rf"(?:{any_of('repeats')}[\s-]+(?:[\w-]+\s+)?(?:{v.NOISE_NOUNS}|error)|{over}"
+                                 rf"|{any_of('noise')})")
+    for verdict in ("below the scatter between runs", "below the run-to-run variance", "less than run-to-run noise",
+                    "smaller than the spread across repeats", "smaller than measurement error",
+                    "smaller than scatter between runs"):
+        assert NOISE_VERDICT_RE.search(f"The gap is {verdict}."), verdict
