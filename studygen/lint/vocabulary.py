@@ -263,8 +263,7 @@ _NOISE = rf"{_QUALIFIER}(?:{_any('noise')}|{_REPEAT_VARIATION})"
 
 NOISE_NOUNS = _any("noise", "variation")  # every word that names the variation itself
 # the variation of repeated measurements, named without "the": _REPEAT_VARIATION's two forms, the first with any
-# noun of the variation or "error" ("run-to-run noise", "measurement noise", "measurement error", "the scatter
-# between runs"), or a word of noise alone
+# noun of variation or "error" ("measurement noise", "measurement error", "scatter between runs"), or noise alone
 _MEASURED_NOISE = rf"(?:{_REPEATS_BEFORE}(?:{NOISE_NOUNS}|error)|{_VARIATION_OVER_REPEATS}|{_any('noise')})"
 _CANNOT = r"(?:cannot|can't|can\s+not|could\s+not|couldn't|not|no\s+longer)"
 
