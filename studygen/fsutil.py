@@ -98,6 +98,7 @@ def shown_paths_in(folder: Path, base: Path):
     prefix = "" if str(shown_folder) == "." else str(shown_folder) + os.sep
 
     def shown(path: Path) -> str:
+        # the Path comparison is for what text misses: a case-insensitive Path's equality (Windows)
         if (os.path.dirname(str(path)) or ".") == folder_text or path.parent == folder:
             return prefix + path.name
         return shown_path(path, base)

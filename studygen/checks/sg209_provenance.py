@@ -133,14 +133,17 @@ def transcribed(record) -> list[Finding]:
     return []
 
 
-def unlisted_revision(record, model: dict | None, study_file: str, view: Revisions | None = None) -> list[Finding]:
+def unlisted_revision(record, model: dict | None, study_file: str, view: Revisions | None = None,
+                      named=None) -> list[Finding]:
     """A finding when ``record``'s checkpoint revision is one the study file's
     ``model`` (shown as ``study_file``) neither names nor lists among the
     revisions in ``view`` (the study's: a hash that begins two commits in
     view names neither); none for a record without a revision
-    (:func:`collected` asks for it)."""
+    (:func:`collected` asks for it). ``named``: that test of a revision
+    (:func:`~studygen.study.model_revisions.names_revision` of ``model`` and
+    ``view``), given where the caller keeps its answers."""
     revision = (record.provenance.get("checkpoint") or {}).get("revision")
-    if not revision or names_revision(model, revision, view):
+    if not revision or (named(revision) if named else names_revision(model, revision, view)):
         return []
     begun = (view or Revisions()).commits_begun(revision)
     ambiguous = f"; it begins {len(begun)} commits the study holds ({', '.join(begun)})" if len(begun) > 1 else ""
@@ -151,13 +154,14 @@ def unlisted_revision(record, model: dict | None, study_file: str, view: Revisio
                      "if not, collect it again with --checkpoint ID@REVISION --replace REASON")]
 
 
-def other_model(record, model: dict | None, study_file: str) -> list[Finding]:
+def other_model(record, model: dict | None, study_file: str, named=None) -> list[Finding]:
     """A finding when ``record``'s checkpoint id names another model than the
     study file's ``model.id`` (:func:`~studygen.study.model_revisions.names_model`:
     a Hugging Face id case aside, the study's ``local_dir``, a folder of the
-    model); none when either states no id."""
+    model); none when either states no id. ``named``: that test of an id
+    (``names_model`` of ``model``), given where the caller keeps its answers."""
     checkpoint_id = (record.provenance.get("checkpoint") or {}).get("id")
-    if names_model(model, checkpoint_id):
+    if named(checkpoint_id) if named else names_model(model, checkpoint_id):
         return []
     return [_finding(record, "/provenance/checkpoint/id",
                      f"checkpoint {checkpoint_id} is not the model {study_file} measures ({model['id']})",
@@ -180,9 +184,6 @@ def check(context) -> list[Finding]:
             findings.extend(collected(record))
         elif "source" in provenance:
             findings.extend(transcribed(record))
-        checkpoint = provenance.get("checkpoint") or {}
-        if not model_named(checkpoint.get("id")):
-            findings.extend(other_model(record, model, study_file))
-        if checkpoint.get("revision") and not revision_named(checkpoint["revision"]):
-            findings.extend(unlisted_revision(record, model, study_file, study.revisions))
+        findings.extend(other_model(record, model, study_file, model_named))
+        findings.extend(unlisted_revision(record, model, study_file, study.revisions, revision_named))
     return findings

@@ -148,11 +148,11 @@ def change_text(change: FigureChange) -> str:
 
 def change_size(change: FigureChange) -> float:
     """How large a change reads, to list the largest first: its relative
-    change, or a quality figure's points as hundredths (a point is a
-    hundredth of AP's full scale); 0.0 without either."""
+    change, or a quality figure's points as a fraction of AP's full scale
+    (:data:`~studygen.records.kinds.POINTS_PER_UNIT`); 0.0 without either."""
     if change.relative is not None:
         return abs(change.relative)
-    return abs(change.points) / 100 if change.points is not None else 0.0
+    return abs(change.points) / POINTS_PER_UNIT["AP"] if change.points is not None else 0.0
 
 
 def spread_text(change: FigureChange) -> str:

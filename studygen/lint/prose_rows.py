@@ -55,12 +55,10 @@ from .figures import RATIO_UNITS, Figure, with_unit
 from .ratio_direction import goes_against, wanted_sign, written_direction
 from .row_axis import label_spans, named_rows, nearby_tables
 from .text import keywords, normalize
-from .variant_pairs import SPEED_UNITS, kind_of_series, kinds_named
+from .variant_pairs import SPEED_UNITS, SPEED_WORDS, kind_of_series, kinds_named
 
 HINT = "recompute the ratio or percentage from the two rows it compares (to their printed digits), or name the run it comes from"
 
-# header words of a column "faster" may be about: a time or a rate (its units: SPEED_UNITS)
-_SPEED_WORDS = frozenset({"latency", "time", "throughput", "fps", "qps", "runtime", "duration"})
 _SPEED_RE = lazy_compile(
     r"\b(?:faster|slower|quicker|speed-?ups?|slowdowns?|latency|latencies|throughput|runtime|speed)\b", re.IGNORECASE)
 _HEDGE_RE = lazy_compile(
@@ -100,7 +98,8 @@ def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
 
 
 def _is_speed(series: Series) -> bool:
-    return series.unit in SPEED_UNITS or bool(_SPEED_WORDS & series.keywords)
+    # a column of a time or a rate: its unit (SPEED_UNITS) or a header word (SPEED_WORDS)
+    return series.unit in SPEED_UNITS or bool(SPEED_WORDS & series.keywords)
 
 
 def _column(table: Table, clause: str) -> Series | None:

@@ -81,6 +81,8 @@ COMPARATIVE_KINDS = {
 # in these only). One set for both would drop "5% faster (100 to 103 tokens/s)" or "1.8x faster" of a tokens/s column.
 DURATION_UNITS = frozenset(unit for unit, kind in _KIND_OF_UNIT.items() if kind == TIME)
 SPEED_UNITS = frozenset(unit for unit, kind in _KIND_OF_UNIT.items() if kind in COMPARATIVE_KINDS["faster"])
+# header words of such a column ("ms" among them is a unit word, which a series' keywords never hold)
+SPEED_WORDS = frozenset(word for word, kind in _KIND_WORDS.items() if kind in COMPARATIVE_KINDS["faster"])
 # "fp8 outperforms fp16", "beats", "leads", "is ahead of"; "trails", "lags behind", "falls behind",
 # "underperforms": a comparison without "than", its reference right after the verb. Group 1: better,
 # group 2: worse. "leads to" (a cause) and "behind" without a verb of position ("the reason behind") are none.

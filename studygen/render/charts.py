@@ -339,12 +339,13 @@ def axis_words(statistic: str | None, timing: str | None, timing_text: str | Non
     return f"{statistic} latency, timing not stated" if statistic else "latency, timing and statistic not stated"
 
 
-def _named_timing_groups(rows: list[Row]) -> list[tuple[str, list[Row], list[str]]]:
+def _named_timing_groups(rows: list[Row]) -> list[tuple[str, list[Row], list[str], str]]:
     """``rows`` split as the generic template splits its latency tables (by
     :func:`studygen.study.timing.timing_signature`, and by statistic, so that
     a median and a p99 never share an axis), in row order: ``[(the method in
     words, as the table heading says it after "Timed as", its rows, their
-    timing names (:func:`~studygen.study.timing.timing_names`))]``. The
+    timing names (:func:`~studygen.study.timing.timing_names`) and those
+    names joined as :func:`~studygen.study.timing.timing_label` joins them)]``. The
     latency chart names a group's timing in its heading, on its axis and in
     its alt text from these names, where it named every row's timing for
     each (three passes over the rows, 9 ms per 1,000 records of the scale
@@ -355,7 +356,8 @@ def _named_timing_groups(rows: list[Row]) -> list[tuple[str, list[Row], list[str
     named = []
     for key, picked in groups.items():
         names = timing_names(picked)
-        named.append((describe(key[:-1], " and ".join(names)), picked, names))
+        label = " and ".join(names)  # timing_label's words, from the names listed once
+        named.append((describe(key[:-1], label), picked, names, label))
     return named
 
 
@@ -441,8 +443,8 @@ def latency_chart(study) -> Chart:
                      + (f" of {TIMING_WORDS[CHART_TIMING]}, the timing the tables show" if several else ""))
     groups = _named_timing_groups(rows)
     methods, panels, sentences = [], {}, []
-    for index, (method, picked, names) in enumerate(groups):
-        row_spec, row_panels, sentence = _method_row(index, method, picked, len(groups) > 1, " and ".join(names))
+    for index, (method, picked, _, label) in enumerate(groups):
+        row_spec, row_panels, sentence = _method_row(index, method, picked, len(groups) > 1, label)
         methods.append(row_spec)
         panels.update(row_panels)
         sentences.append(sentence)
@@ -454,7 +456,7 @@ def latency_chart(study) -> Chart:
                          for (index, shape, variant), picked in panels.items() for label, value, repeats in picked],
               "variants": [[v, labels[v]] for v in variants]}
     # every row's axis words: a group's rows share their statistic and timing (its key), not always their timer
-    named = {axis_words(picked[0].statistic, picked[0].metric, name) for _, picked, names in groups for name in names}
+    named = {axis_words(picked[0].statistic, picked[0].metric, name) for _, picked, names, _ in groups for name in names}
     words = named.pop() if len(named) == 1 else "latencies"  # several statistics: each method's axis names its own
     head = f"{words[0].upper()}{words[1:]}{',' if ',' in words else ''} per variant"
     alt = (f"{head} {sentences[0]}" if len(groups) == 1 else

@@ -53,3 +53,12 @@ def test_both_checks_read_a_quoted_ap_against_the_stored_fraction():
     assert sg222_misquoted_figures.read_against("0.4625", "AP", measured) == (measured["AP"], 1.0)
     assert sg222_misquoted_figures.read_against("46.25", "points", measured) == (measured["points"], 1.0)
     assert sg222_misquoted_figures.read_against("46.25", "ms", measured)[1] == 1.0
+
+
+def test_compare_sizes_a_change_in_points_by_the_one_table(monkeypatch):
+    """A change of 4.5 AP points reads as 0.045 of AP's scale, from the table: changed, it follows.
+    Failed before: change_size divided by a 100 of its own."""
+    change = SimpleNamespace(relative=None, points=-4.5)
+    assert compare_report.change_size(change) == pytest.approx(0.045)
+    monkeypatch.setitem(kinds.POINTS_PER_UNIT, "AP", 50.0)
+    assert compare_report.change_size(change) == pytest.approx(0.09)

@@ -6,7 +6,7 @@ a finding each way (the two documents below)."""
 
 from __future__ import annotations
 
-from studygen.lint import lint_text, prose_rows, variant_pairs
+from studygen.lint import lint_text, prose_rows, text, variant_pairs
 from studygen.lint import sg103_derived_figures as sg103
 
 # "faster" on a rate: the figures rise, so 100 to 103 tokens/s are the change's before and after (3%, not 5%)
@@ -54,3 +54,12 @@ def test_a_speed_clause_names_a_rate_column():
     assert _sg103(RATE_COLUMN) == [(8, "1.8x between row 'fp8' and row 'fp16' does not follow from 'decode (tokens/s)' "
                                        "of the table at line 3: 150.0 / 100.0 = 1.5x or 100.0 / 150.0 = 0.7x")]
     assert _sg103(RATE_COLUMN.replace("1.8x", "1.5x")) == []
+
+
+def test_a_speed_clauses_column_words_come_from_the_one_word_table():
+    """The header words a speed clause may name are variant_pairs' words of a time or a rate, not a list kept
+    beside them; "ms" among them is a unit word, which a series' keywords never hold, so it changes nothing.
+    Failed before: prose_rows kept its own seven words."""
+    assert prose_rows.SPEED_WORDS is variant_pairs.SPEED_WORDS
+    assert variant_pairs.SPEED_WORDS == {"latency", "time", "runtime", "duration", "ms", "throughput", "fps", "qps"}
+    assert "ms" not in text.keywords("latency ms") and "memory" not in variant_pairs.SPEED_WORDS

@@ -190,3 +190,22 @@ def test_anchors_issue_distinct_random_ids():
     wrapped = [anchors.wrap(Produced("figure", "1"), "1") for _ in range(200)]
     ids = {text[1:33] for text in wrapped}
     assert len(ids) == 200 and len(anchors.items) == 200
+
+
+def test_a_text_holding_only_a_closing_anchor_is_still_searched():
+    """A slice of a helper's output may keep its closing anchor alone: the early return asks for both
+    anchor starts, so that anchor is still taken out (a mutant asking for OPEN alone left it in)."""
+    anchors = Anchors()
+    anchored = anchors.wrap(Produced("ratio", "1.01x"), "1.01x")
+    assert anchors.plain("x" + anchored[-33:]) == "x"
+
+
+def test_every_anchor_character_is_one_the_table_layout_strips_from_a_cell():
+    """markdown_tables (a layer below render) lists the zero-width characters render's anchors are made of,
+    to measure an anchored cell by its length; changed anchors would make every such cell go to wcwidth."""
+    from studygen import markdown_tables
+    from studygen.render import produced
+
+    assert set(produced.OPEN + produced.CLOSE + produced.BITS) <= set(markdown_tables.ZERO_WIDTH_EDGES)
+    anchored = Anchors().wrap(Produced("ratio", "1.01x"), "1.01x")
+    assert markdown_tables.cell_width(anchored) == (len("1.01x"), True)
