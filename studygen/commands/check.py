@@ -10,15 +10,12 @@ from pathlib import Path
 
 import click
 
-from ..checks import registered_checks, run_checks
+from ..checks import run_checks
 from ..checks.sg202_records import folder_without_study_file, unloadable_study
 from ..collect.lazy import lazy_import
 from ..errors import StudygenError
 from ..findings import FORMATTERS, has_errors
 from ..memory import collector_paused
-from ..markdown_format import format_markdown
-from ..records.load import study_yaml_loader
-from ..records.schemas import fast_run_check
 from ..study import Study, folders_without_study_file, load_study, resolve_targets
 from . import command
 from .common import format_option, resolve_root, root_option
@@ -77,9 +74,16 @@ def loaded_and_checked(study_dir: Path, root: Path) -> tuple[Study | None, list]
 
 
 def worker_count(root: Path, study_dirs: list[Path]) -> int:
-    """Processes to check ``study_dirs`` with: 1 for one study or few records;
-    else one per available core (at most one per study). ``STUDYGEN_JOBS=N``
-    sets it (1: no extra process)."""
+    """Processes to check ``study_dirs`` with: 1 for one study or one core;
+    else one per available core (at most one per study) where workers fork
+    (Linux: each inherits this process's imports), and where they would be
+    spawned (each importing studygen afresh, about 0.1 s) only when the
+    studies hold at least :data:`PARALLEL_MIN_RECORDS` run records.
+    ``STUDYGEN_JOBS=N`` sets it (1: no extra process).
+
+    Two forked workers checked the shipped project's five studies in 0.33 s
+    against 0.44 s in one process (best of 8 on the 2-core development
+    machine; CPU time 0.55 s against 0.43 s)."""
     wanted = os.environ.get("STUDYGEN_JOBS", "")
     if wanted.isdigit() and int(wanted) >= 1:
         return min(int(wanted), len(study_dirs))
@@ -88,6 +92,8 @@ def worker_count(root: Path, study_dirs: list[Path]) -> int:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if cores < 2:
         return 1
+    if start_method() == "fork":
+        return min(cores, len(study_dirs))
     records = 0
     for study_dir in study_dirs:  # measurements/<family>/ by default; a count to decide, not to check
         folder = root / "measurements" / study_dir.name
@@ -97,25 +103,37 @@ def worker_count(root: Path, study_dirs: list[Path]) -> int:
     return 1
 
 
-def warm_before_fork() -> None:
-    """Do here, before the worker processes fork, what each worker would
-    otherwise do again on its first study whatever the study holds (forked
-    workers inherit the parent's memory): compile the run-record check,
-    import PyYAML and build the study-file loader (every study has a study
-    file), import Jinja's sandbox (check renders every README again) and
-    import mdformat and format a short table with it (SG104 formats every
-    README; its first text also compiles the renderer's regular
-    expressions), and import every registered check module with the linter
-    (each worker's first study imported them: about 50 ms). Each worker
-    saved about 0.1 s of CPU on the scale benchmark before the check modules
-    were added."""
-    import jinja2.sandbox  # noqa: F401 - imported for the workers
+def start_method() -> str:
+    """How worker processes start: ``fork`` on Linux (they inherit what this
+    process imported), ``spawn`` elsewhere (macOS's system libraries are not
+    safe to fork, Windows cannot)."""
+    return "fork" if sys.platform == "linux" else "spawn"
 
-    fast_run_check()
-    study_yaml_loader()
-    registered_checks()
-    format_markdown("# Warm\n\nText *with* `code` & <b>[link](https://example.org)</b>.\n\n"
-                    "| a | b |\n| - | -: |\n| 1 | 2 |\n")
+
+def largest_first(root: Path, study_dirs: list[Path]) -> list[int]:
+    """Indices into ``study_dirs``, the study with the most bytes to read
+    first: its committed README and the run records in
+    ``measurements/<family>/`` (one ``stat`` a file, about 2.5 us). A
+    study's check time follows them (the shipped H200 study, 1.4 MB of
+    records and a 43 KB README, takes 0.11 s of the 0.21 s the project's five
+    studies take once everything is imported), and
+    handing the longest out first keeps it from starting last while the
+    other worker idles."""
+    def size(study_dir: Path) -> int:
+        try:
+            total = (study_dir / "README.md").stat().st_size
+        except OSError:  # no README yet: SG201 says so
+            total = 0
+        try:
+            with os.scandir(root / "measurements" / study_dir.name) as entries:
+                total += sum(entry.stat().st_size for entry in entries
+                             if entry.name.endswith(".json") and entry.is_file())
+        except OSError:  # no records folder, or a file gone meanwhile: the check reports what is missing
+            pass
+        return total
+
+    sizes = [size(study_dir) for study_dir in study_dirs]
+    return sorted(range(len(study_dirs)), key=lambda index: -sizes[index])
 
 
 def run_check(options: CheckOptions) -> list:
@@ -135,13 +153,11 @@ def run_check(options: CheckOptions) -> list:
     if workers == 1:
         per_study = [check_study(study_dir, root) for study_dir in study_dirs]
     else:
-        # fork where it is safe and cheap (Linux: workers inherit the imports); spawn elsewhere
-        method = "fork" if sys.platform == "linux" else "spawn"
-        if method == "fork":  # workers inherit what is done here: done once, not once per worker
-            warm_before_fork()
+        order = largest_first(root, study_dirs)
         with futures.ProcessPoolExecutor(max_workers=workers,
-                                         mp_context=multiprocessing.get_context(method)) as pool:
-            per_study = list(pool.map(check_study, study_dirs, [root] * len(study_dirs)))
+                                         mp_context=multiprocessing.get_context(start_method())) as pool:
+            checked = dict(zip(order, pool.map(check_study, [study_dirs[i] for i in order], [root] * len(order))))
+        per_study = [checked[index] for index in range(len(study_dirs))]
     return missing + [finding for findings in per_study for finding in findings]
 
 

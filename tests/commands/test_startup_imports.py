@@ -16,12 +16,14 @@ from tests.conftest import REPO, copy_project
 
 def modules_after(argv: list[str], cwd) -> set[str]:
     """The names in ``sys.modules`` after ``studygen ARGV`` ran in a fresh
-    interpreter in ``cwd`` (its exit code must be 0)."""
+    interpreter in ``cwd`` (its exit code must be 0). Studies are checked in
+    that process (``STUDYGEN_JOBS=1``): forked workers would import what
+    they need where this probe cannot see it."""
     probe = ("import json, sys\nfrom studygen.cli import run\n"
              f"code = run({argv!r})\n"
              "sys.stderr.write('MODULES ' + json.dumps(sorted(sys.modules)) + '\\n')\n"
              "sys.exit(code)\n")
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = dict(os.environ, PYTHONPATH=str(REPO), STUDYGEN_JOBS="1")
     done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from studygen.commands import check
 from studygen.commands.check import PARALLEL_MIN_RECORDS, worker_count
 from tests.conftest import copy_project
 from tests.robustness.tiny import make_tiny_project, run_record
@@ -40,21 +41,55 @@ def test_worker_count(tmp_path, monkeypatch):
     root = _project(tmp_path)
     dirs = sorted(p for p in (root / "families").iterdir())
     monkeypatch.delenv("STUDYGEN_JOBS", raising=False)
-    assert worker_count(root, dirs[:1]) == 1
-    assert worker_count(root, dirs) == 1  # a handful of records: one process
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(check, "start_method", lambda: "fork")
+    assert worker_count(root, dirs[:1]) == 1  # one study: no extra process
+    assert worker_count(root, dirs[:2]) == 2  # forked workers: one per study, at most one per core
+    assert worker_count(root, dirs) == 4
+    monkeypatch.setattr(check, "start_method", lambda: "spawn")
+    assert worker_count(root, dirs) == 1  # spawned workers import studygen again: a handful of records stays here
     for i in range(PARALLEL_MIN_RECORDS):
         (root / "measurements" / "tiny" / f"r{i}.json").write_text("{}", encoding="utf-8")
+    assert worker_count(root, dirs) == 4
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0}, raising=False)
+    assert worker_count(root, dirs) == 1  # one core
     monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    assert worker_count(root, dirs) == 2
     monkeypatch.setenv("STUDYGEN_JOBS", "1")
     assert worker_count(root, dirs) == 1
+    monkeypatch.setenv("STUDYGEN_JOBS", "3")
+    assert worker_count(root, dirs) == 3  # asked for: more than the cores is allowed, not more than the studies
+    monkeypatch.setenv("STUDYGEN_JOBS", "9")
+    assert worker_count(root, dirs) == len(dirs)
+
+
+def test_the_largest_study_is_handed_out_first(tmp_path):
+    """Order of the studies given to the workers: most bytes of README and
+    records first (a directory named like a record and a file that is no
+    record are not counted; a study with no records folder counts its README)."""
+    root = tmp_path
+    sizes = {"a": (100, [10, 10]), "b": (50, [400]), "c": (0, []), "d": (300, [])}
+    dirs = []
+    for name, (readme, records) in sizes.items():
+        study_dir = root / "families" / name
+        study_dir.mkdir(parents=True)
+        dirs.append(study_dir)
+        if readme:
+            (study_dir / "README.md").write_text("x" * readme, encoding="utf-8")
+        (study_dir / "notes.md").write_text("x" * 1000, encoding="utf-8")  # not the README: not counted
+        if records:
+            folder = root / "measurements" / name
+            (folder / "datasets.json").mkdir(parents=True)  # a folder, however named, holds no bytes to read here
+            for index, size in enumerate(records):
+                (folder / f"job-{index}.json").write_text("x" * size, encoding="utf-8")
+            (folder / "log.txt").write_text("x" * 5000, encoding="utf-8")  # no record
+    # b: 50 + 400; d: 300; a: 100 + 20; c: nothing
+    assert check.largest_first(root, dirs) == [1, 3, 0, 2]
+    assert check.largest_first(root, list(reversed(dirs))) == [2, 0, 3, 1]
 
 
 def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypatch):
     # STUDYGEN_JOBS=3 over four studies: three processes, not one per core (the executor's default)
     from concurrent.futures import ProcessPoolExecutor
-
-    from studygen.commands import check
 
     started = []
 
@@ -71,44 +106,12 @@ def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypa
     assert any(f.file == "families/tiny_c/study.yaml" for f in findings)
 
 
-def test_the_parent_does_before_forking_what_every_worker_would_do_first():
-    """warm_before_fork leaves in the parent what forked workers inherit
-    instead of each doing it on its first study: PyYAML with the study-file
-    loaders, Jinja's sandbox, mdformat with its GFM plugin (its first text
-    formatted), the compiled run-record check, every registered check module
-    (failed before for the check modules: each worker imported them on its first study)."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    repo = str(Path(__file__).resolve().parents[2])  # this checkout's studygen, whatever is installed
-    script = (
-        "import sys\n"
-        "import studygen.commands.check as check\n"
-        "from studygen.records import load, schemas\n"
-        "assert 'multiprocessing' not in sys.modules and 'concurrent.futures' not in sys.modules\n"
-        "wanted = ('yaml', 'jinja2.sandbox', 'mdformat', 'mdformat_gfm', 'studygen.checks.readme_markdown',"
-        " 'studygen.lint', 'studygen.checks.sg211_literal_figures', 'studygen.checks.sg221_same_run')\n"
-        "assert not [m for m in wanted if m in sys.modules], [m for m in wanted if m in sys.modules]\n"
-        "check.warm_before_fork()\n"
-        "assert all(m in sys.modules for m in wanted), [m for m in wanted if m not in sys.modules]\n"
-        "assert 'python' in load._LOADERS\n"
-        "assert schemas.fast_run_check.cache_info().currsize == 1\n"
-    )
-    env = dict(os.environ, PYTHONPATH=repo + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stderr
-
-
 def test_a_checked_study_is_let_go_before_the_garbage_collector_resumes(tmp_path, monkeypatch):
     """check_study drops the study while collection is still paused: its
     objects are freed by reference counts then, instead of being walked by
     the first collection after the pause (which had walked every record)."""
     import gc
     import weakref
-
-    from studygen.commands import check
 
     root = _project(tmp_path)
     freed_while_paused = []
