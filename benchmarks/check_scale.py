@@ -30,7 +30,17 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured (main 879ff67, ``--families 8 --records-per-family 500
+Last measured (main fc1ab03 against 02d1891, each its own run of
+``--families 8 --records-per-family 500 --repeat 3`` at load average
+0.2-0.7, on a faster machine than the figures after it): the floor 0.075
+s (18.7-19.1 us a record); worker processes 0.57 -> 0.51 s wall (7.4x ->
+6.8x the floor) and 0.94 -> 0.91 s CPU (12.3x -> 12.2x); one process 0.83
+-> 0.75 s (10.8x -> 10.1x, no change of its code: the spread between two
+runs). Target 5x: missed. What moved: nothing is warmed in the parent
+before the workers fork (they do it at once, each for itself) and the
+largest study is handed out first.
+
+Earlier (main 879ff67, ``--families 8 --records-per-family 500
 --repeat 3``, load average 0.5-0.8 on the 2 cores; 4c578c0 measured 1.42
 s one process and 0.90 s wall with workers the same way): the floor 0.114
 s (28.5 us a record); one process (``STUDYGEN_JOBS=1``) 1.42 -> 1.22 s CPU,

@@ -31,30 +31,34 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main 7e56d03 against 4c578c0 with ``--before``, ``--repeat
-10``, best of 10 CPU; idle figures from a run at load average 0.6, the
-``--before`` run at 1.9-2.8): ``--help`` 0.055-0.057 s; check of the project
-0.641 -> 0.601 s, 11.2x -> 10.6-11.0x ``--help`` (target 8x: missed); render
-deformable_detr 0.232 -> 0.214 s, 4.1x -> 3.8x (met); render
+Last measured (main fc1ab03 against 02d1891 with ``--before``, ``--repeat
+10``, best of 10, load average 0.6 on the 2-core development machine, a
+faster one than the figures below it): ``--help`` 0.040 s; check of the
+project 0.414 -> 0.314 s wall, 10.3x -> 7.8x ``--help`` (medians 7.9x;
+target 8x: met in wall time, with no margin), in CPU time 0.414 -> 0.517 s
+(10.4x -> 13.0x: missed, and more than before); in one process
+(``STUDYGEN_JOBS=1``, the line this script prints for it) unchanged at
+0.415 s, 10.3x; render deformable_detr 0.150 s, 3.7x (met); render
+deformable_detr_h200_torch 0.199 s, 4.9-5.0x (at the target, no margin);
+check deformable_detr 0.216 s and deformable_detr_h200_torch 0.297 s
+(issue 11's 0.35 s: met). What moved: the project's five studies are
+checked by two forked workers, the largest study first, each worker
+importing and compiling what its first study needs while the other does
+the same (the H200 study, half of the work, took 0.22 s of its worker's
+time with that, the four others 0.20 s together). No render figure moved.
+
+Earlier (main 7e56d03 against 4c578c0, on the slower machine, ``--help``
+0.055-0.057 s): check of the project 0.641 -> 0.601 s, 11.2x -> 10.6-11.0x;
+render deformable_detr 0.232 -> 0.214 s, 4.1x -> 3.8x; render
 deformable_detr_h200_torch 0.311 -> 0.281-0.285 s, 5.5x -> 5.0x idle and
-5.1x at load 2.5 (at the target, no margin); check deformable_detr 0.334 ->
-0.313 s (issue 11's 0.35 s: met); check deformable_detr_h200_torch 0.458 ->
-0.425 s. What moved: wcwidth is imported only for a table cell that needs
-it (about 6.6 ms a process; mdformat-gfm's tables module imported it at
-the top), the generic template's code object comes from Python's bytecode
-(4.2 -> 0.1 ms), the family template's code is generated from children
-listed once per node and prints in one call (26 -> 22 ms to compile the
-H200 template), JSON integers are made in C where no literal could be
-refused and the schema checks test a plainly valid kernel entry in one
-expression (the H200 family's records 48 -> 36 ms to load), and each chart
-code module is parsed once a process. What remains of the H200 render
-(in-process CPU): imports about 0.16 s (of which the interpreter and click,
-as for ``--help``, and 13 ms creating 28 dataclasses), compiling the
-family's template 21 ms, generating its text about 28 ms, formatting it 20
-ms, the records 28 ms and the study file's YAML (PyYAML's own Python
-scanner) about 10 ms. With ``STUDYGEN_JOBS=2`` the project's check took
-0.532 s wall (9.5x) and 0.739 s CPU at f371c1c: a second process does not
-reach 8x either, so the shipped project stays in one.
+5.1x at load 2.5; check deformable_detr 0.334 -> 0.313 s; check
+deformable_detr_h200_torch 0.458 -> 0.425 s. What remains of the H200
+render (in-process CPU, then): imports about 0.16 s (of which the
+interpreter and click, as for ``--help``, and 13 ms creating 28
+dataclasses), compiling the family's template 21 ms, generating its text
+about 28 ms, formatting it 20 ms, the records 28 ms and the study file's
+YAML (PyYAML's own Python scanner) about 10 ms; regular expressions
+compiled in the process about 16 ms, most of them the libraries' own.
 
 Usage: ``python benchmarks/family_check.py [--repeat R] [--before DIR] [--extra-check-args ARGS] [--cache-dir DIR] [FAMILY ...]``.
 """
@@ -113,7 +117,7 @@ def report(mark: str, times: dict[str, tuple[list, list]]) -> None:
     help_times = times["studygen --help"]
     for label, (walls, cpus) in times.items():
         print(mark + line(label, walls, cpus))
-        if label == "studygen check (the shipped project)":
+        if label.startswith("studygen check (the shipped project"):
             print(ratio_line("check of the project", (walls, cpus), help_times, TARGET_PROJECT_CHECK_RATIO))
         elif label.startswith("studygen render"):
             print(ratio_line("render of an unchanged family", (walls, cpus), help_times, TARGET_RENDER_RATIO))
@@ -142,7 +146,10 @@ def main(argv=None) -> None:
     studygen = [sys.executable, "-m", "studygen"]
     extra = args.extra_check_args.split()
     commands = {"studygen --help": [*studygen, "--help"], 'python -c "import click"': [sys.executable, "-c", "import click"],
-                "studygen check (the shipped project)": [*studygen, "check", *extra]}
+                "studygen check (the shipped project)": [*studygen, "check", *extra],
+                # the same in one process: what the workers cost in CPU, and the figure of a one-core machine
+                "studygen check (the shipped project, one process)": ["env", "STUDYGEN_JOBS=1", *studygen, "check",
+                                                                      *extra]}
     for family in args.families:
         commands[f"studygen check {family}"] = [*studygen, "check", *extra, family]
         commands[f"studygen render {family} (unchanged)"] = [*studygen, "render", family]
