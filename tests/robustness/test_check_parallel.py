@@ -62,12 +62,55 @@ def test_worker_count(tmp_path, monkeypatch):
     assert worker_count(root, dirs) == len(dirs)
 
 
+def test_spawned_workers_wait_for_enough_records_in_all(tmp_path, monkeypatch):
+    """Where workers would be spawned, the studies go parallel from
+    PARALLEL_MIN_RECORDS run records in all, counted over every study's
+    records folder (a study without one counts none)."""
+    monkeypatch.delenv("STUDYGEN_JOBS", raising=False)
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(check, "start_method", lambda: "spawn")
+    dirs = [tmp_path / "families" / name for name in ("a", "b", "c")]
+    half = PARALLEL_MIN_RECORDS // 2
+    for name, count in (("a", half), ("b", PARALLEL_MIN_RECORDS - 1 - half)):
+        folder = tmp_path / "measurements" / name
+        folder.mkdir(parents=True)
+        for index in range(count):
+            (folder / f"r{index}.json").write_text("{}", encoding="utf-8")
+    assert worker_count(tmp_path, dirs) == 1  # one record short, spread over two studies
+    (tmp_path / "measurements" / "b" / "last.json").write_text("{}", encoding="utf-8")
+    assert worker_count(tmp_path, dirs) == 2
+
+
+def test_the_cores_where_the_affinity_is_not_known(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.delenv("STUDYGEN_JOBS", raising=False)
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(check, "start_method", lambda: "fork")
+    dirs = [tmp_path / "families" / name for name in ("a", "b", "c")]
+    monkeypatch.setattr(os, "cpu_count", lambda: None)  # not known: one
+    assert worker_count(tmp_path, dirs) == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert worker_count(tmp_path, dirs) == 2
+
+
+def test_workers_fork_on_linux_only(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert check.start_method() == "fork"
+    for platform in ("darwin", "win32", "freebsd14"):
+        monkeypatch.setattr(sys, "platform", platform)
+        assert check.start_method() == "spawn"
+
+
 def test_the_largest_study_is_handed_out_first(tmp_path):
     """Order of the studies given to the workers: most bytes of README and
-    records first (a directory named like a record and a file that is no
-    record are not counted; a study with no records folder counts its README)."""
+    records first, ties in the order given (a directory named like a record
+    and files that are neither are not counted; a study with no README or
+    no records folder counts what it has)."""
     root = tmp_path
-    sizes = {"a": (100, [10, 10]), "b": (50, [400]), "c": (0, []), "d": (300, [])}
+    sizes = {"a": (290, [10, 10]), "b": (50, [400]), "c": (0, []), "d": (300, []), "f": (5, []), "e": (0, [5])}
     dirs = []
     for name, (readme, records) in sizes.items():
         study_dir = root / "families" / name
@@ -82,9 +125,9 @@ def test_the_largest_study_is_handed_out_first(tmp_path):
             for index, size in enumerate(records):
                 (folder / f"job-{index}.json").write_text("x" * size, encoding="utf-8")
             (folder / "log.txt").write_text("x" * 5000, encoding="utf-8")  # no record
-    # b: 50 + 400; d: 300; a: 100 + 20; c: nothing
-    assert check.largest_first(root, dirs) == [1, 3, 0, 2]
-    assert check.largest_first(root, list(reversed(dirs))) == [2, 0, 3, 1]
+    # b: 50 + 400; a: 290 + 20; d: 300; f: 5 (README); e: 5 (a record); c: nothing
+    assert check.largest_first(root, dirs) == [1, 0, 3, 4, 5, 2]
+    assert check.largest_first(root, list(reversed(dirs))) == [4, 5, 2, 0, 1, 3]
 
 
 def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypatch):
@@ -104,6 +147,9 @@ def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypa
     findings = check.run_check(check.CheckOptions(root=root))
     assert started == [3]
     assert any(f.file == "families/tiny_c/study.yaml" for f in findings)
+    monkeypatch.setenv("STUDYGEN_JOBS", "1")
+    assert check.run_check(check.CheckOptions(root=root)) == findings
+    assert started == [3]  # one process: no pool started
 
 
 def test_a_checked_study_is_let_go_before_the_garbage_collector_resumes(tmp_path, monkeypatch):
