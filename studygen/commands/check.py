@@ -19,9 +19,9 @@ from ..memory import collector_paused
 from ..study import Study, folders_without_study_file, load_study, resolve_targets
 from . import command
 from .common import format_option, resolve_root, root_option
+from .forked_shares import outcomes_in_forks, split_by_size
 
-# Imported when a check first spreads studies over processes (a large project): the shipped project and a
-# single study are checked in this process, and importing both cost about 7 ms of every check.
+# Imported only where workers are spawned (not Linux, a large project): importing both costs about 7 ms.
 multiprocessing = lazy_import("multiprocessing")
 futures = lazy_import("concurrent.futures")
 
@@ -81,9 +81,9 @@ def worker_count(root: Path, study_dirs: list[Path]) -> int:
     studies hold at least :data:`PARALLEL_MIN_RECORDS` run records.
     ``STUDYGEN_JOBS=N`` sets it (1: no extra process).
 
-    Two forked workers checked the shipped project's five studies in 0.33 s
-    against 0.44 s in one process (best of 8 on the 2-core development
-    machine; CPU time 0.55 s against 0.43 s)."""
+    Two processes (this one and a forked child) checked the shipped
+    project's five studies in 0.32 s against 0.41 s in one (best of 6 on
+    the 2-core development machine; CPU time 0.52 s against 0.41 s)."""
     wanted = os.environ.get("STUDYGEN_JOBS", "")
     if wanted.isdigit() and int(wanted) >= 1:
         return min(int(wanted), len(study_dirs))
@@ -110,15 +110,13 @@ def start_method() -> str:
     return "fork" if sys.platform == "linux" else "spawn"
 
 
-def largest_first(root: Path, study_dirs: list[Path]) -> list[int]:
-    """Indices into ``study_dirs``, the study with the most bytes to read
-    first: its committed README and the run records in
-    ``measurements/<family>/`` (one ``stat`` a file, about 2.5 us). A
-    study's check time follows them (the shipped H200 study, 1.4 MB of
-    records and a 43 KB README, takes 0.11 s of the 0.21 s the project's five
-    studies take once everything is imported), and
-    handing the longest out first keeps it from starting last while the
-    other worker idles."""
+def study_sizes(root: Path, study_dirs: list[Path]) -> list[int]:
+    """Bytes each study has to read: its committed README and the run
+    records in ``measurements/<family>/`` (one ``stat`` a file, about 2.5
+    us). A study's check time follows them (the shipped H200 study, 1.4 MB
+    of records and a 43 KB README, takes 0.11 s of the 0.21 s the project's
+    five studies take once everything is imported): the studies are dealt
+    to the processes by them (:func:`~studygen.commands.forked_shares.split_by_size`)."""
     def size(study_dir: Path) -> int:
         try:
             total = (study_dir / "README.md").stat().st_size
@@ -132,14 +130,13 @@ def largest_first(root: Path, study_dirs: list[Path]) -> list[int]:
             pass
         return total
 
-    sizes = [size(study_dir) for study_dir in study_dirs]
-    return sorted(range(len(study_dirs)), key=lambda index: -sizes[index])
+    return [size(study_dir) for study_dir in study_dirs]
 
 
 def run_check(options: CheckOptions) -> list:
     """Findings of every registered check over the chosen studies, in study
-    order (studies run in parallel processes on large projects, see
-    :func:`worker_count`; the findings are the same).
+    order (studies run in parallel processes, see :func:`worker_count`; the
+    findings are the same).
 
     Raises UsageError for an unknown family or path; a study file that cannot
     be loaded is reported as an SG202 finding, and so, with no targets (every
@@ -152,12 +149,21 @@ def run_check(options: CheckOptions) -> list:
     workers = worker_count(root, study_dirs)
     if workers == 1:
         per_study = [check_study(study_dir, root) for study_dir in study_dirs]
+    elif start_method() == "fork":
+        # this process checks one share, a forked child each other; the error of the first failing study
+        # in study order is raised, as in one process
+        shares = split_by_size(study_sizes(root, study_dirs), workers)
+        outcomes = outcomes_in_forks(lambda study_dir: check_study(study_dir, root), study_dirs, shares)
+        per_study = []
+        for index in range(len(study_dirs)):
+            done, value = outcomes[index]
+            if not done:
+                raise value
+            per_study.append(value)
     else:
-        order = largest_first(root, study_dirs)
         with futures.ProcessPoolExecutor(max_workers=workers,
-                                         mp_context=multiprocessing.get_context(start_method())) as pool:
-            checked = dict(zip(order, pool.map(check_study, [study_dirs[i] for i in order], [root] * len(order))))
-        per_study = [checked[index] for index in range(len(study_dirs))]
+                                         mp_context=multiprocessing.get_context("spawn")) as pool:
+            per_study = list(pool.map(check_study, study_dirs, [root] * len(study_dirs)))
     return missing + [finding for findings in per_study for finding in findings]
 
 

@@ -104,9 +104,8 @@ def test_workers_fork_on_linux_only(monkeypatch):
         assert check.start_method() == "spawn"
 
 
-def test_the_largest_study_is_handed_out_first(tmp_path):
-    """Order of the studies given to the workers: most bytes of README and
-    records first, ties in the order given (a directory named like a record
+def test_a_study_s_size_is_its_readme_and_records(tmp_path):
+    """Bytes of the README and the records (a directory named like a record
     and files that are neither are not counted; a study with no README or
     no records folder counts what it has)."""
     root = tmp_path
@@ -125,13 +124,42 @@ def test_the_largest_study_is_handed_out_first(tmp_path):
             for index, size in enumerate(records):
                 (folder / f"job-{index}.json").write_text("x" * size, encoding="utf-8")
             (folder / "log.txt").write_text("x" * 5000, encoding="utf-8")  # no record
-    # b: 50 + 400; a: 290 + 20; d: 300; f: 5 (README); e: 5 (a record); c: nothing
-    assert check.largest_first(root, dirs) == [1, 0, 3, 4, 5, 2]
-    assert check.largest_first(root, list(reversed(dirs))) == [4, 5, 2, 0, 1, 3]
+    assert check.study_sizes(root, dirs) == [310, 450, 0, 300, 5, 5]
+    assert check.study_sizes(root, list(reversed(dirs))) == [5, 5, 300, 0, 450, 310]
+
+
+def test_studies_are_dealt_largest_first_to_the_share_holding_least():
+    from studygen.commands.forked_shares import split_by_size
+
+    # the shipped project's sizes, roughly: the H200 study alone against the four others
+    assert split_by_size([30, 81, 1463, 82, 151], 2) == [[2], [4, 3, 1, 0]]
+    assert split_by_size([5, 5, 5], 2) == [[0, 2], [1]]  # ties: the earlier study, the earlier share
+    assert split_by_size([10, 7, 6, 5, 4], 2) == [[0, 3], [1, 2, 4]]  # 10+5 against 7+6+4
+    assert split_by_size([1, 2], 3) == [[1], [0], []]
+
+
+def test_the_error_raised_is_the_first_failing_study_s_in_study_order(tmp_path, monkeypatch, run_cli):
+    """Two studies fail: the error named is the one a single process meets
+    first, whichever process checked which study (failed before: the pool's
+    order, largest first, decided)."""
+    root = make_tiny_project(tmp_path / "p", family="tiny")
+    make_tiny_project(root, family="tiny_b", records=[run_record("tiny_b", note="x" * 5000)])  # dealt first
+
+    def failing(study_dir, project_root):
+        raise RuntimeError(f"boom in {study_dir.name}")
+
+    monkeypatch.setattr(check, "loaded_and_checked", failing)  # forked children inherit it
+    seen = {}
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("STUDYGEN_JOBS", jobs)
+        result = run_cli("check", "--root", root)
+        seen[jobs] = (result.exit_code, result.err)
+    assert seen["1"][0] == 2 and seen["1"][1].startswith("studygen: internal error: RuntimeError: boom in tiny ")
+    assert seen["2"] == seen["1"]
 
 
 def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypatch):
-    # STUDYGEN_JOBS=3 over four studies: three processes, not one per core (the executor's default)
+    # spawned workers, STUDYGEN_JOBS=3 over four studies: three processes, not one per core (the executor's default)
     from concurrent.futures import ProcessPoolExecutor
 
     started = []
@@ -143,6 +171,7 @@ def test_the_pool_has_as_many_processes_as_worker_count_gives(tmp_path, monkeypa
 
     root = _project(tmp_path)
     monkeypatch.setattr("concurrent.futures.ProcessPoolExecutor", RecordedPool)  # check imports it lazily
+    monkeypatch.setattr(check, "start_method", lambda: "spawn")  # the pool starts only spawned workers
     monkeypatch.setenv("STUDYGEN_JOBS", "3")
     findings = check.run_check(check.CheckOptions(root=root))
     assert started == [3]
@@ -182,3 +211,47 @@ def test_a_checked_study_is_let_go_before_the_garbage_collector_resumes(tmp_path
     assert freed_while_paused == [True] and gc.isenabled()
     assert pauses == [True]  # paused once, not again inside the pause
     assert all(f.code != "SG202" for f in findings)
+
+
+def _session_processes(session: int) -> list[str]:
+    import subprocess
+
+    return subprocess.run(["pgrep", "-s", str(session)], capture_output=True, text=True).stdout.split()
+
+
+def test_an_interrupt_or_a_killed_parent_leaves_no_worker_and_no_traceback(tmp_path):
+    """SIGINT to the whole process group (Ctrl-C) at moments while the
+    studies are being checked: exit 130 and one line, or the check had ended
+    (exit 0); never a traceback, never a process left. SIGKILL to the parent
+    alone: its children stop by themselves. Failed before with a process
+    pool: workers printed tracebacks, a worker that survived the interrupt
+    hung the parent, and a killed parent's idle workers stayed forever."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import REPO
+
+    project = copy_project(tmp_path / "project")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("STUDYGEN_JOBS", None)
+    for delay in (0.12, 0.18, 0.24, 0.3, 0.36):
+        for sent in (signal.SIGINT, signal.SIGKILL):
+            run = subprocess.Popen([sys.executable, "-m", "studygen", "check"], cwd=project, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+            time.sleep(delay)
+            try:
+                os.killpg(run.pid, signal.SIGINT) if sent == signal.SIGINT else os.kill(run.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            _, err = run.communicate(timeout=120)
+            if sent == signal.SIGINT:
+                assert run.returncode in (0, 130, -signal.SIGINT), (delay, run.returncode, err)
+                assert err.strip() in ("", "studygen: interrupted"), (delay, err)
+            for _ in range(100):  # a child ends once its current study is done (well under a second)
+                if not _session_processes(run.pid):
+                    break
+                time.sleep(0.05)
+            assert not _session_processes(run.pid), (delay, sent)
