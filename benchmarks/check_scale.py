@@ -38,7 +38,9 @@ s (18.7-19.1 us a record); worker processes 0.57 -> 0.51 s wall (7.4x ->
 -> 0.75 s (10.8x -> 10.1x, no change of its code: the spread between two
 runs). Target 5x: missed. What moved: nothing is warmed in the parent
 before the workers fork (they do it at once, each for itself) and the
-largest study is handed out first.
+largest study is handed out first (measured with fc1ab03's process pool;
+98d4f1b deals the studies to forked processes by size instead, check
+itself taking a share).
 
 Earlier (main 879ff67, ``--families 8 --records-per-family 500
 --repeat 3``, load average 0.5-0.8 on the 2 cores; 4c578c0 measured 1.42

@@ -42,10 +42,12 @@ target 8x: met in wall time, with no margin), in CPU time 0.414 -> 0.517 s
 deformable_detr_h200_torch 0.199 s, 4.9-5.0x (at the target, no margin);
 check deformable_detr 0.216 s and deformable_detr_h200_torch 0.297 s
 (issue 11's 0.35 s: met). What moved: the project's five studies are
-checked by two forked workers, the largest study first, each worker
-importing and compiling what its first study needs while the other does
-the same (the H200 study, half of the work, took 0.22 s of its worker's
-time with that, the four others 0.20 s together). No render figure moved.
+checked in two processes (check itself and one forked child, the studies
+dealt by the bytes they read), each importing and compiling what its first
+study needs while the other does the same (the H200 study, half of the
+work, took 0.22 s of its process's time with that, the four others 0.20 s
+together). No render figure moved. The pool of fc1ab03 measured the same
+(0.31-0.32 s); it was replaced for its faults under interrupts, not speed.
 
 Earlier (main 7e56d03 against 4c578c0, on the slower machine, ``--help``
 0.055-0.057 s): check of the project 0.641 -> 0.601 s, 11.2x -> 10.6-11.0x;
