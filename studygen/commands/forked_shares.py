@@ -62,8 +62,10 @@ def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]]) -> d
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # an interrupt held meanwhile arrives here
         outcomes = {index: _outcome(work, items[index]) for index in own}
         while children:
-            outcomes.update(_collected(*children[0]))
-            children.pop(0)
+            pid, reader, share = children[0]
+            data = _read_all(reader)
+            children.pop(0)  # its output is all read, it ends by itself: an interrupt from here need not kill it
+            outcomes.update(_collected(pid, data, share))
         return outcomes
     finally:
         for pid, reader, _share in children:  # stopped early: no child outlives the run
@@ -125,11 +127,15 @@ def _pickled(outcomes: dict[int, Outcome]) -> bytes:
                              for index, (done, value) in outcomes.items()})
 
 
-def _collected(pid: int, reader: int, share: list[int]) -> dict[int, Outcome]:
-    """The outcomes a child sent, once it has ended; a child that ended
-    without sending them gives each item of its share a RuntimeError."""
+def _read_all(reader: int) -> bytes:
+    """Everything a child wrote to its pipe, up to its end; the pipe closed."""
     with os.fdopen(reader, "rb") as pipe:
-        data = pipe.read()
+        return pipe.read()
+
+
+def _collected(pid: int, data: bytes, share: list[int]) -> dict[int, Outcome]:
+    """The outcomes a child sent (``data``), once it has ended; a child that
+    ended without sending them gives each item of its share a RuntimeError."""
     _, status = os.waitpid(pid, 0)
     if data and os.waitstatus_to_exitcode(status) == 0:
         return pickle.loads(data)  # noqa: S301 - written by this run's own child, through its own pipe
