@@ -9,21 +9,62 @@ killed alone left its idle workers blocked forever; a worker that could not
 start (too many open files) hung the exit; and the error raised was the
 first in the order work was handed out, not the study order. Here each
 share is one ``os.fork``: the children ignore interrupts (the parent answers
-one for all: it kills them, reaps them and raises), a child notices between
-items that its parent is gone and stops, a share whose process cannot start
-is done by the parent, and every item's outcome comes back so that the
-caller raises the error of the first item in its own order.
+one for all: it kills them, reaps them and raises), a child dies with its
+parent (Linux: the kernel kills it, even inside an item that never ends;
+elsewhere it notices between items), a share whose process cannot start is
+done by the parent, and every item's outcome comes back so that the caller
+raises the error of the first item in its own order.
+
+A child sends each item's outcome as soon as the item is done, as a frame of
+its own on its pipe: ``_HEADER`` (the item's index, the payload's length in
+bytes) then the pickled ``(done, value)``. So a child that crashes (a signal,
+``os._exit``) fails only the items it sent nothing for, and a frame that does
+not unpickle fails only its own item. The parent reads every child's pipe
+between its own items and then until each ends, so a child whose outputs
+exceed the pipe's buffer waits for one of the parent's items at most.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import select
 import signal
+import struct
+import sys
+from dataclasses import dataclass, field
 from typing import Callable
+
+from ..collect.lazy import lazy_import
+
+try:
+    import fcntl
+except ImportError:  # Windows, which imports this module (check does) but never forks
+    fcntl = None
+
+# imported in a forked child, on its first use (about 1 ms), never in check's own process
+ctypes = lazy_import("ctypes")
 
 # an item's outcome: (True, value) or (False, the exception it raised)
 Outcome = tuple[bool, object]
+
+# a frame's header: the item's index in ``items``, the length of the pickle that follows (bytes)
+_HEADER = struct.Struct("<IQ")
+# a pipe's buffer asked for (F_SETPIPE_SZ), and the most read at once: Linux lets any user have up to
+# /proc/sys/fs/pipe-max-size, 1 MiB by default, against the 64 KiB a pipe starts with
+_PIPE_BYTES = 1 << 20
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+@dataclass
+class _Child:
+    """A forked child doing ``share``: its pid, the read end of its pipe, and
+    the bytes read from it that do not make a whole frame yet."""
+
+    pid: int
+    reader: int
+    share: list[int]
+    received: bytearray = field(default_factory=bytearray)
 
 
 def split_by_size(sizes: list[int], shares: int) -> list[list[int]]:
@@ -45,9 +86,13 @@ def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]]) -> d
     in this process, each other in a forked child. Returns each index's
     outcome; an ``Exception`` an item raises is its outcome (the share goes
     on), anything else (KeyboardInterrupt, SystemExit) stops the run: the
-    children are killed and reaped, and it is raised here. What ``work``
-    returns must pickle. POSIX only (``os.fork``)."""
-    children: list[tuple] = []
+    children are killed and reaped, and it is raised here. An item whose
+    child ended before sending its outcome (a crash, the out-of-memory
+    killer) gets a RuntimeError naming the exit status or signal; an
+    exception or value that does not come back through pickle, a
+    RuntimeError naming its type. Call it from the main thread (a child
+    dies with the thread that forked it). POSIX only (``os.fork``)."""
+    children: list[_Child] = []
     try:
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # no child may take an interrupt
         own = list(shares[0])
@@ -60,16 +105,16 @@ def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]]) -> d
                     children.append(started)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # an interrupt held meanwhile arrives here
-        outcomes = {index: _outcome(work, items[index]) for index in own}
+        outcomes: dict[int, Outcome] = {}
+        for index in own:
+            outcomes[index] = _outcome(work, items[index])
+            _read_ready(children, items, outcomes, wait=False)  # a child with a full pipe waits for no more
         while children:
-            pid, reader, share = children[0]
-            data = _read_all(reader)
-            children.pop(0)  # its output is all read, it ends by itself: an interrupt from here need not kill it
-            outcomes.update(_collected(pid, data, share))
+            _read_ready(children, items, outcomes, wait=True)
         return outcomes
     finally:
-        for pid, reader, _share in children:  # stopped early: no child outlives the run
-            _stop(pid, reader)
+        for child in children:  # stopped early: no child outlives the run
+            _stop(child.pid, child.reader)
 
 
 def _outcome(work: Callable, item) -> Outcome:
@@ -79,13 +124,15 @@ def _outcome(work: Callable, item) -> Outcome:
         return False, exc
 
 
-def _fork_share(work: Callable, items: list, share: list[int], mask) -> tuple | None:
-    """(pid, read end of its pipe, share) of a child forked to do ``share``;
-    None when no process or pipe could be made (EMFILE, EAGAIN)."""
+def _fork_share(work: Callable, items: list, share: list[int], mask) -> _Child | None:
+    """The child forked to do ``share``; None when no process or pipe could
+    be made (EMFILE, EAGAIN)."""
     try:
         reader, writer = os.pipe()
     except OSError:
         return None
+    _widen(writer)
+    parent = os.getpid()  # taken before the fork: a child that sees another parent knows this one is gone
     try:
         pid = os.fork()
     except OSError:
@@ -93,55 +140,131 @@ def _fork_share(work: Callable, items: list, share: list[int], mask) -> tuple | 
         os.close(writer)
         return None
     if pid == 0:  # the child: never returns
-        _run_share(work, items, share, reader, writer, mask)
+        _run_share(work, items, share, parent, (reader, writer), mask)
     os.close(writer)
-    return pid, reader, share
+    return _Child(pid, reader, share)
 
 
-def _run_share(work: Callable, items: list, share: list[int], reader: int, writer: int, mask) -> None:
+def _widen(pipe: int) -> None:
+    """Ask for a pipe buffer of ``_PIPE_BYTES`` (Linux); where it is refused
+    (a lower pipe-max-size, the user's pipes over their limit, no
+    F_SETPIPE_SZ) the pipe keeps its 64 KiB, and a child waits sooner."""
+    try:
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+    except (AttributeError, OSError):  # AttributeError: no fcntl, or no F_SETPIPE_SZ in it
+        pass
+
+
+def _run_share(work: Callable, items: list, share: list[int], parent: int, pipe: tuple[int, int], mask) -> None:
+    """The child's life: each item of ``share`` done and its frame written to
+    the pipe's write end, ``pipe[1]``, at once; exit status 0 once all are
+    sent, 1 when the parent is gone or the pipe breaks."""
     status = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers an interrupt for the whole run
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        os.close(reader)
-        parent = os.getppid()
-        outcomes = {}
-        for index in share:
-            if os.getppid() != parent:  # the parent is gone: nobody reads what this share finds
-                os._exit(1)
-            outcomes[index] = _outcome(work, items[index])
-        with os.fdopen(writer, "wb") as pipe:
-            pipe.write(_pickled(outcomes))
+        os.close(pipe[0])
+        _die_with_parent()
+        with os.fdopen(pipe[1], "wb") as writer:
+            for index in share:
+                # the parent is gone: nobody reads what this share finds (checked first right after
+                # _die_with_parent, for a parent that ended before the kernel was asked)
+                if os.getppid() != parent:
+                    os._exit(1)
+                writer.write(_frame(index, _outcome(work, items[index])))
+                writer.flush()  # sent now: the parent keeps it whatever happens to this process later
         status = 0
     finally:
         os._exit(status)  # no atexit handler, no flush of the parent's buffers, in any case
 
 
-def _pickled(outcomes: dict[int, Outcome]) -> bytes:
-    """``outcomes`` pickled; an exception that does not pickle is sent as a
-    RuntimeError naming its type and message."""
+def _die_with_parent() -> None:
+    """Ask Linux to send this process SIGKILL when its parent ends, so that
+    an item that never ends does not outlive it (``prctl(PR_SET_PDEATHSIG)``,
+    through ctypes, imported in the child only). Best effort: elsewhere,
+    or where it fails, the check between items is all there is."""
+    if sys.platform != "linux":
+        return
     try:
-        return pickle.dumps(outcomes)
-    except Exception:  # noqa: BLE001 - an exception object of a library that does not pickle
-        return pickle.dumps({index: (done, value if done else RuntimeError(f"{type(value).__name__}: {value}"))
-                             for index, (done, value) in outcomes.items()})
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except Exception:  # noqa: BLE001, S110 - no libc prctl to call: the check between items remains
+        pass
 
 
-def _read_all(reader: int) -> bytes:
-    """Everything a child wrote to its pipe, up to its end; the pipe closed."""
-    with os.fdopen(reader, "rb") as pipe:
-        return pipe.read()
+def _frame(index: int, outcome: Outcome) -> bytes:
+    """``_HEADER`` (``index``, the payload's length) then the payload: the
+    pickled outcome, or a failed outcome saying why it could not be sent.
+    An exception must also unpickle (one whose ``__init__`` takes other
+    arguments than it gives ``Exception`` pickles but does not load): it is
+    tried here, where a failure costs only this item."""
+    done, value = outcome
+    try:
+        payload = pickle.dumps(outcome)
+        if not done:
+            pickle.loads(payload)  # noqa: S301 - just made here
+    except Exception as exc:  # noqa: BLE001 - any type a library's item returns or raises
+        reason = _described(value) if not done else f"its result could not be sent back ({_described(exc)})"
+        payload = pickle.dumps((False, RuntimeError(reason)))
+    return _HEADER.pack(index, len(payload)) + payload
 
 
-def _collected(pid: int, data: bytes, share: list[int]) -> dict[int, Outcome]:
-    """The outcomes a child sent (``data``), once it has ended; a child that
-    ended without sending them gives each item of its share a RuntimeError."""
-    _, status = os.waitpid(pid, 0)
-    if data and os.waitstatus_to_exitcode(status) == 0:
-        return pickle.loads(data)  # noqa: S301 - written by this run's own child, through its own pipe
+def _described(exc: BaseException) -> str:
+    """``Type: message`` of ``exc``; the type alone where its message cannot be made."""
+    try:
+        return f"{type(exc).__name__}: {exc}"
+    except Exception:  # noqa: BLE001 - a __str__ that fails
+        return type(exc).__name__
+
+
+def _read_ready(children: list[_Child], items: list, outcomes: dict[int, Outcome], wait: bool) -> None:
+    """One read from each child's pipe that has something (waiting for one
+    when ``wait``), its whole frames put into ``outcomes``; a child whose
+    pipe is at its end is taken off ``children`` and reaped."""
+    poller = select.poll()
+    for child in children:
+        poller.register(child.reader, select.POLLIN)
+    for reader, _events in poller.poll(None if wait else 0):
+        child = next(child for child in children if child.reader == reader)
+        data = os.read(reader, _PIPE_BYTES)
+        if data:
+            child.received += data
+            _take_frames(child.received, outcomes)
+        else:
+            children.remove(child)  # it ends by itself: an interrupt from here need not kill it
+            outcomes.update(_ended(child, items, outcomes))
+
+
+def _take_frames(received: bytearray, outcomes: dict[int, Outcome]) -> None:
+    """Each whole frame at the start of ``received`` unpickled into
+    ``outcomes`` and cut off; a part frame stays for the next read."""
+    while len(received) >= _HEADER.size:
+        index, length = _HEADER.unpack_from(received)
+        end = _HEADER.size + length
+        if len(received) < end:
+            return
+        try:
+            outcomes[index] = pickle.loads(received[_HEADER.size:end])  # noqa: S301 - this run's own child wrote it
+        except Exception as exc:  # noqa: BLE001 - a class that loads in the child but not here
+            outcomes[index] = (False, RuntimeError(f"the outcome a worker process sent could not be read "
+                                                   f"({_described(exc)})"))
+        del received[:end]
+
+
+def _ended(child: _Child, items: list, outcomes: dict[int, Outcome]) -> dict[int, Outcome]:
+    """A RuntimeError for each item of ``child``'s share with no outcome in
+    ``outcomes``, naming how the child ended (reaped here, its pipe closed)."""
+    _, status = os.waitpid(child.pid, 0)
+    os.close(child.reader)
     code = os.waitstatus_to_exitcode(status)
-    failure = RuntimeError(f"a worker process ended without its results (exit status {code})")
-    return {index: (False, failure) for index in share}
+    if code < 0:
+        try:
+            how = f"by signal {signal.Signals(-code).name}"
+        except ValueError:  # a real-time signal has no name
+            how = f"by signal {-code}"
+    else:
+        how = f"with exit status {code}"
+    return {index: (False, RuntimeError(f"a worker process ended {how} before checking {items[index]}"))
+            for index in child.share if index not in outcomes}
 
 
 def _stop(pid: int, reader: int) -> None:
