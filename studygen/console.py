@@ -1,19 +1,68 @@
-"""The ``studygen`` console script and ``python -m studygen``.
+"""The ``studygen`` console script and ``python -m studygen`` (``__main__``).
 
-Importing the command line takes a tenth of a second or more (click, the
-error types); a Ctrl-C in that window used to end in a KeyboardInterrupt
-traceback. Here the import itself is guarded, so the user sees the same one
-line and exit code 130 as for a Ctrl-C later on.
+A Ctrl-C ends ``studygen`` with one line, ``studygen: interrupted``, and
+exit code 130. :func:`studygen.cli.run` does that once it is running; until
+then (importing the command line takes tens of milliseconds) a SIGINT is
+answered here by a handler that prints the line and exits at once. A
+KeyboardInterrupt would not always end the process: one raised in a
+weakref callback of the import system is printed as "Exception ignored"
+with a traceback and the import goes on, and Python 3.11 wraps one raised
+in ``__set_name__`` (``functools.cached_property``) in a RuntimeError.
+Once ``run`` has returned, an interrupt kills the process as SIGINT's
+default does: a KeyboardInterrupt in an atexit callback would print a
+traceback too.
+
+Only :func:`main` changes the handler, and only where SIGINT has Python's
+own (one ignored by whoever started the process stays ignored): importing
+this module or ``studygen`` leaves a library user's handlers alone. What
+runs before ``main`` answers an interrupt as Python does: the interpreter's
+start-up (site and the ``.pth`` files of the environment: an editable
+install's finder, say), runpy, and, for the console script, importing this
+module (``python -m studygen`` holds SIGINT back meanwhile, ``__main__``).
 """
 
-from __future__ import annotations
-
+# the C module that signal wraps, loaded by the interpreter before any code runs: the signal module itself,
+# not otherwise imported by studygen --help, took 0.4 ms more to start
+import _signal
+import os
 import sys
 
-try:
-    from .cli import main
-except KeyboardInterrupt:  # only while the CLI is being imported: later ones are caught in cli.run
-    sys.stderr.write("studygen: interrupted\n")
-    raise SystemExit(130) from None  # errors.EXIT_INTERRUPTED, not importable yet
+INTERRUPTED = "studygen: interrupted\n"  # the line cli.run prints for an interrupt
+
+
+def _exit_interrupted(_signum, _frame) -> None:
+    """SIGINT while starting: the line, then exit 130 (``errors.EXIT_INTERRUPTED``,
+    not imported here: nothing is imported while the handler runs). Nothing
+    has been written or started yet, so nothing needs undoing."""
+    os.write(2, INTERRUPTED.encode())
+    os._exit(128 + _signal.SIGINT)
+
+
+def main(argv=None, *, release=None) -> None:
+    """Console entry point: :func:`studygen.cli.run` with ``argv`` (default:
+    ``sys.argv[1:]``), exiting with its code; an interrupt while the command
+    line is imported ends as one while it runs. ``release``: the signal mask
+    to put back once the handler is in place (``__main__`` blocks SIGINT
+    while it imports this module; one that came meanwhile arrives then)."""
+    ours = _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
+    if ours:
+        _signal.signal(_signal.SIGINT, _exit_interrupted)
+    if release is not None:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, release)
+    try:
+        from .cli import run
+
+        if ours:  # from here on a Ctrl-C is a KeyboardInterrupt again, which run turns into its line
+            _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+        code = run(argv)
+        if ours:
+            _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+    except KeyboardInterrupt:  # one between the handler's change and run's own try, or after run returned
+        if ours:
+            _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+        sys.stderr.write(INTERRUPTED)
+        code = 128 + _signal.SIGINT
+    sys.exit(code)
+
 
 __all__ = ["main"]

@@ -63,7 +63,11 @@ def shown_path(path: Path, base: Path | None = None) -> str:
     a symbolic link loop stands on the way: :func:`resolved`). A symbolic
     link is shown where it lies, not where it leads: that is the file a
     person lists and edits (its target may lie outside ``base``, or not exist)."""
-    if path.name and path.is_symlink():
+    try:
+        is_link = bool(path.name) and path.is_symlink()
+    except OSError:  # a folder above it may not be searched (EACCES): it is shown as a path, not a link
+        is_link = False
+    if is_link:
         return _shown_in_folder(path, base)
     try:
         return str(resolved(path).relative_to(resolved(base or Path.cwd())))

@@ -1,6 +1,8 @@
 """SG202 invalid record: a run record, dataset definition or the study's
 records folder that fails to load (malformed JSON, schema violation with its
-JSON pointer, unknown schema version, no records at all), or a study file
+JSON pointer, unknown schema version, no records at all; a records or
+``datasets/`` folder that is there but cannot be listed, with the system's
+reason: ``study._json_files``), or a study file
 that cannot be loaded at all. The hint says to fix the file, except for a
 study with no record yet, which says to collect (issue 22: "check emptyfam"
 hinted to fix a file that was not wrong).

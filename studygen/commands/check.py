@@ -13,7 +13,7 @@ import click
 from ..checks import run_checks
 from ..checks.sg202_records import folder_without_study_file, unloadable_study
 from ..collect.lazy import lazy_import
-from ..errors import StudygenError
+from ..errors import StudygenError, UsageError
 from ..findings import FORMATTERS, has_errors
 from ..memory import collector_paused
 from ..study import Study, folders_without_study_file, load_study, resolve_targets
@@ -79,14 +79,15 @@ def worker_count(root: Path, study_dirs: list[Path]) -> int:
     (Linux: each inherits this process's imports), and where they would be
     spawned (each importing studygen afresh, about 0.1 s) only when the
     studies hold at least :data:`PARALLEL_MIN_RECORDS` run records.
-    ``STUDYGEN_JOBS=N`` sets it (1: no extra process).
+    ``STUDYGEN_JOBS=N`` sets it (1: no extra process; :func:`jobs_asked`
+    raises UsageError for a value it does not take).
 
     Two processes (this one and a forked child) checked the shipped
     project's five studies in 0.32 s against 0.41 s in one (best of 6 on
     the 2-core development machine; CPU time 0.52 s against 0.41 s)."""
-    wanted = os.environ.get("STUDYGEN_JOBS", "")
-    if wanted.isdigit() and int(wanted) >= 1:
-        return min(int(wanted), len(study_dirs))
+    asked = jobs_asked()
+    if asked is not None:
+        return min(asked, len(study_dirs))
     if len(study_dirs) < 2:
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -96,11 +97,44 @@ def worker_count(root: Path, study_dirs: list[Path]) -> int:
         return min(cores, len(study_dirs))
     records = 0
     for study_dir in study_dirs:  # measurements/<family>/ by default; a count to decide, not to check
-        folder = root / "measurements" / study_dir.name
-        records += sum(1 for _ in folder.glob("*.json")) if folder.is_dir() else 0
+        records += _json_count(root / "measurements" / study_dir.name)
         if records >= PARALLEL_MIN_RECORDS:  # decided: the other folders need not be listed
             return min(cores, len(study_dirs))
     return 1
+
+
+# More processes than any project has studies: a longer number asks for no more (int() refuses over 4,300 digits).
+MOST_JOBS = 10**9
+
+
+def jobs_asked() -> int | None:
+    """The number of processes ``STUDYGEN_JOBS`` asks for (at most
+    :data:`MOST_JOBS`), or None when it is unset or empty (the count is
+    chosen, :func:`worker_count`). Only ASCII digits of a number of 1 or
+    more are taken: ``str.isdigit`` alone also passes digits that ``int``
+    refuses (a superscript two), so they crashed check.
+
+    Raises UsageError (exit 2) for any other value (``0``, ``-1``, ``two``,
+    `` 3``, ``3.0``), naming the variable, its value and what it takes."""
+    value = os.environ.get("STUDYGEN_JOBS", "")
+    if value == "":
+        return None
+    digits = value.lstrip("0")
+    if not (value.isascii() and value.isdigit() and digits):
+        raise UsageError(f"STUDYGEN_JOBS={value!r}: expected the number of processes to check the studies in, "
+                         "a whole number of 1 or more written in the digits 0-9 (1: all in this process), "
+                         "or the variable unset or empty (check chooses)")
+    return int(digits) if len(digits) < len(str(MOST_JOBS)) else MOST_JOBS
+
+
+def _json_count(folder: Path) -> int:
+    """How many entries of ``folder`` are named ``*.json``; 0 when it cannot
+    be listed (the study's check says why, SG202)."""
+    try:
+        with os.scandir(folder) as entries:
+            return sum(1 for entry in entries if entry.name.endswith(".json"))
+    except OSError:
+        return 0
 
 
 def start_method() -> str:

@@ -339,7 +339,8 @@ def load_study(study_dir: Path, root: Path) -> Study:
     records_dir = study.measurements_dir
     shown_in = {records_dir: shown_paths_in(records_dir, root)}
     # (display-path function of the record's folder, record path): the folder is known, not asked per record
-    record_paths = [(shown_in[records_dir], path) for path in _json_files(records_dir, root, study.problems)]
+    record_files = _json_files(records_dir, root, study.problems)
+    record_paths = [(shown_in[records_dir], path) for path in record_files or []]
     for extra in spec.get("extra_measurements", []):  # more record folders (a test case adding rows to shared records)
         extra_dir = root / extra
         if not _is_folder(extra_dir):
@@ -347,14 +348,16 @@ def load_study(study_dir: Path, root: Path) -> Study:
                                              "/extra_measurements"))
             continue
         shown_in_extra = shown_in.setdefault(extra_dir, shown_paths_in(extra_dir, root))
-        record_paths += [(shown_in_extra, path) for path in _json_files(extra_dir, root, study.problems)]
+        record_paths += [(shown_in_extra, path) for path in _json_files(extra_dir, root, study.problems) or []]
     for shown_in_folder, path in record_paths:
         shown = shown_in_folder(path)
         try:
             study.records.append(load_record(path, shown))
         except StudygenError as exc:
             study.problems.append(Problem.of_error(exc, shown))
-    for path in _json_files(records_dir / "datasets", root, study.problems):
+    # an unlistable records folder is one problem: its datasets/ is not asked for a second
+    dataset_files = _json_files(records_dir / "datasets", root, study.problems) if record_files is not None else []
+    for path in dataset_files or []:
         shown = shown_path(path, root)
         try:
             dataset = load_dataset(path, shown)
@@ -423,7 +426,9 @@ def _load_comparisons(study: Study, rel: str) -> None:
             continue
         folder = study.measurements_dir / entry["records"]
         records = study.comparison_records[entry["name"]] = []
-        paths = _json_files(folder, study.root, study.problems) if _is_folder(folder) else []
+        paths = _json_files(folder, study.root, study.problems)
+        if paths is None:  # there, but not a folder it can list: the problem names it
+            continue
         if not paths:
             study.problems.append(Problem.at(rel, f"comparisons: {shown_path(folder, study.root)}/ holds no *.json "
                                                   f"run record", pointer + "/records"))
@@ -462,20 +467,40 @@ def _is_folder(path: Path) -> bool:
         return False
 
 
-def _file_name(path: Path) -> str:
-    return path.name
+def _json_files(folder: Path, root: Path, problems: list) -> list[Path] | None:
+    """The entries directly in ``folder`` whose names end in ``.json`` (those
+    ``folder.glob("*.json")`` names), sorted by name; none when nothing is
+    at ``folder``, not even a link (a family with no records yet).
 
-
-def _json_files(folder: Path, root: Path, problems: list) -> list[Path]:
-    """The ``*.json`` files directly in ``folder``, sorted; none when it does not
-    exist. A folder that exists but cannot be listed is a problem (SG202)."""
+    Anything else there that cannot be listed (a file in the folder's place,
+    a symbolic link that leads nowhere or loops, a folder without read or
+    search permission) is a problem (SG202: :func:`unlistable_folder`) and
+    gives None. Listed with ``os.scandir`` rather than ``Path.glob``, which
+    answers an unreadable folder with no entries instead of its error."""
     try:
-        if not folder.is_dir():
-            return []
-        return sorted(folder.glob("*.json"), key=_file_name)  # one folder: by name is the order of the paths
+        with os.scandir(folder) as entries:
+            names = sorted(entry.name for entry in entries if entry.name.endswith(".json"))
     except OSError as exc:
-        problems.append(Problem.at(shown_path(folder, root), f"cannot list the folder: {exc.strerror or exc}"))
-        return []
+        if isinstance(exc, FileNotFoundError) and not os.path.lexists(folder):
+            return []
+        problems.append(unlistable_folder(folder, root, exc))
+        return None
+    return [folder / name for name in names]
+
+
+def unlistable_folder(folder: Path, root: Path, error: OSError) -> Problem:
+    """The problem of a records folder (or its ``datasets/``) that is there
+    but cannot be listed: placed at the folder, naming it and the system's
+    reason (``error.strerror``: "Not a directory", "Permission denied"), and
+    where a symbolic link leads ("No such file or directory" alone would
+    puzzle: the link is there)."""
+    try:
+        link = f" (a symbolic link to {os.readlink(folder)})" if folder.is_symlink() else ""
+    except OSError:  # the folder above cannot be searched: the reason says so
+        link = ""
+    return Problem(Place(shown_path(folder, root), 0, None), f"cannot list the folder{link}: {error.strerror or error}",
+                   hint="make it a folder that this user may read and search (it holds the study's *.json "
+                        "files), or remove it")
 
 
 def record_consistency_problems(study: Study) -> list[Problem]:

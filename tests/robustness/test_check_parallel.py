@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from studygen.commands import check
 from studygen.commands.check import PARALLEL_MIN_RECORDS, worker_count
 from tests.conftest import copy_project
@@ -60,6 +62,33 @@ def test_worker_count(tmp_path, monkeypatch):
     assert worker_count(root, dirs) == 3  # asked for: more than the cores is allowed, not more than the studies
     monkeypatch.setenv("STUDYGEN_JOBS", "9")
     assert worker_count(root, dirs) == len(dirs)
+
+
+@pytest.mark.parametrize("value", ["0", "00", "-1", "+2", "two", "\u00b2", "\u0663", " 3", "3 ", "3.0", "1e3", "0x2"])
+def test_a_studygen_jobs_value_other_than_a_number_from_1_is_a_usage_error(tmp_path, monkeypatch, run_cli, value):
+    """One line naming the variable, its value and what it takes, exit 2, and
+    no study checked. Failed before: a superscript two (or an Arabic-Indic
+    three) passed str.isdigit and crashed int() (an internal error); 0 and
+    -1 were taken as unset."""
+    root = _project(tmp_path)
+    monkeypatch.setattr(check, "check_study", lambda *_: pytest.fail("a study was checked"))
+    monkeypatch.setenv("STUDYGEN_JOBS", value)
+    done = run_cli("check", "--root", root)
+    assert (done.exit_code, done.out) == (2, "")
+    assert done.err == (f"studygen: STUDYGEN_JOBS={value!r}: expected the number of processes to check the studies "
+                        "in, a whole number of 1 or more written in the digits 0-9 (1: all in this process), or the "
+                        "variable unset or empty (check chooses)\n")
+
+
+def test_the_studygen_jobs_values_taken(tmp_path, monkeypatch):
+    dirs = [tmp_path / "families" / name for name in ("a", "b", "c")]
+    monkeypatch.setattr(check, "start_method", lambda: "fork")
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    for value, count in (("", 2), ("1", 1), ("2", 2), ("02", 2), ("3", 3), ("9", 3), ("9" * 5000, 3)):
+        monkeypatch.setenv("STUDYGEN_JOBS", value)  # empty: as if unset, one per core
+        assert (value[:5], check.worker_count(tmp_path, dirs)) == (value[:5], count)
+    monkeypatch.setenv("STUDYGEN_JOBS", "9" * 5000)  # more digits than int() reads: no fewer processes asked
+    assert check.jobs_asked() == check.MOST_JOBS
 
 
 def test_spawned_workers_wait_for_enough_records_in_all(tmp_path, monkeypatch):
