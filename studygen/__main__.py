@@ -4,9 +4,9 @@ its handler is in place: an interrupt then ends as one later on, not in a
 traceback from this import, nor in "Exception ignored" from the import
 system's callbacks, which no ``try`` here would catch."""
 
-import signal
+import _signal  # as in console: loaded by the interpreter before any code runs
 
-held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
+held = _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT}) if hasattr(_signal, "pthread_sigmask") else None
 from .console import main  # noqa: E402 - after SIGINT is held back
 
 main(release=held)
