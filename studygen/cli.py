@@ -9,8 +9,10 @@ code; anything else is an internal error (exit 2, one line; set
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
+import signal
 import sys
 
 import click
@@ -57,7 +59,21 @@ def cli():
 
 
 def run(argv=None) -> int:
-    """Run the CLI with ``argv``; return the exit code. Errors become one line on stderr."""
+    """Run the CLI with ``argv``; return the exit code. Errors become one line on stderr.
+
+    An interrupt (Ctrl-C, SIGINT) ends the run with ``studygen: interrupted``
+    and :data:`~studygen.errors.EXIT_INTERRUPTED` also where the
+    KeyboardInterrupt it raised did not reach here as itself (see
+    :func:`interrupts_noticed`)."""
+    with interrupts_noticed() as noticed:
+        code = _run(argv)
+    if noticed.interrupted and code != EXIT_INTERRUPTED:
+        click.echo("studygen: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    return code
+
+
+def _run(argv) -> int:
     try:
         result = cli.main(args=argv, prog_name="studygen", standalone_mode=False)
         return result if isinstance(result, int) else 0
@@ -76,11 +92,66 @@ def run(argv=None) -> int:
         click.echo("studygen: interrupted", err=True)
         return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one place internal errors are caught
+        if caused_by_interrupt(exc):  # an error made of the interrupt: no internal error to report
+            click.echo("studygen: interrupted", err=True)
+            return EXIT_INTERRUPTED
         if os.environ.get("STUDYGEN_DEBUG"):
             raise
         click.echo(f"studygen: {_missing_package(exc) or 'internal error: ' + type(exc).__name__ + ': ' + str(exc)} "
                    "(set STUDYGEN_DEBUG=1 for the traceback)", err=True)
         return EXIT_USAGE
+
+
+def caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is in ``exc``'s chain of causes and
+    contexts: Python 3.11 wraps one raised in ``__set_name__`` (a dataclass
+    field, a cached_property, while a command's module is imported) in a
+    RuntimeError, which would otherwise read as an internal error."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+class _Noticed:
+    interrupted = False
+
+
+@contextlib.contextmanager
+def interrupts_noticed():
+    """Within: SIGINT raises KeyboardInterrupt as Python's own handler does,
+    and is also recorded (``.interrupted`` of what this yields), and a
+    KeyboardInterrupt that cannot propagate (one raised in a callback,
+    which Python reports as "Exception ignored") is not printed. An
+    interrupt is then never lost: one swallowed on its way (the import
+    system's weakref callbacks, a compiled extension such as PyYAML's
+    ``_yaml`` while it imports) still ends the run as an interrupt. Only
+    where SIGINT has Python's default handler (``console.main`` gives it
+    that); a handler set by someone else is left alone. Main thread only."""
+    noticed = _Noticed()
+    ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+    def record(signum, frame):
+        noticed.interrupted = True
+        signal.default_int_handler(signum, frame)
+
+    def quiet_interrupt(unraisable):
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            earlier_hook(unraisable)
+
+    earlier_hook = sys.unraisablehook
+    if ours:
+        signal.signal(signal.SIGINT, record)
+        sys.unraisablehook = quiet_interrupt
+    try:
+        yield noticed
+    finally:
+        if ours:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            sys.unraisablehook = earlier_hook
 
 
 def _missing_package(exc: Exception) -> str | None:
