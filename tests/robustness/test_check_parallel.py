@@ -89,6 +89,10 @@ def test_the_studygen_jobs_values_taken(tmp_path, monkeypatch):
         assert (value[:5], check.worker_count(tmp_path, dirs)) == (value[:5], count)
     monkeypatch.setenv("STUDYGEN_JOBS", "9" * 5000)  # more digits than int() reads: no fewer processes asked
     assert check.jobs_asked() == check.MOST_JOBS
+    # the number as written, zeros in it kept; from as many digits as MOST_JOBS has on, MOST_JOBS
+    for value, asked in (("10", 10), ("0100", 100), ("999999999", 999999999), ("9999999999", check.MOST_JOBS)):
+        monkeypatch.setenv("STUDYGEN_JOBS", value)
+        assert (value, check.jobs_asked()) == (value, asked)
 
 
 def test_spawned_workers_wait_for_enough_records_in_all(tmp_path, monkeypatch):
