@@ -15,6 +15,7 @@ from ..checks.sg202_records import folder_without_study_file, unloadable_study
 from ..collect.lazy import lazy_import
 from ..errors import StudygenError, UsageError
 from ..findings import FORMATTERS, has_errors
+from ..fsutil import shown_path
 from ..memory import collector_paused
 from ..study import Study, folders_without_study_file, load_study, resolve_targets
 from . import command
@@ -187,7 +188,8 @@ def run_check(options: CheckOptions) -> list:
         # this process checks one share, a forked child each other; the error of the first failing study
         # in study order is raised, as in one process
         shares = split_by_size(study_sizes(root, study_dirs), workers)
-        outcomes = outcomes_in_forks(lambda study_dir: check_study(study_dir, root), study_dirs, shares)
+        outcomes = outcomes_in_forks(lambda study_dir: check_study(study_dir, root), study_dirs, shares,
+                                     shown=lambda study_dir: shown_path(study_dir, root))
         per_study = []
         for index in range(len(study_dirs)):
             done, value = outcomes[index]

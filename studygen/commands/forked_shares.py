@@ -81,14 +81,16 @@ def split_by_size(sizes: list[int], shares: int) -> list[list[int]]:
     return dealt
 
 
-def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]]) -> dict[int, Outcome]:
+def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]],
+                      shown: Callable[[object], str] = str) -> dict[int, Outcome]:
     """``work(items[i])`` for every index ``i`` of ``shares``: the first share
     in this process, each other in a forked child. Returns each index's
     outcome; an ``Exception`` an item raises is its outcome (the share goes
     on), anything else (KeyboardInterrupt, SystemExit) stops the run: the
     children are killed and reaped, and it is raised here. An item whose
     child ended before sending its outcome (a crash, the out-of-memory
-    killer) gets a RuntimeError naming the exit status or signal; an
+    killer) gets a RuntimeError naming the exit status or signal and the
+    item (``shown(item)``); an
     exception or value that does not come back through pickle, a
     RuntimeError naming its type. Call it from the main thread (a child
     dies with the thread that forked it). POSIX only (``os.fork``)."""
@@ -108,9 +110,9 @@ def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]]) -> d
         outcomes: dict[int, Outcome] = {}
         for index in own:
             outcomes[index] = _outcome(work, items[index])
-            _read_ready(children, items, outcomes, wait=False)  # a child with a full pipe waits for no more
+            _read_ready(children, (items, shown), outcomes, wait=False)  # a child with a full pipe waits for no more
         while children:
-            _read_ready(children, items, outcomes, wait=True)
+            _read_ready(children, (items, shown), outcomes, wait=True)
         return outcomes
     finally:
         for child in children:  # stopped early: no child outlives the run
@@ -216,10 +218,11 @@ def _described(exc: BaseException) -> str:
         return type(exc).__name__
 
 
-def _read_ready(children: list[_Child], items: list, outcomes: dict[int, Outcome], wait: bool) -> None:
+def _read_ready(children: list[_Child], named: tuple[list, Callable], outcomes: dict[int, Outcome], wait: bool) -> None:
     """One read from each child's pipe that has something (waiting for one
     when ``wait``), its whole frames put into ``outcomes``; a child whose
-    pipe is at its end is taken off ``children`` and reaped."""
+    pipe is at its end is taken off ``children`` and reaped. ``named``: the
+    items and how an error names one."""
     poller = select.poll()
     for child in children:
         poller.register(child.reader, select.POLLIN)
@@ -231,7 +234,7 @@ def _read_ready(children: list[_Child], items: list, outcomes: dict[int, Outcome
             _take_frames(child.received, outcomes)
         else:
             children.remove(child)  # it ends by itself: an interrupt from here need not kill it
-            outcomes.update(_ended(child, items, outcomes))
+            outcomes.update(_ended(child, named, outcomes))
 
 
 def _take_frames(received: bytearray, outcomes: dict[int, Outcome]) -> None:
@@ -250,7 +253,7 @@ def _take_frames(received: bytearray, outcomes: dict[int, Outcome]) -> None:
         del received[:end]
 
 
-def _ended(child: _Child, items: list, outcomes: dict[int, Outcome]) -> dict[int, Outcome]:
+def _ended(child: _Child, named: tuple[list, Callable], outcomes: dict[int, Outcome]) -> dict[int, Outcome]:
     """A RuntimeError for each item of ``child``'s share with no outcome in
     ``outcomes``, naming how the child ended (reaped here, its pipe closed)."""
     _, status = os.waitpid(child.pid, 0)
@@ -263,7 +266,8 @@ def _ended(child: _Child, items: list, outcomes: dict[int, Outcome]) -> dict[int
             how = f"by signal {-code}"
     else:
         how = f"with exit status {code}"
-    return {index: (False, RuntimeError(f"a worker process ended {how} before checking {items[index]}"))
+    items, shown = named
+    return {index: (False, RuntimeError(f"a worker process ended {how} before checking {shown(items[index])}"))
             for index in child.share if index not in outcomes}
 
 

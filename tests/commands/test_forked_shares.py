@@ -125,6 +125,9 @@ def test_a_child_that_ends_without_its_outcomes_fails_each_of_its_items():
         done, error = outcomes[index]
         assert not done and isinstance(error, RuntimeError)
         assert str(error) == f"a worker process ended with exit status 3 before checking {item}"
+    # the caller says how an item is named (check: the study's folder relative to the project)
+    outcomes = outcomes_in_forks(work, ["a", "b"], [[0], [1]], shown=lambda item: f"families/{item}")
+    assert str(outcomes[1][1]) == "a worker process ended with exit status 3 before checking families/b"
 
 
 def _crash(how: str) -> None:
