@@ -14,6 +14,7 @@ import importlib
 import os
 import signal
 import sys
+import threading
 
 import click
 
@@ -68,18 +69,22 @@ def run(argv=None) -> int:
     with interrupts_noticed() as noticed:
         code = _run(argv)
     if noticed.interrupted and code != EXIT_INTERRUPTED:
-        click.echo("studygen: interrupted", err=True)
-        return EXIT_INTERRUPTED
+        return _interrupted()
     return code
+
+
+def _interrupted() -> int:
+    """The one line an interrupt ends a run with, and its exit code."""
+    click.echo("studygen: interrupted", err=True)
+    return EXIT_INTERRUPTED
 
 
 def _run(argv) -> int:
     try:
         result = cli.main(args=argv, prog_name="studygen", standalone_mode=False)
         return result if isinstance(result, int) else 0
-    except click.exceptions.Abort:  # click's form of KeyboardInterrupt (Ctrl-C, SIGINT)
-        click.echo("studygen: interrupted", err=True)
-        return EXIT_INTERRUPTED
+    except (click.exceptions.Abort, KeyboardInterrupt):  # Abort: click's form of KeyboardInterrupt (Ctrl-C, SIGINT)
+        return _interrupted()
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code
@@ -88,13 +93,9 @@ def _run(argv) -> int:
     except StudygenError as exc:
         click.echo(f"studygen: {exc.line()}", err=True)
         return exc.exit_code
-    except KeyboardInterrupt:
-        click.echo("studygen: interrupted", err=True)
-        return EXIT_INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the one place internal errors are caught
         if caused_by_interrupt(exc):  # an error made of the interrupt: no internal error to report
-            click.echo("studygen: interrupted", err=True)
-            return EXIT_INTERRUPTED
+            return _interrupted()
         if os.environ.get("STUDYGEN_DEBUG"):
             raise
         click.echo(f"studygen: {_missing_package(exc) or 'internal error: ' + type(exc).__name__ + ': ' + str(exc)} "
@@ -130,9 +131,12 @@ def interrupts_noticed():
     system's weakref callbacks, a compiled extension such as PyYAML's
     ``_yaml`` while it imports) still ends the run as an interrupt. Only
     where SIGINT has Python's default handler (``console.main`` gives it
-    that); a handler set by someone else is left alone. Main thread only."""
+    that); a handler set by someone else is left alone, and so is every
+    handler when run is called outside the main thread (where Python lets
+    no handler be set)."""
     noticed = _Noticed()
-    ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    ours = (signal.getsignal(signal.SIGINT) is signal.default_int_handler
+            and threading.current_thread() is threading.main_thread())
 
     def record(signum, frame):
         noticed.interrupted = True

@@ -28,6 +28,7 @@ import os
 import sys
 
 INTERRUPTED = "studygen: interrupted\n"  # the line cli.run prints for an interrupt
+EXIT_INTERRUPTED = 128 + _signal.SIGINT  # errors.EXIT_INTERRUPTED, not imported here (see _exit_interrupted)
 
 
 def _exit_interrupted(_signum, _frame) -> None:
@@ -35,7 +36,7 @@ def _exit_interrupted(_signum, _frame) -> None:
     not imported here: nothing is imported while the handler runs). Nothing
     has been written or started yet, so nothing needs undoing."""
     os.write(2, INTERRUPTED.encode())
-    os._exit(128 + _signal.SIGINT)
+    os._exit(EXIT_INTERRUPTED)
 
 
 def main(argv=None, *, release=None) -> None:
@@ -61,7 +62,7 @@ def main(argv=None, *, release=None) -> None:
         if ours:
             _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
         sys.stderr.write(INTERRUPTED)
-        code = 128 + _signal.SIGINT
+        code = EXIT_INTERRUPTED
     sys.exit(code)
 
 

@@ -108,15 +108,19 @@ def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]],
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # an interrupt held meanwhile arrives here
         outcomes: dict[int, Outcome] = {}
+
+        def describe(index: int) -> str:  # an item as an error names it: made only when one fails
+            return shown(items[index])
+
         for index in own:
             outcomes[index] = _outcome(work, items[index])
-            _read_ready(children, (items, shown), outcomes, wait=False)  # a child with a full pipe waits for no more
+            _read_ready(children, describe, outcomes, wait=False)  # a child with a full pipe waits for no more
         while children:
-            _read_ready(children, (items, shown), outcomes, wait=True)
+            _read_ready(children, describe, outcomes, wait=True)
         return outcomes
     finally:
         for child in children:  # stopped early: no child outlives the run
-            _stop(child.pid, child.reader)
+            _stop(child)
 
 
 def _outcome(work: Callable, item) -> Outcome:
@@ -218,11 +222,12 @@ def _described(exc: BaseException) -> str:
         return type(exc).__name__
 
 
-def _read_ready(children: list[_Child], named: tuple[list, Callable], outcomes: dict[int, Outcome], wait: bool) -> None:
+def _read_ready(children: list[_Child], describe: Callable[[int], str], outcomes: dict[int, Outcome],
+                wait: bool) -> None:
     """One read from each child's pipe that has something (waiting for one
     when ``wait``), its whole frames put into ``outcomes``; a child whose
-    pipe is at its end is taken off ``children`` and reaped. ``named``: the
-    items and how an error names one."""
+    pipe is at its end is taken off ``children`` and reaped. ``describe``:
+    an item's name in an error, by its index."""
     poller = select.poll()
     for child in children:
         poller.register(child.reader, select.POLLIN)
@@ -234,7 +239,7 @@ def _read_ready(children: list[_Child], named: tuple[list, Callable], outcomes: 
             _take_frames(child.received, outcomes)
         else:
             children.remove(child)  # it ends by itself: an interrupt from here need not kill it
-            outcomes.update(_ended(child, named, outcomes))
+            outcomes.update(_ended(child, describe, outcomes))
 
 
 def _take_frames(received: bytearray, outcomes: dict[int, Outcome]) -> None:
@@ -253,7 +258,7 @@ def _take_frames(received: bytearray, outcomes: dict[int, Outcome]) -> None:
         del received[:end]
 
 
-def _ended(child: _Child, named: tuple[list, Callable], outcomes: dict[int, Outcome]) -> dict[int, Outcome]:
+def _ended(child: _Child, describe: Callable[[int], str], outcomes: dict[int, Outcome]) -> dict[int, Outcome]:
     """A RuntimeError for each item of ``child``'s share with no outcome in
     ``outcomes``, naming how the child ended (reaped here, its pipe closed)."""
     _, status = os.waitpid(child.pid, 0)
@@ -266,19 +271,18 @@ def _ended(child: _Child, named: tuple[list, Callable], outcomes: dict[int, Outc
             how = f"by signal {-code}"
     else:
         how = f"with exit status {code}"
-    items, shown = named
-    return {index: (False, RuntimeError(f"a worker process ended {how} before checking {shown(items[index])}"))
+    return {index: (False, RuntimeError(f"a worker process ended {how} before checking {describe(index)}"))
             for index in child.share if index not in outcomes}
 
 
-def _stop(pid: int, reader: int) -> None:
-    """Kill the child ``pid`` and reap it; close its pipe (either may be done already)."""
+def _stop(child: _Child) -> None:
+    """Kill ``child`` and reap it; close its pipe (either may be done already)."""
     try:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+        os.kill(child.pid, signal.SIGKILL)
+        os.waitpid(child.pid, 0)
     except (ProcessLookupError, ChildProcessError):
         pass
     try:
-        os.close(reader)
+        os.close(child.reader)
     except OSError:
         pass

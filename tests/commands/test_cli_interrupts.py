@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import signal
 import sys
+import threading
 import weakref
 
 import pytest
@@ -102,3 +103,16 @@ def test_a_handler_set_by_someone_else_is_left_alone():
         assert not noticed.interrupted
     finally:
         signal.signal(signal.SIGINT, earlier)
+
+
+def test_outside_the_main_thread_no_handler_is_touched(default_sigint):
+    seen = []
+
+    def in_thread():
+        with cli.interrupts_noticed() as noticed:  # signal.signal would raise ValueError here
+            seen.append((signal.getsignal(signal.SIGINT), noticed.interrupted))
+
+    thread = threading.Thread(target=in_thread)
+    thread.start()
+    thread.join()
+    assert seen == [(signal.default_int_handler, False)]
