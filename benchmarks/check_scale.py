@@ -30,7 +30,18 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured (main fc1ab03 against 02d1891, each its own run of
+Last measured at the default scale (main 9420659 and b6e0605, separate
+runs on one day, ``--repeat 3``, load average below 1.2; no change on the
+one-process path between them, so the difference is the spread between
+runs): the floor 18.8-20.1 us a record; 10,000 records with worker
+processes 1.27 / 1.16 s wall (6.4x / 6.2x the floor), one process 2.30 /
+1.92 s (11.5x / 10.2x); 20,000 records with workers 2.32 / 2.11 s (5.8x /
+5.6x), CPU 11.1x / 10.5x, one process 4.20 / 3.75 s (10.4x / 9.9x).
+Target 5x: missed. Per record of a 1,000-record study (one process, warm):
+loading 91 us (parse with its hooks 30-33, schema checks 30-33), rows 22,
+SG201's render 21, SG207 24, the other checks about 30.
+
+Before that (main fc1ab03 against 02d1891, each its own run of
 ``--families 8 --records-per-family 500 --repeat 3`` at load average
 0.2-0.7, on a faster machine than the figures after it): the floor 0.075
 s (18.7-19.1 us a record); worker processes 0.57 -> 0.51 s wall (7.4x ->
