@@ -98,15 +98,20 @@ def test_the_expression_of_nested_schemas_names_each_value_once_and_holds_as_the
 
 
 @pytest.mark.parametrize("schema", [
-    {"type": "string", "pattern": "^a$"}, {"type": "string", "enum": ["a"]}, {"type": ["integer", "null"]},
+    {"type": "string", "pattern": "^a$"}, {"type": "string", "enum": ["a", 1]}, {"type": ["integer", "null"], "minimum": 0},
     {"type": "integer", "default": 1}, {"type": "object", "properties": {"a": {"type": "integer", "default": 0}}},
-    {"minimum": 0}, {"type": "string", "minimum": 0}, {"type": "number", "maximum": True},
-    {"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}}, {"$ref": "#/$defs/missing"},
+    {"pattern": "a"}, {"type": "string", "minimum": 0}, {"type": "number", "maximum": True},
+    {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/$defs/loop"}}}, {"$ref": "#/$defs/missing"},
     {"$ref": "#/$defs/loop", "type": "object"}, {"type": "array", "items": [{"type": "integer"}]},
     {"type": "array", "minItems": True}, {"type": "array", "maxItems": -1}, {"type": "string", "minLength": 1.5},
-    {"type": "object", "additionalProperties": {"type": "integer"}, "properties": {"a": {}}}])
+    {"type": "object", "additionalProperties": {"type": "integer", "default": 0}, "properties": {"a": {}}},
+    {"type": "object", "properties": {"a": {"$ref": "#/$defs/defaulted"}}}, {"enum": [True]}, {"type": "null"},
+    {"type": "string", "enum": ["a"], "const": "b"}, {"type": "string", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
+    {"type": "object", "oneOf": [{"required": ["a"]}, {"type": "object"}]}, {"allOf": [{"pattern": "x"}]},
+    {"type": "object", "propertyNames": {"maxLength": 3}}])
 def test_a_schema_with_a_keyword_it_does_not_read_has_no_shortcut(schema):
-    defs = {"loop": {"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}}}
+    defs = {"loop": {"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}},
+            "defaulted": {"type": "object", "properties": {"b": {"type": "integer", "default": 0}}}}
     assert shortcut(schema, defs, "v", _Names(), ("loop",)) is None
 
 
