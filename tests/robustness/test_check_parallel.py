@@ -161,6 +161,20 @@ def test_a_study_s_size_is_its_readme_and_records(tmp_path):
     assert check.study_sizes(root, list(reversed(dirs))) == [5, 5, 300, 0, 450, 310]
 
 
+def test_a_large_study_s_records_are_sized_by_a_sample(tmp_path):
+    """Past SIZED_RECORDS records a folder's bytes are an evenly spaced sample's mean times the count: exact
+    for records of one size (200 of 30 bytes: 6,000), near for two sizes taken in turn (the sample sees both)."""
+    for name, sizes in (("even", [30] * 200), ("mixed", [20, 40] * 100)):
+        folder = tmp_path / "measurements" / name
+        folder.mkdir(parents=True)
+        for index, size in enumerate(sizes):
+            (folder / f"job-{index:03d}.json").write_text("x" * size, encoding="utf-8")
+        (tmp_path / "families" / name).mkdir(parents=True)
+    even, mixed = check.study_sizes(tmp_path, [tmp_path / "families" / "even", tmp_path / "families" / "mixed"])
+    assert check.SIZED_RECORDS == 64 and even == 6000
+    assert 20 * 200 < mixed < 40 * 200  # neither all small nor all large, whatever order the folder lists them in
+
+
 def test_studies_are_dealt_largest_first_to_the_share_holding_least():
     from studygen.commands.forked_shares import split_by_size
 
