@@ -122,10 +122,27 @@ def jobs_asked() -> int | None:
         return None
     digits = value.lstrip("0")
     if not (value.isascii() and value.isdigit() and digits):
-        raise UsageError(f"STUDYGEN_JOBS={value!r}: expected the number of processes to check the studies in, "
+        raise UsageError(f"STUDYGEN_JOBS={_shown_value(value)}: expected the number of processes to check the studies in, "
                          "a whole number of 1 or more written in the digits 0-9 (1: all in this process), "
                          "or the variable unset or empty (check chooses)")
     return int(digits) if len(digits) < len(str(MOST_JOBS)) else MOST_JOBS
+
+
+# A value longer than this is quoted by its ends: the error is one line however long the variable is.
+SHOWN_VALUE_CHARACTERS = 40
+
+
+def _shown_value(value: str) -> str:
+    """``value`` quoted for the error line: a character that does not print
+    (a newline, a tab) escaped as Python writes it, a byte the environment
+    held that is no UTF-8 (``os.environ`` keeps it as a lone surrogate,
+    U+DC80 to U+DCFF) as ``\\xff``, and only its first and last 20
+    characters, with the count between, when longer than :data:`SHOWN_VALUE_CHARACTERS`."""
+    half = SHOWN_VALUE_CHARACTERS // 2
+    if len(value) > SHOWN_VALUE_CHARACTERS:
+        return f"{_shown_value(value[:half])}...({len(value) - 2 * half} more characters)...{_shown_value(value[-half:])}"
+    return "'" + "".join(f"\\x{ord(ch) - 0xDC00:02x}" if "\udc80" <= ch <= "\udcff"
+                         else ch if ch.isprintable() else repr(ch)[1:-1] for ch in value) + "'"
 
 
 def _json_count(folder: Path) -> int:

@@ -80,6 +80,20 @@ def test_a_studygen_jobs_value_other_than_a_number_from_1_is_a_usage_error(tmp_p
                         "variable unset or empty (check chooses)\n")
 
 
+def test_a_long_or_undecodable_studygen_jobs_value_is_shown_short_and_readable(tmp_path, monkeypatch, run_cli):
+    """Failed before: a 100,000-character value was printed whole in the error line, and a byte that is no
+    UTF-8 (0xff, kept by os.environ as a lone surrogate) was shown as '\\udcff'."""
+    root = _project(tmp_path)
+    monkeypatch.setattr(check, "check_study", lambda *_: pytest.fail("a study was checked"))
+    for value, shown in (("ab" + "7" * 99996 + "yz", "'ab777777777777777777'...(99960 more characters)...'777777777777777777yz'"),
+                         ("3\udcff", "'3\\xff'"), ("x" * 40, repr("x" * 40)), ("4\n", "'4\\n'")):
+        monkeypatch.setenv("STUDYGEN_JOBS", value)
+        done = run_cli("check", "--root", root)
+        assert (done.exit_code, done.out) == (2, "")
+        assert done.err.startswith(f"studygen: STUDYGEN_JOBS={shown}: expected the number of processes"), done.err[:200]
+        assert done.err.count("\n") == 1 and len(done.err) < 400
+
+
 def test_the_studygen_jobs_values_taken(tmp_path, monkeypatch):
     dirs = [tmp_path / "families" / name for name in ("a", "b", "c")]
     monkeypatch.setattr(check, "start_method", lambda: "fork")
