@@ -360,6 +360,6 @@ def with_shortcuts(code: str, schema: dict) -> str:
     whole = {key: value for key, value in schema.items() if key not in ("$defs", "$schema")} \
         if isinstance(schema, dict) else schema
     test = shortcut(whole, defs, "data", _Names(patterns))
-    if test is None or test == "True" or _may_write_default(whole, defs):
+    if test is None or test == "True":  # None also where a default could be written (see _may_write_default)
         return code
     return code.rstrip("\n") + _WHOLE_CHECK.format(test=test)

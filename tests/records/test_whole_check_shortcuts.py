@@ -54,6 +54,23 @@ def test_the_expressions_of_the_keywords_of_whole_checks():
                                            "type((shortcut__3 := v['a'])) is str)")
 
 
+LOOP = {"loop": {"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}}, "n": {"type": "integer"}}
+
+
+def test_references_are_followed_once_and_inside_allof_and_anyof():
+    """A $def that refers to itself is not followed again (its optional property is then only let through
+    absent), a reference beside other keywords is not read, and allOf and anyOf parts follow references."""
+    assert shortcut({"$ref": "#/$defs/loop"}, LOOP, "v", _Names()) == "type(v) is dict and 'a' not in v"
+    assert shortcut({"$ref": "#/$defs/n", "type": "string"}, LOOP, "v", _Names()) is None
+    assert shortcut({"allOf": [{"$ref": "#/$defs/n"}, {"enum": [1, 2]}]}, LOOP, "v", _Names()) == \
+        "((type(v) is int) and (type(v) is int and v in {1, 2}))"
+    assert shortcut({"anyOf": [{"$ref": "#/$defs/loop"}, {"const": "x"}]}, LOOP, "v", _Names()) == \
+        "((type(v) is dict and 'a' not in v) or (type(v) is str and v == 'x'))"
+    assert shortcut({"type": "string", "enum": ["a", "b"], "const": "b"}, {}, "v", _Names()) == \
+        "type(v) is str and v == 'b'"  # both: the constant, which the list holds
+    assert shortcut({"title": "words only"}, {}, "v", _Names()) is None  # nothing to test a value with
+
+
 def test_the_expressions_hold_as_the_schemas_do():
     namespace = {"REGEX_PATTERNS": {NAME: re.compile("^[a-z]+\\Z")}}
     one_of = shortcut({"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b", "c"]}]}, {}, "v", _Names())
@@ -73,10 +90,15 @@ def test_a_check_gets_a_shortcut_in_front_only_where_its_schema_has_one():
     assert compiled_patterns(code) == {NAME}
     fronted = with_shortcuts(code, {"$schema": "x", "type": "object", "required": ["n"],
                                     "properties": {"n": {"type": "string", "pattern": NAME}}})
-    assert fronted.endswith("\n\n\nvalidate_in_full = validate\n\n\ndef validate(data, custom_formats={}, name_prefix=None):\n"
-                            "    if type(data) is dict and 'n' in data and (type((shortcut__1 := data['n'])) is str and "
-                            "REGEX_PATTERNS['^[a-z]+$'].search(shortcut__1)):\n        return data\n"
-                            "    return validate_in_full(data, custom_formats, name_prefix)\n")
+    assert fronted == code + ("\n\nvalidate_in_full = validate\n\n\ndef validate(data, custom_formats={}, name_prefix=None):\n"
+                              "    if type(data) is dict and 'n' in data and (type((shortcut__1 := data['n'])) is str and "
+                              "REGEX_PATTERNS['^[a-z]+$'].search(shortcut__1)):\n        return data\n"
+                              "    return validate_in_full(data, custom_formats, name_prefix)\n")
+    calls = ("        validate____defs_loop(data__a, custom_formats, (name_prefix or \"data\") + \".a\")\n"
+             "        validate____defs_gone(data__b, custom_formats, (name_prefix or \"data\") + \".b\")\n")
+    assert with_shortcuts(calls, {"$defs": LOOP}).splitlines() == [  # a call of a $def the schema lacks: as it was
+        "        if not (type(data__a) is dict and 'a' not in data__a):", "    " + calls.splitlines()[0],
+        calls.splitlines()[1]]
     for schema in ({"type": "object", "properties": {"n": {"type": "string", "default": "x"}}},  # would be written
                    {"type": "string", "pattern": "^other$"}, {}):  # a pattern the check did not compile; no test
         assert with_shortcuts(code, schema) == code
