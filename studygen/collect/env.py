@@ -93,10 +93,13 @@ GITLINK_MODE = "160000 "  # a submodule's entry in ``git ls-files --stage``
 def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
     """``(commit, dirty, problem)`` of the git work tree at ``root``.
 
-    Dirty means ``git status --porcelain`` lists anything: a tracked change
-    (staged or not) or an untracked file that is not ignored (a new record
-    is part of what the commit does not hold). Untracked files are listed
-    whatever ``status.showUntrackedFiles`` says. A submodule counts when it
+    Dirty means ``git status --porcelain --untracked-files=no`` lists
+    anything: a change to a tracked file, staged or not (a deleted or renamed
+    one too). Untracked files never count, whatever
+    ``status.showUntrackedFiles`` says, as ``git describe --dirty`` and
+    setuptools-scm read a checkout: a study's new study file and the records
+    being collected are untracked until committed, and counting them made
+    every record of a new study say ``.dirty``. A submodule counts when it
     is at another commit than the recorded one; files inside one are not
     compared (no git is run in a submodule: :data:`studygen.gitenv.STATUS_SUBMODULES`),
     so a tree with a submodule that is otherwise clean has ``dirty`` None,
@@ -107,7 +110,7 @@ def git_state(root: Path) -> tuple[str | None, bool | None, str | None]:
         commit = run_git(root, "rev-parse", "HEAD", environment=environment, timeout_s=QUICK_TIMEOUT_S)
         if commit.returncode != 0:
             return None, None, f"not a git work tree with a commit ({first_line(commit.stderr, 'git rev-parse failed')})"
-        status = run_git(root, "status", "--porcelain", "--untracked-files=normal", STATUS_SUBMODULES,
+        status = run_git(root, "status", "--porcelain", "--untracked-files=no", STATUS_SUBMODULES,
                          environment=environment, timeout_s=STATUS_TIMEOUT_S)
     except FileNotFoundError:
         return None, None, "git is not installed"

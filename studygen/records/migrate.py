@@ -26,7 +26,8 @@ Versions:
 * 3: adds, optional, ``source_sha256`` to a timed result (latency, kernel
   time) read from a file: the sha256 of that file's content as the collector
   read it, which tells one input recorded in two jobs from two runs
-  (:mod:`studygen.records.sources`). Version 2 records load unchanged
+  (:mod:`studygen.records.sources`); ``collect coco`` gives each AP result
+  the sha256 of its detections file too. Version 2 records load unchanged
   (:func:`migrate_2_to_3`): no digest can be made for them after the fact,
   the input being gone, so their results are told apart by their source and
   timed figures only (:func:`studygen.records.sources.same_run`).

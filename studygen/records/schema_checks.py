@@ -20,7 +20,7 @@ FASTJSONSCHEMA_VERSION = '2.22.3'
 SOURCE_SHA256 = {
     'dataset.schema.json': 'c7565153b8bcb406c051b9ba4b11347c13a7d08228fe6f602266de26213b8218',
     'run_record.schema.json': '128aa459ab3003b09a658c9cf275a2297cb797837ca2a3a22cd1bd608bfeda07',
-    'study.schema.json': '62473d11998897d7d30f4192eda408393d8dbc0a5b311a68cd5e79e0109e88c4',
+    'study.schema.json': '4d9754958f839299b0ad40755230349625cbad7ff08baff62656cd44974459c9',
 }
 
 
@@ -3624,6 +3624,8 @@ def _study():
                         data__model__config = data__model["config"]
                         if not isinstance(data__model__config, (dict)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".model.config must be object")
+                    if data__model_keys:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".model must not contain "+str(data__model_keys)+" properties")
             if "variants" in data_keys:
                 data_keys.remove("variants")
                 data__variants = data["variants"]
@@ -3833,6 +3835,8 @@ def _study():
                             for data__decision__revisitwhen_x, data__decision__revisitwhen_item in enumerate(data__decision__revisitwhen):
                                 if not isinstance(data__decision__revisitwhen_item, (str)):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".decision.revisit_when[{data__decision__revisitwhen_x}]" + " must be string")
+                    if data__decision_keys:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".decision must not contain "+str(data__decision_keys)+" properties")
             if "not_measured" in data_keys:
                 data_keys.remove("not_measured")
                 data__notmeasured = data["not_measured"]
@@ -4045,6 +4049,21 @@ def _study():
                         data__agreement__referencevariant = data__agreement["reference_variant"]
                         if not isinstance(data__agreement__referencevariant, (str)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.reference_variant must be string")
+                    if "shape" in data__agreement_keys:
+                        data__agreement_keys.remove("shape")
+                        data__agreement__shape = data__agreement["shape"]
+                        if not isinstance(data__agreement__shape, (str)):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.shape must be string")
+                    if "top_k" in data__agreement_keys:
+                        data__agreement_keys.remove("top_k")
+                        data__agreement__topk = data__agreement["top_k"]
+                        if not isinstance(data__agreement__topk, (int)) and not (isinstance(data__agreement__topk, float) and data__agreement__topk.is_integer()) or isinstance(data__agreement__topk, bool):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.top_k must be integer")
+                        if True:  # its type tested above
+                            if data__agreement__topk < 1:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement.top_k must be bigger than or equal to 1")
+                    if data__agreement_keys:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".agreement must not contain "+str(data__agreement_keys)+" properties")
             if "run" in data_keys:
                 data_keys.remove("run")
                 data__run = data["run"]
@@ -4157,6 +4176,16 @@ def _study():
                         data__run__cocoannotations = data__run["coco_annotations"]
                         if not isinstance(data__run__cocoannotations, (str, NoneType)):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.coco_annotations must be string or null")
+                    if "coco_dataset" in data__run_keys:
+                        data__run_keys.remove("coco_dataset")
+                        data__run__cocodataset = data__run["coco_dataset"]
+                        if not isinstance(data__run__cocodataset, (str)):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.coco_dataset must be string")
+                    if "coco_shape" in data__run_keys:
+                        data__run_keys.remove("coco_shape")
+                        data__run__cocoshape = data__run["coco_shape"]
+                        if not isinstance(data__run__cocoshape, (str)):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.coco_shape must be string")
                     if "profile_iterations" in data__run_keys:
                         data__run_keys.remove("profile_iterations")
                         data__run__profileiterations = data__run["profile_iterations"]
@@ -4265,6 +4294,8 @@ def _study():
                                     data__run__inductorconfig_value = data__run__inductorconfig.get(data__run__inductorconfig_key)
                                     if not isinstance(data__run__inductorconfig_value, (bool, int, int, float, Decimal)) and not (isinstance(data__run__inductorconfig_value, float) and data__run__inductorconfig_value.is_integer()):
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".run.inductor_config.{data__run__inductorconfig_key}" + " must be boolean or integer or number")
+                    if data__run_keys:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".run must not contain "+str(data__run_keys)+" properties")
             if "waivers" in data_keys:
                 data_keys.remove("waivers")
                 data__waivers = data["waivers"]

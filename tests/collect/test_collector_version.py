@@ -1,7 +1,8 @@
 """Every collector's ``provenance.collector.version`` follows one rule (studygen.collect.env.collector_block):
 when studygen is code of the project's own checkout, the version is made from the reading of that checkout
 that the record states (collect run, collect env) or, for an ingest, from one reading by the same rule
-(``git status`` of the whole work tree: an untracked record makes it dirty). A temporary git repository holds
+(``git status`` of the whole work tree's tracked files: a changed study file makes it dirty, an untracked
+record does not). A temporary git repository holds
 the project here, with a ``studygen`` package folder standing in for this one."""
 
 from __future__ import annotations
@@ -39,15 +40,17 @@ def _ingest(run_cli):
     return done
 
 
-@pytest.mark.parametrize("untracked", [False, True])
-def test_an_ingest_reads_the_project_checkout_as_collect_run_does(project, run_cli, untracked):
+@pytest.mark.parametrize("change, dirty", [(None, ""), ("untracked", ""), ("tracked", ".dirty")])
+def test_an_ingest_reads_the_project_checkout_as_collect_run_does(project, run_cli, change, dirty):
     root, head = project
-    if untracked:  # a file outside the package the commit lacks: dirty, as collect run counts it
+    if change == "untracked":  # a new file outside the package (a user's new study): the commit's files unchanged
         (root / "notes.txt").write_text("untracked\n")
+    if change == "tracked":  # a committed file outside the package changed: dirty, as collect run counts it
+        with (root / "families" / "demo" / "study.yaml").open("a", encoding="utf-8") as study:
+            study.write("# edited\n")
     _ingest(run_cli)
     provenance = _provenance(root)
     assert provenance["repository_commit"] == "fedcba9"  # the commit of the code that made the trace, not this one
-    dirty = ".dirty" if untracked else ""
     assert provenance["collector"]["version"] == f"{studygen.__version__}+g{head[:7]}{dirty}"
 
 
@@ -57,7 +60,8 @@ def test_collect_env_takes_the_version_from_its_own_reading(project, run_cli):
     git(root, "add", ".")
     git(root, "commit", "-q", "-m", "record")
     second = git(root, "rev-parse", "HEAD")
-    (root / "notes.txt").write_text("untracked\n")
+    with (root / "families" / "demo" / "study.yaml").open("a", encoding="utf-8") as study:
+        study.write("# edited\n")
     done = run_cli("collect", "env", "--family", "demo", "--job", "a", "--role", "conversion", "--no-torch")
     assert done.exit_code == 0, done.err
     block = json.loads(done.out[:done.out.rindex("}") + 1])

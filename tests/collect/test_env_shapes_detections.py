@@ -1,5 +1,6 @@
-"""``collect`` inputs and provenance: untracked files make the repository
-dirty (``collect env`` and ``collect run`` agree), a shape is HxW with whole
+"""``collect`` inputs and provenance: a changed tracked file makes the
+repository dirty and an untracked one does not, as ``git describe --dirty``
+reads it (``collect env`` and ``collect run`` agree), a shape is HxW with whole
 numbers above 0, and an empty detections list is recorded with a warning
 and a note, never as a silent AP of 0."""
 
@@ -17,7 +18,7 @@ from tests.collect.conftest import TORCH, TRTEXEC
 BUILD_LOG = TRTEXEC / "trt10.16_build-and-run.log"
 
 
-# --- untracked files make the repository dirty --------------------------------
+# --- tracked changes make the repository dirty, untracked files do not ------
 
 def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=repo, check=True,
@@ -34,29 +35,45 @@ def repo(workdir):
     return workdir
 
 
+def git_head(repo: Path) -> str:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
 def env_dirty(run_cli) -> bool | None:
     done = run_cli("collect", "env", "--no-torch")
     assert done.exit_code == 0, done.err
     return json.loads(done.out)["repository_dirty"]
 
 
-def test_env_untracked_file_makes_the_tree_dirty(run_cli, repo):
+def test_env_untracked_file_leaves_the_tree_clean_until_it_is_staged(run_cli, repo):
+    # Failed before: a new user's untracked study.yaml made every record it collected say ".dirty"
     assert env_dirty(run_cli) is False
     (repo / "ignored.log").write_text("ignored\n")
-    assert env_dirty(run_cli) is False  # ignored files are not the commit's business
+    assert env_dirty(run_cli) is False
     (repo / "new_record.json").write_text("{}\n")
-    assert env_dirty(run_cli) is True
+    assert env_dirty(run_cli) is False  # the commit's own files are as it holds them
+    assert _git_commit(repo) == (git_head(repo), False)  # collect run's provenance says the same
+    git(repo, "add", "new_record.json")
+    assert env_dirty(run_cli) is True  # staged: a change of what the next commit holds
+    assert _git_commit(repo) == (git_head(repo), True)
 
 
 def test_env_dirty_does_not_depend_on_show_untracked_config(run_cli, repo):
-    git(repo, "config", "status.showUntrackedFiles", "no")
+    git(repo, "config", "status.showUntrackedFiles", "all")
     (repo / "new_record.json").write_text("{}\n")
-    assert env_dirty(run_cli) is True
-    assert _git_commit(repo)[1] is True  # collect run's provenance says the same
+    assert env_dirty(run_cli) is False
+    assert _git_commit(repo)[1] is False
 
 
 def test_env_tracked_change_makes_the_tree_dirty(run_cli, repo):
     (repo / "study.md").write_text("changed\n")
+    assert env_dirty(run_cli) is True
+    assert _git_commit(repo) == (git_head(repo), True)
+
+
+def test_env_deleted_tracked_file_makes_the_tree_dirty(run_cli, repo):
+    (repo / "study.md").unlink()
     assert env_dirty(run_cli) is True
 
 

@@ -82,7 +82,7 @@ def test_version_and_collect_env_run_nothing_the_repository_names(planted):
     touch_all(repo)
     assert checkout_commit(repo / "pkg") == (head, False)  # timestamps alone are no change
     touch_all(repo)
-    assert git_state(repo) == (head, True, None)  # pkg/spare.txt is untracked
+    assert git_state(repo) == (head, False, None)  # nor is pkg/spare.txt, untracked
     assert not log.exists()
     assert index.stat().st_mtime_ns == index_before  # the repository is left as it was
     (repo / "pkg" / "weights.txt").write_text("changed\n")
@@ -145,7 +145,8 @@ def test_names_that_are_no_utf8_are_read_not_refused(latin1_named):
     head = git(repo, "rev-parse", "HEAD").strip()
     assert git_state(repo) == (head, False, None)
     assert checkout_commit(repo / "pkg") == (head, False)
-    (repo / os.fsdecode(b"new-\xe9.json")).write_text("{}\n")  # untracked, not ignored: dirty
+    (repo / os.fsdecode(b"new-\xe9.json")).write_text("{}\n")  # untracked, not ignored: still clean
+    assert git_state(repo) == (head, False, None)
     tracked.write_text("changed\n")
     assert git_state(repo) == (head, True, None)
     assert checkout_commit(repo / "pkg") == (head, True)
@@ -216,7 +217,9 @@ def test_a_changed_file_inside_a_submodule_leaves_the_dirty_flag_unknown_not_cle
     head = git(top, "rev-parse", "HEAD").strip()
     (sub / "weights.txt").write_text("edited in the submodule\n")
     assert git_state(top) == (head, None, SUBMODULE_UNKNOWN)
-    (top / "new.json").write_text("{}\n")  # dirty outside the submodule: dirty whatever the submodule holds
+    (top / "new.json").write_text("{}\n")  # untracked: no change, so still unknown
+    assert git_state(top) == (head, None, SUBMODULE_UNKNOWN)
+    git(top, "add", "new.json")  # staged outside the submodule: dirty whatever the submodule holds
     assert git_state(top) == (head, True, None)
     assert not log.exists()
 

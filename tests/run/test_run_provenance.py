@@ -52,12 +52,15 @@ def test_a_clean_checkout_is_clean_in_both(project):
     assert provenance(root) == (head, False, f"{studygen.__version__}+g{head[:7]}")
 
 
-def test_an_untracked_record_makes_both_dirty(project):
+def test_an_untracked_record_leaves_both_clean_until_it_is_staged(project):
+    # Failed before (both said dirty): a new study's untracked study file and records are no change of the
+    # commit's files, as git describe --dirty and setuptools-scm read a checkout
     root, head = project
-    (root / "measurements.json").write_text("{}\n")  # outside the package, untracked: the commit lacks it
-    assert provenance(root) == (head, True, f"{studygen.__version__}+g{head[:7]}.dirty")
-    # the package's own reading (tracked changes under its folder) calls it clean: a second reading disagreed
+    (root / "measurements.json").write_text("{}\n")  # outside the package, untracked
+    assert provenance(root) == (head, False, f"{studygen.__version__}+g{head[:7]}")
     assert package_version(root / "studygen") == f"{studygen.__version__}+g{head[:7]}"
+    git(root, "add", "measurements.json")
+    assert provenance(root) == (head, True, f"{studygen.__version__}+g{head[:7]}.dirty")
 
 
 def test_a_changed_package_file_makes_both_dirty_and_a_commit_makes_both_clean(project):
@@ -83,18 +86,18 @@ def test_studygen_from_another_checkout_keeps_its_own_version(tmp_path, monkeypa
     root, tool = tmp_path / "study", tmp_path / "tool"
     study_head, tool_head = checkout(root), checkout(tool)
     monkeypatch.setattr("studygen.version.PACKAGE_DIR", tool / "studygen")
-    (root / "measurements.json").write_text("{}\n")
+    (root / "studygen" / "__init__.py").write_text("x = 5\n")  # a change of the study's checkout, not the tool's
     assert provenance(root) == (study_head, True, f"{studygen.__version__}+g{tool_head[:7]}")
 
 
 def test_a_clone_of_studygen_inside_the_study_keeps_its_own_version(tmp_path, monkeypatch):
     root = tmp_path / "study"
     study_head = checkout(root)
-    tool_head = checkout(root / "tools" / "tool")  # its own repository, untracked in the study's
+    tool_head = checkout(root / "tools" / "tool")  # its own repository, untracked in the study's: no change of it
     monkeypatch.setattr("studygen.version.PACKAGE_DIR", root / "tools" / "tool" / "studygen")
-    assert provenance(root) == (study_head, True, f"{studygen.__version__}+g{tool_head[:7]}")
+    assert provenance(root) == (study_head, False, f"{studygen.__version__}+g{tool_head[:7]}")
     (root / "tools" / "tool" / "studygen" / "__init__.py").write_text("x = 3\n")
-    assert provenance(root) == (study_head, True, f"{studygen.__version__}+g{tool_head[:7]}.dirty")
+    assert provenance(root) == (study_head, False, f"{studygen.__version__}+g{tool_head[:7]}.dirty")
     # a study folder without git (its commit stated) holding a clone of studygen: the clone's own version
     plain = tmp_path / "plain"
     clone_head = checkout(plain / "tool")
@@ -107,9 +110,14 @@ def test_a_project_root_below_the_checkout_top_shares_its_reading(tmp_path, monk
     repository = tmp_path / "repository"
     head = checkout(repository)
     (repository / "project").mkdir()
+    (repository / "project" / "record.json").write_text("{}\n")
+    git(repository, "add", ".")
+    git(repository, "commit", "-q", "-m", "record")
+    head = git(repository, "rev-parse", "HEAD")
     monkeypatch.setattr("studygen.version.PACKAGE_DIR", repository / "studygen")
-    (repository / "project" / "record.json").write_text("{}\n")  # untracked: dirty, though no package file changed
+    (repository / "project" / "record.json").write_text("{}\n\n")  # changed, though no package file changed
     assert provenance(repository / "project") == (head, True, f"{studygen.__version__}+g{head[:7]}.dirty")
+    assert package_version(repository / "studygen") == f"{studygen.__version__}+g{head[:7]}"  # its own reading
 
 
 def test_a_commit_pip_recorded_for_the_package_wins(project, monkeypatch):

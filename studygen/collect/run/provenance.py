@@ -65,7 +65,7 @@ def collect_provenance(*, root: Path, checkpoint: dict, commit: str | None, comm
 
 def git_commit(root: Path) -> tuple[str | None, bool | None]:
     """``(commit, dirty)`` of the work tree at ``root`` (see
-    :func:`studygen.collect.env.git_state`: untracked, not ignored files make
-    it dirty); None where git cannot tell."""
+    :func:`studygen.collect.env.git_state`: a changed tracked file makes it
+    dirty, an untracked one does not); None where git cannot tell."""
     commit, dirty, _ = git_state(root)
     return commit, dirty

@@ -20,7 +20,7 @@ from ...records.load import load_yaml
 from ...records.provenance import DEFAULT_WEIGHTS_NOTE, DEFAULTED
 from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
-from ...study import STUDY_FILE, find_root, refuse_special_study_file, refuse_unportable_names
+from ...study import STUDY_FILE, at_yaml_line, find_root, refuse_special_study_file, refuse_unportable_names
 from ..common import resolve_root
 from .options import IngestOptions, InputOrigin
 
@@ -112,8 +112,9 @@ def records_place(family: str, measurements_dir: Path | None, spec: dict | None,
 def load_study_spec(family: str, study_file: Path | None,
                     root: Path | None = None) -> tuple[dict | None, str | None]:
     """The study file for ``family`` (validated) and its display path, or
-    ``(None, None)`` when there is none. Raises RecordError when invalid,
-    UsageError when it is another family's."""
+    ``(None, None)`` when there is none. Raises RecordError when invalid
+    (at the study file's line of the key or value refused), UsageError when
+    it is another family's."""
     if study_file is None:
         root = root or project_root()
         if root is None:
@@ -122,11 +123,14 @@ def load_study_spec(family: str, study_file: Path | None,
         if not study_file.is_file():
             return None, None
     shown = shown_path(study_file)
-    spec, _ = load_yaml(study_file, shown)
+    spec, text = load_yaml(study_file, shown)
     if not isinstance(spec, dict):
         raise RecordError("study file must be a YAML mapping", path=shown, pointer="/")
-    validate_document("study", spec, path=shown)
-    refuse_unportable_names(spec, shown)
+    try:
+        validate_document("study", spec, path=shown)
+        refuse_unportable_names(spec, shown)
+    except RecordError as exc:  # at the study file's line, as check and render name it
+        raise at_yaml_line(exc, text) from None
     if spec.get("family") != family:
         raise UsageError(f"--family {family} but {shown} is the study of {spec.get('family')!r}")
     return spec, shown
