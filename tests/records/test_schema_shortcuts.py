@@ -22,12 +22,12 @@ from tests.records.test_schema_checks import _accepts, _fastjsonschemas_own_chec
 H200_RECORD = REPO / "measurements" / "deformable_detr_h200_torch" / "h200-compile-800x800.json"
 
 
-def _calls_of_referenced_checks(check, document) -> int:
-    """How many times ``check(document)`` calls a check of a $defs entry (``validate____defs_*``)."""
+def _calls(check, document, counted) -> int:
+    """How many times ``check(document)`` calls a function whose code object ``counted`` picks."""
     calls = []
 
     def profile(frame, event, arg):
-        if event == "call" and frame.f_code.co_name.startswith("validate____defs_"):
+        if event == "call" and counted(frame.f_code):
             calls.append(frame.f_code.co_name)
 
     sys.setprofile(profile)
@@ -36,6 +36,11 @@ def _calls_of_referenced_checks(check, document) -> int:
     finally:
         sys.setprofile(None)
     return len(calls)
+
+
+def _calls_of_referenced_checks(check, document) -> int:
+    """How many times ``check(document)`` calls a check of a $defs entry (``validate____defs_*``)."""
+    return _calls(check, document, lambda code: code.co_name.startswith("validate____defs_"))
 
 
 def test_a_valid_kernel_time_result_calls_no_referenced_check():

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import re
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +21,7 @@ from studygen.records.schema_shortcuts import _Names, compiled_patterns, shortcu
 from studygen.textio import parse_json
 from tests.conftest import REPO
 from tests.records.test_schema_checks import _accepts, _fastjsonschemas_own_checks
+from tests.records.test_schema_shortcuts import _calls
 
 NAME = "^[a-z]+$"
 
@@ -112,18 +112,7 @@ def _full_check(check):
 
 def _full_check_calls(check, document) -> int:
     full = _full_check(check)
-    calls = []
-
-    def profile(frame, event, arg):
-        if event == "call" and frame.f_code is full.__code__:
-            calls.append(1)
-
-    sys.setprofile(profile)
-    try:
-        _accepts(check, document)
-    finally:
-        sys.setprofile(None)
-    return len(calls)
+    return _calls(check, document, lambda code: code is full.__code__)
 
 
 RECORDS = sorted((REPO / "measurements").glob("*/*.json"))
