@@ -79,7 +79,8 @@ RULES: tuple[Rule, ...] = (
          "revision its study file neither names nor lists, or another model than the study file's"),
     Rule("SG210", WARNING, "kernel-time coverage", "studygen.checks.sg210_kernel_coverage",
          "kernel groups that miss the profiled total by 2 %, or leave over 10 % unclassified; a per-layer total "
-         "over 2 % above its run's GPU compute time"),
+         "over 2 % above its run's GPU compute time, unless the run was timed apart from its profile "
+         "(--separateProfileRun)"),
     Rule("SG211", ERROR, "literal figure in template", "studygen.checks.sg211_literal_figures",
          "a template that prints a number no expression computed from records", waivable=False),
     Rule("SG212", ERROR, "incomparable timings", "studygen.checks.sg212_incomparable",

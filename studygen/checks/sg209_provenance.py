@@ -48,6 +48,7 @@ import functools
 
 from ..findings import Finding
 from ..records.checkpoints import Revisions
+from ..records.unstated import INGEST_COLLECTORS
 from ..study.model_revisions import describe_allowed, names_model, names_revision
 
 BACKEND_VERSION = {"tensorrt": "tensorrt", "pytorch": "torch", "onnxruntime": "onnxruntime"}
@@ -59,7 +60,7 @@ def _finding(record, pointer: str, message: str, hint: str) -> Finding:
 
 
 MEASURED = "studygen collect run"
-INGESTED = ("studygen collect trtexec", "studygen collect torch-profile", "studygen collect coco")
+INGESTED = INGEST_COLLECTORS
 
 
 def _hint(record, missing: str | None, option: str, otherwise: str) -> str:

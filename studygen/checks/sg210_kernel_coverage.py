@@ -17,9 +17,18 @@ A third warning: a profile's per-layer total more than 2 % above the GPU
 compute time of the run it should have profiled (the same job and
 configuration; :func:`studygen.study.analyses.kernel_time_over_compute`). The
 layers of an iteration run inside its GPU compute time, so a larger total is
-a profile of another run, or of a run whose per-layer timing added overhead
-(trtexec's ``--dumpProfile`` without ``--separateProfileRun``): its groups
-do not describe the latency they sit beside.
+a profile of another run, or of a run whose per-layer timing added overhead:
+its groups do not describe the latency they sit beside. What the record
+states about the profiling run decides what is said. A run timed apart from
+its profile (``method.separate_profile_run`` true, trtexec's
+``--separateProfileRun``) is not compared at all: its profile carries the
+profiler's overhead by design, the README says so of every trtexec profile,
+and no collect could clear the warning (case: a user's two int8 logs, both
+run with ``--separateProfileRun``, were told to collect with
+``--separateProfileRun``). A run that profiled in the timed run (false) can
+only have been given another run's profile, which the message and hint say;
+where the record does not say (no log, a TensorRT 7 log), the hint names the
+log that would.
 
 Cases: (seed) the source gives its kernel groups only as ranges over rows it
 does not list, so no sum can be checked; a collected profile whose grouping
@@ -93,16 +102,34 @@ def over_compute_findings(study) -> list[Finding]:
         total, result = found.total, found.total.result
         where = (f"job {total.job_id}, {result['variant']}" + (f" at {result['shape']}" if result.get("shape") else "")
                  + f" {batch_words(total)}")
+        if found.profiled_in_timed_run:
+            cause = ("a profile of another run: the log states that this run profiled its layers while it was timed "
+                     "(no --separateProfileRun), so they ran inside that time")
+        else:
+            cause = "a profile of another run, or of a run whose profiling added time to each layer"
         findings.append(_finding(
             total.record, total.pointer,
             f"the per-layer kernel total of {where} is {format_number(total.value)} ms, "
             f"{format_number(100 * found.excess, 1)}% above the {format_number(found.compute_ms)} ms {found.statistic} "
             f"GPU compute time of the same run it should fit in (limit "
-            f"{format_number(100 * KERNEL_OVER_COMPUTE_LIMIT, 0)}%): a profile of another run, or of a run whose "
-            "profiling added time to each layer",
-            "collect the profile of the run that measured the latency (trtexec: --exportProfile with "
-            "--separateProfileRun), or record the profiled run as its own job"))
+            f"{format_number(100 * KERNEL_OVER_COMPUTE_LIMIT, 0)}%): {cause}",
+            over_compute_hint(found.profiled_in_timed_run)))
     return findings
+
+
+def over_compute_hint(profiled_in_timed_run: bool) -> str:
+    """What clears a per-layer total above its run's GPU compute time:
+    for a run that profiled while timed, the profile that run wrote, or a
+    job of its own for the profile; for a run whose record does not say how
+    it profiled, first the log that says it (a run timed apart from its
+    profile, ``--separateProfileRun``, is never compared)."""
+    own_job = ("collect the profile this run wrote (its --exportProfile file, or the --dumpProfile table of the "
+               "same log), or record the profile that was given as a job of its own")
+    if profiled_in_timed_run:
+        return own_job
+    return ("collect with the run's trtexec log (--log) so that the record states whether its layers were profiled "
+            "in a separate run (--separateProfileRun: their total then carries the profiler's overhead by design "
+            f"and is not compared); otherwise {own_job}")
 
 
 def check(context) -> list[Finding]:

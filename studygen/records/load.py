@@ -20,6 +20,7 @@ from ..textio import MAX_DOCUMENT_BYTES, MAX_NESTING, document_problem, parse_js
 from .jsonpos import PointerLines, line_of_pointer
 from .migrate import migrate
 from .order import result_disorder
+from .unstated import shapes_from_option, weights_defaulted
 from .schemas import validate_document
 
 
@@ -52,6 +53,18 @@ class Record:
     def _pointer_lines(self) -> PointerLines:
         # one per record: each finding asks a line, and a lookup goes on from where the last stopped
         return PointerLines(self.text)
+
+    @functools.cached_property
+    def shapes_from_option(self) -> frozenset[str]:
+        """Input shapes (HxW) its results took from collect's ``--shape``, no
+        input stating them (:func:`.unstated.shapes_from_option`); worked
+        out once, as every table cell of a shape asks."""
+        return shapes_from_option(self.provenance)
+
+    @property
+    def weights_defaulted(self) -> bool:
+        """Whether its checkpoint weights are the collector's default (:func:`.unstated.weights_defaulted`)."""
+        return weights_defaulted(self.provenance)
 
 
 @dataclass

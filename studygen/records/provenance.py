@@ -19,6 +19,7 @@ import socket
 
 from ..errors import ConflictError
 from .checkpoints import Revisions, model_id_form, names_model_id
+from .unstated import CHECKPOINT_DEFAULTS, DEFAULT_WEIGHTS_NOTE
 
 # Provenance fields a collector may fill in; checked for conflicts on extend.
 SCALAR_PROVENANCE = ("gpu", "gpu_count", "driver", "dataset_revision", "repository_commit", "repository_dirty")
@@ -27,10 +28,6 @@ DEFAULTED = "_defaulted"
 # Key in provenance["checkpoint"]: {field: values the study file allows} for the fields a collect took from the
 # study file's model because the command line left them out (the first value is the one taken).
 FROM_STUDY = "_from_study"
-# What a checkpoint field is when nobody said: the id unknown, no revision, pretrained weights.
-CHECKPOINT_DEFAULTS = {"id": "unknown", "revision": None, "weights": "pretrained"}
-# The note a collect adds when the weights were left to their default: true only of a record that gets it.
-DEFAULT_WEIGHTS_NOTE = "weights not given on the command line: recorded as pretrained (the default)"
 # Fields of an env block (studygen.collect.env.collect_env) that describe the measuring machine.
 MEASURING_FIELDS = ("gpu", "gpu_count", "driver", "repository_commit", "repository_dirty")
 

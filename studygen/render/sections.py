@@ -23,7 +23,7 @@ from .escaping import code_span, escape_cell, escape_label, escape_label_in_pros
 from .labels import gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .rows import ViewBase, and_list, difference_decimals, fmt, matches
-from .tables import markdown_table, metric_words
+from .tables import DEFAULT_ORIGIN, markdown_table, metric_words, unstated_label
 
 
 # a kernel_time result's ``profiler`` field as collect trtexec writes it (or a transcription names it):
@@ -71,15 +71,22 @@ class SectionHelpers(ViewBase):
 
     @helper("table", markdown=True)
     def provenance_table(self) -> str:
-        """One row per job: GPU, software versions, checkpoint weights, where its figures come from."""
+        """One row per job: GPU, software versions, checkpoint weights, where
+        its figures come from. Weights that a collector recorded as its
+        default, nobody stating them, read ``pretrained (default, not in the
+        input)`` (:func:`studygen.records.unstated.weights_defaulted`,
+        :func:`studygen.render.tables.unstated_label`)."""
         body = []
         for record in self._study.records:
             p = record.provenance
             software = ", ".join(f"{k} {v}" for k, v in sorted((p.get("software") or {}).items()) if v)
             origin = "transcribed: " + p["source"]["citation"] if "source" in p else \
                 f"collected by {p['collector']['name']} {p['collector']['version']}"
+            weights = p["checkpoint"]["weights"]
+            if record.weights_defaulted:
+                weights = unstated_label(weights, DEFAULT_ORIGIN)
             body.append([escape_cell(record.job_id), escape_label(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
-                         escape_cell(p["checkpoint"]["weights"]), escape_cell(origin)])
+                         escape_cell(weights), escape_cell(origin)])
         headers = ["Job", "GPU", "Software", "Weights", "Figures"]
         return emit(markdown_table(body, headers), (), headers)
 
@@ -377,18 +384,26 @@ class SectionHelpers(ViewBase):
         row order: ``In job j1 (fp16 at 224 x 224, batch 4), the layers' kernel
         time adds up to 5.415 ms, 12% above the 4.82 ms mean GPU compute time of
         the same run: the profile was taken in another run, or profiling added
-        time to each layer, so its groups do not divide that latency.``"""
+        time to each layer, so its groups do not divide that latency.``; for a
+        run whose log states that it profiled while timed, ``the run profiled
+        its layers while it was timed, which makes the profile another
+        run's``. A run timed apart from its profile (``--separateProfileRun``)
+        gets none: :meth:`kernel_time_profile_sources` already says that its
+        layers carry the profiler's overhead."""
         lines = []
         for found in kernel_time_over_compute(self._study):
             total, result = found.total, found.total.result
             where = [f"at {shape_label(result['shape'])}" if result.get("shape") else "",
                      f"batch {result['batch']}" if result.get("batch") is not None else "",
                      str(result.get("mode") or "")]
+            cause = ("the run profiled its layers while it was timed, which makes the profile another run's"
+                     if found.profiled_in_timed_run else
+                     "the profile was taken in another run, or profiling added time to each layer")
             text = (f"In job {total.job_id} ({self.label(result['variant'])} {', '.join(w for w in where if w)}), "
                     f"the layers' kernel time adds up to {fmt(total.value, total)} ms, "
                     f"{format_number(100 * found.excess, 0)}% above the {format_number(found.compute_ms)} ms "
-                    f"{found.statistic} GPU compute time of the same run: the profile was taken in another run, or "
-                    "profiling added time to each layer, so its groups do not divide that latency.")
+                    f"{found.statistic} GPU compute time of the same run: {cause}, so its groups do not divide "
+                    "that latency.")
             lines.append(emit(" ".join(text.replace(" )", ")").split()), [total, found.compute]))
         return lines
 

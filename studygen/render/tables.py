@@ -53,6 +53,22 @@ def metric_words(metric: str) -> str:
     return METRIC_WORDS.get(metric, metric.replace("_", " "))
 
 
+# How a cell marks a value that no input of its record states, after the value: where the value came from instead,
+# then that the inputs do not state it. One form for every such field, so that a defaulted weight and a shape typed
+# on the command line read alike; the record's provenance notes, listed under Provenance, say more. (Not in
+# labels.py, whose code every chart's stamp covers: no chart prints these marks.)
+UNSTATED = "{label} ({origin}, not in the input)"
+DEFAULT_ORIGIN = "default"  # the collector's own value where nobody gave one
+SHAPE_OPTION_ORIGIN = "from --shape"  # what collect's --shape said, the input stating no shape
+
+
+def unstated_label(label: str, origin: str) -> str:
+    """``label`` marked as stated by no input, ``origin`` saying whence it
+    came: ``pretrained (default, not in the input)``, ``224 x 224 (from
+    --shape, not in the input)`` (:data:`UNSTATED`)."""
+    return UNSTATED.format(label=label, origin=origin)
+
+
 def index_label(name: str, value) -> str:
     """A table cell for an index field; record strings (GPU names, versions)
     are escaped, metric names written in words (:func:`metric_words`)."""
@@ -67,6 +83,17 @@ def index_label(name: str, value) -> str:
     if name == "batch" and value is None:
         return NOT_STATED
     return escape_cell("" if value is None else value)
+
+
+def index_cell(name: str, value, rows) -> str:
+    """:func:`index_label` of a table row whose figures are ``rows``
+    (TemplateRows): a shape that collect took from ``--shape`` for any of
+    them, their input stating none, is marked so
+    (:data:`SHAPE_OPTION_ORIGIN`): the cell prints what someone
+    typed beside shapes read from logs, and says which it is."""
+    if name == "shape" and value and any(row._row.shape_from_option for row in rows):
+        return escape_cell(unstated_label(shape_label(value), SHAPE_OPTION_ORIGIN))
+    return index_label(name, value)
 
 
 def grid_of(selected: RowSet, index: tuple[str, ...]) -> dict[tuple, dict[str, list[TemplateRow]]]:
@@ -180,7 +207,9 @@ class TableHelpers(SpanHelpers):
         see :func:`ordered_keys`), never in the order records list them.
         Raises TemplateError, naming the cell, when a cell would hold figures
         of different quantities (statistic, metric, group, image set:
-        :func:`refuse_mixed_cells`).
+        :func:`refuse_mixed_cells`). A shape that collect took from
+        ``--shape`` for a figure of the row, its input stating none, reads
+        ``224 x 224 (from --shape, not in the input)`` (:func:`index_cell`).
         """
         selected = self.figures(variant=list(variants), job_id=jobs, **filters)
         grid = grid_of(selected, index)
@@ -209,7 +238,8 @@ class TableHelpers(SpanHelpers):
     def _grid_line(self, index, row_key: tuple, cells: dict[str, list[TemplateRow]], variants, derived,
                    missing: str = "not measured") -> list[str]:
         """One table row of :meth:`table`: index cells, variant cells (``missing`` where no row), derived cells."""
-        line = [index_label(name, value) for name, value in zip(index, row_key)]
+        figures = [row for rows in cells.values() for row in rows]
+        line = [index_cell(name, value, figures) for name, value in zip(index, row_key)]
         line += [self._cell_figure(cells[v]) if v in cells else escape_cell(missing) for v in variants]
         for kind, a, b, _ in derived:
             line.append(self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a")
@@ -353,7 +383,8 @@ class TableHelpers(SpanHelpers):
 
     @helper("table", markdown=True)
     def list_table(self, row_set: RowSet, columns=LIST_TABLE_COLUMNS, value_header: str = "Value") -> str:
-        """One table row per row of ``row_set`` (every row, in record order)."""
+        """One table row per row of ``row_set`` (every row, in record order);
+        a shape marked as :meth:`table` marks it."""
         headers = [value_header if c == "value" else INDEX_HEADERS.get(c, c) for c in columns]
         body = []
         with cells_of(headers, body):
@@ -367,4 +398,4 @@ class TableHelpers(SpanHelpers):
             return self.with_spread(row) if not row.is_range else f"{row.number()} (range over rows not listed)"
         if column == "variant":
             return escape_label(self._label(row.variant))
-        return index_label(column, row._row.field(column))
+        return index_cell(column, row._row.field(column), [row])

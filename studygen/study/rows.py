@@ -137,6 +137,12 @@ class Row:
         return self.record.provenance["checkpoint"].get("weights")
 
     @property
+    def shape_from_option(self) -> bool:
+        """Whether the row's shape came from collect's ``--shape``, its input
+        stating none (:attr:`studygen.records.load.Record.shapes_from_option`)."""
+        return self.shape is not None and self.shape in self.record.shapes_from_option
+
+    @property
     def transcribed(self) -> bool:
         """Whether the record transcribes a publication (its provenance cites a source)."""
         return "source" in self.record.provenance

@@ -116,7 +116,8 @@ def test_a_kernel_total_above_the_compute_time_of_its_run(tmp_path):
         "the per-layer kernel total of job job, fp16 at 800x1067 batch 1 is 5.4153 ms, 12.4% above the 4.82 ms mean "
         "GPU compute time of the same run it should fit in (limit 2%): a profile of another run, or of a run whose "
         "profiling added time to each layer")
-    assert finding.hint.startswith("collect the profile of the run that measured the latency")
+    # the record does not say how the run profiled (no separate_profile_run): the hint names the log that would
+    assert finding.hint.startswith("collect with the run's trtexec log (--log)")
 
 
 def test_the_kernel_total_limit_and_what_is_compared(tmp_path):
@@ -153,3 +154,58 @@ def test_a_study_without_profiles_gathers_no_compute_times(tmp_path, monkeypatch
     study = load(tmp_path, records=[record("a", [latency("fp16", 5.0), latency("fp8", 4.0)])])
     monkeypatch.setattr(analyses, "_compute_figure", lambda row: pytest.fail("gathered a compute time"))
     assert analyses.kernel_time_over_compute(study) == []
+
+
+# How a trtexec run profiled, as collect trtexec records it on each latency of the run (method.separate_profile_run)
+SEPARATE = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True,
+            "separate_profile_run": True}
+IN_TIMED_RUN = dict(SEPARATE, separate_profile_run=False)
+
+
+def _over(study) -> list:
+    return [f for f in sg210_kernel_coverage.check(CheckContext(study)) if "above the" in f.message]
+
+
+def test_a_run_timed_apart_from_its_profile_is_not_held_to_its_compute_time(tmp_path):
+    # Why the warning is wrong for such a record: with --separateProfileRun trtexec times the run without the
+    # profiler and then profiles the layers in a second run that synchronises after every layer, so the layer
+    # total carries that overhead by design and no collect can bring it under the unprofiled compute time (a
+    # user's ResNet-18 int8 log: 0.3597 ms of layers against a 0.134851 ms mean, 167% above; the toy study's fp16
+    # variant stands in for int8). The same figures are warned about when the record states that the profiler
+    # ran in the timed run, or does not say.
+    def study(path, method):
+        compute = latency("fp16", 0.134155, "224x224", statistics_ms={"mean": 0.134851, "median": 0.134155},
+                          method=method)
+        profile = kernel_time("fp16", {"Conv": 0.3075, "other": 0.0522}, "224x224", total=0.3597)
+        return load(tmp_path / path, records=[record("job", [compute, profile])])
+
+    assert _over(study("apart", SEPARATE)) == []
+    assert len(_over(study("inside", IN_TIMED_RUN))) == 1
+    assert len(_over(study("unsaid", {"timer": "trtexec"}))) == 1
+
+
+def test_the_finding_and_its_hint_follow_what_the_record_says_of_the_profiling_run(tmp_path):
+    (inside,) = _over(_profiled_run(tmp_path / "inside", 5.4153, method=IN_TIMED_RUN))
+    assert inside.message.endswith(
+        "(limit 2%): a profile of another run: the log states that this run profiled its layers while it was timed "
+        "(no --separateProfileRun), so they ran inside that time")
+    assert inside.hint == ("collect the profile this run wrote (its --exportProfile file, or the --dumpProfile table "
+                           "of the same log), or record the profile that was given as a job of its own")
+    (unsaid,) = _over(_profiled_run(tmp_path / "unsaid", 5.4153))
+    assert unsaid.message.endswith("a profile of another run, or of a run whose profiling added time to each layer")
+    assert unsaid.hint.startswith("collect with the run's trtexec log (--log) so that the record states whether its "
+                                  "layers were profiled in a separate run (--separateProfileRun: their total then "
+                                  "carries the profiler's overhead by design and is not compared); otherwise collect")
+    # neither asks for what a run that states it already did
+    assert "--exportProfile with --separateProfileRun" not in inside.hint + unsaid.hint
+
+
+def test_a_separately_profiled_run_leaves_the_other_runs_of_its_configuration_compared(tmp_path):
+    # one job timed fp16 twice in one configuration: a separately profiled run (4.82 ms) and one profiled while
+    # timed (3.9 ms). The 4.9 ms profile is held to the 3.9 ms run only: 25.6 % above it
+    from .studies import latency
+
+    results = [latency("fp16", 4.82, "800x1067", method=SEPARATE), latency("fp16", 3.9, "800x1067", method=IN_TIMED_RUN),
+               kernel_time("fp16", {"GEMM/MatMul": 3.9, "other": 1.0}, total=4.9)]
+    (finding,) = _over(load(tmp_path, records=[record("job", results)]))
+    assert "4.9 ms, 25.6% above the 3.9 ms median GPU compute time" in finding.message

@@ -53,3 +53,29 @@ def test_each_job_and_source_once_and_no_sentence_for_another_profiler(tmp_path)
                      "- In job b, the per-layer times come from a --dumpProfile table, which trtexec takes in a "
                      "profiled run that synchronises after each layer: they include that overhead and do not divide "
                      "the latency of a run timed without the profiler."]
+
+
+def test_a_separately_profiled_run_gets_one_sentence_on_the_profilers_overhead(tmp_path):
+    # a user's int8 log run with --separateProfileRun: its --exportProfile layers add up to 0.4527 ms against a
+    # 0.292246 ms mean GPU compute time (55% above). The sentence on where the layer times come from says why; a
+    # second one repeating it with figures (SG210's, worded as if something were wrong) is no longer written.
+    export = "trtexec --exportProfile (p.json; averageMs: mean per iteration)"
+    method = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True,
+              "separate_profile_run": True}
+    compute = latency("fp16", 0.275391, "224x224", statistics_ms={"mean": 0.292246, "median": 0.275391},
+                      method=method)
+    profile = kernel_time("fp16", {"Conv": 0.438, "other": 0.0147}, "224x224", total=0.4527, profiler=export,
+                          source_locator="p.json:line 1")
+    apart = kernel_section(render_markdown(generic_study(tmp_path / "apart", [record("rtx3080", [compute, profile])])))
+    assert [line for line in apart.splitlines() if line.startswith("- ")] == [
+        "- In job rtx3080, the per-layer times come from the --exportProfile file p.json, which trtexec takes in a "
+        "profiled run that synchronises after each layer: they include that overhead and do not divide the latency "
+        "of a run timed without the profiler."]
+    # the same figures from a run whose log states that it profiled while timed: the layers ran inside that
+    # time, so a larger total is another run's profile, said in a second sentence
+    inside = dict(compute, method=dict(method, separate_profile_run=False))
+    text = kernel_section(render_markdown(generic_study(tmp_path / "inside", [record("rtx3080", [inside, profile])])))
+    assert [line for line in text.splitlines() if "adds up to" in line] == [
+        "- In job rtx3080 (fp16 at 224 x 224, batch 1, engine), the layers' kernel time adds up to 0.4527 ms, 55% "
+        "above the 0.292246 ms mean GPU compute time of the same run: the run profiled its layers while it was "
+        "timed, which makes the profile another run's, so its groups do not divide that latency."]

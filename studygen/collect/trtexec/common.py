@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import InputError, UsageError
+from ...records.unstated import shape_option_note
 from ..kernel_groups import KernelGroupRules
 from .exports import LayerInfo, ProfileRun
 from .times import TimesRun
@@ -106,14 +107,28 @@ def run_batch(run: TrtexecRun | None, batch_option: int | None, display: str) ->
     return log_batch if log_batch is not None else batch_option
 
 
+def option_shape(shape_option: str | None, where: str, notes: list[str]) -> str | None:
+    """The ``--shape`` option for results of an input that states no shape
+    (``where``: the input as a note names it), with a note in ``notes``
+    (once, :func:`studygen.records.unstated.shape_option_note`) saying the
+    shape is the option's: a README marks it so. None without the option."""
+    if shape_option is not None:
+        note = shape_option_note(where, shape_option)
+        if note not in notes:
+            notes.append(note)
+    return shape_option
+
+
 def run_shape(run: TrtexecRun | None, shape_option: str | None, display: str, notes: list[str]) -> str | None:
     """The run's input shape HxW as the log states it
     (:meth:`.runs.TrtexecRun.stated_shape`), with a note in ``notes`` (once)
-    saying where it was read, else the ``--shape`` option. UsageError when
-    both are given and differ."""
+    saying where it was read, else the ``--shape`` option, with a note
+    saying so (:func:`option_shape`). UsageError when both are given and
+    differ."""
     log_shape, source = run.stated_shape() if run is not None else (None, None)
     if log_shape is None:
-        return shape_option
+        where = f"{Path(display).name} {run.label}" if run is not None else Path(display).name
+        return option_shape(shape_option, where, notes)
     if shape_option is not None and log_shape != shape_option:
         raise UsageError(f"--shape {shape_option} but {display} says {log_shape} for {run.label} ({source})")
     note = f"{Path(display).name} {run.label}: shape {log_shape} read from {source}"

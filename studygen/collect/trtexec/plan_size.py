@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ...records.kinds import Kind
 from ...records.result import NewResult
-from .common import ResultLabels, TrtexecInputs, base_result, run_base
+from .common import ResultLabels, TrtexecInputs, base_result, option_shape, run_base
 
 LOG_SIZE_NOTE = "as trtexec printed it when building the engine (MiB); give --plan for the size in bytes"
 
@@ -20,7 +20,8 @@ def plan_size_results(inputs: TrtexecInputs, labels: ResultLabels) -> list[NewRe
     command line's batch), else one in MiB per log run that printed the
     engine size. Raises UsageError for a ``--batch`` the log contradicts."""
     if inputs.plan_bytes is not None:
-        result = dict(base_result(labels, labels.batch), kind=Kind.PLAN_SIZE, value_bytes=inputs.plan_bytes)
+        shape = option_shape(labels.shape, Path(inputs.plan_display).name, inputs.notes)  # a plan file states none
+        result = dict(base_result(labels, labels.batch, shape), kind=Kind.PLAN_SIZE, value_bytes=inputs.plan_bytes)
         result["source_locator"] = Path(inputs.plan_display).name
         return [NewResult(result, inputs.plan_display)]
     log = inputs.log

@@ -15,7 +15,7 @@ from ...collect.inputs import content_sha256
 from ...records.datasets import DatasetUse, use_dataset, validate_dataset_id
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
-from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report
+from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report, shape_notes
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
@@ -103,7 +103,8 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
                                  source=(options.detections_path.name, content_sha256(options.detections_path)))
     if not detections:
         notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
-    notes += warnings + evaluation_notes + target.notes + origin_notes(origins)
+    notes += warnings + evaluation_notes + target.notes + shape_notes(ingest, options.detections_path.name)
+    notes += origin_notes(origins)
     source = SourceProvenance(software={options.backend: coco.backend_version(options.backend)})
     provenance = provenance_block(ingest, "studygen collect coco", options.command_line(), source, notes)
     uses = [dataset]

@@ -18,6 +18,7 @@ from ...errors import RecordError, UsageError
 from ...fsutil import shown_path
 from ...records.load import load_yaml
 from ...records.provenance import DEFAULT_WEIGHTS_NOTE, DEFAULTED
+from ...records.unstated import shape_option_note
 from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
 from ...study import STUDY_FILE, at_yaml_line, find_root, refuse_special_study_file, refuse_unportable_names
@@ -234,6 +235,15 @@ def provenance_block(options: IngestOptions, collector: str, command: str, sourc
     if notes:
         block["notes"] = notes
     return block
+
+
+def shape_notes(options: IngestOptions, input_name: str) -> list[str]:
+    """The note of a ``--shape`` given for an input that states no shape
+    (a profiler trace, a detections file), named ``input_name``: the
+    shape is the option's word, and a README marks it so
+    (:func:`studygen.records.unstated.shape_option_note`); none without
+    the option."""
+    return [shape_option_note(input_name, options.shape)] if options.shape else []
 
 
 def origin_notes(origins: list[tuple[InputOrigin, Path]]) -> list[str]:

@@ -13,7 +13,7 @@ from ...collect import torch_profile
 from ...collect.inputs import stamp_digests
 from ...records.write import WriteOutcome, write_results
 from .. import COLLECT_COMMANDS, command
-from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report
+from .ingest import SourceProvenance, origin_notes, prepare, provenance_block, report, shape_notes
 from .options import IngestOptions, SubcommandOptions, click_options, flag
 
 
@@ -50,7 +50,7 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
                                           shape=options.ingest.shape, batch=options.ingest.batch, mode=options.mode)
     stamp_digests(results, [options.trace_path])
     notes = [] if trace.gpu else [f"{Path(trace.display).name} has no deviceProperties name for the kernels' device"]
-    notes += target.notes + origin_notes(origins)
+    notes += target.notes + shape_notes(options.ingest, Path(trace.display).name) + origin_notes(origins)
     source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)
     provenance = provenance_block(options.ingest, "studygen collect torch-profile", options.command_line(), source,
                                   notes)
