@@ -39,29 +39,20 @@ class StudygenError(Exception):
 
     @property
     def where(self) -> str | None:
-        """The place inside the file as the error prints it (the pointer, else
-        ``line N``); None when the error names neither."""
+        """The place inside the file: its JSON pointer when it has one (which
+        field), else ``line N``; None when the error names neither."""
         if self.place.pointer:
             return self.place.pointer
         return f"line {self.place.line}" if self.place.line else None
 
     def line(self) -> str:
-        """The error as ``path:place: message`` (parts present only when known).
-
-        The place prints as the JSON pointer when the error has one (a pointer
-        says which field is wrong, its line only where it sits), else as the
-        line number, as compilers print it (editors and CI annotations jump to
-        ``path:N:``). Control characters it quotes are shown as escapes
+        """The error as ``path:line: message (pointer)`` (parts present only
+        when known), in the words a finding at the same place uses
+        (:meth:`studygen.place.Place.said`): ``render`` and ``check`` name a
+        bad record alike. Control characters it quotes are shown as escapes
         (:func:`studygen.visible.visible`): the line is printed, never acted on.
         """
-        place = self.place
-        if not place.path:
-            return visible(self.message)
-        if place.pointer:
-            return visible(f"{place.path}:{place.pointer}: {self.message}")
-        if place.line:
-            return visible(f"{place.path}:{place.line}: {self.message}")
-        return visible(f"{place.path}: {self.message}")
+        return visible(self.place.said(self.message))
 
 
 class UsageError(StudygenError):

@@ -109,11 +109,12 @@ def format_text(findings: list[Finding]) -> str:
     lines = []
     for f in sorted(findings, key=sort_key):
         severity = "" if f.severity == ERROR else f" [{f.severity}]"
-        where = f" ({f.pointer})" if f.pointer and f.line else ""
         message = f.message
         if f.waived_reason:
             message += f" [waived: {f.waived_reason}]"
-        lines.append(one_line(f"{f.place}: {f.code}{severity} {message}{where}"))
+        text = f"{f.code}{severity} {message}"
+        # worded as errors are (Place.said); a finding that names no file still opens with ': '
+        lines.append(one_line(f.place.said(text) if f.file else f": {text}"))
         if f.hint and f.severity != NOTICE:
             lines.append(f"    hint: {one_line(f.hint)}")
         if f.detail and f.severity != NOTICE:

@@ -37,3 +37,14 @@ class Place:
 
     def __str__(self) -> str:
         return self.shown()
+
+    def said(self, text: str) -> str:
+        """``text`` said at this place, as errors and findings print it:
+        ``path:line: text (pointer)``, the pointer after the text when the
+        line is known too (editors and CI annotations jump to ``path:N:``;
+        the pointer says which field), else ``path:pointer: text`` or
+        ``path: text``; ``text`` alone when the place names no file."""
+        if not self.path:
+            return text
+        pointer = f" ({self.pointer})" if self.pointer and self.line else ""
+        return f"{self.shown()}: {text}{pointer}"

@@ -1,15 +1,17 @@
 """What the checks of one run share: the :class:`CheckContext` (the study and
-the README as render makes it now), and findings located in records and in
-that README."""
+the README as render makes it now), and findings located in records, in that
+README, and in the study-file fields it prints as written."""
 
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 from ..errors import StudygenError
 from ..findings import Finding
+from ..records.load import yaml_line
 from ..render.engine import Rendered, render_study
-from ..render.produced import recording
+from ..render.produced import WRITTEN, recording
 from ..study.rows import Row
 from .readme_text import ReadmeText
 
@@ -73,14 +75,16 @@ class CheckContext:
 
     def produced_outputs(self, kinds=None):
         """``(item, readme)`` for each render helper output of the README (of
-        ``kinds`` only, when given): ``item`` a :class:`studygen.render.produced.Produced`,
+        ``kinds`` only, when given; a study-file string printed as written,
+        kind :data:`~studygen.render.produced.WRITTEN`, only when asked by
+        kind): ``item`` a :class:`studygen.render.produced.Produced`,
         ``readme`` the :attr:`readme_text` that locates it. Yields nothing
         when the study cannot render."""
         readme = self.readme_text
         if readme is None:
             return
         for item in self.produced:
-            if kinds is None or item.kind in kinds:
+            if item.kind in kinds if kinds is not None else item.kind != WRITTEN:
                 yield item, readme
 
 
@@ -94,3 +98,29 @@ def readme_finding(study, code: str, line: int, message: str, hint: str = "", **
     """A finding about a README line (lines of the README as render makes it;
     SG201 keeps the committed README equal to it)."""
     return Finding(code, message, study.rel(study.readme_path), line=line, hint=hint, **extra)
+
+
+def prose_finding(context, code: str, index: int, span: tuple[int, int], message: str, hint: str,
+                  written_hint: str, **extra) -> Finding:
+    """A finding about the hand-written sentence at ``span`` (``(start,
+    end)`` in line ``index``, 0-based, of :attr:`CheckContext.readme_text`):
+    at the README line when the template wrote it (:func:`readme_finding`,
+    ``hint``); at the study-file field when render printed the field there as
+    written (:func:`at_written_field`, ``written_hint``: what to change in
+    the field, in words that need no template helper)."""
+    finding = readme_finding(context.study, code, index + 1, message, hint, **extra)
+    item = context.readme_text.written_at(index, *span)
+    return finding if item is None else at_written_field(context, finding, item, written_hint)
+
+
+def at_written_field(context, finding: Finding, item, advice: str) -> Finding:
+    """``finding`` (at a README line) moved to the study-file field render
+    printed there as written (``item``, a ``Produced`` of kind
+    :data:`~studygen.render.produced.WRITTEN`): the study file, the field's
+    line and pointer; its hint says to edit the field, which the README
+    prints at the finding's line, as ``advice`` says (lower case, no final stop)."""
+    study = context.study
+    line = yaml_line(study.spec_text, *item.field_path)
+    hint = (f"edit {item.source.pointer} in this file, which the README prints as written "
+            f"({finding.file} line {finding.line})" + (f": {advice}" if advice else "") + "; then run studygen render")
+    return replace(finding, file=item.source.path, line=line, pointer=item.source.pointer, hint=hint)

@@ -11,6 +11,14 @@ rewrites), and such a README is SG104 although it is render's own output.
 Case: the seed README passed its own Markdown checks yet its summary range
 left out a table row; check lints every generated README so that a template
 that writes such a range fails too.
+
+A finding on a line whose whole text is a study-file field render printed
+as written (the decision summary, a revisit condition: lint names a line,
+not a place in it) is about that field: it is reported at the field
+(:func:`~studygen.checks.base.at_written_field`), when the README on disk
+holds that line as render makes it now. Case (a new user's study): "within
+noise" in the decision summary was reported at README line 9, a file that is
+never edited. SG104 stays on the README: its structure is render's.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from ..errors import StudygenError
 from ..findings import Finding, error_finding
 from ..lint import STRUCTURE_CODE, lint_text, mdformat_idempotency_finding
 from ..textio import read_text
+from .base import at_written_field
 
 
 def check(context) -> list[Finding]:
@@ -31,8 +40,26 @@ def check(context) -> list[Finding]:
         text = read_text(path, shown)
     except StudygenError as exc:
         return [error_finding(STRUCTURE_CODE, exc)]  # read_text names the file as shown
-    findings = list(lint_text(text, shown))
+    findings = lint_text(text, shown)
+    if findings:
+        on_disk = text.splitlines()
+        findings = [_at_its_field(context, finding, on_disk) for finding in findings]
     idempotency = mdformat_idempotency_finding(text, shown)  # also for render's own output (module docstring)
     if idempotency is not None:
         findings.append(idempotency)
     return findings
+
+
+def _at_its_field(context, finding: Finding, on_disk: list[str]) -> Finding:
+    """``finding`` (at a line of the README on disk, whose lines are
+    ``on_disk``) at the study-file field whose text fills that line, where
+    render prints that line so now; otherwise as it is."""
+    readme = context.readme_text
+    if finding.code == STRUCTURE_CODE or not finding.line or readme is None:
+        return finding
+    index = finding.line - 1
+    if index >= len(on_disk) or index >= len(readme.raw_lines) or on_disk[index] != readme.raw_lines[index]:
+        return finding  # a stale README (SG201): this line may not be render's
+    item = readme.written_line(index)
+    # the rule's hint says how to word the sentence, wherever it is: the field is where to word it
+    return finding if item is None else at_written_field(context, finding, item, finding.hint.rstrip("."))

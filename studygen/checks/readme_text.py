@@ -15,6 +15,13 @@ helper's wording word for word.
 
 Checks read lines normalized (Markdown backslash escapes removed, runs of
 whitespace folded, which mdformat may change); places are mapped onto them.
+
+A prose field of the study file printed as written (the decision summary, a
+reason, a revisit condition: kind :data:`~studygen.render.produced.WRITTEN`)
+is hand-written text like the template's own, so it covers nothing; its
+places are kept apart (:attr:`ReadmeText.written`), so that a finding about a
+sentence there can name the field it came from (:meth:`ReadmeText.written_at`,
+:meth:`ReadmeText.written_line`) instead of the README, which nobody edits.
 """
 
 from __future__ import annotations
@@ -26,11 +33,15 @@ from itertools import accumulate
 
 from ..label_names import label_pattern
 from ..patterns import LazyPattern, lazy_compile
+from ..render.produced import WRITTEN
 
 _ESCAPE = lazy_compile(r"\\([!-/:-@\[-`{-~])")
 # The whitespace normalizing changes: a run of two or more, or any whitespace but the space ("a b" stays as it is;
 # a pattern of every run replaced each space between two words with a space, at a match each).
 _SPACES = lazy_compile(r"\s{2,}|[^\S ]")
+
+# What opens a line before its text: heading marks, list item marks, quote marks (several, nested)
+_BLOCK_MARKS = lazy_compile(r"(?:(?:#{1,6}|[-*+]|\d{1,9}[.)]|>)(?: |$))*")
 
 # Numbers as prose figures: not glued to a word on the left (fp16, B200, SG211,
 # #2119 are names), decimals and thousands separators included.
@@ -140,13 +151,16 @@ class ReadmeText:
     """README lines with the places each helper output covers.
 
     ``lines[i]`` is line ``i + 1`` normalized; ``spans[i]`` a list of
-    ``(start, end, Produced)`` in that normalized line.
+    ``(start, end, Produced)`` in that normalized line, one per helper
+    output; ``written[i]`` the same for the study-file strings printed there
+    as written.
     """
 
     def __init__(self, text: str, produced):
         self.raw_lines = text.splitlines()
         self.lines = [normalize(line) for line in self.raw_lines]  # as normalized_with_offsets gives them
         self.spans: list[list[tuple[int, int, object]]] = [[] for _ in self.lines]
+        self.written: list[list[tuple[int, int, object]]] = [[] for _ in self.lines]
         self._starts = list(accumulate((len(line) for line in text.splitlines(keepends=True)), initial=0))
         self._tables: dict[tuple, int] = {}  # header cells → first README line (0-based) of such a table
         self._table_starts: dict[int, int] = {}  # id of a table's token → its first README line (0-based)
@@ -167,10 +181,11 @@ class ReadmeText:
                     if item.table is not None:
                         shown = self._table_starts.get(id(item.table))
                         self._table_starts[id(item.table)] = start_line if shown is None else min(shown, start_line)
+                spans = self.written if item.kind == WRITTEN else self.spans
                 for index in range(start_line, end_line + 1):
                     low = column(index, start) if index == start_line else 0
                     high = column(index, end) if index == end_line else len(self.lines[index])
-                    self.spans[index].append((low, high, item))
+                    spans[index].append((low, high, item))
 
     def _line_and_column(self, offset: int) -> tuple[int, int]:
         """The 0-based line (as ``str.splitlines`` cuts them) and column of a
@@ -204,6 +219,25 @@ class ReadmeText:
         helper output (of one of ``kinds``, when given)."""
         return any(s <= start and end <= e and (kinds is None or item.kind in kinds)
                    for s, e, item in self.spans[index])
+
+    def written_at(self, index: int, start: int, end: int):
+        """The study-file string printed as written (a ``Produced`` of kind
+        :data:`~studygen.render.produced.WRITTEN`) whose place holds
+        ``[start, end)`` of line ``index`` (0-based, normalized); None when
+        the text there is the template's or a helper's."""
+        return next((item for s, e, item in self.written[index] if s <= start and end <= e), None)
+
+    def written_line(self, index: int):
+        """The study-file string printed as written that holds all the text
+        of line ``index`` (0-based), its block marks (a heading's ``#``, a list
+        item's, a quote's ``>``) aside; None when any of it is the
+        template's, a helper's, or another field's. For a finding that names
+        a line only (lint's)."""
+        line = self.lines[index]
+        first = _BLOCK_MARKS.match(line).end()
+        if first == len(line):
+            return None
+        return self.written_at(index, first, len(line))
 
     def prose_lines(self):
         """``(index, line)`` of lines outside HTML comments and code fences."""

@@ -1,5 +1,6 @@
-"""SG201 stale output: the committed README (or a figure) differs from what
-``studygen render`` makes from the records now.
+"""SG201 stale output: the README (or a figure) on disk differs from what
+``studygen render`` makes from the records now, whether git has it committed,
+modified or untracked.
 
 Case: a hand edit of a generated README, or a record changed without
 re-rendering; the finding carries a unified diff of the README. A figure is
@@ -47,7 +48,8 @@ def check(context) -> list[Finding]:
             data = rendered.data(path)
             old = current.decode("utf-8", errors="replace").splitlines(keepends=True)
             new = data.decode("utf-8").splitlines(keepends=True)
-            diff = list(difflib.unified_diff(old, new, fromfile=f"{shown} (committed)", tofile=f"{shown} (rendered)", n=1))
+            # "on disk", not "committed": the file may be untracked, or modified since its last commit
+            diff = list(difflib.unified_diff(old, new, fromfile=f"{shown} (on disk)", tofile=f"{shown} (rendered)", n=1))
             first_line = next((i + 1 for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)) + 1)
             findings.append(Finding("SG201", "README is stale: it differs from what the records render to", shown,
                                     line=first_line, hint=f"run studygen render {study.family} (never edit it by hand)",

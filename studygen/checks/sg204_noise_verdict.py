@@ -32,7 +32,7 @@ from ..lint.vocabulary import NOISE_VERDICT_RE, ascii_folded, holds_verdict_stem
 from ..patterns import lazy_compile
 from ..study.rows import Row
 from ..study.spread import REPEAT_MEDIANS, Spread, spread_of
-from .base import readme_finding
+from .base import prose_finding
 from .readme_text import numbered_labels, numbers_in, quote, sentence_at
 
 # A word every match of VERDICT holds: a line without one holds no verdict of its wording.
@@ -71,17 +71,26 @@ def spread_rows(study) -> list[tuple[Row, Spread]]:
     return [(row, spread) for row in study.rows if (spread := spread_of(row)) is not None]
 
 
-def _basis(study) -> str:
-    """What the records hold to support a verdict, and how to print one."""
+def _basis(study) -> tuple[str, str]:
+    """``(held, how)``: what the records hold to support a verdict, and how a
+    template prints one (read after ``held``, its separator first; '' when
+    there is nothing to say)."""
     spreads = spread_rows(study)
     latencies = [row for row, spread in spreads if spread.source == REPEAT_MEDIANS]
     if latencies:
-        return (f"the records hold repeat medians for {len(latencies)} latency figure(s): "
-                "print the verdict with study.noise_verdict(...)")
+        return (f"the records hold repeat medians for {len(latencies)} latency figure(s)",
+                ": print the verdict with study.noise_verdict(...)")
     if spreads:
         return (f"the records hold {spreads[0][1].source} for {len(spreads)} figure(s) but no latency with repeat "
-                "medians, and study.noise_verdict compares latencies: print the spread, not a verdict")
-    return "no record holds repeated timings (at least 3 repeat medians a side) to support it"
+                "medians", ", and study.noise_verdict compares latencies: print the spread, not a verdict")
+    return "no record holds repeated timings (at least 3 repeat medians a side) to support it", ""
+
+
+HINT = ("remove the verdict, or collect repeated runs and use study.noise_verdict(a, b, ...), which prints the "
+        "spread and the bootstrap interval behind it")
+# For a verdict in a study-file field: the field is printed as written, so no helper can compute one there
+WRITTEN_HINT = ("say what was measured instead, the spread of each figure (min to max, or ± std) and how many "
+                "repeats it covers, and let the reader judge; or remove the claim")
 
 
 def check(context) -> list[Finding]:
@@ -101,10 +110,12 @@ def check(context) -> list[Finding]:
             sentence = sentence_at(line, match.start(), match.end())
             figures = numbers_in(sentence, labels)
             about = f" about {', '.join(figures)}" if figures else ""
-            findings.append(readme_finding(
-                study, "SG204", index + 1,
-                f"verdict {quote(match.group(0))}{about} is written by hand, not computed: {basis}; "
-                f"sentence: {quote(sentence)}",
-                hint="remove the verdict, or collect repeated runs and use study.noise_verdict(a, b, ...), "
-                     "which prints the spread and the bootstrap interval behind it"))
+            held, how = basis
+            # a verdict in a study-file field: a template's helper cannot print it, so the message names none
+            in_field = text.written_at(index, match.start(), match.end()) is not None
+            said = held if in_field else held + how
+            findings.append(prose_finding(
+                context, "SG204", index, match.span(),
+                f"verdict {quote(match.group(0))}{about} is written by hand, not computed: {said}; "
+                f"sentence: {quote(sentence)}", HINT, WRITTEN_HINT))
     return findings

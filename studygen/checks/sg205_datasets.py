@@ -82,7 +82,7 @@ from ..records.load import yaml_line
 from ..records.kinds import IMAGE_SET_KINDS, QUALITY_KINDS, Kind
 from ..study.placeholders import claim_strings
 from ..study.rows import Row
-from .base import readme_finding, row_finding
+from .base import prose_finding, readme_finding, row_finding
 from .readme_text import quote, sentence_at
 from .prose_figures import MIN_SIGNIFICANT, ap_factor, matches, quoted_figures, significant_digits
 from .prose_figures import sentence_at as prose_sentence_at
@@ -347,8 +347,11 @@ def _readme_counts(context, used: set) -> list[Finding]:
             else:
                 message = (f"README states {stated} images ({quote(phrase)}), but no dataset definition has "
                            f"{stated} images (the figures use {used_text}): {sentence}")
-            findings.append(readme_finding(study, "SG205", index + 1, message,
-                                           hint="print image sets with study.dataset_table(); state only counts of the sets the figures use"))
+            findings.append(prose_finding(context, "SG205", index, (start, end), message,
+                                          "print image sets with study.dataset_table(); state only counts of the "
+                                          "sets the figures use",
+                                          "state only counts of the image sets the figures use, or leave the count "
+                                          "out (the README's Image sets table gives each set's)"))
     return findings
 
 

@@ -43,7 +43,7 @@ from ..findings import Finding
 from ..label_names import label_pattern
 from ..lint.format_words import format_mentions
 from ..records.kinds import NOT_MEASURED_STATISTIC
-from .base import readme_finding, row_finding
+from .base import prose_finding, row_finding
 from .readme_text import numbered_labels, numbers_in, quote, sentence_at, sentence_bounds
 
 # Helper output that states no result: hedged wording, the Variants list (what
@@ -266,11 +266,14 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
                 figures = numbers_in(sentence, labels)
                 shown = f" with figures {', '.join(figures)}" if figures else ""
                 where = "a table row" if in_table else "hand-written text"
-                findings.append(readme_finding(
-                    study, "SG206", index + 1,
+                findings.append(prose_finding(
+                    context, "SG206", index, (start, end),
                     f"{entry['config']} is declared not measured ({entry['reason']}) but {where} names it{shown}: "
                     f"{quote(sentence)}",
-                    hint=f"state it only through study.expectation({entry['config']!r}), which prints hedged wording"))
+                    f"state it only through study.expectation({entry['config']!r}), which prints hedged wording",
+                    # a study-file field cannot call a helper; the README's Not measured list already says it
+                    "say here that it was not measured, or leave it out (the README's Not measured list gives "
+                    "its reason)"))
     return findings
 
 

@@ -31,7 +31,7 @@ from ..lint.vocabulary import ascii_folded
 from ..patterns import lazy_compile
 from ..study.attribution import recipe_groups, recipe_pairs
 from ..study.rows import Row
-from .base import readme_finding
+from .base import prose_finding
 from .readme_text import quote, sentence_at
 
 CAUSE = lazy_compile(r"\b(?:because|due\s+to|thanks\s+to|owing\s+to|caused\s+by|comes?\s+from|came\s+from|"
@@ -112,14 +112,16 @@ def check(context) -> list[Finding]:
                 delta = dict([*attribution.groups, ("unattributed", attribution.unattributed_ms)])[where]
                 place = "outside every kernel group (unattributed: host time, gaps)" if where == "unattributed" \
                     else f"in {where}, a group the recipe does not change"
-                findings.append(readme_finding(
-                    study, "SG217", index + 1,
+                findings.append(prose_finding(
+                    context, "SG217", index, match.span(),
                     f"the sentence gives {', '.join(sorted(named))} as a cause, but the profiles put "
                     f"{delta:+.3f} ms of the {attribution.latency_delta_ms:+.3f} ms difference between "
                     f"{study.variant_label(row.variant)} and {study.variant_label(base.variant)} "
                     f"({row.mode}, {row.shape}) {place}; sentence: {quote(sentence)}",
-                    hint="state where the profiles put the difference (study.attribution_sentence(a, b, ...)), "
-                         "or name the cause the kernel groups support"))
+                    "state where the profiles put the difference (study.attribution_sentence(a, b, ...)), "
+                    "or name the cause the kernel groups support",
+                    "name the cause the kernel groups support, or write where the profiles put the difference "
+                    "as this finding gives it"))
                 break
             else:
                 continue

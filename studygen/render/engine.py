@@ -34,7 +34,7 @@ from .prose import Markdown
 from .rows import TemplateRow
 from .template_memo import (BUDGET_FILTER, ParsedTemplate, compiled_template, parsed_template, shipped_code,
                             shipped_template)
-from .study_file import StudyDataError, StudyFileList, StudyFileMapping, missing_field
+from .study_file import StudyDataError, StudyFileList, StudyFileMapping, as_written, missing_field
 from .view import StudyView
 
 
@@ -346,7 +346,9 @@ def markdown_value(value):
     ``study.decision.summary``, ``study.label(...)``, a filter's result, a
     figure's formatted value, any other object as ``str()`` prints it)
     escaped for prose (:func:`~studygen.render.escaping.escape_prose`): a GPU name
-    ``"B200\\n\\n# x"`` cannot add a heading. Numbers and None as they are.
+    ``"B200\\n\\n# x"`` cannot add a heading. A prose field of the study file
+    (:class:`~studygen.render.study_file.StudyFileText`) is noted as printed
+    as written from its field. Numbers and None as they are.
     Raises jinja2's SecurityError for text holding an object's default repr
     (:data:`OBJECT_ADDRESS`: ``'%s'|format(study)``), whose address would
     make the output differ from run to run."""
@@ -360,7 +362,7 @@ def markdown_value(value):
         shown = text[max(0, address.start() - 60):address.end()]
         raise SecurityError(f"prints an object, not a figure or text ({_one_line(shown)!r}): its address differs "
                             "from run to run")
-    return escape_prose(text)
+    return escape_prose(as_written(value, text))
 
 
 def bounded_output(chunks) -> str:

@@ -83,10 +83,20 @@ def escape_prose(text) -> str:
     (inside a code span a backslash would show: CommonMark 0.31,
     "Backslash escapes"). A helper's anchors around the string
     (:mod:`studygen.render.produced`) are no text: what they enclose is
-    escaped as the string itself."""
+    escaped as the string itself. Where the string opens with what mdformat
+    escapes only at the start of a line (a block start above, or ``>``), the
+    anchors before it move past that opening and the blanks after it; when
+    nothing follows (``---``, a rule only as a whole line), the anchors on
+    both sides are dropped and the output gets no place. An anchor beside the
+    opening would hide it from mdformat, which then removes the escape, and
+    the README would get the heading, list or rule the string spelled."""
     value = fold_line_breaks(str(text))
     start, end = anchors_around(value)
-    return value[:start] + _escaped_prose(value[start:end]) + value[end:]
+    escaped, opening = _escaped_prose(value[start:end])
+    if start and opening:
+        rest = escaped[opening:]
+        return escaped[:opening] + value[:start] + rest + value[end:] if rest else escaped
+    return value[:start] + escaped + value[end:]
 
 
 def _code_point(match) -> str:
@@ -94,7 +104,16 @@ def _code_point(match) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
-def _escaped_prose(value: str) -> str:
+# After an escaped block start: the blanks mdformat reads with it (a "#" is a heading only before one)
+_BLANKS = lazy_compile(r"[ \t]*")
+_QUOTE_ENTITY = "&gt;"  # a ">" as html.escape writes it: mdformat escapes a line that starts with one
+
+
+def _escaped_prose(value: str) -> tuple[str, int]:
+    """``(escaped, opening)``: ``value`` escaped for prose, and the length of
+    its opening that mdformat must see first on a line to keep it text (an
+    escaped block start and the blanks after it, or a ``>``); 0 when it has
+    none."""
     value = value.lstrip(" \t")
     value = _CONTROL.sub(_code_point, value)
     value = html.escape(value, quote=False).replace("|", "\\|")
@@ -102,8 +121,9 @@ def _escaped_prose(value: str) -> str:
         match = pattern.match(value)
         if match:
             at = next(match.start(i) for i in range(1, (match.lastindex or 0) + 1) if match.group(i) is not None)
-            return value[:at] + "\\" + value[at:]
-    return value
+            escaped = value[:at] + "\\" + value[at:]
+            return escaped, _BLANKS.match(escaped, match.end() + 1).end()
+    return value, len(_QUOTE_ENTITY) if value.startswith(_QUOTE_ENTITY) else 0
 
 
 def fold_line_breaks(text: str) -> str:

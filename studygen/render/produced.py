@@ -2,8 +2,11 @@
 
 Checks need to tell text a helper computed from records from text a person
 wrote (SG204 verdicts, SG206 hedged wording, SG205 counts, SG212/SG213 rows
-behind a range). While a :func:`recording` block is active, every helper call
-appends what it returned, with the rows it used, to the block's list.
+behind a range), and, of text a person wrote, the study file's from the
+template's (a finding about the first names the study-file field). While a
+:func:`recording` block is active, every helper call appends what it
+returned, with the rows it used, to the block's list, and every prose field
+of the study file printed as written (:func:`written`) its field.
 
 Where it landed is recorded by the render itself, not found again by
 searching the text: while a template runs (:func:`anchoring`, which
@@ -31,12 +34,16 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from ..patterns import lazy_compile
+from ..place import Place
 
 OPEN, CLOSE = "\u2060", "\u2061"  # word joiner, function application: where an output starts and ends
 BITS = "\u2062\u2063"  # invisible times (0) and invisible separator (1): the id, 32 of them
 ID_BITS = 32
 ANCHOR = re.compile(f"[{OPEN}{CLOSE}][{BITS}]{{{ID_BITS}}}")
 _LEADING_ANCHORS = re.compile(f"(?:{ANCHOR.pattern})*")
+
+
+WRITTEN = "study_text"  # the kind of a study-file string printed as written (see written)
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,9 @@ OUTPUT_KINDS = {kind.name: kind for kind in (
     OutputKind("gap"),
     OutputKind("dataset"),
     OutputKind("record_note"),  # a note a record holds on its input, printed as written: no result
+    # a prose field of the study file printed as written (Produced.source names it), by the template or inside a
+    # helper's output: the study's own words, not what a helper computed, so no check counts it as helper text
+    OutputKind(WRITTEN),
 )}
 
 
@@ -128,7 +138,8 @@ def helper_spec(function) -> HelperSpec | None:
 class Produced:
     """One helper output: ``kind`` (figure, ratio, range, table, verdict,
     no_verdict, ap_difference, expectation, variant_list, condition, gap,
-    side_finding, dataset, record_note),
+    side_finding, dataset, record_note; or :data:`WRITTEN`, a study-file
+    string printed as written, see :func:`written`),
     the text it returned, the rows it was computed from
     (:class:`studygen.study.rows.Row`), and for tables the header cells.
 
@@ -156,6 +167,10 @@ class Produced:
     # cell's body row in it (0-based), where its table builder names one. None when unknown.
     table: object = field(default=None, compare=False)
     cell_row: int | None = field(default=None, compare=False)
+    # For a study-file string printed as written (kind WRITTEN): the study file as shown with the field's JSON
+    # pointer (line 0: a check reads the line from the file), and the field's keys and indexes from the root.
+    source: Place | None = field(default=None, compare=False)
+    field_path: tuple = field(default=(), compare=False)
 
 
 _PRODUCED: ContextVar[list | None] = ContextVar("studygen_produced", default=None)
@@ -342,9 +357,33 @@ def emit(text: str, rows=(), headers=(), compared_by: str = "variant", kind: str
     item = Produced(kind, anchors.plain(text) if anchors else text, tuple(rows), tuple(headers),
                     cells.headers if cells else (), compared_by, tuple(tuple(pair) for pair in compared),
                     table=table, cell_row=cells.row_now() if cells else None)
-    within = item.within
+    return _noted(item, text, log, anchors)
+
+
+def written(text: str, source: Place, field_path: tuple) -> str:
+    """``text``, printed from the study-file field at ``field_path`` (its
+    keys and indexes from the root; ``source``: the study file as shown with
+    the field's pointer), noted as such when recording and anchored when a
+    template runs, like a helper's output (:func:`emit`), so that a check
+    finding fault with the sentence can name the field instead of the
+    README. Inside a helper's output it is anchored within the helper's own
+    anchors; in a table cell it is noted, not anchored."""
+    log, anchors = _PRODUCED.get(), _ANCHORS.get()
+    if log is None and anchors is None:
+        return text
+    text = str(text)
+    cells = _WITHIN.get()
+    item = Produced(WRITTEN, anchors.plain(text) if anchors else text, within=cells.headers if cells else (),
+                    table=cells, cell_row=cells.row_now() if cells else None, source=source,
+                    field_path=tuple(field_path))
+    return _noted(item, text, log, anchors)
+
+
+def _noted(item: Produced, text: str, log: list | None, anchors: "Anchors | None") -> str:
+    """``text`` of ``item`` after noting the item in ``log`` (when recording),
+    anchored when a template runs and the item is no table cell."""
     if log is not None:
         log.append(item)
-    if anchors is None or within:
+    if anchors is None or item.within:
         return text
     return anchors.wrap(item, text)

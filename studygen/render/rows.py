@@ -316,7 +316,7 @@ class ViewBase:
         # what a template reads of the study file knows its place there: a field it lacks is an error naming both
         self.spec = study_file_view(study.spec, study.rel(study.study_path))
         self.family = study.family
-        self.title = study.spec["title"]
+        self.title = self.spec["title"]
         self.decision = self.spec["decision"]
         self.model = self.spec["model"]
 

@@ -15,6 +15,7 @@ from ..records.keys import FIELDS
 from ..records.kinds import RESULT_KINDS, Kind
 from ..study.analyses import UNCLASSIFIED_LIMIT, kernel_time_over_compute, precision_inversions, unclassified_share
 from ..study.compilations import PooledCell, pooled_cell
+from ..study import NOT_MEASURED_KEY
 from ..study.rows import Row
 from ..study.spread import declared_sources
 from ..study.timing import latency_signature, reported_by_several_jobs, timing_words
@@ -23,6 +24,7 @@ from .escaping import code_span, escape_cell, escape_label, escape_label_in_pros
 from .labels import gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .rows import ViewBase, and_list, difference_decimals, fmt, matches
+from .study_file import as_written
 from .tables import DEFAULT_ORIGIN, markdown_table, metric_words, unstated_label
 
 
@@ -115,10 +117,12 @@ class SectionHelpers(ViewBase):
         their mean, or ``no bound stated``). SG203 holds two jobs' figures
         against these."""
         lines = []
-        for source in declared_sources(self._study):
+        # declared_sources reads the study file's entries in order: the view's are the same, knowing their fields
+        for source, entry in zip(declared_sources(self._study), self.spec.get("spread_sources") or []):
             bound = (f"up to {format_number(source.up_to_percent)} % of their mean" if source.up_to_percent is not None
                      else "no bound stated")
-            lines.append(emit(f"{source.words} ({bound}): {escape_label_in_prose(' '.join(source.reason.split()))}"))
+            reason = as_written(entry["reason"], escape_label_in_prose(" ".join(source.reason.split())))
+            lines.append(emit(f"{source.words} ({bound}): {reason}"))
         return lines
 
     @helper()
@@ -299,7 +303,7 @@ class SectionHelpers(ViewBase):
         """The decision's ``revisit_when`` entries, one string each, in study-file
         order: conditions under which the decision is to be taken again, not
         results, so SG206 lets them name a configuration declared not measured."""
-        return [emit(item) for item in self.spec.get("decision", {}).get("revisit_when", [])]
+        return [emit(as_written(item)) for item in self.spec.get("decision", {}).get("revisit_when", [])]
 
     # ---- not measured and known gaps -----------------------------------------
     @helper("expectation")
@@ -309,13 +313,14 @@ class SectionHelpers(ViewBase):
         (the configuration is any noun phrase, singular or plural, hence no verb);
         ``lead=False`` leaves out ``Not measured:`` under a heading that says it.
         Raises TemplateError when ``config`` is not listed under ``not_measured``."""
-        for entry in self._study.declared_not_measured:
+        # the study file's entries as the view holds them: each string printed as written from its field
+        for entry in self.spec.get(NOT_MEASURED_KEY) or []:
             if entry["config"] == config or config in entry.get("aliases", []):
-                text = f"{'Not measured: ' if lead else ''}{entry['config']} ({entry['reason']})."
+                text = f"{'Not measured: ' if lead else ''}{as_written(entry['config'])} ({as_written(entry['reason'])})."
                 if entry.get("expectation"):
-                    text += f" Expected without a measurement: {entry['expectation']}"
+                    text += f" Expected without a measurement: {as_written(entry['expectation'])}"
                     if entry.get("because"):
-                        text += f", because {entry['because']}"
+                        text += f", because {as_written(entry['because'])}"
                     text += "."
                 return emit(text)
         raise TemplateError(f"expectation({config!r}): not listed under not_measured in the study file")
@@ -480,12 +485,12 @@ class SectionHelpers(ViewBase):
         for w in self.spec.get("waivers", []):
             if refusal("waivers", w) is None:
                 target = self._gap_target(w, f"README line {w.get('line')}")
-                gaps.append(f"Waived {w['code']} ({target}): {w['reason']}")
+                gaps.append(f"Waived {w['code']} ({target}): {as_written(w['reason'])}")
         for e in self.spec.get("explanations", []):
             if refusal("explanations", e) is not None:
                 continue
             target = self._gap_target(e, "study")
-            gaps.append(f"Explained {e['code']} ({target}): {e['text']}")
+            gaps.append(f"Explained {e['code']} ({target}): {as_written(e['text'])}")
         return [emit(escape_label_in_prose(g)) for g in gaps]
 
     def _gap_target(self, entry: dict, otherwise: str) -> str:

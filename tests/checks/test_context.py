@@ -10,6 +10,8 @@ from studygen.checks.base import readme_finding, row_finding
 from studygen.checks.readme_text import ReadmeText
 from studygen.errors import TemplateError
 from studygen.findings import WARNING, Finding
+from studygen.place import Place
+from studygen.render.produced import WRITTEN
 from studygen.study import load_study
 
 from .studies import latency, load, record, write_project
@@ -33,7 +35,11 @@ def test_the_render_is_made_once_and_read_through_the_context(tmp_path):
     assert "5.889 ms" in [item.text for item in context.produced]
     assert {row.pointer for item in context.produced for row in item.rows} == {"/results/0/value_ms"}
     outputs = list(context.produced_outputs())
-    assert [item for item, _ in outputs] == context.produced
+    # every output but the study file's title, printed as written: no helper's, so asked for by its kind only
+    assert [item for item, _ in outputs] == [item for item in context.produced if item.kind != WRITTEN]
+    ((title, _),) = context.produced_outputs(kinds=(WRITTEN,))
+    assert (title.text, title.source, title.field_path) == (
+        "Toy detector: FP8 study", Place("families/toy/study.yaml", 0, "/title"), ("title",))
     item, readme = next((item, readme) for item, readme in outputs if item.text == "5.889 ms")
     assert readme is context.readme_text and readme.locate(item) == rendered.readme.splitlines().index("fp16 takes 5.889 ms.") + 1
     assert list(context.produced_outputs(kinds=("table",))) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from studygen.checks import CheckContext, readme_markdown, run_checks
 from studygen.findings import ERROR, Finding
+from studygen.records.load import yaml_line
 from studygen.study import load_study
 
 from .studies import MINIMAL_TEMPLATE, latency, load, record, spec, write_project
@@ -164,7 +165,12 @@ def test_a_decision_naming_cards_by_model_number_is_read_against_the_table(tmp_p
     wrong = _cards_study(tmp_path / "wrong", "The GTX-1070 is 3.5x faster than the RTX 3090.")
     findings = [f for f in readme_markdown.check(CheckContext(wrong)) if f.code == "SG103"]
     lines = wrong.readme_path.read_text(encoding="utf-8").splitlines()
-    assert [(f.file, f.line) for f in findings] == [(README, lines.index("The GTX-1070 is 3.5x faster than the RTX 3090.") + 1)]
+    # the sentence is the decision summary, printed as written: the finding names the study file's field
+    readme_line = lines.index("The GTX-1070 is 3.5x faster than the RTX 3090.") + 1
+    assert [(f.file, f.line, f.pointer) for f in findings] == [
+        ("families/toy/study.yaml", yaml_line(wrong.spec_text, "decision", "summary"), "/decision/summary")]
     assert findings[0].message.startswith("3.5x between row 'GeForce GTX 1070' and row 'RTX 3090' goes the wrong way")
+    assert findings[0].hint.startswith(f"edit /decision/summary in this file, which the README prints as written "
+                                       f"({README} line {readme_line}): ")
     right = _cards_study(tmp_path / "right", "The RTX 3090 is 3.5x faster than the GTX 1070.")
     assert readme_markdown.check(CheckContext(right)) == []

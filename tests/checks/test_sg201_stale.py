@@ -39,9 +39,10 @@ def test_a_hand_edit_is_stale_at_its_first_line_with_a_diff(tmp_path):
     assert (finding.code, finding.severity, finding.file, finding.line) == ("SG201", ERROR, "families/toy/README.md", edited + 1)
     assert finding.message == "README is stale: it differs from what the records render to"
     assert finding.hint == "run studygen render toy (never edit it by hand)"
-    # one line of context either side (n=1), committed first
+    # one line of context either side (n=1), the file on disk first: "committed" would be untrue of a README git
+    # does not track (tmp_path is no repository) or one modified since its commit, as here
     assert finding.detail == (
-        "--- families/toy/README.md (committed)\n+++ families/toy/README.md (rendered)\n"
+        "--- families/toy/README.md (on disk)\n+++ families/toy/README.md (rendered)\n"
         f"@@ -{edited},3 +{edited},3 @@\n \n-fp16 median: 5.7 ms.\n+fp16 median: 5.889 ms.\n \n")[:-1]
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from studygen.checks import CheckContext, sg204_noise_verdict
 from studygen.findings import ERROR
+from studygen.records.load import yaml_line
 from studygen.render.stats import median_difference
 
 from .studies import codes, latency, line_of, load, readme_lines, record
@@ -97,9 +98,17 @@ def test_verdict_in_the_study_file_summary_is_hand_written_too(tmp_path):
     template = HEADER + "{{ study.decision.summary }}\n\n" + VERDICT_CALL
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.0, repeats=FP16), latency("fp8", 5.0, repeats=FP8_OVERLAPPING)])],
                  template=template, study=spec(decision={"shipped": False, "summary": "FP8 makes no difference."}))
-    findings = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
-    assert [f.line for f in findings] == [line_of(study, "FP8 makes no difference.")]
-    assert '"no difference"' in findings[0].message
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    # hand-written, and in the study file: named there, with what to write in the field instead of a helper call
+    assert (finding.file, finding.line, finding.pointer) == (
+        "families/toy/study.yaml", yaml_line(study.spec_text, "decision", "summary"), "/decision/summary")
+    assert finding.message == ('verdict "no difference" is written by hand, not computed: the records hold repeat '
+                               'medians for 2 latency figure(s); sentence: "FP8 makes no difference."')
+    assert finding.hint == (
+        f"edit /decision/summary in this file, which the README prints as written (families/toy/README.md line "
+        f"{line_of(study, 'FP8 makes no difference.')}): say what was measured instead, the spread of each figure "
+        "(min to max, or ± std) and how many repeats it covers, and let the reader judge; or remove the claim; then "
+        "run studygen render")
 
 
 def test_verdicts_in_other_words_are_hand_written_verdicts_too(tmp_path):
@@ -138,8 +147,12 @@ def test_a_verdict_inside_another_helper_output_is_still_hand_written(tmp_path):
     template = HEADER + "- {{ study.expectation('NVFP4') }}\n"
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template,
                  study=spec(not_measured=not_measured))
-    findings = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
-    assert [f.line for f in findings] == [line_of(study, "within run-to-run noise of FP8")]
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    # the words are the entry's expectation, inside the helper's own: named at that field
+    assert (finding.file, finding.line, finding.pointer) == (
+        "families/toy/study.yaml", yaml_line(study.spec_text, "not_measured", 0, "expectation"),
+        "/not_measured/0/expectation")
+    assert f"(families/toy/README.md line {line_of(study, 'within run-to-run noise of FP8')})" in finding.hint
 
 
 def test_three_repeats_are_enough_to_call_the_helper(tmp_path):

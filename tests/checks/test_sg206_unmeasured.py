@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from studygen.checks import CheckContext, sg206_unmeasured
 from studygen.findings import ERROR
+from studygen.records.load import yaml_line
 
 from .studies import codes, collected_provenance, latency, line_of, load, readme_lines, record, spec
 
@@ -221,7 +222,11 @@ def test_a_revisit_line_printed_as_it_is_still_counts(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])], template=template,
                  study=spec(title="Toy detector", not_measured=entry, decision=decision))
     (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
-    assert finding.line == line_of(study, "someone publishes an fp8 run")
+    # still hand text, and text of the study file: the finding names the entry, not the README line printing it
+    assert (finding.file, finding.line, finding.pointer) == (
+        "families/toy/study.yaml", yaml_line(study.spec_text, "decision", "revisit_when", 0), "/decision/revisit_when/0")
+    assert f"(families/toy/README.md line {line_of(study, 'someone publishes an fp8 run')}): say here that it was " \
+           "not measured, or leave it out" in finding.hint and "study.expectation" not in finding.hint
 
 
 NOTES = ("{% for job, note in study.record_notes() %}- {{ job }}: {{ note }}\n{% endfor %}\n"

@@ -108,8 +108,9 @@ def test_a_new_dataset_definition_is_checked_then_returned_unwritten(tmp_path):
     assert use.files() == [(tmp_path / "demo" / "datasets" / "val-3.json", use.text)]
     assert json.loads(use.text)["count"] == 3
     assert not use.path.exists()  # written with its record, by write_results
-    with pytest.raises(RecordError, match="val-4.json:/"):  # checked before anything is written
+    with pytest.raises(RecordError, match="val-4.json:") as refused:  # checked before anything is written
         use_dataset(tmp_path, "demo", "val-4", [1], "gt.json", lambda: {"schema_version": 1, "dataset_id": "val-4"})
+    assert refused.value.place.pointer == "/"  # the definition as a whole: a required field is missing
 
 
 def test_a_definition_without_ids_is_verified_by_its_count_only(tmp_path):

@@ -15,6 +15,13 @@ RECORD = "measurements/deformable_detr/b200-trt11.4.json"
 README = "families/deformable_detr/README.md"
 
 
+def load_record_line(project, pointer: str) -> int:
+    """1-based line of ``pointer`` in the record RECORD of ``project``."""
+    from studygen.records.jsonpos import line_of_pointer
+
+    return line_of_pointer((project / RECORD).read_text(), pointer)
+
+
 def _edit_record(project, mutate):
     path = project / RECORD
     data = json.loads(path.read_text())
@@ -48,8 +55,22 @@ def test_render_refuses_invalid_record_and_writes_nothing(project, run_cli):
     _edit_record(project, lambda d: d["results"][3].__setitem__("value_ms", "fast"))
     result = run_cli("render", "--root", project)
     assert result.exit_code == 2
-    assert result.err == f"studygen: {RECORD}:/results/3/value_ms: 'fast' is not of type 'number'\n"
+    line_no = next(i + 1 for i, text in enumerate((project / RECORD).read_text().splitlines()) if '"fast"' in text)
+    assert result.err == f"studygen: {RECORD}:{line_no}: 'fast' is not of type 'number' (/results/3/value_ms)\n"
     assert (project / README).read_bytes() == before
+
+
+def test_render_and_check_name_a_missing_figure_at_one_place(project, run_cli):
+    # a result that lost its value_ms: render said "RECORD:/results/2: ..." where check said "RECORD:N: SG202 ...
+    # (/results/2)", two names for one place; both now give the file, the line and the pointer
+    _edit_record(project, lambda d: d["results"][2].pop("value_ms"))
+    render = run_cli("render", "--root", project)
+    check = run_cli("check", "deformable_detr", "--root", project)
+    assert (render.exit_code, check.exit_code) == (2, 1)
+    line_no = load_record_line(project, "/results/2")
+    message = "'value_ms' is a required property"
+    assert render.err == f"studygen: {RECORD}:{line_no}: {message} (/results/2)\n"
+    assert f"{RECORD}:{line_no}: SG202 {message} (/results/2)" in check.out.splitlines()
 
 
 def test_hand_edit_of_readme_is_sg201_with_diff(project, run_cli):

@@ -42,7 +42,7 @@ def test_numbers_out_of_a_doubles_range_are_refused_at_their_pointer(project, ru
     line = next(i + 1 for i, text in enumerate((project / RECORD).read_text().splitlines()) if written in text)
     before = (project / README).read_bytes()
     render = run_cli("render", "--root", project)
-    assert render.err == f"studygen: {RECORD}:/results/0/value_ms: malformed JSON: {message}\n"
+    assert render.err == f"studygen: {RECORD}:{line}: malformed JSON: {message} (/results/0/value_ms)\n"
     assert render.exit_code == 2 and (project / README).read_bytes() == before
     check = run_cli("check", "--root", project)
     assert check.exit_code == 1
@@ -92,11 +92,13 @@ def test_nesting_past_the_limit_that_python_can_parse_is_refused_at_its_pointer(
     assert result.exit_code == 2
     pointer = "/deep" + "/0" * 99
     assert result.err == (f"studygen: {RECORD}:{pointer}: nested more than 100 levels deep (lists or mappings); "
-                          "the limit is 100\n")
+                          "the limit is 100\n")  # no line known: the pointer alone, as check prints it too
+    line = _line_of(project, RECORD, '"deep": [[')
     _replace(project, RECORD, "[" * 100 + "]" * 100, "[" * 99 + "]" * 99)  # level 100: only the schema refuses it
     result = run_cli("render", "--root", project)
     assert result.exit_code == 2 and "nested more than" not in result.err
-    assert result.err == f"studygen: {RECORD}:/deep: Additional properties are not allowed ('deep' was unexpected)\n"
+    assert result.err == (f"studygen: {RECORD}:{line}: Additional properties are not allowed ('deep' was unexpected) "
+                          "(/deep)\n")
 
 
 def test_undeclared_variant_is_sg202(project, run_cli):
@@ -193,8 +195,8 @@ def test_a_byte_order_mark_is_read_past_as_in_every_text_input():
 
 @pytest.mark.parametrize("text, message", [
     ('{"schema_version": ' + "9" * 5000 + "}",
-     "/schema_version: malformed JSON: integer 999999999999…9999999999 (5000 digits) is out of range (beyond a double's "
-     "range, about 1.8e308)"),
+     "1: malformed JSON: integer 999999999999…9999999999 (5000 digits) is out of range (beyond a double's "
+     "range, about 1.8e308) (/schema_version)"),
 ])
 def test_json_refusals_speak_of_the_file_not_of_python(text, message):
     from studygen.errors import RecordError
@@ -246,7 +248,7 @@ def test_a_latency_that_is_not_positive_is_sg202_at_its_pointer(project, run_cli
     message = f"{shown} is less than or equal to the minimum of 0"
     before = (project / README).read_bytes()
     render = run_cli("render", "--root", project)
-    assert (render.exit_code, render.err) == (2, f"studygen: {RECORD}:/results/0/value_ms: {message}\n")
+    assert (render.exit_code, render.err) == (2, f"studygen: {RECORD}:{line}: {message} (/results/0/value_ms)\n")
     assert (project / README).read_bytes() == before
     check = run_cli("check", "--root", project)
     assert check.exit_code == 1

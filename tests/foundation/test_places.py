@@ -1,8 +1,9 @@
 """One location type: errors, load problems and findings carry a Place, and
 one function turns an error (or a load problem) into a finding. The printed
-forms are the contract: ``path:N: message`` for an error with a line,
-``path:/pointer: message`` for one with a pointer, ``path:line: CODE message
-(pointer)`` for a finding."""
+forms are the contract, one for both (``Place.said``): ``path:N: message
+(pointer)`` for an error that knows its line and pointer, ``path:N: message``
+or ``path:/pointer: message`` for one that knows one of them, and
+``path:N: CODE message (pointer)`` for a finding."""
 
 from __future__ import annotations
 
@@ -24,9 +25,12 @@ PACKAGE = Path(__file__).resolve().parents[2] / "studygen"
 def test_error_prints_its_line_or_its_pointer():
     assert RecordError("malformed JSON: x", path="r.json", line=4).line() == "r.json:4: malformed JSON: x"
     assert RecordError("bad type", path="r.json", pointer="/results/3/value_ms").line() == "r.json:/results/3/value_ms: bad type"
-    # a schema error knows both: it prints the pointer (which field), the finding shows the line
+    # a schema error knows both: it prints them as the finding at the same place does, the line first (where an
+    # editor jumps), the pointer after the message (which field). Before, render said "r.json:/results/3/value_ms:
+    # bad type" where check said "r.json:12: SG202 bad type (/results/3/value_ms)"
     both = RecordError("bad type", path="r.json", line=12, pointer="/results/3/value_ms")
-    assert both.line() == "r.json:/results/3/value_ms: bad type"
+    assert both.line() == "r.json:12: bad type (/results/3/value_ms)"
+    assert format_text([error_finding("SG202", both)]).splitlines()[0] == "r.json:12: SG202 bad type (/results/3/value_ms)"
     assert both.place == Place("r.json", 12, "/results/3/value_ms")
     assert InputError("no such file", path="x.log").line() == "x.log: no such file"
     assert StudygenError("no project root").line() == "no project root"
@@ -129,12 +133,12 @@ def test_problem_of_a_load_error_keeps_its_place_and_raises_it_again(tmp_path):
     assert raised.value.place == Place("measurements/f/job.json", 2, "/schema_version")
     problem = Problem.of_error(raised.value, "shown/job.json")
     assert (problem.path, problem.line, problem.pointer) == ("shown/job.json", 2, "/schema_version")
-    assert problem.error().line() == (
-        "shown/job.json:/schema_version: schema_version 7 is newer than this studygen reads (3); upgrade studygen")
+    assert problem.error().line() == ("shown/job.json:2: schema_version 7 is newer than this studygen reads (3); upgrade "
+                                      "studygen (/schema_version)")
     # the whole document ("/") is no place worth a pointer: its line says as much
     path.write_text("[1]\n", encoding="utf-8")
     with pytest.raises(RecordError) as raised:
         load_record(path, "job.json")
-    assert raised.value.line() == "job.json:/: top level must be a JSON object"
+    assert raised.value.line() == "job.json:1: top level must be a JSON object (/)"
     assert Problem.of_error(raised.value, "job.json").place == Place("job.json", 1, None)
     assert Problem.of_error(raised.value, "job.json").error().line() == "job.json:1: top level must be a JSON object"

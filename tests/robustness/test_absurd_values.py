@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from studygen.records.jsonpos import line_of_pointer
 from tests.robustness.snapshot import snapshot
 from tests.robustness.tiny import JOB_ID, make_tiny_project
 
@@ -59,7 +60,9 @@ def test_a_figure_past_its_bound_is_refused_at_its_pointer(tiny, run_cli, comman
     assert "Traceback" not in done.err
     if command == "render":
         (line,) = done.err.splitlines()
-        assert line.startswith(f"studygen: {RECORD}:{pointer}{below}: ")
+        # as check names it: the line where the figure sits, its pointer after the message
+        at = line_of_pointer((tiny / RECORD).read_text(), pointer + below)
+        assert line.startswith(f"studygen: {RECORD}:{at}: ") and line.endswith(f" ({pointer}{below})")
     else:
         (line,) = [line for line in done.out.splitlines() if line.startswith(RECORD)]
         assert " SG202 " in line

@@ -1,0 +1,106 @@
+"""Findings about a sentence the study file holds name the study file's field,
+not the README that prints it (checks/base.py at_written_field): the README is
+generated and never edited, so "README.md:9: SG204 ... use study.noise_verdict"
+sent a generic-template user to a file they must not touch, with a helper their
+study file cannot call. Findings about the template's own words stay on the
+README. The study, its figures and its sentences are made up for these tests."""
+
+from __future__ import annotations
+
+from studygen.checks import CheckContext, run_checks
+from studygen.records.load import yaml_line
+from studygen.study import load_study
+
+from .studies import latency, record, spec, write_project
+
+README = "families/toy/README.md"
+STUDY_FILE = "families/toy/study.yaml"
+# a template of a generic-template user: the built-in one, block by block unchanged
+GENERIC = '{% extends "studygen/generic.md.j2" %}\n'
+SUMMARY = "Ship fp16. The FP8 engine gained 0.4 ms at 800 x 800, which is within the noise of the timer."
+RECORDS = [record("job", [latency("fp16", 5.2), latency("fp8", 4.8)])]
+
+
+def _rendered_project(tmp_path, template: str, summary: str = SUMMARY):
+    """The study loaded, its README written as render writes it, and the README's lines."""
+    study_dir = write_project(tmp_path, records=RECORDS, template=template,
+                              study=spec(decision={"shipped": False, "summary": summary}))
+    study = load_study(study_dir, tmp_path)
+    readme = CheckContext(study).rendered.readme
+    study.readme_path.write_text(readme, encoding="utf-8")
+    return study, readme.splitlines()
+
+
+def _by_code(findings, *codes):
+    return sorted((f for f in findings if f.code in codes), key=lambda f: f.code)
+
+
+def test_a_verdict_in_the_decision_summary_is_reported_at_the_summary(tmp_path):
+    study, lines = _rendered_project(tmp_path, GENERIC)
+    readme_line = lines.index(SUMMARY) + 1
+    summary_line = yaml_line(study.spec_text, "decision", "summary")
+    assert summary_line > 0
+    lint, verdict = _by_code(run_checks(study), "SG105", "SG204")
+    field = f"edit /decision/summary in this file, which the README prints as written ({README} line {readme_line}): "
+    assert (lint.file, lint.line, lint.pointer) == (STUDY_FILE, summary_line, "/decision/summary")
+    assert lint.message == "'within the noise' with no spread, repeat count or test stated in the same paragraph"
+    assert lint.hint == field + ("state the spread (± std, min to max or a confidence interval), how many repeats it "
+                                 "is over, or the test used; or state the difference without calling it noise; then "
+                                 "run studygen render")
+    assert (verdict.file, verdict.line, verdict.pointer) == (STUDY_FILE, summary_line, "/decision/summary")
+    assert verdict.message == (
+        'verdict "within the noise" about 0.4, 800, 800 is written by hand, not computed: no record holds repeated '
+        'timings (at least 3 repeat medians a side) to support it; sentence: "The FP8 engine gained 0.4 ms at 800 x '
+        '800, which is within the noise of the timer."')
+    # what to write in the field instead: a study file cannot call a template helper
+    assert verdict.hint == field + ("say what was measured instead, the spread of each figure (min to max, or ± std) "
+                                    "and how many repeats it covers, and let the reader judge; or remove the claim; "
+                                    "then run studygen render")
+    assert "noise_verdict" not in verdict.hint + verdict.message
+
+
+def test_the_same_sentence_written_by_the_template_stays_on_the_readme(tmp_path):
+    template = GENERIC + "{% block summary %}## Summary and decision\n\n" + SUMMARY + "\n\n{% endblock %}\n"
+    study, lines = _rendered_project(tmp_path, template, summary="Ship fp16.")
+    readme_line = lines.index(SUMMARY) + 1
+    lint, verdict = _by_code(run_checks(study), "SG105", "SG204")
+    assert [(f.file, f.line, f.pointer) for f in (lint, verdict)] == [(README, readme_line, None)] * 2
+    assert lint.hint.startswith("state the spread")
+    assert verdict.hint.startswith("remove the verdict, or collect repeated runs and use study.noise_verdict(a, b, ...)")
+
+
+def test_a_line_shared_with_the_template_or_stale_on_disk_keeps_lint_on_the_readme(tmp_path):
+    # lint names a line, not a place in it: only a line that is the field and nothing else, as render prints it
+    # now, is the field's. SG204 reads the place of the phrase, so it names the field either way.
+    template = GENERIC + "{% block summary %}Our call: {{ study.decision.summary }}\n\n{% endblock %}\n"
+    study, lines = _rendered_project(tmp_path, template)
+    shared = lines.index(f"Our call: {SUMMARY}") + 1
+    lint, verdict = _by_code(run_checks(study), "SG105", "SG204")
+    assert (lint.file, lint.line) == (README, shared)
+    assert (verdict.file, verdict.pointer) == (STUDY_FILE, "/decision/summary")
+
+    study, lines = _rendered_project(tmp_path / "stale", GENERIC)
+    at = lines.index(SUMMARY)
+    lines[at] = SUMMARY.replace("0.4 ms", "0.5 ms")  # edited by hand: SG201, and this line is no longer render's
+    study.readme_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    findings = run_checks(study)
+    (lint,) = _by_code(findings, "SG105")
+    assert (lint.file, lint.line, lint.pointer) == (README, at + 1, None)
+    assert [f.line for f in _by_code(findings, "SG201") if f.file == README] == [at + 1]
+
+
+def test_a_verdict_in_a_revisit_condition_names_its_entry(tmp_path):
+    # a list item of the helper's: lint's line is the item's once its "- " is read past
+    condition = "the gap is no longer statistically insignificant"
+    decision = {"shipped": False, "summary": "Ship fp16.", "revisit_when": ["a driver update", condition]}
+    study_dir = write_project(tmp_path, records=RECORDS, template=GENERIC, study=spec(decision=decision))
+    study = load_study(study_dir, tmp_path)
+    readme = CheckContext(study).rendered.readme
+    study.readme_path.write_text(readme, encoding="utf-8")
+    lint, verdict = _by_code(run_checks(study), "SG105", "SG204")
+    entry = (STUDY_FILE, yaml_line(study.spec_text, "decision", "revisit_when", 1), "/decision/revisit_when/1")
+    assert [(f.file, f.line, f.pointer) for f in (lint, verdict)] == [entry] * 2
+    assert verdict.message.startswith('verdict "statistically insignificant" is written by hand')
+    item_line = readme.splitlines().index(f"- {condition}") + 1
+    assert lint.hint.startswith(f"edit /decision/revisit_when/1 in this file, which the README prints as written "
+                                f"({README} line {item_line}): state the spread")
