@@ -212,11 +212,11 @@ def run_check(options: CheckOptions) -> list:
     if workers == 1:
         per_study = [check_study(study_dir, root) for study_dir in study_dirs]
     elif start_method() == "fork":
-        # this process checks one share, a forked child each other; the error of the first failing study
-        # in study order is raised, as in one process
+        # this process checks one share, a forked child each other, then the studies a child has not begun
+        # (or left when it died); the error of the first failing study in study order is raised, as in one process
         shares = split_by_size(study_sizes(root, study_dirs), workers)
         outcomes = outcomes_in_forks(lambda study_dir: check_study(study_dir, root), study_dirs, shares,
-                                     shown=lambda study_dir: shown_path(study_dir, root))
+                                     shown=lambda study_dir: shown_path(study_dir, root), steal=True)
         per_study = []
         for index in range(len(study_dirs)):
             done, value = outcomes[index]

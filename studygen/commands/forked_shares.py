@@ -22,6 +22,15 @@ bytes) then the pickled ``(done, value)``. So a child that crashes (a signal,
 not unpickle fails only its own item. The parent reads every child's pipe
 between its own items and then until each ends, so a child whose outputs
 exceed the pipe's buffer waits for one of the parent's items at most.
+
+With ``steal`` (check's way), a child takes each item of its share from a
+queue of its own before doing it: a pipe holding the share's indices, written
+whole before the fork and read 4 bytes at a time (a read of a pipe takes
+whole units for one reader at a time). The parent, its own share done, takes
+the items a child has not begun from the same queue and does them itself, so
+that the processes end together whatever the sizes the shares were dealt by
+mispredicted; and where a child dies, the items still in its queue are done
+by the parent, only the item it died in failing.
 """
 
 from __future__ import annotations
@@ -65,6 +74,8 @@ class _Child:
     reader: int
     share: list[int]
     received: bytearray = field(default_factory=bytearray)
+    queue: int | None = None  # the read end of the share's queue (with steal), None once drained
+    left: list[int] = field(default_factory=list)  # items still queued when the child ended, for the parent
 
 
 def split_by_size(sizes: list[int], shares: int) -> list[list[int]]:
@@ -82,7 +93,7 @@ def split_by_size(sizes: list[int], shares: int) -> list[list[int]]:
 
 
 def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]],
-                      shown: Callable[[object], str] = str) -> dict[int, Outcome]:
+                      shown: Callable[[object], str] = str, steal: bool = False) -> dict[int, Outcome]:
     """``work(items[i])`` for every index ``i`` of ``shares``: the first share
     in this process, each other in a forked child. Returns each index's
     outcome; an ``Exception`` an item raises is its outcome (the share goes
@@ -92,15 +103,18 @@ def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]],
     killer) gets a RuntimeError naming the exit status or signal and the
     item (``shown(item)``); an
     exception or value that does not come back through pickle, a
-    RuntimeError naming its type. Call it from the main thread (a child
+    RuntimeError naming its type. With ``steal``, this process, its share
+    done, does the items children have not begun, and those a dead child left
+    (see the module docstring). Call it from the main thread (a child
     dies with the thread that forked it). POSIX only (``os.fork``)."""
     children: list[_Child] = []
+    queued: list[_Child] = []  # children whose queues may still hold items (one that ended stays here)
     try:
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # no child may take an interrupt
         own = list(shares[0])
         try:
             for share in shares[1:]:
-                started = _fork_share(work, items, share, blocked)
+                started = _fork_share(work, items, share, blocked, steal)
                 if started is None:
                     own.extend(share)  # could not start a process: done here
                 else:
@@ -112,15 +126,21 @@ def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]],
         def describe(index: int) -> str:  # an item as an error names it: made only when one fails
             return shown(items[index])
 
-        for index in own:
+        queued.extend(children)
+        while True:
+            index = own.pop(0) if own else _taken_from_queues(queued) if steal else None
+            if index is None:
+                if not children:
+                    return outcomes
+                _read_ready(children, describe, outcomes, wait=True)
+                continue
             outcomes[index] = _outcome(work, items[index])
             _read_ready(children, describe, outcomes, wait=False)  # a child with a full pipe waits for no more
-        while children:
-            _read_ready(children, describe, outcomes, wait=True)
-        return outcomes
     finally:
         for child in children:  # stopped early: no child outlives the run
             _stop(child)
+        for child in queued or children:
+            _close_queue(child)
 
 
 def _outcome(work: Callable, item) -> Outcome:
@@ -130,25 +150,88 @@ def _outcome(work: Callable, item) -> Outcome:
         return False, exc
 
 
-def _fork_share(work: Callable, items: list, share: list[int], mask) -> _Child | None:
-    """The child forked to do ``share``; None when no process or pipe could
+def _fork_share(work: Callable, items: list, share: list[int], mask, steal: bool = False) -> _Child | None:
+    """The child forked to do ``share`` (taking its items from a queue with
+    ``steal``, where one can hold them); None when no process or pipe could
     be made (EMFILE, EAGAIN)."""
+    queue = _queue_of(share) if steal else None
     try:
         reader, writer = os.pipe()
     except OSError:
+        _close(queue)
         return None
     _widen(writer)
     parent = os.getpid()  # taken before the fork: a child that sees another parent knows this one is gone
     try:
         pid = os.fork()
     except OSError:
-        os.close(reader)
-        os.close(writer)
+        for end in (reader, writer, queue):
+            _close(end)
         return None
     if pid == 0:  # the child: never returns
-        _run_share(work, items, share, parent, (reader, writer), mask)
+        _run_share(work, items, share if queue is None else _queue_items(queue), parent, (reader, writer), mask)
     os.close(writer)
-    return _Child(pid, reader, share)
+    return _Child(pid, reader, share, queue=queue)
+
+
+_INDEX = struct.Struct("<I")  # an item's index in a share's queue
+
+
+def _queue_of(share: list[int]) -> int | None:
+    """The read end of a pipe holding ``share``'s indices (:data:`_INDEX`
+    each), its write end closed, so that a read takes the next index or,
+    the queue empty, ends at once; None where no pipe could be made or the
+    share does not fit its buffer (then the child does its share as dealt)."""
+    try:
+        reader, writer = os.pipe()
+    except OSError:
+        return None
+    try:
+        _widen(writer)
+        os.set_blocking(writer, False)
+        data = b"".join(_INDEX.pack(index) for index in share)
+        if os.write(writer, data) == len(data):  # a pipe takes all or nothing up to its buffer: one write
+            return reader
+    except OSError:  # BlockingIOError: more than the buffer holds
+        pass
+    finally:
+        os.close(writer)
+    os.close(reader)
+    return None
+
+
+def _queue_items(queue: int):
+    """The indices taken from ``queue`` one at a time, until it is empty."""
+    while data := os.read(queue, _INDEX.size):
+        yield _INDEX.unpack(data)[0]
+
+
+def _taken_from_queues(children: list[_Child]) -> int | None:
+    """An index taken from the first child's queue that has one, or left
+    there when the child ended; None when every queue is empty (each is
+    then closed)."""
+    for child in children:
+        if child.left:
+            return child.left.pop(0)
+        if child.queue is not None:
+            data = os.read(child.queue, _INDEX.size)
+            if data:
+                return _INDEX.unpack(data)[0]
+            _close_queue(child)
+    return None
+
+
+def _close_queue(child: _Child) -> None:
+    _close(child.queue)
+    child.queue = None
+
+
+def _close(descriptor: int | None) -> None:
+    if descriptor is not None:
+        try:
+            os.close(descriptor)
+        except OSError:
+            pass
 
 
 def _widen(pipe: int) -> None:
@@ -161,10 +244,11 @@ def _widen(pipe: int) -> None:
         pass
 
 
-def _run_share(work: Callable, items: list, share: list[int], parent: int, pipe: tuple[int, int], mask) -> None:
-    """The child's life: each item of ``share`` done and its frame written to
-    the pipe's write end, ``pipe[1]``, at once; exit status 0 once all are
-    sent, 1 when the parent is gone or the pipe breaks."""
+def _run_share(work: Callable, items: list, share, parent: int, pipe: tuple[int, int], mask) -> None:
+    """The child's life: each item of ``share`` (indices, or their queue's
+    :func:`_queue_items`) done and its frame written to the pipe's write end,
+    ``pipe[1]``, at once; exit status 0 once all are sent, 1 when the parent
+    is gone or the pipe breaks."""
     status = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers an interrupt for the whole run
@@ -271,6 +355,10 @@ def _ended(child: _Child, describe: Callable[[int], str], outcomes: dict[int, Ou
             how = f"by signal {-code}"
     else:
         how = f"with exit status {code}"
+    # with a queue, the items the child had not taken are this process's to do (their outcomes, when done,
+    # replace the failures below, as do those of items this process took from the queue before)
+    child.left = list(_queue_items(child.queue)) if child.queue is not None else []
+    _close_queue(child)
     return {index: (False, RuntimeError(f"a worker process ended {how} before checking {describe(index)}"))
             for index in child.share if index not in outcomes}
 

@@ -349,3 +349,68 @@ def test_a_child_stuck_in_an_item_dies_when_its_parent_is_killed(tmp_path):
         parent.wait()
         if child is not None and not _gone(child):
             os.kill(child, signal.SIGKILL)
+
+
+def _wait_for(condition, limit_s: float = 30.0) -> None:
+    """Until ``condition()`` holds (a test's rendezvous between processes; never a bound on its time)."""
+    deadline = time.monotonic() + limit_s
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def test_with_steal_this_process_does_the_items_a_child_has_not_begun(forked, tmp_path):
+    """The child holds its first item until this process has done the last one: only stealing from the
+    child's queue gets that far (without it the child would do every item of its share)."""
+    here, began, last_done = os.getpid(), tmp_path / "began", tmp_path / "last-done"
+
+    def work(item):
+        if item == "mine":
+            _wait_for(began.exists)  # the child has taken its first item
+        elif item == "held":
+            began.touch()
+            _wait_for(last_done.exists)
+        elif item == "last":
+            last_done.touch()
+        return item, os.getpid()
+
+    outcomes = outcomes_in_forks(work, ["mine", "held", "next", "last"], [[0], [1, 2, 3]], steal=True)
+    assert outcomes == {0: (True, ("mine", here)), 1: (True, ("held", forked[0])), 2: (True, ("next", here)),
+                        3: (True, ("last", here))}
+
+
+def _zombie(pid: int) -> bool:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat_file:
+        return stat_file.read().rpartition(")")[2].split()[0] == "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_with_steal_the_items_a_dead_child_left_in_its_queue_are_done_here(forked):
+    """The child dies in its first item; this process, waiting until it is dead before taking any, does the
+    two items still queued: only the item it died in fails (without stealing all three failed)."""
+    here = os.getpid()
+
+    def work(item):
+        if item == "mine":
+            _wait_for(lambda: forked and _zombie(forked[0]))
+        elif item == "crash" and os.getpid() != here:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return item, os.getpid()
+
+    outcomes = outcomes_in_forks(work, ["mine", "crash", "b", "c"], [[0], [1, 2, 3]], steal=True)
+    done, error = outcomes[1]
+    assert not done and str(error) == "a worker process ended by signal SIGKILL before checking crash"
+    assert {index: outcomes[index] for index in (0, 2, 3)} == {0: (True, ("mine", here)), 2: (True, ("b", here)),
+                                                               3: (True, ("c", here))}
+
+
+def test_a_share_s_queue_holds_its_indices_in_order_or_is_not_made(monkeypatch):
+    from studygen.commands import forked_shares
+
+    queue = forked_shares._queue_of([5, 0, 70000])
+    assert list(forked_shares._queue_items(queue)) == [5, 0, 70000] and os.read(queue, 4) == b""
+    os.close(queue)
+    monkeypatch.setattr(forked_shares, "_widen", lambda pipe: None)  # the 64 KiB a pipe starts with
+    fits = forked_shares._queue_of(list(range(16384)))  # 65,536 bytes: fits
+    assert fits is not None
+    os.close(fits)
+    assert forked_shares._queue_of(list(range(16385))) is None  # four bytes more: the share is done as dealt
