@@ -414,3 +414,64 @@ def test_a_share_s_queue_holds_its_indices_in_order_or_is_not_made(monkeypatch):
     assert fits is not None
     os.close(fits)
     assert forked_shares._queue_of(list(range(16385))) is None  # four bytes more: the share is done as dealt
+
+
+def test_without_steal_a_child_s_items_stay_its_own(forked, tmp_path):
+    """The child holds its first item until half a second after this process's share is done, time enough to
+    take the child's next item if it stole: without steal it never does."""
+    began, mine_done = tmp_path / "began", tmp_path / "mine-done"
+
+    def work(item):
+        if item == "mine":
+            _wait_for(began.exists)
+            mine_done.touch()
+        elif item == "held":
+            began.touch()
+            _wait_for(mine_done.exists)
+            time.sleep(0.5)
+        return item, os.getpid()
+
+    outcomes = outcomes_in_forks(work, ["mine", "held", "next"], [[0], [1, 2]])
+    assert outcomes[2] == (True, ("next", forked[0]))
+
+
+def _open_descriptors() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_with_steal_no_descriptor_is_left_open(monkeypatch):
+    """Every queue and pipe is closed: after a run, an interrupt, a share whose pipe or process could not be made."""
+    here = os.getpid()
+    before = _open_descriptors()
+    assert outcomes_in_forks(lambda item: item, ["a", "b", "c", "d"], [[0], [1, 2], [3]], steal=True)[3] == (True, "d")
+    assert _open_descriptors() == before
+
+    def interrupted(item):
+        if os.getpid() == here:
+            raise KeyboardInterrupt
+        time.sleep(30)
+
+    with pytest.raises(KeyboardInterrupt):
+        outcomes_in_forks(interrupted, ["mine", "theirs", "more"], [[0], [1, 2]], steal=True)
+    assert _open_descriptors() == before
+
+    pipes, made = os.pipe, []
+
+    def second_pipe_fails():  # the share's queue is made, its outcome pipe is not
+        made.append(1)
+        if len(made) == 2:
+            raise OSError(24, "Too many open files")
+        return pipes()
+
+    monkeypatch.setattr(os, "pipe", second_pipe_fails)
+    assert outcomes_in_forks(lambda item: os.getpid(), ["a", "b"], [[0], [1]], steal=True) == {0: (True, here), 1: (True, here)}
+    assert _open_descriptors() == before
+    monkeypatch.setattr(os, "pipe", pipes)
+
+    def no_fork():
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert outcomes_in_forks(lambda item: os.getpid(), ["a", "b"], [[0], [1]], steal=True) == {0: (True, here), 1: (True, here)}
+    assert _open_descriptors() == before
