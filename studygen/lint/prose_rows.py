@@ -61,14 +61,14 @@ HINT = "recompute the ratio or percentage from the two rows it compares (to thei
 
 _SPEED_RE = lazy_compile(
     r"\b(?:faster|slower|quicker|speed-?ups?|slowdowns?|latency|latencies|throughput|runtime|speed)\b", re.IGNORECASE)
-_HEDGE_RE = lazy_compile(
+HEDGED_BEFORE_RE = lazy_compile(
     r"(?:~|≈|≥|≤|>|<|\bup\s*to|\bover|\bmore\s+than|\bat\s+least|\bat\s+most|\babout|\baround|\broughly|\bnearly|"
     r"\balmost|\bapprox(?:imately|\.)?|\bunder|\bbelow|\babove|\bless\s+than|\bclose\s+to|\bsome|\bsay|"
     r"\bnot|\bno|\bnever|\bif|\bwould|\bcould|\bexpect(?:ed)?|\btarget)\s*$",
     re.IGNORECASE,
 )
-_HEDGE_AFTER_RE = lazy_compile(r"^\s*(?:\+|or\s+(?:more|so|less)|at\s+(?:most|best|least))", re.IGNORECASE)
-_HEDGE_WINDOW = 16
+HEDGED_AFTER_RE = lazy_compile(r"^\s*(?:\+|or\s+(?:more|so|less)|at\s+(?:most|best|least))", re.IGNORECASE)
+HEDGE_WINDOW = 16
 _CLAUSE_BREAKS = ",;()"
 _LABEL_PARENTHESIS_RE = lazy_compile(r"\(([\w.+-]{1,16})\)")
 
@@ -86,7 +86,7 @@ class _Reading:
     stated: tuple[str, str] | None = None  # (direction, its words) the clause states, when ``against`` is set
 
 
-def _clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
+def figure_clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
     """(start, end) in the block text of the figure's clause: back to , ; ( or )
     or the sentence start, forward to the next or the sentence end. A
     parenthesis around one short word is part of a row's name ("TensorRT
@@ -195,7 +195,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
             for figure in figures:
                 if figure.unit not in RATIO_UNITS or figure.start in in_ranges:
                     continue
-                start, end = _clause(sentence, figure)
+                start, end = figure_clause(sentence, figure)
                 # "3.1x over FP32 (4.20 ms vs 1.90 ms)": the parenthesis after the clause states its operands
                 operands_end = text.find(")", end, sentence.end) if text.startswith("(", end) else end
                 operands_end = sentence.end if operands_end == -1 else operands_end
@@ -206,8 +206,8 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                     within -= _in_labels(tables, text, start, operands_end, starts)
                 if within > (start <= figure.start < operands_end):
                     continue  # other figures: the clause states its operands (the pair check's to read)
-                if _HEDGE_RE.search(text, max(start, figure.start - _HEDGE_WINDOW), figure.start) or \
-                        _HEDGE_AFTER_RE.match(text[figure.end:end]):
+                if HEDGED_BEFORE_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start) or \
+                        HEDGED_AFTER_RE.match(text[figure.end:end]):
                     continue
                 if tables is None:
                     tables = nearby_tables(document, sentence.block)
@@ -253,4 +253,4 @@ def _finding(sentence: Sentence, figure: Figure, reading: _Reading) -> tuple[int
     )
 
 
-__all__ = ["row_ratio_findings"]
+__all__ = ["HEDGED_AFTER_RE", "HEDGED_BEFORE_RE", "HEDGE_WINDOW", "figure_clause", "row_ratio_findings"]

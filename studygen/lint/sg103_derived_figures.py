@@ -50,7 +50,13 @@ a named row ("1.78x vs dg at 8192") that no table holding both columns gives
 (cases ``sg103_*_share_as_reduction``, ``sg103_*_ratio_named_columns``);
 and a ratio or percent change between two rows a clause names by their
 labels ("FP16 is 3.1x faster than FP32") that the rows of the nearby table
-do not give (:mod:`studygen.lint.prose_rows`; cases ``sg103_*_row_ratio``).
+do not give (:mod:`studygen.lint.prose_rows`; cases ``sg103_*_row_ratio``);
+and a ratio or percent change between two things whose figures stand in
+separate tables ("int8 is 2.05x faster on the laptop GPU" over an int8 table
+and an fp16 table) that their figures paired across the tables do not give,
+or that only figures differing in something else give, another GPU or shape
+(:mod:`studygen.lint.joined_ratios`; cases ``sg103_*_joined_ratios``). A
+finding already stated for a line by a one-table reader is not repeated.
 """
 
 from __future__ import annotations
@@ -66,6 +72,7 @@ from .document import Document, Row, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .rounding import printed_interval
 from .prose_changes import change_findings, changes_of
+from .joined_ratios import joined_ratio_findings
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .section_rows import names_derived, section_views
@@ -93,8 +100,12 @@ def check(document: Document) -> list[Finding]:
         for sentence in block.sentences:
             if len(sentence.tokens) >= 3:
                 findings.extend(_prose_findings(document, sentence))
-    for line, message, hint in (*share_findings(document), *ratio_findings(document), *row_ratio_findings(document),
-                                *change_findings(document)):
+    prose = [*share_findings(document), *ratio_findings(document), *row_ratio_findings(document),
+             *change_findings(document)]
+    # a figure between two things a one-table reader has already found wanting is not reported twice
+    stated = {line for line, _, _ in prose}
+    prose += [finding for finding in joined_ratio_findings(document) if finding[0] not in stated]
+    for line, message, hint in prose:
         findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
 

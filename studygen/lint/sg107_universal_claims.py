@@ -43,12 +43,24 @@ exactly one of them stands in the claim's own section, against that one
 only; otherwise it is reported only when every candidate contradicts it, and
 the finding names each table's contradicting rows.
 
+A claim that no single table offers a pair for (each variant in a table of
+its own, as the generic template prints variants timed differently; a table
+per GPU; variants as the rows of a transposed table) is judged against its
+two sides' figures paired across every table (:mod:`.table_joins`: two
+figures pair when they differ in nothing but the two names: the same labels,
+column, headings and lead-in line), read as a table's rows are; with no such
+pair it compares nothing, and the finding names the nearest two figures and
+what keeps them apart. Case (a new user's README): "int8 is faster than fp16
+on every GPU" over an fp16 table of one GPU and an int8 table of two others
+passed with 0 findings.
+
 A comparison of two rows without a universal word or a figure ("the A100
 row beats the H100 row", "batch 1 has higher throughput than batch 8") is a
 claim about that one pair (:func:`~studygen.lint.row_axis.row_comparison`),
 read the same way unless hedged ("can be faster", "usually beats").
 
-Cases: ``sg107_pos_*``, ``sg107_neg_*``, ``tests/lint/test_row_axis.py``.
+Cases: ``sg107_pos_*``, ``sg107_neg_*``, ``tests/lint/test_row_axis.py``,
+``tests/lint/test_joined_claims.py``.
 """
 
 from __future__ import annotations
@@ -58,9 +70,11 @@ import re
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Document, Sentence
+from .join_messages import paired, unpaired
 from .rounding import stands_for
 from .row_axis import row_comparison
 from .row_variants import RowPair, row_pairs
+from .table_joins import Join, pick
 from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_STEMS, RANKING_VERB_RE, Pair, candidates, kinds_named
 
 CODE = "SG107"
@@ -227,6 +241,10 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     if every:
         view = sentence.segment_view(start - sentence.start, end - sentence.start)
         judged = _judged(document, sentence, clause, kinds, view)
+        if judged is None:
+            return None  # a table names a variant of the kind but no pair: which figures are meant is unclear
+        if not judged:  # no one table holds both: their figures paired across the document's tables
+            judged = _joined(document, sentence, text[start:match.start()], text[match.end():end], kinds, view)
     else:
         # two rows compared ("the A100 row beats the H100 row", "batch 8 is faster than batch 1"): one pair
         single = row_comparison(document, sentence.block, clause, kinds)
@@ -256,25 +274,43 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
 
 
 def _judged(document: Document, sentence: Sentence, clause: str, kinds: tuple[str, ...],
-            view) -> list[Pair] | list[RowPair]:
+            view) -> list[Pair] | list[RowPair] | None:
     """The pairs a claim is judged against: every table offering one (columns
     first, else variants written as row labels: "| small | INT8 | 3.65 |"),
-    or only the one in the claim's own section when exactly one is there."""
+    or only the one in the claim's own section when exactly one is there;
+    None when a table names a variant of the kind but offers no pair."""
     section = sentence.block.section
     own = candidates(document, clause, kinds, view, near=sentence.block.order, limit=2, section=section)
     if own is not None and len(own) == 1:
         return own  # the one candidate in the claim's own section: the others need not be read
     pairs: list[Pair] | list[RowPair] | None = candidates(document, clause, kinds, view, near=sentence.block.order)
     if pairs is None:
-        return []
+        return None
     if not pairs:
         pairs = row_pairs(document, clause, kinds, view)
     own = [pair for pair in pairs if pair.table.section == sentence.block.section]
     return own if len(own) == 1 else pairs
 
 
-def _unmeasured(pair: Pair | RowPair) -> str:
+def _joined(document: Document, sentence: Sentence, subject: str, reference: str, kinds: tuple[str, ...],
+            view) -> list[Join]:
+    """The claim's two sides paired across every table (:mod:`.table_joins`),
+    one :class:`Join` per kind where both sides have figures among the rows
+    the clause names (none where two figures of one side share every other
+    coordinate: which one is meant is then unclear)."""
+    found = []
+    for kind in kinds:
+        joined = pick(document, kind, subject, reference, view, sentence.block)
+        # variants as the row labels of one table: row_pairs read it, and left it unread
+        if joined is not None and joined.xs and joined.ys and not joined.row_variants_of_one_table():
+            found.append(joined)
+    return found
+
+
+def _unmeasured(pair: Pair | RowPair | Join) -> str:
     """"the table at line N holds no row with both 'X' and 'Y'" for a judged pair without one comparison."""
+    if isinstance(pair, Join):
+        return unpaired(pair)
     table = pair.table
     if isinstance(pair, RowPair):
         return (f"the table at line {table.line} pairs no '{pair.x}' row with a '{pair.y}' row "
@@ -292,8 +328,10 @@ def _key_words(table, pair: RowPair) -> str:
     return ", ".join(f"'{table.headers[c]}'" for c in table.label_columns if c != holding)
 
 
-def _described(pair: Pair | RowPair, rows: list[tuple[int, str, str, bool]]) -> str:
+def _described(pair: Pair | RowPair | Join, rows: list[tuple[int, str, str, bool]]) -> str:
     """"the table at line N (what was compared): row 'X' has a against b; ..." for one judged pair."""
+    if isinstance(pair, Join):
+        return paired(pair, rows)
     table = pair.table
     if isinstance(pair, RowPair) and len(pair.pairs) == 1:
         compared = f"'{pair.series.header}' of row '{pair.x}' against row '{pair.y}'"

@@ -30,8 +30,10 @@ This module ties such a sentence to **one** table, or to none:
   exactly one table is a candidate (a percent change). SG107 judges a
   universal comparison against each candidate (see its module).
 
-A sentence that cannot be tied this way is not checked: lint stays quiet
-rather than guess which figures were meant.
+A sentence that cannot be tied this way is not checked here: lint stays
+quiet rather than guess which figures were meant. When no table offers a
+pair, :mod:`studygen.lint.table_joins` pairs the two variants' figures
+across tables instead.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ _KIND_WORDS = {
     "throughput": THROUGHPUT, "fps": THROUGHPUT, "qps": THROUGHPUT,
     "ap": QUALITY, "ap50": QUALITY, "ap75": QUALITY, "map": QUALITY, "accuracy": QUALITY,
 }
+# every quantity word: what a header or a heading says is measured, never what names a variant (table_joins)
+QUANTITY_WORDS = frozenset(_KIND_WORDS)
 # "batch size", "input size": a label of the rows, not the size a comparison is about
 _LABEL_BEFORE_SIZE = frozenset({"batch", "input", "image", "tile", "block", "group", "window", "chunk", "page", "beam",
                                 "context", "vocab", "step", "sample", "patch"})
@@ -118,6 +122,12 @@ def kind_of_series(series: Series) -> str | None:
     if series.unit is not None:
         return _KIND_OF_UNIT.get(series.unit)
     kinds = {_KIND_WORDS[word] for word in series.keywords if word in _KIND_WORDS}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def kind_of_words(words: tuple[str, ...]) -> str | None:
+    """The one kind ``words`` (tokens of a label: "latency", "ms") name, else None."""
+    kinds = {_KIND_WORDS[stem(word)] for word in words if stem(word) in _KIND_WORDS}
     return kinds.pop() if len(kinds) == 1 else None
 
 
@@ -274,4 +284,4 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
 
 
 __all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_STEMS", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
-           "kind_of_series", "kinds_named", "tie"]
+           "QUANTITY_WORDS", "kind_of_series", "kind_of_words", "kinds_named", "tie"]
