@@ -172,7 +172,8 @@ _EDIT = st.tuples(st.sampled_from(["replace", "drop", "add", "rename"]), st.inte
 def _edited(document, edits):
     """A copy of ``document`` with each edit applied at the place its number picks (of every place in the copy)."""
     edited = copy.deepcopy(document)
-    for action, pick, value, key in edits:
+    for action, pick, shared, key in edits:
+        value = copy.deepcopy(shared)  # a list or mapping the strategy hands out again must not end up inside itself
         places = list(_places(edited))
         path, target = places[pick % len(places)]
         if not path:
