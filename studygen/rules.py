@@ -58,7 +58,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG201", ERROR, "stale README or figure", "studygen.checks.sg201_stale",
          "the committed README or a figure differs from what the records render to", waivable=False),
     Rule("SG202", ERROR, "invalid record", "studygen.checks.sg202_records",
-         "a record, dataset definition or study file that fails to load or validate", waivable=False),
+         "a record, dataset definition or study file that fails to load or validate, or a study its worker process "
+         "died checking", waivable=False),
     Rule("SG203", ERROR, "same measurement disagrees across jobs", "studygen.checks.sg203_reconcile",
          "one measurement with two values from two jobs, or a difference inside their spread"),
     Rule("SG204", ERROR, "noise verdict without repeats", "studygen.checks.sg204_noise_verdict",

@@ -7,6 +7,10 @@ that cannot be loaded at all. The hint says to fix the file, except for a
 study with no record yet, which says to collect (issue 22: "check emptyfam"
 hinted to fix a file that was not wrong).
 
+A study that a worker process of ``check`` could not finish (it was killed,
+by the out-of-memory killer say, or crashed) is one too
+(:func:`study_not_checked`), so that the other studies' findings still come out.
+
 A folder ``families/<f>/`` without a study file is one too, when
 ``check`` runs over every family (no targets; :func:`folder_without_study_file`):
 it was skipped in silence, so a family whose study file was lost or never
@@ -43,3 +47,12 @@ def folder_without_study_file(folder: str) -> Finding:
     return Finding.at(Place(folder), CODE, f"{folder} holds no study.yaml: nothing of family "
                       f"'{folder.rsplit('/', 1)[-1]}' is checked or rendered",
                       hint="add its study file (studygen new makes one), or remove the folder")
+
+
+def study_not_checked(folder: str, how: str) -> Finding:
+    """The finding of a study (``folder``, as shown: ``families/<f>``) left
+    unchecked because the worker process checking it ended ``how`` (``by
+    signal SIGKILL``, ``with exit status 1``): an error, as nothing of it was checked."""
+    return Finding.at(Place(folder), CODE, f"not checked: the worker process checking it ended {how}",
+                      hint="check it again (STUDYGEN_JOBS=1 checks every study in one process); a process the "
+                           "system killed, for memory say, checks nothing")

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..checks import run_checks
-from ..checks.sg202_records import folder_without_study_file, unloadable_study
+from ..checks.sg202_records import folder_without_study_file, study_not_checked, unloadable_study
 from ..collect.lazy import lazy_import
 from ..errors import StudygenError, UsageError
 from ..findings import FORMATTERS, has_errors
@@ -20,7 +20,7 @@ from ..memory import collector_paused
 from ..study import Study, folders_without_study_file, load_study, resolve_targets
 from . import command
 from .common import format_option, resolve_root, root_option
-from .forked_shares import outcomes_in_forks, split_by_size
+from .forked_shares import WorkerEnded, outcomes_in_forks, split_by_size
 
 # Imported only where workers are spawned (not Linux, a large project): importing both costs about 7 ms.
 multiprocessing = lazy_import("multiprocessing")
@@ -218,8 +218,10 @@ def run_check(options: CheckOptions) -> list:
         outcomes = outcomes_in_forks(lambda study_dir: check_study(study_dir, root), study_dirs, shares,
                                      shown=lambda study_dir: shown_path(study_dir, root), steal=True)
         per_study = []
-        for index in range(len(study_dirs)):
+        for index, study_dir in enumerate(study_dirs):
             done, value = outcomes[index]
+            if not done and isinstance(value, WorkerEnded):  # the worker died, not the study: the others stand
+                value, done = [study_not_checked(shown_path(study_dir, root), value.how)], True
             if not done:
                 raise value
             per_study.append(value)

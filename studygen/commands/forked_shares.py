@@ -57,6 +57,16 @@ ctypes = lazy_import("ctypes")
 # an item's outcome: (True, value) or (False, the exception it raised)
 Outcome = tuple[bool, object]
 
+
+class WorkerEnded(RuntimeError):
+    """The outcome of an item whose worker process ended before sending it:
+    not raised by the item, so a caller may report it apart from the items'
+    own errors. ``how``: ``by signal SIGKILL``, ``with exit status 7``."""
+
+    def __init__(self, how: str, item: str):
+        super().__init__(f"a worker process ended {how} before checking {item}")
+        self.how = how
+
 # a frame's header: the item's index in ``items``, the length of the pickle that follows (bytes)
 _HEADER = struct.Struct("<IQ")
 # a pipe's buffer asked for (F_SETPIPE_SZ), and the most read at once: Linux lets any user have up to
@@ -100,8 +110,8 @@ def outcomes_in_forks(work: Callable, items: list, shares: list[list[int]],
     on), anything else (KeyboardInterrupt, SystemExit) stops the run: the
     children are killed and reaped, and it is raised here. An item whose
     child ended before sending its outcome (a crash, the out-of-memory
-    killer) gets a RuntimeError naming the exit status or signal and the
-    item (``shown(item)``); an
+    killer) gets a :class:`WorkerEnded` naming the exit status or signal and
+    the item (``shown(item)``); an
     exception or value that does not come back through pickle, a
     RuntimeError naming its type. With ``steal``, this process, its share
     done, does the items children have not begun, and those a dead child left
@@ -343,8 +353,9 @@ def _take_frames(received: bytearray, outcomes: dict[int, Outcome]) -> None:
 
 
 def _ended(child: _Child, describe: Callable[[int], str], outcomes: dict[int, Outcome]) -> dict[int, Outcome]:
-    """A RuntimeError for each item of ``child``'s share with no outcome in
-    ``outcomes``, naming how the child ended (reaped here, its pipe closed)."""
+    """A :class:`WorkerEnded` for each item of ``child``'s share with no
+    outcome in ``outcomes``, naming how the child ended (reaped here, its
+    pipe closed)."""
     _, status = os.waitpid(child.pid, 0)
     os.close(child.reader)
     code = os.waitstatus_to_exitcode(status)
@@ -359,8 +370,7 @@ def _ended(child: _Child, describe: Callable[[int], str], outcomes: dict[int, Ou
     # replace the failures below, as do those of items this process took from the queue before)
     child.left = list(_queue_items(child.queue)) if child.queue is not None else []
     _close_queue(child)
-    return {index: (False, RuntimeError(f"a worker process ended {how} before checking {describe(index)}"))
-            for index in child.share if index not in outcomes}
+    return {index: (False, WorkerEnded(how, describe(index))) for index in child.share if index not in outcomes}
 
 
 def _stop(child: _Child) -> None:

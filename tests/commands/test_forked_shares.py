@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from studygen.commands.forked_shares import outcomes_in_forks
+from studygen.commands.forked_shares import WorkerEnded, outcomes_in_forks
 from tests.conftest import REPO
 
 
@@ -157,7 +157,7 @@ def test_a_child_that_dies_keeps_the_outcomes_it_had_sent(how, named):
     assert not outcomes[2][0] and type(outcomes[2][1]) is ValueError and str(outcomes[2][1]) == "bad study"
     for index, item in ((3, "c"), (4, "d")):
         done, error = outcomes[index]
-        assert not done and type(error) is RuntimeError
+        assert not done and type(error) is WorkerEnded and error.how == named  # the caller tells it apart
         assert str(error) == f"a worker process ended {named} before checking {item}"
     assert sorted(outcomes) == [0, 1, 2, 3, 4]
 

@@ -316,3 +316,38 @@ def test_an_interrupt_or_a_killed_parent_leaves_no_worker_and_no_traceback(tmp_p
                     break
                 time.sleep(0.05)
             assert not _session_processes(run.pid), (delay, sent)
+
+
+def test_a_study_whose_worker_dies_is_one_finding_and_the_others_findings_stand(tmp_path, monkeypatch, run_cli):
+    """The forked worker is killed in the first study it checks: that study is one SG202 error naming the
+    signal, every other study's findings are those one process gives, exit 1 (failed before: one line,
+    "internal error: RuntimeError: a worker process ended by signal SIGKILL before checking ...", exit 2,
+    every finding lost; found by an attack)."""
+    import os
+    import signal
+
+    root = make_tiny_project(tmp_path / "p", family="tiny")
+    for family in ("tiny_b", "tiny_c", "tiny_d"):
+        make_tiny_project(root, family=family)
+    here, real = os.getpid(), check.loaded_and_checked
+
+    def dies_in_a_child(study_dir, project_root):
+        if os.getpid() != here:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(study_dir, project_root)
+
+    monkeypatch.setattr(check, "loaded_and_checked", dies_in_a_child)  # forked children inherit it
+    monkeypatch.setenv("STUDYGEN_JOBS", "1")
+    alone = run_cli("check", "--root", root, "--format", "json")
+    monkeypatch.setenv("STUDYGEN_JOBS", "2")
+    monkeypatch.setattr(check, "start_method", lambda: "fork")
+    split = run_cli("check", "--root", root, "--format", "json")
+    assert split.exit_code == 1 and split.err == ""
+    found, expected = json.loads(split.out), json.loads(alone.out)
+    lost = [f for f in found if f["message"].startswith("not checked:")]
+    assert len(lost) == 1 and lost[0]["code"] == "SG202" and lost[0]["severity"] == "error"
+    assert lost[0]["message"] == "not checked: the worker process checking it ended by signal SIGKILL"
+    family = lost[0]["file"].removeprefix("families/")
+    assert family in ("tiny", "tiny_b", "tiny_c", "tiny_d")
+    assert [f for f in found if f is not lost[0]] == [f for f in expected if not f["file"].endswith(f"/{family}/README.md")
+                                                      and f"/{family}/" not in f["file"] and f["file"] != f"families/{family}"]
