@@ -278,8 +278,24 @@ def quote(text: str, limit: int = 140) -> str:
     "…" that marks the cut, so that a figure (or word) is quoted as the
     README prints it or not at all: "against 29" of "against 29.579 ms" would
     misquote it. A text without white space there is cut at the limit."""
-    if len(text) > limit:
-        head = text[:limit]  # a space at head[limit - 1] still leaves room for the mark
-        space = max(head.rfind(" "), head.rfind("\t"))
-        text = (head[:space].rstrip() if space > 0 else head[:limit - 1]) + "…"
-    return f'"{text}"'
+    return f'"{shortened(text, limit)}"'
+
+
+def shortened(text: str, limit: int = 140, keep: int = 0) -> str:
+    """``text`` as :func:`quote` quotes it, without the quotes: whole up to
+    ``limit`` characters, else cut at white space to at most ``limit``
+    characters, "…" marking the cut. When the character at offset ``keep``
+    (what the finding is about, say a placeholder deep in a long field)
+    would sit in the last quarter of the cut text or past it, the text is
+    also cut before it, at the first white space of the quarter ``limit``
+    before it (at ``keep`` itself when there is none), "…" marking that cut too."""
+    if len(text) <= limit:
+        return text
+    context = limit // 4
+    if keep >= limit - context:
+        spaces = [at for at in (text.find(" ", keep - context, keep), text.find("\t", keep - context, keep))
+                  if at >= 0]
+        return "…" + shortened(text[min(spaces) + 1 if spaces else keep:].lstrip(), limit - 1)
+    head = text[:limit]  # a space at head[limit - 1] still leaves room for the mark
+    space = max(head.rfind(" "), head.rfind("\t"))
+    return (head[:space].rstrip() if space > 0 else head[:limit - 1]) + "…"

@@ -32,11 +32,19 @@ import re
 from ..findings import Finding
 from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_line
-from ..study.placeholders import is_prose_field, names_a_marker, spec_strings
-from ..study.placeholders import placeholder_reason as reason_of
+from ..study.placeholders import is_prose_field, names_a_marker, placeholder_found, spec_strings
 from .base import readme_finding
-from .readme_text import normalize
-from ..study.scaffold import is_placeholder, unfinished_severity
+from .readme_text import normalize, shortened
+from ..study.scaffold import EDIT_MARKER, is_placeholder, unfinished_severity
+
+
+def _quoted(text: str, at: int) -> str:
+    """``text`` stripped and quoted (``repr``), shortened as other findings
+    quote text (:func:`~.readme_text.shortened`) so that the placeholder at
+    offset ``at`` of ``text`` stays in the quote: a 15,000-character summary
+    was quoted whole, a finding line of 15,215 characters."""
+    stripped = text.strip()
+    return repr(shortened(stripped, keep=max(0, at - (len(text) - len(text.lstrip())))))
 
 
 def _problem(path: tuple, text: str) -> str:
@@ -44,14 +52,17 @@ def _problem(path: tuple, text: str) -> str:
     message ending in the text quoted; '' when nothing is."""
     where = "/".join(str(step) for step in path)
     if is_placeholder(text):
-        return f"{where} still holds the placeholder studygen new wrote: {text.strip()!r}"
-    reason = reason_of(text) if is_prose_field(path) else ""
-    return f"{where} is placeholder text, not the study's words ({reason}): {text.strip()!r}" if reason else ""
+        marker = _EDIT_MARKER.search(text)
+        return f"{where} still holds the placeholder studygen new wrote: {_quoted(text, marker.start() if marker else 0)}"
+    reason, at = placeholder_found(text) if is_prose_field(path) else ("", 0)
+    return f"{where} is placeholder text, not the study's words ({reason}): {_quoted(text, at)}" if reason else ""
 
 
 _HINT = ("write what the study is (title, description) and what was decided (decision.summary) in the "
          "study file, or remove an optional entry that has nothing to say")
 _MARKUP = re.compile(r"^(?:#+|[-*+]|>|\d+[.)])\s+")  # a heading's, a list item's or a quote's mark
+# studygen new's marker as is_placeholder finds it, case and spacing aside
+_EDIT_MARKER = re.compile(r"\s+".join(map(re.escape, EDIT_MARKER.split())), re.IGNORECASE)
 
 
 def check(context) -> list[Finding]:
@@ -66,10 +77,10 @@ def check(context) -> list[Finding]:
             printed.append(normalize(text))
     for record in study.records:
         for pointer, note in _notes(record.data):
-            reason = reason_of(note)
+            reason, at = placeholder_found(note)
             if reason:
                 findings.append(Finding(
-                    "SG218", f"a note of job {record.job_id} is placeholder text ({reason}): {note.strip()!r}",
+                    "SG218", f"a note of job {record.job_id} is placeholder text ({reason}): {_quoted(note, at)}",
                     record.display_path, line=record.line_of(pointer), pointer=pointer, severity=severity,
                     hint="the README prints a record's notes under Provenance: say what the note is about"))
                 printed.append(normalize(note))
@@ -108,9 +119,10 @@ def _template_text(context, severity: str, printed: list[str]) -> list[Finding]:
         text = _MARKUP.sub("", kept.strip())
         if not text.strip() or any(source in line for source in printed):
             continue
-        reason = reason_of(text) if names_a_marker(text) else ""  # a line of pipes or dashes is a table's, a list's
+        # a line of pipes or dashes is a table's, a list's
+        reason, at = placeholder_found(text) if names_a_marker(text) else ("", 0)
         if reason:
             findings.append(readme_finding(
-                context.study, "SG218", index + 1, f"template text is placeholder text ({reason}): {text.strip()!r}",
+                context.study, "SG218", index + 1, f"template text is placeholder text ({reason}): {_quoted(text, at)}",
                 hint="write the section in the template, or leave it out", severity=severity))
     return findings

@@ -17,7 +17,7 @@ from ..digests import image_ids_sha256
 from ..errors import RecordError
 from ..place import Place
 from ..textio import MAX_DOCUMENT_BYTES, MAX_NESTING, document_problem, parse_json, read_text
-from .jsonpos import PointerLines, line_of_pointer
+from .jsonpos import PointerLines, line_of_pointer, pointer_from_path
 from .migrate import migrate
 from .order import result_disorder
 from .unstated import shapes_from_option, weights_defaulted
@@ -165,11 +165,12 @@ MAX_STUDY_BYTES = 256 * 1024
 
 def load_yaml(path: Path, display: str | None = None):
     """A study file's YAML (at most :data:`MAX_STUDY_BYTES`), read with
-    :func:`study_yaml_loader` (PyYAML's safe loader refusing aliases,
-    duplicate keys, non-finite floats and nesting past
+    :func:`study_yaml_loader` (PyYAML's safe loader refusing aliases, merge
+    keys, duplicate keys, non-finite floats and nesting past
     :data:`~studygen.textio.MAX_NESTING`), and its text. Errors are
-    RecordError ``file:N: malformed YAML: …``; a lone surrogate (``"\\ud800"``)
-    is refused naming its pointer."""
+    RecordError ``file:N: malformed YAML: …``; a key YAML reads as no text
+    (``on:``, ``1:``) is refused at its line and pointer (``file:N: key on
+    is not text; … (/run/on)``), and a lone surrogate (``"\\ud800"``) naming its pointer."""
     import yaml
 
     display = display or str(path)
@@ -179,8 +180,11 @@ def load_yaml(path: Path, display: str | None = None):
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)  # PyYAML's MarkedYAMLError has one, YAMLError not
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise RecordError(f"malformed YAML: {problem}", path=display,
-                          line=mark.line + 1 if mark is not None else 0) from None
+        line = mark.line + 1 if mark is not None else 0
+        pointer = getattr(exc, "pointer", None)  # set by the rules on a key that is not text: the YAML is well formed
+        if pointer is not None:
+            raise RecordError(problem, path=display, line=line, pointer=pointer) from None
+        raise RecordError(f"malformed YAML: {problem}", path=display, line=line) from None
     problem = document_problem(document)
     if problem is not None:
         pointer, reason = problem
@@ -224,8 +228,15 @@ def _study_yaml_rules():
     - an alias (``*name``, also in a ``<<: *name`` merge) is refused: an
       anchor aliased in a chain expands exponentially (a 6.7 KB file took
       check past 120 s and 2.5 GB), and a study file has nothing to share;
+    - a merge key (``<<: {batch: 1}``) is refused at its line: a key written
+      beside it silently beat the merged one, a list of merges silently
+      kept the first, and a key misspelt inside one was reported without a line;
     - a key written twice in one mapping is refused (PyYAML keeps the last
       silently), naming the line of the first;
+    - a key YAML reads as no text (``on``, ``yes``, ``1``, ``2.5``,
+      ``2020-01-01``, ``~``) is refused at its line, the error's ``pointer``
+      naming it as written (every key of a study file is a name; schema
+      validation met ``True`` and stopped with an internal error);
     - mappings and lists nested deeper than :data:`~studygen.textio.MAX_NESTING`
       are refused before the composer's recursion runs out;
     - a float that is not finite (``.inf``, ``-.inf``, ``.nan``) is refused at its line."""
@@ -285,17 +296,41 @@ def _study_yaml_rules():
                 raise ConstructorError(None, None, f"{shown!r} is not a valid {kind} ({exc})",
                                        node.start_mark) from None
 
+        def construct_document(self, node):
+            self.document_node = node  # where a refused key's pointer is looked for
+            return super().construct_document(node)
+
         def construct_mapping(self, node, deep=False):
             first_line: dict = {}
             for key_node, _ in node.value:
-                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
-                    continue
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise ConstructorError(None, None, "merge key <<: study files may not merge mappings "
+                                           "(write the keys out in the mapping)", key_node.start_mark)
+                if not isinstance(key_node, yaml.ScalarNode):
+                    continue  # a list or mapping as a key: PyYAML refuses it as unhashable
                 key = self.construct_object(key_node)
+                if not isinstance(key, str):
+                    refusal = ConstructorError(None, None, self.not_text(key_node, key), key_node.start_mark)
+                    holder = _holder_path(self.document_node, key_node)
+                    # a tab in a date key would break the one-line message: then the holder's pointer
+                    printable = key_node.value.isprintable()
+                    refusal.pointer = pointer_from_path([*holder, key_node.value] if printable else holder)
+                    raise refusal
                 if key in first_line:
                     raise ConstructorError(None, None, f"duplicate key {key!r} (first on line {first_line[key]}): "
                                            "the last would silently win", key_node.start_mark)
                 first_line[key] = key_node.start_mark.line + 1
             return super().construct_mapping(node, deep=deep)
+
+        def not_text(self, key_node, key) -> str:
+            """Why the key ``key`` (constructed from ``key_node``) is refused, naming it as written."""
+            if key_node.value == "":
+                return "a key written as nothing is not text (YAML reads it as no value): write the key's name"
+            implicit = self.resolve(yaml.ScalarNode, key_node.value, (True, False))  # its tag were it plain, untagged
+            if key_node.style is None and key_node.tag == implicit:
+                return f"key {key_node.value} is not text; {unquoted_non_text(key_node)}"
+            return (f"key {key_node.value!r} is not text: its tag {key_node.tag} makes it {type(key).__name__}; "
+                    "write the key as text")
 
     # each loader class built on the rules copies SafeConstructor's table when it adds to it (PyYAML's
     # add_constructor), so the rules class holds its own table with the int constructor replaced
@@ -304,6 +339,25 @@ def _study_yaml_rules():
                                         "tag:yaml.org,2002:float": StudyYamlRules.construct_yaml_float}
     _LOADERS["rules"] = StudyYamlRules
     return StudyYamlRules
+
+
+def _holder_path(root, key_node) -> list:
+    """The keys (as written) and indexes from the YAML node ``root`` to the
+    mapping that holds ``key_node``; [] when the root holds it (or none does)."""
+    import yaml
+
+    stack = [(root, [])]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if key is key_node:
+                    return path
+                if isinstance(key, yaml.ScalarNode):  # under a list or mapping key nothing is constructed
+                    stack.append((value, [*path, key.value]))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, [*path, index]) for index, item in enumerate(node.value))
+    return []
 
 
 def yaml_line(text: str, *path) -> int:

@@ -379,8 +379,9 @@ def _unexpected_key(error) -> list[str]:
         return []
     declared = error.schema.get("properties", {})  # our schemas declare no patternProperties
     key = next((key for key in error.instance if key not in declared), None)
-    # a key with a newline or control character would break the one-line message: keep the object's place
-    return [key] if key is not None and key.isprintable() else []
+    # a key with a newline or control character would break the one-line message, and one that is no text
+    # (True from a hand-built document; the study file's loader refuses those) has no pointer: keep the object's place
+    return [key] if isinstance(key, str) and key.isprintable() else []
 
 
 def validate_document(kind: str, document, *, path: str, text: str | None = None) -> None:

@@ -154,18 +154,27 @@ def template_slots(text: str) -> list[str]:
     """Each unfilled template slot of ``text`` (``<slot>`` that is no HTML
     element, ``{{ name }}``, ``${NAME}``, …: see the module docstring), as
     written, in order."""
+    return [slot for _, slot in _placed_slots(text)]
+
+
+def _placed_slots(text: str) -> list[tuple[int, str]]:
+    """``(position, slot)`` of each slot :func:`template_slots` names, in order."""
     if not any(mark in text for mark in _SLOT_MARKS):  # every slot opens with one of them
         return []
     found = [*_angle_slots(text), *_lone_slots(text),
              *((match.start(), match.group(0)) for match in _OTHER_SLOT.finditer(text))]
-    return [slot for _, slot in sorted(found)]
+    return sorted(found)
 
 
-def _spelled_tbd(text: str) -> str:
-    """The first "to be decided" (determined, confirmed) of ``text`` that opens
-    or ends a sentence, as written; '' when there is none."""
+def _spelled_tbd(text: str) -> tuple[int, str]:
+    """``(position, words)`` of the first "to be decided" (determined,
+    confirmed) of ``text`` that opens or ends a sentence, as written;
+    ``(0, '')`` when there is none."""
     match = _SPELLED.search(text)
-    return (match.group("a") or match.group("b")) if match else ""
+    if match is None:
+        return 0, ""
+    group = "a" if match.group("a") else "b"
+    return match.start(group), match.group(group)
 
 
 def names_a_marker(text: str) -> bool:
@@ -175,7 +184,7 @@ def names_a_marker(text: str) -> bool:
     leave lines of pipes and dashes, is told by."""
     cues = _Cues(text)
     return bool((cues.may(_MARKER_WORDS) and _ANY_MARKER.search(text)) or template_slots(text)
-                or (cues.may(_SPELLED_ENDS) and _spelled_tbd(text))
+                or (cues.may(_SPELLED_ENDS) and _spelled_tbd(text)[1])
                 or (cues.may(("here",), _INSTRUCTION_VERBS) and _INSTRUCTION.search(text))
                 or (cues.may(_FILLER_WORDS) and _FILLER.search(text)))
 
@@ -184,31 +193,43 @@ def placeholder_reason(text: str) -> str:
     """Why ``text`` (one study-file string) is placeholder text, in words
     for a finding (``'TODO' used as a note``, ``the template slot <model name>``,
     ``it is empty``); ``''`` when it is not. The rules are the module docstring's."""
+    return placeholder_found(text)[0]
+
+
+def placeholder_found(text: str) -> tuple[str, int]:
+    """``(reason, position)``: :func:`placeholder_reason`'s reason, and where
+    in ``text`` the matter it names begins (the slot, the marker word, the
+    instruction; 0 for a text that is empty or nothing but placeholder
+    matter), so that a finding quoting part of a long text can quote that
+    part; ``('', 0)`` when ``text`` is no placeholder text."""
     text = str(text)
     if not text.strip():
-        return "it is empty"
+        return "it is empty", 0
     cues = _Cues(text)
     markers = cues.may(_MARKER_WORDS)  # the words of _ANY_MARKER, _STANDALONE and _AS_NOTE
-    slots, spelled = template_slots(text), _spelled_tbd(text) if cues.may(_SPELLED_ENDS) else ""
+    slots = _placed_slots(text)
+    spelled_at, spelled = _spelled_tbd(text) if cues.may(_SPELLED_ENDS) else (0, "")
     rest = _ANY_MARKER.sub(" ", text) if markers else text
     if cues.may(_FILLER_WORDS):  # a marker's removal leaves a space: it cannot join an "n/a" together
         rest = _FILLER.sub(" ", rest)
-    for matter in [*slots, spelled]:
+    for matter in [*(slot for _, slot in slots), spelled]:
         rest = rest.replace(matter, " ") if matter else rest
     if not re.search(r"[^\W_]", rest):
-        return "it holds nothing but placeholder text"
+        return "it holds nothing but placeholder text", 0
     if slots:
-        return f"the template slot {slots[0]}"
+        return f"the template slot {slots[0][1]}", slots[0][0]
     standalone = _STANDALONE.search(text) if markers else None
     if standalone or spelled:
-        return f"{' '.join((standalone.group(0) if standalone else spelled).split())!r} stands in for a fact"
+        at, words = (standalone.start(), standalone.group(0)) if standalone else (spelled_at, spelled)
+        return f"{' '.join(words.split())!r} stands in for a fact", at
     note = _AS_NOTE.search(text) if markers else None
     if note:
-        return f"{' '.join(next(g for g in note.groups() if g).split())!r} used as a note"
+        group = next(name for name in ("a", "b", "c") if note.group(name))
+        return f"{' '.join(note.group(group).split())!r} used as a note", note.start(group)
     instruction = _INSTRUCTION.search(text) if cues.may(("here",), _INSTRUCTION_VERBS) else None
     if instruction:
-        return f"{' '.join(instruction.group('i').split())!r} is an instruction to the author"
-    return ""
+        return f"{' '.join(instruction.group('i').split())!r} is an instruction to the author", instruction.start("i")
+    return "", 0
 
 
 def is_prose_field(path: tuple) -> bool:

@@ -147,6 +147,25 @@ def test_a_quote_cut_short_ends_at_a_word_and_never_cuts_a_figure():
     assert quote("x" * 30, 12) == '"' + "x" * 11 + '…"'  # no white space to cut at: cut at the limit
 
 
+def test_a_text_shortened_to_keep_a_place_past_its_head_is_cut_before_it_too():
+    """SG218 quotes a placeholder that may sit deep in a long field: the
+    text is cut before it (at a word) as well as after, "…" marking both cuts."""
+    from studygen.checks.readme_text import shortened
+
+    words = " ".join(f"w{index:03d}" for index in range(200))  # 5 characters a word with its space
+    assert shortened(words[:140], keep=130) == words[:140]  # short enough: whole, wherever the place
+    assert shortened(words, keep=104) == words[:139] + "…"  # the place in the first three quarters: the head
+    # past them: from the first whole word of the 35 characters before the place
+    assert shortened(words, keep=105) == "…" + words[75:209] + "…"
+    assert shortened(words, keep=500) == "…" + words[470:604] + "…"
+    kept = shortened(words, 40, keep=995)  # the last word, from the first word of the 10 characters before it
+    assert kept == "…" + words[990:] == "…w198 w199"
+    glued = "x" * 300 + "<gpu>" + "y" * 300  # no white space near the place: the cut is at it
+    assert shortened(glued, keep=300) == "…<gpu>" + "y" * 133 + "…"
+    spaced = "word  " * 100  # two spaces after each word: the cut after the first leaves no space at the start
+    assert shortened(spaced, keep=300) == "…" + spaced[270:406] + "…"
+
+
 def _old_reading(line: str):
     """normalize and normalized_with_offsets as they read a line before, with every run of whitespace a change
     (a lone space between two words included): patched in for the comparison."""

@@ -177,3 +177,65 @@ def test_a_ready_study_whose_decision_is_a_slot_or_an_instruction_fails_check(tm
     (found,) = codes(run_checks(study), "SG218")
     assert (found.pointer, found.severity) == ("/decision/summary", "error")
     assert found.message.endswith(f": {summary!r}")
+
+
+def test_the_place_found_is_where_the_matter_the_reason_names_begins():
+    from studygen.study.placeholders import placeholder_found
+
+    assert placeholder_found("ResNet-50 on <gpu name>, TensorRT 10.8") == ("the template slot <gpu name>", 13)
+    assert placeholder_found("fp8 [reason] on ${GPU}. [reason]") == ("the template slot ${GPU}", 16)
+    assert placeholder_found("int8 takes XXX ms on the L4") == ("'XXX' stands in for a fact", 11)
+    assert placeholder_found("Int8 ships. The A100 run is to be determined.") == (
+        "'to be determined' stands in for a fact", 28)
+    assert placeholder_found("Int8 ships. To be  confirmed: the A100") == ("'To be confirmed' stands in for a fact", 12)
+    assert placeholder_found("The int8 engine wins. TODO add the A100 runs.") == ("'TODO' used as a note", 22)
+    assert placeholder_found("int8 wins, see todo: the A100") == ("'todo' used as a note", 15)
+    assert placeholder_found("int8 wins on the L4 (fixme)") == ("'fixme' used as a note", 21)
+    assert placeholder_found("Shipped int8. Add the A100 figures here.") == (
+        "'Add the A100 figures here' is an instruction to the author", 14)
+    assert placeholder_found("  TBD. ") == ("it holds nothing but placeholder text", 0)
+    assert placeholder_found(" ") == ("it is empty", 0)
+    assert placeholder_found("int8 plans are 44% smaller") == ("", 0)
+
+
+def _long_text_findings(tmp_path, **overrides) -> dict:
+    return {f.pointer: f for f in codes(run_checks(_study(tmp_path, **overrides)), "SG218")}
+
+
+def test_a_long_field_is_quoted_short_with_its_placeholder_in_the_quote(tmp_path):
+    """A 15,000-character summary made a finding line of 15,215 characters,
+    the summary quoted whole; other findings quote at most 140 characters."""
+    words = " ".join(f"word{index:04d}" for index in range(1360))  # 9 characters a word with its space
+    summary = f"Not shipped: {words[:8999]} see <gpu name> for {words[9000:]}"
+    description = f"{words[:1997]} about fp8 (edit  this)."
+    notes = ["  " + "weights from release 3 " * 20 + "TODO: say which driver " + "and the clocks " * 30]  # quoted stripped
+    findings = _long_text_findings(tmp_path, decision={"shipped": False, "summary": summary}, description=description,
+                                   notes=notes)
+    assert len(summary) > 12_000
+    assert findings["/decision/summary"].message == (
+        "decision/summary is placeholder text, not the study's words (the template slot <gpu name>): "
+        f"'…{words[8973:8999]} see <gpu name> for {words[9000:9089]}…'")
+    assert findings["/description"].message == (
+        f"description still holds the placeholder studygen new wrote: '…{words[1980:1997]} about fp8 (edit  this).'")
+    assert findings["/provenance/notes/0"].message == (
+        "a note of job h200 is placeholder text ('TODO' used as a note): "
+        f"'…release 3 weights from release 3 TODO: say which driver {'and the clocks ' * 5}and the…'")
+    for finding in findings.values():
+        quoted = finding.message.split(": '", 1)[1][:-1]
+        assert len(quoted) <= 140 and quoted.startswith("…")
+
+
+def test_a_short_field_and_a_long_one_whose_placeholder_opens_it_are_quoted_from_the_start(tmp_path):
+    long = "TODO: " + "the A100 runs " * 20
+    findings = _long_text_findings(tmp_path, title="  YOLO on <gpu>  ",
+                                   decision={"shipped": False, "summary": long})
+    assert findings["/title"].message.endswith(": 'YOLO on <gpu>'")  # whole and stripped, as before
+    assert findings["/decision/summary"].message.endswith(f": '{long[:139].rsplit(' ', 1)[0]}…'")
+
+
+def test_a_long_template_line_is_quoted_short_around_its_placeholder(tmp_path):
+    line = "the engines were timed " * 12 + "TODO: name the clocks " + "of the runs " * 20
+    study = _study(tmp_path, template="# {{ study.title }}\n\n" + line.strip() + "\n")
+    (found,) = codes(run_checks(study), "SG218")
+    assert found.message == ("template text is placeholder text ('TODO' used as a note): '…were timed the engines "
+                             "were timed TODO: name the clocks " + "of the runs " * 6 + "of the…'")

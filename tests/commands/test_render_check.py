@@ -412,3 +412,35 @@ def test_each_study_is_freed_before_the_collector_resumes(tmp_path, monkeypatch)
     outcome = render.run_render(render.RenderOptions(root=project))
     assert outcome.changed == [] and outcome.not_rendered == []
     assert len(studies) == 2 and alive_at_resume == [0, 0]
+
+
+def test_a_study_file_key_yaml_reads_as_true_is_one_sg202_and_the_other_studies_are_all_checked(tmp_path, monkeypatch,
+                                                                                                 run_cli):
+    """``on:`` under ``run:`` made check stop at that study with "internal error: AttributeError: 'bool' object
+    has no attribute 'isprintable'" (exit 2) and print no finding of any other study; render said the same."""
+    from tests.conftest import copy_project
+
+    families = ("deformable_detr", "deformable_detr_h200_torch", "hackathon_mnist_trtexec")
+    project = copy_project(tmp_path / "project", families=families)
+    monkeypatch.setenv("STUDYGEN_JOBS", "1")
+    before = run_cli("check", "--root", project, "--format", "json")
+    assert before.exit_code == 0
+    broken = "families/deformable_detr_h200_torch/"
+    others = [f for f in json.loads(before.out) if not f["file"].startswith(("measurements/deformable_detr_h200_torch/",
+                                                                             broken))]
+    assert len(others) > 10 and len(others) < len(json.loads(before.out))  # the broken study had findings of its own
+    study = project / broken / "study.yaml"
+    lines = study.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = lines.index("run:\n") + 1
+    study.write_text("".join([*lines[:at], "  on: 3\n", *lines[at:]]), encoding="utf-8")
+    after = run_cli("check", "--root", project, "--format", "json")
+    assert after.exit_code == 1 and after.err == ""
+    words = "key on is not text; YAML reads the unquoted on as true or false: quote it ('on') to keep it as written"
+    refusal = {"code": "SG202", "severity": "error", "file": f"{broken}study.yaml", "line": at + 1, "pointer": "/run/on",
+               "message": words}
+    assert [{k: f[k] for k in refusal} for f in json.loads(after.out)[:1]] == [refusal]
+    assert json.loads(after.out)[1:] == others
+    text = run_cli("check", "--root", project)
+    assert text.out.splitlines()[0] == f"{broken}study.yaml:{at + 1}: SG202 {words} (/run/on)"
+    rendered = run_cli("render", "--root", project)
+    assert (rendered.exit_code, rendered.err) == (2, f"studygen: {broken}study.yaml:{at + 1}: {words} (/run/on)\n")

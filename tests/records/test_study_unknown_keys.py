@@ -191,3 +191,27 @@ def test_check_and_collect_name_the_misspelt_key_at_its_line(run_cli, project, m
                         "--variant", "fp16", "--log", TRTEXEC / "trt10.16_build-and-run.log")
     assert (collected.exit_code, collected.err) == (2, f"studygen: {where}: {refused}\n")
     assert not (project / "measurements" / "deformable_detr" / "typo.json").exists()
+
+
+def test_a_key_that_is_no_text_in_a_hand_built_document_is_named_at_its_mapping():
+    """The study file's loader refuses such keys (tests/records/test_study_yaml.py); a document built
+    otherwise (a test, a library caller) met ``key.isprintable()`` on ``True``: an AttributeError."""
+    study = {**yaml.safe_load(STUDY), "run": {True: 3}, 2: "x"}
+    assert schemas.schema_errors("study", study) == [
+        ("", "Additional properties are not allowed (2 was unexpected)"),
+        ("/run", "Additional properties are not allowed (True was unexpected)")]
+
+
+def test_collect_names_a_key_yaml_reads_as_true_at_its_line(run_cli, project, monkeypatch):
+    monkeypatch.chdir(project)
+    path = project / "families" / "deformable_detr" / "study.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    number = lines.index("  weights: pretrained\n") + 1
+    lines.insert(number, "  yes: 1\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    collected = run_cli("collect", "trtexec", "--root", project, "--family", "deformable_detr", "--job", "yes",
+                        "--variant", "fp16", "--log", TRTEXEC / "trt10.16_build-and-run.log")
+    assert (collected.exit_code, collected.err) == (
+        2, f"studygen: families/deformable_detr/study.yaml:{number + 1}: key yes is not text; YAML reads the unquoted "
+           "yes as true or false: quote it ('yes') to keep it as written (/model/yes)\n")
+    assert not (project / "measurements" / "deformable_detr" / "yes.json").exists()

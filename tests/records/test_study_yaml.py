@@ -42,7 +42,7 @@ HANDWRITTEN = [
     "list:\n- a\n- - b\n  - c\n- {d: e}\n-\n  f: g\n  h: [i, {j: k}]\n",
     "tagged: !!str 123\nfloat_tag: !!float 1\nbinary: !!binary aGVsbG8=\nset: !!set {a, b}\n",
     "omap: !!omap\n- a: 1\n- b: 2\npairs: !!pairs [x: 1, y: 2]\n",
-    "merge:\n  <<: {a: 1, b: 2}\n  c: 3\n",
+    "quoted_keys: {'on': 1, \"yes\": 2, '1': 3, '2020-01-01': 4, '<<': 5}\n",
     "%YAML 1.1\n---\na: b\n...\n",
     "--- !!map\nµ: × and ü\nemoji: \"\U0001f600\"\n'ünï': cödé\n",
     "family: demo\nvariants:\n  - name: fp16\n    precision: fp16\n  - name: fp8\n    label: \"FP8 (E4M3)\"\n",
@@ -106,15 +106,17 @@ def test_nesting_is_refused_exactly_past_100_levels_whatever_came_before(tmp_pat
 
 def test_each_study_rule_refuses_in_its_own_words_at_its_line(tmp_path):
     """Kills _study_yaml_rules mutants 9, 16 and 17 (alias refusal), 51 and
-    52 (integer refusal) and 60 (keys after a merge key not checked)."""
+    52 (integer refusal); a merge key is refused before the duplicate key
+    after it (before, it was skipped and the keys after it checked)."""
     assert _refusal(tmp_path, "a: &x 1\nb: *x\n") == (
         "study.yaml:2: malformed YAML: alias *x: study files may not use aliases "
         "(write the value out where it is needed)", 2)
     assert _refusal(tmp_path, "a: 1\nb: " + "7" * 5000 + "\n") == (
         "study.yaml:2: malformed YAML: integer of 5000 characters is out of range "
         "(no figure or setting has that many digits)", 2)
-    assert _refusal(tmp_path, "<<: {x: 1}\na: 1\nb: 2\na: 3\n") == (
-        "study.yaml:4: malformed YAML: duplicate key 'a' (first on line 2): the last would silently win", 4)
+    assert _refusal(tmp_path, "a: 0\n<<: {x: 1}\nb: 2\na: 3\n") == (
+        "study.yaml:2: malformed YAML: merge key <<: study files may not merge mappings "
+        "(write the keys out in the mapping)", 2)
 
 
 def test_a_yaml_error_without_a_mark_is_one_line_naming_the_file_without_a_line(tmp_path):
@@ -249,3 +251,68 @@ def test_a_revision_yaml_reads_as_no_text_is_refused_saying_how_it_was_written()
     # a quoted number is text already: the plain refusal stands (no advice to quote what is quoted)
     quoted = shipped.replace("revision: 83ecd26945199939cb82806f988debdb71e6f43e", "revision: [\"0123456\"]")
     assert _study_refusal(quoted) == "11: ['0123456'] is not of type 'string', 'null' (/model/revision)"
+
+
+MERGE = "merge key <<: study files may not merge mappings (write the keys out in the mapping)"
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ("run:\n  <<: {batch: 1}\n  batch: 2\n", 2),  # the written batch silently beat the merged one
+    ("run:\n  <<: [{batch: 1}, {batch: 3}]\n", 2),  # the first of the list silently won
+    ("family: x\nrun:\n  batch: 4\n  <<: {bacth: 2}\n", 4),  # a misspelt key inside it had no line
+    ("variants:\n  - name: fp16\n    <<: {precision: fp16}\n", 3),
+    ("run: {batch: 1, <<: {warmup: 2}}\n", 1),
+    ("run:\n  !!merge <<: {batch: 1}\n", 2),
+])
+def test_a_merge_key_is_refused_at_its_line_asking_for_the_keys_written_out(tmp_path, text, line):
+    """A study file has nothing to share (aliases are refused), and a merge
+    beside written keys hides which value wins: before, each of these
+    loaded with no error."""
+    assert _refusal(tmp_path, text) == (f"study.yaml:{line}: malformed YAML: {MERGE}", line)
+
+
+def _key_refusal(tmp_path, text: str) -> tuple[str, str | None]:
+    path = tmp_path / "study.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RecordError) as caught:
+        load_yaml(path, "study.yaml")
+    return caught.value.line(), caught.value.place.pointer
+
+
+# (text, the key's line, its pointer, what YAML read it as)
+NOT_TEXT_KEYS = [
+    ("family: x\nrun:\n  on: 3\n", 3, "/run/on", "true or false"),
+    ("yes: 1\nfamily: x\n", 1, "/yes", "true or false"),
+    ("run:\n  batch: 1\n  no: 2\n", 3, "/run/no", "true or false"),
+    ("tolerances:\n  1: 0.5\n", 2, "/tolerances/1", "a number"),
+    ("precision:\n  latency: 3\n  2.5: 1\n", 3, "/precision/2.5", "a number"),
+    ("notes:\n  2020-01-01: the first runs\n", 2, "/notes/2020-01-01", "a date"),
+    ("variants:\n  - name: fp16\n  - name: fp8\n    OFF: x\n", 4, "/variants/1/OFF", "true or false"),
+    ("model:\n  config:\n    layers: {0x1F: 2}\n", 3, "/model/config/layers/0x1F", "a number"),
+    ("run:\n  ~: 1\n", 2, "/run/~0", "no value"),  # the pointer escapes "~" as RFC 6901 says
+]
+
+
+@pytest.mark.parametrize(("text", "line", "pointer", "read_as"), NOT_TEXT_KEYS, ids=range(len(NOT_TEXT_KEYS)))
+def test_a_key_yaml_reads_as_no_text_is_refused_as_written_at_its_line_and_pointer(tmp_path, text, line, pointer,
+                                                                                    read_as):
+    """Before, PyYAML made ``on:`` the key True, and schema validation
+    stopped with "internal error: AttributeError: 'bool' object has no
+    attribute 'isprintable'" (render, check and collect alike)."""
+    key = pointer.rsplit("/", 1)[1].replace("~0", "~")
+    assert _key_refusal(tmp_path, text) == (
+        f"study.yaml:{line}: key {key} is not text; YAML reads the unquoted {key} as {read_as}: quote it ('{key}') "
+        f"to keep it as written ({pointer})", pointer)
+
+
+def test_a_key_that_is_not_text_but_not_by_plain_writing_says_what_made_it_so(tmp_path):
+    assert _key_refusal(tmp_path, "run:\n  !!binary aGVsbG8=: 1\n") == (
+        "study.yaml:2: key 'aGVsbG8=' is not text: its tag tag:yaml.org,2002:binary makes it bytes; write the key "
+        "as text (/run/aGVsbG8=)", "/run/aGVsbG8=")
+    # a line break in the key: the pointer names the mapping that holds it, the message stays one line
+    assert _key_refusal(tmp_path, 'run: {!!float "1\\n": 2}\n') == (
+        "study.yaml:1: key '1\\n' is not text: its tag tag:yaml.org,2002:float makes it float; write the key as text "
+        "(/run)", "/run")
+    assert _key_refusal(tmp_path, "run:\n  ? \n  : 1\n") == (
+        "study.yaml:2: a key written as nothing is not text (YAML reads it as no value): write the key's name "
+        "(/run/)", "/run/")
