@@ -31,7 +31,16 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main fc1ab03 against 02d1891 with ``--before``, ``--repeat
+Last measured (main 2ce04f0+ against 02d1891 with ``--before``, ``--repeat 10``,
+2026-12-05, load average 1.1-1.4): ``--help`` 0.042 s; check of the
+project 0.413 -> 0.318 s wall, 10.2x -> 7.6x (medians 7.8x; target 8x:
+met), CPU 0.530 s (12.8x: missed); one process 0.435 s (10.4x); render
+deformable_detr 0.154 s, 3.7x (met); render deformable_detr_h200_torch
+0.203 s, 4.8x best, 5.2x medians (at the target: met by the best run,
+missed by the medians); check deformable_detr 0.228 s and
+deformable_detr_h200_torch 0.306 s (0.35 s: met).
+
+Measured before (main fc1ab03 against 02d1891 with ``--before``, ``--repeat
 10``, best of 10, load average 0.6 on the 2-core development machine, a
 faster one than the figures below it): ``--help`` 0.040 s; check of the
 project 0.414 -> 0.314 s wall, 10.3x -> 7.8x ``--help`` (medians 7.9x;
