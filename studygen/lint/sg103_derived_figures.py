@@ -36,6 +36,13 @@ must fit one of the same formulas over some pair of its sentence. Two
 figures right after a stated percent change, printed the way it goes ("cuts
 the GPU time by 12% (0.1536 ms to 0.1526 ms)", "grows by 9% (498 to 512
 MB)"), are its before and after though no "from" marks them. A figure
+A ratio printed between its own two figures ("int8 (0.0440 ms) is 3.0x faster
+than fp16 (0.0388 ms)", "at 7.40 ms is 1.3x faster than ... at 6.90 ms") or
+after two joined by "and" ("takes 11.2 ms and eager 16.8 ms, a 2.1x speedup")
+is read the same way; one between them is also read in the direction its words
+state (:mod:`studygen.lint.ratio_direction`: a faster time is the smaller, a
+faster rate the larger), and figures that go the other way are a finding of
+their own (cases ``sg103_*_inline_operands``). A figure
 the sentence denies ("not linearly by 64x") is not checked; a bound
 ("≥93%", "up to 30x") is checked for its direction only.
 
@@ -62,6 +69,7 @@ finding already stated for a line by a one-table reader is not repeated.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..findings import Finding
 from ..patterns import lazy_compile
@@ -77,7 +85,8 @@ from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .section_rows import names_derived, section_views
 from .text import DIFFERENCE_WORDS, ratio_header
-from .variant_pairs import DURATION_UNITS
+from .ratio_direction import goes_against, wanted_sign, written_direction
+from .variant_pairs import DURATION_UNITS, kind_of_unit
 
 CODE = "SG103"
 
@@ -218,6 +227,47 @@ _UPPER_BOUND_RE = lazy_compile(r"(?:≤|<=|<|\bat\s+most|\bup\s+to|\bless\s+than
 
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
 
+# "0.0295 ms and fp16 0.0388 ms", "12.1 ms and 9.8 ms on fp16": two figures of one unit joined by "and", the
+# second behind a name of up to three words and "at"/"takes"
+_AND_GAP_RE = lazy_compile(r"\s*,?\s+and\s+(?:[A-Za-z][\w.+-]*\s+){0,3}?(?:(?:at|takes|took|with|in)\s+)?",
+                           re.IGNORECASE)
+# "is 3.0x faster than fp16 (", "gives 1.5x lower latency than fp16 at ": a ratio between its subject's figure
+# before it and its reference's figure after "than"; group 1 is what names the reference
+_THAN_GAP_RE = lazy_compile(r"\s*(?:[\w-]+\s+){1,3}?than\s+([^;()]{1,40}?)\s*(?:\(|\bat\s+|\btakes\s+|,\s*)?",
+                            re.IGNORECASE)
+_INLINE_REACH = 40  # characters between a subject's figure and the ratio after it ("(0.0440 ms) is 3.0x")
+
+
+class _Claim(NamedTuple):
+    """A ratio or percent change with its two operands inline: ``subject``
+    (the figure beside the name before it) against ``reference`` (the one
+    after "than")."""
+
+    derived: Figure
+    subject: Figure
+    reference: Figure
+
+
+def _inline_claims(text: str, tokens, starts: list[int]) -> list[_Claim]:
+    """Ratios and percent changes printed between their two operands:
+    "int8 (0.0440 ms) is 3.0x faster than fp16 (0.0388 ms)", "int8 at
+    0.0440 ms is 1.5x faster than fp16 at 0.0388 ms": three figures in a
+    row, the outer two of one measured unit, "than" before the last and no
+    clause break or other figure between them."""
+    claims = []
+    figures = [t for t in tokens if t.start in starts]  # "batch 4" between them is a label, not a figure
+    for before, middle, after in zip(figures, figures[1:], figures[2:]):
+        subject, derived, reference = before.figure, middle.figure, after.figure
+        if derived.unit not in RATIO_UNITS or subject.unit is None or subject.unit in RATIO_UNITS \
+                or subject.unit != reference.unit:
+            continue
+        if derived.start - subject.end > _INLINE_REACH or _NEW_CLAUSE_RE.search(text, subject.end, derived.start):
+            continue
+        if not _THAN_GAP_RE.fullmatch(text, derived.end, reference.start):
+            continue
+        claims.append(_Claim(derived, subject, reference))
+    return claims
+
 
 def _adjacent(text: str, starts: list[int], derived: Figure, a: Figure, b: Figure) -> bool:
     """True when ``derived`` sits right before or after the pair (a, b),
@@ -247,6 +297,8 @@ def _pairs(sentence, text: str, tokens) -> list[tuple[Figure, Figure]]:
         elif _FROM_TO_GAP_RE.fullmatch(text, first.end, second.start) and _FROM_BEFORE_RE.search(
                 text, max(sentence.start, first.start - 48), first.start):
             pairs.append((first.figure, second.figure))
+        elif first.figure.unit is not None and _AND_GAP_RE.fullmatch(text, first.end, second.start):
+            pairs.append((first.figure, second.figure))  # "int8 takes 0.0295 ms and fp16 0.0388 ms, a 1.6x speedup"
     return [(a, b) for a, b in pairs if a.unit not in RATIO_UNITS and b.unit not in RATIO_UNITS
             and (a.unit == b.unit or a.unit is None or b.unit is None)]
 
@@ -290,7 +342,8 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
     # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
     starts = [t.start for t in tokens if t.figure.unit is not None or t.figure.decimals]
     pairs = _pairs(sentence, text, tokens) + _change_pairs(sentence, text, starts)
-    if not pairs:
+    claims = {claim.derived.start: claim for claim in _inline_claims(text, tokens, set(starts))}
+    if not pairs and not claims:
         return []
     in_ranges = sentence.range_ends
     findings = []
@@ -299,19 +352,34 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
         if derived.unit not in RATIO_UNITS or derived.start in in_ranges:
             continue
         near = [(a, b) for a, b in pairs if _adjacent(text, starts, derived, a, b)]
-        if not near:
+        claim = claims.get(derived.start)
+        if not near and claim is None:
             continue
         before = text[max(sentence.start, derived.start - 60):derived.start]
         if _NEGATION_RE.search(before):
             continue  # "not linearly by 64x": the sentence denies the figure
         bound = "lower" if _LOWER_BOUND_RE.search(before) else "upper" if _UPPER_BOUND_RE.search(before) else ""
         formulas = formulas_for(derived.unit, False)
+        orders = [(x, y) for a, b in pairs for x, y in ((a, b), (b, a))]
+        if claim is not None:
+            written = written_direction(text, derived, sentence.start)
+            sign = wanted_sign(written[0], kind_of_unit(claim.subject.unit)) if written else None
+            if goes_against(claim.subject, claim.reference, sign):
+                findings.append(_direction_finding(document, sentence, claim, written))
+                continue
+            # "N x faster" of a time is reference / subject, of a rate subject / reference; a percent is read both ways
+            claimed = [(claim.subject, claim.reference), (claim.reference, claim.subject)]
+            if sign is not None and derived.unit == "x":
+                claimed = claimed[:1] if sign > 0 else claimed[1:]
+            orders += claimed
+            near.append((claim.subject, claim.reference))
         # any pair of the sentence the figure follows from clears it ("from c=1 to c=64 ... 64x")
-        verdicts = [_holds(f, x, y, derived, bound) for a, b in pairs for f in formulas for x, y in ((a, b), (b, a))]
+        verdicts = [_holds(f, x, y, derived, bound) for x, y in orders for f in formulas]
         if any(verdicts) or all(v is None for v in verdicts):
             continue  # it fits, or no formula is defined over these figures
         a, b = min(near, key=lambda p: min(abs(p[0].start - derived.start), abs(p[1].end - derived.end)))
-        options = " or ".join(derivation(f, x, y, derived) for f in formulas[:1] for x, y in ((a, b), (b, a)))
+        shown = claimed if claim is not None and (a, b) == (claim.subject, claim.reference) else ((a, b), (b, a))
+        options = " or ".join(derivation(f, x, y, derived) for f in formulas[:1] for x, y in shown)
         findings.append(Finding(
             CODE,
             f"{with_unit(derived.text, derived.unit)} does not follow from {a.text} and {with_unit(b.text, b.unit or a.unit)}: {options}",
@@ -320,6 +388,21 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
             hint="recompute the ratio or percentage from the figures it compares (to their printed digits), or say what else it is computed from",
         ))
     return findings
+
+
+def _direction_finding(document: Document, sentence, claim: _Claim, written: tuple[str, str]) -> Finding:
+    """The finding of an inline ratio whose two figures go the other way than its words say."""
+    direction, words = written
+    derived, subject, reference = claim
+    return Finding(
+        CODE,
+        f"{with_unit(derived.text, derived.unit)} goes the wrong way: '{words}' says the figure before it "
+        f"({subject.text} {subject.unit}) is the {direction} one, but the figure after 'than' is "
+        f"{reference.text} {reference.unit}",
+        document.path,
+        sentence.line_at(derived.start),
+        hint="swap the two names or the direction word, or recompute the figures the sentence compares",
+    )
 
 
 __all__ = ["check"]

@@ -114,6 +114,12 @@ REFERENCE_BEFORE_RE = lazy_compile(_COMPARISON_WORDS + r"\s+(?:the\s+|a\s+|an\s+
 COMPARISON_RE = lazy_compile(_COMPARISON_WORDS + r"\b", re.IGNORECASE)
 
 
+def kind_of_unit(unit: str | None) -> str | None:
+    """The quantity kind of a figure printed in ``unit`` (``ms``: time,
+    ``tokens/s``: throughput); None for no unit or one of no known kind."""
+    return _KIND_OF_UNIT.get(unit) if unit is not None else None
+
+
 def kind_of_series(series: Series) -> str | None:
     """The quantity kind of a measured column: by unit, else by its header
     words; None for a ratio or percentage column or one of no known kind."""
@@ -283,5 +289,5 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
     return found[0] if found is not None and len(found) == 1 else None
 
 
-__all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "Pair", "QUALITY", "RANKING_STEMS", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
+__all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "kind_of_unit", "Pair", "QUALITY", "RANKING_STEMS", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
            "QUANTITY_WORDS", "kind_of_series", "kind_of_words", "kinds_named", "tie"]
