@@ -42,7 +42,7 @@ def test_trt8_4_log_inside_a_python_file_with_hash_prefixes(collect):
     # line 187 "# [..] [I] TensorRT version: 8.4.3"; line 178 "# [..] [I] Selected Device: NVIDIA GeForce GTX 1080 Ti"
     assert provenance["software"]["tensorrt"] == "8.4.3"
     assert provenance["gpu"] == "NVIDIA GeForce GTX 1080 Ti"
-    host = done.latency("host_latency")
+    host = done.latency("host_latency", batch=1)
     # line 304: Latency: min = 5.79297 ms, max = 24.5749 ms, mean = 5.98386 ms, median = 5.94467 ms,
     # percentile(99%) = 6.12769 ms -- the 99th percentile only
     assert host["statistics_ms"] == {"min": 5.79297, "max": 24.5749, "mean": 5.98386, "median": 5.94467, "p99": 6.12769}
@@ -50,16 +50,18 @@ def test_trt8_4_log_inside_a_python_file_with_hash_prefixes(collect):
     # lines 242-243: "Warmup completed 37 queries", "Timing trace has 546 queries"
     assert host["distribution"] == {"samples": 546, "warmup_iterations": 37}
     assert host["source_locator"] == "trt8.4_hash-prefixed-log_in-python-file.py.txt:304"
-    gpu = done.latency("gpu_compute")
+    gpu = done.latency("gpu_compute", batch=1)
     assert gpu["value_ms"] == 5.46616  # line 307: GPU Compute Time ... median = 5.46616 ms
     assert gpu["unstable"] is True and gpu["distribution"]["cv"] == 0.145636  # line 311: 14.5636%
-    assert done.latency("enqueue")["value_ms"] == 2.92749  # line 305
-    assert done.latency("h2d")["value_ms"] == 0.464874  # line 306
-    assert done.latency("d2h")["value_ms"] == 0.0178223  # line 308
+    assert done.latency("enqueue", batch=1)["value_ms"] == 2.92749  # line 305
+    assert done.latency("h2d", batch=1)["value_ms"] == 0.464874  # line 306
+    assert done.latency("d2h", batch=1)["value_ms"] == 0.0178223  # line 308
     # lines 158-162: Data transfers: Enabled, Spin-wait: Disabled, CUDA Graph: Disabled, Separate profiling: Disabled
     assert {k: gpu["method"][k] for k in ("data_transfers", "spin_wait", "cuda_graph", "separate_profile_run")} == {
         "data_transfers": True, "spin_wait": False, "cuda_graph": False, "separate_profile_run": False}
-    assert "batch" not in gpu  # line 150 "Batch: Explicit", line 151 "Input inference shapes: model"
+    # line 150 "Batch: Explicit", line 151 "Input inference shapes: model": only the input binding states them,
+    # line 232 "Created input binding for onnx::Cast_0 with dimensions 1x3x640x640"
+    assert (gpu["batch"], gpu["shape"]) == (1, "640x640")
 
 
 def test_trt8_4_orin_build_that_crashed_is_refused_at_its_assertion(collect):
@@ -85,19 +87,22 @@ def test_trt8_5_qat_summary_without_transfers_and_pre_8_6_profile_table(collect)
     assert done.record["provenance"]["gpu"] == "NVIDIA RTX 2000 Ada Generation Laptop GPU"  # line 68
     # line 46 "Data transfers: Disabled": the all-zero H2D and D2H lines (8786, 8788) are no latencies
     assert sorted(r["timing"] for r in done.kind("latency")) == ["enqueue", "gpu_compute", "host_latency"]
-    gpu = done.latency("gpu_compute")
+    gpu = done.latency("gpu_compute", batch=1)
     # line 8787: min = 0.133057 ms, max = 0.690186 ms, mean = 0.134851 ms, median = 0.134155 ms,
     # percentile(90%) = 0.135132 ms, percentile(95%) = 0.135193 ms, percentile(99%) = 0.135254 ms
     assert gpu["statistics_ms"] == {"min": 0.133057, "max": 0.690186, "mean": 0.134851, "median": 0.134155,
                                     "p90": 0.135132, "p95": 0.135193, "p99": 0.135254}
     assert gpu["distribution"]["cv"] == 0.0769863  # line 8791: coefficient of variance = 7.69863%
     assert gpu["distribution"]["samples"] == 21990 and gpu["distribution"]["warmup_iterations"] == 1257  # 6577-6578
-    assert done.latency("enqueue")["value_ms"] == 0.00357056  # line 8785
-    assert done.latency("host_latency")["throughput_qps"] == 7329.45  # line 8783
+    assert done.latency("enqueue", batch=1)["value_ms"] == 0.00357056  # line 8785
+    assert done.latency("host_latency", batch=1)["throughput_qps"] == 7329.45  # line 8783
     (kernel,) = done.kind("kernel_time")
     # line 8811 "=== Profile (7477 iterations ) ===", line 8812 "Layer  Time (ms)  Avg. Time (ms)  Median Time (ms)
     # Time %" (the layer first), line 8837 "Total  2689.67  0.3597  0.3074  100.0"
     assert (kernel["iterations"], kernel["profiled_total_ms"]) == (7477, 0.3597)
+    # line 38 "Batch: Explicit", line 39 "Input inference shapes: model": only the input binding states them,
+    # line 6541 "Created input binding for inputs.1 with dimensions 1x3x224x224"
+    assert (gpu["batch"], gpu["shape"]) == (kernel["batch"], kernel["shape"]) == (1, "224x224")
     assert kernel["source_locator"] == "trt8.5_qat-resnet18_dump-profile_separate-profile-run.log:8811"
     assert kernel["profiler"] == "trtexec --dumpProfile (Avg. Time (ms): mean per iteration; total from its Total row)"
     # the Avg. Time column of lines 8814-8833, every "...Conv_N" row (20 of them)

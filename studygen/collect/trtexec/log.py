@@ -80,6 +80,9 @@ SHAPE_LINE = re.compile(r"^Input (?P<phase>inference|build) shapes? ?: (?P<shape
 # a dynamic input given no shape: trtexec sets each free dimension to 1 and says which shape it runs at
 OVERRIDE_LINE = re.compile(r"^Dynamic dimensions required for input: (?P<name>.+), but no shapes were provided\. "
                            r"Automatically overriding shape to: (?P<dims>\S+)\s*$")
+# the dimensions trtexec allocated an input's buffer with (TensorRT 8.x), the only shape a log run with "model" shapes
+# states; "Created output binding ..." lines are left alone
+BINDING_LINE = re.compile(r"^Created input binding for (?P<name>.+) with dimensions (?P<dims>\S+)\s*$")
 WARMUP_LINE = re.compile(rf"^Warmup completed ({FIG}) queries over ({FIG}) ms\s*$")
 TRACE_LINE = re.compile(rf"^Timing trace has ({FIG}) queries over {FIG} s\s*$")
 THROUGHPUT_LINE = re.compile(rf"^(?:Throughput|throughput): ({FIG}) qps\s*$")
@@ -111,8 +114,8 @@ OLD_PROFILE_COLUMNS = re.compile(
 
 # the lines _parse_setting reads: inside the performance summary one of them, of any severity, is named, not read
 SETTING_PATTERNS = (VERSION_LINE, DEVICE_LINE, FORMAT_LINE, PRECISION_LINE, SETTING_LINE, BATCH_LINE, SHAPE_LINE,
-                    OVERRIDE_LINE, WARMUP_LINE, TRACE_LINE, THROUGHPUT_LINE, ENGINE_SIZE_LINE, UNSTABLE_LINE,
-                    BOUND_LINE, NO_E2E_LINE, EXPORT_PROFILE_LINE)
+                    OVERRIDE_LINE, BINDING_LINE, WARMUP_LINE, TRACE_LINE, THROUGHPUT_LINE, ENGINE_SIZE_LINE,
+                    UNSTABLE_LINE, BOUND_LINE, NO_E2E_LINE, EXPORT_PROFILE_LINE)
 
 SETTING_NAMES = {"Data transfers": "data_transfers", "Spin-wait": "spin_wait", "CUDA Graph": "cuda_graph",
                  "Separate profiling": "separate_profile_run"}
@@ -408,6 +411,11 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
     elif match := OVERRIDE_LINE.match(message):
         shape = f"{match.group('name')}={match.group('dims')}"
         run.overridden_shapes = shape if run.overridden_shapes is None else f"{run.overridden_shapes}, {shape}"
+    elif match := BINDING_LINE.match(message):
+        bound = (match.group("name"), match.group("dims"))
+        if bound not in run.bound_inputs:  # trtexec binds again per stream (--infStreams): one input, one entry
+            run.bound_inputs.append(bound)
+            run.binding_lines.append(number)
     elif match := WARMUP_LINE.match(message):
         run.warmup_queries = read_count(match.group(1), "the warm-up query count", where)
         run.warmup_ms = read_figure(match.group(2), "the warm-up duration", where)

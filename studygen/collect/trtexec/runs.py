@@ -20,7 +20,13 @@ Rules taken from the logs in ../shared/fixtures/trtexec and TensorRT's
   dynamic input given none (``Dynamic dimensions required for input: x,
   but no shapes were provided. Automatically overriding shape to:
   1x1x28x28``: each free dimension set to 1, so batch 1; TensorRT's
-  ``samples/common`` prints it once per such input). A tensor name may hold colons (``x:0``:
+  ``samples/common`` prints it once per such input). Where the log gives none of
+  these (``Input inference shapes: model``), the dimensions trtexec bound each
+  input with (``Created input binding for images with dimensions
+  1x3x640x640``, TensorRT 8.x), but only when an image input is among them
+  (see the HxW rule below): with an implicit batch trtexec binds an input
+  without its batch dimension, so a binding of no image input (``1x900x256``)
+  is not taken to lead with the batch. A tensor name may hold colons (``x:0``:
   the dimensions follow the last one) and single quotes, which trtexec drops.
 * The batch: for explicit-batch runs, the leading dimension its input
   shapes share (inputs of fewer than two dimensions say nothing about it,
@@ -201,6 +207,9 @@ class TrtexecRun:
     input_shapes: str | None = None
     build_shapes: str | None = None
     overridden_shapes: str | None = None  # "x=1x1x28x28": the shapes trtexec chose for inputs given none
+    # [(name, dims)] of the "Created input binding for NAME with dimensions DIMS" lines, each pair once, and their lines
+    bound_inputs: list[tuple[str, str]] = field(default_factory=list)
+    binding_lines: list[int] = field(default_factory=list)
     warmup_queries: int | None = None
     warmup_ms: float | None = None
     timed_queries: int | None = None
@@ -290,6 +299,10 @@ class TrtexecRun:
                 return split_shapes(flag, ":"), f"{name}={flag}{broadcast}"
         if self.overridden_shapes:
             return split_shapes(self.overridden_shapes, "="), f"{self.overridden_shapes} (set by trtexec: no shapes given)"
+        if image_shape(self.bound_inputs) is not None:
+            bound = ", ".join(f"{name}={dims}" for name, dims in self.bound_inputs)
+            lines = ", ".join(str(number) for number in self.binding_lines)
+            return list(self.bound_inputs), f"{bound} (input binding, line{'s' * (len(self.binding_lines) > 1)} {lines})"
         return [], None
 
     def stated_shape(self) -> tuple[str | None, str | None]:
@@ -304,9 +317,13 @@ class TrtexecRun:
     def stated_batch(self) -> tuple[int | None, str | None]:
         """``(batch, where the log states it)``: the leading dimension of the
         explicit input shapes (:meth:`stated_shapes`), else the implicit
-        batch (``--batch=N`` or ``Batch: N``); ``(None, None)``."""
+        batch (``--batch=N`` or ``Batch: N``); ``(None, None)``, also when
+        the shapes are the input bindings and lead with another batch than
+        a printed ``Batch: N``."""
         shapes, shown = self.stated_shapes()
         batch = shape_batch(shapes)
+        if batch is not None and self.batch not in (None, batch) and shapes == self.bound_inputs:
+            return None, None  # "Batch: N" but bound as M: an implicit-batch binding has no batch dimension to read
         if batch is not None:
             return batch, f"the leading dimension of its input shapes {shown}"
         if shapes:
