@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from ..errors import StudygenError
 from ..findings import Finding
-from ..records.load import yaml_line
+from ..patterns import lazy_compile
+from ..records.load import yaml_phrase_line
 from ..render.engine import Rendered, render_study
 from ..render.produced import WRITTEN, recording
 from ..study.rows import Row
@@ -110,17 +111,42 @@ def prose_finding(context, code: str, index: int, span: tuple[int, int], message
     the field, in words that need no template helper)."""
     finding = readme_finding(context.study, code, index + 1, message, hint, **extra)
     item = context.readme_text.written_at(index, *span)
-    return finding if item is None else at_written_field(context, finding, item, written_hint)
+    if item is None:
+        return finding
+    return at_written_field(context, finding, item, written_hint, context.readme_text.lines[index][span[0]:span[1]])
 
 
-def at_written_field(context, finding: Finding, item, advice: str) -> Finding:
+# "line 26", "lines 12, 30 and 41" in a message: lines of the README the finding was made in
+_README_LINES = lazy_compile(r"\blines? \d+(?:(?:, | and )\d+)*\b")
+
+
+def at_written_field(context, finding: Finding, item, advice: str, phrase: str = "") -> Finding:
     """``finding`` (at a README line) moved to the study-file field render
     printed there as written (``item``, a ``Produced`` of kind
-    :data:`~studygen.render.produced.WRITTEN`): the study file, the field's
-    line and pointer; its hint says to edit the field, which the README
-    prints at the finding's line, as ``advice`` says (lower case, no final stop)."""
+    :data:`~studygen.render.produced.WRITTEN`): the study file, the line
+    where ``phrase`` (the sentence at fault, as the README prints it) starts
+    in the field, or the field's own line when that is unknown or not
+    certain (:func:`~studygen.records.load.yaml_phrase_line`), and the
+    field's pointer; its hint says to edit the field, which the README
+    prints at the finding's line, as ``advice`` says (lower case, no final
+    stop). README lines its message names ("the table at line 26") say
+    they are the README's ("the table at README.md line 26"), the finding
+    now naming the study file."""
     study = context.study
-    line = yaml_line(study.spec_text, *item.field_path)
+    line = yaml_phrase_line(study.spec_text, item.field_path, phrase)
     hint = (f"edit {item.source.pointer} in this file, which the README prints as written "
             f"({finding.file} line {finding.line})" + (f": {advice}" if advice else "") + "; then run studygen render")
-    return replace(finding, file=item.source.path, line=line, pointer=item.source.pointer, hint=hint)
+    message = _readme_lines_named(finding.message, finding.file, str(item.text))
+    return replace(finding, message=message, file=item.source.path, line=line, pointer=item.source.pointer, hint=hint)
+
+
+def _readme_lines_named(message: str, readme: str, field_text: str) -> str:
+    """``message`` with each mention of a line (lines of the README
+    ``readme``, as shown) naming the README's file: "line 26" becomes
+    "README.md line 26". A mention the field's own text holds too ("line 3"
+    in a sentence the message quotes) is left as it is: which one it is
+    cannot be told."""
+    name = readme.rsplit("/", 1)[-1]
+    written = " ".join(field_text.split()).lower()
+    return _README_LINES.sub(
+        lambda match: match.group() if match.group().lower() in written else f"{name} {match.group()}", message)

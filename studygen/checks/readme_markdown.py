@@ -27,7 +27,11 @@ from ..errors import StudygenError
 from ..findings import Finding, error_finding
 from ..lint import STRUCTURE_CODE, lint_text, mdformat_idempotency_finding
 from ..textio import read_text
+from ..patterns import lazy_compile
 from .base import at_written_field
+
+# A lint message's opening quotation of the text it is about ("'int8 is faster than fp16 on every GPU' compares ...")
+_OPENING_QUOTE = lazy_compile(r"'(.+?)'(?=[ :,]|$)")
 
 
 def check(context) -> list[Finding]:
@@ -61,5 +65,10 @@ def _at_its_field(context, finding: Finding, on_disk: list[str]) -> Finding:
     if index >= len(on_disk) or index >= len(readme.raw_lines) or on_disk[index] != readme.raw_lines[index]:
         return finding  # a stale README (SG201): this line may not be render's
     item = readme.written_line(index)
-    # the rule's hint says how to word the sentence, wherever it is: the field is where to word it
-    return finding if item is None else at_written_field(context, finding, item, finding.hint.rstrip("."))
+    if item is None:
+        return finding
+    # lint names a line, not a place in it: a claim the message opens with quoting ('int8 is faster ...') is the
+    # phrase to find in the field; the rule's hint says how to word the sentence, and the field is where to word it
+    quoted = _OPENING_QUOTE.match(finding.message)
+    return at_written_field(context, finding, item, finding.hint.rstrip("."),
+                            quoted.group(1).removesuffix("…") if quoted else "")

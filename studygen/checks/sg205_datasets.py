@@ -78,7 +78,7 @@ from ..lint import vocabulary
 from ..numbers import format_number
 from ..patterns import lazy_compile
 from ..records.jsonpos import pointer_from_path, pointer_part
-from ..records.load import yaml_line
+from ..records.load import yaml_phrase_line
 from ..records.kinds import IMAGE_SET_KINDS, QUALITY_KINDS, Kind
 from ..study.placeholders import claim_strings
 from ..study.rows import Row
@@ -247,7 +247,7 @@ def mixed_in_prose(study) -> list[Finding]:
                            for number, matched in quoted)
         findings.append(Finding(
             "SG205", f"{pointer} compares quality figures from different image sets: {listed}: {quote(sentence.strip())}",
-            study.rel(study.study_path), line=yaml_line(study.spec_text, *path), pointer=pointer,
+            study.rel(study.study_path), line=yaml_phrase_line(study.spec_text, path, sentence), pointer=pointer,
             key=f"{pointer} {' '.join(number for number, _ in quoted)}",
             hint="compare figures on one image set, or name each set in the sentence"))
     return findings

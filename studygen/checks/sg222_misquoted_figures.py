@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from ..findings import Finding
 from ..numbers import format_number
 from ..records.jsonpos import pointer_from_path
-from ..records.load import yaml_line
+from ..records.load import yaml_text_line
 from ..render.labels import gpu_label, shape_label
 from ..study.placeholders import claim_strings
 from .prose_figures import MIN_SIGNIFICANT, ap_factor, decimals_of, matches, quoted_figures, sentence_at, significant_digits
@@ -173,30 +173,31 @@ def read_against(number: str, unit: str, measured: dict[str, Figures]) -> tuple[
     return measured.get(rows_unit, Figures()), factor
 
 
-def _finding(study, path: tuple, number: str, unit: str, near: list[str], count: int) -> Finding:
+def _finding(study, path: tuple, start: int, number: str, unit: str, near: list[str], count: int) -> Finding:
+    # the line the figure stands on (``start`` in the string as loaded), not the key's: a block scalar has several
     pointer = pointer_from_path(path)
     more = f" and {count - len(near)} more" if count > len(near) else ""
     return Finding(CODE, f"{pointer} quotes {number} {unit}, which no measured figure of the study gives at "
                    f"{decimals_of(number)} decimals; one digit away: {', '.join(near)}{more}",
-                   study.rel(study.study_path), line=yaml_line(study.spec_text, *path), pointer=pointer,
+                   study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
                    key=f"{pointer} {number} {unit}", hint=_HINT)
 
 
 def check(context) -> list[Finding]:
     study = context.study
-    quoted = [(path, number, unit, sentence_at(text, start)) for path, text in claim_strings(study.spec)
+    quoted = [(path, start, number, unit, sentence_at(text, start)) for path, text in claim_strings(study.spec)
               for number, unit, start in quoted_figures(text)
               if significant_digits(number) >= MIN_SIGNIFICANT]
     if not quoted:  # most study files quote no figure: the records are not read
         return []
     measured, readme, findings = measured_figures(study), context.rendered_readme, []
-    for path, number, unit, sentence in quoted:
+    for path, start, number, unit, sentence in quoted:
         if readme is not None and number not in readme:
             continue  # a field the README does not print
         figures, factor = read_against(number, unit, measured)
         near = misquoted(number, figures, factor, sentence)
         if near:
-            findings.append(_finding(study, path, number, unit, [
+            findings.append(_finding(study, path, start, number, unit, [
                 f"{format_number(abs(figure.value * factor), decimals_of(number))} {unit} ({figure.where})"
                 for figure in near[:MAX_NAMED]], len(near)))
     return findings

@@ -366,6 +366,97 @@ def yaml_line(text: str, *path) -> int:
     return node.start_mark.line + 1 if node is not None else 0
 
 
+def yaml_text_line(text: str, path: tuple, offset: int) -> int:
+    """1-based line of ``text`` (a YAML document) where character ``offset``
+    of the string at ``path`` (keys and indexes) stands, the string as
+    loaded; the line of the value's start (:func:`yaml_line`, the key's line
+    for a block scalar ``|``, ``>``) where that is not certain, and 0 if
+    absent. An offset on white space counts from the next character that is
+    not (a phrase starts at a word).
+
+    Plain and quoted scalars (one line or folded over several) and block
+    scalars of every style (``|``, ``>``, chomping and indentation
+    indicators) are read from the value node's marks: the loaded string
+    keeps the source's characters other than white space in their order
+    (folding and chomping change only white space), so the k-th of them is
+    the source's k-th. Where the two differ (an escape of a double-quoted
+    scalar, ``\\t``), or the offset lies past them, the value's start is
+    given."""
+    node, lines = _character_lines(text, path)
+    if node is None:
+        return 0
+    value = node.value
+    if lines is None or not 0 <= offset < len(value):
+        return node.start_mark.line + 1
+    before = sum(1 for char in value[:offset] if not char.isspace())
+    return lines[before] + 1 if before < len(lines) else node.start_mark.line + 1
+
+
+def yaml_phrase_line(text: str, path: tuple, phrase: str) -> int:
+    """1-based line of ``text`` where ``phrase`` (white space aside: the
+    README folds it) starts in the string at ``path``; the value's start
+    (:func:`yaml_line`) when the phrase is not in it, or stands at several
+    places on different lines, or the string's lines are not certain
+    (:func:`yaml_text_line`); 0 if absent."""
+    node, lines = _character_lines(text, path)
+    if node is None:
+        return 0
+    wanted = "".join(phrase.split())
+    if lines is None or not wanted:
+        return node.start_mark.line + 1
+    kept = "".join(node.value.split())  # the k-th character here stands on lines[k]
+    starts, at = set(), kept.find(wanted)
+    while at != -1:
+        starts.add(lines[at])
+        at = kept.find(wanted, at + 1)
+    return starts.pop() + 1 if len(starts) == 1 else node.start_mark.line + 1
+
+
+def _character_lines(text: str, path: tuple):
+    """``(node, lines)``: the YAML node at ``path`` in ``text`` (None if
+    absent) and, when it is a string whose characters other than white
+    space are the source's between its marks (:func:`_source_characters`),
+    the 0-based source line of each of them in order; else None."""
+    node = yaml_node(text, *path)
+    if node is None or not isinstance(node.value, str):
+        return node, None
+    kept = _source_characters(text, node)
+    if kept is None or [char for char, _ in kept] != [char for char in node.value if not char.isspace()]:
+        return node, None  # an escape, or source the marks do not bound as read here: not certain
+    return node, [line for _, line in kept]
+
+
+def _source_characters(text: str, node) -> list[tuple[str, int]] | None:
+    """``(character, 0-based line)`` for each character other than white
+    space that the scalar ``node`` holds as written between its marks: a
+    block scalar's header line left out, a quoted scalar's quotes left out and
+    ``''`` of a single-quoted one read as one ``'``; None for a double-quoted
+    scalar with an escape (its characters are not the loaded ones)."""
+    start, end = node.start_mark.index, node.end_mark.index
+    line = node.start_mark.line
+    if node.style in ("|", ">"):
+        header_end = text.find("\n", start, end)
+        if header_end == -1:
+            return []
+        start, line = header_end + 1, line + 1
+    elif node.style in ("'", '"'):
+        if node.style == '"' and "\\" in text[start:end]:
+            return None
+        start, end = start + 1, end - 1
+    found: list[tuple[str, int]] = []
+    index = start
+    while index < end:
+        char = text[index]
+        if char == "\n":
+            line += 1
+        elif not char.isspace():
+            found.append((char, line))
+            if char == "'" and node.style == "'" and text.startswith("''", index):
+                index += 1  # '' is one quote
+        index += 1
+    return found
+
+
 def yaml_node(text: str, *path):
     """PyYAML's node at ``path`` (keys and indexes) in ``text``, composed by
     the safe loader (its ``value`` the text as written, its ``tag`` what an
