@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from .document import Document, Series, Table, is_empty_cell
 from .figures import Figure
-from .header_names import name_words, phrase_at
+from .header_names import name_words, phrase_at, prose_words, short_names, short_phrase_at
 from .restriction import TextView
 from .text import keywords, normalize
 from .variant_pairs import COMPARISON_RE as _COMPARISON_RE, kind_of_series
@@ -68,24 +68,37 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-def _variants(table: Table, column: int, clause: str) -> tuple[str, str] | None:
-    """(subject, reference): the two labels of ``column`` the clause names,
-    the reference the one after "than"/"vs"/a verb of ranking; None otherwise."""
+def _variants(table: Table, column: int, clause: str) -> tuple[str, str, frozenset[str]] | None:
+    """(subject, reference, short words): the two labels of ``column`` the
+    clause names, the reference the one after "than"/"vs"/a verb of ranking,
+    and the words of those it names by a short name; None otherwise."""
     lowered = normalize(clause)
     named = []
-    for value in {_cell(row.cells[column]) for row in table.rows}:
-        if is_empty_cell(value) or not any(c.isalpha() for c in value):
-            continue
-        span = phrase_at(clause, name_words(value))
+    short_words: set[str] = set()
+    values = [value for value in {_cell(row.cells[column]) for row in table.rows}
+              if not is_empty_cell(value) and any(c.isalpha() for c in value)]
+    # "RTX 6000 Ada" for the cell "RTX 6000 Ada Generation" (header_names.short_names)
+    forms_of: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for form, words in short_names(name_words(value) for value in values).items():
+        forms_of.setdefault(words, []).append(form)
+    for value in values:
+        words = name_words(value)
+        span = phrase_at(clause, words)
+        if span is None and words in forms_of:
+            span = short_phrase_at(clause, forms_of[words])
+            if span is not None:
+                short_words.update(words)
         if span is not None:
             named.append((span, value))
     if len(named) != 2:
         return None
     ((_, first_end), first), ((second_at, _), second) = sorted(named)
+    if second_at < first_end:
+        return None  # one mention read as two labels: which one is meant is unclear
     # "int8 is faster than openvino fp16": a comparison word between them makes the second the reference
     # (SG107 reads comparisons with "than" or a verb of ranking, both between subject and reference)
     if _COMPARISON_RE.search(lowered, first_end, second_at):
-        return first, second
+        return first, second, frozenset(short_words)
     return None
 
 
@@ -129,13 +142,25 @@ def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: Tex
             if variants is None:
                 continue
             series = measured_series(table, kinds, clause)
-            rows = table.restrict(view)
+            rows = table.restrict(_without_words(document, view, variants[2]))
             if series is None or not rows:
                 continue
-            pairs = _pairs(table, column, *variants, rows)
-            if len(pairs) >= 2 or (not pairs and _never_paired(table, column, *variants, rows)):
+            pairs = _pairs(table, column, *variants[:2], rows)
+            if len(pairs) >= 2 or (not pairs and _never_paired(table, column, *variants[:2], rows)):
                 found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
     return found
+
+
+def _without_words(document: Document, view: TextView, words: frozenset[str]) -> TextView:
+    """``view`` with ``words`` blanked: a label named by a short name ("the H100" for ``NVIDIA H100 80GB
+    HBM3``) says which rows are compared, and its words would otherwise bound the rows to its own."""
+    if not words:
+        return view
+    text = view.normalized
+    for start, end, word in reversed(prose_words(text)):
+        if word in words:
+            text = text[:start] + " " * (end - start) + text[end:]
+    return TextView(text, document.label_vocab, document.multiword_labels, document.label_parts)
 
 
 def _never_paired(table: Table, column: int, subject: str, reference: str, rows: list[int]) -> bool:

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from ..label_names import VENDOR_WORDS
 from .document import Document, Series, Table, is_empty_cell
 from .figures import RATIO_UNITS, Figure, statistic_of
-from .header_names import name_words, prose_words
+from .header_names import name_words, prose_words, short_mention_ok, short_names
 from .restriction import TextView
 from .text import label_tokens, normalize
 from .variant_pairs import QUANTITY_WORDS, kind_of_series, kind_of_words
@@ -249,6 +249,9 @@ class Names:
     longest: int
     holders: dict[Name, dict[int, list[Cell]]]
     orders: dict[Name, list[int]]
+    # short name -> the one label or column name it stands for (header_names.short_names; headings' phrases
+    # are names already, and a short name equal to any name is that name)
+    short: dict[Name, Name] = None  # type: ignore[assignment]
 
 
 def names_of(document: Document, kind: str) -> Names:
@@ -270,19 +273,27 @@ def names_of(document: Document, kind: str) -> Names:
             members.setdefault(slot, set()).add(name)
             holders.setdefault(name, {}).setdefault(cell.table.order, []).append(cell)
     orders = {name: sorted(by_order) for name, by_order in holders.items()}
-    found = document.memo[key] = Names(slots, members, common, max(map(len, slots), default=0), holders, orders)
+    own = [name for name, held in slots.items() if held - {HEADING, LEAD_IN}]
+    short = {form: name for form, name in short_names(own).items() if form not in slots}
+    longest = max(map(len, list(slots) + list(short)), default=0)
+    found = document.memo[key] = Names(slots, members, common, longest, holders, orders, short)
     return found
 
 
-def _found_names(words: list[str], names: Names) -> list[tuple[int, int, Name]]:
-    """(start, end, name) of each name at word positions of ``words``, a
-    name inside a longer one found there left out."""
+def _found_names(words: list[str], names: Names, raw: str) -> list[tuple[int, int, Name]]:
+    """(start, end, name) of each name at word positions of ``words`` (of
+    the prose ``raw``), a short name standing for its whole one, a name
+    inside a longer one found there left out."""
     spans = []
     for start in range(len(words)):
         for size in range(min(names.longest, len(words) - start), 0, -1):
             name = tuple(words[start:start + size])
             if name in names.slots:
                 spans.append((start, start + size, name))
+                break
+            whole = names.short.get(name)
+            if whole is not None and short_mention_ok(raw, words, start, start + size):
+                spans.append((start, start + size, whole))
                 break
     return [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and o != s for o in spans)]
 
@@ -311,12 +322,12 @@ def sides(document: Document, kind: str, subject: str, reference: str | None) ->
     names = names_of(document, kind)
     if not names.slots:
         return []
-    subject_found = _found_names([word for _, _, word in prose_words(subject)], names)
+    subject_found = _found_names([word for _, _, word in prose_words(subject)], names, subject)
     if reference is not None:
         words = [word for _, _, word in prose_words(reference)]
         while words and words[0] in _SKIPPED_BEFORE_REFERENCE:
             words.pop(0)
-        found = _found_names(words, names)
+        found = _found_names(words, names, reference)
         if not found or found[0][0] != 0:
             return []  # the reference is something no cell names
         y = found[0][2]
