@@ -75,7 +75,10 @@ def escape_prose(text) -> str:
     wherever a template places it (a paragraph, a heading, a list item, alt
     text), without changing how an ordinary string reads: line breaks folded
     to one space (a string cannot end a paragraph, start a heading or a list
-    item), leading blanks dropped (four would start a code block), HTML's
+    item), leading blanks dropped (spaces and tabs: four would start a code
+    block; Unicode space separators such as U+00A0 or U+3000 too: mdformat
+    drops them where a line starts, and a block start behind them would
+    open the line), HTML's
     ``<``, ``>`` and ``&`` as entities, control characters as ``\\uXXXX``,
     ``|`` as ``\\|`` and a start that would make a block (``#``, ``>``,
     ``-``, ``1.``, ``---``, a fence, ``[x]:``) backslash-escaped. Emphasis,
@@ -114,8 +117,11 @@ def _escaped_prose(value: str) -> tuple[str, int]:
     its opening that mdformat must see first on a line to keep it text (an
     escaped block start and the blanks after it, or a ``>``); 0 when it has
     none."""
-    value = value.lstrip(" \t")
-    value = _CONTROL.sub(_code_point, value)
+    # str.lstrip drops what str.isspace holds; after folding and the control characters' escapes that is a
+    # space, a tab or a Unicode space separator (Zs: U+00A0, U+2003, U+3000, ...), which markdown-it trims
+    # off a paragraph, a heading or a list item (mdTrim) and mdformat off each line of a paragraph
+    # (str.strip): written, it would go, and a "# x" behind it would open the line unescaped
+    value = _CONTROL.sub(_code_point, value).lstrip()
     value = html.escape(value, quote=False).replace("|", "\\|")
     for pattern in _BLOCK_STARTS:
         match = pattern.match(value)
