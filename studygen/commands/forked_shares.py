@@ -28,9 +28,9 @@ queue of its own before doing it: a pipe holding the share's indices, written
 whole before the fork and read 4 bytes at a time (a read of a pipe takes
 whole units for one reader at a time). The parent, its own share done, takes
 the items a child has not begun from the same queue and does them itself, so
-that the processes end together whatever the sizes the shares were dealt by
-mispredicted; and where a child dies, the items still in its queue are done
-by the parent, only the item it died in failing.
+that the processes end together even where the sizes the shares were dealt by
+mispredict the work; and where a child dies, the items still in its queue are
+done by the parent, only the item it died in failing.
 """
 
 from __future__ import annotations
