@@ -56,15 +56,22 @@ _CONTROL = lazy_compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066
 # One pattern that also held the blanks ([ \t]*[\r\n]+[ \t]*) tried every blank of a long run as a
 # start: 60,000 spaces took render two minutes.
 _LINE_BREAKS = lazy_compile(r"[\r\n\u2028\u2029\x85]+")
+# A thematic break (CommonMark 0.31: three or more of one of "-", "*", "_", spaces and tabs between), matched
+# before a bullet ("* * *" is both): the whole line is its opening, so no anchor lands beside one of its markers
+_THEMATIC_BREAK = re.compile(r"([-*_])[ \t]*(?:\1[ \t]*){2,}")
+# Of a "*" or "_" rule, the markers mdformat escapes (escape_asterisk_emphasis, escape_underscore_emphasis):
+# every one but those with a blank on both sides; a "-" rule gets one backslash, before its first marker,
+# as mdformat writes a paragraph line. Escaped in full, "* * *" read "\* \* \*", which mdformat rewrites.
+_RULE_MARKERS = re.compile(r"(?<![ \t])[*_]|[*_](?![ \t])")
 # What makes a line a block when it starts it (CommonMark 0.31): an ATX heading, a quote, a
-# bullet or ordered list item, a thematic break or setext underline, a fence, a link reference
+# bullet or ordered list item, a setext underline (a thematic break: above), a fence, a link reference
 # definition (a quote's ">" and an HTML block's "<" are entities already); escaped by a backslash before the
 # character that makes it. Anywhere in a line, "|" could make a table row.
 _BLOCK_STARTS = (
     re.compile(r"^(#{1,6})(?=[ \t]|$)"),
     re.compile(r"^([-+*])(?=[ \t]|$)"),
     re.compile(r"^\d{1,9}([.)])(?=[ \t]|$)"),
-    re.compile(r"^([-*_=])[ \t]*(?:\1[ \t]*){2,}$|^(=)=*[ \t]*$"),
+    re.compile(r"^(=)=*[ \t]*$"),
     re.compile(r"^(`{3,}|~{3,})"),
     re.compile(r"^(\[)[^\]]*\]:"),
 )
@@ -78,7 +85,8 @@ def escape_prose(text) -> str:
     item), leading blanks dropped (spaces and tabs: four would start a code
     block; Unicode space separators such as U+00A0 or U+3000 too: mdformat
     drops them where a line starts, and a block start behind them would
-    open the line), HTML's
+    open the line), trailing blanks put after the closing anchors, where
+    mdformat drops them at a line end (and dropped after a ``*`` or ``_``), HTML's
     ``<``, ``>`` and ``&`` as entities, control characters as ``\\uXXXX``,
     ``|`` as ``\\|`` and a start that would make a block (``#``, ``>``,
     ``-``, ``1.``, ``---``, a fence, ``[x]:``) backslash-escaped. Emphasis,
@@ -95,11 +103,11 @@ def escape_prose(text) -> str:
     the README would get the heading, list or rule the string spelled."""
     value = fold_line_breaks(str(text))
     start, end = anchors_around(value)
-    escaped, opening = _escaped_prose(value[start:end])
+    escaped, opening, blanks = _escaped_prose(value[start:end])
     if start and opening:
         rest = escaped[opening:]
-        return escaped[:opening] + value[:start] + rest + value[end:] if rest else escaped
-    return value[:start] + escaped + value[end:]
+        return (escaped[:opening] + value[:start] + rest + value[end:] if rest else escaped) + blanks
+    return value[:start] + escaped + value[end:] + blanks
 
 
 def _code_point(match) -> str:
@@ -109,27 +117,40 @@ def _code_point(match) -> str:
 
 # After an escaped block start: the blanks mdformat reads with it (a "#" is a heading only before one)
 _BLANKS = lazy_compile(r"[ \t]*")
+# Two spaces before a line break make a hard one: trailing blanks are written with no two spaces together
+_SPACE_RUN = lazy_compile(" {2,}")
 _QUOTE_ENTITY = "&gt;"  # a ">" as html.escape writes it: mdformat escapes a line that starts with one
 
 
-def _escaped_prose(value: str) -> tuple[str, int]:
-    """``(escaped, opening)``: ``value`` escaped for prose, and the length of
-    its opening that mdformat must see first on a line to keep it text (an
-    escaped block start and the blanks after it, or a ``>``); 0 when it has
-    none."""
+def _escaped_prose(value: str) -> tuple[str, int, str]:
+    """``(escaped, opening, blanks)``: ``value`` escaped for prose, less its
+    leading and trailing blanks; the length of its opening that mdformat must
+    see first on a line to keep it text (an escaped block start and the
+    blanks after it, or a ``>``; 0 when it has none); and the trailing blanks
+    as mdformat writes them inside a line (tabs as spaces, a run of spaces as
+    one), for after the closing anchors."""
     # str.lstrip drops what str.isspace holds; after folding and the control characters' escapes that is a
     # space, a tab or a Unicode space separator (Zs: U+00A0, U+2003, U+3000, ...), which markdown-it trims
     # off a paragraph, a heading or a list item (mdTrim) and mdformat off each line of a paragraph
     # (str.strip): written, it would go, and a "# x" behind it would open the line unescaped
+    # Trailing blanks likewise go where a line ends (a paragraph's, a heading's, a list item's), but not before a
+    # closing anchor, which mdformat keeps: they follow the anchors, where mdformat drops or keeps them itself
     value = _CONTROL.sub(_code_point, value).lstrip()
-    value = html.escape(value, quote=False).replace("|", "\\|")
+    kept = value.rstrip()
+    # but after a "*" or "_": mdformat leaves the marker unescaped between a blank and the Unicode blank, then drops
+    # that blank at a line end and escapes the marker on the next pass ("* * *\u00a0" formats to "\* * *")
+    blanks = "" if kept.endswith(("*", "_")) else _SPACE_RUN.sub(" ", value[len(kept):].replace("\t", " "))
+    value = html.escape(kept, quote=False).replace("|", "\\|")
+    if _THEMATIC_BREAK.fullmatch(value):
+        escaped = "\\" + value if value[0] == "-" else _RULE_MARKERS.sub(r"\\\g<0>", value)
+        return escaped, len(escaped), blanks
     for pattern in _BLOCK_STARTS:
         match = pattern.match(value)
         if match:
             at = next(match.start(i) for i in range(1, (match.lastindex or 0) + 1) if match.group(i) is not None)
             escaped = value[:at] + "\\" + value[at:]
-            return escaped, _BLANKS.match(escaped, match.end() + 1).end()
-    return value, len(_QUOTE_ENTITY) if value.startswith(_QUOTE_ENTITY) else 0
+            return escaped, _BLANKS.match(escaped, match.end() + 1).end(), blanks
+    return value, len(_QUOTE_ENTITY) if value.startswith(_QUOTE_ENTITY) else 0, blanks
 
 
 def fold_line_breaks(text: str) -> str:

@@ -41,6 +41,10 @@ BITS = "\u2062\u2063"  # invisible times (0) and invisible separator (1): the id
 ID_BITS = 32
 ANCHOR = re.compile(f"[{OPEN}{CLOSE}][{BITS}]{{{ID_BITS}}}")
 _LEADING_ANCHORS = re.compile(f"(?:{ANCHOR.pattern})*")
+# What markdown-it trims off a table cell (mdTrim) on one line: a space, a tab, a Unicode space separator (Zs).
+# A header cell keeps the blanks of the label it prints (a U+00A0 before a variant's label); an anchor put
+# after the cell's spaces but before them would keep them in the README, and mdformat would then drop them.
+_CELL_BLANKS = " \t\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
 
 
 WRITTEN = "study_text"  # the kind of a study-file string printed as written (see written)
@@ -245,9 +249,9 @@ class Anchors:
         # next to the cells' text, not to their padding: mdformat strips blanks around a cell, not anchors.
         # A delimiter row holding an anchor is no delimiter row: a table without body rows closes in its header.
         closing = len(lines) - 1 if len(lines) > 2 else 0
-        last = len(lines[closing][:-1].rstrip(" "))
+        last = len(lines[closing][:-1].rstrip(_CELL_BLANKS))
         lines[closing] = f"{lines[closing][:last]}{CLOSE}{bits}{lines[closing][last:]}"
-        first = len(lines[0]) - len(lines[0][1:].lstrip(" "))
+        first = len(lines[0]) - len(lines[0][1:].lstrip(_CELL_BLANKS))
         lines[0] = f"{lines[0][:first]}{OPEN}{bits}{lines[0][first:]}"
         return "\n".join(lines)
 

@@ -130,7 +130,7 @@ def test_an_output_inside_another_is_looked_inside_of_both_anchors():
     with anchoring() as anchors:
         nested = emit(kind="gap", text=emit(kind="gap", text="***"))  # two opening anchors, two closing ones
     assert len(nested) == 4 * 33 + 3 and anchors_around(nested) == (66, 69)
-    assert anchors.strip(escape_prose(nested)) == "\\***"  # the whole line is a thematic break: escaped
+    assert anchors.strip(escape_prose(nested)) == "\\*\\*\\*"  # the whole line is a thematic break: escaped as mdformat writes it
     assert anchors_around("a" * 40) == (0, 40) and anchors_around("") == (0, 0)
 
 
@@ -150,7 +150,7 @@ def test_escaping_a_start_looks_inside_the_anchors():
     assert escape_prose("1. plain") == "1\\. plain"
     with anchoring() as anchors:
         rule = emit(kind="gap", text="***")  # a whole line that would be a thematic break
-    assert anchors.strip(escape_prose(rule)) == "\\***"
+    assert anchors.strip(escape_prose(rule)) == "\\*\\*\\*"
 
 
 @pytest.mark.parametrize("family", [DETR, H200])
