@@ -36,7 +36,9 @@ worker processes 0.97 s wall (5.0x the floor: the target, no margin), CPU
 1.82 s (9.3x), one process 1.65 s (8.4x); 20,000 records with workers 1.88 s
 (5.03x: missed by a hair), CPU 3.63 s (9.7x), one process 3.14 s (8.4x);
 doubling 1.93x. The same commit measured 1.14 s (5.9x) at 10,000 records
-twenty minutes earlier with a helper's tests on one core: on this shared
+twenty minutes earlier with a helper's tests on one core, and a529dae an
+hour later 1.19 s (6.2x; 20,000 records 2.38 s, 6.3x) on a quiet but slower
+machine (the same code ran 15-20 % slower in process then): on this shared
 machine the spread between runs is larger than what the targets leave.
 What moved since: a one-expression test in front of every generated schema
 check (loading 89 -> 77 us a record), a study's size for dealing it to a
