@@ -20,8 +20,7 @@ DEFAULT_WEIGHTS_NOTE = "weights not given on the command line: recorded as pretr
 # The collectors that read files someone else may have written (and whose --shape labels their results); collect
 # run measures, so the shape it records is the one it ran at.
 INGEST_COLLECTORS = ("studygen collect trtexec", "studygen collect torch-profile", "studygen collect coco")
-# A shape note of a collect (:func:`shape_option_note`; collect trtexec's note on a shape a log states), each
-# capturing the shape HxW.
+# A shape note of a collect (:func:`shape_option_note`, :func:`shape_read_note`), each capturing the shape HxW.
 _SHAPE_FROM_OPTION = re.compile(r": shape ([1-9][0-9]*x[1-9][0-9]*) taken from --shape: ")
 _SHAPE_READ = re.compile(r": shape ([1-9][0-9]*x[1-9][0-9]*) read from ")
 _SHAPE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")
@@ -34,6 +33,14 @@ def shape_option_note(where: str, shape: str) -> str:
     ``run.log run 1 (line 1): shape 224x224 taken from --shape: the input
     states none``. :func:`shapes_from_option` reads it back."""
     return f"{where}: shape {shape} taken from --shape: the input states none"
+
+
+def shape_read_note(where: str, shape: str, source: str) -> str:
+    """The provenance note of a collect that read the input shape ``shape``
+    (HxW) from ``where`` (a log and its run), ``source`` saying what in it:
+    ``run.log run 1 (line 1): shape 224x224 read from its inference shapes
+    ...``. :func:`shapes_from_option` reads it back (a shape an input states)."""
+    return f"{where}: shape {shape} read from {source}"
 
 
 def shapes_from_option(provenance: dict) -> frozenset[str]:

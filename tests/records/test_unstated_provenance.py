@@ -64,3 +64,13 @@ def test_weights_are_defaulted_only_while_the_record_still_holds_the_default():
     # corrected back to pretrained: a command line stated it then
     back = "provenance.checkpoint.weights corrected from 'random-init' to 'pretrained': the seed was a typo"
     assert not weights_defaulted(ingested("c", [DEFAULT_WEIGHTS_NOTE, corrected, back]))
+
+
+def test_the_notes_collect_writes_are_the_notes_render_reads():
+    """Both shape notes are made and read in one module: a --shape the log also states is no option's word."""
+    from studygen.records.unstated import shape_option_note, shape_read_note, shapes_from_option
+
+    read = shape_read_note("a.log run 1 (line 3)", "640x640", "its inference shapes images=1x3x640x640 (line 9)")
+    given = shape_option_note("b.log run 1 (line 2)", "224x224")
+    collector = {"name": "studygen collect trtexec", "command": "studygen collect trtexec --shape 640x640 a.log"}
+    assert shapes_from_option({"notes": [read, given], "collector": collector}) == {"224x224"}

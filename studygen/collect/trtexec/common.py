@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import InputError, UsageError
-from ...records.unstated import shape_option_note
+from ...records.unstated import shape_option_note, shape_read_note
 from ..kernel_groups import KernelGroupRules
 from .exports import LayerInfo, ProfileRun
 from .times import TimesRun
@@ -131,7 +131,7 @@ def run_shape(run: TrtexecRun | None, shape_option: str | None, display: str, no
         return option_shape(shape_option, where, notes)
     if shape_option is not None and log_shape != shape_option:
         raise UsageError(f"--shape {shape_option} but {display} says {log_shape} for {run.label} ({source})")
-    note = f"{Path(display).name} {run.label}: shape {log_shape} read from {source}"
+    note = shape_read_note(f"{Path(display).name} {run.label}", log_shape, source)
     if note not in notes:
         notes.append(note)
     return log_shape
