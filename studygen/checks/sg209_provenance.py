@@ -60,7 +60,6 @@ def _finding(record, pointer: str, message: str, hint: str) -> Finding:
 
 
 MEASURED = "studygen collect run"
-INGESTED = INGEST_COLLECTORS
 
 
 def _hint(record, missing: str | None, option: str, otherwise: str) -> str:
@@ -72,7 +71,7 @@ def _hint(record, missing: str | None, option: str, otherwise: str) -> str:
     if name == MEASURED:
         return (f"on the machine that measured it: studygen collect env --family {record.data['family']} "
                 f"--job {record.job_id} --role measuring")
-    if name in INGESTED:
+    if name in INGEST_COLLECTORS:
         again = f"run its collect command again (provenance.collector.command) with {option}; the record keeps its results"
         return f"{missing}: {again}" if missing else again
     return otherwise
@@ -114,7 +113,7 @@ def collected(record) -> list[Finding]:
                                      "record the seed (and config) of the random weights"))
     elif not checkpoint.get("revision"):
         revision_hint = "record the checkpoint revision (commit hash) that was measured"
-        if (provenance.get("collector") or {}).get("name") in INGESTED:
+        if (provenance.get("collector") or {}).get("name") in INGEST_COLLECTORS:
             revision_hint = _hint(record, None, "--checkpoint ID@REVISION (or set model.revision in the study file "
                                   "first), the revision that was measured", revision_hint)
         findings.append(_finding(record, "/provenance/checkpoint/revision",
