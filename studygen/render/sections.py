@@ -118,7 +118,7 @@ class SectionHelpers(ViewBase):
         against these."""
         lines = []
         # declared_sources reads the study file's entries in order: the view's are the same, knowing their fields
-        for source, entry in zip(declared_sources(self._study), self.spec.get("spread_sources") or []):
+        for source, entry in zip(declared_sources(self._study), self.spec.get("spread_sources") or [], strict=True):
             bound = (f"up to {format_number(source.up_to_percent)} % of their mean" if source.up_to_percent is not None
                      else "no bound stated")
             reason = as_written(entry["reason"], escape_label_in_prose(" ".join(source.reason.split())))
