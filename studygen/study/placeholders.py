@@ -7,7 +7,7 @@ sentences, headings or labels (the title, the description, the decision,
 reasons, revisit conditions, variant labels, kernel group names, …); not
 names, patterns or paths (``kernel_groups[*].pattern`` may well be ``...``).
 
-When a string is placeholder text (:func:`placeholder_reason`), case aside:
+When a string is placeholder text (:func:`placeholder_found`), case aside:
 
 - **nothing but placeholder matter**: empty, blank, only dots, an ellipsis
   or other punctuation, or only markers and slots (``TODO``, ``TBD.``,
@@ -189,15 +189,11 @@ def names_a_marker(text: str) -> bool:
                 or (cues.may(_FILLER_WORDS) and _FILLER.search(text)))
 
 
-def placeholder_reason(text: str) -> str:
-    """Why ``text`` (one study-file string) is placeholder text, in words
-    for a finding (``'TODO' used as a note``, ``the template slot <model name>``,
-    ``it is empty``); ``''`` when it is not. The rules are the module docstring's."""
-    return placeholder_found(text)[0]
-
-
 def placeholder_found(text: str) -> tuple[str, int]:
-    """``(reason, position)``: :func:`placeholder_reason`'s reason, and where
+    """``(reason, position)``: why ``text`` (one study-file string) is
+    placeholder text, in words for a finding (``'TODO' used as a note``,
+    ``the template slot <model name>``, ``it is empty``; the rules are the
+    module docstring's), and where
     in ``text`` the matter it names begins (the slot, the marker word, the
     instruction; 0 for a text that is empty or nothing but placeholder
     matter), so that a finding quoting part of a long text can quote that

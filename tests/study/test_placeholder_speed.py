@@ -20,7 +20,7 @@ from studygen.study import placeholders
 from ..conftest import REPO, SHARED
 from ..checks.test_sg218_placeholder_text import PLACEHOLDERS, PROSE_SLOTS, TEMPLATE_SLOTS
 
-RULES = (placeholders.names_a_marker, placeholders.placeholder_reason, placeholders.template_slots)
+RULES = (placeholders.names_a_marker, placeholders.placeholder_found, placeholders.template_slots)
 
 
 def _patterns_alone(monkeypatch) -> None:
@@ -79,9 +79,9 @@ def test_a_plain_line_is_not_scanned(monkeypatch, text):
     for name in ("_ANY_MARKER", "_FILLER", "_INSTRUCTION", "_SPELLED", "_OTHER_SLOT", "_SLOT", "_SENTENCES"):
         monkeypatch.setattr(placeholders, name, _NoScan())
     assert placeholders.names_a_marker(text) is False
-    assert placeholders.placeholder_reason(text) == ""
+    assert placeholders.placeholder_found(text)[0] == ""
     assert placeholders.template_slots(text) == []
-    assert placeholders.placeholder_reason("- . -") == "it holds nothing but placeholder text"
+    assert placeholders.placeholder_found("- . -")[0] == "it holds nothing but placeholder text"
 
 
 def test_importing_the_rules_compiles_no_pattern():
@@ -108,7 +108,7 @@ def test_a_line_with_a_link_is_scanned_for_slots_alone(monkeypatch):
         monkeypatch.setattr(placeholders, name, _NoScan())
     line = "See [the trtexec guide](https://example.com/guide) for the flags."
     assert placeholders.names_a_marker(line) is False
-    assert placeholders.placeholder_reason(line) == ""
+    assert placeholders.placeholder_found(line)[0] == ""
 
 
 def _drawn(pattern):
