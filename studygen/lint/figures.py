@@ -45,7 +45,7 @@ _UNIT_ALTERNATIVES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, rever
 _TOKEN_RE = lazy_compile(
     # the leading lookahead lets the engine skip quickly to candidate characters
     r"(?=[-+−v\d])(?:"
-    r"(?P<shape>(?<![\w.])\d+(?:[ \t]*[x×][ \t]*\d+)+(?![\w.]))"
+    r"(?P<shape>(?<![\w.])\d+(?:[ \t]*[x×][ \t]*\d+)+(?!\w|\.\d))"
     r"|(?P<version>(?<![\w.])v?\d+\.\d+\.\d+(?:\.\d+)*(?!\w))"
     # after ".." a number starts ("-12..-14%", "8..8192"); after any other dot it is a decimal's tail
     r"|(?P<num>(?:(?<![\w.])|(?<=\.\.))(?:[-+−](?=\d))?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)"

@@ -58,8 +58,6 @@ HINT = ("compare figures that differ only in the two things the sentence names (
         "or say what else differs")
 MISFIT_HINT = "recompute the figure from the two things' figures on the same rows (to their printed digits)"
 _SPEED_WORD_RE = lazy_compile(r"faster|quicker|slower|speed|slow")
-# "512 x 512", "640×640": a shape the clause names rows by, not two figures
-_SHAPE_RE = lazy_compile(r"(?<![\w.])\d+\s*[x×]\s*\d+(?!\w|\.\d)")
 # subject figures, and figures tried against each, for the operands a ratio was taken from (a message only)
 _SUBJECT_LIMIT, _CANDIDATE_LIMIT = 16, 64
 
@@ -113,11 +111,9 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     # "3.1x over fp16 (4.20 ms vs 1.90 ms)": the parenthesis right after the clause states its operands
     operands_end = text.find(")", end, sentence.end) if text.startswith("(", end) else end
     operands_end = sentence.end if operands_end == -1 else operands_end
-    shapes = [match.span() for match in _SHAPE_RE.finditer(text, start, operands_end)]
     for other in figures[bisect_left(starts, start):bisect_left(starts, operands_end)]:
-        if other is not figure and (other.unit is not None or other.decimals) and \
-                not any(a <= other.start < b for a, b in shapes):
-            return None  # the clause states its operands (a shape, "at 512 x 512", names rows)
+        if other is not figure and (other.unit is not None or other.decimals):
+            return None  # the clause states its operands (a shape, "at 512 x 512", is no figure: it names rows)
     clause = text[start:end]
     kinds = kinds_named(clause, _comparative(direction[1]))
     after = COMPARISON_RE.search(text, figure.end, end)

@@ -47,6 +47,17 @@ def test_shapes_versions_and_names_hold_no_figure():
     assert [t.kind for t in tokens] == ["shape", "version", "shape"]
 
 
+@pytest.mark.parametrize("text, kinds, figures", [
+    ("Measured at 640 x 640.", ["shape"], []),  # the sentence's full stop ends the shape, it does not undo it
+    ("inputs 1x3x640x640. Then 2 ms", ["shape", "num"], [("2", "ms")]),
+    ("at 640x640.5 ms", [], []),  # a decimal after the last side: no shape, and no figure either
+    ("a 3 x. speedup", ["num"], [("3", "x")]),
+])
+def test_a_shape_ends_at_a_full_stop(text, kinds, figures):
+    assert [t.kind for t in tokenize(text)] == kinds
+    assert [(f.text, f.unit) for f in figures_of(text)] == figures
+
+
 def test_decimals_and_rounding():
     lo, hi = figures_of("0.19 0.21")
     assert (lo.decimals, hi.decimals) == (2, 2)
