@@ -6,10 +6,11 @@ the same unit when
 
 - both printed endpoints are found in the column (a value that rounds to
   the endpoint at its printed digits), or
-- the column's header shares a word with the sentence ("GEMM"; in another
-  section, a word naming the quantity, not a variant such as fp16), or is
-  the table's only column of that unit, and one endpoint is found in it or
-  (same section only) the range bounds most of its values.
+- its header or its table's heading shares a word with the sentence ("GEMM";
+  in another section a quantity word, not a variant such as fp16, unless it
+  names both: "fp32 latency" for ``fp32 (ms)`` under "Latency" reads as in its
+  section), or it is the table's only column of that unit, and one endpoint
+  is found in it or (same section only) the range bounds most of its values.
 
 The range *covers* a value when the value lies between the endpoints, each
 widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
@@ -40,9 +41,8 @@ widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
   "across the board") is read against the whole column it names
   (``sg101_*_majority_claim``).
 
-Columns are looked at nearest first (the sentence's own section), and the
-search stops at a column the range fits at the top plausibility, so a long
-document costs little per range.
+Columns are read nearest first (the sentence's own section), stopping at one the
+range fits at the top plausibility: a long document costs little per range.
 
 **Single-figure claims** ("3x faster", "up to 3x faster", "70% less memory")
 are read against every column of the document that states the same thing
@@ -319,12 +319,17 @@ def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentenc
     chosen: dict[int, Series] = {}
     words = sentence.measure
     for series in at_lo:
-        if series.table.section != block.section and (id(series) in hi_ids or series.measure & words):
+        if series.table.section != block.section and (id(series) in hi_ids or _names_quantity(series, words)):
             chosen[id(series)] = series
     for series in at_hi:
-        if series.table.section != block.section and series.measure & words:
+        if series.table.section != block.section and _names_quantity(series, words):
             chosen[id(series)] = series
     yield from sorted(chosen.values(), key=_nearest(block))
+
+
+def _names_quantity(series: Series, words: frozenset[str]) -> bool:
+    """True when the quantity ``words`` name what ``series`` measures, in its header or the heading over its table."""
+    return bool(series.measure & words or series.table.heading_words & words)
 
 
 def _series_excluded(series: Series, view) -> bool:
@@ -406,6 +411,8 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
             overlap = bool(series.measure & words) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
         # the heading over the table may name the quantity its columns do not ("Time per token (ms)")
         overlap = overlap or bool(table.heading_words & words)
+        if not same_section and overlap and series.quantity - series.measure & sentence.keywords:
+            same_section = True  # its variant named too: as close a tie as its own section's (module docstring)
         candidate = _evaluate(
             f"'{series.header}'", table, values, _series_entries(series, figures), rng,
             overlap, abs(table.order - block.order), same_section, restricted, siblings, one_side_ok, majority,

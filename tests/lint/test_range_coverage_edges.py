@@ -62,3 +62,22 @@ def test_ranges_are_two_figures_joined_by_a_short_gap():
     # sixteen characters of gap at most: a long stretch between two figures joins nothing
     assert ranges("5.1" + " " * 20 + "to 5.9 ms") == []
     assert ranges("5.1" + " " * 12 + "to 5.9 ms") == ["5.1" + " " * 12 + "to 5.9 ms"]
+
+
+# A summary above the results: the columns are named by variant, the heading over them names the quantity.
+_BY_VARIANT = ("# Study\n\n{claim}\n\n## Latency (ms, median GPU compute time)\n\n| GPU | fp32 (ms) | fp16 (ms) |\n"
+               "|---|---:|---:|\n| H100 | 0.03613 | 0.03882 |\n| GTX 1070 | 0.1536 | 0.1547 |\n")
+
+
+def test_a_summary_range_is_read_against_the_column_its_variant_and_the_heading_name():
+    left_out = "range 0.05 to 0.1536 ms leaves out row 'H100' (0.03613 ms) of 'fp32 (ms)' in the table at line 7"
+    assert _sg101(_BY_VARIANT.format(claim="The fp32 median GPU compute time ranges from 0.05 to 0.1536 ms.")) == [
+        (3, left_out)]
+    assert _sg101(_BY_VARIANT.format(claim="Latency ranges from 0.05 to 0.1536 ms for fp32.")) == [(3, left_out)]
+    # the range covers the column, names another quantity, or names the rows it covers: nothing to report
+    assert _sg101(_BY_VARIANT.format(claim="fp32 latency ranges from 0.036 to 0.1536 ms.")) == []
+    assert _sg101(_BY_VARIANT.format(claim="fp32 throughput ranges from 0.05 to 0.1536 ms.")) == []
+    assert _sg101(_BY_VARIANT.format(claim="On the GTX 1070, fp32 latency ranges from 0.05 to 0.1536 ms.")) == []
+    # a heading that names no quantity of the sentence ties nothing: the variant alone is no tie across sections
+    assert _sg101(_BY_VARIANT.format(claim="fp32 latency ranges from 0.05 to 0.1536 ms.").replace(
+        "Latency (ms, median GPU compute time)", "Numbers")) == []
