@@ -35,7 +35,7 @@ from itertools import chain
 from ..patterns import lazy_compile
 from .document import Document, Series, Table, is_empty_cell
 from .figures import UNITS, Figure, is_count_share, statistics_in, tokenize
-from .restriction import is_single_token
+from .restriction import is_single_token, names_scope
 from .table_model import precedes_derived
 from .text import PARTING_SLASH, STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, ratio_header, stem
 
@@ -216,8 +216,11 @@ def _cell_figures_plain(text: str) -> tuple[list[Figure], bool]:
     return figures, True
 
 
-def type_columns(table: Table) -> None:
-    """Split the table's columns into label columns and numeric series."""
+def type_columns(table: Table, scopes: frozenset[tuple[str, ...]] = frozenset()) -> None:
+    """Split the table's columns into label columns and numeric series.
+    ``scopes``: what the document's universal words range over
+    (:func:`~studygen.lint.restriction.scope_phrases`); a first column of
+    numbers they name by its header is the table's key even over two rows."""
     numeric_columns: list[tuple[int, list, int]] = []
     label_texts: dict[int, list[str]] = {}
     # markdown-it pads every row to the header's cells: transpose once
@@ -234,7 +237,9 @@ def type_columns(table: Table) -> None:
         # "TRT plugin" over figures, a speedup after it: the speedup's operand, not a label (studygen.lint.table_model)
         named_label = unit is None and _is_label_header(header) and not (
             numeric == nonempty and (_names_a_quantity(header) or precedes_derived(table.headers, column) or ratio_header(header)))
-        keyed = unit is None and (_is_key_column(texts) if column == 0 else _is_repeated_integers(texts))
+        # a first column the prose ranges over ("at every concurrency") is a key over two rows
+        key_rows = 2 if column == 0 and names_scope(header, scopes) else 3
+        keyed = unit is None and (_is_key_column(texts, key_rows) if column == 0 else _is_repeated_integers(texts))
         if named_label or numeric * 2 <= nonempty or keyed:
             if not _is_text_header(header) and _short_cells(texts):
                 table.label_columns.append(column)
@@ -309,12 +314,14 @@ def _is_repeated_integers(texts) -> bool:
     return len(set(present)) * 2 <= len(present)
 
 
-def _is_key_column(texts) -> bool:
-    """True for a first column of distinct integers in sorted order (batch
-    sizes, token counts, concurrency levels: the sweep a table is keyed by),
-    which labels rows rather than holding figures."""
+def _is_key_column(texts, fewest: int = 3) -> bool:
+    """True for a first column of at least ``fewest`` distinct integers in
+    sorted order (batch sizes, token counts, concurrency levels: the sweep a
+    table is keyed by), which labels rows rather than holding figures. Any two
+    distinct numbers are in order, so two rows are a key only where the prose
+    ranges over the column ("at every concurrency": :func:`type_columns`)."""
     present = [text for text in texts if not is_empty_cell(text)]
-    if len(present) < 3 or not all(_PLAIN_INT_RE.fullmatch(text) for text in present):
+    if len(present) < fewest or not all(_PLAIN_INT_RE.fullmatch(text) for text in present):
         return False
     values = [int(text) for text in present]
     return len(set(values)) == len(values) and (values == sorted(values) or values == sorted(values, reverse=True))

@@ -50,6 +50,7 @@ from ..memory import collector_paused
 from ..patterns import lazy_compile
 from .columns import add_label_vocabulary, type_columns
 from .document import Block, Document, Fence, Row, SourceLines, Table
+from .restriction import scope_phrases
 
 # markdown-it-py's GFM table rule, its rows split at pipes found by str.find (studygen.markdown_tables)
 gfm_table = table_rule(importlib.import_module("markdown_it.rules_block.table"))  # the package's "table" is the rule
@@ -289,6 +290,7 @@ def build_document(source: str, path: str, tokens: list, env: dict | None = None
     reference definitions)."""
     env = {} if env is None else env
     document = Document(path=path, text=source, lines=SourceLines(source))
+    scopes = scope_phrases(source)  # what "every concurrency" ranges over keys a table (type_columns)
     heading = ""
     chain: list[tuple[int, str]] = []  # (level, text) of the headings above, outermost first
     headings: tuple[str, ...] = ()  # their texts, nearest first (one tuple shared by a section's blocks)
@@ -327,7 +329,7 @@ def build_document(source: str, path: str, tokens: list, env: dict | None = None
             context = heading
             if previous_paragraph is not None and previous_paragraph.end_line >= token.map[0] - 1:
                 context = f"{heading}\n{previous_paragraph.text}"
-            index = _read_table(tokens, index, document, order, section, context, env, headings)
+            index = _read_table(tokens, index, document, order, section, context, env, headings, scopes)
             order += 1
             previous_paragraph = None
             continue
@@ -363,7 +365,7 @@ def _cell_text(content: str, env: dict) -> str:
 
 
 def _read_table(tokens, index: int, document: Document, order: int, section: int, context: str, env: dict,
-                headings: tuple[str, ...] = ()) -> int:
+                headings: tuple[str, ...] = (), scopes: frozenset[tuple[str, ...]] = frozenset()) -> int:
     """Read a :func:`compact_table` table from ``table_open`` at ``index``;
     returns the index after ``table_close``."""
     table_token = tokens[index]
@@ -391,6 +393,6 @@ def _read_table(tokens, index: int, document: Document, order: int, section: int
     table = Table(order, section, start + 1, end, headers, rows, context, headings=headings)
     for row in rows:
         row.table = table
-    type_columns(table)
+    type_columns(table, scopes)
     document.tables.append(table)
     return index + 1

@@ -12,6 +12,7 @@ SG106 reads a sentence's tokens through the same view.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 
 from ..patterns import lazy_compile
@@ -48,6 +49,30 @@ _SWEEP_NOUNS = frozenset({"size", "sizes", "batch", "batches", "token", "tokens"
 _SIZE_WORDS = _SMALL_WORDS | _LARGE_WORDS
 _MAGNITUDE_RE = lazy_compile(r"^(\d+(?:\.\d+)?)\s*([km])?$")
 _DIGIT_RE = lazy_compile(r"\d")
+
+
+# "at every concurrency", "across all batch sizes", "for each sequence length": the noun after a universal word
+# names what the claim ranges over, the table's label column (its header or the unit its labels count)
+_SCOPE_RE = lazy_compile(r"\b(?:every|each|all)\s+(?:the\s+|of\s+the\s+)?([a-z][a-z-]*(?:[ \t]+[a-z][a-z-]*){0,2})",
+                         re.IGNORECASE)
+
+
+def scope_phrases(text: str) -> frozenset[tuple[str, ...]]:
+    """The name words (:func:`~studygen.lint.header_names.name_words`) of
+    the up to three words after each universal word of ``text``: "at every
+    user count" -> ``("user", "count")``."""
+    return frozenset(filter(None, (name_words(match.group(1)) for match in _SCOPE_RE.finditer(text))))
+
+
+def names_scope(header: str, scopes: frozenset[tuple[str, ...]]) -> bool:
+    """True when a phrase of ``scopes`` opens with the words of ``header``
+    ("every user count" and ``Users``) or with those of its parenthesised
+    part, the unit its labels count ("every user count" and ``Load (users)``)."""
+    if not scopes:
+        return False
+    main, _, unit = header.partition("(")
+    named = [words for words in (name_words(main), name_words(unit.rstrip(") "))) if words]
+    return any(phrase[:len(words)] == words for phrase in scopes for words in named)
 
 
 def _names_multiword(normalized: str, tokens: set[str], labels) -> bool:
