@@ -30,6 +30,11 @@ most", "under", "less than" one row at or below it. A percentage column of
 the same table printing ``P`` in a named row also backs it. A figure denied
 ("not 40% faster") is not read. Only when no reading fits is it reported.
 
+A clause naming two rows of the table by their labels, one of them the
+reference ("X uses 20% less total memory than Y"), compares those rows in
+the column it names, not two columns: :mod:`studygen.lint.prose_rows` reads
+it, and it is not read here.
+
 Cases: ``sg103_pos_percent_change_claims``, ``sg103_neg_percent_change_claims``.
 """
 
@@ -44,6 +49,7 @@ from .derived import FORMULAS
 from .document import Document, Sentence
 from .figures import Figure
 from .rounding import Interval, consistent, printed_interval
+from .row_axis import named_rows
 from .text import CLAUSE_REACH
 from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, Pair, kinds_named, tie
 
@@ -270,6 +276,11 @@ def _finding(document: Document, sentence: Sentence, change: Change) -> tuple[in
     view = sentence.segment_view(start, start + len(change.clause))  # the whole clause names the rows
     pair = tie(document, change.clause, kinds, view, change.object_text)
     if pair is None or _printed_backing(pair, figure):
+        return None
+    rows = named_rows(pair.table, change.clause)
+    if rows is not None and rows[2] is not None:
+        # "X uses 20% less total memory than Y": two rows, one the reference, in the column named; a change
+        # between rows (studygen.lint.prose_rows), not between the named column and the table's other one
         return None
     readings = []
     for formula, x_first in _readings(change, pair.kind):

@@ -20,8 +20,11 @@ table by their labels, not the figures. When the clause holds
   throughput) when the clause speaks of speed ("faster", "speedup",
   "latency" …), else the table's only column of the quantity kind a noun of
   the clause names ("12% less time", "30% less memory":
-  :func:`.variant_pairs.kinds_named`); a clause naming two columns, or a
-  ratio column while it does not speak of speed, is skipped;
+  :func:`.variant_pairs.kinds_named`); of two columns the clause shares a
+  word with, the one all of whose own header words it names ("total GPU
+  memory" names ``Total Memory``, not ``Memory per GPU``); a clause naming
+  two columns so, or a ratio column while it does not speak of speed, is
+  skipped;
 
 the figure is recomputed both ways round: ``a / b`` and ``b / a`` for a
 ratio, ``(a - b) / a``, ``(a - b) / b`` and ``a / b`` in either order and
@@ -52,6 +55,8 @@ from ..patterns import lazy_compile
 from .derived import derivation, fits, formulas_for
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
+from .header_names import mention as header_mention
+from .header_names import name_words
 from .ratio_direction import goes_against, wanted_sign, written_direction
 from .row_axis import label_spans, named_rows, nearby_tables
 from .text import keywords, normalize
@@ -116,6 +121,10 @@ def _column(table: Table, clause: str) -> Series | None:
     if speed and named and all(s.unit in RATIO_UNITS for s in named.values()):
         named = {}  # "a 2.4x speedup" beside a 'speedup' column: the ratio of the timed column it is printed from
     if len(named) > 1:
+        # "total GPU memory" beside 'Memory per GPU' and 'Total Memory': the one column every word of which,
+        # but the words all columns share, the clause names ("per" is not named)
+        named = _named_whole(table, numeric, clause, named)
+    if len(named) > 1:
         return None
     if named:
         series = next(iter(named.values()))
@@ -130,6 +139,17 @@ def _column(table: Table, clause: str) -> Series | None:
         return None
     timed = [s for s in numeric if s.unit not in RATIO_UNITS and _is_speed(s)]
     return timed[0] if len(timed) == 1 else None
+
+
+def _named_whole(table: Table, numeric: list[Series], clause: str, named: dict[int, Series]) -> dict[int, Series]:
+    """``named`` (id -> series, columns the clause shares a word with) cut to
+    the one whose header's own words (:func:`.header_names.name_words`, less
+    those of every column of ``numeric``) the clause names every one of;
+    ``named`` itself when not exactly one is."""
+    words = {s.column: frozenset(name_words(table.headers[s.column])) for s in numeric}
+    shared = frozenset.intersection(*words.values())
+    whole = {key: s for key, s in named.items() if header_mention(clause, words[s.column] - shared) is not None}
+    return whole if len(whole) == 1 else named
 
 
 def _printed_ratios(table: Table, series: Series) -> list[Series]:

@@ -15,6 +15,9 @@ whose int8 row is the faster one from a sentence calling it slower.
   a quantity kind: "faster" is a smaller time or a larger throughput,
   "higher" a larger figure of any kind; None when the kind does not tell
   (a "faster" over a column of unknown kind).
+- :func:`signed_by_word` gives a percent change printed without a sign,
+  as a table cell prints it ("25.0% less", "12% faster"), the sign its
+  word states.
 - :func:`goes_against` is True when the two printed figures go the other
   way beyond their printed digits (``4.91`` against ``3.91`` ms for "3.91
   is slower"); figures that print alike or overlap never count against it.
@@ -78,6 +81,20 @@ def wanted_sign(direction: str | None, kind: str | None) -> int | None:
     return 1 if (direction == BETTER) == higher else -1
 
 
+def signed_by_word(text: str, figure: Figure, kind: str | None) -> Figure:
+    """``figure``, a change printed in ``text`` (a table cell: ``25.0% less``)
+    without a sign, negated when the word right after it says the subject is
+    the smaller (:func:`written_direction`, :func:`wanted_sign` for
+    ``kind``); unchanged when no word follows, when the figure prints a sign
+    of its own (``+25%``, ``-25%``), or when the word is "faster" or
+    "slower" and ``kind`` (None: unknown) does not tell which way that goes."""
+    if figure.value <= 0 or figure.text.startswith("+"):
+        return figure
+    written = written_direction(text, figure, figure.start)
+    sign = wanted_sign(written[0], kind) if written else None
+    return figure._replace(value=-figure.value) if sign == -1 else figure
+
+
 def goes_against(subject: Figure, reference: Figure, sign: int | None) -> bool:
     """True when ``subject`` against ``reference`` goes the other way than
     ``sign`` says, beyond their printed digits."""
@@ -87,4 +104,5 @@ def goes_against(subject: Figure, reference: Figure, sign: int | None) -> bool:
     return a.hi <= b.lo if sign > 0 else a.lo >= b.hi
 
 
-__all__ = ["BETTER", "LARGER", "SMALLER", "WORSE", "goes_against", "wanted_sign", "written_direction"]
+__all__ = ["BETTER", "LARGER", "SMALLER", "WORSE", "goes_against", "signed_by_word", "wanted_sign",
+           "written_direction"]

@@ -69,6 +69,7 @@ finding already stated for a line by a one-table reader is not repeated.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import NamedTuple
 
 from ..findings import Finding
@@ -76,7 +77,7 @@ from ..patterns import lazy_compile
 from .averages import average_findings
 from .columns import type_columns
 from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools
-from .document import Document, Row, Table
+from .document import Document, Row, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .rounding import printed_interval
 from .prose_changes import change_findings, changes_of
@@ -84,9 +85,9 @@ from .joined_ratios import joined_ratio_findings
 from .prose_rows import row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .section_rows import names_derived, section_views
-from .text import DIFFERENCE_WORDS, ratio_header
-from .ratio_direction import goes_against, wanted_sign, written_direction
-from .variant_pairs import DURATION_UNITS, kind_of_unit
+from .text import DIFFERENCE_WORDS, label_tokens, normalize, ratio_header
+from .ratio_direction import goes_against, signed_by_word, wanted_sign, written_direction
+from .variant_pairs import DURATION_UNITS, kind_of_series, kind_of_unit, kind_of_words
 
 CODE = "SG103"
 
@@ -153,6 +154,7 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
         formulas = formulas_for(target.unit, difference_header, ratio_header(target.header))
         if not formulas:
             continue
+        target = _signed(table, target, operands)
         fit = best_fit(table, target, formulas, operands)
         if fit is None:
             continue
@@ -160,6 +162,35 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
             if not _pools_several(table, row_index, (target, fit.first, fit.second)):
                 findings.append(_column_finding(document, table, target, fit, row_index, original))
     return findings
+
+
+def _row_kind(table: Table, row_index: int, operands: dict) -> str | None:
+    """The one quantity kind (time, size, throughput, quality) of a row's
+    figures: by its label's words ("Latency (ms)"), the units its data cells
+    print and the kinds of the table's data columns; None when they name none
+    or several."""
+    row = table.rows[row_index]
+    kinds = {kind_of_words(label_tokens(normalize(row.label)))}
+    for group in operands.values():
+        for series in group:
+            value = series.values[row_index]
+            kinds.update((kind_of_series(series), kind_of_unit(value.unit) if value is not None else None))
+    kinds.discard(None)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _signed(table: Table, target: Series, operands: dict) -> Series:
+    """``target``, a column of percent changes, with each cell that writes its
+    direction as a word after its figure ("25.0% less", "12% faster") signed
+    by that word (:func:`~studygen.lint.ratio_direction.signed_by_word`, as
+    prose reads the word); ``target`` itself when no cell changes."""
+    if target.unit != "%" or target.parts != 1:
+        return target
+    values = list(target.values)
+    for row_index, value in enumerate(values):
+        if value is not None and value.end < len(cell := table.rows[row_index].cells[target.column]):
+            values[row_index] = signed_by_word(cell, value, _row_kind(table, row_index, operands))
+    return target if values == target.values else replace(target, values=values)
 
 
 # "100.0 (3 jobs: 10.0 to 100.0)", "1.00x (1.00x to 10.00x)": a cell that states the range of the
@@ -199,9 +230,12 @@ def _column_finding(document: Document, table: Table, target, fit, row_index: in
         why = f"{source}, {fit.declared}, and it fits {others}"
     else:
         why = f"that formula fits {others}"
+    cell = row.cells[target.column].strip()
+    # "25.0% less": the cell as printed, its word being part of the figure (see _signed)
+    shown = f"'{cell}'" if target.unit == "%" and written_direction(cell, d, d.start) else with_unit(d.text, target.unit)
     return Finding(
         CODE,
-        f"{where}: '{target.header}' is {with_unit(d.text, target.unit)} but "
+        f"{where}: '{target.header}' is {shown} but "
         f"{fit.described(table, row_word, row_index)} {derivation(fit.formula, a, b, d, target.unit)} ({why})",
         document.path,
         line,
