@@ -16,11 +16,17 @@ variant or per GPU. The clause is read when it holds
 - its two sides as :func:`~studygen.lint.table_joins.sides` reads them: the
   reference after "than", "vs", "over" or "compared to", else the one other
   thing named the way the subject is (int8 against fp16 in a document of the
-  two).
+  two); "than on", "than at" … compares places, the subject the one named
+  between the figure and "than" ("fp32 is 4.25x faster on the H100 than on
+  the GTX 1070").
 
 The figures of both sides in the rows the clause names are paired across
 every table (:func:`~studygen.lint.table_joins.join`: the same GPU, shape,
-batch, column, headings, lead-in line). Then
+batch, column, headings, lead-in line). A clause that names each side's
+value of a label the figures differ in ("fp16 on TensorRT 8.4.1 is 0.7%
+slower than fp32 on TensorRT 8.2.3"; both values in the clause, neither
+named only on the other side) says what else differs: the figures differing
+in those labels alone are its pairs, before any that differ in nothing. Then
 
 - a pair giving the figure (either way round for a ratio, any relative form
   of either sign for a percentage, never against the stated direction)
@@ -41,6 +47,7 @@ passed. Cases: ``sg103_pos_joined_ratios``, ``sg103_neg_joined_ratios``.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 
 from ..patterns import lazy_compile
@@ -50,7 +57,8 @@ from .figures import RATIO_UNITS, Figure, with_unit
 from .join_messages import and_joined, differences, names, placed, unpaired
 from .prose_rows import HEDGE_WINDOW, HEDGED_AFTER_RE, HEDGED_BEFORE_RE, figure_clause
 from .ratio_direction import goes_against, wanted_sign, written_direction
-from .table_joins import Join, pick, side_cells
+from .header_names import prose_words
+from .table_joins import Cell, Join, lead_ins_agree, pick, side_cells, signature
 from .text import ratio_header
 from .variant_pairs import COMPARATIVE_KINDS, COMPARISON_RE, kinds_named
 
@@ -58,6 +66,8 @@ HINT = ("compare figures that differ only in the two things the sentence names (
         "or say what else differs")
 MISFIT_HINT = "recompute the figure from the two things' figures on the same rows (to their printed digits)"
 _SPEED_WORD_RE = lazy_compile(r"faster|quicker|slower|speed|slow")
+# "than on the GTX 1070", "than at batch 1": a reference that is a place, its subject the place before "than"
+_PLACE_RE = lazy_compile(r"\s*(?:on|at|in|with|under)\s+", re.IGNORECASE)
 # subject figures, and figures tried against each, for the operands a ratio was taken from (a message only)
 _SUBJECT_LIMIT, _CANDIDATE_LIMIT = 16, 64
 
@@ -118,10 +128,15 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     kinds = kinds_named(clause, _comparative(direction[1]))
     after = COMPARISON_RE.search(text, figure.end, end)
     reference = text[after.end():end] if after is not None else None
+    subject = text[start:figure.start]
+    place = _PLACE_RE.match(reference) if reference is not None else None
+    if place is not None:
+        # "fp32 is 4.25x faster on the H100 than on the GTX 1070": one thing in two places, the places compared
+        reference, subject = reference[place.end():], text[start:after.start()]
     view = sentence.clause_view(figure.start, figure.end - figure.start)
     joins = []
     for kind in kinds:
-        joined = pick(document, kind, text[start:figure.start], reference, view, sentence.block)
+        joined = pick(document, kind, subject, reference, view, sentence.block)
         if joined is not None and joined.xs and joined.ys:
             joins.append(joined)
     if not joins or any(j.columns_of_one_table() for j in joins):
@@ -129,7 +144,11 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     if any(_prints_ratios(cell.table) for j in joins for cell in j.xs + j.ys):
         return None  # a table prints the ratio beside its figures (prose_tables reads it)
     signs = {id(j): wanted_sign(direction[0], j.kind) for j in joins}
-    pairs = [(j, x, y) for j in joins for x, y in j.pairs]
+    # "fp16 on TensorRT 8.4.1 is 0.7% slower than fp32 on TensorRT 8.2.3": figures that differ only in what the
+    # clause names of each side are the pair it compares, before any pair that differs in nothing
+    regions = ((start, after.start() if after is not None else figure.start), (after.end() if after else end, end))
+    pairs = [(j, x, y) for j in joins for x, y in _named_pairs(j, text, regions, figure)] or \
+        [(j, x, y) for j in joins for x, y in j.pairs]
     if any(_gives(figure, x.figure, y.figure, signs[id(j)]) for j, x, y in pairs):
         return None
     line = sentence.line_at(figure.start)
@@ -152,6 +171,45 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
                       f"{placed(x)} against {other.figure.text} at {placed(other)}{both} give it{way}, and no "
                       f"figure of either stands beside one of the other with nothing else different", HINT)
     return (line, f"{between} follows from no figures measured side by side: {unpaired(joins[0])}", HINT)
+
+
+def _named_pairs(joined: Join, text: str, regions: tuple[tuple[int, int], tuple[int, int]],
+                 figure: Figure) -> list[tuple[Cell, Cell]]:
+    """(x, y) cells of the join that differ in labels only, each label's two values named in the clause
+    (``regions``: the subject's and the reference's (start, end) in ``text``), neither named on the other's side
+    alone; nothing else apart. The figure's own digits name no label."""
+    spans = [(a + regions[0][0], b + regions[0][0], word)
+             for a, b, word in prose_words(text[regions[0][0]:regions[1][1]])
+             if b + regions[0][0] <= figure.start or a + regions[0][0] >= figure.end]
+    found = []
+    for x in joined.xs[:_SUBJECT_LIMIT]:
+        for y in joined.ys[:_CANDIDATE_LIMIT]:
+            first, second = signature(x, joined.sides), signature(y, joined.sides)
+            if first[1:] != second[1:] or [k for k, _ in first[0]] != [k for k, _ in second[0]] or \
+                    not lead_ins_agree(x, y, joined.sides):
+                continue
+            apart = [i for i, ((_, a), (_, b)) in enumerate(zip(first[0], second[0])) if a != b]
+            if apart and all(_named_apart(spans, regions, x.label_words[i], y.label_words[i]) for i in apart):
+                found.append((x, y))
+    return found
+
+
+def _named_apart(spans: list[tuple[int, int, str]], regions, x_words: tuple[str, ...], y_words: tuple[str, ...]) -> bool:
+    """True when both label values are named among ``spans`` and the subject's is not named only where the
+    reference stands while the reference's is named only where the subject stands."""
+    x_at, y_at = _places(spans, x_words), _places(spans, y_words)
+    if not x_at or not y_at:
+        return False
+    (subject_start, subject_end), _ = regions
+    in_subject = [subject_start <= at < subject_end for at in x_at], [subject_start <= at < subject_end for at in y_at]
+    return not (not any(in_subject[0]) and all(in_subject[1]))
+
+
+def _places(spans: list[tuple[int, int, str]], words: tuple[str, ...]) -> list[int]:
+    """Where ``words`` stand one after another among ``spans`` (start offsets)."""
+    size = len(words)
+    return [spans[i][0] for i in range(len(spans) - size + 1) if words and
+            tuple(w for _, _, w in spans[i:i + size]) == words]
 
 
 def _prints_ratios(table: Table) -> bool:

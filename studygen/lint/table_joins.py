@@ -28,7 +28,8 @@ module reads every table at once:
 - **Sides.** :func:`sides` reads the reference (Y) right after "than",
   "vs", "over" … and the subject (X) among the names before the comparison,
   named the way Y is somewhere (both columns, both labels of one column, both
-  parts of headings), the nearest to the comparison first. A clause naming no
+  parts of headings), the nearest to the comparison first (vendor words
+  opening the reference left out, as in a label). A clause naming no
   reference is read against the one other thing named the way its subject
   is, when there is exactly one ("int8 is 2.05x faster on the laptop GPU" in
   a document of fp16 and int8).
@@ -328,6 +329,9 @@ def sides(document: Document, kind: str, subject: str, reference: str | None) ->
         while words and words[0] in _SKIPPED_BEFORE_REFERENCE:
             words.pop(0)
         found = _found_names(words, names, reference)
+        while words[1:] and words[0] in VENDOR_WORDS and (not found or found[0][0] != 0):
+            words.pop(0)  # "than the GeForce GTX 1070": a label names its GPU without the vendor's words
+            found = _found_names(words, names, reference)
         if not found or found[0][0] != 0:
             return []  # the reference is something no cell names
         y = found[0][2]
@@ -464,7 +468,10 @@ def _without_sides(document: Document, view: TextView, named: Sides) -> TextView
     a table whose rows are GPUs, and leaves every row of the fp8 table)."""
     text = view.normalized
     words = named.words
-    spans = [(start, end) for start, end, word in prose_words(text) if word in words]
+    found = prose_words(text)
+    # a vendor word right before a side's words is part of its name ("GeForce GTX 1070"), not a row of its own
+    spans = [(start, end) for index, (start, end, word) in enumerate(found) if word in words or (
+        word in VENDOR_WORDS and index + 1 < len(found) and found[index + 1][2] in words | set(VENDOR_WORDS))]
     if not spans:
         return view
     for start, end in reversed(spans):

@@ -250,6 +250,7 @@ SIDES = parse_document(
     ("time", "int8 is ", " on the A10, fp16.", []),  # the reference must follow the comparison word
     ("time", "int8 is ", " fp16 and fp32.", []),  # a second reference of the same kind
     ("time", "The L4 is ", " the A10 with fp16.", [Sides(("l4",), ("a10",), False)]),  # GPUs as the two sides
+    ("time", "The L4 is ", " the NVIDIA A10.", [Sides(("l4",), ("a10",), False)]),  # a vendor word before a label
     ("time", "int8 is 2x faster", None, []),  # three time columns: which is the reference is unclear
     # two throughput columns: the reference left out is the other one
     ("throughput", "fp8 is 1.4x faster", None, [Sides(("fp8",), ("bf16",), True)]),
@@ -293,3 +294,75 @@ def test_ratios_over_many_per_variant_tables_stay_linear():
     small, _ = _calls(_per_variant_tables(2 * TABLE_LIMIT))
     large, _ = _calls(_per_variant_tables(4 * TABLE_LIMIT))
     assert large / small < 2.2
+
+
+# one table per variant, rows per GPU and TensorRT version: no GTX 1070 row of fp16 shares fp32's TensorRT
+VERSIONS = """\
+# Detector
+
+## fp32
+
+| GPU | TensorRT | Batch | Latency (ms) |
+|---|---|---|---|
+| GeForce GTX 1070 | 8.2.3 | 1 | 0.1536 |
+| H100 PCIe | 8.6.1 | 4 | 0.03613 |
+{extra}
+## fp16
+
+| GPU | TensorRT | Batch | Latency (ms) |
+|---|---|---|---|
+| GeForce GTX 1070 | 8.4.1 | 1 | 0.1547 |
+| H100 PCIe | 8.6.1 | 4 | 0.02104 |
+
+## Notes
+
+{claim}
+"""
+NAMED = "fp16 on TensorRT 8.4.1 is {figure} slower than fp32 on TensorRT 8.2.3, both on the GTX 1070."
+
+
+@pytest.mark.parametrize("extra", ["", "| GeForce GTX 1070 | 8.4.1 | 1 | 0.1490 |\n"])
+def test_a_ratio_naming_what_else_differs_compares_those_figures(extra):
+    # 0.1547 against 0.1536 is 0.7%: the TensorRT versions the sentence names make them its pair, before the
+    # 8.4.1 fp32 row that differs in nothing (and would give 3.7%)
+    assert _found(VERSIONS.format(extra=extra, claim=NAMED.format(figure="0.7%")), "SG103") == []
+    ((line, message),) = _found(VERSIONS.format(extra=extra, claim=NAMED.format(figure="5%")), "SG103")
+    assert line == 19 + bool(extra)
+    assert message == (
+        f"5% between 'fp16' and 'fp32' does not follow from the figures that pair them: row 'GeForce GTX 1070 / "
+        f"8.4.1 / 1' in 'Latency (ms)' (line {14 + bool(extra)}) and row 'GeForce GTX 1070 / 8.2.3 / 1' in "
+        f"'Latency (ms)' (line 7) give (0.1547 - 0.1536) / 0.1547 = 1% (0.6% to 0.8% within the printed digits)")
+
+
+def test_versions_named_the_other_way_round_pair_nothing():
+    claim = NAMED.replace("8.4.1", "#").replace("8.2.3", "8.4.1").replace("#", "8.2.3").format(figure="0.7%")
+    ((_, message),) = _found(VERSIONS.format(extra="", claim=claim), "SG103")
+    assert message.startswith("0.7% between 'fp16' and 'fp32' compares figures that differ in TensorRT "
+                              "('8.4.1' against '8.2.3'): 0.1547 at row")
+
+
+@pytest.mark.parametrize("claim", [
+    "In fp32 the H100 PCIe is 5.0x faster than the GTX 1070 (0.03613 against 0.1536 ms).",
+    "The H100 PCIe in fp32 is 5.0x faster than the GTX 1070 (0.03613 against 0.1536 ms).",
+    # the parenthesis right after the clause holds its operands however many words come before it
+    "The H100 PCIe is 5.0x faster than the GTX 1070 in fp32 (0.03613 against 0.1536 ms).",
+    "The H100 PCIe is 5.0x faster than the GeForce GTX 1070 when both run fp32 (0.03613 against 0.1536 ms).",
+])
+def test_a_ratio_before_its_operands_is_read_wherever_its_qualifier_stands(claim):
+    ((line, message),) = _found(VERSIONS.format(extra="", claim=claim), "SG103")
+    assert (line, message) == (19, "5.0x does not follow from 0.03613 and 0.1536 ms: 0.03613 / 0.1536 = 0.2x "
+                                    "or 0.1536 / 0.03613 = 4.3x")
+
+
+@pytest.mark.parametrize("claim", [
+    "The H100 PCIe is 4.25x faster than the GTX 1070 in fp32.",
+    "The H100 PCIe is 4.25x faster than the GeForce GTX 1070 in fp32.",
+    "fp32 is 4.25x faster on the H100 PCIe than on the GeForce GTX 1070.",
+    "On the H100 PCIe fp32 is 4.25x faster than on the GTX 1070.",
+])
+def test_a_ratio_between_two_gpus_says_what_else_differs_in_any_wording(claim):
+    ((_, message),) = _found(VERSIONS.format(extra="", claim=claim), "SG103")
+    assert message.startswith(
+        "4.25x between 'H100 PCIe' and 'GeForce GTX 1070' compares figures that differ in TensorRT ('8.6.1' against "
+        "'8.2.3') and Batch ('4' against '1'): 0.03613 at row 'H100 PCIe / 8.6.1 / 4' in 'Latency (ms)' (line 8) "
+        "against 0.1536 at row 'GeForce GTX 1070 / 8.2.3 / 1' in 'Latency (ms)' (line 7) give it")
