@@ -65,8 +65,11 @@ and a ratio or percent change between two things whose figures stand in
 separate tables ("int8 is 2.05x faster on the laptop GPU" over an int8 table
 and an fp16 table) that their figures paired across the tables do not give,
 or that only figures differing in something else give, another GPU or shape
-(:mod:`studygen.lint.joined_ratios`; cases ``sg103_*_joined_ratios``). A
-finding already stated for a line by a one-table reader is not repeated.
+(:mod:`studygen.lint.joined_ratios`; cases ``sg103_*_joined_ratios``); and
+a comparison that prints a figure beside each name ("int8 (0.0440 ms) is
+faster than fp16 (0.0388 ms)") whose figures go the other way
+(:mod:`studygen.lint.inline_comparisons`). A finding already stated for a
+line by a one-table reader is not repeated.
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ from .document import Document, Row, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .rounding import printed_interval
 from .prose_changes import change_findings, changes_of
+from .inline_comparisons import comparison_findings
 from .joined_ratios import joined_ratio_findings
 from .prose_rows import figure_clause, row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
@@ -114,7 +118,7 @@ def check(document: Document) -> list[Finding]:
             if len(sentence.tokens) >= 3:
                 findings.extend(_prose_findings(document, sentence))
     prose = [*share_findings(document), *ratio_findings(document), *row_ratio_findings(document),
-             *change_findings(document)]
+             *change_findings(document), *comparison_findings(document)]
     # a figure between two things a one-table reader has already found wanting is not reported twice
     stated = {line for line, _, _ in prose}
     prose += [finding for finding in joined_ratio_findings(document) if finding[0] not in stated]

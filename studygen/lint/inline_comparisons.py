@@ -1,0 +1,117 @@
+"""Comparisons that print both of their figures beside their names (SG103):
+"int8 (0.0440 ms) is faster than fp16 (0.0388 ms)".
+
+A comparative with no ratio before it ("faster than", "lower latency than",
+"uses less memory than") says which of two things has the larger figure.
+When each name carries its figure, the direction can be checked without any
+table: the subject's figure is the last one before the comparative, at most
+two words before it; the reference's is the first after "than" and the
+reference's name, printed in parentheses or after "at", "with", "takes" (not
+"by": a difference), within 40 characters (a shape between them names rows,
+it is no figure). Two figures in one parenthesis after the clause ("faster
+than fp32 (0.03882 against 0.03613 ms)") are not read: writers list such a
+pair in either order, the reference's first as often as not.
+
+The comparative's word gives the direction (:mod:`.ratio_direction`):
+"faster" is the smaller time or the larger rate, "higher", "more" the
+larger figure of any kind. "more", "less", "fewer", "higher", "lower" and
+"greater" are read only alone before "than" or before a word naming a
+quantity ("less memory"): "more accurate" or "less efficient" are about
+another quantity than the figures print. With a ratio before the
+comparative ("int8 (2.84 ms) is 1.09x faster than fp16 (2.61 ms)") the ratio
+is the subject's last figure: SG103's inline ratio reading checks it. A
+denied comparison ("is not faster than") is not read. Figures that print
+alike or overlap within their digits never count against a claim
+(:func:`.ratio_direction.goes_against`).
+
+Cases: ``tests/lint/test_inline_comparisons.py``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..patterns import lazy_compile
+from .document import Document, Sentence
+from .figures import RATIO_UNITS, Figure
+from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, goes_against, wanted_sign
+from .text import label_tokens, normalize
+from .variant_pairs import kind_of_unit, kind_of_words
+
+_DIRECTIONS = {"faster": BETTER, "quicker": BETTER, "slower": WORSE, "higher": LARGER, "more": LARGER,
+               "larger": LARGER, "bigger": LARGER, "greater": LARGER, "lower": SMALLER, "less": SMALLER,
+               "smaller": SMALLER, "fewer": SMALLER}
+# comparatives that name a size, not a quality: read only alone or before a quantity's name ("less memory")
+_SIZE_ONLY = frozenset({"more", "less", "fewer", "higher", "lower", "greater"})
+# group 1 the comparative, group 2 up to two words before "than"
+_COMPARATIVE_RE = lazy_compile(r"\b(" + "|".join(_DIRECTIONS) + r")\b((?:\s+[A-Za-z][\w-]*){0,2}?)\s+than\s+",
+                               re.IGNORECASE)
+_DENIED_RE = lazy_compile(r"\b(?:not|never|no|hardly|neither|nor)\s+(?:[a-z]+\s+)?$|n't\s+$", re.IGNORECASE)
+# between the subject's figure and the comparative: "ms) is", "ms, is", " runs"
+_SUBJECT_GAP_RE = lazy_compile(r"\s*\)?\s*(?:[A-Za-z][\w-]*\s+){0,2}$")
+# what opens the reference's figure: "(", "at", "with", "takes", "in"
+_FIGURE_OPENING_RE = lazy_compile(r"(?:\(|\b(?:at|with|takes|took|in))\s*$", re.IGNORECASE)
+_REACH = 40  # characters of the reference's name between "than" and its figure
+HINT = "swap the two names or the comparative, or recompute the figures the sentence compares"
+
+
+def comparison_findings(document: Document) -> list[tuple[int, str, str]]:
+    """``(line, message, hint)`` of each comparison of the document whose two
+    printed figures go the other way than its comparative says."""
+    found = []
+    for block in document.prose:
+        if not block.has_digits:
+            continue
+        for sentence in block.sentences:
+            if len(sentence.tokens) >= 2 and "than" in sentence.text:
+                found.extend(_sentence_findings(sentence))
+    return found
+
+
+def _sentence_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
+    text = sentence.block.text
+    figures = [t.figure for t in sentence.tokens if t.figure is not None]
+    found = []
+    for match in _COMPARATIVE_RE.finditer(text, sentence.start, sentence.end):
+        word, between = match.group(1).lower(), match.group(2).split()
+        if between and word in _SIZE_ONLY and kind_of_words(label_tokens(normalize(" ".join(between)))) is None:
+            continue  # "more accurate than": the figures may measure something the word turns around
+        if _DENIED_RE.search(text, max(sentence.start, match.start() - 20), match.start()):
+            continue
+        operands = _beside_names(text, figures, match)
+        if operands is None:
+            continue
+        subject, reference = operands
+        unit = subject.unit or reference.unit
+        sign = wanted_sign(_DIRECTIONS[word], kind_of_unit(unit))
+        if goes_against(subject, reference, sign):
+            wanted = "smaller" if sign < 0 else "larger"
+            found.append((sentence.line_at(match.start()),
+                          f"'{match.group(0).strip()}' goes the wrong way: {subject.text} {unit} should be the {wanted} "
+                          f"of the two figures, but {reference.text} {unit}, the one it is compared with, is {wanted}",
+                          HINT))
+    return found
+
+
+def _measured(figure: Figure) -> bool:
+    return figure.unit is not None and figure.unit not in RATIO_UNITS
+
+
+def _beside_names(text: str, figures: list[Figure], match: re.Match) -> tuple[Figure, Figure] | None:
+    """(subject, reference): "int8 (0.0440 ms) is faster than fp16 (0.0388 ms)"."""
+    before = [f for f in figures if f.end <= match.start()]
+    after = [f for f in figures if f.start >= match.end()]
+    if not before or not after:
+        return None
+    subject, reference = before[-1], after[0]
+    if not (_measured(subject) and subject.unit == reference.unit):
+        return None
+    if not _SUBJECT_GAP_RE.match(text[subject.end:match.start()]):
+        return None
+    name = text[match.end():reference.start]
+    if len(name) > _REACH or not _FIGURE_OPENING_RE.search(name) or any(c in name for c in ";,"):
+        return None
+    return subject, reference
+
+
+__all__ = ["HINT", "comparison_findings"]

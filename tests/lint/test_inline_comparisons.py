@@ -1,0 +1,72 @@
+"""Comparisons that print their figures beside their names
+(studygen.lint.inline_comparisons): a comparative whose two figures go the
+other way is SG103; figures in the right order, a denied comparison, a pair
+in one parenthesis after the clause (its order is not said), a word about
+another quantity ("more accurate") and figures that print alike stay quiet.
+Sentences and figures of our own; the direction of each worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.lint import lint_text
+
+WRONG = ("'{phrase}' goes the wrong way: {a} should be the {wanted} of the two figures, but {b}, the one it is "
+         "compared with, is {wanted}")
+
+
+def _sg103(sentence: str):
+    return [(f.line, f.message) for f in lint_text(f"# Notes\n\n{sentence}\n", "x.md") if f.code == "SG103"]
+
+
+@pytest.mark.parametrize("sentence, phrase, a, b, wanted", [
+    ("int8 (2.84 ms) is faster than fp16 (2.61 ms) on the L4.", "faster than", "2.84 ms", "2.61 ms", "smaller"),
+    ("int8 2.84 ms is faster than fp16 at 2.61 ms.", "faster than", "2.84 ms", "2.61 ms", "smaller"),
+    ("int8 at 2.84 ms runs quicker than fp16 at 2.61 ms.", "quicker than", "2.84 ms", "2.61 ms", "smaller"),
+    ("int8 (2.84 ms) is faster than fp16 at 512 x 512 (2.61 ms).", "faster than", "2.84 ms", "2.61 ms", "smaller"),
+    ("int8 (3.9 ms) is slower than fp16 (4.2 ms).", "slower than", "3.9 ms", "4.2 ms", "larger"),
+    # a rate: faster is the larger figure
+    ("int8 (410 images/s) is faster than fp16 (455 images/s).", "faster than", "410 images/s", "455 images/s",
+     "larger"),
+    # a size word alone or before a quantity's name
+    ("int8 (71 MB) needs less memory than fp16 (64 MB).", "less memory than", "71 MB", "64 MB", "smaller"),
+    ("The int8 throughput (410 images/s) is higher than fp16 at 455 images/s.", "higher than", "410 images/s",
+     "455 images/s", "larger"),
+])
+def test_figures_that_go_the_other_way_are_reported(sentence, phrase, a, b, wanted):
+    assert _sg103(sentence) == [(3, WRONG.format(phrase=phrase, a=a, b=b, wanted=wanted))]
+
+
+@pytest.mark.parametrize("sentence", [
+    "int8 (2.61 ms) is faster than fp16 (2.84 ms) on the L4.",  # right way round
+    "int8 (3.9 ms) is faster than fp16 (4.2 ms).",
+    "int8 (455 images/s) is faster than fp16 (410 images/s).",
+    "int8 (2.84 ms) is not faster than fp16 (2.61 ms).",  # denied
+    "int8 (2.84 ms) isn't faster than fp16 (2.61 ms).",
+    "int8 (0.412 AP) is more accurate than fp16 (0.418 AP).",  # "more" about accuracy, not the larger figure
+    "int8 (71 MB) is less efficient than fp16 (64 MB).",
+    "int8 (2.64 ms) is faster than fp16 (2.6 ms).",  # 2.6 prints 2.55 to 2.65: no order to go against
+    # a pair in one parenthesis after the clause: writers list it in either order
+    "On the L4, int8 is faster than fp16 (2.84 against 2.61 ms).",
+    "int8 (2.84 ms) is faster than fp16 and bf16, both at 2.61 ms.",  # no figure right after the reference
+    "int8 (2.84 ms) is faster than fp16 (455 images/s).",  # figures of two quantities
+    "int8 (2.84 ms) is faster than fp16 (2.61 MB).",
+    "int8 (2.84) is faster than fp16 (2.61).",  # no unit: nothing says what the figures measure
+    "int8 (2.84 ms) is faster than fp16 by 0.23 ms.",  # "by": a difference, not the reference's figure
+    "The warm-up (2.84 ms) ended and int8 is faster than fp16 (2.61 ms).",  # another thing's figure
+    # a long way from "than" to the figure: a clause of its own may have come between
+    "int8 (2.84 ms) is faster than what the vendor's older build took last year at 2.61 ms.",
+    "int8 (2.84 ms) is faster than fp16, as the log says (2.61 ms).",
+])
+def test_right_denied_or_unread_comparisons_stay_quiet(sentence):
+    assert _sg103(sentence) == []
+
+
+def test_a_ratio_before_the_comparative_is_left_to_the_inline_ratio_reading():
+    ((_, message),) = _sg103("int8 (2.84 ms) is 1.09x faster than fp16 (2.61 ms).")
+    assert message.startswith("1.09x goes the wrong way: 'faster' says the figure before it (2.84 ms)")
+
+
+def test_the_finding_is_on_the_line_of_the_comparative():
+    text = "# Notes\n\nOn the L4 at batch 8 the int8 engine\n(2.84 ms) is faster than fp16\n(2.61 ms).\n"
+    assert [f.line for f in lint_text(text, "x.md") if f.code == "SG103"] == [4]
