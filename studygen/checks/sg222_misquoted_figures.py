@@ -27,7 +27,8 @@ wrong figure). The measured figures are every figure of every row in the
 unit (its value, both ends of a range) and, for a latency, the statistics and
 repeat medians its record keeps (min, mean, p99 …). A figure matching none
 is reported only when a row's own figure (not a kept statistic), rounded to
-the quoted decimals, is one digit away from it; when the figure's sentence
+the quoted decimals, is one digit away from it or the same digits with two
+neighbours swapped (the message says which); when the figure's sentence
 names rows (their variant or its label, job, GPU model, shape, batch or
 kernel group), only those rows' figures. A figure matching nothing and near
 nothing is from another source or computed (a difference, a sum), and is not
@@ -129,17 +130,30 @@ def names_in(sentence: str, names) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", folded) for name in names if name in folded)
 
 
-def one_digit_away(a: str, b: str) -> bool:
-    """True when the figures ``a`` and ``b``, of one length (printed with the
-    same decimals: their points stand in one place), differ in one digit or
-    by two neighbouring digits swapped (``0.03395`` and ``0.04395``, ``1.973``
-    and ``1.937``)."""
+# what a misquote near a measured figure did to its digits, as the finding says it (digit_slip)
+ONE_DIGIT, SWAPPED = "one digit away", "two digits swapped"
+
+
+def digit_slip(a: str, b: str) -> str | None:
+    """How the figures ``a`` and ``b``, of one length (printed with the same
+    decimals: their points stand in one place), differ when one was copied
+    wrong from the other: :data:`ONE_DIGIT` for one digit changed
+    (``0.03395`` and ``0.04395``), :data:`SWAPPED` for two neighbouring
+    digits swapped (``12.75`` and ``12.57``); else None."""
     if len(a) != len(b):
-        return False
+        return None
     differ = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
     if len(differ) == 1:
-        return True
-    return len(differ) == 2 and differ[1] == differ[0] + 1 and (a[differ[0]], a[differ[1]]) == (b[differ[1]], b[differ[0]])
+        return ONE_DIGIT
+    if len(differ) == 2 and differ[1] == differ[0] + 1 and (a[differ[0]], a[differ[1]]) == (b[differ[1]], b[differ[0]]):
+        return SWAPPED
+    return None
+
+
+def one_digit_away(a: str, b: str) -> bool:
+    """True when ``a`` is one slip from ``b`` (:func:`digit_slip`): one
+    digit changed or two neighbouring digits swapped."""
+    return digit_slip(a, b) is not None
 
 
 def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list[Measured]:
@@ -173,12 +187,17 @@ def read_against(number: str, unit: str, measured: dict[str, Figures]) -> tuple[
     return measured.get(rows_unit, Figures()), factor
 
 
-def _finding(study, path: tuple, start: int, number: str, unit: str, near: list[str], count: int) -> Finding:
-    # the line the figure stands on (``start`` in the string as loaded), not the key's: a block scalar has several
+def _finding(study, path: tuple, start: int, number: str, unit: str, near: list[tuple[str, str]],
+             count: int) -> Finding:
+    # near: (slip, figure as printed with where it is), nearest first; named by slip in that order, so a
+    # swap is said to be one ("12.57 vs 12.75"), not a digit away
     pointer = pointer_from_path(path)
     more = f" and {count - len(near)} more" if count > len(near) else ""
+    slips = dict.fromkeys(slip for slip, _ in near)
+    named = "; ".join(f"{slip}: {', '.join(shown for of, shown in near if of == slip)}" for slip in slips)
+    # the line the figure stands on (``start`` in the string as loaded), not the key's: a block scalar has several
     return Finding(CODE, f"{pointer} quotes {number} {unit}, which no measured figure of the study gives at "
-                   f"{decimals_of(number)} decimals; one digit away: {', '.join(near)}{more}",
+                   f"{decimals_of(number)} decimals; {named}{more}",
                    study.rel(study.study_path), line=yaml_text_line(study.spec_text, path, start), pointer=pointer,
                    key=f"{pointer} {number} {unit}", hint=_HINT)
 
@@ -197,7 +216,8 @@ def check(context) -> list[Finding]:
         figures, factor = read_against(number, unit, measured)
         near = misquoted(number, figures, factor, sentence)
         if near:
+            shown = [format_number(abs(figure.value * factor), decimals_of(number)) for figure in near[:MAX_NAMED]]
             findings.append(_finding(study, path, start, number, unit, [
-                f"{format_number(abs(figure.value * factor), decimals_of(number))} {unit} ({figure.where})"
-                for figure in near[:MAX_NAMED]], len(near)))
+                (digit_slip(number, printed), f"{printed} {unit} ({figure.where})")
+                for printed, figure in zip(shown, near)], len(near)))
     return findings

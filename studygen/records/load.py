@@ -19,7 +19,7 @@ from ..place import Place
 from ..textio import MAX_DOCUMENT_BYTES, MAX_NESTING, document_problem, parse_json, read_text
 from .jsonpos import PointerLines, line_of_pointer, pointer_from_path
 from .migrate import migrate
-from .order import result_disorder
+from .order import result_disorder, stated_value_disagreement
 from .unstated import shapes_from_option, weights_defaulted
 from .schemas import validate_document
 
@@ -117,13 +117,22 @@ def refuse_disorder(document: dict, display: str, text: str) -> None:
     out of order (:func:`studygen.records.order.result_disorder`): a p99
     below the median, a mean above the max, a p150. The schema checks each
     figure alone; no set of timings gives these together, so the record was
-    edited or damaged and its figures are not measurements."""
+    edited or damaged and its figures are not measurements. Likewise a
+    stated figure that is not the statistic it names in the result's own
+    statistics, or lies outside their [min, max]
+    (:func:`studygen.records.order.stated_value_disagreement`), refused at
+    the figure."""
     for index, result in enumerate(document.get("results") or []):
-        found = result_disorder(result) if isinstance(result, dict) else None
-        if found is not None:
+        if not isinstance(result, dict):
+            continue
+        if (found := result_disorder(result)) is not None:
             pointer = f"/results/{index}/{found[0]}"
             raise RecordError(f"{found[0]} out of order: {found[1]}, which no set of timings gives (the record "
                               "was edited?)", place=Place(display, line_of_pointer(text, pointer), pointer))
+        if (found := stated_value_disagreement(result)) is not None:
+            pointer = f"/results/{index}/{found[0]}"
+            raise RecordError(f"{found[1]} (the record was edited?)",
+                              place=Place(display, line_of_pointer(text, pointer), pointer))
 
 
 def load_dataset(path: Path, display: str | None = None) -> Dataset:

@@ -7,6 +7,11 @@ Order statistics never decrease with their rank (min ≤ median ≤ p90 ≤ p95
 ≤ p99 ≤ max), and the mean lies within [min, max]; a percentile is a rank
 from 0 to 100. A record or log that breaks this was edited or damaged: a
 figure read from it would be no measurement.
+
+A result that states one figure as a named statistic (latency's
+``value_ms`` with its ``statistic``) beside every statistic of the same
+timings (``statistics_ms``) must state that statistic's figure, and no
+figure lies outside the timings' [min, max].
 """
 
 from __future__ import annotations
@@ -18,6 +23,10 @@ PERCENTILE = re.compile(r"^p(\d+(?:\.\d+)?)$")
 # a record's distribution fields and the statistic each one is
 DISTRIBUTION_STATISTICS = {"median_ms": "median", "p90_ms": "p90", "p99_ms": "p99", "mean_ms": "mean"}
 
+
+# the kinds whose result states one figure as a named statistic beside the statistics it was taken from:
+# kind -> (stated figure's field, statistic's field, statistics' field); the schema gives statistics_ms to latency only
+STATED_STATISTICS = {"latency": ("value_ms", "statistic", "statistics_ms")}
 
 _FIXED_RANKS = {"min": 0.0, "median": 50.0, "max": 100.0}
 
@@ -78,4 +87,36 @@ def result_disorder(result: dict) -> tuple[str, str] | None:
         named = {DISTRIBUTION_STATISTICS[k]: v for k, v in distribution.items() if k in DISTRIBUTION_STATISTICS}
         if words := statistics_disorder(named):
             return "distribution", words
+    return None
+
+
+def stated_value_disagreement(result: dict) -> tuple[str, str] | None:
+    """``(field, words)`` when the figure a result states (latency's
+    ``value_ms``, ms) is not the figure its own ``statistics_ms`` gives for
+    the statistic it names (``"value_ms 0.123595 ms disagrees with
+    statistics_ms median 0.153595 ms, the statistic it states"``), or lies
+    outside their [min, max] (``"value_ms 0.1 ms is below statistics_ms min
+    0.151489 ms"``); else None. Figures are quoted as the record holds them.
+
+    The comparison is exact: every collector takes both from one parse or
+    one rounding (trtexec's summary, collect run's timings), and every
+    record measured so far agrees to the last digit. Nothing is compared for
+    a statistic of ``unspecified`` or one the statistics lack, nor for a
+    compiled cell (``compilations``), whose figure is by definition the
+    median of its compilations' medians while its statistics pool their
+    samples; the range holds for all of them."""
+    fields = STATED_STATISTICS.get(result.get("kind"))
+    if fields is None:
+        return None
+    value_field, statistic_field, statistics_field = fields
+    value, statistic, stats = result.get(value_field), result.get(statistic_field), result.get(statistics_field)
+    if not isinstance(stats, dict) or not isinstance(value, (int, float)):
+        return None
+    if statistic in stats and not result.get("compilations") and stats[statistic] != value:
+        return value_field, (f"{value_field} {value!r} ms disagrees with {statistics_field} {statistic} "
+                             f"{stats[statistic]!r} ms, the statistic it states")
+    if "min" in stats and value < stats["min"]:
+        return value_field, f"{value_field} {value!r} ms is below {statistics_field} min {stats['min']!r} ms"
+    if "max" in stats and value > stats["max"]:
+        return value_field, f"{value_field} {value!r} ms is above {statistics_field} max {stats['max']!r} ms"
     return None

@@ -36,7 +36,7 @@ def test_numbers_of_gpu_names_and_variant_labels_are_left_out(tmp_path):
 def test_sg204_names_no_gpu_number_as_what_the_verdict_is_about(tmp_path):
     study = _study(tmp_path, "On the GTX 1070, fp16 against fp32 (0.2001 ms) is within run-to-run noise.")
     message = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")[0].message
-    assert re.match(r'verdict "within run-to-run noise" about 0\.2001 is written by hand', message), message
+    assert re.match(r'verdict "within run-to-run noise" about 0\.2001 ms is written by hand', message), message
 
 
 def test_sg206_names_no_gpu_number_as_a_figure(tmp_path):

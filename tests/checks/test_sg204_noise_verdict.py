@@ -126,7 +126,7 @@ def test_verdicts_in_other_words_are_hand_written_verdicts_too(tmp_path):
     assert '"lost in the scatter"' in findings[0].message and "about 0.05" in findings[0].message
     assert '"cannot be separated from the variation"' in findings[1].message
     assert '"within error"' in findings[2].message
-    assert '"indistinguishable"' in findings[3].message and "about 7, 0.6" in findings[3].message
+    assert '"indistinguishable"' in findings[3].message and "about 7%, 0.6%" in findings[3].message
 
 
 def test_overlapping_phrases_give_one_verdict():
@@ -168,7 +168,7 @@ def test_the_whole_message_and_hint_of_a_hand_written_verdict(tmp_path):
     study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template)
     (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
     assert finding.message == (
-        'verdict "is within noise" about 0.04 is written by hand, not computed: no record holds repeated timings '
+        'verdict "is within noise" about 0.04 ms is written by hand, not computed: no record holds repeated timings '
         "(at least 3 repeat medians a side) to support it; "
         'sentence: "FP8 saves 0.04 ms, which is within noise, on every shape."')
     assert finding.hint == ("remove the verdict, or collect repeated runs and use study.noise_verdict(a, b, ...), "
@@ -244,3 +244,32 @@ def test_a_line_holding_every_verdict_word_keeps_every_verdict():
     line = "On H200 the fp8 change sits below the timing noise floor; no significant difference, indistinguishable."
     assert [m.group(0) for m in verdicts_in(line)] == [
         "below the timing noise floor", "no significant difference", "indistinguishable"]
+
+
+def test_a_figure_of_another_clause_is_not_what_the_verdict_is_about(tmp_path):
+    # "7%" belongs to ", and fp16 is 7% slower": before, the message said the verdict was about 7 (its unit lost)
+    template = HEADER + "FP8 is within noise of fp32, and fp16 is 7% slower.\n"
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889), latency("fp8", 5.850)])], template=template)
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert finding.message.startswith('verdict "is within noise" is written by hand, not computed: ')
+    assert finding.message.endswith('sentence: "FP8 is within noise of fp32, and fp16 is 7% slower."')
+
+
+def test_verdict_figures_are_those_of_its_clause_with_their_units():
+    import re
+
+    from studygen.checks.sg204_noise_verdict import verdict_figures
+
+    def figures(line: str, verdict: str, labels=None) -> list[str]:
+        start = line.index(verdict)
+        return verdict_figures(line, start, start + len(verdict), labels)
+
+    gtx = re.compile("GTX 1070", re.I)
+    line = "Speed is within noise on the GTX 1070, and fp16 is 7% slower."
+    assert figures(line, "within noise", gtx) == []
+    assert figures(line, "within noise") == ["1070"]  # the name's number, unless its label is known
+    # the clause before a verdict that opens its own: "but" cuts it off, a relative "which" does not
+    assert figures("FP8 saves 7%, but the 0.3 ms gap is within noise.", "within noise") == ["0.3 ms"]
+    assert figures("FP8 saves 0.04 to 0.11 ms, which is within noise at 800 x 800.", "within noise") == ["0.04", "0.11 ms"]
+    assert figures("Plan sizes differ by 7% and latency by 1.02x, indistinguishable.", "indistinguishable") == [
+        "7%", "1.02x"]

@@ -48,7 +48,11 @@ def test_the_same_input_in_two_jobs_is_one_run_whatever_its_name(tmp_path):
 
 
 def test_a_record_copied_under_another_job_id_is_one_run(tmp_path):
-    held = [_run(source_locator="gpu.log:120"), _run("fp32", 2.01172, source_locator="gpu.log:180")]
+    # the fp32 run's own statistics: a value_ms is its median (records/order.stated_value_disagreement)
+    fp32_stats = {"min": 1.95117, "max": 2.60352, "mean": 2.02481, "median": 2.01172, "p90": 2.04395, "p95": 2.06641,
+                  "p99": 2.21875}
+    held = [_run(source_locator="gpu.log:120"), _run("fp32", 2.01172, source_locator="gpu.log:180",
+                                                     statistics_ms=fp32_stats)]
     findings = _findings(tmp_path, [record("a", held), record("copy", json.loads(json.dumps(held)))])
     assert [(f.file, f.pointer) for f in findings] == [("measurements/toy/copy.json", "/results/0"),
                                                        ("measurements/toy/copy.json", "/results/1")]

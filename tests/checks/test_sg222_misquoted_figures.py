@@ -12,7 +12,7 @@ import yaml
 
 from studygen.checks import CheckContext, run_checks
 from studygen.checks.prose_figures import matches, quoted_figures, sentence_at, significant_digits
-from studygen.checks.sg222_misquoted_figures import check, one_digit_away
+from studygen.checks.sg222_misquoted_figures import check, digit_slip, one_digit_away
 from studygen.study import load_study
 from tests.conftest import copy_project
 
@@ -46,7 +46,7 @@ def test_the_check_is_registered_and_runs_with_the_others(tmp_path):
     study = load(tmp_path, records=[record("rtx3090-a", [GPU_COMPUTE])],
                  study=spec(decision={"shipped": False, "summary": "It runs at 0.04359 ms."}))
     (finding,) = codes(run_checks(study), "SG222")  # two neighbouring digits swapped: 0.04395
-    assert "quotes 0.04359 ms" in finding.message and "0.04395 ms (" in finding.message
+    assert "quotes 0.04359 ms" in finding.message and "; two digits swapped: 0.04395 ms (" in finding.message
 
 
 @pytest.mark.parametrize("summary", [
@@ -77,12 +77,12 @@ def test_plan_sizes_and_ap_are_read_in_their_units(tmp_path):
     summary = "The plan is 24.38 MiB (25.56 MB) with AP 0.4652, 46.25 AP in points; 0.4625 AP as measured."
     findings = _findings(tmp_path, summary, results=(PLAN, ap))
     assert [f.message.split(", which")[0] for f in findings] == ["/decision/summary quotes 0.4652 AP"]
-    assert "one digit away: 0.4625 AP (measurements/toy/rtx3090-a.json#/results/1/value)" in findings[0].message
+    assert "two digits swapped: 0.4625 AP (measurements/toy/rtx3090-a.json#/results/1/value)" in findings[0].message
     # 24.375 MiB is 25.56 MB: 25.65 MB swaps two digits, 24.48 MiB changes one
     findings = _findings(tmp_path, "The plan is 24.48 MiB, or 25.65 MB.", results=(PLAN,))
     assert [f.message.split(", which")[0] for f in findings] == [
         "/decision/summary quotes 24.48 MiB", "/decision/summary quotes 25.65 MB"]
-    assert "one digit away: 25.56 MB (" in findings[1].message
+    assert "two digits swapped: 25.56 MB (" in findings[1].message
 
 
 def test_a_unit_the_records_hold_nothing_in_is_not_read(tmp_path):
@@ -127,8 +127,8 @@ def test_the_shipped_hackathon_study_quoting_its_records_right_and_wrong(tmp_pat
     # time 0.152588 ms (two digits swapped); the README's table prints the latter as 0.1526
     assert finding.message == (
         "/decision/summary quotes 0.1562 ms, which no measured figure of the study gives at 4 decimals; one digit "
-        "away: 0.1592 ms (measurements/hackathon_mnist_trtexec/gtx1070-trt8.0.3.json#/results/0/value_ms), 0.1526 ms "
-        "(measurements/hackathon_mnist_trtexec/gtx1070-trt8.0.3.json#/results/4/value_ms)")
+        "away: 0.1592 ms (measurements/hackathon_mnist_trtexec/gtx1070-trt8.0.3.json#/results/0/value_ms); two "
+        "digits swapped: 0.1526 ms (measurements/hackathon_mnist_trtexec/gtx1070-trt8.0.3.json#/results/4/value_ms)")
 
 
 def test_significant_digits():
@@ -154,6 +154,22 @@ def test_one_digit_away():
     assert one_digit_away("1.937", "1.397")  # neighbours swapped
     assert not one_digit_away("1.937", "1.739")  # swapped, but not neighbours
     assert not one_digit_away("4", "54") and not one_digit_away("0.4395", "0.04395")  # lengths differ
+
+
+def test_digit_slip_says_what_happened_to_the_digits():
+    assert digit_slip("0.03395", "0.04395") == "one digit away"
+    assert digit_slip("12.75", "12.57") == "two digits swapped" and digit_slip("1.973", "1.937") == "two digits swapped"
+    assert digit_slip("12.75", "12.75") is None and digit_slip("12.75", "15.72") is None  # equal; not neighbours
+    assert digit_slip("12.75", "12.58") is None and digit_slip("12.75", "2.75") is None  # two changed; lengths
+
+
+def test_a_swap_of_two_neighbouring_digits_is_called_a_swap(tmp_path):
+    # a new user's summary quoted 12.75 ms where the record holds 12.57 ms: before, "one digit away: 12.57 ms"
+    results = [latency("fp16", 12.5731, "28x28", batch=4)]
+    (finding,) = _findings(tmp_path, "The plan runs at 12.75 ms per batch.", results=results)
+    assert finding.message == (
+        "/decision/summary quotes 12.75 ms, which no measured figure of the study gives at 2 decimals; two digits "
+        "swapped: 12.57 ms (measurements/toy/rtx3090-a.json#/results/0/value_ms)")
 
 
 def test_quoted_figures():
@@ -183,11 +199,11 @@ def test_a_sentence_naming_rows_is_read_against_those_rows_only(tmp_path):
     # said of the GTX 1070's fp16 build on TensorRT 8.0.3 (job gtx1070-trt8.0.3): its two figures are named
     (message,) = sg222("The gtx1070-trt8.0.3 job gives 0.1562 ms.")
     assert message.endswith("one digit away: 0.1592 ms (measurements/hackathon_mnist_trtexec/gtx1070-trt8.0.3.json"
-                            "#/results/0/value_ms), 0.1526 ms (measurements/hackathon_mnist_trtexec/"
+                            "#/results/0/value_ms); two digits swapped: 0.1526 ms (measurements/hackathon_mnist_trtexec/"
                             "gtx1070-trt8.0.3.json#/results/4/value_ms)")
     # naming no row at all: every row's figure is a candidate (the sentence before names the GPU, not this one)
     (message,) = sg222("The RTX 3090 is quick. It is 0.04359 ms.")
-    assert "one digit away: 0.04395 ms (" in message
+    assert "two digits swapped: 0.04395 ms (" in message
 
 
 def test_sentence_at():
@@ -257,7 +273,7 @@ def test_ap_delta_points_are_read_and_their_sign_is_aside(tmp_path):
              "delta_points": -0.215}
     assert _findings(tmp_path, "AP drops by 0.215 points.", results=(delta,)) == []
     (finding,) = _findings(tmp_path, "AP drops by 0.251 points.", results=(delta,))
-    assert finding.message.endswith("one digit away: 0.215 points (measurements/toy/rtx3090-a.json#/results/0/"
+    assert finding.message.endswith("two digits swapped: 0.215 points (measurements/toy/rtx3090-a.json#/results/0/"
                                     "delta_points)")
 
 
@@ -265,7 +281,7 @@ def test_ap_in_points_is_read_times_a_hundred(tmp_path):
     ap = {"kind": "coco_ap", "variant": "fp16", "statistic": "AP", "value": 0.4625, "dataset": "val-8",
           "batch": 1, "backend": "tensorrt", "mode": "engine"}
     (finding,) = _findings(tmp_path, "It reaches 46.52 AP.", results=(ap,))
-    assert finding.message.endswith("one digit away: 46.25 AP (measurements/toy/rtx3090-a.json#/results/0/value)")
+    assert finding.message.endswith("two digits swapped: 46.25 AP (measurements/toy/rtx3090-a.json#/results/0/value)")
     small = dict(ap, value=0.0152)  # an AP of a rare class, in points 1.52
     assert _findings(tmp_path, "Small objects reach 1.52 AP.", results=(small,)) == []
     assert len(_findings(tmp_path, "Small objects reach 1.25 AP.", results=(small,))) == 1
@@ -299,7 +315,7 @@ def test_names_a_sentence_may_give_its_rows_by(tmp_path, summary, named):
         spec_data["decision"]["summary"] = "The fp32 build takes 0.1563 ms."  # 0.1536 with two digits swapped
         study_file.write_text(yaml.safe_dump(spec_data, sort_keys=False))
         (message,) = [f.message for f in codes(run_checks(load_study(study_file.parent, root)), "SG222")]
-        assert message.endswith("one digit away: 0.1536 ms (measurements/hackathon_mnist_trtexec/"
+        assert message.endswith("two digits swapped: 0.1536 ms (measurements/hackathon_mnist_trtexec/"
                                 "gtx1070-trt8.2.3.json#/results/4/value_ms)")
     else:
         assert messages and named in messages[0]
@@ -318,7 +334,7 @@ def test_each_name_of_a_row_restricts_the_suggestions_to_it(tmp_path, about_b):
     study = load(tmp_path, records=rows, study=spec(variants=variants, decision={
         "shipped": False, "summary": f"With {about_b.replace('job ', '')} it takes 0.04359 ms. Unnamed, 0.04359 ms."}))
     (finding,) = check(CheckContext(study))  # the second sentence names no row: row a's figure is suggested
-    assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
+    assert finding.message.endswith("two digits swapped: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
 
 
 def test_a_word_many_gpu_models_share_names_none_of_them(tmp_path):
@@ -329,7 +345,7 @@ def test_a_word_many_gpu_models_share_names_none_of_them(tmp_path):
     study = load(tmp_path, records=rows, study=spec(decision={
         "shipped": False, "summary": "On AGX modules over PCIe it takes 0.04359 ms."}))
     (finding,) = check(CheckContext(study))
-    assert finding.message.endswith("one digit away: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
+    assert finding.message.endswith("two digits swapped: 0.04395 ms (measurements/toy/a.json#/results/0/value_ms)")
 
 
 def test_a_waiver_or_explanation_giving_a_figure_is_no_quote_of_the_study(tmp_path):

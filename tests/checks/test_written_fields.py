@@ -49,7 +49,7 @@ def test_a_verdict_in_the_decision_summary_is_reported_at_the_summary(tmp_path):
                                  "run studygen render")
     assert (verdict.file, verdict.line, verdict.pointer) == (STUDY_FILE, summary_line, "/decision/summary")
     assert verdict.message == (
-        'verdict "within the noise" about 0.4, 800, 800 is written by hand, not computed: no record holds repeated '
+        'verdict "within the noise" about 0.4 ms is written by hand, not computed: no record holds repeated '
         'timings (at least 3 repeat medians a side) to support it; sentence: "The FP8 engine gained 0.4 ms at 800 x '
         '800, which is within the noise of the timer."')
     # what to write in the field instead: a study file cannot call a template helper
