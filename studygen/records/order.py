@@ -19,6 +19,8 @@ from __future__ import annotations
 import functools
 import re
 
+from .kinds import Kind
+
 PERCENTILE = re.compile(r"^p(\d+(?:\.\d+)?)$")
 # a record's distribution fields and the statistic each one is
 DISTRIBUTION_STATISTICS = {"median_ms": "median", "p90_ms": "p90", "p99_ms": "p99", "mean_ms": "mean"}
@@ -26,7 +28,7 @@ DISTRIBUTION_STATISTICS = {"median_ms": "median", "p90_ms": "p90", "p99_ms": "p9
 
 # the kinds whose result states one figure as a named statistic beside the statistics it was taken from:
 # kind -> (stated figure's field, statistic's field, statistics' field); the schema gives statistics_ms to latency only
-STATED_STATISTICS = {"latency": ("value_ms", "statistic", "statistics_ms")}
+STATED_STATISTICS = {Kind.LATENCY: ("value_ms", "statistic", "statistics_ms")}
 
 _FIXED_RANKS = {"min": 0.0, "median": 50.0, "max": 100.0}
 
