@@ -12,7 +12,10 @@ clause names by :mod:`studygen.lint.variant_pairs` ("at 640 x 640" keeps
 those rows). The comparative says which way each row must go: "faster" is
 a smaller time or a larger throughput, "smaller"/"lower"/"less"/"fewer" a
 smaller figure, "larger"/"higher"/"more" a larger one, "better" the better
-way for the kind (lower time or size, higher throughput or AP).
+way for the kind (lower time, size or perplexity, higher throughput or AP).
+"More/less accurate", "higher/lower quality" and "better/worse quality" are
+"better"/"worse" on a quality kind (AP, accuracy; perplexity, WER, loss),
+of the one the clause names, else of any table's columns.
 
 A row contradicts the claim when its figures go the other way beyond their
 printed digits (``1.71`` against ``1.660`` ms for "faster": every value
@@ -75,7 +78,8 @@ from .rounding import stands_for
 from .row_axis import row_comparison
 from .row_variants import RowPair, row_pairs
 from .table_joins import Join, pick
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, RANKING_STEMS, RANKING_VERB_RE, Pair, candidates, kinds_named
+from .variant_pairs import (CLAUSE_END_RE, HIGHER_IS_BETTER, QUALITY_KINDS, RANKING_STEMS, RANKING_VERB_RE, Pair, candidates,
+                            kinds_named, quality_comparative)
 
 CODE = "SG107"
 HINT = "name the rows the comparison holds for (or the exception), or correct the table"
@@ -218,6 +222,9 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     if found is None:
         return None
     match, comparative, strict = found
+    # "more accurate than", "higher quality than": better or worse on a quality kind, the kind telling which way
+    quality = quality_comparative(match.group(0)) if strict else None
+    comparative = quality or comparative
     # after a colon that follows the comparison comes its explanation: "each" or "all" there
     # quantifies what explains it ("...: each quantized linear adds host work"), not the rows
     colon = text.find(":", match.end(), end)
@@ -235,7 +242,7 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     if not strict:
         # "at least as fast as fp16" names its reference as "faster than fp16" does
         clause = f"{text[start:match.start()]}{comparative} than{text[match.end():end]}"
-    kinds = kinds_named(clause, comparative)
+    kinds = kinds_named(clause, comparative, QUALITY_KINDS if quality else None)
     if not kinds:
         return None
     if every:

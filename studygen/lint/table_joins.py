@@ -11,7 +11,8 @@ module reads every table at once:
 - **Cells.** Every figure of a measured column (a time, size, throughput or
   quality column, :func:`~studygen.lint.variant_pairs.kind_of_series`; a
   column of no unit and no kind takes the kind its row's first label names,
-  "Latency (ms)" in a metric-per-row table) is a :class:`Cell` with its
+  "Latency (ms)" in a metric-per-row table, else the one the heading over its
+  table names) is a :class:`Cell` with its
   coordinates: the label cells of its row keyed by their column's header
   (``GPU``: ``rtx4090``; an empty first label cell continues the one above),
   its column's header words and unit, the headings above its table and the
@@ -222,12 +223,14 @@ def cells_of(document: Document, kind: str) -> list[Cell]:
         for series in table.series:
             if series.column in table.label_columns or series.unit in RATIO_UNITS:
                 continue
-            own_kind = kind_of_series(series)
+            own_kind = kind_of_series(series, heading=False)
             if own_kind is None and series.unit is not None:
                 continue  # a unit of no known kind: not a measurement a comparison reads
+            # the heading's kind only after a row's own ("Latency (ms)" of a metric-per-row table under "Perplexity")
+            heading_kind = None if own_kind else kind_of_series(series)
             column = _column_words(table, series)
             for row, figure in enumerate(series.values):
-                if figure is None or (own_kind or _row_kind(table, row)) != kind:
+                if figure is None or (own_kind or _row_kind(table, row) or heading_kind) != kind:
                     continue
                 scope = scope or _scope(table)
                 words = tuple(_label_words(cell) for cell in label_cells(table, row))

@@ -8,10 +8,14 @@ This module ties such a sentence to **one** table, or to none:
 - **Quantity kind.** Each measured column has a kind, by its unit first
   (ms, s, us, ns: ``time``; MiB, GB …: ``size``; tokens/s, images/s:
   ``throughput``; AP: ``quality``), else by its header words ("latency",
-  "throughput", "memory"). A sentence's kind comes from its quantity words
-  ("latency", "plan", "memory", "throughput", "AP"); with none, from its
+  "throughput", "memory"; "perplexity", "WER", "loss", "error rate":
+  ``error``, a quality that is better lower), else by those of the heading
+  over its table ("Perplexity" over ``FP8 cache`` and ``Q4 cache``). A
+  sentence's kind comes from its quantity words ("latency", "plan",
+  "memory", "throughput", "AP", "perplexity"); with none, from its
   comparative word ("faster" is ``time`` or ``throughput``, "smaller"
-  ``size``); a sentence naming two kinds, or none, is not read.
+  ``size``, "more accurate" and "higher quality" ``quality`` or ``error``);
+  a sentence naming two kinds, or none, is not read.
 - **Variants.** Among a table's columns of that kind, a column is named when
   every word of its header that tells it from the others (its unit and the
   words all of them share left out: ``fp16`` of ``fp16 (ms)``) is in the
@@ -49,9 +53,11 @@ from .header_names import name_words, prose_words
 from .restriction import TextView
 from .text import label_tokens, normalize, stem
 
-TIME, SIZE, THROUGHPUT, QUALITY = "time", "size", "throughput", "quality"
-# kinds where a larger figure is better
+TIME, SIZE, THROUGHPUT, QUALITY, ERROR = "time", "size", "throughput", "quality", "error"
+# kinds where a larger figure is better (QUALITY: AP, accuracy; ERROR, a quality measured as what goes wrong:
+# perplexity, WER, loss, is better lower)
 HIGHER_IS_BETTER = frozenset({THROUGHPUT, QUALITY})
+QUALITY_KINDS = (QUALITY, ERROR)
 
 _KIND_OF_UNIT = {
     "ms": TIME, "s": TIME, "us": TIME, "ns": TIME,
@@ -66,9 +72,14 @@ _KIND_WORDS = {
     "mib": SIZE, "gib": SIZE, "mb": SIZE, "gb": SIZE,
     "throughput": THROUGHPUT, "fps": THROUGHPUT, "qps": THROUGHPUT,
     "ap": QUALITY, "ap50": QUALITY, "ap75": QUALITY, "map": QUALITY, "accuracy": QUALITY,
+    # "losse": the stem of "losses". "error" alone is not a kind: "standard error", "error bars", "timing error
+    # (ms)" are no quality; "error rate" is (_KIND_PAIRS)
+    "perplexity": ERROR, "ppl": ERROR, "wer": ERROR, "cer": ERROR, "loss": ERROR, "losse": ERROR,
 }
+# two adjacent quantity words (stems) -> kind: "word error rate", "error rate"
+_KIND_PAIRS = {("error", "rate"): ERROR}
 # every quantity word: what a header or a heading says is measured, never what names a variant (table_joins)
-QUANTITY_WORDS = frozenset(_KIND_WORDS)
+QUANTITY_WORDS = frozenset(_KIND_WORDS) | frozenset(word for words in _KIND_PAIRS for word in words)
 # "batch size", "input size": a label of the rows, not the size a comparison is about
 _LABEL_BEFORE_SIZE = frozenset({"batch", "input", "image", "tile", "block", "group", "window", "chunk", "page", "beam",
                                 "context", "vocab", "step", "sample", "patch"})
@@ -77,8 +88,12 @@ COMPARATIVE_KINDS = {
     "faster": (TIME, THROUGHPUT), "slower": (TIME, THROUGHPUT), "quicker": (TIME, THROUGHPUT),
     "smaller": (SIZE,), "larger": (SIZE,), "bigger": (SIZE,),
     # a verb of ranking ("outperforms", "trails": RANKING_VERB_RE) says which is better, of any kind but size
-    "outperforms": (TIME, THROUGHPUT, QUALITY), "trails": (TIME, THROUGHPUT, QUALITY),
+    "outperforms": (TIME, THROUGHPUT, *QUALITY_KINDS), "trails": (TIME, THROUGHPUT, *QUALITY_KINDS),
 }
+# "more accurate than", "higher quality than", "worse quality than": better (group 1) or worse (group 2) on a
+# quality kind, whichever way its figures go (lower perplexity is the more accurate)
+QUALITY_COMPARATIVE_RE = lazy_compile(
+    r"^(?:(more|higher|better)|(less|lower|worse))\s+(?:accurate|quality)\s+than$", re.IGNORECASE)
 # Two readings of "faster" over the one unit table, which differ on a rate: a rate is what "faster" may be about
 # (SPEED_UNITS: the column a speed clause names, studygen.lint.prose_rows), but a rate rises when a run gets faster
 # where a duration falls (DURATION_UNITS: SG103 orders the two figures printed after "12% faster" from high to low
@@ -120,33 +135,64 @@ def kind_of_unit(unit: str | None) -> str | None:
     return _KIND_OF_UNIT.get(unit) if unit is not None else None
 
 
-def kind_of_series(series: Series) -> str | None:
+def _kinds_of_keywords(words: frozenset[str]) -> set[str]:
+    """The kinds a set of keywords (stems, in no order) names, a pair of :data:`_KIND_PAIRS` by both its words."""
+    kinds = {_KIND_WORDS[word] for word in words if word in _KIND_WORDS}
+    kinds.update(kind for pair, kind in _KIND_PAIRS.items() if words.issuperset(pair))
+    return kinds
+
+
+def _kinds_of_tokens(stems: list[str]) -> set[str]:
+    """The kinds a run of word stems names, a pair of :data:`_KIND_PAIRS` by its two words side by side."""
+    kinds = {_KIND_WORDS[word] for word in stems if word in _KIND_WORDS}
+    kinds.update(_KIND_PAIRS[pair] for pair in zip(stems, stems[1:]) if pair in _KIND_PAIRS)
+    return kinds
+
+
+def kind_of_series(series: Series, heading: bool = True) -> str | None:
     """The quantity kind of a measured column: by unit, else by its header
-    words; None for a ratio or percentage column or one of no known kind."""
+    words, else (``heading``) by the quantity words of the heading over its
+    table ("Perplexity" over ``FP8 cache`` and ``Q4 cache``) when they name
+    one kind; None for a ratio or percentage column, a unit of no known kind,
+    or header words or a heading naming none or two."""
     if series.unit in RATIO_UNITS:
         return None
     if series.unit is not None:
         return _KIND_OF_UNIT.get(series.unit)
-    kinds = {_KIND_WORDS[word] for word in series.keywords if word in _KIND_WORDS}
+    kinds = _kinds_of_keywords(series.keywords)
+    if not kinds and heading:
+        kinds = _kinds_of_keywords(series.table.heading_words)
     return kinds.pop() if len(kinds) == 1 else None
 
 
 def kind_of_words(words: tuple[str, ...]) -> str | None:
     """The one kind ``words`` (tokens of a label: "latency", "ms") name, else None."""
-    kinds = {_KIND_WORDS[stem(word)] for word in words if stem(word) in _KIND_WORDS}
+    kinds = _kinds_of_tokens([stem(word) for word in words])
     return kinds.pop() if len(kinds) == 1 else None
 
 
-def kinds_named(text: str, comparative: str) -> tuple[str, ...]:
+def quality_comparative(comparison: str) -> str | None:
+    """"better" or "worse" for a comparison of quality as written ("more
+    accurate than", "lower quality than"), else None."""
+    match = QUALITY_COMPARATIVE_RE.match(" ".join(comparison.split()))
+    if match is None:
+        return None
+    return "better" if match.group(1) else "worse"
+
+
+def kinds_named(text: str, comparative: str, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """The kinds ``text`` may be about: the one its quantity words name, else
-    those its ``comparative`` word allows (see the module docstring); ()
+    those its ``comparative`` word allows (see the module docstring), or
+    ``allowed`` when given (:data:`QUALITY_KINDS` for "more accurate"); ()
     when it names two kinds or nothing tells."""
     tokens = label_tokens(normalize(text))
-    named = {_KIND_WORDS[stem(token)] for index, token in enumerate(tokens)
-             if stem(token) in _KIND_WORDS and not (index and tokens[index - 1] in _LABEL_BEFORE_SIZE and stem(token) == "size")}
+    stems = [stem(token) for index, token in enumerate(tokens)
+             if not (index and tokens[index - 1] in _LABEL_BEFORE_SIZE and stem(token) == "size")]
+    named = _kinds_of_tokens(stems)
     if len(named) > 1:
         return ()
-    allowed = COMPARATIVE_KINDS.get(comparative.lower(), ())
+    if allowed is None:
+        allowed = COMPARATIVE_KINDS.get(comparative.lower(), ())
     if named:
         kind = named.pop()
         return (kind,) if not allowed or kind in allowed else ()
