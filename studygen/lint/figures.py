@@ -34,7 +34,7 @@ UNITS: dict[str, str] = {
     "MiB": "MiB", "GiB": "GiB", "KiB": "KiB", "MB": "MB", "GB": "GB", "KB": "KB", "kB": "KB",
     "tokens/s": "tokens/s", "token/s": "tokens/s", "tok/s": "tokens/s",
     "images/s": "images/s", "image/s": "images/s", "img/s": "images/s", "imgs/s": "images/s",
-    "AP": "AP", "mAP": "AP", "AP50": "AP50", "AP75": "AP75",
+    "AP": "AP", "mAP": "AP", "AP50": "AP50", "AP75": "AP75", "mAP50": "AP50", "mAP75": "AP75",
 }
 RATIO_UNITS = frozenset({"x", "%"})
 
@@ -54,7 +54,9 @@ _TOKEN_RE = lazy_compile(
 )
 _QUICK_DIGIT_RE = lazy_compile(r"\d")
 # "AP 0.4644", "AP of 0.4644", "AP stays at 0.512", "AP50 reaches 0.701"
-_AP_PREFIX_RE = lazy_compile(r"\b(m?AP(?:50|75)?)(?:\s+(?:stays|stay|drops|drop|falls|rises|reaches|reach|goes|ranges|is|was|of|at|to|from|between|=|:)){0,3}\s*$")
+# its names are the AP units' (UNITS): a name read here and missing there stopped lint with a KeyError ("mAP50 0.659")
+_AP_PREFIX_RE = lazy_compile(r"\b(" + "|".join(sorted((u for u, k in UNITS.items() if k.startswith("AP")), key=len,
+                                                     reverse=True)) + r")(?:\s+(?:stays|stay|drops|drop|falls|rises|reaches|reach|goes|ranges|is|was|of|at|to|from|between|=|:)){0,3}\s*$")
 _SPREAD_BEFORE_RE = lazy_compile(r"(?:±|\+/-|\+-)\s*$")
 
 _RANGE_GAP_RE = lazy_compile(r"\s*(?:to|–|—|-|‒|\.\.\.?|…)\s*")

@@ -68,3 +68,10 @@ def test_decimals_and_rounding():
 def test_statistic_words():
     names = [s[0] for s in statistics_in("min / median / mean / p90 / 99th percentile / max")]
     assert names == ["min", "p50", "mean", "p90", "p99", "max"]
+
+
+def test_every_ap_name_read_before_a_figure_is_a_unit():
+    # "mAP50" before a figure stopped lint with a KeyError: the prefix reading named a unit UNITS lacked
+    assert [(f.text, f.unit) for f in figures_of("v1 mAP50 0.659, v2 mAP75 reaches 0.52, v3 mAP 0.41")] == [
+        ("0.659", "AP50"), ("0.52", "AP75"), ("0.41", "AP")]
+    assert [(f.text, f.unit) for f in figures_of("0.66 mAP50")] == [("0.66", "AP50")]
