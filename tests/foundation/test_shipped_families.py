@@ -69,6 +69,8 @@ def test_check_of_every_family_finds_no_error_and_reads_both(tmp_path):
         # a figure the README prints (the generic template tables GPU compute time, not host latency)
         result = next(r for r in document["results"] if r.get("timing") == "gpu_compute")
         result["value_ms"] = result["value_ms"] * 2
+        # its statistics with it: a value_ms its own statistics contradict is refused as edited (SG202), not stale
+        result["statistics_ms"] = {name: figure * 2 for name, figure in result.get("statistics_ms", {}).items()}
         record.write_text(json.dumps(document, indent=2), encoding="utf-8")
         moved = studygen("check", "--root", str(root), family)
         assert moved.returncode == 1 and "SG201" in moved.stdout, (family, moved.stdout)
