@@ -1,5 +1,6 @@
-"""Comparisons that print both of their figures beside their names (SG103):
-"int8 (0.0440 ms) is faster than fp16 (0.0388 ms)".
+"""Comparisons and changes that print both of their figures (SG103): "int8
+(0.0440 ms) is faster than fp16 (0.0388 ms)", "AP50 drops from 0.8416 to
+0.8936".
 
 A comparative with no ratio before it ("faster than", "lower latency than",
 "uses less memory than") says which of two things has the larger figure.
@@ -23,6 +24,19 @@ is the subject's last figure: SG103's inline ratio reading checks it. A
 denied comparison ("is not faster than") is not read. Figures that print
 alike or overlap within their digits never count against a claim
 (:func:`.ratio_direction.goes_against`).
+
+In a clause joined to one read before ("A (400 ms) is faster than B (2438
+ms) and slower than C (568 ms)"), the subject is that clause's: the figure
+before "and" is the earlier reference's.
+
+**Changes** ("drops from 0.8416 to 0.8936", "latency rose from 5.2 to 4.1
+ms") say which way their two figures go: a verb of falling (drop, fall,
+decrease, decline, shrink, reduce, lower, sink) needs the second figure
+smaller, one of rising (rise, grow, increase, climb, jump, swell) larger. The
+figures follow "from" (within 40 characters, no clause break) and are joined
+by "to", with a unit (AP read before them counts); a percentage's change is
+not read (a share that "falls from 12% to 15%" may be the writer's sign), nor
+figures of two units, nor a denied change.
 
 Cases: ``tests/lint/test_inline_comparisons.py``.
 """
@@ -55,9 +69,22 @@ _REACH = 40  # characters of the reference's name between "than" and its figure
 HINT = "swap the two names or the comparative, or recompute the figures the sentence compares"
 
 
+# a change written with its two figures: "drops from 0.8416 to 0.8936"; group 1 a fall, group 2 a rise
+_CHANGE_RE = lazy_compile(r"\b(?:(drop|fall|fell|decreas|declin|shrink|shrank|reduc|lower|sink|sank)|"
+                          r"(ris|rose|grow|grew|increas|climb|jump|swell))\w*\s+(?:[\w-]+\s+){0,3}?from\s+",
+                          re.IGNORECASE)
+_TO_GAP_RE = lazy_compile(r"\s*to\s*", re.IGNORECASE)
+# "from about 5.2", "from our best run of 410": words between "from" and the figure it governs, no clause break
+_LEAD_RE = lazy_compile(r"[^;:()\d]{0,40}")
+# a new clause joined to the one before: its subject is the sentence's ("A (400 ms) is faster than B (2438 ms)
+# and slower than C (568 ms)"), not the figure before it
+_JOINED_CLAUSE_RE = lazy_compile(r"\b(?:and|but|yet|while|whereas)\b", re.IGNORECASE)
+
+
 def comparison_findings(document: Document) -> list[tuple[int, str, str]]:
     """``(line, message, hint)`` of each comparison of the document whose two
-    printed figures go the other way than its comparative says."""
+    printed figures go the other way than its comparative says, and of each
+    change ("drops from A to B") whose figures go the other way than its verb."""
     found = []
     for block in document.prose:
         if not block.has_digits:
@@ -65,6 +92,34 @@ def comparison_findings(document: Document) -> list[tuple[int, str, str]]:
         for sentence in block.sentences:
             if len(sentence.tokens) >= 2 and "than" in sentence.text:
                 found.extend(_sentence_findings(sentence))
+            if len(sentence.tokens) >= 2 and "from" in sentence.text:
+                found.extend(_change_findings(sentence))
+    return found
+
+
+def _change_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
+    """"AP50 drops from 0.8416 to 0.8936": a fall whose second figure is the larger, or a rise the smaller."""
+    text = sentence.block.text
+    figures = [t.figure for t in sentence.tokens if t.figure is not None]
+    found = []
+    for match in _CHANGE_RE.finditer(text, sentence.start, sentence.end):
+        after = [f for f in figures if f.start >= match.end()]
+        if len(after) < 2 or not _LEAD_RE.fullmatch(text, match.end(), after[0].start) or \
+                not _TO_GAP_RE.fullmatch(text, after[0].end, after[1].start):
+            continue
+        if _DENIED_RE.search(text, max(sentence.start, match.start() - 20), match.start()):
+            continue
+        before, now = after[0], after[1]
+        unit = now.unit or before.unit
+        if unit is None or unit in RATIO_UNITS or (before.unit and now.unit and before.unit != now.unit):
+            continue  # no unit: labels ("from batch 4 to 8"); a percentage: its sign is the writer's
+        sign = -1 if match.group(1) else 1
+        if goes_against(now, before, sign):
+            words = " ".join(text[match.start():match.end()].split())
+            unit = f" {unit}" if unit else ""
+            found.append((sentence.line_at(match.start()),
+                          f"'{words}' goes the wrong way: from {before.text} to {now.text}{unit} is a "
+                          f"{'rise' if sign < 0 else 'fall'}", "swap the two figures or the verb"))
     return found
 
 
@@ -72,16 +127,18 @@ def _sentence_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
     text = sentence.block.text
     figures = [t.figure for t in sentence.tokens if t.figure is not None]
     found = []
+    subject_of_sentence = None
     for match in _COMPARATIVE_RE.finditer(text, sentence.start, sentence.end):
         word, between = match.group(1).lower(), match.group(2).split()
         if between and word in _SIZE_ONLY and kind_of_words(label_tokens(normalize(" ".join(between)))) is None:
             continue  # "more accurate than": the figures may measure something the word turns around
         if _DENIED_RE.search(text, max(sentence.start, match.start() - 20), match.start()):
             continue
-        operands = _beside_names(text, figures, match)
+        operands = _beside_names(text, figures, match, subject_of_sentence)
         if operands is None:
             continue
         subject, reference = operands
+        subject_of_sentence = subject_of_sentence or subject
         unit = subject.unit or reference.unit
         sign = wanted_sign(_DIRECTIONS[word], kind_of_unit(unit))
         if goes_against(subject, reference, sign):
@@ -97,16 +154,24 @@ def _measured(figure: Figure) -> bool:
     return figure.unit is not None and figure.unit not in RATIO_UNITS
 
 
-def _beside_names(text: str, figures: list[Figure], match: re.Match) -> tuple[Figure, Figure] | None:
-    """(subject, reference): "int8 (0.0440 ms) is faster than fp16 (0.0388 ms)"."""
+def _beside_names(text: str, figures: list[Figure], match: re.Match,
+                  first_subject: Figure | None = None) -> tuple[Figure, Figure] | None:
+    """(subject, reference): "int8 (0.0440 ms) is faster than fp16 (0.0388 ms)";
+    in a clause joined to one read before ("and slower than bf16 (0.0471 ms)"),
+    the subject is that one's, ``first_subject`` (none: the clause is not read)."""
     before = [f for f in figures if f.end <= match.start()]
     after = [f for f in figures if f.start >= match.end()]
     if not before or not after:
         return None
     subject, reference = before[-1], after[0]
-    if not (_measured(subject) and subject.unit == reference.unit):
+    gap = text[subject.end:match.start()]
+    if not _SUBJECT_GAP_RE.match(gap):
         return None
-    if not _SUBJECT_GAP_RE.match(text[subject.end:match.start()]):
+    if _JOINED_CLAUSE_RE.search(gap):
+        if first_subject is None:
+            return None
+        subject = first_subject
+    if not (_measured(subject) and subject.unit == reference.unit):
         return None
     name = text[match.end():reference.start]
     if len(name) > _REACH or not _FIGURE_OPENING_RE.search(name) or any(c in name for c in ";,"):

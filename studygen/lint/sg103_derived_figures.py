@@ -269,9 +269,13 @@ _UPPER_BOUND_RE = lazy_compile(r"(?:≤|<=|<|\bat\s+most|\bup\s+to|\bless\s+than
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
 
 # "0.0295 ms and fp16 0.0388 ms", "12.1 ms and 9.8 ms on fp16": two figures of one unit joined by "and", the
-# second behind a name of up to three words and "at"/"takes"
-_AND_GAP_RE = lazy_compile(r"\s*,?\s+and\s+(?:[A-Za-z][\w.+-]*\s+){0,3}?(?:(?:at|takes|took|with|in)\s+)?",
+# second behind a name of up to three words and "at"/"takes"; the first may carry its own place ("2.673 ms in
+# run two and 2.621 ms in run one")
+_AND_GAP_RE = lazy_compile(r"(?:\s+(?:in|on|at|for|with|under)\s+[A-Za-z][\w.+-]*(?:\s+[\w.+-]+){0,2}?)?"
+                           r"\s*,?\s+and\s+(?:[A-Za-z][\w.+-]*\s+){0,3}?(?:(?:at|takes|took|with|in)\s+)?",
                            re.IGNORECASE)
+# "5.363 of 10.692 ms", "5.363 ms out of the 10.692 ms": a part and its whole (a share), the whole in a measured unit
+_OF_GAP_RE = lazy_compile(r"\s+(?:out\s+)?of\s+(?:the\s+|its\s+|a\s+)?(?:total\s+(?:of\s+)?)?", re.IGNORECASE)
 # "is 3.0x faster than fp16 (", "gives 1.5x lower latency than fp16 at ": a ratio between its subject's figure
 # before it and its reference's figure after "than"; group 1 is what names the reference
 _THAN_GAP_RE = lazy_compile(r"\s*(?:[\w-]+\s+){1,3}?than\s+([^;()]{1,40}?)\s*(?:\(|\bat\s+|\btakes\s+|,\s*)?",
@@ -342,7 +346,7 @@ def _operands_opening(sentence, derived: Figure) -> int | None:
 
 def _pairs(sentence, text: str, tokens) -> list[tuple[Figure, Figure]]:
     """Pairs of figures the sentence compares: changes ("from A to B", also
-    with words around the figures) and "A vs B"."""
+    with words around the figures), "A vs B" and "A and B"."""
     pairs = [(r.lo, r.hi) for r in sentence.ranges if r.kind == "change"]
     for first, second in zip(tokens, tokens[1:]):
         if _COMPARE_GAP_RE.fullmatch(text, first.end, second.start):
@@ -354,6 +358,14 @@ def _pairs(sentence, text: str, tokens) -> list[tuple[Figure, Figure]]:
             pairs.append((first.figure, second.figure))  # "int8 takes 0.0295 ms and fp16 0.0388 ms, a 1.6x speedup"
     return [(a, b) for a, b in pairs if a.unit not in RATIO_UNITS and b.unit not in RATIO_UNITS
             and (a.unit == b.unit or a.unit is None or b.unit is None)]
+
+
+def _share_pairs(text: str, tokens) -> list[tuple[Figure, Figure]]:
+    """A part and its whole, the whole in a measured unit and the part in
+    the same or none: "convolution takes 5.363 of 10.692 ms, 50%"."""
+    return [(first.figure, second.figure) for first, second in zip(tokens, tokens[1:])
+            if second.figure.unit is not None and second.figure.unit not in RATIO_UNITS
+            and first.figure.unit in (None, second.figure.unit) and _OF_GAP_RE.fullmatch(text, first.end, second.start)]
 
 
 def _change_pairs(sentence, text: str, starts: list[int]) -> list[tuple[Figure, Figure]]:
@@ -394,7 +406,8 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
     tokens = [t for t in sentence.tokens if t.figure is not None]
     # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
     starts = [t.start for t in tokens if t.figure.unit is not None or t.figure.decimals]
-    pairs = _pairs(sentence, text, tokens) + _change_pairs(sentence, text, starts)
+    shares = _share_pairs(text, tokens)
+    pairs = _pairs(sentence, text, tokens) + shares + _change_pairs(sentence, text, starts)
     claims = {claim.derived.start: claim for claim in _inline_claims(text, tokens, set(starts))}
     if not pairs and not claims:
         return []
@@ -433,7 +446,10 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
             continue  # it fits, or no formula is defined over these figures
         a, b = min(near, key=lambda p: min(abs(p[0].start - derived.start), abs(p[1].end - derived.end)))
         shown = claimed if claim is not None and (a, b) == (claim.subject, claim.reference) else ((a, b), (b, a))
-        options = " or ".join(derivation(f, x, y, derived) for f in formulas[:1] for x, y in shown)
+        if (a, b) in shares and derived.unit == "%":
+            options = derivation("percent_ratio", a, b, derived)  # a part of its whole: the share, one way round
+        else:
+            options = " or ".join(derivation(f, x, y, derived) for f in formulas[:1] for x, y in shown)
         findings.append(Finding(
             CODE,
             f"{with_unit(derived.text, derived.unit)} does not follow from {a.text} and {with_unit(b.text, b.unit or a.unit)}: {options}",

@@ -70,3 +70,42 @@ def test_a_ratio_before_the_comparative_is_left_to_the_inline_ratio_reading():
 def test_the_finding_is_on_the_line_of_the_comparative():
     text = "# Notes\n\nOn the L4 at batch 8 the int8 engine\n(2.84 ms) is faster than fp16\n(2.61 ms).\n"
     assert [f.line for f in lint_text(text, "x.md") if f.code == "SG103"] == [4]
+
+
+def test_a_clause_joined_by_and_compares_the_sentence_subject():
+    # the second clause's subject is A (400 ms), not B's figure before it
+    assert _sg103("A (400 ms) is faster than B (2438 ms) and somewhat slower than C (568 ms).") == [
+        (3, WRONG.format(phrase="slower than", a="400 ms", b="568 ms", wanted="larger"))]
+    assert _sg103("A (400 ms) is faster than B (2438 ms) and slower than C (368 ms).") == []
+    # no clause read before it: a joined clause names no subject figure of its own
+    assert _sg103("We measured 12 ms and faster than C (568 ms) is out of reach.") == []
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("AP50 drops from 0.8416 to 0.8936.", "'drops from' goes the wrong way: from 0.8416 to 0.8936 AP50 is a rise"),
+    ("Latency falls from 5.2 ms to 6.1 ms with graphs.", "'falls from' goes the wrong way: from 5.2 to 6.1 ms is a rise"),
+    ("Throughput increased from 410 to 385 images/s.",
+     "'increased from' goes the wrong way: from 410 to 385 images/s is a fall"),
+    ("The plan size grew by a lot from 91 MB to 57 MB.",
+     "'grew by a lot from' goes the wrong way: from 91 to 57 MB is a fall"),
+    ("Latency drops from about 5.2 to 6.1 ms.", "'drops from' goes the wrong way: from 5.2 to 6.1 ms is a rise"),
+    ("Throughput drops from our best run of 410 to 455 images/s.",
+     "'drops from' goes the wrong way: from 410 to 455 images/s is a rise"),
+])
+def test_a_change_whose_figures_go_the_other_way_than_its_verb(sentence, expected):
+    assert _sg103(sentence) == [(3, expected)]
+
+
+@pytest.mark.parametrize("sentence", [
+    "AP50 rises from 0.8416 to 0.8936.",
+    "Latency falls from 6.1 ms to 5.2 ms with graphs.",
+    "Latency did not fall from 5.2 ms to 6.1 ms.",  # denied
+    "Its share drops from 12% to 15%.",  # a percentage's sign is the writer's to choose
+    "Memory grows from 900 MB to 1.2 GB.",  # two units: not compared
+    "Latency falls from 5.2 ms, as expected, to 6.1 ms.",  # the second figure is not right after "to"
+    "Latency falls from 5.2 to 5.2 ms.",
+    "Latency falls from batch 4 to 8 by 2.1 ms.",  # figures without a unit: labels, not the quantity
+    "Latency falls from where the first sweep of the week left it at 5.2 to 6.1 ms.",  # too far from "from"
+])
+def test_changes_that_agree_or_are_not_read_stay_quiet(sentence):
+    assert _sg103(sentence) == []
