@@ -1,16 +1,16 @@
 """SG101 range coverage: a prose range that summarises a table column must
 cover every value in it.
 
-A range in prose (``GEMMs take 0.19 to 0.21 ms``) *summarises* a column of
-the same unit when
+A prose range (``GEMMs take 0.19 to 0.21 ms``) *summarises* a column of its unit when
 
 - both printed endpoints are found in the column (a value that rounds to
   the endpoint at its printed digits), or
 - its header or its table's heading shares a word with the sentence ("GEMM";
   in another section a quantity word, not a variant such as fp16, unless it
   names both: "fp32 latency" for ``fp32 (ms)`` under "Latency" reads as in its
-  section), or it is the table's only column of that unit, and one endpoint
-  is found in it or (same section only) the range bounds most of its values.
+  section; a heading's word must name a kind of quantity, "latency", not a
+  mode), or it is the table's only column of that unit, and one endpoint is
+  found in it or (same section only) the range bounds most of its values.
 
 The range *covers* a value when the value lies between the endpoints, each
 widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
@@ -70,6 +70,7 @@ from .restriction import sweep_end_rows
 from .rounding import covers
 from .series_index import SectionSeries
 from .text import normalize, reference_opening
+from .variant_pairs import kind_of_words
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -328,8 +329,8 @@ def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentenc
 
 
 def _names_quantity(series: Series, words: frozenset[str]) -> bool:
-    """True when the quantity ``words`` name what ``series`` measures, in its header or the heading over its table."""
-    return bool(series.measure & words or series.table.heading_words & words)
+    """True when quantity ``words`` name ``series``'s header, or its heading by a kind's word ("latency", no mode)."""
+    return bool(series.measure & words) or any(kind_of_words((w,)) for w in series.table.heading_words & words)
 
 
 def _series_excluded(series: Series, view) -> bool:
@@ -411,7 +412,7 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
             overlap = bool(series.measure & words) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
         # the heading over the table may name the quantity its columns do not ("Time per token (ms)")
         overlap = overlap or bool(table.heading_words & words)
-        if not same_section and overlap and series.quantity - series.measure & sentence.keywords:
+        if not same_section and _names_quantity(series, words) and series.quantity - series.measure & sentence.keywords:
             same_section = True  # its variant named too: as close a tie as its own section's (module docstring)
         candidate = _evaluate(
             f"'{series.header}'", table, values, _series_entries(series, figures), rng,
