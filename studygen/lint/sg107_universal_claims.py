@@ -62,8 +62,16 @@ row beats the H100 row", "batch 1 has higher throughput than batch 8") is a
 claim about that one pair (:func:`~studygen.lint.row_axis.row_comparison`),
 read the same way unless hedged ("can be faster", "usually beats").
 
+A comparison of two variants without a universal word whose clause names
+rows ("On the H100 PCIe fp16 is faster than fp32", "at batch 8": a claim
+about those rows) is read as the universal one restricted to them, when the
+clause names both variants and leaves fewer rows than it would naming none
+(:func:`_on_named_rows`); named rows without a comparison leave it unread.
+Case (a new user's trial): that sentence passed with 0 findings while the
+H100 PCIe row printed fp16 0.03882 ms against fp32 0.03613 ms.
+
 Cases: ``sg107_pos_*``, ``sg107_neg_*``, ``tests/lint/test_row_axis.py``,
-``tests/lint/test_joined_claims.py``.
+``tests/lint/test_joined_claims.py``, ``tests/lint/test_named_row_claims.py``.
 """
 
 from __future__ import annotations
@@ -73,6 +81,9 @@ import re
 from ..findings import Finding
 from ..patterns import lazy_compile
 from .document import Document, Sentence
+from .restriction import TextView
+from .header_names import mention as header_mention
+from .header_names import name_words
 from .join_messages import paired, unpaired
 from .rounding import stands_for
 from .row_axis import row_comparison
@@ -229,6 +240,7 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     # quantifies what explains it ("...: each quantized linear adds host work"), not the rows
     colon = text.find(":", match.end(), end)
     every = _claims_every(text, start, end if colon == -1 else colon)
+    named = False  # a comparison without a universal word, read on the rows its clause names
     # a figure of its own right before the comparison: a ratio SG103 reads (a figure and its unit fit in the window)
     if _FIGURE_BEFORE_RE.search(text, max(start, match.start() - _FIGURE_WINDOW), match.start()):
         return None
@@ -256,11 +268,20 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
         # two rows compared ("the A100 row beats the H100 row", "batch 8 is faster than batch 1"): one pair
         single = row_comparison(document, sentence.block, clause, kinds)
         judged = [single] if single is not None else []
+        if not judged:
+            # two variants compared on rows the clause names ("on the H100 fp16 is faster than fp32"): a claim
+            # about those rows, as a universal one restricted to them is
+            view = sentence.segment_view(start - sentence.start, end - sentence.start)
+            judged = _on_named_rows(document, sentence, clause, text[start:match.start()], text[match.end():end],
+                                    kinds, view)
+            named = bool(judged)
     if not judged:
         return None
     claim = " ".join(text[start:end].split()).rstrip(".")
-    if every:
+    if every or named:
         measured = [pair for pair in judged if pair.values()]
+        if not measured and named:
+            return None  # the rows named ran one of the two: a claim that may be about something else than the table
         if not measured:  # no row holds both figures: the claim is about comparisons never made
             return Finding(CODE, f"'{claim}' compares nothing: {'; '.join(_unmeasured(pair) for pair in judged)}",
                            document.path, sentence.line_at(match.start()), hint=UNMEASURED_HINT)
@@ -297,6 +318,64 @@ def _judged(document: Document, sentence: Sentence, clause: str, kinds: tuple[st
         pairs = row_pairs(document, clause, kinds, view)
     own = [pair for pair in pairs if pair.table.section == sentence.block.section]
     return own if len(own) == 1 else pairs
+
+
+def _on_named_rows(document: Document, sentence: Sentence, clause: str, subject: str, reference: str,
+                   kinds: tuple[str, ...], view) -> list[Pair] | list[RowPair] | list[Join]:
+    """The pairs a comparison without a universal word is judged against
+    when its clause names rows ("on the H100 PCIe", "at batch 8"): those of
+    the universal reading (:func:`_judged`, else :func:`_joined`), a table's
+    columns only where the clause names both (:func:`_names_both`), kept only
+    when each of them holds fewer rows than it does with no row named (a
+    clause naming no rows, "fp16 is faster than fp32", may mean typically:
+    [] then, and the clause is not read)."""
+    found = candidates(document, clause, kinds, view, near=sentence.block.order)
+    if found is None:
+        return []
+    judged: list[Pair] | list[RowPair] | list[Join]
+    if found:
+        # both variants named: "FP8 is slower than fp16 on B200" is no claim about a table of fp32 and fp16 columns
+        named = [pair for pair in found if _names_both(clause, pair)]
+        own = [pair for pair in named if pair.table.section == sentence.block.section]
+        judged = own if len(own) == 1 else named
+    else:
+        judged = row_pairs(document, clause, kinds, view) or [
+            joined for joined in _joined(document, sentence, subject, reference, kinds, view) if not joined.sides.implicit]
+    if not judged:
+        return []
+    everywhere = TextView("", frozenset())  # names no row: every row of every table
+    sizes = {_pair_key(pair): _size(pair) for pair in (
+        (candidates(document, clause, kinds, everywhere) or []) + row_pairs(document, clause, kinds, everywhere)
+        + _joined(document, sentence, subject, reference, kinds, everywhere))}
+    if all(_size(pair) < sizes.get(_pair_key(pair), 0) for pair in judged):
+        return judged
+    return []
+
+
+def _names_both(clause: str, pair: Pair) -> bool:
+    """True when ``clause`` names each of the pair's two columns by the header words the other lacks
+    (``fp16`` of ``fp16 (ms)`` beside ``fp32 (ms)``), not one of them left to be "the other column"."""
+    x_words, y_words = set(name_words(pair.x.header)), set(name_words(pair.y.header))
+    return (header_mention(clause, frozenset(x_words - y_words)) is not None
+            and header_mention(clause, frozenset(y_words - x_words)) is not None)
+
+
+def _pair_key(pair: Pair | RowPair | Join) -> tuple:
+    """What one judged pair compares, whatever rows it holds: its table and columns, or its two sides."""
+    if isinstance(pair, Join):
+        return pair.kind, pair.sides
+    if isinstance(pair, RowPair):
+        return id(pair.table), pair.series.column, pair.x, pair.y
+    return id(pair.table), pair.x.column, pair.y.column
+
+
+def _size(pair: Pair | RowPair | Join) -> int:
+    """How many rows (row pairs, cells) a judged pair holds."""
+    if isinstance(pair, Join):
+        return len(pair.xs) + len(pair.ys)
+    if isinstance(pair, RowPair):
+        return len(pair.pairs)
+    return len(pair.rows)
 
 
 def _joined(document: Document, sentence: Sentence, subject: str, reference: str, kinds: tuple[str, ...],
@@ -345,7 +424,8 @@ def _described(pair: Pair | RowPair | Join, rows: list[tuple[int, str, str, bool
     elif isinstance(pair, RowPair):
         compared = f"'{pair.series.header}' of the {pair.x} rows against the {pair.y} rows, {len(pair.values())} pairs"
     else:
-        compared = f"'{pair.x.header}' against '{pair.y.header}', {len(pair.values())} rows named"
+        count = len(pair.values())
+        compared = f"'{pair.x.header}' against '{pair.y.header}', {count} row{'' if count == 1 else 's'} named"
     shown = "; ".join(f"{table.rows[r].name()} has {x} against {y}{' (a tie as printed)' if tied else ''}"
                       for r, x, y, tied in rows[:3])
     more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""

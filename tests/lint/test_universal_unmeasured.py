@@ -77,7 +77,7 @@ def test_a_table_without_comparisons_beside_one_that_contradicts():
     ((line, message),) = _sg107(text)
     assert line == 17
     assert message == ("'int8 is faster than fp16 on every board' is contradicted by the table at line 3 "
-                       "('int8 (ms)' against 'fp16 (ms)', 1 rows named): row 'Thor' has 4.60 against 4.10")
+                       "('int8 (ms)' against 'fp16 (ms)', 1 row named): row 'Thor' has 4.60 against 4.10")
     # in the empty table's own section the claim is judged against that table alone: it compares nothing
     ((_, message),) = _sg107(other + SPLIT_COLUMNS)
     assert "compares nothing: no row of the table at line 9" in message
