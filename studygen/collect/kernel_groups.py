@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..errors import RecordError
+from ..records.group_sums import KERNELS_LISTED_PER_GROUP
 
 FALLBACK_GROUP = "other"
 GEMM = "GEMM/MatMul"
@@ -530,10 +531,12 @@ def group_times(items: Iterable[KernelItem], rules: KernelGroupRules) -> Grouped
     )
 
 
-def groups_for_record(grouped: GroupedTimes, kernels_per_group: int = 20) -> list[dict]:
+def groups_for_record(grouped: GroupedTimes, kernels_per_group: int = KERNELS_LISTED_PER_GROUP) -> list[dict]:
     """The record's ``groups`` list: ``{group, time_ms, kernels: [{name,
     time_ms, calls}]}`` with at most ``kernels_per_group`` largest non-zero
-    kernels each (the group time always covers all of them)."""
+    kernels each (the group time always covers all of them; a record's
+    group listing fewer is read as complete and must sum to its time:
+    :mod:`studygen.records.group_sums`)."""
     out = []
     for group, time_ms in grouped.groups.items():
         listed = []

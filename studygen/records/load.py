@@ -19,6 +19,7 @@ from ..place import Place
 from ..textio import MAX_DOCUMENT_BYTES, MAX_NESTING, document_problem, parse_json, read_text
 from .jsonpos import PointerLines, line_of_pointer, pointer_from_path
 from .migrate import migrate
+from .group_sums import group_sum_disagreement
 from .order import result_disorder, stated_value_disagreement
 from .unstated import shapes_from_option, weights_defaulted
 from .schemas import validate_document
@@ -120,7 +121,9 @@ def refuse_disorder(document: dict, display: str, text: str) -> None:
     edited or damaged and its figures are not measurements. Likewise a
     stated figure that is not the statistic it names in the result's own
     statistics, or lies outside their [min, max]
-    (:func:`studygen.records.order.stated_value_disagreement`), refused at
+    (:func:`studygen.records.order.stated_value_disagreement`), or a kernel
+    group's time that its listed kernels contradict
+    (:func:`studygen.records.group_sums.group_sum_disagreement`), refused at
     the figure."""
     for index, result in enumerate(document.get("results") or []):
         if not isinstance(result, dict):
@@ -129,7 +132,7 @@ def refuse_disorder(document: dict, display: str, text: str) -> None:
             pointer = f"/results/{index}/{found[0]}"
             raise RecordError(f"{found[0]} out of order: {found[1]}, which no set of timings gives (the record "
                               "was edited?)", place=Place(display, line_of_pointer(text, pointer), pointer))
-        if (found := stated_value_disagreement(result)) is not None:
+        if (found := stated_value_disagreement(result) or group_sum_disagreement(result)) is not None:
             pointer = f"/results/{index}/{found[0]}"
             raise RecordError(f"{found[1]} (the record was edited?)",
                               place=Place(display, line_of_pointer(text, pointer), pointer))

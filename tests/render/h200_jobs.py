@@ -9,7 +9,8 @@ forward) moved by the difference between the new median and that
 compilation's own, so that latency and profile still agree as in a measured
 job. The latency's ``value_ms`` is the median of the new medians, as ``collect
 run`` writes it; the kernel_time result's groups are those of its median
-compilation; the rule record counts the new compilations.
+compilation (a group whose time that changes loses its listed kernels, which
+were another compilation's); the rule record counts the new compilations.
 
 An eager job is a copy of the committed eager record under another job id
 with every latency (figure, statistics, repeat medians) scaled by one factor.
@@ -114,8 +115,11 @@ def _compiled_kernels(result: dict, entries: list[dict], medians: list[float]) -
     result = copy.deepcopy(result)
     middle = entries[_median_index(medians)]
     for group in result["groups"]:
-        if group["group"] in middle["groups"]:
+        if group["group"] in middle["groups"] and group["time_ms"] != middle["groups"][group["group"]]:
             group["time_ms"] = middle["groups"][group["group"]]
+            # the kernels listed are another compilation's, which need not sum to this one's time (a loaded record's
+            # must: records/group_sums.py); collect run would list this compilation's own, which the copy lacks
+            group.pop("kernels", None)
     result["profiled_total_ms"] = middle["profiled_total_ms"]
     if middle.get("per_iteration"):
         result["per_iteration"] = copy.deepcopy(middle["per_iteration"])
