@@ -15,18 +15,17 @@ only. JSON is read with the collectors' one strict decoder
 (:func:`studygen.collect.inputs.decoder`): a repeated key (``"dur"`` twice in
 an event, ``"traceEvents"`` twice) is refused, never let to replace a value.
 
-Iterations: ``ProfilerStep#N`` ranges are recorded on the CPU
-(``user_annotation`` or ``cpu_op``) and, in recent PyTorch, again on the GPU
-(``gpu_user_annotation``: on ROCm these are a few µs long and start tens of
-ms after their CPU range, see the MI300X fixture), so each step is counted
-once: the CPU ranges are used, a step named twice on one side is one range
-(their union), and the GPU ranges only when the trace has no CPU ones. Each
-kernel belongs to the step whose CPU range contains its launch (the runtime
-event with the same ``correlation`` id; the kernel's own start when no launch
-is found, or when the steps are GPU ranges); kernels and steps are sorted
-once and matched in one pass, so the cost grows with steps plus kernels. The
-result is the mean per step, each step's figures in ``per_iteration``; a
-trace without steps gives totals over the whole trace.
+Iterations: each kernel belongs to the ``ProfilerStep#N`` whose CPU range
+holds its launch (the runtime event of its ``correlation`` id), never to
+the step its GPU time falls in; a kernel whose launch is not in the trace
+(queued before the profiler's window) is in no step, and
+:func:`unlaunched_notes` says how many and how long, for the record's
+provenance notes and a warning (:mod:`.torch_steps` tells the rest: GPU
+step ranges, steps written twice, traces without launches). The result is
+the mean per step, each step's figures in ``per_iteration``; a trace
+without steps gives totals over the whole trace, the time the trace holds,
+kernels without a launch included (no step is guessed there), with the
+same note.
 
 Refused as impossible for one profiler run (each would count time twice):
 steps of other names that overlap on one thread, a kernel event written
@@ -44,7 +43,6 @@ from __future__ import annotations
 
 import collections
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,13 +54,9 @@ from ..records.result import NewResult
 from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
 from .torch_devices import one_device
+from .torch_steps import STEP_NAME, TIMESTAMP_SLACK_US, StepRanges, attribute
 
-STEP_NAME = re.compile(r"^ProfilerStep#(\d+)$")
 US_PER_MS = 1000.0
-# Kineto writes ts and dur in µs, rounded (to 1 µs in older PyTorch, to 1 ns in newer): an end computed as
-# ts + dur may pass the next event's start by up to 1 µs without the events overlapping.
-TIMESTAMP_SLACK_US = 1.0
-GPU_STEP_CATEGORY = "gpu_user_annotation"
 # Devices whose on-device work Kineto records under a category other than
 # "kernel": refused naming the device (the category is not a kernel time).
 OTHER_DEVICE_WORK = (("mtia_", "an MTIA trace (its device work is in mtia_* events, not kernel events)"),
@@ -84,9 +78,12 @@ class Kernel:
 class Trace:
     """The parts of a Kineto trace the collector uses: the kernels, the
     step labels in time order that hold kernels or not (``steps``), how
-    many kernels fell outside every step, the devices by id, the event
+    kernels launched outside every step, the devices by id, the event
     categories, the platform (``CUDA``, ``ROCm`` or None), notes on how
-    steps and the GPU were read, and the device ``--device`` named."""
+    steps and the GPU were read, the device ``--device`` named, and the
+    durations (µs) of the kernels whose launch the trace lacks while it holds
+    others' (``unlaunched``, by kind: see
+    :class:`~studygen.collect.torch_steps.Attribution`)."""
 
     display: str
     kernels: list[Kernel]
@@ -97,6 +94,7 @@ class Trace:
     platform: str | None = None
     notes: list[str] = field(default_factory=list)
     device: int | None = None  # the device --device named (its kernels only were read)
+    unlaunched: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def kernel_devices(self) -> set[int]:
@@ -251,94 +249,6 @@ def _no_kernel_error(categories: collections.Counter, top: dict, display: str, e
                       path=display)
 
 
-@dataclass
-class _Steps:
-    """ProfilerStep ranges by side: name → [start, end] µs, merged when a
-    name comes twice on one side; and every step event by side and thread
-    (pid, tid) as ``[start, end, index, name]``, to refuse overlaps."""
-
-    cpu: dict[str, list[float]] = field(default_factory=dict)
-    gpu: dict[str, list[float]] = field(default_factory=dict)
-    events: dict[tuple, list] = field(default_factory=lambda: collections.defaultdict(list))
-
-    def add(self, category: str, name: str, start: float, end: float, track: tuple = (), index: int = 0) -> None:
-        is_gpu = category == GPU_STEP_CATEGORY
-        side = self.gpu if is_gpu else self.cpu
-        span = side.get(name)
-        if span is None:
-            side[name] = [start, end]
-        else:
-            span[0], span[1] = min(span[0], start), max(span[1], end)
-        self.events[(is_gpu, track)].append([start, end, index, name])
-
-    def overlap(self, gpu: bool) -> tuple[tuple, list, list] | None:
-        """``(track, earlier, later)``: the two step events of other names on
-        one thread of one side that overlap by more than
-        :data:`TIMESTAMP_SLACK_US`, the later one first in the file among
-        such pairs; None when the steps of every thread follow one another
-        (one name written twice is one step, never an overlap)."""
-        found = []
-        for (is_gpu, track), spans in self.events.items():
-            if is_gpu != gpu:
-                continue
-            spans.sort()
-            latest = spans[0]  # the span reaching furthest so far: a short step inside a long one overlaps it
-            for span in spans[1:]:
-                if span[0] < latest[1] - TIMESTAMP_SLACK_US and span[3] != latest[3]:
-                    found.append((span[2], track, latest, span))
-                if span[1] > latest[1]:
-                    latest = span
-        return min(found, key=lambda item: item[0])[1:] if found else None
-
-    def chosen(self) -> tuple[list[tuple[float, float, str]], bool, str | None]:
-        """``(ranges sorted by start, by_launch, note)``: the CPU ranges
-        (kernels matched by their launch), else the GPU ones (by the
-        kernel's own start)."""
-        if self.cpu:
-            note = None
-            if self.gpu:
-                note = (f"ProfilerStep ranges appear on the CPU ({len(self.cpu)}) and on the GPU "
-                        f"({len(self.gpu)}, {GPU_STEP_CATEGORY}): each step counted once, by its CPU range")
-            return sorted((s, e, n) for n, (s, e) in self.cpu.items()), True, note
-        note = ("ProfilerStep ranges appear on the GPU only (gpu_user_annotation): kernels matched by their own start"
-                if self.gpu else None)
-        return sorted((s, e, n) for n, (s, e) in self.gpu.items()), False, note
-
-
-def _refuse_overlapping_steps(steps: _Steps, by_launch: bool, display: str, pointer_base: str) -> None:
-    """Steps of one thread run one after another: two that overlap (a step
-    recorded twice, traces concatenated) would give kernels to the wrong step
-    and make the mean per iteration wrong."""
-    pair = steps.overlap(gpu=not by_launch)
-    if pair is None:
-        return
-    track, (start, end, index, name), (later_start, _, later_index, later_name) = pair
-    where = f"pid {track[0]} tid {track[1]}" if track else "one thread"
-    raise InputError(f"{later_name} (event {later_index}) starts at ts {later_start:.3f} µs inside {name} (event "
-                     f"{index}, ts {start:.3f} to {end:.3f} µs) on {where}: steps of one thread cannot overlap "
-                     "(a step recorded twice, or traces joined?), so kernels per iteration would be wrong",
-                     path=display, pointer=f"{pointer_base}/{later_index}")
-
-
-def assign_steps(times: list[float], ranges: list[tuple[float, float, str]]) -> list[str | None]:
-    """The step of each time (µs) in ``times``: the range ``(start, end,
-    name)`` that starts last at or before it and has not ended; None outside
-    every range. One pass over the times and the ranges, both sorted (the
-    cost grows with their counts added, not multiplied)."""
-    out: list[str | None] = [None] * len(times)
-    if not ranges:
-        return out
-    order = sorted(range(len(times)), key=times.__getitem__)
-    current = -1
-    for index in order:
-        moment = times[index]
-        while current + 1 < len(ranges) and ranges[current + 1][0] <= moment:
-            current += 1
-        if current >= 0 and moment <= ranges[current][1]:
-            out[index] = ranges[current][2]
-    return out
-
-
 def _stream_of(event: dict, args) -> tuple:
     """The stream a kernel ran on: ``("device", d, "stream", s)`` from its args, else its pid and tid (Kineto
     writes the device as pid and the stream as tid)."""
@@ -426,7 +336,7 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     pointer_base = "" if text.lstrip(" \t\r\n").startswith("[") else "/traceEvents"
     categories: collections.Counter = collections.Counter()
     # kernels as (name, dur µs, ts µs, device, correlation): a tuple, not the event dict, to keep memory low
-    kernel_events, steps, launches = [], _Steps(), {}
+    kernel_events, steps, launches = [], StepRanges(), {}
     on_stream: list[tuple] = []  # (stream, ts, dur, event index, in a CUDA graph) of each kernel, for overlaps
     counted = [0]  # events seen
 
@@ -456,11 +366,11 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
             device = args.get("device") if isinstance(args, dict) else None
             kernel_events.append((name, dur, ts,
                                   device if isinstance(device, int) and not isinstance(device, bool) else None,
-                                  args.get("correlation") if isinstance(args, dict) else None))
+                                  _plain(args.get("correlation")) if isinstance(args, dict) else None))
             on_stream.append((_stream_of(event, args), ts, dur, index, _in_graph(args)))
         elif is_launch_category(category):
             args = event.get("args")
-            correlation = args.get("correlation") if isinstance(args, dict) else None
+            correlation = _plain(args.get("correlation")) if isinstance(args, dict) else None
             if correlation is not None and is_number(event.get("ts")):
                 launches[correlation] = event["ts"]
         name = event.get("name")
@@ -481,22 +391,41 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     for entry in top.get("deviceProperties") or []:
         if isinstance(entry, dict) and isinstance(entry.get("id"), int) and isinstance(entry.get("name"), str):
             devices[entry["id"]] = entry["name"]
-    ranges, by_launch, step_note = steps.chosen()
-    _refuse_overlapping_steps(steps, by_launch, display, pointer_base)
-    times = [launches.get(correlation, ts) if by_launch else ts for _, _, ts, _, correlation in kernel_events]
-    labels = assign_steps(times, ranges)
+    found = attribute(kernel_events, launches, steps, display, pointer_base)
     kernels = [Kernel(name, dur / US_PER_MS, device, label)
-               for (name, dur, _, device, _), label in zip(kernel_events, labels)]
-    trace = Trace(display=display, kernels=kernels, steps=[name for _, _, name in ranges],
-                  outside_steps=sum(1 for label in labels if label is None) if ranges else 0, devices=devices,
-                  categories=categories, platform=trace_platform(top), device=device)
-    trace.notes.extend(note for note in (step_note, device_note) if note)
+               for (name, dur, _, device, _), label in zip(kernel_events, found.labels)]
+    trace = Trace(display=display, kernels=kernels, steps=found.steps, outside_steps=found.outside, devices=devices,
+                  categories=categories, platform=trace_platform(top), device=device, unlaunched=found.unlaunched)
+    trace.notes.extend(note for note in (found.note, device_note) if note)
     unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
     if unlisted and trace.gpu:
         trace.notes.append(f"the kernels ran on device {', '.join(map(str, unlisted))}, which deviceProperties does "
                            f"not list; it names one model only ({trace.gpu}, device "
                            f"{', '.join(map(str, sorted(devices)))}): recorded as that model")
     return trace
+
+
+def unlaunched_notes(trace: Trace) -> list[str]:
+    """One line on the kernels without their launch in the trace (see
+    :attr:`Trace.unlaunched`), naming the trace, the count, the time (ms, 3
+    significant digits) and what the result does with them: left out of
+    every step, or counted in whole-trace totals. For the record's
+    provenance notes and for stderr; empty when every kernel's launch is in
+    the trace (or none is)."""
+    per_step = any(kernel.step is not None for kernel in trace.kernels)
+    why_words = {  # (kind, per step) -> why the kernels have no step
+        ("before", True): "launched before the first profiled step, no launch event in the trace",
+        ("before", False): "launched before profiling began (no launch event in the trace)",
+        ("missing", True): "whose launch event is missing from the trace (their step is unknown)",
+        ("missing", False): "whose launch event is missing from the trace"}
+    done = "left out" if per_step else "counted in the whole-trace totals"
+    where = "" if trace.device is None else f" (device {trace.device})"
+    lines = []
+    for kind, durations in sorted(trace.unlaunched.items()):
+        ms = significant(clean_sum(durations) / US_PER_MS, 3)
+        kernels = f"{len(durations)} kernel{'' if len(durations) == 1 else 's'}"
+        lines.append(f"{Path(trace.display).name}{where}: {kernels} ({ms:g} ms) {why_words[kind, per_step]}: {done}")
+    return lines
 
 
 def _items(kernels: list[Kernel], divisor: int = 1) -> list[KernelItem]:

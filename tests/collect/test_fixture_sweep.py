@@ -26,7 +26,9 @@ def test_every_fixture_ends_cleanly(collect, sub, option, path):
     done = collect(sub, option, path, "--variant", "v")
     assert "Traceback" not in done.err and "internal error" not in done.err, done.err
     if done.exit_code == 0:
-        assert done.err == "" and done.path.is_file() and done.results
+        # a warning names what was left unread (the MI300X ResNet trace's kernels queued before its window)
+        assert all(line.startswith("studygen: warning: ") for line in done.err.splitlines()), done.err
+        assert done.path.is_file() and done.results
         assert "result(s) added (new record)" in done.out
     else:
         assert done.exit_code == 2, done.err

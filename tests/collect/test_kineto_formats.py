@@ -10,7 +10,8 @@ import json
 import pytest
 
 from studygen.collect.kernel_groups import default_rules
-from studygen.collect.torch_profile import assign_steps, kernel_time_result, parse_trace
+from studygen.collect.torch_profile import kernel_time_result, parse_trace
+from studygen.collect.torch_steps import assign_steps
 from tests.collect.conftest import assert_refused, gpu_groups
 
 
@@ -102,6 +103,66 @@ def test_a_driver_launch_places_its_kernel_in_its_step(collect, workdir):
     (result,) = done.results
     assert (result["iterations"], result["profiled_total_ms"]) == (1, 0.08)
     assert [p["label"] for p in result["per_iteration"]] == ["ProfilerStep#1"]
+
+
+def unlaunched_kernel(correlation, ts, name, dur, device=0):
+    """A kernel event whose launch (runtime event of its correlation id) the trace does not hold."""
+    return {"ph": "X", "cat": "kernel", "name": name, "ts": ts, "dur": dur, "pid": device, "tid": 0,
+            "args": {"device": device, "correlation": correlation}}
+
+
+@pytest.mark.parametrize("queued_ids, words", [
+    ((3, 4), "launched before the first profiled step, no launch event in the trace"),
+    # one id above the first launch's (10): a launch dropped from the trace, so none is said to be queued early
+    ((3, 12), "whose launch event is missing from the trace (their step is unknown)"),
+])
+def test_a_kernel_without_its_launch_is_in_no_step(collect, workdir, queued_ids, words):
+    # two kernels without a launch run on the GPU inside the steps' CPU ranges (at 1050 and 1700 µs): by
+    # their own start they would add 200 µs to step 1 and 100 µs to step 2
+    events = [step("ProfilerStep#1", 1000, 500), step("ProfilerStep#2", 1600, 500)]
+    events += launch_and_kernel(10, 1100, "ampere_sgemm_128x64_nn", 300, kernel_delay=300)  # runs 1400-1700
+    events += launch_and_kernel(11, 1700, "ampere_sgemm_128x64_nn", 80, kernel_delay=400)  # runs 2100-2180
+    events += [unlaunched_kernel(queued_ids[0], 1050, "ampere_sgemm_128x64_nn", 200),
+               unlaunched_kernel(queued_ids[1], 1700, "vectorized_elementwise_kernel<add>", 100)]
+    done = collect("torch-profile", "--trace", write(workdir, "queued.json", {"traceEvents": events}))
+    assert done.exit_code == 0, done.err
+    (result,) = done.results
+    assert [(p["label"], p["profiled_total_ms"]) for p in result["per_iteration"]] == [
+        ("ProfilerStep#1", 0.3), ("ProfilerStep#2", 0.08)]
+    assert (result["iterations"], result["profiled_total_ms"]) == (2, 0.19)
+    assert gpu_groups(result) == {"GEMM/MatMul": 0.19}
+    line = f"queued.json: 2 kernels (0.3 ms) {words}: left out"
+    assert line in done.record["provenance"]["notes"] and done.err == f"studygen: warning: {line}\n"
+    assert "outside any ProfilerStep" not in result["note"]
+
+
+def test_a_trace_holding_no_launch_matches_kernels_by_their_own_start(collect, workdir):
+    # no runtime event at all: nothing tells a queued kernel apart, so the kernels' own start places them
+    events = [step("ProfilerStep#1", 1000, 500), step("ProfilerStep#2", 1600, 500),
+              unlaunched_kernel(1, 1050, "ampere_sgemm_128x64_nn", 200),
+              unlaunched_kernel(2, 1700, "ampere_sgemm_128x64_nn", 100),
+              unlaunched_kernel(3, 2500, "ampere_sgemm_128x64_nn", 40)]
+    done = collect("torch-profile", "--trace", write(workdir, "no-launch.json", {"traceEvents": events}))
+    assert done.exit_code == 0, done.err
+    (result,) = done.results
+    assert [(p["label"], p["profiled_total_ms"]) for p in result["per_iteration"]] == [
+        ("ProfilerStep#1", 0.2), ("ProfilerStep#2", 0.1)]
+    assert "1 kernel launches outside any ProfilerStep range are left out" in result["note"]
+    assert result["note"].endswith("; the trace holds no kernel's launch (runtime event of its correlation id): "
+                                   "kernels matched to steps by their own start")
+    assert done.err == "" and not any("no launch event" in n for n in done.record["provenance"]["notes"])
+
+
+def test_a_trace_without_steps_counts_a_kernel_without_its_launch_and_says_so(collect, workdir):
+    events = launch_and_kernel(10, 100, "ampere_sgemm_128x64_nn", 300) + [
+        unlaunched_kernel(4, 50, "ampere_sgemm_128x64_nn", 25)]
+    done = collect("torch-profile", "--trace", write(workdir, "whole.json", {"traceEvents": events}))
+    assert done.exit_code == 0, done.err
+    (result,) = done.results
+    assert "iterations" not in result and result["profiled_total_ms"] == 0.325  # 300 + 25 µs, as before
+    line = ("whole.json: 1 kernel (0.025 ms) launched before profiling began (no launch event in the trace): counted "
+            "in the whole-trace totals")
+    assert line in done.record["provenance"]["notes"] and done.err == f"studygen: warning: {line}\n"
 
 
 @pytest.mark.parametrize("top, platform", [

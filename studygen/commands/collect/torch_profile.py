@@ -39,7 +39,18 @@ class TorchProfileOptions(SubcommandOptions):
         self.trace_path = Path(self.trace_path)
 
 
-def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
+@dataclass
+class TorchProfileOutcome:
+    """What ``collect torch-profile`` did: the record written, and the
+    warnings for stderr (each also a provenance note of the record): the
+    kernels the trace holds without their launch
+    (:func:`~studygen.collect.torch_profile.unlaunched_notes`)."""
+
+    record: WriteOutcome
+    warnings: list[str] = field(default_factory=list)
+
+
+def run_torch_profile(options: TorchProfileOptions) -> TorchProfileOutcome:
     """Read the trace, build its kernel-time result and write or extend the
     record. Raises UsageError, InputError, RecordError, ConflictError;
     nothing is written when anything is raised."""
@@ -50,12 +61,15 @@ def run_torch_profile(options: TorchProfileOptions) -> WriteOutcome:
                                           shape=options.ingest.shape, batch=options.ingest.batch, mode=options.mode)
     stamp_digests(results, [options.trace_path])
     notes = [] if trace.gpu else [f"{Path(trace.display).name} has no deviceProperties name for the kernels' device"]
+    warnings = torch_profile.unlaunched_notes(trace)
+    notes += warnings
     notes += target.notes + shape_notes(options.ingest, Path(trace.display).name) + origin_notes(origins)
     source = SourceProvenance(gpu=trace.gpu, names_gpu=trace.gpu is not None, gpu_count=trace.gpu_count)
     provenance = provenance_block(options.ingest, "studygen collect torch-profile", options.command_line(), source,
                                   notes)
-    return write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
-                         records_dir=target.records_dir, replace=options.ingest.replace)
+    record = write_results(target.measurements, options.ingest.family, options.ingest.job_id, provenance, results,
+                           records_dir=target.records_dir, replace=options.ingest.replace)
+    return TorchProfileOutcome(record, warnings)
 
 
 @command("torch-profile", COLLECT_COMMANDS)
@@ -65,4 +79,7 @@ def torch_profile_command(**params):
     """GPU kernel events only; ts/dur are µs. With ProfilerStep#N ranges the
     result is the mean per iteration, each iteration listed.
     """
-    report(run_torch_profile(TorchProfileOptions.from_params(params)))
+    outcome = run_torch_profile(TorchProfileOptions.from_params(params))
+    report(outcome.record)
+    for warning in outcome.warnings:
+        click.echo(f"studygen: warning: {warning}", err=True)
