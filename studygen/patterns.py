@@ -77,3 +77,16 @@ class GuardedPattern:
 
     def __repr__(self) -> str:
         return f"GuardedPattern({self.full!r}, guard={self.guard!r})"
+
+
+def invalid_pattern(pattern: str, flags: int = 0) -> str | None:
+    """Why ``pattern`` is no regular expression Python's ``re`` compiles,
+    in the words a finding uses (``invalid regular expression 'sgemm(':
+    missing ), unterminated subpattern at position 5``); None when it
+    compiles. One wording for every reader of a study file's
+    ``kernel_groups`` (check, render and collect)."""
+    try:
+        re.compile(pattern, flags)
+    except re.error as exc:
+        return f"invalid regular expression {pattern!r}: {exc}"
+    return None

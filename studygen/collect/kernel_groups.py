@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..errors import RecordError
+from ..patterns import invalid_pattern
 from ..records.group_sums import KERNELS_LISTED_PER_GROUP
 
 FALLBACK_GROUP = "other"
@@ -287,10 +288,10 @@ def compile_pattern(pattern: str, source: str, pointer: str):
     :func:`backtracking_risk` finds no risk. Raises RecordError naming
     ``source`` and ``pointer`` for an invalid expression (Python's message)
     or a risky one."""
-    try:
-        python_pattern = re.compile(pattern, re.IGNORECASE)
-    except re.error as exc:
-        raise RecordError(f"invalid regular expression {pattern!r}: {exc}", path=source, pointer=pointer) from None
+    problem = invalid_pattern(pattern, re.IGNORECASE)
+    if problem is not None:
+        raise RecordError(problem, path=source, pointer=pointer)
+    python_pattern = re.compile(pattern, re.IGNORECASE)
     linear = _re2_pattern(pattern)
     if linear is not None:
         return linear

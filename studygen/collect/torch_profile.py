@@ -55,6 +55,7 @@ from .inputs import decode_at, decoder, is_number, json_error, read_input_text, 
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
 from .torch_devices import one_device
 from .torch_steps import STEP_NAME, TIMESTAMP_SLACK_US, StepRanges, attribute
+from .trace_resolution import US_DECIMALS_MS, duration_decimals, resolution_words, write_at_resolution
 
 US_PER_MS = 1000.0
 # Devices whose on-device work Kineto records under a category other than
@@ -95,6 +96,7 @@ class Trace:
     notes: list[str] = field(default_factory=list)
     device: int | None = None  # the device --device named (its kernels only were read)
     unlaunched: dict[str, list[float]] = field(default_factory=dict)
+    us_decimals: int = 0  # decimals of the kernels' dur in µs: 0 whole µs, 3 ns (trace_resolution.duration_decimals)
 
     @property
     def kernel_devices(self) -> set[int]:
@@ -395,7 +397,8 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     kernels = [Kernel(name, dur / US_PER_MS, device, label)
                for (name, dur, _, device, _), label in zip(kernel_events, found.labels)]
     trace = Trace(display=display, kernels=kernels, steps=found.steps, outside_steps=found.outside, devices=devices,
-                  categories=categories, platform=trace_platform(top), device=device, unlaunched=found.unlaunched)
+                  categories=categories, platform=trace_platform(top), device=device, unlaunched=found.unlaunched,
+                  us_decimals=duration_decimals(dur for _, dur, _, _, _ in kernel_events))
     trace.notes.extend(note for note in (found.note, device_note) if note)
     unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
     if unlisted and trace.gpu:
@@ -451,7 +454,8 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
     With ``ProfilerStep#N`` ranges: groups and ``profiled_total_ms`` are the
     mean per step over the steps holding kernels, ``iterations`` their count,
     ``per_iteration`` each step's total and groups. Without: totals over the
-    trace. All times in ms (trace ``dur`` µs / 1000).
+    trace. All times in ms (trace ``dur`` µs / 1000), written with the digits
+    the durations carry (:mod:`.trace_resolution`: 0.270, not 0.27).
     """
     profiler = profiler_name(trace)
     notes = [f"{len(trace.kernels)} kernel launches of {len({k.name for k in trace.kernels})} kernels; "
@@ -491,9 +495,11 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
             notes.append("the trace has no ProfilerStep#N ranges: times are totals over the whole trace")
     if grouped.unclassified_names:
         notes.append(f"{len(grouped.unclassified_names)} kernels matched no rule")
+    notes.append(f"times in ms to {trace.us_decimals + US_DECIMALS_MS} decimals: the kernels' dur is in "
+                 f"{resolution_words(trace.us_decimals)}")
     notes.extend(trace.notes)
     result["note"] = "; ".join(notes)
-    return result
+    return write_at_resolution(result, trace.us_decimals + US_DECIMALS_MS)
 
 
 def build_results(trace: Trace, rules: KernelGroupRules, *, variant: str, shape: str | None, batch: int | None,

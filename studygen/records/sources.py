@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 
 from ..errors import ConflictError, UsageError
+from ..fsutil import dump_json
 from .kinds import IDENTITY_FIELDS, Kind, result_identity
 from .result import NewResult
 
@@ -162,16 +163,26 @@ def refuse_changed_reading(recorded: dict, new: NewResult, where: str, display: 
     """ConflictError when ``recorded`` (the result at ``where`` under the key
     of ``new``) names the same source (``source_locator``) as ``new`` but
     holds other figures: the input read anew differs from what was read
-    before. The message names the fields that differ, the likely cause
-    (the study file's ``kernel_groups`` when only grouping fields differ, else
-    the file or the collector) and ``--replace``. Does nothing when the
+    before. The message names the fields that differ as written (digits
+    count: ``0.27`` and ``0.270``), the likely cause (other digits of the same
+    values when nothing else differs but the note, the study file's
+    ``kernel_groups`` when only grouping fields differ, else the file or the
+    collector) and ``--replace``. Does nothing when the
     sources differ (the caller words that conflict)."""
     locator = new.result.get("source_locator")
     if not locator or recorded.get("source_locator") != locator:
         return
-    fields = sorted(name for name in set(recorded) | set(new.result) if recorded.get(name) != new.result.get(name))
-    cause = ("the study file's kernel_groups changed since it was recorded" if set(fields) <= GROUPING_FIELDS
-             else "the file or the collector changed since it was recorded")
+    # compared as written, so that 0.27 against 0.270 (a figure now written with its source's digits) is a difference
+    fields = sorted(name for name in set(recorded) | set(new.result)
+                    if dump_json(recorded.get(name), indent=None) != dump_json(new.result.get(name), indent=None))
+    digits = {name for name in fields if name in recorded and name in new.result
+              and same_result({name: recorded[name]}, {name: new.result[name]})}
+    if digits and set(fields) - digits <= {"note"}:
+        cause = "the same values, which the collector now writes with other digits"
+    elif set(fields) <= GROUPING_FIELDS:
+        cause = "the study file's kernel_groups changed since it was recorded"
+    else:
+        cause = "the file or the collector changed since it was recorded"
     raise ConflictError(
         f"{describe(new.result)} from {new.origin} is already recorded at {where} from {locator}, and reading it "
         f"now gives other values of {', '.join(fields)} ({cause}?): a result is never overwritten; "

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import RecordError, StudygenError, UsageError
 from ..fsutil import open_to_others, shown_path, shown_paths_in
+from ..patterns import invalid_pattern
 from ..place import Place
 from ..records.inductor_settings import inductor_config_problem
 from ..records.load import Dataset, Record, load_dataset, load_record, load_yaml, unquoted_non_text, yaml_node
@@ -304,6 +306,17 @@ def refuse_unportable_names(spec: dict, shown: str) -> None:
         raise RecordError(problem[1], path=shown, pointer=problem[0])
 
 
+def refuse_invalid_patterns(spec: dict, shown: str) -> None:
+    """RecordError at ``/kernel_groups/N/pattern`` of the first
+    ``kernel_groups`` pattern that is no regular expression
+    (:func:`studygen.patterns.invalid_pattern`): collect compiles them to
+    group a profile, so check and render refuse the study file as collect does."""
+    for index, rule in enumerate(spec.get("kernel_groups") or []):
+        problem = invalid_pattern(rule["pattern"], re.IGNORECASE) if isinstance(rule, dict) else None
+        if problem is not None:
+            raise RecordError(problem, path=shown, pointer=f"/kernel_groups/{index}/pattern")
+
+
 def refuse_inductor_settings(spec: dict, shown: str) -> None:
     """RecordError at the pointer of a ``run.inductor_config`` setting a study
     file may not give: a debug, file or program setting, or a value that is no
@@ -329,6 +342,7 @@ def load_study(study_dir: Path, root: Path) -> Study:
     try:
         validate_document("study", spec, path=rel, text=None)
         refuse_unportable_names(spec, rel)
+        refuse_invalid_patterns(spec, rel)
         refuse_inductor_settings(spec, rel)
         if spec["family"] != study_dir.name and study_dir.parent == root / "families":
             raise RecordError(f"family '{spec['family']}' differs from its folder name '{study_dir.name}'",

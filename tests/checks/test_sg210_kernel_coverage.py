@@ -209,3 +209,18 @@ def test_a_separately_profiled_run_leaves_the_other_runs_of_its_configuration_co
                kernel_time("fp16", {"GEMM/MatMul": 3.9, "other": 1.0}, total=4.9)]
     (finding,) = _over(load(tmp_path, records=[record("job", results)]))
     assert "4.9 ms, 25.6% above the 3.9 ms median GPU compute time" in finding.message
+
+
+def test_a_mean_over_iterations_prints_the_digits_they_carry(tmp_path):
+    # the MI300X ResNet trace read by a collector before it wrote a trace's digits: its three ProfilerStep
+    # totals (sums of ns durations: 42.235168, 33.149495, 21.871163 ms) and their mean to 12 significant
+    # digits, 31.0893683333 ms of it in "other" (ncclDevKernel_Generic and kernels no rule names)
+    steps = [{"label": f"ProfilerStep#{n}", "profiled_total_ms": total}
+             for n, total in zip((15, 16, 17), (42.235168, 33.149495, 21.871163))]
+    result = kernel_time("fp32", {"Pooling": 0.100783, "normalization and elementwise": 1.22845733333,
+                                  "other": 31.0893683333}, total=32.4186086667, unclassified_ms=31.0893683333,
+                         iterations=3, per_iteration=steps, backend="pytorch", mode="eager")
+    study = load(tmp_path, records=[record("mi300", [result])])
+    (finding,) = sg210_kernel_coverage.check(CheckContext(study))
+    assert finding.message == ("95.9% of the profiled 32.418609 ms of job mi300, fp32 at 800x1067 is unclassified "
+                               "(limit 10%)")

@@ -245,7 +245,8 @@ def test_many_steps_mean_per_iteration(workdir):
     trace = parse_trace(write(workdir, "many.json", {"traceEvents": events}))
     result = kernel_time_result(trace, default_rules(), {"kind": None, "variant": "v"})
     assert result["iterations"] == 12500 and len(result["per_iteration"]) == 12500
-    assert result["profiled_total_ms"] == 0.0045  # (4 + 5) / 2 µs
+    # (4 + 5) / 2 µs = 4.5 µs, written at the trace's 1 µs (whole µs durations: 3 decimals of a ms), half up
+    assert result["profiled_total_ms"].source == "0.005"
     assert result["per_iteration"][12499] == {"label": "ProfilerStep#12499", "profiled_total_ms": 0.005,
                                               "groups": {"GEMM/MatMul": 0.005}}
 

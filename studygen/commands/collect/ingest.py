@@ -21,7 +21,8 @@ from ...records.provenance import DEFAULT_WEIGHTS_NOTE, DEFAULTED
 from ...records.unstated import shape_option_note
 from ...records.schemas import validate_document
 from ...records.write import WriteOutcome
-from ...study import STUDY_FILE, at_yaml_line, find_root, refuse_special_study_file, refuse_unportable_names
+from ...study import (STUDY_FILE, at_yaml_line, find_root, refuse_invalid_patterns, refuse_special_study_file,
+                      refuse_unportable_names)
 from ..common import resolve_root
 from .options import IngestOptions, InputOrigin
 
@@ -130,6 +131,7 @@ def load_study_spec(family: str, study_file: Path | None,
     try:
         validate_document("study", spec, path=shown)
         refuse_unportable_names(spec, shown)
+        refuse_invalid_patterns(spec, shown)
     except RecordError as exc:  # at the study file's line, as check and render name it
         raise at_yaml_line(exc, text) from None
     if spec.get("family") != family:
