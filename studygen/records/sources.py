@@ -291,7 +291,9 @@ def refuse_other_job(others: list[tuple[str, str, list[dict]]], new_results: lis
     the same source with the same figures, or the same timed figures to
     every digit): ``others`` lists (job id, record shown as a path, its
     results). One run under two jobs would be shown as two measurements
-    that agree (a spread of zero)."""
+    that agree (a spread of zero). The message words the held result as its
+    job recorded it (``describe(result)``), and the new one's options only
+    where they differ from it (:func:`record_as_measured`)."""
     held: dict[str, tuple[str, str, int, dict, str]] = {}
     for job_id, shown, results in others:
         for index, result in enumerate(results):
@@ -307,7 +309,8 @@ def refuse_other_job(others: list[tuple[str, str, list[dict]]], new_results: lis
                     result_identity(new.result) else record_as_measured(result, new.result, f"with --job {job_id} and"))
             # under another file name the reason is no longer plain to see: say it
             here = "here" if source_file(result) == source_file(new.result) else f"here; {how}"
+            # worded as that job recorded it: this command's --shape or --batch were never that job's
             raise ConflictError(
-                f"{describe(new.result)} from {new.origin} is already recorded in job {job_id} "
+                f"{new.origin} is already recorded in job {job_id} as {describe(result)} "
                 f"({here}): one run under two jobs would count as two measurements "
                 f"that agree; {then}; nothing written", path=shown, pointer=f"/results/{index}")

@@ -273,3 +273,60 @@ def test_verdict_figures_are_those_of_its_clause_with_their_units():
     assert figures("FP8 saves 0.04 to 0.11 ms, which is within noise at 800 x 800.", "within noise") == ["0.04", "0.11 ms"]
     assert figures("Plan sizes differ by 7% and latency by 1.02x, indistinguishable.", "indistinguishable") == [
         "7%", "1.02x"]
+
+
+def test_a_verdict_on_an_ap_names_per_image_results_not_timings(tmp_path):
+    # a new user's case: "no record holds repeated timings" answered a verdict on AP50, which is no timing
+    from .studies import coco_ap, spec
+
+    summary = "Its AP50 is within noise of fp32."
+    results = [coco_ap("fp32", 0.7012, statistic="AP50"), coco_ap("fp8", 0.6998, statistic="AP50")]
+    study = load(tmp_path, records=[record("job", results)], template=HEADER + "{{ study.decision.summary }}\n",
+                 study=spec(decision={"shipped": False, "summary": summary}))
+    (finding,) = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert finding.pointer == "/decision/summary"
+    assert finding.message == (
+        'verdict "is within noise" is written by hand, not computed: no record holds per-image results for a COCO AP '
+        "(per_image: the spread an AP difference is bootstrapped from) to support it; "
+        'sentence: "Its AP50 is within noise of fp32."')
+    assert finding.hint == (
+        f"edit /decision/summary in this file, which the README prints as written (families/toy/README.md line "
+        f"{line_of(study, summary)}): say what was measured instead, each AP and the image set it was scored on "
+        "(how many images), and let the reader judge; or remove the claim; then run studygen render")
+
+
+def test_a_verdict_on_an_ap_with_per_image_results_points_to_ap_difference(tmp_path):
+    from .studies import coco_ap
+
+    results = [coco_ap("fp32", 0.4644, per_image="per_image/fp32.json"),
+               coco_ap("fp8", 0.4625, per_image="per_image/fp8.json"), latency("fp8", 5.850)]
+    template = HEADER + "The mAP of fp8 shows no difference.\n\nThe mAP and the latency of fp8 show no change.\n"
+    study = load(tmp_path, records=[record("job", results)], template=template)
+    first, both = codes(sg204_noise_verdict.check(CheckContext(study)), "SG204")
+    assert first.message == (
+        'verdict "no difference" is written by hand, not computed: the records hold per-image results for 2 COCO AP '
+        "figure(s), and no helper gives a verdict on AP: print study.ap_difference(...) with its per-image bootstrap "
+        'interval, not a verdict; sentence: "The mAP of fp8 shows no difference."')
+    assert first.hint == (
+        "remove the verdict, or print study.ap_difference(a, b, ...), which prints the AP difference with the "
+        "job-to-job spread of each figure and, where both results name per-image results, a per-image bootstrap "
+        "interval")
+    # a clause naming a timing and an AP: what the records hold for each, timings first
+    assert both.message == (
+        'verdict "no change" is written by hand, not computed: no record holds repeated timings (at least 3 repeat '
+        "medians a side) to support it; the records hold per-image results for 2 COCO AP figure(s), and no helper "
+        "gives a verdict on AP: print study.ap_difference(...) with its per-image bootstrap interval, not a verdict; "
+        'sentence: "The mAP and the latency of fp8 show no change."')
+    assert both.hint.startswith(sg204_noise_verdict.HINT + "; for the AP, print study.ap_difference(a, b, ...), ")
+
+
+def test_verdict_subjects_read_the_result_kind_table():
+    from studygen.checks.sg204_noise_verdict import QUALITY, TIMINGS, verdict_subjects
+
+    assert verdict_subjects("Its AP50 is within noise of fp32") == (QUALITY,)
+    assert verdict_subjects("AR100 and mAP75 are within noise") == (QUALITY,)  # statistics of the coco_ap schema
+    assert verdict_subjects("the COCO AP difference is within noise") == (QUALITY,)
+    assert verdict_subjects("FP8 saves 0.04 ms, which is within noise") == (TIMINGS,)
+    assert verdict_subjects("The change is indistinguishable") == (TIMINGS,)  # no figure named: read as timings
+    assert verdict_subjects("a GAP or a MAPping is within noise") == (TIMINGS,)  # inside words, no AP
+    assert verdict_subjects("AP50 and kernel time are within noise") == (TIMINGS, QUALITY)

@@ -48,8 +48,8 @@ def test_a_renamed_or_recompressed_copy_of_a_log_is_refused_in_another_job(colle
         refused = _log(collect, "b", copy)
         assert refused.exit_code == 2 and refused.err.count("\n") == 1, refused.err
         # /results/0: the host latency median 0.0440674 ms of log line 569
-        assert "demo/a.json:/results/0: latency host_latency median, variant fp32, batch 1" in refused.err
-        assert f"is already recorded in job a (here; the same input: content sha256 " \
+        assert f"demo/a.json:/results/0: {copy.name}:line 569 is already recorded in job a as latency host_latency " \
+               f"median, variant fp32, batch 1, 28x28 (here; the same input: content sha256 " \
                f"{hashlib.sha256(LOG.read_bytes()).hexdigest()[:12]}…, read at trt10.16_build-and-run.log:569)" \
                in refused.err
         assert not (workdir / "measurements" / "demo" / "b.json").exists()
@@ -62,7 +62,8 @@ def test_a_trace_written_out_again_in_another_layout_is_refused_in_another_job(c
     rewritten.write_text(json.dumps(json.loads(gzip.decompress(TRACE.read_bytes())), indent=1, sort_keys=True))
     refused = collect("torch-profile", "--variant", "bf16", "--trace", rewritten, job="b")
     assert refused.exit_code == 2, refused.err
-    assert "is already recorded in job a (here; the same timed figures to every digit)" in refused.err
+    assert "trace-v2.json is already recorded in job a as kernel_time, variant bf16 (here; the same timed figures " \
+           "to every digit)" in refused.err
     assert not refused.path.exists()
 
 
@@ -90,3 +91,22 @@ def test_a_record_collected_before_the_digest_takes_the_same_input_again_as_reco
     shutil.copyfile(LOG, renamed)
     refused = _log(collect, "b", renamed)
     assert refused.exit_code == 2 and "(here; the same timed figures to every digit)" in refused.err
+
+
+def test_a_copy_refused_in_another_job_is_worded_as_the_job_recorded_it(collect, workdir):
+    # a new user's case: job a100-run1 holds the trace with no shape or batch; the message said "batch 1, 224x224",
+    # which were this command's --batch and --shape, as if that job had recorded them
+    assert collect("torch-profile", "--variant", "bf16", "--trace", TRACE, job="a100-run1").exit_code == 0
+    renamed = workdir / "copy-of-trace.json.gz"
+    shutil.copyfile(TRACE, renamed)
+    refused = collect("torch-profile", "--variant", "bf16", "--trace", renamed, "--shape", "224x224", "--batch", "1",
+                      job="b")
+    assert refused.exit_code == 2 and refused.err.count("\n") == 1, refused.err
+    digest = hashlib.sha256(gzip.decompress(TRACE.read_bytes())).hexdigest()[:12]
+    assert refused.err.endswith(
+        f"copy-of-trace.json.gz is already recorded in job a100-run1 as kernel_time, variant bf16 (here; the same "
+        f"input: content sha256 {digest}…, read at {TRACE.name}): one run under two jobs would count as two "
+        "measurements that agree; if the run was of shape 224x224, batch 1 (not shape not given, batch not given), "
+        'collect it with --job a100-run1 and --replace "REASON" (what the job took from that file is dropped first); '
+        "for shape 224x224, batch 1 as well, collect a file of a run of its own; nothing written\n"), refused.err
+    assert not refused.path.exists()

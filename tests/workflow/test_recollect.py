@@ -154,19 +154,21 @@ def test_one_log_under_a_second_job_is_refused_naming_the_job_that_holds_it(tmp_
     again = _resnet(run_cli, tmp_path, "rtx3080-again")
     assert again.exit_code == 2 and again.err.count("\n") == 1
     # /results/0 is the log's host latency, median 0.275391 ms (line 1184)
-    assert again.err.startswith(f"studygen: {records}/rtx3080-trt8.6.1.json:/results/0: latency host_latency "
-                                "median, variant int8, batch 1 from ")
+    assert again.err.startswith(f"studygen: {records}/rtx3080-trt8.6.1.json:/results/0: ")
     assert again.err.endswith("trt8.6_resnet50-int8_separate-profile-run.log:line 1184 is already recorded in job "
-                              "rtx3080-trt8.6.1 (here): one run under two jobs would count as two measurements that "
-                              "agree; to add to it, collect with --job rtx3080-trt8.6.1; nothing written\n")
+                              "rtx3080-trt8.6.1 as latency host_latency median, variant int8, batch 1 (here): one run "
+                              "under two jobs would count as two measurements that agree; to add to it, collect with "
+                              "--job rtx3080-trt8.6.1; nothing written\n")
     assert sorted(p.name for p in records.iterdir()) == ["rtx3080-trt8.6.1.json"]
     # the same run under other options (a shape) or with only its profile is still the same run
     shaped = _resnet(run_cli, tmp_path, "other", "--shape", "224x224")
-    assert shaped.exit_code == 2 and "is already recorded in job rtx3080-trt8.6.1" in shaped.err
+    assert shaped.exit_code == 2 and "is already recorded in job rtx3080-trt8.6.1 as latency host_latency median, " \
+        "variant int8, batch 1 (here)" in shaped.err  # as that job recorded it: no 224x224
     profile = run_cli("collect", "trtexec", "--family", "rn", "--job", "other", "--variant", "int8", "--root", tmp_path,
                       "--profile", RESNET_PROFILE)
-    assert profile.exit_code == 2 and profile.err.startswith(f"studygen: {records}/rtx3080-trt8.6.1.json:/results/3: "
-                                                             "kernel_time, variant int8 from ")
+    assert profile.exit_code == 2 and profile.err.startswith(
+        f"studygen: {records}/rtx3080-trt8.6.1.json:/results/3: {RESNET_PROFILE}:array 1 is already recorded in job "
+        "rtx3080-trt8.6.1 as kernel_time, variant int8, batch 1 (here)")  # batch 1: that job's, though this gave none
     # another run (another log) goes into another job
     other = run_cli("collect", "trtexec", "--family", "rn", "--job", "other", "--variant", "int8", "--root", tmp_path,
                     "--log", FIXTURES / "trtexec" / "trt7_resnet50-int8_console.log")
@@ -249,7 +251,7 @@ def test_a_trace_held_under_another_variant_is_answered_with_a_way_out_not_a_cir
     elsewhere = _trace(run_cli, tmp_path, "b", "bf16")
     assert elsewhere.exit_code == 2 and elsewhere.err.count("\n") == 1
     assert elsewhere.err.endswith(
-        "is already recorded in job a (here): one run under two jobs would count as two measurements that agree; "
+        "is already recorded in job a as kernel_time, variant fp16, batch 1 (here): one run under two jobs would count as two measurements that agree; "
         'if the run was of variant bf16 (not variant fp16), collect it with --job a and --replace "REASON" (what the '
         "job took from that file is dropped first); for variant bf16 as well, collect a file of a run of its own; "
         "nothing written\n")
