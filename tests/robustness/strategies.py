@@ -94,6 +94,21 @@ def result(kind: str, required: dict, optional: dict | None = None, oneof=None):
     return st.builds(lambda a, b: {**a, **b}, base, oneof)
 
 
+def value_of_its_statistics(latency: dict) -> dict:
+    """``latency`` with ``value_ms`` the statistic it names when its statistics hold that one, and within
+    their min..max: what a collector writes (a value its own statistics contradict is refused,
+    studygen.records.order.stated_value_disagreement). Statistics of at most 0 cannot hold a value above 0:
+    dropped."""
+    stats = latency.get("statistics_ms")
+    if not stats:
+        return latency
+    if stats.get("max", 1) <= 0 or stats.get(latency["statistic"], 1) <= 0:
+        return {name: value for name, value in latency.items() if name != "statistics_ms"}
+    value = stats.get(latency["statistic"], latency["value_ms"])
+    value = min(max(value, stats.get("min", value)), stats.get("max", value))
+    return {**latency, "value_ms": value}
+
+
 latency = result("latency", {
     "timing": st.sampled_from(["gpu_compute", "host_latency", "end_to_end", "enqueue", "h2d", "d2h", "unspecified"]),
     "statistic": st.sampled_from(["median", "mean", "min", "max", "p90", "p95", "p99", "unspecified"]),
@@ -115,7 +130,7 @@ latency = result("latency", {
     "fp8_evidence": st.fixed_dictionaries({"kernels": st.lists(
         st.fixed_dictionaries({"name": text, "time_ms": non_negative}, optional={"calls": st.integers(0, 10**6)}),
         min_size=1, max_size=3)}, optional={"fake_quant_kernels": st.integers(0, 100)}),
-})
+}).map(value_of_its_statistics)
 # a plan in MiB: above 0, at most 2**20 MiB (1 TiB), the schema's bound
 plan_mib = st.one_of(st.integers(1, 2**20), st.sampled_from([1e-9, 2**20]),
                     st.floats(1e-9, 2**20, allow_nan=False, allow_infinity=False, allow_subnormal=False))
