@@ -134,7 +134,7 @@ def _sentence_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
             continue  # "more accurate than": the figures may measure something the word turns around
         if _DENIED_RE.search(text, max(sentence.start, match.start() - 20), match.start()):
             continue
-        operands = _beside_names(text, figures, match, subject_of_sentence)
+        operands = _beside_names(text, figures, match.start(), match.end(), subject_of_sentence)
         if operands is None:
             continue
         subject, reference = operands
@@ -154,17 +154,26 @@ def _measured(figure: Figure) -> bool:
     return figure.unit is not None and figure.unit not in RATIO_UNITS
 
 
-def _beside_names(text: str, figures: list[Figure], match: re.Match,
+def states_its_figures(sentence: Sentence, start: int, end: int) -> bool:
+    """Whether the comparison whose comparative runs from ``start`` to
+    ``end`` (past "than") in ``sentence.block.text`` prints a figure beside
+    each of its names, the comparison this module reads (SG107 leaves it here)."""
+    figures = [t.figure for t in sentence.tokens if t.figure is not None]
+    return _beside_names(sentence.block.text, figures, start, end) is not None
+
+
+def _beside_names(text: str, figures: list[Figure], start: int, end: int,
                   first_subject: Figure | None = None) -> tuple[Figure, Figure] | None:
-    """(subject, reference): "int8 (0.0440 ms) is faster than fp16 (0.0388 ms)";
-    in a clause joined to one read before ("and slower than bf16 (0.0471 ms)"),
-    the subject is that one's, ``first_subject`` (none: the clause is not read)."""
-    before = [f for f in figures if f.end <= match.start()]
-    after = [f for f in figures if f.start >= match.end()]
+    """(subject, reference) of the comparative at ``text[start:end]``: "int8
+    (0.0440 ms) is faster than fp16 (0.0388 ms)"; in a clause joined to one
+    read before ("and slower than bf16 (0.0471 ms)"), the subject is that
+    one's, ``first_subject`` (none: the clause is not read)."""
+    before = [f for f in figures if f.end <= start]
+    after = [f for f in figures if f.start >= end]
     if not before or not after:
         return None
     subject, reference = before[-1], after[0]
-    gap = text[subject.end:match.start()]
+    gap = text[subject.end:start]
     if not _SUBJECT_GAP_RE.match(gap):
         return None
     if _JOINED_CLAUSE_RE.search(gap):
@@ -173,10 +182,15 @@ def _beside_names(text: str, figures: list[Figure], match: re.Match,
         subject = first_subject
     if not (_measured(subject) and subject.unit == reference.unit):
         return None
-    name = text[match.end():reference.start]
-    if len(name) > _REACH or not _FIGURE_OPENING_RE.search(name) or any(c in name for c in ";,"):
+    name = text[end:reference.start]
+    # the figure in the parenthesis the name opens ("beta (WASM, 33 ms)"): a clause break inside it is no break
+    # of the name, one before it is
+    opening = name.rfind("(")
+    outside = name[:opening] if opening != -1 else name
+    inside = opening != -1 and ")" not in name[opening:]
+    if len(name) > _REACH or not (inside or _FIGURE_OPENING_RE.search(name)) or any(c in outside for c in ";,"):
         return None
     return subject, reference
 
 
-__all__ = ["HINT", "comparison_findings"]
+__all__ = ["HINT", "comparison_findings", "states_its_figures"]

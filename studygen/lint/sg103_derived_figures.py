@@ -381,8 +381,9 @@ def _change_pairs(sentence, text: str, starts: list[int]) -> list[tuple[Figure, 
             first, second = sorted((rng.lo, rng.hi), key=lambda f: f.start)
             falling = change.sense == "decrease" or (change.sense in ("faster", "slower")) and (
                 (change.sense == "faster") == (rng.unit in DURATION_UNITS))
+            # after the change only: a range before it ("B (148-153 ms) is ~40% slower than A") is its subject's spread
             if first.value != second.value and (first.value > second.value) == falling and \
-                    _adjacent(text, starts, change.figure, first, second):
+                    change.figure.end <= first.start and _adjacent(text, starts, change.figure, first, second):
                 found.append((first, second))
     return found
 

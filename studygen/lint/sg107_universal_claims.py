@@ -84,6 +84,7 @@ from .document import Document, Sentence
 from .restriction import TextView
 from .header_names import mention as header_mention
 from .header_names import name_words
+from .inline_comparisons import states_its_figures
 from .join_messages import paired, unpaired
 from .rounding import stands_for
 from .row_axis import row_comparison
@@ -244,6 +245,8 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
     # a figure of its own right before the comparison: a ratio SG103 reads (a figure and its unit fit in the window)
     if _FIGURE_BEFORE_RE.search(text, max(start, match.start() - _FIGURE_WINDOW), match.start()):
         return None
+    if strict and states_its_figures(sentence, match.start(), match.end()):
+        return None  # "A (27 ms) is faster than B (33 ms)": its own figures, which SG103 holds it to
     if not every and _HEDGED_RE.search(text, start, end):
         return None  # "can be faster than", "usually beats": no claim about a given pair of rows
     clause = text[start:end]

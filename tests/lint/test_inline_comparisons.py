@@ -109,3 +109,14 @@ def test_a_change_whose_figures_go_the_other_way_than_its_verb(sentence, expecte
 ])
 def test_changes_that_agree_or_are_not_read_stay_quiet(sentence):
     assert _sg103(sentence) == []
+
+
+def test_a_comparison_stating_its_figures_is_held_to_them_not_to_a_table():
+    # the table pairs the two decoders by output size only, which the sentence does not name: SG107 used to say
+    # the comparison "compares nothing" though the sentence prints both figures
+    table = ("# Decoders\n\n| Decoder | Output size | Time (ms) |\n|---|---|---|\n| alpha | small | 27 |\n"
+             "| beta | large | 33 |\n\n")
+    right = table + "The alpha decoder (27 ms) is faster than beta (WASM, 33 ms) among all decoders.\n"
+    assert [f.code for f in lint_text(right, "x.md")] == []
+    wrong = table + "The alpha decoder (27 ms) is slower than beta (WASM, 33 ms) among all decoders.\n"
+    assert [(f.code, f.line) for f in lint_text(wrong, "x.md")] == [("SG103", 8)]

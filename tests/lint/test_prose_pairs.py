@@ -42,3 +42,10 @@ def test_an_and_pair_whose_first_figure_names_its_place():
     assert _sg103(stated.format(2)) == []
     ((line, message),) = _sg103(stated.format(5))
     assert line == 3 and message.startswith("5% does not follow from 2.673 and 2.621 ms: (2.673 - 2.621) / 2.673 = 2%")
+
+
+def test_a_range_before_a_change_is_its_subject_s_spread_not_its_two_figures():
+    # "(148-153 ms)" is lane B's spread; a change's before and after follow it ("by 12% (0.1536 to 0.1526 ms)")
+    assert _sg103("Lane B at its best (148-153 ms, 4 threads) is 40% slower than lane A at 6 threads.") == []
+    ((_, message),) = _sg103("Lane B at its best is 40% slower (148 to 153 ms).")
+    assert message.startswith("40% does not follow from 148 and 153 ms")
