@@ -128,13 +128,24 @@ _EMPTY = (None, False)
 # A cell holding a range of values: "1.20–1.31", "1.20 to 1.31", "(3 jobs: 1.20 to 1.31)"; group 2 the separator
 _RANGE_CELL_RE = lazy_compile(
     r"(?:\d+\s+[A-Za-z]+\s*:\s*)?(-?\d+(?:\.\d+)?)\s*(–|—|-|to)\s*(-?\d+(?:\.\d+)?)")
+# A note after a range naming the repeats it spans, as the generic template prints several jobs' figures of one
+# cell: "0.457 to 0.92 (3 jobs: a, b, c)", "5.0 to 8.0 (2 figures of 1 job: a)", "(3 jobs: a, b; 1 undefined)"
+_REPEATS_NOTE_RE = lazy_compile(
+    r"\s*\(\d+\s+(?:figures\s+of\s+\d+\s+)?(?:jobs?|runs?|repeats?|compilations?|measurements?|trials?)\b"
+    r"(?:\s*,\s*each)?\s*:[^()]*\)$")
 
 
 def _range_cell(text: str) -> tuple[tuple[Figure, Figure], str] | None:
     """((low end, high end), separator) of a cell holding a range of values
-    (see :data:`_RANGE_CELL_RE`; the whole cell, maybe in parentheses, the low
-    end first), else None. ``0.409 to 0.073`` goes down: a change, no range."""
+    (see :data:`_RANGE_CELL_RE`; the whole cell, maybe in parentheses or
+    followed by a note of the repeats it spans (:data:`_REPEATS_NOTE_RE`,
+    separator ``note`` then), the low end first), else None. ``0.409 to
+    0.073`` goes down: a change, no range."""
     text = text.strip()
+    note = _REPEATS_NOTE_RE.search(text) if text.endswith(")") else None
+    if note is not None and note.start() > 0:
+        found = _range_cell(text[:note.start()])
+        return (found[0], "note") if found is not None else None
     inner = text[1:-1].strip() if text.startswith("(") and text.endswith(")") else text
     match = _RANGE_CELL_RE.fullmatch(inner)
     if match is None:

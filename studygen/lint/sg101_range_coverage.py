@@ -71,6 +71,7 @@ from .rounding import covers
 from .series_index import SectionSeries
 from .text import normalize, reference_opening
 from .variant_pairs import kind_of_words
+from .variant_ranges import across_variants
 
 CODE = "SG101"
 MAX_ROWS_NAMED = 8
@@ -173,7 +174,6 @@ class _ValueIndex:
             self._maps[key] = mapping
         return mapping.get(rounding_keys(figure.value, figure.decimals)[0], [])
 
-
     def section(self, section: int, unit: str | None) -> SectionSeries:
         key = (section, unit)
         found = self._sections.get(key)
@@ -272,7 +272,7 @@ def _scan(document: Document, index: _ValueIndex, block: Block, sentence: Senten
             if _scan_series(plain, index, block, sentence, rng, candidates):
                 return True
         return _scan_pairs(document, block, sentence, rng, candidates, relative=False)
-    if _scan_series(_plain_sources(document, index, block, sentence, rng), index, block, sentence, rng, candidates):
+    if _scan_series(across_variants(block, sentence, rng, _plain_sources(document, index, block, sentence, rng)), index, block, sentence, rng, candidates):
         return True
     if not any(c.reportable for c in candidates) and rng.unit in RATIO_UNITS and rng.difference:
         return _scan_pairs(document, block, sentence, rng, candidates, relative=True)

@@ -347,6 +347,18 @@ _RATIO_HEADER_RE = lazy_compile(
     re.IGNORECASE)
 
 
+# A header of a column of differences between two others: "fp16 minus fp32 (AP points)", "FP8 - fp16 (points)"
+_DIFFERENCE_HEADER_RE = lazy_compile(r"\bminus\b|\bpoints?\b|\bpts\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def difference_header(header: str) -> bool:
+    """True for a header that names a difference of other columns: "A
+    minus B", a figure in points ("(AP points)", "(points)"), or one of
+    :data:`DIFFERENCE_WORDS` ("Saving (ms)", "delta")."""
+    return _DIFFERENCE_HEADER_RE.search(header) is not None or bool(DIFFERENCE_WORDS & cached_keywords(header))
+
+
 @lru_cache(maxsize=4096)
 def ratio_header(header: str) -> bool:
     """True for a header that names a ratio without an ``x`` unit

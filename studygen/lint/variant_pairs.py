@@ -51,7 +51,7 @@ from .figures import RATIO_UNITS, Figure, statistic_of
 from .header_names import mention as header_mention
 from .header_names import name_words, prose_words
 from .restriction import TextView
-from .text import label_tokens, normalize, stem
+from .text import difference_header, label_tokens, normalize, stem
 
 TIME, SIZE, THROUGHPUT, QUALITY, ERROR = "time", "size", "throughput", "quality", "error"
 # kinds where a larger figure is better (QUALITY: AP, accuracy; ERROR, a quality measured as what goes wrong:
@@ -230,10 +230,12 @@ def _own_words(table: Table, columns: list[Series]) -> dict[int, frozenset[str]]
 
 
 def _kind_columns(table: Table, kind: str) -> list[Series]:
-    """The first measured series of each column of ``kind`` (label columns left out)."""
+    """The first measured series of each column of ``kind`` (label columns
+    left out, and columns of differences: "fp16 minus fp32 (AP points)"
+    names both variants, yet is neither, and holds no figure of the kind)."""
     seen, found = set(), []
     for series in table.series:
-        if series.column in table.label_columns or series.column in seen:
+        if series.column in table.label_columns or series.column in seen or difference_header(series.header):
             continue
         if kind_of_series(series) == kind:
             seen.add(series.column)
