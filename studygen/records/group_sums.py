@@ -38,9 +38,16 @@ KERNELS_LISTED_PER_GROUP = 20
 
 
 def printed(figure: float) -> Decimal:
-    """``figure`` as the record prints it (``repr``: the shortest text that
-    reads back as the same float), exactly: ``0.1`` is 0.1, not 0.1000…0555."""
-    return Decimal(repr(figure))
+    """``figure`` exactly as the record prints it: the JSON text a parsed
+    figure keeps (:class:`~studygen.numbers.SourceFloat`: ``0.100000`` is
+    known to 6 decimals, its trailing zeros are digits), else ``repr`` (the
+    shortest text that reads back as the same float: ``0.1`` is 0.1, not
+    0.1000…0555)."""
+    return Decimal(_text(figure))
+
+
+def _text(figure: float) -> str:
+    return getattr(figure, "source", None) or repr(figure)
 
 
 def half_unit(figure: Decimal) -> Decimal:
@@ -69,11 +76,11 @@ def group_sum_disagreement(result: dict) -> tuple[str, str] | None:
         field = f"groups/{index}/time_ms"
         complete = len(kernels) < KERNELS_LISTED_PER_GROUP
         if complete and abs(stated - listed) > slack:
-            return field, (f"{field} {time_ms!r} ms is not the sum of its {len(kernels)} listed kernels, "
+            return field, (f"{field} {_text(time_ms)} ms is not the sum of its {len(kernels)} listed kernels, "
                            f"{listed:f} ms (a complete list: fewer than {KERNELS_LISTED_PER_GROUP}), beyond the "
                            f"±{slack.normalize():f} ms their printed digits allow")
         if not complete and listed - stated > slack:
-            return field, (f"{field} {time_ms!r} ms is below the sum of its {len(kernels)} largest kernels, "
+            return field, (f"{field} {_text(time_ms)} ms is below the sum of its {len(kernels)} largest kernels, "
                            f"{listed:f} ms, beyond the ±{slack.normalize():f} ms their printed digits allow "
                            "(a group's time covers all its kernels)")
     return None

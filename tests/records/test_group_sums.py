@@ -163,3 +163,24 @@ def test_what_the_collectors_write_always_agrees():
         assert group_sum_disagreement(result) is None, (trial, result)
         capped_groups += any(len(g.get("kernels", [])) == KERNELS_LISTED_PER_GROUP for g in result["groups"])
     assert capped_groups > 30  # the longer lists were read too
+
+
+def test_trailing_zeros_a_record_prints_are_digits_of_the_tolerance(tmp_path):
+    # 19 kernels printed 0.100000 (as collectors write trace figures): each is known to half of 1e-6 ms, not to
+    # the 0.05 its shortest repr "0.1" would allow; read so, 1.000000 beside their 1.900000 passed
+    kernels = ",".join(f'{{"name": "k{n}", "time_ms": 0.100000}}' for n in range(19))
+    text = json.dumps(record("job", [latency("int8", 1.2), profile(1.0)]), indent=2)
+    document = json.loads(text)
+    document["results"][1]["groups"][0]["kernels"] = "KERNELS"
+    text = json.dumps(document, indent=2).replace('"time_ms": 1.0,', '"time_ms": 1.000000,', 1)
+    text = text.replace('"KERNELS"', f"[{kernels}]")
+    path = tmp_path / "job.json"
+    path.write_text(text)
+    with pytest.raises(RecordError) as caught:
+        load_record(path, "job.json")
+    assert caught.value.message == (
+        "groups/0/time_ms 1.000000 ms is not the sum of its 19 listed kernels, 1.900000 ms (a complete list: fewer "
+        "than 20), beyond the ±0.00001 ms their printed digits allow (the record was edited?)")
+    # the same figures printed to their exact sum load
+    path.write_text(text.replace('"time_ms": 1.000000,', '"time_ms": 1.900000,', 1))
+    assert load_record(path, "job.json").results[1]["groups"][0]["time_ms"] == 1.9
