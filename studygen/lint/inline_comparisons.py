@@ -116,10 +116,10 @@ def _change_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
         sign = -1 if match.group(1) else 1
         if goes_against(now, before, sign):
             words = " ".join(text[match.start():match.end()].split())
-            unit = f" {unit}" if unit else ""
             found.append((sentence.line_at(match.start()),
-                          f"'{words}' goes the wrong way: from {before.text} to {now.text}{unit} is a "
-                          f"{'rise' if sign < 0 else 'fall'}", "swap the two figures or the verb"))
+                          f"'{words}' goes the wrong way: from {_as_written(text, before)} to "
+                          f"{_as_written(text, now)} is a {'rise' if sign < 0 else 'fall'}",
+                          "swap the two figures or the verb"))
     return found
 
 
@@ -144,10 +144,15 @@ def _sentence_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
         if goes_against(subject, reference, sign):
             wanted = "smaller" if sign < 0 else "larger"
             found.append((sentence.line_at(match.start()),
-                          f"'{match.group(0).strip()}' goes the wrong way: {subject.text} {unit} should be the {wanted} "
-                          f"of the two figures, but {reference.text} {unit}, the one it is compared with, is {wanted}",
-                          HINT))
+                          f"'{match.group(0).strip()}' goes the wrong way: {_as_written(text, subject)} should be the "
+                          f"{wanted} of the two figures, but {_as_written(text, reference)}, the one it is compared "
+                          f"with, is {wanted}", HINT))
     return found
+
+
+def _as_written(text: str, figure: Figure) -> str:
+    """``figure`` with its unit as the document prints them ("6 µs", "2.84ms"), blanks made single spaces."""
+    return " ".join(text[figure.start:figure.end].split())
 
 
 def _measured(figure: Figure) -> bool:

@@ -96,10 +96,13 @@ def figure_clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
     or the sentence start, forward to the next or the sentence end. A
     parenthesis around one short word is part of a row's name ("TensorRT
     (INT8)"), no clause break."""
-    text = _LABEL_PARENTHESIS_RE.sub(lambda m: " " + m.group(1) + " ", sentence.block.text[:sentence.end])
-    start = max([text.rfind(c, sentence.start, figure.start) for c in _CLAUSE_BREAKS] + [sentence.start - 1]) + 1
-    ends = [text.find(c, figure.end, sentence.end) for c in _CLAUSE_BREAKS]
-    return start, min([e for e in ends if e != -1] + [sentence.end])
+    # the sentence alone, its offsets shifted by ``base``: the block before it (a paragraph of a megabyte) made
+    # each figure's clause cost the whole paragraph's length
+    base = sentence.start
+    text = _LABEL_PARENTHESIS_RE.sub(lambda m: " " + m.group(1) + " ", sentence.block.text[base:sentence.end])
+    start = max([text.rfind(c, 0, figure.start - base) for c in _CLAUSE_BREAKS] + [-1]) + 1 + base
+    ends = [text.find(c, figure.end - base) for c in _CLAUSE_BREAKS]
+    return start, min([e + base for e in ends if e != -1] + [sentence.end])
 
 
 def _is_speed(series: Series) -> bool:

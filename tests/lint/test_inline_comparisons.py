@@ -82,12 +82,12 @@ def test_a_clause_joined_by_and_compares_the_sentence_subject():
 
 
 @pytest.mark.parametrize("sentence, expected", [
-    ("AP50 drops from 0.8416 to 0.8936.", "'drops from' goes the wrong way: from 0.8416 to 0.8936 AP50 is a rise"),
-    ("Latency falls from 5.2 ms to 6.1 ms with graphs.", "'falls from' goes the wrong way: from 5.2 to 6.1 ms is a rise"),
+    ("AP50 drops from 0.8416 to 0.8936.", "'drops from' goes the wrong way: from 0.8416 to 0.8936 is a rise"),
+    ("Latency falls from 5.2 ms to 6.1 ms with graphs.", "'falls from' goes the wrong way: from 5.2 ms to 6.1 ms is a rise"),
     ("Throughput increased from 410 to 385 images/s.",
      "'increased from' goes the wrong way: from 410 to 385 images/s is a fall"),
     ("The plan size grew by a lot from 91 MB to 57 MB.",
-     "'grew by a lot from' goes the wrong way: from 91 to 57 MB is a fall"),
+     "'grew by a lot from' goes the wrong way: from 91 MB to 57 MB is a fall"),
     ("Latency drops from about 5.2 to 6.1 ms.", "'drops from' goes the wrong way: from 5.2 to 6.1 ms is a rise"),
     ("Throughput drops from our best run of 410 to 455 images/s.",
      "'drops from' goes the wrong way: from 410 to 455 images/s is a rise"),
@@ -120,3 +120,9 @@ def test_a_comparison_stating_its_figures_is_held_to_them_not_to_a_table():
     assert [f.code for f in lint_text(right, "x.md")] == []
     wrong = table + "The alpha decoder (27 ms) is slower than beta (WASM, 33 ms) among all decoders.\n"
     assert [(f.code, f.line) for f in lint_text(wrong, "x.md")] == [("SG103", 8)]
+
+
+def test_figures_are_quoted_as_the_document_prints_them():
+    assert _sg103("Latency drops from 5 to 6 µs.") == [(3, "'drops from' goes the wrong way: from 5 to 6 µs is a rise")]
+    assert _sg103("int8 (2.84ms) is faster than fp16 (2.61ms).") == [
+        (3, WRONG.format(phrase="faster than", a="2.84ms", b="2.61ms", wanted="smaller"))]
