@@ -1,0 +1,49 @@
+"""Kineto traces altered where the collector used to read them without a
+word (this session's attack on ``collect torch-profile``): a kernel's launch
+written twice, a kernel event that is no complete event, an integer longer
+than Python converts, and durations finer than the ns. Each case is a copy of
+the H100 BERT fixture changed in one place, written under tmp_path."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+from tests.collect.conftest import TORCH, assert_refused
+
+H100_BERT = TORCH / "cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz"
+FIRST_KERNEL = 2103  # the trace's first kernel event: correlation id 8218, launched by event 2105 (cudaLaunchKernel)
+ITS_LAUNCH = 2105
+EVENTS = 2551  # events in the trace: an event appended is event 2551
+
+
+def h100_events() -> dict:
+    return json.loads(gzip.decompress(H100_BERT.read_bytes()))
+
+
+def collect_copy(collect, workdir, trace: dict, text_change=None):
+    text = json.dumps(trace)
+    if text_change:
+        text = text_change(text)
+    path = workdir / "trace.json"
+    path.write_text(text, encoding="utf-8")
+    return collect("torch-profile", "--trace", path, "--mode", "eager", "--variant", "bf16")
+
+
+def test_the_unaltered_copy_is_read(collect, workdir):
+    trace = h100_events()
+    events = trace["traceEvents"]
+    assert len(events) == EVENTS and events[FIRST_KERNEL]["cat"] == "kernel"
+    assert events[FIRST_KERNEL]["args"]["correlation"] == events[ITS_LAUNCH]["args"]["correlation"] == 8218
+    done = collect_copy(collect, workdir, trace)
+    assert done.exit_code == 0, done.err
+    assert str(done.results[0]["profiled_total_ms"]) == "0.307197"
+    assert "the kernels' dur is in µs to 3 decimals;" in done.results[0]["note"]
+
+
+def test_an_integer_longer_than_python_converts_is_worded(collect, workdir):
+    trace = h100_events()
+    trace["traceEvents"][FIRST_KERNEL]["ts"] = "LONG"
+    done = collect_copy(collect, workdir, trace, lambda text: text.replace('"LONG"', "9" * 5001))
+    assert_refused(done, "trace.json:1: malformed JSON: an integer with more than 4300 digits (no measurement has "
+                         "that many)\n")
