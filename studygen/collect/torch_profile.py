@@ -55,7 +55,7 @@ from .inputs import decode_at, decoder, is_number, json_error, read_input_text, 
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
 from .torch_devices import one_device
 from .torch_steps import STEP_NAME, TIMESTAMP_SLACK_US, StepRanges, attribute
-from .trace_resolution import US_DECIMALS_MS, duration_decimals, resolution_words, write_at_resolution
+from .trace_resolution import US_DECIMALS_MS, duration_decimals, finer_than_ns, resolution_words, write_at_resolution
 
 US_PER_MS = 1000.0
 # Devices whose on-device work Kineto records under a category other than
@@ -97,6 +97,7 @@ class Trace:
     device: int | None = None  # the device --device named (its kernels only were read)
     unlaunched: dict[str, list[float]] = field(default_factory=dict)
     us_decimals: int = 0  # decimals of the kernels' dur in µs: 0 whole µs, 3 ns (trace_resolution.duration_decimals)
+    us_rounded: bool = False  # some dur has more decimals than us_decimals keeps (trace_resolution.finer_than_ns)
 
     @property
     def kernel_devices(self) -> set[int]:
@@ -398,7 +399,8 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
                for (name, dur, _, device, _), label in zip(kernel_events, found.labels)]
     trace = Trace(display=display, kernels=kernels, steps=found.steps, outside_steps=found.outside, devices=devices,
                   categories=categories, platform=trace_platform(top), device=device, unlaunched=found.unlaunched,
-                  us_decimals=duration_decimals(dur for _, dur, _, _, _ in kernel_events))
+                  us_decimals=duration_decimals(dur for _, dur, _, _, _ in kernel_events),
+                  us_rounded=finer_than_ns(dur for _, dur, _, _, _ in kernel_events))
     trace.notes.extend(note for note in (found.note, device_note) if note)
     unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
     if unlisted and trace.gpu:
@@ -496,7 +498,7 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
     if grouped.unclassified_names:
         notes.append(f"{len(grouped.unclassified_names)} kernels matched no rule")
     notes.append(f"times in ms to {trace.us_decimals + US_DECIMALS_MS} decimals: the kernels' dur is in "
-                 f"{resolution_words(trace.us_decimals)}")
+                 f"{resolution_words(trace.us_decimals, trace.us_rounded)}")
     notes.extend(trace.notes)
     result["note"] = "; ".join(notes)
     return write_at_resolution(result, trace.us_decimals + US_DECIMALS_MS)

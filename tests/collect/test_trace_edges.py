@@ -9,6 +9,9 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
+
+from studygen.collect.trace_resolution import finer_than_ns
 from tests.collect.conftest import TORCH, assert_refused
 
 H100_BERT = TORCH / "cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz"
@@ -47,3 +50,25 @@ def test_an_integer_longer_than_python_converts_is_worded(collect, workdir):
     done = collect_copy(collect, workdir, trace, lambda text: text.replace('"LONG"', "9" * 5001))
     assert_refused(done, "trace.json:1: malformed JSON: an integer with more than 4300 digits (no measurement has "
                          "that many)\n")
+
+
+def test_durations_finer_than_the_ns_are_said_to_be_rounded(collect, workdir):
+    trace = h100_events()
+    kernel = trace["traceEvents"][FIRST_KERNEL]
+    assert kernel["dur"] == 3.136
+    kernel["dur"] = 3.1234567890123
+    done = collect_copy(collect, workdir, trace)
+    assert done.exit_code == 0, done.err
+    (result,) = done.results
+    # the trace's one step: 0.307197 ms - 3.136 µs + 3.1234567890123 µs = 0.30718445679 ms, written to the ns
+    assert result["iterations"] == 1 and str(result["profiled_total_ms"]) == "0.307184"
+    assert ("times in ms to 6 decimals: the kernels' dur is in µs to more than 3 decimals (finer than any profiler "
+            "clock): the times are rounded to the ns;") in result["note"]
+
+
+@pytest.mark.parametrize("durations, finer", [
+    ([71, 9.344, 41.28], False), ([2.0], False), ([3.1234567890123], True), ([2.0000000000000004], True),
+    ([9.3445, 1], True),
+])
+def test_finer_than_ns(durations, finer):
+    assert finer_than_ns(durations) is finer
