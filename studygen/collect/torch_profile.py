@@ -326,7 +326,8 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     """Read a Kineto trace (``.json`` or ``.json.gz``).
 
     Raises InputError for malformed JSON (a repeated key included), a file
-    that is not a trace, a kernel event with a missing or negative ``dur`` or
+    that is not a trace, a kernel event that is no complete event (``"ph"``
+    other than ``"X"``), a kernel event with a missing or negative ``dur`` or
     a name that is no non-empty string (``null``, a list, missing),
     kernels that all last 0, and a trace with no GPU kernel events (naming why: CPU only, CUPTI
     counters, runtime calls only, another device's work, …) and, unless
@@ -350,9 +351,16 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
         category = event.get("cat")
         if category:
             categories[str(category)] += 1
-        if event.get("ph") != "X":
-            return
         category = str(category or "").lower()
+        if event.get("ph") != "X":
+            if category == "kernel":
+                # Kineto writes each kernel as one complete event; a begin or end alone holds no dur, and
+                # skipping it would drop the kernel's time without a word
+                held = f"\"ph\": {json.dumps(event['ph'])[:40]}" if "ph" in event else "no \"ph\""
+                raise InputError(f"kernel event with {held}, not a complete event (\"ph\": \"X\", as Kineto writes "
+                                 "every kernel): its time cannot be read; nothing recorded",
+                                 path=display, pointer=f"{pointer_base}/{index}" + ("/ph" if "ph" in event else ""))
+            return
         if category == "kernel":
             dur, ts, args = event.get("dur"), event.get("ts"), event.get("args") or {}
             if not is_number(dur) or dur < 0 or not is_number(ts):

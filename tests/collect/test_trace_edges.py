@@ -44,6 +44,22 @@ def test_the_unaltered_copy_is_read(collect, workdir):
     assert "the kernels' dur is in µs to 3 decimals;" in done.results[0]["note"]
 
 
+@pytest.mark.parametrize("phase, held, pointer", [
+    ("B", '"ph": "B"', f"/traceEvents/{FIRST_KERNEL}/ph"),
+    (None, 'no "ph"', f"/traceEvents/{FIRST_KERNEL}"),
+])
+def test_a_kernel_event_that_is_no_complete_event_is_refused(collect, workdir, phase, held, pointer):
+    trace = h100_events()
+    kernel = trace["traceEvents"][FIRST_KERNEL]
+    if phase is None:
+        del kernel["ph"]
+    else:
+        kernel["ph"] = phase
+    done = collect_copy(collect, workdir, trace)
+    assert_refused(done, f"trace.json:{pointer}: kernel event with {held}, not a complete event (\"ph\": \"X\", as "
+                         "Kineto writes every kernel): its time cannot be read; nothing recorded\n")
+
+
 def test_an_integer_longer_than_python_converts_is_worded(collect, workdir):
     trace = h100_events()
     trace["traceEvents"][FIRST_KERNEL]["ts"] = "LONG"
