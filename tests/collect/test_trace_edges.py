@@ -6,6 +6,7 @@ the H100 BERT fixture changed in one place, written under tmp_path."""
 
 from __future__ import annotations
 
+import copy
 import gzip
 import json
 
@@ -42,6 +43,30 @@ def test_the_unaltered_copy_is_read(collect, workdir):
     assert done.exit_code == 0, done.err
     assert str(done.results[0]["profiled_total_ms"]) == "0.307197"
     assert "the kernels' dur is in µs to 3 decimals;" in done.results[0]["note"]
+
+
+@pytest.mark.parametrize("shift_us", [-1_000_000, 0])  # a copy 1 s earlier (outside every step), an exact copy
+def test_a_launch_written_twice_is_refused_naming_both(collect, workdir, shift_us):
+    trace = h100_events()
+    launch = copy.deepcopy(trace["traceEvents"][ITS_LAUNCH])
+    launch["ts"] += shift_us
+    trace["traceEvents"].append(launch)
+    done = collect_copy(collect, workdir, trace)
+    assert_refused(done, f"trace.json:/traceEvents/{EVENTS}: launch event {EVENTS} carries correlation id 8218, as "
+                         f"launch event {ITS_LAUNCH} (/traceEvents/{ITS_LAUNCH}) does: a kernel has one launch, and "
+                         "which of the two places it in a step cannot be told (events written twice, or traces "
+                         "joined?)\n")
+
+
+def test_runtime_calls_sharing_an_id_no_kernel_carries_are_read(collect, workdir):
+    # the MTIA fixture nests runtime calls of one correlation id; none of them launches a kernel here
+    trace = h100_events()
+    for ts in (5.0, 7.0):
+        trace["traceEvents"].append({"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "ts": ts,
+                                     "dur": 1.0, "pid": 1, "tid": 1, "args": {"correlation": 999999}})
+    done = collect_copy(collect, workdir, trace)
+    assert done.exit_code == 0, done.err
+    assert str(done.results[0]["profiled_total_ms"]) == "0.307197"
 
 
 @pytest.mark.parametrize("phase, held, pointer", [
