@@ -401,6 +401,17 @@ def _line_past_nesting(text: str, limit: int) -> int:
     return 0
 
 
+def json_value_error_reason(exc: ValueError) -> str:
+    """How a message words ``exc``, a ValueError that decoding JSON raised:
+    an integer literal past Python's digit limit (4300 digits by default)
+    as such, not in Python's own words (which tell the reader to call
+    ``sys.set_int_max_str_digits()``); any other as its text."""
+    reason = str(exc)
+    if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
+        return "an integer with more than 4300 digits (no measurement has that many)"
+    return reason
+
+
 def parse_json(text: str, display: str):
     """``json.loads`` with errors as ``file:N: malformed JSON: …``.
 
@@ -444,10 +455,7 @@ def parse_json(text: str, display: str):
                           line=_line_past_nesting(text, MAX_NESTING),
                           path=display) from None
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
-        reason = str(exc)
-        if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
-            reason = "an integer with more than 4300 digits (no measurement has that many)"
-        raise RecordError(f"malformed JSON: {reason}", path=display) from None
+        raise RecordError(f"malformed JSON: {json_value_error_reason(exc)}", path=display) from None
     problem = document_problem(document) if may_hold_document_problem(text) else None
     if problem is not None:
         pointer, reason = problem

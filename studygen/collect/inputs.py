@@ -19,7 +19,8 @@ from pathlib import Path
 from ..errors import InputError
 from ..fsutil import shown_path
 from ..records.sources import DIGEST, TIMED_KINDS, source_file
-from ..textio import MAX_INPUT_BYTES, UTF8_BOM, decode_text, document_problem, read_text, regular_file
+from ..textio import (MAX_INPUT_BYTES, UTF8_BOM, decode_text, document_problem, json_value_error_reason, read_text,
+                      regular_file)
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -312,8 +313,9 @@ def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str,
         raise InputError("malformed JSON: nested too deeply to read (arrays or objects about 1000 levels deep; "
                          "no trtexec, profiler or COCO file nests more than 10)", path=display,
                          pointer=pointer or None, line=0 if pointer else _line_col(text, pos)[0]) from None
-    except ValueError as exc:
-        raise InputError(f"malformed JSON: {exc}", path=display, line=_line_col(text, pos)[0]) from None
+    except ValueError as exc:  # NaN or Infinity, an integer longer than Python's digit limit
+        raise InputError(f"malformed JSON: {json_value_error_reason(exc)}", path=display,
+                         line=_line_col(text, pos)[0]) from None
     if pointer is not None and hooks is not None and hooks.suspect:
         _refuse_marked(value, pointer, display, _line_col(text, pos)[0])
     if pointer is not None:

@@ -29,7 +29,8 @@ same note.
 
 Refused as impossible for one profiler run (each would count time twice):
 steps of other names that overlap on one thread, a kernel event written
-twice, and kernels of one stream that overlap beyond the timestamps' 1 µs
+twice, two launch events of one kernel's correlation id
+(:func:`refuse_repeated_launches`), and kernels of one stream that overlap beyond the timestamps' 1 µs
 rounding (:func:`refuse_stream_overlaps` says which overlaps are real).
 
 Kernels of several devices are never summed: such a trace is read for the
@@ -55,7 +56,7 @@ from .inputs import decode_at, decoder, is_number, json_error, read_input_text, 
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
 from .torch_devices import one_device
 from .torch_steps import STEP_NAME, TIMESTAMP_SLACK_US, StepRanges, attribute
-from .trace_resolution import US_DECIMALS_MS, duration_decimals, resolution_words, write_at_resolution
+from .trace_resolution import US_DECIMALS_MS, duration_decimals, finer_than_ns, resolution_words, write_at_resolution
 
 US_PER_MS = 1000.0
 # Devices whose on-device work Kineto records under a category other than
@@ -97,6 +98,7 @@ class Trace:
     device: int | None = None  # the device --device named (its kernels only were read)
     unlaunched: dict[str, list[float]] = field(default_factory=dict)
     us_decimals: int = 0  # decimals of the kernels' dur in µs: 0 whole µs, 3 ns (trace_resolution.duration_decimals)
+    us_rounded: bool = False  # some dur has more decimals than us_decimals keeps (trace_resolution.finer_than_ns)
 
     @property
     def kernel_devices(self) -> set[int]:
@@ -317,6 +319,26 @@ def refuse_stream_overlaps(on_stream: list[tuple], kernel_events: list[tuple], d
             latest = on_stream[position]
 
 
+def refuse_repeated_launches(kernel_events: list[tuple], repeated: dict, display: str, pointer_base: str) -> None:
+    """Refuse a kernel whose correlation id two launch events carry
+    (``repeated``: correlation id -> event indices of its first and second
+    launch, runtime or driver category, ``"ph": "X"``). A kernel has one
+    launch; of two, either could place it in a step (the second used to win
+    silently), so the trace was written twice or joined. Only ids some kernel
+    of ``kernel_events`` carries count: the MTIA fixture's nested runtime calls
+    (``synchronizeStream`` holding ``synchronize``) share ids that no kernel
+    carries. Names the one whose second launch comes first in the file."""
+    carried = {correlation for *_, correlation in kernel_events}
+    pairs = [pair + (correlation,) for correlation, pair in repeated.items() if correlation in carried]
+    if not pairs:
+        return
+    first, second, correlation = min(pairs, key=lambda pair: pair[1])
+    raise InputError(f"launch event {second} carries correlation id {correlation}, as launch event {first} "
+                     f"({pointer_base}/{first}) does: a kernel has one launch, and which of the two places it in a "
+                     "step cannot be told (events written twice, or traces joined?)",
+                     path=display, pointer=f"{pointer_base}/{second}")
+
+
 def _stream_words(stream: tuple) -> str:
     return f"on {stream[0]} {stream[1]} {stream[2]} {stream[3]}"
 
@@ -325,8 +347,10 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     """Read a Kineto trace (``.json`` or ``.json.gz``).
 
     Raises InputError for malformed JSON (a repeated key included), a file
-    that is not a trace, a kernel event with a missing or negative ``dur`` or
-    a name that is no non-empty string (``null``, a list, missing),
+    that is not a trace, a kernel event that is no complete event (``"ph"``
+    other than ``"X"``), a kernel event with a missing or negative ``dur`` or
+    a name that is no non-empty string (``null``, a list, missing), two
+    launch events of one kernel's correlation id,
     kernels that all last 0, and a trace with no GPU kernel events (naming why: CPU only, CUPTI
     counters, runtime calls only, another device's work, …) and, unless
     ``device`` names one, a trace whose kernels ran on several devices
@@ -339,6 +363,8 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     categories: collections.Counter = collections.Counter()
     # kernels as (name, dur µs, ts µs, device, correlation): a tuple, not the event dict, to keep memory low
     kernel_events, steps, launches = [], StepRanges(), {}
+    launch_events: dict = {}  # correlation id -> index of its launch event
+    repeated: dict = {}  # correlation id -> (first, second) index of two launch events carrying it
     on_stream: list[tuple] = []  # (stream, ts, dur, event index, in a CUDA graph) of each kernel, for overlaps
     counted = [0]  # events seen
 
@@ -349,9 +375,16 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
         category = event.get("cat")
         if category:
             categories[str(category)] += 1
-        if event.get("ph") != "X":
-            return
         category = str(category or "").lower()
+        if event.get("ph") != "X":
+            if category == "kernel":
+                # Kineto writes each kernel as one complete event; a begin or end alone holds no dur, and
+                # skipping it would drop the kernel's time without a word
+                held = f"\"ph\": {json.dumps(event['ph'])[:40]}" if "ph" in event else "no \"ph\""
+                raise InputError(f"kernel event with {held}, not a complete event (\"ph\": \"X\", as Kineto writes "
+                                 "every kernel): its time cannot be read; nothing recorded",
+                                 path=display, pointer=f"{pointer_base}/{index}" + ("/ph" if "ph" in event else ""))
+            return
         if category == "kernel":
             dur, ts, args = event.get("dur"), event.get("ts"), event.get("args") or {}
             if not is_number(dur) or dur < 0 or not is_number(ts):
@@ -374,7 +407,10 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
             args = event.get("args")
             correlation = _plain(args.get("correlation")) if isinstance(args, dict) else None
             if correlation is not None and is_number(event.get("ts")):
-                launches[correlation] = event["ts"]
+                if correlation in launches:
+                    repeated.setdefault(correlation, (launch_events[correlation], index))
+                else:
+                    launches[correlation], launch_events[correlation] = event["ts"], index
         name = event.get("name")
         if isinstance(name, str) and name.startswith("ProfilerStep#") and STEP_NAME.match(name) \
                 and is_number(event.get("ts")) and is_number(event.get("dur")):
@@ -393,12 +429,14 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     for entry in top.get("deviceProperties") or []:
         if isinstance(entry, dict) and isinstance(entry.get("id"), int) and isinstance(entry.get("name"), str):
             devices[entry["id"]] = entry["name"]
+    refuse_repeated_launches(kernel_events, repeated, display, pointer_base)
     found = attribute(kernel_events, launches, steps, display, pointer_base)
     kernels = [Kernel(name, dur / US_PER_MS, device, label)
                for (name, dur, _, device, _), label in zip(kernel_events, found.labels)]
     trace = Trace(display=display, kernels=kernels, steps=found.steps, outside_steps=found.outside, devices=devices,
                   categories=categories, platform=trace_platform(top), device=device, unlaunched=found.unlaunched,
-                  us_decimals=duration_decimals(dur for _, dur, _, _, _ in kernel_events))
+                  us_decimals=duration_decimals(dur for _, dur, _, _, _ in kernel_events),
+                  us_rounded=finer_than_ns(dur for _, dur, _, _, _ in kernel_events))
     trace.notes.extend(note for note in (found.note, device_note) if note)
     unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
     if unlisted and trace.gpu:
@@ -496,7 +534,7 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
     if grouped.unclassified_names:
         notes.append(f"{len(grouped.unclassified_names)} kernels matched no rule")
     notes.append(f"times in ms to {trace.us_decimals + US_DECIMALS_MS} decimals: the kernels' dur is in "
-                 f"{resolution_words(trace.us_decimals)}")
+                 f"{resolution_words(trace.us_decimals, trace.us_rounded)}")
     notes.extend(trace.notes)
     result["note"] = "; ".join(notes)
     return write_at_resolution(result, trace.us_decimals + US_DECIMALS_MS)

@@ -42,8 +42,21 @@ def duration_decimals(durations_us: Iterable[float]) -> int:
     return finest
 
 
-def resolution_words(us_decimals: int) -> str:
-    """How a note states the resolution: ``whole µs`` or ``µs to 3 decimals``."""
+def finer_than_ns(durations_us: Iterable[float]) -> bool:
+    """Whether any of ``durations_us`` (as decoded: int or float) has more
+    decimals than :data:`FINEST_US_DECIMALS` (``3.1234567890123``, or float
+    noise such as ``2.0000000000000004``): figures written at that
+    resolution are then rounded, which the note must say."""
+    return any(isinstance(dur, float) and round(dur, FINEST_US_DECIMALS) != dur for dur in durations_us)
+
+
+def resolution_words(us_decimals: int, rounded: bool = False) -> str:
+    """How a note states the resolution: ``whole µs``, ``µs to 3 decimals``
+    or, ``rounded`` (:func:`finer_than_ns`), that the durations carry more
+    decimals than that and the figures are rounded to the ns."""
+    if rounded:
+        return (f"µs to more than {FINEST_US_DECIMALS} decimals (finer than any profiler clock): the times are "
+                "rounded to the ns")
     return "whole µs" if us_decimals == 0 else f"µs to {us_decimals} decimal{'s' if us_decimals > 1 else ''}"
 
 
