@@ -194,6 +194,24 @@ class _Hooks:
             value.literal = literal
         return value
 
+    def integer(self, literal: str) -> int | float:
+        """An integer literal, marked like a float out of range when no double holds it (309 digits or more:
+        a 400-digit ``dur`` stopped collect with an OverflowError); only for a text that holds such a run."""
+        value = int(literal)  # past Python's 4300 digits: ValueError, which decode_at words
+        try:
+            float(value)
+        except OverflowError:
+            self.suspect = True
+            marked = _OutOfRange(-math.inf if value < 0 else math.inf)
+            digits = len(literal.lstrip("-"))
+            marked.literal = f"{literal[:12]}…{literal[-10:]} ({digits} digits)"
+            return marked
+        return value
+
+
+# a run of digits as long as the shortest integer no double holds (1e308 has 309 digits)
+_LONG_DIGIT_RUN = re.compile(r"\d{309}")
+
 
 class _Decoder(json.JSONDecoder):
     """A JSON decoder with :class:`_Hooks` (see :func:`decoder`)."""
@@ -303,6 +321,12 @@ def decode_at(json_decoder: json.JSONDecoder, text: str, pos: int, display: str,
         hooks.suspect = False
     try:
         value, end = json_decoder.raw_decode(text, pos)
+        if hooks is not None and _LONG_DIGIT_RUN.search(text, pos, end) is not None:
+            # read again with its integers through the hooks (a Python call per integer: only for a value
+            # holding a run of digits that long), so that one no double holds is refused at its pointer
+            value, end = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=hooks.number,
+                                          parse_int=hooks.integer, object_pairs_hook=refuse_duplicate_keys
+                                          ).raw_decode(text, pos)
     except json.JSONDecodeError as exc:
         raise json_error(text, exc.pos, exc.msg, display) from None
     except DuplicateKey as exc:

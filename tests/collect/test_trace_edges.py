@@ -113,3 +113,13 @@ def test_durations_finer_than_the_ns_are_said_to_be_rounded(collect, workdir):
 ])
 def test_finer_than_ns(durations, finer):
     assert finer_than_ns(durations) is finer
+
+
+def test_an_integer_no_double_holds_is_refused_at_its_pointer(collect, workdir):
+    # 400 digits: beyond a double (1e308) but within Python's 4300; it stopped collect with an internal OverflowError
+    trace = h100_events()
+    digits = "7" * 400
+    done = collect_copy(collect, workdir, trace, lambda text: text.replace(
+        '"dur": ' + json.dumps(trace["traceEvents"][FIRST_KERNEL]["dur"]) + ",", f'"dur": {digits},', 1))
+    assert_refused(done, f"trace.json:/traceEvents/{FIRST_KERNEL}/dur: number 777777777777…7777777777 (400 digits) is "
+                         "out of range: not a finite double (it would read as infinity)\n")
