@@ -218,6 +218,15 @@ class Study:
         return self.spec["family"]
 
     @property
+    def has_unread_files(self) -> bool:
+        """Whether a record, dataset definition or folder of the study failed
+        to load (a problem other than having no record yet,
+        :attr:`Problem.no_records`): what no loaded record holds may be in
+        it, so a check whose verdict is that something is missing says
+        nothing then (SG202 names the file)."""
+        return any(not problem.no_records for problem in self.problems)
+
+    @property
     def study_path(self) -> Path:
         return self.study_dir / STUDY_FILE
 
