@@ -171,12 +171,14 @@ class Problem:
     @classmethod
     def of_error(cls, error: StudygenError, shown: str) -> "Problem":
         """The problem an error met while loading the file shown as ``shown``
-        reports, at the error's place. A pointer to the whole document (``/``)
-        is dropped: the line (1) says as much."""
+        reports, at the error's place, with the error's hint (a record whose
+        figures contradict each other is fixed otherwise than a schema
+        violation). A pointer to the whole document (``/``) is dropped: the
+        line (1) says as much."""
         place = replace(error.place, path=shown)
         if place.pointer == "/":
             place = replace(place, pointer=None)
-        return cls(place, error.message)
+        return cls(place, error.message, hint=error.hint)
 
     def error(self) -> RecordError:
         """The problem as the error render and collect raise (one line naming the place)."""

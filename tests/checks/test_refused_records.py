@@ -62,3 +62,22 @@ def test_an_evaluation_set_no_result_names_is_still_reported_when_every_record_l
         ("measurements/toy/datasets/val-16.json",
          "evaluation set val-16 (16 images) is defined but no result names it, while the quality results name "
          "val-8 (8 images): which images were evaluated is ambiguous")]
+
+
+# ---- SG202's hint fits why the record was refused ---------------------------------------------------
+
+CONTRADICTION_HINT = ("its figures contradict each other, which no measurement gives: collect it again from its "
+                      "source, or correct the figure the message names")
+SCHEMA_HINT = "fix the file so it validates against its schema (studygen/schemas/; see docs/study-guide.md)"
+
+
+def test_a_record_whose_figures_contradict_each_other_is_not_sent_to_its_schema(tmp_path):
+    disordered = latency("fp32", 5.0, statistics_ms={"min": 4.9, "median": 5.0, "p99": 4.95, "max": 5.3})
+    findings = checked(tmp_path, [record("a", [fp32_latency(6.0)]), record("b", [disordered]),
+                                  record("c", [fp32_latency(5.0)], surprise=True)], study=one_variant_study())
+    assert [(f.file, f.message, f.hint) for f in codes(findings, "SG202")] == [
+        ("measurements/toy/a.json", "value_ms 6.0 ms disagrees with statistics_ms median 5.0 ms, the statistic it "
+                                    "states (the record was edited?)", CONTRADICTION_HINT),
+        ("measurements/toy/b.json", "statistics_ms out of order: median 5 ms is above p99 4.95 ms, which no set of "
+                                    "timings gives (the record was edited?)", CONTRADICTION_HINT),
+        ("measurements/toy/c.json", "Additional properties are not allowed ('surprise' was unexpected)", SCHEMA_HINT)]
