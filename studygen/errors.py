@@ -22,9 +22,14 @@ class StudygenError(Exception):
     The place is given as ``place=`` or as its parts ``path=``, ``line=``
     (1-based, 0 when unknown) and ``pointer=`` (a JSON pointer); never as a
     string to be parsed back.
+
+    ``hint`` is what to do about it, where a class of error needs other
+    advice than the one ``check`` gives a file that fails to load (SG202):
+    None for most.
     """
 
     exit_code = EXIT_USAGE
+    hint: str | None = None
 
     def __init__(self, message: str, *, path: str | None = None, line: int = 0, pointer: str | None = None,
                  place: Place | None = None):
@@ -65,6 +70,16 @@ class InputError(StudygenError):
 
 class RecordError(InputError):
     """A record, dataset definition or study file fails to load or validate."""
+
+
+class ContradictoryRecordError(RecordError):
+    """A record that validates against its schema but whose own figures
+    contradict each other (statistics out of order, a stated figure that is
+    not the statistic it names, kernel times that do not sum to their
+    group): edited or damaged, so the schema is no help in fixing it."""
+
+    hint = ("its figures contradict each other, which no measurement gives: collect it again from its source, "
+            "or correct the figure the message names")
 
 
 class TemplateError(StudygenError):

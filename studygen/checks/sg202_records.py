@@ -5,7 +5,10 @@ JSON pointer, unknown schema version, no records at all; a records or
 reason: ``study._json_files``), or a study file
 that cannot be loaded at all. The hint says to fix the file, except for a
 study with no record yet, which says to collect (issue 22: "check emptyfam"
-hinted to fix a file that was not wrong).
+hinted to fix a file that was not wrong), and for a problem whose error
+gives its own hint: a record that validates but whose figures contradict
+each other (:class:`studygen.errors.ContradictoryRecordError`) is no schema
+violation, and the schema's hint sent its reader to the wrong file.
 
 A study that a worker process of ``check`` could not finish (it was killed,
 by the out-of-memory killer say, or crashed) is one too

@@ -35,10 +35,11 @@ Rules, in order:
 4. Image counts: an ``images`` field of a result must equal its dataset's
    count; an evaluation definition that no result names, while quality results
    exist, is an error (two definitions for one study's quality figures: which
-   images were used?); a count written by hand in the README ("800 images",
-   "400 held out") must be the count of a set the results use. Counts inside
-   helper output (the dataset table, known gaps) come from the definitions
-   and are not read. A number is a count only where it quantifies the
+   images were used?), unless a file failed to load (SG202: the result
+   naming it may be in that record); a count written by hand in the README
+   ("800 images", "400 held out") must be the count of a set the results
+   use. Counts inside helper output (the dataset table, known gaps) come
+   from the definitions and are not read. A number is a count only where it quantifies the
    images (:func:`studygen.lint.vocabulary.quantifies`): a factor, size,
    dimension or setting beside the word ("a 7x7 window on a 32-fold
    downsampled image", "a 224x224 image", "stride 32") counts nothing.
@@ -305,7 +306,8 @@ def counts(context) -> list[Finding]:
                                         f"{row.metric} of {row.variant} in job {row.job_id} states {images} images, "
                                         f"but dataset {row.dataset} has {expected}"))
     evaluation_used = sorted(d for d in used if d in study.datasets and study.datasets[d].data["role"] == "evaluation")
-    if evaluation_used:
+    # with a record unreadable (SG202), the result naming a definition may be in it: no result naming it proves nothing
+    if evaluation_used and not study.has_unread_files:
         named = ", ".join(f"{d} ({study.datasets[d].data['count']} images)" for d in evaluation_used)
         for dataset_id in sorted(study.datasets):
             dataset = study.datasets[dataset_id]

@@ -50,13 +50,14 @@ from ..findings import Finding
 from ..records.checkpoints import Revisions
 from ..records.unstated import INGEST_COLLECTORS
 from ..study.model_revisions import describe_allowed, names_model, names_revision
+from ..study.scaffold import unfinished_severity
 
 BACKEND_VERSION = {"tensorrt": "tensorrt", "pytorch": "torch", "onnxruntime": "onnxruntime"}
 
 
-def _finding(record, pointer: str, message: str, hint: str) -> Finding:
+def _finding(record, pointer: str, message: str, hint: str, severity: str = "") -> Finding:
     return Finding("SG209", f"job {record.job_id}: {message}", record.display_path, line=record.line_of(pointer),
-                   pointer=pointer, hint=hint)
+                   pointer=pointer, hint=hint, severity=severity)
 
 
 MEASURED = "studygen collect run"
@@ -82,7 +83,11 @@ def _is_version(value) -> bool:
     return any(character.isdigit() for character in str(value))
 
 
-def collected(record) -> list[Finding]:
+def collected(record, commit_severity: str = "") -> list[Finding]:
+    """SG209's findings on a collected record; ``commit_severity`` is the one
+    of a missing repository commit (:func:`studygen.study.scaffold.unfinished_severity`:
+    a warning while the study is a draft, which ``studygen new`` cannot know
+    will be collected with ``--commit``, so it waives nothing in advance)."""
     provenance = record.provenance
     software = provenance.get("software") or {}
     checkpoint = provenance["checkpoint"]
@@ -121,7 +126,8 @@ def collected(record) -> list[Finding]:
     if not provenance.get("repository_commit"):
         findings.append(_finding(record, "/provenance/repository_commit", "collected record has no repository commit",
                                  _hint(record, None, "--commit SHA, the commit of the code that made the measured "
-                                       "engine or run", "record the commit of the code that measured it")))
+                                       "engine or run", "record the commit of the code that measured it"),
+                                 severity=commit_severity))
     return findings
 
 
@@ -177,11 +183,11 @@ def check(context) -> list[Finding]:
     # a revision's key among the study's took most of this check's time, twice a record.
     model_named = functools.cache(functools.partial(names_model, model))
     revision_named = functools.cache(lambda revision: names_revision(model, revision, study.revisions))
-    findings = []
+    findings, commit_severity = [], unfinished_severity(study.spec)
     for record in study.records:
         provenance = record.provenance
         if "collector" in provenance:
-            findings.extend(collected(record))
+            findings.extend(collected(record, commit_severity))
         elif "source" in provenance:
             findings.extend(transcribed(record))
         findings.extend(other_model(record, model, study_file, model_named))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..digests import image_ids_sha256
-from ..errors import RecordError
+from ..errors import ContradictoryRecordError, RecordError
 from ..place import Place
 from ..textio import MAX_DOCUMENT_BYTES, MAX_NESTING, document_problem, parse_json, read_text
 from .jsonpos import PointerLines, line_of_pointer, pointer_from_path
@@ -114,8 +114,8 @@ def record_of_text(path: Path, display: str, text: str) -> Record:
 
 
 def refuse_disorder(document: dict, display: str, text: str) -> None:
-    """RecordError at the field and its line when a result's statistics are
-    out of order (:func:`studygen.records.order.result_disorder`): a p99
+    """ContradictoryRecordError at the field and its line when a result's
+    statistics are out of order (:func:`studygen.records.order.result_disorder`): a p99
     below the median, a mean above the max, a p150. The schema checks each
     figure alone; no set of timings gives these together, so the record was
     edited or damaged and its figures are not measurements. Likewise a
@@ -130,12 +130,13 @@ def refuse_disorder(document: dict, display: str, text: str) -> None:
             continue
         if (found := result_disorder(result)) is not None:
             pointer = f"/results/{index}/{found[0]}"
-            raise RecordError(f"{found[0]} out of order: {found[1]}, which no set of timings gives (the record "
-                              "was edited?)", place=Place(display, line_of_pointer(text, pointer), pointer))
+            raise ContradictoryRecordError(f"{found[0]} out of order: {found[1]}, which no set of timings gives "
+                                           "(the record was edited?)",
+                                           place=Place(display, line_of_pointer(text, pointer), pointer))
         if (found := stated_value_disagreement(result) or group_sum_disagreement(result)) is not None:
             pointer = f"/results/{index}/{found[0]}"
-            raise RecordError(f"{found[1]} (the record was edited?)",
-                              place=Place(display, line_of_pointer(text, pointer), pointer))
+            raise ContradictoryRecordError(f"{found[1]} (the record was edited?)",
+                                           place=Place(display, line_of_pointer(text, pointer), pointer))
 
 
 def load_dataset(path: Path, display: str | None = None) -> Dataset:

@@ -8,6 +8,15 @@ Order statistics never decrease with their rank (min ≤ median ≤ p90 ≤ p95
 from 0 to 100. A record or log that breaks this was edited or damaged: a
 figure read from it would be no measurement.
 
+Two names of one rank (``median`` and ``p50``) may differ, and are only
+held to the other ranks: over an even count of timings the median is the
+mean of the two middle ones, while a percentile is one timing, the lower
+of them in trtexec (``findPercentile``, as
+:func:`studygen.collect.trtexec.times.trtexec_percentile` reproduces: over
+1, 2, 3, 4 ms its p50 is 2 ms and its median 2.5 ms) and the upper in a
+tool that takes ``sorted[int(n * p / 100)]``. Which a summary used is not
+stated, so neither difference is a contradiction.
+
 A result that states one figure as a named statistic (latency's
 ``value_ms`` with its ``statistic``) beside every statistic of the same
 timings (``statistics_ms``) must state that statistic's figure, and no

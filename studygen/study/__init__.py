@@ -171,12 +171,14 @@ class Problem:
     @classmethod
     def of_error(cls, error: StudygenError, shown: str) -> "Problem":
         """The problem an error met while loading the file shown as ``shown``
-        reports, at the error's place. A pointer to the whole document (``/``)
-        is dropped: the line (1) says as much."""
+        reports, at the error's place, with the error's hint (a record whose
+        figures contradict each other is fixed otherwise than a schema
+        violation). A pointer to the whole document (``/``) is dropped: the
+        line (1) says as much."""
         place = replace(error.place, path=shown)
         if place.pointer == "/":
             place = replace(place, pointer=None)
-        return cls(place, error.message)
+        return cls(place, error.message, hint=error.hint)
 
     def error(self) -> RecordError:
         """The problem as the error render and collect raise (one line naming the place)."""
@@ -216,6 +218,15 @@ class Study:
     @property
     def family(self) -> str:
         return self.spec["family"]
+
+    @property
+    def has_unread_files(self) -> bool:
+        """Whether a record, dataset definition or folder of the study failed
+        to load (a problem other than having no record yet,
+        :attr:`Problem.no_records`): what no loaded record holds may be in
+        it, so a check whose verdict is that something is missing says
+        nothing then (SG202 names the file)."""
+        return any(not problem.no_records for problem in self.problems)
 
     @property
     def study_path(self) -> Path:

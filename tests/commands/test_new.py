@@ -41,10 +41,6 @@ waivers:
   match: has no revision
   reason: 'written by studygen new without --revision: the checkpoint revision that was measured is not
     recorded yet; set model.revision in this file before the study is published'
-- code: SG209
-  match: has no repository commit
-  reason: 'written by studygen new without --revision: records collected without --commit do not name
-    the code that measured them; collect again with --commit before the study is published'
 """
 
 
@@ -79,8 +75,8 @@ def test_named_variants_model_revision_and_title(tmp_path, run_cli):
 
 
 def test_issue_14_acceptance_new_collect_render_check_exit_0_and_state_the_gaps(tmp_path, run_cli, monkeypatch):
-    # the issue's commands as written: no --revision, no --commit. check exits 0 because the two
-    # SG209 gaps are waived by the scaffold, and the README lists them under known gaps.
+    # the issue's commands as written: no --revision, no --commit. check exits 0: the missing revision is
+    # waived by the scaffold (the README lists it under known gaps), the missing commit a warning of a draft.
     from ..conftest import SHARED
 
     monkeypatch.chdir(tmp_path)
@@ -90,15 +86,19 @@ def test_issue_14_acceptance_new_collect_render_check_exit_0_and_state_the_gaps(
              run_cli("render", "demo"), run_cli("check", "demo")]
     assert [step.exit_code for step in steps] == [0, 0, 0, 0], [step.err for step in steps]
     # a draft (status: draft): new's placeholder title, description and decision, and int8 without results,
-    # are warnings (SG218 three times, SG219), errors once the study file says status: ready (issue 22)
-    assert steps[3].out.endswith("0 error(s), 4 warning(s), 2 waived\n")
+    # are warnings (SG218 three times, SG219), errors once the study file says status: ready (issue 22), and so
+    # is the record's missing repository commit (SG209)
+    assert steps[3].out.endswith("0 error(s), 5 warning(s), 1 waived\n")
     assert [line.split(" [")[0].split(": ")[1] for line in steps[3].out.splitlines() if "[warning]" in line] == \
-        ["SG218", "SG218", "SG219", "SG218"]  # in study-file line order: title, description, variants, decision
+        ["SG218", "SG218", "SG219", "SG218", "SG209"]  # study-file line order (title, description, variants,
+    # decision), then the record
+    assert ("measurements/demo/h100-a.json:5: SG209 [warning] job h100-a: collected record has no repository "
+            "commit (/provenance/repository_commit)") in steps[3].out.splitlines()
     readme = (tmp_path / "families/demo/README.md").read_text()
     # trt10.16_build-and-run.log line 572: "GPU Compute Time: ... median = 0.0361328 ms", printed to 4 significant digits
     assert "| H100 PCIe | 28 x 28 | 1 | 0.03613 |" in [" ".join(line.split()) for line in readme.splitlines()]
     assert "- Waived SG209 (findings matching \"has no revision\"): written by studygen new without --revision" in readme
-    assert "- Waived SG209 (findings matching \"has no repository commit\"): " in readme
+    assert "has no repository commit" not in readme
 
 
 def test_new_never_overwrites(tmp_path, run_cli):

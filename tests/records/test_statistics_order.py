@@ -57,6 +57,20 @@ def test_std_and_equal_statistics_are_no_disorder():
     assert statistics_disorder({"p99.9": 3.0, "p99": 2.0, "max": 3.0}) is None
 
 
+def test_a_median_and_p50_that_differ_by_how_each_is_taken_are_no_disorder():
+    # trtexec's p50 of an even count is the lower middle timing, its median the mean of the two middle ones;
+    # another tool's p50 is the upper middle one: neither pair contradicts itself
+    from studygen.collect.trtexec.times import trtexec_median, trtexec_percentile
+
+    timings = [1.0, 2.0, 3.0, 4.0]
+    assert (trtexec_percentile(timings, 50), trtexec_median(timings)) == (2.0, 2.5)
+    assert statistics_disorder({"min": 1.0, "p50": 2.0, "median": 2.5, "max": 4.0}) is None
+    assert statistics_disorder({"min": 1.0, "max": 3.0, "p50": 2.5, "median": 2.0}) is None
+    # each is still held to the other ranks
+    assert statistics_disorder({"min": 1.0, "p50": 2.0, "median": 2.5, "p90": 2.4, "max": 4.0}) == (
+        "median 2.5 ms is above p90 2.4 ms")
+
+
 def test_min_ranks_below_every_percentile():
     # min is rank 0: a p0.5 below it is out of order, a p0.5 above it is not
     assert statistics_disorder({"min": 2.0, "p0.5": 1.0}) == "min 2 ms is above p0.5 1 ms"

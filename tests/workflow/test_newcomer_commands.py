@@ -145,3 +145,30 @@ def test_new_suggests_the_collector_of_its_backend(tmp_path, run_cli):
     neither = run_cli("new", "any", "--variants", "fp16", "--root", tmp_path)
     for collector in ("collect trtexec", "collect torch-profile", "collect coco"):
         assert collector in neither.err  # without --backend: every ingest collector, each with what it reads
+
+
+def test_the_collect_command_new_prints_leaves_no_waiver_matching_nothing(tmp_path, run_cli, monkeypatch):
+    # new --backend pytorch printed a collect command with --commit COMMIT beside a waiver of "has no repository
+    # commit" in the study file: followed as printed, check said the waiver matched no finding (SG216, an error)
+    from ..conftest import SHARED
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "families").mkdir()
+    trace = SHARED / "fixtures/torch_profiler/cuda-h100_bert-small_profilerstep6_kineto_trace.json.gz"
+    steps = [run_cli("new", "tp", "--variants", "fp32", "--backend", "pytorch"),
+             run_cli("collect", "torch-profile", "--family", "tp", "--job", "j1", "--variant", "fp32", "--trace", trace,
+                     "--mode", "eager", "--commit", "0123abc", "--software", "torch=2.4.1"),
+             run_cli("render", "tp"), run_cli("check", "tp")]
+    assert "--mode eager --commit COMMIT, then" in steps[0].err
+    assert [step.exit_code for step in steps] == [0, 0, 0, 0], [step.out + step.err for step in steps]
+    assert "SG216" not in steps[3].out and "repository commit" not in steps[3].out
+    assert steps[3].out.endswith("0 error(s), 3 warning(s), 1 waived\n")  # new's three placeholders; no revision
+    # once ready to publish, a record collected without --commit is an error again
+    study = tmp_path / "families/tp/study.yaml"
+    study.write_text(study.read_text().replace("status: draft", "status: ready"))
+    (tmp_path / "measurements/tp/j1.json").write_text(
+        (tmp_path / "measurements/tp/j1.json").read_text().replace('"repository_commit": "0123abc"',
+                                                                   '"repository_commit": null'))
+    ready = run_cli("check", "tp")
+    assert ("measurements/tp/j1.json:8: SG209 job j1: collected record has no repository commit "
+            "(/provenance/repository_commit)") in ready.out.splitlines()
