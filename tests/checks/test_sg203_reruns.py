@@ -51,6 +51,7 @@ def _copy_job(root, new_job: str, fraction: float, plus_ms: float = 0.0, kernel_
         if result["kind"] == "kernel_time" and kernel_factor != 1.0:
             for group in result["groups"]:
                 group["time_ms"] = round(group["time_ms"] * kernel_factor, 6)
+                group.pop("kernels", None)  # the copy's kernels no longer sum to it (a record refuses that)
     path = folder / f"{new_job}.json"
     path.write_text(json.dumps(data, indent=2) + "\n")
     return f"measurements/{FAMILY}/{new_job}.json"
