@@ -44,7 +44,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG102", ERROR, "statistic order", "studygen.lint.sg102_statistic_order",
          "statistics of one row out of order (min <= median <= max, p50 <= p90 <= p99)"),
     Rule("SG103", ERROR, "derived figure", "studygen.lint.sg103_derived_figures",
-         "a ratio, speedup, reduction, percentage or average that its own figures do not give"),
+         "a ratio, speedup, reduction, percentage, share or average that its own figures do not give; a "
+         "comparison or change whose printed figures go the other way than its words"),
     Rule("SG104", ERROR, "Markdown structure", "studygen.lint.sg104_structure",
          "a table row with the wrong cell count, a delimiter row that does not match its header or repeats "
          "inside a table body, an unclosed code fence; in check, also a family README that mdformat would rewrite"),
@@ -58,8 +59,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG201", ERROR, "stale README or figure", "studygen.checks.sg201_stale",
          "the committed README or a figure differs from what the records render to", waivable=False),
     Rule("SG202", ERROR, "invalid record", "studygen.checks.sg202_records",
-         "a record, dataset definition or study file that fails to load or validate, or a study its worker process "
-         "died checking", waivable=False),
+         "a record, dataset definition or study file that fails to load or validate (figures of a record that "
+         "contradict each other too), or a study its worker process died checking", waivable=False),
     Rule("SG203", ERROR, "same measurement disagrees across jobs", "studygen.checks.sg203_reconcile",
          "one measurement with two values from two jobs, or a difference inside their spread"),
     Rule("SG204", ERROR, "noise verdict without repeats", "studygen.checks.sg204_noise_verdict",
