@@ -119,12 +119,24 @@ def check(document: Document) -> list[Finding]:
                 findings.extend(_prose_findings(document, sentence))
     prose = [*share_findings(document), *ratio_findings(document), *row_ratio_findings(document),
              *change_findings(document), *comparison_findings(document)]
-    # a figure between two things a one-table reader has already found wanting is not reported twice
-    stated = {line for line, _, _ in prose}
-    prose += [finding for finding in joined_ratio_findings(document) if finding[0] not in stated]
+    # a figure between two things a one-table reader has already found wanting is not reported twice; by line
+    # and figure, as every message opens with its figure: a generated README prints a study file's paragraph
+    # on one line, and a finding about another sentence of it hid a wrong ratio (a new user's trial)
+    stated = {(line, _figure_named(message)) for line, message, _ in prose}
+    prose += [finding for finding in joined_ratio_findings(document)
+              if (finding[0], _figure_named(finding[1])) not in stated]
     for line, message, hint in prose:
         findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
+
+
+# the figure a finding's message opens with, quoted or not ("5.0x between ...", "'20% less' does not follow")
+_OPENING_FIGURE_RE = lazy_compile(r"'?([-+−]?\d[\d.,]*)")
+
+
+def _figure_named(message: str) -> str:
+    opening = _OPENING_FIGURE_RE.match(message)
+    return opening.group(1) if opening else message
 
 
 # --- tables ---------------------------------------------------------------------

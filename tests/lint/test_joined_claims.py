@@ -366,3 +366,24 @@ def test_a_ratio_between_two_gpus_says_what_else_differs_in_any_wording(claim):
         "4.25x between 'H100 PCIe' and 'GeForce GTX 1070' compares figures that differ in TensorRT ('8.6.1' against "
         "'8.2.3') and Batch ('4' against '1'): 0.03613 at row 'H100 PCIe / 8.6.1 / 4' in 'Latency (ms)' (line 8) "
         "against 0.1536 at row 'GeForce GTX 1070 / 8.2.3 / 1' in 'Latency (ms)' (line 7) give it")
+
+
+def test_a_ratio_of_no_side_by_side_figures_says_what_the_nearest_two_give():
+    # a new user's 5.0x over figures that give 3.5x (across a TensorRT version) was told only that they differ
+    text = ("# MNIST\n\n| GPU | TensorRT | Batch | fp32 (ms) | fp16 (ms) |\n|---|---|---|---:|---:|\n"
+            "| GTX 1070 | 8.2.3 | 4 | 0.1536 | — |\n| GTX 1070 | 8.4.1 | 4 | — | 0.1547 |\n"
+            "| RTX 3090 | 8.6.0 | 4 | — | 0.04395 |\n\nThe RTX 3090 is 5.0x faster than the GTX 1070 in fp16.\n")
+    ((line, message),) = _found(text, "SG103")
+    assert line == 9 and message.endswith(
+        "differ in TensorRT ('8.6.0' against '8.4.1'); those two give 0.1547 / 0.04395 = 3.5x")
+
+
+def test_a_finding_about_another_sentence_of_the_line_hides_no_ratio():
+    # a study file's paragraph is one README line: the wrong change after the ratio hid the ratio's finding
+    text = ("# MNIST\n\n| GPU | TensorRT | Batch | fp32 (ms) | fp16 (ms) |\n|---|---|---|---:|---:|\n"
+            "| GTX 1070 | 8.2.3 | 4 | 0.1536 | — |\n| GTX 1070 | 8.4.1 | 4 | — | 0.1547 |\n"
+            "| RTX 3090 | 8.6.0 | 4 | — | 0.04395 |\n\nThe RTX 3090 is 5.0x faster than the GTX 1070 in fp16. "
+            "On the GTX 1070 the latency drops from 0.1536 to 0.1547 ms.\n")
+    found = _found(text, "SG103")
+    assert [line for line, _ in found] == [9, 9]
+    assert found[0][1].startswith("'drops from' goes the wrong way") and found[1][1].startswith("5.0x between")
