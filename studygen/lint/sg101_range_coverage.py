@@ -5,12 +5,12 @@ A prose range (``GEMMs take 0.19 to 0.21 ms``) *summarises* a column of its unit
 
 - both printed endpoints are found in the column (a value that rounds to
   the endpoint at its printed digits), or
-- its header or its table's heading shares a word with the sentence ("GEMM";
-  in another section a quantity word, not a variant such as fp16, unless it
-  names both: "fp32 latency" for ``fp32 (ms)`` under "Latency" reads as in its
-  section; a heading's word must name a kind of quantity, "latency", not a
-  mode), or it is the table's only column of that unit, and one endpoint is
-  found in it or (same section only) the range bounds most of its values.
+- its header or its table's heading shares a word with the sentence ("GEMM",
+  "fp32" of ``fp32 (ms)``: the unit tells an fp32 latency from an fp32 AP; a
+  heading's word must name a kind of quantity, "latency", not a mode; naming
+  variant and quantity reads as in the column's section), or it is the table's
+  only column of that unit, and one endpoint is found in it or (same section
+  only) the range bounds most of its values.
 
 The range *covers* a value when the value lies between the endpoints, each
 widened by half its last printed digit (``0.19 to 0.21`` covers 0.185 to
@@ -296,19 +296,16 @@ def _verdict(document: Document, sentence: Sentence, rng: Range, candidates: lis
 # --- plain columns -----------------------------------------------------------
 
 
-def _nearest(block: Block):
-    """Sort key: series of tables nearest the block first."""
+def _nearest(block: Block):  # sort key: series of tables nearest the block first
     return lambda s: (abs(s.table.order - block.order), s.table.order, s.column, s.sub)
 
 
 def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range):
-    """Series that may hold the range, nearest first: every series of the
-    unit in the block's section, then series elsewhere holding both
-    endpoints, or one endpoint and a header word of the sentence (computed
-    only when the section holds no covered candidate)."""
+    """Series that may hold the range, nearest first: every series of the unit in the block's section, then
+    series elsewhere holding both endpoints, or one and tied to the sentence (:func:`_ties`; computed only
+    when the section holds no covered candidate)."""
     unit = rng.unit
-    # A section is short: its series in document order are near enough (the
-    # rank, not this order, decides which one a finding names).
+    # a section is short: its series in document order are near enough (the rank decides what a finding names)
     section = index.section(block.section, unit)
     low_edge = rng.lo.value - rng.lo.half_step - 1e-9
     high_edge = rng.hi.value + rng.hi.half_step + 1e-9
@@ -318,14 +315,18 @@ def _plain_sources(document: Document, index: _ValueIndex, block: Block, sentenc
     at_hi = index.holding(unit, rng.hi)
     hi_ids = {id(s) for s in at_hi}
     chosen: dict[int, Series] = {}
-    words = sentence.measure
     for series in at_lo:
-        if series.table.section != block.section and (id(series) in hi_ids or _names_quantity(series, words)):
+        if series.table.section != block.section and (id(series) in hi_ids or _ties(series, sentence)):
             chosen[id(series)] = series
     for series in at_hi:
-        if series.table.section != block.section and _names_quantity(series, words):
+        if series.table.section != block.section and _ties(series, sentence):
             chosen[id(series)] = series
     yield from sorted(chosen.values(), key=_nearest(block))
+
+
+def _ties(series: Series, sentence: Sentence) -> bool:
+    """A column of another section the sentence may summarise: it names its quantity or its variant."""
+    return _names_quantity(series, sentence.measure) or bool(series.quantity - series.measure & sentence.keywords)
 
 
 def _names_quantity(series: Series, words: frozenset[str]) -> bool:
@@ -402,14 +403,13 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
                 figures = [(i, f) for i, f in figures if i in inside_rows and low_edge <= f.value <= high_edge]
         values = [f.value for _, f in figures]
         same_section = table.section == block.section
-        # Within the section a variant name ("fp16 latency") is enough to tie
-        # a sentence to a column; across sections only a quantity word is.
+        # a variant or quantity word ties a sentence to a column (the unit tells an fp32 AP from an fp32 latency);
+        # the unit alone, in its section when no other table there has it, elsewhere when only one quantity does
         if same_section:
-            # the unit alone names the column only when no other table of the section has it
             overlap = bool(series.quantity & sentence.keywords) or (
                 series.sole_of_unit and len(block.document.series_by_section.get((block.section, series.unit), ())) == 1)
         else:
-            overlap = bool(series.measure & words) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
+            overlap = _ties(series, sentence) or (series.sole_of_unit and series.unit in _SPECIFIC_UNITS)
         # the heading over the table may name the quantity its columns do not ("Time per token (ms)")
         overlap = overlap or bool(table.heading_words & words)
         if not same_section and _names_quantity(series, words) and series.quantity - series.measure & sentence.keywords:

@@ -92,3 +92,20 @@ def test_a_heading_ties_a_summary_range_by_a_quantity_word_not_a_mode():
     text = _BY_VARIANT.replace("Latency (ms, median GPU compute time)", "Latency with torch.compile (ms)")
     assert _sg101(text.format(claim="Compiled, the fp32 latency takes 0.05 to 0.1536 ms.")) == [
         (3, "range 0.05 to 0.1536 ms leaves out row 'H100' (0.03613 ms) of 'fp32 (ms)' in the table at line 7")]
+
+
+_SUMMARY_ABOVE = ("# Study\n\n## Summary\n\n{claim}\n\n## Results\n\n### Runs\n\n| GPU | fp32 (ms) | fp16 (ms) |\n"
+                  "|---|---:|---:|\n| GTX 1070 | 0.1536 | 0.1547 |\n| H100 | 0.03613 | — |\n| H100 PCIe | 0.03882 | — |\n\n"
+                  "### Plans\n\n| GPU | fp32 (MiB) | fp16 (MiB) |\n|---|---:|---:|\n| GTX 1070 | 0.05 | 0.04 |\n"
+                  "| H100 | 0.06 | — |\n")
+
+
+def test_a_summary_range_naming_a_variant_alone_is_read_against_that_variant_s_column_of_its_unit():
+    # no quantity word anywhere ("Runs"): the variant and the unit tie it (a new user's summary)
+    left_out = "range 0.03613 to 0.0500 ms leaves out row 'GTX 1070' (0.1536 ms) of 'fp32 (ms)' in the table at line 11"
+    assert _sg101(_SUMMARY_ABOVE.format(claim="fp32 takes 0.03613 to 0.0500 ms.")) == [(5, left_out)]
+    assert _sg101(_SUMMARY_ABOVE.format(claim="The fp32 figures range from 0.03613 to 0.0500 ms.")) == [(5, left_out)]
+    assert _sg101(_SUMMARY_ABOVE.format(claim="fp32 takes 0.03613 to 0.1536 ms.")) == []
+    assert _sg101(_SUMMARY_ABOVE.format(claim="fp32 takes 0.04 to 0.06 MiB.")) == []  # its MiB column, covered
+    # another variant's name ties nothing to the fp32 column
+    assert _sg101(_SUMMARY_ABOVE.format(claim="bf16 takes 0.03613 to 0.0500 ms.")) == []
