@@ -72,15 +72,9 @@ def _variants(table: Table, column: int, clause: str) -> tuple[str, str, frozens
     """(subject, reference, short words): the two labels of ``column`` the
     clause names, the reference the one after "than"/"vs"/a verb of ranking,
     and the words of those it names by a short name; None otherwise."""
-    lowered = normalize(clause)
     named = []
     short_words: set[str] = set()
-    values = [value for value in {_cell(row.cells[column]) for row in table.rows}
-              if not is_empty_cell(value) and any(c.isalpha() for c in value)]
-    # "RTX 6000 Ada" for the cell "RTX 6000 Ada Generation" (header_names.short_names)
-    forms_of: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    for form, words in short_names(name_words(value) for value in values).items():
-        forms_of.setdefault(words, []).append(form)
+    values, forms_of = _column_names(table, column)
     for value in values:
         words = name_words(value)
         span = phrase_at(clause, words)
@@ -97,9 +91,24 @@ def _variants(table: Table, column: int, clause: str) -> tuple[str, str, frozens
         return None  # one mention read as two labels: which one is meant is unclear
     # "int8 is faster than openvino fp16": a comparison word between them makes the second the reference
     # (SG107 reads comparisons with "than" or a verb of ranking, both between subject and reference)
-    if _COMPARISON_RE.search(lowered, first_end, second_at):
+    if _COMPARISON_RE.search(normalize(clause), first_end, second_at):
         return first, second, frozenset(short_words)
     return None
+
+
+def _column_names(table: Table, column: int) -> tuple[list[str], dict[tuple[str, ...], list[tuple[str, ...]]]]:
+    """The label cells of ``column`` that hold a letter (lower case, single spaces), and the short names of
+    each (its words -> the short forms that stand for it: "RTX 6000 Ada" for "RTX 6000 Ada Generation",
+    :func:`~.header_names.short_names`); made once a table column, as every clause of the document asks."""
+    made = table.__dict__.setdefault("_column_names", {})
+    if column not in made:
+        values = [value for value in {_cell(row.cells[column]) for row in table.rows}
+                  if not is_empty_cell(value) and any(c.isalpha() for c in value)]
+        forms_of: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+        for form, words in short_names(name_words(value) for value in values).items():
+            forms_of.setdefault(words, []).append(form)
+        made[column] = (values, forms_of)
+    return made[column]
 
 
 def _pairs(table: Table, column: int, subject: str, reference: str, rows: list[int]) -> tuple[tuple[int, int], ...]:

@@ -94,6 +94,7 @@ from .variant_pairs import (CLAUSE_END_RE, HIGHER_IS_BETTER, QUALITY_KINDS, RANK
                             kinds_named, quality_comparative)
 
 CODE = "SG107"
+_DIGIT_RE = lazy_compile(r"\d")
 HINT = "name the rows the comparison holds for (or the exception), or correct the table"
 UNMEASURED_HINT = ("measure both on the same rows (GPU, batch, shape) before claiming it, or say the comparison "
                    "was not measured")
@@ -332,6 +333,8 @@ def _on_named_rows(document: Document, sentence: Sentence, clause: str, subject:
     when each of them holds fewer rows than it does with no row named (a
     clause naming no rows, "fp16 is faster than fp32", may mean typically:
     [] then, and the clause is not read)."""
+    if not (view.vocab_mentions or view.part_mentions or view.multiword_possible or _DIGIT_RE.search(clause)):
+        return []  # no label word, label part or number: it names no row (the readings below cost a table walk each)
     found = candidates(document, clause, kinds, view, near=sentence.block.order)
     if found is None:
         return []
@@ -347,9 +350,12 @@ def _on_named_rows(document: Document, sentence: Sentence, clause: str, subject:
     if not judged:
         return []
     everywhere = TextView("", frozenset())  # names no row: every row of every table
-    sizes = {_pair_key(pair): _size(pair) for pair in (
-        (candidates(document, clause, kinds, everywhere) or []) + row_pairs(document, clause, kinds, everywhere)
-        + _joined(document, sentence, subject, reference, kinds, everywhere))}
+    # read again only by the readings that gave the judged pairs (each walks every table)
+    made = {type(pair) for pair in judged}
+    unrestricted = ((candidates(document, clause, kinds, everywhere) or [] if Pair in made else [])
+                    + (row_pairs(document, clause, kinds, everywhere) if RowPair in made else [])
+                    + (_joined(document, sentence, subject, reference, kinds, everywhere) if Join in made else []))
+    sizes = {_pair_key(pair): _size(pair) for pair in unrestricted}
     if all(_size(pair) < sizes.get(_pair_key(pair), 0) for pair in judged):
         return judged
     return []
