@@ -30,7 +30,16 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main f7e0307, 2026-12-05, ``--repeat 3``,
+Last measured at the default scale (main c1293f5, 2026-12-05, ``--repeat 3``,
+load average 0.8-1.1): the floor 18.7-18.8 us a record; 10,000 records with
+workers 1.09 s (5.8x), CPU 2.01 s, one process 1.68 s (9.0x); 20,000 records
+1.98 s (5.3x), one process 3.30 s (8.8x); doubling 1.81x. Target 5x: missed,
+as in every run but the best of f7e0307 (below). In process, warm, a record
+of a 1,000-record study costs 150-158 us on c1293f5 against 150-152 on
+edb6a28 (interleaved): the record checks added that session (a value_ms its
+statistics contradict, a kernel group its kernels contradict) cost under 1 us.
+
+Measured before at the default scale (main f7e0307, 2026-12-05, ``--repeat 3``,
 load average 0.9-1.1): the floor 18.7-19.6 us a record; 10,000 records with
 worker processes 0.97 s wall (5.0x the floor: the target, no margin), CPU
 1.82 s (9.3x), one process 1.65 s (8.4x); 20,000 records with workers 1.88 s

@@ -31,7 +31,16 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main 2ce04f0+ against 02d1891 with ``--before``, ``--repeat 10``,
+Last measured (main c1293f5 against edb6a28, the session's start, with
+``--before``, ``--repeat 10``, 2026-12-05, load average 1.1): check of the
+project 1.02x the time of edb6a28 (7.9x -> 8.1x ``--help`` best in that run,
+7.8x -> 8.0x medians: at the 8x target, no margin; an earlier run of edb6a28
+measured 7.7-7.8x), the two lint readings added that session (comparisons on
+named rows, variants across sections) costing lint of the shipped READMEs
+39 -> 46 ms in process; renders and ``--help`` unchanged (1.00-1.02x); render
+deformable_detr_h200_torch 5.0-5.3x (at the target, as before).
+
+Measured before (main 2ce04f0+ against 02d1891 with ``--before``, ``--repeat 10``,
 2026-12-05, load average 1.1-1.4): ``--help`` 0.042 s; check of the
 project 0.413 -> 0.318 s wall, 10.2x -> 7.6x (medians 7.8x; target 8x:
 met), CPU 0.530 s (12.8x: missed); one process 0.435 s (10.4x); render
