@@ -60,6 +60,8 @@ _SIZE_ONLY = frozenset({"more", "less", "fewer", "higher", "lower", "greater"})
 # group 1 the comparative, group 2 up to two words before "than"
 _COMPARATIVE_RE = lazy_compile(r"\b(" + "|".join(_DIRECTIONS) + r")\b((?:\s+[A-Za-z][\w-]*){0,2}?)\s+than\s+",
                                re.IGNORECASE)
+# a denial with at most one word between it and the comparative or the verb ("neither substantially fell"):
+# searched from the sentence's start, as a window of characters would cut off a long word
 _DENIED_RE = lazy_compile(r"\b(?:not|never|no|hardly|neither|nor)\s+(?:[a-z]+\s+)?$|n't\s+$", re.IGNORECASE)
 # between the subject's figure and the comparative: "ms) is", "ms, is", " runs"
 _SUBJECT_GAP_RE = lazy_compile(r"\s*\)?\s*(?:[A-Za-z][\w-]*\s+){0,2}$")
@@ -107,7 +109,7 @@ def _change_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
         if len(after) < 2 or not _LEAD_RE.fullmatch(text, match.end(), after[0].start) or \
                 not _TO_GAP_RE.fullmatch(text, after[0].end, after[1].start):
             continue
-        if _DENIED_RE.search(text, max(sentence.start, match.start() - 20), match.start()):
+        if _DENIED_RE.search(text, sentence.start, match.start()):
             continue
         before, now = after[0], after[1]
         unit = now.unit or before.unit
@@ -132,7 +134,7 @@ def _sentence_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
         word, between = match.group(1).lower(), match.group(2).split()
         if between and word in _SIZE_ONLY and kind_of_words(label_tokens(normalize(" ".join(between)))) is None:
             continue  # "more accurate than": the figures may measure something the word turns around
-        if _DENIED_RE.search(text, max(sentence.start, match.start() - 20), match.start()):
+        if _DENIED_RE.search(text, sentence.start, match.start()):
             continue
         operands = _beside_names(text, figures, match.start(), match.end(), subject_of_sentence)
         if operands is None:

@@ -32,6 +32,25 @@ def _sg103(sentence: str):
     ("int8 (71 MB) needs less memory than fp16 (64 MB).", "less memory than", "71 MB", "64 MB", "smaller"),
     ("The int8 throughput (410 images/s) is higher than fp16 at 455 images/s.", "higher than", "410 images/s",
      "455 images/s", "larger"),
+    # two words naming the quantity: "GPU memory" joined as written, read as memory
+    ("int8 (71 MB) needs less GPU memory than fp16 (64 MB).", "less GPU memory than", "71 MB", "64 MB", "smaller"),
+    # a capital X is no clause break in the reference's name
+    ("int8 (2.84 ms) is faster than XNNPACK (2.61 ms).", "faster than", "2.84 ms", "2.61 ms", "smaller"),
+    # the name's own parenthesis closes before the one holding its figure
+    ("int8 (2.84 ms) is faster than fp16 (TensorRT) (median 2.61 ms).", "faster than", "2.84 ms", "2.61 ms",
+     "smaller"),
+    # a parenthesis right after a one-letter name: the comma inside it is no break of the name
+    ("Config A (2.84 ms) is faster than B(fp16, 2.61 ms).", "faster than", "2.84 ms", "2.61 ms", "smaller"),
+    # 40 characters from "than" to the figure, the most that is read
+    ("int8 (2.84 ms) is faster than the fp16 engine that TensorRT built us (2.61 ms).", "faster than", "2.84 ms",
+     "2.61 ms", "smaller"),
+    # a comparison left unread before it does not stop the next one of the sentence
+    ("int8 is more accurate than fp16, and int8 (2.84 ms) is faster than bf16 (2.61 ms).", "faster than", "2.84 ms",
+     "2.61 ms", "smaller"),
+    ("int8 is not faster than fp16, but int8 (2.84 ms) is faster than bf16 (2.61 ms).", "faster than", "2.84 ms",
+     "2.61 ms", "smaller"),
+    ("int8 is faster than fp16, and int8 (2.84 ms) is faster than bf16 (2.61 ms).", "faster than", "2.84 ms",
+     "2.61 ms", "smaller"),
 ])
 def test_figures_that_go_the_other_way_are_reported(sentence, phrase, a, b, wanted):
     assert _sg103(sentence) == [(3, WRONG.format(phrase=phrase, a=a, b=b, wanted=wanted))]
@@ -57,6 +76,16 @@ def test_figures_that_go_the_other_way_are_reported(sentence, phrase, a, b, want
     # a long way from "than" to the figure: a clause of its own may have come between
     "int8 (2.84 ms) is faster than what the vendor's older build took last year at 2.61 ms.",
     "int8 (2.84 ms) is faster than fp16, as the log says (2.61 ms).",
+    "int8 (2.84 ms) is faster than the fp16 engine that TensorRT built for us (2.61 ms).",  # 44 characters
+    # the first figure after "than" is the reference's: a count there leaves the comparison unread
+    "int8 (2.84 ms) is faster than 4 parallel fp16 streams at 2.61 ms.",
+    # a closed parenthesis in the name does not open the figure after it
+    "int8 (2.84 ms) is faster than fp16 (TensorRT) by 0.23 ms.",
+    # figures without a unit or of a ratio's: "higher" would otherwise take them as sizes
+    "The int8 score (0.412) is higher than fp16 (0.418).",
+    "The int8 share (12%) is higher than fp16 at 15%.",
+    # a denial with a long word before the comparative
+    "int8 (2.84 ms) neither substantially faster than fp16 (2.61 ms) nor smaller.",
 ])
 def test_right_denied_or_unread_comparisons_stay_quiet(sentence):
     assert _sg103(sentence) == []
@@ -70,6 +99,17 @@ def test_a_ratio_before_the_comparative_is_left_to_the_inline_ratio_reading():
 def test_the_finding_is_on_the_line_of_the_comparative():
     text = "# Notes\n\nOn the L4 at batch 8 the int8 engine\n(2.84 ms) is faster than fp16\n(2.61 ms).\n"
     assert [f.line for f in lint_text(text, "x.md") if f.code == "SG103"] == [4]
+
+
+def test_a_change_is_reported_on_the_line_of_its_verb_with_its_hint():
+    text = "# Notes\n\nThe int8 engine's latency on the L4\ndrops from 5.2 ms to 6.1 ms.\n"
+    assert [(f.code, f.line, f.hint) for f in lint_text(text, "x.md")] == [
+        ("SG103", 4, "swap the two figures or the verb")]
+
+
+def test_a_paragraph_without_figures_does_not_end_the_reading():
+    text = "# Notes\n\nNothing is measured here.\n\nint8 (2.84 ms) is faster than fp16 (2.61 ms).\n"
+    assert [(f.code, f.line) for f in lint_text(text, "x.md")] == [("SG103", 5)]
 
 
 def test_a_clause_joined_by_and_compares_the_sentence_subject():
@@ -91,6 +131,13 @@ def test_a_clause_joined_by_and_compares_the_sentence_subject():
     ("Latency drops from about 5.2 to 6.1 ms.", "'drops from' goes the wrong way: from 5.2 to 6.1 ms is a rise"),
     ("Throughput drops from our best run of 410 to 455 images/s.",
      "'drops from' goes the wrong way: from 410 to 455 images/s is a rise"),
+    # a change left unread before it (no figure after "to", denied, no unit) does not stop the next one
+    ("Latency fell from 5.2 ms, as expected, while memory grew from 91 MB to 57 MB.",
+     "'grew from' goes the wrong way: from 91 MB to 57 MB is a fall"),
+    ("Latency did not fall from 5.2 ms to 6.1 ms, but memory grew from 91 MB to 57 MB.",
+     "'grew from' goes the wrong way: from 91 MB to 57 MB is a fall"),
+    ("Latency falls from batch 4 to 8 while memory grows from 91 MB to 57 MB.",
+     "'grows from' goes the wrong way: from 91 MB to 57 MB is a fall"),
 ])
 def test_a_change_whose_figures_go_the_other_way_than_its_verb(sentence, expected):
     assert _sg103(sentence) == [(3, expected)]
@@ -106,6 +153,7 @@ def test_a_change_whose_figures_go_the_other_way_than_its_verb(sentence, expecte
     "Latency falls from 5.2 to 5.2 ms.",
     "Latency falls from batch 4 to 8 by 2.1 ms.",  # figures without a unit: labels, not the quantity
     "Latency falls from where the first sweep of the week left it at 5.2 to 6.1 ms.",  # too far from "from"
+    "Latency neither substantially fell from 5.2 ms to 6.1 ms nor rose.",  # denied, a long word between
 ])
 def test_changes_that_agree_or_are_not_read_stay_quiet(sentence):
     assert _sg103(sentence) == []
