@@ -92,9 +92,11 @@ def comparison_findings(document: Document) -> list[tuple[int, str, str]]:
         if not block.has_digits:
             continue
         for sentence in block.sentences:
-            if len(sentence.tokens) >= 2 and "than" in sentence.text:
+            # the block's folded text (as the patterns read case): "FASTER THAN" is a comparison too
+            lowered = block.lowered[sentence.start:sentence.end]
+            if len(sentence.tokens) >= 2 and "than" in lowered:
                 found.extend(_sentence_findings(sentence))
-            if len(sentence.tokens) >= 2 and "from" in sentence.text:
+            if len(sentence.tokens) >= 2 and "from" in lowered:
                 found.extend(_change_findings(sentence))
     return found
 

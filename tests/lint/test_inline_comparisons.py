@@ -174,3 +174,10 @@ def test_figures_are_quoted_as_the_document_prints_them():
     assert _sg103("Latency drops from 5 to 6 µs.") == [(3, "'drops from' goes the wrong way: from 5 to 6 µs is a rise")]
     assert _sg103("int8 (2.84ms) is faster than fp16 (2.61ms).") == [
         (3, WRONG.format(phrase="faster than", a="2.84ms", b="2.61ms", wanted="smaller"))]
+
+
+def test_capitals_are_read_as_the_patterns_read_them():
+    assert _sg103("int8 (2.84 ms) is FASTER THAN fp16 (2.61 ms).") == [
+        (3, WRONG.format(phrase="FASTER THAN", a="2.84 ms", b="2.61 ms", wanted="smaller"))]
+    assert _sg103("Latency DROPS FROM 5.2 ms to 6.1 ms.") == [
+        (3, "'DROPS FROM' goes the wrong way: from 5.2 ms to 6.1 ms is a rise")]
