@@ -1,10 +1,9 @@
 """The field's vocabulary, shared by ``lint`` and ``check``.
 
-Benchmark write-ups say "within noise" in many ways ("within run noise",
-"lost in the scatter of the measurements", "cannot be separated from the
-variation between runs", "indistinguishable"), give counts in words or
-hyphenated ("three repeats", "a thousand-image subset", "1000-image",
-"5-run median") and name formats in words ("a six-bit integer format").
+Benchmark write-ups say "within noise" in many ways ("within run noise", "lost in the scatter of the
+measurements", "cannot be separated from the variation between runs", "indistinguishable"), give counts in
+words or hyphenated ("three repeats", "a thousand-image subset", "1000-image", "5-run median") and name
+formats in words ("a six-bit integer format").
 One table of each lives here, below both users in the layers: SG105 and
 SG106 (lint) and SG204, SG205 and SG206 (check) read the same words.
 
@@ -268,6 +267,7 @@ _MEASURED_NOISE = rf"(?:{_REPEATS_BEFORE}(?:{NOISE_NOUNS}|error)|{_VARIATION_OVE
 _CANNOT = r"(?:cannot|can't|can\s+not|could\s+not|couldn't|not|no\s+longer)"
 
 _JUST_NOISE = r"(?:is|are|was|were|just|only|mere(?:ly)?|pure|simply|amounts?\s+to|nothing\s+but)\s+(?:[\w-]+\s+)?noise\b"
+_SIGNIFICANT_OF = r"(?:different|difference|change|gain|speedup|slowdown|regression|improvement)"
 _NEGLIGIBLE = r"(?:difference|change|gap|delta)\s+(?:is|are|was|were)\s+(?:negligible|insignificant)"
 
 # The forms of a noise verdict, one a line: (an example, its pattern over the classes of NOISE_VOCABULARY).
@@ -287,8 +287,9 @@ NOISE_VERDICT_FORMS: tuple[tuple[str, str], ...] = (
     ("indistinguishable", r"indistinguishable(?:\s+from)?"),
     # a test's verdict, no "from the noise" needed
     ("cannot be statistically distinguished", rf"(?:{_CANNOT})\s+(?:be\s+)?statistically\s+{_any('inseparable')}"),
-    ("not significantly different", r"(?:not|n't|no)\s+(?:statistically\s+)?significant(?:ly)?(?:\s+(?:different|difference|"
-                                    r"change|gain|speedup|slowdown|regression|improvement))?"),
+    # "no" opens a noun phrase: "no significant difference" is a verdict, "no significant omissions" is not
+    ("not significantly different", rf"(?:(?:not|n't)\s+(?:statistically\s+)?significant(?:ly)?|no\s+(?:statistically\s+)?"
+                                    rf"significant(?=\s+{_SIGNIFICANT_OF}))(?:\s+{_SIGNIFICANT_OF})?"),
     ("statistically insignificant", r"(?:statistically\s+)?insignificant"),
     # a word may name the quantity between them ("no meaningful latency difference")
     ("no measurable difference", rf"no\s+{_any('no_effect')}\s+(?:[\w-]+\s+)?{_any('effect')}s?"),

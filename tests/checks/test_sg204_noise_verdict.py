@@ -230,8 +230,11 @@ def test_a_line_without_a_verdict_word_is_not_scanned_and_holds_no_verdict():
             assert any(word in ascii_folded(line) for word in VERDICT_WORDS), line
     assert found > 1000
     # re.IGNORECASE reads the long s as s: a line whose verdict words are written with it is scanned too
-    assert [m.group(0) for m in verdicts_in("No ſignificant \u212aind of CHANGE, within the noiſe")] == [
-        "No ſignificant", "within the noiſe"]
+    assert [m.group(0) for m in verdicts_in("Not ſignificant, \u212aind of CHANGE, within the noiſe")] == [
+        "Not ſignificant", "within the noiſe"]
+    # "no" before "significant" opens a noun phrase: a verdict only of a difference ("no significant omissions")
+    assert [m.group(0) for m in verdicts_in("No ſignificant CHANGE; no significant omissions")] == [
+        "No ſignificant CHANGE"]
 
 
 def test_a_line_holding_every_verdict_word_keeps_every_verdict():

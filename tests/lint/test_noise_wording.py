@@ -60,3 +60,12 @@ def test_a_verdict_spelt_with_letters_ignorecase_folds_is_read():
     for sentence in ("The gap is within run-to-run noiſe.", "The gap is within the JITTER.", "The gap is within noiſe."):
         (finding,) = _sg105(f"{table}{sentence}\n")
         assert finding[0] == 8, sentence
+
+
+def test_no_significant_before_a_noun_of_no_difference_is_no_verdict():
+    # a public benchmark's "No significant omissions in the output text" is about the text, not a test
+    table = "# T\n\n| Precision | Speed (tok/s) |\n|---|---|\n| fp16 | 22.1 |\n| int8 | 30.4 |\n\n"
+    found = lambda line: [f.code for f in lint_text(table + line + "\n", "x.md")]  # noqa: E731
+    assert found("- No significant omissions in the output text.") == []
+    assert found("- No significant difference between runs.") == ["SG105"]
+    assert found("- The gap is not significant.") == ["SG105"]
