@@ -84,6 +84,7 @@ from .document import Document, Sentence
 from .restriction import TextView
 from .header_names import mention as header_mention
 from .header_names import name_words
+from .figures import RATIO_UNITS
 from .inline_comparisons import states_its_figures
 from .join_messages import paired, unpaired
 from .rounding import stands_for
@@ -272,9 +273,10 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
         # two rows compared ("the A100 row beats the H100 row", "batch 8 is faster than batch 1"): one pair
         single = row_comparison(document, sentence.block, clause, kinds)
         judged = [single] if single is not None else []
-        if not judged:
+        if not judged and not _states_figures(sentence, start, end):
             # two variants compared on rows the clause names ("on the H100 fp16 is faster than fp32"): a claim
-            # about those rows, as a universal one restricted to them is
+            # about those rows, as a universal one restricted to them is; one stating its figures ("with 10.00 ms
+            # against 10.00 ms") is held to them, not to a table (SG103)
             view = sentence.segment_view(start - sentence.start, end - sentence.start)
             judged = _on_named_rows(document, sentence, clause, text[start:match.start()], text[match.end():end],
                                     kinds, view)
@@ -359,6 +361,12 @@ def _on_named_rows(document: Document, sentence: Sentence, clause: str, subject:
     if all(_size(pair) < sizes.get(_pair_key(pair), 0) for pair in judged):
         return judged
     return []
+
+
+def _states_figures(sentence: Sentence, start: int, end: int) -> bool:
+    """Whether the clause ``text[start:end]`` prints two or more measured figures (a unit, no ratio)."""
+    return sum(1 for t in sentence.tokens if t.figure is not None and start <= t.start < end
+               and t.figure.unit is not None and t.figure.unit not in RATIO_UNITS) >= 2
 
 
 def _names_both(clause: str, pair: Pair) -> bool:
