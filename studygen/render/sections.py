@@ -147,7 +147,9 @@ class SectionHelpers(ViewBase):
         variant is slower than the higher one (SG208's data, which judges each
         run by the timing of its GPU work:
         :func:`~studygen.study.timing.compute_rows`): the figures of
-        each side, as a range over jobs when several jobs measured it.
+        each side, as a range over jobs when several jobs measured it;
+        "is no faster than" where they print alike (the study's precision
+        rounds the gap away: "slower" would state what they do not show).
         ``filters`` (row fields, as :meth:`figures` takes them) keep the
         pairs whose rows match them (``metric="gpu_compute"``: the timing
         the generic template's tables show). Both rows of a pair are timed
@@ -210,8 +212,10 @@ class SectionHelpers(ViewBase):
             where = f" with TensorRT {version_label(first.tensorrt)}{at}"
         else:
             where = f" at {shape_label(first.shape)} ({first.mode})"
+        verb = "is no faster than" if format_number(low.median_ms, ms) == format_number(high.median_ms, ms) else \
+            "is slower than"  # medians that print alike show no slower side (as _inversion_sentence)
         text = (f"{self.label(first.variant)} on {escape_label_in_prose(gpu_label(first.gpu))}{where} "
-                f"is slower than {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
+                f"{verb} {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
                 f"against {figure(high)}.")
         same_job = low.same_job_pairs(high)
         return emit(text, [*low.rows, *high.rows], compared=same_job)
@@ -224,10 +228,13 @@ class SectionHelpers(ViewBase):
         low, high = pairs[0]
         lows = list({id(p[0]): p[0] for p in pairs}.values())
         highs = list({id(p[1]): p[1] for p in pairs}.values())
-        figures = f"{values_text(lows)} ms against {values_text(highs)} ms"
+        low_text, high_text = values_text(lows), values_text(highs)
+        figures = f"{low_text} ms against {high_text} ms"
+        # figures that print alike (the study's precision rounds the gap away) show no slower side: say what they show
+        verb = "is no faster than" if low_text == high_text else "is slower than"
         batch_words = f", batch {low.batch}" if batch else ""
         if low.backend == "tensorrt":
-            slower = (f"{self.label(low.variant)} is slower than {self.label(high.variant)} on "
+            slower = (f"{self.label(low.variant)} {verb} {self.label(high.variant)} on "
                       f"{escape_label_in_prose(gpu_label(low.gpu))}")
             at = f" at {shape_label(low.shape)}" if low.shape else ""  # a run without a shape: no "at" clause
             return (f"{slower} with TensorRT {version_label(low.tensorrt)}{at}{batch_words}: "
@@ -237,7 +244,7 @@ class SectionHelpers(ViewBase):
         over = f" over {len(jobs)} jobs ({' and '.join(jobs)})" if len(jobs) > 1 else ""
         at = f" at {shape_label(low.shape)}" if low.shape else ""
         return (f"{self.label(low.variant)} on {escape_label_in_prose(gpu_label(low.gpu))}{at}{batch_words} ({low.mode}) "
-                f"is slower than {self.label(high.variant)} with {figures}{over}.")
+                f"{verb} {self.label(high.variant)} with {figures}{over}.")
 
     @helper("table", markdown=True)
     def repeated_measurements(self) -> str:

@@ -380,3 +380,12 @@ def test_a_waiver_or_explanation_check_refuses_is_never_listed_as_a_known_gap(tm
     assert [g for g in gaps if g.startswith(("Waived", "Explained"))] == [
         'Waived SG209 (findings matching "has no revision"): not published',
         'Explained SG207 (findings matching "kernel time attention"): Two stacks, two kernels.']
+
+
+def test_an_inversion_the_printed_figures_do_not_show_says_no_faster(tmp_path):
+    # the study prints latency to 1 decimal: 5.04 and 5.01 both print 5.0, and "slower ... 5.0 ms against 5.0 ms"
+    # stated what its own figures did not show (render's property test found it through lint)
+    rows = [latency("fp16", 5.01), latency("fp8", 5.04)]
+    study = StudyView(load(tmp_path, records=[record("job", rows)], study=spec(precision={"latency_ms": 1})))
+    assert study.precision_inversions() == [
+        "FP8 is no faster than fp16 on H200 with TensorRT 11.4.0.106 at 800 x 800: 5.0 ms against 5.0 ms (job job)."]
