@@ -10,8 +10,10 @@ two words before it; the reference's is the first after "than" and the
 reference's name, printed in parentheses or after "at", "with", "takes" (not
 "by": a difference), within 40 characters (a shape between them names rows,
 it is no figure). Two figures in one parenthesis after the clause ("faster
-than fp32 (0.03882 against 0.03613 ms)") are not read: writers list such a
-pair in either order, the reference's first as often as not.
+than fp32 (0.03882 against 0.03613 ms)") are read only where the document's
+tables say whose each is: writers list such a pair in either order, so the
+cell printing each figure must be named by one side's words (a row label or
+header the other side does not name).
 
 The comparative's word gives the direction (:mod:`.ratio_direction`):
 "faster" is the smaller time or the larger rate, "higher", "more" the
@@ -49,6 +51,7 @@ from ..patterns import lazy_compile
 from .document import Document, Sentence
 from .figures import RATIO_UNITS, Figure
 from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, goes_against, wanted_sign
+from .header_names import VENDOR_WORD_SET, mention, name_words
 from .text import label_tokens, normalize
 from .variant_pairs import kind_of_unit, kind_of_words
 
@@ -69,6 +72,8 @@ _SUBJECT_GAP_RE = lazy_compile(r"\s*\)?\s*(?:[A-Za-z][\w-]*\s+){0,2}$")
 _FIGURE_OPENING_RE = lazy_compile(r"(?:\(|\b(?:at|with|takes|took|in))\s*$", re.IGNORECASE)
 _REACH = 40  # characters of the reference's name between "than" and its figure
 HINT = "swap the two names or the comparative, or recompute the figures the sentence compares"
+_PAIR_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|and)\s*", re.IGNORECASE)
+_CELLS = 8  # cells printing one figure that are tried for its owner (a figure printed more often names no one cell)
 
 
 # a change written with its two figures: "drops from 0.8416 to 0.8936"; group 1 a fall, group 2 a rise
@@ -95,7 +100,7 @@ def comparison_findings(document: Document) -> list[tuple[int, str, str]]:
             # the block's folded text (as the patterns read case): "FASTER THAN" is a comparison too
             lowered = block.lowered[sentence.start:sentence.end]
             if len(sentence.tokens) >= 2 and "than" in lowered:
-                found.extend(_sentence_findings(sentence))
+                found.extend(_sentence_findings(document, sentence))
             if len(sentence.tokens) >= 2 and "from" in lowered:
                 found.extend(_change_findings(sentence))
     return found
@@ -127,7 +132,7 @@ def _change_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
     return found
 
 
-def _sentence_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
+def _sentence_findings(document: Document, sentence: Sentence) -> list[tuple[int, str, str]]:
     text = sentence.block.text
     figures = [t.figure for t in sentence.tokens if t.figure is not None]
     found = []
@@ -138,7 +143,8 @@ def _sentence_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
             continue  # "more accurate than": the figures may measure something the word turns around
         if _DENIED_RE.search(text, sentence.start, match.start()):
             continue
-        operands = _beside_names(text, figures, match.start(), match.end(), subject_of_sentence)
+        operands = _beside_names(text, figures, match.start(), match.end(), subject_of_sentence) or \
+            _pair_after_clause(document, sentence, figures, match.start(), match.end())
         if operands is None:
             continue
         subject, reference = operands
@@ -151,6 +157,51 @@ def _sentence_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
                           f"'{match.group(0).strip()}' goes the wrong way: {_as_written(text, subject)} should be the "
                           f"{wanted} of the two figures, but {_as_written(text, reference)}, the one it is compared "
                           f"with, is {wanted}", HINT))
+    return found
+
+
+def _pair_after_clause(document: Document, sentence: Sentence, figures: list[Figure], start: int,
+                       end: int) -> tuple[Figure, Figure] | None:
+    """(subject, reference) of "the H100 is slower than the RTX 3090 (0.03613 ms against 0.04395 ms)": the two
+    figures of the parenthesis right after the reference's name, ordered by the table cells that print them (a
+    cell whose row or column the words before the comparative name, and the reference's words do not, prints the
+    subject's figure); None when the parenthesis holds no such pair or no table tells which is whose."""
+    text = sentence.block.text
+    opening = text.find("(", end, min(sentence.end, end + _REACH))
+    if opening < 0 or any(c in text[end:opening] for c in ";,"):
+        return None
+    inside = [f for f in figures if f.start > opening][:2]
+    if len(inside) < 2 or text[opening + 1:inside[0].start].strip() or \
+            not _PAIR_GAP_RE.fullmatch(text, inside[0].end, inside[1].start) or \
+            not text[inside[1].end:].lstrip().startswith(")"):
+        return None
+    first, second = inside
+    if not (_measured(second) and first.unit in (None, second.unit)):
+        return None
+    subject_words, reference_words = text[sentence.start:start], text[end:opening]
+    for a in _cells_printing(document, first):
+        for b in _cells_printing(document, second):
+            # the words that tell the two cells apart (mention finds no empty set: cells named alike tell nothing)
+            only_a, only_b = a - b - VENDOR_WORD_SET, b - a - VENDOR_WORD_SET
+            if mention(subject_words, only_a) is not None and mention(reference_words, only_b) is not None:
+                return first, second
+            if mention(subject_words, only_b) is not None and mention(reference_words, only_a) is not None:
+                return second, first
+    return None
+
+
+def _cells_printing(document: Document, figure: Figure) -> list[frozenset[str]]:
+    """The names (header and row-label words, :func:`~.header_names.name_words`) of each table cell of the
+    document that prints ``figure``'s digits, at most :data:`_CELLS` of them."""
+    found = []
+    for table in document.tables:
+        labels = [frozenset(w for c in table.label_columns for w in name_words(row.cells[c])) for row in table.rows]
+        for series in table.series:
+            for row, printed in series.figures:
+                if printed.text == figure.text and series.unit in (None, figure.unit or series.unit):
+                    found.append(labels[row] | frozenset(name_words(series.header)))
+                    if len(found) == _CELLS:
+                        return found
     return found
 
 

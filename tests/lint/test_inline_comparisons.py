@@ -181,3 +181,26 @@ def test_capitals_are_read_as_the_patterns_read_them():
         (3, WRONG.format(phrase="FASTER THAN", a="2.84 ms", b="2.61 ms", wanted="smaller"))]
     assert _sg103("Latency DROPS FROM 5.2 ms to 6.1 ms.") == [
         (3, "'DROPS FROM' goes the wrong way: from 5.2 ms to 6.1 ms is a rise")]
+
+
+_GPUS = ("# Runs\n\n| GPU | fp32 (ms) | fp16 (ms) |\n|---|---:|---:|\n| H100 PCIe | 0.03613 | 0.03882 |\n"
+         "| GeForce RTX 3090 | 0.04395 | 0.04201 |\n\n{claim}\n")
+
+
+@pytest.mark.parametrize("claim, expected", [
+    # the table says whose each figure is, in either order in the parenthesis
+    ("The H100 PCIe is slower than the GeForce RTX 3090 for fp32 (0.03613 ms against 0.04395 ms).",
+     WRONG.format(phrase="slower than", a="0.03613 ms", b="0.04395 ms", wanted="larger")),
+    ("The H100 PCIe is slower than the GeForce RTX 3090 for fp32 (0.04395 ms vs 0.03613 ms).",
+     WRONG.format(phrase="slower than", a="0.03613 ms", b="0.04395 ms", wanted="larger")),
+    ("On the H100 PCIe fp16 is faster than fp32 (0.03882 against 0.03613 ms).",
+     WRONG.format(phrase="faster than", a="0.03882", b="0.03613 ms", wanted="smaller")),
+    ("The H100 PCIe is faster than the GeForce RTX 3090 for fp32 (0.03613 ms against 0.04395 ms).", None),
+    ("The H100 PCIe is faster than the GeForce RTX 3090 for fp32 (0.04395 ms against 0.03613 ms).", None),
+    # a figure no cell prints, or names that tell the two cells apart nowhere: no order, not read
+    ("The H100 PCIe is slower than the GeForce RTX 3090 for fp32 (0.03600 ms against 0.04395 ms).", None),
+    ("fp32 is slower than it was (0.03613 ms against 0.04395 ms).", None),
+])
+def test_a_pair_after_the_clause_is_ordered_by_the_cells_that_print_it(claim, expected):
+    found = [(f.line, f.message) for f in lint_text(_GPUS.format(claim=claim), "x.md") if f.code == "SG103"]
+    assert found == ([(8, expected)] if expected else [])
