@@ -4,17 +4,19 @@
   change absolute and relative, the spread it was held to, its place), then
   a summary line;
 - ``md``: for a pull-request comment: the summary, the figures beyond their
-  spread (the :data:`SUMMARY_ROWS` largest changes, :func:`change_size`) and the verdict
-  changes first, then every change folded in ``<details>`` blocks (GitHub
+  spread (the :data:`SUMMARY_ROWS` largest changes, :func:`change_size`), the verdict
+  changes and the removed figures first, then every change folded in ``<details>`` blocks (GitHub
   renders them collapsed), cut to :data:`MAX_COMMENT_CHARS`;
 - ``json``: one object (``base``, ``head``, ``summary``, ``families``); each
   changed figure gives its ``delta`` and ``relative`` change, ``points`` (a
-  quality figure's change in AP points, else null) and ``farthest`` (the
-  head job that moved most, whose move they are);
+  quality figure's change in AP points, else null), ``farthest`` (the
+  head job that moved most, whose move they are) and ``still_reported_by``
+  (a removed figure of one job: the head's jobs that still report it);
 - ``github``: workflow commands (``::error file=…,line=…::…``, as
   docs.github.com "Workflow commands for GitHub Actions" gives them) at the
   changed lines of the head revision: what fails the run under ``--fail-on``
-  as errors, other changes as notices, findings that appeared as warnings.
+  as errors, removed figures and findings that appeared as warnings, other
+  changes as notices.
 
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
@@ -169,7 +171,8 @@ def figure_line(change: FigureChange) -> str:
     if change.verdict == NEW:
         return f"{change.what}: {values_text(change.new, change.new_jobs, change.unit, name_one_job=True)}"
     if change.verdict == REMOVED:
-        return f"{change.what}: was {values_text(change.old, change.old_jobs, change.unit, name_one_job=True)}"
+        line = f"{change.what}: was {values_text(change.old, change.old_jobs, change.unit, name_one_job=True)}"
+        return f"{line}; still reported by {jobs_text(change.still_reported_by)}" if change.still_reported_by else line
     moved = change_text(change)
     line = (f"{change.what}: {values_text(change.old, change.old_jobs, change.unit)} -> "
             f"{values_text(change.new, change.new_jobs, change.unit)}{f' ({moved})' if moved else ''}")
@@ -270,6 +273,11 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
             lines.append(f"- {escape_cell(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
                          f"{escape_cell(verdicts_text(change, '→'))}")
             lines += [f"  - before: {_literal(change.old.text)}", f"  - after: {_literal(change.new.text)}"]
+        lines.append("")
+    removed = report.figures(REMOVED)
+    if removed:  # not folded: a job's run dropped beside others that stay reads as no change in a table
+        lines += [f"Removed figures ({len(removed)}):", ""]
+        lines += [f"- {escape_cell(family)}: {escape_cell(figure_line(change))}" for family, change in removed]
         lines.append("")
     lines += _details(report)
     return _fit(lines, limit)
@@ -389,7 +397,7 @@ def _figure_json(change: FigureChange) -> dict:
             "old": list(change.old), "new": list(change.new), "old_jobs": list(change.old_jobs),
             "new_jobs": list(change.new_jobs), "old_value": change.old_value, "new_value": change.new_value,
             "delta": change.delta, "relative": change.relative, "points": change.points,
-            "farthest": change.farthest,
+            "farthest": change.farthest, "still_reported_by": list(change.still_reported_by),
             "spread": asdict(change.spread) if change.spread else None, "file": change.place.path,
             "line": change.place.line, "pointer": change.place.pointer}
     return data
@@ -418,7 +426,9 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
         for change in family.figures:
             if change.verdict == UNCHANGED:
                 continue
-            level = ("error" if fails_beyond else "warning") if change.verdict == BEYOND else "notice"
+            # a removed figure fails nothing, but a dropped run must not pass as a notice
+            level = ("error" if fails_beyond else "warning") if change.verdict == BEYOND else \
+                "warning" if change.verdict == REMOVED else "notice"
             at = change.place if change.verdict != REMOVED else None
             lines.append(workflow_command(level, f"studygen diff: {change.verdict}", f"{family.family}: {figure_line(change)}",
                                           (prefix + at.path if at else "") or None, at.line if at else 0))

@@ -332,3 +332,38 @@ def test_a_new_or_removed_figure_of_several_jobs_names_them_once(tmp_path):
     assert lines[3].startswith("  removed: fp16 median gpu compute, 800 x 800, engine, H200: was 10.0, 10.5 ms "
                                "(jobs a, a-b) [")
     assert sum(line.count("(job") for line in lines) == 2
+
+
+def test_a_job_dropped_beside_one_that_stays_is_a_removed_figure_in_every_format(tmp_path):
+    # a new user's `git rm` of one job's record read "within spread ... (0.0 ms, 0.00 %)", 0 removed, exit 0
+    base = load(tmp_path / "base", records=[record("a", [latency("fp16", 10.0)]), record("b", [latency("fp16", 10.5)])])
+    head = load(tmp_path / "head", records=[record("a", [latency("fp16", 10.0)])])
+    family = compare_family("toy", "families/toy/README.md", Revision(base, (), None), Revision(head, (), None))
+    assert [(c.verdict, c.old_jobs, c.still_reported_by) for c in family.figures] == [
+        ("removed", ("b",), ("a",)), ("unchanged", ("a", "b"), ())]
+    report = Report("main (0123456789ab)", "the working tree", [family])
+    removed = "fp16 median gpu compute, 800 x 800, engine, H200: was 10.5 ms (job b); still reported by job a"
+    lines = format_text(report).splitlines()
+    assert lines[2] == f"  removed: {removed} [measurements/toy/b.json:{family.figures[0].place.line}]"
+    assert lines[3] == ("0 figures beyond their spread, 0 verdict changes; 0 within spread, 0 new, 1 removed, "
+                        "1 unchanged, 0 sentences changed, findings: 0 appeared, 0 gone")
+    markdown = format_markdown(report).splitlines()
+    assert markdown[4:7] == ["Removed figures (1):", "", f"- toy: {removed}"]
+    assert format_github(report).splitlines()[0] == f"::warning title=studygen diff%3A removed::toy: {removed}"
+    data = json.loads(format_json(report))
+    assert data["summary"]["removed"] == 1
+    (figure,) = data["families"][0]["figures"]
+    assert (figure["verdict"], figure["old"], figure["old_jobs"], figure["still_reported_by"]) == (
+        "removed", ["10.5"], ["b"], ["a"])
+    assert [exit_code(report, f) for f in ("beyond-spread", "verdict", "never")] == [0, 0, 0]  # the docs fail on neither
+
+
+def test_a_job_dropped_beside_one_that_moved_is_removed_and_the_move_judged_on_its_own(tmp_path):
+    base = load(tmp_path / "base", records=[record("a", [latency("fp16", 10.0)]), record("b", [latency("fp16", 10.5)])])
+    head = load(tmp_path / "head", records=[record("a", [latency("fp16", 10.2)])])
+    family = compare_family("toy", "families/toy/README.md", Revision(base, (), None), Revision(head, (), None))
+    lines = format_text(Report("a", "b", [family])).splitlines()
+    assert lines[2].startswith("  within spread: fp16 median gpu compute, 800 x 800, engine, H200: 10.0, 10.5 ms "
+                               "(jobs a, b) -> 10.2 ms (+0.2 ms, +2.00 %); within 0.5 ms spread of 2 jobs in base")
+    assert lines[3].startswith("  removed: fp16 median gpu compute, 800 x 800, engine, H200: was 10.5 ms (job b); "
+                               "still reported by job a [")
