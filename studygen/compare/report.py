@@ -21,7 +21,9 @@
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
 the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
-``never`` never.
+``never`` never. A study that could not be read at either side
+(:class:`~studygen.compare.Unreadable`) fails both but ``never``: nothing
+of it was compared, and ``check`` refuses it.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from ..numbers import format_number
 from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
 from ..render.escaping import escape_cell
-from . import FamilyChanges, FindingChange
+from . import FamilyChanges, FindingChange, Unreadable
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import ProseSentence, SentenceChange
 
@@ -68,6 +70,10 @@ class Report:
     def decision_flips(self) -> list[FamilyChanges]:
         return [f for f in self.families if f.decision_flipped]
 
+    def unreadable(self, side: str) -> list[tuple[str, Unreadable]]:
+        """``(family, how)`` of each family whose study could not be read at ``side`` (``base``/``head``)."""
+        return [(f.family, u) for f in self.families for u in f.unreadable if u.side == side]
+
     @property
     def changed(self) -> bool:
         return any(f.changed for f in self.families)
@@ -79,12 +85,16 @@ class Report:
         counts["sentences changed"] = sum(len(f.sentences) for f in self.families)
         counts["findings appeared"] = sum(1 for f in self.families for c in f.findings if c.appeared)
         counts["findings gone"] = sum(1 for f in self.families for c in f.findings if not c.appeared)
+        counts["unreadable at base"] = len(self.unreadable("base"))
+        counts["unreadable at head"] = len(self.unreadable("head"))
         return counts
 
 
 def exit_code(report: Report, fail_on: str) -> int:
     """1 when ``report`` holds a change ``fail_on`` counts (see the module docstring), else 0."""
     verdicts = bool(report.verdict_changes() or report.decision_flips())
+    if fail_on != "never" and (report.unreadable("base") or report.unreadable("head")):
+        return 1
     if fail_on == "beyond-spread":
         return 1 if report.figures(BEYOND) or verdicts else 0
     if fail_on == "verdict":
@@ -97,7 +107,9 @@ def summary_line(report: Report) -> str:
     if not report.changed:
         return f"nothing changed between {report.base} and {report.head}"
     counts = report.summary()
-    first = [_count(counts[BEYOND], "figure beyond its spread", "figures beyond their spread"),
+    unread = [f"{_count(counts[f'unreadable at {side}'], 'family', 'families')} unreadable at {side}"
+              for side in ("base", "head") if counts[f"unreadable at {side}"]]  # named only when there are any
+    first = [*unread, _count(counts[BEYOND], "figure beyond its spread", "figures beyond their spread"),
              _count(counts["verdict changes"], "verdict change", "verdict changes")]
     rest = [f"{counts[WITHIN]} within spread", f"{counts[NEW]} new", f"{counts[REMOVED]} removed",
             f"{counts[UNCHANGED]} unchanged",
@@ -222,7 +234,7 @@ def format_text(report: Report) -> str:
 
 
 def _text_family(family: FamilyChanges) -> list[str]:
-    lines = []
+    lines = [f"  unreadable: {u.words()}" for u in family.unreadable]
     for change in family.figures:
         if change.verdict != UNCHANGED:
             lines.append(f"  {change.verdict}: {figure_line(change)} [{change.place}]")
@@ -255,6 +267,10 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         lines.append(f"Nothing changed between {_code(report.base)} and {_code(report.head)}.")
         return "\n".join(lines) + "\n"
     lines += [f"**{summary_line(report)}**", ""]
+    unread = [f"- {escape_cell(family)}: {escape_cell(u.words())}" for side in ("base", "head")
+              for family, u in report.unreadable(side)]
+    if unread:
+        lines += ["Could not be read (nothing of these studies was compared):", "", *unread, ""]
     beyond = sorted(report.figures(BEYOND), key=lambda item: -change_size(item[1]))
     if beyond:
         shown = beyond[:SUMMARY_ROWS]
@@ -387,7 +403,7 @@ def format_json(report: Report) -> str:
             "sentences": [_sentence_json(c) for c in family.sentences],
             "findings": [dict(asdict(c.finding), change="appeared" if c.appeared else "gone") for c in family.findings],
             "decision_shipped": {"base": family.shipped[0], "head": family.shipped[1]},
-            "notes": family.notes})
+            "notes": family.notes, "unreadable": [asdict(u) for u in family.unreadable]})
     return json.dumps({"base": report.base, "head": report.head, "summary": report.summary(),
                        "families": families}, indent=2)
 
@@ -423,6 +439,10 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
     fails_verdict = fail_on in ("beyond-spread", "verdict")
     lines = []
     for family in report.families:
+        for how in family.unreadable:
+            lines.append(workflow_command("error" if fail_on != "never" else "warning",
+                                          f"studygen diff: {how.side} could not be read", f"{family.family}: {how.words()}",
+                                          (prefix + how.files[0] if how.files and how.side == "head" else "") or None))
         for change in family.figures:
             if change.verdict == UNCHANGED:
                 continue
