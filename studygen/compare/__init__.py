@@ -16,6 +16,15 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
   ``collect --replace`` moves a job's results to its end;
 - the study file's decision (``decision.shipped``) when it flips.
 
+A side whose study cannot be read (its study file does not load, or a
+record, dataset definition or folder fails to: SG202, which ``render``
+refuses) has no figures: nothing of its figures or decision is compared,
+and the family says which side could not be read (:class:`Unreadable`),
+which fails ``studygen diff`` under every ``--fail-on`` but ``never``.
+The figures a loaded study still holds beside its unreadable files were
+reported as unchanged, and a head that ``check`` and ``render`` refuse
+passed the gate.
+
 :mod:`~studygen.compare.report` prints a :class:`Report` as text, Markdown,
 JSON or GitHub annotations and says which changes fail a run.
 """
@@ -47,6 +56,36 @@ class Revision:
 
 
 @dataclass(frozen=True)
+class Unreadable:
+    """One side of a family whose study could not be read: ``side``
+    (``base`` or ``head``), ``files`` (those its SG202 findings name, in
+    order), ``errors`` (how many SG202 findings) and ``first`` (the first
+    one's message, or why the study could not be loaded)."""
+
+    side: str
+    files: tuple[str, ...]
+    errors: int
+    first: str
+
+    def words(self) -> str:
+        """``the head could not be read: 12 SG202 errors in a.json, b.json (first: ...); its figures are not compared``."""
+        count = f"{self.errors} SG202 error{'' if self.errors == 1 else 's'}"
+        where = f" in {', '.join(self.files)}" if self.files else ""
+        return (f"the {self.side} could not be read: {count}{where} (first: {self.first}); "
+                f"its figures are not compared")
+
+
+def unreadable(side: str, revision: Revision) -> Unreadable | None:
+    """How ``revision`` could not be read, None when its study loaded
+    whole (or the family does not exist there)."""
+    if not revision.exists or (revision.study is not None and not revision.study.has_unread_files):
+        return None
+    invalid = [finding for finding in revision.findings if finding.code == "SG202"]
+    first = invalid[0].message if invalid else revision.problem
+    return Unreadable(side, tuple(dict.fromkeys(f.file for f in invalid if f.file)), len(invalid), first)
+
+
+@dataclass(frozen=True)
 class FindingChange:
     """A finding present at one revision only: ``appeared`` at head, or gone."""
 
@@ -61,7 +100,8 @@ class FamilyChanges:
     revisions, so nothing was compared; ``figures`` holds every key,
     unchanged ones included; ``shipped`` is ``decision.shipped`` at base and
     head (None where there is no study); ``notes`` say what could not be
-    compared."""
+    compared; ``unreadable`` the sides whose study could not be read (then
+    no figure and no decision is compared)."""
 
     family: str
     readme_path: str
@@ -71,6 +111,7 @@ class FamilyChanges:
     findings: list[FindingChange] = field(default_factory=list)
     shipped: tuple[bool | None, bool | None] = (None, None)
     notes: list[str] = field(default_factory=list)
+    unreadable: list[Unreadable] = field(default_factory=list)
 
     def figures_with(self, verdict: str) -> list[FigureChange]:
         return [change for change in self.figures if change.verdict == verdict]
@@ -88,21 +129,18 @@ class FamilyChanges:
     def changed(self) -> bool:
         """Whether anything is reported for the family."""
         return bool(any(c.verdict != UNCHANGED for c in self.figures) or self.sentences or self.findings
-                    or self.decision_flipped or self.notes)
+                    or self.decision_flipped or self.notes or self.unreadable)
 
 
 def compare_family(family: str, readme_path: str, base: Revision, head: Revision) -> FamilyChanges:
     """The changes of one family from ``base`` to ``head``."""
     changes = FamilyChanges(family, readme_path)
-    for side, revision in (("base", base), ("head", head)):
-        if revision.exists and revision.study is None:
-            changes.notes.append(f"at {side} the study cannot be loaded, so its figures are not compared: "
-                                 f"{revision.problem}")
-    if all(r.study is not None or not r.exists for r in (base, head)):
+    changes.unreadable = [u for u in (unreadable("base", base), unreadable("head", head)) if u is not None]
+    if not changes.unreadable:
         changes.figures = compare_figures(base.study, head.study)
+        changes.shipped = (_shipped(base.study), _shipped(head.study))
     changes.sentences = compare_sentences(base.readme, head.readme, readme_path)
     changes.findings = compare_findings(base.findings, head.findings)
-    changes.shipped = (_shipped(base.study), _shipped(head.study))
     return changes
 
 
@@ -162,4 +200,4 @@ def compare_findings(old: tuple[Finding, ...] | list[Finding], new: tuple[Findin
 
 
 __all__ = ["BEYOND", "NEW", "REMOVED", "UNCHANGED", "WITHIN", "FamilyChanges", "FindingChange", "Revision",
-           "compare_family", "compare_findings", "unchanged_family"]
+           "Unreadable", "compare_family", "compare_findings", "unchanged_family", "unreadable"]

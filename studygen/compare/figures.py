@@ -10,6 +10,10 @@ key's figure is
 - **unchanged** when both hold the same values (which jobs report them
   aside);
 - **new** / **removed** when only the head / only the base holds it;
+  a job that reports the figure at the base and not at the head is a
+  removed figure of that job too, though other jobs still report the key
+  (dropping one job's run must show); the key is then judged on the jobs
+  that stay (unchanged when they hold the same values);
 - **within spread** when every job of the head moved no further than the
   widest allowance the base revision gives the figure, else **beyond
   spread**. Each head job is judged on its own move: from its own value at
@@ -127,7 +131,9 @@ class FigureChange:
     the base (None when nothing bounds the figure); ``place``: the head's
     row (its record and line; of the farthest job when several report
     it), the base's for a removed figure;
-    ``decimals``: digits a value is printed with."""
+    ``decimals``: digits a value is printed with; ``still_reported_by``:
+    for a removed figure of one job, the head's jobs that still report the
+    key (``()`` when none does)."""
 
     key: str
     what: str
@@ -146,6 +152,7 @@ class FigureChange:
     decimals: int | None
     farthest: str | None = None
     points: float | None = None
+    still_reported_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -170,16 +177,34 @@ def compare_figures(base, head) -> list[FigureChange]:
     names = _names(base, head, old, new)
     changes = []
     for key in sorted(old.keys() | new.keys()):
-        changes.append(_compare(key, names[key], base, old.get(key, []), new.get(key, [])))
+        changes += _compare(key, names[key], base, old.get(key, []), new.get(key, []))
     return sorted(changes, key=lambda c: (VERDICT_ORDER.index(c.verdict), c.what, c.key))
 
 
-def _compare(key: tuple[str, str], what: str, base, old_rows: list, new_rows: list) -> FigureChange:
+def _compare(key: tuple[str, str], what: str, base, old_rows: list, new_rows: list) -> list[FigureChange]:
+    """The key's change, after a removed figure for each base job the head
+    no longer has while other jobs still report the key: a job dropped
+    beside an unchanged one read as no change."""
+    head_jobs = {_job(row) for row in new_rows}
+    dropped = _by_job([row for row in old_rows if _job(row) not in head_jobs]) if new_rows else {}
+    decimals = _decimals(old_rows + new_rows)
+    removed = [FigureChange(key[0], what, _unit(rows[0]), REMOVED, tuple(_shown(r) for r in rows), (), (job,), (),
+                            _median(rows), None, None, None, None, _place(rows[0]), decimals,
+                            still_reported_by=tuple(_job(r) for r in new_rows))
+               for job, rows in dropped.items()]
+    staying = [row for row in old_rows if _job(row) in head_jobs] or old_rows  # none stays: the base's figure
+    return [*removed, _compare_key(key, what, base, old_rows, new_rows, staying)]
+
+
+def _compare_key(key: tuple[str, str], what: str, base, old_rows: list, new_rows: list, staying: list) -> FigureChange:
+    """One key compared; ``staying``: the base rows of the jobs the head
+    still has (all of them when none stays), which the head's values must
+    match for the key to be unchanged."""
     some = (new_rows or old_rows)[0]
     decimals = _decimals(old_rows + new_rows)
     shown = (tuple(_shown(r) for r in old_rows), tuple(_shown(r) for r in new_rows),
              tuple(_job(r) for r in old_rows), tuple(_job(r) for r in new_rows))
-    if not old_rows or not new_rows or _same(old_rows, new_rows):
+    if not old_rows or not new_rows or _same(staying, new_rows):
         verdict = NEW if not old_rows else REMOVED if not new_rows else UNCHANGED
         return FigureChange(key[0], what, _unit(some), verdict, *shown, _median(old_rows), _median(new_rows),
                             None, None, None, _place(some), decimals)
@@ -248,7 +273,7 @@ def allowances_of(base, old_rows, new_rows) -> list[Allowance]:
 
 
 def _same(old_rows, new_rows) -> bool:
-    """The same values on both sides (jobs that left or joined with a value another job has change nothing)."""
+    """The same values on both sides (a job that joined with a value another job has changes nothing)."""
     return {_figure(r) for r in old_rows} == {_figure(r) for r in new_rows}
 
 

@@ -4,22 +4,26 @@
   change absolute and relative, the spread it was held to, its place), then
   a summary line;
 - ``md``: for a pull-request comment: the summary, the figures beyond their
-  spread (the :data:`SUMMARY_ROWS` largest changes, :func:`change_size`) and the verdict
-  changes first, then every change folded in ``<details>`` blocks (GitHub
+  spread (the :data:`SUMMARY_ROWS` largest changes, :func:`change_size`), the verdict
+  changes and the removed figures first, then every change folded in ``<details>`` blocks (GitHub
   renders them collapsed), cut to :data:`MAX_COMMENT_CHARS`;
 - ``json``: one object (``base``, ``head``, ``summary``, ``families``); each
   changed figure gives its ``delta`` and ``relative`` change, ``points`` (a
-  quality figure's change in AP points, else null) and ``farthest`` (the
-  head job that moved most, whose move they are);
+  quality figure's change in AP points, else null), ``farthest`` (the
+  head job that moved most, whose move they are) and ``still_reported_by``
+  (a removed figure of one job: the head's jobs that still report it);
 - ``github``: workflow commands (``::error file=…,line=…::…``, as
   docs.github.com "Workflow commands for GitHub Actions" gives them) at the
   changed lines of the head revision: what fails the run under ``--fail-on``
-  as errors, other changes as notices, findings that appeared as warnings.
+  as errors, removed figures and findings that appeared as warnings, other
+  changes as notices.
 
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
 the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
-``never`` never.
+``never`` never. A study that could not be read at either side
+(:class:`~studygen.compare.Unreadable`) fails both but ``never``: nothing
+of it was compared, and ``check`` refuses it.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from ..numbers import format_number
 from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
 from ..render.escaping import escape_cell
-from . import FamilyChanges, FindingChange
+from . import FamilyChanges, FindingChange, Unreadable
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import ProseSentence, SentenceChange
 
@@ -66,6 +70,10 @@ class Report:
     def decision_flips(self) -> list[FamilyChanges]:
         return [f for f in self.families if f.decision_flipped]
 
+    def unreadable(self, side: str) -> list[tuple[str, Unreadable]]:
+        """``(family, how)`` of each family whose study could not be read at ``side`` (``base``/``head``)."""
+        return [(f.family, u) for f in self.families for u in f.unreadable if u.side == side]
+
     @property
     def changed(self) -> bool:
         return any(f.changed for f in self.families)
@@ -77,12 +85,16 @@ class Report:
         counts["sentences changed"] = sum(len(f.sentences) for f in self.families)
         counts["findings appeared"] = sum(1 for f in self.families for c in f.findings if c.appeared)
         counts["findings gone"] = sum(1 for f in self.families for c in f.findings if not c.appeared)
+        counts["unreadable at base"] = len(self.unreadable("base"))
+        counts["unreadable at head"] = len(self.unreadable("head"))
         return counts
 
 
 def exit_code(report: Report, fail_on: str) -> int:
     """1 when ``report`` holds a change ``fail_on`` counts (see the module docstring), else 0."""
     verdicts = bool(report.verdict_changes() or report.decision_flips())
+    if fail_on != "never" and (report.unreadable("base") or report.unreadable("head")):
+        return 1
     if fail_on == "beyond-spread":
         return 1 if report.figures(BEYOND) or verdicts else 0
     if fail_on == "verdict":
@@ -95,7 +107,9 @@ def summary_line(report: Report) -> str:
     if not report.changed:
         return f"nothing changed between {report.base} and {report.head}"
     counts = report.summary()
-    first = [_count(counts[BEYOND], "figure beyond its spread", "figures beyond their spread"),
+    unread = [f"{_count(counts[f'unreadable at {side}'], 'family', 'families')} unreadable at {side}"
+              for side in ("base", "head") if counts[f"unreadable at {side}"]]  # named only when there are any
+    first = [*unread, _count(counts[BEYOND], "figure beyond its spread", "figures beyond their spread"),
              _count(counts["verdict changes"], "verdict change", "verdict changes")]
     rest = [f"{counts[WITHIN]} within spread", f"{counts[NEW]} new", f"{counts[REMOVED]} removed",
             f"{counts[UNCHANGED]} unchanged",
@@ -169,7 +183,8 @@ def figure_line(change: FigureChange) -> str:
     if change.verdict == NEW:
         return f"{change.what}: {values_text(change.new, change.new_jobs, change.unit, name_one_job=True)}"
     if change.verdict == REMOVED:
-        return f"{change.what}: was {values_text(change.old, change.old_jobs, change.unit, name_one_job=True)}"
+        line = f"{change.what}: was {values_text(change.old, change.old_jobs, change.unit, name_one_job=True)}"
+        return f"{line}; still reported by {jobs_text(change.still_reported_by)}" if change.still_reported_by else line
     moved = change_text(change)
     line = (f"{change.what}: {values_text(change.old, change.old_jobs, change.unit)} -> "
             f"{values_text(change.new, change.new_jobs, change.unit)}{f' ({moved})' if moved else ''}")
@@ -219,7 +234,7 @@ def format_text(report: Report) -> str:
 
 
 def _text_family(family: FamilyChanges) -> list[str]:
-    lines = []
+    lines = [f"  unreadable: {u.words()}" for u in family.unreadable]
     for change in family.figures:
         if change.verdict != UNCHANGED:
             lines.append(f"  {change.verdict}: {figure_line(change)} [{change.place}]")
@@ -252,6 +267,10 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
         lines.append(f"Nothing changed between {_code(report.base)} and {_code(report.head)}.")
         return "\n".join(lines) + "\n"
     lines += [f"**{summary_line(report)}**", ""]
+    unread = [f"- {escape_cell(family)}: {escape_cell(u.words())}" for side in ("base", "head")
+              for family, u in report.unreadable(side)]
+    if unread:
+        lines += ["Could not be read (nothing of these studies was compared):", "", *unread, ""]
     beyond = sorted(report.figures(BEYOND), key=lambda item: -change_size(item[1]))
     if beyond:
         shown = beyond[:SUMMARY_ROWS]
@@ -270,6 +289,11 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
             lines.append(f"- {escape_cell(family)}, {_code(_readme_of(report, family))} line {change.new.line}: "
                          f"{escape_cell(verdicts_text(change, '→'))}")
             lines += [f"  - before: {_literal(change.old.text)}", f"  - after: {_literal(change.new.text)}"]
+        lines.append("")
+    removed = report.figures(REMOVED)
+    if removed:  # not folded: a job's run dropped beside others that stay reads as no change in a table
+        lines += [f"Removed figures ({len(removed)}):", ""]
+        lines += [f"- {escape_cell(family)}: {escape_cell(figure_line(change))}" for family, change in removed]
         lines.append("")
     lines += _details(report)
     return _fit(lines, limit)
@@ -379,7 +403,7 @@ def format_json(report: Report) -> str:
             "sentences": [_sentence_json(c) for c in family.sentences],
             "findings": [dict(asdict(c.finding), change="appeared" if c.appeared else "gone") for c in family.findings],
             "decision_shipped": {"base": family.shipped[0], "head": family.shipped[1]},
-            "notes": family.notes})
+            "notes": family.notes, "unreadable": [asdict(u) for u in family.unreadable]})
     return json.dumps({"base": report.base, "head": report.head, "summary": report.summary(),
                        "families": families}, indent=2)
 
@@ -389,7 +413,7 @@ def _figure_json(change: FigureChange) -> dict:
             "old": list(change.old), "new": list(change.new), "old_jobs": list(change.old_jobs),
             "new_jobs": list(change.new_jobs), "old_value": change.old_value, "new_value": change.new_value,
             "delta": change.delta, "relative": change.relative, "points": change.points,
-            "farthest": change.farthest,
+            "farthest": change.farthest, "still_reported_by": list(change.still_reported_by),
             "spread": asdict(change.spread) if change.spread else None, "file": change.place.path,
             "line": change.place.line, "pointer": change.place.pointer}
     return data
@@ -415,10 +439,16 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
     fails_verdict = fail_on in ("beyond-spread", "verdict")
     lines = []
     for family in report.families:
+        for how in family.unreadable:
+            lines.append(workflow_command("error" if fail_on != "never" else "warning",
+                                          f"studygen diff: {how.side} could not be read", f"{family.family}: {how.words()}",
+                                          (prefix + how.files[0] if how.files and how.side == "head" else "") or None))
         for change in family.figures:
             if change.verdict == UNCHANGED:
                 continue
-            level = ("error" if fails_beyond else "warning") if change.verdict == BEYOND else "notice"
+            # a removed figure fails nothing, but a dropped run must not pass as a notice
+            level = ("error" if fails_beyond else "warning") if change.verdict == BEYOND else \
+                "warning" if change.verdict == REMOVED else "notice"
             at = change.place if change.verdict != REMOVED else None
             lines.append(workflow_command(level, f"studygen diff: {change.verdict}", f"{family.family}: {figure_line(change)}",
                                           (prefix + at.path if at else "") or None, at.line if at else 0))

@@ -181,20 +181,25 @@ def test_new_removed_and_unchanged_keys(tmp_path):
     assert [c.verdict for c in compare_figures(base, head)] == [NEW, REMOVED, UNCHANGED]  # the report's order
 
 
-def test_the_same_values_from_other_jobs_are_unchanged(tmp_path):
+def test_the_same_values_from_other_jobs_are_unchanged_and_each_job_gone_is_removed(tmp_path):
     base, head = both(tmp_path, [record("a", [latency("fp16", 5.0)]), record("b", [latency("fp16", 5.0)])],
                       [record("c", [latency("fp16", 5.0)])])
-    assert [c.verdict for c in compare_figures(base, head)] == [UNCHANGED]
+    # c holds the value a and b held: the key is unchanged, but the runs of a and b are gone
+    assert [(c.verdict, c.old_jobs, c.still_reported_by) for c in compare_figures(base, head)] == [
+        (REMOVED, ("a",), ("c",)), (REMOVED, ("b",), ("c",)), (UNCHANGED, ("a", "b"), ())]
     base, head = both(tmp_path / "moved", [record("a", [latency("fp16", 5.0)]), record("b", [latency("fp16", 5.2)])],
                       [record("a", [latency("fp16", 5.0)])])
-    # job b's 5.2 went; job a, the one head job, did not move: within the 0.2 the two base jobs spanned
-    change = only(compare_figures(base, head), WITHIN)
-    assert (change.farthest, change.delta) == ("a", 0.0)
-    assert (change.spread.source, change.spread.width) == ("jobs", pytest.approx(0.2))
+    # job b's 5.2 went (a removed figure of b); job a, the one head job, did not move: the key is unchanged
+    removed, unchanged = compare_figures(base, head)
+    assert (removed.verdict, removed.old, removed.old_jobs, removed.old_value, removed.place.path) == (
+        REMOVED, ("5.2",), ("b",), 5.2, "measurements/toy/b.json")
+    assert (unchanged.verdict, unchanged.new_jobs) == (UNCHANGED, ("a",))
     base, head = both(tmp_path / "ap", [record("a", [coco_ap("fp16", 0.46)]), record("b", [coco_ap("fp16", 0.47)])],
-                      [record("a", [coco_ap("fp16", 0.46)])])
-    change = only(compare_figures(base, head), WITHIN)
-    assert change.points == 0.0 and change.spread.width == pytest.approx(0.01)  # the two base jobs' spread
+                      [record("a", [coco_ap("fp16", 0.461)])])
+    # a moved 0.1 point beside b's removal: judged on its own move, within the two base jobs' spread
+    change, removed = compare_figures(base, head)  # the report's order: within before removed
+    assert (change.verdict, removed.verdict, removed.old_jobs) == (WITHIN, REMOVED, ("b",))
+    assert change.points == pytest.approx(0.1) and change.spread.width == pytest.approx(0.01)
 
 
 def test_ranges_are_compared_end_by_end_against_the_tolerance(tmp_path):

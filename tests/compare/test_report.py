@@ -12,7 +12,8 @@ import pytest
 from studygen.compare import Revision, compare_family, compare_findings, unchanged_family
 from studygen.compare.report import Report, exit_code, format_github, format_json, format_markdown, format_text
 from studygen.findings import Finding
-from tests.checks.studies import latency, load, record, spec
+from studygen.study import load_study
+from tests.checks.studies import latency, load, record, spec, write_project
 
 README_OLD = "# Toy\n\nFP8 is no faster than fp16: 10.0 ms against 10.0 ms.\n\n- Calibration used 4 images.\n"
 README_NEW = "# Toy\n\nFP8 is faster than fp16: 9.0 ms against 10.0 ms.\n\n- Calibration used 4 images.\n"
@@ -50,20 +51,55 @@ def test_one_family_compared(tmp_path):
     assert family.shipped == (False, False) and not family.decision_flipped and family.changed
 
 
-def test_a_study_that_cannot_be_loaded_is_a_note_and_its_figures_are_not_compared(tmp_path):
+def test_a_study_that_cannot_be_loaded_is_unreadable_and_its_figures_are_not_compared(tmp_path):
     base, head = revisions(tmp_path)
     broken = Revision(None, (Finding("SG202", "study file must be a YAML mapping", "families/toy/study.yaml"),),
                       README_NEW, "study file must be a YAML mapping")
     family = compare_family("toy", "families/toy/README.md", base, broken)
-    assert family.figures == [] and family.notes == [
-        "at head the study cannot be loaded, so its figures are not compared: study file must be a YAML mapping"]
-    assert family.shipped == (False, None) and not family.decision_flipped
+    assert family.figures == [] and family.notes == [] and [u.words() for u in family.unreadable] == [
+        "the head could not be read: 1 SG202 error in families/toy/study.yaml (first: study file must be a YAML "
+        "mapping); its figures are not compared"]
+    assert family.shipped == (None, None) and not family.decision_flipped
     at_base = compare_family("toy", "families/toy/README.md", broken, head)
-    assert at_base.notes == [
-        "at base the study cannot be loaded, so its figures are not compared: study file must be a YAML mapping"]
+    assert at_base.figures == [] and [(u.side, u.files, u.errors) for u in at_base.unreadable] == [
+        ("base", ("families/toy/study.yaml",), 1)]
     gone = compare_family("toy", "families/toy/README.md", base, Revision(None, exists=False))
-    assert {c.verdict for c in gone.figures} == {"removed"} and gone.notes == []
+    assert {c.verdict for c in gone.figures} == {"removed"} and gone.notes == [] and gone.unreadable == []
     assert gone.sentences[0].new is None and [c.appeared for c in gone.findings] == [False]
+
+
+def test_a_head_with_a_record_that_fails_to_load_is_unreadable_in_every_format_and_fails(tmp_path):
+    # a new user renamed a variant in study.yaml: check gave SG202 errors, render refused, and diff said
+    # "11 unchanged ... findings: 17 appeared", exit 0
+    base, _ = revisions(tmp_path)
+    study_dir = write_project(tmp_path / "head", records=[record("main", [latency("fp16", 10.0), latency("fp9", 10.0)])])
+    head = load_study(study_dir, tmp_path / "head")
+    assert head.has_unread_files and head.rows  # the study loads, its other figures with it
+    invalid = Finding("SG202", head.problems[0].message, "measurements/toy/main.json", line=42)
+    family = compare_family("toy", "families/toy/README.md", base, Revision(head, (invalid,), README_OLD))
+    assert family.figures == [] and family.shipped == (None, None)
+    report = Report("main (0123456789ab)", "the working tree", [family])
+    words = ("the head could not be read: 1 SG202 error in measurements/toy/main.json (first: variant 'fp9' is not "
+             "declared in families/toy/study.yaml (declared: fp16, fp32, fp8)); its figures are not compared")
+    lines = format_text(report).splitlines()
+    assert lines[1:3] == ["toy", f"  unreadable: {words}"]
+    assert lines[-1] == ("1 family unreadable at head, 0 figures beyond their spread, 0 verdict changes; 0 within "
+                         "spread, 0 new, 0 removed, 0 unchanged, 0 sentences changed, findings: 1 appeared, 1 gone")
+    markdown = format_markdown(report).splitlines()
+    assert markdown[4:7] == ["Could not be read (nothing of these studies was compared):", "", f"- toy: {words}"]
+    assert format_github(report).splitlines()[0] == (
+        "::error file=measurements/toy/main.json,title=studygen diff%3A head could not be read::toy: "
+        + words.replace("%", "%25"))
+    assert format_github(report, "never").startswith("::warning file=measurements/toy/main.json,")
+    data = json.loads(format_json(report))
+    assert (data["summary"]["unreadable at head"], data["summary"]["unchanged"]) == (1, 0)
+    assert data["families"][0]["unreadable"] == [{"side": "head", "files": ["measurements/toy/main.json"],
+                                                  "errors": 1, "first": invalid.message}]
+    assert [exit_code(report, f) for f in ("beyond-spread", "verdict", "never")] == [1, 1, 0]
+    at_base = Report("a", "b", [compare_family("toy", "families/toy/README.md", Revision(head, (invalid,), None),
+                                               Revision(base.study, (), None))])
+    assert format_text(at_base).splitlines()[2].startswith("  unreadable: the base could not be read: 1 SG202 error")
+    assert [exit_code(at_base, f) for f in ("beyond-spread", "verdict", "never")] == [1, 1, 0]
 
 
 def test_findings_are_matched_without_their_line_and_each_once():
@@ -154,10 +190,12 @@ def test_json(report):
     data = json.loads(format_json(report))
     assert (data["base"], data["head"]) == ("main (0123456789ab)", "the working tree")
     assert data["summary"] == {"beyond spread": 1, "within spread": 0, "new": 1, "removed": 0, "unchanged": 1,
-                               "verdict changes": 2, "sentences changed": 1, "findings appeared": 1, "findings gone": 0}
+                               "verdict changes": 2, "sentences changed": 1, "findings appeared": 1, "findings gone": 0,
+                               "unreadable at base": 0, "unreadable at head": 0}
     toy, other = data["families"]
     assert other == {"family": "other", "compared": False, "figures": [], "unchanged_figures": 0, "sentences": [],
-                     "findings": [], "decision_shipped": {"base": None, "head": None}, "notes": []}
+                     "findings": [], "decision_shipped": {"base": None, "head": None}, "notes": [],
+                     "unreadable": []}
     beyond = toy["figures"][0]
     assert (beyond["verdict"], beyond["old"], beyond["new"], beyond["delta"], beyond["relative"]) == (
         "beyond spread", ["10.0"], ["9.0"], pytest.approx(-1.0), pytest.approx(-0.1))
@@ -332,3 +370,38 @@ def test_a_new_or_removed_figure_of_several_jobs_names_them_once(tmp_path):
     assert lines[3].startswith("  removed: fp16 median gpu compute, 800 x 800, engine, H200: was 10.0, 10.5 ms "
                                "(jobs a, a-b) [")
     assert sum(line.count("(job") for line in lines) == 2
+
+
+def test_a_job_dropped_beside_one_that_stays_is_a_removed_figure_in_every_format(tmp_path):
+    # a new user's `git rm` of one job's record read "within spread ... (0.0 ms, 0.00 %)", 0 removed, exit 0
+    base = load(tmp_path / "base", records=[record("a", [latency("fp16", 10.0)]), record("b", [latency("fp16", 10.5)])])
+    head = load(tmp_path / "head", records=[record("a", [latency("fp16", 10.0)])])
+    family = compare_family("toy", "families/toy/README.md", Revision(base, (), None), Revision(head, (), None))
+    assert [(c.verdict, c.old_jobs, c.still_reported_by) for c in family.figures] == [
+        ("removed", ("b",), ("a",)), ("unchanged", ("a", "b"), ())]
+    report = Report("main (0123456789ab)", "the working tree", [family])
+    removed = "fp16 median gpu compute, 800 x 800, engine, H200: was 10.5 ms (job b); still reported by job a"
+    lines = format_text(report).splitlines()
+    assert lines[2] == f"  removed: {removed} [measurements/toy/b.json:{family.figures[0].place.line}]"
+    assert lines[3] == ("0 figures beyond their spread, 0 verdict changes; 0 within spread, 0 new, 1 removed, "
+                        "1 unchanged, 0 sentences changed, findings: 0 appeared, 0 gone")
+    markdown = format_markdown(report).splitlines()
+    assert markdown[4:7] == ["Removed figures (1):", "", f"- toy: {removed}"]
+    assert format_github(report).splitlines()[0] == f"::warning title=studygen diff%3A removed::toy: {removed}"
+    data = json.loads(format_json(report))
+    assert data["summary"]["removed"] == 1
+    (figure,) = data["families"][0]["figures"]
+    assert (figure["verdict"], figure["old"], figure["old_jobs"], figure["still_reported_by"]) == (
+        "removed", ["10.5"], ["b"], ["a"])
+    assert [exit_code(report, f) for f in ("beyond-spread", "verdict", "never")] == [0, 0, 0]  # the docs fail on neither
+
+
+def test_a_job_dropped_beside_one_that_moved_is_removed_and_the_move_judged_on_its_own(tmp_path):
+    base = load(tmp_path / "base", records=[record("a", [latency("fp16", 10.0)]), record("b", [latency("fp16", 10.5)])])
+    head = load(tmp_path / "head", records=[record("a", [latency("fp16", 10.2)])])
+    family = compare_family("toy", "families/toy/README.md", Revision(base, (), None), Revision(head, (), None))
+    lines = format_text(Report("a", "b", [family])).splitlines()
+    assert lines[2].startswith("  within spread: fp16 median gpu compute, 800 x 800, engine, H200: 10.0, 10.5 ms "
+                               "(jobs a, b) -> 10.2 ms (+0.2 ms, +2.00 %); within 0.5 ms spread of 2 jobs in base")
+    assert lines[3].startswith("  removed: fp16 median gpu compute, 800 x 800, engine, H200: was 10.5 ms (job b); "
+                               "still reported by job a [")

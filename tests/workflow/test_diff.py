@@ -256,13 +256,12 @@ def test_a_removed_variant_gives_removed_figures(repo, run_cli):
     bf16 = [r for r in record["results"] if r["variant"] == "bf16"]
     record["results"] = [r for r in record["results"] if r["variant"] != "bf16"]
     write_record(repo, "h200-eager", record)
-    study = (repo / STUDY).read_text()
-    declared = "  - name: bf16\n    precision: bf16\n    label: bf16\n"
-    assert declared in study
-    (repo / STUDY).write_text(study.replace(declared, ""))
+    # bf16 stays declared: the pinning comparison's records still hold bf16 results, and a head whose records
+    # name an undeclared variant cannot be read (SG202), so nothing of it would be compared
     commit(repo, "bf16 dropped")
 
     result = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
+    assert "unreadable:" not in result.out
     removed = [line for line in result.out.splitlines() if line.startswith("  removed: ")]
     assert len(removed) == figure_count(bf16) == 18  # 2 latencies, 2 x (5 groups + total), 4 agreements
     assert all(line.startswith("  removed: bf16 ") for line in removed)
@@ -481,3 +480,28 @@ def test_a_trtexec_figure_one_timer_step_lower_is_within_spread_and_exits_0(tmp_
             f"0.002197 ms -> 0.001953 ms (-0.00024415 ms, -11.11 %); within timer resolution 0.00024415 ms (one step "
             f"of the timer, plus print rounding) [measurements/{family}/{job}.json:{line}]") in out.out.splitlines()
     assert "beyond spread:" not in out.out
+
+
+def test_a_head_whose_records_name_a_variant_the_study_file_renamed_is_unreadable_and_fails(repo, run_cli):
+    # a new user renamed a variant: check gave SG202 errors, render refused, diff said "11 unchanged", exit 0
+    study = (repo / STUDY).read_text()
+    assert study.count("  - name: fp8\n") == 1
+    (repo / STUDY).write_text(study.replace("  - name: fp8\n", "  - name: fp8-recipe\n"))
+    commit(repo, "fp8 renamed in the study file only")
+    # every result naming fp8, counted by hand over the family's record files (its comparison folders too)
+    named = {path.relative_to(repo).as_posix(): sum(r["variant"] == "fp8" for r in json.loads(path.read_text())["results"])
+             for path in sorted((repo / RECORDS).rglob("*.json")) if "results" in json.loads(path.read_text())}
+    files = [path for path, count in named.items() if count]
+    result = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
+    assert result.exit_code == 1, result.out + result.err
+    lines = result.out.splitlines()
+    assert lines[2].startswith(f"  unreadable: the head could not be read: {sum(named.values())} SG202 errors in "
+                               f"{files[0]}, ")
+    assert lines[2].endswith("; its figures are not compared") and all(path in lines[2] for path in files)
+    assert "variant 'fp8' is not declared" in lines[2]
+    assert not any(line.startswith(("  within spread:", "  removed:", "  new:")) for line in lines)
+    assert lines[-1].startswith("1 family unreadable at head, 0 figures beyond their spread, 0 verdict changes; "
+                                "0 within spread, 0 new, 0 removed, 0 unchanged,")
+    assert run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--fail-on", "never").exit_code == 0
+    assert run_cli("diff", "HEAD", "HEAD~1", "--root", repo).out.splitlines()[2].startswith(
+        "  unreadable: the base could not be read: ")
