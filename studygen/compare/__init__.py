@@ -36,6 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..findings import Finding
+from ..rules import code_of
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, FigureChange, compare_figures
 from .sentences import SentenceChange, compare_sentences
 
@@ -55,6 +56,9 @@ class Revision:
     exists: bool = True
 
 
+INVALID_RECORD = code_of("studygen.checks.sg202_records")  # the code of a file that failed to load
+
+
 @dataclass(frozen=True)
 class Unreadable:
     """One side of a family whose study could not be read: ``side``
@@ -69,7 +73,7 @@ class Unreadable:
 
     def words(self) -> str:
         """``the head could not be read: 12 SG202 errors in a.json, b.json (first: ...); its figures are not compared``."""
-        count = f"{self.errors} SG202 error{'' if self.errors == 1 else 's'}"
+        count = f"{self.errors} {INVALID_RECORD} error{'' if self.errors == 1 else 's'}"
         where = f" in {', '.join(self.files)}" if self.files else ""
         return (f"the {self.side} could not be read: {count}{where} (first: {self.first}); "
                 f"its figures are not compared")
@@ -80,7 +84,7 @@ def unreadable(side: str, revision: Revision) -> Unreadable | None:
     whole (or the family does not exist there)."""
     if not revision.exists or (revision.study is not None and not revision.study.has_unread_files):
         return None
-    invalid = [finding for finding in revision.findings if finding.code == "SG202"]
+    invalid = [finding for finding in revision.findings if finding.code == INVALID_RECORD]
     first = invalid[0].message if invalid else revision.problem
     return Unreadable(side, tuple(dict.fromkeys(f.file for f in invalid if f.file)), len(invalid), first)
 
