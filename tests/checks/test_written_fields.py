@@ -104,3 +104,21 @@ def test_a_verdict_in_a_revisit_condition_names_its_entry(tmp_path):
     item_line = readme.splitlines().index(f"- {condition}") + 1
     assert lint.hint.startswith(f"edit /decision/revisit_when/1 in this file, which the README prints as written "
                                 f"({README} line {item_line}): state the spread")
+
+
+def test_a_lint_finding_in_a_folded_field_names_the_line_of_its_figure(tmp_path):
+    # lint names a README line, which prints the whole field: the figure its message opens with ("60% does not
+    # follow ...") finds the sentence's own line in the study file, where the field's first line was named before
+    study_dir = write_project(tmp_path, records=RECORDS, template=GENERIC,
+                              study=spec(decision={"shipped": False, "summary": "Ship fp16."}))
+    path = study_dir / "study.yaml"
+    folded = ("  summary: >-\n    Ship fp16.\n    The engines were timed alike.\n"
+              "    Convolution takes 5.363 of 10.692 ms, 60%.\n")
+    path.write_text(path.read_text(encoding="utf-8").replace("  summary: Ship fp16.\n", folded), encoding="utf-8")
+    study = load_study(study_dir, tmp_path)
+    study.readme_path.write_text(CheckContext(study).rendered.readme, encoding="utf-8")
+    (share,) = _by_code(run_checks(study), "SG103")
+    figure_line = study.spec_text.splitlines().index("    Convolution takes 5.363 of 10.692 ms, 60%.") + 1
+    assert figure_line > yaml_line(study.spec_text, "decision", "summary")
+    assert (share.file, share.line, share.pointer) == (STUDY_FILE, figure_line, "/decision/summary")
+    assert share.message == "60% does not follow from 5.363 and 10.692 ms: 5.363 / 10.692 = 50%"
