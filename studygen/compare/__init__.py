@@ -18,7 +18,7 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
 
 A side whose study cannot be read (its study file does not load, or a
 record, dataset definition or folder fails to: SG202, which ``render``
-refuses) has no figures: nothing of its figures or decision is compared,
+refuses) has no figures: nothing of its figures, decision or findings is compared,
 and the family says which side could not be read (:class:`Unreadable`),
 which fails ``studygen diff`` under every ``--fail-on`` but ``never``.
 The figures a loaded study still holds beside its unreadable files were
@@ -72,11 +72,12 @@ class Unreadable:
     first: str
 
     def words(self) -> str:
-        """``the head could not be read: 12 SG202 errors in a.json, b.json (first: ...); its figures are not compared``."""
+        """``the head could not be read: 12 SG202 errors in a.json, b.json (first: ...); its figures and findings
+        are not compared``."""
         count = f"{self.errors} {INVALID_RECORD} error{'' if self.errors == 1 else 's'}"
         where = f" in {', '.join(self.files)}" if self.files else ""
         return (f"the {self.side} could not be read: {count}{where} (first: {self.first}); "
-                f"its figures are not compared")
+                f"its figures and findings are not compared")
 
 
 def unreadable(side: str, revision: Revision) -> Unreadable | None:
@@ -144,7 +145,9 @@ def compare_family(family: str, readme_path: str, base: Revision, head: Revision
         changes.figures = compare_figures(base.study, head.study)
         changes.shipped = (_shipped(base.study), _shipped(head.study))
     changes.sentences = compare_sentences(base.readme, head.readme, readme_path)
-    changes.findings = compare_findings(base.findings, head.findings)
+    # an unreadable side's findings are those of what loaded: "gone" would read as fixed (its unreadable line names
+    # the SG202 errors instead)
+    changes.findings = [] if changes.unreadable else compare_findings(base.findings, head.findings)
     return changes
 
 

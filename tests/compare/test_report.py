@@ -58,7 +58,7 @@ def test_a_study_that_cannot_be_loaded_is_unreadable_and_its_figures_are_not_com
     family = compare_family("toy", "families/toy/README.md", base, broken)
     assert family.figures == [] and family.notes == [] and [u.words() for u in family.unreadable] == [
         "the head could not be read: 1 SG202 error in families/toy/study.yaml (first: study file must be a YAML "
-        "mapping); its figures are not compared"]
+        "mapping); its figures and findings are not compared"]
     assert family.shipped == (None, None) and not family.decision_flipped
     at_base = compare_family("toy", "families/toy/README.md", broken, head)
     assert at_base.figures == [] and [(u.side, u.files, u.errors) for u in at_base.unreadable] == [
@@ -77,14 +77,15 @@ def test_a_head_with_a_record_that_fails_to_load_is_unreadable_in_every_format_a
     assert head.has_unread_files and head.rows  # the study loads, its other figures with it
     invalid = Finding("SG202", head.problems[0].message, "measurements/toy/main.json", line=42)
     family = compare_family("toy", "families/toy/README.md", base, Revision(head, (invalid,), README_OLD))
-    assert family.figures == [] and family.shipped == (None, None)
+    # its findings are those of what loaded: none is compared ("gone" would read as fixed)
+    assert family.figures == [] and family.shipped == (None, None) and family.findings == []
     report = Report("main (0123456789ab)", "the working tree", [family])
     words = ("the head could not be read: 1 SG202 error in measurements/toy/main.json (first: variant 'fp9' is not "
-             "declared in families/toy/study.yaml (declared: fp16, fp32, fp8)); its figures are not compared")
+             "declared in families/toy/study.yaml (declared: fp16, fp32, fp8)); its figures and findings are not compared")
     lines = format_text(report).splitlines()
     assert lines[1:3] == ["toy", f"  unreadable: {words}"]
     assert lines[-1] == ("1 family unreadable at head, 0 figures beyond their spread, 0 verdict changes; 0 within "
-                         "spread, 0 new, 0 removed, 0 unchanged, 0 sentences changed, findings: 1 appeared, 1 gone")
+                         "spread, 0 new, 0 removed, 0 unchanged, 0 sentences changed, findings: 0 appeared, 0 gone")
     markdown = format_markdown(report).splitlines()
     assert markdown[4:7] == ["Could not be read (nothing of these studies was compared):", "", f"- toy: {words}"]
     assert format_github(report).splitlines()[0] == (

@@ -497,7 +497,7 @@ def test_a_head_whose_records_name_a_variant_the_study_file_renamed_is_unreadabl
     lines = result.out.splitlines()
     assert lines[2].startswith(f"  unreadable: the head could not be read: {sum(named.values())} SG202 errors in "
                                f"{files[0]}, ")
-    assert lines[2].endswith("; its figures are not compared") and all(path in lines[2] for path in files)
+    assert lines[2].endswith("; its figures and findings are not compared") and all(path in lines[2] for path in files)
     assert "variant 'fp8' is not declared" in lines[2]
     assert not any(line.startswith(("  within spread:", "  removed:", "  new:")) for line in lines)
     assert lines[-1].startswith("1 family unreadable at head, 0 figures beyond their spread, 0 verdict changes; "
