@@ -178,16 +178,20 @@ def _pair_after_clause(document: Document, sentence: Sentence, figures: list[Fig
     first, second = inside
     if not (_measured(second) and first.unit in (None, second.unit)):
         return None
-    subject_words, reference_words = text[sentence.start:start], text[end:opening]
+    # the subject's words: its own clause ("As on the A100, fp16 is faster ...": "fp16", not "A100")
+    clause_start = max(text.rfind(c, sentence.start, start) for c in ",;:") + 1
+    subject_words, reference_words = text[max(sentence.start, clause_start):start], text[end:opening]
+    owners = set()
     for a in _cells_printing(document, first):
         for b in _cells_printing(document, second):
             # the words that tell the two cells apart (mention finds no empty set: cells named alike tell nothing)
             only_a, only_b = a - b - VENDOR_WORD_SET, b - a - VENDOR_WORD_SET
             if mention(subject_words, only_a) is not None and mention(reference_words, only_b) is not None:
-                return first, second
+                owners.add((first, second))
             if mention(subject_words, only_b) is not None and mention(reference_words, only_a) is not None:
-                return second, first
-    return None
+                owners.add((second, first))
+    # one reading only: cells that print a figure twice may name either side, and then no table tells
+    return owners.pop() if len(owners) == 1 else None
 
 
 def _cells_printing(document: Document, figure: Figure) -> list[frozenset[str]]:

@@ -204,3 +204,18 @@ _GPUS = ("# Runs\n\n| GPU | fp32 (ms) | fp16 (ms) |\n|---|---:|---:|\n| H100 PCI
 def test_a_pair_after_the_clause_is_ordered_by_the_cells_that_print_it(claim, expected):
     found = [(f.line, f.message) for f in lint_text(_GPUS.format(claim=claim), "x.md") if f.code == "SG103"]
     assert found == ([(8, expected)] if expected else [])
+
+
+def test_a_pair_whose_cells_tell_two_owners_apart_either_way_is_not_read():
+    # 0.040 is printed twice (A100 fp16, H100 fp32): the sentence is right, and no reading may call it wrong
+    table = ("# Runs\n\n| GPU | fp16 (ms) | fp32 (ms) |\n|---|---|---|\n| H100 | 0.030 | 0.040 |\n"
+             "| A100 | 0.040 | 0.050 |\n\n")
+    for claim in ("As on the A100, fp16 is faster than fp32 on the H100 (0.030 ms against 0.040 ms).",
+                  "As on the A100, fp16 is faster than fp32 on the H100 (0.040 ms against 0.030 ms).",
+                  "fp16 is faster than fp32 on the H100 and on the A100 (0.030 ms against 0.040 ms).",
+                  # the subject's words name the A100 too: its 0.040 and the H100's 0.030 both fit "fp16"
+                  "fp16 as on the A100 is faster than fp32 on the H100 (0.030 ms against 0.040 ms)."):
+        assert [f.code for f in lint_text(table + claim + "\n", "x.md")] == [], claim
+    # the subject is its own clause's: "fp16" after the comma, not the A100 before it, so the pair is read
+    wrong = table + "As on the A100, fp16 is slower than fp32 on the H100 (0.030 ms against 0.040 ms).\n"
+    assert [(f.code, f.line) for f in lint_text(wrong, "x.md")] == [("SG103", 8)]
