@@ -105,7 +105,8 @@ def value_of_its_statistics(latency: dict) -> dict:
     if stats.get("max", 1) <= 0 or stats.get(latency["statistic"], 1) <= 0:
         return {name: value for name, value in latency.items() if name != "statistics_ms"}
     value = stats.get(latency["statistic"], latency["value_ms"])
-    value = min(max(value, stats.get("min", value)), stats.get("max", value))
+    value = max(value, stats.get("min", value))  # raised to the min first: the max's default is then that value
+    value = min(value, stats.get("max", value))
     return {**latency, "value_ms": value}
 
 
