@@ -26,14 +26,13 @@ from __future__ import annotations
 from ..errors import StudygenError
 from ..findings import Finding, error_finding
 from ..lint import STRUCTURE_CODE, lint_text, mdformat_idempotency_finding
+from ..lint.figures import opening_figure
 from ..textio import read_text
 from ..patterns import lazy_compile
 from .base import at_written_field
 
 # A lint message's opening quotation of the text it is about ("'int8 is faster than fp16 on every GPU' compares ...")
 _OPENING_QUOTE = lazy_compile(r"'(.+?)'(?=[ :,]|$)")
-# the figure a message opens with, after "range " ("range 0.05 to 0.1536 ms ...", "5.0x between ...", "60% does ...")
-_OPENING_FIGURE = lazy_compile(r"(?:range\s+)?(\d[\d.,]*(?:\s?(?:x|×|%))?)(?=[\s\-–]|$)")
 
 
 def check(context) -> list[Finding]:
@@ -72,6 +71,6 @@ def _at_its_field(context, finding: Finding, on_disk: list[str]) -> Finding:
     # lint names a line, not a place in it: a claim the message opens with quoting ('int8 is faster ...'), else the
     # figure it opens with ("5.0x between ...", "range 0.05 to ..."), is the phrase to find in the field (its line
     # when it stands at one place only); the rule's hint says how to word the sentence, the field is where to word it
-    quoted = _OPENING_QUOTE.match(finding.message) or _OPENING_FIGURE.match(finding.message)
-    return at_written_field(context, finding, item, finding.hint.rstrip("."),
-                            quoted.group(1).removesuffix("…") if quoted else "")
+    quoted = _OPENING_QUOTE.match(finding.message)
+    phrase = quoted.group(1).removesuffix("…") if quoted else opening_figure(finding.message) or ""
+    return at_written_field(context, finding, item, finding.hint.rstrip("."), phrase)

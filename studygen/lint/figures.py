@@ -132,6 +132,20 @@ class Range(NamedTuple):
         return self.source
 
 
+# the figure a finding's message opens with, quoted or not, after "range " ("5.0x between ...", "'20% less' does
+# not follow ...", "range 0.05 to 0.1536 ms leaves out ..."): a message names the figure it is about first
+_OPENING_FIGURE_RE = lazy_compile(r"'?(?:range\s+)?([-+−]?\d[\d.,]*(?:\s?(?:x|×|%))?)")
+
+
+def opening_figure(message: str) -> str | None:
+    """The figure ``message`` opens with (its digits and an ``x`` or ``%``
+    written after them), or None: what a finding is about, where the
+    finding names only a line (SG103's readers, check placing a lint
+    finding inside a study-file field)."""
+    found = _OPENING_FIGURE_RE.match(message)
+    return found.group(1) if found else None
+
+
 def with_unit(number_text: str, unit: str | None) -> str:
     """``0.409`` + ``ms`` -> ``0.409 ms``; ``8`` + ``%`` -> ``8%``; ``1.01`` + ``x`` -> ``1.01x``."""
     if not unit:

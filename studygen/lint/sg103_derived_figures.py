@@ -84,7 +84,7 @@ from .averages import average_findings
 from .columns import type_columns
 from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools
 from .document import Document, Row, Series, Table
-from .figures import RATIO_UNITS, Figure, with_unit
+from .figures import RATIO_UNITS, Figure, opening_figure, with_unit
 from .rounding import printed_interval
 from .prose_changes import change_findings, changes_of
 from .inline_comparisons import comparison_findings
@@ -122,21 +122,12 @@ def check(document: Document) -> list[Finding]:
     # a figure between two things a one-table reader has already found wanting is not reported twice; by line
     # and figure, as every message opens with its figure: a generated README prints a study file's paragraph
     # on one line, and a finding about another sentence of it hid a wrong ratio (a new user's trial)
-    stated = {(line, _figure_named(message)) for line, message, _ in prose}
+    stated = {(line, opening_figure(message) or message) for line, message, _ in prose}
     prose += [finding for finding in joined_ratio_findings(document)
-              if (finding[0], _figure_named(finding[1])) not in stated]
+              if (finding[0], opening_figure(finding[1]) or finding[1]) not in stated]
     for line, message, hint in prose:
         findings.append(Finding(CODE, message, document.path, line, hint=hint))
     return findings
-
-
-# the figure a finding's message opens with, quoted or not ("5.0x between ...", "'20% less' does not follow")
-_OPENING_FIGURE_RE = lazy_compile(r"'?([-+−]?\d[\d.,]*)")
-
-
-def _figure_named(message: str) -> str:
-    opening = _OPENING_FIGURE_RE.match(message)
-    return opening.group(1) if opening else message
 
 
 # --- tables ---------------------------------------------------------------------
