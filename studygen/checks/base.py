@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..errors import StudygenError
 from ..findings import Finding
 from ..patterns import lazy_compile
-from ..records.load import yaml_phrase_line
+from ..records.load import yaml_phrase_line, yaml_text_line
 from ..render.engine import Rendered, render_study
 from ..render.produced import WRITTEN, recording
 from ..study.rows import Row
@@ -120,20 +120,27 @@ def prose_finding(context, code: str, index: int, span: tuple[int, int], message
 _README_LINES = lazy_compile(r"\blines? \d+(?:(?:, | and )\d+)*\b")
 
 
-def at_written_field(context, finding: Finding, item, advice: str, phrase: str = "") -> Finding:
+def at_written_field(context, finding: Finding, item, advice: str, phrase: str = "",
+                     offset: int | None = None) -> Finding:
     """``finding`` (at a README line) moved to the study-file field render
     printed there as written (``item``, a ``Produced`` of kind
     :data:`~studygen.render.produced.WRITTEN`): the study file, the line
     where ``phrase`` (the sentence at fault, as the README prints it) starts
     in the field, or the field's own line when that is unknown or not
-    certain (:func:`~studygen.records.load.yaml_phrase_line`), and the
-    field's pointer; its hint says to edit the field, which the README
-    prints at the finding's line, as ``advice`` says (lower case, no final
+    certain (:func:`~studygen.records.load.yaml_phrase_line`), or, given
+    ``offset`` (a character offset into the field's text: where the figure
+    at fault stands), the line of that character
+    (:func:`~studygen.records.load.yaml_text_line`); and the field's
+    pointer. Its hint says to edit the field, which the README prints at
+    the finding's line, as ``advice`` says (lower case, no final
     stop). README lines its message names ("the table at line 26") say
     they are the README's ("the table at README.md line 26"), the finding
     now naming the study file."""
     study = context.study
-    line = yaml_phrase_line(study.spec_text, item.field_path, phrase)
+    if offset is None:
+        line = yaml_phrase_line(study.spec_text, item.field_path, phrase)
+    else:
+        line = yaml_text_line(study.spec_text, item.field_path, offset)
     hint = (f"edit {item.source.pointer} in this file, which the README prints as written "
             f"({finding.file} line {finding.line})" + (f": {advice}" if advice else "") + "; then run studygen render")
     message = _readme_lines_named(finding.message, finding.file, str(item.text))

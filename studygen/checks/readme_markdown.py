@@ -23,16 +23,20 @@ never edited. SG104 stays on the README: its structure is render's.
 
 from __future__ import annotations
 
+import re
+
 from ..errors import StudygenError
 from ..findings import Finding, error_finding
 from ..lint import STRUCTURE_CODE, lint_text, mdformat_idempotency_finding
-from ..lint.figures import opening_figure
+from ..lint.figures import figures_of, opening_figure
 from ..textio import read_text
 from ..patterns import lazy_compile
 from .base import at_written_field
 
 # A lint message's opening quotation of the text it is about ("'int8 is faster than fp16 on every GPU' compares ...")
 _OPENING_QUOTE = lazy_compile(r"'(.+?)'(?=[ :,]|$)")
+# A sentence of a field: up to a stop followed by white space (a decimal point is followed by a digit)
+_SENTENCE = lazy_compile(r"\S.*?(?:[.!?](?=\s)|$)", re.DOTALL)
 
 
 def check(context) -> list[Finding]:
@@ -71,6 +75,39 @@ def _at_its_field(context, finding: Finding, on_disk: list[str]) -> Finding:
     # lint names a line, not a place in it: a claim the message opens with quoting ('int8 is faster ...'), else the
     # figure it opens with ("5.0x between ...", "range 0.05 to ..."), is the phrase to find in the field (its line
     # when it stands at one place only); the rule's hint says how to word the sentence, the field is where to word it
+    advice = finding.hint.rstrip(".")
     quoted = _OPENING_QUOTE.match(finding.message)
-    phrase = quoted.group(1).removesuffix("…") if quoted else opening_figure(finding.message) or ""
-    return at_written_field(context, finding, item, finding.hint.rstrip("."), phrase)
+    if quoted:
+        return at_written_field(context, finding, item, advice, quoted.group(1).removesuffix("…"))
+    return at_written_field(context, finding, item, advice, offset=_figure_offset(str(item.text), finding.message))
+
+
+def _figure_offset(field_text: str, message: str) -> int | None:
+    """Offset in ``field_text`` of the figure ``message`` opens with, read
+    as a figure (printed digits and unit equal: "8x" is not the tail of
+    "5.08x", nor the "8" of "batch 8"); where the field prints it more than
+    once, the one whose sentence holds the most of the message's other
+    figures ("8x does not follow from 11.09 and 0.2754 ms" is about the
+    sentence printing 11.09 and 0.2754). None when the message opens with no
+    figure, the field prints it nowhere, or two places tie: the field's own
+    line is named then."""
+    if opening_figure(message) is None:
+        return None
+    said = figures_of(message)
+    if not said:
+        return None
+    opening, others = said[0], {figure.text for figure in said[1:]}
+    written = figures_of(field_text)
+    places = [figure.start for figure in written if (figure.text, figure.unit) == (opening.text, opening.unit)]
+    if len(places) <= 1:
+        return places[0] if places else None
+    sentences = [(match.start(), match.end()) for match in _SENTENCE.finditer(field_text)]
+
+    def shared(start: int) -> int:
+        low, high = next((span for span in sentences if span[0] <= start < span[1]), (start, start + 1))
+        return len(others & {figure.text for figure in written if low <= figure.start < high})
+
+    scores = [shared(start) for start in places]
+    best = max(scores)
+    chosen = [start for start, score in zip(places, scores) if score == best]
+    return chosen[0] if len(chosen) == 1 else None

@@ -122,3 +122,36 @@ def test_a_lint_finding_in_a_folded_field_names_the_line_of_its_figure(tmp_path)
     assert figure_line > yaml_line(study.spec_text, "decision", "summary")
     assert (share.file, share.line, share.pointer) == (STUDY_FILE, figure_line, "/decision/summary")
     assert share.message == "60% does not follow from 5.363 and 10.692 ms: 5.363 / 10.692 = 50%"
+
+
+def test_each_finding_in_a_folded_summary_names_its_own_sentence_line(tmp_path):
+    # two sentences say "2x" and another "1.2x": the figure a message opens with, read as text, stood at several
+    # lines and every finding named the field's first line; read as a figure, and told apart by the other figures
+    # its message names, it is the sentence at fault (a new user's "8x ... slower" was reported at "summary: >-")
+    records = [record("job", [latency("fp16", 5.2), latency("fp8", 4.8), latency("fp32", 26.0)])]
+    study_dir = write_project(tmp_path, records=records, template=GENERIC,
+                              study=spec(decision={"shipped": False, "summary": "Ship fp16."}))
+    path = study_dir / "study.yaml"
+    sentences = ["Ship fp8.",
+                 "FP8 runs in 4.8 ms where fp32 needs 26.0 ms, a 1.2x gap worth having.",
+                 "FP8 is 2x faster than fp16 (4.8 ms against 5.2 ms).",
+                 "At 5.2 ms against 26.0 ms, fp16 is 2x faster than fp32.",
+                 "The latency ranges from 4.8 to 5.2 ms across precisions.",
+                 "fp32 is faster than fp16 on every GPU."]
+    folded = "  summary: >-\n" + "".join(f"    {sentence}\n" for sentence in sentences)
+    path.write_text(path.read_text(encoding="utf-8").replace("  summary: Ship fp16.\n", folded), encoding="utf-8")
+    study = load_study(study_dir, tmp_path)
+    study.readme_path.write_text(CheckContext(study).rendered.readme, encoding="utf-8")
+    lines = study.spec_text.splitlines()
+    line_of = {sentence: lines.index(f"    {sentence}") + 1 for sentence in sentences}
+    placed = sorted((f.line, f.code, f.message.split(":")[0]) for f in run_checks(study) if f.file == STUDY_FILE)
+    assert placed == [
+        (line_of[sentences[2]], "SG103", "2x does not follow from 4.8 and 5.2 ms"),  # the ratio before its figures
+        (line_of[sentences[2]], "SG103", "2x vs fp16 does not follow from the table at README.md line 34"),
+        (line_of[sentences[3]], "SG103", "2x does not follow from 5.2 and 26.0 ms"),  # the figures before it
+        (line_of[sentences[3]], "SG103", "2x vs fp32 does not follow from the table at README.md line 34"),
+        (line_of[sentences[4]], "SG101", "range 4.8 to 5.2 ms leaves out row 'H200 / 800 x 800 / 1' (26.0 ms) of "
+                                         "'fp32 (ms)' and 'fp16 (ms)' and 'FP8 (ms)' in the table at README.md line 34"),
+        (line_of[sentences[5]], "SG107", "'fp32 is faster than fp16 on every GPU' is contradicted by the table at "
+                                         "README.md line 34 ('fp32 (ms)' against 'fp16 (ms)', 1 row named)"),
+    ]
