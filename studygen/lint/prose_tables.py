@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Container
 from dataclasses import dataclass
 
 from ..numbers import format_number
@@ -381,9 +382,13 @@ def _readings(table: Table, columns: _Columns, reference: str, named: set[str], 
     return readings
 
 
-def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
+def ratio_findings(document: Document, recomputed: Container[tuple[int, str, frozenset[str]]] = ()
+                   ) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each prose ratio against a named column that
-    no table of the document gives (see the module docstring)."""
+    no table of the document gives (see the module docstring). A ratio already
+    found wrong against the figures its own sentence prints, ``recomputed``
+    holding (line, ratio text, the two figures' texts), is left out when the
+    table cells it is read against print those same two figures."""
     # keyword -> block positions of the tables holding it; id(table) -> its columns
     cache: dict = {"orders": {}, "columns": {}, "nearest": {}}
     found = []
@@ -403,7 +408,7 @@ def ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 before = text[max(sentence.start, figure.start - 60):figure.start]
                 if _HEDGE_RE.search(before[-_HEDGE_WINDOW:]) or _NEGATION_RE.search(before):
                     continue
-                finding = _ratio_finding(document, sentence, figure, _bare(match.group(1)), cache)
+                finding = _ratio_finding(document, sentence, figure, _bare(match.group(1)), cache, recomputed)
                 if finding is not None:
                     found.append(finding)
     return found
@@ -433,7 +438,8 @@ def _nearest(tables, orders: list[int], order: int, section: int) -> list[Table]
     return sorted(window, key=lambda t: (t.section != section, abs(t.order - order), t.order))[:_MAX_TABLES]
 
 
-def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, written: str, cache: dict):
+def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, written: str, cache: dict,
+                   recomputed: Container[tuple[int, str, frozenset[str]]]):
     reference = normalize(written)
     # the figure's own clause ("1.78x vs dg at 8192"), else the words that scope it ("At batch 32, ...")
     # made when first read (most ratios are settled by the first view of the nearest table)
@@ -469,11 +475,16 @@ def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, writt
     table = min((r.table for r in readings), key=lambda t: (abs(t.order - block_order), t.order))
     closest = sorted((r for r in readings if r.table is table), key=lambda r: abs(r.value - figure.value))
     row = table.rows[closest[0].row]
+    line = sentence.line_at(figure.start)
+    # the cells' figures are the ones the sentence prints: the same fault, already stated with them
+    if all(r.x is not None and r.y is not None and (line, figure.text, frozenset((r.x.text, r.y.text))) in recomputed
+           for r in closest[:2]):
+        return None
     shown = "; ".join(r.shown(figure) for r in closest[:2])
     tables = len({id(r.table) for r in readings})
     checked = f" ({tables} tables with both columns checked, none gives it)" if tables > 1 else ""
     return (
-        sentence.line_at(figure.start),
+        line,
         f"{with_unit(figure.text, 'x')} vs {written} does not follow from the table at line {table.line}: "
         f"at {row.name()}, {shown}{checked}",
         RATIO_HINT,

@@ -45,7 +45,11 @@ faster rate the larger), and figures that go the other way are a finding of
 their own (cases ``sg103_*_inline_operands``). Two figures in the
 parenthesis right after a ratio's clause are its operands however many words
 the clause puts between ("5.0x faster than the GTX 1070 in fp32 (0.03613
-against 0.1536 ms)"). A figure
+against 0.1536 ms)"), and a short phrase after the first figure that says
+where it was measured ("(0.2754 ms on the RTX 3080 against 1.398 ms on the
+RTX 3070)": a preposition and up to four words, its whole numbers names) still
+leaves the two a pair; a comma or another figure before the connector does not
+(case tests/lint/test_prose_pairs.py). A figure
 the sentence denies ("not linearly by 64x") is not checked; a bound
 ("≥93%", "up to 30x") is checked for its direction only.
 
@@ -69,7 +73,8 @@ or that only figures differing in something else give, another GPU or shape
 a comparison that prints a figure beside each name ("int8 (0.0440 ms) is
 faster than fp16 (0.0388 ms)") whose figures go the other way
 (:mod:`studygen.lint.inline_comparisons`). A finding already stated for a
-line by a one-table reader is not repeated.
+line by a one-table reader is not repeated, nor one the sentence's own two
+figures refute when the table reader would read it from cells printing them.
 """
 
 from __future__ import annotations
@@ -111,13 +116,16 @@ def check(document: Document) -> list[Finding]:
             findings.extend(_table_findings(document, transposed, table))
         for view in section_views(table):  # a "**Speedup**" section under "**H100**" and "**A100**" sections
             findings.extend(_table_findings(document, view))
+    # (line, ratio, its two operands) of each ratio found wrong against the figures its own sentence prints
+    recomputed: set[tuple[int, str, frozenset[str]]] = set()
     for block in document.prose:
         if not block.has_digits:
             continue
         for sentence in block.sentences:
             if len(sentence.tokens) >= 3:
-                findings.extend(_prose_findings(document, sentence))
-    prose = [*share_findings(document), *ratio_findings(document), *row_ratio_findings(document),
+                findings.extend(_prose_findings(document, sentence, recomputed))
+    # a ratio whose sentence prints the table cells it is read from is one fault: the table reader does not repeat it
+    prose = [*share_findings(document), *ratio_findings(document, recomputed), *row_ratio_findings(document),
              *change_findings(document), *comparison_findings(document)]
     # a figure between two things a one-table reader has already found wanting is not reported twice; by line
     # and figure, as every message opens with its figure: a generated README prints a study file's paragraph
@@ -256,6 +264,11 @@ def _column_finding(document: Document, table: Table, target, fit, row_index: in
 # --- prose -------------------------------------------------------------------------
 
 _COMPARE_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|→|->|over)\s*", re.IGNORECASE)
+# "0.2754 ms on the RTX 3080 against 1.398 ms", "12 ms for one GPU vs 20 ms": a figure, a short phrase that says
+# where or what it was measured on (a preposition and up to four words, no clause break, no conjunction), then
+# the connector; the phrase's whole numbers ("3080") are its names, not figures (see _placed_pairs)
+_PLACED_GAP_RE = lazy_compile(r"\s+(?:on|for|with|at|in|under)\s+(?:(?!(?:and|or|but|while|whereas|than)\b)"
+                              r"[\w.+-]+\s+){1,4}(?:vs\.?|versus|against|compared\s+(?:to|with))\s*", re.IGNORECASE)
 # "from the Batch baseline of 2.2 req/s to 11.7 req/s", "from c=1 to c=64": a change with words around its figures
 _FROM_TO_GAP_RE = lazy_compile(r"\s*(?:[^\s\d,;:]+\s+)?to\s+(?:[a-z_]+\s*=\s*)?", re.IGNORECASE)
 _FROM_BEFORE_RE = lazy_compile(r"\bfrom\b[^,;:.()\d]{0,40}(?:[a-z_]+\s*=\s*)?$", re.IGNORECASE)
@@ -359,8 +372,45 @@ def _pairs(sentence, text: str, tokens) -> list[tuple[Figure, Figure]]:
             pairs.append((first.figure, second.figure))
         elif first.figure.unit is not None and _AND_GAP_RE.fullmatch(text, first.end, second.start):
             pairs.append((first.figure, second.figure))  # "int8 takes 0.0295 ms and fp16 0.0388 ms, a 1.6x speedup"
+    placed, names = _placed_pairs(text, tokens)
+    # "at batch 16 against 40.0 us": the 16 names the first figure's place, it is no operand of its own
+    pairs = [(a, b) for a, b in pairs if a.start not in names] + placed
     return [(a, b) for a, b in pairs if a.unit not in RATIO_UNITS and b.unit not in RATIO_UNITS
             and (a.unit == b.unit or a.unit is None or b.unit is None)]
+
+
+def _placed_pairs(text: str, tokens) -> tuple[list[tuple[Figure, Figure]], set[int]]:
+    """Two figures compared with a place or name after the first ("0.2754 ms on the RTX 3080 against 1.398 ms
+    on the RTX 3070", "(41 ms on one GPU vs 67 ms on another)"): the first figure, the phrase of
+    :data:`_PLACED_GAP_RE`, the second figure, which must be measured in the first's unit (or the first has
+    none). Whole numbers without a unit inside the phrase are its names ("RTX 3080", "batch 8"); any other figure
+    there, or a comma, and the two are no pair (the parenthesis says more than a comparison). Returns the pairs
+    and the start offsets of the whole numbers their phrases hold."""
+    found, names = [], set()
+    for index, first in enumerate(tokens):
+        if first.figure.unit in RATIO_UNITS or _is_label_number(first.figure):
+            continue  # a ratio is no operand; "batch 8 on the A100 against 12 ms" compares no two figures
+        for second in tokens[index + 1:]:
+            if not _is_label_number(second.figure):
+                break
+        else:
+            continue
+        if second is tokens[index + 1] and _COMPARE_GAP_RE.fullmatch(text, first.end, second.start):
+            continue  # no phrase between them: _pairs reads it already
+        if _measured(second.figure) and first.figure.unit in (None, second.figure.unit) and \
+                _PLACED_GAP_RE.fullmatch(text, first.end, second.start):
+            found.append((first.figure, second.figure))
+            names.update(t.start for t in tokens[index + 1:] if first.end < t.start < second.start)
+    return found, names
+
+
+def _is_label_number(figure: Figure) -> bool:
+    """A whole number printed without a unit: a name's part ("RTX 3080", "batch 8"), not a measured figure."""
+    return figure.unit is None and not figure.decimals
+
+
+def _measured(figure: Figure) -> bool:
+    return figure.unit is not None and figure.unit not in RATIO_UNITS
 
 
 def _share_pairs(text: str, tokens) -> list[tuple[Figure, Figure]]:
@@ -405,7 +455,9 @@ def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> b
     return computed.lo <= printed.hi + 1e-12
 
 
-def _prose_findings(document: Document, sentence) -> list[Finding]:
+def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str, frozenset[str]]]) -> list[Finding]:
+    """Findings of the sentence's ratios and percentages against the figures it prints; each one that does not
+    follow from them is added to ``recomputed`` as (line, its text, its operands' texts)."""
     text = sentence.block.text
     tokens = [t for t in sentence.tokens if t.figure is not None]
     # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
@@ -454,6 +506,7 @@ def _prose_findings(document: Document, sentence) -> list[Finding]:
             options = derivation("percent_ratio", a, b, derived)  # a part of its whole: the share, one way round
         else:
             options = " or ".join(derivation(f, x, y, derived) for f in formulas[:1] for x, y in shown)
+        recomputed.add((sentence.line_at(derived.start), derived.text, frozenset((a.text, b.text))))
         findings.append(Finding(
             CODE,
             f"{with_unit(derived.text, derived.unit)} does not follow from {a.text} and {with_unit(b.text, b.unit or a.unit)}: {options}",
