@@ -167,19 +167,19 @@ class Series:
     # such a row's ``values`` entry is None: no one figure stands for it (studygen.lint.columns)
     spans: dict[int, tuple[Figure, Figure]] = field(default_factory=dict)
 
+    def ends(self, row: int) -> tuple[Figure, ...]:
+        """The figures row ``row`` holds: its value alone, the (low, high) ends
+        of a cell holding a range, or none for an empty cell."""
+        value = self.values[row]
+        return (value,) if value is not None else self.spans.get(row, ())
+
     @cached_property
     def figures(self) -> list[tuple[int, Figure]]:
         """(row, figure) of every value of the series in row order, both ends
         of a cell holding a range counted as values of the column."""
         if not self.spans:
             return [(i, v) for i, v in enumerate(self.values) if v is not None]
-        found = []
-        for i, value in enumerate(self.values):
-            if value is not None:
-                found.append((i, value))
-            elif i in self.spans:
-                found.extend((i, end) for end in self.spans[i])
-        return found
+        return [(i, end) for i in range(len(self.values)) for end in self.ends(i)]
 
     @cached_property
     def present_indexes(self) -> list[int]:

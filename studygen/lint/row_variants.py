@@ -63,6 +63,12 @@ class RowPair:
                 found.append((row_x, a, b))
         return found
 
+    def ends(self) -> list[tuple[int, tuple[Figure, ...], tuple[Figure, ...]]]:
+        """(subject row, subject figures, reference figures) of each pair holding both, a cell holding a
+        range giving its two ends (as :meth:`~studygen.lint.variant_pairs.Pair.ends`)."""
+        return [(row_x, a, b) for row_x, row_y in self.pairs
+                if (a := self.series.ends(row_x)) and (b := self.series.ends(row_y))]
+
 
 def _cell(text: str) -> str:
     return " ".join(text.split()).lower()

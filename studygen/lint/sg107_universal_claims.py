@@ -31,6 +31,15 @@ side finding render writes), a comparison with a figure
 ("44% smaller than": SG103 reads it), and one that names no table's pair
 are not read.
 
+A cell holding a range of values, as the generic template prints a
+measurement several jobs report ("1.398 to 1.458 (2 jobs: a, b)"), holds
+two figures, its ends (:meth:`~studygen.lint.document.Series.ends`): a row
+bears the claim out only when it holds at both, and contradicts it when
+either goes against it. Case (a new user's trial): "INT8 is faster than
+fp32 on every GPU", reported as comparing nothing, passed with 0 findings
+once a second fp32 job made that GPU's fp32 cell a range (the readers took
+no figure from it, and a side without figures is no claim to judge).
+
 A universal claim whose tables hold no row with both figures (each GPU ran
 one of the two variants) compares nothing: it is reported as unmeasured,
 never passed as borne out by zero rows. Among several tables, one without a
@@ -71,7 +80,8 @@ Case (a new user's trial): that sentence passed with 0 findings while the
 H100 PCIe row printed fp16 0.03882 ms against fp32 0.03613 ms.
 
 Cases: ``sg107_pos_*``, ``sg107_neg_*``, ``tests/lint/test_row_axis.py``,
-``tests/lint/test_joined_claims.py``, ``tests/lint/test_named_row_claims.py``.
+``tests/lint/test_joined_claims.py``, ``tests/lint/test_named_row_claims.py``,
+``tests/lint/test_universal_range_cells.py``.
 """
 
 from __future__ import annotations
@@ -84,7 +94,7 @@ from .document import Document, Sentence
 from .restriction import TextView
 from .header_names import mention as header_mention
 from .header_names import name_words
-from .figures import RATIO_UNITS
+from .figures import RATIO_UNITS, Figure
 from .inline_comparisons import states_its_figures
 from .join_messages import paired, unpaired
 from .rounding import stands_for
@@ -173,16 +183,29 @@ def _claims_every(text: str, start: int, end: int) -> bool:
                for word in _UNIVERSAL_RE.finditer(text, start, end))
 
 
-def _contradicting(pair: Pair | RowPair, want: int, strict: bool) -> list[tuple[int, str, str, bool]]:
-    """(row, x text, y text, tied) of each named row whose figures go against ``want`` beyond their digits,
-    or, when ``strict``, print the same number (``9.30`` and ``9.3``: a tie is not "faster")."""
+def _goes_against(x: Figure, y: Figure, want: int, strict: bool) -> bool:
+    """True when ``x`` against ``y`` goes against ``want`` beyond their digits, or, when ``strict``, the two
+    print the same number (``9.30`` and ``9.3``: a tie is not "faster")."""
+    a, b = stands_for(x), stands_for(y)
+    return (want < 0 and a.lo >= b.hi) or (want > 0 and a.hi <= b.lo) or (strict and x.value == y.value)
+
+
+def _contradicting(pair: Pair | RowPair | Join, want: int, strict: bool) -> list[tuple[int, str, str, bool]]:
+    """(row, x text, y text, tied) of each named row whose figures go against ``want`` (:func:`_goes_against`).
+    A cell holding a range ("1.398 to 1.458 (2 jobs: ...)") is judged at both its ends: the claim holds for the
+    row only when it holds at each, and the row's text is the range; tied when only ties go against it."""
     found = []
-    for row, x, y in pair.values():
-        a, b = stands_for(x), stands_for(y)
-        tied = x.value == y.value
-        if (want < 0 and a.lo >= b.hi) or (want > 0 and a.hi <= b.lo) or (strict and tied):
-            found.append((row, x.text, y.text, tied))
+    for row, xs, ys in pair.ends():
+        against = [(x, y) for x in xs for y in ys if _goes_against(x, y, want, strict)]
+        if against:
+            tied = all(x.value == y.value for x, y in against)
+            found.append((row, _printed(xs), _printed(ys), tied))
     return found
+
+
+def _printed(ends: tuple[Figure, ...]) -> str:
+    """A cell's figure as printed, or its range as "low to high"."""
+    return " to ".join(end.text for end in ends)
 
 
 def check(document: Document) -> list[Finding]:
@@ -285,7 +308,7 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
         return None
     claim = " ".join(text[start:end].split()).rstrip(".")
     if every or named:
-        measured = [pair for pair in judged if pair.values()]
+        measured = [pair for pair in judged if pair.ends()]
         if not measured and named:
             return None  # the rows named ran one of the two: a claim that may be about something else than the table
         if not measured:  # no row holds both figures: the claim is about comparisons never made
@@ -403,7 +426,7 @@ def _joined(document: Document, sentence: Sentence, subject: str, reference: str
     coordinate: which one is meant is then unclear)."""
     found = []
     for kind in kinds:
-        joined = pick(document, kind, subject, reference, view, sentence.block)
+        joined = pick(document, kind, subject, reference, view, sentence.block, ranges=True)
         # variants as the row labels of one table: row_pairs read it, and left it unread
         if joined is not None and joined.xs and joined.ys and not joined.row_variants_of_one_table():
             found.append(joined)
@@ -418,8 +441,8 @@ def _unmeasured(pair: Pair | RowPair | Join) -> str:
     if isinstance(pair, RowPair):
         return (f"the table at line {table.line} pairs no '{pair.x}' row with a '{pair.y}' row "
                 f"of the same {_key_words(table, pair)} in '{pair.series.header}'")
-    only_x = sum(1 for row in pair.rows if pair.x.values[row] is not None)
-    only_y = sum(1 for row in pair.rows if pair.y.values[row] is not None)
+    only_x = sum(1 for row in pair.rows if pair.x.ends(row))
+    only_y = sum(1 for row in pair.rows if pair.y.ends(row))
     return (f"no row of the table at line {table.line} holds both '{pair.x.header}' and '{pair.y.header}' "
             f"({only_x} row(s) with '{pair.x.header}' only, {only_y} with '{pair.y.header}' only)")
 
@@ -439,9 +462,9 @@ def _described(pair: Pair | RowPair | Join, rows: list[tuple[int, str, str, bool
     if isinstance(pair, RowPair) and len(pair.pairs) == 1:
         compared = f"'{pair.series.header}' of row '{pair.x}' against row '{pair.y}'"
     elif isinstance(pair, RowPair):
-        compared = f"'{pair.series.header}' of the {pair.x} rows against the {pair.y} rows, {len(pair.values())} pairs"
+        compared = f"'{pair.series.header}' of the {pair.x} rows against the {pair.y} rows, {len(pair.ends())} pairs"
     else:
-        count = len(pair.values())
+        count = len(pair.ends())
         compared = f"'{pair.x.header}' against '{pair.y.header}', {count} row{'' if count == 1 else 's'} named"
     shown = "; ".join(f"{table.rows[r].name()} has {x} against {y}{' (a tie as printed)' if tied else ''}"
                       for r, x, y, tied in rows[:3])

@@ -45,6 +45,12 @@ module reads every table at once:
   sides, and the :data:`TABLE_LIMIT` tables of each side nearest the clause
   are read: those of its own section when both sides have figures there,
   else those under its top heading, else all (:func:`pick`).
+- **Ranges.** A cell holding a range of values ("1.398 to 1.458 (2 jobs:
+  a, b)", its ends kept in the column's
+  :attr:`~studygen.lint.document.Series.spans`) is a cell only for a reader
+  that asks for ``ranges``: SG107, for which a claim about every row must
+  hold at both ends. Its ``figure`` is then its low end and :attr:`Cell.ends`
+  gives both; SG103 asks for none, so that no ratio is computed from a range.
 
 :mod:`.join_messages` says what keeps two cells apart, for a finding about
 a claim that compares figures of two GPUs as if of two variants.
@@ -121,6 +127,11 @@ class Cell:
     @property
     def line(self) -> int:
         return self.table.rows[self.row].line
+
+    @property
+    def ends(self) -> tuple[Figure, ...]:
+        """The cell's figure, or both ends of a cell holding a range (whose ``figure`` is its low end)."""
+        return self.series.ends(self.row)
 
 
 def _names_a_thing(words: Name) -> bool:
@@ -210,11 +221,15 @@ def _row_kind(table: Table, row: int) -> str | None:
     return kind_of_words(label_tokens(normalize(table.rows[row].cells[table.label_columns[0]])))
 
 
-def cells_of(document: Document, kind: str) -> list[Cell]:
-    """Every :class:`Cell` of ``kind`` in the document, in document order (kept in ``document.memo``)."""
-    key = ("table_joins cells", kind)
+def cells_of(document: Document, kind: str, ranges: bool = False) -> list[Cell]:
+    """Every :class:`Cell` of ``kind`` in the document, in document order (kept in ``document.memo``);
+    ``ranges``: a cell holding a range of values is one too (see the module docstring)."""
+    key = ("table_joins cells", kind, ranges)
     found = document.memo.get(key)
     if found is not None:
+        return found
+    if ranges and not any(series.spans for table in document.tables for series in table.series):
+        found = document.memo[key] = cells_of(document, kind)  # no range cell: the same cells, read once
         return found
     found = []
     for table in document.tables:
@@ -230,6 +245,8 @@ def cells_of(document: Document, kind: str) -> list[Cell]:
             heading_kind = None if own_kind else kind_of_series(series)
             column = _column_words(table, series)
             for row, figure in enumerate(series.values):
+                if figure is None and ranges and row in series.spans:
+                    figure = series.spans[row][0]  # the low end stands for the cell; Cell.ends gives both
                 if figure is None or (own_kind or _row_kind(table, row) or heading_kind) != kind:
                     continue
                 scope = scope or _scope(table)
@@ -258,13 +275,16 @@ class Names:
     short: dict[Name, Name] = None  # type: ignore[assignment]
 
 
-def names_of(document: Document, kind: str) -> Names:
-    """:class:`Names` of the cells of ``kind`` (kept in ``document.memo``)."""
-    key = ("table_joins names", kind)
+def names_of(document: Document, kind: str, ranges: bool = False) -> Names:
+    """:class:`Names` of the cells of ``kind`` (kept in ``document.memo``), range cells among them when ``ranges``."""
+    key = ("table_joins names", kind, ranges)
     found = document.memo.get(key)
     if found is not None:
         return found
-    cells = cells_of(document, kind)
+    cells = cells_of(document, kind, ranges)
+    if ranges and cells is cells_of(document, kind):
+        found = document.memo[key] = names_of(document, kind)  # no range cell: the same names
+        return found
     columns = {(id(c.table), c.series.column): frozenset(c.column) for c in cells}
     common = frozenset.intersection(*columns.values()) if len(columns) > 1 else frozenset()
     slots: dict[Name, set] = {}
@@ -318,12 +338,13 @@ class Sides:
 _SKIPPED_BEFORE_REFERENCE = frozenset({"the", "a", "an"})
 
 
-def sides(document: Document, kind: str, subject: str, reference: str | None) -> list[Sides]:
+def sides(document: Document, kind: str, subject: str, reference: str | None, ranges: bool = False) -> list[Sides]:
     """The readings of what ``subject`` (the words before the comparison)
     and ``reference`` (the words right after "than", "vs" …; None when the
     clause names no reference) compare, as cells of ``kind`` name them (see
-    the module docstring), the subject nearest the comparison first."""
-    names = names_of(document, kind)
+    the module docstring), the subject nearest the comparison first;
+    ``ranges`` as :func:`cells_of` takes it."""
+    names = names_of(document, kind, ranges)
     if not names.slots:
         return []
     subject_found = _found_names([word for _, _, word in prose_words(subject)], names, subject)
@@ -367,6 +388,11 @@ class Join:
     def values(self) -> list[tuple[int, Figure, Figure]]:
         """(pair index, x figure, y figure) of each pair, as a one-table pair gives (row, x, y)."""
         return [(index, x.figure, y.figure) for index, (x, y) in enumerate(self.pairs)]
+
+    def ends(self) -> list[tuple[int, tuple[Figure, ...], tuple[Figure, ...]]]:
+        """(pair index, x figures, y figures) of each pair, a range cell giving both its ends (as
+        :meth:`~studygen.lint.variant_pairs.Pair.ends`)."""
+        return [(index, x.ends, y.ends) for index, (x, y) in enumerate(self.pairs)]
 
     def columns_of_one_table(self) -> bool:
         """True when a pair stands in two columns of one table, each of the
@@ -414,11 +440,12 @@ def _nearest(names: Names, name: Name, near: int) -> list[Cell]:
 
 
 def side_cells(document: Document, kind: str, named: Sides, near: int,
-               within=None) -> tuple[list[Cell], list[Cell]]:
+               within=None, ranges: bool = False) -> tuple[list[Cell], list[Cell]]:
     """(cells holding ``named.x``, cells holding ``named.y``) of ``kind`` in
     the tables nearest block position ``near`` (those ``within`` keeps, a
-    test of a table, when given), a cell holding both left out."""
-    names = names_of(document, kind)
+    test of a table, when given), a cell holding both left out; ``ranges``
+    as :func:`cells_of` takes it."""
+    names = names_of(document, kind, ranges)
     sided: tuple[list[Cell], list[Cell]] = ([], [])
     seen: set[int] = set()
     for cell in _nearest(names, named.x, near) + _nearest(names, named.y, near):
@@ -431,11 +458,13 @@ def side_cells(document: Document, kind: str, named: Sides, near: int,
     return sided
 
 
-def join(document: Document, kind: str, named: Sides, view: TextView, near: int, within=None) -> Join | None:
+def join(document: Document, kind: str, named: Sides, view: TextView, near: int, within=None,
+         ranges: bool = False) -> Join | None:
     """The :class:`Join` of ``named`` over the cells of ``kind`` whose rows
     ``view`` names, in the tables of each side nearest block position
     ``near`` (those ``within`` keeps, when given); None when two cells of one
-    side share all other coordinates (which of them is meant is unclear)."""
+    side share all other coordinates (which of them is meant is unclear);
+    ``ranges`` as :func:`cells_of` takes it."""
     view = _without_sides(document, view, named)
     named_rows: dict[int, frozenset[int]] = {}
 
@@ -445,7 +474,7 @@ def join(document: Document, kind: str, named: Sides, view: TextView, near: int,
             rows = named_rows[id(cell.table)] = frozenset(cell.table.restrict(view) or ())
         return cell.row in rows
 
-    xs, ys = ([cell for cell in cells if kept(cell)] for cells in side_cells(document, kind, named, near, within))
+    xs, ys = ([cell for cell in cells if kept(cell)] for cells in side_cells(document, kind, named, near, within, ranges))
     by_signature: dict[tuple, tuple[list[Cell], list[Cell]]] = {}
     for side, cells in enumerate((xs, ys)):
         for cell in cells:
@@ -458,7 +487,7 @@ def join(document: Document, kind: str, named: Sides, view: TextView, near: int,
         pairs.extend(found)
     if len({_statistics(x.column) for x, _ in pairs}) > 1:
         return None  # columns told apart by a statistic (p50, p99): which of them a claim means is unclear
-    return Join(kind, named, xs, ys, pairs, names_of(document, kind).common)
+    return Join(kind, named, xs, ys, pairs, names_of(document, kind, ranges).common)
 
 
 def _statistics(words: Name) -> frozenset[str]:
@@ -496,19 +525,20 @@ def _group_pairs(xs: list[Cell], ys: list[Cell], named: Sides) -> list[tuple[Cel
 
 
 def pick(document: Document, kind: str, subject: str, reference: str | None, view: TextView,
-         block) -> Join | None:
+         block, ranges: bool = False) -> Join | None:
     """The :class:`Join` of the one reading of :func:`sides` that pairs
     figures (or of the only reading, paired or not) for a clause of prose
     ``block``, read among the tables of the block's own section when both
     sides have figures there, else of the top heading it stands under, else
     among all; None when several readings pair figures, when none does among
-    several, or when the only reading is unclear."""
-    readings = sides(document, kind, subject, reference)
+    several, or when the only reading is unclear; ``ranges`` as
+    :func:`cells_of` takes it."""
+    readings = sides(document, kind, subject, reference, ranges)
     top = block.headings[-1] if block.headings else None
     scopes = (lambda table: table.section == block.section,
               lambda table: bool(table.headings) and table.headings[-1] == top, None)
     for within in scopes:
-        joins = [join(document, kind, named, view, block.order, within) for named in readings]
+        joins = [join(document, kind, named, view, block.order, within, ranges) for named in readings]
         paired = [joined for joined in joins if joined is not None and joined.pairs]
         chosen = paired[0] if len(paired) == 1 else joins[0] if len(joins) == 1 and not paired else None
         if chosen is not None and chosen.xs and chosen.ys:

@@ -219,6 +219,13 @@ class Pair:
                 found.append((row, a, b))
         return found
 
+    def ends(self) -> list[tuple[int, tuple[Figure, ...], tuple[Figure, ...]]]:
+        """(row, x figures, y figures) of each named row holding both, a cell
+        holding a range giving its two ends (:meth:`~studygen.lint.document.Series.ends`): what a
+        claim about every row is judged on, where :meth:`values` leaves a
+        range out so that no figure is computed from one."""
+        return [(row, a, b) for row in self.rows if (a := self.x.ends(row)) and (b := self.y.ends(row))]
+
 
 def _own_words(table: Table, columns: list[Series]) -> dict[int, frozenset[str]]:
     """Column -> the header words that tell it from the other ``columns``
