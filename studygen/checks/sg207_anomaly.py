@@ -71,6 +71,7 @@ does not say why.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import combinations
 from statistics import median
@@ -249,6 +250,82 @@ def _same_gpu_reasons(platforms: dict[tuple, Cell], factor: float) -> dict[tuple
     return reasons
 
 
+@dataclass(frozen=True)
+class PairPattern:
+    """The typical ratios of one set of platforms (one pattern), looked up
+    once a set: ``pairs``, ``(a, b, typical ratio of a / b, configurations
+    both measured)`` for each cross-GPU pair of platform indexes (a < b) that
+    shares :data:`MIN_SHARED` or more configurations (a pair with fewer has
+    no pattern to depart from); and, where those pairs join every platform
+    they name, a ``scale`` per platform index (None for a platform in no such
+    pair) with ``slack``, the most any pair's typical ratio departs from the
+    ratio of its two scales (1 where the typical ratios agree with each
+    other, as when every GPU is a fixed factor faster than another).
+
+    A configuration's platform medians divided by their scales then bound
+    every pair's departure at once (:meth:`departs_nowhere`): with ``n`` a
+    median over its scale, a pair's departure ``(m_a / m_b) / typical_ab``
+    is ``(n_a / n_b) * (s_a / s_b) / typical_ab``, so it lies within
+    ``max(n) / min(n) * slack`` of 1 either way."""
+
+    pairs: list[tuple[int, int, float, int]]
+    scale: list[float | None] | None
+    slack: float
+
+    @classmethod
+    def of(cls, ordered: tuple, typical_by_pair: dict[tuple, tuple[float, int]]) -> PairPattern:
+        """The pattern of the platforms ``ordered`` (sorted), from their pattern's typical ratios
+        (:func:`typical_ratios`, one pattern's dict)."""
+        pairs = []
+        for first, second in _cross_pairs(ordered):
+            usual, shared = typical_by_pair[(ordered[first], ordered[second])]
+            if shared >= MIN_SHARED:
+                pairs.append((first, second, usual, shared))
+        scale = _scales(len(ordered), pairs)
+        offsets = [] if scale is None else [scale[a] / scale[b] / usual for a, b, usual, _ in pairs]
+        # figures hundreds of orders of magnitude apart make a scale or offset of 0 or infinity: no bound, each pair
+        if scale is None or not all(0 < value < math.inf for value in [*offsets, *(value for value in scale if value is not None)]):
+            return cls(pairs, None, math.inf)
+        return cls(pairs, scale, max(max(offset, 1 / offset) for offset in offsets))
+
+    def departs_nowhere(self, medians: list[float], factor: float) -> bool:
+        """Whether no pair of ``medians`` (one per platform index) can depart
+        from its typical ratio by ``factor`` or more either way (the bound in
+        the class docstring; a hair of margin for rounding): when True, the
+        pairs need not be looked at one by one. False when there is no bound."""
+        if self.scale is None:
+            return not self.pairs
+        normal = [median / scale for median, scale in zip(medians, self.scale) if scale is not None]
+        low = min(normal)
+        return low > 0 and max(normal) / low * self.slack * (1 + 1e-9) < factor
+
+
+def _scales(count: int, pairs: list[tuple[int, int, float, int]]) -> list[float | None] | None:
+    """A scale per platform index such that each pair's typical ratio is about
+    the ratio of its scales: 1 for the platform in the most pairs, each other
+    reached through a pair from one already scaled (``s_b = s_a / typical_ab``);
+    None for a platform in no pair. None (no bound) when the pairs do not join
+    every platform they name."""
+    if not pairs:
+        return None
+    degree = [0] * count
+    for a, b, _, _ in pairs:
+        degree[a] += 1
+        degree[b] += 1
+    scale: list[float | None] = [None] * count
+    scale[degree.index(max(degree))] = 1.0
+    placed = True
+    while placed:
+        placed = False
+        for a, b, usual, _ in pairs:
+            if scale[a] is not None and scale[b] is None:
+                scale[b], placed = scale[a] / usual, True
+            elif scale[b] is not None and scale[a] is None:
+                scale[a], placed = scale[b] * usual, True
+    named = {index for a, b, _, _ in pairs for index in (a, b)}
+    return scale if all(scale[index] is not None for index in named) else None
+
+
 def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, dict[tuple, tuple[float, int]]],
                        factor: float, known: dict | None = None) -> dict[tuple, list[str]]:
     """Platform → why its figure departs from the study's pattern against a
@@ -256,23 +333,23 @@ def _cross_gpu_reasons(platforms: dict[tuple, Cell], typical: dict[tuple, dict[t
     times, or at most 1 / ``factor`` of, the median of that pair's ratios
     (:func:`typical_ratios`), when they share :data:`MIN_SHARED` or more
     configurations; the reason goes to the platform that is slower than the
-    pattern. ``known``: the typical ratio of each pair of a set of platforms,
-    looked up once a set (by pattern and platforms) where a check passes one
-    dict for all its configurations."""
+    pattern. ``known``: the :class:`PairPattern` of each set of platforms,
+    made once a set (by pattern and platforms) where a check passes one
+    dict for all its configurations. A configuration whose medians depart
+    nowhere by the pattern's bound (:meth:`PairPattern.departs_nowhere`:
+    nearly every one) is done with without looking at its pairs."""
     reasons: dict[tuple, list[str]] = {}
     ordered = tuple(sorted(platforms))
     key = (_cell_pattern(platforms), ordered)
-    usual_of = None if known is None else known.get(key)
-    if usual_of is None:
-        pairs = typical[key[0]]
-        usual_of = [(first, second, *pairs[(ordered[first], ordered[second])])
-                    for first, second in _cross_pairs(ordered)]
+    pattern = None if known is None else known.get(key)
+    if pattern is None:
+        pattern = PairPattern.of(ordered, typical[key[0]])
         if known is not None:
-            known[key] = usual_of
+            known[key] = pattern
     medians = [platforms[platform].median for platform in ordered]
-    for a, b, usual, shared in usual_of:
-        if shared < MIN_SHARED:
-            continue  # no pattern to depart from: a GPU being slower than another is no anomaly by itself
+    if pattern.departs_nowhere(medians, factor):
+        return reasons
+    for a, b, usual, shared in pattern.pairs:
         departure = (medians[a] / medians[b]) / usual
         if departure >= factor:
             slow, fast, usual_slow = a, b, usual

@@ -116,3 +116,49 @@ def test_a_set_of_platforms_looks_its_pairs_up_once(monkeypatch):
     # B200 / A10 is 0.5 in configurations 1, 2 and 4, 1.5 in 3: B200 in 3 is 3x its usual against A10, L4 alike
     assert [f.message.split(":")[0] for f in findings] == ["plan size"]
     assert "is 1.50x 3.0 MiB on NVIDIA A10, t (job job-10), 3.00x the 0.50x typical" in findings[0].message
+
+
+def test_scales_follow_a_chain_of_pairs_from_the_platform_in_most():
+    """Platforms 0-1 typically 2x, 1-2 typically 4x: platform 1 (two pairs) is the
+    unit, 0 twice it, 2 a quarter of it; pairs that join no path give no scales."""
+    assert sg207_anomaly._scales(3, [(0, 1, 2.0, 3), (1, 2, 4.0, 3)]) == [2.0, 1.0, 0.25]
+    assert sg207_anomaly._scales(4, [(0, 1, 2.0, 3), (2, 3, 0.5, 3)]) is None
+    assert sg207_anomaly._scales(3, []) is None
+    # a platform in no pair (fewer than MIN_SHARED configurations shared) gets no scale and bounds nothing
+    assert sg207_anomaly._scales(3, [(0, 2, 5.0, 4)]) == [1.0, None, 0.2]
+
+
+def _pattern(ordered, typical_ratios):
+    return sg207_anomaly.PairPattern.of(ordered, {pair: (ratio, MIN_SHARED) for pair, ratio in typical_ratios.items()})
+
+
+A, B, C = ("NVIDIA A10", "t"), ("NVIDIA B200", "t"), ("NVIDIA L4", "t")
+
+
+def test_slack_is_how_far_the_typical_ratios_disagree_with_each_other():
+    """A/B typically 2, B/C 2, A/C 3 where the first two make 4: the scales
+    (A, the first of the platforms in the most pairs, is the unit; C is
+    reached through A/C) miss B/C by 4/3."""
+    agreeing = _pattern((A, B, C), {(A, B): 2.0, (B, C): 2.0, (A, C): 4.0})
+    assert agreeing.slack == 1.0 and agreeing.scale == [1.0, 0.5, 0.25]
+    disagreeing = _pattern((A, B, C), {(A, B): 2.0, (B, C): 2.0, (A, C): 3.0})
+    assert disagreeing.slack == 4 / 3
+
+
+def test_a_departure_at_the_factor_itself_is_never_bounded_away():
+    """Typical A/B 2.0: medians 3.0 and 1.0 depart by exactly 1.5, the factor,
+    which is an anomaly, so the bound must leave the pair to be looked at;
+    medians 2.9 and 1.0 (1.45x) are bounded away."""
+    pattern = _pattern((A, B), {(A, B): 2.0})
+    assert not pattern.departs_nowhere([3.0, 1.0], 1.5)
+    assert not pattern.departs_nowhere([1.0, 0.75], 1.5)  # 1/1.5 the other way
+    assert pattern.departs_nowhere([2.9, 1.0], 1.5)
+    assert pattern.departs_nowhere([1.0, 0.5], 1.0001)
+
+
+def test_figures_hundreds_of_orders_apart_fall_back_to_each_pair():
+    """A typical ratio of 1e-300 makes a scale of 1e300 and an offset past a
+    double: no bound is kept, and every pair is looked at as before."""
+    pattern = _pattern((A, B, C), {(A, B): 1e-300, (B, C): 1e-300, (A, C): 1.0})
+    assert pattern.scale is None and not pattern.departs_nowhere([1.0, 1.0, 1.0], 1.5)
+    assert len(pattern.pairs) == 3
