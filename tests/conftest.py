@@ -81,16 +81,20 @@ if settings is not None:
 BUILD_LOG = FIXTURES / "trtexec" / "trt10.16_build-and-run.log"
 BUILD_LOG_SHAPE_LINE = ("Dynamic dimensions required for input: x, but no shapes were provided. "
                         "Automatically overriding shape to: 1x1x28x28")
+BUILD_LOG_BINDING_LINE = "Input binding for x with dimensions 1x1x28x28 and type fp32 is created."
 
 
 def shapeless_build_log(folder: Path) -> Path:
     """``trt10.16_build-and-run.log`` (same name, same line numbers) written
-    into ``folder`` with its line 132, the only one that states the run's
-    input shape (trtexec's own choice, 1x1x28x28, so 28x28 at batch 1),
-    replaced by a line that says nothing: a log that states neither shape
-    nor batch, for tests of the options that label one."""
+    into ``folder`` with its lines 132 and 156, the only ones that state the
+    run's input shape (trtexec's own choice, 1x1x28x28, so 28x28 at batch 1;
+    line 156 binds the input with it), each replaced by a line that says
+    nothing: a log that states neither shape nor batch, for tests of the
+    options that label one."""
     text = BUILD_LOG.read_text(encoding="utf-8")
-    assert text.count(BUILD_LOG_SHAPE_LINE) == 1
+    for line in (BUILD_LOG_SHAPE_LINE, BUILD_LOG_BINDING_LINE):
+        assert text.count(line) == 1
+        text = text.replace(line, "a line a test took out")
     path = folder / BUILD_LOG.name
-    path.write_text(text.replace(BUILD_LOG_SHAPE_LINE, "a line a test took out"), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path

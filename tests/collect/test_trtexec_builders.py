@@ -83,11 +83,21 @@ def test_dump_profile_result_names_its_line_in_a_conflict(collect, workdir):
     assert again.exit_code == 2 and "kernel_time, variant unnamed from dump.log:line 2 is already recorded at" in again.err
 
 
-def test_a_dump_profile_of_a_log_run_is_labelled_with_its_batch(collect):
-    done = collect("trtexec", "--log", TRTEXEC / "trt10.16_dump-profile.log", "--batch", "3")
+def test_a_dump_profile_of_a_log_run_is_labelled_with_its_batch(collect, workdir):
+    # line 76 "Input binding for x with dimensions 1x1x28x28 and type fp32 is created." states batch 1: the option's
+    # 3 is refused; the same log without that line states no batch, and the option labels the run
+    real = TRTEXEC / "trt10.16_dump-profile.log"
+    refused = collect("trtexec", "--log", real, "--batch", "3")
+    assert refused.exit_code == 2 and "--batch 3 but " in refused.err
+    assert "says batch 1 for run 1 (line 1) (the leading dimension of its input shapes x=1x1x28x28 (input binding, " \
+           "line 76))" in refused.err
+    unbound = workdir / real.name
+    unbound.write_text(real.read_text(encoding="utf-8").replace(
+        "Input binding for x with dimensions 1x1x28x28 and type fp32 is created.", "a line a test took out"))
+    done = collect("trtexec", "--log", unbound, "--batch", "3")
     assert done.exit_code == 0, done.err
     (kernel,) = done.kind("kernel_time")
-    assert kernel["batch"] == 3  # the log states no batch: the option labels the run
+    assert kernel["batch"] == 3
 
 
 def test_latency_method_as_the_log_prints_it(collect):

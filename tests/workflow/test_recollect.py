@@ -156,19 +156,20 @@ def test_one_log_under_a_second_job_is_refused_naming_the_job_that_holds_it(tmp_
     # /results/0 is the log's host latency, median 0.275391 ms (line 1184)
     assert again.err.startswith(f"studygen: {records}/rtx3080-trt8.6.1.json:/results/0: ")
     assert again.err.endswith("trt8.6_resnet50-int8_separate-profile-run.log:line 1184 is already recorded in job "
-                              "rtx3080-trt8.6.1 as latency host_latency median, variant int8, batch 1 (here): one run "
+                              "rtx3080-trt8.6.1 as latency host_latency median, variant int8, batch 1, 224x224 (here): "
+                              "one run "
                               "under two jobs would count as two measurements that agree; to add to it, collect with "
                               "--job rtx3080-trt8.6.1; nothing written\n")
     assert sorted(p.name for p in records.iterdir()) == ["rtx3080-trt8.6.1.json"]
     # the same run under other options (a shape) or with only its profile is still the same run
     shaped = _resnet(run_cli, tmp_path, "other", "--shape", "224x224")
     assert shaped.exit_code == 2 and "is already recorded in job rtx3080-trt8.6.1 as latency host_latency median, " \
-        "variant int8, batch 1 (here)" in shaped.err  # as that job recorded it: no 224x224
+        "variant int8, batch 1, 224x224 (here)" in shaped.err  # 224x224: the log's input binding (line 151) states it
     profile = run_cli("collect", "trtexec", "--family", "rn", "--job", "other", "--variant", "int8", "--root", tmp_path,
                       "--profile", RESNET_PROFILE)
     assert profile.exit_code == 2 and profile.err.startswith(
         f"studygen: {records}/rtx3080-trt8.6.1.json:/results/3: {RESNET_PROFILE}:array 1 is already recorded in job "
-        "rtx3080-trt8.6.1 as kernel_time, variant int8, batch 1 (here)")  # batch 1: that job's, though this gave none
+        "rtx3080-trt8.6.1 as kernel_time, variant int8, batch 1, 224x224 (here)")  # that job's: this gave neither
     # another run (another log) goes into another job
     other = run_cli("collect", "trtexec", "--family", "rn", "--job", "other", "--variant", "int8", "--root", tmp_path,
                     "--log", FIXTURES / "trtexec" / "trt7_resnet50-int8_console.log")
@@ -185,7 +186,7 @@ def test_a_re_read_after_kernel_groups_changed_says_what_differs_and_names_repla
     study.write_text(study.read_text() + "kernel_groups:\n- {pattern: 'Conv', group: convolution}\n")
     again = _resnet(run_cli, tmp_path, "rtx3080-trt8.6.1")
     assert again.exit_code == 2 and again.err.count("\n") == 1
-    assert again.err.startswith(f"studygen: {path}: kernel_time, variant int8, batch 1 from ")
+    assert again.err.startswith(f"studygen: {path}: kernel_time, variant int8, batch 1, 224x224 from ")
     assert again.err.endswith(
         f"trt8.6_resnet50-int8_profile.json:array 1 is already recorded at {path}:"
         "/results/3 from trt8.6_resnet50-int8_profile.json:line 1, and reading it now gives other values of groups, "
@@ -218,9 +219,11 @@ def test_a_no_op_re_collect_adds_no_default_note_over_explicit_weights(tmp_path,
     records = _project(run_cli, tmp_path)
     assert _resnet(run_cli, tmp_path, "j", "--weights", "pretrained").exit_code == 0
     path = records / "j.json"
-    # the log loads a built plan: its one note says int8 rests on the collector's word (not the weights)
-    (note,) = json.loads(path.read_text())["provenance"]["notes"]
+    # the log loads a built plan: its note says int8 rests on the collector's word (not the weights); the other
+    # note says where the shape was read
+    shape_note, note = json.loads(path.read_text())["provenance"]["notes"]
     assert "loads a built plan" in note and "weights" not in note
+    assert "shape 224x224 read from its input shapes input0=1x3x224x224 (input binding, line 151)" in shape_note
     filled = _resnet(run_cli, tmp_path, "j", "--commit", "abcdef1")
     assert filled.exit_code == 0, filled.err
     assert "weights not given" not in filled.out

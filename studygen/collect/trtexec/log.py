@@ -80,9 +80,13 @@ SHAPE_LINE = re.compile(r"^Input (?P<phase>inference|build) shapes? ?: (?P<shape
 # a dynamic input given no shape: trtexec sets each free dimension to 1 and says which shape it runs at
 OVERRIDE_LINE = re.compile(r"^Dynamic dimensions required for input: (?P<name>.+), but no shapes were provided\. "
                            r"Automatically overriding shape to: (?P<dims>\S+)\s*$")
-# the dimensions trtexec allocated an input's buffer with (TensorRT 8.x), the only shape a log run with "model" shapes
-# states; "Created output binding ..." lines are left alone
-BINDING_LINE = re.compile(r"^Created input binding for (?P<name>.+) with dimensions (?P<dims>\S+)\s*$")
+# the dimensions trtexec allocated an input's buffer with, the only shape a log run with "model" shapes states, in the
+# wording of TensorRT 8.0-8.6.0 ("Created input binding for x with dimensions 1x3x8x8"), of 8.6.1-10.14 ("Input binding
+# for x with dimensions 1x3x8x8 is created.") and of 10.16 ("... 1x3x8x8 and type fp32 is created."); output bindings
+# are left alone
+BINDING_LINE = re.compile(r"^(?:Created input binding for (?P<name>.+) with dimensions (?P<dims>\S+)"
+                          r"|Input binding for (?P<later_name>.+) with dimensions (?P<later_dims>\S+)"
+                          r"(?: and type \S+)? is created\.)\s*$")
 WARMUP_LINE = re.compile(rf"^Warmup completed ({FIG}) queries over ({FIG}) ms\s*$")
 TRACE_LINE = re.compile(rf"^Timing trace has ({FIG}) queries over {FIG} s\s*$")
 THROUGHPUT_LINE = re.compile(rf"^(?:Throughput|throughput): ({FIG}) qps\s*$")
@@ -412,7 +416,7 @@ def _parse_setting(run: TrtexecRun, message: str, where: Context) -> None:
         shape = f"{match.group('name')}={match.group('dims')}"
         run.overridden_shapes = shape if run.overridden_shapes is None else f"{run.overridden_shapes}, {shape}"
     elif match := BINDING_LINE.match(message):
-        bound = (match.group("name"), match.group("dims"))
+        bound = (match.group("name") or match.group("later_name"), match.group("dims") or match.group("later_dims"))
         if bound not in run.bound_inputs:  # trtexec binds again per stream (--infStreams): one input, one entry
             run.bound_inputs.append(bound)
             run.binding_lines.append(number)

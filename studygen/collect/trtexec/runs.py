@@ -23,11 +23,15 @@ Rules taken from the logs in ../shared/fixtures/trtexec and TensorRT's
   ``samples/common`` prints it once per such input). Where the log gives none of
   these (``Input inference shapes: model``), the dimensions trtexec bound each
   input with (``Created input binding for images with dimensions
-  1x3x640x640``, TensorRT 8.x), but only when an image input is among them
-  (see the HxW rule below): with an implicit batch trtexec binds an input
-  without its batch dimension, so a binding of no image input (``1x900x256``)
-  is not taken to lead with the batch. A tensor name may hold colons (``x:0``:
-  the dimensions follow the last one) and single quotes, which trtexec drops.
+  1x3x640x640`` in TensorRT 8.0-8.6.0, ``Input binding for images with
+  dimensions 1x3x640x640 is created.`` in 8.6.1-10.14, with ``and type
+  fp32`` before ``is created`` in 10.16: the fixture logs' versions, the
+  wordings of samples/common/sampleInference.cpp), but only when an image
+  input is among them (see the HxW rule below): with an implicit batch
+  trtexec binds an input without its batch dimension, so a binding of no
+  image input (``1x900x256``) is not taken to lead with the batch. A tensor
+  name may hold colons (``x:0``: the dimensions follow the last one) and
+  single quotes, which trtexec drops.
 * The batch: for explicit-batch runs, the leading dimension its input
   shapes share (inputs of fewer than two dimensions say nothing about it,
   and inputs that disagree leave the batch unstated), else the implicit
@@ -207,7 +211,8 @@ class TrtexecRun:
     input_shapes: str | None = None
     build_shapes: str | None = None
     overridden_shapes: str | None = None  # "x=1x1x28x28": the shapes trtexec chose for inputs given none
-    # [(name, dims)] of the "Created input binding for NAME with dimensions DIMS" lines, each pair once, and their lines
+    # [(name, dims)] of the input binding lines ("Input binding for NAME with dimensions DIMS ..."), each pair once,
+    # and their lines
     bound_inputs: list[tuple[str, str]] = field(default_factory=list)
     binding_lines: list[int] = field(default_factory=list)
     warmup_queries: int | None = None
