@@ -34,7 +34,7 @@ from itertools import chain
 
 from ..patterns import lazy_compile
 from .document import Document, Series, Table, is_empty_cell
-from .figures import UNITS, Figure, is_count_share, statistics_in, tokenize
+from .figures import RATIO_UNITS, UNITS, Figure, is_count_share, statistics_in, tokenize
 from .restriction import is_single_token, names_scope
 from .table_model import precedes_derived
 from .text import PARTING_SLASH, STOPWORDS, UNIT_WORDS, cached_keywords, label_tokens, normalize, ratio_header, stem
@@ -509,7 +509,10 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
     """Add the series of one numeric column (one per figure position of its
     cells); ``metric_rows`` when each row is its own quantity (a first column
     headed "Metric"): in a column of no unit, cells that print one are then
-    kept, since the unit is the row's ("60.1s" beside "14,523" tokens).
+    kept, since the unit is the row's ("60.1s" beside "14,523" tokens), and
+    cells printing two units or more, the most of them neither ``x`` nor
+    ``%`` ("812.4 ms", "412.8 tok/s"), are all kept and give the series no
+    unit, not even the table's heading's.
     ``spans``: rows whose cell holds a range (:func:`_range_rows`), kept as
     the series' :attr:`~studygen.lint.document.Series.spans`."""
     header = table.headers[column] or f"column {column + 1}"
@@ -525,15 +528,18 @@ def _add_series(table: Table, column: int, parsed: list, parts: int, sibling_lab
             values = [f[sub] if f and len(f) == parts else None for f in parsed]
         units_seen = {v.unit for v in values if v is not None}
         units_seen.discard(None)
+        rows_own_units = False
         if units_seen:
             cell_units = Counter(v.unit for v in values if v is not None and v.unit)
             unit_of_most, with_unit = cell_units.most_common(1)[0]
+            # "| Metric | ... |" rows printing "812.40 ms" and "412.77 tok/s": each row's unit is its own, none the column's
+            rows_own_units = metric_rows and part_unit is None and unit_of_most not in RATIO_UNITS and len(units_seen) > 1
             # a unit printed in a minority of cells (an "Increase" row of x under throughputs) does not type the column
-            if part_unit is None and with_unit * 2 >= sum(1 for v in values if v is not None):
+            if part_unit is None and not rows_own_units and with_unit * 2 >= sum(1 for v in values if v is not None):
                 part_unit = unit_of_most
             if units_seen != {part_unit} and not (metric_rows and part_unit is None):
                 values = [v if v is None or v.unit in (None, part_unit) else None for v in values]
-        if part_unit is None and not ratio_header(display):
+        if part_unit is None and not ratio_header(display) and not rows_own_units:
             part_unit = default_unit  # "Throughput (images/s)" over a table: not the unit of its speedup column
         if spans or any(v is not None for v in values):
             made.append(Series(table, column, sub if parts > 1 else -1, parts, display, varying, part_unit, stat, words, values,

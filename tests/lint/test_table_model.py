@@ -5,6 +5,8 @@ beside its assertion."""
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.lint import lint_text
 from studygen.lint.derived import best_fit, declared_fits, formulas_for, operand_pools
 from studygen.lint.parse import parse_document
@@ -179,3 +181,69 @@ def test_a_declared_baseline_of_times_is_read_baseline_over_row_in_each_group():
 def test_three_rows_are_enough_for_label_runs():
     assert label_runs(table("| m | g | v |\n|---|---|---|\n| a | 1 | 1.0 |\n| a | 2 | 2.0 |\n| b | 1 | 3.0 |\n")) == [0, 2]
     assert label_runs(table("| m | g | v |\n|---|---|---|\n| a | 1 | 1.0 |\n| b | 2 | 2.0 |\n")) == [0]
+
+
+def _metric_rows(spaced: bool, change: str, ratio: str) -> str:
+    """Two metric-per-row tables whose cells print one unit per row, with a
+    space before it or glued to the figure: int8 against fp16 as a percent
+    change, compiled over eager as a speedup of two rates."""
+    gap = " " if spaced else ""
+    return (f"| Metric | fp16 | int8 | change |\n|---|---|---|---|\n| Decode step | 24.0{gap}ms | 18.0{gap}ms | -25.0% |\n"
+            f"| Output rate | 1,250{gap}tokens/s | 1,600{gap}tokens/s | {change} |\n\n"
+            f"| Metric | eager | compiled | speedup |\n|---|---|---|---|\n| Prefill rate | 2,000{gap}tokens/s | 3,000{gap}tokens/s | 1.50x |\n"
+            f"| Training rate | 410{gap}img/s | 615{gap}img/s | {ratio} |\n")
+
+
+@pytest.mark.parametrize("spaced", [True, False])
+def test_metric_rows_of_two_units_keep_each_row_in_its_own_unit(spaced):
+    # one row in ms and one in tokens/s: neither unit is the column's, so neither row is left out of it
+    first, _ = parse_document(_metric_rows(spaced, "+28.0%", "1.50x"), "t.md").tables
+    fp16 = series(first, "fp16")
+    assert fp16.unit is None
+    assert [(v.value, v.unit) for v in fp16.values] == [(24.0, "ms"), (1250.0, "tokens/s")]
+
+
+@pytest.mark.parametrize("spaced", [True, False])
+def test_a_change_or_ratio_on_a_row_of_the_second_unit_is_checked(spaced):
+    # 1600 / 1250 = 1.28: +28.0%, printed +32.0%; 615 / 410 = 1.50x, printed 1.70x (3000 / 2000 = 1.50x above it)
+    findings = sg103(_metric_rows(spaced, "+32.0%", "1.70x"))
+    assert [line for line, _ in findings] == [4, 9]
+    assert "row 'Output rate': 'change' is +32.0% but 'int8' and 'fp16' give (1,600 - 1,250) / 1,250 = 28.0%" in findings[0][1]
+    assert "row 'Training rate': 'speedup' is 1.70x but 'compiled' and 'eager' give 615 / 410 = 1.50x" in findings[1][1]
+
+
+@pytest.mark.parametrize("spaced", [True, False])
+def test_metric_rows_of_two_units_that_follow_from_their_cells_give_no_finding(spaced):
+    assert sg103(_metric_rows(spaced, "+28.0%", "1.50x")) == []
+
+
+def test_a_metric_cell_of_a_figure_and_free_words_stays_unread():
+    # "18.0 ms under load" is a figure and a note, not a figure: its row, whose -40.0% 18.0 / 24.0 would not give, is
+    # left unchecked as before, while the column's rows of the second unit are read
+    markdown = ("| Metric | fp16 | int8 | change |\n|---|---|---|---|\n| Decode step | 24.0 ms | 18.0 ms under load | -40.0% |\n"
+                "| Output rate | 1,250 tokens/s | 1,600 tokens/s | +28.0% |\n| Prefill rate | 2,000 tokens/s | 3,000 tokens/s | +50.0% |\n")
+    assert [v.value if v else None for v in series(table(markdown), "int8").values] == [None, 1600.0, 3000.0]
+    assert sg103(markdown) == []
+
+
+def test_a_ratio_column_of_metric_rows_keeps_its_unit_beside_a_cell_of_seconds():
+    # "8.2 s more" and "3.0 GiB more" are no ratios: the x cells, the most, type the column, which stays derived
+    # and checked; 0.60 / 0.20 = 3.0x, printed 2.0x faster
+    markdown = ("| Metric | eager | graphs | difference |\n|---|---|---|---|\n| Load time | 50.2 s | 58.4 s | 8.2 s more |\n"
+                "| Peak memory | 12.0 GiB | 15.0 GiB | 3.0 GiB more |\n"
+                "| First request | 1.20 s | 0.30 s | 4.0x faster |\n| Steady request | 0.41 s | 0.40 s | 1.0x |\n"
+                "| Warm request | 0.60 s | 0.20 s | 2.0x faster |\n")
+    difference = series(table(markdown), "difference")
+    assert difference.unit == "x" and is_derived(difference)
+    assert [v.value if v else None for v in difference.values] == [None, None, 4.0, 1.0, 2.0]
+    assert [line for line, _ in sg103(markdown)] == [7]
+
+
+def test_metric_rows_of_two_units_take_no_unit_from_the_heading():
+    # the heading's ms is the first row's unit only: the column holding tokens/s too is given none
+    (parsed,) = parse_document("## Serving (ms)\n\n" + _metric_rows(True, "+28.0%", "1.50x").split("\n\n")[0] + "\n",
+                               "t.md").tables
+    assert series(parsed, "fp16").unit is None and series(parsed, "change").unit == "%"
+    # every row in ms: the column's unit, as before
+    one_unit = table("| Metric | fp16 | int8 |\n|---|---|---|\n| Decode step | 24.0 ms | 18.0 ms |\n| Prefill | 310 ms | 250 ms |\n")
+    assert series(one_unit, "fp16").unit == "ms"
