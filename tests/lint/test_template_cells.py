@@ -2,10 +2,12 @@
 Cases (a new user's `studygen check` of a COCO and profiler-trace study):
 
 - a cell of several jobs' figures, "0.457 to 0.92 (3 jobs: a, b, c)", is a
-  range cell: its two ends are values of the column for SG101, the row is
-  left out of SG107's judgement, and the column's other rows are still
-  read (such cells in most rows had split the column into two figure
-  positions, leaving every single-figure row out of both checks);
+  range cell: its two ends are values of the column for SG101, SG107
+  judges the row at both ends (a later trial's replica job had turned a
+  cell into such a range and switched the claim's check off), and the
+  column's other rows are still read (such cells in most rows had split
+  the column into two figure positions, leaving every single-figure row
+  out of both checks);
 - a COCO AP table carries a difference column "fp16 minus fp32 (AP
   points)": it names both variants, yet is no variant, so SG107 ties
   "fp16 ... than fp32" to the two AP columns (it had found three and
@@ -86,12 +88,15 @@ def test_a_jobs_note_after_a_range_makes_a_range_cell():
 def test_a_single_figure_row_still_contradicts_a_universal_claim():
     (message,) = _messages(KERNELS, "Pooling is slower than elementwise on every GPU.", "SG107")
     assert message == ("'Pooling is slower than elementwise on every GPU' is contradicted by the table at line 3 "
-                       "('Pooling (ms)' against 'Elementwise (ms)', 1 row named): row 'A100' has 0.300 against 0.410")
+                       "('Pooling (ms)' against 'Elementwise (ms)', 3 rows named): row 'A100' has 0.300 against 0.410")
 
 
-def test_range_rows_are_left_out_of_a_claim_the_single_rows_support():
-    # A100 0.300 < 0.410 is the one row with one figure each: elementwise is slower there
-    assert _messages(KERNELS, "Pooling is faster than elementwise on every GPU.", "SG107") == []
+def test_range_rows_are_judged_at_both_ends():
+    # A100 0.300 < 0.410 supports the claim; the H100 and H200 jobs give pooling times above elementwise's
+    (message,) = _messages(KERNELS, "Pooling is faster than elementwise on every GPU.", "SG107")
+    assert message == ("'Pooling is faster than elementwise on every GPU' is contradicted by the table at line 3 "
+                       "('Pooling (ms)' against 'Elementwise (ms)', 3 rows named): row 'H100' has 0.457 to 0.92 "
+                       "against 0.410; row 'H200' has 0.51 to 0.60 against 0.41 to 0.43")
 
 
 def test_a_prose_range_must_cover_the_single_rows_beside_range_cells():
