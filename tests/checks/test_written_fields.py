@@ -146,10 +146,9 @@ def test_each_finding_in_a_folded_summary_names_its_own_sentence_line(tmp_path):
     line_of = {sentence: lines.index(f"    {sentence}") + 1 for sentence in sentences}
     placed = sorted((f.line, f.code, f.message.split(":")[0]) for f in run_checks(study) if f.file == STUDY_FILE)
     assert placed == [
-        (line_of[sentences[2]], "SG103", "2x does not follow from 4.8 and 5.2 ms"),  # the ratio before its figures
-        (line_of[sentences[2]], "SG103", "2x vs fp16 does not follow from the table at README.md line 34"),
+        # the ratio before its figures; the table reader does not repeat a ratio its own printed cells refute
+        (line_of[sentences[2]], "SG103", "2x does not follow from 4.8 and 5.2 ms"),
         (line_of[sentences[3]], "SG103", "2x does not follow from 5.2 and 26.0 ms"),  # the figures before it
-        (line_of[sentences[3]], "SG103", "2x vs fp32 does not follow from the table at README.md line 34"),
         (line_of[sentences[4]], "SG101", "range 4.8 to 5.2 ms leaves out row 'H200 / 800 x 800 / 1' (26.0 ms) of "
                                          "'fp32 (ms)' and 'fp16 (ms)' and 'FP8 (ms)' in the table at README.md line 34"),
         (line_of[sentences[5]], "SG107", "'fp32 is faster than fp16 on every GPU' is contradicted by the table at "
