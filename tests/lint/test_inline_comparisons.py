@@ -200,6 +200,17 @@ _GPUS = ("# Runs\n\n| GPU | fp32 (ms) | fp16 (ms) |\n|---|---:|---:|\n| H100 PCI
     # a figure no cell prints, or names that tell the two cells apart nowhere: no order, not read
     ("The H100 PCIe is slower than the GeForce RTX 3090 for fp32 (0.03600 ms against 0.04395 ms).", None),
     ("fp32 is slower than it was (0.03613 ms against 0.04395 ms).", None),
+    # the pair after "with", no parenthesis: read alike, to the sentence's end or a stop
+    ("The H100 PCIe is slower than the GeForce RTX 3090 for fp32 with 0.03613 ms against 0.04395 ms.",
+     WRONG.format(phrase="slower than", a="0.03613 ms", b="0.04395 ms", wanted="larger")),
+    ("On the GeForce RTX 3090 fp32 is faster than fp16 with 0.04201 ms vs 0.04395 ms, as expected.",
+     WRONG.format(phrase="faster than", a="0.04395 ms", b="0.04201 ms", wanted="smaller")),
+    ("The H100 PCIe is faster than the GeForce RTX 3090 for fp32 with 0.03613 ms against 0.04395 ms.", None),
+    # "with" opening other words: the parenthesis after them holds the pair
+    ("On the H100 PCIe fp16 is faster than fp32 with its own kernels (0.03882 against 0.03613 ms).",
+     WRONG.format(phrase="faster than", a="0.03882", b="0.03613 ms", wanted="smaller")),
+    # a pair that does not end where "with" opened it says more than the comparison: not read
+    ("The H100 PCIe is slower than the GeForce RTX 3090 with 0.03613 ms against 0.04395 ms at batch 1.", None),
 ])
 def test_a_pair_after_the_clause_is_ordered_by_the_cells_that_print_it(claim, expected):
     found = [(f.line, f.message) for f in lint_text(_GPUS.format(claim=claim), "x.md") if f.code == "SG103"]
