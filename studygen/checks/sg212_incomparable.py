@@ -28,6 +28,10 @@ from two or more shards of one job (records ``<job>-shardKofN``) are an
 error too, naming each shard's GPU (``provenance.placement``). An
 explanation or waiver (code SG212) says so in the README's known gaps: that
 is the label such a comparison needs.
+
+Prose: a ratio or comparison written by hand in a study-file field the README
+prints as written, whose two figures are latencies timed differently, is an
+SG212 error at its sentence in the study file (:mod:`.prose_timings`).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from ..records.kinds import Kind
 from ..render.produced import kinds_where
 from ..study.rows import Row
 from ..study.timing import describe, timing_name, timing_signature
+from .prose_timings import check as prose_timing_findings
 from .base import readme_finding
 
 CHECKED_KINDS = kinds_where("side_by_side")  # the output kinds that declare it (render/produced.py)
@@ -123,4 +128,4 @@ def check(context) -> list[Finding]:
                 study, "SG212", line,
                 f"{what} puts latencies measured differently together: {listed}",
                 hint="compare only timings taken the same way, or explain the mix in the study file (explanations: SG212)"))
-    return findings
+    return findings + prose_timing_findings(context)

@@ -98,13 +98,32 @@ def measured_figures(study) -> dict[str, Figures]:
             continue
         figures = found.setdefault(row.unit, Figures())
         where, names = f"{row.record.display_path}#{row.pointer}", row_names(study, row)
-        figures.rows += [Measured(float(v), where, names) for v in (row.value, row.value_min, row.value_max)
-                         if v is not None]
-        if row.unit == "ms":
-            statistics = row.result.get("statistics_ms") or {}
-            figures.kept += [float(v) for v in statistics.values() if isinstance(v, (int, float))]
-            figures.kept += [float(v) for v in row.repeat_medians_ms or []]
+        own = _own_figures(row)
+        figures.rows += [Measured(value, where, names) for value in own]
+        figures.kept += _kept_figures(row)
     return found
+
+
+def _own_figures(row) -> list[float]:
+    """A row's own figures: its value, or both ends of its range."""
+    return [float(v) for v in (row.value, row.value_min, row.value_max) if v is not None]
+
+
+def _kept_figures(row) -> list[float]:
+    """The statistics and repeat medians a latency row's record keeps besides its figure (ms); none for another unit."""
+    if row.unit != "ms":
+        return []
+    statistics = row.result.get("statistics_ms") or {}
+    return [float(v) for v in statistics.values() if isinstance(v, (int, float))] + \
+        [float(v) for v in row.repeat_medians_ms or []]
+
+
+def row_figures(row) -> list[float]:
+    """Every figure a quote of ``row`` may give, in its unit: its own
+    (value, range ends) and those its record keeps (:class:`Figures`).
+    SG212's reading of prose (:mod:`.prose_timings`) matches a quoted figure
+    to its rows by them."""
+    return _own_figures(row) + _kept_figures(row)
 
 
 def row_names(study, row) -> frozenset[str]:

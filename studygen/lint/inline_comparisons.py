@@ -109,11 +109,12 @@ def comparison_findings(document: Document) -> list[tuple[int, str, str]]:
     return found
 
 
-def _change_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
-    """"AP50 drops from 0.8416 to 0.8936": a fall whose second figure is the larger, or a rise the smaller."""
+def _changes(sentence: Sentence):
+    """``(match, before, now, sign)`` of each change of the sentence written with its two figures ("drops from
+    0.8416 to 0.8936"), not denied, in one unit that is no percentage: ``match`` its verb's match, ``sign`` -1 for
+    a verb of falling, 1 for one of rising."""
     text = sentence.block.text
     figures = [t.figure for t in sentence.tokens if t.figure is not None]
-    found = []
     for match in _CHANGE_RE.finditer(text, sentence.start, sentence.end):
         after = [f for f in figures if f.start >= match.end()]
         if len(after) < 2 or not _LEAD_RE.fullmatch(text, match.end(), after[0].start) or \
@@ -125,7 +126,14 @@ def _change_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
         unit = now.unit or before.unit
         if unit is None or unit in RATIO_UNITS or (before.unit and now.unit and before.unit != now.unit):
             continue  # no unit: labels ("from batch 4 to 8"); a percentage: its sign is the writer's
-        sign = -1 if match.group(1) else 1
+        yield match, before, now, -1 if match.group(1) else 1
+
+
+def _change_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
+    """"AP50 drops from 0.8416 to 0.8936": a fall whose second figure is the larger, or a rise the smaller."""
+    text = sentence.block.text
+    found = []
+    for match, before, now, sign in _changes(sentence):
         if goes_against(now, before, sign):
             words = " ".join(text[match.start():match.end()].split())
             found.append((sentence.line_at(match.start()),
@@ -135,10 +143,11 @@ def _change_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
     return found
 
 
-def _sentence_findings(document: Document, sentence: Sentence) -> list[tuple[int, str, str]]:
+def _comparisons(document: Document, sentence: Sentence):
+    """``(match, subject, reference)`` of each comparative of the sentence that prints a figure beside each of
+    its two names (or both in a parenthesis a table orders), not denied: ``match`` the comparative's match."""
     text = sentence.block.text
     figures = [t.figure for t in sentence.tokens if t.figure is not None]
-    found = []
     subject_of_sentence = None
     for match in _COMPARATIVE_RE.finditer(text, sentence.start, sentence.end):
         word, between = match.group(1).lower(), match.group(2).split()
@@ -152,14 +161,44 @@ def _sentence_findings(document: Document, sentence: Sentence) -> list[tuple[int
             continue
         subject, reference = operands
         subject_of_sentence = subject_of_sentence or subject
+        yield match, subject, reference
+
+
+def _sentence_findings(document: Document, sentence: Sentence) -> list[tuple[int, str, str]]:
+    text = sentence.block.text
+    found = []
+    for match, subject, reference in _comparisons(document, sentence):
         unit = subject.unit or reference.unit
-        sign = wanted_sign(_DIRECTIONS[word], kind_of_unit(unit))
+        sign = wanted_sign(_DIRECTIONS[match.group(1).lower()], kind_of_unit(unit))
         if goes_against(subject, reference, sign):
             wanted = "smaller" if sign < 0 else "larger"
             found.append((sentence.line_at(match.start()),
                           f"'{match.group(0).strip()}' goes the wrong way: {_as_written(text, subject)} should be the "
                           f"{wanted} of the two figures, but {_as_written(text, reference)}, the one it is compared "
                           f"with, is {wanted}", HINT))
+    return found
+
+
+def compared_operands(document: Document, sentence: Sentence) -> list[tuple[str, Figure, Figure]]:
+    """``(words, first, second)`` of each comparison and change of
+    ``sentence`` (a sentence of ``document``) that prints both of its
+    figures, as this module reads them: ``words`` the comparative or the
+    verb as printed ("slower than", "drops from"), ``first`` the subject's
+    figure (a change's figure before), ``second`` the reference's (after);
+    comparisons first, then changes, each in text order. SG212
+    (:mod:`studygen.checks.prose_timings`) asks whether the two were timed
+    alike."""
+    text = sentence.block.text
+    lowered = sentence.block.lowered[sentence.start:sentence.end]
+    if len(sentence.tokens) < 2:
+        return []
+    found = []
+    if "than" in lowered:
+        found += [(" ".join(match.group(0).split()), subject, reference)
+                  for match, subject, reference in _comparisons(document, sentence)]
+    if "from" in lowered:
+        found += [(" ".join(text[match.start():match.end()].split()), before, now)
+                  for match, before, now, _ in _changes(sentence)]
     return found
 
 
@@ -274,4 +313,4 @@ def _beside_names(text: str, figures: list[Figure], start: int, end: int,
     return subject, reference
 
 
-__all__ = ["HINT", "comparison_findings", "states_its_figures"]
+__all__ = ["HINT", "comparison_findings", "compared_operands", "states_its_figures"]

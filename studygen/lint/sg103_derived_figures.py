@@ -455,9 +455,25 @@ def _holds(formula: str, a: Figure, b: Figure, derived: Figure, bound: str) -> b
     return computed.lo <= printed.hi + 1e-12
 
 
-def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str, frozenset[str]]]) -> list[Finding]:
-    """Findings of the sentence's ratios and percentages against the figures it prints; each one that does not
-    follow from them is added to ``recomputed`` as (line, its text, its operands' texts)."""
+class _RatioReading(NamedTuple):
+    """A ratio or percentage of a sentence with the figures it may be derived from: ``near`` the pairs beside it
+    (:func:`_adjacent`; with the inline claim's pair last, when it has one), ``claim`` the inline claim it stands
+    in (:func:`_inline_claims`) or None, ``orders`` every ordered pair of the sentence a formula is tried over
+    (any of them clears it), ``claimed`` the inline claim's pair in the order(s) its words allow, ``bound``
+    ``"lower"``, ``"upper"`` or ``""``."""
+
+    derived: Figure
+    near: list[tuple[Figure, Figure]]
+    claim: _Claim | None
+    orders: list[tuple[Figure, Figure]]
+    claimed: list[tuple[Figure, Figure]]
+    bound: str
+
+
+def _ratio_readings(sentence) -> tuple[list[tuple[Figure, Figure]], list[_RatioReading]]:
+    """``(shares, readings)``: the part-of-whole pairs of the sentence (:func:`_share_pairs`) and a reading of
+    each ratio or percentage it prints beside figures it may be derived from, neither a range's end nor denied
+    ("not linearly by 64x"), in text order."""
     text = sentence.block.text
     tokens = [t for t in sentence.tokens if t.figure is not None]
     # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
@@ -466,9 +482,9 @@ def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str
     pairs = _pairs(sentence, text, tokens) + shares + _change_pairs(sentence, text, starts)
     claims = {claim.derived.start: claim for claim in _inline_claims(text, tokens, set(starts))}
     if not pairs and not claims:
-        return []
+        return shares, []
     in_ranges = sentence.range_ends
-    findings = []
+    readings = []
     for token in tokens:
         derived = token.figure
         if derived.unit not in RATIO_UNITS or derived.start in in_ranges:
@@ -482,25 +498,59 @@ def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str
         if _NEGATION_RE.search(before):
             continue  # "not linearly by 64x": the sentence denies the figure
         bound = "lower" if _LOWER_BOUND_RE.search(before) else "upper" if _UPPER_BOUND_RE.search(before) else ""
-        formulas = formulas_for(derived.unit, False)
         orders = [(x, y) for a, b in pairs for x, y in ((a, b), (b, a))]
+        claimed: list[tuple[Figure, Figure]] = []
+        if claim is not None:
+            # "N x faster" of a time is reference / subject, of a rate subject / reference; a percent is read both ways
+            claimed = [(claim.subject, claim.reference), (claim.reference, claim.subject)]
+            written = written_direction(text, derived, sentence.start)
+            sign = wanted_sign(written[0], kind_of_unit(claim.subject.unit)) if written else None
+            if sign is not None and derived.unit == "x":
+                claimed = claimed[:1] if sign > 0 else claimed[1:]
+            near.append((claim.subject, claim.reference))
+        readings.append(_RatioReading(derived, near, claim, orders, claimed, bound))
+    return shares, readings
+
+
+def _nearest(reading: _RatioReading) -> tuple[Figure, Figure]:
+    """The pair of ``reading.near`` closest to its figure: the two figures it is taken to compare."""
+    derived = reading.derived
+    return min(reading.near, key=lambda p: min(abs(p[0].start - derived.start), abs(p[1].end - derived.end)))
+
+
+def ratio_operands(sentence) -> list[tuple[Figure, Figure, Figure]]:
+    """``(ratio, a, b)`` of each ratio or percentage of ``sentence`` (a
+    :class:`~studygen.lint.document.Sentence`) printed beside two figures
+    it compares, the two SG103 reads it from (the nearest pair, or an inline
+    claim's subject and reference), in text order; a denied figure or a
+    range's end is none. SG212 (:mod:`studygen.checks.prose_timings`) asks
+    whether the two were timed alike."""
+    return [(reading.derived, *_nearest(reading)) for reading in _ratio_readings(sentence)[1]]
+
+
+def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str, frozenset[str]]]) -> list[Finding]:
+    """Findings of the sentence's ratios and percentages against the figures it prints; each one that does not
+    follow from them is added to ``recomputed`` as (line, its text, its operands' texts)."""
+    text = sentence.block.text
+    shares, readings = _ratio_readings(sentence)
+    findings = []
+    for reading in readings:
+        derived, claim, bound = reading.derived, reading.claim, reading.bound
+        formulas = formulas_for(derived.unit, False)
+        orders = reading.orders
         if claim is not None:
             written = written_direction(text, derived, sentence.start)
             sign = wanted_sign(written[0], kind_of_unit(claim.subject.unit)) if written else None
             if goes_against(claim.subject, claim.reference, sign):
                 findings.append(_direction_finding(document, sentence, claim, written))
                 continue
-            # "N x faster" of a time is reference / subject, of a rate subject / reference; a percent is read both ways
-            claimed = [(claim.subject, claim.reference), (claim.reference, claim.subject)]
-            if sign is not None and derived.unit == "x":
-                claimed = claimed[:1] if sign > 0 else claimed[1:]
-            orders += claimed
-            near.append((claim.subject, claim.reference))
+            orders = orders + reading.claimed
         # any pair of the sentence the figure follows from clears it ("from c=1 to c=64 ... 64x")
         verdicts = [_holds(f, x, y, derived, bound) for x, y in orders for f in formulas]
         if any(verdicts) or all(v is None for v in verdicts):
             continue  # it fits, or no formula is defined over these figures
-        a, b = min(near, key=lambda p: min(abs(p[0].start - derived.start), abs(p[1].end - derived.end)))
+        a, b = _nearest(reading)
+        claimed = reading.claimed
         shown = claimed if claim is not None and (a, b) == (claim.subject, claim.reference) else ((a, b), (b, a))
         if (a, b) in shares and derived.unit == "%":
             options = derivation("percent_ratio", a, b, derived)  # a part of its whole: the share, one way round
@@ -532,4 +582,4 @@ def _direction_finding(document: Document, sentence, claim: _Claim, written: tup
     )
 
 
-__all__ = ["check"]
+__all__ = ["check", "ratio_operands"]

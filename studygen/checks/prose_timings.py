@@ -1,0 +1,212 @@
+"""SG212 in the study file's prose: a ratio or comparison written by hand
+whose two figures are latencies timed differently.
+
+A helper's ratio or range knows its rows (:mod:`.sg212_incomparable`); a
+sentence of the decision summary does not, so it was never checked. Here the
+prose fields the README prints as written (render notes them, kind
+:data:`~studygen.render.produced.WRITTEN`; not a field of
+:data:`~studygen.study.placeholders.NOT_CLAIMS`: an expectation, a waiver's
+reason or an explanation states no result) are read as lint reads any
+Markdown, and each comparison lint finds there with both figures printed is
+taken as its two operands:
+
+- a ratio or percentage beside the two figures SG103 derives it from
+  (:func:`studygen.lint.sg103_derived_figures.ratio_operands`: "int8 is 6.1x
+  faster than fp32 (0.2754 ms on one GPU against 1.398 ms on the other)",
+  "int8 (11.09 ms) is 8x slower than fp16 (0.2754 ms)");
+- a comparative or a change that prints a figure beside each side
+  (:func:`studygen.lint.inline_comparisons.compared_operands`: "faster than",
+  "drops from 1.398 to 0.2754 ms").
+
+Each figure (a time in ms or µs, at least
+:data:`~studygen.checks.prose_figures.MIN_SIGNIFICANT` significant digits)
+belongs to the rows that give it at its printed digits as SG222 matches a
+quoted figure (:func:`~studygen.checks.prose_figures.matches` over
+:func:`~studygen.checks.sg222_misquoted_figures.row_figures`: a row's own
+figure or a statistic its record keeps). It resolves only when every such
+row is a latency and all of them were timed one way
+(:func:`~studygen.study.timing.timing_signature`); a figure no row gives, or
+one rows timed differently (or a kernel time) give alike, is not judged.
+Two resolved figures of different signatures are an SG212 error at the
+sentence's line in the study file, naming each side's method as SG212's
+other findings do (:func:`~studygen.study.timing.describe`).
+
+Not reported:
+
+- a sentence that names what differs in the method: a word for a field the
+  two signatures differ in (``with CUDA graphs``, ``--noDataTransfers``,
+  ``eager``/``compiled``, ``host latency``, a backend's name) or "timed
+  differently" and the like: the comparison is the writer's on purpose;
+- a difference of batch, shape, GPU or variant alone: the signature holds
+  none of them, and a study compares batches and GPUs on purpose.
+
+An explanation entry (code SG212, by ``key`` or ``match``) makes it a notice,
+as for SG212's other findings. Case (a new user's trial): "int8 is 6.1x
+faster than fp32 (0.2754 ms on the RTX 3080 against 1.398 ms on the RTX
+3070)" set a run timed with CUDA graphs and without data transfers against
+one timed the other way, and check said nothing of it (SG103 only of its
+arithmetic).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..findings import Finding
+from ..lint.document import Document
+from ..lint.figures import Figure, with_unit
+from ..lint.inline_comparisons import compared_operands
+from ..lint.parse import parse_document
+from ..lint.sg103_derived_figures import ratio_operands
+from ..patterns import lazy_compile
+from ..records.kinds import Kind
+from ..render.produced import WRITTEN
+from ..study.placeholders import NOT_CLAIMS
+from ..study.timing import describe, timing_label, timing_signature
+from .base import at_written_field, readme_finding
+from .prose_figures import MIN_SIGNIFICANT, matches, significant_digits
+from .sg222_misquoted_figures import row_figures
+
+CODE = "SG212"
+# lint's unit of a time figure -> the factor from ms (the rows' unit) to it
+_PER_MS = {"ms": 1.0, "us": 1000.0}
+HINT = ("compare only timings taken the same way, or say in the sentence how each side was timed (with or "
+        "without CUDA graphs, data transfers, spin-wait), or explain the comparison in the study file "
+        "(explanations: SG212)")
+ADVICE = ("compare figures timed the same way, or say in the sentence how each side was timed, or explain the "
+          "comparison (explanations: SG212)")
+
+# Words that name a part of a timing signature (its fields in timing_signature's order), so that a sentence
+# naming the part its two sides differ in says it compares methods on purpose; a word is read whole, any case.
+_SIGNATURE_WORDS = (
+    r"tensorrt|trt|pytorch|torch|onnx\s*runtime|onnxruntime|ort",  # backend
+    r"eager|compiled?|torch\.compile|inductor",  # mode
+    r"gpu\s+compute|host\s+latency|end[\s-]to[\s-]end|enqueue|cuda[\s-]events?|copy\s+times?|h2d|d2h",  # timing
+    r"cuda[\s-]?graphs?|graphs?|--?usecudagraph",  # CUDA graphs
+    r"data[\s-]transfers?|transfers?|copies|--?nodatatransfers",  # data transfers
+    r"spin[\s-]?wait(?:ing)?|--?usespinwait",  # spin-wait
+    r"host\s+(?:waits?|sync\w*)|waits?\s+for\s+each|back[\s-]to[\s-]back|synchroni[sz]\w*",  # host waits
+)
+_FIELD_WORDS = tuple(lazy_compile(rf"(?<![\w-])(?:{words})(?![\w-])", re.IGNORECASE) for words in _SIGNATURE_WORDS)
+_TIMING = 2  # the index of what was timed (GPU compute time, host latency, …) in a timing signature
+# words that say the two were timed differently, whatever part differs
+_METHOD_NAMED = lazy_compile(r"\btimed\s+differently\b|\bdifferent\s+(?:timing|method)s?\b|"
+                             r"\btiming\s+methods?\b|\bmeasured\s+differently\b", re.IGNORECASE)
+
+
+def check(context) -> list[Finding]:
+    """SG212 findings of the prose fields the README prints as written (see the module docstring)."""
+    readme = context.readme_text
+    if readme is None:
+        return []
+    owners = _Owners(context.study)
+    findings, seen = [], set()
+    for item, _ in context.produced_outputs([WRITTEN]):
+        path = item.field_path
+        if not path or path[0] in NOT_CLAIMS or path in seen or not any(ch.isdigit() for ch in str(item.text)):
+            continue
+        seen.add(path)
+        document = parse_document(str(item.text), item.source.path)
+        for sentence, words, first, second in _comparisons(document):
+            finding = _finding(context, owners, item, sentence, words, first, second)
+            if finding is not None:
+                findings.append(finding)
+    return findings
+
+
+def _comparisons(document: Document):
+    """``(sentence, words, first, second)`` of each comparison of ``document``
+    with both figures printed (see the module docstring): ``words`` the ratio
+    as printed or the comparative's words; each pair of figures once."""
+    for block in document.prose:
+        if not block.has_digits:
+            continue
+        for sentence in block.sentences:
+            if len(sentence.tokens) < 2:
+                continue
+            said = set()
+            read = [(with_unit(ratio.text, ratio.unit), a, b) for ratio, a, b in ratio_operands(sentence)]
+            for words, first, second in read + compared_operands(document, sentence):
+                pair = frozenset((first.start, second.start))
+                if pair not in said:
+                    said.add(pair)
+                    yield sentence, words, first, second
+
+
+class _Owners:
+    """The latency rows each printed time figure belongs to, read on first
+    use (most studies' prose compares no figures)."""
+
+    def __init__(self, study):
+        self.study = study
+        self._figures: list[tuple[list[float], object]] | None = None
+
+    def of(self, figure: Figure, unit: str | None) -> tuple[frozenset, list] | None:
+        """``(signatures, rows)``: the timing signatures and the rows of a
+        figure in ``unit`` (``ms`` or ``us``), where every row giving it at
+        its printed digits is a latency and all were timed one way, what was
+        timed aside (a run without data transfers prints one figure as its
+        GPU compute time and its host latency: the figure is either); None
+        otherwise (no row, a kernel time, rows timed differently, too few
+        digits, another unit)."""
+        factor = _PER_MS.get(unit or "")
+        if factor is None or significant_digits(figure.text) < MIN_SIGNIFICANT:
+            return None
+        if self._figures is None:
+            self._figures = [(row_figures(row), row) for row in self.study.rows if row.unit == "ms"]
+        rows = [row for values, row in self._figures if any(matches(figure.text, v * factor) for v in values)]
+        if not rows or any(row.kind != Kind.LATENCY for row in rows):
+            return None
+        signatures = frozenset(timing_signature(row) for row in rows)
+        if len({_without_timing(signature) for signature in signatures}) > 1:
+            return None  # rows timed differently give it alike: whose it is cannot be told
+        return signatures, rows
+
+
+def _without_timing(signature: tuple) -> tuple:
+    return signature[:_TIMING] + signature[_TIMING + 1:]
+
+
+def _differing(first: frozenset, second: frozenset) -> list[int]:
+    """Indexes of the signature fields in which no signature of ``first`` meets one of ``second``."""
+    return [index for index, (a, b) in enumerate(zip(zip(*first), zip(*second))) if set(a).isdisjoint(b)]
+
+
+def names_the_method(sentence: str, differing) -> bool:
+    """Whether ``sentence`` says how its two sides were timed: a word for a
+    signature field of ``differing`` (indexes, :data:`_SIGNATURE_WORDS`), or
+    words that say they were timed differently."""
+    return _METHOD_NAMED.search(sentence) is not None or any(_FIELD_WORDS[index].search(sentence) for index in differing)
+
+
+def _side(figure: Figure, unit: str, signatures: frozenset, rows: list) -> str:
+    """One side in words: ``0.2754 ms (int8, job a): TensorRT engine, …``."""
+    variants = ", ".join(dict.fromkeys(row.variant for row in rows))
+    jobs = list(dict.fromkeys(row.job_id for row in rows))
+    named = f"job {jobs[0]}" if len(jobs) == 1 else f"jobs {', '.join(jobs)}"
+    signature = min(signatures, key=str)  # any: they differ in what was timed only, which timing_label names
+    return f"{with_unit(figure.text, unit)} ({variants}, {named}): {describe(signature, timing_label(rows))}"
+
+
+def _finding(context, owners: _Owners, item, sentence, words: str, first: Figure, second: Figure) -> Finding | None:
+    """The finding of one comparison of the field ``item``, or None when its
+    figures do not both resolve, were timed alike, or the sentence names
+    the difference."""
+    unit = first.unit or second.unit
+    sides = owners.of(first, unit), owners.of(second, unit)
+    if None in sides or not sides[0][0].isdisjoint(sides[1][0]):
+        return None  # a side unresolved, or a reading of both timed one way
+    text = sentence.text
+    if names_the_method(text, _differing(sides[0][0], sides[1][0])):
+        return None
+    pointer = item.source.pointer
+    listed = "; ".join(_side(figure, unit, signatures, rows) for figure, (signatures, rows) in zip((first, second), sides))
+    shown = f"{with_unit(first.text, unit)} against {with_unit(second.text, unit)}"
+    message = f"'{words}' in {pointer} compares latencies measured differently: {listed}"
+    at_readme = readme_finding(context.study, CODE, context.readme_text.locate(item), message, HINT,
+                               key=f"{pointer} {shown}")
+    # at the line where the sentence starts in the field (the field's own line where that is not certain)
+    return at_written_field(context, at_readme, item, ADVICE, text)
+
+
+__all__ = ["CODE", "check", "names_the_method"]

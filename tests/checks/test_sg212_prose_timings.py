@@ -1,0 +1,121 @@
+"""SG212 in the study file's prose: a ratio or comparison written by hand whose
+two figures are latencies timed differently. A new user's decision summary set
+a run timed with CUDA graphs and without data transfers against one timed the
+other way ("6.1x faster ... (0.2754 ms ... against 1.398 ms ...)"), and check
+said nothing. The studies here are made up: three trtexec jobs on one GPU,
+each timed its own way; every test holds one sentence that crosses methods,
+so each failed before prose was read (no finding at all)."""
+
+from __future__ import annotations
+
+import pytest
+
+from studygen.checks import CheckContext, run_checks, sg212_incomparable
+from studygen.checks.prose_timings import names_the_method
+from studygen.findings import ERROR, NOTICE
+
+from .studies import FAMILY, collected_provenance, latency, load, record, spec
+
+GRAPHS_OFF = {"timer": "trtexec", "cuda_graph": False, "data_transfers": True, "spin_wait": False}
+GRAPHS_ON = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True}
+TRANSFERS_ON = {"timer": "trtexec", "cuda_graph": True, "data_transfers": True, "spin_wait": True}
+TRT10 = collected_provenance("NVIDIA L4", tensorrt="10.3.0")
+RECORDS = [
+    record("bench-a", [latency("fp32", 2.417, method=GRAPHS_OFF), latency("fp16", 1.733, method=GRAPHS_OFF),
+                       latency("fp8", 1.205, method=GRAPHS_OFF)], TRT10),
+    record("bench-b", [latency("fp16", 0.8613, method=GRAPHS_ON)], TRT10),
+    record("bench-c", [latency("fp8", 1.205, method=TRANSFERS_ON)], TRT10),  # the same figure as bench-a's fp8
+]
+OPENING = "The L4 runs every variant below its budget."
+CROSSED = "On the tuned setup fp16 is 2.81x faster than fp32 (0.8613 ms against 2.417 ms)."
+WHAT_A_SAYS = "TensorRT engine, GPU compute time, CUDA graphs off, data transfers on, spin-wait off"
+WHAT_B_SAYS = "TensorRT engine, GPU compute time, CUDA graphs on, data transfers off, spin-wait on"
+
+
+def _study(tmp_path, *sentences, **fields):
+    summary = " ".join((OPENING, *sentences))
+    return load(tmp_path, records=RECORDS, study=spec(decision={"shipped": False, "summary": summary}, **fields))
+
+
+def _findings(study):
+    return [f for f in sg212_incomparable.check(CheckContext(study)) if f.file.endswith("study.yaml")]
+
+
+def _study_line(tmp_path, words: str) -> int:
+    lines = (tmp_path / "families" / FAMILY / "study.yaml").read_text().splitlines()
+    (line,) = [number for number, text in enumerate(lines, 1) if words in text]
+    return line
+
+
+def test_a_ratio_across_timing_methods_is_reported_at_its_sentence(tmp_path):
+    study = _study(tmp_path, "Nothing else was tried on it, and the budget of the next release is the same.", CROSSED)
+    (finding,) = _findings(study)
+    assert (finding.code, finding.severity, finding.pointer) == ("SG212", ERROR, "/decision/summary")
+    assert finding.file == f"families/{FAMILY}/study.yaml"
+    # yaml folds the summary over several lines: the finding names the one where the sentence starts
+    assert finding.line == _study_line(tmp_path, "On the tuned setup") != _study_line(tmp_path, "summary:")
+    assert finding.message == (f"'2.81x' in /decision/summary compares latencies measured differently: 0.8613 ms "
+                               f"(fp16, job bench-b): {WHAT_B_SAYS}; 2.417 ms (fp32, job bench-a): {WHAT_A_SAYS}")
+    assert finding.key == "/decision/summary 0.8613 ms against 2.417 ms"
+    assert finding.hint.startswith("edit /decision/summary in this file, which the README prints as written")
+
+
+def test_a_comparison_without_a_ratio_and_a_change_are_read_too(tmp_path):
+    study = _study(tmp_path, "fp16 (0.8613 ms) is faster than fp32 (2.417 ms).",
+                   "The time drops from 2.417 ms to 0.8613 ms.")
+    assert [f.message.split(" in ")[0] for f in _findings(study)] == ["'faster than'", "'drops from'"]
+
+
+@pytest.mark.parametrize("named", [
+    "With CUDA graphs fp16 is 2.81x faster than fp32 (0.8613 ms against 2.417 ms).",
+    "fp16 is 2.81x faster than fp32 (0.8613 ms with no data transfers against 2.417 ms).",
+    "Timed with --useCudaGraph, fp16 is 2.81x faster than fp32 (0.8613 ms against 2.417 ms).",
+    "The two were timed differently: fp16 is 2.81x faster than fp32 (0.8613 ms against 2.417 ms).",
+])
+def test_a_sentence_that_names_the_difference_in_method_is_deliberate(tmp_path, named):
+    study = _study(tmp_path, named, CROSSED)
+    (finding,) = _findings(study)  # the crossed sentence alone
+    assert finding.line == _study_line(tmp_path, "On the tuned setup")
+
+
+def test_a_ratio_within_one_method_is_no_finding(tmp_path):
+    # bench-a timed fp16 and fp32 the same way: 2.417 / 1.733 = 1.39
+    study = _study(tmp_path, "Within one setup fp16 is 1.39x faster than fp32 (1.733 ms against 2.417 ms).", CROSSED)
+    assert [f.key for f in _findings(study)] == ["/decision/summary 0.8613 ms against 2.417 ms"]
+
+
+def test_a_figure_rows_timed_differently_give_alike_is_not_judged(tmp_path):
+    # 1.205 ms is bench-a's fp8 (CUDA graphs off) and bench-c's (data transfers on): either reading crosses
+    # methods against bench-b, but which one the sentence quotes cannot be told
+    study = _study(tmp_path, "fp8 is 1.40x slower than fp16 (1.205 ms against 0.8613 ms).", CROSSED)
+    assert [f.key for f in _findings(study)] == ["/decision/summary 0.8613 ms against 2.417 ms"]
+
+
+def test_a_difference_in_batch_alone_is_no_finding(tmp_path):
+    records = [record("bench-a", [latency("fp16", 1.733, method=GRAPHS_OFF),
+                                  latency("fp16", 5.112, method=GRAPHS_OFF, batch=4)], TRT10),
+               *RECORDS[1:2]]
+    summary = f"{OPENING} At batch 4 fp16 takes 2.95x as long (5.112 ms against 1.733 ms). {CROSSED}"
+    study = load(tmp_path, records=records, study=spec(decision={"shipped": False, "summary": summary}))
+    assert _findings(study) == []  # the same method; 2.417 ms is no row's here
+    summary = f"{OPENING} fp16 at batch 4 (5.112 ms) is 5.9x slower than on the tuned setup (0.8613 ms)."
+    study = load(tmp_path / "b", records=records, study=spec(decision={"shipped": False, "summary": summary}))
+    (finding,) = _findings(study)  # batch and method differ: the method is the finding
+    assert finding.key == "/decision/summary 5.112 ms against 0.8613 ms"
+
+
+def test_an_explanation_makes_it_a_notice(tmp_path):
+    text = "The tuned setup's CUDA graphs are part of what the summary compares, on purpose."
+    study = _study(tmp_path, CROSSED, explanations=[
+        {"code": "SG212", "key": "/decision/summary 0.8613 ms against 2.417 ms", "text": text}])
+    (finding,) = [f for f in run_checks(study) if f.code == "SG212"]
+    assert finding.severity == NOTICE and finding.waived_reason == "explained: " + text
+    assert not [f for f in run_checks(study) if f.code == "SG216"]  # the explanation is used
+
+
+def test_names_the_method_reads_only_the_parts_that_differ():
+    graphs = 3  # the CUDA-graph field of a timing signature
+    assert names_the_method("fp16 with CUDA graphs is 2x faster", [graphs])
+    assert not names_the_method("fp16 with CUDA graphs is 2x faster", [graphs + 1])  # transfers differ, not graphs
+    assert names_the_method("eager (3.1 ms) is slower than compiled", [1])
+    assert names_the_method("timed differently, 3.1 ms against 2.2 ms", [])
