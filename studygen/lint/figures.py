@@ -3,10 +3,12 @@
 A *figure* is a number as printed (``0.409``, ``8%``, ``1.01x``, ``83.0 MiB``)
 with its unit and its printed decimals; the decimals give the rounding a
 check must allow (a value printed ``0.19`` stands for 0.185 to 0.195).
-Units understood: ms, s, us, ns, %, x, MiB, GiB, KiB, MB, GB, KB, tokens/s,
-images/s, AP, AP50, AP75 (aliases such as ``µs``, ``×``, ``img/s`` map onto
-these). ``800 x 1067`` is a shape and ``11.4.0.106`` a version, never figures;
-``B200`` or ``fp16`` hold no figure.
+Units understood: ms, s, us, ns, %, x, MiB, GiB, KiB, MB, GB, KB, AP, AP50,
+AP75 and the rates (:data:`RATE_UNITS`) tokens/s, images/s, requests/s,
+queries/s, samples/s, sequences/s, iterations/s and the bandwidths MB/s, GB/s,
+TB/s, MiB/s, GiB/s (aliases such as ``µs``, ``×``, ``img/s``, ``req/s``,
+``QPS`` map onto these). ``800 x 1067`` is a shape and ``11.4.0.106`` a
+version, never figures; ``B200`` or ``fp16`` hold no figure.
 
 A *range* is two figures joined by ``to``, ``-``, ``–`` or
 ``between … and …`` (``0.19 to 0.21 ms``, ``1.15x-1.2x``, ``8% to 9%``,
@@ -32,11 +34,20 @@ UNITS: dict[str, str] = {
     "%": "%", "percent": "%",
     "x": "x", "×": "x",
     "MiB": "MiB", "GiB": "GiB", "KiB": "KiB", "MB": "MB", "GB": "GB", "KB": "KB", "kB": "KB",
-    "tokens/s": "tokens/s", "token/s": "tokens/s", "tok/s": "tokens/s",
+    "tokens/s": "tokens/s", "token/s": "tokens/s", "tok/s": "tokens/s", "tokens/sec": "tokens/s", "tok/sec": "tokens/s",
     "images/s": "images/s", "image/s": "images/s", "img/s": "images/s", "imgs/s": "images/s",
+    "requests/s": "requests/s", "request/s": "requests/s", "req/s": "requests/s", "reqs/s": "requests/s",
+    "queries/s": "queries/s", "query/s": "queries/s", "QPS": "queries/s",
+    "samples/s": "samples/s", "sample/s": "samples/s",
+    "sequences/s": "sequences/s", "sequence/s": "sequences/s", "seqs/s": "sequences/s", "seq/s": "sequences/s",
+    "iterations/s": "iterations/s", "iters/s": "iterations/s", "iter/s": "iterations/s", "it/s": "iterations/s",
+    "MB/s": "MB/s", "GB/s": "GB/s", "TB/s": "TB/s", "GB/sec": "GB/s", "MiB/s": "MiB/s", "GiB/s": "GiB/s",
     "AP": "AP", "mAP": "AP", "AP50": "AP50", "AP75": "AP75", "mAP50": "AP50", "mAP75": "AP75",
 }
 RATIO_UNITS = frozenset({"x", "%"})
+# Units of an amount per second, where the higher figure is the better (a throughput, a bandwidth); "GB/s" is a
+# bandwidth, never the size "GB". Lint's quantity kinds (studygen.lint.variant_pairs) read every one as a rate.
+RATE_UNITS = frozenset(unit for unit in UNITS.values() if unit.endswith("/s"))
 
 _UNIT_ALTERNATIVES = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 
@@ -301,6 +312,7 @@ def find_ranges(text: str, tokens: list[Token]) -> list[Range]:
 _SCALES: tuple[dict[str, int], ...] = (
     {"ns": 1, "us": 10**3, "ms": 10**6, "s": 10**9},
     {"KB": 1, "MB": 10**3, "GB": 10**6},
+    {"MB/s": 1, "GB/s": 10**3, "TB/s": 10**6},
 )
 
 

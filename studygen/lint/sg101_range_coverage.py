@@ -63,7 +63,7 @@ from .claims import claim_finding, claims_most_rows, claims_of, overstated
 from .column_pairs import Entry, may_hold_ratio, may_state, named_pairs, pair_reading, pair_tables, pairs
 from .columns import context_unit
 from .document import Block, Document, Sentence, Series, Table
-from .figures import (RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
+from .figures import (RATE_UNITS, RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
                       with_unit)
 from .repeat_ranges import axis_named, repeats_spanned, rows_are
 from .restriction import sweep_end_rows
@@ -77,7 +77,7 @@ CODE = "SG101"
 MAX_ROWS_NAMED = 8
 
 # Units that name a quantity by themselves (ms or x could be anything).
-_SPECIFIC_UNITS = frozenset({"tokens/s", "images/s", "AP", "AP50", "AP75", "MiB", "GiB", "KiB", "MB", "GB", "KB"})
+_SPECIFIC_UNITS = RATE_UNITS | {"AP", "AP50", "AP75", "MiB", "GiB", "KiB", "MB", "GB", "KB"}
 # A header naming a difference column may stand for a range of differences.
 _DIFFERENCE_HEADER_WORDS = frozenset({"saving", "saved", "diff", "difference", "delta", "gain", "reduction", "overhead", "change", "gap", "speedup", "slowdown"})
 

@@ -99,7 +99,7 @@ from .prose_tables import ratio_findings, share_findings
 from .section_rows import names_derived, section_views
 from .text import DIFFERENCE_WORDS, label_tokens, normalize, ratio_header
 from .ratio_direction import goes_against, signed_by_word, wanted_sign, written_direction
-from .variant_pairs import DURATION_UNITS, kind_of_series, kind_of_unit, kind_of_words
+from .variant_pairs import DURATION_UNITS, HIGHER_IS_BETTER, kind_of_series, kind_of_unit, kind_of_words
 
 CODE = "SG103"
 
@@ -178,7 +178,8 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
             continue
         for row_index in fit.missed:
             if not _pools_several(table, row_index, (target, fit.first, fit.second)):
-                findings.append(_column_finding(document, table, target, fit, row_index, original))
+                operand_pair = _row_operands(table, target, fit, row_index, operands)
+                findings.append(_column_finding(document, table, target, fit, row_index, original, operand_pair))
     return findings
 
 
@@ -195,6 +196,31 @@ def _row_kind(table: Table, row_index: int, operands: dict) -> str | None:
             kinds.update((kind_of_series(series), kind_of_unit(value.unit) if value is not None else None))
     kinds.discard(None)
     return kinds.pop() if len(kinds) == 1 else None
+
+
+# A column of speedups or slowdowns, whose direction depends on the row's quantity: a time's speedup is old / new,
+# a rate's new / old
+_SPEED_RATIO_HEADER_RE = lazy_compile(r"\b(?:speed-?ups?|slow-?downs?|faster|slower|improvements?|gains?)\b", re.IGNORECASE)
+
+
+def _row_operands(table: Table, target: Series, fit, row_index: int, operands: dict) -> tuple[Figure, Figure]:
+    """(a, b) a finding on ``row_index`` recomputes ``target``'s ratio from:
+    ``fit``'s operands, swapped in a speedup column ("| Metric | Before |
+    After | Speedup |") where the row's quantity goes the other way than
+    those of the rows ``fit`` matched (a throughput row under step-time rows:
+    615 / 410, not 410 / 615)."""
+    a, b = fit.operands(row_index)
+    if fit.formula != "ratio" or not _SPEED_RATIO_HEADER_RE.search(target.header):
+        return a, b
+
+    def higher_is_better(row: int) -> bool | None:
+        kind = _row_kind(table, row, operands)
+        return None if kind is None else kind in HIGHER_IS_BETTER
+
+    row_higher = higher_is_better(row_index)
+    if row_higher is None or {higher_is_better(row) for row in fit.matched} != {not row_higher}:
+        return a, b
+    return b, a
 
 
 def _signed(table: Table, target: Series, operands: dict) -> Series:
@@ -227,10 +253,13 @@ def _pools_several(table: Table, row_index: int, columns) -> bool:
                for series in columns)
 
 
-def _column_finding(document: Document, table: Table, target, fit, row_index: int, original: Table | None) -> Finding:
-    """The finding of one row that the column's definition ``fit`` does not give."""
+def _column_finding(document: Document, table: Table, target, fit, row_index: int, original: Table | None,
+                    operand_pair: tuple[Figure, Figure]) -> Finding:
+    """The finding of one row that the column's definition ``fit`` does not
+    give; ``operand_pair``: the row's (a, b) to recompute it from (see
+    :func:`_row_operands`)."""
     row = table.rows[row_index]
-    a, b = fit.operands(row_index)
+    a, b = operand_pair
     d = target.values[row_index]
     matches = len(fit.matched)
     if original is None:

@@ -6,7 +6,8 @@ every GPU": the sentence names two variants, a quantity and (maybe) rows.
 This module ties such a sentence to **one** table, or to none:
 
 - **Quantity kind.** Each measured column has a kind, by its unit first
-  (ms, s, us, ns: ``time``; MiB, GB …: ``size``; tokens/s, images/s:
+  (ms, s, us, ns: ``time``; MiB, GB …: ``size``; the rates of
+  :data:`~studygen.lint.figures.RATE_UNITS`, tokens/s, req/s, GB/s …:
   ``throughput``; AP: ``quality``), else by its header words ("latency",
   "throughput", "memory"; "perplexity", "WER", "loss", "error rate":
   ``error``, a quality that is better lower), else by those of the heading
@@ -47,7 +48,7 @@ from dataclasses import dataclass
 
 from ..patterns import lazy_compile
 from .document import Document, Series, Table
-from .figures import RATIO_UNITS, Figure, statistic_of
+from .figures import RATE_UNITS, RATIO_UNITS, Figure, statistic_of
 from .header_names import mention as header_mention
 from .header_names import name_words, prose_words
 from .restriction import TextView
@@ -62,7 +63,7 @@ QUALITY_KINDS = (QUALITY, ERROR)
 _KIND_OF_UNIT = {
     "ms": TIME, "s": TIME, "us": TIME, "ns": TIME,
     "MiB": SIZE, "GiB": SIZE, "KiB": SIZE, "MB": SIZE, "GB": SIZE, "KB": SIZE,
-    "tokens/s": THROUGHPUT, "images/s": THROUGHPUT,
+    **dict.fromkeys(RATE_UNITS, THROUGHPUT),  # tokens/s, images/s, requests/s, GB/s ...: higher is better
     "AP": QUALITY, "AP50": QUALITY, "AP75": QUALITY,
 }
 # quantity words (stems) -> kind; read in header keywords and in sentences

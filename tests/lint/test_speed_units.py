@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from studygen.lint import lint_text, prose_rows, text, variant_pairs
 from studygen.lint import sg103_derived_figures as sg103
+from studygen.lint.figures import RATE_UNITS
 
 # "faster" on a rate: the figures rise, so 100 to 103 tokens/s are the change's before and after (3%, not 5%)
 RATE_CHANGE = """# Decode speed
@@ -40,7 +41,7 @@ def test_both_readers_take_their_units_from_the_one_unit_table():
     assert prose_rows.SPEED_UNITS is variant_pairs.SPEED_UNITS
     assert not hasattr(sg103, "_TIME_UNITS") and not hasattr(prose_rows, "_TIME_UNITS")
     assert variant_pairs.DURATION_UNITS == {"ms", "s", "us", "ns"}
-    assert variant_pairs.SPEED_UNITS == {"ms", "s", "us", "ns", "tokens/s", "images/s"}
+    assert variant_pairs.SPEED_UNITS == {"ms", "s", "us", "ns"} | RATE_UNITS
 
 
 def test_a_percent_faster_on_a_rate_reads_its_figures_rising():
