@@ -51,6 +51,7 @@ from ..patterns import lazy_compile
 from .document import Document, Sentence
 from .figures import RATIO_UNITS, Figure
 from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, goes_against, wanted_sign
+from .operand_pairs import measured
 from .header_names import VENDOR_WORD_SET, mention, name_words
 from .text import label_tokens, normalize
 from .variant_pairs import kind_of_unit, kind_of_words
@@ -219,7 +220,7 @@ def _pair_after_clause(document: Document, sentence: Sentence, figures: list[Fig
     else:
         return None
     first, second = inside
-    if not (_measured(second) and first.unit in (None, second.unit)):
+    if not (measured(second) and first.unit in (None, second.unit)):
         return None
     # the subject's words: its own clause ("As on the A100, fp16 is faster ...": "fp16", not "A100")
     clause_start = max(text.rfind(c, sentence.start, start) for c in ",;:") + 1
@@ -270,10 +271,6 @@ def _as_written(text: str, figure: Figure) -> str:
     return " ".join(text[figure.start:figure.end].split())
 
 
-def _measured(figure: Figure) -> bool:
-    return figure.unit is not None and figure.unit not in RATIO_UNITS
-
-
 def states_its_figures(sentence: Sentence, start: int, end: int) -> bool:
     """Whether the comparison whose comparative runs from ``start`` to
     ``end`` (past "than") in ``sentence.block.text`` prints a figure beside
@@ -300,7 +297,7 @@ def _beside_names(text: str, figures: list[Figure], start: int, end: int,
         if first_subject is None:
             return None
         subject = first_subject
-    if not (_measured(subject) and subject.unit == reference.unit):
+    if not (measured(subject) and subject.unit == reference.unit):
         return None
     name = text[end:reference.start]
     # the figure in the parenthesis the name opens ("beta (WASM, 33 ms)"): a clause break inside it is no break

@@ -94,6 +94,7 @@ from .rounding import printed_interval
 from .prose_changes import change_findings, changes_of
 from .inline_comparisons import comparison_findings
 from .joined_ratios import joined_ratio_findings
+from .operand_pairs import compared_pairs, share_pairs
 from .prose_rows import figure_clause, row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
 from .section_rows import names_derived, section_views
@@ -292,15 +293,6 @@ def _column_finding(document: Document, table: Table, target, fit, row_index: in
 
 # --- prose -------------------------------------------------------------------------
 
-_COMPARE_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|→|->|over)\s*", re.IGNORECASE)
-# "0.2754 ms on the RTX 3080 against 1.398 ms", "12 ms for one GPU vs 20 ms": a figure, a short phrase that says
-# where or what it was measured on (a preposition and up to four words, no clause break, no conjunction), then
-# the connector; the phrase's whole numbers ("3080") are its names, not figures (see _placed_pairs)
-_PLACED_GAP_RE = lazy_compile(r"\s+(?:on|for|with|at|in|under)\s+(?:(?!(?:and|or|but|while|whereas|than)\b)"
-                              r"[\w.+-]+\s+){1,4}(?:vs\.?|versus|against|compared\s+(?:to|with))\s*", re.IGNORECASE)
-# "from the Batch baseline of 2.2 req/s to 11.7 req/s", "from c=1 to c=64": a change with words around its figures
-_FROM_TO_GAP_RE = lazy_compile(r"\s*(?:[^\s\d,;:]+\s+)?to\s+(?:[a-z_]+\s*=\s*)?", re.IGNORECASE)
-_FROM_BEFORE_RE = lazy_compile(r"\bfrom\b[^,;:.()\d]{0,40}(?:[a-z_]+\s*=\s*)?$", re.IGNORECASE)
 # A new clause with figures of its own starts between a derived figure and a pair after it.
 _NEW_CLAUSE_RE = lazy_compile(r";|\b(?:and|while|whereas|but)\b", re.IGNORECASE)
 # After the pair only a comma and a conjunction start a new clause: "from 6.8 to 1.1 ms and 6.2x lower" is one.
@@ -313,14 +305,6 @@ _UPPER_BOUND_RE = lazy_compile(r"(?:≤|<=|<|\bat\s+most|\bup\s+to|\bless\s+than
 
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
 
-# "0.0295 ms and fp16 0.0388 ms", "12.1 ms and 9.8 ms on fp16": two figures of one unit joined by "and", the
-# second behind a name of up to three words and "at"/"takes"; the first may carry its own place ("2.673 ms in
-# run two and 2.621 ms in run one")
-_AND_GAP_RE = lazy_compile(r"(?:\s+(?:in|on|at|for|with|under)\s+[A-Za-z][\w.+-]*(?:\s+[\w.+-]+){0,2}?)?"
-                           r"\s*,?\s+and\s+(?:[A-Za-z][\w.+-]*\s+){0,3}?(?:(?:at|takes|took|with|in)\s+)?",
-                           re.IGNORECASE)
-# "5.363 of 10.692 ms", "5.363 ms out of the 10.692 ms": a part and its whole (a share), the whole in a measured unit
-_OF_GAP_RE = lazy_compile(r"\s+(?:out\s+)?of\s+(?:the\s+|its\s+|a\s+)?(?:total\s+(?:of\s+)?)?", re.IGNORECASE)
 # "is 3.0x faster than fp16 (", "gives 1.5x lower latency than fp16 at ": a ratio between its subject's figure
 # before it and its reference's figure after "than"; group 1 is what names the reference
 _THAN_GAP_RE = lazy_compile(r"\s*(?:[\w-]+\s+){1,3}?than\s+([^;()]{1,40}?)\s*(?:\(|\bat\s+|\btakes\s+|,\s*)?",
@@ -389,67 +373,6 @@ def _operands_opening(sentence, derived: Figure) -> int | None:
     return end if sentence.block.text.startswith("(", end) else None
 
 
-def _pairs(sentence, text: str, tokens) -> list[tuple[Figure, Figure]]:
-    """Pairs of figures the sentence compares: changes ("from A to B", also
-    with words around the figures), "A vs B" and "A and B"."""
-    pairs = [(r.lo, r.hi) for r in sentence.ranges if r.kind == "change"]
-    for first, second in zip(tokens, tokens[1:]):
-        if _COMPARE_GAP_RE.fullmatch(text, first.end, second.start):
-            pairs.append((first.figure, second.figure))
-        elif _FROM_TO_GAP_RE.fullmatch(text, first.end, second.start) and _FROM_BEFORE_RE.search(
-                text, max(sentence.start, first.start - 48), first.start):
-            pairs.append((first.figure, second.figure))
-        elif first.figure.unit is not None and _AND_GAP_RE.fullmatch(text, first.end, second.start):
-            pairs.append((first.figure, second.figure))  # "int8 takes 0.0295 ms and fp16 0.0388 ms, a 1.6x speedup"
-    placed, names = _placed_pairs(text, tokens)
-    # "at batch 16 against 40.0 us": the 16 names the first figure's place, it is no operand of its own
-    pairs = [(a, b) for a, b in pairs if a.start not in names] + placed
-    return [(a, b) for a, b in pairs if a.unit not in RATIO_UNITS and b.unit not in RATIO_UNITS
-            and (a.unit == b.unit or a.unit is None or b.unit is None)]
-
-
-def _placed_pairs(text: str, tokens) -> tuple[list[tuple[Figure, Figure]], set[int]]:
-    """Two figures compared with a place or name after the first ("0.2754 ms on the RTX 3080 against 1.398 ms
-    on the RTX 3070", "(41 ms on one GPU vs 67 ms on another)"): the first figure, the phrase of
-    :data:`_PLACED_GAP_RE`, the second figure, which must be measured in the first's unit (or the first has
-    none). Whole numbers without a unit inside the phrase are its names ("RTX 3080", "batch 8"); any other figure
-    there, or a comma, and the two are no pair (the parenthesis says more than a comparison). Returns the pairs
-    and the start offsets of the whole numbers their phrases hold."""
-    found, names = [], set()
-    for index, first in enumerate(tokens):
-        if first.figure.unit in RATIO_UNITS or _is_label_number(first.figure):
-            continue  # a ratio is no operand; "batch 8 on the A100 against 12 ms" compares no two figures
-        for second in tokens[index + 1:]:
-            if not _is_label_number(second.figure):
-                break
-        else:
-            continue
-        if second is tokens[index + 1] and _COMPARE_GAP_RE.fullmatch(text, first.end, second.start):
-            continue  # no phrase between them: _pairs reads it already
-        if _measured(second.figure) and first.figure.unit in (None, second.figure.unit) and \
-                _PLACED_GAP_RE.fullmatch(text, first.end, second.start):
-            found.append((first.figure, second.figure))
-            names.update(t.start for t in tokens[index + 1:] if first.end < t.start < second.start)
-    return found, names
-
-
-def _is_label_number(figure: Figure) -> bool:
-    """A whole number printed without a unit: a name's part ("RTX 3080", "batch 8"), not a measured figure."""
-    return figure.unit is None and not figure.decimals
-
-
-def _measured(figure: Figure) -> bool:
-    return figure.unit is not None and figure.unit not in RATIO_UNITS
-
-
-def _share_pairs(text: str, tokens) -> list[tuple[Figure, Figure]]:
-    """A part and its whole, the whole in a measured unit and the part in
-    the same or none: "convolution takes 5.363 of 10.692 ms, 50%"."""
-    return [(first.figure, second.figure) for first, second in zip(tokens, tokens[1:])
-            if second.figure.unit is not None and second.figure.unit not in RATIO_UNITS
-            and first.figure.unit in (None, second.figure.unit) and _OF_GAP_RE.fullmatch(text, first.end, second.start)]
-
-
 def _change_pairs(sentence, text: str, starts: list[int]) -> list[tuple[Figure, Figure]]:
     """Two figures printed next to a stated percent change in the order its
     words go ("cuts the time by 12% (0.1536 ms to 0.1526 ms)", "12% more
@@ -500,15 +423,15 @@ class _RatioReading(NamedTuple):
 
 
 def _ratio_readings(sentence) -> tuple[list[tuple[Figure, Figure]], list[_RatioReading]]:
-    """``(shares, readings)``: the part-of-whole pairs of the sentence (:func:`_share_pairs`) and a reading of
-    each ratio or percentage it prints beside figures it may be derived from, neither a range's end nor denied
-    ("not linearly by 64x"), in text order."""
+    """``(shares, readings)``: the part-of-whole pairs of the sentence
+    (:func:`~.operand_pairs.share_pairs`) and a reading of each ratio or percentage it prints beside figures
+    it may be derived from, neither a range's end nor denied ("not linearly by 64x"), in text order."""
     text = sentence.block.text
     tokens = [t for t in sentence.tokens if t.figure is not None]
     # a whole number without a unit between them is a label ("at concurrency 32 (5.3x)"), not a figure
     starts = [t.start for t in tokens if t.figure.unit is not None or t.figure.decimals]
-    shares = _share_pairs(text, tokens)
-    pairs = _pairs(sentence, text, tokens) + shares + _change_pairs(sentence, text, starts)
+    shares = share_pairs(text, tokens)
+    pairs = compared_pairs(sentence, text, tokens) + shares + _change_pairs(sentence, text, starts)
     claims = {claim.derived.start: claim for claim in _inline_claims(text, tokens, set(starts))}
     if not pairs and not claims:
         return shares, []
