@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from ..checks import run_checks
+from ..checks.sg202_records import folder_without_study_file, study_not_checked, unloadable_study
 from ..collect.lazy import lazy_import
 from ..errors import StudygenError, UsageError
 from ..findings import FORMATTERS, has_errors
@@ -20,11 +22,6 @@ from . import command
 from .common import format_option, resolve_root, root_option
 from .forked_shares import WorkerEnded, outcomes_in_forks, split_by_size
 
-# The checks (with the renderer, Jinja and the lint rules they use: about 21 ms) are imported on first use, so
-# that this process forks its workers before importing them and each process imports them at the same time,
-# where the workers inherited them and waited for them (the project's check: 0.34 s in all).
-checks = lazy_import("studygen.checks")
-sg202_records = lazy_import("studygen.checks.sg202_records")
 # Imported only where workers are spawned (not Linux, a large project): importing both costs about 7 ms.
 multiprocessing = lazy_import("multiprocessing")
 futures = lazy_import("concurrent.futures")
@@ -73,8 +70,8 @@ def loaded_and_checked(study_dir: Path, root: Path) -> tuple[Study | None, list]
     try:
         study = load_study(study_dir, root)
     except StudygenError as exc:
-        return None, sg202_records.unloadable_study(exc, str(study_dir))
-    return study, checks.run_checks(study)
+        return None, unloadable_study(exc, str(study_dir))
+    return study, run_checks(study)
 
 
 def worker_count(root: Path, study_dirs: list[Path]) -> int:
@@ -209,7 +206,7 @@ def run_check(options: CheckOptions) -> list:
     """
     root = resolve_root(options.root, options.targets)
     study_dirs = resolve_targets(root, options.targets)
-    missing = [] if options.targets else [sg202_records.folder_without_study_file(f"families/{folder.name}")
+    missing = [] if options.targets else [folder_without_study_file(f"families/{folder.name}")
                                           for folder in folders_without_study_file(root)]
     workers = worker_count(root, study_dirs)
     if workers == 1:
@@ -224,7 +221,7 @@ def run_check(options: CheckOptions) -> list:
         for index, study_dir in enumerate(study_dirs):
             done, value = outcomes[index]
             if not done and isinstance(value, WorkerEnded):  # the worker died, not the study: the others stand
-                value, done = [sg202_records.study_not_checked(shown_path(study_dir, root), value.how)], True
+                value, done = [study_not_checked(shown_path(study_dir, root), value.how)], True
             if not done:
                 raise value
             per_study.append(value)
