@@ -86,7 +86,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG211", ERROR, "literal figure in template", "studygen.checks.sg211_literal_figures",
          "a template that prints a number no expression computed from records", waivable=False),
     Rule("SG212", ERROR, "incomparable timings", "studygen.checks.sg212_incomparable",
-         "latencies measured differently, or by different shards of one job, in one ratio, range or table"),
+         "latencies measured differently, or by different shards of one job, in one ratio, range or table, "
+         "or compared in the study file's prose"),
     Rule("SG213", WARNING, "unstable measurement", "studygen.checks.sg213_unstable",
          "a ratio, verdict, range or side finding built on a timing flagged unstable"),
     Rule("SG214", ERROR, "quality from random weights", "studygen.checks.sg214_random_weights",

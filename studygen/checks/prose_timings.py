@@ -60,6 +60,7 @@ from ..lint.parse import parse_document
 from ..lint.sg103_derived_figures import ratio_operands
 from ..patterns import lazy_compile
 from ..records.kinds import Kind
+from ..rules import code_of
 from ..render.produced import WRITTEN
 from ..study.placeholders import NOT_CLAIMS
 from ..study.timing import describe, timing_label, timing_signature
@@ -67,14 +68,15 @@ from .base import at_written_field, readme_finding
 from .prose_figures import MIN_SIGNIFICANT, matches, significant_digits
 from .sg222_misquoted_figures import row_figures
 
-CODE = "SG212"
+# the code of the check this module reads prose for (it reports under SG212's entry of the rule table)
+CODE = code_of("studygen.checks.sg212_incomparable")
 # lint's unit of a time figure -> the factor from ms (the rows' unit) to it
 _PER_MS = {"ms": 1.0, "us": 1000.0}
 HINT = ("compare only timings taken the same way, or say in the sentence how each side was timed (with or "
         "without CUDA graphs, data transfers, spin-wait), or explain the comparison in the study file "
-        "(explanations: SG212)")
+        f"(explanations: {CODE})")
 ADVICE = ("compare figures timed the same way, or say in the sentence how each side was timed, or explain the "
-          "comparison (explanations: SG212)")
+          f"comparison (explanations: {CODE})")
 
 # Words that name a part of a timing signature (its fields in timing_signature's order), so that a sentence
 # naming the part its two sides differ in says it compares methods on purpose; a word is read whole, any case.
