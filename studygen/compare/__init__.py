@@ -6,6 +6,10 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
 
 - :mod:`~studygen.compare.figures`: every measurement key's figure, old and
   new, and whether it moved within or beyond its spread;
+- :mod:`~studygen.compare.rekey`: jobs whose provenance (GPU, software
+  versions, checkpoint revision) changed and moved their figures to new
+  keys with the same values: one provenance change each, not removed and
+  new figures;
 - :mod:`~studygen.compare.sentences`: README sentences with a verdict or a
   range that changed, and verdicts that flipped;
 - findings (SG1xx, SG2xx) present at one revision and not the other, matched
@@ -37,7 +41,8 @@ from dataclasses import dataclass, field
 
 from ..findings import Finding
 from ..rules import code_of
-from .figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, FigureChange, compare_figures
+from .figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, FigureChange, figure_changes
+from .rekey import ProvenanceChange
 from .sentences import SentenceChange, compare_sentences
 
 
@@ -106,7 +111,9 @@ class FamilyChanges:
     unchanged ones included; ``shipped`` is ``decision.shipped`` at base and
     head (None where there is no study); ``notes`` say what could not be
     compared; ``unreadable`` the sides whose study could not be read (then
-    no figure and no decision is compared)."""
+    no figure and no decision is compared); ``provenance`` the jobs whose
+    figures were re-keyed by a provenance change (those figures are not in
+    ``figures``)."""
 
     family: str
     readme_path: str
@@ -117,6 +124,7 @@ class FamilyChanges:
     shipped: tuple[bool | None, bool | None] = (None, None)
     notes: list[str] = field(default_factory=list)
     unreadable: list[Unreadable] = field(default_factory=list)
+    provenance: list[ProvenanceChange] = field(default_factory=list)
 
     def figures_with(self, verdict: str) -> list[FigureChange]:
         return [change for change in self.figures if change.verdict == verdict]
@@ -133,8 +141,8 @@ class FamilyChanges:
     @property
     def changed(self) -> bool:
         """Whether anything is reported for the family."""
-        return bool(any(c.verdict != UNCHANGED for c in self.figures) or self.sentences or self.findings
-                    or self.decision_flipped or self.notes or self.unreadable)
+        return bool(any(c.verdict != UNCHANGED for c in self.figures) or self.provenance or self.sentences
+                    or self.findings or self.decision_flipped or self.notes or self.unreadable)
 
 
 def compare_family(family: str, readme_path: str, base: Revision, head: Revision) -> FamilyChanges:
@@ -142,7 +150,7 @@ def compare_family(family: str, readme_path: str, base: Revision, head: Revision
     changes = FamilyChanges(family, readme_path)
     changes.unreadable = [u for u in (unreadable("base", base), unreadable("head", head)) if u is not None]
     if not changes.unreadable:
-        changes.figures = compare_figures(base.study, head.study)
+        changes.figures, changes.provenance = figure_changes(base.study, head.study)
         changes.shipped = (_shipped(base.study), _shipped(head.study))
     changes.sentences = compare_sentences(base.readme, head.readme, readme_path)
     # an unreadable side's findings are those of what loaded: "gone" would read as fixed (its unreadable line names
@@ -206,5 +214,5 @@ def compare_findings(old: tuple[Finding, ...] | list[Finding], new: tuple[Findin
     return gone + appeared
 
 
-__all__ = ["BEYOND", "NEW", "REMOVED", "UNCHANGED", "WITHIN", "FamilyChanges", "FindingChange", "Revision",
-           "Unreadable", "compare_family", "compare_findings", "unchanged_family", "unreadable"]
+__all__ = ["BEYOND", "NEW", "REMOVED", "UNCHANGED", "WITHIN", "FamilyChanges", "FindingChange", "ProvenanceChange",
+           "Revision", "Unreadable", "compare_family", "compare_findings", "unchanged_family", "unreadable"]

@@ -20,6 +20,11 @@ key's figure is
   the base when the base has that job, else from the base's figure (the
   median over the base's jobs). Head jobs are never pooled into a median: a
   re-run 55 % slower beside an unchanged job moved 55 %, not half of it.
+- **re-keyed** (not a verdict of its own: :mod:`studygen.compare.rekey`)
+  when one job gives the same value under a base key and a head key that
+  differ only in the fields its provenance sets (GPU, software versions,
+  checkpoint revision): reported once as the job's provenance change, and
+  left out of both sides before the keys above are compared.
 
 The allowances are read from the base revision alone, from the spread model
 (:mod:`studygen.study.spread`): the base's repeat medians or profiled
@@ -60,6 +65,7 @@ from ..render.labels import gpu_label, shape_label
 from ..study.resolution import timer_allowance
 from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
 from ..study.timing import describe, latency_signature
+from .rekey import Pairing, ProvenanceChange, RekeyedFigure, pair_by_job, provenance_changes
 
 UNCHANGED = "unchanged"
 WITHIN = "within spread"
@@ -170,15 +176,45 @@ class JobMove:
 def compare_figures(base, head) -> list[FigureChange]:
     """Every measurement key of either study compared (see the module
     docstring), unchanged ones included, in :data:`VERDICT_ORDER`, then by
-    description. ``base``/``head``: loaded studies (None: the family does not
-    exist at that revision)."""
+    description; figures re-keyed with their job's provenance left out
+    (:func:`figure_changes`). ``base``/``head``: loaded studies (None: the
+    family does not exist at that revision)."""
+    return figure_changes(base, head)[0]
+
+
+def figure_changes(base, head) -> tuple[list[FigureChange], list[ProvenanceChange]]:
+    """:func:`compare_figures`'s changes, and the jobs whose provenance
+    changed with their re-keyed figures (:mod:`studygen.compare.rekey`).
+    A re-keyed figure's rows are taken out of both sides before the keys
+    are compared: its job's base key was the wrong one (or the head's), so
+    it neither leaves a removed figure nor joins the head's key as a move."""
     old = _figures(base) if base is not None else {}
     new = _figures(head) if head is not None else {}
+    pairings = pair_by_job(old, new)
+    kept = [pairing for pairing in pairings if pairing.value_kept]
+    provenance: list[ProvenanceChange] = []
+    if kept:
+        every_name = _names(base, head, old, new)
+        provenance = provenance_changes(pairings, lambda p: _rekeyed(p, every_name[p.new_key]))
+        old = _without(old, {(p.old_key, p.job) for p in kept})
+        new = _without(new, {(p.new_key, p.job) for p in kept})
     names = _names(base, head, old, new)
     changes = []
     for key in sorted(old.keys() | new.keys()):
         changes += _compare(key, names[key], base, old.get(key, []), new.get(key, []))
-    return sorted(changes, key=lambda c: (VERDICT_ORDER.index(c.verdict), c.what, c.key))
+    return sorted(changes, key=lambda c: (VERDICT_ORDER.index(c.verdict), c.what, c.key)), provenance
+
+
+def _without(figures: dict, taken: set[tuple]) -> dict:
+    """``figures`` (figure key -> rows) less the rows of each ``(figure key, job)`` of ``taken``; a key left
+    with no row is dropped."""
+    kept = {key: [row for row in rows if (key, _job(row)) not in taken] for key, rows in figures.items()}
+    return {key: rows for key, rows in kept.items() if rows}
+
+
+def _rekeyed(pairing: Pairing, what: str) -> RekeyedFigure:
+    rows = pairing.new_rows
+    return RekeyedFigure(what, pairing.old_key[0], pairing.new_key[0], tuple(_shown(r) for r in rows), _unit(rows[0]))
 
 
 def _compare(key: tuple[str, str], what: str, base, old_rows: list, new_rows: list) -> list[FigureChange]:

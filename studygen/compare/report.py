@@ -18,12 +18,20 @@
   as errors, removed figures and findings that appeared as warnings, other
   changes as notices.
 
+A job whose provenance changed and re-keyed its figures, values kept
+(:class:`~studygen.compare.rekey.ProvenanceChange`), is one line in every
+format (text: ``provenance changed: job …``; Markdown: a list above the
+removed figures, the figures folded; JSON: a family's ``provenance``;
+GitHub: a notice at the head record's changed field), and its figures are
+counted as ``re-keyed`` in the summary, apart from the unchanged ones.
+
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
 the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
 ``never`` never. A study that could not be read at either side
 (:class:`~studygen.compare.Unreadable`) fails both but ``never``: nothing
-of it was compared, and ``check`` refuses it.
+of it was compared, and ``check`` refuses it. A re-keyed figure fails
+nothing under any ``--fail-on``: its value did not move.
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ from ..numbers import format_number
 from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
 from ..render.escaping import escape_cell
-from . import FamilyChanges, FindingChange, Unreadable
+from . import FamilyChanges, FindingChange, ProvenanceChange, Unreadable
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, VERDICT_ORDER, WITHIN, FigureChange
 from .sentences import ProseSentence, SentenceChange
 
@@ -64,6 +72,10 @@ class Report:
     def figures(self, verdict: str) -> list[tuple[str, FigureChange]]:
         return [(f.family, c) for f in self.families for c in f.figures_with(verdict)]
 
+    def provenance(self) -> list[tuple[str, ProvenanceChange]]:
+        """``(family, change)`` of each job whose provenance change re-keyed figures."""
+        return [(f.family, c) for f in self.families for c in f.provenance]
+
     def verdict_changes(self) -> list[tuple[str, SentenceChange]]:
         return [(f.family, c) for f in self.families for c in f.verdict_changes]
 
@@ -79,8 +91,11 @@ class Report:
         return any(f.changed for f in self.families)
 
     def summary(self) -> dict[str, int]:
-        """Counts of every kind of change (the figures by verdict, sentences, findings)."""
+        """Counts of every kind of change (the figures by verdict, re-keyed figures and the provenance changes
+        that re-keyed them, sentences, findings)."""
         counts = {verdict: len(self.figures(verdict)) for verdict in VERDICT_ORDER}
+        counts["re-keyed"] = sum(len(change.figures) for _, change in self.provenance())
+        counts["provenance changes"] = len(self.provenance())
         counts["verdict changes"] = len(self.verdict_changes()) + len(self.decision_flips())
         counts["sentences changed"] = sum(len(f.sentences) for f in self.families)
         counts["findings appeared"] = sum(1 for f in self.families for c in f.findings if c.appeared)
@@ -113,6 +128,9 @@ def summary_line(report: Report) -> str:
              _count(counts["verdict changes"], "verdict change", "verdict changes")]
     rest = [f"{counts[WITHIN]} within spread", f"{counts[NEW]} new", f"{counts[REMOVED]} removed",
             f"{counts[UNCHANGED]} unchanged",
+            # named only when there are any: a re-keyed figure is none of the others
+            *([f"{counts['re-keyed']} re-keyed ({_count(counts['provenance changes'], 'job', 'jobs')} "
+               "whose provenance changed)"] if counts["provenance changes"] else []),
             _count(counts["sentences changed"], "sentence changed", "sentences changed"),
             f"findings: {counts['findings appeared']} appeared, {counts['findings gone']} gone"]
     return f"{', '.join(first)}; {', '.join(rest)}"
@@ -235,6 +253,7 @@ def format_text(report: Report) -> str:
 
 def _text_family(family: FamilyChanges) -> list[str]:
     lines = [f"  unreadable: {u.words()}" for u in family.unreadable]
+    lines += [f"  provenance changed: {change.words()} [{change.place}]" for change in family.provenance]
     for change in family.figures:
         if change.verdict != UNCHANGED:
             lines.append(f"  {change.verdict}: {figure_line(change)} [{change.place}]")
@@ -290,6 +309,11 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
                          f"{escape_cell(verdicts_text(change, '→'))}")
             lines += [f"  - before: {_literal(change.old.text)}", f"  - after: {_literal(change.new.text)}"]
         lines.append("")
+    provenance = report.provenance()
+    if provenance:  # not folded: it says why figures of the job read as removed or new below
+        lines += ["Provenance changed (figures re-keyed, values unchanged):", ""]
+        lines += [f"- {escape_cell(family)}: {escape_cell(change.words('→'))}" for family, change in provenance]
+        lines.append("")
     removed = report.figures(REMOVED)
     if removed:  # not folded: a job's run dropped beside others that stay reads as no change in a table
         lines += [f"Removed figures ({len(removed)}):", ""]
@@ -327,6 +351,11 @@ def _details(report: Report) -> list[str]:
     changed = [(f.family, c) for f in report.families for c in f.figures if c.verdict != UNCHANGED]
     if changed:
         lines += _folded(f"All figure changes ({len(changed)})", _figure_table(changed, with_verdict=True))
+    rekeyed = [(family, change.job, figure) for family, change in report.provenance() for figure in change.figures]
+    if rekeyed:
+        body = [f"- {escape_cell(family)}, job {escape_cell(job)}: {escape_cell(figure.what)}: "
+                f"{escape_cell(', '.join(figure.values) + unit_suffix(figure.unit))}" for family, job, figure in rekeyed]
+        lines += _folded(f"Re-keyed figures ({len(rekeyed)})", body)
     sentences = [(f, c) for f in report.families for c in f.sentences]
     if sentences:
         body = []
@@ -399,6 +428,7 @@ def format_json(report: Report) -> str:
         families.append({
             "family": family.family, "compared": family.compared,
             "figures": [_figure_json(c) for c in family.figures if c.verdict != UNCHANGED],
+            "provenance": [_provenance_json(c) for c in family.provenance],
             "unchanged_figures": len(family.figures_with(UNCHANGED)),
             "sentences": [_sentence_json(c) for c in family.sentences],
             "findings": [dict(asdict(c.finding), change="appeared" if c.appeared else "gone") for c in family.findings],
@@ -417,6 +447,14 @@ def _figure_json(change: FigureChange) -> dict:
             "spread": asdict(change.spread) if change.spread else None, "file": change.place.path,
             "line": change.place.line, "pointer": change.place.pointer}
     return data
+
+
+def _provenance_json(change: ProvenanceChange) -> dict:
+    return {"job": change.job, "fields": [{"name": n, "base": old, "head": new} for n, old, new in change.fields],
+            "timing": [{"flag": flag, "base": old, "head": new} for flag, old, new in change.timing],
+            "re_keyed": len(change.figures), "value_changed": change.value_changed,
+            "figures": [asdict(figure) for figure in change.figures], "file": change.place.path,
+            "line": change.place.line, "pointer": change.place.pointer}
 
 
 def _sentence_json(change: SentenceChange) -> dict:
@@ -443,6 +481,10 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
             lines.append(workflow_command("error" if fail_on != "never" else "warning",
                                           f"studygen diff: {how.side} could not be read", f"{family.family}: {how.words()}",
                                           (prefix + how.files[0] if how.files and how.side == "head" else "") or None))
+        for change in family.provenance:  # a notice: no value moved
+            lines.append(workflow_command("notice", "studygen diff: provenance changed",
+                                          f"{family.family}: {change.words()}", prefix + change.place.path,
+                                          change.place.line))
         for change in family.figures:
             if change.verdict == UNCHANGED:
                 continue
