@@ -127,7 +127,11 @@ def run_options(params: dict) -> RunOptions:
     (``--shard auto``: no or an incomplete launcher environment, see
     :mod:`studygen.collect.run.launcher`)."""
     job = validate_job_id(params["job"], "--job")  # whole (not 'j\n'), bounded, no Windows device name
-    project_root = resolve_root(params["root"])
+    study_dir = _study_dir(params["study"])
+    given = params["study"]
+    # the project the study folder lies in, as check and render find it for a folder target (a study in another
+    # project than the working directory's read that project's dataset files and wrote records into this one's)
+    project_root = resolve_root(params["root"], (str(given.parent if given.name == STUDY_FILE else given),))
     shape_list = _split(params["shapes"])
     for shape in shape_list or []:
         try:
@@ -137,7 +141,7 @@ def run_options(params: dict) -> RunOptions:
     measurements = params["measurements"]
     placement = shard_option(params["shard"])
     deadline = None if params["time_limit"] is None else time.monotonic() + params["time_limit"]
-    return RunOptions(root=project_root, study_dir=_study_dir(params["study"]), job=job,
+    return RunOptions(root=project_root, study_dir=study_dir, job=job,
                       variants=_split(params["variants"]), shapes=shape_list, modes=_split(params["modes"]),
                       shard=placement.shard, launcher=placement.launcher, local_rank=placement.local_rank,
                       resume=params["resume"],

@@ -4,6 +4,7 @@ recorded."""
 from __future__ import annotations
 
 import pytest
+from pathlib import Path
 
 from studygen.collect.run.compiled import apply_inductor_config, compile_settings
 from studygen.commands.collect_run import command_line, inductor_settings
@@ -118,3 +119,30 @@ def test_a_job_compiled_with_an_inductor_setting_and_timed_unpinned_records_both
     refused = next(r for r in load_record(root / "measurements" / "tiny" / "bad.json").results
                    if r["kind"] == "not_measured" and r["metric"] == "latency")
     assert "torch._inductor.config has no setting 'triton.no_such_setting'" in refused["reason"]
+
+
+def _run_params(study, root=None):
+    """click's parsed options of ``collect run --study STUDY --job j`` (the rest at their defaults)."""
+    from studygen.commands.collect_run import run_command
+
+    context = run_command.make_context("run", ["--study", str(study), "--job", "j"]
+                                       + (["--root", str(root)] if root else []))
+    return context.params
+
+
+def test_a_study_given_as_a_path_runs_in_its_own_project(tmp_path, monkeypatch):
+    """A new user ran collect run from one project on a study of another (--study other/families/tiny): the
+    working directory's project was taken, whose datasets/ lacked the study's dataset files, and the records
+    would have gone into its measurements/. The study's own project is taken, as check and render take it."""
+    from studygen.commands.collect_run import run_options
+
+    here, other = make_tiny_project(tmp_path / "here"), make_tiny_project(tmp_path / "other")
+    monkeypatch.chdir(here)
+    for given in (other / "families" / "tiny", other / "families" / "tiny" / "study.yaml",
+                  Path("../other/families/tiny")):
+        options = run_options(_run_params(given))
+        assert (options.root, options.study_dir) == (other.resolve(), (other / "families" / "tiny").resolve())
+    assert run_options(_run_params(Path("families/tiny"))).root == here.resolve()
+    # --root naming another project than the study's is refused, not written into
+    with pytest.raises(UsageError, match="a study of the project .*, not of --root"):
+        run_options(_run_params(other / "families" / "tiny", root=here))
