@@ -4,7 +4,10 @@ A waiver demotes one finding (by code and measurement key, README line, or
 message text) to a notice that carries its mandatory reason; an explanation
 does the same for an anomaly and is rendered next to the known gaps. A waiver
 or explanation that matches no finding is itself a finding (SG216), so stale
-waivers cannot pile up.
+waivers cannot pile up: an error, a warning while the study file says
+``status: draft`` (a new user's study scaffolded without ``--revision`` kept
+``new``'s waiver of the missing revision, and its random-init records needed
+none: the draft failed on the scaffold's own entry).
 
 An entry that could hide more than one known finding is refused, not
 applied, and is an SG216 finding of its own at its study-file line, whatever
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..records.load import yaml_line
+from ..study.scaffold import unfinished_severity
 from ..study.waiver_rules import SELECTORS, refusal
 
 REASONS_SEPARATOR = " | "
@@ -106,10 +110,14 @@ def apply_waivers(study, findings: list[Finding]) -> list[Finding]:
     if study.problems:
         # With a record unreadable most checks could not run: an unmatched waiver proves nothing then.
         return result
+    # a waiver left over while the study is a draft (the one studygen new writes for a missing revision, where
+    # the records turn out to need none: random weights) is a warning until the study is ready to publish
+    unused_severity = unfinished_severity(spec)
     for section, index, entry, _ in entries:
         if (section, index) not in used:
             target = entry.get("key") or entry.get("match") or f"line {entry.get('line')}"
             result.append(Finding(
                 "SG216", f"{section[:-1]} for {entry['code']} ({target}) matches no finding", study_file,
-                line=yaml_line(study.spec_text, section, index), hint=unmatched_hint(entry, findings)))
+                line=yaml_line(study.spec_text, section, index), hint=unmatched_hint(entry, findings),
+                severity=unused_severity))
     return result

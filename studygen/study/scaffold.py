@@ -44,8 +44,8 @@ DRAFT = "draft"
 
 
 def unfinished_severity(spec: dict) -> str:
-    """Severity of SG218, SG219 and SG209's missing repository commit for the study file ``spec``: the rule
-    table's (an error) once the study is ready to publish (``status: ready``,
+    """Severity of SG218, SG219, SG209's missing repository commit and SG216's
+    unused waiver for the study file ``spec``: the rule table's (an error) once the study is ready to publish (``status: ready``,
     or no status), a warning while it says ``status: draft`` (as ``new``
     writes it), so that a draft renders and checks while it is filled in.
     ``""`` stands for the rule table's severity (:class:`studygen.findings.Finding`'s default)."""

@@ -205,3 +205,17 @@ def test_a_refused_entry_is_reported_even_when_a_record_did_not_load(tmp_path):
     findings = apply_waivers(study, [INVALID])
     assert [(f.code, f.severity) for f in findings] == [("SG202", ERROR), ("SG216", ERROR)]
     assert findings[1].message.startswith("waiver for SG202 refused")
+
+
+def test_an_unmatched_waiver_of_a_draft_is_a_warning(tmp_path):
+    """A study still a draft (status: draft, as studygen new writes it) keeps a waiver its records turned out not
+    to need (new's 'has no revision' waiver, records of random weights): SG216 says to remove it, as a warning
+    until the study is ready; a refused entry stays an error whatever the status."""
+    from studygen.findings import WARNING
+
+    refused = {"code": "SG202", "match": "an invalid record", "reason": "never waivable"}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 5.889)])],
+                 study=spec(status="draft", waivers=[WAIVERS[1], refused]))
+    assert [(f.code, f.severity, f.message.split(":")[0]) for f in apply_waivers(study, [])] == [
+        ("SG216", ERROR, "waiver for SG202 refused"),
+        ("SG216", WARNING, "waiver for SG214 (random-init) matches no finding")]
