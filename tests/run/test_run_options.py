@@ -146,3 +146,14 @@ def test_a_study_given_as_a_path_runs_in_its_own_project(tmp_path, monkeypatch):
     # --root naming another project than the study's is refused, not written into
     with pytest.raises(UsageError, match="a study of the project .*, not of --root"):
         run_options(_run_params(other / "families" / "tiny", root=here))
+
+
+def test_a_dataset_definition_takes_only_the_roles_its_schema_names():
+    """A new user wrote their agreement set with role="agreement": the file was written and refused only by
+    collect run on the GPU machine; the function refuses it where it is called."""
+    from studygen.collect.run.images import skimage_dataset_definition
+
+    with pytest.raises(ValueError, match="role 'agreement' is none of calibration, evaluation, reference"):
+        skimage_dataset_definition("agree-2", ["astronaut", "coffee"], role="agreement", selection="two photographs")
+    assert skimage_dataset_definition("agree-2", ["astronaut", "coffee"], role="evaluation",
+                                      selection="two photographs")["role"] == "evaluation"

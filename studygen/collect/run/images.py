@@ -16,11 +16,13 @@ standard deviation that the Deformable DETR image processor uses.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputError, RecordError
 from ...digests import image_ids_sha256
+from ...records.schemas import schema_bytes
 from ..inputs import file_sha256
 
 SOURCE = "skimage.data"
@@ -70,7 +72,12 @@ def load_photo(name: str) -> Photo:
 
 def skimage_dataset_definition(dataset_id: str, names: list[str], *, role: str, selection: str) -> dict:
     """A dataset definition (schemas/dataset.schema.json) for ``skimage.data`` photographs,
-    with each image's shipped-file sha256, height and width."""
+    with each image's shipped-file sha256, height and width. Raises ValueError for a ``role`` the
+    schema does not take (an agreement set is an ``evaluation`` set): written anyway, the file was
+    refused only when ``collect run`` read it."""
+    roles = json.loads(schema_bytes("dataset"))["properties"]["role"]["enum"]
+    if role not in roles:
+        raise ValueError(f"role {role!r} is none of {', '.join(roles)} (an agreement set is an evaluation set)")
     import skimage
 
     images = []
