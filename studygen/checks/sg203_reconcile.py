@@ -32,6 +32,7 @@ than the 0.0012 spread of the FP8 figure between the two jobs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from statistics import median
 
 from ..findings import Finding
 from ..numbers import format_number, two_significant_decimals
@@ -39,7 +40,7 @@ from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
 from ..study.rows import Row
 from ..study.resolution import resolution, timer_allowance
-from ..study.spread import declared_source_of, spread_of, tolerance, tolerance_keys
+from ..study.spread import PROFILED_ITERATIONS, Spread, declared_source_of, spread_of, tolerance, tolerance_keys
 from ..study.timing import measurement_of, timing_name, reported_by_several_jobs, variant_free_measurement
 from .base import readme_finding, row_finding
 from .readme_text import normalize, quote, table_cells
@@ -109,6 +110,24 @@ def _bootstrap(study, a_values, b_values):
                              seed=_setting(study, "seed", DEFAULT_SEED))
 
 
+def _compared(a: Row, b: Row, spread_a: Spread, spread_b: Spread, decimals: int, unit_text: str) -> str:
+    """``b - a`` twice: of the figures (what the README prints and ``studygen diff`` reports), and of
+    the medians of their spreads' values, which the bootstrap compares, with those medians beside it.
+    They differ: a kernel time is the mean of its profiled iterations (``studygen.collect.run.profiling``,
+    ``studygen.collect.torch_profile``), a latency the statistic it names over every timing of its run,
+    not the median of its repeat medians. (A trial's compiled GEMM group: means 6.278669 and 0.095287 ms,
+    6.183382 apart, as ``diff`` reports; medians 7.927888 and 0.093578 ms, 7.834310 apart.)"""
+    median_a, median_b = median(spread_a.values), median(spread_b.values)
+    counts = f"{len(spread_a.values)} and {len(spread_b.values)} {spread_a.source}"
+    medians = (f"the means of their {counts}, and {format_number(median_b - median_a, decimals, sign=True)}"
+               f"{unit_text} in those iterations' medians" if spread_a.source == PROFILED_ITERATIONS else
+               f"and {format_number(median_b - median_a, decimals, sign=True)}{unit_text} in the medians of their "
+               f"{counts}")
+    return (f"job {b.job_id} minus job {a.job_id} {format_number(b.value - a.value, decimals, sign=True)}{unit_text} "
+            f"in the figures{',' if spread_a.source == PROFILED_ITERATIONS else ''} {medians} "
+            f"({format_number(median_a, decimals)} and {format_number(median_b, decimals)}{unit_text})")
+
+
 def _setting(study, name: str, default):
     return (study.spec.get("bootstrap") or {}).get(name, default)
 
@@ -130,9 +149,12 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     the study sets for such figures). Both with a spread of their own
     (:func:`studygen.study.spread.spread_of`): a seeded percentile bootstrap
     of the difference of medians (:func:`studygen.render.stats.median_difference`);
-    they disagree when its interval excludes 0. One with a spread: the other
+    they disagree when its interval excludes 0. The words give the difference
+    of the figures and, apart, that of the medians compared, with the medians
+    (:func:`_compared`): a kernel time is a mean, and its median can lie far
+    from it. One with a spread: the other
     figure is taken as a constant sample (its bootstrap medians are itself),
-    so the interval is that of ``value - median``; they disagree when it
+    so the interval is that of ``value - median``, the median printed; they disagree when it
     misses ``[-tolerance, +tolerance]``. Neither: they disagree when they
     differ by more than the tolerance.
     """
@@ -154,15 +176,11 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
         decimals = max(decimals, 3)  # an interval of a few hundredths needs its third digit
         result = _bootstrap(study, spread_a.values, spread_b.values)
         return PairVerdict(not result.within_noise,
-                           f"job {b.job_id} minus job {a.job_id} "
-                           f"{format_number(result.difference_ms, decimals, sign=True)}"
-                           f"{unit_text}, {round(100 * result.confidence)}% bootstrap interval of the difference of "
-                           "medians "
+                           f"{_compared(a, b, spread_a, spread_b, decimals, unit_text)}, "
+                           f"{round(100 * result.confidence)}% bootstrap interval of the difference of medians "
                            f"{format_number(result.low_ms, decimals, sign=True)} to "
                            f"{format_number(result.high_ms, decimals, sign=True)}"
-                           f"{unit_text} excludes 0 ({len(spread_a.values)} and {len(spread_b.values)} "
-                           f"{spread_a.source}, "
-                           f"{result.resamples} resamples, seed {result.seed})")
+                           f"{unit_text} excludes 0 ({result.resamples} resamples, seed {result.seed})")
     if spread_a is not None or spread_b is not None:
         with_spread, single = (a, b) if spread_a is not None else (b, a)
         spread = spread_a or spread_b
@@ -173,7 +191,9 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
                            "the "
                            f"{round(100 * result.confidence)}% bootstrap interval of the median of job "
                            f"{with_spread.job_id}'s "
-                           f"{len(spread.values)} {spread.source} widened by the tolerance "
+                           f"{len(spread.values)} {spread.source} "
+                           f"({format_number(median(spread.values), _decimals([a, b]))}{unit_text}) "
+                           "widened by the tolerance "
                            f"{_gap(allowed, _gap_decimals([a, b], allowed))}"
                            f"{unit_text} ({result.resamples} resamples, seed {result.seed})")
     places = _gap_decimals([a, b], difference, allowed)

@@ -244,9 +244,11 @@ def test_separated_repeat_medians_disagree_by_the_bootstrap_interval(tmp_path):
                             "job-to-job spread); a figure without a spread of its own (one trace, one trtexec run) must "
                             "match exactly unless the study file sets the largest difference it accepts: tolerances: "
                             "{latency_ms: <difference ms>} (a key gpu_compute or latency wins over it)")
-    assert (f"job b minus job a +0.110 ms, 95% bootstrap interval of the difference of medians "
+    # the figures are the medians of their repeat medians here (5.00, 5.11): both differences alike
+    assert (f"job b minus job a +0.110 ms in the figures and +0.110 ms in the medians of their 5 and 5 repeat "
+            f"medians (5.000 and 5.110 ms), 95% bootstrap interval of the difference of medians "
             f"{expected.low_ms:+.3f} to {expected.high_ms:+.3f} ms excludes 0 "
-            "(5 and 5 repeat medians, 10000 resamples, seed 0)") in finding.message
+            "(10000 resamples, seed 0)") in finding.message
 
 
 def test_the_study_bootstrap_settings_drive_the_test(tmp_path):
@@ -280,7 +282,7 @@ def test_one_side_with_a_spread_holds_the_other_figure_against_its_interval(tmp_
         record("a", [latency("fp16", 5.00, repeats=A_REPEATS)]), record("b", [latency("fp16", 5.06)])])
     (finding,) = _across(outside)
     assert ("5.06 in job b (no spread of its own) lies outside the 95% bootstrap interval of the median of "
-            "job a's 5 repeat medians widened by the tolerance 0 ms") in finding.message
+            "job a's 5 repeat medians (5.00 ms) widened by the tolerance 0 ms") in finding.message
     assert finding.file == "measurements/toy/b.json"
     widened = load(tmp_path / "widened", study=spec(tolerances={"latency": 0.05}), records=[
         record("a", [latency("fp16", 5.00, repeats=A_REPEATS)]), record("b", [latency("fp16", 5.06)])])
@@ -312,6 +314,45 @@ def test_profiled_iterations_are_a_kernel_time_spread(tmp_path):
                                                             record("b", [profiled(steps, 1.2)])])
     messages = [f.message for f in _across(apart)]
     assert len(messages) == 2 and all("5 and 5 profiled iterations" in m for m in messages)
+
+
+# A kernel time is the mean of its profiled forwards; the bootstrap compares their medians. Invented
+# forwards: job a's last one is slow (mean 1.1, median 1.01), job b's are even (mean and median 1.51).
+SLOW_LAST = [1.00, 1.02, 1.01, 0.99, 1.48]
+EVEN = [1.50, 1.52, 1.51, 1.49, 1.53]
+
+
+def _profiled_mean(forwards):
+    iterations = [{"label": f"forward {i + 1}", "profiled_total_ms": v, "groups": {"GEMM": v}}
+                  for i, v in enumerate(forwards)]
+    mean = round(sum(forwards) / len(forwards), 6)
+    return kernel_time("fp16", {"GEMM": mean}, total=mean, per_iteration=iterations)
+
+
+def test_a_kernel_time_disagreement_states_the_figures_difference_and_the_medians_compared(tmp_path):
+    study = load(tmp_path, study=spec(), records=[record("a", [_profiled_mean(SLOW_LAST)]),
+                                                  record("b", [_profiled_mean(EVEN)])])
+    expected = median_difference(SLOW_LAST, EVEN)
+    assert expected.low_ms > 0 and round(expected.difference_ms, 6) == 0.5
+    gemm = next(f for f in _across(study) if f.pointer == "/results/0/groups/0/time_ms")
+    # +0.41 is what studygen diff reports between the figures; +0.50 is the medians' difference that the
+    # bootstrap tests, printed with the medians it is of (the old message gave +0.500 next to 1.1 and 1.51)
+    assert gemm.message == (
+        "same measurement disagrees across jobs: fp16 kernel_time GEMM on NVIDIA H200, tensorrt=11.4.0.106,cuda=13.0, "
+        "800x1067: 1.1 in job a; 1.51 in job b (job b minus job a +0.410 ms in the figures, the means of their "
+        "5 and 5 profiled iterations, and +0.500 ms in those iterations' medians (1.010 and 1.510 ms), 95% "
+        f"bootstrap interval of the difference of medians {expected.low_ms:+.3f} to {expected.high_ms:+.3f} ms "
+        "excludes 0 (10000 resamples, seed 0))")
+
+
+def test_a_figure_without_a_spread_is_held_to_the_median_it_names(tmp_path):
+    study = load(tmp_path, study=spec(), records=[record("a", [_profiled_mean(SLOW_LAST)]),
+                                                  record("b", [kernel_time("fp16", {"GEMM": 1.51}, total=1.51)])])
+    gemm = next(f for f in _across(study) if f.pointer == "/results/0/groups/0/time_ms")
+    assert gemm.message.endswith(
+        "1.1 in job a; 1.51 in job b (1.51 in job b (no spread of its own) lies outside the 95% bootstrap interval "
+        "of the median of job a's 5 profiled iterations (1.01 ms) widened by the tolerance 0 ms (10000 resamples, "
+        "seed 0))")
 
 
 def test_an_iteration_without_kernels_of_the_group_counts_0_ms_and_one_without_groups_leaves_no_spread(tmp_path):
