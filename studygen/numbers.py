@@ -68,9 +68,10 @@ def source_decimals(value) -> int | None:
 
 
 def format_number(value, decimals: int | None = None, *, sign: bool = False) -> str:
-    """``value`` with ``decimals`` digits (default: as its source printed it,
-    else the shortest repr). Rounds half away from zero on the decimal text,
-    so 0.125 with 2 digits prints 0.13 as a reader expects."""
+    """``value`` (a float, SourceFloat, int or Decimal) with ``decimals``
+    digits (default: as its source printed it, else the shortest repr).
+    Rounds half away from zero on the decimal text, so 0.125 with 2 digits
+    prints 0.13 as a reader expects."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
     if isinstance(value, float) and math.isinf(value):
@@ -82,7 +83,8 @@ def format_number(value, decimals: int | None = None, *, sign: bool = False) -> 
         text = repr(float(value))
         return ("+" if sign and value > 0 else "") + text
     quantum = Decimal(1).scaleb(-decimals)
-    exact = Decimal(value.source) if isinstance(value, SourceFloat) else Decimal(repr(value))
+    exact = value if isinstance(value, Decimal) else (
+        Decimal(value.source) if isinstance(value, SourceFloat) else Decimal(repr(value)))
     with localcontext() as context:  # enough digits for any float (1e300 with 3 decimals), not the default 28
         context.prec = max(28, exact.adjusted() + decimals + 2)
         rounded = exact.quantize(quantum, rounding="ROUND_HALF_UP")
@@ -121,14 +123,17 @@ def format_pooled(value, inputs) -> str:
     return format_number(value, decimals)
 
 
-def _exact(value) -> Decimal:
-    """``value`` as the decimal its source printed (a SourceFloat), else its shortest repr."""
+def exact_decimal(value) -> Decimal:
+    """``value`` as the decimal its source printed (a SourceFloat), a Decimal
+    as it is, else the shortest repr of the float."""
+    if isinstance(value, Decimal):
+        return value
     return Decimal(value.source) if isinstance(value, SourceFloat) else Decimal(repr(float(value)))
 
 
 def _rounded(value, decimals: int) -> Decimal:
     """``value`` rounded half away from zero to ``decimals`` digits after the point."""
-    exact = _exact(value)
+    exact = exact_decimal(value)
     with localcontext() as context:
         context.prec = max(28, exact.adjusted() + decimals + 2)
         return exact.quantize(Decimal(1).scaleb(-decimals), rounding="ROUND_HALF_UP")
@@ -144,7 +149,7 @@ def kept_significant(value, decimals: int, carried: int | None) -> int:
     ``decimals``."""
     if value is None or isinstance(value, bool) or not math.isfinite(value) or value == 0:
         return decimals
-    needed = 1 - _exact(value).adjusted()
+    needed = 1 - exact_decimal(value).adjusted()
     if carried is not None:
         needed = min(needed, carried)
     return max(decimals, needed)
@@ -181,7 +186,7 @@ def readable_decimals(value, carried: int | None, spread: float | None = None,
     """
     if value is None or isinstance(value, bool) or not math.isfinite(value) or value == 0:
         return carried
-    magnitude = _exact(value).adjusted()  # decimal exponent of the leading digit: 0.0361328 -> -2
+    magnitude = exact_decimal(value).adjusted()  # decimal exponent of the leading digit: 0.0361328 -> -2
     if spread is not None and math.isfinite(spread) and spread > 0:
         # a width is a float difference (10.36 - 10.26 = 0.0999...96): its leading digit read at 12 significant digits
         decimals = max(-Decimal(f"{spread:.12g}").adjusted(), 1 - magnitude)

@@ -11,10 +11,12 @@ the range helpers print it as a restriction ("on TensorRT 11.4 only").
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
+from decimal import Decimal
 
 from ..errors import TemplateError
-from ..numbers import format_number, kept_significant, readable_decimals
+from ..numbers import exact_decimal, format_number, kept_significant, readable_decimals
 from ..study.rows import ROW_FIELDS, Row
 from ..study.spread import own_spread_width
 from ..study.timing import measurement_of, rows_by_measurement
@@ -75,16 +77,72 @@ def shown_decimals(value, row: Row) -> int | None:
 
 def difference_decimals(rows: list[Row]) -> int:
     """Decimals of a difference between the figures of ``rows`` (a spread
-    max - min between jobs): the most any of them prints with
-    (:func:`shown_decimals`), so the spread reads as the difference of the
-    figures beside it (5.1 and 5.02 are 0.08 apart), and never a digit finer
-    than the figures the README shows; for values without printed decimals
-    (computed ones) the most any carries; 0 for none."""
+    max - min between jobs) where each figure prints as :func:`fmt` prints it
+    alone: the most any of them prints with (:func:`shown_decimals`), so the
+    spread reads as the difference of the figures beside it (5.1 and 5.02 are
+    0.08 apart); for values without printed decimals (computed ones) the most
+    any carries; 0 for none. :func:`spread_cells` prints more where that
+    would not read as their difference."""
     shown = [shown_decimals(r.value, r) for r in rows if r.value is not None]
     shown = [d for d in shown if d is not None]
     if shown:
         return max(shown)
     return max((r.decimals or 0) for r in rows) if rows else 0
+
+
+def spread_cells(rows: list[Row]) -> tuple[list[str], str]:
+    """The figures of ``rows`` (one measurement in several jobs, each with a
+    value) and their spread (max - min of the source decimals, exact) as one
+    table row prints them, so that the row reads as its own arithmetic
+    (:func:`reads_as_difference`): each figure as :func:`fmt` prints it alone
+    and the spread at :func:`difference_decimals` where that holds (5.02;
+    5.1 and 0.08), else every figure and the spread at one count of
+    decimals, the fewest from the most those printed with up that make it
+    hold (14.616 and 14.233 ms, two digits each alone, print 14.6; 14.2 and
+    0.4, not 15; 14 and 0), a figure never past the digits its source
+    carries (``Row.carried_decimals``). Where even those digits cannot make
+    it hold (a kernel group's sum rounded to its least precise addend) the
+    figures print at the most. A non-finite figure prints as :func:`fmt`
+    prints it, beside the float difference."""
+    values = [r.value for r in rows]
+    alone = [fmt(value, row) for value, row in zip(values, rows, strict=True)]
+    if not all(math.isfinite(value) for value in values):
+        return alone, format_number(max(values) - min(values), difference_decimals(rows))
+    spread = max(map(exact_decimal, values)) - min(map(exact_decimal, values))
+    spread_text = format_number(spread, difference_decimals(rows))
+    if reads_as_difference(values, alone, spread_text):
+        return alone, spread_text
+    caps = [row.carried_decimals(value) for value, row in zip(values, rows, strict=True)]
+    first = max(_decimals_of(text) for text in [*alone, spread_text])
+    # a computed figure carries no digits: its exact decimal text is as far as rounding can go
+    last = max(first, *(cap if cap is not None else max(0, -exact_decimal(value).as_tuple().exponent)
+                        for cap, value in zip(caps, values, strict=True)))
+    for decimals in range(first, last + 1):
+        texts = [format_number(value, decimals if cap is None else min(decimals, cap))
+                 for value, cap in zip(values, caps, strict=True)]
+        spread_text = format_number(spread, decimals)
+        if reads_as_difference(values, texts, spread_text):
+            break
+    return texts, spread_text
+
+
+def reads_as_difference(values, texts: list[str], spread_text: str) -> bool:
+    """Whether ``texts`` (``values`` as printed) and ``spread_text`` (their
+    max - min as printed) agree: the printed spread is the largest printed
+    figure minus the smallest, and figures are ordered and told apart as
+    their sources are (two print alike only where their sources are equal).
+    ``15; 14`` beside ``0``, ``2.0; 2.0`` beside ``0.1`` and ``0.04395;
+    0.04482`` beside ``0.00088`` do not; ``5.02; 5.1`` beside ``0.08`` does."""
+    printed = sorted(zip(map(exact_decimal, values), map(Decimal, texts)))
+    for (value, text), (next_value, next_text) in zip(printed, printed[1:]):
+        if (text < next_text) != (value < next_value) or (text == next_text) != (value == next_value):
+            return False
+    return Decimal(spread_text) == printed[-1][1] - printed[0][1]
+
+
+def _decimals_of(text: str) -> int:
+    """Digits after the point in a printed number: ``0.131`` → 3, ``15`` → 0."""
+    return len(text.partition(".")[2])
 
 
 def counted(count: int, noun: str) -> str:

@@ -23,7 +23,7 @@ from ..study.waiver_rules import refusal
 from .escaping import code_span, escape_cell, escape_label, escape_label_in_prose, escape_markup
 from .labels import gpu_label, shape_label, version_label
 from .produced import emit, helper
-from .rows import ViewBase, and_list, difference_decimals, fmt, matches
+from .rows import ViewBase, and_list, fmt, matches, spread_cells
 from .study_file import as_written
 from .tables import DEFAULT_ORIGIN, markdown_table, metric_words, unstated_label
 
@@ -250,8 +250,8 @@ class SectionHelpers(ViewBase):
     def repeated_measurements(self) -> str:
         """Table of every measurement key (of a latency: and way of timing it,
         :func:`~studygen.study.timing.timing_signature`) reported by two or more jobs, with each
-        job's value and the spread (max - min, at the most decimals any of them
-        prints with: :func:`~studygen.render.rows.difference_decimals`); '' when no key is reported twice."""
+        job's value and the spread (max - min), printed so that each line reads as its own arithmetic
+        (:func:`~studygen.render.rows.spread_cells`); '' when no key is reported twice."""
         # latencies timed differently (trtexec flags, mode) are not one measurement, whatever their key (SG212)
         repeated = reported_by_several_jobs(self._study.rows)
         if not repeated:
@@ -278,12 +278,11 @@ class SectionHelpers(ViewBase):
         what = " ".join(escape_label(part) if place == 0 else escape_cell(part) for place, part in enumerate(
             (self._label(first.variant), measured, first.group,
              shape_label(first.shape) if first.shape else "", batch)) if part)
-        values = [r.value for r in rows]
-        decimals = difference_decimals(rows)
+        figures, spread = spread_cells(rows)
         return [what, escape_label(gpu_label(first.gpu)),
                 *([escape_cell(version_label(first.tensorrt))] if versions else []),
-                "; ".join(f"{escape_cell(r.job_id)}: {fmt(r.value, r)}" for r in rows),
-                format_number(max(values) - min(values), decimals)]
+                "; ".join(f"{escape_cell(r.job_id)}: {figure}" for r, figure in zip(rows, figures, strict=True)),
+                spread]
 
     # ---- what the study file declares -----------------------------------------
     @helper("variant_list", markdown=True)

@@ -177,9 +177,9 @@ def test_a_spread_between_jobs_prints_no_finer_than_its_figures(tmp_path):
     study = StudyView(load(tmp_path, records=[record("a", [latency("fp16", 0.0439453)]),
                                               record("b", [latency("fp16", 0.0448242)])]))
     text, _ = printed(study.repeated_measurements)
-    # 0.04395 and 0.04482 as printed (5 decimals each); their spread 0.0008789 printed 0.00088, not 0.0008789
-    # (the most decimals either figure prints with)
-    assert cells(text)[1][-2:] == ["a: 0.04395; b: 0.04482", "0.00088"]
+    # 0.04395 and 0.04482 alone (5 decimals each) are 0.00087 apart, their spread 0.0008789 rounds to 0.00088:
+    # the row takes one decimal more, figures and spread alike, and not the 7 the sources carry
+    assert cells(text)[1][-2:] == ["a: 0.043945; b: 0.044824", "0.000879"]
 
 
 def test_shipped_readmes_print_no_six_digit_latency():

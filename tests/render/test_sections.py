@@ -161,6 +161,32 @@ def test_repeated_measurements_list_each_job_and_the_spread(tmp_path):
     assert single.repeated_measurements() == ""
 
 
+def test_a_repeated_measurement_prints_the_digits_that_tell_its_jobs_apart(tmp_path):
+    """Two jobs' medians whose own repeats move the units digit print 15 and 14 alone; beside them the spread
+    0.383 printed 0. Failed before: the figures kept their own digits and the spread took theirs."""
+    a = record("a", [latency("fp16", 14.616, repeats=[14.1, 14.616, 15.3]), latency("fp8", 2.04, repeats=[1.9, 2.04, 2.2])])
+    b = record("b", [latency("fp16", 14.233, repeats=[13.9, 14.233, 15.0]), latency("fp8", 1.985, repeats=[1.9, 1.985, 2.1])])
+    study = StudyView(load(tmp_path, records=[a, b]))
+    assert [study.one(job_id=job, variant="fp16").number() for job in "ab"] == ["15", "14"]  # alone: two digits
+    assert [study.one(job_id=job, variant="fp8").number() for job in "ab"] == ["2.0", "2.0"]
+    assert [row[-2:] for row in cells(study.repeated_measurements())[1:]] == [
+        # one decimal resolves 0.383, and 14.6 - 14.2 is the 0.4 printed
+        ["a: 14.6; b: 14.2", "0.4"],
+        # 2.0; 2.0 beside 0.1 before; at two decimals 2.04 - 1.99 = 0.05 against 0.055 printed 0.06, so three,
+        # with 2.04 kept at the two its source carries
+        ["a: 2.04; b: 1.985", "0.055"]]
+
+
+def test_a_repeated_measurement_tells_apart_every_job_and_outranks_the_study_precision(tmp_path):
+    # precision latency_ms 1 printed 5.1; 5.1; 5.1 beside 0.0: three jobs whose figures differ in the second
+    # decimal; the middle one must not print as either end
+    study = StudyView(load(tmp_path, records=[record("a", [latency("fp16", 5.12)]), record("b", [latency("fp16", 5.14)]),
+                                              record("c", [latency("fp16", 5.13)])],
+                           study=spec(precision={"latency_ms": 1})))
+    assert study.one(job_id="a", variant="fp16").number() == "5.1"
+    assert cells(study.repeated_measurements())[1][-2:] == ["a: 5.12; b: 5.14; c: 5.13", "0.02"]
+
+
 def test_repeated_measurements_without_statistic_or_decimals(tmp_path):
     # whole-number latencies carry no decimals: the spread 6 - 5 prints as 1; kernel times have no
     # statistic, so the metric names the measurement, and the group which one
