@@ -12,6 +12,18 @@ README never mentioned fp32 and ``check`` said 0 errors. Where a
 name, label or recipe (``in8`` for ``int8``: :func:`likely_typo`), the hint
 points at that entry instead of asking for one that is already there.
 
+A shape the study file declares under ``run.shapes`` is asked of every
+variant that has results the same way: a variant with no result of any kind
+(a figure or a ``not_measured`` result) at that shape, in each mode of
+``run.modes`` where the study gives them (compiled cells only where
+``run.compile_variants`` and ``run.compile_shapes`` put them: the grid of
+:func:`studygen.records.run_grid.grid`, which ``collect run`` measures), is a
+finding at the shape's line, unless a ``not_measured`` entry (or alias) is
+the shape as ``run.shapes`` writes it. A variant with no result at all is the
+variant finding above, not one per shape. Case (GPU trial): a ViT built for
+224x224, with ``run.shapes: [224x224, 256x256]``; the run stopped at 256x256
+and the README said nothing of that shape, under no heading.
+
 Nothing is reported while a file of the study failed to load (SG202;
 :attr:`studygen.study.Study.has_unread_files`), as SG216 reports no
 unmatched waiver then: the results the check looks for may be in that file.
@@ -26,6 +38,7 @@ import difflib
 
 from ..findings import Finding
 from ..records.load import yaml_line
+from ..records.run_grid import grid
 from ..study.scaffold import unfinished_severity
 
 
@@ -52,6 +65,39 @@ def check(context) -> list[Finding]:
             "SG219", f"variant {name} is declared, but no record has a result for it and not_measured does not name it",
             study.rel(study.study_path), line=yaml_line(study.spec_text, "variants", index),
             pointer=f"/variants/{index}", severity=severity, hint=hint))
+    return findings + _unmeasured_shapes(study, with_results, named, severity)
+
+
+def _unmeasured_shapes(study, with_results: set[str], named: set[str], severity: str) -> list[Finding]:
+    """One finding per (variant with results, shape of ``run.shapes``) whose
+    cells of the declared grid hold no result, naming the modes that lack one
+    when ``run.modes`` is given (see the module docstring)."""
+    run = study.spec.get("run") or {}
+    if not run.get("shapes"):
+        return []
+    modes_given = bool(run.get("modes"))
+    cells = grid({**run, "modes": run.get("modes") or [None]}, [v["name"] for v in study.spec["variants"]])
+    present = {(row.variant, str(row.shape), row.mode) for row in study.rows}
+    any_mode = {(variant, shape) for variant, shape, _ in present}
+    missing: dict[tuple[str, str], list[str]] = {}
+    for mode, shape, variant in cells:
+        if variant not in with_results or shape in named:
+            continue
+        measured = (variant, shape, mode) in present if modes_given else (variant, shape) in any_mode
+        if not measured:
+            missing.setdefault((variant, shape), []).append(mode)
+    findings = []
+    shapes = [str(s) for s in run["shapes"]]
+    for (variant, shape), modes in missing.items():
+        index = shapes.index(shape)
+        which = f" ({', '.join(modes)})" if modes_given else ""
+        findings.append(Finding(
+            "SG219", f"variant {variant} is declared at shape {shape} (run.shapes), but no record has a result for it "
+                     f"there{which} and not_measured does not name it",
+            study.rel(study.study_path), line=yaml_line(study.spec_text, "run", "shapes", index),
+            pointer=f"/run/shapes/{index}", severity=severity,
+            hint=f"collect {variant} at {shape}, add {shape} under not_measured with the reason it was not measured, "
+                 "or remove it from run.shapes"))
     return findings
 
 

@@ -12,9 +12,11 @@ folder) and hands the runner a record store
 (:class:`~studygen.collect.run.record.RunRecordStore`) that persists each
 result; :func:`collect_run` is that path, callable from Python as from the CLI.
 
-Exit codes: 0 when the record was written; 2 for a bad option, a bad study
-file or dataset definition, an existing record without ``--resume``, no
-CUDA device without ``--cpu``, or a failed ModelOpt calibration.
+Exit codes: 0 when the record was written; 1 when it was written but a cell
+of the grid failed (its forward or its compilation raised: the record holds it
+as a ``not_measured`` latency, and stderr names each such cell); 2 for a bad
+option, a bad study file or dataset definition, an existing record without
+``--resume``, no CUDA device without ``--cpu``, or a failed ModelOpt calibration.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from ..collect.run.launcher import shard_option
 from ..collect.run.record import RunRecord, RunRecordStore
 from ..collect.run.runner import run_study
 from ..collect.run.spec import build_plan, parse_shape
-from ..errors import RecordError, UsageError
+from ..errors import EXIT_FINDINGS, RecordError, UsageError
 from ..fsutil import shown_path
 from ..records.inductor_settings import ALLOWED_TYPES, setting_name_problem
 from ..records.load import load_dataset
@@ -249,4 +251,11 @@ def command_line(params: dict) -> str:
 def run_command(**params):
     """The study file's run section sets the grid; --variants, --shapes and --modes narrow it."""
     record = collect_run(run_options(params))
+    for failure in record.failed_cells:  # one line each, --quiet or not: a script must see what was not measured
+        click.echo(f"studygen: {failure.line()}", err=True)
+    if record.failed_cells:
+        count = len(record.failed_cells)
+        click.echo(f"studygen: {count} cell{'s' if count != 1 else ''} of the grid failed; the record holds "
+                   f"{'them' if count != 1 else 'it'} as not measured", err=True)
     click.echo(f"wrote {record.display}: {len(record.results)} results")
+    return EXIT_FINDINGS if record.failed_cells else 0

@@ -395,3 +395,24 @@ def test_a_kernel_total_above_its_runs_compute_time_is_stated(tmp_path):
     within = kernel_time("fp16", {"Conv": 4.7, "other": 0.1}, "224x224", total=4.8, batch=4)
     text = render_markdown(generic(tmp_path / "b", [record("trt", [compute, within])]))
     assert "adds up to" not in text
+
+
+def test_a_declared_shape_without_results_is_named_unless_said_not_measured(tmp_path):
+    # a GPU trial: run.shapes declared 224x224 and 256x256, the run stopped at 256x256 and nothing said so
+    run = {"shapes": ["800x800", "800x1067"], "modes": ["eager", "compile"], "compile_variants": ["fp16"]}
+    results = [torch_latency("fp16", 3.0), torch_latency("fp16", 2.5, mode="compile"),
+               torch_latency("fp8", 2.0), torch_latency("fp8", 2.4, shape="800x1067")]
+    study = generic(tmp_path, [record("a", results, torch_provenance())], run=run, status="draft",
+                    not_measured=[{"config": "fp32", "reason": "not run"}])
+    findings = codes(run_checks(study), "SG219")
+    assert [(f.message, f.pointer, f.severity) for f in findings] == [
+        ("variant fp16 is declared at shape 800x1067 (run.shapes), but no record has a result for it there "
+         "(eager, compile) and not_measured does not name it", "/run/shapes/1", "warning")]
+    text = (tmp_path / "families" / FAMILY / "study.yaml").read_text()
+    assert text.splitlines()[findings[0].line - 1].strip() == "- 800x1067"
+    assert findings[0].hint == ("collect fp16 at 800x1067, add 800x1067 under not_measured with the reason it was "
+                                "not measured, or remove it from run.shapes")
+    said = generic(tmp_path / "said", [record("a", results, torch_provenance())], run=run,
+                   not_measured=[{"config": "fp32", "reason": "not run"},
+                                 {"config": "800x1067", "reason": "the model refuses it"}])
+    assert codes(run_checks(said), "SG219") == []

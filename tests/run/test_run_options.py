@@ -115,7 +115,9 @@ def test_a_job_compiled_with_an_inductor_setting_and_timed_unpinned_records_both
     code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "bad",
                                 "--root", root, "--modes", "compile", "--variants", "fp16", "--quiet",
                                 "--inductor", "triton.no_such_setting=1")
-    assert code == 0, output
+    assert code == 1, output  # a failed cell: recorded as not measured, named on stderr, the run exits 1
+    assert ("studygen: fp16 at 64x96 (compile) not measured: compilation 1 of 1: torch.compile failed: ValueError: "
+            "torch._inductor.config has no setting 'triton.no_such_setting'") in output.splitlines()
     refused = next(r for r in load_record(root / "measurements" / "tiny" / "bad.json").results
                    if r["kind"] == "not_measured" and r["metric"] == "latency")
     assert "torch._inductor.config has no setting 'triton.no_such_setting'" in refused["reason"]

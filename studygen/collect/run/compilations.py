@@ -28,7 +28,8 @@ timed when it passes is stopped and left out (the rule's record says "time
 limit"). With N = 1 the group compiles in the measuring process, with an empty
 cache too. A compilation that fails, or whose FP8 path is refused, makes the
 cell a ``not_measured`` result naming the compilation; a worker that dies does
-the same for all its cells, and the run goes on.
+the same for all its cells, and the run goes on (each such cell among the
+run's failures: the command names it and exits 1).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from dataclasses import dataclass, field, replace
 
 from ...records.kinds import Kind, group_times_ms
 from .compile_rule import FAILED, FIXED_COUNT, TIME_LIMIT, CompilationRule
-from .context import ImageSet, RunContext, RunInputs, RunOptions, select_device
+from .context import CellFailure, ImageSet, RunContext, RunInputs, RunOptions, select_device
 from .latency_stage import measure_ready, prepare_group
 from .model import build_model
 from .progress import LineProgress
@@ -59,11 +60,13 @@ CACHE_VARIABLES = ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
 class Outcome:
     """One compilation's results for one cell: ``latency`` (a latency or
     not_measured result), its ``kernel`` result (None when the cell was not
-    timed) and the ``times`` timed (``[[ms, ...] per repeat]``, None when not timed)."""
+    timed), the ``times`` timed (``[[ms, ...] per repeat]``, None when not timed)
+    and whether the cell's compilation or forward raised (``failed``)."""
 
     latency: dict
     kernel: dict | None = None
     times: list[list[float]] | None = None
+    failed: bool = False  # the compilation or a forward raised (a refused FP8 path is no failure)
 
 
 @dataclass
@@ -145,6 +148,8 @@ def compile_group(run: RunContext, shape: str, names: list[str]) -> None:
             medians = [entry["median_ms"] for entry in results[0]["compilations"]]
             results[0]["compilation_rule"] = rule.record(medians, stopped)
         run.sink.add(*results)
+        if results[0]["kind"] == Kind.NOT_MEASURED and any(outcomes[name].failed for outcomes in per_compilation):
+            run.failures.append(CellFailure(Cell("compile", shape, name), results[0]["reason"]))
 
 
 def _in_process(run: RunContext, shape: str, names: list[str]) -> dict[str, Outcome]:
@@ -154,11 +159,11 @@ def _in_process(run: RunContext, shape: str, names: list[str]) -> dict[str, Outc
         if variant is not None and variant.precision == "fp8" and variant.real_fp8_ready:
             prepare_fp8_compile(run, variant)
     memory = MemorySink(display=run.sink.display, delegate=run.sink)
-    one = replace(run, sink=memory)
+    one = replace(run, sink=memory, failures=[])  # the cell's failure is the merged result's (compile_group)
     with empty_compile_caches(tempfile.mkdtemp(prefix="studygen-compile-")) as folder:
         times = measure_ready(one, "compile", shape, prepare_group(one, "compile", shape, names))
     shutil.rmtree(folder, ignore_errors=True)
-    return outcomes_of(memory.added, times, shape, names)
+    return outcomes_of(memory.added, times, shape, names, {f.cell.variant for f in one.failures})
 
 
 @contextmanager
@@ -179,14 +184,16 @@ def empty_compile_caches(folder: str):
                 os.environ[name] = value
 
 
-def outcomes_of(results: list[dict], times: dict, shape: str, names: list[str]) -> dict[str, Outcome]:
-    """Each cell's :class:`Outcome` from one compilation's results and samples."""
+def outcomes_of(results: list[dict], times: dict, shape: str, names: list[str],
+                failed: set[str] | frozenset[str] = frozenset()) -> dict[str, Outcome]:
+    """Each cell's :class:`Outcome` from one compilation's results and samples;
+    ``failed`` the variants whose compilation or forward raised."""
     outcomes = {}
     for name in names:
         mine = [r for r in results if r["variant"] == name and r.get("shape") == shape and r.get("mode") == "compile"]
         latency = next(r for r in mine if r["kind"] in (Kind.LATENCY, Kind.NOT_MEASURED))
         kernel = next((r for r in mine if r["kind"] == Kind.KERNEL_TIME), None)
-        outcomes[name] = Outcome(latency, kernel, times.get(name))
+        outcomes[name] = Outcome(latency, kernel, times.get(name), failed=name in failed)
     return outcomes
 
 
@@ -292,16 +299,18 @@ def _receive(process, conn, deadline: float | None = None) -> tuple:
 def _worker_outcomes(job: WorkerJob, message: tuple, shape: str, names: list[str]) -> dict[str, Outcome]:
     """Each cell's outcome from a worker's last message (its results, or why it failed)."""
     if message[0] == "results":
-        return outcomes_of(message[1], message[2], shape, names)
+        return outcomes_of(message[1], message[2], shape, names, set(message[3]))
     why = message[1] if message[0] == "error" else f"unexpected message {message[0]!r}"
     return {name: Outcome({"kind": Kind.NOT_MEASURED, "variant": name, "shape": shape, "mode": "compile",
-                           "backend": "pytorch", "metric": Kind.LATENCY, "reason": f"the compilation failed: {why}"})
+                           "backend": "pytorch", "metric": Kind.LATENCY, "reason": f"the compilation failed: {why}"},
+                          failed=True)
             for name in names}
 
 
 def worker_main(conn, job: WorkerJob) -> None:
     """A worker process: build, compile, report ``("compiled", {variant: s})``,
-    wait for ``"go"``, time and profile, report ``("results", results, times)``.
+    wait for ``"go"``, time and profile, report ``("results", results, times,
+    [variant whose compilation or forward raised, ...])``.
     Any failure is reported as ``("error", why)``."""
     try:
         _work(conn, job)
@@ -336,7 +345,7 @@ def _work(conn, job: WorkerJob) -> None:
         if conn.recv() != "go":
             return
         times = measure_ready(run, "compile", job.shape, ready)
-    conn.send(("results", sink.added, times))
+    conn.send(("results", sink.added, times, [failure.cell.variant for failure in run.failures]))
 
 
 def merge_cell(outcomes: list[Outcome], settings: dict) -> list[dict]:

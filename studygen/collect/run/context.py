@@ -128,6 +128,10 @@ class ResultSink(Protocol):
     def set_wall_time(self, seconds: float) -> None:
         """Add this invocation's wall time (s) to the record's provenance."""
 
+    def note_failures(self, failures: list["CellFailure"]) -> None:
+        """Keep the cells of this invocation whose measurement raised (their
+        ``not_measured`` results are already added), for the command to report."""
+
 
 class RecordStore(Protocol):
     """The records a job writes, as the command set them up (folder, family, ``--resume``)."""
@@ -186,12 +190,26 @@ class ApContext:
                 and not sink.has(Kind.COCO_AP, v, self.setup.shape, "eager", Kind.COCO_AP)]
 
 
+@dataclass(frozen=True)
+class CellFailure:
+    """A cell of the grid whose measurement raised (its forward, its compilation):
+    the record holds it as a ``not_measured`` latency with ``reason``, and the
+    command names it on stderr and exits 1 (:meth:`line`)."""
+
+    cell: Cell
+    reason: str
+
+    def line(self) -> str:
+        """``fp16 at 256x256 (eager) not measured: the forward raised ValueError: …``."""
+        return f"{self.cell.variant} at {self.cell.shape} ({self.cell.mode}) not measured: {self.reason}"
+
+
 @dataclass
 class RunContext:
     """One run in progress, handed to every stage: what it measures (``inputs``),
     how (``options``), on which ``device`` (a torch.device), where results go
     (``sink``), the fp32 ``base_model`` every variant copies, the image sets,
-    and the variants built so far."""
+    the variants built so far, and the cells that failed."""
 
     inputs: RunInputs
     options: RunOptions
@@ -203,6 +221,8 @@ class RunContext:
     calibration: ImageSet | None  # None when no variant of the run is calibrated (no FP8)
     agreement: ImageSet
     variants: dict[str, Variant] = field(default_factory=dict)
+    # cells whose measurement raised, in the order they failed (a copy made by dataclasses.replace shares the list)
+    failures: list[CellFailure] = field(default_factory=list)
 
     @property
     def plan(self) -> RunPlan:

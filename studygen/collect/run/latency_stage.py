@@ -8,6 +8,20 @@ profiled in a separate run (:func:`~studygen.collect.run.profiling.profile_forwa
 Each cell gives a ``latency`` result (FP8 only with the FP8 GEMM evidence of
 its profile, else a ``not_measured`` saying why) and a ``kernel_time``
 result, written together when the cell is done.
+
+A forward that raises (a ViT built for 224x224 refuses 256x256: "Input image
+size (256*256) doesn't match model") is a fact about that cell, not an error
+of the run: the cell gets a ``not_measured`` latency naming the exception's
+type and first line, is kept among the run's failures (the command names it
+on stderr and exits 1), and the group's other cells are timed again from the
+start without it, so that every sample of a group was interleaved with the
+same variants. Only what the forward itself raises counts (:func:`guarded`);
+an exception of the timing or profiling code around it still stops the run.
+CUDA out of memory is recorded too, its reason saying so and how many
+variants were on the device: it is what this GPU gives at that shape, and it
+may fit measured alone (``--variants``). A CUDA error other than out of
+memory (an illegal address, a device-side assert) leaves the device unusable
+for every later cell, so it stops the run as before.
 """
 
 from __future__ import annotations
@@ -16,13 +30,13 @@ import os
 import sys
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ...records.kinds import Kind
 from .compiled import (compile_settings, compiled_forward, cuda_graph_report, cudagraph_skips, forward_call,
                        uses_cuda_graphs)
-from .context import RunContext, Variant
+from .context import CellFailure, RunContext, Variant
 from .profiling import Profile, fp8_evidence, kernel_time_result, profile_forwards
 from .spec import Cell
 from .timing import Summary, Timer, host_per_forward, pinned_to_cores, summarize, time_interleaved
@@ -47,6 +61,64 @@ class ReadyCall:
     compiled: CompileInfo | None = None
 
 
+class ForwardFailed(Exception):
+    """The forward of ``variant`` raised; ``reason`` says what, in the words a
+    ``not_measured`` result keeps (:func:`forward_failure_reason`)."""
+
+    def __init__(self, variant: str, reason: str):
+        super().__init__(f"{variant}: {reason}")
+        self.variant = variant
+        self.reason = reason
+
+
+MAX_SHOWN = 300  # characters of an exception's first line kept in a reason
+
+
+def forward_failure_reason(exc: Exception, variants_on_device: int) -> str:
+    """``the forward raised ValueError: <first line>`` (cut to :data:`MAX_SHOWN`
+    characters); for CUDA out of memory, led by ``out of GPU memory`` and
+    saying how many variants were on the device."""
+    lines = str(exc).strip().splitlines()
+    said = f"{type(exc).__name__}: {lines[0][:MAX_SHOWN]}" if lines else type(exc).__name__
+    if type(exc).__name__ == "OutOfMemoryError":  # torch.OutOfMemoryError, without importing torch here
+        return (f"out of GPU memory with {variants_on_device} variant{'s' if variants_on_device != 1 else ''} "
+                f"on the device: the forward raised {said}")
+    return f"the forward raised {said}"
+
+
+def device_lost(exc: Exception) -> bool:
+    """A CUDA error other than out of memory: the CUDA context is unusable afterwards."""
+    return "CUDA error" in str(exc) and type(exc).__name__ != "OutOfMemoryError"
+
+
+def guarded(variant: str, call: Callable[[int], object], variants_on_device: int) -> Callable[[int], object]:
+    """``call`` whose exceptions (but :func:`device_lost` ones) become :class:`ForwardFailed`.
+
+    The exception is turned into words before it is raised again, outside the
+    ``except``: its traceback holds the forward's frames and their tensors,
+    which must not stay allocated while the other cells are timed.
+    """
+    def forward(i):
+        try:
+            return call(i)
+        except Exception as exc:  # noqa: BLE001 - what the model raised is recorded as the cell's outcome
+            if device_lost(exc):
+                raise
+            reason = forward_failure_reason(exc, variants_on_device)
+        raise ForwardFailed(variant, reason)
+
+    return forward
+
+
+def record_failure(run: RunContext, cell: Cell, reason: str) -> None:
+    """Add the ``not_measured`` latency of a cell whose measurement raised and keep it among ``run.failures``."""
+    result = {"kind": Kind.NOT_MEASURED, "variant": cell.variant, "shape": cell.shape, "batch": run.settings["batch"],
+              "mode": cell.mode, "backend": "pytorch", "metric": Kind.LATENCY, "reason": reason}
+    run.sink.add(result)
+    run.failures.append(CellFailure(cell, reason))
+    run.progress.log(f"{cell.variant} {cell.mode} {cell.shape}: not measured: {reason}")
+
+
 def time_group(run: RunContext, mode: str, shape: str, names: list[str]) -> dict[str, list[list[float]]]:
     """Time and profile the cells (``mode``, ``shape``, each of ``names``) the record lacks;
     returns their samples (:func:`measure_ready`)."""
@@ -69,18 +141,30 @@ def measure_ready(run: RunContext, mode: str, shape: str, ready: dict[str, "Read
     """Time the ``ready`` calls interleaved, the measuring process pinned to half of
     its cores on CUDA unless ``run.pin_timing`` is false
     (:func:`~studygen.collect.run.timing.pinned_to_cores`), then profile each;
-    each cell's results go to ``run.sink``.
-    Returns ``{variant: [[ms, ...] per repeat]}``, the samples timed."""
+    each cell's results go to ``run.sink``, a ``not_measured`` latency for a cell
+    whose forward raised (:func:`guarded`, :func:`record_failure`).
+    Returns ``{variant: [[ms, ...] per repeat]}``, the samples timed (none of a failed cell)."""
     if not ready:
         return {}
     settings = run.settings
+    ready = {name: replace(prepared, call=guarded(name, prepared.call, len(run.variants)))
+             for name, prepared in ready.items()}
     with pinned_to_cores(run.cuda and settings["pin_timing"]) as cores:
-        times, timer, host = _time_calls(run, mode, shape, ready)
+        timed = _time_without_failures(run, mode, shape, ready)
+        if timed is None:
+            return {}
+        times, timer, host, ready = timed
         task = run.progress.task(f"profile {mode} {shape}", len(ready))
         for name, prepared in ready.items():
             summary = summarize(times[name], warmup=settings["warmup_iterations"], unstable_cv=settings["unstable_cv"])
             summary.distribution.update(host_per_forward(host[name]))
-            profile = profile_forwards(prepared.call, iterations=settings["profile_iterations"], warmup=2, cuda=run.cuda)
+            try:
+                profile = profile_forwards(prepared.call, iterations=settings["profile_iterations"], warmup=2,
+                                           cuda=run.cuda)
+            except ForwardFailed as failed:  # timed, then raised on a profiled forward: no figure of its own run
+                record_failure(run, Cell(mode, shape, name), failed.reason)
+                times.pop(name)
+                continue
             run.progress.advance(task)
             results = cell_results(run, Cell(mode, shape, name), prepared, summary, timer, profile, pinned_cores=cores)
             run.sink.add(*results)
@@ -126,12 +210,27 @@ def _compile(run: RunContext, cell: Cell, variant: Variant, inputs: list) -> Rea
     except Exception as exc:  # noqa: BLE001 - recorded as why this cell was not measured
         run.progress.log(f"{cell.variant} {cell.shape} compile failed: {type(exc).__name__}: {exc}")
         traceback.print_exc(file=sys.stderr)
-        run.sink.add(not_measured(cell, Kind.LATENCY, f"torch.compile failed: {type(exc).__name__}: {str(exc)[:300]}"))
+        reason = f"torch.compile failed: {type(exc).__name__}: {str(exc)[:300]}"
+        run.sink.add(not_measured(cell, Kind.LATENCY, reason))
+        run.failures.append(CellFailure(cell, reason))
         return None
     info = CompileInfo(time.perf_counter() - began, cuda_graph_report(skips_before, settings))
     run.progress.log(f"{cell.variant} {cell.shape}: compiled in {info.seconds:.1f} s"
                      + (f"; CUDA graphs: {info.cuda_graphs}" if info.cuda_graphs else ""))
     return ReadyCall(variant, forward_call(forward, inputs, cuda_graphs=uses_cuda_graphs(settings)), info)
+
+
+def _time_without_failures(run: RunContext, mode: str, shape: str, ready: dict[str, ReadyCall]) -> tuple | None:
+    """:func:`_time_calls` of ``ready``; a variant whose forward raises is recorded
+    (:func:`record_failure`) and the others are timed again from the start
+    without it. ``(times, timer, host, ready left)``, or None when none is left."""
+    while ready:
+        try:
+            return (*_time_calls(run, mode, shape, ready), ready)
+        except ForwardFailed as failed:
+            record_failure(run, Cell(mode, shape, failed.variant), failed.reason)
+            ready = {name: prepared for name, prepared in ready.items() if name != failed.variant}
+    return None
 
 
 def _time_calls(run: RunContext, mode: str, shape: str, ready: dict[str, ReadyCall]) -> tuple[dict, Timer, dict]:

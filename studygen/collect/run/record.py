@@ -61,6 +61,7 @@ class RunRecord:
         self.text: str | None = None
         self.written: dict | None = None
         self.on_disk: bytes | None = None  # the file's bytes as this run last read or wrote them (None: no file)
+        self.failed_cells: list = []  # this invocation's cells whose measurement raised (context.CellFailure)
         if path.exists():
             if not resume:
                 raise ConflictError("record already exists (use --resume to add the missing results, "
@@ -108,6 +109,11 @@ class RunRecord:
                                     path=self.display)
             present[identity] = len(self.results) + offset
         self._write(self._candidate(results=[*self.results, *results]))
+
+    def note_failures(self, failures: list) -> None:
+        """Keep ``failures`` (:class:`~studygen.collect.run.context.CellFailure`, their
+        ``not_measured`` results already in the record) for the command to report."""
+        self.failed_cells.extend(failures)
 
     def set_wall_time(self, seconds: float) -> None:
         """Add this invocation's wall time (s) to ``provenance.run_wall_s`` and write the record;

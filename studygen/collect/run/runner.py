@@ -20,7 +20,10 @@ Order of work (each step hands its results to the record sink when it ends):
 
 On ``--resume`` only the variants that still have something to measure are
 built. A variant that cannot be measured gets a ``not_measured`` result with
-the reason (a compile failure, an incomplete FP8 path); the run goes on.
+the reason (a compile failure, an incomplete FP8 path); the run goes on. A
+cell whose forward or compilation raised is also kept in the sink's failures
+(:meth:`~studygen.collect.run.context.ResultSink.note_failures`): the command
+names each on stderr and exits 1.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ def run_study(inputs: RunInputs, options: RunOptions, store: RecordStore, *, sta
     ``run_wall_s``; default: now). Raises UsageError (no CUDA device without
     ``--cpu``), RecordError / InputError for bad inputs (before the record is
     opened) and whatever ``store.open`` raises (an existing record without
-    ``--resume``).
+    ``--resume``). A cell whose forward raised is no error
+    (:mod:`.latency_stage`): the sink's failures name it.
     """
     started = time.perf_counter() if started is None else started
     device = select_device(options.cpu, inputs.study_path, options.local_rank)
@@ -62,6 +66,7 @@ def run_study(inputs: RunInputs, options: RunOptions, store: RecordStore, *, sta
 
         with torch.no_grad():
             measure(run)
+        sink.note_failures(run.failures)
     finally:
         if sink is not None:
             sink.set_wall_time(time.perf_counter() - started)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ...errors import RecordError, UsageError
 from ...records.inductor_settings import inductor_config_problem
+from ...records.run_grid import grid
 from ..kernel_groups import KernelGroupRules, default_rules, rules_from_study
 from .compile_rule import AUTO, DEFAULT_RULE
 
@@ -264,17 +265,9 @@ def _agreement(spec: dict, declared: dict[str, dict], study_path: str) -> dict:
 
 def _grid(run: dict, variants: list[str]) -> list[Cell]:
     """Every cell of the study in order (mode, shape, variant); compiled cells
-    only for ``run.compile_variants`` at ``run.compile_shapes`` when given."""
-    compile_variants = run.get("compile_variants") or variants
-    compile_shapes = [str(s) for s in (run.get("compile_shapes") or run["shapes"])]
-    cells = []
-    for mode in run["modes"]:
-        for shape in (str(s) for s in run["shapes"]):
-            for name in variants:
-                if mode == "compile" and (name not in compile_variants or shape not in compile_shapes):
-                    continue
-                cells.append(Cell(mode, shape, name))
-    return cells
+    only for ``run.compile_variants`` at ``run.compile_shapes`` when given
+    (:func:`studygen.records.run_grid.grid`)."""
+    return [Cell(*cell) for cell in grid(run, variants)]
 
 
 def _select(chosen: list[str] | None, declared: list[str], what: str) -> list[str]:
