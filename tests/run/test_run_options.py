@@ -159,3 +159,8 @@ def test_a_dataset_definition_takes_only_the_roles_its_schema_names():
         skimage_dataset_definition("agree-2", ["astronaut", "coffee"], role="agreement", selection="two photographs")
     assert skimage_dataset_definition("agree-2", ["astronaut", "coffee"], role="evaluation",
                                       selection="two photographs")["role"] == "evaluation"
+    # any other field the schema refuses is refused here too, with its pointer (an attack's id and selection)
+    with pytest.raises(ValueError, match=r"dataset definition 'bad id/\.\.': .* \(/dataset_id\)"):
+        skimage_dataset_definition("bad id/..", ["astronaut"], role="evaluation", selection="one photograph")
+    with pytest.raises(ValueError, match=r"\(/selection\)"):
+        skimage_dataset_definition("agree-1", ["astronaut"], role="evaluation", selection="")

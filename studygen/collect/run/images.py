@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ...errors import InputError, RecordError
 from ...digests import image_ids_sha256
-from ...records.schemas import schema_bytes
+from ...records.schemas import schema_bytes, schema_errors
 from ..inputs import file_sha256
 
 SOURCE = "skimage.data"
@@ -73,8 +73,9 @@ def load_photo(name: str) -> Photo:
 def skimage_dataset_definition(dataset_id: str, names: list[str], *, role: str, selection: str) -> dict:
     """A dataset definition (schemas/dataset.schema.json) for ``skimage.data`` photographs,
     with each image's shipped-file sha256, height and width. Raises ValueError for a ``role`` the
-    schema does not take (an agreement set is an ``evaluation`` set): written anyway, the file was
-    refused only when ``collect run`` read it."""
+    schema does not take (an agreement set is an ``evaluation`` set), and for a definition the
+    schema refuses otherwise (a ``dataset_id`` that is no name, an empty ``selection``), naming the
+    field: written anyway, the file was refused only when ``collect run`` read it."""
     roles = json.loads(schema_bytes("dataset"))["properties"]["role"]["enum"]
     if role not in roles:
         raise ValueError(f"role {role!r} is none of {', '.join(roles)} (an agreement set is an evaluation set)")
@@ -85,7 +86,7 @@ def skimage_dataset_definition(dataset_id: str, names: list[str], *, role: str, 
         photo = load_photo(name)
         images.append({"name": name, "sha256": photo.sha256,
                        "height": int(photo.pixels.shape[0]), "width": int(photo.pixels.shape[1])})
-    return {
+    definition = {
         "schema_version": 1,
         "dataset_id": dataset_id,
         "source": f"{SOURCE} (photographs shipped with scikit-image)",
@@ -98,6 +99,11 @@ def skimage_dataset_definition(dataset_id: str, names: list[str], *, role: str, 
         "revision": f"scikit-image {skimage.__version__}",
         "images": images,
     }
+    problems = schema_errors("dataset", definition)
+    if problems:
+        pointer, message = problems[0]
+        raise ValueError(f"dataset definition {dataset_id!r}: {message} ({pointer})")
+    return definition
 
 
 def load_image_set(definition: dict, display: str) -> list[Photo]:
