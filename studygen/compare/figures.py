@@ -56,11 +56,12 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from decimal import Decimal
 
-from ..numbers import format_number, two_significant_decimals
+from ..numbers import exact_decimal, format_number, source_decimals, two_significant_decimals
 from ..place import Place
 from ..records.kinds import POINTS_PER_UNIT, QUALITY_KINDS, Kind
-from ..render.rows import fmt, unit_suffix
+from ..render.rows import fmt, spread_cells, unit_suffix
 from ..render.labels import gpu_label, shape_label
 from ..study.resolution import timer_allowance
 from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
@@ -103,7 +104,9 @@ class Allowance:
 
     def words(self, unit: str, decimals: int | None) -> str:
         """The allowance as a report prints it: ``0.081 ms spread of 15 repeat
-        medians in base (8.157 to 8.238 ms)``, ``up to 5 % between independent
+        medians in base (8.157 to 8.238 ms)``, its ends at the digits their
+        sources carry (``decimals`` where one carries none) and its width
+        their exact difference at the most of those, ``up to 5 % between independent
         compilations (study file): 0.412 ms``, ``tolerance 0.05 ms (study file)``,
         ``timer resolution 0.00024415 ms (one step of the timer, plus print rounding)``
         (at least two significant digits: a step of 2**-12 ms may have more than the figures print)."""
@@ -116,8 +119,16 @@ class Allowance:
             return f"timer resolution {format_number(self.width, places)}{suffix} (one step of the timer, plus print rounding)"
         if self.source == DECLARED:
             return f"up to {format_number(self.percent)} % between {self.declared} (study file): {width}"
+        # the ends as their sources printed them (repeats of 14.1 and 15.3 are no 14.100 and 15.300), and the
+        # width their exact difference at the same digits, so that it reads as high minus low
+        ends = [source_decimals(end) for end in (self.low, self.high)]
+        if None not in ends:
+            places = max(ends)
+            width = f"{format_number(exact_decimal(self.high) - exact_decimal(self.low), places)}{suffix}"
+        else:
+            ends = [decimals, decimals]
         return (f"{width} spread of {self.count} {self.source} in {self.side} "
-                f"({format_number(self.low, decimals)} to {format_number(self.high, decimals)}{suffix})")
+                f"({format_number(self.low, ends[0])} to {format_number(self.high, ends[1])}{suffix})")
 
 
 @dataclass(frozen=True)
@@ -139,7 +150,10 @@ class FigureChange:
     it), the base's for a removed figure;
     ``decimals``: digits a value is printed with; ``still_reported_by``:
     for a removed figure of one job, the head's jobs that still report the
-    key (``()`` when none does)."""
+    key (``()`` when none does); ``delta_shown``: ``delta`` as printed,
+    signed (``+0.02``), with the digits that make it read as the farthest
+    job's new value minus its old one as ``old`` and ``new`` print them
+    (:func:`_printed_move`); None where ``delta`` is."""
 
     key: str
     what: str
@@ -159,6 +173,7 @@ class FigureChange:
     farthest: str | None = None
     points: float | None = None
     still_reported_by: tuple[str, ...] = ()
+    delta_shown: str | None = None
 
 
 @dataclass(frozen=True)
@@ -254,8 +269,44 @@ def _compare_key(key: tuple[str, str], what: str, base, old_rows: list, new_rows
     relative = delta / farthest.old if delta is not None and farthest.old and factor is None else None
     points = delta * factor if delta is not None and factor is not None else None
     moved = next(row for row in new_rows if _job(row) == farthest.job)
+    delta_shown = None
+    if delta is not None:
+        shown, delta_shown = _printed_move(farthest, old_rows, new_rows)
     return FigureChange(key[0], what, _unit(some), WITHIN if within else BEYOND, *shown, farthest.old, farthest.new,
-                        delta, relative, widest, _place(moved), decimals, farthest.job, points)
+                        delta, relative, widest, _place(moved), decimals, farthest.job, points, delta_shown=delta_shown)
+
+
+def _printed_move(farthest: JobMove, old_rows: list, new_rows: list) -> tuple[tuple, str]:
+    """The four ``shown`` tuples of :func:`_compare_key` (old and new
+    values as printed, old and new jobs) and the farthest job's change,
+    signed, printed so that the line reads as its own arithmetic: the old
+    and new figure of the move and its size take their digits together by
+    :func:`studygen.render.rows.spread_cells`' rule, the rule of a README's
+    job-to-job cells (5.12 -> 5.14 ms at ``precision: {latency_ms: 1}``
+    prints ``5.12 ms -> 5.14 ms (+0.02 ms``, not ``5.1 ms -> 5.1 ms (0.0
+    ms``; 14.616 -> 14.233 ms, whose repeats leave them 15 and 14 alone,
+    ``14.6 ms -> 14.2 ms (-0.4 ms``, not ``15 ms -> 14 ms (-0.383 ms``).
+    Where that takes more digits than a value prints alone, every value of
+    the line prints with them (never past the digits its source carries).
+    A job new at the head moves from the base's median over jobs, a
+    computed figure: its digits are its exact decimal text's."""
+    old_job = [row for row in old_rows if _job(row) == farthest.job]
+    new_job = [row for row in new_rows if _job(row) == farthest.job]
+    old_row, new_row = (old_job or old_rows)[0], new_job[0]
+    # a job's one row keeps its source digits; several rows (or none, at the base) give a median, a computed figure
+    old_value = old_row.value if len(old_job) == 1 else farthest.old
+    new_value = new_row.value if len(new_job) == 1 else farthest.new
+    texts, size = spread_cells([old_row, new_row], [old_value, new_value])
+    sign = "+" if farthest.new > farthest.old else "-" if farthest.new < farthest.old else ""
+    delta_shown = sign + size if Decimal(size) != 0 else size
+    if texts == [fmt(old_value, old_row), fmt(new_value, new_row)]:  # each at its own digits reads right
+        shown = (tuple(_shown(r) for r in old_rows), tuple(_shown(r) for r in new_rows))
+    else:
+        digits = max(_decimals_of(text) for text in (*texts, size))
+        printed = {id(row): text for row, text, own in ((old_row, texts[0], len(old_job) == 1),
+                                                         (new_row, texts[1], len(new_job) == 1)) if own}
+        shown = tuple(tuple(printed.get(id(r)) or _shown(r, digits) for r in rows) for rows in (old_rows, new_rows))
+    return (*shown, tuple(_job(r) for r in old_rows), tuple(_job(r) for r in new_rows)), delta_shown
 
 
 def job_moves(old_rows, new_rows) -> list[JobMove]:
@@ -428,11 +479,21 @@ def _telling_apart(row) -> tuple[str, str]:
     return row.software or "", row.revision or ""
 
 
-def _shown(row) -> str:
-    """The value as the README prints it (the study file's precision), a range as ``low to high``."""
+def _shown(row, decimals: int | None = None) -> str:
+    """The value as the README prints it (the study file's precision), a
+    range as ``low to high``; with ``decimals``, a single value at that many
+    digits, never past those its source carries (:func:`_printed_move`)."""
     if row.value is not None:
-        return fmt(row.value, row)
+        if decimals is None:
+            return fmt(row.value, row)
+        carried = row.carried_decimals(row.value)
+        return format_number(row.value, decimals if carried is None else min(decimals, carried))
     return f"{fmt(row.value_min, row)} to {fmt(row.value_max, row)}"
+
+
+def _decimals_of(text: str) -> int:
+    """Digits after the point in a printed number: ``0.131`` -> 3, ``15`` -> 0."""
+    return len(text.partition(".")[2])
 
 
 def _place(row) -> Place:

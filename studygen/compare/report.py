@@ -40,6 +40,7 @@ import json
 import math
 import re
 from dataclasses import asdict, dataclass, field
+from decimal import Decimal
 
 from ..findings import Finding, one_line, workflow_command
 from ..numbers import format_number
@@ -161,16 +162,22 @@ def values_text(values: tuple[str, ...], jobs: tuple[str, ...], unit: str, name_
 def change_text(change: FigureChange) -> str:
     """``+0.500 ms, +3.97 %``; a quality figure in points, ``-0.40 points``
     (its digits less those the points' factor takes: 0.4644 AP moves in
-    hundredths of a point); with several head jobs, the job it is given for
+    hundredths of a point); at the digits that make it read as the new
+    value minus the old as the line prints them (``delta_shown``); with several head jobs, the job it is given for
     (``…, job b moved most``); '' when there is no single value on both sides."""
     if change.delta is None:
         return ""
+    # the change as the line's values print it (FigureChange.delta_shown), else at the figure's digits
+    shown = Decimal(change.delta_shown) if change.delta_shown is not None else None
+    digits = -shown.as_tuple().exponent if shown is not None else change.decimals
     if change.points is not None:
-        factor_digits = round(math.log10(POINTS_PER_UNIT.get(change.unit, 1.0)))
-        decimals = None if change.decimals is None else max(change.decimals - factor_digits, 0)
-        text = f"{format_number(change.points, decimals, sign=True)} points"
+        factor = POINTS_PER_UNIT.get(change.unit, 1.0)
+        factor_digits = round(math.log10(factor))
+        decimals = None if digits is None else max(digits - factor_digits, 0)
+        points = shown * Decimal(repr(factor)) if shown is not None else change.points
+        text = f"{format_number(points, decimals, sign=True)} points"
     else:
-        text = f"{format_number(change.delta, change.decimals, sign=True)}{unit_suffix(change.unit)}"
+        text = f"{format_number(shown if shown is not None else change.delta, digits, sign=True)}{unit_suffix(change.unit)}"
     if change.relative is not None:
         text += f", {format_number(100 * change.relative, RELATIVE_DECIMALS, sign=True)} %"
     if len(change.new_jobs) > 1 and change.farthest:

@@ -75,22 +75,24 @@ def shown_decimals(value, row: Row) -> int | None:
     return readable_decimals(value, carried, own_spread_width(row))
 
 
-def difference_decimals(rows: list[Row]) -> int:
+def difference_decimals(rows: list[Row], values=None) -> int:
     """Decimals of a difference between the figures of ``rows`` (a spread
     max - min between jobs) where each figure prints as :func:`fmt` prints it
     alone: the most any of them prints with (:func:`shown_decimals`), so the
     spread reads as the difference of the figures beside it (5.1 and 5.02 are
     0.08 apart); for values without printed decimals (computed ones) the most
-    any carries; 0 for none. :func:`spread_cells` prints more where that
-    would not read as their difference."""
-    shown = [shown_decimals(r.value, r) for r in rows if r.value is not None]
+    any carries; 0 for none. ``values``: the figures, one per row (default
+    each row's value; an end of a range row's range). :func:`spread_cells`
+    prints more where that would not read as their difference."""
+    values = [r.value for r in rows] if values is None else values
+    shown = [shown_decimals(value, r) for value, r in zip(values, rows, strict=True) if value is not None]
     shown = [d for d in shown if d is not None]
     if shown:
         return max(shown)
     return max((r.decimals or 0) for r in rows) if rows else 0
 
 
-def spread_cells(rows: list[Row]) -> tuple[list[str], str]:
+def spread_cells(rows: list[Row], values=None) -> tuple[list[str], str]:
     """The figures of ``rows`` (one measurement in several jobs, each with a
     value) and their spread (max - min of the source decimals, exact) as one
     table row prints them, so that the row reads as its own arithmetic
@@ -103,13 +105,17 @@ def spread_cells(rows: list[Row]) -> tuple[list[str], str]:
     carries (``Row.carried_decimals``). Where even those digits cannot make
     it hold (a kernel group's sum rounded to its least precise addend) the
     figures print at the most. A non-finite figure prints as :func:`fmt`
-    prints it, beside the float difference."""
-    values = [r.value for r in rows]
+    prints it, beside the float difference. ``values``: the figures, one
+    per row, where they are not the rows' values (the ends of a cell's
+    range, a median over jobs); the rule is the one whatever prints the
+    figures: a job-to-job cell (:meth:`~.spans.SpanHelpers.with_spread`)
+    and ``studygen diff``'s old and new values and their change."""
+    values = [r.value for r in rows] if values is None else list(values)
     alone = [fmt(value, row) for value, row in zip(values, rows, strict=True)]
     if not all(math.isfinite(value) for value in values):
-        return alone, format_number(max(values) - min(values), difference_decimals(rows))
+        return alone, format_number(max(values) - min(values), difference_decimals(rows, values))
     spread = max(map(exact_decimal, values)) - min(map(exact_decimal, values))
-    spread_text = format_number(spread, difference_decimals(rows))
+    spread_text = format_number(spread, difference_decimals(rows, values))
     if reads_as_difference(values, alone, spread_text):
         return alone, spread_text
     caps = [row.carried_decimals(value) for value, row in zip(values, rows, strict=True)]

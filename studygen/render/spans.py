@@ -19,7 +19,8 @@ from ..records.kinds import KERNEL_TIME_METRIC, Kind
 from ..study.rows import Row
 from ..study.spread import compilation_spread
 from .produced import emit, helper
-from .rows import RowSet, TemplateRow, ViewBase, counted, fmt, restriction_text, undefined_text, unit_suffix
+from .rows import (RowSet, TemplateRow, ViewBase, counted, fmt, restriction_text, spread_cells, undefined_text,
+                   unit_suffix)
 
 
 def pair_rows(pairs) -> list[Row]:
@@ -198,18 +199,43 @@ class SpanHelpers(ViewBase):
         """Job-to-job spread of the same measurement (its key and, of a
         latency, how it was timed: CUDA graphs on in one job and off in
         another are two measurements), or '' when only one job reports it:
-        ``2 jobs: 0.4639 to 0.4644``."""
+        ``2 jobs: 0.4639 to 0.4644``. Its ends take their digits together
+        (:meth:`_spread_texts`): 14.233 and 14.616 print ``14.2 to 14.6``,
+        not ``14 to 15``."""
         same = [r for r in self.same_measurement_rows(row._row) if r.value is not None]
-        jobs = {r.job_id for r in same}
-        if len(jobs) < 2:
+        if len({r.job_id for r in same}) < 2:
             return ""
+        return self._spread_texts(row._row, same)[1]
+
+    def _spread_texts(self, row: Row, same: list[Row]) -> tuple[str | None, str]:
+        """``row``'s figure and the job-to-job spread of ``same`` (its
+        measurement's rows with a value, of two or more jobs) as one cell
+        prints them: the figure (None when ``row`` is not among ``same``:
+        it prints as it does alone) and ``2 jobs: low to high``. The
+        figure and both ends print by :func:`~.rows.spread_cells`' rule, so
+        that the cell reads as the arithmetic its sources give: ends in
+        order, different ends never alike, their difference the spread's
+        (2.04 and 1.985 print ``2.04 (2 jobs: 1.985 to 2.04)``, not ``2.0
+        (2 jobs: 2.0 to 2.0)``), no figure past its source's digits."""
         low = min(same, key=lambda r: r.value)
         high = max(same, key=lambda r: r.value)
-        return f"{counted(len(jobs), 'job')}: {fmt(low.value, low)} to {fmt(high.value, high)}"
+        printed = [low, high, *([row] if any(r is row for r in same) else [])]
+        texts, _ = spread_cells(printed)
+        figure = texts[2] if len(texts) == 3 else None
+        return figure, f"{counted(len({r.job_id for r in same}), 'job')}: {texts[0]} to {texts[1]}"
 
     @helper("figure")
     def with_spread(self, row: TemplateRow) -> str:
-        """The figure, with its job-to-job spread next to it when there is one."""
-        spread = self.spread(row)
-        same = list(self.same_measurement_rows(row._row)) if spread else [row._row]
-        return emit(f"{row.number()} ({spread})" if spread else row.number(), same)
+        """The figure, with its job-to-job spread next to it when there is
+        one (:meth:`spread`), the figure's digits taken with the spread's
+        ends: ``14.6 (2 jobs: 14.2 to 14.6)``."""
+        same = [r for r in self.same_measurement_rows(row._row) if r.value is not None]
+        if len({r.job_id for r in same}) < 2:
+            return emit(row.number(), [row._row])
+        figure, spread = self._spread_texts(row._row, same)
+        if figure is not None and not row._row.undefined:
+            prefix = "about " if row._row.approximate else ""
+            number = emit(prefix + figure, [row._row], kind="figure")  # as row.number() notes its figure
+        else:
+            number = row.number()
+        return emit(f"{number} ({spread})", list(self.same_measurement_rows(row._row)))

@@ -19,7 +19,7 @@ from .escaping import escape_cell, escape_label
 from .github_table import github_table
 from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .produced import cells_of, emit, helper
-from .rows import RowSet, TemplateRow, counted, field_order, fmt, undefined_text
+from .rows import RowSet, TemplateRow, counted, field_order, spread_cells, undefined_text
 from .spans import SpanHelpers
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
@@ -250,7 +250,9 @@ class TableHelpers(SpanHelpers):
         prints with its job-to-job spread (:meth:`with_spread`); several rows
         print the range over them all and whose figures they are, no one
         row's figure as the cell's: ``5.764 to 5.850 (2 jobs: a, b)``,
-        ``5.850 (2 jobs, each: a, b)`` when they print alike, ``5.0 to 8.0 (2
+        ``5.850 (2 jobs, each: a, b)`` when their figures are equal (the
+        ends print by :func:`~.rows.spread_cells`' rule: 5.12 and 5.14
+        print ``5.12 to 5.14``, never ``5.12 to 5.1`` or one figure), ``5.0 to 8.0 (2
         figures of 1 job: a)`` when a job gives several (jobs in row order)."""
         if len(rows) == 1:
             return self.with_spread(rows[0])
@@ -263,7 +265,8 @@ class TableHelpers(SpanHelpers):
         whose = counted(len(jobs), "job")
         if len(figures) > len(jobs):
             whose = f"{len(figures)} figures of {whose}"
-        low, high = fmt(lowest.low, lowest._row), fmt(highest.high, highest._row)
+        # both ends take their digits together (spread_cells' rule): in order, told apart, their difference the range's
+        low, high = spread_cells([lowest._row, highest._row], [lowest.low, highest.high])[0]
         named = ", ".join(escape_cell(job) for job in jobs)
         text = f"{low} to {high} ({whose}: {named}" if low != high else f"{low} ({whose}, each: {named}"
         left = len(rows) - len(figures)

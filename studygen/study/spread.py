@@ -94,7 +94,7 @@ def spread_of(row: Row) -> Spread | None:
         return None
     if len(values) < MIN_SPREAD_VALUES:
         return None
-    return Spread(tuple(float(v) for v in values), source)
+    return Spread(_as_floats(values), source)
 
 
 def compilation_spread(row: Row) -> Spread | None:
@@ -115,7 +115,14 @@ def compilation_spread(row: Row) -> Spread | None:
         return None
     if len(values) < 2:
         return None
-    return Spread(tuple(float(v) for v in values), COMPILATIONS)
+    return Spread(_as_floats(values), COMPILATIONS)
+
+
+def _as_floats(values) -> tuple[float, ...]:
+    """``values`` as floats, a float read from a record kept as it is (a
+    :class:`~studygen.numbers.SourceFloat` keeps the digits its source
+    printed: ``studygen diff`` prints a spread's ends with them)."""
+    return tuple(v if isinstance(v, float) else float(v) for v in values)
 
 
 def measured_spreads(row: Row) -> list[Spread]:
