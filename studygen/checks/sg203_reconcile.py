@@ -23,6 +23,25 @@ then its kind (``latency``, ``plan_size``), then ``<kind>_<unit>``
 the job-to-job spread next to such figures (``StudyView.with_spread``) and
 lists them under "same measurement in two jobs".
 
+Levels of variance (a trial of ``collect run``): two pairs of like jobs of one
+model on one machine were SG203 errors in six kernel-time groups. The
+bootstrap compares each job's own samples (profiled forwards, repeat medians),
+so its interval holds the scatter inside each job and none of the spread
+between jobs (another process, another compilation); a test of the samples of
+one level taken for a test of the level above is pseudoreplication (Hurlbert,
+Ecological Monographs 54(2), 1984; Kalibera and Jones, ISMM 2013: measure the
+variance at each level of repetition). Such a disagreement is therefore a
+warning that names the level it measured, unless a third job of the key
+measures the job-to-job spread or a ``spread_sources`` entry covers it (then
+an error, as before). And one pair of records is compared over every key both
+report: their bootstrap comparisons are held together to Holm's step-down
+correction (Holm, Scandinavian Journal of Statistics 6(2), 1979), each from
+the two-sided p of its percentile interval
+(:func:`studygen.render.stats.percentile_p_value`). In the trial's two eager
+jobs, 12 such comparisons, two groups at p 0.035 and 0.036 were errors: after
+the correction (0.42) neither is a finding. The compiled pair's four groups
+(p below 0.0001) stay, as warnings.
+
 Case (seed): on B200 with TensorRT 11.4 the main job reports fp16 AP 0.4644
 and FP8 AP 0.4625 (a drop of 0.19 points), the per-part job 0.4639 and 0.4637
 (a drop of 0.02 points); the 0.0002 difference of the per-part job is smaller
@@ -31,13 +50,14 @@ than the 0.0012 spread of the FP8 figure between the two jobs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import median
 
 from ..findings import Finding
 from ..numbers import format_number, two_significant_decimals
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
-from ..render.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, median_difference
+from ..render.stats import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, holm_adjusted, median_difference
+from ..rules import ERROR, WARNING
 from ..study.rows import Row
 from ..study.resolution import resolution, timer_allowance
 from ..study.spread import PROFILED_ITERATIONS, Spread, declared_source_of, spread_of, tolerance, tolerance_keys
@@ -99,10 +119,21 @@ def _unit(row: Row) -> str:
 
 @dataclass(frozen=True)
 class PairVerdict:
-    """Whether two jobs' rows of one key disagree, and the words that say how it was decided."""
+    """Whether two jobs' rows of one key disagree, and the words that say how it was decided.
+
+    ``p_value``: of a bootstrap comparison (both figures with a spread of their own, no declared
+    source), its two-sided p before any correction (:attr:`studygen.render.stats.MedianDifference.p_value`),
+    and ``alpha`` the level it is held to (1 - the interval's confidence); 1.0 where such figures lie
+    within the timer's resolution (never a disagreement, and not tested, but one of the comparisons
+    Holm's correction counts: leaving it out would choose the family by the data); None and 0.0 for
+    the other comparisons.
+    ``severity``: of the finding a disagreement makes (:func:`disagreeing_pairs` sets it)."""
 
     disagree: bool
     basis: str
+    p_value: float | None = None
+    alpha: float = 0.0
+    severity: str = ERROR
 
 
 def _bootstrap(study, a_values, b_values):
@@ -165,8 +196,11 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     step = max(resolution(a), resolution(b))
     if step and difference <= timer_allowance([a], [b]) + 1e-12:
         places = max(_gap_decimals([a, b], difference), two_significant_decimals(step))
+        bootstrapped = (spread_of(a) is not None and spread_of(b) is not None
+                        and declared_source_of(study, a, b) is None)
         return PairVerdict(False, f"{_gap(difference, places)}{unit_text} apart, within the timer resolution "
-                                  f"{_gap(step, places)}{unit_text}")
+                                  f"{_gap(step, places)}{unit_text}",
+                           p_value=1.0 if bootstrapped else None, alpha=1 - CONFIDENCE if bootstrapped else 0.0)
     spread_a, spread_b = spread_of(a), spread_of(b)
     allowed = tolerance(study, a)
     declared = declared_source_of(study, a, b)
@@ -175,12 +209,13 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     if spread_a is not None and spread_b is not None:
         decimals = max(decimals, 3)  # an interval of a few hundredths needs its third digit
         result = _bootstrap(study, spread_a.values, spread_b.values)
-        return PairVerdict(not result.within_noise,
+        return PairVerdict(result.p_value < 1 - result.confidence,
                            f"{_compared(a, b, spread_a, spread_b, decimals, unit_text)}, "
                            f"{round(100 * result.confidence)}% bootstrap interval of the difference of medians "
                            f"{format_number(result.low_ms, decimals, sign=True)} to "
                            f"{format_number(result.high_ms, decimals, sign=True)}"
-                           f"{unit_text} excludes 0 ({result.resamples} resamples, seed {result.seed})")
+                           f"{unit_text} excludes 0 ({result.resamples} resamples, seed {result.seed})",
+                           p_value=result.p_value, alpha=1 - result.confidence)
     if spread_a is not None or spread_b is not None:
         with_spread, single = (a, b) if spread_a is not None else (b, a)
         spread = spread_a or spread_b
@@ -234,25 +269,84 @@ def _outlier(rows: list[Row], a: Row, b: Row) -> Row:
     return a if abs(a.value - middle) > abs(b.value - middle) + 1e-12 else b
 
 
-def _disagreeing(study, rows: list[Row]) -> list[tuple[Row, Row, Row, PairVerdict]]:
-    """``(a, b, placed_at, verdict)`` for each pair of jobs of one key that disagree."""
+def _compared_pairs(study, rows: list[Row]) -> list[tuple[Row, Row, PairVerdict]]:
+    """``(a, b, verdict)`` for each pair of jobs of one key (``a``'s job id first), each
+    compared on its own (:func:`compare_pair`)."""
     ordered = sorted(rows, key=lambda r: (r.job_id, r.pointer))
-    pairs = []
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1:]:
-            if a.job_id == b.job_id:
-                continue
-            verdict = compare_pair(study, a, b)
-            if verdict.disagree:
-                pairs.append((a, b, _outlier(rows, a, b), verdict))
-    return pairs
+    return [(a, b, compare_pair(study, a, b))
+            for i, a in enumerate(ordered) for b in ordered[i + 1:] if a.job_id != b.job_id]
+
+
+def _p_text(p: float, resamples: int) -> str:
+    """A p-value with two significant digits; one below a single resample's share as ``< 0.0001``."""
+    floor = 1 / resamples
+    if p < floor:
+        return f"< {format_number(floor)}"
+    return format_number(p, two_significant_decimals(p))
+
+
+def _holm_corrected(study, compared: dict) -> dict:
+    """``compared`` (key → :func:`_compared_pairs`) with the bootstrap comparisons of each pair of
+    records (two jobs: every key both report with a spread of their own and no declared source,
+    those within the timer's resolution counted at p 1) held to Holm's step-down correction together
+    (:func:`studygen.render.stats.holm_adjusted`): one disagrees only when its adjusted p is below the
+    level its interval was read at, and its words give both p-values. A pair with one such comparison
+    keeps it as it is (no correction; the interval says it all)."""
+    families: dict[tuple[str, str], list[tuple[tuple, int]]] = {}
+    for key, verdicts in compared.items():
+        for index, (a, b, verdict) in enumerate(verdicts):
+            if verdict.p_value is not None:
+                families.setdefault((a.job_id, b.job_id), []).append((key, index))
+    corrected = {key: list(verdicts) for key, verdicts in compared.items()}
+    resamples = _setting(study, "resamples", DEFAULT_RESAMPLES)
+    for (job_a, job_b), members in families.items():
+        if len(members) < 2:
+            continue
+        verdicts = [compared[key][index][2] for key, index in members]
+        for (key, index), verdict, adjusted in zip(members, verdicts, holm_adjusted([v.p_value for v in verdicts])):
+            a, b, _ = compared[key][index]
+            corrected[key][index] = (a, b, replace(
+                verdict, disagree=adjusted < verdict.alpha,
+                basis=f"{verdict.basis}; two-sided bootstrap p {_p_text(verdict.p_value, resamples)}, "
+                      f"{_p_text(adjusted, resamples)} after Holm's correction for the {len(members)} figures jobs "
+                      f"{job_a} and {job_b} both measured with a spread of their own"))
+    return corrected
+
+
+def _within_jobs_only(a: Row, b: Row) -> str:
+    """The clause a bootstrap disagreement of two jobs ends with where nothing measures or declares
+    their job-to-job spread: its interval holds only the scatter inside each job."""
+    spread_a, spread_b = spread_of(a), spread_of(b)
+    noun = "forwards" if spread_a.source == PROFILED_ITERATIONS else "repeats"
+    counts = len(spread_a.values), len(spread_b.values)
+    each = f"each job's {counts[0]} {noun}" if counts[0] == counts[1] else f"each job's {noun} ({counts[0]} and {counts[1]})"
+    return f"; beyond the scatter of {each}; job-to-job spread not measured: repeat the job or declare spread_sources"
 
 
 def disagreeing_pairs(study, repeated=None) -> dict[tuple, list[tuple[Row, Row, Row, PairVerdict]]]:
-    """Measurement (:func:`measurement_of`) → its disagreeing pairs (see :func:`_disagreeing`), for every repeated
-    key (``repeated``: :func:`repeated_keys` of the study, when the caller has it)."""
+    """Measurement (:func:`measurement_of`) → ``(a, b, placed_at, verdict)`` for each pair of jobs
+    of it that disagree, placed at the row further from the others (:func:`_outlier`), for every
+    repeated key (``repeated``: :func:`repeated_keys` of the study, when the caller has it).
+
+    Each pair of jobs is compared as :func:`compare_pair` says, its bootstrap comparisons over all
+    keys held to Holm's correction together (:func:`_holm_corrected`). A bootstrap disagreement of
+    a key only two jobs report, which no declared source covers (:func:`compare_pair` reads those
+    first), rests on each job's own samples alone: a warning that says so (:func:`_within_jobs_only`).
+    A third job of the key measures the job-to-job spread, and the disagreement stays an error."""
     repeated = repeated if repeated is not None else repeated_keys(study)
-    return {key: _disagreeing(study, rows) for key, rows in repeated.items()}
+    corrected = _holm_corrected(study, {key: _compared_pairs(study, rows) for key, rows in repeated.items()})
+    found = {}
+    for key, rows in repeated.items():
+        jobs_measured = len({r.job_id for r in rows}) > 2
+        pairs = []
+        for a, b, verdict in corrected[key]:
+            if not verdict.disagree:
+                continue
+            if verdict.p_value is not None and not jobs_measured:
+                verdict = replace(verdict, severity=WARNING, basis=verdict.basis + _within_jobs_only(a, b))
+            pairs.append((a, b, _outlier(rows, a, b), verdict))
+        found[key] = pairs
+    return found
 
 
 def disagreements(study, pairs=None) -> list[Finding]:
@@ -265,7 +359,7 @@ def disagreements(study, pairs=None) -> list[Finding]:
             findings.append(row_finding(
                 "SG203", placed,
                 f"same measurement disagrees across jobs: {_what(study, a)}: {values} ({verdict.basis})",
-                hint=_hint(placed)))
+                hint=_hint(placed), severity=verdict.severity))
     return findings
 
 

@@ -9,6 +9,9 @@ bootstrap of the difference of medians: resample each side's repeat medians
 with replacement, take ``median(b*) - median(a*)``, and read the 2.5 and 97.5
 percentiles (Efron and Tibshirani, *An Introduction to the Bootstrap*, 1993,
 ch. 13). The difference is "within run-to-run noise" when that interval holds 0.
+The two-sided p of that test (:func:`percentile_p_value`) is the smallest
+1 - confidence whose interval excludes 0; SG203 holds several such tests of
+one pair of records to Holm's step-down correction (:func:`holm_adjusted`).
 
 AP (SG203): per-image results (see :func:`per_image_from_cocoeval`) let the
 COCO AP of a resampled image list be recomputed exactly as pycocotools'
@@ -38,7 +41,9 @@ class MedianDifference:
 
     ``difference_ms`` is ``median(b) - median(a)``; ``low_ms``/``high_ms`` the
     percentile interval at ``confidence``; ``spread_a``/``spread_b`` the
-    (min, max) of each side's repeat medians.
+    (min, max) of each side's repeat medians; ``p_value`` the two-sided p of
+    the same resamples (:func:`percentile_p_value`): the interval excludes 0
+    exactly when ``p_value < 1 - confidence``.
     """
 
     difference_ms: float
@@ -51,6 +56,7 @@ class MedianDifference:
     resamples: int
     seed: int
     confidence: float
+    p_value: float
 
     @property
     def within_noise(self) -> bool:
@@ -81,12 +87,73 @@ def median_difference(a_ms, b_ms, *, resamples: int = DEFAULT_RESAMPLES, seed: i
     a_star = np.median(a[rng.integers(0, a.size, size=(resamples, a.size))], axis=1)
     b_star = np.median(b[rng.integers(0, b.size, size=(resamples, b.size))], axis=1)
     tail = 100 * (1 - confidence) / 2
-    low, high = np.percentile(b_star - a_star, [tail, 100 - tail])
+    differences = b_star - a_star
+    low, high = np.percentile(differences, [tail, 100 - tail])
     return MedianDifference(
         difference_ms=float(np.median(b) - np.median(a)), low_ms=float(low), high_ms=float(high),
         repeats_a=int(a.size), repeats_b=int(b.size),
         spread_a=(float(a.min()), float(a.max())), spread_b=(float(b.min()), float(b.max())),
-        resamples=resamples, seed=seed, confidence=confidence)
+        resamples=resamples, seed=seed, confidence=confidence, p_value=percentile_p_value(differences))
+
+
+def percentile_p_value(differences) -> float:
+    """Two-sided p of the percentile bootstrap test of 0: the smallest
+    ``alpha`` whose ``1 - alpha`` percentile interval of ``differences`` (the
+    resampled statistics, read as :func:`median_difference` reads them:
+    numpy's linear interpolation at position ``q * (n - 1)`` of the sorted
+    values) excludes 0, so that the interval at ``alpha`` excludes 0 exactly
+    when ``alpha`` exceeds it. 0.0 when every resample lies on one side of 0,
+    1.0 at most. This is the test a confidence interval defines: reject 0 when
+    the interval leaves it out (Efron and Tibshirani, *An Introduction to the
+    Bootstrap*, 1993, sec. 15.4; Lehmann and Romano, *Testing Statistical
+    Hypotheses*, 3rd ed. 2005, sec. 3.5).
+
+    The interval's low end lies above 0 once its position ``alpha / 2 * (n - 1)``
+    passes the position where the interpolated quantile curve crosses 0; its
+    high end below 0 once ``(1 - alpha / 2) * (n - 1)`` is short of where the
+    curve leaves the negative values.
+    """
+    import numpy as np
+
+    ordered = np.sort(np.asarray(differences, dtype=float))
+    last = ordered.size - 1
+    if last < 1:
+        return 0.0 if last == 0 and ordered[0] != 0.0 else 1.0
+    smallest = 1.0
+    at_most_zero = int(np.searchsorted(ordered, 0.0, side="right"))  # values <= 0
+    if at_most_zero == 0:
+        return 0.0
+    if at_most_zero <= last:  # the low end can rise above 0
+        below, above = ordered[at_most_zero - 1], ordered[at_most_zero]
+        crossing = at_most_zero - 1 + (0.0 - below) / (above - below)
+        smallest = min(smallest, 2 * crossing / last)
+    negative = int(np.searchsorted(ordered, 0.0, side="left"))  # values < 0
+    if negative == last + 1:
+        return 0.0
+    if negative > 0:  # the high end can fall below 0
+        below, above = ordered[negative - 1], ordered[negative]
+        crossing = negative - 1 + (0.0 - below) / (above - below)
+        smallest = min(smallest, 2 * (last - crossing) / last)
+    return float(smallest)
+
+
+def holm_adjusted(p_values) -> list[float]:
+    """Holm's step-down adjustment of ``p_values`` (a family of tests, in any
+    order), returned in the same order: sorted ascending, the ``i``-th
+    (0-based) of ``m`` is multiplied by ``m - i``, each kept at least as large
+    as the one before it, and capped at 1. A test rejected at family-wise
+    level ``alpha`` is one whose adjusted p is below ``alpha``; the chance of
+    rejecting any true hypothesis of the family stays at most ``alpha``
+    whatever their dependence (Holm, "A simple sequentially rejective
+    multiple test procedure", Scandinavian Journal of Statistics 6(2), 1979).
+    Ties are ordered by position, which does not change the result."""
+    order = sorted(range(len(p_values)), key=lambda index: p_values[index])
+    adjusted = [1.0] * len(p_values)
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
 
 
 # ---- COCO AP from per-image results -------------------------------------------

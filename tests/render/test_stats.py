@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from studygen.render.stats import (MedianDifference, PerImageAP, ap_difference, median_difference,
-                                   per_image_from_cocoeval)
+from studygen.render.stats import (MedianDifference, PerImageAP, ap_difference, holm_adjusted, median_difference,
+                                   per_image_from_cocoeval, percentile_p_value)
 
 from ..checks.coco_toy import evaluate, toy_coco
 
@@ -84,10 +84,39 @@ def test_non_finite_repeat_medians_are_refused(bad_side):
 
 def test_within_noise_holds_the_ends_of_the_interval():
     def verdict(low, high):
-        return MedianDifference(0.0, low, high, 3, 3, (0, 0), (0, 0), 100, 0, 0.95).verdict
+        return MedianDifference(0.0, low, high, 3, 3, (0, 0), (0, 0), 100, 0, 0.95, p_value=1.0).verdict
 
     assert verdict(-0.1, 0.1) == verdict(0.0, 0.2) == verdict(-0.2, 0.0) == "within run-to-run noise"
     assert verdict(0.001, 0.2) == verdict(-0.2, -0.001) == "beyond run-to-run noise"
+
+
+def test_the_bootstrap_p_is_the_smallest_level_whose_interval_excludes_0():
+    # sorted [-1, 1, 2, 3, 4]: numpy's linear percentile crosses 0 at position 0.5 of 4, so the low end
+    # rises above 0 once alpha / 2 * 4 > 0.5: p = 0.25
+    assert percentile_p_value([3.0, -1.0, 4.0, 1.0, 2.0]) == pytest.approx(0.25)
+    assert percentile_p_value([-3.0, 1.0, -4.0, -1.0, -2.0]) == pytest.approx(0.25)  # mirrored: the high end
+    assert percentile_p_value([0.1, 0.2, 0.3]) == 0.0  # every resample on one side
+    assert percentile_p_value([-1.0, 0.0, 0.0, 1.0]) == 1.0  # no interval leaves 0 out
+
+
+@pytest.mark.parametrize("confidence", [0.5, 0.9, 0.95])
+def test_the_bootstrap_p_agrees_with_the_interval_of_the_same_resamples(confidence):
+    # near-equal and separated pairs alike (coarse values give the tied medians of real repeat medians)
+    outcomes = set()
+    for shift in (0.0, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12):
+        b_ms = [round(v + shift, 2) for v in A_MS]
+        result = median_difference(A_MS, b_ms, resamples=301, seed=5, confidence=confidence)
+        assert (result.p_value < 1 - confidence) == (not result.within_noise), (shift, result)
+        outcomes.add(result.within_noise)
+    assert outcomes == {True, False}
+
+
+def test_holm_multiplies_the_ith_smallest_p_by_the_tests_left_and_keeps_the_order():
+    # sorted 0.005 x 4, 0.01 x 3, 0.03 x 2 and 0.04 x 1, each at least the one before it
+    assert holm_adjusted([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm_adjusted([0.5, 0.6]) == pytest.approx([1.0, 1.0])  # capped at 1
+    assert holm_adjusted([0.02]) == [0.02]
+    assert holm_adjusted([]) == []
 
 
 # ---- COCO AP from per-image results -------------------------------------------------
