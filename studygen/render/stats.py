@@ -104,9 +104,10 @@ def percentile_p_value(differences) -> float:
     values) excludes 0, so that the interval at ``alpha`` excludes 0 exactly
     when ``alpha`` exceeds it. 0.0 when every resample lies on one side of 0,
     1.0 at most. This is the test a confidence interval defines: reject 0 when
-    the interval leaves it out (Efron and Tibshirani, *An Introduction to the
-    Bootstrap*, 1993, sec. 15.4; Lehmann and Romano, *Testing Statistical
-    Hypotheses*, 3rd ed. 2005, sec. 3.5).
+    the interval leaves it out (the duality of confidence sets and tests:
+    Lehmann and Romano, *Testing Statistical Hypotheses*, 3rd ed., 2005; the
+    percentile bootstrap as read here is not a test built under the null, so
+    this p is as good as the interval it is read from, no better).
 
     The interval's low end lies above 0 once its position ``alpha / 2 * (n - 1)``
     passes the position where the interpolated quantile curve crosses 0; its
