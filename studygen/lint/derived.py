@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ..numbers import format_number
 from .document import Series, Table
-from .figures import Figure, with_unit
+from .figures import Figure, in_one_unit, with_unit
 from .rounding import Interval, consistent, gives, quotient, stands_for
 from .table_model import Definition, declared_definitions, is_derived, is_identity, row_groups
 
@@ -145,9 +145,11 @@ class Fit:
     def operands(self, row: int) -> tuple[Figure, Figure]:
         """(a, b) of ``row`` for this definition."""
         if self.kind == "pair":
-            return self.first.values[row], self.second.values[row]
-        other = self.first.values[self.baselines[row] if self.kind == "baseline" else row - 1]
-        return (other, self.first.values[row]) if self.reversed else (self.first.values[row], other)
+            a, b = self.first.values[row], self.second.values[row]
+        else:
+            other = self.first.values[self.baselines[row] if self.kind == "baseline" else row - 1]
+            a, b = (other, self.first.values[row]) if self.reversed else (self.first.values[row], other)
+        return in_one_unit(a, b) or (a, b)
 
     def described(self, table: Table, row_word: str = "row", row: int | None = None) -> str:
         """What the definition computes ``row`` from, for a message;
@@ -161,6 +163,15 @@ class Fit:
             name = f"{row_word} '{label}'" if label else f"the {row_word} at line {table.rows[baseline].line}"
             return f"'{self.first.header}' against the baseline {name} gives"
         return f"'{self.first.header}' against the {row_word} before gives"
+
+
+def _in_one_unit(pairs) -> list[tuple[int, Figure, Figure]]:
+    """``pairs`` of (row, a, b) with each a and b in one unit
+    (:func:`~studygen.lint.figures.in_one_unit`: ``20480 MB`` against
+    ``21.5 GB`` in GB); a pair whose units do not convert into each other
+    (``812.4 ms`` and ``430.2 tok/s`` in one row of a Metric-per-row table)
+    is left out: no change or ratio is formed from it."""
+    return [(row, *same) for row, a, b in pairs if (same := in_one_unit(a, b)) is not None]
 
 
 def _score(formula, target: Series, pairs) -> tuple[list[int], list[int]] | None:
@@ -232,8 +243,8 @@ def pair_fits(target: Series, formulas, pool: list[Series]):
         for second in pool:
             if second is first or second is target:
                 continue
-            pairs = [(i, first.values[i], second.values[i]) for i in target_rows
-                     if first.values[i] is not None and second.values[i] is not None]
+            pairs = _in_one_unit((i, first.values[i], second.values[i]) for i in target_rows
+                                 if first.values[i] is not None and second.values[i] is not None)
             if len(pairs) < 3:
                 continue
             for formula in formulas:
@@ -256,8 +267,8 @@ def _baseline_candidates(target: Series, operand: Series, rows) -> list[int]:
 
 
 def _baseline_pairs(target: Series, first: Series, baselines: dict[int, int]):
-    return [(i, first.values[i], first.values[b]) for i, b in baselines.items()
-            if target.values[i] is not None and first.values[i] is not None]
+    return _in_one_unit((i, first.values[i], first.values[b]) for i, b in baselines.items()
+                        if target.values[i] is not None and first.values[i] is not None)
 
 
 def _baseline_choices(table: Table, target: Series, first: Series):
@@ -304,7 +315,7 @@ def _previous_pairs(table: Table, target: Series, first: Series):
         for i in group[1:]:
             if target.values[i] is not None and first.values[i] is not None and first.values[i - 1] is not None:
                 pairs.append((i, first.values[i], first.values[i - 1]))
-    return pairs
+    return _in_one_unit(pairs)
 
 
 def previous_fits(table: Table, target: Series, formulas, pool: list[Series]):
@@ -391,7 +402,7 @@ def declared_fits(table: Table, target: Series, formulas):
         if definition.kind == "pair":
             rows = [i for i, v in enumerate(target.values) if v is not None
                     and definition.first.values[i] is not None and definition.second.values[i] is not None]
-            pairs = [(i, definition.first.values[i], definition.second.values[i]) for i in rows]
+            pairs = _in_one_unit((i, definition.first.values[i], definition.second.values[i]) for i in rows)
             kind, baselines = "pair", {}
         else:  # baseline
             baselines = next(_baseline_choices(table, target, definition.first), {})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from studygen.lint import lint_text
+from studygen.lint.figures import figures_of, in_one_unit
 from studygen.lint.derived import best_fit, declared_fits, formulas_for, operand_pools
 from studygen.lint.parse import parse_document
 from studygen.lint.table_model import declared_definitions, identity_rows, is_derived, label_runs, precedes_derived, row_groups
@@ -247,3 +248,79 @@ def test_metric_rows_of_two_units_take_no_unit_from_the_heading():
     # every row in ms: the column's unit, as before
     one_unit = table("| Metric | fp16 | int8 |\n|---|---|---|\n| Decode step | 24.0 ms | 18.0 ms |\n| Prefill | 310 ms | 250 ms |\n")
     assert series(one_unit, "fp16").unit == "ms"
+
+
+# Eight rows that each print one unit, whose changes follow from their cells: enough for the column's layout to hold
+# beside four rows more (two thirds of the rows fit it), so a row it does not fit is reported
+_ONE_UNIT_ROWS = ("| Metric | Before | After | Change |\n|---|---|---|---|\n| Decode step | 24.0 ms | 18.0 ms | -25.0% |\n"
+                  "| Output rate | 1,250 tok/s | 1,600 tokens/s | +28.0% |\n| Request rate | 12.1 req/s | 13.4 req/s | +10.7% |\n"
+                  "| Prefill | 310 ms | 250 ms | -19.4% |\n| KV blocks | 5.0 GB | 5.5 GB | +10.0% |\n"
+                  "| Serving | 950 QPS | 1010 QPS | +6.3% |\n| Sampler | 18.2 it/s | 19.9 it/s | +9.3% |\n"
+                  "| Training | 310 samples/s | 331 samples/s | +6.8% |\n")
+
+
+def _units_of_one_dimension(memory: str, load: str) -> str:
+    """:data:`_ONE_UNIT_ROWS` and four rows (lines 11 to 14) whose Before
+    and After cells print two units of one dimension: 20480 MB -> 21.5 GB
+    is 20.48 -> 21.5 GB, +5.0%; 900 MB/s -> 1.2 GB/s +33.3%; 20480 MiB ->
+    21.5 GiB is 20 -> 21.5 GiB, +7.5%; 1.50 s -> 1200 ms -20.0%; ``memory``
+    and ``load`` are the printed changes of the first and the last."""
+    return (_ONE_UNIT_ROWS + f"| Peak memory | 20480 MB | 21.5 GB | {memory} |\n| Copy rate | 900 MB/s | 1.2 GB/s | +33.3% |\n"
+            f"| KV cache | 20480 MiB | 21.5 GiB | +7.5% |\n| Load time | 1.50 s | 1200 ms | {load} |\n")
+
+
+def test_a_row_printing_two_units_of_one_dimension_is_compared_in_one_unit():
+    # before, 21.5 against 20480 gave -99.9% on the MB, MB/s and MiB rows, (1200 - 1.50) / 1.50 on the s row
+    assert sg103(_units_of_one_dimension("+5.0%", "-20.0%")) == []
+
+
+def test_a_wrong_change_on_a_row_of_two_units_is_reported_in_the_units_printed():
+    findings = sg103(_units_of_one_dimension("+6.0%", "-25.0%"))
+    assert [line for line, _ in findings] == [11, 14]
+    assert "row 'Peak memory': 'Change' is +6.0% but 'After' and 'Before' give (21.5 GB - 20480 MB) / 20480 MB = 5.0%" \
+        in findings[0][1]
+    assert "row 'Load time': 'Change' is -25.0% but 'After' and 'Before' give (1200 ms - 1.50 s) / 1.50 s = -20.0%" \
+        in findings[1][1]
+
+
+def test_binary_sizes_convert_by_1024_and_not_into_decimal_ones():
+    # 20480 MiB -> 21.5 GiB is +7.5%, not the +5.0% of 20480 MB -> 21.5 GB
+    markdown = _units_of_one_dimension("+5.0%", "-20.0%").replace("| +7.5% |", "| +5.0% |")
+    assert [line for line, _ in sg103(markdown)] == [13]
+    # 1000 MB against 1.0 GiB (1073.7 MB): units neither a power of ten nor of 1024 apart form no change, right or
+    # wrong; (1.0 - 1000) / 1000 = -99.9% was reported before
+    assert sg103(_ONE_UNIT_ROWS + "| Swap | 1000 MB | 1.0 GiB | +7.4% |\n") == []
+
+
+def test_cells_of_units_that_do_not_convert_form_no_change():
+    # 812.4 ms against 430.2 tok/s on one row: no change is computed from them (-47.0% was, before)
+    assert sg103(_ONE_UNIT_ROWS + "| Mixed | 812.4 ms | 430.2 tok/s | +5.0% |\n") == []
+    # the same row in one unit is checked: (430.2 - 812.4) / 812.4 = -47.0%
+    assert [line for line, _ in sg103(_ONE_UNIT_ROWS + "| Mixed | 812.4 ms | 430.2 ms | +5.0% |\n")] == [11]
+
+
+def _speedups(forward: str) -> str:
+    """Times of two units on a row: 1230 / 410 = 3.00x, 300 / 200 = 1.50x
+    (``forward`` printed), 900 / 450 = 2.00x."""
+    return ("| Metric | Eager | Compiled | Speedup |\n|---|---|---|---|\n| Step time | 1.23 s | 410 ms | 3.00x |\n"
+            f"| Forward time | 300 ms | 0.20 s | {forward} |\n| Backward time | 900 ms | 450 ms | 2.00x |\n")
+
+
+def test_a_speedup_of_times_in_two_units_is_computed_in_one():
+    assert sg103(_speedups("1.50x")) == []
+    ((line, message),) = sg103(_speedups("1.40x"))
+    assert line == 4 and "'Eager' and 'Compiled' give 300 ms / 0.20 s = 1.50x" in message
+
+
+def test_in_one_unit_expresses_both_figures_in_the_larger_unit():
+    megabytes, gigabytes = (f for f in figures_of("20480 MB against 21.5 GB"))
+    a, b = in_one_unit(megabytes, gigabytes)
+    # 20480 MB is 20.480 GB: three more decimals, so its rounding allowance stays 0.5 MB
+    assert (a.value, a.decimals, a.unit, a.text) == (20.48, 3, "GB", "20480 MB")
+    assert (b.value, b.decimals, b.unit, b.text) == (21.5, 1, "GB", "21.5 GB")
+    mebibytes, gibibytes = figures_of("20480 MiB against 21.5 GiB")
+    assert [(f.value, f.decimals, f.unit) for f in in_one_unit(gibibytes, mebibytes)] == [(21.5, 1, "GiB"), (20.0, 3, "GiB")]
+    assert in_one_unit(*figures_of("812.4 ms against 430.2 tok/s")) is None
+    assert in_one_unit(*figures_of("1000 MB against 1.0 GiB")) is None
+    same = figures_of("1,250 tok/s against 1,600 tokens/s")
+    assert in_one_unit(*same) == tuple(same)
