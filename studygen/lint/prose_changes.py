@@ -41,6 +41,7 @@ Cases: ``sg103_pos_percent_change_claims``, ``sg103_neg_percent_change_claims``.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 
 from ..numbers import format_number
@@ -48,6 +49,7 @@ from ..patterns import lazy_compile
 from .derived import FORMULAS
 from .document import Document, Sentence
 from .figures import Figure
+from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, written_direction
 from .rounding import Interval, consistent, printed_interval
 from .row_axis import named_rows
 from .text import CLAUSE_REACH
@@ -180,6 +182,29 @@ def changes_of(sentence: Sentence) -> list[Change]:
     return found
 
 
+# the formulas of each sense over a before and an after, either one first; the readings below pick the order
+_SENSE_FORMULAS = {_DECREASE: ("relative_first",), _INCREASE: ("relative_second",),
+                   _FASTER: ("relative_first", "relative_second"), _SLOWER: ("relative_first", "relative_second")}
+# ratio_direction's words for a percent that no change word of this module reads ("drops by 12%", "a 12% gain")
+_DIRECTION_SENSE = {SMALLER: _DECREASE, LARGER: _INCREASE, BETTER: _FASTER, WORSE: _SLOWER}
+
+
+def change_formulas(sentence: Sentence, figure: Figure) -> tuple[str, ...] | None:
+    """Names of :data:`~.derived.FORMULAS` that the percent ``figure`` of
+    ``sentence`` may follow over two figures it compares, as its words state
+    the change (:func:`changes_of`, else
+    :func:`~.ratio_direction.written_direction`): a decrease ``(a - b) / a``
+    (relative_first), an increase ``(a - b) / b`` (relative_second), "faster",
+    "slower" or "better" either; each tried with either figure first, only
+    the larger first gives a positive figure. None when the words give no
+    direction (any formula may fit)."""
+    for change in changes_of(sentence):
+        if change.figure.start == figure.start:
+            return _SENSE_FORMULAS[change.sense]
+    written = written_direction(sentence.block.text, figure, sentence.start)
+    return _SENSE_FORMULAS[_DIRECTION_SENSE[written[0]]] if written else None
+
+
 def _readings(change: Change, kind: str) -> tuple[tuple[str, bool], ...]:
     """(formula, x first) pairs a change may follow for a quantity ``kind``:
     the formula over (x, y) when True, over (y, x) when False."""
@@ -251,23 +276,28 @@ def _printed_backing(pair: Pair, figure: Figure) -> bool:
     return False
 
 
-def change_findings(document: Document) -> list[tuple[int, str, str]]:
+def change_findings(document: Document, recomputed: Container[tuple[int, str, frozenset[str]]] = ()
+                    ) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each stated percent change between two
     variants that the one table measuring both does not give (see the module
-    docstring)."""
+    docstring). A change already found wrong against the figures its own
+    sentence prints, ``recomputed`` holding (line, figure text, the two
+    figures' texts), is left out when every named row's cells print those
+    same two figures (one fault, stated once)."""
     found = []
     for block in document.prose:
         if "%" not in block.text:
             continue
         for sentence in block.sentences:
             for change in changes_of(sentence):
-                finding = _finding(document, sentence, change)
+                finding = _finding(document, sentence, change, recomputed)
                 if finding is not None:
                     found.append(finding)
     return found
 
 
-def _finding(document: Document, sentence: Sentence, change: Change) -> tuple[int, str, str] | None:
+def _finding(document: Document, sentence: Sentence, change: Change,
+             recomputed: Container[tuple[int, str, frozenset[str]]] = ()) -> tuple[int, str, str] | None:
     kinds = kinds_named(change.clause, change.comparative)
     if not kinds:
         return None
@@ -292,7 +322,10 @@ def _finding(document: Document, sentence: Sentence, change: Change) -> tuple[in
         readings.append((formula, x_first, rows))
     if not readings:
         return None
-    return sentence.line_at(figure.start), _message(change, pair, readings), HINT
+    line = sentence.line_at(figure.start)
+    if all((line, figure.text, frozenset((x.text, y.text))) in recomputed for _, x, y in pair.values()):
+        return None  # the sentence prints these cells and its own reading already recomputes the change from them
+    return line, _message(change, pair, readings), HINT
 
 
 _HEDGE_WORDS = {"max": ", read as the largest row", "mean": ", read as the rows' mean",
@@ -323,4 +356,4 @@ def _message(change: Change, pair: Pair, readings) -> str:
             f"({len(rows)} row{'s' if len(rows) != 1 else ''}){other}")
 
 
-__all__ = ["Change", "change_findings", "changes_of"]
+__all__ = ["Change", "change_findings", "change_formulas", "changes_of"]

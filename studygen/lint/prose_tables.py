@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 
 from ..numbers import format_number
@@ -42,7 +42,7 @@ from .ratio_direction import goes_against, wanted_sign, written_direction
 from .restriction import TextView
 from .rounding import gives, printed_interval, quotient, stands_for
 from .text import DIFFERENCE_WORDS, keywords, label_tokens, measure_words, normalize, stem
-from .variant_pairs import kind_of_series
+from .variant_pairs import kind_of_series, kind_of_unit
 
 # --- a share stated as a reduction --------------------------------------------------
 
@@ -342,16 +342,18 @@ class _Columns:
 
 
 def _readings(table: Table, columns: _Columns, reference: str, named: set[str], rows: list[int],
-              ratio: Figure, direction: tuple[str, str] | None = None) -> list[_Reading]:
+              ratio: Figure, direction: tuple[str, str] | None = None, unit: str | None = None) -> list[_Reading]:
     """What each variant column the sentence names gives against the
     reference column in ``rows`` of ``table``; a row whose figures go the
     other way than ``direction`` says ("1.3x slower vs fp16" of the faster
-    variant, :mod:`studygen.lint.ratio_direction`) gives it by no reading."""
+    variant, :mod:`studygen.lint.ratio_direction`) gives it by no reading.
+    None at all when ``unit`` (that of the figures the sentence prints beside
+    the ratio) is not the reference column's unit nor of its quantity kind."""
     references = [c for c, words in columns.words.items() if reference in words]
     if len(references) != 1:
         return []
     base = columns.operands[references[0]][0]
-    if base is None:
+    if base is None or not _same_quantity(base.unit, unit):
         return []
     sign = wanted_sign(direction[0] if direction else None, kind_of_series(base))
     readings = []
@@ -382,13 +384,25 @@ def _readings(table: Table, columns: _Columns, reference: str, named: set[str], 
     return readings
 
 
-def ratio_findings(document: Document, recomputed: Container[tuple[int, str, frozenset[str]]] = ()
-                   ) -> list[tuple[int, str, str]]:
+def _same_quantity(column_unit: str | None, printed_unit: str | None) -> bool:
+    """True unless both units are known and differ, other than as two units of one known kind (ms and us)."""
+    if column_unit is None or printed_unit is None or column_unit == printed_unit:
+        return True
+    kind = kind_of_unit(column_unit)
+    return kind is not None and kind == kind_of_unit(printed_unit)
+
+
+def ratio_findings(document: Document, recomputed: Container[tuple[int, str, frozenset[str]]] = (),
+                   printed_units: Mapping[tuple[int, int], str] | None = None) -> list[tuple[int, str, str]]:
     """(line, message, hint) of each prose ratio against a named column that
     no table of the document gives (see the module docstring). A ratio already
     found wrong against the figures its own sentence prints, ``recomputed``
     holding (line, ratio text, the two figures' texts), is left out when the
-    table cells it is read against print those same two figures."""
+    table cells it is read against print those same two figures. A ratio
+    whose sentence prints its two figures in a unit, ``printed_units``
+    mapping (line, the ratio's offset in its block) to that unit, is read
+    only against columns of that unit or of its quantity kind: "1.30x faster
+    than fp16 with 2.10 ms against 2.45 ms" says nothing of an img/s table."""
     # keyword -> block positions of the tables holding it; id(table) -> its columns
     cache: dict = {"orders": {}, "columns": {}, "nearest": {}}
     found = []
@@ -408,7 +422,8 @@ def ratio_findings(document: Document, recomputed: Container[tuple[int, str, fro
                 before = text[max(sentence.start, figure.start - 60):figure.start]
                 if _HEDGE_RE.search(before[-_HEDGE_WINDOW:]) or _NEGATION_RE.search(before):
                     continue
-                finding = _ratio_finding(document, sentence, figure, _bare(match.group(1)), cache, recomputed)
+                unit = (printed_units or {}).get((sentence.line_at(figure.start), figure.start))
+                finding = _ratio_finding(document, sentence, figure, _bare(match.group(1)), cache, recomputed, unit)
                 if finding is not None:
                     found.append(finding)
     return found
@@ -439,7 +454,7 @@ def _nearest(tables, orders: list[int], order: int, section: int) -> list[Table]
 
 
 def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, written: str, cache: dict,
-                   recomputed: Container[tuple[int, str, frozenset[str]]]):
+                   recomputed: Container[tuple[int, str, frozenset[str]]], unit: str | None = None):
     reference = normalize(written)
     # the figure's own clause ("1.78x vs dg at 8192"), else the words that scope it ("At batch 32, ...")
     # made when first read (most ratios are settled by the first view of the nearest table)
@@ -464,7 +479,7 @@ def _ratio_finding(document: Document, sentence: Sentence, figure: Figure, writt
                 if named is None:
                     named = _subjects(sentence, figure)
                 found = _readings(table, columns, reference, named, rows, figure,
-                                  written_direction(sentence.block.text, figure, sentence.start))
+                                  written_direction(sentence.block.text, figure, sentence.start), unit)
                 if any(r.fits for r in found):
                     return None  # a table gives it (nearest first: the rest need not be read)
                 readings.extend(found)

@@ -49,7 +49,12 @@ against 0.1536 ms)"), and a short phrase after the first figure that says
 where it was measured ("(0.2754 ms on the RTX 3080 against 1.398 ms on the
 RTX 3070)": a preposition and up to four words, its whole numbers names) still
 leaves the two a pair; a comma or another figure before the connector does not
-(case tests/lint/test_prose_pairs.py). A figure
+(case tests/lint/test_prose_pairs.py). A percent whose words give its
+direction (:func:`~.prose_changes.change_formulas`: "cuts ... by", "saves",
+"drops by" a decrease, "grows by" an increase) fits only that direction's
+formula, the larger figure a decrease's base and the smaller an increase's;
+"faster" or "slower" either; a percent of no such word any (case
+tests/lint/test_directed_changes.py). A figure
 the sentence denies ("not linearly by 64x") is not checked; a bound
 ("≥93%", "up to 30x") is checked for its direction only.
 
@@ -73,8 +78,10 @@ or that only figures differing in something else give, another GPU or shape
 a comparison that prints a figure beside each name ("int8 (0.0440 ms) is
 faster than fp16 (0.0388 ms)") whose figures go the other way
 (:mod:`studygen.lint.inline_comparisons`). A finding already stated for a
-line by a one-table reader is not repeated, nor one the sentence's own two
-figures refute when the table reader would read it from cells printing them.
+line by a one-table reader is not repeated, nor a ratio or percent change
+the sentence's own two figures refute when the table reader would read it from
+cells printing them; a ratio beside two figures of one unit is not read
+against a table column of another unit, unless both units are of one kind.
 """
 
 from __future__ import annotations
@@ -91,7 +98,7 @@ from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, 
 from .document import Document, Row, Series, Table
 from .figures import RATIO_UNITS, Figure, opening_figure, with_unit
 from .rounding import printed_interval
-from .prose_changes import change_findings, changes_of
+from .prose_changes import change_findings, change_formulas, changes_of
 from .inline_comparisons import comparison_findings
 from .joined_ratios import joined_ratio_findings
 from .operand_pairs import compared_pairs, share_pairs
@@ -119,15 +126,17 @@ def check(document: Document) -> list[Finding]:
             findings.extend(_table_findings(document, view))
     # (line, ratio, its two operands) of each ratio found wrong against the figures its own sentence prints
     recomputed: set[tuple[int, str, frozenset[str]]] = set()
+    # (line, offset in its block) of each ratio read beside two figures of its sentence -> the unit they print
+    printed_units: dict[tuple[int, int], str] = {}
     for block in document.prose:
         if not block.has_digits:
             continue
         for sentence in block.sentences:
             if len(sentence.tokens) >= 3:
-                findings.extend(_prose_findings(document, sentence, recomputed))
+                findings.extend(_prose_findings(document, sentence, recomputed, printed_units))
     # a ratio whose sentence prints the table cells it is read from is one fault: the table reader does not repeat it
-    prose = [*share_findings(document), *ratio_findings(document, recomputed), *row_ratio_findings(document),
-             *change_findings(document), *comparison_findings(document)]
+    prose = [*share_findings(document), *ratio_findings(document, recomputed, printed_units), *row_ratio_findings(document),
+             *change_findings(document, recomputed), *comparison_findings(document)]
     # a figure between two things a one-table reader has already found wanting is not reported twice; by line
     # and figure, as every message opens with its figure: a generated README prints a study file's paragraph
     # on one line, and a finding about another sentence of it hid a wrong ratio (a new user's trial)
@@ -480,15 +489,22 @@ def ratio_operands(sentence) -> list[tuple[Figure, Figure, Figure]]:
     return [(reading.derived, *_nearest(reading)) for reading in _ratio_readings(sentence)[1]]
 
 
-def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str, frozenset[str]]]) -> list[Finding]:
+def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str, frozenset[str]]],
+                    printed_units: dict[tuple[int, int], str]) -> list[Finding]:
     """Findings of the sentence's ratios and percentages against the figures it prints; each one that does not
-    follow from them is added to ``recomputed`` as (line, its text, its operands' texts)."""
+    follow from them is added to ``recomputed`` as (line, its text, its operands' texts), and the unit of the
+    two figures each is read beside to ``printed_units`` by (line, its offset in the block)."""
     text = sentence.block.text
     shares, readings = _ratio_readings(sentence)
     findings = []
     for reading in readings:
         derived, claim, bound = reading.derived, reading.claim, reading.bound
+        near_a, near_b = _nearest(reading)
+        if near_a.unit or near_b.unit:
+            printed_units[(sentence.line_at(derived.start), derived.start)] = near_a.unit or near_b.unit
         formulas = formulas_for(derived.unit, False)
+        # "cuts latency by 55.1%": a decrease is (before - after) / before, whichever pair it is read over
+        directed = change_formulas(sentence, derived) if derived.unit == "%" else None
         orders = reading.orders
         if claim is not None:
             written = written_direction(text, derived, sentence.start)
@@ -497,8 +513,10 @@ def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str
                 findings.append(_direction_finding(document, sentence, claim, written))
                 continue
             orders = orders + reading.claimed
-        # any pair of the sentence the figure follows from clears it ("from c=1 to c=64 ... 64x")
-        verdicts = [_holds(f, x, y, derived, bound) for x, y in orders for f in formulas]
+        # any pair of the sentence the figure follows from clears it ("from c=1 to c=64 ... 64x"); a part and its
+        # whole keeps its share reading whatever the words
+        verdicts = [_holds(f, x, y, derived, bound) for x, y in orders
+                    for f in (formulas if directed is None or (x, y) in shares or (y, x) in shares else directed)]
         if any(verdicts) or all(v is None for v in verdicts):
             continue  # it fits, or no formula is defined over these figures
         a, b = _nearest(reading)
@@ -506,6 +524,9 @@ def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str
         shown = claimed if claim is not None and (a, b) == (claim.subject, claim.reference) else ((a, b), (b, a))
         if (a, b) in shares and derived.unit == "%":
             options = derivation("percent_ratio", a, b, derived)  # a part of its whole: the share, one way round
+        elif directed is not None:
+            larger, smaller = (a, b) if a.value >= b.value else (b, a)
+            options = " or ".join(derivation(f, larger, smaller, derived) for f in directed)  # the way the words say
         else:
             options = " or ".join(derivation(f, x, y, derived) for f in formulas[:1] for x, y in shown)
         recomputed.add((sentence.line_at(derived.start), derived.text, frozenset((a.text, b.text))))
