@@ -128,7 +128,7 @@ def _comparisons(document: Document):
                 continue
             said = set()
             read = [(with_unit(ratio.text, ratio.unit), a, b) for ratio, a, b in ratio_operands(sentence)]
-            for words, first, second in read + compared_operands(document, sentence):
+            for words, first, second in read + compared_operands(document, sentence, ordered=False):
                 pair = frozenset((first.start, second.start))
                 if pair not in said:
                     said.add(pair)

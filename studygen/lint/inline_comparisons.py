@@ -10,10 +10,22 @@ two words before it; the reference's is the first after "than" and the
 reference's name, printed in parentheses or after "at", "with", "takes" (not
 "by": a difference), within 40 characters (a shape between them names rows,
 it is no figure). Two figures in one parenthesis after the clause ("faster
-than fp32 (0.03882 against 0.03613 ms)") are read only where the document's
-tables say whose each is: writers list such a pair in either order, so the
-cell printing each figure must be named by one side's words (a row label or
-header the other side does not name).
+than fp32 (0.03882 against 0.03613 ms)") are read only where something says
+whose each is, as writers list such a pair in either order:
+
+- a place phrase after the first figure (and maybe one after the second:
+  "0.2754 ms on the RTX 3080 against 1.398 ms on the RTX 3070") whose words,
+  less the other phrase's, articles and vendor words, all occur on one side
+  of the comparison and not all on the other names that side;
+- else the document's tables: the cell printing each figure must be named by
+  one side's words (all of the row label and header words the other cell
+  lacks; where no pair of cells is named so, as with cells of two split
+  tables that differ in the GPU too, some of them and none of the other
+  cell's, on both sides).
+
+SG212's reading of a study file's prose (:func:`compared_operands` with
+``ordered`` False) takes such a pair as printed: it asks only how each
+figure was timed.
 
 The comparative's word gives the direction (:mod:`.ratio_direction`):
 "faster" is the smaller time or the larger rate, "higher", "more" the
@@ -51,8 +63,8 @@ from ..patterns import lazy_compile
 from .document import Document, Sentence
 from .figures import RATIO_UNITS, Figure
 from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, goes_against, wanted_sign
-from .operand_pairs import measured
-from .header_names import VENDOR_WORD_SET, mention, name_words
+from .operand_pairs import is_label_number, measured, place_after, placed_gap
+from .header_names import VENDOR_WORD_SET, mention, name_words, prose_words
 from .text import label_tokens, normalize
 from .variant_pairs import kind_of_unit, kind_of_words
 
@@ -77,6 +89,7 @@ HINT = "swap the two names or the comparative, or recompute the figures the sent
 # ms", closed by the sentence's end or a stop), the figures right after it
 _PAIR_OPENING_RE = lazy_compile(r"\(|\bwith\b ?", re.IGNORECASE)
 _PAIR_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|with)|and)\s*", re.IGNORECASE)
+_ARTICLES = frozenset({"the", "a", "an"})  # no words of a place phrase that name a side
 _CELLS = 8  # cells printing one figure that are tried for its owner (a figure printed more often names no one cell)
 
 
@@ -144,9 +157,11 @@ def _change_findings(sentence: Sentence) -> list[tuple[int, str, str]]:
     return found
 
 
-def _comparisons(document: Document, sentence: Sentence):
+def _comparisons(document: Document, sentence: Sentence, ordered: bool = True):
     """``(match, subject, reference)`` of each comparative of the sentence that prints a figure beside each of
-    its two names (or both in a parenthesis a table orders), not denied: ``match`` the comparative's match."""
+    its two names (or both in a parenthesis whose place phrases or a table order it), not denied: ``match`` the
+    comparative's match. ``ordered`` False: a pair after the clause is read whoever owns which, its figures as
+    printed (:func:`_pair_after_clause`)."""
     text = sentence.block.text
     figures = [t.figure for t in sentence.tokens if t.figure is not None]
     subject_of_sentence = None
@@ -157,7 +172,7 @@ def _comparisons(document: Document, sentence: Sentence):
         if _DENIED_RE.search(text, sentence.start, match.start()):
             continue
         operands = _beside_names(text, figures, match.start(), match.end(), subject_of_sentence) or \
-            _pair_after_clause(document, sentence, figures, match.start(), match.end())
+            _pair_after_clause(document, sentence, figures, match.start(), match.end(), ordered)
         if operands is None:
             continue
         subject, reference = operands
@@ -180,15 +195,18 @@ def _sentence_findings(document: Document, sentence: Sentence) -> list[tuple[int
     return found
 
 
-def compared_operands(document: Document, sentence: Sentence) -> list[tuple[str, Figure, Figure]]:
+def compared_operands(document: Document, sentence: Sentence, ordered: bool = True) -> list[tuple[str, Figure, Figure]]:
     """``(words, first, second)`` of each comparison and change of
     ``sentence`` (a sentence of ``document``) that prints both of its
     figures, as this module reads them: ``words`` the comparative or the
     verb as printed ("slower than", "drops from"), ``first`` the subject's
     figure (a change's figure before), ``second`` the reference's (after);
-    comparisons first, then changes, each in text order. SG212
-    (:mod:`studygen.checks.prose_timings`) asks whether the two were timed
-    alike."""
+    comparisons first, then changes, each in text order. ``ordered`` False:
+    a pair printed after the comparison's clause ("faster than fp32 (0.03882
+    ms against 0.04395 ms)") is read even where nothing tells whose each
+    figure is, ``first`` and ``second`` then as printed. SG212
+    (:mod:`studygen.checks.prose_timings`, unordered) asks whether the two
+    were timed alike, whoever owns which."""
     text = sentence.block.text
     lowered = sentence.block.lowered[sentence.start:sentence.end]
     if len(sentence.tokens) < 2:
@@ -196,20 +214,22 @@ def compared_operands(document: Document, sentence: Sentence) -> list[tuple[str,
     found = []
     if "than" in lowered:
         found += [(" ".join(match.group(0).split()), subject, reference)
-                  for match, subject, reference in _comparisons(document, sentence)]
+                  for match, subject, reference in _comparisons(document, sentence, ordered)]
     if "from" in lowered:
         found += [(" ".join(text[match.start():match.end()].split()), before, now)
                   for match, before, now, _ in _changes(sentence)]
     return found
 
 
-def _pair_after_clause(document: Document, sentence: Sentence, figures: list[Figure], start: int,
-                       end: int) -> tuple[Figure, Figure] | None:
+def _pair_after_clause(document: Document, sentence: Sentence, figures: list[Figure], start: int, end: int,
+                       ordered: bool = True) -> tuple[Figure, Figure] | None:
     """(subject, reference) of "the H100 is slower than the RTX 3090 (0.03613 ms against 0.04395 ms)": the two
-    figures of the parenthesis right after the reference's name, ordered by the table cells that print them (a
-    cell whose row or column the words before the comparative name, and the reference's words do not, prints the
-    subject's figure); None when the parenthesis holds no such pair or no table tells which is whose. The pair
-    may follow "with" instead ("... faster than the RTX 3090 with 0.03613 ms against 0.04395 ms"), read alike."""
+    figures of the parenthesis right after the reference's name; None when the parenthesis holds no such pair or
+    nothing tells which is whose. The pair may follow "with" instead ("... faster than the RTX 3090 with 0.03613 ms
+    against 0.04395 ms"), read alike, and either figure may carry a place phrase ("0.2754 ms on the RTX 3080
+    against 1.398 ms on the RTX 3070"). Whose each figure is: the place phrases where they name one side
+    (:func:`_placed_owners`), else the table cells that print them (:func:`_cell_owners`). ``ordered`` False:
+    the two as printed, whoever owns which (SG212 asks only how each was timed)."""
     text = sentence.block.text
     for opened in _PAIR_OPENING_RE.finditer(text, end, min(sentence.end, end + _REACH)):
         if any(c in text[end:opened.start()] for c in ";,"):
@@ -219,36 +239,98 @@ def _pair_after_clause(document: Document, sentence: Sentence, figures: list[Fig
             break
     else:
         return None
-    first, second = inside
+    first, second, places = inside
     if not (measured(second) and first.unit in (None, second.unit)):
         return None
+    if not ordered:
+        return first, second
     # the subject's words: its own clause ("As on the A100, fp16 is faster ...": "fp16", not "A100")
     clause_start = max(text.rfind(c, sentence.start, start) for c in ",;:") + 1
     subject_words, reference_words = text[max(sentence.start, clause_start):start], text[end:opened.start()]
+    return _placed_owners(subject_words, reference_words, first, second, places) or \
+        _cell_owners(document, subject_words, reference_words, first, second)
+
+
+def _placed_owners(subject_words: str, reference_words: str, first: Figure, second: Figure,
+                   places: tuple[str, str]) -> tuple[Figure, Figure] | None:
+    """(subject, reference) as the place phrases of the two figures tell it ("0.2754 ms on the RTX 3080 against
+    1.398 ms on the RTX 3070" after "the RTX 3070 is faster than the RTX 3080": the first is the reference's).
+    A phrase's words, less those of the other phrase, vendor words and articles, name a side when that side's
+    words hold all of them and the other side's do not; None when no phrase names a side, or both name one."""
+    sides = []
+    for own, other in zip(places, reversed(places)):
+        words = frozenset(name_words(own)) - frozenset(name_words(other)) - VENDOR_WORD_SET - _ARTICLES
+        by_subject, by_reference = mention(subject_words, words) is not None, mention(reference_words, words) is not None
+        sides.append("subject" if by_subject and not by_reference else
+                     "reference" if by_reference and not by_subject else None)
+    if sides[0] == sides[1]:
+        return None  # no side named, or one named by both phrases
+    first_is_subject = sides[0] == "subject" or sides[1] == "reference"
+    return (first, second) if first_is_subject else (second, first)
+
+
+def _cell_owners(document: Document, subject_words: str, reference_words: str, first: Figure,
+                 second: Figure) -> tuple[Figure, Figure] | None:
+    """(subject, reference) as the table cells printing the two figures tell it: a cell whose words (row label and
+    header) the subject's words name, and the reference's do not, prints the subject's figure. A cell is named by
+    all the words that tell it from the other cell; where no pair of cells is named so (cells of two tables, which
+    differ in more than the sentence names: another GPU, another build), by some of them and none of the other
+    cell's, on both sides. None where the reading is not one."""
+    pairs = [(a, b, a - b - VENDOR_WORD_SET, b - a - VENDOR_WORD_SET)
+             for a in _cells_printing(document, first) for b in _cells_printing(document, second)]
     owners = set()
-    for a in _cells_printing(document, first):
-        for b in _cells_printing(document, second):
-            # the words that tell the two cells apart (mention finds no empty set: cells named alike tell nothing)
-            only_a, only_b = a - b - VENDOR_WORD_SET, b - a - VENDOR_WORD_SET
-            if mention(subject_words, only_a) is not None and mention(reference_words, only_b) is not None:
+    for _, _, only_a, only_b in pairs:
+        # the words that tell the two cells apart (mention finds no empty set: cells named alike tell nothing)
+        if mention(subject_words, only_a) is not None and mention(reference_words, only_b) is not None:
+            owners.add((first, second))
+        if mention(subject_words, only_b) is not None and mention(reference_words, only_a) is not None:
+            owners.add((second, first))
+    if not owners:
+        said = frozenset(w for _, _, w in prose_words(subject_words)), frozenset(w for _, _, w in prose_words(reference_words))
+        for _, _, only_a, only_b in pairs:
+            if _names_only(said[0], only_a, only_b) and _names_only(said[1], only_b, only_a):
                 owners.add((first, second))
-            if mention(subject_words, only_b) is not None and mention(reference_words, only_a) is not None:
+            if _names_only(said[0], only_b, only_a) and _names_only(said[1], only_a, only_b):
                 owners.add((second, first))
     # one reading only: cells that print a figure twice may name either side, and then no table tells
     return owners.pop() if len(owners) == 1 else None
 
 
-def _pair_opened(text: str, sentence: Sentence, figures: list[Figure], opened: re.Match) -> list[Figure] | None:
-    """The two figures right after ``opened`` (a parenthesis, or "with"), joined by "against", "vs" or the
-    like, that end the parenthesis or (after "with") the sentence or its clause; None when no such pair."""
+def _names_only(said: frozenset[str], own: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether words ``said`` by one side hold some of a cell's ``own`` distinguishing words and none of the other
+    cell's."""
+    return not said.isdisjoint(own) and said.isdisjoint(other)
+
+
+def _pair_opened(text: str, sentence: Sentence, figures: list[Figure],
+                 opened: re.Match) -> tuple[Figure, Figure, tuple[str, str]] | None:
+    """``(first, second, places)`` of the two figures right after ``opened`` (a parenthesis, or "with"), joined by
+    "against", "vs" or the like, that end the parenthesis or (after "with") the sentence or its clause; each may
+    carry a place phrase (:func:`~.operand_pairs.placed_gap`; the second's, :func:`~.operand_pairs.place_after`,
+    only after the first's), whose words ``places`` holds ("" where none) and whose whole numbers are names, not
+    figures. None when no such pair."""
     opening = opened.end() - 1
-    inside = [f for f in figures if f.start > opening][:2]
-    closing = ")" if opened.group(0) == "(" else ").,;:"
-    if len(inside) < 2 or text[opening + 1:inside[0].start].strip() or \
-            not _PAIR_GAP_RE.fullmatch(text, inside[0].end, inside[1].start) or \
-            (text[inside[1].end:sentence.end].lstrip()[:1] or ".") not in closing:
+    after = [f for f in figures if f.start > opening]
+    if len(after) < 2 or text[opening + 1:after[0].start].strip():
         return None
-    return inside
+    first = after[0]
+    # the second figure: the first after it that is no name's number ("on the RTX 3080")
+    second = next((f for f in after[1:] if not is_label_number(f)), None)
+    if second is None:
+        return None
+    first_place = placed_gap(text, first.end, second.start)
+    if first_place is None:
+        if second is not after[1] or not _PAIR_GAP_RE.fullmatch(text, first.end, second.start):
+            return None
+        # a phrase after the second figure alone ("0.03613 against 0.04395 ms at batch 1") may be both figures'
+        closed, places = second.end, ("", "")
+    else:
+        closed, second_place = place_after(text, second.end, sentence.end)
+        places = (first_place, second_place)
+    if any(not is_label_number(f) for f in after if second.end < f.start < closed) or \
+            (text[closed:sentence.end].lstrip()[:1] or ".") not in (")" if opened.group(0) == "(" else ").,;:"):
+        return None
+    return first, second, places
 
 
 def _cells_printing(document: Document, figure: Figure) -> list[frozenset[str]]:

@@ -18,8 +18,14 @@ _COMPARE_GAP_RE = lazy_compile(r"\s*(?:vs\.?|versus|against|compared\s+(?:to|wit
 # "0.2754 ms on the RTX 3080 against 1.398 ms", "12 ms for one GPU vs 20 ms": a figure, a short phrase that says
 # where or what it was measured on (a preposition and up to four words, no clause break, no conjunction), then
 # the connector; the phrase's whole numbers ("3080") are its names, not figures (see _placed_pairs)
-_PLACED_GAP_RE = lazy_compile(r"\s+(?:on|for|with|at|in|under)\s+(?:(?!(?:and|or|but|while|whereas|than)\b)"
-                              r"[\w.+-]+\s+){1,4}(?:vs\.?|versus|against|compared\s+(?:to|with))\s*", re.IGNORECASE)
+# (group 1 the phrase's words after its preposition)
+_PLACE_WORD = r"(?!(?:and|or|but|while|whereas|than)\b)"
+_PLACED_GAP_RE = lazy_compile(r"\s+(?:on|for|with|at|in|under)\s+((?:" + _PLACE_WORD + r"[\w.+-]+\s+){1,4})"
+                              r"(?:vs\.?|versus|against|compared\s+(?:to|with))\s*", re.IGNORECASE)
+# the same phrase after a pair's second figure, ending the pair ("... against 1.398 ms on the RTX 3070)"): its
+# words keep a dot only inside them ("TensorRT 10.3"), so a sentence's closing stop is no part of the phrase
+_PLACE_AFTER_RE = lazy_compile(r"\s+(?:on|for|with|at|in|under)((?:\s+" + _PLACE_WORD + r"[\w+-]+(?:\.[\w+-]+)*){1,4})",
+                               re.IGNORECASE)
 # "from the Batch baseline of 2.2 req/s to 11.7 req/s", "from c=1 to c=64": a change with words around its figures
 _FROM_TO_GAP_RE = lazy_compile(r"\s*(?:[^\s\d,;:]+\s+)?to\s+(?:[a-z_]+\s*=\s*)?", re.IGNORECASE)
 _FROM_BEFORE_RE = lazy_compile(r"\bfrom\b[^,;:.()\d]{0,40}(?:[a-z_]+\s*=\s*)?$", re.IGNORECASE)
@@ -61,10 +67,10 @@ def _placed_pairs(text: str, tokens) -> tuple[list[tuple[Figure, Figure]], set[i
     and the start offsets of the whole numbers their phrases hold."""
     found, names = [], set()
     for index, first in enumerate(tokens):
-        if first.figure.unit in RATIO_UNITS or _is_label_number(first.figure):
+        if first.figure.unit in RATIO_UNITS or is_label_number(first.figure):
             continue  # a ratio is no operand; "batch 8 on the A100 against 12 ms" compares no two figures
         for second in tokens[index + 1:]:
-            if not _is_label_number(second.figure):
+            if not is_label_number(second.figure):
                 break
         else:
             continue
@@ -77,7 +83,23 @@ def _placed_pairs(text: str, tokens) -> tuple[list[tuple[Figure, Figure]], set[i
     return found, names
 
 
-def _is_label_number(figure: Figure) -> bool:
+def placed_gap(text: str, start: int, end: int) -> str | None:
+    """The words of the place phrase that fills ``text[start:end]`` between
+    a pair's two figures, its preposition and connector left out ("on the RTX
+    3080 against " -> "the RTX 3080"); None when the gap is no such phrase."""
+    match = _PLACED_GAP_RE.fullmatch(text, start, end)
+    return match.group(1).strip() if match else None
+
+
+def place_after(text: str, start: int, end: int) -> tuple[int, str]:
+    """``(end, words)`` of the place phrase that opens ``text[start:end]``
+    (after a pair's second figure: " on the RTX 3070"), its preposition left
+    out; ``(start, "")`` when none opens there."""
+    match = _PLACE_AFTER_RE.match(text, start, end)
+    return (match.end(), match.group(1).strip()) if match else (start, "")
+
+
+def is_label_number(figure: Figure) -> bool:
     """A whole number printed without a unit: a name's part ("RTX 3080", "batch 8"), not a measured figure."""
     return figure.unit is None and not figure.decimals
 

@@ -230,3 +230,62 @@ def test_a_pair_whose_cells_tell_two_owners_apart_either_way_is_not_read():
     # the subject is its own clause's: "fp16" after the comma, not the A100 before it, so the pair is read
     wrong = table + "As on the A100, fp16 is slower than fp32 on the H100 (0.030 ms against 0.040 ms).\n"
     assert [(f.code, f.line) for f in lint_text(wrong, "x.md")] == [("SG103", 8)]
+
+
+@pytest.mark.parametrize("claim, expected", [
+    # a place phrase names the side whose figure it follows: no table is needed to order the pair
+    ("The L40S is faster than the A10G for int8 (0.6120 ms on the A10G against 2.905 ms on the L40S).",
+     WRONG.format(phrase="faster than", a="2.905 ms", b="0.6120 ms", wanted="smaller")),
+    ("The L40S is faster than the A10G for int8 (0.6120 ms on the A10G against 2.905 ms).",
+     WRONG.format(phrase="faster than", a="2.905 ms", b="0.6120 ms", wanted="smaller")),
+    ("The L40S is faster than the A10G for int8 (2.905 ms on the L40S against 0.6120 ms).",
+     WRONG.format(phrase="faster than", a="2.905 ms", b="0.6120 ms", wanted="smaller")),
+    # an article is no name: "on the A10G" names "A10G" written without one
+    ("The L40S is faster than A10G for int8 (0.6120 ms on the A10G against 2.905 ms).",
+     WRONG.format(phrase="faster than", a="2.905 ms", b="0.6120 ms", wanted="smaller")),
+    ("The L40S is 4.75x faster than the A10G for int8 (0.6120 ms on the A10G against 2.905 ms on the L40S).",
+     WRONG.format(phrase="faster than", a="2.905 ms", b="0.6120 ms", wanted="smaller")),
+    ("The L40S is faster than the A10G for int8 with 0.6120 ms on the A10G against 2.905 ms on the L40S.",
+     WRONG.format(phrase="faster than", a="2.905 ms", b="0.6120 ms", wanted="smaller")),
+    # the right way round, in either order
+    ("The A10G is faster than the L40S for int8 (0.6120 ms on the A10G against 2.905 ms on the L40S).", None),
+    ("The A10G is faster than the L40S for int8 (2.905 ms on the L40S against 0.6120 ms).", None),
+    ("The A10G is 4.75x faster than the L40S for int8 (0.6120 ms on the A10G against 2.905 ms on the L40S).", None),
+    # phrases that name neither side ("batch 8" is in no name), or both the subject: no order, and no table here
+    ("int8 is faster than fp16 on the L40S (2.905 ms with batch 8 against 0.6120 ms with batch 1).", None),
+    ("The L40S with TensorRT is faster than the A10G (2.905 ms on the L40S against 0.6120 ms with TensorRT).", None),
+    # a figure inside either phrase is no name: the parenthesis says more than one pair
+    ("The L40S is faster than the A10G (0.6120 ms on the A10G at 1.5 GHz against 2.905 ms).", None),
+    ("The L40S is faster than the A10G (0.6120 ms on the A10G against 2.905 ms on L40S at clock 1.5).", None),
+])
+def test_a_pair_after_the_clause_is_ordered_by_its_place_phrases(claim, expected):
+    assert _sg103(claim) == ([(3, expected)] if expected else [])
+
+
+def test_phrases_that_name_no_side_leave_the_order_to_the_table():
+    table = ("# Runs\n\n| GPU | int8 (ms) | fp16 (ms) |\n|---|---:|---:|\n| L40S | 0.6120 | 0.8170 |\n\n")
+    wrong = "int8 is slower than fp16 on the L40S (0.6120 ms with batch 8 against 0.8170 ms with batch 1)."
+    right = "int8 is faster than fp16 on the L40S (0.6120 ms with batch 8 against 0.8170 ms with batch 1)."
+    assert [(f.code, f.line) for f in lint_text(table + wrong + "\n", "x.md")] == [("SG103", 7)]
+    assert lint_text(table + right + "\n", "x.md") == []
+
+
+# the generic template's split tables: one per timing method, each headed by its "Timed as" line, so the two
+# figures' cells differ in the GPU too, not only in the variant the sentence names
+_SPLIT = ("# Runs\n\nTimed as TensorRT engine, CUDA graphs on:\n\n| GPU | Batch | fp16 (ms) |\n|---|---|---|\n"
+          "| L4 | 8 | 1.214 |\n\nTimed as TensorRT engine, CUDA graphs off:\n\n| GPU | Batch | fp32 (ms) |\n"
+          "|---|---|---|\n| L40S | 8 | 0.9530 |\n| L40S | 1 | 0.4410 |\n\n{claim}\n")
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("At batch 8, fp32 is slower than fp16 (1.214 ms against 0.9530 ms).",
+     WRONG.format(phrase="slower than", a="0.9530 ms", b="1.214 ms", wanted="larger")),
+    ("At batch 8, fp16 is faster than fp32 (0.9530 ms against 1.214 ms).",
+     WRONG.format(phrase="faster than", a="1.214 ms", b="0.9530 ms", wanted="smaller")),
+    ("At batch 8, fp32 is faster than fp16 (1.214 ms against 0.9530 ms).", None),
+    # the subject names a word of each cell (fp32 of one, the L4 of the other): whose is whose is not told
+    ("At batch 8, fp32 on the L4 is slower than fp16 (1.214 ms against 0.9530 ms).", None),
+])
+def test_a_pair_from_two_tables_is_ordered_by_the_words_that_tell_its_cells_apart(claim, expected):
+    found = [(f.line, f.message) for f in lint_text(_SPLIT.format(claim=claim), "x.md") if f.code == "SG103"]
+    assert found == ([(16, expected)] if expected else [])
