@@ -58,7 +58,7 @@ import statistics
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ..numbers import exact_decimal, format_number, source_decimals, two_significant_decimals
+from ..numbers import SourceFloat, exact_decimal, format_number, source_decimals, two_significant_decimals
 from ..place import Place
 from ..records.kinds import POINTS_PER_UNIT, QUALITY_KINDS, Kind
 from ..render.rows import fmt, spread_cells, unit_suffix
@@ -104,9 +104,11 @@ class Allowance:
 
     def words(self, unit: str, decimals: int | None) -> str:
         """The allowance as a report prints it: ``0.081 ms spread of 15 repeat
-        medians in base (8.157 to 8.238 ms)``, its ends at the digits their
-        sources carry (``decimals`` where one carries none) and its width
-        their exact difference at the most of those, ``up to 5 % between independent
+        medians in base (8.157 to 8.238 ms)``, its ends at the line's
+        ``decimals`` but never past the digits their sources carry (repeats
+        of 14.1 and 15.3 print so, not 14.100 and 15.300; ``decimals`` where a
+        source carries none) and its width their exact difference at the
+        most of those, ``up to 5 % between independent
         compilations (study file): 0.412 ms``, ``tolerance 0.05 ms (study file)``,
         ``timer resolution 0.00024415 ms (one step of the timer, plus print rounding)``
         (at least two significant digits: a step of 2**-12 ms may have more than the figures print)."""
@@ -119,10 +121,12 @@ class Allowance:
             return f"timer resolution {format_number(self.width, places)}{suffix} (one step of the timer, plus print rounding)"
         if self.source == DECLARED:
             return f"up to {format_number(self.percent)} % between {self.declared} (study file): {width}"
-        # the ends as their sources printed them (repeats of 14.1 and 15.3 are no 14.100 and 15.300), and the
-        # width their exact difference at the same digits, so that it reads as high minus low
+        # the ends at the line's digits, never past their sources' (repeats of 14.1 and 15.3 are no 14.100 and
+        # 15.300; CUDA-event medians of six decimals print as the line's values do), and the width their exact
+        # difference at the same digits, so that it reads as high minus low
         ends = [source_decimals(end) for end in (self.low, self.high)]
         if None not in ends:
+            ends = ends if decimals is None else [min(carried, decimals) for carried in ends]
             places = max(ends)
             width = f"{format_number(exact_decimal(self.high) - exact_decimal(self.low), places)}{suffix}"
         else:
@@ -294,8 +298,8 @@ def _printed_move(farthest: JobMove, old_rows: list, new_rows: list) -> tuple[tu
     new_job = [row for row in new_rows if _job(row) == farthest.job]
     old_row, new_row = (old_job or old_rows)[0], new_job[0]
     # a job's one row keeps its source digits; several rows (or none, at the base) give a median, a computed figure
-    old_value = old_row.value if len(old_job) == 1 else farthest.old
-    new_value = new_row.value if len(new_job) == 1 else farthest.new
+    old_value = old_row.value if len(old_job) == 1 else _median_as_printed(old_job or old_rows, farthest.old)
+    new_value = new_row.value if len(new_job) == 1 else _median_as_printed(new_job, farthest.new)
     texts, size = spread_cells([old_row, new_row], [old_value, new_value])
     sign = "+" if farthest.new > farthest.old else "-" if farthest.new < farthest.old else ""
     delta_shown = sign + size if Decimal(size) != 0 else size
@@ -477,6 +481,18 @@ def _carried_decimals(row) -> int | None:
 def _telling_apart(row) -> tuple[str, str]:
     """What tells two keys apart that read alike: the software versions, then the checkpoint revision."""
     return row.software or "", row.revision or ""
+
+
+def _median_as_printed(rows: list, median: float):
+    """``median`` (of ``rows``' values) with the decimal text of the median of
+    their source decimals, so that it carries no more digits than the
+    figures it is taken over give it (10.0 and 10.2: 10.1, not a float's
+    10.10 at four significant digits); ``median`` itself where the rows'
+    exact median is another number."""
+    if not rows:
+        return median
+    exact = statistics.median(exact_decimal(row.value) for row in rows)
+    return SourceFloat(str(exact)) if float(exact) == median else median
 
 
 def _shown(row, decimals: int | None = None) -> str:

@@ -200,7 +200,11 @@ def spread_text(change: FigureChange) -> str:
         return ""
     if change.spread is None:
         return "no spread measured (no repeats, profiled iterations, compilations or other jobs) and no tolerance"
-    return change.spread.words(change.unit, change.decimals)
+    # the line's digits: those its change prints with (FigureChange.delta_shown) where they are more than the figure's
+    digits = change.decimals
+    if change.delta_shown is not None and digits is not None:
+        digits = max(digits, -Decimal(change.delta_shown).as_tuple().exponent)
+    return change.spread.words(change.unit, digits)
 
 
 def figure_line(change: FigureChange) -> str:

@@ -477,7 +477,7 @@ def test_a_trtexec_figure_one_timer_step_lower_is_within_spread_and_exits_0(tmp_
     # figures as the README prints them (the study file's latency precision, 6 decimals)
     line = line_of(path, '"value_ms": 0.00195312', 0)
     assert (f"  within spread: fp16 allowed median d2h, 28 x 28, engine, batch 4, GeForce GTX 1070, tensorrt=8.0.3: "
-            f"0.002197 ms -> 0.001953 ms (-0.00024415 ms, -11.11 %); within timer resolution 0.00024415 ms (one step "
+            f"0.002197 ms -> 0.001953 ms (-0.000244 ms, -11.11 %); within timer resolution 0.00024415 ms (one step "
             f"of the timer, plus print rounding) [measurements/{family}/{job}.json:{line}]") in out.out.splitlines()
     assert "beyond spread:" not in out.out
 
