@@ -14,7 +14,7 @@ from studygen.checks import CheckContext, run_checks, sg212_incomparable
 from studygen.checks.prose_timings import names_the_method
 from studygen.findings import ERROR, NOTICE
 
-from .studies import FAMILY, collected_provenance, latency, load, record, spec
+from .studies import FAMILY, MINIMAL_TEMPLATE, collected_provenance, latency, load, record, spec
 
 GRAPHS_OFF = {"timer": "trtexec", "cuda_graph": False, "data_transfers": True, "spin_wait": False}
 GRAPHS_ON = {"timer": "trtexec", "cuda_graph": True, "data_transfers": False, "spin_wait": True}
@@ -57,7 +57,10 @@ def test_a_ratio_across_timing_methods_is_reported_at_its_sentence(tmp_path):
     assert finding.message == (f"'2.81x' in /decision/summary compares latencies measured differently: 0.8613 ms "
                                f"(fp16, job bench-b): {WHAT_B_SAYS}; 2.417 ms (fp32, job bench-a): {WHAT_A_SAYS}")
     assert finding.key == "/decision/summary 0.8613 ms against 2.417 ms"
-    assert finding.hint.startswith("edit /decision/summary in this file, which the README prints as written")
+    assert finding.hint == ("edit /decision/summary in this file, which the README prints as written "
+                            f"(families/{FAMILY}/README.md line 5): compare figures timed the same way, or say in the "
+                            "sentence how each side was timed, or explain the comparison (explanations: SG212); then run "
+                            "studygen render")
 
 
 def test_a_comparison_without_a_ratio_and_a_change_are_read_too(tmp_path):
@@ -137,3 +140,61 @@ def test_a_pair_after_the_clause_is_read_whatever_its_order(tmp_path, sentence):
 
 def test_a_pair_after_the_clause_timed_alike_is_no_finding(tmp_path):
     assert _findings(_study(tmp_path, "At batch 4, fp16 is faster than fp32 (1.733 ms against 2.417 ms).")) == []
+
+
+def test_each_claim_field_is_read_once_past_a_title_and_a_paragraph_without_digits(tmp_path):
+    # the template prints the summary twice and a not-measured expectation (no claim: what was not measured is
+    # expected to do) that crosses methods too; the title and the summary's first paragraph hold no digit
+    template = MINIMAL_TEMPLATE + "\n{{ study.decision.summary }}\n\n{{ study.expectation('INT8') }}\n"
+    summary = f"The tuned setup is the faster one.\n\n{CROSSED}"
+    expected = {"config": "INT8", "reason": "no calibration set yet", "because": "its engine would run on graphs",
+                "expectation": "int8 would be 2.81x faster than fp32 (0.8613 ms against 2.417 ms)"}
+    study = load(tmp_path, records=RECORDS, template=template,
+                 study=spec(title="Toy detector study", decision={"shipped": False, "summary": summary},
+                            not_measured=[expected]))
+    assert [(f.pointer, f.key, f.line) for f in _findings(study)] == [
+        ("/decision/summary", "/decision/summary 0.8613 ms against 2.417 ms", _study_line(tmp_path, "On the tuned"))]
+
+
+def test_every_pair_of_figures_in_a_sentence_is_reported_once(tmp_path):
+    # two pairs in one sentence: two findings; one pair read both as a ratio and as a comparative: one finding
+    study = _study(tmp_path, "fp16 is 2.81x faster than fp32 (0.8613 ms against 2.417 ms) and drops from 1.733 ms to "
+                   "0.8613 ms.", "Tuned, the time drops from 2.417 ms to 0.8613 ms, 2.81x less.")
+    assert [(f.message.split(" in ")[0], f.key, f.line) for f in _findings(study)] == [
+        ("'2.81x'", "/decision/summary 0.8613 ms against 2.417 ms", _study_line(tmp_path, "fp16 is 2.81x")),
+        ("'drops from'", "/decision/summary 1.733 ms against 0.8613 ms", _study_line(tmp_path, "fp16 is 2.81x")),
+        ("'2.81x'", "/decision/summary 2.417 ms against 0.8613 ms", _study_line(tmp_path, "Tuned,"))]
+
+
+@pytest.mark.parametrize(("sentence", "key"), [
+    ("fp16 is 2.81x faster than fp32 (0.861 ms against 2.42 ms).", "0.861 ms against 2.42 ms"),  # 3 digits each
+    ("fp16 is 2.81x faster than fp32 (861.3 µs against 2417 µs).", "861.3 us against 2417 us"),
+    ("The time drops from 2.417 to 0.8613 ms.", "2.417 ms against 0.8613 ms"),  # one unit for both
+    ("Throughput rises from 412.5 img/s to 980.3 img/s.", None),  # no time
+    ("The score rises from 412.5 to 980.3 points.", None),
+    ("fp16 is 3x faster than fp32 (0.86 ms against 2.4 ms).", None),  # two digits: a target, not a quotation
+])
+def test_a_time_resolves_in_ms_or_us_at_three_or_more_digits(tmp_path, sentence, key):
+    assert [f.key for f in _findings(_study(tmp_path, sentence))] == ([f"/decision/summary {key}"] if key else [])
+
+
+def test_a_side_names_each_variant_and_job_and_what_was_timed(tmp_path):
+    # bench-b's run without data transfers prints 0.8613 ms as its GPU compute time and as its host latency;
+    # 1.733 ms is bench-a's fp16 and bench-d's fp8, timed alike; 0.6402 ms is bench-d's and bench-e's fp8 timed
+    # with and without CUDA graphs, everything else alike, so it is no one way's figure
+    graphs_only = {**GRAPHS_OFF, "cuda_graph": True}
+    records = [record("bench-a", [latency("fp32", 2.417, method=GRAPHS_OFF), latency("fp16", 1.733, method=GRAPHS_OFF)],
+                      TRT10),
+               record("bench-b", [latency("fp16", 0.8613, method=GRAPHS_ON),
+                                  latency("fp16", 0.8613, method=GRAPHS_ON, timing="host_latency")], TRT10),
+               record("bench-d", [latency("fp8", 1.733, method=GRAPHS_OFF), latency("fp8", 0.6402, method=graphs_only)],
+                      TRT10),
+               record("bench-e", [latency("fp8", 0.6402, method=GRAPHS_OFF)], TRT10)]
+    summary = (f"{OPENING} fp16 is 2.01x faster than fp32 (0.8613 ms against 1.733 ms). "
+               "fp8 is 1.35x faster than fp16 (0.6402 ms against 0.8613 ms).")
+    study = load(tmp_path, records=records, study=spec(decision={"shipped": False, "summary": summary}))
+    (finding,) = _findings(study)
+    assert finding.message == (
+        "'2.01x' in /decision/summary compares latencies measured differently: 0.8613 ms (fp16, job bench-b): "
+        "TensorRT engine, GPU compute time and host latency, CUDA graphs on, data transfers off, spin-wait on; "
+        f"1.733 ms (fp16, fp8, jobs bench-a, bench-d): {WHAT_A_SAYS}")
