@@ -52,8 +52,9 @@ from .figures import Figure
 from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, written_direction
 from .rounding import Interval, consistent, printed_interval
 from .row_axis import named_rows
+from .row_variants import RowPair, row_change
 from .text import CLAUSE_REACH
-from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, Pair, kinds_named, tie
+from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, Pair, kinds_named, metric_kinds, tie
 
 HINT = "recompute the percentage from the table's figures for both variants in the rows it is about, or name the run it comes from"
 
@@ -219,7 +220,7 @@ def _readings(change: Change, kind: str) -> tuple[tuple[str, bool], ...]:
     return (("relative_first", True), ("relative_second", True))  # (x - y) / x, x / y - 1
 
 
-def _row_intervals(pair: Pair, formula: str, x_first: bool) -> list[tuple[int, Interval, float]]:
+def _row_intervals(pair: Pair | RowPair, formula: str, x_first: bool) -> list[tuple[int, Interval, float]]:
     """(row, the change's interval, its value) of each named row."""
     compute, point, _ = FORMULAS[formula]
     found = []
@@ -264,12 +265,13 @@ def _holds(change: Change, intervals: list[Interval]) -> bool:
     return consistent(span, figure)
 
 
-def _printed_backing(pair: Pair, figure: Figure) -> bool:
+def _printed_backing(pair: Pair | RowPair, figure: Figure) -> bool:
     """True when a percentage column of the pair's table prints ``figure`` in a named row."""
+    rows = pair.rows if isinstance(pair, Pair) else [row for two in pair.pairs for row in two]
     for series in pair.table.series:
         if series.unit != "%":
             continue
-        for row in pair.rows:
+        for row in rows:
             value = series.values[row]
             if value is not None and printed_interval(value).meets(printed_interval(figure)):
                 return True
@@ -298,13 +300,17 @@ def change_findings(document: Document, recomputed: Container[tuple[int, str, fr
 
 def _finding(document: Document, sentence: Sentence, change: Change,
              recomputed: Container[tuple[int, str, frozenset[str]]] = ()) -> tuple[int, str, str] | None:
-    kinds = kinds_named(change.clause, change.comparative)
+    # "cuts H100 TTFT by 26%": a serving metric's name says the kind where no quantity word or comparative does
+    kinds = kinds_named(change.clause, change.comparative) or metric_kinds(change.clause)
     if not kinds:
         return None
     figure = change.figure
     start = change.clause_start - sentence.start
     view = sentence.segment_view(start, start + len(change.clause))  # the whole clause names the rows
     pair = tie(document, change.clause, kinds, view, change.object_text)
+    if pair is None:
+        # "the H100 chunked TPOT is 20% lower than baseline": the variants are rows of a label column
+        pair = row_change(document, change.clause, kinds, view, sentence.block.order)
     if pair is None or _printed_backing(pair, figure):
         return None
     rows = named_rows(pair.table, change.clause)
@@ -333,12 +339,14 @@ _HEDGE_WORDS = {"max": ", read as the largest row", "mean": ", read as the rows'
                 "ceiling": ", read as a ceiling", "": ""}
 
 
-def _message(change: Change, pair: Pair, readings) -> str:
+def _message(change: Change, pair: Pair | RowPair, readings) -> str:
     figure = change.figure
     table = pair.table
     formula, x_first, rows = readings[0]
     pattern = FORMULAS[formula][2]
-    x, y = pair.x.header, pair.y.header
+    # two columns by their headers, or two rows by their variant labels in the column read
+    x, y = (pair.x.header, pair.y.header) if isinstance(pair, Pair) else (pair.x, pair.y)
+    of = "" if isinstance(pair, Pair) else f" of '{pair.series.header}'"
     a, b = (x, y) if x_first else (y, x)
     shown = []
     for row, _, value in rows[:4]:
@@ -352,7 +360,7 @@ def _message(change: Change, pair: Pair, readings) -> str:
         a2, b2 = (x, y) if x2 else (y, x)
         other = f"; read as {FORMULAS[formula2][2].format(a=repr(a2), b=repr(b2))}: {values}"
     return (f"'{change.written}'{_HEDGE_WORDS[change.hedge]} does not follow from the table at line {table.line}: "
-            f"{pattern.format(a=repr(a), b=repr(b))} gives {', '.join(shown)}{more} "
+            f"{pattern.format(a=repr(a), b=repr(b))}{of} gives {', '.join(shown)}{more} "
             f"({len(rows)} row{'s' if len(rows) != 1 else ''}){other}")
 
 

@@ -38,6 +38,7 @@ from .figures import Figure
 from .header_names import name_words, phrase_at, prose_words, short_names, short_phrase_at
 from .restriction import TextView
 from .text import keywords, normalize
+from .variant_pairs import CANDIDATE_LIMIT, tables_naming
 from .variant_pairs import COMPARISON_RE as _COMPARISON_RE, kind_of_series
 
 
@@ -166,6 +167,51 @@ def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: Tex
     return found
 
 
+def row_change(document: Document, clause: str, kinds: tuple[str, ...], view: TextView, near: int = 0) -> RowPair | None:
+    """The one :class:`RowPair` a stated change between two variants names
+    in the rows the clause names ("the H100 chunked TPOT is 20% lower than
+    baseline": the chunked and baseline rows of the H100 in ``TPOT p50
+    (ms)``): one label column holds both variants, the reference named after
+    "than", "vs" or "compared to"; a subject row and a reference row pair up
+    when all their other label cells agree (one row each). The tables read
+    are those whose headers hold a word of the clause (at most
+    :data:`~.variant_pairs.CANDIDATE_LIMIT`, nearest block order ``near``
+    first); None unless exactly one of them gives a pair."""
+    found: list[RowPair] = []
+    tables = sorted(tables_naming(document, clause), key=lambda t: (abs(t.order - near), t.order))
+    for table in tables[:CANDIDATE_LIMIT]:
+        if len(table.label_columns) < 2:
+            continue
+        for column in table.label_columns:
+            variants = _variants(table, column, clause)
+            if variants is None:
+                continue
+            series = measured_series(table, kinds, clause)
+            rows = table.restrict(_without_words(document, view, variants[2]))
+            if series is None or not rows:
+                continue
+            pairs = _matched_pairs(table, column, *variants[:2], rows)
+            if pairs:
+                found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
+    return found[0] if len(found) == 1 else None
+
+
+def _matched_pairs(table: Table, column: int, subject: str, reference: str, rows: list[int]
+                   ) -> tuple[tuple[int, int], ...]:
+    """(subject row, reference row) among ``rows`` whose other label cells all agree, one row of each."""
+    keys = [c for c in table.label_columns if c != column]
+
+    def keyed(name: str) -> dict[tuple[str, ...], list[int]]:
+        found: dict[tuple[str, ...], list[int]] = {}
+        for i in rows:
+            if _cell(table.rows[i].cells[column]) == name:
+                found.setdefault(tuple(_cell(table.rows[i].cells[c]) for c in keys), []).append(i)
+        return found
+
+    xs, ys = keyed(subject), keyed(reference)
+    return tuple((xs[key][0], ys[key][0]) for key in xs if len(xs[key]) == 1 and len(ys.get(key, ())) == 1)
+
+
 def _without_words(document: Document, view: TextView, words: frozenset[str]) -> TextView:
     """``view`` with ``words`` blanked: a label named by a short name ("the H100" for ``NVIDIA H100 80GB
     HBM3``) says which rows are compared, and its words would otherwise bound the rows to its own."""
@@ -191,4 +237,4 @@ def _never_paired(table: Table, column: int, subject: str, reference: str, rows:
     return not subject_keys & reference_keys
 
 
-__all__ = ["RowPair", "measured_series", "row_pairs"]
+__all__ = ["RowPair", "measured_series", "row_change", "row_pairs"]

@@ -66,6 +66,9 @@ _KIND_OF_UNIT = {
     **dict.fromkeys(RATE_UNITS, THROUGHPUT),  # tokens/s, images/s, requests/s, GB/s ...: higher is better
     "AP": QUALITY, "AP50": QUALITY, "AP75": QUALITY,
 }
+# serving metrics by their names (time to first token, time per output token, inter-token latency, time
+# between tokens, end-to-end latency; goodput): each a quantity of its own, never a variant of another
+_METRIC_NAMES = {"ttft": TIME, "tpot": TIME, "itl": TIME, "tbt": TIME, "e2el": TIME, "goodput": THROUGHPUT}
 # quantity words (stems) -> kind; read in header keywords and in sentences
 _KIND_WORDS = {
     "latency": TIME, "time": TIME, "runtime": TIME, "duration": TIME, "ms": TIME,
@@ -81,6 +84,8 @@ _KIND_WORDS = {
 _KIND_PAIRS = {("error", "rate"): ERROR}
 # every quantity word: what a header or a heading says is measured, never what names a variant (table_joins)
 QUANTITY_WORDS = frozenset(_KIND_WORDS) | frozenset(word for words in _KIND_PAIRS for word in words)
+# what a column's header may say it measures: a column told apart from another by one of these is no variant
+_MEASURED_WORDS = QUANTITY_WORDS | frozenset(_METRIC_NAMES)
 # "batch size", "input size": a label of the rows, not the size a comparison is about
 _LABEL_BEFORE_SIZE = frozenset({"batch", "input", "image", "tile", "block", "group", "window", "chunk", "page", "beam",
                                 "context", "vocab", "step", "sample", "patch"})
@@ -164,6 +169,14 @@ def kind_of_series(series: Series, heading: bool = True) -> str | None:
     if not kinds and heading:
         kinds = _kinds_of_keywords(series.table.heading_words)
     return kinds.pop() if len(kinds) == 1 else None
+
+
+def metric_kinds(text: str) -> tuple[str, ...]:
+    """The one kind the serving metrics ``text`` names have ("cuts H100 TTFT by 26%": time), else ().
+    Read by a percent change only: elsewhere (table_joins, SG107) a metric's name is no kind word yet."""
+    kinds = {_METRIC_NAMES[word] for word in (stem(token) for token in label_tokens(normalize(text)))
+             if word in _METRIC_NAMES}
+    return (kinds.pop(),) if len(kinds) == 1 else ()
 
 
 def kind_of_words(words: tuple[str, ...]) -> str | None:
@@ -281,8 +294,9 @@ def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]):
             references.append(series)
     if not named:
         return None
-    if any(not words or any(statistic_of(word) for word in words) for words in own.values()):
-        # a column told apart by nothing, or by a statistic ("Wave P50", "Wave P95"): no variants
+    if any(not words or words & _MEASURED_WORDS or any(statistic_of(word) for word in words) for words in own.values()):
+        # a column told apart by nothing, by a statistic ("Wave P50", "Wave P95") or by the quantity it
+        # measures ("TTFT p50 (ms)", "TPOT p50 (ms)"; "Throughput", "Goodput"): other quantities, no variants
         return _UNCLEAR
     if len(named) == 2 and len(references) == 1:
         y = references[0]
@@ -293,7 +307,7 @@ def _pair_in(table: Table, kind: str, text: str, object_words: frozenset[str]):
     return _UNCLEAR
 
 
-def _tables_naming(document: Document, text: str) -> list[Table]:
+def tables_naming(document: Document, text: str) -> list[Table]:
     """Tables with a column whose header holds a word of ``text``, in
     document order (a variant column is named by its header words)."""
     seen: dict[int, Table] = {}
@@ -320,7 +334,7 @@ def candidates(document: Document, text: str, kinds: tuple[str, ...], view: Text
     only the tables of that section."""
     found: list[Pair] = []
     object_words = frozenset(word for _, _, word in prose_words(object_text))
-    for table in sorted(_tables_naming(document, text), key=lambda t: (abs(t.order - near), t.order)):
+    for table in sorted(tables_naming(document, text), key=lambda t: (abs(t.order - near), t.order)):
         if len(found) >= limit:
             break
         if section is not None and table.section != section:
@@ -346,4 +360,4 @@ def tie(document: Document, text: str, kinds: tuple[str, ...], view: TextView, o
 
 
 __all__ = ["COMPARATIVE_KINDS", "candidates", "COMPARISON_RE", "HIGHER_IS_BETTER", "kind_of_unit", "Pair", "QUALITY", "RANKING_STEMS", "RANKING_VERB_RE", "REFERENCE_BEFORE_RE", "SIZE", "THROUGHPUT", "TIME",
-           "QUANTITY_WORDS", "kind_of_series", "kind_of_words", "kinds_named", "tie"]
+           "QUANTITY_WORDS", "kind_of_series", "kind_of_words", "kinds_named", "metric_kinds", "tables_naming", "tie"]
