@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        '4da02fa531af20239160caa7bdbecab24bb050d8c3295825c9848d2747033908',
+        '08a40a637c7a32e42738b7f87d14c4962637fdc394a75c1efaee7a2a33df09b9',
         (),
         (),
     ),

@@ -53,3 +53,23 @@ def one_device(kernel_events: list[tuple], device: int | None, display: str) -> 
         return kept, None
     return kept, (f"kernels of device {device} only (--device {device}): {len(kept)} of {len(kernel_events)} kernel "
                   f"launches; the trace holds {_counts_words(counts)}")
+
+
+def distributed_info(top: dict) -> dict | None:
+    """The rank of a distributed job a trace was recorded in, from Kineto's
+    top-level ``distributedInfo`` (``{"backend": "nccl", "rank": 0,
+    "world_size": 8, …}``): ``{"rank", "world_size"}`` and ``backend`` when
+    named. None when the trace states no rank and world size as integers
+    (the AlexNet fixture writes ``{"rank": 0}`` alone) or the world is one
+    rank: then no other rank's work is in its figures."""
+    info = top.get("distributedInfo")
+    if not isinstance(info, dict):
+        return None
+    rank, world_size = info.get("rank"), info.get("world_size")
+    if not all(isinstance(value, int) and not isinstance(value, bool) for value in (rank, world_size)) \
+            or world_size < 2 or not 0 <= rank < world_size:
+        return None
+    found = {"rank": rank, "world_size": world_size}
+    if isinstance(info.get("backend"), str) and info["backend"].strip():
+        found["backend"] = info["backend"].strip()
+    return found

@@ -54,7 +54,7 @@ from ..records.kinds import Kind
 from ..records.result import NewResult
 from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
-from .torch_devices import one_device
+from .torch_devices import distributed_info, one_device
 from .torch_steps import STEP_NAME, TIMESTAMP_SLACK_US, StepRanges, attribute
 from .trace_resolution import US_DECIMALS_MS, duration_decimals, finer_than_ns, resolution_words, write_at_resolution
 
@@ -99,6 +99,7 @@ class Trace:
     unlaunched: dict[str, list[float]] = field(default_factory=dict)
     us_decimals: int = 0  # decimals of the kernels' dur in µs: 0 whole µs, 3 ns (trace_resolution.duration_decimals)
     us_rounded: bool = False  # some dur has more decimals than us_decimals keeps (trace_resolution.finer_than_ns)
+    distributed: dict | None = None  # rank, world_size (backend) of a distributed job (torch_devices.distributed_info)
 
     @property
     def kernel_devices(self) -> set[int]:
@@ -436,7 +437,7 @@ def parse_trace(path: Path, display: str | None = None, device: int | None = Non
     trace = Trace(display=display, kernels=kernels, steps=found.steps, outside_steps=found.outside, devices=devices,
                   categories=categories, platform=trace_platform(top), device=device, unlaunched=found.unlaunched,
                   us_decimals=duration_decimals(dur for _, dur, _, _, _ in kernel_events),
-                  us_rounded=finer_than_ns(dur for _, dur, _, _, _ in kernel_events))
+                  us_rounded=finer_than_ns(dur for _, dur, _, _, _ in kernel_events), distributed=distributed_info(top))
     trace.notes.extend(note for note in (found.note, device_note) if note)
     unlisted = sorted(d for d in trace.kernel_devices if d not in devices)
     if unlisted and trace.gpu:
@@ -542,7 +543,9 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
 
 def build_results(trace: Trace, rules: KernelGroupRules, *, variant: str, shape: str | None, batch: int | None,
                   mode: str | None) -> list[NewResult]:
-    """One ``kernel_time`` result (backend pytorch) for the trace."""
+    """One ``kernel_time`` result (backend pytorch) for the trace, with the
+    ``device`` index its kernels ran on (when the trace states it) and, for a
+    job of two or more ranks, its ``distributed`` rank and world size."""
     base = {"kind": None, "variant": variant}
     if shape:
         base["shape"] = shape
@@ -552,6 +555,11 @@ def build_results(trace: Trace, rules: KernelGroupRules, *, variant: str, shape:
     if mode:
         base["mode"] = mode
     result = kernel_time_result(trace, rules, base)
+    # where the kernels ran, for the README to say: one device index (never several, see .torch_devices), the rank
+    if len(trace.kernel_devices) == 1:
+        result["device"] = next(iter(trace.kernel_devices))
+    if trace.distributed:
+        result["distributed"] = trace.distributed
     # a device named: the place in the file, so each device of one trace is a run of its own
     where = "" if trace.device is None else f":device {trace.device}"
     result["source_locator"] = f"{Path(trace.display).name}{where}"

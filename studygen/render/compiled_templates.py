@@ -14,5 +14,5 @@ other text is parsed and compiled as before.
 
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
-    'generic.md.j2': ('4da02fa531af20239160caa7bdbecab24bb050d8c3295825c9848d2747033908', (), 'studygen.render.generic_template_code'),
+    'generic.md.j2': ('08a40a637c7a32e42738b7f87d14c4962637fdc394a75c1efaee7a2a33df09b9', (), 'studygen.render.generic_template_code'),
 }

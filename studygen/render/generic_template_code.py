@@ -334,6 +334,13 @@ def block_kernel_time(context, missing=missing, environment=environment):
             yield environment.produced('\n\n')
         yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call_binop(context, '+', environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), metric='kernel_time', _block_vars=_block_vars), ('group',)), variants=(undefined(name='kernel_variants') if l_0_kernel_variants is missing else l_0_kernel_variants), metric='kernel_time', value_header='{label} (ms)', missing='—', _block_vars=_block_vars))
         yield environment.produced('\n\n')
+        for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_spans'), _block_vars=_block_vars)):
+            _loop_vars = {}
+            pass
+            yield environment.produced('- ')
+            yield environment.printed(l_1_line)
+            yield environment.produced('\n')
+        l_1_line = missing
         for l_1_line in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'kernel_time_profile_sources'), _block_vars=_block_vars)):
             _loop_vars = {}
             pass
@@ -551,4 +558,4 @@ def block_provenance(context, missing=missing, environment=environment):
     l_1_job = l_1_note = missing
 
 blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
-debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&127=17&138=18&161=19&170=20&182=21&193=22&203=23&214=24&225=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&103=189&112=190&80=192&84=215&85=217&86=220&88=222&89=224&93=226&94=229&95=231&98=233&103=237&104=247&105=249&108=252&112=255&114=271&115=273&118=276&119=279&121=281&127=285&130=295&131=297&134=300&138=303&139=326&140=328&143=331&144=333&147=335&149=337&150=341&152=344&153=348&155=351&156=355&161=360&162=370&163=372&166=375&170=378&172=394&173=396&176=399&177=403&182=408&183=424&184=426&187=429&188=433&193=438&194=453&197=456&198=460&203=465&204=481&205=483&208=486&209=490&214=495&215=511&216=513&219=516&220=520&225=525&228=541&230=543&231=547'
+debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&127=17&138=18&165=19&174=20&186=21&197=22&207=23&218=24&229=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&103=189&112=190&80=192&84=215&85=217&86=220&88=222&89=224&93=226&94=229&95=231&98=233&103=237&104=247&105=249&108=252&112=255&114=271&115=273&118=276&119=279&121=281&127=285&130=295&131=297&134=300&138=303&139=326&140=328&143=331&144=333&147=335&150=337&151=341&153=344&154=348&156=351&157=355&159=358&160=362&165=367&166=377&167=379&170=382&174=385&176=401&177=403&180=406&181=410&186=415&187=431&188=433&191=436&192=440&197=445&198=460&201=463&202=467&207=472&208=488&209=490&212=493&213=497&218=502&219=518&220=520&223=523&224=527&229=532&232=548&234=550&235=554'

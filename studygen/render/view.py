@@ -22,6 +22,7 @@ import functools
 from ..errors import TemplateError
 from .compilations import CompilationHelpers
 from .kernel_changes import KernelChangeHelpers
+from .kernel_spans import KernelSpanHelpers
 from .escaping import escape_cell, escape_markup
 from .labels import gpu_label, shape_label, short_version
 from .method_split import MethodSplitHelpers
@@ -36,7 +37,7 @@ VIEW_ATTRIBUTES = ("spec", "family", "title", "decision", "model")
 
 
 class StudyView(TableHelpers, VerdictHelpers, SectionHelpers, CompilationHelpers, KernelChangeHelpers,
-                MethodSplitHelpers, QualityHelpers):
+                KernelSpanHelpers, MethodSplitHelpers, QualityHelpers):
     """The object templates receive as ``study``."""
 
     @classmethod

@@ -1,0 +1,153 @@
+"""What each kernel-time figure of a PyTorch profiler trace spans, said
+beside the kernel-time table.
+
+A ``collect torch-profile`` result is the mean per ``ProfilerStep#N`` over
+the steps that hold kernels, or, for a trace without steps, the total over
+the whole trace; the two print under one heading, in one kind of cell, and
+only the record's note told them apart (a user's ResNet trace, three steps,
+beside an AlexNet trace of none, both read as "1 profiled run"). Kernels
+launched before the profiler's window are in no step, and the kernels no
+``kernel_groups`` rule matches are in ``other``: the collector says how many
+only in notes. A trace of one rank of a distributed job holds communication
+kernels whose time includes waiting for the other ranks (71% of that
+ResNet step's kernel time was NCCL). :meth:`KernelSpanHelpers.kernel_time_spans`
+says all of it, one line per profile.
+
+Read from the result (``iterations``, ``per_iteration``, ``device``,
+``distributed``, ``note``) and from the record's provenance note on kernels
+without a launch, which ``collect torch-profile`` writes as
+``<file>[ (device N)]: <n> kernels (<ms> ms) <why>: left out`` (or
+``: counted in the whole-trace totals``); a record collected before
+``device`` and ``distributed`` were recorded says neither.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..records.kinds import Kind
+from .escaping import escape_label_in_prose
+from .labels import shape_label
+from .produced import emit, helper
+from .rows import ViewBase, fmt
+
+# the ``profiler`` field collect torch-profile writes (collect.torch_profile.profiler_name)
+KINETO_TRACE = re.compile(r"^torch\.profiler \(Kineto trace\b")
+STEP_LABEL = re.compile(r"^ProfilerStep#(\d+)$")
+# the provenance note on kernels without a launch (collect.torch_profile.unlaunched_notes)
+UNLAUNCHED_NOTE = re.compile(r"^(?P<file>.+?)(?: \(device (?P<device>\d+)\))?: (?P<count>\d+) kernels? "
+                             r"\((?P<ms>[0-9.e+-]+) ms\) (?P<why>.+): (?P<done>left out|counted in the "
+                             r"whole-trace totals)$")
+UNMATCHED_NOTE = re.compile(r"(?:^|; )(\d+) kernels matched no rule(?:;|$)")
+NO_STEP_KERNEL_NOTE = "no kernel falls in the trace's"
+# communication kernels of NCCL and RCCL (whose kernels keep NCCL's names)
+COMMUNICATION_KERNEL = re.compile(r"nccl|rccl", re.IGNORECASE)
+
+
+def steps_words(labels: list[str]) -> str:
+    """``ProfilerStep#15 to #17``, ``ProfilerStep#15 and #16`` or ``ProfilerStep#6``
+    for the step labels in order; other labels as written, first to last."""
+    if len(labels) == 1:
+        return labels[0]
+    numbers = [STEP_LABEL.match(label) for label in (labels[0], labels[-1])]
+    last = f"#{numbers[1].group(1)}" if all(numbers) else labels[-1]
+    return f"{labels[0]} {'and' if len(labels) == 2 else 'to'} {last}"
+
+
+def _kernels(count: int) -> str:
+    return f"{count} kernel{'' if count == 1 else 's'}"
+
+
+class KernelSpanHelpers(ViewBase):
+    """What each profiler trace's kernel-time figures span."""
+
+    @helper("gap")
+    def kernel_time_spans(self) -> list[str]:
+        """One line per kernel-time result read from a PyTorch profiler
+        trace (``collect torch-profile``), in record order: what its figures
+        span (``the mean per profiled step over 3 steps (ProfilerStep#15 to
+        #17)``, with the steps' totals from least to most, or ``the total
+        over the whole trace (no profiler steps)``); the device and the rank
+        of a distributed job, and that the time of its communication kernels
+        (NCCL or RCCL names, by group) includes waiting for the other ranks;
+        how many kernels and ms were left out of every step, or counted in
+        whole-trace totals, because the trace lacks their launch; and how
+        many kernels match no ``kernel_groups`` rule and are in ``other``.
+        Results of other profilers get none."""
+        lines = []
+        for record in self._study.records:
+            for result in record.results:
+                if result["kind"] == Kind.KERNEL_TIME and KINETO_TRACE.match(str(result.get("profiler") or "")):
+                    lines.append(self._span_line(record, result))
+        return lines
+
+    def _span_line(self, record, result: dict) -> str:
+        rows = [r for r in self._study.rows if r.result is result]
+        total = next((r for r in rows if r.pointer.endswith("/profiled_total_ms")), None)
+        where = [self._label(result["variant"]), f"at {shape_label(result['shape'])}" if result.get("shape") else "",
+                 f"batch {result['batch']}" if result.get("batch") is not None else "", str(result.get("mode") or "")]
+        sentences = [f"In job {record.job_id} ({', '.join(w for w in where if w)}), " + self._span(result, total) + "."]
+        placed = self._placement(result)
+        if placed:
+            sentences.append(placed)
+        sentences.extend(self._unlaunched(record, result))
+        unmatched = UNMATCHED_NOTE.search(str(result.get("note") or ""))
+        if unmatched:
+            count = int(unmatched.group(1))
+            sentences.append(f"Group other holds the {_kernels(count)} that match no kernel_groups rule."
+                             if count != 1 else "Group other holds the 1 kernel that matches no kernel_groups rule.")
+        return emit(escape_label_in_prose(" ".join(sentences)), [total] if total else [])
+
+    def _span(self, result: dict, total) -> str:
+        """What the figures are: a mean per step with the steps' totals, or a whole-trace total."""
+        steps = [entry["label"] for entry in result.get("per_iteration") or []]
+        if not steps:
+            why = ("no kernel in its profiler steps" if NO_STEP_KERNEL_NOTE in str(result.get("note") or "")
+                   else "no profiler steps")
+            return f"each figure is the total over the whole trace ({why})"
+        if len(steps) == 1:
+            return f"each figure is the kernel time of its one profiled step ({steps_words(steps)})"
+        text = f"each figure is the mean per profiled step over {len(steps)} steps ({steps_words(steps)})"
+        totals = [entry["profiled_total_ms"] for entry in result["per_iteration"]]
+        if total is not None:
+            low, high = fmt(min(totals), total), fmt(max(totals), total)
+            text += f"; a step's total kernel time ranges from {low} to {high} ms" if low != high else \
+                f"; every step's total kernel time is {low} ms"
+        return text
+
+    def _placement(self, result: dict) -> str:
+        """The device, the rank of a distributed job, and what its communication kernels' time holds."""
+        device, distributed = result.get("device"), result.get("distributed")
+        if device is None and not distributed:
+            return ""
+        text = "The kernels ran" + (f" on device {device}" if device is not None else "")
+        if not distributed:
+            return text + "."
+        backend = f" ({distributed['backend']})" if distributed.get("backend") else ""
+        text += f"{',' if device is not None else ''} as rank {distributed['rank']} of {distributed['world_size']}{backend}"
+        groups = [g["group"] for g in result["groups"]
+                  if any(COMMUNICATION_KERNEL.search(str(k.get("name"))) for k in g.get("kernels") or [])]
+        if groups:
+            named = " and ".join(groups)
+            text += (f"; the time of its communication kernels (group {named}) includes waiting for the other "
+                     "ranks, not only transfers")
+        return text + "."
+
+    def _unlaunched(self, record, result: dict) -> list[str]:
+        """The provenance note on kernels without a launch in this result's trace, as one sentence each."""
+        file, _, place = str(result.get("source_locator") or "").partition(":")
+        device = place.removeprefix("device ") if place.startswith("device ") else None
+        sentences = []
+        for note in record.data.get("provenance", {}).get("notes") or []:
+            found = UNLAUNCHED_NOTE.match(str(note))
+            if not found or found.group("file") != file or found.group("device") != device:
+                continue
+            before = found.group("why").startswith("launched before")
+            if found.group("done") == "left out":
+                why = "launched before the first profiled step" if before else "whose launch the trace lacks"
+                done = "are left out of every step" if int(found.group("count")) != 1 else "is left out of every step"
+            else:
+                why = "launched before profiling began" if before else "whose launch the trace lacks"
+                done = "are counted in the totals" if int(found.group("count")) != 1 else "is counted in the totals"
+            sentences.append(f"{_kernels(int(found.group('count')))} ({found.group('ms')} ms) {why} {done}.")
+        return sentences
