@@ -91,15 +91,17 @@ def fits(formula: str, a: Figure, b: Figure, derived: Figure) -> bool | None:
     return consistent(computed, derived)
 
 
-def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> str:
-    """``formula(a, b)`` printed at ``derived``'s digits (more when those
-    would print the same text as ``derived``), with the arithmetic."""
+def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None,
+               least_decimals: int = 0) -> str:
+    """``formula(a, b)`` printed at ``derived``'s digits, at least
+    ``least_decimals`` (more when those would print the same text as
+    ``derived``), with the arithmetic."""
     _, point, pattern = FORMULAS[formula]
     try:
         value = point(a.value, b.value)
     except ZeroDivisionError:
         return f"{pattern.format(a=a.text, b=b.text)} is undefined"
-    decimals = derived.decimals
+    decimals = max(derived.decimals, least_decimals)
     text = format_number(value, decimals)
     while text == derived.text and decimals < derived.decimals + 3:
         decimals += 1
@@ -108,13 +110,25 @@ def recomputed(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | 
     return f"{pattern.format(a=a.text, b=b.text)} = {with_unit(text, unit)}"
 
 
-def derivation(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> str:
+def derivation(formula: str, a: Figure, b: Figure, derived: Figure, unit: str | None = None,
+               always_agree: bool = False) -> str:
     """:func:`recomputed` with the interval the printed inputs give
     (:func:`studygen.lint.rounding.gives`): ``7.53 / 3.20 = 2.35x (2.348x
-    to 2.358x within the printed digits)``."""
+    to 2.358x within the printed digits)``; the value one digit finer when
+    its own digits fall outside the interval shown (or, ``always_agree``,
+    outside the one its ends print alike and hide: ``0.97x``, not ``1.0x``)."""
     computed = FORMULAS[formula][0](a, b)
-    text = recomputed(formula, a, b, derived, unit)
-    return text if computed is None else text + gives(computed, derived, unit)
+    if computed is None:
+        return recomputed(formula, a, b, derived, unit)
+    # "1500 / 1450 = 1.0x (1.03x to 1.04x …)": a value rounded to the printed figure's digits may fall outside
+    # the interval, which is shown one digit finer; the value is then shown at that digit too
+    finer = derived.decimals + 1
+    ends = [float(format_number(end, finer)) for end in computed]
+    value = FORMULAS[formula][1](a.value, b.value)
+    outside = not ends[0] <= float(format_number(value, derived.decimals)) <= ends[1]
+    interval = gives(computed, derived, unit)
+    finer = finer if outside and (interval or always_agree) else 0
+    return recomputed(formula, a, b, derived, unit, finer) + interval
 
 
 @dataclass

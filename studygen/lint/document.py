@@ -361,25 +361,25 @@ class Sentence:
         document = self.block.document
         start, end = figure_scope(self.text, relative, relative + max(length, 1))
         own = self.segment_view(start, end)
-        if _names_rows(own, document):
+        if names_rows(own, document):
             return own  # (the sentence then names a label too: the whole-sentence view is not needed)
         if start > 1 and _APPOSITION_RE.fullmatch(self.text, start, relative):
             # ", by 1.26x to 1.47x" says how much of the clause before it ("faster from M = 16"): scoped by it
             joined = self.segment_view(figure_scope(self.text, start - 2, start - 1)[0], end)
-            if _names_rows(joined, document):
+            if names_rows(joined, document):
                 return joined
         whole = self.view
-        if not (_names_rows(whole, document) or whole.multiword_possible or document.header_parts & whole.token_set):
+        if not (names_rows(whole, document) or whole.multiword_possible or document.header_parts & whole.token_set):
             return whole  # the sentence names no label and no header part at all
         # inside a parenthesis the whole parenthesis scopes it: "(nvfp4 loses at 1024, 0.80-0.83x)"
         opened = self.text.rfind("(", 0, relative)
         if opened != -1 and self.text.rfind(")", opened, relative) == -1:
             closed = self.text.find(")", relative)
             inner = self.segment_view(opened + 1, closed if closed != -1 else len(self.text))
-            if _names_rows(inner, document):
+            if names_rows(inner, document):
                 return inner
         opening = self.opening_view
-        if opening is not None and _names_rows(opening, document):
+        if opening is not None and names_rows(opening, document):
             return opening
         return own
 
@@ -564,7 +564,7 @@ _DIGIT_RE = lazy_compile(r"\d")
 _APPOSITION_RE = lazy_compile(r"\s*(?:[—–-]\s*)?(?:by|of|with|up\s+to)\s+(?:about|roughly|around|some\s+)?\s*", re.IGNORECASE)
 
 
-def _names_rows(view: TextView, document: "Document") -> bool:
+def names_rows(view: TextView, document: "Document") -> bool:
     """True when ``view`` names a label, a label word, a sweep point or an exclusion."""
     return bool(
         view.vocab_mentions or view.excluded or view.part_mentions or view.bare_numbers or view.number_spans

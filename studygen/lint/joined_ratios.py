@@ -52,12 +52,13 @@ from bisect import bisect_left
 
 from ..patterns import lazy_compile
 from .derived import FORMULAS, derivation, fits, formulas_for
-from .document import Document, Sentence, Table
+from .document import Document, Sentence, Table, names_rows
 from .figures import RATIO_UNITS, Figure, with_unit
 from .join_messages import and_joined, differences, names, nearest_unpaired, placed, unpaired
 from .prose_rows import HEDGE_WINDOW, HEDGED_AFTER_RE, HEDGED_BEFORE_RE, figure_clause
 from .ratio_direction import goes_against, wanted_sign, written_direction
 from .header_names import prose_words
+from .restriction import TextView
 from .table_joins import Cell, Join, lead_ins_agree, pick, side_cells, signature
 from .text import ratio_header
 from .variant_pairs import COMPARATIVE_KINDS, COMPARISON_RE, kinds_named
@@ -133,7 +134,7 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     if place is not None:
         # "fp32 is 4.25x faster on the H100 than on the GTX 1070": one thing in two places, the places compared
         reference, subject = reference[place.end():], text[start:after.start()]
-    view = sentence.clause_view(figure.start, figure.end - figure.start)
+    view = _rows_view(document, sentence, figure, start)
     joins = []
     for kind in kinds:
         joined = pick(document, kind, subject, reference, view, sentence.block)
@@ -147,8 +148,8 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     # "fp16 on TensorRT 8.4.1 is 0.7% slower than fp32 on TensorRT 8.2.3": figures that differ only in what the
     # clause names of each side are the pair it compares, before any pair that differs in nothing
     regions = ((start, after.start() if after is not None else figure.start), (after.end() if after else end, end))
-    pairs = [(j, x, y) for j in joins for x, y in _named_pairs(j, text, regions, figure)] or \
-        [(j, x, y) for j in joins for x, y in j.pairs]
+    pairs = _named_columns([(j, x, y) for j in joins for x, y in _named_pairs(j, text, regions, figure)] or
+                           [(j, x, y) for j in joins for x, y in j.pairs], clause)
     if any(_gives(figure, x.figure, y.figure, signs[id(j)]) for j, x, y in pairs):
         return None
     line = sentence.line_at(figure.start)
@@ -158,6 +159,10 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
         # a pair giving the size the other way round than the clause says first, else the nearest reading
         j, x, y = min(pairs, key=lambda p: (not _gives(figure, p[1].figure, p[2].figure, None),
                                             _distance(formula, p[1].figure, p[2].figure, figure)))
+        sign = signs[id(j)]
+        if figure.unit == "x" and goes_against(x.figure, y.figure, sign) and not _gives(figure, x.figure, y.figure, None):
+            return (line, f"{between} does not follow from the figures that pair them: {placed(x)} and {placed(y)} "
+                          f"go the other way: {_against(j, x, y, sign, figure, direction[1])}", MISFIT_HINT)
         a, b = min(((x.figure, y.figure), (y.figure, x.figure)), key=lambda o: _distance(formula, *o, figure))
         way = f", the other way round than '{direction[1]}' says" if _gives(figure, x.figure, y.figure, None) else ""
         return (line, f"{between} does not follow from the figures that pair them: {placed(x)} and "
@@ -177,6 +182,32 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     a, b = min(((x.figure, y.figure), (y.figure, x.figure)), key=lambda o: _distance(formula, *o, figure))
     return (line, f"{between} follows from no figures measured side by side: {unpaired(joins[0])}; those two give "
                   f"{derivation(formula, a, b, figure)}", HINT)
+
+
+def _named_columns(pairs: list[tuple[Join, Cell, Cell]], clause: str) -> list[tuple[Join, Cell, Cell]]:
+    """The pairs whose column the clause names by a word of its header ("TTFT" of 'TTFT p50 (ms)' beside
+    'TPOT p50 (ms)', "throughput"), all of them when it names none: a claim about one quantity is judged
+    against that quantity's figures only, not cleared by another's."""
+    words = {word for _, _, word in prose_words(clause)}
+    named = [(j, x, y) for j, x, y in pairs if words & set(x.column)]
+    return named or pairs
+
+
+def _rows_view(document: Document, sentence: Sentence, figure: Figure, start: int) -> TextView:
+    """The view that names the rows the clause (from block offset ``start``) is about: its
+    :meth:`~studygen.lint.document.Sentence.clause_view`, with the sentence's opening phrase before it when that
+    phrase names rows and ends before the clause. "On the A100, chunked is 1.2x faster than baseline" names its
+    rows as "chunked is 1.2x faster than baseline on the A100" does; ``clause_view`` keeps the clause alone there,
+    since the clause names labels (its two sides, which :func:`~.table_joins.join` then blanks)."""
+    view = sentence.clause_view(figure.start, figure.end - figure.start)
+    opening = sentence.opening_view
+    if opening is None or view is opening or not names_rows(opening, document):
+        return view
+    stops = [at for at in (sentence.text.find(stop) for stop in ",;:") if at != -1]
+    if not stops or sentence.start + min(stops) >= start:
+        return view  # no stop ends the opening phrase before the clause: the clause holds it
+    return TextView(f"{opening.normalized}, {view.normalized}", document.label_vocab, document.multiword_labels,
+                    document.label_parts)
 
 
 def _named_pairs(joined: Join, text: str, regions: tuple[tuple[int, int], tuple[int, int]],
@@ -216,6 +247,21 @@ def _places(spans: list[tuple[int, int, str]], words: tuple[str, ...]) -> list[i
     size = len(words)
     return [spans[i][0] for i in range(len(spans) - size + 1) if words and
             tuple(w for _, _, w in spans[i:i + size]) == words]
+
+
+def _against(joined: Join, x: Cell, y: Cell, sign: int, figure: Figure, words: str) -> str:
+    """What a pair that goes against the stated direction gives, in the ratio's own order (the subject's
+    figure over the reference's when the subject's must be the larger, ``sign`` +1, else the other way):
+    "chunked's 1450 tok/s is lower than baseline's 1500 tok/s: 1450 / 1500 = 0.97x, not 1.2x faster"."""
+    x_name, y_name = names(joined)
+    a, b = (x.figure, y.figure) if sign > 0 else (y.figure, x.figure)
+    comparison = "lower" if x.figure.value < y.figure.value else "higher"
+    return (f"{x_name}'s {_with_cell_unit(x)} is {comparison} than {y_name}'s {_with_cell_unit(y)}: "
+            f"{derivation('ratio', a, b, figure, always_agree=True)}, not {with_unit(figure.text, figure.unit)} {words}")
+
+
+def _with_cell_unit(cell: Cell) -> str:
+    return with_unit(cell.figure.text, cell.figure.unit or cell.series.unit)
 
 
 def _prints_ratios(table: Table) -> bool:

@@ -25,7 +25,7 @@ def test_a_bound_in_prose_is_checked_for_its_direction_only():
     assert sg103("Compiled, it runs at least 2.5x faster (12.0 vs 4.0 ms).") == []
     # 11.95 / 4.05 = 2.95 to 12.05 / 3.95 = 3.05; 3.95 / 12.05 = 0.33 to 4.05 / 11.95 = 0.34
     both = ("12.0 / 4.0 = 3.0x (2.95x to 3.05x within the printed digits) "
-            "or 4.0 / 12.0 = 0.3x (0.33x to 0.34x within the printed digits)")
+            "or 4.0 / 12.0 = 0.33x (0.33x to 0.34x within the printed digits)")
     assert sg103("Compiled, it runs at least 3.5x faster (12.0 vs 4.0 ms).") == [f"3.5x does not follow from 12.0 and 4.0 ms: {both}"]
     assert sg103("Compiled, it runs 2.5x faster (12.0 vs 4.0 ms).") == [f"2.5x does not follow from 12.0 and 4.0 ms: {both}"]
 

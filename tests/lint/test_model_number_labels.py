@@ -64,7 +64,7 @@ def test_a_wrong_percentage_names_the_row_without_its_vendor_word():
     findings = _sg103("The RTX 4090 has 95% lower latency than the AGX Orin 64GB.")
     assert [line for line, _ in findings] == [SENTENCE_LINE]
     assert findings[0][1].startswith("95% between row 'RTX 4090' and row 'Jetson AGX Orin 64GB' does not follow")
-    assert "(19.2 - 2.40) / 19.2 = 88% (87.4% to 87.6% within the printed digits)" in findings[0][1]
+    assert "(19.2 - 2.40) / 19.2 = 87.5% (87.4% to 87.6% within the printed digits)" in findings[0][1]
 
 
 @pytest.mark.parametrize("subject, reference", [

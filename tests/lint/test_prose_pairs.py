@@ -56,16 +56,16 @@ def test_a_range_before_a_change_is_its_subject_s_spread_not_its_two_figures():
 # 40.0 / 31.0 = 1.29x, (40.0 - 31.0) / 40.0 = 22.5%; 880 / 220 = 4.0x.
 @pytest.mark.parametrize("sentence, message", [
     ("fp8 is 1.6x faster than bf16 (31.0 us on the L4 versus 40.0 us on the T4).",
-     "1.6x does not follow from 31.0 and 40.0 us: 31.0 / 40.0 = 0.8x"),
+     "1.6x does not follow from 31.0 and 40.0 us: 31.0 / 40.0 = 0.78x"),
     ("fp8 is 45% faster than bf16 (31.0 us on one card vs 40.0 us on another).",
      # "faster": the time saved or the speed gained, each shown with the larger figure first
-     "45% does not follow from 31.0 and 40.0 us: (40.0 - 31.0) / 40.0 = 23% (22.3% to 22.7% within the printed "
+     "45% does not follow from 31.0 and 40.0 us: (40.0 - 31.0) / 40.0 = 22.5% (22.3% to 22.7% within the printed "
      "digits) or (40.0 - 31.0) / 31.0 = 29%"),
     ("The fused kernel serves 3.0x more (880 tokens/s with graphs compared with 220 tokens/s without).",
      "3.0x does not follow from 880 and 220 tokens/s: 880 / 220 = 4.0x"),
     # "batch 16" names the first figure's place: 16 is no operand ("16 and 40.0 us" was read before)
     ("fp8 runs at 31.0 us for batch 16 against 40.0 us for bf16, a 1.6x speedup.",
-     "1.6x does not follow from 31.0 and 40.0 us: 31.0 / 40.0 = 0.8x"),
+     "1.6x does not follow from 31.0 and 40.0 us: 31.0 / 40.0 = 0.78x"),
 ])
 def test_a_pair_whose_figures_name_their_place_is_still_the_pair(sentence, message):
     ((line, found),) = _sg103(sentence)

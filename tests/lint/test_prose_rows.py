@@ -30,13 +30,13 @@ def test_a_wrong_ratio_between_two_rows_prints_both_orders():
     assert _sg103(_SPEED + "fp16 is 2.1x faster than fp32.\n") == []
     assert _sg103(_SPEED + "fp16 is 3.1x faster than fp32.\n") == [
         (8, "3.1x between row 'fp16' and row 'fp32' does not follow from 'latency ms' of the table at line 3: "
-            "4.20 / 9.00 = 0.5x or 9.00 / 4.20 = 2.1x (2.14x to 2.15x within the printed digits)")]  # 8.995 / 4.205, 9.005 / 4.195
+            "4.20 / 9.00 = 0.5x or 9.00 / 4.20 = 2.14x (2.14x to 2.15x within the printed digits)")]  # 8.995 / 4.205, 9.005 / 4.195
 
 
 def test_an_unclosed_parenthesis_of_operands_runs_to_the_sentence_end():
     # the figures in "(4.20 ms vs 9.00 ms." are the operands: only the pair reading is reported, not the rows'
     assert _sg103(_SPEED + "fp16 is 3.1x faster than fp32 (4.20 ms vs 9.00 ms. All runs at batch 1.\n") == [
-        (8, "3.1x does not follow from 4.20 and 9.00 ms: 4.20 / 9.00 = 0.5x or 9.00 / 4.20 = 2.1x "
+        (8, "3.1x does not follow from 4.20 and 9.00 ms: 4.20 / 9.00 = 0.5x or 9.00 / 4.20 = 2.14x "
             "(2.14x to 2.15x within the printed digits)")]
     # a parenthesis without figures leaves the row reading in place
     assert [line for line, _ in _sg103(_SPEED + "fp16 is 3.1x faster than fp32 (all runs.\n")] == [8]
