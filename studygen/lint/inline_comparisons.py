@@ -58,6 +58,7 @@ Cases: ``tests/lint/test_inline_comparisons.py``.
 from __future__ import annotations
 
 import re
+from weakref import WeakKeyDictionary
 
 from ..patterns import lazy_compile
 from .document import Document, Sentence
@@ -335,17 +336,35 @@ def _pair_opened(text: str, sentence: Sentence, figures: list[Figure],
 
 def _cells_printing(document: Document, figure: Figure) -> list[frozenset[str]]:
     """The names (header and row-label words, :func:`~.header_names.name_words`) of each table cell of the
-    document that prints ``figure``'s digits, at most :data:`_CELLS` of them."""
+    document that prints ``figure``'s digits, at most :data:`_CELLS` of them, in table order."""
     found = []
-    for table in document.tables:
-        labels = [frozenset(w for c in table.label_columns for w in name_words(row.cells[c])) for row in table.rows]
-        for series in table.series:
-            for row, printed in series.figures:
-                if printed.text == figure.text and series.unit in (None, figure.unit or series.unit):
-                    found.append(labels[row] | frozenset(name_words(series.header)))
-                    if len(found) == _CELLS:
-                        return found
+    for unit, names in _printed_cells(document).get(figure.text, ()):
+        if unit in (None, figure.unit or unit):
+            found.append(names)
+            if len(found) == _CELLS:
+                break
     return found
+
+
+# Each document's table cells by the text of the figure they print, made once a document: every comparison whose
+# pair is ordered by cells looks its two figures up (a comparison per sentence of a README made the names of every
+# table's rows again for each, 10 ms of linting the shipped READMEs)
+_PRINTED_CELLS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _printed_cells(document: Document) -> dict[str, list[tuple[str | None, frozenset[str]]]]:
+    """``{printed figure text: [(its series' unit, the cell's header and row-label words), ...]}`` over every
+    table cell of ``document`` that prints a figure, in table order."""
+    index = _PRINTED_CELLS.get(document)
+    if index is None:
+        index = _PRINTED_CELLS[document] = {}
+        for table in document.tables:
+            labels = [frozenset(w for c in table.label_columns for w in name_words(row.cells[c])) for row in table.rows]
+            for series in table.series:
+                header = frozenset(name_words(series.header))
+                for row, printed in series.figures:
+                    index.setdefault(printed.text, []).append((series.unit, labels[row] | header))
+    return index
 
 
 def _as_written(text: str, figure: Figure) -> str:
