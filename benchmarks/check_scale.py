@@ -30,7 +30,18 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main c1293f5, 2026-12-05, ``--repeat 3``,
+Last measured at the default scale (main a762f00, 2026-12-05, ``--repeat 3``,
+load average 0.9-1.1, the machine otherwise idle): the floor 18.4-18.8 us a
+record; 10,000 records with workers 0.91 s (4.9x: met, no margin), CPU
+1.69 s (9.0x), one process 1.56 s (8.3x); 20,000 records 1.94 s (5.3x:
+missed), CPU 3.61 s, one process 3.22 s (8.7x); doubling 2.12x. The same
+code measured 1.06 s (5.5x) at 10,000 records earlier that day with other
+work on the machine. In process, a record of a 1,000-record study cost
+148-153 us against 155-166 on 1ba1e8d (interleaved): SG207 no longer looks
+at each of a configuration's 190 platform pairs when a bound over all of
+them says none departs (21 -> 18.5 us), the rest within the noise.
+
+Measured before at the default scale (main c1293f5, 2026-12-05, ``--repeat 3``,
 load average 0.8-1.1): the floor 18.7-18.8 us a record; 10,000 records with
 workers 1.09 s (5.8x), CPU 2.01 s, one process 1.68 s (9.0x); 20,000 records
 1.98 s (5.3x), one process 3.30 s (8.8x); doubling 1.81x. Target 5x: missed,

@@ -31,7 +31,20 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main c1293f5 against edb6a28, the session's start, with
+Last measured (main a762f00 against 1ba1e8d, that session's start, with
+``--before``, ``--repeat 10``, 2026-12-05, load average 0.2-0.9): check of the
+project 1.01x the time of 1ba1e8d (0.326 s, 7.9x ``--help`` best, 8.0x
+medians: at the 8x target, no margin; 1ba1e8d 7.8x / 8.0x in the same run),
+after the session's new readings had made it 1.03x (lint of the shipped
+READMEs 44 -> 49 ms, SG212's reading of the study files' prose 3 ms) and
+two mends took most of it back (cells indexed by printed figure once a
+document, prose fields without a time not parsed); one process 10.7x; render
+deformable_detr 3.7x (met); render deformable_detr_h200_torch 0.206 s, 5.0x
+(at the target, as before); check of each family under 0.33 s (met).
+Measured: importing the checks after the fork instead of before it gains
+nothing (0.332 against 0.333 s): the import stays on every share's path.
+
+Measured before (main c1293f5 against edb6a28, the session's start, with
 ``--before``, ``--repeat 10``, 2026-12-05, load average 1.1): check of the
 project 1.02x the time of edb6a28 (7.9x -> 8.1x ``--help`` best in that run,
 7.8x -> 8.0x medians: at the 8x target, no margin; an earlier run of edb6a28
