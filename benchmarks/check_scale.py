@@ -37,9 +37,11 @@ record; 10,000 records with workers 0.91 s (4.9x: met, no margin), CPU
 missed), CPU 3.61 s, one process 3.22 s (8.7x); doubling 2.12x. The same
 code measured 1.06 s (5.5x) at 10,000 records earlier that day with other
 work on the machine. In process, a record of a 1,000-record study cost
-148-153 us against 155-166 on 1ba1e8d (interleaved): SG207 no longer looks
-at each of a configuration's 190 platform pairs when a bound over all of
-them says none departs (21 -> 18.5 us), the rest within the noise.
+152-168 us against 156-171 on 1ba1e8d (interleaved runs; their spread is
+larger than the difference): SG207 no longer looks at each of a
+configuration's 190 platform pairs when a bound over all of them says none
+departs (21-22 -> 18.6-19.5 us); the session's new checks (SG212's prose,
+SG219's declared shapes) cost under 1 us a record here.
 
 Measured before at the default scale (main c1293f5, 2026-12-05, ``--repeat 3``,
 load average 0.8-1.1): the floor 18.7-18.8 us a record; 10,000 records with
