@@ -150,7 +150,18 @@ def measured_series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[
 def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: TextView) -> list[RowPair]:
     """Every :class:`RowPair` the clause names in the document, in document order."""
     found: list[RowPair] = []
-    for table in document.tables:
+    for table, column, variants, series, rows in _candidates(document, document.tables, clause, kinds, view):
+        pairs = _pairs(table, column, *variants[:2], rows)
+        if len(pairs) >= 2 or (not pairs and _never_paired(table, column, *variants[:2], rows)):
+            found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
+    return found
+
+
+def _candidates(document: Document, tables, clause: str, kinds: tuple[str, ...], view: TextView):
+    """``(table, label column, variants, (series, kind), rows)`` of each label column of ``tables`` (those
+    with two label columns or more) holding the two variants the clause names, with the measured series of
+    one of ``kinds`` the clause chooses and the rows left once the variants' own words are blanked."""
+    for table in tables:
         if len(table.label_columns) < 2:
             continue
         for column in table.label_columns:
@@ -159,12 +170,8 @@ def row_pairs(document: Document, clause: str, kinds: tuple[str, ...], view: Tex
                 continue
             series = measured_series(table, kinds, clause)
             rows = table.restrict(_without_words(document, view, variants[2]))
-            if series is None or not rows:
-                continue
-            pairs = _pairs(table, column, *variants[:2], rows)
-            if len(pairs) >= 2 or (not pairs and _never_paired(table, column, *variants[:2], rows)):
-                found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
-    return found
+            if series is not None and rows:
+                yield table, column, variants, series, rows
 
 
 def row_change(document: Document, clause: str, kinds: tuple[str, ...], view: TextView, near: int = 0) -> RowPair | None:
@@ -179,20 +186,10 @@ def row_change(document: Document, clause: str, kinds: tuple[str, ...], view: Te
     first); None unless exactly one of them gives a pair."""
     found: list[RowPair] = []
     tables = sorted(tables_naming(document, clause), key=lambda t: (abs(t.order - near), t.order))
-    for table in tables[:CANDIDATE_LIMIT]:
-        if len(table.label_columns) < 2:
-            continue
-        for column in table.label_columns:
-            variants = _variants(table, column, clause)
-            if variants is None:
-                continue
-            series = measured_series(table, kinds, clause)
-            rows = table.restrict(_without_words(document, view, variants[2]))
-            if series is None or not rows:
-                continue
-            pairs = _matched_pairs(table, column, *variants[:2], rows)
-            if pairs:
-                found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
+    for table, column, variants, series, rows in _candidates(document, tables[:CANDIDATE_LIMIT], clause, kinds, view):
+        pairs = _matched_pairs(table, column, *variants[:2], rows)
+        if pairs:
+            found.append(RowPair(table, series[0], variants[0], variants[1], series[1], pairs))
     return found[0] if len(found) == 1 else None
 
 
