@@ -20,7 +20,7 @@ from ..textio import MAX_DOCUMENT_BYTES, MAX_NESTING, document_problem, parse_js
 from .jsonpos import PointerLines, line_of_pointer, pointer_from_path
 from .migrate import migrate
 from .group_sums import group_sum_disagreement
-from .order import result_disorder, stated_value_disagreement
+from .order import rank_disagreement, result_disorder, stated_value_disagreement
 from .unstated import shapes_from_option, weights_defaulted
 from .schemas import validate_document
 
@@ -123,8 +123,9 @@ def refuse_disorder(document: dict, display: str, text: str) -> None:
     statistics, or lies outside their [min, max]
     (:func:`studygen.records.order.stated_value_disagreement`), or a kernel
     group's time that its listed kernels contradict
-    (:func:`studygen.records.group_sums.group_sum_disagreement`), refused at
-    the figure."""
+    (:func:`studygen.records.group_sums.group_sum_disagreement`), or a
+    profile's rank its own world size does not hold
+    (:func:`studygen.records.order.rank_disagreement`), refused at the figure."""
     for index, result in enumerate(document.get("results") or []):
         if not isinstance(result, dict):
             continue
@@ -133,7 +134,8 @@ def refuse_disorder(document: dict, display: str, text: str) -> None:
             raise ContradictoryRecordError(f"{found[0]} out of order: {found[1]}, which no set of timings gives "
                                            "(the record was edited?)",
                                            place=Place(display, line_of_pointer(text, pointer), pointer))
-        if (found := stated_value_disagreement(result) or group_sum_disagreement(result)) is not None:
+        if (found := stated_value_disagreement(result) or group_sum_disagreement(result)
+                or rank_disagreement(result)) is not None:
             pointer = f"/results/{index}/{found[0]}"
             raise ContradictoryRecordError(f"{found[1]} (the record was edited?)",
                                            place=Place(display, line_of_pointer(text, pointer), pointer))

@@ -131,3 +131,16 @@ def stated_value_disagreement(result: dict) -> tuple[str, str] | None:
     if "max" in stats and value > stats["max"]:
         return value_field, f"{value_field} {value!r} ms is above {statistics_field} max {stats['max']!r} ms"
     return None
+
+
+def rank_disagreement(result: dict) -> tuple[str, str] | None:
+    """``("distributed/rank", words)`` when a result's ``distributed`` names a
+    rank its own ``world_size`` does not hold (ranks count from 0: rank 8 of
+    8 is no rank of that job); else None. The schema bounds each alone."""
+    distributed = result.get("distributed")
+    if not isinstance(distributed, dict):
+        return None
+    rank, world_size = distributed.get("rank"), distributed.get("world_size")
+    if isinstance(rank, int) and isinstance(world_size, int) and not rank < world_size:
+        return "distributed/rank", f"distributed rank {rank} is not below its world_size {world_size}"
+    return None

@@ -94,8 +94,8 @@ class KernelSpanHelpers(ViewBase):
         unmatched = UNMATCHED_NOTE.search(str(result.get("note") or ""))
         if unmatched:
             count = int(unmatched.group(1))
-            sentences.append(f"Group other holds the {_kernels(count)} that match no kernel_groups rule."
-                             if count != 1 else "Group other holds the 1 kernel that matches no kernel_groups rule.")
+            sentences.append(f"Group other includes the {_kernels(count)} that match no kernel_groups rule."
+                             if count != 1 else "Group other includes the 1 kernel that matches no kernel_groups rule.")
         return emit(escape_label_in_prose(" ".join(sentences)), [total] if total else [])
 
     def _span(self, result: dict, total) -> str:

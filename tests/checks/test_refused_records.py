@@ -7,6 +7,8 @@ was not true. Figures are made up for the tests."""
 
 from __future__ import annotations
 
+import pytest
+
 from studygen.checks import run_checks
 from studygen.study import load_study
 
@@ -81,3 +83,19 @@ def test_a_record_whose_figures_contradict_each_other_is_not_sent_to_its_schema(
         ("measurements/toy/b.json", "statistics_ms out of order: median 5 ms is above p99 4.95 ms, which no set of "
                                     "timings gives (the record was edited?)", CONTRADICTION_HINT),
         ("measurements/toy/c.json", "Additional properties are not allowed ('surprise' was unexpected)", SCHEMA_HINT)]
+
+
+def test_a_profile_rank_its_world_size_does_not_hold_is_refused(tmp_path):
+    """A hand-edited profile said rank 8 of 8 (ranks count from 0): README printed 'as rank 8 of 8'. Refused at
+    the field, as a record whose figures contradict each other (an attack on the profile's distributed fields)."""
+    from studygen.errors import RecordError
+    from studygen.records.load import refuse_disorder
+
+    document = {"results": [{"kind": "kernel_time", "distributed": {"rank": 8, "world_size": 8}}]}
+    text = '{"results": [{"kind": "kernel_time",\n "distributed": {"rank": 8, "world_size": 8}}]}'
+    with pytest.raises(RecordError) as refused:
+        refuse_disorder(document, "m.json", text)
+    assert refused.value.line() == ("m.json:2: distributed rank 8 is not below its world_size 8 (the record was "
+                                    "edited?) (/results/0/distributed/rank)")
+    document["results"][0]["distributed"]["rank"] = 7
+    refuse_disorder(document, "m.json", text)  # rank 7 of 8: a rank of that job
