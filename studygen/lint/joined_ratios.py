@@ -22,7 +22,9 @@ variant or per GPU. The clause is read when it holds
 
 The figures of both sides in the rows the clause names are paired across
 every table (:func:`~studygen.lint.table_joins.join`: the same GPU, shape,
-batch, column, headings, lead-in line). A clause that names each side's
+batch, column, headings, lead-in line), among the tables under a heading the
+sentence names when it names another than its own ("On the A100, …" over a
+table per GPU: :mod:`.heading_scope`). A clause that names each side's
 value of a label the figures differ in ("fp16 on TensorRT 8.4.1 is 0.7%
 slower than fp32 on TensorRT 8.2.3"; both values in the clause, neither
 named only on the other side) says what else differs: the figures differing
@@ -58,6 +60,7 @@ from .join_messages import and_joined, differences, names, nearest_unpaired, pla
 from .prose_rows import HEDGE_WINDOW, HEDGED_AFTER_RE, HEDGED_BEFORE_RE, figure_clause
 from .ratio_direction import goes_against, wanted_sign, written_direction
 from .header_names import prose_words
+from .heading_scope import heading_tables
 from .restriction import TextView
 from .table_joins import Cell, Join, lead_ins_agree, pick, side_cells, signature
 from .text import ratio_header
@@ -135,9 +138,11 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
         # "fp32 is 4.25x faster on the H100 than on the GTX 1070": one thing in two places, the places compared
         reference, subject = reference[place.end():], text[start:after.start()]
     view = _rows_view(document, sentence, figure, start)
+    # "On the A100, …" over tables under '### H100' and '### A100': the A100's tables, not the H100's pair too
+    named = heading_tables(sentence, start, end)
     joins = []
     for kind in kinds:
-        joined = pick(document, kind, subject, reference, view, sentence.block)
+        joined = pick(document, kind, subject, reference, view, sentence.block, named=named)
         if joined is not None and joined.xs and joined.ys:
             joins.append(joined)
     if not joins or any(j.columns_of_one_table() for j in joins):

@@ -40,9 +40,11 @@ finding whatever the size (cases ``sg103_pos_ratio_direction``,
 ``sg103_neg_ratio_direction``).
 
 The table is the nearest one above the paragraph in its section or the
-nearest one below; when both give such a reading, one fitting clears it,
-and a finding needs exactly one table to read (cases
-``sg103_pos_row_ratio``, ``sg103_neg_row_ratio``).
+nearest one below, or, when the sentence names another table's heading
+("For the H100, …" below the A100 table), those under that heading
+(:mod:`studygen.lint.heading_scope`); when two give such a reading, one
+fitting clears it, and a finding needs exactly one table to read (cases
+``sg103_pos_row_ratio``, ``sg103_neg_row_ratio``, tests/lint/test_heading_scope.py).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .header_names import mention as header_mention
 from .header_names import name_words
+from .heading_scope import heading_index, heading_tables
 from .ratio_direction import goes_against, wanted_sign, written_direction
 from .row_axis import label_spans, named_rows, nearby_tables
 from .text import keywords, normalize
@@ -206,12 +209,12 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
     for block in document.prose:
         if not block.has_digits:
             continue
-        # the tables a clause of this block may read: a label column is what names two rows
-        if not any(t.label_columns for t in nearby_tables(document, block)):
+        # the tables a clause of this block may read: a label column is what names two rows (a clause naming
+        # another heading reads the tables under it)
+        if not any(t.label_columns for t in nearby_tables(document, block)) and not heading_index(document):
             continue
         text = block.text
         for sentence in block.sentences:
-            tables = None
             figures = [t.figure for t in sentence.tokens if t.figure is not None]
             starts = [f.start for f in figures]  # ascending: tokens come in text order
             in_ranges = sentence.range_ends
@@ -223,9 +226,9 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 operands_end = text.find(")", end, sentence.end) if text.startswith("(", end) else end
                 operands_end = sentence.end if operands_end == -1 else operands_end
                 within = bisect.bisect_left(starts, operands_end) - bisect.bisect_left(starts, start)
+                tables = None
                 if within > 1:
-                    if tables is None:
-                        tables = nearby_tables(document, sentence.block)
+                    tables = _tables(document, sentence, start, end)
                     within -= _in_labels(tables, text, start, operands_end, starts)
                 if within > (start <= figure.start < operands_end):
                     continue  # other figures: the clause states its operands (the pair check's to read)
@@ -233,12 +236,19 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                         HEDGED_AFTER_RE.match(text[figure.end:end]):
                     continue
                 if tables is None:
-                    tables = nearby_tables(document, sentence.block)
+                    tables = _tables(document, sentence, start, end)
                 readings = [r for r in (_reading(t, text, start, end, figure) for t in tables) if r is not None]
                 if len(readings) != 1 or readings[0].fits:
                     continue
                 found.append(_finding(sentence, figure, readings[0]))
     return found
+
+
+def _tables(document: Document, sentence: Sentence, start: int, end: int) -> list[Table]:
+    """The tables the clause ``start:end`` of ``sentence`` reads: those under a heading it names
+    (:func:`~.heading_scope.heading_tables`), else the nearest above and below in its section."""
+    named = heading_tables(sentence, start, end)
+    return named if named is not None else nearby_tables(document, sentence.block)
 
 
 def _in_labels(tables: list[Table], text: str, start: int, end: int, starts: list[int]) -> int:

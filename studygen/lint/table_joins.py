@@ -139,7 +139,7 @@ def _names_a_thing(words: Name) -> bool:
     return any(c.isalpha() for word in words for c in word)
 
 
-def _named(words: Name) -> Name:
+def naming_words(words: Name) -> Name:
     """The words of a heading or a lead-in line that may name a thing (quantity and filler words left out)."""
     return tuple(w for w in words if w not in QUANTITY_WORDS and w not in _FILLER and statistic_of(w) is None)
 
@@ -161,8 +161,8 @@ def _scope(table: Table) -> Scope:
     lead_in = _lead_in(table)
     names: dict[Name, str] = {}
     if lead_in is not None:
-        names.update(dict.fromkeys(_phrases(_named(lead_in), len(lead_in) > _LEAD_IN_WORDS), LEAD_IN))
-    heading_name = _named(headings[0]) if headings else ()
+        names.update(dict.fromkeys(_phrases(naming_words(lead_in), len(lead_in) > _LEAD_IN_WORDS), LEAD_IN))
+    heading_name = naming_words(headings[0]) if headings else ()
     names.update(dict.fromkeys(_phrases(heading_name), HEADING))
     return Scope(headings, lead_in, names, heading_name)
 
@@ -525,17 +525,18 @@ def _group_pairs(xs: list[Cell], ys: list[Cell], named: Sides) -> list[tuple[Cel
 
 
 def pick(document: Document, kind: str, subject: str, reference: str | None, view: TextView,
-         block, ranges: bool = False) -> Join | None:
+         block, ranges: bool = False, named: list[Table] | None = None) -> Join | None:
     """The :class:`Join` of the one reading of :func:`sides` that pairs
     figures (or of the only reading, paired or not) for a clause of prose
-    ``block``, read among the tables of the block's own section when both
-    sides have figures there, else of the top heading it stands under, else
-    among all; None when several readings pair figures, when none does among
-    several, or when the only reading is unclear; ``ranges`` as
-    :func:`cells_of` takes it."""
+    ``block``, read among the tables of the block's own section (``named``,
+    when given: those under a heading the clause names) when both sides have
+    figures there, else of the top heading it stands under, else among all;
+    None when several readings pair figures, when none does among several,
+    or when the only reading is unclear; ``ranges`` as :func:`cells_of` takes it."""
     readings = sides(document, kind, subject, reference, ranges)
     top = block.headings[-1] if block.headings else None
-    scopes = (lambda table: table.section == block.section,
+    held = None if named is None else {id(table) for table in named}
+    scopes = ((lambda table: table.section == block.section) if held is None else (lambda table: id(table) in held),
               lambda table: bool(table.headings) and table.headings[-1] == top, None)
     for within in scopes:
         joins = [join(document, kind, named, view, block.order, within, ranges) for named in readings]
@@ -549,5 +550,5 @@ def pick(document: Document, kind: str, subject: str, reference: str | None, vie
 
 
 __all__ = ["COLUMN", "Cell", "HEADING", "Join", "LEAD_IN", "Names", "Scope", "Sides", "TABLE_LIMIT", "cells_of",
-           "join", "label_cells", "lead_in_line", "lead_ins_agree", "names_of", "pick", "side_cells", "sides",
-           "signature"]
+           "join", "label_cells", "lead_in_line", "lead_ins_agree", "names_of", "naming_words", "pick", "side_cells",
+           "sides", "signature"]
