@@ -111,7 +111,16 @@ def named_rows(table: Table, clause: str) -> tuple[int, int, int | None] | None:
     first, second = sorted(labels, key=lambda label: min(s[0] for s in kept if s[2] == label))
     references = [index for index, label in enumerate((first, second))
                   if REFERENCE_BEFORE_RE.search(lowered, 0, min(s[0] for s in kept if s[2] == label))]
+    if len(references) == 1:
+        named_end = max(s[1] for s in kept if s[2] == (first, second)[references[0]])
+        if _SECOND_REFERENCE_RE.match(lowered, named_end):
+            return None  # "slower than the A10 and the T4": the figure may be against either, or both
     return rows_of[first][0], rows_of[second][0], references[0] if len(references) == 1 else None
+
+
+# After the reference row's name, another name joined to it ("than the A10 and the T4", "than fp16 or fp32"): a
+# word holding a digit, as GPU models and precisions do (a verb after "and" starts another clause, no second name)
+_SECOND_REFERENCE_RE = lazy_compile(r"\s*,?\s*(?:and|or)\s+(?:the\s+)?[a-z-]*\d")
 
 
 def _numbered_rows(table: Table) -> tuple[str, dict[str, list[int]]] | None:
