@@ -51,10 +51,15 @@ nor one value against n below 2 / (n + 1). Each bootstrap p is read no lower
 (:func:`studygen.render.stats.permutation_floor`), before Holm's correction.
 A comparison whose counts cannot reach the 5 % level, on their own or after
 the correction with each member of its pair's family at its floor, is held to
-the figures' own rules (timer resolution, tolerance) and is a warning that
-says the bootstrap did not decide (:func:`studygen.checks.sg203_verdict.untested`):
-at 3 against 3 profiled forwards no bootstrap disagreement can be established,
-nor at 5 against 5 with seven comparisons in the pair. A figure without a
+the spread its two jobs measured, as ``studygen diff`` holds a move: figures
+no further apart than the wider of the two jobs' sample ranges plus the
+tolerance and the timer's allowance agree; further apart, a warning (never an
+error: nothing was tested) that says the bootstrap did not decide and names
+that spread and its ends (:func:`studygen.checks.sg203_verdict.untested`).
+At 3 against 3 profiled forwards no bootstrap disagreement can be established,
+nor at 5 against 5 with seven comparisons in the pair. (Issues 14 and 26: a
+copy of a job moved inside its own spread adds no finding, moved beyond it
+is named, also at five samples a job.) A figure without a
 spread of its own against another job's samples is compared by bootstrap from
 40 samples on, joins the pair's family with the p of its interval widened by
 the tolerance, and is a warning of two jobs like the two-sided comparison:
@@ -168,8 +173,9 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     differ by more than the tolerance.
     A bootstrap p is read no lower than the least an exact permutation test of the same counts
     can give (:func:`bootstrap_floor`); where that floor is at or above the level (3 against 3
-    values: 0.1), no bootstrap is run and the figures are held to the tolerance as figures without
-    a spread are, the words saying the bootstrap could not decide (:func:`untested`).
+    values: 0.1), no bootstrap is run and the figures are held to the wider of the two jobs' sample
+    ranges plus the tolerance and the timer's allowance, a warning beyond it whose words say the
+    bootstrap could not decide (:func:`untested`).
     """
     decimals = figure_decimals([a, b])
     unit = unit_of(a)
@@ -190,7 +196,7 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     if declared is not None:
         return _against_declared(declared, a, b, allowed if spread_a is None or spread_b is None else 0.0)
     if floor is not None and not tested:
-        return untested(a, b, floor, alpha, beyond_tolerance(a, b, allowed, step, unit_text))
+        return untested(a, b, floor, alpha, allowed, unit_text)
     if spread_a is not None and spread_b is not None:
         decimals = max(decimals, 3)  # an interval of a few hundredths needs its third digit
         result = _bootstrap(study, spread_a.values, spread_b.values)
@@ -297,10 +303,9 @@ def _holm_corrected(study, compared: dict) -> dict:
                                                           best):
             a, b, _ = compared[key][index]
             if least >= verdict.alpha:
-                allowed, step = tolerance(study, a), max(resolution(a), resolution(b))
                 unit_text = f" {unit_of(a)}" if unit_of(a) else ""
                 corrected[key][index] = (a, b, untested(a, b, bootstrap_floor(study, a, b), verdict.alpha,
-                                                         beyond_tolerance(a, b, allowed, step, unit_text),
+                                                         tolerance(study, a), unit_text,
                                                          f", none below {_p_text(least, resamples)} after {family}"))
                 continue
             corrected[key][index] = (a, b, replace(

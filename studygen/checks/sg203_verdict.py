@@ -1,8 +1,8 @@
 """SG203's verdict on two jobs' figures of one measurement (:class:`PairVerdict`), the digits
 its words print with, and what it does where the samples are too few: the least p an exact
 permutation test of their counts allows (:func:`bootstrap_floor`; 3 against 3 values: 0.1,
-so no bootstrap difference reaches 5 %) and the verdict of such a pair, held to the tolerance
-(:func:`untested`). :mod:`studygen.checks.sg203_reconcile` decides and words the rest."""
+so no bootstrap difference reaches 5 %) and the verdict of such a pair, held to the spread its two
+jobs measured plus the tolerance (:func:`untested`, :func:`beyond_spread`). :mod:`studygen.checks.sg203_reconcile` decides and words the rest."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from math import comb
 from ..numbers import format_number, two_significant_decimals
 from ..render.stats import permutation_floor
 from ..rules import ERROR, WARNING
+from ..study.resolution import timer_allowance
 from ..study.rows import Row
 from ..study.spread import PROFILED_ITERATIONS, Spread, declared_source_of, spread_of
 
@@ -103,14 +104,37 @@ def floor_note(p_value: float, floor: float, count_a: int, count_b: int) -> str:
     return f" (the least {count_a} against {count_b} values allow)" if p_value < floor else ""
 
 
-def untested(a: Row, b: Row, floor: float, alpha: float, beyond: tuple[bool, str], family: str = "") -> PairVerdict:
+def beyond_spread(a: Row, b: Row, allowed: float, unit_text: str) -> tuple[bool, str]:
+    """Whether ``a`` and ``b`` (one of them at least with a spread of its own) lie further apart than
+    the widest spread either job measured (its values' largest minus smallest, as ``studygen diff``
+    reads a spread) plus the tolerance ``allowed`` plus, where the rows have a timer resolution, the
+    timer allowance (:func:`studygen.study.resolution.timer_allowance`), and the words that say so
+    with that spread's job, count and ends. The rule of a pair no bootstrap can decide (:func:`untested`)."""
+    measured = [(spread, row) for row in (a, b) if (spread := spread_of(row)) is not None]
+    widest, owner = max(measured, key=lambda pair: pair[0].width)  # the earlier job's on a tie
+    timer = timer_allowance([a], [b])
+    difference = abs(b.value - a.value)
+    places = gap_decimals([a, b], difference, widest.width, allowed)
+    if timer:
+        places = max(places, two_significant_decimals(timer))
+    ends = f"{format_number(widest.low)} to {format_number(widest.high)}{unit_text}: {gap(widest.width, places)}{unit_text}"
+    samples = f"job {owner.job_id}'s {len(widest.values)} {widest.source}"
+    whose = f"both jobs' samples (the wider: {samples}, {ends})" if len(measured) == 2 else f"{samples} ({ends})"
+    disagree = difference > widest.width + allowed + timer + 1e-12
+    timer_words = f" and timer allowance {gap(timer, places)}{unit_text}" if timer else ""
+    return disagree, (f"{gap(difference, places)}{unit_text} apart, {'beyond' if disagree else 'within'} the spread "
+                      f"of {whose} plus tolerance {gap(allowed, places)}{timer_words}")
+
+
+def untested(a: Row, b: Row, floor: float, alpha: float, allowed: float, unit_text: str, family: str = "") -> PairVerdict:
     """The verdict of rows whose counts cannot reach the level ``alpha`` (their least p, ``floor``,
     is at or above it, or would be after Holm's correction: ``family`` says so): no bootstrap
-    decides; ``beyond`` (:func:`beyond_tolerance`) decides, as for
-    figures without a spread of their own, and the words say what was not tested. A warning, also
-    where a third job measures the job-to-job spread (the tolerance does not read it), ending with
-    ``level_clause`` where none does: a pair measured too few times to test is no worse off than
-    one measured enough to (a bootstrap disagreement of two jobs is a warning)."""
+    decides; the spread the two jobs measured does (:func:`beyond_spread`, with the tolerance
+    ``allowed``), as ``studygen diff`` holds a move, and the words say what was not tested and how
+    far apart the figures lie. A warning, never an error (nothing was established statistically),
+    also where a third job measures the job-to-job spread, ending with ``level_clause`` where none
+    does: a pair measured too few times to test is no worse off than one measured enough to (a
+    bootstrap disagreement of two jobs is a warning)."""
     spread_a, spread_b = spread_of(a), spread_of(b)
     if spread_a is not None and spread_b is not None:
         counts = (len(spread_a.values), len(spread_b.values))
@@ -122,10 +146,10 @@ def untested(a: Row, b: Row, floor: float, alpha: float, beyond: tuple[bool, str
         what = (f"job {single.job_id}'s figure has no spread of its own, and one value against job "
                 f"{with_spread.job_id}'s {counts[1]} {spread.source} allows")
     splits = comb(sum(counts), counts[0])
-    disagree, words = beyond
-    return PairVerdict(disagree, f"{words}; not decided by bootstrap: {what} no two-sided p below "
+    disagree, words = beyond_spread(a, b, allowed, unit_text)
+    return PairVerdict(disagree, f"not decided by bootstrap: {what} no two-sided p below "
                                  f"{format_number(round(floor, two_significant_decimals(floor)))} (2 of the {splits} ways to split "
-                                 f"them){family}, so none below {format_number(round(alpha, 6))}",
+                                 f"them){family}, so none below {format_number(round(alpha, 6))}; {words}",
                        severity=WARNING, level_clause=UNMEASURED)
 
 
