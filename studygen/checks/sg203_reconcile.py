@@ -42,6 +42,30 @@ jobs, 12 such comparisons, two groups at p 0.035 and 0.036 were errors: after
 the correction (0.42) neither is a finding. The compiled pair's four groups
 (p below 0.0001) stay, as warnings.
 
+Few samples (attack 19b): a bootstrap of 3 against 3 values finds every
+resample on one side and reads p 0, which no test of so few can show: each
+of the C(n_a + n_b, n_a) ways to split the pooled values is equally likely
+where the jobs do not differ, so an exact permutation test gives no two-sided
+p below 2 / C(n_a + n_b, n_a) (0.1 at 3 against 3, 0.0079 at 5 against 5),
+nor one value against n below 2 / (n + 1). Each bootstrap p is read no lower
+(:func:`studygen.render.stats.permutation_floor`), before Holm's correction.
+A comparison whose counts cannot reach the 5 % level, on their own or after
+the correction with each member of its pair's family at its floor, is held to
+the spread its two jobs measured, as ``studygen diff`` holds a move: figures
+no further apart than the wider of the two jobs' sample ranges plus the
+tolerance and the timer's allowance agree; further apart, a warning (never an
+error: nothing was tested) that says the bootstrap did not decide and names
+that spread and its ends (:func:`studygen.checks.sg203_verdict.untested`).
+At 3 against 3 profiled forwards no bootstrap disagreement can be established,
+nor at 5 against 5 with seven comparisons in the pair. (Issues 14 and 26: a
+copy of a job moved inside its own spread adds no finding, moved beyond it
+is named, also at five samples a job.) A figure without a
+spread of its own against another job's samples is compared by bootstrap from
+40 samples on, joins the pair's family with the p of its interval widened by
+the tolerance, and is a warning of two jobs like the two-sided comparison:
+measuring fewer forwards never makes the check fail harder. (The trial's
+figures above were read before this floor.)
+
 Case (seed): on B200 with TensorRT 11.4 the main job reports fp16 AP 0.4644
 and FP8 AP 0.4625 (a drop of 0.19 points), the per-part job 0.4639 and 0.4637
 (a drop of 0.02 points); the 0.0002 difference of the per-part job is smaller
@@ -50,20 +74,22 @@ than the 0.0012 spread of the FP8 figure between the two jobs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from statistics import median
 
 from ..findings import Finding
 from ..numbers import format_number, two_significant_decimals
 from ..records.kinds import NOT_MEASURED_STATISTIC, Kind
 from ..render.stats import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPEATS, holm_adjusted, median_difference
-from ..rules import ERROR, WARNING
+from ..rules import WARNING
 from ..study.rows import Row
 from ..study.resolution import resolution, timer_allowance
 from ..study.spread import PROFILED_ITERATIONS, Spread, declared_source_of, spread_of, tolerance, tolerance_keys
 from ..study.timing import measurement_of, timing_name, reported_by_several_jobs, variant_free_measurement
 from .base import readme_finding, row_finding
 from .readme_text import normalize, quote, table_cells
+from .sg203_verdict import (UNMEASURED, PairVerdict, beyond_tolerance, bootstrap_floor, figure_decimals, floor_note, gap,
+                            gap_decimals, sample_noun, unit_of, untested, within_jobs_only)
 
 
 def _what(study, row: Row) -> str:
@@ -93,52 +119,9 @@ def _spread(rows: list[Row]) -> float:
     return max(values) - min(values)
 
 
-def _decimals(rows: list[Row]) -> int:
-    """Digits to print a difference of ``rows`` with: the most any of them carries (4 for computed values)."""
-    return max((r.decimals if r.decimals is not None else 4) for r in rows)
-
-
-def _gap_decimals(rows: list[Row], *gaps: float) -> int:
-    """Digits to print the gaps of one message (a difference, a tolerance, a
-    resolution) with, all alike: two significant digits of the largest, but
-    no more than the figures carry (:func:`_decimals`). 0.00024414 and
-    0.0005 ms print as 0.00024 and 0.00050, not with the eight digits of
-    the figures."""
-    largest = max((abs(g) for g in gaps if g), default=0.0)
-    return min(_decimals(rows), two_significant_decimals(largest) if largest else 4)
-
-
-def _gap(value: float, decimals: int) -> str:
-    """A gap printed with ``decimals`` digits; a zero prints as ``0`` (no ``0.00000000``)."""
-    return "0" if not value else format_number(value, decimals)
-
-
-def _unit(row: Row) -> str:
-    return row.unit if row.unit not in (None, "", "AP") else ""
-
-
-@dataclass(frozen=True)
-class PairVerdict:
-    """Whether two jobs' rows of one key disagree, and the words that say how it was decided.
-
-    ``p_value``: of a bootstrap comparison (both figures with a spread of their own, no declared
-    source), its two-sided p before any correction (:attr:`studygen.render.stats.MedianDifference.p_value`),
-    and ``alpha`` the level it is held to (1 - the interval's confidence); 1.0 where such figures lie
-    within the timer's resolution (never a disagreement, and not tested, but one of the comparisons
-    Holm's correction counts: leaving it out would choose the family by the data); None and 0.0 for
-    the other comparisons.
-    ``severity``: of the finding a disagreement makes (:func:`disagreeing_pairs` sets it)."""
-
-    disagree: bool
-    basis: str
-    p_value: float | None = None
-    alpha: float = 0.0
-    severity: str = ERROR
-
-
-def _bootstrap(study, a_values, b_values):
+def _bootstrap(study, a_values, b_values, band: float = 0.0):
     return median_difference(a_values, b_values, resamples=_setting(study, "resamples", DEFAULT_RESAMPLES),
-                             seed=_setting(study, "seed", DEFAULT_SEED))
+                             seed=_setting(study, "seed", DEFAULT_SEED), band=band)
 
 
 def _compared(a: Row, b: Row, spread_a: Spread, spread_b: Spread, decimals: int, unit_text: str) -> str:
@@ -188,56 +171,63 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
     so the interval is that of ``value - median``, the median printed; they disagree when it
     misses ``[-tolerance, +tolerance]``. Neither: they disagree when they
     differ by more than the tolerance.
+    A bootstrap p is read no lower than the least an exact permutation test of the same counts
+    can give (:func:`bootstrap_floor`); where that floor is at or above the level (3 against 3
+    values: 0.1), no bootstrap is run and the figures are held to the wider of the two jobs' sample
+    ranges plus the tolerance and the timer's allowance, a warning beyond it whose words say the
+    bootstrap could not decide (:func:`untested`).
     """
-    decimals = _decimals([a, b])
-    unit = _unit(a)
+    decimals = figure_decimals([a, b])
+    unit = unit_of(a)
     unit_text = f" {unit}" if unit else ""
     difference = abs(b.value - a.value)
     step = max(resolution(a), resolution(b))
+    floor = bootstrap_floor(study, a, b)
+    alpha = 1 - CONFIDENCE
+    tested = floor is not None and floor < alpha
     if step and difference <= timer_allowance([a], [b]) + 1e-12:
-        places = max(_gap_decimals([a, b], difference), two_significant_decimals(step))
-        bootstrapped = (spread_of(a) is not None and spread_of(b) is not None
-                        and declared_source_of(study, a, b) is None)
-        return PairVerdict(False, f"{_gap(difference, places)}{unit_text} apart, within the timer resolution "
-                                  f"{_gap(step, places)}{unit_text}",
-                           p_value=1.0 if bootstrapped else None, alpha=1 - CONFIDENCE if bootstrapped else 0.0)
+        places = max(gap_decimals([a, b], difference), two_significant_decimals(step))
+        return PairVerdict(False, f"{gap(difference, places)}{unit_text} apart, within the timer resolution "
+                                  f"{gap(step, places)}{unit_text}",
+                           p_value=1.0 if tested else None, alpha=alpha if tested else 0.0)
     spread_a, spread_b = spread_of(a), spread_of(b)
     allowed = tolerance(study, a)
     declared = declared_source_of(study, a, b)
     if declared is not None:
         return _against_declared(declared, a, b, allowed if spread_a is None or spread_b is None else 0.0)
+    if floor is not None and not tested:
+        return untested(a, b, floor, alpha, allowed, unit_text)
     if spread_a is not None and spread_b is not None:
         decimals = max(decimals, 3)  # an interval of a few hundredths needs its third digit
         result = _bootstrap(study, spread_a.values, spread_b.values)
-        return PairVerdict(result.p_value < 1 - result.confidence,
+        return PairVerdict(max(result.p_value, floor) < alpha,
                            f"{_compared(a, b, spread_a, spread_b, decimals, unit_text)}, "
                            f"{round(100 * result.confidence)}% bootstrap interval of the difference of medians "
                            f"{format_number(result.low_ms, decimals, sign=True)} to "
                            f"{format_number(result.high_ms, decimals, sign=True)}"
                            f"{unit_text} excludes 0 ({result.resamples} resamples, seed {result.seed})",
-                           p_value=result.p_value, alpha=1 - result.confidence)
+                           p_value=max(result.p_value, floor), alpha=alpha,
+                           p_note=floor_note(result.p_value, floor, len(spread_a.values), len(spread_b.values)),
+                           level_clause=within_jobs_only(spread_a, spread_b))
     if spread_a is not None or spread_b is not None:
         with_spread, single = (a, b) if spread_a is not None else (b, a)
         spread = spread_a or spread_b
-        result = _bootstrap(study, spread.values, [single.value] * MIN_REPEATS)
-        outside = result.high_ms < -allowed - 1e-12 or result.low_ms > allowed + 1e-12
-        return PairVerdict(outside,
+        result = _bootstrap(study, spread.values, [single.value] * MIN_REPEATS, band=allowed)
+        return PairVerdict(max(result.p_value, floor) < alpha,
                            f"{format_number(single.value)} in job {single.job_id} (no spread of its own) lies outside "
                            "the "
                            f"{round(100 * result.confidence)}% bootstrap interval of the median of job "
                            f"{with_spread.job_id}'s "
                            f"{len(spread.values)} {spread.source} "
-                           f"({format_number(median(spread.values), _decimals([a, b]))}{unit_text}) "
+                           f"({format_number(median(spread.values), figure_decimals([a, b]))}{unit_text}) "
                            "widened by the tolerance "
-                           f"{_gap(allowed, _gap_decimals([a, b], allowed))}"
-                           f"{unit_text} ({result.resamples} resamples, seed {result.seed})")
-    places = _gap_decimals([a, b], difference, allowed)
-    floor = ""
-    if step > allowed:  # the timer, not the study file, set the bar: say so, with the digits to show it
-        places = max(places, two_significant_decimals(step))
-        floor = f"; timer resolution {_gap(step, places)}{unit_text}"
-    return PairVerdict(difference > allowed + 1e-12,
-                       f"spread {_gap(difference, places)}{unit_text}, tolerance {_gap(allowed, places)}{floor}")
+                           f"{gap(allowed, gap_decimals([a, b], allowed))}"
+                           f"{unit_text} ({result.resamples} resamples, seed {result.seed})",
+                           p_value=max(result.p_value, floor), alpha=alpha,
+                           p_note=floor_note(result.p_value, floor, 1, len(spread.values)),
+                           level_clause=f"; beyond the scatter of job {with_spread.job_id}'s {len(spread.values)} "
+                                        f"{sample_noun(spread)}{UNMEASURED}")
+    return PairVerdict(*beyond_tolerance(a, b, allowed, step, unit_text))
 
 
 def _against_declared(declared, a: Row, b: Row, allowed: float) -> PairVerdict:
@@ -250,10 +240,10 @@ def _against_declared(declared, a: Row, b: Row, allowed: float) -> PairVerdict:
     mean = (abs(a.value) + abs(b.value)) / 2
     percent = 100 * difference / mean if mean else 0.0
     beyond = percent > declared.up_to_percent + 1e-9 and difference > allowed + 1e-12
-    unit = _unit(a)
-    places = _gap_decimals([a, b], difference, allowed)
-    floor = (f", and {_gap(difference, places)}{' ' + unit if unit else ''} apart, more than the tolerance "
-             f"{_gap(allowed, places)}" if allowed else "")
+    unit = unit_of(a)
+    places = gap_decimals([a, b], difference, allowed)
+    floor = (f", and {gap(difference, places)}{' ' + unit if unit else ''} apart, more than the tolerance "
+             f"{gap(allowed, places)}" if allowed else "")
     return PairVerdict(beyond, f"{format_number(percent, 2)} % apart, more than the "
                                f"{format_number(declared.up_to_percent)} % the study file expects of "
                                f"{declared.words}{floor}")
@@ -287,11 +277,14 @@ def _p_text(p: float, resamples: int) -> str:
 
 def _holm_corrected(study, compared: dict) -> dict:
     """``compared`` (key → :func:`_compared_pairs`) with the bootstrap comparisons of each pair of
-    records (two jobs: every key both report with a spread of their own and no declared source,
-    those within the timer's resolution counted at p 1) held to Holm's step-down correction together
-    (:func:`studygen.render.stats.holm_adjusted`): one disagrees only when its adjusted p is below the
-    level its interval was read at, and its words give both p-values. A pair with one such comparison
-    keeps it as it is (no correction; the interval says it all)."""
+    records (two jobs: every key both report with counts that can reach the level and no declared
+    source, those within the timer's resolution counted at p 1) held to Holm's step-down correction
+    together (:func:`studygen.render.stats.holm_adjusted`): one disagrees only when its adjusted p is
+    below the level its interval was read at, and its words give both p-values. A pair with one such
+    comparison keeps it as it is (no correction; the interval says it all). A comparison whose p,
+    each member at the floor of its counts, could not fall below the level after the correction
+    (five forwards a side, eight comparisons: 8 x 0.0079) is decided as :func:`untested` says:
+    which comparisons those are follows from the counts alone, never from the figures."""
     families: dict[tuple[str, str], list[tuple[tuple, int]]] = {}
     for key, verdicts in compared.items():
         for index, (a, b, verdict) in enumerate(verdicts):
@@ -303,24 +296,23 @@ def _holm_corrected(study, compared: dict) -> dict:
         if len(members) < 2:
             continue
         verdicts = [compared[key][index][2] for key, index in members]
-        for (key, index), verdict, adjusted in zip(members, verdicts, holm_adjusted([v.p_value for v in verdicts])):
+        family = f"Holm's correction for the {len(members)} bootstrap comparisons of jobs {job_a} and {job_b}"
+        floors = [bootstrap_floor(study, *compared[key][index][:2]) for key, index in members]
+        best = holm_adjusted(floors)
+        for (key, index), verdict, adjusted, least in zip(members, verdicts, holm_adjusted([v.p_value for v in verdicts]),
+                                                          best):
             a, b, _ = compared[key][index]
+            if least >= verdict.alpha:
+                unit_text = f" {unit_of(a)}" if unit_of(a) else ""
+                corrected[key][index] = (a, b, untested(a, b, bootstrap_floor(study, a, b), verdict.alpha,
+                                                         tolerance(study, a), unit_text,
+                                                         f", none below {_p_text(least, resamples)} after {family}"))
+                continue
             corrected[key][index] = (a, b, replace(
                 verdict, disagree=adjusted < verdict.alpha,
-                basis=f"{verdict.basis}; two-sided bootstrap p {_p_text(verdict.p_value, resamples)}, "
-                      f"{_p_text(adjusted, resamples)} after Holm's correction for the {len(members)} figures jobs "
-                      f"{job_a} and {job_b} both measured with a spread of their own"))
+                basis=f"{verdict.basis}; two-sided bootstrap p {_p_text(verdict.p_value, resamples)}"
+                      f"{verdict.p_note}, {_p_text(adjusted, resamples)} after {family}"))
     return corrected
-
-
-def _within_jobs_only(a: Row, b: Row) -> str:
-    """The clause a bootstrap disagreement of two jobs ends with where nothing measures or declares
-    their job-to-job spread: its interval holds only the scatter inside each job."""
-    spread_a, spread_b = spread_of(a), spread_of(b)
-    noun = "forwards" if spread_a.source == PROFILED_ITERATIONS else "repeats"
-    counts = len(spread_a.values), len(spread_b.values)
-    each = f"each job's {counts[0]} {noun}" if counts[0] == counts[1] else f"each job's {noun} ({counts[0]} and {counts[1]})"
-    return f"; beyond the scatter of {each}; job-to-job spread not measured: repeat the job or declare spread_sources"
 
 
 def disagreeing_pairs(study, repeated=None) -> dict[tuple, list[tuple[Row, Row, Row, PairVerdict]]]:
@@ -331,7 +323,7 @@ def disagreeing_pairs(study, repeated=None) -> dict[tuple, list[tuple[Row, Row, 
     Each pair of jobs is compared as :func:`compare_pair` says, its bootstrap comparisons over all
     keys held to Holm's correction together (:func:`_holm_corrected`). A bootstrap disagreement of
     a key only two jobs report, which no declared source covers (:func:`compare_pair` reads those
-    first), rests on each job's own samples alone: a warning that says so (:func:`_within_jobs_only`).
+    first), rests on each job's own samples alone: a warning that says so (:func:`within_jobs_only`).
     A third job of the key measures the job-to-job spread, and the disagreement stays an error."""
     repeated = repeated if repeated is not None else repeated_keys(study)
     corrected = _holm_corrected(study, {key: _compared_pairs(study, rows) for key, rows in repeated.items()})
@@ -342,8 +334,8 @@ def disagreeing_pairs(study, repeated=None) -> dict[tuple, list[tuple[Row, Row, 
         for a, b, verdict in corrected[key]:
             if not verdict.disagree:
                 continue
-            if verdict.p_value is not None and not jobs_measured:
-                verdict = replace(verdict, severity=WARNING, basis=verdict.basis + _within_jobs_only(a, b))
+            if verdict.level_clause and not jobs_measured:
+                verdict = replace(verdict, severity=WARNING, basis=verdict.basis + verdict.level_clause)
             pairs.append((a, b, _outlier(rows, a, b), verdict))
         found[key] = pairs
     return found
@@ -370,7 +362,7 @@ def _hint(row: Row) -> str:
     without a spread of its own must otherwise agree exactly."""
     keys = tolerance_keys(row)
     others = f" (a key {' or '.join(keys[:-1])} wins over it)" if len(keys) > 1 else ""
-    unit = f" {_unit(row)}" if _unit(row) else ""
+    unit = f" {unit_of(row)}" if unit_of(row) else ""
     return ("reconcile the jobs, or repeat them so that their spread is measured (render shows the job-to-job "
             "spread); a figure without a spread of its own (one trace, one trtexec run) must match exactly unless "
             f"the study file sets the largest difference it accepts: tolerances: {{{keys[-1]}: <difference{unit}>}}"
@@ -497,7 +489,7 @@ def differences_below_spread(context, pairs=None, repeated=None) -> list[Finding
         uses = _uses(context, a, b, same)
         if not uses:
             continue
-        decimals = _decimals([a, b])
+        decimals = figure_decimals([a, b])
         low = min(same, key=lambda r: r.value)
         high = max(same, key=lambda r: r.value)
         what = (f"{study.variant_label(b.variant)} minus {study.variant_label(a.variant)} in job {b.job_id} is "

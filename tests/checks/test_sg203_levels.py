@@ -74,11 +74,12 @@ def test_a_declared_job_to_job_spread_keeps_todays_verdict(tmp_path):
     assert bare.severity == WARNING and bare.message.endswith(UNMEASURED)
 
 
-# Ten kernel groups profiled over five forwards in each of two jobs. Eight are alike (the same figures,
-# so within the timer's resolution: counted in the family at p 1); MARGINAL is 0.007 ms later in job b
-# (two-sided bootstrap p 0.0057: beyond the 95 % interval on its own, not after Holm's correction for
-# ten comparisons); FAR is 0.05 ms later (every resample on one side).
-FORWARDS = [0.200, 0.204, 0.198, 0.202, 0.196]
+# Ten kernel groups profiled over eight forwards in each of two jobs (five would not do: 2 / C(10, 5)
+# = 0.0079 times ten comparisons is above 0.05). Eight are alike (the same figures, so within the
+# timer's resolution: counted in the family at p 1); MARGINAL is 0.004 ms later in job b (two-sided
+# bootstrap p 0.025: beyond the 95 % interval on its own, not after Holm's correction for ten
+# comparisons); FAR is 0.05 ms later (every resample on one side: read at the floor 2 / C(16, 8)).
+FORWARDS = [0.200, 0.204, 0.198, 0.202, 0.196, 0.201, 0.199, 0.203]
 ALIKE = [f"group {i}" for i in range(8)]
 MARGINAL, FAR = "marginal", "far"
 
@@ -96,8 +97,8 @@ def _profile(shift: dict[str, float]):
 
 def test_holm_correction_over_the_comparisons_of_one_pair_of_records(tmp_path):
     study = load(tmp_path, study=spec(), records=[record("a", [_profile({})]),
-                                                  record("b", [_profile({MARGINAL: 0.007, FAR: 0.05})])])
-    marginal = median_difference(FORWARDS, [round(v + 0.007, 6) for v in FORWARDS])
+                                                  record("b", [_profile({MARGINAL: 0.004, FAR: 0.05})])])
+    marginal = median_difference(FORWARDS, [round(v + 0.004, 6) for v in FORWARDS])
     assert 0.05 / 9 < marginal.p_value < 0.05  # second smallest of ten: Holm multiplies it by 9
     rows = {r.group: r for r in study.rows if r.kind == "kernel_time"}
     assert len(rows) == 10
@@ -106,9 +107,9 @@ def test_holm_correction_over_the_comparisons_of_one_pair_of_records(tmp_path):
     (far,) = _across(study)  # the marginal group agrees once the ten are held to Holm's correction
     assert far.pointer == "/results/0/groups/9/time_ms" and far.severity == WARNING
     assert far.message.endswith(
-        "excludes 0 (10000 resamples, seed 0); two-sided bootstrap p < 0.0001, < 0.0001 after Holm's correction for "
-        "the 10 figures jobs a and b both measured with a spread of their own; beyond the scatter of each job's 5 forwards; job-to-job "
-        "spread not measured: repeat the job or declare spread_sources)")
+        "excludes 0 (10000 resamples, seed 0); two-sided bootstrap p 0.00016 (the least 8 against 8 values allow), "
+        "0.0016 after Holm's correction for the 10 bootstrap comparisons of jobs a and b; beyond the scatter of each "
+        "job's 8 forwards; job-to-job spread not measured: repeat the job or declare spread_sources)")
 
 
 def test_holm_leaves_a_lone_comparison_as_its_interval_reads(tmp_path):
@@ -116,4 +117,4 @@ def test_holm_leaves_a_lone_comparison_as_its_interval_reads(tmp_path):
         record("a", [latency("fp16", 0.200, repeats=FORWARDS)]),
         record("b", [latency("fp16", 0.207, repeats=[round(v + 0.007, 6) for v in FORWARDS])])])
     (finding,) = _across(one)
-    assert "Holm" not in finding.message and finding.message.endswith(UNMEASURED)
+    assert "Holm" not in finding.message and finding.message.endswith(UNMEASURED.replace("5 repeats", "8 repeats"))

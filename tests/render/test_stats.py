@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from studygen.render.stats import (MedianDifference, PerImageAP, ap_difference, holm_adjusted, median_difference,
-                                   per_image_from_cocoeval, percentile_p_value)
+                                   per_image_from_cocoeval, percentile_p_value, permutation_floor)
 
 from ..checks.coco_toy import evaluate, toy_coco
 
@@ -221,3 +221,25 @@ def test_ap_difference_needs_the_same_images():
     with pytest.raises(ValueError) as raised:
         ap_difference(a, b)
     assert str(raised.value) == "per-image results cover different images (6 and 5 images)"
+
+
+def test_permutation_floor_is_two_of_the_ways_to_split_the_values():
+    assert permutation_floor(3, 3) == pytest.approx(0.1)  # 2 of C(6, 3) = 20
+    assert permutation_floor(5, 5) == pytest.approx(2 / 252)
+    assert permutation_floor(1, 3) == pytest.approx(0.5)  # one value: the largest or smallest of 4
+    assert permutation_floor(3, 1) == permutation_floor(1, 3)
+    assert permutation_floor(1, 1) == 1.0  # 2 / 2
+    assert permutation_floor(4, 4) < 0.05 <= permutation_floor(3, 4)  # 2 / 70 and 2 / 35
+    with pytest.raises(ValueError, match="a value a side"):
+        permutation_floor(0, 3)
+
+
+def test_percentile_p_value_of_a_band_reads_each_end_against_its_own_side():
+    differences = [3.0, -1.0, 4.0, 1.0, 2.0]
+    assert percentile_p_value(differences, 0.0) == percentile_p_value(differences)
+    # sorted -1, 1, 2, 3, 4: the curve crosses 0.5 at position 0.75 of 4 and 1.5 at 1.5 (the high end never
+    # falls below -band)
+    assert percentile_p_value(differences, 0.5) == pytest.approx(2 * 0.75 / 4)
+    assert percentile_p_value(differences, 1.5) == pytest.approx(2 * 1.5 / 4)
+    assert percentile_p_value([0.1, 0.2, 0.3], 0.5) == 1.0  # all inside the band: no interval misses it
+    assert percentile_p_value([-0.9, -0.8, -0.7], 0.5) == 0.0  # all below -band
