@@ -12,7 +12,8 @@ variant or per GPU. The clause is read when it holds
 - a direction after the figure ("faster", "lower", "smaller", a verb that
   cuts or raises by it: :func:`~studygen.lint.ratio_direction.written_direction`),
   which with the clause's quantity words gives the kind compared
-  (:func:`~studygen.lint.variant_pairs.kinds_named`);
+  (:func:`~studygen.lint.variant_pairs.kinds_named`; for a ratio written
+  "1.3x lower TTFT", the serving metric's kind);
 - its two sides as :func:`~studygen.lint.table_joins.sides` reads them: the
   reference after "than", "vs", "over" or "compared to", else the one other
   thing named the way the subject is (int8 against fp16 in a document of the
@@ -64,7 +65,7 @@ from .heading_scope import heading_tables
 from .restriction import TextView
 from .table_joins import Cell, Join, lead_ins_agree, pick, side_cells, signature
 from .text import ratio_header
-from .variant_pairs import COMPARATIVE_KINDS, COMPARISON_RE, kinds_named
+from .variant_pairs import COMPARATIVE_KINDS, COMPARISON_RE, SIZE, kinds_named, metric_kinds
 
 HINT = ("compare figures that differ only in the two things the sentence names (the same GPU, shape, batch), "
         "or say what else differs")
@@ -83,6 +84,24 @@ def _comparative(words: str) -> str:
     if first in COMPARATIVE_KINDS:
         return first
     return "faster" if _SPEED_WORD_RE.match(first) else ""
+
+
+def _kinds(clause: str, words: str, figure: Figure) -> tuple[str, ...]:
+    """The kinds a ratio's clause compares, its direction's words ``words``: those its quantity words and
+    comparative give (:func:`~.variant_pairs.kinds_named`); else, for a ratio (``x``) whose word after it says
+    only which figure is the larger ("1.3x lower TTFT", "higher", "less", "smaller") and a clause naming no
+    quantity word, the one kind of the serving metric it names (:func:`~.variant_pairs.metric_kinds`: time
+    for TTFT)."""
+    comparative = _comparative(words)
+    kinds = kinds_named(clause, comparative)
+    # a percentage, or a verb that changes by the figure ("cuts TTFT by 22%"), is the percent-change reader's:
+    # it reads a figure between the rows of two GPUs as a span over both, where the pairs here would not
+    if figure.unit != "x" or words.lower().endswith(" by"):
+        return kinds
+    # "smaller" alone reads a size (COMPARATIVE_KINDS); beside "TTFT" and no quantity word, the metric's kind
+    if (not kinds or kinds == (SIZE,)) and not kinds_named(clause, ""):
+        return metric_kinds(clause) or kinds
+    return kinds
 
 
 def _gives(figure: Figure, subject: Figure, reference: Figure, sign: int | None) -> bool:
@@ -129,7 +148,7 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
         if other is not figure and (other.unit is not None or other.decimals):
             return None  # the clause states its operands (a shape, "at 512 x 512", is no figure: it names rows)
     clause = text[start:end]
-    kinds = kinds_named(clause, _comparative(direction[1]))
+    kinds = _kinds(clause, direction[1], figure)
     after = COMPARISON_RE.search(text, figure.end, end)
     reference = text[after.end():end] if after is not None else None
     subject = text[start:figure.start]

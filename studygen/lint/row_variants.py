@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .document import Document, Series, Table, is_empty_cell
-from .figures import Figure
+from .figures import Figure, statistics_in
 from .header_names import name_words, phrase_at, prose_words, short_names, short_phrase_at
 from .restriction import TextView
 from .text import keywords, normalize
@@ -138,12 +138,20 @@ def _pairs(table: Table, column: int, subject: str, reference: str, rows: list[i
 
 def measured_series(table: Table, kinds: tuple[str, ...], clause: str) -> tuple[Series, str] | None:
     """The one measured series of one of ``kinds`` (the clause's header words
-    choose among several), with its kind."""
+    choose among several, then the one statistic it names, "p50" or "median",
+    among columns of one metric: ``TTFT p50 (ms)``, ``TTFT p99 (ms)``), with
+    its kind; None when not exactly one is left."""
     measured = [(s, kind_of_series(s)) for s in table.series if s.column not in table.label_columns]
     of_kind = [(s, k) for s, k in measured if k in kinds]
     if len(of_kind) > 1:
         words = keywords(normalize(clause))
         of_kind = [(s, k) for s, k in of_kind if s.measure & words] or of_kind
+    if len(of_kind) > 1:
+        # "the p50 TTFT" beside 'TTFT p50 (ms)' and 'TTFT p99 (ms)': the one statistic the clause names picks the
+        # column of it; a clause naming none or two leaves them all (unclear)
+        stats = {name for name, _, _ in statistics_in(clause)}
+        if len(stats) == 1:
+            of_kind = [(s, k) for s, k in of_kind if s.stat in stats] or of_kind
     return of_kind[0] if len(of_kind) == 1 else None
 
 
