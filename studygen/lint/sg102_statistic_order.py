@@ -142,6 +142,30 @@ def _row_statistics(document: Document, table: Table) -> list[Finding]:
     return findings
 
 
+# A label cell "P128": a concurrency, a process count, never a percentile (no percentile passes 100)
+_P_LABEL_RE = lazy_compile(r"\W*p(\d+)\W*", re.IGNORECASE)
+# What a column of a distribution's statistics names at least one of: its ends, centre or a high percentile
+_DISTRIBUTION_STATS = frozenset({"min", "max", "mean", "p50"})
+
+
+def _names_a_distribution(table: Table, column: int, named: set[str]) -> bool:
+    """Whether a label column whose rows name statistics (``named``) reads as one distribution's: it names
+    its min, max, mean, median or a percentile from p90 up, and no cell of it is a "P" number past 100. Rows
+    P1, P8, P32, P64, P128 of a serving page count concurrent requests: its TTFT rising down them is no p8
+    above p32 (a public page's seven false findings; p4, p16 alone name no distribution either)."""
+    if any((m := _P_LABEL_RE.fullmatch(row.cells[column])) and int(m.group(1)) > 100
+           for row in table.rows if column < len(row.cells)):
+        return False
+    return any(stat in _DISTRIBUTION_STATS or (stat.startswith("p") and _percentile(stat) >= 90) for stat in named)
+
+
+def _percentile(stat: str) -> float:
+    try:
+        return float(stat[1:])
+    except ValueError:
+        return 0.0
+
+
 def _statistic_rows(document: Document, table: Table) -> list[Finding]:
     """Tables whose rows are statistics: compare down each numeric column,
     within rows that share their other labels."""
@@ -159,7 +183,7 @@ def _statistic_rows(document: Document, table: Table) -> list[Finding]:
                 stats[row.index] = named[0][0]
                 # what the statistic is of: "max abs error" -> {abs, error}, "P99 TTFT" -> {ttft}
                 quantities[row.index] = keywords(text[:named[0][1]] + " " + text[named[0][2]:])
-        if len(set(stats.values())) < 2:
+        if len(set(stats.values())) < 2 or not _names_a_distribution(table, column, set(stats.values())):
             continue
         others = [c for c in table.label_columns if c != column]
         grouped: dict[tuple, list[int]] = {}

@@ -66,3 +66,26 @@ def test_a_pair_within_rounding_does_not_end_the_comparisons_of_its_first_figure
     # median and p90 print alike (in order within rounding); both still exceed p99
     assert _sg102("# S\n\nThe median 5.3 ms, p90 5.3 ms and p99 5.0 ms.\n") == [
         (3, "median 5.3 ms exceeds p99 5.0 ms; p90 5.3 ms exceeds p99 5.0 ms")]
+
+
+# A serving page's table by concurrency: rows P1 to P128 count concurrent requests, and TTFT falling from one
+# to the next (a queue drained between runs) is no percentile out of order (a public page got a false SG102 for
+# each such pair)
+CONCURRENCY = ("# Serving\n\n| Concurrency | TTFT (ms) | TPOT (ms) |\n|---|---|---|\n| P1 | 52 | 9.1 |\n"
+               "| P8 | 3,940 | 21.4 |\n| P32 | 2,810 | 30.2 |\n| P64 | 4,770 | 28.9 |\n| P128 | 9,905 | 47.5 |\n")
+
+
+def test_a_column_of_p_numbers_past_100_counts_something_else():
+    assert _sg102(CONCURRENCY) == []
+    # without the P128 row, p1 to p64 alone name no distribution (no min, max, mean, median or p90 and up)
+    assert _sg102(CONCURRENCY.replace("| P128 | 9,905 | 47.5 |\n", "")) == []
+    # concurrency 16, 50, 100 and 200 (TTFT falling from 16 to 50): P16 and P50 read alone as a percentile and a
+    # median out of order; P200 says they are concurrency levels
+    levels = ("# Serving\n\n| Concurrency | TTFT (ms) |\n|---|---|\n| P16 | 2,100 |\n| P50 | 1,920 |\n"
+              "| P100 | 1,480 |\n| P200 | 6,300 |\n")
+    assert _sg102(levels) == []
+
+
+def test_percentile_rows_with_a_high_percentile_are_still_compared():
+    table = "# S\n\n| statistic | fp16 ms |\n|---|---|\n| p25 | 5.0 |\n| p75 | 5.6 |\n| p99 | 5.4 |\n"
+    assert _sg102(table) == [(7, "'fp16 ms': p75 5.6 ms (line 6) exceeds p99 5.4 ms (line 7)")]
