@@ -168,8 +168,10 @@ def nearby_tables(document: Document, block) -> list[Table]:
     return tables[above - 1:above] + tables[below:below + 1]
 
 
-def row_comparison(document: Document, block, clause: str, kinds: tuple[str, ...]) -> RowPair | None:
-    """The two rows of one nearby table (:func:`nearby_tables`) that a
+def row_comparison(document: Document, block, clause: str, kinds: tuple[str, ...],
+                   tables: list[Table] | None = None) -> RowPair | None:
+    """The two rows of one nearby table (:func:`nearby_tables`, or ``tables``
+    where the sentence names the heading over others) that a
     comparison without a figure names ("the A100 row beats the H100 row",
     "batch 8 has higher throughput than batch 1"), as a :class:`RowPair` of
     one pair (subject row, reference row) read in the one measured column of
@@ -177,7 +179,7 @@ def row_comparison(document: Document, block, clause: str, kinds: tuple[str, ...
     exactly one table gives such a reading and the clause names which row is
     the reference."""
     found = []
-    for table in nearby_tables(document, block):
+    for table in nearby_tables(document, block) if tables is None else tables:
         rows = named_rows(table, clause)
         if rows is None or rows[2] is None:
             continue

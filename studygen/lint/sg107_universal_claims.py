@@ -98,6 +98,7 @@ from .figures import RATIO_UNITS, Figure
 from .inline_comparisons import states_its_figures
 from .join_messages import paired, unpaired
 from .rounding import stands_for
+from .heading_scope import heading_tables
 from .row_axis import row_comparison
 from .row_variants import RowPair, row_pairs
 from .table_joins import Join, pick
@@ -294,7 +295,9 @@ def _segment_finding(document: Document, sentence: Sentence, text: str, start: i
             judged = _joined(document, sentence, text[start:match.start()], text[match.end():end], kinds, view)
     else:
         # two rows compared ("the A100 row beats the H100 row", "batch 8 is faster than batch 1"): one pair
-        single = row_comparison(document, sentence.block, clause, kinds)
+        # a clause naming another section's heading ("On the H100, paged is faster", written below the A100
+        # table) is about the tables under that heading, not the nearest one
+        single = row_comparison(document, sentence.block, clause, kinds, heading_tables(sentence, start, end))
         judged = [single] if single is not None else []
         if not judged and not _states_figures(sentence, start, end):
             # two variants compared on rows the clause names ("on the H100 fp16 is faster than fp32"): a claim
@@ -426,7 +429,8 @@ def _joined(document: Document, sentence: Sentence, subject: str, reference: str
     coordinate: which one is meant is then unclear)."""
     found = []
     for kind in kinds:
-        joined = pick(document, kind, subject, reference, view, sentence.block, ranges=True)
+        joined = pick(document, kind, subject, reference, view, sentence.block, ranges=True,
+                      named=heading_tables(sentence, sentence.start, sentence.end))
         # variants as the row labels of one table: row_pairs read it, and left it unread
         if joined is not None and joined.xs and joined.ys and not joined.row_variants_of_one_table():
             found.append(joined)

@@ -175,3 +175,42 @@ def test_a_heading_name_leaves_vendor_quantity_and_filler_words_out():
     assert heading_name("Results on the RTX 4090") == ("rtx", "4090")
     assert heading_name("Latency (ms)") == ()
     assert heading_name("Results") == ()
+
+
+# SG107's comparison of two named rows reads the heading the sentence names too: on the T4 paged is faster, on
+# the L4 slower; each claim is written below the L4 table
+TWO_GPUS = """\
+# Paging
+
+### T4
+
+| Mode | TPOT (ms) |
+|---|---|
+| eager | 31.0 |
+| paged | 26.5 |
+
+### L4
+
+| Mode | TPOT (ms) |
+|---|---|
+| eager | 19.0 |
+| paged | 21.5 |
+
+{claim}
+"""
+
+
+@pytest.mark.parametrize(("claim", "table_line", "rows"), [
+    ("On the T4, paged is faster than eager in TPOT.", None, None),
+    ("For the L4, eager is faster than paged in TPOT.", None, None),
+    ("For the L4, paged is faster than eager in TPOT.", 12, "row 'paged' has 21.5 against 19.0"),
+    ("On the T4, eager is faster than paged in TPOT.", 5, "row 'eager' has 31.0 against 26.5"),
+])
+def test_a_comparison_of_two_rows_reads_the_table_of_the_heading_it_names(claim, table_line, rows):
+    found = [(f.line, f.message) for f in lint_text(TWO_GPUS.format(claim=claim), "page.md") if f.code == "SG107"]
+    if table_line is None:
+        assert found == []
+    else:
+        assert found == [(17, f"'{claim[:-1]}' is contradicted by the table at line {table_line} ('TPOT (ms)' of row "
+                              f"'{rows.split(chr(39))[1]}' against row '{'eager' if 'paged' in rows else 'paged'}'): "
+                              f"{rows}")]
