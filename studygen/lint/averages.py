@@ -15,18 +15,28 @@ does not fit is a finding (the printed inputs and the recomputed mean in the
 message), also where another mean happens to fit that one cell. A single average cell, or
 cells no mean fits the majority of, say nothing (a weighted mean or an
 average over runs the table does not show is not a contradiction).
+
+A prose average of one column ("Average peak memory across the four
+configurations is 68 GB", "The mean peak memory is 68 GB": the statistic word,
+the words of exactly one column's header, "is" and a figure in its unit) must
+be one of those means of the column's rows (average and statistic rows left
+out). A hedged figure ("is about 66 GB"), a sentence naming rows of a table
+and a quantity several columns are named by are not read
+(:func:`prose_average_findings`).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from dataclasses import dataclass
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
-from .document import Row, Series, Table
+from .document import Document, Row, Series, Table, names_rows
 from .figures import Figure, with_unit
+from .header_names import name_words, prose_words
 from .rounding import Interval, consistent, gives, stands_for
 from .text import normalize
 
@@ -35,6 +45,13 @@ _PARENTHESIS_RE = lazy_compile(r"\s*\([^()]*\)")
 # rows of a statistics table ("Min", "Median", "Average", "Max") are no group an average summarises
 _SUMMARY_LABEL_RE = lazy_compile(r"^(?:min(?:imum)?|max(?:imum)?|median|p\d{1,2}(?:\.\d+)?|std\.?(?:\s?dev)?|stdev|total|sum|spread|range)\s*:?$")
 _MEANS = ("arithmetic", "geometric", "median")
+# "Average peak memory across the four configurations is 68 GB", "The mean peak memory is 68 GB": the statistic
+# word, the quantity (up to four words, group 1), what it spans ("across …", no clause break), and the verb or sign
+# right before the figure; a hedge ("is about 66 GB") or a denial ("is not 68 GB") stands between and is not read
+_PROSE_AVERAGE_RE = lazy_compile(
+    r"\b(?:average|mean|avg\.?)\s+((?:[A-Za-z][\w-]*\s+){1,4}?)(?:(?:across|over|for|of)\s+[^,;:()]{0,60}?\s+)?"
+    r"(?:is|was|comes\s+to|stands\s+at|=|:)\s*$", re.IGNORECASE)
+_PROSE_REACH = 120  # characters before a figure that may hold its statistic word and quantity
 
 
 def average_kind(text: str) -> str | None:
@@ -170,4 +187,55 @@ def average_findings(table: Table) -> list[tuple[int, str, str]]:
     return found
 
 
-__all__ = ["average_findings", "average_kind"]
+def _averaged_column(document: Document, quantity: str, unit: str) -> Series | None:
+    """The one column of the document whose header's name words are the quantity's words ("peak memory" for
+    'Peak memory (GB)') and whose unit is ``unit``; None when none or several are (which is meant is unclear)."""
+    words = tuple(word for _, _, word in prose_words(quantity))
+    found = [series for table in document.tables for series in table.series
+             if series.parts == 1 and series.unit == unit and series.stat in (None, "mean")
+             and name_words(table.headers[series.column]) == words]
+    return found[0] if len(found) == 1 else None
+
+
+def prose_average_findings(document: Document) -> list[tuple[int, str, str]]:
+    """(line, message, hint) of each prose average of a column ("average peak memory is 68 GB": the statistic
+    word, the words of one column's header, a figure in its unit) that no mean of the column's rows gives to the
+    printed digits (arithmetic, geometric or median, as for an average cell). Rows labelled as an average or
+    another statistic are left out; a sentence that names rows of a table, a column named by several tables, or
+    one of fewer than two rows is not read."""
+    found = []
+    for block in document.prose:
+        if not block.has_digits:
+            continue
+        text = block.text
+        for sentence in block.sentences:
+            for token in sentence.tokens:
+                stated = token.figure
+                if stated is None or stated.unit is None or stated.start in sentence.range_ends:
+                    continue
+                match = _PROSE_AVERAGE_RE.search(text, max(sentence.start, stated.start - _PROSE_REACH), stated.start)
+                if match is None:
+                    continue
+                series = _averaged_column(document, match.group(1), stated.unit)
+                if series is None or names_rows(sentence.view, document):
+                    continue
+                table = series.table
+                inputs = [value for row, value in zip(table.rows, series.values) if value is not None and not any(
+                    average_kind(row.cells[c]) or _SUMMARY_LABEL_RE.match(normalize(row.cells[c]).strip())
+                    for c in table.label_columns)]
+                if len(inputs) < 2 or any(_fits(kind, inputs, stated) for kind in _MEANS):
+                    continue
+                decimals = max(f.decimals for f in inputs) + 1
+                shown = with_unit(format_number(_mean("arithmetic", [f.value for f in inputs]), decimals), stated.unit)
+                median = with_unit(format_number(_mean("median", [f.value for f in inputs]), decimals), stated.unit)
+                found.append((
+                    sentence.line_at(stated.start),
+                    f"{with_unit(stated.text, stated.unit)} is no mean of '{table.headers[series.column]}' in the table "
+                    f"at line {table.line}: its {len(inputs)} rows ({', '.join(f.text for f in inputs)}) average "
+                    f"{shown}, median {median}",
+                    "recompute the average from the column's figures, or name the rows or runs it averages",
+                ))
+    return found
+
+
+__all__ = ["average_findings", "average_kind", "prose_average_findings"]

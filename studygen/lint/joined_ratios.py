@@ -6,8 +6,8 @@ their figures paired across all of the document's tables (SG103).
 two things (variants, most often) that may stand in separate tables, one per
 variant or per GPU. The clause is read when it holds
 
-- exactly one figure, a ratio (``x``) or a percentage, neither hedged nor
-  denied nor a range's end, and no other figure with a unit or decimals (it
+- exactly one figure, a ratio (``x``) or a percentage, neither hedged (but
+  for an "up to" ratio, below) nor denied nor a range's end, and no other figure with a unit or decimals (it
   would state its own operands: SG103's pair reading);
 - a direction after the figure ("faster", "lower", "smaller", a verb that
   cuts or raises by it: :func:`~studygen.lint.ratio_direction.written_direction`),
@@ -40,6 +40,13 @@ in those labels alone are its pairs, before any that differ in nothing. Then
   variants), and the finding says what; when no figures give it either, it
   follows from nothing the document measured side by side.
 
+A ratio bounded from above ("up to 2x higher throughput", "as much as 2x
+faster") names the largest pair: the largest of the pairs' ratios (in the way
+the direction says) must give it to the printed digits; above every pair, or
+below the largest by more than rounding, it is a finding naming the largest
+pair. A bounded percentage is the percent-change reader's
+(:mod:`.prose_changes`), and a bound over no pair is not read.
+
 A clause whose two sides are columns of one table of their kind is left to
 the one-table readers (:mod:`.variant_pairs`, :mod:`.prose_changes`,
 :mod:`.prose_tables`), and so is one over a table that prints its ratios.
@@ -54,7 +61,7 @@ import re
 from bisect import bisect_left
 
 from ..patterns import lazy_compile
-from .derived import FORMULAS, derivation, fits, formulas_for
+from .derived import FORMULAS, derivation, fits, formulas_for, recomputed
 from .document import Document, Sentence, Table, names_rows
 from .figures import RATIO_UNITS, Figure, with_unit
 from .join_messages import and_joined, differences, names, nearest_unpaired, placed, unpaired
@@ -63,6 +70,7 @@ from .ratio_direction import goes_against, wanted_sign, written_direction
 from .header_names import prose_words
 from .heading_scope import heading_tables
 from .restriction import TextView
+from .rounding import Interval, consistent, gives
 from .table_joins import Cell, Join, lead_ins_agree, pick, side_cells, signature
 from .text import ratio_header
 from .variant_pairs import COMPARATIVE_KINDS, COMPARISON_RE, SIZE, kinds_named, metric_kinds
@@ -73,6 +81,8 @@ MISFIT_HINT = "recompute the figure from the two things' figures on the same row
 _SPEED_WORD_RE = lazy_compile(r"faster|quicker|slower|speed|slow")
 # "than on the GTX 1070", "than at batch 1": a reference that is a place, its subject the place before "than"
 _PLACE_RE = lazy_compile(r"\s*(?:on|at|in|with|under)\s+", re.IGNORECASE)
+# "up to 2x", "as much as 2x": the largest of the pairs, not any one of them
+_LARGEST_BEFORE_RE = lazy_compile(r"(\bup\s*to|\bupto|\bas\s+much\s+as)\s*$", re.IGNORECASE)
 # subject figures, and figures tried against each, for the operands a ratio was taken from (a message only)
 _SUBJECT_LIMIT, _CANDIDATE_LIMIT = 16, 64
 
@@ -138,7 +148,11 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     direction = written_direction(text, figure, start)
     if direction is None:
         return None
-    if HEDGED_BEFORE_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start) or \
+    # "up to 2x higher": the largest pair, read below; any other hedge ("~2x", "over 2x") is not read, nor an
+    # "up to 30%" (the percent-change reader holds it to the largest row)
+    bound = _LARGEST_BEFORE_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start)
+    largest = " ".join(bound.group(1).lower().split()) if bound is not None and figure.unit == "x" else ""
+    if (not largest and HEDGED_BEFORE_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start)) or \
             HEDGED_AFTER_RE.match(text[figure.end:end]):
         return None
     # "3.1x over fp16 (4.20 ms vs 1.90 ms)": the parenthesis right after the clause states its operands
@@ -174,10 +188,14 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     regions = ((start, after.start() if after is not None else figure.start), (after.end() if after else end, end))
     pairs = _named_columns([(j, x, y) for j in joins for x, y in _named_pairs(j, text, regions, figure)] or
                            [(j, x, y) for j in joins for x, y in j.pairs], clause)
-    if any(_gives(figure, x.figure, y.figure, signs[id(j)]) for j, x, y in pairs):
-        return None
     line = sentence.line_at(figure.start)
     between = _between(figure, joins[0])
+    if largest:
+        # a bound over pairs that none of them stands beside is no claim about them: nothing to read
+        return _largest_finding(line, largest, between, figure,
+                                [(x, y, signs[id(j)]) for j, x, y in pairs]) if pairs else None
+    if any(_gives(figure, x.figure, y.figure, signs[id(j)]) for j, x, y in pairs):
+        return None
     if pairs:
         formula = formulas_for(figure.unit, False)[0]
         # a pair giving the size the other way round than the clause says first, else the nearest reading
@@ -206,6 +224,33 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
     a, b = min(((x.figure, y.figure), (y.figure, x.figure)), key=lambda o: _distance(formula, *o, figure))
     return (line, f"{between} follows from no figures measured side by side: {unpaired(joins[0])}; those two give "
                   f"{derivation(formula, a, b, figure)}", HINT)
+
+
+def _largest_finding(line: int, bound: str, between: str, figure: Figure, pairs: list[tuple[Cell, Cell, int | None]]):
+    """(line, message, hint) when a ratio ``figure`` bounded by ``bound`` ("up to", "as much as") is not the
+    largest of the pairs' ratios to the printed digits, None when it is. Each pair's ratio is the subject's figure over the reference's when ``sign`` says the
+    subject's is the larger (+1), the other way round for -1, the larger of the two for None; the largest lies
+    between the largest low end and the largest high end of the pairs' printed intervals."""
+    ratios = []
+    for x, y, sign in pairs:
+        orders = ((x, y),) if sign is not None and sign > 0 else ((y, x),) if sign is not None else ((x, y), (y, x))
+        for a, b in orders:
+            interval = FORMULAS["ratio"][0](a.figure, b.figure)
+            if interval is not None:
+                ratios.append((interval, a, b))
+    if not ratios:
+        return None
+    top = Interval(max(i.lo for i, _, _ in ratios), max(i.hi for i, _, _ in ratios))
+    if consistent(top, figure):
+        return None
+    interval, a, b = max(ratios, key=lambda r: FORMULAS["ratio"][1](r[1].figure.value, r[2].figure.value))
+    worked = recomputed("ratio", a.figure, b.figure, figure, least_decimals=2) + gives(interval, figure)
+    count = f"{len(pairs)} pair{'s' if len(pairs) != 1 else ''}"
+    if figure.value > top.hi:
+        return (line, f"{bound} {between} exceeds every pair of their figures ({count}): the largest, {placed(a)} "
+                      f"and {placed(b)}, gives {worked}", MISFIT_HINT)
+    return (line, f"{bound} {between} is below the largest pair of their figures ({count}), and '{bound}' names the "
+                  f"largest: {placed(a)} and {placed(b)} give {worked}", MISFIT_HINT)
 
 
 def _named_columns(pairs: list[tuple[Join, Cell, Cell]], clause: str) -> list[tuple[Join, Cell, Cell]]:

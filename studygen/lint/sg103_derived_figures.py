@@ -92,7 +92,7 @@ from typing import NamedTuple
 
 from ..findings import Finding
 from ..patterns import lazy_compile
-from .averages import average_findings
+from .averages import average_findings, prose_average_findings
 from .columns import type_columns
 from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools
 from .document import Document, Row, Series, Table
@@ -136,7 +136,7 @@ def check(document: Document) -> list[Finding]:
                 findings.extend(_prose_findings(document, sentence, recomputed, printed_units))
     # a ratio whose sentence prints the table cells it is read from is one fault: the table reader does not repeat it
     prose = [*share_findings(document), *ratio_findings(document, recomputed, printed_units), *row_ratio_findings(document),
-             *change_findings(document, recomputed), *comparison_findings(document)]
+             *change_findings(document, recomputed), *comparison_findings(document), *prose_average_findings(document)]
     # a figure between two things a one-table reader has already found wanting is not reported twice; by line
     # and figure, as every message opens with its figure: a generated README prints a study file's paragraph
     # on one line, and a finding about another sentence of it hid a wrong ratio (a new user's trial)
