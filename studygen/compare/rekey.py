@@ -35,15 +35,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..place import Place
+from ..records.jsonpos import pointer_from_path
 from ..records.keys import blanking
 from ..records.kinds import Kind
-from ..study.timing import latency_signature
+from ..study.timing import FIRST_FLAG, FLAG_WORDS, flag_state, latency_signature
 
 # the measurement key's fields that a record's provenance gives (MeasurementKey's names)
 PROVENANCE_FIELDS = ("revision", "gpu", "software")
 _without_provenance = blanking(*PROVENANCE_FIELDS)
-# the timing flags a TensorRT version's defaults fill in (positions 3 to 5 of a timing signature)
-TIMING_FLAGS = (("cuda_graph", "CUDA graphs"), ("data_transfers", "data transfers"), ("spin_wait", "spin-wait"))
 NOT_STATED = "not stated"
 
 
@@ -173,7 +172,7 @@ def _identity(row) -> tuple:
     if row.kind != Kind.LATENCY:
         return _without_provenance(row.key), None
     method = row.result.get("method") or {}
-    return _without_provenance(row.key), tuple(method.get(name) for name, _ in TIMING_FLAGS), method.get("host_sync")
+    return _without_provenance(row.key), tuple(method.get(name) for name in FLAG_WORDS), method.get("host_sync")
 
 
 def _changed_fields(pairing: Pairing) -> tuple[tuple[str, str, str], ...]:
@@ -194,12 +193,9 @@ def _changed_flags(pairing: Pairing) -> list[tuple[str, str, str]]:
     old, new = latency_signature(pairing.old_rows[0]), latency_signature(pairing.new_rows[0])
     if old is None or new is None:
         return []
-    return [(words, _flag(old[3 + index]), _flag(new[3 + index]))
-            for index, (_, words) in enumerate(TIMING_FLAGS) if old[3 + index] != new[3 + index]]
-
-
-def _flag(value) -> str:
-    return "unknown" if value is None else "on" if value else "off"
+    # the flags a TensorRT version's defaults fill in, from their place in a signature on
+    return [(words, flag_state(old[FIRST_FLAG + index]), flag_state(new[FIRST_FLAG + index]))
+            for index, words in enumerate(FLAG_WORDS.values()) if old[FIRST_FLAG + index] != new[FIRST_FLAG + index]]
 
 
 def _versions(signature: str | None) -> dict[str, str]:
@@ -214,7 +210,7 @@ def _pointer(field: str) -> str:
         return "/provenance/gpu"
     if field == "checkpoint revision":
         return "/provenance/checkpoint/revision"
-    return "/provenance/software/" + field.replace("~", "~0").replace("/", "~1")  # a JSON pointer's escapes
+    return pointer_from_path(("provenance", "software", field))
 
 
 def _figure(row) -> tuple:

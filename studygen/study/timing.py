@@ -210,17 +210,26 @@ TIMING_WORDS = {"gpu_compute": "GPU compute time", "host_latency": "host latency
 CUDA_EVENT_TIMING = "CUDA-event time per forward"
 
 
+# The method flags of a timing signature in words, in its order (TRT_DEFAULTS'), from this place in it on.
+FLAG_WORDS = {"cuda_graph": "CUDA graphs", "data_transfers": "data transfers", "spin_wait": "spin-wait"}
+FIRST_FLAG = 3  # (backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)
+
+
+def flag_state(value) -> str:
+    """A method flag of a signature in words: ``on``, ``off`` or ``unknown`` (None: unset, no default known)."""
+    return "unknown" if value is None else "on" if value else "off"
+
+
 def describe(signature: tuple, timing_text: str | None = None) -> str:
     """A signature (:func:`timing_signature`) in words, e.g. ``TensorRT engine,
     GPU compute time, CUDA graphs off, data transfers on, spin-wait off``;
     ``timing_text`` (:func:`timing_label` of its rows, which know their
     timer) names the timing instead of the signature's timing field."""
-    backend, mode, timing, cuda_graph, transfers, spin, host_sync = signature
-    flag = lambda name, value: f"{name} {'unknown' if value is None else ('on' if value else 'off')}"  # noqa: E731
+    backend, mode, timing, *flags, host_sync = signature
     waits = {"per_forward": ", host waits for each forward", "per_repeat": ", forwards queued back to back"}
     backend_words = BACKEND_WORDS.get(backend, backend) if backend else "backend not stated"
     mode_words = f" {MODE_WORDS.get(mode, mode)}" if mode else ""
     timing_words = timing_text or (TIMING_WORDS.get(timing, timing) if timing else "timing not stated")
     return (f"{backend_words}{mode_words}, {timing_words}, "
-            f"{flag('CUDA graphs', cuda_graph)}, {flag('data transfers', transfers)}, {flag('spin-wait', spin)}"
-            f"{waits.get(host_sync, '')}")
+            + ", ".join(f"{words} {flag_state(value)}" for words, value in zip(FLAG_WORDS.values(), flags, strict=True))
+            + waits.get(host_sync, ""))
