@@ -235,10 +235,16 @@ class TemplateRow:
         row = self._row
         if row.undefined:
             return emit(row.undefined, [row], kind="figure")
-        prefix = "about " if row.approximate else ""
         if row.is_range:
-            return emit(f"{prefix}{fmt(row.low, row)} to {fmt(row.high, row)}", [row], kind="figure")
-        return emit(prefix + fmt(row.value, row), [row], kind="figure")
+            return self._figure_text(f"{fmt(row.low, row)} to {fmt(row.high, row)}")
+        return self._figure_text(fmt(row.value, row))
+
+    def _figure_text(self, printed: str) -> str:
+        """``printed`` (the figure's digits, as :meth:`number` or a caller that
+        chose them with other figures prints them) noted as the row's figure,
+        ``about`` before an approximate one."""
+        prefix = "about " if self._row.approximate else ""
+        return emit(prefix + printed, [self._row], kind="figure")
 
     def __str__(self) -> str:
         suffix = "" if self._row.undefined else unit_suffix(self.unit)

@@ -233,9 +233,5 @@ class SpanHelpers(ViewBase):
         if len({r.job_id for r in same}) < 2:
             return emit(row.number(), [row._row])
         figure, spread = self._spread_texts(row._row, same)
-        if figure is not None and not row._row.undefined:
-            prefix = "about " if row._row.approximate else ""
-            number = emit(prefix + figure, [row._row], kind="figure")  # as row.number() notes its figure
-        else:
-            number = row.number()
+        number = row._figure_text(figure) if figure is not None and not row._row.undefined else row.number()
         return emit(f"{number} ({spread})", list(self.same_measurement_rows(row._row)))
