@@ -192,18 +192,12 @@ class JobMove:
     distance: float
 
 
-def compare_figures(base, head) -> list[FigureChange]:
+def figure_changes(base, head) -> tuple[list[FigureChange], list[ProvenanceChange]]:
     """Every measurement key of either study compared (see the module
     docstring), unchanged ones included, in :data:`VERDICT_ORDER`, then by
-    description; figures re-keyed with their job's provenance left out
-    (:func:`figure_changes`). ``base``/``head``: loaded studies (None: the
-    family does not exist at that revision)."""
-    return figure_changes(base, head)[0]
-
-
-def figure_changes(base, head) -> tuple[list[FigureChange], list[ProvenanceChange]]:
-    """:func:`compare_figures`'s changes, and the jobs whose provenance
-    changed with their re-keyed figures (:mod:`studygen.compare.rekey`).
+    description; and the jobs whose provenance changed with their re-keyed
+    figures (:mod:`studygen.compare.rekey`). ``base``/``head``: loaded
+    studies (None: the family does not exist at that revision).
     A re-keyed figure's rows are taken out of both sides before the keys
     are compared: its job's base key was the wrong one (or the head's), so
     it neither leaves a removed figure nor joins the head's key as a move."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from studygen.checks import run_checks
 from studygen.compare import Revision, compare_family, compare_findings
-from studygen.compare.figures import compare_figures
+from studygen.compare.figures import figure_changes
 from studygen.findings import Finding
 from tests.checks.studies import latency, load, record, spec
 
@@ -67,11 +67,11 @@ def test_results_moved_to_the_end_of_a_record_change_no_finding(tmp_path):
 def test_a_figure_label_names_the_batch_where_the_figures_hold_several(tmp_path):
     def study(side, fp16_b1):
         return load(tmp_path / side, records=[record("rtx", [latency("fp16", fp16_b1), latency("fp16", 6.875, batch=8)])])
-    changed = [c for c in compare_figures(study("base", 1.192), study("head", 1.311)) if c.verdict != "unchanged"]
+    changed = [c for c in figure_changes(study("base", 1.192), study("head", 1.311))[0] if c.verdict != "unchanged"]
     assert [c.what for c in changed] == ["fp16 median gpu compute, 800 x 800, engine, batch 1, H200"]
     # one batch in the study: nothing to tell apart, batch 1 unsaid as before
-    single = compare_figures(load(tmp_path / "one-a", records=[record("rtx", [latency("fp16", 1.192)])]),
-                             load(tmp_path / "one-b", records=[record("rtx", [latency("fp16", 1.311)])]))
+    single = figure_changes(load(tmp_path / "one-a", records=[record("rtx", [latency("fp16", 1.192)])]),
+                             load(tmp_path / "one-b", records=[record("rtx", [latency("fp16", 1.311)])]))[0]
     assert [c.what for c in single] == ["fp16 median gpu compute, 800 x 800, engine, H200"]
 
 
