@@ -58,7 +58,6 @@ Cases: ``tests/lint/test_inline_comparisons.py``.
 from __future__ import annotations
 
 import re
-from weakref import WeakKeyDictionary
 
 from ..patterns import lazy_compile
 from .document import Document, Sentence
@@ -346,18 +345,18 @@ def _cells_printing(document: Document, figure: Figure) -> list[frozenset[str]]:
     return found
 
 
-# Each document's table cells by the text of the figure they print, made once a document: every comparison whose
-# pair is ordered by cells looks its two figures up (a comparison per sentence of a README made the names of every
-# table's rows again for each, 10 ms of linting the shipped READMEs)
-_PRINTED_CELLS: WeakKeyDictionary = WeakKeyDictionary()
+# Each document's table cells by the text of the figure they print, made once a document (Document.memo): every
+# comparison whose pair is ordered by cells looks its two figures up (a comparison per sentence of a README made the
+# names of every table's rows again for each, 10 ms of linting the shipped READMEs)
+_PRINTED_CELLS = "printed cells"
 
 
 def _printed_cells(document: Document) -> dict[str, list[tuple[str | None, frozenset[str]]]]:
     """``{printed figure text: [(its series' unit, the cell's header and row-label words), ...]}`` over every
     table cell of ``document`` that prints a figure, in table order."""
-    index = _PRINTED_CELLS.get(document)
+    index = document.memo.get(_PRINTED_CELLS)
     if index is None:
-        index = _PRINTED_CELLS[document] = {}
+        index = document.memo[_PRINTED_CELLS] = {}
         for table in document.tables:
             labels = [frozenset(w for c in table.label_columns for w in name_words(row.cells[c])) for row in table.rows]
             for series in table.series:
