@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from ..patterns import lazy_compile
 from .document import Block, Document, Sentence, Series
 from .figures import Figure, with_unit
-from .text import STOPWORDS, figure_scope, stem
+from .text import LARGEST_BOUND_RE, STOPWORDS, figure_scope, stem
 from .vocabulary import DIRECTION_WORDS, claims_majority
 
 # The direction a claim or a cell goes; stems, so "faster" and "fast" meet.
@@ -51,7 +51,6 @@ _NOT_A_CLAIM_RE = lazy_compile(
     re.IGNORECASE,
 )
 # "up to 3x", "as much as 40%": the largest row, checked like a plain claim.
-_BOUND_RE = lazy_compile(r"(?:\bup\s*to|\bupto|\bas\s+much\s+as)\s*$", re.IGNORECASE)
 # "over 2x", "at least 2x", "more than 40%": a floor that a run the tables do not show may have passed.
 _FLOOR_RE = lazy_compile(r"(?:≥|>|\bover|\bmore\s+than|\bat\s+least|\babove|\bbeyond)\s*$", re.IGNORECASE)
 # A header that names a speed ratio: it states a "faster" claim without printing the word in its cells.
@@ -98,7 +97,7 @@ def claims_of(sentence: Sentence) -> list[Claim]:
         window = max(sentence.start, figure.start - _HEDGE_WINDOW)
         if _NOT_A_CLAIM_RE.search(text, window, figure.start) or _FLOOR_RE.search(text, window, figure.start):
             continue
-        bound = _BOUND_RE.search(text, window, figure.start)
+        bound = LARGEST_BOUND_RE.search(text, window, figure.start)
         following = (match.group(2) or "").lower()
         quantity = "" if following in STOPWORDS or following in _CONTENT_SKIP else following
         direction = match.group(1).lower()

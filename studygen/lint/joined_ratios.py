@@ -72,7 +72,7 @@ from .heading_scope import heading_tables
 from .restriction import TextView
 from .rounding import Interval, consistent, gives
 from .table_joins import Cell, Join, lead_ins_agree, pick, side_cells, signature
-from .text import ratio_header
+from .text import LARGEST_BOUND_RE, ratio_header
 from .variant_pairs import COMPARATIVE_KINDS, COMPARISON_RE, SIZE, kinds_named, metric_kinds
 
 HINT = ("compare figures that differ only in the two things the sentence names (the same GPU, shape, batch), "
@@ -81,8 +81,6 @@ MISFIT_HINT = "recompute the figure from the two things' figures on the same row
 _SPEED_WORD_RE = lazy_compile(r"faster|quicker|slower|speed|slow")
 # "than on the GTX 1070", "than at batch 1": a reference that is a place, its subject the place before "than"
 _PLACE_RE = lazy_compile(r"\s*(?:on|at|in|with|under)\s+", re.IGNORECASE)
-# "up to 2x", "as much as 2x": the largest of the pairs, not any one of them
-_LARGEST_BEFORE_RE = lazy_compile(r"(\bup\s*to|\bupto|\bas\s+much\s+as)\s*$", re.IGNORECASE)
 # subject figures, and figures tried against each, for the operands a ratio was taken from (a message only)
 _SUBJECT_LIMIT, _CANDIDATE_LIMIT = 16, 64
 
@@ -150,7 +148,7 @@ def _finding(document: Document, sentence: Sentence, figure: Figure, figures: li
         return None
     # "up to 2x higher": the largest pair, read below; any other hedge ("~2x", "over 2x") is not read, nor an
     # "up to 30%" (the percent-change reader holds it to the largest row)
-    bound = _LARGEST_BEFORE_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start)
+    bound = LARGEST_BOUND_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start)
     largest = " ".join(bound.group(1).lower().split()) if bound is not None and figure.unit == "x" else ""
     if (not largest and HEDGED_BEFORE_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start)) or \
             HEDGED_AFTER_RE.match(text[figure.end:end]):

@@ -53,7 +53,7 @@ from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, written_direction
 from .rounding import Interval, consistent, printed_interval
 from .row_axis import named_rows
 from .row_variants import RowPair, row_change
-from .text import CLAUSE_REACH
+from .text import CLAUSE_REACH, LARGEST_BOUND_RE
 from .variant_pairs import CLAUSE_END_RE, HIGHER_IS_BETTER, Pair, kinds_named, metric_kinds, tie
 
 HINT = "recompute the percentage from the table's figures for both variants in the rows it is about, or name the run it comes from"
@@ -95,7 +95,7 @@ _SAVING_VERB_RE = lazy_compile(
 _NEGATION_RE = lazy_compile(r"\b(?:not|never|no|rather\s+than|instead\s+of|if|would|could)\b[^,;:]{0,40}$",
                             re.IGNORECASE)
 _HEDGES = (
-    ("max", lazy_compile(r"(?:\bup\s*to|\bupto|\bas\s+much\s+as)\s*$", re.IGNORECASE)),
+    ("max", LARGEST_BOUND_RE),
     ("mean", lazy_compile(r"(?:\bon\s+average|\baverage\s+of|\baveraging|\bmean\s+of)\s*(?:an?\s+|by\s+)?$",
                           re.IGNORECASE)),
     ("about", lazy_compile(r"(?:~|≈|\babout|\baround|\broughly|\bnearly|\balmost|\bapprox(?:imately|\.)?|"

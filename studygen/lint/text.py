@@ -35,6 +35,9 @@ UNIT_WORDS = frozenset(
 )
 
 _WORD_RE = lazy_compile(r"[A-Za-z][A-Za-z0-9_+]*")
+# Words right before a figure that make it the largest of what it summarises ("up to 2x", "as much as 30%"):
+# SG103's claims about a column, its percent changes and its ratios between paired rows read it alike
+LARGEST_BOUND_RE = lazy_compile(r"(\bup\s*to|\bupto|\bas\s+much\s+as)\s*$", re.IGNORECASE)
 _SPACE_RE = lazy_compile(r"\s+")
 # A slash that parts a header into two ("fp16 / FP8", "min/max"), not the slash of a rate unit ("img/s", "tokens/s")
 PARTING_SLASH = r"\s*/\s*(?!s\b)"
