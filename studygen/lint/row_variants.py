@@ -107,7 +107,7 @@ def _column_names(table: Table, column: int) -> tuple[list[str], dict[tuple[str,
     """The label cells of ``column`` that hold a letter (lower case, single spaces), and the short names of
     each (its words -> the short forms that stand for it: "RTX 6000 Ada" for "RTX 6000 Ada Generation",
     :func:`~.header_names.short_names`); made once a table column, as every clause of the document asks."""
-    made = table.__dict__.setdefault("_column_names", {})
+    made = table.pair_cache.setdefault("column names", {})  # the per-table memo lint keeps
     if column not in made:
         values = [value for value in {_cell(row.cells[column]) for row in table.rows}
                   if not is_empty_cell(value) and any(c.isalpha() for c in value)]
