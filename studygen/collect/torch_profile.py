@@ -54,6 +54,7 @@ from ..records.kinds import Kind
 from ..records.result import NewResult
 from .inputs import decode_at, decoder, is_number, json_error, read_input_text, significant, skip_space
 from .kernel_groups import KernelGroupRules, KernelItem, clean_sum, group_times, groups_for_record
+from ..records.trace_notes import COUNTED_IN_TOTALS, LEFT_OUT, no_step_kernel_note, unlaunched_note, unmatched_note
 from .torch_devices import distributed_info, one_device
 from .torch_steps import STEP_NAME, TIMESTAMP_SLACK_US, StepRanges, attribute
 from .trace_resolution import US_DECIMALS_MS, duration_decimals, finer_than_ns, resolution_words, write_at_resolution
@@ -460,13 +461,12 @@ def unlaunched_notes(trace: Trace) -> list[str]:
         ("before", False): "launched before profiling began (no launch event in the trace)",
         ("missing", True): "whose launch event is missing from the trace (their step is unknown)",
         ("missing", False): "whose launch event is missing from the trace"}
-    done = "left out" if per_step else "counted in the whole-trace totals"
-    where = "" if trace.device is None else f" (device {trace.device})"
+    done = LEFT_OUT if per_step else COUNTED_IN_TOTALS
     lines = []
     for kind, durations in sorted(trace.unlaunched.items()):
         ms = significant(clean_sum(durations) / US_PER_MS, 3)
-        kernels = f"{len(durations)} kernel{'' if len(durations) == 1 else 's'}"
-        lines.append(f"{Path(trace.display).name}{where}: {kernels} ({ms:g} ms) {why_words[kind, per_step]}: {done}")
+        lines.append(unlaunched_note(Path(trace.display).name, trace.device, len(durations), f"{ms:g}",
+                                     why_words[kind, per_step], done))
     return lines
 
 
@@ -528,12 +528,11 @@ def kernel_time_result(trace: Trace, rules: KernelGroupRules, base: dict) -> dic
                       unclassified_ms=grouped.unclassified_ms,
                       unclassified_share=significant(grouped.unclassified_share), profiler=profiler, rows_listed=True)
         if trace.steps:
-            notes.append(f"no kernel falls in the trace's {len(trace.steps)} ProfilerStep ranges: times are totals "
-                         "over the whole trace")
+            notes.append(no_step_kernel_note(len(trace.steps)))
         else:
             notes.append("the trace has no ProfilerStep#N ranges: times are totals over the whole trace")
     if grouped.unclassified_names:
-        notes.append(f"{len(grouped.unclassified_names)} kernels matched no rule")
+        notes.append(unmatched_note(len(grouped.unclassified_names)))
     notes.append(f"times in ms to {trace.us_decimals + US_DECIMALS_MS} decimals: the kernels' dur is in "
                  f"{resolution_words(trace.us_decimals, trace.us_rounded)}")
     notes.extend(trace.notes)

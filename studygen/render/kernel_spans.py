@@ -15,10 +15,9 @@ says all of it, one line per profile.
 
 Read from the result (``iterations``, ``per_iteration``, ``device``,
 ``distributed``, ``note``) and from the record's provenance note on kernels
-without a launch, which ``collect torch-profile`` writes as
-``<file>[ (device N)]: <n> kernels (<ms> ms) <why>: left out`` (or
-``: counted in the whole-trace totals``); a record collected before
-``device`` and ``distributed`` were recorded says neither.
+without a launch, the notes as :mod:`studygen.records.trace_notes` writes
+and reads them; a record collected before ``device`` and ``distributed``
+were recorded says neither.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ..records.kinds import Kind
+from ..records.trace_notes import LEFT_OUT, UNLAUNCHED_NOTE, UNMATCHED_NOTE, says_no_step_kernel
 from .escaping import escape_label_in_prose
 from .labels import shape_label
 from .produced import emit, helper
@@ -34,12 +34,6 @@ from .rows import ViewBase, fmt
 # the ``profiler`` field collect torch-profile writes (collect.torch_profile.profiler_name)
 KINETO_TRACE = re.compile(r"^torch\.profiler \(Kineto trace\b")
 STEP_LABEL = re.compile(r"^ProfilerStep#(\d+)$")
-# the provenance note on kernels without a launch (collect.torch_profile.unlaunched_notes)
-UNLAUNCHED_NOTE = re.compile(r"^(?P<file>.+?)(?: \(device (?P<device>\d+)\))?: (?P<count>\d+) kernels? "
-                             r"\((?P<ms>[0-9.e+-]+) ms\) (?P<why>.+): (?P<done>left out|counted in the "
-                             r"whole-trace totals)$")
-UNMATCHED_NOTE = re.compile(r"(?:^|; )(\d+) kernels matched no rule(?:;|$)")
-NO_STEP_KERNEL_NOTE = "no kernel falls in the trace's"
 # communication kernels of NCCL and RCCL (whose kernels keep NCCL's names)
 COMMUNICATION_KERNEL = re.compile(r"nccl|rccl", re.IGNORECASE)
 
@@ -102,7 +96,7 @@ class KernelSpanHelpers(ViewBase):
         """What the figures are: a mean per step with the steps' totals, or a whole-trace total."""
         steps = [entry["label"] for entry in result.get("per_iteration") or []]
         if not steps:
-            why = ("no kernel in its profiler steps" if NO_STEP_KERNEL_NOTE in str(result.get("note") or "")
+            why = ("no kernel in its profiler steps" if says_no_step_kernel(str(result.get("note") or ""))
                    else "no profiler steps")
             return f"each figure is the total over the whole trace ({why})"
         if len(steps) == 1:
@@ -143,7 +137,7 @@ class KernelSpanHelpers(ViewBase):
             if not found or found.group("file") != file or found.group("device") != device:
                 continue
             before = found.group("why").startswith("launched before")
-            if found.group("done") == "left out":
+            if found.group("done") == LEFT_OUT:
                 why = "launched before the first profiled step" if before else "whose launch the trace lacks"
                 done = "are left out of every step" if int(found.group("count")) != 1 else "is left out of every step"
             else:
