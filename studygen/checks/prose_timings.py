@@ -77,9 +77,7 @@ _PER_MS = {"ms": 1.0, "us": 1000.0}
 _TIME_FIGURE = lazy_compile(r"\d\s*(?:" + "|".join(sorted((re.escape(word) for word, unit in UNITS.items()
                                                             if unit in _PER_MS), key=len, reverse=True)) + ")",
                             re.IGNORECASE)
-HINT = ("compare only timings taken the same way, or say in the sentence how each side was timed (with or "
-        "without CUDA graphs, data transfers, spin-wait), or explain the comparison in the study file "
-        f"(explanations: {CODE})")
+# the hint's advice (at_written_field makes the finding's hint of it: where in the study file to edit the sentence)
 ADVICE = ("compare figures timed the same way, or say in the sentence how each side was timed, or explain the "
           f"comparison (explanations: {CODE})")
 
@@ -210,7 +208,7 @@ def _finding(context, owners: _Owners, item, sentence, words: str, first: Figure
     listed = "; ".join(_side(figure, unit, signatures, rows) for figure, (signatures, rows) in zip((first, second), sides))
     shown = f"{with_unit(first.text, unit)} against {with_unit(second.text, unit)}"
     message = f"'{words}' in {pointer} compares latencies measured differently: {listed}"
-    at_readme = readme_finding(context.study, CODE, context.readme_text.locate(item), message, HINT,
+    at_readme = readme_finding(context.study, CODE, context.readme_text.locate(item), message, ADVICE,
                                key=f"{pointer} {shown}")
     # at the line where the sentence starts in the field (the field's own line where that is not certain)
     return at_written_field(context, at_readme, item, ADVICE, text)
