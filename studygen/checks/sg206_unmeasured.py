@@ -27,8 +27,18 @@ Tesla optional, words parted by a space, a hyphen or nothing:
 was slower"), and so does a record of that variant on that GPU. A mention by
 parts is exempt where both parts lie in helper output that states no result.
 
+A hand-written sentence that only declares the configuration not measured
+(its subject: "int8 was not measured.", "INT8 on the GTX 1070 has not been
+tried yet, for want of a calibration set."; or its object: "We did not
+measure int8.") states no result and is no finding, as long as it holds no
+outcome word (:data:`studygen.lint.sg106_unmeasured.OUTCOME_RE`: faster,
+gain, no speedup …) and no figure: the hint to a study-file field says to
+write exactly that (:func:`declares_unmeasured`).
+
 Cases: (issue 22) a new user's generic README drew SG206 on its own Variants
-list and on a revisit_when line "publishes an FP16 run"; (seed) "NVFP4 was not tried: FP8 already gives no speedup on these
+list and on a revisit_when line "publishes an FP16 run"; (trial s20) the
+decision summary "int8 was not measured." drew SG206 after its author had
+followed the hint; (seed) "NVFP4 was not tried: FP8 already gives no speedup on these
 linears" states an unmeasured configuration as a conclusion.
 """
 
@@ -42,6 +52,7 @@ from itertools import accumulate
 from ..findings import Finding
 from ..label_names import label_pattern
 from ..lint.format_words import format_mentions
+from ..lint.sg106_unmeasured import OUTCOME_RE
 from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import prose_finding, row_finding
 from .readme_text import numbered_labels, numbers_in, quote, sentence_at, sentence_bounds
@@ -51,6 +62,36 @@ from .readme_text import numbered_labels, numbers_in, quote, sentence_at, senten
 # a record's notes on its input (a trtexec log's builder-default "Precision: FP32" line,
 # quoted by collect, named a configuration the study never measured).
 STATES_NO_RESULT = frozenset({"expectation", "variant_list", "condition", "record_note"})
+
+
+_UNDONE = r"(?:measured|tried|run|tested|benchmarked|timed|profiled|built|collected|evaluated)"
+# "<a few words naming it> was not measured": the mention lies in the subject, before the verb
+_DECLARED_SUBJECT_RE = re.compile(
+    r"^(?:[\w.+-]+\s+){0,8}?(?:was|were|is|are|has|have)\s+(?:not|never)\s+(?:yet\s+)?(?:been\s+)?(?:yet\s+)?"
+    + _UNDONE + r"\b", re.I)
+# "We did not measure <it>": the mention lies after the verb
+_DECLARED_OBJECT_RE = re.compile(
+    r"^(?:we|i|nobody|no\s+one)\s+(?:did\s+not|didn't|have\s+not|haven't|has\s+not|hasn't|never)\s+(?:yet\s+)?"
+    r"(?:measure|try|run|test|benchmark|time|profile|build|collect|evaluate)d?\b", re.I)
+
+
+def declares_unmeasured(sentence: str, start: int, labels=None) -> bool:
+    """Whether ``sentence`` (hand-written prose, list marks stripped) only
+    declares the configuration mentioned at offset ``start`` not measured:
+    it opens with a declaration whose subject holds the mention ("int8 was
+    not measured", "INT8 on the GTX 1070 has not been tried") or whose
+    object follows it ("We did not measure int8"), and holds no outcome word
+    (:data:`~studygen.lint.sg106_unmeasured.OUTCOME_RE`) and no figure
+    (:func:`~studygen.checks.readme_text.numbers_in`, a number in a name
+    ``labels`` finds left out) up to its full stop. A reason may follow ("…, for want of a
+    calibration set"); a result may not ("…, but it would save 2 ms")."""
+    if OUTCOME_RE.search(sentence) or numbers_in(sentence, labels):
+        return False
+    subject = _DECLARED_SUBJECT_RE.match(sentence)
+    if subject and start < subject.end() and not re.search(r"[,;:()]", sentence[:start]):
+        return True
+    action = _DECLARED_OBJECT_RE.match(sentence)
+    return bool(action and start >= action.end())
 
 
 def names(entry: dict) -> list[str]:
@@ -263,6 +304,8 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
                     continue  # one finding per sentence
                 sentences_seen.add(span)
                 sentence = line if in_table else sentence_at(line, start, end)
+                if not in_table and declares_unmeasured(*_full_sentence(line, start, end), labels):
+                    continue
                 figures = numbers_in(sentence, labels)
                 shown = f" with figures {', '.join(figures)}" if figures else ""
                 where = "a table row" if in_table else "hand-written text"
@@ -275,6 +318,18 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
                     "say here that it was not measured, or leave it out (the README's Not measured list gives "
                     "its reason)"))
     return findings
+
+
+def _full_sentence(line: str, start: int, end: int) -> tuple[str, int]:
+    """The sentence of ``line`` around ``[start, end)`` up to its full stop
+    (a ';' does not end it here: "int8 was not measured; it needs 0.2 ms"
+    says more than the declaration), its list marks and emphasis stripped,
+    and the offset of ``start`` in it."""
+    first = sentence_bounds(line, start, end)[0]
+    stop = line.find(". ", end)
+    text = line[first:stop + 1 if stop >= 0 else len(line)]
+    stripped = text.lstrip(" -*")
+    return stripped.rstrip(" *"), start - first - (len(text) - len(stripped))
 
 
 def check(context) -> list[Finding]:

@@ -159,6 +159,18 @@ def already_recorded(held: dict, where: str, new: NewResult, describe) -> str:
             "if it measured something else, use another --job, --variant, --shape or --batch; nothing written")
 
 
+def _regrouped_steps(held, offered) -> bool:
+    """Whether two ``per_iteration`` lists (a profiler trace's steps, each
+    ``{"label", "profiled_total_ms", "groups": {group: ms}}``) are the same
+    steps with the same totals, differing only in their ``groups``: what a
+    change of the study file's ``kernel_groups`` does to them."""
+    if not isinstance(held, list) or not isinstance(offered, list) or len(held) != len(offered):
+        return False
+    return all(isinstance(a, dict) and isinstance(b, dict)
+               and {k: v for k, v in a.items() if k != "groups"} == {k: v for k, v in b.items() if k != "groups"}
+               for a, b in zip(held, offered))
+
+
 def refuse_changed_reading(recorded: dict, new: NewResult, where: str, display: str, describe) -> None:
     """ConflictError when ``recorded`` (the result at ``where`` under the key
     of ``new``) names the same source (``source_locator``) as ``new`` but
@@ -166,9 +178,10 @@ def refuse_changed_reading(recorded: dict, new: NewResult, where: str, display: 
     before. The message names the fields that differ as written (digits
     count: ``0.27`` and ``0.270``), the likely cause (other digits of the same
     values when nothing else differs but the note, the study file's
-    ``kernel_groups`` when only grouping fields differ, else the file or the
-    collector) and ``--replace``. Does nothing when the
-    sources differ (the caller words that conflict)."""
+    ``kernel_groups`` when only grouping fields differ, a trace's steps
+    among them when only their groups differ (:func:`_regrouped_steps`),
+    else the file or the collector) and ``--replace``. Does nothing when
+    the sources differ (the caller words that conflict)."""
     locator = new.result.get("source_locator")
     if not locator or recorded.get("source_locator") != locator:
         return
@@ -179,7 +192,8 @@ def refuse_changed_reading(recorded: dict, new: NewResult, where: str, display: 
               and same_result({name: recorded[name]}, {name: new.result[name]})}
     if digits and set(fields) - digits <= {"note"}:
         cause = "the same values, which the collector now writes with other digits"
-    elif set(fields) <= GROUPING_FIELDS:
+    elif all(name in GROUPING_FIELDS or name == "per_iteration" and _regrouped_steps(recorded.get(name), new.result.get(name))
+             for name in fields):
         cause = "the study file's kernel_groups changed since it was recorded"
     else:
         cause = "the file or the collector changed since it was recorded"

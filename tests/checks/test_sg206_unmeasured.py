@@ -265,3 +265,41 @@ def test_record_figures_read_the_variants_once_for_every_row_and_entry(tmp_path,
     monkeypatch.setattr(Study, "variants", property(lambda self: asked.append(1) or real(self)))
     assert sg206_unmeasured.record_findings(study, entries) == []
     assert len(asked) == 1  # no GPU named by either configuration: config_parts asks none
+
+
+# ---- trial s20: a sentence that only says the configuration was not measured ----------------------
+
+SUMMARY = HEADER + "{{ study.decision.summary }}\n"
+
+
+@pytest.mark.parametrize("said", [
+    "Keep fp16. int8 was not measured.",
+    "Keep fp16. INT8 on this board has not been tried yet, for want of a calibration set.",
+    "Keep fp16; we did not measure int8.",
+])
+def test_a_summary_that_only_says_it_was_not_measured_is_no_finding(tmp_path, said):
+    # the hint to a study-file field reads "say here that it was not measured": a sentence doing just that passes
+    entry = [{"config": "int8", "reason": "no calibration cache"}]
+    decision = {"shipped": False, "summary": said}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 0.1547)])], template=SUMMARY,
+                 study=spec(not_measured=entry, decision=decision))
+    assert said in readme_lines(study)
+    assert codes(sg206_unmeasured.check(CheckContext(study)), "SG206") == []
+
+
+@pytest.mark.parametrize("said, quoted", [
+    # a declaration followed by a result, a figure, or a declaration about something else naming it
+    ("Keep fp16. int8 was not measured, but it would gain little.", "int8 was not measured, but it would gain little."),
+    ("Keep fp16. int8 was not measured; it needs 0.2 ms.", "int8 was not measured;"),
+    ("Keep fp16. int8 was not measured at 0.31 ms.", "int8 was not measured at 0.31 ms."),
+    ("Keep fp16. Beside int8, fp32 was not measured.", "Beside int8, fp32 was not measured."),
+    ("Keep fp16. We did not measure fp32 since int8 beats it.", "We did not measure fp32 since int8 beats it."),
+])
+def test_a_declaration_that_also_says_more_is_still_a_finding(tmp_path, said, quoted):
+    entry = [{"config": "int8", "reason": "no calibration cache"}]
+    decision = {"shipped": False, "summary": said}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 0.1547)])], template=SUMMARY,
+                 study=spec(not_measured=entry, decision=decision))
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.pointer == "/decision/summary"
+    assert finding.message.endswith(f'"{quoted}"')

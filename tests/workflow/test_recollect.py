@@ -331,3 +331,49 @@ def test_replace_drops_only_the_rerun_configuration_of_a_file_holding_several():
     fresh = NewResult(result("latency", 16, "b16.log:31", timing="gpu_compute", statistic="median"), "b16.log")
     assert replace_sources(document, [fresh], "first run", "r.json") == "replaced 0 result(s) read from b16.log: first run"
     assert document["results"] == [b8, int8]
+
+
+# --- trial s20: a profiler trace's steps hold group times too ---
+
+SAMPLED_TRACE = FIXTURES / "public" / "hta_timeline_analysis_sampled_rank-0.json.gz"
+
+
+def test_a_trace_re_read_after_kernel_groups_changed_names_kernel_groups_not_the_file(tmp_path, run_cli):
+    # a Kineto trace of two ProfilerSteps (#551, #552): each step's group times change with the rules as well
+    made = run_cli("new", "dlrm", "--variants", "fp32", "--root", tmp_path)
+    assert made.exit_code == 0, made.err
+
+    def collect(*extra):
+        return run_cli("collect", "torch-profile", "--family", "dlrm", "--job", "rank0", "--variant", "fp32",
+                       "--mode", "eager", "--root", tmp_path, "--trace", SAMPLED_TRACE, *extra)
+
+    assert collect().exit_code == 0
+    path = tmp_path / "measurements" / "dlrm" / "rank0.json"
+    steps = json.loads(path.read_text())["results"][0]["per_iteration"]
+    assert [(s["label"], s["profiled_total_ms"]) for s in steps] == [("ProfilerStep#551", 301.579),
+                                                                     ("ProfilerStep#552", 304.94)]
+    study = tmp_path / "families" / "dlrm" / "study.yaml"
+    study.write_text(study.read_text() + "kernel_groups:\n- {pattern: 'nccl', group: NCCL}\n")
+    before = path.read_bytes()
+    again = collect()
+    assert again.exit_code == 2 and again.err.count("\n") == 1
+    assert ("other values of groups, note, per_iteration, unclassified_ms, unclassified_share (the study file's "
+            "kernel_groups changed since it was recorded?)") in again.err
+    assert path.read_bytes() == before
+
+
+def test_steps_with_another_total_are_no_regrouping(tmp_path):
+    from studygen.errors import ConflictError
+    from studygen.records.result import NewResult
+    from studygen.records.sources import refuse_changed_reading
+
+    recorded = {"kind": "kernel_time", "source_locator": "t.json", "groups": [{"group": "other", "time_ms": 3.5}],
+                "per_iteration": [{"label": "ProfilerStep#7", "profiled_total_ms": 3.5, "groups": {"other": 3.5}}]}
+    regrouped = {**recorded, "groups": [{"group": "GEMM", "time_ms": 3.5}],
+                 "per_iteration": [{"label": "ProfilerStep#7", "profiled_total_ms": 3.5, "groups": {"GEMM": 3.5}}]}
+    with pytest.raises(ConflictError, match=r"\(the study file's kernel_groups changed since"):
+        refuse_changed_reading(recorded, NewResult(regrouped, "t.json"), "r:/results/0", "r.json", str)
+    # a step whose total moved was read from another file (or by another collector), whatever its groups
+    retimed = {**regrouped, "per_iteration": [{**regrouped["per_iteration"][0], "profiled_total_ms": 3.6}]}
+    with pytest.raises(ConflictError, match=r"\(the file or the collector changed since"):
+        refuse_changed_reading(recorded, NewResult(retimed, "t.json"), "r:/results/0", "r.json", str)
