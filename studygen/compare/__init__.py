@@ -23,8 +23,12 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
 A side whose study cannot be read (its study file does not load, or a
 record, dataset definition or folder fails to: SG202, which ``render``
 refuses) has no figures: nothing of its figures, decision or findings is compared,
-and the family says which side could not be read (:class:`Unreadable`),
-which fails ``studygen diff`` under every ``--fail-on`` but ``never``.
+and the family says which side could not be read (:class:`Unreadable`).
+An unreadable head fails ``studygen diff`` under every ``--fail-on`` but
+``never``; an unreadable base alone does not: the change repairs it, nothing
+at base bounds the head's figures, and ``check`` judges the head itself
+(failing it kept a change that fixes a broken record on the default branch
+from passing the gate that branch was broken past).
 The figures a loaded study still holds beside its unreadable files were
 reported as unchanged, and a head that ``check`` and ``render`` refuse
 passed the gate.

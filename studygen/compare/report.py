@@ -28,9 +28,11 @@ counted as ``re-keyed`` in the summary, apart from the unchanged ones.
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
 the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
-``never`` never. A study that could not be read at either side
+``never`` never. A study that could not be read at head
 (:class:`~studygen.compare.Unreadable`) fails both but ``never``: nothing
-of it was compared, and ``check`` refuses it. A re-keyed figure fails
+of it was compared, and ``check`` refuses it. One that could not be read
+at base only is reported (a warning in GitHub) and fails nothing: the
+change repairs it. A re-keyed figure fails
 nothing under any ``--fail-on``: its value did not move.
 """
 
@@ -109,7 +111,7 @@ class Report:
 def exit_code(report: Report, fail_on: str) -> int:
     """1 when ``report`` holds a change ``fail_on`` counts (see the module docstring), else 0."""
     verdicts = bool(report.verdict_changes() or report.decision_flips())
-    if fail_on != "never" and (report.unreadable("base") or report.unreadable("head")):
+    if fail_on != "never" and report.unreadable("head"):  # an unreadable base alone is repaired, not broken
         return 1
     if fail_on == "beyond-spread":
         return 1 if report.figures(BEYOND) or verdicts else 0
@@ -489,7 +491,8 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
     lines = []
     for family in report.families:
         for how in family.unreadable:
-            lines.append(workflow_command("error" if fail_on != "never" else "warning",
+            fails = fail_on != "never" and how.side == "head"  # see exit_code
+            lines.append(workflow_command("error" if fails else "warning",
                                           f"studygen diff: {how.side} could not be read", f"{family.family}: {how.words()}",
                                           (prefix + how.files[0] if how.files and how.side == "head" else "") or None))
         for change in family.provenance:  # a notice: no value moved
