@@ -208,3 +208,24 @@ def test_a_study_file_whose_variant_names_cannot_name_files_is_refused_at_its_li
     done = run_cli("check", "--root", root)
     assert done.exit_code == 1
     assert f"families/tiny/study.yaml:{line}: SG202 {reason} ({pointer})" in done.out.splitlines(), done.out
+
+
+@pytest.mark.parametrize("run, pointer, reason", [
+    ({"shapes": ["640 x 640"], "modes": ["eager"]}, "/run/shapes/0", "'640 x 640' does not match '^[1-9][0-9]*x[1-9][0-9]*$'"),
+    ({"shapes": ["640x640"], "modes": ["eager", "compiled"]}, "/run/modes/1",
+     "'compiled' is not one of ['eager', 'compile']"),
+    ({"shapes": ["640x640"], "modes": ["compile"], "compile_shapes": ["640X640"]}, "/run/compile_shapes/0",
+     "'640X640' does not match '^[1-9][0-9]*x[1-9][0-9]*$'"),
+])
+def test_a_run_block_spelling_a_shape_or_mode_collect_run_refuses_is_an_invalid_study_file(tmp_path, run_cli, run,
+                                                                                           pointer, reason):
+    # before: check passed the study file and SG219 then said the declared "640 x 640" cells had no result
+    root = make_tiny_project(tmp_path / "project")
+    spec = study_spec()
+    spec["run"] = run
+    study = root / "families" / "tiny" / "study.yaml"
+    study.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    done = run_cli("check", "--root", root)
+    assert done.exit_code == 1
+    assert [line for line in done.out.splitlines() if "SG202" in line][0].endswith(f"SG202 {reason} ({pointer})"), \
+        done.out
