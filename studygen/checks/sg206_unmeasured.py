@@ -292,7 +292,9 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
         formats = format_mentions(line)
         for entry, wanted, named, parts in per_entry:
             sentences_seen = set()
-            for places in _all_mentions(line, named.get(index, []), formats, wanted, parts):
+            mentions = _all_mentions(line, named.get(index, []), formats, wanted, parts)
+            stated = _own_digits_masked(line, mentions)
+            for places in mentions:
                 if all(text.covered(index, start, end, kinds=STATES_NO_RESULT) for start, end in places):
                     continue
                 start, end = places[0]
@@ -304,9 +306,9 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
                     continue  # one finding per sentence
                 sentences_seen.add(span)
                 sentence = line if in_table else sentence_at(line, start, end)
-                if not in_table and declares_unmeasured(*_full_sentence(line, start, end), labels):
+                if not in_table and declares_unmeasured(*_full_sentence(stated, start, end), labels):
                     continue
-                figures = numbers_in(sentence, labels)
+                figures = numbers_in(stated if in_table else sentence_at(stated, start, end), labels)
                 shown = f" with figures {', '.join(figures)}" if figures else ""
                 where = "a table row" if in_table else "hand-written text"
                 findings.append(prose_finding(
@@ -318,6 +320,20 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
                     "say here that it was not measured, or leave it out (the README's Not measured list gives "
                     "its reason)"))
     return findings
+
+
+def _own_digits_masked(line: str, mentions: list[tuple[tuple[int, int], ...]]) -> str:
+    """``line`` with each digit inside a mention of the configuration read as
+    a letter ('_'), offsets kept: the "8.2.3" of "fp16 on TensorRT 8.2.3" or
+    the "64" of "batch 64" is part of the name a sentence declares not
+    measured, no figure stated about it."""
+    if not mentions or not any(c.isdigit() for c in line):
+        return line
+    chars = list(line)
+    for places in mentions:
+        for start, end in places:
+            chars[start:end] = ("_" if c.isdigit() else c for c in chars[start:end])
+    return "".join(chars)
 
 
 def _full_sentence(line: str, start: int, end: int) -> tuple[str, int]:

@@ -15,11 +15,14 @@ COUNTED_IN_TOTALS = "counted in the whole-trace totals"
 _NO_STEP_KERNEL = "no kernel falls in the trace's"
 _UNMATCHED = "kernels matched no rule"
 
+# A count is read up to 18 digits, more kernels than a trace holds: a note is text from disk, and a count past
+# Python's 4300-digit limit (a hand-edited result note has no length limit) stopped render with int()'s error.
+_COUNT = r"\d{1,18}"
 # kernels without their launch in the trace: "<file>[ (device N)]: <n> kernels (<ms> ms) <why>: <what was done>"
-UNLAUNCHED_NOTE = lazy_compile(r"^(?P<file>.+?)(?: \(device (?P<device>\d+)\))?: (?P<count>\d+) kernels? "
+UNLAUNCHED_NOTE = lazy_compile(r"^(?P<file>.+?)(?: \(device (?P<device>\d+)\))?: (?P<count>" + _COUNT + r") kernels? "
                                r"\((?P<ms>[0-9.e+-]+) ms\) (?P<why>.+): (?P<done>" + LEFT_OUT + "|"
                                + COUNTED_IN_TOTALS + r")$")
-UNMATCHED_NOTE = lazy_compile(r"(?:^|; )(\d+) " + _UNMATCHED + r"(?:;|$)")
+UNMATCHED_NOTE = lazy_compile(r"(?:^|; )(" + _COUNT + r") " + _UNMATCHED + r"(?:;|$)")
 
 
 def unlaunched_note(file: str, device: int | None, count: int, ms: str, why: str, done: str) -> str:

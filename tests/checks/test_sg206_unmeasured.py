@@ -303,3 +303,25 @@ def test_a_declaration_that_also_says_more_is_still_a_finding(tmp_path, said, qu
     (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
     assert finding.pointer == "/decision/summary"
     assert finding.message.endswith(f'"{quoted}"')
+
+
+# ---- attack s20: a configuration whose name holds a number ----------------------------------------
+
+VERSIONED = [{"config": "fp16 on TensorRT 8.2.3", "reason": "its build log ends in FAILED"}]
+
+
+def test_a_declaration_of_a_configuration_with_a_version_in_its_name_is_no_finding(tmp_path):
+    # the version in the name is no figure stated about it: the hint's own wording must pass
+    decision = {"shipped": False, "summary": "Keep fp32. fp16 on TensorRT 8.2.3 was not measured."}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 0.1547)])], template=SUMMARY,
+                 study=spec(not_measured=VERSIONED, decision=decision))
+    assert codes(sg206_unmeasured.check(CheckContext(study)), "SG206") == []
+
+
+def test_a_result_about_it_lists_only_the_figures_outside_its_name(tmp_path):
+    decision = {"shipped": False, "summary": "Keep fp32. fp16 on TensorRT 8.2.3 takes 0.2 ms."}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 0.1547)])], template=SUMMARY,
+                 study=spec(not_measured=VERSIONED, decision=decision))
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert "names it with figures 0.2:" in finding.message
+    assert finding.message.endswith('"fp16 on TensorRT 8.2.3 takes 0.2 ms."')

@@ -104,3 +104,19 @@ def test_invented_records_two_steps_missing_launches_and_other_profilers(tmp_pat
         "- In job b (fp16, batch 1, eager), each figure is the total over the whole trace (no kernel in its "
         "profiler steps). The kernels ran as rank 3 of 4. 1 kernel (0.5 ms) launched before profiling began is "
         "counted in the totals."]
+
+
+def test_a_note_counting_more_kernels_than_a_trace_holds_is_not_read(tmp_path):
+    # attack s20: a hand-edited result note (no length limit) with a 5,000-digit count stopped render with
+    # Python's int() error blamed on the generic template; a count past 18 digits is no note the collector wrote
+    huge = "9" * 5000
+    result = _trace_result("fp16", {"GEMM": 1.5, "other": 0.5}, note=f"3 kernel launches; {huge} kernels matched no rule")
+    marked = record("a", [result])
+    fitting = _trace_result("fp32", {"GEMM": 2.5, "other": 0.5}, note=f"3 kernel launches; {'9' * 18} kernels matched no rule")
+    del result["shape"], fitting["shape"]
+    section = kernel_section(render_markdown(generic_study(tmp_path, [marked, record("b", [fitting])])))
+    lines = [line for line in section.splitlines() if "each figure" in line]
+    assert lines == [
+        "- In job a (fp16, batch 1, eager), each figure is the total over the whole trace (no profiler steps).",
+        "- In job b (fp32, batch 1, eager), each figure is the total over the whole trace (no profiler steps). "
+        f"Group other includes the {'9' * 18} kernels that match no kernel_groups rule."]
