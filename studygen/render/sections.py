@@ -11,6 +11,7 @@ import re
 
 from ..errors import TemplateError
 from ..numbers import format_number
+from ..records.checkpoints import prefix_of
 from ..records.keys import FIELDS
 from ..records.kinds import RESULT_KINDS, Kind
 from ..study.analyses import UNCLASSIFIED_LIMIT, kernel_time_over_compute, precision_inversions, unclassified_share
@@ -21,11 +22,11 @@ from ..study.spread import declared_sources
 from ..study.timing import latency_signature, reported_by_several_jobs, timing_words
 from ..study.waiver_rules import refusal
 from .escaping import code_span, escape_cell, escape_label, escape_label_in_prose, escape_markup
-from .labels import gpu_label, shape_label, version_label
+from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .rows import ViewBase, and_list, fmt, matches, spread_cells
 from .study_file import as_written
-from .tables import DEFAULT_ORIGIN, markdown_table, metric_words, unstated_label
+from .tables import DEFAULT_ORIGIN, index_label, markdown_table, metric_words, unstated_label
 
 
 # a kernel_time result's ``profiler`` field as collect trtexec writes it (or a transcription names it):
@@ -40,6 +41,26 @@ def jobs_phrase(*rows) -> str:
     """``job a`` or ``jobs a and b`` for the distinct job ids of ``rows``, in order."""
     jobs = list(dict.fromkeys(r.job_id for r in rows))
     return ("job " if len(jobs) == 1 else "jobs ") + " and ".join(jobs)
+
+
+def _code_commit(provenance: dict) -> str | None:
+    """The commit of the code that made a record's figures, as ``collect
+    --commit`` recorded it (``provenance.repository_commit``), with
+    ``(dirty)`` after it where ``--dirty`` said the tree had uncommitted
+    changes; None where the record states none."""
+    commit = provenance.get("repository_commit")
+    if not commit:
+        return None
+    return f"{commit} (dirty)" if provenance.get("repository_dirty") else commit
+
+
+def _commit_is_revision(provenance: dict) -> bool:
+    """Whether a record's code commit is its checkpoint revision, one commit
+    however shortened (:func:`~studygen.records.checkpoints.prefix_of`), its
+    tree clean: a log published at the commit its model file was taken
+    from, which a column of checkpoint revisions already names."""
+    commit, revision = provenance.get("repository_commit"), provenance["checkpoint"].get("revision")
+    return bool(commit and revision) and not provenance.get("repository_dirty") and prefix_of(commit, revision)
 
 
 def values_text(rows: list[Row]) -> str:
@@ -77,9 +98,23 @@ class SectionHelpers(ViewBase):
         its figures come from. Weights that a collector recorded as its
         default, nobody stating them, read ``pretrained (default, not in the
         input)`` (:func:`studygen.records.unstated.weights_defaulted`,
-        :func:`studygen.render.tables.unstated_label`)."""
+        :func:`studygen.render.tables.unstated_label`). When the records hold
+        two or more checkpoint revisions (a record stating none counts as one
+        more), a ``Checkpoint revision`` column
+        gives each job's, as the measurement key and the result tables print
+        it (:meth:`~studygen.records.checkpoints.Revisions.key`; ``not
+        stated`` where none), and a ``Code commit`` column the commit
+        ``collect --commit`` recorded (``(dirty)`` after it where the tree
+        was), unless every job's commit is its checkpoint revision, which
+        the column beside it already shows (a log published with its model
+        file at one commit). A study of one revision prints neither."""
+        records = self._study.records
+        revisions = [self._study.revisions.key(record.provenance["checkpoint"].get("revision")) for record in records]
+        several = len(set(revisions)) > 1
+        commits = [_code_commit(record.provenance) for record in records]
+        commit_shown = several and any(commits) and not all(_commit_is_revision(record.provenance) for record in records)
         body = []
-        for record in self._study.records:
+        for record, revision, commit in zip(records, revisions, commits):
             p = record.provenance
             software = ", ".join(f"{k} {v}" for k, v in sorted((p.get("software") or {}).items()) if v)
             origin = "transcribed: " + p["source"]["citation"] if "source" in p else \
@@ -87,9 +122,14 @@ class SectionHelpers(ViewBase):
             weights = p["checkpoint"]["weights"]
             if record.weights_defaulted:
                 weights = unstated_label(weights, DEFAULT_ORIGIN)
-            body.append([escape_cell(record.job_id), escape_label(gpu_label(p.get("gpu"))), escape_cell(software or "not stated"),
-                         escape_cell(weights), escape_cell(origin)])
-        headers = ["Job", "GPU", "Software", "Weights", "Figures"]
+            line = [escape_cell(record.job_id), escape_label(gpu_label(p.get("gpu"))), escape_cell(software or "not stated")]
+            if several:
+                line.append(index_label("revision", revision))
+            if commit_shown:
+                line.append(escape_cell(commit or NOT_STATED))
+            body.append(line + [escape_cell(weights), escape_cell(origin)])
+        headers = ["Job", "GPU", "Software", *(["Checkpoint revision"] if several else []),
+                   *(["Code commit"] if commit_shown else []), "Weights", "Figures"]
         return emit(markdown_table(body, headers), (), headers)
 
     @helper()
@@ -155,13 +195,15 @@ class SectionHelpers(ViewBase):
         the generic template's tables show). Both rows of a pair are timed
         alike (:func:`~studygen.study.analyses.precision_inversions`): a pair
         timed differently, which SG212 would flag, is no inversion. The batch is named when the sentences' pairs
-        differ in it, so that no two sentences read alike."""
+        differ in it, so that no two sentences read alike. Pairs of two checkpoint revisions make two sentences,
+        each naming its jobs (the Provenance table gives each job's revision)."""
         groups: dict[tuple, list[tuple[Row, Row]]] = {}
         for low, high in precision_inversions(self._study):
             if filters and not (matches(low, filters) and matches(high, filters)):
                 continue
+            # the revision too: pairs of two model files are two findings, never one range over both
             where = (low.variant, high.variant, low.backend, low.gpu, low.software, low.mode,
-                     low.shape, low.batch, low.metric, latency_signature(low))
+                     low.shape, low.batch, low.metric, latency_signature(low), low.key.revision)
             groups.setdefault(where, []).append((low, high))
         batches = len({where[7] for where in groups}) > 1 or self._several_batches
         lines = []
@@ -251,27 +293,32 @@ class SectionHelpers(ViewBase):
         """Table of every measurement key (of a latency: and way of timing it,
         :func:`~studygen.study.timing.timing_signature`) reported by two or more jobs, with each
         job's value and the spread (max - min), printed so that each line reads as its own arithmetic
-        (:func:`~studygen.render.rows.spread_cells`); '' when no key is reported twice."""
+        (:func:`~studygen.render.rows.spread_cells`), and each line's checkpoint revision where the lines
+        hold two or more; '' when no key is reported twice."""
         # latencies timed differently (trtexec flags, mode) are not one measurement, whatever their key (SG212)
         repeated = reported_by_several_jobs(self._study.rows)
         if not repeated:
             return ""
         # a TensorRT column only where some row was measured by TensorRT: "not stated" in a PyTorch study says nothing
         versions = any(r.tensorrt for rows in repeated.values() for r in rows)
-        body = [self._repeated_line(rows, versions) for rows in repeated.values()]
-        headers = ["Measurement", "GPU", *(["TensorRT"] if versions else []), "Value per job", "Spread"]
+        # a revision column only where the lines hold two or more: two lines of one name would read as one measurement
+        revisions = len({rows[0].key.revision for rows in repeated.values()}) > 1
+        body = [self._repeated_line(rows, versions, revisions) for rows in repeated.values()]
+        headers = ["Measurement", "GPU", *(["TensorRT"] if versions else []),
+                   *(["Checkpoint revision"] if revisions else []), "Value per job", "Spread"]
         # each table row is one measurement key: SG212 compares the jobs of a row, not a variant's rows
         return emit(markdown_table(body, headers), [r for rows in repeated.values() for r in rows], headers,
                     compared_by="key")
 
-    def _repeated_line(self, rows: list[Row], versions: bool = True) -> list[str]:
+    def _repeated_line(self, rows: list[Row], versions: bool = True, revisions: bool = False) -> list[str]:
         """One line of :meth:`repeated_measurements`: the rows of one key,
         named so that no two lines read alike: variant label, a latency's
         statistic and timing in the latency tables' words (``median GPU compute time``,
         ``median host latency``: :func:`~studygen.study.timing.timing_words`; trtexec reports five
         timings), another figure's statistic or metric, kernel group and shape where the key has them,
         the batch where the study has several, e.g. ``fp16 median GPU compute time 800 x 800``; the TensorRT
-        version in full when ``versions`` (two releases of one major.minor are two lines)."""
+        version in full when ``versions`` (two releases of one major.minor are two lines); the checkpoint
+        revision, as the key holds it, when ``revisions``."""
         first = rows[0]
         measured = timing_words(first) if first.kind == Kind.LATENCY else first.statistic or first.metric
         batch = f"batch {first.batch}" if self._several_batches and first.batch is not None else ""
@@ -281,6 +328,7 @@ class SectionHelpers(ViewBase):
         figures, spread = spread_cells(rows)
         return [what, escape_label(gpu_label(first.gpu)),
                 *([escape_cell(version_label(first.tensorrt))] if versions else []),
+                *([index_label("revision", first.key.revision)] if revisions else []),
                 "; ".join(f"{escape_cell(r.job_id)}: {figure}" for r, figure in zip(rows, figures, strict=True)),
                 spread]
 

@@ -24,7 +24,8 @@ from .spans import SpanHelpers
 
 INDEX_HEADERS = {"gpu": "GPU", "tensorrt": "TensorRT", "shape": "Shape HxW", "job_id": "Job", "mode": "Mode",
                  "backend": "Backend", "batch": "Batch", "group": "Kernel group", "dataset": "Image set",
-                 "variant": "Variant", "metric": "Metric", "reference_variant": "Against"}
+                 "variant": "Variant", "metric": "Metric", "reference_variant": "Against",
+                 "revision": "Checkpoint revision"}
 # Index fields a table of one kind shows whether its rows set them or not: an engine plan holds kernels
 # chosen for one GPU, one TensorRT release and the shapes and batch it was built for, so its size read
 # without them compares nothing. A row that does not state one prints "not stated", never a guess.
@@ -80,9 +81,19 @@ def index_label(name: str, value) -> str:
         return escape_cell(version_label(value))
     if name == "shape":
         return escape_cell(shape_label(value))
-    if name == "batch" and value is None:
+    if name in ("batch", "revision") and value is None:
         return NOT_STATED
     return escape_cell("" if value is None else value)
+
+
+def index_value(row, name: str):
+    """What a table row of ``row`` (a study Row) is grouped by for the index
+    field ``name``: the field's value, except that a checkpoint revision is
+    its measurement key's form
+    (:meth:`studygen.records.checkpoints.Revisions.key`), so that two
+    spellings of one commit (``76321b19``, ``76321B190daa…``) make one
+    table row and print alike, and two commits two rows."""
+    return row.key.revision if name == "revision" else row.field(name)
 
 
 def index_cell(name: str, value, rows) -> str:
@@ -103,7 +114,7 @@ def grid_of(selected: RowSet, index: tuple[str, ...]) -> dict[tuple, dict[str, l
     job-to-job spread, so a new job never breaks render."""
     grid: dict[tuple, dict[str, list[TemplateRow]]] = {}
     for row in selected:
-        row_key = tuple(row._row.field(name) for name in index)
+        row_key = tuple(index_value(row._row, name) for name in index)
         grid.setdefault(row_key, {}).setdefault(row.variant, []).append(row)
     return grid
 
@@ -331,7 +342,12 @@ class TableHelpers(SpanHelpers):
         needs: "batch 4"), the others only when rows differ in them
         (``("gpu", "shape", "batch")``); for rows of one kind in
         :data:`ALWAYS_INDEXED`, its fields whether set or not (a cell of a
-        row that does not state one prints ``not stated``)."""
+        row that does not state one prints ``not stated``). The checkpoint
+        revision (as the measurement key holds it, after the mode) only when
+        the rows come from two or more (a record stating none counts as one
+        more), so that a table never sets figures of two model files side by
+        side as one model's, nor pools them in one cell; a study of one
+        revision prints no such column."""
         rows = self.figures(**filters).rows
         always = set(ALWAYS_INDEXED.get(rows[0].kind, ())) if rows and len({row.kind for row in rows}) == 1 else set()
         fields = []
@@ -339,6 +355,8 @@ class TableHelpers(SpanHelpers):
             values = {row.field(name) for row in rows} - {None}
             if name in always or values and (name in ("gpu", "shape", "batch") or len(values) > 1):
                 fields.append(name)
+            if name == "mode" and len({row.key.revision for row in rows}) > 1:
+                fields.append("revision")
         return tuple(fields)
 
     @helper()
@@ -401,4 +419,4 @@ class TableHelpers(SpanHelpers):
             return self.with_spread(row) if not row.is_range else f"{row.number()} (range over rows not listed)"
         if column == "variant":
             return escape_label(self._label(row.variant))
-        return index_cell(column, row._row.field(column), [row])
+        return index_cell(column, index_value(row._row, column), [row])
