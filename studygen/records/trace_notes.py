@@ -19,7 +19,7 @@ _UNMATCHED = "kernels matched no rule"
 # Python's 4300-digit limit (a hand-edited result note has no length limit) stopped render with int()'s error.
 _COUNT = r"\d{1,18}"
 # kernels without their launch in the trace: "<file>[ (device N)]: <n> kernels (<ms> ms) <why>: <what was done>"
-UNLAUNCHED_NOTE = lazy_compile(r"^(?P<file>.+?)(?: \(device (?P<device>\d+)\))?: (?P<count>" + _COUNT + r") kernels? "
+UNLAUNCHED_NOTE = lazy_compile(r"^(?P<file>.+?)(?: \(device (?P<device>" + _COUNT + r")\))?: (?P<count>" + _COUNT + r") kernels? "
                                r"\((?P<ms>[0-9.e+-]+) ms\) (?P<why>.+): (?P<done>" + LEFT_OUT + "|"
                                + COUNTED_IN_TOTALS + r")$")
 UNMATCHED_NOTE = lazy_compile(r"(?:^|; )(" + _COUNT + r") " + _UNMATCHED + r"(?:;|$)")
