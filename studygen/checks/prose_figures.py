@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
+from functools import lru_cache
 
 from ..numbers import format_number
 from ..patterns import lazy_compile
@@ -27,10 +29,23 @@ _FIGURE_RE = re.compile(
 
 def sentence_at(text: str, start: int) -> str:
     """The sentence of ``text`` around offset ``start`` (ended by ``.``, ``!``,
-    ``?`` or ``;`` before a space, so a decimal point ends none)."""
-    begin = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    ``?`` or ``;`` before a space, so a decimal point ends none; one just
+    before ``start`` ends one too)."""
+    if start > 0 and text[start - 1] in ".!?;":
+        begin = start
+    else:
+        ends = _sentence_ends(text)
+        begin = ends[bisect_left(ends, start) - 1] if ends and ends[0] < start else 0
     end = _SENTENCE_END.search(text, start)
     return text[begin:end.start() if end else len(text)]
+
+
+@lru_cache(maxsize=8)
+def _sentence_ends(text: str) -> list[int]:
+    """Offsets just past each sentence end of ``text``, ascending: found once
+    a text, where each figure's sentence searched the text up to it (a study
+    file quoting thousands of figures in one field took seconds)."""
+    return [match.end() for match in _SENTENCE_END.finditer(text)]
 
 
 def significant_digits(text: str) -> int:
@@ -55,11 +70,17 @@ def _cut(value: float, decimals: int) -> str:
     return format_number(math.floor(value * scale + 1e-9) / scale, decimals)
 
 
+def printed_as(value: float, decimals: int) -> tuple[str, str]:
+    """``value``, its sign aside, rounded and cut to ``decimals``: the texts
+    a figure quoting it at those decimals may be (:func:`matches`)."""
+    size = abs(value)
+    return _rounded(size, decimals), _cut(size, decimals)
+
+
 def matches(text: str, value: float) -> bool:
     """True when ``value``, its sign aside (a prose figure has none: "saves
     0.0421 ms"), rounds or is cut to the figure ``text`` at its decimals."""
-    decimals, size = decimals_of(text), abs(value)
-    return text in (_rounded(size, decimals), _cut(size, decimals))
+    return text in printed_as(value, decimals_of(text))
 
 
 def ap_factor(number: str) -> float:
@@ -81,4 +102,5 @@ def quoted_figures(text: str):
                 yield match.group(name), match.group("unit"), match.start(name)
 
 
-__all__ = ["MIN_SIGNIFICANT", "ap_factor", "decimals_of", "matches", "quoted_figures", "sentence_at", "significant_digits"]
+__all__ = ["MIN_SIGNIFICANT", "ap_factor", "decimals_of", "matches", "printed_as", "quoted_figures", "sentence_at",
+           "significant_digits"]

@@ -53,7 +53,8 @@ from ..records.jsonpos import pointer_from_path
 from ..records.load import yaml_text_line
 from ..render.labels import gpu_label, shape_label
 from ..study.placeholders import claim_strings
-from .prose_figures import MIN_SIGNIFICANT, ap_factor, decimals_of, matches, quoted_figures, sentence_at, significant_digits
+from .prose_figures import (MIN_SIGNIFICANT, ap_factor, decimals_of, printed_as, quoted_figures, sentence_at,
+                            significant_digits)
 
 CODE = "SG222"
 MEASURED_UNITS = ("ms", "MiB", "AP", "points")  # the row units a quoted figure is read against
@@ -87,6 +88,53 @@ class Figures:
 
     rows: list[Measured] = field(default_factory=list)
     kept: list[float] = field(default_factory=list)
+    # (factor, decimals) -> _Printed: each figure printed once a way it is quoted, not once a quote
+    _printed: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def printed(self, factor: float, decimals: int) -> _Printed:
+        """The figures in the quoted unit (``factor`` from theirs) printed at
+        ``decimals`` (:class:`_Printed`), made once per factor and decimals:
+        a study file quoting thousands of figures against thousands of rows
+        formatted every figure for every quote (8 s for 1,500 sentences)."""
+        made = self._printed.get((factor, decimals))
+        if made is None:
+            made = self._printed[factor, decimals] = _Printed(self, factor, decimals)
+        return made
+
+
+class _Printed:
+    """The figures of one :class:`Figures` as a quote at ``decimals`` in a
+    unit ``factor`` times theirs would print them: ``matching``, every text
+    a figure (a kept statistic too) rounds or is cut to
+    (:func:`~studygen.checks.prose_figures.matches`); ``shown``, each row
+    figure's rounded text -> ``(row index, figure)`` in row order; and, made
+    on first use, the texts one digit away from a quote
+    (:meth:`one_slip_from`)."""
+
+    def __init__(self, figures: Figures, factor: float, decimals: int):
+        self.matching = {text for value in [f.value for f in figures.rows] + figures.kept
+                         for text in printed_as(value * factor, decimals)}
+        self.shown: dict[str, list[tuple[int, Measured]]] = {}
+        for index, figure in enumerate(figures.rows):
+            self.shown.setdefault(format_number(abs(figure.value * factor), decimals), []).append((index, figure))
+        self._without: dict[tuple[int, str], list[str]] | None = None
+
+    def one_slip_from(self, text: str) -> list[str]:
+        """The shown texts one slip from ``text`` (:func:`digit_slip`): one
+        character changed (found by the text with that place left out) or two
+        neighbours swapped (found by swapping them), in no particular order."""
+        if self._without is None:
+            self._without = {}
+            for shown in self.shown:
+                for place in range(len(shown)):
+                    self._without.setdefault((place, shown[:place] + shown[place + 1:]), []).append(shown)
+        near = {shown for place in range(len(text))
+                for shown in self._without.get((place, text[:place] + text[place + 1:]), ()) if shown != text}
+        for place in range(len(text) - 1):
+            swapped = text[:place] + text[place + 1] + text[place] + text[place + 2:]
+            if swapped != text and swapped in self.shown:
+                near.add(swapped)
+        return list(near)
 
 
 def measured_figures(study) -> dict[str, Figures]:
@@ -183,16 +231,21 @@ def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list
     matches it. When ``sentence`` (the one the figure stands in) names rows
     (:func:`row_names`), only their figures are suggested: a figure said of
     the RTX 3090 is no misquote of the GTX 1070's."""
-    if any(matches(text, value * factor) for value in [f.value for f in figures.rows] + figures.kept):
+    printed = figures.printed(factor, decimals_of(text))
+    if text in printed.matching:
         return []
-    named = [figure for figure in figures.rows if names_in(sentence, figure.names)] or figures.rows
-    decimals, seen, near = decimals_of(text), set(), []
-    for figure in named:
-        shown = format_number(abs(figure.value * factor), decimals)
-        if shown not in seen and one_digit_away(text, shown):
-            seen.add(shown)
-            near.append((abs(abs(figure.value * factor) - float(text)), len(near), figure))
-    return [figure for _, _, figure in sorted(near)]
+    candidates = printed.one_slip_from(text)
+    if not candidates:
+        return []
+    named_sets = {names for names in {figure.names for figure in figures.rows} if names_in(sentence, names)}
+    near = []
+    for shown in candidates:  # of a shown text, the first row figure in row order the sentence may be about
+        first = next(((index, figure) for index, figure in printed.shown[shown]
+                      if not named_sets or figure.names in named_sets), None)
+        if first is not None:
+            index, figure = first
+            near.append((abs(abs(figure.value * factor) - float(text)), index, figure))
+    return [figure for _, _, figure in sorted(near, key=lambda item: item[:2])]
 
 
 def read_against(number: str, unit: str, measured: dict[str, Figures]) -> tuple[Figures, float]:
