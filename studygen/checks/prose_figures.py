@@ -35,7 +35,8 @@ def sentence_at(text: str, start: int) -> str:
         begin = start
     else:
         ends = _sentence_ends(text)
-        begin = ends[bisect_left(ends, start) - 1] if ends and ends[0] < start else 0
+        before = bisect_left(ends, start)  # the ends before start
+        begin = ends[before - 1] if before else 0
     end = _SENTENCE_END.search(text, start)
     return text[begin:end.start() if end else len(text)]
 

@@ -245,7 +245,7 @@ def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list
         if first is not None:
             index, figure = first
             near.append((abs(abs(figure.value * factor) - float(text)), index, figure))
-    return [figure for _, _, figure in sorted(near, key=lambda item: item[:2])]
+    return [figure for _, _, figure in sorted(near)]  # row indexes differ: figures are never compared
 
 
 def read_against(number: str, unit: str, measured: dict[str, Figures]) -> tuple[Figures, float]:
