@@ -10,8 +10,8 @@ verdict takes: :data:`studygen.lint.vocabulary.NOISE_VERDICT_FORMS`, one table) 
 prompt lengths" does not (``sg105_*_noise_concepts``, ``sg105_*_paraphrases``).
 
 Evidence is any of, in the same paragraph, in the table the paragraph
-introduces or follows directly or the heading right over that table
-("Decode time (5-run means)"), or (for a verdict in a table cell) in the
+introduces or follows directly or a heading over that table (its own or a
+section's holding it: "Decode time (5-run means)"), or (for a verdict in a table cell) in the
 same table:
 
 - a spread: ``±``, std / standard deviation / s.d. / ``SD = 0.2``, CV, IQR, a confidence interval,
@@ -55,10 +55,11 @@ def _table_text(table: Table) -> str:
 
 
 def _heading_evidence(table: Table) -> bool:
-    """True when the heading right over ``table`` states how its figures were
-    taken ("Decode time (5-run means)"): the table's own caption, so its
-    repeat count or spread is the evidence of a verdict beside the table."""
-    return bool(table.headings) and has_evidence(table.headings[0])
+    """True when a heading over ``table`` (its own or one of the sections
+    holding it, not a sibling section's) states how its figures were taken
+    ("Decode time (5-run means)"): its repeat count or spread is the evidence
+    of a verdict beside the table."""
+    return any(has_evidence(heading) for heading in table.headings)
 
 
 def _neighbour_tables(document: Document, block: Block) -> list[Table]:

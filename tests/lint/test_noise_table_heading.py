@@ -1,6 +1,7 @@
-"""SG105: a noise verdict right after (or before) a table whose heading
-states how its figures were taken ("5-run means", "mean of 3 runs") has its
-repeat count nearby. Documents of our own."""
+"""SG105: a noise verdict right after (or before) a table whose heading, or
+the heading of a section holding it, states how its figures were taken
+("5-run means", "mean of 3 runs") has its repeat count nearby; a sibling
+section's heading does not. Documents of our own."""
 
 from __future__ import annotations
 
@@ -31,3 +32,9 @@ def test_only_the_tables_own_heading_counts():
     document = (f"## Prefill (5-run means)\n\n{TABLE}\n## Decode time\n\n{TABLE}\n"
                 "A second pass agrees with these figures within noise.\n")
     assert _sg105(document) == [15]
+
+
+def test_a_heading_over_the_tables_section_counts():
+    # the count heads the whole results section; the table sits in its subsection
+    document = f"# Results (5-run means)\n\n## Decode time\n\n{TABLE}\nA second pass agrees with these figures within noise.\n"
+    assert _sg105(document) == []
