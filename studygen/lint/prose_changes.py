@@ -23,9 +23,10 @@ intervals (:mod:`studygen.lint.rounding`):
 How the figure is held to the rows depends on its words: a plain figure
 over several rows must lie within their span (from the smallest row to the
 largest; one row: that row); "up to" and "as much as" is the largest row;
-"on average" the rows' mean; "about", "around", "roughly", "~", "nearly"
-allow rounding the figure to its own significant digits ("about 60%" is 55
-to 65%); "at least", "over", "more than" need one row to reach it; "at
+"on average" the rows' mean (arithmetic of the changes, or geometric of the
+ratios they come from, as speedups are usually averaged); "about", "around",
+"roughly", "~", "nearly" allow rounding the figure to its own significant
+digits ("about 60%" is 55 to 65%); "at least", "over", "more than" need one row to reach it; "at
 most", "under", "less than" one row at or below it. A percentage column of
 the same table printing ``P`` in a named row also backs it. A figure denied
 ("not 40% faster") is not read. Only when no reading fits is it reported.
@@ -40,6 +41,7 @@ Cases: ``sg103_pos_percent_change_claims``, ``sg103_neg_percent_change_claims``.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Container
 from dataclasses import dataclass
@@ -244,8 +246,32 @@ def _about(figure: Figure) -> Interval:
     return Interval(figure.value - step / 2, figure.value + step / 2)
 
 
-def _holds(change: Change, intervals: list[Interval]) -> bool:
-    """Whether the rows' change ``intervals`` give the stated figure as its hedge reads it."""
+# the sign that turns a change of each formula back into the ratio it comes from: (a - b) / b is a / b - 1,
+# (a - b) / a is 1 - b / a
+_RATIO_SIGN = {"relative_second": 1, "relative_first": -1}
+
+
+def _geometric_mean(intervals: list[Interval], formula: str) -> Interval | None:
+    """The change the geometric mean of the rows' ratios gives ("1.10x on average" over speedups of 2.5x
+    and 0.72x is "10% faster on average"), over the rows' change ``intervals`` in percent of ``formula``;
+    None for a formula that is no ratio less one, or a ratio not above zero."""
+    sign = _RATIO_SIGN.get(formula)
+    if sign is None:
+        return None
+    ends = [sorted((1 + sign * i.lo / 100, 1 + sign * i.hi / 100)) for i in intervals]
+    if any(low <= 0 for low, _ in ends):
+        return None
+    count = len(ends)
+    # the geometric mean grows with each ratio, so its ends are those of the ratios' ends
+    low = math.exp(sum(math.log(lo) for lo, _ in ends) / count)
+    high = math.exp(sum(math.log(hi) for _, hi in ends) / count)
+    a, b = sign * (low - 1) * 100, sign * (high - 1) * 100
+    return Interval(min(a, b), max(a, b))
+
+
+def _holds(change: Change, intervals: list[Interval], formula: str = "") -> bool:
+    """Whether the rows' change ``intervals`` (of ``formula``) give the stated figure as its hedge reads it;
+    "on average" is the arithmetic mean of the changes or the geometric mean of the ratios they come from."""
     figure = change.figure
     low = Interval(min(i.lo for i in intervals), min(i.hi for i in intervals))
     high = Interval(max(i.lo for i in intervals), max(i.hi for i in intervals))
@@ -255,7 +281,10 @@ def _holds(change: Change, intervals: list[Interval]) -> bool:
         return consistent(high, figure)
     if change.hedge == "mean":
         count = len(intervals)
-        return consistent(Interval(sum(i.lo for i in intervals) / count, sum(i.hi for i in intervals) / count), figure)
+        if consistent(Interval(sum(i.lo for i in intervals) / count, sum(i.hi for i in intervals) / count), figure):
+            return True
+        geometric = _geometric_mean(intervals, formula)
+        return geometric is not None and consistent(geometric, figure)
     if change.hedge == "about":
         return span.meets(_about(figure))
     if change.hedge == "floor":
@@ -323,7 +352,7 @@ def _finding(document: Document, sentence: Sentence, change: Change,
         rows = _row_intervals(pair, formula, x_first)
         if not rows:
             continue
-        if _holds(change, [interval for _, interval, _ in rows]):
+        if _holds(change, [interval for _, interval, _ in rows], formula):
             return None
         readings.append((formula, x_first, rows))
     if not readings:

@@ -37,7 +37,10 @@ rows named do not. When the clause says which row is the reference
 "a speedup", "lower latency", "cuts … by": :mod:`studygen.lint.ratio_direction`),
 rows whose figures go the other way beyond their printed digits are a
 finding whatever the size (cases ``sg103_pos_ratio_direction``,
-``sg103_neg_ratio_direction``).
+``sg103_neg_ratio_direction``). "Higher" and "lower" go with the quantity the
+clause names: "25% higher throughput" read from a latency column asks for the
+smaller time, and said of a kind neither the column's nor its inverse, they
+leave the direction unjudged.
 
 The table is the nearest one above the paragraph in its section or the
 nearest one below, or, when the sentence names another table's heading
@@ -60,10 +63,10 @@ from .figures import RATIO_UNITS, Figure, with_unit
 from .header_names import mention as header_mention
 from .header_names import name_words
 from .heading_scope import heading_index, heading_tables
-from .ratio_direction import goes_against, wanted_sign, written_direction
+from .ratio_direction import LARGER, SMALLER, goes_against, wanted_sign, written_direction
 from .row_axis import label_spans, named_rows, nearby_tables
 from .text import keywords, normalize
-from .variant_pairs import SPEED_UNITS, SPEED_WORDS, kind_of_series, kinds_named
+from .variant_pairs import SPEED_UNITS, SPEED_WORDS, THROUGHPUT, TIME, kind_of_series, kinds_named
 
 HINT = "recompute the ratio or percentage from the two rows it compares (to their printed digits), or name the run it comes from"
 
@@ -165,6 +168,26 @@ def _printed_ratios(table: Table, series: Series) -> list[Series]:
     return [s for s in table.series if s.unit == "x" and s is not series and s.column not in table.label_columns]
 
 
+# a rate and a time of the same work go opposite ways: "higher throughput" is a smaller time
+_INVERSE_KINDS = {THROUGHPUT: TIME, TIME: THROUGHPUT}
+
+
+def _series_sign(sign: int | None, direction: str, clause: str, series: Series) -> int | None:
+    """``sign`` (subject minus reference, :func:`~.ratio_direction.wanted_sign`) for the column read,
+    when the clause's "higher" or "lower" is said of the quantity it names ("25% higher throughput" read
+    from a latency column): turned round for the inverse kind (a throughput against a time), None for
+    another kind than the column's, whose direction the column cannot tell."""
+    if direction not in (LARGER, SMALLER):
+        return sign  # "faster", "better": wanted_sign already read them for the column's own kind
+    named = kinds_named(clause, "")
+    kind = kind_of_series(series)
+    if not named or kind is None or named[0] == kind:
+        return sign
+    if _INVERSE_KINDS.get(named[0]) == kind:
+        return None if sign is None else -sign
+    return None
+
+
 def _negated(figure: Figure) -> Figure:
     return figure._replace(value=-figure.value)
 
@@ -190,7 +213,8 @@ def _reading(table: Table, text: str, start: int, end: int, figure: Figure) -> _
     if all(v is None for v in verdicts):
         return None
     written = written_direction(text, figure, start) if rows[2] is not None else None
-    sign = wanted_sign(written[0], kind_of_series(series)) if written else None
+    sign = _series_sign(wanted_sign(written[0], kind_of_series(series)), written[0], clause, series) \
+        if written else None
     subject, reference = (b, a) if rows[2] == 0 else (a, b)
     if goes_against(subject, reference, sign):
         return _Reading(table, series, rows[:2], False, against=1 - rows[2], stated=written)

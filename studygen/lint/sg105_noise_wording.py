@@ -10,7 +10,8 @@ verdict takes: :data:`studygen.lint.vocabulary.NOISE_VERDICT_FORMS`, one table) 
 prompt lengths" does not (``sg105_*_noise_concepts``, ``sg105_*_paraphrases``).
 
 Evidence is any of, in the same paragraph, in the table the paragraph
-introduces or follows directly, or (for a verdict in a table cell) in the
+introduces or follows directly or a heading over that table (its own or a
+section's holding it: "Decode time (5-run means)"), or (for a verdict in a table cell) in the
 same table:
 
 - a spread: ``±``, std / standard deviation / s.d. / ``SD = 0.2``, CV, IQR, a confidence interval,
@@ -53,6 +54,14 @@ def _table_text(table: Table) -> str:
     return " | ".join(parts)
 
 
+def _heading_evidence(table: Table) -> bool:
+    """True when a heading over ``table`` (its own or one of the sections
+    holding it, not a sibling section's) states how its figures were taken
+    ("Decode time (5-run means)"): its repeat count or spread is the evidence
+    of a verdict beside the table."""
+    return any(has_evidence(heading) for heading in table.headings)
+
+
 def _neighbour_tables(document: Document, block: Block) -> list[Table]:
     """Tables placed directly before or after the block."""
     return [t for t in document.tables_by_order(block.order - 1, block.order + 1)]
@@ -85,7 +94,7 @@ def check(document: Document) -> list[Finding]:
             continue
         if has_evidence(block.text):
             continue
-        if any(has_evidence(_table_text(t)) for t in _neighbour_tables(document, block)):
+        if any(has_evidence(_table_text(t)) or _heading_evidence(t) for t in _neighbour_tables(document, block)):
             continue
         for match in matches:
             findings.append(_finding(document, match.group(0), block.line_at(match.start()), "paragraph"))
