@@ -75,3 +75,80 @@ def test_a_forward_that_refuses_one_shape_is_recorded_as_not_measured_and_the_ru
     assert f"- Latency of fp32 and fp16 at 48 x 48 (eager) in job vit: {printed}" in section.splitlines()
     # the shape was tried: a not_measured result answers SG219 for it
     assert sg219_unmeasured_variant.check(CheckContext(load_study(root / "families" / "tiny", root))) == []
+
+
+def test_a_shape_the_model_refuses_under_compile_is_the_models_refusal_not_a_compile_failure(tmp_path, run_cli):
+    # compiled at 48x48 only, which the 32x32 ViT refuses while Dynamo traces it; two compilations in
+    # worker processes (the GPU trial's setting), Dynamo's eager backend so that nothing is generated
+    study = VIT_STUDY.replace("  modes: [eager]\n", "  modes: [eager, compile]\n  compile_shapes: [\"48x48\"]\n"
+                              "  compile_variants: [fp16]\n  compile_backend: eager\n  compilations: 2\n")
+    root = make_tiny_project(tmp_path / "project", study)
+    done = run_cli("collect", "run", "--study", root / "families" / "tiny", "--job", "vit", "--root", root,
+                   "--commit", "0" * 40, "--clean", "--quiet", "--cpu", "--modes", "compile")
+    assert done.exit_code == 1, done.err
+    # the eager mode's words, led by the compilation: no 'torch.compile failed', no traceback
+    assert done.err == (f"studygen: fp16 at 48x48 (compile) not measured: compilation 1 of 2: {REASON}\n"
+                        "studygen: 1 cell of the grid failed; the record holds it as not measured\n")
+    results = json.loads((root / "measurements" / "tiny" / "vit.json").read_text())["results"]
+    assert [r["reason"] for r in results if r["kind"] == "not_measured" and r["metric"] == "latency"] == [
+        f"compilation 1 of 2: {REASON}"]
+    # one compilation, in the measuring process, whose stderr this test reads: the same line, no traceback
+    study_file = root / "families" / "tiny" / "study.yaml"
+    study_file.write_text(study.replace("compilations: 2", "compilations: 1"), encoding="utf-8")
+    done = run_cli("collect", "run", "--study", root / "families" / "tiny", "--job", "vit-1", "--root", root,
+                   "--commit", "0" * 40, "--clean", "--quiet", "--cpu", "--modes", "compile")
+    assert done.err == (f"studygen: fp16 at 48x48 (compile) not measured: compilation 1 of 1: {REASON}\n"
+                        "studygen: 1 cell of the grid failed; the record holds it as not measured\n")
+
+
+def test_eager_failure_tells_the_models_refusal_from_a_model_that_runs():
+    import torch
+
+    from studygen.collect.run.latency_stage import eager_failure
+    from studygen.collect.run.spec import Cell
+
+    refuses = torch.nn.Linear(4, 2)
+
+    def forward(pixel_values):
+        return refuses(pixel_values)
+
+    cell = Cell("compile", "1x3", "fp16")
+    assert eager_failure(cell, forward, torch.zeros(1, 4), variants_on_device=2) is None
+    said = eager_failure(cell, forward, torch.zeros(1, 3), variants_on_device=2)
+    assert said == "the forward raised RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x3 and 4x2)"
+
+
+ILLEGAL_ADDRESS = ("CUDA error: an illegal memory access was encountered\n"
+                   "CUDA kernel errors might be asynchronously reported at some other API call")
+
+
+def test_a_cuda_error_that_loses_the_device_stops_the_run_in_one_line_naming_the_cell(tmp_path, run_cli, monkeypatch):
+    # the fp16 forward raises what PyTorch raises after an illegal address (a CPU stand-in: no CUDA here)
+    from studygen.collect.run import latency_stage
+
+    real = latency_stage.forward_call
+
+    def fp16_loses_the_device(forward, inputs, cuda_graphs):
+        call = real(forward, inputs, cuda_graphs)
+        if inputs[0].dtype != torch.float16:
+            return call
+
+        def lost(i):
+            raise RuntimeError(ILLEGAL_ADDRESS)
+        return lost
+
+    import torch
+
+    monkeypatch.setattr(latency_stage, "forward_call", fp16_loses_the_device)
+    root = make_tiny_project(tmp_path / "project", VIT_STUDY)
+    done = run_cli("collect", "run", "--study", root / "families" / "tiny", "--job", "lost", "--root", root,
+                   "--commit", "0" * 40, "--clean", "--quiet", "--cpu")
+    assert done.exit_code == 1, done.err
+    assert done.err == ("studygen: fp16 at 32x32 (eager): the forward raised RuntimeError: CUDA error: an illegal "
+                        "memory access was encountered; the CUDA device is unusable after such an error, so the run "
+                        "stopped here and the record keeps only what was finished before (collect run --resume, in "
+                        "a new process, measures the rest)\n")
+    # what was finished before the timing stage is kept; no cell of the grid is recorded as measured or failed
+    results = json.loads((root / "measurements" / "tiny" / "lost.json").read_text())["results"]
+    assert sorted({r["kind"] for r in results}) == ["agreement", "not_measured"]
+    assert {r["metric"] for r in results if r["kind"] == "not_measured"} == {"coco_ap"}

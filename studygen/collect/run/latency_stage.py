@@ -21,7 +21,8 @@ CUDA out of memory is recorded too, its reason saying so and how many
 variants were on the device: it is what this GPU gives at that shape, and it
 may fit measured alone (``--variants``). A CUDA error other than out of
 memory (an illegal address, a device-side assert) leaves the device unusable
-for every later cell, so it stops the run as before.
+for every later cell, so it stops the run: one line naming the cell and the
+error (:class:`DeviceLost`), the record keeping what was finished.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from ...errors import EXIT_FINDINGS, StudygenError
 from ...records.kinds import Kind
 from .compiled import (compile_settings, compiled_forward, cuda_graph_report, cudagraph_skips, forward_call,
                        uses_cuda_graphs)
@@ -91,8 +93,46 @@ def device_lost(exc: Exception) -> bool:
     return "CUDA error" in str(exc) and type(exc).__name__ != "OutOfMemoryError"
 
 
-def guarded(variant: str, call: Callable[[int], object], variants_on_device: int) -> Callable[[int], object]:
-    """``call`` whose exceptions (but :func:`device_lost` ones) become :class:`ForwardFailed`.
+def eager_failure(cell: Cell, model, pixel_values, variants_on_device: int) -> str | None:
+    """Why ``model`` itself refuses ``pixel_values`` (1x3xHxW) of ``cell``, or None when it runs them.
+
+    A compiled forward raises what the model raises (a ViT built for 224x224
+    given 256x256 raises its ValueError while Dynamo traces it), which is no
+    failure of torch.compile. So after a failed compilation the uncompiled
+    model runs the same input once: if that raises too, the reason is the
+    eager one (:func:`forward_failure_reason`, the words the cell's eager mode
+    records); if it runs, the compiler is to blame. A :func:`device_lost`
+    error raises :class:`DeviceLost`: the device is unusable for any later cell.
+    """
+    try:
+        model(pixel_values=pixel_values)
+    except Exception as exc:  # noqa: BLE001 - what the model raised is recorded as the cell's outcome
+        lost, reason = device_lost(exc), forward_failure_reason(exc, variants_on_device)
+    else:
+        return None
+    if lost:
+        raise device_lost_error(cell, reason)
+    return reason
+
+
+class DeviceLost(StudygenError):
+    """A CUDA error other than out of memory raised by one cell's forward: the
+    device is unusable for every later cell, so the run stops, in one line
+    naming the cell and the error; the record keeps what was finished (exit 1)."""
+
+    exit_code = EXIT_FINDINGS
+
+
+def device_lost_error(cell: Cell, reason: str) -> DeviceLost:
+    """The :class:`DeviceLost` of ``cell`` whose forward failed for ``reason``."""
+    return DeviceLost(f"{cell.variant} at {cell.shape} ({cell.mode}): {reason}; the CUDA device is unusable after "
+                      "such an error, so the run stopped here and the record keeps only what was finished before "
+                      "(collect run --resume, in a new process, measures the rest)")
+
+
+def guarded(cell: Cell, call: Callable[[int], object], variants_on_device: int) -> Callable[[int], object]:
+    """``call`` (the forward of ``cell``) whose exceptions become :class:`ForwardFailed`,
+    or :class:`DeviceLost` for a :func:`device_lost` one.
 
     The exception is turned into words before it is raised again, outside the
     ``except``: its traceback holds the forward's frames and their tensors,
@@ -102,10 +142,11 @@ def guarded(variant: str, call: Callable[[int], object], variants_on_device: int
         try:
             return call(i)
         except Exception as exc:  # noqa: BLE001 - what the model raised is recorded as the cell's outcome
-            if device_lost(exc):
-                raise
+            lost = device_lost(exc)
             reason = forward_failure_reason(exc, variants_on_device)
-        raise ForwardFailed(variant, reason)
+        if lost:
+            raise device_lost_error(cell, reason)
+        raise ForwardFailed(cell.variant, reason)
 
     return forward
 
@@ -147,7 +188,7 @@ def measure_ready(run: RunContext, mode: str, shape: str, ready: dict[str, "Read
     if not ready:
         return {}
     settings = run.settings
-    ready = {name: replace(prepared, call=guarded(name, prepared.call, len(run.variants)))
+    ready = {name: replace(prepared, call=guarded(Cell(mode, shape, name), prepared.call, len(run.variants)))
              for name, prepared in ready.items()}
     with pinned_to_cores(run.cuda and settings["pin_timing"]) as cores:
         timed = _time_without_failures(run, mode, shape, ready)
@@ -208,9 +249,18 @@ def _compile(run: RunContext, cell: Cell, variant: Variant, inputs: list) -> Rea
         if run.cuda:
             torch.cuda.synchronize()
     except Exception as exc:  # noqa: BLE001 - recorded as why this cell was not measured
-        run.progress.log(f"{cell.variant} {cell.shape} compile failed: {type(exc).__name__}: {exc}")
-        traceback.print_exc(file=sys.stderr)
-        reason = f"torch.compile failed: {type(exc).__name__}: {str(exc)[:300]}"
+        # words and frames taken here, so the frames' tensors are freed before the model runs again
+        compile_reason = f"torch.compile failed: {type(exc).__name__}: {str(exc)[:MAX_SHOWN]}"
+        frames, unusable = traceback.format_exc(), device_lost(exc)
+    else:
+        compile_reason = None
+    if compile_reason is not None:
+        refused = None if unusable else eager_failure(cell, variant.compile_model or variant.model, inputs[0],
+                                                      len(run.variants))
+        reason = refused or compile_reason
+        run.progress.log(f"{cell.variant} {cell.shape} compile: not measured: {reason}")
+        if not refused and not run.options.quiet:  # Inductor's own failure: its frames say where
+            sys.stderr.write(frames)
         run.sink.add(not_measured(cell, Kind.LATENCY, reason))
         run.failures.append(CellFailure(cell, reason))
         return None
