@@ -173,7 +173,28 @@ def tables_then_ranges(count: int) -> str:
     return "".join(parts)
 
 
-ATTACKS = {"one-paragraph": one_paragraph_ranges, "many-tables": tables_then_ranges}
+def rows_in_turn(count: int) -> str:
+    """A table of ``count`` + 1 variants and one paragraph of ``count`` sentences, each comparing a variant with
+    the next by a ratio and its two times. Before the row labels were indexed (session 20) every label was tried
+    on every sentence: 2.5 s at 2000, 8.3 s at 4000, 31 s at 8000 (wall, one process); after, 0.85 / 1.6 / 3.2 s."""
+    rng = random.Random(count)
+    rows = "".join(f"| v{i} | {rng.uniform(1, 9):.2f} | {rng.uniform(1, 3):.2f}x |\n" for i in range(count + 1))
+    body = " ".join(f"v{i} is {rng.uniform(1, 3):.2f}x faster than v{i + 1} ({rng.uniform(1, 9):.2f} ms against "
+                    f"{rng.uniform(1, 9):.2f} ms)." for i in range(count))
+    return "# Variants in turn\n\n| variant | latency (ms) | speedup |\n| --- | --- | --- |\n" + rows + "\n" + body + "\n"
+
+
+def places_in_one_sentence(count: int) -> str:
+    """One sentence of ``count`` place phrases ("(1.2 ms on the A100 against 1.4 ms on the H100)") after a
+    ratio. Before session 20 each pair looked through every figure after it and the ratio's text up to each
+    pair: 6.3 s CPU at 3000; after, 0.08 s."""
+    table = "| GPU | latency (ms) |\n|---|---:|\n| A100 | 1.2 |\n| H100 | 1.4 |\n"
+    body = " ".join("(1.2 ms on the A100 against 1.4 ms on the H100)" for _ in range(count))
+    return "# Places\n\n" + table + "\nThe A100 is 1.17x faster " + body + ".\n"
+
+
+ATTACKS = {"one-paragraph": one_paragraph_ranges, "many-tables": tables_then_ranges, "rows-in-turn": rows_in_turn,
+           "places": places_in_one_sentence}
 
 
 def measure_attack(kind: str, count: int) -> float:

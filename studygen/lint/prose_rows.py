@@ -105,10 +105,26 @@ def figure_clause(sentence: Sentence, figure: Figure) -> tuple[int, int]:
     # the sentence alone, its offsets shifted by ``base``: the block before it (a paragraph of a megabyte) made
     # each figure's clause cost the whole paragraph's length
     base = sentence.start
-    text = _LABEL_PARENTHESIS_RE.sub(lambda m: " " + m.group(1) + " ", sentence.block.text[base:sentence.end])
-    start = max([text.rfind(c, 0, figure.start - base) for c in _CLAUSE_BREAKS] + [-1]) + 1 + base
-    ends = [text.find(c, figure.end - base) for c in _CLAUSE_BREAKS]
-    return start, min([e + base for e in ends if e != -1] + [sentence.end])
+    breaks = _clause_breaks(sentence)
+    before = bisect.bisect_left(breaks, figure.start - base)
+    start = (breaks[before - 1] if before else -1) + 1 + base
+    after = bisect.bisect_left(breaks, figure.end - base)
+    return start, breaks[after] + base if after < len(breaks) else sentence.end
+
+
+_last_breaks: list = [None, []]  # (sentence, its clause breaks): the figures of one sentence are read in a row
+
+
+def _clause_breaks(sentence: Sentence) -> list[int]:
+    """Offsets in ``sentence`` of its clause breaks (:data:`_CLAUSE_BREAKS`,
+    a parenthesis around one short word no break), ascending; the last
+    sentence's kept: a sentence of thousands of figures made its text again
+    and searched it for each figure."""
+    if _last_breaks[0] is not sentence:
+        text = _LABEL_PARENTHESIS_RE.sub(lambda m: " " + m.group(1) + " ",
+                                         sentence.block.text[sentence.start:sentence.end])
+        _last_breaks[:] = [sentence, [at for at, char in enumerate(text) if char in _CLAUSE_BREAKS]]
+    return _last_breaks[1]
 
 
 def _is_speed(series: Series) -> bool:
@@ -242,6 +258,7 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
             figures = [t.figure for t in sentence.tokens if t.figure is not None]
             starts = [f.start for f in figures]  # ascending: tokens come in text order
             in_ranges = sentence.range_ends
+            in_labels: dict[tuple, int] = {}  # the figures of one sentence share their clauses
             for figure in figures:
                 if figure.unit not in RATIO_UNITS or figure.start in in_ranges:
                     continue
@@ -253,7 +270,10 @@ def row_ratio_findings(document: Document) -> list[tuple[int, str, str]]:
                 tables = None
                 if within > 1:
                     tables = _tables(document, sentence, start, end)
-                    within -= _in_labels(tables, text, start, operands_end, starts)
+                    key = (start, operands_end, *map(id, tables))
+                    if key not in in_labels:
+                        in_labels[key] = _in_labels(tables, text, start, operands_end, starts)
+                    within -= in_labels[key]
                 if within > (start <= figure.start < operands_end):
                     continue  # other figures: the clause states its operands (the pair check's to read)
                 if HEDGED_BEFORE_RE.search(text, max(start, figure.start - HEDGE_WINDOW), figure.start) or \
@@ -281,10 +301,20 @@ def _in_labels(tables: list[Table], text: str, start: int, end: int, starts: lis
     "batch 8": :func:`~studygen.lint.row_axis.label_spans`): part of a name,
     not operands. The most any one table gives."""
     most = 0
+    within = starts[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]
     for table in tables:
-        spans = label_spans(table, text[start:end])
-        inside = {at for at in starts if start <= at < end and any(a <= at - start < b for a, b in spans)}
-        most = max(most, len(inside))
+        spans = sorted(label_spans(table, text[start:end]))
+        # the furthest end of the spans opening at or before each span's opening: a figure lies in a span when
+        # the furthest end of those opening at or before it passes it
+        opens, reach, furthest = [a for a, _ in spans], [], -1
+        for _, b in spans:
+            furthest = max(furthest, b)
+            reach.append(furthest)
+        inside = 0
+        for at in within:
+            index = bisect.bisect_right(opens, at - start) - 1
+            inside += index >= 0 and reach[index] > at - start
+        most = max(most, inside)
     return most
 
 

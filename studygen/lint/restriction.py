@@ -234,7 +234,9 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
     exclude: dict[int, set[str]] = {}
     for column, values in table.label_values.items():
         header_word = table.numeric_labels.get(column)
-        for value in values:
+        if header_word is not None and header_word not in view.token_set and not numbers_named:
+            continue  # a number label is named only after its header word or as a sweep point
+        for value in values if header_word is not None else _named_candidates(table, column, view):
             if header_word is not None:
                 state = view.numeric_mention(header_word, value)
                 if state == 0 and numbers_named and _number_named(view, value):
@@ -248,18 +250,49 @@ def restricted_rows(table, view: TextView) -> list[int] | None:
     by_parts = _rows_by_parts(table, view, include.keys() | exclude.keys()) if parts_named else {}
     if not include and not exclude and not by_parts:
         return table.all_rows
-    kept = set(range(len(table.rows)))
+    # started from the rows named, not from every row: a text naming two rows of a table of thousands
+    kept: set[int] | None = None
     for rows in by_parts.values():
-        kept &= rows
+        kept = set(rows) if kept is None else kept & rows
     for column, wanted in include.items():
         rows = set()
         for value in wanted:
             rows.update(table.label_values[column][value])
-        kept &= rows
+        kept = rows if kept is None else kept & rows
+    if kept is None:
+        kept = set(range(len(table.rows)))
     for column, unwanted in exclude.items():
         for value in unwanted:
             kept.difference_update(table.label_values[column][value])
     return sorted(kept)
+
+
+def _named_candidates(table, column: int, view: TextView):
+    """The labels of ``column`` (not a numeric one) that :meth:`TextView.mention`
+    may find in ``view``: a one-token label only when the view holds it or
+    its stem, other labels always. Looked up by the view's tokens when it
+    has fewer than the column has labels: a paragraph naming thousands of
+    rows one sentence at a time read every label for every sentence."""
+    values = table.label_values[column]
+    key = ("restriction tokens", column)
+    index = table.pair_cache.get(key)
+    if index is None:
+        by_token: dict[str, list[str]] = {}
+        always = []
+        for value in values:
+            if is_single_token(value) and "-" not in value:
+                by_token.setdefault(value, []).append(value)
+                by_token.setdefault(stem(value), []).append(value)
+            else:
+                always.append(value)
+        index = table.pair_cache[key] = by_token, always
+    by_token, always = index
+    if len(view.token_set) >= len(values):
+        return values
+    found = set(always)
+    for token in view.token_set:
+        found.update(by_token.get(token, ()))
+    return found
 
 
 def _holds_points(table, view: TextView) -> bool:

@@ -76,12 +76,55 @@ def _label_patterns(table: Table) -> list[tuple[str, tuple[str, ...], LazyPatter
     return cached
 
 
+def _patterns_by_start(table: Table) -> tuple[dict[str, list[int]], tuple[int, ...], list[int]]:
+    """(the first word-character run of a label's first word -> indexes into
+    :func:`_label_patterns`, the lengths of those runs, the indexes of labels
+    whose first word opens with no word character); kept on the table."""
+    cached = table.pair_cache.get("label starts")
+    if cached is None:
+        by_start: dict[str, list[int]] = {}
+        others = []
+        for index, (_, words, _) in enumerate(_label_patterns(table)):
+            run = _WORD_RUN_RE.match(words[0])
+            if run is None:
+                others.append(index)
+            else:
+                by_start.setdefault(run.group(), []).append(index)
+        cached = by_start, tuple(sorted({len(start) for start in by_start})), others
+        table.pair_cache["label starts"] = cached
+    return cached
+
+
+def _candidate_patterns(table: Table, lowered: str) -> list[tuple[str, tuple[str, ...], LazyPattern]]:
+    """The labels of :func:`_label_patterns` that ``lowered`` may name, in
+    their table order: a label's pattern opens its first word where no word
+    character stands before it (:func:`~studygen.label_names.label_pattern`),
+    so a text names only labels whose first word's opening run opens one of
+    its own runs ("gtx" of "gtx1070"). Looked up by each run's openings
+    instead of trying every label on every clause: a paragraph comparing
+    thousands of rows two by two took time quadratic in the rows."""
+    patterns = _label_patterns(table)
+    by_start, lengths, others = _patterns_by_start(table)
+    chosen = set(others)
+    for run in _RUN_START_RE.findall(lowered):
+        for length in lengths:
+            if length > len(run):
+                break
+            chosen.update(by_start.get(run[:length], ()))
+    return [patterns[index] for index in sorted(chosen)]
+
+
+# a run of word characters where none stands before it (the first word of a label opens there)
+_RUN_START_RE = lazy_compile(r"(?<!\w)\w+")
+_WORD_RUN_RE = lazy_compile(r"\w+")
+
+
 def _mentions(table: Table, lowered: str) -> tuple[list[tuple[int, int, str]], dict[str, list[int]]]:
     """(start, end, label) of each row label ``lowered`` names (a label inside
     a longer one named there left out), and label -> rows."""
     rows_of = _labelled_rows(table)
     spans = []
-    for label, words, pattern in _label_patterns(table):
+    for label, words, pattern in _candidate_patterns(table, lowered):
         if not all(word in lowered for word in words):
             continue  # the regex search below only where the text holds the label's words at all
         spans.extend((match.start(), match.end(), label) for match in pattern.finditer(lowered))
@@ -89,9 +132,23 @@ def _mentions(table: Table, lowered: str) -> tuple[list[tuple[int, int, str]], d
     if numbered is not None:
         spans.extend(_number_mentions(lowered, *numbered))
         rows_of = {**rows_of, **numbered[1]}
-    # a label inside a longer one ("int8" in "int8+sq") is the longer one
-    kept = [s for s in spans if not any(o[0] <= s[0] and s[1] <= o[1] and (o[1] - o[0]) > (s[1] - s[0]) for o in spans)]
-    return kept, rows_of
+    return _outermost(spans), rows_of
+
+
+def _outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """``spans`` less each that another, longer span holds: a label inside a
+    longer one ("int8" in "int8+sq") is the longer one. By the furthest end
+    of the spans opening before each one (a sentence naming two labels
+    thousands of times compared every span with every other)."""
+    furthest_at: dict[int, int] = {}  # opening -> the furthest end of the spans opening there
+    for start, end, _ in spans:
+        furthest_at[start] = max(end, furthest_at.get(start, end))
+    reach_before, furthest = {}, -1  # opening -> the furthest end of the spans opening before it
+    for start in sorted(furthest_at):
+        reach_before[start] = furthest
+        furthest = max(furthest, furthest_at[start])
+    # held when one opening before it ends at or after its end, or one opening with it ends after
+    return [s for s in spans if not (reach_before[s[0]] >= s[1] or furthest_at[s[0]] > s[1])]
 
 
 def named_rows(table: Table, clause: str) -> tuple[int, int, int | None] | None:

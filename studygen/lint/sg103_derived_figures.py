@@ -86,6 +86,7 @@ against a table column of another unit, unless both units are of one kind.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 from typing import NamedTuple
@@ -312,6 +313,7 @@ _NEGATION_RE = lazy_compile(r"\b(?:not|never|rather\s+than|instead\s+of|far\s+fr
 _LOWER_BOUND_RE = lazy_compile(r"(?:≥|>=|>|\bat\s+least|\bover|\bmore\s+than|\babove|\bbeyond)\s*~?\s*$", re.IGNORECASE)
 _UPPER_BOUND_RE = lazy_compile(r"(?:≤|<=|<|\bat\s+most|\bup\s+to|\bless\s+than|\bbelow|\bunder)\s*~?\s*$", re.IGNORECASE)
 
+_BLANK_RE = lazy_compile(r"\s*")
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
 
 # "is 3.0x faster than fp16 (", "gives 1.5x lower latency than fp16 at ": a ratio between its subject's figure
@@ -357,22 +359,25 @@ def _adjacent(text: str, starts: list[int], derived: Figure, a: Figure, b: Figur
     with no other figure and no sentence or clause break between them. A pair
     opening the parenthesis at ``opening`` (where the derived figure's clause
     ends, :func:`_operands_opening`) is its operands however long the clause."""
-    stated = False
     if derived.start >= b.end:
-        gap_start, gap_end = b.end, derived.start
-        if _CLAUSE_AFTER_RE.search(text, gap_start, gap_end):
-            return False  # "ranges from 0.52 to 2.85 ms, and INT8 is 1.9x faster": a new clause, its own operands
+        gap_start, gap_end, after = b.end, derived.start, True
     elif derived.end <= a.start:
-        gap_start, gap_end = derived.end, a.start
-        if _NEW_CLAUSE_RE.search(text, gap_start, gap_end):
-            return False  # "(~5.4x), and from 1.1 to 6.8": the pair after it belongs to the next clause
-        # "5.0x faster than the GTX 1070 in fp32 (0.03613 against 0.1536 ms)": the names between are the clause's
-        stated = opening is not None and gap_start <= opening < gap_end and not text[opening + 1:gap_end].strip()
+        gap_start, gap_end, after = derived.end, a.start, False
     else:
         return False
+    # "5.0x faster than the GTX 1070 in fp32 (0.03613 against 0.1536 ms)": the names between are the clause's
+    stated = not after and opening is not None and gap_start <= opening < gap_end and \
+        _BLANK_RE.fullmatch(text, opening + 1, gap_end) is not None
+    # the length first, the text of the gap after: a sentence of thousands of pairs after one ratio searched the
+    # text from the ratio to each pair
     if (gap_end - gap_start > _MAX_GAP and not stated) or ";" in text[gap_start:gap_end]:
         return False
-    return not any(gap_start < s < gap_end for s in starts)
+    if after and _CLAUSE_AFTER_RE.search(text, gap_start, gap_end):
+        return False  # "ranges from 0.52 to 2.85 ms, and INT8 is 1.9x faster": a new clause, its own operands
+    if not after and _NEW_CLAUSE_RE.search(text, gap_start, gap_end):
+        return False  # "(~5.4x), and from 1.1 to 6.8": the pair after it belongs to the next clause
+    # no other figure between (``starts`` ascends: tokens come in text order)
+    return bisect.bisect_right(starts, gap_start) >= bisect.bisect_left(starts, gap_end)
 
 
 def _operands_opening(sentence, derived: Figure) -> int | None:

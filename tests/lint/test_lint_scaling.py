@@ -159,3 +159,67 @@ def test_a_noise_verdict_reads_its_clause_a_bounded_distance_back():
     far = "we expect the gap " + "x " * CLAUSE_REACH + "to be within noise"
     assert _expected(near, near.index("within"))
     assert not _expected(far, far.index("within"))
+
+
+def _rows_compared_in_turn(count: int) -> str:
+    """A table of ``count`` builds and one paragraph comparing each with the next by a ratio and its operands."""
+    rows = "".join(f"| b{i} | {3 + (i * 7) % 50 / 10:.2f} |\n" for i in range(count + 1))
+    body = " ".join(f"b{i} runs {1 + i % 9 / 10:.2f}x quicker than b{i + 1} ({2 + i % 5}.50 ms versus {4 + i % 3}.25 ms)."
+                    for i in range(count))
+    return "# Builds\n\n| build | wall (ms) |\n|---|---:|\n" + rows + "\n" + body + "\n"
+
+
+def _places_in_one_sentence(count: int, ratio: str) -> str:
+    """One sentence of ``count`` place phrases ("3.10 ms on the L4 against 2.60 ms on the T4"), each followed by
+    ``ratio`` ("" for none) in a parenthesis; the table names both places."""
+    table = "| card | step (ms) |\n|---|---:|\n| L4 | 3.10 |\n| T4 | 2.60 |\n"
+    body = " ".join(f"{3 + i % 7 / 10:.2f} ms on the L4 against {2 + i % 4 / 10:.2f} ms on the T4{ratio}"
+                    for i in range(count))
+    return "# Places\n\n" + table + "\nThe L4 lags 1.19x behind: " + body + ".\n"
+
+
+def _own_calls(text: str) -> int:
+    """Calls of studygen's own functions while linting ``text`` (the regex module's compiling of each row's
+    pattern, which its cache makes depend on the tests before, left out)."""
+    counted = [0]
+
+    def hook(frame, event, arg):
+        if event == "call" and "studygen" in frame.f_code.co_filename:
+            counted[0] += 1
+
+    lint_text(text[:200], "warm.md")
+    sys.setprofile(hook)
+    try:
+        lint_text(text, "scaling.md")
+    finally:
+        sys.setprofile(None)
+    return counted[0]
+
+
+def test_rows_compared_one_after_another_is_linear():
+    # each sentence names two rows of a table of ``count``: every row label was tried on every clause, and the
+    # restriction of each claim read every label (3.5x the calls for 2x the rows before)
+    assert _own_calls(_rows_compared_in_turn(800)) / _own_calls(_rows_compared_in_turn(400)) < 2.5
+
+
+def test_place_phrases_in_one_sentence_are_linear():
+    # each pair looked through every figure after it, and the ratio's text up to each pair (4x before)
+    assert _growth(lambda n: _places_in_one_sentence(n, ""), 150) < 2.5
+
+
+def test_ratios_beside_place_phrases_read_each_clause_once():
+    # a ratio in a parenthesis after each pair: every ratio read every label mention of the sentence against
+    # every other (cubic before); each ratio is still checked against every pair of its sentence (SG103's
+    # reading of a sentence's pairs), so the growth is held under 4.5, not 2.5
+    assert _growth(lambda n: _places_in_one_sentence(n, " (1.19x)"), 60) < 4.5
+
+
+def test_rows_compared_in_turn_findings():
+    # the index of labels finds what trying every label found: b1 against b2 at 1.10x where their walls
+    # (3.70 ms, 4.40 ms) give 1.19x; b10 is not b1, and b11 against b12 (5.70 ms, 6.40 ms) is right at 1.12x
+    table = _rows_compared_in_turn(12).split("\n\n")[1]
+    text = f"# Builds\n\n{table}\n\nb1 runs 1.10x quicker than b2. b11 runs 1.12x quicker than b12.\n"
+    findings = [(f.line, f.code, f.message) for f in lint_text(text, "turn.md")]
+    assert findings == [(19, "SG103", "1.10x between row 'b1' and row 'b2' does not follow from 'wall (ms)' of the "
+                         "table at line 3: 3.70 / 4.40 = 0.84x (0.839x to 0.843x within the printed digits) or "
+                         "4.40 / 3.70 = 1.19x (1.186x to 1.192x within the printed digits)")]
