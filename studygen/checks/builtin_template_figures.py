@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        '08a40a637c7a32e42738b7f87d14c4962637fdc394a75c1efaee7a2a33df09b9',
+        'f2f508e90b2fc9ac12d4e4edf03ae64e8788c2d8acb2b018d16a34373f77f263',
         (),
         (),
     ),

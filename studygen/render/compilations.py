@@ -15,6 +15,8 @@ every pair of their compilations.
   for the slowest against the fastest compilation of each cell;
 - :meth:`CompilationHelpers.attribution_sentence`: the same split in one
   sentence for the summary;
+- :meth:`CompilationHelpers.host_bound_latencies`: the latencies whose host
+  issue time per forward is close to their median (:mod:`studygen.study.host_bound`);
 - :meth:`CompilationHelpers.compilation_rule_text` and
   :meth:`CompilationHelpers.compilation_stops`: the rule that set how many
   compilations each cell got, and why each cell's compilations stopped.
@@ -26,15 +28,17 @@ from itertools import product
 from typing import NamedTuple
 
 from ..errors import TemplateError
-from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.attribution import Attribution
 from ..study.compilations import PooledCell, pooled_attribution, pooled_cells, pooled_pairs
+from ..study.host_bound import host_bound
 from ..study.rows import Row
 from .escaping import escape_cell, escape_label
+from .host_bound import RULE_WORDS, host_bound_line
 from .labels import gpu_label, shape_label
+from .pooled import PooledCellHelpers
 from .produced import cells_of, emit, helper
-from .rows import TemplateRow, restriction_text, shape_order
+from .rows import restriction_text, shape_order
 from .spans import SpanHelpers
 from .tables import markdown_table
 
@@ -64,7 +68,7 @@ class AttributedDifference(NamedTuple):
     between_compilations: bool
 
 
-class CompilationHelpers(SpanHelpers):
+class CompilationHelpers(SpanHelpers, PooledCellHelpers):
     """Compiled cells pooled over jobs and compilations (see the module docstring)."""
 
     def _ms_span(self, low: float, high: float) -> str:
@@ -86,18 +90,6 @@ class CompilationHelpers(SpanHelpers):
             return shape_label(row.shape)
         return f"{shape_label(row.shape)}, {gpu_label(row.gpu)}, batch {row.batch}"
 
-    def _pooled_figure(self, cell: PooledCell) -> str:
-        """``8.305 (6 compilations: 8.221 to 8.873)``; ``8.362 (9 compilations in 2 jobs: 8.159 to 9.823)``;
-        ``8.4 (2 jobs: 8.3 to 8.5)`` for jobs without compilations; ``9.018 (1 compilation)`` for a job
-        that compiled once; the figure alone for one job without compilations."""
-        count, jobs = len(cell.compilations), len(cell.jobs)
-        if count < 2:
-            figure = TemplateRow(cell.first).number()
-            return emit(f"{figure} (1 compilation)", list(cell.rows), kind="figure") if cell.numbered else figure
-        figure = self._ms(cell.median_ms)
-        what = (f"{count} compilations" + (f" in {jobs} jobs" if jobs > 1 else "")) if cell.numbered else f"{jobs} jobs"
-        return emit(f"{figure} ({what}: {self._ms(cell.low)} to {self._ms(cell.high)})", list(cell.rows), kind="figure")
-
     @helper("table", markdown=True)
     def compilation_table(self, a_variant: str, b_variant: str, **filters) -> str:
         """Per configuration (shapes by size): each variant's latency over
@@ -115,16 +107,6 @@ class CompilationHelpers(SpanHelpers):
                              self._pooled_ratio(a, b)])
                 rows += [*a.rows, *b.rows]
         return emit(markdown_table(body, headers), rows, headers)
-
-    def _pooled_ratio(self, a: PooledCell, b: PooledCell) -> str:
-        """``0.90x (0.81x to 1.00x)``: a / b at the medians, and over every pair of compilations."""
-        d = self.decimals("ratio")
-        text = f"{format_number(a.median_ms / b.median_ms, d)}x"
-        if len(a.compilations) > 1 or len(b.compilations) > 1:
-            values = [x.median_ms / y.median_ms for x, y in product(a.compilations, b.compilations)]
-            text += f" ({format_number(min(values), d)}x to {format_number(max(values), d)}x)"
-        same_job = a.same_job_pairs(b)
-        return emit(text, [*a.rows, *b.rows], compared=same_job, kind="ratio")
 
     @helper("range")
     def pooled_ratio_span(self, a_variant: str, b_variant: str, **filters) -> str:
@@ -334,6 +316,30 @@ class CompilationHelpers(SpanHelpers):
                              _core_range(cores)])
                 rows.append(row._row)
         return emit(markdown_table(body, headers), rows, headers)
+
+    @helper("figure")
+    def host_bound_latencies(self, **filters) -> list[str]:
+        """One line per selected latency row that is host-bound
+        (:func:`studygen.study.host_bound.host_bound`: its host issue time
+        per forward is at least 90 % of its median), in table order (modes
+        as the rows first give them, then shape, variant): variant, shape, mode and job, then the host's issue
+        time, the median and, where profiled, the kernel total, e.g. ``fp32 at
+        224 x 224 (eager, job h100-1): the host took 6.031 ms to issue each
+        forward against a median of 6.185 ms; the profiled kernels take 1.159
+        ms``. Such a figure times the host's pace; ``[]`` when none is."""
+        rows = self.figures(**filters).rows
+        modes = {mode: i for i, mode in enumerate(dict.fromkeys(row.mode for row in rows))}  # as the tables come
+        order = {name: i for i, name in enumerate(self._variant_order())}
+        found = [f for f in (host_bound(row) for row in rows) if f]
+        found.sort(key=lambda f: (modes[f.row.mode], shape_order(f.row.shape), order.get(f.row.variant, len(order))))
+        return [emit(f"{self.label(f.row.variant)} at {shape_label(f.row.shape)} ({f.row.mode}, job "
+                     f"{escape_cell(f.row.job_id)}): {host_bound_line(f, self._ms)}", [f.row]) for f in found]
+
+    @helper()
+    def host_bound_rule(self) -> str:
+        """The rule that makes a latency host-bound, in words, for the sentence
+        above :meth:`host_bound_latencies`' list."""
+        return RULE_WORDS
 
 
 def _count(cell: PooledCell) -> str:

@@ -14,5 +14,5 @@ other text is parsed and compiled as before.
 
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
-    'generic.md.j2': ('08a40a637c7a32e42738b7f87d14c4962637fdc394a75c1efaee7a2a33df09b9', (), 'studygen.render.generic_template_code'),
+    'generic.md.j2': ('f2f508e90b2fc9ac12d4e4edf03ae64e8788c2d8acb2b018d16a34373f77f263', (), 'studygen.render.generic_template_code'),
 }

@@ -198,6 +198,7 @@ def block_latency(context, missing=missing, environment=environment):
     _block_vars = {}
     l_0_study = resolve('study')
     l_0_figures = resolve('figures')
+    l_0_host_bound = resolve('host_bound')
     l_0_latency_variants = missing
     try:
         t_1 = environment.filters['studygen_steps']
@@ -233,6 +234,21 @@ def block_latency(context, missing=missing, environment=environment):
             yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), value_header='{label} (ms)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_group, 'variants'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')))
             yield environment.produced('\n\n')
         l_1_group = missing
+        l_0_host_bound = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'host_bound_latencies'), kind='latency', metric='gpu_compute', _block_vars=_block_vars)
+        _block_vars['host_bound'] = l_0_host_bound
+        if (undefined(name='host_bound') if l_0_host_bound is missing else l_0_host_bound):
+            pass
+            yield environment.produced('Host-bound timings: where ')
+            yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'host_bound_rule'), _block_vars=_block_vars))
+            yield environment.produced(", the GPU waits for the host between kernels, so the figure times the host's work per forward (Python, dispatch, kernel launches), not the GPU's, and a ratio of two such figures compares host work:\n\n")
+            for l_1_line in t_1((undefined(name='host_bound') if l_0_host_bound is missing else l_0_host_bound)):
+                _loop_vars = {}
+                pass
+                yield environment.produced('- ')
+                yield environment.printed(l_1_line)
+                yield environment.produced('\n')
+            l_1_line = missing
+            yield environment.produced('\n')
 
 def block_plan_size(context, missing=missing, environment=environment):
     resolve = context.resolve_or_missing
@@ -558,4 +574,4 @@ def block_provenance(context, missing=missing, environment=environment):
     l_1_job = l_1_note = missing
 
 blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
-debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&127=17&138=18&165=19&174=20&186=21&197=22&207=23&218=24&229=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&103=189&112=190&80=192&84=215&85=217&86=220&88=222&89=224&93=226&94=229&95=231&98=233&103=237&104=247&105=249&108=252&112=255&114=271&115=273&118=276&119=279&121=281&127=285&130=295&131=297&134=300&138=303&139=326&140=328&143=331&144=333&147=335&150=337&151=341&153=344&154=348&156=351&157=355&159=358&160=362&165=367&166=377&167=379&170=382&174=385&176=401&177=403&180=406&181=410&186=415&187=431&188=433&191=436&192=440&197=445&198=460&201=463&202=467&207=472&208=488&209=490&212=493&213=497&218=502&219=518&220=520&223=523&224=527&229=532&232=548&234=550&235=554'
+debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&137=17&148=18&175=19&184=20&196=21&207=22&217=23&228=24&239=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&113=189&122=190&80=192&84=216&85=218&86=221&88=223&89=225&93=227&94=230&95=232&98=234&102=237&103=239&104=242&106=244&107=248&113=253&114=263&115=265&118=268&122=271&124=287&125=289&128=292&129=295&131=297&137=301&140=311&141=313&144=316&148=319&149=342&150=344&153=347&154=349&157=351&160=353&161=357&163=360&164=364&166=367&167=371&169=374&170=378&175=383&176=393&177=395&180=398&184=401&186=417&187=419&190=422&191=426&196=431&197=447&198=449&201=452&202=456&207=461&208=476&211=479&212=483&217=488&218=504&219=506&222=509&223=513&228=518&229=534&230=536&233=539&234=543&239=548&242=564&244=566&245=570'

@@ -22,6 +22,7 @@ from ..study.spread import declared_sources
 from ..study.timing import latency_signature, reported_by_several_jobs, timing_words
 from ..study.waiver_rules import refusal
 from .escaping import code_span, escape_cell, escape_label, escape_label_in_prose, escape_markup
+from .host_bound import inversion_clause
 from .labels import NOT_STATED, gpu_label, shape_label, version_label
 from .produced import emit, helper
 from .rows import ViewBase, and_list, fmt, matches, spread_cells
@@ -181,7 +182,7 @@ class SectionHelpers(ViewBase):
 
     # ---- side findings -------------------------------------------------------
     @helper("side_finding")
-    def precision_inversions(self, **filters) -> list[str]:
+    def precision_inversions(self, host_bound: bool = True, **filters) -> list[str]:
         """One sentence per pair of variants and configuration (GPU, TensorRT
         version or mode, shape, batch, timing) where the lower-precision
         variant is slower than the higher one (SG208's data, which judges each
@@ -196,7 +197,12 @@ class SectionHelpers(ViewBase):
         alike (:func:`~studygen.study.analyses.precision_inversions`): a pair
         timed differently, which SG212 would flag, is no inversion. The batch is named when the sentences' pairs
         differ in it, so that no two sentences read alike. Pairs of two checkpoint revisions make two sentences,
-        each naming its jobs (the Provenance table gives each job's revision)."""
+        each naming its jobs (the Provenance table gives each job's revision).
+        With ``host_bound`` (default), a sentence whose timings are host-bound
+        (:mod:`studygen.study.host_bound`: the host took at least 90 % of the
+        median to issue each forward) says so, with the host's issue times
+        and the kernel totals (:func:`~.host_bound.inversion_clause`): such a
+        gap times the host's work, not the GPU's."""
         groups: dict[tuple, list[tuple[Row, Row]]] = {}
         for low, high in precision_inversions(self._study):
             if filters and not (matches(low, filters) and matches(high, filters)):
@@ -210,16 +216,20 @@ class SectionHelpers(ViewBase):
         for pairs in groups.values():
             low, high = pairs[0]
             lows, highs = self._same_measurement_figures(low), self._same_measurement_figures(high)
+            after = inversion_clause(lows, highs, self.label(low.variant), self.label(high.variant),
+                                     self._ms) if host_bound else ""
             # TensorRT pairs name their jobs; they are pooled too when a job's figure of either key is in no
             # pair: one job's pair alone would state a difference that job's figure may not bear out (SG203)
             in_pairs = {id(row) for pair in pairs for row in pair}
             left_out = any(id(row) not in in_pairs for row in lows + highs)
             if (low.backend != "tensorrt" or left_out) and len({r.job_id for r in lows + highs}) > 1:
-                line = self._pooled_inversion(pooled_cell(lows), pooled_cell(highs), batches)
+                line = self._pooled_inversion(pooled_cell(lows), pooled_cell(highs), batches, after)
                 if line:
                     lines.append(line)
                 continue
-            lines.append(emit(self._inversion_sentence(pairs, batches), [row for pair in pairs for row in pair],
+            lines.append(emit(self._inversion_sentence(pairs, batches) + after,
+                              list({id(row): row for row in [*(r for pair in pairs for r in pair),
+                                                             *(lows + highs if after else [])]}.values()),
                               compared=pairs))
         return lines
 
@@ -230,14 +240,15 @@ class SectionHelpers(ViewBase):
         latencies measured differently together, SG212)."""
         return [r for r in self.same_measurement_rows(row) if r.value is not None]
 
-    def _pooled_inversion(self, low: PooledCell, high: PooledCell, batch: bool = False) -> str:
+    def _pooled_inversion(self, low: PooledCell, high: PooledCell, batch: bool = False, after: str = "") -> str:
         """A PyTorch configuration several jobs measured, or a TensorRT one
         where some job's figure is in no inverted pair, as the README's other
         figures of it read it (issue 26): each variant's median over every
         compilation of every job (a job without compilations counts once), ''
         when the lower precision is not the slower one at those medians. One
         job's pair alone would state a difference the other jobs' figures may
-        not bear out. ``batch``: name the batch of a TensorRT configuration."""
+        not bear out. ``batch``: name the batch of a TensorRT configuration;
+        ``after``: text the sentence ends with (:func:`~.host_bound.inversion_clause`)."""
         if low.median_ms <= high.median_ms:
             return ""
         first, ms = low.first, self.decimals("ms")
@@ -258,7 +269,7 @@ class SectionHelpers(ViewBase):
             "is slower than"  # medians that print alike show no slower side (as _inversion_sentence)
         text = (f"{self.label(first.variant)} on {escape_label_in_prose(gpu_label(first.gpu))}{where} "
                 f"{verb} {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
-                f"against {figure(high)}.")
+                f"against {figure(high)}.{after}")
         same_job = low.same_job_pairs(high)
         return emit(text, [*low.rows, *high.rows], compared=same_job)
 

@@ -18,6 +18,7 @@ from ..study.timing import describe, timing_label, timing_signature, timing_word
 from .escaping import escape_cell, escape_label
 from .github_table import github_table
 from .labels import NOT_STATED, gpu_label, shape_label, version_label
+from .pooled import PooledCellHelpers
 from .produced import cells_of, emit, helper
 from .rows import RowSet, TemplateRow, counted, field_order, spread_cells, undefined_text
 from .spans import SpanHelpers
@@ -191,7 +192,7 @@ def ordered_keys(grid: dict[tuple, dict[str, TemplateRow]], jobs, index=(), sort
     return sorted(grid, key=lambda k: (min(order[row.job_id] for rows in grid[k].values() for row in rows), by_index(k)))
 
 
-class TableHelpers(SpanHelpers):
+class TableHelpers(SpanHelpers, PooledCellHelpers):
     """Grid and list tables (see the module docstring)."""
 
     @helper("table", markdown=True)
@@ -251,10 +252,19 @@ class TableHelpers(SpanHelpers):
         """One table row of :meth:`table`: index cells, variant cells (``missing`` where no row), derived cells."""
         figures = [row for rows in cells.values() for row in rows]
         line = [index_cell(name, value, figures) for name, value in zip(index, row_key)]
-        line += [self._cell_figure(cells[v]) if v in cells else escape_cell(missing) for v in variants]
+        line += [self._compiled_or_cell_figure(cells[v]) if v in cells else escape_cell(missing) for v in variants]
         for kind, a, b, _ in derived:
-            line.append(self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a")
+            pooled = (self._pooled_table_ratio([row._row for row in cells[a]], [row._row for row in cells[b]])
+                      if kind == "ratio" and a in cells and b in cells else None)
+            line.append(pooled or (self._derived_cell(kind, cells[a], cells[b]) if a in cells and b in cells else "n/a"))
         return line
+
+    def _compiled_or_cell_figure(self, rows: list[TemplateRow]) -> str:
+        """A compiled latency of two or more compilations as
+        :meth:`~.pooled.PooledCellHelpers._pooled_table_cell` prints it
+        (its median alone may be no compilation's figure), any other cell as
+        :meth:`_cell_figure` does."""
+        return self._pooled_table_cell([row._row for row in rows]) or self._cell_figure(rows)
 
     def _cell_figure(self, rows: list[TemplateRow]) -> str:
         """A table cell for the rows of one index tuple and variant: one row

@@ -212,6 +212,7 @@ CUDA_EVENT_TIMING = "CUDA-event time per forward"
 
 # The method flags of a timing signature in words, in its order (TRT_DEFAULTS'), from this place in it on.
 FLAG_WORDS = {"cuda_graph": "CUDA graphs", "data_transfers": "data transfers", "spin_wait": "spin-wait"}
+TRT_ONLY_FLAGS = ("spin_wait",)  # settings only TensorRT has: unset for another backend, describe() leaves them out
 FIRST_FLAG = 3  # (backend, mode, timing, cuda_graph, data_transfers, spin_wait, host_sync)
 
 
@@ -224,12 +225,19 @@ def describe(signature: tuple, timing_text: str | None = None) -> str:
     """A signature (:func:`timing_signature`) in words, e.g. ``TensorRT engine,
     GPU compute time, CUDA graphs off, data transfers on, spin-wait off``;
     ``timing_text`` (:func:`timing_label` of its rows, which know their
-    timer) names the timing instead of the signature's timing field."""
+    timer) names the timing instead of the signature's timing field. A
+    flag of :data:`TRT_ONLY_FLAGS` left unset by a stated backend other
+    than TensorRT is not named (``PyTorch eager, ..., CUDA graphs off,
+    data transfers off``): "spin-wait unknown" would ask about a setting
+    that backend does not have."""
     backend, mode, timing, *flags, host_sync = signature
     waits = {"per_forward": ", host waits for each forward", "per_repeat": ", forwards queued back to back"}
     backend_words = BACKEND_WORDS.get(backend, backend) if backend else "backend not stated"
     mode_words = f" {MODE_WORDS.get(mode, mode)}" if mode else ""
     timing_words = timing_text or (TIMING_WORDS.get(timing, timing) if timing else "timing not stated")
+    # spin-wait is a trtexec flag: a stated backend other than TensorRT that leaves it unset has no such setting
+    stated = [(name, words, value) for (name, words), value in zip(FLAG_WORDS.items(), flags, strict=True)
+              if not (name in TRT_ONLY_FLAGS and value is None and backend and backend != "tensorrt")]
     return (f"{backend_words}{mode_words}, {timing_words}, "
-            + ", ".join(f"{words} {flag_state(value)}" for words, value in zip(FLAG_WORDS.values(), flags, strict=True))
+            + ", ".join(f"{words} {flag_state(value)}" for _, words, value in stated)
             + waits.get(host_sync, ""))

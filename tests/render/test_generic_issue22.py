@@ -92,7 +92,7 @@ def test_tensorrt_and_pytorch_latencies_of_one_variant_get_a_table_each(tmp_path
     tables = tables_of(text)
     assert tables[1] == [["GPU", "Shape HxW", "Batch", "fp16 (ms)"], ["H100 PCIe", "800 x 800", "1", "3.75"]]
     assert tables[2] == [["GPU", "Shape HxW", "Batch", "fp16 (ms)"], ["H200", "800 x 800", "1", "0.42"]]
-    assert ("Timed as PyTorch eager, CUDA-event time per forward, CUDA graphs off, data transfers off, spin-wait unknown, forwards "
+    assert ("Timed as PyTorch eager, CUDA-event time per forward, CUDA graphs off, data transfers off, forwards "
             "queued back to back:") in text.splitlines()
     readme = study.rel(study.readme_path)
     assert [f for f in run_checks(study) if f.file == readme and f.code == "SG212"] == []

@@ -36,5 +36,5 @@ def test_trtexec_gpu_compute_time_keeps_its_name_beside_cuda_event_times(tmp_pat
     assert headings(render_markdown(study)) == [
         "### Latency (ms, median GPU compute time; median CUDA-event time per forward)",
         "Timed as TensorRT engine, GPU compute time, CUDA graphs on, data transfers off, spin-wait on:",
-        "Timed as PyTorch eager, CUDA-event time per forward, CUDA graphs off, data transfers off, spin-wait unknown, "
+        "Timed as PyTorch eager, CUDA-event time per forward, CUDA graphs off, data transfers off, "
         "forwards queued back to back:"]

@@ -18,7 +18,7 @@ import json
 from studygen.checks import CheckContext, sg219_unmeasured_variant
 from studygen.study import load_study
 
-from .conftest import make_tiny_project
+from .conftest import make_tiny_project, run_studygen
 
 VIT_STUDY = """\
 schema_version: 1
@@ -99,6 +99,23 @@ def test_a_shape_the_model_refuses_under_compile_is_the_models_refusal_not_a_com
                    "--commit", "0" * 40, "--clean", "--quiet", "--cpu", "--modes", "compile")
     assert done.err == (f"studygen: fp16 at 48x48 (compile) not measured: compilation 1 of 1: {REASON}\n"
                         "studygen: 1 cell of the grid failed; the record holds it as not measured\n")
+
+
+def test_failed_cells_close_their_progress_bars_and_print_no_empty_timing_line(tmp_path, monkeypatch):
+    # the H100 trial's stderr: "compilation 1 of 2 at 256x256: timing ()" for compilations with nothing to time,
+    # and "time eager 256x256 0/10 0:01:33" for bars of failed cells, still counting when the run ended
+    monkeypatch.setenv("COLUMNS", "300")  # each log line whole
+    study = VIT_STUDY.replace("  modes: [eager]\n", "  modes: [eager, compile]\n  compile_shapes: [\"48x48\"]\n"
+                              "  compile_variants: [fp16]\n  compile_backend: eager\n  compilations: 2\n")
+    root = make_tiny_project(tmp_path / "project", study)
+    code, output = run_studygen("collect", "run", "--study", root / "families" / "tiny", "--job", "bars",
+                                "--root", root, "--commit", "0" * 40, "--clean")
+    assert code == 1, output
+    assert "timing ()" not in output
+    # at 48x48 fp32 fails on the first bar, fp16 on the bar that times it alone; each bar says so and stops
+    bars = [line.split("  ")[0] for line in output.splitlines() if line.startswith("time eager 48x48")]
+    assert bars == ["time eager 48x48 (fp32 failed)", "time eager 48x48 (fp16 failed)"]
+    assert [line for line in output.splitlines() if line.startswith("time eager 32x32")][0].split()[-2] == "6/6"
 
 
 def test_eager_failure_tells_the_models_refusal_from_a_model_that_runs():

@@ -11,8 +11,17 @@ def test_a_trtexec_signature_reads_as_a_reviewer_says_it():
 
 def test_a_compiled_pytorch_signature_names_torch_compile_and_how_the_host_waited():
     assert describe(("pytorch", "compile", "end_to_end", None, False, None, "per_forward")) == (
-        "PyTorch torch.compile, end-to-end time, CUDA graphs unknown, data transfers off, spin-wait unknown, "
-        "host waits for each forward")
+        "PyTorch torch.compile, end-to-end time, CUDA graphs unknown, data transfers off, host waits for each forward")
+
+
+def test_spin_wait_is_named_for_pytorch_only_where_a_record_sets_it():
+    # trtexec's flag: a PyTorch run that leaves it unset has no such setting to be unknown
+    assert describe(("pytorch", "eager", "gpu_compute", False, False, None, "per_repeat")) == (
+        "PyTorch eager, GPU compute time, CUDA graphs off, data transfers off, forwards queued back to back")
+    assert describe(("pytorch", "eager", "gpu_compute", False, False, True, None)).endswith("spin-wait on")
+    # TensorRT and an unstated backend keep saying what is not known
+    assert describe(("tensorrt", "engine", "gpu_compute", True, False, None, None)).endswith("spin-wait unknown")
+    assert describe((None, None, None, None, None, None, None)).endswith("spin-wait unknown")
 
 
 def test_unstated_parts_say_so_and_unknown_values_print_as_recorded():

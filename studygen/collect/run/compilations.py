@@ -251,8 +251,9 @@ def _wave(run: RunContext, shape: str, names: list[str], numbers: range, label: 
                 if _past(deadline, statistics.mean(wave.timing_s) if wave.timing_s else 0.0):
                     wave.cut = True
                     continue
-                run.progress.log(f"{job.label} at {shape}: timing "
-                                 f"({', '.join(f'{n} compiled in {s:.1f} s' for n, s in message[1].items())})")
+                if message[1]:  # none compiled (each failure logged by the worker): the worker only reports it
+                    run.progress.log(f"{job.label} at {shape}: timing "
+                                     f"({', '.join(f'{n} compiled in {s:.1f} s' for n, s in message[1].items())})")
                 began = time.monotonic()
                 conn.send("go")
                 message = _receive(process, conn, deadline)

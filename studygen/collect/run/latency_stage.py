@@ -196,6 +196,7 @@ def measure_ready(run: RunContext, mode: str, shape: str, ready: dict[str, "Read
             return {}
         times, timer, host, ready = timed
         task = run.progress.task(f"profile {mode} {shape}", len(ready))
+        failures: list[str] = []
         for name, prepared in ready.items():
             summary = summarize(times[name], warmup=settings["warmup_iterations"], unstable_cv=settings["unstable_cv"])
             summary.distribution.update(host_per_forward(host[name]))
@@ -205,6 +206,7 @@ def measure_ready(run: RunContext, mode: str, shape: str, ready: dict[str, "Read
             except ForwardFailed as failed:  # timed, then raised on a profiled forward: no figure of its own run
                 record_failure(run, Cell(mode, shape, name), failed.reason)
                 times.pop(name)
+                failures.append(name)
                 continue
             run.progress.advance(task)
             results = cell_results(run, Cell(mode, shape, name), prepared, summary, timer, profile, pinned_cores=cores)
@@ -216,6 +218,8 @@ def measure_ready(run: RunContext, mode: str, shape: str, ready: dict[str, "Read
                              f"{summary.distribution['host_issue_ms_per_forward']:.3f} ms issue / "
                              f"{summary.distribution['host_ms_per_forward']:.3f} ms wall per forward), "
                              f"profiled kernels {kernel['profiled_total_ms']:.3f} ms")
+        if failures:  # a failed profile never advances its bar
+            run.progress.end(task, f"{', '.join(failures)} failed")
     return times
 
 
@@ -291,9 +295,13 @@ def _time_calls(run: RunContext, mode: str, shape: str, ready: dict[str, ReadyCa
     task = run.progress.task(f"time {mode} {shape}", repeats * len(ready))
     timer = Timer(run.cuda, settings["host_sync"])
     host: dict = {}
-    times = time_interleaved({name: prepared.call for name, prepared in ready.items()}, repeats=repeats,
-                             iterations=iterations, warmup=warmup, timer=timer,
-                             on_step=lambda repeat, name: run.progress.advance(task), host=host)
+    try:
+        times = time_interleaved({name: prepared.call for name, prepared in ready.items()}, repeats=repeats,
+                                 iterations=iterations, warmup=warmup, timer=timer,
+                                 on_step=lambda repeat, name: run.progress.advance(task), host=host)
+    except ForwardFailed as failed:  # the others are timed again on a new bar: this one stops here
+        run.progress.end(task, f"{failed.variant} failed")
+        raise
     return times, timer, host
 
 

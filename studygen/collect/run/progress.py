@@ -28,6 +28,15 @@ class Progress:
         self.bar.advance(task)
         self.bar.refresh()
 
+    def end(self, task, note: str = "") -> None:
+        """Stop ``task``'s bar where it is (its clock stops), ``note`` (why it
+        stopped short: ``fp32 failed``) added to its description in brackets;
+        a bar left open would count on until the run ends."""
+        if note:
+            self.bar.update(task, description=f"{self.bar.tasks[task].description} ({note})")
+        self.bar.stop_task(task)
+        self.bar.refresh()
+
     def log(self, message: str) -> None:
         self.bar.console.log(message)
 
@@ -47,6 +56,9 @@ class LineProgress:
         return None
 
     def advance(self, task) -> None:
+        pass
+
+    def end(self, task, note: str = "") -> None:
         pass
 
     def log(self, message: str) -> None:

@@ -1,0 +1,62 @@
+"""Host-bound latencies in words (the rule: :mod:`studygen.study.host_bound`).
+
+- :func:`host_bound_line`: one latency's host issue time, median and kernel
+  total, for the list under the latency tables;
+- :func:`inversion_clause`: the sentence a precision inversion's side finding
+  ends with when either side's timing is host-bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..study.host_bound import HOST_BOUND_SHARE, HostBound, host_bound
+from ..study.rows import Row
+
+# the rule as the README states it above the list of host-bound latencies
+RULE_WORDS = (f"the host took at least {round(HOST_BOUND_SHARE * 100)} % of a forward's median time to issue the "
+              "forward (host issue time per forward, recorded by collect run)")
+
+
+def host_bound_line(found: HostBound, ms: Callable[[float], str]) -> str:
+    """``the host took 6.031 ms to issue each forward against a median of
+    6.185 ms; the profiled kernels take 1.159 ms`` (``ms``: a time in ms as
+    the study prints computed times)."""
+    text = f"the host took {ms(found.issue_ms)} ms to issue each forward against a median of {ms(found.median_ms)} ms"
+    if found.kernel_ms is not None:
+        text += f"; the profiled kernels take {ms(found.kernel_ms)} ms"
+    return text
+
+
+def _span(values: list[float], ms: Callable[[float], str]) -> str:
+    """``6.031`` or ``6.031 to 6.2`` (several jobs' figures of one side)."""
+    low, high = ms(min(values)), ms(max(values))
+    return low if low == high else f"{low} to {high}"
+
+
+def inversion_clause(lows: list[Row], highs: list[Row], low_label: str, high_label: str,
+                     ms: Callable[[float], str]) -> str:
+    """What to add after a precision inversion's sentence (``lows``: the
+    slower lower-precision variant's figures, ``highs``: the other's, every
+    job's) when every figure of a side is host-bound; ``''`` when neither
+    side is. Both sides: the gap is the host's, with each side's host issue
+    time and, where every figure of both has a profile, their kernel totals;
+    one side: that side's timing is host-bound, with its issue time."""
+    sides = []
+    for rows, label in ((lows, low_label), (highs, high_label)):
+        found = [host_bound(row) for row in rows]
+        if rows and all(found):
+            sides.append((label, found))
+    if not sides:
+        return ""
+    if len(sides) == 1:
+        label, found = sides[0]
+        return (f" The {label} timing is host-bound: the host took {_span([f.issue_ms for f in found], ms)} ms to "
+                "issue each forward, so that figure times the host at least as much as the GPU.")
+    issues = " and ".join(f"{_span([f.issue_ms for f in found], ms)} ms ({label})" for label, found in sides)
+    kernels = [[f.kernel_ms for f in found] for _, found in sides]
+    profiled = all(k is not None for side in kernels for k in side)
+    return (" Both timings are host-bound: the host took " + issues + " to issue each forward"
+            + (f", while the profiled kernels take {' and '.join(_span(side, ms) for side in kernels)} ms"
+               if profiled else "")
+            + ", so the gap is in the host's work per forward, not in the GPU's.")

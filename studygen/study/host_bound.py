@@ -1,0 +1,58 @@
+"""Which latencies time the host: the rule, and the figures that show it.
+
+``collect run`` records, per latency result, how long the host took to
+return from issuing a repeat's forwards, per forward
+(``distribution.host_issue_ms_per_forward``), beside the CUDA-event median.
+Forwards are queued back to back, so while the host issues faster than the
+GPU runs it stays ahead, and the events time the GPU. When issuing a forward
+takes about as long as the forward's median, the GPU waits for the host
+between kernels: the figure is then the host's pace (Python, dispatch,
+kernel launches), and a difference between two such figures is a
+difference in host work, whatever the kernels take.
+
+Rule: a latency is *host-bound* when its host issue time per forward is at
+least :data:`HOST_BOUND_SHARE` (90 %) of its median. Below that, the host
+has a tenth of a forward or more in hand; issue times that close to the
+median leave the GPU idle in the gaps, which the events count.
+
+Case (a user's H100 trial, ViT-Base at 224 x 224, eager): fp32 median
+6.185 ms with the host issuing each forward in 6.031 ms while the profiled
+kernels took 1.159 ms; fp16 6.677 ms, host 7.133 ms, kernels 0.467 ms. The
+README read "fp16 is slower than fp32" as a GPU result.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..records.kinds import Kind
+from .attribution import kernel_result_of
+from .rows import Row
+
+HOST_BOUND_SHARE = 0.9  # host issue time per forward over the median at which a latency times the host
+
+
+class HostBound(NamedTuple):
+    """A host-bound latency row's figures (ms per forward): ``issue_ms`` the
+    host's time to issue a forward, ``median_ms`` the row's figure,
+    ``kernel_ms`` the profiled kernel total of the kernel_time result beside
+    it (None when the record has no profile of it)."""
+
+    row: Row
+    issue_ms: float
+    median_ms: float
+    kernel_ms: float | None
+
+
+def host_bound(row: Row) -> HostBound | None:
+    """``row``'s :class:`HostBound` figures when it is a latency with a value
+    whose host issue time per forward is at least :data:`HOST_BOUND_SHARE`
+    of it; None otherwise (another kind, no figure, or a record without host
+    times: trtexec's, or collect run's before they were recorded)."""
+    if row.kind != Kind.LATENCY or not row.value:
+        return None
+    issue = (row.result.get("distribution") or {}).get("host_issue_ms_per_forward")
+    if issue is None or issue < HOST_BOUND_SHARE * row.value:
+        return None
+    kernel = (kernel_result_of(row) or {}).get("profiled_total_ms")
+    return HostBound(row, issue, row.value, kernel)

@@ -1,0 +1,98 @@
+"""The generic template on PyTorch latencies: a compiled cell of several
+compilations and a ratio against it say what they rest on, and timings the
+host set the pace of say so (studygen.study.host_bound).
+
+Case (a user's H100 trial, ViT-Base at 224 x 224): the compiled fp16 cell
+printed "4.2", the median of compilations at 3.660 and 4.649 ms and neither
+one's figure; eager fp32 6.185 ms and fp16 6.677 ms, with the host taking
+6.031 and 7.133 ms to issue each forward and the kernels 1.159 and 0.467 ms,
+read as GPU times, and the side finding "fp16 is slower than fp32" with them.
+The figures below are made up for the tests.
+"""
+
+from __future__ import annotations
+
+from ..checks.studies import collected_provenance, load, readme_lines, record, spec
+
+GENERIC = '{% extends "studygen/generic.md.j2" %}\n'
+EVENTS = {"timer": "cuda-events", "cuda_graph": False, "data_transfers": False, "host_sync": "per_repeat"}
+
+
+def torch_latency(variant: str, mode: str, value_ms: float, issue_ms: float, compilations=()) -> dict:
+    result = {"kind": "latency", "variant": variant, "shape": "224x224", "batch": 1, "backend": "pytorch",
+              "mode": mode, "timing": "gpu_compute", "statistic": "median", "value_ms": value_ms,
+              "method": dict(EVENTS),
+              "distribution": {"repeats": 3, "repeat_medians_ms": [value_ms - 0.02, value_ms, value_ms + 0.02],
+                               "host_issue_ms_per_forward": issue_ms, "host_ms_per_forward": issue_ms + 0.001}}
+    if compilations:
+        result["compilations"] = [{"compilation": i, "median_ms": m, "repeat_medians_ms": [m - 0.02, m, m + 0.02]}
+                                  for i, m in enumerate(compilations, 1)]
+    return result
+
+
+def kernels(variant: str, mode: str, total: float) -> dict:
+    return {"kind": "kernel_time", "variant": variant, "shape": "224x224", "batch": 1, "backend": "pytorch",
+            "mode": mode, "groups": [{"group": "GEMM/MatMul", "time_ms": total}], "profiled_total_ms": total}
+
+
+def study_of(tmp_path, results):
+    two = spec(variants=[{"name": "fp32", "precision": "fp32"}, {"name": "fp16", "precision": "fp16"}], recipes={})
+    provenance = collected_provenance(gpu="NVIDIA H100 80GB HBM3", tensorrt=None)
+    return load(tmp_path, records=[record("trial", results, provenance)], template=GENERIC, study=two)
+
+
+def cells(lines: list[str], heading: str) -> list[list[str]]:
+    """The body cells of the first table after the line starting with ``heading``."""
+    after = lines[next(i for i, line in enumerate(lines) if line.startswith(heading)):]
+    first = next(i for i, line in enumerate(after) if line.startswith("|"))
+    table = after[first:first + next(i for i, line in enumerate(after[first:]) if not line.startswith("|"))]
+    return [[cell.strip() for cell in line.split("|")[1:-1]] for line in table[2:]]
+
+
+def test_a_compiled_cell_and_its_ratio_name_their_compilations(tmp_path):
+    # fp32 compiled twice (5.0 and 5.6 ms, median 5.3), fp16 three times (3.0, 4.0, 3.4: median 3.4); host far ahead
+    study = study_of(tmp_path, [torch_latency("fp32", "compile", 5.3, 1.2, [5.0, 5.6]),
+                                torch_latency("fp16", "compile", 3.4, 1.1, [3.0, 4.0, 3.4])])
+    lines = readme_lines(study)
+    assert "Timed as" not in "\n".join(lines)  # one way of timing: one table, no heading
+    assert cells(lines, "### Latency") == [["H100 80GB HBM3", "224 x 224", "1", "5.3 (2 compilations: 5.0 to 5.6)",
+                                            "3.4 (3 compilations: 3.0 to 4.0)",
+                                            "1.56x (6 pairs of compilations: 1.25x to 1.87x)"]]
+    assert not any(line.startswith("Host-bound timings") for line in lines)
+
+
+def test_host_bound_latencies_say_whose_time_they_are_and_so_does_the_inversion(tmp_path):
+    # eager: fp32 8.0 ms issued in 7.9 ms (99 %), fp16 9.0 ms in 8.2 ms (91 %); kernels 2.5 and 1.1 ms.
+    # compiled fp16: 3.0 ms issued in 2.6 ms (87 %, under the 90 % rule): no line
+    study = study_of(tmp_path, [torch_latency("fp32", "eager", 8.0, 7.9), torch_latency("fp16", "eager", 9.0, 8.2),
+                                kernels("fp32", "eager", 2.5), kernels("fp16", "eager", 1.1),
+                                torch_latency("fp16", "compile", 3.0, 2.6), kernels("fp16", "compile", 0.9)])
+    lines = readme_lines(study)
+    listed = lines[lines.index(next(line for line in lines if line.startswith("Host-bound timings:"))) + 2:]
+    assert listed[:3] == [
+        "- fp32 at 224 x 224 (eager, job trial): the host took 7.900 ms to issue each forward against a median of "
+        "8.000 ms; the profiled kernels take 2.500 ms",
+        "- fp16 at 224 x 224 (eager, job trial): the host took 8.200 ms to issue each forward against a median of "
+        "9.000 ms; the profiled kernels take 1.100 ms",
+        ""]
+    finding = next(line for line in lines if line.startswith("- fp16 on H100"))
+    assert finding.endswith(" Both timings are host-bound: the host took 8.200 ms (fp16) and 7.900 ms (fp32) to "
+                            "issue each forward, while the profiled kernels take 1.100 and 2.500 ms, so the gap is in "
+                            "the host's work per forward, not in the GPU's.")
+    # the timing words of a PyTorch run name no spin-wait, a trtexec setting it does not have
+    assert "Timed as PyTorch eager, CUDA-event time per forward, CUDA graphs off, data transfers off, forwards " \
+           "queued back to back:" in lines
+
+
+def test_one_host_bound_side_is_named_and_a_template_may_leave_the_clause_out(tmp_path):
+    # fp16 eager 9.0 ms issued in 8.5 ms (host-bound); fp32 eager 8.0 ms issued in 4.0 ms (not)
+    from studygen.render.view import StudyView
+
+    study = study_of(tmp_path, [torch_latency("fp32", "eager", 8.0, 4.0), torch_latency("fp16", "eager", 9.0, 8.5)])
+    view = StudyView(study)
+    assert view.precision_inversions(metric="gpu_compute") == [
+        "fp16 on H100 80GB HBM3 at 224 x 224 (eager) is slower than fp32 with 9.0 ms against 8.0 ms. The fp16 "
+        "timing is host-bound: the host took 8.500 ms to issue each forward, so that figure times the host at least "
+        "as much as the GPU."]
+    assert view.precision_inversions(metric="gpu_compute", host_bound=False) == [
+        "fp16 on H100 80GB HBM3 at 224 x 224 (eager) is slower than fp32 with 9.0 ms against 8.0 ms."]
