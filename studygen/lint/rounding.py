@@ -39,7 +39,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..numbers import format_number
-from .figures import Figure, with_unit
+import re
+
+from ..patterns import lazy_compile
+from .figures import Figure, Range, with_unit
 
 _EPSILON = 1e-12
 # Whole numbers up to this are counts printed exactly (a batch size, a GPU count).
@@ -97,6 +100,32 @@ def truncation_interval(figure: Figure) -> Interval:
     return Interval(figure.value - step, figure.value)
 
 
+# "around 50-60 ms", "about 5 to 8 s", "~0.5-0.6": a hedge right before a range
+_RANGE_HEDGE_RE = lazy_compile(r"(?:\b(?:around|about|roughly|approximately|approx\.)|~|≈)\s*$", re.IGNORECASE)
+
+
+def hedged_range(text: str, rng: Range) -> Range:
+    """``rng`` (offsets into ``text``) with each end standing for the values
+    that round to it at its own significant digits when a hedge ("around",
+    "about", "roughly", "~") stands right before it: "about 50-60 ms" covers
+    45 to 65 ms, as "about 60%" stands for 55 to 65%; an end printed with
+    decimals keeps them ("around 0.5-0.6" is 0.45 to 0.65). ``rng`` itself
+    without a hedge."""
+    if not _RANGE_HEDGE_RE.search(text, max(0, rng.start - 16), rng.start):
+        return rng
+    return rng._replace(lo=_significant(rng.lo), hi=_significant(rng.hi))
+
+
+def _significant(figure: Figure) -> Figure:
+    """``figure`` rounded at its last significant digit: a whole number's
+    trailing zeros do not count among its digits (60 stands for 55 to 65)."""
+    digits = figure.text.lstrip("+-−").replace(",", "")
+    if figure.decimals > 0 or figure.value == 0 or not digits.isdigit():
+        return figure
+    zeros = len(digits) - len(digits.rstrip("0"))
+    return figure._replace(decimals=-zeros) if zeros else figure
+
+
 def verdict(computed: Interval, printed: Figure) -> str | None:
     """``"rounded"`` when ``computed`` meets the interval ``printed`` stands
     for, ``"truncated"`` when it meets only its truncation interval (see the
@@ -141,5 +170,5 @@ def gives(computed: Interval, printed: Figure, unit: str | None = None) -> str:
     return f" ({with_unit(low, unit)} to {with_unit(high, unit)} within the printed digits)"
 
 
-__all__ = ["Interval", "consistent", "covers", "gives", "is_exact", "printed_interval", "quotient", "stands_for",
+__all__ = ["Interval", "consistent", "covers", "gives", "hedged_range", "is_exact", "printed_interval", "quotient", "stands_for",
            "truncation_interval", "verdict"]

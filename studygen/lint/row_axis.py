@@ -259,4 +259,13 @@ def label_spans(table: Table, clause: str) -> list[tuple[int, int]]:
     return [(start, end) for start, end, _ in _mentions(table, clause.lower())[0]]
 
 
-__all__ = ["named_rows", "nearby_tables", "label_spans", "row_comparison"]
+def label_mentions(table: Table, clause: str) -> list[tuple[int, int, list[int]]]:
+    """(start, end, rows) in ``clause`` of each row label of ``table`` it
+    names (see the module docstring), with the rows that label names."""
+    if not table.label_columns:
+        return []
+    spans, rows_of = _mentions(table, clause.lower())
+    return [(start, end, rows_of[label]) for start, end, label in spans]
+
+
+__all__ = ["named_rows", "nearby_tables", "label_mentions", "label_spans", "row_comparison"]

@@ -67,7 +67,7 @@ from .figures import (RATE_UNITS, RATIO_UNITS, Figure, Range, commensurable_unit
                       with_unit)
 from .repeat_ranges import axis_named, repeats_spanned, rows_are
 from .restriction import sweep_end_rows
-from .rounding import covers
+from .rounding import covers, hedged_range
 from .series_index import SectionSeries
 from .text import normalize, reference_opening
 from .variant_pairs import kind_of_words
@@ -199,7 +199,7 @@ def check(document: Document) -> list[Finding]:
                     rng = _with_heading_unit(block, rng)
                 if rng.kind != "range" or rng.unit is None:
                     continue
-                finding = _check_range(document, index, block, sentence, rng)
+                finding = _check_range(document, index, block, sentence, hedged_range(block.text, rng))  # "about 50-60 ms"
                 if finding is not None:
                     findings.append(finding)
     # a headline claims as much as a paragraph ("... 2x faster with 80% less memory")
