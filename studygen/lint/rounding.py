@@ -36,11 +36,10 @@ A finding states the interval the inputs give and the printed figure
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from ..numbers import format_number
-import re
-
 from ..patterns import lazy_compile
 from .figures import Figure, Range, with_unit
 
