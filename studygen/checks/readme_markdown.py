@@ -33,6 +33,9 @@ from ..textio import read_text
 from ..patterns import lazy_compile
 from .base import at_written_field
 
+# the output kind of a record's note as render prints it (studygen.render.produced.OUTPUT_KINDS)
+RECORD_NOTE = "record_note"
+
 # A lint message's opening quotation of the text it is about ("'int8 is faster than fp16 on every GPU' compares ...")
 _OPENING_QUOTE = lazy_compile(r"'(.+?)'(?=[ :,]|$)")
 # A sentence of a field: up to a stop followed by white space (a decimal point is followed by a digit)
@@ -52,11 +55,44 @@ def check(context) -> list[Finding]:
     findings = lint_text(text, shown)
     if findings:
         on_disk = text.splitlines()
-        findings = [_at_its_field(context, finding, on_disk) for finding in findings]
+        findings = [_at_its_field(context, finding, on_disk) for finding in findings
+                    if not _about_a_record_note(context, finding, on_disk)]
     idempotency = mdformat_idempotency_finding(text, shown)  # also for render's own output (module docstring)
     if idempotency is not None:
         findings.append(idempotency)
     return findings
+
+
+def _about_a_record_note(context, finding: Finding, on_disk: list[str]) -> bool:
+    """True when ``finding`` (a lint finding at a line of the README on disk)
+    is about text that, everywhere the line prints it, lies inside a record
+    note (kind ``record_note``: what a collector wrote about its input,
+    printed as written), where render prints that line so now. Such a note
+    states no result of the study: its figures summarise no table column
+    and derive nothing the README's tables give, and nobody words it but
+    the collector. Case (a new user's study): collect coco's note on tied
+    scores, "AP 0.4718 to 0.4718, AP50 0.8820 to 0.8820", the range of one
+    job's AP over the orders of its ties, was read as a summary of the AP
+    column and made three SG101 errors at the README's provenance list."""
+    readme = context.readme_text
+    if finding.code == STRUCTURE_CODE or not finding.line or readme is None:
+        return False
+    index = finding.line - 1
+    if index >= len(on_disk) or index >= len(readme.raw_lines) or on_disk[index] != readme.raw_lines[index]:
+        return False  # a stale README (SG201): this line may not be render's
+    notes = [(start, end) for start, end, item in readme.spans[index] if item.kind == RECORD_NOTE]
+    if not notes:
+        return False
+    line = readme.lines[index]
+    quoted = _OPENING_QUOTE.match(finding.message)
+    if quoted:
+        phrase = quoted.group(1).removesuffix("…")
+        places = [(match.start(), match.start() + len(phrase)) for match in re.finditer(re.escape(phrase), line)]
+    else:
+        said = figures_of(finding.message) if opening_figure(finding.message) is not None else []
+        places = [(figure.start, figure.end) for figure in figures_of(line)
+                  if said and (figure.text, figure.unit) == (said[0].text, said[0].unit)]
+    return bool(places) and all(any(low <= start and end <= high for low, high in notes) for start, end in places)
 
 
 def _at_its_field(context, finding: Finding, on_disk: list[str]) -> Finding:

@@ -54,6 +54,7 @@ Not-measured results are no figures.
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
 from decimal import Decimal
@@ -102,7 +103,7 @@ class Allowance:
     percent: float | None = None
     declared: str = ""
 
-    def words(self, unit: str, decimals: int | None) -> str:
+    def words(self, unit: str, decimals: int | None, points_per_unit: float | None = None) -> str:
         """The allowance as a report prints it: ``0.081 ms spread of 15 repeat
         medians in base (8.157 to 8.238 ms)``, its ends at the line's
         ``decimals`` but never past the digits their sources carry (repeats
@@ -111,7 +112,12 @@ class Allowance:
         most of those, ``up to 5 % between independent
         compilations (study file): 0.412 ms``, ``tolerance 0.05 ms (study file)``,
         ``timer resolution 0.00024415 ms (one step of the timer, plus print rounding)``
-        (at least two significant digits: a step of 2**-12 ms may have more than the figures print)."""
+        (at least two significant digits: a step of 2**-12 ms may have more than the figures print).
+        With ``points_per_unit`` (a quality figure, whose change the line
+        gives in points: :data:`~studygen.records.kinds.POINTS_PER_UNIT`),
+        the width is in points too (:meth:`_points_words`)."""
+        if points_per_unit is not None:
+            return self._points_words(decimals, points_per_unit)
         suffix = unit_suffix(unit)
         width = f"{format_number(self.width, decimals)}{suffix}"
         if self.source == TOLERANCE:
@@ -133,6 +139,34 @@ class Allowance:
             ends = [decimals, decimals]
         return (f"{width} spread of {self.count} {self.source} in {self.side} "
                 f"({format_number(self.low, ends[0])} to {format_number(self.high, ends[1])}{suffix})")
+
+
+    def _points_words(self, decimals: int | None, points_per_unit: float) -> str:
+        """:meth:`words` of a quality figure: the width in points, at the
+        digits the line's change prints its points with (``decimals`` of the
+        line's values less the factor's: 0.4476 -> 0.5190 is +7.14 points),
+        at least two significant; the spread's ends as the line prints its
+        values, never past their sources' digits. Case (a new user's diff):
+        an AP that moved ``+7.134915 points`` was said to be ``more than
+        0.02413408051978777 spread of 2 jobs in base (0.44764543097553977 to
+        0.47177951149532754)``: a fraction of AP beside a change in points,
+        at every digit of the float."""
+        width = self.width * points_per_unit
+        places = None if decimals is None else max(decimals - round(math.log10(points_per_unit)), 0)
+        if width and (places is None or format_number(width, places) == format_number(0.0, places)):
+            places = two_significant_decimals(width)
+        points = f"{format_number(width, places)} points"
+        if self.source == TOLERANCE:
+            return f"tolerance {format_number(self.width, decimals)} (study file): {points}"
+        if self.source == DECLARED:
+            return f"up to {format_number(self.percent)} % between {self.declared} (study file): {points}"
+        if self.source == TIMER or self.low is None or self.high is None:
+            return f"{self.source} {points}"
+        ends = [source_decimals(end) for end in (self.low, self.high)]
+        ends = [decimals if carried is None else carried if decimals is None else min(carried, decimals)
+                for carried in ends]
+        return (f"{points} spread of {self.count} {self.source} in {self.side} "
+                f"({format_number(self.low, ends[0])} to {format_number(self.high, ends[1])})")
 
 
 @dataclass(frozen=True)

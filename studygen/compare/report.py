@@ -206,7 +206,12 @@ def spread_text(change: FigureChange) -> str:
     digits = change.decimals
     if change.delta_shown is not None and digits is not None:
         digits = max(digits, -Decimal(change.delta_shown).as_tuple().exponent)
-    return change.spread.words(change.unit, digits)
+    if change.points is None:
+        return change.spread.words(change.unit, digits)
+    # a quality figure's change is in points (change_text), and so is the spread it is held to, at the change's digits
+    if change.delta_shown is not None:
+        digits = -Decimal(change.delta_shown).as_tuple().exponent
+    return change.spread.words(change.unit, digits, POINTS_PER_UNIT.get(change.unit, 1.0))
 
 
 def figure_line(change: FigureChange) -> str:

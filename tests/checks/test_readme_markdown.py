@@ -174,3 +174,28 @@ def test_a_decision_naming_cards_by_model_number_is_read_against_the_table(tmp_p
                                        f"({README} line {readme_line}): ")
     right = _cards_study(tmp_path / "right", "The RTX 3090 is 3.5x faster than the GTX 1070.")
     assert readme_markdown.check(CheckContext(right)) == []
+
+
+def test_a_range_in_a_record_note_is_no_summary_of_a_table_column(tmp_path):
+    # collect coco notes the range of a job's AP over the orders of its tied scores; printed under Provenance,
+    # "AP 0.3312 to 0.3312" was read as a summary of the AP column, which also holds the other job's 0.3087,
+    # and check failed on render's own note (SG101). The same range written by hand after the notes still is.
+    from .studies import coco_ap, collected_provenance
+
+    note = ("over the orders of the tied scores, the AP statistics range as follows: AP 0.3312 to 0.3312, "
+            "AP50 0.6105 to 0.6105")
+    provenance = dict(collected_provenance(), notes=[note])
+    study = load(tmp_path, template='{% extends "studygen/generic.md.j2" %}',
+                 records=[record("tied", [coco_ap("fp16", 0.3312), coco_ap("fp16", 0.6105, statistic="AP50")],
+                                 provenance),
+                          record("other", [coco_ap("fp16", 0.3087), coco_ap("fp16", 0.5892, statistic="AP50")])])
+    context = CheckContext(study)
+    text = context.rendered.files[study.readme_path].decode("utf-8")
+    assert f"- tied: {note}" in text
+    study.readme_path.write_text(text, encoding="utf-8")
+    assert [f for f in readme_markdown.check(CheckContext(study)) if f.code == "SG101"] == []
+    # the same words in prose of the README's own (no note) are read as before
+    study.readme_path.write_text(text + f"\nThe tied job: {note}.\n", encoding="utf-8")
+    findings = [f for f in readme_markdown.check(CheckContext(study)) if f.code == "SG101"]
+    assert [(f.line, f.message.split(" leaves")[0]) for f in findings] == [
+        (text.count("\n") + 2, "range 0.3312 to 0.3312"), (text.count("\n") + 2, "range 0.6105 to 0.6105")]

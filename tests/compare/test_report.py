@@ -410,3 +410,28 @@ def test_a_job_dropped_beside_one_that_moved_is_removed_and_the_move_judged_on_i
                                "(jobs a, b) -> 10.2 ms (+0.2 ms, +2.00 %); within 0.5 ms spread of 2 jobs in base")
     assert lines[3].startswith("  removed: fp16 median gpu compute, 800 x 800, engine, H200: was 10.5 ms (job b); "
                                "still reported by job a [")
+
+
+def test_the_spread_an_ap_change_is_held_to_is_in_points_at_the_lines_digits(tmp_path):
+    # Two jobs scored int8 at 0.51266 and 0.53841 (pycocotools floats); job b re-scored at 0.60102 moved
+    # +6.261 points, beyond their 2.575-point spread. The line said "more than 0.025750000000000051 spread of
+    # 2 jobs in base (0.51266 to 0.53841)": a fraction at every digit of the float beside a change in points.
+    from tests.checks.studies import coco_ap
+
+    from studygen.compare.report import figure_line
+
+    base = load(tmp_path / "base", records=[record("a", [coco_ap("fp16", 0.51266)]),
+                                            record("b", [coco_ap("fp16", 0.53841)])])
+    head = load(tmp_path / "head", records=[record("a", [coco_ap("fp16", 0.51266)]),
+                                            record("b", [coco_ap("fp16", 0.60102)])])
+    (change,) = compare_family("toy", "families/toy/README.md", Revision(base), Revision(head)).figures
+    line = figure_line(change)
+    assert line.endswith("(+6.26 points, job b moved most); more than 2.58 points spread of 2 jobs in base "
+                         "(0.5127 to 0.5384)"), line
+    # a tolerance, which the study file states as a fraction of AP, is given in points beside it
+    base = load(tmp_path / "tol", study=spec(tolerances={"coco": 0.03}),
+                records=[record("a", [coco_ap("fp16", 0.51266)])])
+    head = load(tmp_path / "tol-head", records=[record("a", [coco_ap("fp16", 0.53841)])])
+    (change,) = compare_family("toy", "families/toy/README.md", Revision(base), Revision(head)).figures
+    line = figure_line(change)
+    assert line.endswith("(+2.575 points); within tolerance 0.03000 (study file): 3.000 points"), line
