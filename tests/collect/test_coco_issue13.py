@@ -115,3 +115,17 @@ def test_every_case_has_a_test():
              "normalised_areas", "xyxy_boxes", "normalised_boxes", "shifted_categories", "image_off_by_one",
              "string_image_ids", "past_the_border", "partial_images", "tied_scores", "beyond_max_dets"}
     assert set(coco_cases.CASES) == named
+
+
+def test_the_record_names_an_input_by_its_file_name_and_stderr_as_typed(collect, workdir):
+    # a new user's README printed "/tmp/<their folder>/dets_fp16.json names 35 of the 36 annotated images": the
+    # collecting machine's path in a published note, where every other note named the file alone
+    doc, dets = coco_cases.partial_images()
+    (workdir / "inputs").mkdir()
+    gt, dt = write(workdir / "inputs" / "gt.json", doc), write(workdir / "inputs" / "dt.json", dets)
+    done = collect("coco", "--annotations", gt, "--detections", dt, "--dataset", "d")
+    assert done.exit_code == 0, done.err
+    said = "names 4 of the 6 annotated images; AP is over all 6 (the ground truth of the other 2 counts as missed)"
+    assert done.err == f"studygen: warning: inputs/dt.json {said}\n"
+    assert f"dt.json {said}" in notes(done) and not any("inputs/" in note for note in notes(done))
+    assert "inputs/dt.json" in done.record["provenance"]["collector"]["command"]  # the command keeps it as typed

@@ -103,7 +103,10 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
                                  source=(options.detections_path.name, content_sha256(options.detections_path)))
     if not detections:
         notes.append(f"{detections_display} holds no detection: AP 0 where ground truth exists")
-    notes += warnings + evaluation_notes + target.notes + shape_notes(ingest, options.detections_path.name)
+    notes += warnings + evaluation_notes
+    notes = by_file_name(notes, {detections_display: options.detections_path.name,
+                                 gt.display: options.annotations_path.name})
+    notes += target.notes + shape_notes(ingest, options.detections_path.name)
     notes += origin_notes(origins)
     source = SourceProvenance(software={options.backend: coco.backend_version(options.backend)})
     provenance = provenance_block(ingest, "studygen collect coco", options.command_line(), source, notes)
@@ -117,6 +120,24 @@ def run_coco(options: CocoOptions) -> CocoOutcome:
     record = write_results(target.measurements, ingest.family, ingest.job_id, provenance, results,
                            extra_files=dataset_files, records_dir=target.records_dir, replace=ingest.replace)
     return CocoOutcome(record, uses[-1], len(gt.images), stats, empty_warning, warnings)
+
+
+def by_file_name(notes: list[str], names: dict[str, str]) -> list[str]:
+    """``notes`` for the record, each opening with an input file as shown on
+    stderr (the path as typed: ``/data/run7/dets.json names 35 of the 36
+    annotated images``) naming it by its file name instead (``names``: shown
+    path -> file name), as the record's other notes do (``dets.json: shape
+    640x640 taken from --shape``): the collecting machine's folders say
+    nothing to a reader of the README and differ from machine to machine.
+    The command the record keeps still holds the paths as typed."""
+    named = []
+    for note in notes:
+        for shown, name in names.items():
+            if shown != name and note.startswith((f"{shown} ", f"{shown}:")):
+                note = name + note[len(shown):]
+                break
+        named.append(note)
+    return named
 
 
 @command("coco", COLLECT_COMMANDS)
