@@ -28,10 +28,18 @@ def host_bound_line(found: HostBound, ms: Callable[[float], str]) -> str:
     return text
 
 
-def _span(values: list[float], ms: Callable[[float], str]) -> str:
-    """``6.031`` or ``6.031 to 6.2`` (several jobs' figures of one side)."""
+def _bound(values: list[float], ms: Callable[[float], str], least: bool) -> str:
+    """``6.031`` for one side's figures that print alike, else the bound every
+    job's figure keeps (several jobs): ``at least 6.031`` (``least``: the
+    smallest) or ``at most 6.2``. A bound, not the span ``6.031 to 6.2``: a
+    range in a sentence reads as a summary of the table column it is taken
+    from, which the other variants' and shapes' rows would contradict (lint's
+    SG101 on the README), while what the sentence rests on is that every
+    job's host time is that long, and every job's kernel time that short."""
     low, high = ms(min(values)), ms(max(values))
-    return low if low == high else f"{low} to {high}"
+    if low == high:
+        return low
+    return f"at least {low}" if least else f"at most {high}"
 
 
 def inversion_clause(lows: list[Row], highs: list[Row], low_label: str, high_label: str,
@@ -49,14 +57,15 @@ def inversion_clause(lows: list[Row], highs: list[Row], low_label: str, high_lab
             sides.append((label, found))
     if not sides:
         return ""
+    every = " in every job" if any(len({ms(f.issue_ms) for f in found}) > 1 for _, found in sides) else ""
     if len(sides) == 1:
         label, found = sides[0]
-        return (f" The {label} timing is host-bound: the host took {_span([f.issue_ms for f in found], ms)} ms to "
-                "issue each forward, so that figure times the host at least as much as the GPU.")
-    issues = " and ".join(f"{_span([f.issue_ms for f in found], ms)} ms ({label})" for label, found in sides)
+        return (f" The {label} timing is host-bound: the host took {_bound([f.issue_ms for f in found], ms, True)} "
+                f"ms to issue each forward{every}, so that figure times the host at least as much as the GPU.")
+    issues = " and ".join(f"{_bound([f.issue_ms for f in found], ms, True)} ms ({label})" for label, found in sides)
     kernels = [[f.kernel_ms for f in found] for _, found in sides]
     profiled = all(k is not None for side in kernels for k in side)
-    return (" Both timings are host-bound: the host took " + issues + " to issue each forward"
-            + (f", while the profiled kernels take {' and '.join(_span(side, ms) for side in kernels)} ms"
+    return (" Both timings are host-bound: the host took " + issues + " to issue each forward" + every
+            + (f", while the profiled kernels take {' and '.join(_bound(side, ms, False) for side in kernels)} ms"
                if profiled else "")
             + ", so the gap is in the host's work per forward, not in the GPU's.")

@@ -321,8 +321,14 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
                         kind="ratio", compared=[(a._row, b._row) for a, b in pairs])
         every = [(a, b) for a in a_figures for b in b_figures]
         jobs = len({row.job_id for row in (*a_figures, *b_figures)})
+        figures = [row._row for row in (*a_figures, *b_figures)]
+        if not any(a.job_id == b.job_id for a, b in pairs):
+            # no job measured both: the one pair derived_pairs falls back on is no more the cell's than any other
+            over = self._derived_text(kind, every)
+            return emit(f"{over} ({counted(len(every), 'pair')} across {counted(jobs, 'job')}; no job measured both)",
+                        figures, kind="ratio", compared=[])
         over = self._derived_text(kind, every, f"{counted(jobs, 'job')}: ", f"{counted(jobs, 'job')}, each ")
-        return emit(f"{self._derived_text(kind, pairs)} ({over})", [row._row for row in (*a_figures, *b_figures)],
+        return emit(f"{self._derived_text(kind, pairs)} ({over})", figures,
                     kind="ratio", compared=[(a._row, b._row) for a, b in pairs if a.job_id == b.job_id])
 
     def _derived_text(self, kind: str, pairs: list[tuple[TemplateRow, TemplateRow]], before_range: str = "",

@@ -119,3 +119,15 @@ def test_a_figure_timed_otherwise_in_another_job_is_no_job_to_job_spread(tmp_pat
     assert findings == [], "\n".join(f"{f.line}: {f.code} {f.message}" for f in findings)
     rows = _table_rows(readme)
     assert rows[rows.index(["GPU", "Shape HxW", "Batch", "fp32 (ms)", "fp16 (ms)", "fp32 / fp16"]) + 2][-1] == "1.00x"
+
+
+def test_a_ratio_no_job_measured_both_ways_is_its_range_over_every_pair(tmp_path):
+    # job-1 measured fp32 alone (4.0 ms), job-2 and job-3 fp16 alone (2.0 and 2.5 ms): no job gives a ratio of its
+    # own. The cell led with job-1 / job-2 (4.0 / 2.0 = "2.00x") as if that pairing were the figure, and counted
+    # jobs where it meant pairs: "2.00x (3 jobs: 1.60x to 2.00x)". A new user's AP delta read so
+    # ("-12.26 (3 jobs: -14.68 to -12.26)"), the smaller loss first by the order the jobs were collected in.
+    records = [_trtexec_job("job-1", {"fp32": 4.0}), _trtexec_job("job-2", {"fp16": 2.0}),
+               _trtexec_job("job-3", {"fp16": 2.5})]
+    readme, findings = own_findings(tmp_path, _two_variant_spec(tolerances={"gpu_compute": 1.0}), records)
+    assert ["H100 PCIe", "224 x 224", "1", "4.0", "2.0 to 2.5 (2 jobs: job-2, job-3)",
+            "1.60x to 2.00x (2 pairs across 3 jobs; no job measured both)"] in _table_rows(readme)

@@ -96,3 +96,24 @@ def test_one_host_bound_side_is_named_and_a_template_may_leave_the_clause_out(tm
         "as much as the GPU."]
     assert view.precision_inversions(metric="gpu_compute", host_bound=False) == [
         "fp16 on H100 80GB HBM3 at 224 x 224 (eager) is slower than fp32 with 9.0 ms against 8.0 ms."]
+
+
+def test_two_jobs_host_times_are_the_bound_every_job_keeps(tmp_path):
+    # job one: fp32 8.0 ms issued in 7.9, fp16 9.0 in 8.2 (kernels 2.5 and 1.1); job two: fp32 10.0 in 9.6, fp16
+    # 11.0 in 10.4 (kernels 2.6 and 1.3). The clause printed each side's span ("8.200 to 10.400 ms (fp16)"), which
+    # lint then read as a summary of the host-time column and found the other variants' rows outside it (SG101 on
+    # a README render wrote): each side is the bound every job keeps, the host's least and the kernels' most
+    from studygen.render.view import StudyView
+
+    two = spec(variants=[{"name": "fp32", "precision": "fp32"}, {"name": "fp16", "precision": "fp16"}], recipes={})
+    provenance = collected_provenance(gpu="NVIDIA H100 80GB HBM3", tensorrt=None)
+    jobs = [record("one", [torch_latency("fp32", "eager", 8.0, 7.9), torch_latency("fp16", "eager", 9.0, 8.2),
+                           kernels("fp32", "eager", 2.5), kernels("fp16", "eager", 1.1)], provenance),
+            record("two", [torch_latency("fp32", "eager", 10.0, 9.6), torch_latency("fp16", "eager", 11.0, 10.4),
+                           kernels("fp32", "eager", 2.6), kernels("fp16", "eager", 1.3)], provenance)]
+    view = StudyView(load(tmp_path, records=jobs, template=GENERIC, study=two))
+    (finding,) = view.precision_inversions(metric="gpu_compute")
+    assert finding.endswith(" Both timings are host-bound: the host took at least 8.200 ms (fp16) and at least "
+                            "7.900 ms (fp32) to issue each forward in every job, while the profiled kernels take at "
+                            "most 1.300 and at most 2.600 ms, so the gap is in the host's work per forward, not in "
+                            "the GPU's."), finding

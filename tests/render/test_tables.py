@@ -177,14 +177,16 @@ def test_a_derived_range_of_ap_gains_keeps_the_plus_signs(tmp_path):
     assert cells(text)[1][-1] == "+1.00 to +2.00"
 
 
-def test_derived_cell_without_a_same_job_pair_takes_the_first_row_of_each(tmp_path):
-    # fp16 from jobs a (5.0) and c (6.0), FP8 from job b (4.0) only: no job has both, so a / b = 5.0 / 4.0 first
+def test_derived_cell_without_a_same_job_pair_is_the_range_over_every_pair(tmp_path):
+    # fp16 from jobs a (5.0) and c (6.0), FP8 from job b (4.0) only: no job has both. The cell led with a / b
+    # (5.0 / 4.0, the first row of each) as if it were the figure: "1.25x (3 jobs: 1.25x to 1.50x)"
     records = [record("a", [latency("fp16", 5.0)]), record("c", [latency("fp16", 6.0)]), record("b", [latency("fp8", 4.0)])]
     view = StudyView(load(tmp_path, records=records))
     text = view.table(index=("shape",), variants=("fp16", "fp8"), derived=(("ratio", "fp16", "fp8", "fp16 / FP8"),),
                       kind="latency")
-    # and every fp16 figure against the FP8 one: 5.0 / 4.0 to 6.0 / 4.0 = 1.50x, over jobs a, c and b
+    # every fp16 figure against the FP8 one: 5.0 / 4.0 to 6.0 / 4.0 = 1.50x, two pairs over jobs a, c and b
     assert cells(text) == [["Shape HxW", "fp16", "FP8", "fp16 / FP8"],
-                           ["800 x 800", "5.0 to 6.0 (2 jobs: a, c)", "4.0", "1.25x (3 jobs: 1.25x to 1.50x)"]]
+                           ["800 x 800", "5.0 to 6.0 (2 jobs: a, c)", "4.0",
+                            "1.25x to 1.50x (2 pairs across 3 jobs; no job measured both)"]]
     # an index field without a header of its own is its own header
     assert cells(view.table(index=("statistic",), variants=("fp16",), kind="latency"))[0] == ["statistic", "fp16"]

@@ -220,9 +220,10 @@ def test_a_new_job_is_judged_on_its_own_move_and_an_ap_change_reads_in_points(tm
     assert ("  beyond spread: fp16 median gpu compute, 800 x 800, engine, H200: 10.0, 10.2 ms (jobs a, b) -> "
             "10.0, 10.2, 15.5 ms (jobs a, b, c) (+5.4 ms, +53.47 %, job c moved most); more than 0.2 ms spread of "
             f"2 jobs in base (10.0 to 10.2 ms) [measurements/toy/c.json:{c_line}]") in lines
-    # job a's AP: 0.4644 -> 0.46 is -0.44 points, within the base's tolerance 0.01 AP
+    # job a's AP: 0.4644 -> 0.46 is -0.44 points, within the base's tolerance 0.01 AP, which is 1 point
     assert ("  within spread: fp16 AP coco, engine, H200, val-8: 0.4644, 0.4644 (jobs a, b) -> 0.46, 0.4644 (jobs a, b) "
-            f"(-0.44 points, job a moved most); within tolerance 0.0100 (study file) [measurements/toy/a.json:{a_line}]"
+            f"(-0.44 points, job a moved most); within tolerance 0.0100 (study file): 1.00 points "
+            f"[measurements/toy/a.json:{a_line}]"
             ) in lines
     data = json.loads(run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "json").out)
     figures = {f["verdict"]: f for f in data["families"][0]["figures"]}
