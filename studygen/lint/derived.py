@@ -441,11 +441,12 @@ def declared_fits(table: Table, target: Series, formulas):
                               by_words=definition.by_words)
 
 
-def best_fit(table: Table, target: Series, formulas, operands: dict) -> Fit | None:
+def best_fit(table: Table, target: Series, formulas, operands: dict, preferred: Series | None = None) -> Fit | None:
     """The definition of ``target`` that fits most of its rows (see the
     module docstring), or None when none fits enough of them. A definition
-    the header's words state comes first; among equal fits: one the table's
-    layout declares, operands in the target's own column or
+    the header's words state comes first; among equal fits: one over
+    ``preferred`` (the column each cell names, :mod:`studygen.lint.named_operands`),
+    one the table's layout declares, operands in the target's own column or
     sub-column, operands its header names, a pair of columns before a
     baseline row before the row before."""
     if "difference" in formulas:
@@ -464,7 +465,8 @@ def best_fit(table: Table, target: Series, formulas, operands: dict) -> Fit | No
         # prefer operands the header names ("Throughput Improvement" over throughputs)
         named = len(target.quantity & (fit.first.quantity | second.quantity))
         # a definition the header states comes first: a better fit over other columns would make the header wrong
-        key = (fit.by_words, len(fit.matched) / rows, bool(fit.declared), own_column, aligned, named, kinds[fit.kind], len(fit.matched))
+        uses_preferred = preferred is not None and (fit.first is preferred or fit.second is preferred)
+        key = (fit.by_words, len(fit.matched) / rows, uses_preferred, bool(fit.declared), own_column, aligned, named, kinds[fit.kind], len(fit.matched))
         if best_key is None or key > best_key:
             best, best_key = fit, key
     return best

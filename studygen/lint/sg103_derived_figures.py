@@ -102,6 +102,7 @@ from .rounding import printed_interval
 from .prose_changes import change_findings, change_formulas, changes_of
 from .inline_comparisons import comparison_findings
 from .joined_ratios import joined_ratio_findings
+from .named_operands import named_series
 from .operand_pairs import compared_pairs, share_pairs
 from .prose_rows import figure_clause, row_ratio_findings
 from .prose_tables import ratio_findings, share_findings
@@ -186,12 +187,15 @@ def _table_findings(document: Document, table: Table, original: Table | None = N
         if not formulas:
             continue
         target = _signed(table, target, operands)
-        fit = best_fit(table, target, formulas, operands)
+        # "3.20x (Flash)": a cell naming the column it was computed against offers that column as an operand
+        named = named_series(table, target, [s for group in operands.values() for s in group])
+        pools = operands if named is None else {**operands, named.unit: [*operands.get(named.unit, []), named]}
+        fit = best_fit(table, target, formulas, pools, named)
         if fit is None:
             continue
         for row_index in fit.missed:
             if not _pools_several(table, row_index, (target, fit.first, fit.second)):
-                operand_pair = _row_operands(table, target, fit, row_index, operands)
+                operand_pair = _row_operands(table, target, fit, row_index, pools)
                 findings.append(_column_finding(document, table, target, fit, row_index, original, operand_pair))
     return findings
 
