@@ -40,7 +40,12 @@ the two-sided p of its percentile interval
 (:func:`studygen.render.stats.percentile_p_value`). In the trial's two eager
 jobs, 12 such comparisons, two groups at p 0.035 and 0.036 were errors: after
 the correction (0.42) neither is a finding. The compiled pair's four groups
-(p below 0.0001) stay, as warnings.
+(p below 0.0001) stay, as warnings. Two compiled figures of two or more
+compilations each are compared on their compilations' medians, not on their
+pooled repeat medians (:func:`studygen.study.spread.compared_spreads`): each
+compilation moves every repeat it times, so the compilation is the level the
+figure varies at (an H100 trial: three like jobs, two compilations each, 3.66
+and 4.65 ms in one; their pooled repeats made two errors at p < 0.0001).
 
 Few samples (attack 19b): a bootstrap of 3 against 3 values finds every
 resample on one side and reads p 0, which no test of so few can show: each
@@ -84,7 +89,8 @@ from ..render.stats import CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, MIN_REPE
 from ..rules import WARNING
 from ..study.rows import Row
 from ..study.resolution import resolution, timer_allowance
-from ..study.spread import PROFILED_ITERATIONS, Spread, declared_source_of, spread_of, tolerance, tolerance_keys
+from ..study.spread import (PROFILED_ITERATIONS, Spread, compared_spreads, declared_source_of, spread_of, tolerance,
+                            tolerance_keys)
 from ..study.timing import measurement_of, timing_name, reported_by_several_jobs, variant_free_measurement
 from .base import readme_finding, row_finding
 from .readme_text import normalize, quote, table_cells
@@ -190,7 +196,7 @@ def compare_pair(study, a: Row, b: Row) -> PairVerdict:
         return PairVerdict(False, f"{gap(difference, places)}{unit_text} apart, within the timer resolution "
                                   f"{gap(step, places)}{unit_text}",
                            p_value=1.0 if tested else None, alpha=alpha if tested else 0.0)
-    spread_a, spread_b = spread_of(a), spread_of(b)
+    spread_a, spread_b = compared_spreads(a, b)
     allowed = tolerance(study, a)
     declared = declared_source_of(study, a, b)
     if declared is not None:

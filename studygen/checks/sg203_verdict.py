@@ -14,7 +14,7 @@ from ..render.stats import permutation_floor
 from ..rules import ERROR, WARNING
 from ..study.resolution import timer_allowance
 from ..study.rows import Row
-from ..study.spread import PROFILED_ITERATIONS, Spread, declared_source_of, spread_of
+from ..study.spread import COMPILATIONS, PROFILED_ITERATIONS, Spread, compared_spreads, declared_source_of
 
 
 def figure_decimals(rows: list[Row]) -> int:
@@ -71,6 +71,8 @@ UNMEASURED = "; job-to-job spread not measured: repeat the job or declare spread
 
 
 def sample_noun(spread: Spread) -> str:
+    if spread.source == COMPILATIONS:
+        return "compilations"
     return "forwards" if spread.source == PROFILED_ITERATIONS else "repeats"
 
 
@@ -93,7 +95,7 @@ def bootstrap_floor(study, a: Row, b: Row) -> float | None:
     permutation test of their counts (:func:`studygen.render.stats.permutation_floor`), a figure
     without a spread of its own counted as one value. None where they are not compared by bootstrap
     (neither has a spread of its own, or a declared source covers them)."""
-    spread_a, spread_b = spread_of(a), spread_of(b)
+    spread_a, spread_b = compared_spreads(a, b)
     if (spread_a is None and spread_b is None) or declared_source_of(study, a, b) is not None:
         return None
     return permutation_floor(*(len(s.values) if s is not None else 1 for s in (spread_a, spread_b)))
@@ -110,13 +112,16 @@ def beyond_spread(a: Row, b: Row, allowed: float, unit_text: str) -> tuple[bool,
     reads a spread) plus the tolerance ``allowed`` plus, where the rows have a timer resolution, the
     timer allowance (:func:`studygen.study.resolution.timer_allowance`), and the words that say so
     with that spread's job, count and ends. The rule of a pair no bootstrap can decide (:func:`untested`)."""
-    measured = [(spread, row) for row in (a, b) if (spread := spread_of(row)) is not None]
+    measured = [(spread, row) for spread, row in zip(compared_spreads(a, b), (a, b)) if spread is not None]
     widest, owner = max(measured, key=lambda pair: pair[0].width)  # the earlier job's on a tie
     timer = timer_allowance([a], [b])
     difference = abs(b.value - a.value)
     places = gap_decimals([a, b], difference, widest.width, allowed)
     if timer:
         places = max(places, two_significant_decimals(timer))
+    bound = widest.width + allowed + timer
+    while gap(difference, places) == gap(bound, places) and difference != bound and places < figure_decimals([a, b]):
+        places += 1  # "0.47 ms apart, beyond the spread ... 0.47 ms": a digit more shows which side it lies on
     ends = f"{format_number(widest.low)} to {format_number(widest.high)}{unit_text}: {gap(widest.width, places)}{unit_text}"
     samples = f"job {owner.job_id}'s {len(widest.values)} {widest.source}"
     whose = f"both jobs' samples (the wider: {samples}, {ends})" if len(measured) == 2 else f"{samples} ({ends})"
@@ -135,7 +140,7 @@ def untested(a: Row, b: Row, floor: float, alpha: float, allowed: float, unit_te
     also where a third job measures the job-to-job spread, ending with ``level_clause`` where none
     does: a pair measured too few times to test is no worse off than one measured enough to (a
     bootstrap disagreement of two jobs is a warning)."""
-    spread_a, spread_b = spread_of(a), spread_of(b)
+    spread_a, spread_b = compared_spreads(a, b)
     if spread_a is not None and spread_b is not None:
         counts = (len(spread_a.values), len(spread_b.values))
         what = f"{counts[0]} against {counts[1]} {spread_a.source} allow"

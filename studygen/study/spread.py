@@ -118,6 +118,25 @@ def compilation_spread(row: Row) -> Spread | None:
     return Spread(_as_floats(values), COMPILATIONS)
 
 
+def compared_spreads(a: Row, b: Row) -> tuple[Spread | None, Spread | None]:
+    """The samples two jobs' rows of one measurement are compared on (SG203):
+    their compilations (:func:`compilation_spread`) where both figures are
+    compiled cells of two or more compilations, else each one's repeats or
+    profiled iterations (:func:`spread_of`). A compiled figure is the median
+    of its compilations, and each compilation (its own process, its own
+    Inductor choices) moves every repeat it times: the repeat medians of two
+    compilations are no independent samples of the figure, and a test of
+    them takes the scatter inside a compilation for the figure's. Case (a
+    trial of ``collect run`` on an H100): three like jobs of a host-bound ViT
+    compiled twice each, compilations 3.66 and 4.65 ms in the first job, 4.82
+    and 5.29 in the second; their 10 and 10 repeat medians read as
+    disagreeing at p < 0.0001, two errors on a re-run of one configuration."""
+    compiled = compilation_spread(a), compilation_spread(b)
+    if all(spread is not None for spread in compiled):
+        return compiled
+    return spread_of(a), spread_of(b)
+
+
 def _as_floats(values) -> tuple[float, ...]:
     """``values`` as floats, a float read from a record kept as it is (a
     :class:`~studygen.numbers.SourceFloat` keeps the digits its source

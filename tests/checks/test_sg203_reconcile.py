@@ -597,3 +597,47 @@ def test_tolerance_keys_follow_the_lookup_order(tmp_path):
     study = load(tmp_path, records=[record("job", [agreement, kernel_time("fp16", {"GEMM": 0.4}), latency("fp16", 2.5)])])
     assert [tolerance_keys(row) for row in study.rows] == [
         ["logit_correlation", "agreement"], ["kernel_time", "kernel_time_ms"], ["gpu_compute", "latency", "latency_ms"]]
+
+
+def _twice_compiled(value, first, second):
+    """A compiled fp16 latency of two compilations (medians ``first`` and ``second``, five tight repeats each):
+    ``value`` is their median, the repeats pooled as collect run writes them."""
+    repeats = [first - 0.02, first - 0.01, first, first + 0.01, first + 0.02,
+               second - 0.02, second - 0.01, second, second + 0.01, second + 0.02]
+    compilations = [{"compilation": 1, "median_ms": first, "repeat_medians_ms": repeats[:5]},
+                    {"compilation": 2, "median_ms": second, "repeat_medians_ms": repeats[5:]}]
+    return latency("fp16", value, repeats=repeats, backend="pytorch", mode="compile", method={"timer": "cuda-events"},
+                   compilations=compilations)
+
+
+def test_compiled_jobs_are_compared_on_their_compilations_not_their_pooled_repeats(tmp_path):
+    # Three like jobs of one compiled cell (an H100 trial of collect run had this shape): compilations 3.0 and
+    # 4.0 ms in job a (median 3.5), 4.1 and 4.5 in b (4.3), 4.4 and 4.8 in c (4.6). The pooled repeat medians,
+    # ten a job and tight inside each compilation, read as disagreeing beyond doubt: two errors on a re-run.
+    # A compilation moves every repeat it times, so two compilations a job are what the figure rests on:
+    # 2 against 2 decides nothing (least p 2 / 6), and the jobs are held to the wider compilation spread.
+    records = [record("a", [_twice_compiled(3.5, 3.0, 4.0)]), record("b", [_twice_compiled(4.3, 4.1, 4.5)]),
+               record("c", [_twice_compiled(4.6, 4.4, 4.8)])]
+    study = load(tmp_path, study=spec(), records=records)
+    findings = _across(study)
+    # a - b: 0.8 apart, within a's 1.0; b - c: 0.3, within b's and c's 0.4; a - c: 1.1, beyond a's 1.0
+    (finding,) = findings
+    assert finding.severity == "warning"
+    assert finding.message.endswith(
+        "3.5 in job a; 4.6 in job c (not decided by bootstrap: 2 against 2 compilations allow no two-sided p below "
+        "0.33 (2 of the 6 ways to split them), so none below 0.05; 1.1 ms apart, beyond the spread of both jobs' "
+        "samples (the wider: job a's 2 compilations, 3.0 to 4.0 ms: 1.0 ms) plus tolerance 0)"), finding.message
+    from studygen.study.spread import COMPILATIONS, compared_spreads
+
+    a, c = sorted((r for r in study.rows if r.job_id in "ac"), key=lambda r: r.job_id)
+    assert [(s.values, s.source) for s in compared_spreads(a, c)] == [((3.0, 4.0), COMPILATIONS),
+                                                                    ((4.4, 4.8), COMPILATIONS)]
+
+
+def test_a_gap_just_beyond_the_spread_prints_the_digit_that_shows_it(tmp_path):
+    # b's compilations 4.1 and 4.5 ms (0.4 apart), d's 4.5005 and 4.9005 (median 4.7005): 0.4005 ms apart, a
+    # hair beyond. At two significant digits both read "0.40", and "0.40 ms apart, beyond ... 0.40 ms" says nothing
+    records = [record("b", [_twice_compiled(4.3, 4.1, 4.5)]), record("d", [_twice_compiled(4.7005, 4.5005, 4.9005)])]
+    (finding,) = _across(load(tmp_path, study=spec(), records=records))
+    assert "; 0.401 ms apart, beyond the spread of both jobs' samples (the wider: job b's 2 compilations, 4.1 to " \
+           "4.5 ms: 0.400 ms) plus tolerance 0;" in finding.message, finding.message
