@@ -41,7 +41,7 @@ from ..patterns import lazy_compile
 from .derived import fits, recomputed
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
-from .prose_rows import HEDGE_WINDOW, HEDGED_AFTER_RE, HEDGED_BEFORE_RE
+from .prose_rows import HEDGE_WINDOW, HEDGED_BEFORE_RE
 from .rounding import Interval, stands_for
 from .row_axis import label_mentions, nearby_tables
 from .text import CLAUSE_REACH, label_tokens, normalize, stem
@@ -72,8 +72,8 @@ def total_share_findings(document: Document) -> list[tuple[int, str, str]]:
         for sentence in block.sentences:
             for figure, clause_start, words in _shares(sentence):
                 readings = [r for t in tables if (r := _reading(t, sentence, figure, clause_start, words)) is not None]
-                if len(readings) == 1 and readings[0][0] is False:
-                    found.append((sentence.line_at(figure.start), readings[0][1], HINT))
+                if len(readings) == 1 and readings[0]:
+                    found.append((sentence.line_at(figure.start), readings[0], HINT))
     return found
 
 
@@ -86,9 +86,9 @@ def _shares(sentence: Sentence):
         figure = token.figure
         if figure is None or figure.unit != "%" or figure.start in in_ranges or not 0 < figure.value < 100:
             continue
+        # "of" follows the figure, so no hedge after it ("20% or more") can: only the words before are read
         match = _SHARE_OF_RE.match(text, figure.end, sentence.end)
-        if match is None or HEDGED_BEFORE_RE.search(text, max(sentence.start, figure.start - HEDGE_WINDOW), figure.start) \
-                or HEDGED_AFTER_RE.match(text, figure.end, sentence.end):
+        if match is None or HEDGED_BEFORE_RE.search(text, max(sentence.start, figure.start - HEDGE_WINDOW), figure.start):
             continue
         reach = max(sentence.start, figure.start - CLAUSE_REACH)  # a clause of a thousand characters at most
         clause_start = max([text.rfind(c, reach, figure.start) for c in _CLAUSE_BREAKS] + [reach - 1]) + 1
@@ -97,15 +97,17 @@ def _shares(sentence: Sentence):
         yield figure, clause_start, tuple(label_tokens(normalize(match.group(1))))
 
 
-def _reading(table: Table, sentence: Sentence, figure: Figure, clause_start: int, words: tuple[str, ...]):
-    """(whether the share follows, the message) of ``figure`` read in
-    ``table``, or None when the table gives no reading."""
+def _reading(table: Table, sentence: Sentence, figure: Figure, clause_start: int, words: tuple[str, ...]) -> str | None:
+    """What is wrong with ``figure`` read in ``table``: '' when the share
+    follows from the table, the message when it does not, None when the
+    table gives no reading."""
     total = _total_row(table)
     text = sentence.block.text
     clause = text[clause_start:figure.start]
     mentions = label_mentions(table, clause)
+    # every mention names a row or more: no mention, or two naming different rows, leave other than one row
     rows = {row for _, _, named in mentions for row in named}
-    if len(mentions) == 0 or len({tuple(named) for _, _, named in mentions}) != 1 or len(rows) != 1 or total in rows:
+    if len(rows) != 1 or total in rows:
         return None
     # the clause's only figure: a number inside the named label is part of its name
     tokens = sentence.tokens
@@ -123,17 +125,17 @@ def _reading(table: Table, sentence: Sentence, figure: Figure, clause_start: int
         return None
     label, total_label = table.rows[row].label, table.rows[total].label
     if fits("percent_ratio", part, whole, figure):
-        return True, ""
+        return ""
     shown = recomputed("percent_ratio", part, whole, figure)
-    return False, (f"{figure.text}% does not follow from the '{label}' row ({with_unit(part.text, series.unit)}) over the "
-                   f"'{total_label}' row ({with_unit(whole.text, series.unit)}) of '{series.header}' in the table at line "
-                   f"{table.line}: {shown}")
+    return (f"{figure.text}% does not follow from the '{label}' row ({with_unit(part.text, series.unit)}) over the "
+            f"'{total_label}' row ({with_unit(whole.text, series.unit)}) of '{series.header}' in the table at line "
+            f"{table.line}: {shown}")
 
 
 def _column(table: Table, total: int, words: tuple[str, ...]) -> Series | None:
     """The one column whose total row sums its other rows and whose quantity
     ``words`` name (or, for "the total" alone, the table's one such column)."""
-    summed = [s for s in table.series if _sums(table, s, total)]
+    summed = [s for s in table.series if _sums(s, total)]
     stems = {stem(w) for w in words}
     if stems and stems <= _TOTAL_WORDS:
         return summed[0] if len(summed) == 1 else None
@@ -141,13 +143,14 @@ def _column(table: Table, total: int, words: tuple[str, ...]) -> Series | None:
     return named[0] if len(named) == 1 else None
 
 
-def _sums(table: Table, series: Series, total: int) -> bool:
+def _sums(series: Series, total: int) -> bool:
     """True when ``series``'s total-row figure is the sum of its other rows'
-    figures to their printed digits, every other row filled (two at least)."""
+    figures to their printed digits, every other row filled (two at least:
+    :func:`_total_row` reads no table of fewer than three rows)."""
     if series.unit in RATIO_UNITS or series.spans or series.values[total] is None:
         return False
     others = [v for i, v in enumerate(series.values) if i != total]
-    if len(others) < 2 or any(v is None for v in others):
+    if any(v is None for v in others):
         return False
     intervals = [stands_for(v) for v in others]
     summed = Interval(sum(i.lo for i in intervals), sum(i.hi for i in intervals))

@@ -12,6 +12,8 @@ The figures below are made up for the tests.
 
 from __future__ import annotations
 
+import pytest
+
 from ..checks.studies import collected_provenance, load, readme_lines, record, spec
 
 GENERIC = '{% extends "studygen/generic.md.j2" %}\n'
@@ -96,6 +98,117 @@ def test_one_host_bound_side_is_named_and_a_template_may_leave_the_clause_out(tm
         "as much as the GPU."]
     assert view.precision_inversions(metric="gpu_compute", host_bound=False) == [
         "fp16 on H100 80GB HBM3 at 224 x 224 (eager) is slower than fp32 with 9.0 ms against 8.0 ms."]
+
+
+def _inversions(tmp_path, jobs: dict[str, list[dict]]) -> list[str]:
+    from studygen.render.view import StudyView
+
+    two = spec(variants=[{"name": "fp32", "precision": "fp32"}, {"name": "fp16", "precision": "fp16"}], recipes={})
+    provenance = collected_provenance(gpu="NVIDIA H100 80GB HBM3", tensorrt=None)
+    study = load(tmp_path, records=[record(job, results, provenance) for job, results in jobs.items()],
+                 template=GENERIC, study=two)
+    return StudyView(study).precision_inversions(metric="gpu_compute")
+
+
+def test_a_timing_issued_in_exactly_nine_tenths_of_its_median_is_host_bound(tmp_path):
+    # fp16 eager 10.0 ms issued in 9.0 ms, the rule's edge; fp32 eager 8.0 ms issued in 2.0 ms
+    assert _inversions(tmp_path, {"trial": [torch_latency("fp32", "eager", 8.0, 2.0),
+                                            torch_latency("fp16", "eager", 10.0, 9.0)]}) == [
+        "fp16 on H100 80GB HBM3 at 224 x 224 (eager) is slower than fp32 with 10.0 ms against 8.0 ms. The fp16 "
+        "timing is host-bound: the host took 9.000 ms to issue each forward, so that figure times the host at least "
+        "as much as the GPU."]
+
+
+def test_an_inversion_neither_side_of_which_is_host_bound_says_nothing_of_the_host(tmp_path):
+    # issue times of 3.0 and 4.0 ms against medians of 8.0 and 9.0 ms: the GPU sets the pace
+    assert _inversions(tmp_path, {"trial": [torch_latency("fp32", "eager", 8.0, 3.0),
+                                            torch_latency("fp16", "eager", 9.0, 4.0)]}) == [
+        "fp16 on H100 80GB HBM3 at 224 x 224 (eager) is slower than fp32 with 9.0 ms against 8.0 ms."]
+
+
+def test_two_host_bound_sides_without_profiles_give_no_kernel_totals(tmp_path):
+    # fp32 eager 8.0 ms issued in 7.6 ms, fp16 eager 9.0 ms in 8.8 ms; no kernel_time result
+    assert _inversions(tmp_path, {"trial": [torch_latency("fp32", "eager", 8.0, 7.6),
+                                            torch_latency("fp16", "eager", 9.0, 8.8)]}) == [
+        "fp16 on H100 80GB HBM3 at 224 x 224 (eager) is slower than fp32 with 9.0 ms against 8.0 ms. Both timings "
+        "are host-bound: the host took 8.800 ms (fp16) and 7.600 ms (fp32) to issue each forward, so the gap is in "
+        "the host's work per forward, not in the GPU's."]
+
+
+def test_a_side_measured_by_two_jobs_gives_the_least_issue_time_every_job_keeps(tmp_path):
+    # fp16 eager in job a: 9.0 ms issued in 8.6 ms, in job b: 9.2 ms in 8.9 ms; fp32 8.0 ms issued in 3.0 ms
+    found = _inversions(tmp_path, {"a": [torch_latency("fp32", "eager", 8.0, 3.0), torch_latency("fp16", "eager", 9.0, 8.6)],
+                                   "b": [torch_latency("fp32", "eager", 8.0, 3.0), torch_latency("fp16", "eager", 9.2, 8.9)]})
+    assert len(found) == 1
+    assert found[0].endswith(" The fp16 timing is host-bound: the host took at least 8.600 ms to issue each forward in "
+                             "every job, so that figure times the host at least as much as the GPU.")
+
+
+def test_a_latency_row_without_a_figure_is_not_host_bound(tmp_path):
+    import dataclasses
+
+    from studygen.study.host_bound import host_bound
+
+    study = study_of(tmp_path, [torch_latency("fp16", "eager", 9.0, 8.5)])
+    (row,) = [row for row in study.rows if row.result.get("kind") == "latency"]
+    assert host_bound(row).issue_ms == 8.5
+    assert host_bound(dataclasses.replace(row, value=None)) is None
+
+
+def _pooled_view(tmp_path, results, **spec_fields):
+    from studygen.render.view import StudyView
+
+    two = spec(variants=[{"name": "fp32", "precision": "fp32"}, {"name": "fp16", "precision": "fp16"}], recipes={},
+               **spec_fields)
+    provenance = collected_provenance(gpu="NVIDIA H100 80GB HBM3", tensorrt=None)
+    study = load(tmp_path, records=[record("trial", results, provenance)], template=GENERIC, study=two)
+    by_variant = {}
+    for row in study.rows:
+        by_variant.setdefault((row.result["variant"], row.result["kind"]), []).append(row)
+    return StudyView(study), by_variant
+
+
+def test_a_pooled_cell_and_its_ratio_are_noted_with_their_rows(tmp_path):
+    from studygen.render.produced import recording
+
+    view, rows = _pooled_view(tmp_path, [torch_latency("fp32", "compile", 5.3, 1.2, [5.0, 5.6]),
+                                         torch_latency("fp16", "compile", 3.4, 1.1, [3.0, 4.0, 3.4])])
+    a, b = rows["fp32", "latency"], rows["fp16", "latency"]
+    with recording() as log:
+        assert view._pooled_table_cell(a) == "5.3 (2 compilations: 5.0 to 5.6)"
+        assert view._pooled_table_ratio(a, b) == "1.56x (6 pairs of compilations: 1.25x to 1.87x)"
+    assert [(item.kind, item.rows) for item in log] == [("figure", tuple(a)), ("ratio", (*a, *b))]
+    assert log[1].compared == ((a[0], b[0]),)  # one job's two figures: a ratio within the job
+
+
+@pytest.mark.parametrize("fp32, fp16, ratio", [
+    # 5.0 and 5.6 ms (median 5.3) over 4.0 ms: 1.33x, 1.25x and 1.40x
+    ([5.0, 5.6], [4.0], "1.33x (2 pairs of compilations: 1.25x to 1.40x)"),
+    ([4.0], [5.0, 5.6], "0.75x (2 pairs of compilations: 0.71x to 0.80x)"),
+])
+def test_a_ratio_against_one_compilation_spans_the_other_sides_compilations(tmp_path, fp32, fp16, ratio):
+    median = {2: lambda ms: round(sum(ms) / 2, 3), 1: lambda ms: ms[0]}
+    view, rows = _pooled_view(tmp_path, [torch_latency("fp32", "compile", median[len(fp32)](fp32), 1.0, fp32),
+                                         torch_latency("fp16", "compile", median[len(fp16)](fp16), 1.0, fp16)])
+    assert view._pooled_table_ratio(rows["fp32", "latency"], rows["fp16", "latency"]) == ratio
+    one = rows["fp16" if len(fp16) == 1 else "fp32", "latency"]
+    assert view._pooled_table_cell(one) is None  # one compilation: the cell prints as it always has
+
+
+def test_kernel_times_are_no_pooled_latency_cell(tmp_path):
+    view, rows = _pooled_view(tmp_path, [torch_latency("fp32", "compile", 5.3, 1.2, [5.0, 5.6]),
+                                         kernels("fp32", "compile", 2.0)])
+    assert view._pooled_table_cell(rows["fp32", "latency"]) == "5.3 (2 compilations: 5.0 to 5.6)"
+    assert view._pooled_table_cell(rows["fp32", "latency"] + rows["fp32", "kernel_time"]) is None
+    assert view._pooled_table_cell(rows["fp32", "kernel_time"]) is None
+
+
+def test_a_pooled_ratio_takes_the_studys_ratio_decimals(tmp_path):
+    view, rows = _pooled_view(tmp_path, [torch_latency("fp32", "compile", 5.3, 1.2, [5.0, 5.6]),
+                                         torch_latency("fp16", "compile", 3.4, 1.1, [3.0, 4.0, 3.4])],
+                              precision={"ratio": 3})
+    assert view._pooled_table_ratio(rows["fp32", "latency"], rows["fp16", "latency"]) == \
+        "1.559x (6 pairs of compilations: 1.250x to 1.867x)"
 
 
 def test_two_jobs_host_times_are_the_bound_every_job_keeps(tmp_path):
