@@ -15,9 +15,11 @@ Rules, in order:
    definition under ``datasets/`` → error at the result's pointer.
 2. Each calibration set (``role: calibration``) against each evaluation set:
    disjoint when both list image ids and they share none (a shared id is an
-   error naming the count and one id); else when either names the other in
-   ``disjoint_from`` (declared by their selection rules); else a warning that
-   disjointness is unverified.
+   error naming the count and one id, at the evaluation set's ids, or, where
+   either definition declares the two disjoint in ``disjoint_from``, at that
+   declaration, which the ids prove false); else when either names the other
+   in ``disjoint_from`` (declared by their selection rules); else a warning
+   that disjointness is unverified.
 3. Quality figures of one job and statistic on different evaluation sets,
    or a helper output of the README (range, ratio, table, AP difference)
    built from quality figures of different evaluation sets → error, unless a
@@ -151,24 +153,51 @@ def disjointness(study) -> list[Finding]:
         for eval_id in by_role["evaluation"]:
             evaluation = study.datasets[eval_id]
             calib_ids, eval_ids = _ids(calib), _ids(evaluation)
+            declaring = _declaring(calib_id, eval_id, study)
             if calib_ids is not None and eval_ids is not None:
                 shared = calib_ids & eval_ids
                 if shared:
-                    example = sorted(shared, key=lambda v: (isinstance(v, str), v))[0]
-                    findings.append(_dataset_finding(
-                        study, eval_id, f"evaluation set {eval_id} ({evaluation.data['count']} images) shares "
-                        f"{len(shared)} image id(s) with calibration set {calib_id} ({calib.data['count']} images), "
-                        f"for example {example}", pointer="/image_ids",
-                        hint="evaluate on images the calibration never saw"))
+                    findings.append(_shared_ids(study, calib_id, eval_id, shared, declaring))
                 continue
-            declared = eval_id in calib.data.get("disjoint_from", []) or calib_id in evaluation.data.get("disjoint_from", [])
-            if not declared:
+            if declaring is None:
                 findings.append(_dataset_finding(
                     study, eval_id, f"disjointness of evaluation set {eval_id} ({evaluation.data['count']} images) and "
                     f"calibration set {calib_id} ({calib.data['count']} images) is unverified: no id lists and no "
                     f"disjoint_from declaration", severity=WARNING,
                     hint="publish the image ids, or declare disjoint_from with the selection rule that makes them disjoint"))
     return findings
+
+
+def _declaring(calib_id: str, eval_id: str, study) -> tuple[str, int] | None:
+    """``(dataset id, index)`` of the first ``disjoint_from`` entry declaring
+    the two sets disjoint, the calibration set's looked at first; None when
+    neither declares it."""
+    for declarer, other in ((calib_id, eval_id), (eval_id, calib_id)):
+        named = study.datasets[declarer].data.get("disjoint_from", [])
+        if other in named:
+            return declarer, named.index(other)
+    return None
+
+
+def _shared_ids(study, calib_id: str, eval_id: str, shared: set, declaring: tuple[str, int] | None) -> Finding:
+    """Rule 2's error for a calibration and an evaluation set whose id lists
+    share ``shared``: at the evaluation set's ``/image_ids``, or, where a
+    definition declares the two disjoint, at that declaration (the entry of
+    its ``disjoint_from``), which the ids contradict: one finding either way."""
+    calib, evaluation = study.datasets[calib_id], study.datasets[eval_id]
+    example = sorted(shared, key=lambda v: (isinstance(v, str), v))[0]
+    overlap = (f"evaluation set {eval_id} ({evaluation.data['count']} images) shares {len(shared)} image id(s) with "
+               f"calibration set {calib_id} ({calib.data['count']} images), for example {example}")
+    if declaring is None:
+        return _dataset_finding(study, eval_id, overlap, pointer="/image_ids",
+                                hint="evaluate on images the calibration never saw")
+    declarer, index = declaring
+    other = eval_id if declarer == calib_id else calib_id
+    return _dataset_finding(
+        study, declarer, f"{declarer} declares itself disjoint from {other} (disjoint_from), but the id lists "
+        f"contradict it: {overlap}", pointer=f"/disjoint_from/{index}",
+        hint=f"evaluate on images the calibration never saw; until the sets are disjoint, remove {other} from "
+             f"{declarer}'s disjoint_from")
 
 
 def mixed_comparisons(context) -> list[Finding]:

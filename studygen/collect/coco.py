@@ -36,7 +36,7 @@ from .coco_truth import GroundTruth, load_ground_truth
 __all__ = ["BACKENDS", "STAT_NAMES", "CocoEvaluation", "CocoInputs", "Detections", "GroundTruth", "backend_version",
            "build_results", "check_detections", "checked_inputs", "dataset_definition", "evaluate", "evaluate_checked",
            "evaluate_inputs", "load_detections",
-           "load_ground_truth", "no_detections_warning", "read_detections", "read_inputs"]
+           "load_ground_truth", "no_detections_warning", "read_detections", "read_inputs", "tie_range_note"]
 
 
 @dataclass
@@ -87,14 +87,36 @@ def evaluate_checked(inputs: CocoInputs, backend: str = "pycocotools") -> CocoEv
     evaluation = coco_eval.evaluation(inputs.gt, inputs.detections, backend, prepared)
     notes = list(prepared.notes)
     if evaluation.tie_range:
-        spans = [f"{name} {low:.4f} to {high:.4f}" for name, (low, high) in evaluation.tie_range.items() if low >= 0]
-        notes.append("over the orders of the tied scores (each image's matches as COCOeval made them), the AP "
-                     "statistics range as follows, the recorded figures being those of the files' own order: "
-                     + ", ".join(spans))
+        notes.append(tie_range_note(evaluation.tie_range))
     elif prepared.tied:
         notes.append(f"the range of the AP statistics over the orders of tied scores is computed with pycocotools "
                      f"only, not {backend}: evaluate with pycocotools to see it")
     return CocoEvaluation(evaluation.stats, evaluation.tie_range, notes, prepared.warnings)
+
+
+def tie_range_note(tie_range: dict[str, tuple[float, float]]) -> str:
+    """The record's note on ``tie_range`` (AP statistic → (worst, best) over
+    the orders of tied scores, -1 for a size range without ground truth):
+    the statistics whose ends differ, each shown to 4 decimals or to as many
+    more (up to 12) as it takes for its ends to read apart, or, when the ties
+    move none, a sentence saying so. The test is the one
+    :func:`build_results` records ``tie_order_range`` by (ends unequal), so
+    note and results agree."""
+    spans = [_span(name, low, high) for name, (low, high) in tie_range.items() if low >= 0 and low != high]
+    if not spans:
+        return ("the tied scores change no statistic: every AP statistic is the same in the worst and the best "
+                "order of the tied detections (each image's matches as COCOeval made them)")
+    return ("over the orders of the tied scores (each image's matches as COCOeval made them), the AP statistics "
+            "they move range as follows, the recorded figures being those of the files' own order: "
+            + ", ".join(spans))
+
+
+def _span(name: str, low: float, high: float) -> str:
+    """``'AP 0.5644 to 0.7525'``: 4 decimals, more where 4 would print equal ends (a move below 0.00005)."""
+    digits = 4
+    while digits < 12 and f"{low:.{digits}f}" == f"{high:.{digits}f}":
+        digits += 1
+    return f"{name} {low:.{digits}f} to {high:.{digits}f}"
 
 
 def evaluate_inputs(inputs: CocoInputs, backend: str = "pycocotools") -> tuple[dict[str, float], list[str], list[str]]:

@@ -32,12 +32,14 @@ class RenderOptions:
 class RenderOutcome:
     """What :func:`run_render` did: the files whose bytes changed, the
     studies it left alone because they hold no record yet (their problem),
-    and ``(folder, mode)`` of each folder it read from that every user may
-    write in (as SG220 reports them), once each."""
+    ``(folder, mode)`` of each folder it read from that every user may
+    write in (as SG220 reports them), once each, and ``(path, note)`` of
+    what drawing a chart showed (:attr:`studygen.render.charts.Chart.notes`)."""
 
     changed: list[Path]
     not_rendered: list = field(default_factory=list)
     open_folders: list = field(default_factory=list)
+    chart_notes: list = field(default_factory=list)
 
 
 def run_render(options: RenderOptions) -> RenderOutcome:
@@ -78,7 +80,9 @@ def run_render(options: RenderOptions) -> RenderOutcome:
             # a README that is a folder, a figures/ that is a file, a read-only tree, a full disk
             raise InputError(f"cannot write: {exc.strerror or exc}",
                              path=shown_path(Path(exc.filename or rendered.study_dir), root)) from None
-    return RenderOutcome(changed, not_rendered, list(open_folders.items()))
+    # only charts drawn now have notes: a current one is not drawn
+    notes = [(path, note) for rendered in outputs for path, chart in rendered.charts.items() for note in chart.notes]
+    return RenderOutcome(changed, not_rendered, list(open_folders.items()), notes)
 
 
 def _rendered(study_dir: Path, root: Path, open_folders: dict, not_rendered: list):
@@ -142,6 +146,8 @@ def render_command(families, root, pr_body, link_base):
         click.echo(open_folder_warning(folder, mode), err=True)
     for path in outcome.changed:
         click.echo(f"wrote {shown_path(path, root)}")
+    for path, note in outcome.chart_notes:
+        click.echo(f"studygen: {shown_path(path, root)}: {note}", err=True)
     if not outcome.changed and not outcome.not_rendered:
         click.echo("up to date", err=True)
     for problem in outcome.not_rendered:

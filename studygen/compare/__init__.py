@@ -17,7 +17,9 @@ Pure: loaded studies, committed READMEs and check findings in, changes out
   key and message with its places normalised (:func:`finding_identity`), not
   the line or the JSON pointer: an unchanged finding moves when lines are
   added above it, and every later pointer of a record shifts when
-  ``collect --replace`` moves a job's results to its end;
+  ``collect --replace`` moves a job's results to its end; of those left, one
+  gone and one appeared with the same code, file and measurement key are one
+  finding that changed (its figures moved), old and new message side by side;
 - the study file's decision (``decision.shipped``) when it flips.
 
 A side whose study cannot be read (its study file does not load, or a
@@ -101,10 +103,19 @@ def unreadable(side: str, revision: Revision) -> Unreadable | None:
 
 @dataclass(frozen=True)
 class FindingChange:
-    """A finding present at one revision only: ``appeared`` at head, or gone."""
+    """A finding present at one revision only: ``appeared`` at head, or gone;
+    or, with ``was`` (the base's finding), one whose words changed: the head's
+    ``finding`` says about the same measurement what ``was`` said before, with
+    other figures (``appeared`` is then True: ``finding`` is the head's)."""
 
     finding: Finding
     appeared: bool
+    was: Finding | None = None
+
+    @property
+    def how(self) -> str:
+        """``appeared``, ``gone`` or ``changed``: the words each format prints."""
+        return "changed" if self.was is not None else "appeared" if self.appeared else "gone"
 
 
 @dataclass
@@ -200,7 +211,8 @@ def finding_identity(finding: Finding) -> tuple:
 
 def compare_findings(old: tuple[Finding, ...] | list[Finding], new: tuple[Finding, ...] | list[Finding]) -> list[FindingChange]:
     """Findings of one revision that the other lacks (each matched once, see
-    the module docstring): those gone first, then those that appeared."""
+    the module docstring): those gone first, then those that changed
+    (:func:`_paired`), then those that appeared."""
     def unmatched(findings, others) -> list[Finding]:
         # each finding of ``others`` matches one finding of ``findings`` with its identity, in order
         left = Counter(map(finding_identity, others))
@@ -213,9 +225,31 @@ def compare_findings(old: tuple[Finding, ...] | list[Finding], new: tuple[Findin
                 kept.append(finding)
         return kept
 
-    gone = [FindingChange(finding, appeared=False) for finding in unmatched(old, new)]
-    appeared = [FindingChange(finding, appeared=True) for finding in unmatched(new, old)]
-    return gone + appeared
+    gone, appeared = unmatched(old, new), unmatched(new, old)
+    changed, gone, appeared = _paired(gone, appeared)
+    return ([FindingChange(finding, appeared=False) for finding in gone] + changed
+            + [FindingChange(finding, appeared=True) for finding in appeared])
+
+
+def _paired(gone: list[Finding], appeared: list[Finding]) -> tuple[list[FindingChange], list[Finding], list[Finding]]:
+    """``(changed, gone, appeared)``: each finding that went paired, in order,
+    with one that appeared with the same code, file and measurement key (a
+    finding whose figures moved: an SG203 disagreement whose values changed),
+    as one change; the rest as given. Findings without a key are never paired:
+    nothing says two of them concern the same measurement."""
+    waiting: dict[tuple, list[int]] = {}  # (code, file, key) -> indexes into appeared, in order
+    for index, finding in enumerate(appeared):
+        if finding.key:
+            waiting.setdefault((finding.code, finding.file, finding.key), []).append(index)
+    changed, still_gone, taken = [], [], set()
+    for finding in gone:
+        partners = waiting.get((finding.code, finding.file, finding.key)) if finding.key else None
+        if partners:
+            taken.add(index := partners.pop(0))
+            changed.append(FindingChange(appeared[index], appeared=True, was=finding))
+        else:
+            still_gone.append(finding)
+    return changed, still_gone, [finding for index, finding in enumerate(appeared) if index not in taken]
 
 
 __all__ = ["BEYOND", "NEW", "REMOVED", "UNCHANGED", "WITHIN", "FamilyChanges", "FindingChange", "ProvenanceChange",

@@ -25,6 +25,14 @@ removed figures, the figures folded; JSON: a family's ``provenance``;
 GitHub: a notice at the head record's changed field), and its figures are
 counted as ``re-keyed`` in the summary, apart from the unchanged ones.
 
+A finding whose words changed (one gone and one appeared with the same code,
+file and measurement key: :func:`studygen.compare.compare_findings`) is one
+``finding changed`` line, the old message and the new one side by side
+(:func:`finding_change_text`; JSON: ``change`` ``changed`` and ``was``, the
+base's finding; GitHub: a notice at the head's place, a warning where its
+severity rose), counted as ``changed`` in the summary, apart from those that
+appeared or went.
+
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
 the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
@@ -44,7 +52,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 
-from ..findings import Finding, one_line, workflow_command
+from ..findings import SEVERITIES, Finding, one_line, workflow_command
 from ..numbers import format_number
 from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
@@ -101,8 +109,8 @@ class Report:
         counts["provenance changes"] = len(self.provenance())
         counts["verdict changes"] = len(self.verdict_changes()) + len(self.decision_flips())
         counts["sentences changed"] = sum(len(f.sentences) for f in self.families)
-        counts["findings appeared"] = sum(1 for f in self.families for c in f.findings if c.appeared)
-        counts["findings gone"] = sum(1 for f in self.families for c in f.findings if not c.appeared)
+        for how in ("appeared", "gone", "changed"):
+            counts[f"findings {how}"] = sum(1 for f in self.families for c in f.findings if c.how == how)
         counts["unreadable at base"] = len(self.unreadable("base"))
         counts["unreadable at head"] = len(self.unreadable("head"))
         return counts
@@ -135,7 +143,9 @@ def summary_line(report: Report) -> str:
             *([f"{counts['re-keyed']} re-keyed ({_count(counts['provenance changes'], 'job', 'jobs')} "
                "whose provenance changed)"] if counts["provenance changes"] else []),
             _count(counts["sentences changed"], "sentence changed", "sentences changed"),
-            f"findings: {counts['findings appeared']} appeared, {counts['findings gone']} gone"]
+            f"findings: {counts['findings appeared']} appeared, {counts['findings gone']} gone"
+            # named only when there are any, as the re-keyed figures
+            + (f", {counts['findings changed']} changed" if counts["findings changed"] else "")]
     return f"{', '.join(first)}; {', '.join(rest)}"
 
 
@@ -247,6 +257,14 @@ def sentence_kind(change: SentenceChange) -> str:
     return "sentence changed"
 
 
+def finding_change_text(change: FindingChange, arrow: str = "->") -> str:
+    """``SG203 [error] <old message> -> <new message>``; the new severity
+    after the arrow too where it differs (``[warning] … -> [error] …``)."""
+    old, new = change.was, change.finding
+    rose = f"[{new.severity}] " if new.severity != old.severity else ""
+    return f"{new.code} [{old.severity}] {one_line(old.message)} {arrow} {rose}{one_line(new.message)}"
+
+
 def _shipped(value: bool | None) -> str:
     return "shipped" if value else "not shipped"
 
@@ -288,7 +306,10 @@ def _text_family(family: FamilyChanges) -> list[str]:
             lines.append(f"      + {change.new.text}")
     for change in family.findings:
         finding = change.finding
-        lines.append(f"  finding {'appeared' if change.appeared else 'gone'}: {finding.place}: {finding.code} "
+        if change.was is not None:
+            lines.append(f"  finding changed: {finding.place}: {finding_change_text(change)}")
+            continue
+        lines.append(f"  finding {change.how}: {finding.place}: {finding.code} "
                      f"[{finding.severity}] {one_line(finding.message)}")
     lines += [f"  note: {note}" for note in family.notes]
     return lines
@@ -388,9 +409,9 @@ def _details(report: Report) -> list[str]:
         lines += _folded(f"Sentences with a verdict or a range ({len(sentences)})", body)
     findings = [(f.family, c) for f in report.families for c in f.findings]
     if findings:
-        body = [f"- {'appeared' if c.appeared else 'gone'}: {_code(str(c.finding.place))} {c.finding.code} "
-                f"[{c.finding.severity}] {_literal(c.finding.message)}" for _, c in findings]
-        lines += _folded(f"Findings that appeared or went ({len(findings)})", body)
+        body = [f"- {c.how}: {_code(str(c.finding.place))} {_finding_md(c)}" for _, c in findings]
+        title = "appeared, went or changed" if any(c.was for _, c in findings) else "appeared or went"
+        lines += _folded(f"Findings that {title} ({len(findings)})", body)
     unchanged = [f.family for f in report.families if not f.compared]
     notes = [f"- {escape_cell(f.family)}: {escape_cell(note)}" for f in report.families for note in f.notes]
     if unchanged:
@@ -398,6 +419,15 @@ def _details(report: Report) -> list[str]:
     if notes:
         lines += ["Notes:", "", *notes, ""]
     return lines
+
+
+def _finding_md(change: FindingChange) -> str:
+    """``SG203 [error] `message```, or for a changed finding both messages: ``… `old` → `new```."""
+    finding, was = change.finding, change.was
+    if was is None:
+        return f"{finding.code} [{finding.severity}] {_literal(finding.message)}"
+    rose = f"[{finding.severity}] " if finding.severity != was.severity else ""
+    return f"{finding.code} [{was.severity}] {_literal(was.message)} → {rose}{_literal(finding.message)}"
 
 
 def _figure_table(rows: list[tuple[str, FigureChange]], with_verdict: bool) -> list[str]:
@@ -449,11 +479,19 @@ def format_json(report: Report) -> str:
             "provenance": [_provenance_json(c) for c in family.provenance],
             "unchanged_figures": len(family.figures_with(UNCHANGED)),
             "sentences": [_sentence_json(c) for c in family.sentences],
-            "findings": [dict(asdict(c.finding), change="appeared" if c.appeared else "gone") for c in family.findings],
+            "findings": [_finding_json(c) for c in family.findings],
             "decision_shipped": {"base": family.shipped[0], "head": family.shipped[1]},
             "notes": family.notes, "unreadable": [asdict(u) for u in family.unreadable]})
     return json.dumps({"base": report.base, "head": report.head, "summary": report.summary(),
                        "families": families}, indent=2)
+
+
+def _finding_json(change: FindingChange) -> dict:
+    """The finding (the head's, for one that changed), its ``change``, and ``was`` (the base's) for one that changed."""
+    data = dict(asdict(change.finding), change=change.how)
+    if change.was is not None:
+        data["was"] = asdict(change.was)
+    return data
 
 
 def _figure_json(change: FigureChange) -> dict:
@@ -537,6 +575,11 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
 
 def _finding_command(change: FindingChange, prefix: str) -> str:
     finding: Finding = change.finding
+    if change.was is not None:  # still there: a notice, unless it grew more severe
+        rose = SEVERITIES.index(finding.severity) < SEVERITIES.index(change.was.severity)
+        return workflow_command("warning" if rose else "notice", f"studygen diff: {finding.code} changed",
+                                finding_change_text(change), prefix + finding.file if finding.file else None,
+                                finding.line)
     if change.appeared:
         return workflow_command("warning", f"studygen diff: {finding.code} appeared", f"{finding.code} {finding.message}",
                                 prefix + finding.file if finding.file else None, finding.line)

@@ -62,8 +62,9 @@ def replace_sources(document: dict, new_results: list[NewResult], reason: str, d
     again (its identity is recorded, whatever the file it was read from: a
     rerun saved under another name), that is every result the record read
     from that file for that configuration; add a provenance note with the
-    count, the files they were read from (the new results' files when
-    none was dropped) and ``reason``; return that note. Raises UsageError
+    count, the files they were read from and ``reason``; return that note.
+    When nothing is dropped the record gets no note, and the line returned
+    (for the console) says no result was replaced. Raises UsageError
     when a new result names no source file (nothing could say which results
     it replaces) or the reason is blank."""
     if not reason.strip():
@@ -83,7 +84,12 @@ def replace_sources(document: dict, new_results: list[NewResult], reason: str, d
         return source_file(result) in files or (source_file(result), _run_of(result)) in rerun
     dropped = [result for result in document["results"] if replaced(result)]
     document["results"] = [result for result in document["results"] if not replaced(result)]
-    read_from = sorted({source_file(result) or "no named file" for result in dropped}) or sorted(files)
+    if not dropped:
+        # nothing of the record changed by this: a note in it would say a replacement that never happened (a
+        # --replace given to correct a provenance field has that correction's own note)
+        return (f"--replace: the record holds nothing read from {', '.join(sorted(files))} nor an earlier run of "
+                "what it measures: no result replaced")
+    read_from = sorted({source_file(result) or "no named file" for result in dropped})
     note = f"replaced {len(dropped)} result(s) read from {', '.join(read_from)}: {' '.join(reason.split())}"
     document["provenance"].setdefault("notes", []).append(note)
     return note

@@ -27,6 +27,7 @@ import hashlib
 import importlib.metadata
 import json
 import math
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -41,6 +42,15 @@ from .rows import batch_order, fmt, shape_order
 from .share_bars import draw_kernel_shares
 
 STAMP_PREFIX = b"<!-- studygen figure: inputs sha256:"
+
+# The start of matplotlib's warning when a figure's tick labels, titles and legends leave its axes no room
+# (matplotlib/_constrained_layout.py, "axes sizes collapsed to zero"): the layout is then skipped.
+LAYOUT_COLLAPSED = "constrained_layout not applied"
+# What that means for the chart, said once in studygen's words (render prints it beside the file's path).
+LAYOUT_COLLAPSED_NOTE = ("its labels and legend need more room than the figure's size leaves, so it is drawn without "
+                         "studygen's layout: the plot keeps matplotlib's default place and size, small beside its "
+                         "labels, which may overlap it (none is cut off); shorter variant labels, job ids or kernel "
+                         "group names give it room")
 
 
 @dataclass
@@ -61,15 +71,30 @@ class Chart:
     inputs_sha256: str | None = None
     draw: Callable[[], bytes] | None = None
     _svg: bytes | None = field(default=None, repr=False)
+    notes: list[str] = field(default_factory=list)  # what drawing it showed (LAYOUT_COLLAPSED_NOTE), once drawn
 
     @property
     def present(self) -> bool:
         return self.draw is not None
 
     def drawing(self) -> bytes:
-        """The chart as matplotlib writes it (SVG bytes, no stamp); drawn once."""
+        """The chart as matplotlib writes it (SVG bytes, no stamp); drawn
+        once. matplotlib's warning that the layout collapsed (a one- or two-bar
+        kernel-time chart with a long bar label and long group names: its
+        4-inch width holds neither) becomes :data:`LAYOUT_COLLAPSED_NOTE` in
+        :attr:`notes`, not a line of matplotlib's on stderr; other warnings
+        pass on as they came. The bytes are the same either way: the drawing
+        code is that of every committed chart, whose stamps digest it."""
         if self._svg is None:
-            self._svg = self.draw()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                self._svg = self.draw()
+            for warning in caught:
+                if str(warning.message).startswith(LAYOUT_COLLAPSED):
+                    if LAYOUT_COLLAPSED_NOTE not in self.notes:
+                        self.notes.append(LAYOUT_COLLAPSED_NOTE)
+                else:
+                    warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
         return self._svg
 
     @property

@@ -334,3 +334,29 @@ def test_rule_7_reads_the_variants_once_and_each_recipes_set_once(tmp_path, monk
     assert [(f.file, f.pointer) for f in findings] == [(f"measurements/toy/job{n}.json", "/results/0/dataset")
                                                        for n in range(3)]
     assert asked == {"variants": 1, "sets": ["ptq", None]}
+
+
+def test_a_disjointness_declaration_the_ids_contradict_is_reported_at_the_declaration(tmp_path):
+    # a trial's calibration set declared disjoint_from its evaluation set and shared 3 of its 8 ids with it: the
+    # finding named the overlap at the evaluation set's ids and left the false declaration unsaid
+    calib = dataset("calib-4", "calibration", 4, ids=[40, 11, 12, 13], disjoint_from=["val-other", "val-8"])
+    study = load(tmp_path, records=GOOD, datasets={"calib-4": calib, "val-8": DEFAULT_DATASETS["val-8"]})
+    (finding,) = [f for f in sg205_datasets.check(CheckContext(study)) if "image id(s)" in f.message]
+    assert (finding.file, finding.pointer, finding.severity) == (
+        "measurements/toy/datasets/calib-4.json", "/disjoint_from/1", ERROR)
+    assert finding.message == (
+        "calib-4 declares itself disjoint from val-8 (disjoint_from), but the id lists contradict it: evaluation set "
+        "val-8 (8 images) shares 3 image id(s) with calibration set calib-4 (4 images), for example 11")
+    lines = (tmp_path / "measurements/toy/datasets/calib-4.json").read_text().splitlines()
+    assert '"val-8"' in lines[finding.line - 1]
+
+
+def test_a_contradicted_declaration_on_the_evaluation_side(tmp_path):
+    calib = dataset("calib-4", "calibration", 4, ids=[11, 12, 30, 31])
+    evaluation = dict(DEFAULT_DATASETS["val-8"], disjoint_from=["calib-4"])
+    study = load(tmp_path, records=GOOD, datasets={"calib-4": calib, "val-8": evaluation})
+    (finding,) = [f for f in sg205_datasets.check(CheckContext(study)) if "image id(s)" in f.message]
+    assert (finding.file, finding.pointer) == ("measurements/toy/datasets/val-8.json", "/disjoint_from/0")
+    assert finding.message.startswith("val-8 declares itself disjoint from calib-4 (disjoint_from), but the id lists "
+                                      "contradict it: evaluation set val-8 (8 images) shares 2 image id(s)")
+    assert finding.hint.endswith("remove calib-4 from val-8's disjoint_from")

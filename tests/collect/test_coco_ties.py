@@ -180,3 +180,46 @@ def test_a_category_without_ground_truth_stays_out_of_the_range(tmp_path):
     alone = _ours(tmp_path / "alone", ONE_PER_IMAGE_TRUTH, ONE_PER_IMAGE)
     assert ours.stats["AP"] == pytest.approx(_pycocotools(truth, detections)[0], abs=1e-12)
     assert ours.tie_range["AP"] == pytest.approx(alone.tie_range["AP"], abs=1e-12)
+
+
+# Images 1 and 2 hold a small box (20x20, area 400), images 3 and 4 a large one (the whole 100x100 image); every
+# detection scores 0.5. The small-box images are a hit and a miss, so their order moves AP over all sizes and APs;
+# the large-box images are two hits, which any order ranks alike, so APl stays 1 (no box is medium: APm is -1).
+SMALL, SMALL_MISS, LARGE = [10, 10, 20, 20], [60, 60, 20, 20], [0, 0, 100, 100]
+SIZED_TRUTH = {"images": [{"id": i, "width": 100, "height": 100} for i in (1, 2, 3, 4)],
+               "annotations": [{"id": i, "image_id": i, "category_id": 1, "bbox": box, "area": box[2] * box[3],
+                                "iscrowd": 0} for i, box in ((1, SMALL), (2, SMALL), (3, LARGE), (4, LARGE))],
+               "categories": [{"id": 1, "name": "thing"}]}
+SIZED = [{"image_id": i, "category_id": 1, "bbox": box, "score": 0.5}
+         for i, box in ((1, SMALL), (2, SMALL_MISS), (3, LARGE), (4, LARGE))]
+
+
+def _tie_note(notes: list[str]) -> str:
+    [note] = [n for n in notes if "tied scores" in n and "share their score" not in n]
+    return note
+
+
+def test_the_tie_note_names_only_the_statistics_the_ties_move(tmp_path):
+    # a trial's note read 'AP 0.4718 to 0.4718, AP50 0.8820 to 0.8820, ...': every AP statistic, moved or not
+    ours = _ours(tmp_path, SIZED_TRUTH, SIZED)
+    assert ours.tie_range["APl"] == (1.0, 1.0)
+    assert ours.tie_range["APs"] == pytest.approx((0.2524752475, 0.5049504950), abs=1e-9)
+    note = _tie_note(ours.notes)
+    assert note.endswith("AP 0.5644 to 0.7525, AP50 0.5644 to 0.7525, AP75 0.5644 to 0.7525, APs 0.2525 to 0.5050")
+    assert "APl" not in note and "APm" not in note
+
+
+def test_ties_that_move_no_statistic_are_said_to_change_none(tmp_path):
+    # the same images without the miss: three tied hits, whose order no AP statistic depends on
+    hits = [d for d in SIZED if d["bbox"] != SMALL_MISS]
+    ours = _ours(tmp_path, SIZED_TRUTH, hits)
+    assert ours.tie_range and all(low == high for low, high in ours.tie_range.values())
+    note = _tie_note(ours.notes)
+    assert note.startswith("the tied scores change no statistic")
+    assert " to " not in note
+
+
+def test_a_move_below_the_fourth_decimal_is_printed_with_the_digits_that_show_it():
+    note = coco.tie_range_note({"AP": (0.47181, 0.47183), "AP50": (0.8820, 0.8820), "APs": (-1.0, -1.0)})
+    assert note.endswith("range as follows, the recorded figures being those of the files' own order: "
+                         "AP 0.47181 to 0.47183")

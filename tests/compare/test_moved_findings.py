@@ -24,10 +24,10 @@ def test_a_finding_whose_pointer_line_and_quoted_place_moved_is_the_same_finding
                     "(/results/17/value_ms)", RECORD, line=610, pointer="/results/17/value_ms", key="toy|int8|b1")
     assert compare_findings([old], [moved]) == []
     assert compare_findings([old, old], [moved, moved]) == []  # each matched once, twice over
-    # what it says about the measurement changed: a real change, each side reported
+    # what it says about the measurement changed: a real change, reported once with both messages
     slower = Finding("SG208", moved.message.replace("2.31 ms", "2.42 ms"), RECORD, line=610,
                      pointer="/results/17/value_ms", key="toy|int8|b1")
-    assert [(c.finding, c.appeared) for c in compare_findings([old], [slower])] == [(old, False), (slower, True)]
+    assert [(c.finding, c.was, c.how) for c in compare_findings([old], [slower])] == [(slower, old, "changed")]
     # another measurement with the same words is another finding
     other_key = Finding("SG208", moved.message, RECORD, line=610, pointer="/results/17/value_ms", key="toy|int8|b8")
     assert [c.appeared for c in compare_findings([old], [other_key])] == [False, True]

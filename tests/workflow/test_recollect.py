@@ -327,10 +327,26 @@ def test_replace_drops_only_the_rerun_configuration_of_a_file_holding_several():
     note = replace_sources(document, [new], "rerun of batch 1", "r.json")
     assert note == "replaced 2 result(s) read from runs.log: rerun of batch 1"
     assert document["results"] == [b8, int8]
-    # nothing of that configuration recorded: nothing dropped, the note names the new file
+    # nothing of that configuration recorded: nothing dropped, and the record gets no note saying otherwise
     fresh = NewResult(result("latency", 16, "b16.log:31", timing="gpu_compute", statistic="median"), "b16.log")
-    assert replace_sources(document, [fresh], "first run", "r.json") == "replaced 0 result(s) read from b16.log: first run"
+    assert replace_sources(document, [fresh], "first run", "r.json") == (
+        "--replace: the record holds nothing read from b16.log nor an earlier run of what it measures: no result "
+        "replaced")
     assert document["results"] == [b8, int8]
+    assert document["provenance"]["notes"] == ["replaced 2 result(s) read from runs.log: rerun of batch 1"]
+
+
+def test_replace_that_only_corrects_the_provenance_notes_no_replacement(tmp_path, run_cli, log):
+    # a trial's record said "replaced 0 result(s) read from ...log: REASON" beside the correction its --replace made
+    assert _collect(run_cli, tmp_path, "--log", log).exit_code == 0
+    fixed = _collect(run_cli, tmp_path, "--layer-info", LAYER_INFO, "--software", "tensorrt=10.16.2",
+                     "--replace", "the version was typed wrong")
+    assert fixed.exit_code == 0, fixed.err
+    notes = json.loads((tmp_path / "m" / "demo" / "h100.json").read_text())["provenance"]["notes"]
+    assert "provenance.software.tensorrt corrected from 10.16.1 to 10.16.2: the version was typed wrong" in notes
+    assert not [note for note in notes if note.startswith("replaced")]
+    assert ("note: --replace: the record holds nothing read from trt10.16_export-layer-info.log nor an earlier run of "
+            "what it measures: no result replaced") in fixed.out
 
 
 # --- trial s20: a profiler trace's steps hold group times too ---
