@@ -46,6 +46,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..findings import Finding
+from ..place import Place
+from ..records.load import yaml_line
 from ..rules import code_of
 from .figures import BEYOND, NEW, REMOVED, UNCHANGED, WITHIN, FigureChange, figure_changes
 from .rekey import ProvenanceChange
@@ -128,7 +130,9 @@ class FamilyChanges:
     compared; ``unreadable`` the sides whose study could not be read (then
     no figure and no decision is compared); ``provenance`` the jobs whose
     figures were re-keyed by a provenance change (those figures are not in
-    ``figures``)."""
+    ``figures``); ``decision_place`` the head study file's
+    ``decision.shipped`` (line 0 where the file has no such key; an empty
+    place where the head has no study)."""
 
     family: str
     readme_path: str
@@ -140,6 +144,7 @@ class FamilyChanges:
     notes: list[str] = field(default_factory=list)
     unreadable: list[Unreadable] = field(default_factory=list)
     provenance: list[ProvenanceChange] = field(default_factory=list)
+    decision_place: Place = Place()
 
     def figures_with(self, verdict: str) -> list[FigureChange]:
         return [change for change in self.figures if change.verdict == verdict]
@@ -167,6 +172,7 @@ def compare_family(family: str, readme_path: str, base: Revision, head: Revision
     if not changes.unreadable:
         changes.figures, changes.provenance = figure_changes(base.study, head.study)
         changes.shipped = (_shipped(base.study), _shipped(head.study))
+        changes.decision_place = _decision_place(head.study)
     changes.sentences = compare_sentences(base.readme, head.readme, readme_path)
     # an unreadable side's findings are those of what loaded: "gone" would read as fixed (its unreadable line names
     # the SG202 errors instead)
@@ -177,6 +183,14 @@ def compare_family(family: str, readme_path: str, base: Revision, head: Revision
 def unchanged_family(family: str, readme_path: str) -> FamilyChanges:
     """A family whose inputs are the same bytes at both revisions: nothing to compare."""
     return FamilyChanges(family, readme_path, compared=False)
+
+
+def _decision_place(study) -> Place:
+    """Where ``decision.shipped`` stands in ``study``'s file, so that a
+    flipped decision is annotated on the line the pull request changed."""
+    if study is None:
+        return Place()
+    return Place(study.rel(study.study_path), yaml_line(study.spec_text, "decision", "shipped"), "/decision/shipped")
 
 
 def _shipped(study) -> bool | None:

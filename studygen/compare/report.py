@@ -553,8 +553,10 @@ def format_github(report: Report, fail_on: str = "beyond-spread") -> str:
                                           (prefix + at.path if at else "") or None, at.line if at else 0))
         if family.decision_flipped:
             old, new = family.shipped
+            at = family.decision_place  # the head's study file: the line the pull request changed
             lines.append(workflow_command("error" if fails_verdict else "warning", "studygen diff: verdict changed",
-                                          f"{family.family}: decision.shipped {_shipped(old)} -> {_shipped(new)}"))
+                                          f"{family.family}: decision.shipped {_shipped(old)} -> {_shipped(new)}",
+                                          (prefix + at.path if at.path else "") or None, at.line))
         for change in family.sentences:
             level = ("error" if fails_verdict else "warning") if change.verdict_changed else "notice"
             message = f"{family.family}: {sentence_kind(change)}"

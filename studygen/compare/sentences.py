@@ -25,8 +25,13 @@ A sentence's verdicts are read with the field's vocabulary
   :data:`~studygen.render.stats.BEYOND_NOISE`) read ``beyond noise``;
 - a direction (:data:`~studygen.lint.vocabulary.DIRECTION_WORDS`): a speed
   word anywhere ("FP8 is slower"), another direction word only when it
-  compares ("less than", "lower latency than"); "no", "not", "never" or
-  "-n't" up to two words before it make it ``no faster``;
+  compares ("less than", "lower latency than"); "no" up to two words before
+  it ("no faster", "no measurably faster"), or "not", "never" or "-n't"
+  anywhere before it in its clause, make it ``no faster``: "no" qualifies
+  the words after it, while "not" negates the clause's verb however far the
+  direction word stands from it (the deformable_detr README's "it does not
+  make the engine faster" read ``faster``, so a hand edit to "it makes the
+  engine faster" was no verdict change);
 - a clause that states an expectation ("would mean FP8 is faster",
   :func:`~studygen.lint.vocabulary.is_expectation`) holds no verdict.
 
@@ -51,7 +56,8 @@ RIVAL_MARGIN = 0.1  # a pair this much less alike than either sentence's best ma
 
 _DIRECTION_RE = lazy_compile(rf"\b({'|'.join(DIRECTION_WORDS)})\b", re.IGNORECASE)
 _COMPARES_RE = lazy_compile(r"(?:\s+[\w-]+){0,2}?\s+than\b", re.IGNORECASE)  # "less than", "lower latency than"
-_NEGATED_RE = lazy_compile(r"(?:\b(?:no|not|never)|n't)(?:\s+[\w-]+){0,2}?\s+$", re.IGNORECASE)
+_NO_BEFORE_RE = lazy_compile(r"\bno(?:\s+[\w-]+){0,2}?\s+$", re.IGNORECASE)  # "no faster", "no measurably faster"
+_NOT_RE = lazy_compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)  # negates its clause's verb
 _BEYOND_RE = lazy_compile(
     rf"\b(?:beyond|outside|exceeds?|exceeding)\s+(?:the\s+|its\s+|their\s+)?(?:[\w-]+\s+){{0,3}}?{NOISE_NOUNS}",
     re.IGNORECASE)
@@ -104,9 +110,18 @@ def verdicts_of(text: str) -> frozenset[str]:
             continue
         if is_expectation(_clause(text, match.start())):
             continue
-        negated = _NEGATED_RE.search(text, 0, match.start()) is not None
+        negated = _negated(text, match.start())
         found.add(f"no {word}" if negated else word)
     return frozenset(found)
+
+
+def _negated(text: str, offset: int) -> bool:
+    """Whether the direction word at ``offset`` is negated (see the module
+    docstring): "no" up to two words before it, or "not", "never" or "-n't"
+    before it in its clause."""
+    if _NO_BEFORE_RE.search(text, 0, offset):
+        return True
+    return _NOT_RE.search(text, _clause_start(text, offset), offset) is not None
 
 
 def _all_expectations(text: str, pattern) -> bool:
@@ -115,11 +130,17 @@ def _all_expectations(text: str, pattern) -> bool:
 
 def _clause(text: str, offset: int) -> str:
     """The clause around ``offset``: from the last clause break before it to the next one after."""
+    start = _clause_start(text, offset)
+    after = _CLAUSE_END_RE.search(text, offset)
+    return text[start:after.start() if after else len(text)]
+
+
+def _clause_start(text: str, offset: int) -> int:
+    """Where the clause holding ``offset`` starts: after the last clause break before it, else 0."""
     start = 0
     for match in _CLAUSE_END_RE.finditer(text, 0, offset):
         start = match.end()
-    after = _CLAUSE_END_RE.search(text, offset)
-    return text[start:after.start() if after else len(text)]
+    return start
 
 
 def prose_sentences(text: str, path: str) -> list[ProseSentence]:

@@ -211,13 +211,17 @@ def test_json(report):
     assert toy["findings"][0]["code"] == "SG201" and toy["findings"][0]["change"] == "appeared"
 
 
-def test_github(report):
+def test_github(report, tmp_path):
     lines = format_github(report).splitlines()
     line = report.families[0].figures[0].place.line
+    # the flipped decision is annotated where the head's study file says it
+    study_lines = (tmp_path / "head" / "families" / "toy" / "study.yaml").read_text().splitlines()
+    shipped_line = study_lines.index("  shipped: true") + 1
     assert lines[0].startswith(f"::error file=measurements/toy/main.json,line={line},title=studygen diff%3A beyond spread::"
                                "toy: FP8 median gpu compute")
     assert lines[1].startswith("::notice file=measurements/toy/main.json,line=")
-    assert lines[2] == "::error title=studygen diff%3A verdict changed::toy: decision.shipped not shipped -> shipped"
+    assert lines[2] == (f"::error file=families/toy/study.yaml,line={shipped_line},title=studygen diff%3A verdict changed::"
+                        "toy: decision.shipped not shipped -> shipped")
     assert lines[3].startswith("::error file=families/toy/README.md,line=3,title=studygen diff%3A verdict changed::"
                                "toy: verdict changed (no faster -> faster)%0Abefore: FP8 is no faster")
     assert lines[4] == ("::warning file=families/toy/README.md,line=3,title=studygen diff%3A SG201 appeared::SG201 README "
@@ -231,8 +235,9 @@ def test_github(report):
     assert "::error" not in never
     assert [line.split(",")[0] for line in never.splitlines()[:4]] == [
         "::warning file=studies/measurements/toy/main.json", "::notice file=studies/measurements/toy/main.json",
-        "::warning title=studygen diff%3A verdict changed::toy: decision.shipped not shipped -> shipped",
-        "::warning file=studies/families/toy/README.md"]
+        "::warning file=studies/families/toy/study.yaml", "::warning file=studies/families/toy/README.md"]
+    assert f"::warning file=studies/families/toy/study.yaml,line={shipped_line},title=studygen diff%3A verdict changed::" \
+        "toy: decision.shipped not shipped -> shipped" in never.splitlines()
 
 
 def test_nothing_changed():

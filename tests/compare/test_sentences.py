@@ -28,6 +28,12 @@ from studygen.render.stats import BEYOND_NOISE, NOISE_VERDICT
     ("The two are indistinguishable over five repeats.", {"within noise"}),
     ("The gap lies beyond the repeat-to-repeat spread.", {"beyond noise"}),
     ("fp16 at 8.2 ms, INT8 at 7.9 ms.", set()),
+    # "not" negates its clause's verb, however many words stand between it and the direction word
+    ("FP8 does not make the engine faster.", {"no faster"}),
+    ("The new plan doesn't make batch 8 any slower on the A10.", {"no slower"}),
+    # ... but not across a clause break, and "no" only qualifies the words right after it
+    ("FP8 is not shipped, but the engine is faster.", {"faster"}),
+    ("With no calibration set at all the engine is faster.", {"faster"}),
 ])
 def test_verdicts_of_a_sentence(sentence, verdicts):
     assert verdicts_of(sentence) == frozenset(verdicts)
@@ -165,3 +171,13 @@ def test_a_candidate_passed_over_does_not_end_the_pairing():
     b_new = "INT8 on the L4 at batch 8 is faster than fp16 by 1.70 ms per image overall."
     found = changes(f"{a}\n\n{b}\n", f"{a_new}\n\n{b_new}\n")
     assert [(c.old.text, c.new.text) for c in found] == [(a, a_new), (b, b_new)]
+
+
+def test_a_hand_edit_that_drops_a_distant_not_flips_the_verdict():
+    # the deformable_detr README's decision sentence, edited by hand the way a pull request might
+    old = ("# Study\n\nFP8 is not shipped for this family: it does not make the engine faster, it costs a little AP, "
+           "and the only gain is a smaller engine plan.\n")
+    new = old.replace("it does not make the engine faster", "it makes the engine faster")
+    (change,) = compare_sentences(old, new, "README.md")
+    assert change.verdict_changed
+    assert (change.old.verdicts, change.new.verdicts) == ({"no faster"}, {"faster"})
