@@ -88,7 +88,7 @@ def declares_unmeasured(sentence: str, start: int, labels=None) -> bool:
     if OUTCOME_RE.search(sentence) or numbers_in(sentence, labels):
         return False
     subject = _DECLARED_SUBJECT_RE.match(sentence)
-    if subject and start < subject.end() and not re.search(r"[,;:()]", sentence[:start]):
+    if subject and start < subject.end():  # its words hold no ',', ';', ':' or parenthesis
         return True
     action = _DECLARED_OBJECT_RE.match(sentence)
     return bool(action and start >= action.end())
@@ -135,12 +135,12 @@ def config_parts(study, entry: dict) -> Parts | None:
              for gpu, pattern in patterns.items()}
     # a GPU named only inside a longer GPU's name is that one's: "RTX 3090 Ti" is no "RTX 3090"
     gpus = {gpu: patterns[gpu] for gpu, found in spans.items()
-            if any(not _inside(span, spans, gpu) for span in found)}
+            if any(not _inside(span, spans) for span in found)}
     if not gpus:
         return None
     variants, alternatives = set(), set()
     for name, variant in study.variants.items():
-        words = {str(w).lower() for w in (name, variant.get("label"), variant.get("precision")) if w}
+        words = _variant_words(name, variant)
         if any(re.search(_whole_words([word]), text) for word in words for text in spelt):
             variants.add(name)
             alternatives |= words
@@ -151,11 +151,17 @@ def config_parts(study, entry: dict) -> Parts | None:
                  frozenset(variants), frozenset(gpus), re.compile("|".join(others)) if others else None)
 
 
-def _inside(span: tuple[int, tuple[int, int]], spans: dict, gpu: str) -> bool:
-    """Whether ``span`` (``(name index, (start, end))``) lies strictly inside another GPU's span in the same name."""
+def _variant_words(name: str, variant: dict) -> set[str]:
+    """A variant's name, label and precision (those it has), lower-cased: the words that name it."""
+    return {str(word).lower() for word in (name, variant.get("label"), variant.get("precision")) if word}
+
+
+def _inside(span: tuple[int, tuple[int, int]], spans: dict) -> bool:
+    """Whether ``span`` (``(name index, (start, end))``) lies strictly inside another GPU's span in the same name
+    (a GPU has one span a name, so no span of its own is strictly around it)."""
     index, (start, end) = span
-    return any(other != gpu and i == index and s <= start and end <= e and (s, e) != (start, end)
-               for other, found in spans.items() for i, (s, e) in found)
+    return any(i == index and s <= start and end <= e and (s, e) != (start, end)
+               for found in spans.values() for i, (s, e) in found)
 
 
 def _part_mentions(line: str, parts: Parts | None) -> list[tuple[tuple[int, int], ...]]:
@@ -254,19 +260,15 @@ def _lines_naming(lines: list[str], entry_names: list[str]) -> list[int]:
 
 def record_findings(study, entries: list[dict]) -> list[Finding]:
     findings = []
-    variants, labels_of = study.variants, {}  # a variant's name, label and precision, lower-cased once a variant
+    variants = study.variants
+    labels_of = {name: _variant_words(name, variants.get(name, {})) for name in {row.variant for row in study.rows}}
     for entry in entries:
         wanted = {n.lower() for n in names(entry)}
         parts = config_parts(study, entry)
         for row in study.rows:
             if row.statistic == NOT_MEASURED_STATISTIC:
                 continue
-            labels = labels_of.get(row.variant)
-            if labels is None:
-                variant = variants.get(row.variant, {})
-                labels = labels_of[row.variant] = {row.variant.lower(), str(variant.get("label", "")).lower(),
-                                                   str(variant.get("precision", "")).lower()}
-            if labels & wanted or parts is not None and row.variant in parts.variants and row.gpu in parts.gpus:
+            if labels_of[row.variant] & wanted or parts is not None and row.variant in parts.variants and row.gpu in parts.gpus:
                 figure = row.value if row.value is not None else f"{row.value_min} to {row.value_max}"
                 findings.append(row_finding(
                     "SG206", row,
@@ -300,7 +302,7 @@ def readme_findings(context, entries: list[dict]) -> list[Finding]:
                 start, end = places[0]
                 in_table = line.startswith("|")
                 if in_table and sentences_seen:
-                    continue  # one finding per table row
+                    break  # one finding per table row
                 span = sentence_at(line, start, end)
                 if span in sentences_seen:
                     continue  # one finding per sentence
@@ -327,7 +329,7 @@ def _own_digits_masked(line: str, mentions: list[tuple[tuple[int, int], ...]]) -
     a letter ('_'), offsets kept: the "8.2.3" of "fp16 on TensorRT 8.2.3" or
     the "64" of "batch 64" is part of the name a sentence declares not
     measured, no figure stated about it."""
-    if not mentions or not any(c.isdigit() for c in line):
+    if not mentions:  # nearly every line
         return line
     chars = list(line)
     for places in mentions:
@@ -336,14 +338,17 @@ def _own_digits_masked(line: str, mentions: list[tuple[tuple[int, int], ...]]) -
     return "".join(chars)
 
 
+_FULL_STOP = re.compile(r"\.(?= )")  # a '.' with a space after it ends a sentence
+
+
 def _full_sentence(line: str, start: int, end: int) -> tuple[str, int]:
     """The sentence of ``line`` around ``[start, end)`` up to its full stop
     (a ';' does not end it here: "int8 was not measured; it needs 0.2 ms"
     says more than the declaration), its list marks and emphasis stripped,
     and the offset of ``start`` in it."""
     first = sentence_bounds(line, start, end)[0]
-    stop = line.find(". ", end)
-    text = line[first:stop + 1 if stop >= 0 else len(line)]
+    stop = _FULL_STOP.search(line, end)
+    text = line[first:stop.end() if stop else len(line)]
     stripped = text.lstrip(" -*")
     return stripped.rstrip(" *"), start - first - (len(text) - len(stripped))
 

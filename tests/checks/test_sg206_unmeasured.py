@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -325,3 +327,154 @@ def test_a_result_about_it_lists_only_the_figures_outside_its_name(tmp_path):
     (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
     assert "names it with figures 0.2:" in finding.message
     assert finding.message.endswith('"fp16 on TensorRT 8.2.3 takes 0.2 ms."')
+
+
+# ---- mutation run s20: what the declaration rule and the finding text hold to ---------------------
+
+@pytest.mark.parametrize("line, start, end, expected", [
+    # it opens after the '. ' before the mention and closes at the first '. ' after it, not a later one
+    ("Keep fp16. int8 was not measured. It needs a cache. Later.", 11, 15, ("int8 was not measured.", 0)),
+    # a ';' ends no sentence here; the line's end closes one without a full stop
+    ("Keep fp16. int8 was not measured; it needs 0.2 ms", 11, 15, ("int8 was not measured; it needs 0.2 ms", 0)),
+    # a list mark goes, and the offset moves with it
+    ("- int8 was not measured.", 2, 6, ("int8 was not measured.", 0)),
+    # emphasis on both sides goes
+    ("**int8 was not measured.**", 2, 6, ("int8 was not measured.", 0)),
+    # letters at either end stay, the first word's and the last word's
+    ("* XLA int8 was not tried on the AGX", 6, 10, ("XLA int8 was not tried on the AGX", 4)),
+])
+def test_the_full_sentence_runs_from_its_start_to_its_full_stop(line, start, end, expected):
+    assert sg206_unmeasured._full_sentence(line, start, end) == expected
+
+
+def test_what_follows_a_declaration_after_its_full_stop_is_no_part_of_it(tmp_path):
+    # "It gains 2 ms." holds an outcome word and a figure, but names nothing: the declaration before it passes;
+    # a second sentence that names it with a result is still a finding, the first one passing
+    entry = [{"config": "int8", "reason": "no calibration cache"}]
+    decision = {"shipped": False, "summary": "Keep fp16. int8 was not measured. It gains 2 ms. Done.\n\n"
+                                             "int8 was not tried. int8 saves 3 ms."}
+    study = load(tmp_path, records=[record("job", [latency("fp16", 0.1547)])], template=SUMMARY,
+                 study=spec(not_measured=entry, decision=decision))
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.pointer == "/decision/summary"
+    assert finding.message == ('int8 is declared not measured (no calibration cache) but hand-written text names it '
+                               'with figures 3: "int8 saves 3 ms."')
+    assert finding.hint == (f"edit /decision/summary in this file, which the README prints as written "
+                            f"(families/toy/README.md line {line_of(study, 'int8 saves 3 ms')}): say here that it was not "
+                            "measured, or leave it out (the README's Not measured list gives its reason); then run "
+                            "studygen render")
+
+
+def test_a_number_in_a_gpu_name_is_no_figure_of_a_declaration_or_of_a_result(tmp_path):
+    # the records ran on the GeForce GTX 1070: its "1070" is a name's, so the first sentence only declares
+    # int8 not measured, and the second states 0.1 ms alone
+    template = (HEADER + "Keep fp16. INT8 on the GTX 1070 has not been tried yet.\n\n"
+                "int8 on the GTX 1070 would take 0.1 ms.\n")
+    records = [record("job", [latency("fp16", 0.1547)], provenance=collected_provenance(gpu="NVIDIA GeForce GTX 1070"))]
+    study = load(tmp_path, records=records, template=template,
+                 study=spec(not_measured=[{"config": "int8", "reason": "no calibration cache"}]))
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.line == line_of(study, "would take 0.1 ms")
+    assert finding.message == ('int8 is declared not measured (no calibration cache) but hand-written text names it '
+                               'with figures 0.1: "int8 on the GTX 1070 would take 0.1 ms."')
+    assert finding.hint == "state it only through study.expectation('int8'), which prints hedged wording"
+    declaration = "INT8 on the GTX 1070 has not been tried yet."
+    assert sg206_unmeasured.declares_unmeasured(declaration, 0, re.compile(r"gtx 1070", re.I))
+    assert not sg206_unmeasured.declares_unmeasured(declaration, 0)  # without the names, 1070 is a figure
+
+
+def test_hand_text_after_the_expectation_on_its_line_is_still_read(tmp_path):
+    template = HEADER + "- {{ study.expectation('NVFP4') }} Still, NVFP4 saves 2 ms.\n"
+    study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=NOT_MEASURED))
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.message == ('NVFP4 is declared not measured (not tried) but hand-written text names it with '
+                               'figures 2: "Still, NVFP4 saves 2 ms."')
+
+
+def test_a_results_table_printed_by_a_helper_naming_it_is_a_finding(tmp_path):
+    # a table is helper output, but of a kind that states results: its header names fp8
+    entry = [{"config": "fp8", "reason": "no FP8 kernels", "expectation": "e", "because": "b"}]
+    template = HEADER + "{{ study.table(index=('job_id',), variants=('fp16', 'fp8'), kind='latency') }}\n"
+    study = load(tmp_path, records=RECORDS, template=template, study=spec(title="Toy detector", not_measured=entry))
+    findings = codes(sg206_unmeasured.readme_findings(CheckContext(study), entry), "SG206")
+    assert [(f.line, f.message) for f in findings] == [(line_of(study, "| Job"), (
+        'fp8 is declared not measured (no FP8 kernels) but a table row names it: "| Job | fp16 | FP8 |"'))]
+
+
+def test_a_table_row_is_quoted_and_read_for_figures_whole_and_once(tmp_path):
+    # a cell's ". " ends no sentence of a row; the row's second mention adds no finding, the next line's does
+    template = HEADER + "| NVFP4 | est. 4.1 | nvfp4 |\n\nNVFP4 saves 2 ms.\n"
+    study = load(tmp_path, records=RECORDS, template=template, study=spec(not_measured=NOT_MEASURED))
+    findings = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    lead = "NVFP4 is declared not measured (not tried) but"
+    assert [(f.line, f.message) for f in findings] == [
+        (line_of(study, "| NVFP4"), f'{lead} a table row names it with figures 4.1: "| NVFP4 | est. 4.1 | nvfp4 |"'),
+        (line_of(study, "NVFP4 saves"), f'{lead} hand-written text names it with figures 2: "NVFP4 saves 2 ms."')]
+
+
+def test_a_record_finding_reads_past_a_not_measured_result_and_says_what_to_do(tmp_path):
+    variants = spec()["variants"] + [{"name": "nvfp4", "precision": "nvfp4"}]
+    refused = {"kind": "not_measured", "variant": "nvfp4", "shape": "800x800", "mode": "engine", "backend": "tensorrt",
+               "metric": "latency", "reason": "no FP4 kernels"}
+    records = [record("job", [refused, latency("nvfp4", 5.701)])]
+    study = load(tmp_path, records=records, study=spec(variants=variants, not_measured=NOT_MEASURED))
+    (finding,) = sg206_unmeasured.record_findings(study, NOT_MEASURED)
+    assert finding.pointer == "/results/1/value_ms"
+    assert finding.hint == "remove the figure, or remove the configuration from not_measured"
+
+
+def test_names_holding_a_newline_or_other_than_ascii_are_found_line_by_line():
+    # a name holding a newline matches no text across two lines
+    entry = {"config": "µ-batch 4", "aliases": ["µ\nbatch"], "reason": "r"}
+    lines = ["µ", "batch µ-batch 4"]
+    pattern = sg206_unmeasured.mention_pattern(entry)
+    assert sg206_unmeasured._named_by_line(lines, pattern, sg206_unmeasured.names(entry)) == {1: [(6, 15)]}
+    # names other than ASCII: the lines searched as one text, each match placed on its own line
+    entry = {"config": "µ-batch 4", "reason": "r"}
+    lines = ["µ-batch 4", "none here", "µ-batch 4 and µ-batch 4", "", "at µ-batch 4"]
+    pattern = sg206_unmeasured.mention_pattern(entry)
+    assert sg206_unmeasured._named_by_line(lines, pattern, sg206_unmeasured.names(entry)) == {
+        0: [(0, 9)], 2: [(0, 9), (14, 23)], 4: [(3, 12)]}
+
+
+AMPERE, PASCAL = collected_provenance(gpu="NVIDIA GeForce RTX 3090"), collected_provenance(gpu="NVIDIA GeForce GTX 1070")
+
+
+def test_a_variant_named_by_its_label_alone_on_the_only_gpu_is_named_by_its_parts(tmp_path):
+    # records on one GPU: no other GPU to compare with, so a sentence naming the label and the GPU names it
+    variants = spec()["variants"] + [{"name": "quant-a", "precision": "int8", "label": "W8A8"}]
+    entry = {"config": "W8A8 on the RTX 3090", "reason": "no calibration set"}
+    study = load(tmp_path, records=[record("ampere", [latency("fp16", 0.0612)], provenance=AMPERE)],
+                 template=HEADER + "On the RTX 3090, W8A8 takes 0.3 ms.\n", study=spec(variants=variants, not_measured=[entry]))
+    parts = sg206_unmeasured.config_parts(study, entry)
+    assert (parts.variants, parts.gpus, parts.other_gpus) == ({"quant-a"}, {"NVIDIA GeForce RTX 3090"}, None)
+    # by its name alone, too
+    by_name = sg206_unmeasured.config_parts(study, {"config": "quant-a on the RTX 3090", "reason": "r"})
+    assert by_name.variants == {"quant-a"}
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.message == ('W8A8 on the RTX 3090 is declared not measured (no calibration set) but hand-written '
+                               'text names it with figures 0.3: "On the RTX 3090, W8A8 takes 0.3 ms."')
+
+
+def test_a_configuration_of_two_variants_on_two_gpus_is_named_by_any_pair(tmp_path):
+    entry = {"config": "fp32 or fp16 on the RTX 3090 or the GTX 1070", "reason": "r"}
+    records = [record("ampere", [latency("fp8", 0.05)], provenance=AMPERE),
+               record("pascal", [latency("fp8", 0.2)], provenance=PASCAL)]
+    template = HEADER + "fp32 runs at 2 ms on the GTX 1070.\n\nfp8 runs at 0.05 ms on the RTX 3090.\n"
+    study = load(tmp_path, records=records, template=template, study=spec(not_measured=[entry]))
+    parts = sg206_unmeasured.config_parts(study, entry)
+    assert parts.variants == {"fp32", "fp16"} and parts.other_gpus is None
+    assert [m.group() for m in parts.variant.finditer("FP32, fp16 and fp8")] == ["FP32", "fp16"]
+    assert [m.group() for m in parts.gpu.finditer("rtx 3090, gtx 1070, h200")] == ["rtx 3090", "gtx 1070"]
+    (finding,) = codes(sg206_unmeasured.check(CheckContext(study)), "SG206")
+    assert finding.line == line_of(study, "fp32 runs at 2 ms")
+
+
+def test_a_gpu_named_only_as_the_end_of_a_longer_gpu_name_is_that_gpus(tmp_path):
+    # two records spell the card two ways; "A6000" in "RTX A6000" ends where the longer name ends
+    records = [record("one", [latency("fp16", 0.05)], provenance=collected_provenance(gpu="NVIDIA RTX A6000")),
+               record("two", [latency("fp16", 0.05)], provenance=collected_provenance(gpu="NVIDIA A6000"))]
+    study = load(tmp_path, records=records, study=spec())
+    parts = sg206_unmeasured.config_parts(study, {"config": "fp32 on the RTX A6000", "reason": "r"})
+    assert parts.gpus == {"NVIDIA RTX A6000"}
+    assert [m.group() for m in parts.other_gpus.finditer("rtx a6000 and a6000")] == ["a6000", "a6000"]
