@@ -28,7 +28,7 @@ _REFERENCE_BEFORE = r"(?:of|vs\.?|versus|over|than|against|to|with|relative\s+to
 
 def baseline_rows(series: Series, rng: Range, view, opening: str = "") -> set[int]:
     """Rows of an ``x`` or ``%`` series that are the comparison's reference
-    (item 3 of SG101): their value is the identity (1x; 100% or 0% for a percentage)
+    SG101 leaves out: their value is the identity (1x; 100% or 0% for a percentage)
     and their label says baseline / reference / none / default …, or the
     clause names them as what is compared against ("0.40-0.55x of the
     fp16 reference"), or the sentence's ``opening`` reference phrase does

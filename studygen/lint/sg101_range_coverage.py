@@ -558,10 +558,10 @@ def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate
     message = f"range {rng.text} leaves out {rows_word} {named} of {best.description} in the table at line {best.table.line}"
     low = min(entries, key=lambda e: e.value)
     high = max(entries, key=lambda e: e.value)
-    low_text = format_number(low.value, low.decimals)
-    high_text = with_unit(format_number(high.value, high.decimals), best.reading.unit)
+    # the unit once, around both ends: "0.95 to 2.64x", "AP50 0.8285 to 0.8971" (an AP's name goes before its figure)
+    widened = with_unit(f"{format_number(low.value, low.decimals)} to {format_number(high.value, high.decimals)}", best.reading.unit)
     hint = (
-        f"widen the range to {low_text} to {high_text} to cover every row, "
+        f"widen the range to {widened} to cover every row, "
         "or name the rows it covers in the same clause (for example 'on TensorRT 11.4' or 'at 800 x 800') so only those are compared"
     )
     return Finding(CODE, message, document.path, sentence.line_at(rng.start), hint=hint)
