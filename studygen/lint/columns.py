@@ -76,6 +76,7 @@ _TEXT_HEADER_RE = lazy_compile(
     re.IGNORECASE,
 )
 _MAX_LABEL_WORDS = 5
+_MAX_NAMED_LABEL_WORDS = 8
 # A cell's figure followed by the direction it goes ("2x faster", "70% less").
 _COMPARATIVE_RE = lazy_compile(
     r"^\s*(?:faster|slower|less|more|lower|higher|longer|shorter|smaller|larger|bigger|better|worse|fewer|cheaper|"
@@ -252,7 +253,7 @@ def type_columns(table: Table, scopes: frozenset[tuple[str, ...]] = frozenset())
         key_rows = 2 if column == 0 and names_scope(header, scopes) else 3
         keyed = unit is None and (_is_key_column(texts, key_rows) if column == 0 else _is_repeated_integers(texts))
         if named_label or numeric * 2 <= nonempty or keyed:
-            if not _is_text_header(header) and _short_cells(texts):
+            if not _is_text_header(header) and _short_cells(texts, _is_label_header(header)):
                 table.label_columns.append(column)
                 label_texts[column] = texts
             continue
@@ -348,9 +349,14 @@ def _is_text_header(header: str) -> bool:
     return _TEXT_HEADER_RE.match(header) is not None
 
 
-def _short_cells(texts) -> bool:
-    """True when the cells are short enough to be row labels (not notes)."""
-    return any(texts) and max(text.count(" ") for text in texts) < _MAX_LABEL_WORDS
+def _short_cells(texts, label_header: bool = False) -> bool:
+    """True when the cells are short enough to be row labels (not notes):
+    five words at most, eight under a header that names a label ("GPU",
+    "Job"), where a device's full name runs longer ("NVIDIA GeForce RTX 4060
+    Laptop GPU"; one such row once left the table without labels, its rows
+    named by their lines)."""
+    words = _MAX_NAMED_LABEL_WORDS if label_header else _MAX_LABEL_WORDS
+    return any(texts) and max(text.count(" ") for text in texts) < words
 
 
 def _label_rows(table: Table, label_texts: dict[int, list[str]]) -> None:

@@ -70,6 +70,29 @@ FORMULAS = {
     "difference": (_difference, lambda a, b: a - b, "{a} - {b}"),
 }
 
+def points_difference(a: Figure, b: Figure, derived: Figure, unit: str | None = None) -> tuple[str, str] | None:
+    """(the arithmetic, the points) when a ``%`` figure printed beside two AP
+    figures is their difference in points, not a percent change: ``("0.6311
+    - 0.5185 = 0.1126, 11.26 points", "11.26 points")`` (AP of 0 to 1 in
+    points of 100), ``("63.11 - 51.85 = 11.26 points", ...)`` (AP printed in
+    percent), when the difference gives ``derived`` to its printed digits,
+    either sign; None otherwise. ``unit``: the operands' unit where they
+    print none (a table column's, "AP")."""
+    if derived.unit != "%" or not any((f.unit or unit or "").startswith("AP") for f in (a, b)) or \
+            (a.unit and b.unit and a.unit != b.unit):
+        return None
+    larger, smaller = (a, b) if a.value >= b.value else (b, a)
+    scale = 100 if larger.value <= 1 else 1
+    x, y = stands_for(larger), stands_for(smaller)
+    low, high = (x.lo - y.hi) * scale, (x.hi - y.lo) * scale
+    if not consistent(Interval(-high, -low) if derived.value < 0 else Interval(low, high), derived):
+        return None
+    difference = larger.value - smaller.value
+    points = f"{format_number(difference * scale, derived.decimals)} points"
+    shown = f"{larger.text} - {smaller.text} = "
+    return shown + (points if scale == 1 else f"{format_number(difference, max(larger.decimals, smaller.decimals))}, {points}"), points
+
+
 def formulas_for(unit: str | None, difference_header: bool, ratio_named: bool = False) -> tuple[str, ...]:
     """Formulas a derived figure of ``unit`` may follow: ratios for ``x``
     (and for a unitless column whose header names a ratio), the relative

@@ -30,7 +30,7 @@ from ..patterns import lazy_compile
 from .figures import RATIO_UNITS, Figure, Range, Token, find_ranges, statistic_of, tokenize
 from .restriction import TextView, is_single_token, restricted_rows
 from .vocabulary import ascii_folded
-from .text import figure_scope, keywords, label_tokens, measure_words, normalize, opening_phrase, split_sentences, stem
+from .text import elided_subject, figure_scope, keywords, label_tokens, measure_words, normalize, opening_phrase, split_sentences, stem
 
 _LINE_BREAK_RE = lazy_compile("\n")
 
@@ -361,6 +361,12 @@ class Sentence:
         document = self.block.document
         start, end = figure_scope(self.text, relative, relative + max(length, 1))
         own = self.segment_view(start, end)
+        # a clause opening with a verb has the subject of the clause before: "INT4 is slow at 32, but turns faster from 64"
+        subject = elided_subject(self.text, start)
+        if subject is not None:
+            named = self.segment_view(*subject)
+            if named.vocab_mentions or named.part_mentions:
+                return TextView(f"{named.normalized} {self.text[start:end]}", document.label_vocab, parts=document.label_parts)
         if names_rows(own, document):
             return own  # (the sentence then names a label too: the whole-sentence view is not needed)
         if start > 1 and _APPOSITION_RE.fullmatch(self.text, start, relative):

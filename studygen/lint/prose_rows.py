@@ -57,7 +57,7 @@ import re
 from dataclasses import dataclass
 
 from ..patterns import lazy_compile
-from .derived import derivation, fits, formulas_for
+from .derived import derivation, fits, formulas_for, points_difference
 from .document import Document, Sentence, Series, Table
 from .figures import RATIO_UNITS, Figure, with_unit
 from .header_names import mention as header_mention
@@ -332,11 +332,14 @@ def _finding(sentence: Sentence, figure: Figure, reading: _Reading) -> tuple[int
                 f"{second.name()} goes the wrong way: {detail}", HINT)
     formula = formulas_for(figure.unit, False)[0]
     options = " or ".join(derivation(formula, x, y, figure) for x, y in ((a, b), (b, a)))
+    points = points_difference(a, b, figure, series.unit)  # "12.26% AP" between rows 12.26 AP points apart
+    stated = f" as a percent change: it is their difference in points ({points[0]}), and as a percent change" if points else ":"
     return (
         sentence.line_at(figure.start),
         f"{with_unit(figure.text, figure.unit)} between {first.name()} and {second.name()} does not follow from "
-        f"'{series.header}' of the table at line {table.line}: {options}",
-        HINT,
+        f"'{series.header}' of the table at line {table.line}{stated} {options}",
+        f"write the difference in points ('{points[1]}'), or a percent change computed from the two rows it compares"
+        if points else HINT,
     )
 
 

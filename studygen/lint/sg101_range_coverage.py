@@ -66,10 +66,11 @@ from .document import Block, Document, Sentence, Series, Table
 from .figures import (RATE_UNITS, RATIO_UNITS, Figure, Range, commensurable_units, figure_in_unit, in_unit, near_range, rounding_keys,
                       with_unit)
 from .repeat_ranges import axis_named, repeats_spanned, rows_are
+from .range_rows import band_rows, baseline_rows, is_band
 from .restriction import sweep_end_rows
 from .rounding import covers, hedged_range
 from .series_index import SectionSeries
-from .text import normalize, reference_opening
+from .text import reference_opening
 from .variant_pairs import kind_of_words
 from .variant_ranges import across_variants
 
@@ -247,6 +248,8 @@ def _siblings(sentence: Sentence, rng: Range) -> Siblings:
 
 
 def _check_range(document: Document, index: _ValueIndex, block: Block, sentence: Sentence, rng: Range) -> Finding | None:
+    if is_band(sentence, rng):
+        return None  # it selects the rows another range of the sentence summarises
     candidates: list[Candidate] = []
     # the range as printed, then in each other unit of its dimension the tables use ("8.2 to 11.6 s" over "ttft (ms)")
     for reading in (rng, *(in_unit(rng, u) for u in commensurable_units(rng.unit) if u in document.series_by_unit)):
@@ -389,11 +392,13 @@ def _scan_series(sources, index: _ValueIndex, block: Block, sentence: Sentence, 
         if rows is None or _series_excluded(series, view):
             continue
         restricted = rows is not table.all_rows or bool(series.varying and view.mention(series.varying) == 1)
-        baseline = _baseline_rows(series, rng, view, reference_opening(sentence.text))
+        baseline = baseline_rows(series, rng, view, reference_opening(sentence.text))
         figures = series.figures  # (row, figure); a cell holding a range gives both its ends
-        if rows is not table.all_rows or baseline:
-            kept = set(rows) - baseline
+        banded = band_rows(series, sentence, rng)  # "Good (65-80% acceptance): 6 prompts (3.67-3.89x)"
+        if rows is not table.all_rows or baseline or banded is not None:
+            kept = (set(rows) if banded is None else banded & set(rows)) - baseline
             figures = [(i, f) for i, f in figures if i in kept]
+            restricted = restricted or banded is not None
         if view.sweep_ends and not restricted:
             # "small sizes read -13% to -41%": the words name the end of the sweep the range covers
             present = [i for i, _ in figures]
@@ -498,41 +503,6 @@ def _evaluate(description: str, table: Table, values: list[float], make_entries,
                      reportable, siblings)
 
 
-# A row that is the comparison's reference: its ratio is the identity (1.00x, 100%, 0%).
-_BASELINE_WORD_RE = lazy_compile(r"\b(?:baseline|reference|ref|none|default|original|vanilla|stock|naive|unoptimi[sz]ed)\b")
-_REFERENCE_BEFORE = r"(?:of|vs\.?|versus|over|than|against|to|with|relative\s+to|compared\s+(?:to|with))\s+(?:the\s+)?"
-
-
-def _baseline_rows(series: Series, rng: Range, view, opening: str = "") -> set[int]:
-    """Rows of an ``x`` or ``%`` series that are the comparison's reference
-    (item 3): their value is the identity (1x; 100% or 0% for a percentage)
-    and their label says baseline / reference / none / default …, or the
-    clause names them as what is compared against ("0.40-0.55x of the
-    fp16 reference"), or the sentence's ``opening`` reference phrase does
-    (:func:`.text.reference_opening`: "Against fp16, the quantized engines take
-    0.40-0.55x"). Empty when the range itself covers the identity."""
-    if series.unit not in RATIO_UNITS:
-        return set()
-    identities = (1.0,) if series.unit == "x" else (100.0, 0.0)
-    if any(covers(rng.lo, rng.hi, identity) for identity in identities):
-        return set()
-    rows = series.table.rows
-    found = set()
-    for index, figure in enumerate(series.values):
-        if figure is None or figure.value not in identities:
-            continue
-        label = normalize(rows[index].label)
-        if not label:
-            continue
-        if _BASELINE_WORD_RE.search(label) or any(
-            re.search(_REFERENCE_BEFORE + re.escape(normalize(part)) + r"(?![\w])", text)
-            for part in rows[index].label.split(" / ")
-            for text in (view.normalized, opening)
-        ):
-            found.add(index)
-    return found
-
-
 def _scan_pairs(document: Document, block: Block, sentence: Sentence, rng: Range, candidates: list[Candidate], relative: bool) -> bool:
     """Evaluate per-row differences (or relative differences / ratios) of
     column pairs into ``candidates``; True as soon as one is conclusive."""
@@ -588,10 +558,10 @@ def _finding(document: Document, sentence: Sentence, rng: Range, best: Candidate
     message = f"range {rng.text} leaves out {rows_word} {named} of {best.description} in the table at line {best.table.line}"
     low = min(entries, key=lambda e: e.value)
     high = max(entries, key=lambda e: e.value)
-    low_text = format_number(low.value, low.decimals)
-    high_text = with_unit(format_number(high.value, high.decimals), best.reading.unit)
+    # the unit once, around both ends: "0.95 to 2.64x", "AP50 0.8285 to 0.8971" (an AP's name goes before its figure)
+    widened = with_unit(f"{format_number(low.value, low.decimals)} to {format_number(high.value, high.decimals)}", best.reading.unit)
     hint = (
-        f"widen the range to {low_text} to {high_text} to cover every row, "
+        f"widen the range to {widened} to cover every row, "
         "or name the rows it covers in the same clause (for example 'on TensorRT 11.4' or 'at 800 x 800') so only those are compared"
     )
     return Finding(CODE, message, document.path, sentence.line_at(rng.start), hint=hint)

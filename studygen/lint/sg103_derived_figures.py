@@ -95,7 +95,7 @@ from ..findings import Finding
 from ..patterns import lazy_compile
 from .averages import average_findings, prose_average_findings
 from .columns import type_columns
-from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools
+from .derived import CLOSE, FORMULAS, best_fit, derivation, fits, formulas_for, operand_pools, points_difference
 from .document import Document, Row, Series, Table
 from .figures import RATIO_UNITS, Figure, opening_figure, with_unit
 from .rounding import printed_interval
@@ -541,12 +541,17 @@ def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str
         else:
             options = " or ".join(derivation(f, x, y, derived) for f in formulas[:1] for x, y in shown)
         recomputed.add((sentence.line_at(derived.start), derived.text, frozenset((a.text, b.text))))
+        points = points_difference(a, b, derived)  # "12.26% AP" between AP figures 12.26 points apart
         findings.append(Finding(
             CODE,
-            f"{with_unit(derived.text, derived.unit)} does not follow from {a.text} and {with_unit(b.text, b.unit or a.unit)}: {options}",
+            f"{with_unit(derived.text, derived.unit)} does not follow from {a.text} and {with_unit(b.text, b.unit or a.unit)}"
+            + (f" as a percent change: it is their difference in points ({points[0]}), and as a percent change {options}"
+               if points else f": {options}"),
             document.path,
             sentence.line_at(derived.start),
-            hint="recompute the ratio or percentage from the figures it compares (to their printed digits), or say what else it is computed from",
+            hint=f"write the difference in points ('{points[1]}'), or a percent change computed from the figures it compares"
+                 if points else
+                 "recompute the ratio or percentage from the figures it compares (to their printed digits), or say what else it is computed from",
         ))
     return findings
 
