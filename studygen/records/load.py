@@ -21,7 +21,7 @@ from ..textio import MAX_DOCUMENT_BYTES, MAX_NESTING, document_problem, parse_js
 from .jsonpos import PointerLines, line_of_pointer, pointer_from_path
 from .migrate import migrate
 from .group_sums import group_sum_disagreement
-from .order import rank_disagreement, result_disorder, stated_value_disagreement
+from .order import compiled_value_disagreement, rank_disagreement, result_disorder, stated_value_disagreement
 from .unstated import shapes_from_option, weights_defaulted
 from .schemas import validate_document
 
@@ -122,7 +122,9 @@ def refuse_disorder(document: dict, display: str, text: str) -> None:
     edited or damaged and its figures are not measurements. Likewise a
     stated figure that is not the statistic it names in the result's own
     statistics, or lies outside their [min, max]
-    (:func:`studygen.records.order.stated_value_disagreement`), or a kernel
+    (:func:`studygen.records.order.stated_value_disagreement`), or a compiled
+    cell's figure that is not its compilations' median
+    (:func:`studygen.records.order.compiled_value_disagreement`), or a kernel
     group's time that its listed kernels contradict
     (:func:`studygen.records.group_sums.group_sum_disagreement`), or a
     profile's rank its own world size does not hold
@@ -135,8 +137,8 @@ def refuse_disorder(document: dict, display: str, text: str) -> None:
             raise ContradictoryRecordError(f"{found[0]} out of order: {found[1]}, which no set of timings gives "
                                            "(the record was edited?)",
                                            place=Place(display, line_of_pointer(text, pointer), pointer))
-        if (found := stated_value_disagreement(result) or group_sum_disagreement(result)
-                or rank_disagreement(result)) is not None:
+        if (found := stated_value_disagreement(result) or compiled_value_disagreement(result)
+                or group_sum_disagreement(result) or rank_disagreement(result)) is not None:
             pointer = f"/results/{index}/{found[0]}"
             raise ContradictoryRecordError(f"{found[1]} (the record was edited?)",
                                            place=Place(display, line_of_pointer(text, pointer), pointer))
