@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
+from fractions import Fraction
 from functools import lru_cache
 
 from ..numbers import format_number
@@ -68,7 +69,13 @@ def _cut(value: float, decimals: int) -> str:
     """``value`` (not negative) cut, not rounded, to ``decimals``; 1e-9 of a step
     keeps a float just under its decimal text (1.15 is 1.1499999…) from losing a digit."""
     scale = 10 ** decimals
-    return format_number(math.floor(value * scale + 1e-9) / scale, decimals)
+    try:
+        cut = math.floor(value * scale + 1e-9)
+    except OverflowError:
+        # past 10**308 the scale is no float: cut exactly (a quote written with hundreds of decimals
+        # made check stop with an internal error), 1e-9 of a step being far below any float's digits there
+        cut = math.floor(Fraction(value) * scale)
+    return format_number(cut / scale, decimals)
 
 
 def printed_as(value: float, decimals: int) -> tuple[str, str]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import re
+import statistics
 
 from .kinds import Kind
 
@@ -131,6 +132,32 @@ def stated_value_disagreement(result: dict) -> tuple[str, str] | None:
     if "max" in stats and value > stats["max"]:
         return value_field, f"{value_field} {value!r} ms is above {statistics_field} max {stats['max']!r} ms"
     return None
+
+
+# collect run writes a compiled cell's value_ms as the median of its compilations' medians rounded to 6 decimals
+COMPILED_VALUE_DECIMALS = 6
+
+
+def compiled_value_disagreement(result: dict) -> tuple[str, str] | None:
+    """``("value_ms", words)`` when a compiled latency (``compilations``,
+    statistic ``median``) states a figure other than the median of its
+    compilations' medians, to the 6 decimals ``collect run`` rounds it to
+    (``"value_ms 9.0 ms is not the median of its 2 compilations' medians,
+    3.5 ms"``); else None. The README's compiled cells print that median and
+    SG203, ``diff`` and the side findings read ``value_ms``: a record whose
+    two disagree would have them say different figures for one cell."""
+    entries, value = result.get("compilations"), result.get("value_ms")
+    if result.get("kind") != "latency" or result.get("statistic") != "median" or not isinstance(entries, list) \
+            or not isinstance(value, (int, float)):
+        return None
+    medians = [entry.get("median_ms") for entry in entries if isinstance(entry, dict)]
+    if not medians or not all(isinstance(m, (int, float)) for m in medians):
+        return None
+    median = statistics.median(medians)
+    if abs(value - median) <= 0.5 * 10 ** -COMPILED_VALUE_DECIMALS * (1 + 1e-9) + 1e-12 * abs(median):
+        return None
+    return "value_ms", (f"value_ms {value!r} ms is not the median of its {len(medians)} compilations' medians, "
+                        f"{median!r} ms")
 
 
 def rank_disagreement(result: dict) -> tuple[str, str] | None:

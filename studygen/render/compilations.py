@@ -24,7 +24,6 @@ every pair of their compilations.
 
 from __future__ import annotations
 
-from itertools import product
 from typing import NamedTuple
 
 from ..errors import TemplateError
@@ -114,7 +113,7 @@ class CompilationHelpers(SpanHelpers, PooledCellHelpers):
         (each cell pooled over its jobs), e.g. ``0.81x to 1.01x``; a cell
         without compilations counts with its figure."""
         pairs = self._cell_pairs(a_variant, b_variant, **filters)
-        values = [x.median_ms / y.median_ms for a, b in pairs for x, y in product(a.compilations, b.compilations)]
+        values = [bound for a, b in pairs for bound in a.ratio_bounds(b)]  # the range's ends are the pairs' ends
         rows = [row for a, b in pairs for row in (*a.rows, *b.rows)]
         compared = [pair for a, b in pairs for pair in a.same_job_pairs(b)]
         return self.derived_span(values, "ratio", "x", restriction_text(filters), rows=rows, compared=compared)
@@ -137,9 +136,11 @@ class CompilationHelpers(SpanHelpers, PooledCellHelpers):
             where = f"At {self._cell_label(b, firsts)}, compiled"
             if b.low > a.high or b.high < a.low:
                 way = "slower" if b.low > a.high else "faster"
-                gaps = sorted(abs(y.median_ms - x.median_ms) for x in a.compilations for y in b.compilations)
+                # the least and the most gap over every pair of compilations, from the ranges' ends (a rounded
+                # difference is monotone in each operand and odd: the same floats every pair's gap gave)
+                least, most = (b.low - a.high, b.high - a.low) if way == "slower" else (a.low - b.high, a.high - b.low)
                 text = (f"{where}, {_every(b)} of {lb} was {way} than {_every(a)} of {la}, by "
-                        f"{self._ms_span(gaps[0], gaps[-1])} ms")
+                        f"{self._ms_span(least, most)} ms")
             else:
                 text = (f"{where}, {_the(b)} of {lb} ({self._ms_span(b.low, b.high)} ms) and {_the(a)} of {la} "
                         f"({self._ms_span(a.low, a.high)} ms) overlap: neither was faster in every compilation")
@@ -158,11 +159,16 @@ class CompilationHelpers(SpanHelpers, PooledCellHelpers):
         0.054 ms more`` when pairs go both ways. Raises TemplateError when no
         pair of compilations has a profile."""
         pairs = self._cell_pairs(a_variant, b_variant, **filters)
-        values = [y.groups.get(group, 0.0) - x.groups.get(group, 0.0) for a, b in pairs
-                  for x in a.profiled for y in b.profiled]
-        if not values:
+        # every pair's b minus a lies between the least b minus the most a and the most b minus the least a,
+        # which are pairs' differences themselves (the ends, not every pair, are computed)
+        ends = []
+        for a, b in pairs:
+            xs, ys = ([c.groups.get(group, 0.0) for c in cell.profiled] for cell in (a, b))
+            if xs and ys:
+                ends += [min(ys) - max(xs), max(ys) - min(xs)]
+        if not ends:
             raise TemplateError(f"group_change({group!r}, {a_variant!r}, {b_variant!r}): no profiled pair of compilations")
-        low, high = min(values), max(values)
+        low, high = min(ends), max(ends)
         if high <= 0 or low >= 0:
             small, large = sorted((abs(low), abs(high)))
             amount = self._ms(small) if self._ms(small) == self._ms(large) else f"{self._ms(small)} to {self._ms(large)}"

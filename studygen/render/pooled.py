@@ -15,8 +15,6 @@
 
 from __future__ import annotations
 
-from itertools import product
-
 from ..numbers import format_number
 from ..records.kinds import Kind
 from ..study.compilations import PooledCell, pooled_cell
@@ -84,8 +82,9 @@ class PooledCellHelpers(ViewBase):
         d = self.decimals("ratio")
         text = f"{format_number(a.median_ms / b.median_ms, d)}x"
         if len(a.compilations) > 1 or len(b.compilations) > 1:
-            values = [x.median_ms / y.median_ms for x, y in product(a.compilations, b.compilations)]
-            over = f"{counted(len(values), 'pair')} of compilations: " if counted_pairs else ""
-            text += f" ({over}{format_number(min(values), d)}x to {format_number(max(values), d)}x)"
+            low, high = a.ratio_bounds(b)
+            over = f"{counted(len(a.compilations) * len(b.compilations), 'pair')} of compilations: " \
+                if counted_pairs else ""
+            text += f" ({over}{format_number(low, d)}x to {format_number(high, d)}x)"
         same_job = a.same_job_pairs(b)
         return emit(text, [*a.rows, *b.rows], compared=same_job, kind="ratio")

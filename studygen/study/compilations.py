@@ -124,6 +124,17 @@ class PooledCell:
         the pairs a figure comparing the two cells compares within a job."""
         return [(x, y) for x in self.rows for y in other.rows if x.job_id == y.job_id]
 
+    def ratio_bounds(self, other: "PooledCell") -> tuple[float, float]:
+        """``(least, most)`` of this cell's compilation medians over the
+        other's, over every pair of their compilations (``len(compilations)``
+        times the other's pairs): the least median over the other's most,
+        the most over its least. Every median is positive and a rounded
+        quotient never decreases with its dividend nor grows with its
+        divisor, so these are the very floats the pairs give; each pair's
+        was computed and kept before (two cells of 10,000 compilations held
+        10**8 ratios, 4 GB, to print one table cell)."""
+        return self.low / other.high, self.high / other.low
+
     def profile(self) -> dict[str, float] | None:
         """Per kernel group, the median over the profiled compilations (ms per
         forward); None when no compilation has a profile."""
