@@ -63,6 +63,21 @@ def check(context) -> list[Finding]:
     return findings
 
 
+def _rendered_line(context, finding: Finding, on_disk: list[str]) -> int | None:
+    """The 0-based index of the README line a lint ``finding`` names, where
+    the README on disk (``on_disk``) holds that line as render makes it now;
+    None for a structure finding, a finding without a line, no rendered
+    README, or a line render does not make so (a stale README, SG201: the
+    line may not be render's)."""
+    readme = context.readme_text
+    if finding.code == STRUCTURE_CODE or not finding.line or readme is None:
+        return None
+    index = finding.line - 1
+    if index >= len(on_disk) or index >= len(readme.raw_lines) or on_disk[index] != readme.raw_lines[index]:
+        return None
+    return index
+
+
 def _about_a_record_note(context, finding: Finding, on_disk: list[str]) -> bool:
     """True when ``finding`` (a lint finding at a line of the README on disk)
     is about text that, everywhere the line prints it, lies inside a record
@@ -74,12 +89,10 @@ def _about_a_record_note(context, finding: Finding, on_disk: list[str]) -> bool:
     scores, "AP 0.4718 to 0.4718, AP50 0.8820 to 0.8820", the range of one
     job's AP over the orders of its ties, was read as a summary of the AP
     column and made three SG101 errors at the README's provenance list."""
-    readme = context.readme_text
-    if finding.code == STRUCTURE_CODE or not finding.line or readme is None:
+    index = _rendered_line(context, finding, on_disk)
+    if index is None:
         return False
-    index = finding.line - 1
-    if index >= len(on_disk) or index >= len(readme.raw_lines) or on_disk[index] != readme.raw_lines[index]:
-        return False  # a stale README (SG201): this line may not be render's
+    readme = context.readme_text
     notes = [(start, end) for start, end, item in readme.spans[index] if item.kind == RECORD_NOTE]
     if not notes:
         return False
@@ -99,13 +112,10 @@ def _at_its_field(context, finding: Finding, on_disk: list[str]) -> Finding:
     """``finding`` (at a line of the README on disk, whose lines are
     ``on_disk``) at the study-file field whose text fills that line, where
     render prints that line so now; otherwise as it is."""
-    readme = context.readme_text
-    if finding.code == STRUCTURE_CODE or not finding.line or readme is None:
+    index = _rendered_line(context, finding, on_disk)
+    if index is None:
         return finding
-    index = finding.line - 1
-    if index >= len(on_disk) or index >= len(readme.raw_lines) or on_disk[index] != readme.raw_lines[index]:
-        return finding  # a stale README (SG201): this line may not be render's
-    item = readme.written_line(index)
+    item = context.readme_text.written_line(index)
     if item is None:
         return finding
     # lint names a line, not a place in it: a claim the message opens with quoting ('int8 is faster ...'), else the
