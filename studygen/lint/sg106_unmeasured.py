@@ -418,6 +418,7 @@ def check(document: Document) -> list[Finding]:
     # None: some configuration any sentence may name
     anchors = [term_anchor(item.terms) for item in declared]
     anchors = None if None in anchors else set(anchors)
+    named_by = _named_index(declared)
     for block in document.prose:
         if HEDGED_HEADING_RE.search(block.heading or ""):
             continue
@@ -427,20 +428,20 @@ def check(document: Document) -> list[Finding]:
                 probe = sentence_probe(sentence_text)
                 if not any(anchor in probe for anchor in anchors):
                     continue  # it names none of the declared configurations: not tokenized
-            tokens = None
-            for item in declared:
-                if tokens is None:
-                    # the sentence without its conditions and absences: a configuration named only there is not stated
-                    unconditioned = _unstated(sentence_text)
-                    tokens = _stemmed(word_tokens(unconditioned))
-                if not item.terms <= tokens:
-                    continue
-                if item.block is block and item.line == sentence.line_at(sentence.start) or _declares(sentence_text):
-                    continue
-                outcome = _first_outcome(unconditioned)
-                if outcome is None or HEDGE_RE.search(sentence_text):
-                    continue
-                line = sentence.line_at(sentence.start + outcome)
+            # the sentence without its conditions and absences: a configuration named only there is not stated
+            unconditioned = _unstated(sentence_text)
+            tokens = _stemmed(word_tokens(unconditioned))
+            sentence_line = sentence.line_at(sentence.start)
+            # per text, its first declaration that is not this very sentence (the finding cites its line)
+            named = sorted(found for token in tokens for terms, first, other in named_by.get(token, ()) if terms <= tokens
+                           for found in [_first_elsewhere(first, other, block, sentence_line)] if found)
+            if not named or _declares(sentence_text):
+                continue
+            outcome = _first_outcome(unconditioned)
+            if outcome is None or HEDGE_RE.search(sentence_text):
+                continue
+            line = sentence.line_at(sentence.start + outcome)
+            for _, item in named:
                 if (line, item.text) in reported:
                     continue
                 reported.add((line, item.text))
@@ -468,6 +469,33 @@ def check(document: Document) -> list[Finding]:
                 if shown:
                     findings.append(_finding(document, item, row.line, f"{row.name()} (line {row.line}) gives it figures: {_clip(shown)}"))
     return findings
+
+
+_Declared = tuple[int, Unmeasured]  # a declaration and its place in declaration order
+
+
+def _named_index(declared: list[Unmeasured]) -> dict[str, list[tuple[frozenset[str], _Declared, _Declared | None]]]:
+    """The declarations grouped by text, each group filed under one of its
+    terms as (its terms, its first declaration, its first declared on
+    another line or block than that one, or None): a sentence looks up only
+    the groups its own words file, one try however many declarations say the
+    same (10,000 "int8 was not measured." cost each sentence 10,000 tries)."""
+    groups: dict[tuple[str, frozenset[str]], list[_Declared]] = {}
+    for order, item in enumerate(declared):
+        groups.setdefault((item.text, item.terms), []).append((order, item))
+    named_by: dict[str, list] = {}
+    for (_, terms), items in groups.items():
+        first = items[0][1]
+        other = next((found for found in items if found[1].block is not first.block or found[1].line != first.line), None)
+        named_by.setdefault(min(terms), []).append((terms, items[0], other))
+    return named_by
+
+
+def _first_elsewhere(first: _Declared, other: _Declared | None, block: Block, line: int) -> _Declared | None:
+    """The first declaration of a group (:func:`_named_index`) that is not
+    on ``line`` of ``block``: a sentence states no outcome for its own
+    declaration; every declaration before ``other`` shares ``first``'s place."""
+    return other if first[1].block is block and first[1].line == line else first
 
 
 def _row_anchors(declared: list[Unmeasured], headed: set[str]) -> set[str] | None:

@@ -28,8 +28,9 @@ class PooledCellHelpers(ViewBase):
 
     def _pooled_figure(self, cell: PooledCell, row_digits: bool = False) -> str:
         """``8.305 (6 compilations: 8.221 to 8.873)``; ``8.362 (9 compilations in 2 jobs: 8.159 to 9.823)``;
-        ``8.4 (2 jobs: 8.3 to 8.5)`` for jobs without compilations; ``9.018 (1 compilation)`` for a job
-        that compiled once; the figure alone for one job without compilations. ``row_digits``: the
+        ``8.4 (2 jobs: 8.3 to 8.5)`` for jobs without compilations; ``3.4 (3 compilations, each 3.4)``
+        where the ends print alike; ``9.018 (1 compilation)`` for a job that compiled once; the figure
+        alone for one job without compilations. ``row_digits``: the
         three figures take their digits as a job-to-job cell's do (:func:`~.rows.spread_cells` of the
         cell's first row: what its record's spread supports, more where the ends would not read as
         their difference), not the study's ``ms`` decimals."""
@@ -42,7 +43,9 @@ class PooledCellHelpers(ViewBase):
         else:
             low, high, figure = self._ms(cell.low), self._ms(cell.high), self._ms(cell.median_ms)
         what = (f"{count} compilations" + (f" in {jobs} jobs" if jobs > 1 else "")) if cell.numbered else f"{jobs} jobs"
-        return emit(f"{figure} ({what}: {low} to {high})", list(cell.rows), kind="figure")
+        # ends that print alike read as one figure, as a job-to-job cell's equal figures do (tables._cell_figure)
+        spread = f"{what}: {low} to {high}" if low != high else f"{what}, each {low}"
+        return emit(f"{figure} ({spread})", list(cell.rows), kind="figure")
 
     @staticmethod
     def _compiled_cell(rows: list[Row]) -> PooledCell | None:

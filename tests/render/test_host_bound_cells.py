@@ -196,6 +196,21 @@ def test_a_ratio_against_one_compilation_spans_the_other_sides_compilations(tmp_
     assert view._pooled_table_cell(one) is None  # one compilation: the cell prints as it always has
 
 
+def test_compilations_whose_ends_print_alike_say_each_once(tmp_path):
+    from studygen.study.compilations import pooled_cell
+
+    # fp32: three compilations at 6.25 ms; fp16: 4.10012, 4.10021 and 4.10034 ms, alike at the study's 3 decimals
+    view, rows = _pooled_view(tmp_path, [torch_latency("fp32", "compile", 6.25, 1.2, [6.25, 6.25, 6.25]),
+                                         torch_latency("fp16", "compile", 4.10021, 1.1, [4.10012, 4.10034, 4.10021])])
+    fp32, fp16 = rows["fp32", "latency"], rows["fp16", "latency"]
+    assert view._pooled_table_cell(fp32) == "6.25 (3 compilations, each 6.25)"
+    # a cell's own digits tell 4.10012 from 4.10034: a range still
+    assert view._pooled_table_cell(fp16) == "4.1002 (3 compilations: 4.1001 to 4.1003)"
+    # the compilation table prints the study's ms decimals, where both cells' ends print alike
+    assert view._pooled_figure(pooled_cell(fp32)) == "6.250 (3 compilations, each 6.250)"
+    assert view._pooled_figure(pooled_cell(fp16)) == "4.100 (3 compilations, each 4.100)"
+
+
 def test_kernel_times_are_no_pooled_latency_cell(tmp_path):
     view, rows = _pooled_view(tmp_path, [torch_latency("fp32", "compile", 5.3, 1.2, [5.0, 5.6]),
                                          kernels("fp32", "compile", 2.0)])
