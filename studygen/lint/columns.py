@@ -48,6 +48,12 @@ _LABEL_HEADER_RE = lazy_compile(
     r"statistic|stat|metric|quantity)\b",
     re.IGNORECASE,
 )
+# A header of machines or runs, whose full names run long: labels of up to _MAX_NAMED_LABEL_WORDS words. Not every
+# label header: a kernel's six-word description read as labels made clauses naming "every other" kernel name rows.
+_LONG_LABEL_HEADER_RE = lazy_compile(
+    r"^\W*(?:gpus?|devices?|hardware|accelerators?|machines?|systems?|platforms?|hosts?|nodes?|models?|jobs?)\b",
+    re.IGNORECASE,
+)
 _HEADER_UNIT_RE = lazy_compile(
     r"(?<![\w/'])(" + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ("second", "seconds", "sec", "secs", "s"))
     + r"|s(?=\)|\]|$))(?!\w)(?!/(?!" + r"(?i:gpus?|devices?|chips?|cards?|nodes?|ranks?|users?|requests?|reqs?|im|imgs?|images?|samples?|"
@@ -253,7 +259,7 @@ def type_columns(table: Table, scopes: frozenset[tuple[str, ...]] = frozenset())
         key_rows = 2 if column == 0 and names_scope(header, scopes) else 3
         keyed = unit is None and (_is_key_column(texts, key_rows) if column == 0 else _is_repeated_integers(texts))
         if named_label or numeric * 2 <= nonempty or keyed:
-            if not _is_text_header(header) and _short_cells(texts, _is_label_header(header)):
+            if not _is_text_header(header) and _short_cells(texts, _LONG_LABEL_HEADER_RE.match(header) is not None):
                 table.label_columns.append(column)
                 label_texts[column] = texts
             continue
@@ -351,10 +357,10 @@ def _is_text_header(header: str) -> bool:
 
 def _short_cells(texts, label_header: bool = False) -> bool:
     """True when the cells are short enough to be row labels (not notes):
-    five words at most, eight under a header that names a label ("GPU",
-    "Job"), where a device's full name runs longer ("NVIDIA GeForce RTX 4060
-    Laptop GPU"; one such row once left the table without labels, its rows
-    named by their lines)."""
+    five words at most, eight under a header that names a machine or a run
+    (``label_header``: :data:`_LONG_LABEL_HEADER_RE`, "GPU", "Job"), where a
+    device's full name runs longer ("NVIDIA GeForce RTX 4060 Laptop GPU"; one
+    such row once left the table without labels, its rows named by their lines)."""
     words = _MAX_NAMED_LABEL_WORDS if label_header else _MAX_LABEL_WORDS
     return any(texts) and max(text.count(" ") for text in texts) < words
 

@@ -60,3 +60,18 @@ def test_long_cells_under_a_notes_header_stay_notes():
     notes = DEVICES.replace("| GPU |", "| Notes |")
     (finding,) = _sg101(notes.format(range="14.62 to 31.08 ms"))
     assert "leaves out row 'line 6' (6.115 ms)" in finding.message
+
+
+def test_long_descriptions_under_a_kernel_header_are_no_labels_but_long_device_names_are():
+    # a table of kernels described in six words or more: read as labels, their common words ("every", "other",
+    # "of") made clauses all over the document name rows, and the universal-comparison reading walked every table
+    # for each (lint of the shipped H200 README 26 -> 34 ms, the same findings); a GPU's full name stays a label
+    from studygen.lint.parse import parse_document
+
+    kernels = ("| Kernel | Time (ms) |\n| --- | --- |\n| pointwise kernel 2 of 8 fused addmm | 1.28 |\n"
+               "| every other kernel of the group | 0.01 |\n")
+    devices = ("| GPU | Time (ms) |\n| --- | --- |\n| NVIDIA GeForce RTX 4060 Laptop GPU | 1.28 |\n"
+               "| NVIDIA H100 80GB HBM3 | 0.51 |\n")
+    (kernel_table,) = parse_document(kernels, "k.md").tables
+    (device_table,) = parse_document(devices, "d.md").tables
+    assert (kernel_table.label_columns, device_table.label_columns) == ([], [0])
