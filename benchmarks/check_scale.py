@@ -30,7 +30,22 @@ Prints the figures against the targets of issues 7, 11 and 25:
 - doubling the records costs at most 2.2x the time;
 - ``studygen --help`` in <= 0.3 s (lazy imports).
 
-Last measured at the default scale (main a762f00, 2026-12-05, ``--repeat 3``,
+Last measured at the default scale (2026-12-05, ``--repeat 3``, the machine
+otherwise idle): on 2841ae5, load average 0.7-1.1, the floor 18.7-18.9 us a
+record; 10,000 records with workers 0.90 s (4.8x: met), CPU 1.67 s (8.9x),
+one process 1.61 s (8.5x); 20,000 records 1.65 s (4.4x: met), CPU 3.16 s
+(8.4x), one process 3.03 s (8.1x); doubling 1.84x. At the session's end
+(2a45879, an hour later) the same benchmark gave 0.95 s (5.0x) and 1.98 s
+(5.2x), one process 3.17 s (8.3x), and interleaved runs of the kept 20,000-record
+project gave 1.78-1.79 s for that session's start (8659713) against
+1.80-1.87 s: the spread between runs of the same code (1.65 against 1.98 s)
+is larger than what the session's changes cost. Two one-process checks of
+ten 1,000-record studies each, run at once, took 1.59 and 1.69 s against
+1.60 s alone (ten of 500 records: 0.91 and 0.89 against 0.87 s): the two
+cores do not slow each other much; what is left between the one-process time
+and twice the workers' is each process's start and the last study's tail.
+
+Measured before at the default scale (main a762f00, 2026-12-05, ``--repeat 3``,
 load average 0.9-1.1, the machine otherwise idle): the floor 18.4-18.8 us a
 record; 10,000 records with workers 0.91 s (4.9x: met, no margin), CPU
 1.69 s (9.0x), one process 1.56 s (8.3x); 20,000 records 1.94 s (5.3x:

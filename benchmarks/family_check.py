@@ -31,7 +31,19 @@ the same way (they kept caches): ``--extra-check-args=--no-cache`` with a
 warm cache folder is the uncached check issue 25 measured, ``--cache-dir ''``
 runs with no cache folder at all.
 
-Last measured (main a762f00 against 1ba1e8d, that session's start, with
+Last measured (main 2a45879 against 8659713, that session's start, with
+``--before``, ``--repeat 10``, 2026-12-05, load average 0.7-0.9): check of the
+project 0.334 s against 0.331 s (1.01x; 8.1x ``--help`` best in that run for
+both: at the 8x target, no margin); one process 11.1x; render
+deformable_detr 3.7x (met); render deformable_detr_h200_torch 0.207 s, 5.0x
+(at the target, as before). A mid-session run had check at 1.04x: lint of
+the shipped READMEs 47.5 -> 56.4 ms, a README's 'Kernel' column of six-word
+descriptions newly read as labels; reading long labels only under headers of
+machines and runs took it back (51.3 ms). Tried and dropped: reading
+matplotlib's version without importing importlib.metadata (mdformat imports
+it in every check and render anyway).
+
+Measured before (main a762f00 against 1ba1e8d, that session's start, with
 ``--before``, ``--repeat 10``, 2026-12-05, load average 0.2-0.9): check of the
 project 1.01x the time of 1ba1e8d (0.326 s, 7.9x ``--help`` best, 8.0x
 medians: at the 8x target, no margin; 1ba1e8d 7.8x / 8.0x in the same run),
