@@ -190,7 +190,8 @@ class SectionHelpers(ViewBase):
         :func:`~studygen.study.timing.compute_rows`): the figures of
         each side, as a range over jobs when several jobs measured it;
         "is no faster than" where they print alike (the study's precision
-        rounds the gap away: "slower" would state what they do not show).
+        rounds the gap away: "slower" would state what they do not show), or
+        where the figures of several jobs, pooled, overlap (their medians' order is then not settled).
         ``filters`` (row fields, as :meth:`figures` takes them) keep the
         pairs whose rows match them (``metric="gpu_compute"``: the timing
         the generic template's tables show). Both rows of a pair are timed
@@ -247,7 +248,12 @@ class SectionHelpers(ViewBase):
         compilation of every job (a job without compilations counts once), ''
         when the lower precision is not the slower one at those medians. One
         job's pair alone would state a difference the other jobs' figures may
-        not bear out. ``batch``: name the batch of a TensorRT configuration;
+        not bear out. Where the figures overlap (the slower side's least is
+        at or under the other's most), which jobs ran decides the order of the
+        medians: "is no faster than", saying it is not settled (case,
+        an H100 trial: fp16 4.225 ms (3.673 to 6.677) against fp32 4.105 ms
+        (3.765 to 6.185), slower in two jobs of three and faster in one, read
+        "is slower than"). ``batch``: name the batch of a TensorRT configuration;
         ``after``: text the sentence ends with (:func:`~.host_bound.inversion_clause`)."""
         if low.median_ms <= high.median_ms:
             return ""
@@ -265,11 +271,15 @@ class SectionHelpers(ViewBase):
             where = f" with TensorRT {version_label(first.tensorrt)}{at}"
         else:
             where = f" at {shape_label(first.shape)} ({first.mode})"
-        verb = "is no faster than" if format_number(low.median_ms, ms) == format_number(high.median_ms, ms) else \
-            "is slower than"  # medians that print alike show no slower side (as _inversion_sentence)
+        # medians that print alike show no slower side (as _inversion_sentence); figures that overlap, ends
+        # printing alike included, leave the medians' order to which jobs ran: neither states an inversion
+        tied = format_number(low.median_ms, ms) == format_number(high.median_ms, ms)
+        overlap = not tied and (low.low <= high.high or format_number(low.low, ms) == format_number(high.high, ms))
+        verb = "is no faster than" if tied or overlap else "is slower than"
+        spread = "; the figures overlap, so the order of the medians is not settled" if overlap else ""
         text = (f"{self.label(first.variant)} on {escape_label_in_prose(gpu_label(first.gpu))}{where} "
                 f"{verb} {self.label(high.first.variant)} at the medians over every job, with {figure(low)} "
-                f"against {figure(high)}.{after}")
+                f"against {figure(high)}{spread}.{after}")
         same_job = low.same_job_pairs(high)
         return emit(text, [*low.rows, *high.rows], compared=same_job)
 

@@ -87,6 +87,37 @@ def test_inversions_on_pytorch_cells_of_several_jobs_read_the_medians_over_every
     assert sorted((x.job_id, y.job_id) for x, y in entry.compared) == [("a", "a"), ("b", "b")]
 
 
+def test_pooled_figures_that_overlap_state_no_inversion(tmp_path):
+    # three eager jobs, fp16 against fp32 (numbers chosen here, after an H100 trial where fp16 was slower in two
+    # jobs of three): fp16 4.3, 4.4, 5.5 (median 4.4); fp32 4.0, 4.2, 6.0 (median 4.2). fp16's least, 4.3, is under
+    # fp32's most, 6.0, and job c's fp16 is the faster: the medians' order is not settled, no "slower"
+    def eager(variant, value):
+        return latency(variant, value, "800x1067", backend="pytorch", mode="eager")
+
+    def jobs(fp16, fp32):
+        return [record(job, [eager("fp16", a), eager("fp32", b)]) for job, a, b in zip("abc", fp16, fp32)]
+
+    study = StudyView(load(tmp_path / "wide", records=jobs([4.3, 4.4, 5.5], [4.0, 4.2, 6.0])))
+    lines, recorded = printed(study.precision_inversions)
+    assert lines == [
+        "fp16 on H200 at 800 x 1067 (eager) is no faster than fp32 at the medians over every job, with 4.400 ms "
+        "(3 jobs: 4.300 to 5.500) against 4.200 ms (3 jobs: 4.000 to 6.000); the figures overlap, so the order "
+        "of the medians is not settled."]
+    assert [e.kind for e in recorded] == ["side_finding"] and len(recorded[0].rows) == 6
+    # ends that meet (fp16's least 4.3 is fp32's most) overlap too, and so do ends that print alike (4.3004 and
+    # 4.3001, both 4.300 at the study's 3 decimals); apart (fp16 4.31 and 4.4 against 4.0 and 4.3), every job's
+    # fp16 is slower than every job's fp32, and the sentence says so
+    for name, fp16, fp32 in (("meet", [4.3, 4.4], [4.0, 4.3]), ("alike", [4.3004, 4.4], [4.0, 4.3001])):
+        assert StudyView(load(tmp_path / name, records=jobs(fp16, fp32))).precision_inversions() == [
+            "fp16 on H200 at 800 x 1067 (eager) is no faster than fp32 at the medians over every job, with 4.350 ms "
+            "(2 jobs: 4.300 to 4.400) against 4.150 ms (2 jobs: 4.000 to 4.300); the figures overlap, so the order "
+            "of the medians is not settled."], name
+    apart = StudyView(load(tmp_path / "apart", records=jobs([4.31, 4.4], [4.0, 4.3]))).precision_inversions()
+    assert apart == [
+        "fp16 on H200 at 800 x 1067 (eager) is slower than fp32 at the medians over every job, with 4.355 ms "
+        "(2 jobs: 4.310 to 4.400) against 4.150 ms (2 jobs: 4.000 to 4.300)."]
+
+
 def test_a_tensorrt_inversion_with_a_figure_in_no_pair_reads_the_medians_over_every_job(tmp_path):
     # job a: fp16 2.0, FP8 31.39 ms (FP8 slower in job a); job b: fp16 99.996 ms alone. fp16's job-to-job spread
     # (2.0 to 99.996) is wider than job a's difference (29.39), so job a's pair alone is not stated (the generic
@@ -96,12 +127,14 @@ def test_a_tensorrt_inversion_with_a_figure_in_no_pair_reads_the_medians_over_ev
     b = record("b", [latency("fp16", 99.996)])
     assert StudyView(load(tmp_path / "wide", records=[a, b])).precision_inversions() == []
     # job b's fp16 at 40.0 ms, slower than FP8 (no pair): fp16's median over both jobs is 21.0, FP8 still slower
-    # there, and the sentence shows every job's figure (a figure of one job as its record prints it)
+    # there, and the sentence shows every job's figure (a figure of one job as its record prints it); FP8's 31.39
+    # lies inside fp16's 2.0 to 40.0, so the medians' order settles nothing and no "slower" is said
     b = record("b", [latency("fp16", 40.0)])
     study = StudyView(load(tmp_path / "narrow", records=[a, b]))
     lines, recorded = printed(study.precision_inversions)
-    assert lines == ["FP8 on H200 with TensorRT 11.4.0.106 at 800 x 800 is slower than fp16 at the medians over every job, "
-                     "with 31.39 ms (job a) against 21.000 ms (2 jobs: 2.000 to 40.000)."]
+    assert lines == ["FP8 on H200 with TensorRT 11.4.0.106 at 800 x 800 is no faster than fp16 at the medians over every "
+                     "job, with 31.39 ms (job a) against 21.000 ms (2 jobs: 2.000 to 40.000); the figures overlap, so the "
+                     "order of the medians is not settled."]
     (entry,) = recorded
     assert sorted((r.job_id, r.value) for r in entry.rows) == [("a", 2.0), ("a", 31.39), ("b", 40.0)]
     assert [(x.job_id, y.job_id) for x, y in entry.compared] == [("a", "a")]
@@ -134,8 +167,9 @@ def test_a_pooled_tensorrt_inversion_names_the_batch_where_sentences_differ_in_i
     for result in (*a["results"], *b["results"]):
         del result["shape"]
     assert StudyView(load(tmp_path, records=[a, b])).precision_inversions() == [
-        "FP8 on H200 with TensorRT 11.4.0.106, batch 1 is slower than fp16 at the medians over every job, with 31.39 ms "
-        "(job a) against 21.000 ms (2 jobs: 2.000 to 40.000).",
+        "FP8 on H200 with TensorRT 11.4.0.106, batch 1 is no faster than fp16 at the medians over every job, with "
+        "31.39 ms (job a) against 21.000 ms (2 jobs: 2.000 to 40.000); the figures overlap, so the order of the "
+        "medians is not settled.",
         "FP8 is slower than fp16 on H200 with TensorRT 11.4.0.106, batch 4: 4.0 ms against 3.0 ms (job a)."]
 
 
