@@ -223,16 +223,10 @@ def digit_slip(a: str, b: str) -> str | None:
     return None
 
 
-def one_digit_away(a: str, b: str) -> bool:
-    """True when ``a`` is one slip from ``b`` (:func:`digit_slip`): one
-    digit changed or two neighbouring digits swapped."""
-    return digit_slip(a, b) is not None
-
-
 def misquoted(text: str, figures: Figures, factor: float, sentence: str) -> list[Measured]:
     """The rows' figures the quoted ``text`` (``factor`` from the figures'
     unit to its own) may have been copied wrong from: those one digit away
-    from it at its decimals (:func:`one_digit_away`), each printed value
+    from it at its decimals (:func:`digit_slip`, found by :meth:`_Printed.one_slip_from`), each printed value
     once, nearest first; none when any measured figure, a kept one too,
     matches it. When ``sentence`` (the one the figure stands in) names rows
     (:func:`row_names`), only their figures are suggested: a figure said of
