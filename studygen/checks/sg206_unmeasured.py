@@ -52,7 +52,7 @@ from itertools import accumulate
 from ..findings import Finding
 from ..label_names import label_pattern
 from ..lint.format_words import format_mentions
-from ..lint.sg106_unmeasured import OUTCOME_RE
+from ..lint.sg106_unmeasured import DO_OR_DONE_WORDS, DONE_WORDS, OUTCOME_RE
 from ..records.kinds import NOT_MEASURED_STATISTIC
 from .base import prose_finding, row_finding
 from .readme_text import numbered_labels, numbers_in, quote, sentence_at, sentence_bounds
@@ -64,15 +64,14 @@ from .readme_text import numbered_labels, numbers_in, quote, sentence_at, senten
 STATES_NO_RESULT = frozenset({"expectation", "variant_list", "condition", "record_note"})
 
 
-_UNDONE = r"(?:measured|tried|run|tested|benchmarked|timed|profiled|built|collected|evaluated)"
 # "<a few words naming it> was not measured": the mention lies in the subject, before the verb
 _DECLARED_SUBJECT_RE = re.compile(
     r"^(?:[\w.+-]+\s+){0,8}?(?:was|were|is|are|has|have)\s+(?:not|never)\s+(?:yet\s+)?(?:been\s+)?(?:yet\s+)?"
-    + _UNDONE + r"\b", re.I)
+    + DONE_WORDS + r"\b", re.I)
 # "We did not measure <it>": the mention lies after the verb
 _DECLARED_OBJECT_RE = re.compile(
     r"^(?:we|i|nobody|no\s+one)\s+(?:did\s+not|didn't|have\s+not|haven't|has\s+not|hasn't|never)\s+(?:yet\s+)?"
-    r"(?:measure|try|run|test|benchmark|time|profile|build|collect|evaluate)d?\b", re.I)
+    + DO_OR_DONE_WORDS + r"\b", re.I)
 
 
 def declares_unmeasured(sentence: str, start: int, labels=None) -> bool:
@@ -80,7 +79,9 @@ def declares_unmeasured(sentence: str, start: int, labels=None) -> bool:
     declares the configuration mentioned at offset ``start`` not measured:
     it opens with a declaration whose subject holds the mention ("int8 was
     not measured", "INT8 on the GTX 1070 has not been tried") or whose
-    object follows it ("We did not measure int8"), and holds no outcome word
+    object follows it ("We did not measure int8"), with a measuring verb of
+    lint's list (:data:`~studygen.lint.sg106_unmeasured.MEASURING_VERBS`,
+    the one SG106 reads), and holds no outcome word
     (:data:`~studygen.lint.sg106_unmeasured.OUTCOME_RE`) and no figure
     (:func:`~studygen.checks.readme_text.numbers_in`, a number in a name
     ``labels`` finds left out) up to its full stop. A reason may follow ("…, for want of a

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from studygen.checks import CheckContext, sg206_unmeasured
 from studygen.findings import ERROR
+from studygen.lint.sg106_unmeasured import MEASURING_VERBS
 from studygen.records.load import yaml_line
 
 from .studies import codes, collected_provenance, latency, line_of, load, readme_lines, record, spec
@@ -278,6 +279,8 @@ SUMMARY = HEADER + "{{ study.decision.summary }}\n"
     "Keep fp16. int8 was not measured.",
     "Keep fp16. INT8 on this board has not been tried yet, for want of a calibration set.",
     "Keep fp16; we did not measure int8.",
+    "Keep fp16. We have not tried int8.",
+    "Keep fp16. int8 was not attempted.",
 ])
 def test_a_summary_that_only_says_it_was_not_measured_is_no_finding(tmp_path, said):
     # the hint to a study-file field reads "say here that it was not measured": a sentence doing just that passes
@@ -478,3 +481,11 @@ def test_a_gpu_named_only_as_the_end_of_a_longer_gpu_name_is_that_gpus(tmp_path)
     parts = sg206_unmeasured.config_parts(study, {"config": "fp32 on the RTX A6000", "reason": "r"})
     assert parts.gpus == {"NVIDIA RTX A6000"}
     assert [m.group() for m in parts.other_gpus.finditer("rtx a6000 and a6000")] == ["a6000", "a6000"]
+
+
+@pytest.mark.parametrize("base, done", MEASURING_VERBS)
+def test_every_measuring_verb_of_lints_list_declares(base, done):
+    # SG206 and lint's SG106 read one list of measuring verbs, in both voices
+    for sentence in (f"int8 was not {done}.", f"We did not {base} int8.", f"We have not {done} int8."):
+        assert sg206_unmeasured.declares_unmeasured(sentence, sentence.index("int8")), sentence
+    assert not sg206_unmeasured.declares_unmeasured(f"int8 was {done}.", 0)

@@ -73,6 +73,9 @@ def test_an_unqualified_declaration_still_conflicts_with_every_bf16_row(declarat
     # the object form: the qualifier after the object scopes it too
     ("We did not measure BF16 on the L40S.", [10]),
     ("We did not measure BF16 on the H200 because the queue was full.", [8, 12]),
+    # the object after a participle, and a measuring verb of the shared list (MEASURING_VERBS)
+    ("We have not measured BF16 on the L40S.", [10]),
+    ("BF16 was not collected on the L40S.", [10]),
 ])
 def test_qualifiers_in_several_wordings(declaration, lines):
     text = "# BF16\n\n" + declaration + "\n\n" + GPU_TABLE + "\nOn the H200, BF16 is 1.6x faster than FP32.\n"
@@ -243,3 +246,12 @@ def test_a_vendor_word_alone_stays_the_configuration():
     assert sg106_unmeasured.item_terms("NVIDIA") == {"nvidia"}
     assert _lines("# Study\n\nThe fp32 run on the GTX 1070 took 0.2113 ms; fp32 was not measured on the RTX 3090.\n\n"
                   "On the GTX 1070, fp32 was slower than fp16.\n") == []
+
+
+@pytest.mark.parametrize("base, done", sg106_unmeasured.MEASURING_VERBS)
+def test_every_measuring_verb_declares_in_both_voices(base, done):
+    # one vocabulary for lint and for the README check (SG206 reads the same list): each verb, in either voice
+    table = "| Variant | Median ms |\n| ------- | --------- |\n| fp32    | 6.40      |\n| int8    | 4.10      |\n"
+    expected = [(8, "'INT8' is declared not measured (line 3) but row 'int8' (line 8) gives it figures: 'Median ms' 4.10")]
+    for declaration in (f"INT8 was not {done}.", f"We did not {base} INT8.", f"We have not {done} INT8."):
+        assert _sg106("# INT8\n\n" + declaration + "\n\n" + table) == expected, declaration
