@@ -66,7 +66,7 @@ from ..render.rows import fmt, spread_cells, unit_suffix
 from ..render.labels import gpu_label, shape_label
 from ..study.resolution import timer_allowance
 from ..study.spread import JOBS, Spread, declared_source_of, measured_spreads, tolerance
-from ..study.timing import describe, latency_signature
+from ..study.timing import describe, latency_signature, timing_name
 from .rekey import Pairing, ProvenanceChange, RekeyedFigure, pair_by_job, provenance_changes
 
 UNCHANGED = "unchanged"
@@ -545,12 +545,16 @@ def _place(row) -> Place:
 
 
 def _what(study, row, batch: bool = False) -> str:
-    """``fp16 median gpu compute, 800 x 800, compile, H200`` style words for a
-    row's key; its batch when it is not 1, or when ``batch`` (the figures
-    compared hold several batches: ``batch 1`` tells a figure apart from
-    ``batch 8`` at the same shape)."""
+    """``fp16 median GPU compute time, 800 x 800, engine, H200`` style words
+    for a row's key (a latency's timing in check's and render's words,
+    :func:`~studygen.study.timing.timing_name`: ``CUDA-event time per
+    forward`` for a ``collect run`` figure); its batch when it is not 1, or
+    when ``batch`` (the figures compared hold several batches: ``batch 1``
+    tells a figure apart from ``batch 8`` at the same shape)."""
     measured = row.statistic if row.statistic not in (None, "", "unspecified") else ""
     metric = row.metric if row.metric not in (None, "", "unspecified", row.kind) else row.kind
+    if row.kind == Kind.LATENCY and row.metric not in (None, "", "unspecified"):
+        metric = timing_name(row)
     head = " ".join(p for p in (study.variant_label(row.variant), measured, metric.replace("_", " "),
                                 row.group or "") if p)
     where = [shape_label(row.shape) if row.shape else "", row.mode or "",

@@ -29,7 +29,7 @@ def test_a_change_the_study_precision_rounds_away_prints_with_its_values(tmp_pat
     # between equal values beside a relative change; 5.14 - 5.12 = 0.02 needs the second decimal on all three
     lines, figures = _lines(tmp_path, [record("a", [latency("fp16", 5.12)])], [record("a", [latency("fp16", 5.14)])],
                             precision={"latency_ms": 1})
-    assert lines[2].startswith("  beyond spread: fp16 median gpu compute, 800 x 800, engine, H200: 5.12 ms -> 5.14 ms "
+    assert lines[2].startswith("  beyond spread: fp16 median GPU compute time, 800 x 800, engine, H200: 5.12 ms -> 5.14 ms "
                                "(+0.02 ms, +0.39 %); more than timer resolution 0.00025 ms")
     assert (figures[0]["old"], figures[0]["new"]) == (["5.12"], ["5.14"])
 
@@ -40,7 +40,7 @@ def test_a_change_and_its_spread_read_as_the_values_beside_them(tmp_path):
     # gives 14.6 - 14.2 = 0.4, the 0.383 rounded; the repeats carry one decimal, 15.3 - 14.1 = 1.2
     lines, figures = _lines(tmp_path, [record("a", [latency("fp16", 14.616, repeats=[14.1, 14.616, 15.3])])],
                             [record("a", [latency("fp16", 14.233, repeats=[13.9, 14.233, 15.0])])])
-    assert lines[2].startswith("  within spread: fp16 median gpu compute, 800 x 800, engine, H200: 14.6 ms -> 14.2 ms "
+    assert lines[2].startswith("  within spread: fp16 median GPU compute time, 800 x 800, engine, H200: 14.6 ms -> 14.2 ms "
                                "(-0.4 ms, -2.62 %); within 1.2 ms spread of 3 repeat medians in base (14.1 to 15.3 ms) [")
     assert (figures[0]["old"], figures[0]["new"], figures[0]["delta"]) == (["14.6"], ["14.2"], pytest.approx(-0.383))
 
@@ -51,6 +51,6 @@ def test_every_value_of_the_line_takes_the_digits_of_the_move(tmp_path):
     lines, _ = _lines(tmp_path, [record("a", [latency("fp16", 5.12)]), record("b", [latency("fp16", 5.3)])],
                       [record("a", [latency("fp16", 5.14)]), record("b", [latency("fp16", 5.3)])],
                       precision={"latency_ms": 1})
-    assert lines[2].startswith("  within spread: fp16 median gpu compute, 800 x 800, engine, H200: 5.12, 5.3 ms "
+    assert lines[2].startswith("  within spread: fp16 median GPU compute time, 800 x 800, engine, H200: 5.12, 5.3 ms "
                                "(jobs a, b) -> 5.14, 5.3 ms (jobs a, b) (+0.02 ms, +0.39 %, job a moved most); "
                                "within 0.18 ms spread of 2 jobs in base (5.12 to 5.3 ms)")

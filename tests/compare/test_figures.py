@@ -228,8 +228,8 @@ def test_keys_that_read_alike_are_told_apart_by_their_versions(tmp_path):
     base, head = both(tmp_path, [record("a", [latency("fp16", 5.0)])],
                       [record("a", [latency("fp16", 5.0)]), record("b", [latency("fp16", 5.1)], provenance=newer)])
     names = sorted(c.what for c in figure_changes(base, head)[0])
-    assert names == ["fp16 median gpu compute, 800 x 800, engine, H200, tensorrt=11.4.0.106,cuda=13.0",
-                     "fp16 median gpu compute, 800 x 800, engine, H200, tensorrt=11.5.0.1,cuda=13.0"]
+    assert names == ["fp16 median GPU compute time, 800 x 800, engine, H200, tensorrt=11.4.0.106,cuda=13.0",
+                     "fp16 median GPU compute time, 800 x 800, engine, H200, tensorrt=11.5.0.1,cuda=13.0"]
 
 
 def test_a_family_missing_at_one_revision_is_all_new_or_all_removed(tmp_path):
@@ -289,10 +289,10 @@ def test_jobs_timed_differently_are_two_figures_and_no_spread_of_each_other(tmp_
     assert [(c.verdict, c.old, c.new, c.old_jobs, c.spread and c.spread.source) for c in changes] == [
         (BEYOND, ("100.0",), ("60.0",), ("b",), "timer resolution"), (UNCHANGED, ("10.0",), ("10.0",), ("a",), None)]
     assert changes[0].delta == pytest.approx(-40.0) and changes[0].key == changes[1].key
-    assert changes[0].what == ("fp16 median gpu compute, 800 x 800, engine, H200, TensorRT engine, GPU compute time, "
+    assert changes[0].what == ("fp16 median GPU compute time, 800 x 800, engine, H200, TensorRT engine, GPU compute time, "
                                "CUDA graphs on, data transfers off, spin-wait on")
     assert changes[1].what.endswith(", CUDA graphs off, data transfers off, spin-wait on")
     # one way of timing: the words stay those of the key alone
     base, head = both(tmp_path / "alike", [record("a", [latency("fp16", 10.0, method=on)])],
                       [record("a", [latency("fp16", 10.5, method=on)])])
-    assert only(figure_changes(base, head)[0], BEYOND).what == "fp16 median gpu compute, 800 x 800, engine, H200"
+    assert only(figure_changes(base, head)[0], BEYOND).what == "fp16 median GPU compute time, 800 x 800, engine, H200"

@@ -68,11 +68,11 @@ def test_a_figure_label_names_the_batch_where_the_figures_hold_several(tmp_path)
     def study(side, fp16_b1):
         return load(tmp_path / side, records=[record("rtx", [latency("fp16", fp16_b1), latency("fp16", 6.875, batch=8)])])
     changed = [c for c in figure_changes(study("base", 1.192), study("head", 1.311))[0] if c.verdict != "unchanged"]
-    assert [c.what for c in changed] == ["fp16 median gpu compute, 800 x 800, engine, batch 1, H200"]
+    assert [c.what for c in changed] == ["fp16 median GPU compute time, 800 x 800, engine, batch 1, H200"]
     # one batch in the study: nothing to tell apart, batch 1 unsaid as before
     single = figure_changes(load(tmp_path / "one-a", records=[record("rtx", [latency("fp16", 1.192)])]),
                              load(tmp_path / "one-b", records=[record("rtx", [latency("fp16", 1.311)])]))[0]
-    assert [c.what for c in single] == ["fp16 median gpu compute, 800 x 800, engine, H200"]
+    assert [c.what for c in single] == ["fp16 median GPU compute time, 800 x 800, engine, H200"]
 
 
 def test_a_place_is_left_out_of_a_message_but_a_count_is_kept():
@@ -81,3 +81,13 @@ def test_a_place_is_left_out_of_a_message_but_a_count_is_kept():
     assert normalised_message("at /results/62/value_ms (run.log:33, line 12)") == "at /results/#/value_ms (run.log:#, line #)"
     # "3/4 rows" is a count, not a pointer's index: a finding whose count changed is a changed finding
     assert normalised_message("3/4 rows fit") != normalised_message("3/5 rows fit")
+
+
+def test_a_figure_label_names_its_timing_as_check_and_render_do(tmp_path):
+    # a collect run figure is CUDA-event time per forward, not trtexec's GPU compute time
+    from tests.render.test_host_bound_cells import torch_latency
+
+    def study(side, eager_ms):
+        return load(tmp_path / side, records=[record("h100", [torch_latency("fp16", "eager", eager_ms, 1.0)])])
+    changed = figure_changes(study("base", 4.1), study("head", 5.3))[0]
+    assert [c.what for c in changed] == ["fp16 median CUDA-event time per forward, 224 x 224, eager, H200"]

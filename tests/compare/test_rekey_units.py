@@ -121,8 +121,8 @@ def test_two_jobs_each_with_their_own_change_in_job_order_and_one_whose_only_fig
     assert [change.words() for change in provenance_changed] == [
         "job b: GPU 'Orin' -> 'Jetson AGX Orin'; 1 figure re-keyed, values unchanged",
         "job c: tensorrt 10.3.0 -> 10.5.0; 1 figure re-keyed, values unchanged"]
-    assert moved(changes) == [(NEW, "fp16 median gpu compute, 800 x 800, engine, Jetson AGX Orin"),
-                              (REMOVED, "fp16 median gpu compute, 800 x 800, engine, Orin")]
+    assert moved(changes) == [(NEW, "fp16 median GPU compute time, 800 x 800, engine, Jetson AGX Orin"),
+                              (REMOVED, "fp16 median GPU compute time, 800 x 800, engine, Orin")]
 
 
 def test_a_figure_dropped_with_the_gpu_rename_stays_removed_and_the_rest_re_key(tmp_path):
@@ -130,7 +130,7 @@ def test_a_figure_dropped_with_the_gpu_rename_stays_removed_and_the_rest_re_key(
     head = [record("cam", [latency("fp16", 2.35)], provenance(gpu="Thor"))]
     changes, (change,) = compared(tmp_path, base, head)
     assert change.words() == "job cam: GPU 'Orin' -> 'Thor'; 1 figure re-keyed, values unchanged"
-    assert moved(changes) == [(REMOVED, "fp32 median gpu compute, 800 x 800, engine, Orin")]
+    assert moved(changes) == [(REMOVED, "fp32 median GPU compute time, 800 x 800, engine, Orin")]
 
 
 def test_latencies_timed_two_ways_pair_with_their_own_way_of_timing(tmp_path):

@@ -43,8 +43,8 @@ def test_one_family_compared(tmp_path):
     base, head = revisions(tmp_path)
     family = compare_family("toy", "families/toy/README.md", base, head)
     assert [(c.what.split(",")[0], c.verdict) for c in family.figures] == [
-        ("FP8 median gpu compute", "beyond spread"), ("fp32 median gpu compute", "new"),
-        ("fp16 median gpu compute", "unchanged")]
+        ("FP8 median GPU compute time", "beyond spread"), ("fp32 median GPU compute time", "new"),
+        ("fp16 median GPU compute time", "unchanged")]
     (sentence,) = family.sentences
     assert sentence.verdict_changed and family.verdict_changes == [sentence]
     assert [(c.finding.code, c.appeared) for c in family.findings] == [("SG201", True)]
@@ -142,10 +142,10 @@ def test_text(report):
     lines = format_text(report).splitlines()
     assert lines[0] == "studygen diff: main (0123456789ab) -> the working tree"
     assert lines[1] == "toy"
-    assert lines[2] == ("  beyond spread: FP8 median gpu compute, 800 x 800, engine, H200: 10.0 ms -> 9.0 ms "
+    assert lines[2] == ("  beyond spread: FP8 median GPU compute time, 800 x 800, engine, H200: 10.0 ms -> 9.0 ms "
                         "(-1.0 ms, -10.00 %); more than 0.2 ms spread of 3 repeat medians in base (9.9 to 10.1 ms) "
                         f"[measurements/toy/main.json:{report.families[0].figures[0].place.line}]")
-    assert lines[3].startswith("  new: fp32 median gpu compute, 800 x 800, engine, H200: 20.0 ms (job main) [")
+    assert lines[3].startswith("  new: fp32 median GPU compute time, 800 x 800, engine, H200: 20.0 ms (job main) [")
     assert lines[4] == "  verdict changed: decision.shipped in the study file: not shipped -> shipped"
     assert lines[5] == "  verdict changed: families/toy/README.md:3 (no faster -> faster)"
     assert lines[6:8] == ["      - FP8 is no faster than fp16: 10.0 ms against 10.0 ms.",
@@ -165,7 +165,7 @@ def test_markdown_puts_the_summary_and_what_needs_a_look_first(report):
                         "1 sentence changed, findings: 1 appeared, 0 gone**")
     assert lines[4:8] == ["Beyond their spread:", "", "| Family | Figure | Old | New | Change | Spread |",
                           "|---|---|---|---|---|---|"]
-    assert lines[8] == ("| toy | FP8 median gpu compute, 800 x 800, engine, H200 | 10.0 ms | 9.0 ms | -1.0 ms, -10.00 % | "
+    assert lines[8] == ("| toy | FP8 median GPU compute time, 800 x 800, engine, H200 | 10.0 ms | 9.0 ms | -1.0 ms, -10.00 % | "
                         "0.2 ms spread of 3 repeat medians in base (9.9 to 10.1 ms) |")
     flips = lines.index("Verdict changes:")
     assert lines[flips + 2:flips + 6] == [
@@ -218,7 +218,7 @@ def test_github(report, tmp_path):
     study_lines = (tmp_path / "head" / "families" / "toy" / "study.yaml").read_text().splitlines()
     shipped_line = study_lines.index("  shipped: true") + 1
     assert lines[0].startswith(f"::error file=measurements/toy/main.json,line={line},title=studygen diff%3A beyond spread::"
-                               "toy: FP8 median gpu compute")
+                               "toy: FP8 median GPU compute time")
     assert lines[1].startswith("::notice file=measurements/toy/main.json,line=")
     assert lines[2] == (f"::error file=families/toy/study.yaml,line={shipped_line},title=studygen diff%3A verdict changed::"
                         "toy: decision.shipped not shipped -> shipped")
@@ -281,7 +281,7 @@ def test_every_kind_of_change_in_every_format(tmp_path):
     text = format_text(report).splitlines()
     assert "  sentence removed: families/toy/README.md:7" in text
     assert "      - bf16 is slower than fp16 at batch 8: 12.0 ms against 10.0 ms." in text
-    assert any(line.startswith("  beyond spread: FP8 median gpu compute, 800 x 800, engine, H200: 10.0 ms -> 10.5 ms "
+    assert any(line.startswith("  beyond spread: FP8 median GPU compute time, 800 x 800, engine, H200: 10.0 ms -> 10.5 ms "
                                "(+0.5 ms, +5.00 %)") for line in text)
     gone = [line for line in text if line.startswith("  finding ")]
     assert [line.split(":")[0] for line in gone] == ["  finding gone", "  finding gone"]
@@ -366,7 +366,7 @@ def test_a_quality_change_reads_in_points_and_ranks_by_them(tmp_path):
     assert (change_text(ap), change_text(ms)) == ("-5.00 points", "+0.3 ms, +3.00 %")
     assert (change_size(ap), change_size(ms)) == (pytest.approx(0.05), pytest.approx(0.03))
     markdown = format_markdown(Report("base", "head", [family]))
-    assert markdown.index("| toy | fp16 AP coco") < markdown.index("| toy | fp16 median gpu compute")
+    assert markdown.index("| toy | fp16 AP coco") < markdown.index("| toy | fp16 median GPU compute time")
     assert "%" not in next(line for line in markdown.splitlines() if line.startswith("| toy | fp16 AP coco"))
 
 
@@ -376,8 +376,8 @@ def test_a_new_or_removed_figure_of_several_jobs_names_them_once(tmp_path):
     head = load(tmp_path / "head", records=[record("a", [latency("fp32", 20.0)]), record("a-b", [latency("fp32", 20.5)])])
     family = compare_family("toy", "families/toy/README.md", Revision(base, (), None), Revision(head, (), None))
     lines = format_text(Report("main (0123456789ab)", "the working tree", [family])).splitlines()
-    assert lines[2].startswith("  new: fp32 median gpu compute, 800 x 800, engine, H200: 20.0, 20.5 ms (jobs a, a-b) [")
-    assert lines[3].startswith("  removed: fp16 median gpu compute, 800 x 800, engine, H200: was 10.0, 10.5 ms "
+    assert lines[2].startswith("  new: fp32 median GPU compute time, 800 x 800, engine, H200: 20.0, 20.5 ms (jobs a, a-b) [")
+    assert lines[3].startswith("  removed: fp16 median GPU compute time, 800 x 800, engine, H200: was 10.0, 10.5 ms "
                                "(jobs a, a-b) [")
     assert sum(line.count("(job") for line in lines) == 2
 
@@ -390,7 +390,7 @@ def test_a_job_dropped_beside_one_that_stays_is_a_removed_figure_in_every_format
     assert [(c.verdict, c.old_jobs, c.still_reported_by) for c in family.figures] == [
         ("removed", ("b",), ("a",)), ("unchanged", ("a", "b"), ())]
     report = Report("main (0123456789ab)", "the working tree", [family])
-    removed = "fp16 median gpu compute, 800 x 800, engine, H200: was 10.5 ms (job b); still reported by job a"
+    removed = "fp16 median GPU compute time, 800 x 800, engine, H200: was 10.5 ms (job b); still reported by job a"
     lines = format_text(report).splitlines()
     assert lines[2] == f"  removed: {removed} [measurements/toy/b.json:{family.figures[0].place.line}]"
     assert lines[3] == ("0 figures beyond their spread, 0 verdict changes; 0 within spread, 0 new, 1 removed, "
@@ -411,9 +411,9 @@ def test_a_job_dropped_beside_one_that_moved_is_removed_and_the_move_judged_on_i
     head = load(tmp_path / "head", records=[record("a", [latency("fp16", 10.2)])])
     family = compare_family("toy", "families/toy/README.md", Revision(base, (), None), Revision(head, (), None))
     lines = format_text(Report("a", "b", [family])).splitlines()
-    assert lines[2].startswith("  within spread: fp16 median gpu compute, 800 x 800, engine, H200: 10.0, 10.5 ms "
+    assert lines[2].startswith("  within spread: fp16 median GPU compute time, 800 x 800, engine, H200: 10.0, 10.5 ms "
                                "(jobs a, b) -> 10.2 ms (+0.2 ms, +2.00 %); within 0.5 ms spread of 2 jobs in base")
-    assert lines[3].startswith("  removed: fp16 median gpu compute, 800 x 800, engine, H200: was 10.5 ms (job b); "
+    assert lines[3].startswith("  removed: fp16 median GPU compute time, 800 x 800, engine, H200: was 10.5 ms (job b); "
                                "still reported by job a [")
 
 

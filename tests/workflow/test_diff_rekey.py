@@ -65,7 +65,7 @@ def test_a_corrected_gpu_name_and_tensorrt_version_re_key_the_jobs_figures_and_e
                                 "latency timing: CUDA graphs unknown → off, data transfers unknown → on, spin-wait "
                                 "unknown → off; 3 figures re-keyed, values unchanged")
     assert "<summary>Re-keyed figures (3)</summary>" in markdown
-    assert "- toy, job edge-a: fp32 median gpu compute, 800 x 800, engine, Jetson AGX Orin: 7.85 ms" in markdown
+    assert "- toy, job edge-a: fp32 median GPU compute time, 800 x 800, engine, Jetson AGX Orin: 7.85 ms" in markdown
     assert not any(line.startswith("Removed figures") for line in markdown)
 
     github = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "github").out.splitlines()
@@ -95,7 +95,7 @@ def test_the_json_report_gives_the_provenance_change_and_its_re_keyed_figures(re
     assert (change["file"], change["pointer"]) == (f"{RECORDS}/edge-a.json", "/provenance/gpu")
     assert change["line"] == line_of(repo / RECORDS / "edge-a.json", '"gpu": "Jetson AGX Orin"', 0)
     fp32 = next(f for f in change["figures"] if f["what"].startswith("fp32"))
-    assert fp32 == {"what": "fp32 median gpu compute, 800 x 800, engine, Jetson AGX Orin",
+    assert fp32 == {"what": "fp32 median GPU compute time, 800 x 800, engine, Jetson AGX Orin",
                     "old_key": "toy|0123456|fp32||latency|gpu_compute|median||800x800|b1|tensorrt|engine|Jetson|"
                                "cuda=13.0|",
                     "new_key": "toy|0123456|fp32||latency|gpu_compute|median||800x800|b1|tensorrt|engine|"
@@ -119,9 +119,9 @@ def test_a_figure_whose_value_changed_with_the_gpu_name_stays_removed_and_new(re
         f"  provenance changed: job edge-a: GPU 'Jetson' -> 'Jetson AGX Orin', tensorrt not stated -> 8.5.2; {TIMING}; "
         f"2 figures re-keyed, values unchanged; 1 figure changed value too, listed as removed and new "
         f"[{RECORDS}/edge-a.json:{gpu_line}]",
-        f"  new: fp32 median gpu compute, 800 x 800, engine, Jetson AGX Orin: 7.6 ms (job edge-a) "
+        f"  new: fp32 median GPU compute time, 800 x 800, engine, Jetson AGX Orin: 7.6 ms (job edge-a) "
         f"[{RECORDS}/edge-a.json:{fp32_line}]",
-        f"  removed: fp32 median gpu compute, 800 x 800, engine, Jetson: was 7.85 ms (job edge-a) "
+        f"  removed: fp32 median GPU compute time, 800 x 800, engine, Jetson: was 7.85 ms (job edge-a) "
         f"[{RECORDS}/edge-a.json:{fp32_line}]"]
     assert ", 1 new, 1 removed, 1 unchanged, 2 re-keyed (1 job whose provenance changed)," in result.out
 
@@ -137,11 +137,11 @@ def test_a_job_replaced_by_another_with_equal_values_is_not_re_keyed(repo, run_c
     lines = [line.rsplit(" [", 1)[0] for line in family_lines(result.out)]
     assert lines == [
         "  new: fp16 AP coco, engine, Jetson AGX Orin, val-8: 0.412 (job edge-c)",
-        "  new: fp16 median gpu compute, 800 x 800, engine, Jetson AGX Orin: 4.2 ms (job edge-c)",
-        "  new: fp32 median gpu compute, 800 x 800, engine, Jetson AGX Orin: 7.85 ms (job edge-c)",
+        "  new: fp16 median GPU compute time, 800 x 800, engine, Jetson AGX Orin: 4.2 ms (job edge-c)",
+        "  new: fp32 median GPU compute time, 800 x 800, engine, Jetson AGX Orin: 7.85 ms (job edge-c)",
         "  removed: fp16 AP coco, engine, Jetson, val-8: was 0.412 (job edge-a)",
-        "  removed: fp16 median gpu compute, 800 x 800, engine, Jetson: was 4.2 ms (job edge-a)",
-        "  removed: fp32 median gpu compute, 800 x 800, engine, Jetson: was 7.85 ms (job edge-a)"]
+        "  removed: fp16 median GPU compute time, 800 x 800, engine, Jetson: was 4.2 ms (job edge-a)",
+        "  removed: fp32 median GPU compute time, 800 x 800, engine, Jetson: was 7.85 ms (job edge-a)"]
     assert "re-keyed" not in result.out and "provenance changed" not in result.out
     data = json.loads(run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "json").out)
     assert data["families"][0]["provenance"] == [] and data["summary"]["re-keyed"] == 0
