@@ -33,12 +33,10 @@ old and new messages side by side (:func:`finding_change_text`; JSON:
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
 the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
-``never`` never. A study that could not be read at head
-(:class:`~studygen.compare.Unreadable`) fails both but ``never``: nothing
-of it was compared, and ``check`` refuses it. One that could not be read
-at base only is reported (a warning in GitHub) and fails nothing: the
-change repairs it. A re-keyed figure fails
-nothing under any ``--fail-on``: its value did not move.
+``never`` never. A study unreadable at head (:class:`~studygen.compare.Unreadable`)
+fails both (nothing of it was compared; ``check`` refuses it); one unreadable
+at base only is reported and fails nothing (the change repairs it); a
+re-keyed figure fails nothing (its value did not move).
 """
 
 from __future__ import annotations
@@ -95,9 +93,8 @@ class Report:
         return [(f.family, u) for f in self.families for u in f.unreadable if u.side == side]
 
     def new_errors(self) -> list[tuple[str, FindingChange]]:
-        """``(family, change)`` of each error-level finding at head that the base did not have
-        at that level: one that appeared, or one whose words changed and whose level rose to error
-        (check fails on each)."""
+        """``(family, change)`` of each error at head the base did not have as one: appeared,
+        or changed and risen to error (a waived finding unwaived). Check fails on each."""
         return [(f.family, c) for f in self.families for c in f.findings
                 if c.appeared and c.finding.severity == ERROR and (c.was is None or c.was.severity != ERROR)]
 
@@ -126,11 +123,8 @@ def exit_code(report: Report, fail_on: str) -> int:
     verdicts = bool(report.verdict_changes() or report.decision_flips())
     if fail_on != "never" and report.unreadable("head"):  # an unreadable base alone is repaired, not broken
         return 1
-    if fail_on == "beyond-spread":
-        return 1 if report.figures(BEYOND) or verdicts else 0
-    if fail_on == "verdict":
-        return 1 if verdicts else 0
-    return 0
+    failing = {"beyond-spread": bool(report.figures(BEYOND)) or verdicts, "verdict": verdicts}
+    return 1 if failing.get(fail_on, False) else 0
 
 
 def summary_line(report: Report) -> str:
