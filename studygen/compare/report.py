@@ -3,7 +3,8 @@
 - ``text``: per family, one line per change (the figure, old -> new, the
   change absolute and relative, the spread it was held to, its place), then
   a summary line;
-- ``md``: for a pull-request comment: the summary, the figures beyond their
+- ``md``: for a pull-request comment: the summary, the new error findings
+  (:meth:`Report.new_errors`: check fails on each), the figures beyond their
   spread (the :data:`SUMMARY_ROWS` largest changes, :func:`change_size`), the verdict
   changes and the removed figures first, then every change folded in ``<details>`` blocks (GitHub
   renders them collapsed), cut to :data:`MAX_COMMENT_CHARS`;
@@ -20,28 +21,22 @@
 
 A job whose provenance changed and re-keyed its figures, values kept
 (:class:`~studygen.compare.rekey.ProvenanceChange`), is one line in every
-format (text: ``provenance changed: job …``; Markdown: a list above the
-removed figures, the figures folded; JSON: a family's ``provenance``;
-GitHub: a notice at the head record's changed field), and its figures are
-counted as ``re-keyed`` in the summary, apart from the unchanged ones.
+format (Markdown: above the removed figures; JSON: ``provenance``; GitHub: a
+notice at the changed field), its figures counted as ``re-keyed``.
 
-A finding whose words changed (one gone and one appeared with the same code,
-file and measurement key: :func:`studygen.compare.compare_findings`) is one
-``finding changed`` line, the old message and the new one side by side
-(:func:`finding_change_text`; JSON: ``change`` ``changed`` and ``was``, the
-base's finding; GitHub: a notice at the head's place, a warning where its
-severity rose), counted as ``changed`` in the summary, apart from those that
-appeared or went.
+A finding whose words changed (same code, file and measurement key:
+:func:`studygen.compare.compare_findings`) is one ``finding changed`` line,
+old and new messages side by side (:func:`finding_change_text`; JSON:
+``was``; GitHub: a notice, a warning where its severity rose), counted as
+``changed``, apart from those that appeared or went.
 
 ``--fail-on`` (:data:`FAIL_ON`): ``beyond-spread`` fails (exit 1) on any
 figure beyond its spread and any verdict change (a sentence's verdicts, or
 the study file's ``decision.shipped``); ``verdict`` on verdict changes only;
-``never`` never. A study that could not be read at head
-(:class:`~studygen.compare.Unreadable`) fails both but ``never``: nothing
-of it was compared, and ``check`` refuses it. One that could not be read
-at base only is reported (a warning in GitHub) and fails nothing: the
-change repairs it. A re-keyed figure fails
-nothing under any ``--fail-on``: its value did not move.
+``never`` never. A study unreadable at head (:class:`~studygen.compare.Unreadable`)
+fails both (nothing of it was compared; ``check`` refuses it); one unreadable
+at base only is reported and fails nothing (the change repairs it); a
+re-keyed figure fails nothing (its value did not move).
 """
 
 from __future__ import annotations
@@ -52,7 +47,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 
-from ..findings import SEVERITIES, Finding, one_line, workflow_command
+from ..findings import ERROR, SEVERITIES, Finding, one_line, workflow_command
 from ..numbers import format_number
 from ..records.kinds import POINTS_PER_UNIT
 from ..render.rows import unit_suffix
@@ -97,6 +92,12 @@ class Report:
         """``(family, how)`` of each family whose study could not be read at ``side`` (``base``/``head``)."""
         return [(f.family, u) for f in self.families for u in f.unreadable if u.side == side]
 
+    def new_errors(self) -> list[tuple[str, FindingChange]]:
+        """``(family, change)`` of each error at head the base did not have as one: appeared,
+        or changed and risen to error (a waived finding unwaived). Check fails on each."""
+        return [(f.family, c) for f in self.families for c in f.findings
+                if c.appeared and c.finding.severity == ERROR and (c.was is None or c.was.severity != ERROR)]
+
     @property
     def changed(self) -> bool:
         return any(f.changed for f in self.families)
@@ -111,6 +112,7 @@ class Report:
         counts["sentences changed"] = sum(len(f.sentences) for f in self.families)
         for how in ("appeared", "gone", "changed"):
             counts[f"findings {how}"] = sum(1 for f in self.families for c in f.findings if c.how == how)
+        counts["new error findings"] = len(self.new_errors())
         counts["unreadable at base"] = len(self.unreadable("base"))
         counts["unreadable at head"] = len(self.unreadable("head"))
         return counts
@@ -121,11 +123,8 @@ def exit_code(report: Report, fail_on: str) -> int:
     verdicts = bool(report.verdict_changes() or report.decision_flips())
     if fail_on != "never" and report.unreadable("head"):  # an unreadable base alone is repaired, not broken
         return 1
-    if fail_on == "beyond-spread":
-        return 1 if report.figures(BEYOND) or verdicts else 0
-    if fail_on == "verdict":
-        return 1 if verdicts else 0
-    return 0
+    failing = {"beyond-spread": bool(report.figures(BEYOND)) or verdicts, "verdict": verdicts}
+    return 1 if failing.get(fail_on, False) else 0
 
 
 def summary_line(report: Report) -> str:
@@ -135,8 +134,11 @@ def summary_line(report: Report) -> str:
     counts = report.summary()
     unread = [f"{_count(counts[f'unreadable at {side}'], 'family', 'families')} unreadable at {side}"
               for side in ("base", "head") if counts[f"unreadable at {side}"]]  # named only when there are any
+    errors = counts["new error findings"]
     first = [*unread, _count(counts[BEYOND], "figure beyond its spread", "figures beyond their spread"),
-             _count(counts["verdict changes"], "verdict change", "verdict changes")]
+             _count(counts["verdict changes"], "verdict change", "verdict changes"),
+             # named only when there are any: what check will fail on, beside what the figures did
+             *([_count(errors, "new error finding", "new error findings")] if errors else [])]
     rest = [f"{counts[WITHIN]} within spread", f"{counts[NEW]} new", f"{counts[REMOVED]} removed",
             f"{counts[UNCHANGED]} unchanged",
             # named only when there are any: a re-keyed figure is none of the others
@@ -329,6 +331,11 @@ def format_markdown(report: Report, limit: int = MAX_COMMENT_CHARS) -> str:
               for family, u in report.unreadable(side)]
     if unread:
         lines += ["Could not be read (nothing of these studies was compared):", "", *unread, ""]
+    errors = report.new_errors()
+    if errors:  # not folded: check fails on each
+        lines += ["New error findings (check fails on these):", ""]
+        lines += [f"- {escape_cell(family)}: {_code(str(c.finding.place))} {_finding_md(c)}" for family, c in errors]
+        lines.append("")
     beyond = sorted(report.figures(BEYOND), key=lambda item: -change_size(item[1]))
     if beyond:
         shown = beyond[:SUMMARY_ROWS]

@@ -153,16 +153,21 @@ def test_text(report):
     assert lines[8] == ("  finding appeared: families/toy/README.md:3: SG201 [error] README is stale: line 3 differs "
                         "from what the records render to")
     assert lines[9] == "other: inputs unchanged"
-    assert lines[10] == ("1 figure beyond its spread, 2 verdict changes; 0 within spread, 1 new, 0 removed, "
-                         "1 unchanged, 1 sentence changed, findings: 1 appeared, 0 gone")
+    assert lines[10] == ("1 figure beyond its spread, 2 verdict changes, 1 new error finding; 0 within spread, 1 new, "
+                         "0 removed, 1 unchanged, 1 sentence changed, findings: 1 appeared, 0 gone")
 
 
 def test_markdown_puts_the_summary_and_what_needs_a_look_first(report):
     text = format_markdown(report)
     lines = text.splitlines()
     assert lines[0] == "### studygen diff: `main (0123456789ab)` → `the working tree`"
-    assert lines[2] == ("**1 figure beyond its spread, 2 verdict changes; 0 within spread, 1 new, 0 removed, 1 unchanged, "
-                        "1 sentence changed, findings: 1 appeared, 0 gone**")
+    assert lines[2] == ("**1 figure beyond its spread, 2 verdict changes, 1 new error finding; 0 within spread, 1 new, "
+                        "0 removed, 1 unchanged, 1 sentence changed, findings: 1 appeared, 0 gone**")
+    # check fails on the stale README: said before the figures, not folded
+    assert lines[4:8] == ["New error findings (check fails on these):", "",
+                          "- toy: `families/toy/README.md:3` SG201 [error] `README is stale: line 3 differs from what the "
+                          "records render to`", ""]
+    lines = lines[:4] + lines[8:]
     assert lines[4:8] == ["Beyond their spread:", "", "| Family | Figure | Old | New | Change | Spread |",
                           "|---|---|---|---|---|---|"]
     assert lines[8] == ("| toy | FP8 median GPU compute time, 800 x 800, engine, H200 | 10.0 ms | 9.0 ms | -1.0 ms, -10.00 % | "
@@ -195,7 +200,8 @@ def test_json(report):
     assert (data["base"], data["head"]) == ("main (0123456789ab)", "the working tree")
     assert data["summary"] == {"beyond spread": 1, "within spread": 0, "new": 1, "removed": 0, "unchanged": 1,
                                "re-keyed": 0, "provenance changes": 0, "verdict changes": 2, "sentences changed": 1, "findings appeared": 1, "findings gone": 0,
-                               "findings changed": 0, "unreadable at base": 0, "unreadable at head": 0}
+                               "findings changed": 0, "new error findings": 1, "unreadable at base": 0,
+                               "unreadable at head": 0}
     toy, other = data["families"]
     assert other == {"family": "other", "compared": False, "figures": [], "provenance": [], "unchanged_figures": 0,
                      "sentences": [],
@@ -326,8 +332,8 @@ def test_counts_in_the_summary_line_agree_in_number(tmp_path):
     family = compare_family("toy", "families/toy/README.md", base, head)
     family.figures.append(family.figures[0])
     assert format_text(Report("a", "b", [family])).splitlines()[-1].startswith(
-        "2 figures beyond their spread, 1 verdict change; 0 within spread, 1 new, 0 removed, 1 unchanged, "
-        "1 sentence changed, findings: 1 appeared, 0 gone")
+        "2 figures beyond their spread, 1 verdict change, 1 new error finding; 0 within spread, 1 new, 0 removed, "
+        "1 unchanged, 1 sentence changed, findings: 1 appeared, 0 gone")
 
 
 def test_a_finding_message_over_two_lines_prints_on_one(tmp_path):
@@ -440,3 +446,25 @@ def test_the_spread_an_ap_change_is_held_to_is_in_points_at_the_lines_digits(tmp
     (change,) = compare_family("toy", "families/toy/README.md", Revision(base), Revision(head)).figures
     line = figure_line(change)
     assert line.endswith("(+2.575 points); within tolerance 0.03000 (study file): 3.000 points"), line
+
+
+def test_only_an_error_the_base_did_not_have_at_that_level_is_a_new_error():
+    # a warning that appeared, an error that went and an error whose words changed are no new errors;
+    # a waived error (a notice) that is an error again is one, and so is an error that appeared
+    from studygen.compare import FamilyChanges, FindingChange
+
+    place = "measurements/toy/main.json"
+    warning = Finding("SG213", "fp8 timings are unstable", place, line=4)
+    error = Finding("SG203", "fp8 differs between jobs a and b", place, line=9)
+    waived = Finding("SG203", "int8 differs between jobs a and c", place, line=12, severity="notice")
+    rose = Finding("SG203", "int8 differs between jobs a and c by 0.4 ms", place, line=12)
+    assert (warning.severity, error.severity, rose.severity) == ("warning", "error", "error")
+    family = FamilyChanges("toy", "families/toy/README.md", findings=[
+        FindingChange(warning, True), FindingChange(error, False), FindingChange(error, True, was=error),
+        FindingChange(rose, True, was=waived), FindingChange(STALE, True)])
+    report = Report("a", "b", [family])
+    assert [c.finding for _, c in report.new_errors()] == [rose, STALE]
+    assert report.summary()["new error findings"] == 2
+    assert ", 2 new error findings;" in format_text(report).splitlines()[-1]
+    assert "New error findings" not in format_markdown(Report("a", "b", [FamilyChanges(
+        "toy", "families/toy/README.md", findings=[FindingChange(warning, True)])]))

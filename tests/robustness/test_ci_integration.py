@@ -135,7 +135,9 @@ def test_github_actions_example_posts_the_diff_of_a_pull_request(tmp_path):
     assert outputs.read_text() == "status=1\n"
     comment = (clone / "studygen-diff.md").read_text()
     assert comment.startswith("### studygen diff: `origin/main (")
-    assert "**1 figure beyond its spread, 0 verdict changes;" in comment
+    # the README and its latency chart are stale (two SG201 errors): said first, unfolded
+    assert "**1 figure beyond its spread, 0 verdict changes, 2 new error findings;" in comment
+    assert "New error findings (check fails on these):" in comment
 
 
 def test_version_names_the_commit(run_cli):

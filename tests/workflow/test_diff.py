@@ -112,7 +112,7 @@ def test_a_latency_moved_inside_its_repeat_spread_is_within_spread_and_exits_0(r
     assert result.exit_code == 0, result.out + result.err
     line = line_of(repo / RECORDS / "h200-compile-800x800.json", '"value_ms"', 0)  # the first latency result
     # +0.03 / 8.304952 = +0.36 %
-    assert (f"  within spread: fp16 median GPU compute time, 800 x 800, compile, H200, skimage-heldout-6: "
+    assert (f"  within spread: fp16 median CUDA-event time per forward, 800 x 800, compile, H200, skimage-heldout-6: "
             f"8.305 ms -> 8.335 ms (+0.030 ms, +0.36 %); within 0.659 ms spread of 30 repeat medians in base "
             f"(8.220 to 8.879 ms) [{RECORDS}/h200-compile-800x800.json:{line}]") in result.out.splitlines()
     assert "beyond spread:" not in result.out
@@ -159,10 +159,10 @@ def test_a_latency_moved_beyond_its_spread_names_the_spread_and_its_source_and_e
     result = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
     assert result.exit_code == 1
     # +0.5 / 12.607392 = +3.97 %
-    assert ("  beyond spread: fp16 median GPU compute time, 800 x 1067, compile, H200, skimage-heldout-6: "
+    assert ("  beyond spread: fp16 median CUDA-event time per forward, 800 x 1067, compile, H200, skimage-heldout-6: "
             "12.607 ms -> 13.107 ms (+0.500 ms, +3.97 %); more than 0.098 ms spread of 30 repeat medians in base "
             "(12.543 to 12.641 ms)") in result.out
-    assert result.out.splitlines()[-1].startswith("1 figure beyond its spread, 0 verdict changes;")
+    assert result.out.splitlines()[-1].startswith("1 figure beyond its spread, 0 verdict changes, 2 new error findings;")
     report = run_diff(DiffOptions("HEAD~1", "HEAD", root=repo))  # the same path from Python
     assert [exit_code(report, fail_on) for fail_on in ("beyond-spread", "verdict", "never")] == [1, 0, 0]
 
@@ -186,7 +186,7 @@ def test_a_re_run_55_percent_slower_is_beyond_the_base_spread_however_its_own_re
     out = run_cli("diff", "HEAD~1", "HEAD", "--root", repo)
     assert out.exit_code == 1, out.out + out.err
     # +6.934066 / 12.607392 = +55.00 %
-    assert ("  beyond spread: fp16 median GPU compute time, 800 x 1067, compile, H200, skimage-heldout-6: "
+    assert ("  beyond spread: fp16 median CUDA-event time per forward, 800 x 1067, compile, H200, skimage-heldout-6: "
             "12.607 ms -> 19.541 ms (+6.934 ms, +55.00 %); more than 0.098 ms spread of 30 repeat medians in base "
             "(12.543 to 12.641 ms)") in out.out
     data = json.loads(run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "json").out)
@@ -247,7 +247,7 @@ def test_a_new_job_on_another_gpu_gives_new_figures(repo, run_cli):
     assert len(new) == figure_count(record["results"]) == 71
     assert all("H100 80GB HBM3" in line and line.endswith(f"[{RECORDS}/h100-eager.json:{line.rsplit(':', 1)[1]}")
                for line in new)
-    assert ("  new: bf16 median GPU compute time, 800 x 1067, eager, H100 80GB HBM3, skimage-heldout-6: 43.963 ms "
+    assert ("  new: bf16 median CUDA-event time per forward, 800 x 1067, eager, H100 80GB HBM3, skimage-heldout-6: 43.963 ms "
             "(job h100-eager)") in "\n".join(line.rsplit(" [", 1)[0] for line in new)
     assert "beyond spread:" not in result.out and "removed:" not in result.out
 
@@ -266,7 +266,7 @@ def test_a_removed_variant_gives_removed_figures(repo, run_cli):
     removed = [line for line in result.out.splitlines() if line.startswith("  removed: ")]
     assert len(removed) == figure_count(bf16) == 18  # 2 latencies, 2 x (5 groups + total), 4 agreements
     assert all(line.startswith("  removed: bf16 ") for line in removed)
-    assert ("  removed: bf16 median GPU compute time, 800 x 800, eager, H200, skimage-heldout-6: was 41.377 ms "
+    assert ("  removed: bf16 median CUDA-event time per forward, 800 x 800, eager, H200, skimage-heldout-6: was 41.377 ms "
             "(job h200-eager)") in "\n".join(line.rsplit(" [", 1)[0] for line in removed)
     assert "new:" not in result.out and "beyond spread:" not in result.out
 
@@ -319,7 +319,7 @@ def test_without_arguments_the_working_tree_is_compared_with_the_merge_base_of_m
     result = run_cli("diff", "--root", repo)
     base = git(repo, "rev-parse", "main").strip()[:12]
     assert result.out.splitlines()[0] == f"studygen diff: {base} (merge base of HEAD and main) -> the working tree"
-    assert "beyond spread: fp16 median GPU compute time, 800 x 1067" in result.out and result.exit_code == 1
+    assert "beyond spread: fp16 median CUDA-event time per forward, 800 x 1067" in result.out and result.exit_code == 1
     assert git(repo, "status", "--porcelain") == f" M {RECORDS}/h200-compile-800x1067.json\n"  # nothing else written
 
 
@@ -388,7 +388,7 @@ def test_the_formats_of_one_change_beyond_spread_and_one_verdict_change(repo, ru
     assert lines[0].startswith("### studygen diff: `HEAD~1 (") and lines[2].startswith(
         "**1 figure beyond its spread, 1 verdict change; ")
     assert "| deformable\\_detr\\_h200\\_torch |" not in markdown.out  # cells are escaped, not Markdown-escaped
-    assert (f"| {FAMILY} | fp16 median GPU compute time, 800 x 1067, compile, H200, skimage-heldout-6 | 12.607 ms | "
+    assert (f"| {FAMILY} | fp16 median CUDA-event time per forward, 800 x 1067, compile, H200, skimage-heldout-6 | 12.607 ms | "
             "13.107 ms | +0.500 ms, +3.97 % | 0.098 ms spread of 30 repeat medians in base (12.543 to 12.641 ms) |"
             ) in lines
     verdict = lines.index("Verdict changes:")
@@ -408,7 +408,7 @@ def test_the_formats_of_one_change_beyond_spread_and_one_verdict_change(repo, ru
 
     github = run_cli("diff", "HEAD~1", "HEAD", "--root", repo, "--format", "github").out.splitlines()
     assert (f"::error file={RECORDS}/h200-compile-800x1067.json,line={value_line},title=studygen diff%3A beyond spread::"
-            f"{FAMILY}: fp16 median GPU compute time, 800 x 1067, compile, H200, skimage-heldout-6: 12.607 ms -> 13.107 ms "
+            f"{FAMILY}: fp16 median CUDA-event time per forward, 800 x 1067, compile, H200, skimage-heldout-6: 12.607 ms -> 13.107 ms "
             "(+0.500 ms, +3.97 %25); more than 0.098 ms spread of 30 repeat medians in base (12.543 to 12.641 ms)"
             ) in github  # % escaped as workflow commands need
     flagged = [line for line in github if line.startswith(f"::error file=families/{FAMILY}/README.md,line={decision_line},")]
@@ -477,7 +477,7 @@ def test_a_trtexec_figure_one_timer_step_lower_is_within_spread_and_exits_0(tmp_
     assert out.exit_code == 0, out.out + out.err
     # figures as the README prints them (the study file's latency precision, 6 decimals)
     line = line_of(path, '"value_ms": 0.00195312', 0)
-    assert (f"  within spread: fp16 allowed median d2h, 28 x 28, engine, batch 4, GeForce GTX 1070, tensorrt=8.0.3: "
+    assert (f"  within spread: fp16 allowed median device-to-host copy time, 28 x 28, engine, batch 4, GeForce GTX 1070, tensorrt=8.0.3: "
             f"0.002197 ms -> 0.001953 ms (-0.000244 ms, -11.11 %); within timer resolution 0.00024415 ms (one step "
             f"of the timer, plus print rounding) [measurements/{family}/{job}.json:{line}]") in out.out.splitlines()
     assert "beyond spread:" not in out.out
