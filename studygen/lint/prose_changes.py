@@ -51,7 +51,7 @@ from ..patterns import lazy_compile
 from .derived import FORMULAS
 from .document import Document, Sentence
 from .figures import Figure
-from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, written_direction
+from .ratio_direction import BETTER, LARGER, SMALLER, WORSE, sign_unsettles_word, written_direction
 from .rounding import Interval, consistent, printed_interval
 from .row_axis import named_rows
 from .row_variants import RowPair, row_change
@@ -205,7 +205,7 @@ def change_formulas(sentence: Sentence, figure: Figure) -> tuple[str, ...] | Non
         if change.figure.start == figure.start:
             return _SENSE_FORMULAS[change.sense]
     written = written_direction(sentence.block.text, figure, sentence.start)
-    return _SENSE_FORMULAS[_DIRECTION_SENSE[written[0]]] if written else None
+    return _SENSE_FORMULAS[_DIRECTION_SENSE[written[0]]] if written and not sign_unsettles_word(figure) else None
 
 
 def _readings(change: Change, kind: str) -> tuple[tuple[str, bool], ...]:

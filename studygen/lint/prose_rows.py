@@ -63,7 +63,7 @@ from .figures import RATIO_UNITS, Figure, with_unit
 from .header_names import mention as header_mention
 from .header_names import name_words
 from .heading_scope import heading_index, heading_tables
-from .ratio_direction import LARGER, SMALLER, goes_against, wanted_sign, written_direction
+from .ratio_direction import LARGER, SMALLER, goes_against, sign_unsettles_word, wanted_sign, written_direction
 from .row_axis import label_spans, named_rows, nearby_tables
 from .text import keywords, normalize
 from .variant_pairs import SPEED_UNITS, SPEED_WORDS, THROUGHPUT, TIME, kind_of_series, kinds_named
@@ -228,7 +228,8 @@ def _reading(table: Table, text: str, start: int, end: int, figure: Figure) -> _
     verdicts = [fits(f, x, y, t) for f in formulas_for(figure.unit, False) for x, y in ((a, b), (b, a)) for t in targets]
     if all(v is None for v in verdicts):
         return None
-    written = written_direction(text, figure, start) if rows[2] is not None else None
+    # "-63% faster" states no direction of its own (:func:`~.ratio_direction.sign_unsettles_word`)
+    written = written_direction(text, figure, start) if rows[2] is not None and not sign_unsettles_word(figure) else None
     sign = _series_sign(wanted_sign(written[0], kind_of_series(series)), written[0], clause, series) \
         if written else None
     subject, reference = (b, a) if rows[2] == 0 else (a, b)

@@ -18,6 +18,10 @@ whose int8 row is the faster one from a sentence calling it slower.
 - :func:`signed_by_word` gives a percent change printed without a sign,
   as a table cell prints it ("25.0% less", "12% faster"), the sign its
   word states.
+- :func:`sign_unsettles_word` is True for a percentage printed with a
+  minus sign ("-63% faster", "-30% less memory"): the sign may repeat the
+  word or turn it round, so the readers drop the word's direction and
+  judge the size alone.
 - :func:`goes_against` is True when the two printed figures go the other
   way beyond their printed digits (``4.91`` against ``3.91`` ms for "3.91
   is slower"); figures that print alike or overlap never count against it.
@@ -95,6 +99,15 @@ def signed_by_word(text: str, figure: Figure, kind: str | None) -> Figure:
     return figure._replace(value=-figure.value) if sign == -1 else figure
 
 
+def sign_unsettles_word(figure: Figure) -> bool:
+    """True when ``figure`` is a percentage printed with a minus sign before
+    its direction word: "C is -63.0% faster than Go" (C's time 2.7 times
+    Go's: the sign turns "faster" round) and "-30% less memory" (the sign
+    repeats "less") are both written, so the word does not say which figure
+    is the larger; only the size is read."""
+    return figure.unit == "%" and figure.value < 0
+
+
 def goes_against(subject: Figure, reference: Figure, sign: int | None) -> bool:
     """True when ``subject`` against ``reference`` goes the other way than
     ``sign`` says, beyond their printed digits."""
@@ -104,5 +117,5 @@ def goes_against(subject: Figure, reference: Figure, sign: int | None) -> bool:
     return a.hi <= b.lo if sign > 0 else a.lo >= b.hi
 
 
-__all__ = ["BETTER", "LARGER", "SMALLER", "WORSE", "goes_against", "signed_by_word", "wanted_sign",
-           "written_direction"]
+__all__ = ["BETTER", "LARGER", "SMALLER", "WORSE", "goes_against", "sign_unsettles_word", "signed_by_word",
+           "wanted_sign", "written_direction"]

@@ -109,7 +109,7 @@ from .prose_tables import ratio_findings, share_findings
 from .total_shares import total_share_findings
 from .section_rows import names_derived, section_views
 from .text import DIFFERENCE_WORDS, label_tokens, normalize, ratio_header
-from .ratio_direction import goes_against, signed_by_word, wanted_sign, written_direction
+from .ratio_direction import goes_against, sign_unsettles_word, signed_by_word, wanted_sign, written_direction
 from .variant_pairs import DURATION_UNITS, HIGHER_IS_BETTER, kind_of_series, kind_of_unit, kind_of_words
 
 CODE = "SG103"
@@ -320,6 +320,10 @@ _LOWER_BOUND_RE = lazy_compile(r"(?:≥|>=|>|\bat\s+least|\bover|\bmore\s+than|\
 _UPPER_BOUND_RE = lazy_compile(r"(?:≤|<=|<|\bat\s+most|\bup\s+to|\bless\s+than|\bbelow|\bunder)\s*~?\s*$", re.IGNORECASE)
 
 _BLANK_RE = lazy_compile(r"\s*")
+# a percentage that counts items of a population ("95% of samples", "10% of the requests"): a share of a count
+_POPULATION_SHARE_RE = lazy_compile(
+    r"\s*of\s+(?:the\s+|all\s+|our\s+)?(?:[\w-]+\s+)?(?:samples|runs|requests|iterations|trials|measurements|queries|"
+    r"calls|operations|tests|cases|users|jobs|prompts|images|batches|responses|updates|launches)\b", re.IGNORECASE)
 _MAX_GAP = 30  # characters between a derived figure and the figures it is derived from
 
 # "is 3.0x faster than fp16 (", "gives 1.5x lower latency than fp16 at ": a ratio between its subject's figure
@@ -463,6 +467,9 @@ def _ratio_readings(sentence) -> tuple[list[tuple[Figure, Figure]], list[_RatioR
             continue
         opening = _operands_opening(sentence, derived)
         near = [(a, b) for a, b in pairs if _adjacent(text, starts, derived, a, b, opening)]
+        if derived.unit == "%" and _POPULATION_SHARE_RE.match(text, derived.end):
+            # "95% of samples fall between 239.9 and 244.4 ns": how many of the samples, from counts only
+            near = [(a, b) for a, b in near if a.unit is None and b.unit is None]
         claim = claims.get(derived.start)
         if not near and claim is None:
             continue
@@ -476,7 +483,7 @@ def _ratio_readings(sentence) -> tuple[list[tuple[Figure, Figure]], list[_RatioR
             # "N x faster" of a time is reference / subject, of a rate subject / reference; a percent is read both ways
             claimed = [(claim.subject, claim.reference), (claim.reference, claim.subject)]
             written = written_direction(text, derived, sentence.start)
-            sign = wanted_sign(written[0], kind_of_unit(claim.subject.unit)) if written else None
+            sign = wanted_sign(written[0], kind_of_unit(claim.subject.unit)) if written and not sign_unsettles_word(derived) else None
             if sign is not None and derived.unit == "x":
                 claimed = claimed[:1] if sign > 0 else claimed[1:]
             near.append((claim.subject, claim.reference))
@@ -519,7 +526,7 @@ def _prose_findings(document: Document, sentence, recomputed: set[tuple[int, str
         orders = reading.orders
         if claim is not None:
             written = written_direction(text, derived, sentence.start)
-            sign = wanted_sign(written[0], kind_of_unit(claim.subject.unit)) if written else None
+            sign = wanted_sign(written[0], kind_of_unit(claim.subject.unit)) if written and not sign_unsettles_word(derived) else None
             if goes_against(claim.subject, claim.reference, sign):
                 findings.append(_direction_finding(document, sentence, claim, written))
                 continue

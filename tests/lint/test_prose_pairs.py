@@ -97,3 +97,26 @@ def test_a_ratio_whose_printed_figures_are_not_its_table_s_is_reported_against_b
     found = _sg103(_ONE_ROW + "fp8 is 1.6x faster than bf16 (35.0 us against 40.0 us).")
     assert [message.split(":")[0] for _, message in found] == [
         "1.6x does not follow from 35.0 and 40.0 us", "1.6x vs bf16 does not follow from the table at line 3"]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Across the sweep, 95% of samples fall between 239.9 ns and 244.4 ns.",
+    "Half the gap: 80% of runs landed between 3.10 s and 3.55 s.",
+    "About 90% of the requests finished between 11.2 ms and 14.8 ms.",
+    "Latency fell from 20.0 ms to 15.0 ms, 40% of samples faster.",
+])
+def test_a_percentage_of_a_population_is_no_change_between_the_figures_beside_it(sentence):
+    # "95% of samples" counts samples: two latencies in ns cannot give it
+    assert _sg103(sentence) == []
+
+
+@pytest.mark.parametrize("sentence, message", [
+    # no population after the percentage: the pair beside it is still read
+    ("The tail moved from 239.9 ns to 244.4 ns, a 95% increase.",
+     "95% does not follow from 239.9 and 244.4 ns: (244.4 - 239.9) / 239.9 = 1.9%"),
+    # "of the time" names a whole, not items counted: the share is still read
+    ("Decode takes 5.363 of 10.692 ms, 60% of the time.", "60% does not follow from 5.363 and 10.692 ms: 5.363 / 10.692 = 50%"),
+])
+def test_a_percentage_not_counting_items_is_still_recomputed(sentence, message):
+    found = _sg103(sentence)
+    assert len(found) == 1 and found[0][1].startswith(message)

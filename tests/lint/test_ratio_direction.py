@@ -8,7 +8,8 @@ import pytest
 
 from studygen.lint.figures import tokenize
 from studygen.lint.parse import parse_document
-from studygen.lint.ratio_direction import BETTER, LARGER, SMALLER, WORSE, goes_against, wanted_sign, written_direction
+from studygen.lint.ratio_direction import (BETTER, LARGER, SMALLER, WORSE, goes_against, sign_unsettles_word, wanted_sign,
+                                          written_direction)
 from studygen.lint import lint_text
 from studygen.lint.section_rows import section_views, sections
 from studygen.lint.variant_pairs import QUALITY, SIZE, THROUGHPUT, TIME
@@ -164,3 +165,45 @@ def test_a_table_of_one_label_column_before_does_not_stop_the_search():
     before = "| Model | Latency (ms) |\n|---|---:|\n| nano | 3.1 |\n| small | 4.4 |\n\n"
     text = before + ROW_VARIANTS + "INT8 has a lower latency than FP16 for every model.\n"
     assert [f.line for f in lint_text(text, "x.md") if f.code == "SG107"] == [15]
+
+
+@pytest.mark.parametrize("text, printed, unsettled", [
+    ("beta is -60.0% faster than alpha", "-60.0", True),
+    ("needs -25% less memory", "-25", True),
+    ("beta is 60.0% faster than alpha", "60.0", False),
+    ("a -1.4x ratio", "-1.4", False),  # a ratio's sign is no direction word's: only percentages
+])
+def test_a_minus_sign_on_a_percentage_unsettles_its_direction_word(text, printed, unsettled):
+    assert sign_unsettles_word(_figure(text, printed)) is unsettled
+
+
+# two tools' build times, one table and one table each: beta (30.00 s) takes 2.5 times alpha's (12.00 s), so
+# beta's speed is 12 / 30 - 1 = -60% of alpha's and alpha's time is (12 - 30) / 30 = -60% below beta's
+_ONE_TABLE = "# Build times\n\n| Tool | Time (s) |\n| --- | --- |\n| alpha | 12.00 |\n| beta | 30.00 |\n\n"
+_TWO_TABLES = ("# Build times\n\n## Tools\n\n| Tool | Time (s) |\n| --- | --- |\n| alpha | 12.00 |\n\n"
+               "| Tool | Time (s) |\n| --- | --- |\n| beta | 30.00 |\n\n")
+_MEMORY = "# Memory\n\n| Tool | Peak memory (GB) |\n| --- | --- |\n| alpha | 30.0 |\n| beta | 12.0 |\n\n"
+
+
+@pytest.mark.parametrize("tables, sentence", [
+    (_ONE_TABLE, "beta is -60.0% faster than alpha."),
+    (_ONE_TABLE, "- beta is -60.0% faster than alpha"),
+    (_ONE_TABLE, "Beta comes out -60% quicker than alpha."),
+    (_ONE_TABLE, "alpha is -60.0% slower than beta."),
+    (_TWO_TABLES, "beta is -60.0% faster than alpha."),
+    (_MEMORY, "beta needs -60% less memory than alpha."),  # the sign repeats "less"
+])
+def test_a_negative_percentage_is_read_by_its_size_whichever_way_its_word_goes(tables, sentence):
+    assert [f for f in lint_text(tables + sentence + "\n", "x.md") if f.code == "SG103"] == []
+
+
+@pytest.mark.parametrize("tables, sentence, line, message", [
+    # the size is still read: 12 / 30 - 1 is -60%, not -20%
+    (_ONE_TABLE, "beta is -20.0% faster than alpha.", 8, "-20.0% between row 'beta' and row 'alpha' does not follow"),
+    (_TWO_TABLES, "beta is -20.0% faster than alpha.", 13, "-20.0% between 'beta' and 'alpha' does not follow"),
+    # a percentage without a sign keeps its word's direction: beta's 30.00 s is not the faster time
+    (_ONE_TABLE, "beta is 60.0% faster than alpha.", 8, "60.0% between row 'beta' and row 'alpha' goes the wrong way"),
+])
+def test_a_wrong_size_or_an_unsigned_wrong_way_is_still_a_finding(tables, sentence, line, message):
+    found = [(f.line, f.message) for f in lint_text(tables + sentence + "\n", "x.md") if f.code == "SG103"]
+    assert len(found) == 1 and found[0][0] == line and found[0][1].startswith(message)
