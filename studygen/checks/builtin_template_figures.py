@@ -13,7 +13,7 @@ gives them only for that text and under the Jinja version in
 JINJA2_VERSION = '3.1.6'
 FIGURES = {
     'generic.md.j2': (
-        'f2f508e90b2fc9ac12d4e4edf03ae64e8788c2d8acb2b018d16a34373f77f263',
+        '8b4d9da0fc2120863a343bc24b32e8c670ee897f40f1ced3a4fa769db57b510c',
         (),
         (),
     ),

@@ -35,7 +35,7 @@ from typing import Callable
 from ..numbers import format_number, readable_decimals
 from ..records.kinds import Kind
 from ..study.rows import Row
-from ..study.timing import TIMING_WORDS, describe, timing_names, timing_signature
+from ..study.timing import SHOWN_TIMING, TIMING_WORDS, describe, shown_timing, timing_names, timing_signature
 from .drawing import draw_kernel_times, draw_latency
 from .labels import gpu_label, shape_label, short_version
 from .rows import batch_order, fmt, shape_order
@@ -331,20 +331,16 @@ def distinct_labels(labelled: list[tuple[str, Row]]) -> list[str]:
     return out
 
 
-# The timing the latency chart plots where the records hold several: the generic template's table shows it.
-CHART_TIMING = "gpu_compute"
-
-
 def latency_rows(study) -> list[Row]:
-    """The latency rows the chart plots, with or without a shape: where the
-    records hold several timings (trtexec prints GPU compute, host latency,
-    end-to-end, enqueue, H2D and D2H), only those of :data:`CHART_TIMING`,
-    the one the generic template's tables show; with several timings and
-    none of them that one, no rows."""
+    """The latency rows the chart plots, with or without a shape: those of
+    the timing the generic template's tables show
+    (:func:`studygen.study.timing.shown_timing`: the records' only timing,
+    else GPU compute time; trtexec prints GPU compute, host latency,
+    end-to-end, enqueue, H2D and D2H); with several timings and none of
+    them GPU compute time, no rows."""
     rows = [r for r in study.rows if r.kind == Kind.LATENCY and r.value is not None]
-    if len({r.metric for r in rows}) < 2:
-        return rows
-    return [r for r in rows if r.metric == CHART_TIMING]
+    shown = shown_timing(rows)
+    return [r for r in rows if r.metric == shown]
 
 
 def axis_words(statistic: str | None, timing: str | None, timing_text: str | None = None) -> str:
@@ -465,7 +461,7 @@ def latency_chart(study) -> Chart:
     if not rows:
         several = len({r.metric for r in study.rows if r.kind == Kind.LATENCY and r.value is not None}) > 1
         return Chart(Kind.LATENCY, path, "", "the records hold no latency figure"
-                     + (f" of {TIMING_WORDS[CHART_TIMING]}, the timing the tables show" if several else ""))
+                     + (f" of {TIMING_WORDS[SHOWN_TIMING]}, the timing the tables show" if several else ""))
     groups = _named_timing_groups(rows)
     methods, panels, sentences = [], {}, []
     for index, (method, picked, _, label) in enumerate(groups):

@@ -14,5 +14,5 @@ other text is parsed and compiled as before.
 
 JINJA2_VERSION = '3.1.6'
 GENERATED = {
-    'generic.md.j2': ('f2f508e90b2fc9ac12d4e4edf03ae64e8788c2d8acb2b018d16a34373f77f263', (), 'studygen.render.generic_template_code'),
+    'generic.md.j2': ('8b4d9da0fc2120863a343bc24b32e8c670ee897f40f1ced3a4fa769db57b510c', (), 'studygen.render.generic_template_code'),
 }

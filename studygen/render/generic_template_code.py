@@ -141,7 +141,7 @@ def block_results(context, missing=missing, environment=environment):
     yield environment.produced('## Results\n\n')
     l_0_dashes = environment.call(context, (undefined(name='namespace') if l_0_namespace is missing else l_0_namespace), shown=False, _block_vars=_block_vars)
     _block_vars['dashes'] = l_0_dashes
-    for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', metric='gpu_compute', _block_vars=_block_vars)):
+    for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)):
         _loop_vars = {}
         pass
         if environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'leaves_a_cell_empty'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')):
@@ -213,18 +213,18 @@ def block_latency(context, missing=missing, environment=environment):
         def t_2(*unused):
             raise TemplateRuntimeError("No test named 'defined' found.")
     pass
-    l_0_latency_variants = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='latency', metric='gpu_compute', _block_vars=_block_vars)
+    l_0_latency_variants = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'variants_with'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)
     _block_vars['latency_variants'] = l_0_latency_variants
     if (undefined(name='latency_variants') if l_0_latency_variants is missing else l_0_latency_variants):
         pass
         yield environment.produced('### Latency (ms, ')
-        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', metric='gpu_compute', _block_vars=_block_vars))
+        yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_timing'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars))
         yield environment.produced(')\n\n')
         if (t_2((undefined(name='figures') if l_0_figures is missing else l_0_figures)) and environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency')):
             pass
             yield environment.printed(environment.getattr((undefined(name='figures') if l_0_figures is missing else l_0_figures), 'latency'))
             yield environment.produced('\n\n')
-        for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', metric='gpu_compute', _block_vars=_block_vars)):
+        for l_1_group in t_1(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'latency_groups'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)):
             _loop_vars = {}
             pass
             if environment.getattr(l_1_group, 'heading'):
@@ -234,7 +234,7 @@ def block_latency(context, missing=missing, environment=environment):
             yield environment.printed(environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'table'), index=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'index_fields'), job_id=environment.getattr(l_1_group, 'jobs'), _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')), variants=environment.getattr(l_1_group, 'variants'), jobs=environment.getattr(l_1_group, 'jobs'), value_header='{label} (ms)', derived=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'ratio_columns'), environment.getattr(l_1_group, 'variants'), _loop_vars=_loop_vars), missing='—', _loop_vars=_loop_vars, **environment.getattr(l_1_group, 'filters')))
             yield environment.produced('\n\n')
         l_1_group = missing
-        l_0_host_bound = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'host_bound_latencies'), kind='latency', metric='gpu_compute', _block_vars=_block_vars)
+        l_0_host_bound = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'host_bound_latencies'), kind='latency', metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)
         _block_vars['host_bound'] = l_0_host_bound
         if (undefined(name='host_bound') if l_0_host_bound is missing else l_0_host_bound):
             pass
@@ -414,7 +414,7 @@ def block_side_findings(context, missing=missing, environment=environment):
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'studygen_steps' found.")
     pass
-    l_0_inversions = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'precision_inversions'), metric='gpu_compute', _block_vars=_block_vars)
+    l_0_inversions = environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'precision_inversions'), metric=environment.call(context, environment.getattr((undefined(name='study') if l_0_study is missing else l_0_study), 'shown_latency_timing'), _block_vars=_block_vars), _block_vars=_block_vars)
     _block_vars['inversions'] = l_0_inversions
     if (undefined(name='inversions') if l_0_inversions is missing else l_0_inversions):
         pass
@@ -574,4 +574,4 @@ def block_provenance(context, missing=missing, environment=environment):
     l_1_job = l_1_note = missing
 
 blocks = {'header': block_header, 'summary': block_summary, 'variants': block_variants, 'method': block_method, 'image_sets': block_image_sets, 'results': block_results, 'latency': block_latency, 'plan_size': block_plan_size, 'quality': block_quality, 'agreement': block_agreement, 'kernel_time': block_kernel_time, 'spread': block_spread, 'side_findings': block_side_findings, 'runs_without_figure': block_runs_without_figure, 'not_measured': block_not_measured, 'known_gaps': block_known_gaps, 'revisit': block_revisit, 'provenance': block_provenance}
-debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&137=17&148=18&175=19&184=20&196=21&207=22&217=23&228=24&239=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&113=189&122=190&80=192&84=216&85=218&86=221&88=223&89=225&93=227&94=230&95=232&98=234&102=237&103=239&104=242&106=244&107=248&113=253&114=263&115=265&118=268&122=271&124=287&125=289&128=292&129=295&131=297&137=301&140=311&141=313&144=316&148=319&149=342&150=344&153=347&154=349&157=351&160=353&161=357&163=360&164=364&166=367&167=371&169=374&170=378&175=383&176=393&177=395&180=398&184=401&186=417&187=419&190=422&191=426&196=431&197=447&198=449&201=452&202=456&207=461&208=476&211=479&212=483&217=488&218=504&219=506&222=509&223=513&228=518&229=534&230=536&233=539&234=543&239=548&242=564&244=566&245=570'
+debug_info = '7=11&17=12&23=13&44=14&46=15&54=16&138=17&149=18&176=19&185=20&197=21&208=22&218=23&229=24&240=25&7=27&8=37&10=39&12=41&13=43&17=46&20=56&23=59&26=75&28=79&31=83&32=87&34=89&35=91&38=93&39=96&44=100&46=109&47=118&50=121&54=124&59=142&60=144&61=147&63=153&64=158&65=161&67=167&68=172&69=177&70=179&73=182&76=185&80=188&114=189&123=190&80=192&85=216&86=218&87=221&89=223&90=225&94=227&95=230&96=232&99=234&103=237&104=239&105=242&107=244&108=248&114=253&115=263&116=265&119=268&123=271&125=287&126=289&129=292&130=295&132=297&138=301&141=311&142=313&145=316&149=319&150=342&151=344&154=347&155=349&158=351&161=353&162=357&164=360&165=364&167=367&168=371&170=374&171=378&176=383&177=393&178=395&181=398&185=401&187=417&188=419&191=422&192=426&197=431&198=447&199=449&202=452&203=456&208=461&209=476&212=479&213=483&218=488&219=504&220=506&223=509&224=513&229=518&230=534&231=536&234=539&235=543&240=548&243=564&245=566&246=570'

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..errors import TemplateError
 from ..numbers import format_number
 from ..records.kinds import KERNEL_SHARE_METRIC, RESULT_KINDS, Kind, kind_words
-from ..study.timing import describe, timing_label, timing_signature, timing_words
+from ..study.timing import SHOWN_TIMING, describe, shown_timing, timing_label, timing_signature, timing_words
 from .escaping import escape_cell, escape_label
 from .github_table import github_table
 from .labels import NOT_STATED, gpu_label, shape_label, version_label
@@ -408,6 +408,15 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         time``, ``median CUDA-event time per forward``, distinct ones in row
         order joined by ``; ``. For a heading over tables of those rows."""
         return "; ".join(dict.fromkeys(timing_words(row) for row in self.figures(**filters).rows))
+
+    @helper()
+    def shown_latency_timing(self) -> str:
+        """The timing (a latency row's ``metric``) the generic template's
+        latency tables, chart and side findings show
+        (:func:`studygen.study.timing.shown_timing`): the records' only one
+        (``end_to_end`` for ``collect run --cpu``), else ``gpu_compute``, the
+        one of trtexec's six timings that times the engine alone."""
+        return shown_timing(self.figures(kind="latency").rows) or SHOWN_TIMING
 
     @helper()
     def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:

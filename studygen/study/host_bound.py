@@ -29,6 +29,7 @@ from typing import NamedTuple
 from ..records.kinds import Kind
 from .attribution import kernel_result_of
 from .rows import Row
+from .timing import is_cuda_event_timer
 
 HOST_BOUND_SHARE = 0.9  # host issue time per forward over the median at which a latency times the host
 
@@ -46,11 +47,15 @@ class HostBound(NamedTuple):
 
 
 def host_bound(row: Row) -> HostBound | None:
-    """``row``'s :class:`HostBound` figures when it is a latency with a value
-    whose host issue time per forward is at least :data:`HOST_BOUND_SHARE`
-    of it; None otherwise (another kind, no figure, or a record without host
-    times: trtexec's, or collect run's before they were recorded)."""
+    """``row``'s :class:`HostBound` figures when it is a latency timed by CUDA
+    events with a value whose host issue time per forward is at least
+    :data:`HOST_BOUND_SHARE` of it; None otherwise (another kind, no figure,
+    a record without host times: trtexec's, or collect run's before they
+    were recorded; or a figure timed by the host's clock, ``collect run
+    --cpu``: there the host does the forward's work, and no GPU waits)."""
     if row.kind != Kind.LATENCY or not row.value:
+        return None
+    if not is_cuda_event_timer((row.result.get("method") or {}).get("timer")):
         return None
     issue = (row.result.get("distribution") or {}).get("host_issue_ms_per_forward")
     if issue is None or issue < HOST_BOUND_SHARE * row.value:

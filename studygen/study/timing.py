@@ -125,6 +125,23 @@ HOST_TIMINGS = frozenset({"enqueue", "h2d", "d2h"})
 COMPUTE_TIMINGS = ("gpu_compute", "host_latency", "end_to_end", "unspecified")
 
 
+# The timing a study's latency tables, chart and side findings show where its records hold several: trtexec prints
+# six timings of one run, and GPU compute time is the one that times the engine's work alone.
+SHOWN_TIMING = "gpu_compute"
+
+
+def shown_timing(rows) -> str | None:
+    """The timing (a latency row's ``metric``) of ``rows`` that a README's
+    latency tables, chart and side findings show: the only one where the
+    latency rows with a value hold one (``end_to_end`` for ``collect run
+    --cpu``, wall-clock time per forward; ``unspecified`` for transcribed
+    figures), else :data:`SHOWN_TIMING`; None without latency rows."""
+    timings = {row.metric for row in rows if row.kind == Kind.LATENCY and row.value is not None}
+    if len(timings) == 1:
+        return timings.pop()
+    return SHOWN_TIMING if timings else None
+
+
 def run_of(row: Row) -> tuple:
     """What the timings of one run share: the job, the measurement key
     without timing and statistic, and the way it was timed apart from the

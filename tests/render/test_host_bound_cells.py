@@ -246,3 +246,40 @@ def test_two_jobs_host_times_are_the_bound_every_job_keeps(tmp_path):
                             "7.900 ms (fp32) to issue each forward in every job, while the profiled kernels take at "
                             "most 1.300 and at most 2.600 ms, so the gap is in the host's work per forward, not in "
                             "the GPU's."), finding
+
+
+# ---- collect run --cpu: wall-clock timings, no GPU (trial s21) ------------------------------------------------
+
+HOST_CLOCK = {"timer": "perf-counter", "cuda_graph": False, "data_transfers": False}
+
+
+def cpu_latency(variant: str, value_ms: float, issue_ms: float) -> dict:
+    """A collect run --cpu figure: the host clock, end_to_end, the host issuing the whole forward."""
+    result = torch_latency(variant, "eager", value_ms, issue_ms)
+    result.update(timing="end_to_end", method=dict(HOST_CLOCK))
+    return result
+
+
+def test_a_study_timed_by_the_host_clock_only_shows_its_latencies_and_no_gpu_waits(tmp_path):
+    # fp32 0.445 ms, bf16 0.583 ms: both issued in about their median (the CPU does the work); before, the
+    # generic template showed gpu_compute figures only, so these reached the chart and SG208 but no table
+    study = study_of(tmp_path, [cpu_latency("fp32", 0.445, 0.450), cpu_latency("fp16", 0.583, 0.593)])
+    lines = readme_lines(study)
+    assert "### Latency (ms, median end-to-end time)" in lines
+    # two decimals: the repeat medians spread 0.04 ms
+    assert cells(lines, "### Latency") == [["H100 80GB HBM3", "224 x 224", "1", "0.45", "0.58", "0.76x"]]
+    text = "\n".join(lines)
+    assert "Host-bound" not in text and "host-bound" not in text  # no GPU waits for a host that does the work
+    assert "- fp16 on H100 80GB HBM3 at 224 x 224 (eager) is slower than fp32 with 0.58 ms against 0.45 ms." in lines
+
+
+def test_the_timing_shown_is_the_records_only_one_else_gpu_compute(tmp_path):
+    from studygen.study.timing import shown_timing
+
+    eager = torch_latency("fp32", "eager", 5.0, 1.0)
+    cpu = cpu_latency("fp32", 0.445, 0.450)
+    trtexec_like = dict(eager, timing="host_latency")
+    for results, shown in (([eager], "gpu_compute"), ([cpu], "end_to_end"), ([eager, cpu], "gpu_compute"),
+                           ([cpu, trtexec_like], "gpu_compute"), ([], None)):
+        rows = study_of(tmp_path / str(len(list(tmp_path.iterdir()))), results).rows
+        assert shown_timing(rows) == shown, results
