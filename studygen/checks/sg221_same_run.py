@@ -19,15 +19,25 @@ records it never saw: a record copied by hand under another ``job_id``, or
 collected by a studygen that did not compare them. SG203 does not cover it:
 its rule is figures that disagree, and a copy agrees with itself.
 
-Case (attack round, 01): a trtexec log copied under another name went into
+Detections are an inference run too: COCO AP figures read from one
+detections file (the same content sha256) on one image set are one run of
+one engine, so the file cannot give the AP of two variants, nor of one
+variant in two jobs (a re-evaluation, not a replication). One finding per
+detections file and job and variant, at its first result; the same file
+scored on two image sets is two evaluations of one run, no finding.
+
+Cases: (attack round, 01) a trtexec log copied under another name went into
 a second job, and ``hackathon_mnist_trtexec``'s GTX 1070 record copied
-under job id ``copy`` passed check with 0 errors.
+under job id ``copy`` passed check with 0 errors; (trial s21) one detections
+file collected as fp32's AP in one job and as fp16's in another passed with
+0 findings, the README showing both precisions with the same twelve figures.
 """
 
 from __future__ import annotations
 
 from ..findings import Finding
-from ..records.sources import run_keys
+from ..records.kinds import Kind
+from ..records.sources import DIGEST, run_keys
 
 
 def _keys_of_rows(study) -> dict[tuple[int, str], str]:
@@ -40,9 +50,26 @@ def _keys_of_rows(study) -> dict[tuple[int, str], str]:
     return keys
 
 
+def _detections_finding(record, pointer: str, result: dict, first: tuple, key) -> Finding:
+    other, other_pointer, other_result = first
+    if result.get("variant") == other_result.get("variant"):
+        what = f"two jobs' AP of {result.get('variant')}"
+    else:
+        what = f"the AP of {other_result.get('variant')} and of {result.get('variant')}"
+    return Finding(
+        "SG221",
+        f"job {record.job_id}'s {result['kind']} of {result.get('variant')} is read from the detections job "
+        f"{other.job_id} holds as {other_result.get('variant')}'s at {other.display_path}:{other_pointer} (content "
+        f"sha256 {result[DIGEST][:12]}…, image set {result.get('dataset')}): one inference run counted as {what}",
+        record.display_path, line=record.line_of(pointer), pointer=pointer, key=key,
+        hint="collect coco with the detections this variant's own run wrote, in this job")
+
+
 def check(context) -> list[Finding]:
     study = context.study
     held: dict[str, tuple] = {}
+    detections: dict[tuple, tuple] = {}  # (digest, image set) -> (record, pointer, result) of its first AP
+    reported: set[tuple] = set()
     findings = []
     row_keys = None
     for record in study.records:
@@ -50,6 +77,15 @@ def check(context) -> list[Finding]:
             continue  # generated figures (benchmarks): no run to hold twice
         for index, result in enumerate(record.results):
             pointer = f"/results/{index}"
+            if result.get("kind") == Kind.COCO_AP and isinstance(result.get(DIGEST), str):
+                first = detections.setdefault((result[DIGEST], result.get("dataset")), (record, pointer, result))
+                once = (result[DIGEST], result.get("dataset"), record.job_id, result.get("variant"))
+                if (first[0].job_id, first[2].get("variant")) != once[2:] and once not in reported:
+                    reported.add(once)
+                    row_keys = _keys_of_rows(study) if row_keys is None else row_keys
+                    findings.append(_detections_finding(record, pointer, result, first,
+                                                        row_keys.get((id(record), pointer))))
+                continue
             for how, key in run_keys(result):
                 first = held.setdefault(key, (record, pointer, how))
                 if first[0].job_id == record.job_id:

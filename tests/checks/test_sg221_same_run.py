@@ -14,7 +14,7 @@ from studygen.study import load_study
 
 from tests.conftest import REPO
 
-from .studies import latency, load, record
+from .studies import coco_ap, latency, load, record
 
 DIGEST = "5f" * 32
 # a summary as trtexec prints it: seven statistics, a sample count, a throughput (made-up figures)
@@ -117,3 +117,38 @@ def test_the_hackathon_record_copied_under_job_id_copy_is_caught(tmp_path):
     assert {f.file for f in findings} == {"measurements/hackathon_mnist_trtexec/gtx1070-trt8.0.3.json"}
     assert all("is the run job copy holds at measurements/hackathon_mnist_trtexec/copy.json" in f.message
                for f in findings)
+
+
+# ---- one detections file read as the AP of two variants or two jobs (trial s21) -------------------------------
+
+DETECTIONS = "d3" * 32
+
+
+def _ap(variant, value, statistic="AP", dataset="val-8", digest=DETECTIONS):
+    return coco_ap(variant, value, dataset, statistic=statistic, source_locator="dets.json", source_sha256=digest)
+
+
+def test_one_detections_file_as_two_variants_ap_is_one_run(tmp_path):
+    # fp32's detections collected again as fp16's: both AP and AP50 agree, one finding at fp16's first result
+    findings = _findings(tmp_path, [record("a", [_ap("fp32", 0.4433), _ap("fp32", 0.8178, "AP50")]),
+                                    record("b", [_ap("fp16", 0.4433), _ap("fp16", 0.8178, "AP50")])])
+    assert [(f.code, f.severity, f.file, f.pointer) for f in findings] == [
+        ("SG221", ERROR, "measurements/toy/b.json", "/results/0")]
+    assert findings[0].message == (
+        "job b's coco_ap of fp16 is read from the detections job a holds as fp32's at measurements/toy/a.json:"
+        "/results/0 (content sha256 d3d3d3d3d3d3…, image set val-8): one inference run counted as the AP of fp32 "
+        "and of fp16")
+    assert findings[0].hint == "collect coco with the detections this variant's own run wrote, in this job"
+
+
+def test_one_detections_file_in_two_jobs_of_one_variant_is_a_replication_that_never_ran(tmp_path):
+    findings = _findings(tmp_path, [record("a", [_ap("fp32", 0.4433)]), record("b", [_ap("fp32", 0.4433)])])
+    assert [f.file for f in findings] == ["measurements/toy/b.json"]
+    assert findings[0].message.endswith("one inference run counted as two jobs' AP of fp32")
+
+
+def test_detections_of_their_own_and_one_file_on_two_image_sets_pass(tmp_path):
+    # each variant's own file; one job scoring fp32's file on two image sets; a result without a digest
+    assert _findings(tmp_path, [
+        record("a", [_ap("fp32", 0.4433), _ap("fp32", 0.4512, dataset="val-50"), coco_ap("fp8", 0.41)]),
+        record("b", [_ap("fp16", 0.4431, digest="e4" * 32), coco_ap("fp8", 0.41)])]) == []
