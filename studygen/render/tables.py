@@ -416,7 +416,7 @@ class TableHelpers(SpanHelpers, PooledCellHelpers):
         (:func:`studygen.study.timing.shown_timing`): the records' only one
         (``end_to_end`` for ``collect run --cpu``), else ``gpu_compute``, the
         one of trtexec's six timings that times the engine alone."""
-        return shown_timing(self.figures(kind="latency").rows) or SHOWN_TIMING
+        return shown_timing(self.figures(kind=Kind.LATENCY).rows) or SHOWN_TIMING
 
     @helper()
     def ratio_columns(self, variants, kind: str = "ratio", header: str = "{a} / {b}") -> list[tuple]:
