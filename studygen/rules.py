@@ -82,7 +82,8 @@ RULES: tuple[Rule, ...] = (
     Rule("SG210", WARNING, "kernel-time coverage", "studygen.checks.sg210_kernel_coverage",
          "kernel groups that miss the profiled total by 2 %, or leave over 10 % unclassified; a per-layer total "
          "over 2 % above its run's GPU compute time, unless the run was timed apart from its profile "
-         "(--separateProfileRun)"),
+         "(--separateProfileRun); a kernel_groups rule that takes no kernel or layer any record lists (a typo, or an "
+         "earlier rule takes them)"),
     Rule("SG211", ERROR, "literal figure in template", "studygen.checks.sg211_literal_figures",
          "a template that prints a number no expression computed from records", waivable=False),
     Rule("SG212", ERROR, "incomparable timings", "studygen.checks.sg212_incomparable",
@@ -112,6 +113,9 @@ RULES: tuple[Rule, ...] = (
     Rule("SG222", ERROR, "misquoted figure", "studygen.checks.sg222_misquoted_figures",
          "a figure in the study file's prose (ms, MiB, AP) that no measured figure gives at its printed digits "
          "but one gives with one digit changed or two swapped"),
+    Rule("SG223", ERROR, "kernel times grouped by other rules", "studygen.checks.sg223_stale_grouping",
+         "a kernel-time result grouped by other rules than the study file's kernel_groups (a group renamed, a rule "
+         "added or reordered since it was collected)"),
 )
 
 BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}

@@ -33,6 +33,14 @@ log that would.
 Cases: (seed) the source gives its kernel groups only as ranges over rows it
 does not list, so no sum can be checked; a collected profile whose grouping
 rules miss the deformable-attention kernels would leave them unclassified.
+A fourth, at the study file: a rule of its ``kernel_groups`` that takes no
+kernel or layer any record lists (:func:`rule_findings`), a typo in its
+pattern or an earlier rule that takes every name it was written for (the
+message names that rule). Only the results grouped by the rules as they are
+(SG223 finds the others) are read, and a rule is named only where the names
+prove it: a group of its that lists fewer kernels than it holds, or a name
+grouped by its layer type or tactic, may hide what it took.
+
 (issue 22) A TensorRT 7 GoogLeNet profile whose Caffe layer names
 (``inception_3a/3x3 + inception_3a/relu_3x3``) match no rule had its
 unclassified time counted twice, "+35.4% off the profiled total", although
@@ -44,8 +52,10 @@ from __future__ import annotations
 from ..findings import Finding
 from ..numbers import carried_decimals, format_number, source_decimals
 from ..records.kinds import Kind
+from ..records.load import yaml_line
 from ..study.analyses import KERNEL_OVER_COMPUTE_LIMIT, UNCLASSIFIED_LIMIT, kernel_time_over_compute, unclassified_share
 from ..study.timing import batch_words
+from .kernel_rule_use import DEFAULT, differences, grouped_results, rule_uses, study_rules, unclassified_names
 
 SUM_TOLERANCE = 0.02
 
@@ -149,6 +159,54 @@ def over_compute_hint(profiled_in_timed_run: bool) -> str:
             f"and is not compared); otherwise {own_job}")
 
 
+NAMES_SHOWN = 5  # unclassified names a rule's finding lists
+
+
+def rule_findings(study) -> list[Finding]:
+    """One warning per rule of the study file's ``kernel_groups`` that takes
+    no listed kernel or layer of any record
+    (:func:`studygen.checks.kernel_rule_use.rule_uses`), at its pattern:
+    naming the earlier rules that take the names it matches, else listing
+    the largest unclassified names (:data:`NAMES_SHOWN`). Nothing when no
+    result is grouped by the rules as they are."""
+    rules = study_rules(study)
+    if rules is None:
+        return []
+    current, others = [], []
+    for record, index, result, source in grouped_results(study):
+        if source != DEFAULT and not differences(rules, index, result):
+            current.append(result)
+    if not current:
+        return []
+    others = [result for record in study.records for result in record.results
+              if result.get("kind") == Kind.KERNEL_TIME and not any(result is held for held in current)]
+    unclassified = None
+    findings = []
+    for use in rule_uses(rules, current, others):
+        if use.takes or use.maybe:
+            continue
+        rule = use.rule
+        if use.shadowed:
+            earlier = "; ".join(f"{rules[index].words()} takes {count} of them"
+                                for index, count in sorted(use.shadowed.items()))
+            said = (f"the kernel and layer names it matches are taken by an earlier rule, which wins: {earlier}")
+            hint = "move the rule above the earlier one, or narrow the earlier rule's pattern, then collect again"
+        else:
+            if unclassified is None:
+                unclassified = unclassified_names(rules, current)
+            shown = ", ".join(repr(name) for name in unclassified[:NAMES_SHOWN])
+            more = f" and {len(unclassified) - NAMES_SHOWN} more" if len(unclassified) > NAMES_SHOWN else ""
+            said = "its pattern is found in none of their names" + (
+                f"; names no rule matches (counted in 'other'): {shown}{more}" if unclassified else "")
+            hint = "fix the pattern (a typo?) or remove the rule"
+        findings.append(Finding(
+            "SG210", f"{rule.words()} takes no kernel or layer of the {len(current)} kernel-time "
+            f"result(s) grouped by the study file's rules: {said}", study.rel(study.study_path),
+            line=yaml_line(study.spec_text, "kernel_groups", rule.index, "pattern"), pointer=rule.pointer,
+            hint=hint + '; rules apply only when a profile is collected: collect it again with --replace "REASON"'))
+    return findings
+
+
 def check(context) -> list[Finding]:
     study = context.study
     findings = []
@@ -156,4 +214,4 @@ def check(context) -> list[Finding]:
         for index, result in enumerate(record.results):
             if result["kind"] == Kind.KERNEL_TIME:
                 findings.extend(check_result(record, index, result))
-    return findings + over_compute_findings(study)
+    return findings + over_compute_findings(study) + rule_findings(study)

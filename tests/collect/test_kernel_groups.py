@@ -6,9 +6,10 @@ import sys
 
 import pytest
 
-from studygen.collect.kernel_groups import (KernelItem, backtracking_risk, clean_sum, compile_rules, default_rules,
-                                           group_times, groups_for_record, rules_from_study)
+from studygen.collect.kernel_groups import (KernelItem, clean_sum, compile_rules, default_rules, group_times,
+                                           groups_for_record, rules_from_study)
 from studygen.errors import RecordError
+from studygen.records.kernel_rules import backtracking_risk
 
 
 @pytest.mark.parametrize("name, group, matched", [

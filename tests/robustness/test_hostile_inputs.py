@@ -17,8 +17,9 @@ import pytest
 import yaml
 
 from studygen.collect import kernel_groups
-from studygen.collect.kernel_groups import backtracking_risk, compile_rules, default_rules
+from studygen.collect.kernel_groups import compile_rules, default_rules
 from studygen.errors import RecordError
+from studygen.records.kernel_rules import backtracking_risk
 from tests.conftest import FIXTURES, REPO
 from tests.robustness.snapshot import snapshot
 from tests.robustness.tiny import make_tiny_project

@@ -1,0 +1,143 @@
+"""SG223 (error): kernel times grouped by other rules than the study file's
+kernel_groups; and SG210's warning about a rule that takes no listed name.
+
+The records are made up: a trtexec profile of four layers grouped by the
+study file's rules, as ``collect trtexec`` notes it."""
+
+from __future__ import annotations
+
+from studygen.checks import CheckContext, sg210_kernel_coverage, sg223_stale_grouping
+from studygen.findings import ERROR, WARNING
+
+from .studies import kernel_time, load, record, spec
+
+RULES = [{"pattern": "^node_conv", "group": "convolution"},
+         {"pattern": "node_linear", "group": "linear"},
+         {"pattern": "max_pool", "group": "pooling"}]
+NOTE = "4 layers (0 with zero time); groups by families/toy/study.yaml kernel_groups rules"
+
+
+def profile(groups: dict[str, list[tuple[str, float]]], note: str = NOTE, **extra) -> dict:
+    """A kernel-time result listing ``groups``: group -> [(layer name, ms)], each group's time their sum."""
+    result = kernel_time("fp16", {group: round(sum(t for _, t in layers), 4) for group, layers in groups.items()},
+                         total=round(sum(t for layers in groups.values() for _, t in layers), 4), note=note,
+                         rows_listed=True, source_locator="run.log:83", **extra)
+    for entry in result["groups"]:
+        entry["kernels"] = [{"name": name, "time_ms": t} for name, t in groups[entry["group"]]]
+    return result
+
+
+AS_COLLECTED = {"convolution": [("node_conv2d_myl0_1", 0.0105)], "linear": [("node_linear_myl5_2", 0.0112)],
+                "pooling": [("node_max_pool2d", 0.0045), ("node_max_pool2d_1", 0.0045)]}
+
+
+def _study(tmp_path, rules, groups=AS_COLLECTED, **extra):
+    return load(tmp_path, study=spec(kernel_groups=rules),
+                records=[record("prof", [profile(groups, **extra)])])
+
+
+def test_a_record_grouped_by_the_rules_as_they_are_passes(tmp_path):
+    study = _study(tmp_path, RULES)
+    assert sg223_stale_grouping.check(CheckContext(study)) == []
+    assert sg210_kernel_coverage.rule_findings(study) == []
+
+
+def test_a_renamed_group_is_found_at_the_record(tmp_path):
+    renamed = [*RULES[:2], {"pattern": "max_pool", "group": "pool"}]
+    study = _study(tmp_path, renamed)
+    (finding,) = sg223_stale_grouping.check(CheckContext(study))
+    assert (finding.code, finding.severity, finding.file, finding.pointer) == (
+        "SG223", ERROR, "measurements/toy/prof.json", "/results/0/groups/2/group")
+    assert finding.line == study.records[0].line_of("/results/0/groups/2/group") > 0
+    assert finding.message == (
+        "the kernel times of job prof, fp16 at 800x1067 were grouped by other rules than the study file's "
+        "kernel_groups: it holds group 'pooling', which no rule names; 'node_max_pool2d' in group 'pooling', which "
+        "the rules put in 'pool'; 'node_max_pool2d_1' in group 'pooling', which the rules put in 'pool'; the README "
+        "shows the groups the record holds")
+    assert finding.hint.startswith('collect the profile (run.log) again with --replace "REASON"')
+
+
+def test_a_rule_added_for_unclassified_layers_is_found_beyond_three_named(tmp_path):
+    # before the new rule the two reformats were unclassified; "other" stays a group the rules name
+    groups = dict(AS_COLLECTED, other=[("Reformatting CopyNode 0", 0.0056), ("Reformatting CopyNode 1", 0.001)])
+    added = [*RULES, {"pattern": "^Reformatting", "group": "reformat"}]
+    (finding,) = sg223_stale_grouping.check(CheckContext(_study(tmp_path, added, groups)))
+    assert finding.pointer == "/results/0/groups/3/kernels/0"
+    assert "'Reformatting CopyNode 0' in group 'other', which the rules put in 'reformat'" in finding.message
+    # a rule moved up takes the pooling layers and the linear one ("node_"): four places differ, three are named
+    moved = [{"pattern": "node_(?:linear|max)", "group": "pooling"}, *RULES]
+    (finding,) = sg223_stale_grouping.check(CheckContext(_study(tmp_path / "b", moved)))
+    assert finding.pointer == "/results/0/groups/1/kernels/0"
+    assert "'node_linear_myl5_2' in group 'linear', which the rules put in 'pooling'" in finding.message
+    assert finding.message.count("which the rules put in") == 1  # the pooling layers stay where they were
+
+
+def test_a_name_no_rule_matches_proves_nothing(tmp_path):
+    # a layer grouped by its TensorRT type or tactic (which the record does not keep) under a rule of the study
+    groups = dict(AS_COLLECTED, convolution=[("node_conv2d_myl0_1", 0.0105), ("fused_block_3", 0.004)])
+    assert sg223_stale_grouping.check(CheckContext(_study(tmp_path, RULES, groups))) == []
+    # nor does it prove that a rule of its group took nothing: its tactic may be what the rule matched
+    by_tactic = [*RULES, {"pattern": "implicit_gemm", "group": "convolution"}]
+    assert sg210_kernel_coverage.rule_findings(_study(tmp_path / "b", by_tactic, groups)) == []
+    (unused,) = sg210_kernel_coverage.rule_findings(_study(tmp_path / "c", by_tactic))
+    assert unused.pointer == "/kernel_groups/3/pattern"
+
+
+def test_built_in_rules_against_the_study_files_own(tmp_path):
+    builtin = "4 layers (0 with zero time); groups by default kernel_groups rules"
+    study = _study(tmp_path, RULES, note=builtin)
+    (finding,) = sg223_stale_grouping.check(CheckContext(study))
+    assert finding.pointer == "/results/0"
+    assert "its note says it was grouped by studygen's built-in rules, and the study file now gives rules" in \
+        finding.message
+    # without rules of its own the built-in ones apply: a record collected by them is not compared
+    plain = load(tmp_path / "b", records=[record("prof", [profile(AS_COLLECTED, note=builtin)])])
+    assert sg223_stale_grouping.check(CheckContext(plain)) == []
+    # a record grouped by the study file's rules that the study file no longer gives
+    gone = load(tmp_path / "c", records=[record("prof", [profile(AS_COLLECTED)])])
+    (finding,) = sg223_stale_grouping.check(CheckContext(gone))
+    assert "grouped by the study file's kernel_groups, which the study file no longer gives" in finding.message
+
+
+def test_a_transcribed_result_is_not_compared(tmp_path):
+    renamed = [*RULES[:2], {"pattern": "max_pool", "group": "pool"}]
+    assert sg223_stale_grouping.check(CheckContext(_study(tmp_path, renamed, note="quoted from a paper"))) == []
+
+
+def test_a_rule_with_a_typo_is_named_at_the_study_file_with_the_unclassified_names(tmp_path):
+    typo = [RULES[0], {"pattern": "node_lienar", "group": "linear"}, RULES[2]]
+    groups = {"convolution": AS_COLLECTED["convolution"], "pooling": AS_COLLECTED["pooling"],
+              "other": [("node_linear_myl5_2", 0.0112), ("node_linear_1_2_myl5_3", 0.0106), ("__mye59_0", 0.0017)]}
+    study = _study(tmp_path, typo, groups)
+    assert sg223_stale_grouping.check(CheckContext(study)) == []  # grouped by the rules as they are
+    (finding,) = sg210_kernel_coverage.rule_findings(study)
+    assert (finding.code, finding.severity, finding.file, finding.pointer) == (
+        "SG210", WARNING, "families/toy/study.yaml", "/kernel_groups/1/pattern")
+    lines = (tmp_path / "families/toy/study.yaml").read_text().splitlines()
+    assert "node_lienar" in lines[finding.line - 1]
+    assert finding.message == (
+        "rule 2 ('node_lienar', group linear) takes no kernel or layer of the 1 kernel-time result(s) grouped by "
+        "the study file's rules: its pattern is found in none of their names; names no rule matches (counted in "
+        "'other'): 'node_linear_myl5_2', 'node_linear_1_2_myl5_3', '__mye59_0'")
+    assert finding in sg210_kernel_coverage.check(CheckContext(study))
+
+
+def test_a_rule_an_earlier_broad_rule_starves_is_named_with_that_rule(tmp_path):
+    broad = [{"pattern": "node", "group": "layers"}, *RULES]
+    study = _study(tmp_path, broad, {"layers": [name_time for layers in AS_COLLECTED.values() for name_time in layers]})
+    findings = sg210_kernel_coverage.rule_findings(study)
+    assert [f.pointer for f in findings] == ["/kernel_groups/1/pattern", "/kernel_groups/2/pattern",
+                                             "/kernel_groups/3/pattern"]
+    assert findings[2].message.endswith(
+        "the kernel and layer names it matches are taken by an earlier rule, which wins: rule 1 ('node', group "
+        "layers) takes 2 of them")
+
+
+def test_a_rule_whose_group_lists_only_its_largest_kernels_is_not_named(tmp_path):
+    # 20 listed pooling layers (as many as a collector lists) may hide a smaller one the second rule took
+    many = {"pooling": [(f"node_max_pool2d_{k}", 0.01) for k in range(20)]}
+    rules = [{"pattern": "max_pool", "group": "pooling"}, {"pattern": "avg_pool", "group": "pooling"}]
+    assert sg210_kernel_coverage.rule_findings(_study(tmp_path, rules, many)) == []
+    fewer = {"pooling": [(f"node_max_pool2d_{k}", 0.01) for k in range(19)]}  # a complete listing
+    (finding,) = sg210_kernel_coverage.rule_findings(_study(tmp_path / "b", rules, fewer))
+    assert finding.pointer == "/kernel_groups/1/pattern"
